@@ -1,0 +1,42 @@
+# `make run` and `make test` are the only two commands a fresh machine needs (see README.md).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+# Debian packages QtWebEngine needs on a bare machine (libraries Chromium loads, fonts, a virtual display).
+DEB_PACKAGES := libnss3 libxkbcommon0 libxkbcommon-x11-0 libxcomposite1 libxdamage1 libxrandr2 libgbm1 \
+	libasound2 libegl1 libgl1 libopengl0 libxkbfile1 libxshmfence1 libdbus-1-3 libfontconfig1 libxtst6 \
+	libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-randr0 libxcb-render-util0 \
+	libxcb-xinerama0 libxcb-image0 libxi6 libglib2.0-0 fonts-dejavu-core fonts-liberation xvfb xauth
+
+.PHONY: run test lint bench system-deps clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+# Installs only what is missing, so repeated runs cost one dpkg query.
+system-deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages: $$missing"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+run: system-deps $(VENV)/.installed
+	$(VENV)/bin/recordlens demo
+
+test: system-deps $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+
+bench: $(VENV)/.installed
+	for b in bench/*.py; do $(PY) $$b || exit 1; done
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) build *.egg-info

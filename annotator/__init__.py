@@ -1,0 +1,1 @@
+"""RecordLens desktop application (PySide6 + QtWebEngine): views and controllers only."""

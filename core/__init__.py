@@ -1,0 +1,1 @@
+"""RecordLens engine: plain Python, no Qt anywhere below this package."""
