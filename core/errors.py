@@ -1,0 +1,13 @@
+"""The one exception family RecordLens raises for bad input: callers show `str(error)` to a person."""
+
+
+class RecordLensError(Exception):
+    """Base class: the message is a complete sentence a user can act on."""
+
+
+class SnapshotError(RecordLensError):
+    """A saved page (MHTML or HTML) cannot be read: truncated, not multipart, undecodable, too large..."""
+
+
+class DatasetError(RecordLensError):
+    """A dataset or run folder does not have the expected layout, or a records file is malformed."""

@@ -1,0 +1,40 @@
+"""Shared test helpers: where the third-party data lives, and the rule that CI never skips it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+DEV = SHARED_DATA / "nexteval-synth-dev"
+SAMPLES = SHARED_DATA / "nexteval-samples"
+
+
+def require_shared(path: Path) -> Path:
+    """Return `path`; without it, skip on a laptop but fail in CI (CI must measure on the real pages)."""
+    if path.exists():
+        return path
+    message = f"third-party data missing: {path}"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+    raise AssertionError("unreachable")
+
+
+@pytest.fixture
+def dev_dir() -> Path:
+    return require_shared(DEV)
+
+
+@pytest.fixture
+def samples_dir() -> Path:
+    return require_shared(SAMPLES)
+
+
+def dev_page_numbers() -> list[int]:
+    """The page numbers of the 40 dev pages (empty when the data is absent; tests then fail or skip)."""
+    html = DEV / "html"
+    return sorted(int(p.stem) for p in html.glob("*.html")) if html.exists() else []
