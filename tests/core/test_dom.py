@@ -12,7 +12,8 @@ def test_paths_are_indexed_below_html_with_tbody_implied() -> None:
         "/body[1]/table[1]/tbody[1]/tr[1]", "/body[1]/table[1]/tbody[1]/tr[1]/td[1]",
         "/body[1]/table[1]/tbody[1]/tr[1]/td[2]",
     ]
-    assert page.text_map == {"/body[1]/table[1]/tbody[1]/tr[1]/td[1]": "a", "/body[1]/table[1]/tbody[1]/tr[1]/td[2]": "b"}
+    row = "/body[1]/table[1]/tbody[1]/tr[1]"
+    assert page.text_map == {f"{row}/td[1]": "a", f"{row}/td[2]": "b"}
 
 
 def test_p_auto_closes_and_foster_parenting_moves_text_before_the_table() -> None:
