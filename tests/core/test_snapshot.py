@@ -5,12 +5,12 @@ from __future__ import annotations
 import base64
 import builtins
 import re
-import time
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from recordlens.core.errors import SnapshotError
 from recordlens.core.snapshot import (
     DEFAULT_URL,
@@ -535,18 +535,13 @@ def test_a_snapshot_is_a_plain_dataclass_others_can_build() -> None:
     assert snapshot.resources == {} and snapshot.warnings == [] and snapshot.resource("cid:x") is None
 
 
-# --- speed ----------------------------------------------------------------------------------------------------------
+# --- size (timing lives in bench/snapshot.py) ----------------------------------------------------------------
 
 
-def test_reading_a_3_mb_archive_takes_well_under_a_tenth_of_a_second() -> None:
+def test_a_3_mb_archive_with_resources_reads_completely() -> None:
     html = "<html><body>" + '<div class="card">Caméra numérique = 399 €</div>\n' * 50_000 + "</body></html>"
     images = [Resource(f"https://example.com/{i}.png", None, "image/png", bytes(40_000)) for i in range(20)]
     data = mhtml_bytes(html, resources=images)
     assert len(data) > 3_000_000
-
-    started = time.perf_counter()
     snapshot = read_snapshot(data)
-    elapsed = time.perf_counter() - started
-
     assert snapshot.html == html and len(snapshot.resources) == 20
-    assert elapsed < 0.1, f"reading {len(data):,} bytes took {elapsed:.3f} s"
