@@ -65,7 +65,8 @@ def load_page(path: str | Path, name: str | None = None) -> LoadedPage:
     snapshot = read_snapshot(path)
     page = parse_html(snapshot.html)
     page.warnings.extend(snapshot.warnings)
-    return LoadedPage(name or path.stem, path, snapshot, page)
+    page.name = name or path.stem
+    return LoadedPage(page.name, path, snapshot, page)
 
 
 @dataclass(frozen=True)

@@ -102,6 +102,7 @@ class Page:
     by_xpath: dict[str, Element]
     text_map: dict[str, str]
     warnings: list[str] = field(default_factory=list)
+    name: str | None = None  # the page's name in its dataset or project (`12`, `12_v3`), when it has one
 
     def element_xpaths(self) -> list[str]:
         """Every element's XPath in document order, <html> first as `/`."""
