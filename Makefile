@@ -6,7 +6,8 @@ PY := $(VENV)/bin/python
 DEB_PACKAGES := libnss3 libxkbcommon0 libxkbcommon-x11-0 libxcomposite1 libxdamage1 libxrandr2 libgbm1 \
 	libasound2 libegl1 libgl1 libopengl0 libxkbfile1 libxshmfence1 libdbus-1-3 libfontconfig1 libxtst6 \
 	libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-randr0 libxcb-render-util0 \
-	libxcb-xinerama0 libxcb-image0 libxi6 libglib2.0-0 fonts-dejavu-core fonts-liberation xvfb xauth
+	libxcb-xinerama0 libxcb-image0 libxi6 libglib2.0-0 libgssapi-krb5-2 libudev1 fonts-dejavu-core \
+	fonts-liberation xvfb xauth
 
 .PHONY: run test lint bench system-deps clean
 

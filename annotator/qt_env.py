@@ -1,0 +1,103 @@
+"""The one place that prepares the process for QtWebEngine, before any QApplication exists.
+
+Chromium reads its flags and Qt its platform once, when the application object is created, and custom URL
+schemes must be registered before that too. Calling `prepare()` later than that has no effect, so every entry
+point (the app, the tests) goes through `create_application()` or calls `prepare()` first.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# The scheme that serves page HTML from memory with its charset stated (see page_loader).
+PAGE_SCHEME = b"recordlens-page"
+
+# Replay must be offline and identical every time: no GPU process quirks on headless machines, and none of
+# Chromium's own traffic (component updates, safe browsing, DNS prefetch, metrics, pings).
+_BASE_FLAGS = (
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--disable-sync",
+    "--dns-prefetch-disable",
+    "--no-pings",
+    "--no-first-run",
+    "--metrics-recording-only",
+    # Every connection Chromium opens goes to a closed local port. The request interceptor never sees
+    # `<link rel=preconnect>`, which opens a TCP connection (after a DNS lookup) to the page's hosts:
+    # through this "proxy" it reaches nothing, and no remote name is ever resolved. `<-loopback>` removes
+    # Chromium's implicit proxy bypass for localhost, so 127.0.0.1 is no exception.
+    "--proxy-server=http://127.0.0.1:9",
+    "--proxy-bypass-list=<-loopback>",
+)
+
+_prepared = False
+
+
+def chromium_flags(existing: str = "") -> str:
+    """`existing` plus the flags RecordLens needs, each added once."""
+    flags = existing.split()
+    wanted = list(_BASE_FLAGS)
+    # Chromium's sandbox refuses to start as root (CI and containers run as root).
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        wanted.insert(0, "--no-sandbox")
+    for flag in wanted:
+        name = flag.split("=", 1)[0]
+        if not any(f in (flag, name) or f.startswith(name + "=") for f in flags):
+            flags.append(flag)
+    return " ".join(flags)
+
+
+def prepare() -> None:
+    """Everything that must happen before the QApplication exists: environment, page scheme, GL sharing.
+
+    Idempotent."""
+    global _prepared
+    if _prepared:
+        return
+    os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
+    # A user's explicit platform choice wins; only a machine with no display at all gets offscreen.
+    if not os.environ.get("QT_QPA_PLATFORM") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    _register_page_scheme()
+    # QtWebEngine shares GL contexts with the widgets; it must be imported and this set before QApplication.
+    import PySide6.QtWebEngineWidgets  # noqa: F401
+    from PySide6.QtCore import QCoreApplication, Qt
+
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+    _prepared = True
+
+
+def _register_page_scheme() -> None:
+    from PySide6.QtWebEngineCore import QWebEngineUrlScheme
+
+    if QWebEngineUrlScheme.schemeByName(PAGE_SCHEME).name() == PAGE_SCHEME:
+        return
+    scheme = QWebEngineUrlScheme(PAGE_SCHEME)
+    scheme.setSyntax(QWebEngineUrlScheme.Syntax.Path)
+    # Secure and local: a served page is treated like a file on disk, not like a remote origin.
+    # `cid:` is deliberately NOT registered: inside MHTML Chromium resolves it from the archive, and a
+    # registered cid scheme made those parts "local resources" that the page was not allowed to load.
+    flag = QWebEngineUrlScheme.Flag
+    scheme.setFlags(flag.SecureScheme | flag.LocalScheme)
+    QWebEngineUrlScheme.registerScheme(scheme)
+
+
+def create_application(argv: list[str] | None = None):
+    """The process's QApplication (the existing one if there is one), prepared for QtWebEngine."""
+    prepare()
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is not None:
+        return app
+    # Chromium takes argv[0] as its program name and misbehaves with an empty argv.
+    args = list(argv) if argv else []
+    if not args:
+        args = [sys.argv[0] if sys.argv and sys.argv[0] else "recordlens"]
+    return QApplication(args)

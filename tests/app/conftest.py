@@ -1,0 +1,37 @@
+"""One QApplication for the whole session, created the way the app creates it (see annotator/qt_env.py).
+
+Chromium reads its flags (`--no-sandbox` as root, no GPU, no background networking) and Qt its platform once,
+when the QApplication is created, and the page scheme must be registered before that: so this runs at import
+time, before pytest-qt's `qapp` fixture can create the application.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+if not os.environ.get("QT_QPA_PLATFORM"):
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+from recordlens.annotator import qt_env  # noqa: E402  (environment first)
+
+qt_env.prepare()
+
+
+@pytest.fixture(scope="session")
+def qapp_args() -> list[str]:
+    # Chromium takes argv[0] as the program name; an empty argv breaks it.
+    return ["recordlens-tests"]
+
+
+@pytest.fixture(scope="module")
+def offline_page(qapp):
+    """A page with a view, shared by a module's tests (loading into one view is what the app does)."""
+    from recordlens.annotator.page_loader import OfflinePage
+
+    page = OfflinePage(with_view=True)
+    page.view.resize(1280, 900)
+    page.view.show()
+    yield page
+    page.close()
