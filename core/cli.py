@@ -16,6 +16,7 @@ from .progress import progress
 from .score import DatasetScore
 
 Handler = Callable[[argparse.Namespace], int]
+DEFAULT_METHOD = "mdr"  # replaced by the offline extractor's name once it is registered
 
 
 def warn(message: str) -> None:
@@ -98,6 +99,96 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _llm_options(args: argparse.Namespace) -> dict[str, object]:
+    options: dict[str, object] = {}
+    for name in ("model", "temperature", "timeout_s", "base_url"):
+        value = getattr(args, name, None)
+        if value is not None:
+            options[name] = value
+    if getattr(args, "max_requests", None) or getattr(args, "max_tokens", None):
+        from .gemini import Budget
+
+        options["budget"] = Budget(max_requests=args.max_requests, max_tokens=args.max_tokens)
+    return options
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    from .extract import available, create
+    from .runs import run_extractor, seed_dir
+
+    if args.list:
+        for name, description in available():
+            print(f"{name:<10} {description}")
+        return 0
+    if not args.pages or not args.out:
+        raise RecordLensError("extract needs --pages DIR and --out DIR (or --list)")
+    method = args.method or DEFAULT_METHOD
+    seeds = list(range(args.seed, args.seed + args.seeds)) if method == "gemini" else [None]
+    failed = 0
+    for seed in seeds:
+        if method == "replay":
+            if not args.answers:
+                raise RecordLensError("--method replay needs --answers DIR (the folder of sampleK_F_content.json)")
+            extractor = create("replay", answers=Path(args.answers), input_format=args.format or "flat")
+            names = extractor.pages()  # type: ignore[attr-defined]
+        elif method == "gemini":
+            extractor = create("gemini", input_format=args.format or "flat", seed=seed, **_llm_options(args))
+            names = None
+        else:
+            extractor = create(method)
+            names = None
+        out = seed_dir(Path(args.out), seed, len(seeds))
+        summary = run_extractor(extractor, args.pages, out, names=names, resume=not args.restart,
+                                progress=lambda n: progress(n, label=f"{method}", enabled=not args.quiet))
+        for message in summary.warnings:
+            warn(message)
+        for name, reason in summary.failed.items():
+            warn(f"page {name} failed: {reason}")
+        tokens = f", {summary.tokens.get('total', 0):,} tokens" if summary.tokens else ""
+        print(f"{out}: {len(summary.extracted)} extracted, {len(summary.skipped)} already there, "
+              f"{len(summary.failed)} failed in {summary.seconds:.1f} s{tokens}", file=sys.stderr)
+        failed += len(summary.failed)
+        if summary.stopped:
+            print(f"recordlens: stopped: {summary.stopped}", file=sys.stderr)
+            return 3
+    return 1 if failed else 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from . import bench
+
+    answers = Path(args.answers) if args.answers else None
+    specs = bench.parse_methods(args.methods or f"mdr,{DEFAULT_METHOD}", answers)
+    counter = None
+    if args.count_tokens:
+        from .gemini import CallSettings, GeminiCaller
+
+        counter = GeminiCaller(CallSettings(model=args.model or CallSettings.model)).count_tokens
+    result = bench.run_bench(args.pages, args.gt, specs, answers=answers, count_tokens=counter,
+                             progress=lambda n: progress(n, label="bench", enabled=not args.quiet),
+                             llm_options=_llm_options(args))
+    for message in result.warnings:
+        warn(message)
+    if args.chart:
+        bench.write_chart(result, args.chart)
+        print(f"wrote {args.chart}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(bench.format_tables(result))
+    return 0
+
+
+def _add_llm_arguments(p: argparse.ArgumentParser) -> None:
+    group = p.add_argument_group("Gemini (needs GEMINI_API_KEY or GOOGLE_API_KEY)")
+    group.add_argument("--model", help="default gemini-2.5-pro")
+    group.add_argument("--temperature", type=float)
+    group.add_argument("--timeout-s", dest="timeout_s", type=float, help="seconds per request before a retry")
+    group.add_argument("--max-requests", type=int, help="stop the run after this many requests")
+    group.add_argument("--max-tokens", type=int, help="stop the run after this many tokens")
+    group.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="recordlens",
@@ -128,6 +219,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("page")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_inspect)
+
+    p = sub.add_parser("extract", help="run an extractor over a folder of pages, writing a run",
+                       description="Write OUT/N.json for each page DIR/N.html or DIR/N.mhtml. A run that stops "
+                                   "resumes where it stopped (pages already written are skipped).")
+    p.add_argument("--method", "-m", help=f"extractor (default: {DEFAULT_METHOD}); see --list")
+    p.add_argument("--format", "-f", choices=formats.FORMATS, help="input format for gemini and replay")
+    p.add_argument("--pages", help="folder of N.html / N.mhtml")
+    p.add_argument("--out", help="run folder to write")
+    p.add_argument("--answers", help="for --method replay: folder of sampleK_F_content.json (index.json beside it)")
+    p.add_argument("--seeds", type=int, default=1, help="gemini: run N seeds into OUT/seed-S/")
+    p.add_argument("--seed", type=int, default=0, help="gemini: first seed")
+    p.add_argument("--restart", action="store_true", help="extract every page again instead of resuming")
+    p.add_argument("--list", action="store_true", help="list the extraction methods")
+    p.add_argument("--quiet", "-q", action="store_true")
+    _add_llm_arguments(p)
+    p.set_defaults(handler=cmd_extract)
+
+    p = sub.add_parser("bench", help="the paper's Table 1 (formats) and Table 2 (methods), and a chart",
+                       description="Measure input formats and extraction methods on a dataset. METHODS is a "
+                                   "comma-separated list of NAME or NAME:FORMAT, e.g. mdr,repeats,replay:flat,"
+                                   "gemini:outline; 'replay' alone takes every format with recorded answers.")
+    p.add_argument("--pages", required=True)
+    p.add_argument("--gt", required=True)
+    p.add_argument("--methods", help=f"default: mdr,{DEFAULT_METHOD}")
+    p.add_argument("--answers", help="folder of recorded answers for replay methods")
+    p.add_argument("--count-tokens", action="store_true", help="count tokens with Gemini's countTokens (needs a key)")
+    p.add_argument("--chart", help="write a PNG bar chart of P/R/F1 here")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", "-q", action="store_true")
+    _add_llm_arguments(p)
+    p.set_defaults(handler=cmd_bench)
 
     return parser
 

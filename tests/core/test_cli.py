@@ -1,0 +1,108 @@
+"""The `recordlens` command as a user runs it: stdout holds only the document, everything else goes to stderr."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.cli import main
+from recordlens.core.records import save_records
+from recordlens.core.represent import parse_outline
+from recordlens.core.resource_files import resource_path
+
+DEMO = resource_path("demo", "dataset")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_represent_prints_only_the_document(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "represent", str(DEMO / "html" / "1.html"), "--format", "flat")
+    assert code == 0 and err == ""
+    flat = json.loads(out)
+    assert list(flat)[0] == "/head[1]/title[1]"
+    code, out, _ = run(capsys, "represent", str(DEMO / "html" / "1.html"), "-f", "outline")
+    assert parse_outline(out.rstrip("\n")) == flat
+
+
+def test_represent_to_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "slim.html"
+    code, out, err = run(capsys, "represent", str(DEMO / "html" / "2.html"), "-f", "slim", "--out", str(target))
+    assert code == 0 and out == "" and "wrote" in err
+    assert target.read_text(encoding="utf-8").startswith("<html><head>")
+
+
+def test_score_json_shape_and_missing_predictions_warn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pred = tmp_path / "pred"
+    pred.mkdir()
+    for page in ("1", "2", "3"):  # page 4 has no prediction
+        shutil.copy(DEMO / "gt" / f"{page}.json", pred / f"{page}.json")
+    code, out, err = run(capsys, "score", "--pred", str(pred), "--gt", str(DEMO / "gt"),
+                         "--pages", str(DEMO / "html"), "--json", "-q")
+    assert code == 0
+    report = json.loads(out)
+    assert set(report["mean"]) == {"precision", "recall", "f1", "hallucination_rate", "hallucinated_record_share"}
+    assert [p["page"] for p in report["pages"]] == ["1", "2", "3", "4"]
+    assert {"page", "precision", "recall", "f1", "hallucinated", "records", "empty_records"} <= set(report["pages"][0])
+    assert report["mean"]["f1"] == pytest.approx(0.75)
+    assert "page 4: no prediction" in err
+
+
+def test_score_reports_stale_records_by_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "html").mkdir()
+    (tmp_path / "html" / "9.html").write_text("<ul><li>a</li><li>b</li></ul>", encoding="utf-8")
+    save_records(tmp_path / "gt" / "9.json", [["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[7]"]])
+    save_records(tmp_path / "pred" / "9.json", [["/body[1]/ul[1]/li[1]"], ["/body[1]/nav[1]"]])
+    code, out, err = run(capsys, "score", "--pred", str(tmp_path / "pred"), "--gt", str(tmp_path / "gt"),
+                         "--pages", str(tmp_path / "html"), "-q")
+    assert code == 0 and "page 9:" in err and "expanding to nothing" in err
+
+
+def test_inspect_and_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "inspect", str(DEMO / "html" / "3.html"), "--json")
+    info = json.loads(out)
+    assert code == 0 and info["text_entries"] > 50 and info["characters"]["outline"] < info["characters"]["flat"]
+    broken = tmp_path / "broken.mhtml"
+    broken.write_bytes(b"MIME-Version: 1.0\r\nContent-Type: text/plain\r\n\r\nhello")
+    code, out, err = run(capsys, "inspect", str(broken))
+    assert code == 2 and out == "" and err.startswith("recordlens: error:") and "broken.mhtml" in err
+
+
+def test_extract_writes_a_run_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_dir = tmp_path / "run"
+    code, _, err = run(capsys, "extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out", str(out_dir), "-q")
+    assert code == 0 and "4 extracted" in err
+    assert sorted(p.name for p in out_dir.glob("*.json")) == ["1.json", "2.json", "3.json", "4.json"]
+    (out_dir / "2.json").unlink()
+    code, _, err = run(capsys, "extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out", str(out_dir), "-q")
+    assert "1 extracted, 3 already there" in err
+    code, out, _ = run(capsys, "extract", "--list")
+    assert "mdr" in out and "gemini" in out
+
+
+def test_bench_json_and_chart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chart = tmp_path / "chart.png"
+    code, out, _ = run(capsys, "bench", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"),
+                       "--methods", "mdr", "--json", "--chart", str(chart), "-q")
+    report = json.loads(out)
+    assert code == 0 and [r["method"] for r in report["table2"]] == ["mdr"]
+    assert {r["format"] for r in report["table1"]} >= {"flat", "slim", "hier", "outline"}
+    assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def test_bench_on_recorded_answers_reproduces_the_reference(samples_dir: Path, dev_dir: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bench", "--pages", str(dev_dir / "html"), "--gt", str(dev_dir / "gt"),
+                       "--methods", "replay", "--answers", str(samples_dir / "llm"), "--json", "-q")
+    rows = {r["input"]: r for r in json.loads(out)["table2"]}
+    assert rows["flat"]["f1"] == pytest.approx(0.8672, abs=0.0005)
+    assert rows["hier"]["f1"] == pytest.approx(0.6584, abs=0.0005)
+    assert rows["slim"]["f1"] == pytest.approx(0.2307, abs=0.0005)
+    assert (rows["flat"]["hallucination_rate"], rows["hier"]["hallucination_rate"],
+            rows["slim"]["hallucination_rate"]) == (0.0, 0.4, 0.8)
