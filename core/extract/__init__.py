@@ -1,0 +1,64 @@
+"""Extractor registry: names map to factories, and a factory's module is imported only when it is used.
+
+Registering takes a dotted "module:attribute" string or a callable, so that listing the extractors (for a
+menu or `--help`) never imports heavy dependencies such as google-genai.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .base import Extraction, Extractor
+
+__all__ = ["Extraction", "Extractor", "available", "create", "register", "UnknownExtractorError"]
+
+Factory = Callable[..., Extractor]
+
+
+class UnknownExtractorError(KeyError):
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown extractor"
+
+
+@dataclass
+class _Entry:
+    factory: Factory | str
+    description: str
+
+
+_REGISTRY: dict[str, _Entry] = {}
+
+
+def register(name: str, factory: Factory | str, description: str) -> None:
+    """Register (or replace) an extractor. `factory` is a callable or a lazy "package.module:attribute"."""
+    _REGISTRY[name] = _Entry(factory, description)
+
+
+def available() -> list[tuple[str, str]]:
+    return [(name, entry.description) for name, entry in _REGISTRY.items()]
+
+
+def _resolve(factory: Factory | str) -> Factory:
+    if callable(factory):
+        return factory
+    module_name, _, attribute = factory.partition(":")
+    return getattr(importlib.import_module(module_name, package=__name__), attribute)
+
+
+def create(name: str, **params: object) -> Extractor:
+    try:
+        entry = _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise UnknownExtractorError(f"unknown extractor {name!r}; available: {known}") from None
+    return _resolve(entry.factory)(**params)
+
+
+register("mdr", ".mdr:MdrExtractor",
+         "MDR (Liu, Grossman, Zhai 2003) as NEXT-EVAL's reference runs it: tag-string similarity on slim HTML")
+register("gemini", ".llm:GeminiExtractor",
+         "Gemini (google-genai) on one input format: flat, hier, hier-ref, slim or outline; needs a key")
+register("replay", ".replay:ReplayExtractor",
+         "recorded model answers (sampleK_F_content.json with index.json beside the folder) replayed as a run")

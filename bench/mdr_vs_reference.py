@@ -1,0 +1,78 @@
+"""Conformance and speed of our MDR against NEXT-EVAL's reference (Rust MDR at HEAD, K=10, T=0.3).
+
+1. Agreement: on the 17 samples with a kept reference output (`mdr-expected/sampleN.json`), our records are
+   scored as predictions against the reference's as truth (core's score_page on the page's text map).
+2. Quality: MDR against the ground truth on the 40 dev pages and on the 20 samples (published: 0.167 Rust,
+   0.166 paper TS, NEXT-EVAL-NOTES §7).
+3. Speed: seconds per page (parse, slim, re-parse, MDR), the largest page singled out.
+
+    .venv/bin/python bench/mdr_vs_reference.py [--data ../shared/data] [--similarity levenshtein|lcs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from recordlens.core.dom import parse_html
+from recordlens.core.extract.mdr import MdrExtractor
+from recordlens.core.records import TextKeyIndex, load_records
+from recordlens.core.score import DatasetScore, PageScore, score_page
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--similarity", choices=["levenshtein", "lcs"], default="levenshtein")
+    args = parser.parse_args()
+    samples, dev = args.data / "nexteval-samples", args.data / "nexteval-synth-dev"
+    index: dict[str, int] = json.loads((samples / "index.json").read_text())
+    extractor = MdrExtractor(similarity=args.similarity)
+
+    # Run every dev page once: timings, predictions and ground-truth scores.
+    runs: dict[int, tuple[list[list[str]], float, PageScore, TextKeyIndex]] = {}
+    for path in sorted((dev / "html").glob("*.html"), key=lambda p: int(p.stem)):
+        began = time.perf_counter()
+        page = parse_html(path.read_text(encoding="utf-8"))
+        records = extractor.extract(page).records
+        seconds = time.perf_counter() - began
+        keys = TextKeyIndex(page.text_map)
+        truth = load_records(dev / "gt" / f"{path.stem}.json").records
+        runs[int(path.stem)] = (records, seconds, score_page(records, truth, keys, path.stem), keys)
+
+    print(f"Agreement with the reference's MDR ({args.similarity}; reference: Rust, Levenshtein)")
+    print(f"{'sample':>8} {'page':>5} {'ours':>5} {'theirs':>6} {'F1':>6}  identical")
+    f1s = []
+    for expected in sorted((samples / "mdr-expected").glob("sample*.json"), key=lambda p: int(p.stem[6:])):
+        number = index[expected.stem]
+        theirs = json.loads(expected.read_text())["xpaths"]
+        ours, _, _, keys = runs[number]
+        theirs_stripped = [[x.removeprefix("/html[1]") for x in r] for r in theirs]
+        f1 = score_page(ours, theirs, keys).f1
+        f1s.append(f1)
+        print(f"{expected.stem:>8} {number:>5} {len(ours):>5} {len(theirs):>6} {f1:6.3f}  {ours == theirs_stripped}")
+    print(f"{'mean':>8} {'':>5} {'':>5} {'':>6} {sum(f1s) / len(f1s):6.3f}")
+
+    print("\nAgainst the ground truth (means of per-page figures)")
+    sample_pages = [runs[index[f"sample{n}"]][2] for n in range(1, 21)]
+    for label, pages in (("40 dev pages", [r[2] for r in runs.values()]), ("20 samples", sample_pages)):
+        score = DatasetScore(pages)
+        print(f"  {label:<13} P {score.precision:.4f}  R {score.recall:.4f}  F1 {score.f1:.4f}  "
+              f"pages with hallucination {score.hallucination_rate:.3f}")
+
+    print("\nSeconds per page (parse + slim + re-parse + MDR)")
+    sizes = {n: (dev / "html" / f"{n}.html").stat().st_size for n in runs}
+    largest = max(sizes, key=lambda n: sizes[n])
+    total = sum(r[1] for r in runs.values())
+    print(f"  largest page {largest}.html ({sizes[largest] / 1e6:.2f} MB): {runs[largest][1]:.2f} s")
+    slowest = max(runs, key=lambda n: runs[n][1])
+    print(f"  slowest page {slowest}.html: {runs[slowest][1]:.2f} s")
+    print(f"  all {len(runs)} pages: {total:.2f} s, mean {total / len(runs):.3f} s")
+
+
+if __name__ == "__main__":
+    main()

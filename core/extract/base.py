@@ -1,0 +1,42 @@
+"""The one interface every extractor implements: a cleaned Page in, records (element XPaths) out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from ..dom import Page
+
+HTML_PREFIX = "/html[1]"
+
+
+@dataclass
+class Extraction:
+    """What one extractor run found on one page, and enough context to reproduce or explain it."""
+
+    records: list[list[str]]  # element XPaths rooted at /body[1]... (core's convention: no /html[1])
+    method: str
+    version: str
+    parameters: dict[str, object]
+    seconds: float
+    input_format: str | None = None
+    tokens: dict[str, int] | None = None  # prompt/completion/total when an LLM was used
+    warnings: list[str] = field(default_factory=list)
+    raw: object | None = None  # e.g. the model's raw answer, MDR regions
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    name: str
+    version: str
+
+    def extract(self, page: Page) -> Extraction: ...
+
+
+def strip_html_prefix(xpath: str) -> str:
+    """`/html[1]/body[1]/x` -> `/body[1]/x`; `/html[1]` alone -> `/` (core's key for <html>)."""
+    if xpath == HTML_PREFIX:
+        return "/"
+    if xpath.startswith(HTML_PREFIX + "/"):
+        return xpath[len(HTML_PREFIX):]
+    return xpath
