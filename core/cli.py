@@ -251,6 +251,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_llm_arguments(p)
     p.set_defaults(handler=cmd_bench)
 
+    from . import demo
+
+    demo.register(sub)
     return parser
 
 
