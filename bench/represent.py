@@ -1,0 +1,84 @@
+"""Time to produce every LLM input format for the 40 dev pages, against a bare lxml.html parse of the same
+pages in the same run (target ratio <= 2), and the median size of each format (target: outline <= 40% of
+Flat JSON). Usage: python bench/represent.py [PAGES_DIR] [--repeat N]"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import lxml.html
+
+from recordlens.core import represent
+from recordlens.core.dom import parse_html
+
+DEFAULT_PAGES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "nexteval-synth-dev" / "html"
+
+
+def best_of(repeat: int, work) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("pages", nargs="?", default=str(DEFAULT_PAGES))
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    files = sorted(Path(args.pages).glob("*.html"))
+    if not files:
+        print(f"no pages in {args.pages}", file=sys.stderr)
+        return 1
+    texts = [f.read_text(encoding="utf-8") for f in files]
+    megabytes = sum(len(f.read_bytes()) for f in files) / 1e6
+
+    def lxml_parse() -> None:
+        for text in texts:
+            lxml.html.document_fromstring(text)
+
+    def parse_only() -> None:
+        for text in texts:
+            parse_html(text)
+
+    def all_formats() -> None:
+        for text in texts:
+            page = parse_html(text)
+            for fmt in represent.FORMATS:
+                represent.represent(page, fmt)
+
+    baseline = best_of(args.repeat, lxml_parse)
+    parse_time = best_of(args.repeat, parse_only)
+    formats_time = best_of(args.repeat, all_formats)
+    print(f"{len(files)} pages, {megabytes:.1f} MB; best of {args.repeat} runs")
+    print(f"{'work':<40} {'seconds':>8} {'x lxml':>7}")
+    print(f"{'lxml.html parse (baseline)':<40} {baseline:8.3f} {1.0:7.2f}")
+    print(f"{'parse + clean + XPaths + text map':<40} {parse_time:8.3f} {parse_time / baseline:7.2f}")
+    print(f"{'... + all ' + str(len(represent.FORMATS)) + ' formats':<40} {formats_time:8.3f} "
+          f"{formats_time / baseline:7.2f}   (target <= 2)")
+
+    sizes: dict[str, list[int]] = {fmt: [] for fmt in represent.FORMATS}
+    ratios = []
+    for text in texts:
+        page = parse_html(text)
+        row = {s.format: s.characters for s in represent.format_sizes(page)}
+        for fmt, chars in row.items():
+            sizes[fmt].append(chars)
+        ratios.append(row["outline"] / row["flat"])
+    print(f"\n{'format':<10} {'median chars':>13} {'vs flat':>8}")
+    flat_median = statistics.median(sizes["flat"])
+    for fmt, values in sizes.items():
+        median = statistics.median(values)
+        print(f"{fmt:<10} {median:13,.0f} {median / flat_median:8.2f}")
+    print(f"outline / flat per page: median {statistics.median(ratios):.2f}, max {max(ratios):.2f} (target <= 0.40)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
