@@ -1,0 +1,461 @@
+"""RecordLens's own offline record extractor ("repeats"): records are repeated sibling structures.
+
+What a record is assumed to look like. A data record (a product card, a table row, a search hit, a job ad) is
+one element, or a short run of sibling elements, that repeats under one parent with the same make-up: the
+same tag, usually the same class, and the same arrangement of text below it (the relative tag paths that lead
+to its texts, its *signature*). Records carry several fields, so a record usually holds more than one text.
+
+How regions are found. For every element, its children that hold text are grouped into kinds: two siblings
+are of one kind when they have the same tag (or the same tag once wrappers that add nothing are looked
+through) and either their parent is a list container (`ul`, `ol`, `tbody`, ...), or they share their class,
+or their signatures overlap by at least `similarity` (Jaccard). Every kind with two or more members is a
+candidate *region*. Where the kinds alternate with a fixed period (`h3 p h3 p ...`, `dt dd dt dd ...`), each
+period is one record made of several sibling elements. Form controls (`select` options, ARIA listboxes and
+menus) are never records.
+
+How regions are scored. A region's mass is the number of texts in its records (each record counted up to
+`record_cap` texts, since a "record" with hundreds of texts is a layout block). It is scaled down when the
+median record has fewer than `field_target` texts (one-text records are mostly link lists), when records
+vary a lot in size (divided by 1 + coefficient of variation), when the region has only two records, and
+strongly when the region lies in page chrome: `header`, `nav`, `footer`, `aside`, the matching ARIA roles, or
+an ancestor whose class or id names a header, footer, menu, sidebar, breadcrumb, cookie banner or dialog.
+A region whose records mostly contain another multi-field region covering half of them or more is a layout
+container (a column of carousels, a mega-menu) and is dropped in favour of what it contains.
+
+How the record level is chosen. Regions are taken best score first; a region that overlaps one already taken
+(one of its records is inside, or contains, a taken record) is skipped, so the better-scoring level wins: the
+rows of a table rather than its cells, the cards of a grid rather than the lines inside a card. Only regions
+scoring at least `relative_floor` of the best multi-field, non-chrome region are kept, so a page's secondary
+lists are reported only when they are comparable with its main one. Finally, regions built from the same
+template as a kept region (same record tag, signatures overlapping by `template_similarity`, at least three
+records) are added whatever their size: a page that shows several tables or carousels of one kind shows
+records in all of them.
+
+Every output XPath is an element of the page that holds text, so no record is ever hallucinated. The method
+is deterministic, needs no network and no model, and runs in well under a second on a 1.6 MB page.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+
+from ..dom import Element, Page
+from .base import Extraction
+
+METHOD = "repeats"
+VERSION = "1.0"
+
+# Parents whose element children are items of one list by the markup's own statement.
+LIST_PARENTS = frozenset({"ul", "ol", "menu", "dl", "table", "thead", "tbody", "tfoot"})
+# Form controls and their parts: a choice in a drop-down is not a data record.
+FORM_TAGS = frozenset({"select", "option", "optgroup", "datalist"})
+# Header cells name the columns of the records, they are not records.
+NEVER_RECORDS = FORM_TAGS | {"th", "head", "title", "svg", "template", "iframe"}
+WIDGET_ROLES = frozenset({"listbox", "menu", "menubar", "tablist", "combobox", "tree", "radiogroup"})
+ITEM_ROLES = frozenset({"option", "menuitem", "menuitemradio", "menuitemcheckbox", "tab", "treeitem", "radio"})
+CHROME_TAGS = frozenset({"header", "nav", "footer", "aside"})
+CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "toolbar", "dialog", "alertdialog"}) | WIDGET_ROLES
+# Words that, as a part of an ancestor's class or id, mark site furniture rather than content (the same idea as
+# the "unlikely candidates" of readability-style boilerplate removal).
+CHROME_WORDS = frozenset({
+    "header", "footer", "nav", "navbar", "navigation", "menu", "megamenu", "submenu", "sidebar", "breadcrumb",
+    "breadcrumbs", "cookie", "cookies", "consent", "gdpr", "modal", "popup", "dialog", "drawer",
+})
+PERIODS = (2, 3)
+MIN_PERIODS = 3
+
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_WORD_SEPARATORS = re.compile(r"[-_]+")
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """The method's few knobs. Defaults were chosen on half of the dev pages and checked on the other half."""
+
+    similarity: float = 0.5  # signature Jaccard for two siblings to be of one kind
+    signature_depth: int = 4  # how deep below an element its signature looks
+    field_target: int = 3  # texts per record from which a region counts as fully multi-field
+    record_cap: int = 40  # texts per record counted towards a region's mass
+    chrome_weight: float = 0.1  # score factor for regions in headers, footers, menus, ...
+    pair_weight: float = 0.3  # score factor for regions of only two records
+    container_limit: float = 0.3  # share of records holding a sub-region above which a region is layout
+    relative_floor: float = 0.25  # kept regions score at least this share of the main region
+    template_similarity: float = 0.5  # record-signature Jaccard for "same template as a kept region"
+
+
+DEFAULT_PARAMETERS = Parameters()
+
+
+class PageFacts:
+    """Per-element counts the method reads many times: texts below, own text, signatures, look-through cores."""
+
+    def __init__(self, page: Page, signature_depth: int) -> None:
+        self.page = page
+        self.signature_depth = signature_depth
+        keyed = set(page.text_map)
+        self.has_text = [e.key in keyed for e in page.elements]
+        self.texts = [0] * len(page.elements)
+        # Reverse document order visits every element after all of its descendants.
+        for element in reversed(page.elements):
+            if self.has_text[element.order]:
+                self.texts[element.order] += 1
+            if element.parent is not None:
+                self.texts[element.parent.order] += self.texts[element.order]
+        self._signatures: dict[int, frozenset[str]] = {}
+
+    def text_count(self, element: Element) -> int:
+        return self.texts[element.order]
+
+    def text_children(self, element: Element) -> list[Element]:
+        return [c for c in element.element_children() if self.texts[c.order]]
+
+    def signature(self, element: Element) -> frozenset[str]:
+        """The relative tag paths (no indices) from the element to the elements holding its texts."""
+        cached = self._signatures.get(element.order)
+        if cached is not None:
+            return cached
+        paths: set[str] = set()
+        stack: list[tuple[Element, str, int]] = [(element, "", 0)]
+        while stack:
+            node, path, depth = stack.pop()
+            if self.has_text[node.order]:
+                paths.add(path)
+            if depth < self.signature_depth:
+                stack.extend((c, f"{path}/{c.tag}", depth + 1) for c in self.text_children(node))
+        signature = self._signatures[element.order] = frozenset(paths)
+        return signature
+
+    def core(self, element: Element) -> Element:
+        """The element itself, or what it wraps when it only wraps one child that holds all of its text."""
+        while not self.has_text[element.order]:
+            children = self.text_children(element)
+            if len(children) != 1 or self.texts[children[0].order] != self.texts[element.order]:
+                break
+            element = children[0]
+        return element
+
+
+@dataclass
+class Region:
+    """Records of one kind under one parent; each record is one element or a run of sibling elements."""
+
+    parent: Element
+    records: list[list[Element]]
+    sizes: list[int]
+    chrome: str = ""
+    container_share: float = 0.0
+    score: float = 0.0
+
+    @property
+    def count(self) -> int:
+        return len(self.records)
+
+    @property
+    def fields(self) -> int:
+        """Texts in the median record."""
+        return sorted(self.sizes)[len(self.sizes) // 2]
+
+    @property
+    def spread(self) -> float:
+        """Coefficient of variation of the record sizes: 0 when all records hold as many texts."""
+        mean = sum(self.sizes) / len(self.sizes)
+        return statistics.pstdev(self.sizes) / mean if mean else 0.0
+
+    @property
+    def elements(self) -> list[Element]:
+        return [e for record in self.records for e in record]
+
+    def xpaths(self) -> list[list[str]]:
+        return [[e.xpath for e in record] for record in self.records]
+
+    def overlaps(self, other: Region) -> bool:
+        mine = self.elements
+        return any(a is b or a.is_ancestor_of(b) or b.is_ancestor_of(a) for a in mine for b in other.elements)
+
+
+@dataclass(frozen=True)
+class _Look:
+    """How a child looks when compared with its siblings: itself and what it wraps."""
+
+    tag: str
+    core_tag: str
+    css: str | None
+    core_css: str | None
+    signature: frozenset[str]
+    core_signature: frozenset[str]
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    union = len(a | b)
+    return 1.0 if union == 0 else len(a & b) / union
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Finding candidate regions
+
+
+def find_regions(facts: PageFacts, params: Parameters) -> list[Region]:
+    regions: list[Region] = []
+    for parent in facts.page.elements:
+        if parent.tag in NEVER_RECORDS or _inside_widget(parent):
+            continue
+        children = [c for c in facts.text_children(parent) if c.tag not in NEVER_RECORDS]
+        if len(children) < 2:
+            continue
+        kinds = _kinds_of(parent, children, facts, params.similarity)
+        regions.extend(_regions_of(parent, children, kinds, facts))
+    chrome_cache: dict[int, str] = {}
+    for region in regions:
+        region.chrome = _chrome_of(region.parent, chrome_cache)
+    return regions
+
+
+def _kinds_of(parent: Element, children: list[Element], facts: PageFacts, similarity: float) -> list[int]:
+    """A kind number per child: siblings that look alike share one."""
+    looks_per_kind: list[list[_Look]] = []
+    kinds: list[int] = []
+    for child in children:
+        look = _look_of(child, facts)
+        kind = next((k for k, looks in enumerate(looks_per_kind)
+                     if any(_alike(parent, known, look, similarity) for known in looks)), None)
+        if kind is None:
+            kind = len(looks_per_kind)
+            looks_per_kind.append([look])
+        elif len(looks_per_kind[kind]) < 4 and all(
+                (known.tag, known.core_tag) != (look.tag, look.core_tag) for known in looks_per_kind[kind]):
+            # A few different-looking members stand for the kind, so mixed kinds (article / div>article) gather.
+            looks_per_kind[kind].append(look)
+        kinds.append(kind)
+    return kinds
+
+
+def _look_of(child: Element, facts: PageFacts) -> _Look:
+    core = facts.core(child)
+    return _Look(child.tag, core.tag, child.attrs.get("class"), core.attrs.get("class"),
+                 facts.signature(child), facts.signature(core))
+
+
+def _alike(parent: Element, a: _Look, b: _Look, similarity: float) -> bool:
+    if a.tag != b.tag and a.core_tag != b.core_tag:
+        return False
+    if parent.tag in LIST_PARENTS and a.tag == b.tag:
+        return True
+    if (a.css and a.css == b.css) or (a.core_css and a.core_css == b.core_css):
+        return True
+    return jaccard(a.signature, b.signature) >= similarity or jaccard(a.core_signature, b.core_signature) >= similarity
+
+
+def _regions_of(parent: Element, children: list[Element], kinds: list[int], facts: PageFacts) -> list[Region]:
+    periodic = _periodic_records(kinds)
+    grouped_kinds: set[int] = set()
+    regions: list[Region] = []
+    if periodic is not None:
+        start, period, repeats = periodic
+        records = [children[start + i * period:start + (i + 1) * period] for i in range(repeats)]
+        grouped_kinds = set(kinds[start:start + period])
+        regions.append(_region(parent, records, facts))
+    members: dict[int, list[Element]] = {}
+    for child, kind in zip(children, kinds, strict=True):
+        if kind not in grouped_kinds:
+            members.setdefault(kind, []).append(child)
+    for elements in members.values():
+        if len(elements) >= 2 and not _mostly_widget_items(elements):
+            regions.append(_region(parent, [[e] for e in elements], facts))
+    return regions
+
+
+def _periodic_records(kinds: list[int]) -> tuple[int, int, int] | None:
+    """(start, period, repeats) of the longest run where distinct kinds alternate with a fixed period."""
+    best: tuple[int, int, int] | None = None
+    for period in PERIODS:
+        i = 0
+        while i + period < len(kinds):
+            if kinds[i] != kinds[i + period] or len(set(kinds[i:i + period])) != period:
+                i += 1
+                continue
+            j = i
+            while j + period < len(kinds) and kinds[j] == kinds[j + period]:
+                j += 1
+            repeats = (j + period - i) // period
+            if repeats >= MIN_PERIODS and (best is None or repeats * period > best[1] * best[2]):
+                best = (i, period, repeats)
+            i = j + 1
+    return best
+
+
+def _region(parent: Element, records: list[list[Element]], facts: PageFacts) -> Region:
+    return Region(parent, records, [sum(facts.text_count(e) for e in record) for record in records])
+
+
+def _mostly_widget_items(elements: list[Element]) -> bool:
+    return sum((e.attrs.get("role") or "") in ITEM_ROLES for e in elements) * 2 >= len(elements)
+
+
+def _inside_widget(element: Element | None) -> bool:
+    while element is not None:
+        if element.tag in FORM_TAGS or (element.attrs.get("role") or "") in WIDGET_ROLES:
+            return True
+        element = element.parent
+    return False
+
+
+def _chrome_of(parent: Element, cache: dict[int, str]) -> str:
+    """Why a region's parent counts as page furniture ("" when it does not)."""
+    if parent.order not in cache:
+        cache[parent.order] = _chrome_reason(parent)
+    return cache[parent.order]
+
+
+def _chrome_reason(parent: Element) -> str:
+    element: Element | None = parent
+    while element is not None and element.tag not in ("body", "html"):
+        if element.tag in CHROME_TAGS:
+            return element.tag
+        role = element.attrs.get("role") or ""
+        if role in CHROME_ROLES:
+            return f"role={role}"
+        # The parent's own class describes the list itself (`table-header-group` on a tbody of records), so
+        # only the ancestors above it are read for furniture words.
+        if element is not parent and (words := _class_words(element) & CHROME_WORDS):
+            return min(words)
+        element = element.parent
+    return ""
+
+
+def _class_words(element: Element) -> set[str]:
+    """Lower-case words of an element's class and id: `b-footer-wrap` -> b, footer, wrap; `MenuItem` -> menu, item.
+
+    BEM modifiers (`card--sidebar`) and responsive prefixes (`md:hidden`) describe a variant, not the block."""
+    words: set[str] = set()
+    text = f"{element.attrs.get('class') or ''} {element.attrs.get('id') or ''}"
+    for token in text.split():
+        block = token.split("--")[0].split(":")[-1]
+        words.update(w.lower() for w in _WORD_SEPARATORS.split(_CAMEL_BOUNDARY.sub("-", block)) if w)
+    return words
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scoring and choosing regions
+
+
+def mark_containers(regions: list[Region]) -> None:
+    """Set each region's share of records that mostly consist of another multi-field region."""
+    rich = [r for r in regions if r.count >= 3 and r.fields >= 2]
+    rich_by_parent: dict[int, list[Region]] = {}
+    for region in rich:
+        rich_by_parent.setdefault(region.parent.order, []).append(region)
+    for region in regions:
+        containers = 0
+        for record, size in zip(region.records, region.sizes, strict=True):
+            if any(_holds_region(element, size, rich_by_parent, region) for element in record):
+                containers += 1
+        region.container_share = containers / region.count
+
+
+def _holds_region(element: Element, size: int, rich_by_parent: dict[int, list[Region]], itself: Region) -> bool:
+    for below in element.iter():
+        for inner in rich_by_parent.get(below.order, ()):
+            if inner is not itself and sum(inner.sizes) * 2 >= size:
+                return True
+    return False
+
+
+def score_region(region: Region, params: Parameters) -> float:
+    mass = sum(min(size, params.record_cap) for size in region.sizes)
+    score = mass * min(1.0, region.fields / params.field_target) / (1.0 + region.spread)
+    if region.chrome:
+        score *= params.chrome_weight
+    if region.count == 2:
+        score *= params.pair_weight
+    return score
+
+
+def choose_regions(regions: list[Region], facts: PageFacts, params: Parameters) -> list[Region]:
+    mark_containers(regions)
+    regions = [r for r in regions if r.container_share < params.container_limit]
+    for region in regions:
+        region.score = score_region(region, params)
+    # Ties break on document order, so the result never depends on set or dict iteration.
+    ranked = sorted(regions, key=lambda r: (-r.score, r.records[0][0].order))
+    if not ranked:
+        return []
+    main = next((r for r in ranked if _is_main_like(r)), ranked[0])
+    chosen: list[Region] = []
+    for region in ranked:
+        if region.score < params.relative_floor * main.score:
+            break
+        if not any(region.overlaps(c) for c in chosen):
+            chosen.append(region)
+    _add_same_template(chosen, ranked, facts, params)
+    return sorted(chosen, key=lambda r: r.records[0][0].order)
+
+
+def _is_main_like(region: Region) -> bool:
+    return region.count >= 3 and region.fields >= 2 and not region.chrome
+
+
+def _add_same_template(chosen: list[Region], ranked: Iterable[Region], facts: PageFacts, params: Parameters) -> None:
+    templates = [(_record_tags(r), _template(r, facts)) for r in chosen]
+    for region in ranked:
+        if region in chosen or region.count < 3:
+            continue
+        tags, template = _record_tags(region), _template(region, facts)
+        if any(tags == t and jaccard(template, s) >= params.template_similarity for t, s in templates) and not any(
+                region.overlaps(c) for c in chosen):
+            chosen.append(region)
+
+
+def _record_tags(region: Region) -> tuple[str, ...]:
+    return tuple(e.tag for e in region.records[0])
+
+
+def _template(region: Region, facts: PageFacts) -> frozenset[str]:
+    paths: set[str] = set()
+    for record in region.records:
+        for element in record:
+            paths.update(f"{element.tag}{p}" for p in facts.signature(element))
+    return frozenset(paths)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The extractor
+
+
+def extract_regions(page: Page, params: Parameters = DEFAULT_PARAMETERS) -> list[Region]:
+    facts = PageFacts(page, params.signature_depth)
+    return choose_regions(find_regions(facts, params), facts, params)
+
+
+def extract_records(page: Page, params: Parameters = DEFAULT_PARAMETERS) -> list[list[str]]:
+    """The records of a page as lists of element XPaths, in document order."""
+    return [xpaths for region in extract_regions(page, params) for xpaths in region.xpaths()]
+
+
+class RepeatsExtractor:
+    """The default extraction method: deterministic, offline, pure Python on core's DOM."""
+
+    name = METHOD
+    version = VERSION
+
+    def __init__(self, params: Parameters | None = None, **overrides: float) -> None:
+        base = params or DEFAULT_PARAMETERS
+        self.params = Parameters(**{**asdict(base), **overrides}) if overrides else base
+
+    def extract(self, page: Page) -> Extraction:
+        start = time.perf_counter()
+        regions = extract_regions(page, self.params)
+        records = [xpaths for region in regions for xpaths in region.xpaths()]
+        seconds = time.perf_counter() - start
+        warnings = [] if records else ["no repeated structure with text was found on this page"]
+        return Extraction(records=records, method=METHOD, version=VERSION, parameters=asdict(self.params),
+                          seconds=seconds, warnings=warnings, raw=_describe(regions))
+
+
+def _describe(regions: Sequence[Region]) -> list[dict[str, object]]:
+    """A short account of each kept region, for inspection in the app and in run files."""
+    return [{"parent": r.parent.xpath, "records": r.count, "fields": r.fields, "score": round(r.score, 3),
+             "chrome": r.chrome} for r in regions]
