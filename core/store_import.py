@@ -23,7 +23,7 @@ from pathlib import Path
 
 from .dataset import PAGE_SUFFIXES, natural_key, page_files, record_files
 from .dom import parse_html
-from .errors import RecordLensError
+from .errors import DatasetError, RecordLensError
 from .records import RecordList, load_records
 from .snapshot import read_snapshot
 from .store import Project
@@ -114,8 +114,16 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
                                   "rename the file to import it as a new page")
         report.unchanged.append(source.name)
         return
-    snapshot = read_snapshot(data, name=str(source.path))
-    records, unresolved = _truth(source, snapshot.html, report) if source.truth else (None, None)
+    snapshot = read_snapshot(data, name=source.path.name)
+    records, unresolved = None, None
+    if source.truth is not None:
+        try:
+            records, unresolved = _truth(source.truth, snapshot.html, report)
+        except DatasetError as error:
+            # Blame the records file, not the page: that is the file to fix. The page waits for it.
+            reason = str(error).removeprefix(f"{source.truth}: ")
+            report.problems.append(ImportProblem(source.truth, f"{reason}; page {source.name} not imported"))
+            return
     # The stored suffix tells the browser how to open the file; HTML starts with markup, an archive with headers.
     suffix = ".html" if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<") else ".mhtml"
     digest = store_snapshot(project.root, data, suffix)
@@ -134,10 +142,9 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
         report.flagged[source.name] = flagged
 
 
-def _truth(source: PageSource, html: str, report: ImportReport) -> tuple[RecordList, list[list[str]]]:
+def _truth(path: Path, html: str, report: ImportReport) -> tuple[RecordList, list[list[str]]]:
     """The page's ground-truth records, verbatim, and for each the XPaths that name no element."""
-    assert source.truth is not None
-    loaded = load_records(source.truth)
+    loaded = load_records(path)
     report.warnings += list(loaded.warnings)
     page = parse_html(html)
     return loaded.records, [[x for x in record if page.resolve(x) is None] for record in loaded.records]

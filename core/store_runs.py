@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .score import DatasetScore
 from .store_db import Connection, StoreError, dumps, now
+
+if TYPE_CHECKING:  # scoring pulls in scipy: not worth its import time for a process that only edits labels
+    from .score import DatasetScore
 
 RUN_STATUSES = ("running", "finished", "failed", "cancelled")
 

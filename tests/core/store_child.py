@@ -1,0 +1,65 @@
+"""A child process for the store's crash and concurrency tests: applies random label edits to one page of a
+project and prints `HISTORY_ID ACTION` for each edit as soon as its transaction has committed.
+
+Usage: python -m tests.core.store_child PROJECT PAGE EDITS SEED [GO_FILE]
+With GO_FILE it prints `ready` once the project is open and waits for that file before editing, so that
+two children start writing at the same moment.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+from recordlens.core.store import Change, Project, Provenance, open_project
+
+PERSON = Provenance.person("crash-test")
+EXTRACTOR = Provenance.extractor("random", "1", "flat", seed=0)
+MAX_RECORDS = 40
+
+
+def random_edit(project: Project, page: str, rng: random.Random) -> Change:
+    labels = project.labels(page)
+    xpath = f"/body[1]/div[{rng.randint(1, 9)}]/span[{rng.randint(1, 99)}]"
+    choices = ["add", "accept", "reject", "edit", "delete", "merge", "split"] if labels else ["add"]
+    if len(labels) > MAX_RECORDS:
+        choices = ["delete", "merge"]
+    action = rng.choice(choices)
+    label = rng.choice(labels) if labels else None
+    if action == "add":
+        return project.add_records(page, [[xpath, xpath + "/b[1]"]] * rng.randint(1, 3), EXTRACTOR)
+    assert label is not None
+    if action == "accept":
+        return project.accept(label.id, PERSON)
+    if action == "reject":
+        return project.reject(label.id, PERSON)
+    if action == "edit":
+        return project.edit(label.id, [*label.xpaths, xpath], PERSON)
+    if action == "merge" and len(labels) > 1:
+        return project.merge([label.id, rng.choice([x for x in labels if x.id != label.id]).id], PERSON)
+    if action == "split" and len(label.xpaths) > 1:
+        cut = rng.randint(1, len(label.xpaths) - 1)
+        return project.split(label.id, [label.xpaths[:cut], label.xpaths[cut:]], PERSON)
+    return project.delete(label.id, PERSON)
+
+
+def main(argv: list[str]) -> int:
+    folder, page, edits, seed = argv[0], argv[1], int(argv[2]), int(argv[3])
+    go_file = Path(argv[4]) if len(argv) > 4 else None
+    rng = random.Random(seed)
+    with open_project(folder) as project:
+        if go_file is not None:
+            print("ready", flush=True)
+            while not go_file.exists():
+                time.sleep(0.001)
+        for _ in range(edits):
+            change = random_edit(project, page, rng)
+            # Printed only after the commit returned: a line on stdout is an acknowledged edit.
+            print(change.id, change.action, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,237 @@
+"""The project API: labels with provenance, every edit in the history, restore to any earlier state, page
+status, runs and scores, agent-benchmark tables, schema migrations."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.score import DatasetScore, score_raw
+from recordlens.core.store import Project, Provenance, StoreError, init_project, open_project
+from recordlens.core.store_agent import Step
+from recordlens.core.store_db import connect
+from recordlens.core.store_files import snapshot_path, store_snapshot
+from recordlens.core.store_schema import MIGRATIONS, SCHEMA_VERSION, SchemaError, migrate, schema_version
+
+ANA = Provenance.person("ana")
+MDR = Provenance.extractor("mdr", "0.3", "html", seed=7)
+HTML = b"<html><body><ul><li>a</li><li>b</li><li>c</li></ul></body></html>"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    project = init_project(tmp_path / "p")
+    digest = store_snapshot(project.root, HTML, ".html")
+    project.add_page("12", digest, ".html", len(HTML))
+    yield project
+    project.close()
+
+
+def state(project: Project, page: str = "12") -> list[tuple[int, tuple[str, ...], str]]:
+    return [(label.id, label.xpaths, label.status) for label in project.labels(page)]
+
+
+def test_a_new_project_is_a_folder_with_a_wal_database_and_snapshots(tmp_path: Path) -> None:
+    with init_project(tmp_path / "p") as project:
+        assert project.schema_version() == SCHEMA_VERSION
+        assert project.one("PRAGMA journal_mode")[0] == "wal"
+        assert project.one("PRAGMA foreign_keys")[0] == 1
+        assert {"pages", "records", "label_history", "runs", "predictions", "scores", "sites", "site_pages",
+                "tasks", "trajectories", "steps", "agent_runs"} <= set(project.db.table_names())
+    assert (tmp_path / "p" / "snapshots").is_dir()
+    with pytest.raises(StoreError, match="already a RecordLens project"):
+        init_project(tmp_path / "p")
+    with pytest.raises(StoreError, match="not a RecordLens project"):
+        open_project(tmp_path / "elsewhere")
+
+
+def test_snapshots_are_content_addressed_read_only_and_stored_once(tmp_path: Path) -> None:
+    digest = store_snapshot(tmp_path, HTML, ".html")
+    path = snapshot_path(tmp_path, digest, ".html")
+    assert path == tmp_path / "snapshots" / digest[:2] / f"{digest}.html"
+    assert path.read_bytes() == HTML
+    assert not path.stat().st_mode & 0o222
+    assert store_snapshot(tmp_path, HTML, ".html") == digest
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
+
+
+def test_records_keep_order_provenance_and_status(project: Project) -> None:
+    change = project.add_records("12", [["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[2]"]], MDR)
+    assert change.action == "add" and change.actor == MDR and change.id is not None
+    assert project.page("12").status == "proposed"  # proposals move a new page on
+    first, second = project.labels("12")
+    assert (first.status, first.origin, first.changed_by) == ("proposed", MDR, None)
+    project.accept(first.id, ANA)
+    project.reject(second.id, ANA)
+    first, second = project.labels("12")
+    assert (first.status, first.changed_by, first.is_true) == ("accepted", ANA, True)
+    assert (second.status, second.is_true) == ("rejected", False)
+    assert project.true_records("12") == [["/body[1]/ul[1]/li[1]"]]
+    mine = project.add_record("12", ["/body[1]/ul[1]/li[3]"], ANA).record
+    assert (mine.status, mine.origin, mine.changed_by) == ("accepted", ANA, ANA)
+    assert [label.id for label in project.labels("12")] == [first.id, second.id, mine.id]
+    info = project.page("12")
+    assert (info.true_labels, info.proposed, info.flagged) == (2, 0, 0)
+
+
+def test_merge_and_split_say_where_records_came_from(project: Project) -> None:
+    project.add_records("12", [["/a"], ["/b", "/c"], ["/d"]], MDR)
+    a, bc, d = project.labels("12")
+    merged = project.merge([bc.id, a.id], ANA).record
+    assert merged.xpaths == ("/b", "/c", "/a")
+    assert (merged.status, merged.derived_from, merged.origin, merged.changed_by) == ("edited", (bc.id, a.id), MDR, ANA)
+    assert [label.id for label in project.labels("12")] == [merged.id, d.id]  # in the first one's place
+    parts = project.split(merged.id, [["/b"], ["/c", "/a"]], ANA).after
+    assert [p.derived_from for p in parts] == [(merged.id,), (merged.id,)]
+    assert [label.xpaths for label in project.labels("12")] == [("/b",), ("/c", "/a"), ("/d",)]
+    with pytest.raises(StoreError, match="own XPaths"):
+        project.split(parts[0].id, [["/b"], ["/zzz"]], ANA)
+    with pytest.raises(StoreError, match="at least two"):
+        project.merge([d.id], ANA)
+
+
+def test_a_failed_edit_leaves_no_trace(project: Project) -> None:
+    record = project.add_record("12", ["/a"], MDR).record
+    entries = len(project.history("12"))
+    with pytest.raises(StoreError):
+        project.merge([record.id, 999_999], ANA)
+    with pytest.raises(StoreError, match="no record"):
+        project.accept(999_999, ANA)
+    assert len(project.history("12")) == entries
+    assert state(project) == [(record.id, ("/a",), "proposed")]
+
+
+def test_every_earlier_state_can_be_restored_and_a_restore_can_be_undone(project: Project) -> None:
+    rng = random.Random(4)
+    states = {}
+    for step in range(60):
+        labels = project.labels("12")
+        action = rng.choice(["add", "add", "accept", "reject", "edit", "delete", "merge", "split"])
+        if action == "add" or not labels:
+            change = project.add_records("12", [[f"/x{step}", f"/y{step}"]], MDR)
+        elif action == "accept":
+            change = project.accept(rng.choice(labels).id, ANA)
+        elif action == "reject":
+            change = project.reject(rng.choice(labels).id, ANA)
+        elif action == "edit":
+            label = rng.choice(labels)
+            change = project.edit(label.id, [*label.xpaths, f"/e{step}"], ANA)
+        elif action == "merge" and len(labels) > 1:
+            change = project.merge([x.id for x in rng.sample(labels, 2)], ANA)
+        elif action == "split" and len(rng.choice(labels).xpaths) > 1:
+            label = max(labels, key=lambda x: len(x.xpaths))
+            change = project.split(label.id, [label.xpaths[:1], label.xpaths[1:]], ANA)
+        else:
+            change = project.delete(rng.choice(labels).id, ANA)
+        states[change.id] = state(project)
+    final = state(project)
+    for history_id, expected in rng.sample(sorted(states.items()), 20):
+        restored = project.restore("12", history_id, ANA)
+        assert state(project) == expected
+        assert restored.action == "restore"
+    project.restore("12", None, ANA)
+    assert state(project) == []
+    project.restore("12", max(states), ANA)
+    assert state(project) == final
+    assert project.restore("12", max(states), ANA).id is None  # nothing to change: nothing logged
+    busy = max(history_id for history_id, labels in states.items() if labels)
+    project.restore("12", busy, ANA)
+    assert state(project) == states[busy]
+    project.restore("12", project.history("12")[-2].id, ANA)  # a restore is undone like any change
+    assert state(project) == final
+
+
+def test_history_says_who_did_what_and_when(project: Project) -> None:
+    record = project.add_record("12", ["/a"], MDR).record
+    project.edit(record.id, ["/a", "/b"], ANA)
+    project.set_status("12", "labelled", ANA)
+    history = project.history("12")
+    assert [(c.action, c.actor) for c in history] == [("add", MDR), ("edit", ANA), ("status", ANA)]
+    assert history[1].before[0].xpaths == ("/a",) and history[1].after[0].xpaths == ("/a", "/b")
+    assert history[2].detail == {"from": "proposed", "to": "labelled"}
+    assert history[0].at <= history[1].at <= history[2].at
+    assert project.set_status("12", "labelled", ANA).id is None
+    with pytest.raises(StoreError, match="unknown page status"):
+        project.set_status("12", "done", ANA)
+
+
+def test_unresolved_xpaths_are_kept_and_flagged(project: Project) -> None:
+    project.add_records("12", [["/body[1]/ul[1]/li[1]", "/body[1]/ul[1]/li[9]"], ["/html/body/ul/li[2]"]], ANA)
+    assert project.flag_unresolved("12") == 1
+    first, second = project.labels("12")
+    assert first.xpaths == ("/body[1]/ul[1]/li[1]", "/body[1]/ul[1]/li[9]")
+    assert (first.unresolved, second.unresolved) == (("/body[1]/ul[1]/li[9]",), ())
+    assert project.page("12").flagged == 1
+
+
+def test_runs_keep_predictions_and_scores(project: Project) -> None:
+    run = project.add_run("mdr", {"version": "0.3"})
+    project.add_predictions(run, {"12": [["/body[1]/ul[1]/li[1]"]]})
+    page_score = score_raw([["/a"]], [["/a"], ["/b"]])
+    page_score.page = "12"
+    project.add_scores(run, DatasetScore([page_score]))
+    project.finish_run(run, cost={"seconds": 1.5})
+    (info,) = project.runs()
+    assert (info.method, info.parameters, info.status, info.cost) == ("mdr", {"version": "0.3"}, "finished",
+                                                                     {"seconds": 1.5})
+    assert (info.predicted_pages, info.scored_pages, info.recall) == (1, 1, 0.5)
+    assert project.predictions(run) == {"12": [["/body[1]/ul[1]/li[1]"]]}
+    assert project.scores(run)[0].f1 == pytest.approx(2 / 3)
+    with pytest.raises(StoreError, match="no run 99"):
+        project.run(99)
+
+
+def test_agent_tables_hold_a_site_a_task_and_a_trajectory(project: Project) -> None:
+    site = project.add_site("arxiv-2024")
+    project.add_site_page(site, "https://arxiv.org/list/cs.CL", "12")
+    task = project.add_task(site, "How many papers are listed?", "3", "https://arxiv.org/list/cs.CL",
+                            category="counting")
+    steps = [Step("scroll", "https://arxiv.org/list/cs.CL", value="400"),
+             Step("answer", "https://arxiv.org/list/cs.CL", {"xpath": "/body[1]/ul[1]"}, value="3")]
+    trajectory = project.add_trajectory(task, ANA, steps, answer="3", success=True)
+    assert project.site_pages(site) == {"https://arxiv.org/list/cs.CL": "12"}
+    assert project.tasks(site)[0].gold_answer == "3"
+    assert [(s.action, s.value, dict(s.target)) for s in project.steps(trajectory)] == [
+        ("scroll", "400", {}), ("answer", "3", {"xpath": "/body[1]/ul[1]"})]
+    with pytest.raises(StoreError, match="unknown step action"):
+        project.add_trajectory(task, ANA, [Step("hover", "u")])
+
+
+def test_a_version_1_project_is_migrated_on_open_and_keeps_its_data(tmp_path: Path) -> None:
+    folder = tmp_path / "old"
+    (folder / "snapshots").mkdir(parents=True)
+    db = connect(folder / "project.db")
+    db.conn.execute("BEGIN IMMEDIATE")
+    migrate(db.conn, target=1)
+    db.conn.execute("INSERT INTO snapshots VALUES ('h', '.html', 1, 't')")
+    db.conn.execute("INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('7', 'h', 't', 't')")
+    db.conn.execute("COMMIT")
+    assert schema_version(db.conn) == 1 and "sites" not in db.table_names()
+    db.close()
+    with open_project(folder) as project:
+        assert project.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
+        assert "sites" in project.db.table_names()
+        assert [p.name for p in project.pages()] == ["7"]
+
+
+def test_a_newer_or_foreign_database_is_refused(tmp_path: Path) -> None:
+    newer = tmp_path / "newer"
+    init_project(newer).close()
+    with sqlite3.connect(newer / "project.db") as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(SchemaError, match="newer"):
+        open_project(newer)
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    with sqlite3.connect(foreign / "project.db") as conn:
+        conn.execute("CREATE TABLE notes (x)")
+    with pytest.raises(SchemaError, match="not a RecordLens project"):
+        open_project(foreign)
+    garbage = tmp_path / "garbage"
+    garbage.mkdir()
+    (garbage / "project.db").write_bytes(b"not sqlite at all" * 100)
+    with pytest.raises(StoreError, match="cannot open"):
+        open_project(garbage)

@@ -1,0 +1,219 @@
+"""Import and export: the 40 dev pages survive a NEXT-EVAL round trip, broken files are reported one by one
+and leave no half-imported page, labels are kept verbatim and flagged, and stored runs score against labels."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from recordlens.core import project_cli
+from recordlens.core.errors import RecordLensError
+from recordlens.core.evaluate import score_run
+from recordlens.core.records import load_records
+from recordlens.core.snapshot import mhtml_bytes
+from recordlens.core.store import Project, Provenance, init_project, open_project
+from recordlens.core.store_export import export_project
+from recordlens.core.store_import import import_paths, import_run_folder
+
+PAGE = "<html><head><title>Shop</title></head><body><ul><li>a</li><li>b</li></ul></body></html>"
+
+
+def run_cli(argv: list[str]) -> int:
+    """The project commands under a parser shaped like core/cli.py's, `score` included."""
+    parser = argparse.ArgumentParser(prog="recordlens")
+    sub = parser.add_subparsers(required=True)
+    project_cli.register(sub)
+    score = sub.add_parser("score")
+    for name in ("--pred", "--gt", "--pages"):
+        score.add_argument(name)
+    project_cli.add_score_arguments(score)
+    score.set_defaults(handler=lambda args: _print_scores(project_cli.score_project_run(args)))
+    args = parser.parse_args(argv)
+    return args.handler(args)
+
+
+def _print_scores(result) -> int:
+    scores, warnings = result
+    print(json.dumps({"f1": scores.f1, "pages": len(scores.pages), "warnings": warnings}))
+    return 0
+
+
+def small_dataset(root: Path) -> Path:
+    (root / "html").mkdir(parents=True)
+    (root / "gt").mkdir()
+    (root / "html" / "1.html").write_text(PAGE, encoding="utf-8")
+    (root / "gt" / "1.json").write_text(json.dumps([["/body[1]/ul[1]/li[1]"], ["/html/body/ul/li[2]"]]))
+    return root
+
+
+def test_nexteval_export_and_reimport_give_the_same_records_on_the_40_dev_pages(dev_dir: Path,
+                                                                                 tmp_path: Path) -> None:
+    with init_project(tmp_path / "a") as first:
+        report = import_paths(first, [dev_dir])
+        assert report.problems == [] and len(report.imported) == 40
+        export_project(first, "nexteval", tmp_path / "out")
+    for gt in sorted((dev_dir / "gt").glob("*.json")):
+        assert load_records(tmp_path / "out" / "gt" / gt.name).records == load_records(gt).records, gt.name
+        page = dev_dir / "html" / f"{gt.stem}.html"
+        assert (tmp_path / "out" / "html" / page.name).read_bytes() == page.read_bytes()
+    with init_project(tmp_path / "b") as second, open_project(tmp_path / "a") as first:
+        assert import_paths(second, [tmp_path / "out"]).problems == []
+        names = [p.name for p in first.pages()]
+        assert [p.name for p in second.pages()] == names and len(names) == 40
+        for name in names:
+            assert second.true_records(name) == first.true_records(name)
+            assert second.page(name).snapshot == first.page(name).snapshot
+
+
+def test_a_folder_with_broken_files_imports_the_good_ones_and_says_why_for_each_bad_one(tmp_path: Path) -> None:
+    data = small_dataset(tmp_path / "data")
+    html, gt = data / "html", data / "gt"
+    good = mhtml_bytes(PAGE, url="https://shop.example/", title="Shop")
+    (html / "2.mhtml").write_bytes(good)
+    (html / "3.mhtml").write_bytes(good[: len(good) // 2])          # cut inside the HTML part
+    (html / "4.html").write_bytes(b"")                               # empty
+    (html / "5.mhtml").write_bytes(b"MIME-Version: 1.0\r\n\r\nno boundary at all")
+    (html / "6.html").write_text(PAGE, encoding="utf-8")
+    (gt / "6.json").write_text("[[\"/body[1]\"", encoding="utf-8")   # malformed ground truth
+    (gt / "7.json").write_text("[]", encoding="utf-8")               # ground truth without a page
+    (html / "8.html").write_text(PAGE, encoding="utf-8")
+    (gt / "8.json").write_text('{"not": "a list"}', encoding="utf-8")
+    with init_project(tmp_path / "p") as project:
+        report = import_paths(project, [data, tmp_path / "missing.mhtml"])
+        reasons = {problem.path.name: problem.reason for problem in report.problems}
+        assert sorted(report.imported) == ["1", "2"]
+        assert set(reasons) == {"3.mhtml", "4.html", "5.mhtml", "6.json", "7.json", "8.json", "missing.mhtml"}
+        assert "truncated" in reasons["3.mhtml"] or "cut" in reasons["3.mhtml"], reasons["3.mhtml"]
+        assert "empty" in reasons["4.html"]
+        assert "not valid JSON" in reasons["6.json"]
+        assert "no 7.html or 7.mhtml" in reasons["7.json"]
+        assert "no such file" in reasons["missing.mhtml"]
+        assert [p.name for p in project.pages()] == ["1", "2"]
+        assert project.page("2").url == "https://shop.example/" and project.page("2").suffix == ".mhtml"
+        assert project.page("1").status == "labelled" and project.page("2").status == "new"
+        assert project.one("SELECT COUNT(*) FROM records")[0] == 2
+
+
+def test_a_failure_while_writing_a_page_leaves_none_of_it(tmp_path: Path, monkeypatch) -> None:
+    data = small_dataset(tmp_path / "data")
+
+    def fail(*args, **kwargs):
+        raise RecordLensError("disk full (simulated)")
+
+    with init_project(tmp_path / "p") as project:
+        monkeypatch.setattr(Project, "add_records", fail)
+        report = import_paths(project, [data])
+        assert [str(p.reason) for p in report.problems] == ["disk full (simulated)"]
+        assert project.pages() == [] and project.one("SELECT COUNT(*) FROM label_history")[0] == 0
+        monkeypatch.undo()
+        assert import_paths(project, [data]).imported == ["1"]  # the leftover snapshot file is simply reused
+        assert len(project.labels("1")) == 2
+
+
+def test_importing_twice_changes_nothing_and_a_different_page_with_a_taken_name_is_refused(tmp_path: Path) -> None:
+    data = small_dataset(tmp_path / "data")
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        again = import_paths(project, [data, data / "html" / "1.html"])
+        assert (again.imported, again.unchanged, again.problems) == ([], ["1", "1"], [])
+        assert len(project.labels("1")) == 2
+        other = tmp_path / "other" / "1.html"
+        other.parent.mkdir()
+        other.write_text(PAGE.replace("b", "c"), encoding="utf-8")
+        (refused,) = import_paths(project, [other]).problems
+        assert "different page named '1'" in refused.reason
+        copy = tmp_path / "other" / "1_v2.html"
+        shutil.copy(data / "html" / "1.html", copy)
+        assert import_paths(project, [copy]).imported == ["1_v2"]
+        assert project.page("1_v2").snapshot == project.page("1").snapshot
+
+
+def test_dataset_labels_are_verbatim_and_unresolved_xpaths_are_flagged_not_dropped(tmp_path: Path) -> None:
+    data = small_dataset(tmp_path / "data")
+    records = [["/html/body/ul/li[2]", "/body[1]/ul[1]/li[9]"], [], ["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[1]"]]
+    (data / "gt" / "1.json").write_text(json.dumps(records), encoding="utf-8")
+    with init_project(tmp_path / "p") as project:
+        report = import_paths(project, [data])
+        assert report.flagged == {"1": 1}
+        labels = project.labels("1")
+        assert [list(label.xpaths) for label in labels] == records
+        assert labels[0].unresolved == ("/body[1]/ul[1]/li[9]",)
+        assert labels[0].origin == Provenance.dataset(str((data / "gt").resolve()))
+        export_project(project, "nexteval", tmp_path / "out")
+    assert json.loads((tmp_path / "out" / "gt" / "1.json").read_text()) == records
+
+
+def test_jsonl_and_csv_exports_carry_status_and_provenance(tmp_path: Path) -> None:
+    data = small_dataset(tmp_path / "data")
+    ana = Provenance.person("ana")
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        first = project.labels("1")[0]
+        project.edit(first.id, [*first.xpaths, "/body[1]/ul[1]/li[7]"], ana)
+        project.add_record("1", ["/body[1]"], Provenance.extractor("mdr", "0.3", "html"))
+        export_project(project, "jsonl", tmp_path / "out")
+        export_project(project, "csv", tmp_path / "out")
+    lines = [json.loads(line) for line in (tmp_path / "out" / "labels.jsonl").read_text().splitlines()]
+    assert [(x["record"], x["status"]) for x in lines] == [(1, "edited"), (2, "accepted"), (3, "proposed")]
+    assert lines[0]["changed_by"] == {"kind": "person", "name": "ana"}
+    assert lines[2]["origin"] == {"kind": "extractor", "name": "mdr", "version": "0.3", "input_format": "html"}
+    with (tmp_path / "out" / "labels.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["record"], r["xpath"]) for r in rows[:2]] == [("1", "/body[1]/ul[1]/li[1]"),
+                                                             ("1", "/body[1]/ul[1]/li[7]")]
+    assert rows[1]["resolves"] == "1"  # flags are computed at import; an app edit passes its own
+    assert rows[-1]["origin"] == "extractor mdr 0.3 (html)"
+
+
+def test_cli_init_import_export_runs_and_score_against_stored_labels(dev_dir: Path, tmp_path: Path, capsys) -> None:
+    project_dir = str(tmp_path / "p")
+    assert run_cli(["project", "init", project_dir]) == 0
+    assert run_cli(["import", str(dev_dir), "--project", project_dir, "-q"]) == 0
+    assert "imported 40 page(s) with 2004 label(s)" in capsys.readouterr().out
+    # A run that predicts the ground truth itself, minus one page: scored as the folder form scores it.
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    for gt in sorted((dev_dir / "gt").glob("*.json"))[1:]:
+        shutil.copy(gt, run_dir / gt.name)
+    assert run_cli(["runs", "--project", project_dir, "--add", str(run_dir), "--method", "oracle"]) == 0
+    assert "oracle" in capsys.readouterr().out
+    assert run_cli(["score", "--project", project_dir, "--run", "1"]) == 0
+    stored = json.loads(capsys.readouterr().out)
+    folder_scores, _ = score_run(run_dir, dev_dir / "gt", dev_dir / "html")
+    assert stored["f1"] == pytest.approx(folder_scores.f1) and stored["pages"] == 40
+    assert any("no prediction in run 1" in w for w in stored["warnings"])
+    assert run_cli(["runs", "--project", project_dir, "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)
+    assert run["scored_pages"] == 40 and run["f1"] == pytest.approx(folder_scores.f1)
+    assert run_cli(["export", "--project", project_dir, "--format", "nexteval", "--out", str(tmp_path / "x")]) == 0
+    assert len(list((tmp_path / "x" / "gt").glob("*.json"))) == 40
+
+
+def test_score_forms_exclude_each_other(tmp_path: Path) -> None:
+    with pytest.raises(RecordLensError, match="not both"):
+        run_cli(["score", "--project", "p", "--run", "1", "--pred", "x"])
+    with pytest.raises(RecordLensError, match="needs --run"):
+        run_cli(["score", "--project", "p"])
+    with pytest.raises(RecordLensError, match="missing --gt, --pages"):
+        run_cli(["score", "--pred", "x"])
+
+
+def test_a_run_folder_keeps_a_malformed_prediction_as_that_page_s_error(tmp_path: Path) -> None:
+    data = small_dataset(tmp_path / "data")
+    run_dir = tmp_path / "run"
+    (run_dir / "_run").mkdir(parents=True)
+    (run_dir / "_run" / "run.json").write_text(json.dumps({"method": "mdr", "version": "0.3"}))
+    (run_dir / "1.json").write_text("not json")
+    (run_dir / "99.json").write_text("[]")
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        run_id, warnings = import_run_folder(project, run_dir)
+        assert project.run(run_id).method == "mdr" and project.run(run_id).parameters["version"] == "0.3"
+        assert project.predictions(run_id) == {"1": []}
+        assert project.one("SELECT error FROM predictions")[0].startswith(str(run_dir / "1.json"))
+        assert any("no page '99'" in w for w in warnings)
