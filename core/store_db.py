@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Self
 
 import sqlite_utils
 
@@ -99,7 +100,7 @@ class Connection:
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self) -> Connection:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -115,11 +116,12 @@ class Connection:
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.db
+            conn.execute("COMMIT")
         except BaseException:
+            # Also after a failed COMMIT, which leaves the transaction open in SQLite.
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
 
     def one(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Row | tuple | None:
         return self.db.execute(sql, params).fetchone()

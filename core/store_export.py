@@ -52,6 +52,9 @@ def export_project(project: Project, fmt: str, out: str | Path,
 
 def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, progress: Progress) -> ExportSummary:
     html_dir, gt_dir = out / "html", out / "gt"
+    if any(html_dir.glob("*")) or any(gt_dir.glob("*.json")):
+        # A page unlabelled since an earlier export would keep its old gt/N.json and score as ground truth.
+        raise StoreError(f"{out} already holds a dataset; export into an empty folder")
     html_dir.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
     records = 0

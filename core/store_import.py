@@ -10,6 +10,8 @@ is left as it is (labels are not imported a second time); the same name with dif
 because overwriting would silently detach the labels made on the old page. The same bytes under a new name
 make a new page sharing one stored file.
 
+A folder of predictions (`N.json`, as an extractor run writes it) is stored as a run with `import_run_folder`.
+
 Dataset labels are kept verbatim: XPaths are stored as written, duplicate and empty records included. An
 XPath that names no element of the page is kept and flagged on its record, never dropped.
 """

@@ -16,7 +16,7 @@ from recordlens.core.errors import RecordLensError
 from recordlens.core.evaluate import score_run
 from recordlens.core.records import load_records
 from recordlens.core.snapshot import mhtml_bytes
-from recordlens.core.store import Project, Provenance, init_project, open_project
+from recordlens.core.store import Project, Provenance, StoreError, init_project, open_project
 from recordlens.core.store_export import export_project
 from recordlens.core.store_import import import_paths, import_run_folder
 
@@ -145,6 +145,8 @@ def test_dataset_labels_are_verbatim_and_unresolved_xpaths_are_flagged_not_dropp
         assert labels[0].unresolved == ("/body[1]/ul[1]/li[9]",)
         assert labels[0].origin == Provenance.dataset(str((data / "gt").resolve()))
         export_project(project, "nexteval", tmp_path / "out")
+        with pytest.raises(StoreError, match="empty folder"):  # stale gt files must not mix with new ones
+            export_project(project, "nexteval", tmp_path / "out")
     assert json.loads((tmp_path / "out" / "gt" / "1.json").read_text()) == records
 
 
