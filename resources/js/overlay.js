@@ -1,0 +1,427 @@
+// Record overlays, hover and click reporting on the rendered page (run in ApplicationWorld).
+//
+// Injected at document creation after qwebchannel.js and dom_rules.js, so `__recordlens.xpathOf` and
+// `isRemoved` are the very rules the core's XPaths follow. Defines `__recordlens.overlay`, which Python drives
+// with runJavaScript; events (clicks, hover) travel back through the QWebChannel object "recordlens".
+//
+// Boxes live in the closed shadow root of one <recordlens-overlay> element appended to <html>: the page's CSS
+// cannot reach them, pointer-events: none lets every click fall through to the page, and since it is a
+// differently named last child of <html> it changes no page element's XPath.
+(() => {
+  const rl = (globalThis.__recordlens = globalThis.__recordlens || {});
+  if (rl.overlay) return;
+
+  const HOST_TAG = "recordlens-overlay";
+  const TIP_CHARS = 80;
+  const STEP = /^([^[\]/]+)\[(\d+)\]$/;
+  const INDEXED = /\[\d+\]$/;
+
+  // The overlay's own element is no page content: keep it out of the addressing rules. dom_rules.js may be run
+  // again later (it redefines isRemoved), so this is re-applied before every use.
+  const guardRules = () => {
+    const base = rl.isRemoved;
+    if (!base || base.__overlayAware) return;
+    const aware = (el) => el.localName === HOST_TAG || base(el);
+    aware.__overlayAware = true;
+    rl.isRemoved = aware;
+  };
+
+  // recordlens.core.records.normalise_xpath, character for character.
+  rl.normaliseXpath = (xpath) => {
+    if (xpath.startsWith("/html[1]")) xpath = xpath.slice(8);
+    else if (xpath.startsWith("/html")) xpath = xpath.slice(5);
+    if (!xpath) return xpath;
+    return xpath
+      .split("/")
+      .map((s) => (!s || INDEXED.test(s) ? s : s + "[1]"))
+      .join("/");
+  };
+
+  // The element an XPath names under the cleaned-index rules (removed kinds skipped, k counted per tagName),
+  // or null. document.evaluate would count script/style/link/meta siblings and disagree with the core.
+  // `memo` (prefix -> element) makes resolving many paths of one page cheap.
+  rl.resolve = (xpath, memo) => {
+    guardRules();
+    const root = document.documentElement;
+    if (!root || typeof xpath !== "string") return null;
+    const path = rl.normaliseXpath(xpath);
+    if (path === "" || path === "/") return root;
+    const steps = path.split("/");
+    if (steps[0] !== "") return null;
+    let node = root;
+    let prefix = "";
+    for (let i = 1; i < steps.length; i++) {
+      prefix += "/" + steps[i];
+      const known = memo && memo.get(prefix);
+      if (known !== undefined) {
+        if (known === null) return null;
+        node = known;
+        continue;
+      }
+      const match = STEP.exec(steps[i]);
+      let found = null;
+      if (match) {
+        const counters = new Map();
+        for (let child = node.firstElementChild; child; child = child.nextElementSibling) {
+          if (rl.isRemoved(child)) continue;
+          const k = (counters.get(child.tagName) || 0) + 1;
+          counters.set(child.tagName, k);
+          // Compared as text: the core's lookup is by string, so "div[01]" names nothing there either.
+          if (String(k) === match[2] && child.tagName.toLowerCase() === match[1]) {
+            found = child;
+            break;
+          }
+        }
+      }
+      if (memo) memo.set(prefix, found);
+      if (!found) return null;
+      node = found;
+    }
+    return node;
+  };
+
+  // ---- the channel to Python --------------------------------------------------------------------------
+
+  let bridge = null;
+  let connecting = false;
+  const outbox = [];
+
+  const connect = () => {
+    if (bridge || connecting) return;
+    if (typeof qt === "undefined" || !qt.webChannelTransport || typeof QWebChannel === "undefined") return;
+    connecting = true;
+    new QWebChannel(qt.webChannelTransport, (channel) => {
+      bridge = channel.objects.recordlens || null;
+      connecting = false;
+      while (bridge && outbox.length) {
+        const [method, arg] = outbox.shift();
+        bridge[method](arg);
+      }
+    });
+  };
+
+  const report = (method, arg) => {
+    connect();
+    if (bridge) bridge[method](arg);
+    else outbox.push([method, arg]);
+  };
+
+  // ---- the overlay layer -------------------------------------------------------------------------------
+
+  const STYLE = `
+    :host { all: initial; }
+    .layer { position: absolute; left: 0; top: 0; width: 0; height: 0; }
+    .box { position: absolute; box-sizing: border-box; border: 2px solid var(--c); border-radius: 2px;
+           background: color-mix(in srgb, var(--c) 16%, transparent); }
+    .box.selected { border-width: 3px; background: color-mix(in srgb, var(--c) 32%, transparent);
+                    box-shadow: 0 0 0 2px #fff, 0 0 0 4px var(--c); z-index: 2; }
+    .layer.has-selection .box:not(.selected) { opacity: 0.55; }
+    .badge { position: absolute; transform: translate(-40%, -55%); min-width: 18px; height: 18px;
+             padding: 0 4px; box-sizing: border-box; border-radius: 9px; background: var(--c); color: #fff;
+             font: bold 11px/18px system-ui, sans-serif; text-align: center; white-space: nowrap;
+             box-shadow: 0 0 0 1px #fff; z-index: 3; }
+    .badge.selected { transform: translate(-40%, -55%) scale(1.25); z-index: 4; }
+    .hover { position: absolute; box-sizing: border-box; border: 2px dashed #1a73e8; display: none;
+             z-index: 5; }
+    .tip { position: absolute; display: none; max-width: 480px; padding: 4px 6px; z-index: 6;
+           background: rgba(32, 33, 36, 0.92); color: #fff; border-radius: 4px;
+           font: 11px/1.35 ui-monospace, monospace; white-space: pre-wrap; word-break: break-all; }
+    .tip .text { font-family: system-ui, sans-serif; color: #e8eaed; }
+  `;
+
+  let host = null;
+  let layer = null;
+  let hoverBox = null;
+  let tip = null;
+
+  const ensureHost = () => {
+    if (host && host.isConnected) return true;
+    const root = document.documentElement;
+    if (!root) return false;
+    host = document.createElement(HOST_TAG);
+    host.style.cssText =
+      "all: initial !important; display: block !important; position: absolute !important; left: 0 !important;" +
+      " top: 0 !important; width: 0 !important; height: 0 !important; overflow: visible !important;" +
+      " z-index: 2147483647 !important; pointer-events: none !important;";
+    const shadow = host.attachShadow({ mode: "closed" });
+    shadow.innerHTML = `<style>${STYLE}</style><div class="layer"></div><div class="hover"></div><div class="tip"></div>`;
+    [layer, hoverBox, tip] = [".layer", ".hover", ".tip"].map((s) => shadow.querySelector(s));
+    root.appendChild(host);
+    return true;
+  };
+
+  // Where the host's origin is on screen: every box is placed relative to it, which absorbs scrolling,
+  // a positioned or offset <html>, and anything else between the viewport and the document.
+  const origin = () => {
+    const r = host.getBoundingClientRect();
+    return [r.left, r.top];
+  };
+
+  const rectOf = (el, [ox, oy]) => {
+    const r = el.getBoundingClientRect();
+    return [r.left - ox, r.top - oy, r.width, r.height];
+  };
+
+  const visible = (rect) => rect[2] > 0 || rect[3] > 0;
+
+  // ---- records ---------------------------------------------------------------------------------------
+
+  // Each entry: {xpaths, colour, label, selected, elements: [el|null], boxes: [div|null], badge: div|null}.
+  let records = [];
+  let generation = 0;
+
+  const clearLayer = () => {
+    if (layer) layer.replaceChildren();
+  };
+
+  const place = (div, [x, y, w, h]) => {
+    div.style.left = x + "px";
+    div.style.top = y + "px";
+    div.style.width = w + "px";
+    div.style.height = h + "px";
+  };
+
+  // Reads every rectangle first, then writes every position: interleaving them would force a layout per box.
+  // Returns the number of boxes drawn (resolved elements that have a rendered box).
+  const layout = () => {
+    if (!records.length || !ensureHost()) return 0;
+    let drawn = 0;
+    const o = origin();
+    const rects = records.map((r) => r.elements.map((el) => (el ? rectOf(el, o) : null)));
+    records.forEach((record, i) => {
+      let left = Infinity;
+      let top = Infinity;
+      record.boxes.forEach((box, j) => {
+        const rect = rects[i][j];
+        if (!box || !rect) return;
+        const shown = visible(rect);
+        box.style.display = shown ? "" : "none";
+        if (!shown) return;
+        place(box, rect);
+        drawn += 1;
+        left = Math.min(left, rect[0]);
+        top = Math.min(top, rect[1]);
+      });
+      if (record.badge) {
+        const shown = left !== Infinity;
+        record.badge.style.display = shown ? "" : "none";
+        if (shown) {
+          record.badge.style.left = left + "px";
+          record.badge.style.top = top + "px";
+        }
+      }
+    });
+    return drawn;
+  };
+
+  let scheduled = false;
+  const scheduleLayout = () => {
+    if (scheduled || !records.length) return;
+    scheduled = true;
+    requestAnimationFrame(() => {
+      scheduled = false;
+      layout();
+      if (hovered) placeHover(hovered);
+    });
+  };
+
+  const applySelection = () => {
+    if (!layer) return;
+    let any = false;
+    for (const record of records) {
+      any = any || record.selected;
+      for (const box of record.boxes) if (box) box.classList.toggle("selected", record.selected);
+      if (record.badge) record.badge.classList.toggle("selected", record.selected);
+    }
+    layer.classList.toggle("has-selection", any);
+  };
+
+  // spec: {records: [{xpaths: [...], colour: "#rrggbb", label: "1", selected: bool}]}.
+  // Returns JSON {records, xpaths, resolved, boxes, generation}; "painted" is reported once the frame is out.
+  const show = (spec) => {
+    guardRules();
+    if (!ensureHost()) return JSON.stringify({ error: "no document" });
+    clearLayer();
+    const memo = new Map();
+    const fragment = document.createDocumentFragment();
+    let xpathCount = 0;
+    let resolved = 0;
+    records = (spec.records || []).map((r) => {
+      const colour = String(r.colour || "#1f77b4");
+      const xpaths = (r.xpaths || []).map(String);
+      const elements = xpaths.map((x) => rl.resolve(x, memo));
+      const boxes = elements.map((el) => {
+        if (!el) return null;
+        const box = document.createElement("div");
+        box.className = "box";
+        box.style.setProperty("--c", colour);
+        fragment.appendChild(box);
+        return box;
+      });
+      let badge = null;
+      if (elements.some(Boolean)) {
+        badge = document.createElement("div");
+        badge.className = "badge";
+        badge.style.setProperty("--c", colour);
+        badge.textContent = String(r.label ?? "");
+        fragment.appendChild(badge);
+      }
+      xpathCount += xpaths.length;
+      resolved += elements.filter(Boolean).length;
+      return { xpaths, colour, selected: !!r.selected, elements, boxes, badge };
+    });
+    layer.appendChild(fragment);
+    applySelection();
+    const drawn = layout();
+    const current = ++generation;
+    // Two frames: the first commits the new boxes, the second runs once that frame has been produced.
+    requestAnimationFrame(() => requestAnimationFrame(() => report("painted", current)));
+    return JSON.stringify({ records: records.length, xpaths: xpathCount, resolved, boxes: drawn, generation: current });
+  };
+
+  const select = (index) => {
+    records.forEach((r, i) => (r.selected = i === index));
+    applySelection();
+    return records.some((r) => r.selected);
+  };
+
+  // For every XPath: whether it resolved, the resolved element's own XPath, and its box in document
+  // coordinates (null when it did not resolve); `visible` is false for elements without a rendered box.
+  const describe = (xpath, element, o) => {
+    if (!element) return { xpath, resolved: false, path: null, rect: null, visible: false };
+    const rect = rectOf(element, o);
+    return { xpath, resolved: true, path: rl.xpathOf(element), rect, visible: visible(rect) };
+  };
+
+  const locate = (xpaths) => {
+    guardRules();
+    ensureHost();
+    const o = host ? origin() : [0, 0];
+    const memo = new Map();
+    return JSON.stringify(xpaths.map((x) => describe(x, rl.resolve(String(x), memo), o)));
+  };
+
+  const boxes = () => {
+    if (!records.length) return "[]";
+    const o = origin();
+    return JSON.stringify(records.map((r) => r.xpaths.map((x, j) => describe(x, r.elements[j], o))));
+  };
+
+  // The element's box relative to the viewport, after scrolling it into view (null if it does not resolve).
+  const scrollTo = (xpath) => {
+    const el = rl.resolve(String(xpath));
+    if (!el) return null;
+    el.scrollIntoView({ block: "center", inline: "nearest" });
+    const r = el.getBoundingClientRect();
+    return JSON.stringify([r.left, r.top, r.width, r.height]);
+  };
+
+  // ---- hover -----------------------------------------------------------------------------------------
+
+  let hovered = null;
+
+  // The element's text as the reader sees it (removed kinds skipped), whitespace collapsed, cut at TIP_CHARS.
+  const shortText = (el) => {
+    let out = "";
+    const walk = (node) => {
+      for (let c = node.firstChild; c && out.length <= TIP_CHARS; c = c.nextSibling) {
+        if (c.nodeType === 3 || c.nodeType === 4) out += " " + c.data;
+        else if (c.nodeType === 1 && !rl.isRemoved(c)) walk(c);
+        out = out.replace(/\s+/g, " ");
+      }
+    };
+    walk(el);
+    out = out.trim();
+    return out.length > TIP_CHARS ? out.slice(0, TIP_CHARS) + "…" : out;
+  };
+
+  const placeHover = (el) => {
+    if (!ensureHost()) return;
+    const o = origin();
+    const rect = rectOf(el, o);
+    place(hoverBox, rect);
+    hoverBox.style.display = visible(rect) ? "block" : "none";
+    tip.style.display = "block";
+    // Below the element when the viewport has room for it, above it otherwise; never off the left edge.
+    const tipHeight = tip.offsetHeight;
+    const viewTop = -o[1];
+    const below = rect[1] + rect[3] + 4;
+    const fitsBelow = below + tipHeight <= viewTop + window.innerHeight;
+    const above = Math.max(viewTop, rect[1] - tipHeight - 4);
+    tip.style.top = (fitsBelow ? below : above) + "px";
+    const viewLeft = -o[0];
+    tip.style.left = Math.max(viewLeft, Math.min(rect[0], viewLeft + window.innerWidth - tip.offsetWidth - 4)) + "px";
+  };
+
+  const hideHover = () => {
+    if (hoverBox) hoverBox.style.display = "none";
+    if (tip) tip.style.display = "none";
+    if (hovered) report("hovered", "");
+    hovered = null;
+  };
+
+  const onMove = (event) => {
+    const el = event.target;
+    if (!(el instanceof Element) || el === hovered) return;
+    guardRules();
+    const path = rl.xpathOf(el);
+    if (path === null || !ensureHost()) return hideHover();
+    hovered = el;
+    tip.replaceChildren(path);
+    const text = shortText(el);
+    if (text) {
+      const line = document.createElement("div");
+      line.className = "text";
+      line.textContent = text;
+      tip.appendChild(line);
+    }
+    placeHover(el);
+    report("hovered", path);
+  };
+
+  // ---- clicks ----------------------------------------------------------------------------------------
+
+  // While annotating, a click selects an element and does nothing else (no link is followed, no form is
+  // sent, no <details> toggles). Alt+click is let through to the page, unreported; so are all clicks when
+  // Python turns annotating off.
+  let annotating = true;
+
+  const onClick = (event) => {
+    if (!annotating || event.altKey) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    const el = event.target;
+    if (!(el instanceof Element)) return;
+    guardRules();
+    const path = rl.xpathOf(el);
+    if (path !== null) report("clicked", path);
+  };
+
+  // Capture phase on window: runs before any handler of the page's own.
+  window.addEventListener("click", onClick, true);
+  window.addEventListener("auxclick", (e) => annotating && !e.altKey && e.preventDefault(), true);
+  document.addEventListener("mousemove", onMove, { capture: true, passive: true });
+  document.addEventListener("mouseleave", hideHover, true);
+  // Capture catches scrolling inside any scrollable element too (scroll events do not bubble).
+  document.addEventListener("scroll", scheduleLayout, { capture: true, passive: true });
+  window.addEventListener("resize", scheduleLayout, { passive: true });
+  // Late layout changes (fonts, archived images) move elements without any scroll or resize.
+  document.addEventListener("DOMContentLoaded", () => {
+    connect();
+    if (typeof ResizeObserver !== "undefined" && document.body) {
+      new ResizeObserver(scheduleLayout).observe(document.body);
+    }
+  });
+  connect();
+
+  rl.overlay = {
+    show: (specJson) => show(JSON.parse(specJson)),
+    clear: () => show({ records: [] }),
+    select,
+    locate: (xpathsJson) => locate(JSON.parse(xpathsJson)),
+    boxes,
+    scrollTo,
+    setAnnotating: (on) => ((annotating = !!on), annotating),
+    hideHover,
+  };
+})();

@@ -1,0 +1,234 @@
+"""The page view: real clicks report the core's XPath, records get boxes, HTML and MHTML behave alike.
+
+Clicks are real mouse events sent to the widget QWebEngineView forwards input to (its focus proxy), so they go
+through Chromium's hit testing and the injected capture-phase listener, and reach Python over the web channel.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QEventLoop, QPoint, Qt, QTimer
+from PySide6.QtGui import QImage
+from PySide6.QtTest import QTest
+
+from recordlens.annotator.page_view import PALETTE, STATE_COLOURS, PageView, record_colour
+from recordlens.core.snapshot import write_mhtml
+
+pytestmark = pytest.mark.app
+
+DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
+DEMO_PAGE = DEMO / "html" / "1.html"
+DEMO_GT = DEMO / "gt" / "1.json"
+
+CARDS = "/body[1]/div[1]/main[1]/div[2]"
+SINGLE_LINE_LINK = f"{CARDS}/div[3]/h3[1]/a[1]"  # "Cast-Iron Skillet 26 cm" fits on one line
+PRICE = f"{CARDS}/div[1]/div[1]/span[1]"
+SVG_CIRCLE = f"{CARDS}/div[1]/a[1]/svg[1]/circle[1]"
+BELOW_THE_FOLD = f"{CARDS}/div[16]/div[1]/span[1]"
+
+
+def spin(ms: int) -> None:
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+@pytest.fixture(scope="module")
+def page_view(qapp):
+    view = PageView()
+    view.resize(1280, 900)
+    view.show()
+    yield view
+    view.dispose()
+
+
+@pytest.fixture(scope="module")
+def demo_mhtml(tmp_path_factory) -> Path:
+    html = DEMO_PAGE.read_text(encoding="utf-8")
+    return write_mhtml(tmp_path_factory.mktemp("mhtml") / "1.mhtml", html, url="https://shop.example.com/kitchen")
+
+
+def open_page(view: PageView, path: Path) -> None:
+    view.open(path)
+    assert view.wait_until_loaded(30_000), f"{path} did not load"
+
+
+def js(view: PageView, expression: str):
+    """Evaluate `expression` in the overlay's world; its value travels as JSON (Qt drops JS arrays' items)."""
+    raw = view.offline.run_js(f"JSON.stringify({expression})")
+    assert isinstance(raw, str), f"no value from {expression}"
+    return json.loads(raw)
+
+
+def viewport_point(view: PageView, xpath: str) -> QPoint:
+    """Scroll the element into view and return the centre of its first line box, in viewport pixels."""
+    box: list = []
+    view.scroll_to(xpath, box.append)
+    for _ in range(100):
+        if box:
+            break
+        spin(20)
+    assert box and box[0] is not None, f"{xpath} is not on the page"
+    spin(50)  # let the scroll settle before asking for the box
+    first = js(view, f"""(() => {{
+        const r = __recordlens.resolve({json.dumps(xpath)}).getClientRects()[0];
+        return [r.left + r.width / 2, r.top + r.height / 2];
+    }})()""")
+    point = QPoint(round(first[0]), round(first[1]))
+    # The point must hit this very element, or the test would check Chromium's layout instead of our path.
+    hit = view.offline.run_js(f"__recordlens.xpathOf(document.elementFromPoint({point.x()}, {point.y()}))")
+    assert hit == xpath, (hit, xpath)
+    return point
+
+
+def click(qtbot, view: PageView, xpath: str, modifier=Qt.KeyboardModifier.NoModifier) -> QPoint:
+    point = viewport_point(view, xpath)
+    target = view.view.focusProxy()
+    assert target is not None
+    QTest.mouseClick(target, Qt.MouseButton.LeftButton, modifier, point)
+    return point
+
+
+@pytest.mark.parametrize("xpath", [SINGLE_LINE_LINK, PRICE, SVG_CIRCLE, BELOW_THE_FOLD])
+def test_a_real_click_reports_the_cores_xpath(qtbot, page_view, xpath):
+    open_page(page_view, DEMO_PAGE)
+    expected = page_view.core_page.resolve(xpath)
+    assert expected is not None
+    with qtbot.waitSignal(page_view.element_clicked, timeout=5_000) as clicked:
+        click(qtbot, page_view, xpath)
+    assert clicked.args == [expected.key]
+
+
+def test_a_link_click_does_not_navigate_while_annotating(qtbot, page_view):
+    open_page(page_view, DEMO_PAGE)
+    url = page_view.offline.page.url()
+    with qtbot.waitSignal(page_view.element_clicked, timeout=5_000):
+        click(qtbot, page_view, SINGLE_LINE_LINK)
+    spin(300)
+    assert page_view.offline.page.url() == url
+    assert not any("product/p1043" in u for u in page_view.offline.blocked_urls)
+
+
+def test_alt_click_and_annotating_off_reach_the_page_unreported(qtbot, page_view):
+    open_page(page_view, DEMO_PAGE)
+    reported: list[str] = []
+    page_view.element_clicked.connect(reported.append)
+    try:
+        # An Alt+click on the link is the page's: it tries to follow it, and the blocker stops the request.
+        click(qtbot, page_view, SINGLE_LINE_LINK, Qt.KeyboardModifier.AltModifier)
+        qtbot.waitUntil(lambda: any("product/p1043" in u for u in page_view.offline.blocked_urls), timeout=5_000)
+        open_page(page_view, DEMO_PAGE)
+        page_view.set_annotating(False)
+        click(qtbot, page_view, PRICE)
+        spin(300)
+        assert reported == []
+    finally:
+        page_view.set_annotating(True)
+
+
+def test_mhtml_opens_and_reports_the_same_xpaths(qtbot, page_view, demo_mhtml):
+    open_page(page_view, demo_mhtml)
+    assert page_view.offline.page.url().isLocalFile()
+    assert page_view.core_page.resolve(SVG_CIRCLE) is not None
+    with qtbot.waitSignal(page_view.element_clicked, timeout=5_000) as clicked:
+        click(qtbot, page_view, SVG_CIRCLE)
+    assert clicked.args == [SVG_CIRCLE]
+
+
+@pytest.mark.parametrize("kind", ["html", "mhtml"])
+def test_every_ground_truth_record_gets_a_box(qtbot, page_view, demo_mhtml, kind):
+    gt = json.loads(DEMO_GT.read_text(encoding="utf-8"))
+    page_view.open(DEMO_PAGE if kind == "html" else demo_mhtml)
+    # Given before the page has loaded: kept and drawn once it has.
+    page_view.show_records([{"xpaths": r, "colour_index": i} for i, r in enumerate(gt)])
+    with qtbot.waitSignal(page_view.overlays_drawn, timeout=30_000) as drawn:
+        assert page_view.wait_until_loaded()
+    assert drawn.args == [sum(len(r) for r in gt)]
+    boxes = page_view.boxes()
+    assert len(boxes) == len(gt)
+    for record, located in zip(gt, boxes, strict=True):
+        assert [b.xpath for b in located] == record
+        for box in located:
+            assert box.resolved and box.visible, box
+            assert box.path == page_view.core_page.resolve(box.xpath).key
+            assert box.rect[2] > 0 and box.rect[3] > 0
+
+
+def test_unresolvable_xpaths_are_reported_not_drawn(page_view):
+    open_page(page_view, DEMO_PAGE)
+    page_view.show_records([{"xpaths": ["/body[1]/div[99]", "//div", "/body[1]/div[01]", f"/html{PRICE}"]}])
+    summary = page_view.wait_until_drawn()
+    assert (summary.records, summary.xpaths, summary.resolved, summary.boxes) == (1, 4, 1, 1)
+    located = page_view.locate(["/body[1]/div[99]", "//div", "/body[1]/div[01]", f"/html{PRICE}", "/", ""])
+    assert [b.resolved for b in located] == [False, False, False, True, True, True]
+    assert [b.resolved for b in located] == [page_view.core_page.resolve(b.xpath) is not None for b in located]
+    assert located[3].path == PRICE and located[4].path == "/"
+
+
+def test_selection_and_states_change_the_drawing(page_view):
+    open_page(page_view, DEMO_PAGE)
+    page_view.show_records([
+        {"xpaths": [f"{CARDS}/div[1]"], "colour_index": 0, "state": "matched"},
+        {"xpaths": [f"{CARDS}/div[2]"], "colour_index": 1, "label": "B"},
+    ])
+    page_view.wait_until_drawn()
+    page_view.select_record(1)
+    styles = js(page_view, """(() => {
+        const host = document.querySelector("recordlens-overlay");
+        return [host.parentElement === document.documentElement, getComputedStyle(host).pointerEvents];
+    })()""")
+    assert styles == [True, "none"]
+    assert record_colour(0, "matched") == STATE_COLOURS["matched"]
+    assert record_colour(13) == PALETTE[1]
+    page_view.select_record(None)
+
+
+def test_hover_reports_the_element_under_the_pointer(qtbot, page_view):
+    open_page(page_view, DEMO_PAGE)
+    point = viewport_point(page_view, PRICE)
+    with qtbot.waitSignal(page_view.hovered, timeout=5_000, check_params_cb=lambda x: x == PRICE):
+        QTest.mouseMove(page_view.view.focusProxy(), point)
+
+
+def outline_colour(image: QImage, view: PageView, xpath: str) -> tuple[int, int, int]:
+    """The colour on screen at the element's left edge, half way down (where its box's outline is)."""
+    left, top, _, height = js(view, f"""(() => {{
+        const r = __recordlens.resolve({json.dumps(xpath)}).getBoundingClientRect();
+        return [r.left, r.top, r.width, r.height];
+    }})()""")
+    colour = image.pixelColor(round(left) + 1, round(top + height / 2))
+    return colour.red(), colour.green(), colour.blue()
+
+
+def test_overlays_follow_scrolling(page_view):
+    open_page(page_view, DEMO_PAGE)
+    page_view.show_records([{"xpaths": [BELOW_THE_FOLD], "colour_index": 3}])
+    page_view.wait_until_drawn()
+    before = page_view.boxes()[0][0].rect
+    viewport_point(page_view, BELOW_THE_FOLD)  # scrolls the element into the middle of the view
+    assert page_view.offline.run_js("window.scrollY") > 0
+    assert page_view.boxes()[0][0].rect == before  # document coordinates do not move with the page
+    image = page_view.settled_image()
+    assert outline_colour(image, page_view, BELOW_THE_FOLD) == (0xD6, 0x27, 0x28)  # PALETTE[3]
+
+
+def test_grab_png_shows_the_overlays(tmp_path, page_view):
+    open_page(page_view, DEMO_PAGE)
+    page_view.show_records([{"xpaths": [f"{CARDS}/div[1]"], "colour_index": 3}])
+    path = page_view.grab_png(tmp_path / "shot.png")
+    image = QImage(str(path))
+    assert not image.isNull() and image.width() == page_view.view.width()
+    assert outline_colour(image, page_view, f"{CARDS}/div[1]") == (0xD6, 0x27, 0x28)  # PALETTE[3]
+
+
+def test_blocked_requests_are_counted(qtbot, page_view, tmp_path):
+    page = tmp_path / "remote.html"
+    page.write_text('<html><body><img src="https://example.com/a.png"><p>x</p></body></html>', encoding="utf-8")
+    counts: list[int] = []
+    page_view.blocked_count_changed.connect(counts.append)
+    open_page(page_view, page)
+    qtbot.waitUntil(lambda: page_view.blocked_count >= 1, timeout=5_000)
+    assert counts[0] == 0 and counts[-1] == page_view.blocked_count
