@@ -161,7 +161,8 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     described = _run_description(run_dir, warnings)
     method = str(described.pop("method", "") or method or "")
     if not method:
-        raise RecordLensError(f"{run_dir} does not say which method made it (no _run/run.json); name the method")
+        raise RecordLensError(f"{run_dir} does not say which method made it (no _run/run.json); "
+                              "give its name (--method)")
     files = record_files(run_dir)
     if not files:
         raise RecordLensError(f"{run_dir}: no predictions (N.json)")
