@@ -27,7 +27,15 @@ from .store_agent import AgentStore
 from .store_db import Provenance, StoreError, connect, dumps, now
 from .store_files import SNAPSHOTS, snapshot_path
 from .store_runs import RunStore
-from .store_schema import LABEL_STATUSES, PAGE_STATUSES, SCHEMA_VERSION, TRUE_LABEL_STATUSES, SchemaError, migrate
+from .store_schema import (
+    LABEL_STATUSES,
+    PAGE_STATUSES,
+    SCHEMA_VERSION,
+    TRUE_LABEL_STATUSES,
+    SchemaError,
+    migrate,
+    sql_list,
+)
 
 __all__ = ["Change", "Label", "PageInfo", "Project", "Provenance", "StoreError", "init_project", "open_project"]
 
@@ -367,7 +375,7 @@ class Project(RunStore, AgentStore):
             SELECT p.name, p.status, p.url, p.title, p.charset, p.snapshot, s.suffix, p.source, p.warnings,
                    p.imported_at, p.updated_at,
                    (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id
-                                                   AND r.status IN {_sql_in(TRUE_LABEL_STATUSES)}),
+                                                   AND r.status IN {sql_list(TRUE_LABEL_STATUSES)}),
                    (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.status = 'proposed'),
                    (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.unresolved != '[]')
             FROM pages p JOIN snapshots s ON s.hash = p.snapshot {where}""", params).fetchall()
@@ -424,10 +432,6 @@ class Project(RunStore, AgentStore):
         return Change(cursor.lastrowid, page, at, provenances[actor_id], action,
                       tuple(_label(r, provenances) for r in before), tuple(_label(r, provenances) for r in after),
                       detail)
-
-
-def _sql_in(values: tuple[str, ...]) -> str:
-    return "(" + ", ".join(f"'{v}'" for v in values) + ")"
 
 
 def _check(value: str, allowed: tuple[str, ...], what: str) -> None:

@@ -21,7 +21,8 @@ TRUE_PAGE_STATUSES = ("labelled", "reviewed")
 STEP_ACTIONS = ("click", "type", "scroll", "wait", "go_back", "answer")
 
 
-def _in(values: tuple[str, ...]) -> str:
+def sql_list(values: tuple[str, ...]) -> str:
+    """`('a', 'b')` for a CHECK or IN clause over our own constant names (never user input)."""
     return "(" + ", ".join(f"'{v}'" for v in values) + ")"
 
 
@@ -40,7 +41,7 @@ CREATE TABLE pages (
     url TEXT,
     title TEXT,
     charset TEXT,
-    status TEXT NOT NULL DEFAULT 'new' CHECK (status IN {_in(PAGE_STATUSES)}),
+    status TEXT NOT NULL DEFAULT 'new' CHECK (status IN {sql_list(PAGE_STATUSES)}),
     source TEXT,                           -- where the file was imported from
     warnings TEXT NOT NULL DEFAULT '[]',   -- JSON list: what reading the snapshot reported
     imported_at TEXT NOT NULL,
@@ -64,7 +65,7 @@ CREATE TABLE records (
     position INTEGER NOT NULL,             -- display (and colour) order; ties are broken by id
     xpaths TEXT NOT NULL,                  -- JSON list, verbatim as given (never normalised)
     unresolved TEXT NOT NULL DEFAULT '[]', -- JSON list: XPaths that named no element when last checked
-    status TEXT NOT NULL CHECK (status IN {_in(LABEL_STATUSES)}),
+    status TEXT NOT NULL CHECK (status IN {sql_list(LABEL_STATUSES)}),
     origin_id INTEGER NOT NULL REFERENCES provenances(id),
     changed_by_id INTEGER REFERENCES provenances(id),
     derived_from TEXT NOT NULL DEFAULT '[]', -- JSON list of record ids this one was merged or split from
@@ -161,7 +162,7 @@ CREATE TABLE trajectories (
 CREATE TABLE steps (
     trajectory_id INTEGER NOT NULL REFERENCES trajectories(id) ON DELETE CASCADE,
     position INTEGER NOT NULL,
-    action TEXT NOT NULL CHECK (action IN {_in(STEP_ACTIONS)}),
+    action TEXT NOT NULL CHECK (action IN {sql_list(STEP_ACTIONS)}),
     target TEXT NOT NULL DEFAULT '{{}}',   -- JSON: label number, XPath, text, role and name, bounding box
     value TEXT,                            -- typed text, scroll amount, wait time or the answer
     url TEXT NOT NULL,
