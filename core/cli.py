@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from . import project_cli
 from . import represent as formats
 from .dataset import load_page
 from .errors import RecordLensError
@@ -89,7 +90,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     def bar(names: Sequence[str]):
         return progress(names, label="scoring", enabled=not args.quiet)
 
-    scores, warnings = score_run(args.pred, args.gt, args.pages, progress=bar)
+    stored = project_cli.score_project_run(args, progress=bar)
+    scores, warnings = stored if stored is not None else score_run(args.pred, args.gt, args.pages, progress=bar)
     for message in warnings + scores.warnings:
         warn(message)
     if args.json:
@@ -207,10 +209,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("score", help="score a run of predictions against ground truth",
                        description="Score PRED/N.json against GT/N.json for every N with ground truth, "
-                                   "expanding both on PAGES/N.html or PAGES/N.mhtml (NEXT-EVAL's metric).")
-    p.add_argument("--pred", required=True, help="folder of predicted N.json")
-    p.add_argument("--gt", required=True, help="folder of ground-truth N.json")
-    p.add_argument("--pages", required=True, help="folder of N.html / N.mhtml")
+                                   "expanding both on PAGES/N.html or PAGES/N.mhtml (NEXT-EVAL's metric); "
+                                   "or score a run stored in a project against its labels (--project DIR --run ID).")
+    p.add_argument("--pred", help="folder of predicted N.json")
+    p.add_argument("--gt", help="folder of ground-truth N.json")
+    p.add_argument("--pages", help="folder of N.html / N.mhtml")
+    project_cli.add_score_arguments(p)
     p.add_argument("--json", action="store_true", help="print the scores as JSON")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_score)
@@ -254,6 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     from . import demo
 
     demo.register(sub)
+    project_cli.register(sub)
     return parser
 
 
