@@ -175,8 +175,8 @@ class PageView(QWidget):
         self._is_loaded = False
         self._records: list[dict[str, Any]] = []
         self._annotating = True
-        self._generation = 0  # of the last drawing sent to the page
-        self._painted = 0  # of the last drawing the page reported on screen
+        self._generation = 0  # numbers every drawing sent to any page, so late answers can be told apart
+        self._painted = 0  # the latest drawing the page reported on screen
         self.last_summary: DrawSummary | None = None
         self._waiting: QEventLoop | None = None
 
@@ -242,28 +242,36 @@ class PageView(QWidget):
             self._send_records()
 
     def _send_records(self) -> None:
-        spec = json.dumps({"records": self._records})
+        self._generation += 1
+        spec = json.dumps({"records": self._records, "generation": self._generation})
         self.offline.run_js_async(f"__recordlens.overlay.show({json.dumps(spec)})", self._on_drawn)
 
     def _on_drawn(self, raw: Any) -> None:
         if not isinstance(raw, str):
             return  # the page went away meanwhile; the next load redraws
         data = json.loads(raw)
-        if "error" in data:
+        # A drawing of an earlier page or an earlier set of records answers late: it is not the one on show.
+        if "error" in data or data.get("generation") != self._generation:
             return
         self.last_summary = DrawSummary(**data)
-        self._generation = self.last_summary.generation
+        if self._painted >= self._generation:  # the frame came out before this answer arrived
+            self._announce_drawn()
 
     def _on_painted(self, generation: int) -> None:
-        self._painted = generation
+        self._painted = max(self._painted, generation)
         if self.last_summary and generation == self.last_summary.generation:
-            if self._waiting is not None:
-                self._waiting.quit()
-            emit(self.overlays_drawn, self.last_summary.boxes)
+            self._announce_drawn()
+
+    def _announce_drawn(self) -> None:
+        assert self.last_summary is not None
+        if self._waiting is not None:
+            self._waiting.quit()
+        emit(self.overlays_drawn, self.last_summary.boxes)
 
     def overlays_ready(self) -> bool:
         """True once the records last given are on screen."""
-        return self.last_summary is not None and self._painted >= self.last_summary.generation
+        return (self.last_summary is not None and self.last_summary.generation == self._generation
+                and self._painted >= self._generation)
 
     def wait_until_drawn(self, timeout_ms: int = 30_000) -> DrawSummary:
         """Spin the event loop until the records last given are on screen (tests, bench, screenshots)."""

@@ -236,7 +236,7 @@
     layer.classList.toggle("has-selection", any);
   };
 
-  // spec: {records: [{xpaths: [...], colour: "#rrggbb", label: "1", selected: bool}]}.
+  // spec: {records: [{xpaths: [...], colour: "#rrggbb", label: "1", selected: bool}], generation: n}.
   // Returns JSON {records, xpaths, resolved, boxes, generation}; "painted" is reported once the frame is out.
   const show = (spec) => {
     guardRules();
@@ -273,7 +273,8 @@
     layer.appendChild(fragment);
     applySelection();
     const drawn = layout();
-    const current = ++generation;
+    // Python numbers its drawings across pages (a new document would restart a page-side count).
+    const current = Number.isInteger(spec.generation) ? spec.generation : ++generation;
     // Two frames: the first commits the new boxes, the second runs once that frame has been produced.
     requestAnimationFrame(() => requestAnimationFrame(() => report("painted", current)));
     return JSON.stringify({ records: records.length, xpaths: xpathCount, resolved, boxes: drawn, generation: current });

@@ -1,0 +1,156 @@
+"""Seconds from opening a page to its records drawn, and peak memory, for the two heaviest dev pages.
+
+The pages: the largest dev page by file size, and the one with the most ground-truth records. Each is opened
+into one `PageView` (as the app does) with its ground truth shown, several times; the first open of the process
+(renderer start-up included) is reported on its own. Two end points are timed: "drawn" is when the page reports
+the frame with the boxes produced (`overlays_drawn`), "on screen" is when the widget's picture has stopped
+changing. Targets: 1.5 s, 600 MB.
+
+Memory is read from /proc (no psutil): the RSS of this process plus every descendant (QtWebEngineProcess, its
+zygote and renderers), sampled every 25 ms while pages open; shared pages count once per process there, so the
+proportional set size (PSS, /proc/PID/smaps_rollup) at the end of each page is printed beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEV = ROOT.parent / "shared" / "data" / "nexteval-synth-dev"
+RUNS = 3
+TARGET_SECONDS = 1.5
+TARGET_MB = 600
+
+
+def _children_by_parent() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+        except OSError:
+            continue  # the process ended meanwhile
+        # The command name may hold spaces and parentheses: the fields start after the last ")".
+        ppid = int(stat.rpartition(")")[2].split()[1])
+        tree.setdefault(ppid, []).append(int(entry.name))
+    return tree
+
+
+def process_tree(root: int) -> list[int]:
+    tree = _children_by_parent()
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(tree.get(pid, ()))
+    return found
+
+
+def _status_kb(pid: int, field: str) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _pss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def rss_mb() -> float:
+    return sum(_status_kb(pid, "VmRSS") for pid in process_tree(os.getpid())) / 1024
+
+
+def pss_mb() -> float:
+    return sum(_pss_kb(pid) for pid in process_tree(os.getpid())) / 1024
+
+
+def heaviest_pages(dev: Path) -> list[tuple[str, Path, list]]:
+    pages = sorted((dev / "html").glob("*.html"), key=lambda p: int(p.stem))
+    largest = max(pages, key=lambda p: p.stat().st_size)
+    gt = {p.stem: json.loads((dev / "gt" / f"{p.stem}.json").read_text(encoding="utf-8")) for p in pages}
+    most = max(pages, key=lambda p: len(gt[p.stem]))
+    return [
+        (f"largest ({largest.stat().st_size / 1e6:.1f} MB)", largest, gt[largest.stem]),
+        (f"most records ({len(gt[most.stem])})", most, gt[most.stem]),
+    ]
+
+
+def main() -> int:
+    if not DEV.exists():
+        print(f"bench/app.py: {DEV} is missing; nothing measured")
+        return 0
+    from recordlens.annotator import qt_env
+
+    app = qt_env.create_application(["recordlens-bench"])
+    from PySide6.QtCore import QTimer
+
+    from recordlens.annotator.page_view import PageView
+
+    peak = [0.0]
+
+    def sample() -> None:
+        peak[0] = max(peak[0], rss_mb())
+
+    sampler = QTimer()
+    sampler.timeout.connect(sample)
+    sampler.start(25)
+
+    view = PageView()
+    view.resize(1280, 900)
+    view.show()
+
+    def open_and_draw(path: Path, gt: list) -> tuple[float, float, int]:
+        start = time.perf_counter()
+        view.open(path)
+        view.show_records([{"xpaths": record, "colour_index": i} for i, record in enumerate(gt)])
+        if not view.wait_until_loaded(60_000):
+            raise RuntimeError(f"{path} did not load")
+        summary = view.wait_until_drawn(60_000)
+        drawn = time.perf_counter() - start
+        view.settled_image(10_000, interval_ms=30)
+        return drawn, time.perf_counter() - start, summary.boxes
+
+    try:
+        pages = heaviest_pages(DEV)
+        print(f"{'page':<28} {'first open':>10} {'drawn s':>8} {'max':>6} {'on screen s':>11} {'boxes':>6} "
+              f"{'peak RSS MB':>11} {'PSS MB':>7}")
+        first = True
+        worst = 0.0
+        for label, path, gt in pages:
+            times = [open_and_draw(path, gt) for _ in range(RUNS + (1 if first else 0))]
+            cold = f"{times.pop(0)[0]:10.2f}" if first else f"{'':>10}"
+            first = False
+            drawn = [t[0] for t in times]
+            worst = max(worst, *drawn)
+            screen = [t[1] for t in times]
+            sample()
+            print(f"{label + ' ' + path.name:<28} {cold} {statistics.median(drawn):8.2f} {max(drawn):6.2f} "
+                  f"{statistics.median(screen):11.2f} {times[-1][2]:6d} {peak[0]:11.0f} {pss_mb():7.0f}")
+        verdict = "met" if worst <= TARGET_SECONDS and peak[0] <= TARGET_MB else "NOT met"
+        print(f"targets (drawn <= {TARGET_SECONDS} s, peak RSS <= {TARGET_MB} MB) {verdict}; "
+              f"worst drawn {worst:.2f} s; processes measured: {len(process_tree(os.getpid()))}")
+        return 0
+    finally:
+        sampler.stop()
+        view.dispose()
+        del app
+
+
+if __name__ == "__main__":
+    sys.exit(main())
