@@ -17,7 +17,7 @@ from .progress import progress
 from .score import DatasetScore
 
 Handler = Callable[[argparse.Namespace], int]
-DEFAULT_METHOD = "mdr"  # replaced by the offline extractor's name once it is registered
+DEFAULT_METHOD = "repeats"  # the offline extractor: deterministic, no network, no model
 
 
 def warn(message: str) -> None:

@@ -56,6 +56,8 @@ def create(name: str, **params: object) -> Extractor:
     return _resolve(entry.factory)(**params)
 
 
+register("repeats", ".repeats:RepeatsExtractor",
+         "offline default: repeated sibling structures scored by text mass, fields and page chrome")
 register("mdr", ".mdr:MdrExtractor",
          "MDR (Liu, Grossman, Zhai 2003) as NEXT-EVAL's reference runs it: tag-string similarity on slim HTML")
 register("gemini", ".llm:GeminiExtractor",
