@@ -1,0 +1,84 @@
+"""Apply to siblings, split and the click toggle, on hand-made pages and on the demo pages' ground truth."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.dataset import load_page
+from recordlens.core.dom import parse_html
+from recordlens.core.siblings import sibling_records, split_parts, toggle_xpath
+
+DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
+
+LIST = parse_html("""<html><body><nav><a>Home</a></nav><ul>
+  <li><b>Camera</b> <i>$399</i></li>
+  <li><b>Lens</b> <i>$129</i><em>sale</em></li>
+  <li><b>Tripod</b></li>
+  <li><p>an advert, not a product</p></li>
+</ul><footer>x</footer></body></html>""")
+
+
+def test_one_element_record_is_repeated_on_every_sibling_with_its_tag() -> None:
+    assert sibling_records(LIST, ["/body[1]/ul[1]/li[2]"]) == [
+        ["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[3]"], ["/body[1]/ul[1]/li[4]"]]
+
+
+def test_inner_xpaths_are_mapped_and_a_sibling_needs_most_of_them() -> None:
+    record = ["/body[1]/ul[1]/li[1]/b[1]", "/body[1]/ul[1]/li[1]/i[1]"]
+    # li[3] lacks the price (one of two is enough); li[4] has neither, so it is not the same structure.
+    assert sibling_records(LIST, record) == [
+        ["/body[1]/ul[1]/li[2]/b[1]", "/body[1]/ul[1]/li[2]/i[1]"],
+        ["/body[1]/ul[1]/li[3]/b[1]"],
+    ]
+    three = [*record, "/body[1]/ul[1]/li[2]/em[1]"]  # a stray third XPath on another card widens the group
+    assert sibling_records(LIST, three) == []
+
+
+def test_existing_records_and_other_spellings_are_not_added_again() -> None:
+    existing = [["/html[1]/body/ul/li[3]"]]
+    assert sibling_records(LIST, ["/html/body/ul/li"], existing) == [["/body[1]/ul[1]/li[2]"],
+                                                                     ["/body[1]/ul[1]/li[4]"]]
+
+
+def test_unresolvable_records_have_no_siblings() -> None:
+    assert sibling_records(LIST, ["/body[1]/div[9]", "//li"]) == []
+    assert sibling_records(LIST, []) == []
+
+
+def test_a_record_of_two_sibling_elements_moves_two_steps_at_a_time() -> None:
+    page = parse_html("<html><body><dl><dt>a</dt><dd>1</dd><dt>b</dt><dd>2</dd><dt>c</dt><dd>3</dd>"
+                      "<dt>lonely</dt></dl></body></html>")
+    assert sibling_records(page, ["/body[1]/dl[1]/dt[2]", "/body[1]/dl[1]/dd[2]"]) == [
+        ["/body[1]/dl[1]/dt[1]", "/body[1]/dl[1]/dd[1]"], ["/body[1]/dl[1]/dt[3]", "/body[1]/dl[1]/dd[3]"]]
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 4])
+def test_one_true_record_of_a_demo_page_rebuilds_its_neighbours(number: int) -> None:
+    page = load_page(DEMO / "html" / f"{number}.html").page
+    truth = json.loads((DEMO / "gt" / f"{number}.json").read_text(encoding="utf-8"))
+    found = sibling_records(page, truth[1])
+    truth_sets = [frozenset(r) for r in truth]
+    # Every true record of the same structure comes back; a page may hold a differing one (the sponsored item).
+    hits = [r for r in found if frozenset(r) in truth_sets]
+    assert len(hits) >= len(truth) - 2, (number, len(hits), len(truth))
+    assert frozenset(truth[1]) not in {frozenset(r) for r in found}
+
+
+def test_split_cuts_a_record_at_the_children_of_its_common_ancestor() -> None:
+    two_cards = ["/body[1]/ul[1]/li[1]/b[1]", "/body[1]/ul[1]/li[1]/i[1]", "/body[1]/ul[1]/li[2]/b[1]",
+                 "/body[1]/div[7]"]
+    assert split_parts(LIST, two_cards) == [
+        ["/body[1]/div[7]", "/body[1]/ul[1]/li[1]/b[1]", "/body[1]/ul[1]/li[1]/i[1]"],
+        ["/body[1]/ul[1]/li[2]/b[1]"]]
+    assert split_parts(LIST, ["/body[1]/ul[1]/li[1]"]) == [["/body[1]/ul[1]/li[1]"]]
+    assert len(split_parts(LIST, ["/body[1]/ul[1]/li[1]/b[1]", "/body[1]/ul[1]/li[1]/i[1]"])) == 2
+
+
+def test_toggle_adds_or_removes_whatever_the_spelling() -> None:
+    record = ["/html[1]/body/ul/li[2]", "/body[1]/nav[1]"]
+    assert toggle_xpath(record, "/body[1]/ul[1]/li[2]") == ["/body[1]/nav[1]"]
+    assert toggle_xpath(record, "/body[1]/footer[1]") == [*record, "/body[1]/footer[1]"]
+    assert toggle_xpath([], "/body[1]") == ["/body[1]"]
