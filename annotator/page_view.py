@@ -361,6 +361,9 @@ class PageView(QWidget):
     # -- lifetime ---------------------------------------------------------------------------------------------
 
     def dispose(self) -> None:
-        """Release the browser page and profile (before the QApplication goes away). Idempotent."""
+        """Release the browser page and profile (before the QApplication goes away). Idempotent.
+
+        The widget is hidden too: an empty window left on screen would still take the pointer's events."""
         self.offline.close()
         self.view = None
+        self.hide()
