@@ -11,7 +11,7 @@ through) and either their parent is a list container (`ul`, `ol`, `tbody`, ...),
 or their signatures overlap by at least `similarity` (Jaccard). Every kind with two or more members is a
 candidate *region*. Where the kinds alternate with a fixed period (`h3 p h3 p ...`, `dt dd dt dd ...`), each
 period is one record made of several sibling elements. Form controls (`select` options, ARIA listboxes and
-menus) are never records.
+menus) are never records, nor are the panels of a tab widget (`role="tabpanel"`: sections of one view).
 
 How regions are scored. A region's mass is the number of texts in its records (each record counted up to
 `record_cap` texts, since a "record" with hundreds of texts is a layout block). It is scaled down when the
@@ -56,7 +56,9 @@ FORM_TAGS = frozenset({"select", "option", "optgroup", "datalist"})
 # Header cells name the columns of the records, they are not records.
 NEVER_RECORDS = FORM_TAGS | {"th", "head", "title", "svg", "template", "iframe"}
 WIDGET_ROLES = frozenset({"listbox", "menu", "menubar", "tablist", "combobox", "tree", "radiogroup"})
-ITEM_ROLES = frozenset({"option", "menuitem", "menuitemradio", "menuitemcheckbox", "tab", "treeitem", "radio"})
+# Parts of a widget: its choices, and the panels a tab list switches between (sections of one view, not items).
+ITEM_ROLES = frozenset(
+    {"option", "menuitem", "menuitemradio", "menuitemcheckbox", "tab", "tabpanel", "treeitem", "radio"})
 CHROME_TAGS = frozenset({"header", "nav", "footer", "aside"})
 CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "toolbar", "dialog", "alertdialog"}) | WIDGET_ROLES
 # Words that, as a part of an ancestor's class or id, mark site furniture rather than content (the same idea as
