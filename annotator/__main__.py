@@ -1,0 +1,7 @@
+"""`python -m annotator` (from a source checkout) and `python -m recordlens.annotator`: the desktop app."""
+
+import sys
+
+from recordlens.annotator.app import main
+
+sys.exit(main())

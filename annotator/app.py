@@ -1,0 +1,112 @@
+"""`recordlens-annotator [PROJECT] [--screenshot PATH [--page NAME] [--review RUN]]`: the desktop app.
+
+Without a project it opens the demo project (built on first use in the user data folder). With `--screenshot`
+it shows the window, opens the page (the first in the list unless named) and, with `--review`, a run's
+review, waits until the page and its overlays are drawn, saves the window as PNG and quits: the way to get a
+picture of the app on a machine without a display.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from recordlens.core.errors import RecordLensError
+
+PROG = "recordlens-annotator"
+
+
+class UsageError(RecordLensError):
+    pass
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog=PROG, description="Label and review data records on saved web pages.")
+    parser.add_argument("project", nargs="?", type=Path, help="a RecordLens project folder (default: the demo)")
+    parser.add_argument("--demo-dir", type=Path, help=argparse.SUPPRESS)  # tests: build the demo elsewhere
+    parser.add_argument("--screenshot", type=Path, metavar="PATH", help="save the window as PNG, then quit")
+    parser.add_argument("--page", metavar="NAME", help="with --screenshot: the page to show")
+    parser.add_argument("--review", metavar="RUN", help="with --screenshot: review this run (id or method name)")
+    parser.add_argument("--size", default="1530x920", metavar="WxH", help="with --screenshot: window size")
+    args = parser.parse_args(argv)
+    if (args.page or args.review) and not args.screenshot:
+        parser.error("--page and --review go with --screenshot")
+    try:
+        args.width, args.height = (int(x) for x in args.size.lower().split("x"))
+    except ValueError:
+        parser.error(f"--size takes WIDTHxHEIGHT, not {args.size!r}")
+    return args
+
+
+def open_project_for(args: argparse.Namespace):  # noqa: ANN201 - a core Project
+    from recordlens.core.store import open_project
+
+    from .demo_project import open_demo_project
+
+    if args.project is None:
+        return open_demo_project(args.demo_dir)
+    return open_project(args.project)
+
+
+def find_run(project, wanted: str) -> int:  # noqa: ANN001
+    """A run by id, or the latest run of a method."""
+    runs = project.runs()
+    if wanted.isdigit() and any(r.id == int(wanted) for r in runs):
+        return int(wanted)
+    of_method = [r.id for r in runs if r.method == wanted]
+    if not of_method:
+        known = ", ".join(f"{r.id} ({r.method})" for r in runs) or "none"
+        raise UsageError(f"no run {wanted!r} in {project.root}; runs: {known}")
+    return of_method[-1]
+
+
+def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 - a MainWindow
+    window.resize(args.width, args.height)
+    window.show()
+    if args.page:
+        if not window.project.has_page(args.page):
+            raise UsageError(f"no page {args.page!r} in {window.project.root}")
+        window.open_page(args.page)
+    if args.review:
+        window.start_review(find_run(window.project, args.review))
+    if window.page_name is None:
+        raise UsageError(f"{window.project.root} has no page to show")
+    window.wait_until_drawn()
+    args.screenshot.parent.mkdir(parents=True, exist_ok=True)
+    if not window.snapshot().save(str(args.screenshot), "PNG"):
+        raise OSError(f"could not write {args.screenshot}")
+    return args.screenshot
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.WARNING, format=f"{PROG}: %(levelname)s: %(message)s")
+    from . import qt_env
+
+    app = qt_env.create_application([sys.argv[0] if sys.argv and sys.argv[0] else PROG])
+    from .main_window import MainWindow
+
+    try:
+        project = open_project_for(args)
+    except RecordLensError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2
+    window = MainWindow(project)
+    try:
+        if args.screenshot:
+            path = take_screenshot(window, args)
+            print(f"screenshot saved to {path}")
+            return 0
+        window.show()
+        return app.exec()
+    except (RecordLensError, OSError, TimeoutError) as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2
+    finally:
+        window.shutdown()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,170 @@
+"""The annotator's settings (a small JSON file in the user's config folder) and where the Gemini key lives.
+
+The key is never written to the settings file nor to a project: it goes to the operating system's keyring when
+the optional `keyring` package is installed and finds a working backend, otherwise it is kept in memory for this
+session only. No Qt here, so the rules are testable without a display.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import getpass
+import json
+import logging
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any, Protocol
+
+import platformdirs
+
+from recordlens.core.gemini import DEFAULT_MODEL, api_key_from_environment
+
+APP_DIR_NAME = "recordlens"
+SETTINGS_FILE = "annotator.json"
+KEYRING_SERVICE = "recordlens"
+KEYRING_USER = "gemini-api-key"
+GEMINI = "gemini"
+MDR = "mdr"
+
+_log = logging.getLogger(__name__)
+
+
+def offline_default_method() -> str:
+    """The CLI's default extractor (the offline one); MDR if that name is not registered (yet)."""
+    from recordlens.core import extract
+
+    try:
+        from recordlens.core.cli import DEFAULT_METHOD
+    except ImportError:  # the CLI is optional for the app; MDR is always there
+        return MDR
+    return DEFAULT_METHOD if DEFAULT_METHOD in dict(extract.available()) else MDR
+
+
+def _default_person() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name (some containers)
+        return "annotator"
+
+
+@dataclass
+class Settings:
+    model: str = DEFAULT_MODEL
+    default_extractor: str = ""   # "" means the offline default (see `proposal_method`)
+    gemini_format: str = "flat"
+    annotator: str = ""           # the person named in the labels' provenance; "" means the login name
+
+    @property
+    def person(self) -> str:
+        return self.annotator.strip() or _default_person()
+
+    @classmethod
+    def load(cls, path: Path) -> Settings:
+        """The settings in `path`; defaults for a missing or unreadable file, unknown keys ignored."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return cls()
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            _log.warning("settings %s unreadable (%s); using defaults", path, error)
+            return cls()
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: str(v) for k, v in data.items() if k in known}) if isinstance(data, dict) else cls()
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(asdict(self), indent=1), encoding="utf-8")
+
+
+def settings_path() -> Path:
+    return platformdirs.user_config_path(APP_DIR_NAME) / SETTINGS_FILE
+
+
+class KeyStore(Protocol):
+    """Where the Gemini key is kept. `persistent` says whether it survives the session."""
+
+    persistent: bool
+    description: str
+
+    def get(self) -> str | None: ...
+
+    def set(self, key: str | None) -> None: ...
+
+
+class SessionKeyStore:
+    persistent = False
+    description = "kept for this session only (no keyring available)"
+
+    def __init__(self) -> None:
+        self._key: str | None = None
+
+    def get(self) -> str | None:
+        return self._key
+
+    def set(self, key: str | None) -> None:
+        self._key = key or None
+
+
+class KeyringKeyStore:
+    """The key in the OS keyring; a keyring that fails later (locked, gone) degrades to the session."""
+
+    persistent = True
+    description = "stored in the system keyring"
+
+    def __init__(self, keyring_module: Any) -> None:
+        self._keyring = keyring_module
+        self._session = SessionKeyStore()
+
+    def get(self) -> str | None:
+        try:
+            return self._keyring.get_password(KEYRING_SERVICE, KEYRING_USER) or self._session.get()
+        except Exception as error:  # noqa: BLE001 - any backend failure means "no stored key", never a crash
+            _log.warning("keyring unavailable (%s); the key is kept for this session", type(error).__name__)
+            return self._session.get()
+
+    def set(self, key: str | None) -> None:
+        self._session.set(key)
+        try:
+            if key:
+                self._keyring.set_password(KEYRING_SERVICE, KEYRING_USER, key)
+            else:
+                # Deleting a key that is not there is fine.
+                with contextlib.suppress(Exception):
+                    self._keyring.delete_password(KEYRING_SERVICE, KEYRING_USER)
+        except Exception as error:  # noqa: BLE001
+            _log.warning("keyring refused the key (%s); it is kept for this session", type(error).__name__)
+
+
+def default_key_store() -> KeyStore:
+    """The keyring when `keyring` is installed and its backend can store secrets, else the session."""
+    try:
+        import keyring
+        from keyring.backends import fail
+    except ImportError:
+        return SessionKeyStore()
+    try:
+        backend = keyring.get_keyring()
+        usable = not isinstance(backend, fail.Keyring) and getattr(backend, "priority", 1) > 0
+    except Exception:  # noqa: BLE001 - a broken keyring installation is the same as none
+        usable = False
+    return KeyringKeyStore(keyring) if usable else SessionKeyStore()
+
+
+def gemini_key(store: KeyStore) -> str | None:
+    """The key to call Gemini with: the one entered in the settings, else the environment's."""
+    return store.get() or api_key_from_environment()
+
+
+def proposal_method(settings: Settings, has_key: bool) -> str:
+    """The extractor "Propose" runs: the chosen default, except Gemini without a key falls back offline."""
+    chosen = settings.default_extractor or offline_default_method()
+    if chosen == GEMINI and not has_key:
+        return offline_default_method()
+    return chosen
+
+
+def extractor_params(method: str, settings: Settings, key: str | None) -> dict[str, object]:
+    """What `extract.create(method, ...)` needs from the settings (only Gemini takes any)."""
+    if method != GEMINI:
+        return {}
+    return {"input_format": settings.gemini_format, "model": settings.model, "api_key": key}

@@ -1,0 +1,80 @@
+"""The settings dialog: the Gemini key (keyring or session), the model, the default extractor, the annotator."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QWidget,
+)
+
+from recordlens.core import extract
+from recordlens.core.represent import FORMATS
+
+from .settings import GEMINI, KeyStore, Settings, offline_default_method
+
+# Extractors that need more than a page (recorded answers) cannot propose.
+_NOT_PROPOSERS = frozenset({"replay"})
+
+
+def proposer_names() -> list[str]:
+    return [name for name, _ in extract.available() if name not in _NOT_PROPOSERS]
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, settings: Settings, keys: KeyStore, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("RecordLens settings")
+        self._settings = settings
+        self._keys = keys
+        stored = keys.get()
+        self.key = QLineEdit()
+        self.key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key.setPlaceholderText("stored key kept" if stored else "paste a Gemini API key")
+        self.key_note = QLabel(f"The key is {keys.description}; it is never written to a project or a log.")
+        self.key_note.setWordWrap(True)
+        self.clear_key = QComboBox()
+        self.clear_key.addItems(["keep the key as it is", "forget the stored key"])
+        self.clear_key.setEnabled(bool(stored))
+        self.model = QLineEdit(settings.model)
+        self.extractor = QComboBox()
+        self.extractor.addItem(f"offline default ({offline_default_method()})", "")
+        for name in proposer_names():
+            self.extractor.addItem(name, name)
+        self.extractor.setCurrentIndex(max(0, self.extractor.findData(settings.default_extractor)))
+        self.gemini_format = QComboBox()
+        self.gemini_format.addItems(list(FORMATS))
+        self.gemini_format.setCurrentText(settings.gemini_format)
+        self.annotator = QLineEdit(settings.annotator)
+        self.annotator.setPlaceholderText(settings.person)
+        form = QFormLayout(self)
+        form.addRow("Gemini key", self.key)
+        form.addRow("", self.clear_key)
+        form.addRow("", self.key_note)
+        form.addRow("Gemini model", self.model)
+        form.addRow("Gemini input format", self.gemini_format)
+        form.addRow("Default extractor", self.extractor)
+        form.addRow("Annotator name", self.annotator)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def apply(self) -> None:
+        """Write the dialog's choices into the settings and the key store (the caller saves the settings)."""
+        entered = self.key.text().strip()
+        if entered:
+            self._keys.set(entered)
+        elif self.clear_key.currentIndex() == 1:
+            self._keys.set(None)
+        self._settings.model = self.model.text().strip() or self._settings.model
+        self._settings.default_extractor = str(self.extractor.currentData() or "")
+        self._settings.gemini_format = self.gemini_format.currentText()
+        self._settings.annotator = self.annotator.text().strip()
+
+    def uses_gemini(self) -> bool:
+        return self.extractor.currentData() == GEMINI

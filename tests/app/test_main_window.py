@@ -1,0 +1,307 @@
+"""The main window on a real project on disk: real clicks on the rendered page edit records through the undo
+stack, shortcuts drive the labelling flow, review shows the run's classes, and the project keeps it all.
+
+Clicks are real mouse events on the widget QWebEngineView forwards input to (its focus proxy); keys are real key
+events on the window, so they go through Qt's shortcut map as a user's would.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QEventLoop, QPoint, Qt, QTimer
+from PySide6.QtTest import QTest
+
+from recordlens.annotator.main_window import MainWindow
+from recordlens.annotator.page_view import PALETTE, STATE_COLOURS
+from recordlens.annotator.settings import Settings
+from recordlens.core.snapshot import write_mhtml
+from recordlens.core.store import Project, init_project, open_project
+from recordlens.core.store_import import import_paths
+
+pytestmark = pytest.mark.app
+
+DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
+CARDS = "/body[1]/div[1]/main[1]/div[2]"
+PRICE_1 = f"{CARDS}/div[1]/div[1]/span[1]"
+LINK_3 = f"{CARDS}/div[3]/h3[1]/a[1]"
+LIST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>List</title>
+<script>document.documentElement.dataset.ran = "yes";</script></head><body>
+<img src="https://images.example.com/banner.png" alt="">
+<h1>Products</h1><ul>
+<li><b>Camera</b> <i>$399</i></li><li><b>Lens</b> <i>$129</i></li><li><b>Tripod</b> <i>$59</i></li>
+<li><b>Bag</b> <i>$35</i></li></ul><p>Prices include VAT.</p></body></html>"""
+ITEM = "/body[1]/ul[1]/li[{}]"
+
+
+class FakeKeyStore:
+    """Stands in for the OS keyring: the tests never touch a real one."""
+
+    persistent = True
+    description = "held by the test"
+
+    def __init__(self, key: str | None = None) -> None:
+        self.key = key
+
+    def get(self) -> str | None:
+        return self.key
+
+    def set(self, key: str | None) -> None:
+        self.key = key
+
+
+def spin(ms: int) -> None:
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+@pytest.fixture
+def project_dir(tmp_path: Path) -> Path:
+    """Page 1: the demo product grid as MHTML, with its ground truth; page 2: a plain HTML list, no labels."""
+    dataset = tmp_path / "dataset"
+    (dataset / "gt").mkdir(parents=True)
+    (dataset / "html").mkdir()
+    write_mhtml(dataset / "html" / "1.mhtml", (DEMO / "html" / "1.html").read_text(encoding="utf-8"),
+                url="https://shop.example.com/kitchen")
+    (dataset / "gt" / "1.json").write_text((DEMO / "gt" / "1.json").read_text(encoding="utf-8"), encoding="utf-8")
+    (dataset / "html" / "2.html").write_text(LIST_PAGE, encoding="utf-8")
+    folder = tmp_path / "project"
+    with init_project(folder) as project:
+        report = import_paths(project, [dataset])
+        assert report.imported == ["1", "2"] and not report.problems
+    return folder
+
+
+@pytest.fixture
+def window(qtbot, tmp_path: Path, project_dir: Path):
+    win = MainWindow(open_project(project_dir), settings=Settings(annotator="tester"),
+                     settings_file=tmp_path / "settings.json", key_store=FakeKeyStore())
+    win.show()
+    win.activateWindow()
+    qtbot.waitExposed(win)
+    assert win.page_view.wait_until_loaded()
+    yield win
+    win.close()
+
+
+@pytest.fixture
+def project(window: MainWindow) -> Project:
+    return window.project
+
+
+def js(window: MainWindow, expression: str):
+    raw = window.page_view.offline.run_js(f"JSON.stringify({expression})")
+    assert isinstance(raw, str), expression
+    return json.loads(raw)
+
+
+def click(window: MainWindow, xpath: str) -> None:
+    """A real left click in the middle of the element's first line box, once it is scrolled into view."""
+    view = window.page_view
+    done: list = []
+    view.scroll_to(xpath, done.append)
+    for _ in range(100):
+        if done:
+            break
+        spin(20)
+    assert done and done[0] is not None, f"{xpath} is not on the page"
+    spin(50)
+    x, y = js(window, f"""(() => {{
+        const r = __recordlens.resolve({json.dumps(xpath)}).getClientRects()[0];
+        return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
+    }})()""")
+    assert view.offline.run_js(f"__recordlens.xpathOf(document.elementFromPoint({x}, {y}))") == xpath
+    QTest.mouseClick(view.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(x, y))
+
+
+def key(qtbot, window: MainWindow, sequence: str) -> None:
+    QTest.keySequence(window, sequence)
+
+
+def wait_for_labels(qtbot, window: MainWindow, predicate) -> None:
+    qtbot.waitUntil(lambda: predicate(window.project.labels(window.page_name)), timeout=5_000)
+
+
+def test_a_click_adds_the_cores_xpath_undo_removes_it_and_the_project_keeps_it(qtbot, window, project_dir):
+    assert window.page_name == "1"
+    assert window.page_view.offline.page.url().isLocalFile()  # the MHTML opened as an archive
+    first = window.project.labels("1")[0]
+    assert first.xpaths == (f"{CARDS}/div[1]",)
+    window.select_records([first.id])
+    window.page_view.wait_until_drawn()
+    expected = window.page_view.core_page.resolve(PRICE_1).key
+
+    click(window, PRICE_1)
+    wait_for_labels(qtbot, window, lambda labels: labels[0].xpaths == (f"{CARDS}/div[1]", expected))
+    assert window.project.labels("1")[0].status == "edited"
+    assert window.record_panel.selected_ids() == [first.id]
+
+    window.undo_group.undo()
+    assert window.project.labels("1")[0].xpaths == (f"{CARDS}/div[1]",)
+    assert window.project.labels("1")[0].status == "accepted"
+    window.undo_group.redo()
+    assert window.project.labels("1")[0].xpaths == (f"{CARDS}/div[1]", expected)
+
+    click(window, LINK_3)  # the same record, an element of another card
+    wait_for_labels(qtbot, window, lambda labels: len(labels[0].xpaths) == 3)
+    click(window, PRICE_1)  # a second click on an element takes it out again
+    wait_for_labels(qtbot, window, lambda labels: labels[0].xpaths == (f"{CARDS}/div[1]", LINK_3))
+    window.close()
+
+    with open_project(project_dir) as reopened:
+        labels = reopened.labels("1")
+        assert labels[0].id == first.id and labels[0].xpaths == (f"{CARDS}/div[1]", LINK_3)
+        assert len(labels) == 16
+        assert [c.action for c in reopened.history("1")][-1] == "edit"
+
+
+def test_plain_html_runs_no_script_and_counts_blocked_requests(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    assert js(window, "document.documentElement.dataset.ran || null") is None
+    qtbot.waitUntil(lambda: window.page_view.blocked_count >= 1, timeout=5_000)
+    assert window.blocked_label.text() == f"{window.page_view.blocked_count} request blocked"
+
+
+def test_the_labelling_flow_by_keyboard(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    # With no record selected, a click starts a new one; G repeats it on every sibling of the same structure.
+    click(window, f"{ITEM.format(2)}/b[1]")
+    wait_for_labels(qtbot, window, lambda labels: len(labels) == 1)
+    new = window.project.labels("2")[0]
+    assert new.xpaths == (f"{ITEM.format(2)}/b[1]",) and window.record_panel.selected_ids() == [new.id]
+    click(window, f"{ITEM.format(2)}/i[1]")
+    wait_for_labels(qtbot, window, lambda labels: len(labels[0].xpaths) == 2)
+    key(qtbot, window, "G")
+    labels = window.project.labels("2")
+    assert [label.xpaths for label in labels[1:]] == [
+        (f"{ITEM.format(k)}/b[1]", f"{ITEM.format(k)}/i[1]") for k in (1, 3, 4)]
+    # J / K move through records; M merges two selected ones; S splits the result back along the items.
+    key(qtbot, window, "J")
+    assert window.record_panel.selected_ids() == [labels[1].id]
+    window.select_records([labels[2].id, labels[3].id])
+    key(qtbot, window, "M")
+    merged = window.project.labels("2")
+    assert len(merged) == 3 and len(merged[2].xpaths) == 4
+    key(qtbot, window, "S")
+    assert [len(label.xpaths) for label in window.project.labels("2")] == [2, 2, 2, 2]
+    assert len(window.record_panel.selected_ids()) == 2  # the parts stay selected
+    key(qtbot, window, "Del")
+    assert len(window.project.labels("2")) == 2
+    key(qtbot, window, "L")
+    assert window.project.page("2").status == "labelled"
+    assert window.page_list.progress_label.text() == "2 / 2 labelled"
+    # Ctrl+Z walks back through all of it: status, delete, split, merge, siblings, the two clicks.
+    for _ in range(7):
+        key(qtbot, window, "Ctrl+Z")
+    assert window.project.labels("2") == [] and window.project.page("2").status == "new"
+    key(qtbot, window, "Ctrl+Shift+Z")
+    assert len(window.project.labels("2")) == 1
+
+
+def test_proposals_arrive_from_the_worker_and_are_judged_with_one_key(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    key(qtbot, window, "P")
+    qtbot.waitUntil(lambda: window.job is None and bool(window.project.labels("2")), timeout=20_000)
+    proposed = window.project.labels("2")
+    assert {label.status for label in proposed} == {"proposed"}
+    assert proposed[0].origin.kind == "extractor"
+    assert window.project.page("2").status == "proposed"
+    window.select_records([proposed[0].id])
+    key(qtbot, window, "A")
+    assert window.project.labels("2")[0].status == "accepted"
+    if len(proposed) > 1:  # accepting moves on to the next proposal
+        assert window.record_panel.selected_ids() == [proposed[1].id]
+        key(qtbot, window, "R")
+        assert window.project.labels("2")[1].status == "rejected"
+    # Undoing the proposals also puts the page back to new.
+    while window.undo_group.canUndo():
+        window.undo_group.undo()
+    assert window.project.labels("2") == [] and window.project.page("2").status == "new"
+
+
+def test_cancel_stops_a_proposal_run_between_pages(qtbot, window):
+    from recordlens.core import extract
+    from recordlens.core.extract.base import Extraction
+
+    class Slow:
+        name, version = "slow-test", "1"
+
+        def extract(self, page):
+            spin_free_sleep(0.4)
+            return Extraction([["/body[1]"]], self.name, self.version, {}, 0.4)
+
+    extract.register("slow-test", lambda **_: Slow(), "a slow extractor for the cancel test")
+    worker = window.propose(["1", "2", "1", "2"], method="slow-test")
+    assert worker is not None
+    qtbot.waitUntil(lambda: window.job_progress.isVisible(), timeout=5_000)
+    window.do_cancel_job()
+    qtbot.waitUntil(lambda: window.job is None, timeout=10_000)
+    assert "cancelled" in window.statusBar().currentMessage()
+    added = sum(1 for page in ("1", "2") for label in window.project.labels(page) if label.origin.name == "slow-test")
+    assert added < 4
+
+
+def spin_free_sleep(seconds: float) -> None:
+    import time
+
+    time.sleep(seconds)
+
+
+def test_review_shows_matched_missed_and_spurious_and_jumps_to_the_worst_page(qtbot, window):
+    truth = window.project.true_records("1")
+    run = window.project.add_run("handmade")
+    window.project.add_predictions(run, {"1": [*truth[:10], ["/body[1]/div[1]/header[1]"]], "2": []})
+    window.project.finish_run(run)
+    window.start_review(run)
+    window.page_view.wait_until_drawn()
+    kinds = [r.kind for r in window.review.records]
+    assert kinds == ["matched"] * 10 + ["missed"] * 6 + ["spurious"]
+    colours = [r["colour"] for r in window.page_view._records]
+    assert colours == [STATE_COLOURS[k] for k in kinds]
+    assert "P 0.909" in window.review_panel.page_figures.text()
+    assert window.review_panel.score_button.isVisible()  # not scored yet: offered
+    # In review, a click edits nothing.
+    before = window.project.labels("1")
+    click(window, PRICE_1)
+    spin(200)
+    assert window.project.labels("1") == before
+    # Back to labelling (F6): records in their own colours again.
+    key(qtbot, window, "F6")
+    window.page_view.wait_until_drawn()
+    assert window.page_view._records[1]["colour"] == PALETTE[1]
+
+
+def test_review_scores_in_the_background_and_w_jumps_to_the_worst_page(qtbot, window):
+    window.project.set_status("2", "labelled", window.person)
+    window.project.add_record("2", [ITEM.format(1)], window.person)
+    run = window.project.add_run("handmade")
+    window.project.add_predictions(run, {"1": window.project.true_records("1"), "2": []})
+    window.project.finish_run(run)
+    window.start_review(run)
+    window.review_panel.score_button.click()
+    qtbot.waitUntil(lambda: window.job is None and window.project.run(run).scored_pages == 2, timeout=20_000)
+    assert "F1 0.500" in window.review_panel.run_figures.text()
+    assert window.review_panel.worst.item(0).text().startswith("page 2")
+    key(qtbot, window, "W")
+    assert window.page_name == "2"
+
+
+def test_every_shortcut_has_an_action_and_a_line_on_the_sheet(window):
+    from recordlens.annotator.shortcuts import SHORTCUTS, help_html
+
+    sheet = help_html()
+    for shortcut in SHORTCUTS:
+        action = window.actions_by_name[shortcut.name]
+        assert [s.toString() for s in action.shortcuts()] == [
+            s.toString() for s in map(__import__("PySide6.QtGui", fromlist=["QKeySequence"]).QKeySequence,
+                                      shortcut.keys)]
+        assert shortcut.text in sheet
+    window.do_help()
+    assert window._sheet is not None and window._sheet.isVisible()
+    window._sheet.close()
