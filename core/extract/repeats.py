@@ -20,7 +20,9 @@ vary a lot in size (divided by 1 + coefficient of variation), when the region ha
 strongly when the region lies in page chrome: `header`, `nav`, `footer`, `aside`, the matching ARIA roles, or
 an ancestor whose class or id names a header, footer, menu, sidebar, breadcrumb, cookie banner or dialog.
 A region whose records mostly contain another multi-field region covering half of them or more is a layout
-container (a column of carousels, a mega-menu) and is dropped in favour of what it contains.
+container (a column of carousels, a mega-menu) and is dropped in favour of what it contains; so is a region
+whose records are mostly a list of links (`link_list_share` of their texts or more: a heading over a list of
+links is a footer column or a menu group, and its records are the links).
 
 How the record level is chosen. Regions are taken best score first; a region that overlaps one already taken
 (one of its records is inside, or contains, a taken record) is skipped, so the better-scoring level wins: the
@@ -67,6 +69,8 @@ CHROME_WORDS = frozenset({
     "header", "footer", "nav", "navbar", "navigation", "menu", "megamenu", "submenu", "sidebar", "breadcrumb",
     "breadcrumbs", "cookie", "cookies", "consent", "gdpr", "modal", "popup", "dialog", "drawer",
 })
+# Lists whose items, when they are links, make a link group (a menu column, a footer column).
+LINK_LIST_PARENTS = frozenset({"ul", "ol", "menu"})
 PERIODS = (2, 3)
 MIN_PERIODS = 3
 
@@ -85,6 +89,7 @@ class Parameters:
     chrome_weight: float = 0.1  # score factor for regions in headers, footers, menus, ...
     pair_weight: float = 0.3  # score factor for regions of only two records
     container_limit: float = 0.3  # share of records holding a sub-region above which a region is layout
+    link_list_share: float = 0.75  # share of a record taken by a list of links that makes it a link group
     relative_floor: float = 0.25  # kept regions score at least this share of the main region
     template_similarity: float = 0.5  # record-signature Jaccard for "same template as a kept region"
 
@@ -101,16 +106,27 @@ class PageFacts:
         keyed = set(page.text_map)
         self.has_text = [e.key in keyed for e in page.elements]
         self.texts = [0] * len(page.elements)
+        # Texts that are (inside) a link: document order visits every element after its ancestors.
+        in_link = [False] * len(page.elements)
+        for element in page.elements:
+            in_link[element.order] = element.tag == "a" or (
+                element.parent is not None and in_link[element.parent.order])
+        self.link_texts = [0] * len(page.elements)
         # Reverse document order visits every element after all of its descendants.
         for element in reversed(page.elements):
             if self.has_text[element.order]:
                 self.texts[element.order] += 1
+                self.link_texts[element.order] += in_link[element.order]
             if element.parent is not None:
                 self.texts[element.parent.order] += self.texts[element.order]
+                self.link_texts[element.parent.order] += self.link_texts[element.order]
         self._signatures: dict[int, frozenset[str]] = {}
 
     def text_count(self, element: Element) -> int:
         return self.texts[element.order]
+
+    def link_text_count(self, element: Element) -> int:
+        return self.link_texts[element.order]
 
     def text_children(self, element: Element) -> list[Element]:
         return [c for c in element.element_children() if self.texts[c.order]]
@@ -344,24 +360,35 @@ def _class_words(element: Element) -> set[str]:
 # Scoring and choosing regions
 
 
-def mark_containers(regions: list[Region]) -> None:
-    """Set each region's share of records that mostly consist of another multi-field region."""
-    rich = [r for r in regions if r.count >= 3 and r.fields >= 2]
-    rich_by_parent: dict[int, list[Region]] = {}
-    for region in rich:
-        rich_by_parent.setdefault(region.parent.order, []).append(region)
+def mark_containers(regions: list[Region], facts: PageFacts, params: Parameters) -> None:
+    """Set each region's share of records that mostly consist of another region: a multi-field region covering
+    half of the record or more, or a list of links covering `link_list_share` of it (a heading over a list of
+    links is a menu column or a link group, whose records are the links)."""
+    inner_by_parent: dict[int, list[tuple[Region, float]]] = {}
+    for region in regions:
+        if region.count < 3:
+            continue
+        if region.fields >= 2:
+            inner_by_parent.setdefault(region.parent.order, []).append((region, 0.5))
+        elif region.parent.tag in LINK_LIST_PARENTS and _mostly_links(region, facts):
+            inner_by_parent.setdefault(region.parent.order, []).append((region, params.link_list_share))
     for region in regions:
         containers = 0
         for record, size in zip(region.records, region.sizes, strict=True):
-            if any(_holds_region(element, size, rich_by_parent, region) for element in record):
+            if any(_holds_region(element, size, inner_by_parent, region) for element in record):
                 containers += 1
         region.container_share = containers / region.count
 
 
-def _holds_region(element: Element, size: int, rich_by_parent: dict[int, list[Region]], itself: Region) -> bool:
+def _mostly_links(region: Region, facts: PageFacts) -> bool:
+    return sum(facts.link_text_count(e) for e in region.elements) * 2 > sum(region.sizes)
+
+
+def _holds_region(element: Element, size: int, inner_by_parent: dict[int, list[tuple[Region, float]]],
+                  itself: Region) -> bool:
     for below in element.iter():
-        for inner in rich_by_parent.get(below.order, ()):
-            if inner is not itself and sum(inner.sizes) * 2 >= size:
+        for inner, share in inner_by_parent.get(below.order, ()):
+            if inner is not itself and sum(inner.sizes) >= share * size:
                 return True
     return False
 
@@ -377,7 +404,7 @@ def score_region(region: Region, params: Parameters) -> float:
 
 
 def choose_regions(regions: list[Region], facts: PageFacts, params: Parameters) -> list[Region]:
-    mark_containers(regions)
+    mark_containers(regions, facts, params)
     regions = [r for r in regions if r.container_share < params.container_limit]
     for region in regions:
         region.score = score_region(region, params)
