@@ -121,8 +121,9 @@ class _Bridge(QObject):
     """The object overlay.js calls. Slots forward to plain callables: emitting happens in PageView only."""
 
     def __init__(self, on_click: Callable[[str], None], on_hover: Callable[[str], None],
-                 on_painted: Callable[[int], None]) -> None:
+                 on_painted: Callable[[int], None], on_framed: Callable[[int], None]) -> None:
         super().__init__()
+        self._on_framed = on_framed
         self._on_click = on_click
         self._on_hover = on_hover
         self._on_painted = on_painted
@@ -138,6 +139,10 @@ class _Bridge(QObject):
     @Slot(int)
     def painted(self, generation: int) -> None:
         self._on_painted(generation)
+
+    @Slot(int)
+    def framed(self, token: int) -> None:
+        self._on_framed(token)
 
 
 class PageView(QWidget):
@@ -162,7 +167,7 @@ class PageView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
 
-        self._bridge = _Bridge(self._on_clicked, self._on_hovered, self._on_painted)
+        self._bridge = _Bridge(self._on_clicked, self._on_hovered, self._on_painted, self._on_framed)
         self._channel = QWebChannel()
         self._channel.registerObject(CHANNEL_OBJECT, self._bridge)
         self.offline.keep(self._bridge)
@@ -177,6 +182,8 @@ class PageView(QWidget):
         self._annotating = True
         self._generation = 0  # numbers every drawing sent to any page, so late answers can be told apart
         self._painted = 0  # the latest drawing the page reported on screen
+        self._frame_token = 0  # the latest frame asked for by settled_image
+        self._framed = 0  # the latest frame the page reported produced
         self.last_summary: DrawSummary | None = None
         self._waiting: QEventLoop | None = None
 
@@ -335,18 +342,23 @@ class PageView(QWidget):
             raise OSError(f"could not write {target}")
         return target
 
-    def settled_image(self, timeout_ms: int = 5_000, interval_ms: int = 60) -> QImage:
-        """What the view shows once two grabs `interval_ms` apart agree.
+    def settled_image(self, timeout_ms: int = 5_000, interval_ms: int = 50) -> QImage:
+        """What the view shows once the page has produced a frame and three grabs `interval_ms` apart agree.
 
         The page reports a frame as produced before the widget has it (on the offscreen platform no signal
-        says when it arrives), so the picture is taken when it has stopped changing."""
+        says when it arrives), so after the page's frame the picture is taken when it has stopped changing."""
         deadline = time.monotonic() + timeout_ms / 1000
+        self._frame_token += 1
+        token = self._frame_token
+        self.offline.run_js_async(f"__recordlens.overlay.ping({token})")
+        while self._framed < token and time.monotonic() < deadline:
+            _spin(10)
         image = self.view.grab().toImage()
-        while time.monotonic() < deadline:
+        unchanged = 0
+        while unchanged < 2 and time.monotonic() < deadline:
             _spin(interval_ms)
             latest = self.view.grab().toImage()
-            if latest == image:
-                break
+            unchanged = unchanged + 1 if latest == image else 0
             image = latest
         return image
 
@@ -354,6 +366,9 @@ class PageView(QWidget):
 
     def _on_clicked(self, xpath: str) -> None:
         emit(self.element_clicked, xpath)
+
+    def _on_framed(self, token: int) -> None:
+        self._framed = max(self._framed, token)
 
     def _on_hovered(self, xpath: str) -> None:
         emit(self.hovered, xpath)

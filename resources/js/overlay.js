@@ -423,6 +423,8 @@
     boxes,
     scrollTo,
     setAnnotating: (on) => ((annotating = !!on), annotating),
+    // Reports "framed" once the page has produced a frame with everything done so far (scrolls included).
+    ping: (token) => requestAnimationFrame(() => requestAnimationFrame(() => report("framed", token))),
     hideHover,
   };
 })();
