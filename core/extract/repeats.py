@@ -31,7 +31,9 @@ scoring at least `relative_floor` of the best multi-field, non-chrome region are
 lists are reported only when they are comparable with its main one. Finally, regions built from the same
 template as a kept region (same record tag, signatures overlapping by `template_similarity`, at least three
 records) are added whatever their size: a page that shows several tables or carousels of one kind shows
-records in all of them.
+records in all of them. A kept table whose rows line up with a one-column table close by (the frozen first
+column of a table drawn as two tables) is joined with it: row k of both tables is one record. Table rows whose
+class names them a (sub-)header head a group of rows and are not records.
 
 Every output XPath is an element of the page that holds text, so no record is ever hallucinated. The method
 is deterministic, needs no network and no model, and runs in well under a second on a 1.6 MB page.
@@ -71,6 +73,10 @@ CHROME_WORDS = frozenset({
 })
 # Lists whose items, when they are links, make a link group (a menu column, a footer column).
 LINK_LIST_PARENTS = frozenset({"ul", "ol", "menu"})
+# Class words of a table row that heads a group of rows (`subgroup-headers`, `Table__sub-header`).
+HEADING_WORDS = frozenset({"header", "headers", "heading", "headings", "subheader", "subheading"})
+# How far above two tables their common ancestor may lie for them to be the two halves of one split table.
+SPLIT_TABLE_REACH = 4
 PERIODS = (2, 3)
 MIN_PERIODS = 3
 
@@ -221,7 +227,7 @@ def find_regions(facts: PageFacts, params: Parameters) -> list[Region]:
     for parent in facts.page.elements:
         if parent.tag in NEVER_RECORDS or _inside_widget(parent):
             continue
-        children = [c for c in facts.text_children(parent) if c.tag not in NEVER_RECORDS]
+        children = [c for c in facts.text_children(parent) if c.tag not in NEVER_RECORDS and not _is_heading_row(c)]
         if len(children) < 2:
             continue
         kinds = _kinds_of(parent, children, facts, params.similarity)
@@ -230,6 +236,11 @@ def find_regions(facts: PageFacts, params: Parameters) -> list[Region]:
     for region in regions:
         region.chrome = _chrome_of(region.parent, chrome_cache)
     return regions
+
+
+def _is_heading_row(element: Element) -> bool:
+    """A table row that its class names a (sub-)header: it heads the rows below it, it is not one of them."""
+    return element.tag == "tr" and bool(_class_words(element) & HEADING_WORDS)
 
 
 def _kinds_of(parent: Element, children: list[Element], facts: PageFacts, similarity: float) -> list[int]:
@@ -420,6 +431,7 @@ def choose_regions(regions: list[Region], facts: PageFacts, params: Parameters) 
         if not any(region.overlaps(c) for c in chosen):
             chosen.append(region)
     _add_same_template(chosen, ranked, facts, params)
+    chosen = _join_split_tables(chosen, regions, facts)
     return sorted(chosen, key=lambda r: r.records[0][0].order)
 
 
@@ -436,6 +448,60 @@ def _add_same_template(chosen: list[Region], ranked: Iterable[Region], facts: Pa
         if any(tags == t and jaccard(template, s) >= params.template_similarity for t, s in templates) and not any(
                 region.overlaps(c) for c in chosen):
             chosen.append(region)
+
+
+def _join_split_tables(chosen: list[Region], regions: Sequence[Region], facts: PageFacts) -> list[Region]:
+    """Join the halves of a table drawn as two (a frozen first column beside a scrolling body).
+
+    A one-column table whose rows line up with a kept table of several columns, as many rows and close by in the
+    tree, holds the first cell of each of its rows: row k of both tables is one record."""
+    joined: list[Region] = []
+    used: set[int] = set()
+    for region in chosen:
+        if id(region) in used:
+            continue
+        if _is_table(region) and not _is_one_column(region, facts):
+            for column in regions:
+                if (column is region or id(column) in used or column.count != region.count
+                        or not _is_table(column) or not _is_one_column(column, facts)
+                        or any(column.overlaps(c) for c in chosen if c is not column)):
+                    continue
+                ancestor = _common_ancestor(column.parent, region.parent, SPLIT_TABLE_REACH)
+                if ancestor is None:
+                    continue
+                used.add(id(column))
+                first, second = sorted((column, region), key=lambda r: r.records[0][0].order)
+                region = Region(ancestor, [a + b for a, b in zip(first.records, second.records, strict=True)],
+                                [a + b for a, b in zip(first.sizes, second.sizes, strict=True)], region.chrome,
+                                region.container_share, region.score)
+                break
+        joined.append(region)
+    return [r for r in joined if id(r) not in used]
+
+
+def _is_table(region: Region) -> bool:
+    return all(len(record) == 1 and record[0].tag == "tr" for record in region.records)
+
+
+def _is_one_column(region: Region, facts: PageFacts) -> bool:
+    return all(len(facts.text_children(record[0])) == 1 for record in region.records)
+
+
+def _common_ancestor(a: Element, b: Element, reach: int) -> Element | None:
+    """The nearest common ancestor of two elements when it lies at most `reach` levels above both."""
+    above_a: list[Element] = []
+    node: Element | None = a
+    while node is not None and len(above_a) <= reach:
+        above_a.append(node)
+        node = node.parent
+    node = b
+    for _ in range(reach + 1):
+        if node is None:
+            return None
+        if node in above_a:
+            return node
+        node = node.parent
+    return None
 
 
 def _record_tags(region: Region) -> tuple[str, ...]:
