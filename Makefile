@@ -26,8 +26,15 @@ system-deps:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# With a display the window opens; without one (a headless CI-like machine) the app runs under a virtual X
+# server and saves a screenshot instead, since there is no screen to show a window on.
 run: system-deps $(VENV)/.installed
-	$(VENV)/bin/recordlens demo
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+		$(VENV)/bin/recordlens-annotator; \
+	else \
+		mkdir -p out && xvfb-run -a $(VENV)/bin/recordlens-annotator --screenshot out/annotator.png && \
+		echo "no display: the annotator ran under xvfb; its window is in out/annotator.png"; \
+	fi
 
 test: system-deps $(VENV)/.installed
 	$(VENV)/bin/ruff check .

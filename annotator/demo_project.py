@@ -1,8 +1,9 @@
 """The demo project the app opens when it is given none, built once from resources/demo/dataset.
 
-It shows every stage of the work on four small invented pages: pages 1 and 2 come labelled (their ground
-truth imported), page 3 carries the offline extractor's proposals waiting for review, page 4 is new. Two runs
-(the offline extractor and MDR) over all four pages are stored and scored, so review mode has something to show.
+It shows every stage of the work on four small invented pages: pages 1 and 3 come labelled (their ground
+truth imported), page 2 carries the offline extractor's proposals waiting for review, page 4 is new. Two runs
+(the offline extractor and MDR) over all four pages are stored and scored, so review mode has something to show
+(page 3 is the one where the offline extractor misses a record: the sponsored item).
 The folder is built beside its final place and renamed into it, so an interrupted build leaves no half project.
 """
 
@@ -24,8 +25,8 @@ from recordlens.core.store_score import score_stored_run
 from .settings import APP_DIR_NAME, MDR, offline_default_method
 
 DEMO_FOLDER = "demo-project"
-LABELLED = ("1", "2")
-PROPOSED = ("3",)
+LABELLED = ("1", "3")
+PROPOSED = ("2",)
 
 
 def demo_dataset() -> Path:

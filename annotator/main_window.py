@@ -74,6 +74,7 @@ class MainWindow(QMainWindow):
         self._predictions: dict[int, dict[str, list[list[str]]]] = {}
         self._stacks: dict[str, QUndoStack] = {}
         self._arm_new = False
+        self._page_loaded = False
         self._closed = False
         self._sheet: ShortcutSheet | None = None
 
@@ -206,6 +207,7 @@ class MainWindow(QMainWindow):
             self.page_list.select(self.page_name)
             return
         self.page_name = name
+        self._page_loaded = False
         self._arm_new = False
         self.undo_group.setActiveStack(self.stack(name))
         self.page_list.select(name)
@@ -219,8 +221,17 @@ class MainWindow(QMainWindow):
         self.open_page(name)
 
     def _on_loaded(self, ok: bool) -> None:
+        self._page_loaded = ok
         if not ok:
             self.message(f"page {self.page_name} did not load in the browser", 15000)
+        elif self.in_review():
+            self._show_first_error()
+
+    def _show_first_error(self) -> None:
+        """What the run got wrong is what a reviewer looks for: bring the first such record into view."""
+        wrong = [r for r in self.review.records if r.kind != "matched" and r.xpaths] if self.review else []
+        if wrong:
+            self.page_view.scroll_to(wrong[0].xpaths[0])
 
     def _on_blocked(self, count: int) -> None:
         self.blocked_label.setText(f"{count} request{'s' if count != 1 else ''} blocked")
@@ -600,6 +611,8 @@ class MainWindow(QMainWindow):
         worst = worst_pages(self.project.scores(run_id), WORST_SHOWN) if run else []
         self.review_panel.show_run(run, worst)
         self._show_mode()
+        if self._page_loaded:  # else _on_loaded does it
+            self._show_first_error()
 
     def _update_review(self) -> None:
         page = self.page_view.core_page

@@ -1,0 +1,44 @@
+"""The entry point: the demo project is built on first use, and --screenshot saves the drawn window and quits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+
+from recordlens.annotator.app import main
+from recordlens.annotator.demo_project import open_demo_project
+
+pytestmark = pytest.mark.app
+
+
+def test_the_demo_project_shows_every_stage(tmp_path: Path) -> None:
+    with open_demo_project(tmp_path / "demo") as project:
+        assert [(p.name, p.status) for p in project.pages()] == [
+            ("1", "labelled"), ("2", "proposed"), ("3", "labelled"), ("4", "new")]
+        assert project.pages("proposed")[0].proposed > 0
+        runs = project.runs()
+        assert len(runs) == 2 and all(r.scored_pages == 2 and r.f1 is not None for r in runs)
+    assert [p.name for p in tmp_path.iterdir()] == ["demo"]  # no staging folder left behind
+    with open_demo_project(tmp_path / "demo") as again:  # opened, not built twice
+        assert len(again.runs()) == 2
+
+
+def test_screenshot_of_a_review(qapp, tmp_path: Path, capsys) -> None:
+    shot = tmp_path / "shots" / "review.png"
+    code = main(["--demo-dir", str(tmp_path / "demo"), "--screenshot", str(shot), "--page", "3", "--review", "mdr",
+                 "--size", "1200x800"])
+    assert code == 0, capsys.readouterr().err
+    image = QImage(str(shot))
+    assert (image.width(), image.height()) == (1200, 800)
+    assert str(shot) in capsys.readouterr().out
+
+
+def test_bad_arguments_are_one_line_errors(qapp, tmp_path: Path, capsys) -> None:
+    assert main([str(tmp_path / "nowhere")]) == 2
+    assert "is not a RecordLens project" in capsys.readouterr().err
+    assert main(["--demo-dir", str(tmp_path / "demo"), "--screenshot", str(tmp_path / "x.png"), "--page", "99"]) == 2
+    assert "no page '99'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--page", "1"])

@@ -1,0 +1,126 @@
+"""Settings and the Gemini key: the keyring when it works (a test double here), else the session; never a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recordlens.annotator import settings as settings_module
+from recordlens.annotator.settings import (
+    KeyringKeyStore,
+    SessionKeyStore,
+    Settings,
+    extractor_params,
+    gemini_key,
+    offline_default_method,
+    proposal_method,
+)
+
+SECRET = "AIza-test-secret-0123456789"
+
+
+class FakeKeyring:
+    """The `keyring` module's three calls, in memory; `broken` makes every call fail like a locked keyring."""
+
+    def __init__(self, broken: bool = False) -> None:
+        self.passwords: dict[tuple[str, str], str] = {}
+        self.broken = broken
+
+    def _check(self) -> None:
+        if self.broken:
+            raise RuntimeError("keyring locked")
+
+    def get_password(self, service: str, user: str) -> str | None:
+        self._check()
+        return self.passwords.get((service, user))
+
+    def set_password(self, service: str, user: str, password: str) -> None:
+        self._check()
+        self.passwords[(service, user)] = password
+
+    def delete_password(self, service: str, user: str) -> None:
+        self._check()
+        del self.passwords[(service, user)]
+
+
+@pytest.fixture(autouse=True)
+def no_key_in_environment(monkeypatch):
+    for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_the_key_goes_to_the_keyring_and_never_into_the_settings_file(tmp_path: Path) -> None:
+    ring = FakeKeyring()
+    store = KeyringKeyStore(ring)
+    store.set(SECRET)
+    assert KeyringKeyStore(ring).get() == SECRET  # a later session finds it
+    path = tmp_path / "annotator.json"
+    Settings(model="gemini-x", default_extractor="gemini").save(path)
+    assert SECRET not in path.read_text(encoding="utf-8")
+    assert Settings.load(path).model == "gemini-x"
+    store.set(None)
+    assert ring.passwords == {} and store.get() is None
+
+
+def test_a_failing_keyring_keeps_the_key_for_the_session(caplog) -> None:
+    store = KeyringKeyStore(FakeKeyring(broken=True))
+    store.set(SECRET)
+    assert store.get() == SECRET
+    assert SECRET not in caplog.text
+
+
+def test_without_keyring_the_key_lives_for_the_session_only(monkeypatch) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_keyring(name, *args, **kwargs):
+        if name == "keyring" or name.startswith("keyring."):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_keyring)
+    store = settings_module.default_key_store()
+    assert isinstance(store, SessionKeyStore) and not store.persistent
+    store.set(SECRET)
+    assert gemini_key(store) == SECRET
+
+
+def test_propose_uses_gemini_only_with_a_key(monkeypatch) -> None:
+    chosen = Settings(default_extractor="gemini", gemini_format="outline", model="m")
+    assert proposal_method(chosen, has_key=True) == "gemini"
+    assert proposal_method(chosen, has_key=False) == offline_default_method()
+    assert proposal_method(Settings(), has_key=True) == offline_default_method()
+    assert proposal_method(Settings(default_extractor="mdr"), has_key=False) == "mdr"
+    assert extractor_params("gemini", chosen, SECRET) == {"input_format": "outline", "model": "m", "api_key": SECRET}
+    assert extractor_params("mdr", chosen, SECRET) == {}
+    monkeypatch.setenv("GEMINI_API_KEY", "from-env")
+    assert gemini_key(SessionKeyStore()) == "from-env"
+
+
+def test_unreadable_settings_fall_back_to_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "annotator.json"
+    path.write_text("{not json", encoding="utf-8")
+    assert Settings.load(path) == Settings()
+    path.write_text('{"model": "m", "unknown": 1, "api_key": "x"}', encoding="utf-8")
+    assert Settings.load(path) == Settings(model="m")
+    assert Settings(annotator="  ").person and Settings(annotator="ana").person == "ana"
+
+
+def test_the_settings_dialog_stores_the_key_in_the_key_store(qapp, tmp_path: Path) -> None:
+    from recordlens.annotator.settings_dialog import SettingsDialog, proposer_names
+
+    assert "replay" not in proposer_names() and "mdr" in proposer_names()
+    store = SessionKeyStore()
+    chosen = Settings()
+    dialog = SettingsDialog(chosen, store)
+    dialog.key.setText(SECRET)
+    dialog.extractor.setCurrentIndex(dialog.extractor.findData("gemini"))
+    dialog.model.setText("gemini-2.5-flash")
+    dialog.apply()
+    assert store.get() == SECRET
+    assert (chosen.default_extractor, chosen.model) == ("gemini", "gemini-2.5-flash")
+    chosen.save(tmp_path / "s.json")
+    assert SECRET not in (tmp_path / "s.json").read_text(encoding="utf-8")
+    dialog.deleteLater()
