@@ -674,12 +674,13 @@ def write_mhtml(
     url: str = DEFAULT_URL,
     title: str | None = None,
     resources: Iterable[Resource] = (),
+    date: str | None = None,
 ) -> Path:
     """Save `html` and its resources as an MHTML file that Chromium opens; return the path.
 
     The file is written beside its target and renamed into place, so a failure never leaves half a file."""
     target = Path(path)
-    data = mhtml_bytes(html, url=url, title=title, resources=resources)
+    data = mhtml_bytes(html, url=url, title=title, resources=resources, date=date)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
         with temporary.open("xb") as stream:
@@ -698,10 +699,12 @@ def mhtml_bytes(
     url: str = DEFAULT_URL,
     title: str | None = None,
     resources: Iterable[Resource] = (),
+    date: str | None = None,
 ) -> bytes:
     """The MHTML archive, in Chromium's layout: HTML quoted-printable in UTF-8, resources in base64.
 
-    With `title=None` the Subject is the page's own <title> (what Chromium writes), or absent without one."""
+    With `title=None` the Subject is the page's own <title> (what Chromium writes), or absent without one.
+    `date` is the Date header (RFC 5322); by default the current time, so pass one for byte-identical output."""
     resources = list(resources)
     _check_writable(url, resources)
     html_body = _encode_quoted_printable(html)
@@ -710,7 +713,7 @@ def mhtml_bytes(
     boundary = f"----MultipartBoundary--{token}----".encode("ascii")
     title = _title_from_html(html) if title is None else title
     blocks = [
-        _archive_header(url, title, boundary),
+        _archive_header(url, title, boundary, date),
         _html_part(html_body, url, token),
         *(_resource_part(r, body) for r, body in zip(resources, resource_bodies, strict=True)),
     ]
@@ -757,12 +760,12 @@ def _boundary_token(bodies: list[bytes]) -> str:
     raise AssertionError("unreachable")
 
 
-def _archive_header(url: str, title: str | None, boundary: bytes) -> bytes:
+def _archive_header(url: str, title: str | None, boundary: bytes, date: str | None = None) -> bytes:
     lines = [b"From: <Saved by RecordLens>", b"Snapshot-Content-Location: " + url.encode("utf-8")]
     if title is not None:
         lines.append(_subject(title))
     lines += [
-        b"Date: " + formatdate(localtime=False).encode("ascii"),
+        b"Date: " + (date or formatdate(localtime=False)).encode("ascii"),
         b"MIME-Version: 1.0",
         b"Content-Type: multipart/related;",
         b'\ttype="text/html";',
