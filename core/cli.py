@@ -259,6 +259,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo.register(sub)
     project_cli.register(sub)
+    from . import synth_cli
+
+    synth_cli.register(sub)
     return parser
 
 
