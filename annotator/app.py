@@ -105,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
     finally:
+        window.close()  # closeEvent shuts down; a window left open would keep taking input in a host process
         window.shutdown()
 
 

@@ -53,6 +53,7 @@ class Settings:
     default_extractor: str = ""   # "" means the offline default (see `proposal_method`)
     gemini_format: str = "flat"
     annotator: str = ""           # the person named in the labels' provenance; "" means the login name
+    gemini_endpoint: str = ""     # another server speaking Gemini's protocol (a proxy); "" means Google's
 
     @property
     def person(self) -> str:
@@ -167,4 +168,7 @@ def extractor_params(method: str, settings: Settings, key: str | None) -> dict[s
     """What `extract.create(method, ...)` needs from the settings (only Gemini takes any)."""
     if method != GEMINI:
         return {}
-    return {"input_format": settings.gemini_format, "model": settings.model, "api_key": key}
+    params: dict[str, object] = {"input_format": settings.gemini_format, "model": settings.model, "api_key": key}
+    if settings.gemini_endpoint:
+        params["base_url"] = settings.gemini_endpoint
+    return params

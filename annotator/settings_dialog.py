@@ -49,6 +49,8 @@ class SettingsDialog(QDialog):
         self.gemini_format = QComboBox()
         self.gemini_format.addItems(list(FORMATS))
         self.gemini_format.setCurrentText(settings.gemini_format)
+        self.endpoint = QLineEdit(settings.gemini_endpoint)
+        self.endpoint.setPlaceholderText("Google's (leave empty), or a proxy speaking the same protocol")
         self.annotator = QLineEdit(settings.annotator)
         self.annotator.setPlaceholderText(settings.person)
         form = QFormLayout(self)
@@ -57,6 +59,7 @@ class SettingsDialog(QDialog):
         form.addRow("", self.key_note)
         form.addRow("Gemini model", self.model)
         form.addRow("Gemini input format", self.gemini_format)
+        form.addRow("Gemini endpoint", self.endpoint)
         form.addRow("Default extractor", self.extractor)
         form.addRow("Annotator name", self.annotator)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -75,6 +78,7 @@ class SettingsDialog(QDialog):
         self._settings.default_extractor = str(self.extractor.currentData() or "")
         self._settings.gemini_format = self.gemini_format.currentText()
         self._settings.annotator = self.annotator.text().strip()
+        self._settings.gemini_endpoint = self.endpoint.text().strip()
 
     def uses_gemini(self) -> bool:
         return self.extractor.currentData() == GEMINI

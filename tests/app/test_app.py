@@ -13,6 +13,22 @@ from recordlens.annotator.demo_project import open_demo_project
 pytestmark = pytest.mark.app
 
 
+@pytest.fixture(autouse=True)
+def no_real_keyring(monkeypatch):
+    """The app's window asks for the OS keyring; here it gets a session store and never touches a real one."""
+    from recordlens.annotator import main_window
+    from recordlens.annotator.settings import SessionKeyStore
+
+    monkeypatch.setattr(main_window, "default_key_store", SessionKeyStore)
+
+
+@pytest.fixture(autouse=True)
+def private_settings(monkeypatch, tmp_path: Path):
+    from recordlens.annotator import main_window
+
+    monkeypatch.setattr(main_window, "settings_path", lambda: tmp_path / "settings.json")
+
+
 def test_the_demo_project_shows_every_stage(tmp_path: Path) -> None:
     with open_demo_project(tmp_path / "demo") as project:
         assert [(p.name, p.status) for p in project.pages()] == [

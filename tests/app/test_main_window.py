@@ -253,7 +253,7 @@ def spin_free_sleep(seconds: float) -> None:
     time.sleep(seconds)
 
 
-def test_review_shows_matched_missed_and_spurious_and_jumps_to_the_worst_page(qtbot, window):
+def test_review_shows_matched_missed_and_spurious_in_their_colours(qtbot, window):
     truth = window.project.true_records("1")
     run = window.project.add_run("handmade")
     window.project.add_predictions(run, {"1": [*truth[:10], ["/body[1]/div[1]/header[1]"]], "2": []})
@@ -305,3 +305,47 @@ def test_every_shortcut_has_an_action_and_a_line_on_the_sheet(window):
     window.do_help()
     assert window._sheet is not None and window._sheet.isVisible()
     window._sheet.close()
+
+
+def test_gemini_proposes_through_its_protocol_when_a_key_is_set(qtbot, window):
+    from tests.fake_gemini import FakeGemini, answer, status
+
+    secret = "test-key-not-real-456"
+    window.keys.set(secret)
+    window.settings.default_extractor = "gemini"
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    records = [[f"/html[1]{ITEM.format(k)}"] for k in (1, 2, 3, 4)]
+    with FakeGemini([answer(json.dumps(records)), status(400, f"bad request for key {secret}")]) as server:
+        window.settings.gemini_endpoint = server.url
+        key(qtbot, window, "P")
+        qtbot.waitUntil(lambda: window.job is None, timeout=20_000)
+        labels = window.project.labels("2")
+        assert [label.xpaths for label in labels] == [tuple(r) for r in records]
+        assert {(label.origin.name, label.origin.input_format) for label in labels} == {("gemini", "flat")}
+        assert server.requests[0].api_key == secret
+        # A refused call is a message in the status bar, with the key scrubbed, and nothing is added.
+        messages: list[str] = []
+        window.statusBar().messageChanged.connect(messages.append)
+        key(qtbot, window, "P")
+        qtbot.waitUntil(lambda: window.job is None, timeout=20_000)
+    assert len(window.project.labels("2")) == 4
+    assert any("page 2" in m for m in messages) and not any(secret in m for m in messages)
+    stored = [p for p in window.project.root.iterdir() if p.is_file()]  # project.db and its WAL
+    assert stored and not any(secret.encode() in p.read_bytes() for p in stored)
+
+
+def test_hovering_an_element_shows_its_xpath_and_text(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    target = f"{ITEM.format(3)}/b[1]"
+    x, y = js(window, f"""(() => {{
+        const r = __recordlens.resolve({json.dumps(target)}).getBoundingClientRect();
+        return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
+    }})()""")
+    proxy = window.page_view.view.focusProxy()
+    QTest.mouseMove(proxy, QPoint(x, 2))
+    spin(100)
+    QTest.mouseMove(proxy, QPoint(x, y))
+    qtbot.waitUntil(lambda: window.breadcrumb.text().startswith(target), timeout=5_000)
+    assert "“Tripod”" in window.breadcrumb.text()
