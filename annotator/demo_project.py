@@ -24,7 +24,8 @@ from recordlens.core.store_score import score_stored_run
 
 from .settings import APP_DIR_NAME, MDR, offline_default_method
 
-DEMO_FOLDER = "demo-project"
+# Built once and then only opened: a new name whenever what the demo holds changes, so nobody keeps an old one.
+DEMO_FOLDER = "demo-project-2"
 LABELLED = ("1", "3")
 PROPOSED = ("2",)
 
