@@ -283,9 +283,12 @@ class Sources:
     problems: list[str] = field(default_factory=list)
 
 
-def dataset_sources(pages_dir: str | Path, gt_dir: str | Path) -> Sources:
-    """Every page with ground truth in a dataset (`--pages DIR --gt DIR`), read lazily."""
+def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[str] | None = None) -> Sources:
+    """Every page with ground truth in a dataset (`--pages DIR --gt DIR`), or those named; read lazily."""
     truths = record_files(gt_dir)
+    if names is not None:
+        wanted = set(names)
+        truths = {name: path for name, path in truths.items() if name in wanted}
     problems: list[str] = []
     found: list[tuple[str, Path, Path]] = []
     for name, truth in truths.items():

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from datetime import date, timedelta
@@ -143,6 +144,11 @@ def _is_name(text: str) -> bool:
     return parts[0] in first_names or parts[-1] in last_names
 
 
+def _is_latin(word: str) -> bool:
+    """Latin letters, accented or not (café, Łódź): these get English words, other scripts their own letters."""
+    return all(c.isascii() or unicodedata.name(c, "").startswith("LATIN") for c in word)
+
+
 def split_padding(text: str) -> tuple[str, str, str]:
     """(leading whitespace, trimmed text, trailing whitespace) by JavaScript's trim."""
     core = text.strip(JS_WHITESPACE)
@@ -219,7 +225,7 @@ class ContentChanger:
         if calendar:
             full = self.rng.choice([n for n in calendar if not n.startswith(word[:3])])
             return full if len(word) > 4 else full[: len(word)]
-        if not word.isascii():
+        if not word.isascii() and not _is_latin(word):
             return "".join(self._letter_like(c) for c in word)
         choices = _word_list().get(len(word))
         if choices and len(choices) > 1:

@@ -1,0 +1,149 @@
+"""Synthetic datasets end to end: layout, byte-identical output for a seed, MHTML, dropped XPaths, project input,
+the command line, a sample of the dev pages, and the demo variants the project ships being up to date."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.cli import main
+from recordlens.core.dataset import load_page
+from recordlens.core.dom import parse_html
+from recordlens.core.records import load_records
+from recordlens.core.snapshot import read_snapshot
+from recordlens.core.store import init_project
+from recordlens.core.store_import import import_paths
+from recordlens.core.synth import (
+    MANIFEST,
+    STAMP,
+    Source,
+    SynthError,
+    SynthOptions,
+    dataset_sources,
+    synthesise_dataset,
+    synthesise_page,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "resources" / "demo" / "dataset"
+SHIPPED = ROOT / "resources" / "demo" / "synthetic"
+# The command that made resources/demo/synthetic; a test checks that the files still match it.
+SHIPPED_ARGS = ["--variants", "2", "--seed", "0", "--formats", "html"]
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def synth(out: Path, **options: object) -> None:
+    synthesise_dataset(dataset_sources(DEMO / "html", DEMO / "gt"), out, SynthOptions(**options))  # type: ignore[arg-type]
+
+
+def test_the_same_seed_gives_byte_identical_files_and_another_seed_does_not(tmp_path: Path) -> None:
+    synth(tmp_path / "a", variants=2, seed=5)
+    synth(tmp_path / "b", variants=2, seed=5)
+    synth(tmp_path / "c", variants=2, seed=6)
+    first = files(tmp_path / "a")
+    assert first == files(tmp_path / "b")
+    assert first.keys() == files(tmp_path / "c").keys() and first != files(tmp_path / "c")
+
+
+def test_the_output_is_a_dataset_with_html_mhtml_ground_truth_and_a_manifest(tmp_path: Path) -> None:
+    synth(tmp_path, variants=2, seed=1)
+    names = [f"{n}_v{k}" for n in "1234" for k in (1, 2)]
+    assert sorted(p.stem for p in (tmp_path / "html").glob("*.html")) == sorted(names)
+    assert sorted(p.stem for p in (tmp_path / "mhtml").glob("*.mhtml")) == sorted(names)
+    assert sorted(p.stem for p in (tmp_path / "gt").glob("*.json")) == sorted(names)
+    manifest = json.loads((tmp_path / MANIFEST).read_text(encoding="utf-8"))
+    assert [p["name"] for p in manifest["pages"]] == names
+    for entry in manifest["pages"]:
+        assert entry["transforms"] and all({"name", "count", "detail"} <= t.keys() for t in entry["transforms"])
+        assert entry["records_in"] == entry["records_out"]
+    for name in names:
+        html = (tmp_path / "html" / f"{name}.html").read_text(encoding="utf-8")
+        assert read_snapshot(tmp_path / "mhtml" / f"{name}.mhtml").html == html
+        assert STAMP not in html
+        page = load_page(tmp_path / "mhtml" / f"{name}.mhtml").page
+        records = load_records(tmp_path / "gt" / f"{name}.json").records
+        assert all(page.resolve(x) is not None for r in records for x in r)
+
+
+def test_an_output_page_carries_none_of_the_original_texts(tmp_path: Path) -> None:
+    synth(tmp_path, variants=1, seed=2)
+    for number in "1234":
+        original = parse_html((DEMO / "html" / f"{number}.html").read_text(encoding="utf-8"))
+        output = parse_html((tmp_path / "html" / f"{number}_v1.html").read_text(encoding="utf-8"))
+        old = {v for v in original.text_map.values() if re.search(r"[^\W\d_]{2}", v)}
+        new = {v for v in output.text_map.values() if re.search(r"[^\W\d_]{2}", v)}
+        assert not {v for v in old & new if len(v.split()) > 1}
+        assert len(old & new) <= 0.05 * len(new)  # a lone word may happen to be another word of the page
+        links = [e.attrs["href"] for e in output.elements if e.attrs.get("href")]
+        assert all(re.match(r"(https?://[\w.]*example\.(com|org|net)|#)", h) for h in links), links
+
+
+def test_xpaths_that_resolve_to_nothing_are_dropped_and_reported() -> None:
+    html = (DEMO / "html" / "1.html").read_text(encoding="utf-8")
+    truth = json.loads((DEMO / "gt" / "1.json").read_text(encoding="utf-8"))
+    records = [[*truth[0], "/body[1]/nowhere[3]"], ["/body[1]/nowhere[1]"], *truth[1:]]
+    result = synthesise_page(Source("1", html, records), 1, SynthOptions())
+    assert result.dropped_xpaths == ["/body[1]/nowhere[3]", "/body[1]/nowhere[1]"]
+    assert result.dropped_records == [2]
+    assert len(result.records) == len(truth)
+    assert result.manifest_entry()["records_in"] == len(truth) + 1
+
+
+def test_an_earlier_synthetic_dataset_is_replaced_and_other_folders_are_refused(tmp_path: Path) -> None:
+    synth(tmp_path / "out", variants=2)
+    synth(tmp_path / "out", variants=1)
+    assert not list((tmp_path / "out").rglob("*_v2.*"))
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(SynthError, match="not empty"):
+        synth(tmp_path / "other")
+
+
+def test_the_command_writes_a_dataset_from_a_dataset_or_a_project(tmp_path: Path, capsys) -> None:
+    assert main(["synth", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--out", str(tmp_path / "a"),
+                 "-k", "1", "-s", "4", "--transforms", "shuffle_records,wrap_records", "--rate", "1", "-q",
+                 "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["pages"] == 4 and summary["dropped_xpaths"] == 0
+    manifest = json.loads((tmp_path / "a" / MANIFEST).read_text(encoding="utf-8"))
+    assert {t["name"] for p in manifest["pages"] for t in p["transforms"]} == {"shuffle_records", "wrap_records"}
+
+    project = init_project(tmp_path / "project")
+    import_paths(project, [DEMO])
+    assert main(["synth", "--project", str(tmp_path / "project"), "--out", str(tmp_path / "b"), "-k", "1",
+                 "-s", "4", "--transforms", "shuffle_records,wrap_records", "--rate", "1", "-q"]) == 0
+    assert files(tmp_path / "b" / "gt") == files(tmp_path / "a" / "gt")
+
+    assert main(["synth", "--list"]) == 0
+    assert "table_cards" in capsys.readouterr().out
+    assert main(["synth", "--out", str(tmp_path / "c")]) == 2
+    assert main(["synth", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--out", str(tmp_path / "c"),
+                 "--transforms", "fold"]) == 2
+    assert "unknown transformation" in capsys.readouterr().err
+
+
+def test_the_shipped_demo_variants_match_what_the_command_makes(tmp_path: Path) -> None:
+    assert main(["synth", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--out", str(tmp_path),
+                 *SHIPPED_ARGS, "-q"]) == 0
+    shipped = {k: v for k, v in files(SHIPPED).items() if k != "README.md"}
+    assert shipped == files(tmp_path), (
+        "resources/demo/synthetic is out of date: run recordlens synth --pages resources/demo/dataset/html "
+        f"--gt resources/demo/dataset/gt --out resources/demo/synthetic {' '.join(SHIPPED_ARGS)}")
+
+
+def test_a_sample_of_dev_pages_keeps_every_record_with_all_transformations(dev_dir: Path) -> None:
+    sample = ["1", "26", "50", "100", "128", "151"]
+    for name in sample:
+        html = read_snapshot(dev_dir / "html" / f"{name}.html").html
+        truth = load_records(dev_dir / "gt" / f"{name}.json").records
+        result = synthesise_page(Source(name, html, truth), 1, SynthOptions(seed=11, rate=1.0))
+        page = parse_html(result.html)
+        assert len(result.records) + len(result.dropped_records) == len(truth)
+        assert not result.warnings
+        assert all(page.resolve(x) is not None for r in result.records for x in r)
