@@ -181,7 +181,8 @@ def test_the_labelling_flow_by_keyboard(qtbot, window):
     assert [label.xpaths for label in labels[1:]] == [
         (f"{ITEM.format(k)}/b[1]", f"{ITEM.format(k)}/i[1]") for k in (1, 3, 4)]
     # J / K move through records; M merges two selected ones; S splits the result back along the items.
-    key(qtbot, window, "J")
+    # Keys typed while the page has the focus (after a click on it) still reach the window's shortcuts.
+    QTest.keyClick(window.page_view.view.focusProxy(), Qt.Key.Key_J)
     assert window.record_panel.selected_ids() == [labels[1].id]
     window.select_records([labels[2].id, labels[3].id])
     key(qtbot, window, "M")
