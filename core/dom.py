@@ -30,6 +30,10 @@ DROPPED_TEXTS = frozenset({"\u200b", "\u200c", '"'})
 REMOVED_TAGS = frozenset({"script", "style", "link"})
 # The key the reference gives text sitting directly under <html>: its path below <html> is empty.
 ROOT_XPATH = "/"
+# Chromium's HTML parser stops nesting at this depth of open elements (kMaximumHTMLParserDOMTreeDepth): deeper
+# elements are attached to the element at that depth, as siblings. Lexbor nests without limit, so the tree is
+# flattened here the same way; it also bounds XPath length, which would otherwise grow with depth squared.
+MAX_TREE_DEPTH = 512
 
 _STEP = re.compile(r"\[\d+\]$")
 
@@ -163,19 +167,21 @@ def _build_clean_tree(html_node: LexborNode) -> tuple[Element, list[Element]]:
     root = Element("html", html_node.attributes, None, "", 0, html_node)
     elements = [root]
     append_element = elements.append
-    # Parallel stacks: the Element being filled and its per-tag sibling counters.
+    # Parallel stacks, one entry per open element: the Element (where text goes) and the per-tag counters of
+    # its element children. Past MAX_TREE_DEPTH an element's DOM parent is no longer the top of the stack.
     parents: list[Element] = [root]
     counters: list[dict[str, int]] = [{}]
-    parent = root
-    count: dict[str, int] = counters[0]
     node: LexborNode | None = html_node.child
     while node is not None:
         tag = node.tag
         if tag == "-text":
-            parent.children.append(node.text_content or "")
-        elif tag[0] != "-" and tag not in REMOVED_TAGS:
+            parents[-1].children.append(node.text_content or "")
+        elif tag and tag[0] != "-" and tag not in REMOVED_TAGS:  # no tag: a processing instruction, a comment
             attrs = node.attributes
             if tag != "meta" or "charset" in attrs:
+                depth = len(parents)
+                slot = depth - 1 if depth <= MAX_TREE_DEPTH else MAX_TREE_DEPTH - 1
+                parent, count = parents[slot], counters[slot]
                 # Chromium compares siblings on the raw tagName (case kept for SVG), and writes it lowercased.
                 index = count[tag] = count.get(tag, 0) + 1
                 element = Element(tag, attrs, parent, f"{parent.xpath}/{tag.lower()}[{index}]",
@@ -186,9 +192,7 @@ def _build_clean_tree(html_node: LexborNode) -> tuple[Element, list[Element]]:
                 child = node.child if tag != "template" else None
                 if child is not None:
                     parents.append(element)
-                    parent = element
-                    count = {}
-                    counters.append(count)
+                    counters.append({})
                     node = child
                     continue
         following = node.next
@@ -198,8 +202,6 @@ def _build_clean_tree(html_node: LexborNode) -> tuple[Element, list[Element]]:
             counters.pop()
             if not parents:
                 return root, elements
-            parent = parents[-1]
-            count = counters[-1]
             following = node.next
         node = following
     return root, elements

@@ -105,6 +105,8 @@ def load_records(path: str | Path) -> RecordsFile:
         raise DatasetError(f"{path}: no such records file") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise DatasetError(f"{path}: not valid JSON ({error})") from None
+    except RecursionError:
+        raise DatasetError(f"{path}: nested too deeply to be a list of records") from None
     return parse_records(data, name=str(path))
 
 

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from .dom import Element, Page
+from .dom import JS_WHITESPACE, Element, Page
 
 FORMATS = ("slim", "hier", "hier-ref", "flat", "outline")
 HIER_OWN_TEXT_KEY = "#text"
@@ -40,14 +40,22 @@ VOID_ELEMENTS = frozenset({
 # so <noscript> content is ordinary markup).
 RAW_TEXT_PARENTS = frozenset({"style", "script", "xmp", "iframe", "noembed", "noframes", "plaintext"})
 
-# The slim pipeline's string steps, in the reference's order. JavaScript's \s is its trim set.
-_JS_SPACE = "[\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+# The slim pipeline's string steps (comments, `\n\s*\n`, `>\s+<`, `\s+`, trim), where JavaScript's \s is its
+# trim set. Done with C-speed string methods rather than regular expressions: a page may hold a 50 MB text.
 _COMMENT = re.compile(r"<!--[\s\S]*?-->")
-_BLANK_LINES = re.compile(rf"\n{_JS_SPACE}*\n")
-_BETWEEN_TAGS = re.compile(rf">{_JS_SPACE}+<")
-_SPACE_RUN = re.compile(rf"{_JS_SPACE}+")
-# Where Python's whitespace set and JavaScript's differ; without these, str.split() is the fast exact path.
-_SETS_DIFFER = "\x1c\x1d\x1e\x1f\x85\ufeff"
+_ASCII_JS_SPACE = bytes.maketrans(b"\t\n\x0b\x0c\r", b"     ")
+_OTHER_JS_SPACE = "".join(char for char in JS_WHITESPACE if char > "\x7f")
+_OTHER_JS_SPACE_RUN = re.compile(f"[{_OTHER_JS_SPACE}]")
+
+
+def collapse_js_whitespace(text: str) -> str:
+    r"""`text.replace(/\s+/g, " ").trim()` in JavaScript, exactly (Python's own whitespace set differs)."""
+    if any(char in text for char in _OTHER_JS_SPACE):
+        text = _OTHER_JS_SPACE_RUN.sub(" ", text)
+    data = text.encode("utf-8", "surrogatepass").translate(_ASCII_JS_SPACE)
+    while b"  " in data:  # each pass halves every run of spaces
+        data = data.replace(b"  ", b" ")
+    return data.decode("utf-8", "surrogatepass").strip(" ")
 
 
 def _escape_text(text: str) -> str:
@@ -95,14 +103,12 @@ def _template_without_outer_attributes(markup: str) -> str:
 
 def slim_html(page: Page) -> str:
     """The reference's Slim HTML: serialise, strip comments and whitespace, parse again, drop attributes."""
-    text = _COMMENT.sub("", serialise(page.root))
-    if not any(char in text for char in _SETS_DIFFER):
-        # The reference's `\n\s*\n` -> `\n` step only shortens runs that the last step collapses anyway.
-        text = " ".join(_BETWEEN_TAGS.sub("><", text).split())
-    else:
-        text = _BLANK_LINES.sub("\n", text)
-        text = _BETWEEN_TAGS.sub("><", text)
-        text = _SPACE_RUN.sub(" ", text).strip(" ")
+    text = serialise(page.root)
+    if "<!--" in text:  # comments are gone from the tree, but template content keeps its own
+        text = _COMMENT.sub("", text)
+    # The reference's `\n\s*\n` -> `\n` step only shortens runs that the collapse shortens anyway, and once
+    # runs are single spaces, `>\s+<` -> `><` is a plain replacement.
+    text = collapse_js_whitespace(text).replace("> <", "><")
     reparsed = LexborHTMLParser(text).root
     return _serialise_lexbor_without_attributes(reparsed) if reparsed is not None else ""
 
@@ -195,11 +201,42 @@ def hierarchical_reference(page: Page) -> dict[str, object]:
 
 
 def hierarchical_json(page: Page) -> str:
-    return json.dumps(hierarchical(page), ensure_ascii=False, indent=2)
+    return nested_json(hierarchical(page))
 
 
 def hierarchical_reference_json(page: Page) -> str:
-    return json.dumps(hierarchical_reference(page), ensure_ascii=False, indent=2)
+    return nested_json(hierarchical_reference(page))
+
+
+def nested_json(tree: dict[str, object], indent: int = 2) -> str:
+    """`json.dumps(tree, ensure_ascii=False, indent=2)` for nested objects of strings, without recursion:
+    json's encoder recurses once per level, and a page can nest 512 levels deep."""
+    quote = json.encoder.encode_basestring  # type: ignore[attr-defined]
+    out: list[str] = []
+    # Stack of (items iterator, depth); a finished object writes its closing brace.
+    stack: list[tuple[Iterator[tuple[str, object]], int]] = [(iter(tree.items()), 1)]
+    if not tree:
+        return "{}"
+    out.append("{")
+    first = True
+    while stack:
+        items, depth = stack[-1]
+        item = next(items, None)
+        if item is None:
+            stack.pop()
+            out.append("\n" + " " * (indent * (depth - 1)) + "}")
+            first = False
+            continue
+        key, value = item
+        out.append(("\n" if first else ",\n") + " " * (indent * depth) + quote(key) + ": ")
+        if isinstance(value, dict) and value:
+            out.append("{")
+            stack.append((iter(value.items()), depth + 1))
+            first = True
+        else:
+            out.append(quote(value) if isinstance(value, str) else "{}")
+            first = False
+    return "".join(out)
 
 
 def _escape_outline_text(text: str) -> str:
@@ -207,23 +244,15 @@ def _escape_outline_text(text: str) -> str:
 
 
 def _short_step(step: str) -> str:
-    return step[:-3] if step.endswith("[1]") else step
+    """`div[1]` -> `div`, unless the tag itself ends in `]` (`<x]>`), which the reader would take for an index."""
+    short = step[:-3] if step.endswith("[1]") else step
+    return step if short.endswith("]") else short
 
 
 def outline(page: Page) -> str:
     """Our compact format (see the module docstring): an indented tree of the text-bearing paths."""
     keys = page.text_map
-    # Which elements lie on the way to a text entry, and how many such children each has.
-    on_path: dict[str, int] = {}
-    for key in keys:
-        steps = key.split("/")
-        for depth in range(1, len(steps)):
-            prefix = "/".join(steps[:depth + 1])
-            if prefix not in on_path:
-                on_path[prefix] = 0
-                parent = "/".join(steps[:depth])
-                if parent:
-                    on_path[parent] = on_path.get(parent, 0) + 1
+    on_path = _children_on_path(page)
     lines: list[str] = []
     if "/" in keys:
         lines.append(f": {_escape_outline_text(keys['/'])}")
@@ -249,6 +278,24 @@ def outline(page: Page) -> str:
         text = keys.get(xpath)
         lines.append(" " * depth + label + (f": {_escape_outline_text(text)}" if text is not None else ""))
     return "\n".join(lines)
+
+
+def _children_on_path(page: Page) -> dict[str, int]:
+    """XPath -> how many of its element children lead to a text entry, for every element that does itself.
+
+    Climbing from each text element stops at the first element already counted, so the work is linear in the
+    number of elements, however deep the page."""
+    on_path: dict[str, int] = {}
+    for key in page.text_map:
+        element = page.by_xpath.get(key)
+        while element is not None and element.xpath and element.xpath not in on_path:
+            on_path[element.xpath] = 0
+            element = element.parent
+    for xpath in on_path:
+        parent = page.by_xpath[xpath].parent
+        if parent is not None and parent.xpath:
+            on_path[parent.xpath] += 1
+    return on_path
 
 
 def parse_outline(text: str) -> dict[str, str]:

@@ -122,6 +122,7 @@ def read_mhtml(data: bytes, *, name: str | None = None) -> Snapshot:
     segments, closed, cut = _split_parts(data, body_start, boundary, label)
     parts = [_parse_part(segment, number, warnings) for number, segment in enumerate(segments, 1)]
     main = _main_part_index(parts, headers, closed, label)
+    _warn_if_main_part_is_not_the_saved_page(headers, parts[main], warnings)
     html, charset = _main_html(parts[main], label, warnings)
     if cut:
         _accept_truncation(parts, main, html, label, warnings)
@@ -387,6 +388,17 @@ def _main_part_index(parts: list[_Part], headers: dict[str, str], closed: bool, 
     found = ", ".join(sorted({p.mime_type or "no type" for p in parts})) or "no parts"
     cut = " It also ends before its closing boundary: the file is probably truncated." if not closed else ""
     raise _fail(label, f"it has no HTML part (found: {found}).{cut}")
+
+
+def _warn_if_main_part_is_not_the_saved_page(headers: dict[str, str], main: _Part, warnings: list[str]) -> None:
+    """Chromium shows the first HTML part; when that is not the saved page (a damaged archive lost the page's
+    headers, so a frame came first), say so rather than label the wrong document in silence."""
+    saved = headers.get("snapshot-content-location")
+    if saved and main.location and main.location != saved:
+        warnings.append(
+            f"The HTML shown ({main.describe()}, {main.location}) is not the saved page ({saved}): the archive "
+            "may be damaged, and the page's own HTML part missing or unreadable."
+        )
 
 
 def _main_html(part: _Part, label: str, warnings: list[str]) -> tuple[str, str]:

@@ -46,6 +46,8 @@ def parse_answer(text: str) -> ParsedAnswer:
         data = json.loads(candidate)
     except json.JSONDecodeError as error:
         return ParsedAnswer([], [f"the answer's JSON does not parse: {error}"], malformed=True)
+    except RecursionError:
+        return ParsedAnswer([], ["the answer's JSON is nested too deeply"], malformed=True)
     if not isinstance(data, list):
         return ParsedAnswer([], [f"the answer is a JSON {type(data).__name__}, not an array"], malformed=True)
     records: list[list[str]] = []

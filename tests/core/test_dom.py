@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from recordlens.core.dom import js_trim, parse_html
+from recordlens.core.dom import MAX_TREE_DEPTH, js_trim, parse_html
 
 
 def test_paths_are_indexed_below_html_with_tbody_implied() -> None:
@@ -77,12 +77,20 @@ def test_resolve_normalises_like_the_reference() -> None:
     assert page.resolve("/body[1]/main[1]/ul[1]/li[@class='x']") is None
 
 
-def test_ten_thousand_deep_nesting_parses_without_recursion() -> None:
+def test_ten_thousand_deep_nesting_parses_without_recursion_and_flattens_like_chromium() -> None:
     depth = 10_000
     page = parse_html("<div>" * depth + "deep" + "</div>" * depth)
-    deepest = max(page.elements, key=lambda e: e.xpath.count("/"))
-    assert page.text_map[deepest.xpath] == "deep"
-    assert deepest.text() == "deep"
+    assert list(page.text_map.values()) == ["deep"]
+    # Past 512 open elements Chromium attaches new elements to the element at that depth, as siblings.
+    assert max(e.xpath.count("/") for e in page.elements) == MAX_TREE_DEPTH
+    cap = page.elements[MAX_TREE_DEPTH]  # html, head, body, then div 1..510
+    assert len(cap.element_children()) == depth - (MAX_TREE_DEPTH - 2)
+    assert page.resolve(next(iter(page.text_map))).text() == "deep"
+
+
+def test_processing_instructions_are_bogus_comments() -> None:
+    page = parse_html("<p>x</p><?php echo 1; ?><b>y</b>")
+    assert page.text_map == {"/body[1]/p[1]": "x", "/body[1]/b[1]": "y"}
 
 
 def test_element_text_joins_descendant_texts_in_order() -> None:

@@ -31,8 +31,6 @@ from recordlens.core.score import score_page
 from recordlens.core.snapshot import read_snapshot
 
 from .fuzz_inputs import (
-    DEMO_SEEDS,
-    DEV_SEEDS,
     RECORDS_FILES,
     Case,
     Expect,
@@ -50,31 +48,13 @@ MEMORY_HEADROOM = 6 * 1024**3  # an input may not make the test process grow by 
 
 CASES = all_cases()
 
-# Known failures, reported to the core owners (minimal reproducers in the reasons). Strict: a fix shows up as
-# an XPASS, and the entry is then removed from here.
-_PI = "dom.parse_html: TypeError on a processing instruction in the page, e.g. parse_html('<p>x</p><?php ?>')"
-_DEEP = ("represent hier/hier-ref: RecursionError from json.dumps on a page nested ~1000 deep, "
-         "e.g. represent(parse_html('<div>' * 1000 + 'x'), 'hier'); `recordlens inspect` raises it too")
-_QUADRATIC = ("dom/represent: XPath strings are O(depth) each, so 10,000 unclosed <table><tr><td> make 40,000 "
-              "elements and ~6 GB of XPaths (parse 4.7 s); outline() then builds every prefix of every key")
-_BRACKET = "represent.outline does not round-trip a tag name ending in ']', e.g. parse_html('<x]>t</x]>')"
-_RECORDS_DEEP = "records.load_records: RecursionError from json.loads on a 10,000-deep N.json, not a DatasetError"
-_FRAME = ("snapshot.read_mhtml: without the first boundary line (or the HTML part's Content-Type) the frame "
-          "resource is silently read as the page, with no warning")
-KNOWN_PIPELINE: dict[str, str] = {
-    **dict.fromkeys(["demo2-mhtml-flip-2", "demo3-html-flip-2", "synthetic-processing-instruction-in-body"], _PI),
-    **dict.fromkeys([f"synthetic-{name}" for name in (
-        "div-10000", "div-10000-closed", "div-10000-mhtml", "b-i-alternating-10000", "ul-li-10000", "svg-g-10000",
-        "div-995-text-deepest", "div-2000-text-each-level")], _DEEP),
-    "synthetic-table-tr-td-10000-unclosed": f"{_QUADRATIC}; {_DEEP}",
-    **dict.fromkeys(["synthetic-weird-tag-names", "synthetic-binary-1m"], _BRACKET),
-    **dict.fromkeys([f"{seed}-mhtml-{name}" for seed in (*DEMO_SEEDS, *DEV_SEEDS)
-                     for name in ("remove-first-boundary", "delete-html-content-type")], _FRAME),
-}
-KNOWN_CLI: dict[str, str] = {
-    k: v for k, v in KNOWN_PIPELINE.items() if v in (_PI, _DEEP) or k == "synthetic-table-tr-td-10000-unclosed"
-}
-KNOWN_RECORDS = dict.fromkeys(["deep-list-10000", "deep-object-10000"], _RECORDS_DEEP)
+# Known failures, with a minimal reproducer in the reason. Strict: a fix shows up as an XPASS, and the entry is
+# then removed from here. (The first run found six, all fixed since: processing instructions, recursion in the
+# hierarchical JSON, quadratic XPaths on deep pages, tag names ending in ']', deeply nested N.json, and an MHTML
+# whose page part was lost being read from its frame without a warning.)
+KNOWN_PIPELINE: dict[str, str] = {}
+KNOWN_CLI: dict[str, str] = {}
+KNOWN_RECORDS: dict[str, str] = {}
 
 
 def params(cases: list[Case], known: dict[str, str]) -> list[object]:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from recordlens.core import represent
 from recordlens.core.dom import parse_html
@@ -85,3 +88,13 @@ def test_every_format_on_every_dev_page(dev_dir: Path, number: int) -> None:
     assert sizes["outline"] < sizes["flat"]
     slim = represent.slim_html(page)
     assert slim.startswith("<html><head>") and slim.endswith("</body></html>")
+
+
+_JS_SPACE = "[\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab<>é\t\n\x0b\x0c\r \xa0\u1680\u2005\u2028\u3000\ufeff\x1c\x85\u200b"))))
+def test_whitespace_collapse_is_javascripts(text: str) -> None:
+    expected = re.sub(f"{_JS_SPACE}+", " ", text).strip(" ")
+    assert represent.collapse_js_whitespace(text) == expected
