@@ -79,6 +79,16 @@ class DrawSummary:
     generation: int
 
 
+def parse_js_result(raw: Any) -> Any:
+    """A script's JSON answer, or None when there is none: a page torn down mid-call answers '' or None."""
+    if not isinstance(raw, str) or not raw:
+        return None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return None
+
+
 def _spin(ms: int) -> None:
     loop = QEventLoop()
     QTimer.singleShot(ms, loop.quit)
@@ -254,9 +264,9 @@ class PageView(QWidget):
         self.offline.run_js_async(f"__recordlens.overlay.show({json.dumps(spec)})", self._on_drawn)
 
     def _on_drawn(self, raw: Any) -> None:
-        if not isinstance(raw, str):
+        data = parse_js_result(raw)
+        if data is None:
             return  # the page went away meanwhile; the next load redraws
-        data = json.loads(raw)
         # A drawing of an earlier page or an earlier set of records answers late: it is not the one on show.
         if "error" in data or data.get("generation") != self._generation:
             return
@@ -318,7 +328,8 @@ class PageView(QWidget):
         """Scroll the element into the middle of the view; `callback` gets its viewport box (None: unresolved)."""
         def done(raw: Any) -> None:
             if callback is not None:
-                callback(tuple(json.loads(raw)) if isinstance(raw, str) else None)
+                box = parse_js_result(raw)
+                callback(tuple(box) if box is not None else None)
 
         self.offline.run_js_async(f"__recordlens.overlay.scrollTo({json.dumps(xpath)})", done)
 
@@ -326,12 +337,12 @@ class PageView(QWidget):
         """For every XPath: resolved or not, and its box on the rendered page (synchronous)."""
         raw = self.offline.run_js(f"__recordlens.overlay.locate({json.dumps(json.dumps(list(xpaths)))})",
                                   timeout_ms)
-        return [XPathBox.from_json(d) for d in json.loads(raw)] if isinstance(raw, str) else []
+        return [XPathBox.from_json(d) for d in parse_js_result(raw) or []]
 
     def boxes(self, timeout_ms: int = 30_000) -> list[list[XPathBox]]:
         """Per record drawn, per XPath, where it is (synchronous; for tests, the bench and "scroll to")."""
         raw = self.offline.run_js("__recordlens.overlay.boxes()", timeout_ms)
-        return [[XPathBox.from_json(d) for d in record] for record in json.loads(raw)] if isinstance(raw, str) else []
+        return [[XPathBox.from_json(d) for d in record] for record in parse_js_result(raw) or []]
 
     def grab_png(self, path: str | Path, timeout_ms: int = 30_000) -> Path:
         """Save what the view shows, overlays included, as PNG (waits for them to be on screen first)."""
