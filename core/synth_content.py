@@ -69,7 +69,7 @@ _DATES = [re.compile(f"^{p}$", re.IGNORECASE) for p in (
 
 @cache
 def _faker() -> Faker:
-    # Building a Faker costs ~0.1 s: one per process, re-seeded for every page.
+    # Building a Faker costs ~0.1 s: one per process; each page lends it its own random generator.
     return Faker("en_US")
 
 
@@ -174,8 +174,7 @@ class ContentChanger:
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
-        self.faker = _faker()
-        self.faker.seed_instance(seed)
+        self._faker_rng = random.Random(seed + 1)
         self.kinds: Counter[str] = Counter()
         self._texts: dict[str, str] = {}
         self._words: dict[str, str] = {}
@@ -260,6 +259,13 @@ class ContentChanger:
         return run
 
     # -- kinds with their own grammar -------------------------------------------------------------------
+
+    @property
+    def faker(self) -> Faker:
+        """The shared Faker, drawing from this page's own generator (so pages never disturb each other)."""
+        faker = _faker()
+        faker.random = self._faker_rng
+        return faker
 
     def name(self, text: str) -> str:
         parts = text.split()
