@@ -96,7 +96,7 @@ def main() -> int:
     if not (dataset / "gt").is_dir():
         print(f"no dataset at {dataset}", file=sys.stderr)
         return 1
-    sources = list(dataset_sources(dataset / "html", dataset / "gt").pages)[: args.limit]
+    sources = dataset_sources(dataset / "html", dataset / "gt").read_all()[: args.limit]
     names = [s.name for s in sources]
     measure_speed(dataset, names, args.seed)
     started = time.perf_counter()

@@ -18,7 +18,7 @@ import json
 import random
 import shutil
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -276,35 +276,40 @@ def _check(result: SynthPage, page: Page) -> None:
 
 @dataclass
 class Sources:
-    """The labelled pages to transform, and what could not be read."""
+    """The labelled pages to transform (each read only when its turn comes), and what could not be found."""
 
-    pages: Iterator[Source] | list[Source]
-    count: int
+    loaders: list[tuple[str, Callable[[], Source]]]
     problems: list[str] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.loaders)
+
+    def read_all(self) -> list[Source]:
+        return [load() for _, load in self.loaders]
 
 
 def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[str] | None = None) -> Sources:
-    """Every page with ground truth in a dataset (`--pages DIR --gt DIR`), or those named; read lazily."""
+    """Every page with ground truth in a dataset (`--pages DIR --gt DIR`), or those named."""
     truths = record_files(gt_dir)
     if names is not None:
         wanted = set(names)
         truths = {name: path for name, path in truths.items() if name in wanted}
     problems: list[str] = []
-    found: list[tuple[str, Path, Path]] = []
+    loaders: list[tuple[str, Callable[[], Source]]] = []
     for name, truth in truths.items():
         page_file = find_page_file(pages_dir, name)
         if page_file is None:
             problems.append(f"page {name}: ground truth but no {name}.html or {name}.mhtml in {pages_dir}")
-        else:
-            found.append((name, page_file, truth))
-    if not found:
+            continue
+
+        def load(name: str = name, page_file: Path = page_file, truth: Path = truth) -> Source:
+            return Source(name, read_snapshot(page_file).html, load_records(truth).records)
+
+        loaders.append((name, load))
+    if not loaders:
         raise DatasetError(f"no page with ground truth in {pages_dir} and {gt_dir}")
-
-    def read() -> Iterator[Source]:
-        for name, page_file, truth in found:
-            yield Source(name, read_snapshot(page_file).html, load_records(truth).records)
-
-    return Sources(read(), len(found), problems)
+    return Sources(loaders, problems)
 
 
 def project_sources(project_dir: str | Path) -> Sources:
@@ -312,17 +317,21 @@ def project_sources(project_dir: str | Path) -> Sources:
     from .store import open_project
 
     project = open_project(project_dir)
-    labelled = [(info.name, records) for info in project.pages() if (records := project.true_records(info.name))]
-    problems = [f"page {info.name}: no accepted labels; left out" for info in project.pages()
-                if info.name not in {n for n, _ in labelled}]
-    if not labelled:
+    loaders: list[tuple[str, Callable[[], Source]]] = []
+    problems: list[str] = []
+    for info in project.pages():
+        records = project.true_records(info.name)
+        if not records:
+            problems.append(f"page {info.name}: no accepted labels; left out")
+            continue
+
+        def load(name: str = info.name, records: list[list[str]] = records) -> Source:
+            return Source(name, project.load(name).snapshot.html, records)
+
+        loaders.append((info.name, load))
+    if not loaders:
         raise DatasetError(f"no page with accepted labels in the project {project_dir}")
-
-    def read() -> Iterator[Source]:
-        for name, records in labelled:
-            yield Source(name, project.load(name).snapshot.html, records)
-
-    return Sources(read(), len(labelled), problems)
+    return Sources(loaders, problems)
 
 
 # -- a dataset -----------------------------------------------------------------------------------------------------
@@ -351,15 +360,25 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
     _prepare_output(target)
     started = time.perf_counter()
     written: list[SynthPage] = []
-    pages = iter(sources.pages)
-    for _ in progress([f"page {i}" for i in range(sources.count)]):
-        source = next(pages)
+    problems = list(sources.problems)
+    loaders = dict(sources.loaders)
+    for name in progress(list(loaders)):
+        # One unreadable page or one failed variant is reported and skipped; the rest of the dataset is made.
+        try:
+            source = loaders[name]()
+        except RecordLensError as error:
+            problems.append(f"page {name}: {error}; left out")
+            continue
         for variant in range(1, options.variants + 1):
-            result = synthesise_page(source, variant, options)
+            try:
+                result = synthesise_page(source, variant, options)
+            except SynthError as error:
+                problems.append(f"page {name} variant {variant}: {error}")
+                continue
             _write_page(target, result, options)
             written.append(result)
-    write_text_atomically(target / MANIFEST, _manifest(options, written, sources.problems))
-    return SynthReport(target, written, sources.problems, time.perf_counter() - started)
+    write_text_atomically(target / MANIFEST, _manifest(options, written, problems))
+    return SynthReport(target, written, problems, time.perf_counter() - started)
 
 
 def _prepare_output(target: Path) -> None:

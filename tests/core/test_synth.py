@@ -147,3 +147,19 @@ def test_a_sample_of_dev_pages_keeps_every_record_with_all_transformations(dev_d
         assert len(result.records) + len(result.dropped_records) == len(truth)
         assert not result.warnings
         assert all(page.resolve(x) is not None for r in result.records for x in r)
+
+
+def test_an_unreadable_page_is_reported_and_the_others_are_made(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    for sub in ("html", "gt"):
+        (data / sub).mkdir(parents=True)
+    (data / "html" / "1.html").write_bytes((DEMO / "html" / "1.html").read_bytes())
+    (data / "gt" / "1.json").write_bytes((DEMO / "gt" / "1.json").read_bytes())
+    (data / "html" / "2.mhtml").write_bytes(b"MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=z\r\n\r\n")
+    (data / "gt" / "2.json").write_text('[["/body[1]"]]')
+    (data / "gt" / "3.json").write_text('[["/body[1]"]]')
+    report = synthesise_dataset(dataset_sources(data / "html", data / "gt"), tmp_path / "out", SynthOptions(variants=1))
+    assert [p.name for p in report.pages] == ["1_v1"]
+    assert any(p.startswith("page 2:") for p in report.problems)
+    assert any(p.startswith("page 3:") and "no 3.html" in p for p in report.problems)
+    assert json.loads((tmp_path / "out" / MANIFEST).read_text(encoding="utf-8"))["problems"] == report.problems
