@@ -448,14 +448,17 @@ def nest_records(layout: Layout, rng: random.Random) -> Change:
     nested = 0
     inner_class = rng.choice(CLASS_WORDS) + "-inner"
     for unit in layout.units:
-        for element in unit.elements:
-            if (element.tag in TABLE_PARTS - {"td", "th"} or element.tag in CONSTRAINED_PARENTS or element.tag in VOID
-                    or element.tag in ("select", "option", "optgroup", "ul", "ol", "dl") or not element.children
-                    or in_foreign(element)):
-                continue
+        for element in filter(_nestable, unit.elements):
             wrap_children(element, new_element("span" if in_phrasing(element) else "div", {"class": inner_class}))
             nested += 1
     return Change(nested, f"{nested} record elements nested one level deeper")
+
+
+def _nestable(element: Element) -> bool:
+    """True if a new inner element can hold all of this element's children (not rows, lists, options, SVG)."""
+    if not element.children or element.tag in VOID or element.tag in CONSTRAINED_PARENTS or in_foreign(element):
+        return False
+    return element.tag not in TABLE_PARTS - {"td", "th"} and element.tag not in ("option", "ul", "ol", "dl")
 
 
 def wrap_records(layout: Layout, rng: random.Random) -> Change:
