@@ -46,6 +46,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     loaded = load_page(args.page)
     page, snapshot = loaded.page, loaded.snapshot
     sizes = {s.format: s.characters for s in formats.format_sizes(page)}
+    tokens = _count_format_tokens(page, args) if not args.no_tokens else {fmt: None for fmt in sizes}
     info = {
         "page": str(loaded.path),
         "title": snapshot.title,
@@ -54,7 +55,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         "elements": len(page.elements),
         "text_entries": len(page.text_map),
         "characters": sizes,
-        "tokens": {fmt: None for fmt in sizes},
+        "tokens": tokens,
         "warnings": page.warnings,
     }
     if args.json:
@@ -68,11 +69,33 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     print(f"text entries {info['text_entries']:,}")
     print("format     characters  tokens")
     for fmt, chars in sizes.items():
-        print(f"{fmt:<10} {chars:>10,}  n/a")
-    print("(tokens: not available offline; set GEMINI_API_KEY and use `recordlens bench` to count them)")
+        count = tokens.get(fmt)
+        print(f"{fmt:<10} {chars:>10,}  {f'{count:,}' if count is not None else 'n/a'}")
+    if all(count is None for count in tokens.values()):
+        print("(tokens: not available without a key; set GEMINI_API_KEY to count them with Gemini's countTokens)")
     for message in page.warnings:
         warn(message)
     return 0
+
+
+def _count_format_tokens(page, args: argparse.Namespace) -> dict[str, int | None]:
+    """Gemini's countTokens for every format when a key is set; None (shown as n/a) otherwise."""
+    from .gemini import CallSettings, GeminiCaller, api_key_from_environment
+
+    if not api_key_from_environment():
+        return {fmt: None for fmt in formats.FORMATS}
+    settings = CallSettings(base_url=args.base_url, max_attempts=2)
+    if args.model:
+        settings.model = args.model
+    caller = GeminiCaller(settings)
+    counts: dict[str, int | None] = {}
+    for fmt in formats.FORMATS:
+        try:
+            counts[fmt] = caller.count_tokens(formats.represent(page, fmt))
+        except Exception as error:  # noqa: BLE001 - any failure only costs the figure, reported once
+            warn(caller.redact(f"countTokens failed ({type(error).__name__}); tokens shown as n/a"))
+            return {fmt: None for fmt in formats.FORMATS}
+    return counts
 
 
 def format_score_table(scores: DatasetScore) -> str:
@@ -219,9 +242,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_score)
 
-    p = sub.add_parser("inspect", help="title, counts and the size of every format for one page")
+    p = sub.add_parser("inspect", help="title, counts and the size of every format for one page",
+                       description="Characters per format; tokens by Gemini's countTokens when a key is set.")
     p.add_argument("page")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--no-tokens", action="store_true", help="do not count tokens even when a key is set")
+    p.add_argument("--model", help="the model whose tokenizer counts (default gemini-2.5-pro)")
+    p.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
     p.set_defaults(handler=cmd_inspect)
 
     p = sub.add_parser("extract", help="run an extractor over a folder of pages, writing a run",

@@ -42,3 +42,10 @@ def dev_page_numbers() -> list[int]:
     html = DEV / "html"
     numbers = sorted(int(p.stem) for p in html.glob("*.html")) if html.exists() else []
     return numbers or [-1]
+
+
+@pytest.fixture(autouse=True)
+def no_real_gemini_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test may reach Gemini with a developer's real key: tests that need a key set a fake one."""
+    for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(name, raising=False)

@@ -106,3 +106,24 @@ def test_bench_on_recorded_answers_reproduces_the_reference(samples_dir: Path, d
     assert rows["slim"]["f1"] == pytest.approx(0.2307, abs=0.0005)
     assert (rows["flat"]["hallucination_rate"], rows["hier"]["hallucination_rate"],
             rows["slim"]["hallucination_rate"]) == (0.0, 0.4, 0.8)
+
+
+def test_inspect_counts_tokens_with_gemini_when_a_key_is_set(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.fake_gemini import FakeGemini
+
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+    with FakeGemini() as server:
+        code, out, err = run(capsys, "inspect", str(DEMO / "html" / "1.html"), "--json", "--base-url", server.url)
+    tokens = json.loads(out)["tokens"]
+    assert code == 0 and all(isinstance(tokens[f], int) and tokens[f] > 0 for f in ("flat", "slim", "outline"))
+    assert {r.path.rsplit(":", 1)[1] for r in server.requests} == {"countTokens"}
+    assert "test-key-not-real" not in out + err
+
+
+def test_inspect_without_a_key_shows_tokens_as_not_available(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    code, out, _ = run(capsys, "inspect", str(DEMO / "html" / "1.html"))
+    assert code == 0 and "n/a" in out
