@@ -1,9 +1,11 @@
-"""The demo project the app opens when it is given none, built once from resources/demo/dataset.
+"""The demo project the app opens when it is given none, built once from resources/demo/dataset and its
+synthetic variants (resources/demo/synthetic, made by `recordlens synth`).
 
 It shows every stage of the work on four small invented pages: pages 1 and 3 come labelled (their ground
-truth imported), page 2 carries the offline extractor's proposals waiting for review, page 4 is new. Two runs
-(the offline extractor and MDR) over all four pages are stored and scored, so review mode has something to show
-(page 3 is the one where the offline extractor misses a record: the sponsored item).
+truth imported), page 2 carries the offline extractor's proposals waiting for review, page 4 is new; the
+synthetic variants (`N_vK`) come labelled, their labels having followed the records through the
+transformations. Two runs (the offline extractor and MDR) over all the pages are stored and scored, so review
+mode has something to show (page 3 is the one where the offline extractor misses a record: the sponsored item).
 The folder is built beside its final place and renamed into it, so an interrupted build leaves no half project.
 """
 
@@ -25,13 +27,21 @@ from recordlens.core.store_score import score_stored_run
 from .settings import APP_DIR_NAME, MDR, offline_default_method
 
 # Built once and then only opened: a new name whenever what the demo holds changes, so nobody keeps an old one.
-DEMO_FOLDER = "demo-project-2"
+DEMO_FOLDER = "demo-project-3"
 LABELLED = ("1", "3")
 PROPOSED = ("2",)
 
 
 def demo_dataset() -> Path:
     return resource_path("demo", "dataset")
+
+
+def demo_synthetic() -> Path:
+    return resource_path("demo", "synthetic")
+
+
+def _comes_labelled(name: str) -> bool:
+    return name in LABELLED or "_v" in name
 
 
 def default_demo_folder() -> Path:
@@ -62,8 +72,8 @@ def build_demo_project(target: Path) -> Path:
 
 def _fill(project: Project) -> None:
     report = ImportReport()
-    for source in find_sources([demo_dataset()], report):
-        labelled = source.name in LABELLED
+    for source in find_sources([demo_dataset(), demo_synthetic()], report):
+        labelled = _comes_labelled(source.name)
         import_page(project, source if labelled else PageSource(source.name, source.path), report)
     if report.problems:
         raise RuntimeError(f"the demo dataset did not import: {report.problems[0]}")

@@ -18,6 +18,11 @@ def demo_dataset() -> Path:
     return resource_path("demo", "dataset")
 
 
+def demo_synthetic() -> Path:
+    """Synthetic variants of the demo pages (`recordlens synth`), labels included."""
+    return resource_path("demo", "synthetic")
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .cli import DEFAULT_METHOD
 
@@ -29,6 +34,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"RecordLens demo: {len(result.method_rows[0].scores.pages)} pages written by the project "
           f"({dataset})\n")
     print(bench.format_tables(result))
+    variants = demo_synthetic()
+    if (variants / "gt").is_dir():
+        synthetic = bench.run_bench(variants / "html", variants / "gt", specs)
+        print(f"\nThe same methods on {len(synthetic.method_rows[0].scores.pages)} synthetic variants of those "
+              f"pages ({variants}):\n")
+        print(bench.format_tables(synthetic).split("\n\n", 1)[1])
     if args.chart:
         bench.write_chart(result, args.chart)
         print(f"\nwrote {args.chart}", file=sys.stderr)

@@ -31,11 +31,15 @@ def private_settings(monkeypatch, tmp_path: Path):
 
 def test_the_demo_project_shows_every_stage(tmp_path: Path) -> None:
     with open_demo_project(tmp_path / "demo") as project:
+        variants = [f"{n}_v{k}" for n in range(1, 5) for k in (1, 2)]
         assert [(p.name, p.status) for p in project.pages()] == [
-            ("1", "labelled"), ("2", "proposed"), ("3", "labelled"), ("4", "new")]
+            ("1", "labelled"), ("1_v1", "labelled"), ("1_v2", "labelled"), ("2", "proposed"),
+            ("2_v1", "labelled"), ("2_v2", "labelled"), ("3", "labelled"), ("3_v1", "labelled"),
+            ("3_v2", "labelled"), ("4", "new"), ("4_v1", "labelled"), ("4_v2", "labelled")]
+        assert all(project.true_records(name) for name in variants)
         assert project.pages("proposed")[0].proposed > 0
         runs = project.runs()
-        assert len(runs) == 2 and all(r.scored_pages == 2 and r.f1 is not None for r in runs)
+        assert len(runs) == 2 and all(r.scored_pages == 2 + len(variants) and r.f1 is not None for r in runs)
     assert [p.name for p in tmp_path.iterdir()] == ["demo"]  # no staging folder left behind
     with open_demo_project(tmp_path / "demo") as again:  # opened, not built twice
         assert len(again.runs()) == 2
