@@ -8,6 +8,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+
 from recordlens.core.dom import Page, parse_html
 from recordlens.core.records import TextKeyIndex
 
