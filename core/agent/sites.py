@@ -1,0 +1,175 @@
+"""Snapshot sites: a folder of saved pages (MHTML, or HTML with a "saved from" URL) indexed by the URL each page
+was saved from, so that following a link means finding the saved page for its URL.
+
+URLs are compared after `normalise_url`:
+  - the fragment (#...) is dropped: it names a place on a page, not a page;
+  - scheme and host are lower-cased; the default port goes (:80 for http, :443 for https);
+  - an empty path is "/", and a trailing slash is dropped from any other path (/abs/1/ = /abs/1);
+  - percent-escapes are decoded where they stand for unreserved characters (%7E = ~) and upper-cased elsewhere
+    (%2f = %2F); a space is %20 in the path;
+  - the query is kept, in its order: it tells search pages apart. Its escapes are normalised as form data, so a
+    space written + or %20 is the same, `?flag` is `?flag=`, and `?` with nothing after it is no query.
+The scheme is kept: an http link does not reach a page saved from https.
+
+`site.json` (written by `recordlens site build DIR`) holds the index: url -> file (relative) and title.
+"""
+
+from __future__ import annotations
+
+import html as html_escape
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
+
+from ..errors import SnapshotError
+from ..snapshot import DEFAULT_URL, read_snapshot
+from .model import AgentError
+
+INDEX_FILE = "site.json"
+PAGE_SUFFIXES = (".mhtml", ".mht", ".html", ".htm")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_PATH_SAFE = "/:@!$&'()*+,;=-._~"
+NOT_IN_SNAPSHOT_TITLE = "Not in this snapshot"
+
+
+class SiteError(AgentError):
+    """A snapshot site folder that cannot be read or indexed."""
+
+
+@dataclass(frozen=True)
+class SitePage:
+    url: str     # as saved
+    file: str    # relative to the site folder, with forward slashes
+    title: str = ""
+
+
+@dataclass
+class Site:
+    root: Path
+    name: str
+    pages: list[SitePage]
+    warnings: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._by_url = {normalise_url(p.url): p for p in self.pages}
+
+    def page(self, url: str) -> SitePage | None:
+        try:
+            return self._by_url.get(normalise_url(url))
+        except ValueError:
+            return None
+
+    def resolve(self, url: str) -> Path | None:
+        """The saved page for a URL, or None when the snapshot does not have it."""
+        page = self.page(url)
+        return self.root / page.file if page else None
+
+    def as_dict(self) -> dict[str, object]:
+        return {"name": self.name, "pages": [{"url": p.url, "file": p.file, "title": p.title} for p in self.pages]}
+
+
+def normalise_url(url: str) -> str:
+    """The form two URLs are compared in (the module's notes say what it keeps and drops)."""
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    port = parts.port  # raises ValueError for a port that is not a number
+    netloc = host
+    if parts.username or parts.password:
+        netloc = f"{parts.username or ''}{':' + parts.password if parts.password else ''}@{host}"
+    if port is not None and port != _DEFAULT_PORTS.get(scheme):
+        netloc += f":{port}"
+    path = quote(_ESCAPE.sub(_normal_escape, parts.path), safe=_PATH_SAFE + "%") or "/"
+    if len(path) > 1:
+        path = path.rstrip("/") or "/"
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    query = "&".join(f"{quote_plus(k)}={quote_plus(v)}" for k, v in pairs)
+    return urlunsplit((scheme, netloc, path, query, ""))
+
+
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def _normal_escape(match: re.Match[str]) -> str:
+    char = chr(int(match.group(0)[1:], 16))
+    return char if char in _UNRESERVED else match.group(0).upper()
+
+
+def build_site(folder: str | Path, *, write: bool = True) -> Site:
+    """Index every saved page below `folder` by its saved URL; write `folder/site.json` unless `write` is False.
+
+    A page without a saved URL, or one that cannot be read, is left out with a warning; of two pages saved from
+    the same URL, the first in path order is kept."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise SiteError(f"no folder at {root}: a snapshot site is a folder of saved pages")
+    pages: list[SitePage] = []
+    seen: dict[str, str] = {}
+    warnings: list[str] = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in PAGE_SUFFIXES):
+        relative = path.relative_to(root).as_posix()
+        try:
+            snapshot = read_snapshot(path)
+        except SnapshotError as error:
+            warnings.append(f"{relative} left out: {error}")
+            continue
+        if not snapshot.url or snapshot.url == DEFAULT_URL:
+            warnings.append(f"{relative} left out: it does not say which URL it was saved from")
+            continue
+        try:
+            key = normalise_url(snapshot.url)
+        except ValueError:
+            warnings.append(f"{relative} left out: its saved URL {snapshot.url!r} is not a valid URL")
+            continue
+        if key in seen:
+            warnings.append(f"{relative} left out: {seen[key]} was saved from the same URL ({snapshot.url})")
+            continue
+        seen[key] = relative
+        pages.append(SitePage(url=snapshot.url, file=relative, title=snapshot.title or ""))
+    if not pages:
+        raise SiteError(f"{root} holds no saved page with a URL (.mhtml, or .html saved by a browser)")
+    pages.sort(key=lambda p: normalise_url(p.url))
+    site = Site(root=root, name=root.resolve().name, pages=pages, warnings=warnings)
+    if write:
+        _write_index(site)
+    return site
+
+
+def load_site(folder: str | Path) -> Site:
+    """The site as `site.json` indexes it; built in memory (not written) when the folder has no index yet."""
+    root = Path(folder)
+    index = root / INDEX_FILE
+    if not index.exists():
+        return build_site(root, write=False)
+    try:
+        data = json.loads(index.read_text(encoding="utf-8"))
+        pages = [SitePage(url=str(p["url"]), file=str(p["file"]), title=str(p.get("title") or ""))
+                 for p in data["pages"]]
+        name = str(data.get("name") or root.resolve().name)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise SiteError(f"cannot read {index}: {error}; rebuild it with `recordlens site build {root}`") from None
+    missing = [p.file for p in pages if not (root / p.file).is_file()]
+    if missing:
+        raise SiteError(f"{index} lists pages that are not in the folder ({', '.join(missing[:3])}); "
+                        f"rebuild it with `recordlens site build {root}`")
+    return Site(root=root, name=name, pages=pages)
+
+
+def _write_index(site: Site) -> None:
+    index = site.root / INDEX_FILE
+    temporary = index.with_name(f".{INDEX_FILE}.{os.getpid()}.tmp")
+    temporary.write_text(json.dumps(site.as_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    os.replace(temporary, index)
+
+
+def not_in_snapshot_html(url: str) -> str:
+    """The page shown for a link the snapshot does not have: the same in the app and in tests."""
+    shown = html_escape.escape(url)
+    return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{NOT_IN_SNAPSHOT_TITLE}</title></head>"
+            f"<body><h1>{NOT_IN_SNAPSHOT_TITLE}</h1><p>This page was not saved with the site:</p>"
+            f"<p><code>{shown}</code></p><p>Nothing was requested from the network. Go back to continue.</p>"
+            "</body></html>")

@@ -1,0 +1,276 @@
+"""Benchmark tasks: the JSONL file format (read with line-numbered errors, written atomically) and the answer
+normalisation that exact match is judged after."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from .model import ANSWER_KINDS, NORMALISE_RULES, AgentError, Task
+
+REQUIRED_KEYS = ("id", "category", "instruction", "answer", "answer_kind", "normalise")
+OPTIONAL_KEYS = ("start_url", "site")
+MAX_REPORTED_PROBLEMS = 10
+
+# Published verbatim in the README ("Answer normalisation"): keep the two in step.
+RULES_TEXT = """\
+An answer is correct when it equals the gold answer after both went through the task's `normalise` rules.
+Whatever the rules, both are first put in Unicode NFKC form and trimmed. The rules then apply in this fixed
+order, whatever order the task lists them in:
+
+1. `case`: letters are case-folded (`Transformer` = `transformer`, `Straße` = `STRASSE`).
+2. `numbers`: number words from zero to ninety-nine become digits (`twelve` = `12`, `twenty-one` = `21`);
+   thousands separators go (`1,024` = `1024`); a decimal loses its trailing zeros (`3.50` = `3.5`, `3.0` = `3`).
+3. `units`: the space between a number and its unit goes (`5 km` = `5km`, `40 %` = `40%`), and spelled-out
+   units after a number become their symbols (`5 kilometres` = `5km`, `40 percent` = `40%`); known units:
+   %, km, m, cm, mm, kg, g, s, min, h, MB, GB.
+4. `punctuation`: apostrophes are removed (`don't` = `dont`); every other punctuation character becomes a space
+   (`state-of-the-art` = `state of the art`), except `%`, and `.` or `,` between two digits (`3.5` stays).
+5. `whitespace`: runs of spaces, tabs and newlines become one space.
+
+With no rules, the trimmed answers must be identical.
+"""
+
+
+class TaskFileError(AgentError):
+    """A tasks file that cannot be read as tasks; the message names every bad line (up to ten)."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The file format
+
+
+def load_tasks(path: str | Path) -> list[Task]:
+    """Read a tasks JSONL file: one JSON object per line, blank lines ignored. Every problem is reported with its
+    line number, all at once, so a person can fix the file in one go."""
+    source = Path(path)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TaskFileError(f"no tasks file at {source}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise TaskFileError(f"cannot read the tasks file {source}: {error}") from None
+    return parse_tasks(text, source=str(source))
+
+
+def parse_tasks(text: str, *, source: str = "the tasks file") -> list[Task]:
+    tasks: list[Task] = []
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            task = task_from_line(line)
+        except TaskFileError as error:
+            problems.append(f"line {number}: {error}")
+            continue
+        if task.id in seen:
+            problems.append(f"line {number}: task id {task.id!r} was already used on line {seen[task.id]}")
+            continue
+        seen[task.id] = number
+        tasks.append(task)
+    if problems:
+        shown = problems[:MAX_REPORTED_PROBLEMS]
+        more = len(problems) - len(shown)
+        tail = f"\n  ... and {more} more" if more else ""
+        raise TaskFileError(f"{source} has {len(problems)} bad line(s):\n  " + "\n  ".join(shown) + tail)
+    if not tasks:
+        raise TaskFileError(f"{source} holds no tasks")
+    return tasks
+
+
+def task_from_line(line: str) -> Task:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise TaskFileError(f"not valid JSON ({error.msg} at column {error.colno})") from None
+    if not isinstance(data, dict):
+        raise TaskFileError("expected a JSON object with keys " + ", ".join(REQUIRED_KEYS))
+    missing = [k for k in REQUIRED_KEYS if k not in data]
+    if missing:
+        raise TaskFileError("missing key(s) " + ", ".join(missing))
+    unknown = sorted(set(data) - set(REQUIRED_KEYS) - set(OPTIONAL_KEYS))
+    if unknown:
+        raise TaskFileError(f"unknown key(s) {', '.join(unknown)}; "
+                            f"allowed: {', '.join(REQUIRED_KEYS + OPTIONAL_KEYS)}")
+    return Task(id=_id_of(data["id"]), category=_text(data, "category", empty=True),
+                instruction=_text(data, "instruction"), answer=_answer_of(data["answer"]),
+                answer_kind=_kind_of(data["answer_kind"]), normalise=_rules_of(data["normalise"]),
+                start_url=_text(data, "start_url", empty=True), site=_text(data, "site", empty=True))
+
+
+def task_line(task: Task) -> str:
+    return json.dumps(task.as_dict(), ensure_ascii=False)
+
+
+def save_tasks(path: str | Path, tasks: Sequence[Task]) -> Path:
+    """Write the tasks as JSONL, atomically (a crash leaves the old file, never half a new one)."""
+    ids = [t.id for t in tasks]
+    duplicated = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicated:
+        raise TaskFileError(f"task id(s) used twice: {', '.join(duplicated)}")
+    for task in tasks:
+        task_from_line(task_line(task))  # the same validation as reading, so what we write reads back
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    temporary.write_text("".join(task_line(t) + "\n" for t in tasks), encoding="utf-8")
+    os.replace(temporary, target)
+    return target
+
+
+def _id_of(value: object) -> str:
+    # JSON numbers are accepted as ids ("id": 7), but bools are not numbers here.
+    if isinstance(value, bool) or not isinstance(value, str | int) or not str(value).strip():
+        raise TaskFileError("'id' must be a non-empty string")
+    return str(value).strip()
+
+
+def _text(data: dict, key: str, *, empty: bool = False) -> str:
+    value = data.get(key, "")
+    if value is None and empty:
+        return ""
+    if not isinstance(value, str):
+        raise TaskFileError(f"{key!r} must be a string")
+    if not empty and not value.strip():
+        raise TaskFileError(f"{key!r} is empty")
+    return value.strip()
+
+
+def _answer_of(value: object) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise TaskFileError("'answer' must be a string (or a number)")
+    text = str(value).strip()
+    if not text:
+        raise TaskFileError("'answer' is empty: every task needs its one exact answer")
+    return text
+
+
+def _kind_of(value: object) -> str:
+    if value not in ANSWER_KINDS:
+        raise TaskFileError(f"'answer_kind' {value!r} is not one of {', '.join(ANSWER_KINDS)}")
+    return str(value)
+
+
+def _rules_of(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TaskFileError(f"'normalise' must be a list of rule names from {', '.join(NORMALISE_RULES)}")
+    unknown = [v for v in value if v not in NORMALISE_RULES]
+    if unknown:
+        raise TaskFileError(f"unknown normalisation rule(s) {', '.join(map(repr, unknown))}; "
+                            f"known: {', '.join(NORMALISE_RULES)}")
+    return tuple(dict.fromkeys(value))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Answer normalisation (RULES_TEXT says the same in prose)
+
+
+def is_correct(task: Task, answer: str | None) -> bool:
+    """Exact match after the task's normalisation; no answer is never correct."""
+    if answer is None:
+        return False
+    return normalise_answer(answer, task.normalise) == normalise_answer(task.answer, task.normalise)
+
+
+def normalise_answer(text: str, rules: Iterable[str]) -> str:
+    wanted = set(rules)
+    unknown = wanted - set(NORMALISE_RULES)
+    if unknown:
+        raise AgentError(f"unknown normalisation rule(s) {', '.join(sorted(unknown))}")
+    result = unicodedata.normalize("NFKC", text).strip()
+    for name in NORMALISE_RULES:  # the fixed order, whatever order the task lists them in
+        if name in wanted:
+            result = _RULES[name](result)
+    return result.strip()
+
+
+_UNITS = {
+    "%": ("percent", "per cent", "pct"),
+    "km": ("kilometres", "kilometers", "kilometre", "kilometer"),
+    "cm": ("centimetres", "centimeters", "centimetre", "centimeter"),
+    "mm": ("millimetres", "millimeters", "millimetre", "millimeter"),
+    "m": ("metres", "meters", "metre", "meter"),
+    "kg": ("kilograms", "kilogram", "kilos"),
+    "g": ("grams", "gram"),
+    "min": ("minutes", "minute", "mins"),
+    "h": ("hours", "hour", "hrs", "hr"),
+    "s": ("seconds", "second", "secs", "sec"),
+    "MB": ("megabytes", "megabyte"),
+    "GB": ("gigabytes", "gigabyte"),
+}
+_UNIT_SYMBOLS = sorted(_UNITS, key=len, reverse=True)
+_NUMBER_BEFORE = r"(?<=\d)\s*"
+_SPELLED_UNIT = re.compile(
+    _NUMBER_BEFORE + r"(" + "|".join(sorted((re.escape(w) for ws in _UNITS.values() for w in ws), key=len,
+                                            reverse=True)) + r")\b", re.IGNORECASE)
+_SPACED_UNIT = re.compile(r"(?<=\d)\s+(" + "|".join(re.escape(s) for s in _UNIT_SYMBOLS) + r")(?![^\W\d_])",
+                          re.IGNORECASE)
+_WORD_TO_UNIT = {w: symbol for symbol, words in _UNITS.items() for w in words}
+
+
+def _units(text: str) -> str:
+    text = _SPELLED_UNIT.sub(lambda m: _WORD_TO_UNIT[" ".join(m.group(1).lower().split())], text)
+    return _SPACED_UNIT.sub(lambda m: m.group(1), text)
+
+
+_SMALL = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+          "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_NUMBER_WORD = re.compile(
+    r"\b(?:(" + "|".join(_TENS) + r")(?:[\s-]+(" + "|".join(_SMALL[1:10]) + r"))?|(" + "|".join(_SMALL) + r"))\b",
+    re.IGNORECASE)
+_GROUPED = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?=(?:\.\d+)?(?![\d,]|\.\d))")
+_DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)(?![\d.])")
+
+
+def _number_word(match: re.Match[str]) -> str:
+    tens, ones, small = match.group(1), match.group(2), match.group(3)
+    if small:
+        return str(_SMALL.index(small.lower()))
+    return str(_TENS[tens.lower()] + (_SMALL.index(ones.lower()) if ones else 0))
+
+
+def _decimal(match: re.Match[str]) -> str:
+    fraction = match.group(2).rstrip("0")
+    return match.group(1) + ("." + fraction if fraction else "")
+
+
+def _numbers(text: str) -> str:
+    text = _NUMBER_WORD.sub(_number_word, text)
+    text = _GROUPED.sub(lambda m: m.group(0).replace(",", ""), text)
+    return _DECIMAL.sub(_decimal, text)
+
+
+_APOSTROPHES = "'\u2019\u02bc"
+
+
+def _punctuation(text: str) -> str:
+    out: list[str] = []
+    for i, char in enumerate(text):
+        if char in _APOSTROPHES:
+            continue
+        out.append(char if _kept(text, i) else " ")
+    return "".join(out)
+
+
+def _kept(text: str, i: int) -> bool:
+    char = text[i]
+    if char == "%" or not unicodedata.category(char).startswith("P"):
+        return True
+    # A decimal point or a thousands separator inside a number is part of the number.
+    return char in ".," and 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
+
+
+_RULES: dict[str, Callable[[str], str]] = {
+    "case": str.casefold,
+    "numbers": _numbers,
+    "units": _units,
+    "punctuation": _punctuation,
+    "whitespace": lambda text: " ".join(text.split()),
+}
