@@ -1,0 +1,154 @@
+// What the site browser hears from the page (run in ApplicationWorld, after qwebchannel.js, dom_rules.js, som.js).
+//
+// Reports travel as JSON text through the QWebChannel object "recordlens_site": `event(json)` for the user's
+// actions while recording (and the Back key always), `framed(token)` once a frame with everything done so far
+// has been produced. Listeners are capture-phase on window, so they run before anything of the page's own.
+//
+// Recording reports, all with the target's identities computed at that moment (label from the last mark()):
+//   {kind: "click", label, target}          a click; on a text field it only focuses, so it is not reported
+//   {kind: "type", label, target, value, submit}   committed on Enter (submit: true), change or blur
+//   {kind: "scroll", direction}             one per burst of wheel or scrolling keys
+//   {kind: "back"}                          Alt+Left or the Back key (reported even when not recording)
+(() => {
+  const rl = (globalThis.__recordlens = globalThis.__recordlens || {});
+  if (rl.site) return;
+
+  const SCROLL_QUIET_MS = 350; // a pause this long ends a burst of wheel events
+  const SCROLL_KEYS = { PageDown: "down", PageUp: "up", " ": "down", ArrowDown: "down", ArrowUp: "up" };
+
+  let bridge = null;
+  let connecting = false;
+  const outbox = [];
+
+  const connect = () => {
+    if (bridge || connecting) return;
+    if (typeof qt === "undefined" || !qt.webChannelTransport || typeof QWebChannel === "undefined") return;
+    connecting = true;
+    new QWebChannel(qt.webChannelTransport, (channel) => {
+      bridge = channel.objects.recordlens_site || null;
+      connecting = false;
+      while (bridge && outbox.length) {
+        const [method, arg] = outbox.shift();
+        bridge[method](arg);
+      }
+    });
+  };
+
+  const report = (method, arg) => {
+    connect();
+    if (bridge) bridge[method](arg);
+    else outbox.push([method, arg]);
+  };
+
+  const send = (data) => report("event", JSON.stringify(data));
+
+  let recording = false;
+
+  const targetOf = (el) => ({ label: rl.som.labelOf(el), target: rl.som.identities(el) });
+
+  // ---- clicks --------------------------------------------------------------------------------------------
+
+  const onClick = (event) => {
+    if (!recording || !event.isTrusted || event.button !== 0) return;
+    const node = event.target;
+    if (!(node instanceof Element) || node.closest("recordlens-som")) return;
+    const el = rl.som.interactiveOf(node) || node;
+    if (rl.som.isTextField(el)) return; // the Type that follows is the step
+    // A click on a <label> is followed by the browser's own click on its control: the control's is the step.
+    if (el.localName === "label" && el.control) return;
+    send({ kind: "click", ...targetOf(el) });
+  };
+
+  // ---- typing --------------------------------------------------------------------------------------------
+
+  let editing = null; // {el, start}: the field typed into since it was last committed
+
+  const commit = (el, submit) => {
+    if (!editing || editing.el !== el) return;
+    editing = null;
+    send({ kind: "type", ...targetOf(el), value: el.isContentEditable ? el.innerText : el.value, submit });
+  };
+
+  const onInput = (event) => {
+    if (!recording) return;
+    const el = event.target;
+    if (!(el instanceof Element) || !rl.som.isTextField(el)) return;
+    if (!editing || editing.el !== el) editing = { el };
+  };
+
+  const onKeyDown = (event) => {
+    if ((event.altKey && event.key === "ArrowLeft") || event.key === "BrowserBack") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      send({ kind: "back" });
+      return;
+    }
+    if (!recording) return;
+    const el = event.target;
+    const inField = el instanceof Element && rl.som.isTextField(el);
+    if (inField && event.key === "Enter" && el.localName !== "textarea") {
+      if (!editing || editing.el !== el) editing = { el }; // Enter on an untouched field submits it as it is
+      commit(el, true);
+      return;
+    }
+    if (!inField && SCROLL_KEYS[event.key] && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      scrolled(SCROLL_KEYS[event.key]);
+    }
+  };
+
+  const onLeave = (event) => {
+    if (recording && event.target instanceof Element) commit(event.target, false);
+  };
+
+  // ---- scrolling ------------------------------------------------------------------------------------------
+
+  let burst = null; // {direction, timer}
+
+  const flush = () => {
+    if (!burst) return;
+    clearTimeout(burst.timer);
+    const { direction } = burst;
+    burst = null;
+    send({ kind: "scroll", direction });
+  };
+
+  const scrolled = (direction) => {
+    rl.som.hide();
+    if (burst && burst.direction !== direction) flush();
+    if (!burst) burst = { direction, timer: 0 };
+    clearTimeout(burst.timer);
+    burst.timer = setTimeout(flush, SCROLL_QUIET_MS);
+  };
+
+  const onWheel = (event) => {
+    if (!recording || !event.deltaY) return;
+    scrolled(event.deltaY > 0 ? "down" : "up");
+  };
+
+  window.addEventListener("click", onClick, true);
+  window.addEventListener("input", onInput, true);
+  window.addEventListener("change", onLeave, true);
+  window.addEventListener("focusout", onLeave, true);
+  window.addEventListener("keydown", onKeyDown, true);
+  window.addEventListener("wheel", onWheel, { capture: true, passive: true });
+  document.addEventListener("DOMContentLoaded", connect);
+  connect();
+
+  rl.site = {
+    setRecording: (on) => {
+      recording = !!on;
+      if (!recording) {
+        editing = null;
+        if (burst) clearTimeout(burst.timer);
+        burst = null;
+      }
+      return recording;
+    },
+    // A field typed into but not committed yet (the recorder commits it before a Wait or an answer).
+    commitTyping: () => {
+      if (editing) commit(editing.el, false);
+      return true;
+    },
+    ping: (token) => requestAnimationFrame(() => requestAnimationFrame(() => report("framed", token))),
+  };
+})();

@@ -1,0 +1,267 @@
+// Set-of-mark: number the page's interactive elements and draw the numbers on it (run in ApplicationWorld).
+//
+// Injected after dom_rules.js, so identities use the core's XPath rules (`__recordlens.xpathOf`). Defines
+// `__recordlens.som`; Python calls `mark({all})`, which draws a numbered box on every interactive element in
+// the viewport (or, with all, on the whole page) and returns JSON describing each: label, xpath, text, role,
+// accessible name, bbox (viewport CSS pixels), plus the scroll position and the viewport size.
+//
+// The marks live in the closed shadow root of one fixed <recordlens-som> element appended to <html>: page CSS
+// cannot reach them, pointer-events: none lets every click fall through to the page, and being the last child
+// of <html> under its own tag name it changes no page element's XPath.
+(() => {
+  const rl = (globalThis.__recordlens = globalThis.__recordlens || {});
+  if (rl.som) return;
+
+  const HOST_TAG = "recordlens-som";
+  const TEXT_CHARS = 200;
+  const INTERACTIVE = [
+    "a[href]", "button", "input:not([type=hidden])", "select", "textarea", "summary",
+    "[role=button]", "[role=link]", "[role=tab]", "[role=menuitem]", "[role=checkbox]", "[role=radio]",
+    "[role=option]", "[role=switch]", "[role=combobox]", "[role=searchbox]", "[role=textbox]",
+  ].join(",");
+  const COLOURS = ["#e8590c", "#1971c2", "#2f9e44", "#c2255c", "#6741d9", "#0c8599", "#d9480f", "#5c940d"];
+  const TEXT_INPUTS = new Set(["", "text", "search", "email", "url", "tel", "password", "number"]);
+
+  const squash = (s) => (s || "").replace(/\s+/g, " ").trim();
+  const cut = (s) => (s.length > TEXT_CHARS ? s.slice(0, TEXT_CHARS) : s);
+
+  // The role a screen reader would announce: explicit first, else the element's implicit ARIA role.
+  const roleOf = (el) => {
+    const explicit = squash(el.getAttribute("role")).split(" ")[0];
+    if (explicit) return explicit;
+    const tag = el.localName;
+    if (tag === "a") return "link";
+    if (tag === "button" || tag === "summary") return "button";
+    if (tag === "textarea") return "textbox";
+    if (tag === "select") return el.multiple || el.size > 1 ? "listbox" : "combobox";
+    if (tag === "input") {
+      const type = (el.getAttribute("type") || "").toLowerCase();
+      if (["button", "submit", "reset", "image"].includes(type)) return "button";
+      if (type === "checkbox" || type === "radio") return type;
+      if (type === "search") return el.hasAttribute("list") ? "combobox" : "searchbox";
+      if (type === "number") return "spinbutton";
+      if (type === "range") return "slider";
+      return el.hasAttribute("list") ? "combobox" : "textbox";
+    }
+    return "";
+  };
+
+  const isTextField = (el) =>
+    el.localName === "textarea" ||
+    (el.localName === "input" && TEXT_INPUTS.has((el.getAttribute("type") || "").toLowerCase())) ||
+    ["textbox", "searchbox"].includes(squash(el.getAttribute("role"))) ||
+    el.isContentEditable;
+
+  // Visible text as the reader sees it; a field shows its value, or its placeholder when empty.
+  const textOf = (el) => {
+    if (el.localName === "input" || el.localName === "textarea") {
+      const type = (el.getAttribute("type") || "").toLowerCase();
+      if (["button", "submit", "reset"].includes(type)) return cut(squash(el.value));
+      return cut(squash(el.value) || squash(el.getAttribute("placeholder")));
+    }
+    if (el.localName === "select") {
+      const option = el.selectedOptions && el.selectedOptions[0];
+      return cut(squash(option ? option.textContent : ""));
+    }
+    return cut(squash(el.innerText !== undefined ? el.innerText : el.textContent));
+  };
+
+  const byIds = (ids) =>
+    squash(
+      ids
+        .split(/\s+/)
+        .map((id) => document.getElementById(id))
+        .filter(Boolean)
+        .map((n) => n.textContent)
+        .join(" "),
+    );
+
+  const labelText = (el) => {
+    const parts = [];
+    if (el.labels) for (const label of el.labels) parts.push(label.textContent);
+    return squash(parts.join(" "));
+  };
+
+  const imageAlt = (el) =>
+    squash([...el.querySelectorAll("img[alt]")].map((img) => img.getAttribute("alt")).join(" "));
+
+  // The accessible name, in the accname order that matters for these elements: aria-labelledby, aria-label,
+  // the native label (label[for] or a wrapping label, alt), the content for roles named by it, title,
+  // placeholder.
+  const nameOf = (el) => {
+    const labelledby = el.getAttribute("aria-labelledby");
+    if (labelledby && byIds(labelledby)) return cut(byIds(labelledby));
+    const aria = squash(el.getAttribute("aria-label"));
+    if (aria) return cut(aria);
+    const tag = el.localName;
+    if (tag === "input" || tag === "select" || tag === "textarea") {
+      const type = (el.getAttribute("type") || "").toLowerCase();
+      if (type === "image" && el.getAttribute("alt")) return cut(squash(el.getAttribute("alt")));
+      if (["button", "submit", "reset"].includes(type)) {
+        return cut(squash(el.value) || { submit: "Submit", reset: "Reset" }[type] || "");
+      }
+      const label = labelText(el);
+      if (label) return cut(label);
+    } else {
+      const content = squash(el.innerText !== undefined ? el.innerText : el.textContent) || imageAlt(el);
+      if (content) return cut(content);
+    }
+    const title = squash(el.getAttribute("title"));
+    if (title) return cut(title);
+    return cut(squash(el.getAttribute("placeholder")));
+  };
+
+  const shown = (el, r) => {
+    if (r.width <= 0 || r.height <= 0) return false;
+    const style = getComputedStyle(el);
+    return style.visibility !== "hidden" && style.display !== "none" && Number(style.opacity) !== 0;
+  };
+
+  const inViewport = (r) => r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+
+  // Not hidden under something else: some point of the box (centre first) hits the element or its content.
+  const reachable = (el, r) => {
+    const points = [
+      [0.5, 0.5], [0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75],
+    ];
+    for (const [fx, fy] of points) {
+      const x = Math.min(Math.max(r.left + r.width * fx, 0), innerWidth - 1);
+      const y = Math.min(Math.max(r.top + r.height * fy, 0), innerHeight - 1);
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === el || el.contains(hit) || (hit.localName === "label" && el.labels && [...el.labels].includes(hit)))) {
+        return true;
+      }
+    }
+    return false;
+  };
+
+  let host = null;
+  let layer = null;
+  let marked = []; // the elements of the last mark(), in label order
+  let firstLabel = 0;
+
+  const ensureHost = () => {
+    if (host && host.isConnected) return true;
+    const root = document.documentElement;
+    if (!root) return false;
+    host = document.createElement(HOST_TAG);
+    host.style.cssText =
+      "all: initial !important; display: block !important; position: fixed !important; left: 0 !important;" +
+      " top: 0 !important; width: 0 !important; height: 0 !important; overflow: visible !important;" +
+      " z-index: 2147483647 !important; pointer-events: none !important;";
+    const shadow = host.attachShadow({ mode: "closed" });
+    shadow.innerHTML = `<style>
+      :host { all: initial; }
+      .box { position: fixed; box-sizing: border-box; border: 2px dashed var(--c); pointer-events: none; }
+      .label { position: absolute; left: -2px; top: -2px; transform: translateY(-100%); padding: 0 4px;
+               background: var(--c); color: #fff; font: bold 12px/16px system-ui, sans-serif;
+               white-space: nowrap; }
+      .label.inside { transform: none; }
+    </style><div class="layer"></div>`;
+    layer = shadow.querySelector(".layer");
+    root.appendChild(host);
+    return true;
+  };
+
+  const clear = () => {
+    if (layer) layer.replaceChildren();
+    marked = [];
+  };
+
+  // Candidates in document order; one inside another marked element is left to the outer one (a span with
+  // role=button inside a link is the link).
+  const candidates = (all) => {
+    const out = [];
+    for (const el of document.querySelectorAll(INTERACTIVE)) {
+      if (el.closest(HOST_TAG)) continue;
+      if (el.disabled) continue;
+      if (out.length && out.some((o) => o.el.contains(el))) continue;
+      const r = el.getBoundingClientRect();
+      if (!shown(el, r)) continue;
+      if (!all && (!inViewport(r) || !reachable(el, r))) continue;
+      out.push({ el, r });
+    }
+    return out;
+  };
+
+  const describe = (el, r, label) => ({
+    label,
+    xpath: rl.xpathOf(el),
+    text: textOf(el),
+    role: roleOf(el),
+    name: nameOf(el),
+    bbox: [r.left, r.top, r.width, r.height].map((v) => Math.round(v * 100) / 100),
+    field: isTextField(el),
+  });
+
+  const draw = (items) => {
+    if (!ensureHost()) return;
+    const fragment = document.createDocumentFragment();
+    for (const { r, label } of items) {
+      if (!inViewport(r)) continue;
+      const box = document.createElement("div");
+      box.className = "box";
+      box.style.setProperty("--c", COLOURS[label % COLOURS.length]);
+      box.style.left = r.left + "px";
+      box.style.top = r.top + "px";
+      box.style.width = r.width + "px";
+      box.style.height = r.height + "px";
+      const tag = document.createElement("div");
+      tag.className = r.top < 16 ? "label inside" : "label";
+      tag.textContent = String(label);
+      box.appendChild(tag);
+      fragment.appendChild(box);
+    }
+    layer.appendChild(fragment);
+  };
+
+  // options: {all: bool, first: number (the first label), draw: bool}.
+  const mark = (options) => {
+    const opts = options || {};
+    const first = Number.isInteger(opts.first) ? opts.first : 0;
+    clear();
+    const found = candidates(!!opts.all).map(({ el, r }, i) => ({ el, r, label: first + i }));
+    marked = found.map((f) => f.el);
+    firstLabel = first;
+    if (opts.draw !== false) draw(found);
+    return JSON.stringify({
+      url: document.baseURI,
+      title: document.title,
+      scroll: [scrollX, scrollY],
+      viewport: [innerWidth, innerHeight],
+      elements: found.map(({ el, r, label }) => describe(el, r, label)),
+    });
+  };
+
+  // The label of the marked element that holds `node` (the event target of a click), or null.
+  const labelOf = (node) => {
+    for (let i = 0; i < marked.length; i++) {
+      if (marked[i] === node || marked[i].contains(node)) return firstLabel + i;
+    }
+    return null;
+  };
+
+  // Marks drawn at viewport positions are wrong once the page scrolls: hide them until the next mark().
+  const hide = () => {
+    if (layer) layer.replaceChildren();
+  };
+
+  // The interactive element around `node` (itself included), whether marked or not.
+  const interactiveOf = (node) => (node instanceof Element ? node.closest(INTERACTIVE) : null);
+
+  const identities = (el) => {
+    const r = el.getBoundingClientRect();
+    return describe(el, r, null);
+  };
+
+  rl.som = {
+    mark: (json) => mark(json ? JSON.parse(json) : {}),
+    clear: () => (clear(), true),
+    hide,
+    labelOf,
+    interactiveOf,
+    identities,
+    isTextField,
+    textOf,
+  };
+})();
