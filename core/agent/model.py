@@ -202,6 +202,8 @@ class Trajectory:
     run: int | None = None            # 0-based run index for agents
     stop: str | None = None           # why the episode ended: answer, budget, malformed, error
     calls: list[ModelCall] = field(default_factory=list)
+    # The PNGs the steps' screenshot hashes name, kept here until the trajectory is stored (never in its JSON).
+    screenshots: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"task": self.task_id, "actor": self.actor, "answer": self.answer,
@@ -250,6 +252,7 @@ class Observation:
     elements: tuple[Target, ...] = ()
     scroll: tuple[float, float] = (0.0, 0.0)          # the viewport's top-left in page pixels
     viewport: tuple[float, float] | None = None       # width, height in CSS pixels
+    text: str = ""    # the page's visible text, optional: it lets a text-only run read what the screenshot shows
 
     def element(self, label: int) -> Target | None:
         return next((e for e in self.elements if e.label == label), None)

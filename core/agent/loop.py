@@ -1,0 +1,197 @@
+"""The agent loop: observe, prompt, call the model, read its action, act; until an answer or the step budget.
+
+Nothing the model writes can crash an episode: an answer with no readable action, a number that is not on the
+page, an action the page refuses, a failed model call, each becomes a failed step that keeps the raw answer and
+the error, and the episode goes on. It ends at ANSWER, at the step budget (failed steps count), after
+`max_failures` failed steps in a row, or when the model budget is used up. Every step and every raw model call
+is kept in the trajectory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from ..errors import RecordLensError
+from ..gemini import Answer, BudgetExceededError, GeminiError
+from ..resource_files import read_resource
+from .memory import Memory, WindowMemory, render
+from .model import (
+    ActionParseError,
+    Browser,
+    ModelCall,
+    Observation,
+    Step,
+    Target,
+    Task,
+    Trajectory,
+    find_target,
+    parse_action,
+)
+from .tasks import is_correct
+
+DEFAULT_STEP_BUDGET = 15
+DEFAULT_MAX_FAILURES = 3
+MAX_PAGE_TEXT = 6000  # characters of page text in a prompt, when the browser gives any
+
+
+class Caller(Protocol):
+    """What the loop needs of a model: `GeminiCaller` has it."""
+
+    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer: ...
+
+
+@dataclass
+class AgentSettings:
+    memory: Memory = field(default_factory=lambda: WindowMemory(3))
+    step_budget: int = DEFAULT_STEP_BUDGET
+    max_failures: int = DEFAULT_MAX_FAILURES  # failed steps in a row that end an episode
+    send_screenshot: bool = True
+    actor: str = "agent"
+
+
+def run_agent(tasks: Sequence[Task], browser_factory: Callable[[Task], Browser], caller: Caller, *,
+              runs: int = 3, settings: AgentSettings | None = None,
+              on_trajectory: Callable[[Trajectory], None] | None = None,
+              cancelled: Callable[[], bool] = lambda: False) -> list[Trajectory]:
+    """Every task `runs` times (run-major: all tasks of run 0, then of run 1...). `on_trajectory` sees each
+    finished episode at once (to store it), so an interrupted run keeps what it did."""
+    settings = settings or AgentSettings()
+    done: list[Trajectory] = []
+    for run in range(runs):
+        for task in tasks:
+            if cancelled():
+                return done
+            trajectory = run_episode(task, browser_factory(task), caller, settings, run=run)
+            done.append(trajectory)
+            if on_trajectory is not None:
+                on_trajectory(trajectory)
+            if trajectory.stop == "model budget":
+                return done
+    return done
+
+
+def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSettings, *,
+                run: int = 0) -> Trajectory:
+    trajectory = Trajectory(task_id=task.id, actor=settings.actor, run=run)
+    system = read_resource("prompts", "agent-system.md")
+    template = read_resource("prompts", "agent-user.md")
+    browser.open(task.start_url)
+    failures = 0
+    observation = browser.observe()
+    while True:
+        if len(trajectory.steps) >= settings.step_budget:
+            trajectory.stop = "budget"
+            break
+        started = time.monotonic()
+        position = len(trajectory.steps) + 1
+        before = _keep_screenshot(trajectory, observation)
+        prompt = build_prompt(template, task, observation, trajectory.steps, settings, position)
+        images = [observation.screenshot] if settings.send_screenshot and observation.screenshot else []
+        step, stop = _take_step(caller, browser, prompt, system, images, observation, trajectory, position)
+        if stop is None and step.action != "answer":
+            observation = browser.observe()
+        after = before if step.action == "answer" or stop else _keep_screenshot(trajectory, observation)
+        step = replace(step, url=step.url or observation.url, screenshot_before=before, screenshot_after=after,
+                       seconds=round(time.monotonic() - started, 3))
+        trajectory.steps.append(step)
+        if stop is not None:
+            trajectory.stop = stop
+            break
+        if step.action == "answer" and not step.failed:
+            trajectory.answer = step.value
+            trajectory.stop = "answer"
+            break
+        failures = failures + 1 if step.failed else 0
+        if failures >= settings.max_failures:
+            trajectory.stop = "failures"
+            break
+    trajectory.success = is_correct(task, trajectory.answer)
+    return trajectory
+
+
+def _take_step(caller: Caller, browser: Browser, prompt: str, system: str, images: list[bytes],
+               observation: Observation, trajectory: Trajectory, position: int) -> tuple[Step, str | None]:
+    """One model call and the action it asks for: (the step, why the episode must stop or None)."""
+    url = observation.url
+    try:
+        answer = caller.generate(prompt, system=system, images=images or None)
+    except GeminiError as error:
+        trajectory.calls.append(ModelCall(position, prompt, None, error=str(error), system=system,
+                                          images=len(images)))
+        stop = "model budget" if isinstance(error, BudgetExceededError) else None
+        return Step("", url=url, error=f"the model call failed: {error}"), stop
+    trajectory.calls.append(ModelCall(position, prompt, answer.text, usage=dict(answer.usage),
+                                      seconds=round(answer.seconds, 3), system=system, images=len(images)))
+    try:
+        step = parse_action(answer.text)
+    except ActionParseError as error:
+        return Step("", url=url, raw=answer.text, error=str(error)), None
+    step = replace(step, url=url)
+    if step.target is not None:
+        found = find_target(step.target, observation.elements)
+        if found is None:
+            return replace(step, error=f"no element [{step.target.label}] on this page"), None
+        step = replace(step, target=found)
+    if step.action == "answer":
+        return step, None
+    try:
+        browser.perform(step)
+    except RecordLensError as error:  # the browser's refusals are RecordLensErrors; anything else is a bug
+        return replace(step, error=str(error)), None
+    return step, None
+
+
+def build_prompt(template: str, task: Task, observation: Observation, steps: Sequence[Step],
+                 settings: AgentSettings, position: int) -> str:
+    values = {
+        "instruction": task.instruction,
+        "step": str(position),
+        "budget": str(settings.step_budget),
+        "title": observation.title or "(no title)",
+        "url": observation.url,
+        "elements": describe_elements(observation.elements),
+        "memory": render(settings.memory, steps, task.instruction, observation),
+        "page_text": _page_text(observation),
+    }
+    prompt = template
+    for key, value in values.items():
+        prompt = prompt.replace("{" + key + "}", value)
+    return prompt
+
+
+def _page_text(observation: Observation) -> str:
+    """The page's text when the browser gives it (a text-only run has no screenshot to read)."""
+    text = observation.text.strip()
+    if not text:
+        return ""
+    if len(text) > MAX_PAGE_TEXT:
+        text = text[:MAX_PAGE_TEXT] + "\n[… the rest of the page text is cut]"
+    return f"\nText of the page:\n{text}\n"
+
+
+def describe_elements(elements: Sequence[Target]) -> str:
+    if not elements:
+        return "(none)"
+    lines = []
+    for element in elements:
+        text = " ".join((element.text or element.name).split())
+        if element.name and element.text and _folded(element.name) != _folded(element.text):
+            text += f" (named \"{' '.join(element.name.split())}\")"
+        lines.append(f"[{element.label}] {element.role or 'element'}: {text[:150] or '(no text)'}")
+    return "\n".join(lines)
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _keep_screenshot(trajectory: Trajectory, observation: Observation) -> str | None:
+    if not observation.screenshot:
+        return None
+    digest = hashlib.sha256(observation.screenshot).hexdigest()
+    trajectory.screenshots.setdefault(digest, observation.screenshot)
+    return digest
