@@ -30,9 +30,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--page", metavar="NAME", help="with --screenshot: the page to show")
     parser.add_argument("--review", metavar="RUN", help="with --screenshot: review this run (id or method name)")
     parser.add_argument("--size", default="1530x920", metavar="WxH", help="with --screenshot: window size")
+    parser.add_argument("--record", type=int, metavar="K",
+                        help="with --screenshot: select the page's K-th record and scroll it into view")
     args = parser.parse_args(argv)
-    if (args.page or args.review) and not args.screenshot:
-        parser.error("--page and --review go with --screenshot")
+    if (args.page or args.review or args.record) and not args.screenshot:
+        parser.error("--page, --review and --record go with --screenshot")
     try:
         args.width, args.height = (int(x) for x in args.size.lower().split("x"))
     except ValueError:
@@ -74,6 +76,12 @@ def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 -
     if window.page_name is None:
         raise UsageError(f"{window.project.root} has no page to show")
     window.wait_until_drawn()
+    if args.record:
+        labels = window.project.labels(window.page_name)
+        if not 1 <= args.record <= len(labels):
+            raise UsageError(f"page {window.page_name} has {len(labels)} record(s), no record {args.record}")
+        window.select_records([labels[args.record - 1].id])
+        window.wait_until_drawn()
     args.screenshot.parent.mkdir(parents=True, exist_ok=True)
     if not window.snapshot().save(str(args.screenshot), "PNG"):
         raise OSError(f"could not write {args.screenshot}")

@@ -62,3 +62,12 @@ def test_bad_arguments_are_one_line_errors(qapp, tmp_path: Path, capsys) -> None
     assert "no page '99'" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--page", "1"])
+
+
+def test_screenshot_of_a_chosen_record_and_a_clear_error_for_a_missing_one(qapp, tmp_path: Path, capsys) -> None:
+    shot = tmp_path / "record.png"
+    code = main(["--demo-dir", str(tmp_path / "demo"), "--screenshot", str(shot), "--page", "1", "--record", "12",
+                 "--size", "1000x700"])
+    assert code == 0 and shot.is_file(), capsys.readouterr().err
+    code = main(["--demo-dir", str(tmp_path / "demo"), "--screenshot", str(shot), "--page", "1", "--record", "99"])
+    assert code == 2 and "no record 99" in capsys.readouterr().err
