@@ -47,7 +47,7 @@ from .site_page import PreparedPage, prepare_page, restore_saved
 _log = logging.getLogger(__name__)
 SCRIPTS = ("som.js", "site_events.js")
 CHANNEL_OBJECT = "recordlens_site"  # the name site_events.js looks the bridge up by
-FIRST_LABEL = 0  # WebVoyager numbers its marks from 0
+FIRST_LABEL = 1  # as core's HtmlSiteBrowser numbers them, so the demo's reference labels mean the same here
 _served_numbers = itertools.count(1)
 _NAVIGATION = QWebEngineNavigationRequest.NavigationType
 
@@ -210,8 +210,11 @@ class SiteBrowser(QWidget):
 
     # -- navigation -------------------------------------------------------------------------------------------
 
-    def open(self, url: str) -> None:
-        """Show the site's page for `url`, or the "not in this snapshot" page; it joins the history."""
+    def open(self, url: str, *, fresh: bool = False) -> None:
+        """Show the site's page for `url`, or the "not in this snapshot" page; it joins the history (which
+        starts again with it when `fresh`, as at the start of an episode)."""
+        if fresh:
+            self._history.clear()
         self._history.append(url)
         self._show(url)
 
@@ -356,8 +359,10 @@ class SiteBrowser(QWidget):
     def observe(self) -> Observation:
         """The numbered elements in view and a screenshot showing their numbers."""
         observation = self.mark()
+        text = self.run_js("__recordlens.som.pageText()")
         return Observation(url=observation.url, title=observation.title, screenshot=self.settled_png(),
-                           elements=observation.elements, scroll=observation.scroll, viewport=observation.viewport)
+                           elements=observation.elements, scroll=observation.scroll, viewport=observation.viewport,
+                           text=text if isinstance(text, str) else "")
 
     def settled_image(self, timeout_ms: int = 5_000, interval_ms: int = 40) -> QImage:
         """What the view shows once the page produced a frame and three grabs `interval_ms` apart agree (the

@@ -254,7 +254,64 @@
     return describe(el, r, null);
   };
 
+  // The element an XPath names under the core's rules (removed kinds skipped, k counted per tagName), or null.
+  const resolve = (xpath) => {
+    if (typeof xpath !== "string" || !xpath.startsWith("/")) return null;
+    let node = document.documentElement;
+    for (const step of xpath.split("/").slice(1)) {
+      const match = /^([^[\]/]+)\[(\d+)\]$/.exec(step);
+      if (!match || !node) return null;
+      let k = 0;
+      let found = null;
+      for (let child = node.firstElementChild; child; child = child.nextElementSibling) {
+        if (rl.isRemoved(child) || child.tagName.toLowerCase() !== match[1]) continue;
+        k += 1;
+        if (String(k) === match[2]) {
+          found = child;
+          break;
+        }
+      }
+      node = found;
+    }
+    return node;
+  };
+
+  // Where a real click on the element lands: the centre of its first client box that is hit-testable,
+  // after scrolling it into view when it is not. Null when it does not resolve or nothing of it can be hit.
+  const pointFor = (xpath) => {
+    const el = resolve(xpath);
+    if (!el) return JSON.stringify(null);
+    const whole = el.getBoundingClientRect();
+    if (!inViewport(whole) || whole.top < 0 || whole.bottom > innerHeight) {
+      el.scrollIntoView({ block: "center", inline: "nearest" });
+    }
+    for (const r of [...el.getClientRects(), el.getBoundingClientRect()]) {
+      if (r.width <= 0 || r.height <= 0 || !inViewport(r)) continue;
+      const x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
+      const y = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === el || el.contains(hit))) return JSON.stringify([x, y]);
+    }
+    return JSON.stringify(null);
+  };
+
+  // Scroll the window (xpath null) or an element by two thirds of its visible height; whether anything moved.
+  const scroll = (xpath, direction) => {
+    const sign = direction === "up" ? -1 : 1;
+    const el = xpath ? resolve(xpath) : null;
+    if (xpath && !el) return false;
+    const box = el || document.scrollingElement || document.documentElement;
+    const before = box.scrollTop;
+    const height = el ? el.clientHeight : innerHeight;
+    box.scrollBy(0, sign * Math.round((height * 2) / 3));
+    return box.scrollTop !== before;
+  };
+
   rl.som = {
+    resolve,
+    pointFor,
+    scroll,
+    pageText: () => (document.body ? document.body.innerText : ""),
     mark: (json) => mark(json ? JSON.parse(json) : {}),
     clear: () => (clear(), true),
     hide,
