@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QObject, QTimer, QUrl, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QObject, QUrl, Signal
 from PySide6.QtWebEngineCore import (
     QWebEnginePage,
     QWebEngineProfile,
@@ -31,6 +31,7 @@ from PySide6.QtWebEngineCore import (
     QWebEngineUrlSchemeHandler,
 )
 
+from .event_loop import run_until_quit
 from .qt_env import PAGE_SCHEME
 from .signals import emit
 
@@ -219,17 +220,8 @@ class OfflinePage(QObject):
     def wait_until_loaded(self, timeout_ms: int = 30_000) -> bool:
         """Spin the event loop until the current load finishes; its success. TimeoutError if it does not."""
         if self._loading:
-            # Quit by _on_load_finished rather than a connection: PySide 6.12's disconnect() corrupts a
-            # reference count (see signals.py), and a stale connection would quit later loops.
-            self._wait_loop = loop = QEventLoop()
-            timer = QTimer(singleShot=True)
-            timer.timeout.connect(loop.quit)
-            timer.start(timeout_ms)
-            try:
-                loop.exec()
-            finally:
-                timer.stop()
-                self._wait_loop = None
+            # _on_load_finished quits the loop held in _wait_loop.
+            run_until_quit(timeout_ms, lambda loop: setattr(self, "_wait_loop", loop))
             if self._loading:
                 raise TimeoutError(f"page did not finish loading within {timeout_ms} ms: {self.page.url()}")
         return bool(self._load_ok)
@@ -245,20 +237,17 @@ class OfflinePage(QObject):
 
     def run_js(self, code: str, timeout_ms: int = 30_000) -> Any:
         """Run `code` in ApplicationWorld and return its completion value, spinning the event loop meanwhile."""
-        loop = QEventLoop()
         box: list[Any] = []
+        waiting: list[QEventLoop | None] = [None]
 
         def done(value: Any) -> None:
             box.append(value)
-            loop.quit()
+            if waiting[0] is not None:
+                waiting[0].quit()
 
         self.run_js_async(code, done)
-        timer = QTimer(singleShot=True)
-        timer.timeout.connect(loop.quit)
-        timer.start(timeout_ms)
         if not box:
-            loop.exec()
-        timer.stop()
+            run_until_quit(timeout_ms, lambda loop: waiting.__setitem__(0, loop))
         if not box:
             raise TimeoutError(f"JavaScript did not answer within {timeout_ms} ms")
         return box[0]

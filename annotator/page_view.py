@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QFile, QIODevice, QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QEventLoop, QFile, QIODevice, QObject, Signal, Slot
 from PySide6.QtGui import QImage
 from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import QWebEngineScript
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from recordlens.core.dataset import LoadedPage, load_page
 from recordlens.core.dom import Page
 
+from .event_loop import run_until_quit, spin
 from .page_loader import APPLICATION_WORLD, OfflinePage
 from .page_scripts import DOM_RULES, read_script
 from .signals import emit
@@ -87,12 +88,6 @@ def parse_js_result(raw: Any) -> Any:
         return json.loads(raw)
     except json.JSONDecodeError:
         return None
-
-
-def _spin(ms: int) -> None:
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
 
 
 def _qwebchannel_js() -> str:
@@ -293,15 +288,7 @@ class PageView(QWidget):
     def wait_until_drawn(self, timeout_ms: int = 30_000) -> DrawSummary:
         """Spin the event loop until the records last given are on screen (tests, bench, screenshots)."""
         if not self.overlays_ready():
-            self._waiting = loop = QEventLoop()
-            timer = QTimer(singleShot=True)
-            timer.timeout.connect(loop.quit)
-            timer.start(timeout_ms)
-            try:
-                loop.exec()
-            finally:
-                timer.stop()
-                self._waiting = None
+            run_until_quit(timeout_ms, lambda loop: setattr(self, "_waiting", loop))
         if not self.overlays_ready():
             raise TimeoutError(f"overlays were not drawn within {timeout_ms} ms")
         assert self.last_summary is not None
@@ -363,11 +350,11 @@ class PageView(QWidget):
         token = self._frame_token
         self.offline.run_js_async(f"__recordlens.overlay.ping({token})")
         while self._framed < token and time.monotonic() < deadline:
-            _spin(10)
+            spin(10)
         image = self.view.grab().toImage()
         unchanged = 0
         while unchanged < 2 and time.monotonic() < deadline:
-            _spin(interval_ms)
+            spin(interval_ms)
             latest = self.view.grab().toImage()
             unchanged = unchanged + 1 if latest == image else 0
             image = latest

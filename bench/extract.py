@@ -9,25 +9,16 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 import lxml.html
+from timing import best_time
 
 from recordlens.core.dom import parse_html
 from recordlens.core.extract import create
 
 DEFAULT_PAGES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "nexteval-synth-dev" / "html"
 METHODS = ("mdr", "repeats")
-
-
-def best_time(repeat: int, work) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def grown(html: str, factor: int) -> str:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
+
+from timing import best_time
 
 from recordlens.core.dom import parse_html
 from recordlens.core.extract.repeats import RepeatsExtractor
@@ -28,15 +29,6 @@ def summary(label: str, scores: list[PageScore]) -> str:
     return (f"{label:<14} pages {len(scores):3d}  P {mean([s.precision for s in scores]):.4f}  "
             f"R {mean([s.recall for s in scores]):.4f}  F1 {mean([s.f1 for s in scores]):.4f}  "
             f"HR {hallucinating / len(scores) if scores else 0.0:.4f}")
-
-
-def best_time(repeat: int, work) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> int:

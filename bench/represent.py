@@ -7,24 +7,15 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 import lxml.html
+from timing import best_time
 
 from recordlens.core import represent
 from recordlens.core.dom import parse_html
 
 DEFAULT_PAGES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "nexteval-synth-dev" / "html"
-
-
-def best_of(repeat: int, work) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> int:
@@ -53,9 +44,9 @@ def main() -> int:
             for fmt in represent.FORMATS:
                 represent.represent(page, fmt)
 
-    baseline = best_of(args.repeat, lxml_parse)
-    parse_time = best_of(args.repeat, parse_only)
-    formats_time = best_of(args.repeat, all_formats)
+    baseline = best_time(args.repeat, lxml_parse)
+    parse_time = best_time(args.repeat, parse_only)
+    formats_time = best_time(args.repeat, all_formats)
     print(f"{len(files)} pages, {megabytes:.1f} MB; best of {args.repeat} runs")
     print(f"{'work':<40} {'seconds':>8} {'x lxml':>7}")
     print(f"{'lxml.html parse (baseline)':<40} {baseline:8.3f} {1.0:7.2f}")
