@@ -173,7 +173,57 @@ CREATE TABLE steps (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+# Version 3: what the agent benchmarks need beyond v2: tasks with their file id, answer kind and normalisation
+# rules (a JSON list in `normalisation`, which v2 filled with 'exact' = no rule); the run index and stop reason of
+# a trajectory; each step's screenshot after, its time, the model's raw answer and the error of a failed step
+# (a failed step whose answer named no action has action NULL); every raw model call.
+_V3 = f"""
+ALTER TABLE sites ADD COLUMN folder TEXT;
+ALTER TABLE tasks ADD COLUMN external_id TEXT;
+ALTER TABLE tasks ADD COLUMN answer_kind TEXT NOT NULL DEFAULT 'text';
+UPDATE tasks SET normalisation = '[]' WHERE normalisation = 'exact';
+UPDATE tasks SET normalisation = json_array(normalisation) WHERE json_valid(normalisation) = 0;
+UPDATE tasks SET external_id = CAST(id AS TEXT) WHERE external_id IS NULL;
+CREATE UNIQUE INDEX tasks_external_id ON tasks(site_id, external_id);
+ALTER TABLE trajectories ADD COLUMN run_index INTEGER;
+ALTER TABLE trajectories ADD COLUMN stop TEXT;
+-- Rebuilt rather than altered: a CHECK cannot be relaxed in place, and action must now allow NULL.
+CREATE TABLE steps_v3 (
+    trajectory_id INTEGER NOT NULL REFERENCES trajectories(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    action TEXT CHECK (action IN {sql_list(STEP_ACTIONS)}),  -- NULL: a failed step that named no action
+    target TEXT NOT NULL DEFAULT '{{}}',   -- JSON: label number, XPath, text, role and name, bounding box
+    value TEXT,                            -- typed text, scroll direction or the answer
+    url TEXT NOT NULL,
+    screenshot TEXT,                       -- hash of the PNG before the step, stored like a page snapshot
+    screenshot_after TEXT,
+    thought TEXT,
+    seconds REAL,
+    raw TEXT,                              -- the model's whole answer
+    error TEXT,                            -- why the step failed; NULL when it was carried out
+    at TEXT NOT NULL,
+    PRIMARY KEY (trajectory_id, position)
+);
+INSERT INTO steps_v3 (trajectory_id, position, action, target, value, url, screenshot, thought, at)
+    SELECT trajectory_id, position, action, target, value, url, screenshot, thought, at FROM steps;
+DROP TABLE steps;
+ALTER TABLE steps_v3 RENAME TO steps;
+CREATE TABLE model_calls (
+    trajectory_id INTEGER NOT NULL REFERENCES trajectories(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,              -- calls in the order they were made
+    position INTEGER NOT NULL,             -- the step the call produced
+    system TEXT,
+    prompt TEXT NOT NULL,
+    images INTEGER NOT NULL DEFAULT 0,     -- screenshots sent with the prompt (stored with the step)
+    answer TEXT,                           -- the raw text; NULL when the call failed
+    usage TEXT NOT NULL DEFAULT '{{}}',    -- JSON: prompt, completion, total tokens
+    seconds REAL NOT NULL DEFAULT 0,
+    error TEXT,
+    PRIMARY KEY (trajectory_id, ordinal)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

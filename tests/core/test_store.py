@@ -3,15 +3,17 @@ status, runs and scores, agent-benchmark tables, schema migrations."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from recordlens.core.agent.model import ModelCall, Step, Target, Task, Trajectory
 from recordlens.core.score import DatasetScore, score_raw
 from recordlens.core.store import Project, Provenance, StoreError, init_project, open_project
-from recordlens.core.store_agent import Step
 from recordlens.core.store_db import connect
 from recordlens.core.store_files import snapshot_path, store_snapshot
 from recordlens.core.store_schema import MIGRATIONS, SCHEMA_VERSION, SchemaError, migrate, schema_version
@@ -185,19 +187,70 @@ def test_runs_keep_predictions_and_scores(project: Project) -> None:
 
 
 def test_agent_tables_hold_a_site_a_task_and_a_trajectory(project: Project) -> None:
-    site = project.add_site("arxiv-2024")
+    site = project.add_site("arxiv-2024", folder="sites/arxiv")
     project.add_site_page(site, "https://arxiv.org/list/cs.CL", "12")
-    task = project.add_task(site, "How many papers are listed?", "3", "https://arxiv.org/list/cs.CL",
-                            category="counting")
-    steps = [Step("scroll", "https://arxiv.org/list/cs.CL", value="400"),
-             Step("answer", "https://arxiv.org/list/cs.CL", {"xpath": "/body[1]/ul[1]"}, value="3")]
-    trajectory = project.add_trajectory(task, ANA, steps, answer="3", success=True)
+    task = Task("count-1", "How many papers are listed?", "3", category="counting", answer_kind="number",
+                normalise=("numbers", "whitespace"), start_url="https://arxiv.org/list/cs.CL")
+    row = project.save_task(site, task)
+    assert project.save_task(site, task) == row  # the same id on the same site is updated, not added again
+    steps = [Step("scroll", None, "down", "https://arxiv.org/list/cs.CL", screenshot_before="a", screenshot_after="b",
+                  thought="more below", seconds=0.5, raw="Scroll [WINDOW]; down"),
+             Step("", None, None, "https://arxiv.org/list/cs.CL", raw="hmm", error="no action"),
+             Step("answer", Target(xpath="/body[1]/ul[1]", text="3"), "3", "https://arxiv.org/list/cs.CL")]
+    trajectory = Trajectory("count-1", "person:ana", steps, answer="3", success=True)
+    stored = project.add_trajectory(row, trajectory)
     assert project.site_pages(site) == {"https://arxiv.org/list/cs.CL": "12"}
-    assert project.tasks(site)[0].gold_answer == "3"
-    assert [(s.action, s.value, dict(s.target)) for s in project.steps(trajectory)] == [
-        ("scroll", "400", {}), ("answer", "3", {"xpath": "/body[1]/ul[1]"})]
+    assert project.tasks(site) == [replace(task, site="arxiv-2024")]
+    assert project.task_row_id("count-1") == row
+    assert project.steps(stored) == [replace(s, at=project.steps(stored)[0].at) for s in steps]
+    [(row_id, back)] = project.trajectories(reference=True)
+    assert (row_id, back.actor, back.answer, back.success, back.run, back.steps[2].target) == (
+        stored, "person:ana", "3", True, None, Target(xpath="/body[1]/ul[1]", text="3"))
     with pytest.raises(StoreError, match="unknown step action"):
-        project.add_trajectory(task, ANA, [Step("hover", "u")])
+        project.add_trajectory(row, Trajectory("count-1", "person:ana", [Step("hover", url="u")]))
+    with pytest.raises(StoreError, match="no task 'nope'"):
+        project.task_row_id("nope")
+
+
+def test_agent_runs_keep_run_index_stop_screenshots_and_every_model_call(project: Project) -> None:
+    site = project.site_id("demo")
+    assert project.site_id("demo") == site
+    row = project.save_task(site, Task("t1", "Find it", "x"))
+    run = project.add_agent_run("gemini-2.5-pro", {"memory": "window:3"})
+    png = b"\x89PNG fake"
+    digest = hashlib.sha256(png).hexdigest()
+    trajectory = Trajectory("t1", "agent:gemini-2.5-pro/window:3", [
+        Step("click", Target(label=2, xpath="/body[1]/a[1]"), url="u", screenshot_before=digest)],
+        run=2, stop="budget", success=False,
+        calls=[ModelCall(1, "prompt", "Click [2]", {"total": 12}, 0.25, system="sys", images=1),
+               ModelCall(2, "prompt 2", None, error="HTTP 500")],
+        screenshots={digest: png})
+    stored = project.add_trajectory(row, trajectory, agent_run_id=run)
+    project.finish_agent_run(run, {"tokens": 12})
+    [(_, back)] = project.trajectories(agent_run_id=run)
+    assert (back.actor, back.run, back.stop, back.success) == ("agent:gemini-2.5-pro/window:3", 2, "budget", False)
+    assert project.model_calls(stored) == trajectory.calls
+    assert project.screenshot_file(digest).read_bytes() == png
+    assert project.screenshot_file("0" * 64) is None
+    assert project.trajectories(reference=True) == []
+    assert project.agent_runs()[0].cost == {"tokens": 12} and project.agent_runs()[0].ended_at
+
+
+def test_a_version_2_project_gets_the_agent_columns_and_keeps_its_tasks(tmp_path: Path) -> None:
+    folder = tmp_path / "v2"
+    (folder / "snapshots").mkdir(parents=True)
+    db = connect(folder / "project.db")
+    db.conn.execute("BEGIN IMMEDIATE")
+    migrate(db.conn, target=2)
+    db.conn.execute("INSERT INTO sites (name, created_at) VALUES ('s', 't')")
+    db.conn.execute("INSERT INTO tasks (site_id, instruction, gold_answer, start_url, created_at) "
+                    "VALUES (1, 'Count them', '3', 'https://a.org/', 't')")
+    db.conn.execute("COMMIT")
+    db.close()
+    with open_project(folder) as project:
+        assert project.schema_version() == SCHEMA_VERSION == 3
+        assert project.tasks() == [Task("1", "Count them", "3", normalise=(), start_url="https://a.org/", site="s")]
+        assert "model_calls" in project.db.table_names()
 
 
 def test_a_version_1_project_is_migrated_on_open_and_keeps_its_data(tmp_path: Path) -> None:
