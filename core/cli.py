@@ -10,6 +10,7 @@ from pathlib import Path
 
 from . import project_cli
 from . import represent as formats
+from .agent import cli as agent_cli
 from .dataset import load_page
 from .errors import RecordLensError
 from .evaluate import score_run
@@ -286,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo.register(sub)
     project_cli.register(sub)
+    agent_cli.register(sub)
     from . import synth_cli
 
     synth_cli.register(sub)
