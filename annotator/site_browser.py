@@ -159,7 +159,7 @@ class SiteBrowser(QWidget):
     def _build(self) -> None:
         self.back_button = QPushButton("◀ Back")
         self.back_button.setToolTip("Go back (Alt+Left)")
-        self.back_button.clicked.connect(self.back)
+        self.back_button.clicked.connect(self._on_back_button)
         self.address = QLabel()
         self.address.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.save_button = QPushButton("Save this page to the site")
@@ -227,6 +227,12 @@ class SiteBrowser(QWidget):
         self._show(self._history[-1])
         return True
 
+    def _on_back_button(self) -> None:
+        if self._recording:
+            emit(self.page_event, {"kind": "back"})  # the recorder goes back once the step is recorded
+        else:
+            self.back()
+
     def start_page(self) -> str | None:
         """The site's first page (by URL order), for a site opened without a task."""
         return self.site.pages[0].url if self.site and self.site.pages else None
@@ -267,7 +273,7 @@ class SiteBrowser(QWidget):
         if not request.isMainFrame():
             return  # a frame of a saved page: its content was not saved with it, and it never reaches the network
         if kind == _NAVIGATION.BackForwardNavigation:
-            QTimer.singleShot(0, self.back)
+            QTimer.singleShot(0, self._on_back_button)  # the view's own Back key: the site's history
         elif kind == _NAVIGATION.ReloadNavigation:
             QTimer.singleShot(0, lambda: self._show(self._url))
         elif not ours:
@@ -388,6 +394,10 @@ class SiteBrowser(QWidget):
         return png_bytes(self.settled_image())
 
     # -- recording hooks --------------------------------------------------------------------------------------
+
+    @property
+    def recording(self) -> bool:
+        return self._recording
 
     def set_recording(self, on: bool) -> None:
         self._recording = bool(on)

@@ -48,11 +48,20 @@
 
   // ---- clicks --------------------------------------------------------------------------------------------
 
+  // Enter in a field submits its form by a click on the form's submit button, which the browser sends as a
+  // trusted click without a mouse (detail 0): that click is part of the Type step, not a step of its own.
+  let submitted = null; // {form, at}
+
+  const partOfSubmit = (event, el) =>
+    event.detail === 0 && submitted && submitted.form && submitted.form.contains(el) &&
+    performance.now() - submitted.at < 1000;
+
   const onClick = (event) => {
     if (!recording || !event.isTrusted || event.button !== 0) return;
     const node = event.target;
     if (!(node instanceof Element) || node.closest("recordlens-som")) return;
     const el = rl.som.interactiveOf(node) || node;
+    if (partOfSubmit(event, el)) return;
     if (rl.som.isTextField(el)) return; // the Type that follows is the step
     // A click on a <label> is followed by the browser's own click on its control: the control's is the step.
     if (el.localName === "label" && el.control) return;
@@ -88,6 +97,7 @@
     const inField = el instanceof Element && rl.som.isTextField(el);
     if (inField && event.key === "Enter" && el.localName !== "textarea") {
       if (!editing || editing.el !== el) editing = { el }; // Enter on an untouched field submits it as it is
+      submitted = { form: el.form, at: performance.now() };
       commit(el, true);
       return;
     }
@@ -102,22 +112,32 @@
 
   // ---- scrolling ------------------------------------------------------------------------------------------
 
-  let burst = null; // {direction, timer}
+  // setTimeout never fires in this world while page scripts are off; animation frames do, so the quiet
+  // period that ends a burst is watched frame by frame.
+  let burst = null; // {direction, last}
 
   const flush = () => {
     if (!burst) return;
-    clearTimeout(burst.timer);
     const { direction } = burst;
     burst = null;
     send({ kind: "scroll", direction });
   };
 
+  const watch = () => {
+    if (!burst) return;
+    if (performance.now() - burst.last >= SCROLL_QUIET_MS) flush();
+    else requestAnimationFrame(watch);
+  };
+
   const scrolled = (direction) => {
     rl.som.hide();
     if (burst && burst.direction !== direction) flush();
-    if (!burst) burst = { direction, timer: 0 };
-    clearTimeout(burst.timer);
-    burst.timer = setTimeout(flush, SCROLL_QUIET_MS);
+    if (burst) {
+      burst.last = performance.now();
+      return;
+    }
+    burst = { direction, last: performance.now() };
+    requestAnimationFrame(watch);
   };
 
   const onWheel = (event) => {
@@ -139,7 +159,6 @@
       recording = !!on;
       if (!recording) {
         editing = null;
-        if (burst) clearTimeout(burst.timer);
         burst = null;
       }
       return recording;

@@ -1,0 +1,77 @@
+"""Helpers for the agent-benchmark app tests: the demo site, real input on a SiteBrowser, waiting."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from recordlens.annotator.site_browser import SiteBrowser, spin
+from recordlens.core.agent.model import Observation, Target
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO_SITE = ROOT / "resources" / "agent" / "demo-site"
+DEMO_TASKS = ROOT / "resources" / "agent" / "demo-tasks.jsonl"
+DEMO_REFERENCE = ROOT / "resources" / "agent" / "reference"
+HOME = "https://papers.example.org/"
+
+
+def element(observation: Observation, name: str) -> Target:
+    found = [e for e in observation.elements if e.name == name or e.text == name]
+    assert found, f"no element named {name!r} among {[e.name for e in observation.elements]}"
+    return found[0]
+
+
+def point_of(browser: SiteBrowser, target: Target) -> QPoint:
+    """The element's centre in the view, and a check that a click there hits this very element."""
+    raw = browser.js_json(f"__recordlens.som.pointFor({json.dumps(target.xpath)})")
+    assert raw is not None, f"{target.xpath} cannot be clicked"
+    point = QPoint(round(raw[0]), round(raw[1]))
+    hit = browser.run_js(f"__recordlens.xpathOf(document.elementFromPoint({point.x()}, {point.y()})"
+                         f".closest('a,button,input,select,textarea') || document.body)")
+    assert hit == target.xpath, (hit, target.xpath)
+    return point
+
+
+def click(browser: SiteBrowser, target: Target) -> None:
+    QTest.mouseClick(browser.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     point_of(browser, target))
+
+
+def type_text(browser: SiteBrowser, target: Target, text: str, *, enter: bool = True) -> None:
+    click(browser, target)
+    spin(50)
+    proxy = browser.view.focusProxy()
+    QTest.keyClick(proxy, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClicks(proxy, text)
+    if enter:
+        QTest.keyClick(proxy, Qt.Key.Key_Return)
+
+
+def wheel(browser: SiteBrowser, notches: int, at: tuple[int, int] = (600, 400)) -> None:
+    """Turn the mouse wheel over the page (`notches` > 0 scrolls down), one event per notch."""
+    proxy = browser.view.focusProxy()
+    where = QPointF(*at)
+    for _ in range(abs(notches)):
+        delta = QPoint(0, -120 if notches > 0 else 120)
+        event = QWheelEvent(where, proxy.mapToGlobal(where), QPoint(0, 0), delta,
+                            Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
+                            False)
+        QApplication.sendEvent(proxy, event)
+        spin(30)
+
+
+def alt_left(browser: SiteBrowser) -> None:
+    QTest.keyClick(browser.view.focusProxy(), Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
+
+
+def wait_for(condition, timeout_ms: int = 10_000) -> None:  # noqa: ANN001 - a callable returning bool
+    waited = 0
+    while not condition():
+        assert waited < timeout_ms, "timed out"
+        spin(20)
+        waited += 20
