@@ -396,12 +396,16 @@ def _from_markers(body: str) -> tuple[str, list[str]]:
 def _choose_line(candidates: Sequence[str]) -> str | None:
     if not candidates:
         return None
-    line = _strip_lead(candidates[0]).rstrip().rstrip("`").rstrip()
+    raw = candidates[0].strip()
+    line = _strip_lead(raw).rstrip()
+    lead = raw[:len(raw) - len(_strip_lead(raw))]
+    if "`" in lead:  # `Click [3]` in inline code: the closing backtick is not part of the action
+        line = line.removesuffix("`").rstrip()
     return line or None
 
 
 def _strip_lead(line: str) -> str:
-    return _LEAD.sub("", line.strip(), count=1).replace("`", "") if line.strip() else ""
+    return _LEAD.sub("", line.strip(), count=1) if line.strip() else ""
 
 
 def _parse_line(line: str) -> Step:

@@ -1,0 +1,112 @@
+"""Task files (validation with line numbers, atomic round trip) and the published answer normalisation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.agent.model import NORMALISE_RULES, Task
+from recordlens.core.agent.tasks import RULES_TEXT, TaskFileError, is_correct, load_tasks, normalise_answer, save_tasks
+from recordlens.core.resource_files import resource_path
+
+ALL = NORMALISE_RULES
+
+
+@pytest.mark.parametrize(("a", "b", "rules", "equal"), [
+    ("Ilse Marrow", "ilse marrow", ["case"], True),
+    ("Ilse Marrow", "ilse marrow", [], False),
+    ("  Ilse   Marrow\n", "Ilse Marrow", ["whitespace"], True),
+    (" Ilse Marrow ", "Ilse Marrow", [], True),  # trimmed whatever the rules
+    ("Smith, J.", "Smith J", ["punctuation", "whitespace"], True),
+    ("state-of-the-art", "state of the art", ["punctuation", "whitespace"], True),
+    ("don't", "dont", ["punctuation"], True),
+    ("1,024", "1024", ["numbers"], True),
+    ("1,024", "1024", [], False),
+    ("3.0", "3", ["numbers"], True),
+    ("3.50", "3.5", ["numbers"], True),
+    ("1,024.50", "1024.5", ["numbers"], True),
+    ("twelve", "12", ["numbers"], True),
+    ("Twenty-one", "21", ["case", "numbers"], True),
+    ("12,34", "1234", ["numbers"], False),  # not thousands groups: left alone
+    ("3.5", "35", ALL, False),               # a decimal point survives punctuation
+    ("5 km", "5km", ["units"], True),
+    ("5 kilometres", "5km", ["units"], True),
+    ("40 percent", "40%", ["units"], True),
+    ("40 %", "40%", ["units"], True),
+    ("40%", "40", ALL, False),               # % is kept
+    ("50 MB", "50mb", ["case", "units"], True),
+    ("2401.00012", "2401.00012", ALL, True),
+    ("Straße", "STRASSE", ["case"], True),
+    ("ＡＢＣ１", "ABC1", [], True),            # NFKC whatever the rules
+    ("91.4 percent", "91.4%", ALL, True),
+])
+def test_normalisation_table(a: str, b: str, rules: list[str], equal: bool) -> None:
+    assert (normalise_answer(a, rules) == normalise_answer(b, rules)) is equal
+
+
+def test_rules_apply_in_the_published_order_whatever_the_task_lists() -> None:
+    assert normalise_answer("Twenty Percent", ["units", "numbers", "case"]) == "20%"
+    for rule in NORMALISE_RULES:
+        assert f"`{rule}`" in RULES_TEXT
+
+
+def test_is_correct_needs_an_answer() -> None:
+    task = Task("t", "How many?", "1,920", normalise=("numbers",))
+    assert is_correct(task, "1920") and not is_correct(task, None) and not is_correct(task, "192")
+
+
+def line(**overrides: object) -> str:
+    data = {"id": "t1", "category": "lookup", "instruction": "Who?", "answer": "Ana", "answer_kind": "name",
+            "normalise": ["case"]}
+    data.update(overrides)
+    return json.dumps({k: v for k, v in data.items() if v is not ...})
+
+
+def test_a_bad_tasks_file_names_every_bad_line(tmp_path: Path) -> None:
+    path = tmp_path / "tasks.jsonl"
+    path.write_text("\n".join([
+        line(),
+        "{not json",
+        line(id="t2", answer=""),
+        line(id="t3", normalise=["case", "stemming"]),
+        line(id="t1"),
+        "",
+        line(id="t4", answer_kind="colour"),
+        line(id="t5", instruction=...),
+        line(id="t6", extra=1),
+        "[1, 2]",
+    ]), encoding="utf-8")
+    with pytest.raises(TaskFileError) as caught:
+        load_tasks(path)
+    message = str(caught.value)
+    for expected in ("line 2: not valid JSON", "line 3: 'answer' is empty", "line 4: unknown normalisation rule",
+                     "line 5: task id 't1' was already used on line 1", "line 7: 'answer_kind' 'colour'",
+                     "line 8: missing key(s) instruction", "line 9: unknown key(s) extra", "line 10: expected"):
+        assert expected in message
+    assert "8 bad line(s)" in message
+    with pytest.raises(TaskFileError, match="no tasks file"):
+        load_tasks(tmp_path / "missing.jsonl")
+    (tmp_path / "empty.jsonl").write_text("\n\n", encoding="utf-8")
+    with pytest.raises(TaskFileError, match="holds no tasks"):
+        load_tasks(tmp_path / "empty.jsonl")
+
+
+def test_tasks_round_trip_and_numbers_are_accepted_as_ids_and_answers(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(line(id=7, answer=12) + "\n", encoding="utf-8")
+    [task] = load_tasks(path)
+    assert (task.id, task.answer) == ("7", "12")
+    save_tasks(tmp_path / "out.jsonl", [task])
+    assert load_tasks(tmp_path / "out.jsonl") == [task]
+    with pytest.raises(TaskFileError, match="used twice"):
+        save_tasks(tmp_path / "dup.jsonl", [task, task])
+
+
+def test_the_demo_tasks_are_two_of_each_kind_with_a_start_page() -> None:
+    tasks = load_tasks(resource_path("agent", "demo-tasks.jsonl"))
+    kinds = sorted(t.category for t in tasks)
+    assert len(tasks) == 12 and all(kinds.count(k) == 2 for k in set(kinds))
+    assert set(kinds) == {"lookup", "rules", "retrieval", "filtered search", "content extraction", "comparison"}
+    assert all(t.start_url == "https://papers.example.org/" for t in tasks)
