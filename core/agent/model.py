@@ -27,7 +27,7 @@ ACTIONS = ("click", "type", "scroll", "wait", "go_back", "answer")
 TARGETED_ACTIONS = ("click", "type")  # scroll may have a target (an element) or none (the window)
 SCROLL_DIRECTIONS = ("up", "down")
 # Normalisation rules a task may name, applied in this order (core/agent/tasks.py implements them).
-NORMALISE_RULES = ("case", "numbers", "units", "punctuation", "whitespace")
+NORMALISE_RULES = ("numbers", "units", "punctuation", "whitespace", "case")
 ANSWER_KINDS = ("text", "number", "title", "name", "date")
 
 BBox = tuple[float, float, float, float]  # x, y, width, height in CSS pixels of the viewport

@@ -22,15 +22,16 @@ An answer is correct when it equals the gold answer after both went through the 
 Whatever the rules, both are first put in Unicode NFKC form and trimmed. The rules then apply in this fixed
 order, whatever order the task lists them in:
 
-1. `case`: letters are case-folded (`Transformer` = `transformer`, `Straße` = `STRASSE`).
-2. `numbers`: number words from zero to ninety-nine become digits (`twelve` = `12`, `twenty-one` = `21`);
+1. `numbers`: number words from zero to ninety-nine become digits (`twelve` = `12`, `Twenty-one` = `21`);
    thousands separators go (`1,024` = `1024`); a decimal loses its trailing zeros (`3.50` = `3.5`, `3.0` = `3`).
-3. `units`: the space between a number and its unit goes (`5 km` = `5km`, `40 %` = `40%`), and spelled-out
+2. `units`: the space between a number and its unit goes (`5 km` = `5km`, `40 %` = `40%`), and spelled-out
    units after a number become their symbols (`5 kilometres` = `5km`, `40 percent` = `40%`); known units:
    %, km, m, cm, mm, kg, g, s, min, h, MB, GB.
-4. `punctuation`: apostrophes are removed (`don't` = `dont`); every other punctuation character becomes a space
+3. `punctuation`: apostrophes are removed (`don't` = `dont`); every other punctuation character becomes a space
    (`state-of-the-art` = `state of the art`), except `%`, and `.` or `,` between two digits (`3.5` stays).
-5. `whitespace`: runs of spaces, tabs and newlines become one space.
+4. `whitespace`: runs of spaces, tabs and newlines become one space.
+5. `case`: letters are case-folded (`Transformer` = `transformer`, `Straße` = `STRASSE`); last, so that it
+   also folds the symbols `units` wrote (with both, `50 megabytes` = `50 mb` = `50 MB`).
 
 With no rules, the trimmed answers must be identical.
 """

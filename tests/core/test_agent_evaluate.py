@@ -1,0 +1,121 @@
+"""Agent evaluation: the figures `recordlens agent eval` prints are the ones computed here by hand (success per
+category over 3 runs, steps, agreement with the reference), and the whole command chain on the demo site."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.agent.evaluate import agreement, evaluate, format_table, write_chart
+from recordlens.core.agent.model import Step, Target, Task, Trajectory, format_action
+from recordlens.core.cli import main
+from recordlens.core.resource_files import resource_path
+from recordlens.core.store import init_project
+from tests.fake_gemini import FakeGemini, answer
+
+U = "https://s.org/"
+A = Task("a", "Find a", "Ana", category="lookup", normalise=("case",))
+B = Task("b", "Find b", "1,024", category="lookup", normalise=("numbers",))
+C = Task("c", "Compare", "X", category="comparison")
+LINK = Target(label=1, xpath="/body[1]/a[1]", text="Go", role="link", name="Go")
+OTHER = Target(label=2, xpath="/body[1]/a[2]", text="Stay", role="link", name="Stay")
+REFERENCE_A = Trajectory("a", "person:ana", [Step("click", LINK, url=U), Step("answer", None, "Ana", U + "x")])
+
+
+def episode(task: str, run: int, answer: str | None, steps: int, first: Target | None = None) -> Trajectory:
+    taken = [Step("click", first or OTHER, url=U)] + [Step("wait", url=U + "x")] * (steps - 2)
+    if answer is not None:
+        taken.append(Step("answer", None, answer, U + "x"))
+    else:
+        taken.append(Step("wait", url=U + "x"))
+    return Trajectory(task, "agent:m", taken, answer=answer, run=run)
+
+
+EPISODES = [
+    # run 0: a right, b right (numbers rule), c wrong
+    episode("a", 0, "ana", 2, LINK), episode("b", 0, "1024", 3), episode("c", 0, "Y", 4),
+    # run 1: a wrong (no answer), b right, c right
+    episode("a", 1, None, 5), episode("b", 1, "1,024", 2), episode("c", 1, "X", 3),
+    # run 2: a right but by another way, b wrong, c right
+    episode("a", 2, "ANA", 4), episode("b", 2, "1025", 2), episode("c", 2, "X", 2),
+]
+
+
+def test_the_figures_are_those_computed_by_hand() -> None:
+    result = evaluate([A, B, C], EPISODES, {"a": REFERENCE_A})
+    lookup = next(f for f in result.categories if f.category == "lookup")
+    comparison = next(f for f in result.categories if f.category == "comparison")
+    # lookup per run: run 0 2/2, run 1 1/2, run 2 1/2 -> mean (1 + 0.5 + 0.5) / 3
+    assert lookup.per_run == [1.0, 0.5, 0.5] and lookup.success_rate == pytest.approx(2 / 3)
+    # comparison per run: 0, 1, 1
+    assert comparison.per_run == [0.0, 1.0, 1.0] and comparison.success_rate == pytest.approx(2 / 3)
+    # overall per run: 2/3, 2/3, 2/3
+    assert result.overall.per_run == pytest.approx([2 / 3] * 3) and result.overall.success_rate == pytest.approx(2 / 3)
+    # steps: 2+3+4+5+2+3+4+2+2 = 27 over 9; successful: a0 2, b0 3, b1 2, c1 3, a2 4, c2 2 -> 16 / 6
+    assert result.overall.average_steps == pytest.approx(27 / 9)
+    assert result.overall.average_steps_successful == pytest.approx(16 / 6)
+    assert lookup.average_steps == pytest.approx((2 + 3 + 5 + 2 + 4 + 2) / 6)
+    # agreement (task a only has a reference): run 0 matches both steps (1.0); run 1 neither the click (other
+    # target) nor the answer (none) (0.0); run 2 only the answer "ANA" = "Ana" under the case rule (0.5)
+    assert [e["agreement"] for e in result.episodes if e["task"] == "a"] == [1.0, 0.0, 0.5]
+    assert lookup.agreement == pytest.approx(0.5) and comparison.agreement is None
+    assert result.overall.agreement == pytest.approx(0.5)
+    table = format_table(result)
+    assert [row.split()[0] for row in table.splitlines()[1:]] == ["comparison", "lookup", "overall"]
+    assert "0.667" in table and "0.500" in table
+
+
+def test_agreement_is_an_in_order_match_by_target_identity() -> None:
+    drifted = Target(label=7, xpath="/body[1]/div[1]/a[1]", text="Go", role="link", name="Go")
+    taken = Trajectory("a", "agent:m", [Step("wait", url=U), Step("click", drifted, url=U),
+                                        Step("", url=U, error="no action"), Step("answer", None, "ana", U + "x")])
+    assert agreement(A, REFERENCE_A, taken) == 1.0
+    backwards = Trajectory("a", "agent:m", [Step("answer", None, "Ana", U + "x"), Step("click", LINK, url=U)])
+    assert agreement(A, REFERENCE_A, backwards) == 0.5
+    elsewhere = Trajectory("a", "agent:m", [Step("click", LINK, url=U + "other"), Step("answer", None, "Ana", U)])
+    assert agreement(A, REFERENCE_A, elsewhere) == 0.0
+
+
+def test_the_chart_is_a_png(tmp_path: Path) -> None:
+    path = write_chart(evaluate([A, B, C], EPISODES, {"a": REFERENCE_A}), tmp_path / "chart.png")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_agent_run_then_eval_on_the_demo_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+    tasks = tmp_path / "tasks.jsonl"
+    lines = resource_path("agent", "demo-tasks.jsonl").read_text("utf-8").splitlines()
+    tasks.write_text("\n".join(line for line in lines if '"rules-' in line) + "\n", encoding="utf-8")
+    reference = Trajectory.from_json(resource_path("agent", "reference", "rules-1.json").read_text("utf-8"))
+    right = [answer(format_action(s)) for s in reference.steps]
+    # 3 runs x (rules-1, rules-2): rules-1 right in runs 0 and 2; rules-2 right only in run 1.
+    script = (right + [answer("Click [5]"), answer("ANSWER; 50 GB")]
+              + [answer("ANSWER; 2000")] + [answer("Click [5]"), answer("ANSWER; 50 megabytes")]
+              + right + [answer("hmm")] * 3)
+    with FakeGemini(script) as server:
+        code = main(["agent", "run", "--project", str(tmp_path / "p"), "--site", str(resource_path("agent",
+                     "demo-site")), "--tasks", str(tasks), "--browser", "text", "--base-url", server.url,
+                     "--references", str(resource_path("agent", "reference")), "--max-failures", "3"])
+    assert code == 0
+    assert "agent run 1: 3 of 6 episodes succeeded" in capsys.readouterr().out
+    chart = tmp_path / "eval.png"
+    assert main(["agent", "eval", "--project", str(tmp_path / "p"), "--json", "--chart", str(chart)]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    rules = figures["categories"][0]
+    assert rules["category"] == "rules" and rules["per_run"] == [0.5, 0.5, 0.5]
+    # steps: rules-1 2, 1, 2; rules-2 2, 2, 3 (failures) -> 12 / 6; successful: 2 + 2 + 2 over 3
+    assert rules["average_steps"] == pytest.approx(2.0) and rules["average_steps_successful"] == pytest.approx(2.0)
+    # agreement with (Click About, ANSWER): rules-1 both, neither (a wrong answer only), both; rules-2 the click
+    # but "50 GB", both ("50 megabytes" = "50 MB"), neither
+    agreements = [(e["task"], e["run"], e["agreement"]) for e in figures["episodes"]]
+    assert agreements == [("rules-1", 0, 1.0), ("rules-2", 0, 0.5), ("rules-1", 1, 0.0), ("rules-2", 1, 1.0),
+                          ("rules-1", 2, 1.0), ("rules-2", 2, 0.0)]
+    assert rules["agreement"] == pytest.approx(3.5 / 6)
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+    with init_project(tmp_path / "q"):
+        pass
+    assert main(["agent", "eval", "--project", str(tmp_path / "q")]) == 2
+    assert "no agent run yet" in capsys.readouterr().err
