@@ -43,12 +43,20 @@ class QtSiteBrowser:
         if site is not None:
             self.browser.set_site(site)
         if self._owned:
-            self.browser.view.resize(*viewport)
-            self.browser.resize(viewport[0], viewport[1] + self.browser.back_button.sizeHint().height())
+            self._fit(viewport)
             if show:
                 # Chromium renders (and hit-tests, and takes keys) only in a shown widget; offscreen it is invisible.
                 self.browser.show()
         self.last: Observation | None = None
+
+    def _fit(self, viewport: tuple[int, int]) -> None:
+        """Size the widget so that the page itself gets exactly `viewport` (the bar above takes the rest)."""
+        self.browser.resize(*viewport)
+        layout = self.browser.layout()
+        layout.activate()
+        view = self.browser.view.size()
+        self.browser.resize(2 * viewport[0] - view.width(), 2 * viewport[1] - view.height())
+        layout.activate()
 
     # -- the protocol -----------------------------------------------------------------------------------------
 

@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
         self._page_loaded = False
         self._closed = False
         self._sheet: ShortcutSheet | None = None
+        self._agent_window = None
 
         self.page_list = PageList()
         self.page_view = PageView()
@@ -132,6 +133,8 @@ class MainWindow(QMainWindow):
             action = self.actions_by_name[name]
             action.setIconText(short)
             self.record_panel.add_button(action, position // 4, position % 4)
+        # The agent-benchmark tools live in their own window, built only when first asked for.
+        self.menuBar().addMenu("Agent").addAction("Agent benchmarks…").triggered.connect(self.open_agent_tools)
         self.undo_group.canUndoChanged.connect(self.actions_by_name["undo"].setEnabled)
         self.undo_group.canRedoChanged.connect(self.actions_by_name["redo"].setEnabled)
         self.actions_by_name["undo"].setEnabled(False)
@@ -716,6 +719,16 @@ class MainWindow(QMainWindow):
         self._sheet.show()
         self._sheet.raise_()
 
+    def open_agent_tools(self):  # noqa: ANN201 - an AgentWindow
+        """Open (or raise) the agent-benchmark window: snapshot sites, recording, trajectories, tasks."""
+        from .agent_window import AgentWindow
+
+        if self._agent_window is None or self._agent_window.closed:
+            self._agent_window = AgentWindow(self.project, person=self.settings.person)
+        self._agent_window.show()
+        self._agent_window.raise_()
+        return self._agent_window
+
     def do_quit(self) -> None:
         self.close()
 
@@ -747,6 +760,8 @@ class MainWindow(QMainWindow):
         if self.job is not None:
             self.job.cancel()
             self.job.wait()
+        if self._agent_window is not None:
+            self._agent_window.close()
         self.page_view.dispose()
         self.project.close()
 

@@ -391,7 +391,12 @@ class SiteBrowser(QWidget):
         return image
 
     def settled_png(self) -> bytes:
-        return png_bytes(self.settled_image())
+        """The settled picture as PNG, one pixel per CSS pixel (element boxes are in CSS pixels)."""
+        image = self.settled_image()
+        if image.devicePixelRatio() != 1 and self.view is not None:
+            image = image.scaled(self.view.size(), Qt.AspectRatioMode.IgnoreAspectRatio,
+                                 Qt.TransformationMode.SmoothTransformation)
+        return png_bytes(image)
 
     # -- recording hooks --------------------------------------------------------------------------------------
 

@@ -1,0 +1,129 @@
+"""The site browser: links and form GETs stay inside the snapshot, other URLs show the "not in this snapshot"
+page, Back follows the site's history, archived resources load, and no request reaches a real HTTP server on
+127.0.0.1; "save this page to the site" writes the rendered page as MHTML under its saved URL, offline."""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from recordlens.annotator.site_browser import SiteBrowser, SiteBrowserError
+from recordlens.core.agent.sites import NOT_IN_SNAPSHOT_TITLE, load_site
+from recordlens.core.snapshot import read_snapshot
+from tests.app.agent_helpers import alt_left, click, element, type_text
+from tests.app.agent_site import CHAIR, HOME, LAMP, MISSING, SEARCH_LAMP, make_site
+
+pytestmark = pytest.mark.app
+
+
+class _Counting(BaseHTTPRequestHandler):
+    hits: list[str] = []
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        type(self).hits.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.end_headers()
+        self.wfile.write(b"<h1>live</h1>")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def server():
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/", _Counting.hits
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, server):
+    return make_site(tmp_path_factory.mktemp("site"), server_url=server[0])
+
+
+@pytest.fixture(scope="module")
+def browser(qapp, site):
+    view = SiteBrowser(site)
+    view.resize(1100, 760)
+    view.show()
+    view.activateWindow()
+    yield view
+    view.dispose()
+
+
+def go(browser: SiteBrowser, url: str) -> None:
+    browser.open(url, fresh=True)
+    assert browser.wait_until_loaded()
+
+
+def test_links_forms_missing_pages_and_back_stay_offline(browser, server):
+    url, hits = server
+    go(browser, HOME)
+    assert browser.run_js("document.title") == "Shop" and browser.in_site
+    # The archived stylesheet and image load from the snapshot (the page's margin, the logo's pixels).
+    assert browser.run_js("getComputedStyle(document.body).marginLeft") == "24px"
+    assert browser.run_js("document.getElementById('logo').naturalWidth") == 1
+    seen = browser.mark()
+    assert [e.label for e in seen.elements] == list(range(1, len(seen.elements) + 1))
+
+    click(browser, element(seen, "Desk lamp"))  # a relative link to a saved page
+    browser.settle()
+    assert browser.url == LAMP and browser.run_js("document.title") == "Desk lamp"
+
+    alt_left(browser)  # the keyboard's Back: the site's history, not Chromium's
+    browser.settle()
+    assert browser.url == HOME
+
+    click(browser, element(browser.mark(), "About us"))  # a link the snapshot does not hold
+    browser.settle()
+    assert browser.url == MISSING and not browser.in_site
+    assert browser.run_js("document.title") == NOT_IN_SNAPSHOT_TITLE
+    assert MISSING in browser.run_js("document.body.innerText")
+
+    assert browser.back() and browser.url == HOME
+    browser.settle()
+    click(browser, element(browser.mark(), "Partner"))  # a link to the live server: shown as missing
+    browser.settle()
+    assert browser.url == f"{url}probe" and not browser.in_site
+
+    go(browser, HOME)
+    type_text(browser, element(browser.mark(), "Search"), "desk lamp")  # the form's GET, inside the site
+    browser.settle()
+    assert browser.url == SEARCH_LAMP and browser.run_js("document.title") == "Search: desk lamp"
+    assert browser.history == [HOME, SEARCH_LAMP]
+
+    browser.open(CHAIR)
+    browser.settle()
+    assert browser.url == CHAIR
+    # The home page's tracker image on the live server was asked for (and refused) on every visit...
+    assert f"{url}tracker.png" in browser.blocked_urls
+    # ...and the server never heard of any of it.
+    assert hits == []
+
+
+def test_save_this_page_rewrites_it_into_the_site_offline(browser, site):
+    go(browser, HOME)
+    browser.run_js("document.querySelector('h1').append(' (re-saved)')")  # what is saved is the page as shown
+    path = browser.save_page()
+    assert path == site.root / "home.mhtml"
+    saved = read_snapshot(path)
+    assert saved.url == HOME
+    assert "(re-saved)" in saved.html and "data-recordlens-base" not in saved.html
+    assert "recordlens-page:" not in saved.html
+    assert {"https://shop.example.com/static/site.css", "https://shop.example.com/static/logo.png"} <= set(
+        saved.resources)
+    assert load_site(site.root).resolve(HOME) == path  # re-indexed
+    go(browser, HOME)  # and it opens again, resources and all
+    assert "(re-saved)" in browser.run_js("document.querySelector('h1').textContent")
+    assert browser.run_js("getComputedStyle(document.body).marginLeft") == "24px"
+
+    browser.open(MISSING)
+    browser.wait_until_loaded()
+    with pytest.raises(SiteBrowserError, match="not in the snapshot"):
+        browser.save_page()

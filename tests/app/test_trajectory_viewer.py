@@ -1,0 +1,176 @@
+"""The trajectory viewer (timeline, screenshots with the target boxed, details, replay on the site) and the task
+editor (JSONL with core's validation). The trajectory is an agent episode on QtWebEngine: core's loop with a
+scripted model, so it has thoughts, timings and set-of-mark screenshots like a real run."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from PySide6.QtGui import QColor
+
+from recordlens.annotator.agent_browser import QtSiteBrowser
+from recordlens.annotator.agent_window import AgentWindow, load_trajectory_file, save_trajectory_file
+from recordlens.annotator.task_editor import COLUMNS, TaskEditor, rows_for_display
+from recordlens.annotator.trajectory_viewer import FAILED_BACKGROUND, HIGHLIGHT, TrajectoryViewer, highlighted
+from recordlens.core.agent.loop import AgentSettings, run_episode
+from recordlens.core.agent.model import Target, Task
+from recordlens.core.agent.tasks import load_tasks
+from recordlens.core.gemini import Answer
+from tests.app.agent_helpers import DEMO_SITE, DEMO_TASKS, HOME
+
+pytestmark = pytest.mark.app
+
+TITLE = "Graph Message Passing with Learned Halting"
+
+
+class ScriptedModel:
+    """Answers in the agent grammar, one per call, as a model would."""
+
+    def __init__(self, answers: list[str]) -> None:
+        self.answers = list(answers)
+
+    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer:
+        return Answer(text=self.answers.pop(0), usage={}, attempts=1, seconds=0.01)
+
+
+@pytest.fixture(scope="module")
+def agent(qapp):
+    with QtSiteBrowser(DEMO_SITE, viewport=(1100, 720)) as browser:
+        yield browser
+
+
+@pytest.fixture(scope="module")
+def episode(agent):
+    task = Task(id="comparison-1", instruction="Which graph paper is newest?", answer=TITLE, start_url=HOME)
+    model = ScriptedModel([
+        "Thought: search for graph papers.\nAction: Type [6]; graph",
+        "Thought: the first result is the newest.\nAction: Click [12]",
+        f"Thought: found it.\nAction: ANSWER; {TITLE}",
+    ])
+    trajectory = run_episode(task, agent, model, AgentSettings(actor="agent:scripted"))
+    assert trajectory.success and [s.action for s in trajectory.steps] == ["type", "click", "answer"]
+    return trajectory
+
+
+@pytest.fixture
+def viewer(qapp, agent):
+    widget = TrajectoryViewer()
+    widget.resize(1300, 800)
+    widget.set_replay_browser(agent)
+    widget.show()
+    yield widget
+    widget.close()
+
+
+def test_the_viewer_shows_steps_screenshots_and_details(viewer, episode):
+    viewer.set_trajectory(episode)
+    assert viewer.timeline.count() == 3
+    assert viewer.timeline.item(1).text().startswith("2. Click [12]\n    https://papers.example.org/search?q=graph")
+    assert viewer.timeline.item(1).toolTip() == "the first result is the newest."
+    viewer.select_step(1)
+    details = viewer.details.text()
+    assert "Click [12]" in details and "the first result is the newest." in details and "/ol[1]/li[1]/a[1]" in details
+    assert viewer.before._pixmap is not None and viewer.after._pixmap is not None
+
+    step = episode.steps[1]
+    picture = highlighted(episode.screenshots[step.screenshot_before], step.target.bbox).toImage()
+    x, y, _w, h = step.target.bbox
+    assert QColor(picture.pixel(round(x - 3), round(y + h / 2))) == HIGHLIGHT  # the box's left edge
+
+
+def test_replay_succeeds_and_a_gone_target_is_reported(viewer, episode, agent):
+    viewer.set_trajectory(episode)
+    result = viewer.replay()
+    assert result.ok, result.message
+    assert "all 3 steps replayed" in viewer.status.text()
+
+    gone = replace(episode.steps[1], target=Target(label=12, xpath="/body[1]/main[1]/div[9]/a[1]",
+                                                   text="A paper that was never saved", role="link",
+                                                   name="A paper that was never saved"))
+    broken = replace(episode, steps=[episode.steps[0], gone, episode.steps[2]])
+    broken.screenshots = episode.screenshots
+    viewer.set_trajectory(broken)
+    result = viewer.replay()
+    assert not result.ok and result.failed_step == 1 and result.done == 1
+    assert "step 2 (Click [12])" in result.message and "A paper that was never saved" in result.message
+    assert viewer.timeline.currentRow() == 1
+    assert viewer.timeline.item(1).background().color() == FAILED_BACKGROUND
+    assert "step 2" in viewer.status.text()
+
+
+def test_a_trajectory_file_keeps_its_screenshots(tmp_path, episode):
+    path = save_trajectory_file(episode, tmp_path / "comparison-1.json")
+    again = load_trajectory_file(path)
+    assert again.steps == episode.steps and again.screenshots == episode.screenshots
+
+
+def test_task_editor_round_trip_and_validation(qapp, tmp_path):
+    editor = TaskEditor()
+    tasks = editor.load(DEMO_TASKS)
+    assert len(tasks) == 12 and editor.table.rowCount() == 12
+    assert rows_for_display(editor.table)[0][: len(COLUMNS) - 1] == [
+        tasks[0].id, tasks[0].category, tasks[0].instruction, tasks[0].answer, tasks[0].answer_kind,
+        ", ".join(tasks[0].normalise)]
+    editor.add_task()
+    assert editor.table.rowCount() == 13
+    target = tmp_path / "tasks.jsonl"
+    assert editor.save(target) is None  # the new row has no instruction nor answer yet
+    assert not target.exists() and "row 13" in editor.status.text()
+    row = 12
+    editor.table.item(row, COLUMNS.index("instruction")).setText("What is the newest cs.CV paper?")
+    editor.table.item(row, COLUMNS.index("answer")).setText("Graph Neural Fields for Scene Layout")
+    editor.table.item(row, COLUMNS.index("normalise")).setText("case, shouting")
+    assert editor.save(target) is None and "shouting" in editor.status.text()
+    editor.table.item(row, COLUMNS.index("normalise")).setText("case, whitespace")
+    assert editor.save(target) == target
+    again = load_tasks(target)
+    assert again[:12] == tasks and again[12].answer == "Graph Neural Fields for Scene Layout"
+    assert again[12].site == tasks[0].site
+
+
+def test_agent_window_opens_the_demo_site_and_tasks(qapp):
+    window = AgentWindow(person="tester")
+    try:
+        window.show()
+        assert window.browser.wait_until_loaded()
+        assert window.browser.url == HOME
+        assert len(window.panel.tasks) == 12 and window.panel.current_task().id == "lookup-1"
+        assert window.recorder.actor == "person:tester"
+        assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Site", "Trajectory", "Tasks"]
+    finally:
+        window.close()
+
+
+class _NoKeys:
+    def get(self) -> str | None:
+        return None
+
+    def set(self, key: str | None) -> None:
+        pass
+
+
+def test_the_main_window_opens_the_agent_tools_and_recordings_go_into_its_project(qapp, tmp_path, episode):
+    from recordlens.annotator.main_window import MainWindow
+    from recordlens.annotator.settings import Settings
+    from recordlens.core.store import init_project
+
+    window = MainWindow(init_project(tmp_path / "project"), settings=Settings(annotator="ana"),
+                        settings_file=tmp_path / "settings.json", key_store=_NoKeys())
+    try:
+        menus = {a.text(): a.menu() for a in window.menuBar().actions() if a.menu()}
+        [open_tools] = [a for a in menus["Agent"].actions() if a.text() == "Agent benchmarks…"]
+        open_tools.trigger()
+        tools = window._agent_window
+        assert tools is not None and tools.isVisible() and tools.recorder.actor == "person:ana"
+        assert tools.browser.wait_until_loaded()
+        # A finished recording of the chosen task is stored in the project, screenshots included.
+        tools.panel.choose(load_tasks(DEMO_TASKS)[0])
+        tools._on_recorded(episode)
+        [(_, stored)] = window.project.trajectories()
+        assert [replace(s, at=None) for s in stored.steps] == [replace(s, at=None) for s in episode.steps]
+        assert window.project.screenshot_file(episode.steps[0].screenshot_before).read_bytes() == \
+            episode.screenshots[episode.steps[0].screenshot_before]
+    finally:
+        window.close()
+    assert tools.closed
