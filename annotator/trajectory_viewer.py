@@ -75,7 +75,7 @@ class _Picture(QLabel):
         super().__init__()
         self.title = title
         self._pixmap: QPixmap | None = None
-        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.setMinimumSize(240, 160)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.setStyleSheet("color: #868e96;")
@@ -140,6 +140,7 @@ class TrajectoryViewer(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.title)
         column.addWidget(self.timeline, 1)
+        column.addWidget(self.details)
         buttons = QHBoxLayout()
         buttons.addWidget(self.replay_button)
         buttons.addStretch(1)
@@ -153,14 +154,13 @@ class TrajectoryViewer(QWidget):
             caption = QLabel(f"<b>{name}</b>")
             grid.addWidget(caption, 0, col)
             grid.addWidget(picture, 1, col)
-        grid.addWidget(self.details, 2, 0, 1, 2)
         grid.setRowStretch(1, 1)
 
         splitter = QSplitter()
         splitter.addWidget(left)
         splitter.addWidget(right)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([360, 1000])
+        splitter.setSizes([400, 1000])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(splitter)

@@ -25,7 +25,7 @@ TITLE = "Graph Message Passing with Learned Halting"
 
 def main(out: Path) -> None:
     window = AgentWindow(person="ana")
-    window.resize(1500, 900)
+    window.resize(1500, 900)  # the size the pages are recorded at
     window.show()
     window.activateWindow()
     spin(300)
@@ -56,6 +56,7 @@ def main(out: Path) -> None:
     result = window.viewer.replay()
     assert result is not None and result.ok, result
     window.viewer.select_step(1)
+    window.resize(1560, 660)  # shorter for the picture: the screenshots are as wide as they can be already
     spin(500)
     window.grab().save(str(out), "PNG")
     window.close()
