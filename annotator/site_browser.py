@@ -50,6 +50,7 @@ CHANNEL_OBJECT = "recordlens_site"  # the name site_events.js looks the bridge u
 FIRST_LABEL = 1  # as core's HtmlSiteBrowser numbers them, so the demo's reference labels mean the same here
 _served_numbers = itertools.count(1)
 _NAVIGATION = QWebEngineNavigationRequest.NavigationType
+_INERT_SCHEMES = ("javascript", "about", "blob", "data")
 
 
 class SiteBrowserError(RuntimeError):
@@ -272,6 +273,8 @@ class SiteBrowser(QWidget):
         request.reject()
         if not request.isMainFrame():
             return  # a frame of a saved page: its content was not saved with it, and it never reaches the network
+        if url.scheme() in _INERT_SCHEMES:
+            return  # script URLs never run here, and a blank page is not a page of the site
         if kind == _NAVIGATION.BackForwardNavigation:
             QTimer.singleShot(0, self._on_back_button)  # the view's own Back key: the site's history
         elif kind == _NAVIGATION.ReloadNavigation:
