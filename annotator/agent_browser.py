@@ -23,7 +23,8 @@ from PySide6.QtTest import QTest
 from recordlens.core.agent.model import Observation, Step, Target, TargetNotFoundError, find_target
 from recordlens.core.agent.sites import Site
 
-from .site_browser import SiteBrowser, spin
+from .event_loop import spin
+from .site_browser import SiteBrowser
 
 DEFAULT_VIEWPORT = (1280, 800)
 WAIT_MS = 1000  # what "Wait" gives the page: snapshots do not change, but a person's Wait is about this long

@@ -7,9 +7,13 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
-from .page_loader import OfflinePage
+from PySide6.QtCore import QFile, QIODevice
+from PySide6.QtWebEngineCore import QWebEngineScript
+
+from .page_loader import APPLICATION_WORLD, OfflinePage
 
 DOM_RULES = "dom_rules.js"
+BRIDGE = "bridge.js"
 
 
 @cache
@@ -19,6 +23,32 @@ def read_script(name: str) -> str:
 
 class PageScriptError(RuntimeError):
     pass
+
+
+def qwebchannel_js() -> str:
+    source = QFile(":/qtwebchannel/qwebchannel.js")
+    if not source.open(QIODevice.OpenModeFlag.ReadOnly):
+        raise RuntimeError("qwebchannel.js is missing from the Qt resources (QtWebChannel not installed?)")
+    try:
+        return bytes(source.readAll()).decode("utf-8")
+    finally:
+        source.close()
+
+
+def document_script(name: str, *scripts: str) -> QWebEngineScript:
+    """One ApplicationWorld script for every new document of a page: qwebchannel.js, dom_rules.js and
+    bridge.js, then `scripts`, in that order (one script, so the order holds).
+
+    At creation the document is still empty, so dom_rules.js's own walk costs nothing, and listeners are in
+    place before the user can click."""
+    script = QWebEngineScript()
+    script.setName(name)
+    parts = [qwebchannel_js(), read_script(DOM_RULES), read_script(BRIDGE), *(read_script(s) for s in scripts)]
+    script.setSourceCode(";\n".join(parts))
+    script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
+    script.setWorldId(APPLICATION_WORLD)
+    script.setRunsOnSubFrames(False)
+    return script
 
 
 @dataclass(frozen=True)

@@ -18,18 +18,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QFile, QIODevice, QObject, Signal, Slot
+from PySide6.QtCore import QEventLoop, QObject, Signal, Slot
 from PySide6.QtGui import QImage
 from PySide6.QtWebChannel import QWebChannel
-from PySide6.QtWebEngineCore import QWebEngineScript
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from recordlens.core.dataset import LoadedPage, load_page
 from recordlens.core.dom import Page
 
 from .event_loop import run_until_quit, spin
-from .page_loader import APPLICATION_WORLD, OfflinePage
-from .page_scripts import DOM_RULES, read_script
+from .page_loader import OfflinePage
+from .page_scripts import document_script
 from .signals import emit
 
 OVERLAY = "overlay.js"
@@ -88,29 +87,6 @@ def parse_js_result(raw: Any) -> Any:
         return json.loads(raw)
     except json.JSONDecodeError:
         return None
-
-
-def _qwebchannel_js() -> str:
-    source = QFile(":/qtwebchannel/qwebchannel.js")
-    if not source.open(QIODevice.OpenModeFlag.ReadOnly):
-        raise RuntimeError("qwebchannel.js is missing from the Qt resources (QtWebChannel not installed?)")
-    try:
-        return bytes(source.readAll()).decode("utf-8")
-    finally:
-        source.close()
-
-
-def _page_script() -> QWebEngineScript:
-    """One script, so the three parts run in this order in every new document of the page."""
-    script = QWebEngineScript()
-    script.setName("recordlens-overlay")
-    script.setSourceCode(";\n".join((_qwebchannel_js(), read_script(DOM_RULES), read_script(OVERLAY))))
-    # At creation the document is still empty, so dom_rules.js's own walk costs nothing; listeners are in
-    # place before the user can click.
-    script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
-    script.setWorldId(APPLICATION_WORLD)
-    script.setRunsOnSubFrames(False)
-    return script
 
 
 def _is_archive(path: Path) -> bool:
@@ -177,7 +153,7 @@ class PageView(QWidget):
         self._channel.registerObject(CHANNEL_OBJECT, self._bridge)
         self.offline.keep(self._bridge)
         self.offline.set_web_channel(self._channel)
-        self.offline.page.scripts().insert(_page_script())
+        self.offline.page.scripts().insert(document_script("recordlens-overlay", OVERLAY))
         self.offline.loaded.connect(self._on_loaded)
         self.offline.request_blocked.connect(self._on_blocked)
 

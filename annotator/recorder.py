@@ -22,8 +22,9 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from recordlens.core.agent.model import Observation, Step, Target, Task, Trajectory
 
+from .event_loop import spin
 from .signals import emit
-from .site_browser import SiteBrowser, spin, target_from_json
+from .site_browser import SiteBrowser, target_from_json
 
 WAIT_MS = 1000  # a recorded Wait gives the page this long, as replay does
 

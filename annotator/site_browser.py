@@ -22,14 +22,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QObject, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QImage
 from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import (
     QWebEngineDownloadRequest,
     QWebEngineNavigationRequest,
     QWebEngineNewWindowRequest,
-    QWebEngineScript,
     QWebEngineSettings,
 )
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
@@ -38,9 +37,10 @@ from recordlens.core.agent.model import Observation, Target
 from recordlens.core.agent.sites import Site, build_site, load_site, normalise_url, not_in_snapshot_html
 from recordlens.core.snapshot import read_snapshot, write_mhtml
 
-from .page_loader import APPLICATION_WORLD, OfflinePage
-from .page_scripts import DOM_RULES, read_script
-from .page_view import _qwebchannel_js, parse_js_result
+from .event_loop import spin
+from .page_loader import OfflinePage
+from .page_scripts import document_script
+from .page_view import parse_js_result
 from .signals import emit
 from .site_page import PreparedPage, prepare_page, restore_saved
 
@@ -57,12 +57,6 @@ class SiteBrowserError(RuntimeError):
     pass
 
 
-def spin(ms: int) -> None:
-    """Run the event loop for `ms` milliseconds (pages load and answer meanwhile)."""
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
-
 
 def png_bytes(image: QImage) -> bytes:
     data = QByteArray()
@@ -71,17 +65,6 @@ def png_bytes(image: QImage) -> bytes:
     image.save(buffer, "PNG")
     buffer.close()
     return bytes(data)
-
-
-def _page_script() -> QWebEngineScript:
-    script = QWebEngineScript()
-    script.setName("recordlens-site")
-    parts = [_qwebchannel_js(), read_script(DOM_RULES), *(read_script(name) for name in SCRIPTS)]
-    script.setSourceCode(";\n".join(parts))
-    script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
-    script.setWorldId(APPLICATION_WORLD)
-    script.setRunsOnSubFrames(False)
-    return script
 
 
 def target_from_json(data: dict[str, Any]) -> Target:
@@ -133,7 +116,7 @@ class SiteBrowser(QWidget):
         self._channel.registerObject(CHANNEL_OBJECT, self._bridge)
         self.offline.keep(self._bridge)
         self.offline.set_web_channel(self._channel)
-        self.page.scripts().insert(_page_script())
+        self.page.scripts().insert(document_script("recordlens-site", *SCRIPTS))
         # A served page may load its archived resources from the same local scheme only with this on (Qt counts
         # custom local schemes as "local URLs"); the blocker still refuses every URL it was not told about,
         # file:// included.

@@ -17,7 +17,7 @@ from recordlens.annotator import qt_env  # noqa: E402
 app = qt_env.create_application([sys.argv[0]])
 
 from recordlens.annotator.agent_window import AgentWindow  # noqa: E402
-from recordlens.annotator.site_browser import spin  # noqa: E402
+from recordlens.annotator.event_loop import spin  # noqa: E402
 from tests.app.agent_helpers import alt_left, click, element, type_text, wait_for  # noqa: E402
 
 TITLE = "Graph Message Passing with Learned Halting"

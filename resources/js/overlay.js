@@ -82,29 +82,7 @@
 
   // ---- the channel to Python --------------------------------------------------------------------------
 
-  let bridge = null;
-  let connecting = false;
-  const outbox = [];
-
-  const connect = () => {
-    if (bridge || connecting) return;
-    if (typeof qt === "undefined" || !qt.webChannelTransport || typeof QWebChannel === "undefined") return;
-    connecting = true;
-    new QWebChannel(qt.webChannelTransport, (channel) => {
-      bridge = channel.objects.recordlens || null;
-      connecting = false;
-      while (bridge && outbox.length) {
-        const [method, arg] = outbox.shift();
-        bridge[method](arg);
-      }
-    });
-  };
-
-  const report = (method, arg) => {
-    connect();
-    if (bridge) bridge[method](arg);
-    else outbox.push([method, arg]);
-  };
+  const { report, connect } = rl.bridge("recordlens"); // see bridge.js
 
   // ---- the overlay layer -------------------------------------------------------------------------------
 

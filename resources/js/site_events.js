@@ -16,29 +16,7 @@
   const SCROLL_QUIET_MS = 350; // a pause this long ends a burst of wheel events
   const SCROLL_KEYS = { PageDown: "down", PageUp: "up", " ": "down", ArrowDown: "down", ArrowUp: "up" };
 
-  let bridge = null;
-  let connecting = false;
-  const outbox = [];
-
-  const connect = () => {
-    if (bridge || connecting) return;
-    if (typeof qt === "undefined" || !qt.webChannelTransport || typeof QWebChannel === "undefined") return;
-    connecting = true;
-    new QWebChannel(qt.webChannelTransport, (channel) => {
-      bridge = channel.objects.recordlens_site || null;
-      connecting = false;
-      while (bridge && outbox.length) {
-        const [method, arg] = outbox.shift();
-        bridge[method](arg);
-      }
-    });
-  };
-
-  const report = (method, arg) => {
-    connect();
-    if (bridge) bridge[method](arg);
-    else outbox.push([method, arg]);
-  };
+  const { report, connect } = rl.bridge("recordlens_site"); // see bridge.js
 
   const send = (data) => report("event", JSON.stringify(data));
 

@@ -10,7 +10,8 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from recordlens.annotator.site_browser import SiteBrowser, spin
+from recordlens.annotator.event_loop import spin
+from recordlens.annotator.site_browser import SiteBrowser
 from recordlens.core.agent.model import Observation, Target
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -49,7 +49,7 @@ def test_real_input_records_the_expected_steps_and_they_replay(qtbot, browser):
     seen = []
     browser.page_event.connect(seen.append)
     alt_left(browser)
-    from recordlens.annotator.site_browser import spin
+    from recordlens.annotator.event_loop import spin
     spin(1000)
     print("SEEN", seen, recorder._queue, recorder._busy, browser.url, recorder.steps[-1])
     recorded(3)
