@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import represent
+from .charts import grouped_bars
 from .dataset import LoadedPage, find_page_file, load_page, record_files
 from .errors import DatasetError, RecordLensError
 from .extract import create
@@ -183,29 +184,9 @@ def format_tables(result: BenchResult) -> str:
 
 
 def write_chart(result: BenchResult, path: str | Path) -> Path:
-    """Grouped bars of P, R and F1 per method (matplotlib's Agg backend: no display needed)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    """Grouped bars of P, R and F1 per method."""
     rows = [m.row() for m in result.method_rows]
     labels = [f"{r['method']}\n{r['input']}" if r["input"] != "-" else str(r["method"]) for r in rows]
-    figure, axis = plt.subplots(figsize=(max(4.0, 1.4 * len(rows) + 1), 3.6), dpi=120)
-    width = 0.26
-    for offset, (metric, colour) in enumerate((("precision", "#4c78a8"), ("recall", "#f58518"),
-                                                ("f1", "#54a24b"))):
-        positions = [i + (offset - 1) * width for i in range(len(rows))]
-        axis.bar(positions, [float(r[metric]) for r in rows], width, label=metric.upper() if metric == "f1"
-                 else metric[0].upper(), color=colour)
-    axis.set_xticks(range(len(rows)), labels, fontsize=8)
-    axis.set_ylim(0, 1.05)
-    axis.set_ylabel("mean over pages")
-    axis.legend(loc="upper left", fontsize=8, ncols=3)
-    axis.grid(axis="y", alpha=0.3)
-    figure.tight_layout()
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(target)
-    plt.close(figure)
-    return target
+    series = [(name, [float(r[metric]) for r in rows])
+              for name, metric in (("P", "precision"), ("R", "recall"), ("F1", "f1"))]
+    return grouped_bars(path, labels, series, ylabel="mean over pages")

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..charts import grouped_bars
 from .model import Step, Task, Trajectory, targets_match
 from .sites import normalise_url
 from .tasks import is_correct, normalise_answer
@@ -165,26 +166,9 @@ def format_table(evaluation: Evaluation) -> str:
 
 
 def write_chart(evaluation: Evaluation, path: str | Path) -> Path:
-    """Bars of success rate and agreement per category and overall (matplotlib's Agg backend)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    """Bars of success rate and agreement per category and overall."""
     rows = [*evaluation.categories, evaluation.overall]
-    figure, axis = plt.subplots(figsize=(max(4.5, 1.3 * len(rows) + 1), 3.6), dpi=120)
-    width = 0.38
-    axis.bar([i - width / 2 for i in range(len(rows))], [f.success_rate for f in rows], width,
-             label="success (mean over runs)", color="#4c78a8")
-    axis.bar([i + width / 2 for i in range(len(rows))], [f.agreement or 0.0 for f in rows], width,
-             label="agreement with reference", color="#f58518")
-    axis.set_xticks(range(len(rows)), [f.category.replace(" ", "\n") for f in rows], fontsize=8)
-    axis.set_ylim(0, 1.05)
-    axis.legend(loc="upper left", fontsize=8, ncols=2)
-    axis.grid(axis="y", alpha=0.3)
-    figure.tight_layout()
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(target)
-    plt.close(figure)
-    return target
+    return grouped_bars(path, [f.category.replace(" ", "\n") for f in rows], [
+        ("success (mean over runs)", [f.success_rate for f in rows]),
+        ("agreement with reference", [f.agreement or 0.0 for f in rows]),
+    ])
