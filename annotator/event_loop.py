@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QWidget
 
 
 def spin(ms: int) -> None:
@@ -30,3 +33,21 @@ def run_until_quit(timeout_ms: int, hold: Callable[[QEventLoop | None], None]) -
     finally:
         timer.stop()
         hold(None)
+
+
+def settled_grab(view: QWidget, frame_arrived: Callable[[], bool], timeout_ms: int, interval_ms: int) -> QImage:
+    """The view's picture once the page has produced its frame and three grabs `interval_ms` apart agree.
+
+    A page reports a frame as produced before the widget has it (on the offscreen platform no signal says when
+    it arrives), so after the page's frame the picture is taken when it has stopped changing."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not frame_arrived() and time.monotonic() < deadline:
+        spin(10)
+    image = view.grab().toImage()
+    unchanged = 0
+    while unchanged < 2 and time.monotonic() < deadline:
+        spin(interval_ms)
+        latest = view.grab().toImage()
+        unchanged = unchanged + 1 if latest == image else 0
+        image = latest
+    return image

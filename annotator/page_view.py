@@ -12,7 +12,6 @@ things are. The palette lives here so that other widgets (the record list's bull
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +25,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from recordlens.core.dataset import LoadedPage, load_page
 from recordlens.core.dom import Page
 
-from .event_loop import run_until_quit, spin
+from .event_loop import run_until_quit, settled_grab
 from .page_loader import OfflinePage
 from .page_scripts import document_script
 from .signals import emit
@@ -317,24 +316,11 @@ class PageView(QWidget):
         return target
 
     def settled_image(self, timeout_ms: int = 5_000, interval_ms: int = 50) -> QImage:
-        """What the view shows once the page has produced a frame and three grabs `interval_ms` apart agree.
-
-        The page reports a frame as produced before the widget has it (on the offscreen platform no signal
-        says when it arrives), so after the page's frame the picture is taken when it has stopped changing."""
-        deadline = time.monotonic() + timeout_ms / 1000
+        """What the view shows once the page's overlays are in a frame and the picture is stable (settled_grab)."""
         self._frame_token += 1
         token = self._frame_token
         self.offline.run_js_async(f"__recordlens.overlay.ping({token})")
-        while self._framed < token and time.monotonic() < deadline:
-            spin(10)
-        image = self.view.grab().toImage()
-        unchanged = 0
-        while unchanged < 2 and time.monotonic() < deadline:
-            spin(interval_ms)
-            latest = self.view.grab().toImage()
-            unchanged = unchanged + 1 if latest == image else 0
-            image = latest
-        return image
+        return settled_grab(self.view, lambda: self._framed >= token, timeout_ms, interval_ms)
 
     # -- events from the page --------------------------------------------------------------------------------
 

@@ -37,7 +37,7 @@ from recordlens.core.agent.model import Observation, Target
 from recordlens.core.agent.sites import Site, build_site, load_site, normalise_url, not_in_snapshot_html
 from recordlens.core.snapshot import read_snapshot, write_mhtml
 
-from .event_loop import spin
+from .event_loop import settled_grab, spin
 from .page_loader import OfflinePage
 from .page_scripts import document_script
 from .page_view import parse_js_result
@@ -361,20 +361,10 @@ class SiteBrowser(QWidget):
         widget gets the frame after the page says so, and no signal tells when)."""
         if self.view is None:
             raise SiteBrowserError("the browser was disposed")
-        deadline = time.monotonic() + timeout_ms / 1000
         self._frame_token += 1
         token = self._frame_token
         self.offline.run_js_async(f"__recordlens.site.ping({token})")
-        while self._framed < token and time.monotonic() < deadline:
-            spin(10)
-        image = self.view.grab().toImage()
-        unchanged = 0
-        while unchanged < 2 and time.monotonic() < deadline:
-            spin(interval_ms)
-            latest = self.view.grab().toImage()
-            unchanged = unchanged + 1 if latest == image else 0
-            image = latest
-        return image
+        return settled_grab(self.view, lambda: self._framed >= token, timeout_ms, interval_ms)
 
     def settled_png(self) -> bytes:
         """The settled picture as PNG, one pixel per CSS pixel (element boxes are in CSS pixels)."""
