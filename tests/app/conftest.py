@@ -35,3 +35,15 @@ def offline_page(qapp):
     page.view.show()
     yield page
     page.close()
+
+
+@pytest.fixture(scope="module")
+def page_view(qapp):
+    """The annotator's page view, shared by a module's tests (one view, pages opened into it as the app does)."""
+    from recordlens.annotator.page_view import PageView
+
+    view = PageView()
+    view.resize(1280, 900)
+    view.show()
+    yield view
+    view.dispose()

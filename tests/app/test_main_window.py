@@ -11,15 +11,17 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEventLoop, QPoint, Qt, QTimer
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
+from recordlens.annotator.event_loop import spin
 from recordlens.annotator.main_window import MainWindow
 from recordlens.annotator.page_view import PALETTE, STATE_COLOURS
 from recordlens.annotator.settings import Settings
 from recordlens.core.snapshot import write_mhtml
 from recordlens.core.store import Project, init_project, open_project
 from recordlens.core.store_import import import_paths
+from tests.app.page_helpers import click_element, js
 
 pytestmark = pytest.mark.app
 
@@ -52,10 +54,6 @@ class FakeKeyStore:
         self.key = key
 
 
-def spin(ms: int) -> None:
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
 
 
 @pytest.fixture
@@ -92,29 +90,10 @@ def project(window: MainWindow) -> Project:
     return window.project
 
 
-def js(window: MainWindow, expression: str):
-    raw = window.page_view.offline.run_js(f"JSON.stringify({expression})")
-    assert isinstance(raw, str), expression
-    return json.loads(raw)
 
 
 def click(window: MainWindow, xpath: str) -> None:
-    """A real left click in the middle of the element's first line box, once it is scrolled into view."""
-    view = window.page_view
-    done: list = []
-    view.scroll_to(xpath, done.append)
-    for _ in range(100):
-        if done:
-            break
-        spin(20)
-    assert done and done[0] is not None, f"{xpath} is not on the page"
-    spin(50)
-    x, y = js(window, f"""(() => {{
-        const r = __recordlens.resolve({json.dumps(xpath)}).getClientRects()[0];
-        return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
-    }})()""")
-    assert view.offline.run_js(f"__recordlens.xpathOf(document.elementFromPoint({x}, {y}))") == xpath
-    QTest.mouseClick(view.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(x, y))
+    click_element(window.page_view, xpath)
 
 
 def key(qtbot, window: MainWindow, sequence: str) -> None:
@@ -161,7 +140,7 @@ def test_a_click_adds_the_cores_xpath_undo_removes_it_and_the_project_keeps_it(q
 def test_plain_html_runs_no_script_and_counts_blocked_requests(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
-    assert js(window, "document.documentElement.dataset.ran || null") is None
+    assert js(window.page_view, "document.documentElement.dataset.ran || null") is None
     qtbot.waitUntil(lambda: window.page_view.blocked_count >= 1, timeout=5_000)
     assert window.blocked_label.text() == f"{window.page_view.blocked_count} request blocked"
 
@@ -340,7 +319,7 @@ def test_hovering_an_element_shows_its_xpath_and_text(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
     target = f"{ITEM.format(3)}/b[1]"
-    x, y = js(window, f"""(() => {{
+    x, y = js(window.page_view, f"""(() => {{
         const r = __recordlens.resolve({json.dumps(target)}).getBoundingClientRect();
         return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
     }})()""")

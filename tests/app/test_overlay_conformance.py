@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.annotator.page_view import PageView, XPathBox
+from recordlens.annotator.page_view import XPathBox
 from tests.conftest import dev_page_numbers
 
 pytestmark = pytest.mark.app
@@ -25,15 +25,6 @@ class Drawn:
     core_paths: list[list[str | None]]  # the resolved element's key per XPath, None where the core finds nothing
     boxes: list[list[XPathBox]]
     boxes_drawn: int
-
-
-@pytest.fixture(scope="module")
-def page_view(qapp):
-    view = PageView()
-    view.resize(1280, 900)
-    view.show()
-    yield view
-    view.dispose()
 
 
 @pytest.fixture(scope="module")

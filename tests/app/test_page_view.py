@@ -10,12 +10,14 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEventLoop, QPoint, Qt, QTimer
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
+from recordlens.annotator.event_loop import spin
 from recordlens.annotator.page_view import PALETTE, STATE_COLOURS, PageView, record_colour
 from recordlens.core.snapshot import write_mhtml
+from tests.app.page_helpers import click_element, js, viewport_point
 
 pytestmark = pytest.mark.app
 
@@ -30,19 +32,6 @@ SVG_CIRCLE = f"{CARDS}/div[1]/a[1]/svg[1]/circle[1]"
 BELOW_THE_FOLD = f"{CARDS}/div[16]/div[1]/span[1]"
 
 
-def spin(ms: int) -> None:
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
-
-
-@pytest.fixture(scope="module")
-def page_view(qapp):
-    view = PageView()
-    view.resize(1280, 900)
-    view.show()
-    yield view
-    view.dispose()
 
 
 @pytest.fixture(scope="module")
@@ -56,40 +45,10 @@ def open_page(view: PageView, path: Path) -> None:
     assert view.wait_until_loaded(30_000), f"{path} did not load"
 
 
-def js(view: PageView, expression: str):
-    """Evaluate `expression` in the overlay's world; its value travels as JSON (Qt drops JS arrays' items)."""
-    raw = view.offline.run_js(f"JSON.stringify({expression})")
-    assert isinstance(raw, str), f"no value from {expression}"
-    return json.loads(raw)
 
 
-def viewport_point(view: PageView, xpath: str) -> QPoint:
-    """Scroll the element into view and return the centre of its first line box, in viewport pixels."""
-    box: list = []
-    view.scroll_to(xpath, box.append)
-    for _ in range(100):
-        if box:
-            break
-        spin(20)
-    assert box and box[0] is not None, f"{xpath} is not on the page"
-    spin(50)  # let the scroll settle before asking for the box
-    first = js(view, f"""(() => {{
-        const r = __recordlens.resolve({json.dumps(xpath)}).getClientRects()[0];
-        return [r.left + r.width / 2, r.top + r.height / 2];
-    }})()""")
-    point = QPoint(round(first[0]), round(first[1]))
-    # The point must hit this very element, or the test would check Chromium's layout instead of our path.
-    hit = view.offline.run_js(f"__recordlens.xpathOf(document.elementFromPoint({point.x()}, {point.y()}))")
-    assert hit == xpath, (hit, xpath)
-    return point
 
 
-def click(qtbot, view: PageView, xpath: str, modifier=Qt.KeyboardModifier.NoModifier) -> QPoint:
-    point = viewport_point(view, xpath)
-    target = view.view.focusProxy()
-    assert target is not None
-    QTest.mouseClick(target, Qt.MouseButton.LeftButton, modifier, point)
-    return point
 
 
 @pytest.mark.parametrize("xpath", [SINGLE_LINE_LINK, PRICE, SVG_CIRCLE, BELOW_THE_FOLD])
@@ -98,7 +57,7 @@ def test_a_real_click_reports_the_cores_xpath(qtbot, page_view, xpath):
     expected = page_view.core_page.resolve(xpath)
     assert expected is not None
     with qtbot.waitSignal(page_view.element_clicked, timeout=5_000) as clicked:
-        click(qtbot, page_view, xpath)
+        click_element(page_view, xpath)
     assert clicked.args == [expected.key]
 
 
@@ -106,7 +65,7 @@ def test_a_link_click_does_not_navigate_while_annotating(qtbot, page_view):
     open_page(page_view, DEMO_PAGE)
     url = page_view.offline.page.url()
     with qtbot.waitSignal(page_view.element_clicked, timeout=5_000):
-        click(qtbot, page_view, SINGLE_LINE_LINK)
+        click_element(page_view, SINGLE_LINE_LINK)
     spin(300)
     assert page_view.offline.page.url() == url
     assert not any("product/p1043" in u for u in page_view.offline.blocked_urls)
@@ -118,11 +77,11 @@ def test_alt_click_and_annotating_off_reach_the_page_unreported(qtbot, page_view
     page_view.element_clicked.connect(reported.append)
     try:
         # An Alt+click on the link is the page's: it tries to follow it, and the blocker stops the request.
-        click(qtbot, page_view, SINGLE_LINE_LINK, Qt.KeyboardModifier.AltModifier)
+        click_element(page_view, SINGLE_LINE_LINK, Qt.KeyboardModifier.AltModifier)
         qtbot.waitUntil(lambda: any("product/p1043" in u for u in page_view.offline.blocked_urls), timeout=5_000)
         open_page(page_view, DEMO_PAGE)
         page_view.set_annotating(False)
-        click(qtbot, page_view, PRICE)
+        click_element(page_view, PRICE)
         spin(300)
         assert reported == []
     finally:
@@ -134,7 +93,7 @@ def test_mhtml_opens_and_reports_the_same_xpaths(qtbot, page_view, demo_mhtml):
     assert page_view.offline.page.url().isLocalFile()
     assert page_view.core_page.resolve(SVG_CIRCLE) is not None
     with qtbot.waitSignal(page_view.element_clicked, timeout=5_000) as clicked:
-        click(qtbot, page_view, SVG_CIRCLE)
+        click_element(page_view, SVG_CIRCLE)
     assert clicked.args == [SVG_CIRCLE]
 
 

@@ -1,0 +1,48 @@
+"""What app tests do on a rendered page: evaluate a script, find an element on screen, click it for real."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+
+from recordlens.annotator.event_loop import spin
+from recordlens.annotator.page_view import PageView
+
+
+def js(view: PageView, expression: str):
+    """Evaluate `expression` in the overlay's world; its value travels as JSON (Qt drops JS arrays' items)."""
+    raw = view.offline.run_js(f"JSON.stringify({expression})")
+    assert isinstance(raw, str), f"no value from {expression}"
+    return json.loads(raw)
+
+
+def viewport_point(view: PageView, xpath: str) -> QPoint:
+    """Scroll the element into view and return the centre of its first line box, in viewport pixels."""
+    box: list = []
+    view.scroll_to(xpath, box.append)
+    for _ in range(100):
+        if box:
+            break
+        spin(20)
+    assert box and box[0] is not None, f"{xpath} is not on the page"
+    spin(50)  # let the scroll settle before asking for the box
+    first = js(view, f"""(() => {{
+        const r = __recordlens.resolve({json.dumps(xpath)}).getClientRects()[0];
+        return [r.left + r.width / 2, r.top + r.height / 2];
+    }})()""")
+    point = QPoint(round(first[0]), round(first[1]))
+    # The point must hit this very element, or the test would check Chromium's layout instead of our path.
+    hit = view.offline.run_js(f"__recordlens.xpathOf(document.elementFromPoint({point.x()}, {point.y()}))")
+    assert hit == xpath, (hit, xpath)
+    return point
+
+
+def click_element(view: PageView, xpath: str, modifier=Qt.KeyboardModifier.NoModifier) -> QPoint:
+    """A real left click (QTest, on the view's focus proxy) in the middle of the element's first line box."""
+    point = viewport_point(view, xpath)
+    target = view.view.focusProxy()
+    assert target is not None
+    QTest.mouseClick(target, Qt.MouseButton.LeftButton, modifier, point)
+    return point
