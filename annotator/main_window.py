@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from recordlens.core.errors import RecordLensError
-from recordlens.core.records import TextKeyIndex
+from recordlens.core.records import TextKeyIndex, new_records
 from recordlens.core.review import PageReview, review_page, worst_pages
 from recordlens.core.siblings import sibling_records, split_parts, toggle_xpath
 from recordlens.core.store import Change, Label, Project, open_project
@@ -531,8 +531,12 @@ class MainWindow(QMainWindow):
         if not proposal.records:
             self.message(f"page {proposal.page}: {proposal.provenance.name} found no records")
             return
-        command = LabelCommand(self.project, proposal.page, f"{len(proposal.records)} proposals",
-                               lambda: self.project.add_records(proposal.page, proposal.records, proposal.provenance),
+        records = new_records(proposal.records, [label.xpaths for label in self.project.labels(proposal.page)])
+        if not records:
+            self.message(f"page {proposal.page}: all {len(proposal.records)} proposals are already on the page")
+            return
+        command = LabelCommand(self.project, proposal.page, f"{len(records)} proposals",
+                               lambda: self.project.add_records(proposal.page, records, proposal.provenance),
                                self.person, self._on_store_changed)
         try:
             push(self.stack(proposal.page), command)

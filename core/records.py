@@ -45,6 +45,24 @@ def matches_everything(xpath: str) -> bool:
     return normalise_xpath(xpath) in ("", "/")
 
 
+def record_key(record: Sequence[str]) -> frozenset[str]:
+    """A record's identity when comparing records: its set of normalised XPaths (order and spelling aside)."""
+    return frozenset(normalise_xpath(x) for x in record)
+
+
+def new_records(proposed: Sequence[Sequence[str]], existing: Sequence[Sequence[str]]) -> RecordList:
+    """The proposed records not already on the page (in any status: a rejection is a decision to keep) and
+    not repeated among themselves, in the order proposed."""
+    seen = {record_key(r) for r in existing}
+    fresh: RecordList = []
+    for record in proposed:
+        key = record_key(record)
+        if key not in seen:
+            seen.add(key)
+            fresh.append(list(record))
+    return fresh
+
+
 class TextKeyIndex:
     """The text-map keys of one page, sorted for prefix lookups (expansion is a string-prefix match)."""
 

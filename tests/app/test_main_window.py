@@ -199,6 +199,12 @@ def test_proposals_arrive_from_the_worker_and_are_judged_with_one_key(qtbot, win
         assert window.record_panel.selected_ids() == [proposed[1].id]
         key(qtbot, window, "R")
         assert window.project.labels("2")[1].status == "rejected"
+    # Proposing again adds nothing already on the page, whatever its status (a rejection is a decision).
+    count = len(window.project.labels("2"))
+    key(qtbot, window, "P")
+    qtbot.waitUntil(lambda: window.job is None, timeout=20_000)
+    assert len(window.project.labels("2")) == count
+    window.undo_group.undo()  # nothing was pushed for the second proposal: this undoes the rejection
     # Undoing the proposals also puts the page back to new.
     while window.undo_group.canUndo():
         window.undo_group.undo()

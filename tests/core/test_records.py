@@ -11,6 +11,7 @@ from recordlens.core.records import (
     TextKeyIndex,
     load_records,
     matches_everything,
+    new_records,
     normalise_xpath,
     parse_records,
     save_records,
@@ -62,3 +63,10 @@ def test_records_files_round_trip_and_bad_files_say_why(tmp_path) -> None:
     lenient = parse_records(json.loads('["/body[1]/a[1]", ["/body[1]/a[2]"]]'))
     assert lenient.records == [["/body[1]/a[1]"], ["/body[1]/a[2]"]]
     assert lenient.warnings
+
+
+def test_new_records_leave_out_what_is_already_there_however_it_is_spelled() -> None:
+    existing = [["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[3]", "/body[1]/ul[1]/li[4]"]]
+    proposed = [["/html[1]/body/ul/li"], ["/body[1]/ul[1]/li[2]"], ["/body[1]/ul[1]/li[4]", "/body[1]/ul[1]/li[3]"],
+                ["/body[1]/ul[1]/li[2]"]]
+    assert new_records(proposed, existing) == [["/body[1]/ul[1]/li[2]"]]
