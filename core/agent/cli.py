@@ -1,27 +1,24 @@
 """`recordlens site ...` and `recordlens agent ...`: snapshot sites, task files, agent runs and their scores.
 
-`agent run` drives QtWebEngine by default; that module is imported only when the command runs (and by name, so
-that core never names the app in an import), and `--browser text` runs without Qt on core's HTML browser.
+`agent run` drives one of the browsers of core/agent/browsers.py: QtWebEngine (`qt`, added by the app's
+`recordlens` command and imported only when a run uses it) by default, or core's HTML browser (`text`).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
 
 from ..errors import RecordLensError
+from .browsers import browser_kind, browser_names, default_browser
 from .evaluate import evaluate, format_table, write_chart
-from .fake_browser import HtmlSiteBrowser
 from .loop import DEFAULT_MAX_FAILURES, DEFAULT_STEP_BUDGET, AgentSettings, run_agent
 from .memory import parse_memory
 from .model import AgentError, Trajectory
 from .sites import build_site, load_site
 from .tasks import RULES_TEXT, load_tasks
-
-QT_BROWSER_MODULE = "recordlens.annotator.agent_browser"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,8 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--step-budget", type=int, default=DEFAULT_STEP_BUDGET)
     q.add_argument("--max-failures", type=int, default=DEFAULT_MAX_FAILURES,
                    help="failed steps in a row that end an episode")
-    q.add_argument("--browser", choices=("qt", "text"), default="qt",
-                   help="qt: QtWebEngine with set-of-mark screenshots; text: core's HTML browser, no screenshot")
+    q.add_argument("--browser", choices=browser_names(), default=default_browser(),
+                   help="; ".join(f"{name}: {browser_kind(name).description}" for name in browser_names()))
     q.add_argument("--references", help="folder of <task id>.json reference trajectories to store with the run")
     q.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
     q.add_argument("--temperature", type=float)
@@ -93,15 +90,6 @@ def cmd_agent_tasks(args: argparse.Namespace) -> int:
     return 0
 
 
-def qt_browser_class() -> type:
-    try:
-        module = importlib.import_module(QT_BROWSER_MODULE)
-    except ImportError as error:
-        raise RecordLensError(f"the Qt browser is not available ({error}); install RecordLens with its app extra, "
-                              "or run with --browser text") from None
-    return module.QtSiteBrowser
-
-
 def cmd_agent_run(args: argparse.Namespace) -> int:
     from ..gemini import Budget, CallSettings, GeminiCaller
     from ..store import init_project, open_project
@@ -125,9 +113,10 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     if args.temperature is not None:
         settings.temperature = args.temperature
     caller = GeminiCaller(settings, budget=Budget(max_requests=args.max_requests))
-    browser = HtmlSiteBrowser(site) if args.browser == "text" else qt_browser_class()(site)
+    kind = browser_kind(args.browser)
+    browser = kind.factory(site)
     agent = AgentSettings(memory=memory, step_budget=args.step_budget, max_failures=args.max_failures,
-                          send_screenshot=args.browser == "qt",
+                          send_screenshot=kind.screenshots,
                           actor=f"agent:{settings.model}/{memory.name}/{args.browser}")
     folder = Path(args.project)
     project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)

@@ -11,7 +11,14 @@ CORE = Path(__file__).resolve().parents[2] / "core"
 QT_ROOTS = {"PySide6", "PySide2", "PyQt5", "PyQt6", "shiboken6", "qtpy", "pytestqt"}
 
 
-def test_no_core_module_names_qt_in_an_import() -> None:
+def _imports_by_name(call: ast.Call) -> bool:
+    """importlib.import_module("...") or __import__("..."): an import all the same."""
+    func = call.func
+    return (isinstance(func, ast.Attribute) and func.attr == "import_module") or (
+        isinstance(func, ast.Name) and func.id in ("__import__", "import_module"))
+
+
+def test_no_core_module_names_qt_or_the_app_in_an_import() -> None:
     offenders = []
     for path in CORE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -20,6 +27,8 @@ def test_no_core_module_names_qt_in_an_import() -> None:
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
+            elif isinstance(node, ast.Call) and _imports_by_name(node):
+                names = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in QT_ROOTS or "annotator" in n]
     assert offenders == []
 

@@ -1,0 +1,27 @@
+"""The `recordlens` command as installed: core's commands, plus what only the app can do.
+
+Core's command line (recordlens.core.cli) runs without Qt; assembled here, `agent run` also gets the `qt`
+browser. Nothing from Qt is imported until a command actually drives a browser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def _qt_site_browser(site):  # noqa: ANN001, ANN202 - types live on the Qt side, imported late on purpose
+    from .agent_browser import QtSiteBrowser
+
+    return QtSiteBrowser(site)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from recordlens.core.agent.browsers import register_browser
+    from recordlens.core.cli import main as core_main
+
+    register_browser("qt", _qt_site_browser, "QtWebEngine with set-of-mark screenshots", screenshots=True)
+    return core_main(argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
