@@ -38,7 +38,7 @@ run: system-deps $(VENV)/.installed
 
 test: system-deps $(VENV)/.installed
 	$(VENV)/bin/ruff check .
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q --durations=10
 
 bench: $(VENV)/.installed
 	for b in bench/*.py; do $(PY) $$b || exit 1; done
