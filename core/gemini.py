@@ -96,7 +96,8 @@ class GeminiCaller:
         self.settings = settings or CallSettings()
         self._api_key = api_key or api_key_from_environment()
         if not self._api_key:
-            raise NoApiKeyError("no Gemini key: set GEMINI_API_KEY (or GOOGLE_API_KEY) or enter one in the settings")
+            raise NoApiKeyError("no Gemini key: set GEMINI_API_KEY or GOOGLE_API_KEY "
+                                "(the app also takes one in its settings)")
         self.budget = budget or Budget()
         self._sleep = sleep
         self._rng = rng or random.Random(0)
