@@ -70,6 +70,7 @@ class MethodResult:
     scores: DatasetScore
     seconds: list[float] = field(default_factory=list)
     prompt_tokens: list[int] = field(default_factory=list)
+    token_format: str | None = None  # the input the prompts were made from (replayed answers: the reference's)
     failures: dict[str, str] = field(default_factory=dict)
 
     def row(self) -> dict[str, object]:
@@ -95,7 +96,7 @@ class BenchResult:
 
 
 def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec], *, answers: Path | None = None,
-              count_tokens: Callable[[str], int] | None = None, names: Iterable[str] | None = None,
+              count_tokens: Callable[[str], int | None] | None = None, names: Iterable[str] | None = None,
               progress: Callable[[list[str]], Iterable[str]] = lambda names: names,
               llm_options: dict[str, object] | None = None) -> BenchResult:
     truths = record_files(gt_dir)
@@ -133,25 +134,27 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
             result.seconds.append(extraction.seconds)
             if extraction.tokens:
                 result.prompt_tokens.append(extraction.tokens.get("prompt", 0))
+                result.token_format = extraction.input_format or spec.input_format
     format_rows = _format_rows(chars, counted, results.values())
     return BenchResult(format_rows, list(results.values()), warnings)
 
 
 def _measure_formats(loaded: LoadedPage, chars: dict[str, list[int]], counted: dict[str, list[int]],
-                     count_tokens: Callable[[str], int] | None) -> None:
+                     count_tokens: Callable[[str], int | None] | None) -> None:
     for fmt in represent.FORMATS:
         text = represent.represent(loaded.page, fmt)
         chars[fmt].append(len(text))
-        if count_tokens is not None:
-            counted[fmt].append(count_tokens(text))
+        tokens = count_tokens(text) if count_tokens is not None else None
+        if tokens is not None:
+            counted[fmt].append(tokens)
 
 
 def _format_rows(chars: dict[str, list[int]], counted: dict[str, list[int]],
                  results: Iterable[MethodResult]) -> list[dict[str, object]]:
     recorded: dict[str, list[int]] = {}
     for result in results:
-        if result.spec.input_format and result.prompt_tokens:
-            recorded.setdefault(result.spec.input_format, []).extend(result.prompt_tokens)
+        if result.token_format and result.prompt_tokens:
+            recorded.setdefault(result.token_format, []).extend(result.prompt_tokens)
     rows = []
     for fmt in represent.FORMATS:
         if recorded.get(fmt):
@@ -184,9 +187,11 @@ def format_tables(result: BenchResult) -> str:
 
 
 def write_chart(result: BenchResult, path: str | Path) -> Path:
-    """Grouped bars of P, R and F1 per method."""
+    """Grouped bars of P, R, F1 and the hallucination rate per method."""
     rows = [m.row() for m in result.method_rows]
-    labels = [f"{r['method']}\n{r['input']}" if r["input"] != "-" else str(r["method"]) for r in rows]
-    series = [(name, [float(r[metric]) for r in rows])
-              for name, metric in (("P", "precision"), ("R", "recall"), ("F1", "f1"))]
+    names = {"replay": "recorded LLM"}
+    labels = [f"{names.get(str(r['method']), r['method'])}\n{r['input']}" if r["input"] != "-" else str(r["method"])
+              for r in rows]
+    series = [(name, [float(r[metric]) for r in rows]) for name, metric in (
+        ("P", "precision"), ("R", "recall"), ("F1", "f1"), ("hallucination rate", "hallucination_rate"))]
     return grouped_bars(path, labels, series, ylabel="mean over pages")

@@ -73,30 +73,41 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         count = tokens.get(fmt)
         print(f"{fmt:<10} {chars:>10,}  {f'{count:,}' if count is not None else 'n/a'}")
     if all(count is None for count in tokens.values()):
-        print("(tokens: not available without a key; set GEMINI_API_KEY to count them with Gemini's countTokens)")
+        print("(tokens: n/a; they are counted with Gemini's countTokens when GEMINI_API_KEY is set)")
     for message in page.warnings:
         warn(message)
     return 0
 
 
-def _count_format_tokens(page, args: argparse.Namespace) -> dict[str, int | None]:
-    """Gemini's countTokens for every format when a key is set; None (shown as n/a) otherwise."""
+def _token_counter(args: argparse.Namespace):  # noqa: ANN202 - Callable[[str], int | None] | None
+    """Gemini's countTokens when a key is set (None without one). A failed count is None (shown as n/a),
+    with the reason given once on stderr; the key never appears in it."""
     from .gemini import CallSettings, GeminiCaller, api_key_from_environment
 
     if not api_key_from_environment():
-        return {fmt: None for fmt in formats.FORMATS}
-    settings = CallSettings(base_url=args.base_url, max_attempts=2)
-    if args.model:
+        return None
+    settings = CallSettings(base_url=getattr(args, "base_url", None), max_attempts=2)
+    if getattr(args, "model", None):
         settings.model = args.model
     caller = GeminiCaller(settings)
-    counts: dict[str, int | None] = {}
-    for fmt in formats.FORMATS:
+    failed: list[str] = []
+
+    def count(text: str) -> int | None:
+        if failed:
+            return None
         try:
-            counts[fmt] = caller.count_tokens(formats.represent(page, fmt))
-        except Exception as error:  # noqa: BLE001 - any failure only costs the figure, reported once
-            warn(caller.redact(f"countTokens failed ({type(error).__name__}); tokens shown as n/a"))
-            return {fmt: None for fmt in formats.FORMATS}
-    return counts
+            return caller.count_tokens(text)
+        except Exception as error:  # noqa: BLE001 - any failure only costs the figure
+            failed.append(caller.redact(f"{type(error).__name__}: {error}")[:200])
+            warn(f"countTokens failed ({failed[0]}); tokens shown as n/a")
+            return None
+
+    return count
+
+
+def _count_format_tokens(page, args: argparse.Namespace) -> dict[str, int | None]:
+    counter = _token_counter(args)
+    return {fmt: counter(formats.represent(page, fmt)) if counter else None for fmt in formats.FORMATS}
 
 
 def format_score_table(scores: DatasetScore) -> str:
@@ -138,6 +149,31 @@ def _llm_options(args: argparse.Namespace) -> dict[str, object]:
     return options
 
 
+def _method_params(args: argparse.Namespace) -> dict[str, object]:
+    """`--param k=10 --param similarity=lcs` -> {"k": 10, "similarity": "lcs"} (numbers read as numbers)."""
+    params: dict[str, object] = {}
+    for item in getattr(args, "param", None) or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise RecordLensError(f"--param takes KEY=VALUE, not {item!r}")
+        try:
+            params[key] = json.loads(value)
+        except json.JSONDecodeError:
+            params[key] = value
+    return params
+
+
+def _create_extractor(method: str, params: dict[str, object]):  # noqa: ANN202 - an Extractor
+    from .extract import create
+
+    try:
+        return create(method, **params)
+    except TypeError as error:
+        raise RecordLensError(f"method {method!r} does not take these parameters: {error}") from None
+    except ValueError as error:
+        raise RecordLensError(f"method {method!r}: {error}") from None
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
     from .extract import available, create
     from .runs import run_extractor, seed_dir
@@ -149,7 +185,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if not args.pages or not args.out:
         raise RecordLensError("extract needs --pages DIR and --out DIR (or --list)")
     method = args.method or DEFAULT_METHOD
+    if method not in ("gemini", "replay") and (args.seeds != 1 or args.format):
+        raise RecordLensError(f"--seeds and --format are for gemini and replay; {method!r} reads the DOM itself")
     seeds = list(range(args.seed, args.seed + args.seeds)) if method == "gemini" else [None]
+    llm_options = _llm_options(args) if method == "gemini" else {}  # one budget for every seed of the run
+    params = _method_params(args)
     failed = 0
     for seed in seeds:
         if method == "replay":
@@ -158,10 +198,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
             extractor = create("replay", answers=Path(args.answers), input_format=args.format or "flat")
             names = extractor.pages()  # type: ignore[attr-defined]
         elif method == "gemini":
-            extractor = create("gemini", input_format=args.format or "flat", seed=seed, **_llm_options(args))
+            extractor = _create_extractor("gemini", {"input_format": args.format or "flat", "seed": seed,
+                                                     **llm_options, **params})
             names = None
         else:
-            extractor = create(method)
+            extractor = _create_extractor(method, params)
             names = None
         out = seed_dir(Path(args.out), seed, len(seeds))
         summary = run_extractor(extractor, args.pages, out, names=names, resume=not args.restart,
@@ -185,17 +226,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     answers = Path(args.answers) if args.answers else None
     specs = bench.parse_methods(args.methods or f"mdr,{DEFAULT_METHOD}", answers)
-    counter = None
-    if args.count_tokens:
-        from .gemini import CallSettings, GeminiCaller
-
-        counter = GeminiCaller(CallSettings(model=args.model or CallSettings.model)).count_tokens
+    counter = _token_counter(args) if args.count_tokens else None
+    if args.count_tokens and counter is None:
+        warn("--count-tokens needs GEMINI_API_KEY (or GOOGLE_API_KEY); tokens shown as n/a")
     result = bench.run_bench(args.pages, args.gt, specs, answers=answers, count_tokens=counter,
                              progress=lambda n: progress(n, label="bench", enabled=not args.quiet),
                              llm_options=_llm_options(args))
     for message in result.warnings:
         warn(message)
-    if args.chart:
+    if args.chart and not args.no_chart:
         bench.write_chart(result, args.chart)
         print(f"wrote {args.chart}", file=sys.stderr)
     if args.json:
@@ -264,6 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="gemini: first seed")
     p.add_argument("--restart", action="store_true", help="extract every page again instead of resuming")
     p.add_argument("--list", action="store_true", help="list the extraction methods")
+    p.add_argument("--param", action="append", metavar="KEY=VALUE",
+                   help="a parameter of the method, e.g. --param k=10 --param t=0.3 --param similarity=lcs for mdr")
     p.add_argument("--quiet", "-q", action="store_true")
     _add_llm_arguments(p)
     p.set_defaults(handler=cmd_extract)
@@ -277,7 +318,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--methods", help=f"default: mdr,{DEFAULT_METHOD}")
     p.add_argument("--answers", help="folder of recorded answers for replay methods")
     p.add_argument("--count-tokens", action="store_true", help="count tokens with Gemini's countTokens (needs a key)")
-    p.add_argument("--chart", help="write a PNG bar chart of P/R/F1 here")
+    p.add_argument("--chart", default="bench-chart.png",
+                   help="where to write the PNG bar chart of P/R/F1/HR (default: bench-chart.png)")
+    p.add_argument("--no-chart", action="store_true", help="do not write the chart")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", "-q", action="store_true")
     _add_llm_arguments(p)

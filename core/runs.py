@@ -48,6 +48,11 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     files = page_files(pages_dir)
     wanted = [n for n in (names if names is not None else files) if n in files]
     summary = RunSummary(out)
+    if not wanted:
+        summary.warnings.append(f"no page (N.html or N.mhtml) to extract in {pages_dir}")
+    if resume:
+        _refuse_another_method(out, extractor)
+    _remove_unfinished_writes(out)
     _write_run_description(out, extractor)
     start = time.monotonic()
     for name in progress(wanted):
@@ -73,13 +78,34 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     return summary
 
 
+def _method_of(extractor: Extractor) -> dict[str, object]:
+    # Through JSON, so that a tuple and the list it is read back as compare equal.
+    return json.loads(json.dumps({"method": extractor.name, "version": extractor.version,
+                                  "parameters": getattr(extractor, "parameters", {})}, default=str))
+
+
+def _refuse_another_method(out: Path, extractor: Extractor) -> None:
+    """Resuming must not mix two methods' records in one run (and then describe them all as the second's)."""
+    try:
+        before = json.loads((out / META_DIR / "run.json").read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return
+    now = _method_of(extractor)
+    if any(before.get(key) != now[key] for key in now) and any(out.glob("*.json")):
+        raise RecordLensError(
+            f"{out} holds a run of {before.get('method')} {before.get('version')} {before.get('parameters')}; "
+            f"resuming it with {now['method']} {now['version']} {now['parameters']} would mix two methods: "
+            "choose another --out, or --restart to extract every page again")
+
+
+def _remove_unfinished_writes(out: Path) -> None:
+    """Temporary files of a write that a killed run never finished (its N.json is the old one or absent)."""
+    for stale in (*out.glob(".*.json.*"), *out.glob(f"{META_DIR}/.*.json.*")):
+        stale.unlink(missing_ok=True)
+
+
 def _write_run_description(out: Path, extractor: Extractor) -> None:
-    description = {
-        "method": extractor.name,
-        "version": extractor.version,
-        "parameters": getattr(extractor, "parameters", {}),
-        "written": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
+    description = {**_method_of(extractor), "written": datetime.now(UTC).isoformat(timespec="seconds")}
     write_text_atomically(out / META_DIR / "run.json", json.dumps(description, indent=2, default=str))
 
 

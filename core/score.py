@@ -56,7 +56,7 @@ class PageScore:
             "precision": self.precision,
             "recall": self.recall,
             "f1": self.f1,
-            "hallucinated": self.hallucinated_records,
+            "hallucinated": self.hallucinated,  # the page counts in the paper's rate
             "records": self.predicted_records,
             "true_records": self.true_records,
             "empty_records": self.hallucinated_records,

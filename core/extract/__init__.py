@@ -10,6 +10,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..errors import RecordLensError
 from .base import Extraction, Extractor
 
 __all__ = ["Extraction", "Extractor", "available", "create", "register", "UnknownExtractorError"]
@@ -17,7 +18,9 @@ __all__ = ["Extraction", "Extractor", "available", "create", "register", "Unknow
 Factory = Callable[..., Extractor]
 
 
-class UnknownExtractorError(KeyError):
+class UnknownExtractorError(RecordLensError, KeyError):
+    """A method name no extractor is registered under (a clear one-line error, as every RecordLensError)."""
+
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "unknown extractor"
 

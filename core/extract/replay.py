@@ -16,6 +16,10 @@ from ..errors import DatasetError
 from ..records import parse_records
 from .base import Extraction
 
+# The recorded answers came from the reference's own pipeline, whose hierarchical JSON is the lossy nesting:
+# their prompts (and token counts) were made on what RecordLens calls `hier-ref`.
+REFERENCE_INPUT = {"hier": "hier-ref"}
+
 
 class ReplayExtractor:
     name = "replay"
@@ -56,7 +60,8 @@ class ReplayExtractor:
             raise DatasetError(f"{content}: not valid JSON ({error})") from None
         return Extraction(records=records_file.records, method=self.name, version=self.version,
                           parameters=self.parameters, seconds=time.monotonic() - start,
-                          input_format=self.input_format, tokens=self._usage(sample),
+                          input_format=REFERENCE_INPUT.get(self.input_format, self.input_format),
+                          tokens=self._usage(sample),
                           warnings=list(records_file.warnings))
 
     def _usage(self, sample: str) -> dict[str, int] | None:

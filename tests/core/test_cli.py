@@ -99,7 +99,7 @@ def test_bench_json_and_chart(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_bench_on_recorded_answers_reproduces_the_reference(samples_dir: Path, dev_dir: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "bench", "--pages", str(dev_dir / "html"), "--gt", str(dev_dir / "gt"),
-                       "--methods", "replay", "--answers", str(samples_dir / "llm"), "--json", "-q")
+                       "--methods", "replay", "--answers", str(samples_dir / "llm"), "--json", "-q", "--no-chart")
     rows = {r["input"]: r for r in json.loads(out)["table2"]}
     assert rows["flat"]["f1"] == pytest.approx(0.8672, abs=0.0005)
     assert rows["hier"]["f1"] == pytest.approx(0.6584, abs=0.0005)
@@ -127,3 +127,19 @@ def test_inspect_without_a_key_shows_tokens_as_not_available(monkeypatch: pytest
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
     code, out, _ = run(capsys, "inspect", str(DEMO / "html" / "1.html"))
     assert code == 0 and "n/a" in out
+
+
+def test_bench_counts_tokens_at_the_given_endpoint_and_survives_a_failure(monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.fake_gemini import FakeGemini
+
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+    with FakeGemini() as server:
+        code, out, _ = run(capsys, "bench", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--methods",
+                           "mdr", "--count-tokens", "--base-url", server.url, "--json", "-q", "--no-chart")
+    rows = {r["format"]: r for r in json.loads(out)["table1"]}
+    assert code == 0 and rows["flat"]["token_source"] == "countTokens" and rows["flat"]["mean_prompt_tokens"] > 0
+    code, out, err = run(capsys, "bench", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--methods",
+                         "mdr", "--count-tokens", "--base-url", "http://127.0.0.1:9", "--json", "-q", "--no-chart")
+    assert code == 0 and "countTokens failed" in err and "test-key-not-real" not in err
+    assert {r["token_source"] for r in json.loads(out)["table1"]} == {"n/a"}
