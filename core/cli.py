@@ -13,7 +13,7 @@ from . import represent as formats
 from .agent import cli as agent_cli
 from .dataset import load_page
 from .errors import RecordLensError
-from .evaluate import score_run
+from .evaluate import score_run, score_seeds, seed_runs
 from .progress import progress
 from .score import DatasetScore
 
@@ -126,6 +126,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         return progress(names, label="scoring", enabled=not args.quiet)
 
     stored = project_cli.score_project_run(args, progress=bar)
+    if stored is None and args.pred and seed_runs(args.pred) and not any(Path(args.pred).glob("*.json")):
+        return _score_seeds(args, bar)
     scores, warnings = stored if stored is not None else score_run(args.pred, args.gt, args.pages, progress=bar)
     for message in warnings + scores.warnings:
         warn(message)
@@ -133,6 +135,26 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(json.dumps(scores.as_dict(), ensure_ascii=False, indent=2))
     else:
         print(format_score_table(scores))
+    return 0
+
+
+def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
+    """A run made with --seeds N: each seed scored, then the means (and spread) over seeds."""
+    seeds, warnings = score_seeds(args.pred, args.gt, args.pages, progress=bar)
+    for message in warnings:
+        warn(message)
+    if args.json:
+        print(json.dumps(seeds.as_dict(), ensure_ascii=False, indent=2))
+        return 0
+    mean, sd = seeds.mean_dict(), seeds.sd_dict()
+    print(f"{'seed':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>6}")
+    for seed, scores in seeds.seeds.items():
+        print(f"{seed:<8} {scores.precision:7.4f} {scores.recall:7.4f} {scores.f1:7.4f} "
+              f"{scores.hallucination_rate:6.2f}")
+    print(f"{'mean':<8} {mean['precision']:7.4f} {mean['recall']:7.4f} {mean['f1']:7.4f} "
+          f"{mean['hallucination_rate']:6.2f}")
+    print(f"{'sd':<8} {sd['precision']:7.4f} {sd['recall']:7.4f} {sd['f1']:7.4f} {sd['hallucination_rate']:6.2f}")
+    print(f"{len(seeds.seeds)} seeds, {len(next(iter(seeds.seeds.values())).pages)} pages each")
     return 0
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from .dataset import find_page_file, load_page, record_files
@@ -48,3 +50,49 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
         loaded = load_page(page_file, name)
         pages.append(score_page(predicted, true.records, TextKeyIndex(loaded.page.text_map), name))
     return DatasetScore(pages), warnings
+
+
+def seed_runs(pred_dir: str | Path) -> dict[int, Path]:
+    """Seed -> folder, for a run written with several seeds (`RUN/seed-S/N.json`); empty for a plain run."""
+    found: dict[int, Path] = {}
+    for folder in Path(pred_dir).glob("seed-*"):
+        suffix = folder.name.removeprefix("seed-")
+        if folder.is_dir() and suffix.lstrip("-").isdigit():
+            found[int(suffix)] = folder
+    return dict(sorted(found.items()))
+
+
+@dataclass
+class SeedScores:
+    """One run scored seed by seed: the dataset figures of each seed, and their mean and spread over seeds."""
+
+    seeds: dict[int, DatasetScore]
+
+    def mean_dict(self) -> dict[str, float]:
+        figures = [s.mean_dict() for s in self.seeds.values()]
+        return {key: statistics.fmean(f[key] for f in figures) for key in figures[0]}
+
+    def sd_dict(self) -> dict[str, float]:
+        figures = [s.mean_dict() for s in self.seeds.values()]
+        if len(figures) < 2:
+            return {key: 0.0 for key in figures[0]}
+        return {key: statistics.stdev(f[key] for f in figures) for key in figures[0]}
+
+    def as_dict(self) -> dict[str, object]:
+        return {"mean": self.mean_dict(), "sd_over_seeds": self.sd_dict(),
+                "seeds": [{"seed": seed, **scores.as_dict()} for seed, scores in self.seeds.items()]}
+
+
+def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
+                progress: Progress = lambda names: names) -> tuple[SeedScores, list[str]]:
+    """Score every `seed-S/` of a run; the run's figures are the means over seeds of each seed's means."""
+    folders = seed_runs(pred_dir)
+    if not folders:
+        raise DatasetError(f"{pred_dir}: no seed-S/ folders (a run written with --seeds N has them)")
+    seeds: dict[int, DatasetScore] = {}
+    warnings: list[str] = []
+    for seed, folder in folders.items():
+        scores, seed_warnings = score_run(folder, gt_dir, pages_dir, progress)
+        seeds[seed] = scores
+        warnings += [f"seed {seed}: {w}" for w in seed_warnings + scores.warnings]
+    return SeedScores(seeds), warnings

@@ -143,3 +143,35 @@ def test_bench_counts_tokens_at_the_given_endpoint_and_survives_a_failure(monkey
                          "mdr", "--count-tokens", "--base-url", "http://127.0.0.1:9", "--json", "-q", "--no-chart")
     assert code == 0 and "countTokens failed" in err and "test-key-not-real" not in err
     assert {r["token_source"] for r in json.loads(out)["table1"]} == {"n/a"}
+
+
+def test_several_seeds_are_written_apart_then_scored_and_averaged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from recordlens.core.dataset import load_page
+    from tests.fake_gemini import FakeGemini, answer_with
+
+    truth = {p: json.loads((DEMO / "gt" / f"{p}.json").read_text()) for p in ("1", "2", "3", "4")}
+    titles = {p: load_page(DEMO / "html" / f"{p}.html").snapshot.title for p in truth}
+
+    def respond(body: dict) -> str:
+        # Seed 0 answers every page right; seed 1 answers with half of each page's records.
+        seed = body["generationConfig"]["seed"]
+        prompt = body["contents"][0]["parts"][0]["text"]
+        page = next(p for p, title in titles.items() if json.dumps(title, ensure_ascii=False) in prompt)
+        records = truth[page]
+        return json.dumps(records if seed == 0 else records[: len(records) // 2])
+
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+    run_dir = tmp_path / "run"
+    with FakeGemini(default=answer_with(respond)) as server:
+        code, _, err = run(capsys, "extract", "--method", "gemini", "--format", "flat", "--seeds", "2",
+                           "--pages", str(DEMO / "html"), "--out", str(run_dir), "--base-url", server.url, "-q")
+    assert code == 0, err
+    assert sorted(p.name for p in run_dir.iterdir()) == ["seed-0", "seed-1"]
+    code, out, _ = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
+                       str(DEMO / "html"), "--json", "-q")
+    report = json.loads(out)
+    f1 = {s["seed"]: s["mean"]["f1"] for s in report["seeds"]}
+    assert f1[0] == pytest.approx(1.0) and f1[1] < 1.0
+    assert report["mean"]["f1"] == pytest.approx((f1[0] + f1[1]) / 2)
+    assert report["sd_over_seeds"]["f1"] > 0
