@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import represent
 from .charts import grouped_bars
-from .dataset import LoadedPage, find_page_file, load_page, record_files
+from .dataset import LoadedPage, load_page, page_files, record_files
 from .errors import DatasetError, RecordLensError
 from .extract import create
 from .extract.base import Extractor
@@ -112,8 +112,9 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
     chars: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
     counted: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
     warnings: list[str] = []
+    files = page_files(pages_dir, warnings)
     for name in progress(wanted):
-        page_file = find_page_file(pages_dir, name)
+        page_file = files.get(name)
         if page_file is None:
             warnings.append(f"page {name}: no HTML or MHTML file; left out")
             continue

@@ -20,8 +20,9 @@ def natural_key(name: str) -> tuple[object, ...]:
     return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
 
 
-def page_files(pages_dir: str | Path) -> dict[str, Path]:
-    """Page name -> file, for every saved page in a folder."""
+def page_files(pages_dir: str | Path, warnings: list[str] | None = None) -> dict[str, Path]:
+    """Page name -> file, for every saved page in a folder; a name saved twice (12.html and 12.mhtml) takes
+    the MHTML, and is reported in `warnings` when given."""
     folder = Path(pages_dir)
     if not folder.is_dir():
         raise DatasetError(f"{folder}: no such folder of pages")
@@ -29,6 +30,9 @@ def page_files(pages_dir: str | Path) -> dict[str, Path]:
     for suffix in reversed(PAGE_SUFFIXES):
         for path in folder.glob(f"*{suffix}"):
             if path.is_file():
+                if path.stem in found and warnings is not None:
+                    warnings.append(f"page {path.stem}: both {found[path.stem].name} and {path.name} in {folder}; "
+                                    f"{path.name} is used")
                 found[path.stem] = path
     return {name: found[name] for name in sorted(found, key=natural_key)}
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .dataset import find_page_file, load_page, record_files
+from .dataset import load_page, page_files, record_files
 from .errors import DatasetError, RecordLensError
 from .records import TextKeyIndex, load_records
 from .score import DatasetScore, PageScore, score_page
@@ -28,9 +28,10 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     if not pred_dir.is_dir():
         raise DatasetError(f"{pred_dir}: no such folder of predictions")
     warnings: list[str] = []
+    files = page_files(pages_dir, warnings)
     pages: list[PageScore] = []
     for name in progress(list(truths)):
-        page_file = find_page_file(pages_dir, name)
+        page_file = files.get(name)
         if page_file is None:
             raise DatasetError(f"{pages_dir}: no page {name}.html or {name}.mhtml for ground truth {name}.json")
         true = load_records(truths[name])

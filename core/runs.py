@@ -45,9 +45,9 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
                   progress: Callable[[list[str]], Iterable[str]] = lambda names: names) -> RunSummary:
     """Extract every page of `pages_dir` (or only `names`) into `out_dir`."""
     out = Path(out_dir)
-    files = page_files(pages_dir)
-    wanted = [n for n in (names if names is not None else files) if n in files]
     summary = RunSummary(out)
+    files = page_files(pages_dir, summary.warnings)
+    wanted = [n for n in (names if names is not None else files) if n in files]
     if not wanted:
         summary.warnings.append(f"no page (N.html or N.mhtml) to extract in {pages_dir}")
     if resume:
