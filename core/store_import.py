@@ -21,12 +21,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .dataset import PAGE_SUFFIXES, natural_key, page_files, record_files
 from .dom import parse_html
 from .errors import DatasetError, RecordLensError
 from .records import RecordList, load_records
+from .runs import read_page_costs
 from .snapshot import read_snapshot
 from .store import Project
 from .store_db import Provenance
@@ -179,10 +181,30 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
         except RecordLensError as error:
             errors[name] = str(error)
             warnings.append(f"{error}; stored as an empty prediction with the error")
-    run_id = project.add_run(method, {**described, "source": str(run_dir.resolve())})
+    written = described.pop("written", None)
+    cost, ended = _run_cost(run_dir)
+    run_id = project.add_run(method, {**described, "source": str(run_dir.resolve())},
+                             started_at=str(written) if written else None)
     project.add_predictions(run_id, predictions, errors)
-    project.finish_run(run_id)
+    project.finish_run(run_id, cost=cost, ended_at=ended)
     return run_id, warnings
+
+
+def _run_cost(run_dir: Path) -> tuple[dict[str, object], str | None]:
+    """What `recordlens extract` noted per page (seconds, tokens), summed, and when its last page was done."""
+    costs = read_page_costs(run_dir)
+    if not costs:
+        return {}, None
+    tokens: dict[str, int] = {}
+    for cost in costs.values():
+        for key, value in (cost.get("tokens") or {}).items():  # type: ignore[union-attr]
+            tokens[key] = tokens.get(key, 0) + int(value)
+    seconds = sum(float(cost.get("seconds") or 0.0) for cost in costs.values())  # type: ignore[arg-type]
+    last = max((run_dir / "_run" / f"{name}.json").stat().st_mtime for name in costs)
+    total: dict[str, object] = {"pages": len(costs), "seconds": round(seconds, 3)}
+    if tokens:
+        total["tokens"] = tokens
+    return total, datetime.fromtimestamp(last, UTC).isoformat(timespec="seconds")
 
 
 def _run_description(run_dir: Path, warnings: list[str]) -> dict[str, object]:
