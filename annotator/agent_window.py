@@ -6,7 +6,12 @@ editor. Replay drives the site browser, so the Site tab is shown while it runs: 
 hit-tests and takes input in a widget on screen.
 
 A finished recording goes to the viewer at once and, with a project open, into the project (its screenshots
-too); without a project it can be saved as JSON with its PNGs beside it.
+too); without a project it can be saved as JSON with its PNGs beside it. "Open stored trajectory…" shows any
+trajectory the project holds (references and agent-run episodes) with the project's screenshots.
+
+"Save a page from the web…" is the one online action: it runs site_saver's process in the background (this
+process stays offline), then shows the saved page in the site. Pages never go into the shipped demo site:
+with the demo open, the page goes into a site folder the user chooses.
 """
 
 from __future__ import annotations
@@ -14,14 +19,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QListWidget,
     QMainWindow,
+    QMessageBox,
+    QProgressDialog,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -38,8 +47,9 @@ from .agent_browser import QtSiteBrowser
 from .recorder import Recorder
 from .replay import describe
 from .site_browser import SiteBrowser
+from .site_saver import SaveFromWeb
 from .task_editor import TaskEditor
-from .trajectory_viewer import TrajectoryViewer
+from .trajectory_viewer import StoredTrajectory, StoredTrajectoryPicker, TrajectoryViewer
 
 SCREENSHOTS_SUFFIX = ".screenshots"  # folder beside a saved trajectory JSON, one PNG per hash
 
@@ -212,6 +222,11 @@ class AgentWindow(QMainWindow):
         self.task_editor.saved.connect(lambda _: self.panel.set_tasks(self.task_editor.tasks()[0]))
         self.viewer.replay_button.pressed.connect(lambda: self.tabs.setCurrentIndex(0))
         self.viewer.replay_finished.connect(lambda _: self.tabs.setCurrentWidget(self.viewer))
+        self.web_saver = SaveFromWeb(self)
+        self.web_saver.progress.connect(self._on_save_progress)
+        self.web_saver.finished.connect(self._on_saved_from_web)
+        self.save_progress: QProgressDialog | None = None
+        self.save_result: QMessageBox | None = None  # the last failure's message box
         self.resize(1440, 900)
         self.open_site(site or demo_site_folder(), tasks if tasks else (None if site else demo_tasks_file()))
 
@@ -221,9 +236,14 @@ class AgentWindow(QMainWindow):
     def _build_menu(self) -> None:
         menu = self.menuBar().addMenu("Agent")
         for text, slot in (("Open site…", self.open_site_dialog), ("Open tasks…", self.task_editor.open_dialog),
-                           ("Open trajectory…", self.open_trajectory_dialog),
+                           ("Save a page from the web…", self.save_from_web_dialog),
+                           ("Open stored trajectory…", self.open_stored_trajectory_dialog),
+                           ("Open trajectory file…", self.open_trajectory_dialog),
                            ("Save trajectory…", self.save_trajectory_dialog), ("Close", self.close)):
-            menu.addAction(text).triggered.connect(slot)
+            action = menu.addAction(text)
+            action.triggered.connect(slot)
+            if slot == self.open_stored_trajectory_dialog:
+                action.setEnabled(self.project is not None)
 
     # -- site and tasks ---------------------------------------------------------------------------------------
 
@@ -249,6 +269,73 @@ class AgentWindow(QMainWindow):
                                                                                     if self.browser.site else ""))
         if folder:
             self.open_site(folder)
+
+    def _is_demo_site(self) -> bool:
+        site = self.browser.site
+        return site is not None and site.root.resolve() == demo_site_folder().resolve()
+
+    # -- saving pages from the web ----------------------------------------------------------------------------
+
+    def save_from_web_dialog(self) -> None:
+        url, ok = QInputDialog.getText(self, "Save a page from the web",
+                                       "Address of the page (it is loaded from the network, in a separate "
+                                       "process; this window stays offline):", text="https://")
+        if not ok or not url.strip() or url.strip() == "https://":
+            return
+        folder = None
+        if self.browser.site is None or self._is_demo_site():
+            folder = QFileDialog.getExistingDirectory(self, "The site folder to save the page into "
+                                                      "(the demo site is never changed)")
+            if not folder:
+                return
+        self.save_from_web(url.strip(), folder)
+
+    def save_from_web(self, url: str, folder: str | Path | None = None) -> bool:
+        """Start saving `url` into `folder` (by default the open site); False when it cannot start."""
+        target = Path(folder) if folder else (self.browser.site.root if self.browser.site else None)
+        if target is None:
+            self.statusBar().showMessage("open a site, or choose a folder, to save a page into", 10000)
+            return False
+        if self.web_saver.running:
+            self.statusBar().showMessage("a page is being saved already", 6000)
+            return False
+        self.save_progress = QProgressDialog(f"Saving {url}…", "Cancel", 0, 0, self)
+        self.save_progress.setWindowTitle("Save a page from the web")
+        self.save_progress.setWindowModality(Qt.WindowModality.WindowModal)
+        self.save_progress.setMinimumDuration(0)
+        self.save_progress.canceled.connect(self.web_saver.cancel)  # a no-op once the saver is done
+        self.save_progress.show()
+        self.web_saver.start(url, target)
+        return True
+
+    def _on_save_progress(self, text: str) -> None:
+        if self.save_progress is not None:
+            self.save_progress.setLabelText(text)
+        self.statusBar().showMessage(text)
+
+    def _on_saved_from_web(self, result: dict[str, object]) -> None:
+        if self.save_progress is not None:
+            self.save_progress.close()
+            self.save_progress.deleteLater()
+            self.save_progress = None
+        message = str(result.get("message") or "")
+        if not result.get("ok"):
+            self.statusBar().showMessage(f"not saved: {message}", 15000)
+            self.save_result = QMessageBox(QMessageBox.Icon.Warning, "Page not saved", message,
+                                           QMessageBox.StandardButton.Ok, self)
+            self.save_result.open()
+            return
+        folder, url = Path(str(result["site"])), str(result["url"])
+        if self.browser.site is not None and self.browser.site.root.resolve() == folder.resolve():
+            self.browser.reload_site()
+        else:
+            self.open_site(folder)
+        if self.recorder.recording:
+            message += " (not shown: a recording is going on)"
+        else:
+            self.browser.open(url)
+            self.tabs.setCurrentIndex(0)
+        self.statusBar().showMessage(message, 15000)
 
     def _record_task(self, task: Task) -> None:
         self.panel.choose(task)
@@ -276,6 +363,34 @@ class AgentWindow(QMainWindow):
                 self.panel.status.setText(f"recorded, but not saved in the project: {error}")
         else:
             self.panel.status.setText(f"{len(trajectory.steps)} steps recorded; save them with “Save trajectory…”")
+
+    def open_stored_trajectory_dialog(self) -> StoredTrajectoryPicker | None:
+        """The picker of the project's trajectories, shown without blocking; the chosen one opens on accept."""
+        if self.project is None:
+            self.statusBar().showMessage("no project is open: trajectories are stored in a project", 8000)
+            return None
+        try:
+            picker = StoredTrajectoryPicker(self.project, self)
+        except RecordLensError as error:
+            self.statusBar().showMessage(f"cannot read the project's trajectories: {error}", 10000)
+            return None
+        picker.accepted.connect(lambda: self.show_stored(picker.chosen()))
+        picker.finished.connect(picker.deleteLater)
+        picker.open()
+        return picker
+
+    def show_stored(self, entry: StoredTrajectory | None) -> None:
+        """Show a stored trajectory, with the project's screenshots and its task's start page for replay."""
+        if entry is None or self.project is None:
+            return
+        trajectory = entry.trajectory
+        task = next((t for t in self.project.tasks() if t.id == trajectory.task_id), None)
+        self.show_trajectory(trajectory, start_url=task.start_url if task and task.start_url else None)
+        self.tabs.setCurrentWidget(self.viewer)
+        site = self.browser.site
+        if task is not None and site is not None and task.site and task.site != site.name:
+            self.statusBar().showMessage(f"{trajectory.task_id} belongs to the site {task.site}; the site open "
+                                         f"here is {site.name}, so a replay may not find its pages", 10000)
 
     def open_trajectory_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(self, "Open a trajectory", "", "Trajectory (*.json)")

@@ -10,6 +10,10 @@ The browser keeps its own history of site URLs (the page's history only knows se
 Set-of-mark (resources/js/som.js) numbers the interactive elements in view; `observe()` returns them with a
 screenshot that shows the numbers, and `settled_png()` is that picture. Page events (the user's actions while
 recording, the Back key) arrive as `page_event(dict)`.
+
+"Save this page to the site" re-saves a page of the site as rendered (over its own file). Pages from the web
+are saved by a process of their own (site_saver.py: this process never reaches the network); `reload_site()`
+picks up what it added.
 """
 
 from __future__ import annotations
@@ -167,6 +171,14 @@ class SiteBrowser(QWidget):
         self.site = site if isinstance(site, Site) else load_site(site)
         self._history.clear()
         self._url = ""
+        self._update_bar()
+        return self.site
+
+    def reload_site(self) -> Site | None:
+        """Read the site's index again (a page was added to the folder), keeping the history and the page."""
+        if self.site is None:
+            return None
+        self.site = load_site(self.site.root)
         self._update_bar()
         return self.site
 
@@ -417,7 +429,8 @@ class SiteBrowser(QWidget):
         URL, and re-index the site. Only site pages can be saved: this process never reaches the network."""
         if self.site is None or self.current is None:
             raise SiteBrowserError(f"{self._url or 'this page'} is not in the snapshot, so there is nothing to "
-                                   "save (pages are only ever loaded from the site, never from the network)")
+                                   "save here (this window never loads from the network; use Agent → Save a page "
+                                   "from the web…)")
         existing = self.site.resolve(self._url)
         target = Path(path) if path is not None else existing or self.site.root / "saved.mhtml"
         raw = target.with_name(f".{target.name}.chromium.mhtml")

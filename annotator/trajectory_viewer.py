@@ -5,16 +5,22 @@ Screenshots come from the trajectory itself (a fresh recording keeps its PNGs) o
 stored trajectory: the project's screenshot files). Replay runs `replay.replay` on a browser the window gives
 (`set_replay_browser`); the step being replayed is selected as it runs, and the first step whose target cannot
 be found is marked in the timeline with the reason.
+
+`StoredTrajectoryPicker` lists the trajectories a project holds (people's references, then each agent run's
+episodes by task and run index) and gives back the one chosen, to be shown here with the project's screenshots.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -23,6 +29,8 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -300,3 +308,103 @@ class TrajectoryViewer(QWidget):
             item.setBackground(QBrush(FAILED_BACKGROUND))
             self.select_step(result.failed_step)
         self.status.setText(f"<span style='color:#c92a2a'>✗ {html.escape(result.message)}</span>")
+
+
+# -- trajectories stored in a project ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredTrajectory:
+    row_id: int
+    group: str                 # "Reference trajectories", or the agent run it belongs to
+    agent_run: int | None      # None for a reference
+    trajectory: Trajectory
+
+    @property
+    def label(self) -> str:
+        run = f" · run {self.trajectory.run + 1}" if self.trajectory.run is not None else ""
+        return f"{self.trajectory.task_id}{run}"
+
+
+def stored_trajectories(project) -> list[StoredTrajectory]:  # noqa: ANN001 - a core Project
+    """The project's trajectories: references first, then each agent run's, by task and run index."""
+    found = [StoredTrajectory(row, "Reference trajectories", None, t)
+             for row, t in sorted(project.trajectories(reference=True), key=lambda p: (p[1].task_id, p[0]))]
+    for run in project.agent_runs():
+        group = _run_title(run)
+        episodes = project.trajectories(agent_run_id=run.id)
+        episodes.sort(key=lambda p: (p[1].task_id, p[1].run if p[1].run is not None else -1, p[0]))
+        found.extend(StoredTrajectory(row, group, run.id, t) for row, t in episodes)
+    return found
+
+
+def _run_title(run) -> str:  # noqa: ANN001 - a core AgentRun
+    shown = [str(run.parameters[k]) for k in ("memory", "browser", "site") if run.parameters.get(k)]
+    started = run.started_at.replace("T", " ")[:16]
+    return " · ".join([f"Agent run {run.id}", run.method, *shown, f"started {started}"])
+
+
+class StoredTrajectoryPicker(QDialog):
+    """Choose one of the project's trajectories: a tree of references and agent runs, one row per trajectory
+    (task and run index, actor, steps, answer, verdict). `chosen()` is the one selected after `accept()`."""
+
+    COLUMNS = ("Trajectory", "Actor", "Steps", "Answer", "Result")
+
+    def __init__(self, project, parent: QWidget | None = None) -> None:  # noqa: ANN001 - a core Project
+        super().__init__(parent)
+        self.setWindowTitle("Open a stored trajectory")
+        self.entries = stored_trajectories(project)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(list(self.COLUMNS))
+        self.tree.setRootIsDecorated(True)
+        self.tree.setUniformRowHeights(True)
+        self.items: dict[int, QTreeWidgetItem] = {}  # row id -> its item
+        groups: dict[str, QTreeWidgetItem] = {}
+        for entry in self.entries:
+            parent_item = groups.get(entry.group)
+            if parent_item is None:
+                parent_item = groups[entry.group] = QTreeWidgetItem(self.tree, [entry.group])
+                parent_item.setFirstColumnSpanned(True)
+                parent_item.setExpanded(True)
+            trajectory = entry.trajectory
+            verdict = {True: "correct", False: "wrong"}.get(trajectory.success, "—")
+            item = QTreeWidgetItem(parent_item, [entry.label, trajectory.actor, str(len(trajectory.steps)),
+                                                 trajectory.answer or "—", verdict])
+            item.setData(0, Qt.ItemDataRole.UserRole, entry.row_id)
+            self.items[entry.row_id] = item
+        for column in range(len(self.COLUMNS)):
+            self.tree.resizeColumnToContents(column)
+        self.tree.itemDoubleClicked.connect(lambda item, _column: self._accept_item(item))
+        self.tree.currentItemChanged.connect(lambda *_: self._update_ok())
+        self.empty = QLabel("This project holds no trajectory yet: record one on the Site tab, or run an agent "
+                            "with <code>recordlens agent run --project …</code>.")
+        self.empty.setWordWrap(True)
+        self.empty.setVisible(not self.entries)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open |
+                                        QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.empty)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.buttons)
+        self.resize(900, 520)
+        first = next(iter(self.items.values()), None)
+        if first is not None:
+            self.tree.setCurrentItem(first)
+        self._update_ok()
+
+    def select(self, row_id: int) -> None:
+        self.tree.setCurrentItem(self.items[row_id])
+
+    def chosen(self) -> StoredTrajectory | None:
+        item = self.tree.currentItem()
+        row_id = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+        return next((e for e in self.entries if e.row_id == row_id), None)
+
+    def _accept_item(self, item: QTreeWidgetItem) -> None:
+        if item.data(0, Qt.ItemDataRole.UserRole) is not None:
+            self.accept()
+
+    def _update_ok(self) -> None:
+        self.buttons.button(QDialogButtonBox.StandardButton.Open).setEnabled(self.chosen() is not None)

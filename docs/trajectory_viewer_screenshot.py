@@ -1,29 +1,37 @@
 """Make docs/trajectory-viewer.png: record the demo task comparison-1 with real input, replay it, show a step.
 
 Run from the repository root, on a machine without a display too:
-    xvfb-run -a .venv/bin/python docs/trajectory_viewer_screenshot.py   (or QT_QPA_PLATFORM=offscreen)
+    xvfb-run -a .venv/bin/python docs/trajectory_viewer_screenshot.py [--out FILE]   (or QT_QPA_PLATFORM=offscreen)
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from recordlens.annotator import qt_env  # noqa: E402
-
-app = qt_env.create_application([sys.argv[0]])
-
-from recordlens.annotator.agent_window import AgentWindow  # noqa: E402
-from recordlens.annotator.event_loop import spin  # noqa: E402
-from tests.app.agent_helpers import alt_left, click, element, type_text, wait_for  # noqa: E402
-
 TITLE = "Graph Message Passing with Learned Halting"
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, metavar="FILE", default=ROOT / "docs" / "trajectory-viewer.png",
+                        help="the PNG to write (default docs/trajectory-viewer.png)")
+    return parser.parse_args(argv)
+
+
 def main(out: Path) -> None:
+    # Qt and the app only now: arguments are read (and --help answered) before any window or file exists.
+    from recordlens.annotator import qt_env
+
+    qt_env.create_application([sys.argv[0]])
+    from recordlens.annotator.agent_window import AgentWindow
+    from recordlens.annotator.event_loop import spin
+    from tests.app.agent_helpers import alt_left, click, element, type_text, wait_for
+
     window = AgentWindow(person="ana")
     window.resize(1500, 900)  # the size the pages are recorded at
     window.show()
@@ -34,7 +42,7 @@ def main(out: Path) -> None:
     panel.toggle()
 
     def recorded(n: int) -> None:
-        wait_for(lambda: len(recorder.steps) >= n and not recorder._busy)  # noqa: SLF001
+        wait_for(lambda: len(recorder.steps) >= n)
 
     spin(1200)  # a person reads the task first
     type_text(browser, element(recorder.observation, "Search papers"), "graph")
@@ -64,4 +72,4 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "trajectory-viewer.png")
+    main(parse_args().out)

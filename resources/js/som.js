@@ -307,11 +307,73 @@
     return box.scrollTop !== before;
   };
 
+  // The page's visible text for a text-only reader: one line per block (a paragraph, a list item, a flex or grid
+  // item: Chromium's innerText runs flex items together), table cells and inline boxes set apart by margin,
+  // padding or a border separated by a space ("Paperfield Computation and Language", not
+  // "PaperfieldComputation and Language"), and inline runs kept whole ("Hel<b>lo</b>" is "Hello"). Hidden
+  // text, scripts, styles and images are left out; a text area shows its text and a list its chosen option;
+  // <pre> keeps its lines. Core's text browser (no CSS) gives one line per text node: on a page with nothing
+  // hidden and no list or field, the two give the same words in the same order.
+  const SKIPPED = new Set(["script", "style", "noscript", "template", "head", "iframe", "object", "embed",
+                           "canvas", "video", "audio", "img", "svg", "math", HOST_TAG]);
+  const spacedInline = (style) =>
+    ["marginLeft", "marginRight", "paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth"]
+      .some((side) => parseFloat(style[side]) > 0);
+  const pageText = () => {
+    const lines = [];
+    let line = "";
+    let gap = 0; // what goes before the next text: 0 nothing, 1 a space, 2 a new line
+    const put = (text) => {
+      if (gap === 2 && line) { lines.push(line); line = ""; }
+      else if (gap === 1 && line) line += " ";
+      gap = 0;
+      line += text;
+    };
+    const text = (node, style) => {
+      if (style.visibility !== "visible") return;
+      const raw = node.data;
+      if (/^pre/.test(style.whiteSpace) || style.whiteSpace === "break-spaces") {
+        raw.split("\n").forEach((part, i) => { if (i) gap = 2; if (part) put(part); });
+        return;
+      }
+      const squashed = raw.replace(/[ \t\n\r\f]+/g, " ");
+      if (squashed.startsWith(" ")) gap = Math.max(gap, 1);
+      if (squashed.trim()) put(squashed.trim());
+      if (squashed.endsWith(" ") && squashed.trim()) gap = Math.max(gap, 1);
+    };
+    const field = (el) => (el.localName === "select" ? textOf(el) : squash(el.value));
+    const walk = (node, style) => {
+      for (let child = node.firstChild; child; child = child.nextSibling) {
+        if (child.nodeType === Node.TEXT_NODE) { text(child, style); continue; }
+        if (child.nodeType !== Node.ELEMENT_NODE || SKIPPED.has(child.localName)) continue;
+        if (child.localName === "br") { gap = 2; continue; }
+        const own = getComputedStyle(child);
+        const display = own.display;
+        if (display === "none") continue;
+        const kind = display === "contents" ? 0
+          : display === "inline" ? (spacedInline(own) ? 1 : 0)
+          : /^(inline|ruby|table-cell)/.test(display) ? 1 : 2;
+        gap = Math.max(gap, kind);
+        if (child.localName === "input") continue; // a field's value is in its element's text, not the page's
+        if (child.localName === "select" || child.localName === "textarea") {
+          const value = own.visibility === "visible" ? field(child) : "";
+          if (value) { gap = Math.max(gap, 1); put(value); }
+        } else {
+          walk(child, own);
+        }
+        gap = Math.max(gap, kind);
+      }
+    };
+    if (document.body) walk(document.body, getComputedStyle(document.body));
+    if (line) lines.push(line);
+    return lines.join("\n");
+  };
+
   rl.som = {
     resolve,
     pointFor,
     scroll,
-    pageText: () => (document.body ? document.body.innerText : ""),
+    pageText,
     mark: (json) => mark(json ? JSON.parse(json) : {}),
     clear: () => (clear(), true),
     hide,

@@ -11,7 +11,10 @@ from PySide6.QtGui import QImage
 
 from recordlens.annotator.agent_browser import QtSiteBrowser
 from recordlens.annotator.replay import replay
+from recordlens.core.agent.fake_browser import HtmlSiteBrowser
 from recordlens.core.agent.model import Browser, Step, Target, TargetNotFoundError, Trajectory, find_target
+from recordlens.core.agent.sites import build_site, load_site
+from recordlens.core.snapshot import write_mhtml
 from tests.app.agent_helpers import DEMO_REFERENCE, DEMO_SITE, HOME
 
 pytestmark = pytest.mark.app
@@ -82,3 +85,46 @@ def test_locate_finds_a_target_below_the_fold(agent):
     lowest = max(whole.elements, key=lambda e: e.bbox[1])
     found = agent.locate(replace(lowest, label=None, bbox=None))
     assert found is not None and found.xpath == lowest.xpath
+
+
+LAYOUT_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>Layout</title><style>
+  header a { margin-right: 18px } nav { display: flex; gap: 12px } .chip { display: inline-block }
+  .gone { display: none } .unseen { visibility: hidden } td { padding: 2px }
+</style></head><body>
+<header><a href="/">Paperfield</a><a href="/cl">Computation and Language</a><a href="/lg">Machine Learning</a></header>
+<nav><a href="/a">Alpha</a><a href="/b">Beta</a><span>Gamma</span></nav>
+<p>Hel<b>lo</b> world, <em>inline</em> text.<br>After a break</p>
+<p><span class="chip">one</span><span class="chip">two</span><span class="gone">hidden</span>
+<span class="unseen">unseen</span></p>
+<table><tr><td>cell A</td><td>cell B</td></tr></table>
+<pre>line one
+line two</pre>
+<script>var notText = 1;</script>
+</body></html>"""
+
+
+def test_page_text_puts_blocks_and_flex_items_apart_and_keeps_inline_runs_whole(agent, tmp_path):
+    write_mhtml(tmp_path / "layout.mhtml", LAYOUT_PAGE, url="https://layout.example.org/")
+    agent.browser.set_site(build_site(tmp_path))
+    try:
+        agent.open("https://layout.example.org/")
+        lines = agent.observe().text.splitlines()
+    finally:
+        agent.browser.set_site(DEMO_SITE)
+    assert lines == [
+        "Paperfield Computation and Language Machine Learning",  # innerText: "PaperfieldComputation and..."
+        "Alpha", "Beta", "Gamma",                                # flex items: one line each
+        "Hello world, inline text.", "After a break",
+        "one two",
+        "cell A cell B",
+        "line one", "line two",
+    ]
+
+
+def test_page_text_has_the_words_of_core_text_browser(agent):
+    agent.open(HOME)
+    words = agent.observe().text.split()
+    core = HtmlSiteBrowser(load_site(DEMO_SITE))
+    core.open(HOME)
+    assert sorted(words) == sorted(core.observe().text.split())
+    assert "Paperfield Computation and Language Machine Learning Computer Vision About" in agent.observe().text

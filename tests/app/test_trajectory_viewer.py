@@ -12,7 +12,13 @@ from PySide6.QtGui import QColor
 from recordlens.annotator.agent_browser import QtSiteBrowser
 from recordlens.annotator.agent_window import AgentWindow, load_trajectory_file, save_trajectory_file
 from recordlens.annotator.task_editor import COLUMNS, TaskEditor, rows_for_display
-from recordlens.annotator.trajectory_viewer import FAILED_BACKGROUND, HIGHLIGHT, TrajectoryViewer, highlighted
+from recordlens.annotator.trajectory_viewer import (
+    FAILED_BACKGROUND,
+    HIGHLIGHT,
+    StoredTrajectoryPicker,
+    TrajectoryViewer,
+    highlighted,
+)
 from recordlens.core.agent.loop import AgentSettings, run_episode
 from recordlens.core.agent.model import Target, Task
 from recordlens.core.agent.tasks import load_tasks
@@ -174,3 +180,63 @@ def test_the_main_window_opens_the_agent_tools_and_recordings_go_into_its_projec
     finally:
         window.close()
     assert tools.closed
+
+
+def test_a_stored_trajectory_opens_from_the_picker_with_the_projects_screenshots(qapp, tmp_path, episode):
+    from recordlens.core.store import init_project
+
+    project = init_project(tmp_path / "project")
+    try:
+        tasks = {t.id: t for t in load_tasks(DEMO_TASKS)}
+        site = project.site_id("demo-site", str(DEMO_SITE))
+        row = project.save_task(site, tasks["comparison-1"])
+        reference = replace(episode, actor="person:ana", run=None, calls=[])
+        reference.screenshots = episode.screenshots
+        project.add_trajectory(row, reference)
+        run_id = project.add_agent_run("gemini-test", {"memory": "window:4", "browser": "qt", "site": "demo-site"})
+        for index in (1, 0):
+            stored = replace(episode, run=index, answer=TITLE if index == 0 else "no idea", calls=[])
+            stored.screenshots = episode.screenshots
+            project.add_trajectory(row, stored, agent_run_id=run_id)
+        [(_, first), (second_row, _)] = project.trajectories(agent_run_id=run_id)
+
+        window = AgentWindow(project, site=DEMO_SITE, tasks=DEMO_TASKS)
+        try:
+            picker = window.open_stored_trajectory_dialog()
+            assert isinstance(picker, StoredTrajectoryPicker) and picker.isVisible()
+            groups = [picker.tree.topLevelItem(i).text(0) for i in range(picker.tree.topLevelItemCount())]
+            assert groups[0] == "Reference trajectories"
+            assert groups[1].startswith(f"Agent run {run_id} · gemini-test · window:4 · qt · demo-site")
+            episodes = picker.tree.topLevelItem(1)
+            assert [episodes.child(i).text(0) for i in range(episodes.childCount())] == [
+                "comparison-1 · run 1", "comparison-1 · run 2"]  # by run index, not by storage order
+            assert episodes.child(0).text(4) == "correct" and episodes.child(1).text(3) == "no idea"
+
+            picker.select(second_row)
+            picker.accept()
+            shown = window.viewer.trajectory
+            assert window.tabs.currentWidget() is window.viewer
+            assert shown.run == 0 and shown.answer == TITLE and not shown.screenshots  # pictures: from the project
+            assert [s.action for s in shown.steps] == ["type", "click", "answer"]
+            assert window.viewer.timeline.count() == 3
+            assert window.viewer.timeline.item(1).text().startswith("2. Click [12]")
+            window.viewer.select_step(1)
+            assert window.viewer.before._pixmap is not None and window.viewer.after._pixmap is not None
+            assert window.viewer._start_url == tasks["comparison-1"].start_url
+            assert first.run == 1
+        finally:
+            window.close()
+    finally:
+        project.close()
+
+
+def test_the_picker_says_when_the_project_has_no_trajectory(qapp, tmp_path):
+    from recordlens.core.store import init_project
+
+    project = init_project(tmp_path / "empty")
+    try:
+        picker = StoredTrajectoryPicker(project)
+        assert picker.entries == [] and not picker.empty.isHidden() and picker.chosen() is None
+        picker.close()
+    finally:
+        project.close()
