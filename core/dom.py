@@ -80,10 +80,16 @@ class Element:
         return [t for c in self.children if isinstance(c, str) and (t := js_trim(c))]
 
     def text(self, separator: str = " ") -> str:
-        """All trimmed, non-empty texts at or below this element, joined."""
+        """All trimmed, non-empty texts at or below this element, in document order, joined."""
         parts: list[str] = []
-        for element in self.iter():
-            parts.extend(element.own_texts())
+        stack: list[Element | str] = [self]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                if text := js_trim(item):
+                    parts.append(text)
+            else:
+                stack.extend(reversed(item.children))
         return separator.join(parts)
 
     def is_ancestor_of(self, other: Element) -> bool:

@@ -96,3 +96,8 @@ def test_processing_instructions_are_bogus_comments() -> None:
 def test_element_text_joins_descendant_texts_in_order() -> None:
     page = parse_html("<li><b>Camera</b> <i>$399</i> <span> in stock </span></li>")
     assert page.resolve("/body[1]/li[1]").text() == "Camera $399 in stock"
+
+
+def test_element_text_follows_document_order_in_mixed_content() -> None:
+    page = parse_html("<li><a>Computation and Language</a> (cs.CL) — 3 papers</li>")
+    assert page.resolve("/body[1]/li[1]").text() == "Computation and Language (cs.CL) — 3 papers"
