@@ -67,11 +67,29 @@ def prepare_snapshot(snapshot: Snapshot, url: str, served_prefix: str) -> Prepar
     for resource in _resources(snapshot):
         data = resource.data
         if resource.content_type.startswith(_TEXT_TYPES):
-            # Stylesheets name fonts and images by URL too; latin-1 maps bytes to characters one to one.
-            data = rewrite(data.decode("latin-1")).encode("latin-1")
+            # Stylesheets name fonts and images by URL too, relative to the stylesheet's own location (Chromium
+            # keeps them as written); latin-1 maps bytes to characters one to one.
+            text = data.decode("latin-1")
+            if resource.content_type.startswith("text/css"):
+                text = absolute_css_urls(text, resource.location)
+            data = rewrite(text).encode("latin-1")
         out.resources[served[resource.location]] = (data, resource.content_type or "application/octet-stream")
         out.originals[served[resource.location]] = resource.location
     return out
+
+
+_CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")\s]+)\1\s*\)""")
+
+
+def absolute_css_urls(css: str, base: str) -> str:
+    """Every relative `url(...)` of a stylesheet made absolute against the stylesheet's location."""
+    def absolute(match: re.Match[str]) -> str:
+        quote, ref = match.group(1), match.group(2)
+        if ref.startswith(("data:", "#")) or re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", ref):
+            return match.group(0)
+        return f"url({quote}{urljoin(base, ref)}{quote})"
+
+    return _CSS_URL.sub(absolute, css)
 
 
 def _resources(snapshot: Snapshot) -> list[Resource]:
