@@ -206,3 +206,21 @@ def test_reproduces_published_sample_scores(samples_dir: Path, dev_dir: Path, si
         predicted = MdrExtractor(similarity=similarity).extract(page).records  # type: ignore[arg-type]
         pages.append(score_page(predicted, truth, TextKeyIndex(page.text_map)))
     assert DatasetScore(pages).f1 == pytest.approx(published, abs=0.0015)
+
+
+def test_nested_tables_find_both_levels_of_regions_and_keep_the_global_key_quirk() -> None:
+    row = "<tr><td><b>Item {i}</b></td><td>${i}0</td><td>note {i}</td></tr>"
+    inner = "<table>" + "".join(row.format(i=i) for i in range(1, 5)) + "</table>"
+    html = ("<html><body><div><table>" + "".join(f"<tr><td><h3>Group {g}</h3></td><td>{inner}</td></tr>"
+                                                 for g in range(1, 4)) + "</table></div></body></html>")
+    extraction = MdrExtractor().extract(parse_html(html))
+    outer = "/body[1]/div[1]/table[1]/tbody[1]"
+    regions = extraction.raw["regions"]
+    # The data regions: the outer table's 3 rows, and each inner table's 4 rows.
+    assert (1, 0, 3) in regions[outer]
+    for group in (1, 2, 3):
+        assert (1, 0, 4) in regions[f"{outer}/tr[{group}]/td[2]/table[1]/tbody[1]"]
+    # The outer rows are records. The inner rows are not: their region's key `tbody-0` was already used by the
+    # outer table's region, and the reference skips a key used on *any* node (NEXT-EVAL-NOTES section 6.1).
+    assert all([f"{outer}/tr[{g}]"] in extraction.records for g in (1, 2, 3))
+    assert not any(r[0].endswith("/table[1]/tbody[1]/tr[2]") and "/td[2]/" in r[0] for r in extraction.records)
