@@ -35,6 +35,7 @@ from recordlens.core.store_runs import RunInfo
 from recordlens.core.store_schema import TRUE_PAGE_STATUSES
 
 from .commands import LabelCommand, StatusCommand, push, push_all
+from .history_dialog import HistoryDialog, when
 from .page_list import PageList
 from .page_view import PageView
 from .propose_worker import BackgroundJob, Proposal, ProposeWorker
@@ -77,6 +78,7 @@ class MainWindow(QMainWindow):
         self._page_loaded = False
         self._closed = False
         self._sheet: ShortcutSheet | None = None
+        self.history_dialog: HistoryDialog | None = None
         self._agent_window = None
 
         self.page_list = PageList()
@@ -217,6 +219,7 @@ class MainWindow(QMainWindow):
         self.breadcrumb.setText(" ")
         self._update_title()
         self.reload_labels([])
+        self._refresh_history()
 
     def _jump_to_page(self, name: str) -> None:
         if name not in self.page_list.names():
@@ -329,6 +332,7 @@ class MainWindow(QMainWindow):
     def _saved(self) -> None:
         self.saved_label.setText(f"saved {time.strftime('%H:%M:%S')}")
         self.refresh_pages()
+        self._refresh_history()
 
     def _on_element_clicked(self, xpath: str) -> None:
         if self.page_name is None:
@@ -463,6 +467,43 @@ class MainWindow(QMainWindow):
 
     def do_redo(self) -> None:
         self._guarded(self.undo_group.redo)
+
+    def do_history(self) -> None:
+        if self.page_name is None:
+            return
+        if self.history_dialog is None:
+            self.history_dialog = HistoryDialog(self)
+            self.history_dialog.restore_requested.connect(self.restore_to)
+            # Undo and redo are window shortcuts, and the dialog is a window of its own: without this, Ctrl+Z
+            # pressed right after "Restore to here" would do nothing.
+            self.history_dialog.addActions([self.actions_by_name["undo"], self.actions_by_name["redo"]])
+        self.history_dialog.show_page(self.project, self.page_name)
+        self.history_dialog.show()
+        self.history_dialog.raise_()
+
+    def _refresh_history(self) -> None:
+        """Every change (edits, undo, redo, another page) is a new entry or another page: keep the list true."""
+        if self.history_dialog is not None and self.history_dialog.isVisible() and self.page_name is not None:
+            self.history_dialog.show_page(self.project, self.page_name)
+
+    def restore_to(self, page: str, history_id: int | None) -> Change | None:
+        """Bring the page's labels back to just after history entry `history_id` (None: before any change).
+
+        It goes through the page's undo stack as a label change, so Ctrl+Z takes the restore back."""
+        if page != self.page_name:
+            self.message(f"page {page} is not the page on show: restore not made")
+            return None
+        if history_id is None:
+            text = "restore to before any change"
+        else:
+            entry = next((c for c in self.project.history(page) if c.id == history_id), None)
+            text = f"restore to change {history_id}" + (f" ({when(entry.at)})" if entry else "")
+        change = self.edit(text, lambda: self.project.restore(page, history_id, self.person))
+        self.reload_labels()
+        if change is not None:
+            self.message(f"page {page}: {text}" if change.id is not None
+                         else f"page {page}: the labels are already as they were then")
+        return change
 
     def _guarded(self, action: Callable[[], None]) -> None:
         try:
@@ -709,6 +750,8 @@ class MainWindow(QMainWindow):
             self.undo_group.removeStack(stack)
         self._stacks.clear()
         self._predictions.clear()
+        if self.history_dialog is not None:
+            self.history_dialog.hide()  # it shows a page of the project just closed
         self.page_name = None
         self.refresh_pages()
         self.review_panel.set_runs(project.runs())

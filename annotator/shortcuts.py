@@ -35,6 +35,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("deselect", ("Esc",), "Clear the selection", "Records"),
     Shortcut("undo", ("Ctrl+Z",), "Undo", "Edit"),
     Shortcut("redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo", "Edit"),
+    Shortcut("history", ("Ctrl+H",), "History of this page…", "Edit"),
     Shortcut("propose", ("P",), "Propose records for this page", "Propose"),
     Shortcut("propose_new", ("Shift+P",), "Propose records for every new page", "Propose"),
     Shortcut("cancel_job", ("Ctrl+.",), "Cancel the running job", "Propose"),

@@ -1,0 +1,117 @@
+"""Seconds from `MainWindow.open_page(name)` to `wait_until_drawn()` for the two heaviest dev pages, in the app.
+
+bench/app.py times a bare PageView; this times what an annotator waits for on PgDn: the window opens the page,
+reads its labels from the project, fills the record panel and draws every record. The pages are the same two
+(the largest by file size, the one with the most ground-truth records), imported with their ground truth into a
+project in a temporary folder. The window opens its first page while it is built (renderer start-up included):
+that is reported on its own, then the two pages are opened in turn, RUNS times each, so every open is a page
+change as in use. Two end points: "drawn" is the page's last `overlays_drawn` (the frame with the boxes
+produced), "returned" is when the window's `wait_until_drawn()` returns (the picture has also stopped
+changing). Target: "returned" <= 1.5 s.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from app import DEV, RUNS, TARGET_SECONDS, heaviest_pages, pss_mb, rss_mb
+
+
+def make_project(folder: Path, pages: list[Path]):  # noqa: ANN201 - a Project
+    """A project holding just these dev pages and their ground truth, imported as the CLI imports a dataset."""
+    from recordlens.core.store import init_project
+    from recordlens.core.store_import import import_paths
+
+    dataset = folder / "dataset"
+    (dataset / "html").mkdir(parents=True)
+    (dataset / "gt").mkdir()
+    for page in pages:
+        shutil.copy(page, dataset / "html" / page.name)
+        shutil.copy(DEV / "gt" / f"{page.stem}.json", dataset / "gt" / f"{page.stem}.json")
+    project = init_project(folder / "project")
+    report = import_paths(project, [dataset])
+    if report.problems or sorted(report.imported) != sorted(p.stem for p in pages):
+        raise RuntimeError(f"import failed: {[str(p) for p in report.problems]}")
+    return project
+
+
+def main() -> int:
+    if not DEV.exists():
+        print(f"bench/app_window.py: {DEV} is missing; nothing measured")
+        return 0
+    from recordlens.annotator import qt_env
+
+    app = qt_env.create_application(["recordlens-bench"])
+    from PySide6.QtCore import QTimer
+
+    from recordlens.annotator.main_window import MainWindow
+    from recordlens.annotator.settings import SessionKeyStore, Settings
+
+    peak = [0.0]
+
+    def sample() -> None:
+        peak[0] = max(peak[0], rss_mb())
+
+    sampler = QTimer()
+    sampler.timeout.connect(sample)
+    sampler.start(25)
+    pages = heaviest_pages(DEV)
+    with tempfile.TemporaryDirectory(prefix="recordlens-bench-") as tmp:
+        project = make_project(Path(tmp), [path for _, path, _ in pages])
+        drawn_at = [0.0]
+        start = time.perf_counter()
+        window = MainWindow(project, settings=Settings(annotator="bench"), settings_file=Path(tmp) / "settings.json",
+                            key_store=SessionKeyStore())
+        window.page_view.overlays_drawn.connect(lambda _boxes: drawn_at.__setitem__(0, time.perf_counter()))
+        try:
+            window.resize(1530, 920)
+            window.show()
+            first_page = window.page_name
+            window.wait_until_drawn(60_000)
+            cold = time.perf_counter() - start
+
+            def open_and_draw(name: str) -> tuple[float, float, int, int]:
+                drawn_at[0] = 0.0
+                begin = time.perf_counter()
+                window.open_page(name)
+                window.wait_until_drawn(60_000)
+                returned = time.perf_counter() - begin
+                summary = window.page_view.last_summary
+                assert summary is not None and window.page_name == name
+                drawn = (drawn_at[0] or time.perf_counter()) - begin
+                return drawn, returned, summary.records, summary.boxes
+
+            times: dict[str, list[tuple[float, float, int, int]]] = {path.stem: [] for _, path, _ in pages}
+            for _ in range(RUNS):
+                for _, path, _ in pages:
+                    times[path.stem].append(open_and_draw(path.stem))
+            sample()
+            print(f"window built with page {first_page} on show, renderer start-up included: {cold:.2f} s")
+            print(f"{'page':<28} {'drawn s':>8} {'max':>6} {'returned s':>10} {'max':>6} {'records':>7} "
+                  f"{'boxes':>6}")
+            worst = 0.0
+            for label, path, _ in pages:
+                runs = times[path.stem]
+                drawn = [t[0] for t in runs]
+                returned = [t[1] for t in runs]
+                worst = max(worst, *returned)
+                print(f"{label + ' ' + path.name:<28} {statistics.median(drawn):8.2f} {max(drawn):6.2f} "
+                      f"{statistics.median(returned):10.2f} {max(returned):6.2f} {runs[-1][2]:7d} {runs[-1][3]:6d}")
+            verdict = "met" if worst <= TARGET_SECONDS else "NOT met"
+            print(f"time target (open_page to wait_until_drawn() <= {TARGET_SECONDS} s): {verdict}, worst "
+                  f"{worst:.2f} s over {RUNS} opens of each page")
+            print(f"memory: peak RSS summed over the process tree {peak[0]:.0f} MB, PSS at the end {pss_mb():.0f} MB")
+            return 0
+        finally:
+            sampler.stop()
+            window.shutdown()
+            del app
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""Edit → History of this page: the store's history outlives a session's undo stack, so a page edited in one
+window can be brought back to an earlier state in the next one, and that restore is itself undoable.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from recordlens.annotator.history_dialog import START
+from recordlens.annotator.main_window import MainWindow
+from recordlens.annotator.settings import Settings
+from recordlens.core.store import init_project, open_project
+from recordlens.core.store_import import import_paths
+
+pytestmark = pytest.mark.app
+
+PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>List</title></head><body>
+<h1>Products</h1><ul>
+<li><b>Camera</b> <i>$399</i></li><li><b>Lens</b> <i>$129</i></li><li><b>Tripod</b> <i>$59</i></li>
+<li><b>Bag</b> <i>$35</i></li></ul></body></html>"""
+ITEM = "/body[1]/ul[1]/li[{}]"
+
+
+class NoKeys:
+    """Stands in for the OS keyring: the tests never touch a real one."""
+
+    persistent = False
+    description = "held by the test"
+
+    def get(self) -> str | None:
+        return None
+
+    def set(self, key: str | None) -> None:
+        pass
+
+
+@pytest.fixture
+def project_dir(tmp_path: Path) -> Path:
+    """One plain HTML page imported with two true records (items 1 and 2)."""
+    dataset = tmp_path / "dataset"
+    (dataset / "html").mkdir(parents=True)
+    (dataset / "gt").mkdir()
+    (dataset / "html" / "1.html").write_text(PAGE, encoding="utf-8")
+    (dataset / "gt" / "1.json").write_text(json.dumps([[ITEM.format(1)], [ITEM.format(2)]]), encoding="utf-8")
+    folder = tmp_path / "project"
+    with init_project(folder) as project:
+        report = import_paths(project, [dataset])
+        assert report.imported == ["1"] and not report.problems
+    return folder
+
+
+def open_window(qtbot, tmp_path: Path, folder: Path) -> MainWindow:
+    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
+                        settings_file=tmp_path / "settings.json", key_store=NoKeys())
+    window.show()
+    window.activateWindow()
+    qtbot.waitExposed(window)
+    assert window.page_view.wait_until_loaded()
+    return window
+
+
+def items(window: MainWindow) -> list[tuple[str, ...]]:
+    return [label.xpaths for label in window.project.labels("1")]
+
+
+def drawn_records(window: MainWindow) -> int:
+    window.page_view.wait_until_drawn()
+    assert window.page_view.last_summary is not None
+    return window.page_view.last_summary.records
+
+
+def test_a_restore_in_a_later_session_goes_back_to_an_earlier_change_and_undoes(qtbot, tmp_path, project_dir):
+    # Session one: add item 3, delete item 1, mark the page reviewed; then the window (and its stacks) go.
+    first = open_window(qtbot, tmp_path, project_dir)
+    try:
+        added = first.edit("new record", lambda: first.project.add_record("1", [ITEM.format(3)], first.person))
+        assert added is not None
+        item_1 = first.project.labels("1")[0]
+        first.edit("delete record", lambda: first.project.delete(item_1.id, first.person))
+        QTest.keySequence(first, "V")
+        assert items(first) == [(ITEM.format(2),), (ITEM.format(3),)]
+    finally:
+        first.close()
+
+    window = open_window(qtbot, tmp_path, project_dir)
+    try:
+        assert not window.undo_group.canUndo()  # a new session: nothing to undo, only the store remembers
+        QTest.keySequence(window, "Ctrl+H")
+        dialog = window.history_dialog
+        assert dialog is not None and dialog.isVisible()
+        rows = [[dialog.entries.topLevelItem(r).text(c) for c in range(4)]
+                for r in range(dialog.entries.topLevelItemCount())]
+        # Newest first: the status change, the delete, the person's add, the import; then the starting point.
+        assert [row[2] for row in rows] == ["page labelled → reviewed", "delete", "add (accepted)", "add (accepted)",
+                                            "before any change"]
+        assert [row[1] for row in rows[:3]] == ["tester"] * 3 and rows[3][1].startswith("dataset ")
+        assert rows[1][3] == f"record #{item_1.id}" and rows[3][3].startswith("records #")
+        assert not dialog.restore_button.isEnabled()
+
+        dialog.choose(added.id)
+        assert dialog.restore_button.isEnabled()
+        QTest.mouseClick(dialog.restore_button, Qt.MouseButton.LeftButton)
+        assert items(window) == [(ITEM.format(k),) for k in (1, 2, 3)]
+        assert [label.id for label in window.labels] == [label.id for label in window.project.labels("1")]
+        assert drawn_records(window) == 3
+        assert window.project.page("1").status == "reviewed"  # a restore brings back labels, not status
+        assert dialog.entries.topLevelItem(0).text(2) == f"restore to change {added.id}"
+        assert dialog.chosen() == added.id  # the choice survives the refresh
+
+        # Ctrl+Z works with the dialog in front (where the restore was just made), and from the window.
+        QTest.keySequence(dialog, "Ctrl+Z")
+        assert items(window) == [(ITEM.format(2),), (ITEM.format(3),)]
+        assert drawn_records(window) == 2
+        QTest.keySequence(dialog, "Ctrl+Shift+Z")
+        assert items(window) == [(ITEM.format(k),) for k in (1, 2, 3)]
+
+        dialog.choose(START)
+        QTest.mouseClick(dialog.restore_button, Qt.MouseButton.LeftButton)
+        assert items(window) == [] and drawn_records(window) == 0
+        window.activateWindow()
+        QTest.keySequence(window, "Ctrl+Z")
+        assert len(items(window)) == 3
+    finally:
+        window.close()
