@@ -151,11 +151,16 @@ def test_hover_reports_the_element_under_the_pointer(qtbot, page_view):
     seen: list[str] = []
     page_view.hovered.connect(seen.append)
     target = page_view.view.focusProxy()
-    # From somewhere else first, in steps: a pointer that does not move is reported by nobody.
-    for y in (2, point.y() - 1, point.y()):
-        QTest.mouseMove(target, QPoint(point.x(), y))
-        spin(50)
-    qtbot.waitUntil(lambda: PRICE in seen, timeout=5_000)
+
+    def move_onto_the_price() -> bool:
+        # From somewhere else first, in steps: a pointer that does not move is reported by nobody. Moved again
+        # on every poll, as a person's pointer keeps moving, in case the page missed the first moves.
+        for y in (2, point.y() - 1, point.y()):
+            QTest.mouseMove(target, QPoint(point.x(), y))
+            spin(50)
+        return PRICE in seen
+
+    qtbot.waitUntil(move_onto_the_price, timeout=10_000)
 
 
 def outline_colour(image: QImage, view: PageView, xpath: str) -> tuple[int, int, int]:
