@@ -809,6 +809,8 @@ class MainWindow(QMainWindow):
             self.job.wait()
         if self._agent_window is not None:
             self._agent_window.close()
+        if self.history_dialog is not None:  # a tool window of this one: it goes with it
+            self.history_dialog.close()
         self.page_view.dispose()
         self.project.close()
 

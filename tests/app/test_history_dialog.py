@@ -127,3 +127,4 @@ def test_a_restore_in_a_later_session_goes_back_to_an_earlier_change_and_undoes(
         assert len(items(window)) == 3
     finally:
         window.close()
+    assert not dialog.isVisible()  # closing the window closes its history
