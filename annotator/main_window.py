@@ -625,7 +625,7 @@ class MainWindow(QMainWindow):
     def do_cancel_job(self) -> None:
         if self.job is not None:
             self.job.cancel()
-            self.message("cancelling after the current page…")
+            self.message("cancelling…")
 
     # -- review --------------------------------------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """Long work off the interface thread: extractors proposing records, a run being scored.
 
 A job runs in a QThread with its *own* `Project` on the same folder (a Project is one SQLite connection, usable
-from one thread only). It reports progress page by page and stops between pages when cancelled; a page already
-in an extractor's hands (a Gemini call) finishes, and its result is dropped.
+from one thread only). It reports progress page by page and stops at once when cancelled: a page already in an
+extractor's hands (a Gemini call that may wait minutes) is left to finish in a daemon thread of its own, and its
+answer is dropped, so neither Cancel nor closing the window waits for it.
 
 The propose job does not write proposals itself: it hands each page's records to the interface thread, which
 adds them through the undo stack like any other edit. That keeps every label change on one connection and undoable.
@@ -14,6 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import QThread, Signal
 
@@ -38,6 +40,29 @@ class Proposal:
 
 class Cancelled(Exception):
     pass
+
+
+T = TypeVar("T")
+
+
+def run_until_cancelled(call: Callable[[], T], cancel: threading.Event, poll_s: float = 0.05) -> T:
+    """`call()` in a daemon thread, waited for until it returns or `cancel` is set (then Cancelled at once)."""
+    box: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as error:  # noqa: BLE001 - handed back to the waiting thread as is
+            box["error"] = error
+
+    thread = threading.Thread(target=target, name="recordlens-extract", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        if cancel.wait(poll_s):
+            raise Cancelled
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
 
 
 class BackgroundJob(QThread):
@@ -114,13 +139,15 @@ class ProposeWorker(BackgroundJob):
         for done, name in enumerate(self.pages):
             self.check()
             self.report(done, total, name)
+            page = project.load(name).page  # here: the Project is this thread's
             try:
-                extraction = extractor.extract(project.load(name).page)
+                extraction = run_until_cancelled(lambda page=page: extractor.extract(page), self._cancel)
+            except Cancelled:
+                raise
             except Exception as error:  # noqa: BLE001 - one page's failure (a timeout, bad HTML) is reported
                 self.report_failure(name, str(error) if isinstance(error, RecordLensError)
                                     else f"{type(error).__name__}: {error}")
                 continue
-            self.check()  # cancelled while the extractor ran: its answer is dropped
             provenance = Provenance.extractor(extraction.method, extraction.version, extraction.input_format or "",
                                               seed=self._params.get("seed"))  # type: ignore[arg-type]
             emit(self.proposed, Proposal(name, extraction.records, provenance, extraction.seconds,

@@ -233,6 +233,34 @@ def test_cancel_stops_a_proposal_run_between_pages(qtbot, window):
     assert added < 4
 
 
+def test_cancel_does_not_wait_for_a_slow_call_in_flight(qtbot, window):
+    import threading
+
+    from recordlens.core import extract
+
+    started, release = threading.Event(), threading.Event()
+
+    class Stuck:  # like a Gemini call waiting minutes for an answer
+        name, version = "stuck-test", "1"
+
+        def extract(self, page):
+            started.set()
+            release.wait(60)
+            raise RuntimeError("released")
+
+    extract.register("stuck-test", lambda **_: Stuck(), "an extractor that never answers, for the cancel test")
+    try:
+        assert window.propose(["1"], method="stuck-test") is not None
+        qtbot.waitUntil(started.is_set, timeout=10_000)
+        window.do_cancel_job()
+        # The call is still in flight (for up to 60 s): the job must end without waiting for it.
+        qtbot.waitUntil(lambda: window.job is None, timeout=5_000)
+        assert "cancelled" in window.statusBar().currentMessage()
+        assert not any(label.origin.name == "stuck-test" for label in window.project.labels("1"))
+    finally:
+        release.set()
+
+
 def spin_free_sleep(seconds: float) -> None:
     import time
 
