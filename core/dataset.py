@@ -71,19 +71,3 @@ def load_page(path: str | Path, name: str | None = None) -> LoadedPage:
     page.warnings.extend(snapshot.warnings)
     page.name = name or path.stem
     return LoadedPage(page.name, path, snapshot, page)
-
-
-@dataclass(frozen=True)
-class Dataset:
-    root: Path
-
-    @property
-    def pages_dir(self) -> Path:
-        return self.root / "html"
-
-    @property
-    def gt_dir(self) -> Path:
-        return self.root / "gt"
-
-    def page_names(self) -> list[str]:
-        return list(record_files(self.gt_dir))

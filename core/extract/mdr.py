@@ -69,10 +69,6 @@ class TagNode:
         self.id = node_id
         self.text = text
 
-    @property
-    def is_text(self) -> bool:
-        return self.text is not None
-
     def __repr__(self) -> str:
         return f"<TagNode {self.tag} {self.xpath}>"
 
