@@ -3,7 +3,7 @@
 Several hundred mutated inputs (see `fuzz_inputs.py`: truncated and mis-encoded HTML and MHTML, binary junk,
 10,000-deep nesting, a 50 MB text node, markup soup, unpaired surrogates, broken records files) go through the
 whole pipeline: `read_snapshot` -> `parse_html` -> every format of `represent.FORMATS` -> `score_page` on valid
-and dangling XPaths; and through `recordlens inspect` on a file. Each ends, within 10 seconds, either in a
+and dangling XPaths; and through `recordlens inspect` on a file. Each ends, within a generous hang guard, either in a
 `RecordLensError` whose message names the input, or in a page for which every invariant holds.
 
 Run with RECORDLENS_FUZZ_TIMINGS=1 to print the slowest stages at the end.
@@ -42,8 +42,10 @@ from .fuzz_inputs import (
     seed_text_map,
 )
 
-# Seconds per input for the test body: the engine and the checks on its output, not making the input.
-TIME_LIMIT = 10
+# A hang guard per input, not a speed target (speed is bench/'s job): the 50 MB text node needs about 9 s of
+# work alone on a 2-core machine, so a limit near that fails at random on a busy one. Room of 10x still ends a
+# real hang (or quadratic blow-up) long before CI's own limit.
+TIME_LIMIT = 90
 MEMORY_HEADROOM = 6 * 1024**3  # an input may not make the test process grow by more than this
 
 CASES = all_cases()
