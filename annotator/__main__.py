@@ -2,6 +2,6 @@
 
 import sys
 
-from recordlens.annotator.app import main
+from .app import main
 
 sys.exit(main())

@@ -13,7 +13,7 @@ import logging
 import sys
 from pathlib import Path
 
-from recordlens.core.errors import RecordLensError
+from ..core.errors import RecordLensError
 
 PROG = "recordlens-annotator"
 
@@ -43,9 +43,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def open_project_for(args: argparse.Namespace):  # noqa: ANN201 - a core Project
-    from recordlens.core.store import open_project
-
-    from .demo_project import open_demo_project
+    from ..core.store.project import open_project
+    from .labelling.demo_project import open_demo_project
 
     if args.project is None:
         return open_demo_project(args.demo_dir)
@@ -91,10 +90,10 @@ def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 -
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.WARNING, format=f"{PROG}: %(levelname)s: %(message)s")
-    from . import qt_env
+    from .qt import env as qt_env
 
     app = qt_env.create_application([sys.argv[0] if sys.argv and sys.argv[0] else PROG])
-    from .main_window import MainWindow
+    from .labelling.main_window import MainWindow
 
     try:
         project = open_project_for(args)

@@ -1,6 +1,6 @@
 """The `recordlens` command as installed: core's commands, plus what only the app can do.
 
-Core's command line (recordlens.core.cli) runs without Qt; assembled here, `agent run` also gets the `qt`
+Core's command line (recordlens.core.cli.main) runs without Qt; assembled here, `agent run` also gets the `qt`
 browser. Nothing from Qt is imported until a command actually drives a browser.
 """
 
@@ -10,14 +10,14 @@ from collections.abc import Sequence
 
 
 def _qt_site_browser(site):  # noqa: ANN001, ANN202 - types live on the Qt side, imported late on purpose
-    from .agent_browser import QtSiteBrowser
+    from .agent.qt_browser import QtSiteBrowser
 
     return QtSiteBrowser(site)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from recordlens.core.agent.browsers import register_browser
-    from recordlens.core.cli import main as core_main
+    from ..core.agent.browsers import register_browser
+    from ..core.cli.main import main as core_main
 
     register_browser("qt", _qt_site_browser, "QtWebEngine with set-of-mark screenshots", screenshots=True)
     return core_main(argv)

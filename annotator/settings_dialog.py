@@ -12,9 +12,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from recordlens.core import extract
-from recordlens.core.represent import FORMATS
-
+from ..core import extract
+from ..core.page.formats import FORMATS
 from .settings import GEMINI, KeyStore, Settings, offline_default_method
 
 # Extractors that need more than a page (recorded answers) cannot propose.

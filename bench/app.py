@@ -95,12 +95,12 @@ def main() -> int:
     if not DEV.exists():
         print(f"bench/app.py: {DEV} is missing; nothing measured")
         return 0
-    from recordlens.annotator import qt_env
+    from recordlens.annotator.qt import env as qt_env
 
     app = qt_env.create_application(["recordlens-bench"])
     from PySide6.QtCore import QTimer
 
-    from recordlens.annotator.page_view import PageView
+    from recordlens.annotator.labelling.page_view import PageView
 
     peak = [0.0]
 

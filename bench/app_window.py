@@ -24,8 +24,8 @@ from app import DEV, RUNS, TARGET_SECONDS, heaviest_pages, pss_mb, rss_mb
 
 def make_project(folder: Path, pages: list[Path]):  # noqa: ANN201 - a Project
     """A project holding just these dev pages and their ground truth, imported as the CLI imports a dataset."""
-    from recordlens.core.store import init_project
-    from recordlens.core.store_import import import_paths
+    from recordlens.core.store.importer import import_paths
+    from recordlens.core.store.project import init_project
 
     dataset = folder / "dataset"
     (dataset / "html").mkdir(parents=True)
@@ -44,12 +44,12 @@ def main() -> int:
     if not DEV.exists():
         print(f"bench/app_window.py: {DEV} is missing; nothing measured")
         return 0
-    from recordlens.annotator import qt_env
+    from recordlens.annotator.qt import env as qt_env
 
     app = qt_env.create_application(["recordlens-bench"])
     from PySide6.QtCore import QTimer
 
-    from recordlens.annotator.main_window import MainWindow
+    from recordlens.annotator.labelling.main_window import MainWindow
     from recordlens.annotator.settings import SessionKeyStore, Settings
 
     peak = [0.0]

@@ -14,8 +14,8 @@ from pathlib import Path
 import lxml.html
 from timing import best_time
 
-from recordlens.core.dom import parse_html
 from recordlens.core.extract import create
+from recordlens.core.page.dom import parse_html
 
 DEFAULT_PAGES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "nexteval-synth-dev" / "html"
 METHODS = ("mdr", "repeats")

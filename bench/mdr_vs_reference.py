@@ -16,10 +16,10 @@ import json
 import time
 from pathlib import Path
 
-from recordlens.core.dom import parse_html
 from recordlens.core.extract.mdr import MdrExtractor
-from recordlens.core.records import TextKeyIndex, load_records
-from recordlens.core.score import DatasetScore, PageScore, score_page
+from recordlens.core.page.dom import parse_html
+from recordlens.core.records.model import TextKeyIndex, load_records
+from recordlens.core.records.score import DatasetScore, PageScore, score_page
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from timing import best_time
 
-from recordlens.core.dom import parse_html
 from recordlens.core.extract.repeats import RepeatsExtractor
-from recordlens.core.records import TextKeyIndex, load_records
-from recordlens.core.score import PageScore, score_page
+from recordlens.core.page.dom import parse_html
+from recordlens.core.records.model import TextKeyIndex, load_records
+from recordlens.core.records.score import PageScore, score_page
 
 DEFAULT_DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "nexteval-synth-dev"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from recordlens.core.snapshot import Resource, mhtml_bytes, read_snapshot
+from recordlens.core.page.snapshot import Resource, mhtml_bytes, read_snapshot
 
 
 def main() -> None:

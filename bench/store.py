@@ -11,8 +11,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from recordlens.core.store import Provenance, init_project
-from recordlens.core.store_import import import_paths
+from recordlens.core.store.importer import import_paths
+from recordlens.core.store.project import Provenance, init_project
 
 DEFAULT_DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "nexteval-synth-dev"
 ANNOTATOR = Provenance.person("bench")

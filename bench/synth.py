@@ -18,11 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from recordlens.core.dom import parse_html
 from recordlens.core.extract import create
-from recordlens.core.records import TextKeyIndex
-from recordlens.core.score import score_page
-from recordlens.core.synth import (
+from recordlens.core.page.dom import parse_html
+from recordlens.core.records.model import TextKeyIndex
+from recordlens.core.records.score import score_page
+from recordlens.core.synth.pipeline import (
     TRANSFORM_NAMES,
     Source,
     SynthOptions,

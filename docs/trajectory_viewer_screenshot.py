@@ -25,11 +25,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(out: Path) -> None:
     # Qt and the app only now: arguments are read (and --help answered) before any window or file exists.
-    from recordlens.annotator import qt_env
+    from recordlens.annotator.qt import env as qt_env
 
     qt_env.create_application([sys.argv[0]])
-    from recordlens.annotator.agent_window import AgentWindow
-    from recordlens.annotator.event_loop import spin
+    from recordlens.annotator.agent.window import AgentWindow
+    from recordlens.annotator.qt.event_loop import spin
     from tests.app.agent_helpers import alt_left, click, element, type_text, wait_for
 
     window = AgentWindow(person="ana")

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import RecordLensError
-from .fake_browser import HtmlSiteBrowser
 from .model import Browser
 from .sites import Site
+from .text_browser import HtmlSiteBrowser
 
 BrowserFactory = Callable[[Site], Browser]
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..charts import grouped_bars
+from ..runs.charts import grouped_bars
 from .model import Step, Task, Trajectory, targets_match
 from .sites import normalise_url
 from .tasks import is_correct, normalise_answer

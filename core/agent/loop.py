@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from ..errors import RecordLensError
-from ..gemini import Answer, BudgetExceededError, GeminiError
+from ..llm.gemini import Answer, BudgetExceededError, GeminiError
 from ..resource_files import read_resource
 from .memory import Memory, WindowMemory, render
 from .model import (

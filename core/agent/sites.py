@@ -25,7 +25,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 
 from ..errors import SnapshotError
-from ..snapshot import DEFAULT_URL, read_snapshot
+from ..page.snapshot import DEFAULT_URL, read_snapshot
 from .model import AgentError
 
 INDEX_FILE = "site.json"

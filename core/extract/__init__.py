@@ -63,7 +63,7 @@ register("repeats", ".repeats:RepeatsExtractor",
          "offline default: repeated sibling structures scored by text mass, fields and page chrome")
 register("mdr", ".mdr:MdrExtractor",
          "MDR (Liu, Grossman, Zhai 2003) as NEXT-EVAL's reference runs it: tag-string similarity on slim HTML")
-register("gemini", ".llm:GeminiExtractor",
+register("gemini", ".gemini:GeminiExtractor",
          "Gemini (google-genai) on one input format: flat, hier, hier-ref, slim or outline; needs a key")
-register("replay", ".replay:ReplayExtractor",
+register("replay", ".recorded:ReplayExtractor",
          "recorded model answers (sampleK_F_content.json with index.json beside the folder) replayed as a run")

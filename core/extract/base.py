@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from ..dom import Page
+from ..page.dom import Page
 
 HTML_PREFIX = "/html[1]"
 

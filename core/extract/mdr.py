@@ -45,8 +45,8 @@ from typing import Literal
 
 from rapidfuzz.distance import Indel, Levenshtein
 
-from ..dom import Element, Page, js_trim, parse_html
-from ..represent import slim_html
+from ..page.dom import Element, Page, js_trim, parse_html
+from ..page.formats import slim_html
 from .base import Extraction, strip_html_prefix
 
 VERSION = "1.0"

@@ -47,7 +47,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from ..dom import Element, Page
+from ..page.dom import Element, Page
 from .base import Extraction
 
 METHOD = "repeats"

@@ -10,8 +10,8 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from recordlens.annotator.event_loop import spin
-from recordlens.annotator.site_browser import SiteBrowser
+from recordlens.annotator.agent.site_browser import SiteBrowser
+from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.agent.model import Observation, Target
 
 ROOT = Path(__file__).resolve().parents[2]

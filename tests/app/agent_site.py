@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from recordlens.core.agent.sites import Site, build_site
-from recordlens.core.snapshot import Resource, write_mhtml
+from recordlens.core.page.snapshot import Resource, write_mhtml
 
 BASE = "https://shop.example.com"
 HOME = f"{BASE}/"

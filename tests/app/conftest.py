@@ -14,7 +14,7 @@ import pytest
 if not os.environ.get("QT_QPA_PLATFORM"):
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
-from recordlens.annotator import qt_env  # noqa: E402  (environment first)
+from recordlens.annotator.qt import env as qt_env  # noqa: E402  (environment first)
 
 qt_env.prepare()
 
@@ -28,7 +28,7 @@ def qapp_args() -> list[str]:
 @pytest.fixture(scope="module")
 def offline_page(qapp):
     """A page with a view, shared by a module's tests (loading into one view is what the app does)."""
-    from recordlens.annotator.page_loader import OfflinePage
+    from recordlens.annotator.qt.page_loader import OfflinePage
 
     page = OfflinePage(with_view=True)
     page.view.resize(1280, 900)
@@ -40,7 +40,7 @@ def offline_page(qapp):
 @pytest.fixture(scope="module")
 def page_view(qapp):
     """The annotator's page view, shared by a module's tests (one view, pages opened into it as the app does)."""
-    from recordlens.annotator.page_view import PageView
+    from recordlens.annotator.labelling.page_view import PageView
 
     view = PageView()
     view.resize(1280, 900)

@@ -7,8 +7,8 @@ import json
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from recordlens.annotator.event_loop import spin
-from recordlens.annotator.page_view import PageView
+from recordlens.annotator.labelling.page_view import PageView
+from recordlens.annotator.qt.event_loop import spin
 
 
 def js(view: PageView, expression: str):

@@ -9,12 +9,12 @@ from dataclasses import replace
 import pytest
 from PySide6.QtGui import QImage
 
-from recordlens.annotator.agent_browser import QtSiteBrowser
-from recordlens.annotator.replay import replay
-from recordlens.core.agent.fake_browser import HtmlSiteBrowser
+from recordlens.annotator.agent.qt_browser import QtSiteBrowser
+from recordlens.annotator.agent.trajectory_replay import replay
 from recordlens.core.agent.model import Browser, Step, Target, TargetNotFoundError, Trajectory, find_target
 from recordlens.core.agent.sites import build_site, load_site
-from recordlens.core.snapshot import write_mhtml
+from recordlens.core.agent.text_browser import HtmlSiteBrowser
+from recordlens.core.page.snapshot import write_mhtml
 from tests.app.agent_helpers import DEMO_REFERENCE, DEMO_SITE, HOME
 
 pytestmark = pytest.mark.app

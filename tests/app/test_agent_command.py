@@ -10,7 +10,7 @@ import pytest
 from recordlens.annotator.cli import main
 from recordlens.core.agent.model import Trajectory, format_action
 from recordlens.core.resource_files import resource_path
-from recordlens.core.store import open_project
+from recordlens.core.store.project import open_project
 from tests.fake_gemini import FakeGemini, answer
 
 pytestmark = pytest.mark.app

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from recordlens.annotator.app import main
-from recordlens.annotator.demo_project import open_demo_project
+from recordlens.annotator.labelling.demo_project import open_demo_project
 
 pytestmark = pytest.mark.app
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.app
 @pytest.fixture(autouse=True)
 def no_real_keyring(monkeypatch):
     """The app's window asks for the OS keyring; here it gets a session store and never touches a real one."""
-    from recordlens.annotator import main_window
+    from recordlens.annotator.labelling import main_window
     from recordlens.annotator.settings import SessionKeyStore
 
     monkeypatch.setattr(main_window, "default_key_store", SessionKeyStore)
@@ -24,7 +24,7 @@ def no_real_keyring(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def private_settings(monkeypatch, tmp_path: Path):
-    from recordlens.annotator import main_window
+    from recordlens.annotator.labelling import main_window
 
     monkeypatch.setattr(main_window, "settings_path", lambda: tmp_path / "settings.json")
 

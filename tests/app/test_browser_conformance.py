@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.annotator.page_scripts import browser_dom
-from recordlens.core.dom import parse_html
+from recordlens.annotator.qt.page_scripts import browser_dom
+from recordlens.core.page.dom import parse_html
 from tests.conftest import dev_page_numbers
 
 pytestmark = pytest.mark.app
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.app
 
 def read_page_text(path: Path) -> str:
     try:
-        from recordlens.core.snapshot import read_snapshot
+        from recordlens.core.page.snapshot import read_snapshot
     except ImportError:
         return path.read_text(encoding="utf-8")
     return read_snapshot(path).html

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from recordlens.annotator.page_scripts import browser_dom
-from recordlens.core.dom import MAX_TREE_DEPTH, parse_html
+from recordlens.annotator.qt.page_scripts import browser_dom
+from recordlens.core.page.dom import MAX_TREE_DEPTH, parse_html
 
 pytestmark = pytest.mark.app
 

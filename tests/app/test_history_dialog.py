@@ -11,11 +11,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from recordlens.annotator.history_dialog import START
-from recordlens.annotator.main_window import MainWindow
+from recordlens.annotator.labelling.history_dialog import START
+from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import Settings
-from recordlens.core.store import init_project, open_project
-from recordlens.core.store_import import import_paths
+from recordlens.core.store.importer import import_paths
+from recordlens.core.store.project import init_project, open_project
 
 pytestmark = pytest.mark.app
 

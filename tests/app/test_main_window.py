@@ -14,13 +14,13 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from recordlens.annotator.event_loop import spin
-from recordlens.annotator.main_window import MainWindow
-from recordlens.annotator.page_view import PALETTE, STATE_COLOURS
+from recordlens.annotator.labelling.main_window import MainWindow
+from recordlens.annotator.labelling.page_view import PALETTE, STATE_COLOURS
+from recordlens.annotator.qt.event_loop import spin
 from recordlens.annotator.settings import Settings
-from recordlens.core.snapshot import write_mhtml
-from recordlens.core.store import Project, init_project, open_project
-from recordlens.core.store_import import import_paths
+from recordlens.core.page.snapshot import write_mhtml
+from recordlens.core.store.importer import import_paths
+from recordlens.core.store.project import Project, init_project, open_project
 from tests.app.page_helpers import click_element, js
 
 pytestmark = pytest.mark.app
@@ -307,7 +307,7 @@ def test_review_scores_in_the_background_and_w_jumps_to_the_worst_page(qtbot, wi
 
 
 def test_every_shortcut_has_an_action_and_a_line_on_the_sheet(window):
-    from recordlens.annotator.shortcuts import SHORTCUTS, help_html
+    from recordlens.annotator.labelling.shortcuts import SHORTCUTS, help_html
 
     sheet = help_html()
     for shortcut in SHORTCUTS:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.annotator.page_view import XPathBox
+from recordlens.annotator.labelling.page_view import XPathBox
 from tests.conftest import dev_page_numbers
 
 pytestmark = pytest.mark.app

@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from PySide6.QtCore import QEventLoop, QTimer
 
-from recordlens.annotator.page_scripts import browser_dom
+from recordlens.annotator.qt.page_scripts import browser_dom
 
 pytestmark = pytest.mark.app
 

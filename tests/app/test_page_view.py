@@ -14,9 +14,9 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
-from recordlens.annotator.event_loop import spin
-from recordlens.annotator.page_view import PALETTE, STATE_COLOURS, PageView, record_colour
-from recordlens.core.snapshot import write_mhtml
+from recordlens.annotator.labelling.page_view import PALETTE, STATE_COLOURS, PageView, record_colour
+from recordlens.annotator.qt.event_loop import spin
+from recordlens.core.page.snapshot import write_mhtml
 from tests.app.page_helpers import click_element, js, viewport_point
 
 pytestmark = pytest.mark.app

@@ -8,8 +8,8 @@ import sys
 import pytest
 from PySide6.QtCore import QObject, Signal
 
-from recordlens.annotator.qt_env import chromium_flags
-from recordlens.annotator.signals import emit
+from recordlens.annotator.qt.env import chromium_flags
+from recordlens.annotator.qt.signals import emit
 
 pytestmark = pytest.mark.app
 

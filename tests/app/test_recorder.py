@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from recordlens.annotator.agent_browser import QtSiteBrowser
-from recordlens.annotator.recorder import Recorder
-from recordlens.annotator.replay import replay
-from recordlens.annotator.site_browser import SiteBrowser
+from recordlens.annotator.agent.qt_browser import QtSiteBrowser
+from recordlens.annotator.agent.recorder import Recorder
+from recordlens.annotator.agent.site_browser import SiteBrowser
+from recordlens.annotator.agent.trajectory_replay import replay
 from recordlens.core.agent.model import Task, Trajectory, format_action
 from tests.app.agent_helpers import DEMO_SITE, HOME, alt_left, click, element, type_text, wheel
 

@@ -9,9 +9,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from recordlens.annotator.site_browser import SiteBrowser, SiteBrowserError
+from recordlens.annotator.agent.site_browser import SiteBrowser, SiteBrowserError
 from recordlens.core.agent.sites import NOT_IN_SNAPSHOT_TITLE, load_site
-from recordlens.core.snapshot import read_snapshot
+from recordlens.core.page.snapshot import read_snapshot
 from tests.app.agent_helpers import alt_left, click, element, type_text
 from tests.app.agent_site import CHAIR, HOME, LAMP, MISSING, SEARCH_LAMP, make_site
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.annotator.agent_window import AgentWindow
-from recordlens.annotator.site_saver import ERROR_PREFIX, file_name_for
+from recordlens.annotator.agent.site_saver import ERROR_PREFIX, file_name_for
+from recordlens.annotator.agent.window import AgentWindow
 from recordlens.core.agent.sites import load_site
-from recordlens.core.snapshot import read_snapshot
+from recordlens.core.page.snapshot import read_snapshot
 from tests.app.agent_site import PNG_1PX, make_site
 
 pytestmark = pytest.mark.app
@@ -66,7 +66,7 @@ def url_of(server: ThreadingHTTPServer, path: str) -> str:
 
 
 def save(url: str, site: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "recordlens.annotator.site_saver", url, "--site", str(site),
+    return subprocess.run([sys.executable, "-m", "recordlens.annotator.agent.site_saver", url, "--site", str(site),
                            "--json", "--timeout", "20"], capture_output=True, text=True, timeout=90)
 
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.annotator.page_scripts import browser_dom
-from recordlens.core.dom import parse_html
-from recordlens.core.records import load_records
-from recordlens.core.synth import SynthOptions, dataset_sources, synthesise_dataset
+from recordlens.annotator.qt.page_scripts import browser_dom
+from recordlens.core.page.dom import parse_html
+from recordlens.core.records.model import load_records
+from recordlens.core.synth.pipeline import SynthOptions, dataset_sources, synthesise_dataset
 
 pytestmark = pytest.mark.app
 

@@ -9,20 +9,20 @@ from dataclasses import replace
 import pytest
 from PySide6.QtGui import QColor
 
-from recordlens.annotator.agent_browser import QtSiteBrowser
-from recordlens.annotator.agent_window import AgentWindow, load_trajectory_file, save_trajectory_file
-from recordlens.annotator.task_editor import COLUMNS, TaskEditor, rows_for_display
-from recordlens.annotator.trajectory_viewer import (
+from recordlens.annotator.agent.qt_browser import QtSiteBrowser
+from recordlens.annotator.agent.task_editor import COLUMNS, TaskEditor, rows_for_display
+from recordlens.annotator.agent.trajectory_viewer import (
     FAILED_BACKGROUND,
     HIGHLIGHT,
     StoredTrajectoryPicker,
     TrajectoryViewer,
     highlighted,
 )
+from recordlens.annotator.agent.window import AgentWindow, load_trajectory_file, save_trajectory_file
 from recordlens.core.agent.loop import AgentSettings, run_episode
 from recordlens.core.agent.model import Target, Task
 from recordlens.core.agent.tasks import load_tasks
-from recordlens.core.gemini import Answer
+from recordlens.core.llm.gemini import Answer
 from tests.app.agent_helpers import DEMO_SITE, DEMO_TASKS, HOME
 
 pytestmark = pytest.mark.app
@@ -157,9 +157,9 @@ class _NoKeys:
 
 
 def test_the_main_window_opens_the_agent_tools_and_recordings_go_into_its_project(qapp, tmp_path, episode):
-    from recordlens.annotator.main_window import MainWindow
+    from recordlens.annotator.labelling.main_window import MainWindow
     from recordlens.annotator.settings import Settings
-    from recordlens.core.store import init_project
+    from recordlens.core.store.project import init_project
 
     window = MainWindow(init_project(tmp_path / "project"), settings=Settings(annotator="ana"),
                         settings_file=tmp_path / "settings.json", key_store=_NoKeys())
@@ -183,7 +183,7 @@ def test_the_main_window_opens_the_agent_tools_and_recordings_go_into_its_projec
 
 
 def test_a_stored_trajectory_opens_from_the_picker_with_the_projects_screenshots(qapp, tmp_path, episode):
-    from recordlens.core.store import init_project
+    from recordlens.core.store.project import init_project
 
     project = init_project(tmp_path / "project")
     try:
@@ -231,7 +231,7 @@ def test_a_stored_trajectory_opens_from_the_picker_with_the_projects_screenshots
 
 
 def test_the_picker_says_when_the_project_has_no_trajectory(qapp, tmp_path):
-    from recordlens.core.store import init_project
+    from recordlens.core.store.project import init_project
 
     project = init_project(tmp_path / "empty")
     try:

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from recordlens.core.dom import parse_html
-from recordlens.core.snapshot import Resource, mhtml_bytes, read_snapshot
+from recordlens.core.page.dom import parse_html
+from recordlens.core.page.snapshot import Resource, mhtml_bytes, read_snapshot
 
 FUZZ_SEED = 1234
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from recordlens.core.store import Change, Project, Provenance, open_project
+from recordlens.core.store.project import Change, Project, Provenance, open_project
 
 PERSON = Provenance.person("crash-test")
 EXTRACTOR = Provenance.extractor("random", "1", "flat", seed=0)

@@ -10,9 +10,9 @@ import pytest
 
 from recordlens.core.agent.evaluate import agreement, evaluate, format_table, write_chart
 from recordlens.core.agent.model import Step, Target, Task, Trajectory, format_action
-from recordlens.core.cli import main
+from recordlens.core.cli.main import main
 from recordlens.core.resource_files import resource_path
-from recordlens.core.store import init_project
+from recordlens.core.store.project import init_project
 from tests.fake_gemini import FakeGemini, answer
 
 U = "https://s.org/"

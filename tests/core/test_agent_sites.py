@@ -8,14 +8,14 @@ from urllib.parse import urljoin
 
 import pytest
 
-from recordlens.core.agent.demo_site import search_url
-from recordlens.core.agent.demo_tasks import DEMO_TASKS, write_demo_resources
-from recordlens.core.agent.fake_browser import HtmlSiteBrowser
+from recordlens.core.agent.demo.site import search_url
+from recordlens.core.agent.demo.tasks import DEMO_TASKS, write_demo_resources
 from recordlens.core.agent.model import Step, Target, TargetNotFoundError, Trajectory, find_target
 from recordlens.core.agent.sites import NOT_IN_SNAPSHOT_TITLE, SiteError, build_site, load_site, normalise_url
-from recordlens.core.dom import parse_html
+from recordlens.core.agent.text_browser import HtmlSiteBrowser
+from recordlens.core.page.dom import parse_html
+from recordlens.core.page.snapshot import read_snapshot, write_mhtml
 from recordlens.core.resource_files import resource_path
-from recordlens.core.snapshot import read_snapshot, write_mhtml
 
 DEMO = resource_path("agent", "demo-site")
 

@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.agent.model import NORMALISE_RULES, Task
-from recordlens.core.agent.tasks import RULES_TEXT, TaskFileError, is_correct, load_tasks, normalise_answer, save_tasks
+from recordlens.core.agent.tasks import (
+    RULES_TEXT,
+    TaskFileError,
+    is_correct,
+    load_tasks,
+    normalise_answer,
+    save_tasks,
+)
 from recordlens.core.resource_files import resource_path
 
 ALL = NORMALISE_RULES

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.cli import main
-from recordlens.core.records import save_records
-from recordlens.core.represent import parse_outline
+from recordlens.core.cli.main import main
+from recordlens.core.page.formats import parse_outline
+from recordlens.core.records.model import save_records
 from recordlens.core.resource_files import resource_path
 
 DEMO = resource_path("demo", "dataset")
@@ -147,7 +147,7 @@ def test_bench_counts_tokens_at_the_given_endpoint_and_survives_a_failure(monkey
 
 def test_several_seeds_are_written_apart_then_scored_and_averaged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    from recordlens.core.dataset import load_page
+    from recordlens.core.page.dataset import load_page
     from tests.fake_gemini import FakeGemini, answer_with
 
     truth = {p: json.loads((DEMO / "gt" / f"{p}.json").read_text()) for p in ("1", "2", "3", "4")}

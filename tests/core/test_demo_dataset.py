@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.dom import Page, parse_html
-from recordlens.core.records import TextKeyIndex
+from recordlens.core.page.dom import Page, parse_html
+from recordlens.core.records.model import TextKeyIndex
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from recordlens.core.dom import MAX_TREE_DEPTH, js_trim, parse_html
+from recordlens.core.page.dom import MAX_TREE_DEPTH, js_trim, parse_html
 
 
 def test_paths_are_indexed_below_html_with_tbody_implied() -> None:

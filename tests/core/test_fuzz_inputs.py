@@ -22,13 +22,13 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core import represent
-from recordlens.core.cli import main
-from recordlens.core.dom import Page, parse_html
+from recordlens.core.cli.main import main
 from recordlens.core.errors import RecordLensError
-from recordlens.core.records import TextKeyIndex, load_records
-from recordlens.core.score import score_page
-from recordlens.core.snapshot import read_snapshot
+from recordlens.core.page import formats as represent
+from recordlens.core.page.dom import Page, parse_html
+from recordlens.core.page.snapshot import read_snapshot
+from recordlens.core.records.model import TextKeyIndex, load_records
+from recordlens.core.records.score import score_page
 
 from .fuzz_inputs import (
     RECORDS_FILES,

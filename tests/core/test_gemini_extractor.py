@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from recordlens.core.dom import parse_html
-from recordlens.core.extract.llm import GeminiExtractor, parse_answer
-from recordlens.core.gemini import Budget, BudgetExceededError, GeminiError, NoApiKeyError
+from recordlens.core.extract.gemini import GeminiExtractor, parse_answer
+from recordlens.core.llm.gemini import Budget, BudgetExceededError, GeminiError, NoApiKeyError
+from recordlens.core.page.dom import parse_html
 from tests.fake_gemini import FakeGemini, answer, hang, status
 
 PAGE = parse_html("<main><ul><li><b>Camera</b> $399</li><li><b>Lens</b> $129</li></ul></main>")

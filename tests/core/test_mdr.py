@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.dom import parse_html
 from recordlens.core.extract import available, create
 from recordlens.core.extract.base import Extraction, Extractor, strip_html_prefix
 from recordlens.core.extract.mdr import Mdr, MdrExtractor, distance
-from recordlens.core.records import TextKeyIndex, load_records
-from recordlens.core.score import DatasetScore, score_page
+from recordlens.core.page.dom import parse_html
+from recordlens.core.records.model import TextKeyIndex, load_records
+from recordlens.core.records.score import DatasetScore, score_page
 
 LIST = ("<html><head><title>Shop</title></head><body><div><h1>Shop</h1><ul>"
         + "".join(f"<li><a href='#'>Item {i}</a><span>${i}</span></li>" for i in range(1, 5))

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from recordlens.core.errors import DatasetError
-from recordlens.core.records import (
+from recordlens.core.records.model import (
     TextKeyIndex,
     load_records,
     matches_everything,

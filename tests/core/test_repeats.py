@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.dom import Page, parse_html
 from recordlens.core.extract.base import Extraction, Extractor
 from recordlens.core.extract.repeats import (
     METHOD,
@@ -16,8 +15,9 @@ from recordlens.core.extract.repeats import (
     extract_records,
     find_regions,
 )
-from recordlens.core.records import TextKeyIndex, load_records
-from recordlens.core.score import score_page
+from recordlens.core.page.dom import Page, parse_html
+from recordlens.core.records.model import TextKeyIndex, load_records
+from recordlens.core.records.score import score_page
 
 # The mean F1 measured on the 40 dev pages is 0.903 (P 0.976, R 0.871, HR 0); the floor leaves a little room.
 DEV_F1_FLOOR = 0.89

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recordlens.core import represent
-from recordlens.core.dom import parse_html
+from recordlens.core.page import formats as represent
+from recordlens.core.page.dom import parse_html
 from tests.conftest import dev_page_numbers
 
 PAGE = parse_html(

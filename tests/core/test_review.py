@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from recordlens.core.records import TextKeyIndex
-from recordlens.core.review import MATCHED, MISSED, SPURIOUS, review_page, worst_pages
+from recordlens.core.records.model import TextKeyIndex
+from recordlens.core.records.review import MATCHED, MISSED, SPURIOUS, review_page, worst_pages
 
 KEYS = TextKeyIndex(["/body[1]/li[1]", "/body[1]/li[2]", "/body[1]/li[3]", "/body[1]/li[4]", "/body[1]/p[1]"])
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.dom import parse_html
-from recordlens.core.records import TextKeyIndex
-from recordlens.core.score import DatasetScore, jaccard, score_expanded, score_page, score_raw
+from recordlens.core.page.dom import parse_html
+from recordlens.core.records.model import TextKeyIndex
+from recordlens.core.records.score import DatasetScore, jaccard, score_expanded, score_page, score_raw
 from tests.conftest import dev_page_numbers
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.dataset import load_page
-from recordlens.core.dom import parse_html
-from recordlens.core.siblings import sibling_records, split_parts, toggle_xpath
+from recordlens.core.page.dataset import load_page
+from recordlens.core.page.dom import parse_html
+from recordlens.core.records.siblings import sibling_records, split_parts, toggle_xpath
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recordlens.core.errors import SnapshotError
-from recordlens.core.snapshot import (
+from recordlens.core.page.snapshot import (
     DEFAULT_URL,
     Resource,
     Snapshot,

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.agent.model import ModelCall, Step, Target, Task, Trajectory
-from recordlens.core.score import DatasetScore, score_raw
-from recordlens.core.store import Project, Provenance, StoreError, init_project, open_project
-from recordlens.core.store_db import connect
-from recordlens.core.store_files import snapshot_path, store_snapshot
-from recordlens.core.store_schema import MIGRATIONS, SCHEMA_VERSION, SchemaError, migrate, schema_version
+from recordlens.core.records.score import DatasetScore, score_raw
+from recordlens.core.store.db import connect
+from recordlens.core.store.files import snapshot_path, store_snapshot
+from recordlens.core.store.project import Project, Provenance, StoreError, init_project, open_project
+from recordlens.core.store.schema import MIGRATIONS, SCHEMA_VERSION, SchemaError, migrate, schema_version
 
 ANA = Provenance.person("ana")
 MDR = Provenance.extractor("mdr", "0.3", "html", seed=7)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.store import Project, init_project, open_project
-from recordlens.core.store_files import store_snapshot
+from recordlens.core.store.files import store_snapshot
+from recordlens.core.store.project import Project, init_project, open_project
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")

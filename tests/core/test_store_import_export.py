@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core import project_cli
+from recordlens.core.cli import project as project_cli
 from recordlens.core.errors import RecordLensError
-from recordlens.core.evaluate import score_run
-from recordlens.core.records import load_records
-from recordlens.core.snapshot import mhtml_bytes
-from recordlens.core.store import Project, Provenance, StoreError, init_project, open_project
-from recordlens.core.store_export import export_project
-from recordlens.core.store_import import import_paths, import_run_folder
+from recordlens.core.page.snapshot import mhtml_bytes
+from recordlens.core.records.model import load_records
+from recordlens.core.runs.evaluate import score_run
+from recordlens.core.store.exporter import export_project
+from recordlens.core.store.importer import import_paths, import_run_folder
+from recordlens.core.store.project import Project, Provenance, StoreError, init_project, open_project
 
 PAGE = "<html><head><title>Shop</title></head><body><ul><li>a</li><li>b</li></ul></body></html>"
 

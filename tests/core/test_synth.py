@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.cli import main
-from recordlens.core.dataset import load_page
-from recordlens.core.dom import parse_html
-from recordlens.core.records import load_records
-from recordlens.core.snapshot import read_snapshot
-from recordlens.core.store import init_project
-from recordlens.core.store_import import import_paths
-from recordlens.core.synth import (
+from recordlens.core.cli.main import main
+from recordlens.core.page.dataset import load_page
+from recordlens.core.page.dom import parse_html
+from recordlens.core.page.snapshot import read_snapshot
+from recordlens.core.records.model import load_records
+from recordlens.core.store.importer import import_paths
+from recordlens.core.store.project import init_project
+from recordlens.core.synth.pipeline import (
     MANIFEST,
     STAMP,
     Source,

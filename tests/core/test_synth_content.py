@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from recordlens.core.synth_content import ContentChanger, kind_of
+from recordlens.core.synth.content import ContentChanger, kind_of
 
 EXAMPLES = {
     "$1,299.00": "price", "12,50 €": "price", "USD 45": "price", "£35,000.00": "price",

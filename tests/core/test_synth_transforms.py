@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.dom import Page, parse_html
-from recordlens.core.synth import Source, SynthOptions, SynthPage, synthesise_page
-from recordlens.core.synth_transforms import TRANSFORMS
+from recordlens.core.page.dom import Page, parse_html
+from recordlens.core.synth.pipeline import Source, SynthOptions, SynthPage, synthesise_page
+from recordlens.core.synth.transforms import TRANSFORMS
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
 STRUCTURE_ONLY = SynthOptions(content=False)

@@ -1,0 +1,178 @@
+"""`QtSiteBrowser`: core's `Browser` protocol on QtWebEngine, for `recordlens agent run`, replay and tests.
+
+It drives a `SiteBrowser` (a snapshot site in a web view, set-of-mark numbers, nothing from the network) the
+way a person would: clicks are real mouse events at the element's centre on the view's input widget, typing is
+real key events (select all, the text, Enter), so pages see what they would see from a user. Scrolling moves
+the window or an element by two thirds of its height, as WebVoyager does.
+
+The agent loop resolves a step's target on the latest observation before `perform`; `locate` also looks
+beyond the viewport, which replay needs when a recorded page was scrolled differently.
+
+`recordlens agent run` imports this module only when it runs, so the core never loads Qt.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+
+from ...core.agent.model import Observation, Step, Target, TargetNotFoundError, find_target
+from ...core.agent.sites import Site
+from ..qt.event_loop import spin
+from .site_browser import SiteBrowser
+
+DEFAULT_VIEWPORT = (1280, 800)
+WAIT_MS = 1000  # what "Wait" gives the page: snapshots do not change, but a person's Wait is about this long
+
+
+class QtSiteBrowser:
+    """A `Browser` over a snapshot site in QtWebEngine. Create it after the QApplication (it makes one if there
+    is none); `close()` releases the web page. Pass `browser` to drive a SiteBrowser that is already on screen."""
+
+    def __init__(self, site: Site | str | Path | None = None, *, viewport: tuple[int, int] = DEFAULT_VIEWPORT,
+                 browser: SiteBrowser | None = None, show: bool = True) -> None:
+        from ..qt import env as qt_env
+
+        qt_env.create_application()
+        self._owned = browser is None
+        self.browser = browser if browser is not None else SiteBrowser()
+        if site is not None:
+            self.browser.set_site(site)
+        if self._owned:
+            self._fit(viewport)
+            if show:
+                # Chromium renders (and hit-tests, and takes keys) only in a shown widget; offscreen it is invisible.
+                self.browser.show()
+        self.last: Observation | None = None
+
+    def _fit(self, viewport: tuple[int, int]) -> None:
+        """Size the widget so that the page itself gets exactly `viewport` (the bar above takes the rest)."""
+        self.browser.resize(*viewport)
+        layout = self.browser.layout()
+        layout.activate()
+        view = self.browser.view.size()
+        self.browser.resize(2 * viewport[0] - view.width(), 2 * viewport[1] - view.height())
+        layout.activate()
+
+    # -- the protocol -----------------------------------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        return self.browser.url
+
+    def open(self, url: str) -> None:
+        self.browser.open(url, fresh=True)
+        self._settle()
+
+    def observe(self) -> Observation:
+        self.last = self.browser.observe()
+        return self.last
+
+    def perform(self, step: Step) -> None:
+        action = step.action
+        if action == "click":
+            self._click(self._need(step))
+        elif action == "type":
+            self._type(self._need(step), step.value or "")
+        elif action == "scroll":
+            self._scroll(step.target, step.value or "down")
+        elif action == "wait":
+            spin(WAIT_MS)
+            self._settle()
+        elif action == "go_back":
+            self.go_back()
+        elif action != "answer":
+            raise TargetNotFoundError(f"cannot perform {action or 'an empty action'!r}")
+
+    def go_back(self) -> None:
+        self.browser.back()
+        self._settle()
+
+    # -- beyond the protocol ----------------------------------------------------------------------------------
+
+    def locate(self, target: Target) -> Target | None:
+        """The element `target` names by core's identity rule: among the numbered elements in view first, then
+        among every interactive element of the page (a recording may have scrolled differently)."""
+        observation = self.last or self.observe()
+        found = find_target(target, observation.elements)
+        if found is None:
+            whole = self.browser.mark(whole_page=True, draw=False)
+            found = find_target(target, whole.elements)
+            if found is not None:
+                found = replace(found, label=None)  # not a number on any screenshot
+            self.browser.mark()  # the marks shown again are the viewport's
+        return found
+
+    def close(self) -> None:
+        if self._owned:
+            self.browser.dispose()
+
+    def __enter__(self) -> QtSiteBrowser:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- actions ----------------------------------------------------------------------------------------------
+
+    def _need(self, step: Step) -> Target:
+        if step.target is None:
+            raise TargetNotFoundError(f"{step.action} needs a target element")
+        return step.target
+
+    def _point(self, target: Target) -> QPoint:
+        """Where to click: the element's centre, found by XPath (scrolled into view), else its box."""
+        if target.xpath:
+            raw = self.browser.js_json(f"__recordlens.som.pointFor({json.dumps(target.xpath)})")
+            if raw is not None:
+                return QPoint(round(raw[0]), round(raw[1]))
+            raise TargetNotFoundError(f"element {_name(target)} is not on {self.url} or cannot be clicked")
+        if target.bbox is not None:
+            x, y, w, h = target.bbox
+            return QPoint(round(x + w / 2), round(y + h / 2))
+        raise TargetNotFoundError(f"element {_name(target)} has no XPath or box to find it by on {self.url}")
+
+    def _input(self):  # noqa: ANN202 - the view's focus proxy (a QWidget)
+        proxy = self.browser.view.focusProxy() if self.browser.view is not None else None
+        if proxy is None:
+            raise TargetNotFoundError("the browser view is not shown, so it cannot be clicked")
+        return proxy
+
+    def _click(self, target: Target) -> None:
+        point = self._point(target)
+        QTest.mouseClick(self._input(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+        self._settle()
+
+    def _type(self, target: Target, text: str) -> None:
+        point = self._point(target)
+        widget = self._input()
+        QTest.mouseClick(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+        spin(30)
+        # The grammar's Type clears the field first: select all, and the first typed key replaces it.
+        QTest.keyClick(widget, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        if text:
+            QTest.keyClicks(widget, text)
+        else:
+            QTest.keyClick(widget, Qt.Key.Key_Delete)
+        QTest.keyClick(widget, Qt.Key.Key_Return)
+        self._settle()
+
+    def _scroll(self, target: Target | None, direction: str) -> None:
+        xpath = json.dumps(target.xpath if target is not None else None)
+        if target is not None and not target.xpath:
+            raise TargetNotFoundError(f"element {_name(target)} has no XPath to scroll it by")
+        self.browser.run_js(f"__recordlens.som.scroll({xpath}, {json.dumps(direction)})")
+        self._settle(quiet_ms=150)
+
+    def _settle(self, quiet_ms: int = 250) -> None:
+        self.browser.settle(quiet_ms=quiet_ms)
+
+
+def _name(target: Target) -> str:
+    if target.label is not None:
+        return f"[{target.label}]"
+    return repr(target.name or target.text or target.xpath or "?")

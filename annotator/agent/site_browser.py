@@ -1,0 +1,463 @@
+"""Browsing a snapshot site in the embedded browser: saved pages by URL, nothing from the network.
+
+`SiteBrowser` shows one page of a `Site` (core/agent/sites.py) at a time, served as HTML with its saved URL as
+base (see site_page.py for why not as an MHTML archive). Every navigation the page starts (a link, a form's
+GET, a new-window link, the page history) is intercepted: a URL the site holds loads that saved page, any
+other URL shows the "not in this snapshot" page naming it. No request leaves the process: the loader's blocker
+refuses and counts every one that is not the page or one of its archived resources.
+
+The browser keeps its own history of site URLs (the page's history only knows served URLs), for GoBack.
+Set-of-mark (resources/js/som.js) numbers the interactive elements in view; `observe()` returns them with a
+screenshot that shows the numbers, and `settled_png()` is that picture. Page events (the user's actions while
+recording, the Back key) arrive as `page_event(dict)`.
+
+"Save this page to the site" re-saves a page of the site as rendered (over its own file). Pages from the web
+are saved by a process of their own (site_saver.py: this process never reaches the network); `reload_site()`
+picks up what it added.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtGui import QImage
+from PySide6.QtWebChannel import QWebChannel
+from PySide6.QtWebEngineCore import (
+    QWebEngineDownloadRequest,
+    QWebEngineNavigationRequest,
+    QWebEngineNewWindowRequest,
+    QWebEngineSettings,
+)
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from ...core.agent.model import Observation, Target
+from ...core.agent.sites import Site, build_site, load_site, normalise_url, not_in_snapshot_html
+from ...core.page.snapshot import read_snapshot, write_mhtml
+from ..labelling.page_view import parse_js_result
+from ..qt.event_loop import settled_grab, spin
+from ..qt.page_loader import OfflinePage
+from ..qt.page_scripts import document_script
+from ..qt.signals import emit
+from .site_page import PreparedPage, prepare_page, restore_saved
+
+_log = logging.getLogger(__name__)
+SCRIPTS = ("som.js", "site_events.js")
+CHANNEL_OBJECT = "recordlens_site"  # the name site_events.js looks the bridge up by
+FIRST_LABEL = 1  # as core's HtmlSiteBrowser numbers them, so the demo's reference labels mean the same here
+_served_numbers = itertools.count(1)
+_NAVIGATION = QWebEngineNavigationRequest.NavigationType
+_INERT_SCHEMES = ("javascript", "about", "blob", "data")
+
+
+class SiteBrowserError(RuntimeError):
+    pass
+
+
+
+def png_bytes(image: QImage) -> bytes:
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    buffer.close()
+    return bytes(data)
+
+
+def target_from_json(data: dict[str, Any]) -> Target:
+    """A Target from som.js's description of an element."""
+    bbox = data.get("bbox")
+    label = data.get("label")
+    return Target(label=int(label) if label is not None else None, xpath=data.get("xpath") or None,
+                  text=str(data.get("text") or ""), role=str(data.get("role") or ""),
+                  name=str(data.get("name") or ""), bbox=tuple(float(v) for v in bbox) if bbox else None)
+
+
+class _Bridge(QObject):
+    """The object site_events.js calls; slots forward to plain callables (emitting happens in SiteBrowser)."""
+
+    def __init__(self, on_event: Callable[[str], None], on_framed: Callable[[int], None]) -> None:
+        super().__init__()
+        self._on_event = on_event
+        self._on_framed = on_framed
+
+    @Slot(str)
+    def event(self, payload: str) -> None:  # noqa: A003 - the name the script calls
+        self._on_event(payload)
+
+    @Slot(int)
+    def framed(self, token: int) -> None:
+        self._on_framed(token)
+
+
+class SiteBrowser(QWidget):
+    """A snapshot site in a web view, with a Back button, the current URL and "save this page to the site".
+
+    Signals: `navigated(url)` (a new page was asked for: saved, or missing from the snapshot), `loaded(ok)`,
+    `page_event(dict)` (see site_events.js), `blocked_count_changed(n)`, `message(text)` (for a status bar).
+    Call `dispose()` before the QApplication goes away."""
+
+    navigated = Signal(str)
+    loaded = Signal(bool)
+    page_event = Signal(object)
+    blocked_count_changed = Signal(int)
+    message = Signal(str)
+
+    def __init__(self, site: Site | str | Path | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.offline = OfflinePage(with_view=True)
+        self.view = self.offline.view
+        self.page = self.offline.page
+        self._bridge = _Bridge(self._on_page_event, self._on_framed)
+        self._channel = QWebChannel()
+        self._channel.registerObject(CHANNEL_OBJECT, self._bridge)
+        self.offline.keep(self._bridge)
+        self.offline.set_web_channel(self._channel)
+        self.page.scripts().insert(document_script("recordlens-site", *SCRIPTS))
+        # A served page may load its archived resources from the same local scheme only with this on (Qt counts
+        # custom local schemes as "local URLs"); the blocker still refuses every URL it was not told about,
+        # file:// included.
+        self.page.settings().setAttribute(QWebEngineSettings.WebAttribute.LocalContentCanAccessFileUrls, True)
+        self.page.navigationRequested.connect(self._on_navigation_requested)
+        self.page.newWindowRequested.connect(self._on_new_window)
+        self.offline.loaded.connect(self._on_loaded)
+        self.offline.request_blocked.connect(self._on_blocked)
+        self.offline.profile.downloadRequested.connect(self._on_download)
+
+        self.site: Site | None = None
+        self.current: PreparedPage | None = None
+        self._url = ""
+        self._history: list[str] = []
+        self._recording = False
+        self._framed = 0
+        self._frame_token = 0
+        self.navigations = 0  # counts every page asked for, so a caller can tell whether an action navigated
+        self._downloads: list[QWebEngineDownloadRequest] = []
+        self._build()
+        if site is not None:
+            self.set_site(site)
+
+    def _build(self) -> None:
+        self.back_button = QPushButton("◀ Back")
+        self.back_button.setToolTip("Go back (Alt+Left)")
+        self.back_button.clicked.connect(self._on_back_button)
+        self.address = QLabel()
+        self.address.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.save_button = QPushButton("Save this page to the site")
+        self.save_button.clicked.connect(self._save_clicked)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 2, 4, 2)
+        bar.addWidget(self.back_button)
+        bar.addWidget(self.address, 1)
+        bar.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addLayout(bar)
+        layout.addWidget(self.view, 1)
+        self._update_bar()
+
+    # -- the site ---------------------------------------------------------------------------------------------
+
+    def set_site(self, site: Site | str | Path) -> Site:
+        """Browse `site` (a Site, or a folder: its site.json, or an index built in memory). History restarts."""
+        self.site = site if isinstance(site, Site) else load_site(site)
+        self._history.clear()
+        self._url = ""
+        self._update_bar()
+        return self.site
+
+    def reload_site(self) -> Site | None:
+        """Read the site's index again (a page was added to the folder), keeping the history and the page."""
+        if self.site is None:
+            return None
+        self.site = load_site(self.site.root)
+        self._update_bar()
+        return self.site
+
+    @property
+    def url(self) -> str:
+        """The URL on show as the site knows it (the saved URL, or the missing one), not the served URL."""
+        return self._url
+
+    @property
+    def history(self) -> list[str]:
+        return list(self._history)
+
+    @property
+    def in_site(self) -> bool:
+        """The page on show is a saved page of the site (not the "not in this snapshot" page)."""
+        return self.current is not None
+
+    @property
+    def blocked_urls(self) -> list[str]:
+        return self.offline.blocked_urls
+
+    @property
+    def blocked_count(self) -> int:
+        return self.offline.blocked_count
+
+    # -- navigation -------------------------------------------------------------------------------------------
+
+    def open(self, url: str, *, fresh: bool = False) -> None:
+        """Show the site's page for `url`, or the "not in this snapshot" page; it joins the history (which
+        starts again with it when `fresh`, as at the start of an episode)."""
+        if fresh:
+            self._history.clear()
+        self._history.append(url)
+        self._show(url)
+
+    def back(self) -> bool:
+        """The previous page of the history; False (and nothing happens) on the first page."""
+        if len(self._history) < 2:
+            emit(self.message, "no earlier page to go back to")
+            return False
+        self._history.pop()
+        self._show(self._history[-1])
+        return True
+
+    def _on_back_button(self) -> None:
+        if self._recording:
+            emit(self.page_event, {"kind": "back"})  # the recorder goes back once the step is recorded
+        else:
+            self.back()
+
+    def start_page(self) -> str | None:
+        """The site's first page (by URL order), for a site opened without a task."""
+        return self.site.pages[0].url if self.site and self.site.pages else None
+
+    def _show(self, url: str) -> None:
+        if self.site is None:
+            raise SiteBrowserError("no site is open")
+        self.navigations += 1
+        self._url = url
+        path = self.site.resolve(url)
+        self.current = None
+        if path is not None:
+            try:
+                self.current = prepare_page(path, url, f"recordlens-page:/site-res/{next(_served_numbers)}/")
+            except Exception as error:  # noqa: BLE001 - a broken saved page must not break browsing
+                _log.warning("cannot show %s: %s", path, error)
+                emit(self.message, f"cannot show {path.name}: {error}")
+        if self.current is not None:
+            self.offline.load_html(self.current.html, path.name if path else "page.html")
+            # load_html let only the page through; its archived resources are served beside it.
+            for served, (data, content_type) in self.current.resources.items():
+                served_url = QUrl(served)
+                self.offline.scheme_handler.put(served_url, data, content_type.encode("ascii", "replace"))
+                self.offline.blocker.allow(served_url)
+        else:
+            self.offline.load_html(not_in_snapshot_html(url), "not-in-snapshot.html")
+        self._update_bar()
+        emit(self.navigated, url)
+
+    def _on_navigation_requested(self, request: QWebEngineNavigationRequest) -> None:
+        url = request.url()
+        kind = request.navigationType()
+        ours = url.scheme() == "recordlens-page"
+        if ours and kind == _NAVIGATION.TypedNavigation:
+            request.accept()  # a page this browser asked for
+            return
+        request.reject()
+        if not request.isMainFrame():
+            return  # a frame of a saved page: its content was not saved with it, and it never reaches the network
+        if url.scheme() in _INERT_SCHEMES:
+            return  # script URLs never run here, and a blank page is not a page of the site
+        if kind == _NAVIGATION.BackForwardNavigation:
+            QTimer.singleShot(0, self._on_back_button)  # the view's own Back key: the site's history
+        elif kind == _NAVIGATION.ReloadNavigation:
+            QTimer.singleShot(0, lambda: self._show(self._url))
+        elif not ours:
+            self._follow(url)
+
+    def _on_new_window(self, request: QWebEngineNewWindowRequest) -> None:
+        # One window: a link meant for a new tab opens here, as it would for an agent.
+        self._follow(request.requestedUrl())
+
+    def _follow(self, url: QUrl) -> None:
+        text = url.toString()
+        fragment = url.fragment()
+        if fragment and self.in_site and self._same_page(text):
+            self.offline.run_js_async(f"(document.getElementById({json.dumps(fragment)}) || "
+                                      f"document.getElementsByName({json.dumps(fragment)})[0])?.scrollIntoView()")
+            return
+        # Later, not inside Chromium's navigation callback.
+        QTimer.singleShot(0, lambda: self.open(text))
+
+    def _same_page(self, url: str) -> bool:
+        try:
+            return normalise_url(url) == normalise_url(self._url)
+        except ValueError:
+            return False
+
+    def _on_loaded(self, ok: bool) -> None:
+        if ok and self._recording:
+            self.offline.run_js_async("__recordlens.site.setRecording(true)")
+        emit(self.loaded, ok)
+
+    def _on_blocked(self, _url: str) -> None:
+        emit(self.blocked_count_changed, self.offline.blocked_count)
+
+    def wait_until_loaded(self, timeout_ms: int = 30_000) -> bool:
+        return self.offline.wait_until_loaded(timeout_ms)
+
+    @property
+    def loading(self) -> bool:
+        return self.offline._loading  # noqa: SLF001 - OfflinePage has no public "is loading"
+
+    def settle(self, quiet_ms: int = 250, timeout_ms: int = 30_000) -> None:
+        """Until what an action started is over: a navigation it asked for has loaded, or `quiet_ms` passed
+        without one (navigation starts a turn of the event loop after the click that asks for it)."""
+        before = self.navigations
+        deadline = time.monotonic() + timeout_ms / 1000
+        quiet_until = time.monotonic() + quiet_ms / 1000
+        while time.monotonic() < deadline:
+            spin(20)
+            if self.loading:
+                self.wait_until_loaded(max(1, int((deadline - time.monotonic()) * 1000)))
+                before = self.navigations
+                quiet_until = time.monotonic() + quiet_ms / 1000
+            elif self.navigations != before:
+                before = self.navigations
+                quiet_until = time.monotonic() + quiet_ms / 1000
+            elif time.monotonic() >= quiet_until:
+                return
+
+    def _update_bar(self) -> None:
+        self.address.setText(self._url or "(no page)")
+        self.back_button.setEnabled(len(self._history) > 1)
+        self.save_button.setEnabled(self.in_site)
+
+    # -- JavaScript -------------------------------------------------------------------------------------------
+
+    def run_js(self, code: str, timeout_ms: int = 30_000) -> Any:
+        return self.offline.run_js(code, timeout_ms)
+
+    def js_json(self, code: str, timeout_ms: int = 30_000) -> Any:
+        """The JSON value of `code` (which must evaluate to JSON text), or None."""
+        return parse_js_result(self.offline.run_js(code, timeout_ms))
+
+    # -- set-of-mark and pictures -----------------------------------------------------------------------------
+
+    def mark(self, *, whole_page: bool = False, draw: bool = True) -> Observation:
+        """Number the interactive elements (in view, or on the whole page) and draw the numbers; the
+        observation without its screenshot."""
+        options = json.dumps({"all": whole_page, "first": FIRST_LABEL, "draw": draw})
+        data = self.js_json(f"__recordlens.som.mark({json.dumps(options)})")
+        if data is None:
+            raise SiteBrowserError(f"set-of-mark did not answer on {self._url}")
+        return Observation(url=self._url, title=str(data.get("title") or ""),
+                           elements=tuple(target_from_json(e) for e in data["elements"]),
+                           scroll=tuple(data["scroll"]), viewport=tuple(data["viewport"]))  # type: ignore[arg-type]
+
+    def clear_marks(self) -> None:
+        self.run_js("__recordlens.som.clear()")
+
+    def observe(self) -> Observation:
+        """The numbered elements in view and a screenshot showing their numbers."""
+        observation = self.mark()
+        text = self.run_js("__recordlens.som.pageText()")
+        return Observation(url=observation.url, title=observation.title, screenshot=self.settled_png(),
+                           elements=observation.elements, scroll=observation.scroll, viewport=observation.viewport,
+                           text=text if isinstance(text, str) else "")
+
+    def settled_image(self, timeout_ms: int = 5_000, interval_ms: int = 40) -> QImage:
+        """What the view shows once the page produced a frame and three grabs `interval_ms` apart agree (the
+        widget gets the frame after the page says so, and no signal tells when)."""
+        if self.view is None:
+            raise SiteBrowserError("the browser was disposed")
+        self._frame_token += 1
+        token = self._frame_token
+        self.offline.run_js_async(f"__recordlens.site.ping({token})")
+        return settled_grab(self.view, lambda: self._framed >= token, timeout_ms, interval_ms)
+
+    def settled_png(self) -> bytes:
+        """The settled picture as PNG, one pixel per CSS pixel (element boxes are in CSS pixels)."""
+        image = self.settled_image()
+        if image.devicePixelRatio() != 1 and self.view is not None:
+            image = image.scaled(self.view.size(), Qt.AspectRatioMode.IgnoreAspectRatio,
+                                 Qt.TransformationMode.SmoothTransformation)
+        return png_bytes(image)
+
+    # -- recording hooks --------------------------------------------------------------------------------------
+
+    @property
+    def recording(self) -> bool:
+        return self._recording
+
+    def set_recording(self, on: bool) -> None:
+        self._recording = bool(on)
+        self.offline.run_js_async(f"__recordlens.site.setRecording({json.dumps(self._recording)})")
+
+    def commit_typing(self) -> None:
+        """Report a field typed into but not committed yet (before a Wait, an answer, or stopping)."""
+        self.run_js("__recordlens.site.commitTyping()")
+
+    def _on_page_event(self, payload: str) -> None:
+        try:
+            data = json.loads(payload)
+        except json.JSONDecodeError:
+            return
+        if not isinstance(data, dict):
+            return
+        if data.get("kind") == "back" and not self._recording:
+            self.back()  # while recording the recorder goes back, so that the step is recorded first
+        emit(self.page_event, data)
+
+    def _on_framed(self, token: int) -> None:
+        self._framed = max(self._framed, token)
+
+    # -- saving -----------------------------------------------------------------------------------------------
+
+    def _save_clicked(self) -> None:
+        try:
+            path = self.save_page()
+        except (SiteBrowserError, OSError, ValueError) as error:
+            emit(self.message, f"not saved: {error}")
+            return
+        emit(self.message, f"saved {self._url} to {path}")
+
+    def save_page(self, path: str | Path | None = None, timeout_ms: int = 30_000) -> Path:
+        """Save the page as rendered to MHTML in the site folder (by default over its own file) under its saved
+        URL, and re-index the site. Only site pages can be saved: this process never reaches the network."""
+        if self.site is None or self.current is None:
+            raise SiteBrowserError(f"{self._url or 'this page'} is not in the snapshot, so there is nothing to "
+                                   "save here (this window never loads from the network; use Agent → Save a page "
+                                   "from the web…)")
+        existing = self.site.resolve(self._url)
+        target = Path(path) if path is not None else existing or self.site.root / "saved.mhtml"
+        raw = target.with_name(f".{target.name}.chromium.mhtml")
+        self._downloads.clear()
+        self.page.save(str(raw.resolve()), QWebEngineDownloadRequest.SavePageFormat.MimeHtmlSaveFormat)
+        deadline = time.monotonic() + timeout_ms / 1000
+        while time.monotonic() < deadline and not (self._downloads and self._downloads[-1].isFinished()):
+            spin(20)
+        completed = QWebEngineDownloadRequest.DownloadState.DownloadCompleted
+        if not self._downloads or self._downloads[-1].state() != completed:
+            raise SiteBrowserError(f"Chromium did not save the page within {timeout_ms} ms")
+        try:
+            html, resources = restore_saved(read_snapshot(raw), self.current)
+            write_mhtml(target, html, url=self.current.url, title=self.current.title or None, resources=resources)
+        finally:
+            raw.unlink(missing_ok=True)
+        self.site = build_site(self.site.root)
+        self._update_bar()
+        return target
+
+    def _on_download(self, request: QWebEngineDownloadRequest) -> None:
+        # page.save() starts an accepted download; keeping it lets save_page watch it finish.
+        self._downloads.append(request)
+
+    # -- lifetime ---------------------------------------------------------------------------------------------
+
+    def dispose(self) -> None:
+        """Release the browser page and profile (before the QApplication goes away). Idempotent."""
+        self.offline.close()
+        self.view = None
+        self.hide()

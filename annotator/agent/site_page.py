@@ -1,0 +1,150 @@
+"""A page of a snapshot site made ready for the embedded browser, and the "not in this snapshot" page.
+
+Why not open the MHTML file as an archive, as the page view does: Chromium disables every form control of an
+archive (`IsDisabledFormControl` is true under an MHTML fetcher), so a search box could never be typed into. A
+site page is therefore served as HTML through the `recordlens-page:` scheme, with
+
+- a `<base href>` set to the page's saved URL, so that links, forms and relative references resolve exactly as
+  on the saved site (navigation is then intercepted and mapped back onto the site), and
+- every reference to an archived resource rewritten to a URL the scheme serves from memory: Chromium refuses
+  interceptor redirects from http(s) to a local scheme or to data:, so the reference itself has to change.
+
+Only attribute values change (and one `<base>` joins <head>), so every body element keeps its XPath. Relative
+references resolve against the base and stay blocked unless the archive holds them under that absolute URL
+(Chromium writes absolute locations, so its archives are complete).
+
+Plain Python, no Qt: the browser side (site_browser.py) only hands these bytes to the scheme handler, and
+`restore_saved` turns a page Chromium saved back into the site's form.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urljoin
+
+from ...core.page.snapshot import Resource, Snapshot, read_snapshot
+
+BASE_MARK = "data-recordlens-base"  # our <base> says it is ours, so a re-saved page can drop it
+_HEAD = re.compile(r"<head(?:\s[^>]*)?>", re.IGNORECASE)
+_HTML = re.compile(r"<html(?:\s[^>]*)?>", re.IGNORECASE)
+_DOCTYPE = re.compile(r"<!doctype[^>]*>", re.IGNORECASE)
+_PAGE_BASE = re.compile(r"<base\s[^>]*?href\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)", re.IGNORECASE)
+_OUR_BASE = re.compile(rf"<base {BASE_MARK}=\"\" href=\"[^\"]*\">")
+# A reference ends where a URL cannot go on: quotes, blanks, a closing bracket, srcset's comma.
+_URL_END = r"(?=[\"'\s),>;]|$)"
+_TEXT_TYPES = ("text/", "image/svg", "application/javascript", "application/xml")
+
+
+@dataclass
+class PreparedPage:
+    """What the browser gets for one saved page: HTML text with its base, and resources by served path."""
+
+    url: str            # the saved URL, the page's identity in the site
+    html: str
+    title: str
+    resources: dict[str, tuple[bytes, str]] = field(default_factory=dict)  # served path -> (bytes, content type)
+    originals: dict[str, str] = field(default_factory=dict)  # served path -> the resource's saved location
+
+
+def prepare_page(path: str | Path, url: str | None, served_prefix: str) -> PreparedPage:
+    """Read a saved page and rewrite it for serving; resources get paths below `served_prefix`."""
+    snapshot = read_snapshot(Path(path))
+    saved_url = url or snapshot.url or Path(path).resolve().as_uri()
+    return prepare_snapshot(snapshot, saved_url, served_prefix)
+
+
+def prepare_snapshot(snapshot: Snapshot, url: str, served_prefix: str) -> PreparedPage:
+    served = {r.location: f"{served_prefix}r{i}/{_file_name(r)}" for i, r in enumerate(_resources(snapshot))}
+    for resource in snapshot.resources.values():
+        if resource.content_id:
+            served.setdefault(f"cid:{resource.content_id}", served[resource.location])
+    rewrite = _rewriter(served)
+    text = rewrite(snapshot.html)
+    out = PreparedPage(url=url, html=with_base(text, url), title=snapshot.title or "")
+    for resource in _resources(snapshot):
+        data = resource.data
+        if resource.content_type.startswith(_TEXT_TYPES):
+            # Stylesheets name fonts and images by URL too, relative to the stylesheet's own location (Chromium
+            # keeps them as written); latin-1 maps bytes to characters one to one.
+            text = data.decode("latin-1")
+            if resource.content_type.startswith("text/css"):
+                text = absolute_css_urls(text, resource.location)
+            data = rewrite(text).encode("latin-1")
+        out.resources[served[resource.location]] = (data, resource.content_type or "application/octet-stream")
+        out.originals[served[resource.location]] = resource.location
+    return out
+
+
+_CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")\s]+)\1\s*\)""")
+
+
+def absolute_css_urls(css: str, base: str) -> str:
+    """Every relative `url(...)` of a stylesheet made absolute against the stylesheet's location."""
+    def absolute(match: re.Match[str]) -> str:
+        quote, ref = match.group(1), match.group(2)
+        if ref.startswith(("data:", "#")) or re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", ref):
+            return match.group(0)
+        return f"url({quote}{urljoin(base, ref)}{quote})"
+
+    return _CSS_URL.sub(absolute, css)
+
+
+def _resources(snapshot: Snapshot) -> list[Resource]:
+    return list(snapshot.resources.values())
+
+
+def _file_name(resource: Resource) -> str:
+    tail = resource.location.rstrip("/").rsplit("/", 1)[-1].split("?", 1)[0]
+    return re.sub(r"[^A-Za-z0-9._-]", "_", tail)[:60] or "resource"
+
+
+def _rewriter(served: dict[str, str]):  # noqa: ANN202 - a str -> str function
+    if not served:
+        return lambda text: text
+    # Every spelling a reference can take in HTML: as is, and with & written as &amp;.
+    spelled: dict[str, str] = {}
+    for location, target in served.items():
+        spelled[location] = target
+        spelled.setdefault(html_lib.escape(location, quote=False), target)
+    # Longest first, so that a location that is a prefix of another never takes the other's place.
+    names = sorted(spelled, key=len, reverse=True)
+    pattern = re.compile("(?:" + "|".join(re.escape(n) for n in names) + ")" + _URL_END)
+    return lambda text: pattern.sub(lambda m: spelled[m.group(0)], text)
+
+
+def with_base(text: str, url: str) -> str:
+    """`text` with our `<base>` first in <head>; a base of the page's own keeps deciding, resolved as saved."""
+    own = _PAGE_BASE.search(text)
+    href = urljoin(url, html_lib.unescape(own.group(1).strip("\"'"))) if own else url
+    tag = f'<base {BASE_MARK}="" href="{html_lib.escape(href, quote=True)}">'
+    for pattern in (_HEAD, _HTML, _DOCTYPE):
+        match = pattern.search(text)
+        if match:
+            return text[:match.end()] + tag + text[match.end():]
+    return tag + text
+
+
+def without_base(text: str) -> str:
+    """The page as it was saved: our `<base>` taken out again (Chromium writes attributes as we did)."""
+    return _OUR_BASE.sub("", text, count=1)
+
+
+def restore_saved(saved: Snapshot, page: PreparedPage) -> tuple[str, list[Resource]]:
+    """What Chromium saved from a served page, in the site's form again: our `<base>` gone, every served
+    resource URL back to the location it was saved under (in the HTML, in stylesheets, as Content-Location)."""
+    back = _rewriter(page.originals)
+    resources: list[Resource] = []
+    seen: set[str] = set()
+    for resource in saved.resources.values():
+        location = page.originals.get(resource.location, resource.location)
+        if location in seen:
+            continue
+        seen.add(location)
+        data = resource.data
+        if resource.content_type.startswith(_TEXT_TYPES):
+            data = back(data.decode("latin-1")).encode("latin-1")
+        resources.append(Resource(location, resource.content_id, resource.content_type, data))
+    return without_base(back(saved.html)), resources

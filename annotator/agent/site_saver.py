@@ -1,0 +1,500 @@
+"""Saving a page from the web into a snapshot site: the one online action, in a process of its own.
+
+The app stays offline for good: qt_env's Chromium flags send every connection of its process to a closed local
+port, and Chromium reads its flags once per process. So saving from the web is a separate process,
+
+    python -m recordlens.annotator.agent.site_saver URL --site DIR [--json] [--no-scripts] [--timeout S]
+
+started with the same Chromium flags minus the offline proxy (a proxy the user set is kept). It loads the URL in
+an off-the-record profile (no cookie, cache or storage outlives it, nothing of the app's leaks in), waits for the
+load, saves the page with Chromium's MHTML writer into the site folder and re-indexes the site with core's
+`build_site`. A URL the site already holds is saved over its file; a new one gets a file named after the URL.
+
+Page scripts run, by default: many sites build their content with scripts, and an archive is the page's DOM as
+rendered when it is saved (half a second after the load), so saving what a reader saw needs them. Chromium's
+MHTML writer leaves the <script> elements out, and the site browser serves pages with scripts off, so nothing
+of them runs again. `--no-scripts` saves what the HTML alone renders.
+
+Progress and errors go to stderr as lines starting with `recordlens: ` (`recordlens: error: ...` for the one
+that ends the process with code 2); the result goes to stdout, a sentence or (with `--json`) one JSON object.
+Nothing is written unless the save succeeds. `SaveFromWeb` runs this process from the app (QProcess).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import os
+import re
+import signal
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from http import HTTPStatus
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from PySide6.QtCore import QObject, QProcess, Signal
+
+from ...core.agent.sites import INDEX_FILE, SiteError, build_site, load_site, normalise_url
+from ...core.errors import SnapshotError
+from ...core.page.snapshot import read_snapshot
+from ..qt import env as qt_env
+from ..qt.signals import emit
+
+PREFIX = "recordlens: "
+ERROR_PREFIX = "recordlens: error: "
+EXIT_ERROR = 2
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+MAX_NAME = 100
+DEFAULT_TIMEOUT_S = 60.0
+SAVE_TIMEOUT_S = 60.0
+SETTLE_MS = 500  # after the load, for what scripts render right after it
+VIEWPORT = (1280, 900)
+# The flags that make the app offline (qt_env's closed-port proxy); everything else of qt_env's is kept.
+OFFLINE_FLAGS = tuple(f for f in qt_env.chromium_flags("").split() if f.startswith("--proxy-"))
+# Chromium's network errors a reader should recognise, by its name for them.
+_NETWORK_ERRORS = {
+    "ERR_CONNECTION_REFUSED": "the connection was refused, nothing listens there",
+    "ERR_NAME_NOT_RESOLVED": "the host name does not resolve",
+    "ERR_NAME_RESOLUTION_FAILED": "the host name does not resolve",
+    "ERR_INTERNET_DISCONNECTED": "this machine is not connected to the internet",
+    "ERR_ADDRESS_UNREACHABLE": "the address is unreachable",
+    "ERR_CONNECTION_TIMED_OUT": "the connection timed out",
+    "ERR_TIMED_OUT": "the connection timed out",
+    "ERR_CONNECTION_RESET": "the connection was reset",
+    "ERR_CONNECTION_CLOSED": "the server closed the connection",
+    "ERR_EMPTY_RESPONSE": "the server sent nothing",
+    "ERR_PROXY_CONNECTION_FAILED": "the proxy cannot be reached",
+}
+
+
+class SaveError(RuntimeError):
+    """A page that could not be saved; the message says why, for the person who asked."""
+
+
+@dataclass(frozen=True)
+class SavedPage:
+    url: str            # the URL the archive was saved from (after redirects): the site's key for it
+    requested: str      # the URL asked for
+    file: str           # relative to the site folder
+    site: str           # the site folder
+    title: str
+    bytes: int
+    resources: int
+    pages: int          # pages in the site after re-indexing
+    replaced: bool      # the site held this URL already, and its file was saved over
+
+    def message(self) -> str:
+        redirected = f" (asked for {self.requested})" if self.url != self.requested else ""
+        how = "saved over" if self.replaced else "saved as"
+        return (f"{self.url}{redirected} {how} {self.file} in {self.site}: {self.resources} resource(s), "
+                f"{self.bytes // 1024} KB; the site has {self.pages} page(s)")
+
+
+# -- names ------------------------------------------------------------------------------------------------------
+
+
+def file_name_for(url: str) -> str:
+    """A file name for the page saved from `url`: host, port, path and query, readable, ending in .mhtml.
+
+    Characters outside [A-Za-z0-9._-] become "-"; a name that would be too long, or that had a query (two
+    queries can differ only in characters that were replaced), ends with a hash of the normalised URL."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "page").lower()
+    pieces = [host + (f"-{parts.port}" if parts.port else ""), parts.path.strip("/") or "home"]
+    if parts.query:
+        pieces.append(parts.query)
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(pieces)).strip("-.") or "page"
+    digest = hashlib.sha1(normalise_url(url).encode("utf-8")).hexdigest()[:8]
+    if parts.query or len(stem) > MAX_NAME:
+        stem = f"{stem[:MAX_NAME].rstrip('-.')}-{digest}"
+    return f"{stem}.mhtml"
+
+
+def _existing_file(site_root: Path, url: str) -> Path | None:
+    """The site's file for `url`, when the site already holds it (so that it is updated, not duplicated)."""
+    if not site_root.is_dir():
+        return None
+    try:
+        try:
+            site = load_site(site_root)
+        except SiteError:
+            site = build_site(site_root, write=False)  # a stale index: what the folder holds now
+    except SiteError:
+        return None  # no page yet
+    return site.resolve(url)
+
+
+def _free_target(site_root: Path, url: str) -> Path:
+    target = site_root / file_name_for(url)
+    if target.exists():  # another URL's page by the same name (an existing one for this URL is found first)
+        digest = hashlib.sha1(normalise_url(url).encode("utf-8")).hexdigest()[:8]
+        target = target.with_name(f"{target.stem}-{digest}.mhtml")
+    return target
+
+
+# -- the saving process -------------------------------------------------------------------------------------------
+
+
+def chromium_flags(existing: str) -> str:
+    """The app's Chromium flags without the offline proxy: this process must reach the page's server."""
+    flags = qt_env.chromium_flags(existing).split()
+    return " ".join(f for f in flags if f not in OFFLINE_FLAGS)
+
+
+def check_url(url: str) -> str:
+    url = url.strip()
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise SaveError(f"{url!r} is not a web address: only http:// and https:// pages can be saved")
+    return url
+
+
+class _Saver:
+    """One page loaded and saved in this process's own QApplication (see `main`)."""
+
+    def __init__(self, url: str, site: Path, *, scripts: bool, timeout_s: float,
+                 progress: Callable[[str], None]) -> None:
+        from PySide6.QtCore import Qt
+        from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile, QWebEngineSettings
+        from PySide6.QtWebEngineWidgets import QWebEngineView
+
+        self.url = url
+        self.site = site
+        self.timeout_s = timeout_s
+        self.progress = progress
+        self.cancelled = False
+        self.profile = QWebEngineProfile()  # unnamed: off the record
+        self.profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)
+        self.profile.setPersistentCookiesPolicy(QWebEngineProfile.PersistentCookiesPolicy.NoPersistentCookies)
+        self.profile.setSpellCheckEnabled(False)
+        self.profile.downloadRequested.connect(self._on_download)
+        self.page = QWebEnginePage(self.profile)
+        attribute = QWebEngineSettings.WebAttribute
+        settings = self.page.settings()
+        for name, value in (("JavascriptEnabled", scripts), ("JavascriptCanOpenWindows", False),
+                            ("PluginsEnabled", False), ("PdfViewerEnabled", False),
+                            ("AutoLoadIconsForPage", False), ("PlaybackRequiresUserGesture", True)):
+            settings.setAttribute(getattr(attribute, name), value)
+        if hasattr(self.page, "permissionRequested"):
+            self.page.permissionRequested.connect(lambda permission: permission.deny())
+        # A view on no screen: lazy images and layout-dependent content load as in a window of this size.
+        self.view = QWebEngineView()
+        self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+        self.view.setPage(self.page)
+        self.view.resize(*VIEWPORT)
+        self.view.show()
+        self._finished: bool | None = None
+        self._info = None  # the last QWebEngineLoadingInfo
+        self._file_download = ""  # the MIME type of a response Chromium wanted to download instead of showing
+        self._save = None
+        self.page.loadFinished.connect(self._on_load_finished)
+        self.page.loadingChanged.connect(self._on_loading_changed)
+
+    def _on_load_finished(self, ok: bool) -> None:
+        self._finished = ok
+
+    def _on_loading_changed(self, info) -> None:  # noqa: ANN001 - QWebEngineLoadingInfo
+        self._info = info
+
+    def _on_download(self, request) -> None:  # noqa: ANN001 - QWebEngineDownloadRequest
+        if request.isSavePageDownload():
+            self._save = request
+            return
+        self._file_download = request.mimeType() or "a file"
+        request.cancel()
+
+    def _wait(self, condition: Callable[[], bool], timeout_s: float) -> bool:
+        from ..qt.event_loop import spin
+
+        deadline = time.monotonic() + timeout_s
+        while not condition():
+            if self.cancelled:
+                raise SaveError("cancelled")
+            if time.monotonic() >= deadline:
+                return False
+            spin(20)  # back in Python every 20 ms, so that SIGTERM (cancel) is noticed
+        return True
+
+    def run(self) -> SavedPage:
+        from PySide6.QtCore import QUrl
+
+        self.progress(f"loading {self.url}")
+        self.page.load(QUrl(self.url))
+        finished = self._wait(lambda: self._finished is not None or bool(self._file_download), self.timeout_s)
+        if not finished:
+            self.page.triggerAction(self.page.WebAction.Stop)
+            raise SaveError(f"{self.url} did not finish loading within {self.timeout_s:g} s")
+        self._check_loaded()
+        self.progress(f"loaded {self.page.url().toString()}")
+        self._wait(lambda: False, SETTLE_MS / 1000)  # a pause that still notices a cancel
+        return self._save_page()
+
+    def _check_loaded(self) -> None:
+        if self._file_download:
+            raise SaveError(f"{self.url} is not an HTML page (the server sent {self._file_download} to download); "
+                            "only web pages can be saved to a site")
+        info = self._info
+        failed = info is not None and (info.isErrorPage() or info.status() == info.LoadStatus.LoadFailedStatus)
+        if not self._finished or failed:
+            raise SaveError(_load_error(self.url, info))
+        content_type = self._js("document.contentType")
+        if content_type not in HTML_TYPES:
+            raise SaveError(f"{self.url} is not an HTML page (it is {content_type or 'of an unknown type'}); "
+                            "only web pages can be saved to a site")
+
+    def _js(self, code: str) -> object:
+        from PySide6.QtWebEngineCore import QWebEngineScript
+
+        box: list[object] = []
+        # ApplicationWorld: the one world that runs with page scripts off (--no-scripts).
+        self.page.runJavaScript(code, QWebEngineScript.ScriptWorldId.ApplicationWorld, box.append)
+        self._wait(lambda: bool(box), 10)
+        return box[0] if box else None
+
+    def _save_page(self) -> SavedPage:
+        from PySide6.QtWebEngineCore import QWebEngineDownloadRequest
+
+        created = not self.site.exists()
+        self.site.mkdir(parents=True, exist_ok=True)
+        partial = self.site / f".{file_name_for(self.url)}.{os.getpid()}.part"  # not a page suffix: never indexed
+        try:
+            self.progress("saving the page as MHTML")
+            self.page.save(str(partial.resolve()), QWebEngineDownloadRequest.SavePageFormat.MimeHtmlSaveFormat)
+            state = QWebEngineDownloadRequest.DownloadState
+            if not self._wait(lambda: self._save is not None and self._save.isFinished(), SAVE_TIMEOUT_S):
+                raise SaveError(f"Chromium did not save {self.url} within {SAVE_TIMEOUT_S:g} s")
+            if self._save.state() != state.DownloadCompleted:
+                raise SaveError(f"Chromium could not save {self.url}: {self._save.interruptReasonString()}")
+            return self._keep(partial)
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            if created:
+                _remove_empty(self.site)
+            raise
+
+    def _keep(self, partial: Path) -> SavedPage:
+        """Put the archive in the site under its saved URL and re-index the site."""
+        try:
+            snapshot = read_snapshot(partial)
+        except SnapshotError as error:
+            raise SaveError(f"Chromium's archive of {self.url} cannot be read: {error}") from None
+        saved_url = snapshot.url or self.page.url().toString()
+        existing = _existing_file(self.site, saved_url)
+        target = existing or _free_target(self.site, saved_url)
+        size = partial.stat().st_size
+        _readable_like_other_files(partial)
+        os.replace(partial, target)
+        self.progress("re-indexing the site")
+        try:
+            site = build_site(self.site)
+        except SiteError as error:
+            raise SaveError(f"saved, but the site cannot be indexed: {error}") from None
+        found = site.resolve(saved_url)
+        if found is None or found.resolve() != target.resolve():
+            if existing is None:
+                target.unlink(missing_ok=True)
+                _reindex_quietly(self.site)
+            why = "; ".join(site.warnings) or "the index does not list it"
+            raise SaveError(f"the site left the saved page out: {why}")
+        return SavedPage(url=saved_url, requested=self.url, file=target.relative_to(self.site).as_posix(),
+                         site=str(self.site), title=snapshot.title or "", bytes=size,
+                         resources=len(snapshot.resources), pages=len(site.pages), replaced=existing is not None)
+
+    def close(self) -> None:
+        """Delete view, page, then profile: the order Qt needs."""
+        from shiboken6 import Shiboken
+
+        self.view.setPage(None)
+        for obj in (self.view, self.page, self.profile):
+            Shiboken.delete(obj)
+
+
+def _load_error(url: str, info) -> str:  # noqa: ANN001 - QWebEngineLoadingInfo or None
+    host = urlsplit(url).hostname or url
+    if info is None:
+        return f"cannot load {url}"
+    from PySide6.QtWebEngineCore import QWebEngineLoadingInfo
+
+    domain = info.errorDomain()
+    text = info.errorString() or ""
+    if domain == QWebEngineLoadingInfo.ErrorDomain.HttpStatusCodeDomain:
+        code = info.errorCode()
+        try:
+            phrase = f" {HTTPStatus(code).phrase}"
+        except ValueError:
+            phrase = ""
+        return f"{url} answered HTTP {code}{phrase}: there is no page to save"
+    name = text.removeprefix("net::")
+    if name in _NETWORK_ERRORS:
+        return f"cannot reach {host}: {_NETWORK_ERRORS[name]} ({text})"
+    if name.startswith("ERR_CERT") or name.startswith("ERR_SSL"):
+        return f"cannot reach {host} securely: its certificate or TLS setup is refused ({text})"
+    return f"cannot load {url}: {text or 'the load failed'}"
+
+
+def _readable_like_other_files(path: Path) -> None:
+    # Chromium writes downloads owner-only; a site's pages are ordinary files, shared by the umask's rule.
+    umask = os.umask(0)
+    os.umask(umask)
+    path.chmod(0o666 & ~umask)
+
+
+def _reindex_quietly(folder: Path) -> None:
+    try:
+        build_site(folder)
+    except SiteError:
+        (folder / INDEX_FILE).unlink(missing_ok=True)  # no page left: no index either
+
+
+def _remove_empty(folder: Path) -> None:
+    with contextlib.suppress(OSError):  # not empty: something else is there, and it stays
+        folder.rmdir()
+
+
+def save_from_web(url: str, site: str | Path, *, scripts: bool = True, timeout_s: float = DEFAULT_TIMEOUT_S,
+                  progress: Callable[[str], None] | None = None) -> SavedPage:
+    """Load `url` and save it into the site folder. Only in a process of its own: it sets up Chromium without
+    the app's offline proxy, which is impossible once a QApplication exists (so it refuses then)."""
+    from PySide6.QtWidgets import QApplication
+
+    url = check_url(url)
+    if QApplication.instance() is not None:
+        raise SaveError("saving from the web needs a process of its own (the app's Chromium is offline)")
+    os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"  # nothing is ever shown
+    import PySide6.QtWebEngineWidgets  # noqa: F401 - before the QApplication, for GL context sharing
+    from PySide6.QtCore import QCoreApplication, Qt
+
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+    app = QApplication([sys.argv[0] or "recordlens-site-saver"])
+    saver = _Saver(url, Path(site), scripts=scripts, timeout_s=timeout_s, progress=progress or (lambda _: None))
+    previous = signal.signal(signal.SIGTERM, lambda *_: setattr(saver, "cancelled", True))
+    try:
+        return saver.run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        saver.close()
+        app.processEvents()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m recordlens.annotator.agent.site_saver",
+        description="Load a web page (the network is reached: this is the only online part of RecordLens) and "
+                    "save it as MHTML into a snapshot site folder, then re-index the site.")
+    parser.add_argument("url", help="the page's http:// or https:// address")
+    parser.add_argument("--site", required=True, help="the site folder (created when missing)")
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    parser.add_argument("--no-scripts", action="store_true",
+                        help="do not run the page's scripts (the page as its HTML alone renders)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
+                        help=f"give up when the page has not loaded after S seconds (default {DEFAULT_TIMEOUT_S:g})")
+    args = parser.parse_args(argv)
+
+    def progress(text: str) -> None:
+        print(PREFIX + text, file=sys.stderr, flush=True)
+
+    try:
+        saved = save_from_web(args.url, args.site, scripts=not args.no_scripts, timeout_s=args.timeout,
+                              progress=progress)
+    except (SaveError, OSError) as error:
+        print(ERROR_PREFIX + str(error), file=sys.stderr, flush=True)
+        return EXIT_ERROR
+    print(json.dumps(asdict(saved) | {"message": saved.message()}) if args.json else saved.message(), flush=True)
+    return 0
+
+
+# -- running it from the app ------------------------------------------------------------------------------------
+
+
+class SaveFromWeb(QObject):
+    """The saver process, run in the background: `progress(text)` as it goes, then `finished(result)` once, with
+    a SavedPage-like dict (`ok` True, `message`, `url`, `file`, `site`...) or `{"ok": False, "message": why}`."""
+
+    progress = Signal(str)
+    finished = Signal(object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.process: QProcess | None = None
+        self._errors: list[str] = []
+        self._stderr = b""
+        self._cancelled = False
+        self.result: dict[str, object] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.state() != QProcess.ProcessState.NotRunning
+
+    def start(self, url: str, site: str | Path, *, scripts: bool = True,
+              timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+        if self.running:
+            raise SaveError("a page is being saved already")
+        self.result = None
+        self._errors = []
+        self._stderr = b""
+        self._cancelled = False
+        process = QProcess(self)
+        arguments = ["-m", "recordlens.annotator.agent.site_saver", url, "--site", str(site), "--json",
+                     "--timeout", f"{timeout_s:g}"]
+        if not scripts:
+            arguments.append("--no-scripts")
+        process.setProgram(sys.executable)
+        process.setArguments(arguments)
+        process.readyReadStandardError.connect(self._on_stderr)
+        process.finished.connect(self._on_finished)
+        process.errorOccurred.connect(self._on_error)
+        self.process = process
+        emit(self.progress, f"starting to save {url}")
+        process.start()
+
+    def cancel(self) -> None:
+        if self.running:
+            self._cancelled = True
+            self.process.terminate()  # the saver removes what it began writing
+            if not self.process.waitForFinished(5000):
+                self.process.kill()
+
+    def _on_stderr(self, flush: bool = False) -> None:
+        self._stderr += bytes(self.process.readAllStandardError())
+        *lines, rest = self._stderr.split(b"\n")
+        self._stderr = b"" if flush else rest
+        for line in [*lines, rest] if flush else lines:
+            text = line.decode("utf-8", "replace").strip()
+            if text.startswith(ERROR_PREFIX):
+                self._errors.append(text.removeprefix(ERROR_PREFIX))
+            elif text.startswith(PREFIX):
+                emit(self.progress, text.removeprefix(PREFIX))
+
+    def _on_error(self, error: QProcess.ProcessError) -> None:
+        if error == QProcess.ProcessError.FailedToStart:
+            self._finish({"ok": False, "message": f"the saver could not start: {self.process.errorString()}"})
+
+    def _on_finished(self, code: int, status: QProcess.ExitStatus) -> None:
+        self._on_stderr(flush=True)
+        output = bytes(self.process.readAllStandardOutput()).decode("utf-8", "replace").strip().splitlines()
+        if self._cancelled:
+            self._finish({"ok": False, "message": "cancelled: nothing was saved"})
+        elif code == 0 and status == QProcess.ExitStatus.NormalExit and output:
+            try:
+                self._finish({"ok": True, **json.loads(output[-1])})
+            except ValueError:
+                self._finish({"ok": False, "message": f"the saver's answer cannot be read: {output[-1][:200]}"})
+        else:
+            why = self._errors[-1] if self._errors else f"the saver stopped (exit code {code})"
+            self._finish({"ok": False, "message": why})
+
+    def _finish(self, result: dict[str, object]) -> None:
+        if self.result is not None:
+            return
+        self.result = result
+        emit(self.finished, result)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,241 @@
+"""The task editor: a table of benchmark tasks, read from and written to JSONL with core's validation.
+
+Every row is checked the way core reads a tasks file (`task_from_line`), so what the editor saves reads back;
+a bad row is tinted and its problem shown, and nothing is written until every row is good. The rules column
+takes rule names separated by commas; the answer kind is chosen from core's list.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.agent.model import ANSWER_KINDS, NORMALISE_RULES, AgentError, Task
+from ...core.agent.tasks import load_tasks, save_tasks, task_from_line
+from ..qt.signals import emit
+
+COLUMNS = ("id", "category", "instruction", "answer", "answer_kind", "normalise", "start_url")
+KIND_COLUMN = COLUMNS.index("answer_kind")
+BAD_ROW = QColor("#ffe3e3")
+DEFAULT_RULES = ("case", "whitespace")
+
+
+class TaskEditor(QWidget):
+    """Signals: `saved(path)`, `loaded(path)`, `task_chosen(task)` (a double-click or "Record")."""
+
+    saved = Signal(str)
+    loaded = Signal(str)
+    task_chosen = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.path: Path | None = None
+        self.site = ""  # written with every task, so a tasks file names the site it belongs to
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setWordWrap(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(COLUMNS.index("instruction"), QHeaderView.ResizeMode.Stretch)
+        self.table.cellDoubleClicked.connect(lambda row, _col: self._choose(row))
+        self.table.setToolTip("normalise: rule names separated by commas, from " + ", ".join(NORMALISE_RULES))
+        self.status = QLabel(" ")
+        self.status.setWordWrap(True)
+        buttons = QHBoxLayout()
+        for text, slot in (("Open…", self.open_dialog), ("Save", self.save), ("Save as…", self.save_as_dialog),
+                           ("Add task", self.add_task), ("Remove", self.remove_selected),
+                           ("Check", self.check)):
+            button = QPushButton(text)
+            button.clicked.connect(slot)
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(buttons)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.status)
+
+    # -- rows -------------------------------------------------------------------------------------------------
+
+    def set_tasks(self, tasks: list[Task]) -> None:
+        self.table.setRowCount(0)
+        for task in tasks:
+            self._append(task)
+        if tasks and not self.site:
+            self.site = tasks[0].site
+        self.table.resizeRowsToContents()
+
+    def _append(self, task: Task) -> None:
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        values = {"id": task.id, "category": task.category, "instruction": task.instruction,
+                  "answer": task.answer, "normalise": ", ".join(task.normalise), "start_url": task.start_url}
+        for column, name in enumerate(COLUMNS):
+            if column == KIND_COLUMN:
+                kinds = QComboBox()
+                kinds.addItems(ANSWER_KINDS)
+                kinds.setCurrentText(task.answer_kind if task.answer_kind in ANSWER_KINDS else ANSWER_KINDS[0])
+                self.table.setCellWidget(row, column, kinds)
+            else:
+                self.table.setItem(row, column, QTableWidgetItem(values[name]))
+
+    def add_task(self) -> None:
+        """A new row with a fresh id, ready to be filled in."""
+        ids = {self._cell(r, "id") for r in range(self.table.rowCount())}
+        number = self.table.rowCount() + 1
+        while f"task-{number}" in ids:
+            number += 1
+        start = self._cell(self.table.rowCount() - 1, "start_url") if self.table.rowCount() else ""
+        self._append(Task(id=f"task-{number}", instruction="", answer="", normalise=DEFAULT_RULES,
+                          start_url=start, site=self.site))
+        self.table.setCurrentCell(self.table.rowCount() - 1, COLUMNS.index("instruction"))
+
+    def remove_selected(self) -> None:
+        for row in sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True):
+            self.table.removeRow(row)
+
+    def _cell(self, row: int, name: str) -> str:
+        column = COLUMNS.index(name)
+        if column == KIND_COLUMN:
+            widget = self.table.cellWidget(row, column)
+            return widget.currentText() if isinstance(widget, QComboBox) else ""
+        item = self.table.item(row, column)
+        return item.text() if item is not None else ""
+
+    def _row_task(self, row: int) -> Task:
+        """The row as core reads a tasks line; AgentError says what is wrong with it."""
+        rules = [r.strip() for r in self._cell(row, "normalise").replace(";", ",").split(",") if r.strip()]
+        data = {"id": self._cell(row, "id"), "category": self._cell(row, "category"),
+                "instruction": self._cell(row, "instruction"), "answer": self._cell(row, "answer"),
+                "answer_kind": self._cell(row, "answer_kind"), "normalise": rules,
+                "start_url": self._cell(row, "start_url"), "site": self.site}
+        return task_from_line(json.dumps(data, ensure_ascii=False))
+
+    def tasks(self) -> tuple[list[Task], list[str]]:
+        """The good rows as tasks, and one message per bad row (its row is tinted)."""
+        tasks: list[Task] = []
+        problems: list[str] = []
+        seen: dict[str, int] = {}
+        for row in range(self.table.rowCount()):
+            problem = None
+            try:
+                task = self._row_task(row)
+                if task.id in seen:
+                    problem = f"id {task.id!r} is also used in row {seen[task.id] + 1}"
+                else:
+                    seen[task.id] = row
+                    tasks.append(task)
+            except AgentError as error:
+                problem = str(error)
+            self._tint(row, problem)
+            if problem:
+                problems.append(f"row {row + 1}: {problem}")
+        return tasks, problems
+
+    def _tint(self, row: int, problem: str | None) -> None:
+        brush = QBrush(BAD_ROW) if problem else QBrush()
+        for column in range(self.table.columnCount()):
+            item = self.table.item(row, column)
+            if item is not None:
+                item.setBackground(brush)
+                item.setToolTip(problem or "")
+
+    def current_task(self) -> Task | None:
+        row = self.table.currentRow()
+        if row < 0:
+            return None
+        try:
+            return self._row_task(row)
+        except AgentError as error:
+            self.status.setText(f"row {row + 1}: {error}")
+            return None
+
+    def _choose(self, row: int) -> None:
+        self.table.setCurrentCell(row, 0)
+        task = self.current_task()
+        if task is not None:
+            emit(self.task_chosen, task)
+
+    # -- files ------------------------------------------------------------------------------------------------
+
+    def load(self, path: str | Path) -> list[Task]:
+        """Read a tasks file; on a bad file the table keeps what it had and the status says why."""
+        try:
+            tasks = load_tasks(path)
+        except AgentError as error:
+            self.status.setText(str(error))
+            raise
+        self.path = Path(path)
+        self.site = tasks[0].site if tasks else ""
+        self.set_tasks(tasks)
+        self.status.setText(f"{len(tasks)} tasks from {self.path}")
+        emit(self.loaded, str(self.path))
+        return tasks
+
+    def check(self) -> bool:
+        tasks, problems = self.tasks()
+        if problems:
+            self.status.setText(f"{len(problems)} bad row(s): " + "; ".join(problems[:3]))
+            return False
+        self.status.setText(f"{len(tasks)} tasks, all valid")
+        return True
+
+    def save(self, path: str | Path | None = None) -> Path | None:
+        """Write every row (all must be valid) as JSONL, atomically; None (and a message) when not saved."""
+        target = Path(path) if path else self.path
+        if target is None:
+            return self.save_as_dialog()
+        tasks, problems = self.tasks()
+        if problems:
+            self.status.setText(f"not saved: {len(problems)} bad row(s): " + "; ".join(problems[:3]))
+            return None
+        try:
+            save_tasks(target, tasks)
+        except (AgentError, OSError) as error:
+            self.status.setText(f"not saved: {error}")
+            return None
+        self.path = target
+        self.status.setText(f"saved {len(tasks)} tasks to {target}")
+        emit(self.saved, str(target))
+        return target
+
+    def open_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Open tasks", str(self.path or ""), "Tasks (*.jsonl);;All (*)")
+        if name:
+            with contextlib.suppress(AgentError):  # the status line shows the problems
+                self.load(name)
+
+    def save_as_dialog(self) -> Path | None:
+        name, _ = QFileDialog.getSaveFileName(self, "Save tasks", str(self.path or "tasks.jsonl"),
+                                              "Tasks (*.jsonl)")
+        return self.save(name) if name else None
+
+
+def rows_for_display(table: QTableWidget) -> list[list[str]]:
+    """The table's text, row by row (tests and debugging)."""
+    out = []
+    for row in range(table.rowCount()):
+        cells = []
+        for column in range(table.columnCount()):
+            widget = table.cellWidget(row, column)
+            item = table.item(row, column)
+            cells.append(widget.currentText() if isinstance(widget, QComboBox) else (item.text() if item else ""))
+        out.append(cells)
+    return out

@@ -1,0 +1,99 @@
+"""Replaying a trajectory on its site, step by step, finding each target again by its identities.
+
+The loop only needs core's `Browser` protocol; a browser that can also `locate(target)` beyond its latest
+observation (QtSiteBrowser looks at the whole page) is asked that way, otherwise core's `find_target` on the
+latest observation decides. Replay stops at the first step whose target none of its identities can find, or
+that the page refuses, and says which step and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from ...core.agent.model import Browser, Step, Target, Trajectory, find_target, format_action
+from ...core.errors import RecordLensError
+
+
+@dataclass
+class ReplayResult:
+    """How a replay went: `failed_step` is the 0-based index of the step that could not be carried out."""
+
+    steps: int                      # steps in the trajectory
+    done: int = 0                   # steps carried out
+    failed_step: int | None = None
+    message: str = ""
+    url_changes: list[tuple[int, str, str]] = field(default_factory=list)  # (step, recorded URL, replayed URL)
+    final_url: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.failed_step is None and self.done == self.steps
+
+
+def describe(step: Step) -> str:
+    try:
+        return format_action(step)
+    except RecordLensError:
+        return step.action or "(no action)"
+
+
+def identities(target: Target | None) -> str:
+    if target is None:
+        return "no target"
+    parts = [f"{k}={v!r}" for k, v in target.as_dict().items() if k != "bbox"]
+    return ", ".join(parts) or "no identity"
+
+
+def replay(trajectory: Trajectory, browser: Browser, start_url: str | None = None, *,
+           on_step: Callable[[int, Step], None] | None = None,
+           cancelled: Callable[[], bool] = lambda: False) -> ReplayResult:
+    """Open the start page (the first step's URL unless given) and carry out every step; `on_step(i, step)` is
+    called before step i runs (the viewer highlights it)."""
+    steps = trajectory.steps
+    result = ReplayResult(steps=len(steps))
+    first = start_url or next((s.url for s in steps if s.url), "")
+    if not first:
+        result.failed_step, result.message = 0, "the trajectory does not say which page it starts on"
+        return result
+    browser.open(first)
+    for index, step in enumerate(steps):
+        if cancelled():
+            result.message = f"cancelled before step {index + 1}"
+            break
+        if on_step is not None:
+            on_step(index, step)
+        if step.url and step.url != browser.url:
+            result.url_changes.append((index, step.url, browser.url))
+        if step.failed or not step.action:
+            result.done += 1  # a failed agent step did nothing on the page; replay does nothing either
+            continue
+        try:
+            _carry_out(step, browser)
+        except RecordLensError as error:
+            result.failed_step = index
+            result.message = f"step {index + 1} ({describe(step)}) failed on {browser.url}: {error}"
+            break
+        result.done += 1
+    result.final_url = browser.url
+    if result.ok:
+        result.message = f"all {result.steps} steps replayed; ended on {result.final_url}"
+    return result
+
+
+class TargetGone(RecordLensError):
+    pass
+
+
+def _carry_out(step: Step, browser: Browser) -> None:
+    if step.target is not None and step.action in ("click", "type", "scroll"):
+        browser_observation = browser.observe()
+        locate = getattr(browser, "locate", None)
+        found = locate(step.target) if callable(locate) else find_target(step.target, browser_observation.elements)
+        if found is None:
+            raise TargetGone(f"no element on the page matches the target by any of its identities "
+                             f"({identities(step.target)})")
+        step = replace(step, target=found)
+    elif step.action in ("click", "type"):
+        raise TargetGone("the step has no target")
+    browser.perform(step)

@@ -1,0 +1,409 @@
+"""The trajectory viewer: a timeline of steps, the screenshots before and after the chosen one with its target
+boxed, what the step was (action, URL, target identities, thought, time), and "replay on the site".
+
+Screenshots come from the trajectory itself (a fresh recording keeps its PNGs) or from a lookup by hash (a
+stored trajectory: the project's screenshot files). Replay runs `replay.replay` on a browser the window gives
+(`set_replay_browser`); the step being replayed is selected as it runs, and the first step whose target cannot
+be found is marked in the timeline with the reason.
+
+`StoredTrajectoryPicker` lists the trajectories a project holds (people's references, then each agent run's
+episodes by task and run index) and gives back the one chosen, to be shown here with the project's screenshots.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.agent.model import Browser, Step, Trajectory
+from ..qt.signals import emit
+from .trajectory_replay import ReplayResult, describe, replay
+
+HIGHLIGHT = QColor("#e03131")
+FAILED_BACKGROUND = QColor("#ffe3e3")
+REPLAYED_BACKGROUND = QColor("#e6fcf5")
+ScreenshotLookup = Callable[[str], bytes | None]
+
+
+def step_line(index: int, step: Step) -> str:
+    """The timeline's text for a step: number, action in the grammar, then URL and time on a second line."""
+    timing = f" · {step.seconds:.1f} s" if step.seconds is not None else ""
+    head = f"{index + 1}. {describe(step)}" + ("  ✗" if step.failed else "")
+    return f"{head}\n    {step.url or '(no URL)'}{timing}"
+
+
+def highlighted(png: bytes | None, bbox: tuple[float, ...] | None) -> QPixmap | None:
+    """The screenshot with the target's box drawn on it (box in the screenshot's CSS pixels)."""
+    if not png:
+        return None
+    image = QImage.fromData(png, "PNG")
+    if image.isNull():
+        return None
+    pixmap = QPixmap.fromImage(image)
+    painter = QPainter(pixmap)
+    painter.setPen(QPen(QColor("#adb5bd"), 2))
+    painter.drawRect(QRectF(1, 1, pixmap.width() - 2, pixmap.height() - 2))  # the page's edge on a white window
+    if bbox is not None and len(bbox) == 4:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(HIGHLIGHT, 4))
+        fill = QColor(HIGHLIGHT)
+        fill.setAlpha(40)
+        painter.setBrush(QBrush(fill))
+        x, y, w, h = bbox
+        painter.drawRect(QRectF(x - 3, y - 3, w + 6, h + 6))
+    painter.end()
+    return pixmap
+
+
+class _Picture(QLabel):
+    """A screenshot scaled to the space it has, keeping its proportions."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self.title = title
+        self._pixmap: QPixmap | None = None
+        self.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.setMinimumSize(240, 160)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self.setStyleSheet("color: #868e96;")
+        self.set_picture(None)
+
+    def set_picture(self, pixmap: QPixmap | None) -> None:
+        self._pixmap = pixmap
+        self._rescale()
+
+    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802 (Qt override)
+        super().resizeEvent(event)
+        self._rescale()
+
+    def _rescale(self) -> None:
+        if self._pixmap is None:
+            self.setPixmap(QPixmap())
+            self.setText(f"no screenshot {self.title.lower()}")
+            return
+        self.setPixmap(self._pixmap.scaled(self.size(), Qt.AspectRatioMode.KeepAspectRatio,
+                                           Qt.TransformationMode.SmoothTransformation))
+
+
+class TrajectoryViewer(QWidget):
+    """Signals: `step_chosen(index)`, `replay_finished(result)` (a ReplayResult)."""
+
+    step_chosen = Signal(int)
+    replay_finished = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.trajectory: Trajectory | None = None
+        self._lookup: ScreenshotLookup | None = None
+        self._browser: Browser | None = None
+        self._start_url: str | None = None
+        self.last_replay: ReplayResult | None = None
+
+        self.title = QLabel("No trajectory")
+        self.title.setWordWrap(True)
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.timeline = QListWidget()
+        self.timeline.setWordWrap(True)
+        self.timeline.setAlternatingRowColors(True)
+        self.timeline.currentRowChanged.connect(self._on_row)
+        self.replay_button = QPushButton("Replay on the site")
+        self.replay_button.setEnabled(False)
+        self.replay_button.clicked.connect(self.replay)
+        self.status = QLabel(" ")
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.RichText)
+        self.before = _Picture("Before")
+        self.after = _Picture("After")
+        self.details = QLabel()
+        self.details.setWordWrap(True)
+        self.details.setTextFormat(Qt.TextFormat.RichText)
+        self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._build()
+
+    def _build(self) -> None:
+        left = QWidget()
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.title)
+        column.addWidget(self.timeline, 1)
+        column.addWidget(self.details)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.replay_button)
+        buttons.addStretch(1)
+        column.addLayout(buttons)
+        column.addWidget(self.status)
+
+        right = QWidget()
+        grid = QGridLayout(right)
+        grid.setContentsMargins(0, 0, 0, 0)
+        for col, (name, picture) in enumerate((("Before", self.before), ("After", self.after))):
+            caption = QLabel(f"<b>{name}</b>")
+            grid.addWidget(caption, 0, col)
+            grid.addWidget(picture, 1, col)
+        grid.setRowStretch(1, 1)
+
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([400, 1000])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(splitter)
+
+    # -- content ----------------------------------------------------------------------------------------------
+
+    def set_trajectory(self, trajectory: Trajectory | None, *, screenshots: ScreenshotLookup | None = None,
+                       start_url: str | None = None, title: str | None = None) -> None:
+        """Show `trajectory`; PNGs by hash from its own `screenshots`, else from `screenshots(hash)`."""
+        self.trajectory = trajectory
+        self._lookup = screenshots
+        self._start_url = start_url
+        self.last_replay = None
+        self.timeline.clear()
+        self.status.setText(" ")
+        if trajectory is None:
+            self.title.setText("No trajectory")
+            self._show_step(None)
+            self._update_buttons()
+            return
+        answer = html.escape(trajectory.answer or "—")
+        verdict = {True: " · <span style='color:#2b8a3e'>correct</span>",
+                   False: " · <span style='color:#c92a2a'>wrong</span>"}.get(trajectory.success, "")
+        self.title.setText(title or f"<b>{html.escape(trajectory.task_id or 'trajectory')}</b> by "
+                                    f"{html.escape(trajectory.actor)} · {len(trajectory.steps)} steps · "
+                                    f"answer <i>{answer}</i>{verdict}")
+        for index, step in enumerate(trajectory.steps):
+            item = QListWidgetItem(step_line(index, step))
+            if step.thought:
+                item.setToolTip(step.thought)
+            if step.failed:
+                item.setForeground(QBrush(QColor("#c92a2a")))
+            self.timeline.addItem(item)
+        self._update_buttons()
+        if trajectory.steps:
+            self.timeline.setCurrentRow(0)
+
+    def set_replay_browser(self, browser: Browser | None) -> None:
+        """The browser "replay on the site" drives (the window's site browser)."""
+        self._browser = browser
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        self.replay_button.setEnabled(self._browser is not None and bool(self.trajectory and self.trajectory.steps))
+
+    def screenshot(self, digest: str | None) -> bytes | None:
+        if not digest or self.trajectory is None:
+            return None
+        own = self.trajectory.screenshots.get(digest)
+        if own is not None:
+            return own
+        return self._lookup(digest) if self._lookup is not None else None
+
+    def select_step(self, index: int) -> None:
+        self.timeline.setCurrentRow(index)
+
+    def _on_row(self, row: int) -> None:
+        steps = self.trajectory.steps if self.trajectory else []
+        self._show_step(steps[row] if 0 <= row < len(steps) else None)
+        if row >= 0:
+            emit(self.step_chosen, row)
+
+    def _show_step(self, step: Step | None) -> None:
+        if step is None:
+            self.before.set_picture(None)
+            self.after.set_picture(None)
+            self.details.setText("")
+            return
+        bbox = step.target.bbox if step.target is not None else None
+        self.before.set_picture(highlighted(self.screenshot(step.screenshot_before), bbox))
+        self.after.set_picture(highlighted(self.screenshot(step.screenshot_after), None))
+        self.details.setText(self._details_html(step))
+
+    def _details_html(self, step: Step) -> str:
+        rows = [("Action", f"<code>{html.escape(describe(step))}</code>"), ("URL", html.escape(step.url or "—"))]
+        if step.target is not None:
+            target = step.target
+            identity = [f"label {target.label}" if target.label is not None else "no label"]
+            if target.role or target.name:
+                identity.append(f"{html.escape(target.role or '?')} “{html.escape(target.name)}”")
+            if target.text and target.text != target.name:
+                identity.append(f"text “{html.escape(target.text[:120])}”")
+            rows.append(("Target", " · ".join(identity)))
+            if target.xpath:
+                rows.append(("XPath", f"<code>{html.escape(target.xpath)}</code>"))
+            if target.bbox:
+                rows.append(("Box", ", ".join(f"{v:.0f}" for v in target.bbox)))
+        if step.thought:
+            rows.append(("Thought", html.escape(step.thought)))
+        if step.seconds is not None:
+            rows.append(("Time", f"{step.seconds:.2f} s" + (f" · {html.escape(step.at)}" if step.at else "")))
+        if step.error:
+            rows.append(("Error", f"<span style='color:#c92a2a'>{html.escape(step.error)}</span>"))
+        if step.raw and step.raw.strip() != describe(step):
+            rows.append(("Model said", html.escape(step.raw[:400])))
+        cells = "".join(f"<tr><td style='color:#868e96;padding-right:10px'>{k}</td><td>{v}</td></tr>"
+                        for k, v in rows)
+        return f"<table>{cells}</table>"
+
+    # -- replay -----------------------------------------------------------------------------------------------
+
+    def replay(self) -> ReplayResult | None:
+        """Re-execute the trajectory on the replay browser, step by step; the result is also shown."""
+        if self._browser is None or self.trajectory is None:
+            return None
+        self._clear_marks()
+        self.replay_button.setEnabled(False)
+        self.status.setText("replaying…")
+
+        def on_step(index: int, _step: Step) -> None:
+            self.select_step(index)
+            self.status.setText(f"replaying step {index + 1} of {len(self.trajectory.steps)}…")
+
+        try:
+            result = replay(self.trajectory, self._browser, self._start_url, on_step=on_step)
+        finally:
+            self._update_buttons()
+        self._show_result(result)
+        self.last_replay = result
+        emit(self.replay_finished, result)
+        return result
+
+    def _clear_marks(self) -> None:
+        for row in range(self.timeline.count()):
+            self.timeline.item(row).setBackground(QBrush())
+
+    def _show_result(self, result: ReplayResult) -> None:
+        for row in range(min(result.done, self.timeline.count())):
+            self.timeline.item(row).setBackground(QBrush(REPLAYED_BACKGROUND))
+        if result.ok:
+            moved = f"; {len(result.url_changes)} step(s) began on another URL than recorded" \
+                if result.url_changes else ""
+            self.status.setText(f"<span style='color:#2b8a3e'>✓ {html.escape(result.message)}{moved}</span>")
+            return
+        if result.failed_step is not None and result.failed_step < self.timeline.count():
+            item = self.timeline.item(result.failed_step)
+            item.setBackground(QBrush(FAILED_BACKGROUND))
+            self.select_step(result.failed_step)
+        self.status.setText(f"<span style='color:#c92a2a'>✗ {html.escape(result.message)}</span>")
+
+
+# -- trajectories stored in a project ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredTrajectory:
+    row_id: int
+    group: str                 # "Reference trajectories", or the agent run it belongs to
+    agent_run: int | None      # None for a reference
+    trajectory: Trajectory
+
+    @property
+    def label(self) -> str:
+        run = f" · run {self.trajectory.run + 1}" if self.trajectory.run is not None else ""
+        return f"{self.trajectory.task_id}{run}"
+
+
+def stored_trajectories(project) -> list[StoredTrajectory]:  # noqa: ANN001 - a core Project
+    """The project's trajectories: references first, then each agent run's, by task and run index."""
+    found = [StoredTrajectory(row, "Reference trajectories", None, t)
+             for row, t in sorted(project.trajectories(reference=True), key=lambda p: (p[1].task_id, p[0]))]
+    for run in project.agent_runs():
+        group = _run_title(run)
+        episodes = project.trajectories(agent_run_id=run.id)
+        episodes.sort(key=lambda p: (p[1].task_id, p[1].run if p[1].run is not None else -1, p[0]))
+        found.extend(StoredTrajectory(row, group, run.id, t) for row, t in episodes)
+    return found
+
+
+def _run_title(run) -> str:  # noqa: ANN001 - a core AgentRun
+    shown = [str(run.parameters[k]) for k in ("memory", "browser", "site") if run.parameters.get(k)]
+    started = run.started_at.replace("T", " ")[:16]
+    return " · ".join([f"Agent run {run.id}", run.method, *shown, f"started {started}"])
+
+
+class StoredTrajectoryPicker(QDialog):
+    """Choose one of the project's trajectories: a tree of references and agent runs, one row per trajectory
+    (task and run index, actor, steps, answer, verdict). `chosen()` is the one selected after `accept()`."""
+
+    COLUMNS = ("Trajectory", "Actor", "Steps", "Answer", "Result")
+
+    def __init__(self, project, parent: QWidget | None = None) -> None:  # noqa: ANN001 - a core Project
+        super().__init__(parent)
+        self.setWindowTitle("Open a stored trajectory")
+        self.entries = stored_trajectories(project)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(list(self.COLUMNS))
+        self.tree.setRootIsDecorated(True)
+        self.tree.setUniformRowHeights(True)
+        self.items: dict[int, QTreeWidgetItem] = {}  # row id -> its item
+        groups: dict[str, QTreeWidgetItem] = {}
+        for entry in self.entries:
+            parent_item = groups.get(entry.group)
+            if parent_item is None:
+                parent_item = groups[entry.group] = QTreeWidgetItem(self.tree, [entry.group])
+                parent_item.setFirstColumnSpanned(True)
+                parent_item.setExpanded(True)
+            trajectory = entry.trajectory
+            verdict = {True: "correct", False: "wrong"}.get(trajectory.success, "—")
+            item = QTreeWidgetItem(parent_item, [entry.label, trajectory.actor, str(len(trajectory.steps)),
+                                                 trajectory.answer or "—", verdict])
+            item.setData(0, Qt.ItemDataRole.UserRole, entry.row_id)
+            self.items[entry.row_id] = item
+        for column in range(len(self.COLUMNS)):
+            self.tree.resizeColumnToContents(column)
+        self.tree.itemDoubleClicked.connect(lambda item, _column: self._accept_item(item))
+        self.tree.currentItemChanged.connect(lambda *_: self._update_ok())
+        self.empty = QLabel("This project holds no trajectory yet: record one on the Site tab, or run an agent "
+                            "with <code>recordlens agent run --project …</code>.")
+        self.empty.setWordWrap(True)
+        self.empty.setVisible(not self.entries)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open |
+                                        QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.empty)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.buttons)
+        self.resize(900, 520)
+        first = next(iter(self.items.values()), None)
+        if first is not None:
+            self.tree.setCurrentItem(first)
+        self._update_ok()
+
+    def select(self, row_id: int) -> None:
+        self.tree.setCurrentItem(self.items[row_id])
+
+    def chosen(self) -> StoredTrajectory | None:
+        item = self.tree.currentItem()
+        row_id = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+        return next((e for e in self.entries if e.row_id == row_id), None)
+
+    def _accept_item(self, item: QTreeWidgetItem) -> None:
+        if item.data(0, Qt.ItemDataRole.UserRole) is not None:
+            self.accept()
+
+    def _update_ok(self) -> None:
+        self.buttons.button(QDialogButtonBox.StandardButton.Open).setEnabled(self.chosen() is not None)

@@ -1,0 +1,438 @@
+"""The agent-benchmark window: browse and record on a snapshot site, view and replay trajectories, edit tasks.
+
+Three tabs. "Site": the site browser with the recording panel (task, Record/Stop, Wait, Answer, the steps as
+they are recorded). "Trajectory": the viewer (timeline, before/after screenshots, replay). "Tasks": the task
+editor. Replay drives the site browser, so the Site tab is shown while it runs: Chromium only lays out,
+hit-tests and takes input in a widget on screen.
+
+A finished recording goes to the viewer at once and, with a project open, into the project (its screenshots
+too); without a project it can be saved as JSON with its PNGs beside it. "Open stored trajectory…" shows any
+trajectory the project holds (references and agent-run episodes) with the project's screenshots.
+
+"Save a page from the web…" is the one online action: it runs site_saver's process in the background (this
+process stays offline), then shows the saved page in the site. Pages never go into the shipped demo site:
+with the demo open, the page goes into a site folder the user chooses.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMainWindow,
+    QMessageBox,
+    QProgressDialog,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.agent.model import AgentError, Task, Trajectory
+from ...core.agent.tasks import TaskFileError
+from ...core.errors import RecordLensError
+from ...core.resource_files import resource_path
+from .qt_browser import QtSiteBrowser
+from .recorder import Recorder
+from .site_browser import SiteBrowser
+from .site_saver import SaveFromWeb
+from .task_editor import TaskEditor
+from .trajectory_replay import describe
+from .trajectory_viewer import StoredTrajectory, StoredTrajectoryPicker, TrajectoryViewer
+
+SCREENSHOTS_SUFFIX = ".screenshots"  # folder beside a saved trajectory JSON, one PNG per hash
+
+
+def demo_site_folder() -> Path:
+    return resource_path("agent", "demo-site")
+
+
+def demo_tasks_file() -> Path:
+    return resource_path("agent", "demo-tasks.jsonl")
+
+
+def save_trajectory_file(trajectory: Trajectory, path: str | Path) -> Path:
+    """The trajectory as JSON, and its PNGs in `NAME.screenshots/HASH.png` beside it."""
+    target = Path(path)
+    target.write_text(trajectory.to_json(), encoding="utf-8")
+    if trajectory.screenshots:
+        folder = target.with_name(target.stem + SCREENSHOTS_SUFFIX)
+        folder.mkdir(exist_ok=True)
+        for digest, png in trajectory.screenshots.items():
+            (folder / f"{digest}.png").write_bytes(png)
+    return target
+
+
+def load_trajectory_file(path: str | Path) -> Trajectory:
+    source = Path(path)
+    trajectory = Trajectory.from_json(source.read_text(encoding="utf-8"), source=str(source))
+    folder = source.with_name(source.stem + SCREENSHOTS_SUFFIX)
+    if folder.is_dir():
+        for png in folder.glob("*.png"):
+            trajectory.screenshots[png.stem] = png.read_bytes()
+    return trajectory
+
+
+class RecordPanel(QWidget):
+    """The recording controls beside the site browser; it only calls the recorder."""
+
+    def __init__(self, recorder: Recorder, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.recorder = recorder
+        self.tasks: list[Task] = []
+        self.task_box = QComboBox()
+        self.instruction = QLabel()
+        self.instruction.setWordWrap(True)
+        self.record_button = QPushButton("● Record")
+        self.record_button.clicked.connect(self.toggle)
+        self.wait_button = QPushButton("Wait")
+        self.wait_button.clicked.connect(recorder.wait)
+        self.answer_edit = QLineEdit()
+        self.answer_edit.setPlaceholderText("Answer…")
+        self.answer_edit.returnPressed.connect(self.answer)
+        self.answer_button = QPushButton("Answer")
+        self.answer_button.clicked.connect(self.answer)
+        self.steps = QListWidget()
+        self.save_button = QPushButton("Save trajectory…")
+        self.status = QLabel(" ")
+        self.status.setWordWrap(True)
+        self.task_box.currentIndexChanged.connect(self._show_instruction)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("<b>Task</b>"))
+        layout.addWidget(self.task_box)
+        layout.addWidget(self.instruction)
+        row = QHBoxLayout()
+        row.addWidget(self.record_button)
+        row.addWidget(self.wait_button)
+        layout.addLayout(row)
+        answer = QHBoxLayout()
+        answer.addWidget(self.answer_edit, 1)
+        answer.addWidget(self.answer_button)
+        layout.addLayout(answer)
+        layout.addWidget(QLabel("<b>Steps</b>"))
+        layout.addWidget(self.steps, 1)
+        layout.addWidget(self.save_button)
+        layout.addWidget(self.status)
+        recorder.step_recorded.connect(self._on_step)
+        recorder.recording_changed.connect(self._on_recording)
+        recorder.message.connect(self.status.setText)
+        self._on_recording(False)
+
+    def set_tasks(self, tasks: list[Task]) -> None:
+        self.tasks = list(tasks)
+        self.task_box.clear()
+        self.task_box.addItem("(no task: free browsing)")
+        for task in self.tasks:
+            self.task_box.addItem(f"{task.id} · {task.category}")
+        if self.tasks:
+            self.task_box.setCurrentIndex(1)
+
+    def current_task(self) -> Task | None:
+        index = self.task_box.currentIndex() - 1
+        return self.tasks[index] if 0 <= index < len(self.tasks) else None
+
+    def choose(self, task: Task) -> None:
+        ids = [t.id for t in self.tasks]
+        if task.id in ids:
+            self.tasks[ids.index(task.id)] = task
+            self.task_box.setCurrentIndex(ids.index(task.id) + 1)
+        else:
+            self.set_tasks([*self.tasks, task])
+            self.task_box.setCurrentIndex(len(self.tasks))
+
+    def _show_instruction(self) -> None:
+        task = self.current_task()
+        self.instruction.setText(task.instruction if task else "Record on the site's first page.")
+
+    def toggle(self) -> None:
+        if self.recorder.recording:
+            self.recorder.stop()
+            return
+        self.steps.clear()
+        try:
+            self.recorder.start(self.current_task())
+        except (RecordLensError, ValueError) as error:
+            self.status.setText(str(error))
+
+    def answer(self) -> None:
+        self.recorder.answer(self.answer_edit.text())
+
+    def _on_step(self, index: int) -> None:
+        step = self.recorder.steps[index]
+        self.steps.addItem(f"{index + 1}. {describe(step)}")
+        self.steps.scrollToBottom()
+
+    def _on_recording(self, on: bool) -> None:
+        self.record_button.setText("■ Stop" if on else "● Record")
+        for widget in (self.wait_button, self.answer_button, self.answer_edit):
+            widget.setEnabled(on)
+        self.task_box.setEnabled(not on)
+        self.status.setText("recording: every action on the page is a step" if on else " ")
+
+
+class AgentWindow(QMainWindow):
+    """The window; `project` (a core Project) is where recordings go. Call `shutdown()` before the QApplication
+    goes away (closing the window does it)."""
+
+    def __init__(self, project=None, *, site: str | Path | None = None,  # noqa: ANN001 - a core Project
+                 tasks: str | Path | None = None, person: str | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.project = project
+        self.person = person
+        self.setWindowTitle("RecordLens — agent benchmarks")
+        self.browser = SiteBrowser()
+        self.recorder = Recorder(self.browser, actor=self._actor())
+        self.panel = RecordPanel(self.recorder)
+        self.viewer = TrajectoryViewer()
+        self.task_editor = TaskEditor()
+        self.replayer = QtSiteBrowser(browser=self.browser)
+        self.viewer.set_replay_browser(self.replayer)
+        self._closed = False
+
+        site_tab = QSplitter()
+        site_tab.addWidget(self.browser)
+        site_tab.addWidget(self.panel)
+        site_tab.setStretchFactor(0, 1)
+        site_tab.setSizes([1100, 330])
+        self.tabs = QTabWidget()
+        self.tabs.addTab(site_tab, "Site")
+        self.tabs.addTab(self.viewer, "Trajectory")
+        self.tabs.addTab(self.task_editor, "Tasks")
+        self.setCentralWidget(self.tabs)
+        self._build_menu()
+        self.browser.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.browser.blocked_count_changed.connect(
+            lambda n: self.statusBar().showMessage(f"{n} request(s) blocked on this page", 4000))
+        self.recorder.finished.connect(self._on_recorded)
+        self.panel.save_button.clicked.connect(self.save_trajectory_dialog)
+        self.task_editor.task_chosen.connect(self._record_task)
+        self.task_editor.loaded.connect(lambda _: self.panel.set_tasks(self.task_editor.tasks()[0]))
+        self.task_editor.saved.connect(lambda _: self.panel.set_tasks(self.task_editor.tasks()[0]))
+        self.viewer.replay_button.pressed.connect(lambda: self.tabs.setCurrentIndex(0))
+        self.viewer.replay_finished.connect(lambda _: self.tabs.setCurrentWidget(self.viewer))
+        self.web_saver = SaveFromWeb(self)
+        self.web_saver.progress.connect(self._on_save_progress)
+        self.web_saver.finished.connect(self._on_saved_from_web)
+        self.save_progress: QProgressDialog | None = None
+        self.save_result: QMessageBox | None = None  # the last failure's message box
+        self.resize(1440, 900)
+        self.open_site(site or demo_site_folder(), tasks if tasks else (None if site else demo_tasks_file()))
+
+    def _actor(self) -> str:
+        return f"person:{self.person or 'me'}"
+
+    def _build_menu(self) -> None:
+        menu = self.menuBar().addMenu("Agent")
+        for text, slot in (("Open site…", self.open_site_dialog), ("Open tasks…", self.task_editor.open_dialog),
+                           ("Save a page from the web…", self.save_from_web_dialog),
+                           ("Open stored trajectory…", self.open_stored_trajectory_dialog),
+                           ("Open trajectory file…", self.open_trajectory_dialog),
+                           ("Save trajectory…", self.save_trajectory_dialog), ("Close", self.close)):
+            action = menu.addAction(text)
+            action.triggered.connect(slot)
+            if slot == self.open_stored_trajectory_dialog:
+                action.setEnabled(self.project is not None)
+
+    # -- site and tasks ---------------------------------------------------------------------------------------
+
+    def open_site(self, folder: str | Path, tasks: str | Path | None = None) -> None:
+        try:
+            site = self.browser.set_site(folder)
+        except RecordLensError as error:
+            self.statusBar().showMessage(str(error), 10000)
+            return
+        self.task_editor.site = site.name
+        if tasks is not None:
+            try:
+                self.task_editor.load(tasks)
+            except (TaskFileError, AgentError) as error:
+                self.statusBar().showMessage(str(error), 10000)
+        self.panel.set_tasks(self.task_editor.tasks()[0])
+        start = self.browser.start_page()
+        task = self.panel.current_task()
+        self.browser.open((task.start_url if task and task.start_url else None) or start or "", fresh=True)
+
+    def open_site_dialog(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open a snapshot site", str(self.browser.site.root
+                                                                                    if self.browser.site else ""))
+        if folder:
+            self.open_site(folder)
+
+    def _is_demo_site(self) -> bool:
+        site = self.browser.site
+        return site is not None and site.root.resolve() == demo_site_folder().resolve()
+
+    # -- saving pages from the web ----------------------------------------------------------------------------
+
+    def save_from_web_dialog(self) -> None:
+        url, ok = QInputDialog.getText(self, "Save a page from the web",
+                                       "Address of the page (it is loaded from the network, in a separate "
+                                       "process; this window stays offline):", text="https://")
+        if not ok or not url.strip() or url.strip() == "https://":
+            return
+        folder = None
+        if self.browser.site is None or self._is_demo_site():
+            folder = QFileDialog.getExistingDirectory(self, "The site folder to save the page into "
+                                                      "(the demo site is never changed)")
+            if not folder:
+                return
+        self.save_from_web(url.strip(), folder)
+
+    def save_from_web(self, url: str, folder: str | Path | None = None) -> bool:
+        """Start saving `url` into `folder` (by default the open site); False when it cannot start."""
+        target = Path(folder) if folder else (self.browser.site.root if self.browser.site else None)
+        if target is None:
+            self.statusBar().showMessage("open a site, or choose a folder, to save a page into", 10000)
+            return False
+        if self.web_saver.running:
+            self.statusBar().showMessage("a page is being saved already", 6000)
+            return False
+        self.save_progress = QProgressDialog(f"Saving {url}…", "Cancel", 0, 0, self)
+        self.save_progress.setWindowTitle("Save a page from the web")
+        self.save_progress.setWindowModality(Qt.WindowModality.WindowModal)
+        self.save_progress.setMinimumDuration(0)
+        self.save_progress.canceled.connect(self.web_saver.cancel)  # a no-op once the saver is done
+        self.save_progress.show()
+        self.web_saver.start(url, target)
+        return True
+
+    def _on_save_progress(self, text: str) -> None:
+        if self.save_progress is not None:
+            self.save_progress.setLabelText(text)
+        self.statusBar().showMessage(text)
+
+    def _on_saved_from_web(self, result: dict[str, object]) -> None:
+        if self.save_progress is not None:
+            self.save_progress.close()
+            self.save_progress.deleteLater()
+            self.save_progress = None
+        message = str(result.get("message") or "")
+        if not result.get("ok"):
+            self.statusBar().showMessage(f"not saved: {message}", 15000)
+            self.save_result = QMessageBox(QMessageBox.Icon.Warning, "Page not saved", message,
+                                           QMessageBox.StandardButton.Ok, self)
+            self.save_result.open()
+            return
+        folder, url = Path(str(result["site"])), str(result["url"])
+        if self.browser.site is not None and self.browser.site.root.resolve() == folder.resolve():
+            self.browser.reload_site()
+        else:
+            self.open_site(folder)
+        if self.recorder.recording:
+            message += " (not shown: a recording is going on)"
+        else:
+            self.browser.open(url)
+            self.tabs.setCurrentIndex(0)
+        self.statusBar().showMessage(message, 15000)
+
+    def _record_task(self, task: Task) -> None:
+        self.panel.choose(task)
+        self.tabs.setCurrentIndex(0)
+
+    # -- trajectories -----------------------------------------------------------------------------------------
+
+    def show_trajectory(self, trajectory: Trajectory, start_url: str | None = None) -> None:
+        lookup = self.project.screenshot_file if self.project is not None else None
+        self.viewer.set_trajectory(trajectory, start_url=start_url,
+                                   screenshots=(lambda d: _read(lookup(d))) if lookup else None)
+
+    def _on_recorded(self, trajectory: Trajectory | None) -> None:
+        if trajectory is None or not trajectory.steps:
+            return
+        task = self.panel.current_task()
+        self.show_trajectory(trajectory)
+        if self.project is not None and task is not None and self.browser.site is not None:
+            try:
+                site_id = self.project.site_id(self.browser.site.name, str(self.browser.site.root.resolve()))
+                row = self.project.save_task(site_id, task)
+                self.project.add_trajectory(row, trajectory)
+                self.panel.status.setText(f"{len(trajectory.steps)} steps recorded and saved in the project")
+            except RecordLensError as error:
+                self.panel.status.setText(f"recorded, but not saved in the project: {error}")
+        else:
+            self.panel.status.setText(f"{len(trajectory.steps)} steps recorded; save them with “Save trajectory…”")
+
+    def open_stored_trajectory_dialog(self) -> StoredTrajectoryPicker | None:
+        """The picker of the project's trajectories, shown without blocking; the chosen one opens on accept."""
+        if self.project is None:
+            self.statusBar().showMessage("no project is open: trajectories are stored in a project", 8000)
+            return None
+        try:
+            picker = StoredTrajectoryPicker(self.project, self)
+        except RecordLensError as error:
+            self.statusBar().showMessage(f"cannot read the project's trajectories: {error}", 10000)
+            return None
+        picker.accepted.connect(lambda: self.show_stored(picker.chosen()))
+        picker.finished.connect(picker.deleteLater)
+        picker.open()
+        return picker
+
+    def show_stored(self, entry: StoredTrajectory | None) -> None:
+        """Show a stored trajectory, with the project's screenshots and its task's start page for replay."""
+        if entry is None or self.project is None:
+            return
+        trajectory = entry.trajectory
+        task = next((t for t in self.project.tasks() if t.id == trajectory.task_id), None)
+        self.show_trajectory(trajectory, start_url=task.start_url if task and task.start_url else None)
+        self.tabs.setCurrentWidget(self.viewer)
+        site = self.browser.site
+        if task is not None and site is not None and task.site and task.site != site.name:
+            self.statusBar().showMessage(f"{trajectory.task_id} belongs to the site {task.site}; the site open "
+                                         f"here is {site.name}, so a replay may not find its pages", 10000)
+
+    def open_trajectory_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Open a trajectory", "", "Trajectory (*.json)")
+        if name:
+            try:
+                self.show_trajectory(load_trajectory_file(name))
+            except (AgentError, OSError, json.JSONDecodeError) as error:
+                self.statusBar().showMessage(str(error), 10000)
+                return
+            self.tabs.setCurrentWidget(self.viewer)
+
+    def save_trajectory_dialog(self) -> None:
+        trajectory = self.recorder.trajectory or self.viewer.trajectory
+        if trajectory is None:
+            self.statusBar().showMessage("nothing recorded yet", 6000)
+            return
+        name, _ = QFileDialog.getSaveFileName(self, "Save the trajectory", f"{trajectory.task_id or 'trajectory'}.json",
+                                              "Trajectory (*.json)")
+        if name:
+            try:
+                save_trajectory_file(trajectory, name)
+            except OSError as error:
+                self.statusBar().showMessage(f"not saved: {error}", 10000)
+
+    # -- lifetime ---------------------------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def shutdown(self) -> None:
+        """Stop recording and release the browser (before the QApplication goes away). Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.recorder.recording:
+            self.recorder.stop()
+        self.browser.dispose()
+
+    def closeEvent(self, event) -> None:  # noqa: ANN001, N802 (Qt override)
+        self.shutdown()
+        super().closeEvent(event)
+
+
+def _read(path: Path | None) -> bytes | None:
+    return path.read_bytes() if path is not None else None

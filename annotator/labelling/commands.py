@@ -1,0 +1,122 @@
+"""Undoable label edits: each QUndoCommand wraps one store change, which the store saves as it happens.
+
+Undo and redo use the store's own history rather than hand-written inverse edits: undo restores the page's
+labels to the history entry just before the change, redo to the entry the change wrote. `Project.restore`
+brings records back with their ids, so a selection by record id survives undo and redo. Page status lives
+outside the label history, so status changes (and the new -> proposed move that proposals make) are undone by
+setting the old status again.
+
+A command runs its change *before* it is pushed (`perform`), so a change the store refuses raises where the
+caller can report it and never reaches the stack; the stack's first `redo()` call then does nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from ...core.store.db import Provenance
+from ...core.store.project import Change, Project
+
+Notify = Callable[[str], None]  # told the page whose labels or status changed
+
+
+def _last_history_id(project: Project, page: str) -> int | None:
+    history = project.history(page)
+    return history[-1].id if history else None
+
+
+class LabelCommand(QUndoCommand):
+    """One label change (add, accept, reject, edit, delete, merge, split) on one page."""
+
+    def __init__(self, project: Project, page: str, text: str, change: Callable[[], Change], by: Provenance,
+                 notify: Notify, parent: QUndoCommand | None = None) -> None:
+        super().__init__(text, parent)
+        self._project, self._page, self._change, self._by, self._notify = project, page, change, by, notify
+        self._before: int | None = None
+        self._after: int | None = None
+        self._page_status: dict[str, str] | None = None
+        self._performed = False
+        self._skip_redo = False
+        self.result: Change | None = None
+
+    def perform(self) -> Change:
+        self._before = _last_history_id(self._project, self._page)
+        change = self._change()
+        self.result = change
+        self._after = change.id
+        status = change.detail.get("page_status")
+        self._page_status = status if isinstance(status, dict) else None
+        self._performed = self._skip_redo = True
+        if change.id is None:
+            self.setObsolete(True)
+        return change
+
+    def redo(self) -> None:
+        if not self._performed:
+            self.perform()
+        elif self._skip_redo:
+            self._skip_redo = False
+            return
+        else:
+            self._project.restore(self._page, self._after, self._by)
+            if self._page_status:
+                self._project.set_status(self._page, self._page_status["to"], self._by)
+        self._notify(self._page)
+
+    def undo(self) -> None:
+        self._skip_redo = False
+        self._project.restore(self._page, self._before, self._by)
+        if self._page_status:
+            self._project.set_status(self._page, self._page_status["from"], self._by)
+        self._notify(self._page)
+
+
+class StatusCommand(QUndoCommand):
+    """Mark a page new, proposed, labelled or reviewed."""
+
+    def __init__(self, project: Project, page: str, status: str, by: Provenance, notify: Notify) -> None:
+        super().__init__(f"mark page {page} {status}")
+        self._project, self._page, self._status, self._by, self._notify = project, page, status, by, notify
+        self._old = project.page(page).status
+        self._skip_redo = False
+
+    def perform(self) -> Change:
+        change = self._project.set_status(self._page, self._status, self._by)
+        self._skip_redo = True
+        if change.id is None:
+            self.setObsolete(True)
+        return change
+
+    def redo(self) -> None:
+        if self._skip_redo:
+            self._skip_redo = False
+            return
+        self._project.set_status(self._page, self._status, self._by)
+        self._notify(self._page)
+
+    def undo(self) -> None:
+        self._skip_redo = False
+        self._project.set_status(self._page, self._old, self._by)
+        self._notify(self._page)
+
+
+def push(stack: QUndoStack, command: LabelCommand | StatusCommand) -> Change:
+    """Run the command's change now (raising what the store raises) and put it on the stack."""
+    change = command.perform()
+    if change.id is not None:
+        stack.push(command)
+    return change
+
+
+def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand]) -> list[Change]:
+    """Several changes as one undo step; those already made stay made (and undoable) if a later one fails."""
+    changes: list[Change] = []
+    stack.beginMacro(text)
+    try:
+        for command in commands:
+            changes.append(push(stack, command))
+    finally:
+        stack.endMacro()
+    return changes

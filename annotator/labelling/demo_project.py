@@ -1,0 +1,91 @@
+"""The demo project the app opens when it is given none, built once from resources/demo/dataset and its
+synthetic variants (resources/demo/synthetic, made by `recordlens synth`).
+
+It shows every stage of the work on four small invented pages: pages 1 and 3 come labelled (their ground
+truth imported), page 2 carries the offline extractor's proposals waiting for review, page 4 is new; the
+synthetic variants (`N_vK`) come labelled, their labels having followed the records through the
+transformations. Two runs (the offline extractor and MDR) over all the pages are stored and scored, so review
+mode has something to show (page 3 is the one where the offline extractor misses a record: the sponsored item).
+The folder is built beside its final place and renamed into it, so an interrupted build leaves no half project.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import platformdirs
+
+from ...core import extract
+from ...core.resource_files import resource_path
+from ...core.store.db import Provenance
+from ...core.store.importer import ImportReport, PageSource, find_sources, import_page
+from ...core.store.project import Project, init_project, open_project
+from ...core.store.scoring import score_stored_run
+from ..settings import APP_DIR_NAME, MDR, offline_default_method
+
+# Built once and then only opened: a new name whenever what the demo holds changes, so nobody keeps an old one.
+DEMO_FOLDER = "demo-project-3"
+LABELLED = ("1", "3")
+PROPOSED = ("2",)
+
+
+def demo_dataset() -> Path:
+    return resource_path("demo", "dataset")
+
+
+def demo_synthetic() -> Path:
+    return resource_path("demo", "synthetic")
+
+
+def _comes_labelled(name: str) -> bool:
+    return name in LABELLED or "_v" in name
+
+
+def default_demo_folder() -> Path:
+    return platformdirs.user_data_path(APP_DIR_NAME) / DEMO_FOLDER
+
+
+def open_demo_project(folder: Path | None = None) -> Project:
+    """The demo project in `folder` (the user data folder by default), built first if it is not there."""
+    target = folder or default_demo_folder()
+    if not (target / "project.db").is_file():
+        build_demo_project(target)
+    return open_project(target)
+
+
+def build_demo_project(target: Path) -> Path:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    try:
+        with init_project(staging / "p") as project:
+            _fill(project)
+        if target.exists():  # an empty or broken earlier attempt (no project.db)
+            shutil.rmtree(target)
+        (staging / "p").rename(target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def _fill(project: Project) -> None:
+    report = ImportReport()
+    for source in find_sources([demo_dataset(), demo_synthetic()], report):
+        labelled = _comes_labelled(source.name)
+        import_page(project, source if labelled else PageSource(source.name, source.path), report)
+    if report.problems:
+        raise RuntimeError(f"the demo dataset did not import: {report.problems[0]}")
+    names = [p.name for p in project.pages()]
+    for method in dict.fromkeys((offline_default_method(), MDR)):
+        extractor = extract.create(method)
+        predictions = {name: extractor.extract(project.load(name).page) for name in names}
+        run_id = project.add_run(method, {"version": extractor.version, "source": "demo"})
+        project.add_predictions(run_id, {name: e.records for name, e in predictions.items()})
+        project.finish_run(run_id)
+        score_stored_run(project, run_id)
+        if method == offline_default_method():
+            for name in PROPOSED:
+                found = predictions[name]
+                project.add_records(name, found.records,
+                                    Provenance.extractor(found.method, found.version, found.input_format or ""))

@@ -1,0 +1,167 @@
+"""The page history dialog: every stored change of one page, newest first, and a way back to any of them.
+
+The undo stacks last one session, the store's history lasts as long as the project: this is how a page gets back
+to a state from an earlier session. The dialog only picks the entry; the window restores through the page's
+undo stack, so the restore itself can be undone.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.store.db import Provenance
+from ...core.store.project import Change, Label, Project
+from ..qt.signals import emit
+
+# History ids start at 1 (SQLite rowids), so 0 can stand for "before any change" in an item's data, where
+# None would read the same as "no data".
+START = 0
+ENTRY_ROLE = Qt.ItemDataRole.UserRole
+COLUMNS = ("When", "Who", "What", "Records")
+_IDS_SHOWN = 6
+_XPATHS_SHOWN = 8
+
+
+def when(at: str) -> str:
+    """The store's UTC timestamp in local time: the annotator thinks in their own clock."""
+    try:
+        moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    except ValueError:
+        return at
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def who(actor: Provenance) -> str:
+    return actor.name if actor.is_person else str(actor)
+
+
+def what(change: Change) -> str:
+    detail = change.detail
+    if change.action == "status":
+        return f"page {detail.get('from')} → {detail.get('to')}"
+    if change.action == "restore":
+        target = detail.get("to")
+        return "restore to before any change" if target is None else f"restore to change {target}"
+    text = change.action
+    if change.action == "add" and change.after:
+        text += f" ({change.after[0].status})"
+    status = detail.get("page_status")
+    if isinstance(status, dict):
+        text += f"; page {status.get('from')} → {status.get('to')}"
+    return text
+
+
+def touched(change: Change) -> list[Label]:
+    """The records a change touched, each once (as it was after the change, if it still existed)."""
+    by_id: dict[int, Label] = {label.id: label for label in change.before}
+    by_id.update((label.id, label) for label in change.after)
+    return list(by_id.values())
+
+
+def records_text(change: Change) -> str:
+    labels = touched(change)
+    if not labels:
+        return ""
+    ids = ", ".join(f"#{label.id}" for label in labels[:_IDS_SHOWN])
+    more = f", … ({len(labels)} in all)" if len(labels) > _IDS_SHOWN else ""
+    return f"{'record' if len(labels) == 1 else 'records'} {ids}{more}"
+
+
+def records_tooltip(change: Change) -> str:
+    lines = []
+    for label in touched(change)[:_IDS_SHOWN]:
+        xpaths = list(label.xpaths[:_XPATHS_SHOWN]) + (["…"] if len(label.xpaths) > _XPATHS_SHOWN else [])
+        lines.append(f"#{label.id} {label.status}: " + "  ".join(xpaths))
+    return "\n".join(lines)
+
+
+class HistoryDialog(QDialog):
+    """Lists a page's changes; "Restore to here" asks the window to bring the labels back to the chosen one."""
+
+    restore_requested = Signal(str, object)  # the page, the history id (None: before any change)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.page: str | None = None
+        self.resize(820, 480)
+        self.heading = QLabel()
+        self.entries = QTreeWidget()
+        self.entries.setHeaderLabels(list(COLUMNS))
+        self.entries.setRootIsDecorated(False)
+        self.entries.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.entries.setColumnWidth(0, 150)
+        self.entries.setColumnWidth(1, 140)
+        self.entries.setColumnWidth(2, 240)
+        self.entries.itemSelectionChanged.connect(self._update_button)
+        self.restore_button = QPushButton("Restore to here")
+        self.restore_button.setToolTip("Bring the page's labels back to how they were right after this change "
+                                       "(undoable with Ctrl+Z)")
+        self.restore_button.clicked.connect(self._restore)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.addButton(self.restore_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.entries, 1)
+        layout.addWidget(buttons)
+        self.setWindowModality(Qt.WindowModality.NonModal)
+        self._update_button()
+
+    def show_page(self, project: Project, page: str) -> None:
+        """Fill the list from the store, newest first, keeping the chosen entry chosen if it is still there."""
+        kept = self.chosen() if page == self.page else None
+        self.page = page
+        history = project.history(page)
+        self.setWindowTitle(f"History of page {page}")
+        self.heading.setText(f"{len(history)} change{'s' if len(history) != 1 else ''} to page {page}, "
+                             "newest first")
+        self.entries.clear()
+        for change in reversed(history):
+            item = QTreeWidgetItem([when(change.at), who(change.actor), what(change), records_text(change)])
+            item.setData(0, ENTRY_ROLE, change.id)
+            item.setToolTip(3, records_tooltip(change))
+            self.entries.addTopLevelItem(item)
+        start = QTreeWidgetItem(["", "", "before any change", ""])
+        start.setData(0, ENTRY_ROLE, START)
+        self.entries.addTopLevelItem(start)
+        if kept is not None:
+            self.choose(kept)
+        self._update_button()
+
+    def chosen(self) -> int | None:
+        """The chosen entry's history id, START for "before any change", None when nothing is chosen."""
+        items = self.entries.selectedItems()
+        return int(items[0].data(0, ENTRY_ROLE)) if items else None
+
+    def choose(self, history_id: int) -> None:
+        for row in range(self.entries.topLevelItemCount()):
+            item = self.entries.topLevelItem(row)
+            if int(item.data(0, ENTRY_ROLE)) == history_id:
+                self.entries.setCurrentItem(item)
+                return
+
+    def _update_button(self) -> None:
+        chosen = self.chosen()
+        newest = self.entries.topLevelItem(0)
+        # Restoring to the newest entry would change nothing: the labels are already as it left them.
+        latest = newest is not None and chosen == int(newest.data(0, ENTRY_ROLE))
+        self.restore_button.setEnabled(chosen is not None and not latest)
+
+    def _restore(self) -> None:
+        chosen = self.chosen()
+        if self.page is None or chosen is None:
+            return
+        emit(self.restore_requested, self.page, None if chosen == START else chosen)

@@ -1,0 +1,130 @@
+"""The page list: every page with its status and record counts, a status filter, a search box, the progress."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.store.project import PageInfo
+from ...core.store.schema import PAGE_STATUSES, TRUE_PAGE_STATUSES
+from ..qt.signals import emit
+
+STATUS_MARKS = {"new": "○", "proposed": "◐", "labelled": "✓", "reviewed": "★"}
+ALL = "all pages"
+NAME_ROLE = Qt.ItemDataRole.UserRole
+
+
+def page_line(info: PageInfo) -> str:
+    counts = [f"{info.true_labels} labelled"] if info.true_labels else []
+    if info.proposed:
+        counts.append(f"{info.proposed} proposed")
+    if info.flagged:
+        counts.append(f"{info.flagged} flagged")
+    title = f"  {info.title[:40]}" if info.title else ""
+    return f"{STATUS_MARKS.get(info.status, '?')} {info.name}{title}\n      {' · '.join(counts) or 'no records'}"
+
+
+def matches(info: PageInfo, status: str, search: str) -> bool:
+    if status != ALL and info.status != status:
+        return False
+    needle = search.strip().lower()
+    return not needle or any(needle in (x or "").lower() for x in (info.name, info.title, info.url))
+
+
+class PageList(QWidget):
+    """Signal `page_chosen(name)` when the user picks a page (not when the list is refilled)."""
+
+    page_chosen = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.status_filter = QComboBox()
+        self.status_filter.addItems([ALL, *PAGE_STATUSES])
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("search name, title, URL (Ctrl+F)")
+        self.search.setClearButtonEnabled(True)
+        self.list = QListWidget()
+        self.list.setAlternatingRowColors(True)
+        self.progress_label = QLabel()
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setTextVisible(False)
+        self.progress_bar.setMaximumHeight(6)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        for widget in (self.status_filter, self.search, self.list, self.progress_label, self.progress_bar):
+            layout.addWidget(widget)
+        self._pages: list[PageInfo] = []
+        self.status_filter.currentTextChanged.connect(lambda _: self._fill())
+        self.search.textChanged.connect(lambda _: self._fill())
+        self.list.currentItemChanged.connect(self._on_current)
+
+    def set_pages(self, pages: Sequence[PageInfo], current: str | None) -> None:
+        self._pages = list(pages)
+        done = sum(1 for p in self._pages if p.status in TRUE_PAGE_STATUSES)
+        self.progress_label.setText(f"{done} / {len(self._pages)} labelled")
+        self.progress_bar.setRange(0, max(1, len(self._pages)))
+        self.progress_bar.setValue(done)
+        self._fill(current)
+
+    def show_all(self) -> None:
+        """Drop the filter and the search (to make a page chosen elsewhere visible)."""
+        self.status_filter.setCurrentText(ALL)
+        self.search.clear()
+
+    def names(self) -> list[str]:
+        """The pages the list shows, in order."""
+        return [self.list.item(i).data(NAME_ROLE) for i in range(self.list.count())]
+
+    def current_name(self) -> str | None:
+        item = self.list.currentItem()
+        return item.data(NAME_ROLE) if item else None
+
+    def select(self, name: str | None) -> None:
+        """Highlight `name` without announcing it."""
+        self.list.blockSignals(True)
+        try:
+            self.list.setCurrentRow(self.names().index(name) if name in self.names() else -1)
+        finally:
+            self.list.blockSignals(False)
+        if self.list.currentItem():
+            self.list.scrollToItem(self.list.currentItem())
+
+    def neighbour(self, name: str | None, step: int) -> str | None:
+        names = self.names()
+        if not names:
+            return None
+        if name not in names:
+            return names[0] if step > 0 else names[-1]
+        index = names.index(name) + step
+        return names[index] if 0 <= index < len(names) else None
+
+    def _fill(self, current: str | None = None) -> None:
+        current = current or self.current_name()
+        status, search = self.status_filter.currentText(), self.search.text()
+        self.list.blockSignals(True)
+        try:
+            self.list.clear()
+            for info in self._pages:
+                if matches(info, status, search):
+                    item = QListWidgetItem(page_line(info))
+                    item.setData(NAME_ROLE, info.name)
+                    item.setToolTip("\n".join(x for x in (info.url, info.source, *info.warnings) if x))
+                    self.list.addItem(item)
+        finally:
+            self.list.blockSignals(False)
+        self.select(current)
+
+    def _on_current(self, item: QListWidgetItem | None, _previous: QListWidgetItem | None) -> None:
+        if item is not None:
+            emit(self.page_chosen, item.data(NAME_ROLE))

@@ -1,0 +1,343 @@
+"""The page view: one saved page rendered offline, its records drawn over it, clicks and hovers reported.
+
+`PageView` wraps an `OfflinePage` with a view and injects resources/js/overlay.js (with qwebchannel.js and
+dom_rules.js before it) into ApplicationWorld at document creation. Python draws through runJavaScript; the page
+talks back through a QWebChannel object named "recordlens": a real click reaches the script's capture-phase
+listener, which takes the element's XPath under the NEXT-EVAL rules and calls `_Bridge.clicked`.
+
+The view decides nothing about records: it is given XPaths, colour indices, labels and states, and says where
+things are. The palette lives here so that other widgets (the record list's bullets) can show the same colours.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEventLoop, QObject, Signal, Slot
+from PySide6.QtGui import QImage
+from PySide6.QtWebChannel import QWebChannel
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from ...core.page.dataset import LoadedPage, load_page
+from ...core.page.dom import Page
+from ..qt.event_loop import run_until_quit, settled_grab
+from ..qt.page_loader import OfflinePage
+from ..qt.page_scripts import document_script
+from ..qt.signals import emit
+
+OVERLAY = "overlay.js"
+CHANNEL_OBJECT = "recordlens"  # the name overlay.js looks the bridge up by
+_MHTML_SUFFIXES = (".mhtml", ".mht")
+
+# Twelve colours that stay apart from each other on white and on photos; records cycle through them.
+PALETTE = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+    "#e377c2", "#17becf", "#bcbd22", "#3949ab", "#00897b", "#6d4c41",
+)
+# Review mode: a state's colour replaces the record's own, so the three kinds read at a glance.
+STATE_COLOURS = {"matched": "#2b8a3e", "missed": "#e8590c", "spurious": "#c2255c"}
+
+
+def record_colour(colour_index: int, state: str | None = None) -> str:
+    """The colour a record is drawn in: its state's colour in review mode, else its palette entry."""
+    if state in STATE_COLOURS:
+        return STATE_COLOURS[state]
+    return PALETTE[colour_index % len(PALETTE)]
+
+
+@dataclass(frozen=True)
+class XPathBox:
+    """Where one XPath is on the rendered page."""
+
+    xpath: str
+    resolved: bool
+    path: str | None  # the resolved element's own XPath under the NEXT-EVAL rules
+    rect: tuple[float, float, float, float] | None  # x, y, width, height in document (CSS pixel) coordinates
+    visible: bool  # False for a resolved element without a rendered box (display: none, <head> content)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> XPathBox:
+        rect = data.get("rect")
+        return cls(data["xpath"], bool(data["resolved"]), data.get("path"),
+                   tuple(rect) if rect else None, bool(data.get("visible")))
+
+
+@dataclass(frozen=True)
+class DrawSummary:
+    """What the last `show_records` drew."""
+
+    records: int
+    xpaths: int
+    resolved: int
+    boxes: int  # resolved elements with a rendered box
+    generation: int
+
+
+def parse_js_result(raw: Any) -> Any:
+    """A script's JSON answer, or None when there is none: a page torn down mid-call answers '' or None."""
+    if not isinstance(raw, str) or not raw:
+        return None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return None
+
+
+def _is_archive(path: Path) -> bool:
+    """Chromium opens MHTML as an archive only from a file named so; a misnamed file is shown as HTML instead."""
+    if path.suffix.lower() not in _MHTML_SUFFIXES:
+        return False
+    with path.open("rb") as stream:
+        head = stream.read(64)
+    return not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
+
+
+class _Bridge(QObject):
+    """The object overlay.js calls. Slots forward to plain callables: emitting happens in PageView only."""
+
+    def __init__(self, on_click: Callable[[str], None], on_hover: Callable[[str], None],
+                 on_painted: Callable[[int], None], on_framed: Callable[[int], None]) -> None:
+        super().__init__()
+        self._on_framed = on_framed
+        self._on_click = on_click
+        self._on_hover = on_hover
+        self._on_painted = on_painted
+
+    @Slot(str)
+    def clicked(self, xpath: str) -> None:
+        self._on_click(xpath)
+
+    @Slot(str)
+    def hovered(self, xpath: str) -> None:
+        self._on_hover(xpath)
+
+    @Slot(int)
+    def painted(self, generation: int) -> None:
+        self._on_painted(generation)
+
+    @Slot(int)
+    def framed(self, token: int) -> None:
+        self._on_framed(token)
+
+
+class PageView(QWidget):
+    """A saved page with record overlays. Call `dispose()` before the QApplication goes away.
+
+    Signals: `loaded(ok)`, `element_clicked(xpath)` (a real click while annotating), `hovered(xpath)` ("" when
+    the pointer leaves), `blocked_count_changed(n)` (requests refused since the page was opened),
+    `overlays_drawn(boxes)` (the frame showing the records of the last `show_records` has been produced).
+    """
+
+    loaded = Signal(bool)
+    element_clicked = Signal(str)
+    hovered = Signal(str)
+    blocked_count_changed = Signal(int)
+    overlays_drawn = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.offline = OfflinePage(with_view=True)
+        self.view = self.offline.view
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.view)
+
+        self._bridge = _Bridge(self._on_clicked, self._on_hovered, self._on_painted, self._on_framed)
+        self._channel = QWebChannel()
+        self._channel.registerObject(CHANNEL_OBJECT, self._bridge)
+        self.offline.keep(self._bridge)
+        self.offline.set_web_channel(self._channel)
+        self.offline.page.scripts().insert(document_script("recordlens-overlay", OVERLAY))
+        self.offline.loaded.connect(self._on_loaded)
+        self.offline.request_blocked.connect(self._on_blocked)
+
+        self.loaded_page: LoadedPage | None = None
+        self._is_loaded = False
+        self._records: list[dict[str, Any]] = []
+        self._annotating = True
+        self._generation = 0  # numbers every drawing sent to any page, so late answers can be told apart
+        self._painted = 0  # the latest drawing the page reported on screen
+        self._frame_token = 0  # the latest frame asked for by settled_image
+        self._framed = 0  # the latest frame the page reported produced
+        self.last_summary: DrawSummary | None = None
+        self._waiting: QEventLoop | None = None
+
+    # -- the page -------------------------------------------------------------------------------------------
+
+    @property
+    def core_page(self) -> Page | None:
+        return self.loaded_page.page if self.loaded_page else None
+
+    def open(self, path: str | Path) -> None:
+        """Show a saved page (HTML or MHTML); `loaded` follows. Records of the previous page are dropped.
+
+        The file is read and parsed by the core first (`core_page`), so an unreadable file raises the core's
+        RecordLensError here and the view keeps showing what it showed."""
+        path = Path(path)
+        loaded = load_page(path)
+        self.loaded_page = loaded
+        self._is_loaded = False
+        self._records = []
+        self.last_summary = None
+        self.offline.reset_blocked()
+        emit(self.blocked_count_changed, 0)
+        if _is_archive(path):
+            self.offline.load_mhtml(path)
+        else:
+            # The core's decoded text, served as UTF-8 with the charset stated: page and core read the same.
+            self.offline.load_html(loaded.snapshot.html, path.name)
+
+    def wait_until_loaded(self, timeout_ms: int = 30_000) -> bool:
+        return self.offline.wait_until_loaded(timeout_ms)
+
+    @property
+    def blocked_count(self) -> int:
+        return self.offline.blocked_count
+
+    def _on_loaded(self, ok: bool) -> None:
+        self._is_loaded = ok
+        if ok:
+            self.offline.run_js_async(f"__recordlens.overlay.setAnnotating({json.dumps(self._annotating)})")
+            if self._records:
+                self._send_records()
+        emit(self.loaded, ok)
+
+    def _on_blocked(self, _url: str) -> None:
+        emit(self.blocked_count_changed, self.offline.blocked_count)
+
+    # -- records --------------------------------------------------------------------------------------------
+
+    def show_records(self, records: Sequence[dict[str, Any]]) -> None:
+        """Draw `records` (each: xpaths, and optionally colour_index, label, state, selected), replacing any.
+
+        Before the page has loaded they are kept and drawn when it has; `overlays_drawn` follows either way."""
+        self._records = [
+            {
+                "xpaths": [str(x) for x in r.get("xpaths", ())],
+                "colour": record_colour(int(r.get("colour_index", i)), r.get("state")),
+                "label": str(r.get("label", i + 1)),
+                "selected": bool(r.get("selected", False)),
+            }
+            for i, r in enumerate(records)
+        ]
+        if self._is_loaded:
+            self._send_records()
+
+    def _send_records(self) -> None:
+        self._generation += 1
+        spec = json.dumps({"records": self._records, "generation": self._generation})
+        self.offline.run_js_async(f"__recordlens.overlay.show({json.dumps(spec)})", self._on_drawn)
+
+    def _on_drawn(self, raw: Any) -> None:
+        data = parse_js_result(raw)
+        if data is None:
+            return  # the page went away meanwhile; the next load redraws
+        # A drawing of an earlier page or an earlier set of records answers late: it is not the one on show.
+        if "error" in data or data.get("generation") != self._generation:
+            return
+        self.last_summary = DrawSummary(**data)
+        if self._painted >= self._generation:  # the frame came out before this answer arrived
+            self._announce_drawn()
+
+    def _on_painted(self, generation: int) -> None:
+        self._painted = max(self._painted, generation)
+        if self.last_summary and generation == self.last_summary.generation:
+            self._announce_drawn()
+
+    def _announce_drawn(self) -> None:
+        assert self.last_summary is not None
+        if self._waiting is not None:
+            self._waiting.quit()
+        emit(self.overlays_drawn, self.last_summary.boxes)
+
+    def overlays_ready(self) -> bool:
+        """True once the records last given are on screen."""
+        return (self.last_summary is not None and self.last_summary.generation == self._generation
+                and self._painted >= self._generation)
+
+    def wait_until_drawn(self, timeout_ms: int = 30_000) -> DrawSummary:
+        """Spin the event loop until the records last given are on screen (tests, bench, screenshots)."""
+        if not self.overlays_ready():
+            run_until_quit(timeout_ms, lambda loop: setattr(self, "_waiting", loop))
+        if not self.overlays_ready():
+            raise TimeoutError(f"overlays were not drawn within {timeout_ms} ms")
+        assert self.last_summary is not None
+        return self.last_summary
+
+    def select_record(self, index: int | None) -> None:
+        """Emphasise record `index` (None or -1: no selection)."""
+        chosen = -1 if index is None else index
+        for i, record in enumerate(self._records):
+            record["selected"] = i == chosen
+        if self._is_loaded:
+            self.offline.run_js_async(f"__recordlens.overlay.select({int(chosen)})")
+
+    def set_annotating(self, on: bool) -> None:
+        """While annotating (the default) a click reports its element and the page ignores it; off, the page
+        gets its clicks and nothing is reported. Alt+click always reaches the page."""
+        self._annotating = bool(on)
+        if self._is_loaded:
+            self.offline.run_js_async(f"__recordlens.overlay.setAnnotating({json.dumps(self._annotating)})")
+
+    # -- where things are ------------------------------------------------------------------------------------
+
+    def scroll_to(self, xpath: str, callback: Callable[[tuple[float, ...] | None], None] | None = None) -> None:
+        """Scroll the element into the middle of the view; `callback` gets its viewport box (None: unresolved)."""
+        def done(raw: Any) -> None:
+            if callback is not None:
+                box = parse_js_result(raw)
+                callback(tuple(box) if box is not None else None)
+
+        self.offline.run_js_async(f"__recordlens.overlay.scrollTo({json.dumps(xpath)})", done)
+
+    def locate(self, xpaths: Sequence[str], timeout_ms: int = 30_000) -> list[XPathBox]:
+        """For every XPath: resolved or not, and its box on the rendered page (synchronous)."""
+        raw = self.offline.run_js(f"__recordlens.overlay.locate({json.dumps(json.dumps(list(xpaths)))})",
+                                  timeout_ms)
+        return [XPathBox.from_json(d) for d in parse_js_result(raw) or []]
+
+    def boxes(self, timeout_ms: int = 30_000) -> list[list[XPathBox]]:
+        """Per record drawn, per XPath, where it is (synchronous; for tests, the bench and "scroll to")."""
+        raw = self.offline.run_js("__recordlens.overlay.boxes()", timeout_ms)
+        return [[XPathBox.from_json(d) for d in record] for record in parse_js_result(raw) or []]
+
+    def grab_png(self, path: str | Path, timeout_ms: int = 30_000) -> Path:
+        """Save what the view shows, overlays included, as PNG (waits for them to be on screen first)."""
+        if self._records:
+            self.wait_until_drawn(timeout_ms)
+        target = Path(path)
+        if not self.settled_image(timeout_ms).save(str(target), "PNG"):
+            raise OSError(f"could not write {target}")
+        return target
+
+    def settled_image(self, timeout_ms: int = 5_000, interval_ms: int = 50) -> QImage:
+        """What the view shows once the page's overlays are in a frame and the picture is stable (settled_grab)."""
+        self._frame_token += 1
+        token = self._frame_token
+        self.offline.run_js_async(f"__recordlens.overlay.ping({token})")
+        return settled_grab(self.view, lambda: self._framed >= token, timeout_ms, interval_ms)
+
+    # -- events from the page --------------------------------------------------------------------------------
+
+    def _on_clicked(self, xpath: str) -> None:
+        emit(self.element_clicked, xpath)
+
+    def _on_framed(self, token: int) -> None:
+        self._framed = max(self._framed, token)
+
+    def _on_hovered(self, xpath: str) -> None:
+        emit(self.hovered, xpath)
+
+    # -- lifetime ---------------------------------------------------------------------------------------------
+
+    def dispose(self) -> None:
+        """Release the browser page and profile (before the QApplication goes away). Idempotent.
+
+        The widget is hidden too: an empty window left on screen would still take the pointer's events."""
+        self.offline.close()
+        self.view = None
+        self.hide()

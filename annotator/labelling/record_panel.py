@@ -1,0 +1,165 @@
+"""The record panel: each record of the page in its overlay colour, with its texts, size and status.
+
+Rows are made from the core's labels and the core's page (`rows_for`); the panel only shows them and says
+which are selected. Record k of the page is drawn in colour k, so the bullet here matches its box on the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGridLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.page.dom import Page
+from ...core.records.model import TextKeyIndex
+from ...core.store.project import Label
+from ..qt.signals import emit
+from .page_view import record_colour
+
+STATUS_MARKS = {"proposed": "?", "accepted": "✓", "edited": "✎", "rejected": "✗"}
+ID_ROLE = Qt.ItemDataRole.UserRole
+_TEXT_CHARS = 70
+
+
+@dataclass(frozen=True)
+class RecordRow:
+    id: int
+    number: int          # 1-based, the badge on the page
+    colour: str
+    status: str
+    texts: str
+    elements: int
+    text_entries: int
+    origin: str
+    flagged: bool
+
+    @property
+    def line(self) -> str:
+        size = f"{self.elements} el · {self.text_entries} texts"
+        flag = "  ⚠ unresolved XPath" if self.flagged else ""
+        return f"{self.number:>2}  {STATUS_MARKS.get(self.status, '?')}  {self.texts or '(no text)'}\n" \
+               f"      {size} · {self.status}{flag}"
+
+
+def rows_for(labels: Sequence[Label], page: Page | None) -> list[RecordRow]:
+    keys = TextKeyIndex(page.text_map) if page else None
+    rows = []
+    for k, label in enumerate(labels):
+        entries = sorted(keys.expand(label.xpaths), key=_text_order(page)) if keys and page else []
+        texts = " · ".join(page.text_map[e] for e in entries[:6]) if page else ""
+        if len(texts) > _TEXT_CHARS:
+            texts = texts[:_TEXT_CHARS - 1] + "…"
+        rows.append(RecordRow(label.id, k + 1, record_colour(k), label.status, texts, len(label.xpaths), len(entries),
+                              str(label.changed_by or label.origin), label.flagged))
+    return rows
+
+
+def _text_order(page: Page | None):  # noqa: ANN202 - a sort key
+    order = {key: i for i, key in enumerate(page.text_map)} if page else {}
+    return lambda key: order.get(key, 0)
+
+
+def _bullet(colour: str) -> QIcon:
+    pixmap = QPixmap(14, 14)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setBrush(QColor(colour))
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.drawEllipse(1, 1, 12, 12)
+    painter.end()
+    return QIcon(pixmap)
+
+
+class RecordPanel(QWidget):
+    """Signal `selection_changed()` when the user selects records (not when rows are refilled).
+
+    The buttons are given the window's actions, so each shows its shortcut and follows its enabled state."""
+
+    selection_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.summary = QLabel()
+        self.list = QListWidget()
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.list.setAlternatingRowColors(True)
+        self.buttons = QGridLayout()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.list, 1)
+        layout.addLayout(self.buttons)
+        self._rows: list[RecordRow] = []
+        self.list.itemSelectionChanged.connect(self._on_selection)
+
+    def add_button(self, action, row: int, column: int) -> QPushButton:  # noqa: ANN001 - a QAction
+        button = QPushButton(action.iconText())
+        button.setToolTip(f"{action.text()} ({action.shortcut().toString()})")
+        button.clicked.connect(action.trigger)
+        action.enabledChanged.connect(button.setEnabled)
+        button.setEnabled(action.isEnabled())
+        self.buttons.addWidget(button, row, column)
+        return button
+
+    def set_rows(self, rows: Sequence[RecordRow], selected: Sequence[int]) -> None:
+        self._rows = list(rows)
+        counts: dict[str, int] = {}
+        for row in rows:
+            counts[row.status] = counts.get(row.status, 0) + 1
+        self.summary.setText(f"{len(rows)} records" + "".join(f" · {n} {s}" for s, n in sorted(counts.items())))
+        self.list.blockSignals(True)
+        try:
+            self.list.clear()
+            for row in rows:
+                item = QListWidgetItem(_bullet(row.colour), row.line)
+                item.setData(ID_ROLE, row.id)
+                item.setToolTip(f"record {row.number}: {row.status}, by {row.origin}")
+                if row.status == "rejected":
+                    item.setForeground(QColor("#999999"))
+                self.list.addItem(item)
+        finally:
+            self.list.blockSignals(False)
+        self.select_ids(selected)
+
+    def ids(self) -> list[int]:
+        return [row.id for row in self._rows]
+
+    def selected_ids(self) -> list[int]:
+        """Selected records in display order."""
+        chosen = {item.data(ID_ROLE) for item in self.list.selectedItems()}
+        return [i for i in self.ids() if i in chosen]
+
+    def current_id(self) -> int | None:
+        """The record clicks edit: the one selected, when exactly one is."""
+        selected = self.selected_ids()
+        return selected[0] if len(selected) == 1 else None
+
+    def select_ids(self, ids: Sequence[int]) -> None:
+        """Select these records without announcing it."""
+        wanted = set(ids)
+        self.list.blockSignals(True)
+        try:
+            self.list.clearSelection()
+            for index in range(self.list.count()):
+                item = self.list.item(index)
+                if item.data(ID_ROLE) in wanted:
+                    self.list.setCurrentItem(item, QItemSelectionModel.SelectionFlag.Select)
+                    self.list.scrollToItem(item)
+        finally:
+            self.list.blockSignals(False)
+
+    def _on_selection(self) -> None:
+        emit(self.selection_changed)

@@ -1,0 +1,129 @@
+"""The review panel: choose a run, see the page's matched / missed / spurious records and P/R/F1, the run's
+means, and the pages it did worst on. The classes and figures come from `recordlens.core.records.review`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.records.review import MATCHED, MISSED, SPURIOUS, PageReview, ReviewRecord
+from ...core.store.runs import RunInfo
+from ..qt.signals import emit
+from .page_view import STATE_COLOURS
+
+NO_RUN = -1
+DATA_ROLE = Qt.ItemDataRole.UserRole
+
+
+def review_label(record: ReviewRecord) -> str:
+    """The badge: T<k> names a true record, P<k> a predicted one (1-based)."""
+    if record.kind == SPURIOUS:
+        return f"P{(record.predicted or 0) + 1}"
+    return f"T{(record.true or 0) + 1}"
+
+
+def overlay_records(review: PageReview) -> list[dict[str, object]]:
+    """What PageView.show_records draws in review mode: every class in its state's colour."""
+    return [{"xpaths": list(r.xpaths), "colour_index": i, "label": review_label(r), "state": r.kind}
+            for i, r in enumerate(review.records)]
+
+
+def _figures(p: float | None, r: float | None, f: float | None) -> str:
+    if p is None or r is None or f is None:
+        return "not scored"
+    return f"P {p:.3f}   R {r:.3f}   F1 {f:.3f}"
+
+
+class ReviewPanel(QWidget):
+    """Signals: `run_chosen(run_id)` (NO_RUN for none), `page_chosen(name)` (a worst page picked),
+    `record_chosen(index)` (a reviewed record picked), `score_requested(run_id)`."""
+
+    run_chosen = Signal(int)
+    page_chosen = Signal(str)
+    record_chosen = Signal(int)
+    score_requested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.runs = QComboBox()
+        self.page_figures = QLabel("—")
+        self.run_figures = QLabel("—")
+        self.score_button = QPushButton("Score this run against the labels")
+        self.legend = QLabel(" ".join(
+            f"<span style='color:{STATE_COLOURS[k]}'>■</span> {k}" for k in (MATCHED, MISSED, SPURIOUS)))
+        self.records = QListWidget()
+        self.worst = QListWidget()
+        form = QFormLayout()
+        form.addRow("run", self.runs)
+        form.addRow("this page", self.page_figures)
+        form.addRow("run mean", self.run_figures)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(form)
+        layout.addWidget(self.score_button)
+        layout.addWidget(self.legend)
+        layout.addWidget(self.records, 2)
+        layout.addWidget(QLabel("worst pages (W jumps to the next)"))
+        layout.addWidget(self.worst, 1)
+        self.runs.currentIndexChanged.connect(self._on_run)
+        self.worst.itemActivated.connect(lambda item: emit(self.page_chosen, item.data(DATA_ROLE)))
+        self.worst.itemClicked.connect(lambda item: emit(self.page_chosen, item.data(DATA_ROLE)))
+        self.records.itemClicked.connect(lambda item: emit(self.record_chosen, item.data(DATA_ROLE)))
+        self.score_button.clicked.connect(lambda: emit(self.score_requested, self.run_id()))
+        self.score_button.hide()
+
+    def set_runs(self, runs: Sequence[RunInfo], current: int = NO_RUN) -> None:
+        self.runs.blockSignals(True)
+        try:
+            self.runs.clear()
+            self.runs.addItem("— choose a run —", NO_RUN)
+            for run in runs:
+                self.runs.addItem(f"#{run.id} {run.method} ({run.status}, {run.predicted_pages} pages)", run.id)
+            index = self.runs.findData(current)
+            self.runs.setCurrentIndex(max(0, index))
+        finally:
+            self.runs.blockSignals(False)
+
+    def run_id(self) -> int:
+        value = self.runs.currentData()
+        return NO_RUN if value is None else int(value)
+
+    def show_run(self, run: RunInfo | None, worst: Sequence[tuple[str, float]]) -> None:
+        self.run_figures.setText(_figures(run.precision, run.recall, run.f1) if run else "—")
+        self.score_button.setVisible(run is not None and run.scored_pages == 0)
+        self.worst.clear()
+        for name, f1 in worst:
+            item = QListWidgetItem(f"page {name}   F1 {f1:.3f}")
+            item.setData(DATA_ROLE, name)
+            self.worst.addItem(item)
+
+    def show_page(self, review: PageReview | None, note: str = "") -> None:
+        self.records.clear()
+        if review is None:
+            self.page_figures.setText(note or "—")
+            return
+        s = review.score
+        counts = f"{review.count(MATCHED)} matched · {review.count(MISSED)} missed · {review.count(SPURIOUS)} spurious"
+        self.page_figures.setText(f"{_figures(s.precision, s.recall, s.f1)}\n{counts}")
+        for index, record in enumerate(review.records):
+            overlap = f"  overlap {record.overlap:.2f}" if record.kind == MATCHED else ""
+            item = QListWidgetItem(f"■ {review_label(record):>4}  {record.kind}{overlap}  ({len(record.xpaths)} el)")
+            item.setForeground(QColor(STATE_COLOURS[record.kind]))
+            item.setData(DATA_ROLE, index)
+            self.records.addItem(item)
+
+    def _on_run(self, _index: int) -> None:
+        emit(self.run_chosen, self.run_id())

@@ -1,0 +1,286 @@
+"""Load a saved page into QtWebEngine offline, privately and without running its scripts.
+
+`OfflinePage` owns an off-the-record profile, a page and (optionally) a view. It serves HTML from memory
+through the `recordlens-page:` scheme with its charset stated (setHtml would cap pages at 2 MB and let Chromium
+guess the encoding), opens MHTML files by their file:// URL (Chromium only treats MHTML as an archive there),
+and blocks every other request: the snapshot's remote images, scripts, frames and fetches never leave the
+process. Injected JavaScript runs in ApplicationWorld, the only world that works once page scripts are off.
+
+Every object handed to Qt (interceptor, scheme handler, web channel) is held here until `close()`: Qt keeps raw
+pointers to them, and one that Python collects while the profile still calls it crashes the process.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QObject, QUrl, Signal
+from PySide6.QtWebEngineCore import (
+    QWebEnginePage,
+    QWebEngineProfile,
+    QWebEngineScript,
+    QWebEngineSettings,
+    QWebEngineUrlRequestInfo,
+    QWebEngineUrlRequestInterceptor,
+    QWebEngineUrlRequestJob,
+    QWebEngineUrlSchemeHandler,
+)
+
+from .env import PAGE_SCHEME
+from .event_loop import run_until_quit
+from .signals import emit
+
+APPLICATION_WORLD = QWebEngineScript.ScriptWorldId.ApplicationWorld
+HTML_CONTENT_TYPE = b"text/html;charset=utf-8"
+
+_page_numbers = itertools.count(1)
+_log = logging.getLogger(__name__)
+
+
+def _without_fragment(url: QUrl) -> str:
+    return url.toString().partition("#")[0]
+
+
+class RequestBlocker(QWebEngineUrlRequestInterceptor):
+    """Lets through only the URLs of the page being shown; records everything else it blocks."""
+
+    blocked = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._allowed: set[str] = set()
+        self.blocked_urls: list[str] = []
+
+    def allow_only(self, *urls: QUrl) -> None:
+        self._allowed = {_without_fragment(u) for u in urls}
+
+    def allow(self, url: QUrl) -> None:
+        """Also let `url` through (for example another page of the same saved site)."""
+        self._allowed.add(_without_fragment(url))
+
+    def interceptRequest(self, info: QWebEngineUrlRequestInfo) -> None:  # noqa: N802 (Qt override)
+        url = info.requestUrl()
+        # A data: URL carries its bytes inside the page, so loading it reaches nothing.
+        if url.scheme() == "data" or _without_fragment(url) in self._allowed:
+            return
+        info.block(True)
+        text = url.toString()
+        self.blocked_urls.append(text)
+        emit(self.blocked, text)
+
+
+class MemorySchemeHandler(QWebEngineUrlSchemeHandler):
+    """Serves registered bytes with a stated Content-Type; any other URL of the scheme fails at once."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._documents: dict[str, tuple[bytes, bytes]] = {}
+
+    def put(self, url: QUrl, data: bytes, content_type: bytes) -> None:
+        self._documents[_without_fragment(url)] = (data, content_type)
+
+    def clear(self) -> None:
+        self._documents.clear()
+
+    def requestStarted(self, job: QWebEngineUrlRequestJob) -> None:  # noqa: N802 (Qt override)
+        document = self._documents.get(_without_fragment(job.requestUrl()))
+        if document is None:
+            job.fail(QWebEngineUrlRequestJob.Error.UrlNotFound)
+            return
+        data, content_type = document
+        # The job owns the buffer: Qt reads it after this method returns and deletes both together.
+        buffer = QBuffer(job)
+        buffer.setData(QByteArray(data))
+        buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+        job.reply(QByteArray(content_type), buffer)
+
+
+class _LoggingPage(QWebEnginePage):
+    """Sends the page's console messages (blocked loads, sandbox notices) to logging, not to stderr."""
+
+    def javaScriptConsoleMessage(self, level, message: str, line: int, source: str) -> None:  # noqa: N802
+        _log.debug("page console (%s) %s:%s: %s", level.name, source, line, message)
+
+
+def _lock_down(settings: QWebEngineSettings) -> None:
+    attribute = QWebEngineSettings.WebAttribute
+    for name, value in (
+        ("JavascriptEnabled", False),  # page scripts never run; ApplicationWorld scripts still do
+        ("JavascriptCanOpenWindows", False),
+        # Served pages count as local content. Refused here, remote loads would fail silently in the
+        # renderer; allowed, each one reaches RequestBlocker, which blocks it too but also counts it.
+        ("LocalContentCanAccessRemoteUrls", True),
+        ("LocalContentCanAccessFileUrls", False),
+        ("PluginsEnabled", False),
+        ("PdfViewerEnabled", False),
+        ("DnsPrefetchEnabled", False),
+        ("AutoLoadIconsForPage", False),  # a favicon fetch would only be blocked and counted
+        ("NavigateOnDropEnabled", False),
+        ("WebRTCPublicInterfacesOnly", True),
+    ):
+        if hasattr(attribute, name):
+            settings.setAttribute(getattr(attribute, name), value)
+
+
+class OfflinePage(QObject):
+    """An off-the-record profile + page (+ view when `with_view`) that show one saved page and nothing else.
+
+    Typical use::
+
+        page = OfflinePage(with_view=True)
+        page.load_html(html_text)            # or page.load_mhtml(path)
+        page.wait_until_loaded()             # tests and scripts; the app listens to `loaded` instead
+        result = page.run_js("document.title")
+        page.close()                         # before the QApplication goes away
+    """
+
+    loaded = Signal(bool)
+    request_blocked = Signal(str)
+
+    def __init__(self, *, with_view: bool = False, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        # An unnamed profile is off the record: no cookies, cache or storage on disk.
+        self.profile = QWebEngineProfile()
+        self.profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)
+        self.profile.setPersistentCookiesPolicy(QWebEngineProfile.PersistentCookiesPolicy.NoPersistentCookies)
+        self.profile.setSpellCheckEnabled(False)
+        self.blocker = RequestBlocker()
+        self.blocker.blocked.connect(self.request_blocked)
+        self.profile.setUrlRequestInterceptor(self.blocker)
+        self.scheme_handler = MemorySchemeHandler()
+        self.profile.installUrlSchemeHandler(PAGE_SCHEME, self.scheme_handler)
+        _lock_down(self.profile.settings())
+
+        self.page = _LoggingPage(self.profile)
+        _lock_down(self.page.settings())
+        self.view = None
+        if with_view:
+            from PySide6.QtWebEngineWidgets import QWebEngineView
+
+            self.view = QWebEngineView()
+            self.view.setPage(self.page)
+        # Objects Qt holds raw pointers to besides the ones above (web channels, extra handlers).
+        self._kept: list[QObject] = []
+        self._loading = False
+        self._load_ok: bool | None = None
+        self._wait_loop: QEventLoop | None = None
+        self._closed = False
+        self.page.loadFinished.connect(self._on_load_finished)
+
+    # -- what was blocked -------------------------------------------------------------------------------
+
+    @property
+    def blocked_urls(self) -> list[str]:
+        return list(self.blocker.blocked_urls)
+
+    @property
+    def blocked_count(self) -> int:
+        return len(self.blocker.blocked_urls)
+
+    def reset_blocked(self) -> None:
+        self.blocker.blocked_urls.clear()
+
+    # -- loading ----------------------------------------------------------------------------------------
+
+    def load_html(self, html: str, name: str = "page.html") -> QUrl:
+        """Show `html` (already decoded text); it is served as UTF-8 with that charset stated."""
+        # A fresh path per load, so Chromium never shows a cached earlier page; the name only helps reading.
+        safe_name = re.sub(r"[^A-Za-z0-9._-]", "_", name) or "page.html"
+        url = QUrl(f"{PAGE_SCHEME.decode()}:/{next(_page_numbers)}/{safe_name}")
+        # Only the page on show is kept: a 10 MB page per visit would otherwise pile up.
+        self.scheme_handler.clear()
+        self.scheme_handler.put(url, html.encode("utf-8", errors="surrogatepass"), HTML_CONTENT_TYPE)
+        self._start(url)
+        return url
+
+    def load_mhtml(self, path: str | Path) -> QUrl:
+        """Show an MHTML snapshot; its own parts load from the archive, nothing else loads."""
+        url = QUrl.fromLocalFile(str(Path(path).resolve()))
+        self._start(url)
+        return url
+
+    def _start(self, url: QUrl) -> None:
+        self.blocker.allow_only(url)
+        self._loading = True
+        self._load_ok = None
+        self.page.load(url)
+
+    def _on_load_finished(self, ok: bool) -> None:
+        self._loading = False
+        self._load_ok = ok
+        if self._wait_loop is not None:
+            self._wait_loop.quit()
+        emit(self.loaded, ok)
+
+    def wait_until_loaded(self, timeout_ms: int = 30_000) -> bool:
+        """Spin the event loop until the current load finishes; its success. TimeoutError if it does not."""
+        if self._loading:
+            # _on_load_finished quits the loop held in _wait_loop.
+            run_until_quit(timeout_ms, lambda loop: setattr(self, "_wait_loop", loop))
+            if self._loading:
+                raise TimeoutError(f"page did not finish loading within {timeout_ms} ms: {self.page.url()}")
+        return bool(self._load_ok)
+
+    # -- injected JavaScript ----------------------------------------------------------------------------
+
+    def run_js_async(self, code: str, callback: Callable[[Any], None] | None = None) -> None:
+        """Run `code` in ApplicationWorld; `callback` gets its completion value (None when it threw)."""
+        if callback is None:
+            self.page.runJavaScript(code, APPLICATION_WORLD)
+        else:
+            self.page.runJavaScript(code, APPLICATION_WORLD, callback)
+
+    def run_js(self, code: str, timeout_ms: int = 30_000) -> Any:
+        """Run `code` in ApplicationWorld and return its completion value, spinning the event loop meanwhile."""
+        box: list[Any] = []
+        waiting: list[QEventLoop | None] = [None]
+
+        def done(value: Any) -> None:
+            box.append(value)
+            if waiting[0] is not None:
+                waiting[0].quit()
+
+        self.run_js_async(code, done)
+        if not box:
+            run_until_quit(timeout_ms, lambda loop: waiting.__setitem__(0, loop))
+        if not box:
+            raise TimeoutError(f"JavaScript did not answer within {timeout_ms} ms")
+        return box[0]
+
+    # -- lifetime -------------------------------------------------------------------------------------------
+
+    def keep(self, obj: QObject) -> QObject:
+        """Hold `obj` as long as this page lives (anything handed to Qt that Qt may call back)."""
+        self._kept.append(obj)
+        return obj
+
+    def set_web_channel(self, channel: QObject) -> None:
+        self.keep(channel)
+        self.page.setWebChannel(channel, APPLICATION_WORLD)
+
+    def close(self) -> None:
+        """Delete view, page, then profile, in the order Qt needs; only then let go of the handlers."""
+        if self._closed:
+            return
+        self._closed = True
+        from shiboken6 import Shiboken
+
+        if self.view is not None:
+            self.view.setPage(None)
+            Shiboken.delete(self.view)
+            self.view = None
+        Shiboken.delete(self.page)
+        Shiboken.delete(self.profile)
+        # The profile is gone, so nothing calls these any more.
+        self._kept.clear()
+
+    def __enter__(self) -> OfflinePage:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,214 @@
+"""A Qt-free `Browser` over a snapshot site, for tests, the demo's reference trajectories and text-only runs.
+
+It "renders" core's DOM of each saved page: the numbered elements are the links, buttons and form fields in
+document order (numbered from 1), with their text, role and accessible name; there is no layout, so no box and
+no real screenshot (a blank PNG stands in). A click on a link opens the saved page for its URL or the "not in
+this snapshot" page; typing into a field fills it and presses Enter, which submits its form as a GET request
+(the only kind a static snapshot can answer); a submit button does the same.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
+
+from ..page.dom import Element, Page, parse_html
+from ..page.snapshot import read_snapshot
+from .model import Observation, Step, Target, TargetNotFoundError
+from .sites import NOT_IN_SNAPSHOT_TITLE, Site, not_in_snapshot_html
+
+VIEWPORT = (1280.0, 800.0)
+_FIELD_TAGS = ("input", "textarea", "select")
+_BUTTON_INPUTS = ("submit", "button", "reset", "image")
+_INPUT_ROLES = {"search": "searchbox", "checkbox": "checkbox", "radio": "radio", "range": "slider",
+                "number": "spinbutton"}
+
+
+def blank_png(width: int = 4, height: int = 3) -> bytes:
+    """A small white PNG: what the fake browser shows instead of a screenshot."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + b"\xff\xff\xff" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+class HtmlSiteBrowser:
+    """A browser over one snapshot site that never touches the network (it has no way to)."""
+
+    def __init__(self, site: Site, *, screenshot: bytes | None = None) -> None:
+        self.site = site
+        self._screenshot = blank_png() if screenshot is None else screenshot
+        self._cache: dict[str, tuple[Page, str]] = {}
+        self._history: list[str] = []
+        self._url = ""
+        self._page: Page | None = None
+        self._title = ""
+        self._values: dict[str, str] = {}
+        self._scroll_y = 0.0
+        self.visited: list[str] = []  # every URL loaded, in order, for tests
+
+    @property
+    def url(self) -> str:
+        return self._url
+
+    def open(self, url: str) -> None:
+        self._history.clear()
+        self._load(url)
+
+    def observe(self) -> Observation:
+        body = self._page.body if self._page is not None else None
+        return Observation(url=self._url, title=self._title, screenshot=self._screenshot,
+                           elements=tuple(self._elements()), scroll=(0.0, self._scroll_y), viewport=VIEWPORT,
+                           text=body.text("\n") if body is not None else "")
+
+    def perform(self, step: Step) -> None:
+        if step.action == "go_back":
+            self.go_back()
+            return
+        if step.action == "scroll":
+            self._scroll_y = max(0.0, self._scroll_y + (-1 if step.value == "up" else 1) * VIEWPORT[1] * 0.8)
+            return
+        if step.action in ("wait", "answer"):
+            return
+        element = self._element_of(step.target)
+        if step.action == "click":
+            self._click(element)
+        elif step.action == "type":
+            self._values[element.xpath] = step.value or ""
+            self._submit(element, None)
+
+    def go_back(self) -> None:
+        if self._history:
+            self._load(self._history.pop(), remember=False)
+
+    # -- pages ----------------------------------------------------------------------------------------------
+
+    def _load(self, url: str, *, remember: bool = True) -> None:
+        if remember and self._url:
+            self._history.append(self._url)
+        path = self.site.resolve(url)
+        key = str(path) if path else ""
+        if path is None:
+            page, title = parse_html(not_in_snapshot_html(url)), NOT_IN_SNAPSHOT_TITLE
+        elif key in self._cache:
+            page, title = self._cache[key]
+        else:
+            snapshot = read_snapshot(path)
+            page, title = parse_html(snapshot.html), snapshot.title or ""
+            self._cache[key] = (page, title)
+        self._url, self._page, self._title = url, page, title
+        self._values = {}
+        self._scroll_y = 0.0
+        self.visited.append(url)
+
+    def _interactive(self) -> list[Element]:
+        if self._page is None:
+            return []
+        return [e for e in self._page.elements if _is_interactive(e)]
+
+    def _elements(self) -> list[Target]:
+        return [Target(label=i, xpath=e.xpath, text=self._text_of(e), role=_role_of(e), name=self._name_of(e))
+                for i, e in enumerate(self._interactive(), 1)]
+
+    def _element_of(self, target: Target | None) -> Element:
+        if target is None:
+            raise TargetNotFoundError("this action needs a target element")
+        elements = self._interactive()
+        if target.xpath:
+            found = next((e for e in elements if e.xpath == target.xpath), None)
+        elif target.label is not None and 1 <= target.label <= len(elements):
+            found = elements[target.label - 1]
+        else:
+            found = None
+        if found is None:
+            which = f"[{target.label}]" if target.label is not None else (target.xpath or "the target")
+            raise TargetNotFoundError(f"element {which} is not on {self._url}")
+        return found
+
+    def _text_of(self, element: Element) -> str:
+        if element.tag in _FIELD_TAGS:
+            return self._values.get(element.xpath, element.attrs.get("value") or "")
+        return element.text()
+
+    def _name_of(self, element: Element) -> str:
+        attrs = element.attrs
+        if attrs.get("aria-label"):
+            return attrs["aria-label"] or ""
+        if element.tag in _FIELD_TAGS:
+            label = self._label_for(element)
+            return label or attrs.get("placeholder") or attrs.get("title") or ""
+        return element.text() or attrs.get("title") or ""
+
+    def _label_for(self, element: Element) -> str:
+        ident = element.attrs.get("id")
+        if not ident or self._page is None:
+            return ""
+        label = next((e for e in self._page.elements if e.tag == "label" and e.attrs.get("for") == ident), None)
+        return label.text() if label else ""
+
+    # -- actions --------------------------------------------------------------------------------------------
+
+    def _click(self, element: Element) -> None:
+        if element.tag == "a" and element.attrs.get("href") is not None:
+            self._load(urljoin(self._url, element.attrs.get("href") or ""))
+        elif _submits(element):
+            self._submit(element, element)
+
+    def _submit(self, field: Element, button: Element | None) -> None:
+        form = _form_of(field)
+        if form is None:
+            return
+        pairs: list[tuple[str, str]] = []
+        for element in form.iter():
+            name = element.attrs.get("name")
+            if element.tag not in (*_FIELD_TAGS, "button") or not name:
+                continue
+            if _submits(element) and element is not button:
+                continue
+            kind = (element.attrs.get("type") or "").lower()
+            if kind in ("checkbox", "radio") and "checked" not in element.attrs:
+                continue
+            pairs.append((name, self._values.get(element.xpath, element.attrs.get("value") or "")))
+        action = urljoin(self._url, form.attrs.get("action") or self._url)
+        scheme, netloc, path, _, _ = urlsplit(action)
+        self._load(urlunsplit((scheme, netloc, path, urlencode(pairs), "")))
+
+
+def _is_interactive(element: Element) -> bool:
+    if element.tag == "a":
+        return element.attrs.get("href") is not None
+    if element.tag == "input":
+        return (element.attrs.get("type") or "").lower() != "hidden"
+    return element.tag in ("button", "textarea", "select")
+
+
+def _submits(element: Element) -> bool:
+    kind = (element.attrs.get("type") or "").lower()
+    if element.tag == "button":
+        return kind in ("", "submit")
+    return element.tag == "input" and kind in ("submit", "image")
+
+
+def _role_of(element: Element) -> str:
+    if element.attrs.get("role"):
+        return element.attrs["role"] or ""
+    if element.tag == "a":
+        return "link"
+    if element.tag == "button":
+        return "button"
+    if element.tag == "select":
+        return "combobox"
+    kind = (element.attrs.get("type") or "text").lower()
+    if element.tag == "input" and kind in _BUTTON_INPUTS:
+        return "button"
+    return _INPUT_ROLES.get(kind, "textbox")
+
+
+def _form_of(element: Element) -> Element | None:
+    node = element.parent
+    while node is not None and node.tag != "form":
+        node = node.parent
+    return node

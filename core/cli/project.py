@@ -1,0 +1,146 @@
+"""The project commands of `recordlens`: `project init`, `import`, `export`, `runs`, and `score --project --run`.
+
+`core/cli.py` owns the parser; it calls `register(subparsers)` to add these commands, `add_score_arguments` on
+its `score` parser, and `score_project_run` at the start of its score handler. Handlers return an exit code
+and raise RecordLensError for anything a user must fix, like every other command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from ..errors import RecordLensError
+from ..records.score import DatasetScore
+from ..runs.progress import progress
+from ..store.exporter import FORMATS, export_project
+from ..store.importer import import_paths, import_run_folder
+from ..store.project import init_project, open_project
+from ..store.runs import RunInfo
+from ..store.scoring import score_stored_run
+
+Progress = Callable[[Sequence[str]], Iterable[str]]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("project", help="create a project (a folder with project.db and snapshots/)")
+    actions = p.add_subparsers(dest="project_action", metavar="ACTION", required=True)
+    q = actions.add_parser("init", help="create an empty project in DIR")
+    q.add_argument("dir")
+    q.set_defaults(handler=cmd_project_init)
+
+    p = sub.add_parser("import", help="add saved pages and datasets to a project",
+                       description="Import MHTML and HTML files, folders of them, and datasets (DIR/html/ plus "
+                                   "DIR/gt/, whose records become accepted labels, kept verbatim). Each page goes in "
+                                   "whole or not at all; broken files are reported with the reason and skipped. A "
+                                   "page already in the project with the same bytes is left as it is.")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--project", required=True, metavar="DIR")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(handler=cmd_import)
+
+    p = sub.add_parser("export", help="write a project's labels as a dataset, JSON Lines or CSV",
+                       description="nexteval: OUT/html/N.* and OUT/gt/N.json for labelled and reviewed pages "
+                                   "(accepted and edited records); jsonl / csv: every record with its status "
+                                   "and provenance, in OUT/labels.jsonl or OUT/labels.csv.")
+    p.add_argument("--project", required=True, metavar="DIR")
+    p.add_argument("--format", "-f", required=True, choices=FORMATS)
+    p.add_argument("--out", "-o", required=True, metavar="DIR")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(handler=cmd_export)
+
+    p = sub.add_parser("runs", help="list a project's runs, or add a folder of predictions as a run",
+                       description="List the runs stored in a project with their mean scores. With --add, store "
+                                   "the predictions in RUN_DIR/N.json as a new run (method and parameters from "
+                                   "RUN_DIR/_run/run.json when present, else --method).")
+    p.add_argument("--project", required=True, metavar="DIR")
+    p.add_argument("--add", metavar="RUN_DIR", help="a folder of predicted N.json to store as a run")
+    p.add_argument("--method", help="the method's name for --add when the folder does not say it")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_runs)
+
+
+def add_score_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--project", metavar="DIR", help="score a run stored in this project against its labels")
+    parser.add_argument("--run", type=int, metavar="ID", help="the stored run (see `recordlens runs`)")
+
+
+def score_project_run(args: argparse.Namespace,
+                      progress: Progress = lambda names: names) -> tuple[DatasetScore, list[str]] | None:
+    """Scores and warnings for `score --project DIR --run ID`; None when the folder form is used (checked)."""
+    folder_form = {name: getattr(args, name, None) for name in ("pred", "gt", "pages")}
+    project_form = {"project": args.project, "run": args.run}
+    if not any(v is not None for v in project_form.values()):
+        missing = [f"--{name}" for name, value in folder_form.items() if value is None]
+        if missing:
+            raise RecordLensError(f"score needs --pred, --gt and --pages, or --project and --run "
+                                  f"(missing {', '.join(missing)})")
+        return None
+    if any(v is not None for v in folder_form.values()):
+        raise RecordLensError("score takes either --project and --run or --pred, --gt and --pages, not both")
+    if None in project_form.values():
+        raise RecordLensError("score --project needs --run ID, and --run needs --project DIR")
+    with open_project(args.project) as project:
+        return score_stored_run(project, args.run, progress)
+
+
+def cmd_project_init(args: argparse.Namespace) -> int:
+    with init_project(args.dir) as project:
+        print(f"created project {project.root}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    with open_project(args.project) as project:
+        report = import_paths(project, args.paths,
+                              progress=lambda items: progress(items, label="importing", enabled=not args.quiet))
+    for message in report.warnings:
+        _warn(message)
+    for page, count in report.flagged.items():
+        _warn(f"page {page}: {count} record(s) hold XPaths that name no element of the page (kept, flagged)")
+    for problem in report.problems:
+        print(f"not imported: {problem}", file=sys.stderr)
+    print(f"imported {len(report.imported)} page(s) with {report.labels} label(s); "
+          f"{len(report.unchanged)} already in the project; {len(report.problems)} not imported")
+    return 1 if report.problems else 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    with open_project(args.project) as project:
+        summary = export_project(project, args.format, args.out,
+                                 progress=lambda items: progress(items, label="exporting", enabled=not args.quiet))
+    print(f"exported {summary.pages} page(s), {summary.records} record(s) as {args.format} to {args.out}")
+    return 0
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    with open_project(args.project) as project:
+        if args.add:
+            run_id, warnings = import_run_folder(project, Path(args.add), args.method)
+            for message in warnings:
+                _warn(message)
+            print(f"stored {args.add} as run {run_id}", file=sys.stderr)
+        runs = project.runs()
+    if args.json:
+        print(json.dumps([vars(run) for run in runs], ensure_ascii=False, indent=2))
+    else:
+        print(format_runs(runs))
+    return 0
+
+
+def format_runs(runs: Sequence[RunInfo]) -> str:
+    lines = [f"{'id':>4} {'method':<20} {'status':<9} {'started':<24} {'pages':>5} {'scored':>6} {'F1':>7}"]
+    for run in runs:
+        f1 = f"{run.f1:7.4f}" if run.f1 is not None else f"{'-':>7}"
+        lines.append(f"{run.id:>4} {run.method[:20]:<20} {run.status:<9} {run.started_at:<24} "
+                     f"{run.predicted_pages:>5} {run.scored_pages:>6} {f1}")
+    if not runs:
+        lines.append("(no runs yet)")
+    return "\n".join(lines)
+
+
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)

@@ -1,0 +1,149 @@
+"""Records (sets of XPaths), the reference's XPath normalisation, expansion to text keys, and N.json files.
+
+A record is a list of absolute element XPaths. Before scoring, every XPath is normalised exactly as
+NEXT-EVAL's `mapResponseToFullXPath` does and expanded to the text-map keys equal to it or below it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import DatasetError
+
+Record = list[str]
+RecordList = list[Record]
+
+_INDEXED_STEP = re.compile(r"\[\d+\]$")
+# Paths the reference expands to *every* key of the page: a record holding one covers the whole page.
+MATCH_ALL_PATHS = frozenset({"", "/", "/html", "/html[1]"})
+
+
+def normalise_xpath(xpath: str) -> str:
+    """The reference's normalisation, character for character (NEXT-EVAL-NOTES §4.1).
+
+    `/html[1]` or else `/html` is stripped from the front (case-sensitively), then `[1]` is appended to every
+    non-empty step without a trailing `[n]`. Empty steps are kept, so `//x` stays unmatchable.
+    """
+    if xpath.startswith("/html[1]"):
+        xpath = xpath[len("/html[1]"):]
+    elif xpath.startswith("/html"):
+        xpath = xpath[len("/html"):]
+    if not xpath:
+        return xpath
+    return "/".join(s if not s or _INDEXED_STEP.search(s) else s + "[1]" for s in xpath.split("/"))
+
+
+def matches_everything(xpath: str) -> bool:
+    """True for the expressions the reference lets match every key (`""`, `/`, `/html`, `/html[1]`)."""
+    return normalise_xpath(xpath) in ("", "/")
+
+
+def record_key(record: Sequence[str]) -> frozenset[str]:
+    """A record's identity when comparing records: its set of normalised XPaths (order and spelling aside)."""
+    return frozenset(normalise_xpath(x) for x in record)
+
+
+def new_records(proposed: Sequence[Sequence[str]], existing: Sequence[Sequence[str]]) -> RecordList:
+    """The proposed records not already on the page (in any status: a rejection is a decision to keep) and
+    not repeated among themselves, in the order proposed."""
+    seen = {record_key(r) for r in existing}
+    fresh: RecordList = []
+    for record in proposed:
+        key = record_key(record)
+        if key not in seen:
+            seen.add(key)
+            fresh.append(list(record))
+    return fresh
+
+
+class TextKeyIndex:
+    """The text-map keys of one page, sorted for prefix lookups (expansion is a string-prefix match)."""
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self.keys = list(keys)
+        self._sorted = sorted(self.keys)
+
+    def under(self, path: str) -> list[str]:
+        """Keys that start with `path` (self or descendant, since normalised paths end in `]`)."""
+        start = bisect_left(self._sorted, path)
+        end = bisect_left(self._sorted, path + "\U0010ffff", lo=start)
+        return self._sorted[start:end]
+
+    def expand(self, record: Sequence[str]) -> frozenset[str]:
+        found: set[str] = set()
+        for xpath in record:
+            found.update(self.under(normalise_xpath(xpath)))
+        return frozenset(found)
+
+    def expand_all(self, records: Sequence[Sequence[str]]) -> list[frozenset[str]]:
+        return [self.expand(r) for r in records]
+
+
+@dataclass(frozen=True)
+class RecordsFile:
+    """A parsed `N.json`: the records and what was wrong with the file, if anything could be kept."""
+
+    records: RecordList
+    warnings: tuple[str, ...] = ()
+
+
+def parse_records(data: object, *, name: str = "records") -> RecordsFile:
+    """Validate a decoded `N.json` (a list of records, each a list of XPath strings).
+
+    A lone string record is accepted as a one-XPath record and a flat list of strings as one XPath per
+    record (both are common in model answers), with a warning; anything else is a DatasetError.
+    """
+    warnings: list[str] = []
+    if not isinstance(data, list):
+        raise DatasetError(f"{name}: expected a list of records, found {type(data).__name__}")
+    records: RecordList = []
+    for i, item in enumerate(data):
+        if isinstance(item, str):
+            warnings.append(f"{name}: record {i + 1} is a string, read as a one-XPath record")
+            records.append([item])
+        elif isinstance(item, list) and all(isinstance(x, str) for x in item):
+            records.append(list(item))
+        else:
+            raise DatasetError(f"{name}: record {i + 1} is not a list of XPath strings: {str(item)[:80]}")
+    return RecordsFile(records, tuple(warnings))
+
+
+def load_records(path: str | Path) -> RecordsFile:
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DatasetError(f"{path}: no such records file") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise DatasetError(f"{path}: not valid JSON ({error})") from None
+    except RecursionError:
+        raise DatasetError(f"{path}: nested too deeply to be a list of records") from None
+    return parse_records(data, name=str(path))
+
+
+def save_records(path: str | Path, records: Sequence[Sequence[str]]) -> Path:
+    """Write `N.json` atomically: a crash leaves the old file or the new one, never half of one."""
+    path = Path(path)
+    write_text_atomically(path, json.dumps([list(r) for r in records], ensure_ascii=False, indent=1))
+    return path
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,161 @@
+"""NEXT-EVAL's structure-aware metric: Jaccard overlap, optimal one-to-one matching, P/R/F1, hallucination.
+
+Per page: predicted and true records are expanded against the same text map, every pair gets a Jaccard
+overlap (two empty sets: 1), `linear_sum_assignment` picks the matching that maximises the summed overlap,
+precision = sum / #predicted, recall = sum / #true. A dataset's figures are the means of the per-page
+figures. The reference's blind spots are kept (so figures stay comparable) and reported as warnings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from .model import TextKeyIndex, matches_everything
+
+
+def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
+    union = len(a | b)
+    return 1.0 if union == 0 else len(a & b) / union
+
+
+@dataclass(frozen=True)
+class Match:
+    predicted: int
+    true: int
+    overlap: float
+
+
+@dataclass
+class PageScore:
+    page: str
+    precision: float
+    recall: float
+    f1: float
+    predicted_records: int
+    true_records: int
+    matches: list[Match]
+    hallucinated_records: int
+    empty_true_records: int
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def hallucinated(self) -> bool:
+        return self.hallucinated_records > 0
+
+    @property
+    def total_overlap(self) -> float:
+        return sum(m.overlap for m in self.matches)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "page": self.page,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "hallucinated": self.hallucinated,  # the page counts in the paper's rate
+            "records": self.predicted_records,
+            "true_records": self.true_records,
+            "empty_records": self.hallucinated_records,
+            "empty_true_records": self.empty_true_records,
+            "warnings": list(self.warnings),
+        }
+
+
+def score_expanded(predicted: Sequence[frozenset[str]], true: Sequence[frozenset[str]],
+                   page: str = "") -> PageScore:
+    """Score records already expanded to text keys (calculateEvaluationMetrics)."""
+    m, n = len(predicted), len(true)
+    hallucinated = sum(1 for r in predicted if not r)
+    empty_true = sum(1 for r in true if not r)
+    if m == 0 or n == 0:
+        value = 1.0 if m == n else 0.0
+        return PageScore(page, value, value, value, m, n, [], hallucinated, empty_true)
+    cost = np.empty((m, n), dtype=np.float64)
+    for i, p in enumerate(predicted):
+        for j, t in enumerate(true):
+            cost[i, j] = 1.0 - jaccard(p, t)
+    rows, cols = linear_sum_assignment(cost)
+    # The reference recovers each overlap as 1 - cost and sums in row order: same bits here.
+    matches = [Match(int(i), int(j), 1.0 - float(cost[i, j])) for i, j in zip(rows, cols, strict=True)]
+    total = 0.0
+    for match in matches:
+        total += match.overlap
+    precision, recall = total / m, total / n
+    f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+    score = PageScore(page, precision, recall, f1, m, n, matches, hallucinated, empty_true)
+    empty_pairs = [x for x in matches if not predicted[x.predicted] and not true[x.true]]
+    if empty_pairs:
+        score.warnings.append(
+            f"page {page}: {len(empty_pairs)} predicted record(s) that expand to nothing matched true "
+            "record(s) expanding to nothing, for an overlap of 1 each (scored as perfect by the reference)"
+        )
+    return score
+
+
+def score_page(predicted: Sequence[Sequence[str]], true: Sequence[Sequence[str]], keys: TextKeyIndex,
+               page: str = "") -> PageScore:
+    """Expand both record lists against one page's text keys, then score them."""
+    score = score_expanded(keys.expand_all(predicted), keys.expand_all(true), page)
+    for label, records in (("predicted", predicted), ("true", true)):
+        wide = sum(1 for r in records if any(matches_everything(x) for x in r))
+        if wide:
+            score.warnings.append(
+                f"page {page}: {wide} {label} record(s) hold '', '/' or '/html', which the reference expands "
+                "to every text entry of the page")
+    return score
+
+
+def score_raw(predicted: Sequence[Sequence[str]], true: Sequence[Sequence[str]]) -> PageScore:
+    """Score records as plain XPath sets, without expansion (the reference README's worked example)."""
+    return score_expanded([frozenset(r) for r in predicted], [frozenset(r) for r in true])
+
+
+@dataclass
+class DatasetScore:
+    pages: list[PageScore]
+
+    def _mean(self, values: list[float]) -> float:
+        return sum(values) / len(values) if values else 0.0
+
+    @property
+    def precision(self) -> float:
+        return self._mean([p.precision for p in self.pages])
+
+    @property
+    def recall(self) -> float:
+        return self._mean([p.recall for p in self.pages])
+
+    @property
+    def f1(self) -> float:
+        """The mean of per-page F1 (not the F1 of mean P and R), as the paper reports."""
+        return self._mean([p.f1 for p in self.pages])
+
+    @property
+    def hallucination_rate(self) -> float:
+        """The paper's rate: the share of pages with at least one record that expands to nothing."""
+        return self._mean([1.0 if p.hallucinated else 0.0 for p in self.pages])
+
+    @property
+    def hallucinated_record_share(self) -> float:
+        total = sum(p.predicted_records for p in self.pages)
+        return sum(p.hallucinated_records for p in self.pages) / total if total else 0.0
+
+    @property
+    def warnings(self) -> list[str]:
+        return [w for p in self.pages for w in p.warnings]
+
+    def mean_dict(self) -> dict[str, float]:
+        return {
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "hallucination_rate": self.hallucination_rate,
+            "hallucinated_record_share": self.hallucinated_record_share,
+        }
+
+    def as_dict(self) -> dict[str, object]:
+        return {"mean": self.mean_dict(), "pages": [p.as_dict() for p in self.pages]}

@@ -1,0 +1,160 @@
+"""A record's shape on the page: where it sits among its siblings, the same record on every sibling, its parts.
+
+A record is a set of element XPaths. Its *group* is the run of sibling elements that holds it, under one
+*container*: usually one element (a product card, a table row: the deepest element holding every XPath of
+the record, its container that element's parent), sometimes several consecutive siblings (a `dt` and its
+`dd`: the container is the deepest common element, the group the children of it that hold the XPaths).
+"Apply to siblings" moves the group along the container's children, one group length at a time, keeps the
+positions whose tags match the group's, and maps every XPath by replacing the group step with the new one.
+
+Every XPath this module returns is the element's own key (`/body[1]/div[2]`), the core's canonical form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..page.dom import Element, Page
+from .model import normalise_xpath
+
+
+@dataclass(frozen=True)
+class _Group:
+    container: Element
+    start: int  # index of the group's first element among the container's element children
+    tags: tuple[str, ...]
+
+
+def _resolved(page: Page, xpaths: Iterable[str]) -> list[Element]:
+    found = (page.resolve(x) for x in xpaths)
+    return list({e.order: e for e in found if e is not None}.values())
+
+
+def _common_ancestor(elements: Sequence[Element]) -> Element:
+    """The deepest element at or above every one of `elements`."""
+    ancestor = elements[0]
+    for element in elements[1:]:
+        while ancestor is not element and not ancestor.is_ancestor_of(element) and ancestor.parent is not None:
+            ancestor = ancestor.parent
+    return ancestor
+
+
+def _child_towards(container: Element, element: Element) -> Element:
+    """The child of `container` that is `element` or holds it."""
+    while element.parent is not container:
+        assert element.parent is not None
+        element = element.parent
+    return element
+
+
+def _candidate_groups(elements: Sequence[Element]) -> list[_Group]:
+    """The record as one element among its parent's children, and, when it spans several children of its
+    common ancestor, as that run of children."""
+    ancestor = _common_ancestor(elements)
+    groups = []
+    if ancestor.parent is not None:
+        siblings = ancestor.parent.element_children()
+        groups.append(_Group(ancestor.parent, siblings.index(ancestor), (ancestor.tag,)))
+    if ancestor not in elements:
+        children = ancestor.element_children()
+        held = sorted({children.index(_child_towards(ancestor, e)) for e in elements})
+        if len(held) > 1:
+            tags = tuple(c.tag for c in children[held[0]:held[-1] + 1])
+            groups.append(_Group(ancestor, held[0], tags))
+    return groups
+
+
+def _relative_steps(group: _Group, element: Element) -> tuple[int, str]:
+    """(offset of the group child holding `element`, the rest of its path below that child)."""
+    children = group.container.element_children()
+    child = _child_towards(group.container, element)
+    return children.index(child) - group.start, element.xpath[len(child.xpath):]
+
+
+def _moved(page: Page, group: _Group, elements: Sequence[Element], start: int) -> list[str]:
+    """The record's XPaths with the group moved to `start`; only those naming an element of the page."""
+    children = group.container.element_children()
+    moved = []
+    for element in elements:
+        offset, rest = _relative_steps(group, element)
+        target = page.by_xpath.get(children[start + offset].xpath + rest)
+        if target is not None:
+            moved.append(target.key)
+    return moved
+
+
+def _records_for(page: Page, group: _Group, elements: Sequence[Element]) -> list[list[str]]:
+    children = group.container.element_children()
+    size = len(group.tags)
+    # A sibling has "the same structure" when most of the record's XPaths exist in it too: optional fields
+    # (a sale badge on some cards only) must not exclude a card, a different kind of block must.
+    needed = (len(elements) + 1) // 2
+    records = []
+    for start in range(group.start % size, len(children) - size + 1, size):
+        if start == group.start or tuple(c.tag for c in children[start:start + size]) != group.tags:
+            continue
+        moved = _moved(page, group, elements, start)
+        if len(moved) >= needed:
+            records.append(moved)
+    return records
+
+
+def sibling_records(page: Page, xpaths: Sequence[str], existing: Iterable[Sequence[str]] = ()) -> list[list[str]]:
+    """One record per sibling of the same structure as the record `xpaths`, in document order.
+
+    XPaths that name nothing are ignored. Records equal (as sets of normalised XPaths) to the record itself or to
+    one of `existing` are left out, so applying twice adds nothing. Of the two readings of a record (one element
+    among its siblings, or a run of siblings), the one that finds more siblings wins; a tie goes to the first.
+    """
+    elements = _resolved(page, xpaths)
+    if not elements:
+        return []
+    best: list[list[str]] = []
+    for group in _candidate_groups(elements):
+        found = _records_for(page, group, elements)
+        if len(found) > len(best):
+            best = found
+    seen = {_key(r) for r in existing} | {_key(xpaths)}
+    result = []
+    for record in best:
+        if _key(record) not in seen:
+            seen.add(_key(record))
+            result.append(record)
+    return result
+
+
+def split_parts(page: Page, xpaths: Sequence[str]) -> list[list[str]]:
+    """The record cut where it spans several children of its common ancestor: one part per child, in order.
+
+    Meant for a record that swallowed two or more neighbouring records (say two cards). XPaths that name nothing
+    stay with the first part. Fewer than two parts means there is nothing to split."""
+    elements = _resolved(page, xpaths)
+    if len(elements) < 2:
+        return [list(xpaths)] if xpaths else []
+    ancestor = _common_ancestor(elements)
+    parts: dict[int, list[str]] = {}
+    by_element = {e.order: e for e in elements}
+    unresolved = []
+    for xpath in xpaths:
+        element = page.resolve(xpath)
+        if element is None or element.order not in by_element or element is ancestor:
+            unresolved.append(xpath)
+            continue
+        parts.setdefault(_child_towards(ancestor, element).order, []).append(xpath)
+    ordered = [parts[k] for k in sorted(parts)]
+    if not ordered:
+        return [list(xpaths)]
+    ordered[0] = unresolved + ordered[0]
+    return ordered
+
+
+def toggle_xpath(xpaths: Sequence[str], xpath: str) -> list[str]:
+    """The record after a click on `xpath`: without it when the record holds it (in any spelling), else with it."""
+    target = normalise_xpath(xpath)
+    kept = [x for x in xpaths if normalise_xpath(x) != target]
+    return kept if len(kept) < len(xpaths) else [*xpaths, xpath]
+
+
+def _key(record: Iterable[str]) -> frozenset[str]:
+    return frozenset(normalise_xpath(x) for x in record)

@@ -1,0 +1,198 @@
+"""The paper's two tables for any set of methods on any dataset, and a bar chart.
+
+Table 1: per input format, the mean size in characters over the pages and the mean prompt tokens (from the
+provider's recorded usage where a replayed answer carries it, from Gemini's countTokens when asked and a key
+is set, otherwise "n/a"). Table 2: per method and input format, mean P, R, F1 (means of per-page figures), the
+page hallucination rate, the share of hallucinated records, and seconds per page.
+
+A method is written `NAME` or `NAME:FORMAT`: `mdr`, the offline default, `gemini:flat`, `replay:hier`
+(recorded answers; `replay` alone means every format that has answers).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import DatasetError, RecordLensError
+from ..extract import create
+from ..extract.base import Extractor
+from ..page import formats as represent
+from ..page.dataset import LoadedPage, load_page, page_files, record_files
+from ..records.model import TextKeyIndex, load_records
+from ..records.score import DatasetScore, score_page
+from .charts import grouped_bars
+
+LLM_FORMATS = ("flat", "hier", "slim", "outline")
+
+
+@dataclass
+class MethodSpec:
+    method: str
+    input_format: str | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.method}:{self.input_format}" if self.input_format else self.method
+
+
+def parse_methods(text: str, answers: Path | None = None) -> list[MethodSpec]:
+    specs: list[MethodSpec] = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        method, _, fmt = item.partition(":")
+        if method == "replay" and not fmt:
+            if answers is None:
+                raise DatasetError("method 'replay' needs --answers DIR")
+            found = [f for f in LLM_FORMATS if any(answers.glob(f"*_{f}_content.json"))]
+            specs.extend(MethodSpec("replay", f) for f in found)
+        else:
+            specs.append(MethodSpec(method, fmt or None))
+    return specs
+
+
+def make_extractor(spec: MethodSpec, answers: Path | None = None, **llm_options: object) -> Extractor:
+    if spec.method == "replay":
+        if answers is None:
+            raise DatasetError("method 'replay' needs --answers DIR")
+        return create("replay", answers=answers, input_format=spec.input_format or "flat")
+    if spec.method == "gemini":
+        return create("gemini", input_format=spec.input_format or "flat", **llm_options)
+    return create(spec.method)
+
+
+@dataclass
+class MethodResult:
+    spec: MethodSpec
+    scores: DatasetScore
+    seconds: list[float] = field(default_factory=list)
+    prompt_tokens: list[int] = field(default_factory=list)
+    token_format: str | None = None  # the input the prompts were made from (replayed answers: the reference's)
+    failures: dict[str, str] = field(default_factory=dict)
+
+    def row(self) -> dict[str, object]:
+        s = self.scores
+        return {
+            "method": self.spec.method, "input": self.spec.input_format or "-",
+            "precision": s.precision, "recall": s.recall, "f1": s.f1,
+            "hallucination_rate": s.hallucination_rate, "hallucinated_record_share": s.hallucinated_record_share,
+            "pages": len(s.pages), "seconds_per_page": statistics.fmean(self.seconds) if self.seconds else None,
+            "failed_pages": len(self.failures),
+        }
+
+
+@dataclass
+class BenchResult:
+    format_rows: list[dict[str, object]]
+    method_rows: list[MethodResult]
+    warnings: list[str]
+
+    def as_dict(self) -> dict[str, object]:
+        return {"table1": self.format_rows, "table2": [m.row() for m in self.method_rows],
+                "warnings": self.warnings}
+
+
+def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec], *, answers: Path | None = None,
+              count_tokens: Callable[[str], int | None] | None = None, names: Iterable[str] | None = None,
+              progress: Callable[[list[str]], Iterable[str]] = lambda names: names,
+              llm_options: dict[str, object] | None = None) -> BenchResult:
+    truths = record_files(gt_dir)
+    extractors = [(spec, make_extractor(spec, answers, **(llm_options or {}))) for spec in specs]
+    if names is None and any(spec.method == "replay" for spec in specs):
+        # Recorded answers exist for some pages only: measure every method on those same pages.
+        replayed = [set(ex.pages()) for spec, ex in extractors if spec.method == "replay"]  # type: ignore[attr-defined]
+        names = [n for n in truths if all(n in r for r in replayed)]
+    wanted = [n for n in (names if names is not None else truths) if n in truths]
+    if not wanted:
+        raise DatasetError(f"no page with ground truth in {gt_dir} to measure")
+    results = {spec.label: MethodResult(spec, DatasetScore([])) for spec in specs}
+    chars: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
+    counted: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
+    warnings: list[str] = []
+    files = page_files(pages_dir, warnings)
+    for name in progress(wanted):
+        page_file = files.get(name)
+        if page_file is None:
+            warnings.append(f"page {name}: no HTML or MHTML file; left out")
+            continue
+        loaded = load_page(page_file, name)
+        _measure_formats(loaded, chars, counted, count_tokens)
+        keys = TextKeyIndex(loaded.page.text_map)
+        truth = load_records(truths[name]).records
+        for spec, extractor in extractors:
+            result = results[spec.label]
+            try:
+                extraction = extractor.extract(loaded.page)
+            except RecordLensError as error:
+                result.failures[name] = str(error)
+                warnings.append(f"{spec.label} on page {name}: {error}; scored as an empty prediction")
+                result.scores.pages.append(score_page([], truth, keys, name))
+                continue
+            result.scores.pages.append(score_page(extraction.records, truth, keys, name))
+            result.seconds.append(extraction.seconds)
+            if extraction.tokens:
+                result.prompt_tokens.append(extraction.tokens.get("prompt", 0))
+                result.token_format = extraction.input_format or spec.input_format
+    format_rows = _format_rows(chars, counted, results.values())
+    return BenchResult(format_rows, list(results.values()), warnings)
+
+
+def _measure_formats(loaded: LoadedPage, chars: dict[str, list[int]], counted: dict[str, list[int]],
+                     count_tokens: Callable[[str], int | None] | None) -> None:
+    for fmt in represent.FORMATS:
+        text = represent.represent(loaded.page, fmt)
+        chars[fmt].append(len(text))
+        tokens = count_tokens(text) if count_tokens is not None else None
+        if tokens is not None:
+            counted[fmt].append(tokens)
+
+
+def _format_rows(chars: dict[str, list[int]], counted: dict[str, list[int]],
+                 results: Iterable[MethodResult]) -> list[dict[str, object]]:
+    recorded: dict[str, list[int]] = {}
+    for result in results:
+        if result.token_format and result.prompt_tokens:
+            recorded.setdefault(result.token_format, []).extend(result.prompt_tokens)
+    rows = []
+    for fmt in represent.FORMATS:
+        if recorded.get(fmt):
+            tokens, source = statistics.fmean(recorded[fmt]), "recorded usage"
+        elif counted.get(fmt):
+            tokens, source = statistics.fmean(counted[fmt]), "countTokens"
+        else:
+            tokens, source = None, "n/a"
+        rows.append({"format": fmt, "mean_characters": statistics.fmean(chars[fmt]) if chars[fmt] else 0.0,
+                     "mean_prompt_tokens": tokens, "token_source": source})
+    return rows
+
+
+def format_tables(result: BenchResult) -> str:
+    lines = ["Table 1: input formats", f"{'format':<10} {'mean chars':>12} {'mean tokens':>12}  source"]
+    for row in result.format_rows:
+        tokens = row["mean_prompt_tokens"]
+        shown = f"{tokens:12,.0f}" if isinstance(tokens, float) else f"{'n/a':>12}"
+        lines.append(f"{row['format']:<10} {row['mean_characters']:12,.0f} {shown}  {row['token_source']}")
+    lines += ["", "Table 2: methods",
+              f"{'method':<10} {'input':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>6} {'halluc%':>8} {'s/page':>8} pages"]
+    for method in result.method_rows:
+        row = method.row()
+        seconds = row["seconds_per_page"]
+        lines.append(
+            f"{row['method']:<10} {row['input']:<8} {row['precision']:7.4f} {row['recall']:7.4f} {row['f1']:7.4f} "
+            f"{row['hallucination_rate']:6.2f} {100 * row['hallucinated_record_share']:7.1f}% "
+            f"{seconds if seconds is not None else float('nan'):8.3f} {row['pages']}")
+    return "\n".join(lines)
+
+
+def write_chart(result: BenchResult, path: str | Path) -> Path:
+    """Grouped bars of P, R, F1 and the hallucination rate per method."""
+    rows = [m.row() for m in result.method_rows]
+    names = {"replay": "recorded LLM"}
+    labels = [f"{names.get(str(r['method']), r['method'])}\n{r['input']}" if r["input"] != "-" else str(r["method"])
+              for r in rows]
+    series = [(name, [float(r[metric]) for r in rows]) for name, metric in (
+        ("P", "precision"), ("R", "recall"), ("F1", "f1"), ("hallucination rate", "hallucination_rate"))]
+    return grouped_bars(path, labels, series, ylabel="mean over pages")

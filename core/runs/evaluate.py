@@ -1,0 +1,99 @@
+"""Score a run (a folder of `N.json` predictions) against a dataset, page by page, as NEXT-EVAL does."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import DatasetError, RecordLensError
+from ..page.dataset import load_page, page_files, record_files
+from ..records.model import TextKeyIndex, load_records
+from ..records.score import DatasetScore, PageScore, score_page
+
+Progress = Callable[[Iterable[str]], Iterable[str]]
+
+
+def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
+              progress: Progress = lambda names: names) -> tuple[DatasetScore, list[str]]:
+    """Score every page that has ground truth; a missing prediction counts as an empty one, with a warning.
+
+    Returns the scores and the run-level warnings (missing files, malformed records files...).
+    """
+    pred_dir, pages_dir = Path(pred_dir), Path(pages_dir)
+    truths = record_files(gt_dir)
+    if not truths:
+        raise DatasetError(f"{gt_dir}: no ground-truth files (N.json)")
+    if not pred_dir.is_dir():
+        raise DatasetError(f"{pred_dir}: no such folder of predictions")
+    warnings: list[str] = []
+    files = page_files(pages_dir, warnings)
+    pages: list[PageScore] = []
+    for name in progress(list(truths)):
+        page_file = files.get(name)
+        if page_file is None:
+            raise DatasetError(f"{pages_dir}: no page {name}.html or {name}.mhtml for ground truth {name}.json")
+        true = load_records(truths[name])
+        warnings.extend(true.warnings)
+        pred_path = pred_dir / f"{name}.json"
+        if pred_path.exists():
+            try:
+                predicted_file = load_records(pred_path)
+                predicted = predicted_file.records
+                warnings.extend(predicted_file.warnings)
+            except RecordLensError as error:
+                warnings.append(f"{error}; scored as an empty prediction")
+                predicted = []
+        else:
+            warnings.append(f"page {name}: no prediction {pred_path}; scored as an empty prediction")
+            predicted = []
+        loaded = load_page(page_file, name)
+        pages.append(score_page(predicted, true.records, TextKeyIndex(loaded.page.text_map), name))
+    return DatasetScore(pages), warnings
+
+
+def seed_runs(pred_dir: str | Path) -> dict[int, Path]:
+    """Seed -> folder, for a run written with several seeds (`RUN/seed-S/N.json`); empty for a plain run."""
+    found: dict[int, Path] = {}
+    for folder in Path(pred_dir).glob("seed-*"):
+        suffix = folder.name.removeprefix("seed-")
+        if folder.is_dir() and suffix.lstrip("-").isdigit():
+            found[int(suffix)] = folder
+    return dict(sorted(found.items()))
+
+
+@dataclass
+class SeedScores:
+    """One run scored seed by seed: the dataset figures of each seed, and their mean and spread over seeds."""
+
+    seeds: dict[int, DatasetScore]
+
+    def mean_dict(self) -> dict[str, float]:
+        figures = [s.mean_dict() for s in self.seeds.values()]
+        return {key: statistics.fmean(f[key] for f in figures) for key in figures[0]}
+
+    def sd_dict(self) -> dict[str, float]:
+        figures = [s.mean_dict() for s in self.seeds.values()]
+        if len(figures) < 2:
+            return {key: 0.0 for key in figures[0]}
+        return {key: statistics.stdev(f[key] for f in figures) for key in figures[0]}
+
+    def as_dict(self) -> dict[str, object]:
+        return {"mean": self.mean_dict(), "sd_over_seeds": self.sd_dict(),
+                "seeds": [{"seed": seed, **scores.as_dict()} for seed, scores in self.seeds.items()]}
+
+
+def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
+                progress: Progress = lambda names: names) -> tuple[SeedScores, list[str]]:
+    """Score every `seed-S/` of a run; the run's figures are the means over seeds of each seed's means."""
+    folders = seed_runs(pred_dir)
+    if not folders:
+        raise DatasetError(f"{pred_dir}: no seed-S/ folders (a run written with --seeds N has them)")
+    seeds: dict[int, DatasetScore] = {}
+    warnings: list[str] = []
+    for seed, folder in folders.items():
+        scores, seed_warnings = score_run(folder, gt_dir, pages_dir, progress)
+        seeds[seed] = scores
+        warnings += [f"seed {seed}: {w}" for w in seed_warnings + scores.warnings]
+    return SeedScores(seeds), warnings

@@ -1,0 +1,125 @@
+"""Running an extractor over a folder of pages into a *run* (`OUT/N.json`), resumably.
+
+Each page's records are written atomically as soon as they exist, so a run that stops (Ctrl+C, a crash, an
+exhausted budget) resumes where it stopped: pages with an `N.json` are not extracted again. What each page
+cost (seconds, tokens, warnings) goes to `OUT/_run/N.json`, and the run's description to `OUT/_run/run.json`;
+both stay out of the `OUT/*.json` namespace that scoring reads.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..errors import RecordLensError
+from ..extract.base import Extraction, Extractor
+from ..llm.gemini import BudgetExceededError
+from ..page.dataset import load_page, page_files
+from ..records.model import save_records, write_text_atomically
+
+META_DIR = "_run"
+
+
+@dataclass
+class RunSummary:
+    out_dir: Path
+    extracted: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    stopped: str | None = None  # why the run stopped early (budget), if it did
+    seconds: float = 0.0
+    tokens: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def seed_dir(out_dir: Path, seed: int | None, seeds: int) -> Path:
+    return out_dir / f"seed-{seed}" if seeds > 1 else out_dir
+
+
+def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Path, *,
+                  names: Iterable[str] | None = None, resume: bool = True,
+                  progress: Callable[[list[str]], Iterable[str]] = lambda names: names) -> RunSummary:
+    """Extract every page of `pages_dir` (or only `names`) into `out_dir`."""
+    out = Path(out_dir)
+    summary = RunSummary(out)
+    files = page_files(pages_dir, summary.warnings)
+    wanted = [n for n in (names if names is not None else files) if n in files]
+    if not wanted:
+        summary.warnings.append(f"no page (N.html or N.mhtml) to extract in {pages_dir}")
+    if resume:
+        _refuse_another_method(out, extractor)
+    _remove_unfinished_writes(out)
+    _write_run_description(out, extractor)
+    start = time.monotonic()
+    for name in progress(wanted):
+        target = out / f"{name}.json"
+        if resume and target.exists():
+            summary.skipped.append(name)
+            continue
+        try:
+            extraction = extractor.extract(load_page(files[name], name).page)
+        except BudgetExceededError as error:
+            summary.stopped = f"{error}; run again to resume from page {name}"
+            break
+        except RecordLensError as error:
+            summary.failed[name] = str(error)
+            continue
+        save_records(target, extraction.records)
+        _write_page_cost(out, name, extraction)
+        summary.extracted.append(name)
+        summary.warnings.extend(f"page {name}: {w}" for w in extraction.warnings)
+        for key, value in (extraction.tokens or {}).items():
+            summary.tokens[key] = summary.tokens.get(key, 0) + value
+    summary.seconds = time.monotonic() - start
+    return summary
+
+
+def _method_of(extractor: Extractor) -> dict[str, object]:
+    # Through JSON, so that a tuple and the list it is read back as compare equal.
+    return json.loads(json.dumps({"method": extractor.name, "version": extractor.version,
+                                  "parameters": getattr(extractor, "parameters", {})}, default=str))
+
+
+def _refuse_another_method(out: Path, extractor: Extractor) -> None:
+    """Resuming must not mix two methods' records in one run (and then describe them all as the second's)."""
+    try:
+        before = json.loads((out / META_DIR / "run.json").read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return
+    now = _method_of(extractor)
+    if any(before.get(key) != now[key] for key in now) and any(out.glob("*.json")):
+        raise RecordLensError(
+            f"{out} holds a run of {before.get('method')} {before.get('version')} {before.get('parameters')}; "
+            f"resuming it with {now['method']} {now['version']} {now['parameters']} would mix two methods: "
+            "choose another --out, or --restart to extract every page again")
+
+
+def _remove_unfinished_writes(out: Path) -> None:
+    """Temporary files of a write that a killed run never finished (its N.json is the old one or absent)."""
+    for stale in (*out.glob(".*.json.*"), *out.glob(f"{META_DIR}/.*.json.*")):
+        stale.unlink(missing_ok=True)
+
+
+def _write_run_description(out: Path, extractor: Extractor) -> None:
+    description = {**_method_of(extractor), "written": datetime.now(UTC).isoformat(timespec="seconds")}
+    write_text_atomically(out / META_DIR / "run.json", json.dumps(description, indent=2, default=str))
+
+
+def _write_page_cost(out: Path, name: str, extraction: Extraction) -> None:
+    cost = asdict(extraction)
+    cost.pop("records")
+    write_text_atomically(out / META_DIR / f"{name}.json", json.dumps(cost, indent=1, default=str))
+
+
+def read_page_costs(run_dir: str | Path) -> dict[str, dict[str, object]]:
+    """Page name -> the cost record written for it (seconds, tokens, warnings, raw)."""
+    meta = Path(run_dir) / META_DIR
+    costs: dict[str, dict[str, object]] = {}
+    for path in sorted(meta.glob("*.json")) if meta.is_dir() else []:
+        if path.stem != "run":
+            costs[path.stem] = json.loads(path.read_text(encoding="utf-8"))
+    return costs

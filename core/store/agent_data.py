@@ -1,0 +1,220 @@
+"""Web-agent benchmark data in a project: snapshot sites, tasks, agent runs, and trajectories with their steps,
+screenshots and raw model calls. The types are core/agent/model.py's; this module only stores them.
+
+A trajectory's actor is a provenance: a person ("person:ana") or an agent, stored as an extractor-kind
+provenance whose version is "agent" (the provenance kinds predate agents)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..agent.model import ModelCall, Step, Target, Task, Trajectory
+from .db import Connection, Provenance, StoreError, dumps, now
+from .files import snapshot_path, store_snapshot
+from .schema import STEP_ACTIONS
+
+SCREENSHOT_SUFFIX = ".png"
+_AGENT_VERSION = "agent"
+
+
+@dataclass(frozen=True)
+class AgentRun:
+    id: int
+    method: str
+    parameters: dict[str, object]
+    started_at: str
+    ended_at: str | None
+    cost: dict[str, object]
+
+
+def provenance_of(actor: str) -> Provenance:
+    kind, _, name = actor.partition(":")
+    if kind == "person" and name:
+        return Provenance.person(name)
+    return Provenance.extractor(actor, _AGENT_VERSION)
+
+
+def actor_of(who: Provenance) -> str:
+    return f"person:{who.name}" if who.is_person else who.name
+
+
+class AgentStore(Connection):
+    # -- sites ----------------------------------------------------------------------------------------------
+
+    def add_site(self, name: str, folder: str | None = None) -> int:
+        with self.writing() as db:
+            if self.one("SELECT 1 FROM sites WHERE name = ?", (name,)):
+                raise StoreError(f"a site named {name!r} is already in the project")
+            return int(db.execute("INSERT INTO sites (name, folder, created_at) VALUES (?, ?, ?)",
+                                  (name, folder, now())).lastrowid)
+
+    def site_id(self, name: str, folder: str | None = None) -> int:
+        """The site's row, added the first time the name is seen."""
+        with self.writing():
+            row = self.one("SELECT id FROM sites WHERE name = ?", (name,))
+            return int(row[0]) if row else self.add_site(name, folder)
+
+    def add_site_page(self, site_id: int, url: str, page: str) -> None:
+        with self.writing() as db:
+            db.execute("INSERT OR REPLACE INTO site_pages (site_id, url, page_id) VALUES (?, ?, ?)",
+                       (site_id, url, self.page_id(page)))
+
+    def site_pages(self, site_id: int) -> dict[str, str]:
+        """URL -> page name: the pages a click can reach without leaving the snapshot."""
+        rows = self.db.execute("SELECT s.url, p.name FROM site_pages s JOIN pages p ON p.id = s.page_id "
+                               "WHERE s.site_id = ? ORDER BY s.url", (site_id,))
+        return dict(rows.fetchall())
+
+    # -- tasks ----------------------------------------------------------------------------------------------
+
+    def save_task(self, site_id: int, task: Task) -> int:
+        """Add the task, or update the one with the same id on the same site; returns its row id."""
+        values = (task.instruction, task.category, task.answer, dumps(list(task.normalise)), task.start_url,
+                  task.answer_kind)
+        with self.writing() as db:
+            row = self.one("SELECT id FROM tasks WHERE site_id = ? AND external_id = ?", (site_id, task.id))
+            if row is not None:
+                db.execute("UPDATE tasks SET instruction = ?, category = ?, gold_answer = ?, normalisation = ?, "
+                           "start_url = ?, answer_kind = ? WHERE id = ?", (*values, row[0]))
+                return int(row[0])
+            cursor = db.execute("INSERT INTO tasks (instruction, category, gold_answer, normalisation, start_url, "
+                                "answer_kind, site_id, external_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                (*values, site_id, task.id, now()))
+            return int(cursor.lastrowid)
+
+    def tasks(self, site_id: int | None = None) -> list[Task]:
+        where, params = ("WHERE t.site_id = ?", (site_id,)) if site_id is not None else ("", ())
+        rows = self.db.execute(f"{_SELECT_TASKS} {where} ORDER BY t.id", params)
+        return [_task(row) for row in rows]
+
+    def task_row_id(self, task_id: str, site_id: int | None = None) -> int:
+        where = " AND site_id = ?" if site_id is not None else ""
+        params = (task_id, site_id) if site_id is not None else (task_id,)
+        rows = self.db.execute(f"SELECT id FROM tasks WHERE external_id = ?{where}", params).fetchall()
+        if not rows:
+            raise StoreError(f"no task {task_id!r} in the project")
+        if len(rows) > 1:
+            raise StoreError(f"task id {task_id!r} is used on several sites; name the site")
+        return int(rows[0][0])
+
+    # -- runs -----------------------------------------------------------------------------------------------
+
+    def add_agent_run(self, method: str, parameters: Mapping[str, object] | None = None) -> int:
+        with self.writing() as db:
+            cursor = db.execute("INSERT INTO agent_runs (method, parameters, started_at) VALUES (?, ?, ?)",
+                                (method, dumps(dict(parameters or {})), now()))
+            return int(cursor.lastrowid)
+
+    def finish_agent_run(self, run_id: int, cost: Mapping[str, object] | None = None) -> None:
+        with self.writing() as db:
+            db.execute("UPDATE agent_runs SET ended_at = ?, cost = ? WHERE id = ?",
+                       (now(), dumps(dict(cost or {})), run_id))
+
+    def agent_runs(self) -> list[AgentRun]:
+        rows = self.db.execute("SELECT id, method, parameters, started_at, ended_at, cost FROM agent_runs "
+                               "ORDER BY id")
+        return [AgentRun(i, m, json.loads(p), s, e, json.loads(c)) for i, m, p, s, e, c in rows]
+
+    # -- trajectories ---------------------------------------------------------------------------------------
+
+    def add_trajectory(self, task_row_id: int, trajectory: Trajectory, *, agent_run_id: int | None = None) -> int:
+        """Store a whole trajectory, its steps, screenshots and model calls in one transaction (a reference
+        one when `agent_run_id` is None)."""
+        bad = [s.action for s in trajectory.steps if s.action and s.action not in STEP_ACTIONS]
+        if bad:
+            raise StoreError(f"unknown step action {bad[0]!r}; expected one of {', '.join(STEP_ACTIONS)}")
+        # Screenshot files first: content-addressed, so a rolled-back transaction leaves only harmless files.
+        for png in trajectory.screenshots.values():
+            store_snapshot(self.root, png, SCREENSHOT_SUFFIX)
+        at = now()
+        steps = trajectory.steps
+        started = steps[0].at if steps and steps[0].at else at
+        with self.writing() as db:
+            cursor = db.execute(
+                "INSERT INTO trajectories (task_id, actor_id, agent_run_id, answer, success, started_at, ended_at, "
+                "run_index, stop) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (task_row_id, self.provenance_id(provenance_of(trajectory.actor)), agent_run_id, trajectory.answer,
+                 trajectory.success, started, at, trajectory.run, trajectory.stop))
+            trajectory_id = int(cursor.lastrowid)
+            for position, step in enumerate(steps, 1):
+                db.execute("INSERT INTO steps (trajectory_id, position, action, target, value, url, screenshot, "
+                           "screenshot_after, thought, seconds, raw, error, at) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (trajectory_id, position, step.action or None,
+                            dumps(step.target.as_dict() if step.target else None), step.value, step.url,
+                            step.screenshot_before, step.screenshot_after, step.thought, step.seconds, step.raw,
+                            step.error, step.at or at))
+            for ordinal, call in enumerate(trajectory.calls, 1):
+                db.execute("INSERT INTO model_calls (trajectory_id, ordinal, position, system, prompt, images, "
+                           "answer, usage, seconds, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (trajectory_id, ordinal, call.position, call.system, call.prompt, call.images,
+                            call.answer, dumps(call.usage), call.seconds, call.error))
+            return trajectory_id
+
+    def trajectories(self, *, agent_run_id: int | None = None, reference: bool = False,
+                     task_id: str | None = None) -> list[tuple[int, Trajectory]]:
+        """(row id, trajectory) with steps (not model calls: `model_calls` has them), oldest first. By default
+        every trajectory; `reference=True` only people's references; `agent_run_id` one run's."""
+        clauses, params = [], []
+        if reference:
+            clauses.append("tr.agent_run_id IS NULL")
+        if agent_run_id is not None:
+            clauses.append("tr.agent_run_id = ?")
+            params.append(agent_run_id)
+        if task_id is not None:
+            clauses.append("t.external_id = ?")
+            params.append(task_id)
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        rows = self.db.execute(
+            "SELECT tr.id, t.external_id, p.kind, p.name, p.version, p.input_format, p.seed, tr.answer, tr.success, "
+            "tr.run_index, tr.stop FROM trajectories tr JOIN tasks t ON t.id = tr.task_id "
+            f"JOIN provenances p ON p.id = tr.actor_id {where} ORDER BY tr.id", params).fetchall()
+        out = []
+        for row_id, task, kind, name, version, fmt, seed, answer, success, run, stop in rows:
+            trajectory = Trajectory(task_id=task, actor=actor_of(Provenance(kind, name, version, fmt, seed)),
+                                    steps=self.steps(row_id), answer=answer,
+                                    success=None if success is None else bool(success), run=run, stop=stop)
+            out.append((row_id, trajectory))
+        return out
+
+    def steps(self, trajectory_id: int) -> list[Step]:
+        rows = self.db.execute("SELECT action, target, value, url, screenshot, screenshot_after, thought, seconds, "
+                               "raw, error, at FROM steps WHERE trajectory_id = ? ORDER BY position",
+                               (trajectory_id,))
+        steps = []
+        for action, target, value, url, before, after, thought, seconds, raw, error, at in rows:
+            identity = json.loads(target) if target else None
+            steps.append(Step(action=action or "", target=Target.from_dict(identity) if identity else None,
+                              value=value, url=url, screenshot_before=before, screenshot_after=after,
+                              thought=thought, seconds=seconds, raw=raw, error=error, at=at))
+        return steps
+
+    def model_calls(self, trajectory_id: int) -> list[ModelCall]:
+        rows = self.db.execute("SELECT position, prompt, answer, usage, seconds, error, system, images "
+                               "FROM model_calls WHERE trajectory_id = ? ORDER BY ordinal", (trajectory_id,))
+        return [ModelCall(position=p, prompt=prompt, answer=answer, usage=json.loads(usage), seconds=seconds,
+                          error=error, system=system, images=images)
+                for p, prompt, answer, usage, seconds, error, system, images in rows]
+
+    def screenshot_file(self, digest: str) -> Path | None:
+        """The stored PNG a step's screenshot hash names, or None when it is not in the project."""
+        path = snapshot_path(self.root, digest, SCREENSHOT_SUFFIX)
+        return path if path.is_file() else None
+
+
+_SELECT_TASKS = ("SELECT t.external_id, t.instruction, t.gold_answer, t.category, t.answer_kind, t.normalisation, "
+                 "t.start_url, s.name FROM tasks t JOIN sites s ON s.id = t.site_id")
+
+
+def _task(row: Sequence[object]) -> Task:
+    ident, instruction, answer, category, kind, rules, start_url, site = row
+    try:
+        normalise = tuple(json.loads(str(rules)))
+    except ValueError:
+        normalise = ()
+    return Task(id=str(ident), instruction=str(instruction), answer=str(answer), category=str(category or ""),
+                answer_kind=str(kind or "text"), normalise=normalise, start_url=str(start_url or ""),
+                site=str(site))

@@ -1,0 +1,147 @@
+"""The project database connection: pragmas, write transactions, timestamps and provenance rows.
+
+Durability and concurrency, the reasoning behind the settings:
+
+- **WAL.** Readers never wait for a writer and a writer never waits for readers, so the app can show a page
+  while the CLI imports into the same project.
+- **synchronous=NORMAL.** In WAL mode a commit is appended to the `-wal` file by `write()` and is durable
+  against a *process* crash (SIGKILL, segfault) as soon as COMMIT returns: the bytes are in the operating
+  system's page cache and the next opener replays them. Only a power loss or an OS crash can lose the last
+  commits (never corrupt the database); FULL would fsync on every edit to cover that, at a cost per keystroke.
+- **BEGIN IMMEDIATE + busy_timeout.** Every write takes the write lock when it starts. A deferred transaction
+  that reads first and writes later fails at once with "database is locked" when another process wrote
+  meanwhile (SQLite cannot wait there without risking a deadlock); an immediate one simply waits its turn,
+  up to the busy timeout.
+- **foreign_keys=ON** is per connection in SQLite, so it is set on every open.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Self
+
+import sqlite_utils
+
+from ..errors import RecordLensError
+
+# Long enough for the slowest write (one large page imported with its labels); a wait, never a failure.
+BUSY_TIMEOUT_SECONDS = 30.0
+
+
+class StoreError(RecordLensError):
+    """A project operation that cannot be done: no such page or record, a name already taken, ..."""
+
+
+def now() -> str:
+    """UTC, millisecond precision, sortable as text."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def connect(path: Path) -> sqlite_utils.Database:
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS)
+    db = sqlite_utils.Database(conn, execute_plugins=False)
+    db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+    db.execute("PRAGMA foreign_keys = ON")
+    db.enable_wal()
+    db.execute("PRAGMA synchronous = NORMAL")
+    return db
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Who or what produced a label or made a change: a person, an extractor run, or a dataset file."""
+
+    kind: str
+    name: str
+    version: str = ""
+    input_format: str = ""
+    seed: str = ""
+
+    @classmethod
+    def person(cls, name: str) -> Provenance:
+        return cls("person", name)
+
+    @classmethod
+    def extractor(cls, name: str, version: str, input_format: str = "", seed: int | str | None = None) -> Provenance:
+        return cls("extractor", name, version, input_format, "" if seed is None else str(seed))
+
+    @classmethod
+    def dataset(cls, source: str) -> Provenance:
+        """Labels imported from a records file: `source` says which (e.g. `nexteval-synth-dev/gt/12.json`)."""
+        return cls("dataset", source)
+
+    @property
+    def is_person(self) -> bool:
+        return self.kind == "person"
+
+    def __str__(self) -> str:
+        details = ", ".join(x for x in (self.input_format, f"seed {self.seed}" if self.seed else "") if x)
+        text = f"{self.kind} {self.name}" + (f" {self.version}" if self.version else "")
+        return f"{text} ({details})" if details else text
+
+
+class Connection:
+    """What every part of the Project API shares: the database, its folder and the write transaction."""
+
+    def __init__(self, root: Path, db: sqlite_utils.Database) -> None:
+        self.root = root
+        self.db = db
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def writing(self) -> Iterator[sqlite_utils.Database]:
+        """One write transaction (BEGIN IMMEDIATE). Nested use joins the outer transaction."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            yield self.db
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+            conn.execute("COMMIT")
+        except BaseException:
+            # Also after a failed COMMIT, which leaves the transaction open in SQLite.
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def one(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Row | tuple | None:
+        return self.db.execute(sql, params).fetchone()
+
+    def page_id(self, name: str) -> int:
+        row = self.one("SELECT id FROM pages WHERE name = ?", (name,))
+        if row is None:
+            raise StoreError(f"no page named {name!r} in the project {self.root}")
+        return int(row[0])
+
+    def provenance_id(self, who: Provenance) -> int:
+        """The row for `who`, added the first time it is seen (call inside a write transaction)."""
+        key = (who.kind, who.name, who.version, who.input_format, who.seed)
+        self.db.execute("INSERT INTO provenances (kind, name, version, input_format, seed) VALUES (?, ?, ?, ?, ?) "
+                        "ON CONFLICT DO NOTHING", key)
+        row = self.one("SELECT id FROM provenances WHERE kind = ? AND name = ? AND version = ? "
+                       "AND input_format = ? AND seed = ?", key)
+        assert row is not None
+        return int(row[0])
+
+    def provenances(self) -> dict[int, Provenance]:
+        rows = self.db.execute("SELECT id, kind, name, version, input_format, seed FROM provenances")
+        return {row[0]: Provenance(*row[1:]) for row in rows}

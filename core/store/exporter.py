@@ -1,0 +1,122 @@
+"""Export a project's labels in the formats researchers use.
+
+- `nexteval`: a dataset, `OUT/html/N.html|.mhtml` (the stored snapshot, byte for byte, page names kept) and
+  `OUT/gt/N.json` for every page marked labelled or reviewed: its accepted and edited records, XPaths
+  verbatim, in display order. Pages still new or proposed get no `gt/N.json`, because an unfinished page
+  written as ground truth would score as if its missing records were absent from the page.
+- `jsonl`: `OUT/labels.jsonl`, one line per record of every status, with its provenance and flags.
+- `csv`: `OUT/labels.csv`, one row per (record, XPath): the shape a spreadsheet or pandas reads directly.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..records.model import save_records, write_text_atomically
+from .db import Provenance, StoreError
+from .project import Label, PageInfo, Project
+from .schema import TRUE_PAGE_STATUSES
+
+FORMATS = ("nexteval", "jsonl", "csv")
+
+Progress = Callable[[Sequence[PageInfo]], Iterable[PageInfo]]
+
+
+@dataclass(frozen=True)
+class ExportSummary:
+    pages: int
+    records: int
+    files: tuple[Path, ...]
+
+
+def export_project(project: Project, fmt: str, out: str | Path,
+                   progress: Progress = lambda pages: pages) -> ExportSummary:
+    if fmt not in FORMATS:
+        raise StoreError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    out = Path(out)
+    pages = project.pages()
+    if fmt == "nexteval":
+        return export_nexteval(project, pages, out, progress)
+    rows = [(info, label) for info in progress(pages) for label in project.labels(info.name)]
+    path = out / f"labels.{fmt}"
+    write_text_atomically(path, _jsonl(rows) if fmt == "jsonl" else _csv(rows))
+    return ExportSummary(len(pages), len(rows), (path,))
+
+
+def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, progress: Progress) -> ExportSummary:
+    html_dir, gt_dir = out / "html", out / "gt"
+    if any(html_dir.glob("*")) or any(gt_dir.glob("*.json")):
+        # A page unlabelled since an earlier export would keep its old gt/N.json and score as ground truth.
+        raise StoreError(f"{out} already holds a dataset; export into an empty folder")
+    html_dir.mkdir(parents=True, exist_ok=True)
+    files: list[Path] = []
+    records = 0
+    for info in progress(pages):
+        target = html_dir / f"{info.name}{info.suffix}"
+        _copy(project.snapshot_file(info.name), target)
+        files.append(target)
+        if info.status in TRUE_PAGE_STATUSES:
+            truth = project.true_records(info.name)
+            files.append(save_records(gt_dir / f"{info.name}.json", truth))
+            records += len(truth)
+    return ExportSummary(len(pages), records, tuple(files))
+
+
+def _copy(source: Path, target: Path) -> None:
+    """Copy atomically; the stored file is read-only, the exported copy is the user's to change."""
+    tmp = target.with_name(f".{target.name}.tmp")
+    shutil.copyfile(source, tmp)
+    os.replace(tmp, target)
+
+
+def _provenance(who: Provenance | None) -> dict[str, str] | None:
+    if who is None:
+        return None
+    return {k: v for k, v in vars(who).items() if v}
+
+
+def _record_fields(info: PageInfo, number: int, label: Label) -> dict[str, object]:
+    return {
+        "page": info.name, "record": number, "id": label.id, "status": label.status,
+        "xpaths": list(label.xpaths), "unresolved": list(label.unresolved),
+        "origin": _provenance(label.origin), "changed_by": _provenance(label.changed_by),
+        "derived_from": list(label.derived_from), "created_at": label.created_at, "changed_at": label.changed_at,
+        "page_status": info.status, "snapshot": info.snapshot, "url": info.url,
+    }
+
+
+def _numbered(rows: Sequence[tuple[PageInfo, Label]]) -> Iterable[tuple[PageInfo, int, Label]]:
+    """Each record with its 1-based number on its page (the badge the app draws)."""
+    number, page = 0, None
+    for info, label in rows:
+        number = number + 1 if info.name == page else 1
+        page = info.name
+        yield info, number, label
+
+
+def _jsonl(rows: Sequence[tuple[PageInfo, Label]]) -> str:
+    return "".join(json.dumps(_record_fields(*row), ensure_ascii=False) + "\n" for row in _numbered(rows))
+
+
+CSV_COLUMNS = ("page", "record", "id", "status", "xpath", "resolves", "origin", "changed_by", "changed_at",
+               "page_status", "url")
+
+
+def _csv(rows: Sequence[tuple[PageInfo, Label]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for info, number, label in _numbered(rows):
+        tail = [str(label.origin), str(label.changed_by or ""), label.changed_at, info.status, info.url or ""]
+        # A record with no XPath still gets its row, so every record is countable in the table.
+        for xpath in label.xpaths or ("",):
+            resolves = "" if not xpath else int(xpath not in label.unresolved)
+            writer.writerow([info.name, number, label.id, label.status, xpath, resolves, *tail])
+    return buffer.getvalue()

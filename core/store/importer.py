@@ -1,0 +1,219 @@
+"""Import saved pages into a project: MHTML and HTML files, folders of them, and datasets (`html/` + `gt/`).
+
+Each page goes in whole or not at all: its snapshot file is stored first (content-addressed, so a leftover
+from a failed import is harmless and reused), then the page row, its labels and their history entry are
+written in one transaction. A file that cannot be read, or whose ground truth is malformed, is reported with
+the reason and skipped; the other pages still go in.
+
+Idempotence, by name and content: a page whose name is already in the project with the same snapshot bytes
+is left as it is (labels are not imported a second time); the same name with different bytes is refused,
+because overwriting would silently detach the labels made on the old page. The same bytes under a new name
+make a new page sharing one stored file.
+
+A folder of predictions (`N.json`, as an extractor run writes it) is stored as a run with `import_run_folder`.
+
+Dataset labels are kept verbatim: XPaths are stored as written, duplicate and empty records included. An
+XPath that names no element of the page is kept and flagged on its record, never dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..errors import DatasetError, RecordLensError
+from ..page.dataset import PAGE_SUFFIXES, natural_key, page_files, record_files
+from ..page.dom import parse_html
+from ..page.snapshot import read_snapshot
+from ..records.model import RecordList, load_records
+from ..runs.runner import read_page_costs
+from .db import Provenance
+from .files import content_hash, store_snapshot
+from .project import Project
+
+Progress = Callable[[Sequence["PageSource"]], Iterable["PageSource"]]
+
+
+@dataclass(frozen=True)
+class PageSource:
+    """One page to import: its file, and its ground truth when it comes from a dataset."""
+
+    name: str
+    path: Path
+    truth: Path | None = None          # gt/N.json
+    truth_origin: str | None = None    # the gt folder, recorded as the labels' provenance
+
+
+@dataclass(frozen=True)
+class ImportProblem:
+    path: Path
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+@dataclass
+class ImportReport:
+    imported: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)   # already in the project with the same bytes
+    problems: list[ImportProblem] = field(default_factory=list)
+    flagged: dict[str, int] = field(default_factory=dict)  # page -> records holding an unresolved XPath
+    labels: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+def import_paths(project: Project, paths: Iterable[str | Path],
+                 progress: Progress = lambda items: items) -> ImportReport:
+    report = ImportReport()
+    sources = find_sources([Path(p) for p in paths], report)
+    for source in progress(sources):
+        try:
+            import_page(project, source, report)
+        except RecordLensError as error:
+            report.problems.append(ImportProblem(source.path, str(error)))
+        except OSError as error:
+            report.problems.append(ImportProblem(source.path, f"cannot be read ({error.strerror or error})"))
+        except Exception as error:  # noqa: BLE001 - one odd file must not stop a batch; the reason is reported
+            report.problems.append(ImportProblem(source.path, f"unexpected {type(error).__name__}: {error}"))
+    return report
+
+
+def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource]:
+    """The pages behind command-line paths: a page file, a dataset folder (`html/`), or a folder of pages."""
+    sources: list[PageSource] = []
+    for path in paths:
+        if path.is_dir() and (path / "html").is_dir():
+            sources += _dataset_sources(path, report)
+        elif path.is_dir():
+            sources += [PageSource(name, file) for name, file in page_files(path).items()]
+        elif path.is_file() and path.suffix.lower() in PAGE_SUFFIXES:
+            sources.append(PageSource(path.stem, path))
+        elif path.exists():
+            report.problems.append(ImportProblem(path, "not an MHTML or HTML file (.mhtml, .mht, .html, .htm)"))
+        else:
+            report.problems.append(ImportProblem(path, "no such file or folder"))
+    return sources
+
+
+def _dataset_sources(root: Path, report: ImportReport) -> list[PageSource]:
+    pages = page_files(root / "html")
+    truths = record_files(root / "gt") if (root / "gt").is_dir() else {}
+    for name in sorted(truths.keys() - pages.keys(), key=natural_key):
+        report.problems.append(ImportProblem(truths[name], f"ground truth for page {name}, but no {name}.html or "
+                                                           f"{name}.mhtml in {root / 'html'}"))
+    origin = str((root / "gt").resolve())
+    return [PageSource(name, file, truths.get(name), origin if name in truths else None)
+            for name, file in pages.items()]
+
+
+def import_page(project: Project, source: PageSource, report: ImportReport) -> None:
+    data = source.path.read_bytes()
+    if project.has_page(source.name):
+        if project.page(source.name).snapshot != content_hash(data):
+            raise RecordLensError(f"a different page named {source.name!r} is already in the project; "
+                                  "rename the file to import it as a new page")
+        report.unchanged.append(source.name)
+        return
+    snapshot = read_snapshot(data, name=source.path.name)
+    records, unresolved = None, None
+    if source.truth is not None:
+        try:
+            records, unresolved = _truth(source.truth, snapshot.html, report)
+        except DatasetError as error:
+            # Blame the records file, not the page: that is the file to fix. The page waits for it.
+            reason = str(error).removeprefix(f"{source.truth}: ")
+            report.problems.append(ImportProblem(source.truth, f"{reason}; page {source.name} not imported"))
+            return
+    # The stored suffix tells the browser how to open the file; HTML starts with markup, an archive with headers.
+    suffix = ".html" if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<") else ".mhtml"
+    digest = store_snapshot(project.root, data, suffix)
+    with project.writing():
+        project.add_page(source.name, digest, suffix, len(data), url=snapshot.url, title=snapshot.title,
+                         charset=snapshot.charset, source=str(source.path), warnings=snapshot.warnings,
+                         status="new" if records is None else "labelled")
+        if records:
+            project.add_records(source.name, records, Provenance.dataset(source.truth_origin or str(source.truth)),
+                                status="accepted", unresolved=unresolved)
+    report.imported.append(source.name)
+    report.labels += len(records or [])
+    report.warnings += [f"page {source.name}: {w}" for w in snapshot.warnings]
+    flagged = sum(1 for missing in unresolved or [] if missing)
+    if flagged:
+        report.flagged[source.name] = flagged
+
+
+def _truth(path: Path, html: str, report: ImportReport) -> tuple[RecordList, list[list[str]]]:
+    """The page's ground-truth records, verbatim, and for each the XPaths that name no element."""
+    loaded = load_records(path)
+    report.warnings += list(loaded.warnings)
+    page = parse_html(html)
+    return loaded.records, [[x for x in record if page.resolve(x) is None] for record in loaded.records]
+
+
+def import_run_folder(project: Project, run_dir: Path, method: str | None = None) -> tuple[int, list[str]]:
+    """Store a folder of predictions (`N.json`) as a finished run; returns its id and warnings.
+
+    Method and parameters come from `RUN_DIR/_run/run.json` when the run wrote one, else from `method`.
+    A malformed `N.json` is stored as that page's error (an empty prediction), not dropped."""
+    warnings: list[str] = []
+    described = _run_description(run_dir, warnings)
+    method = str(described.pop("method", "") or method or "")
+    if not method:
+        raise RecordLensError(f"{run_dir} does not say which method made it (no _run/run.json); "
+                              "give its name (--method)")
+    files = record_files(run_dir)
+    if not files:
+        raise RecordLensError(f"{run_dir}: no predictions (N.json)")
+    predictions: dict[str, RecordList] = {}
+    errors: dict[str, str] = {}
+    for name, path in files.items():
+        if not project.has_page(name):
+            warnings.append(f"{path}: no page {name!r} in the project; skipped")
+            continue
+        try:
+            loaded = load_records(path)
+            predictions[name] = loaded.records
+            warnings += list(loaded.warnings)
+        except RecordLensError as error:
+            errors[name] = str(error)
+            warnings.append(f"{error}; stored as an empty prediction with the error")
+    written = described.pop("written", None)
+    cost, ended = _run_cost(run_dir)
+    run_id = project.add_run(method, {**described, "source": str(run_dir.resolve())},
+                             started_at=str(written) if written else None)
+    project.add_predictions(run_id, predictions, errors)
+    project.finish_run(run_id, cost=cost, ended_at=ended)
+    return run_id, warnings
+
+
+def _run_cost(run_dir: Path) -> tuple[dict[str, object], str | None]:
+    """What `recordlens extract` noted per page (seconds, tokens), summed, and when its last page was done."""
+    costs = read_page_costs(run_dir)
+    if not costs:
+        return {}, None
+    tokens: dict[str, int] = {}
+    for cost in costs.values():
+        for key, value in (cost.get("tokens") or {}).items():  # type: ignore[union-attr]
+            tokens[key] = tokens.get(key, 0) + int(value)
+    seconds = sum(float(cost.get("seconds") or 0.0) for cost in costs.values())  # type: ignore[arg-type]
+    last = max((run_dir / "_run" / f"{name}.json").stat().st_mtime for name in costs)
+    total: dict[str, object] = {"pages": len(costs), "seconds": round(seconds, 3)}
+    if tokens:
+        total["tokens"] = tokens
+    return total, datetime.fromtimestamp(last, UTC).isoformat(timespec="seconds")
+
+
+def _run_description(run_dir: Path, warnings: list[str]) -> dict[str, object]:
+    path = run_dir / "_run" / "run.json"
+    if not path.is_file():
+        return {}
+    try:
+        described = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        warnings.append(f"{path}: unreadable ({error}); the run is stored without its description")
+        return {}
+    return described if isinstance(described, dict) else {}

@@ -1,0 +1,454 @@
+"""A RecordLens project: a folder with `project.db` (pages, labels, their history, runs) and `snapshots/`.
+
+    project = open_project("work/shop")
+    for info in project.pages(status="proposed"): ...
+    labels = project.labels("12")                     # display order: labels[k] is drawn in colour k
+    change = project.accept(labels[0].id, by=Provenance.person("ana"))
+    project.restore("12", project.history("12")[-2].id, by=...)   # undo the last change
+
+Every label change is one transaction that also writes its history entry, so after any crash the labels and
+their history agree. A change returns a `Change`: the affected records before and after. The history can
+rebuild the page's labels as they were after any entry; `restore` does that and is itself a change.
+
+A `Project` holds one SQLite connection: use it from one thread, and open another `Project` on the same folder
+for a worker thread or process (WAL lets them all read while one writes).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..page.dataset import LoadedPage, load_page, natural_key
+from .agent_data import AgentStore
+from .db import Provenance, StoreError, connect, dumps, now
+from .files import SNAPSHOTS, snapshot_path
+from .runs import RunStore
+from .schema import LABEL_STATUSES, PAGE_STATUSES, SCHEMA_VERSION, TRUE_LABEL_STATUSES, SchemaError, migrate, sql_list
+
+__all__ = ["Change", "Label", "PageInfo", "Project", "Provenance", "StoreError", "init_project", "open_project"]
+
+PROJECT_DB = "project.db"
+
+_RECORD_COLUMNS = ("id", "page_id", "position", "xpaths", "unresolved", "status", "origin_id", "changed_by_id",
+                   "derived_from", "created_at", "changed_at")
+_JSON_COLUMNS = ("xpaths", "unresolved", "derived_from")
+_SELECT_RECORDS = f"SELECT {', '.join(_RECORD_COLUMNS)} FROM records"
+
+Row = dict[str, object]
+
+
+@dataclass(frozen=True)
+class Label:
+    """One record on a page, as the app shows it."""
+
+    id: int
+    position: int
+    xpaths: tuple[str, ...]
+    status: str
+    origin: Provenance                 # who or what first proposed it
+    changed_by: Provenance | None      # who last accepted, rejected or changed it
+    derived_from: tuple[int, ...]      # the records it was merged or split from
+    unresolved: tuple[str, ...]        # XPaths that named no element on the page when checked
+    created_at: str
+    changed_at: str
+
+    @property
+    def is_true(self) -> bool:
+        """Part of the ground truth: accepted as proposed, or changed by a person."""
+        return self.status in TRUE_LABEL_STATUSES
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.unresolved)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One history entry: the records a change touched, as they were before and after it."""
+
+    id: int | None                     # None: the change turned out to change nothing and was not logged
+    page: str
+    at: str
+    actor: Provenance
+    action: str
+    before: tuple[Label, ...]
+    after: tuple[Label, ...]
+    detail: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def record(self) -> Label | None:
+        """The one record a change produced (add, accept, edit, merge), if it produced exactly one."""
+        return self.after[0] if len(self.after) == 1 else None
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    name: str
+    status: str
+    url: str | None
+    title: str | None
+    charset: str | None
+    snapshot: str                      # sha256 of the snapshot file
+    suffix: str
+    source: str | None
+    warnings: tuple[str, ...]
+    imported_at: str
+    updated_at: str
+    true_labels: int = 0
+    proposed: int = 0
+    flagged: int = 0
+
+
+def init_project(folder: str | Path) -> Project:
+    """Create a project folder (or make an empty folder one) and open it."""
+    root = Path(folder)
+    if (root / PROJECT_DB).exists():
+        raise StoreError(f"{root} is already a RecordLens project")
+    if root.exists() and not root.is_dir():
+        raise StoreError(f"{root} exists and is not a folder")
+    (root / SNAPSHOTS).mkdir(parents=True, exist_ok=True)
+    return _open(root)
+
+
+def open_project(folder: str | Path) -> Project:
+    root = Path(folder)
+    if not (root / PROJECT_DB).is_file():
+        raise StoreError(f"{root} is not a RecordLens project (no {PROJECT_DB}); "
+                         f"create one with `recordlens project init {root}`")
+    return _open(root)
+
+
+def _open(root: Path) -> Project:
+    try:
+        project = Project(root, connect(root / PROJECT_DB))
+    except sqlite3.DatabaseError as error:
+        raise StoreError(f"{root / PROJECT_DB}: cannot open the project database ({error})") from None
+    try:
+        project.upgrade()
+    except BaseException:
+        project.close()
+        raise
+    return project
+
+
+class Project(RunStore, AgentStore):
+    """The Python API over one project folder (see the module notes)."""
+
+    def upgrade(self) -> None:
+        """Create or migrate the schema; a no-op, without taking the write lock, when it is current."""
+        if self.schema_version() == SCHEMA_VERSION:
+            return
+        with self.writing() as db:
+            tables = [t for t in db.table_names() if t != "sqlite_sequence"]
+            if self.schema_version() == 0 and tables:
+                raise SchemaError(f"{self.root / PROJECT_DB} is an SQLite database but not a RecordLens project")
+            migrate(db.conn)
+
+    def schema_version(self) -> int:
+        return int(self.one("PRAGMA user_version")[0])
+
+    # Pages ------------------------------------------------------------------------------------------------
+
+    def pages(self, status: str | None = None) -> list[PageInfo]:
+        """Every page (or those with one status), in natural name order, with its label counts."""
+        where, params = ("WHERE p.status = ?", (status,)) if status else ("", ())
+        infos = self._page_rows(where, params)
+        return sorted(infos, key=lambda info: natural_key(info.name))
+
+    def page(self, name: str) -> PageInfo:
+        for info in self._page_rows("WHERE p.name = ?", (name,)):
+            return info
+        raise StoreError(f"no page named {name!r} in the project {self.root}")
+
+    def has_page(self, name: str) -> bool:
+        return self.one("SELECT 1 FROM pages WHERE name = ?", (name,)) is not None
+
+    def snapshot_file(self, name: str) -> Path:
+        info = self.page(name)
+        return snapshot_path(self.root, info.snapshot, info.suffix)
+
+    def load(self, name: str) -> LoadedPage:
+        """Read and parse a page's snapshot (the DOM, text map and XPaths labels refer to)."""
+        return load_page(self.snapshot_file(name), name)
+
+    def add_page(self, name: str, snapshot: str, suffix: str, size: int, *, url: str | None = None,
+                 title: str | None = None, charset: str | None = None, source: str | None = None,
+                 warnings: Sequence[str] = (), status: str = "new") -> PageInfo:
+        """Register a page whose snapshot file is already stored (see `store_files.store_snapshot`)."""
+        _check(status, PAGE_STATUSES, "page status")
+        at = now()
+        with self.writing() as db:
+            if self.has_page(name):
+                raise StoreError(f"a page named {name!r} is already in the project")
+            db.execute("INSERT INTO snapshots (hash, suffix, size, stored_at) VALUES (?, ?, ?, ?) "
+                       "ON CONFLICT DO NOTHING", (snapshot, suffix, size, at))
+            db.execute("INSERT INTO pages (name, snapshot, url, title, charset, status, source, warnings, "
+                       "imported_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (name, snapshot, url, title, charset, status, source, dumps(list(warnings)), at, at))
+        return self.page(name)
+
+    def set_status(self, page: str, status: str, by: Provenance) -> Change:
+        _check(status, PAGE_STATUSES, "page status")
+        with self.writing() as db:
+            page_id = self.page_id(page)
+            old = self.one("SELECT status FROM pages WHERE id = ?", (page_id,))[0]
+            at = now()
+            if old == status:
+                return Change(None, page, at, by, "status", (), (), {"from": old, "to": status})
+            db.execute("UPDATE pages SET status = ?, updated_at = ? WHERE id = ?", (status, at, page_id))
+            return self._log(page, page_id, self.provenance_id(by), "status", [], [], {"from": old, "to": status})
+
+    # Labels -----------------------------------------------------------------------------------------------
+
+    def labels(self, page: str, statuses: Iterable[str] | None = None) -> list[Label]:
+        """A page's records in display order (position, then id); optionally only some statuses."""
+        rows = self._rows(self.page_id(page)).values()
+        wanted = set(statuses) if statuses is not None else None
+        provenances = self.provenances()
+        return [_label(row, provenances) for row in rows if wanted is None or row["status"] in wanted]
+
+    def true_records(self, page: str) -> list[list[str]]:
+        """The ground truth of a page as NEXT-EVAL records (lists of XPaths), verbatim."""
+        return [list(label.xpaths) for label in self.labels(page, TRUE_LABEL_STATUSES)]
+
+    def add_record(self, page: str, xpaths: Sequence[str], origin: Provenance, *, status: str | None = None,
+                   unresolved: Sequence[str] = (), by: Provenance | None = None) -> Change:
+        return self.add_records(page, [xpaths], origin, status=status, unresolved=[unresolved], by=by)
+
+    def add_records(self, page: str, records: Sequence[Sequence[str]], origin: Provenance, *,
+                    status: str | None = None, unresolved: Sequence[Sequence[str]] | None = None,
+                    by: Provenance | None = None) -> Change:
+        """Add records after the page's last one, in one change.
+
+        An extractor's records arrive `proposed` and a person's or a dataset's `accepted`, unless `status` says
+        otherwise. Proposals move a `new` page to `proposed`. XPaths are kept verbatim; `unresolved[k]` lists
+        those of record k that resolve to nothing (kept and flagged, never dropped)."""
+        status = status or ("proposed" if origin.kind == "extractor" else "accepted")
+        _check(status, LABEL_STATUSES, "label status")
+        actor = by or origin
+        with self.writing() as db:
+            page_id = self.page_id(page)
+            origin_id, actor_id = self.provenance_id(origin), self.provenance_id(actor)
+            first = self.one("SELECT COALESCE(MAX(position), 0) + 1 FROM records WHERE page_id = ?", (page_id,))[0]
+            at = now()
+            added = []
+            for k, xpaths in enumerate(records):
+                row: Row = {"id": None, "page_id": page_id, "position": first + k, "xpaths": list(xpaths),
+                            "unresolved": list(unresolved[k]) if unresolved else [], "status": status,
+                            "origin_id": origin_id, "changed_by_id": actor_id if actor.is_person else None,
+                            "derived_from": [], "created_at": at, "changed_at": at}
+                added.append(self._insert(row))
+            detail: dict[str, object] = {}
+            if status == "proposed" and db.execute(
+                    "UPDATE pages SET status = 'proposed', updated_at = ? WHERE id = ? AND status = 'new'",
+                    (at, page_id)).rowcount:
+                detail["page_status"] = {"from": "new", "to": "proposed"}
+            return self._log(page, page_id, actor_id, "add", [], added, detail)
+
+    def accept(self, record_id: int, by: Provenance) -> Change:
+        return self._change_record(record_id, by, "accept", status="accepted")
+
+    def reject(self, record_id: int, by: Provenance) -> Change:
+        return self._change_record(record_id, by, "reject", status="rejected")
+
+    def edit(self, record_id: int, xpaths: Sequence[str], by: Provenance, *,
+             unresolved: Sequence[str] = ()) -> Change:
+        """Replace a record's XPaths (a click that adds or removes an element); the record becomes `edited`."""
+        return self._change_record(record_id, by, "edit", status="edited", xpaths=list(xpaths),
+                                   unresolved=[x for x in unresolved if x in xpaths])
+
+    def delete(self, record_id: int, by: Provenance) -> Change:
+        with self.writing() as db:
+            row = self._row(record_id)
+            db.execute("DELETE FROM records WHERE id = ?", (record_id,))
+            return self._log(self._page_name(row), row["page_id"], self.provenance_id(by), "delete", [row], [])
+
+    def merge(self, record_ids: Sequence[int], by: Provenance) -> Change:
+        """One record with the XPaths of all (first record's order, then new ones), where the first one was."""
+        if len(set(record_ids)) < 2:
+            raise StoreError("merging needs at least two different records")
+        with self.writing() as db:
+            rows = [self._row(i) for i in dict.fromkeys(record_ids)]
+            if len({row["page_id"] for row in rows}) > 1:
+                raise StoreError("records on different pages cannot be merged")
+            xpaths = list(dict.fromkeys(x for row in rows for x in row["xpaths"]))
+            unresolved = list(dict.fromkeys(x for row in rows for x in row["unresolved"]))
+            merged = self._derived(rows[0], by, xpaths, unresolved, [row["id"] for row in rows])
+            merged["position"] = min(row["position"] for row in rows)
+            for row in rows:
+                db.execute("DELETE FROM records WHERE id = ?", (row["id"],))
+            return self._log(self._page_name(rows[0]), rows[0]["page_id"], merged["changed_by_id"], "merge",
+                             rows, [self._insert(merged)])
+
+    def split(self, record_id: int, parts: Sequence[Sequence[str]], by: Provenance) -> Change:
+        """Replace a record by several, each a subset of its XPaths; they take its place in the order."""
+        with self.writing() as db:
+            row = self._row(record_id)
+            own = set(row["xpaths"])
+            if len(parts) < 2 or any(not part for part in parts):
+                raise StoreError("a split needs at least two non-empty parts")
+            strays = [x for part in parts for x in part if x not in own]
+            if strays:
+                raise StoreError(f"a split can only use the record's own XPaths; not in record {record_id}: "
+                                 f"{strays[0]}")
+            db.execute("DELETE FROM records WHERE id = ?", (record_id,))
+            pieces = [self._derived(row, by, list(part), [x for x in row["unresolved"] if x in part], [record_id])
+                      for part in parts]
+            return self._log(self._page_name(row), row["page_id"], pieces[0]["changed_by_id"], "split", [row],
+                             [self._insert(piece) for piece in pieces])
+
+    def flag_unresolved(self, page: str, loaded: LoadedPage | None = None) -> int:
+        """Recheck which XPaths of every record name no element; returns the number of flagged records.
+
+        Flags are derived from the snapshot, which never changes, so this writes no history entry."""
+        dom = (loaded or self.load(page)).page
+        with self.writing() as db:
+            flagged = 0
+            for row in self._rows(self.page_id(page)).values():
+                missing = [x for x in row["xpaths"] if dom.resolve(x) is None]
+                flagged += bool(missing)
+                if missing != row["unresolved"]:
+                    db.execute("UPDATE records SET unresolved = ? WHERE id = ?", (dumps(missing), row["id"]))
+            return flagged
+
+    # History ----------------------------------------------------------------------------------------------
+
+    def history(self, page: str) -> list[Change]:
+        """Every change to a page's labels and status, oldest first."""
+        page_id = self.page_id(page)
+        provenances = self.provenances()
+        rows = self.db.execute("SELECT id, at, actor_id, action, before, after, detail FROM label_history "
+                               "WHERE page_id = ? ORDER BY id", (page_id,)).fetchall()
+        return [Change(hid, page, at, provenances[actor], action,
+                       tuple(_label(r, provenances) for r in json.loads(before)),
+                       tuple(_label(r, provenances) for r in json.loads(after)), json.loads(detail))
+                for hid, at, actor, action, before, after, detail in rows]
+
+    def restore(self, page: str, history_id: int | None, by: Provenance) -> Change:
+        """Put the page's labels back as they were right after entry `history_id` (None: before any entry).
+
+        The restore is itself a change, so it can be undone the same way. Page status is not touched."""
+        with self.writing() as db:
+            page_id = self.page_id(page)
+            if history_id is not None and self.one("SELECT 1 FROM label_history WHERE id = ? AND page_id = ?",
+                                                   (history_id, page_id)) is None:
+                raise StoreError(f"history entry {history_id} is not a change of page {page!r}")
+            current = self._rows(page_id)
+            target = dict(current)
+            later = db.execute("SELECT before, after FROM label_history WHERE page_id = ? AND id > ? "
+                               "ORDER BY id DESC", (page_id, history_id or 0))
+            for before, after in later:
+                for row in json.loads(after):
+                    target.pop(row["id"], None)
+                for row in json.loads(before):
+                    target[row["id"]] = row
+            changed = sorted(i for i in current.keys() | target.keys() if current.get(i) != target.get(i))
+            if not changed:
+                return Change(None, page, now(), by, "restore", (), (), {"to": history_id})
+            for record_id in changed:
+                if record_id not in target:
+                    db.execute("DELETE FROM records WHERE id = ?", (record_id,))
+                elif record_id in current:
+                    self._update(target[record_id])
+                else:
+                    self._insert(target[record_id])
+            return self._log(page, page_id, self.provenance_id(by), "restore",
+                             [current[i] for i in changed if i in current],
+                             [target[i] for i in changed if i in target], {"to": history_id})
+
+    # Internals --------------------------------------------------------------------------------------------
+
+    def _page_rows(self, where: str, params: tuple[object, ...]) -> list[PageInfo]:
+        rows = self.db.execute(f"""
+            SELECT p.name, p.status, p.url, p.title, p.charset, p.snapshot, s.suffix, p.source, p.warnings,
+                   p.imported_at, p.updated_at,
+                   (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id
+                                                   AND r.status IN {sql_list(TRUE_LABEL_STATUSES)}),
+                   (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.status = 'proposed'),
+                   (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.unresolved != '[]')
+            FROM pages p JOIN snapshots s ON s.hash = p.snapshot {where}""", params).fetchall()
+        return [_page_info(row) for row in rows]
+
+    def _rows(self, page_id: int) -> dict[int, Row]:
+        cursor = self.db.execute(f"{_SELECT_RECORDS} WHERE page_id = ? ORDER BY position, id", (page_id,))
+        return {row["id"]: row for row in map(_decode, cursor)}
+
+    def _row(self, record_id: int) -> Row:
+        found = self.one(f"{_SELECT_RECORDS} WHERE id = ?", (record_id,))
+        if found is None:
+            raise StoreError(f"no record {record_id} in the project (deleted meanwhile?)")
+        return _decode(found)
+
+    def _page_name(self, row: Row) -> str:
+        return self.one("SELECT name FROM pages WHERE id = ?", (row["page_id"],))[0]
+
+    def _insert(self, row: Row) -> Row:
+        values = [dumps(row[c]) if c in _JSON_COLUMNS else row[c] for c in _RECORD_COLUMNS]
+        cursor = self.db.execute(f"INSERT INTO records ({', '.join(_RECORD_COLUMNS)}) "
+                                 f"VALUES ({', '.join('?' * len(_RECORD_COLUMNS))})", values)
+        return {**row, "id": cursor.lastrowid}
+
+    def _update(self, row: Row) -> None:
+        columns = _RECORD_COLUMNS[1:]
+        values = [dumps(row[c]) if c in _JSON_COLUMNS else row[c] for c in columns]
+        self.db.execute(f"UPDATE records SET {', '.join(f'{c} = ?' for c in columns)} WHERE id = ?",
+                        [*values, row["id"]])
+
+    def _derived(self, source: Row, by: Provenance, xpaths: list[str], unresolved: list[str],
+                 parents: list[int]) -> Row:
+        at = now()
+        return {**source, "id": None, "xpaths": xpaths, "unresolved": unresolved, "status": "edited",
+                "changed_by_id": self.provenance_id(by), "derived_from": parents, "created_at": at,
+                "changed_at": at}
+
+    def _change_record(self, record_id: int, by: Provenance, action: str, **changes: object) -> Change:
+        with self.writing():
+            before = self._row(record_id)
+            actor_id = self.provenance_id(by)
+            after = {**before, **changes, "changed_by_id": actor_id, "changed_at": now()}
+            self._update(after)
+            return self._log(self._page_name(before), before["page_id"], actor_id, action, [before], [after])
+
+    def _log(self, page: str, page_id: int, actor_id: int, action: str, before: list[Row], after: list[Row],
+             detail: dict[str, object] | None = None) -> Change:
+        at = now()
+        detail = detail or {}
+        cursor = self.db.execute(
+            "INSERT INTO label_history (page_id, at, actor_id, action, before, after, detail) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)", (page_id, at, actor_id, action, dumps(before), dumps(after), dumps(detail)))
+        provenances = self.provenances()
+        return Change(cursor.lastrowid, page, at, provenances[actor_id], action,
+                      tuple(_label(r, provenances) for r in before), tuple(_label(r, provenances) for r in after),
+                      detail)
+
+
+def _check(value: str, allowed: tuple[str, ...], what: str) -> None:
+    if value not in allowed:
+        raise StoreError(f"unknown {what} {value!r}; expected one of {', '.join(allowed)}")
+
+
+def _decode(values: Sequence[object]) -> Row:
+    row = dict(zip(_RECORD_COLUMNS, values, strict=True))
+    for column in _JSON_COLUMNS:
+        row[column] = json.loads(row[column])
+    return row
+
+
+def _label(row: Row, provenances: dict[int, Provenance]) -> Label:
+    changed_by = row["changed_by_id"]
+    return Label(
+        id=row["id"], position=row["position"], xpaths=tuple(row["xpaths"]), status=row["status"],
+        origin=provenances[row["origin_id"]], changed_by=provenances[changed_by] if changed_by else None,
+        derived_from=tuple(row["derived_from"]), unresolved=tuple(row["unresolved"]),
+        created_at=row["created_at"], changed_at=row["changed_at"])
+
+
+def _page_info(row: Sequence[object]) -> PageInfo:
+    (name, status, url, title, charset, snapshot, suffix, source, warnings, imported_at, updated_at,
+     true_labels, proposed, flagged) = row
+    return PageInfo(name, status, url, title, charset, snapshot, suffix, source, tuple(json.loads(warnings)),
+                    imported_at, updated_at, int(true_labels), int(proposed), int(flagged))

@@ -1,0 +1,121 @@
+"""Runs in a project: an extractor applied to pages (method, parameters, when, cost), its predictions and the
+per-page scores against the project's labels at the time they were computed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .db import Connection, StoreError, dumps, now
+
+if TYPE_CHECKING:  # scoring pulls in scipy: not worth its import time for a process that only edits labels
+    from ..records.score import DatasetScore
+
+RUN_STATUSES = ("running", "finished", "failed", "cancelled")
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    id: int
+    method: str
+    parameters: dict[str, object]
+    status: str
+    started_at: str
+    ended_at: str | None
+    cost: dict[str, object]
+    predicted_pages: int
+    scored_pages: int
+    precision: float | None            # means of the stored per-page scores, None before scoring
+    recall: float | None
+    f1: float | None
+
+
+@dataclass(frozen=True)
+class StoredScore:
+    page: str
+    precision: float
+    recall: float
+    f1: float
+    predicted_records: int
+    true_records: int
+    hallucinated_records: int
+    warnings: tuple[str, ...]
+    scored_at: str
+
+
+class RunStore(Connection):
+    def add_run(self, method: str, parameters: Mapping[str, object] | None = None, *,
+                started_at: str | None = None) -> int:
+        with self.writing() as db:
+            cursor = db.execute("INSERT INTO runs (method, parameters, started_at) VALUES (?, ?, ?)",
+                                (method, dumps(dict(parameters or {})), started_at or now()))
+            return int(cursor.lastrowid)
+
+    def finish_run(self, run_id: int, *, status: str = "finished", cost: Mapping[str, object] | None = None,
+                   ended_at: str | None = None) -> None:
+        if status not in RUN_STATUSES:
+            raise StoreError(f"unknown run status {status!r}; expected one of {', '.join(RUN_STATUSES)}")
+        with self.writing() as db:
+            self.run(run_id)
+            db.execute("UPDATE runs SET status = ?, ended_at = ?, cost = ? WHERE id = ?",
+                       (status, ended_at or now(), dumps(dict(cost or {})), run_id))
+
+    def add_predictions(self, run_id: int, predictions: Mapping[str, Sequence[Sequence[str]]],
+                        errors: Mapping[str, str] | None = None) -> None:
+        """Store (or replace) a run's records for some pages in one transaction; `errors` says why a page
+        has none (the extractor failed on it)."""
+        errors = errors or {}
+        with self.writing() as db:
+            self.run(run_id)
+            for page in dict.fromkeys([*predictions, *errors]):
+                records = [list(record) for record in predictions.get(page, [])]
+                db.execute("INSERT OR REPLACE INTO predictions (run_id, page_id, records, error) VALUES (?, ?, ?, ?)",
+                           (run_id, self.page_id(page), dumps(records), errors.get(page)))
+
+    def predictions(self, run_id: int) -> dict[str, list[list[str]]]:
+        self.run(run_id)
+        rows = self.db.execute("SELECT p.name, d.records FROM predictions d JOIN pages p ON p.id = d.page_id "
+                               "WHERE d.run_id = ?", (run_id,))
+        return {name: json.loads(records) for name, records in rows}
+
+    def add_scores(self, run_id: int, scores: DatasetScore) -> None:
+        """Store (or replace) per-page scores; pages are matched by name."""
+        at = now()
+        with self.writing() as db:
+            self.run(run_id)
+            for s in scores.pages:
+                db.execute("INSERT OR REPLACE INTO scores (run_id, page_id, precision, recall, f1, predicted_records, "
+                           "true_records, hallucinated_records, warnings, scored_at) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (run_id, self.page_id(s.page), s.precision, s.recall, s.f1, s.predicted_records,
+                            s.true_records, s.hallucinated_records, dumps(s.warnings), at))
+
+    def scores(self, run_id: int) -> list[StoredScore]:
+        self.run(run_id)
+        rows = self.db.execute("SELECT p.name, s.precision, s.recall, s.f1, s.predicted_records, s.true_records, "
+                               "s.hallucinated_records, s.warnings, s.scored_at FROM scores s "
+                               "JOIN pages p ON p.id = s.page_id WHERE s.run_id = ? ORDER BY p.id", (run_id,))
+        return [StoredScore(*row[:7], tuple(json.loads(row[7])), row[8]) for row in rows]
+
+    def runs(self) -> list[RunInfo]:
+        return self._run_infos("", ())
+
+    def run(self, run_id: int) -> RunInfo:
+        found = self._run_infos("WHERE r.id = ?", (run_id,))
+        if not found:
+            raise StoreError(f"no run {run_id} in the project {self.root}")
+        return found[0]
+
+    def _run_infos(self, where: str, params: tuple[object, ...]) -> list[RunInfo]:
+        rows = self.db.execute(f"""
+            SELECT r.id, r.method, r.parameters, r.status, r.started_at, r.ended_at, r.cost,
+                   (SELECT COUNT(*) FROM predictions d WHERE d.run_id = r.id),
+                   (SELECT COUNT(*) FROM scores s WHERE s.run_id = r.id),
+                   (SELECT AVG(precision) FROM scores s WHERE s.run_id = r.id),
+                   (SELECT AVG(recall) FROM scores s WHERE s.run_id = r.id),
+                   (SELECT AVG(f1) FROM scores s WHERE s.run_id = r.id)
+            FROM runs r {where} ORDER BY r.id""", params).fetchall()
+        return [RunInfo(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], json.loads(row[6]), *row[7:])
+                for row in rows]

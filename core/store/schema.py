@@ -1,0 +1,261 @@
+"""The project database's tables and the migrations that build them, one schema version at a time.
+
+The version lives in `PRAGMA user_version`. `MIGRATIONS[k]` takes a database from version k to k + 1, so a
+project made by any earlier RecordLens opens in a later one; a project from a *later* RecordLens is refused
+rather than guessed at. Migrations run inside the caller's write transaction: two processes that open an old
+project at once cannot both migrate it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from ..errors import RecordLensError
+
+PAGE_STATUSES = ("new", "proposed", "labelled", "reviewed")
+LABEL_STATUSES = ("proposed", "accepted", "rejected", "edited")
+# Labels that count as ground truth: a person accepted them as proposed or changed them.
+TRUE_LABEL_STATUSES = ("accepted", "edited")
+# Pages whose true labels are complete: ground truth for export and scoring (new and proposed pages are not).
+TRUE_PAGE_STATUSES = ("labelled", "reviewed")
+STEP_ACTIONS = ("click", "type", "scroll", "wait", "go_back", "answer")
+
+
+def sql_list(values: tuple[str, ...]) -> str:
+    """`('a', 'b')` for a CHECK or IN clause over our own constant names (never user input)."""
+    return "(" + ", ".join(f"'{v}'" for v in values) + ")"
+
+
+# Version 1: pages, snapshots, labels with provenance and history, runs with predictions and scores.
+_V1 = f"""
+CREATE TABLE snapshots (
+    hash TEXT PRIMARY KEY,                 -- sha256 of the file's bytes
+    suffix TEXT NOT NULL,                  -- '.mhtml' or '.html': snapshots/ab/<hash><suffix>
+    size INTEGER NOT NULL,
+    stored_at TEXT NOT NULL
+);
+CREATE TABLE pages (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,             -- the file stem: '12', '12_v3'
+    snapshot TEXT NOT NULL REFERENCES snapshots(hash),
+    url TEXT,
+    title TEXT,
+    charset TEXT,
+    status TEXT NOT NULL DEFAULT 'new' CHECK (status IN {sql_list(PAGE_STATUSES)}),
+    source TEXT,                           -- where the file was imported from
+    warnings TEXT NOT NULL DEFAULT '[]',   -- JSON list: what reading the snapshot reported
+    imported_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX pages_status ON pages(status);
+-- Who or what produced a label or a change. '' rather than NULL, so that UNIQUE finds the same row again.
+CREATE TABLE provenances (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('person', 'extractor', 'dataset')),
+    name TEXT NOT NULL,                    -- a person, an extractor, or the records file a label came from
+    version TEXT NOT NULL DEFAULT '',
+    input_format TEXT NOT NULL DEFAULT '',
+    seed TEXT NOT NULL DEFAULT '',
+    UNIQUE (kind, name, version, input_format, seed)
+);
+-- AUTOINCREMENT: a deleted record's id is never reused, so restoring it from the history cannot collide.
+CREATE TABLE records (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,             -- display (and colour) order; ties are broken by id
+    xpaths TEXT NOT NULL,                  -- JSON list, verbatim as given (never normalised)
+    unresolved TEXT NOT NULL DEFAULT '[]', -- JSON list: XPaths that named no element when last checked
+    status TEXT NOT NULL CHECK (status IN {sql_list(LABEL_STATUSES)}),
+    origin_id INTEGER NOT NULL REFERENCES provenances(id),
+    changed_by_id INTEGER REFERENCES provenances(id),
+    derived_from TEXT NOT NULL DEFAULT '[]', -- JSON list of record ids this one was merged or split from
+    created_at TEXT NOT NULL,
+    changed_at TEXT NOT NULL
+);
+CREATE INDEX records_page ON records(page_id, position, id);
+-- One row per change, written in the change's own transaction. `before` and `after` hold the complete rows
+-- of the records the change touched, so undoing the rows after an entry, newest first, gives the page's
+-- labels as they were right after it.
+CREATE TABLE label_history (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+    at TEXT NOT NULL,
+    actor_id INTEGER NOT NULL REFERENCES provenances(id),
+    action TEXT NOT NULL,                  -- add, accept, reject, edit, delete, merge, split, restore, status
+    before TEXT NOT NULL DEFAULT '[]',
+    after TEXT NOT NULL DEFAULT '[]',
+    detail TEXT NOT NULL DEFAULT '{{}}'
+);
+CREATE INDEX label_history_page ON label_history(page_id, id);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    method TEXT NOT NULL,
+    parameters TEXT NOT NULL DEFAULT '{{}}',  -- JSON: model, input format, seed, ...
+    status TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'finished', 'failed', 'cancelled')),
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    cost TEXT NOT NULL DEFAULT '{{}}'         -- JSON: tokens, dollars, seconds
+);
+CREATE TABLE predictions (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+    records TEXT NOT NULL,                 -- JSON list of records, each a list of XPaths
+    error TEXT,                            -- why the extractor gave nothing for this page, if it failed
+    PRIMARY KEY (run_id, page_id)
+);
+CREATE TABLE scores (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+    precision REAL NOT NULL,
+    recall REAL NOT NULL,
+    f1 REAL NOT NULL,
+    predicted_records INTEGER NOT NULL,
+    true_records INTEGER NOT NULL,
+    hallucinated_records INTEGER NOT NULL,
+    warnings TEXT NOT NULL DEFAULT '[]',
+    scored_at TEXT NOT NULL,
+    PRIMARY KEY (run_id, page_id)
+);
+"""
+
+# Version 2: snapshot sites, tasks, trajectories and agent runs for the web-agent benchmarks.
+_V2 = f"""
+CREATE TABLE sites (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE site_pages (
+    site_id INTEGER NOT NULL REFERENCES sites(id) ON DELETE CASCADE,
+    url TEXT NOT NULL,                     -- the saved URL a link must match to stay inside the site
+    page_id INTEGER NOT NULL REFERENCES pages(id),
+    PRIMARY KEY (site_id, url)
+);
+CREATE TABLE tasks (
+    id INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL REFERENCES sites(id) ON DELETE CASCADE,
+    instruction TEXT NOT NULL,
+    category TEXT NOT NULL DEFAULT '',
+    gold_answer TEXT NOT NULL,
+    normalisation TEXT NOT NULL DEFAULT 'exact',
+    start_url TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE agent_runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    method TEXT NOT NULL,                  -- e.g. 'fixed-window', 'dynamic-memory'
+    parameters TEXT NOT NULL DEFAULT '{{}}',
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    cost TEXT NOT NULL DEFAULT '{{}}'
+);
+CREATE TABLE trajectories (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    task_id INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    actor_id INTEGER NOT NULL REFERENCES provenances(id),  -- the person who recorded it, or the agent
+    agent_run_id INTEGER REFERENCES agent_runs(id) ON DELETE CASCADE,  -- NULL for a reference trajectory
+    answer TEXT,
+    success INTEGER,                       -- exact match against the task's gold answer; NULL until judged
+    started_at TEXT NOT NULL,
+    ended_at TEXT
+);
+CREATE TABLE steps (
+    trajectory_id INTEGER NOT NULL REFERENCES trajectories(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    action TEXT NOT NULL CHECK (action IN {sql_list(STEP_ACTIONS)}),
+    target TEXT NOT NULL DEFAULT '{{}}',   -- JSON: label number, XPath, text, role and name, bounding box
+    value TEXT,                            -- typed text, scroll amount, wait time or the answer
+    url TEXT NOT NULL,
+    screenshot TEXT,                       -- snapshots hash of the PNG, stored like a page snapshot
+    thought TEXT,
+    at TEXT NOT NULL,
+    PRIMARY KEY (trajectory_id, position)
+);
+"""
+
+# Version 3: what the agent benchmarks need beyond v2: tasks with their file id, answer kind and normalisation
+# rules (a JSON list in `normalisation`, which v2 filled with 'exact' = no rule); the run index and stop reason of
+# a trajectory; each step's screenshot after, its time, the model's raw answer and the error of a failed step
+# (a failed step whose answer named no action has action NULL); every raw model call.
+_V3 = f"""
+ALTER TABLE sites ADD COLUMN folder TEXT;
+ALTER TABLE tasks ADD COLUMN external_id TEXT;
+ALTER TABLE tasks ADD COLUMN answer_kind TEXT NOT NULL DEFAULT 'text';
+UPDATE tasks SET normalisation = '[]' WHERE normalisation = 'exact';
+UPDATE tasks SET normalisation = json_array(normalisation) WHERE json_valid(normalisation) = 0;
+UPDATE tasks SET external_id = CAST(id AS TEXT) WHERE external_id IS NULL;
+CREATE UNIQUE INDEX tasks_external_id ON tasks(site_id, external_id);
+ALTER TABLE trajectories ADD COLUMN run_index INTEGER;
+ALTER TABLE trajectories ADD COLUMN stop TEXT;
+-- Rebuilt rather than altered: a CHECK cannot be relaxed in place, and action must now allow NULL.
+CREATE TABLE steps_v3 (
+    trajectory_id INTEGER NOT NULL REFERENCES trajectories(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    action TEXT CHECK (action IN {sql_list(STEP_ACTIONS)}),  -- NULL: a failed step that named no action
+    target TEXT NOT NULL DEFAULT '{{}}',   -- JSON: label number, XPath, text, role and name, bounding box
+    value TEXT,                            -- typed text, scroll direction or the answer
+    url TEXT NOT NULL,
+    screenshot TEXT,                       -- hash of the PNG before the step, stored like a page snapshot
+    screenshot_after TEXT,
+    thought TEXT,
+    seconds REAL,
+    raw TEXT,                              -- the model's whole answer
+    error TEXT,                            -- why the step failed; NULL when it was carried out
+    at TEXT NOT NULL,
+    PRIMARY KEY (trajectory_id, position)
+);
+INSERT INTO steps_v3 (trajectory_id, position, action, target, value, url, screenshot, thought, at)
+    SELECT trajectory_id, position, action, target, value, url, screenshot, thought, at FROM steps;
+DROP TABLE steps;
+ALTER TABLE steps_v3 RENAME TO steps;
+CREATE TABLE model_calls (
+    trajectory_id INTEGER NOT NULL REFERENCES trajectories(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,              -- calls in the order they were made
+    position INTEGER NOT NULL,             -- the step the call produced
+    system TEXT,
+    prompt TEXT NOT NULL,
+    images INTEGER NOT NULL DEFAULT 0,     -- screenshots sent with the prompt (stored with the step)
+    answer TEXT,                           -- the raw text; NULL when the call failed
+    usage TEXT NOT NULL DEFAULT '{{}}',    -- JSON: prompt, completion, total tokens
+    seconds REAL NOT NULL DEFAULT 0,
+    error TEXT,
+    PRIMARY KEY (trajectory_id, ordinal)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class SchemaError(RecordLensError):
+    """The project database was made by a newer RecordLens, or is not a RecordLens project at all."""
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
+    """Bring the schema up to `target` inside the open transaction; returns the version found."""
+    found = schema_version(conn)
+    if found > SCHEMA_VERSION:
+        raise SchemaError(f"this project uses schema version {found}, newer than this RecordLens "
+                          f"understands ({SCHEMA_VERSION}): update RecordLens to open it")
+    for version in range(found, target):
+        for statement in _statements(MIGRATIONS[version]):
+            conn.execute(statement)
+        # PRAGMA user_version is transactional: it commits or rolls back with the tables it describes.
+        conn.execute(f"PRAGMA user_version = {version + 1}")
+    return found
+
+
+def _statements(script: str) -> list[str]:
+    """Split a script into statements: `executescript` would commit the caller's transaction first."""
+    statements: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    return statements

@@ -1,0 +1,40 @@
+"""Score a run stored in a project against the project's labels, with NEXT-EVAL's metric, and keep the scores.
+
+Ground truth is every page marked labelled or reviewed, with its accepted and edited records. A page of the
+ground truth without a prediction in the run counts as an empty prediction, with a warning, as when scoring
+folders. Both sides are expanded against the stored snapshot's text map, the one the labels were made on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from ..records.model import TextKeyIndex
+from ..records.score import DatasetScore, score_page
+from .db import StoreError
+from .project import Project
+from .schema import TRUE_PAGE_STATUSES
+
+Progress = Callable[[Sequence[str]], Iterable[str]]
+
+
+def score_stored_run(project: Project, run_id: int,
+                     progress: Progress = lambda names: names) -> tuple[DatasetScore, list[str]]:
+    """Score run `run_id` page by page, store the per-page scores in the project, return them and warnings."""
+    run = project.run(run_id)
+    truth_pages = [p.name for p in project.pages() if p.status in TRUE_PAGE_STATUSES]
+    if not truth_pages:
+        raise StoreError(f"the project {project.root} has no page marked labelled or reviewed to score against")
+    predictions = project.predictions(run_id)
+    labelled = set(truth_pages)
+    warnings = [f"page {name}: in run {run_id} but not labelled; not scored"
+                for name in predictions if name not in labelled]
+    scores = []
+    for name in progress(truth_pages):
+        if name not in predictions:
+            warnings.append(f"page {name}: no prediction in run {run_id} ({run.method}); scored as an empty one")
+        keys = TextKeyIndex(project.load(name).page.text_map)
+        scores.append(score_page(predictions.get(name, []), project.true_records(name), keys, name))
+    result = DatasetScore(scores)
+    project.add_scores(run_id, result)
+    return result, warnings
