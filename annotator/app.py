@@ -43,7 +43,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def open_project_for(args: argparse.Namespace):  # noqa: ANN201 - a core Project
-    from ..core.store.project import open_project
+    from ..core.store import open_project
     from .labelling.demo_project import open_demo_project
 
     if args.project is None:

@@ -16,8 +16,8 @@ def _qt_site_browser(site):  # noqa: ANN001, ANN202 - types live on the Qt side,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from ..core.agent.browsers import register_browser
-    from ..core.cli.main import main as core_main
+    from ..core.agent import register_browser
+    from ..core.cli import main as core_main
 
     register_browser("qt", _qt_site_browser, "QtWebEngine with set-of-mark screenshots", screenshots=True)
     return core_main(argv)

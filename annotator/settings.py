@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import platformdirs
 
-from ..core.llm.gemini import DEFAULT_MODEL, api_key_from_environment
+from ..core.llm import DEFAULT_MODEL, api_key_from_environment
 
 APP_DIR_NAME = "recordlens"
 SETTINGS_FILE = "annotator.json"
@@ -30,14 +30,10 @@ _log = logging.getLogger(__name__)
 
 
 def offline_default_method() -> str:
-    """The CLI's default extractor (the offline one); MDR if that name is not registered (yet)."""
+    """The default extractor of `extract` (the offline one); MDR if that name is not registered."""
     from ..core import extract
 
-    try:
-        from ..core.cli.main import DEFAULT_METHOD
-    except ImportError:  # the CLI is optional for the app; MDR is always there
-        return MDR
-    return DEFAULT_METHOD if DEFAULT_METHOD in dict(extract.available()) else MDR
+    return extract.DEFAULT_METHOD if extract.DEFAULT_METHOD in dict(extract.available()) else MDR
 
 
 def _default_person() -> str:

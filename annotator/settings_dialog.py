@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import extract
-from ..core.page.formats import FORMATS
+from ..core.page import FORMATS
 from .settings import GEMINI, KeyStore, Settings, offline_default_method
 
 # Extractors that need more than a page (recorded answers) cannot propose.

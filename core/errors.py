@@ -11,3 +11,7 @@ class SnapshotError(RecordLensError):
 
 class DatasetError(RecordLensError):
     """A dataset or run folder does not have the expected layout, or a records file is malformed."""
+
+
+class AgentError(RecordLensError):
+    """Something about a task, a trajectory or an episode that a person can fix or should know."""

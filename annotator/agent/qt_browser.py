@@ -20,8 +20,7 @@ from pathlib import Path
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from ...core.agent.model import Observation, Step, Target, TargetNotFoundError, find_target
-from ...core.agent.sites import Site
+from ...core.agent import Observation, Site, Step, Target, TargetNotFoundError, find_target
 from ..qt.event_loop import spin
 from .site_browser import SiteBrowser
 

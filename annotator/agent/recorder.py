@@ -20,7 +20,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ...core.agent.model import Observation, Step, Target, Task, Trajectory
+from ...core.agent import Observation, Step, Target, Task, Trajectory
 from ..qt.event_loop import spin
 from ..qt.signals import emit
 from .site_browser import SiteBrowser, target_from_json

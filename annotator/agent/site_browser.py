@@ -37,9 +37,8 @@ from PySide6.QtWebEngineCore import (
 )
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from ...core.agent.model import Observation, Target
-from ...core.agent.sites import Site, build_site, load_site, normalise_url, not_in_snapshot_html
-from ...core.page.snapshot import read_snapshot, write_mhtml
+from ...core.agent import Observation, Site, Target, build_site, load_site, normalise_url, not_in_snapshot_html
+from ...core.page import read_snapshot, write_mhtml
 from ..labelling.page_view import parse_js_result
 from ..qt.event_loop import settled_grab, spin
 from ..qt.page_loader import OfflinePage

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urljoin
 
-from ...core.page.snapshot import Resource, Snapshot, read_snapshot
+from ...core.page import Resource, Snapshot, read_snapshot
 
 BASE_MARK = "data-recordlens-base"  # our <base> says it is ours, so a re-saved page can drop it
 _HEAD = re.compile(r"<head(?:\s[^>]*)?>", re.IGNORECASE)

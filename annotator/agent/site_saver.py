@@ -39,9 +39,9 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import QObject, QProcess, Signal
 
-from ...core.agent.sites import INDEX_FILE, SiteError, build_site, load_site, normalise_url
+from ...core.agent import INDEX_FILE, SiteError, build_site, load_site, normalise_url
 from ...core.errors import SnapshotError
-from ...core.page.snapshot import read_snapshot
+from ...core.page import read_snapshot
 from ..qt import env as qt_env
 from ..qt.signals import emit
 

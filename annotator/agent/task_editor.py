@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.agent.model import ANSWER_KINDS, NORMALISE_RULES, AgentError, Task
-from ...core.agent.tasks import load_tasks, save_tasks, task_from_line
+from ...core.agent import ANSWER_KINDS, NORMALISE_RULES, Task, load_tasks, save_tasks, task_from_line
+from ...core.errors import AgentError
 from ..qt.signals import emit
 
 COLUMNS = ("id", "category", "instruction", "answer", "answer_kind", "normalise", "start_url")

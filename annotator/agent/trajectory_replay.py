@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ...core.agent.model import Browser, Step, Target, Trajectory, find_target, format_action
+from ...core.agent import Browser, Step, Target, Trajectory, find_target, format_action
 from ...core.errors import RecordLensError
 
 

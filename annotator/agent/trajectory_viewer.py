@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.agent.model import Browser, Step, Trajectory
+from ...core.agent import Browser, Step, Trajectory
 from ..qt.signals import emit
 from .trajectory_replay import ReplayResult, describe, replay
 

@@ -38,9 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.agent.model import AgentError, Task, Trajectory
-from ...core.agent.tasks import TaskFileError
-from ...core.errors import RecordLensError
+from ...core.agent import Task, TaskFileError, Trajectory
+from ...core.errors import AgentError, RecordLensError
 from ...core.resource_files import resource_path
 from .qt_browser import QtSiteBrowser
 from .recorder import Recorder

@@ -16,8 +16,7 @@ from collections.abc import Callable
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from ...core.store.db import Provenance
-from ...core.store.project import Change, Project
+from ...core.store import Change, Project, Provenance
 
 Notify = Callable[[str], None]  # told the page whose labels or status changed
 

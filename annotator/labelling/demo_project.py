@@ -19,10 +19,17 @@ import platformdirs
 
 from ...core import extract
 from ...core.resource_files import resource_path
-from ...core.store.db import Provenance
-from ...core.store.importer import ImportReport, PageSource, find_sources, import_page
-from ...core.store.project import Project, init_project, open_project
-from ...core.store.scoring import score_stored_run
+from ...core.store import (
+    ImportReport,
+    PageSource,
+    Project,
+    Provenance,
+    find_sources,
+    import_page,
+    init_project,
+    open_project,
+    score_stored_run,
+)
 from ..settings import APP_DIR_NAME, MDR, offline_default_method
 
 # Built once and then only opened: a new name whenever what the demo holds changes, so nobody keeps an old one.

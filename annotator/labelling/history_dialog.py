@@ -22,8 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.store.db import Provenance
-from ...core.store.project import Change, Label, Project
+from ...core.store import Change, Label, Project, Provenance
 from ..qt.signals import emit
 
 # History ids start at 1 (SQLite rowids), so 0 can stand for "before any change" in an item's data, where

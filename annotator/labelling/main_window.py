@@ -26,13 +26,17 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.errors import RecordLensError
-from ...core.records.model import TextKeyIndex, new_records
-from ...core.records.review import PageReview, review_page, worst_pages
-from ...core.records.siblings import sibling_records, split_parts, toggle_xpath
-from ...core.store.db import Provenance
-from ...core.store.project import Change, Label, Project, open_project
-from ...core.store.runs import RunInfo
-from ...core.store.schema import TRUE_PAGE_STATUSES
+from ...core.records import (
+    PageReview,
+    TextKeyIndex,
+    new_records,
+    review_page,
+    sibling_records,
+    split_parts,
+    toggle_xpath,
+    worst_pages,
+)
+from ...core.store import TRUE_PAGE_STATUSES, Change, Label, Project, Provenance, RunInfo, open_project
 from ..settings import (
     KeyStore,
     Settings,
@@ -697,7 +701,7 @@ class MainWindow(QMainWindow):
         self._jump_to_page(ranked[index % len(ranked)])
 
     def _score_run(self, run_id: int) -> None:
-        from ...core.store.scoring import score_stored_run
+        from ...core.store import score_stored_run
 
         def work(project: Project, job: BackgroundJob) -> None:
             def progress(names: Sequence[str]):  # noqa: ANN202 - a generator

@@ -16,8 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.store.project import PageInfo
-from ...core.store.schema import PAGE_STATUSES, TRUE_PAGE_STATUSES
+from ...core.store import PAGE_STATUSES, TRUE_PAGE_STATUSES, PageInfo
 from ..qt.signals import emit
 
 STATUS_MARKS = {"new": "○", "proposed": "◐", "labelled": "✓", "reviewed": "★"}

@@ -22,8 +22,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ...core.page.dataset import LoadedPage, load_page
-from ...core.page.dom import Page
+from ...core.page import LoadedPage, Page, load_page
 from ..qt.event_loop import run_until_quit, settled_grab
 from ..qt.page_loader import OfflinePage
 from ..qt.page_scripts import document_script

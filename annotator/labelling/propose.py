@@ -21,8 +21,7 @@ from PySide6.QtCore import QThread, Signal
 
 from ...core import extract
 from ...core.errors import RecordLensError
-from ...core.store.db import Provenance
-from ...core.store.project import Project, open_project
+from ...core.store import Project, Provenance, open_project
 from ..qt.signals import emit
 
 

@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.page.dom import Page
-from ...core.records.model import TextKeyIndex
-from ...core.store.project import Label
+from ...core.page import Page
+from ...core.records import TextKeyIndex
+from ...core.store import Label
 from ..qt.signals import emit
 from .page_view import record_colour
 

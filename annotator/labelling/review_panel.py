@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.records.review import MATCHED, MISSED, SPURIOUS, PageReview, ReviewRecord
-from ...core.store.runs import RunInfo
+from ...core.records import MATCHED, MISSED, SPURIOUS, PageReview, ReviewRecord
+from ...core.store import RunInfo
 from ..qt.signals import emit
 from .page_view import STATE_COLOURS
 

@@ -23,8 +23,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..runs.charts import grouped_bars
-from .model import Step, Task, Trajectory, targets_match
+from .actions import Step
+from .model import Task, Trajectory
 from .sites import normalise_url
+from .targets import folded, targets_match
 from .tasks import is_correct, normalise_answer
 
 OVERALL = "overall"
@@ -101,7 +103,7 @@ def steps_match(task: Task, reference: Step, taken: Step) -> bool:
     if reference.action == "answer":
         return normalise_answer(reference.value or "", task.normalise) == normalise_answer(taken.value or "",
                                                                                           task.normalise)
-    if reference.action == "type" and _folded(reference.value) != _folded(taken.value):
+    if reference.action == "type" and folded(reference.value) != folded(taken.value):
         return False
     if reference.action == "scroll" and (reference.value or "down") != (taken.value or "down"):
         return False
@@ -129,9 +131,6 @@ def _same_page(a: str, b: str) -> bool:
     except ValueError:
         return a == b
 
-
-def _folded(text: str | None) -> str:
-    return " ".join((text or "").split()).casefold()
 
 
 def _mean(values: Sequence[float]) -> float:

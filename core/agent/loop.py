@@ -18,19 +18,10 @@ from typing import Protocol
 from ..errors import RecordLensError
 from ..llm.gemini import Answer, BudgetExceededError, GeminiError
 from ..resource_files import read_resource
+from .actions import ActionParseError, Step, parse_action
 from .memory import Memory, WindowMemory, render
-from .model import (
-    ActionParseError,
-    Browser,
-    ModelCall,
-    Observation,
-    Step,
-    Target,
-    Task,
-    Trajectory,
-    find_target,
-    parse_action,
-)
+from .model import Browser, ModelCall, Observation, Task, Trajectory
+from .targets import Target, find_target, folded
 from .tasks import is_correct
 
 DEFAULT_STEP_BUDGET = 15
@@ -179,14 +170,11 @@ def describe_elements(elements: Sequence[Target]) -> str:
     lines = []
     for element in elements:
         text = " ".join((element.text or element.name).split())
-        if element.name and element.text and _folded(element.name) != _folded(element.text):
+        if element.name and element.text and folded(element.name) != folded(element.text):
             text += f" (named \"{' '.join(element.name.split())}\")"
         lines.append(f"[{element.label}] {element.role or 'element'}: {text[:150] or '(no text)'}")
     return "\n".join(lines)
 
-
-def _folded(text: str) -> str:
-    return " ".join(text.split()).casefold()
 
 
 def _keep_screenshot(trajectory: Trajectory, observation: Observation) -> str | None:

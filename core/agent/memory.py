@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import unquote
 
-from .model import ACTIONS, AgentError, Observation, Step, format_action
+from ..errors import AgentError
+from .actions import ACTIONS, Step, format_action
+from .model import Observation
 
 _WORD = re.compile(r"[^\W_]{2,}")
 

@@ -24,9 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 
-from ..errors import SnapshotError
+from ..errors import AgentError, SnapshotError
 from ..page.snapshot import DEFAULT_URL, read_snapshot
-from .model import AgentError
 
 INDEX_FILE = "site.json"
 PAGE_SUFFIXES = (".mhtml", ".mht", ".html", ".htm")

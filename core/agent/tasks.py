@@ -10,7 +10,8 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from .model import ANSWER_KINDS, NORMALISE_RULES, AgentError, Task
+from ..errors import AgentError
+from .model import ANSWER_KINDS, NORMALISE_RULES, Task
 
 REQUIRED_KEYS = ("id", "category", "instruction", "answer", "answer_kind", "normalise")
 OPTIONAL_KEYS = ("start_url", "site")

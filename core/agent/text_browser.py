@@ -15,8 +15,10 @@ from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
 from ..page.dom import Element, Page, parse_html
 from ..page.snapshot import read_snapshot
-from .model import Observation, Step, Target, TargetNotFoundError
+from .actions import Step
+from .model import Observation
 from .sites import NOT_IN_SNAPSHOT_TITLE, Site, not_in_snapshot_html
+from .targets import Target, TargetNotFoundError
 
 VIEWPORT = (1280.0, 800.0)
 _FIELD_TAGS = ("input", "textarea", "select")

@@ -15,10 +15,10 @@ from ..agent.browsers import browser_kind, browser_names, default_browser
 from ..agent.evaluate import evaluate, format_table, write_chart
 from ..agent.loop import DEFAULT_MAX_FAILURES, DEFAULT_STEP_BUDGET, AgentSettings, run_agent
 from ..agent.memory import parse_memory
-from ..agent.model import AgentError, Trajectory
+from ..agent.model import Trajectory
 from ..agent.sites import build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks
-from ..errors import RecordLensError
+from ..errors import AgentError, RecordLensError
 
 
 def register(sub: argparse._SubParsersAction) -> None:

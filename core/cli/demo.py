@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..extract import available
+from ..extract import DEFAULT_METHOD, available
 from ..resource_files import resource_path
 from ..runs import bench
 
@@ -24,8 +24,6 @@ def demo_synthetic() -> Path:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .main import DEFAULT_METHOD
-
     dataset = demo_dataset()
     registered = {name for name, _ in available()}
     methods = [m for m in dict.fromkeys((*OFFLINE_METHODS, DEFAULT_METHOD)) if m in registered]

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import RecordLensError
+from ..extract import DEFAULT_METHOD
 from ..page import formats as formats
 from ..page.dataset import load_page
 from ..records.score import DatasetScore
@@ -18,7 +19,6 @@ from . import agent as agent_cli
 from . import project as project_cli
 
 Handler = Callable[[argparse.Namespace], int]
-DEFAULT_METHOD = "repeats"  # the offline extractor: deterministic, no network, no model
 
 
 def warn(message: str) -> None:

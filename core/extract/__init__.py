@@ -13,7 +13,11 @@ from dataclasses import dataclass
 from ..errors import RecordLensError
 from .base import Extraction, Extractor
 
-__all__ = ["Extraction", "Extractor", "available", "create", "register", "UnknownExtractorError"]
+__all__ = [
+    "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "register",
+]
+
+DEFAULT_METHOD = "repeats"  # what `extract` and the app's Propose use: offline, deterministic, no model
 
 Factory = Callable[..., Extractor]
 

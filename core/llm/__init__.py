@@ -1,1 +1,19 @@
-""""""
+"""The Gemini client: the key, one request with retries and backoff, a budget, token usage and counts.
+google-genai itself is imported only when a request is made."""
+
+from .gemini import (
+    DEFAULT_MODEL,
+    Answer,
+    Budget,
+    BudgetExceededError,
+    CallSettings,
+    GeminiCaller,
+    GeminiError,
+    NoApiKeyError,
+    api_key_from_environment,
+)
+
+__all__ = [
+    "DEFAULT_MODEL", "Answer", "Budget", "BudgetExceededError", "CallSettings", "GeminiCaller", "GeminiError",
+    "NoApiKeyError", "api_key_from_environment",
+]

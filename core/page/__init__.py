@@ -1,1 +1,18 @@
-""""""
+"""A saved page: MHTML and HTML read and written, charsets, the browser's element tree, XPaths, the text map, the
+LLM input formats, and the dataset layouts pages are found in.
+
+    from recordlens.core.page import read_snapshot, parse_html
+    page = parse_html(read_snapshot("12.mhtml").html)
+"""
+
+from . import formats
+from .dataset import PAGE_SUFFIXES, LoadedPage, find_page_file, load_page, natural_key, page_files, record_files
+from .dom import Element, Page, ParseError, parse_html
+from .formats import FORMATS
+from .snapshot import Resource, Snapshot, mhtml_bytes, read_html, read_mhtml, read_snapshot, write_mhtml
+
+__all__ = [
+    "FORMATS", "PAGE_SUFFIXES", "Element", "LoadedPage", "Page", "ParseError", "Resource", "Snapshot",
+    "find_page_file", "formats", "load_page", "mhtml_bytes", "natural_key", "page_files", "parse_html", "read_html",
+    "read_mhtml", "read_snapshot", "record_files", "write_mhtml",
+]

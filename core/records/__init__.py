@@ -1,1 +1,16 @@
-""""""
+"""Records (sets of XPaths): normalisation and expansion to text keys, `N.json` files, a record's place among its
+siblings, NEXT-EVAL's score, and the review of a run against the labels.
+
+    from recordlens.core.records import TextKeyIndex, load_records, score_page
+"""
+
+from .model import RecordsFile, TextKeyIndex, load_records, new_records, normalise_xpath, parse_records, save_records
+from .review import MATCHED, MISSED, SPURIOUS, PageReview, ReviewRecord, review_page, worst_pages
+from .score import DatasetScore, Match, PageScore, jaccard, score_page
+from .siblings import sibling_records, split_parts, toggle_xpath
+
+__all__ = [
+    "MATCHED", "MISSED", "SPURIOUS", "DatasetScore", "Match", "PageReview", "PageScore", "RecordsFile",
+    "ReviewRecord", "TextKeyIndex", "jaccard", "load_records", "new_records", "normalise_xpath", "parse_records",
+    "review_page", "save_records", "score_page", "sibling_records", "split_parts", "toggle_xpath", "worst_pages",
+]

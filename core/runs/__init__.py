@@ -1,1 +1,10 @@
-""""""
+"""Running an extractor over pages, scoring runs, the paper's bench tables and charts, progress on stderr."""
+
+from .evaluate import SeedScores, score_run, score_seeds, seed_runs
+from .progress import progress
+from .runner import META_DIR, RunSummary, read_page_costs, run_extractor, seed_dir
+
+__all__ = [
+    "META_DIR", "RunSummary", "SeedScores", "progress", "read_page_costs", "run_extractor", "score_run",
+    "score_seeds", "seed_dir", "seed_runs",
+]

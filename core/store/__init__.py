@@ -1,1 +1,29 @@
-""""""
+"""The project database: one entry point, `Project`, with pages, labels and their history, runs and agent data.
+
+    from recordlens.core.store import Project, Provenance, open_project
+    project = open_project("work/shop")
+"""
+
+from .db import Provenance, StoreError
+from .exporter import FORMATS as EXPORT_FORMATS
+from .exporter import ExportSummary, export_project
+from .importer import (
+    ImportProblem,
+    ImportReport,
+    PageSource,
+    find_sources,
+    import_page,
+    import_paths,
+    import_run_folder,
+)
+from .project import Change, Label, PageInfo, Project, init_project, open_project
+from .runs import RunInfo, StoredScore
+from .schema import LABEL_STATUSES, PAGE_STATUSES, TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, SchemaError
+from .scoring import score_stored_run
+
+__all__ = [
+    "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUSES", "TRUE_LABEL_STATUSES", "TRUE_PAGE_STATUSES", "Change",
+    "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",
+    "RunInfo", "SchemaError", "StoreError", "StoredScore", "export_project", "find_sources", "import_page",
+    "import_paths", "import_run_folder", "init_project", "open_project", "score_stored_run",
+]

@@ -11,10 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..agent.model import ModelCall, Step, Target, Task, Trajectory
+from ..agent.actions import ACTIONS, Step
+from ..agent.model import ModelCall, Task, Trajectory
+from ..agent.targets import Target
 from .db import Connection, Provenance, StoreError, dumps, now
 from .files import snapshot_path, store_snapshot
-from .schema import STEP_ACTIONS
 
 SCREENSHOT_SUFFIX = ".png"
 _AGENT_VERSION = "agent"
@@ -123,9 +124,9 @@ class AgentStore(Connection):
     def add_trajectory(self, task_row_id: int, trajectory: Trajectory, *, agent_run_id: int | None = None) -> int:
         """Store a whole trajectory, its steps, screenshots and model calls in one transaction (a reference
         one when `agent_run_id` is None)."""
-        bad = [s.action for s in trajectory.steps if s.action and s.action not in STEP_ACTIONS]
+        bad = [s.action for s in trajectory.steps if s.action and s.action not in ACTIONS]
         if bad:
-            raise StoreError(f"unknown step action {bad[0]!r}; expected one of {', '.join(STEP_ACTIONS)}")
+            raise StoreError(f"unknown step action {bad[0]!r}; expected one of {', '.join(ACTIONS)}")
         # Screenshot files first: content-addressed, so a rolled-back transaction leaves only harmless files.
         for png in trajectory.screenshots.values():
             store_snapshot(self.root, png, SCREENSHOT_SUFFIX)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from ..agent.actions import ACTIONS
 from ..errors import RecordLensError
 
 PAGE_STATUSES = ("new", "proposed", "labelled", "reviewed")
@@ -18,7 +19,6 @@ LABEL_STATUSES = ("proposed", "accepted", "rejected", "edited")
 TRUE_LABEL_STATUSES = ("accepted", "edited")
 # Pages whose true labels are complete: ground truth for export and scoring (new and proposed pages are not).
 TRUE_PAGE_STATUSES = ("labelled", "reviewed")
-STEP_ACTIONS = ("click", "type", "scroll", "wait", "go_back", "answer")
 
 
 def sql_list(values: tuple[str, ...]) -> str:
@@ -162,7 +162,7 @@ CREATE TABLE trajectories (
 CREATE TABLE steps (
     trajectory_id INTEGER NOT NULL REFERENCES trajectories(id) ON DELETE CASCADE,
     position INTEGER NOT NULL,
-    action TEXT NOT NULL CHECK (action IN {sql_list(STEP_ACTIONS)}),
+    action TEXT NOT NULL CHECK (action IN {sql_list(ACTIONS)}),
     target TEXT NOT NULL DEFAULT '{{}}',   -- JSON: label number, XPath, text, role and name, bounding box
     value TEXT,                            -- typed text, scroll amount, wait time or the answer
     url TEXT NOT NULL,
@@ -191,7 +191,7 @@ ALTER TABLE trajectories ADD COLUMN stop TEXT;
 CREATE TABLE steps_v3 (
     trajectory_id INTEGER NOT NULL REFERENCES trajectories(id) ON DELETE CASCADE,
     position INTEGER NOT NULL,
-    action TEXT CHECK (action IN {sql_list(STEP_ACTIONS)}),  -- NULL: a failed step that named no action
+    action TEXT CHECK (action IN {sql_list(ACTIONS)}),  -- NULL: a failed step that named no action
     target TEXT NOT NULL DEFAULT '{{}}',   -- JSON: label number, XPath, text, role and name, bounding box
     value TEXT,                            -- typed text, scroll direction or the answer
     url TEXT NOT NULL,

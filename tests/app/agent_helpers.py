@@ -12,7 +12,8 @@ from PySide6.QtWidgets import QApplication
 
 from recordlens.annotator.agent.site_browser import SiteBrowser
 from recordlens.annotator.qt.event_loop import spin
-from recordlens.core.agent.model import Observation, Target
+from recordlens.core.agent.model import Observation
+from recordlens.core.agent.targets import Target
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_SITE = ROOT / "resources" / "agent" / "demo-site"

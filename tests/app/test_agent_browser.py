@@ -11,8 +11,10 @@ from PySide6.QtGui import QImage
 
 from recordlens.annotator.agent.qt_browser import QtSiteBrowser
 from recordlens.annotator.agent.trajectory_replay import replay
-from recordlens.core.agent.model import Browser, Step, Target, TargetNotFoundError, Trajectory, find_target
+from recordlens.core.agent.actions import Step
+from recordlens.core.agent.model import Browser, Trajectory
 from recordlens.core.agent.sites import build_site, load_site
+from recordlens.core.agent.targets import Target, TargetNotFoundError, find_target
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.page.snapshot import write_mhtml
 from tests.app.agent_helpers import DEMO_REFERENCE, DEMO_SITE, HOME

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from recordlens.annotator.cli import main
-from recordlens.core.agent.model import Trajectory, format_action
+from recordlens.core.agent.actions import format_action
+from recordlens.core.agent.model import Trajectory
 from recordlens.core.resource_files import resource_path
 from recordlens.core.store.project import open_project
 from tests.fake_gemini import FakeGemini, answer

@@ -9,7 +9,8 @@ from recordlens.annotator.agent.qt_browser import QtSiteBrowser
 from recordlens.annotator.agent.recorder import Recorder
 from recordlens.annotator.agent.site_browser import SiteBrowser
 from recordlens.annotator.agent.trajectory_replay import replay
-from recordlens.core.agent.model import Task, Trajectory, format_action
+from recordlens.core.agent.actions import format_action
+from recordlens.core.agent.model import Task, Trajectory
 from tests.app.agent_helpers import DEMO_SITE, HOME, alt_left, click, element, type_text, wheel
 
 pytestmark = pytest.mark.app

@@ -20,7 +20,8 @@ from recordlens.annotator.agent.trajectory_viewer import (
 )
 from recordlens.annotator.agent.window import AgentWindow, load_trajectory_file, save_trajectory_file
 from recordlens.core.agent.loop import AgentSettings, run_episode
-from recordlens.core.agent.model import Target, Task
+from recordlens.core.agent.model import Task
+from recordlens.core.agent.targets import Target
 from recordlens.core.agent.tasks import load_tasks
 from recordlens.core.llm.gemini import Answer
 from tests.app.agent_helpers import DEMO_SITE, DEMO_TASKS, HOME

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from recordlens.core.agent.actions import Step, format_action
 from recordlens.core.agent.evaluate import agreement, evaluate, format_table, write_chart
-from recordlens.core.agent.model import Step, Target, Task, Trajectory, format_action
+from recordlens.core.agent.model import Task, Trajectory
+from recordlens.core.agent.targets import Target
 from recordlens.core.cli.main import main
 from recordlens.core.resource_files import resource_path
 from recordlens.core.store.project import init_project

@@ -4,11 +4,13 @@ failed calls become failed steps, never crashes; memory selection."""
 
 from __future__ import annotations
 
+from recordlens.core.agent.actions import Step, format_action
 from recordlens.core.agent.demo.tasks import DEMO_TASKS
 from recordlens.core.agent.loop import AgentSettings, run_agent, run_episode
 from recordlens.core.agent.memory import DynamicMemory, WindowMemory, parse_memory, render
-from recordlens.core.agent.model import Observation, Step, Target, Trajectory, format_action
+from recordlens.core.agent.model import Observation, Trajectory
 from recordlens.core.agent.sites import load_site
+from recordlens.core.agent.targets import Target
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.llm.gemini import Budget, CallSettings, GeminiCaller
 from recordlens.core.resource_files import resource_path

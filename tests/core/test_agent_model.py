@@ -7,16 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recordlens.core.agent.model import (
-    ActionParseError,
-    Step,
-    Target,
-    Trajectory,
-    find_target,
-    format_action,
-    parse_action,
-    targets_match,
-)
+from recordlens.core.agent.actions import ActionParseError, Step, format_action, parse_action
+from recordlens.core.agent.model import Trajectory
+from recordlens.core.agent.targets import Target, find_target, targets_match
 
 VALUE = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=40).filter(
     lambda t: t.strip() and not (len(t.strip()) >= 2 and t.strip()[0] == t.strip()[-1] and t.strip()[0] in "\"'"))

@@ -8,10 +8,12 @@ from urllib.parse import urljoin
 
 import pytest
 
+from recordlens.core.agent.actions import Step
 from recordlens.core.agent.demo.site import search_url
 from recordlens.core.agent.demo.tasks import DEMO_TASKS, write_demo_resources
-from recordlens.core.agent.model import Step, Target, TargetNotFoundError, Trajectory, find_target
+from recordlens.core.agent.model import Trajectory
 from recordlens.core.agent.sites import NOT_IN_SNAPSHOT_TITLE, SiteError, build_site, load_site, normalise_url
+from recordlens.core.agent.targets import Target, TargetNotFoundError, find_target
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.page.dom import parse_html
 from recordlens.core.page.snapshot import read_snapshot, write_mhtml

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.agent.model import ModelCall, Step, Target, Task, Trajectory
+from recordlens.core.agent.actions import Step
+from recordlens.core.agent.model import ModelCall, Task, Trajectory
+from recordlens.core.agent.targets import Target
 from recordlens.core.records.score import DatasetScore, score_raw
 from recordlens.core.store.db import connect
 from recordlens.core.store.files import snapshot_path, store_snapshot

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from ..model import AgentError, Step, Task, Trajectory
+from ...errors import AgentError
+from ..actions import Step
+from ..model import Task, Trajectory
 from ..sites import build_site
 from ..tasks import save_tasks
 from ..text_browser import HtmlSiteBrowser

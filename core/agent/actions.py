@@ -1,0 +1,276 @@
+"""The action grammar the model speaks (one action per answer, WebVoyager's set) and `Step`, one action of a
+trajectory.
+
+The grammar (one action per answer, WebVoyager's set):
+
+    Click [n]               click the element numbered n on the screenshot
+    Type [n]; text          clear the field numbered n, type the text, then press Enter (which submits its form)
+    Scroll [WINDOW]; down   scroll the page by most of a screen (up or down); `Scroll [n]; up` scrolls element n
+    Wait                    let the page settle
+    GoBack                  the browser's back button
+    ANSWER; text            end the episode with this answer
+
+Step values are single-line: newlines in typed text or answers become spaces when an action is written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..errors import AgentError
+from .targets import Target
+
+ACTIONS = ("click", "type", "scroll", "wait", "go_back", "answer")
+SCROLL_DIRECTIONS = ("up", "down")
+
+
+class ActionParseError(AgentError):
+    """A model's answer holds no action of the grammar, or a malformed one."""
+
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a trajectory, as a person recorded it or an agent took it.
+
+    A failed step (a malformed answer, a target the page does not have) keeps the model's raw output and the
+    error; its `action` is what could be read of it ("" when nothing could)."""
+
+    action: str                        # one of ACTIONS, or "" for an answer that named no action
+    target: Target | None = None
+    value: str | None = None           # typed text, "up"/"down", or the answer
+    url: str = ""                      # the page the step was taken on
+    screenshot_before: str | None = None  # content hash of a stored PNG
+    screenshot_after: str | None = None
+    thought: str | None = None
+    seconds: float | None = None       # time the step took (the model call included, for agents)
+    raw: str | None = None             # the model's whole answer
+    error: str | None = None           # why the step failed; None for a step that was carried out
+    at: str | None = None              # ISO timestamp
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON form: `command` is the step in the grammar, for people; the other keys are authoritative."""
+        out: dict[str, Any] = {"action": self.action}
+        if self.action in ACTIONS and not self.failed:
+            out["command"] = format_action(self)
+        if self.target is not None:
+            out["target"] = self.target.as_dict()
+        for key in ("value", "url", "screenshot_before", "screenshot_after", "thought", "seconds", "raw", "error",
+                    "at"):
+            value = getattr(self, key)
+            if value is not None and value != "":
+                out[key] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Step:
+        """Read `as_dict`'s form, or a hand-written one where `command` ("Click [3]") stands for action, value
+        and label, and `target` adds the other identities."""
+        if "action" not in data and "command" in data:
+            parsed = parse_action(str(data["command"]))
+            target = parsed.target
+            if target is not None and data.get("target"):
+                target = replace(Target.from_dict(data["target"]), label=target.label)
+            base = replace(parsed, target=target, raw=None, thought=data.get("thought"))
+        else:
+            action = str(data.get("action") or "")
+            if action and action not in ACTIONS:
+                raise AgentError(f"unknown step action {action!r}; expected one of {', '.join(ACTIONS)}")
+            target = Target.from_dict(data["target"]) if data.get("target") else None
+            base = cls(action=action, target=target, value=data.get("value"), thought=data.get("thought"))
+        seconds = data.get("seconds")
+        return replace(base, url=str(data.get("url") or ""), screenshot_before=data.get("screenshot_before"),
+                       screenshot_after=data.get("screenshot_after"),
+                       seconds=float(seconds) if seconds is not None else None, raw=data.get("raw", base.raw),
+                       error=data.get("error"), at=data.get("at"))
+
+
+
+
+
+def format_action(step: Step) -> str:
+    """The step in the model's grammar: "Click [3]", "Type [5]; text", "Scroll [WINDOW]; down", "Wait",
+    "GoBack", "ANSWER; text". A target without a label (recorded outside every numbered box) shows as [?]."""
+    action = step.action
+    if action == "click":
+        return f"Click [{_label_text(step.target)}]"
+    if action == "type":
+        return f"Type [{_label_text(step.target)}]; {_one_line(step.value)}"
+    if action == "scroll":
+        where = "WINDOW" if step.target is None else _label_text(step.target)
+        return f"Scroll [{where}]; {step.value or 'down'}"
+    if action == "wait":
+        return "Wait"
+    if action == "go_back":
+        return "GoBack"
+    if action == "answer":
+        return f"ANSWER; {_one_line(step.value)}"
+    raise AgentError(f"unknown step action {action!r}; expected one of {', '.join(ACTIONS)}")
+
+
+def _label_text(target: Target | None) -> str:
+    return "?" if target is None or target.label is None else str(target.label)
+
+
+def _one_line(value: str | None) -> str:
+    return " ".join((value or "").split())
+
+
+GRAMMAR_HELP = "Click [n], Type [n]; text, Scroll [WINDOW]; up|down, Wait, GoBack, ANSWER; text"
+
+_FENCE = re.compile(r"```[a-zA-Z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
+_ACTION_MARK = re.compile(r"(?i)\baction\s*[:：]")
+_THOUGHT = re.compile(r"(?is)\bthought\s*[:：]\s*(.*?)(?=\baction\s*[:：]|\Z)")
+_LEAD = re.compile(r"^[\s>*#_`'\"\-•.\d)]*?(?=[A-Za-z])")  # bullets, quotes, "1." before an action
+_VERB = re.compile(r"(?i)^(click|type|scroll|wait|go[\s_-]*back|answer)\b")
+
+_LABEL = r"\[?\s*(\d+)\s*\]?"
+_PATTERNS: dict[str, re.Pattern[str]] = {
+    "click": re.compile(rf"(?i)^click\s*{_LABEL}\s*[.;]?\s*$"),
+    "type": re.compile(rf"(?i)^type\s*{_LABEL}\s*[;:,]\s*(.*)$"),
+    "scroll": re.compile(r"(?i)^scroll\s*\[?\s*(window|\d+)\s*\]?\s*[;:,]?\s*(up|down)\b\s*[.;]?\s*$"),
+    "wait": re.compile(r"(?i)^wait\s*[.;]?\s*$"),
+    "go_back": re.compile(r"(?i)^go[\s_-]*back\s*[.;]?\s*$"),
+    "answer": re.compile(r"(?i)^answer\s*[;:]\s*(.*)$"),
+}
+_EXPECTED = {
+    "click": "Click [n] with n the element's number",
+    "type": "Type [n]; text",
+    "scroll": "Scroll [WINDOW]; up or Scroll [WINDOW]; down",
+    "wait": "Wait alone",
+    "go_back": "GoBack alone",
+    "answer": "ANSWER; text",
+}
+
+
+def parse_action(text: str) -> Step:
+    """Read one action from a model's answer; raise `ActionParseError` saying what was wrong.
+
+    Tolerated: any case and spacing, code fences, a JSON object {"thought": ..., "action": ...}, the
+    "Thought: ... Action: ..." form, and prose around the action line. With an "Action:" marker the action is
+    read after the last marker; without one, the last line that begins with an action verb is taken."""
+    if text is None or not str(text).strip():
+        raise ActionParseError("the model's answer is empty; expected one action: " + GRAMMAR_HELP)
+    body = _unfenced(str(text))
+    thought, candidates = _from_json(body) or _from_markers(body)
+    line = _choose_line(candidates)
+    if line is None:
+        raise ActionParseError(f"no action in the model's answer {_excerpt(text)}; expected one of: {GRAMMAR_HELP}")
+    step = _parse_line(line)
+    return replace(step, thought=thought or None, raw=str(text))
+
+
+def _unfenced(text: str) -> str:
+    fenced = _FENCE.findall(text)
+    # Keep the prose outside the fence too: the thought is often written before it.
+    return text if not fenced else _FENCE.sub(lambda m: "\n" + m.group(1) + "\n", text)
+
+
+def _from_json(body: str) -> tuple[str, list[str]] | None:
+    start, end = body.find("{"), body.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    try:
+        data = json.loads(body[start:end + 1])
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    lowered = {str(k).lower(): v for k, v in data.items()}
+    action = lowered.get("action")
+    if not isinstance(action, str):
+        return None
+    thought = lowered.get("thought")
+    return (thought if isinstance(thought, str) else ""), [action.strip()]
+
+
+def _from_markers(body: str) -> tuple[str, list[str]]:
+    thought_match = _THOUGHT.search(body)
+    thought = " ".join(thought_match.group(1).split()) if thought_match else ""
+    marks = list(_ACTION_MARK.finditer(body))
+    if marks:
+        after = body[marks[-1].end():]
+        lines = [ln for ln in after.splitlines() if ln.strip()]
+        return thought, lines[:1]
+    lines = [ln for ln in body.splitlines() if _VERB.match(_strip_lead(ln))]
+    return thought, lines[-1:]
+
+
+def _choose_line(candidates: Sequence[str]) -> str | None:
+    if not candidates:
+        return None
+    raw = candidates[0].strip()
+    line = _strip_lead(raw).rstrip()
+    lead = raw[:len(raw) - len(_strip_lead(raw))]
+    if "`" in lead:  # `Click [3]` in inline code: the closing backtick is not part of the action
+        line = line.removesuffix("`").rstrip()
+    return line or None
+
+
+def _strip_lead(line: str) -> str:
+    return _LEAD.sub("", line.strip(), count=1) if line.strip() else ""
+
+
+def _parse_line(line: str) -> Step:
+    verb = _VERB.match(line)
+    if verb is None:
+        raise ActionParseError(f"{_excerpt(line)} is not an action; expected one of: {GRAMMAR_HELP}")
+    kind = re.sub(r"[\s_-]+", "", verb.group(1).lower())
+    kind = "go_back" if kind == "goback" else kind
+    match = _PATTERNS[kind].match(line.strip())
+    if match is None:
+        raise ActionParseError(f"malformed {kind.replace('_', ' ')} action {_excerpt(line)}; "
+                               f"expected {_EXPECTED[kind]}")
+    return _STEP_OF[kind](match)
+
+
+def _unquoted(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        value = value[1:-1]
+    return value
+
+
+def _typed(match: re.Match[str]) -> Step:
+    text = _unquoted(match.group(2))
+    if not text:
+        raise ActionParseError("malformed type action: no text after the ';'; expected Type [n]; text")
+    return Step("type", Target(label=int(match.group(1))), text)
+
+
+def _scrolled(match: re.Match[str]) -> Step:
+    where = match.group(1)
+    target = None if where.lower() == "window" else Target(label=int(where))
+    return Step("scroll", target, match.group(2).lower())
+
+
+def _answered(match: re.Match[str]) -> Step:
+    text = _unquoted(match.group(1))
+    if not text:
+        raise ActionParseError("malformed answer: no text after 'ANSWER;'; expected ANSWER; text")
+    return Step("answer", None, text)
+
+
+_STEP_OF: dict[str, Callable[[re.Match[str]], Step]] = {
+    "click": lambda m: Step("click", Target(label=int(m.group(1)))),
+    "type": _typed,
+    "scroll": _scrolled,
+    "wait": lambda m: Step("wait"),
+    "go_back": lambda m: Step("go_back"),
+    "answer": _answered,
+}
+
+
+def _excerpt(text: str, limit: int = 80) -> str:
+    flat = " ".join(str(text).split())
+    return repr(flat if len(flat) <= limit else flat[:limit - 1] + "…")
+
+

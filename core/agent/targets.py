@@ -1,0 +1,136 @@
+"""A step's target and the rule that finds it again on a page: by numbered label, XPath, role and name,
+text, and finally by box overlap. This is what lets replay survive drift."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import AgentError
+
+BBox = tuple[float, float, float, float]  # x, y, width, height in CSS pixels of the viewport
+
+
+class TargetNotFoundError(AgentError):
+    """A step's target is not on the current page under any of its identities."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """One element of a page, by every identity we know: a set-of-mark number can drift between observations,
+    an XPath between versions of a page, a text between languages; together they find the element again.
+
+    The numbered elements of an `Observation` are Targets too (with `label` set)."""
+
+    label: int | None = None  # the number drawn on the set-of-mark screenshot
+    xpath: str | None = None  # absolute, core's addressing (/body[1]/div[2]/a[1])
+    text: str = ""            # visible text (for a field: its value or placeholder)
+    role: str = ""            # ARIA role, explicit or implied: link, button, textbox, searchbox, combobox...
+    name: str = ""            # accessible name
+    bbox: BBox | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """Only the identities that are known, so stored targets stay small and readable."""
+        out: dict[str, Any] = {}
+        if self.label is not None:
+            out["label"] = self.label
+        if self.xpath:
+            out["xpath"] = self.xpath
+        for key in ("text", "role", "name"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        if self.bbox is not None:
+            out["bbox"] = list(self.bbox)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Target:
+        bbox = data.get("bbox")
+        label = data.get("label")
+        return cls(label=int(label) if label is not None else None, xpath=data.get("xpath") or None,
+                   text=str(data.get("text") or ""), role=str(data.get("role") or ""),
+                   name=str(data.get("name") or ""),
+                   bbox=tuple(float(v) for v in bbox) if bbox else None)  # type: ignore[arg-type]
+
+
+
+MIN_BOX_OVERLAP = 0.5  # intersection over union
+
+
+def find_target(target: Target, elements: Sequence[Target]) -> Target | None:
+    """The element of `elements` that `target` names, or None. This is what lets replay survive drift.
+
+    Identities are tried in this order, each only when the target has it:
+      1. XPath, exactly;
+      2. role and accessible name, both equal (case and spacing ignored);
+      3. text, equal (case and spacing ignored);
+      4. bounding box, intersection over union at least 0.5 (the largest wins);
+      5. label (the set-of-mark number), only for a target that has none of the identities above (what a model
+         gives): numbers are per screenshot, so on a page where nothing else matches a label names some other
+         element.
+    The first identity that singles out one element decides. When an identity matches several elements, the
+    later identities choose among those; if none can, the first in document order is taken."""
+    pool: Sequence[Target] = elements
+    narrowed = False
+    for applies, matches in _IDENTITIES:
+        if not applies(target):
+            continue
+        hits = matches(target, pool)
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            pool, narrowed = hits, True
+    if narrowed:
+        return pool[0]
+    if _has_only_label(target):
+        return next((e for e in elements if e.label == target.label), None)
+    return None
+
+
+def targets_match(a: Target | None, b: Target | None) -> bool:
+    """Two steps aim at the same element: both have no target, or `find_target(a, [b])` finds b."""
+    if a is None or b is None:
+        return a is None and b is None
+    return find_target(a, [b]) is not None
+
+
+def folded(text: str | None) -> str:
+    """A text as identities compare it: whitespace runs as one space, case folded."""
+    return " ".join((text or "").split()).casefold()
+
+
+def _has_only_label(target: Target) -> bool:
+    return target.label is not None and not (target.xpath or target.text.strip() or target.bbox
+                                             or (target.role and target.name.strip()))
+
+
+def _iou(a: BBox, b: BBox) -> float:
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    width = min(ax + aw, bx + bw) - max(ax, bx)
+    height = min(ay + ah, by + bh) - max(ay, by)
+    if width <= 0 or height <= 0:
+        return 0.0
+    inter = width * height
+    union = aw * ah + bw * bh - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _by_box(target: Target, pool: Sequence[Target]) -> list[Target]:
+    assert target.bbox is not None
+    scored = [(e, _iou(target.bbox, e.bbox)) for e in pool if e.bbox is not None]
+    scored = [(e, s) for e, s in scored if s >= MIN_BOX_OVERLAP]
+    if not scored:
+        return []
+    best = max(s for _, s in scored)
+    return [e for e, s in scored if s == best]
+
+
+_IDENTITIES: tuple[tuple[Callable[[Target], bool], Callable[[Target, Sequence[Target]], list[Target]]], ...] = (
+    (lambda t: bool(t.xpath), lambda t, pool: [e for e in pool if e.xpath == t.xpath]),
+    (lambda t: bool(t.role and t.name.strip()),
+     lambda t, pool: [e for e in pool if folded(e.role) == folded(t.role) and folded(e.name) == folded(t.name)]),
+    (lambda t: bool(t.text.strip()), lambda t, pool: [e for e in pool if folded(e.text) == folded(t.text)]),
+    (lambda t: t.bbox is not None, _by_box),
+)
