@@ -40,6 +40,7 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QObject, QProcess, Signal
 
 from ...core.agent import INDEX_FILE, SiteError, build_site, load_site, normalise_url
+from ...core.atomic import move_into_place
 from ...core.errors import SnapshotError
 from ...core.page import read_snapshot
 from ..qt import env as qt_env
@@ -287,8 +288,7 @@ class _Saver:
         existing = _existing_file(self.site, saved_url)
         target = existing or _free_target(self.site, saved_url)
         size = partial.stat().st_size
-        _readable_like_other_files(partial)
-        os.replace(partial, target)
+        move_into_place(partial, target)  # Chromium writes downloads owner-only; site pages follow the umask
         self.progress("re-indexing the site")
         try:
             site = build_site(self.site)
@@ -335,13 +335,6 @@ def _load_error(url: str, info) -> str:  # noqa: ANN001 - QWebEngineLoadingInfo 
     if name.startswith("ERR_CERT") or name.startswith("ERR_SSL"):
         return f"cannot reach {host} securely: its certificate or TLS setup is refused ({text})"
     return f"cannot load {url}: {text or 'the load failed'}"
-
-
-def _readable_like_other_files(path: Path) -> None:
-    # Chromium writes downloads owner-only; a site's pages are ordinary files, shared by the umask's rule.
-    umask = os.umask(0)
-    os.umask(umask)
-    path.chmod(0o666 & ~umask)
 
 
 def _reindex_quietly(folder: Path) -> None:

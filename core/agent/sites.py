@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import html as html_escape
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 
+from .. import atomic
 from ..errors import AgentError, SnapshotError
 from ..page.snapshot import DEFAULT_URL, read_snapshot
 
@@ -160,9 +160,7 @@ def load_site(folder: str | Path) -> Site:
 
 def _write_index(site: Site) -> None:
     index = site.root / INDEX_FILE
-    temporary = index.with_name(f".{INDEX_FILE}.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(site.as_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    os.replace(temporary, index)
+    atomic.write_text(index, json.dumps(site.as_dict(), ensure_ascii=False, indent=2) + "\n")
 
 
 def not_in_snapshot_html(url: str) -> str:

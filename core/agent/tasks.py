@@ -4,12 +4,12 @@ normalisation that exact match is judged after."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from .. import atomic
 from ..errors import AgentError
 from .model import ANSWER_KINDS, NORMALISE_RULES, Task
 
@@ -119,10 +119,7 @@ def save_tasks(path: str | Path, tasks: Sequence[Task]) -> Path:
     for task in tasks:
         task_from_line(task_line(task))  # the same validation as reading, so what we write reads back
     target = Path(path)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    temporary.write_text("".join(task_line(t) + "\n" for t in tasks), encoding="utf-8")
-    os.replace(temporary, target)
-    return target
+    return atomic.write_text(target, "".join(task_line(t) + "\n" for t in tasks))
 
 
 def _id_of(value: object) -> str:

@@ -28,12 +28,9 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
-import contextlib
 import hashlib
 import html as html_entities
-import os
 import re
-import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from email.utils import formatdate
@@ -41,6 +38,7 @@ from itertools import count
 from pathlib import Path
 from urllib.parse import unquote
 
+from .. import atomic
 from ..errors import SnapshotError
 
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
@@ -693,16 +691,7 @@ def write_mhtml(
     The file is written beside its target and renamed into place, so a failure never leaves half a file."""
     target = Path(path)
     data = mhtml_bytes(html, url=url, title=title, resources=resources, date=date)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    try:
-        with temporary.open("xb") as stream:
-            stream.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-        raise
-    return target
+    return atomic.write_bytes(target, data)
 
 
 def mhtml_bytes(

@@ -7,14 +7,13 @@ NEXT-EVAL's `mapResponseToFullXPath` does and expanded to the text-map keys equa
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import atomic
 from ..errors import DatasetError
 
 Record = list[str]
@@ -131,19 +130,5 @@ def load_records(path: str | Path) -> RecordsFile:
 def save_records(path: str | Path, records: Sequence[Sequence[str]]) -> Path:
     """Write `N.json` atomically: a crash leaves the old file or the new one, never half of one."""
     path = Path(path)
-    write_text_atomically(path, json.dumps([list(r) for r in records], ensure_ascii=False, indent=1))
+    atomic.write_text(path, json.dumps([list(r) for r in records], ensure_ascii=False, indent=1))
     return path
-
-
-def write_text_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

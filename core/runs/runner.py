@@ -15,11 +15,12 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from .. import atomic
 from ..errors import RecordLensError
 from ..extract.base import Extraction, Extractor
 from ..llm.gemini import BudgetExceededError
 from ..page.dataset import load_page, page_files
-from ..records.model import save_records, write_text_atomically
+from ..records.model import save_records
 
 META_DIR = "_run"
 
@@ -106,13 +107,13 @@ def _remove_unfinished_writes(out: Path) -> None:
 
 def _write_run_description(out: Path, extractor: Extractor) -> None:
     description = {**_method_of(extractor), "written": datetime.now(UTC).isoformat(timespec="seconds")}
-    write_text_atomically(out / META_DIR / "run.json", json.dumps(description, indent=2, default=str))
+    atomic.write_text(out / META_DIR / "run.json", json.dumps(description, indent=2, default=str))
 
 
 def _write_page_cost(out: Path, name: str, extraction: Extraction) -> None:
     cost = asdict(extraction)
     cost.pop("records")
-    write_text_atomically(out / META_DIR / f"{name}.json", json.dumps(cost, indent=1, default=str))
+    atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(cost, indent=1, default=str))
 
 
 def read_page_costs(run_dir: str | Path) -> dict[str, dict[str, object]]:

@@ -13,13 +13,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import shutil
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..records.model import save_records, write_text_atomically
+from .. import atomic
+from ..records.model import save_records
 from .db import Provenance, StoreError
 from .project import Label, PageInfo, Project
 from .schema import TRUE_PAGE_STATUSES
@@ -46,7 +45,7 @@ def export_project(project: Project, fmt: str, out: str | Path,
         return export_nexteval(project, pages, out, progress)
     rows = [(info, label) for info in progress(pages) for label in project.labels(info.name)]
     path = out / f"labels.{fmt}"
-    write_text_atomically(path, _jsonl(rows) if fmt == "jsonl" else _csv(rows))
+    atomic.write_text(path, _jsonl(rows) if fmt == "jsonl" else _csv(rows))
     return ExportSummary(len(pages), len(rows), (path,))
 
 
@@ -71,9 +70,7 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
 
 def _copy(source: Path, target: Path) -> None:
     """Copy atomically; the stored file is read-only, the exported copy is the user's to change."""
-    tmp = target.with_name(f".{target.name}.tmp")
-    shutil.copyfile(source, tmp)
-    os.replace(tmp, target)
+    atomic.copy_file(source, target)
 
 
 def _provenance(who: Provenance | None) -> dict[str, str] | None:

@@ -8,10 +8,10 @@ made on a page can always be checked against exactly the page it was made on.
 from __future__ import annotations
 
 import hashlib
-import os
 import stat
-import tempfile
 from pathlib import Path
+
+from .. import atomic
 
 SNAPSHOTS = "snapshots"
 
@@ -30,17 +30,6 @@ def store_snapshot(root: Path, data: bytes, suffix: str) -> str:
     path = snapshot_path(root, digest, suffix)
     if path.is_file() and path.stat().st_size == len(data):
         return digest
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{digest[:12]}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        # Read-only tells people and tools that a stored snapshot is evidence, not a working copy.
-        os.chmod(tmp, stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    # Read-only tells people and tools that a stored snapshot is evidence, not a working copy.
+    atomic.write_bytes(path, data, mode=atomic.file_mode() & (stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH))
     return digest

@@ -24,12 +24,13 @@ from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
 
+from .. import atomic
 from ..errors import DatasetError, RecordLensError
 from ..page.dataset import find_page_file, natural_key, record_files
 from ..page.dom import Element, Page, parse_html
 from ..page.formats import serialise
 from ..page.snapshot import read_snapshot, write_mhtml
-from ..records.model import load_records, save_records, write_text_atomically
+from ..records.model import load_records, save_records
 from .content import ContentChanger
 from .transforms import TRANSFORMS, build_layout, new_element
 
@@ -377,7 +378,7 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
                 continue
             _write_page(target, result, options)
             written.append(result)
-    write_text_atomically(target / MANIFEST, _manifest(options, written, problems))
+    atomic.write_text(target / MANIFEST, _manifest(options, written, problems))
     return SynthReport(target, written, problems, time.perf_counter() - started)
 
 
@@ -395,7 +396,7 @@ def _prepare_output(target: Path) -> None:
 
 def _write_page(target: Path, result: SynthPage, options: SynthOptions) -> None:
     if "html" in options.formats:
-        write_text_atomically(target / "html" / f"{result.name}.html", result.html)
+        atomic.write_text(target / "html" / f"{result.name}.html", result.html)
     if "mhtml" in options.formats:
         (target / "mhtml").mkdir(parents=True, exist_ok=True)
         write_mhtml(target / "mhtml" / f"{result.name}.mhtml", result.html,

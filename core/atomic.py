@@ -1,0 +1,88 @@
+"""Writing a file so that a crash leaves the old file or the new one, never half of one.
+
+Every file RecordLens writes for the user (runs, exports, datasets, task files, site indexes, snapshots) goes
+through here: a temporary file in the same folder, written and fsynced, given the mode a plain `open()` would
+give it (0666 less the umask, not `mkstemp`'s 0600), renamed over the target, and the folder fsynced so that
+the rename itself survives a power cut.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+__all__ = ["file_mode", "move_into_place", "write_bytes", "write_text", "copy_file"]
+
+
+def write_bytes(path: str | Path, data: bytes, *, mode: int | None = None) -> Path:
+    """Write `data` to `path` atomically; `mode` (default: from the umask) is set before the file appears."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        move_into_place(Path(temporary), target, mode=mode)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def write_text(path: str | Path, text: str, *, mode: int | None = None) -> Path:
+    return write_bytes(path, text.encode("utf-8"), mode=mode)
+
+
+def copy_file(source: str | Path, path: str | Path, *, mode: int | None = None) -> Path:
+    """Copy `source` to `path` atomically (the copy gets the umask's mode, whatever the source's)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle, open(source, "rb") as original:
+            shutil.copyfileobj(original, handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        move_into_place(Path(temporary), target, mode=mode)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def move_into_place(written: Path, target: Path, *, mode: int | None = None) -> None:
+    """Rename a finished file (in `target`'s folder) over `target`, with its mode set and the folder synced."""
+    os.chmod(written, file_mode() if mode is None else mode)
+    os.replace(written, target)
+    _sync_folder(target.parent)
+
+
+def file_mode() -> int:
+    """The mode a new file gets from `open()` in this process: 0666 less the umask."""
+    return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    # Linux states the umask without changing it; elsewhere set-and-restore is the only way to read it.
+    with contextlib.suppress(OSError, ValueError), open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+def _sync_folder(folder: Path) -> None:
+    if os.name != "posix":
+        return  # Windows cannot open a folder for fsync; its rename is durable enough for our purposes
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

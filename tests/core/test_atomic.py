@@ -1,0 +1,40 @@
+"""The one atomic-write helper: whole files or none, the umask's mode, nothing left behind on failure."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from recordlens.core import atomic
+
+
+@pytest.fixture
+def umask_027():
+    old = os.umask(0o027)
+    yield
+    os.umask(old)
+
+
+def test_written_files_get_the_umask_mode_not_mkstemps(tmp_path: Path, umask_027: None) -> None:
+    target = atomic.write_text(tmp_path / "sub" / "a.json", "[]")
+    assert target.read_text() == "[]"
+    assert target.stat().st_mode & 0o777 == 0o640
+    copied = atomic.copy_file(target, tmp_path / "b.json")
+    assert copied.stat().st_mode & 0o777 == 0o640
+
+
+def test_an_explicit_mode_wins(tmp_path: Path) -> None:
+    target = atomic.write_bytes(tmp_path / "ro.bin", b"x", mode=0o444)
+    assert target.stat().st_mode & 0o777 == 0o444
+
+
+def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path: Path) -> None:
+    target = atomic.write_text(tmp_path / "a.txt", "old")
+
+
+    with pytest.raises(TypeError):
+        atomic.write_bytes(target, object())  # type: ignore[arg-type]
+    assert target.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
