@@ -53,7 +53,7 @@ def open_project_for(args: argparse.Namespace):  # noqa: ANN201 - a core Project
 
 def find_run(project, wanted: str) -> int:  # noqa: ANN001
     """A run by id, or the latest run of a method."""
-    runs = project.runs()
+    runs = project.runs.all()
     if wanted.isdigit() and any(r.id == int(wanted) for r in runs):
         return int(wanted)
     of_method = [r.id for r in runs if r.method == wanted]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 
-from recordlens.core.page.snapshot import Resource, mhtml_bytes, read_snapshot
+from recordlens.core.page.mhtml_writer import mhtml_bytes
+from recordlens.core.page.snapshot import Resource, read_snapshot
 
 
 def main() -> None:

@@ -328,10 +328,10 @@ class StoredTrajectory:
 def stored_trajectories(project) -> list[StoredTrajectory]:  # noqa: ANN001 - a core Project
     """The project's trajectories: references first, then each agent run's, by task and run index."""
     found = [StoredTrajectory(row, "Reference trajectories", None, t)
-             for row, t in sorted(project.trajectories(reference=True), key=lambda p: (p[1].task_id, p[0]))]
-    for run in project.agent_runs():
+             for row, t in sorted(project.agent.trajectories(reference=True), key=lambda p: (p[1].task_id, p[0]))]
+    for run in project.agent.runs():
         group = _run_title(run)
-        episodes = project.trajectories(agent_run_id=run.id)
+        episodes = project.agent.trajectories(agent_run_id=run.id)
         episodes.sort(key=lambda p: (p[1].task_id, p[1].run if p[1].run is not None else -1, p[0]))
         found.extend(StoredTrajectory(row, group, run.id, t) for row, t in episodes)
     return found

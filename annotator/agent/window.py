@@ -342,7 +342,7 @@ class AgentWindow(QMainWindow):
     # -- trajectories -----------------------------------------------------------------------------------------
 
     def show_trajectory(self, trajectory: Trajectory, start_url: str | None = None) -> None:
-        lookup = self.project.screenshot_file if self.project is not None else None
+        lookup = self.project.agent.screenshot_file if self.project is not None else None
         self.viewer.set_trajectory(trajectory, start_url=start_url,
                                    screenshots=(lambda d: _read(lookup(d))) if lookup else None)
 
@@ -353,9 +353,9 @@ class AgentWindow(QMainWindow):
         self.show_trajectory(trajectory)
         if self.project is not None and task is not None and self.browser.site is not None:
             try:
-                site_id = self.project.site_id(self.browser.site.name, str(self.browser.site.root.resolve()))
-                row = self.project.save_task(site_id, task)
-                self.project.add_trajectory(row, trajectory)
+                site_id = self.project.agent.site_id(self.browser.site.name, str(self.browser.site.root.resolve()))
+                row = self.project.agent.save_task(site_id, task)
+                self.project.agent.add_trajectory(row, trajectory)
                 self.panel.status.setText(f"{len(trajectory.steps)} steps recorded and saved in the project")
             except RecordLensError as error:
                 self.panel.status.setText(f"recorded, but not saved in the project: {error}")
@@ -382,7 +382,7 @@ class AgentWindow(QMainWindow):
         if entry is None or self.project is None:
             return
         trajectory = entry.trajectory
-        task = next((t for t in self.project.tasks() if t.id == trajectory.task_id), None)
+        task = next((t for t in self.project.agent.tasks() if t.id == trajectory.task_id), None)
         self.show_trajectory(trajectory, start_url=task.start_url if task and task.start_url else None)
         self.tabs.setCurrentWidget(self.viewer)
         site = self.browser.site

@@ -87,9 +87,9 @@ def _fill(project: Project) -> None:
     for method in dict.fromkeys((offline_default_method(), MDR)):
         extractor = extract.create(method)
         predictions = {name: extractor.extract(project.load(name).page) for name in names}
-        run_id = project.add_run(method, {"version": extractor.version, "source": "demo"})
-        project.add_predictions(run_id, {name: e.records for name, e in predictions.items()})
-        project.finish_run(run_id)
+        run_id = project.runs.add(method, {"version": extractor.version, "source": "demo"})
+        project.runs.add_predictions(run_id, {name: e.records for name, e in predictions.items()})
+        project.runs.finish(run_id)
         score_stored_run(project, run_id)
         if method == offline_default_method():
             for name in PROPOSED:

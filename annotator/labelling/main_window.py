@@ -100,7 +100,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._connect()
         self.refresh_pages()
-        self.review_panel.set_runs(self.project.runs())
+        self.review_panel.set_runs(self.project.runs.all())
         self._update_title()
         names = self.page_list.names()
         if names:
@@ -637,7 +637,7 @@ class MainWindow(QMainWindow):
                                    else self.record_panel)
 
     def start_review(self, run_id: int) -> None:
-        self.review_panel.set_runs(self.project.runs(), run_id)
+        self.review_panel.set_runs(self.project.runs.all(), run_id)
         self._review_run = run_id
         self.tabs.setCurrentWidget(self.review_panel)
         self._on_run_chosen(run_id)
@@ -645,21 +645,21 @@ class MainWindow(QMainWindow):
     def _on_tab(self) -> None:
         if self.tabs.currentWidget() is self.review_panel:
             # Runs may have been added meanwhile (by the CLI, or a scoring job).
-            self.review_panel.set_runs(self.project.runs(), self._review_run)
+            self.review_panel.set_runs(self.project.runs.all(), self._review_run)
         self._show_mode()
 
     def _run_info(self) -> RunInfo | None:
         if self._review_run == NO_RUN:
             return None
         try:
-            return self.project.run(self._review_run)
+            return self.project.runs.get(self._review_run)
         except RecordLensError:
             return None
 
     def _on_run_chosen(self, run_id: int) -> None:
         self._review_run = run_id
         run = self._run_info()
-        worst = worst_pages(self.project.scores(run_id), WORST_SHOWN) if run else []
+        worst = worst_pages(self.project.runs.scores(run_id), WORST_SHOWN) if run else []
         self.review_panel.show_run(run, worst)
         self._show_mode()
         if self._page_loaded:  # else _on_loaded does it
@@ -672,7 +672,7 @@ class MainWindow(QMainWindow):
             self.review_panel.show_page(None)
             return
         if self._review_run not in self._predictions:
-            self._predictions[self._review_run] = self.project.predictions(self._review_run)
+            self._predictions[self._review_run] = self.project.runs.predictions(self._review_run)
         predictions = self._predictions[self._review_run]
         self.review = review_page(predictions.get(self.page_name, []), self.project.true_records(self.page_name),
                                   TextKeyIndex(page.text_map), self.page_name)
@@ -693,7 +693,7 @@ class MainWindow(QMainWindow):
         if self._review_run == NO_RUN:
             self.message("choose a run in the Review tab first (F6)")
             return
-        ranked = [name for name, _ in worst_pages(self.project.scores(self._review_run))]
+        ranked = [name for name, _ in worst_pages(self.project.runs.scores(self._review_run))]
         if not ranked:
             self.message("this run is not scored yet")
             return
@@ -717,7 +717,7 @@ class MainWindow(QMainWindow):
         self._start_job(job, f"scoring run {run_id}")
 
     def _after_scoring(self, run_id: int) -> None:
-        self.review_panel.set_runs(self.project.runs(), run_id)
+        self.review_panel.set_runs(self.project.runs.all(), run_id)
         self._on_run_chosen(run_id)
 
     # -- application -------------------------------------------------------------------------------------------
@@ -757,7 +757,7 @@ class MainWindow(QMainWindow):
             self.history_dialog.hide()  # it shows a page of the project just closed
         self.page_name = None
         self.refresh_pages()
-        self.review_panel.set_runs(project.runs())
+        self.review_panel.set_runs(project.runs.all())
         self._update_title()
         names = self.page_list.names()
         if names:

@@ -25,10 +25,10 @@ from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 
 from .. import atomic
 from ..errors import AgentError, SnapshotError
+from ..page.dataset import PAGE_SUFFIXES
 from ..page.snapshot import DEFAULT_URL, read_snapshot
 
 INDEX_FILE = "site.json"
-PAGE_SUFFIXES = (".mhtml", ".mht", ".html", ".htm")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _PATH_SAFE = "/:@!$&'()*+,;=-._~"
 NOT_IN_SNAPSHOT_TITLE = "Not in this snapshot"

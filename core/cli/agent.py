@@ -121,22 +121,22 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     folder = Path(args.project)
     project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)
     try:
-        site_id = project.site_id(site.name, str(Path(args.site).resolve()))
-        rows = {t.id: project.save_task(site_id, t) for t in tasks}
+        site_id = project.agent.site_id(site.name, str(Path(args.site).resolve()))
+        rows = {t.id: project.agent.save_task(site_id, t) for t in tasks}
         if args.references:
             _store_references(project, rows, Path(args.references))
-        run_id = project.add_agent_run(settings.model, {
+        run_id = project.agent.add_run(settings.model, {
             "memory": memory.name, "runs": args.runs, "step_budget": args.step_budget, "browser": args.browser,
             "site": site.name, "tasks": str(args.tasks), "max_failures": args.max_failures})
 
         def keep(trajectory: Trajectory) -> None:
-            project.add_trajectory(rows[trajectory.task_id], trajectory, agent_run_id=run_id)
+            project.agent.add_trajectory(rows[trajectory.task_id], trajectory, agent_run_id=run_id)
             verdict = "ok" if trajectory.success else "wrong"
             print(f"run {trajectory.run} {trajectory.task_id}: {verdict} in {len(trajectory.steps)} steps "
                   f"({trajectory.stop}); answer {trajectory.answer!r}", file=sys.stderr)
 
         done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent, on_trajectory=keep)
-        project.finish_agent_run(run_id, {"requests": caller.budget.requests, "tokens": caller.budget.tokens})
+        project.agent.finish_run(run_id, {"requests": caller.budget.requests, "tokens": caller.budget.tokens})
     finally:
         project.close()
         close = getattr(browser, "close", None)
@@ -150,12 +150,12 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
 
 def _store_references(project, rows: dict[str, int], folder: Path) -> None:  # noqa: ANN001 - a Project
     """Store each task's reference from the folder unless the project already has one for it."""
-    have = {t.task_id for _, t in project.trajectories(reference=True)}
+    have = {t.task_id for _, t in project.agent.trajectories(reference=True)}
     for task_id, row in rows.items():
         path = folder / f"{task_id}.json"
         if task_id in have or not path.is_file():
             continue
-        project.add_trajectory(row, Trajectory.from_json(path.read_text(encoding="utf-8"), source=str(path)))
+        project.agent.add_trajectory(row, Trajectory.from_json(path.read_text(encoding="utf-8"), source=str(path)))
 
 
 def read_references(folder: Path) -> dict[str, Trajectory]:
@@ -172,15 +172,15 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
     from ..store.project import open_project
 
     with open_project(args.project) as project:
-        runs = project.agent_runs()
+        runs = project.agent.runs()
         if not runs:
             raise AgentError(f"the project {args.project} has no agent run yet; start one with `recordlens agent run`")
         run_id = args.run if args.run is not None else runs[-1].id
         if run_id not in {r.id for r in runs}:
             raise AgentError(f"no agent run {run_id} in the project (runs: {', '.join(str(r.id) for r in runs)})")
-        episodes = [t for _, t in project.trajectories(agent_run_id=run_id)]
-        tasks = project.tasks()
-        references = {t.task_id: t for _, t in project.trajectories(reference=True)}
+        episodes = [t for _, t in project.agent.trajectories(agent_run_id=run_id)]
+        tasks = project.agent.tasks()
+        references = {t.task_id: t for _, t in project.agent.trajectories(reference=True)}
     if args.references:
         references.update(read_references(Path(args.references)))
     result = evaluate(tasks, episodes, references)

@@ -123,7 +123,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
             for message in warnings:
                 _warn(message)
             print(f"stored {args.add} as run {run_id}", file=sys.stderr)
-        runs = project.runs()
+        runs = project.runs.all()
     if args.json:
         print(json.dumps([vars(run) for run in runs], ensure_ascii=False, indent=2))
     else:

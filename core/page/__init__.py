@@ -9,7 +9,8 @@ from . import formats
 from .dataset import PAGE_SUFFIXES, LoadedPage, find_page_file, load_page, natural_key, page_files, record_files
 from .dom import Element, Page, ParseError, parse_html
 from .formats import FORMATS
-from .snapshot import Resource, Snapshot, mhtml_bytes, read_html, read_mhtml, read_snapshot, write_mhtml
+from .mhtml_writer import mhtml_bytes, write_mhtml
+from .snapshot import Resource, Snapshot, read_html, read_mhtml, read_snapshot
 
 __all__ = [
     "FORMATS", "PAGE_SUFFIXES", "Element", "LoadedPage", "Page", "ParseError", "Resource", "Snapshot",

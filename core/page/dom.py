@@ -165,7 +165,7 @@ def parse_html(html: str | bytes) -> Page:
             gc.enable()
     by_xpath = {e.xpath: e for e in elements if e.xpath}
     page = Page(root=root, elements=elements, by_xpath=by_xpath, text_map=_text_map(elements))
-    page._tree = tree  # type: ignore[attr-defined]  # keeps lexbor nodes (template content) alive
+    page._tree = tree  # type: ignore[attr-defined]  # each Element keeps its lexbor node: valid only while the parser lives
     return page
 
 

@@ -25,28 +25,22 @@ Decisions a caller may need to know:
 
 from __future__ import annotations
 
-import base64
 import binascii
-import codecs
-import hashlib
 import html as html_entities
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from email.utils import formatdate
-from itertools import count
 from pathlib import Path
 from urllib.parse import unquote
 
-from .. import atomic
 from ..errors import SnapshotError
+from .charset import PRESCAN_BYTES, decode_html, decode_or_replace, decode_windows_1252, resolve_charset
 
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 DEFAULT_URL = "http://recordlens.invalid/page"
 
 _MHTML_SUFFIXES = {".mhtml", ".mht"}
 _HTML_TYPES = {"text/html", "application/xhtml+xml"}
-_PRESCAN_BYTES = 1024  # the HTML standard's limit for finding a <meta> charset
 _SNIFF_BYTES = 8192
 
 
@@ -142,11 +136,11 @@ def read_mhtml(data: bytes, *, name: str | None = None) -> Snapshot:
 def read_html(data: bytes, *, name: str | None = None) -> Snapshot:
     """Read a plain HTML file, decoding it as a browser would (see the module notes on charsets)."""
     warnings: list[str] = []
-    html, charset = _decode_html(data, None, warnings)
+    html, charset = decode_html(data, None, warnings)
     return Snapshot(
         html=html,
         url=_saved_from_url(html),
-        title=_title_from_html(html),
+        title=title_from_html(html),
         charset=charset,
         warnings=warnings,
     )
@@ -280,7 +274,7 @@ def _header_text(block: bytes, warnings: list[str]) -> str:
         return block.decode("utf-8")
     except UnicodeDecodeError:
         warnings.append("A MIME header is not valid UTF-8; it was decoded as windows-1252.")
-        return _decode_windows_1252(block)
+        return decode_windows_1252(block)
 
 
 _PARAMETER = re.compile(r';\s*([^\s=;]+)\s*=\s*("(?:[^"\\]|\\.)*"?|[^;]*)')
@@ -405,7 +399,7 @@ def _main_html(part: _Part, label: str, warnings: list[str]) -> tuple[str, str]:
     except ValueError as error:
         raise _fail(label, f"its HTML {part.describe()} cannot be decoded: {error}.") from None
     charset = _media_type(part.headers.get("content-type", ""))[1].get("charset")
-    return _decode_html(raw, charset, warnings)
+    return decode_html(raw, charset, warnings)
 
 
 def _accept_truncation(parts: list[_Part], main: int, html: str, label: str, warnings: list[str]) -> None:
@@ -491,21 +485,21 @@ _SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)(\S+?)\s*-->", re.IGNORE
 
 def _saved_from_url(html: str) -> str | None:
     """The URL in the comment a browser writes into a page saved as HTML only."""
-    match = _SAVED_FROM.search(html, 0, _PRESCAN_BYTES)
+    match = _SAVED_FROM.search(html, 0, PRESCAN_BYTES)
     return match.group(1) if match else None
 
 
 def _title_of(headers: dict[str, str], html: str, warnings: list[str]) -> str | None:
     if "subject" in headers:
         return _decode_rfc2047(headers["subject"], warnings)
-    return _title_from_html(html)
+    return title_from_html(html)
 
 
 _TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 _ASCII_BLANKS = re.compile(r"[ \t\n\f\r]+")
 
 
-def _title_from_html(html: str) -> str | None:
+def title_from_html(html: str) -> str | None:
     """The page's title as `document.title` gives it: entities decoded, whitespace collapsed."""
     match = _TITLE.search(html)
     if match is None:
@@ -532,12 +526,12 @@ def _decode_rfc2047(value: str, warnings: list[str]) -> str:
 
 def _decode_encoded_word(match: re.Match[str], warnings: list[str]) -> str:
     label, kind, payload = match.group(1).split("*", 1)[0], match.group(2).upper(), match.group(3)
-    charset = _resolve_charset(label)  # "*" starts an RFC 2231 language tag
+    charset = resolve_charset(label)  # "*" starts an RFC 2231 language tag
     raw = _encoded_word_bytes(kind, payload)
     if charset is None or raw is None:
         warnings.append(f"The encoded title word {match.group(0)!r} cannot be decoded; it was kept as written.")
         return match.group(0)
-    return _decode_or_replace(raw, charset, "the title", warnings)
+    return decode_or_replace(raw, charset, "the title", warnings)
 
 
 def _encoded_word_bytes(kind: str, payload: str) -> bytes | None:
@@ -547,291 +541,3 @@ def _encoded_word_bytes(kind: str, payload: str) -> bytes | None:
         return binascii.a2b_qp(payload, header=True)
     except (binascii.Error, ValueError):
         return None
-
-
-# --- charsets ---------------------------------------------------------------------------------------------------
-
-# Labels a browser reads differently from Python (WHATWG Encoding Standard), mapped to the encoding it uses
-_WHATWG_LABELS = {
-    label: name
-    for labels, name in (
-        (
-            "ascii us-ascii ansi_x3.4-1968 iso-8859-1 iso8859-1 iso_8859-1 latin1 l1 cp819 ibm819 iso-ir-100"
-            " csisolatin1 cp1252 x-cp1252",
-            "windows-1252",
-        ),
-        ("iso-8859-9 iso8859-9 latin5 l5", "windows-1254"),
-        ("tis-620 iso-8859-11 dos-874", "windows-874"),
-        ("gb2312 gb_2312 x-gbk chinese csgb2312", "gbk"),
-        ("ks_c_5601-1987 korean windows-949 cseuckr", "euc-kr"),
-        ("shift-jis sjis ms_kanji windows-31j x-sjis csshiftjis ms932", "shift_jis"),
-        ("big5-hkscs x-x-big5 cn-big5 csbig5", "big5"),
-        ("utf8 unicode-1-1-utf-8 unicode11utf8 unicode20utf8 x-unicode20utf8", "utf-8"),
-    )
-    for label in labels.split()
-}
-# The Python codec that decodes each of those as the browser does (a superset where Python's is narrower)
-_BROWSER_CODECS = {
-    "windows-1252": "cp1252",
-    "windows-1254": "cp1254",
-    "windows-874": "cp874",
-    "gbk": "gb18030",
-    "euc-kr": "cp949",
-    "shift_jis": "cp932",
-    "big5": "big5hkscs",
-}
-# Python text codecs that no web page is in: a label naming one is as unknown as a misspelt one
-_NOT_PAGE_CODECS = {"undefined", "unicode-escape", "raw-unicode-escape", "idna", "punycode", "charmap"}
-_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_BE, "utf-16be"), (codecs.BOM_UTF16_LE, "utf-16le"))
-_META_CHARSET = re.compile(rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.IGNORECASE)
-
-
-def _c1_controls(error: UnicodeError) -> tuple[str, int]:
-    # WHATWG windows-1252 maps the five bytes cp1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) to the
-    # C1 controls of the same value; only the cp1252 decoder below uses this handler
-    assert isinstance(error, UnicodeDecodeError)
-    return "".join(map(chr, error.object[error.start : error.end])), error.end
-
-
-codecs.register_error("recordlens.whatwg-c1", _c1_controls)
-
-
-def _decode_windows_1252(raw: bytes) -> str:
-    return raw.decode("cp1252", "recordlens.whatwg-c1")
-
-
-def _resolve_charset(label: str) -> tuple[str, str] | None:
-    """(the encoding's name, the Python codec that decodes it as a browser does), or None if unknown."""
-    name = label.strip().strip("\"'").lower()
-    name = _WHATWG_LABELS.get(name, name)
-    codec = _BROWSER_CODECS.get(name, name)
-    try:
-        b" ".decode(codec)  # raises LookupError for unknown names and for bytes-to-bytes codecs ("base64")
-    except LookupError:
-        return None
-    except UnicodeError:
-        pass  # a text codec that needs more than one byte, such as UTF-16
-    return None if codecs.lookup(codec).name in _NOT_PAGE_CODECS else (name, codec)
-
-
-def _decode_html(raw: bytes, declared: str | None, warnings: list[str]) -> tuple[str, str]:
-    """The page's text and the charset it was decoded with: BOM, declared charset, else UTF-8 or windows-1252."""
-    for bom, name in _BOMS:
-        if raw.startswith(bom):
-            return _decode_or_replace(raw[len(bom) :], (name, name), "the page", warnings), name
-    charset = _declared_charset(declared, "its Content-Type header", warnings) or _meta_charset(raw, warnings)
-    if charset is not None:
-        return _decode_or_replace(raw, charset, "the page", warnings), charset[0]
-    return _decode_undeclared(raw, warnings)
-
-
-def _declared_charset(label: str | None, where: str, warnings: list[str]) -> tuple[str, str] | None:
-    if not label:
-        return None
-    charset = _resolve_charset(label)
-    if charset is None:
-        warnings.append(f"The page's charset {label!r} (from {where}) is not a known encoding; it was ignored.")
-    return charset
-
-
-def _meta_charset(raw: bytes, warnings: list[str]) -> tuple[str, str] | None:
-    match = _META_CHARSET.search(raw, 0, _PRESCAN_BYTES)
-    if match is None:
-        return None
-    label = match.group(1).decode("ascii").lower()
-    if label.startswith("utf-16") or label == "x-user-defined":
-        # the HTML standard: a page that can hold this ASCII <meta> is not UTF-16
-        label = "utf-8" if label.startswith("utf-16") else "windows-1252"
-    return _declared_charset(label, "its <meta> tag", warnings)
-
-
-def _decode_or_replace(raw: bytes, charset: tuple[str, str], what: str, warnings: list[str]) -> str:
-    """Decode strictly; where that fails, replace the bad bytes with U+FFFD as a browser does, and say so."""
-    name, codec = charset
-    if name == "windows-1252":
-        return _decode_windows_1252(raw)
-    try:
-        return raw.decode(codec)
-    except UnicodeDecodeError as error:
-        warnings.append(
-            f"Some bytes of {what} are not valid {name} (the first at byte {error.start}); "
-            "they were replaced with U+FFFD."
-        )
-    except (UnicodeError, ValueError) as error:  # a codec that fails in its own way
-        warnings.append(f"{what.capitalize()} cannot be decoded as {name} ({error}); bad bytes became U+FFFD.")
-    return raw.decode(codec, "replace")
-
-
-def _decode_undeclared(raw: bytes, warnings: list[str]) -> tuple[str, str]:
-    try:
-        return raw.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError as error:
-        warnings.append(
-            f"The page declares no charset and is not valid UTF-8 (the first bad byte is at {error.start}); "
-            "it was decoded as windows-1252."
-        )
-        return _decode_windows_1252(raw), "windows-1252"
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Writing
-
-
-def write_mhtml(
-    path: str | Path,
-    html: str,
-    *,
-    url: str = DEFAULT_URL,
-    title: str | None = None,
-    resources: Iterable[Resource] = (),
-    date: str | None = None,
-) -> Path:
-    """Save `html` and its resources as an MHTML file that Chromium opens; return the path.
-
-    The file is written beside its target and renamed into place, so a failure never leaves half a file."""
-    target = Path(path)
-    data = mhtml_bytes(html, url=url, title=title, resources=resources, date=date)
-    return atomic.write_bytes(target, data)
-
-
-def mhtml_bytes(
-    html: str,
-    *,
-    url: str = DEFAULT_URL,
-    title: str | None = None,
-    resources: Iterable[Resource] = (),
-    date: str | None = None,
-) -> bytes:
-    """The MHTML archive, in Chromium's layout: HTML quoted-printable in UTF-8, resources in base64.
-
-    With `title=None` the Subject is the page's own <title> (what Chromium writes), or absent without one.
-    `date` is the Date header (RFC 5322); by default the current time, so pass one for byte-identical output."""
-    resources = list(resources)
-    _check_writable(url, resources)
-    html_body = _encode_quoted_printable(html)
-    resource_bodies = [_encode_base64(resource.data) for resource in resources]
-    token = _boundary_token([html_body, *resource_bodies])
-    boundary = f"----MultipartBoundary--{token}----".encode("ascii")
-    title = _title_from_html(html) if title is None else title
-    blocks = [
-        _archive_header(url, title, boundary, date),
-        _html_part(html_body, url, token),
-        *(_resource_part(r, body) for r, body in zip(resources, resource_bodies, strict=True)),
-    ]
-    delimiter = b"\r\n--" + boundary + b"\r\n"
-    return blocks[0] + b"--" + boundary + b"\r\n" + delimiter.join(blocks[1:]) + b"\r\n--" + boundary + b"--\r\n"
-
-
-def _check_writable(url: str, resources: list[Resource]) -> None:
-    """Refuse what could not be read back the same: header breaks, unnamed or duplicate resources."""
-    if not url:
-        raise ValueError("The url of a snapshot cannot be empty.")
-    _check_header_value("url", url)
-    seen: set[str] = set()
-    for resource in resources:
-        if not resource.location:
-            raise ValueError(f"A resource needs a location (content type {resource.content_type!r}).")
-        if resource.location in seen:
-            raise ValueError(f"Two resources have the location {resource.location!r}; a snapshot keeps one.")
-        seen.add(resource.location)
-        _check_header_value("resource location", resource.location)
-        _check_header_value("resource content type", resource.content_type)
-        if resource.content_id is not None:
-            _check_header_value("resource content id", resource.content_id)
-            if not resource.content_id or "<" in resource.content_id or ">" in resource.content_id:
-                raise ValueError(f"Give the content id {resource.content_id!r} without angle brackets.")
-
-
-def _check_header_value(what: str, value: str) -> None:
-    if "\r" in value or "\n" in value:
-        raise ValueError(f"The {what} {value!r} contains a line break, which a MIME header cannot hold.")
-    if value != value.strip():
-        raise ValueError(f"The {what} {value!r} starts or ends with blanks, which a MIME header drops.")
-
-
-def _boundary_token(bodies: list[bytes]) -> str:
-    # derived from the content, so the same page gives the same file (apart from its Date)
-    digest = hashlib.sha256()
-    for body in bodies:
-        digest.update(hashlib.sha256(body).digest())
-    for attempt in count():
-        token = hashlib.sha256(digest.digest() + str(attempt).encode()).hexdigest()[:40]
-        if not any(token.encode() in body for body in bodies):
-            return token
-    raise AssertionError("unreachable")
-
-
-def _archive_header(url: str, title: str | None, boundary: bytes, date: str | None = None) -> bytes:
-    lines = [b"From: <Saved by RecordLens>", b"Snapshot-Content-Location: " + url.encode("utf-8")]
-    if title is not None:
-        lines.append(_subject(title))
-    lines += [
-        b"Date: " + (date or formatdate(localtime=False)).encode("ascii"),
-        b"MIME-Version: 1.0",
-        b"Content-Type: multipart/related;",
-        b'\ttype="text/html";',
-        b'\tboundary="' + boundary + b'"',
-        b"",
-        b"",
-    ]
-    return b"\r\n".join(lines) + b"\r\n"
-
-
-def _subject(title: str) -> bytes:
-    """The Subject header; RFC 2047 encoded words unless the title is plain ASCII that reads back unchanged."""
-    plain = title == title.strip(" \t") and "=?" not in title and len(title) < 900
-    if plain and all(" " <= c <= "~" for c in title):
-        return b"Subject: " + title.encode("ascii")
-    words = [f"=?utf-8?B?{base64.b64encode(chunk).decode('ascii')}?=" for chunk in _utf8_chunks(title, 45)]
-    return ("Subject: " + "\r\n ".join(words)).encode("ascii")
-
-
-def _utf8_chunks(text: str, size: int) -> list[bytes]:
-    """UTF-8 pieces of at most `size` bytes that never split a character (45 bytes: a 72-character word)."""
-    chunks: list[bytes] = []
-    current = b""
-    for character in text:
-        encoded = character.encode("utf-8")
-        if len(current) + len(encoded) > size:
-            chunks.append(current)
-            current = b""
-        current += encoded
-    return [*chunks, current]
-
-
-def _html_part(body: bytes, url: str, token: str) -> bytes:
-    return (
-        b"Content-Type: text/html; charset=utf-8\r\n"
-        b"Content-ID: <frame-" + token[:32].upper().encode("ascii") + b"@mhtml.blink>\r\n"
-        b"Content-Transfer-Encoding: quoted-printable\r\n"
-        b"Content-Location: " + url.encode("utf-8") + b"\r\n\r\n" + body
-    )
-
-
-def _resource_part(resource: Resource, body: bytes) -> bytes:
-    lines = [b"Content-Type: " + resource.content_type.encode("utf-8")] if resource.content_type else []
-    if resource.content_id is not None:
-        lines.append(b"Content-ID: <" + resource.content_id.encode("utf-8") + b">")
-    lines.append(b"Content-Transfer-Encoding: base64")
-    lines.append(b"Content-Location: " + resource.location.encode("utf-8"))
-    return b"\r\n".join(lines) + b"\r\n\r\n" + body
-
-
-_LONE_LF = re.compile(rb"(?<!\r)\n")
-
-
-def _encode_quoted_printable(text: str) -> bytes:
-    # A lone "\n" becomes a hard CRLF break; everything else, "\r" included, is encoded within a line, so that
-    # decoding gives back exactly this text. A "\r\n" stays encoded too: written as "\r" plus a hard break,
-    # Chromium would decode it to "\r\r\n", which its HTML parser reads as two line breaks.
-    try:
-        encoded = text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise ValueError(f"The HTML cannot be saved as UTF-8: {error.reason} at character {error.start}.") from None
-    lines = (binascii.b2a_qp(line, istext=False) for line in _LONE_LF.split(encoded))
-    return b"\r\n".join(line.replace(b"=\n", b"=\r\n") for line in lines)
-
-
-def _encode_base64(data: bytes) -> bytes:
-    encoded = binascii.b2a_base64(data, newline=False)
-    return b"\r\n".join(encoded[i : i + 76] for i in range(0, len(encoded), 76))

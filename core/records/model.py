@@ -20,8 +20,6 @@ Record = list[str]
 RecordList = list[Record]
 
 _INDEXED_STEP = re.compile(r"\[\d+\]$")
-# Paths the reference expands to *every* key of the page: a record holding one covers the whole page.
-MATCH_ALL_PATHS = frozenset({"", "/", "/html", "/html[1]"})
 
 
 def normalise_xpath(xpath: str) -> str:

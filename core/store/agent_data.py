@@ -42,30 +42,35 @@ def actor_of(who: Provenance) -> str:
     return f"person:{who.name}" if who.is_person else who.name
 
 
-class AgentStore(Connection):
+class AgentData:
+    """A project's agent-benchmark data: sites, tasks, agent runs, trajectories: `project.agent`."""
+
+    def __init__(self, store: Connection) -> None:
+        self._store = store
+
     # -- sites ----------------------------------------------------------------------------------------------
 
     def add_site(self, name: str, folder: str | None = None) -> int:
-        with self.writing() as db:
-            if self.one("SELECT 1 FROM sites WHERE name = ?", (name,)):
+        with self._store.writing() as db:
+            if self._store.one("SELECT 1 FROM sites WHERE name = ?", (name,)):
                 raise StoreError(f"a site named {name!r} is already in the project")
             return int(db.execute("INSERT INTO sites (name, folder, created_at) VALUES (?, ?, ?)",
                                   (name, folder, now())).lastrowid)
 
     def site_id(self, name: str, folder: str | None = None) -> int:
         """The site's row, added the first time the name is seen."""
-        with self.writing():
-            row = self.one("SELECT id FROM sites WHERE name = ?", (name,))
+        with self._store.writing():
+            row = self._store.one("SELECT id FROM sites WHERE name = ?", (name,))
             return int(row[0]) if row else self.add_site(name, folder)
 
     def add_site_page(self, site_id: int, url: str, page: str) -> None:
-        with self.writing() as db:
+        with self._store.writing() as db:
             db.execute("INSERT OR REPLACE INTO site_pages (site_id, url, page_id) VALUES (?, ?, ?)",
-                       (site_id, url, self.page_id(page)))
+                       (site_id, url, self._store.page_id(page)))
 
     def site_pages(self, site_id: int) -> dict[str, str]:
         """URL -> page name: the pages a click can reach without leaving the snapshot."""
-        rows = self.db.execute("SELECT s.url, p.name FROM site_pages s JOIN pages p ON p.id = s.page_id "
+        rows = self._store.db.execute("SELECT s.url, p.name FROM site_pages s JOIN pages p ON p.id = s.page_id "
                                "WHERE s.site_id = ? ORDER BY s.url", (site_id,))
         return dict(rows.fetchall())
 
@@ -75,8 +80,8 @@ class AgentStore(Connection):
         """Add the task, or update the one with the same id on the same site; returns its row id."""
         values = (task.instruction, task.category, task.answer, dumps(list(task.normalise)), task.start_url,
                   task.answer_kind)
-        with self.writing() as db:
-            row = self.one("SELECT id FROM tasks WHERE site_id = ? AND external_id = ?", (site_id, task.id))
+        with self._store.writing() as db:
+            row = self._store.one("SELECT id FROM tasks WHERE site_id = ? AND external_id = ?", (site_id, task.id))
             if row is not None:
                 db.execute("UPDATE tasks SET instruction = ?, category = ?, gold_answer = ?, normalisation = ?, "
                            "start_url = ?, answer_kind = ? WHERE id = ?", (*values, row[0]))
@@ -88,13 +93,13 @@ class AgentStore(Connection):
 
     def tasks(self, site_id: int | None = None) -> list[Task]:
         where, params = ("WHERE t.site_id = ?", (site_id,)) if site_id is not None else ("", ())
-        rows = self.db.execute(f"{_SELECT_TASKS} {where} ORDER BY t.id", params)
+        rows = self._store.db.execute(f"{_SELECT_TASKS} {where} ORDER BY t.id", params)
         return [_task(row) for row in rows]
 
     def task_row_id(self, task_id: str, site_id: int | None = None) -> int:
         where = " AND site_id = ?" if site_id is not None else ""
         params = (task_id, site_id) if site_id is not None else (task_id,)
-        rows = self.db.execute(f"SELECT id FROM tasks WHERE external_id = ?{where}", params).fetchall()
+        rows = self._store.db.execute(f"SELECT id FROM tasks WHERE external_id = ?{where}", params).fetchall()
         if not rows:
             raise StoreError(f"no task {task_id!r} in the project")
         if len(rows) > 1:
@@ -103,19 +108,19 @@ class AgentStore(Connection):
 
     # -- runs -----------------------------------------------------------------------------------------------
 
-    def add_agent_run(self, method: str, parameters: Mapping[str, object] | None = None) -> int:
-        with self.writing() as db:
+    def add_run(self, method: str, parameters: Mapping[str, object] | None = None) -> int:
+        with self._store.writing() as db:
             cursor = db.execute("INSERT INTO agent_runs (method, parameters, started_at) VALUES (?, ?, ?)",
                                 (method, dumps(dict(parameters or {})), now()))
             return int(cursor.lastrowid)
 
-    def finish_agent_run(self, run_id: int, cost: Mapping[str, object] | None = None) -> None:
-        with self.writing() as db:
+    def finish_run(self, run_id: int, cost: Mapping[str, object] | None = None) -> None:
+        with self._store.writing() as db:
             db.execute("UPDATE agent_runs SET ended_at = ?, cost = ? WHERE id = ?",
                        (now(), dumps(dict(cost or {})), run_id))
 
-    def agent_runs(self) -> list[AgentRun]:
-        rows = self.db.execute("SELECT id, method, parameters, started_at, ended_at, cost FROM agent_runs "
+    def runs(self) -> list[AgentRun]:
+        rows = self._store.db.execute("SELECT id, method, parameters, started_at, ended_at, cost FROM agent_runs "
                                "ORDER BY id")
         return [AgentRun(i, m, json.loads(p), s, e, json.loads(c)) for i, m, p, s, e, c in rows]
 
@@ -129,16 +134,16 @@ class AgentStore(Connection):
             raise StoreError(f"unknown step action {bad[0]!r}; expected one of {', '.join(ACTIONS)}")
         # Screenshot files first: content-addressed, so a rolled-back transaction leaves only harmless files.
         for png in trajectory.screenshots.values():
-            store_snapshot(self.root, png, SCREENSHOT_SUFFIX)
+            store_snapshot(self._store.root, png, SCREENSHOT_SUFFIX)
         at = now()
         steps = trajectory.steps
         started = steps[0].at if steps and steps[0].at else at
-        with self.writing() as db:
+        with self._store.writing() as db:
             cursor = db.execute(
                 "INSERT INTO trajectories (task_id, actor_id, agent_run_id, answer, success, started_at, ended_at, "
                 "run_index, stop) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (task_row_id, self.provenance_id(provenance_of(trajectory.actor)), agent_run_id, trajectory.answer,
-                 trajectory.success, started, at, trajectory.run, trajectory.stop))
+                (task_row_id, self._store.provenance_id(provenance_of(trajectory.actor)), agent_run_id,
+                 trajectory.answer, trajectory.success, started, at, trajectory.run, trajectory.stop))
             trajectory_id = int(cursor.lastrowid)
             for position, step in enumerate(steps, 1):
                 db.execute("INSERT INTO steps (trajectory_id, position, action, target, value, url, screenshot, "
@@ -169,7 +174,7 @@ class AgentStore(Connection):
             clauses.append("t.external_id = ?")
             params.append(task_id)
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-        rows = self.db.execute(
+        rows = self._store.db.execute(
             "SELECT tr.id, t.external_id, p.kind, p.name, p.version, p.input_format, p.seed, tr.answer, tr.success, "
             "tr.run_index, tr.stop FROM trajectories tr JOIN tasks t ON t.id = tr.task_id "
             f"JOIN provenances p ON p.id = tr.actor_id {where} ORDER BY tr.id", params).fetchall()
@@ -182,8 +187,8 @@ class AgentStore(Connection):
         return out
 
     def steps(self, trajectory_id: int) -> list[Step]:
-        rows = self.db.execute("SELECT action, target, value, url, screenshot, screenshot_after, thought, seconds, "
-                               "raw, error, at FROM steps WHERE trajectory_id = ? ORDER BY position",
+        rows = self._store.db.execute("SELECT action, target, value, url, screenshot, screenshot_after, thought, "
+                                      "seconds, raw, error, at FROM steps WHERE trajectory_id = ? ORDER BY position",
                                (trajectory_id,))
         steps = []
         for action, target, value, url, before, after, thought, seconds, raw, error, at in rows:
@@ -194,7 +199,7 @@ class AgentStore(Connection):
         return steps
 
     def model_calls(self, trajectory_id: int) -> list[ModelCall]:
-        rows = self.db.execute("SELECT position, prompt, answer, usage, seconds, error, system, images "
+        rows = self._store.db.execute("SELECT position, prompt, answer, usage, seconds, error, system, images "
                                "FROM model_calls WHERE trajectory_id = ? ORDER BY ordinal", (trajectory_id,))
         return [ModelCall(position=p, prompt=prompt, answer=answer, usage=json.loads(usage), seconds=seconds,
                           error=error, system=system, images=images)
@@ -202,7 +207,7 @@ class AgentStore(Connection):
 
     def screenshot_file(self, digest: str) -> Path | None:
         """The stored PNG a step's screenshot hash names, or None when it is not in the project."""
-        path = snapshot_path(self.root, digest, SCREENSHOT_SUFFIX)
+        path = snapshot_path(self._store.root, digest, SCREENSHOT_SUFFIX)
         return path if path.is_file() else None
 
 

@@ -183,10 +183,10 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
             warnings.append(f"{error}; stored as an empty prediction with the error")
     written = described.pop("written", None)
     cost, ended = _run_cost(run_dir)
-    run_id = project.add_run(method, {**described, "source": str(run_dir.resolve())},
+    run_id = project.runs.add(method, {**described, "source": str(run_dir.resolve())},
                              started_at=str(written) if written else None)
-    project.add_predictions(run_id, predictions, errors)
-    project.finish_run(run_id, cost=cost, ended_at=ended)
+    project.runs.add_predictions(run_id, predictions, errors)
+    project.runs.finish(run_id, cost=cost, ended_at=ended)
     return run_id, warnings
 
 

@@ -22,11 +22,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import sqlite_utils
+
 from ..page.dataset import LoadedPage, load_page, natural_key
-from .agent_data import AgentStore
-from .db import Provenance, StoreError, connect, dumps, now
+from .agent_data import AgentData
+from .db import Connection, Provenance, StoreError, connect, dumps, now
 from .files import SNAPSHOTS, snapshot_path
-from .runs import RunStore
+from .runs import Runs
 from .schema import LABEL_STATUSES, PAGE_STATUSES, SCHEMA_VERSION, TRUE_LABEL_STATUSES, SchemaError, migrate, sql_list
 
 __all__ = ["Change", "Label", "PageInfo", "Project", "Provenance", "StoreError", "init_project", "open_project"]
@@ -135,8 +137,14 @@ def _open(root: Path) -> Project:
     return project
 
 
-class Project(RunStore, AgentStore):
-    """The Python API over one project folder (see the module notes)."""
+class Project(Connection):
+    """The Python API over one project folder (see the module notes): pages, labels and their history here;
+    extractor runs in `project.runs`, agent-benchmark data in `project.agent`."""
+
+    def __init__(self, root: Path, db: sqlite_utils.Database) -> None:
+        super().__init__(root, db)
+        self.runs = Runs(self)
+        self.agent = AgentData(self)
 
     def upgrade(self) -> None:
         """Create or migrate the schema; a no-op, without taking the write lock, when it is current."""

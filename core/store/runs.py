@@ -45,20 +45,25 @@ class StoredScore:
     scored_at: str
 
 
-class RunStore(Connection):
-    def add_run(self, method: str, parameters: Mapping[str, object] | None = None, *,
+class Runs:
+    """A project's extractor runs, their predictions and their scores: `project.runs`."""
+
+    def __init__(self, store: Connection) -> None:
+        self._store = store
+
+    def add(self, method: str, parameters: Mapping[str, object] | None = None, *,
                 started_at: str | None = None) -> int:
-        with self.writing() as db:
+        with self._store.writing() as db:
             cursor = db.execute("INSERT INTO runs (method, parameters, started_at) VALUES (?, ?, ?)",
                                 (method, dumps(dict(parameters or {})), started_at or now()))
             return int(cursor.lastrowid)
 
-    def finish_run(self, run_id: int, *, status: str = "finished", cost: Mapping[str, object] | None = None,
+    def finish(self, run_id: int, *, status: str = "finished", cost: Mapping[str, object] | None = None,
                    ended_at: str | None = None) -> None:
         if status not in RUN_STATUSES:
             raise StoreError(f"unknown run status {status!r}; expected one of {', '.join(RUN_STATUSES)}")
-        with self.writing() as db:
-            self.run(run_id)
+        with self._store.writing() as db:
+            self.get(run_id)
             db.execute("UPDATE runs SET status = ?, ended_at = ?, cost = ? WHERE id = ?",
                        (status, ended_at or now(), dumps(dict(cost or {})), run_id))
 
@@ -67,49 +72,49 @@ class RunStore(Connection):
         """Store (or replace) a run's records for some pages in one transaction; `errors` says why a page
         has none (the extractor failed on it)."""
         errors = errors or {}
-        with self.writing() as db:
-            self.run(run_id)
+        with self._store.writing() as db:
+            self.get(run_id)
             for page in dict.fromkeys([*predictions, *errors]):
                 records = [list(record) for record in predictions.get(page, [])]
                 db.execute("INSERT OR REPLACE INTO predictions (run_id, page_id, records, error) VALUES (?, ?, ?, ?)",
-                           (run_id, self.page_id(page), dumps(records), errors.get(page)))
+                           (run_id, self._store.page_id(page), dumps(records), errors.get(page)))
 
     def predictions(self, run_id: int) -> dict[str, list[list[str]]]:
-        self.run(run_id)
-        rows = self.db.execute("SELECT p.name, d.records FROM predictions d JOIN pages p ON p.id = d.page_id "
+        self.get(run_id)
+        rows = self._store.db.execute("SELECT p.name, d.records FROM predictions d JOIN pages p ON p.id = d.page_id "
                                "WHERE d.run_id = ?", (run_id,))
         return {name: json.loads(records) for name, records in rows}
 
     def add_scores(self, run_id: int, scores: DatasetScore) -> None:
         """Store (or replace) per-page scores; pages are matched by name."""
         at = now()
-        with self.writing() as db:
-            self.run(run_id)
+        with self._store.writing() as db:
+            self.get(run_id)
             for s in scores.pages:
                 db.execute("INSERT OR REPLACE INTO scores (run_id, page_id, precision, recall, f1, predicted_records, "
                            "true_records, hallucinated_records, warnings, scored_at) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           (run_id, self.page_id(s.page), s.precision, s.recall, s.f1, s.predicted_records,
+                           (run_id, self._store.page_id(s.page), s.precision, s.recall, s.f1, s.predicted_records,
                             s.true_records, s.hallucinated_records, dumps(s.warnings), at))
 
     def scores(self, run_id: int) -> list[StoredScore]:
-        self.run(run_id)
-        rows = self.db.execute("SELECT p.name, s.precision, s.recall, s.f1, s.predicted_records, s.true_records, "
-                               "s.hallucinated_records, s.warnings, s.scored_at FROM scores s "
+        self.get(run_id)
+        rows = self._store.db.execute("SELECT p.name, s.precision, s.recall, s.f1, s.predicted_records, "
+                                      "s.true_records, s.hallucinated_records, s.warnings, s.scored_at FROM scores s "
                                "JOIN pages p ON p.id = s.page_id WHERE s.run_id = ? ORDER BY p.id", (run_id,))
         return [StoredScore(*row[:7], tuple(json.loads(row[7])), row[8]) for row in rows]
 
-    def runs(self) -> list[RunInfo]:
+    def all(self) -> list[RunInfo]:
         return self._run_infos("", ())
 
-    def run(self, run_id: int) -> RunInfo:
+    def get(self, run_id: int) -> RunInfo:
         found = self._run_infos("WHERE r.id = ?", (run_id,))
         if not found:
-            raise StoreError(f"no run {run_id} in the project {self.root}")
+            raise StoreError(f"no run {run_id} in the project {self._store.root}")
         return found[0]
 
     def _run_infos(self, where: str, params: tuple[object, ...]) -> list[RunInfo]:
-        rows = self.db.execute(f"""
+        rows = self._store.db.execute(f"""
             SELECT r.id, r.method, r.parameters, r.status, r.started_at, r.ended_at, r.cost,
                    (SELECT COUNT(*) FROM predictions d WHERE d.run_id = r.id),
                    (SELECT COUNT(*) FROM scores s WHERE s.run_id = r.id),

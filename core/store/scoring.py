@@ -21,11 +21,11 @@ Progress = Callable[[Sequence[str]], Iterable[str]]
 def score_stored_run(project: Project, run_id: int,
                      progress: Progress = lambda names: names) -> tuple[DatasetScore, list[str]]:
     """Score run `run_id` page by page, store the per-page scores in the project, return them and warnings."""
-    run = project.run(run_id)
+    run = project.runs.get(run_id)
     truth_pages = [p.name for p in project.pages() if p.status in TRUE_PAGE_STATUSES]
     if not truth_pages:
         raise StoreError(f"the project {project.root} has no page marked labelled or reviewed to score against")
-    predictions = project.predictions(run_id)
+    predictions = project.runs.predictions(run_id)
     labelled = set(truth_pages)
     warnings = [f"page {name}: in run {run_id} but not labelled; not scored"
                 for name in predictions if name not in labelled]
@@ -36,5 +36,5 @@ def score_stored_run(project: Project, run_id: int,
         keys = TextKeyIndex(project.load(name).page.text_map)
         scores.append(score_page(predictions.get(name, []), project.true_records(name), keys, name))
     result = DatasetScore(scores)
-    project.add_scores(run_id, result)
+    project.runs.add_scores(run_id, result)
     return result, warnings

@@ -29,7 +29,8 @@ from ..errors import DatasetError, RecordLensError
 from ..page.dataset import find_page_file, natural_key, record_files
 from ..page.dom import Element, Page, parse_html
 from ..page.formats import serialise
-from ..page.snapshot import read_snapshot, write_mhtml
+from ..page.mhtml_writer import write_mhtml
+from ..page.snapshot import read_snapshot
 from ..records.model import load_records, save_records
 from .content import ContentChanger
 from .transforms import TRANSFORMS, build_layout, new_element
@@ -314,22 +315,26 @@ def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[s
 
 
 def project_sources(project_dir: str | Path) -> Sources:
-    """Every page of a project that has true records (accepted or edited labels)."""
+    """Every page of a project that has true records (accepted or edited labels). The project is open only
+    while its labels are read: each page's snapshot is read from its stored file when its turn comes."""
+    from ..page.snapshot import read_snapshot
     from ..store.project import open_project
 
-    project = open_project(project_dir)
     loaders: list[tuple[str, Callable[[], Source]]] = []
     problems: list[str] = []
-    for info in project.pages():
-        records = project.true_records(info.name)
-        if not records:
-            problems.append(f"page {info.name}: no accepted labels; left out")
-            continue
+    with open_project(project_dir) as project:
+        for info in project.pages():
+            records = project.true_records(info.name)
+            if not records:
+                problems.append(f"page {info.name}: no accepted labels; left out")
+                continue
 
-        def load(name: str = info.name, records: list[list[str]] = records) -> Source:
-            return Source(name, project.load(name).snapshot.html, records)
+            snapshot = project.snapshot_file(info.name)
 
-        loaders.append((info.name, load))
+            def load(name: str = info.name, records: list[list[str]] = records, snapshot: Path = snapshot) -> Source:
+                return Source(name, read_snapshot(snapshot).html, records)
+
+            loaders.append((info.name, load))
     if not loaders:
         raise DatasetError(f"no page with accepted labels in the project {project_dir}")
     return Sources(loaders, problems)

@@ -2,7 +2,7 @@
 
 They work in place on the core's cleaned tree (`dom.Element`s) and know the records through a `Layout`: every
 record element, and for each record whose elements are siblings, its *unit* (the block that moves as one) and
-its *container* (the parent of that block). Each transformation returns a `Change` saying how much it did;
+its *container* (the parent of that block). Each transformation returns a `Applied` saying how much it did;
 zero means it did not apply to this page (no table to turn into cards, no second record to shuffle...).
 
 Everything written here must come back the same from an HTML5 parse, because the output's XPaths are taken
@@ -90,12 +90,12 @@ class Layout:
 
 
 @dataclass(frozen=True)
-class Change:
+class Applied:
     count: int
     detail: str = ""
 
 
-Transform = Callable[[Layout, random.Random], Change]
+Transform = Callable[[Layout, random.Random], Applied]
 
 
 def build_layout(root: Element, records: Iterable[list[Element]], protected: Iterable[str] = ()) -> Layout:
@@ -224,7 +224,7 @@ def _changed_permutation(count: int, rng: random.Random) -> list[int]:
 # -- the transformations ----------------------------------------------------------------------------------
 
 
-def table_cards(layout: Layout, rng: random.Random) -> Change:
+def table_cards(layout: Layout, rng: random.Random) -> Applied:
     """Tables whose rows are records become div cards; lists of card records become tables (rows and cells)."""
     tables = _record_tables(layout)
     card_lists = [c for c, found in separable_units(layout, minimum=2) if _is_card_list(c, found)]
@@ -234,7 +234,7 @@ def table_cards(layout: Layout, rng: random.Random) -> Change:
         _cards_to_table(container, {id(u.nodes[0]) for u in layout.units_in(container)})
     parts = [f"{len(tables)} table(s) to cards"] if tables else []
     parts += [f"{len(card_lists)} card list(s) to tables"] if card_lists else []
-    return Change(len(tables) + len(card_lists), ", ".join(parts))
+    return Applied(len(tables) + len(card_lists), ", ".join(parts))
 
 
 def _record_tables(layout: Layout) -> list[Element]:
@@ -291,7 +291,7 @@ def _cards_to_table(container: Element, unit_roots: set[int]) -> None:
     append(container, body)
 
 
-def rename_container(layout: Layout, rng: random.Random) -> Change:
+def rename_container(layout: Layout, rng: random.Random) -> Applied:
     """Containers switch between div, section, article and ul/ol; records become li in a list, div outside."""
     renamed = []
     for container, found in separable_units(layout):
@@ -311,7 +311,7 @@ def rename_container(layout: Layout, rng: random.Random) -> Change:
                 child.tag = "li"
             elif leaving_list and child.tag == "li":
                 child.tag = rng.choice(("div", "article")) if id(child) in roots else "div"
-    return Change(len(renamed), ", ".join(sorted(set(renamed))))
+    return Applied(len(renamed), ", ".join(sorted(set(renamed))))
 
 
 def _chrome_parents(layout: Layout) -> list[Element]:
@@ -331,17 +331,17 @@ def _chrome_children(parent: Element, holders: set[int]) -> list[Element]:
     return [c for c in parent.element_children() if id(c) not in holders and c.tag != "head"]
 
 
-def remove_chrome(layout: Layout, rng: random.Random) -> Change:
+def remove_chrome(layout: Layout, rng: random.Random) -> Applied:
     """About a third of the non-record siblings of records and of their ancestors are removed."""
     holders = layout.holders()
     candidates = [c for p in _chrome_parents(layout) if not in_foreign(p) for c in _chrome_children(p, holders)]
     chosen = [c for c in candidates if rng.random() < 0.35] or candidates[:1]
     for element in chosen:
         remove(element)
-    return Change(len(chosen), f"{len(chosen)} of {len(candidates)} non-record elements removed")
+    return Applied(len(chosen), f"{len(chosen)} of {len(candidates)} non-record elements removed")
 
 
-def reorder_chrome(layout: Layout, rng: random.Random) -> Change:
+def reorder_chrome(layout: Layout, rng: random.Random) -> Applied:
     """Non-record siblings trade places among themselves; records and their ancestors stay put."""
     holders = layout.holders()
     moved = 0
@@ -354,10 +354,10 @@ def reorder_chrome(layout: Layout, rng: random.Random) -> Change:
         for slot, index in zip(slots, order, strict=True):
             parent.children[slot] = chrome[index]
         moved += sum(1 for i, j in enumerate(order) if i != j)
-    return Change(moved, f"{moved} non-record elements moved")
+    return Applied(moved, f"{moved} non-record elements moved")
 
 
-def insert_chrome(layout: Layout, rng: random.Random) -> Change:
+def insert_chrome(layout: Layout, rng: random.Random) -> Applied:
     """Ads, banners and navigation are inserted between records, and a banner into the page's body."""
     inserted = 0
     for container, found in separable_units(layout):
@@ -377,7 +377,7 @@ def insert_chrome(layout: Layout, rng: random.Random) -> Change:
         banner.parent = body
         body.children.insert(at, banner)
         inserted += 1
-    return Change(inserted, f"{inserted} elements inserted")
+    return Applied(inserted, f"{inserted} elements inserted")
 
 
 def _chrome_for(container: Element, rng: random.Random) -> Element | None:
@@ -427,7 +427,7 @@ def _block_chrome(rng: random.Random) -> Element:
     return new_element("div", {"class": "notice"}, [new_element("p", {}, [text])])
 
 
-def shuffle_records(layout: Layout, rng: random.Random) -> Change:
+def shuffle_records(layout: Layout, rng: random.Random) -> Applied:
     """Records swap places within their container; what lies between them stays where it was."""
     shuffled = 0
     for container, found in separable_units(layout, minimum=2):
@@ -440,10 +440,10 @@ def shuffle_records(layout: Layout, rng: random.Random) -> Change:
             previous = end
         container.children = children + container.children[previous:]
         shuffled += 1
-    return Change(shuffled, f"records shuffled in {shuffled} container(s)")
+    return Applied(shuffled, f"records shuffled in {shuffled} container(s)")
 
 
-def nest_records(layout: Layout, rng: random.Random) -> Change:
+def nest_records(layout: Layout, rng: random.Random) -> Applied:
     """Each record's content moves one level down, into an inner element (the record root stays)."""
     nested = 0
     inner_class = rng.choice(CLASS_WORDS) + "-inner"
@@ -451,7 +451,7 @@ def nest_records(layout: Layout, rng: random.Random) -> Change:
         for element in filter(_nestable, unit.elements):
             wrap_children(element, new_element("span" if in_phrasing(element) else "div", {"class": inner_class}))
             nested += 1
-    return Change(nested, f"{nested} record elements nested one level deeper")
+    return Applied(nested, f"{nested} record elements nested one level deeper")
 
 
 def _nestable(element: Element) -> bool:
@@ -461,7 +461,7 @@ def _nestable(element: Element) -> bool:
     return element.tag not in TABLE_PARTS - {"td", "th"} and element.tag not in ("option", "ul", "ol", "dl")
 
 
-def wrap_records(layout: Layout, rng: random.Random) -> Change:
+def wrap_records(layout: Layout, rng: random.Random) -> Applied:
     """Each record gets its own wrapper element (div, section or article; a span inside phrasing content)."""
     wrapped = 0
     for container, found in separable_units(layout):
@@ -472,10 +472,10 @@ def wrap_records(layout: Layout, rng: random.Random) -> Change:
         for _, _, unit in found:
             unit.nodes = [wrap(unit.nodes, new_element(tag, attrs))]
             wrapped += 1
-    return Change(wrapped, f"{wrapped} records wrapped")
+    return Applied(wrapped, f"{wrapped} records wrapped")
 
 
-def wrap_container(layout: Layout, rng: random.Random) -> Change:
+def wrap_container(layout: Layout, rng: random.Random) -> Applied:
     """Each container (a whole table for table rows, a whole SVG) is wrapped in one or two extra elements."""
     targets: dict[int, Element] = {}
     for container in layout.containers():
@@ -490,7 +490,7 @@ def wrap_container(layout: Layout, rng: random.Random) -> Change:
             wrap([target], new_element(wrapper_tag(target.parent, rng), {"class": rng.choice(CLASS_WORDS)}))
             target = target.parent
             levels += 1
-    return Change(levels, f"{levels} wrapper levels around {len(targets)} container(s)")
+    return Applied(levels, f"{levels} wrapper levels around {len(targets)} container(s)")
 
 
 def _wrappable(container: Element) -> Element:
@@ -503,7 +503,7 @@ def _wrappable(container: Element) -> Element:
     return target
 
 
-def change_attributes(layout: Layout, rng: random.Random) -> Change:
+def change_attributes(layout: Layout, rng: random.Random) -> Applied:
     """In records and their containers, classes and ids are dropped or added, and so are data-* attributes."""
     pool = [f"{rng.choice(CLASS_WORDS)}-{rng.randrange(16 ** 4):04x}" for _ in range(5)]
     scoped = f"data-v-{rng.randrange(16 ** 6):06x}"
@@ -517,7 +517,7 @@ def change_attributes(layout: Layout, rng: random.Random) -> Change:
             continue
         a, d = _change_element_attributes(element, rng, pool, scoped, layout.protected)
         added, dropped = added + a, dropped + d
-    return Change(added + dropped, f"{added} attributes or classes added, {dropped} dropped")
+    return Applied(added + dropped, f"{added} attributes or classes added, {dropped} dropped")
 
 
 def _change_element_attributes(element: Element, rng: random.Random, pool: list[str], scoped: str,

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from recordlens.core.agent.sites import Site, build_site
-from recordlens.core.page.snapshot import Resource, write_mhtml
+from recordlens.core.page.mhtml_writer import write_mhtml
+from recordlens.core.page.snapshot import Resource
 
 BASE = "https://shop.example.com"
 HOME = f"{BASE}/"

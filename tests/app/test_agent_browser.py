@@ -16,7 +16,7 @@ from recordlens.core.agent.model import Browser, Trajectory
 from recordlens.core.agent.sites import build_site, load_site
 from recordlens.core.agent.targets import Target, TargetNotFoundError, find_target
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
-from recordlens.core.page.snapshot import write_mhtml
+from recordlens.core.page.mhtml_writer import write_mhtml
 from tests.app.agent_helpers import DEMO_REFERENCE, DEMO_SITE, HOME
 
 pytestmark = pytest.mark.app

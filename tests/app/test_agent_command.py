@@ -30,5 +30,5 @@ def test_the_installed_command_runs_the_agent_in_qtwebengine(qapp, tmp_path: Pat
     assert "1 of 1 episodes succeeded" in capsys.readouterr().out
     assert all(r.body["contents"][0]["parts"][-1].get("inlineData") for r in server.requests)  # a screenshot each
     with open_project(tmp_path / "p") as project:
-        stored = project.trajectories()
+        stored = project.agent.trajectories()
         assert len(stored) == 1 and stored[0][1].success and stored[0][1].steps[0].screenshot_before

@@ -38,11 +38,11 @@ def test_the_demo_project_shows_every_stage(tmp_path: Path) -> None:
             ("3_v2", "labelled"), ("4", "new"), ("4_v1", "labelled"), ("4_v2", "labelled")]
         assert all(project.true_records(name) for name in variants)
         assert project.pages("proposed")[0].proposed > 0
-        runs = project.runs()
+        runs = project.runs.all()
         assert len(runs) == 2 and all(r.scored_pages == 2 + len(variants) and r.f1 is not None for r in runs)
     assert [p.name for p in tmp_path.iterdir()] == ["demo"]  # no staging folder left behind
     with open_demo_project(tmp_path / "demo") as again:  # opened, not built twice
-        assert len(again.runs()) == 2
+        assert len(again.runs.all()) == 2
 
 
 def test_screenshot_of_a_review(qapp, tmp_path: Path, capsys) -> None:

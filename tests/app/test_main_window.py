@@ -18,7 +18,7 @@ from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.labelling.page_view import PALETTE, STATE_COLOURS
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.annotator.settings import Settings
-from recordlens.core.page.snapshot import write_mhtml
+from recordlens.core.page.mhtml_writer import write_mhtml
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.project import Project, init_project, open_project
 from tests.app.page_helpers import click_element, js
@@ -269,9 +269,9 @@ def spin_free_sleep(seconds: float) -> None:
 
 def test_review_shows_matched_missed_and_spurious_in_their_colours(qtbot, window):
     truth = window.project.true_records("1")
-    run = window.project.add_run("handmade")
-    window.project.add_predictions(run, {"1": [*truth[:10], ["/body[1]/div[1]/header[1]"]], "2": []})
-    window.project.finish_run(run)
+    run = window.project.runs.add("handmade")
+    window.project.runs.add_predictions(run, {"1": [*truth[:10], ["/body[1]/div[1]/header[1]"]], "2": []})
+    window.project.runs.finish(run)
     window.start_review(run)
     window.page_view.wait_until_drawn()
     kinds = [r.kind for r in window.review.records]
@@ -294,12 +294,12 @@ def test_review_shows_matched_missed_and_spurious_in_their_colours(qtbot, window
 def test_review_scores_in_the_background_and_w_jumps_to_the_worst_page(qtbot, window):
     window.project.set_status("2", "labelled", window.person)
     window.project.add_record("2", [ITEM.format(1)], window.person)
-    run = window.project.add_run("handmade")
-    window.project.add_predictions(run, {"1": window.project.true_records("1"), "2": []})
-    window.project.finish_run(run)
+    run = window.project.runs.add("handmade")
+    window.project.runs.add_predictions(run, {"1": window.project.true_records("1"), "2": []})
+    window.project.runs.finish(run)
     window.start_review(run)
     window.review_panel.score_button.click()
-    qtbot.waitUntil(lambda: window.job is None and window.project.run(run).scored_pages == 2, timeout=20_000)
+    qtbot.waitUntil(lambda: window.job is None and window.project.runs.get(run).scored_pages == 2, timeout=20_000)
     assert "F1 0.500" in window.review_panel.run_figures.text()
     assert window.review_panel.worst.item(0).text().startswith("page 2")
     key(qtbot, window, "W")

@@ -16,7 +16,7 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.page_view import PALETTE, STATE_COLOURS, PageView, record_colour
 from recordlens.annotator.qt.event_loop import spin
-from recordlens.core.page.snapshot import write_mhtml
+from recordlens.core.page.mhtml_writer import write_mhtml
 from tests.app.page_helpers import click_element, js, viewport_point
 
 pytestmark = pytest.mark.app

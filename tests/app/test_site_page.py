@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from recordlens.annotator.agent.site_page import absolute_css_urls, prepare_snapshot
-from recordlens.core.page.snapshot import Resource, mhtml_bytes, read_snapshot
+from recordlens.core.page.mhtml_writer import mhtml_bytes
+from recordlens.core.page.snapshot import Resource, read_snapshot
 
 
 def test_relative_urls_in_stylesheets_are_resolved_against_the_stylesheet() -> None:

@@ -174,9 +174,9 @@ def test_the_main_window_opens_the_agent_tools_and_recordings_go_into_its_projec
         # A finished recording of the chosen task is stored in the project, screenshots included.
         tools.panel.choose(load_tasks(DEMO_TASKS)[0])
         tools._on_recorded(episode)
-        [(_, stored)] = window.project.trajectories()
+        [(_, stored)] = window.project.agent.trajectories()
         assert [replace(s, at=None) for s in stored.steps] == [replace(s, at=None) for s in episode.steps]
-        assert window.project.screenshot_file(episode.steps[0].screenshot_before).read_bytes() == \
+        assert window.project.agent.screenshot_file(episode.steps[0].screenshot_before).read_bytes() == \
             episode.screenshots[episode.steps[0].screenshot_before]
     finally:
         window.close()
@@ -189,17 +189,17 @@ def test_a_stored_trajectory_opens_from_the_picker_with_the_projects_screenshots
     project = init_project(tmp_path / "project")
     try:
         tasks = {t.id: t for t in load_tasks(DEMO_TASKS)}
-        site = project.site_id("demo-site", str(DEMO_SITE))
-        row = project.save_task(site, tasks["comparison-1"])
+        site = project.agent.site_id("demo-site", str(DEMO_SITE))
+        row = project.agent.save_task(site, tasks["comparison-1"])
         reference = replace(episode, actor="person:ana", run=None, calls=[])
         reference.screenshots = episode.screenshots
-        project.add_trajectory(row, reference)
-        run_id = project.add_agent_run("gemini-test", {"memory": "window:4", "browser": "qt", "site": "demo-site"})
+        project.agent.add_trajectory(row, reference)
+        run_id = project.agent.add_run("gemini-test", {"memory": "window:4", "browser": "qt", "site": "demo-site"})
         for index in (1, 0):
             stored = replace(episode, run=index, answer=TITLE if index == 0 else "no idea", calls=[])
             stored.screenshots = episode.screenshots
-            project.add_trajectory(row, stored, agent_run_id=run_id)
-        [(_, first), (second_row, _)] = project.trajectories(agent_run_id=run_id)
+            project.agent.add_trajectory(row, stored, agent_run_id=run_id)
+        [(_, first), (second_row, _)] = project.agent.trajectories(agent_run_id=run_id)
 
         window = AgentWindow(project, site=DEMO_SITE, tasks=DEMO_TASKS)
         try:

@@ -29,7 +29,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from recordlens.core.page.dom import parse_html
-from recordlens.core.page.snapshot import Resource, mhtml_bytes, read_snapshot
+from recordlens.core.page.mhtml_writer import mhtml_bytes
+from recordlens.core.page.snapshot import Resource, read_snapshot
 
 FUZZ_SEED = 1234
 ROOT = Path(__file__).resolve().parents[2]

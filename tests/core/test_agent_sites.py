@@ -16,7 +16,8 @@ from recordlens.core.agent.sites import NOT_IN_SNAPSHOT_TITLE, SiteError, build_
 from recordlens.core.agent.targets import Target, TargetNotFoundError, find_target
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.page.dom import parse_html
-from recordlens.core.page.snapshot import read_snapshot, write_mhtml
+from recordlens.core.page.mhtml_writer import write_mhtml
+from recordlens.core.page.snapshot import read_snapshot
 from recordlens.core.resource_files import resource_path
 
 DEMO = resource_path("agent", "demo-site")

@@ -12,16 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recordlens.core.errors import SnapshotError
-from recordlens.core.page.snapshot import (
-    DEFAULT_URL,
-    Resource,
-    Snapshot,
-    mhtml_bytes,
-    read_html,
-    read_mhtml,
-    read_snapshot,
-    write_mhtml,
-)
+from recordlens.core.page.mhtml_writer import mhtml_bytes, write_mhtml
+from recordlens.core.page.snapshot import DEFAULT_URL, Resource, Snapshot, read_html, read_mhtml, read_snapshot
 
 
 def crlf(text: str, encoding: str = "utf-8") -> bytes:

@@ -172,53 +172,53 @@ def test_unresolved_xpaths_are_kept_and_flagged(project: Project) -> None:
 
 
 def test_runs_keep_predictions_and_scores(project: Project) -> None:
-    run = project.add_run("mdr", {"version": "0.3"})
-    project.add_predictions(run, {"12": [["/body[1]/ul[1]/li[1]"]]})
+    run = project.runs.add("mdr", {"version": "0.3"})
+    project.runs.add_predictions(run, {"12": [["/body[1]/ul[1]/li[1]"]]})
     page_score = score_raw([["/a"]], [["/a"], ["/b"]])
     page_score.page = "12"
-    project.add_scores(run, DatasetScore([page_score]))
-    project.finish_run(run, cost={"seconds": 1.5})
-    (info,) = project.runs()
+    project.runs.add_scores(run, DatasetScore([page_score]))
+    project.runs.finish(run, cost={"seconds": 1.5})
+    (info,) = project.runs.all()
     assert (info.method, info.parameters, info.status, info.cost) == ("mdr", {"version": "0.3"}, "finished",
                                                                      {"seconds": 1.5})
     assert (info.predicted_pages, info.scored_pages, info.recall) == (1, 1, 0.5)
-    assert project.predictions(run) == {"12": [["/body[1]/ul[1]/li[1]"]]}
-    assert project.scores(run)[0].f1 == pytest.approx(2 / 3)
+    assert project.runs.predictions(run) == {"12": [["/body[1]/ul[1]/li[1]"]]}
+    assert project.runs.scores(run)[0].f1 == pytest.approx(2 / 3)
     with pytest.raises(StoreError, match="no run 99"):
-        project.run(99)
+        project.runs.get(99)
 
 
 def test_agent_tables_hold_a_site_a_task_and_a_trajectory(project: Project) -> None:
-    site = project.add_site("arxiv-2024", folder="sites/arxiv")
-    project.add_site_page(site, "https://arxiv.org/list/cs.CL", "12")
+    site = project.agent.add_site("arxiv-2024", folder="sites/arxiv")
+    project.agent.add_site_page(site, "https://arxiv.org/list/cs.CL", "12")
     task = Task("count-1", "How many papers are listed?", "3", category="counting", answer_kind="number",
                 normalise=("numbers", "whitespace"), start_url="https://arxiv.org/list/cs.CL")
-    row = project.save_task(site, task)
-    assert project.save_task(site, task) == row  # the same id on the same site is updated, not added again
+    row = project.agent.save_task(site, task)
+    assert project.agent.save_task(site, task) == row  # the same id on the same site is updated, not added again
     steps = [Step("scroll", None, "down", "https://arxiv.org/list/cs.CL", screenshot_before="a", screenshot_after="b",
                   thought="more below", seconds=0.5, raw="Scroll [WINDOW]; down"),
              Step("", None, None, "https://arxiv.org/list/cs.CL", raw="hmm", error="no action"),
              Step("answer", Target(xpath="/body[1]/ul[1]", text="3"), "3", "https://arxiv.org/list/cs.CL")]
     trajectory = Trajectory("count-1", "person:ana", steps, answer="3", success=True)
-    stored = project.add_trajectory(row, trajectory)
-    assert project.site_pages(site) == {"https://arxiv.org/list/cs.CL": "12"}
-    assert project.tasks(site) == [replace(task, site="arxiv-2024")]
-    assert project.task_row_id("count-1") == row
-    assert project.steps(stored) == [replace(s, at=project.steps(stored)[0].at) for s in steps]
-    [(row_id, back)] = project.trajectories(reference=True)
+    stored = project.agent.add_trajectory(row, trajectory)
+    assert project.agent.site_pages(site) == {"https://arxiv.org/list/cs.CL": "12"}
+    assert project.agent.tasks(site) == [replace(task, site="arxiv-2024")]
+    assert project.agent.task_row_id("count-1") == row
+    assert project.agent.steps(stored) == [replace(s, at=project.agent.steps(stored)[0].at) for s in steps]
+    [(row_id, back)] = project.agent.trajectories(reference=True)
     assert (row_id, back.actor, back.answer, back.success, back.run, back.steps[2].target) == (
         stored, "person:ana", "3", True, None, Target(xpath="/body[1]/ul[1]", text="3"))
     with pytest.raises(StoreError, match="unknown step action"):
-        project.add_trajectory(row, Trajectory("count-1", "person:ana", [Step("hover", url="u")]))
+        project.agent.add_trajectory(row, Trajectory("count-1", "person:ana", [Step("hover", url="u")]))
     with pytest.raises(StoreError, match="no task 'nope'"):
-        project.task_row_id("nope")
+        project.agent.task_row_id("nope")
 
 
 def test_agent_runs_keep_run_index_stop_screenshots_and_every_model_call(project: Project) -> None:
-    site = project.site_id("demo")
-    assert project.site_id("demo") == site
-    row = project.save_task(site, Task("t1", "Find it", "x"))
-    run = project.add_agent_run("gemini-2.5-pro", {"memory": "window:3"})
+    site = project.agent.site_id("demo")
+    assert project.agent.site_id("demo") == site
+    row = project.agent.save_task(site, Task("t1", "Find it", "x"))
+    run = project.agent.add_run("gemini-2.5-pro", {"memory": "window:3"})
     png = b"\x89PNG fake"
     digest = hashlib.sha256(png).hexdigest()
     trajectory = Trajectory("t1", "agent:gemini-2.5-pro/window:3", [
@@ -227,15 +227,15 @@ def test_agent_runs_keep_run_index_stop_screenshots_and_every_model_call(project
         calls=[ModelCall(1, "prompt", "Click [2]", {"total": 12}, 0.25, system="sys", images=1),
                ModelCall(2, "prompt 2", None, error="HTTP 500")],
         screenshots={digest: png})
-    stored = project.add_trajectory(row, trajectory, agent_run_id=run)
-    project.finish_agent_run(run, {"tokens": 12})
-    [(_, back)] = project.trajectories(agent_run_id=run)
+    stored = project.agent.add_trajectory(row, trajectory, agent_run_id=run)
+    project.agent.finish_run(run, {"tokens": 12})
+    [(_, back)] = project.agent.trajectories(agent_run_id=run)
     assert (back.actor, back.run, back.stop, back.success) == ("agent:gemini-2.5-pro/window:3", 2, "budget", False)
-    assert project.model_calls(stored) == trajectory.calls
-    assert project.screenshot_file(digest).read_bytes() == png
-    assert project.screenshot_file("0" * 64) is None
-    assert project.trajectories(reference=True) == []
-    assert project.agent_runs()[0].cost == {"tokens": 12} and project.agent_runs()[0].ended_at
+    assert project.agent.model_calls(stored) == trajectory.calls
+    assert project.agent.screenshot_file(digest).read_bytes() == png
+    assert project.agent.screenshot_file("0" * 64) is None
+    assert project.agent.trajectories(reference=True) == []
+    assert project.agent.runs()[0].cost == {"tokens": 12} and project.agent.runs()[0].ended_at
 
 
 def test_a_version_2_project_gets_the_agent_columns_and_keeps_its_tasks(tmp_path: Path) -> None:
@@ -251,7 +251,8 @@ def test_a_version_2_project_gets_the_agent_columns_and_keeps_its_tasks(tmp_path
     db.close()
     with open_project(folder) as project:
         assert project.schema_version() == SCHEMA_VERSION == 3
-        assert project.tasks() == [Task("1", "Count them", "3", normalise=(), start_url="https://a.org/", site="s")]
+        expected = Task("1", "Count them", "3", normalise=(), start_url="https://a.org/", site="s")
+        assert project.agent.tasks() == [expected]
         assert "model_calls" in project.db.table_names()
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from recordlens.core.cli import project as project_cli
 from recordlens.core.errors import RecordLensError
-from recordlens.core.page.snapshot import mhtml_bytes
+from recordlens.core.page.mhtml_writer import mhtml_bytes
 from recordlens.core.records.model import load_records
 from recordlens.core.runs.evaluate import score_run
 from recordlens.core.store.exporter import export_project
@@ -215,7 +215,7 @@ def test_a_run_folder_keeps_a_malformed_prediction_as_that_page_s_error(tmp_path
     with init_project(tmp_path / "p") as project:
         import_paths(project, [data])
         run_id, warnings = import_run_folder(project, run_dir)
-        assert project.run(run_id).method == "mdr" and project.run(run_id).parameters["version"] == "0.3"
-        assert project.predictions(run_id) == {"1": []}
+        assert project.runs.get(run_id).method == "mdr" and project.runs.get(run_id).parameters["version"] == "0.3"
+        assert project.runs.predictions(run_id) == {"1": []}
         assert project.one("SELECT error FROM predictions")[0].startswith(str(run_dir / "1.json"))
         assert any("no page '99'" in w for w in warnings)

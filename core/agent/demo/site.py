@@ -17,7 +17,7 @@ from datetime import date
 from pathlib import Path
 from urllib.parse import urlencode
 
-from ...page.snapshot import write_mhtml
+from ...page.mhtml_writer import write_mhtml
 
 BASE = "https://papers.example.org"
 HOME = BASE + "/"

@@ -1,0 +1,120 @@
+"""`recordlens score` and `bench`: a run against the labels, and the paper's two tables for several methods."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..extract import DEFAULT_METHOD
+from ..records.score import DatasetScore
+from ..runs.evaluate import score_run, score_seeds, seed_runs
+from ..runs.progress import progress
+from . import project as project_cli
+from .extraction import add_llm_arguments, gemini_options
+from .output import warn
+from .pages import token_counter
+
+
+def format_score_table(scores: DatasetScore) -> str:
+    lines = [f"{'page':<12} {'P':>7} {'R':>7} {'F1':>7} {'pred':>6} {'true':>6} {'halluc':>7}"]
+    for p in scores.pages:
+        lines.append(f"{p.page:<12} {p.precision:7.4f} {p.recall:7.4f} {p.f1:7.4f} "
+                     f"{p.predicted_records:6d} {p.true_records:6d} {p.hallucinated_records:7d}")
+    lines.append(f"{'mean':<12} {scores.precision:7.4f} {scores.recall:7.4f} {scores.f1:7.4f}")
+    lines.append(f"hallucination rate (pages) {scores.hallucination_rate:.4f}; "
+                 f"hallucinated records {scores.hallucinated_record_share:.4f}; pages {len(scores.pages)}")
+    return "\n".join(lines)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    def bar(names: Sequence[str]):
+        return progress(names, label="scoring", enabled=not args.quiet)
+
+    stored = project_cli.score_project_run(args, progress=bar)
+    if stored is None and args.pred and seed_runs(args.pred) and not any(Path(args.pred).glob("*.json")):
+        return _score_seeds(args, bar)
+    scores, warnings = stored if stored is not None else score_run(args.pred, args.gt, args.pages, progress=bar)
+    for message in warnings + scores.warnings:
+        warn(message)
+    if args.json:
+        print(json.dumps(scores.as_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(format_score_table(scores))
+    return 0
+
+
+def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
+    """A run made with --seeds N: each seed scored, then the means (and spread) over seeds."""
+    seeds, warnings = score_seeds(args.pred, args.gt, args.pages, progress=bar)
+    for message in warnings:
+        warn(message)
+    if args.json:
+        print(json.dumps(seeds.as_dict(), ensure_ascii=False, indent=2))
+        return 0
+    mean, sd = seeds.mean_dict(), seeds.sd_dict()
+    print(f"{'seed':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>6}")
+    for seed, scores in seeds.seeds.items():
+        print(f"{seed:<8} {scores.precision:7.4f} {scores.recall:7.4f} {scores.f1:7.4f} "
+              f"{scores.hallucination_rate:6.2f}")
+    print(f"{'mean':<8} {mean['precision']:7.4f} {mean['recall']:7.4f} {mean['f1']:7.4f} "
+          f"{mean['hallucination_rate']:6.2f}")
+    print(f"{'sd':<8} {sd['precision']:7.4f} {sd['recall']:7.4f} {sd['f1']:7.4f} {sd['hallucination_rate']:6.2f}")
+    print(f"{len(seeds.seeds)} seeds, {len(next(iter(seeds.seeds.values())).pages)} pages each")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from ..runs import bench
+
+    answers = Path(args.answers) if args.answers else None
+    specs = bench.parse_methods(args.methods or f"mdr,{DEFAULT_METHOD}", answers)
+    counter = token_counter(args) if args.count_tokens else None
+    if args.count_tokens and counter is None:
+        warn("--count-tokens needs GEMINI_API_KEY (or GOOGLE_API_KEY); tokens shown as n/a")
+    result = bench.run_bench(args.pages, args.gt, specs, answers=answers, count_tokens=counter,
+                             progress=lambda n: progress(n, label="bench", enabled=not args.quiet),
+                             llm_options=gemini_options(args))
+    for message in result.warnings:
+        warn(message)
+    if args.chart and not args.no_chart:
+        bench.write_chart(result, args.chart)
+        print(f"wrote {args.chart}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(bench.format_tables(result))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("score", help="score a run of predictions against ground truth",
+                       description="Score PRED/N.json against GT/N.json for every N with ground truth, "
+                                   "expanding both on PAGES/N.html or PAGES/N.mhtml (NEXT-EVAL's metric); "
+                                   "or score a run stored in a project against its labels (--project DIR --run ID).")
+    p.add_argument("--pred", help="folder of predicted N.json")
+    p.add_argument("--gt", help="folder of ground-truth N.json")
+    p.add_argument("--pages", help="folder of N.html / N.mhtml")
+    project_cli.add_score_arguments(p)
+    p.add_argument("--json", action="store_true", help="print the scores as JSON")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(handler=cmd_score)
+
+    p = sub.add_parser("bench", help="the paper's Table 1 (formats) and Table 2 (methods), and a chart",
+                       description="Measure input formats and extraction methods on a dataset. METHODS is a "
+                                   "comma-separated list of NAME or NAME:FORMAT, e.g. mdr,repeats,replay:flat,"
+                                   "gemini:outline; 'replay' alone takes every format with recorded answers.")
+    p.add_argument("--pages", required=True)
+    p.add_argument("--gt", required=True)
+    p.add_argument("--methods", help=f"default: mdr,{DEFAULT_METHOD}")
+    p.add_argument("--answers", help="folder of recorded answers for replay methods")
+    p.add_argument("--count-tokens", action="store_true", help="count tokens with Gemini's countTokens (needs a key)")
+    p.add_argument("--chart", default="bench-chart.png",
+                   help="where to write the PNG bar chart of P/R/F1/HR (default: bench-chart.png)")
+    p.add_argument("--no-chart", action="store_true", help="do not write the chart")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", "-q", action="store_true")
+    add_llm_arguments(p)
+    p.set_defaults(handler=cmd_bench)

@@ -1,0 +1,129 @@
+"""`recordlens extract`: an extractor over a folder of pages into a run, resumably; the Gemini options."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..errors import RecordLensError
+from ..extract import DEFAULT_METHOD
+from ..page import formats
+from ..runs.progress import progress
+from .output import warn
+
+
+def gemini_options(args: argparse.Namespace) -> dict[str, object]:
+    options: dict[str, object] = {}
+    for name in ("model", "temperature", "timeout_s", "base_url"):
+        value = getattr(args, name, None)
+        if value is not None:
+            options[name] = value
+    if getattr(args, "max_requests", None) or getattr(args, "max_tokens", None):
+        from ..llm.gemini import Budget
+
+        options["budget"] = Budget(max_requests=args.max_requests, max_tokens=args.max_tokens)
+    return options
+
+
+def _method_params(args: argparse.Namespace) -> dict[str, object]:
+    """`--param k=10 --param similarity=lcs` -> {"k": 10, "similarity": "lcs"} (numbers read as numbers)."""
+    params: dict[str, object] = {}
+    for item in getattr(args, "param", None) or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise RecordLensError(f"--param takes KEY=VALUE, not {item!r}")
+        try:
+            params[key] = json.loads(value)
+        except json.JSONDecodeError:
+            params[key] = value
+    return params
+
+
+def _create_extractor(method: str, params: dict[str, object]):  # noqa: ANN202 - an Extractor
+    from ..extract import create
+
+    try:
+        return create(method, **params)
+    except TypeError as error:
+        raise RecordLensError(f"method {method!r} does not take these parameters: {error}") from None
+    except ValueError as error:
+        raise RecordLensError(f"method {method!r}: {error}") from None
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    from ..extract import available, create
+    from ..runs.runner import run_extractor, seed_dir
+
+    if args.list:
+        for name, description in available():
+            print(f"{name:<10} {description}")
+        return 0
+    if not args.pages or not args.out:
+        raise RecordLensError("extract needs --pages DIR and --out DIR (or --list)")
+    method = args.method or DEFAULT_METHOD
+    if method not in ("gemini", "replay") and (args.seeds != 1 or args.format):
+        raise RecordLensError(f"--seeds and --format are for gemini and replay; {method!r} reads the DOM itself")
+    seeds = list(range(args.seed, args.seed + args.seeds)) if method == "gemini" else [None]
+    llm_options = gemini_options(args) if method == "gemini" else {}  # one budget for every seed of the run
+    params = _method_params(args)
+    failed = 0
+    for seed in seeds:
+        if method == "replay":
+            if not args.answers:
+                raise RecordLensError("--method replay needs --answers DIR (the folder of sampleK_F_content.json)")
+            extractor = create("replay", answers=Path(args.answers), input_format=args.format or "flat")
+            names = extractor.pages()  # type: ignore[attr-defined]
+        elif method == "gemini":
+            extractor = _create_extractor("gemini", {"input_format": args.format or "flat", "seed": seed,
+                                                     **llm_options, **params})
+            names = None
+        else:
+            extractor = _create_extractor(method, params)
+            names = None
+        out = seed_dir(Path(args.out), seed, len(seeds))
+        summary = run_extractor(extractor, args.pages, out, names=names, resume=not args.restart,
+                                progress=lambda n: progress(n, label=f"{method}", enabled=not args.quiet))
+        for message in summary.warnings:
+            warn(message)
+        for name, reason in summary.failed.items():
+            warn(f"page {name} failed: {reason}")
+        tokens = f", {summary.tokens.get('total', 0):,} tokens" if summary.tokens else ""
+        print(f"{out}: {len(summary.extracted)} extracted, {len(summary.skipped)} already there, "
+              f"{len(summary.failed)} failed in {summary.seconds:.1f} s{tokens}", file=sys.stderr)
+        failed += len(summary.failed)
+        if summary.stopped:
+            print(f"recordlens: stopped: {summary.stopped}", file=sys.stderr)
+            return 3
+    return 1 if failed else 0
+
+
+def add_llm_arguments(p: argparse.ArgumentParser) -> None:
+    group = p.add_argument_group("Gemini (needs GEMINI_API_KEY or GOOGLE_API_KEY)")
+    group.add_argument("--model", help="default gemini-2.5-pro")
+    group.add_argument("--temperature", type=float)
+    group.add_argument("--timeout-s", dest="timeout_s", type=float, help="seconds per request before a retry")
+    group.add_argument("--max-requests", type=int, help="stop the run after this many requests")
+    group.add_argument("--max-tokens", type=int, help="stop the run after this many tokens")
+    group.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("extract", help="run an extractor over a folder of pages, writing a run",
+                       description="Write OUT/N.json for each page DIR/N.html or DIR/N.mhtml. A run that stops "
+                                   "resumes where it stopped (pages already written are skipped).")
+    p.add_argument("--method", "-m", help=f"extractor (default: {DEFAULT_METHOD}); see --list")
+    p.add_argument("--format", "-f", choices=formats.FORMATS, help="input format for gemini and replay")
+    p.add_argument("--pages", help="folder of N.html / N.mhtml")
+    p.add_argument("--out", help="run folder to write")
+    p.add_argument("--answers", help="for --method replay: folder of sampleK_F_content.json (index.json beside it)")
+    p.add_argument("--seeds", type=int, default=1, help="gemini: run N seeds into OUT/seed-S/")
+    p.add_argument("--seed", type=int, default=0, help="gemini: first seed")
+    p.add_argument("--restart", action="store_true", help="extract every page again instead of resuming")
+    p.add_argument("--list", action="store_true", help="list the extraction methods")
+    p.add_argument("--param", action="append", metavar="KEY=VALUE",
+                   help="a parameter of the method, e.g. --param k=10 --param t=0.3 --param similarity=lcs for mdr")
+    p.add_argument("--quiet", "-q", action="store_true")
+    add_llm_arguments(p)
+    p.set_defaults(handler=cmd_extract)

@@ -1,0 +1,106 @@
+"""`recordlens represent` and `inspect`: one page in an LLM input format, and the size of every format."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..page import formats
+from ..page.dataset import load_page
+from .output import warn, write_document
+
+
+def cmd_represent(args: argparse.Namespace) -> int:
+    loaded = load_page(args.page)
+    for message in loaded.page.warnings:
+        warn(message)
+    write_document(formats.represent(loaded.page, args.format), args.out)
+    return 0
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    loaded = load_page(args.page)
+    page, snapshot = loaded.page, loaded.snapshot
+    sizes = {s.format: s.characters for s in formats.format_sizes(page)}
+    tokens = _count_format_tokens(page, args) if not args.no_tokens else {fmt: None for fmt in sizes}
+    info = {
+        "page": str(loaded.path),
+        "title": snapshot.title,
+        "url": snapshot.url,
+        "charset": snapshot.charset,
+        "elements": len(page.elements),
+        "text_entries": len(page.text_map),
+        "characters": sizes,
+        "tokens": tokens,
+        "warnings": page.warnings,
+    }
+    if args.json:
+        print(json.dumps(info, ensure_ascii=False, indent=2))
+        return 0
+    print(f"page      {info['page']}")
+    print(f"title     {info['title'] or '(none)'}")
+    print(f"url       {info['url'] or '(none)'}")
+    print(f"charset   {info['charset']}")
+    print(f"elements  {info['elements']:,}")
+    print(f"text entries {info['text_entries']:,}")
+    print("format     characters  tokens")
+    for fmt, chars in sizes.items():
+        count = tokens.get(fmt)
+        print(f"{fmt:<10} {chars:>10,}  {f'{count:,}' if count is not None else 'n/a'}")
+    if all(count is None for count in tokens.values()):
+        print("(tokens: n/a; they are counted with Gemini's countTokens when GEMINI_API_KEY is set)")
+    for message in page.warnings:
+        warn(message)
+    return 0
+
+
+def token_counter(args: argparse.Namespace):  # noqa: ANN202 - Callable[[str], int | None] | None
+    """Gemini's countTokens when a key is set (None without one). A failed count is None (shown as n/a),
+    with the reason given once on stderr; the key never appears in it."""
+    from ..llm.gemini import CallSettings, GeminiCaller, api_key_from_environment
+
+    if not api_key_from_environment():
+        return None
+    settings = CallSettings(base_url=getattr(args, "base_url", None), max_attempts=2)
+    if getattr(args, "model", None):
+        settings.model = args.model
+    caller = GeminiCaller(settings)
+    failed: list[str] = []
+
+    def count(text: str) -> int | None:
+        if failed:
+            return None
+        try:
+            return caller.count_tokens(text)
+        except Exception as error:  # noqa: BLE001 - any failure only costs the figure
+            failed.append(caller.redact(f"{type(error).__name__}: {error}")[:200])
+            warn(f"countTokens failed ({failed[0]}); tokens shown as n/a")
+            return None
+
+    return count
+
+
+def _count_format_tokens(page, args: argparse.Namespace) -> dict[str, int | None]:
+    counter = token_counter(args)
+    return {fmt: counter(formats.represent(page, fmt)) if counter else None for fmt in formats.FORMATS}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("represent", help="print a page in one LLM input format",
+                       description="Print a page (HTML or MHTML) in an LLM input format. "
+                                   "flat: the {xpath: text} map in text-map order; hier: ours, lossless; "
+                                   "hier-ref: the reference's lossy nesting; slim: Slim HTML; "
+                                   "outline: our compact format.")
+    p.add_argument("page", help="an .html or .mhtml file")
+    p.add_argument("--format", "-f", choices=formats.FORMATS, default="flat")
+    p.add_argument("--out", "-o", help="write to this file instead of stdout")
+    p.set_defaults(handler=cmd_represent)
+
+    p = sub.add_parser("inspect", help="title, counts and the size of every format for one page",
+                       description="Characters per format; tokens by Gemini's countTokens when a key is set.")
+    p.add_argument("page")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--no-tokens", action="store_true", help="do not count tokens even when a key is set")
+    p.add_argument("--model", help="the model whose tokenizer counts (default gemini-2.5-pro)")
+    p.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
+    p.set_defaults(handler=cmd_inspect)
