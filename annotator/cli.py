@@ -1,6 +1,6 @@
 """The `recordlens` command as installed: core's commands, plus what only the app can do.
 
-Core's command line (recordlens.core.cli.main) runs without Qt; assembled here, `agent run` also gets the `qt`
+Core's command line (recordlens.core.cli.command) runs without Qt; assembled here, `agent run` also gets the `qt`
 browser. Nothing from Qt is imported until a command actually drives a browser.
 """
 

@@ -12,26 +12,16 @@ import contextlib
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 __all__ = ["file_mode", "move_into_place", "write_bytes", "write_text", "copy_file"]
 
 
 def write_bytes(path: str | Path, data: bytes, *, mode: int | None = None) -> Path:
     """Write `data` to `path` atomically; `mode` (default: from the umask) is set before the file appears."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        move_into_place(Path(temporary), target, mode=mode)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return target
+    return _write_with(Path(path), lambda handle: handle.write(data), mode)
 
 
 def write_text(path: str | Path, text: str, *, mode: int | None = None) -> Path:
@@ -40,12 +30,16 @@ def write_text(path: str | Path, text: str, *, mode: int | None = None) -> Path:
 
 def copy_file(source: str | Path, path: str | Path, *, mode: int | None = None) -> Path:
     """Copy `source` to `path` atomically (the copy gets the umask's mode, whatever the source's)."""
-    target = Path(path)
+    with open(source, "rb") as original:
+        return _write_with(Path(path), lambda handle: shutil.copyfileobj(original, handle), mode)
+
+
+def _write_with(target: Path, write: Callable[[BinaryIO], object], mode: int | None) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "wb") as handle, open(source, "rb") as original:
-            shutil.copyfileobj(original, handle)
+        with os.fdopen(fd, "wb") as handle:
+            write(handle)
             handle.flush()
             os.fsync(handle.fileno())
         move_into_place(Path(temporary), target, mode=mode)

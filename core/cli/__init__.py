@@ -1,5 +1,5 @@
 """The `recordlens` command: one module per command group, and `main` that assembles them."""
 
-from .main import main
+from .command import main
 
 __all__ = ["main"]

@@ -12,7 +12,7 @@ from recordlens.core.agent.actions import Step, format_action
 from recordlens.core.agent.evaluate import agreement, evaluate, format_table, write_chart
 from recordlens.core.agent.model import Task, Trajectory
 from recordlens.core.agent.targets import Target
-from recordlens.core.cli.main import main
+from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
 from recordlens.core.store.project import init_project
 from tests.fake_gemini import FakeGemini, answer

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.cli.main import main
+from recordlens.core.cli.command import main
 from recordlens.core.page.formats import parse_outline
 from recordlens.core.records.model import save_records
 from recordlens.core.resource_files import resource_path

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.cli.main import main
+from recordlens.core.cli.command import main
 from recordlens.core.errors import RecordLensError
 from recordlens.core.page import formats as represent
 from recordlens.core.page.dom import Page, parse_html

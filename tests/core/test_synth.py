@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.cli.main import main
+from recordlens.core.cli.command import main
 from recordlens.core.page.dataset import load_page
 from recordlens.core.page.dom import parse_html
 from recordlens.core.page.snapshot import read_snapshot
