@@ -109,7 +109,7 @@ class JobController:
         if not records:
             window.message(f"page {proposal.page}: all {len(proposal.records)} proposals are already on the page")
             return
-        if not window.records.add_proposals(proposal.page, records, proposal.provenance):
+        if not window.record_actions.add_proposals(proposal.page, records, proposal.provenance):
             return
         for warning in proposal.warnings:
             _log.info("page %s: %s", proposal.page, warning)

@@ -1,8 +1,8 @@
 """The main window: pages on the left, the page with its records drawn in the middle, records and review on the
-right, a status bar. It builds the views and wires them to three controllers it owns: `records` (every edit of
-the page's records, through the page's undo stack: record_actions.py), `reviewing` (review mode and scoring:
-review_controller.py) and `jobs` (background jobs and proposing: job_controller.py). Every decision (what a
-click does to a record, which siblings match, how records are classed in review) is a core call.
+right, a status bar. It builds the views and wires them to three controllers it owns: `record_actions` (every
+edit of the page's records, through the page's undo stack), `reviewing` (review mode and scoring a run) and
+`jobs` (the background job and proposing). Every decision (what a click does to a record, which siblings match,
+how records are classed in review) is a core call.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.record_panel, "Records")
         self.tabs.addTab(self.review_panel, "Review")
         self.undo_group = QUndoGroup(self)
-        self.records = RecordActions(self)
+        self.record_actions = RecordActions(self)
         self.reviewing = ReviewController(self)
         self.jobs = JobController(self)
         self._build_layout()
@@ -129,7 +129,7 @@ class MainWindow(QMainWindow):
 
     def _handler(self, name: str) -> Callable[[], None]:
         """What a shortcut's action does: `do_NAME` of the window or of the controller it belongs to."""
-        for owner in (self, self.records, self.reviewing, self.jobs):
+        for owner in (self, self.record_actions, self.reviewing, self.jobs):
             handler = getattr(owner, f"do_{name}", None)
             if handler is not None:
                 return handler
@@ -147,7 +147,7 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         self.page_list.page_chosen.connect(self.open_page)
-        self.page_view.element_clicked.connect(self.records.on_element_clicked)
+        self.page_view.element_clicked.connect(self.record_actions.on_element_clicked)
         self.page_view.hovered.connect(self._on_hovered)
         self.page_view.blocked_count_changed.connect(self._on_blocked)
         self.page_view.loaded.connect(self._on_loaded)
@@ -189,7 +189,7 @@ class MainWindow(QMainWindow):
 
     def edit(self, text: str, change: Callable[[], Change]) -> Change | None:
         """One store change through the page's undo stack (see RecordActions.edit)."""
-        return self.records.edit(text, change)
+        return self.record_actions.edit(text, change)
 
     def message(self, text: str, ms: int = 6000) -> None:
         self.statusBar().showMessage(text, ms)
@@ -219,8 +219,8 @@ class MainWindow(QMainWindow):
             return
         self.page_name = name
         self.page_loaded = False
-        self.records.arm_new = False
-        self.undo_group.setActiveStack(self.records.stack(name))
+        self.record_actions.arm_new = False
+        self.undo_group.setActiveStack(self.record_actions.stack(name))
         self.page_list.select(name)
         self.breadcrumb.setText(" ")
         self._update_title()
@@ -290,7 +290,7 @@ class MainWindow(QMainWindow):
         self._on_record_selection(scroll)
 
     def _on_record_selection(self, scroll: bool = True) -> None:
-        self.records.arm_new = False
+        self.record_actions.arm_new = False
         self.redraw()
         if scroll:
             self.scroll_to_selected()
@@ -311,7 +311,7 @@ class MainWindow(QMainWindow):
             return
         if self.history_dialog is None:
             self.history_dialog = HistoryDialog(self)
-            self.history_dialog.restore_requested.connect(self.records.restore_to)
+            self.history_dialog.restore_requested.connect(self.record_actions.restore_to)
             # Undo and redo are window shortcuts, and the dialog is a window of its own: without this, Ctrl+Z
             # pressed right after "Restore to here" would do nothing.
             self.history_dialog.addActions([self.actions_by_name["undo"], self.actions_by_name["redo"]])
@@ -368,7 +368,7 @@ class MainWindow(QMainWindow):
         self.jobs.stop()
         self.project.close()
         self.project = project
-        self.records.drop_stacks()
+        self.record_actions.drop_stacks()
         self.reviewing.forget_runs()
         if self.history_dialog is not None:
             self.history_dialog.hide()  # it shows a page of the project just closed

@@ -3,7 +3,7 @@ siblings, marking the page, restoring its history, undo and redo.
 
 Every decision (what a click does to a record, which siblings match, where a record splits) is a core call;
 every change is an undoable store change on the page's own undo stack, so undo never changes a page other than
-the one on show. The window owns this as `window.records` and shows what the changes leave.
+the one on show. The window owns this as `window.record_actions` and shows what the changes leave.
 """
 
 from __future__ import annotations

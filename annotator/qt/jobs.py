@@ -37,7 +37,7 @@ def run_until_cancelled(call: Callable[[], T], cancel: threading.Event, poll_s: 
         except BaseException as error:  # noqa: BLE001 - handed back to the waiting thread as is
             box["error"] = error
 
-    thread = threading.Thread(target=target, name="recordlens-extract", daemon=True)
+    thread = threading.Thread(target=target, name="recordlens-job-call", daemon=True)
     thread.start()
     while thread.is_alive():
         if cancel.wait(poll_s):
