@@ -158,7 +158,7 @@ class MainWindow(QMainWindow):
         self.review_panel.record_chosen.connect(self.reviewing.on_review_record)
         self.review_panel.score_requested.connect(self.reviewing.score_run)
 
-    # -- small helpers -----------------------------------------------------------------------------------------
+    # -- what callers use, and small helpers -------------------------------------------------------------------
 
     @property
     def person(self) -> Provenance:
