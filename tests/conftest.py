@@ -49,3 +49,21 @@ def no_real_gemini_key(monkeypatch: pytest.MonkeyPatch) -> None:
     """No test may reach Gemini with a developer's real key: tests that need a key set a fake one."""
     for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
         monkeypatch.delenv(name, raising=False)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """A strict editable install links each module one by one: a module added since the install is missing
+    from the venv's view. Say so at once, with the fix, instead of failing in some import far away."""
+    import recordlens.core
+
+    installed = Path(recordlens.core.__file__).parent.parent
+    if installed == ROOT:
+        return  # not a link tree (a wheel, or another install mode)
+    missing = [str(p.relative_to(ROOT)) for top in ("core", "annotator") for p in (ROOT / top).rglob("*.py")
+               if "__pycache__" not in p.parts
+               and not (installed / top / p.relative_to(ROOT / top)).exists()
+               and (installed / top).exists()]
+    if missing:
+        pytest.exit(f"the editable install predates {len(missing)} module(s) ({', '.join(missing[:3])}): "
+                    "run `make test`, or `.venv/bin/pip install -e . --config-settings editable_mode=strict`",
+                    returncode=4)

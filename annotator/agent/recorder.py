@@ -20,7 +20,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ...core.agent import Observation, Step, Target, Task, Trajectory
+from ...core.agent import SCROLL_DIRECTIONS, Observation, Step, Target, Task, Trajectory
 from ..qt.event_loop import spin
 from ..qt.signals import emit
 from .site_browser import SiteBrowser, target_from_json
@@ -139,7 +139,8 @@ class Recorder(QObject):
         elif kind == "type":
             step = replace(step, action="type", target=self._target(data), value=str(data.get("value") or ""))
         elif kind == "scroll":
-            step = replace(step, action="scroll", value="up" if data.get("direction") == "up" else "down")
+            direction = data.get("direction")
+            step = replace(step, action="scroll", value=direction if direction in SCROLL_DIRECTIONS else "down")
         elif kind == "back":
             step = replace(step, action="go_back")
             self.browser.back()

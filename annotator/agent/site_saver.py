@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import json
 import os
-import re
 import signal
 import sys
 import time
@@ -39,7 +37,7 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import QObject, QProcess, Signal
 
-from ...core.agent import INDEX_FILE, SiteError, build_site, load_site, normalise_url
+from ...core.agent import INDEX_FILE, SiteError, build_site, existing_site_file, free_site_file, site_file_name
 from ...core.atomic import move_into_place
 from ...core.errors import SnapshotError
 from ...core.page import read_snapshot
@@ -50,7 +48,6 @@ PREFIX = "recordlens: "
 ERROR_PREFIX = "recordlens: error: "
 EXIT_ERROR = 2
 HTML_TYPES = ("text/html", "application/xhtml+xml")
-MAX_NAME = 100
 DEFAULT_TIMEOUT_S = 60.0
 SAVE_TIMEOUT_S = 60.0
 SETTLE_MS = 500  # after the load, for what scripts render right after it
@@ -94,48 +91,6 @@ class SavedPage:
         how = "saved over" if self.replaced else "saved as"
         return (f"{self.url}{redirected} {how} {self.file} in {self.site}: {self.resources} resource(s), "
                 f"{self.bytes // 1024} KB; the site has {self.pages} page(s)")
-
-
-# -- names ------------------------------------------------------------------------------------------------------
-
-
-def file_name_for(url: str) -> str:
-    """A file name for the page saved from `url`: host, port, path and query, readable, ending in .mhtml.
-
-    Characters outside [A-Za-z0-9._-] become "-"; a name that would be too long, or that had a query (two
-    queries can differ only in characters that were replaced), ends with a hash of the normalised URL."""
-    parts = urlsplit(url)
-    host = (parts.hostname or "page").lower()
-    pieces = [host + (f"-{parts.port}" if parts.port else ""), parts.path.strip("/") or "home"]
-    if parts.query:
-        pieces.append(parts.query)
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(pieces)).strip("-.") or "page"
-    digest = hashlib.sha1(normalise_url(url).encode("utf-8")).hexdigest()[:8]
-    if parts.query or len(stem) > MAX_NAME:
-        stem = f"{stem[:MAX_NAME].rstrip('-.')}-{digest}"
-    return f"{stem}.mhtml"
-
-
-def _existing_file(site_root: Path, url: str) -> Path | None:
-    """The site's file for `url`, when the site already holds it (so that it is updated, not duplicated)."""
-    if not site_root.is_dir():
-        return None
-    try:
-        try:
-            site = load_site(site_root)
-        except SiteError:
-            site = build_site(site_root, write=False)  # a stale index: what the folder holds now
-    except SiteError:
-        return None  # no page yet
-    return site.resolve(url)
-
-
-def _free_target(site_root: Path, url: str) -> Path:
-    target = site_root / file_name_for(url)
-    if target.exists():  # another URL's page by the same name (an existing one for this URL is found first)
-        digest = hashlib.sha1(normalise_url(url).encode("utf-8")).hexdigest()[:8]
-        target = target.with_name(f"{target.stem}-{digest}.mhtml")
-    return target
 
 
 # -- the saving process -------------------------------------------------------------------------------------------
@@ -262,7 +217,7 @@ class _Saver:
 
         created = not self.site.exists()
         self.site.mkdir(parents=True, exist_ok=True)
-        partial = self.site / f".{file_name_for(self.url)}.{os.getpid()}.part"  # not a page suffix: never indexed
+        partial = self.site / f".{site_file_name(self.url)}.{os.getpid()}.part"  # not a page suffix: never indexed
         try:
             self.progress("saving the page as MHTML")
             self.page.save(str(partial.resolve()), QWebEngineDownloadRequest.SavePageFormat.MimeHtmlSaveFormat)
@@ -285,8 +240,8 @@ class _Saver:
         except SnapshotError as error:
             raise SaveError(f"Chromium's archive of {self.url} cannot be read: {error}") from None
         saved_url = snapshot.url or self.page.url().toString()
-        existing = _existing_file(self.site, saved_url)
-        target = existing or _free_target(self.site, saved_url)
+        existing = existing_site_file(self.site, saved_url)
+        target = existing or free_site_file(self.site, saved_url)
         size = partial.stat().st_size
         move_into_place(partial, target)  # Chromium writes downloads owner-only; site pages follow the umask
         self.progress("re-indexing the site")

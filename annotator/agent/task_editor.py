@@ -228,7 +228,7 @@ class TaskEditor(QWidget):
         return self.save(name) if name else None
 
 
-def rows_for_display(table: QTableWidget) -> list[list[str]]:
+def displayed_rows(table: QTableWidget) -> list[list[str]]:
     """The table's text, row by row (tests and debugging)."""
     out = []
     for row in range(table.rowCount()):

@@ -117,7 +117,6 @@ class TrajectoryViewer(QWidget):
         self._lookup: ScreenshotLookup | None = None
         self._browser: Browser | None = None
         self._start_url: str | None = None
-        self.last_replay: ReplayResult | None = None
 
         self.title = QLabel("No trajectory")
         self.title.setWordWrap(True)
@@ -180,7 +179,6 @@ class TrajectoryViewer(QWidget):
         self.trajectory = trajectory
         self._lookup = screenshots
         self._start_url = start_url
-        self.last_replay = None
         self.timeline.clear()
         self.status.setText(" ")
         if trajectory is None:
@@ -286,7 +284,6 @@ class TrajectoryViewer(QWidget):
         finally:
             self._update_buttons()
         self._show_result(result)
-        self.last_replay = result
         emit(self.replay_finished, result)
         return result
 

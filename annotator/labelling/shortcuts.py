@@ -52,8 +52,6 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("quit", ("Ctrl+Q",), "Quit", "Application"),
 )
 
-BY_NAME = {s.name: s for s in SHORTCUTS}
-
 
 def key_sequences(shortcut: Shortcut) -> list[QKeySequence]:
     return [QKeySequence(k) for k in shortcut.keys]

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.annotator.agent.site_saver import ERROR_PREFIX, file_name_for
+from recordlens.annotator.agent.site_saver import ERROR_PREFIX
 from recordlens.annotator.agent.window import AgentWindow
+from recordlens.core.agent import site_file_name
 from recordlens.core.agent.sites import load_site
 from recordlens.core.page.snapshot import read_snapshot
 from tests.app.agent_site import PNG_1PX, make_site
@@ -87,7 +88,7 @@ def test_the_saver_process_saves_a_reachable_page_with_its_resources_and_indexes
     done = save(url, site)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert result["url"] == url and result["file"] == file_name_for(url) and not result["replaced"]
+    assert result["url"] == url and result["file"] == site_file_name(url) and not result["replaced"]
     saved = site / result["file"]
     assert saved.is_file() and saved.suffix == ".mhtml"
     snapshot = read_snapshot(saved)
@@ -129,15 +130,6 @@ def test_a_response_that_is_not_html_is_refused(server, tmp_path):
     assert not (tmp_path / "site").exists()
 
 
-def test_file_names_come_from_the_url():
-    assert file_name_for("http://127.0.0.1:8000/page.html") == "127.0.0.1-8000-page.html.mhtml"
-    assert file_name_for("https://Papers.Example.org/") == "papers.example.org-home.mhtml"
-    with_query = file_name_for("https://papers.example.org/search?q=graph&cat=cs.LG")
-    assert with_query.startswith("papers.example.org-search-q-graph-cat-cs.LG-") and with_query.endswith(".mhtml")
-    assert with_query != file_name_for("https://papers.example.org/search?q=graph+cat=cs.LG")
-    assert len(file_name_for("https://example.org/" + "a" * 500)) < 120
-
-
 def test_the_agent_window_saves_a_page_from_the_web_and_shows_it(qtbot, server, tmp_path):
     site_root = tmp_path / "shop"
     make_site(site_root)
@@ -156,7 +148,7 @@ def test_the_agent_window_saves_a_page_from_the_web_and_shows_it(qtbot, server, 
         assert window.save_progress is None
         qtbot.waitUntil(lambda: not window.browser.loading, timeout=10_000)
         assert window.browser.url == url and window.browser.in_site
-        assert window.browser.site.resolve(url) == site_root / file_name_for(url)
+        assert window.browser.site.resolve(url) == site_root / site_file_name(url)
         assert "Field notes" in window.browser.run_js("document.body.innerText")
         served = str(server.server_address[1])
         assert [u for u in window.browser.blocked_urls if served in u or "pic.png" in u] == []  # from the archive

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtGui import QColor
 
 from recordlens.annotator.agent.qt_browser import QtSiteBrowser
-from recordlens.annotator.agent.task_editor import COLUMNS, TaskEditor, rows_for_display
+from recordlens.annotator.agent.task_editor import COLUMNS, TaskEditor, displayed_rows
 from recordlens.annotator.agent.trajectory_viewer import (
     FAILED_BACKGROUND,
     HIGHLIGHT,
@@ -116,7 +116,7 @@ def test_task_editor_round_trip_and_validation(qapp, tmp_path):
     editor = TaskEditor()
     tasks = editor.load(DEMO_TASKS)
     assert len(tasks) == 12 and editor.table.rowCount() == 12
-    assert rows_for_display(editor.table)[0][: len(COLUMNS) - 1] == [
+    assert displayed_rows(editor.table)[0][: len(COLUMNS) - 1] == [
         tasks[0].id, tasks[0].category, tasks[0].instruction, tasks[0].answer, tasks[0].answer_kind,
         ", ".join(tasks[0].normalise)]
     editor.add_task()

@@ -1,0 +1,115 @@
+"""The main window's background jobs: one at a time, its progress and a Cancel button in the status bar, and
+proposing records, the job the window starts itself (Propose, Propose for new pages).
+
+A job works on its own Project in its own thread (annotator/qt/jobs.py); proposals come back to this thread and
+are stored through the page's undo stack like any other edit. The window owns this as `window.jobs`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QProgressBar, QPushButton
+
+from ...core.records import new_records
+from ..qt.jobs import BackgroundJob
+from ..settings import extractor_params, gemini_key, proposal_method
+from .propose import Proposal, ProposeWorker
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+_log = logging.getLogger(__name__)
+
+
+class JobController:
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.job: BackgroundJob | None = None
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setMaximumWidth(220)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.do_cancel_job)
+        self.progress_bar.hide()
+        self.cancel_button.hide()
+
+    def _show_running(self, running: bool) -> None:
+        self.progress_bar.setVisible(running)
+        self.cancel_button.setVisible(running)
+        self.window.actions_by_name["cancel_job"].setEnabled(running)
+
+    def start(self, job: BackgroundJob, what: str) -> bool:
+        if self.job is not None:
+            self.window.message("another job is running; cancel it first (Ctrl+.)")
+            return False
+        self.job = job
+        job.progress.connect(self._on_progress)
+        job.failed.connect(lambda page, text: self.window.message(f"page {page}: {text}", 15000))
+        job.done.connect(self._on_done)
+        self.progress_bar.setRange(0, 0)
+        self.progress_bar.setFormat(what)
+        self._show_running(True)
+        self.window.message(what)
+        job.start()
+        return True
+
+    def _on_progress(self, done: int, total: int, what: str) -> None:
+        self.progress_bar.setRange(0, max(total, 1))
+        self.progress_bar.setValue(done)
+        if what:
+            self.progress_bar.setToolTip(f"{done} / {total}: {what}")
+
+    def _on_done(self, cancelled: bool, failure: str) -> None:
+        job, self.job = self.job, None
+        if job is not None:
+            job.wait()
+        self._show_running(False)
+        self.window.message("cancelled" if cancelled else (f"failed: {failure}" if failure else "done"), 10000)
+
+    def do_cancel_job(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+            self.window.message("cancelling…")
+
+    def stop(self) -> None:
+        """Cancel the job and wait for its thread (the project is about to close)."""
+        if self.job is not None:
+            self.job.cancel()
+            self.job.wait()
+
+    # -- proposing -----------------------------------------------------------------------------------------------
+
+    def do_propose(self) -> None:
+        if self.window.page_name is not None:
+            self.propose([self.window.page_name])
+
+    def do_propose_new(self) -> None:
+        pages = [info.name for info in self.window.project.pages("new")]
+        if not pages:
+            self.window.message("no new page to propose records for")
+            return
+        self.propose(pages)
+
+    def propose(self, pages: Sequence[str], method: str | None = None) -> ProposeWorker | None:
+        window = self.window
+        key = gemini_key(window.keys)
+        method = method or proposal_method(window.settings, has_key=bool(key))
+        worker = ProposeWorker(window.project.root, pages, method, extractor_params(method, window.settings, key))
+        worker.proposed.connect(self._on_proposal)
+        return worker if self.start(worker, f"proposing with {method}") else None
+
+    def _on_proposal(self, proposal: Proposal) -> None:
+        window = self.window
+        if not proposal.records:
+            window.message(f"page {proposal.page}: {proposal.provenance.name} found no records")
+            return
+        records = new_records(proposal.records, [label.xpaths for label in window.project.labels(proposal.page)])
+        if not records:
+            window.message(f"page {proposal.page}: all {len(proposal.records)} proposals are already on the page")
+            return
+        if not window.record_actions.add_proposals(proposal.page, records, proposal.provenance):
+            return
+        for warning in proposal.warnings:
+            _log.info("page %s: %s", proposal.page, warning)

@@ -1,0 +1,282 @@
+"""What labelling does to the page on show: a click on the page, accept, reject, new, merge, split, delete,
+siblings, marking the page, restoring its history, undo and redo.
+
+Every decision (what a click does to a record, which siblings match, where a record splits) is a core call;
+every change is an undoable store change on the page's own undo stack, so undo never changes a page other than
+the one on show. The window owns this as `window.record_actions` and shows what the changes leave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QUndoStack
+
+from ...core.errors import RecordLensError
+from ...core.page import Page
+from ...core.records import sibling_records, split_parts, toggle_xpath
+from ...core.store import Change, Label, Provenance
+from .commands import LabelCommand, StatusCommand, push, push_all
+from .history_dialog import when
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+_WANTED = {"one": "one record", "some": "a record", "two": "two or more records (Ctrl+click)"}
+
+
+class RecordActions:
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.arm_new = False  # the next click on the page starts a new record
+        self._stacks: dict[str, QUndoStack] = {}
+
+    # -- undo stacks ---------------------------------------------------------------------------------------------
+
+    def stack(self, page: str) -> QUndoStack:
+        """The page's own undo stack: undo never changes a page other than the one on show."""
+        if page not in self._stacks:
+            stack = QUndoStack(self.window)
+            self.window.undo_group.addStack(stack)
+            self._stacks[page] = stack
+        return self._stacks[page]
+
+    def drop_stacks(self) -> None:
+        """Another project: the undo stacks of this one's pages go."""
+        for stack in self._stacks.values():
+            self.window.undo_group.removeStack(stack)
+        self._stacks.clear()
+
+    def _command(self, page: str, text: str, change: Callable[[], Change]) -> LabelCommand:
+        return LabelCommand(self.window.project, page, text, change, self.window.person, self._on_store_changed)
+
+    def _pushed(self, page: str, command: LabelCommand | StatusCommand, failure: str) -> Change | None:
+        """Push the command on the page's stack; None, and `failure` with the reason shown, when the store refuses."""
+        try:
+            change = push(self.stack(page), command)
+        except RecordLensError as error:
+            self.window.message(f"{failure}{error}", 10000)
+            return None
+        self.window.saved()
+        return change
+
+    def edit(self, text: str, change: Callable[[], Change]) -> Change | None:
+        """Make one store change through the page's undo stack; None (and a message) when the store refuses."""
+        page = self.window.page_name
+        assert page is not None
+        return self._pushed(page, self._command(page, text, change), f"{text}: ")
+
+    def _edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change]) -> None:
+        page = self.window.page_name
+        assert page is not None
+        commands = [self._command(page, text, lambda i=i: change(i)) for i in ids]
+        try:
+            if len(commands) == 1:
+                push(self.stack(page), commands[0])
+            else:
+                push_all(self.stack(page), f"{text} ×{len(commands)}", commands)
+        except RecordLensError as error:
+            self.window.message(f"{text}: {error}", 10000)
+        self.window.saved()
+
+    def add_proposals(self, page: str, records: list[list[str]], provenance: Provenance) -> bool:
+        """An extractor's new records for a page (any page, not only the one on show), as one undoable change."""
+        project = self.window.project
+        command = self._command(page, f"{len(records)} proposals",
+                                lambda: project.add_records(page, records, provenance))
+        if self._pushed(page, command, f"page {page}: proposals not stored: ") is None:
+            return False
+        if page == self.window.page_name:
+            self.window.reload_labels()
+        return True
+
+    def _on_store_changed(self, page: str) -> None:
+        """Undo or redo changed a page: show it as it now is."""
+        self.window.saved()
+        if page == self.window.page_name:
+            self.window.reload_labels()
+
+    # -- records -------------------------------------------------------------------------------------------------
+
+    def on_element_clicked(self, xpath: str) -> None:
+        window = self.window
+        if window.page_name is None:
+            return
+        if window.reviewing.active():
+            window.message("review mode: switch to the Records tab (F6) to edit")
+            return
+        project, person = window.project, window.person
+        current = None if self.arm_new else window.current_label()
+        self.arm_new = False
+        if current is None:
+            change = self.edit("new record", lambda: project.add_record(window.page_name, [xpath], person))
+            if change and change.record:
+                window.reload_labels([change.record.id])
+            return
+        xpaths = toggle_xpath(current.xpaths, xpath)
+        if not xpaths:
+            self.edit("delete record", lambda: project.delete(current.id, person))
+            window.reload_labels([])
+            return
+        verb = "add to" if len(xpaths) > len(current.xpaths) else "remove from"
+        unresolved = [x for x in current.unresolved if x in xpaths]
+        self.edit(f"{verb} record", lambda: project.edit(current.id, xpaths, person, unresolved=unresolved))
+        window.reload_labels([current.id])
+
+    def _need(self, count: str) -> list[int] | None:
+        ids = self.window.record_panel.selected_ids()
+        if self.window.page_name is None or self.window.reviewing.active():
+            return None
+        if (count == "one" and len(ids) != 1) or (count == "some" and not ids) or (count == "two" and len(ids) < 2):
+            self.window.message(f"select {_WANTED[count]} first (J / K, or click its row)")
+            return None
+        return ids
+
+    def _judge(self, verb: str, change: Callable[[int, Provenance], Change]) -> None:
+        ids = self._need("some")
+        if ids is None:
+            return
+        self._edit_each(f"{verb} record", ids, lambda i: change(i, self.window.person))
+        self.window.labels = self.window.project.labels(self.window.page_name)
+        self.window.reload_labels(self._next_proposed_after(ids[-1]))
+
+    def _next_proposed_after(self, record_id: int) -> list[int]:
+        """Accept/reject move on to the next proposal, so a page is reviewed with one key per record."""
+        labels = self.window.labels
+        order = [label.id for label in labels]
+        start = order.index(record_id) + 1 if record_id in order else 0
+        for label in labels[start:] + labels[:start]:
+            if label.status == "proposed":
+                return [label.id]
+        return [record_id] if record_id in order else []
+
+    def do_accept(self) -> None:
+        self._judge("accept", self.window.project.accept)
+        self.window.scroll_to_selected()
+
+    def do_reject(self) -> None:
+        self._judge("reject", self.window.project.reject)
+        self.window.scroll_to_selected()
+
+    def do_new_record(self) -> None:
+        self.window.record_panel.select_ids([])
+        self.window.redraw()
+        self.arm_new = True
+        self.window.message("click an element of the page to start a new record (Esc cancels)")
+
+    def do_deselect(self) -> None:
+        self.arm_new = False
+        self.window.select_records([], scroll=False)
+
+    def do_merge(self) -> None:
+        ids = self._need("two")
+        if ids is not None:
+            change = self.edit(f"merge {len(ids)} records", lambda: self.window.project.merge(ids, self.window.person))
+            self.window.reload_labels([change.record.id] if change and change.record else None)
+
+    def _one_on_page(self) -> tuple[Label, Page] | None:
+        """The one selected record and the page it is on, for the edits that look at the page's structure."""
+        ids = self._need("one")
+        page = self.window.page_view.core_page
+        label = self.window.label(ids[0]) if ids else None
+        return None if label is None or page is None else (label, page)
+
+    def do_split(self) -> None:
+        chosen = self._one_on_page()
+        if chosen is None:
+            return
+        label, page = chosen
+        parts = split_parts(page, label.xpaths)
+        if len(parts) < 2:
+            self.window.message("this record lies in one block: nothing to split (remove elements by clicking them)")
+            return
+        change = self.edit("split record", lambda: self.window.project.split(label.id, parts, self.window.person))
+        self.window.reload_labels([r.id for r in change.after] if change else None)
+
+    def do_delete(self) -> None:
+        ids = self._need("some")
+        if ids is not None:
+            self._edit_each("delete record", ids, lambda i: self.window.project.delete(i, self.window.person))
+            self.window.reload_labels([])
+
+    def do_siblings(self) -> None:
+        chosen = self._one_on_page()
+        if chosen is None:
+            return
+        label, page = chosen
+        window = self.window
+        existing = [other.xpaths for other in window.labels if other.status != "rejected"]
+        records = sibling_records(page, label.xpaths, existing)
+        if not records:
+            window.message("no sibling of the same structure without a record already")
+            return
+        self.edit(f"apply to {len(records)} siblings",
+                  lambda: window.project.add_records(window.page_name, records, window.person))
+        window.reload_labels([label.id])
+        window.message(f"added {len(records)} records, one per sibling of record {window.labels.index(label) + 1}")
+
+    def _step_record(self, step: int) -> None:
+        ids = self.window.record_panel.ids()
+        if not ids:
+            return
+        selected = self.window.record_panel.selected_ids()
+        index = ids.index(selected[-1 if step > 0 else 0]) + step if selected else (0 if step > 0 else len(ids) - 1)
+        self.window.select_records([ids[max(0, min(len(ids) - 1, index))]])
+
+    def do_next_record(self) -> None:
+        self._step_record(1)
+
+    def do_previous_record(self) -> None:
+        self._step_record(-1)
+
+    # -- the page ------------------------------------------------------------------------------------------------
+
+    def _mark(self, status: str) -> None:
+        window = self.window
+        if window.page_name is None:
+            return
+        command = StatusCommand(window.project, window.page_name, status, window.person, self._on_store_changed)
+        if self._pushed(window.page_name, command, "") is None:
+            return
+        window.reload_labels()
+        window.message(f"page {window.page_name} marked {status}")
+
+    def do_mark_labelled(self) -> None:
+        self._mark("labelled")
+
+    def do_mark_reviewed(self) -> None:
+        self._mark("reviewed")
+
+    def restore_to(self, page: str, history_id: int | None) -> Change | None:
+        """Bring the page's labels back to just after history entry `history_id` (None: before any change).
+
+        It goes through the page's undo stack as a label change, so Ctrl+Z takes the restore back."""
+        window = self.window
+        if page != window.page_name:
+            window.message(f"page {page} is not the page on show: restore not made")
+            return None
+        if history_id is None:
+            text = "restore to before any change"
+        else:
+            entry = next((c for c in window.project.history(page) if c.id == history_id), None)
+            text = f"restore to change {history_id}" + (f" ({when(entry.at)})" if entry else "")
+        change = self.edit(text, lambda: window.project.restore(page, history_id, window.person))
+        window.reload_labels()
+        if change is not None:
+            window.message(f"page {page}: {text}" if change.id is not None
+                           else f"page {page}: the labels are already as they were then")
+        return change
+
+    def do_undo(self) -> None:
+        self._guarded(self.window.undo_group.undo)
+
+    def do_redo(self) -> None:
+        self._guarded(self.window.undo_group.redo)
+
+    def _guarded(self, action: Callable[[], None]) -> None:
+        try:
+            action()
+        except RecordLensError as error:
+            self.window.message(f"could not change the project: {error}", 10000)
+            self.window.reload_labels()

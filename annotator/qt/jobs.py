@@ -1,0 +1,103 @@
+"""Long work off the interface thread, in a QThread with its *own* `Project` on the same folder (a Project is one
+SQLite connection, usable from one thread only).
+
+A job reports progress item by item and stops at once when cancelled: a call that may wait minutes (a Gemini
+call) runs in a daemon thread of its own through `run_until_cancelled`, and its answer is dropped on cancel, so
+neither Cancel nor closing the window waits for it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from PySide6.QtCore import QThread, Signal
+
+from ...core.errors import RecordLensError
+from ...core.store import Project, open_project
+from .signals import emit
+
+
+class Cancelled(Exception):
+    pass
+
+
+T = TypeVar("T")
+
+
+def run_until_cancelled(call: Callable[[], T], cancel: threading.Event, poll_s: float = 0.05) -> T:
+    """`call()` in a daemon thread, waited for until it returns or `cancel` is set (then Cancelled at once)."""
+    box: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as error:  # noqa: BLE001 - handed back to the waiting thread as is
+            box["error"] = error
+
+    thread = threading.Thread(target=target, name="recordlens-job-call", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        if cancel.wait(poll_s):
+            raise Cancelled
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
+
+
+class BackgroundJob(QThread):
+    """Runs `work(project, job)` in its own thread and Project. Emit through the job's methods only.
+
+    Signals: `progress(done, total, what)`, `failed(what, message)` (one item failed; the job goes on),
+    `done(cancelled, message)` (the end, whatever happened; message is non-empty when the whole job failed).
+    """
+
+    progress = Signal(int, int, str)
+    failed = Signal(str, str)
+    done = Signal(bool, str)
+
+    def __init__(self, project_root: Path, work: Callable[[Project, BackgroundJob], None], *,
+                 secrets: Sequence[str] = ()) -> None:
+        super().__init__()
+        self._root = project_root
+        self._work = work
+        self._cancel = threading.Event()
+        # Anything that must never reach a message (the Gemini key), scrubbed from every text sent out.
+        self._secrets = [s for s in secrets if s]
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def check(self) -> None:
+        if self._cancel.is_set():
+            raise Cancelled
+
+    def report(self, done: int, total: int, what: str) -> None:
+        emit(self.progress, done, total, what)
+
+    def report_failure(self, what: str, message: str) -> None:
+        emit(self.failed, what, self.scrub(message))
+
+    def scrub(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, "[key]")
+        return text
+
+    def run(self) -> None:  # the thread
+        message = ""
+        try:
+            with open_project(self._root) as project:
+                self._work(project, self)
+        except Cancelled:
+            pass
+        except RecordLensError as error:
+            message = str(error)
+        except Exception as error:  # noqa: BLE001 - the thread must end with a message, not a traceback
+            message = f"{type(error).__name__}: {error}"
+        emit(self.done, self._cancel.is_set(), self.scrub(message))
