@@ -52,9 +52,9 @@ def prune(binaries: list[TocEntry], datas: list[TocEntry],
             return posixpath.normpath(posixpath.join(posixpath.dirname(dest), _posix(target))) not in dropped
         return True
 
-    new_datas = [e for e in datas if wanted(e)]
-    dropped |= {_posix(e[0]) for e in datas if not wanted(e)}
-    return [e for e in binaries if wanted(e)], new_datas, sorted(dropped)
+    left_out = [e for e in [*binaries, *datas] if not wanted(e)]
+    return ([e for e in binaries if wanted(e)], [e for e in datas if wanted(e)],
+            sorted(dropped | {_posix(e[0]) for e in left_out}))
 
 
 def pyinstaller_imports(source: str) -> list[str | None]:
