@@ -52,7 +52,9 @@ def run(command: list[str | Path], **kwargs) -> subprocess.CompletedProcess:  # 
 
 
 def venv_bin(venv: Path, program: str) -> Path:
-    return venv / ("Scripts" if sys.platform == "win32" else "bin") / program
+    if sys.platform == "win32":
+        return venv / "Scripts" / f"{program}.exe"
+    return venv / "bin" / program
 
 
 def clean_source_copy(target: Path) -> Path:
