@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,12 @@ def test_a_folder_without_the_webengine_process_fails_the_smoke_test(tmp_path: P
     report = smoke.run_smoke(smoke.Programs.in_folder(broken), broken, tmp_path / "run", timeout=120)
     annotator_problems = [p for p in report.problems if p.startswith("annotator")]
     assert any("QtWebEngine part missing" in p and "QtWebEngineProcess" in p for p in annotator_problems)
+
+
+def test_the_folder_adds_itself_to_the_application_menu(tmp_path: Path) -> None:
+    data = tmp_path / "share"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_DATA_HOME": str(data)}
+    subprocess.run([str(FROZEN_FOLDER / "install-desktop-entry.sh")], env=env, check=True, capture_output=True)
+    entry = (data / "applications" / "recordlens.desktop").read_text(encoding="utf-8")
+    assert f'Exec="{FROZEN_FOLDER / "recordlens-annotator"}"' in entry.splitlines()
+    assert (data / "icons" / "hicolor" / "256x256" / "apps" / "recordlens.png").is_file()

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import configparser
+import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
 from PIL import Image, ImageDraw
 
 from .helpers import PACKAGING, packaging_module
@@ -95,3 +98,11 @@ def test_the_desktop_entry_and_icon_are_shipped() -> None:
         assert icon.size == (256, 256) and icon.mode == "RGBA"
     build = packaging_module("build")
     assert all((PACKAGING / name).is_file() for name in build.DESKTOP_FILES)
+
+
+def test_the_desktop_entry_is_valid_where_the_validator_is_installed() -> None:
+    validator = shutil.which("desktop-file-validate")  # Debian's desktop-file-utils; not a required package
+    if validator is None:
+        pytest.skip("desktop-file-validate not installed")
+    done = subprocess.run([validator, str(PACKAGING / "recordlens.desktop")], capture_output=True, text=True)
+    assert done.returncode == 0 and not done.stdout.strip(), done.stdout
