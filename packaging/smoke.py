@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -134,13 +136,16 @@ def screenshot_problems(path: Path, size: tuple[int, int] = SCREENSHOT_SIZE) -> 
 
 def _run(name: str, command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> tuple[Step, str, str]:
     start = time.monotonic()
+    # A session of its own: on a timeout the whole group goes, QtWebEngine's helper processes included.
+    process = subprocess.Popen(command, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, errors="replace", start_new_session=True)
     try:
-        done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                              errors="replace")
-    except subprocess.TimeoutExpired as expired:
-        out = expired.stdout.decode(errors="replace") if isinstance(expired.stdout, bytes) else expired.stdout or ""
-        err = expired.stderr.decode(errors="replace") if isinstance(expired.stderr, bytes) else expired.stderr or ""
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        out, err = process.communicate()
         return Step(name, time.monotonic() - start, None, [f"still running after {timeout:g} s"]), out, err
+    done = subprocess.CompletedProcess(command, process.returncode, out, err)
     step = Step(name, time.monotonic() - start, done.returncode)
     if done.returncode != 0:
         tail = " | ".join(done.stderr.strip().splitlines()[-5:])
