@@ -9,7 +9,7 @@ DEB_PACKAGES := libnss3 libxkbcommon0 libxkbcommon-x11-0 libxcomposite1 libxdama
 	libxcb-xinerama0 libxcb-image0 libxi6 libglib2.0-0 libgssapi-krb5-2 libudev1 fonts-dejavu-core \
 	fonts-liberation xvfb xauth
 
-.PHONY: run test lint bench system-deps clean
+.PHONY: run test lint bench system-deps clean package
 
 # A strict editable install: the venv sees a tree of links whose paths match the import names
 # (recordlens/core/...), which editors and type checkers can follow, unlike setuptools' default import hook.
@@ -50,9 +50,14 @@ test: system-deps $(VENV)/.installed
 bench: $(VENV)/.installed
 	for b in bench/*.py; do $(PY) $$b || exit 1; done
 
+# Not part of run or test: the frozen app (dist/RecordLens/ and a .tar.gz of it) takes minutes to build and
+# ends with its own smoke test of the built folder (see packaging/README.md).
+package: system-deps
+	$(PYTHON) packaging/build.py
+
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info

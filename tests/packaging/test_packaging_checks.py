@@ -1,0 +1,108 @@
+"""The packaging's own logic, without a build: the smoke test's checks, the Qt pruning, the desktop entry."""
+
+from __future__ import annotations
+
+import configparser
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw
+
+from .helpers import PACKAGING, packaging_module
+
+smoke = packaging_module("smoke")
+qt_prune = packaging_module("qt_prune")
+
+# Lines QtWebEngine printed here when the built folder lacked one of its parts (seen with parts removed).
+MISSING_PART_LINES = {
+    "process": "but could not find it. You may override the default search path by using QTWEBENGINEPROCESS_PATH"
+               " environment variable. /opt/RecordLens/_internal/PySide6/Qt/libexec/QtWebEngineProcess",
+    "icu": "[1201/093901.844719:ERROR:../../../qtwebengine/src/3rdparty/chromium/base/i18n/icu_util.cc:227] "
+           "Invalid file descriptor to ICU data received.",
+    "resources": "The following paths were searched for Qt WebEngine resources:",
+    "locales": "but could not find the translation file for the current locale: en-US.pak",
+}
+# Lines every healthy offscreen start prints here: they must not fail the test.
+HEALTHY_LINES = """QRhiGles2: Failed to create temporary context
+Failed to create RHI for backend: OpenGL
+[10131:10140:1201/093221.427930:ERROR:../../../qtwebengine/src/3rdparty/chromium/dbus/bus.cc:408] Failed to \
+connect to the bus: Failed to connect to socket /run/dbus/system_bus_socket: No such file or directory
+This plugin does not support propagateSizeHints()
+GPUInfo not initialized on GpuInfoUpdate"""
+
+
+def test_each_missing_webengine_part_is_caught_and_healthy_noise_is_not() -> None:
+    for part, line in MISSING_PART_LINES.items():
+        assert smoke.webengine_problems(line), part
+    assert smoke.webengine_problems(HEALTHY_LINES) == []
+
+
+def _window(path: Path, *, page: bool, overlays: bool) -> Path:
+    """A stand-in for a screenshot: an empty window, with a drawn page, with boxed records."""
+    w, h = smoke.SCREENSHOT_SIZE
+    image = Image.new("RGB", (w, h), "white")
+    draw = ImageDraw.Draw(image)
+    if page:
+        for i in range(300):  # many shades, as a rendered page has
+            draw.rectangle((400 + (i % 20) * 30, 100 + (i // 20) * 40, 420 + (i % 20) * 30, 130 + (i // 20) * 40),
+                           fill=(i % 256, (i * 7) % 256, (i * 13) % 256))
+    if overlays:
+        for k, colour in enumerate(smoke.RECORD_COLOURS):
+            draw.rectangle((450, 150 + k * 160, 900, 290 + k * 160), outline=colour, width=2)
+    image.save(path)
+    return path
+
+
+def test_the_screenshot_check_wants_a_drawn_page_with_overlays(tmp_path: Path) -> None:
+    assert smoke.screenshot_problems(_window(tmp_path / "good.png", page=True, overlays=True)) == []
+    assert "no page was drawn" in smoke.screenshot_problems(_window(tmp_path / "blank.png", page=False,
+                                                                    overlays=False))[0]
+    assert "no record overlays" in smoke.screenshot_problems(_window(tmp_path / "bare.png", page=True,
+                                                                     overlays=False))[0]
+    good = _window(tmp_path / "x.png", page=True, overlays=True)
+    assert smoke.screenshot_problems(good, size=(800, 600)) == ["screenshot is 1530x920, not 800x600"]
+    assert smoke.screenshot_problems(tmp_path / "none.png") == [f"no screenshot at {tmp_path / 'none.png'}"]
+
+
+def test_pruning_keeps_what_the_roots_link_to_and_drops_qml() -> None:
+    lib = "PySide6/Qt/lib/"
+    binaries = [
+        ("PySide6/QtWebEngineCore.abi3.so", "/s/ext.so", "EXTENSION"),
+        ("PySide6/Qt/libexec/QtWebEngineProcess", "/s/proc", "EXECUTABLE"),
+        (lib + "libQt6WebEngineCore.so.6", "/s/wec.so", "BINARY"),
+        (lib + "libQt6Quick.so.6", "/s/quick.so", "BINARY"),
+        (lib + "libQt63DCore.so.6", "/s/3d.so", "BINARY"),  # needed only by a QML plugin
+        ("PySide6/Qt/qml/Qt3D/libquick3dcoreplugin.so", "/s/qml3d.so", "BINARY"),
+        ("libQt63DCore.so.6", lib + "libQt63DCore.so.6", "SYMLINK"),
+        ("libQt6Quick.so.6", lib + "libQt6Quick.so.6", "SYMLINK"),
+    ]
+    datas = [("PySide6/Qt/qml/Qt3D/qmldir", "/s/qmldir", "DATA"), ("PySide6/Qt/resources/icudtl.dat", "/s/i", "DATA")]
+    links = {"/s/ext.so": ["/s/wec.so"], "/s/wec.so": ["/s/quick.so", None, "/usr/lib/libc.so.6"],
+             "/s/qml3d.so": ["/s/3d.so"]}
+    kept, kept_datas, dropped = qt_prune.prune(binaries, datas, lambda src: links.get(src, []))
+    assert [e[0] for e in kept] == [e[0] for e in binaries[:4]] + ["libQt6Quick.so.6"]
+    assert kept_datas == [datas[1]]
+    assert lib + "libQt63DCore.so.6" in dropped and "libQt63DCore.so.6" in dropped
+
+
+def test_the_desktop_entry_and_icon_are_shipped() -> None:
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.optionxform = str  # keys are case-sensitive in .desktop files
+    entry.read(PACKAGING / "recordlens.desktop", encoding="utf-8")
+    desktop = entry["Desktop Entry"]
+    assert desktop["Type"] == "Application" and desktop["Exec"] == "recordlens-annotator"
+    assert desktop["Icon"] == "recordlens"
+    with Image.open(PACKAGING / "recordlens.png") as icon:
+        assert icon.size == (256, 256) and icon.mode == "RGBA"
+    build = packaging_module("build")
+    assert all((PACKAGING / name).is_file() for name in build.DESKTOP_FILES)
+
+
+def test_the_desktop_entry_is_valid_where_the_validator_is_installed() -> None:
+    validator = shutil.which("desktop-file-validate")  # Debian's desktop-file-utils; not a required package
+    if validator is None:
+        pytest.skip("desktop-file-validate not installed")
+    done = subprocess.run([validator, str(PACKAGING / "recordlens.desktop")], capture_output=True, text=True)
+    assert done.returncode == 0 and not done.stdout.strip(), done.stdout
