@@ -6,15 +6,25 @@ loop and its memory, the browsers it drives, evaluation, and the demo site.
 
 from .actions import ACTIONS, SCROLL_DIRECTIONS, ActionParseError, Step, format_action, parse_action
 from .browsers import register_browser
+from .capture import (
+    CAPTURE_VIEWPORT,
+    CaptureRules,
+    CaptureSummary,
+    PageFailed,
+    RenderedPage,
+    capture_site,
+    register_capture_runner,
+)
 from .model import ANSWER_KINDS, NORMALISE_RULES, Browser, ModelCall, Observation, Task, Trajectory
 from .sites import INDEX_FILE, Site, SiteError, build_site, load_site, normalise_url, not_in_snapshot_html
 from .targets import Target, TargetNotFoundError, find_target, targets_match
 from .tasks import TaskFileError, load_tasks, save_tasks, task_from_line
 
 __all__ = [
-    "ACTIONS", "ANSWER_KINDS", "INDEX_FILE", "NORMALISE_RULES", "SCROLL_DIRECTIONS", "ActionParseError", "Browser",
-    "ModelCall", "Observation", "Site", "SiteError", "Step", "Target", "TargetNotFoundError", "Task",
-    "TaskFileError", "Trajectory", "build_site", "find_target", "format_action", "load_site", "load_tasks",
-    "normalise_url", "not_in_snapshot_html", "parse_action", "register_browser", "save_tasks", "targets_match",
-    "task_from_line",
+    "ACTIONS", "ANSWER_KINDS", "ActionParseError", "Browser", "CAPTURE_VIEWPORT", "CaptureRules", "CaptureSummary",
+    "INDEX_FILE", "ModelCall", "NORMALISE_RULES", "Observation", "PageFailed", "RenderedPage", "SCROLL_DIRECTIONS",
+    "Site", "SiteError", "Step", "Target", "TargetNotFoundError", "Task", "TaskFileError", "Trajectory", "build_site",
+    "capture_site", "find_target", "format_action", "load_site", "load_tasks", "normalise_url",
+    "not_in_snapshot_html", "parse_action", "register_browser", "register_capture_runner", "save_tasks",
+    "targets_match", "task_from_line",
 ]

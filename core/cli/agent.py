@@ -19,6 +19,7 @@ from ..agent.model import Trajectory
 from ..agent.sites import build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks
 from ..errors import AgentError, RecordLensError
+from . import capture as capture_cli
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = site_sub.add_parser("build", help="index a folder of saved pages by URL (writes DIR/site.json)")
     q.add_argument("folder", metavar="DIR")
     q.set_defaults(handler=cmd_site_build)
+    capture_cli.register(site_sub)
 
     p = sub.add_parser("agent", help="run web agents on a snapshot site and score them")
     agent_sub = p.add_subparsers(dest="agent_command", metavar="SUBCOMMAND", required=True)
