@@ -23,6 +23,7 @@ from typing import Any
 
 from .. import atomic
 from ..errors import AgentError
+from .sites import Site
 
 FORMAT = "recordlens-axtree/1"
 SUFFIX = ".axtree.json"
@@ -171,3 +172,25 @@ def format_axtree(tree: Mapping[str, Any], labels: Mapping[str, int] | None = No
     if len(lines) > max_lines:
         lines = lines[:max_lines] + ["[… the rest of the tree is cut]"]
     return "\n".join(lines)
+
+
+class SiteTrees:
+    """The stored trees of a site's pages, by URL (None for a page without one), each read once."""
+
+    def __init__(self, site: Site) -> None:
+        self.site = site
+        self._cache: dict[str, dict[str, Any] | None] = {}
+
+    def __call__(self, url: str) -> dict[str, Any] | None:
+        page = self.site.page(url)
+        if page is None or not page.side_file("axtree"):
+            return None
+        if page.file not in self._cache:
+            try:
+                self._cache[page.file] = read_tree(self.site.root / str(page.side_file("axtree")))
+            except AgentError:
+                self._cache[page.file] = None  # a damaged tree: the agent sees that none is stored
+        return self._cache[page.file]
+
+    def count(self) -> int:
+        return sum(1 for p in self.site.pages if p.side_file("axtree"))

@@ -18,8 +18,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from recordlens.core.agent.axtree import compact_tree, named_roles, read_tree
+from recordlens.core.agent.axtree import compact_tree, format_axtree, named_roles, read_tree
 from recordlens.core.agent.sites import load_site
+from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.page.snapshot import read_snapshot
 from tests.capture_site import EXPECTED, ROBOTS_SKIPPED, base_url, serve
 
@@ -157,3 +158,9 @@ def test_stored_tree_names_what_devtools_names(tmp_path) -> None:
     ours, theirs = named_roles(stored), named_roles(reference)
     assert len(theirs) > 50
     assert Counter(ours) == Counter(theirs)
+    # Every numbered element of the page is a node of Chromium's tree, by XPath: the tree shows its number.
+    browser = HtmlSiteBrowser(site)
+    browser.open(site.pages[0].url)
+    elements = browser.observe().elements
+    text = format_axtree(stored, {e.xpath: e.label for e in elements}, max_lines=10_000)
+    assert elements and all(f"[{e.label}] " in text for e in elements)
