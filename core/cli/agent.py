@@ -21,6 +21,7 @@ from ..agent.sites import build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks
 from ..errors import AgentError, RecordLensError
 from . import capture as capture_cli
+from . import task_pipeline
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -67,10 +68,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--chart", help="write a PNG chart here")
     q.set_defaults(handler=cmd_agent_eval)
 
-    q = agent_sub.add_parser("tasks", help="check a tasks file; print the normalisation rules")
+    q = agent_sub.add_parser("tasks", help="check a tasks file; print the normalisation rules; generate, filter, "
+                                           "review and report benchmark tasks")
     q.add_argument("--check", metavar="FILE", help="validate a tasks JSONL file")
     q.add_argument("--rules", action="store_true", help="print the answer normalisation rules")
     q.set_defaults(handler=cmd_agent_tasks)
+    task_pipeline.register(q.add_subparsers(dest="tasks_command", metavar="SUBCOMMAND"))
 
 
 def cmd_site_build(args: argparse.Namespace) -> int:
@@ -93,7 +96,8 @@ def cmd_agent_tasks(args: argparse.Namespace) -> int:
             categories[task.category or "(none)"] = categories.get(task.category or "(none)", 0) + 1
         print(f"{args.check}: {len(tasks)} tasks; " + ", ".join(f"{c} {n}" for c, n in sorted(categories.items())))
     if not args.rules and not args.check:
-        raise RecordLensError("agent tasks needs --check FILE or --rules")
+        raise RecordLensError("agent tasks needs --check FILE, --rules or a subcommand (generate, filter, review, "
+                              "export, report)")
     return 0
 
 
