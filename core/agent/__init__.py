@@ -5,7 +5,9 @@ loop and its memory, the browsers it drives, evaluation, and the demo site.
 """
 
 from .actions import ACTIONS, SCROLL_DIRECTIONS, ActionParseError, Step, format_action, parse_action
+from .axtree import SiteTrees, format_axtree, read_tree
 from .browsers import register_browser
+from .candidates import STATUS_LABELS, STATUSES, Candidate, SiteText, load_candidates, save_candidates
 from .capture import (
     CAPTURE_VIEWPORT,
     CaptureRules,
@@ -21,6 +23,8 @@ from .targets import Target, TargetNotFoundError, find_target, targets_match
 from .tasks import TaskFileError, load_tasks, save_tasks, task_from_line
 
 __all__ = [
+    "Candidate", "STATUSES", "STATUS_LABELS", "SiteText", "load_candidates", "save_candidates",
+    "SiteTrees", "format_axtree", "read_tree",
     "ACTIONS", "ANSWER_KINDS", "ActionParseError", "Browser", "CAPTURE_VIEWPORT", "CaptureRules", "CaptureSummary",
     "INDEX_FILE", "ModelCall", "NORMALISE_RULES", "Observation", "PageFailed", "RenderedPage", "SCROLL_DIRECTIONS",
     "Site", "SiteError", "Step", "Target", "TargetNotFoundError", "Task", "TaskFileError", "Trajectory", "build_site",
