@@ -36,7 +36,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QProcess, Signal
 
 from ...core.agent import CAPTURE_VIEWPORT as DEFAULT_VIEWPORT
-from ...core.agent import CaptureRules, CaptureSummary, PageFailed, RenderedPage, capture_site
+from ...core.agent import CaptureError, CaptureRules, CaptureSummary, PageFailed, RenderedPage, capture_site
 from ..qt.signals import emit
 from .devtools import DevToolsError, DevToolsSession, enable_remote_debugging
 from .site_saver import _NETWORK_ERRORS, HTML_TYPES, chromium_flags
@@ -244,7 +244,7 @@ def run_capture(roots: list[str], folder: str | Path, rules: CaptureRules, *,
     from PySide6.QtWidgets import QApplication
 
     if QApplication.instance() is not None:
-        raise PageFailed("capturing needs a process of its own (the app's Chromium is offline)")
+        raise CaptureError("capturing needs a process of its own (the app's Chromium is offline)")
     os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # nothing is ever shown
     port = enable_remote_debugging()
@@ -255,8 +255,12 @@ def run_capture(roots: list[str], folder: str | Path, rules: CaptureRules, *,
     app = QApplication([sys.argv[0] or "recordlens-site-capture"])
     stop = {"now": False}
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.__setitem__("now", True))
-    renderer = ChromiumRenderer(port, viewport=viewport, scripts=scripts, timeout_s=timeout_s,
-                                cancelled=lambda: stop["now"])
+    try:
+        renderer = ChromiumRenderer(port, viewport=viewport, scripts=scripts, timeout_s=timeout_s,
+                                    cancelled=lambda: stop["now"])
+    except DevToolsError as error:
+        signal.signal(signal.SIGTERM, previous)
+        raise CaptureError(f"Chromium's DevTools could not be reached in this process: {error}") from None
     try:
         return capture_site(roots, folder, renderer, rules, progress=progress, cancelled=lambda: stop["now"])
     finally:

@@ -10,6 +10,7 @@ from .browsers import register_browser
 from .candidates import STATUS_LABELS, STATUSES, Candidate, SiteText, load_candidates, save_candidates
 from .capture import (
     CAPTURE_VIEWPORT,
+    CaptureError,
     CaptureRules,
     CaptureSummary,
     PageFailed,
@@ -23,6 +24,7 @@ from .targets import Target, TargetNotFoundError, find_target, targets_match
 from .tasks import TaskFileError, load_tasks, save_tasks, task_from_line
 
 __all__ = [
+    "CaptureError",
     "Candidate", "STATUSES", "STATUS_LABELS", "SiteText", "load_candidates", "save_candidates",
     "SiteTrees", "format_axtree", "read_tree",
     "ACTIONS", "ANSWER_KINDS", "ActionParseError", "Browser", "CAPTURE_VIEWPORT", "CaptureRules", "CaptureSummary",
