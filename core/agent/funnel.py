@@ -103,7 +103,7 @@ def write_funnel_chart(table: Funnel, path: str | Path) -> Path:
     parts = [("refined", "#2e7d32"), ("similar", "#f9a825"), ("unable", "#8e24aa"), ("expired", "#6d4c41"),
              ("pending", "#9e9e9e")]
     labels = [r.category.replace(" ", "\n") for r in table.categories]
-    figure, axis = plt.subplots(figsize=(max(4.5, 1.3 * len(labels) + 1.5), 3.6), dpi=120)
+    figure, axis = plt.subplots(figsize=(max(5.5, 1.3 * len(labels) + 2.5), 3.6), dpi=120)
     bottoms = [0] * len(labels)
     for column, colour in parts:
         values = [getattr(r, column) for r in table.categories]
@@ -112,7 +112,10 @@ def write_funnel_chart(table: Funnel, path: str | Path) -> Path:
     axis.set_xticks(range(len(labels)), labels, fontsize=8)
     axis.set_ylabel("generated tasks")
     axis.set_title("Benchmark construction funnel", fontsize=10)
-    axis.legend(fontsize=7, loc="upper right")
+    from matplotlib.ticker import MaxNLocator
+
+    axis.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axis.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the bars, never over them
     axis.grid(axis="y", alpha=0.3)
     figure.tight_layout()
     buffer = io.BytesIO()

@@ -115,17 +115,18 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
         items = read_items(answer.text)
         if not items:
             report.dropped.append(f"{category}: the answer holds no JSON list of tasks")
-        kept = 0
+        kept = extra = 0
         for item in items:
-            if kept >= per_category:
-                report.dropped.append(f"{category}: more than {per_category} task(s) given; the rest left out")
-                break
             candidate, why = _candidate(item, category, group, site, model, kept + 1)
             if candidate is None:
                 report.dropped.append(f"{category}: {why}")
-                continue
-            report.candidates.append(candidate)
-            kept += 1
+            elif kept >= per_category:
+                extra += 1
+            else:
+                report.candidates.append(candidate)
+                kept += 1
+        if extra:
+            report.dropped.append(f"{category}: {extra} task(s) beyond the {per_category} asked for, left out")
     return report
 
 
