@@ -145,7 +145,10 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
             warnings.append(f"{relative} left out: {seen[key]} was saved from the same URL ({snapshot.url})")
             continue
         seen[key] = relative
-        side = tuple((kind, f.relative_to(root).as_posix()) for kind, f in side_files(path).items() if f.is_file())
+        found = side_files(path)
+        # Only a capture writes NAME.meta.json: without it, a NAME.png beside a hand-made page is just a file.
+        side = tuple((kind, f.relative_to(root).as_posix()) for kind, f in found.items()
+                     if found["meta"].is_file() and f.is_file())
         pages.append(SitePage(url=snapshot.url, file=relative, title=snapshot.title or "", side=side))
     if not pages:
         raise SiteError(f"{root} holds no saved page with a URL (.mhtml, or .html saved by a browser)")

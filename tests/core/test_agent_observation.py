@@ -3,6 +3,7 @@ on a site whose pages have stored accessibility trees (numbered like the element
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -35,8 +36,9 @@ def site_with_trees(tmp_path: Path):
                   "children": [str(i + 2) for i in range(len(elements))], "xpath": ""}]
         nodes += [{"id": str(i + 2), "role": e.role or "generic", "name": e.name or e.text, "parent": "1",
                    "children": [], "ignored": False, "xpath": e.xpath} for i, e in enumerate(elements)]
-        write_tree(side_files(folder / page.file)["axtree"],
-                   {"format": "recordlens-axtree/1", "url": page.url, "nodes": nodes})
+        files = side_files(folder / page.file)
+        write_tree(files["axtree"], {"format": "recordlens-axtree/1", "url": page.url, "nodes": nodes})
+        files["meta"].write_text(json.dumps({"final_url": page.url}), encoding="utf-8")  # what marks a capture
     return build_site(folder)
 
 
