@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..agent.candidates import STATUSES, check_answers, load_candidates, save_candidates
+from ..agent.candidates import STATUSES, Candidate, check_answers, load_candidates, save_candidates
 from ..agent.funnel import format_funnel, funnel, write_funnel_chart
 from ..agent.model import Trajectory
 from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, make_embedder
@@ -60,8 +60,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--out", required=True)
     q.set_defaults(handler=cmd_export)
 
-    q = sub.add_parser("report", help="the construction funnel per category (WebArxiv's Table 1) and its chart")
-    q.add_argument("--candidates", required=True)
+    q = sub.add_parser("report", help="the construction funnel per category (WebArxiv's Table 1) and its chart",
+                       description="Without --candidates, the project's tasks are counted as refined (a benchmark "
+                                   "made by hand has no generation funnel, but it has its ground-truth steps).")
+    q.add_argument("--candidates", help="the candidates file (default: the --project's tasks, all refined)")
     q.add_argument("--project", help="a project whose reference trajectories give the ground-truth steps")
     q.add_argument("--references", help="a folder of <task id>.json reference trajectories")
     q.add_argument("--json", action="store_true")
@@ -144,13 +146,17 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    candidates = load_candidates(args.candidates)
+    if not args.candidates and not args.project:
+        raise AgentError("agent tasks report needs --candidates FILE, --project P, or both")
+    candidates = load_candidates(args.candidates) if args.candidates else []
     references: dict[str, Trajectory] = {}
     if args.project:
         from ..store.project import open_project
 
         with open_project(args.project) as project:
             references.update({t.task_id: t for _, t in project.trajectories(reference=True)})
+            if not args.candidates:
+                candidates = [Candidate(task=t, model="person", status="accepted") for t in project.tasks()]
     if args.references:
         from .agent import read_references
 

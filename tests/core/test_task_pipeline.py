@@ -161,3 +161,22 @@ def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monk
     exported = tmp_path / "tasks.jsonl"
     assert main(["agent", "tasks", "export", "--candidates", str(out), "--out", str(exported)]) == 0
     assert main(["agent", "tasks", "--check", str(exported)]) == 0
+
+
+def test_report_for_a_project_made_by_hand(tmp_path: Path, capsys) -> None:
+    from recordlens.core.agent.model import Trajectory
+    from recordlens.core.store.project import init_project
+
+    project = init_project(tmp_path / "p")
+    try:
+        site_id = project.site_id("demo-site", str(SITE))
+        rows = {t.id: project.save_task(site_id, t) for t in DEMO_TASKS}
+        reference = Trajectory.from_json(resource_path("agent", "reference", "lookup-1.json").read_text("utf-8"))
+        project.add_trajectory(rows["lookup-1"], reference)
+    finally:
+        project.close()
+    assert main(["agent", "tasks", "report", "--project", str(tmp_path / "p"), "--json"]) == 0
+    total = json.loads(capsys.readouterr().out)["total"]
+    assert (total["generated"], total["refined"], total["with_reference"]) == (12, 12, 1)
+    assert total["gt_steps"] == len(reference.steps)
+    assert main(["agent", "tasks", "report"]) == 2
