@@ -39,6 +39,7 @@ from urllib.parse import urldefrag, urlsplit
 from .. import atomic
 from ..errors import AgentError
 from . import axtree
+from .site_files import SAVED_SUFFIX, site_file_name
 from .sites import SiteError, build_site, normalise_url, side_files
 
 STATE_FILE = "capture.json"
@@ -48,7 +49,6 @@ DEFAULT_VIEWPORT = (1920, 1080)
 CAPTURE_VIEWPORT = DEFAULT_VIEWPORT  # the name the package exports
 DEFAULT_DEPTH = 2
 DEFAULT_MAX_PAGES = 50
-MAX_STEM = 90
 STATE_VERSION = 1
 
 
@@ -129,16 +129,9 @@ class CaptureSummary:
 
 
 def page_stem(url: str) -> str:
-    """A readable, unique file stem for the page at `url`: host, port, path, query; ends in a hash of the
-    normalised URL when there was a query or the name is long (replaced characters could collide)."""
-    parts = urlsplit(url)
-    host = (parts.hostname or "page").lower() + (f"-{parts.port}" if parts.port else "")
-    pieces = [host, parts.path.strip("/") or "home"] + ([parts.query] if parts.query else [])
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(pieces)).strip("-.") or "page"
-    if parts.query or len(stem) > MAX_STEM:
-        digest = hashlib.sha1(normalise_url(url).encode("utf-8")).hexdigest()[:8]
-        stem = f"{stem[:MAX_STEM].rstrip('-.')}-{digest}"
-    return stem
+    """The file stem of the page captured from `url`: the site's one naming rule (`site_files`), without its
+    suffix, so that a captured page and a page saved by hand get the same name."""
+    return site_file_name(url).removesuffix(SAVED_SUFFIX)
 
 
 # -- robots.txt ---------------------------------------------------------------------------------------------------
