@@ -64,6 +64,9 @@ class PageCandidates:
     facts: PageFacts
     candidates: list[Candidate]
     ends: list[int]  # per element order: the order of its last descendant (subtree = [order, end])
+    inner: list[list[int]] = field(default_factory=list)  # per candidate: candidates inside its records
+    outer: list[list[int]] = field(default_factory=list)  # per candidate: candidates whose records hold it
+    same: list[list[int]] = field(default_factory=list)  # per candidate: other candidates of its template
 
 
 def page_candidates(page: Page, params: Parameters = DEFAULT_PARAMETERS) -> PageCandidates:
@@ -74,8 +77,9 @@ def page_candidates(page: Page, params: Parameters = DEFAULT_PARAMETERS) -> Page
         region.score = score_region(region, Parameters(chrome_weight=1.0))  # chrome is a separate feature
     ends = _subtree_ends(page)
     candidates = [Candidate(r) for r in regions]
-    _Featurizer(page, facts, candidates, ends).run()
-    return PageCandidates(page, facts, candidates, ends)
+    pc = PageCandidates(page, facts, candidates, ends)
+    _Featurizer(page, facts, candidates, ends).run(pc)
+    return pc
 
 
 def _subtree_ends(page: Page) -> list[int]:
@@ -173,7 +177,7 @@ class _Featurizer:
         self.depths: dict[int, int] = {}
         self._context: dict[int, tuple[float, float, float, float, float, float]] = {}
 
-    def run(self) -> None:
+    def run(self, pc: PageCandidates) -> None:
         regions = [c.region for c in self.candidates]
         if not regions:
             return
@@ -208,6 +212,8 @@ class _Featurizer:
                     and jaccard(templates[i], templates[j]) >= 0.5]
             candidate.features = self._features(region, regions, max_score, max_mass, ranks[id(region)],
                                                 inner[i], outer[i], same, parents_by_tags[tags[i]])
+            pc.same.append(same)
+        pc.inner, pc.outer = inner, outer
 
     def _template(self, region: Region) -> frozenset[str]:
         paths: set[str] = set()
