@@ -18,7 +18,7 @@ from .progress import progress
 from .score import DatasetScore
 
 Handler = Callable[[argparse.Namespace], int]
-DEFAULT_METHOD = "repeats"  # the offline extractor: deterministic, no network, no model
+DEFAULT_METHOD = "selector"  # the offline extractor: deterministic, no network, a small shipped model
 
 
 def warn(message: str) -> None:
@@ -212,6 +212,10 @@ def cmd_extract(args: argparse.Namespace) -> int:
     seeds = list(range(args.seed, args.seed + args.seeds)) if method == "gemini" else [None]
     llm_options = _llm_options(args) if method == "gemini" else {}  # one budget for every seed of the run
     params = _method_params(args)
+    if method == "selector" and getattr(args, "model", None):
+        params["model"] = args.model  # for the selector, --model is a model file written by `recordlens train`
+    elif args.model and method != "gemini":
+        raise RecordLensError(f"--model is for the selector (a model file) and gemini, not {method!r}")
     failed = 0
     for seed in seeds:
         if method == "replay":
@@ -356,6 +360,12 @@ def build_parser() -> argparse.ArgumentParser:
     from . import synth_cli
 
     synth_cli.register(sub)
+    from . import train_cli
+
+    train_cli.register(sub)
+    from . import label_check
+
+    label_check.register(sub)
     return parser
 
 

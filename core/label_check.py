@@ -1,0 +1,171 @@
+"""Label hygiene: what in a set of labelled pages makes their figures or their training signal unreliable.
+
+Contract. `check_page(page, records)` reports, for one page's true records:
+- `unresolved`: XPaths that name no element, or an element that holds no text (they expand to nothing);
+- `twice`: pairs of records that cover the same text entries (a wrapper and its only child, or one record
+  listed twice): scoring counts one of them as missed or spurious whatever an extractor does;
+- `nested`: records whose text lies wholly inside another record's (a card and a field of it both labelled);
+and the page's *policy*: whether its labels include records in page chrome (inside `header`, `nav`, `footer`,
+`aside` or a navigation role). `check_pages` adds `policy_outliers`: the pages whose policy differs from the
+majority of the set. Nothing is changed; the report only states what it found.
+
+`recordlens labels check` prints it for a dataset (`--pages DIR --gt DIR`) or a project (`--project P`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+
+from .dom import Element, Page
+from .errors import RecordLensError
+from .records import TextKeyIndex
+
+CHROME_TAGS = frozenset({"header", "nav", "footer", "aside"})
+CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo"})
+
+
+@dataclass
+class PageCheck:
+    page: str
+    records: int
+    unresolved: list[str] = field(default_factory=list)
+    twice: list[tuple[int, int]] = field(default_factory=list)  # 1-based record numbers
+    nested: list[tuple[int, int]] = field(default_factory=list)  # (inner, outer), 1-based
+    chrome_records: int = 0
+
+    @property
+    def includes_chrome(self) -> bool:
+        return self.chrome_records > 0
+
+    @property
+    def clean(self) -> bool:
+        return not (self.unresolved or self.twice or self.nested)
+
+
+@dataclass
+class CheckReport:
+    pages: list[PageCheck]
+    majority_includes_chrome: bool
+    policy_outliers: list[str]
+
+    def as_dict(self) -> dict[str, object]:
+        return {"pages": [asdict(p) | {"includes_chrome": p.includes_chrome} for p in self.pages],
+                "majority_includes_chrome": self.majority_includes_chrome, "policy_outliers": self.policy_outliers}
+
+
+def _in_chrome(element: Element | None) -> bool:
+    while element is not None:
+        if element.tag in CHROME_TAGS or (element.attrs.get("role") or "") in CHROME_ROLES:
+            return True
+        element = element.parent
+    return False
+
+
+def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageCheck:
+    keys = TextKeyIndex(page.text_map)
+    result = PageCheck(name, len(records))
+    expanded = []
+    for record in records:
+        for xpath in record:
+            element = page.resolve(xpath)
+            if element is None or not keys.expand([xpath]):
+                result.unresolved.append(xpath)
+        expanded.append(keys.expand(record))
+        elements = [page.resolve(x) for x in record]
+        if any(e is not None and _in_chrome(e) for e in elements):
+            result.chrome_records += 1
+    # Records are compared through an index of their keys, so a page of hundreds of records stays fast.
+    owners: dict[str, list[int]] = {}
+    for i, keyset in enumerate(expanded):
+        for key in keyset:
+            owners.setdefault(key, []).append(i)
+    for i, keyset in enumerate(expanded):
+        if not keyset:
+            continue
+        shared: dict[int, int] = {}
+        for key in keyset:
+            for j in owners[key]:
+                if j != i:
+                    shared[j] = shared.get(j, 0) + 1
+        for j, n in shared.items():
+            if n == len(keyset) == len(expanded[j]) and i < j:
+                result.twice.append((i + 1, j + 1))
+            elif n == len(keyset) < len(expanded[j]):
+                result.nested.append((i + 1, j + 1))
+    return result
+
+
+def check_pages(pages: Iterable[tuple[str, Page, Sequence[Sequence[str]]]]) -> CheckReport:
+    checks = [check_page(name, page, records) for name, page, records in pages]
+    including = sum(c.includes_chrome for c in checks)
+    majority = including * 2 > len(checks)
+    outliers = [c.page for c in checks if c.includes_chrome != majority]
+    return CheckReport(checks, majority, outliers)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The command
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("labels", help="label hygiene (labels check)")
+    labels_sub = p.add_subparsers(dest="labels_command", metavar="ACTION", required=True)
+    c = labels_sub.add_parser("check", help="flag records listed twice, nested records, XPaths that resolve to "
+                                            "nothing, and pages whose label policy differs from the majority")
+    c.add_argument("--pages", metavar="DIR", help="folder of N.html / N.mhtml")
+    c.add_argument("--gt", metavar="DIR", help="folder of ground-truth N.json")
+    c.add_argument("--project", metavar="DIR", help="a project: every page with accepted labels")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(handler=run)
+
+
+def _sources(args: argparse.Namespace) -> Iterable[tuple[str, Page, Sequence[Sequence[str]]]]:
+    if args.project:
+        from .store import open_project
+
+        project = open_project(args.project)
+        for info in project.pages():
+            records = project.true_records(info.name)
+            if records:
+                yield info.name, project.load(info.name).page, records
+        return
+    if not (args.pages and args.gt):
+        raise RecordLensError("labels check needs --pages DIR and --gt DIR, or --project DIR")
+    from .dataset import find_page_file, load_page, record_files
+    from .records import load_records
+
+    for name, truth in record_files(args.gt).items():
+        page_file = find_page_file(args.pages, name)
+        if page_file is not None:
+            yield name, load_page(page_file, name).page, load_records(truth).records
+
+
+def run(args: argparse.Namespace) -> int:
+    report = check_pages(_sources(args))
+    if args.json:
+        print(json.dumps(report.as_dict(), indent=2))
+        return 0
+    for c in report.pages:
+        if c.clean and c.page not in report.policy_outliers:
+            continue
+        parts = []
+        if c.unresolved:
+            parts.append(f"{len(c.unresolved)} XPath(s) resolve to nothing (first: {c.unresolved[0]})")
+        if c.twice:
+            parts.append(f"{len(c.twice)} pair(s) of records cover the same text (first: records {c.twice[0]})")
+        if c.nested:
+            parts.append(f"{len(c.nested)} record(s) inside another (first: record {c.nested[0][0]} in "
+                         f"{c.nested[0][1]})")
+        if c.page in report.policy_outliers:
+            parts.append("labels page chrome (navigation, header, footer, aside)" if c.includes_chrome
+                         else "labels no page chrome, unlike most pages")
+        print(f"page {c.page}: " + "; ".join(parts))
+    flagged = sum(1 for c in report.pages if not c.clean)
+    print(f"{len(report.pages)} pages: {flagged} with label problems, {len(report.policy_outliers)} whose policy "
+          f"differs from the majority (majority {'labels' if report.majority_includes_chrome else 'does not label'}"
+          " page chrome)", file=sys.stderr)
+    return 0
