@@ -6,7 +6,8 @@ relative floor. Each candidate carries a fixed-length feature vector (`FEATURE_N
 describes it from structure only: its size and regularity, its record make-up (links, headings, images, text
 length), its place on the page (depth, position, share of the page's text), its chrome evidence (tags, roles,
 class words: as separate, soft features), and how it nests among the other candidates (regions inside its
-records, regions whose records hold it, regions of the same template). No feature names a page, a site or a
+records, regions whose records hold it, regions of the same template). Groups of small same-template lists
+(`groups.template_groups`) are candidates beside their parts. No feature names a page, a site or a
 text of the data. The vector is the same for the same page, every time.
 
 `overlaps(...)` and `Claims` answer whether two candidates share any element (one record inside, or equal to,
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..dom import Element, Page
+from .groups import template_groups
 from .repeats import (
     CHROME_ROLES,
     CHROME_TAGS,
@@ -73,6 +75,7 @@ def page_candidates(page: Page, params: Parameters = DEFAULT_PARAMETERS) -> Page
     facts = PageFacts(page, params.signature_depth)
     regions = find_regions(facts, params)
     mark_containers(regions, facts, params)
+    regions += template_groups(regions, facts)
     for region in regions:
         region.score = score_region(region, Parameters(chrome_weight=1.0))  # chrome is a separate feature
     ends = _subtree_ends(page)
@@ -119,7 +122,9 @@ class Claims:
     def overlaps(self, region: Region) -> bool:
         if any(e.order in self.taken or e.order in self.above for e in region.elements):
             return True
-        return any(a.order in self.taken for a in _ancestors(region.parent))
+        # A group's records have several parents (groups.py): each one's ancestors are checked.
+        parents = {e.parent.order: e.parent for e in region.elements if e.parent is not None}
+        return any(a.order in self.taken for p in parents.values() for a in _ancestors(p))
 
     def take(self, region: Region) -> None:
         for element in region.elements:
@@ -140,8 +145,16 @@ FEATURE_NAMES: tuple[str, ...] = (
     "own_text_share", "log_inner_regions", "inner_list_share", "inner_best_rel", "inner_count_ratio",
     "log_outer_regions", "outer_best_rel", "outer_count_ratio", "outer_one_each",
     "log_same_template", "same_template_best_rel", "siblings_same_tag_regions", "log_distinct_region_parents",
+    "log_parts",
 ) + tuple(f"record_tag_{t}" for t in RECORD_TAGS) + ("record_tag_other",) + tuple(
     f"parent_tag_{t}" for t in PARENT_TAGS) + ("parent_tag_other",)
+
+
+def _spread(values: Sequence[int], mean: float) -> float:
+    """Coefficient of variation (population standard deviation over the mean); 0 for a zero mean."""
+    if not mean:
+        return 0.0
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) / mean
 
 
 def _log(value: float) -> float:
@@ -206,10 +219,19 @@ class _Featurizer:
         for i, t in enumerate(tags):
             by_tags.setdefault(t, []).append(i)
         parents_by_tags = {t: len({regions[i].parent.order for i in idx}) for t, idx in by_tags.items()}
+        # Regions of one template mostly share identical templates: compare each distinct template once.
+        alike: dict[tuple[tuple[str, ...], frozenset[str]], list[int]] = {}
+        for t, idx in by_tags.items():
+            distinct = list(dict.fromkeys(templates[i] for i in idx))
+            members: dict[frozenset[str], list[int]] = {}
+            for i in idx:
+                if regions[i].count >= 3:
+                    members.setdefault(templates[i], []).append(i)
+            for a in distinct:
+                alike[(t, a)] = [j for b in distinct if b in members and jaccard(a, b) >= 0.5 for j in members[b]]
         for i, candidate in enumerate(self.candidates):
             region = regions[i]
-            same = [j for j in by_tags[tags[i]] if j != i and regions[j].count >= 3
-                    and jaccard(templates[i], templates[j]) >= 0.5]
+            same = [j for j in alike[(tags[i], templates[i])] if j != i]
             candidate.features = self._features(region, regions, max_score, max_mass, ranks[id(region)],
                                                 inner[i], outer[i], same, parents_by_tags[tags[i]])
             pc.same.append(same)
@@ -237,7 +259,7 @@ class _Featurizer:
         media_share = sum(1 for rec in region.records if any(self.media[e.order] for e in rec)) / count
         links_per_record = sum(self.links[e.order] for e in elements) / count
         mean_chars = sum(record_chars) / count
-        chars_spread = statistics.pstdev(record_chars) / mean_chars if mean_chars else 0.0
+        chars_spread = _spread(record_chars, mean_chars)
         signatures = [facts.signature(rec[0]) for rec in region.records[:30]]
         agreement = statistics.fmean(jaccard(signatures[0], s) for s in signatures[1:]) if len(signatures) > 1 else 1.0
         cores = len({facts.core(rec[0]).tag for rec in region.records}) / count
@@ -280,6 +302,7 @@ class _Featurizer:
             _log(len(inner)), inner_list_share, inner_best / score, inner_count / count,
             _log(len(outer)), outer_best / score, outer_count / count, outer_one_each,
             _log(len(same)), same_best / score, float(len(same) > 0), _log(tag_parents),
+            _log(len({e.parent.order for e in elements if e.parent is not None})),
         ]
         record_tag = region.records[0][0].tag
         features.extend(float(record_tag == t) for t in RECORD_TAGS)

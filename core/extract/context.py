@@ -19,6 +19,8 @@ from .candidates import PageCandidates, _ancestors
 CONTEXT_NAMES: tuple[str, ...] = (
     "p1", "p1_rel", "p1_rank_log", "p1_inner_best", "p1_outer_best", "p1_same_best", "p1_likely_log",
     "near_top", "mass_rel_top", "count_rel_top", "is_top", "top_chrome_tag", "p1_gap_outer",
+    "fields_rel_top", "chars_rel_top", "link_share_minus_top", "depth_minus_top", "same_parent_as_top",
+    "p1_second_best_rel",
 )
 
 
@@ -38,6 +40,9 @@ def context_features(pc: PageCandidates, p1: np.ndarray, base: np.ndarray) -> np
     from .candidates import FEATURE_NAMES
 
     chrome_col = FEATURE_NAMES.index("chrome_tag")
+    fields_col, chars_col = FEATURE_NAMES.index("log_fields"), FEATURE_NAMES.index("log_chars_per_record")
+    link_col, depth_col = FEATURE_NAMES.index("link_share"), FEATURE_NAMES.index("log_parent_depth")
+    second = float(p1[order[1]]) / best if n > 1 else 0.0
     likely = float((p1 >= 0.5).sum())
     out = np.zeros((n, len(CONTEXT_NAMES)))
     for i, region in enumerate(regions):
@@ -54,5 +59,8 @@ def context_features(pc: PageCandidates, p1: np.ndarray, base: np.ndarray) -> np
             p1[i], p1[i] / best, math.log1p(rank[i]), inner, outer, same, math.log1p(likely),
             near, sum(region.sizes) / top_mass, region.count / regions[top].count, float(i == top),
             base[top, chrome_col], p1[i] - outer,
+            base[i, fields_col] - base[top, fields_col], base[i, chars_col] - base[top, chars_col],
+            base[i, link_col] - base[top, link_col], base[i, depth_col] - base[top, depth_col],
+            float(region.parent is regions[top].parent), second,
         )
     return out

@@ -11,6 +11,7 @@ file whose feature names differ from the code's is refused with a clear error ra
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,10 @@ class SelectorModel:
 
         path = Path(path)
         write_text_atomically(path, self.to_json())
+        # The temporary file was private (mode 0600); a model is a shareable file like any other output.
+        umask = os.umask(0)
+        os.umask(umask)
+        path.chmod(0o666 & ~umask)
         return path
 
     @classmethod

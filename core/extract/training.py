@@ -46,7 +46,7 @@ class FitConfig:
     min_leaf: int = 5
     subsample: float = 1.0
     stages: int = 2  # 1: each candidate on its own evidence; 2: re-rated against its page (context.py)
-    page_weighting: str = "none"  # "none", "page" or "balanced" (see _stack)
+    page_weighting: str = "none"  # "none", "page", "balanced" or "impact" (see _stack)
 
 
 @dataclass
@@ -93,7 +93,7 @@ def _stack(examples: Sequence[Example], matrices: Sequence[np.ndarray], weightin
     y = np.concatenate([e.targets >= POSITIVE for e, m in zip(examples, matrices, strict=True) if len(m)])
     y = y.astype(np.int64)
     # "page": every page weighs the same in total, however many candidates it has; "balanced": also positives
-    # and negatives weigh the same within a page; "none": every candidate weighs 1.
+    # and negatives weigh the same within a page; "impact": by what a wrong call costs; "none": all weigh 1.
     weights = []
     for e, m in zip(examples, matrices, strict=True):
         if not len(m):
@@ -106,6 +106,12 @@ def _stack(examples: Sequence[Example], matrices: Sequence[np.ndarray], weightin
             w[~labels] = (0.5 if pos else 1.0) / neg if neg else 0.0
         elif weighting == "page":
             w /= len(labels)
+        elif weighting == "impact":
+            # What a wrong call costs the page's F1: proposing a spurious region of n records when T are true
+            # costs about n / (T + n) of precision; missing a true region costs about n / T of recall.
+            n = np.asarray([c.region.count for c in e.candidates.candidates], dtype=np.float64)
+            t = max(1, len(e.truth))
+            w = np.where(labels, np.minimum(1.0, n / t), n / (t + n))
         weights.append(w)
     w = np.concatenate(weights)
     return x, y, w * (len(y) / w.sum())
