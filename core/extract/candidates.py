@@ -6,8 +6,7 @@ relative floor. Each candidate carries a fixed-length feature vector (`FEATURE_N
 describes it from structure only: its size and regularity, its record make-up (links, headings, images, text
 length), its place on the page (depth, position, share of the page's text), its chrome evidence (tags, roles,
 class words: as separate, soft features), and how it nests among the other candidates (regions inside its
-records, regions whose records hold it, regions of the same template). Groups of small same-template lists
-(`groups.template_groups`) are candidates beside their parts. No feature names a page, a site or a
+records, regions whose records hold it, regions of the same template). No feature names a page, a site or a
 text of the data. The vector is the same for the same page, every time.
 
 `overlaps(...)` and `Claims` answer whether two candidates share any element (one record inside, or equal to,
@@ -22,7 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..dom import Element, Page
-from .groups import template_groups
 from .repeats import (
     CHROME_ROLES,
     CHROME_TAGS,
@@ -75,7 +73,6 @@ def page_candidates(page: Page, params: Parameters = DEFAULT_PARAMETERS) -> Page
     facts = PageFacts(page, params.signature_depth)
     regions = find_regions(facts, params)
     mark_containers(regions, facts, params)
-    regions += template_groups(regions, facts)
     for region in regions:
         region.score = score_region(region, Parameters(chrome_weight=1.0))  # chrome is a separate feature
     ends = _subtree_ends(page)
@@ -122,7 +119,7 @@ class Claims:
     def overlaps(self, region: Region) -> bool:
         if any(e.order in self.taken or e.order in self.above for e in region.elements):
             return True
-        # A group's records have several parents (groups.py): each one's ancestors are checked.
+        # A region's records may have several parents (a joined split table): each one's ancestors are checked.
         parents = {e.parent.order: e.parent for e in region.elements if e.parent is not None}
         return any(a.order in self.taken for p in parents.values() for a in _ancestors(p))
 
@@ -145,7 +142,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     "own_text_share", "log_inner_regions", "inner_list_share", "inner_best_rel", "inner_count_ratio",
     "log_outer_regions", "outer_best_rel", "outer_count_ratio", "outer_one_each",
     "log_same_template", "same_template_best_rel", "siblings_same_tag_regions", "log_distinct_region_parents",
-    "log_parts",
 ) + tuple(f"record_tag_{t}" for t in RECORD_TAGS) + ("record_tag_other",) + tuple(
     f"parent_tag_{t}" for t in PARENT_TAGS) + ("parent_tag_other",)
 
@@ -302,7 +298,6 @@ class _Featurizer:
             _log(len(inner)), inner_list_share, inner_best / score, inner_count / count,
             _log(len(outer)), outer_best / score, outer_count / count, outer_one_each,
             _log(len(same)), same_best / score, float(len(same) > 0), _log(tag_parents),
-            _log(len({e.parent.order for e in elements if e.parent is not None})),
         ]
         record_tag = region.records[0][0].tag
         features.extend(float(record_tag == t) for t in RECORD_TAGS)
