@@ -307,23 +307,30 @@ class _Featurizer:
         return features
 
     def _context_of(self, element: Element) -> tuple[float, float, float, float, float, float]:
-        """Chrome and context evidence from the element and its ancestors (cached per element)."""
-        cached = self._context.get(element.order)
-        if cached is not None:
-            return cached
-        if element.parent is None:
-            result = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-        else:
-            above = self._context_of(element.parent)
-            role = element.attrs.get("role") or ""
-            result = (
-                max(above[0], float(element.tag in CHROME_TAGS)),
-                max(above[1], float(role in CHROME_ROLES)),
-                # The element's own class words count too here: the selector weighs them, they do not veto.
-                max(above[2], float(bool(_class_words(element) & CHROME_WORDS))),
-                max(above[3], float(element.tag in MAIN_TAGS or role == "main")),
-                max(above[4], float(element.tag == "form")),
-                max(above[5], float(element.tag in ("td", "th"))),
-            )
-        self._context[element.order] = result
-        return result
+        """Chrome and context evidence from the element and its ancestors (cached per element).
+
+        Iterative: climb to the nearest cached ancestor, then fill the cache downwards (no recursion on deep
+        pages)."""
+        chain: list[Element] = []
+        node: Element | None = element
+        while node is not None and node.order not in self._context:
+            chain.append(node)
+            node = node.parent
+        above = self._context[node.order] if node is not None else (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        for item in reversed(chain):
+            if item.parent is None:
+                result = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            else:
+                role = item.attrs.get("role") or ""
+                result = (
+                    max(above[0], float(item.tag in CHROME_TAGS)),
+                    max(above[1], float(role in CHROME_ROLES)),
+                    # The element's own class words count too: the selector weighs them, they do not veto.
+                    max(above[2], float(bool(_class_words(item) & CHROME_WORDS))),
+                    max(above[3], float(item.tag in MAIN_TAGS or role == "main")),
+                    max(above[4], float(item.tag == "form")),
+                    max(above[5], float(item.tag in ("td", "th"))),
+                )
+            self._context[item.order] = result
+            above = result
+        return above

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..dom import Page
 from .base import Extraction
-from .candidates import Claims, PageCandidates, page_candidates
+from .candidates import FEATURE_NAMES, Claims, PageCandidates, page_candidates
 from .repeats import Region, _join_split_tables
 from .selector_model import SelectorModel
 
@@ -47,7 +47,10 @@ def load_model(path: str | Path | None = None) -> SelectorModel:
 
 
 def feature_matrix(pc: PageCandidates) -> np.ndarray:
-    return np.asarray([c.features for c in pc.candidates], dtype=np.float64).reshape(len(pc.candidates), -1)
+    """One row per candidate, one column per `FEATURE_NAMES` entry (a page without candidates: zero rows)."""
+    if not pc.candidates:
+        return np.zeros((0, len(FEATURE_NAMES)))
+    return np.asarray([c.features for c in pc.candidates], dtype=np.float64)
 
 
 def select(pc: PageCandidates, probabilities: np.ndarray, threshold: float) -> list[Region]:

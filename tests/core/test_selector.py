@@ -184,3 +184,11 @@ def test_largest_dev_page_with_model_load_takes_at_most_a_second(dev_dir: Path) 
         extractor.extract(parse_html(html))
         best = min(best, time.perf_counter() - start)
     assert best <= 1.0
+
+
+@pytest.mark.parametrize("html", ["", "<html></html>", "<p>one paragraph</p>",
+                                  "<div>" * 3000 + "<ul><li>a</li><li>b</li><li>c</li></ul>" + "</div>" * 3000])
+def test_odd_pages_never_crash(html: str) -> None:
+    extraction = SelectorExtractor().extract(parse_html(html))
+    assert isinstance(extraction.records, list)
+    assert extraction.records or extraction.warnings
