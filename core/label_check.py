@@ -5,8 +5,9 @@ Contract. `check_page(page, records)` reports, for one page's true records:
 - `twice`: pairs of records that cover the same text entries (a wrapper and its only child, or one record
   listed twice): scoring counts one of them as missed or spurious whatever an extractor does;
 - `nested`: records whose text lies wholly inside another record's (a card and a field of it both labelled);
-and the page's *policy*: whether its labels include records in page chrome (inside `header`, `nav`, `footer`,
-`aside` or a navigation role). `check_pages` adds `policy_outliers`: the pages whose policy differs from the
+the *ceiling* the labels allow (the F1 of predicting each distinct true record once), and the page's
+*policy*: whether its labels include records in page chrome (inside `header`, `nav`, `footer`, `aside` or a
+navigation role). `check_pages` adds `policy_outliers`: the pages whose policy differs from the
 majority of the set. Nothing is changed; the report only states what it found.
 
 `recordlens labels check` prints it for a dataset (`--pages DIR --gt DIR`) or a project (`--project P`).
@@ -23,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from .dom import Element, Page
 from .errors import RecordLensError
 from .records import TextKeyIndex
+from .score import score_expanded
 
 CHROME_TAGS = frozenset({"header", "nav", "footer", "aside"})
 CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo"})
@@ -36,6 +38,7 @@ class PageCheck:
     twice: list[tuple[int, int]] = field(default_factory=list)  # 1-based record numbers
     nested: list[tuple[int, int]] = field(default_factory=list)  # (inner, outer), 1-based
     chrome_records: int = 0
+    ceiling: float = 1.0  # the F1 of predicting each distinct true record once: the best any extractor can score
 
     @property
     def includes_chrome(self) -> bool:
@@ -52,9 +55,15 @@ class CheckReport:
     majority_includes_chrome: bool
     policy_outliers: list[str]
 
+    @property
+    def ceiling(self) -> float:
+        """The mean per-page F1 the labels allow (NEXT-EVAL's metric, each distinct true record once)."""
+        return sum(p.ceiling for p in self.pages) / len(self.pages) if self.pages else 1.0
+
     def as_dict(self) -> dict[str, object]:
         return {"pages": [asdict(p) | {"includes_chrome": p.includes_chrome} for p in self.pages],
-                "majority_includes_chrome": self.majority_includes_chrome, "policy_outliers": self.policy_outliers}
+                "majority_includes_chrome": self.majority_includes_chrome, "policy_outliers": self.policy_outliers,
+                "ceiling": self.ceiling}
 
 
 def _in_chrome(element: Element | None) -> bool:
@@ -68,7 +77,7 @@ def _in_chrome(element: Element | None) -> bool:
 def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageCheck:
     keys = TextKeyIndex(page.text_map)
     result = PageCheck(name, len(records))
-    expanded = []
+    expanded: list[frozenset[str]] = []
     for record in records:
         for xpath in record:
             element = page.resolve(xpath)
@@ -78,6 +87,7 @@ def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageC
         elements = [page.resolve(x) for x in record]
         if any(e is not None and _in_chrome(e) for e in elements):
             result.chrome_records += 1
+    result.ceiling = score_expanded(list(dict.fromkeys(expanded)), expanded).f1
     # Records are compared through an index of their keys, so a page of hundreds of records stays fast.
     owners: dict[str, list[int]] = {}
     for i, keyset in enumerate(expanded):
@@ -167,5 +177,5 @@ def run(args: argparse.Namespace) -> int:
     flagged = sum(1 for c in report.pages if not c.clean)
     print(f"{len(report.pages)} pages: {flagged} with label problems, {len(report.policy_outliers)} whose policy "
           f"differs from the majority (majority {'labels' if report.majority_includes_chrome else 'does not label'}"
-          " page chrome)", file=sys.stderr)
+          f" page chrome); the labels allow a mean F1 of at most {report.ceiling:.4f}", file=sys.stderr)
     return 0

@@ -52,3 +52,10 @@ def test_the_command_reports_a_dataset(tmp_path: Path, capsys) -> None:
     out = capsys.readouterr()
     assert "page 3: 1 XPath(s) resolve to nothing" in out.out
     assert "1 with label problems" in out.err
+
+
+def test_records_listed_twice_lower_the_ceiling_the_labels_allow() -> None:
+    page = parse_html(HTML)
+    assert check_page("p", page, MAIN).ceiling == 1.0
+    twice = check_page("p", page, [*MAIN, ["/body[1]/main[1]/div[1]/div[1]"]])
+    assert twice.ceiling == 2 * (3 / 3) * (3 / 4) / (1 + 3 / 4)  # 3 distinct records predicted, 4 listed

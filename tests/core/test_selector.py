@@ -192,3 +192,28 @@ def test_odd_pages_never_crash(html: str) -> None:
     extraction = SelectorExtractor().extract(parse_html(html))
     assert isinstance(extraction.records, list)
     assert extraction.records or extraction.warnings
+
+
+def test_a_project_trains_on_its_labelled_pages_and_proposals_follow_its_policy(tmp_path: Path) -> None:
+    """`train --project P`: a project whose labels include the secondary list teaches the selector to propose it.
+    A page not marked labelled is left out of the training."""
+    from recordlens.core.store import init_project
+    from recordlens.core.store_db import Provenance
+    from recordlens.core.store_import import import_paths
+
+    rng = random.Random(21)
+    root = tmp_path / "data"
+    (root / "html").mkdir(parents=True)
+    for k in range(10):
+        html, main, secondary = catalogue(rng)
+        (root / "html" / f"{k}.html").write_text(html, encoding="utf-8")
+        save_records(root / "gt" / f"{k}.json", main + secondary)
+    project = init_project(tmp_path / "project")
+    assert not import_paths(project, [root]).problems
+    project.set_status("9", "new", Provenance.person("tester"))
+    model = tmp_path / "project-model.json"
+    assert cli_main(["train", "--project", str(tmp_path / "project"), "--out", str(model), "-q"]) == 0
+    trained = SelectorModel.load(model)
+    assert [p["name"] for p in trained.provenance["pages"]] == [str(k) for k in range(9)]
+    unseen = labelled_pages(77, 4, with_secondary=True)
+    assert secondary_proposed(trained, unseen) == (4, 4)
