@@ -77,7 +77,9 @@ class SelectorExtractor:
 
     def __init__(self, model: str | Path | SelectorModel | None = None, threshold: float | None = None) -> None:
         self.model = model if isinstance(model, SelectorModel) else load_model(model)
-        self.model_path = None if isinstance(model, SelectorModel) else str(model or DEFAULT_MODEL)
+        # The shipped model is named "default" (not its install path), so runs compare across checkouts.
+        self.model_name = ("(in memory)" if isinstance(model, SelectorModel) else
+                           "default" if model is None else str(model))
         self.threshold = self.model.threshold if threshold is None else float(threshold)
 
     def extract(self, page: Page) -> Extraction:
@@ -92,8 +94,8 @@ class SelectorExtractor:
         raw = [{"parent": c.region.parent.xpath, "records": c.region.count, "probability": round(float(p), 4),
                 "kept": id(c.region) in kept}
                for c, p in zip(pc.candidates, probabilities, strict=True) if p >= min(0.2, self.threshold)]
-        parameters: dict[str, object] = {"threshold": self.threshold,
-                                         "model": self.model_path or "(in memory)",
+        parameters: dict[str, object] = {"threshold": self.threshold, "model": self.model_name,
+                                         "model_digest": self.model.digest,
                                          "trained": self.model.provenance.get("trained_on", "")}
         return Extraction(records=records, method=METHOD, version=VERSION, parameters=parameters,
                           seconds=seconds, warnings=warnings, raw=raw)

@@ -10,6 +10,7 @@ file whose feature names differ from the code's is refused with a clear error ra
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -114,6 +115,7 @@ class SelectorModel:
     second: Ensemble | None = None
     threshold: float = 0.5
     provenance: dict[str, Any] = field(default_factory=dict)
+    digest: str = ""  # of the file it was read from (names the exact model in run parameters)
 
     def predict(self, pc: PageCandidates, features: np.ndarray | None = None) -> np.ndarray:
         from .selector import feature_matrix
@@ -166,4 +168,6 @@ class SelectorModel:
             text = path.read_text(encoding="utf-8")
         except OSError as error:
             raise ModelError(f"{path}: cannot read the model ({error.strerror or error})") from None
-        return cls.from_json(text, str(path))
+        model = cls.from_json(text, str(path))
+        model.digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        return model
