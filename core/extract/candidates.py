@@ -9,8 +9,10 @@ class words: as separate, soft features), and how it nests among the other candi
 records, regions whose records hold it, regions of the same template). No feature names a page, a site or a
 text of the data. The vector is the same for the same page, every time.
 
-`overlaps(...)` and `Claims` answer whether two candidates share any element (one record inside, or equal to,
-another's), which is what a non-overlapping selection needs, in time linear in the candidates' size.
+`Claims` answers whether a candidate shares any element with the candidates already taken (one record inside,
+or equal to, another's), which is what a non-overlapping selection needs, in time linear in the candidate's
+size and depth. The hand score of `repeats` (text mass, fields, regularity; without its chrome discount) is
+one feature among the others, not a filter.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ PARENT_TAGS = ("ul", "ol", "tbody", "table", "div", "nav", "section", "main", "d
 MAIN_TAGS = frozenset({"main", "article"})
 
 
+_UNDISCOUNTED = Parameters(chrome_weight=1.0)
+
+
 @dataclass
 class Candidate:
     """One region and its evidence."""
@@ -74,7 +79,7 @@ def page_candidates(page: Page, params: Parameters = DEFAULT_PARAMETERS) -> Page
     regions = find_regions(facts, params)
     mark_containers(regions, facts, params)
     for region in regions:
-        region.score = score_region(region, Parameters(chrome_weight=1.0))  # chrome is a separate feature
+        region.score = score_region(region, _UNDISCOUNTED)  # chrome is a separate feature, not a factor
     ends = _subtree_ends(page)
     candidates = [Candidate(r) for r in regions]
     pc = PageCandidates(page, facts, candidates, ends)
