@@ -68,6 +68,10 @@ def cmd_extract(args: argparse.Namespace) -> int:
     seeds = list(range(args.seed, args.seed + args.seeds)) if method == "gemini" else [None]
     llm_options = gemini_options(args) if method == "gemini" else {}  # one budget for every seed of the run
     params = _method_params(args)
+    if method == "selector" and getattr(args, "model", None):
+        params["model"] = args.model  # for the selector, --model is a model file written by `recordlens train`
+    elif getattr(args, "model", None) and method != "gemini":
+        raise RecordLensError(f"--model is for the selector (a model file) and gemini, not {method!r}")
     failed = 0
     for seed in seeds:
         if method == "replay":

@@ -1,6 +1,6 @@
 """The project commands of `recordlens`: `project init`, `import`, `export`, `runs`, and `score --project --run`.
 
-`core/cli.py` owns the parser; it calls `register(subparsers)` to add these commands, `add_score_arguments` on
+`core/cli/command.py` owns the parser; it calls `register(subparsers)` to add these commands, `add_score_arguments` on
 its `score` parser, and `score_project_run` at the start of its score handler. Handlers return an exit code
 and raise RecordLensError for anything a user must fix, like every other command.
 """

@@ -1,6 +1,6 @@
 """`recordlens synth`: synthetic variants of labelled pages, written as a dataset whose labels follow the records.
 
-`core/cli.py` owns the parser and calls `register(subparsers)`. The handler returns an exit code and raises
+`core/cli/command.py` owns the parser and calls `register(subparsers)`. The handler returns an exit code and raises
 RecordLensError for anything a user must fix, like every other command.
 """
 

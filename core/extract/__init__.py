@@ -17,7 +17,7 @@ __all__ = [
     "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "register",
 ]
 
-DEFAULT_METHOD = "repeats"  # what `extract` and the app's Propose use: offline, deterministic, no model
+DEFAULT_METHOD = "selector"  # what `extract` and the app's Propose use: offline, deterministic, a small shipped model
 
 Factory = Callable[..., Extractor]
 
@@ -63,8 +63,10 @@ def create(name: str, **params: object) -> Extractor:
     return _resolve(entry.factory)(**params)
 
 
+register("selector", ".selector:SelectorExtractor",
+         "offline default: repeats' candidate regions chosen by a trained scorer (--model, `recordlens train`)")
 register("repeats", ".repeats:RepeatsExtractor",
-         "offline default: repeated sibling structures scored by text mass, fields and page chrome")
+         "offline, hand rules: repeated sibling structures scored by text mass, fields and page chrome")
 register("mdr", ".mdr:MdrExtractor",
          "MDR (Liu, Grossman, Zhai 2003) as NEXT-EVAL's reference runs it: tag-string similarity on slim HTML")
 register("gemini", ".gemini:GeminiExtractor",

@@ -47,7 +47,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from ..page.dom import Element, Page
+from ..page.dom import Element, Page, common_ancestor
 from .base import Extraction
 
 METHOD = "repeats"
@@ -240,7 +240,7 @@ def find_regions(facts: PageFacts, params: Parameters) -> list[Region]:
 
 def _is_heading_row(element: Element) -> bool:
     """A table row that its class names a (sub-)header: it heads the rows below it, it is not one of them."""
-    return element.tag == "tr" and bool(_class_words(element) & HEADING_WORDS)
+    return element.tag == "tr" and bool(class_words(element) & HEADING_WORDS)
 
 
 def _kinds_of(parent: Element, children: list[Element], facts: PageFacts, similarity: float) -> list[int]:
@@ -349,13 +349,13 @@ def _chrome_reason(parent: Element) -> str:
             return f"role={role}"
         # The parent's own class describes the list itself (`table-header-group` on a tbody of records), so
         # only the ancestors above it are read for furniture words.
-        if element is not parent and (words := _class_words(element) & CHROME_WORDS):
+        if element is not parent and (words := class_words(element) & CHROME_WORDS):
             return min(words)
         element = element.parent
     return ""
 
 
-def _class_words(element: Element) -> set[str]:
+def class_words(element: Element) -> set[str]:
     """Lower-case words of an element's class and id: `b-footer-wrap` -> b, footer, wrap; `MenuItem` -> menu, item.
 
     BEM modifiers (`card--sidebar`) and responsive prefixes (`md:hidden`) describe a variant, not the block."""
@@ -431,7 +431,7 @@ def choose_regions(regions: list[Region], facts: PageFacts, params: Parameters) 
         if not any(region.overlaps(c) for c in chosen):
             chosen.append(region)
     _add_same_template(chosen, ranked, facts, params)
-    chosen = _join_split_tables(chosen, regions, facts)
+    chosen = join_split_tables(chosen, regions, facts)
     return sorted(chosen, key=lambda r: r.records[0][0].order)
 
 
@@ -450,7 +450,7 @@ def _add_same_template(chosen: list[Region], ranked: Iterable[Region], facts: Pa
             chosen.append(region)
 
 
-def _join_split_tables(chosen: list[Region], regions: Sequence[Region], facts: PageFacts) -> list[Region]:
+def join_split_tables(chosen: list[Region], regions: Sequence[Region], facts: PageFacts) -> list[Region]:
     """Join the halves of a table drawn as two (a frozen first column beside a scrolling body).
 
     A one-column table whose rows line up with a kept table of several columns, as many rows and close by in the
@@ -466,7 +466,7 @@ def _join_split_tables(chosen: list[Region], regions: Sequence[Region], facts: P
                         or not _is_table(column) or not _is_one_column(column, facts)
                         or any(column.overlaps(c) for c in chosen if c is not column)):
                     continue
-                ancestor = _common_ancestor(column.parent, region.parent, SPLIT_TABLE_REACH)
+                ancestor = common_ancestor([column.parent, region.parent], SPLIT_TABLE_REACH)
                 if ancestor is None:
                     continue
                 used.add(id(column))
@@ -485,23 +485,6 @@ def _is_table(region: Region) -> bool:
 
 def _is_one_column(region: Region, facts: PageFacts) -> bool:
     return all(len(facts.text_children(record[0])) == 1 for record in region.records)
-
-
-def _common_ancestor(a: Element, b: Element, reach: int) -> Element | None:
-    """The nearest common ancestor of two elements when it lies at most `reach` levels above both."""
-    above_a: list[Element] = []
-    node: Element | None = a
-    while node is not None and len(above_a) <= reach:
-        above_a.append(node)
-        node = node.parent
-    node = b
-    for _ in range(reach + 1):
-        if node is None:
-            return None
-        if node in above_a:
-            return node
-        node = node.parent
-    return None
 
 
 def _record_tags(region: Region) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -141,6 +141,25 @@ class Page:
 
 class ParseError(RecordLensError):
     pass
+
+
+def common_ancestor(elements: Sequence[Element], reach: int | None = None) -> Element | None:
+    """The deepest element at or above every one of `elements`. With `reach`, only one at most that many levels
+    above each of them (else None): nearby elements share a container, distant ones only the page."""
+    ancestor = elements[0]
+    for element in elements[1:]:
+        while ancestor is not element and not ancestor.is_ancestor_of(element) and ancestor.parent is not None:
+            ancestor = ancestor.parent
+    if reach is not None and any(_levels_between(ancestor, e) > reach for e in elements):
+        return None
+    return ancestor
+
+
+def _levels_between(ancestor: Element, element: Element) -> int:
+    levels, node = 0, element
+    while node is not ancestor and node is not None:
+        levels, node = levels + 1, node.parent
+    return levels
 
 
 def parse_html(html: str | bytes) -> Page:

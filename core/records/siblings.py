@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..page.dom import Element, Page
+from ..page.dom import Element, Page, common_ancestor
 from .model import normalise_xpath
 
 
@@ -31,15 +31,6 @@ def _resolved(page: Page, xpaths: Iterable[str]) -> list[Element]:
     return list({e.order: e for e in found if e is not None}.values())
 
 
-def _common_ancestor(elements: Sequence[Element]) -> Element:
-    """The deepest element at or above every one of `elements`."""
-    ancestor = elements[0]
-    for element in elements[1:]:
-        while ancestor is not element and not ancestor.is_ancestor_of(element) and ancestor.parent is not None:
-            ancestor = ancestor.parent
-    return ancestor
-
-
 def _child_towards(container: Element, element: Element) -> Element:
     """The child of `container` that is `element` or holds it."""
     while element.parent is not container:
@@ -51,7 +42,7 @@ def _child_towards(container: Element, element: Element) -> Element:
 def _candidate_groups(elements: Sequence[Element]) -> list[_Group]:
     """The record as one element among its parent's children, and, when it spans several children of its
     common ancestor, as that run of children."""
-    ancestor = _common_ancestor(elements)
+    ancestor = _ancestor_of(elements)
     groups = []
     if ancestor.parent is not None:
         siblings = ancestor.parent.element_children()
@@ -132,7 +123,7 @@ def split_parts(page: Page, xpaths: Sequence[str]) -> list[list[str]]:
     elements = _resolved(page, xpaths)
     if len(elements) < 2:
         return [list(xpaths)] if xpaths else []
-    ancestor = _common_ancestor(elements)
+    ancestor = _ancestor_of(elements)
     parts: dict[int, list[str]] = {}
     by_element = {e.order: e for e in elements}
     unresolved = []
@@ -158,3 +149,9 @@ def toggle_xpath(xpaths: Sequence[str], xpath: str) -> list[str]:
 
 def _key(record: Iterable[str]) -> frozenset[str]:
     return frozenset(normalise_xpath(x) for x in record)
+
+
+def _ancestor_of(elements: Sequence[Element]) -> Element:
+    ancestor = common_ancestor(elements)
+    assert ancestor is not None  # without a reach there is always one: the page's root at worst
+    return ancestor

@@ -24,7 +24,7 @@ PAGE = "<html><head><title>Shop</title></head><body><ul><li>a</li><li>b</li></ul
 
 
 def run_cli(argv: list[str]) -> int:
-    """The project commands under a parser shaped like core/cli.py's, `score` included."""
+    """The project commands under a parser shaped like core/cli/command.py's, `score` included."""
     parser = argparse.ArgumentParser(prog="recordlens")
     sub = parser.add_subparsers(required=True)
     project_cli.register(sub)

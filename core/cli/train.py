@@ -1,0 +1,54 @@
+"""`recordlens train`: fit the offline selector on labelled pages and write a model file.
+
+Labelled pages come from a dataset
+(`--pages DIR --gt DIR`, repeatable in pairs) or from a project (`--project P`: its pages marked labelled or
+reviewed, with their accepted and edited records). The same pages and seed give the same model file. Use the
+model with `recordlens extract --method selector --param model=MODEL` (or `extract --model MODEL`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from ..errors import RecordLensError
+from ..runs.progress import progress
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("train", help="train the offline selector on labelled pages (a dataset or a project)",
+                       description=__doc__.split("\n\n")[1] if __doc__ else None)
+    p.add_argument("--pages", action="append", metavar="DIR", help="folder of N.html / N.mhtml (repeatable)")
+    p.add_argument("--gt", action="append", metavar="DIR", help="folder of ground-truth N.json (one per --pages)")
+    p.add_argument("--project", metavar="DIR", help="a project: its pages marked labelled or reviewed")
+    p.add_argument("--out", "-o", required=True, metavar="MODEL", help="the model file to write (JSON)")
+    p.add_argument("--seed", type=int, default=0, help="the seed (default 0)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..extract.training import dataset_pages, fit, prepare, project_pages
+
+    pages_dirs, gt_dirs = args.pages or [], args.gt or []
+    if args.project and (pages_dirs or gt_dirs):
+        raise RecordLensError("give either --project DIR or --pages DIR --gt DIR, not both")
+    if not args.project and (not pages_dirs or len(pages_dirs) != len(gt_dirs)):
+        raise RecordLensError("train needs --pages DIR --gt DIR (as many of each), or --project DIR")
+    start = time.perf_counter()
+    if args.project:
+        labelled = project_pages(args.project)
+        description = f"{len(labelled)} labelled pages of the project {Path(args.project).name}"
+    else:
+        labelled = [lp for pages, gt in zip(pages_dirs, gt_dirs, strict=True) for lp in dataset_pages(pages, gt)]
+        names = ", ".join(sorted({lp.source for lp in labelled}))
+        description = f"{len(labelled)} labelled pages of {names}"
+    examples = prepare(progress(labelled, label="candidates", enabled=not args.quiet))
+    model = fit(examples, seed=args.seed, description=description)
+    out = model.save(args.out)
+    size = out.stat().st_size
+    print(f"{out}: selector model from {description}, seed {args.seed}, {size / 1e3:.0f} kB, "
+          f"{time.perf_counter() - start:.1f} s", file=sys.stderr)
+    return 0

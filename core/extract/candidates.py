@@ -1,0 +1,341 @@
+"""Candidate regions of a page and the structural evidence about each, for a selector to weigh.
+
+Contract. `page_candidates(page)` returns every region `repeats` builds (records of one kind under one parent,
+see `repeats.find_regions`) *before* any of its hard choices: no container filter, no chrome discount, no
+relative floor. Each candidate carries a fixed-length feature vector (`FEATURE_NAMES`, all floats) that
+describes it from structure only: its size and regularity, its record make-up (links, headings, images, text
+length), its place on the page (depth, position, share of the page's text), its chrome evidence (tags, roles,
+class words: as separate, soft features), and how it nests among the other candidates (regions inside its
+records, regions whose records hold it, regions of the same template). No feature names a page, a site or a
+text of the data. The vector is the same for the same page, every time.
+
+`Claims` answers whether a candidate shares any element with the candidates already taken (one record inside,
+or equal to, another's), which is what a non-overlapping selection needs, in time linear in the candidate's
+size and depth. The hand score of `repeats` (text mass, fields, regularity; without its chrome discount) is
+one feature among the others, not a filter.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..page.dom import Element, Page
+from .repeats import (
+    CHROME_ROLES,
+    CHROME_TAGS,
+    CHROME_WORDS,
+    DEFAULT_PARAMETERS,
+    LIST_PARENTS,
+    PageFacts,
+    Parameters,
+    Region,
+    class_words,
+    find_regions,
+    jaccard,
+    mark_containers,
+    score_region,
+)
+
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+MEDIA_TAGS = frozenset({"img", "picture", "svg", "video"})
+# Record tags common enough to deserve their own indicator; any other tag counts as "other".
+RECORD_TAGS = ("li", "tr", "div", "article", "a", "section", "td", "span", "p", "dt", "dd")
+PARENT_TAGS = ("ul", "ol", "tbody", "table", "div", "nav", "section", "main", "dl", "form")
+MAIN_TAGS = frozenset({"main", "article"})
+
+
+_UNDISCOUNTED = Parameters(chrome_weight=1.0)
+
+
+@dataclass
+class Candidate:
+    """One region and its evidence."""
+
+    region: Region
+    features: list[float] = field(default_factory=list)
+
+    def xpaths(self) -> list[list[str]]:
+        return self.region.xpaths()
+
+
+@dataclass
+class PageCandidates:
+    """A page's candidates (document order of their first record, then generation order) and its facts."""
+
+    page: Page
+    facts: PageFacts
+    candidates: list[Candidate]
+    ends: list[int]  # per element order: the order of its last descendant (subtree = [order, end])
+    inner: list[list[int]] = field(default_factory=list)  # per candidate: candidates inside its records
+    outer: list[list[int]] = field(default_factory=list)  # per candidate: candidates whose records hold it
+    same: list[list[int]] = field(default_factory=list)  # per candidate: other candidates of its template
+
+
+def page_candidates(page: Page, params: Parameters = DEFAULT_PARAMETERS) -> PageCandidates:
+    facts = PageFacts(page, params.signature_depth)
+    regions = find_regions(facts, params)
+    mark_containers(regions, facts, params)
+    for region in regions:
+        region.score = score_region(region, _UNDISCOUNTED)  # chrome is a separate feature, not a factor
+    ends = _subtree_ends(page)
+    candidates = [Candidate(r) for r in regions]
+    pc = PageCandidates(page, facts, candidates, ends)
+    _Featurizer(page, facts, candidates, ends).run(pc)
+    return pc
+
+
+def _subtree_ends(page: Page) -> list[int]:
+    ends = list(range(len(page.elements)))
+    for element in reversed(page.elements):
+        if element.parent is not None and ends[element.order] > ends[element.parent.order]:
+            ends[element.parent.order] = ends[element.order]
+    return ends
+
+
+def _depth(element: Element) -> int:
+    depth = 0
+    node = element.parent
+    while node is not None:
+        depth += 1
+        node = node.parent
+    return depth
+
+
+def _ancestors(element: Element) -> list[Element]:
+    """The element and everything above it."""
+    chain: list[Element] = []
+    node: Element | None = element
+    while node is not None:
+        chain.append(node)
+        node = node.parent
+    return chain
+
+
+class Claims:
+    """Elements taken by selected regions, so that an overlapping region is recognised in O(depth + size)."""
+
+    def __init__(self) -> None:
+        self.taken: set[int] = set()  # record elements of chosen regions
+        self.above: set[int] = set()  # ancestors of those elements
+
+    def overlaps(self, region: Region) -> bool:
+        if any(e.order in self.taken or e.order in self.above for e in region.elements):
+            return True
+        # A region's records may have several parents (a joined split table): each one's ancestors are checked.
+        parents = {e.parent.order: e.parent for e in region.elements if e.parent is not None}
+        return any(a.order in self.taken for p in parents.values() for a in _ancestors(p))
+
+    def take(self, region: Region) -> None:
+        for element in region.elements:
+            self.taken.add(element.order)
+            node = element.parent
+            while node is not None and node.order not in self.above:
+                self.above.add(node.order)
+                node = node.parent
+
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "log_count", "count_is_2", "log_fields", "log_mean_size", "log_max_size", "spread", "log_mass",
+    "log_hand_score", "hand_score_rel", "hand_rank_log", "mass_rel", "text_share_of_page",
+    "record_elements", "container_share", "link_share", "link_record_share", "heading_share", "media_share",
+    "log_chars_per_record", "chars_spread", "log_links_per_record", "signature_agreement", "distinct_cores",
+    "parent_is_list", "member_share_of_parent", "log_parent_depth", "depth_rel", "position", "span_share",
+    "chrome_tag", "chrome_role", "chrome_word", "in_main", "in_form", "inside_table_cell",
+    "own_text_share", "log_inner_regions", "inner_list_share", "inner_best_rel", "inner_count_ratio",
+    "log_outer_regions", "outer_best_rel", "outer_count_ratio", "outer_one_each",
+    "log_same_template", "same_template_best_rel", "siblings_same_tag_regions", "log_distinct_region_parents",
+) + tuple(f"record_tag_{t}" for t in RECORD_TAGS) + ("record_tag_other",) + tuple(
+    f"parent_tag_{t}" for t in PARENT_TAGS) + ("parent_tag_other",)
+
+
+def _spread(values: Sequence[int], mean: float) -> float:
+    """Coefficient of variation (population standard deviation over the mean); 0 for a zero mean."""
+    if not mean:
+        return 0.0
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) / mean
+
+
+def _log(value: float) -> float:
+    return math.log1p(max(value, 0.0))
+
+
+class _Featurizer:
+    """Computes every candidate's features; one pass over the page's elements, then per-region work."""
+
+    def __init__(self, page: Page, facts: PageFacts, candidates: list[Candidate], ends: list[int]) -> None:
+        self.page, self.facts, self.candidates, self.ends = page, facts, candidates, ends
+        n = len(page.elements)
+        self.chars = [0] * n
+        self.headings = [0] * n
+        self.media = [0] * n
+        self.links = [0] * n
+        for element in reversed(page.elements):
+            order = element.order
+            if self.facts.has_text[order]:
+                self.chars[order] += len(page.text_map.get(element.key, ""))
+            self.headings[order] += element.tag in HEADING_TAGS
+            self.media[order] += element.tag in MEDIA_TAGS
+            self.links[order] += element.tag == "a"
+            if element.parent is not None:
+                p = element.parent.order
+                self.chars[p] += self.chars[order]
+                self.headings[p] += self.headings[order]
+                self.media[p] += self.media[order]
+                self.links[p] += self.links[order]
+        self.page_texts = max(1, len(page.text_map))
+        self.n = max(1, n)
+        self.max_depth = 1
+        self.depths: dict[int, int] = {}
+        self._context: dict[int, tuple[float, float, float, float, float, float]] = {}
+
+    def run(self, pc: PageCandidates) -> None:
+        regions = [c.region for c in self.candidates]
+        if not regions:
+            return
+        max_score = max(r.score for r in regions) or 1.0
+        max_mass = max(sum(r.sizes) for r in regions) or 1
+        ranks = {id(r): i for i, r in enumerate(sorted(regions, key=lambda r: (-r.score, r.records[0][0].order)))}
+        for region in regions:
+            self.depths[id(region)] = _depth(region.parent)
+        self.max_depth = max(self.depths.values()) or 1
+        # Which regions hold each element as a record element: nesting is read off the parent's ancestors.
+        member_of: dict[int, list[int]] = {}
+        for i, region in enumerate(regions):
+            for element in region.elements:
+                member_of.setdefault(element.order, []).append(i)
+        outer: list[list[int]] = [[] for _ in regions]
+        inner: list[list[int]] = [[] for _ in regions]
+        for i, region in enumerate(regions):
+            for ancestor in _ancestors(region.parent):
+                for j in member_of.get(ancestor.order, ()):
+                    if j != i:
+                        outer[i].append(j)
+                        inner[j].append(i)
+        templates = [self._template(r) for r in regions]
+        tags = [tuple(e.tag for e in r.records[0]) for r in regions]
+        by_tags: dict[tuple[str, ...], list[int]] = {}
+        for i, t in enumerate(tags):
+            by_tags.setdefault(t, []).append(i)
+        parents_by_tags = {t: len({regions[i].parent.order for i in idx}) for t, idx in by_tags.items()}
+        # Regions of one template mostly share identical templates: compare each distinct template once.
+        alike: dict[tuple[tuple[str, ...], frozenset[str]], list[int]] = {}
+        for t, idx in by_tags.items():
+            distinct = list(dict.fromkeys(templates[i] for i in idx))
+            members: dict[frozenset[str], list[int]] = {}
+            for i in idx:
+                if regions[i].count >= 3:
+                    members.setdefault(templates[i], []).append(i)
+            for a in distinct:
+                alike[(t, a)] = [j for b in distinct if b in members and jaccard(a, b) >= 0.5 for j in members[b]]
+        for i, candidate in enumerate(self.candidates):
+            region = regions[i]
+            same = [j for j in alike[(tags[i], templates[i])] if j != i]
+            candidate.features = self._features(region, regions, max_score, max_mass, ranks[id(region)],
+                                                inner[i], outer[i], same, parents_by_tags[tags[i]])
+            pc.same.append(same)
+        pc.inner, pc.outer = inner, outer
+
+    def _template(self, region: Region) -> frozenset[str]:
+        paths: set[str] = set()
+        for record in region.records[:20]:  # a sample is enough to compare templates, and keeps it linear
+            for element in record:
+                paths.update(f"{element.tag}{p}" for p in self.facts.signature(element))
+        return frozenset(paths)
+
+    def _features(self, region: Region, regions: Sequence[Region], max_score: float, max_mass: int, rank: int,
+                  inner: list[int], outer: list[int], same: list[int], tag_parents: int) -> list[float]:
+        facts = self.facts
+        count = region.count
+        sizes = region.sizes
+        mass = sum(sizes)
+        elements = region.elements
+        record_chars = [sum(self.chars[e.order] for e in rec) for rec in region.records]
+        record_links = [sum(facts.link_text_count(e) for e in rec) for rec in region.records]
+        link_share = sum(record_links) / mass if mass else 0.0
+        link_records = sum(1 for lk, s in zip(record_links, sizes, strict=True) if s and lk * 2 > s) / count
+        heading_share = sum(1 for rec in region.records if any(self.headings[e.order] for e in rec)) / count
+        media_share = sum(1 for rec in region.records if any(self.media[e.order] for e in rec)) / count
+        links_per_record = sum(self.links[e.order] for e in elements) / count
+        mean_chars = sum(record_chars) / count
+        chars_spread = _spread(record_chars, mean_chars)
+        signatures = [facts.signature(rec[0]) for rec in region.records[:30]]
+        agreement = statistics.fmean(jaccard(signatures[0], s) for s in signatures[1:]) if len(signatures) > 1 else 1.0
+        cores = len({facts.core(rec[0]).tag for rec in region.records}) / count
+        parent = region.parent
+        parent_children = len(facts.text_children(parent)) or 1
+        depth = self.depths[id(region)]
+        first = region.records[0][0].order
+        last = self.ends[region.records[-1][-1].order]
+        chrome_tag, chrome_role, chrome_word, in_main, in_form, in_cell = self._context_of(parent)
+        own_text = sum(1 for e in elements if facts.has_text[e.order]) / len(elements)
+
+        inner_multi = [regions[j] for j in inner if regions[j].count >= 3]
+        inner_best = max((regions[j].score for j in inner), default=0.0)
+        inner_count = max((regions[j].count for j in inner), default=0)
+        # Share of records holding a list of their own (three or more items of one kind): the cards-with-tags case.
+        holders = set()
+        for r in inner_multi:
+            for ancestor in _ancestors(r.parent):
+                holders.add(ancestor.order)
+        inner_list_share = sum(1 for rec in region.records if any(e.order in holders for e in rec)) / count
+        outer_best = max((regions[j].score for j in outer), default=0.0)
+        outer_count = max((regions[j].count for j in outer), default=0)
+        # One record of this region inside each record of the enclosing region: a field of a card, or a card's
+        # wrapper chain (the two levels a selector must choose between).
+        outer_one_each = 0.0
+        if outer:
+            j = max(outer, key=lambda k: (regions[k].score, -k))
+            outer_one_each = min(count, regions[j].count) / max(count, regions[j].count)
+        same_best = max((regions[j].score for j in same), default=0.0)
+        score = region.score or 1e-9
+
+        features = [
+            _log(count), float(count == 2), _log(region.fields), _log(mass / count), _log(max(sizes)), region.spread,
+            _log(mass), _log(region.score), region.score / max_score, _log(rank), mass / max_mass,
+            mass / self.page_texts, float(len(region.records[0])), region.container_share, link_share, link_records,
+            heading_share, media_share, _log(mean_chars), chars_spread, _log(links_per_record), agreement, cores,
+            float(parent.tag in LIST_PARENTS), count * len(region.records[0]) / parent_children, _log(depth),
+            depth / self.max_depth, first / self.n, (last - first + 1) / self.n,
+            chrome_tag, chrome_role, chrome_word, in_main, in_form, in_cell, own_text,
+            _log(len(inner)), inner_list_share, inner_best / score, inner_count / count,
+            _log(len(outer)), outer_best / score, outer_count / count, outer_one_each,
+            _log(len(same)), same_best / score, float(len(same) > 0), _log(tag_parents),
+        ]
+        record_tag = region.records[0][0].tag
+        features.extend(float(record_tag == t) for t in RECORD_TAGS)
+        features.append(float(record_tag not in RECORD_TAGS))
+        features.extend(float(parent.tag == t) for t in PARENT_TAGS)
+        features.append(float(parent.tag not in PARENT_TAGS))
+        return features
+
+    def _context_of(self, element: Element) -> tuple[float, float, float, float, float, float]:
+        """Chrome and context evidence from the element and its ancestors (cached per element).
+
+        Iterative: climb to the nearest cached ancestor, then fill the cache downwards (no recursion on deep
+        pages)."""
+        chain: list[Element] = []
+        node: Element | None = element
+        while node is not None and node.order not in self._context:
+            chain.append(node)
+            node = node.parent
+        above = self._context[node.order] if node is not None else (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        for item in reversed(chain):
+            if item.parent is None:
+                result = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            else:
+                role = item.attrs.get("role") or ""
+                result = (
+                    max(above[0], float(item.tag in CHROME_TAGS)),
+                    max(above[1], float(role in CHROME_ROLES)),
+                    # The element's own class words count too: the selector weighs them, they do not veto.
+                    max(above[2], float(bool(class_words(item) & CHROME_WORDS))),
+                    max(above[3], float(item.tag in MAIN_TAGS or role == "main")),
+                    max(above[4], float(item.tag == "form")),
+                    max(above[5], float(item.tag in ("td", "th"))),
+                )
+            self._context[item.order] = result
+            above = result
+        return above

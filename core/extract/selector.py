@@ -1,0 +1,101 @@
+"""The learned offline extractor ("selector"): repeats' candidate regions, weighed by a trained scorer.
+
+Contract. For a page, every candidate region (`candidates.page_candidates`) gets a probability of being a
+region of true records from a `SelectorModel`. Regions are then taken best-first (ties in document order)
+while their probability is at least the model's threshold and they share no element with a region already
+taken: where candidates nest (cards and the fields inside them, a section and the lists inside it) the level
+the model rates higher wins, and nothing is thrown away by a fixed rule before it is weighed. A kept table
+whose rows line up with a one-column table beside it is joined with it, as in `repeats`. Every output XPath is
+an element of the page that holds text, so no record is hallucinated.
+
+The default model ships in `resources/models/selector.json` (trained by `recordlens train` on the 80 development
+pages, provenance inside); `model=` takes another file, such as one trained on a project's own labels.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..page.dom import Page
+from .base import Extraction
+from .candidates import FEATURE_NAMES, Claims, PageCandidates, page_candidates
+from .repeats import Region, join_split_tables
+from .selector_model import SelectorModel
+
+METHOD = "selector"
+VERSION = "1.0"
+DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "resources" / "models" / "selector.json"
+
+
+@lru_cache(maxsize=4)
+def _cached_model(path: str, mtime_ns: int) -> SelectorModel:
+    return SelectorModel.load(path)
+
+
+def load_model(path: str | Path | None = None) -> SelectorModel:
+    """The model at `path` (default: the shipped one), read once per file version."""
+    path = Path(path) if path is not None else DEFAULT_MODEL
+    try:
+        mtime = path.stat().st_mtime_ns
+    except OSError:
+        mtime = -1  # let load() give the clear error
+    return _cached_model(str(path), mtime)
+
+
+def feature_matrix(pc: PageCandidates) -> np.ndarray:
+    """One row per candidate, one column per `FEATURE_NAMES` entry (a page without candidates: zero rows)."""
+    if not pc.candidates:
+        return np.zeros((0, len(FEATURE_NAMES)))
+    return np.asarray([c.features for c in pc.candidates], dtype=np.float64)
+
+
+def select(pc: PageCandidates, probabilities: np.ndarray, threshold: float) -> list[Region]:
+    """Best-first, non-overlapping regions with probability >= threshold, in document order."""
+    regions = [c.region for c in pc.candidates]
+    order = sorted(range(len(regions)), key=lambda i: (-float(probabilities[i]), regions[i].records[0][0].order, i))
+    claims = Claims()
+    chosen: list[Region] = []
+    for i in order:
+        if probabilities[i] < threshold:
+            break
+        if not claims.overlaps(regions[i]):
+            claims.take(regions[i])
+            chosen.append(regions[i])
+    chosen = join_split_tables(chosen, regions, pc.facts)
+    return sorted(chosen, key=lambda r: r.records[0][0].order)
+
+
+class SelectorExtractor:
+    """Offline, deterministic; the default extraction method."""
+
+    name = METHOD
+    version = VERSION
+
+    def __init__(self, model: str | Path | SelectorModel | None = None, threshold: float | None = None) -> None:
+        self.model = model if isinstance(model, SelectorModel) else load_model(model)
+        # The shipped model is named "default" (not its install path), so runs compare across checkouts.
+        self.model_name = ("(in memory)" if isinstance(model, SelectorModel) else
+                           "default" if model is None else str(model))
+        self.threshold = self.model.threshold if threshold is None else float(threshold)
+
+    def extract(self, page: Page) -> Extraction:
+        start = time.perf_counter()
+        pc = page_candidates(page)
+        probabilities = self.model.predict(pc)
+        regions = select(pc, probabilities, self.threshold)
+        records = [xpaths for region in regions for xpaths in region.xpaths()]
+        seconds = time.perf_counter() - start
+        warnings = [] if records else ["no candidate region was likely enough to hold records on this page"]
+        kept = {id(r) for r in regions}
+        raw = [{"parent": c.region.parent.xpath, "records": c.region.count, "probability": round(float(p), 4),
+                "kept": id(c.region) in kept}
+               for c, p in zip(pc.candidates, probabilities, strict=True) if p >= min(0.2, self.threshold)]
+        parameters: dict[str, object] = {"threshold": self.threshold, "model": self.model_name,
+                                         "model_digest": self.model.digest,
+                                         "trained": self.model.provenance.get("trained_on", "")}
+        return Extraction(records=records, method=METHOD, version=VERSION, parameters=parameters,
+                          seconds=seconds, warnings=warnings, raw=raw)

@@ -1,0 +1,167 @@
+"""The selector's model as plain data: two boosted tree ensembles, the decision threshold and the provenance.
+
+Contract. A `SelectorModel` maps a page's candidates (their `candidates.FEATURE_NAMES` vectors, and in a
+second stage `context.CONTEXT_NAMES` as well) to a probability that each is a region of true records. It is
+stored as JSON (trees as flat arrays), so a model file is small, loads in milliseconds, needs no scikit-learn
+at extraction time and cannot run code when it is read (unlike a pickle). `Ensemble.from_sklearn` converts a
+fitted `GradientBoostingClassifier`; the converted model gives the same probabilities (a test checks it). A
+file whose feature names differ from the code's is refused with a clear error rather than silently misread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import RecordLensError
+from .candidates import FEATURE_NAMES, PageCandidates
+from .context import CONTEXT_NAMES, context_features
+
+FORMAT = "recordlens-selector/1"
+
+
+class ModelError(RecordLensError):
+    pass
+
+
+@dataclass
+class Tree:
+    """One regression tree: node arrays as scikit-learn keeps them (-1 children mark a leaf)."""
+
+    left: np.ndarray
+    right: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+    value: np.ndarray
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        node = np.zeros(len(x), dtype=np.int64)
+        rows = np.arange(len(x))
+        # Walk every row down one level per step; a tree of depth d needs d steps.
+        while True:
+            inner = self.left[node] >= 0
+            if not inner.any():
+                return self.value[node]
+            go_left = x[rows, np.where(inner, self.feature[node], 0)] <= self.threshold[node]
+            node = np.where(inner, np.where(go_left, self.left[node], self.right[node]), node)
+
+    def as_dict(self) -> dict[str, list[Any]]:
+        return {"left": self.left.tolist(), "right": self.right.tolist(), "feature": self.feature.tolist(),
+                "threshold": self.threshold.tolist(), "value": self.value.tolist()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, list[Any]]) -> Tree:
+        return cls(np.asarray(data["left"], dtype=np.int64), np.asarray(data["right"], dtype=np.int64),
+                   np.asarray(data["feature"], dtype=np.int64), np.asarray(data["threshold"], dtype=np.float64),
+                   np.asarray(data["value"], dtype=np.float64))
+
+
+@dataclass
+class Ensemble:
+    """Boosted trees: P = sigmoid(base + rate * sum of tree values)."""
+
+    base: float
+    rate: float
+    trees: list[Tree]
+
+    def predict(self, features: np.ndarray) -> np.ndarray:
+        if len(features) == 0:
+            return np.zeros(0)
+        # scikit-learn compares features as float32 against float64 thresholds: round the same way.
+        features = np.asarray(features, dtype=np.float32).astype(np.float64)
+        raw = np.full(len(features), self.base)
+        for tree in self.trees:
+            raw += self.rate * tree.predict(features)
+        return 1.0 / (1.0 + np.exp(-raw))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"base": self.base, "rate": self.rate, "trees": [t.as_dict() for t in self.trees]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Ensemble:
+        return cls(float(data["base"]), float(data["rate"]), [Tree.from_dict(t) for t in data["trees"]])
+
+    @classmethod
+    def from_sklearn(cls, model: Any) -> Ensemble:
+        """Convert a fitted binary `GradientBoostingClassifier` (log-loss)."""
+        trees = []
+        for estimator in model.estimators_[:, 0]:
+            t = estimator.tree_
+            trees.append(Tree(t.children_left.astype(np.int64), t.children_right.astype(np.int64),
+                              t.feature.astype(np.int64), t.threshold.astype(np.float64),
+                              t.value[:, 0, 0].astype(np.float64)))
+        probe = np.zeros((1, model.n_features_in_), dtype=np.float64)
+        tree_sum = sum(tree.predict(probe)[0] for tree in trees)
+        base = float(model.decision_function(probe)[0] - model.learning_rate * tree_sum)
+        return cls(base, float(model.learning_rate), trees)
+
+
+FEATURES = {"first": FEATURE_NAMES, "second": FEATURE_NAMES + CONTEXT_NAMES}
+
+
+@dataclass
+class SelectorModel:
+    """Two stages: `first` rates each candidate from its own features; `second` (optional) re-rates it with
+    the first stage's view of the page added (`context.context_features`). Candidates whose final probability
+    is at least `threshold` are eligible for selection."""
+
+    first: Ensemble
+    second: Ensemble | None = None
+    threshold: float = 0.5
+    provenance: dict[str, Any] = field(default_factory=dict)
+    digest: str = ""  # of the file it was read from (names the exact model in run parameters)
+
+    def predict(self, pc: PageCandidates, features: np.ndarray | None = None) -> np.ndarray:
+        from .selector import feature_matrix
+
+        x = feature_matrix(pc) if features is None else features
+        p1 = self.first.predict(x)
+        if self.second is None or len(x) == 0:
+            return p1
+        return self.second.predict(np.hstack([x, context_features(pc, p1, x)]))
+
+    def to_json(self) -> str:
+        return json.dumps({"format": FORMAT, "threshold": self.threshold,
+                           "features": {k: list(v) for k, v in FEATURES.items()}, "provenance": self.provenance,
+                           "first": self.first.as_dict(),
+                           "second": self.second.as_dict() if self.second else None}, separators=(",", ":"))
+
+    def save(self, path: str | Path) -> Path:
+        """Write the model atomically, with the umask's mode (a model is a shareable file like any output)."""
+        from .. import atomic
+
+        return atomic.write_text(path, self.to_json())
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "model") -> SelectorModel:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ModelError(f"{source}: not a selector model (invalid JSON: {error})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ModelError(f"{source}: not a selector model (expected format {FORMAT!r})")
+        if data.get("features") != {k: list(v) for k, v in FEATURES.items()}:
+            raise ModelError(f"{source}: the model was trained on other candidate features than this version "
+                             "computes; train it again with `recordlens train`")
+        try:
+            second = Ensemble.from_dict(data["second"]) if data.get("second") else None
+            return cls(Ensemble.from_dict(data["first"]), second, float(data["threshold"]),
+                       dict(data.get("provenance") or {}))
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelError(f"{source}: a damaged selector model ({error})") from None
+
+    @classmethod
+    def load(cls, path: str | Path) -> SelectorModel:
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise ModelError(f"{path}: cannot read the model ({error.strerror or error})") from None
+        model = cls.from_json(text, str(path))
+        model.digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        return model

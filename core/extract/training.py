@@ -1,0 +1,262 @@
+"""Training the selector on labelled pages: examples, the fit, the threshold, and where labels come from.
+
+Contract. `prepare(pages)` turns labelled pages into `Example`s (each page's candidates, feature matrix, the
+per-candidate target of `labels_match.region_targets` and the expanded truth). `fit(examples, seed)` fits a
+gradient-boosted tree classifier on "target >= POSITIVE" over the training pages only (first stage), then a
+second one on the same pages with each candidate's page context added (`context.py`), computed from
+first-stage probabilities that an inner page-grouped cross-validation *of those training pages* produced, and
+returns a `SelectorModel` with its provenance. `cross_validate` is the honest figure: every page is scored by
+a model fitted without it. Same examples and seed give
+the same model bytes. `dataset_pages` and `project_pages` read labelled pages from a dataset folder or a
+project's pages marked labelled (or reviewed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import DatasetError
+from ..page.dom import Page
+from ..records.model import TextKeyIndex
+from ..records.score import score_expanded
+from .candidates import PageCandidates, page_candidates
+from .context import context_features
+from .labels_match import expanded_records, region_targets
+from .selector import feature_matrix, select
+from .selector_model import FEATURES, Ensemble, SelectorModel
+
+POSITIVE = 0.5  # a region whose records match true records this well on average is a region of records
+THRESHOLD = 0.5  # an even-odds cut: fixed, not searched on the development pages
+INNER_FOLDS = 3
+
+
+@dataclass(frozen=True)
+class FitConfig:
+    """The learner's settings: fixed, not searched on the development pages."""
+
+    trees: int = 150
+    depth: int = 3
+    rate: float = 0.1
+    min_leaf: int = 5
+    subsample: float = 1.0
+    stages: int = 2  # 1: each candidate on its own evidence; 2: re-rated against its page (context.py)
+    page_weighting: str = "none"  # "none", "page", "balanced" or "impact" (see _stack)
+
+
+@dataclass
+class LabelledPage:
+    name: str
+    page: Page
+    truth: list[list[str]]
+    source: str = ""
+
+
+@dataclass
+class Example:
+    name: str
+    candidates: PageCandidates
+    features: np.ndarray
+    targets: np.ndarray
+    truth: list[frozenset[str]]
+    expanded: list[list[frozenset[str]]] = field(repr=False)
+    source: str = ""
+    digest: str = ""
+
+
+def prepare(pages: Iterable[LabelledPage], progress: Callable[[str], None] | None = None) -> list[Example]:
+    examples = []
+    for lp in pages:
+        if progress:
+            progress(lp.name)
+        keys = TextKeyIndex(lp.page.text_map)
+        pc = page_candidates(lp.page)
+        truth = keys.expand_all(lp.truth)
+        expanded = expanded_records(pc, keys)
+        targets = np.asarray(region_targets(expanded, truth), dtype=np.float64)
+        digest = hashlib.sha256(repr((sorted(lp.page.text_map.items()), lp.truth)).encode()).hexdigest()[:16]
+        examples.append(Example(lp.name, pc, feature_matrix(pc), targets, truth, expanded, lp.source, digest))
+    return examples
+
+
+def _stack(examples: Sequence[Example], matrices: Sequence[np.ndarray], weighting: str
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    xs = [m for m in matrices if len(m)]
+    if not xs:
+        raise DatasetError("no candidate regions on the training pages: nothing to learn from")
+    x = np.vstack(xs)
+    y = np.concatenate([e.targets >= POSITIVE for e, m in zip(examples, matrices, strict=True) if len(m)])
+    y = y.astype(np.int64)
+    # "page": every page weighs the same in total, however many candidates it has; "balanced": also positives
+    # and negatives weigh the same within a page; "impact": by what a wrong call costs; "none": all weigh 1.
+    weights = []
+    for e, m in zip(examples, matrices, strict=True):
+        if not len(m):
+            continue
+        labels = e.targets >= POSITIVE
+        w = np.ones(len(labels))
+        if weighting == "balanced":
+            pos, neg = labels.sum(), (~labels).sum()
+            w[labels] = 0.5 / pos if pos else 0.0
+            w[~labels] = (0.5 if pos else 1.0) / neg if neg else 0.0
+        elif weighting == "page":
+            w /= len(labels)
+        elif weighting == "impact":
+            # What a wrong call costs the page's F1: proposing a spurious region of n records when T are true
+            # costs about n / (T + n) of precision; missing a true region costs about n / T of recall.
+            n = np.asarray([c.region.count for c in e.candidates.candidates], dtype=np.float64)
+            t = max(1, len(e.truth))
+            w = np.where(labels, np.minimum(1.0, n / t), n / (t + n))
+        weights.append(w)
+    w = np.concatenate(weights)
+    return x, y, w * (len(y) / w.sum())
+
+
+def _fit_trees(x: np.ndarray, y: np.ndarray, w: np.ndarray, seed: int, config: FitConfig) -> Any:
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    if len(set(y.tolist())) < 2:
+        raise DatasetError("the training labels need both regions that are records and regions that are not")
+    model = GradientBoostingClassifier(n_estimators=config.trees, max_depth=config.depth,
+                                       learning_rate=config.rate, min_samples_leaf=config.min_leaf,
+                                       subsample=config.subsample, random_state=seed)
+    model.fit(x, y, sample_weight=w)
+    return model
+
+
+def page_f1(example: Example, probabilities: np.ndarray, threshold: float) -> float:
+    """The page's F1 (NEXT-EVAL scoring) of the selection these probabilities make."""
+    regions = select(example.candidates, probabilities, threshold)
+    index = {id(c.region): i for i, c in enumerate(example.candidates.candidates)}
+    records = []
+    for region in regions:
+        i = index.get(id(region))
+        if i is None:  # a joined split table: expand it afresh
+            keys = TextKeyIndex(example.candidates.page.text_map)
+            records.extend(keys.expand_all(region.xpaths()))
+        else:
+            records.extend(example.expanded[i])
+    return score_expanded(records, example.truth).f1
+
+
+def folds(count: int, k: int, seed: int) -> list[list[int]]:
+    """Page indices split into k groups by a seeded shuffle (a page is never in two folds)."""
+    order = np.random.default_rng(seed).permutation(count).tolist()
+    return [sorted(order[i::k]) for i in range(k)]
+
+
+def _first_stage(examples: Sequence[Example], seed: int, config: FitConfig) -> Ensemble:
+    x, y, w = _stack(examples, [e.features for e in examples], config.page_weighting)
+    return Ensemble.from_sklearn(_fit_trees(x, y, w, seed, config))
+
+
+def _out_of_fold(examples: Sequence[Example], seed: int, config: FitConfig) -> list[np.ndarray]:
+    """First-stage probabilities of every training page from a first stage fitted without it (inner CV), so
+    that the second stage learns from the first stage as it behaves on pages it has not seen."""
+    out: list[np.ndarray] = [np.zeros(0)] * len(examples)
+    for held in folds(len(examples), INNER_FOLDS, seed + 1):
+        held_set = set(held)
+        first = _first_stage([e for i, e in enumerate(examples) if i not in held_set], seed, config)
+        for i in held:
+            out[i] = first.predict(examples[i].features)
+    return out
+
+
+def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfig(), description: str = "",
+        threshold: float = THRESHOLD) -> SelectorModel:
+    """Fit both stages on these pages only; the same examples and seed give the same model."""
+    import sklearn
+
+    if not examples:
+        raise DatasetError("no labelled pages to train on")
+    first = _first_stage(examples, seed, config)
+    second = None
+    if config.stages == 2 and len(examples) >= 2 * INNER_FOLDS:
+        p1 = _out_of_fold(examples, seed, config)
+        matrices = [np.hstack([e.features, context_features(e.candidates, p, e.features)]) if len(e.features)
+                    else np.zeros((0, len(FEATURES["second"]))) for e, p in zip(examples, p1, strict=True)]
+        x, y, w = _stack(examples, matrices, config.page_weighting)
+        second = Ensemble.from_sklearn(_fit_trees(x, y, w, seed, config))
+    provenance = {
+        "trained_on": description or f"{len(examples)} labelled pages",
+        "pages": [{"name": e.name, "source": e.source, "digest": e.digest} for e in examples],
+        "seed": seed, "config": dict(config.__dict__), "positive_target": POSITIVE, "threshold": threshold,
+        "second_stage_from": f"out-of-fold first-stage probabilities ({INNER_FOLDS}-fold, training pages only)",
+        "learner": f"scikit-learn {sklearn.__version__} GradientBoostingClassifier",
+    }
+    return SelectorModel(first, second, threshold, provenance)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Where labelled pages come from
+
+
+def dataset_pages(pages_dir: str | Path, gt_dir: str | Path) -> list[LabelledPage]:
+    """Every page with ground truth in `pages_dir` + `gt_dir` (a NEXT-EVAL style dataset)."""
+    from ..page.dataset import find_page_file, load_page, record_files
+    from ..records.model import load_records
+
+    out = []
+    for name, truth_file in record_files(gt_dir).items():
+        page_file = find_page_file(pages_dir, name)
+        if page_file is None:
+            continue
+        out.append(LabelledPage(name, load_page(page_file, name).page, load_records(truth_file).records,
+                                _source_name(pages_dir)))
+    if not out:
+        raise DatasetError(f"no page with ground truth in {pages_dir} and {gt_dir}")
+    return out
+
+
+def _source_name(pages_dir: str | Path) -> str:
+    """A dataset's name for the provenance: `.../name/html` -> `name` (no machine-specific path)."""
+    path = Path(pages_dir).resolve()
+    return path.parent.name if path.name == "html" else path.name
+
+
+LABELLED_STATUSES = ("labelled", "reviewed")
+
+
+def project_pages(project_dir: str | Path) -> list[LabelledPage]:
+    """A project's pages marked labelled (or reviewed), with their accepted and edited records."""
+    from ..store.project import open_project
+
+    project = open_project(project_dir)
+    out = []
+    for info in project.pages():
+        if info.status not in LABELLED_STATUSES:
+            continue
+        loaded = project.load(info.name)
+        out.append(LabelledPage(info.name, loaded.page, project.true_records(info.name), str(project.root)))
+    if not out:
+        raise DatasetError(f"no page marked labelled in the project {project_dir}")
+    return out
+
+
+@dataclass
+class FoldResult:
+    """A held-out page's probabilities from a model fitted without it, and that model's threshold."""
+
+    example: Example
+    probabilities: np.ndarray
+    threshold: float
+    fold: int
+
+
+def cross_validate(examples: Sequence[Example], k: int = 5, seed: int = 0, config: FitConfig = FitConfig()
+                   ) -> list[FoldResult]:
+    """Page-grouped k-fold CV: each page is scored by a model (and threshold) fitted on the other folds only."""
+    results: list[FoldResult] = []
+    for f, held in enumerate(folds(len(examples), k, seed)):
+        held_set = set(held)
+        model = fit([e for i, e in enumerate(examples) if i not in held_set], seed, config)
+        for i in held:
+            e = examples[i]
+            results.append(FoldResult(e, model.predict(e.candidates, e.features), model.threshold, f))
+    order = {id(e): i for i, e in enumerate(examples)}
+    return sorted(results, key=lambda r: order[id(r.example)])

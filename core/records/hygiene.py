@@ -1,0 +1,113 @@
+"""Label hygiene: what in a set of labelled pages makes their figures or their training signal unreliable.
+
+Contract. `check_page(page, records)` reports, for one page's true records:
+- `unresolved`: XPaths that name no element, or an element that holds no text (they expand to nothing);
+- `twice`: pairs of records that cover the same text entries (a wrapper and its only child, or one record
+  listed twice): scoring counts one of them as missed or spurious whatever an extractor does;
+- `nested`: records whose text lies wholly inside another record's (a card and a field of it both labelled);
+the *ceiling* the labels allow (the F1 of predicting each distinct true record once), and the page's
+*policy*: whether its labels include records in page chrome (inside `header`, `nav`, `footer`, `aside` or a
+navigation role). `check_pages` adds `policy_outliers`: the pages whose policy differs from the
+majority of the set. Nothing is changed; the report only states what it found.
+
+`recordlens labels check` (core/cli/labels.py) prints it for a dataset or a project.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+
+from ..page.dom import Element, Page
+from .model import TextKeyIndex
+from .score import score_expanded
+
+CHROME_TAGS = frozenset({"header", "nav", "footer", "aside"})
+CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo"})
+
+
+@dataclass
+class PageCheck:
+    page: str
+    records: int
+    unresolved: list[str] = field(default_factory=list)
+    twice: list[tuple[int, int]] = field(default_factory=list)  # 1-based record numbers
+    nested: list[tuple[int, int]] = field(default_factory=list)  # (inner, outer), 1-based
+    chrome_records: int = 0
+    ceiling: float = 1.0  # the F1 of predicting each distinct true record once: the best any extractor can score
+
+    @property
+    def includes_chrome(self) -> bool:
+        return self.chrome_records > 0
+
+    @property
+    def clean(self) -> bool:
+        return not (self.unresolved or self.twice or self.nested)
+
+
+@dataclass
+class CheckReport:
+    pages: list[PageCheck]
+    majority_includes_chrome: bool
+    policy_outliers: list[str]
+
+    @property
+    def ceiling(self) -> float:
+        """The mean per-page F1 the labels allow (NEXT-EVAL's metric, each distinct true record once)."""
+        return sum(p.ceiling for p in self.pages) / len(self.pages) if self.pages else 1.0
+
+    def as_dict(self) -> dict[str, object]:
+        return {"pages": [asdict(p) | {"includes_chrome": p.includes_chrome} for p in self.pages],
+                "majority_includes_chrome": self.majority_includes_chrome, "policy_outliers": self.policy_outliers,
+                "ceiling": self.ceiling}
+
+
+def _in_chrome(element: Element | None) -> bool:
+    while element is not None:
+        if element.tag in CHROME_TAGS or (element.attrs.get("role") or "") in CHROME_ROLES:
+            return True
+        element = element.parent
+    return False
+
+
+def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageCheck:
+    keys = TextKeyIndex(page.text_map)
+    result = PageCheck(name, len(records))
+    expanded: list[frozenset[str]] = []
+    for record in records:
+        for xpath in record:
+            element = page.resolve(xpath)
+            if element is None or not keys.expand([xpath]):
+                result.unresolved.append(xpath)
+        expanded.append(keys.expand(record))
+        elements = [page.resolve(x) for x in record]
+        if any(e is not None and _in_chrome(e) for e in elements):
+            result.chrome_records += 1
+    result.ceiling = score_expanded(list(dict.fromkeys(expanded)), expanded).f1
+    # Records are compared through an index of their keys, so a page of hundreds of records stays fast.
+    owners: dict[str, list[int]] = {}
+    for i, keyset in enumerate(expanded):
+        for key in keyset:
+            owners.setdefault(key, []).append(i)
+    for i, keyset in enumerate(expanded):
+        if not keyset:
+            continue
+        shared: dict[int, int] = {}
+        for key in keyset:
+            for j in owners[key]:
+                if j != i:
+                    shared[j] = shared.get(j, 0) + 1
+        for j, n in shared.items():
+            if n == len(keyset) == len(expanded[j]) and i < j:
+                result.twice.append((i + 1, j + 1))
+            elif n == len(keyset) < len(expanded[j]):
+                result.nested.append((i + 1, j + 1))
+    return result
+
+
+def check_pages(pages: Iterable[tuple[str, Page, Sequence[Sequence[str]]]]) -> CheckReport:
+    checks = [check_page(name, page, records) for name, page, records in pages]
+    including = sum(c.includes_chrome for c in checks)
+    majority = including * 2 > len(checks)
+    outliers = [c.page for c in checks if c.includes_chrome != majority]
+    return CheckReport(checks, majority, outliers)

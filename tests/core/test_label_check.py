@@ -1,0 +1,61 @@
+"""Label hygiene (`recordlens labels check`): each kind of problem on a page made for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from recordlens.core.cli.command import main as cli_main
+from recordlens.core.page.dom import parse_html
+from recordlens.core.records.hygiene import check_page, check_pages
+from recordlens.core.records.model import save_records
+
+HTML = ("<html><body><nav><ul><li><a href='/a'>A</a></li><li><a href='/b'>B</a></li></ul></nav><main>"
+        "<div class='w'><div class='card'><h3>One</h3><p>1.00</p></div></div>"
+        "<div class='w'><div class='card'><h3>Two</h3><p>2.00</p></div></div>"
+        "<div class='w'><div class='card'><h3>Three</h3><p>3.00</p></div></div></main></body></html>")
+MAIN = [[f"/body[1]/main[1]/div[{i}]"] for i in (1, 2, 3)]
+NAV = [["/body[1]/nav[1]/ul[1]/li[1]"], ["/body[1]/nav[1]/ul[1]/li[2]"]]
+
+
+def test_a_clean_page_is_clean() -> None:
+    check = check_page("p", parse_html(HTML), MAIN)
+    assert check.clean and not check.includes_chrome
+
+
+def test_a_wrapper_and_its_only_child_are_the_same_record_listed_twice() -> None:
+    check = check_page("p", parse_html(HTML), [*MAIN, ["/body[1]/main[1]/div[2]/div[1]"]])
+    assert check.twice == [(2, 4)] and not check.nested
+
+
+def test_a_field_labelled_beside_its_card_is_nested() -> None:
+    check = check_page("p", parse_html(HTML), [*MAIN, ["/body[1]/main[1]/div[3]/div[1]/h3[1]"]])
+    assert check.nested == [(4, 3)]
+
+
+def test_xpaths_that_resolve_to_nothing_are_named() -> None:
+    check = check_page("p", parse_html(HTML), [*MAIN, ["/body[1]/main[1]/div[9]"], ["/body[1]/main[1]/div[1]//p"]])
+    assert check.unresolved == ["/body[1]/main[1]/div[9]", "/body[1]/main[1]/div[1]//p"]
+
+
+def test_a_page_whose_policy_differs_from_the_majority_is_an_outlier() -> None:
+    page = parse_html(HTML)
+    report = check_pages([("1", page, MAIN), ("2", page, MAIN), ("3", page, MAIN + NAV)])
+    assert not report.majority_includes_chrome and report.policy_outliers == ["3"]
+
+
+def test_the_command_reports_a_dataset(tmp_path: Path, capsys) -> None:
+    (tmp_path / "html").mkdir()
+    for name, records in (("1", MAIN), ("2", MAIN), ("3", [*MAIN, ["/body[1]/main[1]/div[7]"]])):
+        (tmp_path / "html" / f"{name}.html").write_text(HTML, encoding="utf-8")
+        save_records(tmp_path / "gt" / f"{name}.json", records)
+    assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt")]) == 0
+    out = capsys.readouterr()
+    assert "page 3: 1 XPath(s) resolve to nothing" in out.out
+    assert "1 with label problems" in out.err
+
+
+def test_records_listed_twice_lower_the_ceiling_the_labels_allow() -> None:
+    page = parse_html(HTML)
+    assert check_page("p", page, MAIN).ceiling == 1.0
+    twice = check_page("p", page, [*MAIN, ["/body[1]/main[1]/div[1]/div[1]"]])
+    assert twice.ceiling == 2 * (3 / 3) * (3 / 4) / (1 + 3 / 4)  # 3 distinct records predicted, 4 listed

@@ -1,0 +1,219 @@
+"""The learned offline extractor ("selector"): its model file, determinism, policy learning, CLI and speed.
+
+Pages here are made by the test (a seeded generator of catalogue pages with a navigation bar, a main grid of
+cards and a secondary list beside it), so that label policies can be built by construction.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from recordlens.core.cli.command import main as cli_main
+from recordlens.core.extract import create
+from recordlens.core.extract.candidates import FEATURE_NAMES, page_candidates
+from recordlens.core.extract.selector import DEFAULT_MODEL, SelectorExtractor, feature_matrix
+from recordlens.core.extract.selector_model import Ensemble, ModelError, SelectorModel
+from recordlens.core.extract.training import FitConfig, LabelledPage, _fit_trees, _stack, fit, prepare
+from recordlens.core.page.dom import Page, parse_html
+from recordlens.core.records.model import save_records
+
+SMALL = FitConfig(trees=40, depth=3)
+
+
+def catalogue(rng: random.Random) -> tuple[str, list[list[str]], list[list[str]]]:
+    """(html, main records, secondary records) of one generated page."""
+    nav = "".join(f'<li><a href="/c{i}">Section {i}</a></li>' for i in range(rng.randint(4, 7)))
+    cards = rng.randint(5, 12)
+    grid = "".join(
+        f'<div class="card"><h3>Item {i}</h3><span>{rng.randint(1, 99)}.00</span><p>Note {i} about it</p>'
+        f'<a href="/i/{i}">more</a></div>' for i in range(cards))
+    side = rng.randint(3, 6)
+    related = "".join(f'<li><a href="/r/{i}">Related {i}</a><small>{i} views</small></li>' for i in range(side))
+    html = (f"<!DOCTYPE html><html><head><title>t</title></head><body><header><nav><ul>{nav}</ul></nav></header>"
+            f"<main><div class=\"grid\">{grid}</div><aside><h4>See also</h4><ul>{related}</ul></aside></main>"
+            f"<footer><p>Contact</p><p>Terms</p></footer></body></html>")
+    main = [[f"/body[1]/main[1]/div[1]/div[{i + 1}]"] for i in range(cards)]
+    secondary = [[f"/body[1]/main[1]/aside[1]/ul[1]/li[{i + 1}]"] for i in range(side)]
+    return html, main, secondary
+
+
+def labelled_pages(seed: int, count: int, with_secondary: bool) -> list[LabelledPage]:
+    rng = random.Random(seed)
+    pages = []
+    for k in range(count):
+        html, main, secondary = catalogue(rng)
+        pages.append(LabelledPage(str(k), parse_html(html), main + (secondary if with_secondary else [])))
+    return pages
+
+
+@pytest.fixture(scope="module")
+def examples_with_secondary():
+    return prepare(labelled_pages(1, 12, with_secondary=True))
+
+
+def test_converted_model_gives_scikit_learns_probabilities(examples_with_secondary) -> None:
+    x, y, w = _stack(examples_with_secondary, [e.features for e in examples_with_secondary], "none")
+    trees = _fit_trees(x, y, w, seed=0, config=SMALL)
+    converted = Ensemble.from_sklearn(trees)
+    assert np.allclose(converted.predict(x), trees.predict_proba(x)[:, 1], atol=1e-9)
+
+
+def test_training_is_deterministic(examples_with_secondary) -> None:
+    first = fit(examples_with_secondary, seed=3, config=SMALL).to_json()
+    again = fit(prepare(labelled_pages(1, 12, with_secondary=True)), seed=3, config=SMALL).to_json()
+    assert first == again
+
+
+def test_the_model_file_round_trips_and_states_its_provenance(tmp_path: Path, examples_with_secondary) -> None:
+    model = fit(examples_with_secondary, seed=0, config=SMALL, description="twelve made pages")
+    path = model.save(tmp_path / "m.json")
+    loaded = SelectorModel.load(path)
+    e = examples_with_secondary[0]
+    assert np.array_equal(loaded.predict(e.candidates), model.predict(e.candidates))
+    assert loaded.provenance["trained_on"] == "twelve made pages"
+    assert loaded.provenance["seed"] == 0 and len(loaded.provenance["pages"]) == 12
+
+
+def test_a_damaged_or_foreign_model_file_is_refused_clearly(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ModelError, match="not a selector model"):
+        SelectorModel.load(bad)
+    other = tmp_path / "other.json"
+    data = json.loads(SelectorModel.load(DEFAULT_MODEL).to_json())
+    data["features"]["first"] = data["features"]["first"][:-1]
+    other.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ModelError, match="train it again"):
+        SelectorModel.load(other)
+    with pytest.raises(ModelError, match="cannot read"):
+        SelectorModel.load(tmp_path / "missing.json")
+
+
+def secondary_proposed(model: SelectorModel, pages: list[LabelledPage]) -> tuple[int, int]:
+    """(pages whose proposals hold a secondary item, pages whose proposals hold every main card)."""
+    extractor = SelectorExtractor(model)
+    with_secondary = with_main = 0
+    for lp in pages:
+        records = extractor.extract(lp.page).records
+        with_secondary += any("/aside[1]/" in x for r in records for x in r)
+        main = [r for r in lp.truth if "/aside[1]/" not in r[0]]
+        with_main += all(r in records for r in main)
+    return with_secondary, with_main
+
+
+def test_proposals_follow_the_labelling_policy_of_the_training_pages() -> None:
+    """Train on labels that include the secondary list: it is proposed on new pages; train on labels that never
+    include it: it is not. The main cards are proposed either way."""
+    unseen = labelled_pages(99, 6, with_secondary=True)
+    including = fit(prepare(labelled_pages(5, 12, with_secondary=True)), seed=0, config=SMALL)
+    excluding = fit(prepare(labelled_pages(5, 12, with_secondary=False)), seed=0, config=SMALL)
+    assert secondary_proposed(including, unseen) == (6, 6)
+    assert secondary_proposed(excluding, unseen) == (0, 6)
+
+
+def test_shipped_model_loads_fast_and_finds_a_product_grid() -> None:
+    start = time.perf_counter()
+    model = SelectorModel.load(DEFAULT_MODEL)
+    assert time.perf_counter() - start < 0.5
+    assert DEFAULT_MODEL.stat().st_size < 3_000_000
+    assert model.provenance.get("pages") and model.provenance.get("seed") is not None
+    html, main, _ = catalogue(random.Random(7))
+    records = create("selector").extract(parse_html(html)).records
+    assert all(r in records for r in main)
+
+
+def test_every_output_xpath_resolves_and_covers_text() -> None:
+    html, _, _ = catalogue(random.Random(11))
+    page: Page = parse_html(html)
+    extraction = SelectorExtractor().extract(page)
+    assert extraction.method == "selector" and extraction.records
+    for record in extraction.records:
+        for xpath in record:
+            element = page.resolve(xpath)
+            assert element is not None and page.text_keys_under(element)
+
+
+def test_features_are_the_same_every_time_and_have_their_names() -> None:
+    html, _, _ = catalogue(random.Random(3))
+    first = feature_matrix(page_candidates(parse_html(html)))
+    assert first.shape[1] == len(FEATURE_NAMES)
+    assert np.array_equal(first, feature_matrix(page_candidates(parse_html(html))))
+
+
+def write_dataset(root: Path, pages: list[LabelledPage], seed: int) -> tuple[Path, Path]:
+    rng = random.Random(seed)
+    for k in range(len(pages)):
+        html, main, secondary = catalogue(rng)
+        (root / "html").mkdir(parents=True, exist_ok=True)
+        (root / "html" / f"{k}.html").write_text(html, encoding="utf-8")
+        save_records(root / "gt" / f"{k}.json", main)
+    return root / "html", root / "gt"
+
+
+def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path) -> None:
+    pages_dir, gt_dir = write_dataset(tmp_path / "data", [None] * 8, seed=2)  # type: ignore[list-item]
+    model = tmp_path / "model.json"
+    assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "-q"]) == 0
+    assert SelectorModel.load(model).provenance["trained_on"].startswith("8 labelled pages")
+    out = tmp_path / "run"
+    assert cli_main(["extract", "--model", str(model), "--pages", str(pages_dir), "--out", str(out), "-q"]) == 0
+    records = json.loads((out / "0.json").read_text(encoding="utf-8"))
+    assert records and not any("/aside[1]/" in x for r in records for x in r)
+
+
+def test_train_command_refuses_unclear_input(tmp_path: Path, capsys) -> None:
+    assert cli_main(["train", "--pages", str(tmp_path), "--out", str(tmp_path / "m.json")]) == 2
+    assert "--gt" in capsys.readouterr().err
+    assert cli_main(["extract", "--method", "repeats", "--model", "m.json", "--pages", str(tmp_path),
+                     "--out", str(tmp_path / "r")]) == 2
+
+
+def test_largest_dev_page_with_model_load_takes_at_most_a_second(dev_dir: Path) -> None:
+    largest = max((dev_dir / "html").glob("*.html"), key=lambda f: f.stat().st_size)
+    html = largest.read_text(encoding="utf-8")
+    best = 1e9
+    for _ in range(2):  # the machine is shared: the better of two runs
+        start = time.perf_counter()
+        extractor = SelectorExtractor(SelectorModel.load(DEFAULT_MODEL))
+        extractor.extract(parse_html(html))
+        best = min(best, time.perf_counter() - start)
+    assert best <= 1.0
+
+
+@pytest.mark.parametrize("html", ["", "<html></html>", "<p>one paragraph</p>",
+                                  "<div>" * 3000 + "<ul><li>a</li><li>b</li><li>c</li></ul>" + "</div>" * 3000])
+def test_odd_pages_never_crash(html: str) -> None:
+    extraction = SelectorExtractor().extract(parse_html(html))
+    assert isinstance(extraction.records, list)
+    assert extraction.records or extraction.warnings
+
+
+def test_a_project_trains_on_its_labelled_pages_and_proposals_follow_its_policy(tmp_path: Path) -> None:
+    """`train --project P`: a project whose labels include the secondary list teaches the selector to propose it.
+    A page not marked labelled is left out of the training."""
+    from recordlens.core.store.db import Provenance
+    from recordlens.core.store.importer import import_paths
+    from recordlens.core.store.project import init_project
+
+    rng = random.Random(21)
+    root = tmp_path / "data"
+    (root / "html").mkdir(parents=True)
+    for k in range(10):
+        html, main, secondary = catalogue(rng)
+        (root / "html" / f"{k}.html").write_text(html, encoding="utf-8")
+        save_records(root / "gt" / f"{k}.json", main + secondary)
+    project = init_project(tmp_path / "project")
+    assert not import_paths(project, [root]).problems
+    project.set_status("9", "new", Provenance.person("tester"))
+    model = tmp_path / "project-model.json"
+    assert cli_main(["train", "--project", str(tmp_path / "project"), "--out", str(model), "-q"]) == 0
+    trained = SelectorModel.load(model)
+    assert [p["name"] for p in trained.provenance["pages"]] == [str(k) for k in range(9)]
+    unseen = labelled_pages(77, 4, with_secondary=True)
+    assert secondary_proposed(trained, unseen) == (4, 4)
