@@ -67,6 +67,12 @@ class Snapshot:
     resources: dict[str, Resource] = field(default_factory=dict)
     source: Path | None = None
     warnings: list[str] = field(default_factory=list)
+    kind: str = "html"  # how the bytes were read: "html" or "mhtml" (the suffix to store them under)
+
+    @property
+    def suffix(self) -> str:
+        """The file suffix under which these bytes open again, here and in a browser."""
+        return ".mhtml" if self.kind == "mhtml" else ".html"
 
     def resource(self, ref: str) -> Resource | None:
         """The resource a page refers to, by its Content-Location or by a `cid:` reference."""
@@ -132,6 +138,7 @@ def read_mhtml(data: bytes, *, name: str | None = None) -> Snapshot:
         charset=charset,
         resources=_resources(parts[:-1] if cut and main < len(parts) - 1 else parts, main, warnings),
         warnings=warnings,
+        kind="mhtml",
     )
 
 
@@ -160,6 +167,12 @@ def _checked_bytes(data: bytes, max_bytes: int, label: str) -> bytes:
 
 def _too_large(size: int, max_bytes: int) -> str:
     return f"it is {size:,} bytes, more than the limit of {max_bytes:,} bytes."
+
+
+def read_file_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, name: str | None = None) -> bytes:
+    """A saved page's bytes, as `read_snapshot` reads them: a folder, a FIFO or any other non-regular file, and
+    a file over `max_bytes`, is a SnapshotError before a single byte is read (and nothing blocks)."""
+    return _read_file(Path(path), max_bytes, name or str(path))
 
 
 def _read_file(path: Path, max_bytes: int, label: str) -> bytes:
