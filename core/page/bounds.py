@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import re
 
-from ..errors import RecordLensError
+from ..errors import SnapshotError
 
 MAX_NESTING = 4096
 DEFAULT_MAX_ELEMENTS = 500_000
@@ -40,7 +40,7 @@ _TOKEN = re.compile(r"<(?:(!--)|(/?)([A-Za-z][A-Za-z0-9:_-]*)([^<>]*))")
 _RAW_END = {name: re.compile(rf"</{name}", re.IGNORECASE) for name in _RAW_TEXT}
 
 
-class TooManyElementsError(RecordLensError):
+class TooManyElementsError(SnapshotError):
     """A page with more elements than the configured limit (a memory bound, stated in the message)."""
 
 
