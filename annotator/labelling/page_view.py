@@ -201,8 +201,8 @@ class PageView(QWidget):
         self._is_loaded = ok
         if ok:
             self.offline.run_js_async(f"__recordlens.overlay.setAnnotating({json.dumps(self._annotating)})")
-            if self._records:
-                self._send_records()
+            # Always, none included: "drawn" must come for a page without records too (a screenshot waits on it).
+            self._send_records()
         emit(self.loaded, ok)
 
     def _on_blocked(self, _url: str) -> None:
