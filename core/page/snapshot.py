@@ -68,6 +68,7 @@ class Snapshot:
     source: Path | None = None
     warnings: list[str] = field(default_factory=list)
     kind: str = "html"  # how the bytes were read: "html" or "mhtml" (the suffix to store them under)
+    media_type: str = "text/html"  # the main part's type: "application/xhtml+xml" for a page saved from XHTML
 
     @property
     def suffix(self) -> str:
@@ -139,6 +140,7 @@ def read_mhtml(data: bytes, *, name: str | None = None) -> Snapshot:
         resources=_resources(parts[:-1] if cut and main < len(parts) - 1 else parts, main, warnings),
         warnings=warnings,
         kind="mhtml",
+        media_type=parts[main].mime_type or "text/html",
     )
 
 
