@@ -106,11 +106,24 @@ def _refuse_another_method(out: Path, extractor: Extractor) -> None:
     except (FileNotFoundError, json.JSONDecodeError):
         return
     now = _method_of(extractor)
+    before = _with_shipped_prompt(before, now)
     if any(before.get(key) != now[key] for key in now) and any(out.glob("*.json")):
         raise RecordLensError(
             f"{out} holds a run of {before.get('method')} {before.get('version')} {before.get('parameters')}; "
             f"resuming it with {now['method']} {now['version']} {now['parameters']} would mix two methods: "
             "choose another --out, or --restart to extract every page again")
+
+
+def _with_shipped_prompt(before: dict[str, object], now: dict[str, object]) -> dict[str, object]:
+    """A run described before prompts were recorded was made with the shipped prompt (there was no other): read
+    it so, so that such a run resumes with the shipped prompt and refuses a prompt file."""
+    parameters = before.get("parameters")
+    current = now.get("parameters")
+    if not isinstance(parameters, dict) or not isinstance(current, dict) or "prompt_sha256" not in current:
+        return before
+    if "prompt" in parameters or current.get("prompt") != "shipped":
+        return before
+    return {**before, "parameters": {**parameters, "prompt": "shipped", "prompt_sha256": current["prompt_sha256"]}}
 
 
 def _remove_unfinished_writes(out: Path) -> None:

@@ -229,3 +229,25 @@ def test_one_page_that_raises_anything_never_stops_a_run(tmp_path: Path) -> None
     summary = run_extractor(Fragile(), tmp_path / "pages", tmp_path / "run")
     assert summary.extracted == ["2"] and "ValueError: embedded null character" in summary.failed["1"]
     assert json.loads((tmp_path / "run" / "_run" / "1.json").read_text())["status"] == "failed"
+
+
+def test_a_run_described_before_prompts_were_recorded_resumes_with_the_shipped_prompt(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    run_dir = tmp_path / "run"
+    (run_dir / "_run").mkdir(parents=True)
+    (run_dir / "1.json").write_text("[]")
+    old = {"method": "gemini", "version": "1", "parameters": {"model": "gemini-2.5-pro", "temperature": 1.0,
+                                                              "seed": 0, "input_format": "flat"}}
+    (run_dir / "_run" / "run.json").write_text(json.dumps(old))
+    extract = ("extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out", str(run_dir), "-q")
+    with FakeGemini(default=answer("[]")) as server:
+        code, _, err = run(capsys, *extract, "--base-url", server.url)
+        assert code == 0, err
+        assert len(server.requests) == 3  # pages 2, 3 and 4; page 1 was done
+    prompt = tmp_path / "p.txt"
+    prompt.write_text("mine {input}")
+    (run_dir / "_run" / "run.json").write_text(json.dumps(old))
+    with FakeGemini(default=answer("[]")) as server:
+        code, _, err = run(capsys, *extract, "--base-url", server.url, "--prompt-file", str(prompt))
+    assert code != 0 and "would mix two methods" in err
