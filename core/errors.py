@@ -15,3 +15,8 @@ class DatasetError(RecordLensError):
 
 class AgentError(RecordLensError):
     """Something about a task, a trajectory or an episode that a person can fix or should know."""
+
+
+def shortened(text: str, limit: int = 80) -> str:
+    """A piece of input quoted in a message, cut to `limit` characters (a MIME boundary can be a million long)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"

@@ -3,12 +3,21 @@ from a source checkout, an editable install or a wheel."""
 
 from __future__ import annotations
 
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
 
+@cache
+def _resources_folder() -> Path:
+    # A strict editable install presents each file as a link into the source tree: the real folder is where
+    # the package's own __init__.py lives, so that a folder of resources (the demo site) is one real folder
+    # whose files are inside it, as in a wheel.
+    return Path(str(files("recordlens.resources").joinpath("__init__.py"))).resolve().parent
+
+
 def resource_path(*parts: str) -> Path:
-    return Path(str(files("recordlens.resources").joinpath(*parts)))
+    return _resources_folder().joinpath(*parts)
 
 
 def read_resource(*parts: str) -> str:

@@ -16,20 +16,38 @@ from typing import Any
 
 @dataclass
 class Step:
-    kind: str  # "answer", "status", "hang"
+    kind: str  # "answer", "status", "hang", "body"
     text: str = ""
     status: int = 200
     seconds: float = 0.0
     usage: tuple[int, int] = (100, 20)
-    respond: Callable[[dict[str, Any]], str] | None = None  # answer computed from the request body
+    # The answer computed from the request body: a text, or a whole Step (a refusal for one page only).
+    respond: Callable[[dict[str, Any]], str | Step] | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    finish_reason: str = "STOP"
+    candidates: bool = True  # False: a 200 answer with no candidates (a prompt blocked before generation)
+    body: bytes = b""  # kind "body": sent as it is, with HTTP 200 (a proxy's HTML page, a truncated answer)
 
 
 def answer(text: str, usage: tuple[int, int] = (100, 20)) -> Step:
     return Step("answer", text=text, usage=usage)
 
 
-def answer_with(respond: Callable[[dict[str, Any]], str]) -> Step:
+def refused(finish_reason: str, text: str = "") -> Step:
+    """A 200 answer the model did not finish: SAFETY, RECITATION, MAX_TOKENS, OTHER (text may be partial)."""
+    return Step("answer", text=text, finish_reason=finish_reason)
+
+
+def no_candidates() -> Step:
+    return Step("answer", candidates=False)
+
+
+def raw_body(body: bytes, content_type: str = "text/html") -> Step:
+    """HTTP 200 with a body that is not Gemini's JSON (a captive portal, a proxy's error page)."""
+    return Step("body", body=body, headers={"Content-Type": content_type})
+
+
+def answer_with(respond: Callable[[dict[str, Any]], str | Step]) -> Step:
     return Step("answer", respond=respond)
 
 
@@ -118,6 +136,9 @@ class FakeGemini:
                     self._send(200, {"totalTokens": words})
                     return
                 step = fake.next_step()
+                if step.respond is not None:
+                    result = step.respond(body)
+                    step = result if isinstance(result, Step) else Step("answer", text=result, usage=step.usage)
                 if step.kind == "hang":
                     fake._release.wait(step.seconds)
                     return
@@ -125,23 +146,29 @@ class FakeGemini:
                     self._send(step.status, {"error": {"code": step.status, "message": step.text,
                                                        "status": "SCRIPTED"}}, step.headers)
                     return
-                text = step.respond(body) if step.respond else step.text
+                if step.kind == "body":
+                    self._send_raw(200, step.body, step.headers)
+                    return
+                text = step.text
                 prompt_tokens, completion_tokens = step.usage
+                candidate = {"content": {"role": "model", "parts": [{"text": text}] if text else []},
+                             "finishReason": step.finish_reason, "index": 0}
                 self._send(200, {
-                    "candidates": [{"content": {"role": "model", "parts": [{"text": text}]},
-                                    "finishReason": "STOP", "index": 0}],
+                    "candidates": [candidate] if step.candidates else [],
                     "usageMetadata": {"promptTokenCount": prompt_tokens, "candidatesTokenCount": completion_tokens,
                                       "totalTokenCount": prompt_tokens + completion_tokens},
                     "modelVersion": request.model,
                 })
 
             def _send(self, code: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-                data = json.dumps(payload).encode()
+                self._send_raw(code, json.dumps(payload).encode(), {"Content-Type": "application/json",
+                                                                    **(headers or {})})
+
+            def _send_raw(self, code: int, data: bytes, headers: dict[str, str]) -> None:
                 try:
                     self.send_response(code)
-                    self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
-                    for name, value in (headers or {}).items():
+                    for name, value in headers.items():
                         self.send_header(name, value)
                     self.end_headers()
                     self.wfile.write(data)

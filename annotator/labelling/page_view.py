@@ -184,7 +184,10 @@ class PageView(QWidget):
         self.last_summary = None
         self.offline.reset_blocked()
         emit(self.blocked_count_changed, 0)
-        if _is_archive(path):
+        # An archive of an XHTML page is shown from the core's text too: Chromium would parse it as XML (a
+        # parser-error page, or its XML viewer without the XHTML namespace), while the core and every label read
+        # it with the HTML parser. Its archived images are then not shown; its records are.
+        if _is_archive(path) and loaded.snapshot.media_type != "application/xhtml+xml":
             self.offline.load_mhtml(path)
         else:
             # The core's decoded text, served as UTF-8 with the charset stated: page and core read the same.
@@ -201,8 +204,8 @@ class PageView(QWidget):
         self._is_loaded = ok
         if ok:
             self.offline.run_js_async(f"__recordlens.overlay.setAnnotating({json.dumps(self._annotating)})")
-            if self._records:
-                self._send_records()
+            # Always, none included: "drawn" must come for a page without records too (a screenshot waits on it).
+            self._send_records()
         emit(self.loaded, ok)
 
     def _on_blocked(self, _url: str) -> None:

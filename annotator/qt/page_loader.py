@@ -5,6 +5,9 @@ through the `recordlens-page:` scheme with its charset stated (setHtml would cap
 guess the encoding), opens MHTML files by their file:// URL (Chromium only treats MHTML as an archive there),
 and blocks every other request: the snapshot's remote images, scripts, frames and fetches never leave the
 process. Injected JavaScript runs in ApplicationWorld, the only world that works once page scripts are off.
+A saved page never navigates itself away: a `<meta http-equiv=refresh>` (which Chromium follows with scripts
+off), a link or a form may not take the main frame anywhere but the page being shown, and a client redirect
+(a refresh of the page itself, in a loop) is refused too; refused URLs are kept in `refused_navigations`.
 
 Every object handed to Qt (interceptor, scheme handler, web channel) is held here until `close()`: Qt keeps raw
 pointers to them, and one that Python collects while the profile still calls it crashes the process.
@@ -21,6 +24,7 @@ from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QObject, QUrl, Signal
 from PySide6.QtWebEngineCore import (
+    QWebEngineNavigationRequest,
     QWebEnginePage,
     QWebEngineProfile,
     QWebEngineScript,
@@ -62,6 +66,9 @@ class RequestBlocker(QWebEngineUrlRequestInterceptor):
     def allow(self, url: QUrl) -> None:
         """Also let `url` through (for example another page of the same saved site)."""
         self._allowed.add(_without_fragment(url))
+
+    def allows(self, url: QUrl) -> bool:
+        return _without_fragment(url) in self._allowed
 
     def interceptRequest(self, info: QWebEngineUrlRequestInfo) -> None:  # noqa: N802 (Qt override)
         url = info.requestUrl()
@@ -170,7 +177,10 @@ class OfflinePage(QObject):
         self._load_ok: bool | None = None
         self._wait_loop: QEventLoop | None = None
         self._closed = False
+        self.refused_navigations: list[str] = []
+        self._refusals_to_absorb = 0
         self.page.loadFinished.connect(self._on_load_finished)
+        self.page.navigationRequested.connect(self._guard_navigation)
 
     # -- what was blocked -------------------------------------------------------------------------------
 
@@ -205,12 +215,28 @@ class OfflinePage(QObject):
         return url
 
     def _start(self, url: QUrl) -> None:
+        self._refusals_to_absorb = 0
         self.blocker.allow_only(url)
         self._loading = True
         self._load_ok = None
         self.page.load(url)
 
+    def _guard_navigation(self, request: QWebEngineNavigationRequest) -> None:
+        # Connected first, so a browser built on this page (site_browser) still has the last word on its own.
+        if not request.isMainFrame():
+            return  # a frame's load reaches RequestBlocker, which lets only the archive's parts through
+        redirect = request.navigationType() == QWebEngineNavigationRequest.NavigationType.RedirectNavigation
+        if redirect or not self.blocker.allows(request.url()):
+            request.reject()
+            # Qt still reports the refused navigation as a load that failed, after the page's own load.
+            self._refusals_to_absorb += 1
+            self.refused_navigations.append(request.url().toString())
+            _log.debug("refused a navigation away from the snapshot to %s", request.url().toString())
+
     def _on_load_finished(self, ok: bool) -> None:
+        if not ok and self._refusals_to_absorb and not self._loading:
+            self._refusals_to_absorb -= 1
+            return  # the refused navigation's "failed load": the page on show is still the one loaded
         self._loading = False
         self._load_ok = ok
         if self._wait_loop is not None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 
 from PySide6.QtCore import QFile, QIODevice
 from PySide6.QtWebEngineCore import QWebEngineScript
 
+from ...core.resource_files import read_resource
 from .page_loader import APPLICATION_WORLD, OfflinePage
 
 DOM_RULES = "dom_rules.js"
@@ -18,7 +18,7 @@ BRIDGE = "bridge.js"
 
 @cache
 def read_script(name: str) -> str:
-    return (files("recordlens.resources") / "js" / name).read_text(encoding="utf-8")
+    return read_resource("js", name)
 
 
 class PageScriptError(RuntimeError):

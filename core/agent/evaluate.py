@@ -13,6 +13,11 @@ Definitions (the README publishes them):
   normalisation; otherwise their targets match by identity (`targets_match`: find_target's XPath, role and name,
   text, box, then label rule; or neither has a target), Type also needs the same text (case and spacing aside)
   and Scroll the same direction. A category's agreement is the mean over its episodes that have a reference.
+- Complete runs only: a run index is *incomplete* when one of the run's tasks has no episode in it, or one of its
+  episodes was cut (by the model budget or a failing model endpoint: `loop.CUT_STOPS`). By default the figures
+  are those of the complete run indices, and the incomplete ones are named with their reasons; an agent run
+  without an end time (interrupted) is flagged too. Of two episodes of the same task and run index (a resumed
+  run), the last uncut one counts.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from pathlib import Path
 
 from ..runs.charts import grouped_bars
 from .actions import Step
+from .loop import CUT_STOPS
 from .model import Task, Trajectory
 from .sites import normalise_url
 from .targets import folded, targets_match
@@ -50,26 +56,50 @@ class Figures:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class RunPlan:
+    """What an agent run set out to do: its tasks and number of runs (None: not recorded, taken from the
+    episodes), and whether it ended (an end time)."""
+
+    task_ids: tuple[str, ...] | None = None
+    runs: int | None = None
+    ended: bool = True
+
+
 @dataclass
 class Evaluation:
     overall: Figures
     categories: list[Figures]
     episodes: list[dict[str, object]] = field(default_factory=list)  # task, run, success, steps, agreement
     warnings: list[str] = field(default_factory=list)
+    incomplete: dict[int, list[str]] = field(default_factory=dict)  # run index -> why it is incomplete
+    complete_runs: list[int] = field(default_factory=list)
+    ended: bool = True
+    included_incomplete: bool = False
+
+    @property
+    def complete(self) -> bool:
+        return self.ended and not self.incomplete
 
     def as_dict(self) -> dict[str, object]:
         return {"overall": self.overall.as_dict(), "categories": [c.as_dict() for c in self.categories],
-                "episodes": self.episodes, "warnings": self.warnings}
+                "complete": self.complete, "ended": self.ended, "complete_runs": self.complete_runs,
+                "incomplete_runs": {str(r): reasons for r, reasons in self.incomplete.items()},
+                "included_incomplete": self.included_incomplete, "episodes": self.episodes,
+                "warnings": self.warnings}
 
 
 def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
-             references: Mapping[str, Trajectory] | None = None) -> Evaluation:
-    """Score agent episodes (trajectories with a run index) against their tasks and references."""
+             references: Mapping[str, Trajectory] | None = None, *, plan: RunPlan | None = None,
+             include_incomplete: bool = False) -> Evaluation:
+    """Score agent episodes (trajectories with a run index) against their tasks and references; by default
+    only the complete run indices count (see the module notes)."""
     by_id = {t.id: t for t in tasks}
     references = references or {}
+    plan = plan or RunPlan()
     episodes: list[dict[str, object]] = []
     warnings: list[str] = []
-    for trajectory in trajectories:
+    for trajectory in _latest_episodes(trajectories):
         task = by_id.get(trajectory.task_id)
         if task is None:
             warnings.append(f"an episode of task {trajectory.task_id!r} was left out: the task is unknown")
@@ -83,10 +113,53 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
             "success": is_correct(task, trajectory.answer),
             "steps": len(trajectory.steps),
             "agreement": agreement(task, reference, trajectory) if reference is not None else None,
+            "stop": trajectory.stop,
+            "cut": trajectory.stop in CUT_STOPS,
         })
-    categories = sorted({str(e["category"]) for e in episodes})
-    figures = [_figures(c, [e for e in episodes if e["category"] == c]) for c in categories]
-    return Evaluation(overall=_figures(OVERALL, episodes), categories=figures, episodes=episodes, warnings=warnings)
+    incomplete = _incomplete_runs(episodes, plan)
+    complete_runs = sorted({int(e["run"]) for e in episodes} - set(incomplete))  # type: ignore[call-overload]
+    if not plan.ended:
+        warnings.append("the agent run did not finish (no end time: interrupted, failed or still running); "
+                        "finish it with `recordlens agent run ... --resume RUN`")
+    for run, reasons in incomplete.items():
+        warnings.append(f"run {run} is incomplete ({'; '.join(reasons)})"
+                        + ("" if include_incomplete else "; left out of the figures"))
+    counted = episodes if include_incomplete else [e for e in episodes if int(e["run"]) in complete_runs]  # type: ignore[call-overload]
+    categories = sorted({str(e["category"]) for e in counted})
+    figures = [_figures(c, [e for e in counted if e["category"] == c]) for c in categories]
+    return Evaluation(overall=_figures(OVERALL, counted), categories=figures, episodes=episodes, warnings=warnings,
+                      incomplete=incomplete, complete_runs=complete_runs, ended=plan.ended,
+                      included_incomplete=include_incomplete)
+
+
+def _latest_episodes(trajectories: Sequence[Trajectory]) -> list[Trajectory]:
+    """One episode per (task, run index): the last uncut one, else the last one; in their first order."""
+    chosen: dict[tuple[str, int], Trajectory] = {}
+    for trajectory in trajectories:
+        key = (trajectory.task_id, trajectory.run if trajectory.run is not None else 0)
+        previous = chosen.get(key)
+        if previous is None or trajectory.stop not in CUT_STOPS or previous.stop in CUT_STOPS:
+            chosen[key] = trajectory
+    return list(chosen.values())
+
+
+def _incomplete_runs(episodes: Sequence[Mapping[str, object]], plan: RunPlan) -> dict[int, list[str]]:
+    expected_tasks = set(plan.task_ids) if plan.task_ids is not None else {str(e["task"]) for e in episodes}
+    seen_runs = {int(e["run"]) for e in episodes}  # type: ignore[call-overload]
+    runs = sorted(set(range(plan.runs)) | seen_runs) if plan.runs is not None else sorted(seen_runs)
+    incomplete: dict[int, list[str]] = {}
+    for run in runs:
+        here = [e for e in episodes if int(e["run"]) == run]  # type: ignore[call-overload]
+        reasons = []
+        missing = sorted(expected_tasks - {str(e["task"]) for e in here})
+        if missing:
+            reasons.append(f"no episode of {', '.join(missing[:5])}" + (" ..." if len(missing) > 5 else ""))
+        cut = [f"{e['task']} ({e['stop']})" for e in here if e["cut"]]
+        if cut:
+            reasons.append(f"cut: {', '.join(cut[:5])}" + (" ..." if len(cut) > 5 else ""))
+        if reasons:
+            incomplete[run] = reasons
+    return incomplete
 
 
 def agreement(task: Task, reference: Trajectory, episode: Trajectory) -> float:
@@ -167,7 +240,8 @@ def format_table(evaluation: Evaluation) -> str:
 def write_chart(evaluation: Evaluation, path: str | Path) -> Path:
     """Bars of success rate and agreement per category and overall."""
     rows = [*evaluation.categories, evaluation.overall]
+    # An agreement of None (no reference) is drawn as missing, not as 0.
     return grouped_bars(path, [f.category.replace(" ", "\n") for f in rows], [
         ("success (mean over runs)", [f.success_rate for f in rows]),
-        ("agreement with reference", [f.agreement or 0.0 for f in rows]),
+        ("agreement with reference", [f.agreement for f in rows]),
     ])

@@ -1,10 +1,14 @@
 """The agent loop: observe, prompt, call the model, read its action, act; until an answer or the step budget.
 
 Nothing the model writes can crash an episode: an answer with no readable action, a number that is not on the
-page, an action the page refuses, a failed model call, each becomes a failed step that keeps the raw answer and
-the error, and the episode goes on. It ends at ANSWER, at the step budget (failed steps count), after
-`max_failures` failed steps in a row, or when the model budget is used up. Every step and every raw model call
-is kept in the trajectory.
+page, an action the page refuses, each becomes a failed step that keeps the raw answer and the error, and the
+episode goes on. It ends at ANSWER, at the step budget (failed steps count), after `max_failures` failed steps
+in a row, when the model budget is used up ("model budget") or when the model endpoint fails for good after its
+retries ("model error"). The last two *cut* the episode: it says nothing about the agent, and `run_agent` stops
+the run (a failing endpoint raises ModelEndpointError, after the cut episode is handed to `on_trajectory`).
+Every step and every raw model call is kept in the trajectory.
+
+Each run index of `run_agent` is an independent draw: run r calls the model with seed `seed + r`.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from ..errors import RecordLensError
+from ..errors import AgentError, RecordLensError
 from ..llm.gemini import Answer, BudgetExceededError, GeminiError
 from ..resource_files import read_resource
 from .actions import ActionParseError, Step, parse_action
@@ -30,6 +34,19 @@ DEFAULT_MAX_FAILURES = 3
 MAX_PAGE_TEXT = 6000  # characters of page text in a prompt, when the browser gives any
 # What an agent can observe besides the numbered elements (`--observation`, combinable).
 OBSERVATIONS = ("screenshot", "axtree", "text")
+
+# Stops that cut an episode short for reasons outside the agent: such an episode is not a result.
+CUT_STOPS = ("model budget", "model error")
+
+
+class ModelEndpointError(AgentError):
+    """The model endpoint failed (unreachable, refusing, erroring after retries): the run fails, it is not
+    scored as the agent's failures."""
+
+
+def run_seed(base: int | None, run: int) -> int | None:
+    """The seed of run index `run`: base + run (None: the model's own randomness, unrecorded)."""
+    return None if base is None else base + run
 
 
 class Caller(Protocol):
@@ -60,13 +77,18 @@ class AgentSettings:
 def run_agent(tasks: Sequence[Task], browser_factory: Callable[[Task], Browser], caller: Caller, *,
               runs: int = 3, settings: AgentSettings | None = None,
               on_trajectory: Callable[[Trajectory], None] | None = None,
-              cancelled: Callable[[], bool] = lambda: False) -> list[Trajectory]:
+              cancelled: Callable[[], bool] = lambda: False, seed: int | None = None,
+              done_already: Callable[[Task, int], bool] = lambda task, run: False) -> list[Trajectory]:
     """Every task `runs` times (run-major: all tasks of run 0, then of run 1...). `on_trajectory` sees each
-    finished episode at once (to store it), so an interrupted run keeps what it did."""
+    finished episode at once (to store it), so an interrupted run keeps what it did; `done_already` skips the
+    episodes a resumed run has. With a `seed`, run r sends seed + r (when the caller has settings to set)."""
     settings = settings or AgentSettings()
     done: list[Trajectory] = []
     for run in range(runs):
+        _set_seed(caller, run_seed(seed, run), seed is not None)
         for task in tasks:
+            if done_already(task, run):
+                continue
             if cancelled():
                 return done
             trajectory = run_episode(task, browser_factory(task), caller, settings, run=run)
@@ -75,13 +97,41 @@ def run_agent(tasks: Sequence[Task], browser_factory: Callable[[Task], Browser],
                 on_trajectory(trajectory)
             if trajectory.stop == "model budget":
                 return done
+            if trajectory.stop == "model error":
+                failed = next((c.error for c in reversed(trajectory.calls) if c.error), "the model call failed")
+                raise ModelEndpointError(f"the model endpoint failed in run {run}, task {task.id}: {failed}")
     return done
+
+
+def _set_seed(caller: Caller, value: int | None, wanted: bool) -> None:
+    call_settings = getattr(caller, "settings", None)
+    if wanted and call_settings is not None and hasattr(call_settings, "seed"):
+        call_settings.seed = value
+
+
+# What the agent observes, said the same way in the system prompt, the README and `observes()`: the request
+# carries the screenshot as an image part exactly when the run sends screenshots, and the page text always
+# (when the browser gives any; cut at MAX_PAGE_TEXT characters).
+_OBSERVATION = {
+    True: "a screenshot of the page in which every element you can use carries a number in a coloured box, "
+          "the text of the page",
+    False: "the text of the page (there is no screenshot)",
+}
+
+
+def observes(send_screenshot: bool) -> str:
+    """What a run sends the model each step, in words (recorded with the run)."""
+    return "screenshot and page text" if send_screenshot else "page text"
+
+
+def system_prompt(send_screenshot: bool) -> str:
+    return read_resource("prompts", "agent-system.md").replace("{observation}", _OBSERVATION[send_screenshot])
 
 
 def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSettings, *,
                 run: int = 0) -> Trajectory:
     trajectory = Trajectory(task_id=task.id, actor=settings.actor, run=run)
-    system = read_resource("prompts", "agent-system.md")
+    system = system_prompt(settings.send_screenshot)
     template = read_resource("prompts", "agent-user.md")
     browser.open(task.start_url)
     failures = 0
@@ -126,7 +176,9 @@ def _take_step(caller: Caller, browser: Browser, prompt: str, system: str, image
     except GeminiError as error:
         trajectory.calls.append(ModelCall(position, prompt, None, error=str(error), system=system,
                                           images=len(images)))
-        stop = "model budget" if isinstance(error, BudgetExceededError) else None
+        # Either way the episode is cut: a call that failed after its retries is the endpoint's failure, and
+        # counting it as the agent's would score an outage as a bad agent.
+        stop = "model budget" if isinstance(error, BudgetExceededError) else "model error"
         return Step("", url=url, error=f"the model call failed: {error}"), stop
     trajectory.calls.append(ModelCall(position, prompt, answer.text, usage=dict(answer.usage),
                                       seconds=round(answer.seconds, 3), system=system, images=len(images)))
@@ -169,7 +221,7 @@ def build_prompt(template: str, task: Task, observation: Observation, steps: Seq
 
 
 def _page_text(observation: Observation) -> str:
-    """The page's text when the browser gives it (a text-only run has no screenshot to read)."""
+    """The page's text when the browser gives it (sent in both modes; see _OBSERVATION)."""
     text = observation.text.strip()
     if not text:
         return ""

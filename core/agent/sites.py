@@ -79,9 +79,9 @@ class Site:
             return None
 
     def resolve(self, url: str) -> Path | None:
-        """The saved page for a URL, or None when the snapshot does not have it."""
+        """The saved page for a URL, or None when the snapshot does not have it (or names a file outside)."""
         page = self.page(url)
-        return self.root / page.file if page else None
+        return self.root / page.file if page and inside_site(self.root, page.file) else None
 
     def as_dict(self) -> dict[str, object]:
         return {"name": self.name, "pages": [p.as_dict() for p in self.pages]}
@@ -128,6 +128,9 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
     warnings: list[str] = []
     for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in PAGE_SUFFIXES):
         relative = path.relative_to(root).as_posix()
+        if not inside_site(root, relative):
+            warnings.append(f"{relative} left out: it links to a file outside the site folder")
+            continue
         try:
             snapshot = read_snapshot(path)
         except SnapshotError as error:
@@ -145,6 +148,9 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
             warnings.append(f"{relative} left out: {seen[key]} was saved from the same URL ({snapshot.url})")
             continue
         seen[key] = relative
+        if snapshot.url.lower().startswith("file:"):  # run integrity: a local path is no web address
+            warnings.append(f"{relative}: saved from a local file ({snapshot.url}), not a web address: links "
+                            "on other pages name the web address and will not reach it; save it from the web")
         found = side_files(path)
         # Only a capture writes NAME.meta.json: without it, a NAME.png beside a hand-made page is just a file.
         side = tuple((kind, f.relative_to(root).as_posix()) for kind, f in found.items()
@@ -173,11 +179,29 @@ def load_site(folder: str | Path) -> Site:
         name = str(data.get("name") or root.resolve().name)
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise SiteError(f"cannot read {index}: {error}; rebuild it with `recordlens site build {root}`") from None
+    # --- run integrity: every file the index names must be inside the site folder (no /etc/passwd, no ../) ---
+    named = [p.file for p in pages] + [file for p in pages for _, file in p.side]  # pages and their side files
+    outside = [file for file in named if not inside_site(root, file)]
+    if outside:
+        raise SiteError(f"{index} lists files outside the site folder ({', '.join(outside[:3])}); they are not "
+                        f"read. Rebuild the index with `recordlens site build {root}`")
     missing = [p.file for p in pages if not (root / p.file).is_file()]
     if missing:
         raise SiteError(f"{index} lists pages that are not in the folder ({', '.join(missing[:3])}); "
                         f"rebuild it with `recordlens site build {root}`")
     return Site(root=root, name=name, pages=pages)
+
+
+def inside_site(root: Path, file: str) -> bool:
+    """True when `file` (as site.json writes it: relative, forward slashes) resolves inside `root`, symbolic
+    links followed: an absolute path, `..` or a link out of the folder is not a page of the site."""
+    if not file or Path(file).is_absolute() or file.startswith(("/", "\\")):
+        return False
+    try:
+        (root / file).resolve().relative_to(root.resolve())
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop on older Pythons
+        return False
+    return True
 
 
 def _write_index(site: Site) -> None:

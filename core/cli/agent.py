@@ -13,8 +13,18 @@ from pathlib import Path
 
 from ..agent.axtree import SiteTrees
 from ..agent.browsers import browser_kind, browser_names, default_browser
-from ..agent.evaluate import evaluate, format_table, write_chart
-from ..agent.loop import DEFAULT_MAX_FAILURES, DEFAULT_STEP_BUDGET, OBSERVATIONS, AgentSettings, run_agent
+from ..agent.evaluate import RunPlan, evaluate, format_table, write_chart
+from ..agent.loop import (
+    CUT_STOPS,
+    DEFAULT_MAX_FAILURES,
+    DEFAULT_STEP_BUDGET,
+    OBSERVATIONS,
+    AgentSettings,
+    ModelEndpointError,
+    observes,
+    run_agent,
+    run_seed,
+)
 from ..agent.memory import parse_memory
 from ..agent.model import Trajectory
 from ..agent.sites import build_site, load_site
@@ -58,6 +68,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
     q.add_argument("--temperature", type=float)
     q.add_argument("--max-requests", type=int, help="stop after this many model requests")
+    # --- run integrity: independent seeded runs, and resuming an interrupted run ---
+    q.add_argument("--seed", type=int, default=0, help="seed of run 0; run r sends seed + r (recorded)")
+    q.add_argument("--resume", type=int, metavar="RUN",
+                   help="finish agent run RUN of the project: episodes done are kept, missing and cut ones run "
+                        "(with the run's own settings and seeds)")
     q.set_defaults(handler=cmd_agent_run)
 
     q = agent_sub.add_parser("eval", help="success per category over runs, steps, agreement with references")
@@ -66,6 +81,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--references", help="folder of <task id>.json references (default: the project's)")
     q.add_argument("--json", action="store_true")
     q.add_argument("--chart", help="write a PNG chart here")
+    q.add_argument("--include-incomplete", action="store_true",
+                   help="count incomplete runs too (they are flagged either way; by default they are left out)")
     q.set_defaults(handler=cmd_agent_eval)
 
     q = agent_sub.add_parser("tasks", help="check a tasks file; print the normalisation rules; generate, filter, "
@@ -115,33 +132,55 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     missing = [t.id for t in tasks if not t.start_url]
     if missing:
         raise AgentError(f"task(s) {', '.join(missing)} have no start_url")
-    memory = parse_memory(args.memory)
-    if args.runs < 1 or args.step_budget < 1:
-        raise AgentError("--runs and --step-budget must be at least 1")
-    settings = CallSettings(json_output=False, base_url=args.base_url)
-    if args.model:
-        settings.model = args.model
-    if args.temperature is not None:
-        settings.temperature = args.temperature
-    caller = GeminiCaller(settings, budget=Budget(max_requests=args.max_requests))
-    kind = browser_kind(args.browser)
-    observations = _observations(args.observation, kind.screenshots, site)
-    browser = kind.factory(site)
-    seen = "+".join(observations) if observations is not None else ""
-    agent = AgentSettings(memory=memory, step_budget=args.step_budget, max_failures=args.max_failures,
-                          send_screenshot=kind.screenshots, observations=observations, axtree_for=SiteTrees(site),
-                          actor=f"agent:{settings.model}/{memory.name}/{args.browser}" + (f"/{seen}" if seen else ""))
     folder = Path(args.project)
     project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)
+    browser = None
     try:
+        resumed = _resumed_run(project, args, tasks) if args.resume is not None else None
+        if resumed is not None:
+            tasks = [t for t in tasks if t.id in resumed["task_ids"]]
+            for name in ("memory", "runs", "step_budget", "max_failures", "browser", "seed", "model",
+                         "temperature", "observation"):
+                if name in resumed:
+                    setattr(args, name, resumed[name])
+            if isinstance(args.observation, list):  # stored as a list, read as --observation's text
+                args.observation = ",".join(args.observation)
+        memory = parse_memory(args.memory)
+        if args.runs < 1 or args.step_budget < 1:
+            raise AgentError("--runs and --step-budget must be at least 1")
+        settings = CallSettings(json_output=False, base_url=args.base_url)
+        if args.model:
+            settings.model = args.model
+        if args.temperature is not None:
+            settings.temperature = args.temperature
+        caller = GeminiCaller(settings, budget=Budget(max_requests=args.max_requests))
+        kind = browser_kind(args.browser)
+        observations = _observations(args.observation, kind.screenshots, site)
+        browser = kind.factory(site)
+        seen = "/" + "+".join(observations) if observations is not None else ""
+        agent = AgentSettings(memory=memory, step_budget=args.step_budget, max_failures=args.max_failures,
+                              send_screenshot=kind.screenshots, observations=observations,
+                              axtree_for=SiteTrees(site),
+                              actor=f"agent:{settings.model}/{memory.name}/{args.browser}{seen}")
         site_id = project.agent.site_id(site.name, str(Path(args.site).resolve()))
         rows = {t.id: project.agent.save_task(site_id, t) for t in tasks}
         if args.references:
             _store_references(project, rows, Path(args.references))
-        run_id = project.agent.add_run(settings.model, {
-            "memory": memory.name, "runs": args.runs, "step_budget": args.step_budget, "browser": args.browser,
-            "site": site.name, "tasks": str(args.tasks), "max_failures": args.max_failures,
-            "observation": list(observations) if observations is not None else None})
+        kept: set[tuple[str, int]] = set()
+        if resumed is not None:
+            run_id = args.resume
+            kept = _keep_finished_episodes(project, run_id)
+            if {(t.id, r) for t in tasks for r in range(args.runs)} <= kept:
+                raise AgentError(f"agent run {run_id} is complete: nothing to resume")
+            project.agent.reopen_run(run_id)
+        else:
+            run_id = project.agent.add_run(settings.model, {
+                "memory": memory.name, "runs": args.runs, "step_budget": args.step_budget, "browser": args.browser,
+                "site": site.name, "tasks": str(args.tasks), "max_failures": args.max_failures,
+                "task_ids": [t.id for t in tasks], "seed": args.seed,
+                "seeds": [run_seed(args.seed, r) for r in range(args.runs)], "temperature": settings.temperature,
+                "model": settings.model, "observes": observes(kind.screenshots),
+                "observation": list(observations) if observations is not None else None})
 
         def keep(trajectory: Trajectory) -> None:
             project.agent.add_trajectory(rows[trajectory.task_id], trajectory, agent_run_id=run_id)
@@ -149,7 +188,15 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             print(f"run {trajectory.run} {trajectory.task_id}: {verdict} in {len(trajectory.steps)} steps "
                   f"({trajectory.stop}); answer {trajectory.answer!r}", file=sys.stderr)
 
-        done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent, on_trajectory=keep)
+        try:
+            done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent,
+                             on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept)
+        except ModelEndpointError as error:
+            project.agent.finish_run(run_id, {"requests": caller.budget.requests, "tokens": caller.budget.tokens},
+                                     error=str(error))
+            print(f"recordlens: error: agent run {run_id} failed: {error}. Its finished episodes are kept; "
+                  f"finish it with `recordlens agent run ... --resume {run_id}`", file=sys.stderr)
+            return 4
         project.agent.finish_run(run_id, {"requests": caller.budget.requests, "tokens": caller.budget.tokens})
     finally:
         project.close()
@@ -157,8 +204,13 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
         if callable(close):
             close()
     succeeded = sum(bool(t.success) for t in done)
+    cut = [t for t in done if t.stop in CUT_STOPS]
     print(f"agent run {run_id}: {succeeded} of {len(done)} episodes succeeded; "
           f"score it with `recordlens agent eval --project {args.project} --run {run_id}`")
+    if cut:
+        print(f"recordlens: agent run {run_id} stopped early ({cut[-1].stop}); finish it with "
+              f"`recordlens agent run ... --resume {run_id}`", file=sys.stderr)
+        return 3
     return 0
 
 
@@ -176,6 +228,35 @@ def _observations(text: str | None, screenshots: bool, site) -> tuple[str, ...] 
         raise AgentError(f"--observation axtree: the site {site.name} has no stored accessibility tree; capture it "
                          "with `recordlens site capture`")
     return kinds
+
+
+def _resumed_run(project, args: argparse.Namespace, tasks) -> dict[str, object]:  # noqa: ANN001
+    """The settings of the run to resume (its own, so that the finished run is one run), checked."""
+    run = next((r for r in project.agent.runs() if r.id == args.resume), None)
+    if run is None:
+        raise AgentError(f"no agent run {args.resume} in {args.project} to resume")
+    settings = dict(run.parameters)
+    task_ids = settings.get("task_ids")
+    if not isinstance(task_ids, list):
+        raise AgentError(f"agent run {args.resume} does not record its tasks (made by an older RecordLens); "
+                         "it cannot be resumed")
+    missing = sorted(set(task_ids) - {t.id for t in tasks})
+    if missing:
+        raise AgentError(f"agent run {args.resume} ran task(s) {', '.join(missing)}, not in {args.tasks}")
+    settings["task_ids"] = task_ids
+    return settings
+
+
+def _keep_finished_episodes(project, run_id: int) -> set[tuple[str, int]]:  # noqa: ANN001
+    """(task, run index) of the run's uncut episodes; its cut episodes are removed, to be run again."""
+    kept: set[tuple[str, int]] = set()
+    for row_id, trajectory in project.agent.trajectories(agent_run_id=run_id):
+        key = (trajectory.task_id, trajectory.run or 0)
+        if trajectory.stop in CUT_STOPS or key in kept:
+            project.agent.delete_trajectory(row_id)
+        else:
+            kept.add(key)
+    return kept
 
 
 def _store_references(project, rows: dict[str, int], folder: Path) -> None:  # noqa: ANN001 - a Project
@@ -211,9 +292,15 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
         episodes = [t for _, t in project.agent.trajectories(agent_run_id=run_id)]
         tasks = project.agent.tasks()
         references = {t.task_id: t for _, t in project.agent.trajectories(reference=True)}
+        run = project.agent.run(run_id)
     if args.references:
         references.update(read_references(Path(args.references)))
-    result = evaluate(tasks, episodes, references)
+    task_ids = run.parameters.get("task_ids")
+    runs_planned = run.parameters.get("runs")
+    plan = RunPlan(task_ids=tuple(task_ids) if isinstance(task_ids, list) else None,
+                   runs=int(runs_planned) if isinstance(runs_planned, int) else None,
+                   ended=run.ended_at is not None and run.status != "failed")
+    result = evaluate(tasks, episodes, references, plan=plan, include_incomplete=args.include_incomplete)
     for message in result.warnings:
         print(f"warning: {message}", file=sys.stderr)
     if args.chart:
@@ -222,6 +309,19 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"run": run_id, **result.as_dict()}, ensure_ascii=False, indent=2))
     else:
-        print(f"agent run {run_id}: {result.overall.episodes} episodes over {result.overall.runs} run(s)")
+        print(f"agent run {run_id}: {result.overall.episodes} episodes over {result.overall.runs} run(s)"
+              + ("" if result.complete else f" (INCOMPLETE: {_incomplete_summary(result, run.status)})"))
         print(format_table(result))
     return 0
+
+
+def _incomplete_summary(result, status: str) -> str:  # noqa: ANN001 - an Evaluation
+    parts = []
+    if status == "failed":
+        parts.append("the run failed")
+    elif not result.ended:
+        parts.append("no end time")
+    if result.incomplete:
+        named = ", ".join(str(r) for r in result.incomplete)
+        parts.append(f"run(s) {named} incomplete" + ("" if result.included_incomplete else ", left out"))
+    return "; ".join(parts)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..extract import DEFAULT_METHOD
 from ..records.score import DatasetScore
-from ..runs.evaluate import score_run, score_seeds, seed_runs
+from ..runs.evaluate import score_run, score_seeds, seed_runs, without_failed
 from ..runs.progress import progress
 from . import project as project_cli
 from .extraction import add_llm_arguments, gemini_options
@@ -37,13 +37,32 @@ def cmd_score(args: argparse.Namespace) -> int:
     if stored is None and args.pred and seed_runs(args.pred) and not any(Path(args.pred).glob("*.json")):
         return _score_seeds(args, bar)
     scores, warnings = stored if stored is not None else score_run(args.pred, args.gt, args.pages, progress=bar)
+    kept, failed = without_failed(scores, args.pred) if stored is None else (scores, {})
     for message in warnings + scores.warnings:
         warn(message)
     if args.json:
-        print(json.dumps(scores.as_dict(), ensure_ascii=False, indent=2))
+        document = scores.as_dict()
+        if failed:
+            document["failed_pages"] = failed
+            document["without_failed"] = {**kept.mean_dict(), "pages": len(kept.pages)}
+        print(json.dumps(document, ensure_ascii=False, indent=2))
     else:
         print(format_score_table(scores))
+        if failed:
+            print(format_failed(kept, failed))
     return 0
+
+
+def format_failed(kept: DatasetScore, failed: dict[str, str]) -> str:
+    """The failed pages, and the figures without them (the table above counts them as empty predictions)."""
+    lines = [f"failed pages ({len(failed)}, counted above as empty predictions; run extract again to retry):"]
+    lines += [f"  {name}: {reason[:200]}" for name, reason in failed.items()]
+    if kept.pages:
+        lines.append(f"{'without failed':<12} {kept.precision:7.4f} {kept.recall:7.4f} {kept.f1:7.4f} "
+                     f"(pages {len(kept.pages)})")
+    else:
+        lines.append("without failed: no page left")
+    return "\n".join(lines)
 
 
 def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001

@@ -16,13 +16,17 @@ from .output import warn
 
 def gemini_options(args: argparse.Namespace) -> dict[str, object]:
     options: dict[str, object] = {}
-    for name in ("model", "temperature", "timeout_s", "base_url"):
+    for name in ("model", "temperature", "timeout_s", "base_url", "prompt_file"):
         value = getattr(args, name, None)
         if value is not None:
             options[name] = value
-    if getattr(args, "max_requests", None) or getattr(args, "max_tokens", None):
+    # 0 is a limit (no request at all), not "unlimited": test for None, not for truth.
+    if getattr(args, "max_requests", None) is not None or getattr(args, "max_tokens", None) is not None:
         from ..llm.gemini import Budget
 
+        for name in ("max_requests", "max_tokens"):
+            if (getattr(args, name, None) or 0) < 0:
+                raise RecordLensError(f"--{name.replace('_', '-')} must be 0 or more")
         options["budget"] = Budget(max_requests=args.max_requests, max_tokens=args.max_tokens)
     return options
 
@@ -111,6 +115,8 @@ def add_llm_arguments(p: argparse.ArgumentParser) -> None:
     group.add_argument("--max-requests", type=int, help="stop the run after this many requests")
     group.add_argument("--max-tokens", type=int, help="stop the run after this many tokens")
     group.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
+    group.add_argument("--prompt-file", help="a prompt of your own: the file is the whole message, {input} "
+                                             "standing for the page (appended when absent); its hash is recorded")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

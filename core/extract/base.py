@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from ..errors import RecordLensError
 from ..page.dom import Page
 
 HTML_PREFIX = "/html[1]"
@@ -23,6 +24,19 @@ class Extraction:
     tokens: dict[str, int] | None = None  # prompt/completion/total when an LLM was used
     warnings: list[str] = field(default_factory=list)
     raw: object | None = None  # e.g. the model's raw answer, MDR regions
+
+
+class ExtractionFailedError(RecordLensError):
+    """A page got no valid answer (refused, cut off, unreadable after retries, a call that failed for good).
+
+    It is a failed page, not an empty prediction: a run keeps `details` (the reason, every attempt, raw answers,
+    tokens) in `RUN/_run/N.json`, writes no `N.json`, and the next run of the same folder tries the page again.
+    """
+
+    def __init__(self, reason: str, details: dict[str, object] | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.details = details or {}
 
 
 @runtime_checkable

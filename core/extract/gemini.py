@@ -1,33 +1,79 @@
 """Gemini as a record extractor, over any of core's input formats (flat, hier, hier-ref, slim, outline).
 
 The prompt is ours (resources/prompts: the task in `common.md`, one paragraph per input format, the page in
-`user.md`). The answer is read tolerantly: a code fence or prose around the JSON is fine, a flat list of XPaths
-is read as one XPath per record. An answer that still cannot be read is *malformed*: it is kept (in `raw`),
-counted, retried up to `malformed_retries` times as the reference did, and the page then gets an empty
-prediction with a warning, never a crash.
+`user.md`), or a user's own (`prompt_file`: a template in which `{input}` stands for the page). The answer is
+read tolerantly: a code fence or prose around the JSON is fine, a flat list of XPaths is read as one XPath per
+record. An answer that still cannot be read is *malformed*: it is kept, counted and retried up to
+`malformed_retries` times as the reference did. A refused or cut-off answer (finishReason SAFETY, RECITATION,
+MAX_TOKENS, OTHER; no candidates; empty text) is not retried with the same settings. Either way, a page without a
+valid answer raises `ExtractionFailedError` carrying every attempt: a failed page, never an empty prediction.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from ..llm.gemini import Budget, CallSettings, GeminiCaller
+from ..errors import RecordLensError
+from ..llm.gemini import Answer, Budget, BudgetExceededError, CallSettings, GeminiCaller, GeminiError
 from ..page import formats as represent
 from ..page.dom import Page
 from ..resource_files import read_resource
-from .base import Extraction
+from .base import Extraction, ExtractionFailedError
 
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
 
 
-def build_prompt(page: Page, input_format: str) -> tuple[str, str]:
-    """(system instruction, user prompt) for one page in one input format."""
+INPUT_PLACEHOLDER = "{input}"
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    """The words sent around a page: a system instruction (None: none sent) and a user template with `{input}`.
+
+    `source` names where it came from ("shipped" or the file's path) and `sha256` identifies the exact text, so
+    that a run records which prompt made it.
+    """
+
+    system: str | None
+    user: str
+    source: str
+
+    @property
+    def sha256(self) -> str:
+        text = json.dumps({"system": self.system, "user": self.user}, ensure_ascii=False, sort_keys=True)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def fill(self, page_text: str) -> tuple[str | None, str]:
+        return self.system, self.user.replace(INPUT_PLACEHOLDER, page_text)
+
+
+def shipped_prompt(input_format: str) -> PromptTemplate:
     system = read_resource("prompts", "common.md") + "\n" + read_resource("prompts", f"format-{input_format}.md")
-    user = read_resource("prompts", "user.md").replace("{input}", represent.represent(page, input_format))
-    return system, user
+    return PromptTemplate(system, read_resource("prompts", "user.md"), "shipped")
+
+
+def prompt_from_file(path: str | Path) -> PromptTemplate:
+    """A user's prompt: the whole file is the user message, `{input}` replaced by the page (appended after a
+    blank line when the file has no `{input}`); no system instruction is sent."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordLensError(f"cannot read the prompt file {path}: {error}") from None
+    if not text.strip():
+        raise RecordLensError(f"the prompt file {path} is empty")
+    if INPUT_PLACEHOLDER not in text:
+        text = text.rstrip("\n") + "\n\n" + INPUT_PLACEHOLDER
+    return PromptTemplate(None, text, str(path))
+
+
+def build_prompt(page: Page, input_format: str, template: PromptTemplate | None = None) -> tuple[str | None, str]:
+    """(system instruction, user prompt) for one page in one input format."""
+    return (template or shipped_prompt(input_format)).fill(represent.represent(page, input_format))
 
 
 @dataclass
@@ -110,11 +156,12 @@ class GeminiExtractor:
                  seed: int | None = 0, caller: GeminiCaller | None = None, budget: Budget | None = None,
                  api_key: str | None = None, base_url: str | None = None, timeout_s: float | None = None,
                  max_attempts: int | None = None, backoff_s: float | None = None,
-                 malformed_retries: int = 2) -> None:
+                 malformed_retries: int = 2, prompt_file: str | Path | None = None) -> None:
         if input_format not in represent.FORMATS:
             raise ValueError(f"unknown input format {input_format!r}; choose one of {', '.join(represent.FORMATS)}")
         self.input_format = input_format
         self.malformed_retries = malformed_retries
+        self.prompt = prompt_from_file(prompt_file) if prompt_file else shipped_prompt(input_format)
         if caller is None:
             settings = CallSettings(temperature=temperature, seed=seed, base_url=base_url)
             if model:
@@ -130,31 +177,61 @@ class GeminiExtractor:
 
     @property
     def parameters(self) -> dict[str, object]:
+        """What decides the answers: a resumed run must have the same (the runner compares them)."""
         settings = self.caller.settings
         return {"model": settings.model, "temperature": settings.temperature, "seed": settings.seed,
-                "input_format": self.input_format}
+                "input_format": self.input_format, "prompt": self.prompt.source,
+                "prompt_sha256": self.prompt.sha256}
+
+    @property
+    def settings(self) -> dict[str, object]:
+        """How the calls were made (recorded with a run; changing them does not change the method)."""
+        settings = self.caller.settings
+        return {"timeout_s": settings.timeout_s, "max_attempts": settings.max_attempts,
+                "backoff_s": settings.backoff_s, "max_backoff_s": settings.max_backoff_s,
+                "json_output": settings.json_output, "malformed_retries": self.malformed_retries,
+                "max_requests": self.caller.budget.max_requests, "max_tokens": self.caller.budget.max_tokens}
 
     def extract(self, page: Page) -> Extraction:
         start = time.monotonic()
-        system, user = build_prompt(page, self.input_format)
+        system, user = self.prompt.fill(represent.represent(page, self.input_format))
         answers: list[str] = []
+        calls: list[dict[str, object]] = []
         usage = {"prompt": 0, "completion": 0, "total": 0}
         warnings: list[str] = []
         parsed = ParsedAnswer([], malformed=True)
         malformed = 0
+
+        def details(reason: str | None) -> dict[str, object]:
+            return {"reason": reason, "seconds": time.monotonic() - start, "tokens": usage, "warnings": warnings,
+                    "input_format": self.input_format, "parameters": self.parameters,
+                    "raw": {"answers": answers, "malformed": malformed, "calls": calls}}
+
         for _ in range(1 + self.malformed_retries):
-            answer = self.caller.generate(user, system=system)
+            try:
+                answer = self.caller.generate(user, system=system)
+            except BudgetExceededError:
+                raise
+            except GeminiError as error:
+                calls.append({**(error.log.as_dict() if error.log else {}), "error": str(error)})
+                raise ExtractionFailedError(str(error), details(str(error))) from None
             answers.append(answer.text)
+            calls.append(_call_record(answer))
             for key in usage:
                 usage[key] += answer.usage.get(key, 0)
+            incomplete = answer.incomplete
+            if incomplete:
+                # Refused or cut off: the same request with the same settings would most likely end the same.
+                raise ExtractionFailedError(incomplete, details(incomplete))
             parsed = parse_answer(answer.text)
             if not parsed.malformed:
                 break
             malformed += 1
             warnings.append(f"malformed answer ({'; '.join(parsed.problems)})")
         if parsed.malformed:
-            warnings.append(f"no readable answer after {len(answers)} call(s): empty prediction")
-        warnings.extend(parsed.problems if not parsed.malformed else [])
+            reason = f"no readable answer after {len(answers)} call(s)"
+            raise ExtractionFailedError(reason, details(reason))
+        warnings.extend(parsed.problems)
         dangling = sum(1 for r in parsed.records for x in r if page.resolve(x) is None)
         if dangling:
             total = sum(len(r) for r in parsed.records)
@@ -162,5 +239,14 @@ class GeminiExtractor:
         return Extraction(
             records=parsed.records, method=self.name, version=self.version, parameters=self.parameters,
             seconds=time.monotonic() - start, input_format=self.input_format, tokens=usage,
-            warnings=warnings, raw={"answers": answers, "malformed": malformed},
+            warnings=warnings, raw={"answers": answers, "malformed": malformed, "calls": calls},
         )
+
+
+def _call_record(answer: Answer) -> dict[str, object]:
+    """One model call as a run keeps it: attempts and HTTP statuses, wait, finish reason, tokens."""
+    record: dict[str, object] = {**answer.log.as_dict(), "finish_reason": answer.finish_reason,
+                                 "tokens": answer.usage, "seconds": round(answer.seconds, 3)}
+    if answer.block_reason:
+        record["block_reason"] = answer.block_reason
+    return record

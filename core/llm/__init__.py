@@ -6,6 +6,7 @@ from .gemini import (
     Answer,
     Budget,
     BudgetExceededError,
+    CallLog,
     CallSettings,
     GeminiCaller,
     GeminiError,
@@ -14,6 +15,6 @@ from .gemini import (
 )
 
 __all__ = [
-    "DEFAULT_MODEL", "Answer", "Budget", "BudgetExceededError", "CallSettings", "GeminiCaller", "GeminiError",
-    "NoApiKeyError", "api_key_from_environment",
+    "DEFAULT_MODEL", "Answer", "Budget", "BudgetExceededError", "CallLog", "CallSettings", "GeminiCaller",
+    "GeminiError", "NoApiKeyError", "api_key_from_environment",
 ]

@@ -23,7 +23,14 @@ RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 
 
 class GeminiError(RecordLensError):
-    """A call failed for good (after retries, or with an error retrying cannot fix)."""
+    """A call failed for good (after retries, or with an error retrying cannot fix).
+
+    `log` (when the call got that far) says what each attempt met: HTTP statuses, errors, time waited.
+    """
+
+    def __init__(self, message: str, log: CallLog | None = None) -> None:
+        super().__init__(message)
+        self.log = log
 
 
 class NoApiKeyError(GeminiError):
@@ -79,12 +86,51 @@ class CallSettings:
 
 
 @dataclass
+class CallLog:
+    """What one `generate` call went through, attempt by attempt (kept with a run's pages).
+
+    `statuses` has one entry per attempt: the HTTP status (200 for an answer, 429, 5xx...) or 0 when no HTTP
+    answer came (a timeout, a dropped connection); `errors` the redacted reason of each failed attempt.
+    """
+
+    statuses: list[int] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    waited_s: float = 0.0  # backoff sleeps between attempts
+
+    @property
+    def attempts(self) -> int:
+        return len(self.statuses)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"attempts": self.attempts, "statuses": list(self.statuses), "errors": list(self.errors),
+                "waited_s": round(self.waited_s, 3)}
+
+
+@dataclass
 class Answer:
+    """A 200 answer. `finish_reason` is the model's (STOP, SAFETY, MAX_TOKENS...); None with no candidate,
+    and then `block_reason` says why the prompt was refused, when the server said."""
+
     text: str
     usage: dict[str, int]
     attempts: int
     seconds: float
     finish_reason: str | None = None
+    log: CallLog = field(default_factory=CallLog)
+    block_reason: str | None = None
+    candidates: int = 1
+
+    @property
+    def incomplete(self) -> str | None:
+        """Why this answer is not a finished one (refused, cut off, empty), or None for a finished answer."""
+        if self.candidates == 0:
+            return "no candidates in the answer" + (f" (prompt blocked: {self.block_reason})"
+                                                     if self.block_reason else "")
+        if self.finish_reason not in (None, "STOP"):
+            return f"the model did not finish (finishReason {self.finish_reason})"
+        if not self.text.strip():
+            return "the answer's text is empty"
+        return None
 
 
 class GeminiCaller:
@@ -134,23 +180,37 @@ class GeminiCaller:
         for image in images or []:
             contents.append(types.Part.from_bytes(data=image, mime_type="image/png"))
         start = time.monotonic()
+        log = CallLog()
         attempt = 0
         while True:
             attempt += 1
-            self.budget.reserve_request()
+            try:
+                self.budget.reserve_request()
+            except BudgetExceededError as error:
+                raise BudgetExceededError(str(error), log) from None
             try:
                 response = self._client.models.generate_content(
                     model=self.settings.model, contents=contents, config=config)
+                if _is_empty_body(response):
+                    raise _EmptyBodyError("HTTP 200 with an empty body")
             except Exception as error:  # noqa: BLE001 - classified below, re-raised as GeminiError
                 retryable, reason = self._classify(error)
+                log.statuses.append(_status_of(error))
+                log.errors.append(self.redact(reason))
                 if not retryable or attempt >= self.settings.max_attempts:
-                    raise GeminiError(self.redact(f"Gemini call failed after {attempt} attempt(s): {reason}")) from None
-                self._sleep(self._backoff(attempt, error))
+                    raise GeminiError(self.redact(f"Gemini call failed after {attempt} attempt(s): {reason}"),
+                                      log) from None
+                wait = self._backoff(attempt, error)
+                log.waited_s += wait
+                self._sleep(wait)
                 continue
+            log.statuses.append(200)
             usage = _usage_of(response)
             self.budget.add_tokens(usage.get("total", 0))
-            return Answer(text=_text_of(response), usage=usage, attempts=attempt,
-                          seconds=time.monotonic() - start, finish_reason=_finish_reason_of(response))
+            candidates = getattr(response, "candidates", None) or []
+            return Answer(text=self.redact(_text_of(response)), usage=usage, attempts=attempt,
+                          seconds=time.monotonic() - start, finish_reason=_finish_reason_of(response),
+                          log=log, block_reason=_block_reason_of(response), candidates=len(candidates))
 
     def count_tokens(self, text: str) -> int:
         response = self._client.models.count_tokens(model=self.settings.model, contents=text)
@@ -165,6 +225,11 @@ class GeminiCaller:
     def _classify(self, error: Exception) -> tuple[bool, str]:
         from google.genai import errors
 
+        if isinstance(error, _EmptyBodyError):
+            return True, str(error)
+        if isinstance(error, ValueError) and "JSON" in type(error).__name__:
+            # A 200 whose body is not JSON: a proxy's or captive portal's page, a cut connection. Transient.
+            return True, f"HTTP 200 with a body that is not JSON ({str(error)[:120]})"
         if isinstance(error, errors.APIError):
             code = int(getattr(error, "code", 0) or 0)
             message = str(getattr(error, "message", "") or error)[:300]
@@ -176,6 +241,31 @@ class GeminiCaller:
         if isinstance(error, ConnectionError) or kinds & {"TransportError", "NetworkError", "ConnectError"}:
             return True, f"connection problem ({type(error).__name__})"
         return False, f"{type(error).__name__}: {error}"
+
+
+class _EmptyBodyError(Exception):
+    """A 200 that carries nothing at all (no candidates, no usage, no prompt feedback): a broken answer."""
+
+
+def _is_empty_body(response: object) -> bool:
+    return not (getattr(response, "candidates", None) or getattr(response, "usage_metadata", None)
+                or getattr(response, "prompt_feedback", None))
+
+
+def _status_of(error: Exception) -> int:
+    from google.genai import errors
+
+    if isinstance(error, errors.APIError):
+        return int(getattr(error, "code", 0) or 0)
+    if isinstance(error, _EmptyBodyError) or (isinstance(error, ValueError) and "JSON" in type(error).__name__):
+        return 200
+    return 0
+
+
+def _block_reason_of(response: object) -> str | None:
+    feedback = getattr(response, "prompt_feedback", None)
+    reason = getattr(feedback, "block_reason", None) if feedback is not None else None
+    return str(getattr(reason, "value", reason)) if reason is not None else None
 
 
 def _retry_after_seconds(error: Exception) -> float | None:

@@ -6,6 +6,7 @@ LLM input formats, and the dataset layouts pages are found in.
 """
 
 from . import formats
+from .bounds import MAX_NESTING, TooManyElementsError
 from .dataset import PAGE_SUFFIXES, LoadedPage, find_page_file, load_page, natural_key, page_files, record_files
 from .dom import Element, Page, ParseError, parse_html
 from .formats import FORMATS
@@ -13,7 +14,8 @@ from .mhtml_writer import mhtml_bytes, write_mhtml
 from .snapshot import Resource, Snapshot, read_html, read_mhtml, read_snapshot
 
 __all__ = [
-    "FORMATS", "PAGE_SUFFIXES", "Element", "LoadedPage", "Page", "ParseError", "Resource", "Snapshot",
+    "FORMATS", "MAX_NESTING", "PAGE_SUFFIXES", "Element", "LoadedPage", "Page", "ParseError", "Resource", "Snapshot",
+    "TooManyElementsError",
     "find_page_file", "formats", "load_page", "mhtml_bytes", "natural_key", "page_files", "parse_html", "read_html",
     "read_mhtml", "read_snapshot", "record_files", "write_mhtml",
 ]

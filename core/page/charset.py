@@ -6,6 +6,8 @@ from __future__ import annotations
 import codecs
 import re
 
+from ..errors import shortened
+
 PRESCAN_BYTES = 1024  # the HTML standard's limit for finding a <meta> charset
 
 # Labels a browser reads differently from Python (WHATWG Encoding Standard), mapped to the encoding it uses
@@ -40,6 +42,8 @@ _BROWSER_CODECS = {
 # Python text codecs that no web page is in: a label naming one is as unknown as a misspelt one
 _NOT_PAGE_CODECS = {"undefined", "unicode-escape", "raw-unicode-escape", "idna", "punycode", "charmap"}
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_BE, "utf-16be"), (codecs.BOM_UTF16_LE, "utf-16le"))
+# What an encoding label can be made of (every WHATWG label, every Python codec name): nothing else is looked up.
+_LABEL = re.compile(r"[a-z0-9._:+-]{1,64}")
 _META_CHARSET = re.compile(rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.IGNORECASE)
 
 
@@ -60,14 +64,16 @@ def decode_windows_1252(raw: bytes) -> str:
 def resolve_charset(label: str) -> tuple[str, str] | None:
     """(the encoding's name, the Python codec that decodes it as a browser does), or None if unknown."""
     name = label.strip().strip("\"'").lower()
+    if not _LABEL.fullmatch(name):
+        return None  # a NUL or other control byte makes Python's codec lookup raise ValueError, not LookupError
     name = _WHATWG_LABELS.get(name, name)
     codec = _BROWSER_CODECS.get(name, name)
     try:
         b" ".decode(codec)  # raises LookupError for unknown names and for bytes-to-bytes codecs ("base64")
-    except LookupError:
-        return None
     except UnicodeError:
-        pass  # a text codec that needs more than one byte, such as UTF-16
+        pass  # a text codec that needs more than one byte, such as UTF-16 (UnicodeError is a ValueError)
+    except (LookupError, ValueError):
+        return None
     return None if codecs.lookup(codec).name in _NOT_PAGE_CODECS else (name, codec)
 
 
@@ -87,7 +93,8 @@ def _declared_charset(label: str | None, where: str, warnings: list[str]) -> tup
         return None
     charset = resolve_charset(label)
     if charset is None:
-        warnings.append(f"The page's charset {label!r} (from {where}) is not a known encoding; it was ignored.")
+        warnings.append(f"The page's charset {shortened(label)!r} (from {where}) is not a known encoding; "
+                        "it was ignored.")
     return charset
 
 

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import DatasetError
+from ..errors import DatasetError, RecordLensError
 from .dom import Page, parse_html
 from .snapshot import Snapshot, read_snapshot
 
@@ -67,7 +67,10 @@ def load_page(path: str | Path, name: str | None = None) -> LoadedPage:
     """Read a saved page (MHTML or HTML) and parse it: the one way every command opens a page."""
     path = Path(path)
     snapshot = read_snapshot(path)
-    page = parse_html(snapshot.html)
+    try:
+        page = parse_html(snapshot.html)
+    except RecordLensError as error:  # the parser does not know the file: name it, as read_snapshot does
+        raise type(error)(f"Cannot read {path}: {error}") from None
     page.warnings.extend(snapshot.warnings)
     page.name = name or path.stem
     return LoadedPage(page.name, path, snapshot, page)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ..errors import RecordLensError
+from .bounds import bound_markup
 
 # JavaScript's String.prototype.trim set (WhiteSpace + LineTerminator). Python's str.strip() also strips
 # U+001C..U+001F and U+0085, which JavaScript keeps, so the set is spelled out.
@@ -162,13 +163,19 @@ def _levels_between(ancestor: Element, element: Element) -> int:
     return levels
 
 
-def parse_html(html: str | bytes) -> Page:
-    """Parse a page as Chromium does and clean it by the NEXT-EVAL rules."""
+def parse_html(html: str | bytes, *, max_elements: int | None = None) -> Page:
+    """Parse a page as Chromium does and clean it by the NEXT-EVAL rules.
+
+    The markup is bounded first (bounds.bound_markup): nesting deeper than bounds.MAX_NESTING is flattened,
+    and more than `max_elements` elements (default: bounds.max_elements_setting()) raise TooManyElementsError.
+    """
     if isinstance(html, bytes):
         html = html.decode("utf-8", errors="replace")
     # Lexbor stops at NUL in some builds; browsers turn NUL into U+FFFD in text anyway.
     if "\x00" in html:
         html = html.replace("\x00", "\ufffd")
+    warnings: list[str] = []
+    html = bound_markup(html, warnings, max_elements=max_elements)
     tree = LexborHTMLParser(html)
     html_node = tree.root
     if html_node is None:
@@ -183,7 +190,7 @@ def parse_html(html: str | bytes) -> Page:
         if was_enabled:
             gc.enable()
     by_xpath = {e.xpath: e for e in elements if e.xpath}
-    page = Page(root=root, elements=elements, by_xpath=by_xpath, text_map=_text_map(elements))
+    page = Page(root=root, elements=elements, by_xpath=by_xpath, text_map=_text_map(elements), warnings=warnings)
     page._tree = tree  # type: ignore[attr-defined]  # each Element keeps its lexbor node: valid only while the parser lives
     return page
 

@@ -27,13 +27,15 @@ from __future__ import annotations
 
 import binascii
 import html as html_entities
+import os
 import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
-from ..errors import SnapshotError
+from ..errors import SnapshotError, shortened
 from .charset import PRESCAN_BYTES, decode_html, decode_or_replace, decode_windows_1252, resolve_charset
 
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
@@ -65,6 +67,13 @@ class Snapshot:
     resources: dict[str, Resource] = field(default_factory=dict)
     source: Path | None = None
     warnings: list[str] = field(default_factory=list)
+    kind: str = "html"  # how the bytes were read: "html" or "mhtml" (the suffix to store them under)
+    media_type: str = "text/html"  # the main part's type: "application/xhtml+xml" for a page saved from XHTML
+
+    @property
+    def suffix(self) -> str:
+        """The file suffix under which these bytes open again, here and in a browser."""
+        return ".mhtml" if self.kind == "mhtml" else ".html"
 
     def resource(self, ref: str) -> Resource | None:
         """The resource a page refers to, by its Content-Location or by a `cid:` reference."""
@@ -130,6 +139,8 @@ def read_mhtml(data: bytes, *, name: str | None = None) -> Snapshot:
         charset=charset,
         resources=_resources(parts[:-1] if cut and main < len(parts) - 1 else parts, main, warnings),
         warnings=warnings,
+        kind="mhtml",
+        media_type=parts[main].mime_type or "text/html",
     )
 
 
@@ -160,13 +171,24 @@ def _too_large(size: int, max_bytes: int) -> str:
     return f"it is {size:,} bytes, more than the limit of {max_bytes:,} bytes."
 
 
+def read_file_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, name: str | None = None) -> bytes:
+    """A saved page's bytes, as `read_snapshot` reads them: a folder, a FIFO or any other non-regular file, and
+    a file over `max_bytes`, is a SnapshotError before a single byte is read (and nothing blocks)."""
+    return _read_file(Path(path), max_bytes, name or str(path))
+
+
 def _read_file(path: Path, max_bytes: int, label: str) -> bytes:
     """The file's bytes, refused by its size before a single byte is read."""
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise _fail(label, _too_large(size, max_bytes))
-        with path.open("rb") as stream:
+        _refuse_non_regular(os.stat(path).st_mode, label)
+        # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever. The mode is checked
+        # again on the open file, in case the name was swapped for a FIFO between the two.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as stream:
+            status = os.fstat(stream.fileno())
+            _refuse_non_regular(status.st_mode, label)
+            if status.st_size > max_bytes:
+                raise _fail(label, _too_large(status.st_size, max_bytes))
             data = stream.read(max_bytes + 1)
     except FileNotFoundError:
         raise _fail(label, "the file does not exist.") from None
@@ -176,6 +198,15 @@ def _read_file(path: Path, max_bytes: int, label: str) -> bytes:
         raise _fail(label, f"{error.strerror or error}.") from None
     # the file may have grown between the size check and the read
     return _checked_bytes(data, max_bytes, label)
+
+
+def _refuse_non_regular(mode: int, label: str) -> None:
+    if stat.S_ISDIR(mode):
+        raise _fail(label, "it is a folder, not a file.")
+    if not stat.S_ISREG(mode):
+        kind = "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else \
+            "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+        raise _fail(label, f"it is {kind}, not a regular file; only saved pages on disk can be read.")
 
 
 def _read_sniffed(data: bytes, suffix: str, label: str) -> Snapshot:
@@ -298,11 +329,12 @@ def _boundary(headers: dict[str, str], label: str) -> bytes:
     media_type, parameters = _media_type(content_type)
     if not media_type.startswith("multipart/"):
         raise _fail(
-            label, f"it is not an MHTML archive (its Content-Type is {media_type or 'empty'}, not multipart/related)."
-        )
+            label, f"it is not an MHTML archive (its Content-Type is {shortened(media_type) or 'empty'}, "
+                   "not multipart/related).")
     boundary = parameters.get("boundary", "")
     if not boundary:
-        raise _fail(label, f"its Content-Type is {media_type} but gives no boundary, so its parts cannot be found.")
+        raise _fail(label, f"its Content-Type is {shortened(media_type)} but gives no boundary, so its parts "
+                           "cannot be found.")
     return boundary.encode("utf-8")
 
 
@@ -321,7 +353,7 @@ def _split_parts(data: bytes, start: int, boundary: bytes, label: str) -> tuple[
     if part_start is None:
         raise _fail(
             label,
-            f"no part starts with its boundary {boundary.decode('utf-8', 'replace')!r}: "
+            f"no part starts with its boundary {shortened(boundary.decode('utf-8', 'replace'))!r}: "
             "the file is truncated or its boundary parameter is wrong.",
         )
     if not data[part_start:].strip():
@@ -458,7 +490,7 @@ def _decode_transfer(body: bytes, encoding: str) -> bytes:
             return binascii.a2b_base64(body)
         except binascii.Error as error:
             raise ValueError(f"broken base64 data ({error})") from None
-    raise ValueError(f"unknown Content-Transfer-Encoding {encoding!r}")
+    raise ValueError(f"unknown Content-Transfer-Encoding {shortened(encoding)!r}")
 
 
 _TRAILING_BLANKS = re.compile(rb"[ \t]+(?=\n|\Z)")
@@ -495,16 +527,27 @@ def _title_of(headers: dict[str, str], html: str, warnings: list[str]) -> str | 
     return title_from_html(html)
 
 
-_TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
+_TITLE_START = re.compile(r"<title\b", re.IGNORECASE)
+_TITLE_END = re.compile(r"</title\s*>", re.IGNORECASE)
 _ASCII_BLANKS = re.compile(r"[ \t\n\f\r]+")
 
 
 def title_from_html(html: str) -> str | None:
-    """The page's title as `document.title` gives it: entities decoded, whitespace collapsed."""
-    match = _TITLE.search(html)
-    if match is None:
+    """The page's title as `document.title` gives it: entities decoded, whitespace collapsed.
+
+    One forward scan, not a regex with a lazy `.*?` that each of 40,000 unclosed `<title>` would run to the end
+    of the page (quadratic): the first `<title` decides, as the text after it is the title's up to `</title>`.
+    """
+    start = _TITLE_START.search(html)
+    if start is None:
         return None
-    return _ASCII_BLANKS.sub(" ", html_entities.unescape(match.group(1))).strip(" ")
+    open_end = html.find(">", start.end())
+    if open_end < 0:
+        return None
+    end = _TITLE_END.search(html, open_end + 1)
+    if end is None:
+        return None
+    return _ASCII_BLANKS.sub(" ", html_entities.unescape(html[open_end + 1 : end.start()])).strip(" ")
 
 
 _ENCODED_WORD = re.compile(r"=\?([^?\s]+)\?([bBqQ])\?([^?\s]*)\?=")
@@ -529,7 +572,8 @@ def _decode_encoded_word(match: re.Match[str], warnings: list[str]) -> str:
     charset = resolve_charset(label)  # "*" starts an RFC 2231 language tag
     raw = _encoded_word_bytes(kind, payload)
     if charset is None or raw is None:
-        warnings.append(f"The encoded title word {match.group(0)!r} cannot be decoded; it was kept as written.")
+        warnings.append(f"The encoded title word {shortened(match.group(0))!r} cannot be decoded; it was kept as "
+                        "written.")
         return match.group(0)
     return decode_or_replace(raw, charset, "the title", warnings)
 

@@ -2,9 +2,9 @@
 
 from .evaluate import SeedScores, score_run, score_seeds, seed_runs
 from .progress import progress
-from .runner import META_DIR, RunSummary, read_page_costs, run_extractor, seed_dir
+from .runner import META_DIR, RunSummary, failed_pages, read_page_costs, run_extractor, seed_dir
 
 __all__ = [
-    "META_DIR", "RunSummary", "SeedScores", "progress", "read_page_costs", "run_extractor", "score_run",
-    "score_seeds", "seed_dir", "seed_runs",
+    "META_DIR", "RunSummary", "SeedScores", "failed_pages", "progress", "read_page_costs", "run_extractor",
+    "score_run", "score_seeds", "seed_dir", "seed_runs",
 ]

@@ -1,16 +1,25 @@
-"""Grouped bar charts as PNG files (matplotlib's Agg backend: no display needed), for `bench` and `agent eval`."""
+"""Grouped bar charts as PNG files (matplotlib's Agg backend: no display needed), for `bench` and `agent eval`.
+
+A value of None is *missing* (an agreement with no reference, a figure that was not measured): it gets no bar
+and an "n/a" mark on the axis, never a bar of height 0 that reads as a measured zero. The legend sits above the
+plot area, so that it covers no bar whatever the values.
+"""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
+from .. import atomic
+
 COLOURS = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2")
+MISSING_MARK = "n/a"
 
 
-def grouped_bars(path: str | Path, labels: Sequence[str], series: Sequence[tuple[str, Sequence[float]]], *,
-                 ylabel: str = "") -> Path:
-    """One group of bars per label, one bar per series (name, values), on a 0..1 scale."""
+def draw_grouped_bars(labels: Sequence[str], series: Sequence[tuple[str, Sequence[float | None]]], *,
+                      ylabel: str = ""):  # noqa: ANN201 - a matplotlib Figure, imported lazily
+    """The figure: one group of bars per label, one bar per series (name, values), on a 0..1 scale."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -18,20 +27,36 @@ def grouped_bars(path: str | Path, labels: Sequence[str], series: Sequence[tuple
 
     count = max(len(series), 1)
     width = 0.8 / count
-    figure, axis = plt.subplots(figsize=(max(4.5, 1.4 * len(labels) + 1), 3.6), dpi=120)
+    figure, axis = plt.subplots(figsize=(max(4.5, 1.4 * len(labels) + 1), 3.8), dpi=120)
     for index, (name, values) in enumerate(series):
         offset = (index - (count - 1) / 2) * width
-        axis.bar([i + offset for i in range(len(labels))], list(values), width, label=name,
-                 color=COLOURS[index % len(COLOURS)])
+        colour = COLOURS[index % len(COLOURS)]
+        present = [(i, float(v)) for i, v in enumerate(values) if v is not None]
+        axis.bar([i + offset for i, _ in present], [v for _, v in present], width, label=name, color=colour)
+        for i, value in enumerate(values):
+            if value is None:
+                axis.text(i + offset, 0.01, MISSING_MARK, ha="center", va="bottom", fontsize=7, color=colour,
+                          rotation=90)
     axis.set_xticks(range(len(labels)), list(labels), fontsize=8)
-    axis.set_ylim(0, 1.05)
+    axis.set_ylim(0, 1.0)
     if ylabel:
         axis.set_ylabel(ylabel)
-    axis.legend(loc="upper left", fontsize=8, ncols=count)
+    axis.legend(loc="lower left", bbox_to_anchor=(0.0, 1.01), fontsize=8, ncols=count, frameon=False,
+                borderaxespad=0.0)
     axis.grid(axis="y", alpha=0.3)
     figure.tight_layout()
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(target)
-    plt.close(figure)
-    return target
+    return figure
+
+
+def grouped_bars(path: str | Path, labels: Sequence[str], series: Sequence[tuple[str, Sequence[float | None]]], *,
+                 ylabel: str = "") -> Path:
+    """Draw `draw_grouped_bars` into a PNG at `path` (written atomically)."""
+    import matplotlib.pyplot as plt
+
+    figure = draw_grouped_bars(labels, series, ylabel=ylabel)
+    buffer = io.BytesIO()
+    try:
+        figure.savefig(buffer, format="png")
+    finally:
+        plt.close(figure)
+    return atomic.write_bytes(path, buffer.getvalue())

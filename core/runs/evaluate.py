@@ -11,6 +11,7 @@ from ..errors import DatasetError, RecordLensError
 from ..page.dataset import load_page, page_files, record_files
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
+from .runner import failed_pages
 
 Progress = Callable[[Iterable[str]], Iterable[str]]
 
@@ -19,7 +20,9 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
               progress: Progress = lambda names: names) -> tuple[DatasetScore, list[str]]:
     """Score every page that has ground truth; a missing prediction counts as an empty one, with a warning.
 
-    Returns the scores and the run-level warnings (missing files, malformed records files...).
+    Returns the scores and the run-level warnings (missing files, malformed records files...). A page the run
+    failed on (see `failed_pages`) is scored as an empty prediction here, and named as failed in the warnings;
+    `without_failed` gives the figures without such pages.
     """
     pred_dir, pages_dir = Path(pred_dir), Path(pages_dir)
     truths = record_files(gt_dir)
@@ -30,6 +33,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     warnings: list[str] = []
     files = page_files(pages_dir, warnings)
     pages: list[PageScore] = []
+    failed = failed_pages(pred_dir)
     for name in progress(list(truths)):
         page_file = files.get(name)
         if page_file is None:
@@ -45,12 +49,23 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
             except RecordLensError as error:
                 warnings.append(f"{error}; scored as an empty prediction")
                 predicted = []
+        elif name in failed:
+            warnings.append(f"page {name}: the run failed on it ({failed[name][:300]}); scored as an empty "
+                            "prediction")
+            predicted = []
         else:
             warnings.append(f"page {name}: no prediction {pred_path}; scored as an empty prediction")
             predicted = []
         loaded = load_page(page_file, name)
         pages.append(score_page(predicted, true.records, TextKeyIndex(loaded.page.text_map), name))
     return DatasetScore(pages), warnings
+
+
+def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetScore, dict[str, str]]:
+    """The scores of the pages the run did not fail on, and the failed pages (name -> reason) left out."""
+    failed = {name: reason for name, reason in failed_pages(pred_dir).items()
+              if any(p.page == name for p in scores.pages)}
+    return DatasetScore([p for p in scores.pages if p.page not in failed]), failed
 
 
 def seed_runs(pred_dir: str | Path) -> dict[int, Path]:

@@ -2,8 +2,13 @@
 
 Each page's records are written atomically as soon as they exist, so a run that stops (Ctrl+C, a crash, an
 exhausted budget) resumes where it stopped: pages with an `N.json` are not extracted again. What each page
-cost (seconds, tokens, warnings) goes to `OUT/_run/N.json`, and the run's description to `OUT/_run/run.json`;
-both stay out of the `OUT/*.json` namespace that scoring reads.
+cost (seconds, tokens, warnings, attempts) goes to `OUT/_run/N.json` with `"status": "done"`, and the run's
+description (method, parameters with the prompt's hash, call settings) to `OUT/_run/run.json`; both stay out of
+the `OUT/*.json` namespace that scoring reads.
+
+A page that gets no valid answer, or whose reading or extraction raises anything at all, is a *failed* page: it
+has no `N.json` (so the next run tries it again, and `score` lists it), and `OUT/_run/N.json` keeps
+`"status": "failed"`, the reason and every attempt. One bad page never stops a run.
 """
 
 from __future__ import annotations
@@ -17,12 +22,14 @@ from pathlib import Path
 
 from .. import atomic
 from ..errors import RecordLensError
-from ..extract.base import Extraction, Extractor
+from ..extract.base import Extraction, ExtractionFailedError, Extractor
 from ..llm.gemini import BudgetExceededError
 from ..page.dataset import load_page, page_files
 from ..records.model import save_records
 
 META_DIR = "_run"
+DONE, FAILED = "done", "failed"
+_REASON_LIMIT = 2000  # characters of an unexpected error's message kept (a page can make a huge one)
 
 
 @dataclass
@@ -66,8 +73,15 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         except BudgetExceededError as error:
             summary.stopped = f"{error}; run again to resume from page {name}"
             break
+        except ExtractionFailedError as error:
+            _record_failure(out, name, error.reason, error.details, summary)
+            continue
         except RecordLensError as error:
-            summary.failed[name] = str(error)
+            _record_failure(out, name, str(error), {}, summary)
+            continue
+        except Exception as error:  # noqa: BLE001 - one page's bug or bad bytes must not end the run
+            reason = f"{type(error).__name__}: {error}"[:_REASON_LIMIT]
+            _record_failure(out, name, reason, {}, summary)
             continue
         save_records(target, extraction.records)
         _write_page_cost(out, name, extraction)
@@ -92,11 +106,24 @@ def _refuse_another_method(out: Path, extractor: Extractor) -> None:
     except (FileNotFoundError, json.JSONDecodeError):
         return
     now = _method_of(extractor)
+    before = _with_shipped_prompt(before, now)
     if any(before.get(key) != now[key] for key in now) and any(out.glob("*.json")):
         raise RecordLensError(
             f"{out} holds a run of {before.get('method')} {before.get('version')} {before.get('parameters')}; "
             f"resuming it with {now['method']} {now['version']} {now['parameters']} would mix two methods: "
             "choose another --out, or --restart to extract every page again")
+
+
+def _with_shipped_prompt(before: dict[str, object], now: dict[str, object]) -> dict[str, object]:
+    """A run described before prompts were recorded was made with the shipped prompt (there was no other): read
+    it so, so that such a run resumes with the shipped prompt and refuses a prompt file."""
+    parameters = before.get("parameters")
+    current = now.get("parameters")
+    if not isinstance(parameters, dict) or not isinstance(current, dict) or "prompt_sha256" not in current:
+        return before
+    if "prompt" in parameters or current.get("prompt") != "shipped":
+        return before
+    return {**before, "parameters": {**parameters, "prompt": "shipped", "prompt_sha256": current["prompt_sha256"]}}
 
 
 def _remove_unfinished_writes(out: Path) -> None:
@@ -106,14 +133,32 @@ def _remove_unfinished_writes(out: Path) -> None:
 
 
 def _write_run_description(out: Path, extractor: Extractor) -> None:
-    description = {**_method_of(extractor), "written": datetime.now(UTC).isoformat(timespec="seconds")}
+    description = {**_method_of(extractor), "settings": getattr(extractor, "settings", {}),
+                   "written": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic.write_text(out / META_DIR / "run.json", json.dumps(description, indent=2, default=str))
 
 
 def _write_page_cost(out: Path, name: str, extraction: Extraction) -> None:
-    cost = asdict(extraction)
+    cost = {"status": DONE, **asdict(extraction)}
     cost.pop("records")
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(cost, indent=1, default=str))
+
+
+def _record_failure(out: Path, name: str, reason: str, details: dict[str, object], summary: RunSummary) -> None:
+    """A failed page: its reason and attempts in `_run/N.json`, and no `N.json` (an earlier one would be taken
+    for this run's answer)."""
+    (out / f"{name}.json").unlink(missing_ok=True)
+    record = {"status": FAILED, **details, "reason": reason,
+              "failed": datetime.now(UTC).isoformat(timespec="seconds")}
+    atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
+    summary.failed[name] = reason
+
+
+def failed_pages(run_dir: str | Path) -> dict[str, str]:
+    """Page name -> reason, for the pages of a run that failed and have no prediction since."""
+    run = Path(run_dir)
+    return {name: str(cost.get("reason") or "failed") for name, cost in read_page_costs(run).items()
+            if cost.get("status") == FAILED and not (run / f"{name}.json").exists()}
 
 
 def read_page_costs(run_dir: str | Path) -> dict[str, dict[str, object]]:
@@ -121,6 +166,9 @@ def read_page_costs(run_dir: str | Path) -> dict[str, dict[str, object]]:
     meta = Path(run_dir) / META_DIR
     costs: dict[str, dict[str, object]] = {}
     for path in sorted(meta.glob("*.json")) if meta.is_dir() else []:
-        if path.stem != "run":
-            costs[path.stem] = json.loads(path.read_text(encoding="utf-8"))
+        if path.stem != "run" and not path.name.startswith("."):
+            try:
+                costs[path.stem] = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+                continue  # a damaged cost file says nothing about the page
     return costs

@@ -1,8 +1,8 @@
 """Web-agent benchmark data in a project: snapshot sites, tasks, agent runs, and trajectories with their steps,
 screenshots and raw model calls. The types are core/agent/model.py's; this module only stores them.
 
-A trajectory's actor is a provenance: a person ("person:ana") or an agent, stored as an extractor-kind
-provenance whose version is "agent" (the provenance kinds predate agents)."""
+A trajectory's actor is a provenance: a person ("person:ana") or an agent (kind "agent"; schema v3 stored agents
+as kind "extractor" with version "agent", which migration 4 converts)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from .db import Connection, Provenance, StoreError, dumps, now
 from .files import snapshot_path, store_snapshot
 
 SCREENSHOT_SUFFIX = ".png"
-_AGENT_VERSION = "agent"
 
 
 @dataclass(frozen=True)
@@ -29,13 +28,15 @@ class AgentRun:
     started_at: str
     ended_at: str | None
     cost: dict[str, object]
+    status: str = "finished"  # running (or interrupted: no end time), finished, failed
+    error: str | None = None
 
 
 def provenance_of(actor: str) -> Provenance:
     kind, _, name = actor.partition(":")
     if kind == "person" and name:
         return Provenance.person(name)
-    return Provenance.extractor(actor, _AGENT_VERSION)
+    return Provenance.agent(actor)
 
 
 def actor_of(who: Provenance) -> str:
@@ -110,19 +111,34 @@ class AgentData:
 
     def add_run(self, method: str, parameters: Mapping[str, object] | None = None) -> int:
         with self._store.writing() as db:
-            cursor = db.execute("INSERT INTO agent_runs (method, parameters, started_at) VALUES (?, ?, ?)",
-                                (method, dumps(dict(parameters or {})), now()))
+            cursor = db.execute("INSERT INTO agent_runs (method, parameters, started_at, status) "
+                                "VALUES (?, ?, ?, 'running')", (method, dumps(dict(parameters or {})), now()))
             return int(cursor.lastrowid)
 
-    def finish_run(self, run_id: int, cost: Mapping[str, object] | None = None) -> None:
+    def finish_run(self, run_id: int, cost: Mapping[str, object] | None = None, *,
+                   error: str | None = None) -> None:
+        """End a run: finished, or failed with `error` (the model endpoint failed; the run is not complete)."""
         with self._store.writing() as db:
-            db.execute("UPDATE agent_runs SET ended_at = ?, cost = ? WHERE id = ?",
-                       (now(), dumps(dict(cost or {})), run_id))
+            db.execute("UPDATE agent_runs SET ended_at = ?, cost = ?, status = ?, error = ? WHERE id = ?",
+                       (now(), dumps(dict(cost or {})), "failed" if error else "finished", error, run_id))
+
+    def reopen_run(self, run_id: int) -> None:
+        """A run being resumed is running again: no end time until it finishes."""
+        with self._store.writing() as db:
+            db.execute("UPDATE agent_runs SET ended_at = NULL, status = 'running', error = NULL WHERE id = ?",
+                       (run_id,))
 
     def runs(self) -> list[AgentRun]:
-        rows = self._store.db.execute("SELECT id, method, parameters, started_at, ended_at, cost FROM agent_runs "
-                               "ORDER BY id")
-        return [AgentRun(i, m, json.loads(p), s, e, json.loads(c)) for i, m, p, s, e, c in rows]
+        rows = self._store.db.execute("SELECT id, method, parameters, started_at, ended_at, cost, status, error "
+                                      "FROM agent_runs ORDER BY id")
+        return [AgentRun(i, m, json.loads(p), s, e, json.loads(c), status or ("finished" if e else "running"), err)
+                for i, m, p, s, e, c, status, err in rows]
+
+    def run(self, run_id: int) -> AgentRun:
+        for found in self.runs():
+            if found.id == run_id:
+                return found
+        raise StoreError(f"no agent run {run_id} in the project")
 
     # -- trajectories ---------------------------------------------------------------------------------------
 
@@ -185,6 +201,11 @@ class AgentData:
                                     success=None if success is None else bool(success), run=run, stop=stop)
             out.append((row_id, trajectory))
         return out
+
+    def delete_trajectory(self, trajectory_id: int) -> None:
+        """Remove an episode (a resumed run replaces the ones that were cut), its steps and model calls."""
+        with self._store.writing() as db:
+            db.execute("DELETE FROM trajectories WHERE id = ?", (trajectory_id,))
 
     def steps(self, trajectory_id: int) -> list[Step]:
         rows = self._store.db.execute("SELECT action, target, value, url, screenshot, screenshot_after, thought, "

@@ -76,6 +76,11 @@ class Provenance:
         return cls("extractor", name, version, input_format, "" if seed is None else str(seed))
 
     @classmethod
+    def agent(cls, name: str) -> Provenance:
+        """A web agent's episodes (`name` says model, memory and browser: "agent:gemini-2.5-pro/window:3/qt")."""
+        return cls("agent", name)
+
+    @classmethod
     def dataset(cls, source: str) -> Provenance:
         """Labels imported from a records file: `source` says which (e.g. `nexteval-synth-dev/gt/12.json`)."""
         return cls("dataset", source)

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import stat
+import time
 from pathlib import Path
 
 from .. import atomic
 
 SNAPSHOTS = "snapshots"
+# A temporary snapshot file untouched this long belongs to a write that was stopped (a write touches its file
+# as it goes); younger ones may be another import's, running now, and are left alone.
+STALE_TEMPORARY_S = 300.0
 
 
 def content_hash(data: bytes) -> str:
@@ -33,3 +37,18 @@ def store_snapshot(root: Path, data: bytes, suffix: str) -> str:
     # Read-only tells people and tools that a stored snapshot is evidence, not a working copy.
     atomic.write_bytes(path, data, mode=atomic.file_mode() & (stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH))
     return digest
+
+
+def remove_stale_temporaries(root: Path, older_than_s: float = STALE_TEMPORARY_S) -> int:
+    """Remove the temporary files (`.NAME.*.tmp`, see core/atomic) of snapshot writes that never finished;
+    returns how many were removed."""
+    removed = 0
+    now = time.time()
+    for temporary in (root / SNAPSHOTS).glob("*/.*.tmp"):
+        try:
+            if now - temporary.lstat().st_mtime >= older_than_s:
+                temporary.unlink()
+                removed += 1
+        except OSError:
+            continue  # gone already (another import cleaned it), or not ours to remove
+    return removed

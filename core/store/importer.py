@@ -18,7 +18,10 @@ XPath that names no element of the page is kept and flagged on its record, never
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,11 +30,11 @@ from pathlib import Path
 from ..errors import DatasetError, RecordLensError
 from ..page.dataset import PAGE_SUFFIXES, natural_key, page_files, record_files
 from ..page.dom import parse_html
-from ..page.snapshot import read_snapshot
+from ..page.snapshot import read_file_bytes, read_snapshot
 from ..records.model import RecordList, load_records
 from ..runs.runner import read_page_costs
 from .db import Provenance
-from .files import content_hash, store_snapshot
+from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .project import Project
 
 Progress = Callable[[Sequence["PageSource"]], Iterable["PageSource"]]
@@ -69,6 +72,9 @@ class ImportReport:
 def import_paths(project: Project, paths: Iterable[str | Path],
                  progress: Progress = lambda items: items) -> ImportReport:
     report = ImportReport()
+    removed = remove_stale_temporaries(project.root)
+    if removed:
+        report.warnings.append(f"removed {removed} temporary snapshot file(s) left by an import that was stopped")
     sources = find_sources([Path(p) for p in paths], report)
     for source in progress(sources):
         try:
@@ -90,17 +96,49 @@ def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource
             sources += _dataset_sources(path, report)
         elif path.is_dir():
             sources += [PageSource(name, file) for name, file in page_files(path).items()]
+            _report_odd_entries(path, report)
         elif path.is_file() and path.suffix.lower() in PAGE_SUFFIXES:
             sources.append(PageSource(path.stem, path))
-        elif path.exists():
-            report.problems.append(ImportProblem(path, "not an MHTML or HTML file (.mhtml, .mht, .html, .htm)"))
+        elif (odd := not_a_page_file(path)) is not None:
+            report.problems.append(ImportProblem(path, f"not imported: {odd}"))
         else:
-            report.problems.append(ImportProblem(path, "no such file or folder"))
+            report.problems.append(ImportProblem(path, "not an MHTML or HTML file (.mhtml, .mht, .html, .htm)"))
     return sources
+
+
+def not_a_page_file(path: Path) -> str | None:
+    """Why `path` cannot be a page file (a folder, a FIFO, a symlink loop, a dangling link...), or None."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "a symbolic link to a file that does not exist" if path.is_symlink() else "no such file or folder"
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "a symbolic link loop"
+        return f"cannot be read ({error.strerror or error})"
+    if stat.S_ISDIR(mode):
+        return "a folder, not a page file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe), not a regular file"
+    if not stat.S_ISREG(mode):
+        return "not a regular file (a socket or a device)"
+    return None
+
+
+def _report_odd_entries(folder: Path, report: ImportReport) -> None:
+    """Entries named like pages that are not regular files: listed as not imported, never skipped silently."""
+    try:
+        entries = sorted(folder.iterdir(), key=lambda p: natural_key(p.name))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.suffix.lower() in PAGE_SUFFIXES and (odd := not_a_page_file(entry)) is not None:
+            report.problems.append(ImportProblem(entry, f"not imported: {odd}"))
 
 
 def _dataset_sources(root: Path, report: ImportReport) -> list[PageSource]:
     pages = page_files(root / "html")
+    _report_odd_entries(root / "html", report)
     truths = record_files(root / "gt") if (root / "gt").is_dir() else {}
     for name in sorted(truths.keys() - pages.keys(), key=natural_key):
         report.problems.append(ImportProblem(truths[name], f"ground truth for page {name}, but no {name}.html or "
@@ -111,7 +149,7 @@ def _dataset_sources(root: Path, report: ImportReport) -> list[PageSource]:
 
 
 def import_page(project: Project, source: PageSource, report: ImportReport) -> None:
-    data = source.path.read_bytes()
+    data = read_file_bytes(source.path)  # never a blocking read (a FIFO swapped in), never over the size limit
     if project.has_page(source.name):
         if project.page(source.name).snapshot != content_hash(data):
             raise RecordLensError(f"a different page named {source.name!r} is already in the project; "
@@ -128,8 +166,9 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
             reason = str(error).removeprefix(f"{source.truth}: ")
             report.problems.append(ImportProblem(source.truth, f"{reason}; page {source.name} not imported"))
             return
-    # The stored suffix tells the browser how to open the file; HTML starts with markup, an archive with headers.
-    suffix = ".html" if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<") else ".mhtml"
+    # The stored suffix tells the browser (and the next read) how to open the file: what the reader found, not a
+    # guess from the first byte (HTML may start with a UTF-16 byte order mark, or with text).
+    suffix = snapshot.suffix
     digest = store_snapshot(project.root, data, suffix)
     with project.writing():
         project.add_page(source.name, digest, suffix, len(data), url=snapshot.url, title=snapshot.title,

@@ -9,6 +9,7 @@ project at once cannot both migrate it.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 from ..agent.actions import ACTIONS
 from ..errors import RecordLensError
@@ -223,7 +224,45 @@ CREATE TABLE model_calls (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+PROVENANCE_KINDS_V1 = ("person", "extractor", "dataset")
+PROVENANCE_KINDS = (*PROVENANCE_KINDS_V1, "agent")
+AGENT_RUN_STATUSES = ("running", "finished", "failed")
+
+
+def _v4(conn: sqlite3.Connection) -> None:
+    """Version 4: agents have a provenance kind of their own ("agent"; v3 stored them as kind "extractor" with
+    version "agent"), and an agent run has a status and an error ("failed": the model endpoint failed).
+
+    The provenance CHECK cannot be altered in place, and a rebuild of `provenances` is impossible inside the
+    caller's transaction: labels, history and trajectories reference it, foreign keys are on, and
+    `PRAGMA foreign_keys` cannot change inside a transaction (DROP TABLE would fail on the references). The
+    CHECK only gains a value, so no stored row can violate the new one: that is the case SQLite's ALTER TABLE
+    documentation allows to make by rewriting the table's SQL in sqlite_master (writable_schema), bumping
+    schema_version so that every connection reloads the schema. Everything else is plain SQL.
+    """
+    old = f"kind IN {sql_list(PROVENANCE_KINDS_V1)}"
+    new = f"kind IN {sql_list(PROVENANCE_KINDS)}"
+    (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'provenances'").fetchone()
+    if old not in sql:
+        raise SchemaError("the provenances table is not as RecordLens made it; cannot migrate it to version 4")
+    version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+    conn.execute("PRAGMA writable_schema = ON")
+    try:
+        conn.execute("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = 'provenances'",
+                     (sql.replace(old, new),))
+        conn.execute(f"PRAGMA schema_version = {version + 1}")
+    finally:
+        conn.execute("PRAGMA writable_schema = OFF")
+    # An agent and an extractor of the same name never shared a row (version "agent" told them apart), so the
+    # UNIQUE (kind, name, version, input_format, seed) still holds after the change.
+    conn.execute("UPDATE provenances SET kind = 'agent', version = '' WHERE kind = 'extractor' AND version = 'agent'")
+    conn.execute("ALTER TABLE agent_runs ADD COLUMN status TEXT")
+    conn.execute("ALTER TABLE agent_runs ADD COLUMN error TEXT")
+    conn.execute("UPDATE agent_runs SET status = CASE WHEN ended_at IS NULL THEN 'running' ELSE 'finished' END")
+
+
+# A migration is a SQL script or, when SQL alone cannot say it, a function of the connection.
+MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (_V1, _V2, _V3, _v4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -242,8 +281,12 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
         raise SchemaError(f"this project uses schema version {found}, newer than this RecordLens "
                           f"understands ({SCHEMA_VERSION}): update RecordLens to open it")
     for version in range(found, target):
-        for statement in _statements(MIGRATIONS[version]):
-            conn.execute(statement)
+        step = MIGRATIONS[version]
+        if callable(step):
+            step(conn)
+        else:
+            for statement in _statements(step):
+                conn.execute(statement)
         # PRAGMA user_version is transactional: it commits or rolls back with the tables it describes.
         conn.execute(f"PRAGMA user_version = {version + 1}")
     return found

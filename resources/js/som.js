@@ -156,7 +156,8 @@
       .label { position: absolute; left: -2px; top: -2px; transform: translateY(-100%); padding: 0 4px;
                background: var(--c); color: #fff; font: bold 12px/16px system-ui, sans-serif;
                white-space: nowrap; }
-      .label.inside { transform: none; }
+      .label.left { left: auto; right: calc(100% + 2px); top: -2px; transform: none; }
+      .label.below { top: calc(100% + 2px); transform: none; }
     </style><div class="layer"></div>`;
     layer = shadow.querySelector(".layer");
     root.appendChild(host);
@@ -194,6 +195,26 @@
     field: isTextField(el),
   });
 
+  // Where a badge goes: above its box, else (no room above: a header link at the top) to its left, else below;
+  // the 2px are the box's border, which the badge's containing block (the padding box) leaves out.
+  // Never inside: a badge over the element would hide the first letters of the very text it labels.
+  const LABEL_HEIGHT = 16;
+  const labelWidth = (text) => 8 + 7.5 * text.length; // bold 12px digits, with the padding
+  const labelPlace = (r, text) => {
+    if (r.top >= LABEL_HEIGHT) return "above";
+    if (r.left >= labelWidth(text) + 2) return "left";
+    return "below";
+  };
+
+  // The drawn badges' viewport boxes by label (audits and tests: the layer is in a closed shadow root).
+  const labelBoxes = () => {
+    if (!layer) return JSON.stringify([]);
+    return JSON.stringify([...layer.querySelectorAll(".label")].map((tag) => {
+      const b = tag.getBoundingClientRect();
+      return { label: Number(tag.textContent), bbox: [b.left, b.top, b.width, b.height] };
+    }));
+  };
+
   const draw = (items) => {
     if (!ensureHost()) return;
     const fragment = document.createDocumentFragment();
@@ -207,7 +228,7 @@
       box.style.width = r.width + "px";
       box.style.height = r.height + "px";
       const tag = document.createElement("div");
-      tag.className = r.top < 16 ? "label inside" : "label";
+      tag.className = "label " + labelPlace(r, String(label));
       tag.textContent = String(label);
       box.appendChild(tag);
       fragment.appendChild(box);
@@ -378,6 +399,7 @@
     clear: () => (clear(), true),
     hide,
     labelOf,
+    labelBoxes,
     interactiveOf,
     identities,
     isTextField,

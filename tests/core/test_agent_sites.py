@@ -126,3 +126,55 @@ def test_each_reference_trajectory_replays_on_the_site(task) -> None:  # noqa: A
             step = Step(step.action, found, step.value)
         browser.perform(step)
     assert reference.steps[-1].action == "answer" and reference.answer
+
+
+# --- run integrity: site.json is not trusted as written ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("file", ["/etc/passwd", "../elsewhere/page.html", "sub/../../outside.html", "link.html"])
+def test_site_index_entries_outside_the_folder_are_refused(tmp_path: Path, file: str) -> None:
+    import json
+    import os
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "page.html").write_text("<title>outside</title><p>secret</p>")
+    (tmp_path / "outside.html").write_text("<p>outside</p>")
+    os.symlink(tmp_path / "elsewhere" / "page.html", site / "link.html")
+    write_mhtml(site / "inside.mhtml", "<title>in</title><p>in</p>", url="https://a.test/")
+    pages = [{"url": "https://a.test/", "file": "inside.mhtml", "title": "in"},
+             {"url": "https://a.test/x", "file": file, "title": "x"}]
+    (site / "site.json").write_text(json.dumps({"name": "s", "pages": pages}))
+    with pytest.raises(SiteError, match="outside the site folder"):
+        load_site(site)
+
+
+def test_site_build_leaves_out_links_out_of_the_folder_and_warns_on_file_urls(tmp_path: Path) -> None:
+    import os
+
+    site = tmp_path / "site"
+    site.mkdir()
+    write_mhtml(tmp_path / "secret.mhtml", "<p>secret</p>", url="https://a.test/secret")
+    os.symlink(tmp_path / "secret.mhtml", site / "secret.mhtml")
+    write_mhtml(site / "home.mhtml", "<p>home</p>", url="https://a.test/")
+    write_mhtml(site / "local.mhtml", "<p>local</p>", url="file:///home/me/local.html")
+    built = build_site(site)
+    assert sorted(p.file for p in built.pages) == ["home.mhtml", "local.mhtml"]
+    assert any("secret.mhtml left out" in w and "outside the site folder" in w for w in built.warnings)
+    assert any("local.mhtml" in w and "file:///home/me/local.html" in w for w in built.warnings)
+    assert built.resolve("https://a.test/secret") is None
+
+
+def test_side_files_the_index_names_outside_the_folder_are_refused(tmp_path: Path) -> None:
+    """A captured page's tree, screenshot or metadata named outside the site would reach the agent's prompt."""
+    import json
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (tmp_path / "tree.json").write_text("{}")
+    write_mhtml(site / "inside.mhtml", "<title>in</title><p>in</p>", url="https://a.test/")
+    pages = [{"url": "https://a.test/", "file": "inside.mhtml", "title": "in", "axtree": "../tree.json"}]
+    (site / "site.json").write_text(json.dumps({"name": "s", "pages": pages}))
+    with pytest.raises(SiteError, match="outside the site folder"):
+        load_site(site)

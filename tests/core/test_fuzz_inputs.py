@@ -150,6 +150,7 @@ def fuzz(case: Case, request: pytest.FixtureRequest) -> FuzzInput:
 def assert_clear_error(error: RecordLensError, label: str) -> None:
     message = str(error)
     assert message.strip(), f"{type(error).__name__} with an empty message"
+    assert len(message) < 1000 + len(label), f"the message repeats the input: {message[:300]}..."
     assert label in message, f"the message does not name the input {label!r}: {message}"
     assert "Traceback" not in message and 'File "' not in message, f"a traceback in the message: {message}"
 
@@ -239,7 +240,9 @@ def test_pipeline(case: Case, fuzz: FuzzInput) -> None:
         with stage(case.id, "parse"):
             page = parse_html(html)
     except RecordLensError as error:
-        assert_clear_error(error, label)
+        # parse_html is given text, not a file: it cannot name the input (load_page adds the file's name).
+        assert str(error).strip() and "Traceback" not in str(error), str(error)
+        assert len(str(error)) < 1000, "an error message repeats the input"
         return
     if fuzz.expect in (Expect.EXACT, Expect.INTACT, Expect.STATED):
         assert fuzz.seed_html is not None

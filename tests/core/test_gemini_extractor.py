@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from recordlens.core.extract.base import ExtractionFailedError
 from recordlens.core.extract.gemini import GeminiExtractor, parse_answer
-from recordlens.core.llm.gemini import Budget, BudgetExceededError, GeminiError, NoApiKeyError
+from recordlens.core.llm.gemini import Budget, BudgetExceededError, NoApiKeyError
 from recordlens.core.page.dom import parse_html
 from tests.fake_gemini import FakeGemini, answer, hang, status
 
@@ -53,7 +54,7 @@ def test_rate_limit_then_success_retries_with_backoff() -> None:
 
 
 def test_server_errors_until_the_attempts_end_give_a_clear_error_without_the_key() -> None:
-    with FakeGemini(default=status(500, "boom")) as server, pytest.raises(GeminiError) as caught:
+    with FakeGemini(default=status(500, "boom")) as server, pytest.raises(ExtractionFailedError) as caught:
         extractor(server, max_attempts=3).extract(PAGE)
     assert "after 3 attempt(s)" in str(caught.value) and "HTTP 500" in str(caught.value)
     assert KEY not in str(caught.value)
@@ -71,17 +72,18 @@ def test_a_hang_past_the_timeout_is_retried_then_reported() -> None:
     with FakeGemini([hang(30), answer(json.dumps(RECORDS))]) as server:
         result = extractor(server, timeout_s=0.5).extract(PAGE)
     assert result.records == RECORDS
-    with FakeGemini(default=hang(30)) as server, pytest.raises(GeminiError, match="no answer within 0.5 s"):
+    with FakeGemini(default=hang(30)) as server, \
+            pytest.raises(ExtractionFailedError, match="no answer within 0.5 s"):
         extractor(server, timeout_s=0.5, max_attempts=2).extract(PAGE)
 
 
 def test_malformed_answers_are_kept_counted_retried_and_never_crash() -> None:
     with FakeGemini([answer("Sure! Here you go: [[\"/body[1]"), answer("{\"records\": 1}"),
-                     answer("not json at all")]) as server:
-        result = extractor(server).extract(PAGE)
-    assert result.records == []
-    assert result.raw["malformed"] == 3 and len(result.raw["answers"]) == 3
-    assert any("no readable answer after 3 call(s)" in w for w in result.warnings)
+                     answer("not json at all")]) as server, pytest.raises(ExtractionFailedError) as caught:
+        extractor(server).extract(PAGE)
+    raw = caught.value.details["raw"]
+    assert raw["malformed"] == 3 and len(raw["answers"]) == 3  # type: ignore[index]
+    assert "no readable answer after 3 call(s)" in caught.value.reason
     with FakeGemini([answer("oops"), answer("```json\n" + json.dumps(RECORDS) + "\n```")]) as server:
         result = extractor(server).extract(PAGE)
     assert result.records == RECORDS and result.raw["malformed"] == 1

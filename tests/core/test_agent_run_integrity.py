@@ -1,0 +1,235 @@
+"""Agent runs you can trust, on the demo site in core's text browser against the loopback fake of Gemini:
+incomplete runs are named and left out, `--resume` finishes them to the figures of an uninterrupted run, a
+failing endpoint fails the run, each run index has its own recorded seed, what the agent observes is stated the
+same way everywhere, agents have their own provenance kind, and the chart draws missing values as missing."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.agent.actions import format_action
+from recordlens.core.agent.evaluate import Evaluation, Figures, write_chart
+from recordlens.core.agent.loop import AgentSettings, ModelEndpointError, observes, run_agent, system_prompt
+from recordlens.core.agent.model import Observation, Trajectory
+from recordlens.core.agent.sites import load_site
+from recordlens.core.agent.text_browser import HtmlSiteBrowser
+from recordlens.core.cli.command import main
+from recordlens.core.llm.gemini import Budget, CallSettings, GeminiCaller
+from recordlens.core.resource_files import resource_path
+from recordlens.core.runs.charts import MISSING_MARK, draw_grouped_bars
+from recordlens.core.store.db import connect
+from recordlens.core.store.project import open_project
+from recordlens.core.store.schema import migrate
+from tests.fake_gemini import FakeGemini, answer_with, status
+
+SITE_DIR = resource_path("agent", "demo-site")
+TASKS_FILE = resource_path("agent", "demo-tasks.jsonl")
+TASK_IDS = ("lookup-1", "rules-1", "lookup-2")
+REFERENCES = {t: Trajectory.from_json(resource_path("agent", "reference", f"{t}.json").read_text("utf-8"))
+              for t in TASK_IDS}
+INSTRUCTIONS = {json.loads(line)["id"]: json.loads(line)["instruction"]
+                for line in TASKS_FILE.read_text("utf-8").splitlines() if line.strip()}
+
+
+def respond(body: dict) -> str:
+    """Even seeds follow the reference path (success); odd seeds answer wrong at once."""
+    prompt = body["contents"][0]["parts"][0]["text"]
+    task = next(t for t in TASK_IDS if INSTRUCTIONS[t] in prompt)
+    step = int(prompt.split("\nStep ", 1)[1].split(" ", 1)[0])
+    if body["generationConfig"]["seed"] % 2:
+        return "Thought: a guess.\nAction: ANSWER; nobody"
+    return f"Thought: on the path.\nAction: {format_action(REFERENCES[task].steps[step - 1])}"
+
+
+def agent_run(project: Path, server: FakeGemini, *extra: str) -> int:
+    tasks = [arg for t in TASK_IDS for arg in ("--task", t)]
+    return main(["agent", "run", "--project", str(project), "--site", str(SITE_DIR), "--tasks", str(TASKS_FILE),
+                 *tasks, "--runs", "2", "--browser", "text", "--base-url", server.url, *extra])
+
+
+def agent_eval(project: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> dict:
+    capsys.readouterr()
+    assert main(["agent", "eval", "--project", str(project), "--json", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.fixture(autouse=True)
+def fake_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+
+
+def test_an_interrupted_run_is_named_incomplete_and_resume_gives_the_uninterrupted_figures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeGemini(default=answer_with(respond)) as server:
+        assert agent_run(tmp_path / "whole", server) == 0
+    whole = agent_eval(tmp_path / "whole", capsys)
+    assert whole["complete"] and whole["overall"]["per_run"] == [1.0, 0.0]
+
+    run0_requests = sum(len(REFERENCES[t].steps) for t in TASK_IDS)
+    with FakeGemini(default=answer_with(respond)) as server:  # cut in run 1 by the request budget
+        assert agent_run(tmp_path / "cut", server, "--max-requests", str(run0_requests + 1)) == 3
+    cut = agent_eval(tmp_path / "cut", capsys)
+    assert not cut["complete"] and list(cut["incomplete_runs"]) == ["1"]
+    assert "lookup-2" in " ".join(cut["incomplete_runs"]["1"]) and "model budget" in " ".join(
+        cut["incomplete_runs"]["1"])
+    assert cut["overall"]["per_run"] == [1.0] and cut["overall"]["runs"] == 1  # complete runs only, by default
+    assert any("run 1 is incomplete" in w for w in cut["warnings"])
+    included = agent_eval(tmp_path / "cut", capsys, "--include-incomplete")
+    assert included["overall"]["runs"] == 2
+    capsys.readouterr()
+    assert main(["agent", "eval", "--project", str(tmp_path / "cut")]) == 0
+    assert "INCOMPLETE" in capsys.readouterr().out
+
+    with open_project(tmp_path / "cut") as project:
+        run_id = project.agent.runs()[-1].id
+    with FakeGemini(default=answer_with(respond)) as server:
+        assert agent_run(tmp_path / "cut", server, "--resume", str(run_id)) == 0
+        asked = [(r.body["generationConfig"]["seed"]) for r in server.requests]
+    assert set(asked) == {1}  # only run 1's missing and cut episodes, with run 1's seed
+    resumed = agent_eval(tmp_path / "cut", capsys)
+    assert resumed["complete"] and resumed["overall"] == whole["overall"]
+    assert resumed["categories"] == whole["categories"]
+
+
+def test_a_run_killed_halfway_has_no_end_time_is_named_incomplete_and_resumes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeGemini(default=answer_with(respond)) as server:
+        assert agent_run(tmp_path / "p", server) == 0
+    whole = agent_eval(tmp_path / "p", capsys)
+    with open_project(tmp_path / "p") as project:  # what a kill -9 after three episodes leaves
+        finished = project.agent.runs()[-1]
+        killed = project.agent.add_run(finished.method, finished.parameters)
+        for _, trajectory in project.agent.trajectories(agent_run_id=finished.id)[:3]:
+            task_row = project.agent.task_row_id(trajectory.task_id)
+            project.agent.add_trajectory(task_row, trajectory, agent_run_id=killed)
+    report = agent_eval(tmp_path / "p", capsys, "--run", str(killed))
+    assert not report["ended"] and not report["complete"] and "1" in report["incomplete_runs"]
+    assert any("did not finish" in w for w in report["warnings"])
+    with FakeGemini(default=answer_with(respond)) as server:
+        assert agent_run(tmp_path / "p", server, "--resume", str(killed)) == 0
+    again = agent_eval(tmp_path / "p", capsys, "--run", str(killed))
+    assert again["complete"] and again["overall"] == whole["overall"]
+
+
+def test_a_failing_model_endpoint_fails_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeGemini(default=status(403, "the key is not allowed")) as server:
+        code = agent_run(tmp_path / "p", server)
+        assert len(server.requests) == 1  # not one failure per task: the run stops
+    assert code != 0 and "failed" in capsys.readouterr().err
+    with open_project(tmp_path / "p") as project:
+        run = project.agent.runs()[-1]
+        assert run.status == "failed" and "HTTP 403" in (run.error or "")
+    report = agent_eval(tmp_path / "p", capsys)
+    assert not report["complete"] and report["overall"]["episodes"] == 0
+
+
+def test_an_unreachable_endpoint_is_a_run_error_not_agent_failures() -> None:
+    caller = GeminiCaller(CallSettings(base_url="http://127.0.0.1:9", max_attempts=2, json_output=False),
+                          api_key="test", budget=Budget(), sleep=lambda s: None)
+    site = load_site(SITE_DIR)
+    from recordlens.core.agent.demo.tasks import DEMO_TASKS
+
+    seen: list[Trajectory] = []
+    with pytest.raises(ModelEndpointError, match="connection problem"):
+        run_agent(list(DEMO_TASKS), lambda task: HtmlSiteBrowser(site), caller, runs=3, on_trajectory=seen.append)
+    assert [t.stop for t in seen] == ["model error"]
+
+
+def test_each_run_has_its_own_recorded_seed(tmp_path: Path) -> None:
+    with FakeGemini(default=answer_with(respond)) as server:
+        assert agent_run(tmp_path / "p", server, "--seed", "10", "--task", "rules-1") == 0
+        seeds = sorted({r.body["generationConfig"]["seed"] for r in server.requests})
+    assert seeds == [10, 11]
+    with open_project(tmp_path / "p") as project:
+        parameters = project.agent.runs()[-1].parameters
+    assert parameters["seed"] == 10 and parameters["seeds"] == [10, 11]
+    assert parameters["observes"] == "page text"
+
+
+def test_what_the_agent_observes_is_stated_the_same_way_in_prompt_request_and_readme(tmp_path: Path) -> None:
+    text_only = system_prompt(False)
+    assert "there is no screenshot" in text_only and "screenshot of the page" not in text_only
+    assert "screenshot of the page" in system_prompt(True) and "the text of the page" in system_prompt(True)
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    assert f"`--browser qt`: {observes(True)}" in readme and f"`--browser text`: {observes(False)}" in readme
+
+    class ShotBrowser(HtmlSiteBrowser):
+        def observe(self) -> Observation:
+            seen = super().observe()
+            return Observation(url=seen.url, title=seen.title, screenshot=b"\x89PNG fake", elements=seen.elements,
+                               scroll=seen.scroll, viewport=seen.viewport, text=seen.text)
+
+    site = load_site(SITE_DIR)
+    from recordlens.core.agent.demo.tasks import DEMO_TASKS
+
+    task = next(t for t in DEMO_TASKS if t.id == "rules-1")
+    for screenshots, browser in ((False, HtmlSiteBrowser(site)), (True, ShotBrowser(site))):
+        with FakeGemini(default=answer_with(lambda body: "Action: ANSWER; x")) as server:
+            caller = GeminiCaller(CallSettings(base_url=server.url, max_attempts=1, json_output=False),
+                                  api_key="test")
+            run_agent([task], lambda t, b=browser: b, caller, runs=1,
+                      settings=AgentSettings(send_screenshot=screenshots))
+            request = server.requests[0]
+        parts = request.body["contents"][0]["parts"]
+        has_image = any("inlineData" in p or "inline_data" in p for p in parts)
+        assert has_image is screenshots
+        assert "Text of the page:" in request.prompt_text  # the page text goes in both modes
+        assert ("there is no screenshot" in request.system_text) is (not screenshots)
+
+
+def test_agents_are_stored_with_the_agent_provenance_kind(tmp_path: Path) -> None:
+    with FakeGemini(default=answer_with(respond)) as server:
+        assert agent_run(tmp_path / "p", server, "--task", "rules-1") == 0
+    with sqlite3.connect(tmp_path / "p" / "project.db") as conn:
+        kinds = {row[0] for row in conn.execute("SELECT p.kind FROM trajectories t JOIN provenances p "
+                                                "ON p.id = t.actor_id")}
+        assert kinds == {"agent"}
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute("INSERT INTO provenances (kind, name) VALUES ('robot', 'x')")
+
+
+def test_a_version_3_project_gets_agent_provenances_and_run_statuses(tmp_path: Path) -> None:
+    folder = tmp_path / "v3"
+    (folder / "snapshots").mkdir(parents=True)
+    db = connect(folder / "project.db")
+    db.conn.execute("BEGIN IMMEDIATE")
+    migrate(db.conn, target=3)
+    db.conn.execute("INSERT INTO provenances (kind, name, version) VALUES ('extractor', 'agent:m/window:3/qt', "
+                    "'agent'), ('extractor', 'repeats', '1')")
+    db.conn.execute("INSERT INTO sites (name, created_at) VALUES ('s', 't')")
+    db.conn.execute("INSERT INTO tasks (site_id, instruction, gold_answer, start_url, created_at, external_id) "
+                    "VALUES (1, 'Count them', '3', 'https://a.org/', 't', 'count')")
+    db.conn.execute("INSERT INTO agent_runs (method, started_at, ended_at) VALUES ('m', 't', 't'), ('m', 't', NULL)")
+    db.conn.execute("INSERT INTO trajectories (task_id, actor_id, agent_run_id, started_at, run_index) "
+                    "VALUES (1, 1, 1, 't', 0)")
+    db.conn.execute("COMMIT")
+    db.close()
+    with open_project(folder) as project:
+        assert [t.actor for _, t in project.agent.trajectories()] == ["agent:m/window:3/qt"]
+        assert [r.status for r in project.agent.runs()] == ["finished", "running"]
+        kinds = dict(project.db.execute("SELECT name, kind FROM provenances").fetchall())
+    assert kinds == {"agent:m/window:3/qt": "agent", "repeats": "extractor"}
+
+
+def test_the_chart_draws_a_missing_agreement_as_missing_and_its_legend_covers_no_bar(tmp_path: Path) -> None:
+    figure = draw_grouped_bars(["lookup", "rules", "overall"], [("success", [1.0, 0.95, 0.97]),
+                                                               ("agreement", [0.9, None, 0.9])])
+    axis = figure.axes[0]
+    bars = [patch for container in axis.containers for patch in container]
+    assert len(bars) == 5  # no zero-height bar stands for the missing agreement
+    assert [t.get_text() for t in axis.texts] == [MISSING_MARK]
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    legend = axis.get_legend().get_window_extent(renderer)
+    for bar in bars:
+        assert not legend.overlaps(bar.get_window_extent(renderer)), "the legend covers a bar"
+    import matplotlib.pyplot as plt
+
+    plt.close(figure)
+    row = Figures("rules", 1, 3, 3, 0.95, [1.0, 1.0, 0.85], 4.0, 4.0, None)
+    chart = write_chart(Evaluation(overall=row, categories=[row]), tmp_path / "eval.png")
+    assert chart.read_bytes().startswith(b"\x89PNG")
