@@ -265,9 +265,16 @@ class Project(Connection):
 
     def edit(self, record_id: int, xpaths: Sequence[str], by: Provenance, *,
              unresolved: Sequence[str] = ()) -> Change:
-        """Replace a record's XPaths (a click that adds or removes an element); the record becomes `edited`."""
-        return self._change_record(record_id, by, "edit", status="edited", xpaths=list(xpaths),
-                                   unresolved=[x for x in unresolved if x in xpaths])
+        """Replace a record's XPaths (a click that adds or removes an element); the record becomes `edited`.
+
+        The same XPaths again change nothing (no `edited` status, no history entry)."""
+        with self.writing():
+            before = self._row(record_id)
+            if before["xpaths"] == list(xpaths):
+                label = _label(before, self.provenances())
+                return Change(None, self._page_name(before), now(), by, "edit", (label,), (label,))
+            return self._change_record(record_id, by, "edit", status="edited", xpaths=list(xpaths),
+                                       unresolved=[x for x in unresolved if x in xpaths])
 
     def delete(self, record_id: int, by: Provenance) -> Change:
         with self.writing() as db:
@@ -416,6 +423,11 @@ class Project(Connection):
     def _change_record(self, record_id: int, by: Provenance, action: str, **changes: object) -> Change:
         with self.writing():
             before = self._row(record_id)
+            if all(before[k] == v for k, v in changes.items()):
+                # Rejecting a rejected record, accepting an accepted one, an edit to the same XPaths: nothing
+                # changes, so nothing is stored or logged (and nothing needs undoing).
+                label = _label(before, self.provenances())
+                return Change(None, self._page_name(before), now(), by, action, (label,), (label,))
             actor_id = self.provenance_id(by)
             after = {**before, **changes, "changed_by_id": actor_id, "changed_at": now()}
             self._update(after)
