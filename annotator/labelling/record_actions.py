@@ -18,7 +18,7 @@ from ...core.page import Page
 from ...core.records import sibling_records, split_parts, toggle_xpath
 from ...core.store import Change, Label, Provenance
 from .commands import LabelCommand, StatusCommand, push, push_all
-from .history_dialog import when
+from .history_dialog import change_numbers, when
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -259,8 +259,10 @@ class RecordActions:
         if history_id is None:
             text = "restore to before any change"
         else:
-            entry = next((c for c in window.project.history(page) if c.id == history_id), None)
-            text = f"restore to change {history_id}" + (f" ({when(entry.at)})" if entry else "")
+            history = window.project.history(page)
+            entry = next((c for c in history if c.id == history_id), None)
+            number = change_numbers(history).get(history_id, history_id)
+            text = f"restore to change {number}" + (f" ({when(entry.at)})" if entry else "")
         change = self.edit(text, lambda: window.project.restore(page, history_id, window.person))
         window.reload_labels()
         if change is not None:

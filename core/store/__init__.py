@@ -16,7 +16,7 @@ from .importer import (
     import_paths,
     import_run_folder,
 )
-from .project import Change, Label, PageInfo, Project, init_project, open_project
+from .project import Change, Label, PageInfo, Project, history_numbers, init_project, open_project
 from .runs import RunInfo, StoredScore
 from .schema import LABEL_STATUSES, PAGE_STATUSES, TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, SchemaError
 from .scoring import score_stored_run
@@ -25,5 +25,5 @@ __all__ = [
     "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUSES", "TRUE_LABEL_STATUSES", "TRUE_PAGE_STATUSES", "Change",
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",
     "RunInfo", "SchemaError", "StoreError", "StoredScore", "export_project", "find_sources", "import_page",
-    "import_paths", "import_run_folder", "init_project", "open_project", "score_stored_run",
+    "history_numbers", "import_paths", "import_run_folder", "init_project", "open_project", "score_stored_run",
 ]

@@ -31,7 +31,8 @@ from .files import SNAPSHOTS, snapshot_path
 from .runs import Runs
 from .schema import LABEL_STATUSES, PAGE_STATUSES, SCHEMA_VERSION, TRUE_LABEL_STATUSES, SchemaError, migrate, sql_list
 
-__all__ = ["Change", "Label", "PageInfo", "Project", "Provenance", "StoreError", "init_project", "open_project"]
+__all__ = ["Change", "Label", "PageInfo", "Project", "Provenance", "StoreError", "history_numbers", "init_project",
+           "open_project"]
 
 PROJECT_DB = "project.db"
 
@@ -444,6 +445,32 @@ class Project(Connection):
         return Change(cursor.lastrowid, page, at, provenances[actor_id], action,
                       tuple(_label(r, provenances) for r in before), tuple(_label(r, provenances) for r in after),
                       detail)
+
+
+def history_numbers(history: Sequence[Change]) -> list[dict[int, int]]:
+    """For each change (oldest first, as `Project.history` gives them), the number each record it touched had on
+    the page: its 1-based place in display order, the badge and the list's number. A record the change made or
+    changed gets its number right after the change, a record it removed the number it had just before it.
+
+    The history holds whole rows, so the page's records are replayed from the first entry on."""
+    current: dict[int, Label] = {}
+    numbers: list[dict[int, int]] = []
+
+    def numbered() -> dict[int, int]:
+        order = sorted(current.values(), key=lambda label: (label.position, label.id))
+        return {label.id: k + 1 for k, label in enumerate(order)}
+
+    for change in history:
+        before = numbered()
+        for label in change.before:
+            current.pop(label.id, None)
+        for label in change.after:
+            current[label.id] = label
+        after = numbered()
+        touched = {label.id: before[label.id] for label in change.before if label.id in before}
+        touched.update((label.id, after[label.id]) for label in change.after if label.id in after)
+        numbers.append(touched)
+    return numbers
 
 
 def _check(value: str, allowed: tuple[str, ...], what: str) -> None:
