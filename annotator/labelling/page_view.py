@@ -37,8 +37,9 @@ PALETTE = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
     "#e377c2", "#17becf", "#bcbd22", "#3949ab", "#00897b", "#6d4c41",
 )
-# Review mode: a state's colour replaces the record's own, so the three kinds read at a glance.
-STATE_COLOURS = {"matched": "#2b8a3e", "missed": "#e8590c", "spurious": "#c2255c"}
+# Review mode: a state's colour replaces the record's own, so the four kinds read at a glance (green, violet,
+# orange, crimson: apart from each other for the common colour-vision deficiencies as well as on white).
+STATE_COLOURS = {"matched": "#2b8a3e", "partial": "#7048e8", "missed": "#e8590c", "spurious": "#c2255c"}
 
 
 def record_colour(colour_index: int, state: str | None = None) -> str:

@@ -1,7 +1,7 @@
 """Review mode: a stored run's predictions against the page's true records, drawn over the page and listed in
 the Review tab, the run's worst pages, and scoring a run in the background.
 
-How records are classed (matched, missed, extra...) is core's `review_page`; this keeps which run is under
+How records are classed (matched, partial, missed, spurious) is core's `review_page`; this keeps which run is under
 review, caches its predictions and shows the result. The window owns it as `window.reviewing`.
 """
 
@@ -14,6 +14,7 @@ from ...core.errors import RecordLensError
 from ...core.records import PageReview, TextKeyIndex, review_page, worst_pages
 from ...core.store import TRUE_PAGE_STATUSES, Project, RunInfo
 from ..qt.jobs import BackgroundJob
+from .record_panel import record_texts
 from .review_panel import NO_RUN, ReviewPanel, overlay_records
 
 if TYPE_CHECKING:
@@ -95,9 +96,10 @@ class ReviewController:
         if self.run_id not in self._predictions:
             self._predictions[self.run_id] = window.project.runs.predictions(self.run_id)
         predictions = self._predictions[self.run_id]
-        self.review = review_page(predictions.get(name, []), window.project.true_records(name),
-                                  TextKeyIndex(page.text_map), name)
-        self.panel.show_page(self.review)
+        keys = TextKeyIndex(page.text_map)
+        self.review = review_page(predictions.get(name, []), window.project.true_records(name), keys, name)
+        self.panel.show_page(self.review, texts=[record_texts(page, keys, r.xpaths, 60)[0]
+                                                 for r in self.review.records])
         notes = []
         if name not in predictions:
             notes.append("the run has no prediction for this page")

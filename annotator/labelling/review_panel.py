@@ -1,5 +1,5 @@
-"""The review panel: choose a run, see the page's matched / missed / spurious records and P/R/F1, the run's
-means, and the pages it did worst on. The classes and figures come from `recordlens.core.records.review`.
+"""The review panel: choose a run, see the page's matched / partial / missed / spurious records and P/R/F1, the
+run's means, and the pages it did worst on. The classes and figures come from `recordlens.core.records.review`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.records import MATCHED, MISSED, SPURIOUS, PageReview, ReviewRecord
+from ...core.records import KINDS, MATCHED, PARTIAL, SPURIOUS, PageReview, ReviewRecord
 from ...core.store import RunInfo
 from ..qt.signals import emit
 from .page_view import STATE_COLOURS
@@ -63,7 +63,9 @@ class ReviewPanel(QWidget):
         self.run_figures = QLabel("—")
         self.score_button = QPushButton("Score this run against the labels")
         self.legend = QLabel(" ".join(
-            f"<span style='color:{STATE_COLOURS[k]}'>■</span> {k}" for k in (MATCHED, MISSED, SPURIOUS)))
+            f"<span style='color:{STATE_COLOURS[k]}'>■</span> {k}" for k in KINDS))
+        self.legend.setToolTip("matched: paired at overlap ≥ 0.5 · partial: paired below 0.5 · missed: a true "
+                               "record nothing was paired with · spurious: a predicted record paired with none")
         self.records = QListWidget()
         self.worst = QListWidget()
         form = QFormLayout()
@@ -110,17 +112,20 @@ class ReviewPanel(QWidget):
             item.setData(DATA_ROLE, name)
             self.worst.addItem(item)
 
-    def show_page(self, review: PageReview | None, note: str = "") -> None:
+    def show_page(self, review: PageReview | None, note: str = "", texts: Sequence[str] = ()) -> None:
+        """The page's figures and one row per reviewed record (`texts[i]`: record i's text, when given)."""
         self.records.clear()
         if review is None:
             self.page_figures.setText(note or "—")
             return
         s = review.score
-        counts = f"{review.count(MATCHED)} matched · {review.count(MISSED)} missed · {review.count(SPURIOUS)} spurious"
-        self.page_figures.setText(f"{_figures(s.precision, s.recall, s.f1)}\n{counts}")
+        self.page_figures.setText(f"{_figures(s.precision, s.recall, s.f1)}\n{review.summary()}")
+        self.page_figures.setWordWrap(True)
         for index, record in enumerate(review.records):
-            overlap = f"  overlap {record.overlap:.2f}" if record.kind == MATCHED else ""
-            item = QListWidgetItem(f"■ {review_label(record):>4}  {record.kind}{overlap}  ({len(record.xpaths)} el)")
+            overlap = f"  overlap {record.overlap:.2f}" if record.kind in (MATCHED, PARTIAL) else ""
+            text = texts[index] if index < len(texts) and texts[index] else "(no text)"
+            item = QListWidgetItem(f"■ {review_label(record):>4}  {record.kind}{overlap}  ({len(record.xpaths)} el)"
+                                   f"\n        {text}")
             item.setForeground(QColor(STATE_COLOURS[record.kind]))
             item.setData(DATA_ROLE, index)
             self.records.addItem(item)
