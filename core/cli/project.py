@@ -43,12 +43,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_import)
 
     p = sub.add_parser("export", help="write a project's labels as a dataset, JSON Lines or CSV",
-                       description="nexteval: OUT/html/N.* and OUT/gt/N.json for labelled and reviewed pages "
-                                   "(accepted and edited records); jsonl / csv: every record with its status "
-                                   "and provenance, in OUT/labels.jsonl or OUT/labels.csv.")
+                       description="nexteval: a dataset of the pages marked labelled or reviewed, OUT/html/N.* (the "
+                                   "snapshot) and OUT/gt/N.json (their accepted and edited records; proposed and "
+                                   "rejected records are left out). Pages still new or proposed are left out and "
+                                   "named, unless --all-pages, which writes their snapshots too, without gt. "
+                                   "jsonl / csv: every record of every page with its status and provenance, in "
+                                   "OUT/labels.jsonl or OUT/labels.csv. Files get the mode the umask gives.")
     p.add_argument("--project", required=True, metavar="DIR")
     p.add_argument("--format", "-f", required=True, choices=FORMATS)
     p.add_argument("--out", "-o", required=True, metavar="DIR")
+    p.add_argument("--all-pages", action="store_true",
+                   help="nexteval: also write the html of pages not labelled yet (with no gt/N.json)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_export)
 
@@ -110,9 +115,16 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
-        summary = export_project(project, args.format, args.out,
+        summary = export_project(project, args.format, args.out, all_pages=args.all_pages,
                                  progress=lambda items: progress(items, label="exporting", enabled=not args.quiet))
     print(f"exported {summary.pages} page(s), {summary.records} record(s) as {args.format} to {args.out}")
+    if summary.unlabelled:
+        names = ", ".join(summary.unlabelled[:10]) + (" …" if len(summary.unlabelled) > 10 else "")
+        what = "html only, no gt" if args.all_pages else "left out"
+        print(f"{len(summary.unlabelled)} page(s) not labelled ({what}): {names}", file=sys.stderr)
+    if summary.proposals_left_out:
+        _warn(f"{summary.proposals_left_out} proposed record(s) on labelled pages were not exported "
+              "(only accepted and edited records are ground truth)")
     return 0
 
 
