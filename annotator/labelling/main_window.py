@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressBar,
+    QSizePolicy,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -46,6 +47,40 @@ _BUTTONS = (("accept", "Accept"), ("reject", "Reject"), ("new_record", "New"), (
             ("merge", "Merge"), ("split", "Split"), ("delete", "Delete"), ("propose", "Propose"))
 
 
+class Breadcrumb(QLabel):
+    """The hovered element's XPath, text and records on one line above the page.
+
+    What the hover shows must never change the layout: the label asks for no width of its own (a long text
+    would otherwise widen the window past the screen, or take width from the page list and re-wrap it), keeps
+    one line's height, and elides what does not fit, with the whole text in its tooltip."""
+
+    def __init__(self) -> None:
+        super().__init__(" ")
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(False)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(0)
+        self.setFixedHeight(self.fontMetrics().height() + 6)
+        self._full = " "
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt override)
+        self._full = " ".join((text or " ").split()) or " "
+        self.setToolTip(self._full if self._full.strip() else "")
+        self._elide()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def resizeEvent(self, event) -> None:  # noqa: N802, ANN001 (Qt override)
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = max(0, self.contentsRect().width() - 4)
+        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width))
+
+
 class MainWindow(QMainWindow):
     def __init__(self, project: Project, *, settings: Settings | None = None, settings_file: Path | None = None,
                  key_store: KeyStore | None = None) -> None:
@@ -64,8 +99,7 @@ class MainWindow(QMainWindow):
 
         self.page_list = PageList()
         self.page_view = PageView()
-        self.breadcrumb = QLabel(" ")
-        self.breadcrumb.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.breadcrumb = Breadcrumb()
         self.record_panel = RecordPanel()
         self.review_panel = ReviewPanel()
         self.tabs = QTabWidget()
