@@ -101,3 +101,96 @@ def test_hovering_a_long_paragraph_changes_no_width(window):
     assert crumb(window).startswith(COSMETIC) and "Cosmetic Filters" in crumb(window)
     # The whole text stays available where it does not take room: the label's tooltip.
     assert "Cosmetic Filters" in window.breadcrumb.toolTip()
+
+
+def tip(window: MainWindow) -> dict:
+    return json.loads(window.page_view.offline.run_js("__recordlens.overlay.hoverTip()"))
+
+
+def element_rects(window: MainWindow, xpath: str) -> list[list[float]]:
+    """The element's text line boxes in viewport coordinates."""
+    return js(window.page_view, f"""(() => {{
+        const el = __recordlens.resolve({json.dumps(xpath)});
+        const out = [];
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {{
+            if (!n.data.trim()) continue;
+            range.selectNodeContents(n);
+            for (const r of range.getClientRects()) if (r.width && r.height) out.push([r.left, r.top, r.width, r.height]);
+        }}
+        return out;
+    }})()""")
+
+
+def overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] - 0.5 and b[0] < a[0] + a[2] - 0.5 and a[1] < b[1] + b[3] - 0.5 and b[1] < a[1] + a[3] - 0.5
+
+
+def test_the_hover_tip_is_wide_inside_the_view_and_off_the_hovered_text(window):
+    open_page(window, "14")
+    heading = "/body[1]/div[1]/div[1]/div[3]/div[2]/ul[1]/li[4]/div[1]/div[3]/p[1]"
+    for xpath in (heading, "/body[1]/div[1]/div[1]/div[2]/div[1]/div[1]/div[2]/div[4]/div[1]/div[1]/a[1]/span[1]/h3[1]", "/body[1]/div[1]/header[1]/h1[1]"):
+        hover(window, xpath)
+        shown = tip(window)
+        assert shown["shown"]
+        x, y, w, h = shown["rect"]
+        view_w, view_h = js(window.page_view, "[document.documentElement.clientWidth, document.documentElement.clientHeight]")
+        # A sensible width: XPath and text on a line each (a long XPath on two), not a column of characters.
+        assert h <= 70, shown
+        assert w >= 300 or h <= 40, shown
+        assert 0 <= x and x + w <= view_w and 0 <= y and y + h <= view_h, (shown, view_w, view_h)
+        assert not any(overlap(shown["rect"], r) for r in element_rects(window, xpath)), xpath
+
+
+def test_a_tall_element_gets_its_tip_inside_the_view_where_its_text_is_not(window):
+    open_page(window, "14")
+    tall = "/body[1]/div[1]/div[1]/div[3]/div[2]/ul[1]"  # the list of results: taller than the view
+    assert js(window.page_view, f"__recordlens.resolve({json.dumps(tall)}).getBoundingClientRect().height") > 900
+    view = window.page_view
+    view.scroll_to(tall)
+    spin(300)
+    # Hover the list itself (the gap between two of its items is the list's own area).
+    window.page_view.offline.run_js(f"""(() => {{
+        const el = __recordlens.resolve({json.dumps(tall)});
+        const r = el.getBoundingClientRect();
+        el.dispatchEvent(new MouseEvent("mousemove", {{bubbles: true, clientX: r.left + 2, clientY: 300}}));
+    }})()""")
+    spin(300)
+    shown = tip(window)
+    assert shown["shown"]
+    x, y, w, h = shown["rect"]
+    view_w, view_h = js(view, "[document.documentElement.clientWidth, document.documentElement.clientHeight]")
+    assert 0 <= x and x + w <= view_w and 0 <= y and y + h <= view_h
+
+
+@pytest.mark.parametrize("name", ["101", "25", "14"])
+def test_badges_are_inside_the_page_cover_no_record_text_and_no_other_badge(window, name):
+    open_page(window, name)
+    badges = json.loads(window.page_view.offline.run_js("__recordlens.overlay.badgeRects()"))
+    gt = json.loads((MORE / "gt" / f"{name}.json").read_text(encoding="utf-8"))
+    assert len(badges) == len(gt)
+    # Every record's text line boxes, in document coordinates, computed here independently of the overlay.
+    texts = js(window.page_view, f"""(() => {{
+        const out = [];
+        const range = document.createRange();
+        for (const record of {json.dumps(gt)}) for (const x of record) {{
+            const el = __recordlens.resolve(x);
+            if (!el) continue;
+            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {{
+                if (!n.data.trim()) continue;
+                range.selectNodeContents(n);
+                for (const r of range.getClientRects())
+                    if (r.width && r.height) out.push([r.left + scrollX, r.top + scrollY, r.width, r.height]);
+            }}
+        }}
+        return out;
+    }})()""")
+    drawn = [b["rect"] for b in badges if b]
+    assert len(drawn) >= len(gt) - 2  # records without a rendered box get no badge
+    assert all(r[0] >= 0 and r[1] >= 0 for r in drawn), "a badge cut off at the page's edge"
+    crossing = [(i, j) for i, a in enumerate(drawn) for j, b in enumerate(drawn) if i < j and overlap(a, b)]
+    assert not crossing, crossing[:5]
+    covering = [b for b in badges if b and any(overlap(b["rect"], t) for t in texts)]
+    assert not covering, covering[:5]
