@@ -39,6 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "page already in the project with the same bytes is left as it is.")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--project", required=True, metavar="DIR")
+    p.add_argument("--annotator", metavar="NAME",
+                   help="the datasets are another annotator's labels: keep them in NAME's own label set, apart from "
+                        "the project's labels (pages the project lacks are imported without project labels); "
+                        "compare with `recordlens agreement`")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_import)
 
@@ -100,7 +104,7 @@ def cmd_project_init(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
-        report = import_paths(project, args.paths,
+        report = import_paths(project, args.paths, annotator=args.annotator,
                               progress=lambda items: progress(items, label="importing", enabled=not args.quiet))
     for message in report.warnings:
         _warn(message)
@@ -108,7 +112,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         _warn(f"page {page}: {count} record(s) hold XPaths that name no element of the page (kept, flagged)")
     for problem in report.problems:
         print(f"not imported: {problem}", file=sys.stderr)
-    print(f"imported {len(report.imported)} page(s) with {report.labels} label(s); "
+    whose = f" of annotator {args.annotator}" if args.annotator else ""
+    print(f"imported {len(report.imported)} page(s) with {report.labels} label(s){whose}; "
           f"{len(report.unchanged)} already in the project; {len(report.problems)} not imported")
     return 1 if report.problems else 0
 

@@ -4,6 +4,16 @@ siblings, NEXT-EVAL's score, and the review of a run against the labels.
     from recordlens.core.records import TextKeyIndex, load_records, score_page
 """
 
+from .agreement import (
+    DIFFERENT,
+    ONLY_A,
+    ONLY_B,
+    Agreement,
+    Disagreement,
+    PageAgreement,
+    agreement,
+    compare_page,
+)
 from .model import RecordsFile, TextKeyIndex, load_records, new_records, normalise_xpath, parse_records, save_records
 from .review import (
     KINDS,
@@ -21,7 +31,9 @@ from .score import DatasetScore, Match, PageScore, jaccard, score_page
 from .siblings import sibling_records, split_parts, toggle_xpath
 
 __all__ = [
+    "DIFFERENT", "ONLY_A", "ONLY_B", "Agreement", "Disagreement", "PageAgreement", "agreement", "compare_page",
     "KINDS", "MATCHED", "MATCH_THRESHOLD", "MISSED", "PARTIAL", "SPURIOUS", "DatasetScore", "Match", "PageReview",
-    "PageScore", "RecordsFile", "ReviewRecord", "TextKeyIndex", "jaccard", "load_records", "new_records", "normalise_xpath", "parse_records",
+    "PageScore", "RecordsFile", "ReviewRecord", "TextKeyIndex", "jaccard", "load_records", "new_records",
+    "normalise_xpath", "parse_records",
     "review_page", "save_records", "score_page", "sibling_records", "split_parts", "toggle_xpath", "worst_pages",
 ]

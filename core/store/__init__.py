@@ -4,6 +4,8 @@
     project = open_project("work/shop")
 """
 
+from .agreement import label_set, project_agreement
+from .annotators import PROJECT_SET, Annotators
 from .db import Provenance, StoreError
 from .exporter import FORMATS as EXPORT_FORMATS
 from .exporter import ExportSummary, export_project
@@ -22,6 +24,7 @@ from .schema import LABEL_STATUSES, PAGE_STATUSES, TRUE_LABEL_STATUSES, TRUE_PAG
 from .scoring import score_stored_run
 
 __all__ = [
+    "PROJECT_SET", "Annotators", "label_set", "project_agreement",
     "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUSES", "TRUE_LABEL_STATUSES", "TRUE_PAGE_STATUSES", "Change",
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",
     "RunInfo", "SchemaError", "StoreError", "StoredScore", "export_project", "find_sources", "import_page",

@@ -26,6 +26,7 @@ import sqlite_utils
 
 from ..page.dataset import LoadedPage, load_page, natural_key
 from .agent_data import AgentData
+from .annotators import Annotators
 from .db import Connection, Provenance, StoreError, connect, dumps, now
 from .files import SNAPSHOTS, snapshot_path
 from .runs import Runs
@@ -140,12 +141,14 @@ def _open(root: Path) -> Project:
 
 class Project(Connection):
     """The Python API over one project folder (see the module notes): pages, labels and their history here;
-    extractor runs in `project.runs`, agent-benchmark data in `project.agent`."""
+    extractor runs in `project.runs`, agent-benchmark data in `project.agent`, other annotators' label sets in
+    `project.annotators`."""
 
     def __init__(self, root: Path, db: sqlite_utils.Database) -> None:
         super().__init__(root, db)
         self.runs = Runs(self)
         self.agent = AgentData(self)
+        self.annotators = Annotators(self)
 
     def upgrade(self) -> None:
         """Create or migrate the schema; a no-op, without taking the write lock, when it is current."""

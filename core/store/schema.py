@@ -223,7 +223,25 @@ CREATE TABLE model_calls (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+# Version 4: other annotators' label sets, kept apart from the project's own labels (see annotators.py).
+_V4 = """
+CREATE TABLE annotator_pages (
+    annotator TEXT NOT NULL,               -- the second annotator's name
+    page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+    source TEXT,                           -- the records file the page's labels came from
+    imported_at TEXT NOT NULL,
+    PRIMARY KEY (annotator, page_id)
+);
+CREATE TABLE annotator_labels (
+    annotator TEXT NOT NULL,
+    page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,             -- the record's place in the annotator's file
+    xpaths TEXT NOT NULL,                  -- JSON list, verbatim
+    PRIMARY KEY (annotator, page_id, position)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint
@@ -117,29 +116,35 @@ def element_rects(window: MainWindow, xpath: str) -> list[list[float]]:
         for (let n = walker.nextNode(); n; n = walker.nextNode()) {{
             if (!n.data.trim()) continue;
             range.selectNodeContents(n);
-            for (const r of range.getClientRects()) if (r.width && r.height) out.push([r.left, r.top, r.width, r.height]);
+            for (const r of range.getClientRects())
+                if (r.width && r.height) out.push([r.left, r.top, r.width, r.height]);
         }}
         return out;
     }})()""")
 
 
 def overlap(a, b) -> bool:
-    return a[0] < b[0] + b[2] - 0.5 and b[0] < a[0] + a[2] - 0.5 and a[1] < b[1] + b[3] - 0.5 and b[1] < a[1] + a[3] - 0.5
+    """Two boxes share more than half a pixel each way."""
+    return (a[0] < b[0] + b[2] - 0.5 and b[0] < a[0] + a[2] - 0.5
+            and a[1] < b[1] + b[3] - 0.5 and b[1] < a[1] + a[3] - 0.5)
+
+
+VIEW_SIZE = "[document.documentElement.clientWidth, document.documentElement.clientHeight]"
+FILTER_HEADING = "/body[1]/div[1]/div[1]/div[2]/div[1]/div[1]/div[2]/div[4]/div[1]/div[1]/a[1]/span[1]/h3[1]"
 
 
 def test_the_hover_tip_is_wide_inside_the_view_and_off_the_hovered_text(window):
     open_page(window, "14")
-    heading = "/body[1]/div[1]/div[1]/div[3]/div[2]/ul[1]/li[4]/div[1]/div[3]/p[1]"
-    for xpath in (heading, "/body[1]/div[1]/div[1]/div[2]/div[1]/div[1]/div[2]/div[4]/div[1]/div[1]/a[1]/span[1]/h3[1]", "/body[1]/div[1]/header[1]/h1[1]"):
+    for xpath in (COSMETIC, FILTER_HEADING, "/body[1]/div[1]/header[1]/h1[1]"):
         hover(window, xpath)
         shown = tip(window)
         assert shown["shown"]
         x, y, w, h = shown["rect"]
-        view_w, view_h = js(window.page_view, "[document.documentElement.clientWidth, document.documentElement.clientHeight]")
+        view_w, view_h = js(window.page_view, VIEW_SIZE)
         # A sensible width: XPath and text on a line each (a long XPath on two), not a column of characters.
         assert h <= 70, shown
         assert w >= 300 or h <= 40, shown
-        assert 0 <= x and x + w <= view_w and 0 <= y and y + h <= view_h, (shown, view_w, view_h)
+        assert x >= 0 and x + w <= view_w and y >= 0 and y + h <= view_h, (shown, view_w, view_h)
         assert not any(overlap(shown["rect"], r) for r in element_rects(window, xpath)), xpath
 
 
@@ -160,8 +165,8 @@ def test_a_tall_element_gets_its_tip_inside_the_view_where_its_text_is_not(windo
     shown = tip(window)
     assert shown["shown"]
     x, y, w, h = shown["rect"]
-    view_w, view_h = js(view, "[document.documentElement.clientWidth, document.documentElement.clientHeight]")
-    assert 0 <= x and x + w <= view_w and 0 <= y and y + h <= view_h
+    view_w, view_h = js(view, VIEW_SIZE)
+    assert x >= 0 and x + w <= view_w and y >= 0 and y + h <= view_h
 
 
 @pytest.mark.parametrize("name", ["101", "25", "14"])

@@ -6,7 +6,11 @@ from __future__ import annotations
 import pytest
 from PySide6.QtTest import QTest
 
-from tests.app.test_main_window import FakeKeyStore, project_dir, window  # noqa: F401 (fixtures)
+from tests.app import test_main_window as main_tests
+
+# The main window's fixtures: a project of the demo product grid (page 1, labelled) and a plain list (page 2).
+project_dir = main_tests.project_dir
+window = main_tests.window
 
 pytestmark = pytest.mark.app
 
