@@ -115,7 +115,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._connect()
         self.refresh_pages()
-        self.review_panel.set_runs(self.project.runs.all())
+        self.review_panel.set_runs(self.project.runs.all(), annotators=self.project.annotators.names())
         self._update_title()
         names = self.page_list.names()
         if names:
@@ -218,7 +218,8 @@ class MainWindow(QMainWindow):
     def do_cancel_job(self) -> None:
         self.jobs.do_cancel_job()
 
-    def start_review(self, run_id: int) -> None:
+    def start_review(self, run_id: object) -> None:
+        """Review a run (its id) or another annotator's labels ("annotator:NAME") against the project's."""
         self.reviewing.start_review(run_id)
 
     def edit(self, text: str, change: Callable[[], Change]) -> Change | None:
@@ -408,7 +409,7 @@ class MainWindow(QMainWindow):
             self.history_dialog.hide()  # it shows a page of the project just closed
         self.page_name = None
         self.refresh_pages()
-        self.review_panel.set_runs(project.runs.all())
+        self.review_panel.set_runs(project.runs.all(), annotators=project.annotators.names())
         self._update_title()
         names = self.page_list.names()
         if names:

@@ -26,6 +26,12 @@ from .page_view import STATE_COLOURS
 
 NO_RUN = -1
 DATA_ROLE = Qt.ItemDataRole.UserRole
+ANNOTATOR = "annotator:"  # the combo's data for another annotator's label set: "annotator:NAME"
+
+
+def annotator_of(choice: object) -> str | None:
+    """The annotator a review choice names, or None for a run (an int) or no choice."""
+    return choice[len(ANNOTATOR):] if isinstance(choice, str) and choice.startswith(ANNOTATOR) else None
 
 
 def review_label(record: ReviewRecord) -> str:
@@ -51,7 +57,7 @@ class ReviewPanel(QWidget):
     """Signals: `run_chosen(run_id)` (NO_RUN for none), `page_chosen(name)` (a worst page picked),
     `record_chosen(index)` (a reviewed record picked), `score_requested(run_id)`."""
 
-    run_chosen = Signal(int)
+    run_chosen = Signal(object)  # a run id, NO_RUN, or "annotator:NAME"
     page_chosen = Signal(str)
     record_chosen = Signal(int)
     score_requested = Signal(int)
@@ -87,21 +93,27 @@ class ReviewPanel(QWidget):
         self.score_button.clicked.connect(lambda: emit(self.score_requested, self.run_id()))
         self.score_button.hide()
 
-    def set_runs(self, runs: Sequence[RunInfo], current: int = NO_RUN) -> None:
+    def set_runs(self, runs: Sequence[RunInfo], current: object = NO_RUN, annotators: Sequence[str] = ()) -> None:
+        """The runs, then the other annotators' label sets (compared with the project's labels), to choose from."""
         self.runs.blockSignals(True)
         try:
             self.runs.clear()
-            self.runs.addItem("— choose a run —", NO_RUN)
+            self.runs.addItem("— choose a run or an annotator —", NO_RUN)
             for run in runs:
                 self.runs.addItem(f"#{run.id} {run.method} ({run.status}, {run.predicted_pages} pages)", run.id)
+            for name in annotators:
+                self.runs.addItem(f"annotator {name} against the project's labels", ANNOTATOR + name)
             index = self.runs.findData(current)
             self.runs.setCurrentIndex(max(0, index))
         finally:
             self.runs.blockSignals(False)
 
-    def run_id(self) -> int:
+    def run_id(self) -> object:
+        """The chosen run's id, "annotator:NAME" for an annotator's label set, NO_RUN for none."""
         value = self.runs.currentData()
-        return NO_RUN if value is None else int(value)
+        if value is None:
+            return NO_RUN
+        return value if annotator_of(value) is not None else int(value)
 
     def show_run(self, run: RunInfo | None, worst: Sequence[tuple[str, float]]) -> None:
         self.run_figures.setText(_figures(run.precision, run.recall, run.f1) if run else "—")

@@ -59,3 +59,41 @@ def test_review_calls_a_low_overlap_pair_partial_in_its_own_colour_and_the_summa
     rows = [window.review_panel.records.item(i).text() for i in range(window.review_panel.records.count())]
     assert all("\n" in row and "(no text)" not in row for row in rows)
     assert window.page_view.core_page.resolve(PRICE_1).text().strip()[:10] in rows[0]
+
+
+def test_a_second_annotator_is_reviewed_against_the_project_and_adjudicated_with_undo(qtbot, window):
+    project = window.project
+    truth = project.true_records("1")
+    labels = project.labels("1")
+    # Bea labelled page 1 too: she left out record 1, made record 2 smaller, and added one of her own.
+    bea = [truth[1][:1] if len(truth[1]) > 1 else [f"{truth[1][0]}/div[1]"], *truth[2:], ["/body[1]/div[1]/header[1]"]]
+    project.annotators.set_page("bea", "1", bea)
+    window.start_review("annotator:bea")
+    window.page_view.wait_until_drawn()
+    review = window.review
+    kinds = [r.kind for r in review.records]
+    assert kinds.count("missed") == 1 and kinds.count("spurious") == 1
+    assert "annotator bea against the project's labels" in window.review_panel.runs.currentText()
+    history = len(project.history("1"))
+
+    # T on her extra record takes it into the project's labels: hers by origin, adjudicated by the tester.
+    spurious = kinds.index("spurious")
+    window.review_panel.records.setCurrentRow(spurious)
+    key(window, "T")
+    added = project.labels("1")[-1]
+    assert added.xpaths == ("/body[1]/div[1]/header[1]",) and added.status == "accepted"
+    assert added.origin.name == "bea" and added.changed_by.name == "tester"
+    assert len(project.history("1")) == history + 1
+    assert [r.kind for r in window.review.records].count("spurious") == 0
+
+    # T on the record only the project has deletes it; Ctrl+Z brings it back.
+    missed = [r.kind for r in window.review.records].index("missed")
+    window.review_panel.records.setCurrentRow(missed)
+    key(window, "T")
+    assert labels[0].id not in [label.id for label in project.labels("1")]
+    key(window, "Ctrl+Z")
+    assert labels[0].id in [label.id for label in project.labels("1")]
+    key(window, "Ctrl+Z")
+    assert [label.xpaths for label in project.labels("1")] == [label.xpaths for label in labels]
+    # Her labels stay apart throughout.
+    assert project.annotators.records("bea", "1") == bea
