@@ -7,6 +7,7 @@ how records are classed in review) is a core call.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from ...core.errors import RecordLensError
 from ...core.records import PageReview
-from ...core.store import Change, Label, Project, Provenance, open_project
+from ...core.store import PAGE_STATUS_WORDS, Change, Label, Project, Provenance, open_project
 from ..qt.jobs import BackgroundJob
 from ..settings import KeyStore, Settings, default_key_store, gemini_key, settings_path
 from ..settings_dialog import SettingsDialog
@@ -94,6 +95,7 @@ class MainWindow(QMainWindow):
         self.page_loaded = False
         self._closed = False
         self._sheet: ShortcutSheet | None = None
+        self._positions: dict[str, int] = {}  # page -> where the user was on it (scroll position), this session
         self.history_dialog: HistoryDialog | None = None
         self._agent_window = None
 
@@ -117,9 +119,7 @@ class MainWindow(QMainWindow):
         self.refresh_pages()
         self.review_panel.set_runs(self.project.runs.all(), annotators=self.project.annotators.names())
         self._update_title()
-        names = self.page_list.names()
-        if names:
-            self.open_page(names[0])
+        self._open_first_page()
 
     # -- building ----------------------------------------------------------------------------------------------
 
@@ -245,6 +245,8 @@ class MainWindow(QMainWindow):
         self.page_list.set_pages(self.project.pages(), self.page_name)
 
     def open_page(self, name: str) -> None:
+        if self.page_name is not None and self.page_loaded:
+            self._positions[self.page_name] = self.page_view.scroll_y
         try:
             path = self.project.snapshot_file(name)
             self.page_view.open(path)
@@ -261,6 +263,10 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.reload_labels([])
         self._refresh_history()
+        self.record_actions.offered_next = False
+        self.settings.remember_page(str(self.project.root.resolve()), name)
+        with contextlib.suppress(OSError):  # where the user was is a convenience: never an error
+            self.settings.save(self.settings_file)
 
     def jump_to_page(self, name: str) -> None:
         if name not in self.page_list.names():
@@ -273,6 +279,17 @@ class MainWindow(QMainWindow):
             self.message(f"page {self.page_name} did not load in the browser", 15000)
         elif self.reviewing.active():
             self.reviewing.show_first_error()
+        else:
+            self._show_where_the_records_are()
+
+    def _show_where_the_records_are(self) -> None:
+        """A page opens where the user last was on it, else at its first record."""
+        if self.page_name in self._positions:
+            self.page_view.scroll_to_y(self._positions[self.page_name])
+            return
+        first = next((label for label in self.labels if label.status != "rejected" and label.xpaths), None)
+        if first is not None:
+            self.page_view.scroll_to(first.xpaths[0])
 
     def _on_blocked(self, count: int) -> None:
         self.blocked_label.setText(f"{count} request{'s' if count != 1 else ''} blocked")
@@ -303,7 +320,7 @@ class MainWindow(QMainWindow):
         counts: dict[str, int] = {}
         for label in self.labels:
             counts[label.status] = counts.get(label.status, 0) + 1
-        status = self.project.page(self.page_name).status
+        status = PAGE_STATUS_WORDS.get(self.project.page(self.page_name).status, "")
         self.counts_label.setText(f"page {status} · " + (" · ".join(f"{n} {s}" for s, n in counts.items())
                                                         or "no records"))
         self.redraw()
@@ -411,9 +428,14 @@ class MainWindow(QMainWindow):
         self.refresh_pages()
         self.review_panel.set_runs(project.runs.all(), annotators=project.annotators.names())
         self._update_title()
+        self._open_first_page()
+
+    def _open_first_page(self) -> None:
+        """The page this project was left on (the settings remember it), else the first of the list."""
         names = self.page_list.names()
+        last = self.settings.last_page(str(self.project.root.resolve()))
         if names:
-            self.open_page(names[0])
+            self.open_page(last if last in names else names[0])
 
     def do_help(self) -> None:
         if self._sheet is None:

@@ -30,6 +30,8 @@ class RecordActions:
     def __init__(self, window: MainWindow) -> None:
         self.window = window
         self.arm_new = False  # the next click on the page starts a new record
+        self.offered_next = False  # J on the last record offered the next page: J again opens it
+        self.confirm_labelled: str | None = None  # L on a page with proposals asked: L again marks it
         self._stacks: dict[str, QUndoStack] = {}
 
     # -- undo stacks ---------------------------------------------------------------------------------------------
@@ -166,6 +168,12 @@ class RecordActions:
         self.window.message("click an element of the page to start a new record (Esc cancels)")
 
     def do_deselect(self) -> None:
+        """Esc: out of the search box back to the page if typing there, else cancel a new record and deselect."""
+        search = self.window.page_list.search
+        if search.hasFocus():
+            search.clearFocus()
+            self.window.page_view.view.setFocus()
+            return
         self.arm_new = False
         self.window.select_records([], scroll=False)
 
@@ -197,8 +205,16 @@ class RecordActions:
     def do_delete(self) -> None:
         ids = self._need("some")
         if ids is not None:
+            order = [label.id for label in self.window.labels]
+            numbers = sorted(order.index(i) + 1 for i in ids if i in order)
             self._edit_each("delete record", ids, lambda i: self.window.project.delete(i, self.window.person))
             self.window.reload_labels([])
+            if numbers and numbers[0] <= len(self.window.labels):
+                # Numbers are places in the list: say so when the records after the deleted ones move up.
+                self.window.message(f"deleted record{'s' if len(numbers) > 1 else ''} "
+                                    f"{', '.join(map(str, numbers))}; the records after "
+                                    f"{'them' if len(numbers) > 1 else 'it'} now have numbers "
+                                    f"{len(numbers)} lower")
 
     def do_siblings(self) -> None:
         chosen = self._one_on_page()
@@ -217,12 +233,24 @@ class RecordActions:
         window.message(f"added {len(records)} records, one per sibling of record {window.labels.index(label) + 1}")
 
     def _step_record(self, step: int) -> None:
-        ids = self.window.record_panel.ids()
-        if not ids:
+        """J / K; J on the last record offers the next page, and J again opens it."""
+        window = self.window
+        ids = window.record_panel.ids()
+        selected = window.record_panel.selected_ids()
+        at_end = not ids or (step > 0 and bool(selected) and selected[-1] == ids[-1])
+        if at_end:
+            following = window.page_list.neighbour(window.page_name, 1)
+            if self.offered_next and following is not None:
+                self.offered_next = False
+                window.open_page(following)
+                return
+            self.offered_next = following is not None
+            window.message(f"last record of page {window.page_name}: J again opens page {following} (PgDn)"
+                           if following is not None else f"last record of the last page ({window.page_name})")
             return
-        selected = self.window.record_panel.selected_ids()
+        self.offered_next = False
         index = ids.index(selected[-1 if step > 0 else 0]) + step if selected else (0 if step > 0 else len(ids) - 1)
-        self.window.select_records([ids[max(0, min(len(ids) - 1, index))]])
+        window.select_records([ids[max(0, min(len(ids) - 1, index))]])
 
     def do_next_record(self) -> None:
         self._step_record(1)
@@ -243,6 +271,16 @@ class RecordActions:
         window.message(f"page {window.page_name} marked {status}")
 
     def do_mark_labelled(self) -> None:
+        """L; on a page that still has proposals, say what export will do with them and ask for L again."""
+        window = self.window
+        proposed = [label for label in window.labels if label.status == "proposed"]
+        if proposed and self.confirm_labelled != window.page_name:
+            self.confirm_labelled = window.page_name
+            window.message(f"page {window.page_name} still has {len(proposed)} proposed record(s) nobody accepted "
+                           "or rejected: export writes only accepted and edited records, so they would be left "
+                           "out. L again marks the page labelled anyway (A / R judge them first)", 15000)
+            return
+        self.confirm_labelled = None
         self._mark("labelled")
 
     def do_mark_reviewed(self) -> None:

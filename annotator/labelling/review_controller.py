@@ -42,9 +42,16 @@ class ReviewController:
         self._predictions.clear()
 
     def do_review(self) -> None:
+        """F6: labelling <-> review. Review opens on the run chosen before, else on the only (or latest) run."""
         tabs = self.window.tabs
-        tabs.setCurrentWidget(self.panel if tabs.currentWidget() is self.window.record_panel
-                              else self.window.record_panel)
+        if tabs.currentWidget() is not self.window.record_panel:
+            tabs.setCurrentWidget(self.window.record_panel)
+            return
+        runs = self.window.project.runs.all()
+        if self.run_id == NO_RUN and runs:
+            self.start_review(max(run.id for run in runs))
+            return
+        tabs.setCurrentWidget(self.panel)
 
     def annotator(self) -> str | None:
         """The other annotator under review (their labels against the project's), if that is the choice."""

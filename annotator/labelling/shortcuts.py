@@ -73,7 +73,12 @@ def help_html() -> str:
         rows.append(f"<tr><td width=140>{keys}</td><td>{html.escape(s.text)}</td></tr>")
     mouse = ("<p><b>Click</b> an element: add it to the selected record, or remove it if the record holds it; "
              "with no record selected, start a new one. <b>Alt+click</b> reaches the page itself. "
-             "Hover an element to see its XPath and text.</p>")
+             "Hover an element to see its XPath and text.</p>"
+             "<p><b>Several records at once</b>: Ctrl+click rows of the record list to add or remove one, "
+             "Shift+click for a range, Ctrl+A for all; A, R and Del then act on every selected record, and M "
+             "merges them. <b>Esc</b> leaves the search box. <b>J</b> on the last record offers the next page "
+             "(J again opens it). <b>L</b> on a page with proposals says what export does with them and asks "
+             "for L again.</p>")
     return f"<h3>Keyboard shortcuts</h3>{mouse}<table cellspacing=2>{''.join(rows)}</table>"
 
 

@@ -20,12 +20,20 @@ from .importer import (
 )
 from .project import Change, Label, PageInfo, Project, history_numbers, init_project, open_project
 from .runs import RunInfo, StoredScore
-from .schema import LABEL_STATUSES, PAGE_STATUSES, TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, SchemaError
+from .schema import (
+    LABEL_STATUSES,
+    PAGE_STATUS_WORDS,
+    PAGE_STATUSES,
+    TRUE_LABEL_STATUSES,
+    TRUE_PAGE_STATUSES,
+    SchemaError,
+)
 from .scoring import score_stored_run
 
 __all__ = [
     "PROJECT_SET", "Annotators", "label_set", "project_agreement",
-    "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUSES", "TRUE_LABEL_STATUSES", "TRUE_PAGE_STATUSES", "Change",
+    "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUS_WORDS", "PAGE_STATUSES", "TRUE_LABEL_STATUSES",
+    "TRUE_PAGE_STATUSES", "Change",
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",
     "RunInfo", "SchemaError", "StoreError", "StoredScore", "export_project", "find_sources", "import_page",
     "history_numbers", "import_paths", "import_run_folder", "init_project", "open_project", "score_stored_run",

@@ -229,6 +229,7 @@
   // Text rectangles of every record, kept while the record's box stays where it was (a plain scroll of the
   // document moves nothing in host coordinates, so scrolling costs no text measuring).
   let textCache = [];
+  let marks = [];
 
   // Reads every rectangle first, then writes every position: interleaving them would force a layout per box.
   // Returns the number of boxes drawn (resolved elements that have a rendered box).
@@ -259,6 +260,9 @@
     const left = -window.scrollX - o[0];
     const top = -window.scrollY - o[1];
     const badges = placeBadges(unions, texts, [left, top, left + Math.max(root.scrollWidth, root.clientWidth)]);
+    // Where each record starts, as a fraction of the document's height: the scroll bar's marks.
+    const height = Math.max(root.scrollHeight, 1);
+    marks = unions.map((u) => (u ? Math.max(0, Math.min(1, (u[1] - top) / height)) : null));
     records.forEach((record, i) => {
       record.boxes.forEach((box, j) => {
         const rect = rects[i][j];
@@ -282,14 +286,25 @@
     return drawn;
   };
 
+  let reportedY = -1;
+  const reportScroll = () => {
+    const y = Math.round(window.scrollY);
+    if (y !== reportedY) report("scrolled", (reportedY = y));
+  };
+
   let scheduled = false;
   const scheduleLayout = () => {
-    if (scheduled || !records.length) return;
+    if (!records.length) {
+      requestAnimationFrame(reportScroll);
+      return;
+    }
+    if (scheduled) return;
     scheduled = true;
     requestAnimationFrame(() => {
       scheduled = false;
       layout();
       if (hovered) placeHover(hovered);
+      reportScroll();
     });
   };
 
@@ -348,7 +363,8 @@
     const current = Number.isInteger(spec.generation) ? spec.generation : ++generation;
     // Two frames: the first commits the new boxes, the second runs once that frame has been produced.
     requestAnimationFrame(() => requestAnimationFrame(() => report("painted", current)));
-    return JSON.stringify({ records: records.length, xpaths: xpathCount, resolved, boxes: drawn, generation: current });
+    return JSON.stringify({ records: records.length, xpaths: xpathCount, resolved, boxes: drawn, generation: current,
+      marks });
   };
 
   const select = (index) => {
@@ -390,7 +406,10 @@
   const scrollTo = (xpath) => {
     const el = rl.resolve(String(xpath));
     if (!el) return null;
-    el.scrollIntoView({ block: "center", inline: "nearest" });
+    // An element taller than most of the view is brought in from its top, where its badge is, not its middle.
+    const tall = el.getBoundingClientRect().height > 0.8 * (document.documentElement.clientHeight || innerHeight);
+    el.scrollIntoView({ block: tall ? "start" : "center", inline: "nearest" });
+    if (tall) window.scrollBy(0, -28);
     const r = el.getBoundingClientRect();
     return JSON.stringify([r.left, r.top, r.width, r.height]);
   };

@@ -199,3 +199,44 @@ def test_badges_are_inside_the_page_cover_no_record_text_and_no_other_badge(wind
     assert not crossing, crossing[:5]
     covering = [b for b in badges if b and any(overlap(b["rect"], t) for t in texts)]
     assert not covering, covering[:5]
+
+
+def first_record_top(window: MainWindow) -> float:
+    first = window.labels[0].xpaths[0]
+    return js(window.page_view, f"__recordlens.resolve({json.dumps(first)}).getBoundingClientRect().top")
+
+
+def test_a_page_opens_at_its_first_record_then_where_it_was_left_and_the_marks_show_the_records(window):
+    open_page(window, "25")
+    view_h = js(window.page_view, "document.documentElement.clientHeight")
+    for _ in range(50):
+        if 0 <= first_record_top(window) < view_h:
+            break
+        spin(20)
+    assert 0 <= first_record_top(window) < view_h  # the table starts below the fold: the page is scrolled to it
+    marks = window.page_view.scroll_marks.marks
+    assert len(marks) == len(window.labels) and all(0 < m < 1 for m, _ in marks)
+    window.page_view.scroll_to_y(3000)
+    for _ in range(50):
+        if window.page_view.scroll_y == 3000:
+            break
+        spin(20)
+    assert window.page_view.scroll_y == 3000
+    open_page(window, "14")
+    open_page(window, "25")
+    spin(300)
+    assert js(window.page_view, "Math.round(window.scrollY)") == 3000
+
+
+def test_j_on_a_record_taller_than_the_view_brings_its_badge_into_view(window):
+    open_page(window, "101")
+    view_h = js(window.page_view, "document.documentElement.clientHeight")
+    heights = [js(window.page_view, f"__recordlens.resolve({json.dumps(label.xpaths[0])}).getBoundingClientRect()"
+                                    ".height") for label in window.labels]
+    assert max(heights) > view_h
+    for index, label in enumerate(window.labels):
+        window.select_records([label.id])
+        spin(400)
+        badge = json.loads(window.page_view.offline.run_js("__recordlens.overlay.badgeRects()"))[index]
+        top = badge["rect"][1] - js(window.page_view, "window.scrollY")
+        assert 0 <= top <= view_h - badge["rect"][3], (index, heights[index], top)
