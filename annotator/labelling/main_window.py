@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.errors import RecordLensError
-from ...core.records import PageReview
+from ...core.records import PageReview, click_effect
 from ...core.store import PAGE_STATUS_WORDS, Change, Label, Project, Provenance, open_project
 from ..qt.jobs import BackgroundJob
 from ..settings import KeyStore, Settings, default_key_store, gemini_key, settings_path
@@ -66,7 +66,7 @@ class Breadcrumb(QLabel):
         self._full = " "
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt override)
-        self._full = " ".join((text or " ").split()) or " "
+        self._full = " ".join((text or " ").splitlines()).replace("\t", " ") or " "  # one line
         self.setToolTip(self._full if self._full.strip() else "")
         self._elide()
 
@@ -305,7 +305,18 @@ class MainWindow(QMainWindow):
         holders = [str(k + 1) for k, label in enumerate(self.labels) if label.status != "rejected"
                    and any(page.resolve(x) is element for x in label.xpaths)]
         owner = f"   [record {', '.join(holders)}]" if holders else ""
-        self.breadcrumb.setText(f"{element.key}   “{text}”{owner}")
+        self.breadcrumb.setText(f"{self._click_says(xpath)}   {element.key}   “{text}”{owner}")
+
+    def _click_says(self, xpath: str) -> str:
+        """What a click on the hovered element will do, said before it is done."""
+        if self.reviewing.active():
+            return "review: a click edits nothing"
+        current = None if self.record_actions.arm_new else self.current_label()
+        if current is None:
+            return "click: new record"
+        number = self.labels.index(current) + 1
+        effect = click_effect(current.xpaths, xpath)
+        return f"click: {'remove from' if effect == 'remove' else 'add to'} record {number}"
 
     # -- records: showing ------------------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from PySide6.QtGui import QUndoStack
 
 from ...core.errors import RecordLensError
 from ...core.page import Page
-from ...core.records import sibling_records, split_parts, toggle_xpath
+from ...core.records import parent_xpath, replace_xpath, sibling_records, split_parts, toggle_xpath
 from ...core.store import Change, Label, Provenance
 from .commands import LabelCommand, StatusCommand, push, push_all
 from .history_dialog import change_numbers, when
@@ -31,6 +31,8 @@ class RecordActions:
         self.window = window
         self.arm_new = False  # the next click on the page starts a new record
         self.offered_next = False  # J on the last record offered the next page: J again opens it
+        self.picked: tuple[int, str] | None = None  # (record id, XPath) the last click added: U climbs from it
+        self._climbed: list[str] = []  # the elements climbed from, for going back down
         self.confirm_labelled: str | None = None  # L on a page with proposals asked: L again marks it
         self._stacks: dict[str, QUndoStack] = {}
 
@@ -111,10 +113,13 @@ class RecordActions:
         project, person = window.project, window.person
         current = None if self.arm_new else window.current_label()
         self.arm_new = False
+        self._climbed = []
         if current is None:
             change = self.edit("new record", lambda: project.add_record(window.page_name, [xpath], person))
             if change and change.record:
+                self.picked = (change.record.id, xpath)
                 window.reload_labels([change.record.id])
+                window.message("new record; U takes the element's parent instead, Shift+U back down")
             return
         xpaths = toggle_xpath(current.xpaths, xpath)
         if not xpaths:
@@ -122,9 +127,43 @@ class RecordActions:
             window.reload_labels([])
             return
         verb = "add to" if len(xpaths) > len(current.xpaths) else "remove from"
+        self.picked = (current.id, xpath) if verb == "add to" else None
         unresolved = [x for x in current.unresolved if x in xpaths]
         self.edit(f"{verb} record", lambda: project.edit(current.id, xpaths, person, unresolved=unresolved))
         window.reload_labels([current.id])
+
+    def _repick(self, new: str, climbing: bool) -> None:
+        window = self.window
+        label = window.current_label()
+        if self.picked is None or label is None or label.id != self.picked[0]:
+            window.message("click an element into the selected record first; U then climbs to its parent")
+            return
+        old = self.picked[1]
+        xpaths = replace_xpath(label.xpaths, old, new)
+        change = self.edit("parent element" if climbing else "child element",
+                           lambda: window.project.edit(label.id, xpaths, window.person))
+        if change is None:
+            return
+        if climbing:
+            self._climbed.append(old)
+        self.picked = (label.id, new)
+        window.reload_labels([label.id])
+        element = window.page_view.core_page.resolve(new) if window.page_view.core_page else None
+        window.message(f"record {window.labels.index(window.label(label.id)) + 1} now holds {new}"
+                       + (f" ({element.tag})" if element is not None and hasattr(element, "tag") else ""))
+
+    def do_parent_element(self) -> None:
+        parent = parent_xpath(self.picked[1]) if self.picked else None
+        if self.picked is not None and parent is None:
+            self.window.message("no parent to climb to: the element is the page's body")
+            return
+        self._repick(parent or "", climbing=True)
+
+    def do_child_element(self) -> None:
+        if not self._climbed:
+            self.window.message("nothing to go back down to (U climbs first)")
+            return
+        self._repick(self._climbed.pop(), climbing=False)
 
     def _need(self, count: str) -> list[int] | None:
         ids = self.window.record_panel.selected_ids()

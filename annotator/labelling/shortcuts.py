@@ -30,6 +30,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("split", ("S",), "Split the selected record where it spans several blocks", "Records"),
     Shortcut("delete", ("Del", "Backspace"), "Delete the selected records", "Records"),
     Shortcut("siblings", ("G",), "Apply the selected record to its siblings", "Records"),
+    Shortcut("parent_element", ("Alt+Up", "U"), "The element just clicked: take its parent instead", "Records"),
+    Shortcut("child_element", ("Alt+Down", "Shift+U"), "Back down to the element climbed from", "Records"),
     Shortcut("next_record", ("J",), "Next record", "Records"),
     Shortcut("previous_record", ("K",), "Previous record", "Records"),
     Shortcut("deselect", ("Esc",), "Clear the selection", "Records"),

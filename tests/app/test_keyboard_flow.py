@@ -101,3 +101,25 @@ def test_delete_says_that_the_numbers_after_it_moved(qtbot, window):
     window.select_records([labels[1].id])
     key(window, "Del")
     assert "deleted record 2; the records after it now have numbers 1 lower" in window.statusBar().currentMessage()
+
+
+def test_u_climbs_from_the_clicked_element_to_its_parent_and_shift_u_comes_back(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    bold = f"{main_tests.ITEM.format(2)}/b[1]"
+    window._on_hovered(bold)
+    assert window.breadcrumb.full_text().startswith("click: new record")
+    main_tests.click(window, bold)
+    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels) == 1)
+    key(window, "U")
+    assert window.project.labels("2")[0].xpaths == (main_tests.ITEM.format(2),)
+    key(window, "U")
+    assert window.project.labels("2")[0].xpaths == ("/body[1]/ul[1]",)
+    key(window, "Shift+U")
+    key(window, "Shift+U")
+    assert window.project.labels("2")[0].xpaths == (bold,)
+    # Hovering says what a click will do to the selected record, before it is done.
+    window._on_hovered(bold)
+    assert window.breadcrumb.full_text().startswith("click: remove from record 1")
+    window._on_hovered(f"{main_tests.ITEM.format(3)}/b[1]")
+    assert window.breadcrumb.full_text().startswith("click: add to record 1")
