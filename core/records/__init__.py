@@ -34,6 +34,6 @@ __all__ = [
     "DIFFERENT", "ONLY_A", "ONLY_B", "Agreement", "Disagreement", "PageAgreement", "agreement", "compare_page",
     "KINDS", "MATCHED", "MATCH_THRESHOLD", "MISSED", "PARTIAL", "SPURIOUS", "DatasetScore", "Match", "PageReview",
     "PageScore", "RecordsFile", "ReviewRecord", "TextKeyIndex", "jaccard", "load_records", "new_records",
-    "normalise_xpath", "parse_records",
-    "click_effect", "parent_xpath", "replace_xpath", "review_page", "save_records", "score_page", "sibling_records", "split_parts", "toggle_xpath", "worst_pages",
+    "normalise_xpath", "parse_records", "click_effect", "parent_xpath", "replace_xpath", "review_page",
+    "save_records", "score_page", "sibling_records", "split_parts", "toggle_xpath", "worst_pages",
 ]
