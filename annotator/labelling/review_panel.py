@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -67,6 +68,10 @@ class ReviewPanel(QWidget):
         self.runs = QComboBox()
         self.page_figures = QLabel("—")
         self.run_figures = QLabel("—")
+        for label in (self.page_figures, self.run_figures):
+            # Long figures wrap inside the panel: what a page or a run says never widens the panel.
+            label.setWordWrap(True)
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.score_button = QPushButton("Score this run against the labels")
         self.legend = QLabel(" ".join(
             f"<span style='color:{STATE_COLOURS[k]}'>■</span> {k}" for k in KINDS))
@@ -132,7 +137,6 @@ class ReviewPanel(QWidget):
             return
         s = review.score
         self.page_figures.setText(f"{_figures(s.precision, s.recall, s.f1)}\n{review.summary()}")
-        self.page_figures.setWordWrap(True)
         for index, record in enumerate(review.records):
             overlap = f"  overlap {record.overlap:.2f}" if record.kind in (MATCHED, PARTIAL) else ""
             text = texts[index] if index < len(texts) and texts[index] else "(no text)"
