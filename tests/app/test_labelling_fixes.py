@@ -97,3 +97,14 @@ def test_a_second_annotator_is_reviewed_against_the_project_and_adjudicated_with
     assert [label.xpaths for label in project.labels("1")] == [label.xpaths for label in labels]
     # Her labels stay apart throughout.
     assert project.annotators.records("bea", "1") == bea
+
+
+def test_long_review_figures_wrap_in_the_panel_and_change_no_width(qtbot, window):
+    splitter = window.centralWidget()
+    window.review_panel.show()
+    key(window, "F6")  # no run yet: the Review tab
+    sizes, width = splitter.sizes(), window.width()
+    window.project.annotators.set_page("a-second-annotator-with-a-long-name", "1", window.project.true_records("1"))
+    window.start_review("annotator:a-second-annotator-with-a-long-name")
+    window.page_view.wait_until_drawn()
+    assert window.width() == width and splitter.sizes() == sizes
