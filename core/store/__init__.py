@@ -5,7 +5,7 @@
 """
 
 from .agreement import label_set, project_agreement
-from .annotators import PROJECT_SET, Annotators
+from .label_sets import PROJECT_SET, Annotators
 from .db import Provenance, StoreError
 from .exporter import FORMATS as EXPORT_FORMATS
 from .exporter import ExportSummary, export_project

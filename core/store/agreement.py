@@ -14,7 +14,7 @@ from ..page.dataset import natural_key
 from ..records.agreement import Agreement, agreement, compare_page
 from ..records.model import TextKeyIndex
 from ..records.review import MATCH_THRESHOLD
-from .annotators import PROJECT_SET
+from .label_sets import PROJECT_SET
 from .db import StoreError
 from .project import Project
 from .schema import TRUE_PAGE_STATUSES

@@ -34,7 +34,7 @@ from ..page.dom import parse_html
 from ..page.snapshot import read_snapshot
 from ..records.model import RecordList, load_records
 from ..runs.runner import read_page_costs
-from .annotators import check_annotator_name
+from .label_sets import check_annotator_name
 from .db import Provenance
 from .files import content_hash, store_snapshot
 from .project import Project

@@ -26,7 +26,7 @@ import sqlite_utils
 
 from ..page.dataset import LoadedPage, load_page, natural_key
 from .agent_data import AgentData
-from .annotators import Annotators
+from .label_sets import Annotators
 from .db import Connection, Provenance, StoreError, connect, dumps, now
 from .files import SNAPSHOTS, snapshot_path
 from .runs import Runs

@@ -226,7 +226,7 @@ CREATE TABLE model_calls (
 );
 """
 
-# Version 4: other annotators' label sets, kept apart from the project's own labels (see annotators.py).
+# Version 4: other annotators' label sets, kept apart from the project's own labels (see label_sets.py).
 _V4 = """
 CREATE TABLE annotator_pages (
     annotator TEXT NOT NULL,               -- the second annotator's name
