@@ -5,7 +5,6 @@
 """
 
 from .agreement import label_set, project_agreement
-from .label_sets import PROJECT_SET, Annotators
 from .db import Provenance, StoreError
 from .exporter import FORMATS as EXPORT_FORMATS
 from .exporter import ExportSummary, export_project
@@ -18,6 +17,7 @@ from .importer import (
     import_paths,
     import_run_folder,
 )
+from .label_sets import PROJECT_SET, Annotators
 from .project import Change, Label, PageInfo, Project, history_numbers, init_project, open_project
 from .runs import RunInfo, StoredScore
 from .schema import (

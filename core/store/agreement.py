@@ -14,8 +14,8 @@ from ..page.dataset import natural_key
 from ..records.agreement import Agreement, agreement, compare_page
 from ..records.model import TextKeyIndex
 from ..records.review import MATCH_THRESHOLD
-from .label_sets import PROJECT_SET
 from .db import StoreError
+from .label_sets import PROJECT_SET
 from .project import Project
 from .schema import TRUE_PAGE_STATUSES
 

@@ -34,9 +34,9 @@ from ..page.dom import parse_html
 from ..page.snapshot import read_snapshot
 from ..records.model import RecordList, load_records
 from ..runs.runner import read_page_costs
-from .label_sets import check_annotator_name
 from .db import Provenance
 from .files import content_hash, store_snapshot
+from .label_sets import check_annotator_name
 from .project import Project
 
 Progress = Callable[[Sequence["PageSource"]], Iterable["PageSource"]]

@@ -26,9 +26,9 @@ import sqlite_utils
 
 from ..page.dataset import LoadedPage, load_page, natural_key
 from .agent_data import AgentData
-from .label_sets import Annotators
 from .db import Connection, Provenance, StoreError, connect, dumps, now
 from .files import SNAPSHOTS, snapshot_path
+from .label_sets import Annotators
 from .runs import Runs
 from .schema import LABEL_STATUSES, PAGE_STATUSES, SCHEMA_VERSION, TRUE_LABEL_STATUSES, SchemaError, migrate, sql_list
 
