@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING
 
 from ...core.errors import RecordLensError
 from ...core.records import MISSED, SPURIOUS, PageReview, TextKeyIndex, review_page, worst_pages
-from ...core.store import TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, Project, Provenance, RunInfo
+from ...core.records import Agreement
+from ...core.store import (
+    PROJECT_SET,
+    TRUE_LABEL_STATUSES,
+    TRUE_PAGE_STATUSES,
+    Project,
+    Provenance,
+    RunInfo,
+    project_agreement,
+)
 from ..qt.jobs import BackgroundJob
 from .record_panel import record_texts
 from .review_panel import NO_RUN, ReviewPanel, annotator_of, overlay_records
@@ -29,6 +38,7 @@ class ReviewController:
         self.run_id: object = NO_RUN  # a run id, or "annotator:NAME" for another annotator's label set
         self.review: PageReview | None = None  # the page on show, in review mode
         self._predictions: dict[object, dict[str, list[list[str]]]] = {}
+        self.agreements: dict[str, Agreement] = {}  # another annotator against the project's labels, all pages
 
     @property
     def panel(self) -> ReviewPanel:
@@ -89,7 +99,8 @@ class ReviewController:
         if self.annotator() is not None:
             self._predictions.pop(run_id, None)  # a set may have been imported again meanwhile
             self.panel.run_figures.setText(f"{self.annotator()} = predicted, the project's labels = true; "
-                                           "T takes their record, Shift+T merges")
+                                           "T takes their record, Shift+T merges; comparing every page…")
+            self._compare_all(self.annotator())
         self.window.redraw()
         if self.window.page_loaded:  # else the window does it once the page has loaded
             self.show_first_error()
@@ -187,15 +198,52 @@ class ReviewController:
 
     def do_worst_page(self) -> None:
         window = self.window
-        if self.run_id == NO_RUN or self.annotator() is not None:
+        if self.run_id == NO_RUN:
             window.message("choose a run in the Review tab first (F6)")
             return
-        ranked = [name for name, _ in worst_pages(window.project.runs.scores(self.run_id))]
+        other = self.annotator()
+        if other is not None and other not in self.agreements:
+            window.message(f"still comparing {other} with the project's labels")
+            return
+        scores = self.agreements[other].pages if other is not None else window.project.runs.scores(self.run_id)
+        ranked = [name for name, _ in worst_pages(scores)]
         if not ranked:
             window.message("this run is not scored yet")
             return
         index = ranked.index(window.page_name) + 1 if window.page_name in ranked else 0
         window.jump_to_page(ranked[index % len(ranked)])
+
+    def _compare_all(self, name: str) -> None:
+        """The annotator against the project's labels on every page both labelled, in the background: the means
+        and the pages they agree least on (W jumps to the next), as `recordlens agreement` reports them."""
+        found: list[Agreement] = []
+
+        def work(project: Project, job: BackgroundJob) -> None:
+            def progress(names: Sequence[str]):  # noqa: ANN202 - a generator
+                for done, page in enumerate(names):
+                    job.check()
+                    job.report(done, len(names), page)
+                    yield page
+
+            found.append(project_agreement(project, name, PROJECT_SET, progress=progress))
+
+        job = BackgroundJob(self.window.project.root, work)
+        job.done.connect(lambda *_: self._after_comparing(name, found))
+        self.window.jobs.start(job, f"comparing {name} with the project's labels")
+
+    def _after_comparing(self, name: str, found: list[Agreement]) -> None:
+        if not found:
+            return
+        result = found[0]
+        self.agreements[name] = result
+        if self.annotator() != name:
+            return
+        worst = worst_pages(result.pages, WORST_SHOWN)
+        self.panel.show_run(None, worst)
+        figures = (f"mean of {len(result.pages)} page(s) both labelled: P {result.precision:.3f}   "
+                   f"R {result.recall:.3f}   F1 {result.f1:.3f}" if result.pages else "no page labelled by both")
+        self.panel.run_figures.setText(f"{figures}\n{name} = predicted, the project's labels = true; T takes "
+                                       "their record, Shift+T merges")
 
     def score_run(self, run_id: int) -> None:
         from ...core.store import score_stored_run

@@ -108,3 +108,15 @@ def test_long_review_figures_wrap_in_the_panel_and_change_no_width(qtbot, window
     window.start_review("annotator:a-second-annotator-with-a-long-name")
     window.page_view.wait_until_drawn()
     assert window.width() == width and splitter.sizes() == sizes
+
+
+def test_review_of_an_annotator_shows_the_mean_agreement_over_the_pages_both_labelled(qtbot, window):
+    project = window.project
+    truth = project.true_records("1")
+    project.annotators.set_page("bea", "1", truth[1:])
+    window.start_review("annotator:bea")
+    qtbot.waitUntil(lambda: "bea" in window.reviewing.agreements and window.job is None, timeout=20_000)
+    result = window.reviewing.agreements["bea"]
+    assert [p.page for p in result.pages] == ["1"]
+    assert f"mean of 1 page(s) both labelled: P 1.000   R {result.recall:.3f}" in window.review_panel.run_figures.text()
+    assert window.review_panel.worst.item(0).text().startswith("page 1")
