@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...core.errors import RecordLensError
-from ...core.records import MISSED, SPURIOUS, PageReview, TextKeyIndex, review_page, worst_pages
-from ...core.records import Agreement
+from ...core.records import MISSED, SPURIOUS, Agreement, PageReview, TextKeyIndex, review_page, worst_pages
 from ...core.store import (
     PROJECT_SET,
     TRUE_LABEL_STATUSES,
