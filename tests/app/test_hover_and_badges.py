@@ -167,6 +167,8 @@ def test_a_tall_element_gets_its_tip_inside_the_view_where_its_text_is_not(windo
     x, y, w, h = shown["rect"]
     view_w, view_h = js(view, VIEW_SIZE)
     assert x >= 0 and x + w <= view_w and y >= 0 and y + h <= view_h
+    # In the corner of the view where it covers the least of the list's own text (here: none of it).
+    assert not any(overlap(shown["rect"], r) for r in element_rects(window, tall))
 
 
 @pytest.mark.parametrize("name", ["101", "25", "14"])
