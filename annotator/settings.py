@@ -50,6 +50,23 @@ class Settings:
     gemini_format: str = "flat"
     annotator: str = ""           # the person named in the labels' provenance; "" means the login name
     gemini_endpoint: str = ""     # another server speaking Gemini's protocol (a proxy); "" means Google's
+    last_pages: str = ""          # JSON {project folder: the page last open}: a project reopens where it was left
+
+    def last_page(self, project: str) -> str | None:
+        try:
+            value = json.loads(self.last_pages or "{}").get(project)
+        except (json.JSONDecodeError, AttributeError):
+            return None
+        return value if isinstance(value, str) else None
+
+    def remember_page(self, project: str, page: str) -> None:
+        try:
+            pages = json.loads(self.last_pages or "{}")
+        except json.JSONDecodeError:
+            pages = {}
+        pages = pages if isinstance(pages, dict) else {}
+        pages[project] = page
+        self.last_pages = json.dumps(pages, ensure_ascii=False)
 
     @property
     def person(self) -> str:

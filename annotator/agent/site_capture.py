@@ -3,7 +3,7 @@ this process's own online Chromium, and the app's way of running it in the backg
 
 Like "Save a page from the web" (site_saver.py), capturing goes online, so it runs in a process of its own,
 
-    python -m recordlens.annotator.agent.site_capture URL... --site DIR [--depth N] [--max-pages N] ...
+    python -m recordlens.annotator.cli site capture URL... --site DIR [--depth N] [--max-pages N] ...
 
 (the same as `recordlens site capture`), with the app's Chromium flags minus the offline proxy and an
 off-the-record profile. The page is loaded in a view of the stated viewport (1920x1080 by default); once it
@@ -269,11 +269,6 @@ def run_capture(roots: list[str], folder: str | Path, rules: CaptureRules, *,
         app.processEvents()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """`recordlens site capture ...`, with the app's renderer registered."""
-    from ..cli import main as cli_main
-
-    return cli_main(["site", "capture", *(sys.argv[1:] if argv is None else argv)])
 
 
 # -- running it from the app ------------------------------------------------------------------------------------
@@ -308,7 +303,7 @@ class CaptureFromWeb(QObject):
         self._cancelled = False
         process = QProcess(self)
         process.setProgram(sys.executable)
-        process.setArguments(["-m", "recordlens.annotator.agent.site_capture", *roots, "--site", str(site),
+        process.setArguments(["-m", "recordlens.annotator.cli", "site", "capture", *roots, "--site", str(site),
                               "--json", *(arguments or [])])
         process.readyReadStandardError.connect(self._on_stderr)
         process.finished.connect(self._on_finished)
@@ -367,6 +362,3 @@ class CaptureFromWeb(QObject):
         self.result = result
         emit(self.finished, result)
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -110,12 +110,24 @@ def push(stack: QUndoStack, command: LabelCommand | StatusCommand) -> Change:
 
 
 def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand]) -> list[Change]:
-    """Several changes as one undo step; those already made stay made (and undoable) if a later one fails."""
+    """Several changes as one undo step; those already made stay made (and undoable) if a later one fails.
+
+    Changes that change nothing (rejecting a rejected record) are left off the stack, and a step of no change
+    at all is not pushed: it would take a Ctrl+Z that does nothing."""
     changes: list[Change] = []
-    stack.beginMacro(text)
+    made: list[LabelCommand] = []
     try:
         for command in commands:
-            changes.append(push(stack, command))
+            change = command.perform()
+            changes.append(change)
+            if change.id is not None:
+                made.append(command)
     finally:
-        stack.endMacro()
+        if len(made) == 1:
+            stack.push(made[0])
+        elif made:
+            stack.beginMacro(text)
+            for command in made:
+                stack.push(command)
+            stack.endMacro()
     return changes

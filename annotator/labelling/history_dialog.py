@@ -22,14 +22,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.store import Change, Label, Project, Provenance
+from ...core.store import Change, Label, Project, Provenance, history_numbers
 from ..qt.signals import emit
 
 # History ids start at 1 (SQLite rowids), so 0 can stand for "before any change" in an item's data, where
 # None would read the same as "no data".
 START = 0
 ENTRY_ROLE = Qt.ItemDataRole.UserRole
-COLUMNS = ("When", "Who", "What", "Records")
+COLUMNS = ("#", "When", "Who", "What", "Records")
 _IDS_SHOWN = 6
 _XPATHS_SHOWN = 8
 
@@ -47,13 +47,20 @@ def who(actor: Provenance) -> str:
     return actor.name if actor.is_person else str(actor)
 
 
-def what(change: Change) -> str:
+def change_numbers(history: list[Change]) -> dict[int, int]:
+    """History id -> the change's number in the dialog's "#" column (1 is the oldest change of the page)."""
+    return {change.id: k + 1 for k, change in enumerate(history) if change.id is not None}
+
+
+def what(change: Change, numbers: dict[int, int] | None = None) -> str:
     detail = change.detail
     if change.action == "status":
         return f"page {detail.get('from')} → {detail.get('to')}"
     if change.action == "restore":
         target = detail.get("to")
-        return "restore to before any change" if target is None else f"restore to change {target}"
+        if target is None:
+            return "restore to before any change"
+        return f"restore to change {(numbers or {}).get(int(target), target)}"
     text = change.action
     if change.action == "add" and change.after:
         text += f" ({change.after[0].status})"
@@ -70,20 +77,25 @@ def touched(change: Change) -> list[Label]:
     return list(by_id.values())
 
 
-def records_text(change: Change) -> str:
-    labels = touched(change)
+def _number(label: Label, numbers: dict[int, int]) -> str:
+    return str(numbers.get(label.id, "?"))
+
+
+def records_text(change: Change, numbers: dict[int, int]) -> str:
+    """The records a change touched by the numbers the list and the badges use (`history_numbers`)."""
+    labels = sorted(touched(change), key=lambda label: numbers.get(label.id, 0))
     if not labels:
         return ""
-    ids = ", ".join(f"#{label.id}" for label in labels[:_IDS_SHOWN])
+    shown = ", ".join(_number(label, numbers) for label in labels[:_IDS_SHOWN])
     more = f", … ({len(labels)} in all)" if len(labels) > _IDS_SHOWN else ""
-    return f"{'record' if len(labels) == 1 else 'records'} {ids}{more}"
+    return f"{'record' if len(labels) == 1 else 'records'} {shown}{more}"
 
 
-def records_tooltip(change: Change) -> str:
+def records_tooltip(change: Change, numbers: dict[int, int]) -> str:
     lines = []
-    for label in touched(change)[:_IDS_SHOWN]:
+    for label in sorted(touched(change), key=lambda label: numbers.get(label.id, 0))[:_IDS_SHOWN]:
         xpaths = list(label.xpaths[:_XPATHS_SHOWN]) + (["…"] if len(label.xpaths) > _XPATHS_SHOWN else [])
-        lines.append(f"#{label.id} {label.status}: " + "  ".join(xpaths))
+        lines.append(f"record {_number(label, numbers)} {label.status}: " + "  ".join(xpaths))
     return "\n".join(lines)
 
 
@@ -101,9 +113,10 @@ class HistoryDialog(QDialog):
         self.entries.setHeaderLabels(list(COLUMNS))
         self.entries.setRootIsDecorated(False)
         self.entries.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.entries.setColumnWidth(0, 150)
-        self.entries.setColumnWidth(1, 140)
-        self.entries.setColumnWidth(2, 240)
+        self.entries.setColumnWidth(0, 44)
+        self.entries.setColumnWidth(1, 150)
+        self.entries.setColumnWidth(2, 140)
+        self.entries.setColumnWidth(3, 240)
         self.entries.itemSelectionChanged.connect(self._update_button)
         self.restore_button = QPushButton("Restore to here")
         self.restore_button.setToolTip("Bring the page's labels back to how they were right after this change "
@@ -128,12 +141,14 @@ class HistoryDialog(QDialog):
         self.heading.setText(f"{len(history)} change{'s' if len(history) != 1 else ''} to page {page}, "
                              "newest first")
         self.entries.clear()
-        for change in reversed(history):
-            item = QTreeWidgetItem([when(change.at), who(change.actor), what(change), records_text(change)])
+        changes = change_numbers(history)
+        for change, records in reversed(list(zip(history, history_numbers(history), strict=True))):
+            item = QTreeWidgetItem([str(changes[change.id]), when(change.at), who(change.actor), what(change, changes),
+                                    records_text(change, records)])
             item.setData(0, ENTRY_ROLE, change.id)
-            item.setToolTip(3, records_tooltip(change))
+            item.setToolTip(4, records_tooltip(change, records))
             self.entries.addTopLevelItem(item)
-        start = QTreeWidgetItem(["", "", "before any change", ""])
+        start = QTreeWidgetItem(["0", "", "", "before any change", ""])
         start.setData(0, ENTRY_ROLE, START)
         self.entries.addTopLevelItem(start)
         if kept is not None:

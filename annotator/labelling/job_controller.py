@@ -19,13 +19,13 @@ from ..settings import extractor_params, gemini_key, proposal_method
 from .propose import Proposal, ProposeWorker
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .window_parts import LabellingWindow
 
 _log = logging.getLogger(__name__)
 
 
 class JobController:
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: LabellingWindow) -> None:
         self.window = window
         self.job: BackgroundJob | None = None
         self.progress_bar = QProgressBar()

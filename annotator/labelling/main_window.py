@@ -7,6 +7,7 @@ how records are classed in review) is a core call.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressBar,
+    QSizePolicy,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -26,8 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.errors import RecordLensError
-from ...core.records import PageReview
-from ...core.store import Change, Label, Project, Provenance, open_project
+from ...core.records import PageReview, click_effect
+from ...core.store import PAGE_STATUS_WORDS, Change, Label, Project, Provenance, open_project
 from ..qt.jobs import BackgroundJob
 from ..settings import KeyStore, Settings, default_key_store, gemini_key, settings_path
 from ..settings_dialog import SettingsDialog
@@ -46,6 +48,40 @@ _BUTTONS = (("accept", "Accept"), ("reject", "Reject"), ("new_record", "New"), (
             ("merge", "Merge"), ("split", "Split"), ("delete", "Delete"), ("propose", "Propose"))
 
 
+class Breadcrumb(QLabel):
+    """The hovered element's XPath, text and records on one line above the page.
+
+    What the hover shows must never change the layout: the label asks for no width of its own (a long text
+    would otherwise widen the window past the screen, or take width from the page list and re-wrap it), keeps
+    one line's height, and elides what does not fit, with the whole text in its tooltip."""
+
+    def __init__(self) -> None:
+        super().__init__(" ")
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(False)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(0)
+        self.setFixedHeight(self.fontMetrics().height() + 6)
+        self._full = " "
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt override)
+        self._full = " ".join((text or " ").splitlines()).replace("\t", " ") or " "  # one line
+        self.setToolTip(self._full if self._full.strip() else "")
+        self._elide()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def resizeEvent(self, event) -> None:  # noqa: N802, ANN001 (Qt override)
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = max(0, self.contentsRect().width() - 4)
+        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width))
+
+
 class MainWindow(QMainWindow):
     def __init__(self, project: Project, *, settings: Settings | None = None, settings_file: Path | None = None,
                  key_store: KeyStore | None = None) -> None:
@@ -59,13 +95,13 @@ class MainWindow(QMainWindow):
         self.page_loaded = False
         self._closed = False
         self._sheet: ShortcutSheet | None = None
+        self._positions: dict[str, int] = {}  # page -> where the user was on it (scroll position), this session
         self.history_dialog: HistoryDialog | None = None
         self._agent_window = None
 
         self.page_list = PageList()
         self.page_view = PageView()
-        self.breadcrumb = QLabel(" ")
-        self.breadcrumb.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.breadcrumb = Breadcrumb()
         self.record_panel = RecordPanel()
         self.review_panel = ReviewPanel()
         self.tabs = QTabWidget()
@@ -81,11 +117,9 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._connect()
         self.refresh_pages()
-        self.review_panel.set_runs(self.project.runs.all())
+        self.review_panel.set_runs(self.project.runs.all(), annotators=self.project.annotators.names())
         self._update_title()
-        names = self.page_list.names()
-        if names:
-            self.open_page(names[0])
+        self._open_first_page()
 
     # -- building ----------------------------------------------------------------------------------------------
 
@@ -184,7 +218,8 @@ class MainWindow(QMainWindow):
     def do_cancel_job(self) -> None:
         self.jobs.do_cancel_job()
 
-    def start_review(self, run_id: int) -> None:
+    def start_review(self, run_id: object) -> None:
+        """Review a run (its id) or another annotator's labels ("annotator:NAME") against the project's."""
         self.reviewing.start_review(run_id)
 
     def edit(self, text: str, change: Callable[[], Change]) -> Change | None:
@@ -210,6 +245,8 @@ class MainWindow(QMainWindow):
         self.page_list.set_pages(self.project.pages(), self.page_name)
 
     def open_page(self, name: str) -> None:
+        if self.page_name is not None and self.page_loaded:
+            self._positions[self.page_name] = self.page_view.scroll_y
         try:
             path = self.project.snapshot_file(name)
             self.page_view.open(path)
@@ -226,6 +263,10 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.reload_labels([])
         self._refresh_history()
+        self.record_actions.offered_next = False
+        self.settings.remember_page(str(self.project.root.resolve()), name)
+        with contextlib.suppress(OSError):  # where the user was is a convenience: never an error
+            self.settings.save(self.settings_file)
 
     def jump_to_page(self, name: str) -> None:
         if name not in self.page_list.names():
@@ -238,6 +279,17 @@ class MainWindow(QMainWindow):
             self.message(f"page {self.page_name} did not load in the browser", 15000)
         elif self.reviewing.active():
             self.reviewing.show_first_error()
+        else:
+            self._show_where_the_records_are()
+
+    def _show_where_the_records_are(self) -> None:
+        """A page opens where the user last was on it, else at its first record."""
+        if self.page_name in self._positions:
+            self.page_view.scroll_to_y(self._positions[self.page_name])
+            return
+        first = next((label for label in self.labels if label.status != "rejected" and label.xpaths), None)
+        if first is not None:
+            self.page_view.scroll_to(first.xpaths[0])
 
     def _on_blocked(self, count: int) -> None:
         self.blocked_label.setText(f"{count} request{'s' if count != 1 else ''} blocked")
@@ -253,7 +305,18 @@ class MainWindow(QMainWindow):
         holders = [str(k + 1) for k, label in enumerate(self.labels) if label.status != "rejected"
                    and any(page.resolve(x) is element for x in label.xpaths)]
         owner = f"   [record {', '.join(holders)}]" if holders else ""
-        self.breadcrumb.setText(f"{element.key}   “{text}”{owner}")
+        self.breadcrumb.setText(f"{self._click_says(xpath)}   {element.key}   “{text}”{owner}")
+
+    def _click_says(self, xpath: str) -> str:
+        """What a click on the hovered element will do, said before it is done."""
+        if self.reviewing.active():
+            return "review: a click edits nothing"
+        current = None if self.record_actions.arm_new else self.current_label()
+        if current is None:
+            return "click: new record"
+        number = self.labels.index(current) + 1
+        effect = click_effect(current.xpaths, xpath)
+        return f"click: {'remove from' if effect == 'remove' else 'add to'} record {number}"
 
     # -- records: showing ------------------------------------------------------------------------------------------
 
@@ -268,7 +331,7 @@ class MainWindow(QMainWindow):
         counts: dict[str, int] = {}
         for label in self.labels:
             counts[label.status] = counts.get(label.status, 0) + 1
-        status = self.project.page(self.page_name).status
+        status = PAGE_STATUS_WORDS.get(self.project.page(self.page_name).status, "")
         self.counts_label.setText(f"page {status} · " + (" · ".join(f"{n} {s}" for s, n in counts.items())
                                                         or "no records"))
         self.redraw()
@@ -374,11 +437,16 @@ class MainWindow(QMainWindow):
             self.history_dialog.hide()  # it shows a page of the project just closed
         self.page_name = None
         self.refresh_pages()
-        self.review_panel.set_runs(project.runs.all())
+        self.review_panel.set_runs(project.runs.all(), annotators=project.annotators.names())
         self._update_title()
+        self._open_first_page()
+
+    def _open_first_page(self) -> None:
+        """The page this project was left on (the settings remember it), else the first of the list."""
         names = self.page_list.names()
+        last = self.settings.last_page(str(self.project.root.resolve()))
         if names:
-            self.open_page(names[0])
+            self.open_page(last if last in names else names[0])
 
     def do_help(self) -> None:
         if self._sheet is None:

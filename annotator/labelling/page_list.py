@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.store import PAGE_STATUSES, TRUE_PAGE_STATUSES, PageInfo
+from ...core.store import PAGE_STATUS_WORDS, PAGE_STATUSES, TRUE_PAGE_STATUSES, PageInfo
 from ..qt.signals import emit
 
 STATUS_MARKS = {"new": "○", "proposed": "◐", "labelled": "✓", "reviewed": "★"}
@@ -49,7 +49,9 @@ class PageList(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.status_filter = QComboBox()
-        self.status_filter.addItems([ALL, *PAGE_STATUSES])
+        self.status_filter.addItem(ALL, ALL)
+        for status in PAGE_STATUSES:
+            self.status_filter.addItem(PAGE_STATUS_WORDS[status], status)
         self.search = QLineEdit()
         self.search.setPlaceholderText("search name, title, URL (Ctrl+F)")
         self.search.setClearButtonEnabled(True)
@@ -64,7 +66,7 @@ class PageList(QWidget):
         for widget in (self.status_filter, self.search, self.list, self.progress_label, self.progress_bar):
             layout.addWidget(widget)
         self._pages: list[PageInfo] = []
-        self.status_filter.currentTextChanged.connect(lambda _: self._fill())
+        self.status_filter.currentIndexChanged.connect(lambda _: self._fill())
         self.search.textChanged.connect(lambda _: self._fill())
         self.list.currentItemChanged.connect(self._on_current)
 
@@ -110,7 +112,7 @@ class PageList(QWidget):
 
     def _fill(self, current: str | None = None) -> None:
         current = current or self.current_name()
-        status, search = self.status_filter.currentText(), self.search.text()
+        status, search = self.status_filter.currentData() or ALL, self.search.text()
         self.list.blockSignals(True)
         try:
             self.list.clear()
@@ -118,7 +120,8 @@ class PageList(QWidget):
                 if matches(info, status, search):
                     item = QListWidgetItem(page_line(info))
                     item.setData(NAME_ROLE, info.name)
-                    item.setToolTip("\n".join(x for x in (info.url, info.source, *info.warnings) if x))
+                    item.setToolTip("\n".join(x for x in (f"page {PAGE_STATUS_WORDS.get(info.status, info.status)}",
+                                                          info.url, info.source, *info.warnings) if x))
                     self.list.addItem(item)
         finally:
             self.list.blockSignals(False)

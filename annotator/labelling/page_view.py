@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QObject, Signal, Slot
-from PySide6.QtGui import QImage
+from PySide6.QtCore import QEventLoop, QObject, QRectF, Signal, Slot
+from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent
 from PySide6.QtWebChannel import QWebChannel
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from ...core.page import LoadedPage, Page, load_page
 from ..qt.event_loop import run_until_quit, settled_grab
@@ -37,8 +37,9 @@ PALETTE = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
     "#e377c2", "#17becf", "#bcbd22", "#3949ab", "#00897b", "#6d4c41",
 )
-# Review mode: a state's colour replaces the record's own, so the three kinds read at a glance.
-STATE_COLOURS = {"matched": "#2b8a3e", "missed": "#e8590c", "spurious": "#c2255c"}
+# Review mode: a state's colour replaces the record's own, so the four kinds read at a glance (green, violet,
+# orange, crimson: apart from each other for the common colour-vision deficiencies as well as on white).
+STATE_COLOURS = {"matched": "#2b8a3e", "partial": "#7048e8", "missed": "#e8590c", "spurious": "#c2255c"}
 
 
 def record_colour(colour_index: int, state: str | None = None) -> str:
@@ -74,6 +75,7 @@ class DrawSummary:
     resolved: int
     boxes: int  # resolved elements with a rendered box
     generation: int
+    marks: tuple[float | None, ...] = ()  # where each record starts, as a fraction of the page's height
 
 
 def parse_js_result(raw: Any) -> Any:
@@ -95,12 +97,38 @@ def _is_archive(path: Path) -> bool:
     return not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
 
 
+class ScrollMarks(QWidget):
+    """A thin strip beside the page's scroll bar with a tick where each record starts: where the records are."""
+
+    WIDTH = 6
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFixedWidth(self.WIDTH)
+        self.marks: list[tuple[float, str]] = []
+        self.setToolTip("where the page's records are")
+
+    def set_marks(self, marks: Sequence[tuple[float, str]]) -> None:
+        self.marks = list(marks)
+        self.update()
+
+    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor("#eeeeee"))
+        height = max(1, self.height() - 3)
+        for fraction, colour in self.marks:
+            painter.fillRect(QRectF(0, fraction * height, self.WIDTH, 3), QColor(colour))
+        painter.end()
+
+
 class _Bridge(QObject):
     """The object overlay.js calls. Slots forward to plain callables: emitting happens in PageView only."""
 
     def __init__(self, on_click: Callable[[str], None], on_hover: Callable[[str], None],
-                 on_painted: Callable[[int], None], on_framed: Callable[[int], None]) -> None:
+                 on_painted: Callable[[int], None], on_framed: Callable[[int], None],
+                 on_scrolled: Callable[[int], None] = lambda _y: None) -> None:
         super().__init__()
+        self._on_scrolled = on_scrolled
         self._on_framed = on_framed
         self._on_click = on_click
         self._on_hover = on_hover
@@ -122,6 +150,10 @@ class _Bridge(QObject):
     def framed(self, token: int) -> None:
         self._on_framed(token)
 
+    @Slot(int)
+    def scrolled(self, y: int) -> None:
+        self._on_scrolled(y)
+
 
 class PageView(QWidget):
     """A saved page with record overlays. Call `dispose()` before the QApplication goes away.
@@ -132,6 +164,7 @@ class PageView(QWidget):
     """
 
     loaded = Signal(bool)
+    scrolled = Signal(int)
     element_clicked = Signal(str)
     hovered = Signal(str)
     blocked_count_changed = Signal(int)
@@ -141,11 +174,16 @@ class PageView(QWidget):
         super().__init__(parent)
         self.offline = OfflinePage(with_view=True)
         self.view = self.offline.view
-        layout = QVBoxLayout(self)
+        self.scroll_marks = ScrollMarks()
+        layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.view)
+        layout.setSpacing(0)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.scroll_marks)
 
-        self._bridge = _Bridge(self._on_clicked, self._on_hovered, self._on_painted, self._on_framed)
+        self.scroll_y = 0  # the page's vertical scroll position, as last reported
+        self._bridge = _Bridge(self._on_clicked, self._on_hovered, self._on_painted, self._on_framed,
+                               self._on_scrolled)
         self._channel = QWebChannel()
         self._channel.registerObject(CHANNEL_OBJECT, self._bridge)
         self.offline.keep(self._bridge)
@@ -181,6 +219,8 @@ class PageView(QWidget):
         self.loaded_page = loaded
         self._is_loaded = False
         self._records = []
+        self.scroll_y = 0
+        self.scroll_marks.set_marks([])
         self.last_summary = None
         self.offline.reset_blocked()
         emit(self.blocked_count_changed, 0)
@@ -241,7 +281,10 @@ class PageView(QWidget):
         # A drawing of an earlier page or an earlier set of records answers late: it is not the one on show.
         if "error" in data or data.get("generation") != self._generation:
             return
+        data["marks"] = tuple(data.get("marks") or ())
         self.last_summary = DrawSummary(**data)
+        self.scroll_marks.set_marks([(m, r["colour"]) for m, r in zip(self.last_summary.marks, self._records,
+                                                                        strict=False) if m is not None])
         if self._painted >= self._generation:  # the frame came out before this answer arrived
             self._announce_drawn()
 
@@ -333,6 +376,14 @@ class PageView(QWidget):
 
     def _on_hovered(self, xpath: str) -> None:
         emit(self.hovered, xpath)
+
+    def _on_scrolled(self, y: int) -> None:
+        self.scroll_y = y
+        emit(self.scrolled, y)
+
+    def scroll_to_y(self, y: int) -> None:
+        """Scroll the page to a vertical position (a page reopened where the user left it)."""
+        self.offline.run_js_async(f"window.scrollTo(0, {int(y)})")
 
     # -- lifetime ---------------------------------------------------------------------------------------------
 

@@ -15,21 +15,25 @@ from PySide6.QtGui import QUndoStack
 
 from ...core.errors import RecordLensError
 from ...core.page import Page
-from ...core.records import sibling_records, split_parts, toggle_xpath
+from ...core.records import parent_xpath, replace_xpath, sibling_records, split_parts, toggle_xpath
 from ...core.store import Change, Label, Provenance
 from .commands import LabelCommand, StatusCommand, push, push_all
-from .history_dialog import when
+from .history_dialog import change_numbers, when
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .window_parts import LabellingWindow
 
 _WANTED = {"one": "one record", "some": "a record", "two": "two or more records (Ctrl+click)"}
 
 
 class RecordActions:
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: LabellingWindow) -> None:
         self.window = window
         self.arm_new = False  # the next click on the page starts a new record
+        self.offered_next = False  # J on the last record offered the next page: J again opens it
+        self.picked: tuple[int, str] | None = None  # (record id, XPath) the last click added: U climbs from it
+        self._climbed: list[str] = []  # the elements climbed from, for going back down
+        self.confirm_labelled: str | None = None  # L on a page with proposals asked: L again marks it
         self._stacks: dict[str, QUndoStack] = {}
 
     # -- undo stacks ---------------------------------------------------------------------------------------------
@@ -109,10 +113,13 @@ class RecordActions:
         project, person = window.project, window.person
         current = None if self.arm_new else window.current_label()
         self.arm_new = False
+        self._climbed = []
         if current is None:
             change = self.edit("new record", lambda: project.add_record(window.page_name, [xpath], person))
             if change and change.record:
+                self.picked = (change.record.id, xpath)
                 window.reload_labels([change.record.id])
+                window.message("new record; U takes the element's parent instead, Shift+U back down")
             return
         xpaths = toggle_xpath(current.xpaths, xpath)
         if not xpaths:
@@ -120,9 +127,43 @@ class RecordActions:
             window.reload_labels([])
             return
         verb = "add to" if len(xpaths) > len(current.xpaths) else "remove from"
+        self.picked = (current.id, xpath) if verb == "add to" else None
         unresolved = [x for x in current.unresolved if x in xpaths]
         self.edit(f"{verb} record", lambda: project.edit(current.id, xpaths, person, unresolved=unresolved))
         window.reload_labels([current.id])
+
+    def _repick(self, new: str, climbing: bool) -> None:
+        window = self.window
+        label = window.current_label()
+        if self.picked is None or label is None or label.id != self.picked[0]:
+            window.message("click an element into the selected record first; U then climbs to its parent")
+            return
+        old = self.picked[1]
+        xpaths = replace_xpath(label.xpaths, old, new)
+        change = self.edit("parent element" if climbing else "child element",
+                           lambda: window.project.edit(label.id, xpaths, window.person))
+        if change is None:
+            return
+        if climbing:
+            self._climbed.append(old)
+        self.picked = (label.id, new)
+        window.reload_labels([label.id])
+        element = window.page_view.core_page.resolve(new) if window.page_view.core_page else None
+        window.message(f"record {window.labels.index(window.label(label.id)) + 1} now holds {new}"
+                       + (f" ({element.tag})" if element is not None and hasattr(element, "tag") else ""))
+
+    def do_parent_element(self) -> None:
+        parent = parent_xpath(self.picked[1]) if self.picked else None
+        if self.picked is not None and parent is None:
+            self.window.message("no parent to climb to: the element is the page's body")
+            return
+        self._repick(parent or "", climbing=True)
+
+    def do_child_element(self) -> None:
+        if not self._climbed:
+            self.window.message("nothing to go back down to (U climbs first)")
+            return
+        self._repick(self._climbed.pop(), climbing=False)
 
     def _need(self, count: str) -> list[int] | None:
         ids = self.window.record_panel.selected_ids()
@@ -166,6 +207,12 @@ class RecordActions:
         self.window.message("click an element of the page to start a new record (Esc cancels)")
 
     def do_deselect(self) -> None:
+        """Esc: out of the search box back to the page if typing there, else cancel a new record and deselect."""
+        search = self.window.page_list.search
+        if search.hasFocus():
+            search.clearFocus()
+            self.window.page_view.view.setFocus()
+            return
         self.arm_new = False
         self.window.select_records([], scroll=False)
 
@@ -197,8 +244,16 @@ class RecordActions:
     def do_delete(self) -> None:
         ids = self._need("some")
         if ids is not None:
+            order = [label.id for label in self.window.labels]
+            numbers = sorted(order.index(i) + 1 for i in ids if i in order)
             self._edit_each("delete record", ids, lambda i: self.window.project.delete(i, self.window.person))
             self.window.reload_labels([])
+            if numbers and numbers[0] <= len(self.window.labels):
+                # Numbers are places in the list: say so when the records after the deleted ones move up.
+                self.window.message(f"deleted record{'s' if len(numbers) > 1 else ''} "
+                                    f"{', '.join(map(str, numbers))}; the records after "
+                                    f"{'them' if len(numbers) > 1 else 'it'} now have numbers "
+                                    f"{len(numbers)} lower")
 
     def do_siblings(self) -> None:
         chosen = self._one_on_page()
@@ -217,12 +272,24 @@ class RecordActions:
         window.message(f"added {len(records)} records, one per sibling of record {window.labels.index(label) + 1}")
 
     def _step_record(self, step: int) -> None:
-        ids = self.window.record_panel.ids()
-        if not ids:
+        """J / K; J on the last record offers the next page, and J again opens it."""
+        window = self.window
+        ids = window.record_panel.ids()
+        selected = window.record_panel.selected_ids()
+        at_end = not ids or (step > 0 and bool(selected) and selected[-1] == ids[-1])
+        if at_end:
+            following = window.page_list.neighbour(window.page_name, 1)
+            if self.offered_next and following is not None:
+                self.offered_next = False
+                window.open_page(following)
+                return
+            self.offered_next = following is not None
+            window.message(f"last record of page {window.page_name}: J again opens page {following} (PgDn)"
+                           if following is not None else f"last record of the last page ({window.page_name})")
             return
-        selected = self.window.record_panel.selected_ids()
+        self.offered_next = False
         index = ids.index(selected[-1 if step > 0 else 0]) + step if selected else (0 if step > 0 else len(ids) - 1)
-        self.window.select_records([ids[max(0, min(len(ids) - 1, index))]])
+        window.select_records([ids[max(0, min(len(ids) - 1, index))]])
 
     def do_next_record(self) -> None:
         self._step_record(1)
@@ -243,6 +310,16 @@ class RecordActions:
         window.message(f"page {window.page_name} marked {status}")
 
     def do_mark_labelled(self) -> None:
+        """L; on a page that still has proposals, say what export will do with them and ask for L again."""
+        window = self.window
+        proposed = [label for label in window.labels if label.status == "proposed"]
+        if proposed and self.confirm_labelled != window.page_name:
+            self.confirm_labelled = window.page_name
+            window.message(f"page {window.page_name} still has {len(proposed)} proposed record(s) nobody accepted "
+                           "or rejected: export writes only accepted and edited records, so they would be left "
+                           "out. L again marks the page labelled anyway (A / R judge them first)", 15000)
+            return
+        self.confirm_labelled = None
         self._mark("labelled")
 
     def do_mark_reviewed(self) -> None:
@@ -259,8 +336,10 @@ class RecordActions:
         if history_id is None:
             text = "restore to before any change"
         else:
-            entry = next((c for c in window.project.history(page) if c.id == history_id), None)
-            text = f"restore to change {history_id}" + (f" ({when(entry.at)})" if entry else "")
+            history = window.project.history(page)
+            entry = next((c for c in history if c.id == history_id), None)
+            number = change_numbers(history).get(history_id, history_id)
+            text = f"restore to change {number}" + (f" ({when(entry.at)})" if entry else "")
         change = self.edit(text, lambda: window.project.restore(page, history_id, window.person))
         window.reload_labels()
         if change is not None:

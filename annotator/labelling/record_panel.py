@@ -53,15 +53,24 @@ class RecordRow:
                f"      {size} · {self.status}{flag}"
 
 
+def record_texts(page: Page | None, keys: TextKeyIndex | None, xpaths: Sequence[str],
+                 chars: int = _TEXT_CHARS) -> tuple[str, int]:
+    """A record's first texts in page order, joined and cut at `chars`, and how many text entries it has."""
+    if page is None or keys is None:
+        return "", 0
+    entries = sorted(keys.expand(xpaths), key=_text_order(page))
+    texts = " · ".join(page.text_map[e] for e in entries[:6])
+    if len(texts) > chars:
+        texts = texts[:chars - 1] + "…"
+    return texts, len(entries)
+
+
 def rows_for(labels: Sequence[Label], page: Page | None) -> list[RecordRow]:
     keys = TextKeyIndex(page.text_map) if page else None
     rows = []
     for k, label in enumerate(labels):
-        entries = sorted(keys.expand(label.xpaths), key=_text_order(page)) if keys and page else []
-        texts = " · ".join(page.text_map[e] for e in entries[:6]) if page else ""
-        if len(texts) > _TEXT_CHARS:
-            texts = texts[:_TEXT_CHARS - 1] + "…"
-        rows.append(RecordRow(label.id, k + 1, record_colour(k), label.status, texts, len(label.xpaths), len(entries),
+        texts, entries = record_texts(page, keys, label.xpaths)
+        rows.append(RecordRow(label.id, k + 1, record_colour(k), label.status, texts, len(label.xpaths), entries,
                               str(label.changed_by or label.origin), label.flagged))
     return rows
 

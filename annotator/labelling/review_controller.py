@@ -1,7 +1,7 @@
 """Review mode: a stored run's predictions against the page's true records, drawn over the page and listed in
 the Review tab, the run's worst pages, and scoring a run in the background.
 
-How records are classed (matched, missed, extra...) is core's `review_page`; this keeps which run is under
+How records are classed (matched, partial, missed, spurious) is core's `review_page`; this keeps which run is under
 review, caches its predictions and shows the result. The window owns it as `window.reviewing`.
 """
 
@@ -11,23 +11,33 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...core.errors import RecordLensError
-from ...core.records import PageReview, TextKeyIndex, review_page, worst_pages
-from ...core.store import TRUE_PAGE_STATUSES, Project, RunInfo
+from ...core.records import MISSED, SPURIOUS, Agreement, PageReview, TextKeyIndex, review_page, worst_pages
+from ...core.store import (
+    PROJECT_SET,
+    TRUE_LABEL_STATUSES,
+    TRUE_PAGE_STATUSES,
+    Project,
+    Provenance,
+    RunInfo,
+    project_agreement,
+)
 from ..qt.jobs import BackgroundJob
-from .review_panel import NO_RUN, ReviewPanel, overlay_records
+from .record_panel import record_texts
+from .review_panel import NO_RUN, ReviewPanel, annotator_of, overlay_records
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .window_parts import LabellingWindow
 
 WORST_SHOWN = 15
 
 
 class ReviewController:
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: LabellingWindow) -> None:
         self.window = window
-        self.run_id = NO_RUN
+        self.run_id: object = NO_RUN  # a run id, or "annotator:NAME" for another annotator's label set
         self.review: PageReview | None = None  # the page on show, in review mode
-        self._predictions: dict[int, dict[str, list[list[str]]]] = {}
+        self._predictions: dict[object, dict[str, list[list[str]]]] = {}
+        self.agreements: dict[str, Agreement] = {}  # another annotator against the project's labels, all pages
 
     @property
     def panel(self) -> ReviewPanel:
@@ -41,12 +51,27 @@ class ReviewController:
         self._predictions.clear()
 
     def do_review(self) -> None:
+        """F6: labelling <-> review. Review opens on the run chosen before, else on the only (or latest) run."""
         tabs = self.window.tabs
-        tabs.setCurrentWidget(self.panel if tabs.currentWidget() is self.window.record_panel
-                              else self.window.record_panel)
+        if tabs.currentWidget() is not self.window.record_panel:
+            tabs.setCurrentWidget(self.window.record_panel)
+            return
+        runs = self.window.project.runs.all()
+        if self.run_id == NO_RUN and runs:
+            self.start_review(max(run.id for run in runs))
+            return
+        tabs.setCurrentWidget(self.panel)
 
-    def start_review(self, run_id: int) -> None:
-        self.panel.set_runs(self.window.project.runs.all(), run_id)
+    def annotator(self) -> str | None:
+        """The other annotator under review (their labels against the project's), if that is the choice."""
+        return annotator_of(self.run_id)
+
+    def _set_runs(self, current: object) -> None:
+        project = self.window.project
+        self.panel.set_runs(project.runs.all(), current, project.annotators.names())
+
+    def start_review(self, run_id: object) -> None:
+        self._set_runs(run_id)
         self.run_id = run_id
         self.window.tabs.setCurrentWidget(self.panel)
         self.on_run_chosen(run_id)
@@ -54,22 +79,27 @@ class ReviewController:
     def on_tab(self) -> None:
         if self.window.tabs.currentWidget() is self.panel:
             # Runs may have been added meanwhile (by the CLI, or a scoring job).
-            self.panel.set_runs(self.window.project.runs.all(), self.run_id)
+            self._set_runs(self.run_id)
         self.window.redraw()
 
     def _run_info(self) -> RunInfo | None:
-        if self.run_id == NO_RUN:
+        if self.run_id == NO_RUN or self.annotator() is not None:
             return None
         try:
             return self.window.project.runs.get(self.run_id)
         except RecordLensError:
             return None
 
-    def on_run_chosen(self, run_id: int) -> None:
+    def on_run_chosen(self, run_id: object) -> None:
         self.run_id = run_id
         run = self._run_info()
         worst = worst_pages(self.window.project.runs.scores(run_id), WORST_SHOWN) if run else []
         self.panel.show_run(run, worst)
+        if self.annotator() is not None:
+            self._predictions.pop(run_id, None)  # a set may have been imported again meanwhile
+            self.panel.run_figures.setText(f"{self.annotator()} = predicted, the project's labels = true; "
+                                           "T takes their record, Shift+T merges; comparing every page…")
+            self._compare_all(self.annotator())
         self.window.redraw()
         if self.window.page_loaded:  # else the window does it once the page has loaded
             self.show_first_error()
@@ -93,14 +123,18 @@ class ReviewController:
             self.panel.show_page(None)
             return
         if self.run_id not in self._predictions:
-            self._predictions[self.run_id] = window.project.runs.predictions(self.run_id)
+            other = self.annotator()
+            self._predictions[self.run_id] = (window.project.annotators.all_records(other) if other is not None
+                                              else window.project.runs.predictions(self.run_id))
         predictions = self._predictions[self.run_id]
-        self.review = review_page(predictions.get(name, []), window.project.true_records(name),
-                                  TextKeyIndex(page.text_map), name)
-        self.panel.show_page(self.review)
+        keys = TextKeyIndex(page.text_map)
+        self.review = review_page(predictions.get(name, []), window.project.true_records(name), keys, name)
+        self.panel.show_page(self.review, texts=[record_texts(page, keys, r.xpaths, 60)[0]
+                                                 for r in self.review.records])
         notes = []
         if name not in predictions:
-            notes.append("the run has no prediction for this page")
+            notes.append(f"annotator {self.annotator()} did not label this page" if self.annotator()
+                         else "the run has no prediction for this page")
         if window.project.page(name).status not in TRUE_PAGE_STATUSES:
             notes.append("page not marked labelled: its labels may be incomplete")
         if notes:
@@ -110,17 +144,105 @@ class ReviewController:
         if self.review and 0 <= index < len(self.review.records) and self.review.records[index].xpaths:
             self.window.page_view.scroll_to(self.review.records[index].xpaths[0])
 
+    # -- adjudication: another annotator's record into the project's labels -------------------------------
+
+    def do_take(self) -> None:
+        self._adjudicate(merge=False)
+
+    def do_take_merged(self) -> None:
+        self._adjudicate(merge=True)
+
+    def _adjudicate(self, merge: bool) -> None:
+        """The chosen review record, decided for the other annotator (T) or as the union of both (Shift+T).
+
+        Their record only: added to the project's labels (origin: that annotator; by: the person adjudicating).
+        Both have one (matched, partial): the project's record takes their XPaths, or both sets' XPaths. The
+        project's record only: T deletes it (the other annotator made none there); Shift+T keeps it. Every
+        decision is one change on the page's undo stack and in its history."""
+        window = self.window
+        name = self.annotator()
+        if name is None or not self.active():
+            window.message("adjudication takes another annotator's records: choose the annotator in the Review "
+                           "tab (F6)")
+            return
+        index = self.panel.records.currentRow()
+        if self.review is None or not 0 <= index < len(self.review.records) or window.page_name is None:
+            window.message("choose a record in the Review list first")
+            return
+        record = self.review.records[index]
+        project, page, person = window.project, window.page_name, window.person
+        truth = project.labels(page, TRUE_LABEL_STATUSES)
+        if record.kind == SPURIOUS:
+            text = f"take {name}'s record"
+            change = window.edit(text, lambda: project.add_record(page, record.xpaths, Provenance.person(name),
+                                                                  status="accepted", by=person))
+        elif record.kind == MISSED:
+            if merge:
+                window.message(f"only the project has this record: kept ({name} made none here)")
+                return
+            label = truth[record.true]
+            text = f"delete the record {name} did not make"
+            change = window.edit(text, lambda: project.delete(label.id, person))
+        else:
+            label = truth[record.true]
+            xpaths = list(dict.fromkeys([*label.xpaths, *record.xpaths])) if merge else list(record.xpaths)
+            text = f"merge {name}'s record into the project's" if merge else f"take {name}'s version of the record"
+            change = window.edit(text, lambda: project.edit(label.id, xpaths, person))
+        window.reload_labels()
+        if change is not None:
+            window.message(f"page {page}: {text}" if change.id is not None else f"page {page}: already so")
+            count = self.panel.records.count()
+            if count:
+                self.panel.records.setCurrentRow(min(index, count - 1))
+
     def do_worst_page(self) -> None:
         window = self.window
         if self.run_id == NO_RUN:
             window.message("choose a run in the Review tab first (F6)")
             return
-        ranked = [name for name, _ in worst_pages(window.project.runs.scores(self.run_id))]
+        other = self.annotator()
+        if other is not None and other not in self.agreements:
+            window.message(f"still comparing {other} with the project's labels")
+            return
+        scores = self.agreements[other].pages if other is not None else window.project.runs.scores(self.run_id)
+        ranked = [name for name, _ in worst_pages(scores)]
         if not ranked:
             window.message("this run is not scored yet")
             return
         index = ranked.index(window.page_name) + 1 if window.page_name in ranked else 0
         window.jump_to_page(ranked[index % len(ranked)])
+
+    def _compare_all(self, name: str) -> None:
+        """The annotator against the project's labels on every page both labelled, in the background: the means
+        and the pages they agree least on (W jumps to the next), as `recordlens agreement` reports them."""
+        found: list[Agreement] = []
+
+        def work(project: Project, job: BackgroundJob) -> None:
+            def progress(names: Sequence[str]):  # noqa: ANN202 - a generator
+                for done, page in enumerate(names):
+                    job.check()
+                    job.report(done, len(names), page)
+                    yield page
+
+            found.append(project_agreement(project, name, PROJECT_SET, progress=progress))
+
+        job = BackgroundJob(self.window.project.root, work)
+        job.done.connect(lambda *_: self._after_comparing(name, found))
+        self.window.jobs.start(job, f"comparing {name} with the project's labels")
+
+    def _after_comparing(self, name: str, found: list[Agreement]) -> None:
+        if not found:
+            return
+        result = found[0]
+        self.agreements[name] = result
+        if self.annotator() != name:
+            return
+        worst = worst_pages(result.pages, WORST_SHOWN)
+        self.panel.show_run(None, worst)
+        figures = (f"mean of {len(result.pages)} page(s) both labelled: P {result.precision:.3f}   "
+                   f"R {result.recall:.3f}   F1 {result.f1:.3f}" if result.pages else "no page labelled by both")
+        self.panel.run_figures.setText(f"{figures}\n{name} = predicted, the project's labels = true; T takes "
+                                       "their record, Shift+T merges")
 
     def score_run(self, run_id: int) -> None:
         from ...core.store import score_stored_run
@@ -139,5 +261,5 @@ class ReviewController:
         self.window.jobs.start(job, f"scoring run {run_id}")
 
     def _after_scoring(self, run_id: int) -> None:
-        self.panel.set_runs(self.window.project.runs.all(), run_id)
+        self._set_runs(run_id)
         self.on_run_chosen(run_id)

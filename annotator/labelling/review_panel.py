@@ -1,5 +1,5 @@
-"""The review panel: choose a run, see the page's matched / missed / spurious records and P/R/F1, the run's
-means, and the pages it did worst on. The classes and figures come from `recordlens.core.records.review`.
+"""The review panel: choose a run, see the page's matched / partial / missed / spurious records and P/R/F1, the
+run's means, and the pages it did worst on. The classes and figures come from `recordlens.core.records.review`.
 """
 
 from __future__ import annotations
@@ -15,17 +15,24 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
-from ...core.records import MATCHED, MISSED, SPURIOUS, PageReview, ReviewRecord
+from ...core.records import KINDS, MATCHED, PARTIAL, SPURIOUS, PageReview, ReviewRecord
 from ...core.store import RunInfo
 from ..qt.signals import emit
 from .page_view import STATE_COLOURS
 
 NO_RUN = -1
 DATA_ROLE = Qt.ItemDataRole.UserRole
+ANNOTATOR = "annotator:"  # the combo's data for another annotator's label set: "annotator:NAME"
+
+
+def annotator_of(choice: object) -> str | None:
+    """The annotator a review choice names, or None for a run (an int) or no choice."""
+    return choice[len(ANNOTATOR):] if isinstance(choice, str) and choice.startswith(ANNOTATOR) else None
 
 
 def review_label(record: ReviewRecord) -> str:
@@ -51,7 +58,7 @@ class ReviewPanel(QWidget):
     """Signals: `run_chosen(run_id)` (NO_RUN for none), `page_chosen(name)` (a worst page picked),
     `record_chosen(index)` (a reviewed record picked), `score_requested(run_id)`."""
 
-    run_chosen = Signal(int)
+    run_chosen = Signal(object)  # a run id, NO_RUN, or "annotator:NAME"
     page_chosen = Signal(str)
     record_chosen = Signal(int)
     score_requested = Signal(int)
@@ -61,9 +68,15 @@ class ReviewPanel(QWidget):
         self.runs = QComboBox()
         self.page_figures = QLabel("—")
         self.run_figures = QLabel("—")
+        for label in (self.page_figures, self.run_figures):
+            # Long figures wrap inside the panel: what a page or a run says never widens the panel.
+            label.setWordWrap(True)
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.score_button = QPushButton("Score this run against the labels")
         self.legend = QLabel(" ".join(
-            f"<span style='color:{STATE_COLOURS[k]}'>■</span> {k}" for k in (MATCHED, MISSED, SPURIOUS)))
+            f"<span style='color:{STATE_COLOURS[k]}'>■</span> {k}" for k in KINDS))
+        self.legend.setToolTip("matched: paired at overlap ≥ 0.5 · partial: paired below 0.5 · missed: a true "
+                               "record nothing was paired with · spurious: a predicted record paired with none")
         self.records = QListWidget()
         self.worst = QListWidget()
         form = QFormLayout()
@@ -85,21 +98,27 @@ class ReviewPanel(QWidget):
         self.score_button.clicked.connect(lambda: emit(self.score_requested, self.run_id()))
         self.score_button.hide()
 
-    def set_runs(self, runs: Sequence[RunInfo], current: int = NO_RUN) -> None:
+    def set_runs(self, runs: Sequence[RunInfo], current: object = NO_RUN, annotators: Sequence[str] = ()) -> None:
+        """The runs, then the other annotators' label sets (compared with the project's labels), to choose from."""
         self.runs.blockSignals(True)
         try:
             self.runs.clear()
-            self.runs.addItem("— choose a run —", NO_RUN)
+            self.runs.addItem("— choose a run or an annotator —", NO_RUN)
             for run in runs:
                 self.runs.addItem(f"#{run.id} {run.method} ({run.status}, {run.predicted_pages} pages)", run.id)
+            for name in annotators:
+                self.runs.addItem(f"annotator {name} against the project's labels", ANNOTATOR + name)
             index = self.runs.findData(current)
             self.runs.setCurrentIndex(max(0, index))
         finally:
             self.runs.blockSignals(False)
 
-    def run_id(self) -> int:
+    def run_id(self) -> object:
+        """The chosen run's id, "annotator:NAME" for an annotator's label set, NO_RUN for none."""
         value = self.runs.currentData()
-        return NO_RUN if value is None else int(value)
+        if value is None:
+            return NO_RUN
+        return value if annotator_of(value) is not None else int(value)
 
     def show_run(self, run: RunInfo | None, worst: Sequence[tuple[str, float]]) -> None:
         self.run_figures.setText(_figures(run.precision, run.recall, run.f1) if run else "—")
@@ -110,17 +129,19 @@ class ReviewPanel(QWidget):
             item.setData(DATA_ROLE, name)
             self.worst.addItem(item)
 
-    def show_page(self, review: PageReview | None, note: str = "") -> None:
+    def show_page(self, review: PageReview | None, note: str = "", texts: Sequence[str] = ()) -> None:
+        """The page's figures and one row per reviewed record (`texts[i]`: record i's text, when given)."""
         self.records.clear()
         if review is None:
             self.page_figures.setText(note or "—")
             return
         s = review.score
-        counts = f"{review.count(MATCHED)} matched · {review.count(MISSED)} missed · {review.count(SPURIOUS)} spurious"
-        self.page_figures.setText(f"{_figures(s.precision, s.recall, s.f1)}\n{counts}")
+        self.page_figures.setText(f"{_figures(s.precision, s.recall, s.f1)}\n{review.summary()}")
         for index, record in enumerate(review.records):
-            overlap = f"  overlap {record.overlap:.2f}" if record.kind == MATCHED else ""
-            item = QListWidgetItem(f"■ {review_label(record):>4}  {record.kind}{overlap}  ({len(record.xpaths)} el)")
+            overlap = f"  overlap {record.overlap:.2f}" if record.kind in (MATCHED, PARTIAL) else ""
+            text = texts[index] if index < len(texts) and texts[index] else "(no text)"
+            item = QListWidgetItem(f"■ {review_label(record):>4}  {record.kind}{overlap}  ({len(record.xpaths)} el)"
+                                   f"\n        {text}")
             item.setForeground(QColor(STATE_COLOURS[record.kind]))
             item.setData(DATA_ROLE, index)
             self.records.addItem(item)

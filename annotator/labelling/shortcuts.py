@@ -30,6 +30,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("split", ("S",), "Split the selected record where it spans several blocks", "Records"),
     Shortcut("delete", ("Del", "Backspace"), "Delete the selected records", "Records"),
     Shortcut("siblings", ("G",), "Apply the selected record to its siblings", "Records"),
+    Shortcut("parent_element", ("Alt+Up", "U"), "The element just clicked: take its parent instead", "Records"),
+    Shortcut("child_element", ("Alt+Down", "Shift+U"), "Back down to the element climbed from", "Records"),
     Shortcut("next_record", ("J",), "Next record", "Records"),
     Shortcut("previous_record", ("K",), "Previous record", "Records"),
     Shortcut("deselect", ("Esc",), "Clear the selection", "Records"),
@@ -46,6 +48,10 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("search", ("Ctrl+F",), "Search the pages", "Pages"),
     Shortcut("review", ("F6",), "Switch between labelling and review", "Review"),
     Shortcut("worst_page", ("W",), "Next worst page of the run under review", "Review"),
+    Shortcut("take", ("T",), "Adjudicate: take the other annotator’s version of the chosen review record",
+             "Review"),
+    Shortcut("take_merged", ("Shift+T",), "Adjudicate: merge both annotators’ versions of the chosen record",
+             "Review"),
     Shortcut("settings", ("Ctrl+,",), "Settings", "Application"),
     Shortcut("open_project", ("Ctrl+O",), "Open a project", "Application"),
     Shortcut("help", ("?", "F1"), "This shortcut sheet", "Application"),
@@ -69,7 +75,12 @@ def help_html() -> str:
         rows.append(f"<tr><td width=140>{keys}</td><td>{html.escape(s.text)}</td></tr>")
     mouse = ("<p><b>Click</b> an element: add it to the selected record, or remove it if the record holds it; "
              "with no record selected, start a new one. <b>Alt+click</b> reaches the page itself. "
-             "Hover an element to see its XPath and text.</p>")
+             "Hover an element to see its XPath and text.</p>"
+             "<p><b>Several records at once</b>: Ctrl+click rows of the record list to add or remove one, "
+             "Shift+click for a range, Ctrl+A for all; A, R and Del then act on every selected record, and M "
+             "merges them. <b>Esc</b> leaves the search box. <b>J</b> on the last record offers the next page "
+             "(J again opens it). <b>L</b> on a page with proposals says what export does with them and asks "
+             "for L again.</p>")
     return f"<h3>Keyboard shortcuts</h3>{mouse}<table cellspacing=2>{''.join(rows)}</table>"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import AgentError
@@ -151,3 +152,12 @@ class Browser(Protocol):
     def go_back(self) -> None: ...
 
 
+def read_references(folder: Path) -> dict[str, Trajectory]:
+    """The reference trajectories of a folder of `TASK.json` files, by task id."""
+    if not folder.is_dir():
+        raise AgentError(f"no references folder at {folder}")
+    references = {}
+    for path in sorted(folder.glob("*.json")):
+        trajectory = Trajectory.from_json(path.read_text(encoding="utf-8"), source=str(path))
+        references[trajectory.task_id] = trajectory
+    return references

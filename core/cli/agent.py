@@ -26,7 +26,7 @@ from ..agent.loop import (
     run_seed,
 )
 from ..agent.memory import parse_memory
-from ..agent.model import Trajectory
+from ..agent.model import Trajectory, read_references
 from ..agent.sites import build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks
 from ..errors import AgentError, RecordLensError
@@ -267,16 +267,6 @@ def _store_references(project, rows: dict[str, int], folder: Path) -> None:  # n
         if task_id in have or not path.is_file():
             continue
         project.agent.add_trajectory(row, Trajectory.from_json(path.read_text(encoding="utf-8"), source=str(path)))
-
-
-def read_references(folder: Path) -> dict[str, Trajectory]:
-    if not folder.is_dir():
-        raise AgentError(f"no references folder at {folder}")
-    references = {}
-    for path in sorted(folder.glob("*.json")):
-        trajectory = Trajectory.from_json(path.read_text(encoding="utf-8"), source=str(path))
-        references[trajectory.task_id] = trajectory
-    return references
 
 
 def cmd_agent_eval(args: argparse.Namespace) -> int:

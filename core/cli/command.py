@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from ..errors import RecordLensError
-from . import agent, demo, evaluation, extraction, labels, pages, project, synth, train
+from . import agent, agreement, demo, evaluation, extraction, labels, pages, project, synth, train
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -19,7 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="recordlens",
         description="Label, extract and score web data records on saved pages (NEXT-EVAL compatible).")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for group in (pages, evaluation, extraction, train, labels, demo, project, agent, synth):
+    for group in (pages, evaluation, extraction, train, labels, demo, project, agreement, agent, synth):
         group.register(sub)
     return parser
 

@@ -39,16 +39,25 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "page already in the project with the same bytes is left as it is.")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--project", required=True, metavar="DIR")
+    p.add_argument("--annotator", metavar="NAME",
+                   help="the datasets are another annotator's labels: keep them in NAME's own label set, apart from "
+                        "the project's labels (pages the project lacks are imported without project labels); "
+                        "compare with `recordlens agreement`")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_import)
 
     p = sub.add_parser("export", help="write a project's labels as a dataset, JSON Lines or CSV",
-                       description="nexteval: OUT/html/N.* and OUT/gt/N.json for labelled and reviewed pages "
-                                   "(accepted and edited records); jsonl / csv: every record with its status "
-                                   "and provenance, in OUT/labels.jsonl or OUT/labels.csv.")
+                       description="nexteval: a dataset of the pages marked labelled or reviewed, OUT/html/N.* (the "
+                                   "snapshot) and OUT/gt/N.json (their accepted and edited records; proposed and "
+                                   "rejected records are left out). Pages still new or proposed are left out and "
+                                   "named, unless --all-pages, which writes their snapshots too, without gt. "
+                                   "jsonl / csv: every record of every page with its status and provenance, in "
+                                   "OUT/labels.jsonl or OUT/labels.csv. Files get the mode the umask gives.")
     p.add_argument("--project", required=True, metavar="DIR")
     p.add_argument("--format", "-f", required=True, choices=FORMATS)
     p.add_argument("--out", "-o", required=True, metavar="DIR")
+    p.add_argument("--all-pages", action="store_true",
+                   help="nexteval: also write the html of pages not labelled yet (with no gt/N.json)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_export)
 
@@ -95,7 +104,7 @@ def cmd_project_init(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
-        report = import_paths(project, args.paths,
+        report = import_paths(project, args.paths, annotator=args.annotator,
                               progress=lambda items: progress(items, label="importing", enabled=not args.quiet))
     for message in report.warnings:
         _warn(message)
@@ -103,16 +112,24 @@ def cmd_import(args: argparse.Namespace) -> int:
         _warn(f"page {page}: {count} record(s) hold XPaths that name no element of the page (kept, flagged)")
     for problem in report.problems:
         print(f"not imported: {problem}", file=sys.stderr)
-    print(f"imported {len(report.imported)} page(s) with {report.labels} label(s); "
+    whose = f" of annotator {args.annotator}" if args.annotator else ""
+    print(f"imported {len(report.imported)} page(s) with {report.labels} label(s){whose}; "
           f"{len(report.unchanged)} already in the project; {len(report.problems)} not imported")
     return 1 if report.problems else 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
-        summary = export_project(project, args.format, args.out,
+        summary = export_project(project, args.format, args.out, all_pages=args.all_pages,
                                  progress=lambda items: progress(items, label="exporting", enabled=not args.quiet))
     print(f"exported {summary.pages} page(s), {summary.records} record(s) as {args.format} to {args.out}")
+    if summary.unlabelled:
+        names = ", ".join(summary.unlabelled[:10]) + (" …" if len(summary.unlabelled) > 10 else "")
+        what = "html only, no gt" if args.all_pages else "left out"
+        print(f"{len(summary.unlabelled)} page(s) not labelled ({what}): {names}", file=sys.stderr)
+    if summary.proposals_left_out:
+        _warn(f"{summary.proposals_left_out} proposed record(s) on labelled pages were not exported "
+              "(only accepted and edited records are ground truth)")
     return 0
 
 

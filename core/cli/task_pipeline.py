@@ -158,7 +158,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             if not args.candidates:
                 candidates = [Candidate(task=t, model="person", status="accepted") for t in project.agent.tasks()]
     if args.references:
-        from .agent import read_references
+        from ..agent.model import read_references
 
         references.update(read_references(Path(args.references)))
     table = funnel(candidates, references)

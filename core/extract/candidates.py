@@ -22,6 +22,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..page.dom import Element, Page
 from .repeats import (
     CHROME_ROLES,
@@ -339,3 +341,10 @@ class _Featurizer:
             self._context[item.order] = result
             above = result
         return above
+
+
+def feature_matrix(pc: PageCandidates) -> np.ndarray:
+    """One row per candidate, one column per `FEATURE_NAMES` entry (a page without candidates: zero rows)."""
+    if not pc.candidates:
+        return np.zeros((0, len(FEATURE_NAMES)))
+    return np.asarray([c.features for c in pc.candidates], dtype=np.float64)

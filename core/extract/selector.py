@@ -22,7 +22,7 @@ import numpy as np
 
 from ..page.dom import Page
 from .base import Extraction
-from .candidates import FEATURE_NAMES, Claims, PageCandidates, page_candidates
+from .candidates import Claims, PageCandidates, page_candidates
 from .repeats import Region, join_split_tables
 from .selector_model import SelectorModel
 
@@ -44,13 +44,6 @@ def load_model(path: str | Path | None = None) -> SelectorModel:
     except OSError:
         mtime = -1  # let load() give the clear error
     return _cached_model(str(path), mtime)
-
-
-def feature_matrix(pc: PageCandidates) -> np.ndarray:
-    """One row per candidate, one column per `FEATURE_NAMES` entry (a page without candidates: zero rows)."""
-    if not pc.candidates:
-        return np.zeros((0, len(FEATURE_NAMES)))
-    return np.asarray([c.features for c in pc.candidates], dtype=np.float64)
 
 
 def select(pc: PageCandidates, probabilities: np.ndarray, threshold: float) -> list[Region]:

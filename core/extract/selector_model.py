@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import RecordLensError
-from .candidates import FEATURE_NAMES, PageCandidates
+from .candidates import FEATURE_NAMES, PageCandidates, feature_matrix
 from .context import CONTEXT_NAMES, context_features
 
 FORMAT = "recordlens-selector/1"
@@ -117,7 +117,6 @@ class SelectorModel:
     digest: str = ""  # of the file it was read from (names the exact model in run parameters)
 
     def predict(self, pc: PageCandidates, features: np.ndarray | None = None) -> np.ndarray:
-        from .selector import feature_matrix
 
         x = feature_matrix(pc) if features is None else features
         p1 = self.first.predict(x)

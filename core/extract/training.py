@@ -25,10 +25,10 @@ from ..errors import DatasetError
 from ..page.dom import Page
 from ..records.model import TextKeyIndex
 from ..records.score import score_expanded
-from .candidates import PageCandidates, page_candidates
+from .candidates import PageCandidates, feature_matrix, page_candidates
 from .context import context_features
 from .labels_match import expanded_records, region_targets
-from .selector import feature_matrix, select
+from .selector import select
 from .selector_model import FEATURES, Ensemble, SelectorModel
 
 POSITIVE = 0.5  # a region whose records match true records this well on average is a region of records

@@ -4,13 +4,36 @@ siblings, NEXT-EVAL's score, and the review of a run against the labels.
     from recordlens.core.records import TextKeyIndex, load_records, score_page
 """
 
+from .agreement import (
+    DIFFERENT,
+    ONLY_A,
+    ONLY_B,
+    Agreement,
+    Disagreement,
+    PageAgreement,
+    agreement,
+    compare_page,
+)
 from .model import RecordsFile, TextKeyIndex, load_records, new_records, normalise_xpath, parse_records, save_records
-from .review import MATCHED, MISSED, SPURIOUS, PageReview, ReviewRecord, review_page, worst_pages
+from .review import (
+    KINDS,
+    MATCH_THRESHOLD,
+    MATCHED,
+    MISSED,
+    PARTIAL,
+    SPURIOUS,
+    PageReview,
+    ReviewRecord,
+    review_page,
+    worst_pages,
+)
 from .score import DatasetScore, Match, PageScore, jaccard, score_page
-from .siblings import sibling_records, split_parts, toggle_xpath
+from .siblings import click_effect, parent_xpath, replace_xpath, sibling_records, split_parts, toggle_xpath
 
 __all__ = [
-    "MATCHED", "MISSED", "SPURIOUS", "DatasetScore", "Match", "PageReview", "PageScore", "RecordsFile",
-    "ReviewRecord", "TextKeyIndex", "jaccard", "load_records", "new_records", "normalise_xpath", "parse_records",
-    "review_page", "save_records", "score_page", "sibling_records", "split_parts", "toggle_xpath", "worst_pages",
+    "DIFFERENT", "ONLY_A", "ONLY_B", "Agreement", "Disagreement", "PageAgreement", "agreement", "compare_page",
+    "KINDS", "MATCHED", "MATCH_THRESHOLD", "MISSED", "PARTIAL", "SPURIOUS", "DatasetScore", "Match", "PageReview",
+    "PageScore", "RecordsFile", "ReviewRecord", "TextKeyIndex", "jaccard", "load_records", "new_records",
+    "normalise_xpath", "parse_records", "click_effect", "parent_xpath", "replace_xpath", "review_page",
+    "save_records", "score_page", "sibling_records", "split_parts", "toggle_xpath", "worst_pages",
 ]

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from .model import TextKeyIndex, matches_everything
 
@@ -78,6 +77,9 @@ def score_expanded(predicted: Sequence[frozenset[str]], true: Sequence[frozenset
     for i, p in enumerate(predicted):
         for j, t in enumerate(true):
             cost[i, j] = 1.0 - jaccard(p, t)
+    # Imported here: scipy.optimize costs about 0.5 s to import, which every start of the app would pay.
+    from scipy.optimize import linear_sum_assignment
+
     rows, cols = linear_sum_assignment(cost)
     # The reference recovers each overlap as 1 - cost and sums in row order: same bits here.
     matches = [Match(int(i), int(j), 1.0 - float(cost[i, j])) for i, j in zip(rows, cols, strict=True)]

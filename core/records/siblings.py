@@ -147,6 +147,29 @@ def toggle_xpath(xpaths: Sequence[str], xpath: str) -> list[str]:
     return kept if len(kept) < len(xpaths) else [*xpaths, xpath]
 
 
+def click_effect(xpaths: Sequence[str], xpath: str) -> str:
+    """What a click on `xpath` does to a record holding `xpaths`: "add" or "remove" (see `toggle_xpath`)."""
+    return "remove" if len(toggle_xpath(xpaths, xpath)) < len(xpaths) else "add"
+
+
+def parent_xpath(xpath: str) -> str | None:
+    """The XPath one level up (`/body[1]/ul[1]/li[2]` -> `/body[1]/ul[1]`); None above `/body[1]`."""
+    path = normalise_xpath(xpath)
+    head, _, _ = path.rpartition("/")
+    return head if head.count("/") >= 1 else None
+
+
+def replace_xpath(xpaths: Sequence[str], old: str, new: str) -> list[str]:
+    """The record with `old` replaced by `new` where it was (climbing to a parent or back down); no duplicate."""
+    target = normalise_xpath(old)
+    out: list[str] = []
+    for x in xpaths:
+        x = new if normalise_xpath(x) == target else x
+        if normalise_xpath(x) not in {normalise_xpath(y) for y in out}:
+            out.append(x)
+    return out
+
+
 def _key(record: Iterable[str]) -> frozenset[str]:
     return frozenset(normalise_xpath(x) for x in record)
 

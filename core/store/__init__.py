@@ -4,6 +4,7 @@
     project = open_project("work/shop")
 """
 
+from .agreement import label_set, project_agreement
 from .db import Provenance, StoreError
 from .exporter import FORMATS as EXPORT_FORMATS
 from .exporter import ExportSummary, export_project
@@ -16,14 +17,24 @@ from .importer import (
     import_paths,
     import_run_folder,
 )
-from .project import Change, Label, PageInfo, Project, init_project, open_project
+from .label_sets import PROJECT_SET, Annotators
+from .project import Change, Label, PageInfo, Project, history_numbers, init_project, open_project
 from .runs import RunInfo, StoredScore
-from .schema import LABEL_STATUSES, PAGE_STATUSES, TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, SchemaError
+from .schema import (
+    LABEL_STATUSES,
+    PAGE_STATUS_WORDS,
+    PAGE_STATUSES,
+    TRUE_LABEL_STATUSES,
+    TRUE_PAGE_STATUSES,
+    SchemaError,
+)
 from .scoring import score_stored_run
 
 __all__ = [
-    "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUSES", "TRUE_LABEL_STATUSES", "TRUE_PAGE_STATUSES", "Change",
+    "PROJECT_SET", "Annotators", "label_set", "project_agreement",
+    "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUS_WORDS", "PAGE_STATUSES", "TRUE_LABEL_STATUSES",
+    "TRUE_PAGE_STATUSES", "Change",
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",
     "RunInfo", "SchemaError", "StoreError", "StoredScore", "export_project", "find_sources", "import_page",
-    "import_paths", "import_run_folder", "init_project", "open_project", "score_stored_run",
+    "history_numbers", "import_paths", "import_run_folder", "init_project", "open_project", "score_stored_run",
 ]

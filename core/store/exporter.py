@@ -1,9 +1,12 @@
 """Export a project's labels in the formats researchers use.
 
-- `nexteval`: a dataset, `OUT/html/N.html|.mhtml` (the stored snapshot, byte for byte, page names kept) and
-  `OUT/gt/N.json` for every page marked labelled or reviewed: its accepted and edited records, XPaths
-  verbatim, in display order. Pages still new or proposed get no `gt/N.json`, because an unfinished page
-  written as ground truth would score as if its missing records were absent from the page.
+- `nexteval`: a dataset of the pages marked labelled or reviewed: `OUT/html/N.html|.mhtml` (the stored
+  snapshot, byte for byte, page names kept) and `OUT/gt/N.json` (its accepted and edited records, XPaths
+  verbatim, in display order; proposed and rejected records are left out). Pages still new or proposed are
+  left out entirely, and named in the summary, because an unfinished page written as ground truth would score
+  as if its missing records were absent from the page. With `all_pages`, their snapshots are written too,
+  under `OUT/html/` without a `gt/N.json` (pages to label elsewhere); a dataset reader then sees pages
+  without ground truth.
 - `jsonl`: `OUT/labels.jsonl`, one line per record of every status, with its provenance and flags.
 - `csv`: `OUT/labels.csv`, one row per (record, XPath): the shape a spreadsheet or pandas reads directly.
 """
@@ -33,31 +36,37 @@ class ExportSummary:
     pages: int
     records: int
     files: tuple[Path, ...]
+    unlabelled: tuple[str, ...] = ()   # nexteval: pages not labelled (left out, or html only with all_pages)
+    proposals_left_out: int = 0        # nexteval: proposed records of exported pages, not written as truth
 
 
 def export_project(project: Project, fmt: str, out: str | Path,
-                   progress: Progress = lambda pages: pages) -> ExportSummary:
+                   progress: Progress = lambda pages: pages, *, all_pages: bool = False) -> ExportSummary:
     if fmt not in FORMATS:
         raise StoreError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
     out = Path(out)
     pages = project.pages()
     if fmt == "nexteval":
-        return export_nexteval(project, pages, out, progress)
+        return export_nexteval(project, pages, out, progress, all_pages=all_pages)
     rows = [(info, label) for info in progress(pages) for label in project.labels(info.name)]
     path = out / f"labels.{fmt}"
     atomic.write_text(path, _jsonl(rows) if fmt == "jsonl" else _csv(rows))
     return ExportSummary(len(pages), len(rows), (path,))
 
 
-def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, progress: Progress) -> ExportSummary:
+def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, progress: Progress, *,
+                    all_pages: bool = False) -> ExportSummary:
+    """The labelled and reviewed pages as a dataset (see the module notes); files get the umask's mode."""
     html_dir, gt_dir = out / "html", out / "gt"
     if any(html_dir.glob("*")) or any(gt_dir.glob("*.json")):
         # A page unlabelled since an earlier export would keep its old gt/N.json and score as ground truth.
         raise StoreError(f"{out} already holds a dataset; export into an empty folder")
+    unlabelled = tuple(info.name for info in pages if info.status not in TRUE_PAGE_STATUSES)
+    chosen = [info for info in pages if all_pages or info.status in TRUE_PAGE_STATUSES]
     html_dir.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
-    records = 0
-    for info in progress(pages):
+    records = proposals = exported = 0
+    for info in progress(chosen):
         target = html_dir / f"{info.name}{info.suffix}"
         _copy(project.snapshot_file(info.name), target)
         files.append(target)
@@ -65,7 +74,9 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
             truth = project.true_records(info.name)
             files.append(save_records(gt_dir / f"{info.name}.json", truth))
             records += len(truth)
-    return ExportSummary(len(pages), records, tuple(files))
+            proposals += info.proposed
+            exported += 1
+    return ExportSummary(exported, records, tuple(files), unlabelled, proposals)
 
 
 def _copy(source: Path, target: Path) -> None:

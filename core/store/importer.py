@@ -12,6 +12,10 @@ make a new page sharing one stored file.
 
 A folder of predictions (`N.json`, as an extractor run writes it) is stored as a run with `import_run_folder`.
 
+A second annotator's dataset (`annotator=NAME`) goes into that annotator's own label set
+(`project.annotators`), apart from the project's labels: pages already in the project (same bytes) get the
+annotator's records beside the project's; pages not in it yet are imported first, with no project labels.
+
 Dataset labels are kept verbatim: XPaths are stored as written, duplicate and empty records included. An
 XPath that names no element of the page is kept and flagged on its record, never dropped.
 """
@@ -35,6 +39,7 @@ from ..records.model import RecordList, load_records
 from ..runs.runner import read_page_costs
 from .db import Provenance
 from .files import content_hash, remove_stale_temporaries, store_snapshot
+from .label_sets import check_annotator_name
 from .project import Project
 
 Progress = Callable[[Sequence["PageSource"]], Iterable["PageSource"]]
@@ -70,15 +75,21 @@ class ImportReport:
 
 
 def import_paths(project: Project, paths: Iterable[str | Path],
-                 progress: Progress = lambda items: items) -> ImportReport:
+                 progress: Progress = lambda items: items, *, annotator: str | None = None) -> ImportReport:
+    """Import pages and datasets; with `annotator`, datasets' records go to that annotator's label set."""
     report = ImportReport()
     removed = remove_stale_temporaries(project.root)
     if removed:
         report.warnings.append(f"removed {removed} temporary snapshot file(s) left by an import that was stopped")
+    if annotator is not None:
+        annotator = check_annotator_name(annotator)
     sources = find_sources([Path(p) for p in paths], report)
     for source in progress(sources):
         try:
-            import_page(project, source, report)
+            if annotator is None:
+                import_page(project, source, report)
+            else:
+                import_annotator_page(project, source, annotator, report)
         except RecordLensError as error:
             report.problems.append(ImportProblem(source.path, str(error)))
         except OSError as error:
@@ -155,6 +166,9 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
             raise RecordLensError(f"a different page named {source.name!r} is already in the project; "
                                   "rename the file to import it as a new page")
         report.unchanged.append(source.name)
+        if source.truth is not None:
+            report.warnings.append(f"page {source.name} is already in the project: the labels in {source.truth} "
+                                   "were not imported (another annotator's? import them with --annotator NAME)")
         return
     snapshot = read_snapshot(data, name=source.path.name)
     records, unresolved = None, None
@@ -181,6 +195,35 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
     report.labels += len(records or [])
     report.warnings += [f"page {source.name}: {w}" for w in snapshot.warnings]
     flagged = sum(1 for missing in unresolved or [] if missing)
+    if flagged:
+        report.flagged[source.name] = flagged
+
+
+def import_annotator_page(project: Project, source: PageSource, annotator: str, report: ImportReport) -> None:
+    """The page (if the project lacks it, without project labels) and its records into `annotator`'s set."""
+    if source.truth is None:
+        if not project.has_page(source.name):
+            import_page(project, source, report)
+        else:
+            report.unchanged.append(source.name)
+        return
+    bare = PageSource(source.name, source.path)
+    import_page(project, bare, report)  # refuses a different page under the same name; else new or unchanged
+    if report.imported and report.imported[-1] == source.name:
+        report.imported.pop()  # counted below, once, as an annotator's page
+    elif report.unchanged and report.unchanged[-1] == source.name:
+        report.unchanged.pop()
+    try:
+        records, unresolved = _truth(source.truth, project.load(source.name).snapshot.html, report)
+    except DatasetError as error:
+        reason = str(error).removeprefix(f"{source.truth}: ")
+        report.problems.append(ImportProblem(source.truth, f"{reason}; {annotator}'s labels of page "
+                                                           f"{source.name} not imported"))
+        return
+    project.annotators.set_page(annotator, source.name, records, str(source.truth))
+    report.imported.append(source.name)
+    report.labels += len(records)
+    flagged = sum(1 for missing in unresolved if missing)
     if flagged:
         report.flagged[source.name] = flagged
 

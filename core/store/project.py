@@ -28,10 +28,12 @@ from ..page.dataset import LoadedPage, load_page, natural_key
 from .agent_data import AgentData
 from .db import Connection, Provenance, StoreError, connect, dumps, now
 from .files import SNAPSHOTS, snapshot_path
+from .label_sets import Annotators
 from .runs import Runs
 from .schema import LABEL_STATUSES, PAGE_STATUSES, SCHEMA_VERSION, TRUE_LABEL_STATUSES, SchemaError, migrate, sql_list
 
-__all__ = ["Change", "Label", "PageInfo", "Project", "Provenance", "StoreError", "init_project", "open_project"]
+__all__ = ["Change", "Label", "PageInfo", "Project", "Provenance", "StoreError", "history_numbers", "init_project",
+           "open_project"]
 
 PROJECT_DB = "project.db"
 
@@ -139,12 +141,14 @@ def _open(root: Path) -> Project:
 
 class Project(Connection):
     """The Python API over one project folder (see the module notes): pages, labels and their history here;
-    extractor runs in `project.runs`, agent-benchmark data in `project.agent`."""
+    extractor runs in `project.runs`, agent-benchmark data in `project.agent`, other annotators' label sets in
+    `project.annotators`."""
 
     def __init__(self, root: Path, db: sqlite_utils.Database) -> None:
         super().__init__(root, db)
         self.runs = Runs(self)
         self.agent = AgentData(self)
+        self.annotators = Annotators(self)
 
     def upgrade(self) -> None:
         """Create or migrate the schema; a no-op, without taking the write lock, when it is current."""
@@ -265,9 +269,16 @@ class Project(Connection):
 
     def edit(self, record_id: int, xpaths: Sequence[str], by: Provenance, *,
              unresolved: Sequence[str] = ()) -> Change:
-        """Replace a record's XPaths (a click that adds or removes an element); the record becomes `edited`."""
-        return self._change_record(record_id, by, "edit", status="edited", xpaths=list(xpaths),
-                                   unresolved=[x for x in unresolved if x in xpaths])
+        """Replace a record's XPaths (a click that adds or removes an element); the record becomes `edited`.
+
+        The same XPaths again change nothing (no `edited` status, no history entry)."""
+        with self.writing():
+            before = self._row(record_id)
+            if before["xpaths"] == list(xpaths):
+                label = _label(before, self.provenances())
+                return Change(None, self._page_name(before), now(), by, "edit", (label,), (label,))
+            return self._change_record(record_id, by, "edit", status="edited", xpaths=list(xpaths),
+                                       unresolved=[x for x in unresolved if x in xpaths])
 
     def delete(self, record_id: int, by: Provenance) -> Change:
         with self.writing() as db:
@@ -416,6 +427,11 @@ class Project(Connection):
     def _change_record(self, record_id: int, by: Provenance, action: str, **changes: object) -> Change:
         with self.writing():
             before = self._row(record_id)
+            if all(before[k] == v for k, v in changes.items()):
+                # Rejecting a rejected record, accepting an accepted one, an edit to the same XPaths: nothing
+                # changes, so nothing is stored or logged (and nothing needs undoing).
+                label = _label(before, self.provenances())
+                return Change(None, self._page_name(before), now(), by, action, (label,), (label,))
             actor_id = self.provenance_id(by)
             after = {**before, **changes, "changed_by_id": actor_id, "changed_at": now()}
             self._update(after)
@@ -432,6 +448,32 @@ class Project(Connection):
         return Change(cursor.lastrowid, page, at, provenances[actor_id], action,
                       tuple(_label(r, provenances) for r in before), tuple(_label(r, provenances) for r in after),
                       detail)
+
+
+def history_numbers(history: Sequence[Change]) -> list[dict[int, int]]:
+    """For each change (oldest first, as `Project.history` gives them), the number each record it touched had on
+    the page: its 1-based place in display order, the badge and the list's number. A record the change made or
+    changed gets its number right after the change, a record it removed the number it had just before it.
+
+    The history holds whole rows, so the page's records are replayed from the first entry on."""
+    current: dict[int, Label] = {}
+    numbers: list[dict[int, int]] = []
+
+    def numbered() -> dict[int, int]:
+        order = sorted(current.values(), key=lambda label: (label.position, label.id))
+        return {label.id: k + 1 for k, label in enumerate(order)}
+
+    for change in history:
+        before = numbered()
+        for label in change.before:
+            current.pop(label.id, None)
+        for label in change.after:
+            current[label.id] = label
+        after = numbered()
+        touched = {label.id: before[label.id] for label in change.before if label.id in before}
+        touched.update((label.id, after[label.id]) for label in change.after if label.id in after)
+        numbers.append(touched)
+    return numbers
 
 
 def _check(value: str, allowed: tuple[str, ...], what: str) -> None:

@@ -15,6 +15,9 @@ from ..agent.actions import ACTIONS
 from ..errors import RecordLensError
 
 PAGE_STATUSES = ("new", "proposed", "labelled", "reviewed")
+# What a person reads for each page status: "proposed" is a record's word (proposed / accepted / rejected / edited),
+# so a page with proposals but not yet labelled is "in progress". One word, one meaning.
+PAGE_STATUS_WORDS = {"new": "new", "proposed": "in progress", "labelled": "labelled", "reviewed": "reviewed"}
 LABEL_STATUSES = ("proposed", "accepted", "rejected", "edited")
 # Labels that count as ground truth: a person accepted them as proposed or changed them.
 TRUE_LABEL_STATUSES = ("accepted", "edited")
@@ -261,8 +264,28 @@ def _v4(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE agent_runs SET status = CASE WHEN ended_at IS NULL THEN 'running' ELSE 'finished' END")
 
 
+# Version 5: other annotators' label sets, kept apart from the project's own labels (see label_sets.py).
+_V5 = """
+CREATE TABLE annotator_pages (
+    annotator TEXT NOT NULL,               -- the second annotator's name
+    page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+    source TEXT,                           -- the records file the page's labels came from
+    imported_at TEXT NOT NULL,
+    PRIMARY KEY (annotator, page_id)
+);
+CREATE TABLE annotator_labels (
+    annotator TEXT NOT NULL,
+    page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,             -- the record's place in the annotator's file
+    xpaths TEXT NOT NULL,                  -- JSON list, verbatim
+    PRIMARY KEY (annotator, page_id, position)
+);
+"""
+
+
+
 # A migration is a SQL script or, when SQL alone cannot say it, a function of the connection.
-MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (_V1, _V2, _V3, _v4)
+MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (_V1, _V2, _V3, _v4, _V5)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -94,17 +94,18 @@
     .box.selected { border-width: 3px; background: color-mix(in srgb, var(--c) 32%, transparent);
                     box-shadow: 0 0 0 2px #fff, 0 0 0 4px var(--c); z-index: 2; }
     .layer.has-selection .box:not(.selected) { opacity: 0.55; }
-    .badge { position: absolute; transform: translate(-40%, -55%); min-width: 18px; height: 18px;
+    .badge { position: absolute; min-width: 18px; height: 18px;
              padding: 0 4px; box-sizing: border-box; border-radius: 9px; background: var(--c); color: #fff;
              font: bold 11px/18px system-ui, sans-serif; text-align: center; white-space: nowrap;
              box-shadow: 0 0 0 1px #fff; z-index: 3; }
-    .badge.selected { transform: translate(-40%, -55%) scale(1.25); z-index: 4; }
+    .badge.selected { box-shadow: 0 0 0 2px #fff, 0 0 0 3px var(--c); z-index: 4; }
     .hover { position: absolute; box-sizing: border-box; border: 2px dashed #1a73e8; display: none;
              z-index: 5; }
-    .tip { position: absolute; display: none; max-width: 480px; padding: 4px 6px; z-index: 6;
-           background: rgba(32, 33, 36, 0.92); color: #fff; border-radius: 4px;
-           font: 11px/1.35 ui-monospace, monospace; white-space: pre-wrap; word-break: break-all; }
-    .tip .text { font-family: system-ui, sans-serif; color: #e8eaed; }
+    .tip { position: absolute; display: none; box-sizing: border-box; width: max-content;
+           max-width: min(480px, calc(100vw - 24px)); max-height: 40vh; overflow: hidden; padding: 4px 6px;
+           z-index: 6; background: rgba(32, 33, 36, 0.92); color: #fff; border-radius: 4px;
+           font: 11px/1.35 ui-monospace, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
+    .tip .text { font-family: system-ui, sans-serif; color: #e8eaed; overflow-wrap: break-word; }
   `;
 
   let host = null;
@@ -159,6 +160,77 @@
     div.style.height = h + "px";
   };
 
+  // ---- geometry helpers ------------------------------------------------------------------------------
+
+  const overlaps = (a, b) => a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
+
+  // The line boxes of the text inside `el` (host coordinates), at most `limit` text nodes: what a badge or
+  // the tip must not cover. Whitespace-only nodes and removed kinds (script, style...) are skipped.
+  const textRects = (el, o, limit = 400) => {
+    const out = [];
+    const range = document.createRange();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT, {
+      acceptNode: (n) => {
+        const parent = n.parentElement;
+        if (!parent || !n.data.trim() || (rl.isRemoved && rl.isRemoved(parent))) return NodeFilter.FILTER_REJECT;
+        return NodeFilter.FILTER_ACCEPT;
+      },
+    });
+    for (let n = walker.nextNode(), k = 0; n && k < limit; n = walker.nextNode(), k++) {
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) {
+        if (r.width > 0 && r.height > 0) out.push([r.left - o[0], r.top - o[1], r.width, r.height]);
+      }
+    }
+    return out;
+  };
+
+  // Rectangles bucketed on a coarse grid, so "does this spot cover any of them" is cheap on large pages.
+  const CELL = 96;
+  const grid = () => {
+    const cells = new Map();
+    const keys = (r) => {
+      const out = [];
+      for (let gx = Math.floor(r[0] / CELL); gx <= Math.floor((r[0] + r[2]) / CELL); gx++)
+        for (let gy = Math.floor(r[1] / CELL); gy <= Math.floor((r[1] + r[3]) / CELL); gy++) out.push(gx + "," + gy);
+      return out;
+    };
+    return {
+      add: (r) => keys(r).forEach((k) => (cells.get(k) || cells.set(k, []).get(k)).push(r)),
+      hits: (r) => keys(r).some((k) => (cells.get(k) || []).some((other) => overlaps(r, other))),
+    };
+  };
+
+  // ---- badges ----------------------------------------------------------------------------------------
+
+  // Where a record's badge goes, tried in this order: left of its top-left corner, above it, right of the
+  // record, inside its top-right corner, inside its top-left corner, below it. A spot must lie inside the
+  // document (a badge cut by the left edge is unreadable), cover no record's text and no other badge. When no
+  // spot is free of all three, text and badges go before text alone; last, the first spot inside the document.
+  const GAP = 2;
+  const spots = ([l, t, r, b], [w, h]) => [
+    [l - w - GAP, t], [l, t - h - GAP], [r + GAP, t], [r - w, t], [l, t], [l, b + GAP],
+  ].map(([x, y]) => [x, y, w, h]);
+
+  const placeBadges = (boxesByRecord, texts, bounds) => {
+    const placed = grid();
+    const inside = (s) => s[0] >= bounds[0] && s[1] >= bounds[1] && s[0] + s[2] <= bounds[2];
+    return boxesByRecord.map((box, i) => {
+      if (!box) return null;
+      const candidates = spots(box, records[i].badgeSize || [18, 18]).filter(inside);
+      if (!candidates.length) candidates.push([Math.max(bounds[0], box[0]), Math.max(bounds[1], box[1]), 18, 18]);
+      const chosen = candidates.find((c) => !texts.hits(c) && !placed.hits(c))
+        || candidates.find((c) => !placed.hits(c)) || candidates[0];
+      placed.add(chosen);
+      return chosen;
+    });
+  };
+
+  // Text rectangles of every record, kept while the record's box stays where it was (a plain scroll of the
+  // document moves nothing in host coordinates, so scrolling costs no text measuring).
+  let textCache = [];
+  let marks = [];
+
   // Reads every rectangle first, then writes every position: interleaving them would force a layout per box.
   // Returns the number of boxes drawn (resolved elements that have a rendered box).
   const layout = () => {
@@ -166,9 +238,32 @@
     let drawn = 0;
     const o = origin();
     const rects = records.map((r) => r.elements.map((el) => (el ? rectOf(el, o) : null)));
+    const unions = rects.map((list) => {
+      let box = null;
+      for (const rect of list) {
+        if (!rect || !visible(rect)) continue;
+        const [x, y, w, h] = rect;
+        box = box ? [Math.min(box[0], x), Math.min(box[1], y), Math.max(box[2], x + w), Math.max(box[3], y + h)]
+          : [x, y, x + w, y + h];
+      }
+      return box;
+    });
+    const texts = grid();
     records.forEach((record, i) => {
-      let left = Infinity;
-      let top = Infinity;
+      const key = unions[i] ? unions[i].join(",") : "";
+      if (!textCache[i] || textCache[i].key !== key) {
+        textCache[i] = { key, rects: key ? record.elements.flatMap((el) => (el ? textRects(el, o) : [])) : [] };
+      }
+      textCache[i].rects.forEach(texts.add);
+    });
+    const root = document.documentElement;
+    const left = -window.scrollX - o[0];
+    const top = -window.scrollY - o[1];
+    const badges = placeBadges(unions, texts, [left, top, left + Math.max(root.scrollWidth, root.clientWidth)]);
+    // Where each record starts, as a fraction of the document's height: the scroll bar's marks.
+    const height = Math.max(root.scrollHeight, 1);
+    marks = unions.map((u) => (u ? Math.max(0, Math.min(1, (u[1] - top) / height)) : null));
+    records.forEach((record, i) => {
       record.boxes.forEach((box, j) => {
         const rect = rects[i][j];
         if (!box || !rect) return;
@@ -177,29 +272,39 @@
         if (!shown) return;
         place(box, rect);
         drawn += 1;
-        left = Math.min(left, rect[0]);
-        top = Math.min(top, rect[1]);
       });
       if (record.badge) {
-        const shown = left !== Infinity;
-        record.badge.style.display = shown ? "" : "none";
-        if (shown) {
-          record.badge.style.left = left + "px";
-          record.badge.style.top = top + "px";
+        const spot = badges[i];
+        record.badge.style.display = spot ? "" : "none";
+        record.spot = spot;
+        if (spot) {
+          record.badge.style.left = spot[0] + "px";
+          record.badge.style.top = spot[1] + "px";
         }
       }
     });
     return drawn;
   };
 
+  let reportedY = -1;
+  const reportScroll = () => {
+    const y = Math.round(window.scrollY);
+    if (y !== reportedY) report("scrolled", (reportedY = y));
+  };
+
   let scheduled = false;
   const scheduleLayout = () => {
-    if (scheduled || !records.length) return;
+    if (!records.length) {
+      requestAnimationFrame(reportScroll);
+      return;
+    }
+    if (scheduled) return;
     scheduled = true;
     requestAnimationFrame(() => {
       scheduled = false;
       layout();
       if (hovered) placeHover(hovered);
+      reportScroll();
     });
   };
 
@@ -249,13 +354,17 @@
       return { xpaths, colour, selected: !!r.selected, elements, boxes, badge };
     });
     layer.appendChild(fragment);
+    // One read of every badge's size (one layout), before layout() places them without further reads.
+    records.forEach((r) => (r.badgeSize = r.badge ? [r.badge.offsetWidth || 18, r.badge.offsetHeight || 18] : null));
+    textCache = [];
     applySelection();
     const drawn = layout();
     // Python numbers its drawings across pages (a new document would restart a page-side count).
     const current = Number.isInteger(spec.generation) ? spec.generation : ++generation;
     // Two frames: the first commits the new boxes, the second runs once that frame has been produced.
     requestAnimationFrame(() => requestAnimationFrame(() => report("painted", current)));
-    return JSON.stringify({ records: records.length, xpaths: xpathCount, resolved, boxes: drawn, generation: current });
+    return JSON.stringify({ records: records.length, xpaths: xpathCount, resolved, boxes: drawn, generation: current,
+      marks });
   };
 
   const select = (index) => {
@@ -280,6 +389,13 @@
     return JSON.stringify(xpaths.map((x) => describe(x, rl.resolve(String(x), memo), o)));
   };
 
+  // Every record's badge: its label and its rendered box in document coordinates (null when not drawn). Tests.
+  const badgeRects = () => JSON.stringify(records.map((r) => {
+    if (!r.badge || r.badge.style.display === "none") return null;
+    const b = r.badge.getBoundingClientRect();
+    return { label: r.badge.textContent, rect: [b.left + window.scrollX, b.top + window.scrollY, b.width, b.height] };
+  }));
+
   const boxes = () => {
     if (!records.length) return "[]";
     const o = origin();
@@ -290,7 +406,10 @@
   const scrollTo = (xpath) => {
     const el = rl.resolve(String(xpath));
     if (!el) return null;
-    el.scrollIntoView({ block: "center", inline: "nearest" });
+    // An element taller than most of the view is brought in from its top, where its badge is, not its middle.
+    const tall = el.getBoundingClientRect().height > 0.8 * (document.documentElement.clientHeight || innerHeight);
+    el.scrollIntoView({ block: tall ? "start" : "center", inline: "nearest" });
+    if (tall) window.scrollBy(0, -28);
     const r = el.getBoundingClientRect();
     return JSON.stringify([r.left, r.top, r.width, r.height]);
   };
@@ -314,6 +433,10 @@
     return out.length > TIP_CHARS ? out.slice(0, TIP_CHARS) + "…" : out;
   };
 
+  // The tip goes below the hovered element, or above it, when one of them has room in the view; else beside it
+  // (right, then left); else in the corner of the view that covers least of the element's own text. It is
+  // always inside the view, and never wider than the view less a margin.
+  const MARGIN = 6;
   const placeHover = (el) => {
     if (!ensureHost()) return;
     const o = origin();
@@ -321,15 +444,42 @@
     place(hoverBox, rect);
     hoverBox.style.display = visible(rect) ? "block" : "none";
     tip.style.display = "block";
-    // Below the element when the viewport has room for it, above it otherwise; never off the left edge.
-    const tipHeight = tip.offsetHeight;
-    const viewTop = -o[1];
-    const below = rect[1] + rect[3] + 4;
-    const fitsBelow = below + tipHeight <= viewTop + window.innerHeight;
-    const above = Math.max(viewTop, rect[1] - tipHeight - 4);
-    tip.style.top = (fitsBelow ? below : above) + "px";
-    const viewLeft = -o[0];
-    tip.style.left = Math.max(viewLeft, Math.min(rect[0], viewLeft + window.innerWidth - tip.offsetWidth - 4)) + "px";
+    const w = tip.offsetWidth;
+    const h = tip.offsetHeight;
+    const root = document.documentElement;
+    const view = [-o[0], -o[1], root.clientWidth || window.innerWidth, root.clientHeight || window.innerHeight];
+    const [vx, vy, vw, vh] = view;
+    const clampX = (x) => Math.max(vx + 4, Math.min(x, vx + vw - w - 4));
+    const clampY = (y) => Math.max(vy + 4, Math.min(y, vy + vh - h - 4));
+    const fits = (x, y) => x >= vx && y >= vy && x + w <= vx + vw && y + h <= vy + vh;
+    const [ex, ey, ew, eh] = rect;
+    const candidates = [
+      [clampX(ex), ey + eh + MARGIN],
+      [clampX(ex), ey - h - MARGIN],
+      [ex + ew + MARGIN, clampY(ey)],
+      [ex - w - MARGIN, clampY(ey)],
+    ];
+    let spot = candidates.find(([x, y]) => fits(x, y));
+    if (!spot) {
+      const own = textRects(el, o, 200);
+      const corners = [[vx + vw - w - 4, vy + vh - h - 4], [vx + vw - w - 4, vy + 4], [vx + 4, vy + vh - h - 4],
+        [vx + 4, vy + 4]];
+      const covered = ([x, y]) => own.reduce((sum, r) => {
+        const ix = Math.min(x + w, r[0] + r[2]) - Math.max(x, r[0]);
+        const iy = Math.min(y + h, r[1] + r[3]) - Math.max(y, r[1]);
+        return sum + (ix > 0 && iy > 0 ? ix * iy : 0);
+      }, 0);
+      spot = corners.reduce((best, c) => (covered(c) < covered(best) ? c : best));
+    }
+    tip.style.left = spot[0] + "px";
+    tip.style.top = spot[1] + "px";
+  };
+
+  // The tip's box in viewport coordinates and whether it shows (tests).
+  const hoverTip = () => {
+    if (!tip) return JSON.stringify(null);
+    const r = tip.getBoundingClientRect();
+    return JSON.stringify({ shown: tip.style.display !== "none", rect: [r.left, r.top, r.width, r.height] });
   };
 
   const hideHover = () => {
@@ -399,6 +549,8 @@
     select,
     locate: (xpathsJson) => locate(JSON.parse(xpathsJson)),
     boxes,
+    badgeRects,
+    hoverTip: () => hoverTip(),
     scrollTo,
     setAnnotating: (on) => ((annotating = !!on), annotating),
     // Reports "framed" once the page has produced a frame with everything done so far (scrolls included).

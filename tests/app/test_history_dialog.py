@@ -93,13 +93,13 @@ def test_a_restore_in_a_later_session_goes_back_to_an_earlier_change_and_undoes(
         QTest.keySequence(window, "Ctrl+H")
         dialog = window.history_dialog
         assert dialog is not None and dialog.isVisible()
-        rows = [[dialog.entries.topLevelItem(r).text(c) for c in range(4)]
+        rows = [[dialog.entries.topLevelItem(r).text(c) for c in range(1, 5)]
                 for r in range(dialog.entries.topLevelItemCount())]
         # Newest first: the status change, the delete, the person's add, the import; then the starting point.
         assert [row[2] for row in rows] == ["page labelled → reviewed", "delete", "add (accepted)", "add (accepted)",
                                             "before any change"]
         assert [row[1] for row in rows[:3]] == ["tester"] * 3 and rows[3][1].startswith("dataset ")
-        assert rows[1][3] == f"record #{item_1.id}" and rows[3][3].startswith("records #")
+        assert rows[1][3] == "record 1" and rows[3][3] == "records 1, 2"  # the numbers the list showed
         assert not dialog.restore_button.isEnabled()
 
         dialog.choose(added.id)
@@ -109,7 +109,7 @@ def test_a_restore_in_a_later_session_goes_back_to_an_earlier_change_and_undoes(
         assert [label.id for label in window.labels] == [label.id for label in window.project.labels("1")]
         assert drawn_records(window) == 3
         assert window.project.page("1").status == "reviewed"  # a restore brings back labels, not status
-        assert dialog.entries.topLevelItem(0).text(2) == f"restore to change {added.id}"
+        assert dialog.entries.topLevelItem(0).text(3) == "restore to change 2"  # the "#" column of the add
         assert dialog.chosen() == added.id  # the choice survives the refresh
 
         # Ctrl+Z works with the dialog in front (where the restore was just made), and from the window.
@@ -128,3 +128,31 @@ def test_a_restore_in_a_later_session_goes_back_to_an_earlier_change_and_undoes(
     finally:
         window.close()
     assert not dialog.isVisible()  # closing the window closes its history
+
+
+def test_history_names_records_and_changes_by_the_numbers_the_user_sees(qtbot, tmp_path, project_dir):
+    window = open_window(qtbot, tmp_path, project_dir)
+    try:
+        project = window.project
+        first, second = project.labels("1")
+        window.edit("delete record", lambda: project.delete(first.id, window.person))
+        added = window.edit("new record", lambda: project.add_record("1", [ITEM.format(4)], window.person))
+        window.edit("new record", lambda: project.add_record("1", [ITEM.format(3)], window.person))
+        assert added is not None and added.record is not None
+        # Record ids are the database's: item 4 has id 3 but is the second record of the list and of the badges.
+        assert added.record.id == 3 and [label.id for label in project.labels("1")].index(added.record.id) == 1
+        QTest.keySequence(window, "Ctrl+H")
+        dialog = window.history_dialog
+        assert dialog is not None
+        rows = [[dialog.entries.topLevelItem(r).text(c) for c in range(5)]
+                for r in range(dialog.entries.topLevelItemCount())]
+        assert [row[0] for row in rows] == ["4", "3", "2", "1", "0"]
+        assert [row[4] for row in rows[:4]] == ["record 3", "record 2", "record 1", "records 1, 2"]
+        assert "#" not in " ".join(row[4] for row in rows)
+        dialog.choose(added.id)
+        QTest.mouseClick(dialog.restore_button, Qt.MouseButton.LeftButton)
+        assert dialog.entries.topLevelItem(0).text(3) == "restore to change 3"
+        assert "restore to change 3" in window.statusBar().currentMessage()
+        assert second.id in [label.id for label in project.labels("1")]
+    finally:
+        window.close()

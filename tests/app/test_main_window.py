@@ -361,5 +361,5 @@ def test_hovering_an_element_shows_its_xpath_and_text(qtbot, window):
     QTest.mouseMove(proxy, QPoint(x, 2))
     spin(100)
     QTest.mouseMove(proxy, QPoint(x, y))
-    qtbot.waitUntil(lambda: window.breadcrumb.text().startswith(target), timeout=5_000)
-    assert "“Tripod”" in window.breadcrumb.text()
+    qtbot.waitUntil(lambda: f"   {target}   " in window.breadcrumb.full_text(), timeout=5_000)
+    assert "“Tripod”" in window.breadcrumb.full_text()

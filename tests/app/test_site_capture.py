@@ -31,7 +31,7 @@ DEMO_SITE = ROOT / "resources" / "agent" / "demo-site"
 
 
 def capture_command(url: str, site: Path, *more: str) -> list[str]:
-    return [sys.executable, "-m", "recordlens.annotator.agent.site_capture", url, "--site", str(site), "--json",
+    return [sys.executable, "-m", "recordlens.annotator.cli", "site", "capture", url, "--site", str(site), "--json",
             "--timeout", "30", *more]
 
 

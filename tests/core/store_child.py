@@ -54,8 +54,12 @@ def main(argv: list[str]) -> int:
             print("ready", flush=True)
             while not go_file.exists():
                 time.sleep(0.001)
-        for _ in range(edits):
+        made = 0
+        while made < edits:
             change = random_edit(project, page, rng)
+            if change.id is None:
+                continue  # a no-op (rejecting a rejected record) is not an edit: nothing was stored
+            made += 1
             # Printed only after the commit returned: a line on stdout is an acknowledged edit.
             print(change.id, change.action, flush=True)
     return 0

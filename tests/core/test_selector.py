@@ -16,8 +16,8 @@ import pytest
 
 from recordlens.core.cli.command import main as cli_main
 from recordlens.core.extract import create
-from recordlens.core.extract.candidates import FEATURE_NAMES, page_candidates
-from recordlens.core.extract.selector import DEFAULT_MODEL, SelectorExtractor, feature_matrix
+from recordlens.core.extract.candidates import FEATURE_NAMES, feature_matrix, page_candidates
+from recordlens.core.extract.selector import DEFAULT_MODEL, SelectorExtractor
 from recordlens.core.extract.selector_model import Ensemble, ModelError, SelectorModel
 from recordlens.core.extract.training import FitConfig, LabelledPage, _fit_trees, _stack, fit, prepare
 from recordlens.core.page.dom import Page, parse_html

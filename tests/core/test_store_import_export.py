@@ -150,6 +150,50 @@ def test_dataset_labels_are_verbatim_and_unresolved_xpaths_are_flagged_not_dropp
     assert json.loads((tmp_path / "out" / "gt" / "1.json").read_text()) == records
 
 
+def test_nexteval_export_writes_the_labelled_pages_as_its_help_says_with_modes_from_the_umask(
+        tmp_path: Path, capsys) -> None:
+    import os
+    import stat
+
+    data = small_dataset(tmp_path / "data")
+    (data / "html" / "2.html").write_text(PAGE.replace("Shop", "Other"), encoding="utf-8")  # no gt: unlabelled
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        project.add_record("1", ["/body[1]"], Provenance.extractor("mdr", "0.3", "html"))  # a proposal
+        assert [p.status for p in project.pages()] == ["labelled", "new"]
+    old = os.umask(0o027)
+    try:
+        assert run_cli(["export", "--project", str(tmp_path / "p"), "-f", "nexteval", "-o", str(tmp_path / "out"),
+                        "-q"]) == 0
+    finally:
+        os.umask(old)
+    captured = capsys.readouterr()
+    out = tmp_path / "out"
+    # Pages and ground truth go together: the unlabelled page is left out, and the output says so.
+    assert sorted(p.name for p in (out / "html").iterdir()) == ["1.html"]
+    assert sorted(p.name for p in (out / "gt").iterdir()) == ["1.json"]
+    assert "exported 1 page(s), 2 record(s)" in captured.out
+    assert "1 page(s) not labelled (left out): 2" in captured.err
+    assert "1 proposed record(s) on labelled pages were not exported" in captured.err
+    for path in (out / "html" / "1.html", out / "gt" / "1.json"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o640, path  # 0666 less the umask 027, html and gt alike
+    # --all-pages: the unlabelled page's snapshot too, still without ground truth.
+    run_cli(["export", "--project", str(tmp_path / "p"), "-f", "nexteval", "-o", str(tmp_path / "all"), "-q",
+             "--all-pages"])
+    assert sorted(p.name for p in (tmp_path / "all" / "html").iterdir()) == ["1.html", "2.html"]
+    assert sorted(p.name for p in (tmp_path / "all" / "gt").iterdir()) == ["1.json"]
+    assert "(html only, no gt): 2" in capsys.readouterr().err
+    help_text = project_cli_help("export")
+    assert "labelled or reviewed" in help_text and "left out" in help_text and "umask" in help_text
+
+
+def project_cli_help(command: str) -> str:
+    parser = argparse.ArgumentParser(prog="recordlens")
+    sub = parser.add_subparsers()
+    project_cli.register(sub)
+    return " ".join(sub.choices[command].format_help().split())
+
+
 def test_jsonl_and_csv_exports_carry_status_and_provenance(tmp_path: Path) -> None:
     data = small_dataset(tmp_path / "data")
     ana = Provenance.person("ana")

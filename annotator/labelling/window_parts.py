@@ -1,0 +1,64 @@
+"""What the labelling window's controllers (record actions, review, jobs) may use of the window: a Protocol, so
+that each controller depends on this contract and not on `MainWindow` itself (the window imports them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QAction, QUndoGroup
+    from PySide6.QtWidgets import QTabWidget
+
+    from ...core.store import Change, Label, Project, Provenance
+    from ..settings import KeyStore, Settings
+    from .page_list import PageList
+    from .page_view import PageView
+    from .record_panel import RecordPanel
+    from .review_panel import ReviewPanel
+
+
+class LabellingWindow(Protocol):
+    project: Project
+    settings: Settings
+    keys: KeyStore
+    page_name: str | None
+    page_loaded: bool
+    labels: list[Label]
+    page_list: PageList
+    page_view: PageView
+    record_panel: RecordPanel
+    review_panel: ReviewPanel
+    tabs: QTabWidget
+    undo_group: QUndoGroup
+    actions_by_name: dict[str, QAction]
+    # The controllers themselves, as each may reach another through the window: typed loosely, since naming
+    # their classes here would tie every controller to every other one again.
+    record_actions: Any
+    reviewing: Any
+    jobs: Any
+
+    @property
+    def person(self) -> Provenance: ...
+
+    def edit(self, text: str, change: Callable[[], Change]) -> Change | None: ...
+
+    def message(self, text: str, ms: int = 6000) -> None: ...
+
+    def label(self, record_id: int) -> Label | None: ...
+
+    def current_label(self) -> Label | None: ...
+
+    def open_page(self, name: str) -> None: ...
+
+    def jump_to_page(self, name: str) -> None: ...
+
+    def reload_labels(self, selected: Sequence[int] | None = None) -> None: ...
+
+    def redraw(self) -> None: ...
+
+    def select_records(self, ids: Sequence[int], scroll: bool = True) -> None: ...
+
+    def scroll_to_selected(self) -> None: ...
+
+    def saved(self) -> None: ...

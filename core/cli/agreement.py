@@ -1,0 +1,73 @@
+"""`recordlens agreement --project P --between A B`: how two annotators' labels agree, page by page."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..records.agreement import Agreement
+from ..records.review import MATCH_THRESHOLD
+from ..runs.progress import progress
+from ..store.agreement import project_agreement
+from ..store.project import open_project
+
+_SHOWN_XPATHS = 3
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("agreement", help="compare two annotators' labels of a project",
+                       description="Score annotator A's labels against B's on every page both labelled, with the "
+                                   "structure-aware score (per page and mean P/R/F1: P is how much of A's records B "
+                                   "also made, R how much of B's A made), and list the records they disagree on "
+                                   "(only A, only B, different: overlap below the threshold). A and B name an "
+                                   "annotator imported with `import --annotator`, `project` (the project's own "
+                                   "labels on labelled and reviewed pages), or a person who labelled in the app.")
+    p.add_argument("--project", required=True, metavar="DIR")
+    p.add_argument("--between", required=True, nargs=2, metavar=("A", "B"))
+    p.add_argument("--threshold", type=float, default=MATCH_THRESHOLD,
+                   help=f"overlap from which two records are the same record (default {MATCH_THRESHOLD})")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(handler=cmd_agreement)
+
+
+def cmd_agreement(args: argparse.Namespace) -> int:
+    a, b = args.between
+    with open_project(args.project) as project:
+        result = project_agreement(project, a, b, args.threshold,
+                                   progress=lambda names: progress(names, label="comparing",
+                                                                   enabled=not args.quiet and not args.json))
+    print(json.dumps(result.as_dict(), ensure_ascii=False, indent=1) if args.json else format_agreement(result))
+    return 0
+
+
+def _xpaths(xpaths: tuple[str, ...]) -> str:
+    shown = ", ".join(xpaths[:_SHOWN_XPATHS])
+    return shown + (f", … ({len(xpaths)})" if len(xpaths) > _SHOWN_XPATHS else "")
+
+
+def format_agreement(result: Agreement) -> str:
+    lines = [f"agreement of {result.a} (A) with {result.b} (B) on {len(result.pages)} page(s) both labelled"]
+    lines.append(f"{'page':<10} {'P':>6} {'R':>6} {'F1':>6} {'A rec':>6} {'B rec':>6} {'disagree':>8}")
+    for page in result.pages:
+        s = page.review.score
+        lines.append(f"{page.page:<10} {page.precision:6.3f} {page.recall:6.3f} {page.f1:6.3f} "
+                     f"{s.predicted_records:>6} {s.true_records:>6} {len(page.disagreements):>8}")
+    if result.pages:
+        lines.append(f"{'mean':<10} {result.precision:6.3f} {result.recall:6.3f} {result.f1:6.3f}")
+    for name, pages in ((result.a, result.only_a_pages), (result.b, result.only_b_pages)):
+        if pages:
+            lines.append(f"labelled by {name} only (not compared): {', '.join(pages)}")
+    for page in result.pages:
+        if not page.disagreements:
+            continue
+        lines.append(f"\npage {page.page}: {len(page.disagreements)} record(s) disagree")
+        for d in page.disagreements:
+            if d.kind == "only A":
+                lines.append(f"  only A   A{d.a_number}: {_xpaths(d.a)}")
+            elif d.kind == "only B":
+                lines.append(f"  only B   B{d.b_number}: {_xpaths(d.b)}")
+            else:
+                lines.append(f"  different (overlap {d.overlap:.2f})  A{d.a_number}: {_xpaths(d.a)}  |  "
+                             f"B{d.b_number}: {_xpaths(d.b)}")
+    return "\n".join(lines)

@@ -1,0 +1,125 @@
+"""Keyboard flow and feedback (issue 12): Esc out of the search box, J past the last record, F6 on the latest run,
+L on a page with proposals, one vocabulary, and a project that reopens where it was left."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtTest import QTest
+
+from recordlens.annotator.labelling.main_window import MainWindow
+from recordlens.annotator.settings import Settings
+from recordlens.core.store.project import Provenance, open_project
+from tests.app import test_main_window as main_tests
+
+pytestmark = pytest.mark.app
+
+project_dir = main_tests.project_dir
+window = main_tests.window
+MDR = Provenance.extractor("mdr", "0.3", "html")
+
+
+def key(win: MainWindow, sequence: str) -> None:
+    QTest.keySequence(win, sequence)
+
+
+def test_esc_leaves_the_search_box_and_keeps_the_selection(qtbot, window):
+    first = window.project.labels("1")[0]
+    window.select_records([first.id])
+    key(window, "Ctrl+F")
+    qtbot.waitUntil(window.page_list.search.hasFocus, timeout=2_000)
+    QTest.keyClick(window.page_list.search, "x")
+    QTest.keySequence(window.page_list.search, "Esc")
+    assert not window.page_list.search.hasFocus()
+    assert window.record_panel.selected_ids() == [first.id]
+
+
+def test_j_after_the_last_record_offers_the_next_page_and_j_again_opens_it(qtbot, window):
+    labels = window.project.labels("1")
+    window.select_records([labels[-1].id])
+    key(window, "J")
+    assert window.page_name == "1"
+    assert "J again opens page 2" in window.statusBar().currentMessage()
+    key(window, "J")
+    assert window.page_name == "2"
+
+
+def test_f6_opens_review_on_the_latest_run(qtbot, window):
+    project = window.project
+    for _ in range(2):
+        run = project.runs.add("handmade")
+        project.runs.add_predictions(run, {"1": project.true_records("1")[:3]})
+        project.runs.finish(run)
+    key(window, "F6")
+    assert window.reviewing.active() and window.reviewing.run_id == run
+    assert window.review is not None and window.review.count("matched") == 3
+    key(window, "F6")
+    assert not window.reviewing.active()
+
+
+def test_l_on_a_page_with_proposals_says_what_export_does_and_asks_again(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    window.project.add_record("2", [main_tests.ITEM.format(1)], MDR)
+    window.reload_labels()
+    assert window.project.page("2").status == "proposed"
+    assert "page in progress" in window.counts_label.text()  # a page is never "proposed": records are
+    key(window, "L")
+    assert window.project.page("2").status == "proposed"
+    message = window.statusBar().currentMessage()
+    assert "1 proposed record" in message and "export writes only accepted and edited records" in message
+    key(window, "L")
+    assert window.project.page("2").status == "labelled"
+    words = [window.page_list.status_filter.itemText(i) for i in range(window.page_list.status_filter.count())]
+    assert "in progress" in words and "proposed" not in words
+
+
+def test_the_project_reopens_on_the_page_it_was_left_on(qtbot, tmp_path, project_dir):
+    settings_file = tmp_path / "settings.json"
+
+    def open_window() -> MainWindow:
+        win = MainWindow(open_project(project_dir), settings=Settings.load(settings_file),
+                         settings_file=settings_file, key_store=main_tests.FakeKeyStore())
+        win.show()
+        assert win.page_view.wait_until_loaded()
+        return win
+
+    first = open_window()
+    try:
+        assert first.page_name == "1"
+        first.open_page("2")
+    finally:
+        first.close()
+    second = open_window()
+    try:
+        assert second.page_name == "2"
+    finally:
+        second.close()
+
+
+def test_delete_says_that_the_numbers_after_it_moved(qtbot, window):
+    labels = window.project.labels("1")
+    window.select_records([labels[1].id])
+    key(window, "Del")
+    assert "deleted record 2; the records after it now have numbers 1 lower" in window.statusBar().currentMessage()
+
+
+def test_u_climbs_from_the_clicked_element_to_its_parent_and_shift_u_comes_back(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    bold = f"{main_tests.ITEM.format(2)}/b[1]"
+    window._on_hovered(bold)
+    assert window.breadcrumb.full_text().startswith("click: new record")
+    main_tests.click(window, bold)
+    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels) == 1)
+    key(window, "U")
+    assert window.project.labels("2")[0].xpaths == (main_tests.ITEM.format(2),)
+    key(window, "U")
+    assert window.project.labels("2")[0].xpaths == ("/body[1]/ul[1]",)
+    key(window, "Shift+U")
+    key(window, "Shift+U")
+    assert window.project.labels("2")[0].xpaths == (bold,)
+    # Hovering says what a click will do to the selected record, before it is done.
+    window._on_hovered(bold)
+    assert window.breadcrumb.full_text().startswith("click: remove from record 1")
+    window._on_hovered(f"{main_tests.ITEM.format(3)}/b[1]")
+    assert window.breadcrumb.full_text().startswith("click: add to record 1")

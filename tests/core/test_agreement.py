@@ -1,0 +1,103 @@
+"""A second annotator: their NEXT-EVAL folder imported beside the project's labels, and `recordlens agreement`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.cli.command import main
+from recordlens.core.store.agreement import project_agreement
+from recordlens.core.store.importer import import_paths
+from recordlens.core.store.project import Provenance, StoreError, init_project, open_project
+
+PAGES = ("1", "7", "11")
+
+
+def dataset(dev: Path, root: Path, change=None) -> Path:
+    (root / "html").mkdir(parents=True)
+    (root / "gt").mkdir()
+    for name in PAGES:
+        shutil.copy(dev / "html" / f"{name}.html", root / "html")
+        records = json.loads((dev / "gt" / f"{name}.json").read_text(encoding="utf-8"))
+        if change:
+            records = change(name, records)
+        (root / "gt" / f"{name}.json").write_text(json.dumps(records), encoding="utf-8")
+    return root
+
+
+def bea(name: str, records: list) -> list:
+    """The second annotator: leaves out page 1's first record and labels only half of page 7's first."""
+    if name == "1":
+        return records[1:]
+    if name == "7":
+        first = records[0]
+        return [first[: max(1, len(first) // 2)] if len(first) > 1 else [first[0] + "/*[1]"], *records[1:]]
+    return records
+
+
+@pytest.fixture
+def two(dev_dir: Path, tmp_path: Path) -> Path:
+    folder = tmp_path / "p"
+    with init_project(folder) as project:
+        import_paths(project, [dataset(dev_dir, tmp_path / "ana")])
+        before = {name: project.true_records(name) for name in PAGES}
+        report = import_paths(project, [dataset(dev_dir, tmp_path / "bea", bea)], annotator="bea")
+        assert report.imported == list(PAGES) and not report.problems
+        # Both label sets are kept, apart: the project's labels did not change.
+        assert {name: project.true_records(name) for name in PAGES} == before
+        assert project.annotators.names() == ["bea"]
+        assert project.annotators.records("bea", "1") == before["1"][1:]
+    return folder
+
+
+def test_agreement_scores_one_set_against_the_other_and_lists_the_disagreeing_records(two: Path) -> None:
+    with open_project(two) as project:
+        result = project_agreement(project, "project", "bea")
+        truth_1 = project.true_records("1")
+    assert [p.page for p in result.pages] == list(PAGES)
+    page_1, page_2, page_3 = result.pages
+    assert page_3.f1 == 1.0 and page_3.disagreements == []
+    assert page_1.recall == 1.0 and page_1.precision == pytest.approx((len(truth_1) - 1) / len(truth_1))
+    assert [(d.kind, d.a_number, d.b_number) for d in page_1.disagreements] == [("only A", 1, None)]
+    assert page_1.disagreements[0].a == tuple(truth_1[0])
+    assert page_2.f1 < 1.0 and page_2.disagreements
+    assert result.f1 == pytest.approx((page_1.f1 + page_2.f1 + page_3.f1) / 3)
+    with open_project(two) as project:  # F1 is symmetric; P and R swap
+        swapped = project_agreement(project, "bea", "project")
+    assert swapped.f1 == pytest.approx(result.f1) and swapped.pages[0].recall == pytest.approx(page_1.precision)
+
+
+def test_agreement_command_prints_per_page_and_mean_and_the_records(two: Path, capsys) -> None:
+    assert main(["agreement", "--project", str(two), "--between", "project", "bea", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "agreement of project (A) with bea (B) on 3 page(s) both labelled" in out
+    assert "\nmean " in out and "page 1: 1 record(s) disagree" in out and "only A   A1: /" in out
+    assert main(["agreement", "--project", str(two), "--between", "project", "bea", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["pages_compared"] == 3 and data["pages"][0]["disagreements"][0]["kind"] == "only A"
+    assert main(["agreement", "--project", str(two), "--between", "bea", "nobody"]) == 2
+    assert "no labels by 'nobody'" in capsys.readouterr().err
+
+
+def test_a_person_who_labelled_in_the_app_is_a_label_set_too(two: Path) -> None:
+    with open_project(two) as project:
+        first = project.labels("7")[0]
+        project.edit(first.id, [*first.xpaths, "/body[1]"], Provenance.person("ana"))
+        result = project_agreement(project, "ana", "bea")
+        assert [p.page for p in result.pages] == ["7"]  # the pages ana worked on
+        with pytest.raises(StoreError, match="two different"):
+            project_agreement(project, "bea", "bea")
+        with pytest.raises(StoreError, match="names the project's own labels"):
+            import_paths(project, [], annotator="project")
+
+
+def test_importing_the_same_dataset_without_annotator_says_its_labels_were_not_imported(dev_dir, tmp_path) -> None:
+    data = dataset(dev_dir, tmp_path / "d")
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        report = import_paths(project, [data])
+    assert report.unchanged == list(PAGES)
+    assert any("--annotator NAME" in w for w in report.warnings)
