@@ -13,6 +13,7 @@ from ..records.score import DatasetScore
 from ..runs.evaluate import score_run, score_seeds, seed_runs
 from ..runs.progress import progress
 from . import project as project_cli
+from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
 from .output import warn
 from .pages import token_counter
@@ -36,7 +37,10 @@ def cmd_score(args: argparse.Namespace) -> int:
     stored = project_cli.score_project_run(args, progress=bar)
     if stored is None and args.pred and seed_runs(args.pred) and not any(Path(args.pred).glob("*.json")):
         return _score_seeds(args, bar)
-    scores, warnings = stored if stored is not None else score_run(args.pred, args.gt, args.pages, progress=bar)
+    if stored is None:
+        with engine_for(args) as engine:  # issue 16: pages parsed and scored on the engine
+            stored = score_run(args.pred, args.gt, args.pages, progress=bar, engine=engine)
+    scores, warnings = stored
     for message in warnings + scores.warnings:
         warn(message)
     if args.json:
@@ -48,7 +52,8 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
     """A run made with --seeds N: each seed scored, then the means (and spread) over seeds."""
-    seeds, warnings = score_seeds(args.pred, args.gt, args.pages, progress=bar)
+    with engine_for(args) as engine:
+        seeds, warnings = score_seeds(args.pred, args.gt, args.pages, progress=bar, engine=engine)
     for message in warnings:
         warn(message)
     if args.json:
@@ -100,6 +105,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     project_cli.add_score_arguments(p)
     p.add_argument("--json", action="store_true", help="print the scores as JSON")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_engine_arguments(p)
     p.set_defaults(handler=cmd_score)
 
     p = sub.add_parser("bench", help="the paper's Table 1 (formats) and Table 2 (methods), and a chart",
