@@ -79,9 +79,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     counter = token_counter(args) if args.count_tokens else None
     if args.count_tokens and counter is None:
         warn("--count-tokens needs GEMINI_API_KEY (or GOOGLE_API_KEY); tokens shown as n/a")
-    result = bench.run_bench(args.pages, args.gt, specs, answers=answers, count_tokens=counter,
-                             progress=lambda n: progress(n, label="bench", enabled=not args.quiet),
-                             llm_options=gemini_options(args))
+    with engine_for(args) as engine:  # issue 16: one page (every method on it) per unit of work
+        result = bench.run_bench(args.pages, args.gt, specs, answers=answers, count_tokens=counter,
+                                 progress=lambda n: progress(n, label="bench", enabled=not args.quiet),
+                                 llm_options=gemini_options(args), engine=engine)
     for message in result.warnings:
         warn(message)
     if args.chart and not args.no_chart:
@@ -123,4 +124,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", "-q", action="store_true")
     add_llm_arguments(p)
+    add_engine_arguments(p)
     p.set_defaults(handler=cmd_bench)

@@ -43,6 +43,7 @@ class RayEngine:
         self._owns_instance = owns_instance
         self.max_retries = max_retries
         self.requests_per_minute = requests_per_minute
+        self._shared: dict[int, tuple[SharedBudget, int]] = {}  # id(local Budget) -> its actor, its users
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         _register_serializers()
 
@@ -82,19 +83,27 @@ class RayEngine:
 
     @contextmanager
     def shipping(self, extractor: T) -> Iterator[T]:
-        """Swap a Gemini extractor's budget for one actor that every worker shares, for the time of a run."""
+        """Swap a Gemini extractor's budget for one actor that every worker shares, for the time of a run.
+        Extractors that share a budget locally (bench's Gemini formats) share one actor."""
         caller = getattr(extractor, "caller", None)
         budget = getattr(caller, "budget", None)
         if not isinstance(budget, Budget):
             yield extractor
             return
-        shared = start_shared_budget(budget, self.requests_per_minute)
+        shared, users = self._shared.get(id(budget), (None, 0))
+        if shared is None:
+            shared = start_shared_budget(budget, self.requests_per_minute)
+        self._shared[id(budget)] = (shared, users + 1)
         caller.budget = shared  # type: ignore[union-attr]
         try:
             yield extractor
         finally:
-            copy_counts(shared, budget)
             caller.budget = budget  # type: ignore[union-attr]
+            shared, users = self._shared.pop(id(budget))
+            if users > 1:
+                self._shared[id(budget)] = (shared, users - 1)
+            else:
+                copy_counts(shared, budget)
 
     def close(self) -> None:
         import ray
