@@ -21,13 +21,18 @@ def add_engine_arguments(p: argparse.ArgumentParser, unit: str = "page") -> None
                             "results written exactly as locally (needs recordlens[ray])")
     group.add_argument("--ray-address", help="an existing Ray cluster (default: start a local instance)")
     group.add_argument("--workers", type=int, help="CPUs of the local Ray instance (default: all)")
+    group.add_argument("--requests-per-minute", type=int,
+                       help="ray: Gemini requests per minute, one limit for all workers (with --max-requests "
+                            "and --max-tokens)")
 
 
 def engine_options(args: argparse.Namespace) -> EngineOptions:
     workers = getattr(args, "workers", None)
-    if workers is not None and workers < 1:
-        raise RecordLensError("--workers must be at least 1")
-    return EngineOptions(getattr(args, "engine", "local") or "local", getattr(args, "ray_address", None), workers)
+    rpm = getattr(args, "requests_per_minute", None)
+    if (workers is not None and workers < 1) or (rpm is not None and rpm < 1):
+        raise RecordLensError("--workers and --requests-per-minute must be at least 1")
+    return EngineOptions(getattr(args, "engine", "local") or "local", getattr(args, "ray_address", None), workers,
+                         rpm)
 
 
 @contextmanager

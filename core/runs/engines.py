@@ -41,6 +41,7 @@ class EngineOptions:
     name: str = "local"
     address: str | None = None  # an existing Ray cluster; None starts a local instance
     workers: int | None = None  # CPUs of the local instance (default: the machine's)
+    requests_per_minute: int | None = None  # Gemini requests per minute, shared by every worker (ray only)
 
 
 class Engine(Protocol):
@@ -84,8 +85,8 @@ def make_engine(options: EngineOptions | None) -> Engine:
     """The engine `options` name; Ray's is connected (or started) here, and must be `close()`d."""
     options = options or EngineOptions()
     if options.name == "local":
-        if options.address or options.workers:
-            raise EngineError("--ray-address and --workers are for --engine ray")
+        if options.address or options.workers or options.requests_per_minute:
+            raise EngineError("--ray-address, --workers and --requests-per-minute are for --engine ray")
         return LocalEngine()
     if options.name != "ray":
         raise EngineError(f"unknown engine {options.name!r}; choose one of {', '.join(ENGINES)}")
@@ -96,7 +97,8 @@ def make_engine(options: EngineOptions | None) -> Engine:
             from None
     from .ray_engine import RayEngine
 
-    return RayEngine.connect(address=options.address, workers=options.workers)
+    return RayEngine.connect(address=options.address, workers=options.workers,
+                             requests_per_minute=options.requests_per_minute)
 
 
 class CompletedNames:

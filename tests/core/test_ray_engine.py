@@ -184,3 +184,16 @@ def test_without_ray_the_engine_says_how_to_install_it(monkeypatch: pytest.Monke
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
     assert main(["score", "--pred", ".", "--gt", ".", "--pages", ".", "--engine", "ray"]) == 2
     assert "pip install 'recordlens[ray]'" in capsys.readouterr().err
+
+
+def test_requests_per_minute_are_one_limit_for_all_workers(ray_instance: Path) -> None:
+    import ray
+
+    from recordlens.core.llm.shared_budget import start_shared_budget
+
+    shared = start_shared_budget(Budget(), requests_per_minute=3)
+    task = ray.remote(num_cpus=1)(ray_units.reserve_twice)
+    verdicts = ray.get([task.remote(shared) for _ in range(2)])  # two workers, one limiter
+    flat = [v for pair in verdicts for v in pair]
+    assert sorted(flat) == ["ok", "ok", "ok", "wait"]
+    assert shared.counts() == (3, 0)
