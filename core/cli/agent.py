@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from ..agent.browsers import browser_kind, browser_names, default_browser
+from ..agent.engine_runs import run_agent_on_engine
 from ..agent.evaluate import evaluate, format_table, write_chart
 from ..agent.loop import DEFAULT_MAX_FAILURES, DEFAULT_STEP_BUDGET, AgentSettings, run_agent
 from ..agent.memory import parse_memory
@@ -19,6 +20,7 @@ from ..agent.model import Trajectory
 from ..agent.sites import build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks
 from ..errors import AgentError, RecordLensError
+from .engine_options import add_engine_arguments, engine_for
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -50,6 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
     q.add_argument("--temperature", type=float)
     q.add_argument("--max-requests", type=int, help="stop after this many model requests")
+    add_engine_arguments(q, unit="episode")
     q.set_defaults(handler=cmd_agent_run)
 
     q = agent_sub.add_parser("eval", help="success per category over runs, steps, agreement with references")
@@ -105,6 +108,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     if missing:
         raise AgentError(f"task(s) {', '.join(missing)} have no start_url")
     memory = parse_memory(args.memory)
+    if args.engine != "local" and args.browser != "text":  # issue 16: QtWebEngine stays in the app's process
+        raise AgentError(f"--engine {args.engine} runs core's HTML browser only: add --browser text")
     if args.runs < 1 or args.step_budget < 1:
         raise AgentError("--runs and --step-budget must be at least 1")
     settings = CallSettings(json_output=False, base_url=args.base_url)
@@ -135,7 +140,16 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             print(f"run {trajectory.run} {trajectory.task_id}: {verdict} in {len(trajectory.steps)} steps "
                   f"({trajectory.stop}); answer {trajectory.answer!r}", file=sys.stderr)
 
-        done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent, on_trajectory=keep)
+        # --- engine dispatch (issue 16): one episode per unit of work, stored here as each arrives ---
+        if args.engine != "local":
+            with engine_for(args) as engine:
+                done = run_agent_on_engine(
+                    engine, tasks, site, kind.factory, caller, runs=args.runs, settings=agent, on_trajectory=keep,
+                    on_failure=lambda episode, reason: print(f"episode {episode} failed: {reason}", file=sys.stderr))
+        else:
+            done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent,
+                             on_trajectory=keep)
+        # --- end engine dispatch ---
         project.agent.finish_run(run_id, {"requests": caller.budget.requests, "tokens": caller.budget.tokens})
     finally:
         project.close()

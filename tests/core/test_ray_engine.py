@@ -24,7 +24,7 @@ from recordlens.core.llm.gemini import Budget
 from recordlens.core.runs.runner import run_extractor
 from tests import ray_units
 from tests.conftest import SHARED_DATA, require_shared
-from tests.fake_gemini import FakeGemini, answer
+from tests.fake_gemini import FakeGemini, answer, answer_with
 
 KEY = "fake-key-ray-7f3a9c"  # what the workers inherit from the environment; must appear in no file of Ray's
 FOLDERS = ("nexteval-synth-dev", "nexteval-synth-more")
@@ -197,3 +197,38 @@ def test_requests_per_minute_are_one_limit_for_all_workers(ray_instance: Path) -
     flat = [v for pair in verdicts for v in pair]
     assert sorted(flat) == ["ok", "ok", "ok", "wait"]
     assert shared.counts() == (3, 0)
+
+
+def test_agent_run_on_ray_gives_the_local_episodes_and_shares_the_request_budget(
+        engine: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from recordlens.core.resource_files import resource_path
+
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    site = str(resource_path("agent", "demo-site"))
+    tasks = tmp_path / "tasks.jsonl"
+    lines = resource_path("agent", "demo-tasks.jsonl").read_text("utf-8").splitlines()
+    tasks.write_text("\n".join(line for line in lines if '"rules-' in line) + "\n", encoding="utf-8")
+
+    def reply(body: dict[str, object]) -> str:  # the same answer for the same prompt, whatever the order
+        return "ANSWER; 2000" if "rules-2" in json.dumps(body) or "2000" in json.dumps(body) else "Click [5]"
+
+    figures = {}
+    for engine_name in ("local", "ray"):
+        project = tmp_path / engine_name
+        with FakeGemini(default=answer_with(reply)) as server:
+            code = main(["agent", "run", "--project", str(project), "--site", site, "--tasks", str(tasks),
+                         "--browser", "text", "--base-url", server.url, "--step-budget", "3",
+                         "--engine", engine_name])
+        assert code == 0
+        capsys.readouterr()
+        assert main(["agent", "eval", "--project", str(project), "--json"]) == 0
+        figures[engine_name] = json.loads(capsys.readouterr().out)
+    for a, b in zip(figures["ray"]["episodes"], figures["local"]["episodes"], strict=True):
+        assert a == b
+    assert figures["ray"] == figures["local"]
+
+    with FakeGemini(default=answer_with(reply)) as server:
+        assert main(["agent", "run", "--project", str(tmp_path / "budget"), "--site", site, "--tasks", str(tasks),
+                     "--browser", "text", "--base-url", server.url, "--step-budget", "3", "--max-requests", "4",
+                     "--engine", "ray"]) == 0
+        assert len(server.requests) == 4  # one budget for the six episodes on both workers

@@ -1,0 +1,78 @@
+"""`agent run --engine ray`: each episode (a task in one run) is a unit of work on the engine (issue 16).
+
+A unit runs `run_episode` as the local loop does, with a fresh core HTML browser over the site, which it
+reads by path; its Gemini caller shares one budget with every other worker. The driver stores each
+trajectory as it arrives (the project database is written by one process only) and stops handing out
+episodes once one stops on the model budget, as the local loop does. The QtWebEngine browser lives in the app
+process and is not shipped: Ray runs `--browser text` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..runs.engines import Engine, UnitFailedError
+from .loop import AgentSettings, Caller, run_episode
+from .model import Browser, Task, Trajectory
+from .sites import Site
+
+Episode = tuple[int, Task]
+
+
+@dataclass
+class EpisodeUnit:
+    """One episode wherever it runs. `caller` is the attribute `Engine.shipping` gives a shared budget."""
+
+    caller: Caller
+    site: Site
+    browser_factory: Callable[[Site], Browser]
+    settings: AgentSettings
+
+    def __call__(self, episode: Episode) -> Trajectory:
+        run, task = episode
+        return run_episode(task, self.browser_factory(self.site), self.caller, self.settings, run=run)
+
+
+def episode_key(episode: Episode) -> str:
+    return f"{episode[1].id} (run {episode[0]})"
+
+
+def run_agent_on_engine(engine: Engine, tasks: Sequence[Task], site: Site,
+                        browser_factory: Callable[[Site], Browser], caller: Caller, *, runs: int,
+                        settings: AgentSettings, on_trajectory: Callable[[Trajectory], None],
+                        on_failure: Callable[[str, str], None]) -> list[Trajectory]:
+    """Every task `runs` times on `engine`; `on_trajectory` sees them, and they are returned, in the local loop's
+    (run-major) order. An episode whose worker died is reported to `on_failure(episode, reason)` and left out."""
+    episodes: list[Episode] = [(run, task) for run in range(runs) for task in tasks]
+    finished: dict[str, Trajectory | None] = {}  # None: the episode's worker died
+    stored: list[Trajectory] = []
+
+    def store_in_order() -> None:
+        # Episodes are stored in the local loop's order (what `agent eval` lists), each as soon as every
+        # episode before it is in.
+        while len(stored) < len(episodes) and episode_key(episodes[len(stored)]) in finished:
+            trajectory = finished[episode_key(episodes[len(stored)])]
+            if trajectory is None:
+                episodes.pop(len(stored))
+                continue
+            stored.append(trajectory)
+            on_trajectory(trajectory)
+
+    unit = EpisodeUnit(caller, site, browser_factory, settings)
+    with engine.shipping(unit) as shipped:
+        for episode, result in engine.map(shipped, list(episodes), key=episode_key):
+            if isinstance(result, UnitFailedError):
+                on_failure(episode_key(episode), str(result))
+                finished[episode_key(episode)] = None
+            else:
+                finished[episode_key(episode)] = result
+            store_in_order()
+            if isinstance(result, Trajectory) and result.stop == "model budget":
+                break  # the budget is shared: the other workers meet it too; the rest is cancelled
+    for episode in episodes[len(stored):]:  # after a stop: what finished, still in order
+        trajectory = finished.get(episode_key(episode))
+        if trajectory is not None:
+            stored.append(trajectory)
+            on_trajectory(trajectory)
+    return stored
