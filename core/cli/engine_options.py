@@ -24,6 +24,9 @@ def add_engine_arguments(p: argparse.ArgumentParser, unit: str = "page") -> None
     group.add_argument("--requests-per-minute", type=int,
                        help="ray: Gemini requests per minute, one limit for all workers (with --max-requests "
                             "and --max-tokens)")
+    group.add_argument("--ship-content", action="store_true",
+                       help="ray, a cluster without shared storage: send each page's bytes with its task and "
+                            "write its results here (extract); default: workers read and write by path")
 
 
 def engine_options(args: argparse.Namespace) -> EngineOptions:
@@ -32,7 +35,7 @@ def engine_options(args: argparse.Namespace) -> EngineOptions:
     if (workers is not None and workers < 1) or (rpm is not None and rpm < 1):
         raise RecordLensError("--workers and --requests-per-minute must be at least 1")
     return EngineOptions(getattr(args, "engine", "local") or "local", getattr(args, "ray_address", None), workers,
-                         rpm)
+                         rpm, bool(getattr(args, "ship_content", False)))
 
 
 @contextmanager

@@ -8,9 +8,12 @@ summary reads as the local one does. Pages already written are skipped here, wit
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+from .. import atomic
 from ..extract.base import Extractor
 from .engines import Engine, UnitFailedError, worker_name
 from .runner import RunSummary, extract_pages
@@ -23,12 +26,21 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
     todo = [name for name in wanted if not (resume and (out / f"{name}.json").exists())]
     summary.skipped.extend(name for name in wanted if name not in todo)
     parts: dict[str, RunSummary] = {}
+    by_content = getattr(engine, "ships_content", False)
     with engine.shipping(extractor) as shipped:
-        unit = functools.partial(extract_one_page, shipped, files, out, resume)
-        for name, result in engine.map(unit, todo, progress=progress):
+        if by_content:  # no shared storage: the page goes as bytes, its files come back as bytes
+            unit = functools.partial(extract_one_shipped_page, shipped)
+            items: Sequence[object] = _ShippedPages(todo, files)
+        else:
+            unit = functools.partial(extract_one_page, shipped, files, out, resume)
+            items = todo
+        for item, result in engine.map(unit, items, key=_name_of, progress=progress):
+            name = _name_of(item)
             if isinstance(result, UnitFailedError):
                 part = RunSummary(out)
                 part.failed[name] = str(result)
+            elif by_content:
+                part = _write_shipped(out, name, *result)
             else:
                 part = result
             parts[name] = part
@@ -55,4 +67,57 @@ def extract_one_page(extractor: Extractor, files: dict[str, Path], out: Path, re
     if part.failed:
         where = worker_name()
         part.failed = {page: f"{reason} (on worker {where})" for page, reason in part.failed.items()}
+    return part
+
+
+@dataclass(frozen=True)
+class ShippedPage:
+    """A page sent by content: its name, its file's name (the suffix says HTML or MHTML) and its bytes."""
+
+    name: str
+    filename: str
+    data: bytes
+
+
+class _ShippedPages:
+    """The pages to send, read from disk one at a time as the engine submits them (never the whole run)."""
+
+    def __init__(self, names: list[str], files: dict[str, Path]) -> None:
+        self._names, self._files = names, files
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __iter__(self) -> Iterator[ShippedPage]:
+        for name in self._names:
+            path = self._files[name]
+            yield ShippedPage(name, path.name, path.read_bytes())
+
+
+def _name_of(item: object) -> str:
+    return item.name if isinstance(item, ShippedPage) else str(item)
+
+
+def extract_one_shipped_page(extractor: Extractor, page: ShippedPage) -> tuple[RunSummary, dict[str, bytes]]:
+    """One unit of work on a worker without the run's folder: the runner's loop on the page, in a folder of
+    the worker's own; the files it wrote come back as bytes (relative path -> content)."""
+    with tempfile.TemporaryDirectory(prefix="recordlens-page-") as folder:
+        root = Path(folder)
+        page_file = root / "pages" / page.filename
+        page_file.parent.mkdir()
+        page_file.write_bytes(page.data)
+        out = root / "out"
+        part = extract_one_page(extractor, {page.name: page_file}, out, False, page.name)
+        written = {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*.json"))
+                   if p.is_file() and p.name != "run.json" and not p.name.startswith(".")}
+    return part, written
+
+
+def _write_shipped(out: Path, name: str, part: RunSummary, written: dict[str, bytes]) -> RunSummary:
+    """The worker's files into the run, atomically, the records file last (its presence means done)."""
+    for relative in sorted(written, key=lambda r: r == f"{name}.json"):
+        atomic.write_bytes(out / relative, written[relative])
+    if name in part.failed:
+        (out / f"{name}.json").unlink(missing_ok=True)  # a --restart's old answer is not this run's
+    part.out_dir = out
     return part

@@ -42,6 +42,7 @@ class EngineOptions:
     address: str | None = None  # an existing Ray cluster; None starts a local instance
     workers: int | None = None  # CPUs of the local instance (default: the machine's)
     requests_per_minute: int | None = None  # Gemini requests per minute, shared by every worker (ray only)
+    ship_content: bool = False  # ray without shared storage: pages and their results travel as bytes
 
 
 class Engine(Protocol):
@@ -85,8 +86,9 @@ def make_engine(options: EngineOptions | None) -> Engine:
     """The engine `options` name; Ray's is connected (or started) here, and must be `close()`d."""
     options = options or EngineOptions()
     if options.name == "local":
-        if options.address or options.workers or options.requests_per_minute:
-            raise EngineError("--ray-address, --workers and --requests-per-minute are for --engine ray")
+        if options.address or options.workers or options.requests_per_minute or options.ship_content:
+            raise EngineError("--ray-address, --workers, --requests-per-minute and --ship-content are for "
+                              "--engine ray")
         return LocalEngine()
     if options.name != "ray":
         raise EngineError(f"unknown engine {options.name!r}; choose one of {', '.join(ENGINES)}")
@@ -98,7 +100,7 @@ def make_engine(options: EngineOptions | None) -> Engine:
     from .ray_engine import RayEngine
 
     return RayEngine.connect(address=options.address, workers=options.workers,
-                             requests_per_minute=options.requests_per_minute)
+                             requests_per_minute=options.requests_per_minute, ships_content=options.ship_content)
 
 
 class CompletedNames:

@@ -7,8 +7,11 @@ Imported only for `--engine ray` (Ray is the optional extra `recordlens[ray]`). 
   small results. A task whose worker dies is retried once (`max_retries`); a page whose retry dies too is
   reported as failed, by page and with the worker's death, and the finished pages stay as written.
 - **Bounded.** At most `2 × workers` tasks are in flight (so the object store holds a few small results, not
-  the run); a task gets a page *path* (the storage is shared on one machine or a cluster's shared folder) and
-  parses the page itself, so no page travels through the object store.
+  the run). By default a task gets a page *path* (the storage is shared: one machine, or a cluster's shared
+  folder) and parses the page itself, so no page travels through the object store; with `ships_content`
+  (`--ship-content`, a cluster without shared storage) the page's bytes go with its task, read as the task
+  is submitted, and the files it wrote come back as bytes for the driver to write. Either way a page is
+  parsed once, by the task that extracts it.
 - **The key.** A local instance's workers inherit this process's environment, where the key already is; for an
   existing cluster the key goes in the job's `runtime_env` environment variables, held in memory by Ray, never
   written to a file or a log by RecordLens. A `GeminiCaller` is shipped as its settings and its shared budget
@@ -36,14 +39,15 @@ OBJECT_STORE_BYTES = 200 * 1024 * 1024  # results are small; Ray's default (30% 
 class RayEngine:
     name = "ray"
 
-    def __init__(self, *, owns_instance: bool, max_retries: int = 1,
-                 requests_per_minute: int | None = None) -> None:
+    def __init__(self, *, owns_instance: bool, max_retries: int = 1, requests_per_minute: int | None = None,
+                 ships_content: bool = False) -> None:
         import ray
 
         self._owns_instance = owns_instance
         self.max_retries = max_retries
         self.requests_per_minute = requests_per_minute
         self._shared: dict[int, tuple[SharedBudget, int]] = {}  # id(local Budget) -> its actor, its users
+        self.ships_content = ships_content  # no shared storage: pages and their files travel as bytes
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         _register_serializers()
 
@@ -118,7 +122,7 @@ class _Completions:
 
     def __init__(self, engine: RayEngine, fn: Callable[[T], R], items: Sequence[T], key: Callable[[T], str],
                  done: dict[str, tuple[T, R | UnitFailedError]]) -> None:
-        self._engine, self._items, self._key, self._done = engine, list(items), key, done
+        self._engine, self._items, self._key, self._done = engine, items, key, done  # read lazily
         self._fn = fn
         self.pending: dict[object, T] = {}
 

@@ -232,3 +232,17 @@ def test_agent_run_on_ray_gives_the_local_episodes_and_shares_the_request_budget
                      "--browser", "text", "--base-url", server.url, "--step-budget", "3", "--max-requests", "4",
                      "--engine", "ray"]) == 0
         assert len(server.requests) == 4  # one budget for the six episodes on both workers
+
+
+def test_pages_shipped_by_content_give_the_same_files(engine: object, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A cluster without shared storage: pages go as bytes with their tasks, results come back as bytes."""
+    data = require_shared(SHARED_DATA / FOLDERS[1])
+    local, shipped = tmp_path / "local", tmp_path / "shipped"
+    run_extractor(create("repeats"), data / "html", local)
+    assert main(["extract", "--pages", str(data / "html"), "--out", str(shipped), "-q", "--engine", "ray",
+                 "--ship-content"]) == 0
+    assert _files(shipped) == _files(local)
+    assert _stray(shipped) == []
+    cost = json.loads(next((shipped / "_run").glob("1*.json")).read_text())
+    assert cost["method"] == "repeats" and "records" not in cost
