@@ -15,11 +15,18 @@ def _qt_site_browser(site):  # noqa: ANN001, ANN202 - types live on the Qt side,
     return QtSiteBrowser(site)
 
 
+def _chromium_capture(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - run_capture's signature
+    from .agent.site_capture import run_capture
+
+    return run_capture(*args, **kwargs)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    from ..core.agent import register_browser
+    from ..core.agent import register_browser, register_capture_runner
     from ..core.cli import main as core_main
 
     register_browser("qt", _qt_site_browser, "QtWebEngine with set-of-mark screenshots", screenshots=True)
+    register_capture_runner(_chromium_capture)
     return core_main(argv)
 
 

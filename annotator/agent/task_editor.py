@@ -11,7 +11,7 @@ import contextlib
 import json
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -48,6 +48,8 @@ class TaskEditor(QWidget):
         super().__init__(parent)
         self.path: Path | None = None
         self.site = ""  # written with every task, so a tasks file names the site it belongs to
+        self.site_source = lambda: None  # the open Site (the agent window sets it), for the review's answer check
+        self.review = None  # the review queue window, once opened
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -61,7 +63,7 @@ class TaskEditor(QWidget):
         buttons = QHBoxLayout()
         for text, slot in (("Open…", self.open_dialog), ("Save", self.save), ("Save as…", self.save_as_dialog),
                            ("Add task", self.add_task), ("Remove", self.remove_selected),
-                           ("Check", self.check)):
+                           ("Check", self.check), ("Review candidates…", self.open_review)):
             button = QPushButton(text)
             button.clicked.connect(slot)
             buttons.addWidget(button)
@@ -216,6 +218,16 @@ class TaskEditor(QWidget):
         emit(self.saved, str(target))
         return target
 
+    def open_review(self, path: str | Path | None = None):  # noqa: ANN201 - a ReviewQueue
+        """Open the review queue for a candidates file (asked for when not given)."""
+        return _open_review(self, path)
+
+    def close_review(self) -> None:
+        if self.review is not None:
+            self.review.close()
+            self.review.deleteLater()
+            self.review = None
+
     def open_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(self, "Open tasks", str(self.path or ""), "Tasks (*.jsonl);;All (*)")
         if name:
@@ -226,6 +238,37 @@ class TaskEditor(QWidget):
         name, _ = QFileDialog.getSaveFileName(self, "Save tasks", str(self.path or "tasks.jsonl"),
                                               "Tasks (*.jsonl)")
         return self.save(name) if name else None
+
+
+def _open_review(editor: TaskEditor, path: str | Path | None = None):  # noqa: ANN202 - a ReviewQueue
+    """The review queue for candidate tasks (review_queue.py), in a window of its own; refined tasks it hands
+    over are added to the table (a task whose id is there already replaces that row)."""
+    from .review_queue import ReviewQueue
+
+    if editor.review is None:
+        editor.review = ReviewQueue(editor)
+        editor.review.setWindowFlag(Qt.WindowType.Window)  # its own window, closed with the editor
+        editor.review.refined.connect(lambda tasks: _add_refined(editor, tasks))
+    editor.review.set_site(editor.site_source())
+    if path is None:
+        editor.review.show()
+        if not editor.review.candidates:
+            editor.review.open_dialog()
+    else:
+        editor.review.load(path)
+        editor.review.show()
+    return editor.review
+
+
+def _add_refined(editor: TaskEditor, tasks: list[Task]) -> None:
+    rows = {editor._cell(r, "id"): r for r in range(editor.table.rowCount())}
+    for task in tasks:
+        if task.id in rows:
+            editor.table.removeRow(rows.pop(task.id))
+            rows = {editor._cell(r, "id"): r for r in range(editor.table.rowCount())}
+        editor._append(task)
+    editor.table.resizeRowsToContents()
+    editor.status.setText(f"{len(tasks)} refined task(s) added from the review; save to keep them")
 
 
 def displayed_rows(table: QTableWidget) -> list[list[str]]:

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from ...core.agent import Task, TaskFileError, Trajectory
 from ...core.errors import AgentError, RecordLensError
 from ...core.resource_files import resource_path
+from .capture_panel import install as install_capture
 from .qt_browser import QtSiteBrowser
 from .recorder import Recorder
 from .recording_panel import RecordingPanel
@@ -106,6 +107,7 @@ class AgentWindow(QMainWindow):
         self.tabs.addTab(self.task_editor, "Tasks")
         self.setCentralWidget(self.tabs)
         self._build_menu()
+        install_capture(self)  # "Capture a site from the web…" and the captured-page view (capture_panel.py)
         self.browser.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.browser.blocked_count_changed.connect(
             lambda n: self.statusBar().showMessage(f"{n} request(s) blocked on this page", 4000))

@@ -5,7 +5,19 @@ loop and its memory, the browsers it drives, evaluation, and the demo site.
 """
 
 from .actions import ACTIONS, SCROLL_DIRECTIONS, ActionParseError, Step, format_action, parse_action
+from .axtree import SiteTrees, format_axtree, read_tree
 from .browsers import register_browser
+from .candidates import STATUS_LABELS, STATUSES, Candidate, SiteText, load_candidates, save_candidates
+from .capture import (
+    CAPTURE_VIEWPORT,
+    CaptureError,
+    CaptureRules,
+    CaptureSummary,
+    PageFailed,
+    RenderedPage,
+    capture_site,
+    register_capture_runner,
+)
 from .model import ANSWER_KINDS, NORMALISE_RULES, Browser, ModelCall, Observation, Task, Trajectory
 from .site_files import existing_site_file, free_site_file, site_file_name
 from .sites import INDEX_FILE, Site, SiteError, build_site, load_site, normalise_url, not_in_snapshot_html
@@ -13,9 +25,12 @@ from .targets import Target, TargetNotFoundError, find_target, targets_match
 from .tasks import TaskFileError, load_tasks, save_tasks, task_from_line
 
 __all__ = [
-    "ACTIONS", "ANSWER_KINDS", "INDEX_FILE", "NORMALISE_RULES", "SCROLL_DIRECTIONS", "ActionParseError", "Browser",
-    "ModelCall", "Observation", "Site", "SiteError", "Step", "Target", "TargetNotFoundError", "Task", "TaskFileError",
-    "Trajectory", "build_site", "existing_site_file", "find_target", "format_action", "free_site_file", "load_site",
-    "load_tasks", "normalise_url", "not_in_snapshot_html", "parse_action", "register_browser", "save_tasks",
-    "site_file_name", "targets_match", "task_from_line",
+    "ACTIONS", "ANSWER_KINDS", "CAPTURE_VIEWPORT", "INDEX_FILE", "NORMALISE_RULES", "SCROLL_DIRECTIONS", "STATUSES",
+    "STATUS_LABELS", "ActionParseError", "Browser", "Candidate", "CaptureError", "CaptureRules", "CaptureSummary",
+    "ModelCall", "Observation", "PageFailed", "RenderedPage", "Site", "SiteError", "SiteText", "SiteTrees", "Step",
+    "Target", "TargetNotFoundError", "Task", "TaskFileError", "Trajectory", "build_site", "capture_site",
+    "existing_site_file", "find_target", "format_action", "format_axtree", "free_site_file", "load_candidates",
+    "load_site", "load_tasks", "normalise_url", "not_in_snapshot_html", "parse_action", "read_tree",
+    "register_browser", "register_capture_runner", "save_candidates", "save_tasks", "site_file_name", "targets_match",
+    "task_from_line",
 ]

@@ -61,15 +61,14 @@ def run_agent_on_engine(engine: Engine, tasks: Sequence[Task], site: Site,
 
     unit = EpisodeUnit(caller, site, browser_factory, settings)
     with engine.shipping(unit) as shipped:
-        for episode, result in engine.map(shipped, list(episodes), key=episode_key):
+        for episode, result in engine.map(shipped, list(episodes), key=episode_key,
+                                          stop_when=lambda t: t.stop == "model budget"):
             if isinstance(result, UnitFailedError):
                 on_failure(episode_key(episode), str(result))
                 finished[episode_key(episode)] = None
             else:
                 finished[episode_key(episode)] = result
-            store_in_order()
-            if isinstance(result, Trajectory) and result.stop == "model budget":
-                break  # the budget is shared: the other workers meet it too; the rest is cancelled
+            store_in_order()  # after a "model budget" stop no episode starts; those in flight are kept
     for episode in episodes[len(stored):]:  # after a stop: what finished, still in order
         trajectory = finished.get(episode_key(episode))
         if trajectory is not None:

@@ -19,6 +19,7 @@ from ..errors import RecordLensError
 from ..llm.gemini import Answer, BudgetExceededError, GeminiError
 from ..resource_files import read_resource
 from .actions import ActionParseError, Step, parse_action
+from .axtree import format_axtree
 from .memory import Memory, WindowMemory, render
 from .model import Browser, ModelCall, Observation, Task, Trajectory
 from .targets import Target, find_target, folded
@@ -27,6 +28,8 @@ from .tasks import is_correct
 DEFAULT_STEP_BUDGET = 15
 DEFAULT_MAX_FAILURES = 3
 MAX_PAGE_TEXT = 6000  # characters of page text in a prompt, when the browser gives any
+# What an agent can observe besides the numbered elements (`--observation`, combinable).
+OBSERVATIONS = ("screenshot", "axtree", "text")
 
 
 class Caller(Protocol):
@@ -42,6 +45,16 @@ class AgentSettings:
     max_failures: int = DEFAULT_MAX_FAILURES  # failed steps in a row that end an episode
     send_screenshot: bool = True
     actor: str = "agent"
+    # None: the page text whenever the browser gives it (the screenshot as `send_screenshot` says). Otherwise
+    # exactly these of OBSERVATIONS; "axtree" shows the page's stored accessibility tree (`axtree_for(url)`,
+    # e.g. axtree.SiteTrees), numbered like the elements.
+    observations: tuple[str, ...] | None = None
+    axtree_for: Callable[[str], dict | None] | None = None
+
+    def observes(self, kind: str) -> bool:
+        if self.observations is None:
+            return kind == "text" or (kind == "screenshot" and self.send_screenshot)
+        return kind in self.observations
 
 
 def run_agent(tasks: Sequence[Task], browser_factory: Callable[[Task], Browser], caller: Caller, *,
@@ -81,7 +94,7 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
         position = len(trajectory.steps) + 1
         before = _keep_screenshot(trajectory, observation)
         prompt = build_prompt(template, task, observation, trajectory.steps, settings, position)
-        images = [observation.screenshot] if settings.send_screenshot and observation.screenshot else []
+        images = [observation.screenshot] if settings.observes("screenshot") and observation.screenshot else []
         step, stop = _take_step(caller, browser, prompt, system, images, observation, trajectory, position)
         if stop is None and step.action != "answer":
             observation = browser.observe()
@@ -146,7 +159,8 @@ def build_prompt(template: str, task: Task, observation: Observation, steps: Seq
         "url": observation.url,
         "elements": describe_elements(observation.elements),
         "memory": render(settings.memory, steps, task.instruction, observation),
-        "page_text": _page_text(observation),
+        "page_text": (_page_text(observation) if settings.observes("text") else "")
+                     + (_axtree_text(observation, settings) if settings.observes("axtree") else ""),
     }
     prompt = template
     for key, value in values.items():
@@ -162,6 +176,15 @@ def _page_text(observation: Observation) -> str:
     if len(text) > MAX_PAGE_TEXT:
         text = text[:MAX_PAGE_TEXT] + "\n[… the rest of the page text is cut]"
     return f"\nText of the page:\n{text}\n"
+
+
+def _axtree_text(observation: Observation, settings: AgentSettings) -> str:
+    """The page's stored accessibility tree, its nodes numbered as the elements are (by XPath)."""
+    tree = settings.axtree_for(observation.url) if settings.axtree_for is not None else None
+    if tree is None:
+        return "\nAccessibility tree of the page: (none stored for this page)\n"
+    labels = {e.xpath: e.label for e in observation.elements if e.xpath and e.label is not None}
+    return f"\nAccessibility tree of the page ([n] = element n above):\n{format_axtree(tree, labels)}\n"
 
 
 def describe_elements(elements: Sequence[Target]) -> str:

@@ -11,7 +11,9 @@ URLs are compared after `normalise_url`:
     space written + or %20 is the same, `?flag` is `?flag=`, and `?` with nothing after it is no query.
 The scheme is kept: an http link does not reach a page saved from https.
 
-`site.json` (written by `recordlens site build DIR`) holds the index: url -> file (relative) and title.
+`site.json` (written by `recordlens site build DIR`) holds the index: url -> file (relative) and title, and for a
+captured page (`recordlens site capture`) the files kept beside it: `axtree` (Chromium's accessibility tree),
+`screenshot` (the full-page PNG) and `meta` (URLs, status, redirects, time, hashes, engine, viewport).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ INDEX_FILE = "site.json"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _PATH_SAFE = "/:@!$&'()*+,;=-._~"
 NOT_IN_SNAPSHOT_TITLE = "Not in this snapshot"
+# The files a capture keeps beside NAME.mhtml, by kind: NAME.axtree.json, NAME.png, NAME.meta.json.
+SIDE_SUFFIXES = {"axtree": ".axtree.json", "screenshot": ".png", "meta": ".meta.json"}
 
 
 class SiteError(AgentError):
@@ -43,6 +47,19 @@ class SitePage:
     url: str     # as saved
     file: str    # relative to the site folder, with forward slashes
     title: str = ""
+    # Files kept beside a captured page (kind -> relative path), see SIDE_SUFFIXES; empty for a hand-made page.
+    side: tuple[tuple[str, str], ...] = ()
+
+    def side_file(self, kind: str) -> str | None:
+        return dict(self.side).get(kind)
+
+    def as_dict(self) -> dict[str, str]:
+        return {"url": self.url, "file": self.file, "title": self.title, **dict(self.side)}
+
+
+def side_files(page: Path) -> dict[str, Path]:
+    """Where a capture keeps the files of the page saved at `page` (by kind), whether they exist or not."""
+    return {kind: page.with_name(page.stem + suffix) for kind, suffix in SIDE_SUFFIXES.items()}
 
 
 @dataclass
@@ -67,7 +84,7 @@ class Site:
         return self.root / page.file if page else None
 
     def as_dict(self) -> dict[str, object]:
-        return {"name": self.name, "pages": [{"url": p.url, "file": p.file, "title": p.title} for p in self.pages]}
+        return {"name": self.name, "pages": [p.as_dict() for p in self.pages]}
 
 
 def normalise_url(url: str) -> str:
@@ -128,7 +145,11 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
             warnings.append(f"{relative} left out: {seen[key]} was saved from the same URL ({snapshot.url})")
             continue
         seen[key] = relative
-        pages.append(SitePage(url=snapshot.url, file=relative, title=snapshot.title or ""))
+        found = side_files(path)
+        # Only a capture writes NAME.meta.json: without it, a NAME.png beside a hand-made page is just a file.
+        side = tuple((kind, f.relative_to(root).as_posix()) for kind, f in found.items()
+                     if found["meta"].is_file() and f.is_file())
+        pages.append(SitePage(url=snapshot.url, file=relative, title=snapshot.title or "", side=side))
     if not pages:
         raise SiteError(f"{root} holds no saved page with a URL (.mhtml, or .html saved by a browser)")
     pages.sort(key=lambda p: normalise_url(p.url))
@@ -146,7 +167,8 @@ def load_site(folder: str | Path) -> Site:
         return build_site(root, write=False)
     try:
         data = json.loads(index.read_text(encoding="utf-8"))
-        pages = [SitePage(url=str(p["url"]), file=str(p["file"]), title=str(p.get("title") or ""))
+        pages = [SitePage(url=str(p["url"]), file=str(p["file"]), title=str(p.get("title") or ""),
+                          side=tuple((k, str(p[k])) for k in SIDE_SUFFIXES if p.get(k)))
                  for p in data["pages"]]
         name = str(data.get("name") or root.resolve().name)
     except (OSError, ValueError, KeyError, TypeError) as error:

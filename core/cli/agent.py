@@ -11,15 +11,18 @@ import json
 import sys
 from pathlib import Path
 
+from ..agent.axtree import SiteTrees
 from ..agent.browsers import browser_kind, browser_names, default_browser
 from ..agent.engine_runs import run_agent_on_engine
 from ..agent.evaluate import evaluate, format_table, write_chart
-from ..agent.loop import DEFAULT_MAX_FAILURES, DEFAULT_STEP_BUDGET, AgentSettings, run_agent
+from ..agent.loop import DEFAULT_MAX_FAILURES, DEFAULT_STEP_BUDGET, OBSERVATIONS, AgentSettings, run_agent
 from ..agent.memory import parse_memory
 from ..agent.model import Trajectory
 from ..agent.sites import build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks
 from ..errors import AgentError, RecordLensError
+from . import capture as capture_cli
+from . import task_pipeline
 from .engine_options import add_engine_arguments, engine_for
 
 
@@ -29,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = site_sub.add_parser("build", help="index a folder of saved pages by URL (writes DIR/site.json)")
     q.add_argument("folder", metavar="DIR")
     q.set_defaults(handler=cmd_site_build)
+    capture_cli.register(site_sub)
 
     p = sub.add_parser("agent", help="run web agents on a snapshot site and score them")
     agent_sub = p.add_subparsers(dest="agent_command", metavar="SUBCOMMAND", required=True)
@@ -48,6 +52,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="failed steps in a row that end an episode")
     q.add_argument("--browser", choices=browser_names(), default=default_browser(),
                    help="; ".join(f"{name}: {browser_kind(name).description}" for name in browser_names()))
+    q.add_argument("--observation", metavar="KINDS",
+                   help="what the agent observes besides the numbered elements, comma-separated: screenshot, "
+                        "axtree (the page's stored accessibility tree, from `site capture`), text (default: the "
+                        "browser's screenshot if it has one, and the page text)")
     q.add_argument("--references", help="folder of <task id>.json reference trajectories to store with the run")
     q.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
     q.add_argument("--temperature", type=float)
@@ -63,10 +71,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--chart", help="write a PNG chart here")
     q.set_defaults(handler=cmd_agent_eval)
 
-    q = agent_sub.add_parser("tasks", help="check a tasks file; print the normalisation rules")
+    q = agent_sub.add_parser("tasks", help="check a tasks file; print the normalisation rules; generate, filter, "
+                                           "review and report benchmark tasks")
     q.add_argument("--check", metavar="FILE", help="validate a tasks JSONL file")
     q.add_argument("--rules", action="store_true", help="print the answer normalisation rules")
     q.set_defaults(handler=cmd_agent_tasks)
+    task_pipeline.register(q.add_subparsers(dest="tasks_command", metavar="SUBCOMMAND"))
 
 
 def cmd_site_build(args: argparse.Namespace) -> int:
@@ -89,7 +99,8 @@ def cmd_agent_tasks(args: argparse.Namespace) -> int:
             categories[task.category or "(none)"] = categories.get(task.category or "(none)", 0) + 1
         print(f"{args.check}: {len(tasks)} tasks; " + ", ".join(f"{c} {n}" for c, n in sorted(categories.items())))
     if not args.rules and not args.check:
-        raise RecordLensError("agent tasks needs --check FILE or --rules")
+        raise RecordLensError("agent tasks needs --check FILE, --rules or a subcommand (generate, filter, review, "
+                              "export, report)")
     return 0
 
 
@@ -119,10 +130,12 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
         settings.temperature = args.temperature
     caller = GeminiCaller(settings, budget=Budget(max_requests=args.max_requests))
     kind = browser_kind(args.browser)
+    observations = _observations(args.observation, kind.screenshots, site)
     browser = kind.factory(site)
+    seen = "+".join(observations) if observations is not None else ""
     agent = AgentSettings(memory=memory, step_budget=args.step_budget, max_failures=args.max_failures,
-                          send_screenshot=kind.screenshots,
-                          actor=f"agent:{settings.model}/{memory.name}/{args.browser}")
+                          send_screenshot=kind.screenshots, observations=observations, axtree_for=SiteTrees(site),
+                          actor=f"agent:{settings.model}/{memory.name}/{args.browser}" + (f"/{seen}" if seen else ""))
     folder = Path(args.project)
     project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)
     try:
@@ -132,7 +145,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             _store_references(project, rows, Path(args.references))
         run_id = project.agent.add_run(settings.model, {
             "memory": memory.name, "runs": args.runs, "step_budget": args.step_budget, "browser": args.browser,
-            "site": site.name, "tasks": str(args.tasks), "max_failures": args.max_failures})
+            "site": site.name, "tasks": str(args.tasks), "max_failures": args.max_failures,
+            "observation": list(observations) if observations is not None else None})
 
         def keep(trajectory: Trajectory) -> None:
             project.agent.add_trajectory(rows[trajectory.task_id], trajectory, agent_run_id=run_id)
@@ -160,6 +174,22 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     print(f"agent run {run_id}: {succeeded} of {len(done)} episodes succeeded; "
           f"score it with `recordlens agent eval --project {args.project} --run {run_id}`")
     return 0
+
+
+def _observations(text: str | None, screenshots: bool, site) -> tuple[str, ...] | None:  # noqa: ANN001 - a Site
+    """--observation read and checked against what the browser and the site can give."""
+    if text is None:
+        return None
+    kinds = tuple(dict.fromkeys(k.strip().lower() for k in text.split(",") if k.strip()))
+    unknown = [k for k in kinds if k not in OBSERVATIONS]
+    if unknown or not kinds:
+        raise AgentError(f"--observation {text!r}: choose from {', '.join(OBSERVATIONS)} (comma-separated)")
+    if "screenshot" in kinds and not screenshots:
+        raise AgentError("--observation screenshot needs a browser with screenshots (--browser qt)")
+    if "axtree" in kinds and not SiteTrees(site).count():
+        raise AgentError(f"--observation axtree: the site {site.name} has no stored accessibility tree; capture it "
+                         "with `recordlens site capture`")
+    return kinds
 
 
 def _store_references(project, rows: dict[str, int], folder: Path) -> None:  # noqa: ANN001 - a Project

@@ -34,7 +34,7 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
         else:
             unit = functools.partial(extract_one_page, shipped, files, out, resume)
             items = todo
-        for item, result in engine.map(unit, items, key=_name_of, progress=progress):
+        for item, result in engine.map(unit, items, key=_name_of, progress=progress, stop_when=_stopped):
             name = _name_of(item)
             if isinstance(result, UnitFailedError):
                 part = RunSummary(out)
@@ -44,9 +44,9 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
             else:
                 part = result
             parts[name] = part
-            if part.stopped:
-                summary.stopped = part.stopped
-                break  # the budget is shared: every other worker meets the same limit; the rest is cancelled
+            # The budget is shared: no page starts after the first stop; the pages in flight finish (their
+            # requests are paid for) or meet the same limit. The first stop's message is the run's.
+            summary.stopped = summary.stopped or part.stopped
     for name in todo:  # the local order, so that warnings and lists compare with a local run's
         part = parts.get(name)
         if part is None:
@@ -92,6 +92,11 @@ class _ShippedPages:
         for name in self._names:
             path = self._files[name]
             yield ShippedPage(name, path.name, path.read_bytes())
+
+
+def _stopped(result: object) -> bool:
+    part = result[0] if isinstance(result, tuple) else result
+    return isinstance(part, RunSummary) and part.stopped is not None
 
 
 def _name_of(item: object) -> str:

@@ -49,10 +49,13 @@ class Engine(Protocol):
     name: str
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
-            progress: Progress = lambda names: names) -> Iterator[tuple[T, R | UnitFailedError]]:
+            progress: Progress = lambda names: names,
+            stop_when: Callable[[R], bool] = lambda result: False) -> Iterator[tuple[T, R | UnitFailedError]]:
         """Yield `(item, fn(item))` for every item, in completion order; `progress` sees `key(item)` as each
         completes. A unit that died where it ran yields a `UnitFailedError` instead of its result; an
-        exception `fn` raises is raised here."""
+        exception `fn` raises is raised here. Once a result meets `stop_when` (a used-up budget), no further
+        item is started, and the units already running are waited for and yielded (their work, and the
+        requests it paid for, are kept)."""
         ...
 
     def shipping(self, extractor: T) -> AbstractContextManager[T]:
@@ -69,11 +72,15 @@ class LocalEngine:
     name = "local"
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
-            progress: Progress = lambda names: names) -> Iterator[tuple[T, R | UnitFailedError]]:
+            progress: Progress = lambda names: names,
+            stop_when: Callable[[R], bool] = lambda result: False) -> Iterator[tuple[T, R | UnitFailedError]]:
         by_key = {key(item): item for item in items}
         for name in progress(list(by_key)):
             item = by_key[name]
-            yield item, fn(item)
+            result = fn(item)
+            yield item, result
+            if stop_when(result):
+                return
 
     def shipping(self, extractor: T) -> AbstractContextManager[T]:
         return nullcontext(extractor)

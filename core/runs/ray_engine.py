@@ -73,16 +73,17 @@ class RayEngine:
         return cls(owns_instance=True, **options)  # type: ignore[arg-type]
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
-            progress: Progress = lambda names: names) -> Iterator[tuple[T, R | UnitFailedError]]:
+            progress: Progress = lambda names: names,
+            stop_when: Callable[[R], bool] = lambda result: False) -> Iterator[tuple[T, R | UnitFailedError]]:
         import ray
 
         done: dict[str, tuple[T, R | UnitFailedError]] = {}
-        finished = _Completions(self, fn, items, key, done)
+        finished = _Completions(self, fn, items, key, done, stop_when)
         try:
             for name in progress(CompletedNames(iter(finished), len(items))):
                 yield done.pop(name)
         finally:
-            for ref in finished.pending:  # an early stop (a used-up budget, Ctrl+C): drop the rest
+            for ref in finished.pending:  # the caller stopped reading (an error, Ctrl+C): drop the rest
                 ray.cancel(ref, force=False)
 
     @contextmanager
@@ -118,12 +119,12 @@ class RayEngine:
 
 class _Completions:
     """Submits `fn(item)` tasks, at most `2 × workers` at a time, and yields each item's key as it finishes
-    (its result is put in `done`)."""
+    (its result is put in `done`); after a result that meets `stop_when`, only drains the tasks in flight."""
 
     def __init__(self, engine: RayEngine, fn: Callable[[T], R], items: Sequence[T], key: Callable[[T], str],
-                 done: dict[str, tuple[T, R | UnitFailedError]]) -> None:
+                 done: dict[str, tuple[T, R | UnitFailedError]], stop_when: Callable[[R], bool]) -> None:
         self._engine, self._items, self._key, self._done = engine, items, key, done  # read lazily
-        self._fn = fn
+        self._fn, self._stop_when = fn, stop_when
         self.pending: dict[object, T] = {}
 
     def __iter__(self) -> Iterator[str]:
@@ -137,11 +138,14 @@ class _Completions:
             self.pending[task.remote(fn_ref, item)] = item
             if len(self.pending) >= limit:
                 break
+        stopping = False
         while self.pending:
             ready, _ = ray.wait(list(self.pending), num_returns=1)
             item = self.pending.pop(ready[0])
-            self._done[self._key(item)] = (item, _result_of(ready[0]))
-            following = next(queue, None)
+            result = _result_of(ready[0])
+            self._done[self._key(item)] = (item, result)
+            stopping = stopping or (not isinstance(result, UnitFailedError) and self._stop_when(result))
+            following = None if stopping else next(queue, None)
             if following is not None:
                 self.pending[task.remote(fn_ref, following)] = following
             yield self._key(item)

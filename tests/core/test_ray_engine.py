@@ -150,14 +150,15 @@ def test_one_gemini_budget_holds_across_workers_and_the_key_stays_out_of_files(
     monkeypatch.setenv("GEMINI_API_KEY", KEY)  # the driver's; the workers have it from the job's environment
     budget = Budget(max_requests=5)
     with FakeGemini(default=answer('[["/body[1]"]]', usage=(100, 20))) as server:
-        extractor = create("gemini", input_format="flat", base_url=server.url, budget=budget, timeout_s=10.0,
+        extractor = create("gemini", input_format="flat", base_url=server.url, budget=budget, timeout_s=60.0,
                            backoff_s=0.01)
         summary = run_extractor(extractor, pages, tmp_path / "run", engine=engine)
         served = list(server.requests)
 
-    assert len(served) == 5  # five for the whole run, not five per worker
+    assert len(served) == 5, summary  # five for the whole run, not five per worker
     assert {request.api_key for request in served} == {KEY}  # the workers had the key, from their environment
-    assert len(summary.extracted) == 5 and summary.stopped and "request budget used up" in summary.stopped
+    # No page starts after the stop, and the pages in flight are kept: every request paid for is a page.
+    assert len(summary.extracted) == 5 and summary.stopped and "request budget used up" in summary.stopped, summary
     assert (budget.requests, budget.tokens) == (5, 5 * 120)  # the workers' counts, back in the run's budget
     assert summary.tokens["total"] == 5 * 120
     assert len(list((tmp_path / "run").glob("*.json"))) == 5

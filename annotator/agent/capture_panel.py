@@ -1,0 +1,250 @@
+"""The agent window's capture tools: "Capture a site from the web…" (the capture process in the background,
+with progress and cancel) and, beside the live render, what the capture stored for the page shown: Chromium's
+accessibility tree (numbered as `format_axtree` gives it to agents), the full-page screenshot and the metadata.
+
+`install(window)` adds both to an AgentWindow; they live here so the window's module stays small.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.agent import Site, format_axtree, read_tree
+from ...core.errors import AgentError
+from ..qt.signals import emit
+from .site_capture import CaptureFromWeb
+
+
+class CapturedPageView(QWidget):
+    """The stored parts of the page shown in the site browser; says so when the page was not captured."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tabs = QTabWidget()
+        self.tree = QPlainTextEdit()
+        self.tree.setReadOnly(True)
+        self.tree.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.shot = QLabel()
+        self.shot.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        scroll = QScrollArea()
+        scroll.setWidget(self.shot)
+        scroll.setWidgetResizable(False)
+        self.meta = QPlainTextEdit()
+        self.meta.setReadOnly(True)
+        self.tabs.addTab(self.tree, "Accessibility tree")
+        self.tabs.addTab(scroll, "Full-page screenshot")
+        self.tabs.addTab(self.meta, "Metadata")
+        self.note = QLabel("")
+        self.note.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.note)
+        layout.addWidget(self.tabs, 1)
+        self.shown_url = ""
+
+    def show_page(self, site: Site | None, url: str, labels: dict[str, int] | None = None) -> bool:
+        """Show what was stored for `url`; False (and a note) when the site has nothing for it."""
+        self.shown_url = url
+        page = site.page(url) if site is not None else None
+        tree_file = page.side_file("axtree") if page is not None else None
+        if site is None or page is None or not tree_file:
+            self.note.setText("This page was not captured with `recordlens site capture`: no stored "
+                              "accessibility tree or full-page screenshot.")
+            self.tree.setPlainText("")
+            self.shot.setPixmap(QPixmap())
+            self.meta.setPlainText("")
+            return False
+        try:
+            self.tree.setPlainText(format_axtree(read_tree(site.root / tree_file), labels, max_lines=5000))
+        except AgentError as error:
+            self.tree.setPlainText(str(error))
+        shot = page.side_file("screenshot")
+        pixmap = QPixmap(str(site.root / shot)) if shot else QPixmap()
+        width = 560  # a column beside the page: the screenshot scaled to it, the full length kept
+        self.shot.setPixmap(pixmap.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
+                            if not pixmap.isNull() else pixmap)
+        self.shot.resize(self.shot.pixmap().size())
+        meta = page.side_file("meta")
+        try:
+            data = json.loads((site.root / meta).read_text(encoding="utf-8")) if meta else {}
+        except (OSError, ValueError):
+            data = {}
+        self.meta.setPlainText(json.dumps(data, ensure_ascii=False, indent=2))
+        self.note.setText(f"Captured {data.get('captured_at', '')} at viewport "
+                          f"{'x'.join(str(v) for v in data.get('viewport', []))}; "
+                          f"screenshot {pixmap.width()}x{pixmap.height()} px")
+        return True
+
+
+class CaptureDialog(QDialog):
+    """Roots, rules and a folder; Start runs the capture process, Cancel stops it (what was saved stays and a
+    later capture of the same folder continues). `captured(result)` once it ends."""
+
+    captured = Signal(object)
+
+    def __init__(self, folder: str | Path | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Capture a site from the web")
+        self.process = CaptureFromWeb(self)
+        self.roots = QLineEdit()
+        self.roots.setPlaceholderText("https://example.org/  (several: separated by spaces)")
+        self.folder = QLineEdit(str(folder or ""))
+        browse = QPushButton("Choose…")
+        browse.clicked.connect(self._choose_folder)
+        where = QHBoxLayout()
+        where.addWidget(self.folder, 1)
+        where.addWidget(browse)
+        self.depth = QSpinBox()
+        self.depth.setRange(0, 20)
+        self.depth.setValue(2)
+        self.max_pages = QSpinBox()
+        self.max_pages.setRange(1, 100000)
+        self.max_pages.setValue(50)
+        self.include = QLineEdit()
+        self.exclude = QLineEdit()
+        self.ignore_robots = QCheckBox("ignore robots.txt")
+        form = QFormLayout()
+        form.addRow("Root pages", self.roots)
+        form.addRow("Site folder", where)
+        form.addRow("Depth", self.depth)
+        form.addRow("Max pages", self.max_pages)
+        form.addRow("Include (regex)", self.include)
+        form.addRow("Exclude (regex)", self.exclude)
+        form.addRow("", self.ignore_robots)
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 1)
+        self.bar.setValue(0)
+        self.log = QPlainTextEdit()
+        self.log.setReadOnly(True)
+        self.start_button = QPushButton("Start")
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel)
+        self.cancel_button.setEnabled(False)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Pages are loaded from the network in a separate process; this window stays "
+                                "offline."))
+        layout.addLayout(form)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.log, 1)
+        layout.addLayout(buttons)
+        self.process.progress.connect(self._on_progress)
+        self.process.finished.connect(self._on_finished)
+        self.result: dict[str, object] | None = None
+        self.resize(720, 520)
+
+    def _choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "The site folder to capture into", self.folder.text())
+        if folder:
+            self.folder.setText(folder)
+
+    def arguments(self) -> list[str]:
+        out = ["--depth", str(self.depth.value()), "--max-pages", str(self.max_pages.value())]
+        for flag, field in (("--include", self.include), ("--exclude", self.exclude)):
+            if field.text().strip():
+                out += [flag, field.text().strip()]
+        if self.ignore_robots.isChecked():
+            out.append("--ignore-robots")
+        return out
+
+    def start(self) -> bool:
+        roots = self.roots.text().split()
+        folder = self.folder.text().strip()
+        if not roots or not folder:
+            self.log.appendPlainText("give one root page or more and a site folder")
+            return False
+        self.result = None
+        self.start_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.bar.setRange(0, 0)  # busy until the first page is settled
+        self.process.start(roots, folder, self.arguments())
+        return True
+
+    def cancel(self) -> None:
+        if self.process.running:
+            self.log.appendPlainText("cancelling after the page being loaded…")
+            self.process.cancel()
+        else:
+            self.reject()
+
+    def _on_progress(self, done: int, total: int, text: str) -> None:
+        if total:
+            self.bar.setRange(0, total)
+            self.bar.setValue(done)
+        self.log.appendPlainText(text.split("  |")[0])
+
+    def _on_finished(self, result: dict[str, object]) -> None:
+        self.result = result
+        self.start_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.bar.setRange(0, 1)
+        self.bar.setValue(1 if result.get("ok") else 0)
+        self.log.appendPlainText(str(result.get("message") or ""))
+        emit(self.captured, result)
+
+
+def install(window) -> Callable[[], None]:  # noqa: ANN001 - an AgentWindow (imported late by it)
+    """Add "Capture a site from the web…" to the window's Agent menu and the captured-page view beside the
+    live page (shown only for captured pages). Returns the menu action's slot."""
+    view = CapturedPageView()
+    view.setVisible(False)
+    site_tab = window.tabs.widget(0)
+    site_tab.insertWidget(1, view)
+    window.captured_view = view
+    window.capture_dialog = None
+
+    def refresh(*_: object) -> None:
+        shown = view.show_page(window.browser.site, window.browser.url)
+        view.setVisible(shown)
+
+    window.browser.loaded.connect(refresh)
+    window.task_editor.site_source = lambda: window.browser.site  # the review queue checks answers on it
+
+    def open_dialog() -> CaptureDialog:
+        site = window.browser.site
+        folder = "" if site is None or window._is_demo_site() else str(site.root)
+        if window.capture_dialog is None:
+            window.capture_dialog = CaptureDialog(folder, window)
+            window.capture_dialog.captured.connect(lambda result: _on_captured(window, result))
+        window.capture_dialog.show()
+        return window.capture_dialog
+
+    menus = [a.menu() for a in window.menuBar().actions() if a.menu() is not None]
+    if menus:
+        action = menus[0].addAction("Capture a site from the web…")
+        action.triggered.connect(open_dialog)
+    window.open_capture_dialog = open_dialog
+    return open_dialog
+
+
+def _on_captured(window, result: dict[str, object]) -> None:  # noqa: ANN001 - an AgentWindow
+    message = str(result.get("message") or "")
+    window.statusBar().showMessage(message, 15000)
+    if result.get("ok") and result.get("pages"):
+        window.open_site(str(result["folder"]))

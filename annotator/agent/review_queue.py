@@ -1,0 +1,220 @@
+"""The review queue for candidate tasks: one candidate at a time, accepted (as is or edited), or marked similar,
+unable to annotate or expired, with a reason; every verdict is saved to the candidates file at once.
+
+The gold answer is checked against the site (core's `SiteText`: does some saved page's text hold it?) and a
+candidate whose answer no page holds is flagged. Keys: A accept, S similar, U unable, E expired, N next
+candidate not reviewed yet. "Add refined to tasks" hands the accepted tasks to the task editor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.agent import STATUS_LABELS, Candidate, Site, SiteText, load_candidates, save_candidates
+from ...core.errors import AgentError
+from ..qt.signals import emit
+
+COLUMNS = ("id", "category", "status", "instruction")
+FLAGGED = QColor("#fff1d6")
+VERDICTS = (("Accept", "accepted", "A"), ("Similar", "similar", "S"), ("Unable to annotate", "unable", "U"),
+            ("Expired", "expired", "E"))
+
+
+class ReviewQueue(QWidget):
+    """Signals: `refined(tasks)` ("Add refined to tasks"), `changed()` after every saved verdict."""
+
+    refined = Signal(object)
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Review candidate tasks")
+        self.path: Path | None = None
+        self.candidates: list[Candidate] = []
+        self.site: Site | None = None
+        self._text: SiteText | None = None
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.table.currentCellChanged.connect(lambda row, *_: self._show(row))
+        self.instruction = QPlainTextEdit()
+        self.instruction.setMaximumHeight(90)
+        self.answer = QLineEdit()
+        self.reason = QLineEdit()
+        self.reason.setPlaceholderText("why (for similar, unable, expired; or what was refined)")
+        self.provenance = QLabel("")
+        self.provenance.setWordWrap(True)
+        self.evidence = QLabel("")
+        self.evidence.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Instruction", self.instruction)
+        form.addRow("Gold answer", self.answer)
+        form.addRow("On the site", self.evidence)
+        form.addRow("From", self.provenance)
+        form.addRow("Reason", self.reason)
+        buttons = QHBoxLayout()
+        for text, status, key in VERDICTS:
+            button = QPushButton(f"{text} ({key})")
+            button.clicked.connect(lambda _=False, s=status: self.judge(s))
+            buttons.addWidget(button)
+            QShortcut(QKeySequence(key), self, activated=lambda s=status: self.judge(s))
+        following = QPushButton("Next not reviewed (N)")
+        following.clicked.connect(self.next_pending)
+        QShortcut(QKeySequence("N"), self, activated=self.next_pending)
+        buttons.addWidget(following)
+        buttons.addStretch(1)
+        files = QHBoxLayout()
+        for text, slot in (("Open candidates…", self.open_dialog), ("Add refined to tasks", self.hand_refined)):
+            button = QPushButton(text)
+            button.clicked.connect(slot)
+            files.addWidget(button)
+        files.addStretch(1)
+        self.summary = QLabel("")
+        layout = QVBoxLayout(self)
+        layout.addLayout(files)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.summary)
+        self.resize(900, 640)
+
+    # -- data -------------------------------------------------------------------------------------------------
+
+    def set_site(self, site: Site | None) -> None:
+        self.site = site
+        self._text = SiteText(site) if site is not None else None
+
+    def load(self, path: str | Path) -> list[Candidate]:
+        self.candidates = load_candidates(path)
+        self.path = Path(path)
+        self._fill()
+        self.next_pending()
+        return self.candidates
+
+    def _fill(self) -> None:
+        self.table.setRowCount(0)
+        for candidate in self.candidates:
+            row = self.table.rowCount()
+            self.table.insertRow(row)
+            self._set_row(row, candidate)
+        self._summarise()
+
+    def _set_row(self, row: int, candidate: Candidate) -> None:
+        values = (candidate.id, candidate.task.category, STATUS_LABELS[candidate.status], candidate.task.instruction)
+        flagged = candidate.evidence == ""
+        for column, value in enumerate(values):
+            item = QTableWidgetItem(value)
+            if flagged:
+                item.setBackground(QBrush(FLAGGED))
+                item.setToolTip("the gold answer is in no saved page's text")
+            self.table.setItem(row, column, item)
+
+    def _summarise(self) -> None:
+        counts = {label: 0 for label in STATUS_LABELS.values()}
+        for candidate in self.candidates:
+            counts[STATUS_LABELS[candidate.status]] += 1
+        self.summary.setText(f"{len(self.candidates)} generated · " + " · ".join(f"{n} {k}" for k, n in
+                                                                                 counts.items()))
+
+    def current(self) -> Candidate | None:
+        row = self.table.currentRow()
+        return self.candidates[row] if 0 <= row < len(self.candidates) else None
+
+    def _show(self, row: int) -> None:
+        if not 0 <= row < len(self.candidates):
+            return
+        candidate = self.candidates[row]
+        if candidate.evidence is None and self._text is not None:
+            candidate = self.candidates[row] = replace(candidate, evidence=self._text.find(candidate.task.answer))
+        self.instruction.setPlainText(candidate.task.instruction)
+        self.answer.setText(candidate.task.answer)
+        self.reason.setText(candidate.reason)
+        self.evidence.setText(_evidence_text(candidate))
+        similar = f"; similar to {candidate.similar_to} ({candidate.similarity:.3f})" if candidate.similar_to else ""
+        self.provenance.setText(f"{candidate.model or 'unknown'}, from seed(s) {', '.join(candidate.seeds) or '-'}"
+                                f"{similar}; now {STATUS_LABELS[candidate.status]}")
+
+    # -- verdicts ---------------------------------------------------------------------------------------------
+
+    def judge(self, status: str) -> Candidate | None:
+        """The shown candidate gets `status`, with the edited instruction and answer, and is saved at once."""
+        row = self.table.currentRow()
+        candidate = self.current()
+        if candidate is None:
+            return None
+        try:
+            judged = candidate.reviewed(status, self.reason.text().strip(),
+                                        instruction=" ".join(self.instruction.toPlainText().split()),
+                                        answer=self.answer.text().strip())
+        except AgentError as error:
+            self.summary.setText(f"not saved: {error}")
+            return None
+        if judged.evidence is None and self._text is not None:
+            judged = replace(judged, evidence=self._text.find(judged.task.answer))
+        self.candidates[row] = judged
+        try:
+            if self.path is not None:
+                save_candidates(self.path, self.candidates)
+        except (AgentError, OSError) as error:
+            self.candidates[row] = candidate
+            self.summary.setText(f"not saved: {error}")
+            return None
+        self._set_row(row, judged)
+        self._summarise()
+        emit(self.changed)
+        self.next_pending()
+        return judged
+
+    def next_pending(self) -> None:
+        start = self.table.currentRow()
+        count = len(self.candidates)
+        for step in range(1, count + 1):
+            row = (start + step) % count if count else 0
+            if self.candidates[row].status == "candidate":
+                self.table.setCurrentCell(row, 0)
+                return
+        if count and self.table.currentRow() < 0:
+            self.table.setCurrentCell(0, 0)
+
+    def hand_refined(self) -> None:
+        tasks = [c.task for c in self.candidates if c.status == "accepted"]
+        emit(self.refined, tasks)
+
+    def open_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Open candidate tasks", str(self.path or ""),
+                                              "Candidates (*.jsonl);;All (*)")
+        if name:
+            try:
+                self.load(name)
+            except AgentError as error:
+                self.summary.setText(str(error))
+
+
+def _evidence_text(candidate: Candidate) -> str:
+    if candidate.evidence is None:
+        return "not checked (no site open)"
+    if candidate.evidence == "":
+        return "⚠ the gold answer is in no saved page's text: check it, refine it, or mark the task"
+    return f"found on {candidate.evidence}"

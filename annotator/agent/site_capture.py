@@ -1,0 +1,372 @@
+"""Capturing a site from the web (`recordlens site capture`): the crawl of core/agent/capture.py, rendered by
+this process's own online Chromium, and the app's way of running it in the background.
+
+Like "Save a page from the web" (site_saver.py), capturing goes online, so it runs in a process of its own,
+
+    python -m recordlens.annotator.agent.site_capture URL... --site DIR [--depth N] [--max-pages N] ...
+
+(the same as `recordlens site capture`), with the app's Chromium flags minus the offline proxy and an
+off-the-record profile. The page is loaded in a view of the stated viewport (1920x1080 by default); once it
+has loaded and settled, DevTools (on a loopback port of this process only) gives what is kept:
+`Accessibility.getFullAXTree` and `DOM.getDocument` (the tree and its elements' XPaths),
+`Page.captureScreenshot` with `captureBeyondViewport` (the full page, not just the viewport),
+`Page.captureSnapshot` (the MHTML, Blink's writer, the same the saver uses), and the Network domain's events
+(the HTTP status and every redirect followed). Links and GET forms (submitted with their default values) are
+read by a script in the ApplicationWorld, which runs even with page scripts off.
+
+Progress lines go to stderr as `recordlens: [done/total] text`; SIGTERM stops after the page being loaded (that
+page is dropped, never half-written) and leaves capture.json ready to resume.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import signal
+import struct
+import sys
+import time
+from collections.abc import Callable
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QProcess, Signal
+
+from ...core.agent import CAPTURE_VIEWPORT as DEFAULT_VIEWPORT
+from ...core.agent import CaptureError, CaptureRules, CaptureSummary, PageFailed, RenderedPage, capture_site
+from ..qt.signals import emit
+from .devtools import DevToolsError, DevToolsSession, enable_remote_debugging
+from .site_saver import _NETWORK_ERRORS, HTML_TYPES, chromium_flags
+
+PREFIX = "recordlens: "
+ERROR_PREFIX = "recordlens: error: "
+DEFAULT_TIMEOUT_S = 60.0
+SETTLE_MS = 500
+MAX_SCREENSHOT_HEIGHT = 16384  # Chromium's texture limit; longer pages are cut there (the meta says the size)
+_PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
+
+_LINKS_JS = """(() => {
+  const out = [];
+  for (const a of document.querySelectorAll('a[href], area[href]')) out.push(a.href);
+  for (const form of document.querySelectorAll('form')) {
+    if ((form.getAttribute('method') || 'get').toLowerCase() !== 'get') continue;
+    try {
+      const target = new URL(form.getAttribute('action') || document.baseURI, document.baseURI);
+      target.search = new URLSearchParams(new FormData(form)).toString();
+      out.push(target.href);
+    } catch (e) { /* a form that cannot be serialised is not followed */ }
+  }
+  return JSON.stringify({links: out, title: document.title, contentType: document.contentType});
+})()"""
+
+
+def engine_version() -> str:
+    from PySide6.QtWebEngineCore import qWebEngineChromiumVersion, qWebEngineVersion
+
+    return f"QtWebEngine {qWebEngineVersion()} (Chromium {qWebEngineChromiumVersion()})"
+
+
+class ChromiumRenderer:
+    """Loads pages one at a time in an off-the-record profile and captures them over DevTools.
+
+    Needs the QApplication made by `run_capture` (remote debugging on, online flags)."""
+
+    def __init__(self, port: int, *, viewport: tuple[int, int] = DEFAULT_VIEWPORT, scripts: bool = True,
+                 timeout_s: float = DEFAULT_TIMEOUT_S, cancelled: Callable[[], bool] = lambda: False) -> None:
+        from PySide6.QtCore import Qt, QUrl
+        from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile, QWebEngineSettings
+        from PySide6.QtWebEngineWidgets import QWebEngineView
+
+        self.viewport = viewport
+        self.timeout_s = timeout_s
+        self.cancelled = cancelled
+        self.profile = QWebEngineProfile()  # unnamed: off the record, nothing outlives the process
+        self.profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)
+        self.profile.setPersistentCookiesPolicy(QWebEngineProfile.PersistentCookiesPolicy.NoPersistentCookies)
+        self.profile.setSpellCheckEnabled(False)
+        self.profile.downloadRequested.connect(self._on_download)
+        self.page = QWebEnginePage(self.profile)
+        attribute = QWebEngineSettings.WebAttribute
+        settings = self.page.settings()
+        for name, value in (("JavascriptEnabled", scripts), ("JavascriptCanOpenWindows", False),
+                            ("PluginsEnabled", False), ("PdfViewerEnabled", False),
+                            ("AutoLoadIconsForPage", False), ("PlaybackRequiresUserGesture", True)):
+            settings.setAttribute(getattr(attribute, name), value)
+        if hasattr(self.page, "permissionRequested"):
+            self.page.permissionRequested.connect(lambda permission: permission.deny())
+        self.view = QWebEngineView()
+        self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+        self.view.setPage(self.page)
+        self.view.resize(*viewport)
+        self.view.show()
+        self._finished: bool | None = None
+        self._download = ""
+        self.page.loadFinished.connect(self._on_load_finished)
+        marker = "about:blank"
+        self.page.load(QUrl(marker))
+        self._wait(lambda: self._finished is not None, 20)
+        self.devtools = DevToolsSession.for_page(port, marker)
+        self.devtools.call("Network.enable")
+        self.devtools.call("Page.enable")
+        self.frame_id = str(self.devtools.call("Page.getFrameTree")["frameTree"]["frame"]["id"])
+        self.engine = engine_version()
+
+    def _on_load_finished(self, ok: bool) -> None:
+        self._finished = ok
+
+    def _on_download(self, request) -> None:  # noqa: ANN001 - QWebEngineDownloadRequest
+        self._download = request.mimeType() or "a file"
+        request.cancel()
+
+    def _wait(self, condition: Callable[[], bool], timeout_s: float) -> bool:
+        from ..qt.event_loop import spin
+
+        deadline = time.monotonic() + timeout_s
+        while not condition():
+            if self.cancelled():
+                raise PageFailed("cancelled")
+            if time.monotonic() >= deadline:
+                return False
+            spin(20)  # back in Python every 20 ms, so that SIGTERM (cancel) is noticed
+        return True
+
+    def _js(self, code: str) -> Any:
+        from PySide6.QtWebEngineCore import QWebEngineScript
+
+        box: list[Any] = []
+        self.page.runJavaScript(code, QWebEngineScript.ScriptWorldId.ApplicationWorld, box.append)
+        self._wait(lambda: bool(box), 10)
+        return box[0] if box else None
+
+    def render(self, url: str) -> RenderedPage:
+        from PySide6.QtCore import QUrl
+
+        self._finished = None
+        self._download = ""
+        self.devtools.events.clear()
+        self.page.load(QUrl(url))
+        if not self._wait(lambda: self._finished is not None or bool(self._download), self.timeout_s):
+            self.page.triggerAction(self.page.WebAction.Stop)
+            raise PageFailed(f"did not finish loading within {self.timeout_s:g} s")
+        if self._download:
+            raise PageFailed(f"not an HTML page (the server sent {self._download} to download)")
+        redirects, status, failure = self._navigation(url)
+        if failure:
+            raise PageFailed(failure)
+        if status is not None and status >= 400:
+            raise PageFailed(f"HTTP {status}{_phrase(status)}")
+        if not self._finished:
+            raise PageFailed("the page failed to load")
+        self._wait(lambda: False, SETTLE_MS / 1000)  # what scripts render right after the load
+        found = json.loads(self._js(_LINKS_JS) or "{}")
+        content_type = str(found.get("contentType") or "")
+        if content_type not in HTML_TYPES:
+            raise PageFailed(f"not an HTML page (it is {content_type or 'of an unknown type'})")
+        try:
+            return self._capture(url, redirects, status, content_type, found)
+        except DevToolsError as error:
+            raise PageFailed(f"DevTools could not capture it: {error}") from None
+
+    def _navigation(self, url: str) -> tuple[list[dict[str, Any]], int | None, str]:
+        """The main frame's redirects, final status and network failure, from the Network domain's events."""
+        redirects: list[dict[str, Any]] = []
+        status: int | None = None
+        failure = ""
+        documents: set[str] = set()
+        for event in self.devtools.events:
+            params = event.get("params", {})
+            method = event.get("method")
+            if params.get("frameId") not in (None, self.frame_id):
+                continue
+            if method == "Network.requestWillBeSent" and params.get("type") == "Document":
+                documents.add(params.get("requestId"))
+                hop = params.get("redirectResponse")
+                if hop:
+                    redirects.append({"url": hop.get("url"), "status": hop.get("status"),
+                                      "location": params.get("request", {}).get("url")})
+            elif method == "Network.responseReceived" and params.get("type") == "Document":
+                status = int(params.get("response", {}).get("status") or 0) or None
+            elif method == "Network.loadingFailed" and params.get("requestId") in documents:
+                text = str(params.get("errorText") or "")
+                if params.get("canceled") and not text:
+                    continue
+                name = text.removeprefix("net::")
+                failure = f"cannot load it: {_NETWORK_ERRORS.get(name, text or 'the load failed')} ({text})"
+        return redirects, status, failure
+
+    def _capture(self, url: str, redirects: list[dict[str, Any]], status: int | None, content_type: str,
+                 found: dict[str, Any]) -> RenderedPage:
+        final_url = self.page.url().toString()
+        ax_nodes = self.devtools.call("Accessibility.getFullAXTree", timeout_s=60).get("nodes", [])
+        dom = self.devtools.call("DOM.getDocument", {"depth": -1}, timeout_s=60).get("root")
+        metrics = self.devtools.call("Page.getLayoutMetrics")
+        content = metrics.get("cssContentSize") or metrics.get("contentSize") or {}
+        height = min(max(int(content.get("height") or 0), self.viewport[1]), MAX_SCREENSHOT_HEIGHT)
+        shot = self.devtools.call("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True, "fromSurface": True,
+            "clip": {"x": 0, "y": 0, "width": self.viewport[0], "height": height, "scale": 1}}, timeout_s=60)
+        png = base64.b64decode(shot["data"])
+        size = struct.unpack(">II", png[16:24]) if png[:8] == b"\x89PNG\r\n\x1a\n" else (0, 0)
+        mhtml = self.devtools.call("Page.captureSnapshot", {"format": "mhtml"}, timeout_s=60)["data"]
+        return RenderedPage(
+            requested_url=url, final_url=final_url, status=status, redirects=redirects,
+            content_type=content_type, title=str(found.get("title") or self.page.title() or ""),
+            mhtml=mhtml.encode("utf-8"), ax_nodes=ax_nodes, dom=dom, screenshot=png,
+            screenshot_size=(int(size[0]), int(size[1])), links=[str(u) for u in found.get("links") or []],
+            engine=self.engine, viewport=self.viewport)
+
+    def close(self) -> None:
+        """Delete view, page, then profile: the order Qt needs."""
+        from shiboken6 import Shiboken
+
+        self.devtools.close()
+        self.view.setPage(None)
+        for obj in (self.view, self.page, self.profile):
+            Shiboken.delete(obj)
+
+
+def _phrase(status: int) -> str:
+    try:
+        return f" {HTTPStatus(status).phrase}"
+    except ValueError:
+        return ""
+
+
+def run_capture(roots: list[str], folder: str | Path, rules: CaptureRules, *,
+                viewport: tuple[int, int] = DEFAULT_VIEWPORT, scripts: bool = True,
+                timeout_s: float = DEFAULT_TIMEOUT_S,
+                progress: Callable[[int, int, str], None] | None = None) -> CaptureSummary:
+    """Capture in this process, which must not have a QApplication yet: its Chromium is set up online (the
+    app's flags minus the offline proxy) with DevTools on a loopback port."""
+    from PySide6.QtWidgets import QApplication
+
+    if QApplication.instance() is not None:
+        raise CaptureError("capturing needs a process of its own (the app's Chromium is offline)")
+    os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"  # nothing is ever shown
+    port = enable_remote_debugging()
+    import PySide6.QtWebEngineWidgets  # noqa: F401 - before the QApplication, for GL context sharing
+    from PySide6.QtCore import QCoreApplication, Qt
+
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+    app = QApplication([sys.argv[0] or "recordlens-site-capture"])
+    stop = {"now": False}
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.__setitem__("now", True))
+    try:
+        renderer = ChromiumRenderer(port, viewport=viewport, scripts=scripts, timeout_s=timeout_s,
+                                    cancelled=lambda: stop["now"])
+    except DevToolsError as error:
+        signal.signal(signal.SIGTERM, previous)
+        raise CaptureError(f"Chromium's DevTools could not be reached in this process: {error}") from None
+    try:
+        return capture_site(roots, folder, renderer, rules, progress=progress, cancelled=lambda: stop["now"])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        renderer.close()
+        app.processEvents()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`recordlens site capture ...`, with the app's renderer registered."""
+    from ..cli import main as cli_main
+
+    return cli_main(["site", "capture", *(sys.argv[1:] if argv is None else argv)])
+
+
+# -- running it from the app ------------------------------------------------------------------------------------
+
+
+class CaptureFromWeb(QObject):
+    """The capture process, run in the background: `progress(done, total, text)` as it goes, then
+    `finished(result)` once: the summary as a dict with `ok` True and `message`, or `{"ok": False, "message"}`."""
+
+    progress = Signal(int, int, str)
+    finished = Signal(object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.process: QProcess | None = None
+        self._errors: list[str] = []
+        self._stderr = b""
+        self._cancelled = False
+        self.result: dict[str, object] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.state() != QProcess.ProcessState.NotRunning
+
+    def start(self, roots: list[str], site: str | Path, arguments: list[str] | None = None) -> None:
+        """`arguments`: more of the command's options (`--depth 2`, `--max-pages 20`, ...)."""
+        if self.running:
+            raise RuntimeError("a capture is running already")
+        self.result = None
+        self._errors = []
+        self._stderr = b""
+        self._cancelled = False
+        process = QProcess(self)
+        process.setProgram(sys.executable)
+        process.setArguments(["-m", "recordlens.annotator.agent.site_capture", *roots, "--site", str(site),
+                              "--json", *(arguments or [])])
+        process.readyReadStandardError.connect(self._on_stderr)
+        process.finished.connect(self._on_finished)
+        process.errorOccurred.connect(self._on_error)
+        self.process = process
+        emit(self.progress, 0, 0, f"starting to capture {', '.join(roots)}")
+        process.start()
+
+    def cancel(self) -> None:
+        """Stop after the page being loaded; what was saved stays, and the capture can be resumed."""
+        if self.running:
+            self._cancelled = True
+            self.process.terminate()
+            if not self.process.waitForFinished(30000):
+                self.process.kill()
+
+    def _on_stderr(self, flush: bool = False) -> None:
+        self._stderr += bytes(self.process.readAllStandardError())
+        *lines, rest = self._stderr.split(b"\n")
+        self._stderr = b"" if flush else rest
+        for line in [*lines, rest] if flush else lines:
+            text = line.decode("utf-8", "replace").strip()
+            if text.startswith(ERROR_PREFIX):
+                self._errors.append(text.removeprefix(ERROR_PREFIX))
+            elif text.startswith(PREFIX):
+                match = _PROGRESS.match(text.removeprefix(PREFIX))
+                if match:
+                    emit(self.progress, int(match.group(1)), int(match.group(2)), match.group(3))
+
+    def _on_error(self, error: QProcess.ProcessError) -> None:
+        if error == QProcess.ProcessError.FailedToStart:
+            self._finish({"ok": False, "message": f"the capture could not start: {self.process.errorString()}"})
+
+    def _on_finished(self, code: int, status: QProcess.ExitStatus) -> None:
+        self._on_stderr(flush=True)
+        output = bytes(self.process.readAllStandardOutput()).decode("utf-8", "replace").strip().splitlines()
+        result: dict[str, object] | None = None
+        if output:
+            try:
+                result = json.loads(output[-1])
+            except ValueError:
+                result = None
+        if result is not None and code == 0:
+            if self._cancelled:
+                result["message"] = "cancelled: " + str(result.get("message", ""))
+            self._finish({"ok": True, **result})
+        elif self._cancelled:
+            self._finish({"ok": False, "message": "cancelled; run the capture again to continue"})
+        else:
+            why = self._errors[-1] if self._errors else f"the capture stopped (exit code {code})"
+            self._finish({"ok": False, "message": why})
+
+    def _finish(self, result: dict[str, object]) -> None:
+        if self.result is not None:
+            return
+        self.result = result
+        emit(self.finished, result)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,388 @@
+"""Capturing a site from the web: a breadth-first crawl from root pages within URL rules, every page kept whole.
+
+This module decides *what* is captured and keeps it; a `Renderer` (the app's Chromium, in a process of its own:
+annotator/agent/site_capture.py) loads each page and hands back what it rendered. Core never goes online here
+except for robots.txt, which it fetches itself (stdlib HTTP) so that the rule is applied before a page loads.
+
+Rules, in the order they are checked for a discovered URL (the first that refuses it says why it was skipped):
+  - http(s) only, the fragment dropped; compared after `normalise_url`, so each page is visited once;
+  - `same_host` (default on): the host (and port) of one of the roots;
+  - `include`: when given, the URL must match one of the regular expressions (re.search);
+  - `exclude`: the URL must match none;
+  - robots.txt of its host (user agent "RecordLens"), unless `robots` is off;
+  - `depth`: links are followed that many levels below a root (roots are depth 0);
+  - `max_pages`: no more pages are saved once that many are.
+
+Every saved page is four files named after its final URL (`pages/STEM.mhtml`, `STEM.axtree.json`, `STEM.png`,
+`STEM.meta.json`); the MHTML is written last, each file atomically, so a page exists (is indexed) only whole.
+`capture.json` keeps the crawl's state (queue, what was seen, each URL's outcome), rewritten atomically after
+every page: a stopped capture started again with the same folder continues where it stopped, and a page that
+was being written when it stopped is captured again under the same names, never twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+import urllib.error
+import urllib.request
+import urllib.robotparser
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import urldefrag, urlsplit
+
+from .. import atomic
+from ..errors import AgentError
+from . import axtree
+from .site_files import SAVED_SUFFIX, site_file_name
+from .sites import SiteError, build_site, normalise_url, side_files
+
+STATE_FILE = "capture.json"
+PAGES_FOLDER = "pages"
+USER_AGENT = "RecordLens"
+DEFAULT_VIEWPORT = (1920, 1080)
+CAPTURE_VIEWPORT = DEFAULT_VIEWPORT  # the name the package exports
+DEFAULT_DEPTH = 2
+DEFAULT_MAX_PAGES = 50
+STATE_VERSION = 1
+
+
+class CaptureError(AgentError):
+    """A capture that cannot start or go on (a bad root, an unreadable state file)."""
+
+
+class PageFailed(Exception):  # noqa: N818 - an outcome more than an error: the crawl goes on
+    """Raised by a renderer for a page it could not capture; the message is the reason the summary shows."""
+
+
+@dataclass(frozen=True)
+class CaptureRules:
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    same_host: bool = True
+    depth: int = DEFAULT_DEPTH
+    max_pages: int = DEFAULT_MAX_PAGES
+    robots: bool = True
+    delay_s: float = 0.0
+
+    def compiled(self) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
+        try:
+            return [re.compile(p) for p in self.include], [re.compile(p) for p in self.exclude]
+        except re.error as error:
+            raise CaptureError(f"a URL pattern is not a valid regular expression: {error}") from None
+
+
+@dataclass
+class RenderedPage:
+    """What a renderer gives back for one URL it loaded."""
+
+    requested_url: str
+    final_url: str                 # after redirects: the page's URL in the site
+    status: int | None             # the HTTP status of the final response
+    redirects: list[dict[str, Any]]  # [{"url": ..., "status": 301, "location": ...}] in the order followed
+    content_type: str
+    title: str
+    mhtml: bytes
+    ax_nodes: list[dict[str, Any]]   # Accessibility.getFullAXTree's nodes
+    dom: dict[str, Any] | None       # DOM.getDocument(depth=-1)'s root, for the nodes' XPaths
+    screenshot: bytes                # full-page PNG
+    screenshot_size: tuple[int, int]
+    links: list[str]                 # absolute URLs of links and GET form submissions on the page
+    engine: str
+    viewport: tuple[int, int]
+
+
+class Renderer(Protocol):
+    def render(self, url: str) -> RenderedPage:
+        """Load `url` and capture it; raise PageFailed(reason) when it cannot be."""
+
+
+@dataclass
+class CaptureSummary:
+    folder: str
+    saved: list[str] = field(default_factory=list)            # final URLs, in capture order
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (url, rule)
+    failed: list[tuple[str, str]] = field(default_factory=list)   # (url, reason)
+    resumed: bool = False
+    stopped: bool = False   # cancelled, or max-pages reached with URLs still queued
+    pages: int = 0          # pages in the site after indexing
+    queued: int = 0         # URLs left in the queue
+    notes: list[str] = field(default_factory=list)  # e.g. a robots.txt that could not be fetched
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def message(self) -> str:
+        text = (f"{self.folder}: {len(self.saved)} page(s) saved, {len(self.skipped)} skipped by rule, "
+                f"{len(self.failed)} failed; the site has {self.pages} page(s)")
+        if self.queued:
+            text += f"; {self.queued} URL(s) still queued (run again to continue)"
+        return text
+
+
+# -- names ------------------------------------------------------------------------------------------------------
+
+
+def page_stem(url: str) -> str:
+    """The file stem of the page captured from `url`: the site's one naming rule (`site_files`), without its
+    suffix, so that a captured page and a page saved by hand get the same name."""
+    return site_file_name(url).removesuffix(SAVED_SUFFIX)
+
+
+# -- robots.txt ---------------------------------------------------------------------------------------------------
+
+
+class Robots:
+    """robots.txt per host, fetched once. A missing file (4xx) allows everything; one that cannot be fetched
+    (network error, 5xx) allows everything too, and says so once in `notes`."""
+
+    def __init__(self, fetch: Callable[[str], tuple[int, str]] | None = None) -> None:
+        self._fetch = fetch or _fetch_text
+        self._parsers: dict[str, urllib.robotparser.RobotFileParser | None] = {}
+        self.notes: list[str] = []
+
+    def allowed(self, url: str) -> bool:
+        parts = urlsplit(url)
+        origin = f"{parts.scheme}://{parts.netloc}"
+        if origin not in self._parsers:
+            self._parsers[origin] = self._load(origin)
+        parser = self._parsers[origin]
+        return True if parser is None else parser.can_fetch(USER_AGENT, url)
+
+    def _load(self, origin: str) -> urllib.robotparser.RobotFileParser | None:
+        try:
+            status, text = self._fetch(origin + "/robots.txt")
+        except OSError as error:
+            self.notes.append(f"{origin}/robots.txt could not be fetched ({error}); everything allowed")
+            return None
+        if status >= 400:
+            return None
+        parser = urllib.robotparser.RobotFileParser()
+        parser.parse(text.splitlines())
+        return parser
+
+
+def _fetch_text(url: str) -> tuple[int, str]:
+    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:  # noqa: S310 - http(s) only, checked
+            return response.status, response.read(1_000_000).decode("utf-8", "replace")
+    except urllib.error.HTTPError as error:
+        return error.code, ""
+
+
+# -- the crawl ----------------------------------------------------------------------------------------------------
+
+
+def check_root(url: str) -> str:
+    url = urldefrag(url.strip())[0]
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise CaptureError(f"{url!r} is not a web address: a capture starts from http:// or https:// pages")
+    return url
+
+
+class _State:
+    """capture.json: the queue, what was seen, and every URL's outcome."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / STATE_FILE
+        self.queue: list[list[Any]] = []      # [url, depth]
+        self.seen: set[str] = set()           # normalised URLs ever queued, skipped or reached by a redirect
+        self.outcomes: dict[str, dict[str, Any]] = {}  # normalised requested URL -> outcome
+        self.roots: list[str] = []
+        self.resumed = False
+        if self.path.exists():
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                self.queue = [[str(u), int(d)] for u, d in data["queue"]]
+                self.seen = set(data["seen"])
+                self.outcomes = dict(data["outcomes"])
+                self.roots = list(data.get("roots") or [])
+            except (OSError, ValueError, KeyError, TypeError) as error:
+                raise CaptureError(f"cannot read the capture state {self.path}: {error}; remove it to start "
+                                   "the capture over") from None
+            self.resumed = True
+
+    def save(self, rules: CaptureRules) -> None:
+        data = {"version": STATE_VERSION, "roots": self.roots, "rules": asdict(rules), "queue": self.queue,
+                "seen": sorted(self.seen), "outcomes": self.outcomes}
+        atomic.write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+
+    def saved_count(self) -> int:
+        return sum(1 for o in self.outcomes.values() if o.get("outcome") == "saved")
+
+
+def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, rules: CaptureRules | None = None,
+                 *, progress: Callable[[int, int, str], None] | None = None,
+                 cancelled: Callable[[], bool] = lambda: False, robots: Robots | None = None,
+                 sleep: Callable[[float], None] = time.sleep) -> CaptureSummary:
+    """Crawl from `roots` into the site folder (module notes), then index the site (`site.json`).
+
+    `progress(done, total, text)` after every URL (done: URLs settled, total: settled + queued). Resumes the
+    folder's capture.json when there is one (its queue first; new roots are added to it)."""
+    rules = rules or CaptureRules()
+    include, exclude = rules.compiled()
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    (root / PAGES_FOLDER).mkdir(exist_ok=True)
+    state = _State(root)
+    robots = robots or Robots()
+    summary = CaptureSummary(folder=str(root), resumed=state.resumed)
+    report = progress or (lambda done, total, text: None)
+    checked = [check_root(u) for u in roots]
+    hosts = {urlsplit(normalise_url(u)).netloc for u in [*checked, *state.roots]}
+    for url in checked:
+        key = normalise_url(url)
+        if url not in state.roots:
+            state.roots.append(url)
+        if key not in state.seen:
+            state.seen.add(key)
+            state.queue.append([url, 0])
+    state.save(rules)
+
+    def refuse(url: str) -> str | None:
+        parts = urlsplit(url)
+        if rules.same_host and parts.netloc.lower() not in hosts and urlsplit(normalise_url(url)).netloc not in hosts:
+            return "another host (--same-host)"
+        if include and not any(p.search(url) for p in include):
+            return "matches no --include pattern"
+        if any(p.search(url) for p in exclude):
+            return "matches an --exclude pattern"
+        if rules.robots and not robots.allowed(url):
+            return "disallowed by robots.txt"
+        return None
+
+    first = True
+    while state.queue:
+        if cancelled():
+            summary.stopped = True
+            break
+        url, depth = state.queue[0]
+        key = normalise_url(url)
+        why = refuse(url)
+        if why is None and state.saved_count() >= rules.max_pages:
+            summary.stopped = True
+            break
+        if why is not None:
+            state.outcomes[key] = {"url": url, "outcome": "skipped", "reason": why}
+            summary.skipped.append((url, why))
+            text = f"skipped {url}: {why}"
+        else:
+            if not first and rules.delay_s > 0:
+                sleep(rules.delay_s)
+            first = False
+            try:
+                page = renderer.render(url)
+            except PageFailed as failure:
+                if cancelled():
+                    summary.stopped = True
+                    break
+                state.outcomes[key] = {"url": url, "outcome": "failed", "reason": str(failure)}
+                summary.failed.append((url, str(failure)))
+                text = f"failed {url}: {failure}"
+            else:
+                if cancelled():  # a page finished while cancelling is still kept: it is whole
+                    summary.stopped = True
+                text = _keep(page, url, depth, rules.depth, root, state, summary)
+        state.queue.pop(0)
+        state.save(rules)
+        report(len(state.outcomes), len(state.outcomes) + len(state.queue), text)
+        if summary.stopped:
+            break
+    summary.queued = len(state.queue)
+    if summary.queued and not summary.stopped:
+        summary.stopped = True
+    state.save(rules)
+    summary.notes.extend(robots.notes)
+    try:
+        site = build_site(root)
+        summary.pages = len(site.pages)
+    except SiteError:
+        summary.pages = 0
+    return summary
+
+
+def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, state: _State,
+          summary: CaptureSummary) -> str:
+    """Write one rendered page (its side files, then the MHTML) and queue its links."""
+    key = normalise_url(url)
+    final_key = normalise_url(page.final_url)
+    for hop in page.redirects:
+        state.seen.add(normalise_url(str(hop.get("url") or url)))
+    already = next((o for k, o in state.outcomes.items()
+                    if o.get("outcome") == "saved" and normalise_url(o.get("final_url", "")) == final_key
+                    and k != key), None)
+    if already is not None:
+        state.outcomes[key] = {"url": url, "outcome": "duplicate", "final_url": page.final_url,
+                               "reason": f"redirects to {page.final_url}, saved already"}
+        return f"{url} redirects to {page.final_url}, saved already"
+    state.seen.add(final_key)
+    target = root / PAGES_FOLDER / f"{page_stem(page.final_url)}.mhtml"
+    files = side_files(target)
+    tree = axtree.compact_tree(page.ax_nodes, page.dom, page.final_url)
+    meta = {
+        "requested_url": page.requested_url, "final_url": page.final_url, "status": page.status,
+        "redirects": page.redirects, "content_type": page.content_type, "title": page.title,
+        "captured_at": datetime.now(UTC).isoformat(timespec="seconds"), "engine": page.engine,
+        "viewport": list(page.viewport), "screenshot_size": list(page.screenshot_size), "depth": depth,
+        "sha256": {"mhtml": _sha256(page.mhtml), "screenshot": _sha256(page.screenshot),
+                   "axtree": _sha256(json.dumps(tree, sort_keys=True).encode("utf-8"))},
+        "files": {"mhtml": target.name, **{k: p.name for k, p in files.items()}},
+    }
+    atomic.write_bytes(files["screenshot"], page.screenshot)
+    axtree.write_tree(files["axtree"], tree)
+    atomic.write_text(files["meta"], json.dumps(meta, ensure_ascii=False, indent=1) + "\n")
+    atomic.write_bytes(target, page.mhtml)  # last: the page exists only once everything else does
+    relative = target.relative_to(root).as_posix()
+    state.outcomes[key] = {"url": url, "outcome": "saved", "final_url": page.final_url, "file": relative,
+                           "status": page.status}
+    summary.saved.append(page.final_url)
+    if depth < max_depth:
+        _enqueue(page.links, depth + 1, state)
+    return f"saved {page.final_url} as {relative}"
+
+
+def _enqueue(links: Iterable[str], depth: int, state: _State) -> None:
+    """Queue the links not seen before (the rules are applied when each comes to the front of the queue)."""
+    for link in links:
+        link = urldefrag(link.strip())[0]
+        if urlsplit(link).scheme.lower() not in ("http", "https"):
+            continue
+        try:
+            key = normalise_url(link)
+        except ValueError:
+            continue
+        if key in state.seen:
+            continue
+        state.seen.add(key)
+        state.queue.append([link, depth])
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# -- who renders ------------------------------------------------------------------------------------------------
+
+# The app registers its Chromium capture (recordlens.annotator.cli) so that core names no module of the app.
+CaptureRunner = Callable[..., CaptureSummary]
+_RUNNERS: dict[str, CaptureRunner] = {}
+
+
+def register_capture_runner(runner: CaptureRunner) -> None:
+    """`runner(roots, folder, rules, *, viewport, scripts, timeout_s, progress) -> CaptureSummary`."""
+    _RUNNERS["chromium"] = runner
+
+
+def capture_runner() -> CaptureRunner:
+    try:
+        return _RUNNERS["chromium"]
+    except KeyError:
+        raise CaptureError("capturing needs the app's Chromium: install recordlens with its `app` extra and use "
+                           "the installed `recordlens` command") from None

@@ -1,0 +1,124 @@
+"""The benchmark-construction funnel, WebArxiv's Table 1: per category, how many tasks were generated, dropped as
+similar, unable to annotate or expired, and refined (kept), with the ground-truth steps of the reference
+trajectories of the refined tasks (total and per task). Candidates not reviewed yet are counted as pending.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .. import atomic
+from .candidates import Candidate
+from .model import Trajectory
+
+COLUMNS = ("generated", "similar", "unable", "expired", "refined", "pending")
+HEADERS = {"generated": "generated", "similar": "similar", "unable": "unable to annotate", "expired": "expired",
+           "refined": "refined", "pending": "pending"}
+_BY_STATUS = {"similar": "similar", "unable": "unable", "expired": "expired", "accepted": "refined",
+              "candidate": "pending"}
+
+
+@dataclass
+class FunnelRow:
+    category: str
+    generated: int = 0
+    similar: int = 0
+    unable: int = 0
+    expired: int = 0
+    refined: int = 0
+    pending: int = 0
+    edited: int = 0            # refined tasks a reviewer changed
+    answer_not_found: int = 0  # refined tasks whose gold answer is in no saved page's text (flagged)
+    gt_steps: int = 0          # steps of the refined tasks' reference trajectories
+    with_reference: int = 0    # refined tasks that have one
+
+    @property
+    def steps_per_task(self) -> float | None:
+        return self.gt_steps / self.with_reference if self.with_reference else None
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self) | {"steps_per_task": self.steps_per_task}
+
+
+@dataclass
+class Funnel:
+    categories: list[FunnelRow]
+    total: FunnelRow
+
+    def as_dict(self) -> dict[str, object]:
+        return {"categories": [r.as_dict() for r in self.categories], "total": self.total.as_dict()}
+
+
+def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory] | None = None) -> Funnel:
+    """The table for these candidates; `references`: task id -> reference trajectory (a person's)."""
+    references = references or {}
+    rows: dict[str, FunnelRow] = {}
+    total = FunnelRow("all")
+    for candidate in candidates:
+        row = rows.setdefault(candidate.task.category or "(none)", FunnelRow(candidate.task.category or "(none)"))
+        for target in (row, total):
+            target.generated += 1
+            column = _BY_STATUS[candidate.status]
+            setattr(target, column, getattr(target, column) + 1)
+            if candidate.status != "accepted":
+                continue
+            target.edited += candidate.edited
+            target.answer_not_found += candidate.evidence == ""
+            reference = references.get(candidate.id)
+            if reference is not None:
+                target.gt_steps += len(reference.steps)
+                target.with_reference += 1
+    return Funnel(categories=[rows[k] for k in sorted(rows)], total=total)
+
+
+def format_funnel(table: Funnel) -> str:
+    header = (f"{'category':<20} " + " ".join(f"{HEADERS[c]:>{max(len(HEADERS[c]), 7)}}" for c in COLUMNS)
+              + f" {'GT steps':>8} {'per task':>8}")
+    lines = [header]
+    for row in [*table.categories, table.total]:
+        per = f"{row.steps_per_task:.2f}" if row.steps_per_task is not None else "-"
+        cells = " ".join(f"{getattr(row, c):>{max(len(HEADERS[c]), 7)}}" for c in COLUMNS)
+        lines.append(f"{row.category:<20} {cells} {row.gt_steps:>8} {per:>8}")
+    notes = []
+    if table.total.edited:
+        notes.append(f"{table.total.edited} refined task(s) were edited by a reviewer")
+    if table.total.answer_not_found:
+        notes.append(f"{table.total.answer_not_found} refined task(s) have a gold answer found in no saved page")
+    missing = table.total.refined - table.total.with_reference
+    if missing:
+        notes.append(f"{missing} refined task(s) have no reference trajectory yet (not in the GT steps)")
+    return "\n".join(lines + [f"note: {n}" for n in notes])
+
+
+def write_funnel_chart(table: Funnel, path: str | Path) -> Path:
+    """Stacked bars per category: what became of the generated tasks."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    parts = [("refined", "#2e7d32"), ("similar", "#f9a825"), ("unable", "#8e24aa"), ("expired", "#6d4c41"),
+             ("pending", "#9e9e9e")]
+    labels = [r.category.replace(" ", "\n") for r in table.categories]
+    figure, axis = plt.subplots(figsize=(max(5.5, 1.3 * len(labels) + 2.5), 3.6), dpi=120)
+    bottoms = [0] * len(labels)
+    for column, colour in parts:
+        values = [getattr(r, column) for r in table.categories]
+        axis.bar(range(len(labels)), values, 0.6, bottom=bottoms, label=HEADERS[column], color=colour)
+        bottoms = [b + v for b, v in zip(bottoms, values, strict=True)]
+    axis.set_xticks(range(len(labels)), labels, fontsize=8)
+    axis.set_ylabel("generated tasks")
+    axis.set_title("Benchmark construction funnel", fontsize=10)
+    from matplotlib.ticker import MaxNLocator
+
+    axis.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axis.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the bars, never over them
+    axis.grid(axis="y", alpha=0.3)
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    plt.close(figure)
+    return atomic.write_bytes(Path(path), buffer.getvalue())

@@ -1,0 +1,129 @@
+"""Dropping near-duplicate candidate tasks by sentence-embedding similarity, offline.
+
+The default model is WordLlama's 256-dimension `l2_supercat`, whose weights and tokenizer ship inside the
+`wordllama` wheel: it is loaded with the package's own folder as `cache_dir` and downloads disabled (its plain
+`load()` looks in another folder first and then goes to the network), so nothing is ever downloaded. A larger
+model can be used instead when one is on disk: a sentence-transformers model folder (`--embedder PATH`), which
+needs the `sentence-transformers` package and is loaded with the hub offline.
+
+The filter is deterministic: the tasks it compares against (`kept`: the seeds, by default) come first; then each
+candidate in file order is compared by cosine similarity with every task kept so far (the seeds and the
+candidates kept before it), and dropped as `similar` when its highest similarity reaches the threshold (0.8 by
+default, WebArxiv's "kept below 0.8"), naming the kept task it was closest to and the similarity. Candidates
+a reviewer already judged keep their verdict and are not compared (an accepted one counts as kept).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Protocol
+
+from ..errors import AgentError
+from .candidates import Candidate
+from .model import Task
+
+DEFAULT_THRESHOLD = 0.8
+WORDLLAMA_CONFIG = "l2_supercat"
+WORDLLAMA_DIM = 256
+
+
+class Embedder(Protocol):
+    name: str
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text."""
+
+
+class WordLlamaEmbedder:
+    """WordLlama from the weights inside its wheel (module notes)."""
+
+    def __init__(self) -> None:
+        try:
+            import wordllama
+            from wordllama import WordLlama
+        except ImportError:
+            raise AgentError("the near-duplicate filter needs the `wordllama` package (pip install wordllama)") \
+                from None
+        folder = Path(wordllama.__file__).resolve().parent
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # belt and braces: no hub call even if a file were missing
+        try:
+            self._model = WordLlama.load(config=WORDLLAMA_CONFIG, dim=WORDLLAMA_DIM, cache_dir=folder,
+                                         disable_download=True)
+        except Exception as error:  # noqa: BLE001 - any failure of a third-party loader gets one clear message
+            raise AgentError(f"cannot load WordLlama's {WORDLLAMA_CONFIG} model from {folder}: {error}") from None
+        self.name = f"wordllama {WORDLLAMA_CONFIG} {WORDLLAMA_DIM}d"
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [list(map(float, row)) for row in self._model.embed(list(texts), norm=True)]
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model folder on disk (never fetched: the hub is set offline)."""
+
+    def __init__(self, folder: str | Path) -> None:
+        path = Path(folder)
+        if not path.is_dir():
+            raise AgentError(f"no sentence-transformers model folder at {path}")
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError:
+            raise AgentError("a model folder needs the `sentence-transformers` package") from None
+        self._model = SentenceTransformer(str(path), local_files_only=True)
+        self.name = f"sentence-transformers {path.name}"
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [list(map(float, row)) for row in self._model.encode(list(texts), normalize_embeddings=True)]
+
+
+def make_embedder(spec: str | None = None) -> Embedder:
+    """None or "wordllama": the shipped model; anything else: a sentence-transformers folder."""
+    if spec in (None, "", "wordllama"):
+        return WordLlamaEmbedder()
+    return SentenceTransformerEmbedder(spec)
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    na = sum(x * x for x in a) ** 0.5
+    nb = sum(y * y for y in b) ** 0.5
+    return dot / (na * nb) if na and nb else 0.0
+
+
+def similarity(embedder: Embedder, first: str, second: str) -> float:
+    a, b = embedder.embed([first, second])
+    return _cosine(a, b)
+
+
+def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, *,
+                           kept: Sequence[Task] = (), threshold: float = DEFAULT_THRESHOLD) -> list[Candidate]:
+    """The candidates, each unreviewed one either left a candidate or marked `similar` (module notes)."""
+    if not 0 < threshold <= 1:
+        raise AgentError(f"the similarity threshold must be in (0, 1], not {threshold}")
+    judged = [c for c in candidates if c.status == "candidate"]
+    pool_ids = [t.id for t in kept] + [c.id for c in candidates if c.status == "accepted"]
+    pool_texts = [t.instruction for t in kept] + [c.task.instruction for c in candidates if c.status == "accepted"]
+    vectors = embedder.embed(pool_texts + [c.task.instruction for c in judged]) if (pool_texts or judged) else []
+    pool = list(zip(pool_ids, vectors[:len(pool_texts)], strict=True))
+    mine = dict(zip([c.id for c in judged], vectors[len(pool_texts):], strict=True))
+    out: list[Candidate] = []
+    for candidate in candidates:
+        if candidate.status != "candidate":
+            out.append(candidate)
+            continue
+        vector = mine[candidate.id]
+        best_id, best = None, -1.0
+        for other_id, other in pool:
+            score = _cosine(vector, other)
+            if score > best:  # strictly greater: the earlier of two equally close tasks is named
+                best_id, best = other_id, score
+        if best_id is not None and best >= threshold:
+            out.append(replace(candidate, status="similar", similar_to=best_id, similarity=round(best, 4),
+                               reason=f"similarity {best:.3f} to {best_id} (threshold {threshold:g})"))
+        else:
+            pool.append((candidate.id, vector))
+            out.append(candidate)
+    return out

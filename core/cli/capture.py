@@ -1,0 +1,91 @@
+"""`recordlens site capture URL... --site DIR`: crawl a site from the web into a snapshot site.
+
+The crawl is core's (core/agent/capture.py); the rendering is the app's Chromium, registered by the installed
+`recordlens` command, in this process (which is a process of its own: the app's Chromium stays offline).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..agent.capture import (
+    DEFAULT_DEPTH,
+    DEFAULT_MAX_PAGES,
+    DEFAULT_VIEWPORT,
+    CaptureError,
+    CaptureRules,
+    capture_runner,
+)
+
+DEFAULT_TIMEOUT_S = 60.0
+BAR = 24
+
+
+def register(site_sub: argparse._SubParsersAction) -> None:
+    q = site_sub.add_parser(
+        "capture", help="crawl a site from the web into a snapshot site (MHTML, accessibility tree, screenshot)",
+        description="Crawl from the root pages within the URL rules; every page is kept as MHTML with Chromium's "
+                    "accessibility tree, a full-page PNG and its metadata, and DIR/site.json indexes the site. "
+                    "This goes online. A stopped capture continues when run again with the same --site.")
+    q.add_argument("urls", nargs="+", metavar="URL", help="root pages (http:// or https://)")
+    q.add_argument("--site", required=True, metavar="DIR", help="the site folder (created when missing)")
+    q.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help=f"link levels below a root (default "
+                                                                     f"{DEFAULT_DEPTH})")
+    q.add_argument("--max-pages", type=int, default=DEFAULT_MAX_PAGES, help=f"stop after saving this many "
+                                                                             f"pages (default {DEFAULT_MAX_PAGES})")
+    q.add_argument("--include", action="append", default=[], metavar="REGEX",
+                   help="follow only URLs matching one of these (repeatable)")
+    q.add_argument("--exclude", action="append", default=[], metavar="REGEX",
+                   help="never follow URLs matching one of these (repeatable)")
+    host = q.add_mutually_exclusive_group()
+    host.add_argument("--same-host", dest="same_host", action="store_true", default=True,
+                      help="stay on the roots' hosts (the default)")
+    host.add_argument("--any-host", dest="same_host", action="store_false", help="follow links to other hosts")
+    q.add_argument("--delay", type=float, default=0.0, metavar="S", help="seconds between two page loads")
+    q.add_argument("--ignore-robots", action="store_true", help="do not honour robots.txt (off by default)")
+    q.add_argument("--viewport", default=f"{DEFAULT_VIEWPORT[0]}x{DEFAULT_VIEWPORT[1]}", metavar="WxH")
+    q.add_argument("--no-scripts", action="store_true", help="do not run the pages' scripts")
+    q.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
+                   help=f"per page load (default {DEFAULT_TIMEOUT_S:g})")
+    q.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    q.set_defaults(handler=cmd_site_capture)
+
+
+def _viewport(text: str) -> tuple[int, int]:
+    width, _, height = text.lower().partition("x")
+    if not (width.isdigit() and height.isdigit()) or int(width) < 100 or int(height) < 100:
+        raise CaptureError(f"--viewport {text!r}: write it WIDTHxHEIGHT, e.g. 1920x1080")
+    return int(width), int(height)
+
+
+def cmd_site_capture(args: argparse.Namespace) -> int:
+    if args.depth < 0 or args.max_pages < 1 or args.delay < 0 or args.timeout <= 0:
+        raise CaptureError("--depth must be 0 or more, --max-pages at least 1, --delay 0 or more, --timeout > 0")
+    rules = CaptureRules(include=tuple(args.include), exclude=tuple(args.exclude), same_host=args.same_host,
+                         depth=args.depth, max_pages=args.max_pages, robots=not args.ignore_robots,
+                         delay_s=args.delay)
+    rules.compiled()  # a bad pattern is refused before anything starts
+
+    def progress(done: int, total: int, text: str) -> None:
+        filled = BAR * done // max(total, 1)
+        # One line per URL (a log a person can read back); the bracket is what the app's progress bar reads.
+        print(f"recordlens: [{done}/{total}] {text}  |{'#' * filled}{'.' * (BAR - filled)}|",
+              file=sys.stderr, flush=True)
+
+    summary = capture_runner()(args.urls, args.site, rules, viewport=_viewport(args.viewport),
+                               scripts=not args.no_scripts, timeout_s=args.timeout, progress=progress)
+    for note in summary.notes:
+        print(f"warning: {note}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary.as_dict() | {"message": summary.message()}, ensure_ascii=False), flush=True)
+        return 0
+    print(summary.message())
+    for url in summary.saved:
+        print(f"  saved    {url}")
+    for url, why in summary.skipped:
+        print(f"  skipped  {url}: {why}")
+    for url, why in summary.failed:
+        print(f"  failed   {url}: {why}")
+    return 0

@@ -1,0 +1,172 @@
+"""`recordlens agent tasks generate | filter | review | export | report`: building a benchmark's tasks.
+
+generate  a model expands expert seed tasks per category into candidates (core/agent/task_generation.py)
+filter    near-duplicates are marked `similar`, offline (core/agent/near_duplicates.py)
+review    one candidate's verdict from the shell (the app's task editor has the review queue)
+export    the refined (accepted) candidates as a tasks file for `agent run`
+report    the funnel per category with the reference trajectories' steps, and its chart (core/agent/funnel.py)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..agent.candidates import STATUSES, Candidate, check_answers, load_candidates, save_candidates
+from ..agent.funnel import format_funnel, funnel, write_funnel_chart
+from ..agent.model import Trajectory
+from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, make_embedder
+from ..agent.sites import load_site
+from ..agent.tasks import load_tasks, save_tasks
+from ..errors import AgentError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    q = sub.add_parser("generate", help="expand expert seed tasks per category with a model into candidates")
+    q.add_argument("--site", required=True, help="the snapshot site the tasks are about")
+    q.add_argument("--seeds", required=True, help="seed tasks (a tasks JSONL file)")
+    q.add_argument("--per-category", type=int, default=10, help="candidates per category (default 10)")
+    q.add_argument("--model", default=None, help="Gemini model (default gemini-2.5-pro)")
+    q.add_argument("--out", required=True, help="the candidates JSONL file to write")
+    q.add_argument("--categories", help="JSON file: category -> description (built-in ones for WebArxiv's kinds)")
+    q.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
+    q.add_argument("--temperature", type=float)
+    q.add_argument("--max-requests", type=int, help="stop after this many model requests")
+    q.set_defaults(handler=cmd_generate)
+
+    q = sub.add_parser("filter", help="mark near-duplicate candidates as similar (offline sentence embeddings)")
+    q.add_argument("--candidates", required=True)
+    q.add_argument("--against", help="tasks the candidates must differ from (default: the seeds of --seeds)")
+    q.add_argument("--seeds", help="the seed tasks (compared against, unless --against says otherwise)")
+    q.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
+                   help=f"drop at this cosine similarity or above (default {DEFAULT_THRESHOLD})")
+    q.add_argument("--embedder", help="a sentence-transformers model folder (default: WordLlama, shipped)")
+    q.add_argument("--out", help="write here (default: the candidates file itself)")
+    q.set_defaults(handler=cmd_filter)
+
+    q = sub.add_parser("review", help="set one candidate's status (accepted, similar, unable, expired)")
+    q.add_argument("--candidates", required=True)
+    q.add_argument("--id", required=True, dest="task_id")
+    q.add_argument("--status", required=True, choices=STATUSES)
+    q.add_argument("--reason", default="")
+    q.add_argument("--instruction", help="a refined instruction")
+    q.add_argument("--answer", help="a refined gold answer")
+    q.set_defaults(handler=cmd_review)
+
+    q = sub.add_parser("export", help="write the refined (accepted) candidates as a tasks file")
+    q.add_argument("--candidates", required=True)
+    q.add_argument("--out", required=True)
+    q.set_defaults(handler=cmd_export)
+
+    q = sub.add_parser("report", help="the construction funnel per category (WebArxiv's Table 1) and its chart",
+                       description="Without --candidates, the project's tasks are counted as refined (a benchmark "
+                                   "made by hand has no generation funnel, but it has its ground-truth steps).")
+    q.add_argument("--candidates", help="the candidates file (default: the --project's tasks, all refined)")
+    q.add_argument("--project", help="a project whose reference trajectories give the ground-truth steps")
+    q.add_argument("--references", help="a folder of <task id>.json reference trajectories")
+    q.add_argument("--json", action="store_true")
+    q.add_argument("--chart", help="write the funnel chart (PNG) here")
+    q.set_defaults(handler=cmd_report)
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from ..agent.task_generation import generate_candidates
+    from ..llm.gemini import Budget, CallSettings, GeminiCaller
+
+    site = load_site(args.site)
+    seeds = load_tasks(args.seeds)
+    descriptions = _descriptions(args.categories) if args.categories else None
+    settings = CallSettings(json_output=True, base_url=args.base_url)
+    if args.model:
+        settings.model = args.model
+    if args.temperature is not None:
+        settings.temperature = args.temperature
+    caller = GeminiCaller(settings, budget=Budget(max_requests=args.max_requests))
+    report = generate_candidates(seeds, site, caller, per_category=args.per_category, model=settings.model,
+                                 descriptions=descriptions,
+                                 progress=lambda text: print(f"recordlens: {text}", file=sys.stderr, flush=True))
+    for why in report.dropped:
+        print(f"warning: {why}", file=sys.stderr)
+    candidates = check_answers(report.candidates, site)
+    save_candidates(args.out, candidates)
+    flagged = sum(c.evidence == "" for c in candidates)
+    print(f"{args.out}: {len(candidates)} candidate(s) from {len(seeds)} seed(s) in {report.requests} request(s); "
+          f"{flagged} with a gold answer found in no saved page (flagged for review)")
+    return 0
+
+
+def _descriptions(path: str) -> dict[str, str]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise AgentError(f"cannot read the categories file {path}: {error}") from None
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise AgentError(f"{path} must be a JSON object: category -> description")
+    return {str(k): v for k, v in data.items()}
+
+
+def cmd_filter(args: argparse.Namespace) -> int:
+    candidates = load_candidates(args.candidates)
+    against_file = args.against or args.seeds
+    against = load_tasks(against_file) if against_file else []
+    embedder = make_embedder(args.embedder)
+    filtered = filter_near_duplicates(candidates, embedder, kept=against, threshold=args.threshold)
+    dropped = [c for c, before in zip(filtered, candidates, strict=True) if c.status != before.status]
+    out = args.out or args.candidates
+    save_candidates(out, filtered)
+    for c in dropped:
+        print(f"  similar  {c.id} -> {c.similar_to} ({c.similarity:.3f}): {c.task.instruction}")
+    kept = sum(c.status == "candidate" for c in filtered)
+    print(f"{out}: {len(dropped)} near-duplicate(s) marked similar at threshold {args.threshold:g} with "
+          f"{embedder.name}; {kept} candidate(s) left to review")
+    return 0
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    candidates = load_candidates(args.candidates)
+    index = next((i for i, c in enumerate(candidates) if c.id == args.task_id), None)
+    if index is None:
+        raise AgentError(f"no candidate {args.task_id} in {args.candidates}")
+    candidates[index] = candidates[index].reviewed(args.status, args.reason, instruction=args.instruction,
+                                                   answer=args.answer)
+    save_candidates(args.candidates, candidates)
+    print(f"{args.task_id}: {args.status}" + (f" ({args.reason})" if args.reason else ""))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    tasks = [c.task for c in load_candidates(args.candidates) if c.status == "accepted"]
+    if not tasks:
+        raise AgentError(f"{args.candidates} has no accepted candidate yet: review them first")
+    save_tasks(args.out, tasks)
+    print(f"{args.out}: {len(tasks)} task(s)")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    if not args.candidates and not args.project:
+        raise AgentError("agent tasks report needs --candidates FILE, --project P, or both")
+    candidates = load_candidates(args.candidates) if args.candidates else []
+    references: dict[str, Trajectory] = {}
+    if args.project:
+        from ..store.project import open_project
+
+        with open_project(args.project) as project:
+            references.update({t.task_id: t for _, t in project.agent.trajectories(reference=True)})
+            if not args.candidates:
+                candidates = [Candidate(task=t, model="person", status="accepted") for t in project.agent.tasks()]
+    if args.references:
+        from .agent import read_references
+
+        references.update(read_references(Path(args.references)))
+    table = funnel(candidates, references)
+    if args.chart:
+        write_funnel_chart(table, args.chart)
+        print(f"wrote {args.chart}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(table.as_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(format_funnel(table))
+    return 0

@@ -1,0 +1,169 @@
+"""`recordlens site capture`: the capture process against a multi-page site on 127.0.0.1 (links, a GET search
+form with result pages, a redirect, a 404, a slow page, a robots.txt rule, a link cycle, an off-host link), a
+capture killed and resumed, the captured site replayed offline, and the stored accessibility tree of a demo page
+against the one Chromium's DevTools gives for it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import struct
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from recordlens.core.agent.axtree import compact_tree, format_axtree, named_roles, read_tree
+from recordlens.core.agent.sites import load_site
+from recordlens.core.agent.text_browser import HtmlSiteBrowser
+from recordlens.core.page.snapshot import read_snapshot
+from tests.capture_site import EXPECTED, ROBOTS_SKIPPED, base_url, serve
+
+pytestmark = pytest.mark.app
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO_SITE = ROOT / "resources" / "agent" / "demo-site"
+
+
+def capture_command(url: str, site: Path, *more: str) -> list[str]:
+    return [sys.executable, "-m", "recordlens.annotator.agent.site_capture", url, "--site", str(site), "--json",
+            "--timeout", "30", *more]
+
+
+def run_capture(url: str, site: Path, *more: str) -> dict:
+    done = subprocess.run(capture_command(url, site, *more), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def path_of(url: str) -> str:
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.fixture(scope="module")
+def captured(tmp_path_factory):
+    """One capture of the loopback site, shared: (summary, site folder, server)."""
+    with serve() as server:
+        folder = tmp_path_factory.mktemp("captured") / "site"
+        summary = run_capture(base_url(server) + "/", folder)
+        yield summary, folder, server
+
+
+def test_capture_saves_exactly_the_expected_pages(captured) -> None:
+    summary, folder, server = captured
+    assert {path_of(u) for u in summary["saved"]} == EXPECTED
+    assert [(path_of(u), why) for u, why in summary["failed"]] == [("/missing", "HTTP 404 Not Found")]
+    skipped = {path_of(u): why for u, why in summary["skipped"]}
+    assert skipped == {"/private/secret": "disallowed by robots.txt", "/elsewhere": "another host (--same-host)"}
+    requested = {urlsplit(p).path for p in server.requests}
+    assert not requested & (ROBOTS_SKIPPED | {"/d", "/elsewhere"})  # refused before loading, too deep, off-host
+    assert Counter(server.requests)["/a"] == 1  # the cycle A <-> B and home links: every page loaded once
+    site = load_site(folder)
+    assert {path_of(p.url) for p in site.pages} == EXPECTED
+    for page in site.pages:
+        path = folder / page.file
+        assert read_snapshot(path).url == page.url
+        tree = read_tree(folder / page.side_file("axtree"))
+        assert tree["nodes"] and tree["nodes"][0]["role"] == "RootWebArea"
+        width, height = png_size(folder / page.side_file("screenshot"))
+        assert width == 1920 and height > 1080  # the full page, not the viewport
+        meta = json.loads((folder / page.side_file("meta")).read_text(encoding="utf-8"))
+        assert meta["final_url"] == page.url and meta["status"] == 200 and meta["viewport"] == [1920, 1080]
+        assert "Chromium" in meta["engine"] and len(meta["sha256"]["mhtml"]) == 64
+    moved = site.page(base_url(server) + "/moved-here")
+    meta = json.loads((folder / moved.side_file("meta")).read_text(encoding="utf-8"))
+    assert path_of(meta["requested_url"]) == "/redirect-me"
+    assert [(path_of(h["url"]), h["status"]) for h in meta["redirects"]] == [("/redirect-me", 302)]
+    # The search form was submitted with its defaults and its result pages followed.
+    home = read_tree(folder / site.page(base_url(server) + "/").side_file("axtree"))
+    assert ("searchbox", "Query") in [(role, name.strip()) for role, name in named_roles(home)]
+    assert any(n.get("xpath") == "/body[1]/nav[1]/a[1]" and n["role"] == "link" for n in home["nodes"])
+
+
+def test_killed_capture_resumes_without_duplicates(tmp_path) -> None:
+    folder = tmp_path / "site"
+    with serve() as server:
+        process = subprocess.Popen(capture_command(base_url(server) + "/", folder), stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        state = folder / "capture.json"
+        deadline = time.monotonic() + 180
+        saved = 0
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                outcomes = json.loads(state.read_text(encoding="utf-8"))["outcomes"].values()
+                saved = sum(o["outcome"] == "saved" for o in outcomes)
+            except (OSError, ValueError, KeyError):
+                pass
+            if saved >= 3:
+                break
+            time.sleep(0.05)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+        # Read again: a page may have been saved between the last look and the kill.
+        outcomes = json.loads(state.read_text(encoding="utf-8"))["outcomes"].values()
+        saved = sum(o["outcome"] == "saved" for o in outcomes)
+        assert 3 <= saved < len(EXPECTED)
+        first = list(server.requests)
+        summary = run_capture(base_url(server) + "/", folder)
+        again = server.requests[len(first):]
+    assert summary["resumed"] is True
+    assert len(summary["saved"]) + saved == len(EXPECTED)  # each page saved once over the two runs
+    site = load_site(folder)
+    assert {path_of(p.url) for p in site.pages} == EXPECTED
+    assert len(list((folder / "pages").glob("*.mhtml"))) == len(EXPECTED)
+    assert not [p for p in folder.rglob("*") if p.name.startswith(".")]  # no temporary file left behind
+    assert "/" not in again  # the home page was saved before the kill and is not loaded again
+
+
+def test_captured_site_replays_offline(captured, qapp) -> None:
+    from recordlens.annotator.agent.qt_browser import QtSiteBrowser
+
+    _, folder, server = captured
+    site = load_site(folder)
+    before = len(server.requests)
+    browser = QtSiteBrowser(site)
+    try:
+        for page in site.pages:
+            browser.open(page.url)
+            observation = browser.observe()
+            assert observation.title == page.title
+    finally:
+        browser.close()
+    assert len(server.requests) == before  # nothing reached the network, loopback included
+
+
+def test_stored_tree_names_what_devtools_names(tmp_path) -> None:
+    """A demo page served over 127.0.0.1 and captured: its stored tree has the roles and accessible names of the
+    tree Chromium's DevTools gives for the shipped page opened offline in another process."""
+    original = DEMO_SITE / "home.mhtml"
+    snapshot = read_snapshot(original)
+    with serve({"/": snapshot.html.encode("utf-8")}) as server:
+        summary = run_capture(base_url(server) + "/", tmp_path / "site", "--depth", "0")
+    assert len(summary["saved"]) == 1
+    site = load_site(tmp_path / "site")
+    stored = read_tree(tmp_path / "site" / site.pages[0].side_file("axtree"))
+    probe = subprocess.run([sys.executable, str(ROOT / "tests" / "app" / "devtools_probe.py"), str(original)],
+                           capture_output=True, text=True, timeout=180)
+    assert probe.returncode == 0, probe.stderr[-3000:]
+    reference = compact_tree(json.loads(probe.stdout.strip().splitlines()[-1]), None, snapshot.url)
+    ours, theirs = named_roles(stored), named_roles(reference)
+    assert len(theirs) > 50
+    assert Counter(ours) == Counter(theirs)
+    # Every numbered element of the page is a node of Chromium's tree, by XPath: the tree shows its number.
+    browser = HtmlSiteBrowser(site)
+    browser.open(site.pages[0].url)
+    elements = browser.observe().elements
+    text = format_axtree(stored, {e.xpath: e.label for e in elements}, max_lines=10_000)
+    assert elements and all(f"[{e.label}] " in text for e in elements)

@@ -1,0 +1,101 @@
+"""A multi-page site on 127.0.0.1 for capture tests: links, a GET search form with result pages, a redirect, a
+404, a slow page, a robots.txt rule, a link cycle, an off-host link, and every page taller than the viewport.
+
+`EXPECTED` is what a capture from "/" with depth 2 must save (paths with their query)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+SLOW_S = 2.0
+TALL = '<div style="height:2600px">tall content</div>'
+EXPECTED = {"/", "/a", "/b", "/c", "/search?q=", "/search?q=&page=2", "/moved-here", "/slow"}
+FAILED = {"/missing"}
+ROBOTS_SKIPPED = {"/private/secret"}
+
+
+def _page(title: str, body: str) -> bytes:
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>'
+            f"<body><h1>{title}</h1>{body}{TALL}<footer><a href=\"/\">Home</a></footer></body></html>"
+            ).encode()
+
+
+def _pages(port: int) -> dict[str, bytes]:
+    return {
+        "/": _page("Home", '<nav><a href="/a">Page A</a> <a href="/b#part">Page B</a> '
+                           '<a href="/redirect-me">Moved</a> <a href="/missing">Broken</a> '
+                           '<a href="/slow">Slow</a> <a href="/private/secret">Secret</a> '
+                           f'<a href="http://localhost:{port}/elsewhere">Elsewhere</a> '
+                           '<a href="mailto:someone@example.org">Mail</a></nav>'
+                           '<form action="/search" method="get" role="search"><label>Query '
+                           '<input name="q" type="search"></label><button>Search</button></form>'),
+        "/a": _page("Page A", '<p>Alpha.</p><a href="/b">to B</a> <a href="/">back home</a>'),
+        "/b": _page("Page B", '<p>Beta.</p><a href="/a">to A</a> <a href="/c">to C</a>'),
+        "/c": _page("Page C", '<p>Gamma.</p><a href="/d">to D, too deep</a>'),
+        "/d": _page("Page D", "<p>Delta.</p>"),
+        "/moved-here": _page("Moved here", "<p>The redirect's target.</p>"),
+        "/slow": _page("Slow page", "<p>It took a while.</p>"),
+        "/private/secret": _page("Secret", "<p>Robots may not come here.</p>"),
+    }
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        server = self.server
+        server.requests.append(self.path)  # type: ignore[attr-defined]
+        parts = urlsplit(self.path)
+        if parts.path == "/robots.txt":
+            self._send(200, b"User-agent: *\nDisallow: /private/\n", "text/plain")
+        elif parts.path == "/redirect-me":
+            self.send_response(302)
+            self.send_header("Location", "/moved-here")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif parts.path == "/search":
+            page = parse_qs(parts.query).get("page", ["1"])[0]
+            other = "2" if page == "1" else "1"
+            items = "".join(f"<li>Result {page}.{i}</li>" for i in range(1, 6))
+            self._send(200, _page(f"Results page {page}", f'<ol>{items}</ol><a href="/search?q=&amp;page={other}">'
+                                                          f"Results page {other}</a>"))
+        else:
+            body = server.pages.get(parts.path)  # type: ignore[attr-defined]
+            if body is None:
+                self._send(404, _page("Not found", "<p>No such page.</p>"))
+                return
+            if parts.path == "/slow":
+                time.sleep(SLOW_S)
+            self._send(200, body)
+
+    def _send(self, status: int, body: bytes, content_type: str = "text/html; charset=utf-8") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def serve(pages: dict[str, bytes] | None = None) -> Iterator[ThreadingHTTPServer]:
+    """The site on a free port of 127.0.0.1; `server.requests` lists every path asked for, in order."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    httpd.requests = []  # type: ignore[attr-defined]
+    httpd.pages = pages if pages is not None else _pages(httpd.server_address[1])  # type: ignore[attr-defined]
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield httpd
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def base_url(server: ThreadingHTTPServer) -> str:
+    return f"http://127.0.0.1:{server.server_address[1]}"

@@ -1,0 +1,128 @@
+"""The crawl of `site capture` without a browser: a renderer made of canned pages, so the URL rules, robots.txt,
+depth, max pages, redirects, failures and resuming are checked fast and exactly. (The real capture process,
+against a loopback site, is tests/app/test_site_capture.py.)"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.agent.capture import (
+    CaptureError,
+    CaptureRules,
+    PageFailed,
+    RenderedPage,
+    Robots,
+    capture_runner,
+    capture_site,
+    page_stem,
+)
+from recordlens.core.agent.sites import load_site
+from recordlens.core.cli.command import main
+from recordlens.core.page.mhtml_writer import mhtml_bytes
+
+ROOT = "https://site.example/"
+LINKS = {
+    "/": ["/a", "/b", "/search?q=", "/old", "/broken", "/private/x", "https://other.example/", "/a#top"],
+    "/a": ["/b", "/", "/a/deeper"], "/b": ["/a"], "/a/deeper": ["/a/deepest"], "/search?q=": ["/search?q=&page=2"],
+    "/search?q=&page=2": ["/search?q="], "/new": [], "/private/x": [], "/a/deepest": [],
+}
+REDIRECTS = {"/old": "/new"}
+
+
+def url(path: str) -> str:
+    return path if path.startswith("http") else "https://site.example" + path
+
+
+class CannedRenderer:
+    def __init__(self, stop_after: int | None = None) -> None:
+        self.loaded: list[str] = []
+        self.stop_after = stop_after
+
+    def render(self, requested: str) -> RenderedPage:
+        if self.stop_after is not None and len(self.loaded) >= self.stop_after:
+            raise KeyboardInterrupt  # a capture killed in the middle of a page
+        self.loaded.append(requested)
+        path = requested.removeprefix("https://site.example")
+        if path == "/broken":
+            raise PageFailed("HTTP 500 Internal Server Error")
+        final = REDIRECTS.get(path, path)
+        redirects = [{"url": requested, "status": 301, "location": url(final)}] if final != path else []
+        title = f"Page {final}"
+        html = f"<html><head><title>{title}</title></head><body><h1>{title}</h1></body></html>"
+        mhtml = mhtml_bytes(html, url=url(final), title=title)
+        return RenderedPage(requested_url=requested, final_url=url(final), status=200, redirects=redirects,
+                            content_type="text/html", title=title, mhtml=mhtml,
+                            ax_nodes=[{"nodeId": "1", "role": {"value": "RootWebArea"}, "name": {"value": title},
+                                       "childIds": [], "backendDOMNodeId": 1}], dom=None,
+                            screenshot=b"\x89PNG\r\n\x1a\n" + b"\0" * 16, screenshot_size=(1920, 2000),
+                            links=[url(link) for link in LINKS.get(final, [])], engine="canned",
+                            viewport=(1920, 1080))
+
+
+def robots() -> Robots:
+    return Robots(lambda address: (200, "User-agent: *\nDisallow: /private/\n") if "site.example" in address
+                  else (404, ""))
+
+
+def test_the_rules_decide_what_is_saved(tmp_path: Path) -> None:
+    renderer = CannedRenderer()
+    summary = capture_site([ROOT], tmp_path, renderer, CaptureRules(depth=2), robots=robots())
+    saved = {s.removeprefix("https://site.example") for s in summary.saved}
+    assert saved == {"/", "/a", "/b", "/search?q=", "/new", "/search?q=&page=2", "/a/deeper"}
+    assert "/a/deepest" not in str(renderer.loaded)  # three levels below the root
+    assert dict(summary.skipped) == {url("/private/x"): "disallowed by robots.txt",
+                                     "https://other.example/": "another host (--same-host)"}
+    assert summary.failed == [(url("/broken"), "HTTP 500 Internal Server Error")]
+    assert renderer.loaded.count(url("/a")) == 1  # a cycle and a fragment link: loaded once
+    site = load_site(tmp_path)
+    assert len(site.pages) == len(saved) == summary.pages
+    page = site.page(url("/new"))
+    meta = json.loads((tmp_path / page.side_file("meta")).read_text("utf-8"))
+    assert meta["requested_url"] == url("/old") and meta["redirects"][0]["status"] == 301
+    assert page.file == f"pages/{page_stem(url('/new'))}.mhtml"
+
+
+def test_include_exclude_max_pages_and_any_host(tmp_path: Path) -> None:
+    only_a = capture_site([ROOT], tmp_path / "1", CannedRenderer(), CaptureRules(include=(r"/$", r"/a"),
+                                                                                 exclude=(r"deeper",)),
+                          robots=robots())
+    assert {s.removeprefix("https://site.example") for s in only_a.saved} == {"/", "/a"}
+    few = capture_site([ROOT], tmp_path / "2", CannedRenderer(), CaptureRules(max_pages=2), robots=robots())
+    assert len(few.saved) == 2 and few.stopped and few.queued > 0
+    assert "still queued" in few.message()
+    anywhere = capture_site([ROOT], tmp_path / "3", CannedRenderer(), CaptureRules(same_host=False, depth=1,
+                                                                                   robots=False))
+    assert url("/private/x") in anywhere.saved and "https://other.example/" in anywhere.saved
+    with pytest.raises(CaptureError):
+        capture_site(["ftp://site.example/"], tmp_path / "4", CannedRenderer())
+    with pytest.raises(CaptureError):
+        CaptureRules(include=("(",)).compiled()
+
+
+def test_a_stopped_capture_resumes_without_loading_a_saved_page_again(tmp_path: Path) -> None:
+    with pytest.raises(KeyboardInterrupt):
+        capture_site([ROOT], tmp_path, CannedRenderer(stop_after=3), CaptureRules(), robots=robots())
+    state = json.loads((tmp_path / "capture.json").read_text("utf-8"))
+    first = [o["url"] for o in state["outcomes"].values()]
+    again = CannedRenderer()
+    summary = capture_site([ROOT], tmp_path, again, CaptureRules(), robots=robots())
+    assert summary.resumed and not set(again.loaded) & set(first)
+    assert len(load_site(tmp_path).pages) == 7
+    assert len(list((tmp_path / "pages").glob("*.mhtml"))) == 7
+
+
+def test_without_the_app_the_command_says_what_it_needs(tmp_path: Path, capsys) -> None:
+    from recordlens.core.agent import capture
+
+    saved = dict(capture._RUNNERS)
+    capture._RUNNERS.clear()
+    try:
+        with pytest.raises(CaptureError):
+            capture_runner()
+        assert main(["site", "capture", ROOT, "--site", str(tmp_path)]) == 2
+        assert "needs the app's Chromium" in capsys.readouterr().err
+    finally:
+        capture._RUNNERS.update(saved)

@@ -1,0 +1,182 @@
+"""Building a benchmark's tasks: generation from seeds on the loopback Gemini fake, the offline near-duplicate
+filter (WordLlama from its wheel) on pairs written for the test, review verdicts, and the funnel table."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.agent.candidates import Candidate, load_candidates
+from recordlens.core.agent.demo.tasks import DEMO_TASKS
+from recordlens.core.agent.funnel import format_funnel, funnel
+from recordlens.core.agent.model import Task
+from recordlens.core.agent.near_duplicates import WordLlamaEmbedder, filter_near_duplicates
+from recordlens.core.cli.command import main
+from recordlens.core.resource_files import resource_path
+from tests.fake_gemini import FakeGemini, answer_with
+
+SITE = resource_path("agent", "demo-site")
+SEEDS = resource_path("agent", "demo-tasks.jsonl")
+FIRST_SEED = {}
+for _task in DEMO_TASKS:
+    FIRST_SEED.setdefault(_task.category, _task)
+DISTINCT = {
+    "lookup": ("Which licence is paper 2311.00457 released under?", "Nobody Knows"),
+    "rules": ("How many days does Paperfield take to moderate a new submission?", "3"),
+    "retrieval": ("Find the paper about protein folding with graph networks and give its title.", "Folding"),
+    "filtered search": ("How many robotics papers were posted in January 2024?", "2"),
+    "content extraction": ("Which dataset does the abstract of 2312.00066 evaluate on?", "ImageNet"),
+    "comparison": ("Which of the two papers 2310.00145 and 2401.00058 was posted earlier?", "2310.00145"),
+}
+
+PARAPHRASES = [  # (seed-like task, its paraphrase): dropped
+    ("How many pages does paper 2402.00088 have, according to its comments?",
+     "According to its comments, how many pages does paper 2402.00088 have?"),
+    ("What is the title of the most recent paper in Computation and Language?",
+     "What is the title of the newest paper in Computation and Language?"),
+    ("How many papers are listed under Machine Learning?", "How many papers does the Machine Learning listing show?"),
+    ("Which author wrote the paper on warm restarts of optimisers?",
+     "Who wrote the paper about optimiser warm restarts?"),
+]
+DISTINCT_PAIRS = [  # kept
+    ("How many characters may an abstract have at most?", "Who is the first author of the paper on warm restarts?"),
+    ("How many papers are listed under Machine Learning?",
+     "Which of the two papers has more pages, 2402.00088 or 2401.00012?"),
+    ("What is the title of the most recent paper in Computation and Language?",
+     "What licence does Paperfield apply to submissions?"),
+]
+
+
+@pytest.fixture(scope="module")
+def embedder() -> WordLlamaEmbedder:
+    return WordLlamaEmbedder()
+
+
+def task(ident: str, instruction: str) -> Task:
+    return Task(id=ident, instruction=instruction, answer="x", category="test")
+
+
+@pytest.mark.parametrize(("kept", "candidate"), PARAPHRASES)
+def test_paraphrases_are_dropped_naming_the_kept_task(embedder, kept: str, candidate: str) -> None:
+    out = filter_near_duplicates([Candidate(task("c1", candidate))], embedder, kept=[task("seed", kept)])
+    assert out[0].status == "similar" and out[0].similar_to == "seed" and out[0].similarity >= 0.8
+    assert "seed" in out[0].reason
+
+
+@pytest.mark.parametrize(("kept", "candidate"), DISTINCT_PAIRS)
+def test_distinct_tasks_are_kept(embedder, kept: str, candidate: str) -> None:
+    out = filter_near_duplicates([Candidate(task("c1", candidate))], embedder, kept=[task("seed", kept)])
+    assert out[0].status == "candidate" and out[0].similar_to is None
+
+
+def test_the_filter_is_deterministic_and_compares_candidates_with_each_other(embedder) -> None:
+    first, second = PARAPHRASES[0]
+    pool = [Candidate(task("a", first)), Candidate(task("b", second)), Candidate(task("c", DISTINCT_PAIRS[0][0]))]
+    out = filter_near_duplicates(pool, embedder)
+    assert [(c.id, c.status, c.similar_to) for c in out] == [("a", "candidate", None), ("b", "similar", "a"),
+                                                             ("c", "candidate", None)]
+    assert filter_near_duplicates(pool, embedder) == out
+    # A stricter threshold keeps the paraphrase too; a reviewed candidate keeps its verdict.
+    assert all(c.status == "candidate" for c in filter_near_duplicates(pool, embedder, threshold=0.999))
+    reviewed = [pool[0], pool[1].reviewed("accepted")]
+    assert filter_near_duplicates(reviewed, embedder)[1].status == "accepted"
+
+
+def respond(body: dict) -> str:
+    """The fake model: for each category a paraphrase of its first seed and one distinct task, plus junk."""
+    prompt = body["contents"][0]["parts"][0]["text"]
+    category = re.search(r"^Category: (.+)$", prompt, re.M).group(1)
+    seed = FIRST_SEED[category]
+    distinct, gold = DISTINCT[category]
+    items = [{"instruction": seed.instruction.rstrip("?") + ", please?", "answer": seed.answer,
+              "answer_kind": seed.answer_kind, "start_url": seed.start_url, "seeds": [seed.id]},
+             {"instruction": distinct, "answer": gold, "answer_kind": "text", "start_url": "https://elsewhere/"},
+             {"instruction": "", "answer": "no instruction"}]
+    return "Here are the tasks:\n```json\n" + json.dumps(items) + "\n```"
+
+
+def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+    out = tmp_path / "candidates.jsonl"
+    with FakeGemini(default=answer_with(respond)) as server:
+        assert main(["agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--per-category",
+                     "2", "--model", "fake-model", "--out", str(out), "--base-url", server.url]) == 0
+        prompts = [r.prompt_text for r in server.requests]
+    assert len(prompts) == 6  # one per category
+    assert "Seed tasks written by experts" in prompts[0] and "https://papers.example.org/about" in prompts[0]
+    assert "What tasks of this category ask: find one fact" in prompts[0]
+    candidates = load_candidates(out)
+    assert len(candidates) == 12 and {c.task.category for c in candidates} == set(DISTINCT)
+    lookup = [c for c in candidates if c.task.category == "lookup"]
+    assert lookup[0].seeds == (FIRST_SEED["lookup"].id,) and lookup[0].model == "fake-model"
+    assert lookup[1].seeds == tuple(t.id for t in DEMO_TASKS if t.category == "lookup")  # none named: all
+    assert lookup[1].task.start_url == FIRST_SEED["lookup"].start_url  # not a page of the site: the seed's
+    assert lookup[0].evidence and lookup[1].evidence == ""  # the seed's answer is on the site; the made-up is not
+    assert "no instruction" not in out.read_text(encoding="utf-8")
+
+    assert main(["agent", "tasks", "filter", "--candidates", str(out), "--seeds", str(SEEDS)]) == 0
+    text = capsys.readouterr().out
+    assert "6 near-duplicate(s) marked similar at threshold 0.8 with wordllama" in text
+    filtered = {c.id: c for c in load_candidates(out)}
+    assert {i for i, c in filtered.items() if c.status == "similar"} == {f"gen-{c}-1" for c in
+                                                                         ("lookup", "rules", "retrieval",
+                                                                          "filtered-search", "content-extraction",
+                                                                          "comparison")}
+    assert filtered["gen-lookup-1"].similar_to == FIRST_SEED["lookup"].id
+
+    verdicts = [("gen-lookup-2", "accepted", "", ["--answer", "CC BY 4.0"]),
+                ("gen-rules-2", "unable", "the about page does not say", []),
+                ("gen-retrieval-2", "expired", "the paper was withdrawn", []),
+                ("gen-filtered-search-2", "accepted", "", []), ("gen-comparison-2", "accepted", "", [])]
+    for ident, status, reason, more in verdicts:
+        assert main(["agent", "tasks", "review", "--candidates", str(out), "--id", ident, "--status", status,
+                     "--reason", reason, *more]) == 0
+    reviewed = {c.id: c for c in load_candidates(out)}
+    assert reviewed["gen-lookup-2"].task.answer == "CC BY 4.0" and reviewed["gen-lookup-2"].edited
+    assert reviewed["gen-lookup-2"].original["answer"] == "Nobody Knows"
+
+    references = tmp_path / "references"
+    references.mkdir()
+    reference = json.loads(resource_path("agent", "reference", "lookup-1.json").read_text("utf-8"))
+    reference["task"] = "gen-lookup-2"
+    (references / "gen-lookup-2.json").write_text(json.dumps(reference), encoding="utf-8")
+    capsys.readouterr()
+    chart = tmp_path / "funnel.png"
+    assert main(["agent", "tasks", "report", "--candidates", str(out), "--references", str(references), "--json",
+                 "--chart", str(chart)]) == 0
+    table = json.loads(capsys.readouterr().out)
+    total = table["total"]
+    assert (total["generated"], total["similar"], total["unable"], total["expired"], total["refined"],
+            total["pending"]) == (12, 6, 1, 1, 3, 1)
+    assert total["gt_steps"] == len(reference["steps"]) and total["with_reference"] == 1
+    rows = {r["category"]: r for r in table["categories"]}
+    assert rows["lookup"]["refined"] == 1 and rows["lookup"]["steps_per_task"] == len(reference["steps"])
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    printed = format_funnel(funnel(load_candidates(out)))
+    assert printed.splitlines()[0].split()[:4] == ["category", "generated", "similar", "unable"]
+
+    exported = tmp_path / "tasks.jsonl"
+    assert main(["agent", "tasks", "export", "--candidates", str(out), "--out", str(exported)]) == 0
+    assert main(["agent", "tasks", "--check", str(exported)]) == 0
+
+
+def test_report_for_a_project_made_by_hand(tmp_path: Path, capsys) -> None:
+    from recordlens.core.agent.model import Trajectory
+    from recordlens.core.store.project import init_project
+
+    project = init_project(tmp_path / "p")
+    try:
+        site_id = project.agent.site_id("demo-site", str(SITE))
+        rows = {t.id: project.agent.save_task(site_id, t) for t in DEMO_TASKS}
+        reference = Trajectory.from_json(resource_path("agent", "reference", "lookup-1.json").read_text("utf-8"))
+        project.agent.add_trajectory(rows["lookup-1"], reference)
+    finally:
+        project.close()
+    assert main(["agent", "tasks", "report", "--project", str(tmp_path / "p"), "--json"]) == 0
+    total = json.loads(capsys.readouterr().out)["total"]
+    assert (total["generated"], total["refined"], total["with_reference"]) == (12, 12, 1)
+    assert total["gt_steps"] == len(reference.steps)
+    assert main(["agent", "tasks", "report"]) == 2
