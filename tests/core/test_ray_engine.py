@@ -93,8 +93,8 @@ def test_extract_and_score_on_ray_give_the_local_files_and_figures(folder: str, 
     pages, gt = str(data / "html"), str(data / "gt")
     local, on_ray = tmp_path / "local", tmp_path / "ray"
     assert main(["extract", "--pages", pages, "--out", str(local), "-q"]) == 0
-    assert main(["extract", "--pages", pages, "--out", str(on_ray), "-q", "--engine", "ray", "--workers", "2"]) == 0
-    capsys.readouterr()
+    assert main(["extract", "--pages", pages, "--out", str(on_ray), "--engine", "ray", "--workers", "2"]) == 0
+    assert "repeats [##############################] 40/40" in capsys.readouterr().err  # one bar for the run
     assert len(list(local.glob("*.json"))) == 40
     assert _files(on_ray) == _files(local)
     assert _stray(on_ray) == []
@@ -109,6 +109,17 @@ def test_extract_and_score_on_ray_give_the_local_files_and_figures(folder: str, 
     by_ray = capsys.readouterr()
     assert by_ray.out == by_local.out  # every page's figures and the means, to the last digit
     assert json.loads(by_ray.out)["pages"] and len(json.loads(by_ray.out)["pages"]) == 40
+
+
+def test_a_run_stopped_locally_resumes_on_ray(engine: object, tmp_path: Path) -> None:
+    data = require_shared(SHARED_DATA / FOLDERS[0])
+    local, resumed = tmp_path / "local", tmp_path / "resumed"
+    run_extractor(create("repeats"), data / "html", local)
+    first = [p.stem for p in sorted(local.glob("*.json"))][:10]
+    run_extractor(create("repeats"), data / "html", resumed, names=first)  # a local run that stopped early
+    summary = run_extractor(create("repeats"), data / "html", resumed, engine=engine)
+    assert sorted(summary.skipped) == sorted(first) and len(summary.extracted) == 30
+    assert _files(resumed) == _files(local)
 
 
 def test_a_worker_killed_mid_run_loses_no_finished_page_and_the_rerun_completes(
