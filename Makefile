@@ -9,7 +9,7 @@ DEB_PACKAGES := libnss3 libxkbcommon0 libxkbcommon-x11-0 libxcomposite1 libxdama
 	libxcb-xinerama0 libxcb-image0 libxi6 libglib2.0-0 libgssapi-krb5-2 libudev1 fonts-dejavu-core \
 	fonts-liberation xvfb xauth
 
-.PHONY: run test lint bench system-deps clean package
+.PHONY: run test test-ray lint bench system-deps clean package
 
 # A strict editable install: the venv sees a tree of links whose paths match the import names
 # (recordlens/core/...), which editors and type checkers can follow, unlike setuptools' default import hook.
@@ -46,6 +46,12 @@ test: system-deps $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q --durations=10
+
+# Ray is an optional heavy part: this command installs the extra and runs the Ray engine's tests on a local
+# instance of 2 workers (`make test` skips them while Ray is not installed).
+test-ray: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e '.[ray]' --config-settings editable_mode=strict
+	RAY_USAGE_STATS_ENABLED=0 $(PY) -m pytest -q tests/core/test_ray_engine.py tests/core/test_shared_budget.py
 
 bench: $(VENV)/.installed
 	for b in bench/*.py; do $(PY) $$b || exit 1; done

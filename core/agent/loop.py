@@ -85,7 +85,7 @@ def run_agent(tasks: Sequence[Task], browser_factory: Callable[[Task], Browser],
     settings = settings or AgentSettings()
     done: list[Trajectory] = []
     for run in range(runs):
-        _set_seed(caller, run_seed(seed, run), seed is not None)
+        seed_caller(caller, run_seed(seed, run), seed is not None)
         for task in tasks:
             if done_already(task, run):
                 continue
@@ -103,7 +103,8 @@ def run_agent(tasks: Sequence[Task], browser_factory: Callable[[Task], Browser],
     return done
 
 
-def _set_seed(caller: Caller, value: int | None, wanted: bool) -> None:
+def seed_caller(caller: Caller, value: int | None, wanted: bool) -> None:
+    """Make the caller send `value` as its seed (when it has call settings with one and a seed is wanted)."""
     call_settings = getattr(caller, "settings", None)
     if wanted and call_settings is not None and hasattr(call_settings, "seed"):
         call_settings.seed = value

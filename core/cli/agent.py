@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..agent.axtree import SiteTrees
 from ..agent.browsers import browser_kind, browser_names, default_browser
+from ..agent.engine_runs import run_agent_on_engine
 from ..agent.evaluate import RunPlan, evaluate, format_table, write_chart
 from ..agent.loop import (
     CUT_STOPS,
@@ -32,6 +33,7 @@ from ..agent.tasks import RULES_TEXT, load_tasks
 from ..errors import AgentError, RecordLensError
 from . import capture as capture_cli
 from . import task_pipeline
+from .engine_options import add_engine_arguments, engine_for
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -73,6 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--resume", type=int, metavar="RUN",
                    help="finish agent run RUN of the project: episodes done are kept, missing and cut ones run "
                         "(with the run's own settings and seeds)")
+    add_engine_arguments(q, unit="episode")
     q.set_defaults(handler=cmd_agent_run)
 
     q = agent_sub.add_parser("eval", help="success per category over runs, steps, agreement with references")
@@ -146,6 +149,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             if isinstance(args.observation, list):  # stored as a list, read as --observation's text
                 args.observation = ",".join(args.observation)
         memory = parse_memory(args.memory)
+        if args.engine != "local" and args.browser != "text":  # issue 16: QtWebEngine stays in the app's process
+            raise AgentError(f"--engine {args.engine} runs core's HTML browser only: add --browser text")
         if args.runs < 1 or args.step_budget < 1:
             raise AgentError("--runs and --step-budget must be at least 1")
         settings = CallSettings(json_output=False, base_url=args.base_url)
@@ -189,8 +194,18 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                   f"({trajectory.stop}); answer {trajectory.answer!r}", file=sys.stderr)
 
         try:
-            done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent,
-                             on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept)
+            # --- engine dispatch (issue 16): one episode per unit of work, stored here as each arrives ---
+            if args.engine != "local":
+                with engine_for(args) as engine:
+                    done = run_agent_on_engine(
+                        engine, tasks, site, kind.factory, caller, runs=args.runs, settings=agent,
+                        on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept,
+                        on_failure=lambda episode, reason: print(f"episode {episode} failed: {reason}",
+                                                                 file=sys.stderr))
+            else:
+                done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent,
+                                 on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept)
+            # --- end engine dispatch ---
         except ModelEndpointError as error:
             project.agent.finish_run(run_id, {"requests": caller.budget.requests, "tokens": caller.budget.tokens},
                                      error=str(error))

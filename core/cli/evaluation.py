@@ -13,6 +13,7 @@ from ..records.score import DatasetScore
 from ..runs.evaluate import score_run, score_seeds, seed_runs, without_failed
 from ..runs.progress import progress
 from . import project as project_cli
+from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
 from .output import warn
 from .pages import token_counter
@@ -36,8 +37,13 @@ def cmd_score(args: argparse.Namespace) -> int:
     stored = project_cli.score_project_run(args, progress=bar)
     if stored is None and args.pred and seed_runs(args.pred) and not any(Path(args.pred).glob("*.json")):
         return _score_seeds(args, bar)
-    scores, warnings = stored if stored is not None else score_run(args.pred, args.gt, args.pages, progress=bar)
-    kept, failed = without_failed(scores, args.pred) if stored is None else (scores, {})
+    if stored is not None:
+        scores, warnings = stored
+        kept, failed = scores, {}
+    else:
+        with engine_for(args) as engine:  # issue 16: pages parsed and scored on the engine
+            scores, warnings = score_run(args.pred, args.gt, args.pages, progress=bar, engine=engine)
+        kept, failed = without_failed(scores, args.pred)
     for message in warnings + scores.warnings:
         warn(message)
     if args.json:
@@ -67,7 +73,8 @@ def format_failed(kept: DatasetScore, failed: dict[str, str]) -> str:
 
 def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
     """A run made with --seeds N: each seed scored, then the means (and spread) over seeds."""
-    seeds, warnings = score_seeds(args.pred, args.gt, args.pages, progress=bar)
+    with engine_for(args) as engine:
+        seeds, warnings = score_seeds(args.pred, args.gt, args.pages, progress=bar, engine=engine)
     for message in warnings:
         warn(message)
     if args.json:
@@ -93,9 +100,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     counter = token_counter(args) if args.count_tokens else None
     if args.count_tokens and counter is None:
         warn("--count-tokens needs GEMINI_API_KEY (or GOOGLE_API_KEY); tokens shown as n/a")
-    result = bench.run_bench(args.pages, args.gt, specs, answers=answers, count_tokens=counter,
-                             progress=lambda n: progress(n, label="bench", enabled=not args.quiet),
-                             llm_options=gemini_options(args))
+    with engine_for(args) as engine:  # issue 16: one page (every method on it) per unit of work
+        result = bench.run_bench(args.pages, args.gt, specs, answers=answers, count_tokens=counter,
+                                 progress=lambda n: progress(n, label="bench", enabled=not args.quiet),
+                                 llm_options=gemini_options(args), engine=engine)
     for message in result.warnings:
         warn(message)
     if args.chart and not args.no_chart:
@@ -119,6 +127,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     project_cli.add_score_arguments(p)
     p.add_argument("--json", action="store_true", help="print the scores as JSON")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_engine_arguments(p)
     p.set_defaults(handler=cmd_score)
 
     p = sub.add_parser("bench", help="the paper's Table 1 (formats) and Table 2 (methods), and a chart",
@@ -136,4 +145,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", "-q", action="store_true")
     add_llm_arguments(p)
+    add_engine_arguments(p)
     p.set_defaults(handler=cmd_bench)

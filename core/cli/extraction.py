@@ -10,7 +10,9 @@ from pathlib import Path
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
 from ..page import formats
+from ..runs.engines import Engine
 from ..runs.progress import progress
+from .engine_options import add_engine_arguments, engine_for
 from .output import warn
 
 
@@ -57,8 +59,7 @@ def _create_extractor(method: str, params: dict[str, object]):  # noqa: ANN202 -
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    from ..extract import available, create
-    from ..runs.runner import run_extractor, seed_dir
+    from ..extract import available
 
     if args.list:
         for name, description in available():
@@ -76,6 +77,15 @@ def cmd_extract(args: argparse.Namespace) -> int:
         params["model"] = args.model  # for the selector, --model is a model file written by `recordlens train`
     elif getattr(args, "model", None) and method != "gemini":
         raise RecordLensError(f"--model is for the selector (a model file) and gemini, not {method!r}")
+    with engine_for(args) as engine:  # issue 16: one engine (one Ray instance) for every seed of the run
+        return _extract_seeds(args, method, seeds, llm_options, params, engine)
+
+
+def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None], llm_options: dict[str, object],
+                   params: dict[str, object], engine: Engine) -> int:
+    from ..extract import create
+    from ..runs.runner import run_extractor, seed_dir
+
     failed = 0
     for seed in seeds:
         if method == "replay":
@@ -92,7 +102,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
             names = None
         out = seed_dir(Path(args.out), seed, len(seeds))
         summary = run_extractor(extractor, args.pages, out, names=names, resume=not args.restart,
-                                progress=lambda n: progress(n, label=f"{method}", enabled=not args.quiet))
+                                progress=lambda n: progress(n, label=f"{method}", enabled=not args.quiet),
+                                engine=engine)
         for message in summary.warnings:
             warn(message)
         for name, reason in summary.failed.items():
@@ -136,4 +147,5 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a parameter of the method, e.g. --param k=10 --param t=0.3 --param similarity=lcs for mdr")
     p.add_argument("--quiet", "-q", action="store_true")
     add_llm_arguments(p)
+    add_engine_arguments(p)
     p.set_defaults(handler=cmd_extract)

@@ -11,8 +11,10 @@ A method is written `NAME` or `NAME:FORMAT`: `mdr`, the offline default, `gemini
 
 from __future__ import annotations
 
+import functools
 import statistics
 from collections.abc import Callable, Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,10 +22,11 @@ from ..errors import DatasetError, RecordLensError
 from ..extract import create
 from ..extract.base import Extractor
 from ..page import formats as represent
-from ..page.dataset import LoadedPage, load_page, page_files, record_files
+from ..page.dataset import load_page, page_files, record_files
 from ..records.model import TextKeyIndex, load_records
-from ..records.score import DatasetScore, score_page
+from ..records.score import DatasetScore, PageScore, score_page
 from .charts import grouped_bars
+from .engines import Engine, LocalEngine, UnitFailedError
 
 LLM_FORMATS = ("flat", "hier", "slim", "outline")
 
@@ -98,7 +101,8 @@ class BenchResult:
 def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec], *, answers: Path | None = None,
               count_tokens: Callable[[str], int | None] | None = None, names: Iterable[str] | None = None,
               progress: Callable[[list[str]], Iterable[str]] = lambda names: names,
-              llm_options: dict[str, object] | None = None) -> BenchResult:
+              llm_options: dict[str, object] | None = None, engine: Engine | None = None) -> BenchResult:
+    """Measure `specs` on the pages with ground truth, each page a unit of work for `engine` (default: here)."""
     truths = record_files(gt_dir)
     extractors = [(spec, make_extractor(spec, answers, **(llm_options or {}))) for spec in specs]
     if names is None and any(spec.method == "replay" for spec in specs):
@@ -113,41 +117,92 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
     counted: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
     warnings: list[str] = []
     files = page_files(pages_dir, warnings)
-    for name in progress(wanted):
-        page_file = files.get(name)
-        if page_file is None:
+    jobs: list[str] = []
+    for name in wanted:
+        if files.get(name) is None:
             warnings.append(f"page {name}: no HTML or MHTML file; left out")
-            continue
-        loaded = load_page(page_file, name)
-        _measure_formats(loaded, chars, counted, count_tokens)
-        keys = TextKeyIndex(loaded.page.text_map)
-        truth = load_records(truths[name]).records
-        for spec, extractor in extractors:
-            result = results[spec.label]
-            try:
-                extraction = extractor.extract(loaded.page)
-            except RecordLensError as error:
-                result.failures[name] = str(error)
-                warnings.append(f"{spec.label} on page {name}: {error}; scored as an empty prediction")
-                result.scores.pages.append(score_page([], truth, keys, name))
+        else:
+            jobs.append(name)
+    engine = engine or LocalEngine()
+    if count_tokens is not None and engine.name != "local":
+        raise RecordLensError("--count-tokens counts in this process: use it with --engine local")
+    # Issue 16: each page (all methods on it) is a unit of work for the engine; folded here in the pages' order.
+    with ExitStack() as stack:
+        shipped = [(spec, stack.enter_context(engine.shipping(ex))) for spec, ex in extractors]
+        unit = functools.partial(bench_page, shipped, files, truths, count_tokens)
+        outcomes = dict(engine.map(unit, jobs, progress=progress))
+    for name in jobs:
+        outcome = outcomes[name]
+        if isinstance(outcome, UnitFailedError):
+            raise RecordLensError(f"bench stopped: page {name}: {outcome}; run it again")
+        for fmt, size in outcome.chars.items():
+            chars[fmt].append(size)
+        for fmt, tokens in outcome.counted.items():
+            counted[fmt].append(tokens)
+        for measured in outcome.methods:
+            result = results[measured.label]
+            result.scores.pages.append(measured.score)
+            if measured.failure is not None:
+                result.failures[name] = measured.failure
+                warnings.append(f"{measured.label} on page {name}: {measured.failure}; scored as an empty prediction")
                 continue
-            result.scores.pages.append(score_page(extraction.records, truth, keys, name))
-            result.seconds.append(extraction.seconds)
-            if extraction.tokens:
-                result.prompt_tokens.append(extraction.tokens.get("prompt", 0))
-                result.token_format = extraction.input_format or spec.input_format
+            result.seconds.append(measured.seconds)
+            if measured.prompt_tokens is not None:
+                result.prompt_tokens.append(measured.prompt_tokens)
+                result.token_format = measured.token_format
     format_rows = _format_rows(chars, counted, results.values())
     return BenchResult(format_rows, list(results.values()), warnings)
 
 
-def _measure_formats(loaded: LoadedPage, chars: dict[str, list[int]], counted: dict[str, list[int]],
-                     count_tokens: Callable[[str], int | None] | None) -> None:
+@dataclass
+class MethodOnPage:
+    """One method on one page: its score, or why it failed (then scored as an empty prediction)."""
+
+    label: str
+    score: PageScore
+    failure: str | None = None
+    seconds: float = 0.0
+    prompt_tokens: int | None = None
+    token_format: str | None = None
+
+
+@dataclass
+class PageBench:
+    """Everything bench measures on one page: the size of each format, counted tokens, each method."""
+
+    chars: dict[str, int]
+    counted: dict[str, int]
+    methods: list[MethodOnPage]
+
+
+def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, Path], truths: dict[str, Path],
+               count_tokens: Callable[[str], int | None] | None, name: str) -> PageBench:
+    """One unit of work: page `name` parsed once, its formats measured, every method run on it and scored."""
+    loaded = load_page(files[name], name)
+    chars: dict[str, int] = {}
+    counted: dict[str, int] = {}
     for fmt in represent.FORMATS:
         text = represent.represent(loaded.page, fmt)
-        chars[fmt].append(len(text))
+        chars[fmt] = len(text)
         tokens = count_tokens(text) if count_tokens is not None else None
         if tokens is not None:
-            counted[fmt].append(tokens)
+            counted[fmt] = tokens
+    keys = TextKeyIndex(loaded.page.text_map)
+    truth = load_records(truths[name]).records
+    methods: list[MethodOnPage] = []
+    for spec, extractor in extractors:
+        try:
+            extraction = extractor.extract(loaded.page)
+        except RecordLensError as error:
+            methods.append(MethodOnPage(spec.label, score_page([], truth, keys, name), failure=str(error)))
+            continue
+        measured = MethodOnPage(spec.label, score_page(extraction.records, truth, keys, name),
+                                seconds=extraction.seconds)
+        if extraction.tokens:
+            measured.prompt_tokens = extraction.tokens.get("prompt", 0)
+            measured.token_format = extraction.input_format or spec.input_format
+        methods.append(measured)
+    return PageBench(chars, counted, methods)
 
 
 def _format_rows(chars: dict[str, list[int]], counted: dict[str, list[int]],

@@ -11,18 +11,22 @@ from ..errors import DatasetError, RecordLensError
 from ..page.dataset import load_page, page_files, record_files
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
+from .engines import Engine, LocalEngine, UnitFailedError
 from .runner import failed_pages
 
 Progress = Callable[[Iterable[str]], Iterable[str]]
 
 
 def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
-              progress: Progress = lambda names: names) -> tuple[DatasetScore, list[str]]:
+              progress: Progress = lambda names: names,
+              engine: Engine | None = None) -> tuple[DatasetScore, list[str]]:
     """Score every page that has ground truth; a missing prediction counts as an empty one, with a warning.
 
     Returns the scores and the run-level warnings (missing files, malformed records files...). A page the run
     failed on (see `failed_pages`) is scored as an empty prediction here, and named as failed in the warnings;
-    `without_failed` gives the figures without such pages.
+    `without_failed` gives the figures without such pages. The records files are read here; parsing each page
+    and scoring it is a unit of work for `engine` (default: here), and the pages keep the ground truth's order
+    whatever the engine.
     """
     pred_dir, pages_dir = Path(pred_dir), Path(pages_dir)
     truths = record_files(gt_dir)
@@ -32,9 +36,9 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
         raise DatasetError(f"{pred_dir}: no such folder of predictions")
     warnings: list[str] = []
     files = page_files(pages_dir, warnings)
-    pages: list[PageScore] = []
+    jobs: list[_PageJob] = []
     failed = failed_pages(pred_dir)
-    for name in progress(list(truths)):
+    for name in list(truths):
         page_file = files.get(name)
         if page_file is None:
             raise DatasetError(f"{pages_dir}: no page {name}.html or {name}.mhtml for ground truth {name}.json")
@@ -56,8 +60,15 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
         else:
             warnings.append(f"page {name}: no prediction {pred_path}; scored as an empty prediction")
             predicted = []
-        loaded = load_page(page_file, name)
-        pages.append(score_page(predicted, true.records, TextKeyIndex(loaded.page.text_map), name))
+        jobs.append(_PageJob(name, page_file, predicted, true.records))
+    # --- engine dispatch (issue 16) ---
+    scored = dict((job.name, result) for job, result in (engine or LocalEngine()).map(
+        score_page_job, jobs, key=lambda job: job.name, progress=progress))
+    unscored = [f"{name}: {result}" for name, result in scored.items() if isinstance(result, UnitFailedError)]
+    if unscored:
+        raise RecordLensError(f"scoring stopped: {'; '.join(unscored)}; score again")
+    pages: list[PageScore] = [scored[job.name] for job in jobs]  # type: ignore[misc]
+    # --- end engine dispatch ---
     return DatasetScore(pages), warnings
 
 
@@ -66,6 +77,21 @@ def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetS
     failed = {name: reason for name, reason in failed_pages(pred_dir).items()
               if any(p.page == name for p in scores.pages)}
     return DatasetScore([p for p in scores.pages if p.page not in failed]), failed
+
+
+@dataclass(frozen=True)
+class _PageJob:
+    """One page to score: the records are already read, the page is parsed where the job runs."""
+
+    name: str
+    page_file: Path
+    predicted: list[list[str]]
+    true: list[list[str]]
+
+
+def score_page_job(job: _PageJob) -> PageScore:
+    loaded = load_page(job.page_file, job.name)
+    return score_page(job.predicted, job.true, TextKeyIndex(loaded.page.text_map), job.name)
 
 
 def seed_runs(pred_dir: str | Path) -> dict[int, Path]:
@@ -100,7 +126,8 @@ class SeedScores:
 
 
 def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
-                progress: Progress = lambda names: names) -> tuple[SeedScores, list[str]]:
+                progress: Progress = lambda names: names,
+                engine: Engine | None = None) -> tuple[SeedScores, list[str]]:
     """Score every `seed-S/` of a run; the run's figures are the means over seeds of each seed's means."""
     folders = seed_runs(pred_dir)
     if not folders:
@@ -108,7 +135,7 @@ def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     seeds: dict[int, DatasetScore] = {}
     warnings: list[str] = []
     for seed, folder in folders.items():
-        scores, seed_warnings = score_run(folder, gt_dir, pages_dir, progress)
+        scores, seed_warnings = score_run(folder, gt_dir, pages_dir, progress, engine)
         seeds[seed] = scores
         warnings += [f"seed {seed}: {w}" for w in seed_warnings + scores.warnings]
     return SeedScores(seeds), warnings

@@ -26,6 +26,7 @@ from ..extract.base import Extraction, ExtractionFailedError, Extractor
 from ..llm.gemini import BudgetExceededError
 from ..page.dataset import load_page, page_files
 from ..records.model import save_records
+from .engines import Engine
 
 META_DIR = "_run"
 DONE, FAILED = "done", "failed"
@@ -50,8 +51,10 @@ def seed_dir(out_dir: Path, seed: int | None, seeds: int) -> Path:
 
 def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Path, *,
                   names: Iterable[str] | None = None, resume: bool = True,
-                  progress: Callable[[list[str]], Iterable[str]] = lambda names: names) -> RunSummary:
-    """Extract every page of `pages_dir` (or only `names`) into `out_dir`."""
+                  progress: Callable[[list[str]], Iterable[str]] = lambda names: names,
+                  engine: Engine | None = None) -> RunSummary:
+    """Extract every page of `pages_dir` (or only `names`) into `out_dir`, here or on `engine` (issue 16:
+    another engine runs `extract_pages` page by page, so its files are these, byte for byte)."""
     out = Path(out_dir)
     summary = RunSummary(out)
     files = page_files(pages_dir, summary.warnings)
@@ -63,6 +66,23 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     _remove_unfinished_writes(out)
     _write_run_description(out, extractor)
     start = time.monotonic()
+    # --- engine dispatch (issue 16) ---
+    if engine is not None and engine.name != "local":
+        from .engine_runs import extract_on_engine
+
+        extract_on_engine(engine, extractor, files, wanted, out, summary, resume=resume, progress=progress)
+    else:
+        extract_pages(extractor, files, wanted, out, summary, resume=resume, progress=progress)
+    # --- end engine dispatch ---
+    summary.seconds = time.monotonic() - start
+    return summary
+
+
+def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str], out: Path,
+                  summary: RunSummary, *, resume: bool,
+                  progress: Callable[[list[str]], Iterable[str]] = lambda names: names) -> None:
+    """The loop over pages, here and in order: each page's files written atomically as soon as it is done,
+    what happened added to `summary`. An engine runs this same loop on one page per unit of work."""
     for name in progress(wanted):
         target = out / f"{name}.json"
         if resume and target.exists():
@@ -89,8 +109,6 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         summary.warnings.extend(f"page {name}: {w}" for w in extraction.warnings)
         for key, value in (extraction.tokens or {}).items():
             summary.tokens[key] = summary.tokens.get(key, 0) + value
-    summary.seconds = time.monotonic() - start
-    return summary
 
 
 def _method_of(extractor: Extractor) -> dict[str, object]:

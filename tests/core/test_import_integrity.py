@@ -57,7 +57,7 @@ def test_html_that_does_not_start_with_a_bracket_is_stored_as_html_and_opens_aga
         stored = project.snapshot_file(name)
         assert stored.suffix == ".html"
         assert load_page(stored).snapshot.title == "Shop"
-        export_project(project, "nexteval", tmp_path / "out")
+        export_project(project, "nexteval", tmp_path / "out", all_pages=True)  # the page is not labelled
     exported = tmp_path / "out" / "html" / f"{name}.html"
     assert exported.read_bytes() == data
     assert load_page(exported).snapshot.title == "Shop"

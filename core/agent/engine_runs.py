@@ -1,0 +1,81 @@
+"""`agent run --engine ray`: each episode (a task in one run) is a unit of work on the engine (issue 16).
+
+A unit runs `run_episode` as the local loop does, with a fresh core HTML browser over the site, which it
+reads by path; its Gemini caller shares one budget with every other worker. The driver stores each
+trajectory as it arrives (the project database is written by one process only) and stops handing out
+episodes once one stops on the model budget, as the local loop does. The QtWebEngine browser lives in the app
+process and is not shipped: Ray runs `--browser text` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..runs.engines import Engine, UnitFailedError
+from .loop import AgentSettings, Caller, run_episode, run_seed, seed_caller
+from .model import Browser, Task, Trajectory
+from .sites import Site
+
+Episode = tuple[int, Task]
+
+
+@dataclass
+class EpisodeUnit:
+    """One episode wherever it runs. `caller` is the attribute `Engine.shipping` gives a shared budget."""
+
+    caller: Caller
+    site: Site
+    browser_factory: Callable[[Site], Browser]
+    settings: AgentSettings
+    seed: int | None = None
+
+    def __call__(self, episode: Episode) -> Trajectory:
+        run, task = episode
+        # Each unit holds its own copy of the caller, so setting run r's seed here touches no other episode.
+        seed_caller(self.caller, run_seed(self.seed, run), self.seed is not None)
+        return run_episode(task, self.browser_factory(self.site), self.caller, self.settings, run=run)
+
+
+def episode_key(episode: Episode) -> str:
+    return f"{episode[1].id} (run {episode[0]})"
+
+
+def run_agent_on_engine(engine: Engine, tasks: Sequence[Task], site: Site,
+                        browser_factory: Callable[[Site], Browser], caller: Caller, *, runs: int,
+                        settings: AgentSettings, on_trajectory: Callable[[Trajectory], None],
+                        on_failure: Callable[[str, str], None], seed: int | None = None,
+                        done_already: Callable[[Task, int], bool] = lambda task, run: False) -> list[Trajectory]:
+    """Every task `runs` times on `engine`; `on_trajectory` sees them, and they are returned, in the local loop's
+    (run-major) order. An episode whose worker died is reported to `on_failure(episode, reason)` and left out."""
+    episodes: list[Episode] = [(run, task) for run in range(runs) for task in tasks if not done_already(task, run)]
+    finished: dict[str, Trajectory | None] = {}  # None: the episode's worker died
+    stored: list[Trajectory] = []
+
+    def store_in_order() -> None:
+        # Episodes are stored in the local loop's order (what `agent eval` lists), each as soon as every
+        # episode before it is in.
+        while len(stored) < len(episodes) and episode_key(episodes[len(stored)]) in finished:
+            trajectory = finished[episode_key(episodes[len(stored)])]
+            if trajectory is None:
+                episodes.pop(len(stored))
+                continue
+            stored.append(trajectory)
+            on_trajectory(trajectory)
+
+    unit = EpisodeUnit(caller, site, browser_factory, settings, seed)
+    with engine.shipping(unit) as shipped:
+        for episode, result in engine.map(shipped, list(episodes), key=episode_key,
+                                          stop_when=lambda t: t.stop == "model budget"):
+            if isinstance(result, UnitFailedError):
+                on_failure(episode_key(episode), str(result))
+                finished[episode_key(episode)] = None
+            else:
+                finished[episode_key(episode)] = result
+            store_in_order()  # after a "model budget" stop no episode starts; those in flight are kept
+    for episode in episodes[len(stored):]:  # after a stop: what finished, still in order
+        trajectory = finished.get(episode_key(episode))
+        if trajectory is not None:
+            stored.append(trajectory)
+            on_trajectory(trajectory)
+    return stored

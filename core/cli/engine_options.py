@@ -1,0 +1,47 @@
+"""`--engine local|ray`, `--ray-address`, `--workers`: where a command's units of work run (issue 16).
+
+`engine_for(args)` is a context manager: the engine is started (or joined) on entry and closed on exit,
+Ctrl+C and errors included, so no Ray instance outlives the command that started it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from ..errors import RecordLensError
+from ..runs.engines import ENGINES, Engine, EngineOptions, make_engine
+
+
+def add_engine_arguments(p: argparse.ArgumentParser, unit: str = "page") -> None:
+    group = p.add_argument_group("engine (where the work runs)")
+    group.add_argument("--engine", choices=ENGINES, default="local",
+                       help=f"local: this process, in order (default); ray: one Ray task per {unit}, "
+                            "results written exactly as locally (needs recordlens[ray])")
+    group.add_argument("--ray-address", help="an existing Ray cluster (default: start a local instance)")
+    group.add_argument("--workers", type=int, help="CPUs of the local Ray instance (default: all)")
+    group.add_argument("--requests-per-minute", type=int,
+                       help="ray: Gemini requests per minute, one limit for all workers (with --max-requests "
+                            "and --max-tokens)")
+    group.add_argument("--ship-content", action="store_true",
+                       help="ray, a cluster without shared storage: send each page's bytes with its task and "
+                            "write its results here (extract); default: workers read and write by path")
+
+
+def engine_options(args: argparse.Namespace) -> EngineOptions:
+    workers = getattr(args, "workers", None)
+    rpm = getattr(args, "requests_per_minute", None)
+    if (workers is not None and workers < 1) or (rpm is not None and rpm < 1):
+        raise RecordLensError("--workers and --requests-per-minute must be at least 1")
+    return EngineOptions(getattr(args, "engine", "local") or "local", getattr(args, "ray_address", None), workers,
+                         rpm, bool(getattr(args, "ship_content", False)))
+
+
+@contextmanager
+def engine_for(args: argparse.Namespace) -> Iterator[Engine]:
+    engine = make_engine(engine_options(args))
+    try:
+        yield engine
+    finally:
+        engine.close()

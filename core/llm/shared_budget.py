@@ -1,0 +1,107 @@
+"""One Gemini limiter for every worker of a distributed run: requests per minute, a request cap, a token cap.
+
+`Limiter` is the plain state (testable without Ray); on Ray it lives in one actor, and `SharedBudget` is the
+handle each worker's `GeminiCaller` uses in place of its local `Budget` (the same two calls, `reserve_request`
+and `add_tokens`). Calls from one handle reach the actor in order, so a worker's tokens are counted before
+its next reservation. Retries and backoff stay in `GeminiCaller`: every attempt reserves, as locally.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+
+from .gemini import Budget, BudgetExceededError
+
+WINDOW_S = 60.0
+
+
+class Limiter:
+    """Counts requests and tokens against their caps, and spaces requests to `requests_per_minute`.
+
+    `reserve(now)` answers `("ok", 0.0)`, `("wait", seconds)` (try again then; nothing was counted) or
+    `("exceeded", message)` (the run must stop: the same message a local `Budget` gives)."""
+
+    def __init__(self, max_requests: int | None = None, max_tokens: int | None = None, *, requests: int = 0,
+                 tokens: int = 0, requests_per_minute: int | None = None) -> None:
+        self.max_requests = max_requests
+        self.max_tokens = max_tokens
+        self.requests = requests
+        self.tokens = tokens
+        self.requests_per_minute = requests_per_minute
+        self._recent: deque[float] = deque()  # times of the requests of the last minute
+
+    def reserve(self, now: float | None = None) -> tuple[str, float | str]:
+        now = time.monotonic() if now is None else now
+        if self.max_requests is not None and self.requests >= self.max_requests:
+            return "exceeded", f"request budget used up ({self.requests} of {self.max_requests})"
+        if self.max_tokens is not None and self.tokens >= self.max_tokens:
+            return "exceeded", f"token budget used up ({self.tokens:,} of {self.max_tokens:,})"
+        if self.requests_per_minute:
+            while self._recent and now - self._recent[0] >= WINDOW_S:
+                self._recent.popleft()
+            if len(self._recent) >= self.requests_per_minute:
+                return "wait", WINDOW_S - (now - self._recent[0])
+            self._recent.append(now)
+        self.requests += 1
+        return "ok", 0.0
+
+    def add_tokens(self, count: int) -> None:
+        self.tokens += count
+
+    def counts(self) -> tuple[int, int]:
+        return self.requests, self.tokens
+
+
+class SharedBudget:
+    """A `Budget` look-alike over a Ray actor holding a `Limiter`; picklable, so it travels to the workers."""
+
+    def __init__(self, actor: object, sleep: Callable[[float], None] = time.sleep) -> None:
+        self._actor = actor
+        self._sleep = sleep
+
+    def __reduce__(self) -> tuple[object, tuple[object]]:
+        return SharedBudget, (self._actor,)  # the sleep function stays behind (a test's fake may not pickle)
+
+    def reserve_request(self) -> None:
+        import ray
+
+        while True:
+            verdict, value = ray.get(self._actor.reserve.remote())  # type: ignore[attr-defined]
+            if verdict == "ok":
+                return
+            if verdict == "exceeded":
+                raise BudgetExceededError(str(value))
+            self._sleep(float(value))
+
+    def add_tokens(self, count: int) -> None:
+        self._actor.add_tokens.remote(count)  # type: ignore[attr-defined] - ordered after this handle's calls
+
+    def counts(self) -> tuple[int, int]:
+        import ray
+
+        return ray.get(self._actor.counts.remote())  # type: ignore[attr-defined]
+
+    @property
+    def requests(self) -> int:
+        return self.counts()[0]
+
+    @property
+    def tokens(self) -> int:
+        return self.counts()[1]
+
+
+def start_shared_budget(budget: Budget, requests_per_minute: int | None = None) -> SharedBudget:
+    """An actor seeded with `budget`'s caps and what it has already counted (earlier seeds of the run)."""
+    import ray
+
+    actor_class = ray.remote(num_cpus=0)(Limiter)
+    actor = actor_class.remote(budget.max_requests, budget.max_tokens, requests=budget.requests,
+                               tokens=budget.tokens, requests_per_minute=requests_per_minute)
+    return SharedBudget(actor)
+
+
+def copy_counts(shared: SharedBudget, budget: Budget) -> None:
+    """What the workers counted, into the driver's `budget` (which the command reports and later seeds use)."""
+    budget.requests, budget.tokens = shared.counts()

@@ -1,0 +1,128 @@
+"""A run's pages on an engine other than this process: each unit of work is the runner's own loop on one page.
+
+The driver keeps the run-level steps (the method check, unfinished writes removed, `run.json`) and folds
+each page's small `RunSummary` into the run's, in the pages' order whatever order they finished in, so the
+summary reads as the local one does. Pages already written are skipped here, without a task.
+"""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import atomic
+from ..extract.base import Extractor
+from .engines import Engine, UnitFailedError, worker_name
+from .runner import RunSummary, extract_pages
+
+
+def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Path], wanted: list[str], out: Path,
+                      summary: RunSummary, *, resume: bool,
+                      progress: Callable[[list[str]], Iterable[str]] = lambda names: names) -> None:
+    """Extract `wanted` on `engine` into `out`, adding to `summary`; stops cleanly when the budget is used up."""
+    todo = [name for name in wanted if not (resume and (out / f"{name}.json").exists())]
+    summary.skipped.extend(name for name in wanted if name not in todo)
+    parts: dict[str, RunSummary] = {}
+    by_content = getattr(engine, "ships_content", False)
+    with engine.shipping(extractor) as shipped:
+        if by_content:  # no shared storage: the page goes as bytes, its files come back as bytes
+            unit = functools.partial(extract_one_shipped_page, shipped)
+            items: Sequence[object] = _ShippedPages(todo, files)
+        else:
+            unit = functools.partial(extract_one_page, shipped, files, out, resume)
+            items = todo
+        for item, result in engine.map(unit, items, key=_name_of, progress=progress, stop_when=_stopped):
+            name = _name_of(item)
+            if isinstance(result, UnitFailedError):
+                part = RunSummary(out)
+                part.failed[name] = str(result)
+            elif by_content:
+                part = _write_shipped(out, name, *result)
+            else:
+                part = result
+            parts[name] = part
+            # The budget is shared: no page starts after the first stop; the pages in flight finish (their
+            # requests are paid for) or meet the same limit. The first stop's message is the run's.
+            summary.stopped = summary.stopped or part.stopped
+    for name in todo:  # the local order, so that warnings and lists compare with a local run's
+        part = parts.get(name)
+        if part is None:
+            continue
+        summary.extracted.extend(part.extracted)
+        summary.skipped.extend(part.skipped)
+        summary.failed.update(part.failed)
+        summary.warnings.extend(part.warnings)
+        for key, value in part.tokens.items():
+            summary.tokens[key] = summary.tokens.get(key, 0) + value
+
+
+def extract_one_page(extractor: Extractor, files: dict[str, Path], out: Path, resume: bool,
+                     name: str) -> RunSummary:
+    """One unit of work, wherever it runs: the runner's loop on page `name`; failures name the worker."""
+    part = RunSummary(out)
+    extract_pages(extractor, {name: files[name]}, [name], out, part, resume=resume)
+    if part.failed:
+        where = worker_name()
+        part.failed = {page: f"{reason} (on worker {where})" for page, reason in part.failed.items()}
+    return part
+
+
+@dataclass(frozen=True)
+class ShippedPage:
+    """A page sent by content: its name, its file's name (the suffix says HTML or MHTML) and its bytes."""
+
+    name: str
+    filename: str
+    data: bytes
+
+
+class _ShippedPages:
+    """The pages to send, read from disk one at a time as the engine submits them (never the whole run)."""
+
+    def __init__(self, names: list[str], files: dict[str, Path]) -> None:
+        self._names, self._files = names, files
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __iter__(self) -> Iterator[ShippedPage]:
+        for name in self._names:
+            path = self._files[name]
+            yield ShippedPage(name, path.name, path.read_bytes())
+
+
+def _stopped(result: object) -> bool:
+    part = result[0] if isinstance(result, tuple) else result
+    return isinstance(part, RunSummary) and part.stopped is not None
+
+
+def _name_of(item: object) -> str:
+    return item.name if isinstance(item, ShippedPage) else str(item)
+
+
+def extract_one_shipped_page(extractor: Extractor, page: ShippedPage) -> tuple[RunSummary, dict[str, bytes]]:
+    """One unit of work on a worker without the run's folder: the runner's loop on the page, in a folder of
+    the worker's own; the files it wrote come back as bytes (relative path -> content)."""
+    with tempfile.TemporaryDirectory(prefix="recordlens-page-") as folder:
+        root = Path(folder)
+        page_file = root / "pages" / page.filename
+        page_file.parent.mkdir()
+        page_file.write_bytes(page.data)
+        out = root / "out"
+        part = extract_one_page(extractor, {page.name: page_file}, out, False, page.name)
+        written = {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*.json"))
+                   if p.is_file() and p.name != "run.json" and not p.name.startswith(".")}
+    return part, written
+
+
+def _write_shipped(out: Path, name: str, part: RunSummary, written: dict[str, bytes]) -> RunSummary:
+    """The worker's files into the run, atomically, the records file last (its presence means done)."""
+    for relative in sorted(written, key=lambda r: r == f"{name}.json"):
+        atomic.write_bytes(out / relative, written[relative])
+    if name in part.failed:
+        (out / f"{name}.json").unlink(missing_ok=True)  # a --restart's old answer is not this run's
+    part.out_dir = out
+    return part

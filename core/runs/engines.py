@@ -1,0 +1,130 @@
+"""Where a batch's units of work (pages) run: here, in order (`local`), or on a Ray cluster (`ray`).
+
+An `Engine` maps a picklable function over items and hands back each item's result as it completes; callers
+(the runner, `score`, `bench`) keep the results in their own order, so figures never depend on the engine.
+Files are written by the unit of work itself through `core/atomic.py`, exactly as the local loop writes them,
+so a run stopped on one engine resumes on the other.
+
+Ray is an optional extra (`pip install 'recordlens[ray]'`): `ray_engine` is imported only by `make_engine`
+when `--engine ray` is asked for, and without Ray that says how to install it.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from ..errors import RecordLensError
+
+T = TypeVar("T")
+R = TypeVar("R")
+ENGINES = ("local", "ray")
+Progress = Callable[[Iterable[str]], Iterable[str]]
+
+
+class EngineError(RecordLensError):
+    """An engine could not start, or is missing (Ray not installed)."""
+
+
+class UnitFailedError(RecordLensError):
+    """One unit of work died where it ran (its worker was killed, ran out of memory...): that item only."""
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """`--engine`, `--ray-address`, `--workers` as given on the command line."""
+
+    name: str = "local"
+    address: str | None = None  # an existing Ray cluster; None starts a local instance
+    workers: int | None = None  # CPUs of the local instance (default: the machine's)
+    requests_per_minute: int | None = None  # Gemini requests per minute, shared by every worker (ray only)
+    ship_content: bool = False  # ray without shared storage: pages and their results travel as bytes
+
+
+class Engine(Protocol):
+    name: str
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
+            progress: Progress = lambda names: names,
+            stop_when: Callable[[R], bool] = lambda result: False) -> Iterator[tuple[T, R | UnitFailedError]]:
+        """Yield `(item, fn(item))` for every item, in completion order; `progress` sees `key(item)` as each
+        completes. A unit that died where it ran yields a `UnitFailedError` instead of its result; an
+        exception `fn` raises is raised here. Once a result meets `stop_when` (a used-up budget), no further
+        item is started, and the units already running are waited for and yielded (their work, and the
+        requests it paid for, are kept)."""
+        ...
+
+    def shipping(self, extractor: T) -> AbstractContextManager[T]:
+        """The extractor as the units of work get it, for the time of a run: on Ray its Gemini budget is
+        swapped for one that every worker shares, and the counts come back into the local budget after."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class LocalEngine:
+    """In this process, in the items' order: what every command did before engines existed."""
+
+    name = "local"
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
+            progress: Progress = lambda names: names,
+            stop_when: Callable[[R], bool] = lambda result: False) -> Iterator[tuple[T, R | UnitFailedError]]:
+        by_key = {key(item): item for item in items}
+        for name in progress(list(by_key)):
+            item = by_key[name]
+            result = fn(item)
+            yield item, result
+            if stop_when(result):
+                return
+
+    def shipping(self, extractor: T) -> AbstractContextManager[T]:
+        return nullcontext(extractor)
+
+    def close(self) -> None:
+        return None
+
+
+def make_engine(options: EngineOptions | None) -> Engine:
+    """The engine `options` name; Ray's is connected (or started) here, and must be `close()`d."""
+    options = options or EngineOptions()
+    if options.name == "local":
+        if options.address or options.workers or options.requests_per_minute or options.ship_content:
+            raise EngineError("--ray-address, --workers, --requests-per-minute and --ship-content are for "
+                              "--engine ray")
+        return LocalEngine()
+    if options.name != "ray":
+        raise EngineError(f"unknown engine {options.name!r}; choose one of {', '.join(ENGINES)}")
+    try:
+        import ray  # noqa: F401 - only to say how to install it when it is missing
+    except ImportError:
+        raise EngineError("--engine ray needs Ray: pip install 'recordlens[ray]' (or pip install 'ray>=2.9')") \
+            from None
+    from .ray_engine import RayEngine
+
+    return RayEngine.connect(address=options.address, workers=options.workers,
+                             requests_per_minute=options.requests_per_minute, ships_content=options.ship_content)
+
+
+class CompletedNames:
+    """The names of finished units, as they finish, with the total known in advance (so a progress bar can
+    show `k/n` while the names arrive in completion order)."""
+
+    def __init__(self, names: Iterator[str], total: int) -> None:
+        self._names = names
+        self._total = total
+
+    def __len__(self) -> int:
+        return self._total
+
+    def __iter__(self) -> Iterator[str]:
+        return self._names
+
+
+def worker_name() -> str:
+    """`host:pid` of the process a unit runs in, for failures reported by page and worker."""
+    return f"{socket.gethostname()}:{os.getpid()}"

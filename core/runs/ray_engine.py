@@ -1,0 +1,200 @@
+"""The Ray engine: units of work (pages) as Ray tasks on a local instance or an existing cluster.
+
+Imported only for `--engine ray` (Ray is the optional extra `recordlens[ray]`). Contracts:
+
+- **Same results.** A task runs the very function the local engine runs (one page of the runner's loop, one
+  page's score), which writes its files through `core/atomic.py` before it returns; the driver only folds the
+  small results. A task whose worker dies is retried once (`max_retries`); a page whose retry dies too is
+  reported as failed, by page and with the worker's death, and the finished pages stay as written.
+- **Bounded.** At most `2 × workers` tasks are in flight (so the object store holds a few small results, not
+  the run). By default a task gets a page *path* (the storage is shared: one machine, or a cluster's shared
+  folder) and parses the page itself, so no page travels through the object store; with `ships_content`
+  (`--ship-content`, a cluster without shared storage) the page's bytes go with its task, read as the task
+  is submitted, and the files it wrote come back as bytes for the driver to write. Either way a page is
+  parsed once, by the task that extracts it.
+- **The key.** A local instance's workers inherit this process's environment, where the key already is; for an
+  existing cluster the key goes in the job's `runtime_env` environment variables, held in memory by Ray, never
+  written to a file or a log by RecordLens. A `GeminiCaller` is shipped as its settings and its shared budget
+  only (a serializer registered here), and reads the key from the worker's environment on arrival.
+- **Own instance, own shutdown.** A Ray already initialised in this process (a test fixture, a notebook) is
+  used as it is and left running; one this engine started is shut down by `close()`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TypeVar
+
+from ..llm.gemini import KEY_VARIABLES, Budget, GeminiCaller
+from ..llm.shared_budget import SharedBudget, copy_counts, start_shared_budget
+from .engines import CompletedNames, EngineError, Progress, UnitFailedError
+
+T = TypeVar("T")
+R = TypeVar("R")
+OBJECT_STORE_BYTES = 200 * 1024 * 1024  # results are small; Ray's default (30% of RAM) would be wasted here
+
+
+class RayEngine:
+    name = "ray"
+
+    def __init__(self, *, owns_instance: bool, max_retries: int = 1, requests_per_minute: int | None = None,
+                 ships_content: bool = False) -> None:
+        import ray
+
+        self._owns_instance = owns_instance
+        self.max_retries = max_retries
+        self.requests_per_minute = requests_per_minute
+        self._shared: dict[int, tuple[SharedBudget, int]] = {}  # id(local Budget) -> its actor, its users
+        self.ships_content = ships_content  # no shared storage: pages and their files travel as bytes
+        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        _register_serializers()
+
+    @classmethod
+    def connect(cls, *, address: str | None = None, workers: int | None = None, **options: object) -> RayEngine:
+        """Join the cluster at `address`, or start a local instance of `workers` CPUs (default: all)."""
+        import ray
+
+        if ray.is_initialized():
+            return cls(owns_instance=False, **options)  # type: ignore[arg-type]
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage report leaves the machine
+        try:
+            if address:
+                ray.init(address=address, runtime_env={"env_vars": _key_environment()}, log_to_driver=False,
+                         logging_level="WARNING")
+            else:
+                ray.init(address="local", num_cpus=workers or os.cpu_count() or 1,
+                         object_store_memory=OBJECT_STORE_BYTES, include_dashboard=False, log_to_driver=False,
+                         logging_level="WARNING")
+        except Exception as error:  # noqa: BLE001 - Ray raises many kinds; the person needs one line
+            where = address or "a local instance"
+            raise EngineError(f"could not start Ray on {where}: {type(error).__name__}: {error}") from None
+        return cls(owns_instance=True, **options)  # type: ignore[arg-type]
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
+            progress: Progress = lambda names: names,
+            stop_when: Callable[[R], bool] = lambda result: False) -> Iterator[tuple[T, R | UnitFailedError]]:
+        import ray
+
+        done: dict[str, tuple[T, R | UnitFailedError]] = {}
+        finished = _Completions(self, fn, items, key, done, stop_when)
+        try:
+            for name in progress(CompletedNames(iter(finished), len(items))):
+                yield done.pop(name)
+        finally:
+            for ref in finished.pending:  # the caller stopped reading (an error, Ctrl+C): drop the rest
+                ray.cancel(ref, force=False)
+
+    @contextmanager
+    def shipping(self, extractor: T) -> Iterator[T]:
+        """Swap a Gemini extractor's budget for one actor that every worker shares, for the time of a run.
+        Extractors that share a budget locally (bench's Gemini formats) share one actor."""
+        caller = getattr(extractor, "caller", None)
+        budget = getattr(caller, "budget", None)
+        if not isinstance(budget, Budget):
+            yield extractor
+            return
+        shared, users = self._shared.get(id(budget), (None, 0))
+        if shared is None:
+            shared = start_shared_budget(budget, self.requests_per_minute)
+        self._shared[id(budget)] = (shared, users + 1)
+        caller.budget = shared  # type: ignore[union-attr]
+        try:
+            yield extractor
+        finally:
+            caller.budget = budget  # type: ignore[union-attr]
+            shared, users = self._shared.pop(id(budget))
+            if users > 1:
+                self._shared[id(budget)] = (shared, users - 1)
+            else:
+                copy_counts(shared, budget)
+
+    def close(self) -> None:
+        import ray
+
+        if self._owns_instance and ray.is_initialized():
+            ray.shutdown()
+
+
+class _Completions:
+    """Submits `fn(item)` tasks, at most `2 × workers` at a time, and yields each item's key as it finishes
+    (its result is put in `done`); after a result that meets `stop_when`, only drains the tasks in flight."""
+
+    def __init__(self, engine: RayEngine, fn: Callable[[T], R], items: Sequence[T], key: Callable[[T], str],
+                 done: dict[str, tuple[T, R | UnitFailedError]], stop_when: Callable[[R], bool]) -> None:
+        self._engine, self._items, self._key, self._done = engine, items, key, done  # read lazily
+        self._fn, self._stop_when = fn, stop_when
+        self.pending: dict[object, T] = {}
+
+    def __iter__(self) -> Iterator[str]:
+        import ray
+
+        task = ray.remote(num_cpus=1, max_retries=self._engine.max_retries)(_run_unit)
+        fn_ref = ray.put(self._fn)  # shipped once, not once per page
+        queue = iter(self._items)
+        limit = 2 * self._engine.workers
+        for item in queue:
+            self.pending[task.remote(fn_ref, item)] = item
+            if len(self.pending) >= limit:
+                break
+        stopping = False
+        while self.pending:
+            ready, _ = ray.wait(list(self.pending), num_returns=1)
+            item = self.pending.pop(ready[0])
+            result = _result_of(ready[0])
+            self._done[self._key(item)] = (item, result)
+            stopping = stopping or (not isinstance(result, UnitFailedError) and self._stop_when(result))
+            following = None if stopping else next(queue, None)
+            if following is not None:
+                self.pending[task.remote(fn_ref, following)] = following
+            yield self._key(item)
+
+
+def _result_of(ref: object) -> object:
+    """The task's result; a worker's death becomes this item's `UnitFailedError`; `fn`'s own errors raise."""
+    import ray
+    from ray import exceptions
+
+    died = (exceptions.WorkerCrashedError, exceptions.NodeDiedError, exceptions.ObjectLostError,
+            exceptions.TaskCancelledError, exceptions.OutOfMemoryError, exceptions.LocalRayletDiedError)
+    try:
+        return ray.get(ref)
+    except died as error:
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        return UnitFailedError(f"its Ray worker died ({type(error).__name__}: {first_line[:300]})")
+    except exceptions.RayTaskError as error:
+        raise error.as_instanceof_cause() from None
+
+
+def _run_unit(fn: Callable[[T], R], item: T) -> R:
+    return fn(item)
+
+
+def _key_environment() -> dict[str, str]:
+    """The Gemini key variables of this process, for a cluster's workers (nothing else of the environment)."""
+    return {name: os.environ[name] for name in KEY_VARIABLES if os.environ.get(name)}
+
+
+_registered = False
+
+
+def _register_serializers() -> None:
+    """A GeminiCaller travels as (settings, shared budget): never its key, never its HTTP client."""
+    global _registered
+    if _registered:
+        return
+    import ray.util
+
+    def to_parts(caller: GeminiCaller) -> tuple[object, object]:
+        if not isinstance(caller.budget, SharedBudget):
+            raise EngineError("a Gemini extractor reached Ray without its shared budget (use engine.shipping)")
+        return caller.settings, caller.budget
+
+    ray.util.register_serializer(GeminiCaller, serializer=to_parts, deserializer=_caller_from_parts)
+    _registered = True
+
+
+def _caller_from_parts(parts: tuple[object, object]) -> GeminiCaller:
+    settings, budget = parts
+    return GeminiCaller(settings, budget=budget)  # type: ignore[arg-type] - the key from this worker's env

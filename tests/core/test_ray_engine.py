@@ -1,0 +1,258 @@
+"""`--engine ray` on a local Ray instance of 2 workers (issue 16): the same files and figures as the local engine
+on the 80 development pages, a worker killed mid-run loses no finished page and the rerun completes, and one
+Gemini budget holds across workers against the loopback fake server.
+
+Ray is the optional extra `recordlens[ray]`, a heavy part that `make test` does not install: these tests skip
+where Ray is not installed, and `make test-ray` installs the extra and runs them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.cli.command import main
+from recordlens.core.extract import create
+from recordlens.core.llm.gemini import Budget
+from recordlens.core.runs.runner import run_extractor
+from tests import ray_units
+from tests.conftest import SHARED_DATA, require_shared
+from tests.fake_gemini import FakeGemini, answer, answer_with
+
+KEY = "fake-key-ray-7f3a9c"  # what the workers inherit from the environment; must appear in no file of Ray's
+FOLDERS = ("nexteval-synth-dev", "nexteval-synth-more")
+
+
+def _require_ray():  # noqa: ANN202 - the ray module
+    try:
+        import ray
+    except ImportError:
+        pytest.skip("Ray is an optional extra: `make test-ray` installs it and runs these tests")
+    return ray
+
+
+@pytest.fixture(scope="module")
+def ray_instance() -> Iterator[Path]:
+    """One local instance of 2 workers for the module, small object store, no dashboard, no usage stats;
+    shut down after. Yields Ray's temp folder (its logs and session files), checked for the key."""
+    ray = _require_ray()
+    ray.cloudpickle.register_pickle_by_value(ray_units)  # the workers cannot import the tests package
+    temp = Path(tempfile.mkdtemp(prefix="rlray-", dir="/tmp"))  # short: Ray's socket paths have a length limit
+    saved = {name: os.environ.get(name) for name in ("GEMINI_API_KEY", "RAY_USAGE_STATS_ENABLED")}
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    os.environ["GEMINI_API_KEY"] = KEY  # the job's environment: the workers start with it
+    try:
+        ray.init(address="local", num_cpus=2, object_store_memory=200 * 1024 * 1024, include_dashboard=False,
+                 log_to_driver=False, logging_level="WARNING", _temp_dir=str(temp))
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    try:
+        yield temp
+    finally:
+        ray.shutdown()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.fixture
+def engine(ray_instance: Path):  # noqa: ANN201 - a RayEngine
+    from recordlens.core.runs.ray_engine import RayEngine
+
+    engine = RayEngine.connect()  # joins the module's instance, and leaves it running on close()
+    yield engine
+    engine.close()
+
+
+def _files(run: Path) -> dict[str, bytes]:
+    """Every records file of a run, byte for byte, and the names (not the contents: seconds differ) in _run/."""
+    found = {p.name: p.read_bytes() for p in sorted(run.glob("*.json"))}
+    found.update({f"_run/{p.name}": b"" for p in sorted((run / "_run").glob("*.json")) if p.name != "run.json"})
+    return found
+
+
+def _stray(run: Path) -> list[Path]:
+    return [p for p in run.rglob(".*") if p.is_file()]
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_extract_and_score_on_ray_give_the_local_files_and_figures(folder: str, engine: object, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    data = require_shared(SHARED_DATA / folder)
+    pages, gt = str(data / "html"), str(data / "gt")
+    local, on_ray = tmp_path / "local", tmp_path / "ray"
+    assert main(["extract", "--pages", pages, "--out", str(local), "-q"]) == 0
+    assert main(["extract", "--pages", pages, "--out", str(on_ray), "--engine", "ray", "--workers", "2"]) == 0
+    assert "repeats [##############################] 40/40" in capsys.readouterr().err  # one bar for the run
+    assert len(list(local.glob("*.json"))) == 40
+    assert _files(on_ray) == _files(local)
+    assert _stray(on_ray) == []
+    description = {k: v for k, v in json.loads((on_ray / "_run" / "run.json").read_text()).items() if k != "written"}
+    assert description == {k: v for k, v in json.loads((local / "_run" / "run.json").read_text()).items()
+                           if k != "written"}
+
+    assert main(["score", "--pred", str(local), "--gt", gt, "--pages", pages, "--json", "-q"]) == 0
+    by_local = capsys.readouterr()
+    assert main(["score", "--pred", str(on_ray), "--gt", gt, "--pages", pages, "--json", "-q",
+                 "--engine", "ray"]) == 0
+    by_ray = capsys.readouterr()
+    assert by_ray.out == by_local.out  # every page's figures and the means, to the last digit
+    assert json.loads(by_ray.out)["pages"] and len(json.loads(by_ray.out)["pages"]) == 40
+
+
+def test_a_run_stopped_locally_resumes_on_ray(engine: object, tmp_path: Path) -> None:
+    data = require_shared(SHARED_DATA / FOLDERS[0])
+    local, resumed = tmp_path / "local", tmp_path / "resumed"
+    run_extractor(create("repeats"), data / "html", local)
+    first = [p.stem for p in sorted(local.glob("*.json"))][:10]
+    run_extractor(create("repeats"), data / "html", resumed, names=first)  # a local run that stopped early
+    summary = run_extractor(create("repeats"), data / "html", resumed, engine=engine)
+    assert sorted(summary.skipped) == sorted(first) and len(summary.extracted) == 30
+    assert _files(resumed) == _files(local)
+
+
+def test_a_worker_killed_mid_run_loses_no_finished_page_and_the_rerun_completes(
+        engine: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = require_shared(SHARED_DATA / FOLDERS[0])
+    pages = data / "html"
+    local, on_ray = tmp_path / "local", tmp_path / "ray"
+    run_extractor(create("repeats"), pages, local)
+    names = [p.stem for p in sorted(local.glob("*.json"))]
+    victim = names[len(names) // 2]
+    flag = tmp_path / "kill-on-victim"
+    flag.touch()
+
+    summary = run_extractor(ray_units.KillingExtractor(victim, flag), pages, on_ray, engine=engine)
+
+    # The victim's worker died on both tries (the first and Ray's one retry): that page only failed, by name.
+    assert list(summary.failed) == [victim]
+    assert "worker died" in summary.failed[victim]
+    assert sorted(summary.extracted) == sorted(n for n in names if n != victim)
+    assert not (on_ray / f"{victim}.json").exists()
+    finished = _files(on_ray)
+    assert finished == {k: v for k, v in _files(local).items() if victim not in k}  # each finished page intact
+    assert _stray(on_ray) == []
+
+    # The rerun, here on the local engine (a run stopped on Ray resumes locally), does only the lost page.
+    flag.unlink()
+    assert main(["extract", "--pages", str(pages), "--out", str(on_ray)]) == 0
+    assert f"1 extracted, {len(names) - 1} already there, 0 failed" in capsys.readouterr().err
+    assert _files(on_ray) == _files(local)
+
+
+def test_one_gemini_budget_holds_across_workers_and_the_key_stays_out_of_files(
+        engine: object, ray_instance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = require_shared(SHARED_DATA / FOLDERS[0])
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for page in sorted((data / "html").glob("*.html"))[:12]:
+        shutil.copy(page, pages / page.name)
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)  # the driver's; the workers have it from the job's environment
+    budget = Budget(max_requests=5)
+    with FakeGemini(default=answer('[["/body[1]"]]', usage=(100, 20))) as server:
+        extractor = create("gemini", input_format="flat", base_url=server.url, budget=budget, timeout_s=60.0,
+                           backoff_s=0.01)
+        summary = run_extractor(extractor, pages, tmp_path / "run", engine=engine)
+        served = list(server.requests)
+
+    assert len(served) == 5, summary  # five for the whole run, not five per worker
+    assert {request.api_key for request in served} == {KEY}  # the workers had the key, from their environment
+    # No page starts after the stop, and the pages in flight are kept: every request paid for is a page.
+    assert len(summary.extracted) == 5 and summary.stopped and "request budget used up" in summary.stopped, summary
+    assert (budget.requests, budget.tokens) == (5, 5 * 120)  # the workers' counts, back in the run's budget
+    assert summary.tokens["total"] == 5 * 120
+    assert len(list((tmp_path / "run").glob("*.json"))) == 5
+    leaked = [str(p) for root in (ray_instance, tmp_path) for p in root.rglob("*")
+              if p.is_file() and not p.is_symlink() and _contains(p, KEY.encode())]
+    assert leaked == []
+
+    # The rest of the run resumes on the local engine, with a budget of its own.
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    with FakeGemini(default=answer('[["/body[1]"]]')) as server:
+        rest = run_extractor(create("gemini", input_format="flat", base_url=server.url), pages, tmp_path / "run")
+    assert len(rest.extracted) == 7 and len(rest.skipped) == 5
+
+
+def _contains(path: Path, needle: bytes) -> bool:
+    try:
+        return needle in path.read_bytes()
+    except OSError:
+        return False  # a socket or a file Ray removed meanwhile
+
+
+def test_without_ray_the_engine_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
+    assert main(["score", "--pred", ".", "--gt", ".", "--pages", ".", "--engine", "ray"]) == 2
+    assert "pip install 'recordlens[ray]'" in capsys.readouterr().err
+
+
+def test_requests_per_minute_are_one_limit_for_all_workers(ray_instance: Path) -> None:
+    import ray
+
+    from recordlens.core.llm.shared_budget import start_shared_budget
+
+    shared = start_shared_budget(Budget(), requests_per_minute=3)
+    task = ray.remote(num_cpus=1)(ray_units.reserve_twice)
+    verdicts = ray.get([task.remote(shared) for _ in range(2)])  # two workers, one limiter
+    flat = [v for pair in verdicts for v in pair]
+    assert sorted(flat) == ["ok", "ok", "ok", "wait"]
+    assert shared.counts() == (3, 0)
+
+
+def test_agent_run_on_ray_gives_the_local_episodes_and_shares_the_request_budget(
+        engine: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from recordlens.core.resource_files import resource_path
+
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    site = str(resource_path("agent", "demo-site"))
+    tasks = tmp_path / "tasks.jsonl"
+    lines = resource_path("agent", "demo-tasks.jsonl").read_text("utf-8").splitlines()
+    tasks.write_text("\n".join(line for line in lines if '"rules-' in line) + "\n", encoding="utf-8")
+
+    def reply(body: dict[str, object]) -> str:  # the same answer for the same prompt, whatever the order
+        return "ANSWER; 2000" if "rules-2" in json.dumps(body) or "2000" in json.dumps(body) else "Click [5]"
+
+    figures = {}
+    for engine_name in ("local", "ray"):
+        project = tmp_path / engine_name
+        with FakeGemini(default=answer_with(reply)) as server:
+            code = main(["agent", "run", "--project", str(project), "--site", site, "--tasks", str(tasks),
+                         "--browser", "text", "--base-url", server.url, "--step-budget", "3",
+                         "--engine", engine_name])
+        assert code == 0
+        capsys.readouterr()
+        assert main(["agent", "eval", "--project", str(project), "--json"]) == 0
+        figures[engine_name] = json.loads(capsys.readouterr().out)
+    for a, b in zip(figures["ray"]["episodes"], figures["local"]["episodes"], strict=True):
+        assert a == b
+    assert figures["ray"] == figures["local"]
+
+    with FakeGemini(default=answer_with(reply)) as server:
+        assert main(["agent", "run", "--project", str(tmp_path / "budget"), "--site", site, "--tasks", str(tasks),
+                     "--browser", "text", "--base-url", server.url, "--step-budget", "3", "--max-requests", "4",
+                     "--engine", "ray"]) == 0
+        assert len(server.requests) == 4  # one budget for the six episodes on both workers
+
+
+def test_pages_shipped_by_content_give_the_same_files(engine: object, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A cluster without shared storage: pages go as bytes with their tasks, results come back as bytes."""
+    data = require_shared(SHARED_DATA / FOLDERS[1])
+    local, shipped = tmp_path / "local", tmp_path / "shipped"
+    run_extractor(create("repeats"), data / "html", local)
+    assert main(["extract", "--pages", str(data / "html"), "--out", str(shipped), "-q", "--engine", "ray",
+                 "--ship-content"]) == 0
+    assert _files(shipped) == _files(local)
+    assert _stray(shipped) == []
+    cost = json.loads(next((shipped / "_run").glob("1*.json")).read_text())
+    assert cost["method"] == "repeats" and "records" not in cost
