@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ..errors import RecordLensError
-from ..runs.engines import ENGINES, Engine, EngineOptions, make_engine
+from ..runs.engine_choice import make_engine
+from ..runs.engines import ENGINES, Engine, EngineOptions
 
 
 def add_engine_arguments(p: argparse.ArgumentParser, unit: str = "page") -> None:

@@ -4,16 +4,7 @@ siblings, NEXT-EVAL's score, and the review of a run against the labels.
     from recordlens.core.records import TextKeyIndex, load_records, score_page
 """
 
-from .agreement import (
-    DIFFERENT,
-    ONLY_A,
-    ONLY_B,
-    Agreement,
-    Disagreement,
-    PageAgreement,
-    agreement,
-    compare_page,
-)
+from .agreement import DIFFERENT, ONLY_A, ONLY_B, Agreement, Disagreement, PageAgreement, agreement, compare_page
 from .model import RecordsFile, TextKeyIndex, load_records, new_records, normalise_xpath, parse_records, save_records
 from .review import (
     KINDS,

@@ -2,7 +2,8 @@
 
 from .evaluate import SeedScores, score_run, score_seeds, seed_runs
 from .progress import progress
-from .runner import META_DIR, RunSummary, failed_pages, read_page_costs, run_extractor, seed_dir
+from .run_files import META_DIR, RunSummary, failed_pages, read_page_costs
+from .runner import run_extractor, seed_dir
 
 __all__ = [
     "META_DIR", "RunSummary", "SeedScores", "failed_pages", "progress", "read_page_costs", "run_extractor",

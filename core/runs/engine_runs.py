@@ -16,7 +16,7 @@ from pathlib import Path
 from .. import atomic
 from ..extract.base import Extractor
 from .engines import Engine, UnitFailedError, worker_name
-from .runner import RunSummary, extract_pages
+from .run_files import RunSummary, extract_pages
 
 
 def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Path], wanted: list[str], out: Path,

@@ -5,8 +5,8 @@ An `Engine` maps a picklable function over items and hands back each item's resu
 Files are written by the unit of work itself through `core/atomic.py`, exactly as the local loop writes them,
 so a run stopped on one engine resumes on the other.
 
-Ray is an optional extra (`pip install 'recordlens[ray]'`): `ray_engine` is imported only by `make_engine`
-when `--engine ray` is asked for, and without Ray that says how to install it.
+Ray is an optional extra (`pip install 'recordlens[ray]'`): `ray_engine` is imported only by
+`engine_choice.make_engine` when `--engine ray` is asked for, and without Ray that says how to install it.
 """
 
 from __future__ import annotations
@@ -87,27 +87,6 @@ class LocalEngine:
 
     def close(self) -> None:
         return None
-
-
-def make_engine(options: EngineOptions | None) -> Engine:
-    """The engine `options` name; Ray's is connected (or started) here, and must be `close()`d."""
-    options = options or EngineOptions()
-    if options.name == "local":
-        if options.address or options.workers or options.requests_per_minute or options.ship_content:
-            raise EngineError("--ray-address, --workers, --requests-per-minute and --ship-content are for "
-                              "--engine ray")
-        return LocalEngine()
-    if options.name != "ray":
-        raise EngineError(f"unknown engine {options.name!r}; choose one of {', '.join(ENGINES)}")
-    try:
-        import ray  # noqa: F401 - only to say how to install it when it is missing
-    except ImportError:
-        raise EngineError("--engine ray needs Ray: pip install 'recordlens[ray]' (or pip install 'ray>=2.9')") \
-            from None
-    from .ray_engine import RayEngine
-
-    return RayEngine.connect(address=options.address, workers=options.workers,
-                             requests_per_minute=options.requests_per_minute, ships_content=options.ship_content)
 
 
 class CompletedNames:

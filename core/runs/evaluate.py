@@ -12,7 +12,7 @@ from ..page.dataset import load_page, page_files, record_files
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from .engines import Engine, LocalEngine, UnitFailedError
-from .runner import failed_pages
+from .run_files import failed_pages
 
 Progress = Callable[[Iterable[str]], Iterable[str]]
 

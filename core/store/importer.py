@@ -36,7 +36,7 @@ from ..page.dataset import PAGE_SUFFIXES, natural_key, page_files, record_files
 from ..page.dom import parse_html
 from ..page.snapshot import read_file_bytes, read_snapshot
 from ..records.model import RecordList, load_records
-from ..runs.runner import read_page_costs
+from ..runs.run_files import read_page_costs
 from .db import Provenance
 from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .label_sets import check_annotator_name

@@ -90,8 +90,9 @@ def test_extract_and_score_on_ray_give_the_local_files_and_figures(folder: str, 
     data = require_shared(SHARED_DATA / folder)
     pages, gt = str(data / "html"), str(data / "gt")
     local, on_ray = tmp_path / "local", tmp_path / "ray"
-    assert main(["extract", "--pages", pages, "--out", str(local), "-q"]) == 0
-    assert main(["extract", "--pages", pages, "--out", str(on_ray), "--engine", "ray", "--workers", "2"]) == 0
+    assert main(["extract", "--method", "repeats", "--pages", pages, "--out", str(local), "-q"]) == 0
+    assert main(["extract", "--method", "repeats", "--pages", pages, "--out", str(on_ray), "--engine", "ray",
+                 "--workers", "2"]) == 0
     assert "repeats [##############################] 40/40" in capsys.readouterr().err  # one bar for the run
     assert len(list(local.glob("*.json"))) == 40
     assert _files(on_ray) == _files(local)
@@ -144,7 +145,7 @@ def test_a_worker_killed_mid_run_loses_no_finished_page_and_the_rerun_completes(
 
     # The rerun, here on the local engine (a run stopped on Ray resumes locally), does only the lost page.
     flag.unlink()
-    assert main(["extract", "--pages", str(pages), "--out", str(on_ray)]) == 0
+    assert main(["extract", "--method", "repeats", "--pages", str(pages), "--out", str(on_ray)]) == 0
     assert f"1 extracted, {len(names) - 1} already there, 0 failed" in capsys.readouterr().err
     assert _files(on_ray) == _files(local)
 
@@ -240,7 +241,7 @@ def test_agent_run_on_ray_gives_the_local_episodes_and_shares_the_request_budget
     with FakeGemini(default=answer_with(reply)) as server:
         assert main(["agent", "run", "--project", str(tmp_path / "budget"), "--site", site, "--tasks", str(tasks),
                      "--browser", "text", "--base-url", server.url, "--step-budget", "3", "--max-requests", "4",
-                     "--engine", "ray"]) == 0
+                     "--engine", "ray"]) == 3  # cut by the budget: an incomplete run, to finish with --resume
         assert len(server.requests) == 4  # one budget for the six episodes on both workers
 
 
@@ -250,8 +251,8 @@ def test_pages_shipped_by_content_give_the_same_files(engine: object, tmp_path: 
     data = require_shared(SHARED_DATA / FOLDERS[1])
     local, shipped = tmp_path / "local", tmp_path / "shipped"
     run_extractor(create("repeats"), data / "html", local)
-    assert main(["extract", "--pages", str(data / "html"), "--out", str(shipped), "-q", "--engine", "ray",
-                 "--ship-content"]) == 0
+    assert main(["extract", "--method", "repeats", "--pages", str(data / "html"), "--out", str(shipped), "-q",
+                 "--engine", "ray", "--ship-content"]) == 0
     assert _files(shipped) == _files(local)
     assert _stray(shipped) == []
     cost = json.loads(next((shipped / "_run").glob("1*.json")).read_text())

@@ -1,0 +1,27 @@
+"""Choosing the engine a batch runs on: `make_engine` reads the options (`--engine`, `--ray-address`,
+`--workers`, ...) and connects to Ray (importing it) only when it is asked for."""
+
+from __future__ import annotations
+
+from .engines import ENGINES, Engine, EngineError, EngineOptions, LocalEngine
+
+
+def make_engine(options: EngineOptions | None) -> Engine:
+    """The engine `options` name; Ray's is connected (or started) here, and must be `close()`d."""
+    options = options or EngineOptions()
+    if options.name == "local":
+        if options.address or options.workers or options.requests_per_minute or options.ship_content:
+            raise EngineError("--ray-address, --workers, --requests-per-minute and --ship-content are for "
+                              "--engine ray")
+        return LocalEngine()
+    if options.name != "ray":
+        raise EngineError(f"unknown engine {options.name!r}; choose one of {', '.join(ENGINES)}")
+    try:
+        import ray  # noqa: F401 - only to say how to install it when it is missing
+    except ImportError:
+        raise EngineError("--engine ray needs Ray: pip install 'recordlens[ray]' (or pip install 'ray>=2.9')") \
+            from None
+    from .ray_engine import RayEngine  # Ray itself only now
+
+    return RayEngine.connect(address=options.address, workers=options.workers,
+                             requests_per_minute=options.requests_per_minute, ships_content=options.ship_content)
