@@ -1,6 +1,7 @@
 """`recordlens-annotator [PROJECT] [--screenshot PATH [--page NAME] [--review RUN]]`: the desktop app.
 
-Without a project it opens the demo project (built on first use in the user data folder). With `--screenshot`
+Without a project it reopens the project last open (on the page last open), or else the demo project (built on
+first use in the user data folder); `--demo` opens the demo project whatever was open last. With `--screenshot`
 it shows the window, opens the page (the first in the list unless named) and, with `--review`, a run's
 review, waits until the page and its overlays are drawn, saves the window as PNG and quits: the way to get a
 picture of the app on a machine without a display.
@@ -25,6 +26,7 @@ class UsageError(RecordLensError):
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=PROG, description="Label and review data records on saved web pages.")
     parser.add_argument("project", nargs="?", type=Path, help="a RecordLens project folder (default: the demo)")
+    parser.add_argument("--demo", action="store_true", help="open the demo project, not the project last open")
     parser.add_argument("--demo-dir", type=Path, help=argparse.SUPPRESS)  # tests: build the demo elsewhere
     parser.add_argument("--screenshot", type=Path, metavar="PATH", help="save the window as PNG, then quit")
     parser.add_argument("--page", metavar="NAME", help="with --screenshot: the page to show")
@@ -43,12 +45,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def open_project_for(args: argparse.Namespace):  # noqa: ANN201 - a core Project
+    """The project named, else the one last open (when it is still a project), else the demo project."""
     from ..core.store import open_project
     from .labelling.demo_project import open_demo_project
+    from .settings import Settings, settings_path
 
-    if args.project is None:
-        return open_demo_project(args.demo_dir)
-    return open_project(args.project)
+    if args.project is not None:
+        return open_project(args.project)
+    last = Settings.load(settings_path()).last_project
+    if last and not (args.demo or args.demo_dir) and (Path(last) / "project.db").is_file():
+        try:
+            return open_project(last)
+        except RecordLensError as error:  # moved, damaged, from a newer RecordLens: the demo still opens
+            logging.getLogger(__name__).warning("the project last open cannot be opened (%s); the demo opens", error)
+    return open_demo_project(args.demo_dir)
 
 
 def find_run(project, wanted: str) -> int:  # noqa: ANN001

@@ -51,6 +51,7 @@ class Settings:
     annotator: str = ""           # the person named in the labels' provenance; "" means the login name
     gemini_endpoint: str = ""     # another server speaking Gemini's protocol (a proxy); "" means Google's
     last_pages: str = ""          # JSON {project folder: the page last open}: a project reopens where it was left
+    last_project: str = ""        # the project folder last open: the app reopens it when started without one
 
     def last_page(self, project: str) -> str | None:
         try:
@@ -67,6 +68,7 @@ class Settings:
         pages = pages if isinstance(pages, dict) else {}
         pages[project] = page
         self.last_pages = json.dumps(pages, ensure_ascii=False)
+        self.last_project = project
 
     @property
     def person(self) -> str:

@@ -8,11 +8,16 @@ time, before pytest-qt's `qapp` fixture can create the application.
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 
 if not os.environ.get("QT_QPA_PLATFORM"):
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
+# The app remembers the project and page last open in the user's settings: tests keep theirs in a folder of
+# their own, so that no test reads what another (or the developer's own use of the app) left there.
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="recordlens-test-config-")
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="recordlens-test-data-")  # the demo project, built once
 
 from recordlens.annotator.qt import env as qt_env  # noqa: E402  (environment first)
 

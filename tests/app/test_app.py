@@ -71,3 +71,36 @@ def test_screenshot_of_a_chosen_record_and_a_clear_error_for_a_missing_one(qapp,
     assert code == 0 and shot.is_file(), capsys.readouterr().err
     code = main(["--demo-dir", str(tmp_path / "demo"), "--screenshot", str(shot), "--page", "1", "--record", "99"])
     assert code == 2 and "no record 99" in capsys.readouterr().err
+
+
+def test_started_without_a_project_the_app_reopens_the_project_last_open(qapp, tmp_path: Path, monkeypatch) -> None:
+    """Where the user left off: the project last open (on its page), unless it is gone or --demo is asked."""
+    from recordlens.annotator import settings as settings_module
+    from recordlens.annotator.app import open_project_for, parse_args
+    from recordlens.annotator.labelling.main_window import MainWindow
+    from recordlens.annotator.settings import SessionKeyStore, Settings
+    from recordlens.core.resource_files import resource_path
+    from recordlens.core.store import import_paths, init_project
+
+    monkeypatch.setattr(settings_module, "settings_path", lambda: tmp_path / "settings.json")  # as the window's
+    folder = tmp_path / "mine"
+    with init_project(folder) as project:
+        import_paths(project, [resource_path("demo", "dataset")])
+    window = MainWindow(open_project_for(parse_args([str(folder)])), key_store=SessionKeyStore())
+    try:
+        window.resize(1200, 800)
+        window.show()
+        last_page = window.project.pages()[-1].name
+        window.open_page(last_page)
+        window.wait_until_drawn()  # the page is remembered once it has loaded
+    finally:
+        window.close()
+        window.shutdown()
+    assert Settings.load(settings_module.settings_path()).last_project == str(folder.resolve())
+    with open_project_for(parse_args([])) as again:
+        assert again.root.resolve() == folder.resolve()
+    with open_project_for(parse_args(["--demo", "--demo-dir", str(tmp_path / "demo")])) as demo:
+        assert demo.root.resolve() != folder.resolve()
+    (folder / "project.db").unlink()  # the project is gone: the demo opens, no error
+    with open_project_for(parse_args([])) as fallback:
+        assert fallback.root.resolve() != folder.resolve()
