@@ -25,7 +25,7 @@ NAME_ROLE = Qt.ItemDataRole.UserRole
 
 
 def page_line(info: PageInfo) -> str:
-    counts = [f"{info.true_labels} labelled"] if info.true_labels else []
+    counts = [f"{info.true_labels} accepted"] if info.true_labels else []  # records; "labelled" is a page status
     if info.proposed:
         counts.append(f"{info.proposed} proposed")
     if info.flagged:
