@@ -72,13 +72,22 @@ def format_failed(kept: DatasetScore, failed: dict[str, str]) -> str:
 
 
 def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
-    """A run made with --seeds N: each seed scored, then the means (and spread) over seeds."""
+    """A run made with --seeds N: each seed scored, then the means (and spread) over seeds; a seed with failed
+    pages is listed with them and its figures without them, as a single run's are."""
     with engine_for(args) as engine:
         seeds, warnings = score_seeds(args.pred, args.gt, args.pages, progress=bar, engine=engine)
     for message in warnings:
         warn(message)
+    folders = seed_runs(args.pred)
+    failures = {seed: without_failed(scores, folders[seed]) for seed, scores in seeds.seeds.items()}
+    failures = {seed: (kept, failed) for seed, (kept, failed) in failures.items() if failed}
     if args.json:
-        print(json.dumps(seeds.as_dict(), ensure_ascii=False, indent=2))
+        document = seeds.as_dict()
+        if failures:
+            document["failed_pages"] = {str(seed): failed for seed, (_, failed) in failures.items()}
+            document["without_failed"] = {str(seed): {**kept.mean_dict(), "pages": len(kept.pages)}
+                                          for seed, (kept, _) in failures.items()}
+        print(json.dumps(document, ensure_ascii=False, indent=2))
         return 0
     mean, sd = seeds.mean_dict(), seeds.sd_dict()
     print(f"{'seed':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>6}")
@@ -89,6 +98,8 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
           f"{mean['hallucination_rate']:6.2f}")
     print(f"{'sd':<8} {sd['precision']:7.4f} {sd['recall']:7.4f} {sd['f1']:7.4f} {sd['hallucination_rate']:6.2f}")
     print(f"{len(seeds.seeds)} seeds, {len(next(iter(seeds.seeds.values())).pages)} pages each")
+    for seed, (kept, failed) in failures.items():
+        print(f"seed {seed}: " + format_failed(kept, failed))
     return 0
 
 

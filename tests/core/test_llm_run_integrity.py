@@ -251,3 +251,27 @@ def test_a_run_described_before_prompts_were_recorded_resumes_with_the_shipped_p
     with FakeGemini(default=answer("[]")) as server:
         code, _, err = run(capsys, *extract, "--base-url", server.url, "--prompt-file", str(prompt))
     assert code != 0 and "would mix two methods" in err
+
+
+def test_a_seeded_run_lists_each_seeds_failed_pages_with_its_figures_without_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    run_dir = tmp_path / "run"
+
+    def respond(body: dict) -> str | Step:
+        page = page_of(body)
+        return refused("SAFETY") if page == "2" and body.get("generationConfig", {}).get("seed") == 1 \
+            else json.dumps(TRUTH[page])
+
+    with FakeGemini(default=answer_with(respond)) as server:
+        code, _, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
+                           str(run_dir), "--seeds", "2", "-q", "--base-url", server.url)
+    assert code == 1 and "page 2 failed" in err
+    score = ("score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages", str(DEMO / "html"), "-q")
+    code, out, _ = run(capsys, *score)
+    assert code == 0 and "seed 1: failed pages (1" in out and "seed 0: failed" not in out
+    assert "without failed" in out and "(pages 3)" in out
+    code, out, _ = run(capsys, *score, "--json")
+    report = json.loads(out)
+    assert list(report["failed_pages"]) == ["1"] and list(report["failed_pages"]["1"]) == ["2"]
+    assert report["without_failed"]["1"]["pages"] == 3 and report["without_failed"]["1"]["f1"] == pytest.approx(1.0)
