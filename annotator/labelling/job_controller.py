@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QProgressBar, QPushButton
 
+from ...core.extract import project_model_path, train_on_project
 from ...core.records import new_records
+from ...core.store import Project
 from ..qt.jobs import BackgroundJob
 from ..settings import extractor_params, gemini_key, proposal_method
 from .propose import Proposal, ProposeWorker
@@ -96,9 +98,36 @@ class JobController:
         window = self.window
         key = gemini_key(window.keys)
         method = method or proposal_method(window.settings, has_key=bool(key))
-        worker = ProposeWorker(window.project.root, pages, method, extractor_params(method, window.settings, key))
+        params = extractor_params(method, window.settings, key)
+        model = project_model_path(window.project.root)
+        if method == "selector" and model.is_file():  # the project's own model, learnt from its labels
+            params["model"] = str(model)
+        worker = ProposeWorker(window.project.root, pages, method, params)
         worker.proposed.connect(self._on_proposal)
         return worker if self.start(worker, f"proposing with {method}") else None
+
+    def do_learn(self) -> BackgroundJob | None:
+        """Train the selector on the pages marked labelled, into the project: Propose then follows this project's
+        own policy (secondary lists or not, navigation or not) instead of the shipped model's."""
+        pages = [info.name for info in self.window.project.pages() if info.status in ("labelled", "reviewed")]
+        if not pages:
+            self.window.message("no page is marked labelled yet (L): there is nothing to learn from")
+            return None
+
+        def work(project: Project, job: BackgroundJob) -> None:
+            seen: list[str] = []
+
+            def progress(name: str) -> None:
+                job.check()
+                seen.append(name)
+                job.report(len(seen), 2 * len(pages), f"page {name}")  # each page is read, then prepared
+
+            train_on_project(project.root, progress=progress)
+
+        job = BackgroundJob(self.window.project.root, work)
+        job.done.connect(lambda cancelled, failure: None if cancelled or failure else self.window.message(
+            f"Propose now follows this project's labels ({len(pages)} labelled pages)", 10000))
+        return job if self.start(job, f"learning from {len(pages)} labelled pages") else None
 
     def _on_proposal(self, proposal: Proposal) -> None:
         window = self.window

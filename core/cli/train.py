@@ -23,20 +23,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pages", action="append", metavar="DIR", help="folder of N.html / N.mhtml (repeatable)")
     p.add_argument("--gt", action="append", metavar="DIR", help="folder of ground-truth N.json (one per --pages)")
     p.add_argument("--project", metavar="DIR", help="a project: its pages marked labelled or reviewed")
-    p.add_argument("--out", "-o", required=True, metavar="MODEL", help="the model file to write (JSON)")
+    p.add_argument("--out", "-o", metavar="MODEL",
+                   help="the model file to write (JSON); with --project the default is the project's own "
+                        "model (PROJECT/models/selector.json), which the app's Propose then uses")
     p.add_argument("--seed", type=int, default=0, help="the seed (default 0)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..extract.training import dataset_pages, fit, prepare, project_pages
+    from ..extract.training import dataset_pages, fit, prepare, project_model_path, project_pages
 
     pages_dirs, gt_dirs = args.pages or [], args.gt or []
     if args.project and (pages_dirs or gt_dirs):
         raise RecordLensError("give either --project DIR or --pages DIR --gt DIR, not both")
     if not args.project and (not pages_dirs or len(pages_dirs) != len(gt_dirs)):
         raise RecordLensError("train needs --pages DIR --gt DIR (as many of each), or --project DIR")
+    if not args.out and not args.project:
+        raise RecordLensError("train --pages ... --gt ... needs --out MODEL")
+    args.out = args.out or project_model_path(args.project)
     start = time.perf_counter()
     if args.project:
         labelled = project_pages(args.project)

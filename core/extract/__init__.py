@@ -9,12 +9,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..errors import RecordLensError
 from .base import Extraction, Extractor
 
 __all__ = [
-    "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "register",
+    "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "project_model_path",
+    "register", "train_on_project",
 ]
 
 DEFAULT_METHOD = "selector"  # what `extract` and the app's Propose use: offline, deterministic, a small shipped model
@@ -73,3 +75,18 @@ register("gemini", ".gemini:GeminiExtractor",
          "Gemini (google-genai) on one input format: flat, hier, hier-ref, slim or outline; needs a key")
 register("replay", ".recorded:ReplayExtractor",
          "recorded model answers (sampleK_F_content.json with index.json beside the folder) replayed as a run")
+
+
+def project_model_path(project_dir: str | Path) -> Path:
+    """Where a project keeps the selector trained on its own labelled pages (see training.py)."""
+    from .training import project_model_path as path_in
+
+    return path_in(project_dir)
+
+
+def train_on_project(project_dir: str | Path, **options: object) -> Path:
+    """Train the selector on the project's labelled pages (training.train_on_project; imported on use, as it
+    needs scikit-learn)."""
+    from .training import train_on_project as train
+
+    return train(project_dir, **options)  # type: ignore[arg-type]

@@ -222,20 +222,40 @@ def _source_name(pages_dir: str | Path) -> str:
 LABELLED_STATUSES = ("labelled", "reviewed")
 
 
-def project_pages(project_dir: str | Path) -> list[LabelledPage]:
+PROJECT_MODEL = Path("models") / "selector.json"  # a project's own selector model, inside its folder
+
+
+def project_model_path(project_dir: str | Path) -> Path:
+    """Where a project keeps the selector model trained on its own labelled pages (Propose uses it if present)."""
+    return Path(project_dir) / PROJECT_MODEL
+
+
+def project_pages(project_dir: str | Path, progress: Callable[[str], None] | None = None) -> list[LabelledPage]:
     """A project's pages marked labelled (or reviewed), with their accepted and edited records."""
     from ..store.project import open_project
 
-    project = open_project(project_dir)
     out = []
-    for info in project.pages():
-        if info.status not in LABELLED_STATUSES:
-            continue
-        loaded = project.load(info.name)
-        out.append(LabelledPage(info.name, loaded.page, project.true_records(info.name), str(project.root)))
+    with open_project(project_dir) as project:
+        for info in project.pages():
+            if info.status not in LABELLED_STATUSES:
+                continue
+            if progress is not None:
+                progress(info.name)
+            loaded = project.load(info.name)
+            out.append(LabelledPage(info.name, loaded.page, project.true_records(info.name), str(project.root)))
     if not out:
         raise DatasetError(f"no page marked labelled in the project {project_dir}")
     return out
+
+
+def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, seed: int = 0,
+                     progress: Callable[[str], None] | None = None) -> Path:
+    """Fit the selector on the project's labelled pages, so that proposals follow the project's own labelling
+    policy, and write it (by default to `project_model_path`); the same pages and seed give the same file."""
+    labelled = project_pages(project_dir, progress)
+    model = fit(prepare(labelled, progress), seed=seed,
+                description=f"{len(labelled)} labelled pages of the project {Path(project_dir).name}")
+    return model.save(out if out is not None else project_model_path(project_dir))
 
 
 @dataclass

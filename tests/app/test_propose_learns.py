@@ -1,0 +1,77 @@
+"""Propose learns a project's labelling policy (Propose → Learn from this project's labelled pages): trained on
+labels that include the secondary list of every page, proposals on a new page include it; trained on labels that
+never do, they leave it out. The model lives in the project folder and Propose uses it from then on."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from recordlens.annotator.labelling.main_window import MainWindow
+from recordlens.annotator.settings import SessionKeyStore, Settings
+from recordlens.core.extract import project_model_path
+from recordlens.core.records import save_records
+from recordlens.core.store import import_paths, init_project, open_project
+from tests.core.test_selector import catalogue
+
+pytestmark = pytest.mark.app
+
+
+def project_with_policy(folder: Path, *, with_secondary: bool) -> tuple[Path, list[list[str]]]:
+    """8 labelled pages (their labels with or without the secondary list) and a new page 8; its secondary list."""
+    rng = random.Random(5)
+    data = folder.parent / f"{folder.name}-data"
+    (data / "html").mkdir(parents=True)
+    for k in range(9):
+        html, main, secondary = catalogue(rng)
+        (data / "html" / f"{k}.html").write_text(html, encoding="utf-8")
+        if k < 8:
+            save_records(data / "gt" / f"{k}.json", main + (secondary if with_secondary else []))
+    with init_project(folder) as project:
+        assert not import_paths(project, [data]).problems
+    return folder, secondary
+
+
+def proposals_after_learning(qtbot, tmp_path: Path, folder: Path) -> list[tuple[str, ...]]:
+    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
+                        settings_file=tmp_path / f"{folder.name}-settings.json", key_store=SessionKeyStore())
+    try:
+        window.show()
+        assert window.jobs.do_learn() is not None
+        qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
+        assert project_model_path(folder).is_file(), window.statusBar().currentMessage()
+        assert window.propose(["8"]) is not None
+        qtbot.waitUntil(lambda: window.job is None, timeout=60_000)
+        return [label.xpaths for label in window.project.labels("8")]
+    finally:
+        window.close()
+        window.shutdown()
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("with_secondary", [True, False])
+def test_propose_follows_the_projects_own_labels_after_learning(qtbot, tmp_path: Path, with_secondary: bool) -> None:
+    folder, secondary = project_with_policy(tmp_path / f"p-{with_secondary}", with_secondary=with_secondary)
+    proposed = {x for xpaths in proposals_after_learning(qtbot, tmp_path, folder) for x in xpaths}
+    covered = sum(1 for record in secondary if set(record) <= proposed)
+    assert proposed, "nothing proposed"
+    if with_secondary:
+        assert covered == len(secondary)
+    else:
+        assert covered == 0
+
+
+def test_learning_needs_labelled_pages(qtbot, tmp_path: Path) -> None:
+    folder = tmp_path / "empty"
+    with init_project(folder):
+        pass
+    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
+                        settings_file=tmp_path / "settings.json", key_store=SessionKeyStore())
+    try:
+        assert window.jobs.do_learn() is None
+        assert "nothing to learn" in window.statusBar().currentMessage()
+    finally:
+        window.close()
+        window.shutdown()
