@@ -40,7 +40,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("history", ("Ctrl+H",), "History of this page…", "Edit"),
     Shortcut("propose", ("P",), "Propose records for this page", "Propose"),
     Shortcut("propose_new", ("Shift+P",), "Propose records for every new page", "Propose"),
-    Shortcut("learn", ("Ctrl+Shift+L",), "Learn from this project's labelled pages (Propose follows its labels)",
+    Shortcut("learn", ("Ctrl+Shift+L",), "Learn from this project’s labelled pages (Propose follows its labels)",
              "Propose"),
     Shortcut("cancel_job", ("Ctrl+.",), "Cancel the running job", "Propose"),
     Shortcut("next_page", ("PgDown",), "Next page", "Pages"),
