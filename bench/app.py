@@ -20,64 +20,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DEV = ROOT.parent / "shared" / "data" / "nexteval-synth-dev"
+from qt_bench import DEV, process_tree, pss_mb, start_app
+
 RUNS = 3
 TARGET_SECONDS = 1.5
 TARGET_MB = 600
-
-
-def _children_by_parent() -> dict[int, list[int]]:
-    tree: dict[int, list[int]] = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = Path(entry.path, "stat").read_text()
-        except OSError:
-            continue  # the process ended meanwhile
-        # The command name may hold spaces and parentheses: the fields start after the last ")".
-        ppid = int(stat.rpartition(")")[2].split()[1])
-        tree.setdefault(ppid, []).append(int(entry.name))
-    return tree
-
-
-def process_tree(root: int) -> list[int]:
-    tree = _children_by_parent()
-    found, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo.extend(tree.get(pid, ()))
-    return found
-
-
-def _status_kb(pid: int, field: str) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
-def _pss_kb(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
-def rss_mb() -> float:
-    return sum(_status_kb(pid, "VmRSS") for pid in process_tree(os.getpid())) / 1024
-
-
-def pss_mb() -> float:
-    return sum(_pss_kb(pid) for pid in process_tree(os.getpid())) / 1024
 
 
 def heaviest_pages(dev: Path) -> list[tuple[str, Path, list]]:
@@ -92,24 +39,11 @@ def heaviest_pages(dev: Path) -> list[tuple[str, Path, list]]:
 
 
 def main() -> int:
-    if not DEV.exists():
-        print(f"bench/app.py: {DEV} is missing; nothing measured")
+    started = start_app("bench/app.py")
+    if started is None:
         return 0
-    from recordlens.annotator.qt import env as qt_env
-
-    app = qt_env.create_application(["recordlens-bench"])
-    from PySide6.QtCore import QTimer
-
+    app, peak = started
     from recordlens.annotator.labelling.page_view import PageView
-
-    peak = [0.0]
-
-    def sample() -> None:
-        peak[0] = max(peak[0], rss_mb())
-
-    sampler = QTimer()
-    sampler.timeout.connect(sample)
-    sampler.start(25)
 
     view = PageView()
     view.resize(1280, 900)
@@ -139,20 +73,20 @@ def main() -> int:
             drawn = [t[0] for t in times]
             worst = max(worst, *drawn)
             screen = [t[1] for t in times]
-            sample()
+            peak.sample()
             print(f"{label + ' ' + path.name:<28} {cold} {statistics.median(drawn):8.2f} {max(drawn):6.2f} "
-                  f"{statistics.median(screen):11.2f} {times[-1][2]:6d} {peak[0]:11.0f} {pss_mb():7.0f}")
+                  f"{statistics.median(screen):11.2f} {times[-1][2]:6d} {peak.mb:11.0f} {pss_mb():7.0f}")
         def verdict(ok: bool) -> str:
             return "met" if ok else "NOT met"
 
         final_pss = pss_mb()
         print(f"time target (drawn <= {TARGET_SECONDS} s): {verdict(worst <= TARGET_SECONDS)}, worst {worst:.2f} s")
         print(f"memory target ({TARGET_MB} MB): peak RSS summed over {len(process_tree(os.getpid()))} processes "
-              f"{peak[0]:.0f} MB, {verdict(peak[0] <= TARGET_MB)} (shared libraries counted once per process); "
+              f"{peak.mb:.0f} MB, {verdict(peak.mb <= TARGET_MB)} (shared libraries counted once per process); "
               f"PSS at the end {final_pss:.0f} MB, {verdict(final_pss <= TARGET_MB)}")
         return 0
     finally:
-        sampler.stop()
+        peak.stop()
         view.dispose()
         del app
 

@@ -28,7 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from app import DEV, RUNS, TARGET_SECONDS, heaviest_pages, pss_mb, rss_mb
+from app import RUNS, TARGET_SECONDS, heaviest_pages
+from qt_bench import DEV, pss_mb, start_app
 
 
 def make_project(folder: Path, pages: list[Path]):  # noqa: ANN201 - a Project
@@ -101,25 +102,13 @@ def largest_pages(dev: Path, count: int = 5) -> list[Path]:
 
 
 def main() -> int:
-    if not DEV.exists():
-        print(f"bench/app_window.py: {DEV} is missing; nothing measured")
+    started = start_app("bench/app_window.py")
+    if started is None:
         return 0
-    from recordlens.annotator.qt import env as qt_env
-
-    app = qt_env.create_application(["recordlens-bench"])
-    from PySide6.QtCore import QTimer
-
+    app, peak = started
     from recordlens.annotator.labelling.main_window import MainWindow
     from recordlens.annotator.settings import SessionKeyStore, Settings
 
-    peak = [0.0]
-
-    def sample() -> None:
-        peak[0] = max(peak[0], rss_mb())
-
-    sampler = QTimer()
-    sampler.timeout.connect(sample)
-    sampler.start(25)
     pages = heaviest_pages(DEV)
     known = {path for _, path, _ in pages}
     pages += [(f"large ({p.stat().st_size / 1e6:.1f} MB)", p, []) for p in largest_pages(DEV) if p not in known]
@@ -157,7 +146,7 @@ def main() -> int:
             for _ in range(RUNS):
                 for _, path, _ in pages:
                     times[path.stem].append(open_and_draw(path.stem))
-            sample()
+            peak.sample()
             totals = [c["total"] for c in colds]
             print(f"cold start, fresh process to page {colds[0].get('page')} drawn with its records: median "
                   f"{statistics.median(totals):.2f} s, max {max(totals):.2f} s over {len(colds)} starts "
@@ -183,10 +172,10 @@ def main() -> int:
             verdict = "met" if worst <= TARGET_SECONDS else "NOT met"
             print(f"time target (open_page to wait_until_drawn() <= {TARGET_SECONDS} s): {verdict}, worst "
                   f"{worst:.2f} s over {RUNS} opens of each page")
-            print(f"memory: peak RSS summed over the process tree {peak[0]:.0f} MB, PSS at the end {pss_mb():.0f} MB")
+            print(f"memory: peak RSS summed over the process tree {peak.mb:.0f} MB, PSS at the end {pss_mb():.0f} MB")
             return 0
         finally:
-            sampler.stop()
+            peak.stop()
             window.shutdown()
             del app
 

@@ -5,12 +5,13 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+from tests import loopback
 
 SLOW_S = 2.0
 TALL = '<div style="height:2600px">tall content</div>'
@@ -44,13 +45,13 @@ def _pages(port: int) -> dict[str, bytes]:
     }
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(loopback.LoopbackHandler):
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         server = self.server
         server.requests.append(self.path)  # type: ignore[attr-defined]
         parts = urlsplit(self.path)
         if parts.path == "/robots.txt":
-            self._send(200, b"User-agent: *\nDisallow: /private/\n", "text/plain")
+            self.send(200, b"User-agent: *\nDisallow: /private/\n", "text/plain")
         elif parts.path == "/redirect-me":
             self.send_response(302)
             self.send_header("Location", "/moved-here")
@@ -60,42 +61,21 @@ class _Handler(BaseHTTPRequestHandler):
             page = parse_qs(parts.query).get("page", ["1"])[0]
             other = "2" if page == "1" else "1"
             items = "".join(f"<li>Result {page}.{i}</li>" for i in range(1, 6))
-            self._send(200, _page(f"Results page {page}", f'<ol>{items}</ol><a href="/search?q=&amp;page={other}">'
+            self.send(200, _page(f"Results page {page}", f'<ol>{items}</ol><a href="/search?q=&amp;page={other}">'
                                                           f"Results page {other}</a>"))
         else:
             body = server.pages.get(parts.path)  # type: ignore[attr-defined]
             if body is None:
-                self._send(404, _page("Not found", "<p>No such page.</p>"))
+                self.send(404, _page("Not found", "<p>No such page.</p>"))
                 return
             if parts.path == "/slow":
                 time.sleep(SLOW_S)
-            self._send(200, body)
-
-    def _send(self, status: int, body: bytes, content_type: str = "text/html; charset=utf-8") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+            self.send(200, body)
 
 
 @contextmanager
 def serve(pages: dict[str, bytes] | None = None) -> Iterator[ThreadingHTTPServer]:
     """The site on a free port of 127.0.0.1; `server.requests` lists every path asked for, in order."""
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    httpd.requests = []  # type: ignore[attr-defined]
-    httpd.pages = pages if pages is not None else _pages(httpd.server_address[1])  # type: ignore[attr-defined]
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with loopback.serve(_Handler) as httpd:
+        httpd.pages = pages if pages is not None else _pages(httpd.server_address[1])  # type: ignore[attr-defined]
         yield httpd
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-def base_url(server: ThreadingHTTPServer) -> str:
-    return f"http://127.0.0.1:{server.server_address[1]}"

@@ -27,22 +27,21 @@ import re
 import signal
 import struct
 import sys
-import time
 from collections.abc import Callable
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QProcess, Signal
+from PySide6.QtCore import QProcess, Signal
 
 from ...core.agent import CAPTURE_VIEWPORT as DEFAULT_VIEWPORT
 from ...core.agent import CaptureError, CaptureRules, CaptureSummary, PageFailed, RenderedPage, capture_site
+from ..qt.online_page import OnlinePage
+from ..qt.online_process import OnlineProcess
 from ..qt.signals import emit
 from .devtools import DevToolsError, DevToolsSession, enable_remote_debugging
 from .site_saver import _NETWORK_ERRORS, HTML_TYPES, chromium_flags
 
-PREFIX = "recordlens: "
-ERROR_PREFIX = "recordlens: error: "
 DEFAULT_TIMEOUT_S = 60.0
 SETTLE_MS = 500
 MAX_SCREENSHOT_HEIGHT = 16384  # Chromium's texture limit; longer pages are cut there (the meta says the size)
@@ -69,42 +68,19 @@ def engine_version() -> str:
     return f"QtWebEngine {qWebEngineVersion()} (Chromium {qWebEngineChromiumVersion()})"
 
 
-class ChromiumRenderer:
+class ChromiumRenderer(OnlinePage):
     """Loads pages one at a time in an off-the-record profile and captures them over DevTools.
 
     Needs the QApplication made by `run_capture` (remote debugging on, online flags)."""
 
     def __init__(self, port: int, *, viewport: tuple[int, int] = DEFAULT_VIEWPORT, scripts: bool = True,
                  timeout_s: float = DEFAULT_TIMEOUT_S, cancelled: Callable[[], bool] = lambda: False) -> None:
-        from PySide6.QtCore import Qt, QUrl
-        from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile, QWebEngineSettings
-        from PySide6.QtWebEngineWidgets import QWebEngineView
+        from PySide6.QtCore import QUrl
 
         self.viewport = viewport
         self.timeout_s = timeout_s
         self.cancelled = cancelled
-        self.profile = QWebEngineProfile()  # unnamed: off the record, nothing outlives the process
-        self.profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)
-        self.profile.setPersistentCookiesPolicy(QWebEngineProfile.PersistentCookiesPolicy.NoPersistentCookies)
-        self.profile.setSpellCheckEnabled(False)
-        self.profile.downloadRequested.connect(self._on_download)
-        self.page = QWebEnginePage(self.profile)
-        attribute = QWebEngineSettings.WebAttribute
-        settings = self.page.settings()
-        for name, value in (("JavascriptEnabled", scripts), ("JavascriptCanOpenWindows", False),
-                            ("PluginsEnabled", False), ("PdfViewerEnabled", False),
-                            ("AutoLoadIconsForPage", False), ("PlaybackRequiresUserGesture", True)):
-            settings.setAttribute(getattr(attribute, name), value)
-        if hasattr(self.page, "permissionRequested"):
-            self.page.permissionRequested.connect(lambda permission: permission.deny())
-        self.view = QWebEngineView()
-        self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
-        self.view.setPage(self.page)
-        self.view.resize(*viewport)
-        self.view.show()
-        self._finished: bool | None = None
-        self._download = ""
-        self.page.loadFinished.connect(self._on_load_finished)
+        super().__init__(viewport=viewport, scripts=scripts, cancelled=cancelled, error=PageFailed)
         marker = "about:blank"
         self.page.load(QUrl(marker))
         self._wait(lambda: self._finished is not None, 20)
@@ -113,33 +89,6 @@ class ChromiumRenderer:
         self.devtools.call("Page.enable")
         self.frame_id = str(self.devtools.call("Page.getFrameTree")["frameTree"]["frame"]["id"])
         self.engine = engine_version()
-
-    def _on_load_finished(self, ok: bool) -> None:
-        self._finished = ok
-
-    def _on_download(self, request) -> None:  # noqa: ANN001 - QWebEngineDownloadRequest
-        self._download = request.mimeType() or "a file"
-        request.cancel()
-
-    def _wait(self, condition: Callable[[], bool], timeout_s: float) -> bool:
-        from ..qt.event_loop import spin
-
-        deadline = time.monotonic() + timeout_s
-        while not condition():
-            if self.cancelled():
-                raise PageFailed("cancelled")
-            if time.monotonic() >= deadline:
-                return False
-            spin(20)  # back in Python every 20 ms, so that SIGTERM (cancel) is noticed
-        return True
-
-    def _js(self, code: str) -> Any:
-        from PySide6.QtWebEngineCore import QWebEngineScript
-
-        box: list[Any] = []
-        self.page.runJavaScript(code, QWebEngineScript.ScriptWorldId.ApplicationWorld, box.append)
-        self._wait(lambda: bool(box), 10)
-        return box[0] if box else None
 
     def render(self, url: str) -> RenderedPage:
         from PySide6.QtCore import QUrl
@@ -219,13 +168,9 @@ class ChromiumRenderer:
             engine=self.engine, viewport=self.viewport)
 
     def close(self) -> None:
-        """Delete view, page, then profile: the order Qt needs."""
-        from shiboken6 import Shiboken
-
+        """Close the DevTools session, then delete view, page and profile."""
         self.devtools.close()
-        self.view.setPage(None)
-        for obj in (self.view, self.page, self.profile):
-            Shiboken.delete(obj)
+        super().close()
 
 
 def _phrase(status: int) -> str:
@@ -274,72 +219,29 @@ def run_capture(roots: list[str], folder: str | Path, rules: CaptureRules, *,
 # -- running it from the app ------------------------------------------------------------------------------------
 
 
-class CaptureFromWeb(QObject):
+class CaptureFromWeb(OnlineProcess):
     """The capture process, run in the background: `progress(done, total, text)` as it goes, then
-    `finished(result)` once: the summary as a dict with `ok` True and `message`, or `{"ok": False, "message"}`."""
+    `finished(result)` once: the summary as a dict with `ok` True and `message`, or `{"ok": False, "message"}`.
+
+    `cancel` stops it after the page being loaded; what was saved stays, and the capture can be resumed."""
 
     progress = Signal(int, int, str)
-    finished = Signal(object)
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.process: QProcess | None = None
-        self._errors: list[str] = []
-        self._stderr = b""
-        self._cancelled = False
-        self.result: dict[str, object] | None = None
-
-    @property
-    def running(self) -> bool:
-        return self.process is not None and self.process.state() != QProcess.ProcessState.NotRunning
+    name = "the capture"
+    stop_wait_ms = 30000  # longer than the saver: it leaves capture.json ready to resume
 
     def start(self, roots: list[str], site: str | Path, arguments: list[str] | None = None) -> None:
         """`arguments`: more of the command's options (`--depth 2`, `--max-pages 20`, ...)."""
         if self.running:
             raise RuntimeError("a capture is running already")
-        self.result = None
-        self._errors = []
-        self._stderr = b""
-        self._cancelled = False
-        process = QProcess(self)
-        process.setProgram(sys.executable)
-        process.setArguments(["-m", "recordlens.annotator.cli", "site", "capture", *roots, "--site", str(site),
-                              "--json", *(arguments or [])])
-        process.readyReadStandardError.connect(self._on_stderr)
-        process.finished.connect(self._on_finished)
-        process.errorOccurred.connect(self._on_error)
-        self.process = process
-        emit(self.progress, 0, 0, f"starting to capture {', '.join(roots)}")
-        process.start()
+        self._launch(["-m", "recordlens.annotator.cli", "site", "capture", *roots, "--site", str(site),
+                      "--json", *(arguments or [])], 0, 0, f"starting to capture {', '.join(roots)}")
 
-    def cancel(self) -> None:
-        """Stop after the page being loaded; what was saved stays, and the capture can be resumed."""
-        if self.running:
-            self._cancelled = True
-            self.process.terminate()
-            if not self.process.waitForFinished(30000):
-                self.process.kill()
+    def _on_progress(self, text: str) -> None:
+        match = _PROGRESS.match(text)
+        if match:
+            emit(self.progress, int(match.group(1)), int(match.group(2)), match.group(3))
 
-    def _on_stderr(self, flush: bool = False) -> None:
-        self._stderr += bytes(self.process.readAllStandardError())
-        *lines, rest = self._stderr.split(b"\n")
-        self._stderr = b"" if flush else rest
-        for line in [*lines, rest] if flush else lines:
-            text = line.decode("utf-8", "replace").strip()
-            if text.startswith(ERROR_PREFIX):
-                self._errors.append(text.removeprefix(ERROR_PREFIX))
-            elif text.startswith(PREFIX):
-                match = _PROGRESS.match(text.removeprefix(PREFIX))
-                if match:
-                    emit(self.progress, int(match.group(1)), int(match.group(2)), match.group(3))
-
-    def _on_error(self, error: QProcess.ProcessError) -> None:
-        if error == QProcess.ProcessError.FailedToStart:
-            self._finish({"ok": False, "message": f"the capture could not start: {self.process.errorString()}"})
-
-    def _on_finished(self, code: int, status: QProcess.ExitStatus) -> None:
-        self._on_stderr(flush=True)
-        output = bytes(self.process.readAllStandardOutput()).decode("utf-8", "replace").strip().splitlines()
+    def _result(self, code: int, status: QProcess.ExitStatus, output: list[str]) -> dict[str, object]:
         result: dict[str, object] | None = None
         if output:
             try:
@@ -349,16 +251,7 @@ class CaptureFromWeb(QObject):
         if result is not None and code == 0:
             if self._cancelled:
                 result["message"] = "cancelled: " + str(result.get("message", ""))
-            self._finish({"ok": True, **result})
-        elif self._cancelled:
-            self._finish({"ok": False, "message": "cancelled; run the capture again to continue"})
-        else:
-            why = self._errors[-1] if self._errors else f"the capture stopped (exit code {code})"
-            self._finish({"ok": False, "message": why})
-
-    def _finish(self, result: dict[str, object]) -> None:
-        if self.result is not None:
-            return
-        self.result = result
-        emit(self.finished, result)
-
+            return {"ok": True, **result}
+        if self._cancelled:
+            return {"ok": False, "message": "cancelled; run the capture again to continue"}
+        return {"ok": False, "message": self._failure(code)}

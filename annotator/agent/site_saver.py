@@ -28,24 +28,23 @@ import json
 import os
 import signal
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import QObject, QProcess, Signal
+from PySide6.QtCore import QProcess, Signal
 
 from ...core.agent import INDEX_FILE, SiteError, build_site, existing_site_file, free_site_file, site_file_name
 from ...core.atomic import move_into_place
 from ...core.errors import SnapshotError
 from ...core.page import read_snapshot
 from ..qt import env as qt_env
+from ..qt.online_page import OnlinePage
+from ..qt.online_process import ERROR_PREFIX, PREFIX, OnlineProcess
 from ..qt.signals import emit
 
-PREFIX = "recordlens: "
-ERROR_PREFIX = "recordlens: error: "
 EXIT_ERROR = 2
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 DEFAULT_TIMEOUT_S = 60.0
@@ -110,49 +109,20 @@ def check_url(url: str) -> str:
     return url
 
 
-class _Saver:
+class _Saver(OnlinePage):
     """One page loaded and saved in this process's own QApplication (see `main`)."""
 
     def __init__(self, url: str, site: Path, *, scripts: bool, timeout_s: float,
                  progress: Callable[[str], None]) -> None:
-        from PySide6.QtCore import Qt
-        from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile, QWebEngineSettings
-        from PySide6.QtWebEngineWidgets import QWebEngineView
-
         self.url = url
         self.site = site
         self.timeout_s = timeout_s
         self.progress = progress
-        self.cancelled = False
-        self.profile = QWebEngineProfile()  # unnamed: off the record
-        self.profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)
-        self.profile.setPersistentCookiesPolicy(QWebEngineProfile.PersistentCookiesPolicy.NoPersistentCookies)
-        self.profile.setSpellCheckEnabled(False)
-        self.profile.downloadRequested.connect(self._on_download)
-        self.page = QWebEnginePage(self.profile)
-        attribute = QWebEngineSettings.WebAttribute
-        settings = self.page.settings()
-        for name, value in (("JavascriptEnabled", scripts), ("JavascriptCanOpenWindows", False),
-                            ("PluginsEnabled", False), ("PdfViewerEnabled", False),
-                            ("AutoLoadIconsForPage", False), ("PlaybackRequiresUserGesture", True)):
-            settings.setAttribute(getattr(attribute, name), value)
-        if hasattr(self.page, "permissionRequested"):
-            self.page.permissionRequested.connect(lambda permission: permission.deny())
-        # A view on no screen: lazy images and layout-dependent content load as in a window of this size.
-        self.view = QWebEngineView()
-        self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
-        self.view.setPage(self.page)
-        self.view.resize(*VIEWPORT)
-        self.view.show()
-        self._finished: bool | None = None
+        self.cancelled = False  # set by the SIGTERM handler
         self._info = None  # the last QWebEngineLoadingInfo
-        self._file_download = ""  # the MIME type of a response Chromium wanted to download instead of showing
         self._save = None
-        self.page.loadFinished.connect(self._on_load_finished)
+        super().__init__(viewport=VIEWPORT, scripts=scripts, cancelled=lambda: self.cancelled, error=SaveError)
         self.page.loadingChanged.connect(self._on_loading_changed)
-
-    def _on_load_finished(self, ok: bool) -> None:
-        self._finished = ok
 
     def _on_loading_changed(self, info) -> None:  # noqa: ANN001 - QWebEngineLoadingInfo
         self._info = info
@@ -161,27 +131,14 @@ class _Saver:
         if request.isSavePageDownload():
             self._save = request
             return
-        self._file_download = request.mimeType() or "a file"
-        request.cancel()
-
-    def _wait(self, condition: Callable[[], bool], timeout_s: float) -> bool:
-        from ..qt.event_loop import spin
-
-        deadline = time.monotonic() + timeout_s
-        while not condition():
-            if self.cancelled:
-                raise SaveError("cancelled")
-            if time.monotonic() >= deadline:
-                return False
-            spin(20)  # back in Python every 20 ms, so that SIGTERM (cancel) is noticed
-        return True
+        super()._on_download(request)
 
     def run(self) -> SavedPage:
         from PySide6.QtCore import QUrl
 
         self.progress(f"loading {self.url}")
         self.page.load(QUrl(self.url))
-        finished = self._wait(lambda: self._finished is not None or bool(self._file_download), self.timeout_s)
+        finished = self._wait(lambda: self._finished is not None or bool(self._download), self.timeout_s)
         if not finished:
             self.page.triggerAction(self.page.WebAction.Stop)
             raise SaveError(f"{self.url} did not finish loading within {self.timeout_s:g} s")
@@ -191,8 +148,8 @@ class _Saver:
         return self._save_page()
 
     def _check_loaded(self) -> None:
-        if self._file_download:
-            raise SaveError(f"{self.url} is not an HTML page (the server sent {self._file_download} to download); "
+        if self._download:
+            raise SaveError(f"{self.url} is not an HTML page (the server sent {self._download} to download); "
                             "only web pages can be saved to a site")
         info = self._info
         failed = info is not None and (info.isErrorPage() or info.status() == info.LoadStatus.LoadFailedStatus)
@@ -202,15 +159,6 @@ class _Saver:
         if content_type not in HTML_TYPES:
             raise SaveError(f"{self.url} is not an HTML page (it is {content_type or 'of an unknown type'}); "
                             "only web pages can be saved to a site")
-
-    def _js(self, code: str) -> object:
-        from PySide6.QtWebEngineCore import QWebEngineScript
-
-        box: list[object] = []
-        # ApplicationWorld: the one world that runs with page scripts off (--no-scripts).
-        self.page.runJavaScript(code, QWebEngineScript.ScriptWorldId.ApplicationWorld, box.append)
-        self._wait(lambda: bool(box), 10)
-        return box[0] if box else None
 
     def _save_page(self) -> SavedPage:
         from PySide6.QtWebEngineCore import QWebEngineDownloadRequest
@@ -259,14 +207,6 @@ class _Saver:
         return SavedPage(url=saved_url, requested=self.url, file=target.relative_to(self.site).as_posix(),
                          site=str(self.site), title=snapshot.title or "", bytes=size,
                          resources=len(snapshot.resources), pages=len(site.pages), replaced=existing is not None)
-
-    def close(self) -> None:
-        """Delete view, page, then profile: the order Qt needs."""
-        from shiboken6 import Shiboken
-
-        self.view.setPage(None)
-        for obj in (self.view, self.page, self.profile):
-            Shiboken.delete(obj)
 
 
 def _load_error(url: str, info) -> str:  # noqa: ANN001 - QWebEngineLoadingInfo or None
@@ -360,88 +300,36 @@ def main(argv: list[str] | None = None) -> int:
 # -- running it from the app ------------------------------------------------------------------------------------
 
 
-class SaveFromWeb(QObject):
+class SaveFromWeb(OnlineProcess):
     """The saver process, run in the background: `progress(text)` as it goes, then `finished(result)` once, with
     a SavedPage-like dict (`ok` True, `message`, `url`, `file`, `site`...) or `{"ok": False, "message": why}`."""
 
     progress = Signal(str)
-    finished = Signal(object)
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.process: QProcess | None = None
-        self._errors: list[str] = []
-        self._stderr = b""
-        self._cancelled = False
-        self.result: dict[str, object] | None = None
-
-    @property
-    def running(self) -> bool:
-        return self.process is not None and self.process.state() != QProcess.ProcessState.NotRunning
+    name = "the saver"
+    stop_wait_ms = 5000  # the saver removes what it began writing
 
     def start(self, url: str, site: str | Path, *, scripts: bool = True,
               timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
         if self.running:
             raise SaveError("a page is being saved already")
-        self.result = None
-        self._errors = []
-        self._stderr = b""
-        self._cancelled = False
-        process = QProcess(self)
         arguments = ["-m", "recordlens.annotator.agent.site_saver", url, "--site", str(site), "--json",
                      "--timeout", f"{timeout_s:g}"]
         if not scripts:
             arguments.append("--no-scripts")
-        process.setProgram(sys.executable)
-        process.setArguments(arguments)
-        process.readyReadStandardError.connect(self._on_stderr)
-        process.finished.connect(self._on_finished)
-        process.errorOccurred.connect(self._on_error)
-        self.process = process
-        emit(self.progress, f"starting to save {url}")
-        process.start()
+        self._launch(arguments, f"starting to save {url}")
 
-    def cancel(self) -> None:
-        if self.running:
-            self._cancelled = True
-            self.process.terminate()  # the saver removes what it began writing
-            if not self.process.waitForFinished(5000):
-                self.process.kill()
+    def _on_progress(self, text: str) -> None:
+        emit(self.progress, text)
 
-    def _on_stderr(self, flush: bool = False) -> None:
-        self._stderr += bytes(self.process.readAllStandardError())
-        *lines, rest = self._stderr.split(b"\n")
-        self._stderr = b"" if flush else rest
-        for line in [*lines, rest] if flush else lines:
-            text = line.decode("utf-8", "replace").strip()
-            if text.startswith(ERROR_PREFIX):
-                self._errors.append(text.removeprefix(ERROR_PREFIX))
-            elif text.startswith(PREFIX):
-                emit(self.progress, text.removeprefix(PREFIX))
-
-    def _on_error(self, error: QProcess.ProcessError) -> None:
-        if error == QProcess.ProcessError.FailedToStart:
-            self._finish({"ok": False, "message": f"the saver could not start: {self.process.errorString()}"})
-
-    def _on_finished(self, code: int, status: QProcess.ExitStatus) -> None:
-        self._on_stderr(flush=True)
-        output = bytes(self.process.readAllStandardOutput()).decode("utf-8", "replace").strip().splitlines()
+    def _result(self, code: int, status: QProcess.ExitStatus, output: list[str]) -> dict[str, object]:
         if self._cancelled:
-            self._finish({"ok": False, "message": "cancelled: nothing was saved"})
-        elif code == 0 and status == QProcess.ExitStatus.NormalExit and output:
+            return {"ok": False, "message": "cancelled: nothing was saved"}
+        if code == 0 and status == QProcess.ExitStatus.NormalExit and output:
             try:
-                self._finish({"ok": True, **json.loads(output[-1])})
+                return {"ok": True, **json.loads(output[-1])}
             except ValueError:
-                self._finish({"ok": False, "message": f"the saver's answer cannot be read: {output[-1][:200]}"})
-        else:
-            why = self._errors[-1] if self._errors else f"the saver stopped (exit code {code})"
-            self._finish({"ok": False, "message": why})
-
-    def _finish(self, result: dict[str, object]) -> None:
-        if self.result is not None:
-            return
-        self.result = result
-        emit(self.finished, result)
+                return {"ok": False, "message": f"the saver's answer cannot be read: {output[-1][:200]}"}
+        return {"ok": False, "message": self._failure(code)}
 
 
 if __name__ == "__main__":

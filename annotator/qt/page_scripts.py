@@ -14,6 +14,7 @@ from .page_loader import APPLICATION_WORLD, OfflinePage
 
 DOM_RULES = "dom_rules.js"
 BRIDGE = "bridge.js"
+SHADOW_HOST = "shadow_host.js"
 
 
 @cache
@@ -36,14 +37,15 @@ def qwebchannel_js() -> str:
 
 
 def document_script(name: str, *scripts: str) -> QWebEngineScript:
-    """One ApplicationWorld script for every new document of a page: qwebchannel.js, dom_rules.js and
-    bridge.js, then `scripts`, in that order (one script, so the order holds).
+    """One ApplicationWorld script for every new document of a page: qwebchannel.js, dom_rules.js, bridge.js
+    and shadow_host.js, then `scripts`, in that order (one script, so the order holds).
 
     At creation the document is still empty, so dom_rules.js's own walk costs nothing, and listeners are in
     place before the user can click."""
     script = QWebEngineScript()
     script.setName(name)
-    parts = [qwebchannel_js(), read_script(DOM_RULES), read_script(BRIDGE), *(read_script(s) for s in scripts)]
+    parts = [qwebchannel_js(), read_script(DOM_RULES), read_script(BRIDGE), read_script(SHADOW_HOST),
+             *(read_script(s) for s in scripts)]
     script.setSourceCode(";\n".join(parts))
     script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
     script.setWorldId(APPLICATION_WORLD)

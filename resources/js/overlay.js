@@ -4,9 +4,9 @@
 // `isRemoved` are the very rules the core's XPaths follow. Defines `__recordlens.overlay`, which Python drives
 // with runJavaScript; events (clicks, hover) travel back through the QWebChannel object "recordlens".
 //
-// Boxes live in the closed shadow root of one <recordlens-overlay> element appended to <html>: the page's CSS
-// cannot reach them, pointer-events: none lets every click fall through to the page, and since it is a
-// differently named last child of <html> it changes no page element's XPath.
+// Boxes live in the closed shadow root of one <recordlens-overlay> element appended to <html> (by
+// shadow_host.js): the page's CSS cannot reach them, pointer-events: none lets every click fall through to the
+// page, and since it is a differently named last child of <html> it changes no page element's XPath.
 (() => {
   const rl = (globalThis.__recordlens = globalThis.__recordlens || {});
   if (rl.overlay) return;
@@ -115,17 +115,11 @@
 
   const ensureHost = () => {
     if (host && host.isConnected) return true;
-    const root = document.documentElement;
-    if (!root) return false;
-    host = document.createElement(HOST_TAG);
-    host.style.cssText =
-      "all: initial !important; display: block !important; position: absolute !important; left: 0 !important;" +
-      " top: 0 !important; width: 0 !important; height: 0 !important; overflow: visible !important;" +
-      " z-index: 2147483647 !important; pointer-events: none !important;";
-    const shadow = host.attachShadow({ mode: "closed" });
-    shadow.innerHTML = `<style>${STYLE}</style><div class="layer"></div><div class="hover"></div><div class="tip"></div>`;
-    [layer, hoverBox, tip] = [".layer", ".hover", ".tip"].map((s) => shadow.querySelector(s));
-    root.appendChild(host);
+    const made = rl.shadowHost(HOST_TAG, "absolute",
+      `<style>${STYLE}</style><div class="layer"></div><div class="hover"></div><div class="tip"></div>`);
+    if (!made) return false;
+    host = made.host;
+    [layer, hoverBox, tip] = [".layer", ".hover", ".tip"].map((s) => made.shadow.querySelector(s));
     return true;
   };
 

@@ -5,9 +5,9 @@
 // the viewport (or, with all, on the whole page) and returns JSON describing each: label, xpath, text, role,
 // accessible name, bbox (viewport CSS pixels), plus the scroll position and the viewport size.
 //
-// The marks live in the closed shadow root of one fixed <recordlens-som> element appended to <html>: page CSS
-// cannot reach them, pointer-events: none lets every click fall through to the page, and being the last child
-// of <html> under its own tag name it changes no page element's XPath.
+// The marks live in the closed shadow root of one fixed <recordlens-som> element appended to <html> (by
+// shadow_host.js): page CSS cannot reach them, pointer-events: none lets every click fall through to the page,
+// and being the last child of <html> under its own tag name it changes no page element's XPath.
 (() => {
   const rl = (globalThis.__recordlens = globalThis.__recordlens || {});
   if (rl.som) return;
@@ -142,15 +142,7 @@
 
   const ensureHost = () => {
     if (host && host.isConnected) return true;
-    const root = document.documentElement;
-    if (!root) return false;
-    host = document.createElement(HOST_TAG);
-    host.style.cssText =
-      "all: initial !important; display: block !important; position: fixed !important; left: 0 !important;" +
-      " top: 0 !important; width: 0 !important; height: 0 !important; overflow: visible !important;" +
-      " z-index: 2147483647 !important; pointer-events: none !important;";
-    const shadow = host.attachShadow({ mode: "closed" });
-    shadow.innerHTML = `<style>
+    const made = rl.shadowHost(HOST_TAG, "fixed", `<style>
       :host { all: initial; }
       .box { position: fixed; box-sizing: border-box; border: 2px dashed var(--c); pointer-events: none; }
       .label { position: absolute; left: -2px; top: -2px; transform: translateY(-100%); padding: 0 4px;
@@ -158,9 +150,10 @@
                white-space: nowrap; }
       .label.left { left: auto; right: calc(100% + 2px); top: -2px; transform: none; }
       .label.below { top: calc(100% + 2px); transform: none; }
-    </style><div class="layer"></div>`;
-    layer = shadow.querySelector(".layer");
-    root.appendChild(host);
+    </style><div class="layer"></div>`);
+    if (!made) return false;
+    host = made.host;
+    layer = made.shadow.querySelector(".layer");
     return true;
   };
 

@@ -16,7 +16,8 @@ from recordlens.core.agent.model import Task
 from recordlens.core.agent.sites import load_site
 from recordlens.core.resource_files import resource_path
 from tests.app.agent_site import make_site
-from tests.capture_site import EXPECTED, base_url, serve
+from tests.capture_site import EXPECTED, serve
+from tests.loopback import base_url
 
 pytestmark = pytest.mark.app
 

@@ -22,7 +22,8 @@ from recordlens.core.agent.axtree import compact_tree, format_axtree, named_role
 from recordlens.core.agent.sites import load_site
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.page.snapshot import read_snapshot
-from tests.capture_site import EXPECTED, ROBOTS_SKIPPED, base_url, serve
+from tests.capture_site import EXPECTED, ROBOTS_SKIPPED, serve
+from tests.loopback import base_url
 
 pytestmark = pytest.mark.app
 

@@ -8,9 +8,8 @@ import json
 import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from recordlens.core.agent import site_file_name
 from recordlens.core.agent.sites import load_site
 from recordlens.core.page.snapshot import read_snapshot
 from tests.app.agent_site import PNG_1PX, make_site
+from tests.loopback import LoopbackHandler, base_url, serve
 
 pytestmark = pytest.mark.app
 
@@ -33,7 +33,7 @@ FILES = {"/page.html": ("text/html; charset=utf-8", PAGE), "/style.css": ("text/
          "/pic.png": ("image/png", PNG_1PX), "/data.json": ("application/json", b'{"birds": 3}')}
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(LoopbackHandler):
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         self.server.requests.append(self.path)  # type: ignore[attr-defined]
         found = FILES.get(self.path)
@@ -41,29 +41,17 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_error(404)
             return
         content_type, body = found
-        self.send_response(200)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.send(200, body, content_type)
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[ThreadingHTTPServer]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    httpd.requests = []  # type: ignore[attr-defined]
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield httpd
-    httpd.shutdown()
-    httpd.server_close()
+    with serve(_Handler) as httpd:
+        yield httpd
 
 
 def url_of(server: ThreadingHTTPServer, path: str) -> str:
-    return f"http://127.0.0.1:{server.server_address[1]}{path}"
+    return base_url(server) + path
 
 
 def save(url: str, site: Path) -> subprocess.CompletedProcess[str]:

@@ -1,0 +1,42 @@
+"""An HTTP server on a free port of 127.0.0.1 in a thread of the test process: the web that the online tests
+(saving a page, capturing a site) reach, with no network beyond this machine."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class LoopbackHandler(BaseHTTPRequestHandler):
+    """A handler base: `send` answers with a whole body, and nothing is logged (pytest shows stderr)."""
+
+    def send(self, status: int, body: bytes, content_type: str = "text/html; charset=utf-8") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def serve(handler: type[BaseHTTPRequestHandler]) -> Iterator[ThreadingHTTPServer]:
+    """`handler` serving until the block ends; `server.requests` is an empty list for the handler to note the
+    paths asked for in."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.requests = []  # type: ignore[attr-defined]
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield httpd
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def base_url(server: ThreadingHTTPServer) -> str:
+    return f"http://127.0.0.1:{server.server_address[1]}"
