@@ -7,7 +7,6 @@ review, caches its predictions and shows the result. The window owns it as `wind
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...core.errors import RecordLensError
@@ -218,13 +217,7 @@ class ReviewController:
         found: list[Agreement] = []
 
         def work(project: Project, job: BackgroundJob) -> None:
-            def progress(names: Sequence[str]):  # noqa: ANN202 - a generator
-                for done, page in enumerate(names):
-                    job.check()
-                    job.report(done, len(names), page)
-                    yield page
-
-            found.append(project_agreement(project, name, PROJECT_SET, progress=progress))
+            found.append(project_agreement(project, name, PROJECT_SET, progress=job.each))
 
         job = BackgroundJob(self.window.project.root, work)
         job.done.connect(lambda *_: self._after_comparing(name, found))
@@ -248,13 +241,7 @@ class ReviewController:
         from ...core.store import score_stored_run
 
         def work(project: Project, job: BackgroundJob) -> None:
-            def progress(names: Sequence[str]):  # noqa: ANN202 - a generator
-                for done, name in enumerate(names):
-                    job.check()
-                    job.report(done, len(names), name)
-                    yield name
-
-            score_stored_run(project, run_id, progress)
+            score_stored_run(project, run_id, job.each)
 
         job = BackgroundJob(self.window.project.root, work)
         job.done.connect(lambda *_: self._after_scoring(run_id))

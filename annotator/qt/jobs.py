@@ -9,7 +9,7 @@ neither Cancel nor closing the window waits for it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -77,6 +77,14 @@ class BackgroundJob(QThread):
     def check(self) -> None:
         if self._cancel.is_set():
             raise Cancelled
+
+    def each(self, names: Sequence[str]) -> Iterator[str]:
+        """`names` one by one, each reported as progress, stopping at once (Cancelled) when the job is cancelled:
+        the progress callback core's long functions take."""
+        for done, name in enumerate(names):
+            self.check()
+            self.report(done, len(names), name)
+            yield name
 
     def report(self, done: int, total: int, what: str) -> None:
         emit(self.progress, done, total, what)

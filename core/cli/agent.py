@@ -122,8 +122,8 @@ def cmd_agent_tasks(args: argparse.Namespace) -> int:
 
 
 def cmd_agent_run(args: argparse.Namespace) -> int:
-    from ..llm.gemini import Budget, CallSettings, GeminiCaller
     from ..store.project import init_project, open_project
+    from .extraction import gemini_caller
 
     site = load_site(args.site)
     tasks = load_tasks(args.tasks)
@@ -153,12 +153,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             raise AgentError(f"--engine {args.engine} runs core's HTML browser only: add --browser text")
         if args.runs < 1 or args.step_budget < 1:
             raise AgentError("--runs and --step-budget must be at least 1")
-        settings = CallSettings(json_output=False, base_url=args.base_url)
-        if args.model:
-            settings.model = args.model
-        if args.temperature is not None:
-            settings.temperature = args.temperature
-        caller = GeminiCaller(settings, budget=Budget(max_requests=args.max_requests))
+        caller = gemini_caller(args, json_output=False)
+        settings = caller.settings
         kind = browser_kind(args.browser)
         observations = _observations(args.observation, kind.screenshots, site)
         browser = kind.factory(site)

@@ -149,3 +149,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_llm_arguments(p)
     add_engine_arguments(p)
     p.set_defaults(handler=cmd_extract)
+
+
+def gemini_caller(args: argparse.Namespace, *, json_output: bool):  # noqa: ANN201 - a GeminiCaller
+    """The Gemini caller a command's --model, --temperature, --base-url and --max-requests ask for."""
+    from ..llm.gemini import Budget, CallSettings, GeminiCaller
+
+    settings = CallSettings(json_output=json_output, base_url=args.base_url)
+    if args.model:
+        settings.model = args.model
+    if args.temperature is not None:
+        settings.temperature = args.temperature
+    return GeminiCaller(settings, budget=Budget(max_requests=args.max_requests))

@@ -73,17 +73,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     from ..agent.task_generation import generate_candidates
-    from ..llm.gemini import Budget, CallSettings, GeminiCaller
+    from .extraction import gemini_caller
 
     site = load_site(args.site)
     seeds = load_tasks(args.seeds)
     descriptions = _descriptions(args.categories) if args.categories else None
-    settings = CallSettings(json_output=True, base_url=args.base_url)
-    if args.model:
-        settings.model = args.model
-    if args.temperature is not None:
-        settings.temperature = args.temperature
-    caller = GeminiCaller(settings, budget=Budget(max_requests=args.max_requests))
+    caller = gemini_caller(args, json_output=True)
+    settings = caller.settings
     report = generate_candidates(seeds, site, caller, per_category=args.per_category, model=settings.model,
                                  descriptions=descriptions,
                                  progress=lambda text: print(f"recordlens: {text}", file=sys.stderr, flush=True))
