@@ -24,10 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..page.dom import Element, Page
+from ..page.dom import CHROME_TAGS, Element, Page
 from .repeats import (
     CHROME_ROLES,
-    CHROME_TAGS,
     CHROME_WORDS,
     DEFAULT_PARAMETERS,
     LIST_PARENTS,

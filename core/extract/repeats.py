@@ -47,7 +47,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from ..page.dom import Element, Page, common_ancestor
+from ..page.dom import CHROME_TAGS, Element, Page, common_ancestor, within
 from .base import Extraction
 
 METHOD = "repeats"
@@ -63,7 +63,6 @@ WIDGET_ROLES = frozenset({"listbox", "menu", "menubar", "tablist", "combobox", "
 # Parts of a widget: its choices, and the panels a tab list switches between (sections of one view, not items).
 ITEM_ROLES = frozenset(
     {"option", "menuitem", "menuitemradio", "menuitemcheckbox", "tab", "tabpanel", "treeitem", "radio"})
-CHROME_TAGS = frozenset({"header", "nav", "footer", "aside"})
 CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "toolbar", "dialog", "alertdialog"}) | WIDGET_ROLES
 # Words that, as a part of an ancestor's class or id, mark site furniture rather than content (the same idea as
 # the "unlikely candidates" of readability-style boilerplate removal).
@@ -225,7 +224,7 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 def find_regions(facts: PageFacts, params: Parameters) -> list[Region]:
     regions: list[Region] = []
     for parent in facts.page.elements:
-        if parent.tag in NEVER_RECORDS or _inside_widget(parent):
+        if parent.tag in NEVER_RECORDS or within(parent, FORM_TAGS, WIDGET_ROLES):
             continue
         children = [c for c in facts.text_children(parent) if c.tag not in NEVER_RECORDS and not _is_heading_row(c)]
         if len(children) < 2:
@@ -322,14 +321,6 @@ def _region(parent: Element, records: list[list[Element]], facts: PageFacts) -> 
 
 def _mostly_widget_items(elements: list[Element]) -> bool:
     return sum((e.attrs.get("role") or "") in ITEM_ROLES for e in elements) * 2 >= len(elements)
-
-
-def _inside_widget(element: Element | None) -> bool:
-    while element is not None:
-        if element.tag in FORM_TAGS or (element.attrs.get("role") or "") in WIDGET_ROLES:
-            return True
-        element = element.parent
-    return False
 
 
 def _chrome_of(parent: Element, cache: dict[int, str]) -> str:

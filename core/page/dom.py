@@ -30,6 +30,8 @@ JS_WHITESPACE = (
 DROPPED_TEXTS = frozenset({"\u200b", "\u200c", '"'})
 REMOVED_TAGS = frozenset({"script", "style", "link"})
 # The key the reference gives text sitting directly under <html>: its path below <html> is empty.
+# The sectioning elements HTML gives to page chrome rather than content (header, navigation, footer, aside).
+CHROME_TAGS = frozenset({"header", "nav", "footer", "aside"})
 ROOT_XPATH = "/"
 # Chromium's HTML parser stops nesting at this depth of open elements (kMaximumHTMLParserDOMTreeDepth): deeper
 # elements are attached to the element at that depth, as siblings. Lexbor nests without limit, so the tree is
@@ -142,6 +144,15 @@ class Page:
 
 class ParseError(RecordLensError):
     pass
+
+
+def within(element: Element | None, tags: frozenset[str] = frozenset(), roles: frozenset[str] = frozenset()) -> bool:
+    """True when `element` or one of its ancestors has one of `tags` or an ARIA role among `roles`."""
+    while element is not None:
+        if element.tag in tags or (element.attrs.get("role") or "") in roles:
+            return True
+        element = element.parent
+    return False
 
 
 def common_ancestor(elements: Sequence[Element], reach: int | None = None) -> Element | None:

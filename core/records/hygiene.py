@@ -18,11 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
-from ..page.dom import Element, Page
+from ..page.dom import CHROME_TAGS, Page, within
 from .model import TextKeyIndex
 from .score import score_expanded
 
-CHROME_TAGS = frozenset({"header", "nav", "footer", "aside"})
 CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo"})
 
 
@@ -62,14 +61,6 @@ class CheckReport:
                 "ceiling": self.ceiling}
 
 
-def _in_chrome(element: Element | None) -> bool:
-    while element is not None:
-        if element.tag in CHROME_TAGS or (element.attrs.get("role") or "") in CHROME_ROLES:
-            return True
-        element = element.parent
-    return False
-
-
 def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageCheck:
     keys = TextKeyIndex(page.text_map)
     result = PageCheck(name, len(records))
@@ -81,7 +72,7 @@ def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageC
                 result.unresolved.append(xpath)
         expanded.append(keys.expand(record))
         elements = [page.resolve(x) for x in record]
-        if any(e is not None and _in_chrome(e) for e in elements):
+        if any(e is not None and within(e, CHROME_TAGS, CHROME_ROLES) for e in elements):
             result.chrome_records += 1
     result.ceiling = score_expanded(list(dict.fromkeys(expanded)), expanded).f1
     # Records are compared through an index of their keys, so a page of hundreds of records stays fast.
