@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QProgressBar, QPushButton
 
 from ...core.extract import project_model_path, train_on_project
 from ...core.records import new_records
-from ...core.store import Project
+from ...core.store import TRUE_PAGE_STATUSES, Project
 from ..qt.jobs import BackgroundJob
 from ..settings import extractor_params, gemini_key, proposal_method
 from .propose import Proposal, ProposeWorker
@@ -109,7 +109,7 @@ class JobController:
     def do_learn(self) -> BackgroundJob | None:
         """Train the selector on the pages marked labelled, into the project: Propose then follows this project's
         own policy (secondary lists or not, navigation or not) instead of the shipped model's."""
-        pages = [info.name for info in self.window.project.pages() if info.status in ("labelled", "reviewed")]
+        pages = [info.name for info in self.window.project.pages() if info.status in TRUE_PAGE_STATUSES]
         if not pages:
             self.window.message("no page is marked labelled yet (L): there is nothing to learn from")
             return None

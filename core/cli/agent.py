@@ -31,6 +31,7 @@ from ..agent.model import Trajectory, read_references
 from ..agent.sites import build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks
 from ..errors import AgentError, RecordLensError
+from ..store import StoreError
 from . import capture as capture_cli
 from . import task_pipeline
 from .engine_options import add_engine_arguments, engine_for
@@ -243,9 +244,10 @@ def _observations(text: str | None, screenshots: bool, site) -> tuple[str, ...] 
 
 def _resumed_run(project, args: argparse.Namespace, tasks) -> dict[str, object]:  # noqa: ANN001
     """The settings of the run to resume (its own, so that the finished run is one run), checked."""
-    run = next((r for r in project.agent.runs() if r.id == args.resume), None)
-    if run is None:
-        raise AgentError(f"no agent run {args.resume} in {args.project} to resume")
+    try:
+        run = project.agent.run(args.resume)
+    except StoreError:
+        raise AgentError(f"no agent run {args.resume} in {args.project} to resume") from None
     settings = dict(run.parameters)
     task_ids = settings.get("task_ids")
     if not isinstance(task_ids, list):

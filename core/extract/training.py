@@ -219,7 +219,6 @@ def _source_name(pages_dir: str | Path) -> str:
     return path.parent.name if path.name == "html" else path.name
 
 
-LABELLED_STATUSES = ("labelled", "reviewed")
 
 
 PROJECT_MODEL = Path("models") / "selector.json"  # a project's own selector model, inside its folder
@@ -233,11 +232,12 @@ def project_model_path(project_dir: str | Path) -> Path:
 def project_pages(project_dir: str | Path, progress: Callable[[str], None] | None = None) -> list[LabelledPage]:
     """A project's pages marked labelled (or reviewed), with their accepted and edited records."""
     from ..store.project import open_project
+    from ..store.schema import TRUE_PAGE_STATUSES
 
     out = []
     with open_project(project_dir) as project:
         for info in project.pages():
-            if info.status not in LABELLED_STATUSES:
+            if info.status not in TRUE_PAGE_STATUSES:
                 continue
             if progress is not None:
                 progress(info.name)
