@@ -28,14 +28,25 @@ class Match:
     overlap: float
 
 
-@dataclass
-class PageScore:
+@dataclass(frozen=True)
+class PageFigures:
+    """A page's figures, as scored now (PageScore) or as a project stored them (store.StoredScore)."""
+
     page: str
     precision: float
     recall: float
     f1: float
     predicted_records: int
     true_records: int
+
+
+def _figures(score: PageFigures | DatasetScore) -> dict[str, float]:
+    """Precision, recall and F1 by name, as the JSON of a page's or a dataset's score writes them."""
+    return {"precision": score.precision, "recall": score.recall, "f1": score.f1}
+
+
+@dataclass(frozen=True)
+class PageScore(PageFigures):
     matches: list[Match]
     hallucinated_records: int
     empty_true_records: int
@@ -52,9 +63,7 @@ class PageScore:
     def as_dict(self) -> dict[str, object]:
         return {
             "page": self.page,
-            "precision": self.precision,
-            "recall": self.recall,
-            "f1": self.f1,
+            **_figures(self),
             "hallucinated": self.hallucinated,  # the page counts in the paper's rate
             "records": self.predicted_records,
             "true_records": self.true_records,
@@ -152,9 +161,7 @@ class DatasetScore:
 
     def mean_dict(self) -> dict[str, float]:
         return {
-            "precision": self.precision,
-            "recall": self.recall,
-            "f1": self.f1,
+            **_figures(self),
             "hallucination_rate": self.hallucination_rate,
             "hallucinated_record_share": self.hallucinated_record_share,
         }

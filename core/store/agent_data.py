@@ -16,19 +16,15 @@ from ..agent.model import ModelCall, Task, Trajectory
 from ..agent.targets import Target
 from .db import Connection, Provenance, StoreError, dumps, now
 from .files import snapshot_path, store_snapshot
+from .runs import StoredRun
 
 SCREENSHOT_SUFFIX = ".png"
 
 
 @dataclass(frozen=True)
-class AgentRun:
-    id: int
-    method: str
-    parameters: dict[str, object]
-    started_at: str
-    ended_at: str | None
-    cost: dict[str, object]
-    status: str = "finished"  # running (or interrupted: no end time), finished, failed
+class AgentRun(StoredRun):
+    """Its status: running (or interrupted: no end time), finished or failed (then `error` says why)."""
+
     error: str | None = None
 
 
@@ -129,10 +125,10 @@ class AgentData:
                        (run_id,))
 
     def runs(self) -> list[AgentRun]:
-        rows = self._store.db.execute("SELECT id, method, parameters, started_at, ended_at, cost, status, error "
-                                      "FROM agent_runs ORDER BY id")
-        return [AgentRun(i, m, json.loads(p), s, e, json.loads(c), status or ("finished" if e else "running"), err)
-                for i, m, p, s, e, c, status, err in rows]
+        rows = self._store.db.execute(
+            "SELECT id, method, parameters, COALESCE(status, CASE WHEN ended_at IS NULL THEN 'running' "
+            "ELSE 'finished' END), started_at, ended_at, cost, error FROM agent_runs ORDER BY id")
+        return [AgentRun.from_row(row) for row in rows]
 
     def run(self, run_id: int) -> AgentRun:
         for found in self.runs():

@@ -6,18 +6,18 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Self
 
+from ..records.score import DatasetScore, PageFigures
 from .db import Connection, StoreError, dumps, now
-
-if TYPE_CHECKING:  # scoring pulls in scipy: not worth its import time for a process that only edits labels
-    from ..records.score import DatasetScore
 
 RUN_STATUSES = ("running", "finished", "failed", "cancelled")
 
 
 @dataclass(frozen=True)
-class RunInfo:
+class StoredRun:
+    """What every run a project keeps has, an extractor's (`project.runs`) or an agent's (`project.agent`)."""
+
     id: int
     method: str
     parameters: dict[str, object]
@@ -25,6 +25,17 @@ class RunInfo:
     started_at: str
     ended_at: str | None
     cost: dict[str, object]
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> Self:
+        """From the columns id, method, parameters, status, started_at, ended_at and cost (parameters and cost
+        as JSON), then the columns of the subclass's own fields."""
+        run_id, method, parameters, status, started_at, ended_at, cost, *own = row
+        return cls(run_id, method, json.loads(parameters), status, started_at, ended_at, json.loads(cost), *own)
+
+
+@dataclass(frozen=True)
+class RunInfo(StoredRun):
     predicted_pages: int
     scored_pages: int
     precision: float | None            # means of the stored per-page scores, None before scoring
@@ -33,13 +44,7 @@ class RunInfo:
 
 
 @dataclass(frozen=True)
-class StoredScore:
-    page: str
-    precision: float
-    recall: float
-    f1: float
-    predicted_records: int
-    true_records: int
+class StoredScore(PageFigures):
     hallucinated_records: int
     warnings: tuple[str, ...]
     scored_at: str
@@ -122,5 +127,4 @@ class Runs:
                    (SELECT AVG(recall) FROM scores s WHERE s.run_id = r.id),
                    (SELECT AVG(f1) FROM scores s WHERE s.run_id = r.id)
             FROM runs r {where} ORDER BY r.id""", params).fetchall()
-        return [RunInfo(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], json.loads(row[6]), *row[7:])
-                for row in rows]
+        return [RunInfo.from_row(row) for row in rows]

@@ -188,8 +188,7 @@ def test_unresolved_xpaths_are_kept_and_flagged(project: Project) -> None:
 def test_runs_keep_predictions_and_scores(project: Project) -> None:
     run = project.runs.add("mdr", {"version": "0.3"})
     project.runs.add_predictions(run, {"12": [["/body[1]/ul[1]/li[1]"]]})
-    page_score = score_raw([["/a"]], [["/a"], ["/b"]])
-    page_score.page = "12"
+    page_score = replace(score_raw([["/a"]], [["/a"], ["/b"]]), page="12")
     project.runs.add_scores(run, DatasetScore([page_score]))
     project.runs.finish(run, cost={"seconds": 1.5})
     (info,) = project.runs.all()
