@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import ClassVar, Protocol
 from urllib.parse import unquote
 
 from ..errors import AgentError
@@ -35,24 +35,32 @@ class Memory(Protocol):
 
 
 @dataclass(frozen=True)
-class WindowMemory:
-    n: int = 3
+class _CountedMemory:
+    """A memory of one kind that shows `count` steps; its name, `kind:count`, is what parse_memory reads."""
+
+    kind: ClassVar[str]
+    count: int = 3
 
     @property
     def name(self) -> str:
-        return f"window:{self.n}"
-
-    def select(self, steps: Sequence[Step], instruction: str, observation: Observation) -> list[int]:
-        return list(range(max(0, len(steps) - self.n), len(steps))) if self.n > 0 else []
+        return f"{self.kind}:{self.count}"
 
 
 @dataclass(frozen=True)
-class DynamicMemory:
-    k: int = 3
+class WindowMemory(_CountedMemory):
+    """The last `count` steps."""
 
-    @property
-    def name(self) -> str:
-        return f"dynamic:{self.k}"
+    kind = "window"
+
+    def select(self, steps: Sequence[Step], instruction: str, observation: Observation) -> list[int]:
+        return list(range(max(0, len(steps) - self.count), len(steps))) if self.count > 0 else []
+
+
+@dataclass(frozen=True)
+class DynamicMemory(_CountedMemory):
+    """The last step, and the `count` earlier steps most relevant to the task now."""
+
+    kind = "dynamic"
 
     def select(self, steps: Sequence[Step], instruction: str, observation: Observation) -> list[int]:
         if not steps:
@@ -62,7 +70,7 @@ class DynamicMemory:
         query = " ".join((instruction, observation.title, _url_words(observation.url)))
         scores = relevance(query, [step_document(steps[i]) for i in earlier])
         ranked = sorted(earlier, key=lambda i: (-scores[i], -i))
-        return sorted(ranked[:self.k]) + [last]
+        return sorted(ranked[:self.count]) + [last]
 
 
 def parse_memory(spec: str) -> WindowMemory | DynamicMemory:
@@ -72,9 +80,10 @@ def parse_memory(spec: str) -> WindowMemory | DynamicMemory:
         number = int(count) if count else 3
     except ValueError:
         number = -1
-    if kind not in ("window", "dynamic") or number < 0:
+    memories = {memory.kind: memory for memory in (WindowMemory, DynamicMemory)}
+    if kind not in memories or number < 0:
         raise AgentError(f"unknown memory {spec!r}: use window:N (the last N steps) or dynamic[:K]")
-    return WindowMemory(number) if kind == "window" else DynamicMemory(number)
+    return memories[kind](number)
 
 
 def step_document(step: Step) -> str:

@@ -163,41 +163,56 @@ def flat_json(page: Page) -> str:
 
 def hierarchical(page: Page) -> dict[str, object]:
     """Our lossless nesting: every text entry is kept; own text beside children goes under `#text`."""
-    tree: dict[str, object] = {}
-    for xpath, text in page.text_map.items():
-        steps = [s for s in xpath.split("/") if s]
-        node = tree
-        for step in steps[:-1]:
-            child = node.get(step)
-            if isinstance(child, str):
-                child = {HIER_OWN_TEXT_KEY: child}
-                node[step] = child
-            elif child is None:
-                child = {}
-                node[step] = child
-            node = child  # type: ignore[assignment]
-        last = steps[-1] if steps else HIER_OWN_TEXT_KEY
-        existing = node.get(last)
-        if isinstance(existing, dict):
-            existing[HIER_OWN_TEXT_KEY] = text
-        else:
-            node[last] = text
-    return tree
+    return _nest(page, _child_keeping, _put_keeping)
 
 
 def hierarchical_reference(page: Page) -> dict[str, object]:
     """The reference's nesting, lossy on purpose: a later entry overwrites an object or string in its way."""
-    tree: dict[str, object] = {}
+    return _nest(page, _child_overwriting, _put_overwriting)
+
+
+Tree = dict[str, object]
+
+
+def _nest(page: Page, child: Callable[[Tree, str], Tree], put: Callable[[Tree, list[str], str], None]) -> Tree:
+    """The text map nested by XPath step: `child` finds (or makes) a step's object on the way down, `put`
+    places the text in its parent's object."""
+    tree: Tree = {}
     for xpath, text in page.text_map.items():
         steps = [s for s in xpath.split("/") if s]
         node = tree
         for step in steps[:-1]:
-            if not isinstance(node.get(step), dict):
-                node[step] = {}
-            node = node[step]  # type: ignore[assignment]
-        # JavaScript's `segments[segments.length - 1]` is `undefined` for the path "/".
-        node[steps[-1] if steps else "undefined"] = text
+            node = child(node, step)
+        put(node, steps, text)
     return tree
+
+
+def _child_keeping(node: Tree, step: str) -> Tree:
+    child = node.get(step)
+    if isinstance(child, dict):
+        return child
+    node[step] = {} if child is None else {HIER_OWN_TEXT_KEY: child}
+    return node[step]  # type: ignore[return-value]
+
+
+def _put_keeping(node: Tree, steps: list[str], text: str) -> None:
+    last = steps[-1] if steps else HIER_OWN_TEXT_KEY
+    existing = node.get(last)
+    if isinstance(existing, dict):
+        existing[HIER_OWN_TEXT_KEY] = text
+    else:
+        node[last] = text
+
+
+def _child_overwriting(node: Tree, step: str) -> Tree:
+    if not isinstance(node.get(step), dict):
+        node[step] = {}
+    return node[step]  # type: ignore[return-value]
+
+
+def _put_overwriting(node: Tree, steps: list[str], text: str) -> None:
+    # JavaScript's `segments[segments.length - 1]` is `undefined` for the path "/".
+    node[steps[-1] if steps else "undefined"] = text
 
 
 def hierarchical_json(page: Page) -> str:

@@ -11,26 +11,27 @@ from collections.abc import Iterable
 from email.utils import formatdate
 from itertools import count
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 from .. import atomic
 from .snapshot import DEFAULT_URL, Resource, title_from_html
 
 
-def write_mhtml(
-    path: str | Path,
-    html: str,
-    *,
-    url: str = DEFAULT_URL,
-    title: str | None = None,
-    resources: Iterable[Resource] = (),
-    date: str | None = None,
-) -> Path:
-    """Save `html` and its resources as an MHTML file that Chromium opens; return the path.
+class ArchiveOptions(TypedDict, total=False):
+    """What `mhtml_bytes` takes besides the HTML, for the functions that hand it on."""
+
+    url: str
+    title: str | None
+    resources: Iterable[Resource]
+    date: str | None
+
+
+def write_mhtml(path: str | Path, html: str, **options: Unpack[ArchiveOptions]) -> Path:
+    """Save `html` and its resources as an MHTML file that Chromium opens (`options` as for `mhtml_bytes`);
+    return the path.
 
     The file is written beside its target and renamed into place, so a failure never leaves half a file."""
-    target = Path(path)
-    data = mhtml_bytes(html, url=url, title=title, resources=resources, date=date)
-    return atomic.write_bytes(target, data)
+    return atomic.write_bytes(Path(path), mhtml_bytes(html, **options))
 
 
 def mhtml_bytes(
