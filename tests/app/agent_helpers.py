@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, QPointF, Qt
@@ -11,15 +13,41 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from recordlens.annotator.agent.site_browser import SiteBrowser
+from recordlens.annotator.agent.window import AgentWindow
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.agent.model import Observation
 from recordlens.core.agent.targets import Target
+from tests.app.agent_site import make_site
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_SITE = ROOT / "resources" / "agent" / "demo-site"
 DEMO_TASKS = ROOT / "resources" / "agent" / "demo-tasks.jsonl"
 DEMO_REFERENCE = ROOT / "resources" / "agent" / "reference"
 HOME = "https://papers.example.org/"
+
+
+def shown_browser(site: Path, size: tuple[int, int]) -> Iterator[SiteBrowser]:
+    """A SiteBrowser on `site`, shown and active at `size`, disposed afterwards (for a `browser` fixture)."""
+    view = SiteBrowser(site)
+    view.resize(*size)
+    view.show()
+    view.activateWindow()
+    yield view
+    view.dispose()
+
+
+@contextmanager
+def agent_window_on_shop(site_root: Path) -> Iterator[AgentWindow]:
+    """The agent window on the small shop site (agent_site.make_site) written to `site_root`, shown with its
+    start page loaded; closed afterwards."""
+    make_site(site_root)
+    window = AgentWindow(site=site_root)
+    try:
+        window.show()
+        assert window.browser.wait_until_loaded()
+        yield window
+    finally:
+        window.close()
 
 
 def element(observation: Observation, name: str) -> Target:

@@ -15,7 +15,7 @@ from recordlens.core.agent.candidates import Candidate, load_candidates, save_ca
 from recordlens.core.agent.model import Task
 from recordlens.core.agent.sites import load_site
 from recordlens.core.resource_files import resource_path
-from tests.app.agent_site import make_site
+from tests.app.agent_helpers import agent_window_on_shop
 from tests.capture_site import EXPECTED, serve
 from tests.loopback import base_url
 
@@ -23,12 +23,7 @@ pytestmark = pytest.mark.app
 
 
 def test_a_capture_from_the_window_shows_progress_then_the_stored_parts(qtbot, tmp_path: Path) -> None:
-    shop = tmp_path / "shop"
-    make_site(shop)
-    window = AgentWindow(site=shop)
-    try:
-        window.show()
-        assert window.browser.wait_until_loaded()
+    with agent_window_on_shop(tmp_path / "shop") as window:
         assert not window.captured_view.isVisible()  # a hand-made site: nothing stored beside its pages
         with serve() as server:
             dialog = window.open_capture_dialog()
@@ -51,8 +46,6 @@ def test_a_capture_from_the_window_shows_progress_then_the_stored_parts(qtbot, t
         assert view.tree.toPlainText().startswith("RootWebArea")
         assert not view.shot.pixmap().isNull() and view.shot.pixmap().height() > view.shot.pixmap().width()
         assert json.loads(view.meta.toPlainText())["viewport"] == [1920, 1080]
-    finally:
-        window.close()
 
 
 def test_a_cancelled_capture_keeps_its_pages_and_continues(qtbot, tmp_path: Path) -> None:

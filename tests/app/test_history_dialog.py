@@ -13,9 +13,9 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.history_dialog import START
 from recordlens.annotator.labelling.main_window import MainWindow
-from recordlens.annotator.settings import Settings
 from recordlens.core.store.importer import import_paths
-from recordlens.core.store.project import init_project, open_project
+from recordlens.core.store.project import init_project
+from tests.app.window_helpers import open_window
 
 pytestmark = pytest.mark.app
 
@@ -24,19 +24,6 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>List</title></
 <li><b>Camera</b> <i>$399</i></li><li><b>Lens</b> <i>$129</i></li><li><b>Tripod</b> <i>$59</i></li>
 <li><b>Bag</b> <i>$35</i></li></ul></body></html>"""
 ITEM = "/body[1]/ul[1]/li[{}]"
-
-
-class NoKeys:
-    """Stands in for the OS keyring: the tests never touch a real one."""
-
-    persistent = False
-    description = "held by the test"
-
-    def get(self) -> str | None:
-        return None
-
-    def set(self, key: str | None) -> None:
-        pass
 
 
 @pytest.fixture
@@ -54,16 +41,6 @@ def project_dir(tmp_path: Path) -> Path:
     return folder
 
 
-def open_window(qtbot, tmp_path: Path, folder: Path) -> MainWindow:
-    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
-                        settings_file=tmp_path / "settings.json", key_store=NoKeys())
-    window.show()
-    window.activateWindow()
-    qtbot.waitExposed(window)
-    assert window.page_view.wait_until_loaded()
-    return window
-
-
 def items(window: MainWindow) -> list[tuple[str, ...]]:
     return [label.xpaths for label in window.project.labels("1")]
 
@@ -76,7 +53,7 @@ def drawn_records(window: MainWindow) -> int:
 
 def test_a_restore_in_a_later_session_goes_back_to_an_earlier_change_and_undoes(qtbot, tmp_path, project_dir):
     # Session one: add item 3, delete item 1, mark the page reviewed; then the window (and its stacks) go.
-    first = open_window(qtbot, tmp_path, project_dir)
+    first = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
     try:
         added = first.edit("new record", lambda: first.project.add_record("1", [ITEM.format(3)], first.person))
         assert added is not None
@@ -87,7 +64,7 @@ def test_a_restore_in_a_later_session_goes_back_to_an_earlier_change_and_undoes(
     finally:
         first.close()
 
-    window = open_window(qtbot, tmp_path, project_dir)
+    window = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
     try:
         assert not window.undo_group.canUndo()  # a new session: nothing to undo, only the store remembers
         QTest.keySequence(window, "Ctrl+H")
@@ -131,7 +108,7 @@ def test_a_restore_in_a_later_session_goes_back_to_an_earlier_change_and_undoes(
 
 
 def test_history_names_records_and_changes_by_the_numbers_the_user_sees(qtbot, tmp_path, project_dir):
-    window = open_window(qtbot, tmp_path, project_dir)
+    window = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
     try:
         project = window.project
         first, second = project.labels("1")

@@ -15,11 +15,10 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.qt.event_loop import spin
-from recordlens.annotator.settings import Settings
 from recordlens.core.store.importer import import_paths
-from recordlens.core.store.project import init_project, open_project
+from recordlens.core.store.project import init_project
 from tests.app.page_helpers import js
-from tests.app.test_main_window import FakeKeyStore
+from tests.app.window_helpers import open_window
 from tests.conftest import SHARED_DATA, require_shared
 
 pytestmark = pytest.mark.app
@@ -41,11 +40,7 @@ def window(qapp, tmp_path_factory):
     folder = data / "project"
     with init_project(folder) as project:
         assert import_paths(project, [data]).imported == list(PAGES)
-    win = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
-                     settings_file=data / "settings.json", key_store=FakeKeyStore())
-    win.show()
-    win.activateWindow()
-    assert win.page_view.wait_until_loaded(60_000)
+    win = open_window(folder, data / "settings.json", timeout_ms=60_000)
     yield win
     win.close()
 

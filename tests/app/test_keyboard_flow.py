@@ -8,8 +8,9 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import Settings
-from recordlens.core.store.project import Provenance, open_project
+from recordlens.core.store.project import Provenance
 from tests.app import test_main_window as main_tests
+from tests.app.window_helpers import open_window
 
 pytestmark = pytest.mark.app
 
@@ -76,20 +77,16 @@ def test_l_on_a_page_with_proposals_says_what_export_does_and_asks_again(qtbot, 
 def test_the_project_reopens_on_the_page_it_was_left_on(qtbot, tmp_path, project_dir):
     settings_file = tmp_path / "settings.json"
 
-    def open_window() -> MainWindow:
-        win = MainWindow(open_project(project_dir), settings=Settings.load(settings_file),
-                         settings_file=settings_file, key_store=main_tests.FakeKeyStore())
-        win.show()
-        assert win.page_view.wait_until_loaded()
-        return win
+    def reopen() -> MainWindow:
+        return open_window(project_dir, settings_file, settings=Settings.load(settings_file))
 
-    first = open_window()
+    first = reopen()
     try:
         assert first.page_name == "1"
         first.open_page("2")
     finally:
         first.close()
-    second = open_window()
+    second = reopen()
     try:
         assert second.page_name == "2"
     finally:

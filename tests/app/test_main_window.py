@@ -17,11 +17,11 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.labelling.page_view import PALETTE, STATE_COLOURS
 from recordlens.annotator.qt.event_loop import spin
-from recordlens.annotator.settings import Settings
 from recordlens.core.page.mhtml_writer import write_mhtml
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.project import Project, init_project, open_project
 from tests.app.page_helpers import click_element, js
+from tests.app.window_helpers import open_window
 
 pytestmark = pytest.mark.app
 
@@ -36,22 +36,6 @@ LIST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>List</tit
 <li><b>Camera</b> <i>$399</i></li><li><b>Lens</b> <i>$129</i></li><li><b>Tripod</b> <i>$59</i></li>
 <li><b>Bag</b> <i>$35</i></li></ul><p>Prices include VAT.</p></body></html>"""
 ITEM = "/body[1]/ul[1]/li[{}]"
-
-
-class FakeKeyStore:
-    """Stands in for the OS keyring: the tests never touch a real one."""
-
-    persistent = True
-    description = "held by the test"
-
-    def __init__(self, key: str | None = None) -> None:
-        self.key = key
-
-    def get(self) -> str | None:
-        return self.key
-
-    def set(self, key: str | None) -> None:
-        self.key = key
 
 
 
@@ -75,12 +59,7 @@ def project_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path, project_dir: Path):
-    win = MainWindow(open_project(project_dir), settings=Settings(annotator="tester"),
-                     settings_file=tmp_path / "settings.json", key_store=FakeKeyStore())
-    win.show()
-    win.activateWindow()
-    qtbot.waitExposed(win)
-    assert win.page_view.wait_until_loaded()
+    win = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
     yield win
     win.close()
 

@@ -7,11 +7,10 @@ import pytest
 
 from recordlens.annotator.agent.qt_browser import QtSiteBrowser
 from recordlens.annotator.agent.recorder import Recorder
-from recordlens.annotator.agent.site_browser import SiteBrowser
 from recordlens.annotator.agent.trajectory_replay import replay
 from recordlens.core.agent.actions import format_action
 from recordlens.core.agent.model import Task, Trajectory
-from tests.app.agent_helpers import DEMO_SITE, HOME, alt_left, click, element, type_text, wheel
+from tests.app.agent_helpers import DEMO_SITE, HOME, alt_left, click, element, shown_browser, type_text, wheel
 
 pytestmark = pytest.mark.app
 
@@ -21,12 +20,7 @@ OTHER = "Graph Coarsening for Fast Spectral Clustering"
 
 @pytest.fixture(scope="module")
 def browser(qapp):
-    view = SiteBrowser(DEMO_SITE)
-    view.resize(1280, 840)
-    view.show()
-    view.activateWindow()
-    yield view
-    view.dispose()
+    yield from shown_browser(DEMO_SITE, (1280, 840))
 
 
 def test_real_input_records_the_expected_steps_and_they_replay(qtbot, browser):

@@ -12,7 +12,7 @@ import pytest
 from recordlens.annotator.agent.site_browser import SiteBrowser, SiteBrowserError
 from recordlens.core.agent.sites import NOT_IN_SNAPSHOT_TITLE, load_site
 from recordlens.core.page.snapshot import read_snapshot
-from tests.app.agent_helpers import alt_left, click, element, type_text
+from tests.app.agent_helpers import alt_left, click, element, shown_browser, type_text
 from tests.app.agent_site import CHAIR, HOME, LAMP, MISSING, SEARCH_LAMP, make_site
 
 pytestmark = pytest.mark.app
@@ -49,12 +49,7 @@ def site(tmp_path_factory, server):
 
 @pytest.fixture(scope="module")
 def browser(qapp, site):
-    view = SiteBrowser(site)
-    view.resize(1100, 760)
-    view.show()
-    view.activateWindow()
-    yield view
-    view.dispose()
+    yield from shown_browser(site, (1100, 760))
 
 
 def go(browser: SiteBrowser, url: str) -> None:

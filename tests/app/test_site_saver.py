@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from recordlens.annotator.agent.site_saver import ERROR_PREFIX
-from recordlens.annotator.agent.window import AgentWindow
 from recordlens.core.agent import site_file_name
 from recordlens.core.agent.sites import load_site
 from recordlens.core.page.snapshot import read_snapshot
+from tests.app.agent_helpers import agent_window_on_shop
 from tests.app.agent_site import PNG_1PX, make_site
 from tests.loopback import LoopbackHandler, base_url, serve
 
@@ -120,11 +120,7 @@ def test_a_response_that_is_not_html_is_refused(server, tmp_path):
 
 def test_the_agent_window_saves_a_page_from_the_web_and_shows_it(qtbot, server, tmp_path):
     site_root = tmp_path / "shop"
-    make_site(site_root)
-    window = AgentWindow(site=site_root)
-    try:
-        window.show()
-        assert window.browser.wait_until_loaded()
+    with agent_window_on_shop(site_root) as window:
         url = url_of(server, "/page.html")
         progress: list[str] = []
         window.web_saver.progress.connect(progress.append)
@@ -147,5 +143,3 @@ def test_the_agent_window_saves_a_page_from_the_web_and_shows_it(qtbot, server, 
         assert window.save_result is not None and window.save_result.isVisible()
         assert "cannot reach example.invalid" in window.save_result.text()
         window.save_result.close()
-    finally:
-        window.close()

@@ -149,21 +149,14 @@ def test_agent_window_opens_the_demo_site_and_tasks(qapp):
         window.close()
 
 
-class _NoKeys:
-    def get(self) -> str | None:
-        return None
-
-    def set(self, key: str | None) -> None:
-        pass
-
-
 def test_the_main_window_opens_the_agent_tools_and_recordings_go_into_its_project(qapp, tmp_path, episode):
     from recordlens.annotator.labelling.main_window import MainWindow
     from recordlens.annotator.settings import Settings
     from recordlens.core.store.project import init_project
+    from tests.app.window_helpers import FakeKeyStore
 
     window = MainWindow(init_project(tmp_path / "project"), settings=Settings(annotator="ana"),
-                        settings_file=tmp_path / "settings.json", key_store=_NoKeys())
+                        settings_file=tmp_path / "settings.json", key_store=FakeKeyStore())
     try:
         menus = {a.text(): a.menu() for a in window.menuBar().actions() if a.menu()}
         [open_tools] = [a for a in menus["Agent"].actions() if a.text() == "Agent benchmarks…"]

@@ -21,9 +21,8 @@ from recordlens.core.cli.command import main
 from recordlens.core.llm.gemini import Budget, CallSettings, GeminiCaller
 from recordlens.core.resource_files import resource_path
 from recordlens.core.runs.charts import MISSING_MARK, draw_grouped_bars
-from recordlens.core.store.db import connect
 from recordlens.core.store.project import open_project
-from recordlens.core.store.schema import migrate
+from tests.core.old_projects import old_project
 from tests.fake_gemini import FakeGemini, answer_with, status
 
 SITE_DIR = resource_path("agent", "demo-site")
@@ -193,21 +192,15 @@ def test_agents_are_stored_with_the_agent_provenance_kind(tmp_path: Path) -> Non
 
 
 def test_a_version_3_project_gets_agent_provenances_and_run_statuses(tmp_path: Path) -> None:
-    folder = tmp_path / "v3"
-    (folder / "snapshots").mkdir(parents=True)
-    db = connect(folder / "project.db")
-    db.conn.execute("BEGIN IMMEDIATE")
-    migrate(db.conn, target=3)
-    db.conn.execute("INSERT INTO provenances (kind, name, version) VALUES ('extractor', 'agent:m/window:3/qt', "
-                    "'agent'), ('extractor', 'repeats', '1')")
-    db.conn.execute("INSERT INTO sites (name, created_at) VALUES ('s', 't')")
-    db.conn.execute("INSERT INTO tasks (site_id, instruction, gold_answer, start_url, created_at, external_id) "
-                    "VALUES (1, 'Count them', '3', 'https://a.org/', 't', 'count')")
-    db.conn.execute("INSERT INTO agent_runs (method, started_at, ended_at) VALUES ('m', 't', 't'), ('m', 't', NULL)")
-    db.conn.execute("INSERT INTO trajectories (task_id, actor_id, agent_run_id, started_at, run_index) "
-                    "VALUES (1, 1, 1, 't', 0)")
-    db.conn.execute("COMMIT")
-    db.close()
+    folder = old_project(
+        tmp_path / "v3", 3,
+        "INSERT INTO provenances (kind, name, version) VALUES ('extractor', 'agent:m/window:3/qt', 'agent'), "
+        "('extractor', 'repeats', '1')",
+        "INSERT INTO sites (name, created_at) VALUES ('s', 't')",
+        "INSERT INTO tasks (site_id, instruction, gold_answer, start_url, created_at, external_id) "
+        "VALUES (1, 'Count them', '3', 'https://a.org/', 't', 'count')",
+        "INSERT INTO agent_runs (method, started_at, ended_at) VALUES ('m', 't', 't'), ('m', 't', NULL)",
+        "INSERT INTO trajectories (task_id, actor_id, agent_run_id, started_at, run_index) VALUES (1, 1, 1, 't', 0)")
     with open_project(folder) as project:
         assert [t.actor for _, t in project.agent.trajectories()] == ["agent:m/window:3/qt"]
         assert [r.status for r in project.agent.runs()] == ["finished", "running"]

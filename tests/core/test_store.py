@@ -18,7 +18,8 @@ from recordlens.core.records.score import DatasetScore, score_raw
 from recordlens.core.store.db import connect
 from recordlens.core.store.files import snapshot_path, store_snapshot
 from recordlens.core.store.project import Project, Provenance, StoreError, init_project, open_project
-from recordlens.core.store.schema import MIGRATIONS, SCHEMA_VERSION, SchemaError, migrate, schema_version
+from recordlens.core.store.schema import MIGRATIONS, SCHEMA_VERSION, SchemaError, schema_version
+from tests.core.old_projects import old_project
 
 ANA = Provenance.person("ana")
 MDR = Provenance.extractor("mdr", "0.3", "html", seed=7)
@@ -252,16 +253,9 @@ def test_agent_runs_keep_run_index_stop_screenshots_and_every_model_call(project
 
 
 def test_a_version_2_project_gets_the_agent_columns_and_keeps_its_tasks(tmp_path: Path) -> None:
-    folder = tmp_path / "v2"
-    (folder / "snapshots").mkdir(parents=True)
-    db = connect(folder / "project.db")
-    db.conn.execute("BEGIN IMMEDIATE")
-    migrate(db.conn, target=2)
-    db.conn.execute("INSERT INTO sites (name, created_at) VALUES ('s', 't')")
-    db.conn.execute("INSERT INTO tasks (site_id, instruction, gold_answer, start_url, created_at) "
-                    "VALUES (1, 'Count them', '3', 'https://a.org/', 't')")
-    db.conn.execute("COMMIT")
-    db.close()
+    folder = old_project(tmp_path / "v2", 2, "INSERT INTO sites (name, created_at) VALUES ('s', 't')",
+                         "INSERT INTO tasks (site_id, instruction, gold_answer, start_url, created_at) "
+                         "VALUES (1, 'Count them', '3', 'https://a.org/', 't')")
     with open_project(folder) as project:
         assert project.schema_version() == SCHEMA_VERSION == 5
         expected = Task("1", "Count them", "3", normalise=(), start_url="https://a.org/", site="s")
@@ -270,14 +264,9 @@ def test_a_version_2_project_gets_the_agent_columns_and_keeps_its_tasks(tmp_path
 
 
 def test_a_version_1_project_is_migrated_on_open_and_keeps_its_data(tmp_path: Path) -> None:
-    folder = tmp_path / "old"
-    (folder / "snapshots").mkdir(parents=True)
+    folder = old_project(tmp_path / "old", 1, "INSERT INTO snapshots VALUES ('h', '.html', 1, 't')",
+                         "INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('7', 'h', 't', 't')")
     db = connect(folder / "project.db")
-    db.conn.execute("BEGIN IMMEDIATE")
-    migrate(db.conn, target=1)
-    db.conn.execute("INSERT INTO snapshots VALUES ('h', '.html', 1, 't')")
-    db.conn.execute("INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('7', 'h', 't', 't')")
-    db.conn.execute("COMMIT")
     assert schema_version(db.conn) == 1 and "sites" not in db.table_names()
     db.close()
     with open_project(folder) as project:

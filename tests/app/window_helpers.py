@@ -1,0 +1,39 @@
+"""The main window as the app tests open it: on a project folder, with a key store of the test's own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from recordlens.annotator.labelling.main_window import MainWindow
+from recordlens.annotator.settings import Settings
+from recordlens.core.store.project import open_project
+
+
+class FakeKeyStore:
+    """Stands in for the OS keyring: the tests never touch a real one."""
+
+    persistent = True
+    description = "held by the test"
+
+    def __init__(self, key: str | None = None) -> None:
+        self.key = key
+
+    def get(self) -> str | None:
+        return self.key
+
+    def set(self, key: str | None) -> None:
+        self.key = key
+
+
+def open_window(folder: Path, settings_file: Path, *, settings: Settings | None = None, qtbot=None,
+                timeout_ms: int = 30_000) -> MainWindow:
+    """The main window on the project in `folder` (by default as annotator "tester"), shown and active, once its
+    first page has loaded; with `qtbot`, once it is exposed on screen too."""
+    window = MainWindow(open_project(folder), settings=settings or Settings(annotator="tester"),
+                        settings_file=settings_file, key_store=FakeKeyStore())
+    window.show()
+    window.activateWindow()
+    if qtbot is not None:
+        qtbot.waitExposed(window)
+    assert window.page_view.wait_until_loaded(timeout_ms)
+    return window
