@@ -13,9 +13,7 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.history_dialog import START
 from recordlens.annotator.labelling.main_window import MainWindow
-from recordlens.core.store.importer import import_paths
-from recordlens.core.store.project import init_project
-from tests.app.window_helpers import open_window
+from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
 
@@ -29,16 +27,8 @@ ITEM = "/body[1]/ul[1]/li[{}]"
 @pytest.fixture
 def project_dir(tmp_path: Path) -> Path:
     """One plain HTML page imported with two true records (items 1 and 2)."""
-    dataset = tmp_path / "dataset"
-    (dataset / "html").mkdir(parents=True)
-    (dataset / "gt").mkdir()
-    (dataset / "html" / "1.html").write_text(PAGE, encoding="utf-8")
-    (dataset / "gt" / "1.json").write_text(json.dumps([[ITEM.format(1)], [ITEM.format(2)]]), encoding="utf-8")
-    folder = tmp_path / "project"
-    with init_project(folder) as project:
-        report = import_paths(project, [dataset])
-        assert report.imported == ["1"] and not report.problems
-    return folder
+    return imported_project(tmp_path, {"html/1.html": PAGE,
+                                       "gt/1.json": json.dumps([[ITEM.format(1)], [ITEM.format(2)]])})
 
 
 def items(window: MainWindow) -> list[tuple[str, ...]]:

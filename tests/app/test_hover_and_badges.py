@@ -7,7 +7,6 @@ The pointer is moved for real over the view; what the overlay drew is read back 
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 from PySide6.QtCore import QPoint
@@ -15,10 +14,8 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.qt.event_loop import spin
-from recordlens.core.store.importer import import_paths
-from recordlens.core.store.project import init_project
 from tests.app.page_helpers import js
-from tests.app.window_helpers import open_window
+from tests.app.window_helpers import imported_project, open_window
 from tests.conftest import SHARED_DATA, require_shared
 
 pytestmark = pytest.mark.app
@@ -32,14 +29,11 @@ COSMETIC = "/body[1]/div[1]/div[1]/div[3]/div[2]/ul[1]/li[4]/div[1]/div[3]/p[1]"
 def window(qapp, tmp_path_factory):
     more = require_shared(MORE)
     data = tmp_path_factory.mktemp("more")
-    (data / "html").mkdir()
-    (data / "gt").mkdir()
+    files = {}
     for name in PAGES:
-        shutil.copy(more / "html" / f"{name}.html", data / "html")
-        shutil.copy(more / "gt" / f"{name}.json", data / "gt")
-    folder = data / "project"
-    with init_project(folder) as project:
-        assert import_paths(project, [data]).imported == list(PAGES)
+        files[f"html/{name}.html"] = (more / "html" / f"{name}.html").read_bytes()
+        files[f"gt/{name}.json"] = (more / "gt" / f"{name}.json").read_bytes()
+    folder = imported_project(data, files)
     win = open_window(folder, data / "settings.json", timeout_ms=60_000)
     yield win
     win.close()

@@ -17,11 +17,10 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.labelling.page_view import PALETTE, STATE_COLOURS
 from recordlens.annotator.qt.event_loop import spin
-from recordlens.core.page.mhtml_writer import write_mhtml
-from recordlens.core.store.importer import import_paths
-from recordlens.core.store.project import Project, init_project, open_project
+from recordlens.core.page.mhtml_writer import mhtml_bytes
+from recordlens.core.store.project import Project, open_project
 from tests.app.page_helpers import click_element, js
-from tests.app.window_helpers import open_window
+from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
 
@@ -38,23 +37,15 @@ LIST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>List</tit
 ITEM = "/body[1]/ul[1]/li[{}]"
 
 
-
-
 @pytest.fixture
 def project_dir(tmp_path: Path) -> Path:
     """Page 1: the demo product grid as MHTML, with its ground truth; page 2: a plain HTML list, no labels."""
-    dataset = tmp_path / "dataset"
-    (dataset / "gt").mkdir(parents=True)
-    (dataset / "html").mkdir()
-    write_mhtml(dataset / "html" / "1.mhtml", (DEMO / "html" / "1.html").read_text(encoding="utf-8"),
-                url="https://shop.example.com/kitchen")
-    (dataset / "gt" / "1.json").write_text((DEMO / "gt" / "1.json").read_text(encoding="utf-8"), encoding="utf-8")
-    (dataset / "html" / "2.html").write_text(LIST_PAGE, encoding="utf-8")
-    folder = tmp_path / "project"
-    with init_project(folder) as project:
-        report = import_paths(project, [dataset])
-        assert report.imported == ["1", "2"] and not report.problems
-    return folder
+    return imported_project(tmp_path, {
+        "html/1.mhtml": mhtml_bytes((DEMO / "html" / "1.html").read_text(encoding="utf-8"),
+                                    url="https://shop.example.com/kitchen"),
+        "gt/1.json": (DEMO / "gt" / "1.json").read_text(encoding="utf-8"),
+        "html/2.html": LIST_PAGE,
+    })
 
 
 @pytest.fixture

@@ -1,12 +1,35 @@
-"""The main window as the app tests open it: on a project folder, with a key store of the test's own."""
+"""The main window as the app tests open it: on a project imported from a few files, with a key store of the
+test's own."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import Settings
-from recordlens.core.store.project import open_project
+from recordlens.core.store.importer import import_paths
+from recordlens.core.store.project import init_project, open_project
+
+
+def imported_project(folder: Path, files: Mapping[str, str | bytes]) -> Path:
+    """A project in `folder`/project, imported from a dataset in `folder`/dataset holding `files` (path in the
+    dataset -> content: `html/N.html` or `.mhtml` pages, `gt/N.json` their labels); every page must import, in
+    the order given, without a problem."""
+    dataset = folder / "dataset"
+    for name, content in files.items():
+        path = dataset / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    project_folder = folder / "project"
+    with init_project(project_folder) as project:
+        report = import_paths(project, [dataset])
+        assert report.imported == [Path(name).stem for name in files if name.startswith("html/")]
+        assert not report.problems, report.problems
+    return project_folder
 
 
 class FakeKeyStore:
