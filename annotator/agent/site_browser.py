@@ -22,13 +22,11 @@ import itertools
 import json
 import logging
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QImage
-from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import (
     QWebEngineDownloadRequest,
     QWebEngineNavigationRequest,
@@ -41,7 +39,7 @@ from ...core.agent import Observation, Site, Target, build_site, load_site, norm
 from ...core.page import read_snapshot, write_mhtml
 from ..labelling.page_view import parse_js_result
 from ..qt.event_loop import settled_grab, spin
-from ..qt.page_loader import OfflinePage
+from ..qt.page_loader import OfflinePage, ScriptBridge, script_slot
 from ..qt.page_scripts import document_script
 from ..qt.signals import emit
 from .site_page import PreparedPage, prepare_page, restore_saved
@@ -78,21 +76,12 @@ def target_from_json(data: dict[str, Any]) -> Target:
                   name=str(data.get("name") or ""), bbox=tuple(float(v) for v in bbox) if bbox else None)
 
 
-class _Bridge(QObject):
-    """The object site_events.js calls; slots forward to plain callables (emitting happens in SiteBrowser)."""
+class _Bridge(ScriptBridge):
+    """The object site_events.js calls: a page event (its JSON) and a frame produced (its token); emitting
+    happens in SiteBrowser."""
 
-    def __init__(self, on_event: Callable[[str], None], on_framed: Callable[[int], None]) -> None:
-        super().__init__()
-        self._on_event = on_event
-        self._on_framed = on_framed
-
-    @Slot(str)
-    def event(self, payload: str) -> None:  # noqa: A003 - the name the script calls
-        self._on_event(payload)
-
-    @Slot(int)
-    def framed(self, token: int) -> None:
-        self._on_framed(token)
+    event = script_slot("event", str)
+    framed = script_slot("framed", int)
 
 
 class SiteBrowser(QWidget):
@@ -113,11 +102,7 @@ class SiteBrowser(QWidget):
         self.offline = OfflinePage(with_view=True)
         self.view = self.offline.view
         self.page = self.offline.page
-        self._bridge = _Bridge(self._on_page_event, self._on_framed)
-        self._channel = QWebChannel()
-        self._channel.registerObject(CHANNEL_OBJECT, self._bridge)
-        self.offline.keep(self._bridge)
-        self.offline.set_web_channel(self._channel)
+        self.offline.expose(CHANNEL_OBJECT, _Bridge(event=self._on_page_event, framed=self._on_framed))
         self.page.scripts().insert(document_script("recordlens-site", *SCRIPTS))
         # A served page may load its archived resources from the same local scheme only with this on (Qt counts
         # custom local schemes as "local URLs"); the blocker still refuses every URL it was not told about,

@@ -17,14 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QObject, QRectF, Signal, Slot
+from PySide6.QtCore import QEventLoop, QRectF, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent
-from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from ...core.page import LoadedPage, Page, load_page
 from ..qt.event_loop import run_until_quit, settled_grab
-from ..qt.page_loader import OfflinePage
+from ..qt.page_loader import OfflinePage, ScriptBridge, script_slot
 from ..qt.page_scripts import document_script
 from ..qt.signals import emit
 
@@ -121,38 +120,15 @@ class ScrollMarks(QWidget):
         painter.end()
 
 
-class _Bridge(QObject):
-    """The object overlay.js calls. Slots forward to plain callables: emitting happens in PageView only."""
+class _Bridge(ScriptBridge):
+    """The object overlay.js calls: an element clicked or hovered (its XPath), overlays painted (their
+    generation), a frame produced (its token), the page scrolled (its y). Emitting happens in PageView only."""
 
-    def __init__(self, on_click: Callable[[str], None], on_hover: Callable[[str], None],
-                 on_painted: Callable[[int], None], on_framed: Callable[[int], None],
-                 on_scrolled: Callable[[int], None] = lambda _y: None) -> None:
-        super().__init__()
-        self._on_scrolled = on_scrolled
-        self._on_framed = on_framed
-        self._on_click = on_click
-        self._on_hover = on_hover
-        self._on_painted = on_painted
-
-    @Slot(str)
-    def clicked(self, xpath: str) -> None:
-        self._on_click(xpath)
-
-    @Slot(str)
-    def hovered(self, xpath: str) -> None:
-        self._on_hover(xpath)
-
-    @Slot(int)
-    def painted(self, generation: int) -> None:
-        self._on_painted(generation)
-
-    @Slot(int)
-    def framed(self, token: int) -> None:
-        self._on_framed(token)
-
-    @Slot(int)
-    def scrolled(self, y: int) -> None:
-        self._on_scrolled(y)
+    clicked = script_slot("clicked", str)
+    hovered = script_slot("hovered", str)
+    painted = script_slot("painted", int)
+    framed = script_slot("framed", int)
+    scrolled = script_slot("scrolled", int)
 
 
 class PageView(QWidget):
@@ -182,12 +158,9 @@ class PageView(QWidget):
         layout.addWidget(self.scroll_marks)
 
         self.scroll_y = 0  # the page's vertical scroll position, as last reported
-        self._bridge = _Bridge(self._on_clicked, self._on_hovered, self._on_painted, self._on_framed,
-                               self._on_scrolled)
-        self._channel = QWebChannel()
-        self._channel.registerObject(CHANNEL_OBJECT, self._bridge)
-        self.offline.keep(self._bridge)
-        self.offline.set_web_channel(self._channel)
+        self.offline.expose(CHANNEL_OBJECT, _Bridge(clicked=self._on_clicked, hovered=self._on_hovered,
+                                                    painted=self._on_painted, framed=self._on_framed,
+                                                    scrolled=self._on_scrolled))
         self.offline.page.scripts().insert(document_script("recordlens-overlay", OVERLAY))
         self.offline.loaded.connect(self._on_loaded)
         self.offline.request_blocked.connect(self._on_blocked)

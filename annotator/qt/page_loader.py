@@ -22,7 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QObject, QUrl, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QObject, QUrl, Signal, Slot
+from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import (
     QWebEngineNavigationRequest,
     QWebEnginePage,
@@ -132,6 +133,26 @@ def _lock_down(settings: QWebEngineSettings) -> None:
     ):
         if hasattr(attribute, name):
             settings.setAttribute(getattr(attribute, name), value)
+
+
+class ScriptBridge(QObject):
+    """The object a page's script calls through the web channel (see `OfflinePage.expose`). A subclass declares
+    its slots with `script_slot`; each hands its value to the callable given for its name, so that emitting
+    stays with the widget that owns the bridge."""
+
+    def __init__(self, **handlers: Callable[[Any], None]) -> None:
+        super().__init__()
+        self._handlers = handlers
+
+
+def script_slot(name: str, kind: type) -> Any:
+    """A ScriptBridge slot the script calls as `name` with one value of `kind`."""
+
+    @Slot(kind, name=name)
+    def forward(bridge: ScriptBridge, value: object) -> None:
+        bridge._handlers[name](value)
+
+    return forward
 
 
 class OfflinePage(QObject):
@@ -285,7 +306,11 @@ class OfflinePage(QObject):
         self._kept.append(obj)
         return obj
 
-    def set_web_channel(self, channel: QObject) -> None:
+    def expose(self, name: str, bridge: ScriptBridge) -> None:
+        """Let the page's scripts reach `bridge` as the web channel's object `name`."""
+        channel = QWebChannel()
+        channel.registerObject(name, bridge)
+        self.keep(bridge)
         self.keep(channel)
         self.page.setWebChannel(channel, APPLICATION_WORLD)
 
