@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QProgressBar,
-    QPushButton,
     QScrollArea,
     QSpinBox,
     QTabWidget,
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
 from ...core.agent import Site, format_axtree, read_tree
 from ...core.errors import AgentError
 from ..qt.signals import emit
+from ..qt.widgets import button
 from .site_capture import CaptureFromWeb
 
 
@@ -111,11 +111,9 @@ class CaptureDialog(QDialog):
         self.roots = QLineEdit()
         self.roots.setPlaceholderText("https://example.org/  (several: separated by spaces)")
         self.folder = QLineEdit(str(folder or ""))
-        browse = QPushButton("Choose…")
-        browse.clicked.connect(self._choose_folder)
         where = QHBoxLayout()
         where.addWidget(self.folder, 1)
-        where.addWidget(browse)
+        where.addWidget(button("Choose…", self._choose_folder))
         self.depth = QSpinBox()
         self.depth.setRange(0, 20)
         self.depth.setValue(2)
@@ -138,10 +136,8 @@ class CaptureDialog(QDialog):
         self.bar.setValue(0)
         self.log = QPlainTextEdit()
         self.log.setReadOnly(True)
-        self.start_button = QPushButton("Start")
-        self.start_button.clicked.connect(self.start)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self.cancel)
+        self.start_button = button("Start", self.start)
+        self.cancel_button = button("Cancel", self.cancel)
         self.cancel_button.setEnabled(False)
         buttons = QHBoxLayout()
         buttons.addStretch(1)

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QListWi
 
 from ...core.agent import Task
 from ...core.errors import RecordLensError
+from ..qt.widgets import button
 from .recorder import Recorder
 from .trajectory_replay import describe
 
@@ -21,15 +22,12 @@ class RecordingPanel(QWidget):
         self.task_box = QComboBox()
         self.instruction = QLabel()
         self.instruction.setWordWrap(True)
-        self.record_button = QPushButton("● Record")
-        self.record_button.clicked.connect(self.toggle)
-        self.wait_button = QPushButton("Wait")
-        self.wait_button.clicked.connect(recorder.wait)
+        self.record_button = button("● Record", self.toggle)
+        self.wait_button = button("Wait", recorder.wait)
         self.answer_edit = QLineEdit()
         self.answer_edit.setPlaceholderText("Answer…")
         self.answer_edit.returnPressed.connect(self.answer)
-        self.answer_button = QPushButton("Answer")
-        self.answer_button.clicked.connect(self.answer)
+        self.answer_button = button("Answer", self.answer)
         self.steps = QListWidget()
         self.save_button = QPushButton("Save trajectory…")
         self.status = QLabel(" ")

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -32,6 +31,7 @@ from PySide6.QtWidgets import (
 from ...core.agent import STATUS_LABELS, Candidate, Site, SiteText, load_candidates, save_candidates
 from ...core.errors import AgentError
 from ..qt.signals import emit
+from ..qt.widgets import button
 
 COLUMNS = ("id", "category", "status", "instruction")
 FLAGGED = QColor("#fff1d6")
@@ -76,20 +76,14 @@ class ReviewQueue(QWidget):
         form.addRow("Reason", self.reason)
         buttons = QHBoxLayout()
         for text, status, key in VERDICTS:
-            button = QPushButton(f"{text} ({key})")
-            button.clicked.connect(lambda _=False, s=status: self.judge(s))
-            buttons.addWidget(button)
+            buttons.addWidget(button(f"{text} ({key})", lambda _=False, s=status: self.judge(s)))
             QShortcut(QKeySequence(key), self, activated=lambda s=status: self.judge(s))
-        following = QPushButton("Next not reviewed (N)")
-        following.clicked.connect(self.next_pending)
         QShortcut(QKeySequence("N"), self, activated=self.next_pending)
-        buttons.addWidget(following)
+        buttons.addWidget(button("Next not reviewed (N)", self.next_pending))
         buttons.addStretch(1)
         files = QHBoxLayout()
         for text, slot in (("Open candidates…", self.open_dialog), ("Add refined to tasks", self.hand_refined)):
-            button = QPushButton(text)
-            button.clicked.connect(slot)
-            files.addWidget(button)
+            files.addWidget(button(text, slot))
         files.addStretch(1)
         self.summary = QLabel("")
         layout = QVBoxLayout(self)

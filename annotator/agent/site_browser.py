@@ -33,7 +33,7 @@ from PySide6.QtWebEngineCore import (
     QWebEngineNewWindowRequest,
     QWebEngineSettings,
 )
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ...core.agent import Observation, Site, Target, build_site, load_site, normalise_url, not_in_snapshot_html
 from ...core.page import read_snapshot, write_mhtml
@@ -42,6 +42,7 @@ from ..qt.event_loop import settled_grab, spin
 from ..qt.page_loader import OfflinePage, ScriptBridge, script_slot
 from ..qt.page_scripts import document_script
 from ..qt.signals import emit
+from ..qt.widgets import button
 from .site_page import PreparedPage, prepare_page, restore_saved
 
 _log = logging.getLogger(__name__)
@@ -128,13 +129,11 @@ class SiteBrowser(QWidget):
             self.set_site(site)
 
     def _build(self) -> None:
-        self.back_button = QPushButton("◀ Back")
+        self.back_button = button("◀ Back", self._on_back_button)
         self.back_button.setToolTip("Go back (Alt+Left)")
-        self.back_button.clicked.connect(self._on_back_button)
         self.address = QLabel()
         self.address.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.save_button = QPushButton("Save this page to the site")
-        self.save_button.clicked.connect(self._save_clicked)
+        self.save_button = button("Save this page to the site", self._save_clicked)
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 2, 4, 2)
         bar.addWidget(self.back_button)

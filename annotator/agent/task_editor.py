@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 from ...core.agent import ANSWER_KINDS, NORMALISE_RULES, Task, load_tasks, save_tasks, task_from_line
 from ...core.errors import AgentError
 from ..qt.signals import emit
+from ..qt.widgets import button
 
 COLUMNS = ("id", "category", "instruction", "answer", "answer_kind", "normalise", "start_url")
 KIND_COLUMN = COLUMNS.index("answer_kind")
@@ -64,9 +64,7 @@ class TaskEditor(QWidget):
         for text, slot in (("Open…", self.open_dialog), ("Save", self.save), ("Save as…", self.save_as_dialog),
                            ("Add task", self.add_task), ("Remove", self.remove_selected),
                            ("Check", self.check), ("Review candidates…", self.open_review)):
-            button = QPushButton(text)
-            button.clicked.connect(slot)
-            buttons.addWidget(button)
+            buttons.addWidget(button(text, slot))
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)

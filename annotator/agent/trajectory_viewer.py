@@ -26,9 +26,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QPushButton,
     QSizePolicy,
-    QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -37,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from ...core.agent import Browser, Step, Trajectory
 from ..qt.signals import emit
+from ..qt.widgets import button, column, side_by_side
 from .trajectory_replay import ReplayResult, describe, replay
 
 HIGHLIGHT = QColor("#e03131")
@@ -125,9 +124,8 @@ class TrajectoryViewer(QWidget):
         self.timeline.setWordWrap(True)
         self.timeline.setAlternatingRowColors(True)
         self.timeline.currentRowChanged.connect(self._on_row)
-        self.replay_button = QPushButton("Replay on the site")
+        self.replay_button = button("Replay on the site", self.replay)
         self.replay_button.setEnabled(False)
-        self.replay_button.clicked.connect(self.replay)
         self.status = QLabel(" ")
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.RichText)
@@ -141,17 +139,10 @@ class TrajectoryViewer(QWidget):
         self._build()
 
     def _build(self) -> None:
-        left = QWidget()
-        column = QVBoxLayout(left)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.title)
-        column.addWidget(self.timeline, 1)
-        column.addWidget(self.details)
         buttons = QHBoxLayout()
         buttons.addWidget(self.replay_button)
         buttons.addStretch(1)
-        column.addLayout(buttons)
-        column.addWidget(self.status)
+        left = column(self.title, (self.timeline, 1), self.details, buttons, self.status)
 
         right = QWidget()
         grid = QGridLayout(right)
@@ -162,14 +153,9 @@ class TrajectoryViewer(QWidget):
             grid.addWidget(picture, 1, col)
         grid.setRowStretch(1, 1)
 
-        splitter = QSplitter()
-        splitter.addWidget(left)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([400, 1000])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(splitter)
+        layout.addWidget(side_by_side(left, right, sizes=(400, 1000), stretch=1))
 
     # -- content ----------------------------------------------------------------------------------------------
 
@@ -368,8 +354,8 @@ class StoredTrajectoryPicker(QDialog):
                                                  trajectory.answer or "—", verdict])
             item.setData(0, Qt.ItemDataRole.UserRole, entry.row_id)
             self.items[entry.row_id] = item
-        for column in range(len(self.COLUMNS)):
-            self.tree.resizeColumnToContents(column)
+        for index in range(len(self.COLUMNS)):
+            self.tree.resizeColumnToContents(index)
         self.tree.itemDoubleClicked.connect(lambda item, _column: self._accept_item(item))
         self.tree.currentItemChanged.connect(lambda *_: self._update_ok())
         self.empty = QLabel("This project holds no trajectory yet: record one on the Site tab, or run an agent "

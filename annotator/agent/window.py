@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressDialog,
-    QSplitter,
     QTabWidget,
     QWidget,
 )
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
 from ...core.agent import Task, TaskFileError, Trajectory
 from ...core.errors import AgentError, RecordLensError
 from ...core.resource_files import resource_path
+from ..qt.widgets import side_by_side
 from .capture_panel import install as install_capture
 from .qt_browser import QtSiteBrowser
 from .recorder import Recorder
@@ -96,11 +96,7 @@ class AgentWindow(QMainWindow):
         self.viewer.set_replay_browser(self.replayer)
         self._closed = False
 
-        site_tab = QSplitter()
-        site_tab.addWidget(self.browser)
-        site_tab.addWidget(self.panel)
-        site_tab.setStretchFactor(0, 1)
-        site_tab.setSizes([1100, 330])
+        site_tab = side_by_side(self.browser, self.panel, sizes=(1100, 330), stretch=0)
         self.tabs = QTabWidget()
         self.tabs.addTab(site_tab, "Site")
         self.tabs.addTab(self.viewer, "Trajectory")

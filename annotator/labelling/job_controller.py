@@ -11,12 +11,13 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QProgressBar, QPushButton
+from PySide6.QtWidgets import QProgressBar
 
 from ...core.extract import project_model_path, train_on_project
 from ...core.records import new_records
 from ...core.store import TRUE_PAGE_STATUSES, Project
 from ..qt.jobs import BackgroundJob
+from ..qt.widgets import button
 from ..settings import extractor_params, gemini_key, proposal_method
 from .propose import Proposal, ProposeWorker
 
@@ -32,8 +33,7 @@ class JobController:
         self.job: BackgroundJob | None = None
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(220)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self.do_cancel_job)
+        self.cancel_button = button("Cancel", self.do_cancel_job)
         self.progress_bar.hide()
         self.cancel_button.hide()
 

@@ -21,16 +21,14 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QSizePolicy,
-    QSplitter,
     QTabWidget,
-    QVBoxLayout,
-    QWidget,
 )
 
 from ...core.errors import RecordLensError
 from ...core.records import PageReview, click_effect
 from ...core.store import PAGE_STATUS_WORDS, Change, Label, Project, Provenance, open_project
 from ..qt.jobs import BackgroundJob
+from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, gemini_key, settings_path
 from ..settings_dialog import SettingsDialog
 from .history_dialog import HistoryDialog
@@ -124,17 +122,8 @@ class MainWindow(QMainWindow):
     # -- building ----------------------------------------------------------------------------------------------
 
     def _build_layout(self) -> None:
-        centre = QWidget()
-        layout = QVBoxLayout(centre)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.breadcrumb)
-        layout.addWidget(self.page_view, 1)
-        splitter = QSplitter()
-        for widget in (self.page_list, centre, self.tabs):
-            splitter.addWidget(widget)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([250, 900, 380])
-        self.setCentralWidget(splitter)
+        centre = column(self.breadcrumb, (self.page_view, 1))
+        self.setCentralWidget(side_by_side(self.page_list, centre, self.tabs, sizes=(250, 900, 380), stretch=1))
         self.resize(1530, 920)
 
     def _build_actions(self) -> None:
