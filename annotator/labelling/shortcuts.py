@@ -22,43 +22,57 @@ class Shortcut:
     group: str
 
 
-SHORTCUTS: tuple[Shortcut, ...] = (
-    Shortcut("accept", ("A",), "Accept the selected record", "Records"),
-    Shortcut("reject", ("R",), "Reject the selected record", "Records"),
-    Shortcut("new_record", ("N",), "New record: the next click starts it", "Records"),
-    Shortcut("merge", ("M",), "Merge the selected records", "Records"),
-    Shortcut("split", ("S",), "Split the selected record where it spans several blocks", "Records"),
-    Shortcut("delete", ("Del", "Backspace"), "Delete the selected records", "Records"),
-    Shortcut("siblings", ("G",), "Apply the selected record to its siblings", "Records"),
-    Shortcut("parent_element", ("Alt+Up", "U"), "The element just clicked: take its parent instead", "Records"),
-    Shortcut("child_element", ("Alt+Down", "Shift+U"), "Back down to the element climbed from", "Records"),
-    Shortcut("next_record", ("J",), "Next record", "Records"),
-    Shortcut("previous_record", ("K",), "Previous record", "Records"),
-    Shortcut("deselect", ("Esc",), "Clear the selection", "Records"),
-    Shortcut("undo", ("Ctrl+Z",), "Undo", "Edit"),
-    Shortcut("redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo", "Edit"),
-    Shortcut("history", ("Ctrl+H",), "History of this page…", "Edit"),
-    Shortcut("propose", ("P",), "Propose records for this page", "Propose"),
-    Shortcut("propose_new", ("Shift+P",), "Propose records for every new page", "Propose"),
-    Shortcut("learn", ("Ctrl+Shift+L",), "Learn from this project’s labelled pages (Propose follows its labels)",
-             "Propose"),
-    Shortcut("cancel_job", ("Ctrl+.",), "Cancel the running job", "Propose"),
-    Shortcut("next_page", ("PgDown",), "Next page", "Pages"),
-    Shortcut("previous_page", ("PgUp",), "Previous page", "Pages"),
-    Shortcut("mark_labelled", ("L",), "Mark the page labelled", "Pages"),
-    Shortcut("mark_reviewed", ("V",), "Mark the page reviewed", "Pages"),
-    Shortcut("search", ("Ctrl+F",), "Search the pages", "Pages"),
-    Shortcut("review", ("F6",), "Switch between labelling and review", "Review"),
-    Shortcut("worst_page", ("W",), "Next worst page of the run under review", "Review"),
-    Shortcut("take", ("T",), "Adjudicate: take the other annotator’s version of the chosen review record",
-             "Review"),
-    Shortcut("take_merged", ("Shift+T",), "Adjudicate: merge both annotators’ versions of the chosen record",
-             "Review"),
-    Shortcut("settings", ("Ctrl+,",), "Settings", "Application"),
-    Shortcut("open_project", ("Ctrl+O",), "Open a project", "Application"),
-    Shortcut("help", ("?", "F1"), "This shortcut sheet", "Application"),
-    Shortcut("quit", ("Ctrl+Q",), "Quit", "Application"),
-)
+def _grouped(groups: dict[str, tuple[tuple[str, tuple[str, ...], str], ...]]) -> tuple[Shortcut, ...]:
+    """The table from its groups, in order: group -> (action name, keys, menu text) of each shortcut."""
+    return tuple(Shortcut(name, keys, text, group) for group, rows in groups.items() for name, keys, text in rows)
+
+
+SHORTCUTS: tuple[Shortcut, ...] = _grouped({
+    "Records": (
+        ("accept", ("A",), "Accept the selected record"),
+        ("reject", ("R",), "Reject the selected record"),
+        ("new_record", ("N",), "New record: the next click starts it"),
+        ("merge", ("M",), "Merge the selected records"),
+        ("split", ("S",), "Split the selected record where it spans several blocks"),
+        ("delete", ("Del", "Backspace"), "Delete the selected records"),
+        ("siblings", ("G",), "Apply the selected record to its siblings"),
+        ("parent_element", ("Alt+Up", "U"), "The element just clicked: take its parent instead"),
+        ("child_element", ("Alt+Down", "Shift+U"), "Back down to the element climbed from"),
+        ("next_record", ("J",), "Next record"),
+        ("previous_record", ("K",), "Previous record"),
+        ("deselect", ("Esc",), "Clear the selection"),
+    ),
+    "Edit": (
+        ("undo", ("Ctrl+Z",), "Undo"),
+        ("redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo"),
+        ("history", ("Ctrl+H",), "History of this page…"),
+    ),
+    "Propose": (
+        ("propose", ("P",), "Propose records for this page"),
+        ("propose_new", ("Shift+P",), "Propose records for every new page"),
+        ("learn", ("Ctrl+Shift+L",), "Learn from this project’s labelled pages (Propose follows its labels)"),
+        ("cancel_job", ("Ctrl+.",), "Cancel the running job"),
+    ),
+    "Pages": (
+        ("next_page", ("PgDown",), "Next page"),
+        ("previous_page", ("PgUp",), "Previous page"),
+        ("mark_labelled", ("L",), "Mark the page labelled"),
+        ("mark_reviewed", ("V",), "Mark the page reviewed"),
+        ("search", ("Ctrl+F",), "Search the pages"),
+    ),
+    "Review": (
+        ("review", ("F6",), "Switch between labelling and review"),
+        ("worst_page", ("W",), "Next worst page of the run under review"),
+        ("take", ("T",), "Adjudicate: take the other annotator’s version of the chosen review record"),
+        ("take_merged", ("Shift+T",), "Adjudicate: merge both annotators’ versions of the chosen record"),
+    ),
+    "Application": (
+        ("settings", ("Ctrl+,",), "Settings"),
+        ("open_project", ("Ctrl+O",), "Open a project"),
+        ("help", ("?", "F1"), "This shortcut sheet"),
+        ("quit", ("Ctrl+Q",), "Quit"),
+    ),
+})
 
 
 def key_sequences(shortcut: Shortcut) -> list[QKeySequence]:
