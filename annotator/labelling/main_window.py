@@ -1,8 +1,9 @@
 """The main window: pages on the left, the page with its records drawn in the middle, records and review on the
-right, a status bar. It builds the views and wires them to three controllers it owns: `record_actions` (every
-edit of the page's records, through the page's undo stack), `reviewing` (review mode and scoring a run) and
-`jobs` (the background job and proposing). Every decision (what a click does to a record, which siblings match,
-how records are classed in review) is a core call.
+right, a status bar. It builds the views and wires them to four controllers it owns: `record_actions` (every
+edit of the page's records, through the page's undo stack), `reviewing` (review mode and scoring a run), `jobs`
+(the background job and proposing) and `tools` (the history, shortcut sheet, settings and agent windows). Every
+decision (what a click does to a record, which siblings match, how records are classed in review) is a core
+call.
 """
 
 from __future__ import annotations
@@ -29,9 +30,7 @@ from ...core.records import PageReview, click_effect
 from ...core.store import PAGE_STATUS_WORDS, Change, Label, Project, Provenance, open_project
 from ..qt.jobs import BackgroundJob
 from ..qt.widgets import column, side_by_side
-from ..settings import KeyStore, Settings, default_key_store, gemini_key, settings_path
-from ..settings_dialog import SettingsDialog
-from .history_dialog import HistoryDialog
+from ..settings import KeyStore, Settings, default_key_store, settings_path
 from .job_controller import JobController
 from .page_list import PageList
 from .page_view import PageView
@@ -40,7 +39,8 @@ from .record_actions import RecordActions
 from .record_panel import RecordPanel, rows_for
 from .review_controller import ReviewController
 from .review_panel import ReviewPanel
-from .shortcuts import SHORTCUTS, ShortcutSheet, key_sequences
+from .shortcuts import SHORTCUTS, key_sequences
+from .tool_windows import ToolWindows
 
 _BUTTONS = (("accept", "Accept"), ("reject", "Reject"), ("new_record", "New"), ("siblings", "Siblings"),
             ("merge", "Merge"), ("split", "Split"), ("delete", "Delete"), ("propose", "Propose"))
@@ -92,10 +92,7 @@ class MainWindow(QMainWindow):
         self.labels: list[Label] = []
         self.page_loaded = False
         self._closed = False
-        self._sheet: ShortcutSheet | None = None
         self._positions: dict[str, int] = {}  # page -> where the user was on it (scroll position), this session
-        self.history_dialog: HistoryDialog | None = None
-        self._agent_window = None
 
         self.page_list = PageList()
         self.page_view = PageView()
@@ -109,6 +106,7 @@ class MainWindow(QMainWindow):
         self.record_actions = RecordActions(self)
         self.reviewing = ReviewController(self)
         self.jobs = JobController(self)
+        self.tools = ToolWindows(self)
         self._build_layout()
         self.actions_by_name: dict[str, QAction] = {}
         self._build_actions()
@@ -143,7 +141,7 @@ class MainWindow(QMainWindow):
             action.setIconText(short)
             self.record_panel.add_button(action, position // 4, position % 4)
         # The agent-benchmark tools live in their own window, built only when first asked for.
-        self.menuBar().addMenu("Agent").addAction("Agent benchmarks…").triggered.connect(self.open_agent_tools)
+        self.menuBar().addMenu("Agent").addAction("Agent benchmarks…").triggered.connect(self.tools.open_agent_tools)
         self.undo_group.canUndoChanged.connect(self.actions_by_name["undo"].setEnabled)
         self.undo_group.canRedoChanged.connect(self.actions_by_name["redo"].setEnabled)
         self.actions_by_name["undo"].setEnabled(False)
@@ -152,7 +150,7 @@ class MainWindow(QMainWindow):
 
     def _handler(self, name: str) -> Callable[[], None]:
         """What a shortcut's action does: `do_NAME` of the window or of the controller it belongs to."""
-        for owner in (self, self.record_actions, self.reviewing, self.jobs):
+        for owner in (self, self.record_actions, self.reviewing, self.jobs, self.tools):
             handler = getattr(owner, f"do_{name}", None)
             if handler is not None:
                 return handler
@@ -251,7 +249,7 @@ class MainWindow(QMainWindow):
         self.breadcrumb.setText(" ")
         self._update_title()
         self.reload_labels([])
-        self._refresh_history()
+        self.tools.refresh_history()
         self.record_actions.offered_next = False
         self.settings.remember_page(str(self.project.root.resolve()), name)
         with contextlib.suppress(OSError):  # where the user was is a convenience: never an error
@@ -356,25 +354,7 @@ class MainWindow(QMainWindow):
         """A change is stored: say when, and bring the page list and the history up to date."""
         self.saved_label.setText(f"saved {time.strftime('%H:%M:%S')}")
         self.refresh_pages()
-        self._refresh_history()
-
-    def do_history(self) -> None:
-        if self.page_name is None:
-            return
-        if self.history_dialog is None:
-            self.history_dialog = HistoryDialog(self)
-            self.history_dialog.restore_requested.connect(self.record_actions.restore_to)
-            # Undo and redo are window shortcuts, and the dialog is a window of its own: without this, Ctrl+Z
-            # pressed right after "Restore to here" would do nothing.
-            self.history_dialog.addActions([self.actions_by_name["undo"], self.actions_by_name["redo"]])
-        self.history_dialog.show_page(self.project, self.page_name)
-        self.history_dialog.show()
-        self.history_dialog.raise_()
-
-    def _refresh_history(self) -> None:
-        """Every change (edits, undo, redo, another page) is a new entry or another page: keep the list true."""
-        if self.history_dialog is not None and self.history_dialog.isVisible() and self.page_name is not None:
-            self.history_dialog.show_page(self.project, self.page_name)
+        self.tools.refresh_history()
 
     # -- page status and navigation ------------------------------------------------------------------------------
 
@@ -395,17 +375,6 @@ class MainWindow(QMainWindow):
 
     # -- application -------------------------------------------------------------------------------------------
 
-    def do_settings(self) -> None:
-        dialog = SettingsDialog(self.settings, self.keys, self)
-        if dialog.exec():
-            dialog.apply()
-            try:
-                self.settings.save(self.settings_file)
-            except OSError as error:
-                self.message(f"settings not saved: {error}", 10000)
-            if dialog.uses_gemini() and not gemini_key(self.keys):
-                self.message("Gemini is the default but no key is set: Propose uses the offline extractor", 10000)
-
     def do_open_project(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open a RecordLens project", str(self.project.root))
         if folder:
@@ -422,8 +391,7 @@ class MainWindow(QMainWindow):
         self.project = project
         self.record_actions.drop_stacks()
         self.reviewing.forget_runs()
-        if self.history_dialog is not None:
-            self.history_dialog.hide()  # it shows a page of the project just closed
+        self.tools.hide_history()
         self.page_name = None
         self.refresh_pages()
         self.review_panel.set_runs(project.runs.all(), annotators=project.annotators.names())
@@ -436,22 +404,6 @@ class MainWindow(QMainWindow):
         last = self.settings.last_page(str(self.project.root.resolve()))
         if names:
             self.open_page(last if last in names else names[0])
-
-    def do_help(self) -> None:
-        if self._sheet is None:
-            self._sheet = ShortcutSheet(self)
-        self._sheet.show()
-        self._sheet.raise_()
-
-    def open_agent_tools(self):  # noqa: ANN201 - an AgentWindow
-        """Open (or raise) the agent-benchmark window: snapshot sites, recording, trajectories, tasks."""
-        from ..agent.window import AgentWindow
-
-        if self._agent_window is None or self._agent_window.closed:
-            self._agent_window = AgentWindow(self.project, person=self.settings.person)
-        self._agent_window.show()
-        self._agent_window.raise_()
-        return self._agent_window
 
     def do_quit(self) -> None:
         self.close()
@@ -482,10 +434,7 @@ class MainWindow(QMainWindow):
             return
         self._closed = True
         self.jobs.stop()
-        if self._agent_window is not None:
-            self._agent_window.close()
-        if self.history_dialog is not None:  # a tool window of this one: it goes with it
-            self.history_dialog.close()
+        self.tools.close()
         self.page_view.dispose()
         self.project.close()
 

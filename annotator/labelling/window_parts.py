@@ -1,5 +1,6 @@
-"""What the labelling window's controllers (record actions, review, jobs) may use of the window: a Protocol, so
-that each controller depends on this contract and not on `MainWindow` itself (the window imports them)."""
+"""What the labelling window's controllers (record actions, review, jobs, tool windows) may use of the window: a
+Protocol, so that each controller depends on this contract and not on `MainWindow` itself (the window imports
+them)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from PySide6.QtGui import QAction, QUndoGroup
     from PySide6.QtWidgets import QTabWidget
 
@@ -21,6 +24,7 @@ if TYPE_CHECKING:
 class LabellingWindow(Protocol):
     project: Project
     settings: Settings
+    settings_file: Path
     keys: KeyStore
     page_name: str | None
     page_loaded: bool
@@ -37,6 +41,7 @@ class LabellingWindow(Protocol):
     record_actions: Any
     reviewing: Any
     jobs: Any
+    tools: Any
 
     @property
     def person(self) -> Provenance: ...

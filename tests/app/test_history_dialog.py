@@ -58,7 +58,7 @@ def test_a_restore_in_a_later_session_goes_back_to_an_earlier_change_and_undoes(
     try:
         assert not window.undo_group.canUndo()  # a new session: nothing to undo, only the store remembers
         QTest.keySequence(window, "Ctrl+H")
-        dialog = window.history_dialog
+        dialog = window.tools.history_dialog
         assert dialog is not None and dialog.isVisible()
         rows = [[dialog.entries.topLevelItem(r).text(c) for c in range(1, 5)]
                 for r in range(dialog.entries.topLevelItemCount())]
@@ -109,7 +109,7 @@ def test_history_names_records_and_changes_by_the_numbers_the_user_sees(qtbot, t
         # Record ids are the database's: item 4 has id 3 but is the second record of the list and of the badges.
         assert added.record.id == 3 and [label.id for label in project.labels("1")].index(added.record.id) == 1
         QTest.keySequence(window, "Ctrl+H")
-        dialog = window.history_dialog
+        dialog = window.tools.history_dialog
         assert dialog is not None
         rows = [[dialog.entries.topLevelItem(r).text(c) for c in range(5)]
                 for r in range(dialog.entries.topLevelItemCount())]

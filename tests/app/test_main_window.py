@@ -286,9 +286,9 @@ def test_every_shortcut_has_an_action_and_a_line_on_the_sheet(window):
             s.toString() for s in map(__import__("PySide6.QtGui", fromlist=["QKeySequence"]).QKeySequence,
                                       shortcut.keys)]
         assert shortcut.text in sheet
-    window.do_help()
-    assert window._sheet is not None and window._sheet.isVisible()
-    window._sheet.close()
+    window.tools.do_help()
+    assert window.tools.sheet is not None and window.tools.sheet.isVisible()
+    window.tools.sheet.close()
 
 
 def test_gemini_proposes_through_its_protocol_when_a_key_is_set(qtbot, window):

@@ -161,7 +161,7 @@ def test_the_main_window_opens_the_agent_tools_and_recordings_go_into_its_projec
         menus = {a.text(): a.menu() for a in window.menuBar().actions() if a.menu()}
         [open_tools] = [a for a in menus["Agent"].actions() if a.text() == "Agent benchmarks…"]
         open_tools.trigger()
-        tools = window._agent_window
+        tools = window.tools.agent_window
         assert tools is not None and tools.isVisible() and tools.recorder.actor == "person:ana"
         assert tools.browser.wait_until_loaded()
         # A finished recording of the chosen task is stored in the project, screenshots included.
