@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..atomic import write_text
+from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
 from ..records.score import DatasetScore
 from ..runs.evaluate import score_run, score_seeds, seed_runs, without_failed
@@ -106,25 +108,72 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
 def cmd_bench(args: argparse.Namespace) -> int:
     from ..runs import bench
 
+    if args.cv is not None:
+        return _bench_cv(args)
+    for name in ("seed", "per_page"):
+        if getattr(args, name):
+            raise RecordLensError(f"--{name.replace('_', '-')} goes with --cv K (the cross-validated report)")
+    if len(args.pages or []) != 1 or len(args.gt or []) != 1:
+        raise RecordLensError("bench needs one --pages DIR and one --gt DIR (several pairs go with --cv K)")
     answers = Path(args.answers) if args.answers else None
     specs = bench.parse_methods(args.methods or f"mdr,{DEFAULT_METHOD}", answers)
     counter = token_counter(args) if args.count_tokens else None
     if args.count_tokens and counter is None:
         warn("--count-tokens needs GEMINI_API_KEY (or GOOGLE_API_KEY); tokens shown as n/a")
     with engine_for(args) as engine:  # issue 16: one page (every method on it) per unit of work
-        result = bench.run_bench(args.pages, args.gt, specs, answers=answers, count_tokens=counter,
+        result = bench.run_bench(args.pages[0], args.gt[0], specs, answers=answers, count_tokens=counter,
                                  progress=lambda n: progress(n, label="bench", enabled=not args.quiet),
                                  llm_options=gemini_options(args), engine=engine)
     for message in result.warnings:
         warn(message)
-    if args.chart and not args.no_chart:
-        bench.write_chart(result, args.chart)
-        print(f"wrote {args.chart}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
-    else:
-        print(bench.format_tables(result))
+    chart = args.chart or DEFAULT_CHART
+    if not args.no_chart:
+        bench.write_chart(result, chart)
+        print(f"wrote {chart}", file=sys.stderr)
+    _print_report(args.json, result.as_dict(), lambda: bench.format_tables(result))
     return 0
+
+
+DEFAULT_CHART = "bench-chart.png"
+# Options of the paper bench that say nothing to the cross-validated one (which measures the trained selector).
+_NOT_WITH_CV = ("methods", "answers", "count_tokens", "chart", "no_chart", "model", "temperature", "timeout_s",
+                "max_requests", "max_tokens", "base_url", "prompt_file", "ray_address", "workers",
+                "requests_per_minute", "ship_content")
+
+
+def _bench_cv(args: argparse.Namespace) -> int:
+    """`bench --cv K`: the trained selector cross-validated over the datasets given, with its baselines."""
+    from ..runs.cross_validation import cross_validate_sets, format_report
+
+    given = ["--" + name.replace("_", "-") for name in _NOT_WITH_CV if getattr(args, name, None) not in (None, False)]
+    if args.engine != "local":
+        given.append("--engine")
+    if given:
+        raise RecordLensError(f"{', '.join(given)}: not for bench --cv K, which cross-validates the trained "
+                              "selector on this machine")
+    pages, gts = args.pages or [], args.gt or []
+    if not pages or len(pages) != len(gts):
+        raise RecordLensError("bench --cv K needs labelled pages: --pages DIR --gt DIR, one pair per dataset "
+                              "(e.g. the 80 development pages: .../nexteval-synth-dev and .../nexteval-synth-more)")
+    seed = args.seed or 0
+    cv = cross_validate_sets(list(zip(pages, gts, strict=True)), args.cv, seed,
+                             progress=lambda items: progress(items, label="candidates", enabled=not args.quiet))
+    if not args.quiet:
+        print(f"{len(cv.pages)} pages, {args.cv} folds, seed {seed}: candidates {cv.seconds['prepare']:.1f} s, "
+              f"cross-validation {cv.seconds['cross_validation']:.1f} s", file=sys.stderr)
+    _print_report(args.json, cv.as_dict(), lambda: format_report(cv, per_page=args.per_page))
+    return 0
+
+
+def _print_report(json_to: str | None, document: dict[str, object], table: Callable[[], str]) -> None:
+    """`--json` alone: the document on stdout; `--json FILE`: the document in FILE and the table on stdout."""
+    if json_to == "-":
+        print(json.dumps(document, ensure_ascii=False, indent=2))
+        return
+    if json_to:
+        write_text(json_to, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        print(f"wrote {json_to}", file=sys.stderr)
+    print(table())
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -141,20 +190,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_engine_arguments(p)
     p.set_defaults(handler=cmd_score)
 
-    p = sub.add_parser("bench", help="the paper's Table 1 (formats) and Table 2 (methods), and a chart",
+    p = sub.add_parser("bench", help="the paper's Table 1 (formats) and Table 2 (methods), and a chart; or, "
+                                     "with --cv K, the trained selector cross-validated",
                        description="Measure input formats and extraction methods on a dataset. METHODS is a "
                                    "comma-separated list of NAME or NAME:FORMAT, e.g. mdr,repeats,replay:flat,"
-                                   "gemini:outline; 'replay' alone takes every format with recorded answers.")
-    p.add_argument("--pages", required=True)
-    p.add_argument("--gt", required=True)
+                                   "gemini:outline; 'replay' alone takes every format with recorded answers. "
+                                   "With --cv K: the trained selector by page-grouped K-fold cross-validation over "
+                                   "the labelled pages of every --pages/--gt pair (each page extracted by a model "
+                                   "fitted on the other folds only), beside repeats, the best-candidate oracle and "
+                                   "the ceiling the labels allow.")
+    p.add_argument("--pages", action="append", metavar="DIR",
+                   help="folder of N.html / N.mhtml (with --cv: repeatable, one per --gt)")
+    p.add_argument("--gt", action="append", metavar="DIR", help="folder of ground-truth N.json")
     p.add_argument("--methods", help=f"default: mdr,{DEFAULT_METHOD}")
     p.add_argument("--answers", help="folder of recorded answers for replay methods")
     p.add_argument("--count-tokens", action="store_true", help="count tokens with Gemini's countTokens (needs a key)")
-    p.add_argument("--chart", default="bench-chart.png",
-                   help="where to write the PNG bar chart of P/R/F1/HR (default: bench-chart.png)")
+    p.add_argument("--chart", help=f"where to write the PNG bar chart of P/R/F1/HR (default: {DEFAULT_CHART})")
     p.add_argument("--no-chart", action="store_true", help="do not write the chart")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", nargs="?", const="-", metavar="FILE",
+                   help="print the figures as JSON; --json FILE writes them to FILE and prints the tables")
     p.add_argument("--quiet", "-q", action="store_true")
+    cv = p.add_argument_group("cross-validation (--cv K)")
+    cv.add_argument("--cv", type=int, metavar="K",
+                    help="cross-validate the trained selector in K page-grouped folds (the issue's figure: K = 5)")
+    cv.add_argument("--seed", type=int, help="the seed of the fold split and of the fits (default 0)")
+    cv.add_argument("--per-page", action="store_true", help="also print every page's figures and fold")
     add_llm_arguments(p)
     add_engine_arguments(p)
     p.set_defaults(handler=cmd_bench)
