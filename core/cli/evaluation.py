@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from ..atomic import write_text
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
+from ..page.dataset import record_files
+from ..records.hygiene import CheckReport, check_pages, dataset_labels
 from ..records.score import DatasetScore
 from ..runs.evaluate import score_run, score_seeds, seed_runs, without_failed
 from ..runs.progress import progress
@@ -19,6 +22,8 @@ from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
 from .output import warn
 from .pages import token_counter
+
+T = TypeVar("T")
 
 
 def format_score_table(scores: DatasetScore) -> str:
@@ -39,6 +44,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     stored = project_cli.score_project_run(args, progress=bar)
     if stored is None and args.pred and seed_runs(args.pred) and not any(Path(args.pred).glob("*.json")):
         return _score_seeds(args, bar)
+    ceiling = _label_check(args) if args.ceiling else None
     if stored is not None:
         scores, warnings = stored
         kept, failed = scores, {}
@@ -53,12 +59,42 @@ def cmd_score(args: argparse.Namespace) -> int:
         if failed:
             document["failed_pages"] = failed
             document["without_failed"] = {**kept.mean_dict(), "pages": len(kept.pages)}
+        if ceiling is not None:
+            document["ceiling"] = _ceiling_dict(ceiling)
         print(json.dumps(document, ensure_ascii=False, indent=2))
     else:
         print(format_score_table(scores))
         if failed:
             print(format_failed(kept, failed))
+        if ceiling is not None:
+            print(format_ceiling(ceiling, scores.f1))
     return 0
+
+
+def _label_check(args: argparse.Namespace) -> CheckReport:
+    """Label hygiene of the pages `score` scores on: a dataset's (--gt, --pages) or a project's labelled ones."""
+    def bar(items: Iterable[T], total: int | None = None) -> Iterable[T]:
+        return progress(items, total, label="ceiling", enabled=not args.quiet)
+
+    if args.project:
+        from ..store.project import open_project
+        from ..store.scoring import labelled_pages
+
+        with open_project(args.project) as project:
+            return check_pages(bar(labelled_pages(project)))
+    return check_pages(bar(dataset_labels(args.pages, args.gt), len(record_files(args.gt))))
+
+
+def _ceiling_dict(report: CheckReport) -> dict[str, object]:
+    return {"f1": report.ceiling, "pages": {c.page: c.ceiling for c in report.pages}}
+
+
+def format_ceiling(report: CheckReport, f1: float, what: str = "this run's mean F1") -> str:
+    """The run's mean F1 beside the best mean F1 the labels allow (each distinct true record predicted once)."""
+    share = f" ({f1 / report.ceiling:.1%} of it)" if report.ceiling else ""
+    below = [c for c in report.pages if c.ceiling < 1.0]
+    return (f"ceiling the labels allow (each distinct true record predicted once): mean F1 {report.ceiling:.4f} "
+            f"over {len(report.pages)} pages, {len(below)} of them below 1; {what} {f1:.4f}{share}")
 
 
 def format_failed(kept: DatasetScore, failed: dict[str, str]) -> str:
@@ -80,6 +116,7 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
         seeds, warnings = score_seeds(args.pred, args.gt, args.pages, progress=bar, engine=engine)
     for message in warnings:
         warn(message)
+    ceiling = _label_check(args) if args.ceiling else None
     folders = seed_runs(args.pred)
     failures = {seed: without_failed(scores, folders[seed]) for seed, scores in seeds.seeds.items()}
     failures = {seed: (kept, failed) for seed, (kept, failed) in failures.items() if failed}
@@ -89,6 +126,8 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
             document["failed_pages"] = {str(seed): failed for seed, (_, failed) in failures.items()}
             document["without_failed"] = {str(seed): {**kept.mean_dict(), "pages": len(kept.pages)}
                                           for seed, (kept, _) in failures.items()}
+        if ceiling is not None:
+            document["ceiling"] = _ceiling_dict(ceiling)
         print(json.dumps(document, ensure_ascii=False, indent=2))
         return 0
     mean, sd = seeds.mean_dict(), seeds.sd_dict()
@@ -102,6 +141,8 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
     print(f"{len(seeds.seeds)} seeds, {len(next(iter(seeds.seeds.values())).pages)} pages each")
     for seed, (kept, failed) in failures.items():
         print(f"seed {seed}: " + format_failed(kept, failed))
+    if ceiling is not None:
+        print(format_ceiling(ceiling, mean["f1"], "the run's mean F1 over seeds"))
     return 0
 
 
@@ -186,6 +227,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pages", help="folder of N.html / N.mhtml")
     project_cli.add_score_arguments(p)
     p.add_argument("--json", action="store_true", help="print the scores as JSON")
+    p.add_argument("--ceiling", action="store_true",
+                   help="also the mean F1 the labels allow (each distinct true record predicted once: records "
+                        "listed twice or that name nothing lower it), beside the run's (`labels check` says why)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_engine_arguments(p)
     p.set_defaults(handler=cmd_score)
