@@ -197,6 +197,6 @@ def format_report(cv: CrossValidation, per_page: bool = False) -> str:
         lines.append(f"{r.label:<{width}} {f['pages']:>5} {f['precision']:7.4f} {f['recall']:7.4f} "
                      f"{f['f1']:7.4f} {f['hallucination_rate']:5.2f} {f['predicted_per_true']:8.2f} "
                      f"{f['spam']:>3}/{f['pages']}")
-    lines.append(f"(repeats: hand rules, nothing fitted, tuned on {', '.join(sorted(REPEATS_TUNED_ON))}: a "
-                 "development figure on those pages, an honest one elsewhere)")
+    lines.append(f"(repeats: hand rules tuned on {', '.join(sorted(REPEATS_TUNED_ON))}: a development figure "
+                 "there, an honest one elsewhere)")
     return "\n".join(lines)
