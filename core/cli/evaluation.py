@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
+from ..atomic import write_text
+from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
+from ..page.dataset import record_files
+from ..records.hygiene import CheckReport, check_pages, dataset_labels
 from ..records.score import DatasetScore
 from ..runs.evaluate import score_run, score_seeds, seed_runs, without_failed
 from ..runs.progress import progress
@@ -17,6 +22,8 @@ from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
 from .output import warn
 from .pages import token_counter
+
+T = TypeVar("T")
 
 
 def format_score_table(scores: DatasetScore) -> str:
@@ -37,6 +44,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     stored = project_cli.score_project_run(args, progress=bar)
     if stored is None and args.pred and seed_runs(args.pred) and not any(Path(args.pred).glob("*.json")):
         return _score_seeds(args, bar)
+    ceiling = _label_check(args) if args.ceiling else None
     if stored is not None:
         scores, warnings = stored
         kept, failed = scores, {}
@@ -51,12 +59,42 @@ def cmd_score(args: argparse.Namespace) -> int:
         if failed:
             document["failed_pages"] = failed
             document["without_failed"] = {**kept.mean_dict(), "pages": len(kept.pages)}
+        if ceiling is not None:
+            document["ceiling"] = _ceiling_dict(ceiling)
         print(json.dumps(document, ensure_ascii=False, indent=2))
     else:
         print(format_score_table(scores))
         if failed:
             print(format_failed(kept, failed))
+        if ceiling is not None:
+            print(format_ceiling(ceiling, scores.f1))
     return 0
+
+
+def _label_check(args: argparse.Namespace) -> CheckReport:
+    """Label hygiene of the pages `score` scores on: a dataset's (--gt, --pages) or a project's labelled ones."""
+    def bar(items: Iterable[T], total: int | None = None) -> Iterable[T]:
+        return progress(items, total, label="ceiling", enabled=not args.quiet)
+
+    if args.project:
+        from ..store.project import open_project
+        from ..store.scoring import labelled_pages
+
+        with open_project(args.project) as project:
+            return check_pages(bar(labelled_pages(project)))
+    return check_pages(bar(dataset_labels(args.pages, args.gt), len(record_files(args.gt))))
+
+
+def _ceiling_dict(report: CheckReport) -> dict[str, object]:
+    return {"f1": report.ceiling, "pages": {c.page: c.ceiling for c in report.pages}}
+
+
+def format_ceiling(report: CheckReport, f1: float, what: str = "this run's mean F1") -> str:
+    """The run's mean F1 beside the best mean F1 the labels allow (each distinct true record predicted once)."""
+    share = f" ({f1 / report.ceiling:.1%} of it)" if report.ceiling else ""
+    below = [c for c in report.pages if c.ceiling < 1.0]
+    return (f"ceiling the labels allow (each distinct true record predicted once): mean F1 {report.ceiling:.4f} "
+            f"over {len(report.pages)} pages, {len(below)} of them below 1; {what} {f1:.4f}{share}")
 
 
 def format_failed(kept: DatasetScore, failed: dict[str, str]) -> str:
@@ -78,6 +116,7 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
         seeds, warnings = score_seeds(args.pred, args.gt, args.pages, progress=bar, engine=engine)
     for message in warnings:
         warn(message)
+    ceiling = _label_check(args) if args.ceiling else None
     folders = seed_runs(args.pred)
     failures = {seed: without_failed(scores, folders[seed]) for seed, scores in seeds.seeds.items()}
     failures = {seed: (kept, failed) for seed, (kept, failed) in failures.items() if failed}
@@ -87,6 +126,8 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
             document["failed_pages"] = {str(seed): failed for seed, (_, failed) in failures.items()}
             document["without_failed"] = {str(seed): {**kept.mean_dict(), "pages": len(kept.pages)}
                                           for seed, (kept, _) in failures.items()}
+        if ceiling is not None:
+            document["ceiling"] = _ceiling_dict(ceiling)
         print(json.dumps(document, ensure_ascii=False, indent=2))
         return 0
     mean, sd = seeds.mean_dict(), seeds.sd_dict()
@@ -100,31 +141,80 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
     print(f"{len(seeds.seeds)} seeds, {len(next(iter(seeds.seeds.values())).pages)} pages each")
     for seed, (kept, failed) in failures.items():
         print(f"seed {seed}: " + format_failed(kept, failed))
+    if ceiling is not None:
+        print(format_ceiling(ceiling, mean["f1"], "the run's mean F1 over seeds"))
     return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from ..runs import bench
 
+    if args.cv is not None:
+        return _bench_cv(args)
+    for name in ("seed", "per_page"):
+        if getattr(args, name):
+            raise RecordLensError(f"--{name.replace('_', '-')} goes with --cv K (the cross-validated report)")
+    if len(args.pages or []) != 1 or len(args.gt or []) != 1:
+        raise RecordLensError("bench needs one --pages DIR and one --gt DIR (several pairs go with --cv K)")
     answers = Path(args.answers) if args.answers else None
     specs = bench.parse_methods(args.methods or f"mdr,{DEFAULT_METHOD}", answers)
     counter = token_counter(args) if args.count_tokens else None
     if args.count_tokens and counter is None:
         warn("--count-tokens needs GEMINI_API_KEY (or GOOGLE_API_KEY); tokens shown as n/a")
     with engine_for(args) as engine:  # issue 16: one page (every method on it) per unit of work
-        result = bench.run_bench(args.pages, args.gt, specs, answers=answers, count_tokens=counter,
+        result = bench.run_bench(args.pages[0], args.gt[0], specs, answers=answers, count_tokens=counter,
                                  progress=lambda n: progress(n, label="bench", enabled=not args.quiet),
                                  llm_options=gemini_options(args), engine=engine)
     for message in result.warnings:
         warn(message)
-    if args.chart and not args.no_chart:
-        bench.write_chart(result, args.chart)
-        print(f"wrote {args.chart}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
-    else:
-        print(bench.format_tables(result))
+    chart = args.chart or DEFAULT_CHART
+    if not args.no_chart:
+        bench.write_chart(result, chart)
+        print(f"wrote {chart}", file=sys.stderr)
+    _print_report(args.json, result.as_dict(), lambda: bench.format_tables(result))
     return 0
+
+
+DEFAULT_CHART = "bench-chart.png"
+# Options of the paper bench that say nothing to the cross-validated one (which measures the trained selector).
+_NOT_WITH_CV = ("methods", "answers", "count_tokens", "chart", "no_chart", "model", "temperature", "timeout_s",
+                "max_requests", "max_tokens", "base_url", "prompt_file", "ray_address", "workers",
+                "requests_per_minute", "ship_content")
+
+
+def _bench_cv(args: argparse.Namespace) -> int:
+    """`bench --cv K`: the trained selector cross-validated over the datasets given, with its baselines."""
+    from ..runs.cross_validation import cross_validate_sets, format_report
+
+    given = ["--" + name.replace("_", "-") for name in _NOT_WITH_CV if getattr(args, name, None) not in (None, False)]
+    if args.engine != "local":
+        given.append("--engine")
+    if given:
+        raise RecordLensError(f"{', '.join(given)}: not for bench --cv K, which cross-validates the trained "
+                              "selector on this machine")
+    pages, gts = args.pages or [], args.gt or []
+    if not pages or len(pages) != len(gts):
+        raise RecordLensError("bench --cv K needs labelled pages: --pages DIR --gt DIR, one pair per dataset "
+                              "(e.g. the 80 development pages: .../nexteval-synth-dev and .../nexteval-synth-more)")
+    seed = args.seed or 0
+    cv = cross_validate_sets(list(zip(pages, gts, strict=True)), args.cv, seed,
+                             progress=lambda items: progress(items, label="candidates", enabled=not args.quiet))
+    if not args.quiet:
+        print(f"{len(cv.pages)} pages, {args.cv} folds, seed {seed}: candidates {cv.seconds['prepare']:.1f} s, "
+              f"cross-validation {cv.seconds['cross_validation']:.1f} s", file=sys.stderr)
+    _print_report(args.json, cv.as_dict(), lambda: format_report(cv, per_page=args.per_page))
+    return 0
+
+
+def _print_report(json_to: str | None, document: dict[str, object], table: Callable[[], str]) -> None:
+    """`--json` alone: the document on stdout; `--json FILE`: the document in FILE and the table on stdout."""
+    if json_to == "-":
+        print(json.dumps(document, ensure_ascii=False, indent=2))
+        return
+    if json_to:
+        write_text(json_to, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        print(f"wrote {json_to}", file=sys.stderr)
+    print(table())
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -137,24 +227,38 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pages", help="folder of N.html / N.mhtml")
     project_cli.add_score_arguments(p)
     p.add_argument("--json", action="store_true", help="print the scores as JSON")
+    p.add_argument("--ceiling", action="store_true",
+                   help="also the mean F1 the labels allow (each distinct true record predicted once: records "
+                        "listed twice or that name nothing lower it), beside the run's (`labels check` says why)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_engine_arguments(p)
     p.set_defaults(handler=cmd_score)
 
-    p = sub.add_parser("bench", help="the paper's Table 1 (formats) and Table 2 (methods), and a chart",
+    p = sub.add_parser("bench", help="the paper's Table 1 (formats) and Table 2 (methods), and a chart; or, "
+                                     "with --cv K, the trained selector cross-validated",
                        description="Measure input formats and extraction methods on a dataset. METHODS is a "
                                    "comma-separated list of NAME or NAME:FORMAT, e.g. mdr,repeats,replay:flat,"
-                                   "gemini:outline; 'replay' alone takes every format with recorded answers.")
-    p.add_argument("--pages", required=True)
-    p.add_argument("--gt", required=True)
+                                   "gemini:outline; 'replay' alone takes every format with recorded answers. "
+                                   "With --cv K: the trained selector by page-grouped K-fold cross-validation over "
+                                   "the labelled pages of every --pages/--gt pair (each page extracted by a model "
+                                   "fitted on the other folds only), beside repeats, the best-candidate oracle and "
+                                   "the ceiling the labels allow.")
+    p.add_argument("--pages", action="append", metavar="DIR",
+                   help="folder of N.html / N.mhtml (with --cv: repeatable, one per --gt)")
+    p.add_argument("--gt", action="append", metavar="DIR", help="folder of ground-truth N.json")
     p.add_argument("--methods", help=f"default: mdr,{DEFAULT_METHOD}")
     p.add_argument("--answers", help="folder of recorded answers for replay methods")
     p.add_argument("--count-tokens", action="store_true", help="count tokens with Gemini's countTokens (needs a key)")
-    p.add_argument("--chart", default="bench-chart.png",
-                   help="where to write the PNG bar chart of P/R/F1/HR (default: bench-chart.png)")
+    p.add_argument("--chart", help=f"where to write the PNG bar chart of P/R/F1/HR (default: {DEFAULT_CHART})")
     p.add_argument("--no-chart", action="store_true", help="do not write the chart")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", nargs="?", const="-", metavar="FILE",
+                   help="print the figures as JSON; --json FILE writes them to FILE and prints the tables")
     p.add_argument("--quiet", "-q", action="store_true")
+    cv = p.add_argument_group("cross-validation (--cv K)")
+    cv.add_argument("--cv", type=int, metavar="K",
+                    help="cross-validate the trained selector in K page-grouped folds (the issue's figure: K = 5)")
+    cv.add_argument("--seed", type=int, help="the seed of the fold split and of the fits (default 0)")
+    cv.add_argument("--per-page", action="store_true", help="also print every page's figures and fold")
     add_llm_arguments(p)
     add_engine_arguments(p)
     p.set_defaults(handler=cmd_bench)

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from ..errors import RecordLensError
 from ..page.dom import Page
-from ..records.hygiene import check_pages
+from ..records.hygiene import check_pages, dataset_labels
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,22 +28,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _sources(args: argparse.Namespace) -> Iterable[tuple[str, Page, Sequence[Sequence[str]]]]:
     if args.project:
         from ..store import open_project
+        from ..store.scoring import labelled_pages
 
         with open_project(args.project) as project:
-            for info in project.pages():
-                records = project.true_records(info.name)
-                if records:
-                    yield info.name, project.load(info.name).page, records
+            yield from labelled_pages(project, scored_only=False)
         return
     if not (args.pages and args.gt):
         raise RecordLensError("labels check needs --pages DIR and --gt DIR, or --project DIR")
-    from ..page.dataset import find_page_file, load_page, record_files
-    from ..records import load_records
-
-    for name, truth in record_files(args.gt).items():
-        page_file = find_page_file(args.pages, name)
-        if page_file is not None:
-            yield name, load_page(page_file, name).page, load_records(truth).records
+    yield from dataset_labels(args.pages, args.gt)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,23 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
         return 0
-    for c in report.pages:
-        if c.clean and c.page not in report.policy_outliers:
-            continue
-        parts = []
-        if c.unresolved:
-            parts.append(f"{len(c.unresolved)} XPath(s) resolve to nothing (first: {c.unresolved[0]})")
-        if c.twice:
-            parts.append(f"{len(c.twice)} pair(s) of records cover the same text (first: records {c.twice[0]})")
-        if c.nested:
-            parts.append(f"{len(c.nested)} record(s) inside another (first: record {c.nested[0][0]} in "
-                         f"{c.nested[0][1]})")
-        if c.page in report.policy_outliers:
-            parts.append("labels page chrome (navigation, header, footer, aside)" if c.includes_chrome
-                         else "labels no page chrome, unlike most pages")
-        print(f"page {c.page}: " + "; ".join(parts))
-    flagged = sum(1 for c in report.pages if not c.clean)
-    print(f"{len(report.pages)} pages: {flagged} with label problems, {len(report.policy_outliers)} whose policy "
-          f"differs from the majority (majority {'labels' if report.majority_includes_chrome else 'does not label'}"
-          f" page chrome); the labels allow a mean F1 of at most {report.ceiling:.4f}", file=sys.stderr)
+    for line in report.findings():
+        print(line)
+    print(report.summary(), file=sys.stderr)
     return 0

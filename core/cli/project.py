@@ -113,6 +113,11 @@ def cmd_import(args: argparse.Namespace) -> int:
     for problem in report.problems:
         print(f"not imported: {problem}", file=sys.stderr)
     whose = f" of annotator {args.annotator}" if args.annotator else ""
+    checked = report.label_check
+    if checked is not None:  # what `labels check` says of the pages just imported with labels
+        for line in checked.findings():
+            print(f"labels: {line}")
+        print(f"label check of the pages imported with labels{whose}: {checked.summary()}")
     print(f"imported {len(report.imported)} page(s) with {report.labels} label(s){whose}; "
           f"{len(report.unchanged)} already in the project; {len(report.problems)} not imported")
     return 1 if report.problems else 0

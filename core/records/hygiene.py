@@ -7,19 +7,24 @@ Contract. `check_page(page, records)` reports, for one page's true records:
 - `nested`: records whose text lies wholly inside another record's (a card and a field of it both labelled);
 the *ceiling* the labels allow (the F1 of predicting each distinct true record once), and the page's
 *policy*: whether its labels include records in page chrome (inside `header`, `nav`, `footer`, `aside` or a
-navigation role). `check_pages` adds `policy_outliers`: the pages whose policy differs from the
-majority of the set. Nothing is changed; the report only states what it found.
+navigation role). `check_pages` (or `summarise`, on checks already made) adds `policy_outliers`: the pages
+whose policy differs from the majority of the set. Nothing is changed; the report only states what it found,
+in words with `CheckReport.findings` (a line per page with a problem) and `CheckReport.summary`.
 
-`recordlens labels check` (core/cli/labels.py) prints it for a dataset or a project.
+`recordlens labels check` (core/cli/labels.py) prints it for a dataset (`dataset_labels`) or a project;
+`recordlens score --ceiling` prints the ceiling beside a run's F1, and `recordlens import` the report of the
+labelled pages it imported (core/store/importer.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
+from ..page.dataset import find_page_file, load_page, record_files
 from ..page.dom import CHROME_TAGS, Page, within
-from .model import TextKeyIndex
+from .model import TextKeyIndex, load_records
 from .score import score_expanded
 
 CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo"})
@@ -55,10 +60,41 @@ class CheckReport:
         """The mean per-page F1 the labels allow (NEXT-EVAL's metric, each distinct true record once)."""
         return sum(p.ceiling for p in self.pages) / len(self.pages) if self.pages else 1.0
 
+    @property
+    def flagged(self) -> list[str]:
+        """The pages with label problems (unresolved XPaths, records twice, nested records)."""
+        return [p.page for p in self.pages if not p.clean]
+
     def as_dict(self) -> dict[str, object]:
         return {"pages": [asdict(p) | {"includes_chrome": p.includes_chrome} for p in self.pages],
                 "majority_includes_chrome": self.majority_includes_chrome, "policy_outliers": self.policy_outliers,
                 "ceiling": self.ceiling}
+
+    def findings(self) -> list[str]:
+        """A line per page with a label problem or a policy unlike the majority's: `page N: what was found`."""
+        lines = []
+        for c in self.pages:
+            if c.clean and c.page not in self.policy_outliers:
+                continue
+            parts = []
+            if c.unresolved:
+                parts.append(f"{len(c.unresolved)} XPath(s) resolve to nothing (first: {c.unresolved[0]})")
+            if c.twice:
+                parts.append(f"{len(c.twice)} pair(s) of records cover the same text (first: records {c.twice[0]})")
+            if c.nested:
+                parts.append(f"{len(c.nested)} record(s) inside another (first: record {c.nested[0][0]} in "
+                             f"{c.nested[0][1]})")
+            if c.page in self.policy_outliers:
+                parts.append("labels page chrome (navigation, header, footer, aside)" if c.includes_chrome
+                             else "labels no page chrome, unlike most pages")
+            lines.append(f"page {c.page}: " + "; ".join(parts))
+        return lines
+
+    def summary(self) -> str:
+        majority = "labels" if self.majority_includes_chrome else "does not label"
+        return (f"{len(self.pages)} pages: {len(self.flagged)} with label problems, {len(self.policy_outliers)} "
+                f"whose policy differs from the majority (majority {majority} page chrome); the labels allow a "
+                f"mean F1 of at most {self.ceiling:.4f}")
 
 
 def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageCheck:
@@ -97,8 +133,22 @@ def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageC
 
 
 def check_pages(pages: Iterable[tuple[str, Page, Sequence[Sequence[str]]]]) -> CheckReport:
-    checks = [check_page(name, page, records) for name, page, records in pages]
+    return summarise([check_page(name, page, records) for name, page, records in pages])
+
+
+def summarise(checks: Sequence[PageCheck]) -> CheckReport:
+    """The report of a set of pages already checked: the majority's chrome policy and the pages unlike it."""
+    checks = list(checks)
     including = sum(c.includes_chrome for c in checks)
     majority = including * 2 > len(checks)
     outliers = [c.page for c in checks if c.includes_chrome != majority]
     return CheckReport(checks, majority, outliers)
+
+
+def dataset_labels(pages_dir: str | Path, gt_dir: str | Path) -> Iterator[tuple[str, Page, list[list[str]]]]:
+    """`(name, page, true records)` of every page of a dataset with ground truth and a page file, for
+    `check_pages`, in the ground truth's order."""
+    for name, truth in record_files(gt_dir).items():
+        page_file = find_page_file(pages_dir, name)
+        if page_file is not None:
+            yield name, load_page(page_file, name).page, load_records(truth).records

@@ -17,7 +17,10 @@ A second annotator's dataset (`annotator=NAME`) goes into that annotator's own l
 annotator's records beside the project's; pages not in it yet are imported first, with no project labels.
 
 Dataset labels are kept verbatim: XPaths are stored as written, duplicate and empty records included. An
-XPath that names no element of the page is kept and flagged on its record, never dropped.
+XPath that names no element of the page is kept and flagged on its record, never dropped. Every page imported
+with labels is checked as `recordlens labels check` does (core/records/hygiene.py): `ImportReport.label_check`
+states the XPaths that resolve to nothing, records listed twice, nested records, the pages whose chrome policy
+differs from the majority of the pages imported with labels, and the ceiling those labels allow.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from ..errors import DatasetError, RecordLensError
 from ..page.dataset import PAGE_SUFFIXES, natural_key, page_files, record_files
 from ..page.dom import parse_html
 from ..page.snapshot import read_file_bytes, read_snapshot
+from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
 from ..records.model import RecordList, load_records
 from ..runs.run_files import read_page_costs
 from .db import Provenance
@@ -72,6 +76,12 @@ class ImportReport:
     flagged: dict[str, int] = field(default_factory=dict)  # page -> records holding an unresolved XPath
     labels: int = 0
     warnings: list[str] = field(default_factory=list)
+    checks: list[PageCheck] = field(default_factory=list)  # label hygiene of each page imported with labels
+
+    @property
+    def label_check(self) -> CheckReport | None:
+        """The label hygiene of the pages imported with labels (None when none was)."""
+        return summarise(self.checks) if self.checks else None
 
 
 def import_paths(project: Project, paths: Iterable[str | Path],
@@ -171,10 +181,10 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
                                    "were not imported (another annotator's? import them with --annotator NAME)")
         return
     snapshot = read_snapshot(data, name=source.path.name)
-    records, unresolved = None, None
+    records, unresolved, check = None, None, None
     if source.truth is not None:
         try:
-            records, unresolved = _truth(source.truth, snapshot.html, report)
+            records, unresolved, check = _truth(source.truth, source.name, snapshot.html, report)
         except DatasetError as error:
             # Blame the records file, not the page: that is the file to fix. The page waits for it.
             reason = str(error).removeprefix(f"{source.truth}: ")
@@ -194,9 +204,8 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
     report.imported.append(source.name)
     report.labels += len(records or [])
     report.warnings += [f"page {source.name}: {w}" for w in snapshot.warnings]
-    flagged = sum(1 for missing in unresolved or [] if missing)
-    if flagged:
-        report.flagged[source.name] = flagged
+    if check is not None:
+        _count_labels(report, source.name, unresolved or [], check)
 
 
 def import_annotator_page(project: Project, source: PageSource, annotator: str, report: ImportReport) -> None:
@@ -214,7 +223,7 @@ def import_annotator_page(project: Project, source: PageSource, annotator: str, 
     elif report.unchanged and report.unchanged[-1] == source.name:
         report.unchanged.pop()
     try:
-        records, unresolved = _truth(source.truth, project.load(source.name).snapshot.html, report)
+        records, unresolved, check = _truth(source.truth, source.name, project.load(source.name).snapshot.html, report)
     except DatasetError as error:
         reason = str(error).removeprefix(f"{source.truth}: ")
         report.problems.append(ImportProblem(source.truth, f"{reason}; {annotator}'s labels of page "
@@ -223,17 +232,25 @@ def import_annotator_page(project: Project, source: PageSource, annotator: str, 
     project.annotators.set_page(annotator, source.name, records, str(source.truth))
     report.imported.append(source.name)
     report.labels += len(records)
-    flagged = sum(1 for missing in unresolved if missing)
-    if flagged:
-        report.flagged[source.name] = flagged
+    _count_labels(report, source.name, unresolved, check)
 
 
-def _truth(path: Path, html: str, report: ImportReport) -> tuple[RecordList, list[list[str]]]:
-    """The page's ground-truth records, verbatim, and for each the XPaths that name no element."""
+def _truth(path: Path, name: str, html: str, report: ImportReport
+           ) -> tuple[RecordList, list[list[str]], PageCheck]:
+    """The page's ground-truth records, verbatim, for each the XPaths that name no element, and their hygiene."""
     loaded = load_records(path)
     report.warnings += list(loaded.warnings)
     page = parse_html(html)
-    return loaded.records, [[x for x in record if page.resolve(x) is None] for record in loaded.records]
+    unresolved = [[x for x in record if page.resolve(x) is None] for record in loaded.records]
+    return loaded.records, unresolved, check_page(name, page, loaded.records)
+
+
+def _count_labels(report: ImportReport, name: str, unresolved: Sequence[Sequence[str]], check: PageCheck) -> None:
+    """Note an imported page's labels in the report: its records with an unresolved XPath, and its hygiene."""
+    flagged = sum(1 for missing in unresolved if missing)
+    if flagged:
+        report.flagged[name] = flagged
+    report.checks.append(check)
 
 
 def import_run_folder(project: Project, run_dir: Path, method: str | None = None) -> tuple[int, list[str]]:

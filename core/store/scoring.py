@@ -3,12 +3,15 @@
 Ground truth is every page marked labelled or reviewed, with its accepted and edited records. A page of the
 ground truth without a prediction in the run counts as an empty prediction, with a warning, as when scoring
 folders. Both sides are expanded against the stored snapshot's text map, the one the labels were made on.
+`labelled_pages` gives those pages with their records, for label hygiene and the ceiling the labels allow
+(core/records/hygiene.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
+from ..page.dom import Page
 from ..records.model import TextKeyIndex
 from ..records.score import DatasetScore, score_page
 from .db import StoreError
@@ -22,7 +25,7 @@ def score_stored_run(project: Project, run_id: int,
                      progress: Progress = lambda names: names) -> tuple[DatasetScore, list[str]]:
     """Score run `run_id` page by page, store the per-page scores in the project, return them and warnings."""
     run = project.runs.get(run_id)
-    truth_pages = [p.name for p in project.pages() if p.status in TRUE_PAGE_STATUSES]
+    truth_pages = _scored_pages(project)
     if not truth_pages:
         raise StoreError(f"the project {project.root} has no page marked labelled or reviewed to score against")
     predictions = project.runs.predictions(run_id)
@@ -38,3 +41,17 @@ def score_stored_run(project: Project, run_id: int,
     result = DatasetScore(scores)
     project.runs.add_scores(run_id, result)
     return result, warnings
+
+
+def _scored_pages(project: Project) -> list[str]:
+    return [p.name for p in project.pages() if p.status in TRUE_PAGE_STATUSES]
+
+
+def labelled_pages(project: Project, *, scored_only: bool = True) -> Iterator[tuple[str, Page, list[list[str]]]]:
+    """`(name, page, true records)` of the pages a run is scored on (marked labelled or reviewed); with
+    `scored_only=False`, of every page that holds accepted or edited records, whatever its status."""
+    names = _scored_pages(project) if scored_only else [p.name for p in project.pages()]
+    for name in names:
+        records = project.true_records(name)
+        if scored_only or records:
+            yield name, project.load(name).page, records

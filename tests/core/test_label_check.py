@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+import pytest
 
 from recordlens.core.cli.command import main as cli_main
 from recordlens.core.page.dom import parse_html
@@ -59,3 +62,46 @@ def test_records_listed_twice_lower_the_ceiling_the_labels_allow() -> None:
     assert check_page("p", page, MAIN).ceiling == 1.0
     twice = check_page("p", page, [*MAIN, ["/body[1]/main[1]/div[1]/div[1]"]])
     assert twice.ceiling == 2 * (3 / 3) * (3 / 4) / (1 + 3 / 4)  # 3 distinct records predicted, 4 listed
+
+
+def _dataset_with_a_record_twice(root: Path) -> tuple[Path, Path]:
+    """Three pages on disk; page 3's labels list its first card twice (the wrapper and its only child)."""
+    (root / "html").mkdir(parents=True)
+    for name, records in (("1", MAIN), ("2", MAIN), ("3", [*MAIN, ["/body[1]/main[1]/div[1]/div[1]"]])):
+        (root / "html" / f"{name}.html").write_text(HTML, encoding="utf-8")
+        save_records(root / "gt" / f"{name}.json", records)
+    run = root / "run"
+    for name in ("1", "2", "3"):
+        save_records(run / f"{name}.json", MAIN[:2] if name == "1" else MAIN)
+    return root, run
+
+
+CEILING = (1 + 1 + 2 * (3 / 4) / (1 + 3 / 4)) / 3  # page 3: 3 distinct records predicted, 4 listed
+
+
+def test_score_states_the_ceiling_the_labels_allow_beside_the_run(tmp_path: Path, capsys) -> None:
+    data, run = _dataset_with_a_record_twice(tmp_path / "data")
+    folder = ["score", "--pred", str(run), "--gt", str(data / "gt"), "--pages", str(data / "html"), "-q"]
+    assert cli_main([*folder, "--json"]) == 0
+    assert "ceiling" not in json.loads(capsys.readouterr().out)  # only when asked
+    assert cli_main([*folder, "--ceiling", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["ceiling"]["f1"] == pytest.approx(CEILING)
+    assert document["ceiling"]["pages"] == {"1": 1.0, "2": 1.0, "3": pytest.approx(6 / 7)}
+    assert document["mean"]["f1"] < document["ceiling"]["f1"]
+    assert cli_main([*folder, "--ceiling"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith(f"ceiling the labels allow (each distinct true record predicted once): mean F1 "
+                           f"{CEILING:.4f} over 3 pages, 1 of them below 1; this run's mean F1 "
+                           f"{document['mean']['f1']:.4f}")
+
+
+def test_score_of_a_stored_run_states_the_ceiling_of_the_project_labels(tmp_path: Path, capsys) -> None:
+    data, run = _dataset_with_a_record_twice(tmp_path / "data")
+    project = str(tmp_path / "p")
+    assert cli_main(["project", "init", project]) == 0
+    assert cli_main(["import", str(data), "--project", project, "-q"]) == 0
+    assert cli_main(["runs", "--project", project, "--add", str(run), "--method", "hand"]) == 0
+    capsys.readouterr()
+    assert cli_main(["score", "--project", project, "--run", "1", "--ceiling", "--json", "-q"]) == 0
+    assert json.loads(capsys.readouterr().out)["ceiling"]["f1"] == pytest.approx(CEILING)

@@ -263,3 +263,28 @@ def test_a_run_folder_keeps_a_malformed_prediction_as_that_page_s_error(tmp_path
         assert project.runs.predictions(run_id) == {"1": []}
         assert project.one("SELECT error FROM predictions")[0].startswith(str(run_dir / "1.json"))
         assert any("no page '99'" in w for w in warnings)
+
+
+def test_the_import_report_states_the_label_hygiene_of_the_imported_pages(tmp_path: Path, capsys) -> None:
+    data = small_dataset(tmp_path / "data")  # page 1: clean labels
+    (data / "html" / "2.html").write_text(PAGE, encoding="utf-8")
+    bad = [["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[2]"], ["/body[1]/ul[1]/li[1]"], ["/body[1]/div[4]"]]
+    (data / "gt" / "2.json").write_text(json.dumps(bad), encoding="utf-8")  # a record twice, an XPath to nothing
+    project_dir = tmp_path / "p"
+    assert run_cli(["project", "init", str(project_dir)]) == 0
+    capsys.readouterr()
+    assert run_cli(["import", str(data), "--project", str(project_dir), "-q"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("labels: page 2: 1 XPath(s) resolve to nothing (first: /body[1]/div[4]); 1 pair(s) of "
+                      "records cover the same text (first: records (1, 3))")
+    ceiling = (1 + 2 * (3 / 4) / (1 + 3 / 4)) / 2  # page 2: 3 distinct records (one of them empty), 4 listed
+    assert out[1] == ("label check of the pages imported with labels: 2 pages: 1 with label problems, 0 whose "
+                      "policy differs from the majority (majority does not label page chrome); the labels allow a "
+                      f"mean F1 of at most {ceiling:.4f}")
+    assert out[2].startswith("imported 2 page(s) with 6 label(s)")
+    with open_project(project_dir) as project:  # the same findings through the API, and for another annotator
+        report = import_paths(project, [data], annotator="bea")
+        assert report.label_check is not None and report.label_check.flagged == ["2"]
+        (page_2,) = [c for c in report.label_check.pages if c.page == "2"]
+        assert page_2.unresolved == ["/body[1]/div[4]"] and page_2.twice == [(1, 3)]
+        assert import_paths(project, [data / "html"]).label_check is None  # no labels, no label check

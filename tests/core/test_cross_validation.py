@@ -1,0 +1,121 @@
+"""`recordlens bench --cv K` (core/runs/cross_validation.py) on nine small dev pages in two datasets, K = 3: every
+page is extracted by a model fitted without it, the figures hang together, and the command says what it needs.
+
+The whole 80-page report (`bench/offline_extractor.py`) takes minutes; this takes seconds."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.cli.command import main
+from recordlens.core.extract import training
+from recordlens.core.runs.cross_validation import cross_validate_sets
+from tests.conftest import DEV, require_shared
+
+K, SEED = 3, 0
+
+
+@pytest.fixture(scope="module")
+def datasets(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, Path]]:
+    """The nine smallest dev pages: five under the dev set's own name (repeats was tuned there), four apart."""
+    dev = require_shared(DEV)
+    smallest = sorted((dev / "html").glob("*.html"), key=lambda f: f.stat().st_size)[:9]
+    root = tmp_path_factory.mktemp("cv")
+    out = []
+    for name, files in (("nexteval-synth-dev", smallest[:5]), ("other", smallest[5:])):
+        for part in ("html", "gt"):
+            (root / name / part).mkdir(parents=True)
+        for f in files:
+            shutil.copy(f, root / name / "html" / f.name)
+            shutil.copy(dev / "gt" / f"{f.stem}.json", root / name / "gt" / f"{f.stem}.json")
+        out.append((root / name / "html", root / name / "gt"))
+    return out
+
+
+@pytest.fixture(scope="module")
+def report(datasets: list[tuple[Path, Path]], tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The command run once, with the pages each fold's model was fitted on recorded (training.fit wrapped)."""
+    fitted_on: list[set[tuple[str, str]]] = []
+    real_fit = training.fit
+
+    def recording_fit(examples, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+        fitted_on.append({(e.source, e.name) for e in examples})
+        return real_fit(examples, *args, **kwargs)
+
+    json_file = tmp_path_factory.mktemp("cv-out") / "cv.json"
+    argv = ["bench", "--cv", str(K), "--seed", str(SEED), "--per-page", "--json", str(json_file), "-q"]
+    for pages, gt in datasets:
+        argv += ["--pages", str(pages), "--gt", str(gt)]
+    stdout = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(stdout):
+        patch.setattr(training, "fit", recording_fit)
+        code = main(argv)
+    assert code == 0
+    return {"json": json.loads(json_file.read_text(encoding="utf-8")), "table": stdout.getvalue(),
+            "fitted_on": fitted_on}
+
+
+def test_every_page_is_scored_by_a_model_fitted_without_it(report: dict) -> None:
+    document, fitted_on = report["json"], report["fitted_on"]
+    pages = {(p["dataset"], p["page"]) for p in document["pages"]}
+    assert len(document["pages"]) == len(pages) == 9 and len(fitted_on) == K
+    held_out = [{tuple(x.split("/")) for x in fold} for fold in document["held_out"]]
+    assert sorted(len(fold) for fold in held_out) == [3, 3, 3] and set().union(*held_out) == pages
+    for fold, (held, trained) in enumerate(zip(held_out, fitted_on, strict=True)):
+        assert not held & trained, f"fold {fold}: its model was fitted on a page it scores"
+        assert held | trained == pages, f"fold {fold}: its model left out more than the fold"
+    for p in document["pages"]:
+        assert (p["dataset"], p["page"]) in held_out[p["fold"]]
+    # The fold split is training's seeded shuffle of the pages in the order given.
+    order = [(p["dataset"], p["page"]) for p in document["pages"]]
+    assert [{order[i] for i in fold} for fold in training.folds(9, K, SEED)] == held_out
+
+
+def test_the_figures_hang_together(report: dict) -> None:
+    document = report["json"]
+    rows = {r["label"]: r for r in document["rows"]}
+    assert list(rows) == ["selector, 3-fold CV (all 9)", "selector CV, nexteval-synth-dev pages",
+                          "selector CV, other pages", "repeats on other", "repeats on nexteval-synth-dev (tuned there)",
+                          "best-candidate oracle (all 9)", "ground-truth ceiling (all 9)"]
+    assert [r["pages"] for r in rows.values()] == [9, 5, 4, 4, 5, 9, 9]
+    pages = document["pages"]
+    for kind in ("selector", "repeats", "oracle", "ceiling"):
+        for p in pages:
+            assert all(0.0 <= p[kind][f] <= 1.0 for f in ("precision", "recall", "f1"))
+    mean = {kind: sum(p[kind]["f1"] for p in pages) / len(pages) for kind in ("selector", "oracle", "ceiling")}
+    assert rows["selector, 3-fold CV (all 9)"]["f1"] == pytest.approx(mean["selector"])
+    assert mean["selector"] <= mean["oracle"] <= mean["ceiling"] <= 1.0
+    assert all(p["ceiling"]["precision"] == 1.0 for p in pages)  # each distinct true record, once
+    assert rows["ground-truth ceiling (all 9)"]["hallucination_rate"] == 0.0
+    assert document["datasets"] == [{"name": "nexteval-synth-dev", "pages": 5}, {"name": "other", "pages": 4}]
+    table = report["table"]
+    assert "fold" in table.splitlines()[0]  # --per-page: every page first
+    for label, row in rows.items():
+        assert f"{label} " in table and f"{row['f1']:7.4f}" in table
+
+
+def test_the_same_seed_gives_the_same_figures_through_the_module(datasets: list[tuple[Path, Path]],
+                                                                 report: dict) -> None:
+    cv = cross_validate_sets(datasets, K, SEED)
+    assert [p.as_dict() for p in cv.pages] == report["json"]["pages"]
+
+
+def test_the_command_says_what_it_needs(datasets: list[tuple[Path, Path]], capsys) -> None:
+    pages, gt = (str(d) for d in datasets[0])
+    for argv, message in (
+        (["bench", "--cv", "5"], "needs labelled pages: --pages DIR --gt DIR"),
+        (["bench", "--cv", "5", "--pages", pages], "needs labelled pages"),
+        (["bench", "--cv", "9", "--pages", pages, "--gt", gt], "from 2 to 5 folds for 5 pages"),
+        (["bench", "--cv", "2", "--pages", pages, "--gt", gt, "--methods", "mdr"], "--methods: not for bench --cv"),
+        (["bench", "--cv", "2", "--pages", pages, "--gt", gt, "--pages", pages, "--gt", gt], "given twice"),
+        (["bench", "--pages", pages, "--gt", gt, "--pages", pages, "--gt", gt], "one --pages DIR and one --gt"),
+        (["bench", "--pages", pages, "--gt", gt, "--seed", "1"], "--seed goes with --cv"),
+    ):
+        assert main(argv) == 2
+        assert message in capsys.readouterr().err
