@@ -151,7 +151,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.cv is not None:
         return _bench_cv(args)
-    for name in ("seed", "per_page"):
+    for name in ("seed", "per_page", "splits"):
         if getattr(args, name):
             raise RecordLensError(f"--{name.replace('_', '-')} goes with --cv K (the cross-validated report)")
     if len(args.pages or []) != 1 or len(args.gt or []) != 1:
@@ -198,9 +198,11 @@ def _bench_cv(args: argparse.Namespace) -> int:
                               "(e.g. the 80 development pages: .../nexteval-synth-dev and .../nexteval-synth-more)")
     seed = args.seed or 0
     cv = cross_validate_sets(list(zip(pages, gts, strict=True)), args.cv, seed,
-                             progress=lambda items: progress(items, label="candidates", enabled=not args.quiet))
+                             progress=lambda items: progress(items, label="candidates", enabled=not args.quiet),
+                             splits=1 if args.splits is None else args.splits)
     if not args.quiet:
-        print(f"{len(cv.pages)} pages, {args.cv} folds, seed {seed}: candidates {cv.seconds['prepare']:.1f} s, "
+        print(f"{len(cv.pages)} pages, {args.cv} folds x {cv.splits} splits, seed {seed}: candidates "
+              f"{cv.seconds['prepare']:.1f} s, "
               f"cross-validation {cv.seconds['cross_validation']:.1f} s", file=sys.stderr)
     _print_report(args.json, cv.as_dict(), lambda: format_report(cv, per_page=args.per_page))
     return 0
@@ -258,6 +260,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     cv.add_argument("--cv", type=int, metavar="K",
                     help="cross-validate the trained selector in K page-grouped folds (the issue's figure: K = 5)")
     cv.add_argument("--seed", type=int, help="the seed of the fold split and of the fits (default 0)")
+    cv.add_argument("--splits", type=int, metavar="R",
+                    help="repeat the cross-validation over R fold splits (seeds S..S+R-1) and report their mean "
+                         "(default 1)")
     cv.add_argument("--per-page", action="store_true", help="also print every page's figures and fold")
     add_llm_arguments(p)
     add_engine_arguments(p)

@@ -106,6 +106,31 @@ def test_the_same_seed_gives_the_same_figures_through_the_module(datasets: list[
     assert [p.as_dict() for p in cv.pages] == report["json"]["pages"]
 
 
+def test_splits_repeat_the_whole_cross_validation_and_report_their_mean(datasets: list[tuple[Path, Path]],
+                                                                        report: dict) -> None:
+    import statistics
+
+    from recordlens.core.runs.cross_validation import format_report
+
+    cv = cross_validate_sets(datasets, K, SEED, splits=2)
+    assert cv.splits == 2
+    first, second = cv.split_scores()
+    # The first split is the single-split run; the second is the same pages under the next seed's shuffle.
+    assert [p.as_dict() for p in cv.pages] == report["json"]["pages"]
+    assert [s.page for s in second] == [s.page for s in first]
+    alone = cross_validate_sets(datasets, K, SEED + 1)
+    assert [s.f1 for s in second] == [p.selector.f1 for p in alone.pages]
+    rows = {r.label: r.figures() for r in cv.rows()}
+    headline = rows["selector, 3-fold CV x 2 splits (all 9)"]
+    assert headline["pages"] == 9
+    assert headline["f1"] == pytest.approx(statistics.fmean(s.f1 for s in first + second))
+    assert rows["  first split only (seed 0)"]["f1"] == pytest.approx(statistics.fmean(s.f1 for s in first))
+    document = cv.as_dict()
+    assert document["splits"] == 2 and document["split_f1"] == pytest.approx(
+        [statistics.fmean(s.f1 for s in split) for split in (first, second)])
+    assert "selector F1 by split: seed 0: " in format_report(cv)
+
+
 def test_the_command_says_what_it_needs(datasets: list[tuple[Path, Path]], capsys) -> None:
     pages, gt = (str(d) for d in datasets[0])
     for argv, message in (
@@ -116,6 +141,8 @@ def test_the_command_says_what_it_needs(datasets: list[tuple[Path, Path]], capsy
         (["bench", "--cv", "2", "--pages", pages, "--gt", gt, "--pages", pages, "--gt", gt], "given twice"),
         (["bench", "--pages", pages, "--gt", gt, "--pages", pages, "--gt", gt], "one --pages DIR and one --gt"),
         (["bench", "--pages", pages, "--gt", gt, "--seed", "1"], "--seed goes with --cv"),
+        (["bench", "--pages", pages, "--gt", gt, "--splits", "2"], "--splits goes with --cv"),
+        (["bench", "--cv", "2", "--pages", pages, "--gt", gt, "--splits", "0"], "--splits must be at least 1"),
     ):
         assert main(argv) == 2
         assert message in capsys.readouterr().err
