@@ -126,8 +126,11 @@ class CrossValidation:
                         everything, self.splits),
                     Row(f"  first split only (seed {self.seed})", "selector", None, rows[0].scores)]
         if len(self.datasets) > 1:
-            rows += [Row(f"  selector CV, {d} pages", "selector", d, [p.selector for p in pages])
-                     for d, pages in per_set.items()]
+            # Over every split, like the headline row.
+            rows += [Row(f"  selector CV, {d} pages", "selector", d,
+                         [s for split in self.split_scores() for p, s in zip(self.pages, split, strict=True)
+                          if p.dataset == d], self.splits)
+                     for d in self.datasets]
         # Figures on pages repeats was not tuned on first, development figures after.
         for d in sorted(self.datasets, key=lambda d: d in REPEATS_TUNED_ON):
             tuned = " (tuned there)" if d in REPEATS_TUNED_ON else ""

@@ -125,6 +125,10 @@ def test_splits_repeat_the_whole_cross_validation_and_report_their_mean(datasets
     assert headline["pages"] == 9
     assert headline["f1"] == pytest.approx(statistics.fmean(s.f1 for s in first + second))
     assert rows["  first split only (seed 0)"]["f1"] == pytest.approx(statistics.fmean(s.f1 for s in first))
+    in_dev = [i for i, p in enumerate(cv.pages) if p.dataset == "nexteval-synth-dev"]
+    dev_row = rows["  selector CV, nexteval-synth-dev pages"]
+    assert dev_row["pages"] == 5
+    assert dev_row["f1"] == pytest.approx(statistics.fmean(split[i].f1 for split in (first, second) for i in in_dev))
     document = cv.as_dict()
     assert document["splits"] == 2 and document["split_f1"] == pytest.approx(
         [statistics.fmean(s.f1 for s in split) for split in (first, second)])
