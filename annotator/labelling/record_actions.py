@@ -119,7 +119,14 @@ class RecordActions:
             if change and change.record:
                 self.picked = (change.record.id, xpath)
                 window.reload_labels([change.record.id])
-                window.message("new record; U takes the element's parent instead, Shift+U back down")
+                page = window.page_view.core_page
+                element = page.resolve(xpath) if page is not None else None
+                if element is not None and not element.text().strip():
+                    # A record without text expands to nothing: it can never match a true record.
+                    window.message("new record, but this element holds no text (an image or an icon), so it "
+                                   "scores nothing: U takes its parent")
+                else:
+                    window.message("new record; U takes the element's parent instead, Shift+U back down")
             return
         xpaths = toggle_xpath(current.xpaths, xpath)
         if not xpaths:

@@ -333,3 +333,25 @@ def test_hovering_an_element_shows_its_xpath_and_text(qtbot, window):
     QTest.mouseMove(proxy, QPoint(x, y))
     qtbot.waitUntil(lambda: f"   {target}   " in window.breadcrumb.full_text(), timeout=5_000)
     assert "“Tripod”" in window.breadcrumb.full_text()
+
+
+def test_a_click_on_an_element_without_text_says_the_record_scores_nothing(qtbot, tmp_path):
+    page = ("<!doctype html><html><head><meta charset='utf-8'></head><body>"
+            "<div style='width:300px;height:80px;background:#ccc'></div>"
+            "<ul><li>Camera $399</li><li>Lens $129</li></ul></body></html>")
+    win = open_window(imported_project(tmp_path, {"html/1.html": page}), tmp_path / "settings.json", qtbot=qtbot)
+    try:
+        messages: list[str] = []
+        win.statusBar().messageChanged.connect(messages.append)
+        click(win, "/body[1]/div[1]")
+        wait_for_labels(qtbot, win, lambda labels: len(labels) == 1)
+        assert any("holds no text" in m and "U takes its parent" in m for m in messages), messages
+        click(win, "/body[1]/ul[1]/li[1]")  # the new record is selected: this click adds to it
+        wait_for_labels(qtbot, win, lambda labels: len(labels[0].xpaths) == 2)
+        win.record_actions.arm_new = True
+        messages.clear()
+        click(win, "/body[1]/ul[1]/li[2]")
+        wait_for_labels(qtbot, win, lambda labels: len(labels) == 2)
+        assert any(m.startswith("new record; U takes the element's parent") for m in messages), messages
+    finally:
+        win.close()
