@@ -1,11 +1,14 @@
-"""The selector's model as plain data: two boosted tree ensembles, the decision threshold and the provenance.
+"""The selector's model as plain data: bagged two-stage boosted tree ensembles, the threshold and the provenance.
 
 Contract. A `SelectorModel` maps a page's candidates (their `candidates.FEATURE_NAMES` vectors, and in a
-second stage `context.CONTEXT_NAMES` as well) to a probability that each is a region of true records. It is
-stored as JSON (trees as flat arrays), so a model file is small, loads in milliseconds, needs no scikit-learn
-at extraction time and cannot run code when it is read (unlike a pickle). `Ensemble.from_sklearn` converts a
-fitted `GradientBoostingClassifier`; the converted model gives the same probabilities (a test checks it). A
-file whose feature names differ from the code's is refused with a clear error rather than silently misread.
+second stage `context.CONTEXT_NAMES` as well) to a probability that each is a region of true records: the mean
+of its members' probabilities, each member (`Stages`) a first-stage ensemble and an optional second one fitted
+on its own share of the training pages (bagging over pages: one member's choice of level or of secondary lists
+swings with the pages it saw; the mean does not). It is stored as JSON (trees as flat arrays), so a model file
+is small, loads in milliseconds, needs no scikit-learn at extraction time and cannot run code when it is read
+(unlike a pickle). `Ensemble.from_sklearn` converts a fitted `GradientBoostingClassifier`; the converted model
+gives the same probabilities (a test checks it). A file whose feature names differ from the code's is refused
+with a clear error rather than silently misread; a file of the first format (one member) still loads.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from ..errors import RecordLensError
 from .candidates import FEATURE_NAMES, PageCandidates, feature_matrix
 from .context import CONTEXT_NAMES, context_features
 
-FORMAT = "recordlens-selector/1"
+FORMAT = "recordlens-selector/2"
+FORMATS = ("recordlens-selector/1", FORMAT)  # /1: one member, stored as "first" and "second"
 
 
 class ModelError(RecordLensError):
@@ -105,30 +109,46 @@ FEATURES = {"first": FEATURE_NAMES, "second": FEATURE_NAMES + CONTEXT_NAMES}
 
 
 @dataclass
-class SelectorModel:
-    """Two stages: `first` rates each candidate from its own features; `second` (optional) re-rates it with
-    the first stage's view of the page added (`context.context_features`). Candidates whose final probability
-    is at least `threshold` are eligible for selection."""
+class Stages:
+    """One member: `first` rates each candidate from its own features; `second` (optional) re-rates it with the
+    first stage's view of the page added (`context.context_features`)."""
 
     first: Ensemble
     second: Ensemble | None = None
-    threshold: float = 0.5
-    provenance: dict[str, Any] = field(default_factory=dict)
-    digest: str = ""  # of the file it was read from (names the exact model in run parameters)
 
-    def predict(self, pc: PageCandidates, features: np.ndarray | None = None) -> np.ndarray:
-
-        x = feature_matrix(pc) if features is None else features
+    def predict(self, pc: PageCandidates, x: np.ndarray) -> np.ndarray:
         p1 = self.first.predict(x)
         if self.second is None or len(x) == 0:
             return p1
         return self.second.predict(np.hstack([x, context_features(pc, p1, x)]))
 
+    def as_dict(self) -> dict[str, Any]:
+        return {"first": self.first.as_dict(), "second": self.second.as_dict() if self.second else None}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Stages:
+        return cls(Ensemble.from_dict(data["first"]),
+                   Ensemble.from_dict(data["second"]) if data.get("second") else None)
+
+
+@dataclass
+class SelectorModel:
+    """The members' mean probability per candidate; candidates whose probability is at least `threshold` are
+    eligible for selection."""
+
+    members: list[Stages]
+    threshold: float = 0.5
+    provenance: dict[str, Any] = field(default_factory=dict)
+    digest: str = ""  # of the file it was read from (names the exact model in run parameters)
+
+    def predict(self, pc: PageCandidates, features: np.ndarray | None = None) -> np.ndarray:
+        x = feature_matrix(pc) if features is None else features
+        return np.mean([member.predict(pc, x) for member in self.members], axis=0)
+
     def to_json(self) -> str:
         return json.dumps({"format": FORMAT, "threshold": self.threshold,
                            "features": {k: list(v) for k, v in FEATURES.items()}, "provenance": self.provenance,
-                           "first": self.first.as_dict(),
-                           "second": self.second.as_dict() if self.second else None}, separators=(",", ":"))
+                           "members": [m.as_dict() for m in self.members]}, separators=(",", ":"))
 
     def save(self, path: str | Path) -> Path:
         """Write the model atomically, with the umask's mode (a model is a shareable file like any output)."""
@@ -142,15 +162,17 @@ class SelectorModel:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise ModelError(f"{source}: not a selector model (invalid JSON: {error})") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
+        if not isinstance(data, dict) or data.get("format") not in FORMATS:
             raise ModelError(f"{source}: not a selector model (expected format {FORMAT!r})")
         if data.get("features") != {k: list(v) for k, v in FEATURES.items()}:
             raise ModelError(f"{source}: the model was trained on other candidate features than this version "
                              "computes; train it again with `recordlens train`")
         try:
-            second = Ensemble.from_dict(data["second"]) if data.get("second") else None
-            return cls(Ensemble.from_dict(data["first"]), second, float(data["threshold"]),
-                       dict(data.get("provenance") or {}))
+            members = [Stages.from_dict(m) for m in data["members"]] if data["format"] == FORMAT else [
+                Stages.from_dict(data)]
+            if not members:
+                raise ValueError("no members")
+            return cls(members, float(data["threshold"]), dict(data.get("provenance") or {}))
         except (KeyError, TypeError, ValueError) as error:
             raise ModelError(f"{source}: a damaged selector model ({error})") from None
 

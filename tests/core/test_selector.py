@@ -19,7 +19,7 @@ from recordlens.core.extract import create
 from recordlens.core.extract.candidates import FEATURE_NAMES, feature_matrix, page_candidates
 from recordlens.core.extract.selector import DEFAULT_MODEL, SelectorExtractor
 from recordlens.core.extract.selector_model import Ensemble, ModelError, SelectorModel
-from recordlens.core.extract.training import FitConfig, LabelledPage, _fit_trees, _stack, fit, prepare
+from recordlens.core.extract.training import FitConfig, LabelledPage, _fit_trees, _stack, bags, fit, prepare
 from recordlens.core.page.dom import Page, parse_html
 from recordlens.core.records.model import save_records
 
@@ -68,6 +68,40 @@ def test_training_is_deterministic(examples_with_secondary) -> None:
     first = fit(examples_with_secondary, seed=3, config=SMALL).to_json()
     again = fit(prepare(labelled_pages(1, 12, with_secondary=True)), seed=3, config=SMALL).to_json()
     assert first == again
+
+
+def test_bagging_draws_seeded_shares_of_the_pages_and_one_bag_takes_them_all() -> None:
+    config = FitConfig(bags=4, bag_share=0.8)
+    shares = bags(12, 0, config)
+    assert len(shares) == 4 and all(len(s) == 10 == len(set(s)) and s == sorted(s) for s in shares)
+    assert all(0 <= i < 12 for s in shares for i in s)
+    assert len({tuple(s) for s in shares}) == 4  # four different shares
+    assert shares == bags(12, 0, config) and shares != bags(12, 1, config)
+    assert bags(12, 0, FitConfig(bags=1)) == [list(range(12))]
+    assert all(len(s) == 6 for s in bags(7, 0, FitConfig(bags=3, bag_share=0.5)))  # never below the inner folds
+
+
+def test_the_model_is_the_mean_of_its_members_and_the_first_format_still_loads(tmp_path: Path,
+                                                                                examples_with_secondary) -> None:
+    model = fit(examples_with_secondary, seed=0, config=SMALL)
+    assert len(model.members) == SMALL.bags == 4
+    assert model.provenance["members"] == "4, each on 10 of the 12 pages (seeded draw)"
+    e = examples_with_secondary[0]
+    mean = np.mean([m.predict(e.candidates, e.features) for m in model.members], axis=0)
+    assert np.allclose(model.predict(e.candidates), mean)
+    # A model file written before bagging: one member as "first" and "second".
+    data = json.loads(model.to_json())
+    data.pop("members")
+    data.update({"format": "recordlens-selector/1", **model.members[0].as_dict()})
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data), encoding="utf-8")
+    loaded = SelectorModel.load(old)
+    assert len(loaded.members) == 1
+    assert np.array_equal(loaded.predict(e.candidates), model.members[0].predict(e.candidates, e.features))
+    data["format"] = "recordlens-selector/2"
+    old.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ModelError, match="damaged"):
+        SelectorModel.load(old)
 
 
 def test_the_model_file_round_trips_and_states_its_provenance(tmp_path: Path, examples_with_secondary) -> None:
