@@ -19,8 +19,9 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from qt_bench import DEV, process_tree, pss_mb, start_app
+from qt_bench import DEV, PeakRss, process_tree, pss_mb, running_app
 
 RUNS = 3
 TARGET_SECONDS = 1.5
@@ -39,10 +40,11 @@ def heaviest_pages(dev: Path) -> list[tuple[str, Path, list]]:
 
 
 def main() -> int:
-    started = start_app("bench/app.py")
-    if started is None:
-        return 0
-    app, peak = started
+    with running_app("bench/app.py") as started:
+        return 0 if started is None else measure(*started)
+
+
+def measure(app: Any, peak: PeakRss) -> int:  # noqa: ARG001 (the app must live while this measures)
     from recordlens.annotator.labelling.page_view import PageView
 
     view = PageView()
@@ -86,9 +88,7 @@ def main() -> int:
               f"PSS at the end {final_pss:.0f} MB, {verdict(final_pss <= TARGET_MB)}")
         return 0
     finally:
-        peak.stop()
         view.dispose()
-        del app
 
 
 if __name__ == "__main__":

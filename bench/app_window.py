@@ -27,9 +27,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from app import RUNS, TARGET_SECONDS, heaviest_pages
-from qt_bench import DEV, pss_mb, start_app
+from qt_bench import DEV, PeakRss, pss_mb, running_app
 
 
 def make_project(folder: Path, pages: list[Path]):  # noqa: ANN201 - a Project
@@ -102,10 +103,11 @@ def largest_pages(dev: Path, count: int = 5) -> list[Path]:
 
 
 def main() -> int:
-    started = start_app("bench/app_window.py")
-    if started is None:
-        return 0
-    app, peak = started
+    with running_app("bench/app_window.py") as started:
+        return 0 if started is None else measure(*started)
+
+
+def measure(app: Any, peak: PeakRss) -> int:  # noqa: ARG001 (the app must live while this measures)
     from recordlens.annotator.labelling.main_window import MainWindow
     from recordlens.annotator.settings import SessionKeyStore, Settings
 
@@ -175,9 +177,7 @@ def main() -> int:
             print(f"memory: peak RSS summed over the process tree {peak.mb:.0f} MB, PSS at the end {pss_mb():.0f} MB")
             return 0
         finally:
-            peak.stop()
             window.shutdown()
-            del app
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ zygote and renderers); shared pages count once per process there, so the proport
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -89,13 +91,19 @@ class PeakRss:
         self._timer.stop()
 
 
-def start_app(script: str) -> tuple[Any, PeakRss] | None:
-    """The app's QApplication (qt_env's, as the app makes it) and a peak-RSS sampler started; None, said on
-    stdout, when the dev data set is missing (`script` names the benchmark there)."""
+@contextmanager
+def running_app(script: str) -> Iterator[tuple[Any, PeakRss] | None]:
+    """The app's QApplication (qt_env's, as the app makes it) and a peak-RSS sampler, stopped at the end; None,
+    said on stdout, when the dev data set is missing (`script` names the benchmark there)."""
     if not DEV.exists():
         print(f"{script}: {DEV} is missing; nothing measured")
-        return None
+        yield None
+        return
     from recordlens.annotator.qt import env as qt_env
 
     app = qt_env.create_application(["recordlens-bench"])
-    return app, PeakRss()
+    peak = PeakRss()
+    try:
+        yield app, peak
+    finally:
+        peak.stop()
