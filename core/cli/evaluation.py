@@ -90,10 +90,11 @@ def _ceiling_dict(report: CheckReport) -> dict[str, object]:
 
 
 def format_ceiling(report: CheckReport, f1: float, what: str = "this run's mean F1") -> str:
-    """The run's mean F1 beside the best mean F1 the labels allow (each distinct true record predicted once)."""
+    """The run's mean F1 beside the labels' ceiling: each distinct true record predicted once (a run that
+    proposes a listed-twice record twice can pass it, so the share can exceed 100%)."""
     share = f" ({f1 / report.ceiling:.1%} of it)" if report.ceiling else ""
     below = [c for c in report.pages if c.ceiling < 1.0]
-    return (f"ceiling the labels allow (each distinct true record predicted once): mean F1 {report.ceiling:.4f} "
+    return (f"ceiling of the labels (each distinct true record predicted once): mean F1 {report.ceiling:.4f} "
             f"over {len(report.pages)} pages, {len(below)} of them below 1; {what} {f1:.4f}{share}")
 
 

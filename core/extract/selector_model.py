@@ -59,10 +59,22 @@ class Tree:
                 "threshold": self.threshold.tolist(), "value": self.value.tolist()}
 
     @classmethod
-    def from_dict(cls, data: dict[str, list[Any]]) -> Tree:
-        return cls(np.asarray(data["left"], dtype=np.int64), np.asarray(data["right"], dtype=np.int64),
+    def from_dict(cls, data: dict[str, list[Any]], features: int) -> Tree:
+        """A tree read back, checked: a damaged file must fail here, not loop or crash in `predict`."""
+        tree = cls(np.asarray(data["left"], dtype=np.int64), np.asarray(data["right"], dtype=np.int64),
                    np.asarray(data["feature"], dtype=np.int64), np.asarray(data["threshold"], dtype=np.float64),
                    np.asarray(data["value"], dtype=np.float64))
+        n = len(tree.left)
+        if n == 0 or any(len(a) != n or a.ndim != 1 for a in (tree.right, tree.feature, tree.threshold, tree.value)):
+            raise ValueError("a tree's node arrays differ in length")
+        inner = tree.left >= 0
+        nodes = np.arange(n)
+        # Children come after their parent (as scikit-learn numbers them), so no walk can loop or leave the tree.
+        if (np.any((tree.right >= 0) != inner) or np.any(tree.left[inner] <= nodes[inner])
+                or np.any(tree.right[inner] <= nodes[inner]) or np.any(tree.left >= n) or np.any(tree.right >= n)
+                or np.any(tree.feature[inner] < 0) or np.any(tree.feature[inner] >= features)):
+            raise ValueError("a tree's nodes point outside it or to a feature the model does not have")
+        return tree
 
 
 @dataclass
@@ -87,8 +99,8 @@ class Ensemble:
         return {"base": self.base, "rate": self.rate, "trees": [t.as_dict() for t in self.trees]}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Ensemble:
-        return cls(float(data["base"]), float(data["rate"]), [Tree.from_dict(t) for t in data["trees"]])
+    def from_dict(cls, data: dict[str, Any], features: int) -> Ensemble:
+        return cls(float(data["base"]), float(data["rate"]), [Tree.from_dict(t, features) for t in data["trees"]])
 
     @classmethod
     def from_sklearn(cls, model: Any) -> Ensemble:
@@ -127,8 +139,9 @@ class Stages:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Stages:
-        return cls(Ensemble.from_dict(data["first"]),
-                   Ensemble.from_dict(data["second"]) if data.get("second") else None)
+        second = data.get("second")
+        return cls(Ensemble.from_dict(data["first"], len(FEATURES["first"])),
+                   None if second is None else Ensemble.from_dict(second, len(FEATURES["second"])))
 
 
 @dataclass
@@ -173,7 +186,7 @@ class SelectorModel:
             if not members:
                 raise ValueError("no members")
             return cls(members, float(data["threshold"]), dict(data.get("provenance") or {}))
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, OverflowError) as error:
             raise ModelError(f"{source}: a damaged selector model ({error})") from None
 
     @classmethod

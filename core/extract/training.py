@@ -40,7 +40,8 @@ BAG_SEED = 100  # offset of the bags' page draws from the fit's seed (the fits t
 
 @dataclass(frozen=True)
 class FitConfig:
-    """The learner's settings: fixed, not searched on the development pages."""
+    """The learner's settings. They are fixed values, not searched by any fit; which variants were compared on
+    the development pages, and how, is in the README ("How the learner's settings were chosen")."""
 
     trees: int = 150
     depth: int = 3
@@ -50,7 +51,7 @@ class FitConfig:
     stages: int = 2  # 1: each candidate on its own evidence; 2: re-rated against its page (context.py)
     page_weighting: str = "none"  # "none", "page", "balanced" or "impact" (see _stack)
     # Bagging over pages: one fit's choices swing with the pages it saw (on 80 pages, 0.80 to 0.84 mean F1 by
-    # the fold split alone); the mean of fits on 4 seeded shares of the pages swings less and scores higher.
+    # the fold split alone); the mean of 4 fits, each leaving out a different fifth of the pages, swings less.
     bags: int = 4
     bag_share: float = 0.8
 
@@ -174,19 +175,30 @@ def _out_of_fold(examples: Sequence[Example], seed: int, config: FitConfig) -> l
 
 
 def bags(count: int, seed: int, config: FitConfig) -> list[list[int]]:
-    """The page indices of each member's share: every page with one bag, else a seeded draw without
-    replacement of `bag_share` of the pages per bag (never fewer than the second stage's inner folds need)."""
-    if config.bags <= 1:
+    """The page indices of each member's share. The pages are shuffled (seeded) into disjoint groups of about
+    `1 - bag_share` of them, and member b leaves out group b, so every page trains most members and none is
+    never used. One share of every page when bagging is off, or when a share would be too small for the
+    second stage's inner folds (bagging a handful of pages would only repeat one fit)."""
+    groups = max(config.bags, round(1 / max(1e-9, 1.0 - config.bag_share)))
+    if config.bags <= 1 or count - -(-count // groups) < 2 * INNER_FOLDS:
         return [list(range(count))]
-    rng = np.random.default_rng(seed + BAG_SEED)
-    size = min(count, max(2 * INNER_FOLDS, int(round(config.bag_share * count))))
-    return [sorted(rng.choice(count, size, replace=False).tolist()) for _ in range(config.bags)]
+    order = np.random.default_rng(seed + BAG_SEED).permutation(count)
+    left_out = np.array_split(order, groups)[:config.bags]
+    return [sorted(set(range(count)) - set(group.tolist())) for group in left_out]
+
+
+def _both_kinds(examples: Sequence[Example]) -> bool:
+    """Whether these pages hold both regions that are records and regions that are not (a fit needs both)."""
+    targets = [t for e in examples for t in e.targets.tolist()]
+    return any(t >= POSITIVE for t in targets) and any(t < POSITIVE for t in targets)
 
 
 def _fit_member(examples: Sequence[Example], seed: int, config: FitConfig) -> Stages:
     first = _first_stage(examples, seed, config)
-    if config.stages != 2 or len(examples) < 2 * INNER_FOLDS:
-        return Stages(first)
+    if config.stages != 2 or len(examples) < 2 * INNER_FOLDS or not all(
+            _both_kinds([e for i, e in enumerate(examples) if i not in set(held)])
+            for held in folds(len(examples), INNER_FOLDS, seed + 1)):
+        return Stages(first)  # too few pages, or records on too few of them, for the inner cross-validation
     p1 = _out_of_fold(examples, seed, config)
     matrices = [np.hstack([e.features, context_features(e.candidates, p, e.features)]) if len(e.features)
                 else np.zeros((0, len(FEATURES["second"]))) for e, p in zip(examples, p1, strict=True)]
@@ -201,13 +213,16 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
 
     if not examples:
         raise DatasetError("no labelled pages to train on")
-    shares = bags(len(examples), seed, config)
+    # A share that happens to lack one kind of region is dropped (the others still see every page).
+    shares = [share for share in bags(len(examples), seed, config)
+              if _both_kinds([examples[i] for i in share])] or [list(range(len(examples)))]
     members = [_fit_member([examples[i] for i in share], seed + b, config) for b, share in enumerate(shares)]
     provenance = {
         "trained_on": description or f"{len(examples)} labelled pages",
         "pages": [{"name": e.name, "source": e.source, "digest": e.digest} for e in examples],
         "seed": seed, "config": dict(config.__dict__), "positive_target": POSITIVE, "threshold": threshold,
-        "members": f"{len(members)}, each on {len(shares[0])} of the {len(examples)} pages (seeded draw)",
+        "members": [{"seed": seed + b, "left_out": [examples[i].name for i in range(len(examples))
+                                                     if i not in set(share)]} for b, share in enumerate(shares)],
         "second_stage_from": f"out-of-fold first-stage probabilities ({INNER_FOLDS}-fold, training pages only)",
         "learner": f"scikit-learn {sklearn.__version__} GradientBoostingClassifier",
     }

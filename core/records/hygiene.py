@@ -5,7 +5,9 @@ Contract. `check_page(page, records)` reports, for one page's true records:
 - `twice`: pairs of records that cover the same text entries (a wrapper and its only child, or one record
   listed twice): scoring counts one of them as missed or spurious whatever an extractor does;
 - `nested`: records whose text lies wholly inside another record's (a card and a field of it both labelled);
-the *ceiling* the labels allow (the F1 of predicting each distinct true record once), and the page's
+the *ceiling* the labels allow an extractor that proposes no record twice (the F1 of predicting each distinct
+true record once; NEXT-EVAL's matching lets a run that proposes a listed-twice record twice score above it),
+and the page's
 *policy*: whether its labels include records in page chrome (inside `header`, `nav`, `footer`, `aside` or a
 navigation role). `check_pages` (or `summarise`, on checks already made) adds `policy_outliers`: the pages
 whose policy differs from the majority of the set. Nothing is changed; the report only states what it found,
@@ -38,7 +40,7 @@ class PageCheck:
     twice: list[tuple[int, int]] = field(default_factory=list)  # 1-based record numbers
     nested: list[tuple[int, int]] = field(default_factory=list)  # (inner, outer), 1-based
     chrome_records: int = 0
-    ceiling: float = 1.0  # the F1 of predicting each distinct true record once: the best any extractor can score
+    ceiling: float = 1.0  # the F1 of predicting each distinct true record once (see the module's docstring)
 
     @property
     def includes_chrome(self) -> bool:
@@ -93,8 +95,8 @@ class CheckReport:
     def summary(self) -> str:
         majority = "labels" if self.majority_includes_chrome else "does not label"
         return (f"{len(self.pages)} pages: {len(self.flagged)} with label problems, {len(self.policy_outliers)} "
-                f"whose policy differs from the majority (majority {majority} page chrome); the labels allow a "
-                f"mean F1 of at most {self.ceiling:.4f}")
+                f"whose policy differs from the majority (majority {majority} page chrome); proposing each distinct "
+                f"true record once scores a mean F1 of {self.ceiling:.4f}")
 
 
 def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageCheck:

@@ -12,7 +12,8 @@ threshold is the model's fixed one, not searched. On the same pages, beside the 
   `REPEATS_TUNED_ON` is marked "tuned there"; the same pages under another folder name cannot be told);
 - the best-candidate oracle (`labels_match.oracle_selection`: a greedy non-overlapping choice among the
   candidate regions that maximises each page's F1 against its labels, what a perfect chooser could reach);
-- the ground-truth ceiling (each distinct true record predicted once: what the labels allow).
+- the ground-truth ceiling (each distinct true record predicted once: what the labels allow an extractor
+  that proposes no record twice).
 
 Every page is scored with NEXT-EVAL's metric (`score_expanded`). A row gives P, R, F1 (means of per-page
 figures), HR (the share of pages with a hallucinated record), records proposed per true record (sums over the
@@ -85,9 +86,9 @@ class Row:
             "f1": mean(s.f1 for s in self.scores),
             "hallucination_rate": mean(float(s.hallucinated) for s in self.scores),
             "predicted_per_true": predicted / max(1, true),
-            # pages per split (a mean over the splits, rounded down with more than one)
+            # pages per split: with several splits a mean, so not always a whole number
             "spam": sum(1 for s in self.scores if not 0.5 * s.true_records <= s.predicted_records
-                        <= 2 * s.true_records) // self.splits,
+                        <= 2 * s.true_records) / self.splits,
         }
 
 
@@ -147,8 +148,11 @@ class CrossValidation:
             "datasets": [{"name": d, "pages": sum(1 for p in self.pages if p.dataset == d)} for d in self.datasets],
             "rows": [{"label": r.label.strip(), "kind": r.kind, "dataset": r.dataset, **r.figures()}
                      for r in self.rows()],
-            "held_out": self.folds(),
-            "pages": [p.as_dict() for p in self.pages],
+            "held_out": self.folds(),  # of the first split
+            "pages": [p.as_dict() for p in self.pages],  # the selector's and fold of the first split
+            # The selector's page figures in splits 2..R (seeds seed+1..), so that every row can be recomputed.
+            "more_splits": [[{"dataset": p.dataset, "page": p.page, **_page_figures(score)}
+                             for p, score in zip(self.pages, split, strict=True)] for split in self.more_splits],
             "seconds": self.seconds,
         }
 
@@ -216,10 +220,18 @@ def _selector_score(result: FoldResult, keys: TextKeyIndex | None = None) -> Pag
     return score_expanded(keys.expand_all([x for r in chosen for x in r.xpaths()]), e.truth, e.name)
 
 
+def _count(value: float) -> str:
+    """A page count, or a mean of page counts over splits to one decimal."""
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+
+
 def format_report(cv: CrossValidation, per_page: bool = False) -> str:
     """The figures as a table (and, with `per_page`, every page's first)."""
     lines = []
     if per_page:
+        if cv.splits > 1:
+            lines.append(f"per page: the selector and fold of the first split (seed {cv.seed}); every split's "
+                         "figures are in --json")
         width = max(len("set"), *(len(p.dataset) for p in cv.pages))
         lines.append(f"{'set':<{width}} {'page':>5} {'true':>5} {'sel':>5} {'F1 sel':>7} {'F1 rep':>7} "
                      f"{'oracle':>7} {'fold':>4}")
@@ -236,7 +248,7 @@ def format_report(cv: CrossValidation, per_page: bool = False) -> str:
         f = r.figures()
         lines.append(f"{r.label:<{width}} {f['pages']:>5} {f['precision']:7.4f} {f['recall']:7.4f} "
                      f"{f['f1']:7.4f} {f['hallucination_rate']:5.2f} {f['predicted_per_true']:8.2f} "
-                     f"{f['spam']:>3}/{f['pages']}")
+                     f"{_count(f['spam']):>4}/{f['pages']}")
     if cv.splits > 1:
         lines.append("selector F1 by split: " + ", ".join(
             f"seed {cv.seed + i}: {statistics.fmean(s.f1 for s in split):.4f}"

@@ -132,7 +132,9 @@ def test_splits_repeat_the_whole_cross_validation_and_report_their_mean(datasets
     document = cv.as_dict()
     assert document["splits"] == 2 and document["split_f1"] == pytest.approx(
         [statistics.fmean(s.f1 for s in split) for split in (first, second)])
+    assert [[x["f1"] for x in split] for split in document["more_splits"]] == [[s.f1 for s in second]]
     assert "selector F1 by split: seed 0: " in format_report(cv)
+    assert "per page: the selector and fold of the first split (seed 0)" in format_report(cv, per_page=True)
 
 
 def test_the_command_says_what_it_needs(datasets: list[tuple[Path, Path]], capsys) -> None:

@@ -70,22 +70,37 @@ def test_training_is_deterministic(examples_with_secondary) -> None:
     assert first == again
 
 
-def test_bagging_draws_seeded_shares_of_the_pages_and_one_bag_takes_them_all() -> None:
+def test_bagging_leaves_out_a_different_fifth_of_the_pages_for_each_member() -> None:
     config = FitConfig(bags=4, bag_share=0.8)
     shares = bags(12, 0, config)
-    assert len(shares) == 4 and all(len(s) == 10 == len(set(s)) and s == sorted(s) for s in shares)
-    assert all(0 <= i < 12 for s in shares for i in s)
-    assert len({tuple(s) for s in shares}) == 4  # four different shares
+    assert len(shares) == 4 and all(s == sorted(set(s)) for s in shares)
+    left_out = [set(range(12)) - set(s) for s in shares]
+    assert sorted(len(x) for x in left_out) == [2, 2, 3, 3]  # 12 pages in five groups, four of them left out
+    assert all(not a & b for i, a in enumerate(left_out) for b in left_out[i + 1:])  # disjoint
+    assert set().union(*shares) == set(range(12))  # every page trains some member
     assert shares == bags(12, 0, config) and shares != bags(12, 1, config)
     assert bags(12, 0, FitConfig(bags=1)) == [list(range(12))]
-    assert all(len(s) == 6 for s in bags(7, 0, FitConfig(bags=3, bag_share=0.5)))  # never below the inner folds
+    assert bags(7, 0, config) == [list(range(7))]  # too few pages for bags with a second stage: one fit
+
+
+def test_a_share_without_regions_of_records_is_dropped(examples_with_secondary) -> None:
+    import dataclasses
+
+    # Only one page keeps its records, and the first member's share leaves that page out.
+    keep = min(set(range(12)) - set(bags(12, 0, SMALL)[0]))
+    examples = [e if i == keep else dataclasses.replace(e, targets=np.zeros_like(e.targets))
+                for i, e in enumerate(examples_with_secondary)]
+    model = fit(examples, seed=0, config=SMALL)
+    assert len(model.members) == 3
+    assert all(examples[keep].name not in m["left_out"] for m in model.provenance["members"])
 
 
 def test_the_model_is_the_mean_of_its_members_and_the_first_format_still_loads(tmp_path: Path,
                                                                                 examples_with_secondary) -> None:
     model = fit(examples_with_secondary, seed=0, config=SMALL)
     assert len(model.members) == SMALL.bags == 4
-    assert model.provenance["members"] == "4, each on 10 of the 12 pages (seeded draw)"
+    left_out = [set(m["left_out"]) for m in model.provenance["members"]]
+    assert [len(x) for x in left_out] == [3, 3, 2, 2] and not set.intersection(*left_out)
     e = examples_with_secondary[0]
     mean = np.mean([m.predict(e.candidates, e.features) for m in model.members], axis=0)
     assert np.allclose(model.predict(e.candidates), mean)
@@ -127,6 +142,28 @@ def test_a_damaged_or_foreign_model_file_is_refused_clearly(tmp_path: Path) -> N
         SelectorModel.load(other)
     with pytest.raises(ModelError, match="cannot read"):
         SelectorModel.load(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize("damage", ["feature out of range", "short array", "a loop", "empty second stage",
+                                    "no members"])
+def test_a_model_file_damaged_inside_its_trees_is_refused_when_read(tmp_path: Path, damage: str) -> None:
+    data = json.loads(SelectorModel.load(DEFAULT_MODEL).to_json())
+    tree = data["members"][0]["first"]["trees"][0]
+    inner = next(i for i, left in enumerate(tree["left"]) if left >= 0)
+    if damage == "feature out of range":
+        tree["feature"][inner] = 9999
+    elif damage == "short array":
+        tree["left"] = tree["left"][:-1]
+    elif damage == "a loop":
+        tree["left"][inner] = inner
+    elif damage == "empty second stage":
+        data["members"][0]["second"] = {}
+    else:
+        data["members"] = []
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ModelError, match="a damaged selector model"):
+        SelectorModel.load(damaged)
 
 
 def secondary_proposed(model: SelectorModel, pages: list[LabelledPage]) -> tuple[int, int]:
