@@ -117,7 +117,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     if checked is not None:  # what `labels check` says of the pages just imported with labels
         for line in checked.findings():
             print(f"labels: {line}")
-        print(f"label check of the pages imported with labels{whose}: {checked.summary()}")
+        among = (f", policy against the project's {len(checked.pages) + len(report.project_checks)} pages with "
+                 "labels" if report.project_checks else "")
+        print(f"label check of the pages imported with labels{whose}{among}: {checked.summary()}")
     print(f"imported {len(report.imported)} page(s) with {report.labels} label(s){whose}; "
           f"{len(report.unchanged)} already in the project; {len(report.problems)} not imported")
     return 1 if report.problems else 0

@@ -87,8 +87,8 @@ class CheckReport:
                 parts.append(f"{len(c.nested)} record(s) inside another (first: record {c.nested[0][0]} in "
                              f"{c.nested[0][1]})")
             if c.page in self.policy_outliers:
-                parts.append("labels page chrome (navigation, header, footer, aside)" if c.includes_chrome
-                             else "labels no page chrome, unlike most pages")
+                parts.append(("labels page chrome (navigation, header, footer, aside)" if c.includes_chrome
+                              else "labels no page chrome") + ", unlike most pages")
             lines.append(f"page {c.page}: " + "; ".join(parts))
         return lines
 
@@ -138,11 +138,14 @@ def check_pages(pages: Iterable[tuple[str, Page, Sequence[Sequence[str]]]]) -> C
     return summarise([check_page(name, page, records) for name, page, records in pages])
 
 
-def summarise(checks: Sequence[PageCheck]) -> CheckReport:
-    """The report of a set of pages already checked: the majority's chrome policy and the pages unlike it."""
+def summarise(checks: Sequence[PageCheck], also: Sequence[PageCheck] = ()) -> CheckReport:
+    """The report of a set of pages already checked: the majority's chrome policy and the pages unlike it.
+    `also`: other pages (a project's labelled pages beside the ones just imported) that count towards the
+    majority but are not reported."""
     checks = list(checks)
-    including = sum(c.includes_chrome for c in checks)
-    majority = including * 2 > len(checks)
+    voters = checks + list(also)
+    including = sum(c.includes_chrome for c in voters)
+    majority = including * 2 > len(voters)
     outliers = [c.page for c in checks if c.includes_chrome != majority]
     return CheckReport(checks, majority, outliers)
 

@@ -20,7 +20,8 @@ Dataset labels are kept verbatim: XPaths are stored as written, duplicate and em
 XPath that names no element of the page is kept and flagged on its record, never dropped. Every page imported
 with labels is checked as `recordlens labels check` does (core/records/hygiene.py): `ImportReport.label_check`
 states the XPaths that resolve to nothing, records listed twice, nested records, the pages whose chrome policy
-differs from the majority of the pages imported with labels, and the ceiling those labels allow.
+differs from the majority of the project's pages with labels (these and those already there), and the
+ceiling those labels allow.
 """
 
 from __future__ import annotations
@@ -77,11 +78,14 @@ class ImportReport:
     labels: int = 0
     warnings: list[str] = field(default_factory=list)
     checks: list[PageCheck] = field(default_factory=list)  # label hygiene of each page imported with labels
+    # The project's other pages with labels: they count towards the majority policy the new pages are judged by.
+    project_checks: list[PageCheck] = field(default_factory=list)
 
     @property
     def label_check(self) -> CheckReport | None:
-        """The label hygiene of the pages imported with labels (None when none was)."""
-        return summarise(self.checks) if self.checks else None
+        """The label hygiene of the pages imported with labels (None when none was), their policy judged
+        against the majority of every page of the project with labels."""
+        return summarise(self.checks, self.project_checks) if self.checks else None
 
 
 def import_paths(project: Project, paths: Iterable[str | Path],
@@ -106,6 +110,12 @@ def import_paths(project: Project, paths: Iterable[str | Path],
             report.problems.append(ImportProblem(source.path, f"cannot be read ({error.strerror or error})"))
         except Exception as error:  # noqa: BLE001 - one odd file must not stop a batch; the reason is reported
             report.problems.append(ImportProblem(source.path, f"unexpected {type(error).__name__}: {error}"))
+    if report.checks and annotator is None:
+        from .scoring import labelled_pages
+
+        new = {c.page for c in report.checks}
+        report.project_checks = [check_page(name, page, records) for name, page, records
+                                 in labelled_pages(project, scored_only=False) if name not in new]
     return report
 
 

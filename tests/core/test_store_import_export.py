@@ -288,3 +288,27 @@ def test_the_import_report_states_the_label_hygiene_of_the_imported_pages(tmp_pa
         (page_2,) = [c for c in report.label_check.pages if c.page == "2"]
         assert page_2.unresolved == ["/body[1]/div[4]"] and page_2.twice == [(1, 3)]
         assert import_paths(project, [data / "html"]).label_check is None  # no labels, no label check
+
+
+def test_an_imported_page_s_label_policy_is_judged_against_the_project_s_pages(tmp_path: Path, capsys) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    for root in (first, second):
+        (root / "html").mkdir(parents=True)
+        (root / "gt").mkdir()
+    for n in (1, 2, 3):  # three pages whose labels hold no page chrome
+        (first / "html" / f"{n}.html").write_text(PAGE.replace("<li>a", f"<li>a{n}"), encoding="utf-8")
+        (first / "gt" / f"{n}.json").write_text(json.dumps([["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[2]"]]))
+    menu = "<html><body><nav><ul><li>Home</li><li>Shop</li></ul></nav><ul><li>x</li><li>y</li></ul></body></html>"
+    (second / "html" / "4.html").write_text(menu, encoding="utf-8")
+    (second / "gt" / "4.json").write_text(json.dumps([["/body[1]/nav[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[1]"]]))
+    project_dir = tmp_path / "p"
+    assert run_cli(["project", "init", str(project_dir)]) == 0
+    assert run_cli(["import", str(first), "--project", str(project_dir), "-q"]) == 0
+    capsys.readouterr()
+    assert run_cli(["import", str(second), "--project", str(project_dir), "-q"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    # Alone, page 4 would be its own majority; against the project's four pages it is the one unlike them.
+    assert "labels: page 4: labels page chrome (navigation, header, footer, aside), unlike most pages" in out
+    summary = next(line for line in out if line.startswith("label check"))
+    assert summary.startswith("label check of the pages imported with labels, policy against the project's 4 "
+                              "pages with labels: 1 pages: 0 with label problems, 1 whose policy differs")
