@@ -180,7 +180,8 @@ def bags(count: int, seed: int, config: FitConfig) -> list[list[int]]:
     never used. One share of every page when bagging is off, or when a share would be too small for the
     second stage's inner folds (bagging a handful of pages would only repeat one fit)."""
     groups = max(config.bags, round(1 / max(1e-9, 1.0 - config.bag_share)))
-    if config.bags <= 1 or count - -(-count // groups) < 2 * INNER_FOLDS:
+    largest_group = -(-count // groups)  # rounded up
+    if config.bags <= 1 or count - largest_group < 2 * INNER_FOLDS:
         return [list(range(count))]
     order = np.random.default_rng(seed + BAG_SEED).permutation(count)
     left_out = np.array_split(order, groups)[:config.bags]
@@ -195,9 +196,9 @@ def _both_kinds(examples: Sequence[Example]) -> bool:
 
 def _fit_member(examples: Sequence[Example], seed: int, config: FitConfig) -> Stages:
     first = _first_stage(examples, seed, config)
-    if config.stages != 2 or len(examples) < 2 * INNER_FOLDS or not all(
-            _both_kinds([e for i, e in enumerate(examples) if i not in set(held)])
-            for held in folds(len(examples), INNER_FOLDS, seed + 1)):
+    inner_trainable = all(_both_kinds([e for i, e in enumerate(examples) if i not in held])
+                          for held in map(set, folds(len(examples), INNER_FOLDS, seed + 1)))
+    if config.stages != 2 or len(examples) < 2 * INNER_FOLDS or not inner_trainable:
         return Stages(first)  # too few pages, or records on too few of them, for the inner cross-validation
     p1 = _out_of_fold(examples, seed, config)
     matrices = [np.hstack([e.features, context_features(e.candidates, p, e.features)]) if len(e.features)
@@ -221,8 +222,8 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
         "trained_on": description or f"{len(examples)} labelled pages",
         "pages": [{"name": e.name, "source": e.source, "digest": e.digest} for e in examples],
         "seed": seed, "config": dict(config.__dict__), "positive_target": POSITIVE, "threshold": threshold,
-        "members": [{"seed": seed + b, "left_out": [examples[i].name for i in range(len(examples))
-                                                     if i not in set(share)]} for b, share in enumerate(shares)],
+        "members": [{"seed": seed + b, "left_out": [e.name for i, e in enumerate(examples) if i not in kept]}
+                    for b, kept in enumerate(map(set, shares))],
         "second_stage_from": f"out-of-fold first-stage probabilities ({INNER_FOLDS}-fold, training pages only)",
         "learner": f"scikit-learn {sklearn.__version__} GradientBoostingClassifier",
     }
