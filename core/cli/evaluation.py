@@ -13,13 +13,14 @@ from ..atomic import write_text
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
 from ..page.dataset import record_files
-from ..records.hygiene import CheckReport, check_pages, dataset_labels
+from ..records.hygiene import CheckReport, check_pages
 from ..records.score import DatasetScore
 from ..runs.evaluate import score_run, score_seeds, seed_runs, without_failed
 from ..runs.progress import progress
 from . import project as project_cli
 from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
+from .labels import label_sources
 from .output import warn
 from .pages import token_counter
 
@@ -76,13 +77,8 @@ def _label_check(args: argparse.Namespace) -> CheckReport:
     def bar(items: Iterable[T], total: int | None = None) -> Iterable[T]:
         return progress(items, total, label="ceiling", enabled=not args.quiet)
 
-    if args.project:
-        from ..store.project import open_project
-        from ..store.scoring import labelled_pages
-
-        with open_project(args.project) as project:
-            return check_pages(bar(labelled_pages(project)))
-    return check_pages(bar(dataset_labels(args.pages, args.gt), len(record_files(args.gt))))
+    total = None if args.project else len(record_files(args.gt))
+    return check_pages(bar(label_sources(args, scored_only=True), total))
 
 
 def _ceiling_dict(report: CheckReport) -> dict[str, object]:

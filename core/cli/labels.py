@@ -25,13 +25,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.set_defaults(handler=run)
 
 
-def _sources(args: argparse.Namespace) -> Iterable[tuple[str, Page, Sequence[Sequence[str]]]]:
+def label_sources(args: argparse.Namespace, *, scored_only: bool = False
+                  ) -> Iterable[tuple[str, Page, Sequence[Sequence[str]]]]:
+    """The labelled pages of `--project` (with `scored_only`, those a run is scored on; else every page holding
+    records) or of `--pages` + `--gt`."""
     if args.project:
         from ..store import open_project
         from ..store.scoring import labelled_pages
 
         with open_project(args.project) as project:
-            yield from labelled_pages(project, scored_only=False)
+            yield from labelled_pages(project, scored_only=scored_only)
         return
     if not (args.pages and args.gt):
         raise RecordLensError("labels check needs --pages DIR and --gt DIR, or --project DIR")
@@ -39,7 +42,7 @@ def _sources(args: argparse.Namespace) -> Iterable[tuple[str, Page, Sequence[Seq
 
 
 def run(args: argparse.Namespace) -> int:
-    report = check_pages(_sources(args))
+    report = check_pages(label_sources(args))
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
         return 0

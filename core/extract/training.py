@@ -236,16 +236,10 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
 
 def dataset_pages(pages_dir: str | Path, gt_dir: str | Path) -> list[LabelledPage]:
     """Every page with ground truth in `pages_dir` + `gt_dir` (a NEXT-EVAL style dataset)."""
-    from ..page.dataset import find_page_file, load_page, record_files
-    from ..records.model import load_records
+    from ..records.hygiene import dataset_labels
 
-    out = []
-    for name, truth_file in record_files(gt_dir).items():
-        page_file = find_page_file(pages_dir, name)
-        if page_file is None:
-            continue
-        out.append(LabelledPage(name, load_page(page_file, name).page, load_records(truth_file).records,
-                                _source_name(pages_dir)))
+    source = _source_name(pages_dir)
+    out = [LabelledPage(name, page, records, source) for name, page, records in dataset_labels(pages_dir, gt_dir)]
     if not out:
         raise DatasetError(f"no page with ground truth in {pages_dir} and {gt_dir}")
     return out
@@ -270,17 +264,14 @@ def project_model_path(project_dir: str | Path) -> Path:
 def project_pages(project_dir: str | Path, progress: Callable[[str], None] | None = None) -> list[LabelledPage]:
     """A project's pages marked labelled (or reviewed), with their accepted and edited records."""
     from ..store.project import open_project
-    from ..store.schema import TRUE_PAGE_STATUSES
+    from ..store.scoring import labelled_pages
 
     out = []
     with open_project(project_dir) as project:
-        for info in project.pages():
-            if info.status not in TRUE_PAGE_STATUSES:
-                continue
+        for name, page, records in labelled_pages(project):
             if progress is not None:
-                progress(info.name)
-            loaded = project.load(info.name)
-            out.append(LabelledPage(info.name, loaded.page, project.true_records(info.name), str(project.root)))
+                progress(name)
+            out.append(LabelledPage(name, page, records, str(project.root)))
     if not out:
         raise DatasetError(f"no page marked labelled in the project {project_dir}")
     return out

@@ -27,7 +27,7 @@ from pathlib import Path
 from ..page.dataset import find_page_file, load_page, record_files
 from ..page.dom import CHROME_TAGS, Page, within
 from .model import TextKeyIndex, load_records
-from .score import score_expanded
+from .score import PageScore, score_expanded
 
 CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo"})
 
@@ -112,7 +112,7 @@ def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageC
         elements = [page.resolve(x) for x in record]
         if any(e is not None and within(e, CHROME_TAGS, CHROME_ROLES) for e in elements):
             result.chrome_records += 1
-    result.ceiling = score_expanded(list(dict.fromkeys(expanded)), expanded).f1
+    result.ceiling = ceiling_score(expanded).f1
     # Records are compared through an index of their keys, so a page of hundreds of records stays fast.
     owners: dict[str, list[int]] = {}
     for i, keyset in enumerate(expanded):
@@ -132,6 +132,12 @@ def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageC
             elif n == len(keyset) < len(expanded[j]):
                 result.nested.append((i + 1, j + 1))
     return result
+
+
+def ceiling_score(truth: Sequence[frozenset[str]], name: str = "") -> PageScore:
+    """The score of predicting each distinct expanded true record once: the labels' ceiling for an extractor
+    that proposes no record twice."""
+    return score_expanded(list(dict.fromkeys(truth)), truth, name)
 
 
 def check_pages(pages: Iterable[tuple[str, Page, Sequence[Sequence[str]]]]) -> CheckReport:

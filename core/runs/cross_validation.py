@@ -40,6 +40,7 @@ from ..extract.labels_match import oracle_selection
 from ..extract.repeats import extract_records
 from ..extract.selector import select
 from ..extract.training import FitConfig, FoldResult, LabelledPage, cross_validate, dataset_pages, prepare
+from ..records.hygiene import ceiling_score
 from ..records.model import TextKeyIndex
 from ..records.score import PageScore, score_expanded
 
@@ -203,7 +204,7 @@ def cross_validate_sets(sets: Sequence[tuple[str | Path, str | Path]], k: int = 
         repeats = score_expanded(keys.expand_all(extract_records(lp.page)), e.truth, e.name)
         picked = oracle_selection(e.candidates, e.expanded, e.truth, list(e.targets))
         oracle = score_expanded([r for i in picked for r in e.expanded[i]], e.truth, e.name)
-        ceiling = score_expanded(list(dict.fromkeys(e.truth)), e.truth, e.name)
+        ceiling = ceiling_score(e.truth, e.name)
         figures.append(PageResult(lp.source, lp.name, result.fold, selector, repeats, oracle, ceiling))
     seconds = {"prepare": prepared - start, "cross_validation": fitted - prepared,
                "scoring": time.perf_counter() - fitted}
