@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QProgressBar
 
-from ...core.extract import project_model_path, train_on_project
+from ...core.extract import project_model, train_on_project
 from ...core.records import new_records
 from ...core.store import TRUE_PAGE_STATUSES, Project
 from ..qt.jobs import BackgroundJob
@@ -99,12 +99,21 @@ class JobController:
         key = gemini_key(window.keys)
         method = method or proposal_method(window.settings, has_key=bool(key))
         params = extractor_params(method, window.settings, key)
-        model = project_model_path(window.project.root)
-        if method == "selector" and model.is_file():  # the project's own model, learnt from its labels
-            params["model"] = str(model)
+        problem = ""
+        if method == "selector":
+            model, problem = project_model(window.project.root)
+            if model is not None:  # the project's own model, learnt from its labels
+                params["model"] = str(model)
         worker = ProposeWorker(window.project.root, pages, method, params)
         worker.proposed.connect(self._on_proposal)
-        return worker if self.start(worker, f"proposing with {method}") else None
+        if not self.start(worker, f"proposing with {method}"):
+            return None
+        if problem:  # said when the job ends too, so that "done" does not hide it
+            note = (f"{problem}: proposed with the shipped model; Propose → Learn from this project's labelled "
+                    "pages (Ctrl+Shift+L) learns it again")
+            window.message(note, 20000)
+            worker.done.connect(lambda cancelled, failure: window.message(note, 20000))
+        return worker
 
     def do_learn(self) -> BackgroundJob | None:
         """Train the selector on the pages marked labelled, into the project: Propose then follows this project's

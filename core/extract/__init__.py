@@ -15,8 +15,8 @@ from ..errors import RecordLensError
 from .base import Extraction, Extractor
 
 __all__ = [
-    "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "project_model_path",
-    "register", "train_on_project",
+    "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "project_model",
+    "project_model_path", "register", "train_on_project",
 ]
 
 DEFAULT_METHOD = "selector"  # what `extract` and the app's Propose use: offline, deterministic, a small shipped model
@@ -82,6 +82,23 @@ def project_model_path(project_dir: str | Path) -> Path:
     from .training import project_model_path as path_in
 
     return path_in(project_dir)
+
+
+def project_model(project_dir: str | Path) -> tuple[Path | None, str]:
+    """The project's own selector model if it has one that this version can use; otherwise None and why not
+    ("" when the project has learnt none). A model learnt by an older version, on other candidate features, is
+    refused rather than misread: it must be learnt again."""
+    from .selector import load_model
+    from .selector_model import ModelError
+
+    path = project_model_path(project_dir)
+    if not path.is_file():
+        return None, ""
+    try:
+        load_model(path)
+    except ModelError as error:
+        return None, f"this project's learnt model cannot be used ({error})"
+    return path, ""
 
 
 def train_on_project(project_dir: str | Path, **options: object) -> Path:

@@ -2,7 +2,11 @@
 
 Contract. `page_candidates(page)` returns every region `repeats` builds (records of one kind under one parent,
 see `repeats.find_regions`) *before* any of its hard choices: no container filter, no chrome discount, no
-relative floor. Each candidate carries a fixed-length feature vector (`FEATURE_NAMES`, all floats) that
+relative floor; and two kinds `repeats` never proposes (`CANDIDATE_PARAMETERS`): records of two or three
+consecutive items where a list's items alternate in look (a title row, then its details row), and regions
+inside form controls and widgets (a carousel's items in a listbox, a select's options), marked by their own
+features so that a model, not a filter, decides whether such a page labels them. Each candidate carries a
+fixed-length feature vector (`FEATURE_NAMES`, all floats) that
 describes it from structure only: its size and regularity, its record make-up (links, headings, images, text
 length), its place on the page (depth, position, share of the page's text), its chrome evidence (tags, roles,
 class words: as separate, soft features), and how it nests among the other candidates (regions inside its
@@ -28,8 +32,10 @@ from ..page.dom import CHROME_TAGS, Element, Page
 from .repeats import (
     CHROME_ROLES,
     CHROME_WORDS,
-    DEFAULT_PARAMETERS,
+    FORM_TAGS,
+    ITEM_ROLES,
     LIST_PARENTS,
+    WIDGET_ROLES,
     PageFacts,
     Parameters,
     Region,
@@ -48,7 +54,12 @@ PARENT_TAGS = ("ul", "ol", "tbody", "table", "div", "nav", "section", "main", "d
 MAIN_TAGS = frozenset({"main", "article"})
 
 
+# Chrome tag, chrome role, chrome class word, in main content, in a form, in a table cell, in a widget: each 1.0
+# when the element or an ancestor is one.
+Context = tuple[float, float, float, float, float, float, float]
+NO_CONTEXT: Context = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 _UNDISCOUNTED = Parameters(chrome_weight=1.0)
+CANDIDATE_PARAMETERS = Parameters(row_groups=True, widgets=True)
 
 
 @dataclass
@@ -75,7 +86,7 @@ class PageCandidates:
     same: list[list[int]] = field(default_factory=list)  # per candidate: other candidates of its template
 
 
-def page_candidates(page: Page, params: Parameters = DEFAULT_PARAMETERS) -> PageCandidates:
+def page_candidates(page: Page, params: Parameters = CANDIDATE_PARAMETERS) -> PageCandidates:
     facts = PageFacts(page, params.signature_depth)
     regions = find_regions(facts, params)
     mark_containers(regions, facts, params)
@@ -144,7 +155,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "record_elements", "container_share", "link_share", "link_record_share", "heading_share", "media_share",
     "log_chars_per_record", "chars_spread", "log_links_per_record", "signature_agreement", "distinct_cores",
     "parent_is_list", "member_share_of_parent", "log_parent_depth", "depth_rel", "position", "span_share",
-    "chrome_tag", "chrome_role", "chrome_word", "in_main", "in_form", "inside_table_cell",
+    "chrome_tag", "chrome_role", "chrome_word", "in_main", "in_form", "inside_table_cell", "in_widget",
+    "widget_item_share",
     "own_text_share", "log_inner_regions", "inner_list_share", "inner_best_rel", "inner_count_ratio",
     "log_outer_regions", "outer_best_rel", "outer_count_ratio", "outer_one_each",
     "log_same_template", "same_template_best_rel", "siblings_same_tag_regions", "log_distinct_region_parents",
@@ -190,7 +202,7 @@ class _Featurizer:
         self.n = max(1, n)
         self.max_depth = 1
         self.depths: dict[int, int] = {}
-        self._context: dict[int, tuple[float, float, float, float, float, float]] = {}
+        self._context: dict[int, Context] = {}
 
     def run(self, pc: PageCandidates) -> None:
         regions = [c.region for c in self.candidates]
@@ -270,7 +282,9 @@ class _Featurizer:
         depth = self.depths[id(region)]
         first = region.records[0][0].order
         last = self.ends[region.records[-1][-1].order]
-        chrome_tag, chrome_role, chrome_word, in_main, in_form, in_cell = self._context_of(parent)
+        chrome_tag, chrome_role, chrome_word, in_main, in_form, in_cell, in_widget = self._context_of(parent)
+        widget_items = sum(1 for rec in region.records
+                           if rec[0].tag in FORM_TAGS or (rec[0].attrs.get("role") or "") in ITEM_ROLES) / count
         own_text = sum(1 for e in elements if facts.has_text[e.order]) / len(elements)
 
         inner_multi = [regions[j] for j in inner if regions[j].count >= 3]
@@ -300,7 +314,7 @@ class _Featurizer:
             heading_share, media_share, _log(mean_chars), chars_spread, _log(links_per_record), agreement, cores,
             float(parent.tag in LIST_PARENTS), count * len(region.records[0]) / parent_children, _log(depth),
             depth / self.max_depth, first / self.n, (last - first + 1) / self.n,
-            chrome_tag, chrome_role, chrome_word, in_main, in_form, in_cell, own_text,
+            chrome_tag, chrome_role, chrome_word, in_main, in_form, in_cell, in_widget, widget_items, own_text,
             _log(len(inner)), inner_list_share, inner_best / score, inner_count / count,
             _log(len(outer)), outer_best / score, outer_count / count, outer_one_each,
             _log(len(same)), same_best / score, float(len(same) > 0), _log(tag_parents),
@@ -312,7 +326,7 @@ class _Featurizer:
         features.append(float(parent.tag not in PARENT_TAGS))
         return features
 
-    def _context_of(self, element: Element) -> tuple[float, float, float, float, float, float]:
+    def _context_of(self, element: Element) -> Context:
         """Chrome and context evidence from the element and its ancestors (cached per element).
 
         Iterative: climb to the nearest cached ancestor, then fill the cache downwards (no recursion on deep
@@ -322,10 +336,10 @@ class _Featurizer:
         while node is not None and node.order not in self._context:
             chain.append(node)
             node = node.parent
-        above = self._context[node.order] if node is not None else (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        above = self._context[node.order] if node is not None else NO_CONTEXT
         for item in reversed(chain):
             if item.parent is None:
-                result = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+                result = NO_CONTEXT
             else:
                 role = item.attrs.get("role") or ""
                 result = (
@@ -336,6 +350,7 @@ class _Featurizer:
                     max(above[3], float(item.tag in MAIN_TAGS or role == "main")),
                     max(above[4], float(item.tag == "form")),
                     max(above[5], float(item.tag in ("td", "th"))),
+                    max(above[6], float(item.tag in FORM_TAGS or role in WIDGET_ROLES)),
                 )
             self._context[item.order] = result
             above = result

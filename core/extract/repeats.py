@@ -97,6 +97,13 @@ class Parameters:
     link_list_share: float = 0.75  # share of a record taken by a list of links that makes it a link group
     relative_floor: float = 0.25  # kept regions score at least this share of the main region
     template_similarity: float = 0.5  # record-signature Jaccard for "same template as a kept region"
+    # Also propose records of a few sibling rows each where the items of a list differ in look with a fixed
+    # period (a title row, then a row of its details): a candidate for a selector to weigh, off for repeats.
+    row_groups: bool = False
+    # Also propose regions inside form controls and widgets (a select's options, a listbox's or a menu's items,
+    # tab panels): repeats never reports them, but some labels count a carousel's items as records, so a
+    # selector gets them as candidates, marked as such, to weigh.
+    widgets: bool = False
 
 
 DEFAULT_PARAMETERS = Parameters()
@@ -223,14 +230,17 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 def find_regions(facts: PageFacts, params: Parameters) -> list[Region]:
     regions: list[Region] = []
+    never = NEVER_RECORDS - FORM_TAGS if params.widgets else NEVER_RECORDS
     for parent in facts.page.elements:
-        if parent.tag in NEVER_RECORDS or within(parent, FORM_TAGS, WIDGET_ROLES):
+        if parent.tag in never or (not params.widgets and within(parent, FORM_TAGS, WIDGET_ROLES)):
             continue
-        children = [c for c in facts.text_children(parent) if c.tag not in NEVER_RECORDS and not _is_heading_row(c)]
+        children = [c for c in facts.text_children(parent) if c.tag not in never and not _is_heading_row(c)]
         if len(children) < 2:
             continue
         kinds = _kinds_of(parent, children, facts, params.similarity)
-        regions.extend(_regions_of(parent, children, kinds, facts))
+        regions.extend(_regions_of(parent, children, kinds, facts, params.widgets))
+        if params.row_groups and parent.tag in LIST_PARENTS and _periodic_records(kinds) is None:
+            regions.extend(_row_groups(parent, children, facts, params.similarity))
     chrome_cache: dict[int, str] = {}
     for region in regions:
         region.chrome = _chrome_of(region.parent, chrome_cache)
@@ -277,7 +287,8 @@ def _alike(parent: Element, a: _Look, b: _Look, similarity: float) -> bool:
     return jaccard(a.signature, b.signature) >= similarity or jaccard(a.core_signature, b.core_signature) >= similarity
 
 
-def _regions_of(parent: Element, children: list[Element], kinds: list[int], facts: PageFacts) -> list[Region]:
+def _regions_of(parent: Element, children: list[Element], kinds: list[int], facts: PageFacts,
+                widgets: bool = False) -> list[Region]:
     periodic = _periodic_records(kinds)
     grouped_kinds: set[int] = set()
     regions: list[Region] = []
@@ -291,9 +302,40 @@ def _regions_of(parent: Element, children: list[Element], kinds: list[int], fact
         if kind not in grouped_kinds:
             members.setdefault(kind, []).append(child)
     for elements in members.values():
-        if len(elements) >= 2 and not _mostly_widget_items(elements):
+        if len(elements) >= 2 and (widgets or not _mostly_widget_items(elements)):
             regions.append(_region(parent, [[e] for e in elements], facts))
     return regions
+
+
+def _row_groups(parent: Element, children: list[Element], facts: PageFacts, similarity: float) -> list[Region]:
+    """Records of `period` consecutive items of a list whose items alternate in look over most of it: a
+    title row, then a row of its details. Items differ in look by class (or its absence) and differ in the
+    arrangement of their texts; rows that differ by class alone (zebra stripes) are one record each."""
+    kinds = _row_kinds(children, facts, similarity)
+    periodic = _periodic_records(kinds)
+    if periodic is None:
+        return []
+    start, period, repeats = periodic
+    if period * repeats * 2 < len(children):
+        return []
+    first = children[start:start + period]
+    if any(facts.signature(a) == facts.signature(b) for a, b in zip(first, first[1:], strict=False)):
+        return []
+    return [_region(parent, [children[start + i * period:start + (i + 1) * period] for i in range(repeats)], facts)]
+
+
+def _row_kinds(children: list[Element], facts: PageFacts, similarity: float) -> list[int]:
+    looks: list[tuple[str, str, frozenset[str]]] = []
+    kinds: list[int] = []
+    for child in children:
+        tag, css, signature = child.tag, child.attrs.get("class") or "", facts.signature(child)
+        kind = next((k for k, (t, c, sig) in enumerate(looks)
+                     if t == tag and c == css and jaccard(sig, signature) >= similarity), None)
+        if kind is None:
+            kind = len(looks)
+            looks.append((tag, css, signature))
+        kinds.append(kind)
+    return kinds
 
 
 def _periodic_records(kinds: list[int]) -> tuple[int, int, int] | None:

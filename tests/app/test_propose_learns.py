@@ -75,3 +75,28 @@ def test_learning_needs_labelled_pages(qtbot, tmp_path: Path) -> None:
     finally:
         window.close()
         window.shutdown()
+
+
+def test_a_model_learnt_by_an_older_version_is_named_and_the_shipped_one_proposes(qtbot, tmp_path: Path) -> None:
+    import json
+
+    from recordlens.core.extract.selector import DEFAULT_MODEL
+
+    folder, _ = project_with_policy(tmp_path / "old-model", with_secondary=False)
+    stale = json.loads(DEFAULT_MODEL.read_text(encoding="utf-8"))
+    stale["features"]["first"] = stale["features"]["first"][:-1]  # learnt on other candidate features
+    project_model_path(folder).parent.mkdir(parents=True, exist_ok=True)
+    project_model_path(folder).write_text(json.dumps(stale), encoding="utf-8")
+    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
+                        settings_file=tmp_path / "settings.json", key_store=SessionKeyStore())
+    try:
+        window.show()
+        assert window.propose(["8"]) is not None
+        qtbot.waitUntil(lambda: window.job is None, timeout=60_000)
+        assert window.project.labels("8"), "nothing proposed"
+        message = window.statusBar().currentMessage()
+        assert "cannot be used" in message and "learns it again" in message
+        assert project_model_path(folder).read_text(encoding="utf-8") == json.dumps(stale)  # left as it was
+    finally:
+        window.close()
+        window.shutdown()

@@ -17,13 +17,14 @@ import pytest
 from recordlens.core.cli.command import main as cli_main
 from recordlens.core.extract import create
 from recordlens.core.extract.candidates import FEATURE_NAMES, feature_matrix, page_candidates
+from recordlens.core.extract.repeats import PageFacts, Parameters, find_regions
 from recordlens.core.extract.selector import DEFAULT_MODEL, SelectorExtractor
 from recordlens.core.extract.selector_model import Ensemble, ModelError, SelectorModel
 from recordlens.core.extract.training import FitConfig, LabelledPage, _fit_trees, _stack, bags, fit, prepare
 from recordlens.core.page.dom import Page, parse_html
 from recordlens.core.records.model import save_records
 
-SMALL = FitConfig(trees=40, depth=3)
+SMALL = FitConfig(trees=40, depth=3, bags=4, bag_share=0.8)  # quick to fit; four members are enough to test bagging
 
 
 def catalogue(rng: random.Random) -> tuple[str, list[list[str]], list[list[str]]]:
@@ -215,6 +216,45 @@ def test_features_are_the_same_every_time_and_have_their_names() -> None:
     first = feature_matrix(page_candidates(parse_html(html)))
     assert first.shape[1] == len(FEATURE_NAMES)
     assert np.array_equal(first, feature_matrix(page_candidates(parse_html(html))))
+
+
+def _story_table(rows: str) -> str:
+    return f"<html><body><table><tbody>{rows}</tbody></table></body></html>"
+
+
+def test_rows_that_alternate_in_look_are_also_proposed_as_records_of_two_rows() -> None:
+    # A title row, then a row of its details, then a spacer without text: one story is two rows.
+    story = ('<tr class="story"><td><a href="/s{k}">Story {k}</a> <span>site{k}.org</span></td></tr>'
+             '<tr><td><span>{k} points</span> by <a href="/u{k}">user{k}</a> <a href="/c{k}">{k} comments</a></td></tr>'
+             '<tr class="spacer"><td></td></tr>')
+    page = parse_html(_story_table("".join(story.format(k=k) for k in range(1, 9))))
+    regions = [c.region for c in page_candidates(page).candidates]
+    pairs = [r for r in regions if len(r.records[0]) == 2]
+    assert len(pairs) == 1 and pairs[0].count == 8
+    assert [e.tag for e in pairs[0].records[0]] == ["tr", "tr"]
+    assert any(r.count == 16 and len(r.records[0]) == 1 for r in regions)  # the rows one by one stay a candidate
+    # The hand rules of repeats are not changed by it.
+    assert all(len(r.records[0]) == 1 for r in find_regions(PageFacts(page, 4), Parameters()))
+
+
+def test_zebra_striped_rows_are_not_paired() -> None:
+    row = '<tr class="{parity}"><td><a href="/p{k}">Item {k}</a></td><td>{k} units</td><td>price {k}</td></tr>'
+    page = parse_html(_story_table("".join(row.format(parity=("odd", "even")[k % 2], k=k) for k in range(12))))
+    assert all(len(c.region.records[0]) == 1 for c in page_candidates(page).candidates)
+
+
+def test_items_of_widgets_are_candidates_marked_as_such_but_never_records_of_repeats() -> None:
+    # Some labels count a carousel's items, or a select's options, as records: the selector weighs them.
+    cards = "".join(f'<a href="/c{k}"><span>Company {k}</span> <span>{k} jobs</span></a>' for k in range(6))
+    options = "".join(f"<option>City {k}</option>" for k in range(5))
+    page = parse_html(f'<html><body><div role="listbox" class="carousel"><div>{cards}</div></div>'
+                      f"<form><select>{options}</select></form></body></html>")
+    pc = page_candidates(page)
+    by_tag = {c.region.records[0][0].tag: c for c in pc.candidates}
+    assert by_tag["a"].region.count == 6 and by_tag["option"].region.count == 5
+    widget = FEATURE_NAMES.index("in_widget"), FEATURE_NAMES.index("widget_item_share")
+    assert by_tag["a"].features[widget[0]] == 1.0 and by_tag["option"].features[widget[1]] == 1.0
+    assert find_regions(PageFacts(page, 4), Parameters()) == []
 
 
 def write_dataset(root: Path, pages: list[LabelledPage], seed: int) -> tuple[Path, Path]:
