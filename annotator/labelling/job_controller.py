@@ -31,6 +31,7 @@ class JobController:
     def __init__(self, window: LabellingWindow) -> None:
         self.window = window
         self.job: BackgroundJob | None = None
+        self._done = "done"  # what the status bar says when the running job ends well
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(220)
         self.cancel_button = button("Cancel", self.do_cancel_job)
@@ -42,11 +43,13 @@ class JobController:
         self.cancel_button.setVisible(running)
         self.window.actions_by_name["cancel_job"].setEnabled(running)
 
-    def start(self, job: BackgroundJob, what: str) -> bool:
+    def start(self, job: BackgroundJob, what: str, done: str = "done") -> bool:
+        """Run `job` in the background; `done` is said when it ends well (a warning that must outlast it)."""
         if self.job is not None:
             self.window.message("another job is running; cancel it first (Ctrl+.)")
             return False
         self.job = job
+        self._done = done
         job.progress.connect(self._on_progress)
         job.failed.connect(lambda page, text: self.window.message(f"page {page}: {text}", 15000))
         job.done.connect(self._on_done)
@@ -68,7 +71,9 @@ class JobController:
         if job is not None:
             job.wait()
         self._show_running(False)
-        self.window.message("cancelled" if cancelled else (f"failed: {failure}" if failure else "done"), 10000)
+        done = self._done
+        self.window.message("cancelled" if cancelled else (f"failed: {failure}" if failure else done),
+                            10000 if done == "done" else 30000)
 
     def do_cancel_job(self) -> None:
         if self.job is not None:
@@ -106,14 +111,13 @@ class JobController:
                 params["model"] = str(model)
         worker = ProposeWorker(window.project.root, pages, method, params)
         worker.proposed.connect(self._on_proposal)
-        if not self.start(worker, f"proposing with {method}"):
-            return None
-        if problem:  # said when the job ends too, so that "done" does not hide it
-            note = (f"{problem}: proposed with the shipped model; Propose → Learn from this project's labelled "
-                    "pages (Ctrl+Shift+L) learns it again")
-            window.message(note, 20000)
-            worker.done.connect(lambda cancelled, failure: window.message(note, 20000))
-        return worker
+        what, done = f"proposing with {method}", "done"
+        if problem:  # said as the job starts and again as it ends well, so that "done" does not hide it
+            learn = window.actions_by_name["learn"]
+            done = (f"{problem}: proposed with the shipped model; {learn.text().replace('&', '')} "
+                    f"({learn.shortcut().toString()}) learns it again")
+            what = f"{what}: {done}"
+        return worker if self.start(worker, what, done) else None
 
     def do_learn(self) -> BackgroundJob | None:
         """Train the selector on the pages marked labelled, into the project: Propose then follows this project's

@@ -32,18 +32,17 @@ from ..page.dom import CHROME_TAGS, Element, Page
 from .repeats import (
     CHROME_ROLES,
     CHROME_WORDS,
-    FORM_TAGS,
-    ITEM_ROLES,
     LIST_PARENTS,
-    WIDGET_ROLES,
     PageFacts,
     Parameters,
     Region,
     class_words,
     find_regions,
+    is_widget,
     jaccard,
     mark_containers,
     score_region,
+    widget_item_share,
 )
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -283,8 +282,7 @@ class _Featurizer:
         first = region.records[0][0].order
         last = self.ends[region.records[-1][-1].order]
         chrome_tag, chrome_role, chrome_word, in_main, in_form, in_cell, in_widget = self._context_of(parent)
-        widget_items = sum(1 for rec in region.records
-                           if rec[0].tag in FORM_TAGS or (rec[0].attrs.get("role") or "") in ITEM_ROLES) / count
+        widget_items = widget_item_share([rec[0] for rec in region.records])
         own_text = sum(1 for e in elements if facts.has_text[e.order]) / len(elements)
 
         inner_multi = [regions[j] for j in inner if regions[j].count >= 3]
@@ -350,7 +348,7 @@ class _Featurizer:
                     max(above[3], float(item.tag in MAIN_TAGS or role == "main")),
                     max(above[4], float(item.tag == "form")),
                     max(above[5], float(item.tag in ("td", "th"))),
-                    max(above[6], float(item.tag in FORM_TAGS or role in WIDGET_ROLES)),
+                    max(above[6], float(is_widget(item))),
                 )
             self._context[item.order] = result
             above = result

@@ -310,7 +310,9 @@ def _regions_of(parent: Element, children: list[Element], kinds: list[int], fact
 def _row_groups(parent: Element, children: list[Element], facts: PageFacts, similarity: float) -> list[Region]:
     """Records of `period` consecutive items of a list whose items alternate in look over most of it: a
     title row, then a row of its details. Items differ in look by class (or its absence) and differ in the
-    arrangement of their texts; rows that differ by class alone (zebra stripes) are one record each."""
+    arrangement of their texts; rows that differ by class but mostly not in their texts (zebra stripes) are one
+    record each. Where an odd item at one end of the run leaves open where a record begins (a details row
+    before the first title, or a title without details after the last), both readings are candidates."""
     kinds = _row_kinds(children, facts, similarity)
     periodic = _periodic_records(kinds)
     if periodic is None:
@@ -318,10 +320,25 @@ def _row_groups(parent: Element, children: list[Element], facts: PageFacts, simi
     start, period, repeats = periodic
     if period * repeats * 2 < len(children):
         return []
-    first = children[start:start + period]
-    if any(facts.signature(a) == facts.signature(b) for a, b in zip(first, first[1:], strict=False)):
-        return []
-    return [_region(parent, [children[start + i * period:start + (i + 1) * period] for i in range(repeats)], facts)]
+    end = start + period * repeats
+    while end < len(kinds) and kinds[end] == kinds[end - period]:
+        end += 1
+    offsets = range(end - start - period * repeats + 1)  # 0, or 0 .. k when k odd items extend the run
+    regions = []
+    for offset in offsets:
+        first = start + offset
+        count = (end - first) // period
+        records = [children[first + i * period:first + (i + 1) * period] for i in range(count)]
+        if count >= MIN_PERIODS and not _mostly_alike_items(records, facts):
+            regions.append(_region(parent, records, facts))
+    return regions
+
+
+def _mostly_alike_items(records: list[list[Element]], facts: PageFacts) -> bool:
+    """Whether most records' items have the same arrangement of texts (they differ by class only)."""
+    alike = sum(1 for record in records
+                if any(facts.signature(a) == facts.signature(b) for a, b in zip(record, record[1:], strict=False)))
+    return alike * 2 >= len(records)
 
 
 def _row_kinds(children: list[Element], facts: PageFacts, similarity: float) -> list[int]:
@@ -361,8 +378,22 @@ def _region(parent: Element, records: list[list[Element]], facts: PageFacts) -> 
     return Region(parent, records, [sum(facts.text_count(e) for e in record) for record in records])
 
 
+def is_widget_item(element: Element) -> bool:
+    """A choice of a form control or a widget (an option, a menu item, a tab and its panel)."""
+    return element.tag in FORM_TAGS or (element.attrs.get("role") or "") in ITEM_ROLES
+
+
+def is_widget(element: Element) -> bool:
+    """A form control or a widget that holds choices (a select, a listbox, a menu, a tab list)."""
+    return element.tag in FORM_TAGS or (element.attrs.get("role") or "") in WIDGET_ROLES
+
+
+def widget_item_share(elements: Sequence[Element]) -> float:
+    return sum(map(is_widget_item, elements)) / len(elements) if elements else 0.0
+
+
 def _mostly_widget_items(elements: list[Element]) -> bool:
-    return sum((e.attrs.get("role") or "") in ITEM_ROLES for e in elements) * 2 >= len(elements)
+    return widget_item_share(elements) >= 0.5
 
 
 def _chrome_of(parent: Element, cache: dict[int, str]) -> str:

@@ -196,6 +196,8 @@ class SelectorModel:
             text = path.read_text(encoding="utf-8")
         except OSError as error:
             raise ModelError(f"{path}: cannot read the model ({error.strerror or error})") from None
+        except UnicodeDecodeError:
+            raise ModelError(f"{path}: not a selector model (not UTF-8 text)") from None
         model = cls.from_json(text, str(path))
         model.digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
         return model

@@ -95,8 +95,12 @@ def test_a_model_learnt_by_an_older_version_is_named_and_the_shipped_one_propose
         qtbot.waitUntil(lambda: window.job is None, timeout=60_000)
         assert window.project.labels("8"), "nothing proposed"
         message = window.statusBar().currentMessage()
-        assert "cannot be used" in message and "learns it again" in message
+        assert "cannot be used" in message and "Ctrl+Shift+L" in message and "learns it again" in message
         assert project_model_path(folder).read_text(encoding="utf-8") == json.dumps(stale)  # left as it was
+        project_model_path(folder).write_bytes(b"\xff\xfe not a model")  # damaged, not only stale
+        assert window.propose(["8"]) is not None
+        qtbot.waitUntil(lambda: window.job is None, timeout=60_000)
+        assert "not UTF-8" in window.statusBar().currentMessage()
     finally:
         window.close()
         window.shutdown()

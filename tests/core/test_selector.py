@@ -143,6 +143,10 @@ def test_a_damaged_or_foreign_model_file_is_refused_clearly(tmp_path: Path) -> N
         SelectorModel.load(other)
     with pytest.raises(ModelError, match="cannot read"):
         SelectorModel.load(tmp_path / "missing.json")
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe\x00 not text")
+    with pytest.raises(ModelError, match="not UTF-8"):
+        SelectorModel.load(binary)
 
 
 @pytest.mark.parametrize("damage", ["feature out of range", "short array", "a loop", "empty second stage",
@@ -224,10 +228,8 @@ def _story_table(rows: str) -> str:
 
 def test_rows_that_alternate_in_look_are_also_proposed_as_records_of_two_rows() -> None:
     # A title row, then a row of its details, then a spacer without text: one story is two rows.
-    story = ('<tr class="story"><td><a href="/s{k}">Story {k}</a> <span>site{k}.org</span></td></tr>'
-             '<tr><td><span>{k} points</span> by <a href="/u{k}">user{k}</a> <a href="/c{k}">{k} comments</a></td></tr>'
-             '<tr class="spacer"><td></td></tr>')
-    page = parse_html(_story_table("".join(story.format(k=k) for k in range(1, 9))))
+    spacer = '<tr class="spacer"><td></td></tr>'
+    page = parse_html(_story_table("".join(STORY.format(k=k) + spacer for k in range(1, 9))))
     regions = [c.region for c in page_candidates(page).candidates]
     pairs = [r for r in regions if len(r.records[0]) == 2]
     assert len(pairs) == 1 and pairs[0].count == 8
@@ -237,10 +239,29 @@ def test_rows_that_alternate_in_look_are_also_proposed_as_records_of_two_rows() 
     assert all(len(r.records[0]) == 1 for r in find_regions(PageFacts(page, 4), Parameters()))
 
 
+STORY = ('<tr class="story"><td><a href="/s{k}">Story {k}</a> <span>site{k}.org</span></td></tr>'
+         '<tr><td><span>{k} points</span> by <a href="/u{k}">user{k}</a> <a href="/c{k}">{k} comments</a></td></tr>')
+
+
+def test_an_odd_row_at_one_end_leaves_both_readings_of_the_pairs() -> None:
+    # A details row before the first title: the run alone cannot tell where a record begins.
+    stray = '<tr><td><span>0 points</span> by <a href="/u0">user0</a> <a href="/c0">0 comments</a></td></tr>'
+    page = parse_html(_story_table(stray + "".join(STORY.format(k=k) for k in range(1, 9))))
+    pairs = [r for r in (c.region for c in page_candidates(page).candidates) if len(r.records[0]) == 2]
+    starts = {r.records[0][0].attrs.get("class") for r in pairs}
+    assert "story" in starts and len(pairs) == 2
+    story_first = next(r for r in pairs if r.records[0][0].attrs.get("class") == "story")
+    assert story_first.count == 8 and all(rec[0].attrs.get("class") == "story" for rec in story_first.records)
+
+
 def test_zebra_striped_rows_are_not_paired() -> None:
     row = '<tr class="{parity}"><td><a href="/p{k}">Item {k}</a></td><td>{k} units</td><td>price {k}</td></tr>'
     page = parse_html(_story_table("".join(row.format(parity=("odd", "even")[k % 2], k=k) for k in range(12))))
     assert all(len(c.region.records[0]) == 1 for c in page_candidates(page).candidates)
+    # Nor when the first row alone has one more cell (a badge): most rows still differ by class only.
+    badge = row.replace("</tr>", "<td>sale</td></tr>").format(parity="even", k=0)
+    rows = badge + "".join(row.format(parity=("odd", "even")[k % 2], k=k) for k in range(1, 12))
+    assert all(len(c.region.records[0]) == 1 for c in page_candidates(parse_html(_story_table(rows))).candidates)
 
 
 def test_items_of_widgets_are_candidates_marked_as_such_but_never_records_of_repeats() -> None:
