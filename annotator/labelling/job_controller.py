@@ -114,8 +114,10 @@ class JobController:
         what, done = f"proposing with {method}", "done"
         if problem:  # said as the job starts and again as it ends well, so that "done" does not hide it
             learn = window.actions_by_name["learn"]
-            done = (f"{problem}: proposed with the shipped model; {learn.text().replace('&', '')} "
-                    f"({learn.shortcut().toString()}) learns it again")
+            # The way out first: a status bar cuts a long message at its end.
+            done = (f"proposed with the shipped model: this project's learnt model is unusable; "
+                    f"{learn.text().replace('&', '')} ({learn.shortcut().toString()}) learns it again. "
+                    f"Why: {problem}")
             what = f"{what}: {done}"
         return worker if self.start(worker, what, done) else None
 

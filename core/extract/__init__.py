@@ -86,8 +86,8 @@ def project_model_path(project_dir: str | Path) -> Path:
 
 def project_model(project_dir: str | Path) -> tuple[Path | None, str]:
     """The project's own selector model if it has one that this version can use; otherwise None and why not
-    ("" when the project has learnt none). A model learnt by an older version, on other candidate features, is
-    refused rather than misread: it must be learnt again."""
+    ("" when the project has learnt none; otherwise the reason, without the path). A model learnt by an older
+    version, on other candidate features, is refused rather than misread: it must be learnt again."""
     from .selector import load_model
     from .selector_model import ModelError
 
@@ -97,7 +97,7 @@ def project_model(project_dir: str | Path) -> tuple[Path | None, str]:
     try:
         load_model(path)
     except ModelError as error:
-        return None, f"this project's learnt model cannot be used ({error})"
+        return None, str(error).removeprefix(f"{path}: ")  # the path is the project's own, known to the caller
     return path, ""
 
 

@@ -95,7 +95,8 @@ def test_a_model_learnt_by_an_older_version_is_named_and_the_shipped_one_propose
         qtbot.waitUntil(lambda: window.job is None, timeout=60_000)
         assert window.project.labels("8"), "nothing proposed"
         message = window.statusBar().currentMessage()
-        assert "cannot be used" in message and "Ctrl+Shift+L" in message and "learns it again" in message
+        assert message.startswith("proposed with the shipped model") and "Ctrl+Shift+L" in message
+        assert "other candidate features" in message and str(folder) not in message
         assert project_model_path(folder).read_text(encoding="utf-8") == json.dumps(stale)  # left as it was
         project_model_path(folder).write_bytes(b"\xff\xfe not a model")  # damaged, not only stale
         assert window.propose(["8"]) is not None
