@@ -44,8 +44,9 @@ from __future__ import annotations
 import re
 import statistics
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 
 from ..page.dom import CHROME_TAGS, Element, Page, common_ancestor, within
 from .base import Extraction
@@ -237,10 +238,12 @@ def find_regions(facts: PageFacts, params: Parameters) -> list[Region]:
         children = [c for c in facts.text_children(parent) if c.tag not in never and not _is_heading_row(c)]
         if len(children) < 2:
             continue
-        kinds = _kinds_of(parent, children, facts, params.similarity)
-        regions.extend(_regions_of(parent, children, kinds, facts, params.widgets))
-        if params.row_groups and parent.tag in LIST_PARENTS and _periodic_records(kinds) is None:
-            regions.extend(_row_groups(parent, children, facts, params.similarity))
+        looks = [_look_of(child, facts) for child in children]
+        kinds = _kinds_of(looks, partial(_alike, parent, similarity=params.similarity))
+        periodic = _periodic_records(kinds)
+        regions.extend(_regions_of(parent, children, kinds, periodic, facts, params.widgets))
+        if params.row_groups and parent.tag in LIST_PARENTS and periodic is None:
+            regions.extend(_row_groups(parent, children, looks, facts, params.similarity))
     chrome_cache: dict[int, str] = {}
     for region in regions:
         region.chrome = _chrome_of(region.parent, chrome_cache)
@@ -252,18 +255,18 @@ def _is_heading_row(element: Element) -> bool:
     return element.tag == "tr" and bool(class_words(element) & HEADING_WORDS)
 
 
-def _kinds_of(parent: Element, children: list[Element], facts: PageFacts, similarity: float) -> list[int]:
-    """A kind number per child: siblings that look alike share one."""
+def _kinds_of(looks: list[_Look], alike: Callable[[_Look, _Look], bool], gather: bool = True) -> list[int]:
+    """A kind number per sibling (by its look): siblings that look `alike` share one. With `gather`, a kind is
+    known by a few of its members' looks, else by its first member's alone."""
     looks_per_kind: list[list[_Look]] = []
     kinds: list[int] = []
-    for child in children:
-        look = _look_of(child, facts)
-        kind = next((k for k, looks in enumerate(looks_per_kind)
-                     if any(_alike(parent, known, look, similarity) for known in looks)), None)
+    for look in looks:
+        kind = next((k for k, known_looks in enumerate(looks_per_kind)
+                     if any(alike(known, look) for known in known_looks)), None)
         if kind is None:
             kind = len(looks_per_kind)
             looks_per_kind.append([look])
-        elif len(looks_per_kind[kind]) < 4 and all(
+        elif gather and len(looks_per_kind[kind]) < 4 and all(
                 (known.tag, known.core_tag) != (look.tag, look.core_tag) for known in looks_per_kind[kind]):
             # A few different-looking members stand for the kind, so mixed kinds (article / div>article) gather.
             looks_per_kind[kind].append(look)
@@ -287,9 +290,8 @@ def _alike(parent: Element, a: _Look, b: _Look, similarity: float) -> bool:
     return jaccard(a.signature, b.signature) >= similarity or jaccard(a.core_signature, b.core_signature) >= similarity
 
 
-def _regions_of(parent: Element, children: list[Element], kinds: list[int], facts: PageFacts,
-                widgets: bool = False) -> list[Region]:
-    periodic = _periodic_records(kinds)
+def _regions_of(parent: Element, children: list[Element], kinds: list[int],
+                periodic: tuple[int, int, int] | None, facts: PageFacts, widgets: bool = False) -> list[Region]:
     grouped_kinds: set[int] = set()
     regions: list[Region] = []
     if periodic is not None:
@@ -307,13 +309,14 @@ def _regions_of(parent: Element, children: list[Element], kinds: list[int], fact
     return regions
 
 
-def _row_groups(parent: Element, children: list[Element], facts: PageFacts, similarity: float) -> list[Region]:
+def _row_groups(parent: Element, children: list[Element], looks: list[_Look], facts: PageFacts,
+                similarity: float) -> list[Region]:
     """Records of `period` consecutive items of a list whose items alternate in look over most of it: a
     title row, then a row of its details. Items differ in look by class (or its absence) and differ in the
     arrangement of their texts; rows that differ by class but mostly not in their texts (zebra stripes) are one
     record each. Where an odd item at one end of the run leaves open where a record begins (a details row
     before the first title, or a title without details after the last), both readings are candidates."""
-    kinds = _row_kinds(children, facts, similarity)
+    kinds = _kinds_of(looks, partial(_same_row_look, similarity=similarity), gather=False)
     periodic = _periodic_records(kinds)
     if periodic is None:
         return []
@@ -341,18 +344,9 @@ def _mostly_alike_items(records: list[list[Element]], facts: PageFacts) -> bool:
     return alike * 2 >= len(records)
 
 
-def _row_kinds(children: list[Element], facts: PageFacts, similarity: float) -> list[int]:
-    looks: list[tuple[str, str, frozenset[str]]] = []
-    kinds: list[int] = []
-    for child in children:
-        tag, css, signature = child.tag, child.attrs.get("class") or "", facts.signature(child)
-        kind = next((k for k, (t, c, sig) in enumerate(looks)
-                     if t == tag and c == css and jaccard(sig, signature) >= similarity), None)
-        if kind is None:
-            kind = len(looks)
-            looks.append((tag, css, signature))
-        kinds.append(kind)
-    return kinds
+def _same_row_look(a: _Look, b: _Look, similarity: float) -> bool:
+    """Two items of a list of one look: the same tag and class (or both none), and texts arranged alike."""
+    return a.tag == b.tag and (a.css or "") == (b.css or "") and jaccard(a.signature, b.signature) >= similarity
 
 
 def _periodic_records(kinds: list[int]) -> tuple[int, int, int] | None:
