@@ -222,6 +222,10 @@ def test_features_are_the_same_every_time_and_have_their_names() -> None:
     assert np.array_equal(first, feature_matrix(page_candidates(parse_html(html))))
 
 
+STORY = ('<tr class="story"><td><a href="/s{k}">Story {k}</a> <span>site{k}.org</span></td></tr>'
+         '<tr><td><span>{k} points</span> by <a href="/u{k}">user{k}</a> <a href="/c{k}">{k} comments</a></td></tr>')
+
+
 def _story_table(rows: str) -> str:
     return f"<html><body><table><tbody>{rows}</tbody></table></body></html>"
 
@@ -237,10 +241,6 @@ def test_rows_that_alternate_in_look_are_also_proposed_as_records_of_two_rows() 
     assert any(r.count == 16 and len(r.records[0]) == 1 for r in regions)  # the rows one by one stay a candidate
     # The hand rules of repeats are not changed by it.
     assert all(len(r.records[0]) == 1 for r in find_regions(PageFacts(page, 4), Parameters()))
-
-
-STORY = ('<tr class="story"><td><a href="/s{k}">Story {k}</a> <span>site{k}.org</span></td></tr>'
-         '<tr><td><span>{k} points</span> by <a href="/u{k}">user{k}</a> <a href="/c{k}">{k} comments</a></td></tr>')
 
 
 def test_an_odd_row_at_one_end_leaves_both_readings_of_the_pairs() -> None:
