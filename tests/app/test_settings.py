@@ -91,7 +91,7 @@ def test_propose_uses_gemini_only_with_a_key(monkeypatch) -> None:
     chosen = Settings(default_extractor="gemini", gemini_format="outline", model="m")
     assert proposal_method(chosen, has_key=True) == "gemini"
     assert proposal_method(chosen, has_key=False) == offline_default_method()
-    assert proposal_method(Settings(), has_key=True) == offline_default_method()
+    assert proposal_method(Settings(), has_key=True) == offline_default_method() == "selector"
     assert proposal_method(Settings(default_extractor="mdr"), has_key=False) == "mdr"
     assert extractor_params("gemini", chosen, SECRET) == {"input_format": "outline", "model": "m", "api_key": SECRET}
     assert extractor_params("mdr", chosen, SECRET) == {}

@@ -299,6 +299,15 @@ def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path) -> None:
     assert records and not any("/aside[1]/" in x for r in records for x in r)
 
 
+def test_extract_without_a_method_runs_the_selector_with_the_shipped_model(tmp_path: Path) -> None:
+    pages_dir, _ = write_dataset(tmp_path / "data", [None] * 1, seed=4)  # type: ignore[list-item]
+    out = tmp_path / "run"
+    assert cli_main(["extract", "--pages", str(pages_dir), "--out", str(out), "-q"]) == 0
+    run = json.loads((out / "_run" / "run.json").read_text(encoding="utf-8"))
+    page = json.loads((out / "_run" / "0.json").read_text(encoding="utf-8"))
+    assert run["method"] == page["method"] == "selector" and page["parameters"]["model"] == "default"
+
+
 def test_train_command_refuses_unclear_input(tmp_path: Path, capsys) -> None:
     assert cli_main(["train", "--pages", str(tmp_path), "--out", str(tmp_path / "m.json")]) == 2
     assert "--gt" in capsys.readouterr().err
