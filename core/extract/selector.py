@@ -24,7 +24,7 @@ from ..page.dom import Page
 from .base import Extraction
 from .candidates import Claims, PageCandidates, page_candidates
 from .repeats import Region, join_split_tables
-from .selector_model import SelectorModel
+from .selector_model import ModelError, SelectorModel
 
 METHOD = "selector"
 VERSION = "1.0"
@@ -36,14 +36,28 @@ def _cached_model(path: str, mtime_ns: int) -> SelectorModel:
     return SelectorModel.load(path)
 
 
+_REFUSED: dict[tuple[str, int], str] = {}  # file versions already refused, and why (Propose asks again each time)
+
+
 def load_model(path: str | Path | None = None) -> SelectorModel:
-    """The model at `path` (default: the shipped one), read once per file version."""
+    """The model at `path` (default: the shipped one), read once per file version; a version that was refused
+    is refused again with the same message, without reading it again."""
     path = Path(path) if path is not None else DEFAULT_MODEL
     try:
         mtime = path.stat().st_mtime_ns
     except OSError:
         mtime = -1  # let load() give the clear error
-    return _cached_model(str(path), mtime)
+    version = (str(path), mtime)
+    if version in _REFUSED:
+        raise ModelError(_REFUSED[version])
+    try:
+        return _cached_model(*version)
+    except ModelError as error:
+        if mtime >= 0:  # a missing file may appear: only a file's refused version is remembered
+            if len(_REFUSED) >= 16:
+                _REFUSED.clear()
+            _REFUSED[version] = str(error)
+        raise
 
 
 def select(pc: PageCandidates, probabilities: np.ndarray, threshold: float) -> list[Region]:

@@ -149,6 +149,30 @@ def test_a_damaged_or_foreign_model_file_is_refused_clearly(tmp_path: Path) -> N
         SelectorModel.load(binary)
 
 
+def test_a_refused_model_file_is_not_read_again_until_it_changes(tmp_path: Path, monkeypatch) -> None:
+    import os
+
+    from recordlens.core.extract import selector
+
+    reads: list[str] = []
+    real_load = SelectorModel.load.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(SelectorModel, "load", classmethod(lambda cls, p: reads.append(str(p)) or real_load(cls, p)))
+    stale = tmp_path / "stale.json"
+    stale.write_text("{not json", encoding="utf-8")
+    for _ in range(3):
+        with pytest.raises(ModelError, match="not a selector model"):
+            selector.load_model(stale)
+    assert reads == [str(stale)]
+    stale.write_text(DEFAULT_MODEL.read_text(encoding="utf-8"), encoding="utf-8")  # trained again
+    os.utime(stale, ns=(stale.stat().st_atime_ns, stale.stat().st_mtime_ns + 10**9))
+    assert selector.load_model(stale).members and len(reads) == 2
+    missing = tmp_path / "missing.json"
+    for _ in range(2):
+        with pytest.raises(ModelError, match="cannot read"):
+            selector.load_model(missing)
+    assert reads.count(str(missing)) == 2  # a missing file may appear at any time: asked again each time
+
+
 @pytest.mark.parametrize("damage", ["feature out of range", "short array", "a loop", "empty second stage",
                                     "no members"])
 def test_a_model_file_damaged_inside_its_trees_is_refused_when_read(tmp_path: Path, damage: str) -> None:
