@@ -170,3 +170,16 @@ def test_the_second_oracle_never_takes_page_chrome() -> None:
     (example,) = training.prepare([training.LabelledPage("p", page, truth)])
     assert _oracle_score(example, list(example.targets)).f1 == 1.0
     assert _oracle_score(example, targets_outside_chrome(example)).f1 == 0.0
+
+
+def test_the_benchmark_times_a_page_in_a_fresh_process() -> None:
+    import re
+    import subprocess
+    import sys
+
+    page = sorted((require_shared(DEV) / "html").glob("*.html"), key=lambda f: f.stat().st_size)[0]
+    script = Path(__file__).resolve().parents[2] / "bench" / "offline_extractor.py"
+    done = subprocess.run([sys.executable, str(script), "--time-page", str(page)], capture_output=True, text=True,
+                          timeout=300, check=True)
+    assert re.fullmatch(r"\(\d+\.\d\d MB\): model load \d+\.\d{3} s \+ parse \d+\.\d{3} s \+ extract \d+\.\d{3} s "
+                        r"= \d+\.\d{3} s\n", done.stdout), done.stdout
