@@ -32,11 +32,12 @@ DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "resources" / "models" / "
 
 
 @lru_cache(maxsize=4)
-def _cached_model(path: str, mtime_ns: int) -> SelectorModel:
-    return SelectorModel.load(path)
-
-
-_REFUSED: dict[tuple[str, int], str] = {}  # file versions already refused, and why (Propose asks again each time)
+def _read_model(path: str, mtime_ns: int) -> SelectorModel | ModelError:
+    """One version of a model file, read once: the model, or why it is refused (Propose asks each time)."""
+    try:
+        return SelectorModel.load(path)
+    except ModelError as error:
+        return error
 
 
 def load_model(path: str | Path | None = None) -> SelectorModel:
@@ -46,18 +47,11 @@ def load_model(path: str | Path | None = None) -> SelectorModel:
     try:
         mtime = path.stat().st_mtime_ns
     except OSError:
-        mtime = -1  # let load() give the clear error
-    version = (str(path), mtime)
-    if version in _REFUSED:
-        raise ModelError(_REFUSED[version])
-    try:
-        return _cached_model(*version)
-    except ModelError as error:
-        if mtime >= 0:  # a missing file may appear: only a file's refused version is remembered
-            if len(_REFUSED) >= 16:
-                _REFUSED.clear()
-            _REFUSED[version] = str(error)
-        raise
+        return SelectorModel.load(path)  # the clear error, not remembered: a missing file may appear
+    model = _read_model(str(path), mtime)
+    if isinstance(model, ModelError):
+        raise ModelError(str(model))
+    return model
 
 
 def select(pc: PageCandidates, probabilities: np.ndarray, threshold: float) -> list[Region]:
