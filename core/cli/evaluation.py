@@ -13,14 +13,14 @@ from ..atomic import write_text
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
 from ..page.dataset import record_files
-from ..records.hygiene import CheckReport, check_pages
+from ..records.hygiene import CheckReport, summarise
 from ..records.score import DatasetScore
 from ..runs.evaluate import score_run, score_seeds, seed_runs, without_failed
 from ..runs.progress import progress
 from . import project as project_cli
 from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
-from .labels import label_sources
+from .labels import label_checks
 from .output import warn
 from .pages import token_counter
 
@@ -78,7 +78,7 @@ def _label_check(args: argparse.Namespace) -> CheckReport:
         return progress(items, total, label="ceiling", enabled=not args.quiet)
 
     total = None if args.project else len(record_files(args.gt))
-    return check_pages(bar(label_sources(args, scored_only=True), total))
+    return summarise(list(bar(label_checks(args, scored_only=True), total)))
 
 
 def _ceiling_dict(report: CheckReport) -> dict[str, object]:

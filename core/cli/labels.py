@@ -6,11 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator
 
 from ..errors import RecordLensError
-from ..page.dom import Page
-from ..records.hygiene import check_pages, dataset_labels
+from ..records.hygiene import PageCheck, check_page, dataset_labels, summarise
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,24 +24,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.set_defaults(handler=run)
 
 
-def label_sources(args: argparse.Namespace, *, scored_only: bool = False
-                  ) -> Iterable[tuple[str, Page, Sequence[Sequence[str]]]]:
-    """The labelled pages of `--project` (with `scored_only`, those a run is scored on; else every page holding
-    records) or of `--pages` + `--gt`."""
+def label_checks(args: argparse.Namespace, *, scored_only: bool = False) -> Iterator[PageCheck]:
+    """The checks of the labelled pages of `--project` (with `scored_only`, those a run is scored on; else every
+    page holding records; checks the project remembers are reused) or of `--pages` + `--gt`."""
     if args.project:
         from ..store import open_project
-        from ..store.scoring import labelled_pages
 
         with open_project(args.project) as project:
-            yield from labelled_pages(project, scored_only=scored_only)
+            yield from project.label_checks.labelled(scored_only=scored_only)
         return
     if not (args.pages and args.gt):
         raise RecordLensError("labels check needs --pages DIR and --gt DIR, or --project DIR")
-    yield from dataset_labels(args.pages, args.gt)
+    for name, page, records in dataset_labels(args.pages, args.gt):
+        yield check_page(name, page, records)
 
 
 def run(args: argparse.Namespace) -> int:
-    report = check_pages(label_sources(args))
+    report = summarise(list(label_checks(args)))
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
         return 0

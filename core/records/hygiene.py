@@ -30,6 +30,8 @@ from .model import TextKeyIndex, load_records
 from .score import PageScore, score_expanded
 
 CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo"})
+# Bump when `check_page` finds something else in the same labels: checks a project remembers are then made anew.
+CHECK_VERSION = 1
 
 
 @dataclass
@@ -49,6 +51,13 @@ class PageCheck:
     @property
     def clean(self) -> bool:
         return not (self.unresolved or self.twice or self.nested)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> PageCheck:
+        """The check `asdict` wrote (record pairs come back as tuples)."""
+        return cls(str(data["page"]), int(data["records"]), [str(x) for x in data["unresolved"]],
+                   [(int(a), int(b)) for a, b in data["twice"]], [(int(a), int(b)) for a, b in data["nested"]],
+                   int(data["chrome_records"]), float(data["ceiling"]))
 
 
 @dataclass

@@ -111,11 +111,7 @@ def import_paths(project: Project, paths: Iterable[str | Path],
         except Exception as error:  # noqa: BLE001 - one odd file must not stop a batch; the reason is reported
             report.problems.append(ImportProblem(source.path, f"unexpected {type(error).__name__}: {error}"))
     if report.checks and annotator is None:
-        from .scoring import labelled_pages
-
-        new = {c.page for c in report.checks}
-        report.project_checks = [check_page(name, page, records) for name, page, records
-                                 in labelled_pages(project, scored_only=False) if name not in new]
+        report.project_checks = list(project.label_checks.labelled(except_pages=[c.page for c in report.checks]))
     return report
 
 
@@ -216,6 +212,7 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
     report.warnings += [f"page {source.name}: {w}" for w in snapshot.warnings]
     if check is not None:
         _count_labels(report, source.name, unresolved or [], check)
+        project.label_checks.remember(source.name, check)
 
 
 def import_annotator_page(project: Project, source: PageSource, annotator: str, report: ImportReport) -> None:

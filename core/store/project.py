@@ -28,6 +28,7 @@ from ..page.dataset import LoadedPage, load_page, natural_key
 from .agent_data import AgentData
 from .db import Connection, Provenance, StoreError, connect, dumps, now
 from .files import SNAPSHOTS, snapshot_path
+from .label_checks import LabelChecks
 from .label_sets import Annotators
 from .runs import Runs
 from .schema import LABEL_STATUSES, PAGE_STATUSES, SCHEMA_VERSION, TRUE_LABEL_STATUSES, SchemaError, migrate, sql_list
@@ -142,13 +143,14 @@ def _open(root: Path) -> Project:
 class Project(Connection):
     """The Python API over one project folder (see the module notes): pages, labels and their history here;
     extractor runs in `project.runs`, agent-benchmark data in `project.agent`, other annotators' label sets in
-    `project.annotators`."""
+    `project.annotators`, the remembered checks of the labels in `project.label_checks`."""
 
     def __init__(self, root: Path, db: sqlite_utils.Database) -> None:
         super().__init__(root, db)
         self.runs = Runs(self)
         self.agent = AgentData(self)
         self.annotators = Annotators(self)
+        self.label_checks = LabelChecks(self)
 
     def upgrade(self) -> None:
         """Create or migrate the schema; a no-op, without taking the write lock, when it is current."""

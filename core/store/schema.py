@@ -282,10 +282,18 @@ CREATE TABLE annotator_labels (
 );
 """
 
+# Version 6: each page's label check, remembered with a digest of what it was made from (see label_checks.py).
+_V6 = """
+CREATE TABLE label_checks (
+    page_id INTEGER PRIMARY KEY REFERENCES pages(id) ON DELETE CASCADE,
+    digest TEXT NOT NULL,                  -- of the snapshot, the page's true records and the checker's version
+    result TEXT NOT NULL                   -- JSON: the PageCheck
+);
+"""
 
 
 # A migration is a SQL script or, when SQL alone cannot say it, a function of the connection.
-MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (_V1, _V2, _V3, _v4, _V5)
+MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (_V1, _V2, _V3, _v4, _V5, _V6)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

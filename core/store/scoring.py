@@ -47,11 +47,15 @@ def _scored_pages(project: Project) -> list[str]:
     return [p.name for p in project.pages() if p.status in TRUE_PAGE_STATUSES]
 
 
+def labelled_page_names(project: Project, *, scored_only: bool = True) -> list[str]:
+    """The pages a run is scored on (marked labelled or reviewed); with `scored_only=False`, every page that
+    holds accepted or edited records, whatever its status."""
+    if scored_only:
+        return _scored_pages(project)
+    return [p.name for p in project.pages() if p.true_labels]
+
+
 def labelled_pages(project: Project, *, scored_only: bool = True) -> Iterator[tuple[str, Page, list[list[str]]]]:
-    """`(name, page, true records)` of the pages a run is scored on (marked labelled or reviewed); with
-    `scored_only=False`, of every page that holds accepted or edited records, whatever its status."""
-    names = _scored_pages(project) if scored_only else [p.name for p in project.pages()]
-    for name in names:
-        records = project.true_records(name)
-        if scored_only or records:
-            yield name, project.load(name).page, records
+    """`(name, page, true records)` of `labelled_page_names`."""
+    for name in labelled_page_names(project, scored_only=scored_only):
+        yield name, project.load(name).page, project.true_records(name)

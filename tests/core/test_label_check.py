@@ -105,3 +105,35 @@ def test_score_of_a_stored_run_states_the_ceiling_of_the_project_labels(tmp_path
     capsys.readouterr()
     assert cli_main(["score", "--project", project, "--run", "1", "--ceiling", "--json", "-q"]) == 0
     assert json.loads(capsys.readouterr().out)["ceiling"]["f1"] == pytest.approx(CEILING)
+
+
+def test_a_project_remembers_its_label_checks_until_the_labels_change(tmp_path: Path, monkeypatch) -> None:
+    from recordlens.core.store import label_checks, open_project
+    from recordlens.core.store.db import Provenance
+
+    data, _ = _dataset_with_a_record_twice(tmp_path / "data")
+    assert cli_main(["project", "init", str(tmp_path / "p")]) == 0
+    assert cli_main(["import", str(data), "--project", str(tmp_path / "p"), "-q"]) == 0
+    made: list[str] = []
+    real = label_checks.check_page
+
+    def counting(name: str, page, records):  # noqa: ANN001 - the checker's own arguments
+        made.append(name)
+        return real(name, page, records)
+
+    monkeypatch.setattr(label_checks, "check_page", counting)
+    with open_project(tmp_path / "p") as project:
+        checks = list(project.label_checks.labelled())
+        assert made == []  # the import kept the checks it made: no page is parsed again
+        assert [c.page for c in checks] == ["1", "2", "3"] and checks[2].twice == [(1, 4)]
+        first = project.labels("1")[0]
+        project.edit(first.id, ["/body[1]/nav[1]/ul[1]/li[1]"], Provenance.person("ana"))
+        again = {c.page: c for c in project.label_checks.labelled()}
+        assert made == ["1"] and again["1"].includes_chrome  # only the page whose labels changed
+        assert list(project.label_checks.labelled()) == list(again.values()) and made == ["1"]
+    monkeypatch.setattr(label_checks, "CHECK_VERSION", label_checks.CHECK_VERSION + 1)
+    with open_project(tmp_path / "p") as project:  # a checker that finds other things checks every page anew
+        assert [c.page for c in project.label_checks.labelled()] == ["1", "2", "3"]
+    assert made == ["1", "1", "2", "3"]
+    assert cli_main(["labels", "check", "--project", str(tmp_path / "p")]) == 0
+    assert made == ["1", "1", "2", "3"]  # the command reads the remembered checks too
