@@ -93,7 +93,9 @@ class Ensemble:
         raw = np.full(len(features), self.base)
         for tree in self.trees:
             raw += self.rate * tree.predict(features)
-        return 1.0 / (1.0 + np.exp(-raw))
+        # A very unlikely candidate overflows exp to inf, and 1 / (1 + inf) is its right probability, 0.
+        with np.errstate(over="ignore"):
+            return 1.0 / (1.0 + np.exp(-raw))
 
     def as_dict(self) -> dict[str, Any]:
         return {"base": self.base, "rate": self.rate, "trees": [t.as_dict() for t in self.trees]}

@@ -18,7 +18,7 @@ from recordlens.core.extract import create
 from recordlens.core.extract.candidates import FEATURE_NAMES, feature_matrix, page_candidates
 from recordlens.core.extract.repeats import PageFacts, Parameters, find_regions
 from recordlens.core.extract.selector import DEFAULT_MODEL, SelectorExtractor
-from recordlens.core.extract.selector_model import Ensemble, ModelError, SelectorModel
+from recordlens.core.extract.selector_model import Ensemble, ModelError, SelectorModel, Tree
 from recordlens.core.extract.training import FitConfig, LabelledPage, _fit_trees, _stack, bags, fit, prepare
 from recordlens.core.page.dom import Page, parse_html
 from recordlens.core.records.model import save_records
@@ -368,3 +368,13 @@ def test_a_project_trains_on_its_labelled_pages_and_proposals_follow_its_policy(
     assert [p["name"] for p in trained.provenance["pages"]] == [str(k) for k in range(9)]
     unseen = labelled_pages(77, 4, with_secondary=True)
     assert secondary_proposed(trained, unseen) == (4, 4)
+
+
+def test_a_candidate_far_below_any_threshold_gets_probability_zero_without_a_warning() -> None:
+    import warnings
+
+    leaf = {"left": [-1], "right": [-1], "feature": [-2], "threshold": [-2.0], "value": [-1000.0]}
+    ensemble = Ensemble(base=0.0, rate=1.0, trees=[Tree.from_dict(leaf, features=3)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an overflow warning would print on every Propose
+        assert ensemble.predict(np.zeros((2, 3))).tolist() == [0.0, 0.0]
