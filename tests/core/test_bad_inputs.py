@@ -77,12 +77,10 @@ def test_100000_nested_templates_do_not_crash_the_process() -> None:
     assert int(done.stdout) > 0
 
 
-@timed(60)
+@timed(60)  # the quadratic walk took about two minutes; now 3 s alone, 8 s on a busy machine
 def test_200000_nested_divs_parse_in_seconds_with_a_warning() -> None:
-    start = time.monotonic()
     page = parse_html("<div>" * 200_000 + "deep" + "</div>" * 200_000 + "<p>after</p>")
     formats.represent(page, "slim")
-    assert time.monotonic() - start < 30  # quadratic took about two minutes
     assert any(f"more than {MAX_NESTING:,} deep" in w for w in page.warnings)
     assert "deep" in page.text_map.values() and "after" in page.text_map.values()
 
