@@ -30,18 +30,17 @@ class LabelChecks:
     def check(self, page: str) -> PageCheck:
         """The check of the page's true records: the remembered one if nothing it depends on changed."""
         records = self._project.true_records(page)
-        digest = self._digest(page, records)
-        row = self._project.one("SELECT c.digest, c.result FROM label_checks c JOIN pages p ON p.id = c.page_id "
-                                "WHERE p.name = ?", (page,))
-        if row is not None and row[0] == digest:
-            return PageCheck.from_dict(json.loads(row[1]))
+        page_id, digest, kept = self._lookup(page, records)
+        if kept is not None:
+            return kept
         check = check_page(page, self._project.load(page).page, records)
-        self._keep(page, digest, check)
+        self._keep(page_id, digest, check)
         return check
 
     def remember(self, page: str, check: PageCheck) -> None:
         """Keep a check just made of the page's true records as they stand (an import checks what it stores)."""
-        self._keep(page, self._digest(page, self._project.true_records(page)), check)
+        page_id, digest, _ = self._lookup(page, self._project.true_records(page))
+        self._keep(page_id, digest, check)
 
     def labelled(self, *, scored_only: bool = False, except_pages: Sequence[str] = ()) -> Iterator[PageCheck]:
         """The checks of every page that holds true records, whatever its status (with `scored_only`, of the
@@ -53,14 +52,21 @@ class LabelChecks:
             if name not in skip:
                 yield self.check(name)
 
-    def _digest(self, page: str, records: Sequence[Sequence[str]]) -> str:
-        made_from = dumps([CHECK_VERSION, self._project.page(page).snapshot, [list(r) for r in records]])
-        return hashlib.sha256(made_from.encode()).hexdigest()
+    def _lookup(self, page: str, records: Sequence[Sequence[str]]) -> tuple[int, str, PageCheck | None]:
+        """The page's id, the digest of what its check is made from, and the remembered check if it matches."""
+        row = self._project.one("SELECT p.id, p.snapshot, c.digest, c.result FROM pages p "
+                                "LEFT JOIN label_checks c ON c.page_id = p.id WHERE p.name = ?", (page,))
+        if row is None:
+            self._project.page_id(page)  # raises the store's "no page named" error
+        page_id, snapshot, kept_digest, kept = row
+        made_from = dumps([CHECK_VERSION, snapshot, [list(r) for r in records]])
+        digest = hashlib.sha256(made_from.encode()).hexdigest()
+        return page_id, digest, PageCheck.from_dict(json.loads(kept)) if kept_digest == digest else None
 
-    def _keep(self, page: str, digest: str, check: PageCheck) -> None:
+    def _keep(self, page_id: int, digest: str, check: PageCheck) -> None:
         try:
             with self._project.writing() as db:
                 db.execute("INSERT OR REPLACE INTO label_checks (page_id, digest, result) VALUES (?, ?, ?)",
-                           (self._project.page_id(page), digest, dumps(asdict(check))))
+                           (page_id, digest, dumps(asdict(check))))
         except sqlite3.OperationalError:
             pass  # not remembered: the next check makes it again
