@@ -9,7 +9,7 @@ the *ceiling* the labels allow an extractor that proposes no record twice (the F
 true record once; NEXT-EVAL's matching lets a run that proposes a listed-twice record twice score above it),
 and the page's
 *policy*: whether its labels include records in page chrome (inside `header`, `nav`, `footer`, `aside` or a
-navigation role). `check_pages` (or `summarise`, on checks already made) adds `policy_outliers`: the pages
+navigation role). `summarise`, over pages already checked, adds `policy_outliers`: the pages
 whose policy differs from the majority of the set. Nothing is changed; the report only states what it found,
 in words with `CheckReport.findings` (a line per page with a problem) and `CheckReport.summary`.
 
@@ -20,7 +20,7 @@ labelled pages it imported (core/store/importer.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -149,10 +149,6 @@ def ceiling_score(truth: Sequence[frozenset[str]], name: str = "") -> PageScore:
     return score_expanded(list(dict.fromkeys(truth)), truth, name)
 
 
-def check_pages(pages: Iterable[tuple[str, Page, Sequence[Sequence[str]]]]) -> CheckReport:
-    return summarise([check_page(name, page, records) for name, page, records in pages])
-
-
 def summarise(checks: Sequence[PageCheck], also: Sequence[PageCheck] = ()) -> CheckReport:
     """The report of a set of pages already checked: the majority's chrome policy and the pages unlike it.
     `also`: other pages (a project's labelled pages beside the ones just imported) that count towards the
@@ -167,7 +163,7 @@ def summarise(checks: Sequence[PageCheck], also: Sequence[PageCheck] = ()) -> Ch
 
 def dataset_labels(pages_dir: str | Path, gt_dir: str | Path) -> Iterator[tuple[str, Page, list[list[str]]]]:
     """`(name, page, true records)` of every page of a dataset with ground truth and a page file, for
-    `check_pages`, in the ground truth's order."""
+    `check_page`, in the ground truth's order."""
     for name, truth in record_files(gt_dir).items():
         page_file = find_page_file(pages_dir, name)
         if page_file is not None:

@@ -9,7 +9,7 @@ import pytest
 
 from recordlens.core.cli.command import main as cli_main
 from recordlens.core.page.dom import parse_html
-from recordlens.core.records.hygiene import check_page, check_pages
+from recordlens.core.records.hygiene import check_page, summarise
 from recordlens.core.records.model import save_records
 
 HTML = ("<html><body><nav><ul><li><a href='/a'>A</a></li><li><a href='/b'>B</a></li></ul></nav><main>"
@@ -42,7 +42,7 @@ def test_xpaths_that_resolve_to_nothing_are_named() -> None:
 
 def test_a_page_whose_policy_differs_from_the_majority_is_an_outlier() -> None:
     page = parse_html(HTML)
-    report = check_pages([("1", page, MAIN), ("2", page, MAIN), ("3", page, MAIN + NAV)])
+    report = summarise([check_page(n, page, records) for n, records in (("1", MAIN), ("2", MAIN), ("3", MAIN + NAV))])
     assert not report.majority_includes_chrome and report.policy_outliers == ["3"]
 
 
