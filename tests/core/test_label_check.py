@@ -137,3 +137,24 @@ def test_a_project_remembers_its_label_checks_until_the_labels_change(tmp_path: 
     assert made == ["1", "1", "2", "3"]
     assert cli_main(["labels", "check", "--project", str(tmp_path / "p")]) == 0
     assert made == ["1", "1", "2", "3"]  # the command reads the remembered checks too
+
+
+def test_the_label_policy_benchmark_describes_a_page_from_its_candidates_alone() -> None:
+    import importlib.util
+
+    from recordlens.core.extract.candidates import FEATURE_NAMES
+    from recordlens.core.extract.training import LabelledPage, prepare
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "label_policy.py"
+    spec = importlib.util.spec_from_file_location("label_policy_bench", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    without_nav = HTML.replace("<nav>", "<div>").replace("</nav>", "</div>")
+    pages = [LabelledPage("nav", parse_html(HTML), MAIN), LabelledPage("plain", parse_html(without_nav), MAIN),
+             LabelledPage("nav, labelled", parse_html(HTML), MAIN + NAV)]
+    nav, plain, labelled = (bench.page_description(e) for e in prepare(pages))
+    share = bench.SUMMARIES.index("share of candidates in chrome")
+    assert len(nav) == len(bench.SUMMARIES) + 2 * len(FEATURE_NAMES)
+    assert nav[share] > 0 and plain[share] == 0
+    assert list(labelled) == list(nav)  # the labels never enter the description
