@@ -20,13 +20,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: tests.fake_gemini
 
+from dev_data import DATA, DEVELOPMENT  # noqa: E402
+
 from recordlens.core.extract import create  # noqa: E402 - after the path it needs
 from recordlens.core.runs.engines import LocalEngine  # noqa: E402
 from recordlens.core.runs.evaluate import score_run  # noqa: E402
 from recordlens.core.runs.runner import run_extractor  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-DEFAULT_DATASETS = (DATA / "nexteval-synth-dev", DATA / "nexteval-synth-more")
+DEFAULT_DATASETS = tuple(DATA / s for s in DEVELOPMENT)
 
 
 def one_engine(engine: object, method: str, datasets: list[Path], out: Path,

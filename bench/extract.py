@@ -12,12 +12,13 @@ import sys
 from pathlib import Path
 
 import lxml.html
+from dev_data import DEV
 from timing import best_time
 
 from recordlens.core.extract import create
 from recordlens.core.page.dom import parse_html
 
-DEFAULT_PAGES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "nexteval-synth-dev" / "html"
+DEFAULT_PAGES = DEV / "html"
 METHODS = ("mdr", "repeats", "selector")
 
 

@@ -16,17 +16,17 @@ import json
 import time
 from pathlib import Path
 
+from dev_data import DATA
+
 from recordlens.core.extract.mdr import MdrExtractor
 from recordlens.core.page.dom import parse_html
 from recordlens.core.records.model import TextKeyIndex, load_records
 from recordlens.core.records.score import DatasetScore, PageScore, score_page
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--similarity", choices=["levenshtein", "lcs"], default="levenshtein")
     args = parser.parse_args()
     samples, dev = args.data / "nexteval-samples", args.data / "nexteval-synth-dev"

@@ -20,14 +20,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from dev_data import DATA, development_sets
+
 from recordlens.core.atomic import write_text
 from recordlens.core.extract.selector import DEFAULT_MODEL, SelectorExtractor
 from recordlens.core.extract.selector_model import SelectorModel
 from recordlens.core.page.dom import parse_html
 from recordlens.core.runs.cross_validation import PageResult, cross_validate_sets, format_report
-
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-SETS = ("nexteval-synth-dev", "nexteval-synth-more")
 
 
 def main() -> int:
@@ -42,11 +41,7 @@ def main() -> int:
     if args.time_page:
         print(time_extraction(Path(args.time_page)))
         return 0
-    missing = [s for s in SETS if not (DATA / s / "html").is_dir()]
-    if missing:
-        print(f"missing data: {', '.join(missing)} under {DATA}", file=sys.stderr)
-        return 1
-    cv = cross_validate_sets([(DATA / s / "html", DATA / s / "gt") for s in SETS], args.folds, args.seed,
+    cv = cross_validate_sets(development_sets(), args.folds, args.seed,
                              splits=args.splits)
     print(f"{len(cv.pages)} pages: candidates {cv.seconds['prepare']:.1f} s, cross-validation "
           f"{cv.seconds['cross_validation']:.1f} s", file=sys.stderr)

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-DEV = ROOT.parent / "shared" / "data" / "nexteval-synth-dev"
+from dev_data import DEV
+
 SAMPLE_MS = 25
 
 

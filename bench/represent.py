@@ -10,12 +10,13 @@ import sys
 from pathlib import Path
 
 import lxml.html
+from dev_data import DEV
 from timing import best_time
 
 from recordlens.core.page import formats as represent
 from recordlens.core.page.dom import parse_html
 
-DEFAULT_PAGES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "nexteval-synth-dev" / "html"
+DEFAULT_PAGES = DEV / "html"
 
 
 def main() -> int:

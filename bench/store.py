@@ -11,10 +11,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from dev_data import DEV
+
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.project import Provenance, init_project
 
-DEFAULT_DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "nexteval-synth-dev"
+DEFAULT_DATASET = DEV
 ANNOTATOR = Provenance.person("bench")
 EXTRACTOR = Provenance.extractor("bench", "1", "flat")
 

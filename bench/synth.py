@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from dev_data import DEV
+
 from recordlens.core.extract import create
 from recordlens.core.page.dom import parse_html
 from recordlens.core.records.model import TextKeyIndex
@@ -31,7 +33,7 @@ from recordlens.core.synth.pipeline import (
     synthesise_page,
 )
 
-DEFAULT_DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "nexteval-synth-dev"
+DEFAULT_DATASET = DEV
 METHODS = ("mdr", "repeats")
 
 
