@@ -17,9 +17,9 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-from pathlib import Path
 
 import numpy as np
+from dev_data import development_sets
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
@@ -29,21 +29,18 @@ from sklearn.preprocessing import StandardScaler
 
 from recordlens.core.extract.training import Example, prepare
 from recordlens.core.records.hygiene import check_page
-from recordlens.core.runs.cross_validation import CHROME_COLUMNS, labelled_sets
+from recordlens.core.runs.cross_validation import in_chrome, labelled_sets
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-SETS = ("nexteval-synth-dev", "nexteval-synth-more")
 SUMMARIES = ("log candidates", "share of candidates in chrome", "log candidates in chrome",
              "log largest list", "log records in chrome", "log largest list outside chrome",
              "share of candidate text in chrome")
 
 
-def page_summaries(e: Example) -> list[float]:
-    """The page's few structural summaries (SUMMARIES), from its candidates alone."""
+def page_summaries(e: Example, chrome: np.ndarray) -> list[float]:
+    """The page's few structural summaries (SUMMARIES), from its candidates alone (`chrome`: `in_chrome(e)`)."""
     regions = [c.region for c in e.candidates.candidates]
     if not regions:
         return [0.0] * len(SUMMARIES)
-    chrome = e.features[:, CHROME_COLUMNS].any(axis=1)
     counts = np.array([r.count for r in regions])
     mass = np.array([sum(r.sizes) for r in regions], dtype=float)
     return [
@@ -55,18 +52,18 @@ def page_summaries(e: Example) -> list[float]:
 
 def page_description(e: Example) -> np.ndarray:
     """The summaries plus the mean candidate features inside and outside chrome."""
-    chrome = e.features[:, CHROME_COLUMNS].any(axis=1) if len(e.features) else np.zeros(0, bool)
+    chrome = in_chrome(e)
     width = e.features.shape[1]
     inside = e.features[chrome].mean(axis=0) if chrome.any() else np.zeros(width)
     outside = e.features[~chrome].mean(axis=0) if (~chrome).any() else np.zeros(width)
-    return np.concatenate([page_summaries(e), inside, outside])
+    return np.concatenate([page_summaries(e, chrome), inside, outside])
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--splits", type=int, default=3, help="fold splits (seeds 0..R-1)")
     args = parser.parse_args()
-    labelled = labelled_sets([(DATA / s / "html", DATA / s / "gt") for s in SETS])
+    labelled = labelled_sets(development_sets())
     examples = prepare(labelled)
     policy = np.array([check_page(lp.name, lp.page, lp.truth).includes_chrome for lp in labelled], dtype=int)
     x = np.array([page_description(e) for e in examples])

@@ -39,6 +39,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from ..errors import DatasetError, RecordLensError
 from ..extract.candidates import FEATURE_NAMES
 from ..extract.labels_match import oracle_selection
@@ -230,9 +232,14 @@ def cross_validate_sets(sets: Sequence[tuple[str | Path, str | Path]], k: int = 
                            more_splits)
 
 
+def in_chrome(e: Example) -> np.ndarray:
+    """One boolean per candidate of the page: whether it lies inside page chrome (by tag or role)."""
+    return e.features[:, CHROME_COLUMNS].any(axis=1)
+
+
 def targets_outside_chrome(e: Example) -> list[float]:
     """The page's candidate targets with every candidate inside page chrome made ineligible (0)."""
-    return [0.0 if e.features[i, CHROME_COLUMNS].any() else t for i, t in enumerate(e.targets)]
+    return [0.0 if chrome else t for chrome, t in zip(in_chrome(e), e.targets, strict=True)]
 
 
 def _oracle_score(e: Example, targets: list[float]) -> PageScore:

@@ -139,17 +139,14 @@ def test_a_project_remembers_its_label_checks_until_the_labels_change(tmp_path: 
     assert made == ["1", "1", "2", "3"]  # the command reads the remembered checks too
 
 
-def test_the_label_policy_benchmark_describes_a_page_from_its_candidates_alone() -> None:
-    import importlib.util
-
+def test_the_label_policy_benchmark_describes_a_page_from_its_candidates_alone(monkeypatch) -> None:
     from recordlens.core.extract.candidates import FEATURE_NAMES
     from recordlens.core.extract.training import LabelledPage, prepare
+    from tests.script_modules import script_module
 
-    path = Path(__file__).resolve().parents[2] / "bench" / "label_policy.py"
-    spec = importlib.util.spec_from_file_location("label_policy_bench", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    folder = Path(__file__).resolve().parents[2] / "bench"
+    monkeypatch.syspath_prepend(str(folder))  # as `python bench/label_policy.py` runs: its neighbours import
+    bench = script_module(folder / "label_policy.py", "recordlens_bench_label_policy")
     without_nav = HTML.replace("<nav>", "<div>").replace("</nav>", "</div>")
     pages = [LabelledPage("nav", parse_html(HTML), MAIN), LabelledPage("plain", parse_html(without_nav), MAIN),
              LabelledPage("nav, labelled", parse_html(HTML), MAIN + NAV)]
