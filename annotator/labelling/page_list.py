@@ -28,6 +28,8 @@ def page_line(info: PageInfo) -> str:
     counts = [f"{info.true_labels} accepted"] if info.true_labels else []  # records; "labelled" is a page status
     if info.proposed:
         counts.append(f"{info.proposed} proposed")
+    if info.rejected:
+        counts.append(f"{info.rejected} rejected")
     if info.flagged:
         counts.append(f"{info.flagged} flagged")
     title = f"  {info.title[:40]}" if info.title else ""

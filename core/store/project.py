@@ -106,6 +106,7 @@ class PageInfo:
     true_labels: int = 0
     proposed: int = 0
     flagged: int = 0
+    rejected: int = 0  # kept, never deleted: the page list shows them so that no record seems lost
 
 
 def init_project(folder: str | Path) -> Project:
@@ -390,7 +391,8 @@ class Project(Connection):
                    (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id
                                                    AND r.status IN {sql_list(TRUE_LABEL_STATUSES)}),
                    (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.status = 'proposed'),
-                   (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.unresolved != '[]')
+                   (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.unresolved != '[]'),
+                   (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.status = 'rejected')
             FROM pages p JOIN snapshots s ON s.hash = p.snapshot {where}""", params).fetchall()
         return [_page_info(row) for row in rows]
 
@@ -501,6 +503,7 @@ def _label(row: Row, provenances: dict[int, Provenance]) -> Label:
 
 def _page_info(row: Sequence[object]) -> PageInfo:
     (name, status, url, title, charset, snapshot, suffix, source, warnings, imported_at, updated_at,
-     true_labels, proposed, flagged) = row
+     true_labels, proposed, flagged, rejected) = row
     return PageInfo(name, status, url, title, charset, snapshot, suffix, source, tuple(json.loads(warnings)),
-                    imported_at, updated_at, int(true_labels), int(proposed), int(flagged))
+                    imported_at, updated_at, int(true_labels), int(proposed), int(flagged),
+                    int(rejected))

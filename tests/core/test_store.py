@@ -79,7 +79,7 @@ def test_records_keep_order_provenance_and_status(project: Project) -> None:
     assert (mine.status, mine.origin, mine.changed_by) == ("accepted", ANA, ANA)
     assert [label.id for label in project.labels("12")] == [first.id, second.id, mine.id]
     info = project.page("12")
-    assert (info.true_labels, info.proposed, info.flagged) == (2, 0, 0)
+    assert (info.true_labels, info.proposed, info.flagged, info.rejected) == (2, 0, 0, 1)
 
 
 def test_merge_and_split_say_where_records_came_from(project: Project) -> None:
