@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 
-from ..page.dom import CHROME_TAGS, Element, Page, common_ancestor, within
+from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Element, Page, common_ancestor, within
 from .base import Extraction
 
 METHOD = "repeats"
@@ -64,7 +64,8 @@ WIDGET_ROLES = frozenset({"listbox", "menu", "menubar", "tablist", "combobox", "
 # Parts of a widget: its choices, and the panels a tab list switches between (sections of one view, not items).
 ITEM_ROLES = frozenset(
     {"option", "menuitem", "menuitemradio", "menuitemcheckbox", "tab", "tabpanel", "treeitem", "radio"})
-CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "toolbar", "dialog", "alertdialog"}) | WIDGET_ROLES
+# As extractor evidence, chrome is wider than the landmarks: toolbars, dialogs and widgets are furniture too.
+CHROME_ROLES = LANDMARK_ROLES | {"toolbar", "dialog", "alertdialog"} | WIDGET_ROLES
 # Words that, as a part of an ancestor's class or id, mark site furniture rather than content (the same idea as
 # the "unlikely candidates" of readability-style boilerplate removal).
 CHROME_WORDS = frozenset({

@@ -32,6 +32,8 @@ REMOVED_TAGS = frozenset({"script", "style", "link"})
 # The key the reference gives text sitting directly under <html>: its path below <html> is empty.
 # The sectioning elements HTML gives to page chrome rather than content (header, navigation, footer, aside).
 CHROME_TAGS = frozenset({"header", "nav", "footer", "aside"})
+# The ARIA landmarks of page chrome, the roles that stand for those tags.
+LANDMARK_ROLES = frozenset({"navigation", "banner", "contentinfo"})
 ROOT_XPATH = "/"
 # Chromium's HTML parser stops nesting at this depth of open elements (kMaximumHTMLParserDOMTreeDepth): deeper
 # elements are attached to the element at that depth, as siblings. Lexbor nests without limit, so the tree is

@@ -25,11 +25,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..page.dataset import find_page_file, load_page, record_files
-from ..page.dom import CHROME_TAGS, Page, within
+from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Page, within
 from .model import TextKeyIndex, load_records
 from .score import PageScore, score_expanded
 
-CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo"})
 # Bump when `check_page` finds something else in the same labels: checks a project remembers are then made anew.
 CHECK_VERSION = 1
 
@@ -119,7 +118,7 @@ def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageC
                 result.unresolved.append(xpath)
         expanded.append(keys.expand(record))
         elements = [page.resolve(x) for x in record]
-        if any(e is not None and within(e, CHROME_TAGS, CHROME_ROLES) for e in elements):
+        if any(e is not None and within(e, CHROME_TAGS, LANDMARK_ROLES) for e in elements):
             result.chrome_records += 1
     result.ceiling = ceiling_score(expanded).f1
     # Records are compared through an index of their keys, so a page of hundreds of records stays fast.
