@@ -139,10 +139,11 @@ class JobController:
 
             train_on_project(project.root, progress=progress)
 
+        counted = f"{len(pages)} labelled page{'s' if len(pages) != 1 else ''}"
         job = BackgroundJob(self.window.project.root, work)
-        job.done.connect(lambda cancelled, failure: None if cancelled or failure else self.window.message(
-            f"Propose now follows this project's labels ({len(pages)} labelled pages)", 10000))
-        return job if self.start(job, f"learning from {len(pages)} labelled pages") else None
+        # Said through start(): a message of its own would be overwritten by the job's end as soon as it showed.
+        return job if self.start(job, f"learning from {counted}",
+                                 done=f"Propose now follows this project's labels (learned from {counted})") else None
 
     def _on_proposal(self, proposal: Proposal) -> None:
         window = self.window

@@ -42,6 +42,9 @@ def proposals_after_learning(qtbot, tmp_path: Path, folder: Path) -> list[tuple[
         assert window.jobs.do_learn() is not None
         qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
         assert project_model_path(folder).is_file(), window.statusBar().currentMessage()
+        # What the status bar says as the job ends is what learning changed, not a bare "done".
+        assert window.statusBar().currentMessage() == (
+            "Propose now follows this project's labels (learned from 8 labelled pages)")
         assert window.propose(["8"]) is not None
         qtbot.waitUntil(lambda: window.job is None, timeout=60_000)
         return [label.xpaths for label in window.project.labels("8")]
