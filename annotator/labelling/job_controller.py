@@ -112,6 +112,8 @@ class JobController:
         worker = ProposeWorker(window.project.root, pages, method, params)
         worker.proposed.connect(self._on_proposal)
         what, done = f"proposing with {method}", "done"
+        if "model" in params:
+            what += ", as learnt from this project's labels"
         if problem:  # said as the job starts and again as it ends well, so that "done" does not hide it
             learn = window.actions_by_name["learn"]
             # The way out first: a status bar cuts a long message at its end.

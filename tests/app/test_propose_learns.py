@@ -46,6 +46,7 @@ def proposals_after_learning(qtbot, tmp_path: Path, folder: Path) -> list[tuple[
         assert window.statusBar().currentMessage() == (
             "Propose now follows this project's labels (learned from 8 labelled pages)")
         assert window.propose(["8"]) is not None
+        assert window.statusBar().currentMessage() == "proposing with selector, as learnt from this project's labels"
         qtbot.waitUntil(lambda: window.job is None, timeout=60_000)
         return [label.xpaths for label in window.project.labels("8")]
     finally:
