@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QProgressBar
 
-from ...core.extract import project_model, train_on_project
+from ...core.extract import forget_project_model, full_model_pages, project_model, train_on_project
 from ...core.records import new_records
 from ...core.store import TRUE_PAGE_STATUSES, Project
 from ..qt.jobs import BackgroundJob
@@ -142,10 +142,26 @@ class JobController:
             train_on_project(project.root, progress=progress)
 
         counted = f"{len(pages)} labelled page{'s' if len(pages) != 1 else ''}"
+        done = f"Propose now follows this project's labels (learned from {counted})"
+        if len(pages) < full_model_pages():
+            forget = self.window.actions_by_name["forget_model"].text()
+            done += (f"; from fewer than {full_model_pages()} it learns less than the shipped model knows and may "
+                     f"propose worse: label more pages and learn again, or Propose → {forget}")
         job = BackgroundJob(self.window.project.root, work)
         # Said through start(): a message of its own would be overwritten by the job's end as soon as it showed.
-        return job if self.start(job, f"learning from {counted}",
-                                 done=f"Propose now follows this project's labels (learned from {counted})") else None
+        return job if self.start(job, f"learning from {counted}", done=done) else None
+
+    def do_forget_model(self) -> None:
+        """Propose with the shipped model again: the project's learnt model is set aside (kept, not deleted)."""
+        if self.job is not None:
+            self.window.message("a job is running; cancel it first (Ctrl+.)")
+            return
+        kept = forget_project_model(self.window.project.root)
+        if kept is None:
+            self.window.message("this project has learnt no model: Propose already uses the shipped one")
+            return
+        self.window.message(f"Propose uses the shipped model again; the learnt one is kept as "
+                            f"{kept.relative_to(self.window.project.root)}", 15000)
 
     def _on_proposal(self, proposal: Proposal) -> None:
         window = self.window

@@ -51,6 +51,7 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("propose", ("P",), "Propose records for this page"),
         ("propose_new", ("Shift+P",), "Propose records for every new page"),
         ("learn", ("Ctrl+Shift+L",), "Learn from this project’s labelled pages (Propose follows its labels)"),
+        ("forget_model", (), "Propose with the shipped model again (the learnt one is kept aside)"),
         ("cancel_job", ("Ctrl+.",), "Cancel the running job"),
     ),
     "Pages": (
@@ -87,7 +88,8 @@ def help_html() -> str:
             group = s.group
             rows.append(f"<tr><th colspan=2 align=left><br>{html.escape(group)}</th></tr>")
         keys = " or ".join(
-            f"<b>{html.escape(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText))}</b>" for k in s.keys)
+            f"<b>{html.escape(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText))}</b>" for k in s.keys
+        ) or f"<i>{html.escape(group)} menu</i>"
         rows.append(f"<tr><td width=140>{keys}</td><td>{html.escape(s.text)}</td></tr>")
     mouse = ("<p><b>Click</b> an element: add it to the selected record, or remove it if the record holds it; "
              "with no record selected, start a new one. <b>Alt+click</b> reaches the page itself. "

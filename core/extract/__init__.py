@@ -16,7 +16,7 @@ from .base import Extraction, Extractor
 
 __all__ = [
     "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "project_model",
-    "project_model_path", "register", "train_on_project",
+    "forget_project_model", "full_model_pages", "project_model_path", "register", "train_on_project",
 ]
 
 DEFAULT_METHOD = "selector"  # what `extract` and the app's Propose use: offline, deterministic, a small shipped model
@@ -82,6 +82,20 @@ def project_model_path(project_dir: str | Path) -> Path:
     from .training import project_model_path as path_in
 
     return path_in(project_dir)
+
+
+def full_model_pages() -> int:
+    """The fewest labelled pages from which training learns the whole model, both stages (training.py)."""
+    from .training import FULL_MODEL_PAGES
+
+    return FULL_MODEL_PAGES
+
+
+def forget_project_model(project_dir: str | Path) -> Path | None:
+    """Set the project's own model aside, so that Propose uses the shipped one again (see training.py)."""
+    from .training import forget_project_model as forget
+
+    return forget(project_dir)
 
 
 def project_model(project_dir: str | Path) -> tuple[Path | None, str]:

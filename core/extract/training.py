@@ -35,6 +35,7 @@ from .selector_model import FEATURES, Ensemble, SelectorModel, Stages
 POSITIVE = 0.5  # a region whose records match true records this well on average is a region of records
 THRESHOLD = 0.5  # an even-odds cut: fixed, not searched on the development pages
 INNER_FOLDS = 3
+FULL_MODEL_PAGES = 2 * INNER_FOLDS  # the fewest labelled pages from which both stages are learnt
 BAG_SEED = 100  # offset of the bags' page draws from the fit's seed (the fits themselves use seed + bag)
 
 
@@ -181,7 +182,7 @@ def bags(count: int, seed: int, config: FitConfig) -> list[list[int]]:
     second stage's inner folds (bagging a handful of pages would only repeat one fit)."""
     groups = max(config.bags, round(1 / max(1e-9, 1.0 - config.bag_share)))
     largest_group = -(-count // groups)  # rounded up
-    if config.bags <= 1 or count - largest_group < 2 * INNER_FOLDS:
+    if config.bags <= 1 or count - largest_group < FULL_MODEL_PAGES:
         return [list(range(count))]
     order = np.random.default_rng(seed + BAG_SEED).permutation(count)
     left_out = np.array_split(order, groups)[:config.bags]
@@ -198,7 +199,7 @@ def _fit_member(examples: Sequence[Example], seed: int, config: FitConfig) -> St
     first = _first_stage(examples, seed, config)
     inner_trainable = all(_both_kinds([e for i, e in enumerate(examples) if i not in held])
                           for held in map(set, folds(len(examples), INNER_FOLDS, seed + 1)))
-    if config.stages != 2 or len(examples) < 2 * INNER_FOLDS or not inner_trainable:
+    if config.stages != 2 or len(examples) < FULL_MODEL_PAGES or not inner_trainable:
         return Stages(first)  # too few pages, or records on too few of them, for the inner cross-validation
     p1 = _out_of_fold(examples, seed, config)
     matrices = [np.hstack([e.features, context_features(e.candidates, p, e.features)]) if len(e.features)
@@ -254,11 +255,24 @@ def _source_name(pages_dir: str | Path) -> str:
 
 
 PROJECT_MODEL = Path("models") / "selector.json"  # a project's own selector model, inside its folder
+FORGOTTEN_MODEL = Path("models") / "selector.forgotten.json"  # the last one set aside, kept rather than deleted
 
 
 def project_model_path(project_dir: str | Path) -> Path:
     """Where a project keeps the selector model trained on its own labelled pages (Propose uses it if present)."""
     return Path(project_dir) / PROJECT_MODEL
+
+
+def forget_project_model(project_dir: str | Path) -> Path | None:
+    """Set the project's own model aside (Propose then uses the shipped one again) and return where it now is;
+    None when the project has none. It is kept, replacing one set aside before, so that forgetting is undone by
+    moving it back."""
+    path = project_model_path(project_dir)
+    if not path.is_file():
+        return None
+    kept = Path(project_dir) / FORGOTTEN_MODEL
+    path.replace(kept)
+    return kept
 
 
 def project_pages(project_dir: str | Path, progress: Callable[[str], None] | None = None) -> list[LabelledPage]:

@@ -19,15 +19,16 @@ from tests.core.test_selector import catalogue
 pytestmark = pytest.mark.app
 
 
-def project_with_policy(folder: Path, *, with_secondary: bool) -> tuple[Path, list[list[str]]]:
-    """8 labelled pages (their labels with or without the secondary list) and a new page 8; its secondary list."""
+def project_with_policy(folder: Path, *, with_secondary: bool, labelled: int = 8) -> tuple[Path, list[list[str]]]:
+    """`labelled` labelled pages (their labels with or without the secondary list) and a new page after them;
+    its secondary list."""
     rng = random.Random(5)
     data = folder.parent / f"{folder.name}-data"
     (data / "html").mkdir(parents=True)
-    for k in range(9):
+    for k in range(labelled + 1):
         html, main, secondary = catalogue(rng)
         (data / "html" / f"{k}.html").write_text(html, encoding="utf-8")
-        if k < 8:
+        if k < labelled:
             save_records(data / "gt" / f"{k}.json", main + (secondary if with_secondary else []))
     with init_project(folder) as project:
         assert not import_paths(project, [data]).problems
@@ -65,6 +66,34 @@ def test_propose_follows_the_projects_own_labels_after_learning(qtbot, tmp_path:
         assert covered == len(secondary)
     else:
         assert covered == 0
+
+
+def test_learning_from_few_pages_warns_and_the_shipped_model_can_come_back(qtbot, tmp_path: Path) -> None:
+    folder, _ = project_with_policy(tmp_path / "few", with_secondary=True, labelled=3)
+    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
+                        settings_file=tmp_path / "settings.json", key_store=SessionKeyStore())
+    try:
+        assert window.jobs.do_learn() is not None
+        qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
+        message = window.statusBar().currentMessage()
+        assert message.startswith("Propose now follows this project's labels (learned from 3 labelled pages); "
+                                  "from fewer than 6 it learns less"), message
+        assert "Propose with the shipped model again" in message
+        learnt = project_model_path(folder).read_bytes()
+        window.actions_by_name["forget_model"].trigger()
+        assert not project_model_path(folder).exists()
+        kept = folder / "models" / "selector.forgotten.json"
+        assert kept.read_bytes() == learnt  # set aside, not deleted
+        assert "kept as models/selector.forgotten.json" in window.statusBar().currentMessage()
+        assert window.propose(["3"]) is not None
+        assert window.statusBar().currentMessage() == "proposing with selector"
+        qtbot.waitUntil(lambda: window.job is None, timeout=60_000)
+        window.actions_by_name["forget_model"].trigger()
+        assert "has learnt no model" in window.statusBar().currentMessage()
+        assert kept.read_bytes() == learnt
+    finally:
+        window.close()
+        window.shutdown()
 
 
 def test_learning_needs_labelled_pages(qtbot, tmp_path: Path) -> None:

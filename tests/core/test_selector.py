@@ -378,3 +378,19 @@ def test_a_candidate_far_below_any_threshold_gets_probability_zero_without_a_war
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # an overflow warning would print on every Propose
         assert ensemble.predict(np.zeros((2, 3))).tolist() == [0.0, 0.0]
+
+
+def test_forgetting_a_project_model_sets_it_aside_and_keeps_the_latest(tmp_path: Path) -> None:
+    from recordlens.core.extract import forget_project_model, project_model, project_model_path
+
+    assert forget_project_model(tmp_path) is None  # nothing learnt: nothing to forget
+    path = project_model_path(tmp_path)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(DEFAULT_MODEL.read_bytes())
+    assert project_model(tmp_path) == (path, "")
+    kept = forget_project_model(tmp_path)
+    assert kept == tmp_path / "models" / "selector.forgotten.json"
+    assert kept.read_bytes() == DEFAULT_MODEL.read_bytes() and not path.exists()
+    assert project_model(tmp_path) == (None, "")
+    path.write_text("second")  # forgetting again keeps the newer one aside, in the same place
+    assert forget_project_model(tmp_path) == kept and kept.read_text() == "second"
