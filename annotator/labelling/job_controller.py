@@ -144,9 +144,10 @@ class JobController:
         counted = f"{len(pages)} labelled page{'s' if len(pages) != 1 else ''}"
         done = f"Propose now follows this project's labels (learned from {counted})"
         if len(pages) < full_model_pages():
-            forget = self.window.actions_by_name["forget_model"].text()
-            done += (f"; from fewer than {full_model_pages()} it learns less than the shipped model knows and may "
-                     f"propose worse: label more pages and learn again, or Propose → {forget}")
+            # The way out first: a status bar cuts a long message at its end.
+            forget = self.window.actions_by_name["forget_model"].text().split(" (")[0]
+            done = (f"learned from only {counted} (fewer than {full_model_pages()}): Propose may do worse than with "
+                    f"the shipped model, and Propose → {forget} goes back; label more pages and learn again")
         job = BackgroundJob(self.window.project.root, work)
         # Said through start(): a message of its own would be overwritten by the job's end as soon as it showed.
         return job if self.start(job, f"learning from {counted}", done=done) else None
