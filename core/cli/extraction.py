@@ -73,9 +73,10 @@ def cmd_extract(args: argparse.Namespace) -> int:
     seeds = list(range(args.seed, args.seed + args.seeds)) if method == "gemini" else [None]
     llm_options = gemini_options(args) if method == "gemini" else {}  # one budget for every seed of the run
     params = _method_params(args)
-    if method == "selector" and getattr(args, "model", None):
+    # `is not None`: an empty --model "" is a mistake to name, not a quiet fall back to the shipped model.
+    if method == "selector" and getattr(args, "model", None) is not None:
         params["model"] = args.model  # for the selector, --model is a model file written by `recordlens train`
-    elif getattr(args, "model", None) and method != "gemini":
+    elif getattr(args, "model", None) is not None and method != "gemini":
         raise RecordLensError(f"--model is for the selector (a model file) and gemini, not {method!r}")
     with engine_for(args) as engine:  # issue 16: one engine (one Ray instance) for every seed of the run
         return _extract_seeds(args, method, seeds, llm_options, params, engine)

@@ -31,8 +31,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
+def writable_model_path(path: str | Path) -> Path:
+    """`path` if a model file can be written there, checked before the training work rather than after it."""
+    path = Path(path)
+    if path.is_dir():
+        raise RecordLensError(f"{path} is a folder; --out names the model file to write (such as {path}/model.json)")
+    if path.exists() and not path.is_file():
+        raise RecordLensError(f"{path} exists and is not a regular file; choose another --out")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise RecordLensError(f"cannot write {path}: {parent} is a file, not a folder")
+            break
+    return path
+
+
 def run(args: argparse.Namespace) -> int:
-    from ..extract.training import dataset_pages, fit, prepare, project_model_path, project_pages
+    from ..extract.training import check_seed, dataset_pages, fit, prepare, project_model_path, project_pages
 
     pages_dirs, gt_dirs = args.pages or [], args.gt or []
     if args.project and (pages_dirs or gt_dirs):
@@ -41,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
         raise RecordLensError("train needs --pages DIR --gt DIR (as many of each), or --project DIR")
     if not args.out and not args.project:
         raise RecordLensError("train --pages ... --gt ... needs --out MODEL")
-    args.out = args.out or project_model_path(args.project)
+    args.out = writable_model_path(args.out or project_model_path(args.project))
+    check_seed(args.seed)
     start = time.perf_counter()
     if args.project:
         labelled = project_pages(args.project)
@@ -52,7 +68,10 @@ def run(args: argparse.Namespace) -> int:
         description = f"{len(labelled)} labelled pages of {names}"
     examples = prepare(progress(labelled, label="candidates", enabled=not args.quiet))
     model = fit(examples, seed=args.seed, description=description)
-    out = model.save(args.out)
+    try:
+        out = model.save(args.out)
+    except OSError as error:  # changed under us since the check (a folder made there, permissions)
+        raise RecordLensError(f"cannot write the model to {args.out}: {error.strerror or error}") from None
     size = out.stat().st_size
     print(f"{out}: selector model from {description}, seed {args.seed}, {size / 1e3:.0f} kB, "
           f"{time.perf_counter() - start:.1f} s", file=sys.stderr)

@@ -582,13 +582,18 @@ class RepeatsExtractor:
         base = params or DEFAULT_PARAMETERS
         self.params = Parameters(**{**asdict(base), **overrides}) if overrides else base
 
+    @property
+    def parameters(self) -> dict[str, object]:
+        """What decides this extractor's records: a run resumed with other parameters is refused, not mixed."""
+        return asdict(self.params)
+
     def extract(self, page: Page) -> Extraction:
         start = time.perf_counter()
         regions = extract_regions(page, self.params)
         records = [xpaths for region in regions for xpaths in region.xpaths()]
         seconds = time.perf_counter() - start
         warnings = [] if records else ["no repeated structure with text was found on this page"]
-        return Extraction(records=records, method=METHOD, version=VERSION, parameters=asdict(self.params),
+        return Extraction(records=records, method=METHOD, version=VERSION, parameters=self.parameters,
                           seconds=seconds, warnings=warnings, raw=_describe(regions))
 
 

@@ -24,7 +24,7 @@ from ..page.dom import Page
 from .base import Extraction
 from .candidates import Claims, PageCandidates, page_candidates
 from .repeats import Region, join_split_tables
-from .selector_model import ModelError, SelectorModel
+from .selector_model import ModelError, SelectorModel, checked_threshold
 
 METHOD = "selector"
 VERSION = "1.0"
@@ -81,7 +81,13 @@ class SelectorExtractor:
         # The shipped model is named "default" (not its install path), so runs compare across checkouts.
         self.model_name = ("(in memory)" if isinstance(model, SelectorModel) else
                            "default" if model is None else str(model))
-        self.threshold = self.model.threshold if threshold is None else float(threshold)
+        self.threshold = checked_threshold(self.model.threshold if threshold is None else threshold, "threshold")
+
+    @property
+    def parameters(self) -> dict[str, object]:
+        """What decides this extractor's records: a run resumed with other parameters is refused, not mixed."""
+        return {"threshold": self.threshold, "model": self.model_name, "model_digest": self.model.digest,
+                "trained": self.model.provenance.get("trained_on", "")}
 
     def extract(self, page: Page) -> Extraction:
         start = time.perf_counter()
@@ -95,8 +101,5 @@ class SelectorExtractor:
         raw = [{"parent": c.region.parent.xpath, "records": c.region.count, "probability": round(float(p), 4),
                 "kept": id(c.region) in kept}
                for c, p in zip(pc.candidates, probabilities, strict=True) if p >= min(0.2, self.threshold)]
-        parameters: dict[str, object] = {"threshold": self.threshold, "model": self.model_name,
-                                         "model_digest": self.model.digest,
-                                         "trained": self.model.provenance.get("trained_on", "")}
-        return Extraction(records=records, method=METHOD, version=VERSION, parameters=parameters,
+        return Extraction(records=records, method=METHOD, version=VERSION, parameters=self.parameters,
                           seconds=seconds, warnings=warnings, raw=raw)

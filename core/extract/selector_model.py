@@ -13,8 +13,12 @@ with a clear error rather than silently misread; a file of the first format (one
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import math
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,9 +65,10 @@ class Tree:
     @classmethod
     def from_dict(cls, data: dict[str, list[Any]], features: int) -> Tree:
         """A tree read back, checked: a damaged file must fail here, not loop or crash in `predict`."""
-        tree = cls(np.asarray(data["left"], dtype=np.int64), np.asarray(data["right"], dtype=np.int64),
-                   np.asarray(data["feature"], dtype=np.int64), np.asarray(data["threshold"], dtype=np.float64),
-                   np.asarray(data["value"], dtype=np.float64))
+        tree = cls(_whole_numbers(data["left"]), _whole_numbers(data["right"]), _whole_numbers(data["feature"]),
+                   np.asarray(data["threshold"], dtype=np.float64), np.asarray(data["value"], dtype=np.float64))
+        if not (np.isfinite(tree.threshold).all() and np.isfinite(tree.value).all()):
+            raise ValueError("a tree holds a threshold or a value that is not a finite number")
         n = len(tree.left)
         if n == 0 or any(len(a) != n or a.ndim != 1 for a in (tree.right, tree.feature, tree.threshold, tree.value)):
             raise ValueError("a tree's node arrays differ in length")
@@ -75,6 +80,14 @@ class Tree:
                 or np.any(tree.feature[inner] < 0) or np.any(tree.feature[inner] >= features)):
             raise ValueError("a tree's nodes point outside it or to a feature the model does not have")
         return tree
+
+
+def _whole_numbers(values: Any) -> np.ndarray:
+    """Node indices or feature numbers read back: whole numbers only (1.5 would be truncated, silently)."""
+    array = np.asarray(values, dtype=np.float64)
+    if not np.all(np.isfinite(array) & (array == np.round(array))):
+        raise ValueError("a tree's node or feature numbers are not whole numbers")
+    return array.astype(np.int64)
 
 
 @dataclass
@@ -102,7 +115,12 @@ class Ensemble:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], features: int) -> Ensemble:
-        return cls(float(data["base"]), float(data["rate"]), [Tree.from_dict(t, features) for t in data["trees"]])
+        base, rate = float(data["base"]), float(data["rate"])
+        if not (math.isfinite(base) and math.isfinite(rate)):
+            raise ValueError("an ensemble's base or rate is not a finite number")
+        if not data["trees"]:
+            raise ValueError("an ensemble without trees")
+        return cls(base, rate, [Tree.from_dict(t, features) for t in data["trees"]])
 
     @classmethod
     def from_sklearn(cls, model: Any) -> Ensemble:
@@ -175,7 +193,7 @@ class SelectorModel:
     def from_json(cls, text: str, source: str = "model") -> SelectorModel:
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as error:
+        except (ValueError, RecursionError) as error:  # also a number too long to read, or nesting too deep
             raise ModelError(f"{source}: not a selector model (invalid JSON: {error})") from None
         if not isinstance(data, dict) or data.get("format") not in FORMATS:
             raise ModelError(f"{source}: not a selector model (expected format {FORMAT!r})")
@@ -187,15 +205,16 @@ class SelectorModel:
                 Stages.from_dict(data)]
             if not members:
                 raise ValueError("no members")
-            return cls(members, float(data["threshold"]), dict(data.get("provenance") or {}))
-        except (KeyError, TypeError, ValueError, OverflowError) as error:
+            threshold = checked_threshold(data["threshold"], "its threshold")
+            return cls(members, threshold, dict(data.get("provenance") or {}))
+        except (KeyError, TypeError, ValueError, OverflowError, AttributeError, RecursionError) as error:
             raise ModelError(f"{source}: a damaged selector model ({error})") from None
 
     @classmethod
     def load(cls, path: str | Path) -> SelectorModel:
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = _read_regular_file(path).decode("utf-8")
         except OSError as error:
             raise ModelError(f"{path}: cannot read the model ({error.strerror or error})") from None
         except UnicodeDecodeError:
@@ -203,3 +222,24 @@ class SelectorModel:
         model = cls.from_json(text, str(path))
         model.digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
         return model
+
+
+def checked_threshold(value: object, what: str) -> float:
+    """A probability cut: a finite number from 0 to 1 (NaN would keep every candidate, as no `p < NaN` holds)."""
+    try:
+        threshold = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ModelError(f"{what} must be a number from 0 to 1 (got {value!r})") from None
+    if not 0.0 <= threshold <= 1.0:  # False for NaN too
+        raise ModelError(f"{what} must be a number from 0 to 1 (got {value!r})")
+    return threshold
+
+
+def _read_regular_file(path: Path) -> bytes:
+    """The file's bytes; a FIFO or another non-regular file is refused before a byte is read (without waiting
+    for a writer: O_NONBLOCK), and a folder by the OS."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        return stream.read()

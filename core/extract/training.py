@@ -37,6 +37,14 @@ THRESHOLD = 0.5  # an even-odds cut: fixed, not searched on the development page
 INNER_FOLDS = 3
 FULL_MODEL_PAGES = 2 * INNER_FOLDS  # the fewest labelled pages from which both stages are learnt
 BAG_SEED = 100  # offset of the bags' page draws from the fit's seed (the fits themselves use seed + bag)
+MAX_SEED = 2**31 - 1  # the fits use seed + bag and seed + 1 as scikit-learn seeds, which stop at 2**32 - 1
+
+
+def check_seed(seed: int) -> int:
+    """A training seed, refused before any work when the fits could not use it."""
+    if not 0 <= seed <= MAX_SEED:
+        raise DatasetError(f"the seed must be from 0 to {MAX_SEED} (got {seed})")
+    return seed
 
 
 @dataclass(frozen=True)
@@ -213,6 +221,7 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
     """Fit every member on its share of these pages only; the same examples and seed give the same model."""
     import sklearn
 
+    check_seed(seed)
     if not examples:
         raise DatasetError("no labelled pages to train on")
     # A share that happens to lack one kind of region is dropped (the others still see every page).
