@@ -8,12 +8,12 @@ are stored through the page's undo stack like any other edit. The window owns th
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QProgressBar
 
-from ...core.extract import forget_project_model, full_model_pages, project_model, train_on_project
+from ...core.extract import forget_project_model, model_stages, project_model, train_on_project
 from ...core.records import new_records
 from ...core.store import TRUE_PAGE_STATUSES, Project
 from ..qt.jobs import BackgroundJob
@@ -31,7 +31,7 @@ class JobController:
     def __init__(self, window: LabellingWindow) -> None:
         self.window = window
         self.job: BackgroundJob | None = None
-        self._done = "done"  # what the status bar says when the running job ends well
+        self._done: str | Callable[[], str] = "done"  # what the status bar says when the running job ends well
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(220)
         self.cancel_button = button("Cancel", self.do_cancel_job)
@@ -43,8 +43,9 @@ class JobController:
         self.cancel_button.setVisible(running)
         self.window.actions_by_name["cancel_job"].setEnabled(running)
 
-    def start(self, job: BackgroundJob, what: str, done: str = "done") -> bool:
-        """Run `job` in the background; `done` is said when it ends well (a warning that must outlast it)."""
+    def start(self, job: BackgroundJob, what: str, done: str | Callable[[], str] = "done") -> bool:
+        """Run `job` in the background; `done` is said when it ends well (a warning that must outlast it), or
+        asked for then, when it depends on what the job found."""
         if self.job is not None:
             self.window.message("another job is running; cancel it first (Ctrl+.)")
             return False
@@ -71,7 +72,7 @@ class JobController:
         if job is not None:
             job.wait()
         self._show_running(False)
-        done = self._done
+        done = self._done() if callable(self._done) else self._done
         self.window.message("cancelled" if cancelled else (f"failed: {failure}" if failure else done),
                             10000 if done == "done" else 30000)
 
@@ -131,6 +132,8 @@ class JobController:
             self.window.message("no page is marked labelled yet (L): there is nothing to learn from")
             return None
 
+        learnt: dict[str, int] = {}
+
         def work(project: Project, job: BackgroundJob) -> None:
             seen: list[str] = []
 
@@ -139,15 +142,20 @@ class JobController:
                 seen.append(name)
                 job.report(len(seen), 2 * len(pages), f"page {name}")  # each page is read, then prepared
 
-            train_on_project(project.root, progress=progress)
+            learnt["stages"] = model_stages(train_on_project(project.root, progress=progress))
 
         counted = f"{len(pages)} labelled page{'s' if len(pages) != 1 else ''}"
-        done = f"Propose now follows this project's labels (learned from {counted})"
-        if len(pages) < full_model_pages():
+        forget = self.window.actions_by_name["forget_model"].text().split(" (")[0]
+
+        def done() -> str:
+            """Decided by the model learnt: too few pages, or too few of them with records, give one stage only."""
+            if learnt.get("stages", 2) >= 2:
+                return f"Propose now follows this project's labels (learned from {counted})"
             # The way out first: a status bar cuts a long message at its end.
-            forget = self.window.actions_by_name["forget_model"].text().split(" (")[0]
-            done = (f"learned from only {counted} (fewer than {full_model_pages()}): Propose may do worse than with "
-                    f"the shipped model, and Propose → {forget} goes back; label more pages and learn again")
+            return (f"learned one stage only from {counted} (too few, or too few with records): Propose may do "
+                    f"worse than with the shipped model, and Propose → {forget} goes back; label more pages and "
+                    "learn again")
+
         job = BackgroundJob(self.window.project.root, work)
         # Said through start(): a message of its own would be overwritten by the job's end as soon as it showed.
         return job if self.start(job, f"learning from {counted}", done=done) else None

@@ -16,7 +16,7 @@ from .base import Extraction, Extractor
 
 __all__ = [
     "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "project_model",
-    "forget_project_model", "full_model_pages", "project_model_path", "register", "train_on_project",
+    "forget_project_model", "model_stages", "project_model_path", "register", "train_on_project",
 ]
 
 DEFAULT_METHOD = "selector"  # what `extract` and the app's Propose use: offline, deterministic, a small shipped model
@@ -84,11 +84,12 @@ def project_model_path(project_dir: str | Path) -> Path:
     return path_in(project_dir)
 
 
-def full_model_pages() -> int:
-    """The fewest labelled pages from which training learns the whole model, both stages (training.py)."""
-    from .training import FULL_MODEL_PAGES
+def model_stages(path: str | Path) -> int:
+    """How many stages every member of the selector model at `path` has: 1 when training had too few pages, or
+    too few with records, for the second stage (training.py), else 2."""
+    from .selector import load_model
 
-    return FULL_MODEL_PAGES
+    return min(1 if member.second is None else 2 for member in load_model(path).members)
 
 
 def forget_project_model(project_dir: str | Path) -> Path | None:

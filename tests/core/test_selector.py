@@ -394,3 +394,14 @@ def test_forgetting_a_project_model_sets_it_aside_and_keeps_the_latest(tmp_path:
     assert project_model(tmp_path) == (None, "")
     path.write_text("second")  # forgetting again keeps the newer one aside, in the same place
     assert forget_project_model(tmp_path) == kept and kept.read_text() == "second"
+
+
+def test_a_model_says_when_too_few_pages_with_records_gave_it_one_stage_only(tmp_path: Path) -> None:
+    from recordlens.core.extract import model_stages
+
+    pages = labelled_pages(31, 8, with_secondary=False)
+    whole = fit(prepare(pages)).save(tmp_path / "whole.json")
+    # Eight pages, but records on one of them only: the inner folds of the second stage cannot be trained.
+    sparse = [LabelledPage(p.name, p.page, p.truth if k == 0 else [], p.source) for k, p in enumerate(pages)]
+    one = fit(prepare(sparse)).save(tmp_path / "one.json")
+    assert (model_stages(whole), model_stages(one), model_stages(DEFAULT_MODEL)) == (2, 1, 2)
