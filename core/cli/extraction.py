@@ -33,6 +33,10 @@ def gemini_options(args: argparse.Namespace) -> dict[str, object]:
     return options
 
 
+# Parameters that name something (a model file, a model's name): kept as text, so a file named "5" stays "5".
+TEXT_PARAMS = frozenset({"model"})
+
+
 def _method_params(args: argparse.Namespace) -> dict[str, object]:
     """`--param k=10 --param similarity=lcs` -> {"k": 10, "similarity": "lcs"} (numbers read as numbers)."""
     params: dict[str, object] = {}
@@ -40,6 +44,9 @@ def _method_params(args: argparse.Namespace) -> dict[str, object]:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise RecordLensError(f"--param takes KEY=VALUE, not {item!r}")
+        if key in TEXT_PARAMS:
+            params[key] = value
+            continue
         try:
             params[key] = json.loads(value)
         except json.JSONDecodeError:

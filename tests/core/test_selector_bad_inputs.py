@@ -131,3 +131,12 @@ def test_train_refuses_an_output_or_a_seed_it_cannot_use_before_any_work(tmp_pat
                          "--seed", seed, "-q"]) == 2
         assert "the seed must be from 0 to" in capsys.readouterr().err
     assert a_file.read_text(encoding="utf-8") == "kept" and not (tmp_path / "m.json").exists()
+
+
+def test_a_model_file_named_like_a_number_is_found_through_param(tmp_path: Path, monkeypatch) -> None:
+    pages, _ = write_dataset(tmp_path / "data", [None], seed=2)  # type: ignore[list-item]
+    (tmp_path / "5").write_bytes(DEFAULT_MODEL.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["extract", "--param", "model=5", "--pages", str(pages), "--out", "run", "-q"]) == 0
+    assert json.loads((tmp_path / "run" / "_run" / "run.json").read_text(encoding="utf-8"))["parameters"][
+        "model"] == "5"
