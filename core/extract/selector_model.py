@@ -18,7 +18,6 @@ import hashlib
 import json
 import math
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import RecordLensError
+from ..file_kinds import other_kind
 from .candidates import FEATURE_NAMES, PageCandidates, feature_matrix
 from .context import CONTEXT_NAMES, context_features
 
@@ -240,6 +240,7 @@ def _read_regular_file(path: Path) -> bytes:
     for a writer: O_NONBLOCK), and a folder by the OS."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as stream:
-        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
+        kind = other_kind(os.fstat(stream.fileno()).st_mode)
+        if kind is not None:
+            raise OSError(errno.EINVAL, kind if kind == "not a regular file" else f"{kind}, not a regular file")
         return stream.read()

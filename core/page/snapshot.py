@@ -29,13 +29,13 @@ import binascii
 import html as html_entities
 import os
 import re
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
 from ..errors import SnapshotError, shortened
+from ..file_kinds import other_kind
 from .charset import PRESCAN_BYTES, decode_html, decode_or_replace, decode_windows_1252, resolve_charset
 
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
@@ -201,11 +201,12 @@ def _read_file(path: Path, max_bytes: int, label: str) -> bytes:
 
 
 def _refuse_non_regular(mode: int, label: str) -> None:
-    if stat.S_ISDIR(mode):
+    kind = other_kind(mode)
+    if kind == "a folder":
         raise _fail(label, "it is a folder, not a file.")
-    if not stat.S_ISREG(mode):
-        kind = "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else \
-            "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+    if kind == "not a regular file":
+        raise _fail(label, "it is not a regular file; only saved pages on disk can be read.")
+    if kind is not None:
         raise _fail(label, f"it is {kind}, not a regular file; only saved pages on disk can be read.")
 
 

@@ -29,13 +29,13 @@ from __future__ import annotations
 import errno
 import json
 import os
-import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
+from ..file_kinds import other_kind
 from ..page.dataset import PAGE_SUFFIXES, natural_key, page_files, record_files
 from ..page.dom import parse_html
 from ..page.snapshot import read_file_bytes, read_snapshot
@@ -143,13 +143,12 @@ def not_a_page_file(path: Path) -> str | None:
         if error.errno == errno.ELOOP:
             return "a symbolic link loop"
         return f"cannot be read ({error.strerror or error})"
-    if stat.S_ISDIR(mode):
+    kind = other_kind(mode)
+    if kind == "a folder":
         return "a folder, not a page file"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe), not a regular file"
-    if not stat.S_ISREG(mode):
-        return "not a regular file (a socket or a device)"
-    return None
+    if kind in (None, "not a regular file"):
+        return kind
+    return f"{kind}, not a regular file"
 
 
 def _report_odd_entries(folder: Path, report: ImportReport) -> None:
