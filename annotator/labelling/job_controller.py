@@ -105,16 +105,16 @@ class JobController:
         key = gemini_key(window.keys)
         method = method or proposal_method(window.settings, has_key=bool(key))
         params = extractor_params(method, window.settings, key)
-        problem = ""
+        problem, learnt = "", ""
         if method == "selector":
             model, problem = project_model(window.project.root)
             if model is not None:  # the project's own model, learnt from its labels
                 params["model"] = str(model)
+                learnt = ", as learnt from this project's labels"
         worker = ProposeWorker(window.project.root, pages, method, params)
         worker.proposed.connect(self._on_proposal)
-        what, done = f"proposing with {method}", "done"
-        if "model" in params:
-            what += ", as learnt from this project's labels"
+        # Said only for the selector's learnt model: Gemini's params name a model too, its own.
+        what, done = f"proposing with {method}{learnt}", "done"
         if problem:  # said as the job starts and again as it ends well, so that "done" does not hide it
             learn = window.actions_by_name["learn"]
             # The way out first: a status bar cuts a long message at its end.
