@@ -31,23 +31,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def writable_model_path(path: str | Path) -> Path:
-    """`path` if a model file can be written there, checked before the training work rather than after it."""
-    path = Path(path)
-    if path.is_dir():
-        raise RecordLensError(f"{path} is a folder; --out names the model file to write (such as {path}/model.json)")
-    if path.exists() and not path.is_file():
-        raise RecordLensError(f"{path} exists and is not a regular file; choose another --out")
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise RecordLensError(f"cannot write {path}: {parent} is a file, not a folder")
-            break
-    return path
-
-
 def run(args: argparse.Namespace) -> int:
-    from ..extract.training import check_seed, dataset_pages, fit, prepare, project_model_path, project_pages
+    from ..extract.training import (
+        check_seed,
+        dataset_pages,
+        fit,
+        prepare,
+        project_model_path,
+        project_pages,
+        save_model,
+        writable_model_path,
+    )
 
     pages_dirs, gt_dirs = args.pages or [], args.gt or []
     if args.project and (pages_dirs or gt_dirs):
@@ -68,10 +62,7 @@ def run(args: argparse.Namespace) -> int:
         description = f"{len(labelled)} labelled pages of {names}"
     examples = prepare(progress(labelled, label="candidates", enabled=not args.quiet))
     model = fit(examples, seed=args.seed, description=description)
-    try:
-        out = model.save(args.out)
-    except OSError as error:  # changed under us since the check (a folder made there, permissions)
-        raise RecordLensError(f"cannot write the model to {args.out}: {error.strerror or error}") from None
+    out = save_model(model, args.out)
     size = out.stat().st_size
     print(f"{out}: selector model from {description}, seed {args.seed}, {size / 1e3:.0f} kB, "
           f"{time.perf_counter() - start:.1f} s", file=sys.stderr)

@@ -13,11 +13,9 @@ with a clear error rather than silently misread; a file of the first format (one
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import math
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import RecordLensError
-from ..file_kinds import other_kind
+from ..file_kinds import read_regular_file
 from .candidates import FEATURE_NAMES, PageCandidates, feature_matrix
 from .context import CONTEXT_NAMES, context_features
 
@@ -214,7 +212,7 @@ class SelectorModel:
     def load(cls, path: str | Path) -> SelectorModel:
         path = Path(path)
         try:
-            text = _read_regular_file(path).decode("utf-8")
+            text = read_regular_file(path).decode("utf-8")
         except OSError as error:
             raise ModelError(f"{path}: cannot read the model ({error.strerror or error})") from None
         except UnicodeDecodeError:
@@ -233,14 +231,3 @@ def checked_threshold(value: object, what: str) -> float:
     if not 0.0 <= threshold <= 1.0:  # False for NaN too
         raise ModelError(f"{what} must be a number from 0 to 1 (got {value!r})")
     return threshold
-
-
-def _read_regular_file(path: Path) -> bytes:
-    """The file's bytes; a FIFO or another non-regular file is refused before a byte is read (without waiting
-    for a writer: O_NONBLOCK), and a folder by the OS."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as stream:
-        kind = other_kind(os.fstat(stream.fileno()).st_mode)
-        if kind is not None:
-            raise OSError(errno.EINVAL, kind if kind == "not a regular file" else f"{kind}, not a regular file")
-        return stream.read()

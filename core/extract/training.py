@@ -300,14 +300,39 @@ def project_pages(project_dir: str | Path, progress: Callable[[str], None] | Non
     return out
 
 
+def writable_model_path(path: str | Path) -> Path:
+    """`path` if a model file can be written there: checked before the training work rather than after it."""
+    path = Path(path)
+    if path.is_dir():
+        raise DatasetError(f"{path} is a folder; a model is written to a file (such as {path}/model.json)")
+    if path.exists() and not path.is_file():
+        raise DatasetError(f"{path} exists and is not a regular file; choose another place for the model")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise DatasetError(f"cannot write {path}: {parent} is a file, not a folder")
+            break
+    return path
+
+
+def save_model(model: SelectorModel, path: str | Path) -> Path:
+    try:
+        return model.save(path)
+    except OSError as error:  # changed since the check (a folder made there, permissions)
+        raise DatasetError(f"cannot write the model to {path}: {error.strerror or error}") from None
+
+
 def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, seed: int = 0,
                      progress: Callable[[str], None] | None = None) -> Path:
     """Fit the selector on the project's labelled pages, so that proposals follow the project's own labelling
-    policy, and write it (by default to `project_model_path`); the same pages and seed give the same file."""
+    policy, and write it (by default to `project_model_path`); the same pages and seed give the same file.
+    Where it is written and the seed are checked before any work."""
+    path = writable_model_path(out if out is not None else project_model_path(project_dir))
+    check_seed(seed)
     labelled = project_pages(project_dir, progress)
     model = fit(prepare(labelled, progress), seed=seed,
                 description=f"{len(labelled)} labelled pages of the project {Path(project_dir).name}")
-    return model.save(out if out is not None else project_model_path(project_dir))
+    return save_model(model, path)
 
 
 @dataclass

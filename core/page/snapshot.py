@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import binascii
 import html as html_entities
-import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -35,7 +34,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ..errors import SnapshotError, shortened
-from ..file_kinds import other_kind
+from ..file_kinds import NotRegularFile, TooLarge, read_regular_file
 from .charset import PRESCAN_BYTES, decode_html, decode_or_replace, decode_windows_1252, resolve_charset
 
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
@@ -178,36 +177,21 @@ def read_file_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, nam
 
 
 def _read_file(path: Path, max_bytes: int, label: str) -> bytes:
-    """The file's bytes, refused by its size before a single byte is read."""
+    """The file's bytes, refused by its kind and size before a single byte is read."""
     try:
-        _refuse_non_regular(os.stat(path).st_mode, label)
-        # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever. The mode is checked
-        # again on the open file, in case the name was swapped for a FIFO between the two.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as stream:
-            status = os.fstat(stream.fileno())
-            _refuse_non_regular(status.st_mode, label)
-            if status.st_size > max_bytes:
-                raise _fail(label, _too_large(status.st_size, max_bytes))
-            data = stream.read(max_bytes + 1)
+        return read_regular_file(path, max_bytes)
+    except NotRegularFile as error:
+        if error.kind == "a folder":
+            raise _fail(label, "it is a folder, not a file.") from None
+        raise _fail(label, f"it is {error.strerror}; only saved pages on disk can be read.") from None
+    except TooLarge as error:
+        raise _fail(label, _too_large(error.size, max_bytes)) from None
     except FileNotFoundError:
         raise _fail(label, "the file does not exist.") from None
     except IsADirectoryError:
         raise _fail(label, "it is a folder, not a file.") from None
     except OSError as error:
         raise _fail(label, f"{error.strerror or error}.") from None
-    # the file may have grown between the size check and the read
-    return _checked_bytes(data, max_bytes, label)
-
-
-def _refuse_non_regular(mode: int, label: str) -> None:
-    kind = other_kind(mode)
-    if kind == "a folder":
-        raise _fail(label, "it is a folder, not a file.")
-    if kind == "not a regular file":
-        raise _fail(label, "it is not a regular file; only saved pages on disk can be read.")
-    if kind is not None:
-        raise _fail(label, f"it is {kind}, not a regular file; only saved pages on disk can be read.")
 
 
 def _read_sniffed(data: bytes, suffix: str, label: str) -> Snapshot:

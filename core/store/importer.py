@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
-from ..file_kinds import other_kind
+from ..file_kinds import not_regular, other_kind
 from ..page.dataset import PAGE_SUFFIXES, natural_key, page_files, record_files
 from ..page.dom import parse_html
 from ..page.snapshot import read_file_bytes, read_snapshot
@@ -143,12 +143,9 @@ def not_a_page_file(path: Path) -> str | None:
         if error.errno == errno.ELOOP:
             return "a symbolic link loop"
         return f"cannot be read ({error.strerror or error})"
-    kind = other_kind(mode)
-    if kind == "a folder":
+    if other_kind(mode) == "a folder":
         return "a folder, not a page file"
-    if kind in (None, "not a regular file"):
-        return kind
-    return f"{kind}, not a regular file"
+    return not_regular(mode)
 
 
 def _report_odd_entries(folder: Path, report: ImportReport) -> None:

@@ -140,3 +140,19 @@ def test_a_model_file_named_like_a_number_is_found_through_param(tmp_path: Path,
     assert cli_main(["extract", "--param", "model=5", "--pages", str(pages), "--out", "run", "-q"]) == 0
     assert json.loads((tmp_path / "run" / "_run" / "run.json").read_text(encoding="utf-8"))["parameters"][
         "model"] == "5"
+
+
+def test_learning_in_a_project_whose_models_folder_is_a_file_fails_before_any_work(tmp_path: Path) -> None:
+    """The app's Learn writes the project's own model: a file where its folder goes is said at once, not after
+    every page was read and fitted, and the file is left as it was."""
+    from recordlens.core.errors import DatasetError
+    from recordlens.core.extract import train_on_project
+
+    (tmp_path / "models").write_text("a user's file", encoding="utf-8")
+    read: list[str] = []
+    with pytest.raises(DatasetError, match="is a file, not a folder"):
+        train_on_project(tmp_path, progress=read.append)
+    assert not read and (tmp_path / "models").read_text(encoding="utf-8") == "a user's file"
+    with pytest.raises(DatasetError, match="the seed must be"):
+        train_on_project(tmp_path / "elsewhere", seed=-1, progress=read.append)
+    assert not read
