@@ -152,9 +152,8 @@ class JobController:
             if learnt.get("stages", 2) >= 2:
                 return f"Propose now follows this project's labels (learned from {counted})"
             # The way out first: a status bar cuts a long message at its end.
-            return (f"learned one stage only from {counted} (too few, or too few with records): Propose may do "
-                    f"worse than with the shipped model, and Propose → {forget} goes back; label more pages and "
-                    "learn again")
+            return (f"one stage only from {counted} (too few, or too few with records): Propose may do worse "
+                    f"than the shipped model; Propose → {forget} goes back, or label more pages and learn again")
 
         job = BackgroundJob(self.window.project.root, work)
         # Said through start(): a message of its own would be overwritten by the job's end as soon as it showed.

@@ -32,6 +32,7 @@ from ..qt.jobs import BackgroundJob
 from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, settings_path
 from .job_controller import JobController
+from .messages_dialog import MessageLog
 from .page_list import PageList
 from .page_view import PageView
 from .propose import ProposeWorker
@@ -92,6 +93,7 @@ class MainWindow(QMainWindow):
         self.labels: list[Label] = []
         self.page_loaded = False
         self._closed = False
+        self.messages = MessageLog()
         self._positions: dict[str, int] = {}  # page -> where the user was on it (scroll position), this session
 
         self.page_list = PageList()
@@ -214,7 +216,14 @@ class MainWindow(QMainWindow):
         return self.record_actions.edit(text, change)
 
     def message(self, text: str, ms: int = 6000) -> None:
+        """One line in the status bar for `ms`, kept in full in the message log (the bar cuts a long one)."""
+        self.messages.add(text)
         self.statusBar().showMessage(text, ms)
+        self.statusBar().setToolTip(f"{text}\n\n(Recent messages: {self._messages_keys()})")
+
+    def _messages_keys(self) -> str:
+        action = self.actions_by_name.get("messages")
+        return action.shortcut().toString() if action is not None else "Application menu"
 
     def label(self, record_id: int) -> Label | None:
         return next((label for label in self.labels if label.id == record_id), None)

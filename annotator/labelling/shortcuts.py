@@ -71,6 +71,7 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("settings", ("Ctrl+,",), "Settings"),
         ("open_project", ("Ctrl+O",), "Open a project"),
         ("help", ("?", "F1"), "This shortcut sheet"),
+        ("messages", ("Ctrl+Shift+M",), "Recent messages, in full (the status bar cuts long ones)"),
         ("quit", ("Ctrl+Q",), "Quit"),
     ),
 })

@@ -1,5 +1,5 @@
 """The windows the labelling window opens beside itself, each built when first asked for: the history of the page
-on show (Edit → History), the shortcut sheet, the settings dialog and the agent-benchmark window.
+on show (Edit → History), the shortcut sheet, the recent messages, the settings dialog and the agent-benchmark window.
 
 The window owns this as `window.tools`; it sees the window through the `LabellingWindow` protocol.
 """
@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..settings import gemini_key
 from ..settings_dialog import SettingsDialog
 from .history_dialog import HistoryDialog
+from .messages_dialog import MessagesDialog
 from .shortcuts import ShortcutSheet
 
 if TYPE_CHECKING:
@@ -67,6 +68,14 @@ class ToolWindows:
         self.sheet.show()
         self.sheet.raise_()
 
+    def do_messages(self) -> None:
+        log = self.window.messages
+        if log.dialog is None:
+            log.dialog = MessagesDialog(self.window)
+        log.dialog.show_log(log)
+        log.dialog.show()
+        log.dialog.raise_()
+
     def open_agent_tools(self):  # noqa: ANN201 - an AgentWindow
         """Open (or raise) the agent-benchmark window: snapshot sites, recording, trajectories, tasks."""
         from ..agent.window import AgentWindow
@@ -83,3 +92,5 @@ class ToolWindows:
             self.agent_window.close()
         if self.history_dialog is not None:
             self.history_dialog.close()
+        if self.window.messages.dialog is not None:
+            self.window.messages.dialog.close()

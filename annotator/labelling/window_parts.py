@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from ...core.store import Change, Label, Project, Provenance
     from ..settings import KeyStore, Settings
+    from .messages_dialog import MessageLog
     from .page_list import PageList
     from .page_view import PageView
     from .record_panel import RecordPanel
@@ -36,6 +37,7 @@ class LabellingWindow(Protocol):
     tabs: QTabWidget
     undo_group: QUndoGroup
     actions_by_name: dict[str, QAction]
+    messages: MessageLog
     # The controllers themselves, as each may reach another through the window: typed loosely, since naming
     # their classes here would tie every controller to every other one again.
     record_actions: Any

@@ -358,3 +358,20 @@ def test_a_click_on_an_element_without_text_says_the_record_scores_nothing(qtbot
         assert any(m.startswith("new record; U takes the element's parent") for m in messages), messages
     finally:
         win.close()
+
+
+def test_a_message_too_long_for_the_status_bar_is_read_in_full_under_recent_messages(qtbot, window):
+    """The status bar shows one line and cuts the rest; Ctrl+Shift+M lists what was said, newest first, whole."""
+    long = "learned one stage only: " + "this part is past the status bar's right edge " * 8 + "THE WAY BACK"
+    window.message("first, a short one")
+    window.message(long)
+    assert window.statusBar().currentMessage() == long and "THE WAY BACK" in window.statusBar().toolTip()
+    window.activateWindow()
+    QTest.keyClick(window, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    dialog = window.messages.dialog
+    qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible(), timeout=10000)
+    shown = dialog.view.toPlainText().splitlines()
+    assert shown[0].endswith(long) and shown[1].endswith("first, a short one")
+    window.message("said while the list is open")
+    assert dialog.view.toPlainText().splitlines()[0].endswith("said while the list is open")
+    dialog.close()

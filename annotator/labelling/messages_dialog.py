@@ -1,0 +1,49 @@
+"""The window's recent messages in full (Application → Recent messages): the status bar shows one line and cuts
+what does not fit, so a long warning (a one-stage model, a failed job's reason) is read here, and can be copied.
+
+`MessageLog` keeps what `MainWindow.message` said, newest last, with the time it was said; `MessagesDialog`
+shows it newest first and follows it while open.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from datetime import datetime
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QVBoxLayout, QWidget
+
+KEPT = 200  # messages kept, the oldest dropped first
+
+
+class MessageLog:
+    def __init__(self, kept: int = KEPT) -> None:
+        self.entries: deque[tuple[datetime, str]] = deque(maxlen=kept)
+        self.dialog: MessagesDialog | None = None
+
+    def add(self, text: str) -> None:
+        self.entries.append((datetime.now(), text))
+        if self.dialog is not None and self.dialog.isVisible():
+            self.dialog.show_log(self)
+
+    def text(self) -> str:
+        return "\n".join(f"{when:%H:%M:%S}  {text}" for when, text in reversed(self.entries))
+
+
+class MessagesDialog(QDialog):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("RecordLens — recent messages")
+        self.resize(760, 420)
+        layout = QVBoxLayout(self)
+        self.view = QPlainTextEdit()
+        self.view.setReadOnly(True)
+        self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        layout.addWidget(self.view)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.setWindowModality(Qt.WindowModality.NonModal)
+
+    def show_log(self, log: MessageLog) -> None:
+        self.view.setPlainText(log.text() or "no message yet")
