@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QProgressBar
@@ -25,6 +26,34 @@ if TYPE_CHECKING:
     from .window_parts import LabellingWindow
 
 _log = logging.getLogger(__name__)
+
+
+@dataclass
+class ProposeTally:
+    """What one Propose job did, page by page, for the message that ends it: each page's own message is
+    overwritten by the next one at once, so the end says it all (each is kept under Recent messages)."""
+
+    records: int = 0
+    proposed: list[str] = field(default_factory=list)  # pages records were proposed on
+    empty: list[str] = field(default_factory=list)  # pages the extractor found no records on
+    already: list[str] = field(default_factory=list)  # pages whose proposals were all on the page already
+    failed: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        parts = []
+        if self.records:
+            plural = "s" if self.records != 1 else ""
+            parts.append(f"{self.records:,} record{plural} proposed on {_pages(self.proposed)}")
+        for pages, what in ((self.empty, "no records found on"), (self.already, "nothing new on"),
+                            (self.failed, "failed on")):
+            if pages:
+                parts.append(f"{what} {_pages(pages)}")
+        return "done: " + "; ".join(parts) if parts else "done"
+
+
+def _pages(names: list[str]) -> str:
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return f"page{'s' if len(names) > 1 else ''} {shown}"
 
 
 class JobController:
@@ -74,7 +103,7 @@ class JobController:
         self._show_running(False)
         done = self._done() if callable(self._done) else self._done
         self.window.message("cancelled" if cancelled else (f"failed: {failure}" if failure else done),
-                            10000 if done == "done" else 30000)
+                            10000 if done == "done" else 30000)  # longer for what a user must read
 
     def do_cancel_job(self) -> None:
         if self.job is not None:
@@ -112,9 +141,11 @@ class JobController:
                 params["model"] = str(model)
                 learnt = ", as learnt from this project's labels"
         worker = ProposeWorker(window.project.root, pages, method, params)
-        worker.proposed.connect(self._on_proposal)
+        tally = ProposeTally()
+        worker.proposed.connect(lambda proposal: self._on_proposal(proposal, tally))
+        worker.failed.connect(lambda page, _text: tally.failed.append(page))
         # Said only for the selector's learnt model: Gemini's params name a model too, its own.
-        what, done = f"proposing with {method}{learnt}", "done"
+        what, done = f"proposing with {method}{learnt}", tally.summary
         if problem:  # said as the job starts and again as it ends well, so that "done" does not hide it
             learn = window.actions_by_name["learn"]
             # The way out first: a status bar cuts a long message at its end.
@@ -122,6 +153,8 @@ class JobController:
                     f"{learn.text().replace('&', '')} ({learn.shortcut().toString()}) learns it again. "
                     f"Why: {problem}")
             what = f"{what}: {done}"
+            warning = done
+            done = lambda: f"{warning}; {tally.summary()}"  # noqa: E731 - the way out still first
         return worker if self.start(worker, what, done) else None
 
     def do_learn(self) -> BackgroundJob | None:
@@ -171,16 +204,20 @@ class JobController:
         self.window.message(f"Propose uses the shipped model again; the learnt one is kept as "
                             f"{kept.relative_to(self.window.project.root)}", 15000)
 
-    def _on_proposal(self, proposal: Proposal) -> None:
+    def _on_proposal(self, proposal: Proposal, tally: ProposeTally) -> None:
         window = self.window
         if not proposal.records:
+            tally.empty.append(proposal.page)
             window.message(f"page {proposal.page}: {proposal.provenance.name} found no records")
             return
         records = new_records(proposal.records, [label.xpaths for label in window.project.labels(proposal.page)])
         if not records:
+            tally.already.append(proposal.page)
             window.message(f"page {proposal.page}: all {len(proposal.records)} proposals are already on the page")
             return
         if not window.record_actions.add_proposals(proposal.page, records, proposal.provenance):
             return
+        tally.records += len(records)
+        tally.proposed.append(proposal.page)
         for warning in proposal.warnings:
             _log.info("page %s: %s", proposal.page, warning)

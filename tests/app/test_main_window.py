@@ -375,3 +375,35 @@ def test_a_message_too_long_for_the_status_bar_is_read_in_full_under_recent_mess
     window.message("said while the list is open")
     assert dialog.view.toPlainText().splitlines()[0].endswith("said while the list is open")
     dialog.close()
+
+
+def test_the_end_of_a_propose_job_says_what_each_page_got(qtbot, window):
+    """A page's own message ("found no records") is overwritten by the next at once; the job's last message says
+    how many records were proposed where, which pages got none, which had them all already and which failed."""
+    from recordlens.core import extract
+    from recordlens.core.extract.base import Extraction
+
+    class ByPage:
+        name, version = "by-page-test", "1"
+
+        def extract(self, page):
+            if page.resolve(ITEM.format(1)) is not None:  # page 2, the list
+                return Extraction([[f"/html[1]{ITEM.format(k)}"] for k in (1, 2, 3)], self.name, self.version, {}, 0)
+            raise RuntimeError("this page breaks the extractor")
+
+    extract.register("by-page-test", lambda **_: ByPage(), "records on page 2, a failure elsewhere")
+    assert window.propose(["2", "1"], method="by-page-test") is not None
+    qtbot.waitUntil(lambda: window.job is None, timeout=30_000)
+    assert window.statusBar().currentMessage() == "done: 3 records proposed on page 2; failed on page 1"
+    assert window.propose(["2"], method="by-page-test") is not None
+    qtbot.waitUntil(lambda: window.job is None, timeout=30_000)
+    assert window.statusBar().currentMessage() == "done: nothing new on page 2"
+    empty = Extraction([], "by-page-test", "1", {}, 0)
+    extract.register("by-page-test", lambda **_: type("Empty", (), {"extract": lambda self, page: empty})(),
+                     "no records anywhere")
+    assert window.propose(["2", "1"], method="by-page-test") is not None
+    qtbot.waitUntil(lambda: window.job is None, timeout=30_000)
+    assert window.statusBar().currentMessage() == "done: no records found on pages 2, 1"
+    said = window.messages.text()
+    assert "page 2: by-page-test found no records" in said  # each page's own message, kept in full
+    assert "page 1: RuntimeError: this page breaks the extractor" in said
