@@ -28,7 +28,7 @@ from .selector_model import ModelError, SelectorModel, checked_threshold
 
 METHOD = "selector"
 VERSION = "1.0"
-DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "resources" / "models" / "selector.json"
+DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "resources" / "models" / "selector.json.gz"
 
 
 @lru_cache(maxsize=4)

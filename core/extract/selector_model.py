@@ -13,9 +13,11 @@ with a clear error rather than silently misread; a file of the first format (one
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import math
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,8 +29,12 @@ from ..file_kinds import read_regular_file
 from .candidates import FEATURE_NAMES, PageCandidates, feature_matrix
 from .context import CONTEXT_NAMES, context_features
 
-FORMAT = "recordlens-selector/2"
-FORMATS = ("recordlens-selector/1", FORMAT)  # /1: one member, stored as "first" and "second"
+FORMAT = "recordlens-selector/3"
+# /1: one member, stored as "first" and "second"; /2: members of boosted trees only; /3: a stage may be a Blend
+FORMATS = ("recordlens-selector/1", "recordlens-selector/2", FORMAT)
+
+
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 class ModelError(RecordLensError):
@@ -73,19 +79,63 @@ class Tree:
         inner = tree.left >= 0
         nodes = np.arange(n)
         # Children come after their parent (as scikit-learn numbers them), so no walk can loop or leave the tree.
-        if (np.any((tree.right >= 0) != inner) or np.any(tree.left[inner] <= nodes[inner])
-                or np.any(tree.right[inner] <= nodes[inner]) or np.any(tree.left >= n) or np.any(tree.right >= n)
-                or np.any(tree.feature[inner] < 0) or np.any(tree.feature[inner] >= features)):
+        left, right, feature = tree.left[inner], tree.right[inner], tree.feature[inner]
+        bad = (((tree.right >= 0) != inner).any() | (left <= nodes[inner]).any() | (right <= nodes[inner]).any()
+               | (left >= n).any() | (right >= n).any() | (feature < 0).any() | (feature >= features).any())
+        if bad:
             raise ValueError("a tree's nodes point outside it or to a feature the model does not have")
         return tree
 
 
 def _whole_numbers(values: Any) -> np.ndarray:
     """Node indices or feature numbers read back: whole numbers only (1.5 would be truncated, silently)."""
+    array = np.asarray(values)
+    if array.dtype.kind in "iu":  # JSON integers: whole already (the common case, checked cheaply)
+        return array.astype(np.int64, copy=False)
     array = np.asarray(values, dtype=np.float64)
     if not np.all(np.isfinite(array) & (array == np.round(array))):
         raise ValueError("a tree's node or feature numbers are not whole numbers")
     return array.astype(np.int64)
+
+
+class TreeStack:
+    """Trees walked all at once: their nodes in flat arrays, so that a prediction takes one numpy step per level
+    of the deepest tree for every tree and row together, instead of one per level of every tree (a forest of
+    deep trees would otherwise cost hundreds of milliseconds on a large page). A leaf points to itself, so a
+    row that reached its leaf stays there while the others go on down; each tree's leaf values are the ones
+    `Tree.predict` gives."""
+
+    def __init__(self, trees: list[Tree]) -> None:
+        offsets = np.cumsum([0] + [len(t.left) for t in trees[:-1]])
+        own = [np.arange(len(t.left)) + o for t, o in zip(trees, offsets, strict=True)]
+        leaf = [t.left < 0 for t in trees]
+        self.left = np.concatenate([np.where(f, i, t.left + o) for t, o, i, f in zip(trees, offsets, own, leaf,
+                                                                                     strict=True)])
+        self.right = np.concatenate([np.where(f, i, t.right + o) for t, o, i, f in zip(trees, offsets, own, leaf,
+                                                                                       strict=True)])
+        self.feature = np.concatenate([np.where(f, 0, t.feature) for t, f in zip(trees, leaf, strict=True)])
+        self.threshold = np.concatenate([np.where(f, np.inf, t.threshold) for t, f in zip(trees, leaf, strict=True)])
+        self.value = np.concatenate([t.value for t in trees])
+        self.roots = offsets[None, :]
+        self.depth = 0  # the longest path's splits: every tree walked a level at a time from its root
+        level = offsets
+        while True:
+            inner = level[self.left[level] != level]
+            if not len(inner):
+                break
+            self.depth += 1
+            level = np.concatenate([self.left[inner], self.right[inner]])
+
+    def values(self, x: np.ndarray) -> np.ndarray:
+        """(rows, trees): the leaf value each tree gives each row of `x` (float64, already rounded as scikit-learn
+        rounds features)."""
+        node = np.repeat(self.roots, len(x), axis=0)
+        row_starts = (np.arange(len(x)) * x.shape[1])[:, None]
+        flat = np.ascontiguousarray(x).ravel()
+        for _ in range(self.depth):
+            go_left = flat[row_starts + self.feature[node]] <= self.threshold[node]
+            node = np.where(go_left, self.left[node], self.right[node])
+        return self.value[node]
 
 
 @dataclass
@@ -95,6 +145,12 @@ class Ensemble:
     base: float
     rate: float
     trees: list[Tree]
+    _stacked: TreeStack | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _stack(self) -> TreeStack:
+        if self._stacked is None:
+            self._stacked = TreeStack(self.trees)
+        return self._stacked
 
     def predict(self, features: np.ndarray) -> np.ndarray:
         if len(features) == 0:
@@ -102,8 +158,8 @@ class Ensemble:
         # scikit-learn compares features as float32 against float64 thresholds: round the same way.
         features = np.asarray(features, dtype=np.float32).astype(np.float64)
         raw = np.full(len(features), self.base)
-        for tree in self.trees:
-            raw += self.rate * tree.predict(features)
+        for column in self._stack().values(features).T:  # summed tree by tree, in order, as before
+            raw += self.rate * column
         # A very unlikely candidate overflows exp to inf, and 1 / (1 + inf) is its right probability, 0.
         with np.errstate(over="ignore"):
             return 1.0 / (1.0 + np.exp(-raw))
@@ -135,6 +191,71 @@ class Ensemble:
         return cls(base, float(model.learning_rate), trees)
 
 
+@dataclass
+class Forest:
+    """A random forest: P = the mean over its trees of the leaf's share of regions of records."""
+
+    trees: list[Tree]
+    _stacked: TreeStack | None = field(default=None, init=False, repr=False, compare=False)
+
+    def predict(self, features: np.ndarray) -> np.ndarray:
+        if len(features) == 0:
+            return np.zeros(0)
+        features = np.asarray(features, dtype=np.float32).astype(np.float64)  # as scikit-learn compares
+        if self._stacked is None:
+            self._stacked = TreeStack(self.trees)
+        return self._stacked.values(features).mean(axis=1)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"trees": [t.as_dict() for t in self.trees]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], features: int) -> Forest:
+        if not data["trees"]:
+            raise ValueError("a forest without trees")
+        trees = [Tree.from_dict(t, features) for t in data["trees"]]
+        if any(np.any((t.value < 0) | (t.value > 1)) for t in trees):
+            raise ValueError("a forest's leaf holds a share outside 0 to 1")
+        return cls(trees)
+
+    @classmethod
+    def from_sklearn(cls, model: Any) -> Forest:
+        """Convert a fitted binary `RandomForestClassifier`: each leaf keeps its share of the positive class."""
+        trees = []
+        for estimator in model.estimators_:
+            t = estimator.tree_
+            counts = t.value[:, 0, :].astype(np.float64)
+            share = counts[:, 1] / np.maximum(counts.sum(axis=1), 1e-300)
+            trees.append(Tree(t.children_left.astype(np.int64), t.children_right.astype(np.int64),
+                              t.feature.astype(np.int64), t.threshold.astype(np.float64), share))
+        return cls(trees)
+
+
+@dataclass
+class Blend:
+    """The mean of the boosted trees' and the forest's probabilities: two learners whose errors differ (boosting
+    fits the pages' hard cases closely, the forest averages over deep, decorrelated trees), so their mean swings
+    less with the pages a fit saw than either one."""
+
+    boosted: Ensemble
+    forest: Forest
+
+    def predict(self, features: np.ndarray) -> np.ndarray:
+        return 0.5 * (self.boosted.predict(features) + self.forest.predict(features))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"boosted": self.boosted.as_dict(), "forest": self.forest.as_dict()}
+
+
+Learner = Ensemble | Blend
+
+
+def learner_from_dict(data: dict[str, Any], features: int) -> Learner:
+    if "forest" in data:
+        return Blend(Ensemble.from_dict(data["boosted"], features), Forest.from_dict(data["forest"], features))
+    return Ensemble.from_dict(data, features)
+
+
 FEATURES = {"first": FEATURE_NAMES, "second": FEATURE_NAMES + CONTEXT_NAMES}
 
 
@@ -143,8 +264,8 @@ class Stages:
     """One member: `first` rates each candidate from its own features; `second` (optional) re-rates it with the
     first stage's view of the page added (`context.context_features`)."""
 
-    first: Ensemble
-    second: Ensemble | None = None
+    first: Learner
+    second: Learner | None = None
 
     def predict(self, pc: PageCandidates, x: np.ndarray) -> np.ndarray:
         p1 = self.first.predict(x)
@@ -158,8 +279,8 @@ class Stages:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Stages:
         second = data.get("second")
-        return cls(Ensemble.from_dict(data["first"], len(FEATURES["first"])),
-                   None if second is None else Ensemble.from_dict(second, len(FEATURES["second"])))
+        return cls(learner_from_dict(data["first"], len(FEATURES["first"])),
+                   None if second is None else learner_from_dict(second, len(FEATURES["second"])))
 
 
 @dataclass
@@ -185,6 +306,8 @@ class SelectorModel:
         """Write the model atomically, with the umask's mode (a model is a shareable file like any output)."""
         from .. import atomic
 
+        if str(path).endswith(".gz"):  # mtime 0: the same model gives the same bytes
+            return atomic.write_bytes(path, gzip.compress(self.to_json().encode("utf-8"), mtime=0))
         return atomic.write_text(path, self.to_json())
 
     @classmethod
@@ -199,7 +322,7 @@ class SelectorModel:
             raise ModelError(f"{source}: the model was trained on other candidate features than this version "
                              "computes; train it again with `recordlens train`")
         try:
-            members = [Stages.from_dict(m) for m in data["members"]] if data["format"] == FORMAT else [
+            members = [Stages.from_dict(m) for m in data["members"]] if data["format"] != FORMATS[0] else [
                 Stages.from_dict(data)]
             if not members:
                 raise ValueError("no members")
@@ -212,7 +335,12 @@ class SelectorModel:
     def load(cls, path: str | Path) -> SelectorModel:
         path = Path(path)
         try:
-            text = read_regular_file(path).decode("utf-8")
+            data = read_regular_file(path)
+            if data[:2] == GZIP_MAGIC:  # the shipped model: JSON, gzip-compressed
+                data = gzip.decompress(data)
+            text = data.decode("utf-8")
+        except (EOFError, gzip.BadGzipFile, zlib.error) as error:
+            raise ModelError(f"{path}: not a selector model (a damaged gzip file: {error})") from None
         except OSError as error:
             raise ModelError(f"{path}: cannot read the model ({error.strerror or error})") from None
         except UnicodeDecodeError:

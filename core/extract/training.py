@@ -30,7 +30,7 @@ from .candidates import PageCandidates, feature_matrix, page_candidates
 from .context import context_features
 from .labels_match import expanded_records, region_targets
 from .selector import select
-from .selector_model import FEATURES, Ensemble, SelectorModel, Stages
+from .selector_model import FEATURES, Blend, Ensemble, Forest, Learner, SelectorModel, Stages
 
 POSITIVE = 0.5  # a region whose records match true records this well on average is a region of records
 THRESHOLD = 0.5  # an even-odds cut: fixed, not searched on the development pages
@@ -63,6 +63,11 @@ class FitConfig:
     # the fold split alone); the mean of 8 fits, each leaving out a different eighth of the pages, swings less.
     bags: int = 8
     bag_share: float = 0.875
+    # Each stage a Blend of the boosted trees with a random forest of this many trees (0: boosted trees only),
+    # kept small by its leaves' size and depth so that the shipped file stays a few MB.
+    forest_trees: int = 60
+    forest_leaf: int = 10
+    forest_depth: int = 10
 
 
 @dataclass
@@ -145,6 +150,19 @@ def _fit_trees(x: np.ndarray, y: np.ndarray, w: np.ndarray, seed: int, config: F
     return model
 
 
+def _fit_learner(x: np.ndarray, y: np.ndarray, w: np.ndarray, seed: int, config: FitConfig) -> Learner:
+    boosted = Ensemble.from_sklearn(_fit_trees(x, y, w, seed, config))
+    if not config.forest_trees:
+        return boosted
+    from sklearn.ensemble import RandomForestClassifier
+
+    forest = RandomForestClassifier(n_estimators=config.forest_trees, min_samples_leaf=config.forest_leaf,
+                                    max_depth=config.forest_depth, max_features="sqrt", random_state=seed, n_jobs=1)
+    # float32, as the trees compare features at prediction (selector_model rounds the same way)
+    forest.fit(np.asarray(x, dtype=np.float32), y, sample_weight=w)
+    return Blend(boosted, Forest.from_sklearn(forest))
+
+
 def page_f1(example: Example, probabilities: np.ndarray, threshold: float) -> float:
     """The page's F1 (NEXT-EVAL scoring) of the selection these probabilities make."""
     regions = select(example.candidates, probabilities, threshold)
@@ -166,9 +184,9 @@ def folds(count: int, k: int, seed: int) -> list[list[int]]:
     return [sorted(order[i::k]) for i in range(k)]
 
 
-def _first_stage(examples: Sequence[Example], seed: int, config: FitConfig) -> Ensemble:
+def _first_stage(examples: Sequence[Example], seed: int, config: FitConfig) -> Learner:
     x, y, w = _stack(examples, [e.features for e in examples], config.page_weighting)
-    return Ensemble.from_sklearn(_fit_trees(x, y, w, seed, config))
+    return _fit_learner(x, y, w, seed, config)
 
 
 def _out_of_fold(examples: Sequence[Example], seed: int, config: FitConfig) -> list[np.ndarray]:
@@ -213,7 +231,7 @@ def _fit_member(examples: Sequence[Example], seed: int, config: FitConfig) -> St
     matrices = [np.hstack([e.features, context_features(e.candidates, p, e.features)]) if len(e.features)
                 else np.zeros((0, len(FEATURES["second"]))) for e, p in zip(examples, p1, strict=True)]
     x, y, w = _stack(examples, matrices, config.page_weighting)
-    return Stages(first, Ensemble.from_sklearn(_fit_trees(x, y, w, seed, config)))
+    return Stages(first, _fit_learner(x, y, w, seed, config))
 
 
 def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfig(), description: str = "",
@@ -235,7 +253,8 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
         "members": [{"seed": seed + b, "left_out": [e.name for i, e in enumerate(examples) if i not in kept]}
                     for b, kept in enumerate(map(set, shares))],
         "second_stage_from": f"out-of-fold first-stage probabilities ({INNER_FOLDS}-fold, training pages only)",
-        "learner": f"scikit-learn {sklearn.__version__} GradientBoostingClassifier",
+        "learner": f"scikit-learn {sklearn.__version__} GradientBoostingClassifier"
+                   + (" blended with RandomForestClassifier" if config.forest_trees else ""),
     }
     return SelectorModel(members, threshold, provenance)
 

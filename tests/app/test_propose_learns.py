@@ -114,9 +114,10 @@ def test_a_model_learnt_by_an_older_version_is_named_and_the_shipped_one_propose
     import json
 
     from recordlens.core.extract.selector import DEFAULT_MODEL
+    from recordlens.core.extract.selector_model import SelectorModel
 
     folder, _ = project_with_policy(tmp_path / "old-model", with_secondary=False)
-    stale = json.loads(DEFAULT_MODEL.read_text(encoding="utf-8"))
+    stale = json.loads(SelectorModel.load(DEFAULT_MODEL).to_json())
     stale["features"]["first"] = stale["features"]["first"][:-1]  # learnt on other candidate features
     project_model_path(folder).parent.mkdir(parents=True, exist_ok=True)
     project_model_path(folder).write_text(json.dumps(stale), encoding="utf-8")
