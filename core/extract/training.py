@@ -65,7 +65,7 @@ class FitConfig:
     bag_share: float = 0.875
     # Each stage a Blend of the boosted trees with a random forest of this many trees (0: boosted trees only),
     # kept small by its leaves' size and depth so that the shipped file stays a few MB.
-    forest_trees: int = 60
+    forest_trees: int = 0
     forest_leaf: int = 10
     forest_depth: int = 10
 
