@@ -145,16 +145,18 @@ class JobController:
         worker.proposed.connect(lambda proposal: self._on_proposal(proposal, tally))
         worker.failed.connect(lambda page, _text: tally.failed.append(page))
         # Said only for the selector's learnt model: Gemini's params name a model too, its own.
-        what, done = f"proposing with {method}{learnt}", tally.summary
+        what, warning = f"proposing with {method}{learnt}", ""
         if problem:  # said as the job starts and again as it ends well, so that "done" does not hide it
             learn = window.actions_by_name["learn"]
             # The way out first: a status bar cuts a long message at its end.
-            done = (f"proposed with the shipped model: this project's learnt model is unusable; "
-                    f"{learn.text().replace('&', '')} ({learn.shortcut().toString()}) learns it again. "
-                    f"Why: {problem}")
-            what = f"{what}: {done}"
-            warning = done
-            done = lambda: f"{warning}; {tally.summary()}"  # noqa: E731 - the way out still first
+            warning = (f"proposed with the shipped model: this project's learnt model is unusable; "
+                       f"{learn.text().replace('&', '')} ({learn.shortcut().toString()}) learns it again. "
+                       f"Why: {problem}")
+            what = f"{what}: {warning}"
+
+        def done() -> str:
+            return f"{warning}; {tally.summary()}" if warning else tally.summary()
+
         return worker if self.start(worker, what, done) else None
 
     def do_learn(self) -> BackgroundJob | None:

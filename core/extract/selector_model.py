@@ -19,6 +19,7 @@ import json
 import math
 import zlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -127,11 +128,11 @@ class TreeStack:
             level = np.concatenate([self.left[inner], self.right[inner]])
 
     def values(self, x: np.ndarray) -> np.ndarray:
-        """(rows, trees): the leaf value each tree gives each row of `x` (float64, already rounded as scikit-learn
-        rounds features)."""
+        """(rows, trees): the leaf value each tree gives each row of `x`."""
         node = np.repeat(self.roots, len(x), axis=0)
         row_starts = (np.arange(len(x)) * x.shape[1])[:, None]
-        flat = np.ascontiguousarray(x).ravel()
+        # scikit-learn compares features as float32 against float64 thresholds: round the same way.
+        flat = np.asarray(x, dtype=np.float32).astype(np.float64).ravel()
         for _ in range(self.depth):
             go_left = flat[row_starts + self.feature[node]] <= self.threshold[node]
             node = np.where(go_left, self.left[node], self.right[node])
@@ -145,20 +146,16 @@ class Ensemble:
     base: float
     rate: float
     trees: list[Tree]
-    _stacked: TreeStack | None = field(default=None, init=False, repr=False, compare=False)
 
-    def _stack(self) -> TreeStack:
-        if self._stacked is None:
-            self._stacked = TreeStack(self.trees)
-        return self._stacked
+    @cached_property
+    def stack(self) -> TreeStack:
+        return TreeStack(self.trees)
 
     def predict(self, features: np.ndarray) -> np.ndarray:
         if len(features) == 0:
             return np.zeros(0)
-        # scikit-learn compares features as float32 against float64 thresholds: round the same way.
-        features = np.asarray(features, dtype=np.float32).astype(np.float64)
         raw = np.full(len(features), self.base)
-        for column in self._stack().values(features).T:  # summed tree by tree, in order, as before
+        for column in self.stack.values(features).T:  # summed tree by tree, in order, as before
             raw += self.rate * column
         # A very unlikely candidate overflows exp to inf, and 1 / (1 + inf) is its right probability, 0.
         with np.errstate(over="ignore"):
@@ -196,15 +193,15 @@ class Forest:
     """A random forest: P = the mean over its trees of the leaf's share of regions of records."""
 
     trees: list[Tree]
-    _stacked: TreeStack | None = field(default=None, init=False, repr=False, compare=False)
+
+    @cached_property
+    def stack(self) -> TreeStack:
+        return TreeStack(self.trees)
 
     def predict(self, features: np.ndarray) -> np.ndarray:
         if len(features) == 0:
             return np.zeros(0)
-        features = np.asarray(features, dtype=np.float32).astype(np.float64)  # as scikit-learn compares
-        if self._stacked is None:
-            self._stacked = TreeStack(self.trees)
-        return self._stacked.values(features).mean(axis=1)
+        return self.stack.values(features).mean(axis=1)
 
     def as_dict(self) -> dict[str, Any]:
         return {"trees": [t.as_dict() for t in self.trees]}
