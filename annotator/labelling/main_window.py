@@ -218,6 +218,7 @@ class MainWindow(QMainWindow):
     def message(self, text: str, ms: int = 6000) -> None:
         """One line in the status bar for `ms`, kept in full in the message log (the bar cuts a long one)."""
         self.messages.add(text)
+        self.tools.refresh_messages()
         self.statusBar().showMessage(text, ms)
         self.statusBar().setToolTip(f"{text}\n\n(Recent messages: {self._messages_keys()})")
 

@@ -2,7 +2,7 @@
 what does not fit, so a long warning (a one-stage model, a failed job's reason) is read here, and can be copied.
 
 `MessageLog` keeps what `MainWindow.message` said, newest last, with the time it was said; `MessagesDialog`
-shows it newest first and follows it while open.
+shows it newest first (the window's tool windows refresh it while it is open).
 """
 
 from __future__ import annotations
@@ -19,12 +19,9 @@ KEPT = 200  # messages kept, the oldest dropped first
 class MessageLog:
     def __init__(self, kept: int = KEPT) -> None:
         self.entries: deque[tuple[datetime, str]] = deque(maxlen=kept)
-        self.dialog: MessagesDialog | None = None
 
     def add(self, text: str) -> None:
         self.entries.append((datetime.now(), text))
-        if self.dialog is not None and self.dialog.isVisible():
-            self.dialog.show_log(self)
 
     def text(self) -> str:
         return "\n".join(f"{when:%H:%M:%S}  {text}" for when, text in reversed(self.entries))

@@ -23,6 +23,7 @@ class ToolWindows:
         self.window = window
         self.history_dialog: HistoryDialog | None = None
         self.sheet: ShortcutSheet | None = None
+        self.messages_dialog: MessagesDialog | None = None
         self.agent_window: Any = None  # an AgentWindow, imported only when first opened
 
     def do_history(self) -> None:
@@ -69,12 +70,16 @@ class ToolWindows:
         self.sheet.raise_()
 
     def do_messages(self) -> None:
-        log = self.window.messages
-        if log.dialog is None:
-            log.dialog = MessagesDialog(self.window)
-        log.dialog.show_log(log)
-        log.dialog.show()
-        log.dialog.raise_()
+        if self.messages_dialog is None:
+            self.messages_dialog = MessagesDialog(self.window)
+        self.messages_dialog.show_log(self.window.messages)
+        self.messages_dialog.show()
+        self.messages_dialog.raise_()
+
+    def refresh_messages(self) -> None:
+        """A new message: the list, when open, shows it too."""
+        if self.messages_dialog is not None and self.messages_dialog.isVisible():
+            self.messages_dialog.show_log(self.window.messages)
 
     def open_agent_tools(self):  # noqa: ANN201 - an AgentWindow
         """Open (or raise) the agent-benchmark window: snapshot sites, recording, trajectories, tasks."""
@@ -92,5 +97,5 @@ class ToolWindows:
             self.agent_window.close()
         if self.history_dialog is not None:
             self.history_dialog.close()
-        if self.window.messages.dialog is not None:
-            self.window.messages.dialog.close()
+        if self.messages_dialog is not None:
+            self.messages_dialog.close()

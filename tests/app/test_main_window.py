@@ -368,7 +368,7 @@ def test_a_message_too_long_for_the_status_bar_is_read_in_full_under_recent_mess
     assert window.statusBar().currentMessage() == long and "THE WAY BACK" in window.statusBar().toolTip()
     window.activateWindow()
     QTest.keyClick(window, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    dialog = window.messages.dialog
+    dialog = window.tools.messages_dialog
     qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible(), timeout=10000)
     shown = dialog.view.toPlainText().splitlines()
     assert shown[0].endswith(long) and shown[1].endswith("first, a short one")
