@@ -13,17 +13,16 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
-    QDialogButtonBox,
     QLabel,
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
 from ...core.store import Change, Label, Project, Provenance, history_numbers
 from ..qt.signals import emit
+from ..qt.widgets import closable_window
 
 # History ids start at 1 (SQLite rowids), so 0 can stand for "before any change" in an item's data, where
 # None would read the same as "no data".
@@ -122,14 +121,7 @@ class HistoryDialog(QDialog):
         self.restore_button.setToolTip("Bring the page's labels back to how they were right after this change "
                                        "(undoable with Ctrl+Z)")
         self.restore_button.clicked.connect(self._restore)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.addButton(self.restore_button, QDialogButtonBox.ButtonRole.ActionRole)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.heading)
-        layout.addWidget(self.entries, 1)
-        layout.addWidget(buttons)
-        self.setWindowModality(Qt.WindowModality.NonModal)
+        closable_window(self, self.heading, (self.entries, 1), actions=[self.restore_button])
         self._update_button()
 
     def show_page(self, project: Project, page: str) -> None:

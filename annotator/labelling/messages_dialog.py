@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections import deque
 from datetime import datetime
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QPlainTextEdit, QWidget
+
+from ..qt.widgets import closable_window
 
 KEPT = 200  # messages kept, the oldest dropped first
 
@@ -32,15 +33,10 @@ class MessagesDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("RecordLens — recent messages")
         self.resize(760, 420)
-        layout = QVBoxLayout(self)
         self.view = QPlainTextEdit()
         self.view.setReadOnly(True)
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        layout.addWidget(self.view)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
-        self.setWindowModality(Qt.WindowModality.NonModal)
+        closable_window(self, self.view)
 
     def show_log(self, log: MessageLog) -> None:
         self.view.setPlainText(log.text() or "no message yet")

@@ -9,9 +9,10 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QTextBrowser, QWidget
+
+from ..qt.widgets import closable_window
 
 
 @dataclass(frozen=True)
@@ -108,11 +109,6 @@ class ShortcutSheet(QDialog):
         super().__init__(parent)
         self.setWindowTitle("RecordLens shortcuts")
         self.resize(520, 640)
-        layout = QVBoxLayout(self)
         text = QTextBrowser()
         text.setHtml(help_html())
-        layout.addWidget(text)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
-        self.setWindowModality(Qt.WindowModality.NonModal)
+        closable_window(self, text)

@@ -1,11 +1,20 @@
 """Small builders for what the windows put together the same way: a push button wired to what it does, a
-column of parts without margins, panes side by side in a splitter."""
+column of parts without margins, panes side by side in a splitter, a non-modal window with a Close button."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtWidgets import QLayout, QPushButton, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLayout,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 
 def button(text: str, on_click: Callable[..., object]) -> QPushButton:
@@ -40,3 +49,22 @@ def side_by_side(*panes: QWidget, sizes: Sequence[int], stretch: int) -> QSplitt
     splitter.setStretchFactor(stretch, 1)
     splitter.setSizes(list(sizes))
     return splitter
+
+
+def closable_window(dialog: QDialog, *parts: QWidget | tuple[QWidget, int],
+                    actions: Sequence[QPushButton] = ()) -> QDialogButtonBox:
+    """Lay `parts` out top to bottom in `dialog` above a Close button (and `actions` beside it), and let the
+    rest of the app stay usable while it is open: a window to read beside the work, not a question to answer."""
+    layout = QVBoxLayout(dialog)
+    for part in parts:
+        if isinstance(part, tuple):
+            layout.addWidget(*part)
+        else:
+            layout.addWidget(part)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    for action in actions:
+        buttons.addButton(action, QDialogButtonBox.ButtonRole.ActionRole)
+    buttons.rejected.connect(dialog.reject)
+    layout.addWidget(buttons)
+    dialog.setWindowModality(Qt.WindowModality.NonModal)
+    return buttons
