@@ -15,7 +15,7 @@ from PySide6.QtGui import QUndoStack
 
 from ...core.errors import RecordLensError
 from ...core.page import Page
-from ...core.records import parent_xpath, replace_xpath, sibling_records, split_parts, toggle_xpath
+from ...core.records import parent_xpath, replace_xpath, sibling_records, siblings_above, split_parts, toggle_xpath
 from ...core.store import Change, Label, Provenance
 from .commands import LabelCommand, StatusCommand, push, push_all
 from .history_dialog import change_numbers, when
@@ -271,7 +271,7 @@ class RecordActions:
         existing = [other.xpaths for other in window.labels if other.status != "rejected"]
         records = sibling_records(page, label.xpaths, existing)
         if not records:
-            window.message("no sibling of the same structure without a record already")
+            window.message(_no_siblings_message(page, label.xpaths, existing))
             return
         self.edit(f"apply to {len(records)} siblings",
                   lambda: window.project.add_records(window.page_name, records, window.person))
@@ -366,3 +366,16 @@ class RecordActions:
         except RecordLensError as error:
             self.window.message(f"could not change the project: {error}", 10000)
             self.window.reload_labels()
+
+
+def _no_siblings_message(page: Page, xpaths: Sequence[str], existing: Sequence[Sequence[str]]) -> str:
+    """Why G added nothing and, when the element clicked sits alone inside a repeated block (a link in its list
+    item, a title in its card), how many U presses reach the level whose siblings G would find."""
+    said = "no sibling of the same structure without a record already"
+    above = siblings_above(page, xpaths, existing)
+    if above is None:
+        return said
+    levels, ancestor, count = above
+    presses = "U" if levels == 1 else f"U {levels} times"
+    return (f"{said}; {count} sibling{'s' if count != 1 else ''} of the enclosing {ancestor.tag} "
+            f"{levels} level{'s' if levels != 1 else ''} up would be: {presses}, then G")

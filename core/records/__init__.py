@@ -19,12 +19,20 @@ from .review import (
     worst_pages,
 )
 from .score import DatasetScore, Match, PageScore, jaccard, score_page
-from .siblings import click_effect, parent_xpath, replace_xpath, sibling_records, split_parts, toggle_xpath
+from .siblings import (
+    click_effect,
+    parent_xpath,
+    replace_xpath,
+    sibling_records,
+    siblings_above,
+    split_parts,
+    toggle_xpath,
+)
 
 __all__ = [
     "DIFFERENT", "ONLY_A", "ONLY_B", "Agreement", "Disagreement", "PageAgreement", "agreement", "compare_page",
     "KINDS", "MATCHED", "MATCH_THRESHOLD", "MISSED", "PARTIAL", "SPURIOUS", "DatasetScore", "Match", "PageReview",
     "PageScore", "RecordsFile", "ReviewRecord", "TextKeyIndex", "jaccard", "load_records", "new_records",
     "normalise_xpath", "parse_records", "click_effect", "parent_xpath", "replace_xpath", "review_page",
-    "save_records", "score_page", "sibling_records", "split_parts", "toggle_xpath", "worst_pages",
+    "save_records", "score_page", "sibling_records", "siblings_above", "split_parts", "toggle_xpath", "worst_pages",
 ]

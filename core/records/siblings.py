@@ -115,6 +115,29 @@ def sibling_records(page: Page, xpaths: Sequence[str], existing: Iterable[Sequen
     return result
 
 
+CLIMB_LOOKED = 4  # levels above a one-element record searched for siblings when it has none of its own
+
+
+def siblings_above(page: Page, xpaths: Sequence[str], existing: Iterable[Sequence[str]] = ()
+                   ) -> tuple[int, Element, int] | None:
+    """For a one-element record without siblings of its own (a link alone in its list item): the nearest
+    ancestor, at most `CLIMB_LOOKED` levels up, whose siblings `sibling_records` would find, as (levels up,
+    the ancestor, how many siblings); None when there is none or the record has several elements."""
+    elements = _resolved(page, xpaths)
+    if len(elements) != 1:
+        return None
+    existing = list(existing)
+    node = elements[0].parent
+    for levels in range(1, CLIMB_LOOKED + 1):
+        if node is None or node.parent is None or node.tag == "body":
+            return None
+        found = sibling_records(page, [node.key], existing)
+        if found:
+            return levels, node, len(found)
+        node = node.parent
+    return None
+
+
 def split_parts(page: Page, xpaths: Sequence[str]) -> list[list[str]]:
     """The record cut where it spans several children of its common ancestor: one part per child, in order.
 

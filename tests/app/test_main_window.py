@@ -107,6 +107,21 @@ def test_a_click_adds_the_cores_xpath_undo_removes_it_and_the_project_keeps_it(q
         assert [c.action for c in reopened.history("1")][-1] == "edit"
 
 
+def test_g_on_a_lone_field_says_how_far_up_its_siblings_are(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    # A title alone: nothing beside it in its item is of its kind, but the item has three siblings.
+    click(window, f"{ITEM.format(2)}/b[1]")
+    wait_for_labels(qtbot, window, lambda labels: len(labels) == 1)
+    key(qtbot, window, "G")
+    assert len(window.project.labels("2")) == 1
+    assert window.statusBar().currentMessage().endswith("3 siblings of the enclosing li 1 level up would be: U, "
+                                                        "then G")
+    key(qtbot, window, "U")
+    key(qtbot, window, "G")
+    assert [label.xpaths for label in window.project.labels("2")] == [(ITEM.format(k),) for k in (2, 1, 3, 4)]
+
+
 def test_plain_html_runs_no_script_and_counts_blocked_requests(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()

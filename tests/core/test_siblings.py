@@ -9,7 +9,7 @@ import pytest
 
 from recordlens.core.page.dataset import load_page
 from recordlens.core.page.dom import parse_html
-from recordlens.core.records.siblings import sibling_records, split_parts, toggle_xpath
+from recordlens.core.records.siblings import sibling_records, siblings_above, split_parts, toggle_xpath
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
 
@@ -65,6 +65,17 @@ def test_one_true_record_of_a_demo_page_rebuilds_its_neighbours(number: int) -> 
     hits = [r for r in found if frozenset(r) in truth_sets]
     assert len(hits) >= len(truth) - 2, (number, len(hits), len(truth))
     assert frozenset(truth[1]) not in {frozenset(r) for r in found}
+
+
+def test_a_lone_field_is_told_the_level_whose_siblings_g_would_find() -> None:
+    levels, item, count = siblings_above(LIST, ["/body[1]/ul[1]/li[1]/b[1]"])
+    assert (levels, item.key, count) == (1, "/body[1]/ul[1]/li[1]", 3)
+    # The items already recorded are not counted, as G would not add them again.
+    existing = [["/body[1]/ul[1]/li[2]"], ["/body[1]/ul[1]/li[3]"]]
+    assert siblings_above(LIST, ["/body[1]/ul[1]/li[1]/b[1]"], existing)[2] == 1
+    # Nothing repeats above the menu link (body's children differ), and a record of two elements is not guessed.
+    assert siblings_above(LIST, ["/body[1]/nav[1]/a[1]"]) is None
+    assert siblings_above(LIST, ["/body[1]/ul[1]/li[1]/b[1]", "/body[1]/ul[1]/li[1]/i[1]"]) is None
 
 
 def test_split_cuts_a_record_at_the_children_of_its_common_ancestor() -> None:
