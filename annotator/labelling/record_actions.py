@@ -185,17 +185,17 @@ class RecordActions:
         ids = self._need("some")
         if ids is None:
             return
+        following = self._next_proposed_after(ids[-1], judged=set(ids))  # read before the labels are reloaded
         self._edit_each(f"{verb} record", ids, lambda i: change(i, self.window.person))
-        self.window.labels = self.window.project.labels(self.window.page_name)
-        self.window.reload_labels(self._next_proposed_after(ids[-1]))
+        self.window.reload_labels(following)
 
-    def _next_proposed_after(self, record_id: int) -> list[int]:
+    def _next_proposed_after(self, record_id: int, judged: set[int]) -> list[int]:
         """Accept/reject move on to the next proposal, so a page is reviewed with one key per record."""
         labels = self.window.labels
         order = [label.id for label in labels]
         start = order.index(record_id) + 1 if record_id in order else 0
         for label in labels[start:] + labels[:start]:
-            if label.status == "proposed":
+            if label.status == "proposed" and label.id not in judged:
                 return [label.id]
         return [record_id] if record_id in order else []
 

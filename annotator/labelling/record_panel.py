@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
@@ -58,7 +59,7 @@ def record_texts(page: Page | None, keys: TextKeyIndex | None, xpaths: Sequence[
     """A record's first texts in page order, joined and cut at `chars`, and how many text entries it has."""
     if page is None or keys is None:
         return "", 0
-    entries = sorted(keys.expand(xpaths), key=_text_order(page))
+    entries = keys.in_order(keys.expand(xpaths))
     texts = " · ".join(page.text_map[e] for e in entries[:6])
     if len(texts) > chars:
         texts = texts[:chars - 1] + "…"
@@ -75,11 +76,7 @@ def rows_for(labels: Sequence[Label], page: Page | None) -> list[RecordRow]:
     return rows
 
 
-def _text_order(page: Page | None):  # noqa: ANN202 - a sort key
-    order = {key: i for i, key in enumerate(page.text_map)} if page else {}
-    return lambda key: order.get(key, 0)
-
-
+@cache  # one icon per colour, not one per row each time the rows are refilled
 def _bullet(colour: str) -> QIcon:
     pixmap = QPixmap(14, 14)
     pixmap.fill(Qt.GlobalColor.transparent)

@@ -11,6 +11,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from .. import atomic
@@ -66,6 +67,16 @@ class TextKeyIndex:
     def __init__(self, keys: Iterable[str]) -> None:
         self.keys = list(keys)
         self._sorted = sorted(self.keys)
+
+    @cached_property
+    def position(self) -> dict[str, int]:
+        """Each key's place in the order the keys were given (a page's text map: page order)."""
+        return {key: i for i, key in enumerate(self.keys)}
+
+    def in_order(self, keys: Iterable[str]) -> list[str]:
+        """`keys` in the order the index was given them; keys it does not hold first."""
+        position = self.position
+        return sorted(keys, key=lambda key: position.get(key, 0))
 
     def under(self, path: str) -> list[str]:
         """Keys that start with `path` (self or descendant, since normalised paths end in `]`)."""

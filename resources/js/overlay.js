@@ -221,8 +221,9 @@
   };
 
   // Text rectangles of every record, kept while the record's box stays where it was (a plain scroll of the
-  // document moves nothing in host coordinates, so scrolling costs no text measuring).
-  let textCache = [];
+  // document moves nothing in host coordinates, so scrolling costs no text measuring). Keyed by the record's
+  // XPaths, so that drawing the records again after one changed (an accept, a reject) measures that one only.
+  let textCache = new Map();
   let marks = [];
 
   // Reads every rectangle first, then writes every position: interleaving them would force a layout per box.
@@ -245,10 +246,12 @@
     const texts = grid();
     records.forEach((record, i) => {
       const key = unions[i] ? unions[i].join(",") : "";
-      if (!textCache[i] || textCache[i].key !== key) {
-        textCache[i] = { key, rects: key ? record.elements.flatMap((el) => (el ? textRects(el, o) : [])) : [] };
+      let cached = textCache.get(record.textKey);
+      if (!cached || cached.key !== key) {
+        cached = { key, rects: key ? record.elements.flatMap((el) => (el ? textRects(el, o) : [])) : [] };
+        textCache.set(record.textKey, cached);
       }
-      textCache[i].rects.forEach(texts.add);
+      cached.rects.forEach(texts.add);
     });
     const root = document.documentElement;
     const left = -window.scrollX - o[0];
@@ -345,12 +348,13 @@
       }
       xpathCount += xpaths.length;
       resolved += elements.filter(Boolean).length;
-      return { xpaths, colour, selected: !!r.selected, elements, boxes, badge };
+      return { xpaths, colour, selected: !!r.selected, elements, boxes, badge, textKey: xpaths.join("\n") };
     });
     layer.appendChild(fragment);
     // One read of every badge's size (one layout), before layout() places them without further reads.
     records.forEach((r) => (r.badgeSize = r.badge ? [r.badge.offsetWidth || 18, r.badge.offsetHeight || 18] : null));
-    textCache = [];
+    const shown = new Set(records.map((r) => r.textKey));
+    for (const key of [...textCache.keys()]) if (!shown.has(key)) textCache.delete(key);
     applySelection();
     const drawn = layout();
     // Python numbers its drawings across pages (a new document would restart a page-side count).

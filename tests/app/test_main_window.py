@@ -18,6 +18,7 @@ from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.labelling.page_view import PALETTE, STATE_COLOURS
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.page.mhtml_writer import mhtml_bytes
+from recordlens.core.store.db import Provenance
 from recordlens.core.store.project import Project, open_project
 from tests.app.page_helpers import click_element, js
 from tests.app.window_helpers import imported_project, open_window
@@ -120,6 +121,25 @@ def test_g_on_a_lone_field_says_how_far_up_its_siblings_are(qtbot, window):
     key(qtbot, window, "U")
     key(qtbot, window, "G")
     assert [label.xpaths for label in window.project.labels("2")] == [(ITEM.format(k),) for k in (2, 1, 3, 4)]
+
+
+def test_judging_moves_on_to_the_next_proposal_and_wraps_round(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    window.project.add_records("2", [[ITEM.format(k)] for k in (1, 2, 3, 4)], Provenance("extractor", "test"))
+    window.reload_labels([])
+    ids = [label.id for label in window.labels]
+    # The first and the last: both accepted, and the next proposal is found round past the end, skipping the
+    # first one just judged.
+    window.select_records([ids[0], ids[3]])
+    key(qtbot, window, "A")
+    assert window.record_panel.selected_ids() == [ids[1]]
+    key(qtbot, window, "R")
+    assert window.record_panel.selected_ids() == [ids[2]]
+    key(qtbot, window, "A")  # none left: the record judged stays selected
+    assert window.record_panel.selected_ids() == [ids[2]]
+    assert [label.status for label in window.project.labels("2")] == ["accepted", "rejected", "accepted",
+                                                                     "accepted"]
 
 
 def test_plain_html_runs_no_script_and_counts_blocked_requests(qtbot, window):
