@@ -271,7 +271,8 @@ class RecordActions:
         existing = [other.xpaths for other in window.labels if other.status != "rejected"]
         records = sibling_records(page, label.xpaths, existing)
         if not records:
-            window.message(_no_siblings_message(page, label.xpaths, existing))
+            just_clicked = self.picked is not None and self.picked[0] == label.id
+            window.message(_no_siblings_message(page, label.xpaths, existing, just_clicked))
             return
         self.edit(f"apply to {len(records)} siblings",
                   lambda: window.project.add_records(window.page_name, records, window.person))
@@ -368,14 +369,18 @@ class RecordActions:
             self.window.reload_labels()
 
 
-def _no_siblings_message(page: Page, xpaths: Sequence[str], existing: Sequence[Sequence[str]]) -> str:
-    """Why G added nothing and, when the element clicked sits alone inside a repeated block (a link in its list
-    item, a title in its card), how many U presses reach the level whose siblings G would find."""
-    said = "no sibling of the same structure without a record already"
+def _no_siblings_message(page: Page, xpaths: Sequence[str], existing: Sequence[Sequence[str]],
+                         just_clicked: bool) -> str:
+    """Why G added nothing and, when the element sits alone inside a repeated block (a link in its list item, a
+    title in its card), the level whose siblings G would find: reached with U when the element was just clicked
+    into the record (U climbs from the element clicked)."""
+    said = "G adds nothing: no sibling of the same structure without a record already"
     above = siblings_above(page, xpaths, existing)
     if above is None:
         return said
     levels, ancestor, count = above
-    presses = "U" if levels == 1 else f"U {levels} times"
-    return (f"{said}; {count} sibling{'s' if count != 1 else ''} of the enclosing {ancestor.tag} "
-            f"{levels} level{'s' if levels != 1 else ''} up would be: {presses}, then G")
+    where = f"the enclosing {ancestor.tag} ({levels} level{'s' if levels != 1 else ''} up)"
+    if not just_clicked:
+        return f"{said}; {where} has {count} sibling{'s' if count != 1 else ''} without a record"
+    presses = {1: "U", 2: "U twice"}.get(levels, f"U {levels} times")
+    return f"{said}; {presses}, then G, would add {count} record{'s' if count != 1 else ''}, one per sibling of {where}"

@@ -122,9 +122,10 @@ def siblings_above(page: Page, xpaths: Sequence[str], existing: Iterable[Sequenc
                    ) -> tuple[int, Element, int] | None:
     """For a one-element record without siblings of its own (a link alone in its list item): the nearest
     ancestor, at most `CLIMB_LOOKED` levels up, whose siblings `sibling_records` would find, as (levels up,
-    the ancestor, how many siblings); None when there is none or the record has several elements."""
+    the ancestor, how many siblings); None when there is none, when the record has several elements, or when it
+    has siblings of its own that already have records (climbing would then record something else)."""
     elements = _resolved(page, xpaths)
-    if len(elements) != 1:
+    if len(elements) != 1 or sibling_records(page, xpaths):
         return None
     existing = list(existing)
     node = elements[0].parent

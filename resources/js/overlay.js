@@ -247,8 +247,11 @@
     records.forEach((record, i) => {
       const key = unions[i] ? unions[i].join(",") : "";
       let cached = textCache.get(record.textKey);
-      if (!cached || cached.key !== key) {
-        cached = { key, rects: key ? record.elements.flatMap((el) => (el ? textRects(el, o) : [])) : [] };
+      const same = cached && cached.key === key && cached.elements.length === record.elements.length
+        && cached.elements.every((el, j) => el === record.elements[j]);
+      if (!same) {
+        cached = { key, elements: record.elements,
+          rects: key ? record.elements.flatMap((el) => (el ? textRects(el, o) : [])) : [] };
         textCache.set(record.textKey, cached);
       }
       cached.rects.forEach(texts.add);

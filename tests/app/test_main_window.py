@@ -111,16 +111,23 @@ def test_a_click_adds_the_cores_xpath_undo_removes_it_and_the_project_keeps_it(q
 def test_g_on_a_lone_field_says_how_far_up_its_siblings_are(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
-    # A title alone: nothing beside it in its item is of its kind, but the item has three siblings.
-    click(window, f"{ITEM.format(2)}/b[1]")
-    wait_for_labels(qtbot, window, lambda labels: len(labels) == 1)
+    # A proposal of a title alone, selected from the list: U would not climb from it, so only the fact is said.
+    window.project.add_records("2", [[f"{ITEM.format(1)}/b[1]"]], Provenance("extractor", "test"))
+    window.reload_labels([window.project.labels("2")[0].id])
     key(qtbot, window, "G")
-    assert len(window.project.labels("2")) == 1
-    assert window.statusBar().currentMessage().endswith("3 siblings of the enclosing li 1 level up would be: U, "
-                                                        "then G")
+    assert window.statusBar().currentMessage().endswith("; the enclosing li (1 level up) has 3 siblings without a "
+                                                        "record")
+    window.select_records([])
+    # A title alone, clicked: nothing beside it in its item is of its kind, but the item has three siblings.
+    click(window, f"{ITEM.format(2)}/b[1]")
+    wait_for_labels(qtbot, window, lambda labels: len(labels) == 2)
+    key(qtbot, window, "G")
+    assert len(window.project.labels("2")) == 2
+    assert window.statusBar().currentMessage().endswith("; U, then G, would add 3 records, one per sibling of the "
+                                                        "enclosing li (1 level up)")
     key(qtbot, window, "U")
     key(qtbot, window, "G")
-    assert [label.xpaths for label in window.project.labels("2")] == [(ITEM.format(k),) for k in (2, 1, 3, 4)]
+    assert [label.xpaths for label in window.project.labels("2")][1:] == [(ITEM.format(k),) for k in (2, 1, 3, 4)]
 
 
 def test_judging_moves_on_to_the_next_proposal_and_wraps_round(qtbot, window):

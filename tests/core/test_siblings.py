@@ -76,6 +76,9 @@ def test_a_lone_field_is_told_the_level_whose_siblings_g_would_find() -> None:
     # Nothing repeats above the menu link (body's children differ), and a record of two elements is not guessed.
     assert siblings_above(LIST, ["/body[1]/nav[1]/a[1]"]) is None
     assert siblings_above(LIST, ["/body[1]/ul[1]/li[1]/b[1]", "/body[1]/ul[1]/li[1]/i[1]"]) is None
+    # An item whose siblings all have records already: G has done its work, climbing would record the list.
+    items = [[f"/body[1]/ul[1]/li[{k}]"] for k in (2, 3, 4)]
+    assert siblings_above(LIST, ["/body[1]/ul[1]/li[1]"], items) is None
 
 
 def test_split_cuts_a_record_at_the_children_of_its_common_ancestor() -> None:
