@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+Part = QWidget | QLayout | tuple[QWidget, int]  # a (widget, stretch) pair takes that share of the room left
+
 
 def button(text: str, on_click: Callable[..., object]) -> QPushButton:
     """A push button connected to `on_click`."""
@@ -24,12 +26,17 @@ def button(text: str, on_click: Callable[..., object]) -> QPushButton:
     return made
 
 
-def column(*parts: QWidget | QLayout | tuple[QWidget, int]) -> QWidget:
+def column(*parts: Part) -> QWidget:
     """A widget holding `parts` top to bottom, without margins; a (widget, stretch) pair takes that share of
     the height left over."""
     holder = QWidget()
-    layout = QVBoxLayout(holder)
+    layout = _stacked(QVBoxLayout(holder), parts)
     layout.setContentsMargins(0, 0, 0, 0)
+    return holder
+
+
+def _stacked(layout: QVBoxLayout, parts: Sequence[Part]) -> QVBoxLayout:
+    """`layout` with `parts` added top to bottom; a (widget, stretch) pair takes that share of the height."""
     for part in parts:
         if isinstance(part, QLayout):
             layout.addLayout(part)
@@ -37,7 +44,7 @@ def column(*parts: QWidget | QLayout | tuple[QWidget, int]) -> QWidget:
             layout.addWidget(*part)
         else:
             layout.addWidget(part)
-    return holder
+    return layout
 
 
 def side_by_side(*panes: QWidget, sizes: Sequence[int], stretch: int) -> QSplitter:
@@ -51,16 +58,10 @@ def side_by_side(*panes: QWidget, sizes: Sequence[int], stretch: int) -> QSplitt
     return splitter
 
 
-def closable_window(dialog: QDialog, *parts: QWidget | tuple[QWidget, int],
-                    actions: Sequence[QPushButton] = ()) -> QDialogButtonBox:
+def closable_window(dialog: QDialog, *parts: Part, actions: Sequence[QPushButton] = ()) -> QDialogButtonBox:
     """Lay `parts` out top to bottom in `dialog` above a Close button (and `actions` beside it), and let the
     rest of the app stay usable while it is open: a window to read beside the work, not a question to answer."""
-    layout = QVBoxLayout(dialog)
-    for part in parts:
-        if isinstance(part, tuple):
-            layout.addWidget(*part)
-        else:
-            layout.addWidget(part)
+    layout = _stacked(QVBoxLayout(dialog), parts)
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
     for action in actions:
         buttons.addButton(action, QDialogButtonBox.ButtonRole.ActionRole)
