@@ -180,6 +180,7 @@ class MainWindow(QMainWindow):
         self.review_panel.page_chosen.connect(self.jump_to_page)
         self.review_panel.record_chosen.connect(self.reviewing.on_review_record)
         self.review_panel.score_requested.connect(self.reviewing.score_run)
+        self.review_panel.kinds_changed.connect(self.reviewing.draw_shown)
 
     # -- what callers use, and small helpers -------------------------------------------------------------------
 

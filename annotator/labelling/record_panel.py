@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -27,6 +26,7 @@ from ...core.page import Page
 from ...core.records import TextKeyIndex
 from ...core.store import Label
 from ..qt.signals import emit
+from ..qt.widgets import colour_dot
 from .page_view import record_colour
 
 STATUS_MARKS = {"proposed": "?", "accepted": "✓", "edited": "✎", "rejected": "✗"}
@@ -76,19 +76,6 @@ def rows_for(labels: Sequence[Label], page: Page | None) -> list[RecordRow]:
     return rows
 
 
-@cache  # one icon per colour, not one per row each time the rows are refilled
-def _bullet(colour: str) -> QIcon:
-    pixmap = QPixmap(14, 14)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setBrush(QColor(colour))
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.drawEllipse(1, 1, 12, 12)
-    painter.end()
-    return QIcon(pixmap)
-
-
 class RecordPanel(QWidget):
     """Signal `selection_changed()` when the user selects records (not when rows are refilled).
 
@@ -130,7 +117,7 @@ class RecordPanel(QWidget):
         try:
             self.list.clear()
             for row in rows:
-                item = QListWidgetItem(_bullet(row.colour), row.line)
+                item = QListWidgetItem(colour_dot(row.colour), row.line)
                 item.setData(ID_ROLE, row.id)
                 item.setToolTip(f"record {row.number}: {row.status}, by {row.origin}")
                 if row.status == "rejected":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.errors import RecordLensError
-from ...core.records import MISSED, SPURIOUS, Agreement, PageReview, TextKeyIndex, review_page, worst_pages
+from ...core.records import MATCHED, MISSED, SPURIOUS, Agreement, PageReview, TextKeyIndex, review_page, worst_pages
 from ...core.store import (
     PROJECT_SET,
     TRUE_LABEL_STATUSES,
@@ -105,14 +105,22 @@ class ReviewController:
 
     def show_first_error(self) -> None:
         """What the run got wrong is what a reviewer looks for: bring the first such record into view."""
-        wrong = [r for r in self.review.records if r.kind != "matched" and r.xpaths] if self.review else []
+        shown = self.panel.shown_kinds()
+        wrong = [r for r in self.review.records if r.kind != MATCHED and r.kind in shown and r.xpaths
+                 ] if self.review else []
         if wrong:
             self.window.page_view.scroll_to(wrong[0].xpaths[0])
 
     def draw(self) -> None:
         """Class the page's records against the run's and draw them over the page."""
         self._update_review()
-        self.window.page_view.show_records(overlay_records(self.review) if self.review else [])
+        self.draw_shown()
+
+    def draw_shown(self) -> None:
+        """Draw the page's review as it stands, with the classes the panel shows (their toggles)."""
+        if self.active():
+            shown = self.panel.shown_kinds()
+            self.window.page_view.show_records(overlay_records(self.review, shown) if self.review else [])
 
     def _update_review(self) -> None:
         window = self.window
@@ -164,8 +172,9 @@ class ReviewController:
             window.message("adjudication takes another annotator's records: choose the annotator in the Review "
                            "tab (F6)")
             return
-        index = self.panel.records.currentRow()
-        if self.review is None or not 0 <= index < len(self.review.records) or window.page_name is None:
+        index, row = self.panel.current_index(), self.panel.records.currentRow()
+        if self.review is None or index is None or not 0 <= index < len(self.review.records) or (
+                window.page_name is None):
             window.message("choose a record in the Review list first")
             return
         record = self.review.records[index]
@@ -192,7 +201,7 @@ class ReviewController:
             window.message(f"page {page}: {text}" if change.id is not None else f"page {page}: already so")
             count = self.panel.records.count()
             if count:
-                self.panel.records.setCurrentRow(min(index, count - 1))
+                self.panel.records.setCurrentRow(min(row, count - 1))
 
     def do_worst_page(self) -> None:
         window = self.window

@@ -1,5 +1,7 @@
 """The review panel: choose a run, see the page's matched / partial / missed / spurious records and P/R/F1, the
 run's means, and the pages it did worst on. The classes and figures come from `recordlens.core.records.review`.
+Each class has a toggle that shows or hides its records, in the list and over the page: a run that proposes
+hundreds of spurious boxes would otherwise hide the records it missed.
 """
 
 from __future__ import annotations
@@ -9,8 +11,10 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFormLayout,
+    QGridLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -20,12 +24,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.records import KINDS, MATCHED, PARTIAL, SPURIOUS, PageReview, ReviewRecord
+from ...core.records import KINDS, MATCHED, MISSED, PARTIAL, SPURIOUS, PageReview, ReviewRecord
 from ...core.store import RunInfo
 from ..qt.signals import emit
+from ..qt.widgets import colour_dot
 from .page_view import STATE_COLOURS
 
 NO_RUN = -1
+KIND_MEANINGS = {MATCHED: "matched: a predicted record paired with a true one at overlap ≥ 0.5",
+                 PARTIAL: "partial: paired below overlap 0.5",
+                 MISSED: "missed: a true record nothing was paired with",
+                 SPURIOUS: "spurious: a predicted record paired with none"}
 DATA_ROLE = Qt.ItemDataRole.UserRole
 ANNOTATOR = "annotator:"  # the combo's data for another annotator's label set: "annotator:NAME"
 
@@ -42,10 +51,11 @@ def review_label(record: ReviewRecord) -> str:
     return f"T{(record.true or 0) + 1}"
 
 
-def overlay_records(review: PageReview) -> list[dict[str, object]]:
-    """What PageView.show_records draws in review mode: every class in its state's colour."""
+def overlay_records(review: PageReview, kinds: frozenset[str] = frozenset(KINDS)) -> list[dict[str, object]]:
+    """What PageView.show_records draws in review mode: the records of the classes in `kinds`, each in its
+    class's colour."""
     return [{"xpaths": list(r.xpaths), "colour_index": i, "label": review_label(r), "state": r.kind}
-            for i, r in enumerate(review.records)]
+            for i, r in enumerate(review.records) if r.kind in kinds]
 
 
 def _figures(p: float | None, r: float | None, f: float | None) -> str:
@@ -56,12 +66,14 @@ def _figures(p: float | None, r: float | None, f: float | None) -> str:
 
 class ReviewPanel(QWidget):
     """Signals: `run_chosen(run_id)` (NO_RUN for none), `page_chosen(name)` (a worst page picked),
-    `record_chosen(index)` (a reviewed record picked), `score_requested(run_id)`."""
+    `record_chosen(index)` (a reviewed record picked), `score_requested(run_id)`, `kinds_changed()` (a class
+    shown or hidden: `shown_kinds()`)."""
 
     run_chosen = Signal(object)  # a run id, NO_RUN, or "annotator:NAME"
     page_chosen = Signal(str)
     record_chosen = Signal(int)
     score_requested = Signal(int)
+    kinds_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -73,10 +85,16 @@ class ReviewPanel(QWidget):
             label.setWordWrap(True)
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.score_button = QPushButton("Score this run against the labels")
-        self.legend = QLabel(" ".join(
-            f"<span style='color:{STATE_COLOURS[k]}'>■</span> {k}" for k in KINDS))
-        self.legend.setToolTip("matched: paired at overlap ≥ 0.5 · partial: paired below 0.5 · missed: a true "
-                               "record nothing was paired with · spurious: a predicted record paired with none")
+        self.kind_toggles = {kind: self._kind_toggle(kind) for kind in KINDS}
+        # Two by two, and never wider than the panel: the counts in their texts change from page to page.
+        legend = QWidget()
+        legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        grid = QGridLayout(legend)
+        grid.setContentsMargins(0, 0, 0, 0)
+        for k, toggle in enumerate(self.kind_toggles.values()):
+            grid.addWidget(toggle, k // 2, k % 2)
+        self._review: PageReview | None = None
+        self._texts: Sequence[str] = ()
         self.records = QListWidget()
         self.worst = QListWidget()
         form = QFormLayout()
@@ -87,7 +105,7 @@ class ReviewPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(form)
         layout.addWidget(self.score_button)
-        layout.addWidget(self.legend)
+        layout.addWidget(legend)
         layout.addWidget(self.records, 2)
         layout.addWidget(QLabel("worst pages (W jumps to the next)"))
         layout.addWidget(self.worst, 1)
@@ -97,6 +115,34 @@ class ReviewPanel(QWidget):
         self.records.itemClicked.connect(lambda item: emit(self.record_chosen, item.data(DATA_ROLE)))
         self.score_button.clicked.connect(lambda: emit(self.score_requested, self.run_id()))
         self.score_button.hide()
+        for toggle in self.kind_toggles.values():
+            toggle.toggled.connect(self._on_kinds)
+
+    @staticmethod
+    def _kind_toggle(kind: str) -> QCheckBox:
+        toggle = QCheckBox(f"{kind} (0)")
+        toggle.setIcon(colour_dot(STATE_COLOURS[kind]))
+        toggle.setChecked(True)
+        toggle.setToolTip(f"{KIND_MEANINGS[kind]}. Unticked: its records are hidden in the list and on the page")
+        return toggle
+
+    def shown_kinds(self) -> frozenset[str]:
+        """The classes whose records the list and the page show."""
+        return frozenset(kind for kind, toggle in self.kind_toggles.items() if toggle.isChecked())
+
+    def show_only(self, kinds: Sequence[str]) -> None:
+        """Tick these classes' toggles and untick the others' (as the user's clicks would)."""
+        for kind, toggle in self.kind_toggles.items():
+            toggle.setChecked(kind in kinds)
+
+    def current_index(self) -> int | None:
+        """The chosen row's record (its index in the page's review), None when no row is chosen."""
+        item = self.records.currentItem()
+        return None if item is None else int(item.data(DATA_ROLE))
+
+    def _on_kinds(self) -> None:
+        self._fill_records()
+        emit(self.kinds_changed)
 
     def set_runs(self, runs: Sequence[RunInfo], current: object = NO_RUN, annotators: Sequence[str] = ()) -> None:
         """The runs, then the other annotators' label sets (compared with the project's labels), to choose from."""
@@ -130,14 +176,27 @@ class ReviewPanel(QWidget):
             self.worst.addItem(item)
 
     def show_page(self, review: PageReview | None, note: str = "", texts: Sequence[str] = ()) -> None:
-        """The page's figures and one row per reviewed record (`texts[i]`: record i's text, when given)."""
-        self.records.clear()
+        """The page's figures and one row per reviewed record of a shown class (`texts[i]`: record i's text,
+        when given)."""
+        self._review, self._texts = review, texts
+        counts = review.counts() if review is not None else {}
+        for kind, toggle in self.kind_toggles.items():
+            toggle.setText(f"{kind} ({counts.get(kind, 0)})")
+        self._fill_records()
         if review is None:
             self.page_figures.setText(note or "—")
             return
         s = review.score
         self.page_figures.setText(f"{_figures(s.precision, s.recall, s.f1)}\n{review.summary()}")
+
+    def _fill_records(self) -> None:
+        review, texts, shown = self._review, self._texts, self.shown_kinds()
+        self.records.clear()
+        if review is None:
+            return
         for index, record in enumerate(review.records):
+            if record.kind not in shown:
+                continue
             overlap = f"  overlap {record.overlap:.2f}" if record.kind in (MATCHED, PARTIAL) else ""
             text = texts[index] if index < len(texts) and texts[index] else "(no text)"
             item = QListWidgetItem(f"■ {review_label(record):>4}  {record.kind}{overlap}  ({len(record.xpaths)} el)"

@@ -1,11 +1,14 @@
 """Small builders for what the windows put together the same way: a push button wired to what it does, a
-column of parts without margins, panes side by side in a splitter, a non-modal window with a Close button."""
+column of parts without margins, panes side by side in a splitter, a non-modal window with a Close button, a
+coloured dot for a row or a toggle."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -17,6 +20,20 @@ from PySide6.QtWidgets import (
 )
 
 Part = QWidget | QLayout | tuple[QWidget, int]  # a (widget, stretch) pair takes that share of the room left
+
+
+@cache  # one icon per colour, not one per row each time a list is refilled
+def colour_dot(colour: str) -> QIcon:
+    """A small filled circle in `colour`."""
+    pixmap = QPixmap(14, 14)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setBrush(QColor(colour))
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.drawEllipse(1, 1, 12, 12)
+    painter.end()
+    return QIcon(pixmap)
 
 
 def button(text: str, on_click: Callable[..., object]) -> QPushButton:

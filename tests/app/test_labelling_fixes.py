@@ -54,7 +54,7 @@ def test_review_calls_a_low_overlap_pair_partial_in_its_own_colour_and_the_summa
     figures = window.review_panel.page_figures.text()
     assert f"9 matched · 1 partial · {len(truth) - 10} missed · 0 spurious" in figures
     assert f"overlap {review.score.total_overlap:.2f} of 10 predicted (P) and {len(truth)} true (R)" in figures
-    assert "partial" in window.review_panel.legend.text()
+    assert window.review_panel.kind_toggles["partial"].text() == "partial (1)"
     # Each row says what the record is, not only its class.
     rows = [window.review_panel.records.item(i).text() for i in range(window.review_panel.records.count())]
     assert all("\n" in row and "(no text)" not in row for row in rows)

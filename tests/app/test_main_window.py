@@ -306,6 +306,49 @@ def test_review_shows_matched_missed_and_spurious_in_their_colours(qtbot, window
     assert window.page_view._records[1]["colour"] == PALETTE[1]
 
 
+def test_review_hides_and_shows_a_class_by_its_toggle_in_the_list_and_on_the_page(qtbot, window):
+    truth = window.project.true_records("1")
+    run = window.project.runs.add("handmade")
+    spurious = [["/body[1]/div[1]/header[1]"], [PRICE_1]]
+    window.project.runs.add_predictions(run, {"1": [*truth[:10], *spurious]})
+    window.project.runs.finish(run)
+    window.start_review(run)
+    window.page_view.wait_until_drawn()
+    panel = window.review_panel
+    toggles = panel.kind_toggles
+    assert [toggles[k].text() for k in ("matched", "missed", "spurious")] == [
+        "matched (10)", f"missed ({len(truth) - 10})", "spurious (2)"]
+
+    def rows() -> list[str]:
+        return [panel.records.item(i).text() for i in range(panel.records.count())]
+
+    def drawn() -> list[str]:
+        window.page_view.wait_until_drawn()
+        return [r["colour"] for r in window.page_view._records]
+
+    # A real click on the spurious toggle: its rows and its boxes go, the others stay.
+    QTest.mouseClick(toggles["spurious"], Qt.MouseButton.LeftButton)
+    assert not toggles["spurious"].isChecked()
+    assert len(rows()) == len(truth) and not any("spurious" in row for row in rows())
+    assert STATE_COLOURS["spurious"] not in drawn() and drawn().count(STATE_COLOURS["matched"]) == 10
+    # Missed alone: a row picked still names its own record (not the row's position among all records).
+    panel.show_only(["missed"])
+    assert drawn() == [STATE_COLOURS["missed"]] * (len(truth) - 10)
+    panel.records.setCurrentRow(0)
+    assert window.review.records[panel.current_index()].kind == "missed"
+    # Another page and back: the choice holds. Ticking again brings a class back.
+    window.jump_to_page("2")
+    qtbot.waitUntil(lambda: window.page_name == "2" and window.page_loaded, timeout=20_000)
+    window.jump_to_page("1")
+    qtbot.waitUntil(lambda: window.page_name == "1" and window.page_loaded, timeout=20_000)
+    assert drawn() == [STATE_COLOURS["missed"]] * (len(truth) - 10)
+    QTest.mouseClick(toggles["spurious"], Qt.MouseButton.LeftButton)
+    assert sorted(set(drawn())) == sorted({STATE_COLOURS["missed"], STATE_COLOURS["spurious"]})
+    panel.show_only(["matched", "partial", "missed", "spurious"])
+    assert len(rows()) == len(window.review.records) == len(truth) + 2
+    assert len(drawn()) == len(truth) + 2
+
+
 def test_review_scores_in_the_background_and_w_jumps_to_the_worst_page(qtbot, window):
     window.project.set_status("2", "labelled", window.person)
     window.project.add_record("2", [ITEM.format(1)], window.person)
