@@ -8,7 +8,7 @@ that is reported on its own, then the two pages are opened in turn, RUNS times e
 change as in use. Two end points: "drawn" is the page's last `overlays_drawn` (the frame with the boxes
 produced), "returned" is when the window's `wait_until_drawn()` returns (the picture has also stopped
 changing). Target: "returned" <= 1.5 s. Last, on the page with most records, the time from R or A to its records
-redrawn: what a reviewer waits for between two keys.
+redrawn: what a reviewer waits for between two keys (`--keys-only`: that line alone, over 48 keys).
 
 Cold start (target <= 2 s) is measured first, in fresh processes: from starting `python` to the window showing
 the project's first page with its records drawn, as a user waits for after launching the app; each run also
@@ -102,21 +102,29 @@ def cold_start(project_dir: Path, settings_dir: Path) -> list[dict[str, float]]:
 JUDGED_KEYS = 12
 
 
-def judge_times(window: Any, page: str) -> list[float]:
+def judge_times(window: Any, page: str, keys: int = JUDGED_KEYS) -> dict[str, list[float]]:
     """Seconds from R or A (as the window runs them) to the page's records drawn again, alternating on one
-    record of the page with the most records, as a reviewer goes through proposals one key per record."""
+    record of the page with the most records, as a reviewer goes through proposals one key per record; by key."""
     window.open_page(page)
     window.wait_until_drawn(60_000)
     record = window.labels[min(10, len(window.labels) - 1)].id
-    times = []
-    for k in range(JUDGED_KEYS):
+    times: dict[str, list[float]] = {"R": [], "A": []}
+    for k in range(keys):
         window.select_records([record])
         window.wait_until_drawn(60_000)
         begin = time.perf_counter()
         (window.record_actions.do_reject if k % 2 == 0 else window.record_actions.do_accept)()
         window.page_view.wait_until_drawn(60_000)
-        times.append(time.perf_counter() - begin)
+        times["R" if k % 2 == 0 else "A"].append(time.perf_counter() - begin)
     return times
+
+
+def judge_line(page: str, records: int, judged: dict[str, list[float]]) -> str:
+    every = judged["R"] + judged["A"]
+    return (f"one key per record on page {page} ({records} records): reject or accept to the records redrawn, "
+            f"median {statistics.median(every):.2f} s (R {statistics.median(judged['R']):.2f}, A "
+            f"{statistics.median(judged['A']):.2f}), max {max(every):.2f} s over {len(every)} keys (the Python "
+            f"part: the store, the record list; the rest is the page's drawing)")
 
 
 def largest_pages(dev: Path, count: int = 5) -> list[Path]:
@@ -124,8 +132,32 @@ def largest_pages(dev: Path, count: int = 5) -> list[Path]:
 
 
 def main() -> int:
+    keys_only = "--keys-only" in sys.argv[1:]
     with running_app("bench/app_window.py") as started:
-        return 0 if started is None else measure(*started)
+        if started is None:
+            return 0
+        return measure_keys() if keys_only else measure(*started)
+
+
+def measure_keys(keys: int = 4 * JUDGED_KEYS) -> int:
+    """`--keys-only`: the R/A line alone, over more keys (quick, for comparing two versions of the code)."""
+    from recordlens.annotator.labelling.main_window import MainWindow
+    from recordlens.annotator.settings import SessionKeyStore, Settings
+
+    _, path, _ = heaviest_pages(DEV)[1]
+    with tempfile.TemporaryDirectory(prefix="recordlens-bench-") as tmp:
+        project = make_project(Path(tmp), [path])
+        window = MainWindow(project, settings=Settings(annotator="bench"), settings_file=Path(tmp) / "settings.json",
+                            key_store=SessionKeyStore())
+        try:
+            window.resize(1530, 920)
+            window.show()
+            window.wait_until_drawn(60_000)
+            judged = judge_times(window, path.stem, keys)
+            print(judge_line(path.stem, len(window.labels), judged))
+        finally:
+            window.shutdown()
+    return 0
 
 
 def measure(app: Any, peak: PeakRss) -> int:  # noqa: ARG001 (the app must live while this measures)
@@ -196,10 +228,7 @@ def measure(app: Any, peak: PeakRss) -> int:  # noqa: ARG001 (the app must live 
             verdict = "met" if worst <= TARGET_SECONDS else "NOT met"
             print(f"time target (open_page to wait_until_drawn() <= {TARGET_SECONDS} s): {verdict}, worst "
                   f"{worst:.2f} s over {RUNS} opens of each page")
-            print(f"one key per record on page {pages[1][1].stem} ({len(window.labels)} records): reject or accept "
-                  f"to the records redrawn, median {statistics.median(judged):.2f} s, max {max(judged):.2f} s over "
-                  f"{len(judged)} keys (the Python part: the store, the record list; the rest is the page's "
-                  f"drawing)")
+            print(judge_line(pages[1][1].stem, len(window.labels), judged))
             print(f"memory: peak RSS summed over the process tree {peak.mb:.0f} MB, PSS at the end {pss_mb():.0f} MB")
             return 0
         finally:

@@ -21,11 +21,6 @@ from ...core.store import Change, Project, Provenance
 Notify = Callable[[str], None]  # told the page whose labels or status changed
 
 
-def _last_history_id(project: Project, page: str) -> int | None:
-    history = project.history(page)
-    return history[-1].id if history else None
-
-
 class LabelCommand(QUndoCommand):
     """One label change (add, accept, reject, edit, delete, merge, split) on one page."""
 
@@ -41,7 +36,7 @@ class LabelCommand(QUndoCommand):
         self.result: Change | None = None
 
     def perform(self) -> Change:
-        self._before = _last_history_id(self._project, self._page)
+        self._before = self._project.last_change_id(self._page)
         change = self._change()
         self.result = change
         self._after = change.id

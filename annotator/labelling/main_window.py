@@ -37,7 +37,7 @@ from .page_list import PageList
 from .page_view import PageView
 from .propose import ProposeWorker
 from .record_actions import RecordActions
-from .record_panel import RecordPanel, rows_for
+from .record_panel import RecordPanel, RecordTexts, rows_for
 from .review_controller import ReviewController
 from .review_panel import ReviewPanel
 from .shortcuts import SHORTCUTS, key_sequences
@@ -91,6 +91,7 @@ class MainWindow(QMainWindow):
         self.keys = key_store or default_key_store()
         self.page_name: str | None = None
         self.labels: list[Label] = []
+        self._page_texts = RecordTexts(None)
         self.page_loaded = False
         self._closed = False
         self.messages = MessageLog()
@@ -318,6 +319,12 @@ class MainWindow(QMainWindow):
 
     # -- records: showing ------------------------------------------------------------------------------------------
 
+    def page_texts(self) -> RecordTexts:
+        """The records' texts on the page on show, kept until another page is shown."""
+        if self._page_texts.page is not self.page_view.core_page:
+            self._page_texts = RecordTexts(self.page_view.core_page)
+        return self._page_texts
+
     def reload_labels(self, selected: Sequence[int] | None = None) -> None:
         """Read the page's labels again and redraw; `selected` None keeps the records still there selected."""
         if self.page_name is None:
@@ -325,7 +332,7 @@ class MainWindow(QMainWindow):
         keep = self.record_panel.selected_ids() if selected is None else list(selected)
         self.labels = self.project.labels(self.page_name)
         ids = {label.id for label in self.labels}
-        self.record_panel.set_rows(rows_for(self.labels, self.page_view.core_page), [i for i in keep if i in ids])
+        self.record_panel.set_rows(rows_for(self.labels, self.page_texts()), [i for i in keep if i in ids])
         counts: dict[str, int] = {}
         for label in self.labels:
             counts[label.status] = counts.get(label.status, 0) + 1

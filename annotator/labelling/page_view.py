@@ -75,6 +75,7 @@ class DrawSummary:
     boxes: int  # resolved elements with a rendered box
     generation: int
     marks: tuple[float | None, ...] = ()  # where each record starts, as a fraction of the page's height
+    built: int = 0  # records whose boxes were made anew (the others were drawn before and kept theirs)
 
 
 def parse_js_result(raw: Any) -> Any:

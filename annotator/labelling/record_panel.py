@@ -2,6 +2,8 @@
 
 Rows are made from the core's labels and the core's page (`rows_for`); the panel only shows them and says
 which are selected. Record k of the page is drawn in colour k, so the bullet here matches its box on the page.
+A record's texts are worked out once per page (`RecordTexts`), and rows that did not change are left as they
+are: after an accept or a reject on a page of hundreds of records, one row is rewritten, not all of them.
 """
 
 from __future__ import annotations
@@ -9,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -66,14 +68,37 @@ def record_texts(page: Page | None, keys: TextKeyIndex | None, xpaths: Sequence[
     return texts, len(entries)
 
 
-def rows_for(labels: Sequence[Label], page: Page | None) -> list[RecordRow]:
-    keys = TextKeyIndex(page.text_map) if page else None
+class RecordTexts:
+    """The texts of a page's records (`record_texts`), each worked out once: the record list and the review ask
+    for the same records again after every key."""
+
+    def __init__(self, page: Page | None) -> None:
+        self.page = page
+        self.keys = TextKeyIndex(page.text_map) if page else None
+        self._known: dict[tuple[tuple[str, ...], int], tuple[str, int]] = {}
+
+    def of(self, xpaths: Sequence[str], chars: int = _TEXT_CHARS) -> tuple[str, int]:
+        key = (tuple(xpaths), chars)
+        if key not in self._known:
+            self._known[key] = record_texts(self.page, self.keys, xpaths, chars)
+        return self._known[key]
+
+
+def rows_for(labels: Sequence[Label], texts: RecordTexts) -> list[RecordRow]:
     rows = []
     for k, label in enumerate(labels):
-        texts, entries = record_texts(page, keys, label.xpaths)
-        rows.append(RecordRow(label.id, k + 1, record_colour(k), label.status, texts, len(label.xpaths), entries,
+        line, entries = texts.of(label.xpaths)
+        rows.append(RecordRow(label.id, k + 1, record_colour(k), label.status, line, len(label.xpaths), entries,
                               str(label.changed_by or label.origin), label.flagged))
     return rows
+
+
+def _show_row(item: QListWidgetItem, row: RecordRow) -> None:
+    item.setIcon(colour_dot(row.colour))
+    item.setText(row.line)
+    item.setData(ID_ROLE, row.id)
+    item.setToolTip(f"record {row.number}: {row.status}, by {row.origin}")
+    item.setForeground(QColor("#999999") if row.status == "rejected" else QBrush())
 
 
 class RecordPanel(QWidget):
@@ -108,21 +133,23 @@ class RecordPanel(QWidget):
         return button
 
     def set_rows(self, rows: Sequence[RecordRow], selected: Sequence[int]) -> None:
-        self._rows = list(rows)
+        before, self._rows = self._rows, list(rows)
         counts: dict[str, int] = {}
         for row in rows:
             counts[row.status] = counts.get(row.status, 0) + 1
         self.summary.setText(f"{len(rows)} records" + "".join(f" · {n} {s}" for s, n in sorted(counts.items())))
         self.list.blockSignals(True)
         try:
-            self.list.clear()
-            for row in rows:
-                item = QListWidgetItem(colour_dot(row.colour), row.line)
-                item.setData(ID_ROLE, row.id)
-                item.setToolTip(f"record {row.number}: {row.status}, by {row.origin}")
-                if row.status == "rejected":
-                    item.setForeground(QColor("#999999"))
-                self.list.addItem(item)
+            if [row.id for row in before] == [row.id for row in rows]:
+                for index, (old, row) in enumerate(zip(before, rows, strict=True)):
+                    if old != row:
+                        _show_row(self.list.item(index), row)
+            else:
+                self.list.clear()
+                for row in rows:
+                    item = QListWidgetItem()
+                    _show_row(item, row)
+                    self.list.addItem(item)
         finally:
             self.list.blockSignals(False)
         self.select_ids(selected)
@@ -141,16 +168,22 @@ class RecordPanel(QWidget):
         return selected[0] if len(selected) == 1 else None
 
     def select_ids(self, ids: Sequence[int]) -> None:
-        """Select these records without announcing it."""
+        """Select these records without announcing it; the last of them becomes current and is scrolled to.
+        One selection replaces the old one (clearing it first and adding rows one by one costs a repaint of the
+        list per step on a page of hundreds of records)."""
         wanted = set(ids)
+        model = self.list.model()
+        rows = [index for index in range(self.list.count()) if self.list.item(index).data(ID_ROLE) in wanted]
+        selection = QItemSelection()
+        for row in rows:
+            selection.select(model.index(row, 0), model.index(row, 0))
         self.list.blockSignals(True)
         try:
-            self.list.clearSelection()
-            for index in range(self.list.count()):
-                item = self.list.item(index)
-                if item.data(ID_ROLE) in wanted:
-                    self.list.setCurrentItem(item, QItemSelectionModel.SelectionFlag.Select)
-                    self.list.scrollToItem(item)
+            chooser = self.list.selectionModel()
+            chooser.select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+            if rows:
+                chooser.setCurrentIndex(model.index(rows[-1], 0), QItemSelectionModel.SelectionFlag.NoUpdate)
+                self.list.scrollToItem(self.list.item(rows[-1]))
         finally:
             self.list.blockSignals(False)
 

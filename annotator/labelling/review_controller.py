@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.errors import RecordLensError
-from ...core.records import MATCHED, MISSED, SPURIOUS, Agreement, PageReview, TextKeyIndex, review_page, worst_pages
+from ...core.records import MATCHED, MISSED, SPURIOUS, Agreement, PageReview, review_page, worst_pages
 from ...core.store import (
     PROJECT_SET,
     TRUE_LABEL_STATUSES,
@@ -21,7 +21,6 @@ from ...core.store import (
     project_agreement,
 )
 from ..qt.jobs import BackgroundJob
-from .record_panel import record_texts
 from .review_panel import NO_RUN, ReviewPanel, annotator_of, overlay_records
 
 if TYPE_CHECKING:
@@ -134,10 +133,9 @@ class ReviewController:
             self._predictions[self.run_id] = (window.project.annotators.all_records(other) if other is not None
                                               else window.project.runs.predictions(self.run_id))
         predictions = self._predictions[self.run_id]
-        keys = TextKeyIndex(page.text_map)
-        self.review = review_page(predictions.get(name, []), window.project.true_records(name), keys, name)
-        self.panel.show_page(self.review, texts=[record_texts(page, keys, r.xpaths, 60)[0]
-                                                 for r in self.review.records])
+        texts = window.page_texts()
+        self.review = review_page(predictions.get(name, []), window.project.true_records(name), texts.keys, name)
+        self.panel.show_page(self.review, texts=[texts.of(r.xpaths, 60)[0] for r in self.review.records])
         notes = []
         if name not in predictions:
             notes.append(f"annotator {self.annotator()} did not label this page" if self.annotator()

@@ -139,13 +139,10 @@
 
   // ---- records ---------------------------------------------------------------------------------------
 
-  // Each entry: {xpaths, colour, label, selected, elements: [el|null], boxes: [div|null], badge: div|null}.
+  // Each entry: {xpaths, colour, label, selected, elements: [el|null], boxes: [div|null], badge: div|null,
+  // textKey (the XPaths joined), badgeSize ([w, h] once measured)}.
   let records = [];
   let generation = 0;
-
-  const clearLayer = () => {
-    if (layer) layer.replaceChildren();
-  };
 
   const place = (div, [x, y, w, h]) => {
     div.style.left = x + "px";
@@ -320,19 +317,40 @@
   };
 
   // spec: {records: [{xpaths: [...], colour: "#rrggbb", label: "1", selected: bool}], generation: n}.
-  // Returns JSON {records, xpaths, resolved, boxes, generation}; "painted" is reported once the frame is out.
+  // Returns JSON {records, xpaths, resolved, boxes, generation, marks, built}; "painted" is reported once the
+  // frame is out. A record drawn before with the same XPaths (resolving to the same elements), colour and label keeps its
+  // boxes and badge: after an accept or a reject only what changed is built, and no badge is measured again.
   const show = (spec) => {
     guardRules();
     if (!ensureHost()) return JSON.stringify({ error: "no document" });
-    clearLayer();
+    const drawnBefore = new Map();
+    for (const r of records) {
+      const key = `${r.textKey}\u0000${r.colour}\u0000${r.label}`;
+      if (!drawnBefore.has(key)) drawnBefore.set(key, []);
+      drawnBefore.get(key).push(r);
+    }
     const memo = new Map();
     const fragment = document.createDocumentFragment();
     let xpathCount = 0;
     let resolved = 0;
+    let built = 0;
     records = (spec.records || []).map((r) => {
       const colour = String(r.colour || "#1f77b4");
       const xpaths = (r.xpaths || []).map(String);
+      const label = String(r.label ?? "");
+      const textKey = xpaths.join("\n");
       const elements = xpaths.map((x) => rl.resolve(x, memo));
+      xpathCount += xpaths.length;
+      resolved += elements.filter(Boolean).length;
+      const same = drawnBefore.get(`${textKey}\u0000${colour}\u0000${label}`) || [];
+      const k = same.findIndex((old) => old.elements.every((el, j) => el === elements[j])
+        && [...old.boxes, old.badge].every((div) => !div || div.parentNode === layer));
+      if (k >= 0) {
+        const kept = same.splice(k, 1)[0];
+        kept.selected = !!r.selected;
+        return kept;
+      }
+      built += 1;
       const boxes = elements.map((el) => {
         if (!el) return null;
         const box = document.createElement("div");
@@ -346,16 +364,19 @@
         badge = document.createElement("div");
         badge.className = "badge";
         badge.style.setProperty("--c", colour);
-        badge.textContent = String(r.label ?? "");
+        badge.textContent = label;
         fragment.appendChild(badge);
       }
-      xpathCount += xpaths.length;
-      resolved += elements.filter(Boolean).length;
-      return { xpaths, colour, selected: !!r.selected, elements, boxes, badge, textKey: xpaths.join("\n") };
+      return { xpaths, colour, label, selected: !!r.selected, elements, boxes, badge, textKey, badgeSize: null };
     });
+    for (const left of drawnBefore.values()) {
+      for (const old of left) for (const div of [...old.boxes, old.badge]) if (div) div.remove();
+    }
     layer.appendChild(fragment);
-    // One read of every badge's size (one layout), before layout() places them without further reads.
-    records.forEach((r) => (r.badgeSize = r.badge ? [r.badge.offsetWidth || 18, r.badge.offsetHeight || 18] : null));
+    // One read of every new badge's size (one layout), before layout() places them without further reads.
+    records.forEach((r) => {
+      if (r.badge && !r.badgeSize) r.badgeSize = [r.badge.offsetWidth || 18, r.badge.offsetHeight || 18];
+    });
     const shown = new Set(records.map((r) => r.textKey));
     for (const key of [...textCache.keys()]) if (!shown.has(key)) textCache.delete(key);
     applySelection();
@@ -365,7 +386,7 @@
     // Two frames: the first commits the new boxes, the second runs once that frame has been produced.
     requestAnimationFrame(() => requestAnimationFrame(() => report("painted", current)));
     return JSON.stringify({ records: records.length, xpaths: xpathCount, resolved, boxes: drawn, generation: current,
-      marks });
+      marks, built });
   };
 
   const select = (index) => {

@@ -145,6 +145,41 @@ def test_selection_and_states_change_the_drawing(page_view):
     page_view.select_record(None)
 
 
+def test_drawing_again_builds_only_the_records_that_changed_and_draws_the_same(page_view):
+    open_page(page_view, DEMO_PAGE)
+
+    def card(k: int, **more) -> dict:
+        return {"xpaths": [f"{CARDS}/div[{k}]"], "colour_index": k, "label": str(k), **more}
+
+    def badges() -> list:
+        return [b and b["label"] for b in json.loads(page_view.offline.run_js("__recordlens.overlay.badgeRects()"))]
+
+    page_view.show_records([card(k) for k in range(1, 6)])
+    assert page_view.wait_until_drawn().built == 5
+    card_3 = f"{CARDS}/div[3]"
+    assert outline_colour(page_view.settled_image(), page_view, card_3) == (0xD6, 0x27, 0x28)  # PALETTE[3]
+    # Only the selection changed (an accept that moves on): nothing is built again.
+    page_view.show_records([card(k, selected=k == 2) for k in range(1, 6)])
+    summary = page_view.wait_until_drawn()
+    assert (summary.built, summary.records, summary.boxes) == (0, 5, 5)
+    # One record gone (a reject): the others keep their boxes, and its box and badge are gone from the page.
+    page_view.show_records([card(k) for k in (1, 2, 4, 5)])
+    summary = page_view.wait_until_drawn()
+    assert (summary.built, summary.records, summary.boxes) == (0, 4, 4)
+    assert badges() == ["1", "2", "4", "5"]
+    assert outline_colour(page_view.settled_image(), page_view, card_3) != (0xD6, 0x27, 0x28)
+    # Another label or colour, or other XPaths, make a record anew.
+    page_view.show_records([card(1), {**card(2), "label": "two"}, {**card(4), "colour_index": 9},
+                            {**card(5), "xpaths": [f"{CARDS}/div[6]"]}])
+    summary = page_view.wait_until_drawn()
+    assert (summary.built, summary.records, summary.boxes) == (3, 4, 4)
+    assert badges() == ["1", "two", "4", "5"]
+    # The same record twice is drawn twice, each with its own boxes.
+    page_view.show_records([card(1), card(1)])
+    summary = page_view.wait_until_drawn()
+    assert (summary.built, summary.records, summary.boxes) == (1, 2, 2)
+
+
 def test_hover_reports_the_element_under_the_pointer(qtbot, page_view):
     open_page(page_view, DEMO_PAGE)
     point = viewport_point(page_view, PRICE)
