@@ -11,12 +11,14 @@ import contextlib
 import getpass
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Protocol
 
 import platformdirs
 
+from ..core.atomic import write_text
 from ..core.llm import DEFAULT_MODEL, api_key_from_environment
 
 APP_DIR_NAME = "recordlens"
@@ -52,6 +54,7 @@ class Settings:
     gemini_endpoint: str = ""     # another server speaking Gemini's protocol (a proxy); "" means Google's
     last_pages: str = ""          # JSON {project folder: the page last open}: a project reopens where it was left
     last_project: str = ""        # the project folder last open: the app reopens it when started without one
+    last_selections: str = ""     # JSON {project folder: {"page": name, "records": [ids]}}: selected at quit
 
     def last_page(self, project: str) -> str | None:
         try:
@@ -69,6 +72,25 @@ class Settings:
         pages[project] = page
         self.last_pages = json.dumps(pages, ensure_ascii=False)
         self.last_project = project
+
+    def last_selection(self, project: str, page: str) -> list[int]:
+        """The records selected on `page` when the project was last left on it (none if it was left elsewhere)."""
+        try:
+            value = json.loads(self.last_selections or "{}").get(project)
+        except (json.JSONDecodeError, AttributeError):
+            return []
+        if not isinstance(value, dict) or value.get("page") != page or not isinstance(value.get("records"), list):
+            return []
+        return [i for i in value["records"] if isinstance(i, int) and not isinstance(i, bool)]
+
+    def remember_selection(self, project: str, page: str, records: Sequence[int]) -> None:
+        try:
+            chosen = json.loads(self.last_selections or "{}")
+        except json.JSONDecodeError:
+            chosen = {}
+        chosen = chosen if isinstance(chosen, dict) else {}
+        chosen[project] = {"page": page, "records": list(records)}
+        self.last_selections = json.dumps(chosen, ensure_ascii=False)
 
     @property
     def person(self) -> str:
@@ -88,8 +110,9 @@ class Settings:
         return cls(**{k: str(v) for k, v in data.items() if k in known}) if isinstance(data, dict) else cls()
 
     def save(self, path: Path) -> None:
+        """Write the settings atomically: a process stopped mid-write leaves the previous file, never half of it."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(asdict(self), indent=1), encoding="utf-8")
+        write_text(path, json.dumps(asdict(self), indent=1))
 
 
 def settings_path() -> Path:

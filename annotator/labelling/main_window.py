@@ -92,6 +92,7 @@ class MainWindow(QMainWindow):
         self.page_name: str | None = None
         self.labels: list[Label] = []
         self._page_texts = RecordTexts(None)
+        self._selection_restored = False  # the selection at the last quit is restored once, on the first page
         self.page_loaded = False
         self._closed = False
         self.messages = MessageLog()
@@ -263,7 +264,7 @@ class MainWindow(QMainWindow):
         self.reload_labels([])
         self.tools.refresh_history()
         self.record_actions.offered_next = False
-        self.settings.remember_page(str(self.project.root.resolve()), name)
+        self.settings.remember_page(self._project_key(), name)
         with contextlib.suppress(OSError):  # where the user was is a convenience: never an error
             self.settings.save(self.settings_file)
 
@@ -282,7 +283,15 @@ class MainWindow(QMainWindow):
             self._show_where_the_records_are()
 
     def _show_where_the_records_are(self) -> None:
-        """A page opens where the user last was on it, else at its first record."""
+        """A page opens where the user last was on it; the first page after a start, on the records selected at
+        the last quit; else at its first record."""
+        if not self._selection_restored:
+            self._selection_restored = True
+            ids = {label.id for label in self.labels}
+            kept = [i for i in self.settings.last_selection(self._project_key(), self.page_name or "") if i in ids]
+            if kept:
+                self.select_records(kept)
+                return
         if self.page_name in self._positions:
             self.page_view.scroll_to_y(self._positions[self.page_name])
             return
@@ -404,6 +413,8 @@ class MainWindow(QMainWindow):
             self.set_project(project)
 
     def set_project(self, project: Project) -> None:
+        self._remember_selection()
+        self._selection_restored = False
         self.jobs.stop()
         self.project.close()
         self.project = project
@@ -419,7 +430,7 @@ class MainWindow(QMainWindow):
     def _open_first_page(self) -> None:
         """The page this project was left on (the settings remember it), else the first of the list."""
         names = self.page_list.names()
-        last = self.settings.last_page(str(self.project.root.resolve()))
+        last = self.settings.last_page(self._project_key())
         if names:
             self.open_page(last if last in names else names[0])
 
@@ -451,10 +462,23 @@ class MainWindow(QMainWindow):
         if self._closed:
             return
         self._closed = True
+        self._remember_selection()
         self.jobs.stop()
         self.tools.close()
         self.page_view.dispose()
         self.project.close()
+
+    def _remember_selection(self) -> None:
+        """The records selected at quit, so that the next start selects them again (`_show_where_the_records_are`)."""
+        if self.page_name is None:
+            return
+        self.settings.remember_selection(self._project_key(), self.page_name, self.record_panel.selected_ids())
+        with contextlib.suppress(OSError):  # where the user was is a convenience: never an error
+            self.settings.save(self.settings_file)
+
+    def _project_key(self) -> str:
+        """How the settings name this project (its resolved folder)."""
+        return str(self.project.root.resolve())
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         self.shutdown()

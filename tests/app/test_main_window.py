@@ -17,6 +17,7 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.labelling.page_view import PALETTE, STATE_COLOURS
 from recordlens.annotator.qt.event_loop import spin
+from recordlens.annotator.settings import Settings
 from recordlens.core.page.mhtml_writer import mhtml_bytes
 from recordlens.core.store.db import Provenance
 from recordlens.core.store.project import Project, open_project
@@ -280,6 +281,41 @@ def spin_free_sleep(seconds: float) -> None:
     import time
 
     time.sleep(seconds)
+
+
+def test_a_restart_selects_again_the_records_selected_at_quit_on_the_page_left_open(qtbot, tmp_path, project_dir):
+    settings_file = tmp_path / "restart-settings.json"
+    first = open_window(project_dir, settings_file, qtbot=qtbot)
+    try:
+        chosen = [first.labels[4].id, first.labels[7].id]
+        first.select_records(chosen)
+    finally:
+        first.close()
+    again = open_window(project_dir, settings_file, settings=Settings.load(settings_file), qtbot=qtbot)
+    try:
+        qtbot.waitUntil(lambda: again.record_panel.selected_ids() == chosen, timeout=10_000)
+        again.page_view.wait_until_drawn()
+        assert [r["selected"] for r in again.page_view._records].count(True) == 2
+        # Only the first page after a start: another page and back opens at its records, none selected.
+        again.open_page("2")
+        again.page_view.wait_until_loaded(30_000)
+        again.open_page("1")
+        again.page_view.wait_until_loaded(30_000)
+        assert again.record_panel.selected_ids() == []
+        # A record deleted meanwhile (by the CLI, another window) is simply not selected.
+        again.select_records([again.labels[2].id])
+    finally:
+        again.close()
+    with open_project(project_dir) as project:
+        gone = project.labels("1")[2].id
+        project.delete(gone, Provenance.person("someone"))
+    third = open_window(project_dir, settings_file, settings=Settings.load(settings_file), qtbot=qtbot)
+    try:
+        spin(300)
+        assert third.record_panel.selected_ids() == []
+        assert third.page_name == "1"
+    finally:
+        third.close()
 
 
 def test_review_shows_matched_missed_and_spurious_in_their_colours(qtbot, window):

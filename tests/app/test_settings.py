@@ -108,6 +108,23 @@ def test_unreadable_settings_fall_back_to_defaults(tmp_path: Path) -> None:
     assert Settings(annotator="  ").person and Settings(annotator="ana").person == "ana"
 
 
+def test_the_selection_at_quit_is_kept_per_project_and_a_damaged_value_means_none(tmp_path: Path) -> None:
+    settings = Settings()
+    settings.remember_selection("/p", "7", [3, 5])
+    settings.remember_selection("/q", "1", [])
+    path = tmp_path / "annotator.json"
+    settings.save(path)
+    loaded = Settings.load(path)
+    assert loaded.last_selection("/p", "7") == [3, 5]
+    assert loaded.last_selection("/p", "8") == []  # left on another page
+    assert loaded.last_selection("/r", "7") == []
+    for damaged in ("{no", "[1]", '{"/p": [3]}', '{"/p": {"page": "7", "records": "3"}}'):
+        assert Settings(last_selections=damaged).last_selection("/p", "7") == []
+    mixed = '{"/p": {"page": "7", "records": [3, "4", true, 5.0, 6]}}'
+    assert Settings(last_selections=mixed).last_selection("/p", "7") == [3, 6]
+    assert not list(tmp_path.glob(".annotator.json.*"))  # written in one piece, no temporary left
+
+
 def test_the_settings_dialog_stores_the_key_in_the_key_store(qapp, tmp_path: Path) -> None:
     from recordlens.annotator.settings_dialog import SettingsDialog, proposer_names
 
