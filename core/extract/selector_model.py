@@ -139,17 +139,29 @@ class TreeStack:
         return self.value[node]
 
 
-@dataclass
-class Ensemble:
-    """Boosted trees: P = sigmoid(base + rate * sum of tree values)."""
+def _tree_of(fitted: Any, values: np.ndarray) -> Tree:
+    """A scikit-learn tree (`estimator.tree_`) as a `Tree`, with these leaf values."""
+    return Tree(fitted.children_left.astype(np.int64), fitted.children_right.astype(np.int64),
+                fitted.feature.astype(np.int64), fitted.threshold.astype(np.float64), values.astype(np.float64))
 
-    base: float
-    rate: float
+
+class _TreeLearner:
+    """What the two kinds of tree learner share: their trees, walked together as one `TreeStack`."""
+
     trees: list[Tree]
 
     @cached_property
     def stack(self) -> TreeStack:
         return TreeStack(self.trees)
+
+
+@dataclass
+class Ensemble(_TreeLearner):
+    """Boosted trees: P = sigmoid(base + rate * sum of tree values)."""
+
+    base: float
+    rate: float
+    trees: list[Tree]
 
     def predict(self, features: np.ndarray) -> np.ndarray:
         if len(features) == 0:
@@ -176,12 +188,7 @@ class Ensemble:
     @classmethod
     def from_sklearn(cls, model: Any) -> Ensemble:
         """Convert a fitted binary `GradientBoostingClassifier` (log-loss)."""
-        trees = []
-        for estimator in model.estimators_[:, 0]:
-            t = estimator.tree_
-            trees.append(Tree(t.children_left.astype(np.int64), t.children_right.astype(np.int64),
-                              t.feature.astype(np.int64), t.threshold.astype(np.float64),
-                              t.value[:, 0, 0].astype(np.float64)))
+        trees = [_tree_of(estimator.tree_, estimator.tree_.value[:, 0, 0]) for estimator in model.estimators_[:, 0]]
         probe = np.zeros((1, model.n_features_in_), dtype=np.float64)
         tree_sum = sum(tree.predict(probe)[0] for tree in trees)
         base = float(model.decision_function(probe)[0] - model.learning_rate * tree_sum)
@@ -189,14 +196,10 @@ class Ensemble:
 
 
 @dataclass
-class Forest:
+class Forest(_TreeLearner):
     """A random forest: P = the mean over its trees of the leaf's share of regions of records."""
 
     trees: list[Tree]
-
-    @cached_property
-    def stack(self) -> TreeStack:
-        return TreeStack(self.trees)
 
     def predict(self, features: np.ndarray) -> np.ndarray:
         if len(features) == 0:
@@ -220,11 +223,8 @@ class Forest:
         """Convert a fitted binary `RandomForestClassifier`: each leaf keeps its share of the positive class."""
         trees = []
         for estimator in model.estimators_:
-            t = estimator.tree_
-            counts = t.value[:, 0, :].astype(np.float64)
-            share = counts[:, 1] / np.maximum(counts.sum(axis=1), 1e-300)
-            trees.append(Tree(t.children_left.astype(np.int64), t.children_right.astype(np.int64),
-                              t.feature.astype(np.int64), t.threshold.astype(np.float64), share))
+            counts = estimator.tree_.value[:, 0, :].astype(np.float64)
+            trees.append(_tree_of(estimator.tree_, counts[:, 1] / np.maximum(counts.sum(axis=1), 1e-300)))
         return cls(trees)
 
 
