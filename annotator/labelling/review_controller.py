@@ -135,7 +135,8 @@ class ReviewController:
         predictions = self._predictions[self.run_id]
         texts = window.page_texts()
         self.review = review_page(predictions.get(name, []), window.project.true_records(name), texts.keys, name)
-        self.panel.show_page(self.review, texts=[texts.of(r.xpaths, 60)[0] for r in self.review.records])
+        self.panel.show_page(self.review, texts=[texts.of(r.xpaths, 60)[0] for r in self.review.records],
+                             true_texts=[texts.of(r.true_xpaths, 60)[0] for r in self.review.records])
         notes = []
         if name not in predictions:
             notes.append(f"annotator {self.annotator()} did not label this page" if self.annotator()

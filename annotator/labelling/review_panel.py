@@ -95,6 +95,7 @@ class ReviewPanel(QWidget):
             grid.addWidget(toggle, k // 2, k % 2)
         self._review: PageReview | None = None
         self._texts: Sequence[str] = ()
+        self._true_texts: Sequence[str] = ()
         self.records = QListWidget()
         self.worst = QListWidget()
         form = QFormLayout()
@@ -175,10 +176,11 @@ class ReviewPanel(QWidget):
             item.setData(DATA_ROLE, name)
             self.worst.addItem(item)
 
-    def show_page(self, review: PageReview | None, note: str = "", texts: Sequence[str] = ()) -> None:
+    def show_page(self, review: PageReview | None, note: str = "", texts: Sequence[str] = (),
+                  true_texts: Sequence[str] = ()) -> None:
         """The page's figures and one row per reviewed record of a shown class (`texts[i]`: record i's text,
-        when given)."""
-        self._review, self._texts = review, texts
+        `true_texts[i]`: the text of the true record it is paired with, when given: a row's tip shows both)."""
+        self._review, self._texts, self._true_texts = review, texts, true_texts
         counts = review.counts() if review is not None else {}
         for kind, toggle in self.kind_toggles.items():
             toggle.setText(f"{kind} ({counts.get(kind, 0)})")
@@ -202,6 +204,9 @@ class ReviewPanel(QWidget):
             item = QListWidgetItem(f"■ {review_label(record):>4}  {record.kind}{overlap}  ({len(record.xpaths)} el)"
                                    f"\n        {text}")
             item.setForeground(QColor(STATE_COLOURS[record.kind]))
+            paired = self._true_texts[index] if index < len(self._true_texts) else ""
+            if record.kind in (MATCHED, PARTIAL) and paired:
+                item.setToolTip(f"predicted: {text}\ntrue: {paired}")
             item.setData(DATA_ROLE, index)
             self.records.addItem(item)
 

@@ -59,6 +59,11 @@ def test_review_calls_a_low_overlap_pair_partial_in_its_own_colour_and_the_summa
     rows = [window.review_panel.records.item(i).text() for i in range(window.review_panel.records.count())]
     assert all("\n" in row and "(no text)" not in row for row in rows)
     assert window.page_view.core_page.resolve(PRICE_1).text().strip()[:10] in rows[0]
+    # A paired row's tip shows the predicted record's text beside the true one's.
+    tip = window.review_panel.records.item(0).toolTip()
+    predicted, true = tip.split("\n")
+    assert predicted.startswith("predicted: ") and true.startswith("true: ") and predicted[11:] != true[6:]
+    assert predicted[11:21] in rows[0]
 
 
 def test_a_second_annotator_is_reviewed_against_the_project_and_adjudicated_with_undo(qtbot, window):
