@@ -92,7 +92,13 @@ class RecordActions:
         if self._pushed(page, command, f"page {page}: proposals not stored: ") is None:
             return False
         if page == self.window.page_name:
-            self.window.reload_labels()
+            window = self.window
+            before = {label.id for label in window.labels}
+            window.reload_labels()
+            # Nothing selected: the first new proposal is, so that A and R go through them at once.
+            first = next((label.id for label in window.labels if label.id not in before), None)
+            if first is not None and not window.record_panel.selected_ids():
+                window.select_records([first])
         return True
 
     def _on_store_changed(self, page: str) -> None:

@@ -205,7 +205,8 @@ def test_proposals_arrive_from_the_worker_and_are_judged_with_one_key(qtbot, win
     assert {label.status for label in proposed} == {"proposed"}
     assert proposed[0].origin.kind == "extractor"
     assert window.project.page("2").status == "proposed"
-    window.select_records([proposed[0].id])
+    # Nothing was selected: the first proposal now is, so A goes straight to work.
+    assert window.record_panel.selected_ids() == [proposed[0].id]
     key(qtbot, window, "A")
     assert window.project.labels("2")[0].status == "accepted"
     if len(proposed) > 1:  # accepting moves on to the next proposal
