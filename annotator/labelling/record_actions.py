@@ -71,7 +71,8 @@ class RecordActions:
         assert page is not None
         return self._pushed(page, self._command(page, text, change), f"{text}: ")
 
-    def _edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change]) -> None:
+    def _edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change]) -> bool:
+        """One change per record, as one undo step; False (and a message) when the store refused one of them."""
         page = self.window.page_name
         assert page is not None
         commands = [self._command(page, text, lambda i=i: change(i)) for i in ids]
@@ -82,7 +83,10 @@ class RecordActions:
                 push_all(self.stack(page), f"{text} ×{len(commands)}", commands)
         except RecordLensError as error:
             self.window.message(f"{text}: {error}", 10000)
+            self.window.saved()
+            return False
         self.window.saved()
+        return True
 
     def add_proposals(self, page: str, records: list[list[str]], provenance: Provenance) -> bool:
         """An extractor's new records for a page (any page, not only the one on show), as one undoable change."""
@@ -192,8 +196,10 @@ class RecordActions:
         if ids is None:
             return
         following = self._next_proposed_after(ids[-1], judged=set(ids))  # read before the labels are reloaded
-        self._edit_each(f"{verb} record", ids, lambda i: change(i, self.window.person))
-        self.window.reload_labels(following)
+        if self._edit_each(f"{verb} record", ids, lambda i: change(i, self.window.person)):
+            self.window.reload_labels(following)
+        else:  # stay on them: those made stay made, and the same key again changes only the others
+            self.window.reload_labels(ids)
 
     def _next_proposed_after(self, record_id: int, judged: set[int]) -> list[int]:
         """Accept/reject move on to the next proposal, so a page is reviewed with one key per record."""

@@ -228,6 +228,24 @@ def test_proposals_arrive_from_the_worker_and_are_judged_with_one_key(qtbot, win
     assert window.project.labels("2") == [] and window.project.page("2").status == "new"
 
 
+def test_a_judgement_the_store_refuses_part_way_stays_on_its_records(qtbot, window, project_dir):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    for k in (1, 2, 3):
+        window.project.add_record("2", [ITEM.format(k)], Provenance.extractor("test", "1"), status="proposed")
+    window.reload_labels([])
+    first, second, third = (label.id for label in window.labels)
+    window.select_records([first, second])
+    with open_project(project_dir) as other:  # another process deletes the second meanwhile
+        other.delete(second, Provenance.person("someone"))
+    key(qtbot, window, "A")
+    assert "accept record" in window.statusBar().currentMessage()
+    assert window.project.labels("2")[0].status == "accepted"
+    # Not moved on to the third: the selection stays on what was judged (the deleted one is gone).
+    assert window.record_panel.selected_ids() == [first]
+    assert window.project.labels("2")[-1].id == third and window.project.labels("2")[-1].status == "proposed"
+
+
 def test_cancel_stops_a_proposal_run_between_pages(qtbot, window):
     from recordlens.core import extract
     from recordlens.core.extract.base import Extraction
