@@ -110,9 +110,11 @@ class Settings:
         return cls(**{k: str(v) for k, v in data.items() if k in known}) if isinstance(data, dict) else cls()
 
     def save(self, path: Path) -> None:
-        """Write the settings atomically: a process stopped mid-write leaves the previous file, never half of it."""
+        """Write the settings atomically: a process stopped mid-write leaves the previous file, never half of it.
+        Not fsynced (they are written on every page change, on the UI thread); a link is written through."""
+        path = path.resolve()
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_text(path, json.dumps(asdict(self), indent=1))
+        write_text(path, json.dumps(asdict(self), indent=1), durable=False)
 
 
 def settings_path() -> Path:

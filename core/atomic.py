@@ -19,13 +19,15 @@ from typing import BinaryIO
 __all__ = ["file_mode", "move_into_place", "write_bytes", "write_text", "copy_file"]
 
 
-def write_bytes(path: str | Path, data: bytes, *, mode: int | None = None) -> Path:
-    """Write `data` to `path` atomically; `mode` (default: from the umask) is set before the file appears."""
-    return _write_with(Path(path), lambda handle: handle.write(data), mode)
+def write_bytes(path: str | Path, data: bytes, *, mode: int | None = None, durable: bool = True) -> Path:
+    """Write `data` to `path` atomically; `mode` (default: from the umask) is set before the file appears.
+    `durable=False` skips the fsyncs: still never half a file, but a power cut may keep the old one (for what
+    is rewritten often and only a convenience, such as the app's settings, written on every page change)."""
+    return _write_with(Path(path), lambda handle: handle.write(data), mode, durable)
 
 
-def write_text(path: str | Path, text: str, *, mode: int | None = None) -> Path:
-    return write_bytes(path, text.encode("utf-8"), mode=mode)
+def write_text(path: str | Path, text: str, *, mode: int | None = None, durable: bool = True) -> Path:
+    return write_bytes(path, text.encode("utf-8"), mode=mode, durable=durable)
 
 
 def copy_file(source: str | Path, path: str | Path, *, mode: int | None = None) -> Path:
@@ -34,26 +36,29 @@ def copy_file(source: str | Path, path: str | Path, *, mode: int | None = None) 
         return _write_with(Path(path), lambda handle: shutil.copyfileobj(original, handle), mode)
 
 
-def _write_with(target: Path, write: Callable[[BinaryIO], object], mode: int | None) -> Path:
+def _write_with(target: Path, write: Callable[[BinaryIO], object], mode: int | None, durable: bool = True) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             write(handle)
             handle.flush()
-            os.fsync(handle.fileno())
-        move_into_place(Path(temporary), target, mode=mode)
+            if durable:
+                os.fsync(handle.fileno())
+        move_into_place(Path(temporary), target, mode=mode, durable=durable)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
     return target
 
 
-def move_into_place(written: Path, target: Path, *, mode: int | None = None) -> None:
-    """Rename a finished file (in `target`'s folder) over `target`, with its mode set and the folder synced."""
+def move_into_place(written: Path, target: Path, *, mode: int | None = None, durable: bool = True) -> None:
+    """Rename a finished file (in `target`'s folder) over `target`, with its mode set and the folder synced
+    (unless not `durable`)."""
     os.chmod(written, file_mode() if mode is None else mode)
     os.replace(written, target)
-    _sync_folder(target.parent)
+    if durable:
+        _sync_folder(target.parent)
 
 
 def file_mode() -> int:

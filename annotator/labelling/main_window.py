@@ -290,7 +290,10 @@ class MainWindow(QMainWindow):
             ids = {label.id for label in self.labels}
             kept = [i for i in self.settings.last_selection(self._project_key(), self.page_name or "") if i in ids]
             if kept:
-                self.select_records(kept)
+                self.select_records(kept, scroll=False)
+                shown = next((label for label in self.labels if label.id in kept and label.xpaths), None)
+                if shown is not None:  # the first of them: several selected have no one current record
+                    self.page_view.scroll_to(shown.xpaths[0])
                 return
         if self.page_name in self._positions:
             self.page_view.scroll_to_y(self._positions[self.page_name])
@@ -469,8 +472,9 @@ class MainWindow(QMainWindow):
         self.project.close()
 
     def _remember_selection(self) -> None:
-        """The records selected at quit, so that the next start selects them again (`_show_where_the_records_are`)."""
-        if self.page_name is None:
+        """The records selected at quit, so that the next start selects them again (`_show_where_the_records_are`).
+        Not before the first page has been shown: what the last quit remembered would be lost unseen."""
+        if self.page_name is None or not self._selection_restored:
             return
         self.settings.remember_selection(self._project_key(), self.page_name, self.record_panel.selected_ids())
         with contextlib.suppress(OSError):  # where the user was is a convenience: never an error

@@ -83,7 +83,8 @@ class RecordActions:
                 push_all(self.stack(page), f"{text} ×{len(commands)}", commands)
         except RecordLensError as error:
             self.window.message(f"{text}: {error}", 10000)
-            self.window.saved()
+            if any(c.result is not None and c.result.id is not None for c in commands):
+                self.window.saved()  # those made before the refusal are stored
             return False
         self.window.saved()
         return True
@@ -99,9 +100,11 @@ class RecordActions:
             window = self.window
             before = {label.id for label in window.labels}
             window.reload_labels()
-            # Nothing selected: the first new proposal is, so that A and R go through them at once.
+            # Nothing selected: the first new proposal is, so that A and R go through them at once (not while a
+            # new record is being started, nor under review, where it would move the page under the reviewer).
             first = next((label.id for label in window.labels if label.id not in before), None)
-            if first is not None and not window.record_panel.selected_ids():
+            idle = not (self.arm_new or window.reviewing.active() or window.record_panel.selected_ids())
+            if first is not None and idle:
                 window.select_records([first])
         return True
 

@@ -90,6 +90,9 @@ class ReviewController:
 
     def on_run_chosen(self, run_id: object) -> None:
         self.run_id = run_id
+        if run_id == NO_RUN:  # no run: none of the last one's rows stay behind
+            self.review = None
+            self.panel.show_page(None)
         run = self._run_info()
         worst = worst_pages(self.window.project.runs.scores(run_id), WORST_SHOWN) if run else []
         self.panel.show_run(run, worst)

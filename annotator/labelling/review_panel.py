@@ -132,9 +132,12 @@ class ReviewPanel(QWidget):
         return frozenset(kind for kind, toggle in self.kind_toggles.items() if toggle.isChecked())
 
     def show_only(self, kinds: Sequence[str]) -> None:
-        """Tick these classes' toggles and untick the others' (as the user's clicks would)."""
+        """Tick these classes' toggles and untick the others', then show the result once."""
         for kind, toggle in self.kind_toggles.items():
+            toggle.blockSignals(True)
             toggle.setChecked(kind in kinds)
+            toggle.blockSignals(False)
+        self._on_kinds()  # once, not once per tick box
 
     def current_index(self) -> int | None:
         """The chosen row's record (its index in the page's review), None when no row is chosen."""

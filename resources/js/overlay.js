@@ -372,6 +372,11 @@
     for (const left of drawnBefore.values()) {
       for (const old of left) for (const div of [...old.boxes, old.badge]) if (div) div.remove();
     }
+    // Records paint in their order (an outer record under the ones after it): when new ones join kept ones,
+    // every record's boxes go back in order, not the new ones last.
+    if (built && built < records.length) {
+      for (const r of records) for (const div of [...r.boxes, r.badge]) if (div) fragment.appendChild(div);
+    }
     layer.appendChild(fragment);
     // One read of every new badge's size (one layout), before layout() places them without further reads.
     records.forEach((r) => {

@@ -22,7 +22,7 @@ from recordlens.core.page.mhtml_writer import mhtml_bytes
 from recordlens.core.store.db import Provenance
 from recordlens.core.store.project import Project, open_project
 from tests.app.page_helpers import click_element, js
-from tests.app.window_helpers import imported_project, open_window
+from tests.app.window_helpers import FakeKeyStore, imported_project, open_window
 
 pytestmark = pytest.mark.app
 
@@ -207,6 +207,13 @@ def test_proposals_arrive_from_the_worker_and_are_judged_with_one_key(qtbot, win
     assert window.project.page("2").status == "proposed"
     # Nothing was selected: the first proposal now is, so A goes straight to work.
     assert window.record_panel.selected_ids() == [proposed[0].id]
+    # Not while a new record is being started (N): the next click must still start it.
+    window.record_actions.do_new_record()
+    window.record_actions.add_proposals("2", [[ITEM.format(4) + "/i[1]"]], proposed[0].origin)
+    assert window.record_panel.selected_ids() == [] and window.record_actions.arm_new
+    window.record_actions.do_deselect()
+    window.undo_group.undo()
+    window.select_records([proposed[0].id])
     key(qtbot, window, "A")
     assert window.project.labels("2")[0].status == "accepted"
     if len(proposed) > 1:  # accepting moves on to the next proposal
@@ -244,6 +251,13 @@ def test_a_judgement_the_store_refuses_part_way_stays_on_its_records(qtbot, wind
     # Not moved on to the third: the selection stays on what was judged (the deleted one is gone).
     assert window.record_panel.selected_ids() == [first]
     assert window.project.labels("2")[-1].id == third and window.project.labels("2")[-1].status == "proposed"
+    # Refused outright (the record is gone): nothing was stored, and nothing says "saved".
+    window.saved_label.setText("")
+    window.select_records([third])
+    with open_project(project_dir) as other:
+        other.delete(third, Provenance.person("someone"))
+    key(qtbot, window, "R")
+    assert "reject record" in window.statusBar().currentMessage() and window.saved_label.text() == ""
 
 
 def test_cancel_stops_a_proposal_run_between_pages(qtbot, window):
@@ -321,17 +335,21 @@ def test_a_restart_selects_again_the_records_selected_at_quit_on_the_page_left_o
         again.open_page("1")
         again.page_view.wait_until_loaded(30_000)
         assert again.record_panel.selected_ids() == []
-        # A record deleted meanwhile (by the CLI, another window) is simply not selected.
-        again.select_records([again.labels[2].id])
+        # A record deleted meanwhile (by the CLI, another window) is simply not selected; the other one is.
+        kept, gone = again.labels[2].id, again.labels[3].id
+        again.select_records([kept, gone])
     finally:
         again.close()
     with open_project(project_dir) as project:
-        gone = project.labels("1")[2].id
         project.delete(gone, Provenance.person("someone"))
+    # Quitting before the first page is shown keeps what the last quit remembered.
+    early = MainWindow(open_project(project_dir), settings=Settings.load(settings_file), settings_file=settings_file,
+                       key_store=FakeKeyStore())
+    early.close()
+    assert Settings.load(settings_file).last_selection(str(project_dir.resolve()), "1") == [kept, gone]
     third = open_window(project_dir, settings_file, settings=Settings.load(settings_file), qtbot=qtbot)
     try:
-        spin(300)
-        assert third.record_panel.selected_ids() == []
+        qtbot.waitUntil(lambda: third.record_panel.selected_ids() == [kept], timeout=10_000)
         assert third.page_name == "1"
     finally:
         third.close()

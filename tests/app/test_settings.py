@@ -123,6 +123,14 @@ def test_the_selection_at_quit_is_kept_per_project_and_a_damaged_value_means_non
     mixed = '{"/p": {"page": "7", "records": [3, "4", true, 5.0, 6]}}'
     assert Settings(last_selections=mixed).last_selection("/p", "7") == [3, 6]
     assert not list(tmp_path.glob(".annotator.json.*"))  # written in one piece, no temporary left
+    # A settings file kept elsewhere behind a link stays a link: the file it points to is rewritten.
+    real = tmp_path / "dotfiles" / "annotator.json"
+    real.parent.mkdir()
+    real.write_text("{}", encoding="utf-8")
+    link = tmp_path / "linked.json"
+    link.symlink_to(real)
+    loaded.save(link)
+    assert link.is_symlink() and Settings.load(real).last_selection("/p", "7") == [3, 5]
 
 
 def test_the_settings_dialog_stores_the_key_in_the_key_store(qapp, tmp_path: Path) -> None:

@@ -38,3 +38,14 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path: Pat
         atomic.write_bytes(target, object())  # type: ignore[arg-type]
     assert target.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
+
+
+def test_a_write_that_need_not_survive_a_power_cut_skips_the_fsyncs_and_is_still_whole(tmp_path: Path,
+                                                                                       monkeypatch) -> None:
+    synced: list[int] = []
+    monkeypatch.setattr(atomic.os, "fsync", lambda fd: synced.append(fd))
+    target = atomic.write_text(tmp_path / "settings.json", "{}", durable=False)
+    assert target.read_text() == "{}" and synced == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json"]
+    atomic.write_text(target, "[]")
+    assert len(synced) == 2  # the file and its folder
