@@ -330,7 +330,6 @@
       drawnBefore.get(key).push(r);
     }
     const memo = new Map();
-    const fragment = document.createDocumentFragment();
     let xpathCount = 0;
     let resolved = 0;
     let built = 0;
@@ -351,12 +350,13 @@
         return kept;
       }
       built += 1;
+      const fresh = [];
       const boxes = elements.map((el) => {
         if (!el) return null;
         const box = document.createElement("div");
         box.className = "box";
         box.style.setProperty("--c", colour);
-        fragment.appendChild(box);
+        fresh.push(box);
         return box;
       });
       let badge = null;
@@ -365,19 +365,29 @@
         badge.className = "badge";
         badge.style.setProperty("--c", colour);
         badge.textContent = label;
-        fragment.appendChild(badge);
+        fresh.push(badge);
       }
-      return { xpaths, colour, label, selected: !!r.selected, elements, boxes, badge, textKey, badgeSize: null };
+      return { xpaths, colour, label, selected: !!r.selected, elements, boxes, badge, textKey, badgeSize: null, fresh };
     });
     for (const left of drawnBefore.values()) {
       for (const old of left) for (const div of [...old.boxes, old.badge]) if (div) div.remove();
     }
-    // Records paint in their order (an outer record under the ones after it): when new ones join kept ones,
-    // every record's boxes go back in order, not the new ones last.
-    if (built && built < records.length) {
-      for (const r of records) for (const div of [...r.boxes, r.badge]) if (div) fragment.appendChild(div);
+    // Records paint in their order (an outer record under the ones after it): a new record's boxes go in before
+    // those of the first kept record after it, not last. New records in a row share one insertion.
+    let pending = document.createDocumentFragment();
+    for (const r of records) {
+      if (r.fresh) {
+        for (const div of r.fresh) pending.appendChild(div);
+        delete r.fresh;
+        continue;
+      }
+      const first = [...r.boxes, r.badge].find(Boolean);
+      if (first && pending.firstChild) {
+        layer.insertBefore(pending, first);
+        pending = document.createDocumentFragment();
+      }
     }
-    layer.appendChild(fragment);
+    layer.appendChild(pending);
     // One read of every new badge's size (one layout), before layout() places them without further reads.
     records.forEach((r) => {
       if (r.badge && !r.badgeSize) r.badgeSize = [r.badge.offsetWidth || 18, r.badge.offsetHeight || 18];
