@@ -138,16 +138,17 @@ class ReviewController:
         predictions = self._predictions[self.run_id]
         texts = window.page_texts()
         self.review = review_page(predictions.get(name, []), window.project.true_records(name), texts.keys, name)
-        self.panel.show_page(self.review, texts=[texts.of(r.xpaths, 60)[0] for r in self.review.records],
-                             true_texts=[texts.of(r.true_xpaths, 60)[0] for r in self.review.records])
+        # Said beside the page's figures, which they qualify, for as long as the page is under review (a status
+        # message would outlive the review or vanish before it).
         notes = []
         if name not in predictions:
             notes.append(f"annotator {self.annotator()} did not label this page" if self.annotator()
                          else "the run has no prediction for this page")
         if window.project.page(name).status not in TRUE_PAGE_STATUSES:
             notes.append("page not marked labelled: its labels may be incomplete")
-        if notes:
-            window.message("; ".join(notes), 10000)
+        self.panel.show_page(self.review, "; ".join(notes),
+                             texts=[texts.of(r.xpaths, 60)[0] for r in self.review.records],
+                             true_texts=[texts.of(r.true_xpaths, 60)[0] for r in self.review.records])
 
     def on_review_record(self, index: int) -> None:
         if self.review and 0 <= index < len(self.review.records) and self.review.records[index].xpaths:

@@ -181,8 +181,9 @@ class ReviewPanel(QWidget):
 
     def show_page(self, review: PageReview | None, note: str = "", texts: Sequence[str] = (),
                   true_texts: Sequence[str] = ()) -> None:
-        """The page's figures and one row per reviewed record of a shown class (`texts[i]`: record i's text,
-        `true_texts[i]`: the text of the true record it is paired with, when given: a row's tip shows both)."""
+        """The page's figures, with `note` (what qualifies them) below, and one row per reviewed record of a shown
+        class (`texts[i]`: record i's text, `true_texts[i]`: the text of the true record it is paired with, when
+        given: a row's tip shows both)."""
         self._review, self._texts, self._true_texts = review, texts, true_texts
         counts = review.counts() if review is not None else {}
         for kind, toggle in self.kind_toggles.items():
@@ -192,7 +193,8 @@ class ReviewPanel(QWidget):
             self.page_figures.setText(note or "—")
             return
         s = review.score
-        self.page_figures.setText(f"{_figures(s.precision, s.recall, s.f1)}\n{review.summary()}")
+        caveat = f"\n⚠ {note}" if note else ""
+        self.page_figures.setText(f"{_figures(s.precision, s.recall, s.f1)}\n{review.summary()}{caveat}")
 
     def _fill_records(self) -> None:
         review, texts, shown = self._review, self._texts, self.shown_kinds()

@@ -367,6 +367,7 @@ def test_review_shows_matched_missed_and_spurious_in_their_colours(qtbot, window
     colours = [r["colour"] for r in window.page_view._records]
     assert colours == [STATE_COLOURS[k] for k in kinds]
     assert "P 0.909" in window.review_panel.page_figures.text()
+    assert "⚠" not in window.review_panel.page_figures.text()  # page 1 is labelled and the run has it
     assert window.review_panel.score_button.isVisible()  # not scored yet: offered
     # In review, a click edits nothing.
     before = window.project.labels("1")
@@ -435,6 +436,9 @@ def test_review_scores_in_the_background_and_w_jumps_to_the_worst_page(qtbot, wi
     assert window.review_panel.worst.item(0).text().startswith("page 2")
     key(qtbot, window, "W")
     assert window.page_name == "2"
+    window.project.set_status("2", "new", window.person)
+    window.open_page("2")
+    qtbot.waitUntil(lambda: "labels may be incomplete" in window.review_panel.page_figures.text(), timeout=10_000)
 
 
 def test_every_shortcut_has_an_action_and_a_line_on_the_sheet(window):
