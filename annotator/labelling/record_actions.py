@@ -15,7 +15,15 @@ from PySide6.QtGui import QUndoStack
 
 from ...core.errors import RecordLensError
 from ...core.page import Page
-from ...core.records import parent_xpath, replace_xpath, sibling_records, siblings_above, split_parts, toggle_xpath
+from ...core.records import (
+    parent_xpath,
+    replace_xpath,
+    same_list,
+    sibling_records,
+    siblings_above,
+    split_parts,
+    toggle_xpath,
+)
 from ...core.store import Change, Label, Provenance
 from .commands import LabelCommand, StatusCommand, push, push_all
 from .history_dialog import change_numbers, when
@@ -293,6 +301,24 @@ class RecordActions:
                   lambda: window.project.add_records(window.page_name, records, window.person))
         window.reload_labels([label.id])
         window.message(f"added {len(records)} records, one per sibling of record {window.labels.index(label) + 1}")
+
+    def do_select_list(self) -> None:
+        """Shift+G: every record (not rejected) in the selected one's list, so that one A or R judges a proposed
+        list whole: a menu of hundreds of links proposed as records is rejected with two keys, not hundreds."""
+        chosen = self._one_on_page()
+        if chosen is None:
+            return
+        label, page = chosen
+        window = self.window
+        shown = [other for other in window.labels if other.status != "rejected"]
+        ids = [shown[i].id for i in same_list(page, label.xpaths, [other.xpaths for other in shown])]
+        number = window.labels.index(label) + 1
+        if len(ids) < 2:
+            window.message(f"record {number}'s list holds no other record (G adds its siblings)")
+            return
+        window.select_records(ids, scroll=False)
+        window.message(f"{len(ids)} records of record {number}'s list selected: A or R judges them all, Esc "
+                       "clears the selection")
 
     def _step_record(self, step: int) -> None:
         """J / K; J on the last record offers the next page, and J again opens it."""

@@ -23,6 +23,7 @@ from .siblings import (
     click_effect,
     parent_xpath,
     replace_xpath,
+    same_list,
     sibling_records,
     siblings_above,
     split_parts,
@@ -34,5 +35,6 @@ __all__ = [
     "KINDS", "MATCHED", "MATCH_THRESHOLD", "MISSED", "PARTIAL", "SPURIOUS", "DatasetScore", "Match", "PageReview",
     "PageScore", "RecordsFile", "ReviewRecord", "TextKeyIndex", "jaccard", "load_records", "new_records",
     "normalise_xpath", "parse_records", "click_effect", "parent_xpath", "replace_xpath", "review_page",
-    "save_records", "score_page", "sibling_records", "siblings_above", "split_parts", "toggle_xpath", "worst_pages",
+    "same_list", "save_records", "score_page", "sibling_records", "siblings_above", "split_parts", "toggle_xpath",
+    "worst_pages",
 ]

@@ -115,6 +115,22 @@ def sibling_records(page: Page, xpaths: Sequence[str], existing: Iterable[Sequen
     return result
 
 
+def same_list(page: Page, xpaths: Sequence[str], records: Sequence[Sequence[str]]) -> list[int]:
+    """The indices of `records` that stand in the same list as the record `xpaths`: each one element, or one
+    run of siblings, with the same tags under the same container (the record itself too, when it is among
+    them). What a reviewer selects to judge a proposed list at once, such as a long menu proposed as records."""
+    elements = _resolved(page, xpaths)
+    if not elements:
+        return []
+    groups = {(g.container.order, g.tags) for g in _candidate_groups(elements)}
+    found = []
+    for i, record in enumerate(records):
+        held = _resolved(page, record)
+        if held and any((g.container.order, g.tags) in groups for g in _candidate_groups(held)):
+            found.append(i)
+    return found
+
+
 CLIMB_LOOKED = 4  # levels above a one-element record searched for siblings when it has none of its own
 
 

@@ -260,6 +260,31 @@ def test_a_judgement_the_store_refuses_part_way_stays_on_its_records(qtbot, wind
     assert "reject record" in window.statusBar().currentMessage() and window.saved_label.text() == ""
 
 
+def test_shift_g_selects_a_proposed_list_whole_and_one_r_rejects_it(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    proposer = Provenance.extractor("test", "1")
+    window.project.add_record("2", ["/body[1]/h1[1]"], proposer, status="proposed")
+    for k in (1, 2, 3, 4):
+        window.project.add_record("2", [ITEM.format(k)], proposer, status="proposed")
+    window.reload_labels([])
+    heading, *items = (label.id for label in window.labels)
+    window.select_records([items[1]])
+    key(qtbot, window, "Shift+G")
+    assert window.record_panel.selected_ids() == items
+    assert "4 records of record 3's list selected" in window.statusBar().currentMessage()
+    key(qtbot, window, "R")
+    statuses = {label.id: label.status for label in window.project.labels("2")}
+    assert [statuses[i] for i in items] == ["rejected"] * 4 and statuses[heading] == "proposed"
+    window.undo_group.undo()  # one step takes the whole list back
+    assert {label.status for label in window.project.labels("2")} == {"proposed"}
+    # A record alone in its list says so and changes nothing.
+    window.select_records([heading])
+    key(qtbot, window, "Shift+G")
+    assert window.record_panel.selected_ids() == [heading]
+    assert "holds no other record" in window.statusBar().currentMessage()
+
+
 def test_cancel_stops_a_proposal_run_between_pages(qtbot, window):
     from recordlens.core import extract
     from recordlens.core.extract.base import Extraction

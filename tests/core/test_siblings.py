@@ -9,7 +9,7 @@ import pytest
 
 from recordlens.core.page.dataset import load_page
 from recordlens.core.page.dom import parse_html
-from recordlens.core.records.siblings import sibling_records, siblings_above, split_parts, toggle_xpath
+from recordlens.core.records.siblings import same_list, sibling_records, siblings_above, split_parts, toggle_xpath
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
 
@@ -96,3 +96,21 @@ def test_toggle_adds_or_removes_whatever_the_spelling() -> None:
     assert toggle_xpath(record, "/body[1]/ul[1]/li[2]") == ["/body[1]/nav[1]"]
     assert toggle_xpath(record, "/body[1]/footer[1]") == [*record, "/body[1]/footer[1]"]
     assert toggle_xpath([], "/body[1]") == ["/body[1]"]
+
+
+def test_the_records_of_one_list_are_found_whatever_their_inner_xpaths_and_no_other() -> None:
+    page = parse_html("""<html><body><nav><ul><li><a>Home</a></li><li><a>Shop</a></li></ul></nav><ul>
+      <li><b>Camera</b> <i>$399</i></li><li><b>Lens</b> <i>$129</i></li><li><b>Tripod</b></li>
+    </ul><dl><dt>Size</dt><dd>12</dd><dt>Weight</dt><dd>3 kg</dd></dl></body></html>""")
+    records = [
+        ["/body[1]/nav[1]/ul[1]/li[1]"], ["/body[1]/nav[1]/ul[1]/li[2]"],        # 0, 1: the menu
+        ["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[2]/b[1]", "/body[1]/ul[1]/li[2]/i[1]"],  # 2, 3: products
+        ["/body[1]/ul[1]/li[3]/b[1]"],                                             # 4: a field of the third
+        ["/body[1]/dl[1]/dt[1]", "/body[1]/dl[1]/dd[1]"], ["/body[1]/dl[1]/dt[2]", "/body[1]/dl[1]/dd[2]"],  # 5, 6
+        ["/body[1]/div[9]"],                                                       # 7: names nothing
+    ]
+    assert same_list(page, records[0], records) == [0, 1]
+    assert same_list(page, records[2], records) == [2, 3]  # li[3]/b alone is a field, not an item of the list
+    assert same_list(page, records[3], records) == [2, 3]
+    assert same_list(page, records[5], records) == [5, 6]  # runs of dt + dd under one dl
+    assert same_list(page, records[7], records) == []
