@@ -317,6 +317,7 @@ class RecordActions:
             window.message(f"record {number}'s list holds no other record (G adds its siblings)")
             return
         window.select_records(ids, scroll=False)
+        window.record_panel.scroll_to_id(label.id)  # the list stays where the reviewer was, not at its end
         window.message(f"{len(ids)} records of record {number}'s list selected: A or R judges them all, Esc "
                        "clears the selection")
 

@@ -187,5 +187,12 @@ class RecordPanel(QWidget):
         finally:
             self.list.blockSignals(False)
 
+    def scroll_to_id(self, record_id: int) -> None:
+        """Bring the record's row into view (selection unchanged)."""
+        for index in range(self.list.count()):
+            if self.list.item(index).data(ID_ROLE) == record_id:
+                self.list.scrollToItem(self.list.item(index))
+                return
+
     def _on_selection(self) -> None:
         emit(self.selection_changed)
