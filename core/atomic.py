@@ -21,8 +21,10 @@ __all__ = ["file_mode", "move_into_place", "write_bytes", "write_text", "copy_fi
 
 def write_bytes(path: str | Path, data: bytes, *, mode: int | None = None, durable: bool = True) -> Path:
     """Write `data` to `path` atomically; `mode` (default: from the umask) is set before the file appears.
-    `durable=False` skips the fsyncs: still never half a file, but a power cut may keep the old one (for what
-    is rewritten often and only a convenience, such as the app's settings, written on every page change)."""
+    `durable=False` skips the fsyncs: a process stopped mid-write still leaves the old file or the new one, but a
+    power cut may leave the old one or, on some file systems, an empty one (for what is rewritten often and is
+    only a convenience, such as the app's settings, written on every page change; they read an empty file as
+    the defaults)."""
     return _write_with(Path(path), lambda handle: handle.write(data), mode, durable)
 
 

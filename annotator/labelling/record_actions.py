@@ -303,17 +303,22 @@ class RecordActions:
         window.message(f"added {len(records)} records, one per sibling of record {window.labels.index(label) + 1}")
 
     def do_select_list(self) -> None:
-        """Shift+G: every record (not rejected) in the selected one's list, so that one A or R judges a proposed
-        list whole: a menu of hundreds of links proposed as records is rejected with two keys, not hundreds."""
+        """Shift+G: every record not rejected in the selected one's list (and the selected one), so that one A or
+        R judges a proposed list whole: a menu of hundreds of links proposed as records is rejected with two keys,
+        not hundreds."""
         chosen = self._one_on_page()
         if chosen is None:
             return
         label, page = chosen
         window = self.window
-        shown = [other for other in window.labels if other.status != "rejected"]
-        ids = [shown[i].id for i in same_list(page, label.xpaths, [other.xpaths for other in shown])]
         number = window.labels.index(label) + 1
-        if len(ids) < 2:
+        if not any(page.resolve(x) is not None for x in label.xpaths):
+            window.message(f"record {number} names no element of this page: it stands in no list")
+            return
+        # The records not rejected, and the chosen one whatever its status (it is what the reviewer points at).
+        shown = [other for other in window.labels if other.status != "rejected" or other.id == label.id]
+        ids = [shown[i].id for i in same_list(page, label.xpaths, [other.xpaths for other in shown])]
+        if not [i for i in ids if i != label.id]:
             window.message(f"record {number}'s list holds no other record (G adds its siblings)")
             return
         window.select_records(ids, scroll=False)

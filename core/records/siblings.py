@@ -115,18 +115,64 @@ def sibling_records(page: Page, xpaths: Sequence[str], existing: Iterable[Sequen
     return result
 
 
+def _best_group(page: Page, elements: Sequence[Element]) -> _Group | None:
+    """The reading of a record under which it has most siblings; on a tie the tighter list (the deeper
+    container: a `dt` and `dd` pair is an item of its `dl` before its `dl` is one of the page's lists)."""
+    groups = _candidate_groups(elements)
+    return max(groups, key=lambda g: (len(_records_for(page, g, elements)), g.container.xpath.count("/")),
+               default=None)
+
+
+def _climbed(element: Element, levels: int) -> Element | None:
+    for _ in range(levels):
+        if element.parent is None:
+            return None
+        element = element.parent
+    return element
+
+
+def _item_like(found: Sequence[Element], element: Element, anchor: Element, levels: int) -> bool:
+    """Whether a record of these elements stands at the same path below a sibling of `anchor` (of its tag) as
+    `element` below `anchor`, `levels` above it. A record of several elements stands where the deepest element
+    holding them all does (an item labelled by its fields stands where the item does)."""
+    if not found:
+        return False
+    standing = found[0] if len(found) == 1 else _ancestor_of(found)
+    other = _climbed(standing, levels)
+    return (other is not None and other.parent is anchor.parent and other.tag == anchor.tag
+            and standing.xpath[len(other.xpath):] == element.xpath[len(anchor.xpath):])
+
+
 def same_list(page: Page, xpaths: Sequence[str], records: Sequence[Sequence[str]]) -> list[int]:
-    """The indices of `records` that stand in the same list as the record `xpaths`: each one element, or one
-    run of siblings, with the same tags under the same container (the record itself too, when it is among
-    them). What a reviewer selects to judge a proposed list at once, such as a long menu proposed as records."""
+    """The indices of `records` that stand in the same list as the record `xpaths` (itself too, when it is among
+    them): what a reviewer selects to judge a proposed list at once, such as a long menu proposed as records.
+
+    A record of one element is an item of a list where the element, or an ancestor up to `CLIMB_LOOKED` levels
+    above it, has siblings of its tag holding a record at the same path below them (a link alone in each item of
+    a menu: the items are the list); the lowest such level is taken. A record of several elements is an item
+    where it has the same reading (`_best_group`): the same container and the same tags."""
     elements = _resolved(page, xpaths)
     if not elements:
         return []
-    groups = {(g.container.order, g.tags) for g in _candidate_groups(elements)}
+    held = [_resolved(page, record) for record in records]
+    if len(elements) == 1:
+        element = elements[0]
+        for levels in range(CLIMB_LOOKED + 1):
+            anchor = _climbed(element, levels)
+            if anchor is None or anchor.parent is None:
+                break
+            found = [i for i, h in enumerate(held) if _item_like(h, element, anchor, levels)]
+            if any(held[i] != [element] for i in found):
+                return found
+        return [i for i, h in enumerate(held) if h == [element]]
+    group = _best_group(page, elements)
+    if group is None:
+        return []
+    key = (group.container.order, group.tags)
     found = []
-    for i, record in enumerate(records):
-        held = _resolved(page, record)
-        if held and any((g.container.order, g.tags) in groups for g in _candidate_groups(held)):
+    for i, h in enumerate(held):
+        other = _best_group(page, h) if h else None
+        if other is not None and (other.container.order, other.tags) == key:
             found.append(i)
     return found
 

@@ -373,7 +373,8 @@
       for (const old of left) for (const div of [...old.boxes, old.badge]) if (div) div.remove();
     }
     // Records paint in their order (an outer record under the ones after it): a new record's boxes go in before
-    // those of the first kept record after it, not last. New records in a row share one insertion.
+    // those of the first kept record after it, not last. New records in a row share one insertion. Kept records
+    // keep their places: the app never reorders records it draws again (labels follow the records' order).
     let pending = document.createDocumentFragment();
     for (const r of records) {
       if (r.fresh) {

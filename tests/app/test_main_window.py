@@ -278,6 +278,11 @@ def test_shift_g_selects_a_proposed_list_whole_and_one_r_rejects_it(qtbot, windo
     assert [statuses[i] for i in items] == ["rejected"] * 4 and statuses[heading] == "proposed"
     window.undo_group.undo()  # one step takes the whole list back
     assert {label.status for label in window.project.labels("2")} == {"proposed"}
+    # A rejected record selected brings its list along with it.
+    window.project.reject(items[0], window.person)
+    window.reload_labels([items[0]])
+    key(qtbot, window, "Shift+G")
+    assert window.record_panel.selected_ids() == items
     # A record alone in its list says so and changes nothing.
     window.select_records([heading])
     key(qtbot, window, "Shift+G")

@@ -114,3 +114,24 @@ def test_the_records_of_one_list_are_found_whatever_their_inner_xpaths_and_no_ot
     assert same_list(page, records[3], records) == [2, 3]
     assert same_list(page, records[5], records) == [5, 6]  # runs of dt + dd under one dl
     assert same_list(page, records[7], records) == []
+
+
+def test_a_menu_of_links_is_one_list_and_a_container_or_a_neighbouring_list_is_not() -> None:
+    page = parse_html("""<html><body><nav><ul>
+      <li><a>Home</a></li><li><a>Shop</a><ul><li><a>Cups</a></li><li><a>Pots</a></li></ul></li><li><a>Help</a></li>
+    </ul></nav>
+    <dl><dt>Size</dt><dd>12</dd><dt>Weight</dt><dd>3 kg</dd></dl><dl><dt>Colour</dt><dd>red</dd></dl>
+    </body></html>""")
+    menu = "/body[1]/nav[1]/ul[1]"
+    records = [
+        [f"{menu}/li[1]/a[1]"], [f"{menu}/li[2]/a[1]"], [f"{menu}/li[3]/a[1]"],   # 0-2: links alone in their items
+        [f"{menu}/li[2]/ul[1]/li[1]/a[1]"], [f"{menu}/li[2]/ul[1]/li[2]/a[1]"],     # 3, 4: the submenu's
+        ["/body[1]/dl[1]/dt[1]", "/body[1]/dl[1]/dd[1]"], ["/body[1]/dl[1]/dt[2]", "/body[1]/dl[1]/dd[2]"],  # 5, 6
+        ["/body[1]/dl[1]"],                                                          # 7: the whole first list
+        ["/body[1]/dl[2]/dt[1]", "/body[1]/dl[2]/dd[1]"],                            # 8: a pair of the second
+    ]
+    assert same_list(page, records[1], records) == [0, 1, 2]  # the items are the list: one level up
+    assert same_list(page, records[3], records) == [3, 4]     # a submenu is a list of its own
+    assert same_list(page, records[5], records) == [5, 6]     # neither the container nor the next list
+    lone = parse_html("<html><body><p><a>only</a></p><ul><li>a</li></ul></body></html>")
+    assert same_list(lone, ["/body[1]/p[1]/a[1]"], [["/body[1]/p[1]/a[1]"], ["/body[1]/ul[1]/li[1]"]]) == [0]
