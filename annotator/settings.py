@@ -57,40 +57,22 @@ class Settings:
     last_selections: str = ""     # JSON {project folder: {"page": name, "records": [ids]}}: selected at quit
 
     def last_page(self, project: str) -> str | None:
-        try:
-            value = json.loads(self.last_pages or "{}").get(project)
-        except (json.JSONDecodeError, AttributeError):
-            return None
+        value = _by_project(self.last_pages).get(project)
         return value if isinstance(value, str) else None
 
     def remember_page(self, project: str, page: str) -> None:
-        try:
-            pages = json.loads(self.last_pages or "{}")
-        except json.JSONDecodeError:
-            pages = {}
-        pages = pages if isinstance(pages, dict) else {}
-        pages[project] = page
-        self.last_pages = json.dumps(pages, ensure_ascii=False)
+        self.last_pages = _with_project(self.last_pages, project, page)
         self.last_project = project
 
     def last_selection(self, project: str, page: str) -> list[int]:
         """The records selected on `page` when the project was last left on it (none if it was left elsewhere)."""
-        try:
-            value = json.loads(self.last_selections or "{}").get(project)
-        except (json.JSONDecodeError, AttributeError):
-            return []
+        value = _by_project(self.last_selections).get(project)
         if not isinstance(value, dict) or value.get("page") != page or not isinstance(value.get("records"), list):
             return []
         return [i for i in value["records"] if isinstance(i, int) and not isinstance(i, bool)]
 
     def remember_selection(self, project: str, page: str, records: Sequence[int]) -> None:
-        try:
-            chosen = json.loads(self.last_selections or "{}")
-        except json.JSONDecodeError:
-            chosen = {}
-        chosen = chosen if isinstance(chosen, dict) else {}
-        chosen[project] = {"page": page, "records": list(records)}
-        self.last_selections = json.dumps(chosen, ensure_ascii=False)
+        self.last_selections = _with_project(self.last_selections, project, {"page": page, "records": list(records)})
 
     @property
     def person(self) -> str:
@@ -112,9 +94,23 @@ class Settings:
     def save(self, path: Path) -> None:
         """Write the settings atomically: a process stopped mid-write leaves the previous file, never half of it.
         Not fsynced (they are written on every page change, on the UI thread); a link is written through."""
-        path = path.resolve()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_text(path, json.dumps(asdict(self), indent=1), durable=False)
+        write_text(path.resolve(), json.dumps(asdict(self), indent=1), durable=False)
+
+
+def _by_project(text: str) -> dict[str, Any]:
+    """A settings field holding JSON {project folder: value}; {} when it is empty or damaged."""
+    try:
+        value = json.loads(text or "{}")
+    except json.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _with_project(text: str, project: str, value: object) -> str:
+    """The field `text` (as `_by_project` reads it) with `project`'s value set to `value`."""
+    values = _by_project(text)
+    values[project] = value
+    return json.dumps(values, ensure_ascii=False)
 
 
 def settings_path() -> Path:

@@ -265,8 +265,7 @@ class MainWindow(QMainWindow):
         self.tools.refresh_history()
         self.record_actions.offered_next = False
         self.settings.remember_page(self._project_key(), name)
-        with contextlib.suppress(OSError):  # where the user was is a convenience: never an error
-            self.settings.save(self.settings_file)
+        self._save_where_the_user_was()
 
     def jump_to_page(self, name: str) -> None:
         if name not in self.page_list.names():
@@ -477,6 +476,9 @@ class MainWindow(QMainWindow):
         if self.page_name is None or not self._selection_restored:
             return
         self.settings.remember_selection(self._project_key(), self.page_name, self.record_panel.selected_ids())
+        self._save_where_the_user_was()
+
+    def _save_where_the_user_was(self) -> None:
         with contextlib.suppress(OSError):  # where the user was is a convenience: never an error
             self.settings.save(self.settings_file)
 

@@ -171,9 +171,8 @@ class RecordPanel(QWidget):
         """Select these records without announcing it; the last of them becomes current and is scrolled to.
         One selection replaces the old one (clearing it first and adding rows one by one costs a repaint of the
         list per step on a page of hundreds of records)."""
-        wanted = set(ids)
         model = self.list.model()
-        rows = [index for index in range(self.list.count()) if self.list.item(index).data(ID_ROLE) in wanted]
+        rows = self._rows_of(ids)
         selection = QItemSelection()
         for row in rows:
             selection.select(model.index(row, 0), model.index(row, 0))
@@ -189,10 +188,13 @@ class RecordPanel(QWidget):
 
     def scroll_to_id(self, record_id: int) -> None:
         """Bring the record's row into view (selection unchanged)."""
-        for index in range(self.list.count()):
-            if self.list.item(index).data(ID_ROLE) == record_id:
-                self.list.scrollToItem(self.list.item(index))
-                return
+        for row in self._rows_of([record_id]):
+            self.list.scrollToItem(self.list.item(row))
+
+    def _rows_of(self, ids: Sequence[int]) -> list[int]:
+        """The rows showing these records, top to bottom."""
+        wanted = set(ids)
+        return [row for row in range(self.list.count()) if self.list.item(row).data(ID_ROLE) in wanted]
 
     def _on_selection(self) -> None:
         emit(self.selection_changed)
