@@ -42,6 +42,7 @@ from .repeats import (
     jaccard,
     mark_containers,
     score_region,
+    variation,
     widget_item_share,
 )
 
@@ -83,6 +84,8 @@ class PageCandidates:
     inner: list[list[int]] = field(default_factory=list)  # per candidate: candidates inside its records
     outer: list[list[int]] = field(default_factory=list)  # per candidate: candidates whose records hold it
     same: list[list[int]] = field(default_factory=list)  # per candidate: other candidates of its template
+    # What later steps work out once per page and reuse (the second stage's layout, shared by a model's members)
+    cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
 
 def page_candidates(page: Page, params: Parameters = CANDIDATE_PARAMETERS) -> PageCandidates:
@@ -91,19 +94,10 @@ def page_candidates(page: Page, params: Parameters = CANDIDATE_PARAMETERS) -> Pa
     mark_containers(regions, facts, params)
     for region in regions:
         region.score = score_region(region, _UNDISCOUNTED)  # chrome is a separate feature, not a factor
-    ends = _subtree_ends(page)
     candidates = [Candidate(r) for r in regions]
-    pc = PageCandidates(page, facts, candidates, ends)
-    _Featurizer(page, facts, candidates, ends).run(pc)
+    pc = PageCandidates(page, facts, candidates, facts.ends)
+    _Featurizer(page, facts, candidates, facts.ends).run(pc)
     return pc
-
-
-def _subtree_ends(page: Page) -> list[int]:
-    ends = list(range(len(page.elements)))
-    for element in reversed(page.elements):
-        if element.parent is not None and ends[element.order] > ends[element.parent.order]:
-            ends[element.parent.order] = ends[element.order]
-    return ends
 
 
 def _depth(element: Element) -> int:
@@ -161,13 +155,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     "log_same_template", "same_template_best_rel", "siblings_same_tag_regions", "log_distinct_region_parents",
 ) + tuple(f"record_tag_{t}" for t in RECORD_TAGS) + ("record_tag_other",) + tuple(
     f"parent_tag_{t}" for t in PARENT_TAGS) + ("parent_tag_other",)
-
-
-def _spread(values: Sequence[int], mean: float) -> float:
-    """Coefficient of variation (population standard deviation over the mean); 0 for a zero mean."""
-    if not mean:
-        return 0.0
-    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) / mean
 
 
 def _log(value: float) -> float:
@@ -272,7 +259,7 @@ class _Featurizer:
         media_share = sum(1 for rec in region.records if any(self.media[e.order] for e in rec)) / count
         links_per_record = sum(self.links[e.order] for e in elements) / count
         mean_chars = sum(record_chars) / count
-        chars_spread = _spread(record_chars, mean_chars)
+        chars_spread = variation(record_chars)
         signatures = [facts.signature(rec[0]) for rec in region.records[:30]]
         agreement = statistics.fmean(jaccard(signatures[0], s) for s in signatures[1:]) if len(signatures) > 1 else 1.0
         cores = len({facts.core(rec[0]).tag for rec in region.records}) / count

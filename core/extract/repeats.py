@@ -41,9 +41,10 @@ is deterministic, needs no network and no model, and runs in well under a second
 
 from __future__ import annotations
 
+import math
 import re
-import statistics
 import time
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
@@ -126,8 +127,12 @@ class PageFacts:
             in_link[element.order] = element.tag == "a" or (
                 element.parent is not None and in_link[element.parent.order])
         self.link_texts = [0] * len(page.elements)
+        # Per element, the order of its last descendant: its subtree is the orders from its own to that one.
+        self.ends = list(range(len(page.elements)))
         # Reverse document order visits every element after all of its descendants.
         for element in reversed(page.elements):
+            if element.parent is not None and self.ends[element.order] > self.ends[element.parent.order]:
+                self.ends[element.parent.order] = self.ends[element.order]
             if self.has_text[element.order]:
                 self.texts[element.order] += 1
                 self.link_texts[element.order] += in_link[element.order]
@@ -135,6 +140,12 @@ class PageFacts:
                 self.texts[element.parent.order] += self.texts[element.order]
                 self.link_texts[element.parent.order] += self.link_texts[element.order]
         self._signatures: dict[int, frozenset[str]] = {}
+        # Each element's children that hold text, worked out once: signatures and region finding ask for them
+        # tens of thousands of times on a large page.
+        self._text_children: list[list[Element]] = [[] for _ in page.elements]
+        for element in page.elements:
+            if element.parent is not None and self.texts[element.order]:
+                self._text_children[element.parent.order].append(element)
 
     def text_count(self, element: Element) -> int:
         return self.texts[element.order]
@@ -143,7 +154,7 @@ class PageFacts:
         return self.link_texts[element.order]
 
     def text_children(self, element: Element) -> list[Element]:
-        return [c for c in element.element_children() if self.texts[c.order]]
+        return self._text_children[element.order]
 
     def signature(self, element: Element) -> frozenset[str]:
         """The relative tag paths (no indices) from the element to the elements holding its texts."""
@@ -151,13 +162,16 @@ class PageFacts:
         if cached is not None:
             return cached
         paths: set[str] = set()
-        stack: list[tuple[Element, str, int]] = [(element, "", 0)]
-        while stack:
-            node, path, depth = stack.pop()
-            if self.has_text[node.order]:
-                paths.add(path)
-            if depth < self.signature_depth:
-                stack.extend((c, f"{path}/{c.tag}", depth + 1) for c in self.text_children(node))
+        has_text, text_children = self.has_text, self._text_children
+        level: list[tuple[Element, str]] = [(element, "")]
+        for depth in range(self.signature_depth + 1):  # level by level: a page's elements are many, this is hot
+            below: list[tuple[Element, str]] = []
+            for node, path in level:
+                if has_text[node.order]:
+                    paths.add(path)
+                if depth < self.signature_depth:
+                    below.extend((c, path + "/" + c.tag) for c in text_children[node.order])
+            level = below
         signature = self._signatures[element.order] = frozenset(paths)
         return signature
 
@@ -194,8 +208,7 @@ class Region:
     @property
     def spread(self) -> float:
         """Coefficient of variation of the record sizes: 0 when all records hold as many texts."""
-        mean = sum(self.sizes) / len(self.sizes)
-        return statistics.pstdev(self.sizes) / mean if mean else 0.0
+        return variation(self.sizes)
 
     @property
     def elements(self) -> list[Element]:
@@ -219,6 +232,14 @@ class _Look:
     core_css: str | None
     signature: frozenset[str]
     core_signature: frozenset[str]
+
+
+def variation(values: Sequence[int]) -> float:
+    """Coefficient of variation (population standard deviation over the mean); 0 for a zero mean."""
+    mean = sum(values) / len(values)
+    if not mean:
+        return 0.0
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) / mean
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -392,26 +413,39 @@ def _mostly_widget_items(elements: list[Element]) -> bool:
 
 
 def _chrome_of(parent: Element, cache: dict[int, str]) -> str:
-    """Why a region's parent counts as page furniture ("" when it does not)."""
-    if parent.order not in cache:
-        cache[parent.order] = _chrome_reason(parent)
-    return cache[parent.order]
+    """Why a region's parent counts as page furniture ("" when it does not): its own tag or role, or the tag,
+    role or class words of an element above it (the nearest one that names furniture).
+
+    The parent's own class describes the list itself (`table-header-group` on a tbody of records), so only the
+    elements above it are read for furniture words. `cache` holds, per element, the reason that element or one
+    above it gives; every element is read once however many regions lie below it."""
+    if parent.tag in ("body", "html"):
+        return ""
+    return _own_reason(parent, words=False) or _reason_above(parent.parent, cache)
 
 
-def _chrome_reason(parent: Element) -> str:
-    element: Element | None = parent
-    while element is not None and element.tag not in ("body", "html"):
-        if element.tag in CHROME_TAGS:
-            return element.tag
-        role = element.attrs.get("role") or ""
-        if role in CHROME_ROLES:
-            return f"role={role}"
-        # The parent's own class describes the list itself (`table-header-group` on a tbody of records), so
-        # only the ancestors above it are read for furniture words.
-        if element is not parent and (words := class_words(element) & CHROME_WORDS):
-            return min(words)
-        element = element.parent
+def _own_reason(element: Element, words: bool = True) -> str:
+    if element.tag in CHROME_TAGS:
+        return element.tag
+    role = element.attrs.get("role") or ""
+    if role in CHROME_ROLES:
+        return f"role={role}"
+    if words and (found := class_words(element) & CHROME_WORDS):
+        return min(found)
     return ""
+
+
+def _reason_above(element: Element | None, cache: dict[int, str]) -> str:
+    """The furniture reason of the element or of the nearest element above it that gives one (below body)."""
+    chain: list[Element] = []
+    node = element
+    while node is not None and node.tag not in ("body", "html") and node.order not in cache:
+        chain.append(node)
+        node = node.parent
+    reason = cache[node.order] if node is not None and node.order in cache else ""
+    for item in reversed(chain):  # from the top down: an element's own reason, else what is above it
+        reason = cache[item.order] = _own_reason(item) or reason
+    return reason
 
 
 def class_words(element: Element) -> set[str]:
@@ -434,18 +468,21 @@ def mark_containers(regions: list[Region], facts: PageFacts, params: Parameters)
     """Set each region's share of records that mostly consist of another region: a multi-field region covering
     half of the record or more, or a list of links covering `link_list_share` of it (a heading over a list of
     links is a menu column or a link group, whose records are the links)."""
-    inner_by_parent: dict[int, list[tuple[Region, float]]] = {}
+    inner: list[tuple[int, Region, float]] = []  # (parent's order, region, share of a record it must cover)
     for region in regions:
         if region.count < 3:
             continue
         if region.fields >= 2:
-            inner_by_parent.setdefault(region.parent.order, []).append((region, 0.5))
+            inner.append((region.parent.order, region, 0.5))
         elif region.parent.tag in LINK_LIST_PARENTS and _mostly_links(region, facts):
-            inner_by_parent.setdefault(region.parent.order, []).append((region, params.link_list_share))
+            inner.append((region.parent.order, region, params.link_list_share))
+    inner.sort(key=lambda item: item[0])
+    parents = [order for order, _, _ in inner]
+    masses = [sum(region.sizes) for _, region, _ in inner]
     for region in regions:
         containers = 0
         for record, size in zip(region.records, region.sizes, strict=True):
-            if any(_holds_region(element, size, inner_by_parent, region) for element in record):
+            if any(_holds_region(e, size, facts, parents, inner, masses, region) for e in record):
                 containers += 1
         region.container_share = containers / region.count
 
@@ -454,13 +491,13 @@ def _mostly_links(region: Region, facts: PageFacts) -> bool:
     return sum(facts.link_text_count(e) for e in region.elements) * 2 > sum(region.sizes)
 
 
-def _holds_region(element: Element, size: int, inner_by_parent: dict[int, list[tuple[Region, float]]],
-                  itself: Region) -> bool:
-    for below in element.iter():
-        for inner, share in inner_by_parent.get(below.order, ()):
-            if inner is not itself and sum(inner.sizes) >= share * size:
-                return True
-    return False
+def _holds_region(element: Element, size: int, facts: PageFacts, parents: list[int],
+                  inner: list[tuple[int, Region, float]], masses: list[int], itself: Region) -> bool:
+    """Whether a region other than `itself` whose parent lies in the element's subtree covers enough of it. The
+    subtree is a range of orders, so the candidates are found by bisection rather than by walking it."""
+    start = bisect_left(parents, element.order)
+    stop = bisect_right(parents, facts.ends[element.order], lo=start)
+    return any(inner[i][1] is not itself and masses[i] >= inner[i][2] * size for i in range(start, stop))
 
 
 def score_region(region: Region, params: Parameters) -> float:

@@ -69,23 +69,39 @@ class Tree:
 
     @classmethod
     def from_dict(cls, data: dict[str, list[Any]], features: int) -> Tree:
-        """A tree read back, checked: a damaged file must fail here, not loop or crash in `predict`."""
-        tree = cls(_whole_numbers(data["left"]), _whole_numbers(data["right"]), _whole_numbers(data["feature"]),
-                   np.asarray(data["threshold"], dtype=np.float64), np.asarray(data["value"], dtype=np.float64))
-        if not (np.isfinite(tree.threshold).all() and np.isfinite(tree.value).all()):
-            raise ValueError("a tree holds a threshold or a value that is not a finite number")
+        return trees_from_dicts([data], features)[0]
+
+
+def trees_from_dicts(datas: list[dict[str, list[Any]]], features: int) -> list[Tree]:
+    """Trees read back, checked: a damaged file must fail here, not loop or crash in `predict`. The checks run
+    over all the trees' nodes at once (a model holds thousands of small trees)."""
+    trees = [Tree(_whole_numbers(d["left"]), _whole_numbers(d["right"]), _whole_numbers(d["feature"]),
+                  np.asarray(d["threshold"], dtype=np.float64), np.asarray(d["value"], dtype=np.float64))
+             for d in datas]
+    sizes = []
+    for tree in trees:
         n = len(tree.left)
-        if n == 0 or any(len(a) != n or a.ndim != 1 for a in (tree.right, tree.feature, tree.threshold, tree.value)):
+        if n == 0 or any(len(a) != n or a.ndim != 1 for a in (tree.left, tree.right, tree.feature, tree.threshold,
+                                                              tree.value)):
             raise ValueError("a tree's node arrays differ in length")
-        inner = tree.left >= 0
-        nodes = np.arange(n)
-        # Children come after their parent (as scikit-learn numbers them), so no walk can loop or leave the tree.
-        left, right, feature = tree.left[inner], tree.right[inner], tree.feature[inner]
-        bad = (((tree.right >= 0) != inner).any() | (left <= nodes[inner]).any() | (right <= nodes[inner]).any()
-               | (left >= n).any() | (right >= n).any() | (feature < 0).any() | (feature >= features).any())
-        if bad:
-            raise ValueError("a tree's nodes point outside it or to a feature the model does not have")
-        return tree
+        sizes.append(n)
+    if not trees:
+        return trees
+    left, right, feature, threshold, value = (np.concatenate([getattr(t, name) for t in trees])
+                                              for name in ("left", "right", "feature", "threshold", "value"))
+    if not (np.isfinite(threshold).all() and np.isfinite(value).all()):
+        raise ValueError("a tree holds a threshold or a value that is not a finite number")
+    nodes = np.concatenate([np.arange(n) for n in sizes])  # each node's number within its own tree
+    count = np.repeat(sizes, sizes)  # each node's tree's size
+    inner = left >= 0
+    leaves_agree = ((right >= 0) == inner).all()
+    # Children come after their parent (as scikit-learn numbers them), so no walk can loop or leave the tree.
+    nodes, count, left, right, feature = nodes[inner], count[inner], left[inner], right[inner], feature[inner]
+    bad = not leaves_agree or bool(((left <= nodes) | (right <= nodes) | (left >= count) | (right >= count)
+                                    | (feature < 0) | (feature >= features)).any())
+    if bad:
+        raise ValueError("a tree's nodes point outside it or to a feature the model does not have")
+    return trees
 
 
 def _whole_numbers(values: Any) -> np.ndarray:
@@ -102,30 +118,37 @@ def _whole_numbers(values: Any) -> np.ndarray:
 class TreeStack:
     """Trees walked all at once: their nodes in flat arrays, so that a prediction takes one numpy step per level
     of the deepest tree for every tree and row together, instead of one per level of every tree (a forest of
-    deep trees would otherwise cost hundreds of milliseconds on a large page). A leaf points to itself, so a
-    row that reached its leaf stays there while the others go on down; each tree's leaf values are the ones
-    `Tree.predict` gives."""
+    deep trees would otherwise cost hundreds of milliseconds on a large page). The nodes are renumbered level by
+    level so that a node's two children are neighbours (the right one is the left one + 1): a step is then one
+    lookup of the left child plus the comparison's outcome. A leaf is its own left child with an infinite
+    threshold, so a row that reached its leaf stays there while the others go on down; each tree's leaf values
+    are the ones `Tree.predict` gives."""
 
     def __init__(self, trees: list[Tree]) -> None:
-        offsets = np.cumsum([0] + [len(t.left) for t in trees[:-1]])
-        own = [np.arange(len(t.left)) + o for t, o in zip(trees, offsets, strict=True)]
-        leaf = [t.left < 0 for t in trees]
-        self.left = np.concatenate([np.where(f, i, t.left + o) for t, o, i, f in zip(trees, offsets, own, leaf,
-                                                                                     strict=True)])
-        self.right = np.concatenate([np.where(f, i, t.right + o) for t, o, i, f in zip(trees, offsets, own, leaf,
-                                                                                       strict=True)])
-        self.feature = np.concatenate([np.where(f, 0, t.feature) for t, f in zip(trees, leaf, strict=True)])
-        self.threshold = np.concatenate([np.where(f, np.inf, t.threshold) for t, f in zip(trees, leaf, strict=True)])
-        self.value = np.concatenate([t.value for t in trees])
-        self.roots = offsets[None, :]
-        self.depth = 0  # the longest path's splits: every tree walked a level at a time from its root
-        level = offsets
-        while True:
-            inner = level[self.left[level] != level]
-            if not len(inner):
-                break
+        sizes = [len(t.left) for t in trees]
+        shift = np.repeat(np.cumsum([0] + sizes[:-1]), sizes)  # each node's tree's first node in the flat arrays
+        left, right, feature, threshold, value = (np.concatenate([getattr(t, name) for t in trees])
+                                                  for name in ("left", "right", "feature", "threshold", "value"))
+        inner = left >= 0
+        left = np.where(inner, left + shift, -1)
+        right = np.where(inner, right + shift, -1)
+        renumbered = np.empty(len(left), dtype=np.int64)
+        placed: list[np.ndarray] = []  # old node numbers in their new order
+        level = np.cumsum([0] + sizes[:-1])  # the roots: the first level, numbered 0 to trees - 1
+        self.depth = -1  # the longest path's splits
+        while len(level):
+            renumbered[level] = np.arange(len(level)) + sum(map(len, placed))
+            placed.append(level)
             self.depth += 1
-            level = np.concatenate([self.left[inner], self.right[inner]])
+            splits = level[inner[level]]
+            level = np.column_stack([left[splits], right[splits]]).ravel()  # each node's children side by side
+        old = np.concatenate(placed)
+        own = np.arange(len(old))
+        self.left = np.where(inner[old], renumbered[np.maximum(left[old], 0)], own)
+        self.feature = np.where(inner[old], feature[old], 0)
+        self.threshold = np.where(inner[old], threshold[old], np.inf)
+        self.value = value[old]
+        self.roots = np.arange(len(trees))[None, :]
 
     def values(self, x: np.ndarray) -> np.ndarray:
         """(rows, trees): the leaf value each tree gives each row of `x`."""
@@ -133,9 +156,11 @@ class TreeStack:
         row_starts = (np.arange(len(x)) * x.shape[1])[:, None]
         # scikit-learn compares features as float32 against float64 thresholds: round the same way.
         flat = np.asarray(x, dtype=np.float32).astype(np.float64).ravel()
+        # A missing value goes right at a split, as `x <= t` fails for NaN, and stays at a leaf (inf <= inf).
+        flat[np.isnan(flat)] = np.inf
         for _ in range(self.depth):
-            go_left = flat[row_starts + self.feature[node]] <= self.threshold[node]
-            node = np.where(go_left, self.left[node], self.right[node])
+            go_right = ~(flat[row_starts + self.feature[node]] <= self.threshold[node])
+            node = self.left[node] + go_right
         return self.value[node]
 
 
@@ -183,7 +208,7 @@ class Ensemble(_TreeLearner):
             raise ValueError("an ensemble's base or rate is not a finite number")
         if not data["trees"]:
             raise ValueError("an ensemble without trees")
-        return cls(base, rate, [Tree.from_dict(t, features) for t in data["trees"]])
+        return cls(base, rate, trees_from_dicts(data["trees"], features))
 
     @classmethod
     def from_sklearn(cls, model: Any) -> Ensemble:
@@ -213,7 +238,7 @@ class Forest(_TreeLearner):
     def from_dict(cls, data: dict[str, Any], features: int) -> Forest:
         if not data["trees"]:
             raise ValueError("a forest without trees")
-        trees = [Tree.from_dict(t, features) for t in data["trees"]]
+        trees = trees_from_dicts(data["trees"], features)
         if any(np.any((t.value < 0) | (t.value > 1)) for t in trees):
             raise ValueError("a forest's leaf holds a share outside 0 to 1")
         return cls(trees)

@@ -33,6 +33,24 @@ def test_stacked_trees_give_what_each_tree_gives(examples) -> None:
         assert np.array_equal(TreeStack(learner.trees).values(x), one_by_one)
 
 
+def test_stacked_trees_of_uneven_depth_send_a_missing_value_where_each_tree_does() -> None:
+    """Trees of different depths, one a lone leaf, and rows holding NaN: the stack's renumbered nodes (a node's
+    children side by side) reach the same leaves as each tree walked on its own."""
+    rng = np.random.default_rng(3)
+    x = rng.random((400, 5))
+    y = ((x[:, 0] > 0.5) ^ (x[:, 1] * x[:, 2] > 0.3)).astype(int)
+    forest = RandomForestClassifier(n_estimators=6, min_samples_leaf=1, max_depth=9, random_state=0).fit(x, y)
+    trees = Forest.from_sklearn(forest).trees
+    leaf = dataclasses.replace(trees[0], left=np.array([-1]), right=np.array([-1]), feature=np.array([-2]),
+                               threshold=np.array([-2.0]), value=np.array([0.25]))
+    trees = [trees[0], leaf, *trees[1:]]
+    probe = rng.random((60, 5)).astype(np.float32).astype(np.float64)  # the stack compares as float32
+    probe[::7, 1] = np.nan
+    probe[3] = np.nan
+    one_by_one = np.column_stack([tree.predict(probe) for tree in trees])
+    assert np.array_equal(TreeStack(trees).values(probe), one_by_one)
+
+
 def test_the_converted_forest_gives_scikit_learns_probabilities(examples) -> None:
     x, y, _ = _stack(examples, [e.features for e in examples], "none")
     x = x.astype(np.float32)
