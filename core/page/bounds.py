@@ -60,18 +60,22 @@ def bound_markup(html: str, warnings: list[str], *, max_elements: int | None = N
     foreign = 0
     elements = 0
     cuts: list[tuple[int, str]] = []  # (offset after a start tag, its name): where an end tag is inserted
-    position = 0
-    search = _TOKEN.search
-    while (match := search(html, position)) is not None:
+    skip_to = 0  # the end of a comment or of raw text: tokens that start before it are not markup
+    # Every token starts at a "<" and holds no other, so the scan can take them as one C-level iteration yields
+    # them, passing over those inside a comment or raw text, instead of searching afresh after each.
+    for match in _TOKEN.finditer(html):
         position = match.end()
-        if match.group(1):  # a comment: nothing in it counts
+        if match.start() < skip_to:
+            continue
+        comment, closing, tag, rest = match.groups()
+        if comment:  # a comment: nothing in it counts
             end = html.find("-->", position)
             if end < 0:
                 break
-            position = end + 3
+            skip_to = end + 3
             continue
-        name = match.group(3).lower()
-        if match.group(2):  # an end tag closes up to its match, if that is open
+        name = tag.lower()
+        if closing:  # an end tag closes up to its match, if that is open
             if open_count.get(name):
                 while stack:
                     closed = stack.pop()
@@ -92,9 +96,9 @@ def bound_markup(html: str, warnings: list[str], *, max_elements: int | None = N
                 end_tag = _RAW_END[name].search(html, position)
                 if end_tag is None:
                     break  # an unclosed <title> or <script>: the rest of the page is its text
-                position = end_tag.start()
+                skip_to = end_tag.start()
                 continue
-        if name in _VOID or name in _OPTIONAL_END or (foreign and match.group(4).endswith("/")):
+        if name in _VOID or name in _OPTIONAL_END or (foreign and rest.endswith("/")):
             continue
         if len(stack) >= MAX_NESTING:
             cuts.append((position + (1 if html.startswith(">", position) else 0), name))
