@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -276,11 +277,10 @@ class _Featurizer:
         inner_best = max((regions[j].score for j in inner), default=0.0)
         inner_count = max((regions[j].count for j in inner), default=0)
         # Share of records holding a list of their own (three or more items of one kind): the cards-with-tags case.
-        holders = set()
-        for r in inner_multi:
-            for ancestor in _ancestors(r.parent):
-                holders.add(ancestor.order)
-        inner_list_share = sum(1 for rec in region.records if any(e.order in holders for e in rec)) / count
+        # A record element holds one when that list's parent lies in its subtree, a range of orders.
+        inner_parents = sorted(r.parent.order for r in inner_multi)
+        inner_list_share = sum(1 for rec in region.records if any(
+            bisect_right(inner_parents, self.ends[e.order]) > bisect_left(inner_parents, e.order) for e in rec)) / count
         outer_best = max((regions[j].score for j in outer), default=0.0)
         outer_count = max((regions[j].count for j in outer), default=0)
         # One record of this region inside each record of the enclosing region: a field of a card, or a card's
