@@ -60,7 +60,7 @@ def _best_of(segment: tuple[np.ndarray, np.ndarray], p1: np.ndarray, n: int) -> 
     """Per candidate, the highest p1 among its related candidates (0 when it has none; p1 is never negative)."""
     out = np.zeros(n)
     owner, other = segment
-    np.maximum.at(out, owner, p1[other])
+    np.fmax.at(out, owner, p1[other])  # fmax: a NaN rating (a damaged model) does not hide the others
     return out
 
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
@@ -208,7 +209,9 @@ class Region:
     @property
     def spread(self) -> float:
         """Coefficient of variation of the record sizes: 0 when all records hold as many texts."""
-        return variation(self.sizes)
+        # Exact (statistics): the hand rules compare scores exactly (the relative floor), so no rounding may move them.
+        mean = sum(self.sizes) / len(self.sizes)
+        return statistics.pstdev(self.sizes) / mean if mean else 0.0
 
     @property
     def elements(self) -> list[Element]:
@@ -235,7 +238,8 @@ class _Look:
 
 
 def variation(values: Sequence[int]) -> float:
-    """Coefficient of variation (population standard deviation over the mean); 0 for a zero mean."""
+    """Coefficient of variation (population standard deviation over the mean); 0 for a zero mean. In floating
+    point, for features; `Region.spread` is the exact one the hand rules compare."""
     mean = sum(values) / len(values)
     if not mean:
         return 0.0

@@ -99,6 +99,10 @@ def trees_from_dicts(datas: list[dict[str, list[Any]]], features: int) -> list[T
     nodes, count, left, right, feature = nodes[inner], count[inner], left[inner], right[inner], feature[inner]
     bad = not leaves_agree or bool(((left <= nodes) | (right <= nodes) | (left >= count) | (right >= count)
                                     | (feature < 0) | (feature >= features)).any())
+    # A tree, not a graph: no node is the child of two (the stack's walk relies on each node having one parent).
+    first = np.repeat(np.cumsum([0] + sizes[:-1]), sizes)[inner]
+    children = np.concatenate([left + first, right + first])
+    bad = bad or len(np.unique(children)) != len(children)
     if bad:
         raise ValueError("a tree's nodes point outside it or to a feature the model does not have")
     return trees
@@ -119,8 +123,9 @@ class TreeStack:
     """Trees walked all at once: their nodes in flat arrays, so that a prediction takes one numpy step per level
     of the deepest tree for every tree and row together, instead of one per level of every tree (a forest of
     deep trees would otherwise cost hundreds of milliseconds on a large page). The nodes are renumbered level by
-    level so that a node's two children are neighbours (the right one is the left one + 1): a step is then one
-    lookup of the left child plus the comparison's outcome. A leaf is its own left child with an infinite
+    level so that a node's two children are neighbours (the right one is the left one + 1; trees only: a file whose
+    nodes share a child is refused on load): a step is then one lookup of the left child plus the comparison's
+    outcome. A leaf is its own left child with an infinite
     threshold, so a row that reached its leaf stays there while the others go on down; each tree's leaf values
     are the ones `Tree.predict` gives."""
 

@@ -113,3 +113,17 @@ def test_a_model_saved_as_gz_is_compressed_the_same_every_time_and_a_cut_one_is_
     cut.write_bytes(packed.read_bytes()[: len(packed.read_bytes()) // 2])
     with pytest.raises(ModelError, match="a damaged gzip file"):
         SelectorModel.load(cut)
+
+
+def test_a_tree_whose_nodes_share_a_child_is_refused() -> None:
+    """Children after their parents, yet node 3 is the child of both 1 and 2: a graph, not a tree. The stack's
+    walk assumes one parent per node, so such a file is refused rather than predicted differently."""
+    from recordlens.core.extract.selector_model import trees_from_dicts
+
+    shared = {"left": [1, 3, 3, -1, -1, -1], "right": [2, 4, 5, -1, -1, -1], "feature": [0, 0, 0, -2, -2, -2],
+              "threshold": [0.5, 0.25, 0.75, -2.0, -2.0, -2.0], "value": [0.0, 0.0, 0.0, 30.0, 40.0, 50.0]}
+    with pytest.raises(ValueError, match="point outside"):
+        trees_from_dicts([shared], 1)
+    proper = dict(shared, left=[1, 3, 5, -1, -1, -1, -1], right=[2, 4, 6, -1, -1, -1, -1],
+                  feature=[0] * 3 + [-2] * 4, threshold=[0.5, 0.25, 0.75] + [-2.0] * 4, value=[0.0] * 3 + [1.0] * 4)
+    assert len(trees_from_dicts([proper], 1)) == 1
