@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 import statistics
-from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -279,8 +278,7 @@ class _Featurizer:
         # Share of records holding a list of their own (three or more items of one kind): the cards-with-tags case.
         # A record element holds one when that list's parent lies in its subtree, a range of orders.
         inner_parents = sorted(r.parent.order for r in inner_multi)
-        inner_list_share = sum(1 for rec in region.records if any(
-            bisect_right(inner_parents, self.ends[e.order]) > bisect_left(inner_parents, e.order) for e in rec)) / count
+        inner_list_share = sum(1 for rec in region.records if any(facts.within(inner_parents, e) for e in rec)) / count
         outer_best = max((regions[j].score for j in outer), default=0.0)
         outer_count = max((regions[j].count for j in outer), default=0)
         # One record of this region inside each record of the enclosing region: a field of a card, or a card's

@@ -148,6 +148,12 @@ class PageFacts:
             if element.parent is not None and self.texts[element.order]:
                 self._text_children[element.parent.order].append(element)
 
+    def within(self, orders: list[int], element: Element) -> range:
+        """The positions in `orders` (sorted element numbers) of those in the element's subtree: a subtree is the
+        range of numbers from the element's own to its last descendant's, so bisection finds them."""
+        start = bisect_left(orders, element.order)
+        return range(start, bisect_right(orders, self.ends[element.order], lo=start))
+
     def text_count(self, element: Element) -> int:
         return self.texts[element.order]
 
@@ -499,9 +505,8 @@ def _holds_region(element: Element, size: int, facts: PageFacts, parents: list[i
                   inner: list[tuple[int, Region, float]], masses: list[int], itself: Region) -> bool:
     """Whether a region other than `itself` whose parent lies in the element's subtree covers enough of it. The
     subtree is a range of orders, so the candidates are found by bisection rather than by walking it."""
-    start = bisect_left(parents, element.order)
-    stop = bisect_right(parents, facts.ends[element.order], lo=start)
-    return any(inner[i][1] is not itself and masses[i] >= inner[i][2] * size for i in range(start, stop))
+    return any(inner[i][1] is not itself and masses[i] >= inner[i][2] * size
+               for i in facts.within(parents, element))
 
 
 def score_region(region: Region, params: Parameters) -> float:
