@@ -27,6 +27,7 @@ KEYRING_SERVICE = "recordlens"
 KEYRING_USER = "gemini-api-key"
 GEMINI = "gemini"
 MDR = "mdr"
+MIN_ZOOM, MAX_ZOOM = 0.25, 3.0  # the ends of the page view's zoom stops (labelling/zoom.py)
 
 _log = logging.getLogger(__name__)
 
@@ -55,6 +56,7 @@ class Settings:
     last_pages: str = ""          # JSON {project folder: the page last open}: a project reopens where it was left
     last_project: str = ""        # the project folder last open: the app reopens it when started without one
     last_selections: str = ""     # JSON {project folder: {"page": name, "records": [ids]}}: selected at quit
+    zooms: str = ""               # JSON {project folder: the page view's zoom factor}
 
     def last_page(self, project: str) -> str | None:
         value = _by_project(self.last_pages).get(project)
@@ -73,6 +75,16 @@ class Settings:
 
     def remember_selection(self, project: str, page: str, records: Sequence[int]) -> None:
         self.last_selections = _with_project(self.last_selections, project, {"page": page, "records": list(records)})
+
+    def zoom(self, project: str) -> float:
+        """The zoom the project's pages were last shown at; 1.0 when none was kept or it is out of reason."""
+        value = _by_project(self.zooms).get(project)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not MIN_ZOOM <= value <= MAX_ZOOM:
+            return 1.0
+        return float(value)
+
+    def remember_zoom(self, project: str, factor: float) -> None:
+        self.zooms = _with_project(self.zooms, project, round(float(factor), 3))
 
     @property
     def person(self) -> str:

@@ -1,9 +1,9 @@
 """The main window: pages on the left, the page with its records drawn in the middle, records and review on the
-right, a status bar. It builds the views and wires them to four controllers it owns: `record_actions` (every
+right, a status bar. It builds the views and wires them to five controllers it owns: `record_actions` (every
 edit of the page's records, through the page's undo stack), `reviewing` (review mode and scoring a run), `jobs`
-(the background job and proposing) and `tools` (the history, shortcut sheet, settings and agent windows). Every
-decision (what a click does to a record, which siblings match, how records are classed in review) is a core
-call.
+(the background job and proposing), `tools` (the history, shortcut sheet, settings and agent windows) and `zoom`
+(the page's zoom). Every decision (what a click does to a record, which siblings match, how records are classed
+in review) is a core call.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from .review_controller import ReviewController
 from .review_panel import ReviewPanel
 from .shortcuts import SHORTCUTS, key_sequences
 from .tool_windows import ToolWindows
+from .zoom import ZoomControl
 
 _BUTTONS = (("accept", "Accept"), ("reject", "Reject"), ("new_record", "New"), ("siblings", "Siblings"),
             ("merge", "Merge"), ("split", "Split"), ("delete", "Delete"), ("propose", "Propose"))
@@ -111,6 +112,7 @@ class MainWindow(QMainWindow):
         self.reviewing = ReviewController(self)
         self.jobs = JobController(self)
         self.tools = ToolWindows(self)
+        self.zoom = ZoomControl(self)
         self._build_layout()
         self.actions_by_name: dict[str, QAction] = {}
         self._build_actions()
@@ -154,7 +156,7 @@ class MainWindow(QMainWindow):
 
     def _handler(self, name: str) -> Callable[[], None]:
         """What a shortcut's action does: `do_NAME` of the window or of the controller it belongs to."""
-        for owner in (self, self.record_actions, self.reviewing, self.jobs, self.tools):
+        for owner in (self, self.record_actions, self.reviewing, self.jobs, self.tools, self.zoom):
             handler = getattr(owner, f"do_{name}", None)
             if handler is not None:
                 return handler
@@ -165,8 +167,8 @@ class MainWindow(QMainWindow):
         self.blocked_label = QLabel()
         self.counts_label = QLabel()
         self.saved_label = QLabel("saved")
-        for widget in (self.jobs.progress_bar, self.jobs.cancel_button, self.blocked_label, self.counts_label,
-                       self.saved_label):
+        for widget in (self.jobs.progress_bar, self.jobs.cancel_button, self.zoom.label, self.blocked_label,
+                       self.counts_label, self.saved_label):
             bar.addPermanentWidget(widget)
         self._on_blocked(0)
 
@@ -264,8 +266,8 @@ class MainWindow(QMainWindow):
         self.reload_labels([])
         self.tools.refresh_history()
         self.record_actions.offered_next = False
-        self.settings.remember_page(self._project_key(), name)
-        self._save_where_the_user_was()
+        self.settings.remember_page(self.project_key(), name)
+        self.save_where_the_user_was()
 
     def jump_to_page(self, name: str) -> None:
         if name not in self.page_list.names():
@@ -287,7 +289,7 @@ class MainWindow(QMainWindow):
         if not self._selection_restored:
             self._selection_restored = True
             ids = {label.id for label in self.labels}
-            kept = [i for i in self.settings.last_selection(self._project_key(), self.page_name or "") if i in ids]
+            kept = [i for i in self.settings.last_selection(self.project_key(), self.page_name or "") if i in ids]
             if kept:
                 self.select_records(kept, scroll=False)
                 shown = next((label for label in self.labels if label.id in kept and label.xpaths), None)
@@ -430,9 +432,11 @@ class MainWindow(QMainWindow):
         self._open_first_page()
 
     def _open_first_page(self) -> None:
-        """The page this project was left on (the settings remember it), else the first of the list."""
+        """The page this project was left on (the settings remember it), else the first of the list, at the
+        project's zoom."""
+        self.zoom.restore()
         names = self.page_list.names()
-        last = self.settings.last_page(self._project_key())
+        last = self.settings.last_page(self.project_key())
         if names:
             self.open_page(last if last in names else names[0])
 
@@ -475,14 +479,14 @@ class MainWindow(QMainWindow):
         Not before the first page has been shown: what the last quit remembered would be lost unseen."""
         if self.page_name is None or not self._selection_restored:
             return
-        self.settings.remember_selection(self._project_key(), self.page_name, self.record_panel.selected_ids())
-        self._save_where_the_user_was()
+        self.settings.remember_selection(self.project_key(), self.page_name, self.record_panel.selected_ids())
+        self.save_where_the_user_was()
 
-    def _save_where_the_user_was(self) -> None:
+    def save_where_the_user_was(self) -> None:
         with contextlib.suppress(OSError):  # where the user was is a convenience: never an error
             self.settings.save(self.settings_file)
 
-    def _project_key(self) -> str:
+    def project_key(self) -> str:
         """How the settings name this project (its resolved folder)."""
         return str(self.project.root.resolve())
 

@@ -176,6 +176,7 @@ class PageView(QWidget):
         self._framed = 0  # the latest frame the page reported produced
         self.last_summary: DrawSummary | None = None
         self._waiting: QEventLoop | None = None
+        self._zoom = 1.0
 
     # -- the page -------------------------------------------------------------------------------------------
 
@@ -214,9 +215,29 @@ class PageView(QWidget):
     def blocked_count(self) -> int:
         return self.offline.blocked_count
 
+    @property
+    def zoom(self) -> float:
+        """The page's zoom factor (1.0: CSS pixels are screen pixels)."""
+        return self._zoom
+
+    def set_zoom(self, factor: float) -> None:
+        """Zoom the page (it stays zoomed from page to page). Records, badges and clicks scale with it."""
+        self._zoom = float(factor)
+        if self.view is not None:
+            self.view.setZoomFactor(self._zoom)
+        if self._is_loaded:
+            self._scale_overlay()
+
+    def _scale_overlay(self) -> None:
+        """The overlay's badges, borders and tip keep their size on screen whatever the zoom."""
+        self.offline.run_js_async(f"__recordlens.overlay.setScale({1.0 / self._zoom!r})")
+
     def _on_loaded(self, ok: bool) -> None:
         self._is_loaded = ok
+        if self.view is not None and abs(self.view.zoomFactor() - self._zoom) > 1e-6:
+            self.view.setZoomFactor(self._zoom)  # Chromium keeps a zoom per site: another page may not have it
         if ok:
+            self._scale_overlay()
             self.offline.run_js_async(f"__recordlens.overlay.setAnnotating({json.dumps(self._annotating)})")
             # Always, none included: "drawn" must come for a page without records too (a screenshot waits on it).
             self._send_records()

@@ -63,6 +63,11 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("mark_reviewed", ("V",), "Mark the page reviewed"),
         ("search", ("Ctrl+F",), "Search the pages"),
     ),
+    "View": (
+        ("zoom_in", ("Ctrl+=", "Ctrl++"), "Zoom in (or Ctrl+wheel)"),
+        ("zoom_out", ("Ctrl+-",), "Zoom out"),
+        ("zoom_reset", ("Ctrl+0",), "Actual size (100 %)"),
+    ),
     "Review": (
         ("review", ("F6",), "Switch between labelling and review"),
         ("worst_page", ("W",), "Next worst page of the run under review"),

@@ -86,29 +86,36 @@
 
   // ---- the overlay layer -------------------------------------------------------------------------------
 
+  // --s is 1 / the page's zoom: boxes' borders, badges and the tip keep their size on screen at any zoom.
   const STYLE = `
     :host { all: initial; }
     .layer { position: absolute; left: 0; top: 0; width: 0; height: 0; }
-    .box { position: absolute; box-sizing: border-box; border: 2px solid var(--c); border-radius: 2px;
-           background: color-mix(in srgb, var(--c) 16%, transparent); }
-    .box.selected { border-width: 3px; background: color-mix(in srgb, var(--c) 32%, transparent);
-                    box-shadow: 0 0 0 2px #fff, 0 0 0 4px var(--c); z-index: 2; }
+    .box { position: absolute; box-sizing: border-box; border: calc(2px * var(--s, 1)) solid var(--c);
+           border-radius: 2px; background: color-mix(in srgb, var(--c) 16%, transparent); }
+    .box.selected { border-width: calc(3px * var(--s, 1)); background: color-mix(in srgb, var(--c) 32%, transparent);
+                    box-shadow: 0 0 0 calc(2px * var(--s, 1)) #fff, 0 0 0 calc(4px * var(--s, 1)) var(--c);
+                    z-index: 2; }
     .layer.has-selection .box:not(.selected) { opacity: 0.55; }
-    .badge { position: absolute; min-width: 18px; height: 18px;
-             padding: 0 4px; box-sizing: border-box; border-radius: 9px; background: var(--c); color: #fff;
-             font: bold 11px/18px system-ui, sans-serif; text-align: center; white-space: nowrap;
-             box-shadow: 0 0 0 1px #fff; z-index: 3; }
-    .badge.selected { box-shadow: 0 0 0 2px #fff, 0 0 0 3px var(--c); z-index: 4; }
-    .hover { position: absolute; box-sizing: border-box; border: 2px dashed #1a73e8; display: none;
-             z-index: 5; }
+    .badge { position: absolute; min-width: calc(18px * var(--s, 1)); height: calc(18px * var(--s, 1));
+             padding: 0 calc(4px * var(--s, 1)); box-sizing: border-box; border-radius: calc(9px * var(--s, 1));
+             background: var(--c); color: #fff; font: bold calc(11px * var(--s, 1)) / calc(18px * var(--s, 1))
+             system-ui, sans-serif; text-align: center; white-space: nowrap;
+             box-shadow: 0 0 0 calc(1px * var(--s, 1)) #fff; z-index: 3; }
+    .badge.selected { box-shadow: 0 0 0 calc(2px * var(--s, 1)) #fff, 0 0 0 calc(3px * var(--s, 1)) var(--c);
+                      z-index: 4; }
+    .hover { position: absolute; box-sizing: border-box; border: calc(2px * var(--s, 1)) dashed #1a73e8;
+             display: none; z-index: 5; }
     .tip { position: absolute; display: none; box-sizing: border-box; width: max-content;
-           max-width: min(480px, calc(100vw - 24px)); max-height: 40vh; overflow: hidden; padding: 4px 6px;
-           z-index: 6; background: rgba(32, 33, 36, 0.92); color: #fff; border-radius: 4px;
-           font: 11px/1.35 ui-monospace, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
+           max-width: min(calc(480px * var(--s, 1)), calc(100vw - 24px)); max-height: 40vh; overflow: hidden;
+           padding: calc(4px * var(--s, 1)) calc(6px * var(--s, 1)); z-index: 6;
+           background: rgba(32, 33, 36, 0.92); color: #fff; border-radius: calc(4px * var(--s, 1));
+           font: calc(11px * var(--s, 1)) / 1.35 ui-monospace, monospace; white-space: pre-wrap;
+           overflow-wrap: anywhere; }
     .tip .text { font-family: system-ui, sans-serif; color: #e8eaed; overflow-wrap: break-word; }
   `;
 
   let host = null;
+  let scale = 1; // 1 / the page's zoom (setScale)
   let layer = null;
   let hoverBox = null;
   let tip = null;
@@ -119,6 +126,7 @@
       `<style>${STYLE}</style><div class="layer"></div><div class="hover"></div><div class="tip"></div>`);
     if (!made) return false;
     host = made.host;
+    host.style.setProperty("--s", String(scale));
     [layer, hoverBox, tip] = [".layer", ".hover", ".tip"].map((s) => made.shadow.querySelector(s));
     return true;
   };
@@ -581,8 +589,21 @@
   });
   connect();
 
+  // The page was zoomed: the overlay's own parts are resized to stay as large on screen, and placed again.
+  const setScale = (value) => {
+    scale = value > 0 && Number.isFinite(value) ? value : 1;
+    if (!ensureHost()) return scale;
+    host.style.setProperty("--s", String(scale));
+    records.forEach((r) => {
+      if (r.badge) r.badgeSize = [r.badge.offsetWidth || 18 * scale, r.badge.offsetHeight || 18 * scale];
+    });
+    layout();
+    return scale;
+  };
+
   rl.overlay = {
     show: (specJson) => show(JSON.parse(specJson)),
+    setScale,
     clear: () => show({ records: [] }),
     select,
     locate: (xpathsJson) => locate(JSON.parse(xpathsJson)),

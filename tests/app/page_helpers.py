@@ -19,7 +19,8 @@ def js(view: PageView, expression: str):
 
 
 def viewport_point(view: PageView, xpath: str) -> QPoint:
-    """Scroll the element into view and return the centre of its first line box, in viewport pixels."""
+    """Scroll the element into view and return the centre of its first line box, in the view's pixels (CSS
+    pixels times the page's zoom)."""
     box: list = []
     view.scroll_to(xpath, box.append)
     for _ in range(100):
@@ -32,11 +33,11 @@ def viewport_point(view: PageView, xpath: str) -> QPoint:
         const r = __recordlens.resolve({json.dumps(xpath)}).getClientRects()[0];
         return [r.left + r.width / 2, r.top + r.height / 2];
     }})()""")
-    point = QPoint(round(first[0]), round(first[1]))
     # The point must hit this very element, or the test would check Chromium's layout instead of our path.
-    hit = view.offline.run_js(f"__recordlens.xpathOf(document.elementFromPoint({point.x()}, {point.y()}))")
+    hit = view.offline.run_js(f"__recordlens.xpathOf(document.elementFromPoint({first[0]}, {first[1]}))")
     assert hit == xpath, (hit, xpath)
-    return point
+    zoom = view.view.zoomFactor()
+    return QPoint(round(first[0] * zoom), round(first[1] * zoom))
 
 
 def click_element(view: PageView, xpath: str, modifier=Qt.KeyboardModifier.NoModifier) -> QPoint:
