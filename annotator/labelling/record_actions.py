@@ -358,6 +358,9 @@ class RecordActions:
         window = self.window
         if window.page_name is None:
             return
+        if window.project.page(window.page_name).status == status:
+            window.message(f"page {window.page_name} is already {status}")
+            return
         command = StatusCommand(window.project, window.page_name, status, window.person, self._on_store_changed)
         if self._pushed(window.page_name, command, "") is None:
             return

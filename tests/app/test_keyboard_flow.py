@@ -74,6 +74,18 @@ def test_l_on_a_page_with_proposals_says_what_export_does_and_asks_again(qtbot, 
     assert "in progress" in words and "proposed" not in words
 
 
+def test_l_on_a_page_already_labelled_records_nothing_and_says_so(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    key(window, "L")
+    assert window.project.page("2").status == "labelled"
+    history, steps = len(window.project.history("2")), window.undo_group.activeStack().count()
+    key(window, "L")
+    assert window.project.page("2").status == "labelled"
+    assert (len(window.project.history("2")), window.undo_group.activeStack().count()) == (history, steps)
+    assert window.statusBar().currentMessage() == "page 2 is already labelled"
+
+
 def test_the_project_reopens_on_the_page_it_was_left_on(qtbot, tmp_path, project_dir):
     settings_file = tmp_path / "settings.json"
 
