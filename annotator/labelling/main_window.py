@@ -1,9 +1,9 @@
 """The main window: pages on the left, the page with its records drawn in the middle, records and review on the
-right, a status bar. It builds the views and wires them to five controllers it owns: `record_actions` (every
+right, a status bar. It builds the views and wires them to six controllers it owns: `record_actions` (every
 edit of the page's records, through the page's undo stack), `reviewing` (review mode and scoring a run), `jobs`
-(the background job and proposing), `tools` (the history, shortcut sheet, settings and agent windows) and `zoom`
-(the page's zoom). Every decision (what a click does to a record, which siblings match, how records are classed
-in review) is a core call.
+(the background job and proposing), `tools` (the history, shortcut sheet, settings and agent windows), `zoom`
+(the page's zoom) and `importing` (pages imported from the window, or dropped on it). Every decision (what a
+click does to a record, which siblings match, how records are classed in review) is a core call.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QPainter, QPixmap, QUndoGroup
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QPainter, QPixmap, QUndoGroup
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -33,6 +33,7 @@ from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, settings_path
 from .job_controller import JobController
 from .messages_dialog import MessageLog
+from .page_import import PageImport, dropped_paths
 from .page_list import PageList
 from .page_view import PageView
 from .propose import ProposeWorker
@@ -113,7 +114,9 @@ class MainWindow(QMainWindow):
         self.jobs = JobController(self)
         self.tools = ToolWindows(self)
         self.zoom = ZoomControl(self)
+        self.importing = PageImport(self)
         self._build_layout()
+        self.setAcceptDrops(True)  # pages dropped on the window are imported (the page view passes drops on)
         self.actions_by_name: dict[str, QAction] = {}
         self._build_actions()
         self._build_status_bar()
@@ -156,7 +159,8 @@ class MainWindow(QMainWindow):
 
     def _handler(self, name: str) -> Callable[[], None]:
         """What a shortcut's action does: `do_NAME` of the window or of the controller it belongs to."""
-        for owner in (self, self.record_actions, self.reviewing, self.jobs, self.tools, self.zoom):
+        for owner in (self, self.record_actions, self.reviewing, self.jobs, self.tools, self.zoom,
+                      self.importing):
             handler = getattr(owner, f"do_{name}", None)
             if handler is not None:
                 return handler
@@ -225,9 +229,9 @@ class MainWindow(QMainWindow):
         self.messages.add(text)
         self.tools.refresh_messages()
         self.statusBar().showMessage(text, ms)
-        self.statusBar().setToolTip(f"{text}\n\n(Recent messages: {self._messages_keys()})")
+        self.statusBar().setToolTip(f"{text}\n\n(Recent messages: {self.messages_keys()})")
 
-    def _messages_keys(self) -> str:
+    def messages_keys(self) -> str:
         action = self.actions_by_name.get("messages")
         return action.shortcut().toString() if action is not None else "Application menu"
 
@@ -489,6 +493,16 @@ class MainWindow(QMainWindow):
     def project_key(self) -> str:
         """How the settings name this project (its resolved folder)."""
         return str(self.project.root.resolve())
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
+        if dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt override)
+        paths = dropped_paths(event.mimeData())
+        if paths:
+            event.acceptProposedAction()
+            self.importing.import_paths(paths)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         self.shutdown()

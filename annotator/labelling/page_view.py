@@ -151,6 +151,8 @@ class PageView(QWidget):
         super().__init__(parent)
         self.offline = OfflinePage(with_view=True)
         self.view = self.offline.view
+        # A file dropped on the page would be opened by Chromium in the snapshot's place: the window imports it.
+        self.view.setAcceptDrops(False)
         self.scroll_marks = ScrollMarks()
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -62,6 +62,8 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("mark_labelled", ("L",), "Mark the page labelled"),
         ("mark_reviewed", ("V",), "Mark the page reviewed"),
         ("search", ("Ctrl+F",), "Search the pages"),
+        ("import_pages", ("Ctrl+I",), "Import saved pages (MHTML, HTML)… (or drop them on the window)"),
+        ("import_folder", ("Ctrl+Shift+I",), "Import a folder of pages, or a dataset with its labels (html/, gt/)…"),
     ),
     "View": (
         ("zoom_in", ("Ctrl+=", "Ctrl++"), "Zoom in (or Ctrl+wheel)"),

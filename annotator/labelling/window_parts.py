@@ -1,6 +1,6 @@
-"""What the labelling window's controllers (record actions, review, jobs, tool windows) may use of the window: a
-Protocol, so that each controller depends on this contract and not on `MainWindow` itself (the window imports
-them)."""
+"""What the labelling window's controllers (record actions, review, jobs, tool windows, zoom, import) may use of
+the window: a Protocol, so that each controller depends on this contract and not on `MainWindow` itself (the
+window imports them)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,8 @@ class LabellingWindow(Protocol):
     reviewing: Any
     jobs: Any
     tools: Any
+    zoom: Any
+    importing: Any
 
     @property
     def person(self) -> Provenance: ...
@@ -51,6 +53,8 @@ class LabellingWindow(Protocol):
     def edit(self, text: str, change: Callable[[], Change]) -> Change | None: ...
 
     def message(self, text: str, ms: int = 6000) -> None: ...
+
+    def messages_keys(self) -> str: ...
 
     def label(self, record_id: int) -> Label | None: ...
 
@@ -69,3 +73,9 @@ class LabellingWindow(Protocol):
     def scroll_to_selected(self) -> None: ...
 
     def saved(self) -> None: ...
+
+    def refresh_pages(self) -> None: ...
+
+    def project_key(self) -> str: ...
+
+    def save_where_the_user_was(self) -> None: ...

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QLabel
 from ..settings import MAX_ZOOM, MIN_ZOOM
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .window_parts import LabellingWindow
 
 WHEEL_STEP = 120  # one notch of a mouse wheel, in Qt's eighths of a degree
 # Chromium's own stops, so the app zooms like the browser the user knows.
@@ -49,8 +49,8 @@ class ZoomControl(QObject):
     """The window's zoom: its three actions (`do_zoom_in`, `do_zoom_out`, `do_zoom_reset`), Ctrl+wheel over the
     page, the status bar's word on it, and the project's remembered factor."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: LabellingWindow) -> None:
+        super().__init__(window)  # type: ignore[arg-type]  (the window is a QObject)
         self.window = window
         self.label = QLabel()
         self.label.setToolTip("the page's zoom (Ctrl+0: back to 100 %)")

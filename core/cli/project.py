@@ -106,22 +106,13 @@ def cmd_import(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
         report = import_paths(project, args.paths, annotator=args.annotator,
                               progress=lambda items: progress(items, label="importing", enabled=not args.quiet))
-    for message in report.warnings:
+    for message in report.warning_lines():
         _warn(message)
-    for page, count in report.flagged.items():
-        _warn(f"page {page}: {count} record(s) hold XPaths that name no element of the page (kept, flagged)")
     for problem in report.problems:
         print(f"not imported: {problem}", file=sys.stderr)
-    whose = f" of annotator {args.annotator}" if args.annotator else ""
-    checked = report.label_check
-    if checked is not None:  # what `labels check` says of the pages just imported with labels
-        for line in checked.findings():
-            print(f"labels: {line}")
-        among = (f", policy against the project's {len(checked.pages) + len(report.project_checks)} pages with "
-                 "labels" if report.project_checks else "")
-        print(f"label check of the pages imported with labels{whose}{among}: {checked.summary()}")
-    print(f"imported {len(report.imported)} page(s) with {report.labels} label(s){whose}; "
-          f"{len(report.unchanged)} already in the project; {len(report.problems)} not imported")
+    for line in report.label_lines(args.annotator):
+        print(line)
+    print(report.summary(args.annotator))
     return 1 if report.problems else 0
 
 

@@ -87,6 +87,29 @@ class ImportReport:
         against the majority of every page of the project with labels."""
         return summarise(self.checks, self.project_checks) if self.checks else None
 
+    def warning_lines(self) -> list[str]:
+        """What was imported but deserves a look: snapshot warnings, records holding XPaths that name nothing."""
+        return self.warnings + [f"page {page}: {count} record(s) hold XPaths that name no element of the page "
+                                "(kept, flagged)" for page, count in self.flagged.items()]
+
+    def label_lines(self, annotator: str | None = None) -> list[str]:
+        """What `labels check` says of the pages just imported with labels (none when none was)."""
+        checked = self.label_check
+        if checked is None:
+            return []
+        among = (f", policy against the project's {len(checked.pages) + len(self.project_checks)} pages with "
+                 "labels" if self.project_checks else "")
+        return [f"labels: {line}" for line in checked.findings()] + [
+            f"label check of the pages imported with labels{_whose(annotator)}{among}: {checked.summary()}"]
+
+    def summary(self, annotator: str | None = None) -> str:
+        return (f"imported {len(self.imported)} page(s) with {self.labels} label(s){_whose(annotator)}; "
+                f"{len(self.unchanged)} already in the project; {len(self.problems)} not imported")
+
+
+def _whose(annotator: str | None) -> str:
+    return f" of annotator {annotator}" if annotator else ""
+
 
 def import_paths(project: Project, paths: Iterable[str | Path],
                  progress: Progress = lambda items: items, *, annotator: str | None = None) -> ImportReport:
@@ -127,7 +150,7 @@ def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource
         elif path.is_file() and path.suffix.lower() in PAGE_SUFFIXES:
             sources.append(PageSource(path.stem, path))
         elif (odd := not_a_page_file(path)) is not None:
-            report.problems.append(ImportProblem(path, f"not imported: {odd}"))
+            report.problems.append(ImportProblem(path, odd))
         else:
             report.problems.append(ImportProblem(path, "not an MHTML or HTML file (.mhtml, .mht, .html, .htm)"))
     return sources
@@ -156,7 +179,7 @@ def _report_odd_entries(folder: Path, report: ImportReport) -> None:
         return
     for entry in entries:
         if entry.suffix.lower() in PAGE_SUFFIXES and (odd := not_a_page_file(entry)) is not None:
-            report.problems.append(ImportProblem(entry, f"not imported: {odd}"))
+            report.problems.append(ImportProblem(entry, odd))
 
 
 def _dataset_sources(root: Path, report: ImportReport) -> list[PageSource]:

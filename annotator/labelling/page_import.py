@@ -1,0 +1,92 @@
+"""Importing pages from the window: files (Ctrl+I), a folder or a dataset with its labels (Ctrl+Shift+I), or files
+and folders dropped on the window. The core's import runs as a background job on its own Project; the page list
+grows when it ends, the status bar says what was imported, and every warning, refusal and label finding is kept
+under Recent messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QMimeData
+from PySide6.QtWidgets import QFileDialog
+
+from ...core.store import ImportReport, Project, import_paths
+from ..qt.jobs import BackgroundJob
+
+if TYPE_CHECKING:
+    from .window_parts import LabellingWindow
+
+PAGE_FILTER = "Saved pages (*.mhtml *.mht *.html *.htm);;All files (*)"
+
+
+def dropped_paths(mime: QMimeData) -> list[Path]:
+    """The local files and folders a drag carries (links to the web are not pages to import)."""
+    return [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile()] if mime.hasUrls() else []
+
+
+class PageImport:
+    """The window's import: its two actions (`do_import_pages`, `do_import_folder`) and `import_paths`, which a
+    drop calls too. Owned by the window as `window.importing`."""
+
+    def __init__(self, window: LabellingWindow) -> None:
+        self.window = window
+        self.last_report: ImportReport | None = None
+
+    def do_import_pages(self) -> None:
+        files, _ = QFileDialog.getOpenFileNames(self.window, "Import saved pages into the project",  # type: ignore[arg-type]
+                                                str(Path.home()), PAGE_FILTER)
+        if files:
+            self.import_paths([Path(f) for f in files])
+
+    def do_import_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(  # type: ignore[call-overload]
+            self.window, "Import a folder of pages, or a dataset (html/ and gt/)", str(Path.home()))
+        if folder:
+            self.import_paths([Path(folder)])
+
+    def import_paths(self, paths: Sequence[Path]) -> BackgroundJob | None:
+        """Import `paths` in the background (each page whole or not at all, as `recordlens import` does)."""
+        if not paths:
+            self.window.message("nothing to import: drop saved pages (.mhtml, .html) or folders of them")
+            return None
+        reports: list[ImportReport] = []
+
+        def work(project: Project, job: BackgroundJob) -> None:
+            def each(sources):  # noqa: ANN001, ANN202 - the core's progress wrapper over its page sources
+                sources = list(sources)
+                for done, source in enumerate(sources):
+                    job.check()  # a cancel stops between pages: the pages imported so far stay
+                    job.report(done, len(sources), source.name)
+                    yield source
+
+            reports.append(import_paths(project, paths, each))
+
+        job = BackgroundJob(self.window.project.root, work)
+        job.done.connect(lambda cancelled, _failure: self._imported(reports, cancelled))
+        what = f"importing {paths[0].name}" + (f" and {len(paths) - 1} more" if len(paths) > 1 else "")
+        return job if self.window.jobs.start(job, what, done=lambda: self._summary(reports)) else None
+
+    def _imported(self, reports: list[ImportReport], cancelled: bool) -> None:
+        """The job has ended (also when cancelled: the pages imported before the cancel are in the project)."""
+        window = self.window
+        window.refresh_pages()
+        if not reports:
+            return
+        report = self.last_report = reports[0]
+        for line in (report.warning_lines() + [f"not imported: {p}" for p in report.problems]
+                     + report.label_lines()):
+            window.messages.add(line)
+        window.tools.refresh_messages()
+        if window.page_name is None and report.imported and not cancelled:
+            window.open_page(report.imported[0])
+
+    def _summary(self, reports: list[ImportReport]) -> str:
+        if not reports:
+            return "import ended"
+        report = reports[0]
+        details = len(report.warning_lines()) + len(report.problems) + len(report.label_lines())
+        more = f" ({details} more line(s) under Recent messages, {self.window.messages_keys()})" if details else ""
+        return report.summary() + more
