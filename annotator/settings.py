@@ -57,6 +57,7 @@ class Settings:
     last_project: str = ""        # the project folder last open: the app reopens it when started without one
     last_selections: str = ""     # JSON {project folder: {"page": name, "records": [ids]}}: selected at quit
     zooms: str = ""               # JSON {project folder: the page view's zoom factor}
+    import_folder: str = ""       # where pages were last imported from: the import dialogs open there
 
     def last_page(self, project: str) -> str | None:
         value = _by_project(self.last_pages).get(project)

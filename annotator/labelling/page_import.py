@@ -37,15 +37,20 @@ class PageImport:
 
     def do_import_pages(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(self.window, "Import saved pages into the project",  # type: ignore[arg-type]
-                                                str(Path.home()), PAGE_FILTER)
+                                                self._start_folder(), PAGE_FILTER)
         if files:
             self.import_paths([Path(f) for f in files])
 
     def do_import_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(  # type: ignore[call-overload]
-            self.window, "Import a folder of pages, or a dataset (html/ and gt/)", str(Path.home()))
+            self.window, "Import a folder of pages, or a dataset (html/ and gt/)", self._start_folder())
         if folder:
             self.import_paths([Path(folder)])
+
+    def _start_folder(self) -> str:
+        """Where the dialogs open: where pages were last imported from, while it is still there."""
+        last = Path(self.window.settings.import_folder) if self.window.settings.import_folder else None
+        return str(last if last is not None and last.is_dir() else Path.home())
 
     def import_paths(self, paths: Sequence[Path]) -> BackgroundJob | None:
         """Import `paths` in the background (each page whole or not at all, as `recordlens import` does)."""
@@ -53,6 +58,9 @@ class PageImport:
             self.window.message("nothing to import: drop saved pages (.mhtml, .html) or folders of them")
             return None
         reports: list[ImportReport] = []
+        # The next dialog opens beside what was imported (a file's folder; a folder's or a dataset's parent).
+        self.window.settings.import_folder = str(paths[0].absolute().parent)
+        self.window.save_where_the_user_was()
 
         def work(project: Project, job: BackgroundJob) -> None:
             def each(sources):  # noqa: ANN001, ANN202 - the core's progress wrapper over its page sources

@@ -89,9 +89,16 @@ def test_files_dropped_on_the_window_are_imported_and_the_broken_ones_refused_wi
 
 def test_ctrl_i_imports_the_files_chosen_and_a_page_imported_again_is_left_as_it_is(
         qtbot, tmp_path: Path, project_dir: Path, monkeypatch):
-    page = tmp_path / "2.html"
+    (tmp_path / "saved").mkdir()
+    page = tmp_path / "saved" / "2.html"
     page.write_text(PAGE.format(title="Second"), encoding="utf-8")
-    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *args, **kwargs: ([str(page)], ""))
+    opened_in: list[str] = []
+
+    def choose(_parent, _title, folder, _filter):  # noqa: ANN001, ANN202 - the dialog's signature
+        opened_in.append(folder)
+        return [str(page)], ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", choose)
     window = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
     try:
         QTest.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
@@ -105,6 +112,9 @@ def test_ctrl_i_imports_the_files_chosen_and_a_page_imported_again_is_left_as_it
         assert window.statusBar().currentMessage() == (
             "imported 0 page(s) with 0 label(s); 1 already in the project; 0 not imported")
         assert len(window.project.labels("2")) == 1
+        # The first dialog opened in the home folder, the second where the page was imported from.
+        assert opened_in == [str(Path.home()), str(tmp_path / "saved")]
+        assert Settings.load(tmp_path / "settings.json").import_folder == str(tmp_path / "saved")
     finally:
         window.close()
 
