@@ -58,28 +58,35 @@ class PageImport:
             self.window.message("nothing to import: drop saved pages (.mhtml, .html) or folders of them")
             return None
         reports: list[ImportReport] = []
-        # The next dialog opens beside what was imported (a file's folder; a folder's or a dataset's parent).
-        self.window.settings.import_folder = str(paths[0].absolute().parent)
-        self.window.save_where_the_user_was()
+        root = self.window.project.root
 
         def work(project: Project, job: BackgroundJob) -> None:
             def each(sources):  # noqa: ANN001, ANN202 - the core's progress wrapper over its page sources
                 sources = list(sources)
                 for done, source in enumerate(sources):
-                    job.check()  # a cancel stops between pages: the pages imported so far stay
+                    if job.cancelled:  # stop between pages: those imported so far stay, and so does their report
+                        return
                     job.report(done, len(sources), source.name)
                     yield source
 
             reports.append(import_paths(project, paths, each))
 
-        job = BackgroundJob(self.window.project.root, work)
-        job.done.connect(lambda cancelled, _failure: self._imported(reports, cancelled))
+        job = BackgroundJob(root, work)
+        job.done.connect(lambda cancelled, _failure: self._imported(root, reports, cancelled))
         what = f"importing {paths[0].name}" + (f" and {len(paths) - 1} more" if len(paths) > 1 else "")
-        return job if self.window.jobs.start(job, what, done=lambda: self._summary(reports)) else None
+        if not self.window.jobs.start(job, what, done=lambda: self._summary(reports)):
+            return None
+        # The next dialog opens beside what was imported (a file's folder; a folder's or a dataset's parent).
+        self.window.settings.import_folder = str(paths[0].absolute().parent)
+        self.window.save_where_the_user_was()
+        return job
 
-    def _imported(self, reports: list[ImportReport], cancelled: bool) -> None:
-        """The job has ended (also when cancelled: the pages imported before the cancel are in the project)."""
+    def _imported(self, root: Path, reports: list[ImportReport], cancelled: bool) -> None:
+        """The job has ended (also when cancelled: the pages imported before the cancel are in the project, and
+        the report says which)."""
         window = self.window
+        if window.project.root != root:  # another project was opened meanwhile: this import is not its news
+            return
         window.refresh_pages()
         if not reports:
             return

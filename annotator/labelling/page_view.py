@@ -223,7 +223,8 @@ class PageView(QWidget):
         return self._zoom
 
     def set_zoom(self, factor: float) -> None:
-        """Zoom the page (it stays zoomed from page to page). Records, badges and clicks scale with it."""
+        """Zoom the page (it stays zoomed from page to page). Record boxes and clicks follow the page; badges,
+        borders and the hover tip keep their size on screen."""
         self._zoom = float(factor)
         if self.view is not None:
             self.view.setZoomFactor(self._zoom)
@@ -237,7 +238,7 @@ class PageView(QWidget):
     def _on_loaded(self, ok: bool) -> None:
         self._is_loaded = ok
         if self.view is not None and abs(self.view.zoomFactor() - self._zoom) > 1e-6:
-            self.view.setZoomFactor(self._zoom)  # Chromium keeps a zoom per site: another page may not have it
+            self.view.setZoomFactor(self._zoom)  # a new document may come with another zoom: set it again
         if ok:
             self._scale_overlay()
             self.offline.run_js_async(f"__recordlens.overlay.setAnnotating({json.dumps(self._annotating)})")

@@ -2,8 +2,9 @@
 the window's status bar shows a zoom other than 100 %, and each project remembers its own (a page of huge cards
 is labelled zoomed out, a page of small print zoomed in).
 
-The page's records are drawn inside the page, so Chromium scales them with it: boxes, badges and clicks stay on
-their elements at any zoom.
+The page's records are drawn inside the page, so Chromium zooms their boxes with it and clicks stay on their
+elements; the overlay's own parts (badges, borders, the hover tip) are scaled by the inverse, so that they keep
+their size on screen (page_view.set_zoom).
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ class ZoomControl(QObject):
         self._show(factor)
         self.window.settings.remember_zoom(self.window.project_key(), factor)
         self.window.save_where_the_user_was()
-        self.window.message(zoom_words(factor), 2500)
+        if abs(factor - 1.0) < 1e-3:  # the status bar's zoom word hides at 100 %: say it once
+            self.window.message(zoom_words(factor), 2500)
 
     def _show(self, factor: float) -> None:
         self.window.page_view.set_zoom(factor)

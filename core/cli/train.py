@@ -27,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the model file to write (JSON); with --project the default is the project's own "
                         "model (PROJECT/models/selector.json), which the app's Propose then uses")
     p.add_argument("--seed", type=int, default=0, help="the seed (default 0)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="fit in N processes at once (default: one per core this process may use; 1: none). "
+                        "The model is the same whatever N")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
 
@@ -52,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
         raise RecordLensError("train --pages ... --gt ... needs --out MODEL")
     args.out = writable_model_path(args.out or project_model_path(args.project))
     check_seed(args.seed)
+    if args.workers is not None and args.workers < 1:
+        raise RecordLensError(f"--workers must be at least 1 (got {args.workers})")
     start = time.perf_counter()
     if args.project:
         labelled = project_pages(args.project)
@@ -61,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         names = ", ".join(sorted({lp.source for lp in labelled}))
         description = f"{len(labelled)} labelled pages of {names}"
     examples = prepare(progress(labelled, label="candidates", enabled=not args.quiet))
-    model = fit(examples, seed=args.seed, description=description)
+    model = fit(examples, seed=args.seed, description=description, workers=args.workers)
     out = save_model(model, args.out)
     size = out.stat().st_size
     print(f"{out}: selector model from {description}, seed {args.seed}, {size / 1e3:.0f} kB, "

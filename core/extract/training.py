@@ -28,6 +28,7 @@ from ..records.model import TextKeyIndex
 from ..records.score import score_expanded
 from .candidates import PageCandidates, feature_matrix, page_candidates
 from .context import context_features
+from .fit_pool import map_fits, requested_workers
 from .labels_match import expanded_records, region_targets
 from .selector import select
 from .selector_model import FEATURES, Blend, Ensemble, Forest, Learner, SelectorModel, Stages
@@ -184,21 +185,56 @@ def folds(count: int, k: int, seed: int) -> list[list[int]]:
     return [sorted(order[i::k]) for i in range(k)]
 
 
-def _first_stage(examples: Sequence[Example], seed: int, config: FitConfig) -> Learner:
+FitTask = tuple[np.ndarray, np.ndarray, np.ndarray, int, FitConfig]  # x, y, weights, seed, settings
+# Below this many candidate rows times trees (about ten seconds of fitting on one core) starting worker
+# processes (a second or two each) costs more than it saves, so small fits stay in this process.
+MIN_PARALLEL_ROW_TREES = 2_000_000
+
+
+class _PendingFits(Sequence[FitTask]):
+    """Fits described by how to build their inputs, each built only when read: a stacked matrix per fit of a
+    large project is too much memory to hold forty at once."""
+
+    def __init__(self) -> None:
+        self._builds: list[Callable[[], FitTask]] = []
+        self.rows = 0  # candidate rows over every fit
+
+    def add(self, examples: Sequence[Example], build: Callable[[], FitTask]) -> int:
+        self._builds.append(build)
+        self.rows += sum(len(e.features) for e in examples)
+        return len(self._builds) - 1
+
+    def __len__(self) -> int:
+        return len(self._builds)
+
+    def __getitem__(self, index):  # noqa: ANN001, ANN204 - one fit's inputs (slices are not needed)
+        return self._builds[index]()
+
+
+def _fits(tasks: _PendingFits, config: FitConfig, workers: int | None) -> list[Learner]:
+    """The tasks fitted, over worker processes when asked for (`workers`, or the variable) or else when worth it."""
+    asked = workers is not None or requested_workers() is not None
+    if not asked and tasks.rows * config.trees < MIN_PARALLEL_ROW_TREES:
+        workers = 1
+    return map_fits(_fit_task, tasks, workers)
+
+
+def _fit_task(task: FitTask) -> Learner:
+    """One fit, as a worker process runs it (a module-level function, so that it can be sent there)."""
+    return _fit_learner(*task)
+
+
+def _first_stage_task(examples: Sequence[Example], seed: int, config: FitConfig) -> FitTask:
     x, y, w = _stack(examples, [e.features for e in examples], config.page_weighting)
-    return _fit_learner(x, y, w, seed, config)
+    return x, y, w, seed, config
 
 
-def _out_of_fold(examples: Sequence[Example], seed: int, config: FitConfig) -> list[np.ndarray]:
-    """First-stage probabilities of every training page from a first stage fitted without it (inner CV), so
-    that the second stage learns from the first stage as it behaves on pages it has not seen."""
-    out: list[np.ndarray] = [np.zeros(0)] * len(examples)
-    for held in folds(len(examples), INNER_FOLDS, seed + 1):
-        held_set = set(held)
-        first = _first_stage([e for i, e in enumerate(examples) if i not in held_set], seed, config)
-        for i in held:
-            out[i] = first.predict(examples[i].features)
-    return out
+def _second_stage_task(examples: Sequence[Example], p1: Sequence[np.ndarray], seed: int, config: FitConfig
+                       ) -> FitTask:
+    matrices = [np.hstack([e.features, context_features(e.candidates, p, e.features)]) if len(e.features)
+                else np.zeros((0, len(FEATURES["second"]))) for e, p in zip(examples, p1, strict=True)]
+    x, y, w = _stack(examples, matrices, config.page_weighting)
+    return x, y, w, seed, config
 
 
 def bags(count: int, seed: int, config: FitConfig) -> list[list[int]]:
@@ -221,22 +257,53 @@ def _both_kinds(examples: Sequence[Example]) -> bool:
     return any(t >= POSITIVE for t in targets) and any(t < POSITIVE for t in targets)
 
 
-def _fit_member(examples: Sequence[Example], seed: int, config: FitConfig) -> Stages:
-    first = _first_stage(examples, seed, config)
-    inner_trainable = all(_both_kinds([e for i, e in enumerate(examples) if i not in held])
-                          for held in map(set, folds(len(examples), INNER_FOLDS, seed + 1)))
-    if config.stages != 2 or len(examples) < FULL_MODEL_PAGES or not inner_trainable:
-        return Stages(first)  # too few pages, or records on too few of them, for the inner cross-validation
-    p1 = _out_of_fold(examples, seed, config)
-    matrices = [np.hstack([e.features, context_features(e.candidates, p, e.features)]) if len(e.features)
-                else np.zeros((0, len(FEATURES["second"]))) for e, p in zip(examples, p1, strict=True)]
-    x, y, w = _stack(examples, matrices, config.page_weighting)
-    return Stages(first, _fit_learner(x, y, w, seed, config))
+def _has_second_stage(examples: Sequence[Example], seed: int, config: FitConfig) -> bool:
+    """Whether a member learns a second stage: enough pages, and records on enough of them, for the inner
+    cross-validation its training rows come from."""
+    if config.stages != 2 or len(examples) < FULL_MODEL_PAGES:
+        return False
+    return all(_both_kinds([e for i, e in enumerate(examples) if i not in held])
+               for held in map(set, folds(len(examples), INNER_FOLDS, seed + 1)))
+
+
+def _fit_members(members: Sequence[tuple[Sequence[Example], int]], config: FitConfig, workers: int | None
+                 ) -> list[Stages]:
+    """Every member (its pages and seed) in two rounds of fits that do not depend on each other, each round
+    spread over the cores: first every member's first stage and the first stages of its inner folds; then,
+    from the inner folds' out-of-fold probabilities (so that the second stage learns from the first as it
+    behaves on pages it has not seen), every member's second stage."""
+    tasks = _PendingFits()
+    plans: list[tuple[int, list[tuple[int, list[int]]]]] = []  # per member: its first fit, its inner folds' fits
+    for examples, seed in members:
+        first = tasks.add(examples, lambda examples=examples, seed=seed: _first_stage_task(examples, seed, config))
+        inner: list[tuple[int, list[int]]] = []
+        if _has_second_stage(examples, seed, config):
+            for held in folds(len(examples), INNER_FOLDS, seed + 1):
+                kept = [e for i, e in enumerate(examples) if i not in set(held)]
+                inner.append((tasks.add(kept, lambda kept=kept, seed=seed: _first_stage_task(kept, seed, config)),
+                              held))
+        plans.append((first, inner))
+    learnt = _fits(tasks, config, workers)
+
+    second_tasks = _PendingFits()
+    for (examples, seed), (_, inner) in zip(members, plans, strict=True):
+        if not inner:
+            continue
+        p1: list[np.ndarray] = [np.zeros(0)] * len(examples)
+        for task_index, held in inner:
+            for i in held:
+                p1[i] = learnt[task_index].predict(examples[i].features)
+        second_tasks.add(examples, lambda examples=examples, p1=p1, seed=seed:
+                         _second_stage_task(examples, p1, seed, config))
+    seconds = iter(_fits(second_tasks, config, workers))
+    return [Stages(learnt[first], next(seconds)) if inner else Stages(learnt[first]) for first, inner in plans]
 
 
 def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfig(), description: str = "",
-        threshold: float = THRESHOLD) -> SelectorModel:
-    """Fit every member on its share of these pages only; the same examples and seed give the same model."""
+        threshold: float = THRESHOLD, workers: int | None = None) -> SelectorModel:
+    """Fit every member on its share of these pages only; the same examples and seed give the same model, with
+    any number of worker processes (`workers`; None: `fit_pool.fit_workers()` when the fits are large enough).
+    """
     import sklearn
 
     check_seed(seed)
@@ -245,7 +312,8 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
     # A share that happens to lack one kind of region is dropped (the others still see every page).
     shares = [share for share in bags(len(examples), seed, config)
               if _both_kinds([examples[i] for i in share])] or [list(range(len(examples)))]
-    members = [_fit_member([examples[i] for i in share], seed + b, config) for b, share in enumerate(shares)]
+    members = _fit_members([([examples[i] for i in share], seed + b) for b, share in enumerate(shares)], config,
+                           workers)
     provenance = {
         "trained_on": description or f"{len(examples)} labelled pages",
         "pages": [{"name": e.name, "source": e.source, "digest": e.digest} for e in examples],
@@ -364,13 +432,13 @@ class FoldResult:
     fold: int
 
 
-def cross_validate(examples: Sequence[Example], k: int = 5, seed: int = 0, config: FitConfig = FitConfig()
-                   ) -> list[FoldResult]:
+def cross_validate(examples: Sequence[Example], k: int = 5, seed: int = 0, config: FitConfig = FitConfig(),
+                   workers: int | None = None) -> list[FoldResult]:
     """Page-grouped k-fold CV: each page is scored by a model (and threshold) fitted on the other folds only."""
     results: list[FoldResult] = []
     for f, held in enumerate(folds(len(examples), k, seed)):
         held_set = set(held)
-        model = fit([e for i, e in enumerate(examples) if i not in held_set], seed, config)
+        model = fit([e for i, e in enumerate(examples) if i not in held_set], seed, config, workers=workers)
         for i in held:
             e = examples[i]
             results.append(FoldResult(e, model.predict(e.candidates, e.features), model.threshold, f))

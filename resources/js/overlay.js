@@ -208,7 +208,8 @@
   // spot is free of all three, text and badges go before text alone; last, the first spot inside the document.
   const GAP = 2;
   const spots = ([l, t, r, b], [w, h]) => [
-    [l - w - GAP, t], [l, t - h - GAP], [r + GAP, t], [r - w, t], [l, t], [l, b + GAP],
+    [l - w - GAP * scale, t], [l, t - h - GAP * scale], [r + GAP * scale, t], [r - w, t], [l, t],
+    [l, b + GAP * scale],
   ].map(([x, y]) => [x, y, w, h]);
 
   const placeBadges = (boxesByRecord, texts, bounds) => {
@@ -216,7 +217,7 @@
     const inside = (s) => s[0] >= bounds[0] && s[1] >= bounds[1] && s[0] + s[2] <= bounds[2];
     return boxesByRecord.map((box, i) => {
       if (!box) return null;
-      const candidates = spots(box, records[i].badgeSize || [18, 18]).filter(inside);
+      const candidates = spots(box, records[i].badgeSize || [18 * scale, 18 * scale]).filter(inside);
       if (!candidates.length) candidates.push([Math.max(bounds[0], box[0]), Math.max(bounds[1], box[1]), 18, 18]);
       const chosen = candidates.find((c) => !texts.hits(c) && !placed.hits(c))
         || candidates.find((c) => !placed.hits(c)) || candidates[0];
@@ -399,7 +400,7 @@
     layer.appendChild(pending);
     // One read of every new badge's size (one layout), before layout() places them without further reads.
     records.forEach((r) => {
-      if (r.badge && !r.badgeSize) r.badgeSize = [r.badge.offsetWidth || 18, r.badge.offsetHeight || 18];
+      if (r.badge && !r.badgeSize) r.badgeSize = [r.badge.offsetWidth || 18 * scale, r.badge.offsetHeight || 18 * scale];
     });
     const shown = new Set(records.map((r) => r.textKey));
     for (const key of [...textCache.keys()]) if (!shown.has(key)) textCache.delete(key);
@@ -455,7 +456,7 @@
     // An element taller than most of the view is brought in from its top, where its badge is, not its middle.
     const tall = el.getBoundingClientRect().height > 0.8 * (document.documentElement.clientHeight || innerHeight);
     el.scrollIntoView({ block: tall ? "start" : "center", inline: "nearest" });
-    if (tall) window.scrollBy(0, -28);
+    if (tall) window.scrollBy(0, -28 * scale);
     const r = el.getBoundingClientRect();
     return JSON.stringify([r.left, r.top, r.width, r.height]);
   };
@@ -500,10 +501,10 @@
     const fits = (x, y) => x >= vx && y >= vy && x + w <= vx + vw && y + h <= vy + vh;
     const [ex, ey, ew, eh] = rect;
     const candidates = [
-      [clampX(ex), ey + eh + MARGIN],
-      [clampX(ex), ey - h - MARGIN],
-      [ex + ew + MARGIN, clampY(ey)],
-      [ex - w - MARGIN, clampY(ey)],
+      [clampX(ex), ey + eh + MARGIN * scale],
+      [clampX(ex), ey - h - MARGIN * scale],
+      [ex + ew + MARGIN * scale, clampY(ey)],
+      [ex - w - MARGIN * scale, clampY(ey)],
     ];
     let spot = candidates.find(([x, y]) => fits(x, y));
     if (!spot) {

@@ -135,3 +135,23 @@ def test_a_window_on_an_empty_project_shows_the_first_page_imported(qtbot, tmp_p
         assert window.page_view.wait_until_loaded()
     finally:
         window.close()
+
+
+def test_a_cancelled_import_keeps_the_pages_imported_before_it_and_says_which(qtbot, tmp_path: Path,
+                                                                             project_dir: Path):
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for k in range(2, 40):
+        (folder / f"{k}.html").write_text(PAGE.format(title=f"Page {k}"), encoding="utf-8")
+    window = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
+    try:
+        assert window.importing.import_paths([folder]) is not None
+        window.jobs.do_cancel_job()
+        _wait_for_import(qtbot, window)
+        assert window.statusBar().currentMessage() == "cancelled"
+        report = window.importing.last_report
+        assert report is not None and len(report.imported) < 38
+        # Whatever the cancel let in is in the list and in the report, and nothing else is.
+        assert sorted(window.page_list.names()) == sorted(["1", *report.imported])
+    finally:
+        window.close()

@@ -4,6 +4,7 @@ never do, they leave it out. The model lives in the project folder and Propose u
 
 from __future__ import annotations
 
+import logging
 import random
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import SessionKeyStore, Settings
 from recordlens.core.extract import project_model_path
+from recordlens.core.extract.fit_pool import WORKERS_VARIABLE
 from recordlens.core.records import save_records
 from recordlens.core.store import import_paths, init_project, open_project
 from tests.core.test_selector import catalogue
@@ -57,9 +59,14 @@ def proposals_after_learning(qtbot, tmp_path: Path, folder: Path) -> list[tuple[
 
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("with_secondary", [True, False])
-def test_propose_follows_the_projects_own_labels_after_learning(qtbot, tmp_path: Path, with_secondary: bool) -> None:
+def test_propose_follows_the_projects_own_labels_after_learning(qtbot, tmp_path: Path, with_secondary: bool,
+                                                              monkeypatch, caplog) -> None:
+    if with_secondary:  # one of the two learns in worker processes, started from the job's thread as on a laptop
+        monkeypatch.setenv(WORKERS_VARIABLE, "2")
     folder, secondary = project_with_policy(tmp_path / f"p-{with_secondary}", with_secondary=with_secondary)
-    proposed = {x for xpaths in proposals_after_learning(qtbot, tmp_path, folder) for x in xpaths}
+    with caplog.at_level(logging.WARNING):
+        proposed = {x for xpaths in proposals_after_learning(qtbot, tmp_path, folder) for x in xpaths}
+    assert "fitting in this process instead" not in caplog.text
     covered = sum(1 for record in secondary if set(record) <= proposed)
     assert proposed, "nothing proposed"
     if with_secondary:

@@ -35,10 +35,12 @@ def project_dir(tmp_path: Path) -> Path:
 
 
 def _wait_for_zoom(window, factor: float) -> None:
+    """Until the page is drawn at `factor` (Chromium's device pixel ratio is the zoom here); fails if it never is."""
     for _ in range(200):
         if abs(js(window.page_view, "window.devicePixelRatio") - factor) < 0.02:
             break
         spin(20)
+    assert js(window.page_view, "window.devicePixelRatio") == pytest.approx(factor, abs=0.02)
     window.page_view.settled_image()
 
 

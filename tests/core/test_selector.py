@@ -7,6 +7,7 @@ cards and a secondary list beside it), so that label policies can be built by co
 from __future__ import annotations
 
 import json
+import logging
 import random
 from pathlib import Path
 
@@ -64,10 +65,14 @@ def test_converted_model_gives_scikit_learns_probabilities(examples_with_seconda
     assert np.allclose(converted.predict(x), trees.predict_proba(x)[:, 1], atol=1e-9)
 
 
-def test_training_is_deterministic(examples_with_secondary) -> None:
-    first = fit(examples_with_secondary, seed=3, config=SMALL).to_json()
-    again = fit(prepare(labelled_pages(1, 12, with_secondary=True)), seed=3, config=SMALL).to_json()
+def test_training_is_deterministic(examples_with_secondary, caplog) -> None:
+    first = fit(examples_with_secondary, seed=3, config=SMALL, workers=1).to_json()
+    again = fit(prepare(labelled_pages(1, 12, with_secondary=True)), seed=3, config=SMALL, workers=1).to_json()
     assert first == again
+    # Fitted in worker processes, the same bytes: each fit depends on its own inputs only.
+    with caplog.at_level(logging.WARNING):
+        assert fit(examples_with_secondary, seed=3, config=SMALL, workers=2).to_json() == first
+    assert "fitting in this process instead" not in caplog.text  # the workers did fit
 
 
 def test_bagging_leaves_out_a_different_fifth_of_the_pages_for_each_member() -> None:
@@ -337,6 +342,9 @@ def test_train_command_refuses_unclear_input(tmp_path: Path, capsys) -> None:
     assert "--gt" in capsys.readouterr().err
     assert cli_main(["extract", "--method", "repeats", "--model", "m.json", "--pages", str(tmp_path),
                      "--out", str(tmp_path / "r")]) == 2
+    assert cli_main(["train", "--pages", str(tmp_path), "--gt", str(tmp_path), "--out", str(tmp_path / "m.json"),
+                     "--workers", "0"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("html", ["", "<html></html>", "<p>one paragraph</p>",

@@ -1,0 +1,41 @@
+"""One worker of `fit_pool`: reads (index, fit, task) messages pickled on standard input until None, and answers
+each with (index, fit(task)) pickled on standard output, or (index, the error it raised). Run as
+`python -m recordlens.core.extract.fit_worker`."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+import traceback
+
+
+def _sendable(error: Exception) -> Exception:
+    """The error itself when it survives pickling both ways, else a RuntimeError holding its traceback."""
+    try:
+        pickle.loads(pickle.dumps(error))
+        return error
+    except Exception:  # noqa: BLE001 - any error that does not travel is described instead
+        text = "".join(traceback.format_exception(error))
+        return RuntimeError(f"a fit failed in a worker process: {type(error).__name__}: {error}\n{text}")
+
+
+def serve() -> int:
+    # Results go out on a private copy of standard output; anything printed from here on (by Python or by
+    # native code, while importing or fitting) goes to standard error instead of into the results.
+    results = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    requests = sys.stdin.buffer
+    while (message := pickle.load(requests)) is not None:
+        index, fit, task = message
+        try:
+            outcome: object = fit(task)
+        except Exception as error:  # noqa: BLE001 - handed back to the caller, which raises it
+            outcome = _sendable(error)
+        pickle.dump((index, outcome), results, protocol=pickle.HIGHEST_PROTOCOL)
+        results.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve())

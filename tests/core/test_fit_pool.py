@@ -1,0 +1,92 @@
+"""Fits spread over worker processes: results in order, a fit's own error raised as without workers (also one
+that cannot be pickled), output a fit prints kept apart from the results, and a worker that cannot start or dies
+leaves the fits to this process (same results, a warning in the log).
+
+The fit functions below run in the workers, which import this module by name from the repository's root."""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+
+import pytest
+
+from recordlens.core.extract import fit_pool
+from recordlens.core.extract.fit_pool import WORKERS_VARIABLE, fit_workers, map_fits
+
+FALLBACK = "fitting in this process instead"
+
+
+class NeedsTwoArguments(Exception):
+    def __init__(self, a: str, b: str) -> None:  # pickled, it comes back with one argument: it cannot load
+        super().__init__(f"{a} and {b}")
+
+
+def _raise_odd(_task: int) -> int:
+    raise NeedsTwoArguments("this", "that")
+
+
+def _chatty_square(task: int) -> int:
+    print("a fit that prints", task)  # noqa: T201 - what the worker must keep out of its results
+    os.write(1, b"and native output\n")
+    return task * task
+
+
+def _die_in_a_worker(task: tuple[int, int]) -> int:
+    """Kills the process it runs in, unless that is the test's own (the fallback)."""
+    parent, value = task
+    if os.getpid() != parent:
+        os._exit(9)
+    return value
+
+
+@pytest.fixture
+def log(caplog):
+    caplog.set_level(logging.WARNING, logger=fit_pool.__name__)
+    return caplog
+
+
+def test_results_come_back_in_the_order_of_the_tasks(log) -> None:
+    tasks = [float(n * n) for n in range(11)]
+    assert map_fits(math.sqrt, tasks, workers=3) == [float(n) for n in range(11)]
+    assert FALLBACK not in log.text  # the workers did the fits
+
+
+def test_what_a_fit_prints_stays_out_of_the_results(log) -> None:
+    assert map_fits(_chatty_square, list(range(6)), workers=2) == [n * n for n in range(6)]
+    assert FALLBACK not in log.text
+
+
+def test_an_error_a_fit_raises_in_a_worker_is_raised_here() -> None:
+    with pytest.raises(ValueError, match="math domain error"):
+        map_fits(math.sqrt, [4.0, -1.0, 9.0], workers=2)
+
+
+def test_an_error_that_cannot_travel_is_raised_as_its_description() -> None:
+    with pytest.raises(RuntimeError, match="NeedsTwoArguments: this and that"):
+        map_fits(_raise_odd, [1, 2], workers=2)
+
+
+def test_workers_that_cannot_start_leave_the_fits_to_this_process(monkeypatch, log) -> None:
+    monkeypatch.setattr(fit_pool, "WORKER_MODULE", "recordlens.no_such_module")
+    assert map_fits(math.sqrt, [1.0, 4.0, 9.0], workers=2) == [1.0, 2.0, 3.0]
+    assert FALLBACK in log.text
+
+
+def test_a_worker_killed_mid_way_leaves_the_fits_to_this_process(log) -> None:
+    tasks = [(os.getpid(), n) for n in range(4)]
+    assert map_fits(_die_in_a_worker, tasks, workers=2) == [0, 1, 2, 3]
+    assert FALLBACK in log.text and "without its result" in log.text
+
+
+def test_the_number_of_workers_follows_the_request_then_the_variable_then_the_cores(monkeypatch, log) -> None:
+    monkeypatch.delenv(WORKERS_VARIABLE, raising=False)
+    cores = fit_workers()
+    monkeypatch.setenv(WORKERS_VARIABLE, "3")
+    assert fit_workers(2) == 2 and fit_workers() == 3
+    for odd in ("lots", "0", "-2", "²"):
+        monkeypatch.setenv(WORKERS_VARIABLE, odd)
+        assert fit_workers() == cores, odd
+    assert "is not a number of processes" in log.text
+    assert fit_workers(0) == 1
