@@ -240,7 +240,8 @@ class Project(Connection):
         """Add records after the page's last one, in one change.
 
         An extractor's records arrive `proposed` and a person's or a dataset's `accepted`, unless `status` says
-        otherwise. Proposals move a `new` page to `proposed`. XPaths are kept verbatim; `unresolved[k]` lists
+        otherwise. Records move a `new` page to `proposed` ("in progress"), a person's first record as well as an
+        extractor's proposals. XPaths are kept verbatim; `unresolved[k]` lists
         those of record k that resolve to nothing (kept and flagged, never dropped)."""
         status = status or ("proposed" if origin.kind == "extractor" else "accepted")
         _check(status, LABEL_STATUSES, "label status")
@@ -258,7 +259,7 @@ class Project(Connection):
                             "derived_from": [], "created_at": at, "changed_at": at}
                 added.append(self._insert(row))
             detail: dict[str, object] = {}
-            if status == "proposed" and db.execute(
+            if records and db.execute(
                     "UPDATE pages SET status = 'proposed', updated_at = ? WHERE id = ? AND status = 'new'",
                     (at, page_id)).rowcount:
                 detail["page_status"] = {"from": "new", "to": "proposed"}

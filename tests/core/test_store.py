@@ -82,6 +82,15 @@ def test_records_keep_order_provenance_and_status(project: Project) -> None:
     assert (info.true_labels, info.proposed, info.flagged, info.rejected) == (2, 0, 0, 1)
 
 
+def test_a_persons_first_record_moves_a_new_page_into_progress_too(project: Project) -> None:
+    # Found using the app: a record clicked on a new page left it "new", beside its "1 accepted".
+    change = project.add_record("12", ["/body[1]/ul[1]/li[1]"], ANA)
+    assert project.page("12").status == "proposed"  # shown as "in progress"
+    assert change.detail["page_status"] == {"from": "new", "to": "proposed"}  # what an undo puts back
+    project.add_record("12", ["/body[1]/ul[1]/li[2]"], ANA)
+    assert "page_status" not in project.history("12")[-1].detail  # only the first moves it
+
+
 def test_merge_and_split_say_where_records_came_from(project: Project) -> None:
     project.add_records("12", [["/a"], ["/b", "/c"], ["/d"]], MDR)
     a, bc, d = project.labels("12")
