@@ -72,7 +72,7 @@ class PageImport:
             reports.append(import_paths(project, paths, each))
 
         job = BackgroundJob(root, work)
-        job.done.connect(lambda cancelled, _failure: self._imported(root, reports, cancelled))
+        job.done.connect(lambda _cancelled, _failure: self._imported(root, reports))
         what = f"importing {paths[0].name}" + (f" and {len(paths) - 1} more" if len(paths) > 1 else "")
         if not self.window.jobs.start(job, what, done=lambda: self._summary(reports)):
             return None
@@ -81,7 +81,7 @@ class PageImport:
         self.window.save_where_the_user_was()
         return job
 
-    def _imported(self, root: Path, reports: list[ImportReport], cancelled: bool) -> None:
+    def _imported(self, root: Path, reports: list[ImportReport]) -> None:
         """The job has ended (also when cancelled: the pages imported before the cancel are in the project, and
         the report says which)."""
         window = self.window
@@ -95,7 +95,7 @@ class PageImport:
                      + report.label_lines()):
             window.messages.add(line)
         window.tools.refresh_messages()
-        if window.page_name is None and report.imported and not cancelled:
+        if window.page_name is None and report.imported:
             window.open_page(report.imported[0])
 
     def _summary(self, reports: list[ImportReport]) -> str:
