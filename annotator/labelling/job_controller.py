@@ -177,7 +177,8 @@ class JobController:
                 seen.append(name)
                 job.report(len(seen), 2 * len(pages), f"page {name}")  # each page is read, then prepared
 
-            learnt["stages"] = model_stages(train_on_project(project.root, progress=progress))
+            # Cancel stops the fits too (their worker processes are killed), not only the reading of pages.
+            learnt["stages"] = model_stages(train_on_project(project.root, progress=progress, check=job.check))
 
         counted = f"{len(pages)} labelled page{'s' if len(pages) != 1 else ''}"
         forget = self.window.actions_by_name["forget_model"].text().split(" (")[0]

@@ -24,6 +24,7 @@ from typing import TypeVar
 
 WORKERS_VARIABLE = "RECORDLENS_FIT_WORKERS"  # the number of worker processes to fit in (1: none)
 WORKER_MODULE = "recordlens.core.extract.fit_worker"
+CHECK_S = 0.2  # how often a caller's check runs while the workers fit
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -62,21 +63,29 @@ def fit_workers(requested: int | None = None) -> int:
     return max(1, requested)
 
 
-def map_fits(fit: Callable[[T], R], tasks: Sequence[T], workers: int | None = None) -> list[R]:
+def map_fits(fit: Callable[[T], R], tasks: Sequence[T], workers: int | None = None,
+             check: Callable[[], None] | None = None) -> list[R]:
     """`[fit(task) for task in tasks]`, in order, spread over worker processes when there are several tasks and
     cores. `tasks[i]` is read once, as fit i starts (a sequence may build it then); `fit` must be a module-level
     function of an importable module, and the tasks picklable. An error a fit raises is raised here, as it would
-    be without workers."""
+    be without workers. `check()` is called between fits, and about every CHECK_S seconds while workers fit:
+    whatever it raises (a job's cancel) ends the work at once, the workers killed."""
     count = min(fit_workers(workers), len(tasks))
     if count > 1:
         try:
-            return _in_workers(fit, tasks, count)
+            return _in_workers(fit, tasks, count, check)
         except (WorkerFailed, OSError) as error:
             _log.warning("fitting in worker processes failed (%s); fitting in this process instead", error)
-    return [fit(tasks[i]) for i in range(len(tasks))]
+    results = []
+    for i in range(len(tasks)):
+        if check is not None:
+            check()
+        results.append(fit(tasks[i]))
+    return results
 
 
-def _in_workers(fit: Callable[[T], R], tasks: Sequence[T], count: int) -> list[R]:
+def _in_workers(fit: Callable[[T], R], tasks: Sequence[T], count: int, check: Callable[[], None] | None
+                ) -> list[R]:
     results: dict[int, R] = {}
     processes: list[subprocess.Popen[bytes]] = []
     waiting = iter(range(len(tasks)))
@@ -104,7 +113,9 @@ def _in_workers(fit: Callable[[T], R], tasks: Sequence[T], count: int) -> list[R
             processes.append(process)
             hand_out(process)
         while len(results) < len(tasks):
-            for key, _ in selector.select():
+            if check is not None:
+                check()
+            for key, _ in selector.select(CHECK_S):
                 process = key.data
                 selector.unregister(key.fileobj)
                 index, outcome = _answer(process)

@@ -211,12 +211,13 @@ class _PendingFits(Sequence[FitTask]):
         return self._builds[index]()
 
 
-def _fits(tasks: _PendingFits, config: FitConfig, workers: int | None) -> list[Learner]:
+def _fits(tasks: _PendingFits, config: FitConfig, workers: int | None, check: Callable[[], None] | None
+          ) -> list[Learner]:
     """The tasks fitted, over worker processes when asked for (`workers`, or the variable) or else when worth it."""
     asked = workers is not None or requested_workers() is not None
     if not asked and tasks.rows * config.trees < MIN_PARALLEL_ROW_TREES:
         workers = 1
-    return map_fits(_fit_task, tasks, workers)
+    return map_fits(_fit_task, tasks, workers, check)
 
 
 def _fit_task(task: FitTask) -> Learner:
@@ -266,8 +267,8 @@ def _has_second_stage(examples: Sequence[Example], seed: int, config: FitConfig)
                for held in map(set, folds(len(examples), INNER_FOLDS, seed + 1)))
 
 
-def _fit_members(members: Sequence[tuple[Sequence[Example], int]], config: FitConfig, workers: int | None
-                 ) -> list[Stages]:
+def _fit_members(members: Sequence[tuple[Sequence[Example], int]], config: FitConfig, workers: int | None,
+                 check: Callable[[], None] | None = None) -> list[Stages]:
     """Every member (its pages and seed) in two rounds of fits that do not depend on each other, each round
     spread over the cores: first every member's first stage and the first stages of its inner folds; then,
     from the inner folds' out-of-fold probabilities (so that the second stage learns from the first as it
@@ -283,7 +284,7 @@ def _fit_members(members: Sequence[tuple[Sequence[Example], int]], config: FitCo
                 inner.append((tasks.add(kept, lambda kept=kept, seed=seed: _first_stage_task(kept, seed, config)),
                               held))
         plans.append((first, inner))
-    learnt = _fits(tasks, config, workers)
+    learnt = _fits(tasks, config, workers, check)
 
     second_tasks = _PendingFits()
     for (examples, seed), (_, inner) in zip(members, plans, strict=True):
@@ -295,15 +296,16 @@ def _fit_members(members: Sequence[tuple[Sequence[Example], int]], config: FitCo
                 p1[i] = learnt[task_index].predict(examples[i].features)
         second_tasks.add(examples, lambda examples=examples, p1=p1, seed=seed:
                          _second_stage_task(examples, p1, seed, config))
-    seconds = iter(_fits(second_tasks, config, workers))
+    seconds = iter(_fits(second_tasks, config, workers, check))
     return [Stages(learnt[first], next(seconds)) if inner else Stages(learnt[first]) for first, inner in plans]
 
 
 def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfig(), description: str = "",
-        threshold: float = THRESHOLD, workers: int | None = None) -> SelectorModel:
+        threshold: float = THRESHOLD, workers: int | None = None, check: Callable[[], None] | None = None
+        ) -> SelectorModel:
     """Fit every member on its share of these pages only; the same examples and seed give the same model, with
     any number of worker processes (`workers`; None: `fit_pool.fit_workers()` when the fits are large enough).
-    """
+    `check()` runs between fits and while they run; what it raises (a cancel) stops the training."""
     import sklearn
 
     check_seed(seed)
@@ -313,7 +315,7 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
     shares = [share for share in bags(len(examples), seed, config)
               if _both_kinds([examples[i] for i in share])] or [list(range(len(examples)))]
     members = _fit_members([([examples[i] for i in share], seed + b) for b, share in enumerate(shares)], config,
-                           workers)
+                           workers, check)
     provenance = {
         "trained_on": description or f"{len(examples)} labelled pages",
         "pages": [{"name": e.name, "source": e.source, "digest": e.digest} for e in examples],
@@ -410,14 +412,15 @@ def save_model(model: SelectorModel, path: str | Path) -> Path:
 
 
 def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, seed: int = 0,
-                     progress: Callable[[str], None] | None = None) -> Path:
+                     progress: Callable[[str], None] | None = None, check: Callable[[], None] | None = None
+                     ) -> Path:
     """Fit the selector on the project's labelled pages, so that proposals follow the project's own labelling
     policy, and write it (by default to `project_model_path`); the same pages and seed give the same file.
-    Where it is written and the seed are checked before any work."""
+    Where it is written and the seed are checked before any work; `check` as in `fit`."""
     path = writable_model_path(out if out is not None else project_model_path(project_dir))
     check_seed(seed)
     labelled = project_pages(project_dir, progress)
-    model = fit(prepare(labelled, progress), seed=seed,
+    model = fit(prepare(labelled, progress), seed=seed, check=check,
                 description=f"{len(labelled)} labelled pages of the project {Path(project_dir).name}")
     return save_model(model, path)
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import SessionKeyStore, Settings
-from recordlens.core.extract import project_model_path
+from recordlens.core.extract import project_model_path, training
 from recordlens.core.extract.fit_pool import WORKERS_VARIABLE
 from recordlens.core.records import save_records
 from recordlens.core.store import import_paths, init_project, open_project
@@ -73,6 +75,32 @@ def test_propose_follows_the_projects_own_labels_after_learning(qtbot, tmp_path:
         assert covered == len(secondary)
     else:
         assert covered == 0
+
+
+def test_cancel_stops_learning_while_it_fits_and_no_model_is_written(qtbot, tmp_path: Path, monkeypatch) -> None:
+    folder, _ = project_with_policy(tmp_path / "slow", with_secondary=True)
+    fitting = threading.Event()
+    real_fit = training._fit_task
+
+    def slow_fit(task):  # noqa: ANN001, ANN202 - the training's own fit, a second slower
+        fitting.set()
+        time.sleep(1.0)
+        return real_fit(task)
+
+    monkeypatch.setenv(WORKERS_VARIABLE, "1")  # in this process, where the slow fit is
+    monkeypatch.setattr(training, "_fit_task", slow_fit)
+    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
+                        settings_file=tmp_path / "settings.json", key_store=SessionKeyStore())
+    try:
+        assert window.jobs.do_learn() is not None
+        qtbot.waitUntil(fitting.is_set, timeout=60_000)  # the pages are read: the fits have begun
+        window.jobs.do_cancel_job()
+        qtbot.waitUntil(lambda: window.job is None, timeout=15_000)  # 40 fits would take over 40 s
+        assert window.statusBar().currentMessage() == "cancelled"
+        assert not project_model_path(folder).exists()
+    finally:
+        window.close()
+        window.shutdown()
 
 
 def test_learning_from_few_pages_warns_and_the_shipped_model_can_come_back(qtbot, tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import time
 
 import pytest
 
@@ -90,3 +91,47 @@ def test_the_number_of_workers_follows_the_request_then_the_variable_then_the_co
         assert fit_workers() == cores, odd
     assert "is not a number of processes" in log.text
     assert fit_workers(0) == 1
+
+
+class _StopNow(Exception):
+    pass
+
+
+def test_a_check_that_raises_stops_the_workers_at_once(monkeypatch) -> None:
+    started: list = []
+    real_popen = fit_pool.subprocess.Popen
+
+    def recording_popen(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - subprocess.Popen's own signature
+        started.append(real_popen(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(fit_pool.subprocess, "Popen", recording_popen)
+    deadline = time.monotonic() + 1.0
+
+    def check() -> None:
+        if time.monotonic() > deadline:
+            raise _StopNow
+
+    with pytest.raises(_StopNow):
+        map_fits(time.sleep, [60.0, 60.0, 60.0], workers=2, check=check)  # three fits of a minute each
+    assert time.monotonic() < deadline + 20  # not a minute later
+    assert len(started) == 2 and all(process.poll() is not None for process in started)  # killed, reaped
+
+
+def test_a_check_runs_between_fits_in_this_process() -> None:
+    calls: list[int] = []
+
+    def check() -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            raise _StopNow
+
+    done: list[float] = []
+
+    def fit(task: float) -> float:
+        done.append(task)
+        return task
+
+    with pytest.raises(_StopNow):
+        map_fits(fit, [1.0, 2.0, 3.0, 4.0], workers=1, check=check)
+    assert done == [1.0, 2.0]
