@@ -177,8 +177,12 @@ class JobController:
                 seen.append(name)
                 job.report(len(seen), 2 * len(pages), f"page {name}")  # each page is read, then prepared
 
-            # Cancel stops the fits too (their worker processes are killed), not only the reading of pages.
-            learnt["stages"] = model_stages(train_on_project(project.root, progress=progress, check=job.check))
+            def fitting(done: int, total: int) -> None:
+                # Cancel stops the fits too (their worker processes are killed), not only the reading of pages.
+                job.check()
+                job.report(done, total, f"fit {done + 1} of {total}")
+
+            learnt["stages"] = model_stages(train_on_project(project.root, progress=progress, check=fitting))
 
         counted = f"{len(pages)} labelled page{'s' if len(pages) != 1 else ''}"
         forget = self.window.actions_by_name["forget_model"].text().split(" (")[0]

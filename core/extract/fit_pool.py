@@ -64,12 +64,12 @@ def fit_workers(requested: int | None = None) -> int:
 
 
 def map_fits(fit: Callable[[T], R], tasks: Sequence[T], workers: int | None = None,
-             check: Callable[[], None] | None = None) -> list[R]:
+             check: Callable[[int], None] | None = None) -> list[R]:
     """`[fit(task) for task in tasks]`, in order, spread over worker processes when there are several tasks and
     cores. `tasks[i]` is read once, as fit i starts (a sequence may build it then); `fit` must be a module-level
     function of an importable module, and the tasks picklable. An error a fit raises is raised here, as it would
-    be without workers. `check()` is called between fits, and about every CHECK_S seconds while workers fit:
-    whatever it raises (a job's cancel) ends the work at once, the workers killed."""
+    be without workers. `check(fits done)` is called between fits, and about every CHECK_S seconds while workers
+    fit (progress); whatever it raises (a job's cancel) ends the work at once, the workers killed."""
     count = min(fit_workers(workers), len(tasks))
     if count > 1:
         try:
@@ -79,12 +79,12 @@ def map_fits(fit: Callable[[T], R], tasks: Sequence[T], workers: int | None = No
     results = []
     for i in range(len(tasks)):
         if check is not None:
-            check()
+            check(i)
         results.append(fit(tasks[i]))
     return results
 
 
-def _in_workers(fit: Callable[[T], R], tasks: Sequence[T], count: int, check: Callable[[], None] | None
+def _in_workers(fit: Callable[[T], R], tasks: Sequence[T], count: int, check: Callable[[int], None] | None
                 ) -> list[R]:
     results: dict[int, R] = {}
     processes: list[subprocess.Popen[bytes]] = []
@@ -114,7 +114,7 @@ def _in_workers(fit: Callable[[T], R], tasks: Sequence[T], count: int, check: Ca
             hand_out(process)
         while len(results) < len(tasks):
             if check is not None:
-                check()
+                check(len(results))
             for key, _ in selector.select(CHECK_S):
                 process = key.data
                 selector.unregister(key.fileobj)

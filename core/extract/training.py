@@ -211,7 +211,7 @@ class _PendingFits(Sequence[FitTask]):
         return self._builds[index]()
 
 
-def _fits(tasks: _PendingFits, config: FitConfig, workers: int | None, check: Callable[[], None] | None
+def _fits(tasks: _PendingFits, config: FitConfig, workers: int | None, check: Callable[[int], None] | None
           ) -> list[Learner]:
     """The tasks fitted, over worker processes when asked for (`workers`, or the variable) or else when worth it."""
     asked = workers is not None or requested_workers() is not None
@@ -268,7 +268,7 @@ def _has_second_stage(examples: Sequence[Example], seed: int, config: FitConfig)
 
 
 def _fit_members(members: Sequence[tuple[Sequence[Example], int]], config: FitConfig, workers: int | None,
-                 check: Callable[[], None] | None = None) -> list[Stages]:
+                 check: Callable[[int, int], None] | None = None) -> list[Stages]:
     """Every member (its pages and seed) in two rounds of fits that do not depend on each other, each round
     spread over the cores: first every member's first stage and the first stages of its inner folds; then,
     from the inner folds' out-of-fold probabilities (so that the second stage learns from the first as it
@@ -284,7 +284,12 @@ def _fit_members(members: Sequence[tuple[Sequence[Example], int]], config: FitCo
                 inner.append((tasks.add(kept, lambda kept=kept, seed=seed: _first_stage_task(kept, seed, config)),
                               held))
         plans.append((first, inner))
-    learnt = _fits(tasks, config, workers, check)
+    total = len(tasks) + sum(1 for _, inner in plans if inner)  # both rounds' fits
+
+    def round_check(offset: int) -> Callable[[int], None] | None:
+        return None if check is None else (lambda done: check(offset + done, total))
+
+    learnt = _fits(tasks, config, workers, round_check(0))
 
     second_tasks = _PendingFits()
     for (examples, seed), (_, inner) in zip(members, plans, strict=True):
@@ -296,16 +301,17 @@ def _fit_members(members: Sequence[tuple[Sequence[Example], int]], config: FitCo
                 p1[i] = learnt[task_index].predict(examples[i].features)
         second_tasks.add(examples, lambda examples=examples, p1=p1, seed=seed:
                          _second_stage_task(examples, p1, seed, config))
-    seconds = iter(_fits(second_tasks, config, workers, check))
+    seconds = iter(_fits(second_tasks, config, workers, round_check(len(tasks))))
     return [Stages(learnt[first], next(seconds)) if inner else Stages(learnt[first]) for first, inner in plans]
 
 
 def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfig(), description: str = "",
-        threshold: float = THRESHOLD, workers: int | None = None, check: Callable[[], None] | None = None
-        ) -> SelectorModel:
+        threshold: float = THRESHOLD, workers: int | None = None,
+        check: Callable[[int, int], None] | None = None) -> SelectorModel:
     """Fit every member on its share of these pages only; the same examples and seed give the same model, with
     any number of worker processes (`workers`; None: `fit_pool.fit_workers()` when the fits are large enough).
-    `check()` runs between fits and while they run; what it raises (a cancel) stops the training."""
+    `check(fits done, fits in all)` runs between fits and while they run (progress); what it raises (a cancel)
+    stops the training."""
     import sklearn
 
     check_seed(seed)
@@ -412,8 +418,8 @@ def save_model(model: SelectorModel, path: str | Path) -> Path:
 
 
 def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, seed: int = 0,
-                     progress: Callable[[str], None] | None = None, check: Callable[[], None] | None = None
-                     ) -> Path:
+                     progress: Callable[[str], None] | None = None,
+                     check: Callable[[int, int], None] | None = None) -> Path:
     """Fit the selector on the project's labelled pages, so that proposals follow the project's own labelling
     policy, and write it (by default to `project_model_path`); the same pages and seed give the same file.
     Where it is written and the seed are checked before any work; `check` as in `fit`."""

@@ -92,8 +92,12 @@ def test_cancel_stops_learning_while_it_fits_and_no_model_is_written(qtbot, tmp_
     window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
                         settings_file=tmp_path / "settings.json", key_store=SessionKeyStore())
     try:
-        assert window.jobs.do_learn() is not None
+        job = window.jobs.do_learn()
+        assert job is not None
+        said: list[str] = []
+        job.progress.connect(lambda _done, _total, what: said.append(what))
         qtbot.waitUntil(fitting.is_set, timeout=60_000)  # the pages are read: the fits have begun
+        qtbot.waitUntil(lambda: any(what.startswith("fit 1 of ") for what in said), timeout=10_000)
         window.jobs.do_cancel_job()
         qtbot.waitUntil(lambda: window.job is None, timeout=15_000)  # 40 fits would take over 40 s
         assert window.statusBar().currentMessage() == "cancelled"

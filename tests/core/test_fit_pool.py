@@ -108,7 +108,7 @@ def test_a_check_that_raises_stops_the_workers_at_once(monkeypatch) -> None:
     monkeypatch.setattr(fit_pool.subprocess, "Popen", recording_popen)
     deadline = time.monotonic() + 1.0
 
-    def check() -> None:
+    def check(_done: int) -> None:
         if time.monotonic() > deadline:
             raise _StopNow
 
@@ -121,8 +121,8 @@ def test_a_check_that_raises_stops_the_workers_at_once(monkeypatch) -> None:
 def test_a_check_runs_between_fits_in_this_process() -> None:
     calls: list[int] = []
 
-    def check() -> None:
-        calls.append(1)
+    def check(done: int) -> None:
+        calls.append(done)
         if len(calls) == 3:
             raise _StopNow
 
@@ -134,4 +134,4 @@ def test_a_check_runs_between_fits_in_this_process() -> None:
 
     with pytest.raises(_StopNow):
         map_fits(fit, [1.0, 2.0, 3.0, 4.0], workers=1, check=check)
-    assert done == [1.0, 2.0]
+    assert done == [1.0, 2.0] and calls == [0, 1, 2]  # each call says how many fits are done
