@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from ..errors import RecordLensError
-from ..runs.progress import progress
+from ..runs.progress import ProgressBar, progress
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -66,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
         names = ", ".join(sorted({lp.source for lp in labelled}))
         description = f"{len(labelled)} labelled pages of {names}"
     examples = prepare(progress(labelled, label="candidates", enabled=not args.quiet))
-    model = fit(examples, seed=args.seed, description=description, workers=args.workers)
+    fitting = ProgressBar("fits", enabled=not args.quiet)
+    model = fit(examples, seed=args.seed, description=description, workers=args.workers, check=fitting.update)
+    fitting.finish()
     out = save_model(model, args.out)
     size = out.stat().st_size
     print(f"{out}: selector model from {description}, seed {args.seed}, {size / 1e3:.0f} kB, "

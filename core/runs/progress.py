@@ -10,29 +10,52 @@ from typing import TextIO, TypeVar
 T = TypeVar("T")
 
 
+class ProgressBar:
+    """`label [#####.....] k/n` on stderr: redrawn in place on a terminal, a line every few seconds elsewhere.
+    `update(done, total)` as work advances (repeated counts are drawn once), `close()` or `finish()` at the end."""
+
+    def __init__(self, label: str = "", *, stream: TextIO | None = None, enabled: bool = True) -> None:
+        self.label = label
+        self.out = stream or sys.stderr
+        self.enabled = enabled
+        self.interactive = self.out.isatty()
+        self._last = 0.0
+        self._shown: tuple[int, int | None] | None = None
+
+    def update(self, done: int, total: int | None) -> None:
+        if not self.enabled or self._shown == (done, total):
+            return
+        self._shown = (done, total)
+        now = time.monotonic()
+        if self.interactive:
+            self.out.write("\r" + _bar(self.label, done, total))
+            self.out.flush()
+        elif now - self._last >= 5 or done == total:
+            self.out.write(_bar(self.label, done, total) + "\n")
+            self._last = now
+
+    def close(self) -> None:
+        if self.enabled and self.interactive and self._shown is not None:
+            self.out.write("\n")
+
+    def finish(self) -> None:
+        """The work is done: the bar drawn full, then closed (a caller told only of work started, such as the
+        fits a training hands out, never says the last one ended)."""
+        if self._shown is not None and self._shown[1]:
+            self.update(self._shown[1], self._shown[1])
+        self.close()
+
+
 def progress(items: Iterable[T], total: int | None = None, label: str = "", *,
              stream: TextIO | None = None, enabled: bool = True) -> Iterator[T]:
-    """Yield `items`, drawing `label [#####.....] k/n` on a terminal and a line every few seconds elsewhere."""
-    out = stream or sys.stderr
+    """Yield `items`, drawing their progress (`ProgressBar`) as each is done."""
     if total is None and hasattr(items, "__len__"):
         total = len(items)  # type: ignore[arg-type]
-    interactive = out.isatty()
-    last = 0.0
-    done = 0
-    for item in items:
+    bar = ProgressBar(label, stream=stream, enabled=enabled)
+    for done, item in enumerate(items, 1):
         yield item
-        done += 1
-        if not enabled:
-            continue
-        now = time.monotonic()
-        if interactive:
-            out.write("\r" + _bar(label, done, total))
-            out.flush()
-        elif now - last >= 5 or done == total:
-            out.write(_bar(label, done, total) + "\n")
-            last = now
-    if enabled and interactive and done:
-        out.write("\n")
+        bar.update(done, total)
+    bar.close()
 
 
 def _bar(label: str, done: int, total: int | None) -> str:

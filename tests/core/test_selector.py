@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -317,10 +318,13 @@ def write_dataset(root: Path, pages: list[LabelledPage], seed: int) -> tuple[Pat
     return root / "html", root / "gt"
 
 
-def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path) -> None:
+def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path, capsys) -> None:
     pages_dir, gt_dir = write_dataset(tmp_path / "data", [None] * 8, seed=2)  # type: ignore[list-item]
     model = tmp_path / "model.json"
-    assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "-q"]) == 0
+    assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model)]) == 0
+    said = capsys.readouterr().err
+    assert "candidates [##############################] 8/8" in said
+    assert re.search(r"fits \[#{30}\] (\d+)/\1", said), said  # the fits' bar, full at the end
     assert SelectorModel.load(model).provenance["trained_on"].startswith("8 labelled pages")
     out = tmp_path / "run"
     assert cli_main(["extract", "--model", str(model), "--pages", str(pages_dir), "--out", str(out), "-q"]) == 0
