@@ -3,6 +3,8 @@
 Contract. `region_targets(candidates, truth)` gives, per candidate, the mean over its records of the best
 Jaccard overlap (on expanded text keys, NEXT-EVAL's expansion) with any true record: 1 when every record is a
 true record, near 0 for a region of fields inside true records or of records the labels never hold.
+`matched_targets` gives the same mean under the one-to-one matching NEXT-EVAL's score makes: two records that
+are the two halves of one true record count 0.5 each in the first, 0.5 and 0 in the second.
 `oracle_selection(...)` greedily builds the non-overlapping set of candidates that maximises the page's F1
 by NEXT-EVAL's scoring (a lower bound of the best set, the "best-candidate oracle").
 """
@@ -10,6 +12,8 @@ by NEXT-EVAL's scoring (a lower bound of the best set, the "best-candidate oracl
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+import numpy as np
 
 from ..records.model import TextKeyIndex
 from ..records.score import score_expanded
@@ -34,24 +38,50 @@ def expanded_records(pc: PageCandidates, keys: TextKeyIndex) -> list[list[frozen
     return out
 
 
-def best_overlaps(records: Sequence[frozenset[str]], truth: Sequence[frozenset[str]]) -> list[float]:
-    """Per record, the best Jaccard with any true record, through an inverted index of the true keys."""
+def _overlaps(records: Sequence[frozenset[str]], truth: Sequence[frozenset[str]]) -> list[dict[int, float]]:
+    """Per record, its Jaccard with every true record it shares a key with, through an inverted index."""
     owners: dict[str, list[int]] = {}
     for j, t in enumerate(truth):
         for key in t:
             owners.setdefault(key, []).append(j)
-    best: list[float] = []
+    out: list[dict[int, float]] = []
     for record in records:
         shared: dict[int, int] = {}
         for key in record:
             for j in owners.get(key, ()):
                 shared[j] = shared.get(j, 0) + 1
-        best.append(max((n / (len(record) + len(truth[j]) - n) for j, n in shared.items()), default=0.0))
-    return best
+        out.append({j: n / (len(record) + len(truth[j]) - n) for j, n in shared.items()})
+    return out
+
+
+def best_overlaps(records: Sequence[frozenset[str]], truth: Sequence[frozenset[str]]) -> list[float]:
+    """Per record, the best Jaccard with any true record."""
+    return [max(found.values(), default=0.0) for found in _overlaps(records, truth)]
 
 
 def region_targets(expanded: Sequence[Sequence[frozenset[str]]], truth: Sequence[frozenset[str]]) -> list[float]:
     return [sum(b) / len(b) if b else 0.0 for b in (best_overlaps(r, truth) for r in expanded)]
+
+
+def matched_overlap(records: Sequence[frozenset[str]], truth: Sequence[frozenset[str]]) -> float:
+    """The summed overlap of the one-to-one matching of these records with the true ones that maximises it
+    (the score's matching), over only the true records that share a key with one of them."""
+    found = _overlaps(records, truth)
+    columns = {j: c for c, j in enumerate(sorted({j for f in found for j in f}))}
+    if not columns:
+        return 0.0
+    from scipy.optimize import linear_sum_assignment
+
+    overlap = np.zeros((len(records), len(columns)))
+    for i, f in enumerate(found):
+        for j, value in f.items():
+            overlap[i, columns[j]] = value
+    rows, cols = linear_sum_assignment(overlap, maximize=True)
+    return float(overlap[rows, cols].sum())
+
+
+def matched_targets(expanded: Sequence[Sequence[frozenset[str]]], truth: Sequence[frozenset[str]]) -> list[float]:
+    return [matched_overlap(r, truth) / len(r) if r else 0.0 for r in expanded]
 
 
 def oracle_selection(pc: PageCandidates, expanded: Sequence[Sequence[frozenset[str]]],

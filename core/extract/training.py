@@ -2,8 +2,9 @@
 
 Contract. `prepare(pages)` turns labelled pages into `Example`s (each page's candidates, feature matrix, the
 per-candidate target of `labels_match.region_targets` and the expanded truth). `fit(examples, seed)` fits
-`config.bags` members, each on a seeded share of the training pages (all of them with one bag): a
-gradient-boosted tree classifier on "target >= POSITIVE" (first stage), then a second one on the same pages
+`config.bags` members for each kind of target in `config.targets`, each on a seeded share of the training
+pages (all of them with one bag; the kinds share the shares): a gradient-boosted tree classifier on
+"target >= POSITIVE" (first stage), then a second one on the same pages
 with each candidate's page context added (`context.py`), computed from first-stage probabilities that an inner
 page-grouped cross-validation *of those pages* produced; it returns a `SelectorModel` (the members' mean) with
 its provenance. `cross_validate` is the honest figure: every page is scored by
@@ -29,7 +30,7 @@ from ..records.score import score_expanded
 from .candidates import PageCandidates, feature_matrix, page_candidates
 from .context import context_features
 from .fit_pool import map_fits, requested_workers
-from .labels_match import expanded_records, region_targets
+from .labels_match import expanded_records, matched_targets, region_targets
 from .selector import select
 from .selector_model import FEATURES, Blend, Ensemble, Forest, Learner, SelectorModel, Stages
 
@@ -69,6 +70,11 @@ class FitConfig:
     forest_trees: int = 0
     forest_leaf: int = 10
     forest_depth: int = 10
+    # What a member learns a region of records to be (labels_match): "best", its records' mean best overlap
+    # with a true record; "matched", the same under the score's one-to-one matching (stricter where several
+    # records fall in one true record). Each kind gets its `bags` members on the same page shares; the two
+    # kinds' members disagree on different pages, and their mean scored above either kind alone (README).
+    targets: tuple[str, ...] = ("best", "matched")
 
 
 @dataclass
@@ -89,6 +95,17 @@ class Example:
     expanded: list[list[frozenset[str]]] = field(repr=False)
     source: str = ""
     digest: str = ""
+    matched: np.ndarray | None = field(default=None, repr=False)  # worked out when a fit asks for it
+
+    def target(self, kind: str) -> np.ndarray:
+        """Per candidate, its target of this kind (FitConfig.targets)."""
+        if kind == "best":
+            return self.targets
+        if kind != "matched":
+            raise DatasetError(f"unknown kind of training target: {kind!r}")
+        if self.matched is None:
+            self.matched = np.asarray(matched_targets(self.expanded, self.truth), dtype=np.float64)
+        return self.matched
 
 
 def prepare(pages: Iterable[LabelledPage], progress: Callable[[str], None] | None = None) -> list[Example]:
@@ -106,13 +123,13 @@ def prepare(pages: Iterable[LabelledPage], progress: Callable[[str], None] | Non
     return examples
 
 
-def _stack(examples: Sequence[Example], matrices: Sequence[np.ndarray], weighting: str
+def _stack(examples: Sequence[Example], matrices: Sequence[np.ndarray], weighting: str, kind: str = "best"
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     xs = [m for m in matrices if len(m)]
     if not xs:
         raise DatasetError("no candidate regions on the training pages: nothing to learn from")
     x = np.vstack(xs)
-    y = np.concatenate([e.targets >= POSITIVE for e, m in zip(examples, matrices, strict=True) if len(m)])
+    y = np.concatenate([e.target(kind) >= POSITIVE for e, m in zip(examples, matrices, strict=True) if len(m)])
     y = y.astype(np.int64)
     # "page": every page weighs the same in total, however many candidates it has; "balanced": also positives
     # and negatives weigh the same within a page; "impact": by what a wrong call costs; "none": all weigh 1.
@@ -120,7 +137,7 @@ def _stack(examples: Sequence[Example], matrices: Sequence[np.ndarray], weightin
     for e, m in zip(examples, matrices, strict=True):
         if not len(m):
             continue
-        labels = e.targets >= POSITIVE
+        labels = e.target(kind) >= POSITIVE
         w = np.ones(len(labels))
         if weighting == "balanced":
             pos, neg = labels.sum(), (~labels).sum()
@@ -225,16 +242,16 @@ def _fit_task(task: FitTask) -> Learner:
     return _fit_learner(*task)
 
 
-def _first_stage_task(examples: Sequence[Example], seed: int, config: FitConfig) -> FitTask:
-    x, y, w = _stack(examples, [e.features for e in examples], config.page_weighting)
+def _first_stage_task(examples: Sequence[Example], seed: int, config: FitConfig, kind: str) -> FitTask:
+    x, y, w = _stack(examples, [e.features for e in examples], config.page_weighting, kind)
     return x, y, w, seed, config
 
 
-def _second_stage_task(examples: Sequence[Example], p1: Sequence[np.ndarray], seed: int, config: FitConfig
-                       ) -> FitTask:
+def _second_stage_task(examples: Sequence[Example], p1: Sequence[np.ndarray], seed: int, config: FitConfig,
+                       kind: str) -> FitTask:
     matrices = [np.hstack([e.features, context_features(e.candidates, p, e.features)]) if len(e.features)
                 else np.zeros((0, len(FEATURES["second"]))) for e, p in zip(examples, p1, strict=True)]
-    x, y, w = _stack(examples, matrices, config.page_weighting)
+    x, y, w = _stack(examples, matrices, config.page_weighting, kind)
     return x, y, w, seed, config
 
 
@@ -252,37 +269,38 @@ def bags(count: int, seed: int, config: FitConfig) -> list[list[int]]:
     return [sorted(set(range(count)) - set(group.tolist())) for group in left_out]
 
 
-def _both_kinds(examples: Sequence[Example]) -> bool:
+def _both_kinds(examples: Sequence[Example], target: str = "best") -> bool:
     """Whether these pages hold both regions that are records and regions that are not (a fit needs both)."""
-    targets = [t for e in examples for t in e.targets.tolist()]
+    targets = [t for e in examples for t in e.target(target).tolist()]
     return any(t >= POSITIVE for t in targets) and any(t < POSITIVE for t in targets)
 
 
-def _has_second_stage(examples: Sequence[Example], seed: int, config: FitConfig) -> bool:
+def _has_second_stage(examples: Sequence[Example], seed: int, config: FitConfig, kind: str) -> bool:
     """Whether a member learns a second stage: enough pages, and records on enough of them, for the inner
     cross-validation its training rows come from."""
     if config.stages != 2 or len(examples) < FULL_MODEL_PAGES:
         return False
-    return all(_both_kinds([e for i, e in enumerate(examples) if i not in held])
+    return all(_both_kinds([e for i, e in enumerate(examples) if i not in held], kind)
                for held in map(set, folds(len(examples), INNER_FOLDS, seed + 1)))
 
 
-def _fit_members(members: Sequence[tuple[Sequence[Example], int]], config: FitConfig, workers: int | None,
+def _fit_members(members: Sequence[tuple[Sequence[Example], int, str]], config: FitConfig, workers: int | None,
                  check: Callable[[int, int], None] | None = None) -> list[Stages]:
-    """Every member (its pages and seed) in two rounds of fits that do not depend on each other, each round
-    spread over the cores: first every member's first stage and the first stages of its inner folds; then,
+    """Every member (its pages, seed and kind of target) in two rounds of fits that do not depend on each other,
+    each round spread over the cores: first every member's first stage and the first stages of its inner folds; then,
     from the inner folds' out-of-fold probabilities (so that the second stage learns from the first as it
     behaves on pages it has not seen), every member's second stage."""
     tasks = _PendingFits()
     plans: list[tuple[int, list[tuple[int, list[int]]]]] = []  # per member: its first fit, its inner folds' fits
-    for examples, seed in members:
-        first = tasks.add(examples, lambda examples=examples, seed=seed: _first_stage_task(examples, seed, config))
+    for examples, seed, kind in members:
+        first = tasks.add(examples, lambda examples=examples, seed=seed, kind=kind:
+                          _first_stage_task(examples, seed, config, kind))
         inner: list[tuple[int, list[int]]] = []
-        if _has_second_stage(examples, seed, config):
+        if _has_second_stage(examples, seed, config, kind):
             for held in folds(len(examples), INNER_FOLDS, seed + 1):
                 kept = [e for i, e in enumerate(examples) if i not in set(held)]
-                inner.append((tasks.add(kept, lambda kept=kept, seed=seed: _first_stage_task(kept, seed, config)),
-                              held))
+                inner.append((tasks.add(kept, lambda kept=kept, seed=seed, kind=kind:
+                                        _first_stage_task(kept, seed, config, kind)), held))
         plans.append((first, inner))
     total = len(tasks) + sum(1 for _, inner in plans if inner)  # both rounds' fits
 
@@ -292,15 +310,15 @@ def _fit_members(members: Sequence[tuple[Sequence[Example], int]], config: FitCo
     learnt = _fits(tasks, config, workers, round_check(0))
 
     second_tasks = _PendingFits()
-    for (examples, seed), (_, inner) in zip(members, plans, strict=True):
+    for (examples, seed, kind), (_, inner) in zip(members, plans, strict=True):
         if not inner:
             continue
         p1: list[np.ndarray] = [np.zeros(0)] * len(examples)
         for task_index, held in inner:
             for i in held:
                 p1[i] = learnt[task_index].predict(examples[i].features)
-        second_tasks.add(examples, lambda examples=examples, p1=p1, seed=seed:
-                         _second_stage_task(examples, p1, seed, config))
+        second_tasks.add(examples, lambda examples=examples, p1=p1, seed=seed, kind=kind:
+                         _second_stage_task(examples, p1, seed, config, kind))
     seconds = iter(_fits(second_tasks, config, workers, round_check(len(tasks))))
     return [Stages(learnt[first], next(seconds)) if inner else Stages(learnt[first]) for first, inner in plans]
 
@@ -317,17 +335,22 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
     check_seed(seed)
     if not examples:
         raise DatasetError("no labelled pages to train on")
+    if not config.targets:
+        raise DatasetError("no kind of training target to fit members on")
     # A share that happens to lack one kind of region is dropped (the others still see every page).
-    shares = [share for share in bags(len(examples), seed, config)
-              if _both_kinds([examples[i] for i in share])] or [list(range(len(examples)))]
-    members = _fit_members([([examples[i] for i in share], seed + b) for b, share in enumerate(shares)], config,
-                           workers, check)
+    plans = [(share, seed + b, kind) for kind in config.targets
+             for b, share in enumerate(share for share in bags(len(examples), seed, config)
+                                       if _both_kinds([examples[i] for i in share], kind))]
+    plans = plans or [(list(range(len(examples))), seed, kind) for kind in config.targets[:1]]
+    members = _fit_members([([examples[i] for i in share], member_seed, kind) for share, member_seed, kind in plans],
+                           config, workers, check)
     provenance = {
         "trained_on": description or f"{len(examples)} labelled pages",
         "pages": [{"name": e.name, "source": e.source, "digest": e.digest} for e in examples],
         "seed": seed, "config": dict(config.__dict__), "positive_target": POSITIVE, "threshold": threshold,
-        "members": [{"seed": seed + b, "left_out": [e.name for i, e in enumerate(examples) if i not in kept]}
-                    for b, kept in enumerate(map(set, shares))],
+        "members": [{"seed": member_seed, "target": kind,
+                     "left_out": [e.name for i, e in enumerate(examples) if i not in set(share)]}
+                    for share, member_seed, kind in plans],
         "second_stage_from": f"out-of-fold first-stage probabilities ({INNER_FOLDS}-fold, training pages only)",
         "learner": f"scikit-learn {sklearn.__version__} GradientBoostingClassifier"
                    + (" blended with RandomForestClassifier" if config.forest_trees else ""),

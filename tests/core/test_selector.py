@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from recordlens.core.cli.command import main as cli_main
+from recordlens.core.errors import DatasetError
 from recordlens.core.extract import create
 from recordlens.core.extract.candidates import FEATURE_NAMES, feature_matrix, page_candidates
 from recordlens.core.extract.repeats import PageFacts, Parameters, find_regions
@@ -94,18 +95,19 @@ def test_a_share_without_regions_of_records_is_dropped(examples_with_secondary) 
 
     # Only one page keeps its records, and the first member's share leaves that page out.
     keep = min(set(range(12)) - set(bags(12, 0, SMALL)[0]))
-    examples = [e if i == keep else dataclasses.replace(e, targets=np.zeros_like(e.targets))
+    examples = [e if i == keep else dataclasses.replace(e, targets=np.zeros_like(e.targets),
+                                                         matched=np.zeros_like(e.targets))
                 for i, e in enumerate(examples_with_secondary)]
     model = fit(examples, seed=0, config=SMALL)
-    assert len(model.members) == 3
+    assert SMALL.targets == ("best", "matched") and len(model.members) == 3 * 2
     assert all(examples[keep].name not in m["left_out"] for m in model.provenance["members"])
 
 
 def test_the_model_is_the_mean_of_its_members_and_the_first_format_still_loads(tmp_path: Path,
                                                                                 examples_with_secondary) -> None:
     model = fit(examples_with_secondary, seed=0, config=SMALL)
-    assert len(model.members) == SMALL.bags == 4
-    left_out = [set(m["left_out"]) for m in model.provenance["members"]]
+    assert len(model.members) == SMALL.bags * len(SMALL.targets) == 8
+    left_out = [set(m["left_out"]) for m in model.provenance["members"][:SMALL.bags]]
     assert [len(x) for x in left_out] == [3, 3, 2, 2] and not set.intersection(*left_out)
     e = examples_with_secondary[0]
     mean = np.mean([m.predict(e.candidates, e.features) for m in model.members], axis=0)
@@ -123,6 +125,23 @@ def test_the_model_is_the_mean_of_its_members_and_the_first_format_still_loads(t
     old.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ModelError, match="damaged"):
         SelectorModel.load(old)
+
+
+def test_members_of_each_kind_of_target_share_the_page_shares(examples_with_secondary) -> None:
+    import dataclasses
+
+    both = fit(examples_with_secondary, seed=0, config=SMALL)
+    best = fit(examples_with_secondary, seed=0, config=dataclasses.replace(SMALL, targets=("best",)))
+    said = both.provenance["members"]
+    assert [m["target"] for m in said] == ["best"] * 4 + ["matched"] * 4
+    assert [m["left_out"] for m in said[:4]] == [m["left_out"] for m in said[4:]] == [
+        m["left_out"] for m in best.provenance["members"]]
+    e = examples_with_secondary[0]
+    # The "best" members are the model of "best" alone, fitted the same way.
+    assert all(np.array_equal(a.predict(e.candidates, e.features), b.predict(e.candidates, e.features))
+               for a, b in zip(both.members[:4], best.members, strict=True))
+    with pytest.raises(DatasetError, match="unknown kind of training target"):
+        fit(examples_with_secondary, seed=0, config=dataclasses.replace(SMALL, targets=("nearest",)))
 
 
 def test_the_model_file_round_trips_and_states_its_provenance(tmp_path: Path, examples_with_secondary) -> None:
