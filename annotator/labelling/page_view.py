@@ -12,6 +12,7 @@ things are. The palette lives here so that other widgets (the record list's bull
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -304,8 +305,11 @@ class PageView(QWidget):
 
     def wait_until_drawn(self, timeout_ms: int = 30_000) -> DrawSummary:
         """Spin the event loop until the records last given are on screen (tests, bench, screenshots)."""
-        if not self.overlays_ready():
-            run_until_quit(timeout_ms, lambda loop: setattr(self, "_waiting", loop))
+        # A drawing of records given before the last ones can end a wait (its frame is announced too), so the
+        # wait goes on until the last ones are on screen or the time is up.
+        deadline = time.monotonic() + timeout_ms / 1000
+        while not self.overlays_ready() and (left := deadline - time.monotonic()) > 0:
+            run_until_quit(max(1, int(left * 1000)), lambda loop: setattr(self, "_waiting", loop))
         if not self.overlays_ready():
             raise TimeoutError(f"overlays were not drawn within {timeout_ms} ms")
         assert self.last_summary is not None
