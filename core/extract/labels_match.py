@@ -65,7 +65,9 @@ def region_targets(expanded: Sequence[Sequence[frozenset[str]]], truth: Sequence
 
 def matched_overlap(records: Sequence[frozenset[str]], truth: Sequence[frozenset[str]]) -> float:
     """The summed overlap of the one-to-one matching of these records with the true ones that maximises it
-    (the score's matching), over only the true records that share a key with one of them."""
+    (the score's matching), over only the true records that share a key with one of them: the same sum as
+    `score_expanded`'s, without its dense record-by-record Jaccard matrix, which a region of hundreds of records
+    against hundreds of true ones would make for each of a page's candidates."""
     found = _overlaps(records, truth)
     columns = {j: c for c, j in enumerate(sorted({j for f in found for j in f}))}
     if not columns:
