@@ -269,9 +269,10 @@ def bags(count: int, seed: int, config: FitConfig) -> list[list[int]]:
     return [sorted(set(range(count)) - set(group.tolist())) for group in left_out]
 
 
-def _both_kinds(examples: Sequence[Example], target: str = "best") -> bool:
-    """Whether these pages hold both regions that are records and regions that are not (a fit needs both)."""
-    targets = [t for e in examples for t in e.target(target).tolist()]
+def _has_both_classes(examples: Sequence[Example], kind: str = "best") -> bool:
+    """Whether these pages hold, under this kind of target, both regions that are records and regions that are
+    not (a classifier needs both classes)."""
+    targets = [t for e in examples for t in e.target(kind).tolist()]
     return any(t >= POSITIVE for t in targets) and any(t < POSITIVE for t in targets)
 
 
@@ -280,7 +281,7 @@ def _has_second_stage(examples: Sequence[Example], seed: int, config: FitConfig,
     cross-validation its training rows come from."""
     if config.stages != 2 or len(examples) < FULL_MODEL_PAGES:
         return False
-    return all(_both_kinds([e for i, e in enumerate(examples) if i not in held], kind)
+    return all(_has_both_classes([e for i, e in enumerate(examples) if i not in held], kind)
                for held in map(set, folds(len(examples), INNER_FOLDS, seed + 1)))
 
 
@@ -340,7 +341,7 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
     # A share that happens to lack one kind of region is dropped (the others still see every page).
     plans = [(share, seed + b, kind) for kind in config.targets
              for b, share in enumerate(share for share in bags(len(examples), seed, config)
-                                       if _both_kinds([examples[i] for i in share], kind))]
+                                       if _has_both_classes([examples[i] for i in share], kind))]
     plans = plans or [(list(range(len(examples))), seed, kind) for kind in config.targets[:1]]
     members = _fit_members([([examples[i] for i in share], member_seed, kind) for share, member_seed, kind in plans],
                            config, workers, check)
