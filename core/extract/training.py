@@ -107,6 +107,10 @@ class Example:
             self.matched = np.asarray(matched_targets(self.expanded, self.truth), dtype=np.float64)
         return self.matched
 
+    def record_regions(self, kind: str) -> np.ndarray:
+        """Per candidate, whether its target of this kind makes it a region of records (what a member learns)."""
+        return self.target(kind) >= POSITIVE
+
 
 def prepare(pages: Iterable[LabelledPage], progress: Callable[[str], None] | None = None) -> list[Example]:
     examples = []
@@ -129,15 +133,12 @@ def _stack(examples: Sequence[Example], matrices: Sequence[np.ndarray], weightin
     if not xs:
         raise DatasetError("no candidate regions on the training pages: nothing to learn from")
     x = np.vstack(xs)
-    y = np.concatenate([e.target(kind) >= POSITIVE for e, m in zip(examples, matrices, strict=True) if len(m)])
-    y = y.astype(np.int64)
+    pages = [(e, e.record_regions(kind)) for e, m in zip(examples, matrices, strict=True) if len(m)]
+    y = np.concatenate([labels for _, labels in pages]).astype(np.int64)
     # "page": every page weighs the same in total, however many candidates it has; "balanced": also positives
     # and negatives weigh the same within a page; "impact": by what a wrong call costs; "none": all weigh 1.
     weights = []
-    for e, m in zip(examples, matrices, strict=True):
-        if not len(m):
-            continue
-        labels = e.target(kind) >= POSITIVE
+    for e, labels in pages:
         w = np.ones(len(labels))
         if weighting == "balanced":
             pos, neg = labels.sum(), (~labels).sum()
@@ -272,8 +273,8 @@ def bags(count: int, seed: int, config: FitConfig) -> list[list[int]]:
 def _has_both_classes(examples: Sequence[Example], kind: str = "best") -> bool:
     """Whether these pages hold, under this kind of target, both regions that are records and regions that are
     not (a classifier needs both classes)."""
-    targets = [t for e in examples for t in e.target(kind).tolist()]
-    return any(t >= POSITIVE for t in targets) and any(t < POSITIVE for t in targets)
+    labels = [e.record_regions(kind) for e in examples]
+    return any(x.any() for x in labels) and not all(x.all() for x in labels)
 
 
 def _has_second_stage(examples: Sequence[Example], seed: int, config: FitConfig, kind: str) -> bool:

@@ -6,6 +6,7 @@ cards and a secondary list beside it), so that label policies can be built by co
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import random
@@ -91,8 +92,6 @@ def test_bagging_leaves_out_a_different_fifth_of_the_pages_for_each_member() -> 
 
 
 def test_a_share_without_regions_of_records_is_dropped(examples_with_secondary) -> None:
-    import dataclasses
-
     # Only one page keeps its records, and the first member's share leaves that page out.
     keep = min(set(range(12)) - set(bags(12, 0, SMALL)[0]))
     examples = [e if i == keep else dataclasses.replace(e, targets=np.zeros_like(e.targets),
@@ -128,8 +127,6 @@ def test_the_model_is_the_mean_of_its_members_and_the_first_format_still_loads(t
 
 
 def test_members_of_each_kind_of_target_share_the_page_shares(examples_with_secondary) -> None:
-    import dataclasses
-
     both = fit(examples_with_secondary, seed=0, config=SMALL)
     best = fit(examples_with_secondary, seed=0, config=dataclasses.replace(SMALL, targets=("best",)))
     said = both.provenance["members"]
