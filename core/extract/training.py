@@ -52,7 +52,7 @@ def check_seed(seed: int) -> int:
 @dataclass(frozen=True)
 class FitConfig:
     """The learner's settings. They are fixed values, not searched by any fit; which variants were compared on
-    the development pages, and how, is in the README ("How the learner's settings were chosen")."""
+    the development pages, and how, is in docs/selector-experiments.md."""
 
     trees: int = 150
     depth: int = 3
