@@ -86,9 +86,15 @@ def _records_for(page: Page, group: _Group, elements: Sequence[Element]) -> list
         if start == group.start or tuple(c.tag for c in children[start:start + size]) != group.tags:
             continue
         moved = _moved(page, group, elements, start)
-        if len(moved) >= needed:
+        if len(moved) >= needed and _holds_text(page, moved):
             records.append(moved)
     return records
+
+
+def _holds_text(page: Page, keys: Sequence[str]) -> bool:
+    """Whether any of the elements holds a text: an empty sibling (a spacer, a placeholder that scripts fill)
+    would be a record that no true record can ever match."""
+    return any(e.key in page.text_map for key in keys for e in page.by_xpath[key].iter())
 
 
 def sibling_records(page: Page, xpaths: Sequence[str], existing: Iterable[Sequence[str]] = ()) -> list[list[str]]:

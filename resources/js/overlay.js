@@ -204,8 +204,9 @@
 
   // Where a record's badge goes, tried in this order: left of its top-left corner, above it, right of the
   // record, inside its top-right corner, inside its top-left corner, below it. A spot must lie inside the
-  // document (a badge cut by the left edge is unreadable), cover no record's text and no other badge. When no
-  // spot is free of all three, text and badges go before text alone; last, the first spot inside the document.
+  // document and, across, inside the view (a badge cut by an edge is unreadable), cover no record's text and no
+  // other badge. When no spot is free of all three, text and badges go before text alone; last, the first spot
+  // inside those bounds.
   const GAP = 2;
   const spots = ([l, t, r, b], [w, h]) => [
     [l - w - GAP * scale, t], [l, t - h - GAP * scale], [r + GAP * scale, t], [r - w, t], [l, t],
@@ -265,7 +266,10 @@
     const root = document.documentElement;
     const left = -window.scrollX - o[0];
     const top = -window.scrollY - o[1];
-    const badges = placeBadges(unions, texts, [left, top, left + Math.max(root.scrollWidth, root.clientWidth)]);
+    // Across, a badge stays within what the view shows of the page: on a page wider than the view, a badge beside
+    // a record that reaches the view's right edge would be out of sight (badges are placed again on every scroll).
+    const shownLeft = left + window.scrollX;
+    const badges = placeBadges(unions, texts, [shownLeft, top, shownLeft + root.clientWidth]);
     // Where each record starts, as a fraction of the document's height: the scroll bar's marks.
     const height = Math.max(root.scrollHeight, 1);
     marks = unions.map((u) => (u ? Math.max(0, Math.min(1, (u[1] - top) / height)) : null));
@@ -301,7 +305,10 @@
   let scheduled = false;
   const scheduleLayout = () => {
     if (!records.length) {
-      requestAnimationFrame(reportScroll);
+      requestAnimationFrame(() => {
+        hoverUnderPointer();
+        reportScroll();
+      });
       return;
     }
     if (scheduled) return;
@@ -309,6 +316,7 @@
     requestAnimationFrame(() => {
       scheduled = false;
       layout();
+      hoverUnderPointer();
       if (hovered) placeHover(hovered);
       reportScroll();
     });
@@ -536,8 +544,7 @@
     hovered = null;
   };
 
-  const onMove = (event) => {
-    const el = event.target;
+  const hover = (el) => {
     if (!(el instanceof Element) || el === hovered) return;
     guardRules();
     const path = rl.xpathOf(el);
@@ -553,6 +560,29 @@
     }
     placeHover(el);
     report("hovered", path);
+  };
+
+  // Where the pointer is in the view (null once it has left the page).
+  let pointer = null;
+
+  const onMove = (event) => {
+    pointer = [event.clientX, event.clientY];
+    hover(event.target);
+  };
+
+  // Leaving an element for another is followed by a move onto it; only leaving the page ends the hover (the
+  // capture phase also sees every element's own mouseleave, which does not bubble).
+  const onLeave = (event) => {
+    if (event.relatedTarget) return;
+    pointer = null;
+    hideHover();
+  };
+
+  // The page moved under a pointer that did not (wheel, keys, a record brought into view): Chromium sends no
+  // mouse event then, so the element now under the pointer is looked up, and the line above the page keeps
+  // saying what a click there will do.
+  const hoverUnderPointer = () => {
+    if (pointer) hover(document.elementFromPoint(pointer[0], pointer[1]));
   };
 
   // ---- clicks ----------------------------------------------------------------------------------------
@@ -577,7 +607,7 @@
   window.addEventListener("click", onClick, true);
   window.addEventListener("auxclick", (e) => annotating && !e.altKey && e.preventDefault(), true);
   document.addEventListener("mousemove", onMove, { capture: true, passive: true });
-  document.addEventListener("mouseleave", hideHover, true);
+  document.addEventListener("mouseleave", onLeave, true);
   // Capture catches scrolling inside any scrollable element too (scroll events do not bubble).
   document.addEventListener("scroll", scheduleLayout, { capture: true, passive: true });
   window.addEventListener("resize", scheduleLayout, { passive: true });

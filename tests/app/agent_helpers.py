@@ -7,10 +7,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QWheelEvent
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
 
 from recordlens.annotator.agent.site_browser import SiteBrowser
 from recordlens.annotator.agent.window import AgentWindow
@@ -18,6 +16,7 @@ from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.agent.model import Observation
 from recordlens.core.agent.targets import Target
 from tests.app.agent_site import make_site
+from tests.app.page_helpers import turn_wheel
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_SITE = ROOT / "resources" / "agent" / "demo-site"
@@ -84,15 +83,7 @@ def type_text(browser: SiteBrowser, target: Target, text: str, *, enter: bool = 
 
 def wheel(browser: SiteBrowser, notches: int, at: tuple[int, int] = (600, 400)) -> None:
     """Turn the mouse wheel over the page (`notches` > 0 scrolls down), one event per notch."""
-    proxy = browser.view.focusProxy()
-    where = QPointF(*at)
-    for _ in range(abs(notches)):
-        delta = QPoint(0, -120 if notches > 0 else 120)
-        event = QWheelEvent(where, proxy.mapToGlobal(where), QPoint(0, 0), delta,
-                            Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
-                            False)
-        QApplication.sendEvent(proxy, event)
-        spin(30)
+    turn_wheel(browser.view.focusProxy(), [-120 if notches > 0 else 120] * abs(notches), QPoint(*at))
 
 
 def alt_left(browser: SiteBrowser) -> None:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QWidget
 
 from recordlens.annotator.labelling.page_view import PageView
 from recordlens.annotator.qt.event_loop import spin
@@ -47,3 +50,15 @@ def click_element(view: PageView, xpath: str, modifier=Qt.KeyboardModifier.NoMod
     assert target is not None
     QTest.mouseClick(target, Qt.MouseButton.LeftButton, modifier, point)
     return point
+
+
+def turn_wheel(target: QWidget, deltas: Iterable[int], at: QPoint,
+               modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    """Turn the mouse wheel over `target` (a view's focus proxy) at `at`, one event per angle delta in Qt's
+    terms: 120 a notch, negative scrolls down (or zooms out, with Ctrl); 60 is half a notch, as from a touchpad."""
+    where = QPointF(at)
+    for delta in deltas:
+        event = QWheelEvent(where, target.mapToGlobal(where), QPoint(0, 0), QPoint(0, delta), Qt.MouseButton.NoButton,
+                            modifier, Qt.ScrollPhase.NoScrollPhase, False)
+        QApplication.sendEvent(target, event)
+        spin(30)

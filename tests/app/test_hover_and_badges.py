@@ -1,5 +1,6 @@
 """Hover and badges on large unseen pages (issue 12), in the main window on the pages where the bugs were seen:
-`nexteval-synth-more` pages 14 (a long paragraph), 25 (a table at the left edge) and 101 (dates at the left edge).
+`nexteval-synth-more` pages 14 (a long paragraph), 25 (a table at the left edge), 101 (dates at the left edge) and
+109 (wider than the view, records reaching its right edge).
 
 The pointer is moved for real over the view; what the overlay drew is read back from the page.
 """
@@ -21,7 +22,7 @@ from tests.conftest import SHARED_DATA, require_shared
 pytestmark = pytest.mark.app
 
 MORE = SHARED_DATA / "nexteval-synth-more"
-PAGES = ("14", "25", "101")
+PAGES = ("14", "25", "101", "109")
 COSMETIC = "/body[1]/div[1]/div[1]/div[3]/div[2]/ul[1]/li[4]/div[1]/div[3]/p[1]"
 
 
@@ -160,7 +161,7 @@ def test_a_tall_element_gets_its_tip_inside_the_view_where_its_text_is_not(windo
     assert not any(overlap(shown["rect"], r) for r in element_rects(window, tall))
 
 
-@pytest.mark.parametrize("name", ["101", "25", "14"])
+@pytest.mark.parametrize("name", ["101", "25", "14", "109"])
 def test_badges_are_inside_the_page_cover_no_record_text_and_no_other_badge(window, name):
     open_page(window, name)
     badges = json.loads(window.page_view.offline.run_js("__recordlens.overlay.badgeRects()"))
@@ -186,6 +187,8 @@ def test_badges_are_inside_the_page_cover_no_record_text_and_no_other_badge(wind
     drawn = [b["rect"] for b in badges if b]
     assert len(drawn) >= len(gt) - 2  # records without a rendered box get no badge
     assert all(r[0] >= 0 and r[1] >= 0 for r in drawn), "a badge cut off at the page's edge"
+    shown = js(window.page_view, "[scrollX, scrollX + document.documentElement.clientWidth]")
+    assert all(shown[0] <= r[0] and r[0] + r[2] <= shown[1] for r in drawn), "a badge out of sight across"
     crossing = [(i, j) for i, a in enumerate(drawn) for j, b in enumerate(drawn) if i < j and overlap(a, b)]
     assert not crossing, crossing[:5]
     covering = [b for b in badges if b and any(overlap(b["rect"], t) for t in texts)]

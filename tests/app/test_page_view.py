@@ -7,6 +7,7 @@ through Chromium's hit testing and the injected capture-phase listener, and reac
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.labelling.page_view import PALETTE, STATE_COLOURS, PageView, record_colour
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.page.mhtml_writer import write_mhtml
-from tests.app.page_helpers import click_element, js, viewport_point
+from tests.app.page_helpers import click_element, js, turn_wheel, viewport_point
 
 pytestmark = pytest.mark.app
 
@@ -180,22 +181,46 @@ def test_drawing_again_builds_only_the_records_that_changed_and_draws_the_same(p
     assert (summary.built, summary.records, summary.boxes) == (1, 2, 2)
 
 
-def test_hover_reports_the_element_under_the_pointer(qtbot, page_view):
-    open_page(page_view, DEMO_PAGE)
-    point = viewport_point(page_view, PRICE)
-    seen: list[str] = []
-    page_view.hovered.connect(seen.append)
-    target = page_view.view.focusProxy()
+def move_onto(view: PageView, point: QPoint, xpath: str, seen: list[str]) -> Callable[[], bool]:
+    """A poll that moves the pointer onto `point` (where `xpath` is) and says whether the hover reported it."""
+    target = view.view.focusProxy()
 
-    def move_onto_the_price() -> bool:
+    def moved() -> bool:
         # From somewhere else first, in steps: a pointer that does not move is reported by nobody. Moved again
         # on every poll, as a person's pointer keeps moving, in case the page missed the first moves.
         for y in (2, point.y() - 1, point.y()):
             QTest.mouseMove(target, QPoint(point.x(), y))
             spin(50)
-        return PRICE in seen
+        return xpath in seen
 
-    qtbot.waitUntil(move_onto_the_price, timeout=10_000)
+    return moved
+
+
+def test_hover_reports_the_element_under_the_pointer(qtbot, page_view):
+    open_page(page_view, DEMO_PAGE)
+    seen: list[str] = []
+    page_view.hovered.connect(seen.append)
+    qtbot.waitUntil(move_onto(page_view, viewport_point(page_view, PRICE), PRICE, seen), timeout=10_000)
+
+
+def test_the_hover_follows_the_page_scrolled_under_a_pointer_that_stays(qtbot, page_view):
+    # Chromium sends no mouse event when the wheel moves the page under a still pointer: the line above the
+    # page must still name the element a click there would take, not the one that was there before.
+    open_page(page_view, DEMO_PAGE)
+    point = viewport_point(page_view, PRICE)
+    seen: list[str] = []
+    page_view.hovered.connect(seen.append)
+    qtbot.waitUntil(move_onto(page_view, point, PRICE, seen), timeout=10_000)
+    top = js(page_view, "window.scrollY")
+    turn_wheel(page_view.view.focusProxy(), [-120] * 3, point)
+    qtbot.waitUntil(lambda: js(page_view, "window.scrollY") > top, timeout=10_000)
+    zoom = page_view.view.zoomFactor()
+
+    def under_the_pointer() -> str:
+        return page_view.offline.run_js(
+            f"__recordlens.xpathOf(document.elementFromPoint({point.x() / zoom}, {point.y() / zoom}))") or ""
+
+    qtbot.waitUntil(lambda: seen[-1] != PRICE and seen[-1] == under_the_pointer(), timeout=10_000)
 
 
 def outline_colour(image: QImage, view: PageView, xpath: str) -> tuple[int, int, int]:

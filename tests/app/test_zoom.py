@@ -6,15 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QWheelEvent
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
 
 from recordlens.annotator.labelling.zoom import ZOOM_STOPS, stepped_zoom
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.annotator.settings import MAX_ZOOM, MIN_ZOOM, Settings
-from tests.app.page_helpers import click_element, js
+from tests.app.page_helpers import click_element, js, turn_wheel
 from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
@@ -78,11 +76,7 @@ def test_zoomed_out_a_click_lands_on_its_element_badges_stay_readable_and_the_pr
         assert window.page_view.zoom == 0.75
         # Ctrl+wheel over the page: one notch out, then half a notch twice (a touchpad), one stop more.
         target = window.page_view.view.focusProxy()
-        for delta in (-120, -60, -60):
-            event = QWheelEvent(QPointF(100, 100), QPointF(target.mapToGlobal(QPoint(100, 100))), QPoint(0, 0),
-                                QPoint(0, delta), Qt.MouseButton.NoButton, Qt.KeyboardModifier.ControlModifier,
-                                Qt.ScrollPhase.NoScrollPhase, False)
-            QApplication.sendEvent(target, event)
+        turn_wheel(target, (-120, -60, -60), QPoint(100, 100), Qt.KeyboardModifier.ControlModifier)
         assert window.page_view.zoom == 0.5
         _wait_for_zoom(window, 0.5)
         assert window.zoom.label.isVisible() and window.zoom.label.text() == "zoom 50 %"

@@ -37,6 +37,12 @@ def test_inner_xpaths_are_mapped_and_a_sibling_needs_most_of_them() -> None:
     assert sibling_records(LIST, three) == []
 
 
+def test_a_sibling_without_any_text_is_no_record() -> None:
+    page = parse_html("<html><body><ul><li><b>Camera</b></li><li><b> </b></li><li><b><img></b></li>"
+                      "<li><b>Lens</b></li></ul></body></html>")
+    assert sibling_records(page, ["/body[1]/ul[1]/li[1]"]) == [["/body[1]/ul[1]/li[4]"]]
+
+
 def test_existing_records_and_other_spellings_are_not_added_again() -> None:
     existing = [["/html[1]/body/ul/li[3]"]]
     assert sibling_records(LIST, ["/html/body/ul/li"], existing) == [["/body[1]/ul[1]/li[2]"],
