@@ -38,6 +38,7 @@ from urllib.parse import urldefrag, urlsplit
 
 from .. import atomic
 from ..errors import AgentError
+from ..output_paths import writable_folder
 from . import axtree
 from .site_files import SAVED_SUFFIX, site_file_name
 from .sites import SiteError, build_site, normalise_url, side_files
@@ -228,14 +229,14 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
     folder's capture.json when there is one (its queue first; new roots are added to it)."""
     rules = rules or CaptureRules()
     include, exclude = rules.compiled()
-    root = Path(folder)
+    checked = [check_root(u) for u in roots]  # before anything is made: a wrong address leaves no folder
+    root = writable_folder(folder, "the site")
     root.mkdir(parents=True, exist_ok=True)
     (root / PAGES_FOLDER).mkdir(exist_ok=True)
     state = _State(root)
     robots = robots or Robots()
     summary = CaptureSummary(folder=str(root), resumed=state.resumed)
     report = progress or (lambda done, total, text: None)
-    checked = [check_root(u) for u in roots]
     hosts = {urlsplit(normalise_url(u)).netloc for u in [*checked, *state.roots]}
     for url in checked:
         key = normalise_url(url)

@@ -17,7 +17,9 @@ from ..agent.capture import (
     CaptureError,
     CaptureRules,
     capture_runner,
+    check_root,
 )
+from ..output_paths import writable_folder
 
 DEFAULT_TIMEOUT_S = 60.0
 BAR = 24
@@ -66,7 +68,10 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
     rules = CaptureRules(include=tuple(args.include), exclude=tuple(args.exclude), same_host=args.same_host,
                          depth=args.depth, max_pages=args.max_pages, robots=not args.ignore_robots,
                          delay_s=args.delay)
-    rules.compiled()  # a bad pattern is refused before anything starts
+    rules.compiled()  # a bad pattern, address or folder is refused before anything (Chromium) starts
+    for url in args.urls:
+        check_root(url)
+    writable_folder(args.site, "the site")
 
     def progress(done: int, total: int, text: str) -> None:
         filled = BAR * done // max(total, 1)

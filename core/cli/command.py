@@ -35,6 +35,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as error:
+        # What the up-front checks of each command could not foresee (a disk full, a permission, a folder made
+        # in the meantime): one line that names the file, not a traceback.
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"recordlens: error: {where}{error.strerror or error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("recordlens: interrupted", file=sys.stderr)
         return 130

@@ -12,6 +12,7 @@ from typing import TypeVar
 from ..atomic import write_text
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
+from ..output_paths import writable_file
 from ..page.dataset import record_files
 from ..records.hygiene import CheckReport, summarise
 from ..records.score import DatasetScore
@@ -146,6 +147,8 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
 def cmd_bench(args: argparse.Namespace) -> int:
     from ..runs import bench
 
+    if args.json not in (None, "-"):
+        writable_file(args.json, "the report")
     if args.cv is not None:
         return _bench_cv(args)
     for name in ("seed", "per_page", "splits"):
@@ -155,6 +158,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise RecordLensError("bench needs one --pages DIR and one --gt DIR (several pairs go with --cv K)")
     answers = Path(args.answers) if args.answers else None
     specs = bench.parse_methods(args.methods or f"mdr,{DEFAULT_METHOD}", answers)
+    if not args.no_chart:
+        writable_file(args.chart or DEFAULT_CHART, "the chart")  # before the work, whose results it would lose
     counter = token_counter(args) if args.count_tokens else None
     if args.count_tokens and counter is None:
         warn("--count-tokens needs GEMINI_API_KEY (or GOOGLE_API_KEY); tokens shown as n/a")

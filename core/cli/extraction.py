@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
+from ..output_paths import writable_folder
 from ..page import formats
 from ..runs.engines import Engine
 from ..runs.progress import progress
@@ -74,6 +75,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         return 0
     if not args.pages or not args.out:
         raise RecordLensError("extract needs --pages DIR and --out DIR (or --list)")
+    writable_folder(args.out, "a run")
     method = args.method or DEFAULT_METHOD
     if method not in ("gemini", "replay") and (args.seeds != 1 or args.format):
         raise RecordLensError(f"--seeds and --format are for gemini and replay; {method!r} reads the DOM itself")

@@ -12,6 +12,7 @@ def warn(message: str) -> None:
 
 def write_document(text: str, out: str | None) -> None:
     if out:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
         Path(out).write_text(text, encoding="utf-8")
         print(f"wrote {out} ({len(text):,} characters)", file=sys.stderr)
     else:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..output_paths import writable_file
 from ..page import formats
 from ..page.dataset import load_page
 from .output import warn, write_document
 
 
 def cmd_represent(args: argparse.Namespace) -> int:
+    if args.out:
+        writable_file(args.out, "the document")
     loaded = load_page(args.page)
     for message in loaded.page.warnings:
         warn(message)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from ..errors import RecordLensError
+from ..output_paths import writable_folder
 from ..records.score import DatasetScore
 from ..runs.progress import progress
 from ..store.exporter import FORMATS, export_project
@@ -117,6 +118,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    writable_folder(args.out, "the export")
     with open_project(args.project) as project:
         summary = export_project(project, args.format, args.out, all_pages=args.all_pages,
                                  progress=lambda items: progress(items, label="exporting", enabled=not args.quiet))

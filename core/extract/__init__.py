@@ -7,6 +7,7 @@ menu or `--help`) never imports heavy dependencies such as google-genai.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,7 +63,23 @@ def create(name: str, **params: object) -> Extractor:
     except KeyError:
         known = ", ".join(sorted(_REGISTRY)) or "none"
         raise UnknownExtractorError(f"unknown extractor {name!r}; available: {known}") from None
-    return _resolve(entry.factory)(**params)
+    factory = _resolve(entry.factory)
+    _refuse_unknown_parameters(name, factory, params)
+    return factory(**params)
+
+
+def _refuse_unknown_parameters(name: str, factory: Factory, params: dict[str, object]) -> None:
+    """A parameter the method does not have, said with the ones it has (rather than Python's TypeError). A factory
+    that takes any keyword (`**overrides`) checks its own."""
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    signature = inspect.signature(factory).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in signature):
+        return
+    named = [p.name for p in signature if p.kind in kinds]
+    unknown = sorted(set(params) - set(named))
+    if unknown:
+        raise RecordLensError(f"method {name!r} has no parameter {', '.join(map(repr, unknown))}; it takes "
+                              f"{', '.join(named) or 'none'}")
 
 
 register("selector", ".selector:SelectorExtractor",

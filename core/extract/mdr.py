@@ -179,10 +179,10 @@ class Mdr:
     """One MDR run over one tag tree (distance caches live as long as the instance)."""
 
     def __init__(self, k: int = DEFAULT_K, t: float = DEFAULT_T, similarity: Similarity = "levenshtein") -> None:
-        if k < 1:
-            raise ValueError("K must be at least 1")
-        if not 0 <= t <= 1:
-            raise ValueError("T must lie in [0, 1]")
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"K must be a whole number of at least 1 (got {k!r})")
+        if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= 1:
+            raise ValueError(f"T must be a number in [0, 1] (got {t!r})")
         if similarity not in ("levenshtein", "lcs"):
             raise ValueError(f"unknown similarity {similarity!r}; choose 'levenshtein' or 'lcs'")
         self.k = k

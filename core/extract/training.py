@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import DatasetError
+from ..output_paths import writable_file
 from ..page.dom import Page
 from ..records.model import TextKeyIndex
 from ..records.score import score_expanded
@@ -422,17 +423,7 @@ def project_pages(project_dir: str | Path, progress: Callable[[str], None] | Non
 
 def writable_model_path(path: str | Path) -> Path:
     """`path` if a model file can be written there: checked before the training work rather than after it."""
-    path = Path(path)
-    if path.is_dir():
-        raise DatasetError(f"{path} is a folder; a model is written to a file (such as {path}/model.json)")
-    if path.exists() and not path.is_file():
-        raise DatasetError(f"{path} exists and is not a regular file; choose another place for the model")
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise DatasetError(f"cannot write {path}: {parent} is a file, not a folder")
-            break
-    return path
+    return writable_file(path, "a model")
 
 
 def save_model(model: SelectorModel, path: str | Path) -> Path:

@@ -53,6 +53,8 @@ def project_agreement(project: Project, a: str, b: str, threshold: float = MATCH
     """A's labels against B's on every page both labelled, by the structure-aware score."""
     if a == b:
         raise StoreError("agreement needs two different label sets")
+    if not 0 < threshold <= 1:  # an overlap is a share: above 1 no two records could ever be the same one
+        raise StoreError(f"the threshold is an overlap, above 0 and at most 1 (got {threshold:g})")
     first, second = label_set(project, a), label_set(project, b)
     both = sorted(first.keys() & second.keys(), key=natural_key)
     pages = []

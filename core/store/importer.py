@@ -284,6 +284,9 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
 
     Method and parameters come from `RUN_DIR/_run/run.json` when the run wrote one, else from `method`.
     A malformed `N.json` is stored as that page's error (an empty prediction), not dropped."""
+    if not run_dir.is_dir():
+        raise RecordLensError(f"{run_dir}: no such folder of predictions" if not run_dir.exists()
+                              else f"{run_dir} is a file; a run is a folder of predictions (N.json)")
     warnings: list[str] = []
     described = _run_description(run_dir, warnings)
     method = str(described.pop("method", "") or method or "")
@@ -306,6 +309,9 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
         except RecordLensError as error:
             errors[name] = str(error)
             warnings.append(f"{error}; stored as an empty prediction with the error")
+    if not predictions and not errors:  # a run of nothing would score 0 against the project's labels
+        raise RecordLensError(f"{run_dir}: none of its {len(files)} prediction(s) is for a page of the project; "
+                              "nothing stored")
     written = described.pop("written", None)
     cost, ended = _run_cost(run_dir)
     run_id = project.runs.add(method, {**described, "source": str(run_dir.resolve())},

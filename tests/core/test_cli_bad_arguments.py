@@ -1,0 +1,157 @@
+"""Output paths and option values a user can get wrong: every command says so in one line (exit 2) before it
+does any work, and leaves what was there as it was. Found by following the README's tour of the command line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.cli.command import main
+from recordlens.core.resource_files import resource_path
+
+DEMO = resource_path("demo", "dataset")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err: str, said: str) -> None:
+    lines = [line for line in err.splitlines() if line.startswith("recordlens: error:")]
+    assert lines and said in lines[-1], err
+    assert "Traceback" not in err
+
+
+@pytest.fixture
+def a_file(tmp_path: Path) -> Path:
+    path = tmp_path / "a_file"
+    path.write_text("kept", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    folder = tmp_path / "project"
+    assert main(["project", "init", str(folder)]) == 0
+    assert main(["import", "--project", str(folder), "-q", str(DEMO)]) == 0
+    capsys.readouterr()
+    return folder
+
+
+def test_a_file_where_an_output_folder_goes_is_refused_and_left_alone(
+        tmp_path: Path, a_file: Path, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "extract", "--pages", str(DEMO / "html"), "--out", str(a_file), "-q")
+    assert code == 2
+    one_line_error(err, "is a file, not a folder")
+    for fmt in ("nexteval", "csv", "jsonl"):
+        code, _, err = run(capsys, "export", "--project", str(project), "--format", fmt, "--out", str(a_file), "-q")
+        assert code == 2
+        one_line_error(err, "is a file, not a folder")
+    code, _, err = run(capsys, "extract", "--pages", str(DEMO / "html"), "--out", str(a_file / "run"), "-q")
+    assert code == 2
+    one_line_error(err, f"{a_file} is a file, not a folder")
+    assert a_file.read_text(encoding="utf-8") == "kept"
+
+
+def test_a_folder_where_an_output_file_goes_is_refused_before_the_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    code, out, err = run(capsys, "represent", str(DEMO / "html" / "1.html"), "--out", str(folder))
+    assert code == 2 and out == ""
+    one_line_error(err, "is a folder")
+    # bench would have run every method on every page, then lost it all on the chart.
+    code, out, err = run(capsys, "bench", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--methods",
+                         "mdr", "--chart", str(folder), "-q")
+    assert code == 2 and out == ""
+    one_line_error(err, "is a folder")
+    code, out, err = run(capsys, "bench", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--methods",
+                         "mdr", "--no-chart", "--json", str(folder), "-q")
+    assert code == 2 and out == ""
+    one_line_error(err, "is a folder")
+    assert list(folder.iterdir()) == []
+
+
+def test_represent_makes_the_folders_of_its_output_as_the_other_commands_do(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "new" / "deeper" / "flat.json"
+    code, _, _ = run(capsys, "represent", str(DEMO / "html" / "1.html"), "-f", "flat", "--out", str(target))
+    assert code == 0 and json.loads(target.read_text(encoding="utf-8"))
+
+
+def test_a_capture_with_a_wrong_address_or_folder_stops_before_the_browser_starts(
+        tmp_path: Path, a_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from recordlens.core.cli import capture
+
+    def no_browser():  # noqa: ANN202 - the runner must not even be asked for
+        raise AssertionError("the capture started")
+
+    monkeypatch.setattr(capture, "capture_runner", no_browser)
+    code, _, err = run(capsys, "site", "capture", "ftp://127.0.0.1/", "--site", str(tmp_path / "site"))
+    assert code == 2
+    one_line_error(err, "is not a web address")
+    assert not (tmp_path / "site").exists()
+    code, _, err = run(capsys, "site", "capture", "http://127.0.0.1:9/", "--site", str(a_file))
+    assert code == 2
+    one_line_error(err, "is a file, not a folder")
+    assert a_file.read_text(encoding="utf-8") == "kept"
+
+
+def test_the_agreement_threshold_is_an_overlap(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for threshold in ("7", "-1", "0"):
+        code, out, err = run(capsys, "agreement", "--project", str(project), "--between", "project", "bea",
+                             "--threshold", threshold, "-q")
+        assert code == 2 and out == ""
+        one_line_error(err, "the threshold is an overlap, above 0 and at most 1")
+
+
+@pytest.mark.parametrize(("param", "said"), [
+    ("K=10", "method 'mdr' has no parameter 'K'; it takes k, t, similarity"),
+    ("k=abc", "K must be a whole number of at least 1 (got 'abc')"),
+    ("k=2.5", "K must be a whole number of at least 1 (got 2.5)"),
+    ("k=0", "K must be a whole number of at least 1 (got 0)"),
+    ("t=abc", "T must be a number in [0, 1] (got 'abc')"),
+    ("t=true", "T must be a number in [0, 1] (got True)"),
+])
+def test_a_wrong_method_parameter_is_said_before_any_page(tmp_path: Path, param: str, said: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "extract", "--method", "mdr", "--param", param, "--pages", str(DEMO / "html"),
+                       "--out", str(tmp_path / "run"), "-q")
+    assert code == 2
+    one_line_error(err, said)
+    assert not (tmp_path / "run").exists()
+
+
+def test_adding_a_run_needs_a_folder_with_predictions_for_the_project(
+        tmp_path: Path, a_file: Path, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(tmp_path / "nope"))
+    assert code == 2
+    one_line_error(err, "no such folder of predictions")
+    code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(a_file), "--method", "mdr")
+    assert code == 2
+    one_line_error(err, "is a file; a run is a folder of predictions")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(DEMO / "gt" / "1.json", elsewhere / "77.json")  # a page the project does not have
+    code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(elsewhere), "--method", "mdr")
+    assert code == 2
+    one_line_error(err, "none of its 1 prediction(s) is for a page of the project; nothing stored")
+    with sqlite3.connect(project / "project.db") as db:
+        assert db.execute("select count(*) from runs").fetchone() == (0,)
+
+
+def test_a_write_that_fails_anyway_is_one_line_not_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def disk_full(self: Path, *args: object, **kwargs: object) -> int:
+        raise OSError(28, "No space left on device", str(self))
+
+    monkeypatch.setattr(Path, "write_text", disk_full)
+    code, out, err = run(capsys, "represent", str(DEMO / "html" / "1.html"), "--out", str(tmp_path / "x.json"))
+    assert code == 2 and out == ""
+    one_line_error(err, f"{tmp_path / 'x.json'}: No space left on device")
