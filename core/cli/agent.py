@@ -31,6 +31,8 @@ from ..agent.model import Trajectory, read_references
 from ..agent.sites import build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks
 from ..errors import AgentError, RecordLensError
+from ..llm import required_api_key
+from ..output_paths import writable_file
 from ..store import StoreError
 from . import capture as capture_cli
 from . import task_pipeline
@@ -136,6 +138,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     missing = [t.id for t in tasks if not t.start_url]
     if missing:
         raise AgentError(f"task(s) {', '.join(missing)} have no start_url")
+    required_api_key()  # before a project is made for a run that could not start
     folder = Path(args.project)
     project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)
     browser = None
@@ -284,6 +287,9 @@ def _store_references(project, rows: dict[str, int], folder: Path) -> None:  # n
 
 def cmd_agent_eval(args: argparse.Namespace) -> int:
     from ..store.project import open_project
+
+    if args.chart:
+        writable_file(args.chart, "the chart")
 
     with open_project(args.project) as project:
         runs = project.agent.runs()

@@ -128,9 +128,11 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
     return 1 if failed else 0
 
 
-def add_llm_arguments(p: argparse.ArgumentParser) -> None:
+def add_llm_arguments(p: argparse.ArgumentParser, *, selector_model: bool = False) -> None:
     group = p.add_argument_group("Gemini (needs GEMINI_API_KEY or GOOGLE_API_KEY)")
-    group.add_argument("--model", help="default gemini-2.5-pro")
+    group.add_argument("--model", help="the Gemini model (default gemini-2.5-pro)" + (
+        "; for the selector, a model file written by `recordlens train` (default: the shipped one)"
+        if selector_model else ""))
     group.add_argument("--temperature", type=float)
     group.add_argument("--timeout-s", dest="timeout_s", type=float, help="seconds per request before a retry")
     group.add_argument("--max-requests", type=int, help="stop the run after this many requests")
@@ -156,7 +158,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--param", action="append", metavar="KEY=VALUE",
                    help="a parameter of the method, e.g. --param k=10 --param t=0.3 --param similarity=lcs for mdr")
     p.add_argument("--quiet", "-q", action="store_true")
-    add_llm_arguments(p)
+    add_llm_arguments(p, selector_model=True)
     add_engine_arguments(p)
     p.set_defaults(handler=cmd_extract)
 

@@ -21,6 +21,7 @@ from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, m
 from ..agent.sites import load_site
 from ..agent.tasks import load_tasks, save_tasks
 from ..errors import AgentError
+from ..output_paths import writable_file
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -75,6 +76,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from ..agent.task_generation import generate_candidates
     from .extraction import gemini_caller
 
+    writable_file(args.out, "the candidates")
     site = load_site(args.site)
     seeds = load_tasks(args.seeds)
     descriptions = _descriptions(args.categories) if args.categories else None
@@ -104,6 +106,7 @@ def _descriptions(path: str) -> dict[str, str]:
 
 
 def cmd_filter(args: argparse.Namespace) -> int:
+    writable_file(args.out or args.candidates, "the candidates")
     candidates = load_candidates(args.candidates)
     against_file = args.against or args.seeds
     against = load_tasks(against_file) if against_file else []
@@ -133,6 +136,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    writable_file(args.out, "the tasks")
     tasks = [c.task for c in load_candidates(args.candidates) if c.status == "accepted"]
     if not tasks:
         raise AgentError(f"{args.candidates} has no accepted candidate yet: review them first")
@@ -144,6 +148,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     if not args.candidates and not args.project:
         raise AgentError("agent tasks report needs --candidates FILE, --project P, or both")
+    if args.chart:
+        writable_file(args.chart, "the chart")
     candidates = load_candidates(args.candidates) if args.candidates else []
     references: dict[str, Trajectory] = {}
     if args.project:

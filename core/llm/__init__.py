@@ -12,9 +12,10 @@ from .gemini import (
     GeminiError,
     NoApiKeyError,
     api_key_from_environment,
+    required_api_key,
 )
 
 __all__ = [
     "DEFAULT_MODEL", "Answer", "Budget", "BudgetExceededError", "CallLog", "CallSettings", "GeminiCaller",
-    "GeminiError", "NoApiKeyError", "api_key_from_environment",
+    "GeminiError", "NoApiKeyError", "api_key_from_environment", "required_api_key",
 ]

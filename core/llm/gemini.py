@@ -133,6 +133,15 @@ class Answer:
         return None
 
 
+def required_api_key() -> str:
+    """The environment's key, or the error that says how to give one (checked before work that needs it)."""
+    key = api_key_from_environment()
+    if not key:
+        raise NoApiKeyError("no Gemini key: set GEMINI_API_KEY or GOOGLE_API_KEY "
+                            "(the app also takes one in its settings)")
+    return key
+
+
 class GeminiCaller:
     """One configured client. `sleep` is injectable so tests (and cancel buttons) do not wait for real."""
 
@@ -140,10 +149,7 @@ class GeminiCaller:
                  budget: Budget | None = None, sleep: Callable[[float], None] = time.sleep,
                  rng: random.Random | None = None) -> None:
         self.settings = settings or CallSettings()
-        self._api_key = api_key or api_key_from_environment()
-        if not self._api_key:
-            raise NoApiKeyError("no Gemini key: set GEMINI_API_KEY or GOOGLE_API_KEY "
-                                "(the app also takes one in its settings)")
+        self._api_key = api_key or required_api_key()
         self.budget = budget or Budget()
         self._sleep = sleep
         self._rng = rng or random.Random(0)

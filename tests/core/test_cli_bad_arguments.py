@@ -155,3 +155,39 @@ def test_a_write_that_fails_anyway_is_one_line_not_a_traceback(
     code, out, err = run(capsys, "represent", str(DEMO / "html" / "1.html"), "--out", str(tmp_path / "x.json"))
     assert code == 2 and out == ""
     one_line_error(err, f"{tmp_path / 'x.json'}: No space left on device")
+
+
+@pytest.mark.parametrize("argv", [
+    ["agent", "eval", "--project", "{project}", "--chart", "{folder}"],
+    ["agent", "tasks", "export", "--candidates", "{missing}", "--out", "{folder}"],
+    ["agent", "tasks", "filter", "--candidates", "{missing}", "--out", "{folder}"],
+    ["agent", "tasks", "report", "--candidates", "{missing}", "--chart", "{folder}"],
+    ["demo", "--chart", "{folder}"],
+])
+def test_every_chart_and_output_file_is_checked_first(tmp_path: Path, argv: list[str],
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    places = {"project": str(tmp_path / "no-project"), "folder": str(folder), "missing": str(tmp_path / "none")}
+    code, _, err = run(capsys, *[a.format(**places) for a in argv])
+    assert code == 2
+    one_line_error(err, "is a folder")
+
+
+def test_synth_refuses_a_file_as_its_dataset_folder(a_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "synth", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--out", str(a_file))
+    assert code == 2
+    one_line_error(err, "is a file, not a folder")
+    assert a_file.read_text(encoding="utf-8") == "kept"
+
+
+def test_an_agent_run_without_a_key_makes_no_project(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    code, _, err = run(capsys, "agent", "run", "--project", str(tmp_path / "new"), "--site",
+                       str(resource_path("agent", "demo-site")), "--tasks",
+                       str(resource_path("agent", "demo-tasks.jsonl")), "--browser", "text")
+    assert code == 2
+    one_line_error(err, "no Gemini key")
+    assert not (tmp_path / "new").exists()

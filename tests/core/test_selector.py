@@ -341,6 +341,7 @@ def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path, capsys) 
     said = capsys.readouterr().err
     assert "candidates [##############################] 8/8" in said
     assert re.search(r"fits \[#{30}\] (\d+)/\1", said), said  # the fits' bar, full at the end
+    assert "one stage only" not in said
     assert SelectorModel.load(model).provenance["trained_on"].startswith("8 labelled pages")
     out = tmp_path / "run"
     assert cli_main(["extract", "--model", str(model), "--pages", str(pages_dir), "--out", str(out), "-q"]) == 0

@@ -157,3 +157,10 @@ def test_learning_in_a_project_whose_models_folder_is_a_file_fails_before_any_wo
     with pytest.raises(DatasetError, match="the seed must be"):
         train_on_project(tmp_path / "elsewhere", seed=-1, progress=read.append)
     assert not read
+
+
+def test_training_on_too_few_pages_says_the_model_has_one_stage(tmp_path: Path, capsys) -> None:
+    """As the app's Learn says it: a model of one stage may propose worse than the shipped one."""
+    pages, gt = write_dataset(tmp_path / "data", [None] * 2, seed=5)  # type: ignore[list-item]
+    assert cli_main(["train", "--pages", str(pages), "--gt", str(gt), "--out", str(tmp_path / "m.json"), "-q"]) == 0
+    assert "warning: one stage only" in capsys.readouterr().err
