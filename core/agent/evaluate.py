@@ -232,8 +232,11 @@ def format_table(evaluation: Evaluation) -> str:
         per_run = " ".join(f"{r:.2f}" for r in f.per_run)
         ok = f"{f.average_steps_successful:.2f}" if f.average_steps_successful is not None else "-"
         agree = f"{f.agreement:.3f}" if f.agreement is not None else "-"
-        lines.append(f"{f.category:<22} {f.tasks:>5} {f.runs:>4} {f.success_rate:>8.3f} {per_run:<20} "
-                     f"{f.average_steps:>6.2f} {ok:>8} {agree:>9}")
+        # No complete run: nothing was measured, which a 0.000 would misreport as every task failed.
+        success = f"{f.success_rate:.3f}" if f.runs else "-"
+        steps = f"{f.average_steps:.2f}" if f.runs else "-"
+        lines.append(f"{f.category:<22} {f.tasks:>5} {f.runs:>4} {success:>8} {per_run:<20} "
+                     f"{steps:>6} {ok:>8} {agree:>9}")
     return "\n".join(lines)
 
 

@@ -189,7 +189,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
 
         def keep(trajectory: Trajectory) -> None:
             project.agent.add_trajectory(rows[trajectory.task_id], trajectory, agent_run_id=run_id)
-            verdict = "ok" if trajectory.success else "wrong"
+            # A cut episode (model budget, failing endpoint) says nothing about the agent: not "wrong".
+            verdict = "cut" if trajectory.stop in CUT_STOPS else "ok" if trajectory.success else "wrong"
             print(f"run {trajectory.run} {trajectory.task_id}: {verdict} in {len(trajectory.steps)} steps "
                   f"({trajectory.stop}); answer {trajectory.answer!r}", file=sys.stderr)
 

@@ -69,6 +69,14 @@ def test_the_figures_are_those_computed_by_hand() -> None:
     assert "0.667" in table and "0.500" in table
 
 
+def test_with_no_complete_run_the_table_says_nothing_was_measured() -> None:
+    cut = Trajectory("a", "agent:m", [Step("", url=U, error="model error")], run=0, stop="model error")
+    result = evaluate([A], [cut], {})
+    assert result.overall.runs == 0
+    overall = format_table(result).splitlines()[-1].split()
+    assert overall[:5] == ["overall", "0", "0", "-", "-"], overall  # no success rate, no steps
+
+
 def test_agreement_is_an_in_order_match_by_target_identity() -> None:
     drifted = Target(label=7, xpath="/body[1]/div[1]/a[1]", text="Go", role="link", name="Go")
     taken = Trajectory("a", "agent:m", [Step("wait", url=U), Step("click", drifted, url=U),

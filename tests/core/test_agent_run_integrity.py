@@ -118,7 +118,9 @@ def test_a_failing_model_endpoint_fails_the_run(tmp_path: Path, capsys: pytest.C
     with FakeGemini(default=status(403, "the key is not allowed")) as server:
         code = agent_run(tmp_path / "p", server)
         assert len(server.requests) == 1  # not one failure per task: the run stops
-    assert code != 0 and "failed" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert code != 0 and "failed" in said
+    assert ": cut in " in said and ": wrong in " not in said  # the endpoint failed, not the agent
     with open_project(tmp_path / "p") as project:
         run = project.agent.runs()[-1]
         assert run.status == "failed" and "HTTP 403" in (run.error or "")
