@@ -24,9 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.set_defaults(handler=run)
 
 
-def label_checks(args: argparse.Namespace, *, scored_only: bool = False) -> Iterator[PageCheck]:
+def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreadable: list[str] | None = None
+                 ) -> Iterator[PageCheck]:
     """The checks of the labelled pages of `--project` (with `scored_only`, those a run is scored on; else every
-    page holding records; checks the project remembers are reused) or of `--pages` + `--gt`."""
+    page holding records; checks the project remembers are reused) or of `--pages` + `--gt` (`unreadable`: see
+    `dataset_labels`)."""
     if args.project:
         from ..store import open_project
 
@@ -35,16 +37,18 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False) -> Iter
         return
     if not (args.pages and args.gt):
         raise RecordLensError("labels check needs --pages DIR and --gt DIR, or --project DIR")
-    for name, page, records in dataset_labels(args.pages, args.gt):
+    for name, page, records in dataset_labels(args.pages, args.gt, unreadable):
         yield check_page(name, page, records)
 
 
 def run(args: argparse.Namespace) -> int:
-    report = summarise(list(label_checks(args)))
+    unreadable: list[str] = []  # one bad file is reported with the others' findings, not the end of the check
+    report = summarise(list(label_checks(args, unreadable=unreadable)))
     if args.json:
-        print(json.dumps(report.as_dict(), indent=2))
-        return 0
-    for line in report.findings():
-        print(line)
-    print(report.summary(), file=sys.stderr)
-    return 0
+        print(json.dumps(report.as_dict() | {"unreadable": unreadable}, indent=2))
+    else:
+        for line in [*unreadable, *report.findings()]:
+            print(line)
+        print(report.summary() + (f"; {len(unreadable)} page(s) could not be checked" if unreadable else ""),
+              file=sys.stderr)
+    return 1 if unreadable else 0

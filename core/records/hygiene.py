@@ -2,6 +2,7 @@
 
 Contract. `check_page(page, records)` reports, for one page's true records:
 - `unresolved`: XPaths that name no element, or an element that holds no text (they expand to nothing);
+- `empty`: records without any XPath (a record begun and never filled: only a prediction of nothing matches it);
 - `twice`: pairs of records that cover the same text entries (a wrapper and its only child, or one record
   listed twice): scoring counts one of them as missed or spurious whatever an extractor does;
 - `nested`: records whose text lies wholly inside another record's (a card and a field of it both labelled);
@@ -24,13 +25,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..errors import RecordLensError
 from ..page.dataset import find_page_file, load_page, record_files
 from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Page, within
 from .model import TextKeyIndex, load_records
 from .score import PageScore, score_expanded
 
 # Bump when `check_page` finds something else in the same labels: checks a project remembers are then made anew.
-CHECK_VERSION = 1
+CHECK_VERSION = 2  # 2: records without any XPath
 
 
 @dataclass
@@ -42,6 +44,7 @@ class PageCheck:
     nested: list[tuple[int, int]] = field(default_factory=list)  # (inner, outer), 1-based
     chrome_records: int = 0
     ceiling: float = 1.0  # the F1 of predicting each distinct true record once (see the module's docstring)
+    empty: list[int] = field(default_factory=list)  # 1-based numbers of records without any XPath
 
     @property
     def includes_chrome(self) -> bool:
@@ -49,14 +52,14 @@ class PageCheck:
 
     @property
     def clean(self) -> bool:
-        return not (self.unresolved or self.twice or self.nested)
+        return not (self.unresolved or self.empty or self.twice or self.nested)
 
     @classmethod
     def from_dict(cls, data: dict) -> PageCheck:
         """The check `asdict` wrote (record pairs come back as tuples)."""
         return cls(str(data["page"]), int(data["records"]), [str(x) for x in data["unresolved"]],
                    [(int(a), int(b)) for a, b in data["twice"]], [(int(a), int(b)) for a, b in data["nested"]],
-                   int(data["chrome_records"]), float(data["ceiling"]))
+                   int(data["chrome_records"]), float(data["ceiling"]), [int(n) for n in data.get("empty", [])])
 
 
 @dataclass
@@ -89,6 +92,8 @@ class CheckReport:
             parts = []
             if c.unresolved:
                 parts.append(f"{len(c.unresolved)} XPath(s) resolve to nothing (first: {c.unresolved[0]})")
+            if c.empty:
+                parts.append(f"{len(c.empty)} record(s) without any XPath (first: record {c.empty[0]})")
             if c.twice:
                 parts.append(f"{len(c.twice)} pair(s) of records cover the same text (first: records {c.twice[0]})")
             if c.nested:
@@ -111,7 +116,9 @@ def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageC
     keys = TextKeyIndex(page.text_map)
     result = PageCheck(name, len(records))
     expanded: list[frozenset[str]] = []
-    for record in records:
+    for number, record in enumerate(records, 1):
+        if not record:
+            result.empty.append(number)
         for xpath in record:
             element = page.resolve(xpath)
             if element is None or not keys.expand([xpath]):
@@ -160,10 +167,21 @@ def summarise(checks: Sequence[PageCheck], also: Sequence[PageCheck] = ()) -> Ch
     return CheckReport(checks, majority, outliers)
 
 
-def dataset_labels(pages_dir: str | Path, gt_dir: str | Path) -> Iterator[tuple[str, Page, list[list[str]]]]:
+def dataset_labels(pages_dir: str | Path, gt_dir: str | Path, unreadable: list[str] | None = None
+                   ) -> Iterator[tuple[str, Page, list[list[str]]]]:
     """`(name, page, true records)` of every page of a dataset with ground truth and a page file, for
-    `check_page`, in the ground truth's order."""
+    `check_page`, in the ground truth's order. A page whose labels or page file cannot be read stops the walk
+    with its error, unless `unreadable` is given: then the error is added to it and the walk goes on."""
     for name, truth in record_files(gt_dir).items():
         page_file = find_page_file(pages_dir, name)
-        if page_file is not None:
-            yield name, load_page(page_file, name).page, load_records(truth).records
+        if page_file is None:
+            continue
+        try:
+            records = load_records(truth).records
+            page = load_page(page_file, name).page
+        except RecordLensError as error:
+            if unreadable is None:
+                raise
+            unreadable.append(f"page {name}: cannot be checked: {error}")
+            continue
+        yield name, page, records

@@ -57,6 +57,29 @@ def test_the_command_reports_a_dataset(tmp_path: Path, capsys) -> None:
     assert "1 with label problems" in out.err
 
 
+def test_a_record_without_any_xpath_is_named() -> None:
+    check = check_page("p", parse_html(HTML), [*MAIN, []])
+    assert check.empty == [4] and not check.clean
+    assert summarise([check]).findings() == ["page p: 1 record(s) without any XPath (first: record 4)"]
+
+
+def test_an_unreadable_labels_file_is_reported_and_the_others_are_checked(tmp_path: Path, capsys) -> None:
+    (tmp_path / "html").mkdir()
+    for name in ("1", "2", "3"):
+        (tmp_path / "html" / f"{name}.html").write_text(HTML, encoding="utf-8")
+        save_records(tmp_path / "gt" / f"{name}.json", [*MAIN, ["/body[1]/main[1]/div[7]"]])
+    (tmp_path / "gt" / "2.json").write_text("[[", encoding="utf-8")
+    assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt")]) == 1
+    out = capsys.readouterr()
+    assert "page 2: cannot be checked:" in out.out and "not valid JSON" in out.out
+    assert "page 1: 1 XPath(s) resolve to nothing" in out.out and "page 3: 1 XPath(s)" in out.out
+    assert "2 pages: 2 with label problems" in out.err and "1 page(s) could not be checked" in out.err
+    assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt"),
+                     "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert [p["page"] for p in report["pages"]] == ["1", "3"] and len(report["unreadable"]) == 1
+
+
 def test_records_listed_twice_lower_the_ceiling_the_labels_allow() -> None:
     page = parse_html(HTML)
     assert check_page("p", page, MAIN).ceiling == 1.0
