@@ -83,6 +83,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
     sources = project_sources(args.project) if args.project else dataset_sources(args.pages, args.gt)
     report = synthesise_dataset(sources, args.out, options,
                                 progress=lambda n: progress(n, label="synth", enabled=not args.quiet))
+    if report.replaced:
+        print(f"{report.out}: replaced an earlier synthetic dataset ({report.replaced} file(s))", file=sys.stderr)
     for problem in report.problems:
         print(f"warning: {problem}", file=sys.stderr)
     for page in report.pages:
@@ -96,6 +98,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         "records": sum(len(p.records) for p in report.pages), "dropped_xpaths": report.dropped_xpaths,
         "dropped_records": sum(len(p.dropped_records) for p in report.pages),
         "seconds": round(report.seconds, 3), "pages_per_second": round(report.pages_per_second, 2),
+        "replaced_files": report.replaced,
     }
     if args.json:
         print(json.dumps(summary, indent=2))

@@ -25,15 +25,21 @@ def page_files(pages_dir: str | Path, warnings: list[str] | None = None) -> dict
     the MHTML, and is reported in `warnings` when given."""
     folder = Path(pages_dir)
     if not folder.is_dir():
-        raise DatasetError(f"{folder}: no such folder of pages")
+        raise DatasetError(f"{folder} is a file; pages are read from a folder of N.html / N.mhtml" if folder.exists()
+                           else f"{folder}: no such folder of pages")
+    rank = {suffix: i for i, suffix in enumerate(PAGE_SUFFIXES)}
+    saved = [p for p in folder.iterdir() if p.suffix.lower() in rank]  # 7.HTML is a page too
     found: dict[str, Path] = {}
-    for suffix in reversed(PAGE_SUFFIXES):
-        for path in folder.glob(f"*{suffix}"):
-            if path.is_file():
-                if path.stem in found and warnings is not None:
-                    warnings.append(f"page {path.stem}: both {found[path.stem].name} and {path.name} in {folder}; "
-                                    f"{path.name} is used")
-                found[path.stem] = path
+    # The least wanted suffix first, so that the MHTML of a page saved twice is the one kept.
+    for path in sorted(saved, key=lambda p: (-rank[p.suffix.lower()], p.name)):
+        if not path.is_file():
+            if warnings is not None:
+                warnings.append(f"{path.name} in {folder} is not a file; skipped")
+            continue
+        if path.stem in found and warnings is not None:
+            warnings.append(f"page {path.stem}: both {found[path.stem].name} and {path.name} in {folder}; "
+                            f"{path.name} is used")
+        found[path.stem] = path
     return {name: found[name] for name in sorted(found, key=natural_key)}
 
 
@@ -48,7 +54,7 @@ def record_files(folder: str | Path) -> dict[str, Path]:
 
 def find_page_file(pages_dir: str | Path, name: str) -> Path | None:
     folder = Path(pages_dir)
-    for suffix in PAGE_SUFFIXES:
+    for suffix in (*PAGE_SUFFIXES, *(s.upper() for s in PAGE_SUFFIXES)):
         candidate = folder / f"{name}{suffix}"
         if candidate.is_file():
             return candidate

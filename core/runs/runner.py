@@ -43,7 +43,9 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     files = page_files(pages_dir, summary.warnings)
     wanted = [n for n in (names if names is not None else files) if n in files]
     if not wanted:
-        summary.warnings.append(f"no page (N.html or N.mhtml) to extract in {pages_dir}")
+        inside = Path(pages_dir) / "html"  # a dataset's folder given for its html/ folder
+        hint = f" (a dataset? its pages are in {inside})" if inside.is_dir() else ""
+        summary.warnings.append(f"no page (N.html or N.mhtml) to extract in {pages_dir}{hint}")
     if resume:
         _refuse_another_method(out, extractor)
     _remove_unfinished_writes(out)

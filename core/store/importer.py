@@ -315,10 +315,20 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     written = described.pop("written", None)
     cost, ended = _run_cost(run_dir)
     run_id = project.runs.add(method, {**described, "source": str(run_dir.resolve())},
-                             started_at=str(written) if written else None)
+                             started_at=_timestamp(written))
     project.runs.add_predictions(run_id, predictions, errors)
     project.runs.finish(run_id, cost=cost, ended_at=ended)
     return run_id, warnings
+
+
+def _timestamp(written: object) -> str | None:
+    """When a run folder says it was written, in the project's own form (UTC, to the second), so that the list of
+    runs reads alike whoever wrote it; None (now) when it says nothing readable."""
+    try:
+        moment = datetime.fromisoformat(str(written))
+    except ValueError:
+        return None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC).isoformat(timespec="seconds")
 
 
 def _run_cost(run_dir: Path) -> tuple[dict[str, object], str | None]:

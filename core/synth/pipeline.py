@@ -349,6 +349,7 @@ class SynthReport:
     pages: list[SynthPage]
     problems: list[str]
     seconds: float
+    replaced: int = 0  # files of an earlier synthetic dataset in the folder, removed first
 
     @property
     def dropped_xpaths(self) -> int:
@@ -363,7 +364,7 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
                        progress: Callable[[Sequence[str]], Iterable[str]] = lambda names: names) -> SynthReport:
     """Write OUT/html/N_vK.html, OUT/mhtml/N_vK.mhtml, OUT/gt/N_vK.json and the manifest OUT/synth.json."""
     target = Path(out)
-    _prepare_output(target)
+    replaced = _prepare_output(target)
     started = time.perf_counter()
     written: list[SynthPage] = []
     problems = list(sources.problems)
@@ -384,19 +385,23 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
             _write_page(target, result, options)
             written.append(result)
     atomic.write_text(target / MANIFEST, _manifest(options, written, problems))
-    return SynthReport(target, written, problems, time.perf_counter() - started)
+    return SynthReport(target, written, problems, time.perf_counter() - started, replaced)
 
 
-def _prepare_output(target: Path) -> None:
-    """An empty or new folder, or an earlier synthetic dataset (replaced whole, so no stale page remains)."""
+def _prepare_output(target: Path) -> int:
+    """An empty or new folder, or an earlier synthetic dataset (replaced whole, so no stale page remains); how
+    many files of the earlier one were removed."""
     if target.exists() and not target.is_dir():
         raise SynthError(f"{target} exists and is not a folder")
+    removed = 0
     if target.is_dir() and any(target.iterdir()):
         if not (target / MANIFEST).is_file():
             raise SynthError(f"{target} is not empty and holds no {MANIFEST}: refusing to write a dataset there")
         for sub in ("html", "mhtml", "gt"):
+            removed += sum(1 for p in (target / sub).rglob("*") if not p.is_dir()) if (target / sub).is_dir() else 0
             shutil.rmtree(target / sub, ignore_errors=True)
     target.mkdir(parents=True, exist_ok=True)
+    return removed
 
 
 def _write_page(target: Path, result: SynthPage, options: SynthOptions) -> None:

@@ -191,3 +191,40 @@ def test_an_agent_run_without_a_key_makes_no_project(tmp_path: Path, capsys: pyt
     assert code == 2
     one_line_error(err, "no Gemini key")
     assert not (tmp_path / "new").exists()
+
+
+def test_extract_reads_pages_whatever_the_case_of_their_suffix_and_says_what_it_skips(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    shutil.copy(DEMO / "html" / "1.html", pages / "1.HTM")
+    shutil.copy(DEMO / "html" / "2.html", pages / "2.html")
+    shutil.copy(DEMO / "html" / "2.html", pages / "2.mhtml")  # not MHTML inside: read as what it is
+    (pages / "7.html").mkdir()
+    code, _, err = run(capsys, "extract", "--method", "repeats", "--pages", str(pages), "--out", str(tmp_path / "run"),
+                       "-q")
+    assert code == 0
+    assert sorted(p.name for p in (tmp_path / "run").glob("*.json")) == ["1.json", "2.json"]
+    assert "7.html in" in err and "is not a file; skipped" in err
+    assert "page 2: both 2.html and 2.mhtml" in err and "2.mhtml is used" in err
+
+
+def test_extract_on_a_dataset_folder_points_to_its_pages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "extract", "--pages", str(DEMO), "--out", str(tmp_path / "run"), "-q")
+    assert f"no page (N.html or N.mhtml) to extract in {DEMO} (a dataset? its pages are in {DEMO / 'html'})" in err
+    code, _, err = run(capsys, "extract", "--pages", str(DEMO / "html" / "1.html"), "--out", str(tmp_path / "run"),
+                       "-q")
+    assert code == 2
+    one_line_error(err, "is a file; pages are read from a folder of N.html / N.mhtml")
+
+
+def test_a_run_written_elsewhere_is_listed_with_its_time_in_the_projects_form(
+        tmp_path: Path, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "theirs"
+    (folder / "_run").mkdir(parents=True)
+    (folder / "_run" / "run.json").write_text(json.dumps({"method": "theirs", "written": "2026-12-04T15:46:28.634Z"}),
+                                              encoding="utf-8")
+    shutil.copy(DEMO / "gt" / "1.json", folder / "1.json")
+    code, out, _ = run(capsys, "runs", "--project", str(project), "--add", str(folder), "--json")
+    assert code == 0
+    assert [r["started_at"] for r in json.loads(out)] == ["2026-12-04T15:46:28+00:00"]

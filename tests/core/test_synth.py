@@ -97,7 +97,9 @@ def test_xpaths_that_resolve_to_nothing_are_dropped_and_reported() -> None:
 
 def test_an_earlier_synthetic_dataset_is_replaced_and_other_folders_are_refused(tmp_path: Path) -> None:
     synth(tmp_path / "out", variants=2)
-    synth(tmp_path / "out", variants=1)
+    earlier = sum(1 for p in (tmp_path / "out").rglob("*") if p.is_file() and p.name != "synth.json")
+    report = synthesise_dataset(dataset_sources(DEMO / "html", DEMO / "gt"), tmp_path / "out", SynthOptions(variants=1))
+    assert report.replaced == earlier > 0  # said, so that files a user added there are not lost unawares
     assert not list((tmp_path / "out").rglob("*_v2.*"))
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")
