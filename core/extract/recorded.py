@@ -38,6 +38,10 @@ class ReplayExtractor:
         except json.JSONDecodeError as error:
             raise DatasetError(f"{index_path}: not valid JSON ({error})") from None
         self.sample_of_page = {str(page): sample for sample, page in index.items()}
+        recorded = sorted({p.name.split("_")[1] for p in self.answers.glob("*_*_content.json")})
+        if input_format not in recorded:  # said once, not as a failure on every page
+            raise DatasetError(f"{self.answers} holds no recorded answers in the {input_format} format (it has: "
+                               f"{', '.join(recorded) or 'none'})")
 
     @property
     def parameters(self) -> dict[str, object]:

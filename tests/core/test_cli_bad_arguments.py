@@ -228,3 +228,16 @@ def test_a_run_written_elsewhere_is_listed_with_its_time_in_the_projects_form(
     code, out, _ = run(capsys, "runs", "--project", str(project), "--add", str(folder), "--json")
     assert code == 0
     assert [r["started_at"] for r in json.loads(out)] == ["2026-12-04T15:46:28+00:00"]
+
+
+def test_replay_of_a_format_that_was_never_recorded_is_refused_once(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    answers = tmp_path / "samples" / "llm"
+    answers.mkdir(parents=True)
+    (answers / "sample1_flat_content.json").write_text("[]", encoding="utf-8")
+    (answers.parent / "index.json").write_text(json.dumps({"sample1": "1"}), encoding="utf-8")
+    code, _, err = run(capsys, "extract", "--method", "replay", "--answers", str(answers), "--format", "outline",
+                       "--pages", str(DEMO / "html"), "--out", str(tmp_path / "run"), "-q")
+    assert code == 2
+    one_line_error(err, "holds no recorded answers in the outline format (it has: flat)")
+    assert err.count("error") == 1
