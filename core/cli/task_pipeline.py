@@ -92,6 +92,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
     flagged = sum(c.evidence == "" for c in candidates)
     print(f"{args.out}: {len(candidates)} candidate(s) from {len(seeds)} seed(s) in {report.requests} request(s); "
           f"{flagged} with a gold answer found in no saved page (flagged for review)")
+    if not candidates:  # every answer unusable: a run that made nothing is not a success
+        print("recordlens: no candidate task: the model's answers held none that could be kept (warnings above)",
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -98,6 +98,15 @@ def respond(body: dict) -> str:
     return "Here are the tasks:\n```json\n" + json.dumps(items) + "\n```"
 
 
+def test_generate_says_when_no_answer_could_be_kept(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+    out = tmp_path / "candidates.jsonl"
+    with FakeGemini(default=answer_with(lambda body: '```json\n[{"instruction": "", "answer": "x"}]\n```')) as server:
+        assert main(["agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--model",
+                     "fake-model", "--out", str(out), "--base-url", server.url]) == 1
+    assert "no candidate task" in capsys.readouterr().err
+
+
 def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
     out = tmp_path / "candidates.jsonl"
