@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.errors import RecordLensError
-from ...core.records import PageReview, click_effect
+from ...core.records import PageReview, click_effect, whole_page
 from ...core.store import PAGE_STATUS_WORDS, Change, Label, Project, Provenance, open_project
 from ..qt.jobs import BackgroundJob
 from ..qt.widgets import column, side_by_side
@@ -99,6 +99,7 @@ class MainWindow(QMainWindow):
         self._closed = False
         self.messages = MessageLog()
         self._positions: dict[str, int] = {}  # page -> where the user was on it (scroll position), this session
+        self._hovered = ""  # the element under the pointer, whose line is said again when the records change
 
         self.page_list = PageList()
         self.page_view = PageView()
@@ -311,6 +312,7 @@ class MainWindow(QMainWindow):
         self.blocked_label.setText(f"{count} request{'s' if count != 1 else ''} blocked")
 
     def _on_hovered(self, xpath: str) -> None:
+        self._hovered = xpath
         page = self.page_view.core_page
         element = page.resolve(xpath) if page and xpath else None
         if element is None:
@@ -321,12 +323,31 @@ class MainWindow(QMainWindow):
         holders = [str(k + 1) for k, label in enumerate(self.labels) if label.status != "rejected"
                    and any(page.resolve(x) is element for x in label.xpaths)]
         owner = f"   [record {', '.join(holders)}]" if holders else ""
+        inside = self.records_around(xpath)
+        owner += f"   [inside record {', '.join(map(str, inside))}]" if inside else ""
         self.breadcrumb.setText(f"{self._click_says(xpath)}   {element.key}   “{text}”{owner}")
+
+    def records_around(self, xpath: str) -> list[int]:
+        """The numbers of the records (not rejected) that hold an ancestor of the element: a click there makes
+        a record nested in another, which `labels check` flags."""
+        page = self.page_view.core_page
+        element = page.resolve(xpath) if page is not None else None
+        if element is None:
+            return []
+        return [k + 1 for k, label in enumerate(self.labels) if label.status != "rejected"
+                and any((held := page.resolve(x)) is not None and held.is_ancestor_of(element) for x in label.xpaths)]
+
+    def _refresh_click_line(self) -> None:
+        """Say again what a click will do: the records or the selection changed under a pointer that did not."""
+        if self._hovered:
+            self._on_hovered(self._hovered)
 
     def _click_says(self, xpath: str) -> str:
         """What a click on the hovered element will do, said before it is done."""
         if self.reviewing.active():
             return "review: a click edits nothing"
+        if whole_page(xpath):
+            return "click: nothing (the whole page is no record)"
         current = None if self.record_actions.arm_new else self.current_label()
         if current is None:
             return "click: new record"
@@ -368,6 +389,7 @@ class MainWindow(QMainWindow):
         self.page_view.show_records([
             {"xpaths": list(label.xpaths), "colour_index": k, "label": str(k + 1), "selected": label.id in selected}
             for k, label in enumerate(self.labels) if label.status != "rejected"])
+        self._refresh_click_line()
 
     def select_records(self, ids: Sequence[int], scroll: bool = True) -> None:
         """Select records as the user would (the panel, the drawing, and scroll to the first)."""

@@ -23,6 +23,7 @@ from ...core.records import (
     siblings_above,
     split_parts,
     toggle_xpath,
+    whole_page,
 )
 from ...core.store import Change, Label, Provenance
 from .commands import LabelCommand, StatusCommand, push, push_all
@@ -41,7 +42,8 @@ class RecordActions:
         self.offered_next = False  # J on the last record offered the next page: J again opens it
         self.picked: tuple[int, str] | None = None  # (record id, XPath) the last click added: U climbs from it
         self._climbed: list[str] = []  # the elements climbed from, for going back down
-        self.confirm_labelled: str | None = None  # L on a page with proposals asked: L again marks it
+        # L on a page with proposals asked: L again marks it, while that question is still what the status bar says
+        self.confirm_labelled: tuple[str, str] | None = None  # (page, the question)
         self._stacks: dict[str, QUndoStack] = {}
 
     # -- undo stacks ---------------------------------------------------------------------------------------------
@@ -131,10 +133,16 @@ class RecordActions:
         if window.reviewing.active():
             window.message("review mode: switch to the Records tab (F6) to edit")
             return
+        if whole_page(xpath):  # a click in a margin lands on <body> or <html>
+            window.message("the whole page is no record: click an element inside it")
+            return
         project, person = window.project, window.person
         current = None if self.arm_new else window.current_label()
         self.arm_new = False
         self._climbed = []
+        around = window.records_around(xpath)
+        nested = f" It lies inside record {', '.join(map(str, around))}: labels check flags records nested in " \
+                 "others." if around else ""
         if current is None:
             change = self.edit("new record", lambda: project.add_record(window.page_name, [xpath], person))
             if change and change.record:
@@ -145,9 +153,9 @@ class RecordActions:
                 if element is not None and not element.text().strip():
                     # A record without text expands to nothing: it can never match a true record.
                     window.message("new record, but this element holds no text (an image or an icon), so it "
-                                   "scores nothing: U takes its parent")
+                                   "scores nothing: U takes its parent" + nested)
                 else:
-                    window.message("new record; U takes the element's parent instead, Shift+U back down")
+                    window.message("new record; U takes the element's parent instead, Shift+U back down" + nested)
             return
         xpaths = toggle_xpath(current.xpaths, xpath)
         if not xpaths:
@@ -159,6 +167,9 @@ class RecordActions:
         unresolved = [x for x in current.unresolved if x in xpaths]
         self.edit(f"{verb} record", lambda: project.edit(current.id, xpaths, person, unresolved=unresolved))
         window.reload_labels([current.id])
+        number = next((k + 1 for k, label in enumerate(window.labels) if label.id == current.id), None)
+        if verb == "add to" and around and number is not None:
+            window.message(f"added to record {number}." + nested)
 
     def _repick(self, new: str, climbing: bool) -> None:
         window = self.window
@@ -371,11 +382,15 @@ class RecordActions:
         """L; on a page that still has proposals, say what export will do with them and ask for L again."""
         window = self.window
         proposed = [label for label in window.labels if label.status == "proposed"]
-        if proposed and self.confirm_labelled != window.page_name:
-            self.confirm_labelled = window.page_name
-            window.message(f"page {window.page_name} still has {len(proposed)} proposed record(s) nobody accepted "
-                           "or rejected: export writes only accepted and edited records, so they would be left "
-                           "out. L again marks the page labelled anyway (A / R judge them first)", 15000)
+        # The question stands only while it is on show: another action's message, or its 15 s, ends it.
+        asked = self.confirm_labelled is not None and self.confirm_labelled == (
+            window.page_name, window.statusBar().currentMessage())
+        if proposed and not asked:
+            question = (f"page {window.page_name} still has {len(proposed)} proposed record(s) nobody accepted or "
+                        "rejected: export writes only accepted and edited records, so they would be left out. L "
+                        "again marks the page labelled anyway (A / R judge them first)")
+            self.confirm_labelled = (window.page_name, question)
+            window.message(question, 15000)
             return
         self.confirm_labelled = None
         self._mark("labelled")

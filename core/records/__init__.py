@@ -28,6 +28,7 @@ from .siblings import (
     siblings_above,
     split_parts,
     toggle_xpath,
+    whole_page,
 )
 
 __all__ = [
@@ -36,5 +37,5 @@ __all__ = [
     "PageScore", "RecordsFile", "ReviewRecord", "TextKeyIndex", "jaccard", "load_records", "new_records",
     "normalise_xpath", "parse_records", "click_effect", "parent_xpath", "replace_xpath", "review_page",
     "same_list", "save_records", "score_page", "sibling_records", "siblings_above", "split_parts", "toggle_xpath",
-    "worst_pages",
+    "whole_page", "worst_pages",
 ]

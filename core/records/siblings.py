@@ -239,6 +239,11 @@ def toggle_xpath(xpaths: Sequence[str], xpath: str) -> list[str]:
     return kept if len(kept) < len(xpaths) else [*xpaths, xpath]
 
 
+def whole_page(xpath: str) -> bool:
+    """Whether `xpath` names the page itself (`<html>` or `<body>`): a click there, in a margin, is no record."""
+    return normalise_xpath(xpath) in ("", "/", "/body[1]")
+
+
 def click_effect(xpaths: Sequence[str], xpath: str) -> str:
     """What a click on `xpath` does to a record holding `xpaths`: "add" or "remove" (see `toggle_xpath`)."""
     return "remove" if len(toggle_xpath(xpaths, xpath)) < len(xpaths) else "add"

@@ -194,9 +194,11 @@
         for (let gy = Math.floor(r[1] / CELL); gy <= Math.floor((r[1] + r[3]) / CELL); gy++) out.push(gx + "," + gy);
       return out;
     };
+    // A rectangle may carry a fifth item, its owner: `hits(r, owner)` then ignores the owner's own.
     return {
       add: (r) => keys(r).forEach((k) => (cells.get(k) || cells.set(k, []).get(k)).push(r)),
-      hits: (r) => keys(r).some((k) => (cells.get(k) || []).some((other) => overlaps(r, other))),
+      hits: (r, owner) => keys(r).some((k) => (cells.get(k) || [])
+        .some((other) => (owner === undefined || other[4] !== owner) && overlaps(r, other))),
     };
   };
 
@@ -204,9 +206,10 @@
 
   // Where a record's badge goes, tried in this order: left of its top-left corner, above it, right of the
   // record, inside its top-right corner, inside its top-left corner, below it. A spot must lie inside the
-  // document and, across, inside the view (a badge cut by an edge is unreadable), cover no record's text and no
-  // other badge. When no spot is free of all three, text and badges go before text alone; last, the first spot
-  // inside those bounds.
+  // document and, across, inside the view (a badge cut by an edge is unreadable), cover no record's text, no
+  // other badge and no other record's box (in the row above, a badge reads as that row's). When no spot is free
+  // of all of them, text and badges go before other boxes, badges before text; last, the first spot inside
+  // those bounds.
   const GAP = 2;
   const spots = ([l, t, r, b], [w, h]) => [
     [l - w - GAP * scale, t], [l, t - h - GAP * scale], [r + GAP * scale, t], [r - w, t], [l, t],
@@ -215,12 +218,15 @@
 
   const placeBadges = (boxesByRecord, texts, bounds) => {
     const placed = grid();
+    const owned = grid();
+    boxesByRecord.forEach((box, i) => box && owned.add([box[0], box[1], box[2] - box[0], box[3] - box[1], i]));
     const inside = (s) => s[0] >= bounds[0] && s[1] >= bounds[1] && s[0] + s[2] <= bounds[2];
     return boxesByRecord.map((box, i) => {
       if (!box) return null;
       const candidates = spots(box, records[i].badgeSize || [18 * scale, 18 * scale]).filter(inside);
       if (!candidates.length) candidates.push([Math.max(bounds[0], box[0]), Math.max(bounds[1], box[1]), 18, 18]);
-      const chosen = candidates.find((c) => !texts.hits(c) && !placed.hits(c))
+      const free = (c) => !texts.hits(c) && !placed.hits(c);
+      const chosen = candidates.find((c) => free(c) && !owned.hits(c, i)) || candidates.find(free)
         || candidates.find((c) => !placed.hits(c)) || candidates[0];
       placed.add(chosen);
       return chosen;
@@ -562,11 +568,12 @@
     report("hovered", path);
   };
 
-  // Where the pointer is in the view (null once it has left the page).
+  // Where the pointer is in the view, in the view's own pixels (CSS pixels times the zoom), so that it stays
+  // the same spot when the page is zoomed under it; null once it has left the page.
   let pointer = null;
 
   const onMove = (event) => {
-    pointer = [event.clientX, event.clientY];
+    pointer = [event.clientX / scale, event.clientY / scale]; // scale is 1 / the zoom
     hover(event.target);
   };
 
@@ -578,11 +585,11 @@
     hideHover();
   };
 
-  // The page moved under a pointer that did not (wheel, keys, a record brought into view): Chromium sends no
-  // mouse event then, so the element now under the pointer is looked up, and the line above the page keeps
-  // saying what a click there will do.
+  // The page moved under a pointer that did not (wheel, keys, a record brought into view, a zoom): Chromium
+  // sends no mouse event then, so the element now under the pointer is looked up, and the line above the page
+  // keeps saying what a click there will do.
   const hoverUnderPointer = () => {
-    if (pointer) hover(document.elementFromPoint(pointer[0], pointer[1]));
+    if (pointer) hover(document.elementFromPoint(pointer[0] * scale, pointer[1] * scale));
   };
 
   // ---- clicks ----------------------------------------------------------------------------------------
@@ -629,6 +636,7 @@
       if (r.badge) r.badgeSize = [r.badge.offsetWidth || 18 * scale, r.badge.offsetHeight || 18 * scale];
     });
     layout();
+    hoverUnderPointer();
     return scale;
   };
 

@@ -68,6 +68,14 @@ def test_l_on_a_page_with_proposals_says_what_export_does_and_asks_again(qtbot, 
     assert window.project.page("2").status == "proposed"
     message = window.statusBar().currentMessage()
     assert "1 proposed record" in message and "export writes only accepted and edited records" in message
+    key(window, "A")  # another action in between: the question is over, L asks again
+    assert window.project.page("2").status == "proposed"
+    key(window, "L")
+    assert window.project.page("2").status == "proposed"
+    assert "export writes only accepted" in window.statusBar().currentMessage()
+    window.statusBar().clearMessage()  # its 15 s are over
+    key(window, "L")
+    assert window.project.page("2").status == "proposed"
     key(window, "L")
     assert window.project.page("2").status == "labelled"
     words = [window.page_list.status_filter.itemText(i) for i in range(window.page_list.status_filter.count())]

@@ -21,7 +21,7 @@ from recordlens.annotator.settings import Settings
 from recordlens.core.page.mhtml_writer import mhtml_bytes
 from recordlens.core.store.db import Provenance
 from recordlens.core.store.project import Project, open_project
-from tests.app.page_helpers import click_element, js
+from tests.app.page_helpers import click_element, js, viewport_point
 from tests.app.window_helpers import FakeKeyStore, imported_project, open_window
 
 pytestmark = pytest.mark.app
@@ -548,6 +548,46 @@ def test_a_click_on_an_element_without_text_says_the_record_scores_nothing(qtbot
         click(win, "/body[1]/ul[1]/li[2]")
         wait_for_labels(qtbot, win, lambda labels: len(labels) == 2)
         assert any(m.startswith("new record; U takes the element's parent") for m in messages), messages
+    finally:
+        win.close()
+
+
+def test_the_line_above_the_page_refuses_the_whole_page_follows_each_click_and_names_nesting(qtbot, tmp_path):
+    page = ("<!doctype html><html><head><meta charset='utf-8'></head><body style='margin:0;padding:60px'>"
+            "<ul><li><b>Camera</b> $399</li><li><b>Lens</b> $129</li></ul></body></html>")
+    win = open_window(imported_project(tmp_path, {"html/1.html": page}), tmp_path / "settings.json", qtbot=qtbot)
+    try:
+        messages: list[str] = []
+        win.statusBar().messageChanged.connect(messages.append)
+        proxy = win.page_view.view.focusProxy()
+        assert win.page_view.offline.run_js("__recordlens.xpathOf(document.elementFromPoint(10, 10))") == "/body[1]"
+        QTest.mouseMove(proxy, QPoint(200, 10))
+        spin(100)
+        QTest.mouseMove(proxy, QPoint(10, 10))  # the page's margin: <body> itself
+        qtbot.waitUntil(lambda: "click: nothing (the whole page is no record)" in win.breadcrumb.full_text(),
+                        timeout=5_000)
+        QTest.mouseClick(proxy, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(10, 10))
+        qtbot.waitUntil(lambda: any("the whole page is no record" in m for m in messages), timeout=5_000)
+        assert win.project.labels("1") == []
+
+        item = "/body[1]/ul[1]/li[1]"
+        point = viewport_point(win.page_view, item)
+        QTest.mouseMove(proxy, point)  # onto the item, as a hand does before it clicks
+        qtbot.waitUntil(lambda: f"click: new record   {item}" in win.breadcrumb.full_text(), timeout=5_000)
+        QTest.mouseClick(proxy, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+        wait_for_labels(qtbot, win, lambda labels: len(labels) == 1)
+        # The new record is selected: the pointer, still there, now removes the item from it.
+        qtbot.waitUntil(lambda: f"click: remove from record 1   {item}" in win.breadcrumb.full_text(), timeout=5_000)
+
+        win.record_actions.arm_new = True
+        name = f"{item}/b[1]"
+        point = viewport_point(win.page_view, name)
+        QTest.mouseMove(proxy, point)
+        qtbot.waitUntil(lambda: f"click: new record   {name}" in win.breadcrumb.full_text()
+                        and "[inside record 1]" in win.breadcrumb.full_text(), timeout=5_000)
+        QTest.mouseClick(proxy, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+        wait_for_labels(qtbot, win, lambda labels: len(labels) == 2)
+        assert any("It lies inside record 1" in m for m in messages), messages
     finally:
         win.close()
 

@@ -223,6 +223,27 @@ def test_the_hover_follows_the_page_scrolled_under_a_pointer_that_stays(qtbot, p
     qtbot.waitUntil(lambda: seen[-1] != PRICE and seen[-1] == under_the_pointer(), timeout=10_000)
 
 
+def test_the_hover_follows_the_page_zoomed_under_a_pointer_that_stays(qtbot, page_view):
+    # Zooming moves every element under a still pointer, as a scroll does: the line must name the new one.
+    open_page(page_view, DEMO_PAGE)
+    point = viewport_point(page_view, PRICE)
+    seen: list[str] = []
+    page_view.hovered.connect(seen.append)
+    qtbot.waitUntil(move_onto(page_view, point, PRICE, seen), timeout=10_000)
+    try:
+        page_view.set_zoom(0.5)
+
+        def under_the_pointer() -> str:  # the same spot of the view, in the page's CSS pixels at this zoom
+            zoom = page_view.view.zoomFactor()
+            return page_view.offline.run_js(
+                f"__recordlens.xpathOf(document.elementFromPoint({point.x() / zoom}, {point.y() / zoom}))") or ""
+
+        qtbot.waitUntil(lambda: page_view.view.zoomFactor() == 0.5 and seen[-1] != PRICE
+                        and seen[-1] == under_the_pointer(), timeout=10_000)
+    finally:
+        page_view.set_zoom(1.0)
+
+
 def outline_colour(image: QImage, view: PageView, xpath: str) -> tuple[int, int, int]:
     """The colour on screen at the element's left edge, half way down (where its box's outline is)."""
     left, top, _, height = js(view, f"""(() => {{
