@@ -96,6 +96,38 @@ class StatusCommand(QUndoCommand):
         self._notify(self._page)
 
 
+class BatchCommand(QUndoCommand):
+    """Several label changes of one page made as one step (reject a list of 240 proposals): undone with one
+    restore to just before the first and redone with one to just after the last. Undoing them one by one would
+    restore 240 times, each walking the history the others wrote: seconds, and 240 history entries."""
+
+    def __init__(self, text: str, commands: list[LabelCommand]) -> None:
+        super().__init__(text)
+        first, last = commands[0], commands[-1]
+        self._project, self._page, self._by, self._notify = first._project, first._page, first._by, first._notify
+        self._before, self._after = first._before, last._after
+        statuses = [c._page_status for c in commands if c._page_status]
+        self._status_from = statuses[0]["from"] if statuses else None
+        self._status_to = statuses[-1]["to"] if statuses else None
+        self._skip_redo = True  # made already, before it was pushed
+
+    def redo(self) -> None:
+        if self._skip_redo:
+            self._skip_redo = False
+            return
+        self._project.restore(self._page, self._after, self._by)
+        if self._status_to:
+            self._project.set_status(self._page, self._status_to, self._by)
+        self._notify(self._page)
+
+    def undo(self) -> None:
+        self._skip_redo = False
+        self._project.restore(self._page, self._before, self._by)
+        if self._status_from:
+            self._project.set_status(self._page, self._status_from, self._by)
+        self._notify(self._page)
+
+
 def push(stack: QUndoStack, command: LabelCommand | StatusCommand) -> Change:
     """Run the command's change now (raising what the store raises) and put it on the stack."""
     change = command.perform()
@@ -120,6 +152,8 @@ def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand]) -> list
     finally:
         if len(made) == 1:
             stack.push(made[0])
+        elif made and len({command._page for command in made}) == 1:
+            stack.push(BatchCommand(text, made))
         elif made:
             stack.beginMacro(text)
             for command in made:

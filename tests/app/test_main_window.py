@@ -276,7 +276,14 @@ def test_shift_g_selects_a_proposed_list_whole_and_one_r_rejects_it(qtbot, windo
     key(qtbot, window, "R")
     statuses = {label.id: label.status for label in window.project.labels("2")}
     assert [statuses[i] for i in items] == ["rejected"] * 4 and statuses[heading] == "proposed"
-    window.undo_group.undo()  # one step takes the whole list back
+    entries = len(window.project.history("2"))
+    window.undo_group.undo()  # one step takes the whole list back, as one restore (not one per record)
+    assert {label.status for label in window.project.labels("2")} == {"proposed"}
+    assert len(window.project.history("2")) == entries + 1
+    window.undo_group.redo()
+    statuses = {label.id: label.status for label in window.project.labels("2")}
+    assert [statuses[i] for i in items] == ["rejected"] * 4 and statuses[heading] == "proposed"
+    window.undo_group.undo()
     assert {label.status for label in window.project.labels("2")} == {"proposed"}
     # A rejected record selected brings its list along with it.
     window.project.reject(items[0], window.person)
