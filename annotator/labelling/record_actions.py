@@ -354,6 +354,11 @@ class RecordActions:
                            if following is not None else f"last record of the last page ({window.page_name})")
             return
         self.offered_next = False
+        if step < 0 and selected and selected[0] == ids[0]:
+            before = window.page_list.neighbour(window.page_name, -1)
+            window.message(f"first record of page {window.page_name}" + (f": PgUp opens page {before}"
+                                                                           if before is not None else ""))
+            return
         index = ids.index(selected[-1 if step > 0 else 0]) + step if selected else (0 if step > 0 else len(ids) - 1)
         window.select_records([ids[max(0, min(len(ids) - 1, index))]])
 

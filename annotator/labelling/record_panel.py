@@ -150,6 +150,8 @@ class RecordPanel(QWidget):
                     item = QListWidgetItem()
                     _show_row(item, row)
                     self.list.addItem(item)
+                if not {row.id for row in before} & {row.id for row in rows}:
+                    self.list.scrollToTop()  # another page's records: not where the last page's list was left
         finally:
             self.list.blockSignals(False)
         self.select_ids(selected)

@@ -44,6 +44,22 @@ def test_j_after_the_last_record_offers_the_next_page_and_j_again_opens_it(qtbot
     assert window.page_name == "2"
 
 
+def test_k_on_the_first_record_says_so_and_the_record_list_starts_at_the_top_of_a_new_page(qtbot, window):
+    labels = window.project.labels("1")
+    window.select_records([labels[0].id])
+    key(window, "K")
+    assert window.record_panel.selected_ids() == [labels[0].id]
+    assert window.statusBar().currentMessage() == "first record of page 1"
+    window.open_page("2")
+    for k in range(40):
+        window.project.add_record("2", [f"/body[1]/p[{k + 1}]"], window.person)
+    window.reload_labels([])
+    window.record_panel.list.scrollToBottom()
+    assert window.record_panel.list.verticalScrollBar().value() > 0
+    window.open_page("1")
+    assert window.record_panel.list.verticalScrollBar().value() == 0
+
+
 def test_f6_opens_review_on_the_latest_run(qtbot, window):
     project = window.project
     for _ in range(2):
