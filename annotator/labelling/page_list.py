@@ -47,6 +47,7 @@ class PageList(QWidget):
     """Signal `page_chosen(name)` when the user picks a page (not when the list is refilled)."""
 
     page_chosen = Signal(str)
+    search_done = Signal()  # Enter in the search box: the keys go back to the page
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -70,6 +71,7 @@ class PageList(QWidget):
         self._pages: list[PageInfo] = []
         self.status_filter.currentIndexChanged.connect(lambda _: self._fill())
         self.search.textChanged.connect(lambda _: self._fill())
+        self.search.returnPressed.connect(self._open_first_match)
         self.list.currentItemChanged.connect(self._on_current)
 
     def set_pages(self, pages: Sequence[PageInfo], current: str | None) -> None:
@@ -128,6 +130,16 @@ class PageList(QWidget):
         finally:
             self.list.blockSignals(False)
         self.select(current)
+
+    def _open_first_match(self) -> None:
+        """Enter in the search box opens the first page it lists (the only one, once the search is precise) and
+        hands the keys back to the page, as Esc does."""
+        if not self.list.count():
+            return
+        if self.list.currentRow() != 0:
+            self.list.setCurrentRow(0)  # announced: the window opens it
+        self.search.clearFocus()
+        emit(self.search_done)
 
     def _on_current(self, item: QListWidgetItem | None, _previous: QListWidgetItem | None) -> None:
         if item is not None:

@@ -61,7 +61,7 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("previous_page", ("PgUp",), "Previous page"),
         ("mark_labelled", ("L",), "Mark the page labelled"),
         ("mark_reviewed", ("V",), "Mark the page reviewed"),
-        ("search", ("Ctrl+F",), "Search the pages"),
+        ("search", ("Ctrl+F",), "Search the pages (Enter opens the first found)"),
         ("import_pages", ("Ctrl+I",), "Import saved pages (MHTML, HTML)… (or drop them on the window)"),
         ("import_folder", ("Ctrl+Shift+I",), "Import a folder of pages, or a dataset with its labels (html/, gt/)…"),
     ),

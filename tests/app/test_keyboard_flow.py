@@ -4,6 +4,7 @@ L on a page with proposals, one vocabulary, and a project that reopens where it 
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
@@ -32,6 +33,17 @@ def test_esc_leaves_the_search_box_and_keeps_the_selection(qtbot, window):
     QTest.keySequence(window.page_list.search, "Esc")
     assert not window.page_list.search.hasFocus()
     assert window.record_panel.selected_ids() == [first.id]
+
+
+def test_enter_in_the_search_box_opens_the_page_found_and_gives_the_keys_back(qtbot, window):
+    assert window.page_name == "1"
+    key(window, "Ctrl+F")
+    qtbot.waitUntil(window.page_list.search.hasFocus, timeout=2_000)
+    QTest.keyClicks(window.page_list.search, "2")
+    assert window.page_list.names() == ["2"]
+    QTest.keyClick(window.page_list.search, Qt.Key.Key_Return)
+    assert window.page_name == "2"
+    assert not window.page_list.search.hasFocus()
 
 
 def test_j_after_the_last_record_offers_the_next_page_and_j_again_opens_it(qtbot, window):
