@@ -219,7 +219,15 @@ class RecordActions:
             return
         following = self._next_proposed_after(ids[-1], judged=set(ids))  # read before the labels are reloaded
         if self._edit_each(f"{verb} record", ids, lambda i: change(i, self.window.person)):
-            self.window.reload_labels(following)
+            if len(ids) == 1:
+                self.window.reload_labels(following)
+                return
+            # A list judged at once: on to the next proposal, or nothing selected (not the list's last record,
+            # judged now, with the page scrolled to it).
+            left = bool(following) and following[0] not in ids
+            self.window.reload_labels(following if left else [])
+            self.window.message(f"{verb}ed {len(ids)} records" + (
+                "" if left else f"; no proposal left on page {self.window.page_name}"))
         else:  # stay on them: those made stay made, and the same key again changes only the others
             self.window.reload_labels(ids)
 

@@ -276,6 +276,8 @@ def test_shift_g_selects_a_proposed_list_whole_and_one_r_rejects_it(qtbot, windo
     key(qtbot, window, "R")
     statuses = {label.id: label.status for label in window.project.labels("2")}
     assert [statuses[i] for i in items] == ["rejected"] * 4 and statuses[heading] == "proposed"
+    assert window.statusBar().currentMessage() == "rejected 4 records"
+    assert window.record_panel.selected_ids() == [heading]  # on to the proposal still to judge
     entries = len(window.project.history("2"))
     window.undo_group.undo()  # one step takes the whole list back, as one restore (not one per record)
     assert {label.status for label in window.project.labels("2")} == {"proposed"}
@@ -295,6 +297,11 @@ def test_shift_g_selects_a_proposed_list_whole_and_one_r_rejects_it(qtbot, windo
     key(qtbot, window, "Shift+G")
     assert window.record_panel.selected_ids() == [heading]
     assert "holds no other record" in window.statusBar().currentMessage()
+    # Every proposal judged at once: nothing left to select, rather than the last one, judged now.
+    window.select_records([heading, *items[1:]])
+    key(qtbot, window, "R")
+    assert window.statusBar().currentMessage() == "rejected 4 records; no proposal left on page 2"
+    assert window.record_panel.selected_ids() == []
 
 
 def test_cancel_stops_a_proposal_run_between_pages(qtbot, window):
