@@ -434,17 +434,20 @@ class RecordActions:
         return change
 
     def do_undo(self) -> None:
-        self._guarded(self.window.undo_group.undo)
+        self._guarded(self.window.undo_group.undo, "undone", self.window.undo_group.undoText())
 
     def do_redo(self) -> None:
-        self._guarded(self.window.undo_group.redo)
+        self._guarded(self.window.undo_group.redo, "redone", self.window.undo_group.redoText())
 
-    def _guarded(self, action: Callable[[], None]) -> None:
+    def _guarded(self, action: Callable[[], None], done: str, text: str) -> None:
+        """Undo or redo, said (the message of the step it takes back would otherwise stay on show)."""
         try:
             action()
         except RecordLensError as error:
             self.window.message(f"could not change the project: {error}", 10000)
             self.window.reload_labels()
+            return
+        self.window.message(f"{done}: {text}" if text else f"nothing to {done.removesuffix('ne')}")
 
 
 def _no_siblings_message(page: Page, xpaths: Sequence[str], existing: Sequence[Sequence[str]],

@@ -302,6 +302,10 @@ def test_shift_g_selects_a_proposed_list_whole_and_one_r_rejects_it(qtbot, windo
     key(qtbot, window, "R")
     assert window.statusBar().currentMessage() == "rejected 4 records; no proposal left on page 2"
     assert window.record_panel.selected_ids() == []
+    key(qtbot, window, "Ctrl+Z")
+    assert window.statusBar().currentMessage() == "undone: reject record ×4"
+    key(qtbot, window, "Ctrl+Shift+Z")
+    assert window.statusBar().currentMessage() == "redone: reject record ×4"
 
 
 def test_cancel_stops_a_proposal_run_between_pages(qtbot, window):
