@@ -321,6 +321,13 @@ class RecordActions:
         window.reload_labels([label.id])
         window.message(f"added {len(records)} records, one per sibling of record {window.labels.index(label) + 1}")
 
+    def do_select_all(self) -> None:
+        """Ctrl+A: every record of the page not rejected (the page's own select-all of its text is no use here)."""
+        window = self.window
+        ids = [label.id for label in window.labels if label.status != "rejected"]
+        window.select_records(ids, scroll=False)
+        window.message(f"{len(ids)} records selected: A or R judges them all" if ids else "no record to select")
+
     def do_select_list(self) -> None:
         """Shift+G: every record not rejected in the selected one's list (and the selected one), so that one A or
         R judges a proposed list whole: a menu of hundreds of links proposed as records is rejected with two keys,

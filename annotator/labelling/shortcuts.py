@@ -38,6 +38,7 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("delete", ("Del", "Backspace"), "Delete the selected records"),
         ("siblings", ("G",), "Apply the selected record to its siblings"),
         ("select_list", ("Shift+G",), "Select every record in the selected one’s list (then A or R judges them all)"),
+        ("select_all", ("Ctrl+A",), "Select every record of the page not rejected (then A or R judges them all)"),
         ("parent_element", ("Alt+Up", "U"), "The element just clicked: take its parent instead"),
         ("child_element", ("Alt+Down", "Shift+U"), "Back down to the element climbed from"),
         ("next_record", ("J",), "Next record"),

@@ -308,6 +308,24 @@ def test_shift_g_selects_a_proposed_list_whole_and_one_r_rejects_it(qtbot, windo
     assert window.statusBar().currentMessage() == "redone: reject record ×4"
 
 
+def test_ctrl_a_on_the_page_selects_its_records_not_its_text(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    proposer = Provenance.extractor("test", "1")
+    for k in (1, 2, 3):
+        window.project.add_record("2", [ITEM.format(k)], proposer, status="proposed")
+    window.reload_labels([])
+    first, second, third = (label.id for label in window.labels)
+    window.project.reject(third, window.person)
+    window.reload_labels([])
+    proxy = window.page_view.view.focusProxy()
+    proxy.setFocus()
+    QTest.keyClick(proxy, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)  # where the hand is: on the page
+    qtbot.waitUntil(lambda: window.record_panel.selected_ids() == [first, second], timeout=5_000)
+    assert window.statusBar().currentMessage() == "2 records selected: A or R judges them all"
+    assert window.page_view.offline.run_js("String(window.getSelection())") == ""
+
+
 def test_cancel_stops_a_proposal_run_between_pages(qtbot, window):
     from recordlens.core import extract
     from recordlens.core.extract.base import Extraction
