@@ -153,7 +153,10 @@ class ReviewPanel(QWidget):
         self.runs.blockSignals(True)
         try:
             self.runs.clear()
-            self.runs.addItem("— choose a run or an annotator —", NO_RUN)
+            # With nothing to review yet, the one line says how to get something.
+            self.runs.addItem("— choose a run or an annotator —" if runs or annotators else
+                              "— no run yet: `recordlens extract` then `runs --add`, or import another annotator —",
+                              NO_RUN)
             for run in runs:
                 self.runs.addItem(f"#{run.id} {run.method} ({run.status}, {run.predicted_pages} pages)", run.id)
             for name in annotators:

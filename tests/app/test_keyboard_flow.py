@@ -74,6 +74,7 @@ def test_k_on_the_first_record_says_so_and_the_record_list_starts_at_the_top_of_
 
 def test_f6_opens_review_on_the_latest_run(qtbot, window):
     project = window.project
+    assert "no run yet" in window.review_panel.runs.itemText(0)  # how to get one, where one would be chosen
     for _ in range(2):
         run = project.runs.add("handmade")
         project.runs.add_predictions(run, {"1": project.true_records("1")[:3]})
