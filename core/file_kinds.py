@@ -12,7 +12,7 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["NotRegularFile", "TooLarge", "not_regular", "other_kind", "read_regular_file"]
+__all__ = ["NotRegularFile", "TooLarge", "not_a_page_file", "not_regular", "other_kind", "read_regular_file"]
 
 
 def other_kind(mode: int) -> str | None:
@@ -79,3 +79,18 @@ def read_regular_file(path: str | Path, max_bytes: int | None = None) -> bytes:
     if len(data) > max_bytes:
         raise TooLarge(len(data), max_bytes)
     return data
+
+
+def not_a_page_file(path: Path) -> str | None:
+    """Why `path` cannot be a page file (a folder, a FIFO, a symlink loop, a dangling link...), or None."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "a symbolic link to a file that does not exist" if path.is_symlink() else "no such file or folder"
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "a symbolic link loop"
+        return f"cannot be read ({error.strerror or error})"
+    if other_kind(mode) == "a folder":
+        return "a folder, not a page file"
+    return not_regular(mode)

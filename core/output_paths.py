@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from .errors import DatasetError
-from .file_kinds import other_kind
+from .file_kinds import not_regular
 
 __all__ = ["OutputPathError", "writable_file", "writable_folder"]
 
@@ -34,11 +34,11 @@ def writable_file(path: str | Path, what: str = "the output") -> Path:
     if path.is_dir():
         raise OutputPathError(f"{path} is a folder; {what} is written to a file, not a folder")
     try:
-        kind = other_kind(os.stat(path).st_mode)
+        phrase = not_regular(os.stat(path).st_mode)
     except OSError:
-        kind = None  # nothing there yet (or unreadable: the write will say why)
-    if kind is not None:
-        raise OutputPathError(f"{path} exists and is {kind}, not a regular file; choose another place for {what}")
+        phrase = None  # nothing there yet (or unreadable: the write will say why)
+    if phrase is not None:
+        raise OutputPathError(f"{path} exists and is {phrase}; choose another place for {what}")
     _parents_are_folders(path)
     return path
 

@@ -268,6 +268,7 @@ class MainWindow(QMainWindow):
         self.undo_group.setActiveStack(self.record_actions.stack(name))
         self.page_list.select(name)
         self.breadcrumb.setText(" ")
+        self._hovered = ""  # an element of the last page: nothing of this one is under the pointer yet
         self._update_title()
         self.reload_labels([])
         self.tools.refresh_history()

@@ -140,7 +140,8 @@ class RecordActions:
         current = None if self.arm_new else window.current_label()
         self.arm_new = False
         self._climbed = []
-        around = window.records_around(xpath)
+        number = next((k + 1 for k, label in enumerate(window.labels) if current and label.id == current.id), None)
+        around = [n for n in window.records_around(xpath) if n != number]  # inside its own record: no nesting
         nested = f" It lies inside record {', '.join(map(str, around))}: labels check flags records nested in " \
                  "others." if around else ""
         if current is None:
@@ -165,10 +166,9 @@ class RecordActions:
         verb = "add to" if len(xpaths) > len(current.xpaths) else "remove from"
         self.picked = (current.id, xpath) if verb == "add to" else None
         unresolved = [x for x in current.unresolved if x in xpaths]
-        self.edit(f"{verb} record", lambda: project.edit(current.id, xpaths, person, unresolved=unresolved))
+        made = self.edit(f"{verb} record", lambda: project.edit(current.id, xpaths, person, unresolved=unresolved))
         window.reload_labels([current.id])
-        number = next((k + 1 for k, label in enumerate(window.labels) if label.id == current.id), None)
-        if verb == "add to" and around and number is not None:
+        if made is not None and verb == "add to" and around:  # a refusal's own message stays on show
             window.message(f"added to record {number}." + nested)
 
     def _repick(self, new: str, climbing: bool) -> None:
@@ -194,7 +194,7 @@ class RecordActions:
     def do_parent_element(self) -> None:
         parent = parent_xpath(self.picked[1]) if self.picked else None
         if self.picked is not None and parent is None:
-            self.window.message("no parent to climb to: the element is the page's body")
+            self.window.message("no parent to climb to: above this element is the whole page, which is no record")
             return
         self._repick(parent or "", climbing=True)
 
@@ -324,6 +324,9 @@ class RecordActions:
     def do_select_all(self) -> None:
         """Ctrl+A: every record of the page not rejected (the page's own select-all of its text is no use here)."""
         window = self.window
+        if window.reviewing.active():
+            window.message("review mode: switch to the Records tab (F6) to select and judge records")
+            return
         ids = [label.id for label in window.labels if label.status != "rejected"]
         window.select_records(ids, scroll=False)
         window.message(f"{len(ids)} records selected: A or R judges them all" if ids else "no record to select")
@@ -369,7 +372,7 @@ class RecordActions:
                            if following is not None else f"last record of the last page ({window.page_name})")
             return
         self.offered_next = False
-        if step < 0 and selected and selected[0] == ids[0]:
+        if step < 0 and selected == ids[:1]:
             before = window.page_list.neighbour(window.page_name, -1)
             window.message(f"first record of page {window.page_name}" + (f": PgUp opens page {before}"
                                                                            if before is not None else ""))

@@ -155,7 +155,7 @@ class ReviewPanel(QWidget):
             self.runs.clear()
             # With nothing to review yet, the one line says how to get something.
             self.runs.addItem("— choose a run or an annotator —" if runs or annotators else
-                              "— no run yet: `recordlens extract` then `runs --add`, or import another annotator —",
+                              "— no run yet: recordlens runs --add, or import --annotator —",
                               NO_RUN)
             for run in runs:
                 self.runs.addItem(f"#{run.id} {run.method} ({run.status}, {run.predicted_pages} pages)", run.id)

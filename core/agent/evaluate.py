@@ -46,9 +46,9 @@ class Figures:
     tasks: int
     episodes: int
     runs: int
-    success_rate: float                # mean over runs of the per-run success rate
+    success_rate: float | None         # mean over runs of the per-run success rate; None: no complete run
     per_run: list[float]               # the per-run success rates, by run index
-    average_steps: float
+    average_steps: float | None        # None: no complete run (nothing was measured, which 0 would misreport)
     average_steps_successful: float | None
     agreement: float | None            # None when no episode of the category has a reference
 
@@ -219,7 +219,8 @@ def _figures(category: str, episodes: Sequence[Mapping[str, object]]) -> Figures
     good = [float(e["steps"]) for e in episodes if e["success"]]  # type: ignore[arg-type]
     agreements = [float(e["agreement"]) for e in episodes if e["agreement"] is not None]  # type: ignore[arg-type]
     return Figures(category=category, tasks=len({e["task"] for e in episodes}), episodes=len(episodes),
-                   runs=len(by_run), success_rate=_mean(per_run), per_run=per_run, average_steps=_mean(steps),
+                   runs=len(by_run), success_rate=_mean(per_run) if per_run else None, per_run=per_run,
+                   average_steps=_mean(steps) if steps else None,
                    average_steps_successful=_mean(good) if good else None,
                    agreement=_mean(agreements) if agreements else None)
 
@@ -232,9 +233,8 @@ def format_table(evaluation: Evaluation) -> str:
         per_run = " ".join(f"{r:.2f}" for r in f.per_run)
         ok = f"{f.average_steps_successful:.2f}" if f.average_steps_successful is not None else "-"
         agree = f"{f.agreement:.3f}" if f.agreement is not None else "-"
-        # No complete run: nothing was measured, which a 0.000 would misreport as every task failed.
-        success = f"{f.success_rate:.3f}" if f.runs else "-"
-        steps = f"{f.average_steps:.2f}" if f.runs else "-"
+        success = f"{f.success_rate:.3f}" if f.success_rate is not None else "-"
+        steps = f"{f.average_steps:.2f}" if f.average_steps is not None else "-"
         lines.append(f"{f.category:<22} {f.tasks:>5} {f.runs:>4} {success:>8} {per_run:<20} "
                      f"{steps:>6} {ok:>8} {agree:>9}")
     return "\n".join(lines)
@@ -243,7 +243,7 @@ def format_table(evaluation: Evaluation) -> str:
 def write_chart(evaluation: Evaluation, path: str | Path) -> Path:
     """Bars of success rate and agreement per category and overall."""
     rows = [*evaluation.categories, evaluation.overall]
-    # An agreement of None (no reference) is drawn as missing, not as 0.
+    # An agreement of None (no reference) or a success rate of None (no complete run) is drawn as missing, not 0.
     return grouped_bars(path, [f.category.replace(" ", "\n") for f in rows], [
         ("success (mean over runs)", [f.success_rate for f in rows]),
         ("agreement with reference", [f.agreement for f in rows]),

@@ -38,7 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         # What the up-front checks of each command could not foresee (a disk full, a permission, a folder made
         # in the meantime): one line that names the file, not a traceback.
-        where = f"{error.filename}: " if error.filename else ""
+        # A failed rename names the file it was to become second (the first is a temporary file of ours).
+        named = error.filename2 or error.filename
+        where = f"{named}: " if named else ""
         print(f"recordlens: error: {where}{error.strerror or error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -11,7 +11,6 @@ import json
 import sys
 
 from ..errors import RecordLensError
-from ..output_paths import writable_folder
 from ..runs.progress import progress
 from ..synth.pipeline import (
     CONTENT,
@@ -72,7 +71,6 @@ def cmd_synth(args: argparse.Namespace) -> int:
         return 0
     if not args.out:
         raise RecordLensError("synth needs --out DIR")
-    writable_folder(args.out, "the dataset")
     if args.project and (args.pages or args.gt):
         raise RecordLensError("give either --project DIR or --pages DIR --gt DIR, not both")
     if not args.project and not (args.pages and args.gt):

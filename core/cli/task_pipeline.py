@@ -88,14 +88,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
     for why in report.dropped:
         print(f"warning: {why}", file=sys.stderr)
     candidates = check_answers(report.candidates, site)
+    if not candidates:  # every answer unusable: nothing written, an earlier file of candidates stays as it was
+        raise AgentError(f"no candidate task: none of the model's answers could be kept (warnings above); "
+                         f"{args.out} not written")
     save_candidates(args.out, candidates)
     flagged = sum(c.evidence == "" for c in candidates)
     print(f"{args.out}: {len(candidates)} candidate(s) from {len(seeds)} seed(s) in {report.requests} request(s); "
           f"{flagged} with a gold answer found in no saved page (flagged for review)")
-    if not candidates:  # every answer unusable: a run that made nothing is not a success
-        print("recordlens: no candidate task: the model's answers held none that could be kept (warnings above)",
-              file=sys.stderr)
-        return 1
     return 0
 
 

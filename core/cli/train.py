@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     size = out.stat().st_size
     print(f"{out}: selector model from {description}, seed {args.seed}, {size / 1e3:.0f} kB, "
           f"{time.perf_counter() - start:.1f} s", file=sys.stderr)
-    if any(member.second is None for member in model.members):  # as the app's Learn says it
+    if model.stages < 2:  # as the app's Learn says it
         warn("one stage only (too few pages, or too few with records, for the second): this model may propose "
              "worse than the shipped one; label more pages and train again")
     return 0

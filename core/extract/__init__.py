@@ -106,7 +106,7 @@ def model_stages(path: str | Path) -> int:
     too few with records, for the second stage (training.py), else 2."""
     from .selector import load_model
 
-    return min(1 if member.second is None else 2 for member in load_model(path).members)
+    return load_model(path).stages
 
 
 def forget_project_model(project_dir: str | Path) -> Path | None:

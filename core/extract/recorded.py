@@ -7,6 +7,7 @@ run, so that published answers are scored with exactly the same code as live one
 
 from __future__ import annotations
 
+import glob
 import json
 import time
 from pathlib import Path
@@ -38,7 +39,9 @@ class ReplayExtractor:
         except json.JSONDecodeError as error:
             raise DatasetError(f"{index_path}: not valid JSON ({error})") from None
         self.sample_of_page = {str(page): sample for sample, page in index.items()}
-        recorded = sorted({p.name.split("_")[1] for p in self.answers.glob("*_*_content.json")})
+        suffix = "_content.json"  # answers are SAMPLE_FORMAT_content.json, and a sample's name may hold a _
+        recorded = sorted({p.name[len(sample) + 1:-len(suffix)] for sample in set(self.sample_of_page.values())
+                           for p in self.answers.glob(f"{glob.escape(sample)}_*{suffix}")})
         if input_format not in recorded:  # said once, not as a failure on every page
             raise DatasetError(f"{self.answers} holds no recorded answers in the {input_format} format (it has: "
                                f"{', '.join(recorded) or 'none'})")

@@ -324,6 +324,12 @@ class SelectorModel:
         x = feature_matrix(pc) if features is None else features
         return np.mean([member.predict(pc, x) for member in self.members], axis=0)
 
+    @property
+    def stages(self) -> int:
+        """How many stages every member has: 1 when training had too few pages, or too few with records, for the
+        second stage (training.py), else 2."""
+        return min(1 if member.second is None else 2 for member in self.members)
+
     def to_json(self) -> str:
         return json.dumps({"format": FORMAT, "threshold": self.threshold,
                            "features": {k: list(v) for k, v in FEATURES.items()}, "provenance": self.provenance,

@@ -3,16 +3,19 @@ a *run* (predictions) is `DIR/N.json`. Page names are file stems (`12`, `12_v3`)
 
 from __future__ import annotations
 
+import glob
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
+from ..file_kinds import not_a_page_file
 from .dom import Page, parse_html
 from .snapshot import Snapshot, read_snapshot
 
 # When a folder holds both N.mhtml and N.html, the MHTML (the original snapshot) wins.
 PAGE_SUFFIXES = (".mhtml", ".mht", ".html", ".htm")
+_RANK = {suffix: i for i, suffix in enumerate(PAGE_SUFFIXES)}  # the first is the one kept of a page saved twice
 
 
 def natural_key(name: str) -> tuple[object, ...]:
@@ -27,14 +30,13 @@ def page_files(pages_dir: str | Path, warnings: list[str] | None = None) -> dict
     if not folder.is_dir():
         raise DatasetError(f"{folder} is a file; pages are read from a folder of N.html / N.mhtml" if folder.exists()
                            else f"{folder}: no such folder of pages")
-    rank = {suffix: i for i, suffix in enumerate(PAGE_SUFFIXES)}
-    saved = [p for p in folder.iterdir() if p.suffix.lower() in rank]  # 7.HTML is a page too
+    saved = [p for p in folder.iterdir() if p.suffix.lower() in _RANK]  # 7.HTML is a page too
     found: dict[str, Path] = {}
     # The least wanted suffix first, so that the MHTML of a page saved twice is the one kept.
-    for path in sorted(saved, key=lambda p: (-rank[p.suffix.lower()], p.name)):
-        if not path.is_file():
+    for path in sorted(saved, key=lambda p: (-_RANK[p.suffix.lower()], p.name)):
+        if (odd := not_a_page_file(path)) is not None:
             if warnings is not None:
-                warnings.append(f"{path.name} in {folder} is not a file; skipped")
+                warnings.append(f"{path.name} in {folder}: {odd}; skipped")
             continue
         if path.stem in found and warnings is not None:
             warnings.append(f"page {path.stem}: both {found[path.stem].name} and {path.name} in {folder}; "
@@ -53,12 +55,16 @@ def record_files(folder: str | Path) -> dict[str, Path]:
 
 
 def find_page_file(pages_dir: str | Path, name: str) -> Path | None:
+    """The file of page `name`, chosen as `page_files` chooses it (the MHTML first, any case of suffix)."""
     folder = Path(pages_dir)
-    for suffix in (*PAGE_SUFFIXES, *(s.upper() for s in PAGE_SUFFIXES)):
-        candidate = folder / f"{name}{suffix}"
-        if candidate.is_file():
-            return candidate
-    return None
+    for suffix in PAGE_SUFFIXES:  # the usual spellings, without listing the folder
+        for spelled in (suffix, suffix.upper()):
+            candidate = folder / f"{name}{spelled}"
+            if candidate.is_file():
+                return candidate
+    # A rarer spelling (1.Html): looked for only when the usual ones are missing.
+    others = [p for p in folder.glob(f"{glob.escape(name)}.*") if p.suffix.lower() in _RANK and p.is_file()]
+    return min(others, key=lambda p: (_RANK[p.suffix.lower()], p.name), default=None)
 
 
 @dataclass

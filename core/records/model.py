@@ -129,6 +129,10 @@ def load_records(path: str | Path) -> RecordsFile:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DatasetError(f"{path}: no such records file") from None
+    except IsADirectoryError:
+        raise DatasetError(f"{path} is a folder, not a records file") from None
+    except OSError as error:  # permissions, a failing disk: said per file, so a check of many files goes on
+        raise DatasetError(f"{path}: cannot be read ({error.strerror or error})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise DatasetError(f"{path}: not valid JSON ({error})") from None
     except RecursionError:

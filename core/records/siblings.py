@@ -250,10 +250,11 @@ def click_effect(xpaths: Sequence[str], xpath: str) -> str:
 
 
 def parent_xpath(xpath: str) -> str | None:
-    """The XPath one level up (`/body[1]/ul[1]/li[2]` -> `/body[1]/ul[1]`); None above `/body[1]`."""
+    """The XPath one level up (`/body[1]/ul[1]/li[2]` -> `/body[1]/ul[1]`); None when that is the page itself
+    (`whole_page`: a record is never the whole page)."""
     path = normalise_xpath(xpath)
     head, _, _ = path.rpartition("/")
-    return head if head.count("/") >= 1 else None
+    return None if whole_page(head) else head
 
 
 def replace_xpath(xpaths: Sequence[str], old: str, new: str) -> list[str]:

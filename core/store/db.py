@@ -40,7 +40,13 @@ class StoreError(RecordLensError):
 
 def now() -> str:
     """UTC, millisecond precision, sortable as text."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return stamp(datetime.now(UTC))
+
+
+def stamp(moment: datetime) -> str:
+    """A moment as the project stores every time (`now`); one without a zone is taken as UTC."""
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def dumps(value: object) -> str:

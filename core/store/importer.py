@@ -26,23 +26,21 @@ ceiling those labels allow.
 
 from __future__ import annotations
 
-import errno
 import json
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
-from ..file_kinds import not_regular, other_kind
+from ..file_kinds import not_a_page_file
 from ..page.dataset import PAGE_SUFFIXES, natural_key, page_files, record_files
 from ..page.dom import parse_html
 from ..page.snapshot import read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
 from ..records.model import RecordList, load_records
 from ..runs.run_files import read_page_costs
-from .db import Provenance
+from .db import Provenance, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .label_sets import check_annotator_name
 from .project import Project
@@ -154,21 +152,6 @@ def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource
         else:
             report.problems.append(ImportProblem(path, "not an MHTML or HTML file (.mhtml, .mht, .html, .htm)"))
     return sources
-
-
-def not_a_page_file(path: Path) -> str | None:
-    """Why `path` cannot be a page file (a folder, a FIFO, a symlink loop, a dangling link...), or None."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        return "a symbolic link to a file that does not exist" if path.is_symlink() else "no such file or folder"
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            return "a symbolic link loop"
-        return f"cannot be read ({error.strerror or error})"
-    if other_kind(mode) == "a folder":
-        return "a folder, not a page file"
-    return not_regular(mode)
 
 
 def _report_odd_entries(folder: Path, report: ImportReport) -> None:
@@ -322,13 +305,12 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
 
 
 def _timestamp(written: object) -> str | None:
-    """When a run folder says it was written, in the project's own form (UTC, to the second), so that the list of
-    runs reads alike whoever wrote it; None (now) when it says nothing readable."""
+    """When a run folder says it was written, in the project's own form (`db.stamp`), so that the list of runs
+    reads and sorts alike whoever wrote it; None (now) when it says nothing readable."""
     try:
-        moment = datetime.fromisoformat(str(written))
+        return stamp(datetime.fromisoformat(str(written)))
     except ValueError:
         return None
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC).isoformat(timespec="seconds")
 
 
 def _run_cost(run_dir: Path) -> tuple[dict[str, object], str | None]:
@@ -345,7 +327,7 @@ def _run_cost(run_dir: Path) -> tuple[dict[str, object], str | None]:
     total: dict[str, object] = {"pages": len(costs), "seconds": round(seconds, 3)}
     if tokens:
         total["tokens"] = tokens
-    return total, datetime.fromtimestamp(last, UTC).isoformat(timespec="seconds")
+    return total, stamp(datetime.fromtimestamp(last, UTC))
 
 
 def _run_description(run_dir: Path, warnings: list[str]) -> dict[str, object]:

@@ -26,6 +26,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from .. import atomic
 from ..errors import DatasetError, RecordLensError
+from ..output_paths import writable_folder
 from ..page.dataset import find_page_file, natural_key, record_files
 from ..page.dom import Element, Page, parse_html
 from ..page.formats import serialise
@@ -391,8 +392,7 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
 def _prepare_output(target: Path) -> int:
     """An empty or new folder, or an earlier synthetic dataset (replaced whole, so no stale page remains); how
     many files of the earlier one were removed."""
-    if target.exists() and not target.is_dir():
-        raise SynthError(f"{target} exists and is not a folder")
+    writable_folder(target, "a synthetic dataset")
     removed = 0
     if target.is_dir() and any(target.iterdir()):
         if not (target / MANIFEST).is_file():

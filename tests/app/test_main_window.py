@@ -235,6 +235,24 @@ def test_proposals_arrive_from_the_worker_and_are_judged_with_one_key(qtbot, win
     assert window.project.labels("2") == [] and window.project.page("2").status == "new"
 
 
+def test_a_list_judged_part_way_before_a_refusal_is_undone_whole_in_one_step(qtbot, window, project_dir):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    for k in (1, 2, 3, 4):
+        window.project.add_record("2", [ITEM.format(k)], Provenance.extractor("test", "1"), status="proposed")
+    window.reload_labels([])
+    ids = [label.id for label in window.labels]
+    window.select_records(ids)
+    with open_project(project_dir) as other:  # another process deletes the third meanwhile
+        other.delete(ids[2], Provenance.person("someone"))
+    key(qtbot, window, "R")  # the first two are rejected, then the store refuses the third
+    assert [label.status for label in window.project.labels("2")] == ["rejected", "rejected", "proposed"]
+    key(qtbot, window, "Ctrl+Z")  # the two made are one step: both come back at once
+    assert [label.status for label in window.project.labels("2")] == ["proposed"] * 3
+    key(qtbot, window, "Ctrl+Shift+Z")
+    assert [label.status for label in window.project.labels("2")] == ["rejected", "rejected", "proposed"]
+
+
 def test_a_judgement_the_store_refuses_part_way_stays_on_its_records(qtbot, window, project_dir):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
@@ -591,7 +609,8 @@ def test_a_click_on_an_element_without_text_says_the_record_scores_nothing(qtbot
 def test_the_line_above_the_page_refuses_the_whole_page_follows_each_click_and_names_nesting(qtbot, tmp_path):
     page = ("<!doctype html><html><head><meta charset='utf-8'></head><body style='margin:0;padding:60px'>"
             "<ul><li><b>Camera</b> $399</li><li><b>Lens</b> $129</li></ul></body></html>")
-    win = open_window(imported_project(tmp_path, {"html/1.html": page}), tmp_path / "settings.json", qtbot=qtbot)
+    win = open_window(imported_project(tmp_path, {"html/1.html": page, "html/2.html": page}),
+                      tmp_path / "settings.json", qtbot=qtbot)
     try:
         messages: list[str] = []
         win.statusBar().messageChanged.connect(messages.append)
@@ -624,6 +643,21 @@ def test_the_line_above_the_page_refuses_the_whole_page_follows_each_click_and_n
         QTest.mouseClick(proxy, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
         wait_for_labels(qtbot, win, lambda labels: len(labels) == 2)
         assert any("It lies inside record 1" in m for m in messages), messages
+
+        # Added to the record it lies in: a redundant XPath, not a record nested in another.
+        messages.clear()
+        win.select_records([win.labels[0].id])
+        other = "/body[1]/ul[1]/li[1]"
+        win.project.edit(win.labels[0].id, ["/body[1]/ul[1]"], win.person)
+        win.reload_labels([win.labels[0].id])
+        click(win, f"{other}/b[1]")
+        wait_for_labels(qtbot, win, lambda labels: len(labels[0].xpaths) == 2)
+        assert not any("inside record 1" in m for m in messages), messages
+
+        # Another page: the line names nothing of the last one until the pointer moves.
+        win.open_page("2")
+        assert win.page_view.wait_until_loaded()
+        assert other not in win.breadcrumb.full_text() and name not in win.breadcrumb.full_text()
     finally:
         win.close()
 

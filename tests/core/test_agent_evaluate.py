@@ -72,7 +72,7 @@ def test_the_figures_are_those_computed_by_hand() -> None:
 def test_with_no_complete_run_the_table_says_nothing_was_measured() -> None:
     cut = Trajectory("a", "agent:m", [Step("", url=U, error="model error")], run=0, stop="model error")
     result = evaluate([A], [cut], {})
-    assert result.overall.runs == 0
+    assert result.overall.runs == 0 and result.overall.success_rate is None and result.overall.average_steps is None
     overall = format_table(result).splitlines()[-1].split()
     assert overall[:5] == ["overall", "0", "0", "-", "-"], overall  # no success rate, no steps
 

@@ -205,7 +205,7 @@ def test_extract_reads_pages_whatever_the_case_of_their_suffix_and_says_what_it_
                        "-q")
     assert code == 0
     assert sorted(p.name for p in (tmp_path / "run").glob("*.json")) == ["1.json", "2.json"]
-    assert "7.html in" in err and "is not a file; skipped" in err
+    assert "7.html in" in err and "a folder, not a page file; skipped" in err
     assert "page 2: both 2.html and 2.mhtml" in err and "2.mhtml is used" in err
 
 
@@ -222,12 +222,12 @@ def test_a_run_written_elsewhere_is_listed_with_its_time_in_the_projects_form(
         tmp_path: Path, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "theirs"
     (folder / "_run").mkdir(parents=True)
-    (folder / "_run" / "run.json").write_text(json.dumps({"method": "theirs", "written": "2026-12-04T15:46:28.634Z"}),
+    (folder / "_run" / "run.json").write_text(json.dumps({"method": "theirs", "written": "2026-12-04T16:46:28+01:00"}),
                                               encoding="utf-8")
     shutil.copy(DEMO / "gt" / "1.json", folder / "1.json")
     code, out, _ = run(capsys, "runs", "--project", str(project), "--add", str(folder), "--json")
     assert code == 0
-    assert [r["started_at"] for r in json.loads(out)] == ["2026-12-04T15:46:28+00:00"]
+    assert [r["started_at"] for r in json.loads(out)] == ["2026-12-04T15:46:28.000Z"]  # as the project's own
 
 
 def test_replay_of_a_format_that_was_never_recorded_is_refused_once(tmp_path: Path,
@@ -241,3 +241,29 @@ def test_replay_of_a_format_that_was_never_recorded_is_refused_once(tmp_path: Pa
     assert code == 2
     one_line_error(err, "holds no recorded answers in the outline format (it has: flat)")
     assert err.count("error") == 1
+
+
+def test_a_page_is_found_by_name_as_the_folder_listing_finds_it(tmp_path: Path) -> None:
+    from recordlens.core.page.dataset import find_page_file, page_files
+
+    for name in ("1.Html", "2.html", "2.MHTML", "3.htm"):
+        (tmp_path / name).write_text("<p>x</p>", encoding="utf-8")
+    listed = page_files(tmp_path)
+    assert {n: p.name for n, p in listed.items()} == {"1": "1.Html", "2": "2.MHTML", "3": "3.htm"}
+    assert all(find_page_file(tmp_path, n) == p for n, p in listed.items())
+    assert find_page_file(tmp_path, "4") is None
+
+
+def test_a_failed_rename_names_the_file_asked_for_not_the_temporary_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    def disk_full(source: object, target: object) -> None:
+        raise OSError(28, "No space left on device", str(source), None, str(target))
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    target = tmp_path / "figures.json"
+    code, _, err = run(capsys, "bench", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--methods", "mdr",
+                       "--no-chart", "--json", str(target), "-q")
+    assert code == 2
+    one_line_error(err, f"{target}: No space left on device")

@@ -178,3 +178,24 @@ def test_the_label_policy_benchmark_describes_a_page_from_its_candidates_alone(m
     assert len(nav) == len(bench.SUMMARIES) + 2 * len(FEATURE_NAMES)
     assert nav[share] > 0 and plain[share] == 0
     assert list(labelled) == list(nav)  # the labels never enter the description
+
+
+def test_a_labels_file_the_system_refuses_to_read_is_reported_like_a_broken_one(tmp_path: Path, capsys,
+                                                                                 monkeypatch) -> None:
+    (tmp_path / "html").mkdir()
+    for name in ("1", "2"):
+        (tmp_path / "html" / f"{name}.html").write_text(HTML, encoding="utf-8")
+        save_records(tmp_path / "gt" / f"{name}.json", MAIN)
+    refused = tmp_path / "gt" / "2.json"
+    read_text = Path.read_text
+
+    def no_permission(self: Path, *args, **kwargs) -> str:  # root reads any file: the refusal is simulated
+        if self == refused:
+            raise PermissionError(13, "Permission denied", str(self))
+        return read_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", no_permission)
+    assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt")]) == 1
+    out = capsys.readouterr()
+    assert f"page 2: cannot be checked: {refused}: cannot be read (Permission denied)" in out.out
+    assert "1 pages: 0 with label problems" in out.err

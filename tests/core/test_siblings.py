@@ -9,7 +9,14 @@ import pytest
 
 from recordlens.core.page.dataset import load_page
 from recordlens.core.page.dom import parse_html
-from recordlens.core.records.siblings import same_list, sibling_records, siblings_above, split_parts, toggle_xpath
+from recordlens.core.records.siblings import (
+    parent_xpath,
+    same_list,
+    sibling_records,
+    siblings_above,
+    split_parts,
+    toggle_xpath,
+)
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
 
@@ -141,3 +148,8 @@ def test_a_menu_of_links_is_one_list_and_a_container_or_a_neighbouring_list_is_n
     assert same_list(page, records[5], records) == [5, 6]     # neither the container nor the next list
     lone = parse_html("<html><body><p><a>only</a></p><ul><li>a</li></ul></body></html>")
     assert same_list(lone, ["/body[1]/p[1]/a[1]"], [["/body[1]/p[1]/a[1]"], ["/body[1]/ul[1]/li[1]"]]) == [0]
+
+
+def test_climbing_stops_below_the_whole_page() -> None:
+    assert parent_xpath("/body[1]/ul[1]/li[2]") == "/body[1]/ul[1]"
+    assert parent_xpath("/body[1]/ul[1]") is None and parent_xpath("/body[1]") is None

@@ -102,9 +102,11 @@ def test_generate_says_when_no_answer_could_be_kept(tmp_path: Path, monkeypatch,
     monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
     out = tmp_path / "candidates.jsonl"
     with FakeGemini(default=answer_with(lambda body: '```json\n[{"instruction": "", "answer": "x"}]\n```')) as server:
+        out.write_text("kept\n", encoding="utf-8")  # an earlier file of candidates
         assert main(["agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--model",
-                     "fake-model", "--out", str(out), "--base-url", server.url]) == 1
-    assert "no candidate task" in capsys.readouterr().err
+                     "fake-model", "--out", str(out), "--base-url", server.url]) == 2
+    assert "recordlens: error: no candidate task" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == "kept\n"
 
 
 def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monkeypatch, capsys) -> None:
