@@ -196,50 +196,44 @@ def move_onto(view: PageView, point: QPoint, xpath: str, seen: list[str]) -> Cal
     return moved
 
 
-def test_hover_reports_the_element_under_the_pointer(qtbot, page_view):
-    open_page(page_view, DEMO_PAGE)
+def hovering_the_price(qtbot, view: PageView) -> tuple[QPoint, list[str]]:
+    """The demo page open, the pointer moved onto its first price: where it is, and what the hover reported."""
+    open_page(view, DEMO_PAGE)
+    point = viewport_point(view, PRICE)
     seen: list[str] = []
-    page_view.hovered.connect(seen.append)
-    qtbot.waitUntil(move_onto(page_view, viewport_point(page_view, PRICE), PRICE, seen), timeout=10_000)
+    view.hovered.connect(seen.append)
+    qtbot.waitUntil(move_onto(view, point, PRICE, seen), timeout=10_000)
+    return point, seen
+
+
+def under_the_pointer(view: PageView, point: QPoint) -> str:
+    """The element at that spot of the view, in the page's CSS pixels at the zoom it has now."""
+    zoom = view.view.zoomFactor()
+    return view.offline.run_js(
+        f"__recordlens.xpathOf(document.elementFromPoint({point.x() / zoom}, {point.y() / zoom}))") or ""
+
+
+def test_hover_reports_the_element_under_the_pointer(qtbot, page_view):
+    hovering_the_price(qtbot, page_view)
 
 
 def test_the_hover_follows_the_page_scrolled_under_a_pointer_that_stays(qtbot, page_view):
     # Chromium sends no mouse event when the wheel moves the page under a still pointer: the line above the
     # page must still name the element a click there would take, not the one that was there before.
-    open_page(page_view, DEMO_PAGE)
-    point = viewport_point(page_view, PRICE)
-    seen: list[str] = []
-    page_view.hovered.connect(seen.append)
-    qtbot.waitUntil(move_onto(page_view, point, PRICE, seen), timeout=10_000)
+    point, seen = hovering_the_price(qtbot, page_view)
     top = js(page_view, "window.scrollY")
     turn_wheel(page_view.view.focusProxy(), [-120] * 3, point)
     qtbot.waitUntil(lambda: js(page_view, "window.scrollY") > top, timeout=10_000)
-    zoom = page_view.view.zoomFactor()
-
-    def under_the_pointer() -> str:
-        return page_view.offline.run_js(
-            f"__recordlens.xpathOf(document.elementFromPoint({point.x() / zoom}, {point.y() / zoom}))") or ""
-
-    qtbot.waitUntil(lambda: seen[-1] != PRICE and seen[-1] == under_the_pointer(), timeout=10_000)
+    qtbot.waitUntil(lambda: seen[-1] != PRICE and seen[-1] == under_the_pointer(page_view, point), timeout=10_000)
 
 
 def test_the_hover_follows_the_page_zoomed_under_a_pointer_that_stays(qtbot, page_view):
     # Zooming moves every element under a still pointer, as a scroll does: the line must name the new one.
-    open_page(page_view, DEMO_PAGE)
-    point = viewport_point(page_view, PRICE)
-    seen: list[str] = []
-    page_view.hovered.connect(seen.append)
-    qtbot.waitUntil(move_onto(page_view, point, PRICE, seen), timeout=10_000)
+    point, seen = hovering_the_price(qtbot, page_view)
     try:
         page_view.set_zoom(0.5)
-
-        def under_the_pointer() -> str:  # the same spot of the view, in the page's CSS pixels at this zoom
-            zoom = page_view.view.zoomFactor()
-            return page_view.offline.run_js(
-                f"__recordlens.xpathOf(document.elementFromPoint({point.x() / zoom}, {point.y() / zoom}))") or ""
-
         qtbot.waitUntil(lambda: page_view.view.zoomFactor() == 0.5 and seen[-1] != PRICE
-                        and seen[-1] == under_the_pointer(), timeout=10_000)
+                        and seen[-1] == under_the_pointer(page_view, point), timeout=10_000)
     finally:
         page_view.set_zoom(1.0)
 
