@@ -140,7 +140,8 @@ def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand]) -> list
     """Several changes as one undo step; those already made stay made (and undoable) if a later one fails.
 
     Changes that change nothing (rejecting a rejected record) are left off the stack, and a step of no change
-    at all is not pushed: it would take a Ctrl+Z that does nothing."""
+    at all is not pushed: it would take a Ctrl+Z that does nothing. The step is named `text ×N`, N the changes
+    made."""
     changes: list[Change] = []
     made: list[LabelCommand] = []
     try:
@@ -153,9 +154,9 @@ def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand]) -> list
         if len(made) == 1:
             stack.push(made[0])
         elif made and len({command._page for command in made}) == 1:
-            stack.push(BatchCommand(text, made))
+            stack.push(BatchCommand(f"{text} ×{len(made)}", made))
         elif made:
-            stack.beginMacro(text)
+            stack.beginMacro(f"{text} ×{len(made)}")
             for command in made:
                 stack.push(command)
             stack.endMacro()

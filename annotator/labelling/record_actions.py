@@ -90,7 +90,7 @@ class RecordActions:
             if len(commands) == 1:
                 push(self.stack(page), commands[0])
             else:
-                push_all(self.stack(page), f"{text} ×{len(commands)}", commands)
+                push_all(self.stack(page), text, commands)
         except RecordLensError as error:
             self.window.message(f"{text}: {error}", 10000)
             if any(c.result is not None and c.result.id is not None for c in commands):
@@ -218,6 +218,7 @@ class RecordActions:
         if ids is None:
             return
         following = self._next_proposed_after(ids[-1], judged=set(ids))  # read before the labels are reloaded
+        before = {label.id: label.status for label in self.window.labels if label.id in ids}
         if self._edit_each(f"{verb} record", ids, lambda i: change(i, self.window.person)):
             if len(ids) == 1:
                 self.window.reload_labels(following)
@@ -226,7 +227,9 @@ class RecordActions:
             # judged now, with the page scrolled to it).
             left = bool(following) and following[0] not in ids
             self.window.reload_labels(following if left else [])
-            self.window.message(f"{verb}ed {len(ids)} records" + (
+            changed = sum(1 for label in self.window.labels if label.id in before and label.status != before[label.id])
+            same = f" ({len(ids) - changed} already {verb}ed)" if changed < len(ids) else ""
+            self.window.message(f"{verb}ed {changed} records{same}" + (
                 "" if left else f"; no proposal left on page {self.window.page_name}"))
         else:  # stay on them: those made stay made, and the same key again changes only the others
             self.window.reload_labels(ids)
