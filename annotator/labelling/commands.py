@@ -21,6 +21,15 @@ from ...core.store import Change, Project, Provenance
 Notify = Callable[[str], None]  # told the page whose labels or status changed
 
 
+def _put_back(project: Project, page: str, history_id: int | None, status: str | None, by: Provenance,
+              notify: Notify) -> None:
+    """The page's labels as right after `history_id`, and its status `status` when a change moved it."""
+    project.restore(page, history_id, by)
+    if status:
+        project.set_status(page, status, by)
+    notify(page)
+
+
 class LabelCommand(QUndoCommand):
     """One label change (add, accept, reject, edit, delete, merge, split) on one page."""
 
@@ -50,21 +59,19 @@ class LabelCommand(QUndoCommand):
     def redo(self) -> None:
         if not self._performed:
             self.perform()
+            self._notify(self._page)
         elif self._skip_redo:
             self._skip_redo = False
-            return
         else:
-            self._project.restore(self._page, self._after, self._by)
-            if self._page_status:
-                self._project.set_status(self._page, self._page_status["to"], self._by)
-        self._notify(self._page)
+            _put_back(self._project, self._page, self._after, self._status("to"), self._by, self._notify)
 
     def undo(self) -> None:
         self._skip_redo = False
-        self._project.restore(self._page, self._before, self._by)
-        if self._page_status:
-            self._project.set_status(self._page, self._page_status["from"], self._by)
-        self._notify(self._page)
+        _put_back(self._project, self._page, self._before, self._status("from"), self._by, self._notify)
+
+    def _status(self, end: str) -> str | None:
+        """The page status the change moved from or to ("from", "to"); None when it moved none."""
+        return self._page_status[end] if self._page_status else None
 
 
 class StatusCommand(QUndoCommand):
@@ -106,26 +113,20 @@ class BatchCommand(QUndoCommand):
         first, last = commands[0], commands[-1]
         self._project, self._page, self._by, self._notify = first._project, first._page, first._by, first._notify
         self._before, self._after = first._before, last._after
-        statuses = [c._page_status for c in commands if c._page_status]
-        self._status_from = statuses[0]["from"] if statuses else None
-        self._status_to = statuses[-1]["to"] if statuses else None
+        moved = [c for c in commands if c._page_status]
+        self._status_from = moved[0]._status("from") if moved else None
+        self._status_to = moved[-1]._status("to") if moved else None
         self._skip_redo = True  # made already, before it was pushed
 
     def redo(self) -> None:
         if self._skip_redo:
             self._skip_redo = False
             return
-        self._project.restore(self._page, self._after, self._by)
-        if self._status_to:
-            self._project.set_status(self._page, self._status_to, self._by)
-        self._notify(self._page)
+        _put_back(self._project, self._page, self._after, self._status_to, self._by, self._notify)
 
     def undo(self) -> None:
         self._skip_redo = False
-        self._project.restore(self._page, self._before, self._by)
-        if self._status_from:
-            self._project.set_status(self._page, self._status_from, self._by)
-        self._notify(self._page)
+        _put_back(self._project, self._page, self._before, self._status_from, self._by, self._notify)
 
 
 def push(stack: QUndoStack, command: LabelCommand | StatusCommand) -> Change:

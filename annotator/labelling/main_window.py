@@ -322,22 +322,30 @@ class MainWindow(QMainWindow):
             return
         text = element.text()
         text = text if len(text) <= 120 else text[:119] + "…"
-        holders = [str(k + 1) for k, label in enumerate(self.labels) if label.status != "rejected"
-                   and any(page.resolve(x) is element for x in label.xpaths)]
-        owner = f"   [record {', '.join(holders)}]" if holders else ""
-        inside = self.records_around(xpath)
+        holders, inside = self.records_at(xpath)
+        owner = f"   [record {', '.join(map(str, holders))}]" if holders else ""
         owner += f"   [inside record {', '.join(map(str, inside))}]" if inside else ""
         self.breadcrumb.setText(f"{self._click_says(xpath)}   {element.key}   “{text}”{owner}")
 
-    def records_around(self, xpath: str) -> list[int]:
-        """The numbers of the records (not rejected) that hold an ancestor of the element: a click there makes
-        a record nested in another, which `labels check` flags."""
+    def records_at(self, xpath: str) -> tuple[list[int], list[int]]:
+        """The numbers of the records (not rejected) that hold the element itself, and of those that hold an
+        ancestor of it: a click there makes a record nested in those, which `labels check` flags. One pass over
+        the records: it runs on every hover and after every change."""
         page = self.page_view.core_page
         element = page.resolve(xpath) if page is not None else None
+        holders: list[int] = []
+        around: list[int] = []
         if element is None:
-            return []
-        return [k + 1 for k, label in enumerate(self.labels) if label.status != "rejected"
-                and any((held := page.resolve(x)) is not None and held.is_ancestor_of(element) for x in label.xpaths)]
+            return holders, around
+        for k, label in enumerate(self.labels):
+            if label.status == "rejected":
+                continue
+            held = [e for e in (page.resolve(x) for x in label.xpaths) if e is not None]
+            if any(e is element for e in held):
+                holders.append(k + 1)
+            if any(e.is_ancestor_of(element) for e in held):
+                around.append(k + 1)
+        return holders, around
 
     def _refresh_click_line(self) -> None:
         """Say again what a click will do: the records or the selection changed under a pointer that did not."""

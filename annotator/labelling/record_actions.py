@@ -81,23 +81,22 @@ class RecordActions:
         assert page is not None
         return self._pushed(page, self._command(page, text, change), f"{text}: ")
 
-    def _edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change]) -> bool:
-        """One change per record, as one undo step; False (and a message) when the store refused one of them."""
+    def _edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change]) -> int | None:
+        """One change per record, as one undo step: how many changed something (a record rejected twice does
+        not), or None (and a message) when the store refused one of them."""
         page = self.window.page_name
         assert page is not None
         commands = [self._command(page, text, lambda i=i: change(i)) for i in ids]
         try:
-            if len(commands) == 1:
-                push(self.stack(page), commands[0])
-            else:
+            changes = [push(self.stack(page), commands[0])] if len(commands) == 1 else \
                 push_all(self.stack(page), text, commands)
         except RecordLensError as error:
             self.window.message(f"{text}: {error}", 10000)
             if any(c.result is not None and c.result.id is not None for c in commands):
                 self.window.saved()  # those made before the refusal are stored
-            return False
+            return None
         self.window.saved()
-        return True
+        return sum(1 for c in changes if c.id is not None)
 
     def add_proposals(self, page: str, records: list[list[str]], provenance: Provenance) -> bool:
         """An extractor's new records for a page (any page, not only the one on show), as one undoable change."""
@@ -140,8 +139,8 @@ class RecordActions:
         current = None if self.arm_new else window.current_label()
         self.arm_new = False
         self._climbed = []
-        number = next((k + 1 for k, label in enumerate(window.labels) if current and label.id == current.id), None)
-        around = [n for n in window.records_around(xpath) if n != number]  # inside its own record: no nesting
+        number = window.labels.index(current) + 1 if current is not None else None
+        around = [n for n in window.records_at(xpath)[1] if n != number]  # inside its own record: no nesting
         nested = f" It lies inside record {', '.join(map(str, around))}: labels check flags records nested in " \
                  "others." if around else ""
         if current is None:
@@ -218,8 +217,8 @@ class RecordActions:
         if ids is None:
             return
         following = self._next_proposed_after(ids[-1], judged=set(ids))  # read before the labels are reloaded
-        before = {label.id: label.status for label in self.window.labels if label.id in ids}
-        if self._edit_each(f"{verb} record", ids, lambda i: change(i, self.window.person)):
+        changed = self._edit_each(f"{verb} record", ids, lambda i: change(i, self.window.person))
+        if changed is not None:
             if len(ids) == 1:
                 self.window.reload_labels(following)
                 return
@@ -227,7 +226,6 @@ class RecordActions:
             # judged now, with the page scrolled to it).
             left = bool(following) and following[0] not in ids
             self.window.reload_labels(following if left else [])
-            changed = sum(1 for label in self.window.labels if label.id in before and label.status != before[label.id])
             same = f" ({len(ids) - changed} already {verb}ed)" if changed < len(ids) else ""
             self.window.message(f"{verb}ed {changed} records{same}" + (
                 "" if left else f"; no proposal left on page {self.window.page_name}"))
