@@ -2,7 +2,8 @@
 
 Undo and redo use the store's own history rather than hand-written inverse edits: undo restores the page's
 labels to the history entry just before the change, redo to the entry the change wrote. `Project.restore`
-brings records back with their ids, so a selection by record id survives undo and redo. Page status lives
+brings records back with their ids, so undo can select again the records that were selected when the change was
+made (a deleted record comes back selected), and redo those selected when it was undone. Page status lives
 outside the label history, so status changes (and the new -> proposed move that proposals make) are undone by
 setting the old status again.
 
@@ -12,31 +13,48 @@ caller can report it and never reaches the stack; the stack's first `redo()` cal
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ...core.store import Change, Project, Provenance
 
-Notify = Callable[[str], None]  # told the page whose labels or status changed
+# Told the page whose labels or status changed, and the records to select there (None: keep the selection).
+Notify = Callable[[str, Sequence[int] | None], None]
+Selection = Callable[[str], list[int]]  # the records selected on a page now (none on a page not on show)
 
 
 def _put_back(project: Project, page: str, history_id: int | None, status: str | None, by: Provenance,
-              notify: Notify) -> None:
+              notify: Notify, selected: Sequence[int] | None) -> None:
     """The page's labels as right after `history_id`, and its status `status` when a change moved it."""
     project.restore(page, history_id, by)
     if status:
         project.set_status(page, status, by)
-    notify(page)
+    notify(page, selected)
+
+
+class _Selections:
+    """What a label step selects when it is undone (what was selected when it was made) and redone (what was
+    selected when it was undone)."""
+
+    def __init__(self, page: str, selection: Selection) -> None:
+        self._page, self._selection = page, selection
+        self.before = list(selection(page))
+        self.after: list[int] | None = None
+
+    def on_undo(self) -> list[int]:
+        self.after = list(self._selection(self._page))
+        return self.before
 
 
 class LabelCommand(QUndoCommand):
     """One label change (add, accept, reject, edit, delete, merge, split) on one page."""
 
     def __init__(self, project: Project, page: str, text: str, change: Callable[[], Change], by: Provenance,
-                 notify: Notify, parent: QUndoCommand | None = None) -> None:
+                 notify: Notify, selection: Selection, parent: QUndoCommand | None = None) -> None:
         super().__init__(text, parent)
         self._project, self._page, self._change, self._by, self._notify = project, page, change, by, notify
+        self.selections = _Selections(page, selection)
         self._before: int | None = None
         self._after: int | None = None
         self._page_status: dict[str, str] | None = None
@@ -59,15 +77,17 @@ class LabelCommand(QUndoCommand):
     def redo(self) -> None:
         if not self._performed:
             self.perform()
-            self._notify(self._page)
+            self._notify(self._page, None)
         elif self._skip_redo:
             self._skip_redo = False
         else:
-            _put_back(self._project, self._page, self._after, self._status("to"), self._by, self._notify)
+            _put_back(self._project, self._page, self._after, self._status("to"), self._by, self._notify,
+                      self.selections.after)
 
     def undo(self) -> None:
         self._skip_redo = False
-        _put_back(self._project, self._page, self._before, self._status("from"), self._by, self._notify)
+        _put_back(self._project, self._page, self._before, self._status("from"), self._by, self._notify,
+                  self.selections.on_undo())
 
     def _status(self, end: str) -> str | None:
         """The page status the change moved from or to ("from", "to"); None when it moved none."""
@@ -95,12 +115,12 @@ class StatusCommand(QUndoCommand):
             self._skip_redo = False
             return
         self._project.set_status(self._page, self._status, self._by)
-        self._notify(self._page)
+        self._notify(self._page, None)
 
     def undo(self) -> None:
         self._skip_redo = False
         self._project.set_status(self._page, self._old, self._by)
-        self._notify(self._page)
+        self._notify(self._page, None)
 
 
 class BatchCommand(QUndoCommand):
@@ -113,6 +133,7 @@ class BatchCommand(QUndoCommand):
         first, last = commands[0], commands[-1]
         self._project, self._page, self._by, self._notify = first._project, first._page, first._by, first._notify
         self._before, self._after = first._before, last._after
+        self.selections = first.selections  # made when the first change was: before any of them
         moved = [c for c in commands if c._page_status]
         self._status_from = moved[0]._status("from") if moved else None
         self._status_to = moved[-1]._status("to") if moved else None
@@ -122,11 +143,13 @@ class BatchCommand(QUndoCommand):
         if self._skip_redo:
             self._skip_redo = False
             return
-        _put_back(self._project, self._page, self._after, self._status_to, self._by, self._notify)
+        _put_back(self._project, self._page, self._after, self._status_to, self._by, self._notify,
+                  self.selections.after)
 
     def undo(self) -> None:
         self._skip_redo = False
-        _put_back(self._project, self._page, self._before, self._status_from, self._by, self._notify)
+        _put_back(self._project, self._page, self._before, self._status_from, self._by, self._notify,
+                  self.selections.on_undo())
 
 
 def push(stack: QUndoStack, command: LabelCommand | StatusCommand) -> Change:

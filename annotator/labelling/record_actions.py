@@ -63,7 +63,11 @@ class RecordActions:
         self._stacks.clear()
 
     def _command(self, page: str, text: str, change: Callable[[], Change]) -> LabelCommand:
-        return LabelCommand(self.window.project, page, text, change, self.window.person, self._on_store_changed)
+        return LabelCommand(self.window.project, page, text, change, self.window.person, self._on_store_changed,
+                            self._selected_on)
+
+    def _selected_on(self, page: str) -> list[int]:
+        return self.window.record_panel.selected_ids() if page == self.window.page_name else []
 
     def _pushed(self, page: str, command: LabelCommand | StatusCommand, failure: str) -> Change | None:
         """Push the command on the page's stack; None, and `failure` with the reason shown, when the store refuses."""
@@ -117,11 +121,17 @@ class RecordActions:
                 window.select_records([first])
         return True
 
-    def _on_store_changed(self, page: str) -> None:
-        """Undo or redo changed a page: show it as it now is."""
-        self.window.saved()
-        if page == self.window.page_name:
-            self.window.reload_labels()
+    def _on_store_changed(self, page: str, selected: Sequence[int] | None) -> None:
+        """Undo or redo changed a page: show it as it now is, with the records the step selects (scrolled to
+        when they are others than those selected)."""
+        window = self.window
+        window.saved()
+        if page != window.page_name:
+            return
+        moved = selected is not None and list(selected) != window.record_panel.selected_ids()
+        window.reload_labels(selected)
+        if moved:
+            window.scroll_to_selected()
 
     # -- records -------------------------------------------------------------------------------------------------
 

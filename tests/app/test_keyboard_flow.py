@@ -169,3 +169,26 @@ def test_u_climbs_from_the_clicked_element_to_its_parent_and_shift_u_comes_back(
     assert window.breadcrumb.full_text().startswith("click: remove from record 1")
     window._on_hovered(f"{main_tests.ITEM.format(3)}/b[1]")
     assert window.breadcrumb.full_text().startswith("click: add to record 1")
+
+
+def test_undo_selects_again_what_was_selected_and_redo_what_was_selected_when_undone(qtbot, window):
+    """A deleted record comes back selected; an accept that moved on to the next proposal, undone, goes back to
+    the record accepted, and redone, to the one it had moved on to."""
+    labels = window.project.labels("1")
+    window.select_records([labels[1].id])
+    key(window, "Del")
+    assert labels[1].id not in {label.id for label in window.labels}
+    assert window.record_panel.selected_ids() == []
+    key(window, "Ctrl+Z")
+    assert window.record_panel.selected_ids() == [labels[1].id]
+
+    proposed = [window.project.add_record("1", [f"/body[1]/p[{k}]"], MDR).record.id for k in (1, 2)]
+    window.reload_labels([proposed[0]])
+    key(window, "A")
+    assert window.record_panel.selected_ids() == [proposed[1]]  # on to the next proposal
+    key(window, "Ctrl+Z")
+    assert window.record_panel.selected_ids() == [proposed[0]]
+    assert window.label(proposed[0]).status == "proposed"
+    key(window, "Ctrl+Shift+Z")
+    assert window.record_panel.selected_ids() == [proposed[1]]
+    assert window.label(proposed[0]).status == "accepted"
