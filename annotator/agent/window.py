@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from ...core.agent import Task, TaskFileError, Trajectory
 from ...core.errors import AgentError, RecordLensError
 from ...core.resource_files import resource_path
+from ..qt.message_bar import MessageBar
 from ..qt.widgets import side_by_side
 from .capture_panel import install as install_capture
 from .qt_browser import QtSiteBrowser
@@ -84,6 +85,7 @@ class AgentWindow(QMainWindow):
                  tasks: str | Path | None = None, person: str | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setStatusBar(MessageBar())  # a long message ends in "…" before the zoom and counts
         self.project = project
         self.person = person
         self.setWindowTitle("RecordLens — agent benchmarks")

@@ -29,6 +29,7 @@ from ...core.errors import RecordLensError
 from ...core.records import PageReview, click_effect, whole_page
 from ...core.store import PAGE_STATUS_WORDS, Change, Label, Project, Provenance, open_project
 from ..qt.jobs import BackgroundJob
+from ..qt.message_bar import MessageBar
 from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, settings_path
 from .job_controller import JobController
@@ -87,6 +88,7 @@ class MainWindow(QMainWindow):
     def __init__(self, project: Project, *, settings: Settings | None = None, settings_file: Path | None = None,
                  key_store: KeyStore | None = None) -> None:
         super().__init__()
+        self.setStatusBar(MessageBar())  # a long message ends in "…" before the zoom and counts
         self.project = project
         self.settings_file = settings_file or settings_path()
         self.settings = settings or Settings.load(self.settings_file)

@@ -192,3 +192,24 @@ def test_undo_selects_again_what_was_selected_and_redo_what_was_selected_when_un
     key(window, "Ctrl+Shift+Z")
     assert window.record_panel.selected_ids() == [proposed[1]]
     assert window.label(proposed[0]).status == "accepted"
+
+
+def test_a_long_message_ends_in_an_ellipsis_before_the_zoom_and_counts_and_is_kept_whole(qtbot, window):
+    window.resize(900, 700)
+    qtbot.waitUntil(lambda: window.zoom.label.x() > 0, timeout=5_000)
+    bar = window.statusBar()
+    long = "the page holds " + ", ".join(f"record {k}" for k in range(60)) + ": the end"
+    window.message(long)
+    shown = bar.shown_text()
+    assert shown.endswith("…") and long.startswith(shown[:-1])
+    assert bar.fontMetrics().horizontalAdvance(shown) <= window.zoom.label.x()
+    assert bar.currentMessage() == long  # what the window (and L's question) reads
+    assert window.messages.entries[-1][1] == long
+    window.message("saved")
+    assert bar.shown_text() == "saved"
+    window.resize(1400, 700)  # more room: the message is fitted again
+    window.message(long)
+    wide = bar.shown_text()
+    window.resize(700, 700)
+    qtbot.waitUntil(lambda: len(bar.shown_text()) < len(wide), timeout=5_000)
+    assert bar.currentMessage() == long

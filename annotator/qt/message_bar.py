@@ -1,0 +1,59 @@
+"""A status bar whose message ends in "…" where it would run under the permanent widgets (zoom, counts), rather
+than being cut mid-word; `currentMessage()` is still the whole text, and the windows keep it in their message
+log."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QStatusBar, QWidget
+
+MARGIN = 8  # Qt draws the message from 6 px in and stops 2 px before the first permanent widget
+
+
+class MessageBar(QStatusBar):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._permanent: list[QWidget] = []
+        self._text = self._shown = ""
+        self._until: float | None = None  # when the message goes (monotonic seconds); None: when replaced
+
+    def addPermanentWidget(self, widget: QWidget, stretch: int = 0) -> None:  # noqa: N802 - Qt's name
+        super().addPermanentWidget(widget, stretch)
+        self._permanent.append(widget)
+
+    def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 - Qt's name
+        self._text = text
+        self._until = time.monotonic() + timeout / 1000 if timeout > 0 else None
+        self._show(timeout)
+
+    def currentMessage(self) -> str:  # noqa: N802 - Qt's name
+        shown = super().currentMessage()
+        return self._text if shown and shown == self._shown else shown
+
+    def shown_text(self) -> str:
+        """The message as drawn: the whole of it, or its start and "…"."""
+        return super().currentMessage()
+
+    def message_width(self) -> int:
+        """The room the message has: up to the first permanent widget on show."""
+        right = self.width()
+        for widget in self._permanent:
+            if widget.isVisible() and widget.x() > 0:  # laid out (x 0: not yet)
+                right = min(right, widget.x())
+        return max(0, right - MARGIN)
+
+    def _show(self, timeout: int) -> None:
+        self._shown = self.fontMetrics().elidedText(self._text, Qt.TextElideMode.ElideRight, self.message_width())
+        super().showMessage(self._shown, timeout)
+
+    def _refit(self) -> None:
+        """The message fitted again to the room it has now, for the time it had left."""
+        if super().currentMessage() and super().currentMessage() == self._shown:
+            self._show(0 if self._until is None else max(1, round((self._until - time.monotonic()) * 1000)))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self, self._refit)  # once the permanent widgets have moved
