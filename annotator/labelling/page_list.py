@@ -25,7 +25,9 @@ NAME_ROLE = Qt.ItemDataRole.UserRole
 
 
 def page_line(info: PageInfo) -> str:
-    counts = [f"{info.true_labels} accepted"] if info.true_labels else []  # records; "labelled" is a page status
+    # Records by status, in the words the record panel uses ("labelled" is a page status).
+    accepted = info.true_labels - info.edited
+    counts = [f"{n} {word}" for n, word in ((accepted, "accepted"), (info.edited, "edited")) if n]
     if info.proposed:
         counts.append(f"{info.proposed} proposed")
     if info.rejected:

@@ -107,6 +107,7 @@ class PageInfo:
     proposed: int = 0
     flagged: int = 0
     rejected: int = 0  # kept, never deleted: the page list shows them so that no record seems lost
+    edited: int = 0  # of the true labels, those a person changed after accepting them (the rest are accepted)
 
 
 def init_project(folder: str | Path) -> Project:
@@ -398,7 +399,8 @@ class Project(Connection):
                                                    AND r.status IN {sql_list(TRUE_LABEL_STATUSES)}),
                    (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.status = 'proposed'),
                    (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.unresolved != '[]'),
-                   (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.status = 'rejected')
+                   (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.status = 'rejected'),
+                   (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.status = 'edited')
             FROM pages p JOIN snapshots s ON s.hash = p.snapshot {where}""", params).fetchall()
         return [_page_info(row) for row in rows]
 
@@ -509,7 +511,7 @@ def _label(row: Row, provenances: dict[int, Provenance]) -> Label:
 
 def _page_info(row: Sequence[object]) -> PageInfo:
     (name, status, url, title, charset, snapshot, suffix, source, warnings, imported_at, updated_at,
-     true_labels, proposed, flagged, rejected) = row
+     true_labels, proposed, flagged, rejected, edited) = row
     return PageInfo(name, status, url, title, charset, snapshot, suffix, source, tuple(json.loads(warnings)),
                     imported_at, updated_at, int(true_labels), int(proposed), int(flagged),
-                    int(rejected))
+                    int(rejected), int(edited))

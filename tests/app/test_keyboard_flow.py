@@ -213,3 +213,13 @@ def test_a_long_message_ends_in_an_ellipsis_before_the_zoom_and_counts_and_is_ke
     window.resize(700, 700)
     qtbot.waitUntil(lambda: len(bar.shown_text()) < len(wide), timeout=5_000)
     assert bar.currentMessage() == long
+
+
+def test_the_page_list_counts_edited_records_apart_from_accepted_ones(qtbot, window):
+    from recordlens.annotator.labelling.page_list import page_line
+
+    labels = window.project.labels("1")
+    window.project.edit(labels[0].id, [*labels[0].xpaths, "/body[1]/h1[1]"], window.person)
+    info = window.project.page("1")
+    assert (info.true_labels, info.edited) == (len(labels), 1)
+    assert f"{len(labels) - 1} accepted · 1 edited" in page_line(info)
