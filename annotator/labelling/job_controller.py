@@ -123,13 +123,17 @@ class JobController:
             self.propose([self.window.page_name])
 
     def do_propose_new(self) -> None:
-        pages = [info.name for info in self.window.project.pages("new")]
+        infos = self.window.project.pages()
+        pages = [info.name for info in infos if info.status == "new"]
+        others = len(infos) - len(pages)
+        left = f" ({others} page{'s' if others != 1 else ''} not new left as they are)" if others else ""
         if not pages:
-            self.window.message("no new page to propose records for")
+            self.window.message(f"no new page to propose records for{left}")
             return
-        self.propose(pages)
+        self.propose(pages, note=f"{len(pages)} new page{'s' if len(pages) != 1 else ''}{left}")
 
-    def propose(self, pages: Sequence[str], method: str | None = None) -> ProposeWorker | None:
+    def propose(self, pages: Sequence[str], method: str | None = None, note: str = "") -> ProposeWorker | None:
+        """Propose records for these pages in the background; `note` says which pages, as the job starts."""
         window = self.window
         key = gemini_key(window.keys)
         method = method or proposal_method(window.settings, has_key=bool(key))
@@ -145,7 +149,7 @@ class JobController:
         worker.proposed.connect(lambda proposal: self._on_proposal(proposal, tally))
         worker.failed.connect(lambda page, _text: tally.failed.append(page))
         # Said only for the selector's learnt model: Gemini's params name a model too, its own.
-        what, warning = f"proposing with {method}{learnt}", ""
+        what, warning = f"proposing with {method}{learnt}" + (f" for {note}" if note else ""), ""
         if problem:  # said as the job starts and again as it ends well, so that "done" does not hide it
             learn = window.actions_by_name["learn"]
             # The way out first: a status bar cuts a long message at its end.
@@ -223,6 +227,7 @@ class JobController:
             window.message(f"page {proposal.page}: all {len(proposal.records)} proposals are already on the page")
             return
         if not window.record_actions.add_proposals(proposal.page, records, proposal.provenance):
+            tally.failed.append(proposal.page)  # the store refused them: said at once, and again at the end
             return
         tally.records += len(records)
         tally.proposed.append(proposal.page)

@@ -223,3 +223,15 @@ def test_the_page_list_counts_edited_records_apart_from_accepted_ones(qtbot, win
     info = window.project.page("1")
     assert (info.true_labels, info.edited) == (len(labels), 1)
     assert f"{len(labels) - 1} accepted · 1 edited" in page_line(info)
+
+
+def test_shift_p_says_which_pages_it_proposes_for_and_how_many_it_leaves_alone(qtbot, window):
+    assert window.project.page("1").status != "new" and window.project.page("2").status == "new"
+    key(window, "Shift+P")
+    assert window.statusBar().currentMessage().startswith(
+        "proposing with selector for 1 new page (1 page not new left as they are)")
+    qtbot.waitUntil(lambda: window.job is None, timeout=30_000)
+    assert window.project.page("2").status == "proposed"
+    key(window, "Shift+P")
+    assert window.statusBar().currentMessage() == (
+        "no new page to propose records for (2 pages not new left as they are)")
