@@ -7,14 +7,14 @@ import json
 
 from ..output_paths import writable_file
 from ..page import formats
-from ..page.dataset import load_page
+from ..page.dataset import load_page_file
 from .output import warn, write_document
 
 
 def cmd_represent(args: argparse.Namespace) -> int:
     if args.out:
         writable_file(args.out, "the document")
-    loaded = load_page(args.page)
+    loaded = load_page_file(args.page)
     for message in loaded.page.warnings:
         warn(message)
     write_document(formats.represent(loaded.page, args.format), args.out)
@@ -22,7 +22,7 @@ def cmd_represent(args: argparse.Namespace) -> int:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    loaded = load_page(args.page)
+    loaded = load_page_file(args.page)
     page, snapshot = loaded.page, loaded.snapshot
     sizes = {s.format: s.characters for s in formats.format_sizes(page)}
     tokens = _count_format_tokens(page, args) if not args.no_tokens else {fmt: None for fmt in sizes}

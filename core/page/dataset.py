@@ -16,6 +16,7 @@ from .snapshot import Snapshot, read_snapshot
 # When a folder holds both N.mhtml and N.html, the MHTML (the original snapshot) wins.
 PAGE_SUFFIXES = (".mhtml", ".mht", ".html", ".htm")
 _RANK = {suffix: i for i, suffix in enumerate(PAGE_SUFFIXES)}  # the first is the one kept of a page saved twice
+NOT_A_PAGE_SUFFIX = "not an MHTML or HTML file (.mhtml, .mht, .html, .htm)"
 
 
 def natural_key(name: str) -> tuple[object, ...]:
@@ -65,6 +66,15 @@ def find_page_file(pages_dir: str | Path, name: str) -> Path | None:
     # A rarer spelling (1.Html): looked for only when the usual ones are missing.
     others = [p for p in folder.glob(f"{glob.escape(name)}.*") if p.suffix.lower() in _RANK and p.is_file()]
     return min(others, key=lambda p: (_RANK[p.suffix.lower()], p.name), default=None)
+
+
+def load_page_file(path: str | Path) -> LoadedPage:
+    """A page a user named on the command line: refused, as import refuses it, unless its suffix is a page's
+    (a labels file given by mistake would otherwise be read as the text of a page)."""
+    path = Path(path)
+    if path.suffix.lower() not in _RANK and path.is_file():
+        raise DatasetError(f"{path}: {NOT_A_PAGE_SUFFIX}")
+    return load_page(path)
 
 
 @dataclass

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
 from ..file_kinds import not_a_page_file
-from ..page.dataset import PAGE_SUFFIXES, natural_key, page_files, record_files
+from ..page.dataset import NOT_A_PAGE_SUFFIX, PAGE_SUFFIXES, natural_key, page_files, record_files
 from ..page.dom import parse_html
 from ..page.snapshot import read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
@@ -150,7 +150,7 @@ def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource
         elif (odd := not_a_page_file(path)) is not None:
             report.problems.append(ImportProblem(path, odd))
         else:
-            report.problems.append(ImportProblem(path, "not an MHTML or HTML file (.mhtml, .mht, .html, .htm)"))
+            report.problems.append(ImportProblem(path, NOT_A_PAGE_SUFFIX))
     return sources
 
 

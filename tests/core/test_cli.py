@@ -175,3 +175,16 @@ def test_several_seeds_are_written_apart_then_scored_and_averaged(tmp_path: Path
     assert f1[0] == pytest.approx(1.0) and f1[1] < 1.0
     assert report["mean"]["f1"] == pytest.approx((f1[0] + f1[1]) / 2)
     assert report["sd_over_seeds"]["f1"] > 0
+
+
+def test_inspect_and_represent_refuse_a_file_that_is_not_a_page_as_import_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    labels = tmp_path / "1.json"
+    save_records(labels, [["/body[1]/p[1]"]])
+    for command in (["inspect"], ["represent", "--format", "flat"]):
+        code, out, err = run(capsys, *command, str(labels))
+        assert code == 2 and out == ""
+        assert err.strip() == f"recordlens: error: {labels}: not an MHTML or HTML file (.mhtml, .mht, .html, .htm)"
+    upper = tmp_path / "page.HTM"  # any case of a page's suffix is a page
+    upper.write_text("<html><body><p>one</p></body></html>", encoding="utf-8")
+    assert run(capsys, "inspect", "--no-tokens", str(upper))[0] == 0
