@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import atomic
-from ..errors import RecordLensError
+from ..errors import DatasetError, RecordLensError
 from ..extract.base import Extractor
 from ..page.dataset import page_files
 from .engine_runs import extract_on_engine
@@ -42,10 +42,13 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     summary = RunSummary(out)
     files = page_files(pages_dir, summary.warnings)
     wanted = [n for n in (names if names is not None else files) if n in files]
-    if not wanted:
+    if not wanted:  # refused before the run folder is made: a run of nothing is a mistake, not a success
+        if files:
+            raise DatasetError(f"none of the {len(files)} pages in {pages_dir} is one this method has answers for")
         inside = Path(pages_dir) / "html"  # a dataset's folder given for its html/ folder
         hint = f" (a dataset? its pages are in {inside})" if inside.is_dir() else ""
-        summary.warnings.append(f"no page (N.html or N.mhtml) to extract in {pages_dir}{hint}")
+        skipped = "".join(f"; {warning}" for warning in summary.warnings)  # entries named like pages, skipped
+        raise DatasetError(f"no page (N.html or N.mhtml) to extract in {pages_dir}{hint}{skipped}")
     if resume:
         _refuse_another_method(out, extractor)
     _remove_unfinished_writes(out)

@@ -211,7 +211,12 @@ def test_extract_reads_pages_whatever_the_case_of_their_suffix_and_says_what_it_
 
 def test_extract_on_a_dataset_folder_points_to_its_pages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "extract", "--pages", str(DEMO), "--out", str(tmp_path / "run"), "-q")
-    assert f"no page (N.html or N.mhtml) to extract in {DEMO} (a dataset? its pages are in {DEMO / 'html'})" in err
+    assert code == 2 and not (tmp_path / "run").exists()  # a run of nothing is refused before the folder is made
+    one_line_error(err, f"no page (N.html or N.mhtml) to extract in {DEMO} (a dataset? its pages are in "
+                        f"{DEMO / 'html'})")
+    (tmp_path / "empty").mkdir()
+    code, _, err = run(capsys, "extract", "--pages", str(tmp_path / "empty"), "--out", str(tmp_path / "run"), "-q")
+    assert code == 2 and not (tmp_path / "run").exists()
     code, _, err = run(capsys, "extract", "--pages", str(DEMO / "html" / "1.html"), "--out", str(tmp_path / "run"),
                        "-q")
     assert code == 2
