@@ -312,3 +312,15 @@ def test_an_imported_page_s_label_policy_is_judged_against_the_project_s_pages(t
     summary = next(line for line in out if line.startswith("label check"))
     assert summary.startswith("label check of the pages imported with labels, policy against the project's 4 "
                               "pages with labels: 1 pages: 0 with label problems, 1 whose policy differs")
+
+
+def test_a_jsonl_or_csv_export_over_an_earlier_one_says_it_replaced_it(tmp_path: Path, capsys) -> None:
+    data = small_dataset(tmp_path / "data")
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+    for fmt in ("jsonl", "csv"):
+        args = ["export", "--project", str(tmp_path / "p"), "-f", fmt, "-o", str(tmp_path / "out"), "-q"]
+        assert run_cli(args) == 0
+        assert "replaced" not in capsys.readouterr().err
+        assert run_cli(args) == 0
+        assert f"replaced the earlier {tmp_path / 'out' / f'labels.{fmt}'}" in capsys.readouterr().err
