@@ -151,16 +151,18 @@ class RecordActions:
         self._climbed = []
         number = window.labels.index(current) + 1 if current is not None else None
         around = [n for n in window.records_at(xpath)[1] if n != number]  # inside its own record: no nesting
-        nested = f" It lies inside record {', '.join(map(str, around))}: labels check flags records nested in " \
-                 "others." if around else ""
+        page = window.page_view.core_page
+        element = page.resolve(xpath) if page is not None else None
+        textless = element is not None and not element.text().strip()
+        # labels check names a record without text as unresolved, not as nested: said only of one with text.
+        nested = (f" It lies inside record {', '.join(map(str, around))}"
+                  + ("." if textless else ": labels check flags records nested in others.")) if around else ""
         if current is None:
             change = self.edit("new record", lambda: project.add_record(window.page_name, [xpath], person))
             if change and change.record:
                 self.picked = (change.record.id, xpath)
                 window.reload_labels([change.record.id])
-                page = window.page_view.core_page
-                element = page.resolve(xpath) if page is not None else None
-                if element is not None and not element.text().strip():
+                if textless:
                     # A record without text expands to nothing: it can never match a true record.
                     window.message("new record, but this element holds no text (an image or an icon), so it "
                                    "scores nothing: U takes its parent" + nested)

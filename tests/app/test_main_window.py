@@ -608,7 +608,8 @@ def test_a_click_on_an_element_without_text_says_the_record_scores_nothing(qtbot
 
 def test_the_line_above_the_page_refuses_the_whole_page_follows_each_click_and_names_nesting(qtbot, tmp_path):
     page = ("<!doctype html><html><head><meta charset='utf-8'></head><body style='margin:0;padding:60px'>"
-            "<ul><li><b>Camera</b> $399</li><li><b>Lens</b> $129</li></ul></body></html>")
+            "<ul><li><b>Camera</b> $399 <span style='display:inline-block;width:24px;height:24px;background:#c00'>"
+            "</span></li><li><b>Lens</b> $129</li></ul></body></html>")
     win = open_window(imported_project(tmp_path, {"html/1.html": page, "html/2.html": page}),
                       tmp_path / "settings.json", qtbot=qtbot)
     try:
@@ -642,7 +643,15 @@ def test_the_line_above_the_page_refuses_the_whole_page_follows_each_click_and_n
                         and "[inside record 1]" in win.breadcrumb.full_text(), timeout=5_000)
         QTest.mouseClick(proxy, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
         wait_for_labels(qtbot, win, lambda labels: len(labels) == 2)
-        assert any("It lies inside record 1" in m for m in messages), messages
+        assert any("It lies inside record 1: labels check flags records nested in others." in m
+                   for m in messages), messages
+        # An icon inside the record: labels check names it unresolved (no text), so nesting is said, no more.
+        messages.clear()
+        win.record_actions.arm_new = True
+        click(win, f"{item}/span[1]")
+        wait_for_labels(qtbot, win, lambda labels: len(labels) == 3)
+        said = [m for m in messages if "holds no text" in m]
+        assert said and said[0].endswith("It lies inside record 1."), messages
 
         # Added to the record it lies in: a redundant XPath, not a record nested in another.
         messages.clear()
