@@ -49,6 +49,7 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         hint = f" (a dataset? its pages are in {inside})" if inside.is_dir() else ""
         skipped = "".join(f"; {warning}" for warning in summary.warnings)  # entries named like pages, skipped
         raise DatasetError(f"no page (N.html or N.mhtml) to extract in {pages_dir}{hint}{skipped}")
+    _refuse_a_folder_that_is_no_run(out)
     if resume:
         _refuse_another_method(out, extractor)
     _remove_unfinished_writes(out)
@@ -68,6 +69,20 @@ def _method_of(extractor: Extractor) -> dict[str, object]:
     # Through JSON, so that a tuple and the list it is read back as compare equal.
     return json.loads(json.dumps({"method": extractor.name, "version": extractor.version,
                                   "parameters": getattr(extractor, "parameters", {})}, default=str))
+
+
+def _refuse_a_folder_that_is_no_run(out: Path) -> None:
+    """A folder that holds files but no run description is someone's other files (a dataset's gt/, a folder of
+    labels): a run there would take its N.json for pages already extracted, or --restart overwrite them."""
+    if not out.is_dir() or (out / META_DIR / "run.json").is_file():
+        return
+    try:
+        kept = next((entry.name for entry in out.iterdir()), None)
+    except OSError:
+        return  # unreadable: the write that follows says so
+    if kept is not None:
+        raise DatasetError(f"{out} holds files ({kept}, ...) but no run ({META_DIR}/run.json): a run written there "
+                           "would take its N.json for pages already extracted; choose a new or empty folder")
 
 
 def _refuse_another_method(out: Path, extractor: Extractor) -> None:

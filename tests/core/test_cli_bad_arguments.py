@@ -272,3 +272,18 @@ def test_a_failed_rename_names_the_file_asked_for_not_the_temporary_one(
                        "--no-chart", "--json", str(target), "-q")
     assert code == 2
     one_line_error(err, f"{target}: No space left on device")
+
+
+def test_extract_into_a_folder_of_labels_is_refused_and_leaves_them_as_they_were(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    labels = tmp_path / "gt"
+    shutil.copytree(DEMO / "gt", labels)
+    before = {p.name: p.read_bytes() for p in labels.iterdir()}
+    for extra in ([], ["--restart"]):
+        code, _, err = run(capsys, "extract", "--pages", str(DEMO / "html"), "--out", str(labels), "-q", *extra)
+        assert code == 2
+        one_line_error(err, f"{labels} holds files (")
+        assert "but no run (_run/run.json)" in err
+        assert {p.name: p.read_bytes() for p in labels.iterdir()} == before  # nothing written, nothing replaced
