@@ -2,12 +2,15 @@
 message instead of with a traceback, or after minutes of work whose results are then lost.
 
 A missing folder on the way is not an error (the writers create it); a file where a folder must be, a folder
-where a file must be, and anything that is neither (a FIFO, a device) are.
+where a file must be, anything that is neither (a FIFO, a device), and a folder nothing can be written in (read
+only, no permission, /proc) are. Whether a folder takes files is asked of it, by making and removing an empty
+hidden file there: permission bits do not say it for root, nor for read-only mounts.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from .errors import DatasetError
@@ -25,7 +28,19 @@ def _parents_are_folders(path: Path) -> None:
         if parent.exists():
             if not parent.is_dir():
                 raise OutputPathError(f"cannot write {path}: {parent} is a file, not a folder")
+            _takes_files(parent, path)
             return
+
+
+def _takes_files(folder: Path, path: Path) -> None:
+    """Refuse `path` when `folder` (where it, or the first folder made for it, will be written) takes no file."""
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".recordlens-write-check-", dir=folder)
+    except OSError as error:
+        raise OutputPathError(f"cannot write {path}: nothing can be written in {folder} "
+                              f"({error.strerror or error})") from None
+    os.close(handle)
+    os.unlink(probe)
 
 
 def writable_file(path: str | Path, what: str = "the output") -> Path:
@@ -48,5 +63,8 @@ def writable_folder(path: str | Path, what: str = "the output") -> Path:
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise OutputPathError(f"{path} is a file, not a folder; {what} is written to a folder")
-    _parents_are_folders(path)
+    if path.is_dir():
+        _takes_files(path, path)
+    else:
+        _parents_are_folders(path)
     return path

@@ -287,3 +287,25 @@ def test_extract_into_a_folder_of_labels_is_refused_and_leaves_them_as_they_were
         one_line_error(err, f"{labels} holds files (")
         assert "but no run (_run/run.json)" in err
         assert {p.name: p.read_bytes() for p in labels.iterdir()} == before  # nothing written, nothing replaced
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="a folder that takes no file whoever asks: Linux's /proc")
+@pytest.mark.parametrize("argv", [
+    ["train", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--out", "/proc/recordlens-model.json"],
+    ["bench", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--methods", "repeats", "--chart",
+     "/proc/recordlens-chart.png"],
+    ["extract", "--pages", str(DEMO / "html"), "--out", "/proc/recordlens-run"],
+    ["represent", str(DEMO / "html" / "1.html"), "--out", "/proc/recordlens.json"],
+])
+def test_a_place_nothing_can_be_written_in_is_refused_before_any_work(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Permission bits do not tell root (nor a read-only mount) that a write will fail: the folder is asked."""
+    code, out, err = run(capsys, *argv, "-q") if argv[0] in ("extract", "bench") else run(capsys, *argv)
+    assert code == 2 and out == ""
+    one_line_error(err, "nothing can be written in /proc")
+
+
+def test_the_check_that_a_folder_takes_files_leaves_nothing_behind(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = run(capsys, "represent", str(DEMO / "html" / "1.html"), "--out", str(tmp_path / "doc.json"))
+    assert code == 0 and [p.name for p in tmp_path.iterdir()] == ["doc.json"]
