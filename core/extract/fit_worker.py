@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import sys
 import traceback
 
@@ -20,13 +21,24 @@ def _sendable(error: Exception) -> Exception:
         return RuntimeError(f"a fit failed in a worker process: {type(error).__name__}: {error}\n{text}")
 
 
+def _next_request(requests: object) -> object:
+    """The next message; None also when the caller is gone (its end of the pipe closed without the final None)."""
+    try:
+        return pickle.load(requests)  # type: ignore[arg-type]
+    except EOFError:
+        return None
+
+
 def serve() -> int:
     # Results go out on a private copy of standard output; anything printed from here on (by Python or by
     # native code, while importing or fitting) goes to standard error instead of into the results.
     results = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    # Ctrl+C reaches every process of the terminal's group: the caller stops the work and ends its workers, so a
+    # worker leaves the key to it rather than printing a KeyboardInterrupt traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     requests = sys.stdin.buffer
-    while (message := pickle.load(requests)) is not None:
+    while (message := _next_request(requests)) is not None:
         index, fit, task = message
         try:
             outcome: object = fit(task)

@@ -135,3 +135,28 @@ def test_a_check_runs_between_fits_in_this_process() -> None:
     with pytest.raises(_StopNow):
         map_fits(fit, [1.0, 2.0, 3.0, 4.0], workers=1, check=check)
     assert done == [1.0, 2.0] and calls == [0, 1, 2]  # each call says how many fits are done
+
+
+def test_ctrl_c_is_left_to_the_caller_and_a_worker_whose_caller_is_gone_ends_quietly() -> None:
+    """Ctrl+C signals every process of the terminal's group: a worker printed a KeyboardInterrupt traceback."""
+    import pickle
+    import signal
+    import subprocess
+    import sys
+
+    worker = subprocess.Popen([sys.executable, "-m", fit_pool.WORKER_MODULE], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        pickle.dump((0, math.sqrt, 16.0), worker.stdin)
+        worker.stdin.flush()
+        assert pickle.load(worker.stdout) == (0, 4.0)  # it is serving, past its start
+        worker.send_signal(signal.SIGINT)
+        time.sleep(0.5)
+        assert worker.poll() is None  # still there: the caller ends it
+        worker.stdin.close()  # the caller gone without its final None
+        assert worker.wait(timeout=60) == 0
+        assert worker.stderr.read() == b""
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
