@@ -366,6 +366,9 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
     """Write OUT/html/N_vK.html, OUT/mhtml/N_vK.mhtml, OUT/gt/N_vK.json and the manifest OUT/synth.json."""
     target = Path(out)
     replaced = _prepare_output(target)
+    # Written first, marked unfinished: a run stopped part way leaves a folder that says so, and that the same
+    # command replaces, rather than pages that look like a whole dataset in a folder it then refuses.
+    atomic.write_text(target / MANIFEST, _manifest(options, [], [], complete=False))
     started = time.perf_counter()
     written: list[SynthPage] = []
     problems = list(sources.problems)
@@ -414,10 +417,11 @@ def _write_page(target: Path, result: SynthPage, options: SynthOptions) -> None:
     save_records(target / "gt" / f"{result.name}.json", result.records)
 
 
-def _manifest(options: SynthOptions, pages: list[SynthPage], problems: list[str]) -> str:
+def _manifest(options: SynthOptions, pages: list[SynthPage], problems: list[str], complete: bool = True) -> str:
     ordered = sorted(pages, key=lambda p: natural_key(p.name))
     document = {
         "generator": "recordlens synth",
+        "complete": complete,  # false while the pages are being written (and after a run that was stopped)
         "options": {"variants": options.variants, "seed": options.seed, "transforms": list(options.transforms),
                     "rate": options.rate, "content": options.content, "formats": list(options.formats)},
         "problems": problems,

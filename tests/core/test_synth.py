@@ -165,3 +165,19 @@ def test_an_unreadable_page_is_reported_and_the_others_are_made(tmp_path: Path) 
     assert any(p.startswith("page 2:") for p in report.problems)
     assert any(p.startswith("page 3:") and "no 3.html" in p for p in report.problems)
     assert json.loads((tmp_path / "out" / MANIFEST).read_text(encoding="utf-8"))["problems"] == report.problems
+
+
+def test_a_run_stopped_part_way_leaves_a_dataset_marked_unfinished_that_the_next_run_replaces(tmp_path: Path) -> None:
+    def stopped_after_one(names):
+        yield names[0]
+        raise KeyboardInterrupt  # Ctrl+C while the second page is made
+
+    sources = dataset_sources(DEMO / "html", DEMO / "gt")
+    with pytest.raises(KeyboardInterrupt):
+        synthesise_dataset(sources, tmp_path / "out", SynthOptions(variants=2), progress=stopped_after_one)
+    manifest = json.loads((tmp_path / "out" / MANIFEST).read_text(encoding="utf-8"))
+    assert manifest["complete"] is False and list((tmp_path / "out" / "gt").glob("*.json"))
+    report = synthesise_dataset(dataset_sources(DEMO / "html", DEMO / "gt"), tmp_path / "out",
+                                SynthOptions(variants=2))
+    assert report.replaced > 0 and not report.problems
+    assert json.loads((tmp_path / "out" / MANIFEST).read_text(encoding="utf-8"))["complete"] is True
