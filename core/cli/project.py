@@ -22,6 +22,7 @@ from ..store.importer import import_paths, import_run_folder
 from ..store.project import init_project, open_project
 from ..store.runs import RunInfo
 from ..store.scoring import score_stored_run
+from .output import Replacing
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
 
@@ -119,14 +120,14 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     writable_folder(args.out, "the export")
-    single = Path(args.out) / f"labels.{args.format}"  # jsonl and csv: one file (nexteval refuses a used folder)
-    replacing = args.format != "nexteval" and single.is_file()
+    # jsonl and csv: one file, replaced whole (nexteval refuses a folder that holds a dataset)
+    replacing = Replacing(Path(args.out) / f"labels.{args.format}") if args.format != "nexteval" else None
     with open_project(args.project) as project:
         summary = export_project(project, args.format, args.out, all_pages=args.all_pages,
                                  progress=lambda items: progress(items, label="exporting", enabled=not args.quiet))
     print(f"exported {summary.pages} page(s), {summary.records} record(s) as {args.format} to {args.out}")
-    if replacing:  # replaced whole (atomically): said, so that an earlier export is not lost unawares
-        print(f"replaced the earlier {single}", file=sys.stderr)
+    if replacing is not None:
+        replacing.said()
     if summary.unlabelled:
         names = ", ".join(summary.unlabelled[:10]) + (" …" if len(summary.unlabelled) > 10 else "")
         what = "html only, no gt" if args.all_pages else "left out"

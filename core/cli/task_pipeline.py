@@ -22,6 +22,7 @@ from ..agent.sites import load_site
 from ..agent.tasks import load_tasks, save_tasks
 from ..errors import AgentError
 from ..output_paths import writable_file
+from .output import Replacing
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -143,8 +144,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     tasks = [c.task for c in load_candidates(args.candidates) if c.status == "accepted"]
     if not tasks:
         raise AgentError(f"{args.candidates} has no accepted candidate yet: review them first")
+    replacing = Replacing(args.out)
     save_tasks(args.out, tasks)
     print(f"{args.out}: {len(tasks)} task(s)")
+    replacing.said()
     return 0
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import RecordLensError
 from ..runs.progress import ProgressBar, progress
-from .output import warn
+from .output import Replacing, warn
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,10 +70,12 @@ def run(args: argparse.Namespace) -> int:
     fitting = ProgressBar("fits", enabled=not args.quiet)
     model = fit(examples, seed=args.seed, description=description, workers=args.workers, check=fitting.update)
     fitting.finish()
+    replacing = Replacing(args.out)
     out = save_model(model, args.out)
     size = out.stat().st_size
     print(f"{out}: selector model from {description}, seed {args.seed}, {size / 1e3:.0f} kB, "
           f"{time.perf_counter() - start:.1f} s", file=sys.stderr)
+    replacing.said()
     if model.stages < 2:  # as the app's Learn says it
         warn("one stage only (too few pages, or too few with records, for the second): this model may propose "
              "worse than the shipped one; label more pages and train again")

@@ -347,6 +347,9 @@ def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path, capsys) 
     assert cli_main(["extract", "--model", str(model), "--pages", str(pages_dir), "--out", str(out), "-q"]) == 0
     records = json.loads((out / "0.json").read_text(encoding="utf-8"))
     assert records and not any("/aside[1]/" in x for r in records for x in r)
+    assert "replaced" not in said
+    assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "-q"]) == 0
+    assert f"replaced the earlier {model}" in capsys.readouterr().err
 
 
 def test_extract_without_a_method_runs_the_selector_with_the_shipped_model(tmp_path: Path) -> None:

@@ -172,6 +172,9 @@ def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monk
     exported = tmp_path / "tasks.jsonl"
     assert main(["agent", "tasks", "export", "--candidates", str(out), "--out", str(exported)]) == 0
     assert main(["agent", "tasks", "--check", str(exported)]) == 0
+    assert "replaced" not in capsys.readouterr().err
+    assert main(["agent", "tasks", "export", "--candidates", str(out), "--out", str(exported)]) == 0
+    assert f"replaced the earlier {exported}" in capsys.readouterr().err  # a seeds file is not lost unawares
 
 
 def test_report_for_a_project_made_by_hand(tmp_path: Path, capsys) -> None:
