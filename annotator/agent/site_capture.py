@@ -34,8 +34,16 @@ from typing import Any
 
 from PySide6.QtCore import QProcess, Signal
 
+from ...core.agent import (
+    CAPTURE_SOME_FAILED,
+    CaptureError,
+    CaptureRules,
+    CaptureSummary,
+    PageFailed,
+    RenderedPage,
+    capture_site,
+)
 from ...core.agent import CAPTURE_VIEWPORT as DEFAULT_VIEWPORT
-from ...core.agent import CaptureError, CaptureRules, CaptureSummary, PageFailed, RenderedPage, capture_site
 from ..qt.online_page import OnlinePage
 from ..qt.online_process import OnlineProcess
 from ..qt.signals import emit
@@ -248,7 +256,7 @@ class CaptureFromWeb(OnlineProcess):
                 result = json.loads(output[-1])
             except ValueError:
                 result = None
-        if result is not None and code == 0:
+        if result is not None and code in (0, CAPTURE_SOME_FAILED):  # its summary, also when a page failed
             if self._cancelled:
                 result["message"] = "cancelled: " + str(result.get("message", ""))
             return {"ok": True, **result}

@@ -9,6 +9,7 @@ from .axtree import SiteTrees, format_axtree, read_tree
 from .browsers import register_browser
 from .candidates import STATUS_LABELS, STATUSES, Candidate, SiteText, load_candidates, save_candidates
 from .capture import (
+    CAPTURE_SOME_FAILED,
     CAPTURE_VIEWPORT,
     CaptureError,
     CaptureRules,
@@ -25,7 +26,8 @@ from .targets import Target, TargetNotFoundError, find_target, targets_match
 from .tasks import TaskFileError, load_tasks, save_tasks, task_from_line
 
 __all__ = [
-    "ACTIONS", "ANSWER_KINDS", "CAPTURE_VIEWPORT", "INDEX_FILE", "NORMALISE_RULES", "SCROLL_DIRECTIONS", "STATUSES",
+    "ACTIONS", "ANSWER_KINDS", "CAPTURE_SOME_FAILED", "CAPTURE_VIEWPORT", "INDEX_FILE", "NORMALISE_RULES",
+    "SCROLL_DIRECTIONS", "STATUSES",
     "STATUS_LABELS", "ActionParseError", "Browser", "Candidate", "CaptureError", "CaptureRules", "CaptureSummary",
     "ModelCall", "Observation", "PageFailed", "RenderedPage", "Site", "SiteError", "SiteText", "SiteTrees", "Step",
     "Target", "TargetNotFoundError", "Task", "TaskFileError", "Trajectory", "build_site", "capture_site",

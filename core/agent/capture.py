@@ -48,6 +48,7 @@ PAGES_FOLDER = "pages"
 USER_AGENT = "RecordLens"
 DEFAULT_VIEWPORT = (1920, 1080)
 CAPTURE_VIEWPORT = DEFAULT_VIEWPORT  # the name the package exports
+CAPTURE_SOME_FAILED = 1  # `site capture`'s exit status when a page failed (its summary is printed all the same)
 DEFAULT_DEPTH = 2
 DEFAULT_MAX_PAGES = 50
 STATE_VERSION = 1
@@ -114,6 +115,7 @@ class CaptureSummary:
     pages: int = 0          # pages in the site after indexing
     queued: int = 0         # URLs left in the queue
     notes: list[str] = field(default_factory=list)  # e.g. a robots.txt that could not be fetched
+    limit: int = 0          # the --max-pages the site had reached when it stopped (0: it did not)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -121,7 +123,10 @@ class CaptureSummary:
     def message(self) -> str:
         text = (f"{self.folder}: {len(self.saved)} page(s) saved, {len(self.skipped)} skipped by rule, "
                 f"{len(self.failed)} failed; the site has {self.pages} page(s)")
-        if self.queued:
+        if self.queued and self.limit:  # the same command again would stop at once: the limit counts the site
+            text += (f"; {self.queued} URL(s) still queued: the site holds --max-pages {self.limit} pages, run again "
+                     "with a larger --max-pages to continue")
+        elif self.queued:
             text += f"; {self.queued} URL(s) still queued (run again to continue)"
         return text
 
@@ -269,6 +274,7 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
         why = refuse(url)
         if why is None and state.saved_count() >= rules.max_pages:
             summary.stopped = True
+            summary.limit = rules.max_pages
             break
         if why is not None:
             state.outcomes[key] = {"url": url, "outcome": "skipped", "reason": why}

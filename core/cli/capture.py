@@ -11,6 +11,7 @@ import json
 import sys
 
 from ..agent.capture import (
+    CAPTURE_SOME_FAILED,
     DEFAULT_DEPTH,
     DEFAULT_MAX_PAGES,
     DEFAULT_VIEWPORT,
@@ -30,7 +31,8 @@ def register(site_sub: argparse._SubParsersAction) -> None:
         "capture", help="crawl a site from the web into a snapshot site (MHTML, accessibility tree, screenshot)",
         description="Crawl from the root pages within the URL rules; every page is kept as MHTML with Chromium's "
                     "accessibility tree, a full-page PNG and its metadata, and DIR/site.json indexes the site. "
-                    "This goes online. A stopped capture continues when run again with the same --site.")
+                    "This goes online. A stopped capture continues when run again with the same --site. "
+                    "Exits with 1 when a page failed.")
     q.add_argument("urls", nargs="+", metavar="URL", help="root pages (http:// or https://)")
     q.add_argument("--site", required=True, metavar="DIR", help="the site folder (created when missing)")
     q.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help=f"link levels below a root (default "
@@ -83,9 +85,10 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
                                scripts=not args.no_scripts, timeout_s=args.timeout, progress=progress)
     for note in summary.notes:
         print(f"warning: {note}", file=sys.stderr)
+    failed = CAPTURE_SOME_FAILED if summary.failed else 0  # as extract: a page that failed is not a success
     if args.json:
         print(json.dumps(summary.as_dict() | {"message": summary.message()}, ensure_ascii=False), flush=True)
-        return 0
+        return failed
     print(summary.message())
     for url in summary.saved:
         print(f"  saved    {url}")
@@ -93,4 +96,4 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
         print(f"  skipped  {url}: {why}")
     for url, why in summary.failed:
         print(f"  failed   {url}: {why}")
-    return 0
+    return failed

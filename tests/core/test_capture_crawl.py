@@ -92,7 +92,9 @@ def test_include_exclude_max_pages_and_any_host(tmp_path: Path) -> None:
     assert {s.removeprefix("https://site.example") for s in only_a.saved} == {"/", "/a"}
     few = capture_site([ROOT], tmp_path / "2", CannedRenderer(), CaptureRules(max_pages=2), robots=robots())
     assert len(few.saved) == 2 and few.stopped and few.queued > 0
-    assert "still queued" in few.message()
+    assert "still queued: the site holds --max-pages 2 pages, run again with a larger --max-pages" in few.message()
+    again = capture_site([ROOT], tmp_path / "2", CannedRenderer(), CaptureRules(max_pages=3), robots=robots())
+    assert len(again.saved) == 1 and again.limit == 3  # a larger limit goes on where the last one stopped
     anywhere = capture_site([ROOT], tmp_path / "3", CannedRenderer(), CaptureRules(same_host=False, depth=1,
                                                                                    robots=False))
     assert url("/private/x") in anywhere.saved and "https://other.example/" in anywhere.saved
@@ -125,4 +127,22 @@ def test_without_the_app_the_command_says_what_it_needs(tmp_path: Path, capsys) 
         assert main(["site", "capture", ROOT, "--site", str(tmp_path)]) == 2
         assert "needs the app's Chromium" in capsys.readouterr().err
     finally:
+        capture._RUNNERS.update(saved)
+
+
+def test_the_command_exits_with_1_when_a_page_failed_and_still_prints_its_summary(tmp_path: Path, capsys) -> None:
+    from recordlens.core.agent import capture
+
+    def canned(roots, folder, rules, **_options):  # the app's Chromium, made of canned pages
+        return capture_site(roots, folder, CannedRenderer(), rules, robots=robots())
+
+    saved = dict(capture._RUNNERS)
+    capture.register_capture_runner(canned)
+    try:
+        assert main(["site", "capture", ROOT, "--site", str(tmp_path / "s"), "--json"]) == 1
+        summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+        assert summary["failed"] == [[url("/broken"), "HTTP 500 Internal Server Error"]] and summary["saved"]
+        assert main(["site", "capture", ROOT, "--site", str(tmp_path / "ok"), "--exclude", "broken"]) == 0
+    finally:
+        capture._RUNNERS.clear()
         capture._RUNNERS.update(saved)
