@@ -188,6 +188,15 @@ def _phrase(status: int) -> str:
         return ""
 
 
+def _only_critical(kind: object, _context: object, message: str) -> None:
+    """Qt's messages in the capture process: its notes on the GL context it falls back from and the DevTools
+    server it starts are left out of a log that promises a line per URL; a critical one is still said."""
+    from PySide6.QtCore import QtMsgType
+
+    if kind in (QtMsgType.QtCriticalMsg, QtMsgType.QtFatalMsg):
+        print(message, file=sys.stderr)
+
+
 def run_capture(roots: list[str], folder: str | Path, rules: CaptureRules, *,
                 viewport: tuple[int, int] = DEFAULT_VIEWPORT, scripts: bool = True,
                 timeout_s: float = DEFAULT_TIMEOUT_S,
@@ -198,11 +207,16 @@ def run_capture(roots: list[str], folder: str | Path, rules: CaptureRules, *,
 
     if QApplication.instance() is not None:
         raise CaptureError("capturing needs a process of its own (the app's Chromium is offline)")
-    os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
+    flags = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
+    # The command promises a line per URL: Chromium's own errors (no D-Bus, no GPU on a server) are left out
+    # unless asked for with a --log-level of one's own, and so are Qt's about the GL context it falls back from.
+    os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = flags if "--log-level=" in flags else f"{flags} --log-level=3"
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # nothing is ever shown
     port = enable_remote_debugging()
     import PySide6.QtWebEngineWidgets  # noqa: F401 - before the QApplication, for GL context sharing
-    from PySide6.QtCore import QCoreApplication, Qt
+    from PySide6.QtCore import QCoreApplication, Qt, qInstallMessageHandler
+
+    qInstallMessageHandler(_only_critical)
 
     QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
     app = QApplication([sys.argv[0] or "recordlens-site-capture"])
