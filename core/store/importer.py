@@ -143,8 +143,14 @@ def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource
         if path.is_dir() and (path / "html").is_dir():
             sources += _dataset_sources(path, report)
         elif path.is_dir():
-            sources += [PageSource(name, file) for name, file in page_files(path).items()]
+            found = [PageSource(name, file) for name, file in page_files(path).items()]
+            sources += found
             _report_odd_entries(path, report)
+            if not found:  # an empty folder, or one of labels: said, not "imported 0 page(s)" and success
+                labels = " (a folder of labels? import the dataset folder that holds html/ and gt/)" if any(
+                    path.glob("*.json")) else ""
+                report.problems.append(ImportProblem(path, f"no page (.mhtml, .mht, .html, .htm) in this folder"
+                                                           f"{labels}"))
         elif path.is_file() and path.suffix.lower() in PAGE_SUFFIXES:
             sources.append(PageSource(path.stem, path))
         elif (odd := not_a_page_file(path)) is not None:

@@ -324,3 +324,15 @@ def test_a_jsonl_or_csv_export_over_an_earlier_one_says_it_replaced_it(tmp_path:
         assert "replaced" not in capsys.readouterr().err
         assert run_cli(args) == 0
         assert f"replaced the earlier {tmp_path / 'out' / f'labels.{fmt}'}" in capsys.readouterr().err
+
+
+def test_importing_a_folder_without_pages_is_said_and_fails(tmp_path: Path, capsys) -> None:
+    init_project(tmp_path / "p").close()
+    (tmp_path / "empty").mkdir()
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    (labels / "1.json").write_text('[["/body[1]/p[1]"]]', encoding="utf-8")
+    assert run_cli(["import", str(tmp_path / "empty"), str(labels), "--project", str(tmp_path / "p"), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert f"not imported: {tmp_path / 'empty'}: no page (.mhtml, .mht, .html, .htm) in this folder\n" in err
+    assert f"not imported: {labels}: no page (.mhtml, .mht, .html, .htm) in this folder (a folder of labels? " in err
