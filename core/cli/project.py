@@ -141,10 +141,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_runs(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
         if args.add:
-            run_id, warnings = import_run_folder(project, Path(args.add), args.method)
-            for message in warnings:
+            added = import_run_folder(project, Path(args.add), args.method)
+            for message in added.warnings:
                 _warn(message)
-            print(f"stored {args.add} as run {run_id}", file=sys.stderr)
+            print(f"stored {args.add} as run {added.run_id}" if added.stored else
+                  f"{args.add} is stored already, as run {added.run_id} (same method, parameters and predictions); "
+                  "nothing stored", file=sys.stderr)
         runs = project.runs.all()
     if args.json:
         print(json.dumps([vars(run) for run in runs], ensure_ascii=False, indent=2))

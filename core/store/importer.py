@@ -268,8 +268,16 @@ def _count_labels(report: ImportReport, name: str, unresolved: Sequence[Sequence
     report.checks.append(check)
 
 
-def import_run_folder(project: Project, run_dir: Path, method: str | None = None) -> tuple[int, list[str]]:
-    """Store a folder of predictions (`N.json`) as a finished run; returns its id and warnings.
+@dataclass(frozen=True)
+class RunFolderImport:
+    run_id: int
+    warnings: list[str]
+    stored: bool = True  # False: the same run (method, parameters, folder, predictions) was stored already
+
+
+def import_run_folder(project: Project, run_dir: Path, method: str | None = None) -> RunFolderImport:
+    """Store a folder of predictions (`N.json`) as a finished run, unless the project holds it already (then
+    that run is named, and nothing is stored twice); its id and warnings.
 
     Method and parameters come from `RUN_DIR/_run/run.json` when the run wrote one, else from `method`.
     A malformed `N.json` is stored as that page's error (an empty prediction), not dropped."""
@@ -302,12 +310,27 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
         raise RecordLensError(f"{run_dir}: none of its {len(files)} prediction(s) is for a page of the project; "
                               "nothing stored")
     written = described.pop("written", None)
+    parameters = {**described, "source": str(run_dir.resolve())}
+    same = _same_run(project, method, parameters, predictions, errors)
+    if same is not None:
+        return RunFolderImport(same, warnings, stored=False)
     cost, ended = _run_cost(run_dir)
-    run_id = project.runs.add(method, {**described, "source": str(run_dir.resolve())},
-                             started_at=_timestamp(written))
+    run_id = project.runs.add(method, parameters, started_at=_timestamp(written))
     project.runs.add_predictions(run_id, predictions, errors)
     project.runs.finish(run_id, cost=cost, ended_at=ended)
-    return run_id, warnings
+    return RunFolderImport(run_id, warnings)
+
+
+def _same_run(project: Project, method: str, parameters: dict[str, object], predictions: dict[str, RecordList],
+              errors: dict[str, str]) -> int | None:
+    """The stored run these predictions of this folder are already, if any (a folder added twice)."""
+    wanted = {**{name: [list(record) for record in records] for name, records in predictions.items()},
+              **{name: [] for name in errors}}
+    parameters = json.loads(json.dumps(parameters, default=str))  # as stored: through JSON
+    for run in project.runs.all():
+        if run.method == method and run.parameters == parameters and project.runs.predictions(run.id) == wanted:
+            return run.id
+    return None
 
 
 def _timestamp(written: object) -> str | None:

@@ -233,6 +233,9 @@ def test_a_run_written_elsewhere_is_listed_with_its_time_in_the_projects_form(
     code, out, _ = run(capsys, "runs", "--project", str(project), "--add", str(folder), "--json")
     assert code == 0
     assert [r["started_at"] for r in json.loads(out)] == ["2026-12-04T15:46:28.000Z"]  # as the project's own
+    code, out, err = run(capsys, "runs", "--project", str(project), "--add", str(folder), "--json")
+    assert code == 0 and len(json.loads(out)) == 1  # added twice: stored once, and said
+    assert f"{folder} is stored already, as run 1 (same method, parameters and predictions); nothing stored" in err
 
 
 def test_replay_of_a_format_that_was_never_recorded_is_refused_once(tmp_path: Path,

@@ -258,11 +258,17 @@ def test_a_run_folder_keeps_a_malformed_prediction_as_that_page_s_error(tmp_path
     (run_dir / "99.json").write_text("[]")
     with init_project(tmp_path / "p") as project:
         import_paths(project, [data])
-        run_id, warnings = import_run_folder(project, run_dir)
+        added = import_run_folder(project, run_dir)
+        run_id = added.run_id
         assert project.runs.get(run_id).method == "mdr" and project.runs.get(run_id).parameters["version"] == "0.3"
         assert project.runs.predictions(run_id) == {"1": []}
         assert project.one("SELECT error FROM predictions")[0].startswith(str(run_dir / "1.json"))
-        assert any("no page '99'" in w for w in warnings)
+        assert any("no page '99'" in w for w in added.warnings)
+        again = import_run_folder(project, run_dir)  # the same folder twice: one run
+        assert (again.run_id, again.stored, len(project.runs.all())) == (run_id, False, 1)
+        (run_dir / "1.json").write_text('[["/body[1]"]]')  # extracted again since: another run
+        other = import_run_folder(project, run_dir)
+        assert other.stored and other.run_id != run_id and len(project.runs.all()) == 2
 
 
 def test_the_import_report_states_the_label_hygiene_of_the_imported_pages(tmp_path: Path, capsys) -> None:
