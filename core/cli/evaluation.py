@@ -253,8 +253,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--methods", help=f"default: mdr,{DEFAULT_METHOD}")
     p.add_argument("--answers", help="folder of recorded answers for replay methods")
     p.add_argument("--count-tokens", action="store_true", help="count tokens with Gemini's countTokens (needs a key)")
-    p.add_argument("--chart", help=f"where to write the PNG bar chart of P/R/F1/HR (default: {DEFAULT_CHART})")
-    p.add_argument("--no-chart", action="store_true", help="do not write the chart")
+    chart = p.add_mutually_exclusive_group()
+    chart.add_argument("--chart", help=f"where to write the PNG bar chart of P/R/F1/HR (default: {DEFAULT_CHART})")
+    chart.add_argument("--no-chart", action="store_true", help="do not write the chart")
     p.add_argument("--json", nargs="?", const="-", metavar="FILE",
                    help="print the figures as JSON; --json FILE writes them to FILE and prints the tables")
     p.add_argument("--quiet", "-q", action="store_true")

@@ -17,6 +17,9 @@ from .engine_options import add_engine_arguments, engine_for
 from .output import warn
 
 
+LLM_ONLY = ("temperature", "timeout_s", "max_requests", "max_tokens", "base_url", "prompt_file")  # Gemini's options
+
+
 def gemini_options(args: argparse.Namespace) -> dict[str, object]:
     options: dict[str, object] = {}
     for name in ("model", "temperature", "timeout_s", "base_url", "prompt_file"):
@@ -79,6 +82,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
     method = args.method or DEFAULT_METHOD
     if method not in ("gemini", "replay") and (args.seeds != 1 or args.format):
         raise RecordLensError(f"--seeds and --format are for gemini and replay; {method!r} reads the DOM itself")
+    # Gemini's options with another method would be ignored without a word (--model: see below).
+    unused = [f"--{name.replace('_', '-')}" for name in LLM_ONLY if getattr(args, name, None) is not None] + (
+        ["--seed"] if args.seed != 0 else [])
+    if method != "gemini" and unused:
+        raise RecordLensError(f"{', '.join(unused)} {'is' if len(unused) == 1 else 'are'} for gemini, not {method!r}")
     seeds = list(range(args.seed, args.seed + args.seeds)) if method == "gemini" else [None]
     llm_options = gemini_options(args) if method == "gemini" else {}  # one budget for every seed of the run
     params = _method_params(args)

@@ -312,3 +312,14 @@ def test_the_check_that_a_folder_takes_files_leaves_nothing_behind(tmp_path: Pat
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     code, _, _ = run(capsys, "represent", str(DEMO / "html" / "1.html"), "--out", str(tmp_path / "doc.json"))
     assert code == 0 and [p.name for p in tmp_path.iterdir()] == ["doc.json"]
+
+
+def test_options_another_method_would_ignore_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "extract", "--method", "repeats", "--seed", "3", "--max-requests", "3",
+                       "--temperature", "0.2", "--pages", str(DEMO / "html"), "--out", str(tmp_path / "run"))
+    assert code == 2 and not (tmp_path / "run").exists()
+    one_line_error(err, "--temperature, --max-requests, --seed are for gemini, not 'repeats'")
+    with pytest.raises(SystemExit) as stopped:  # argparse's own refusal, as for any bad option
+        main(["bench", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--chart", str(tmp_path / "c.png"),
+              "--no-chart"])
+    assert stopped.value.code == 2 and "not allowed with argument --chart" in capsys.readouterr().err
