@@ -16,7 +16,6 @@ from ..runs.progress import progress
 from .engine_options import add_engine_arguments, engine_for
 from .output import warn
 
-
 LLM_ONLY = ("temperature", "timeout_s", "max_requests", "max_tokens", "base_url", "prompt_file")  # Gemini's options
 
 
