@@ -42,6 +42,11 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     summary = RunSummary(out)
     files = page_files(pages_dir, summary.warnings)
     wanted = [n for n in (names if names is not None else files) if n in files]
+    left_out = [n for n in files if n not in set(wanted)]
+    if left_out and wanted:  # recorded answers for only some of the folder's pages: said, not skipped silently
+        shown = ", ".join(left_out[:5]) + (", ..." if len(left_out) > 5 else "")
+        summary.warnings.append(f"{len(left_out)} page(s) of {pages_dir} are not among the pages this method has "
+                                f"answers for; left out ({shown})")
     if not wanted:  # refused before the run folder is made: a run of nothing is a mistake, not a success
         if files:
             raise DatasetError(f"none of the {len(files)} pages in {pages_dir} is one this method has answers for")

@@ -249,6 +249,20 @@ def test_replay_of_a_format_that_was_never_recorded_is_refused_once(tmp_path: Pa
     assert code == 2
     one_line_error(err, "holds no recorded answers in the outline format (it has: flat)")
     assert err.count("error") == 1
+    # Answers for page 1 only: the folder's other pages are said to be left out, not skipped silently.
+    code, _, err = run(capsys, "extract", "--method", "replay", "--answers", str(answers), "--format", "flat",
+                       "--pages", str(DEMO / "html"), "--out", str(tmp_path / "run"), "-q")
+    others = sorted(p.stem for p in (DEMO / "html").iterdir() if p.stem != "1")
+    assert code == 0 and f"{len(others)} page(s) of {DEMO / 'html'} are not among the pages this method has " \
+                         f"answers for; left out ({', '.join(others)})" in err
+    from recordlens.core.errors import DatasetError
+    from recordlens.core.extract import create
+    from recordlens.core.runs.runner import run_extractor
+
+    with pytest.raises(DatasetError, match="none of the"):  # answers for no page of the folder: an error
+        (answers.parent / "index.json").write_text(json.dumps({"sample1": "77"}), encoding="utf-8")
+        run_extractor(create("replay", answers=answers, input_format="flat"), DEMO / "html", tmp_path / "r2",
+                      names=["77"])
 
 
 def test_a_page_is_found_by_name_as_the_folder_listing_finds_it(tmp_path: Path) -> None:
