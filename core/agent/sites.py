@@ -122,7 +122,8 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
     the same URL, the first in path order is kept."""
     root = Path(folder)
     if not root.is_dir():
-        raise SiteError(f"no folder at {root}: a snapshot site is a folder of saved pages")
+        raise SiteError(f"{root} is a file: a snapshot site is a folder of saved pages" if root.exists() else
+                        f"no folder at {root}: a snapshot site is a folder of saved pages")
     pages: list[SitePage] = []
     seen: dict[str, str] = {}
     warnings: list[str] = []

@@ -50,7 +50,8 @@ def record_files(folder: str | Path) -> dict[str, Path]:
     """Page name -> `N.json` in a ground-truth or run folder."""
     path = Path(folder)
     if not path.is_dir():
-        raise DatasetError(f"{path}: no such folder of records")
+        raise DatasetError(f"{path} is a file; records are read from a folder of N.json" if path.exists()
+                           else f"{path}: no such folder of records")
     names = sorted((p.stem for p in path.glob("*.json") if p.is_file()), key=natural_key)
     return {name: path / f"{name}.json" for name in names}
 

@@ -33,7 +33,8 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     if not truths:
         raise DatasetError(f"{gt_dir}: no ground-truth files (N.json)")
     if not pred_dir.is_dir():
-        raise DatasetError(f"{pred_dir}: no such folder of predictions")
+        raise DatasetError(f"{pred_dir} is a file; predictions are read from a folder of N.json" if pred_dir.exists()
+                           else f"{pred_dir}: no such folder of predictions")
     warnings: list[str] = []
     files = page_files(pages_dir, warnings)
     jobs: list[_PageJob] = []

@@ -337,3 +337,17 @@ def test_options_another_method_would_ignore_are_refused(tmp_path: Path, capsys:
         main(["bench", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--chart", str(tmp_path / "c.png"),
               "--no-chart"])
     assert stopped.value.code == 2 and "not allowed with argument --chart" in capsys.readouterr().err
+
+
+def test_a_file_given_for_a_folder_of_records_or_a_site_is_called_a_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    one = DEMO / "gt" / "1.json"
+    code, _, err = run(capsys, "score", "--pred", str(one), "--gt", str(DEMO / "gt"), "--pages", str(DEMO / "html"))
+    assert code == 2
+    one_line_error(err, f"{one} is a file; predictions are read from a folder of N.json")
+    code, _, err = run(capsys, "score", "--pred", str(DEMO / "gt"), "--gt", str(one), "--pages", str(DEMO / "html"))
+    assert code == 2
+    one_line_error(err, f"{one} is a file; records are read from a folder of N.json")
+    code, _, err = run(capsys, "site", "build", str(one))
+    assert code == 2
+    one_line_error(err, f"{one} is a file: a snapshot site is a folder of saved pages")
