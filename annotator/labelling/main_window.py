@@ -13,8 +13,17 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QPainter, QPixmap, QUndoGroup
+from PySide6.QtCore import QPoint, Qt, SignalInstance
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QPainter,
+    QPixmap,
+    QShortcut,
+    QUndoGroup,
+)
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -154,10 +163,8 @@ class MainWindow(QMainWindow):
             self.record_panel.add_button(action, position // 4, position % 4)
         # The agent-benchmark tools live in their own window, built only when first asked for.
         self.menuBar().addMenu("Agent").addAction("Agent benchmarks…").triggered.connect(self.tools.open_agent_tools)
-        self.undo_group.canUndoChanged.connect(self.actions_by_name["undo"].setEnabled)
-        self.undo_group.canRedoChanged.connect(self.actions_by_name["redo"].setEnabled)
-        self.actions_by_name["undo"].setEnabled(False)
-        self.actions_by_name["redo"].setEnabled(False)
+        self._grey_when_nothing_to(self.undo_group.canUndoChanged, "undo")
+        self._grey_when_nothing_to(self.undo_group.canRedoChanged, "redo")
         self.actions_by_name["cancel_job"].setEnabled(False)
 
     def _handler(self, name: str) -> Callable[[], None]:
@@ -168,6 +175,21 @@ class MainWindow(QMainWindow):
             if handler is not None:
                 return handler
         raise LookupError(f"nothing does shortcut {name!r}")
+
+    def _grey_when_nothing_to(self, can_changed: SignalInstance, name: str) -> None:
+        """Undo or redo greyed out while there is nothing to take back, and its keys then answering why rather
+        than doing nothing (a disabled action's shortcut is not heard)."""
+        action = self.actions_by_name[name]
+        answers = [QShortcut(keys, self, lambda: self.record_actions.say_nothing_to(name))
+                   for keys in action.shortcuts()]
+
+        def enable(can: bool) -> None:
+            action.setEnabled(can)
+            for shortcut in answers:
+                shortcut.setEnabled(not can)
+
+        can_changed.connect(enable)
+        enable(False)
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()

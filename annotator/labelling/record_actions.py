@@ -462,6 +462,16 @@ class RecordActions:
     def do_redo(self) -> None:
         self._guarded(self.window.undo_group.redo, "redone", self.window.undo_group.redoText())
 
+    def say_nothing_to(self, what: str) -> None:
+        """Ctrl+Z (or redo) with nothing on this page's stack: a restart or another page starts a new one, and
+        the page's history holds what came before."""
+        window = self.window
+        history = window.actions_by_name["history"].shortcut().toString()
+        where = f" on page {window.page_name} in this session" if window.page_name else ""
+        window.message(f"nothing to {what}{where}" + (
+            f"; {history} lists every change to the page, earlier sessions' too, and restores any of them"
+            if window.page_name and what == "undo" else ""))
+
     def _guarded(self, action: Callable[[], None], done: str, text: str) -> None:
         """Undo or redo, said (the message of the step it takes back would otherwise stay on show)."""
         try:

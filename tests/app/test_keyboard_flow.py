@@ -235,3 +235,20 @@ def test_shift_p_says_which_pages_it_proposes_for_and_how_many_it_leaves_alone(q
     key(window, "Shift+P")
     assert window.statusBar().currentMessage() == (
         "no new page to propose records for (2 pages not new left as they are)")
+
+
+def test_ctrl_z_with_nothing_to_undo_says_why_and_where_earlier_changes_are(qtbot, window):
+    assert not window.actions_by_name["undo"].isEnabled()  # greyed out in the menu and on the button
+    key(window, "Ctrl+Z")
+    assert window.statusBar().currentMessage() == (
+        "nothing to undo on page 1 in this session; Ctrl+H lists every change to the page, earlier sessions' too, "
+        "and restores any of them")
+    labels = window.project.labels("1")
+    window.select_records([labels[0].id])
+    key(window, "Del")
+    key(window, "Ctrl+Z")
+    assert window.statusBar().currentMessage().startswith("undone: delete record")
+    key(window, "Ctrl+Shift+Z")
+    assert window.statusBar().currentMessage().startswith("redone: delete record")
+    key(window, "Ctrl+Shift+Z")
+    assert window.statusBar().currentMessage() == "nothing to redo on page 1 in this session"
