@@ -171,7 +171,10 @@ class RecordActions:
             return
         xpaths = toggle_xpath(current.xpaths, xpath)
         if not xpaths:
-            self.edit("delete record", lambda: project.delete(current.id, person))
+            if self.edit("delete record", lambda: project.delete(current.id, person)) is not None:
+                undo = window.actions_by_name["undo"].shortcut().toString()
+                window.message(f"record {number} deleted: its only element was clicked out of it ({undo} brings it "
+                               "back)")
             window.reload_labels([])
             return
         verb = "add to" if len(xpaths) > len(current.xpaths) else "remove from"

@@ -252,3 +252,17 @@ def test_ctrl_z_with_nothing_to_undo_says_why_and_where_earlier_changes_are(qtbo
     assert window.statusBar().currentMessage().startswith("redone: delete record")
     key(window, "Ctrl+Shift+Z")
     assert window.statusBar().currentMessage() == "nothing to redo on page 1 in this session"
+
+
+def test_clicking_a_records_only_element_again_deletes_it_and_says_so(qtbot, window):
+    from tests.app.page_helpers import click_element
+
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    item = main_tests.ITEM.format(1)
+    click_element(window.page_view, item)
+    qtbot.waitUntil(lambda: len(window.project.labels("2")) == 1, timeout=5_000)
+    click_element(window.page_view, item)  # a double click, or a second thought
+    qtbot.waitUntil(lambda: not window.project.labels("2"), timeout=5_000)
+    assert window.statusBar().currentMessage() == (
+        "record 1 deleted: its only element was clicked out of it (Ctrl+Z brings it back)")
