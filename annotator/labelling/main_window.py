@@ -453,6 +453,10 @@ class MainWindow(QMainWindow):
         name = self.page_list.neighbour(self.page_name, step)
         if name is not None and name != self.page_name:
             self.open_page(name)
+            return
+        narrowed = self.page_list.filtered()
+        self.message(f"no {'next' if step > 0 else 'previous'} page in the list" + (
+            f": it shows only pages of {narrowed}; clear that to move through every page" if narrowed else ""))
 
     def do_next_page(self) -> None:
         self._step_page(1)

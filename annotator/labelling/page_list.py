@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
@@ -74,6 +75,8 @@ class PageList(QWidget):
         self.status_filter.currentIndexChanged.connect(lambda _: self._fill())
         self.search.textChanged.connect(lambda _: self._fill())
         self.search.returnPressed.connect(self._open_first_match)
+        for clear in self.search.findChildren(QAction):  # the ⓧ button: cleared with the mouse, the keys go back
+            clear.triggered.connect(self._hand_keys_back)
         self.list.currentItemChanged.connect(self._on_current)
 
     def set_pages(self, pages: Sequence[PageInfo], current: str | None) -> None:
@@ -140,8 +143,18 @@ class PageList(QWidget):
             return
         if self.list.currentRow() != 0:
             self.list.setCurrentRow(0)  # announced: the window opens it
+        self._hand_keys_back()
+
+    def _hand_keys_back(self) -> None:
         self.search.clearFocus()
         emit(self.search_done)
+
+    def filtered(self) -> str:
+        """What narrows the list ("" when it shows every page): said where a page key finds no page."""
+        parts = [f"status {self.status_filter.currentText()}"] if self.status_filter.currentData() != ALL else []
+        if self.search.text().strip():
+            parts.append(f"search “{self.search.text().strip()}”")
+        return " and ".join(parts)
 
     def _on_current(self, item: QListWidgetItem | None, _previous: QListWidgetItem | None) -> None:
         if item is not None:

@@ -266,3 +266,26 @@ def test_clicking_a_records_only_element_again_deletes_it_and_says_so(qtbot, win
     qtbot.waitUntil(lambda: not window.project.labels("2"), timeout=5_000)
     assert window.statusBar().currentMessage() == (
         "record 1 deleted: its only element was clicked out of it (Ctrl+Z brings it back)")
+
+
+def test_page_keys_say_when_the_list_has_no_page_further_and_the_clear_button_gives_the_keys_back(qtbot, window):
+    from PySide6.QtWidgets import QToolButton
+
+    key(window, "PgUp")
+    assert window.statusBar().currentMessage() == "no previous page in the list"
+    key(window, "Ctrl+F")
+    qtbot.waitUntil(window.page_list.search.hasFocus, timeout=2_000)
+    QTest.keyClicks(window.page_list.search, "2")
+    QTest.keyClick(window.page_list.search, Qt.Key.Key_Return)
+    assert window.page_name == "2"
+    key(window, "PgDown")
+    assert window.statusBar().currentMessage() == (
+        "no next page in the list: it shows only pages of search “2”; clear that to move through every page")
+    window.page_list.search.setFocus()
+    qtbot.waitUntil(window.page_list.search.hasFocus, timeout=2_000)
+    clear = window.page_list.search.findChildren(QToolButton)[0]  # the ⓧ in the box
+    qtbot.waitUntil(clear.isVisible, timeout=2_000)
+    QTest.mouseClick(clear, Qt.MouseButton.LeftButton)
+    assert window.page_list.search.text() == "" and not window.page_list.search.hasFocus()
+    key(window, "PgUp")
+    assert window.page_name == "1"
