@@ -28,6 +28,7 @@ from ...core.records import (
 from ...core.store import Change, Label, Provenance
 from .commands import LabelCommand, StatusCommand, push, push_all
 from .history_dialog import change_numbers, when
+from .wording import counted
 
 if TYPE_CHECKING:
     from .window_parts import LabellingWindow
@@ -242,7 +243,7 @@ class RecordActions:
             left = bool(following) and following[0] not in ids
             self.window.reload_labels(following if left else [])
             same = f" ({len(ids) - changed} already {verb}ed)" if changed < len(ids) else ""
-            self.window.message(f"{verb}ed {changed} records{same}" + (
+            self.window.message(f"{verb}ed {counted(changed, 'record')}{same}" + (
                 "" if left else f"; no proposal left on page {self.window.page_name}"))
         else:  # stay on them: those made stay made, and the same key again changes only the others
             self.window.reload_labels(ids)
@@ -335,7 +336,8 @@ class RecordActions:
         self.edit(f"apply to {len(records)} siblings",
                   lambda: window.project.add_records(window.page_name, records, window.person))
         window.reload_labels([label.id])
-        window.message(f"added {len(records)} records, one per sibling of record {window.labels.index(label) + 1}")
+        window.message(f"added {counted(len(records), 'record')}, one per sibling of record "
+                       f"{window.labels.index(label) + 1}")
 
     def do_select_all(self) -> None:
         """Ctrl+A: every record of the page not rejected (the page's own select-all of its text is no use here)."""
@@ -345,7 +347,8 @@ class RecordActions:
             return
         ids = [label.id for label in window.labels if label.status != "rejected"]
         window.select_records(ids, scroll=False)
-        window.message(f"{len(ids)} records selected: A or R judges them all" if ids else "no record to select")
+        window.message(f"{counted(len(ids), 'record')} selected: A or R judges "
+                       f"{'it' if len(ids) == 1 else 'them all'}" if ids else "no record to select")
 
     def do_select_list(self) -> None:
         """Shift+G: every record not rejected in the selected one's list (and the selected one), so that one A or
@@ -368,7 +371,7 @@ class RecordActions:
             return
         window.select_records(ids, scroll=False)
         window.record_panel.scroll_to_id(label.id)  # the list stays where the reviewer was, not at its end
-        window.message(f"{len(ids)} records of record {number}'s list selected: A or R judges them all, Esc "
+        window.message(f"{counted(len(ids), 'record')} of record {number}'s list selected: A or R judges them all, Esc "
                        "clears the selection")
 
     def _step_record(self, step: int) -> None:

@@ -30,6 +30,7 @@ from ...core.store import Label
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot
 from .page_view import record_colour
+from .wording import counted
 
 STATUS_MARKS = {"proposed": "?", "accepted": "✓", "edited": "✎", "rejected": "✗"}
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -50,7 +51,7 @@ class RecordRow:
 
     @property
     def line(self) -> str:
-        size = f"{self.elements} el · {self.text_entries} texts"
+        size = f"{self.elements} el · {counted(self.text_entries, 'text')}"
         flag = "  ⚠ unresolved XPath" if self.flagged else ""
         return f"{self.number:>2}  {STATUS_MARKS.get(self.status, '?')}  {self.texts or '(no text)'}\n" \
                f"      {size} · {self.status}{flag}"
@@ -137,7 +138,7 @@ class RecordPanel(QWidget):
         counts: dict[str, int] = {}
         for row in rows:
             counts[row.status] = counts.get(row.status, 0) + 1
-        self.summary.setText(f"{len(rows)} records" + "".join(f" · {n} {s}" for s, n in sorted(counts.items())))
+        self.summary.setText(counted(len(rows), "record") + "".join(f" · {n} {s}" for s, n in sorted(counts.items())))
         self.list.blockSignals(True)
         try:
             if [row.id for row in before] == [row.id for row in rows]:

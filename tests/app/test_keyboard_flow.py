@@ -289,3 +289,17 @@ def test_page_keys_say_when_the_list_has_no_page_further_and_the_clear_button_gi
     assert window.page_list.search.text() == "" and not window.page_list.search.hasFocus()
     key(window, "PgUp")
     assert window.page_name == "1"
+
+
+def test_a_count_of_one_is_worded_in_the_singular(qtbot, window):
+    from recordlens.annotator.labelling.wording import counted
+
+    assert (counted(1, "record"), counted(2, "record"), counted(1_240, "text")) == ("1 record", "2 records",
+                                                                                     "1,240 texts")
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    window.project.add_record("2", [main_tests.ITEM.format(1)], window.person)
+    window.reload_labels([])
+    key(window, "Ctrl+A")
+    assert window.statusBar().currentMessage() == "1 record selected: A or R judges it"
+    assert window.record_panel.summary.text().startswith("1 record ·")
