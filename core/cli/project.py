@@ -151,11 +151,11 @@ def cmd_runs(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([vars(run) for run in runs], ensure_ascii=False, indent=2))
     else:
-        print(format_runs(runs))
+        print(format_runs(runs, args.project))
     return 0
 
 
-def format_runs(runs: Sequence[RunInfo]) -> str:
+def format_runs(runs: Sequence[RunInfo], project: str = "P") -> str:
     lines = [f"{'id':>4} {'method':<20} {'status':<9} {'started':<24} {'pages':>5} {'scored':>6} {'F1':>7}"]
     for run in runs:
         f1 = f"{run.f1:7.4f}" if run.f1 is not None else f"{'-':>7}"
@@ -163,6 +163,10 @@ def format_runs(runs: Sequence[RunInfo]) -> str:
                      f"{run.predicted_pages:>5} {run.scored_pages:>6} {f1}")
     if not runs:
         lines.append("(no runs yet)")
+    unscored = [run.id for run in runs if run.f1 is None]
+    if unscored:  # "-" is not a score of nothing: say how a run gets its figures
+        lines.append(f"(F1 -: not scored yet; `recordlens score --project {project} --run {unscored[0]}` scores a run "
+                     "against the project's labels, as the app's Review does)")
     return "\n".join(lines)
 
 

@@ -236,6 +236,13 @@ def test_a_run_written_elsewhere_is_listed_with_its_time_in_the_projects_form(
     code, out, err = run(capsys, "runs", "--project", str(project), "--add", str(folder), "--json")
     assert code == 0 and len(json.loads(out)) == 1  # added twice: stored once, and said
     assert f"{folder} is stored already, as run 1 (same method, parameters and predictions); nothing stored" in err
+    code, out, _ = run(capsys, "runs", "--project", str(project))
+    assert code == 0 and out.splitlines()[-1] == (
+        f"(F1 -: not scored yet; `recordlens score --project {project} --run 1` scores a run against the project's "
+        "labels, as the app's Review does)")
+    assert run(capsys, "score", "--project", str(project), "--run", "1")[0] == 0
+    code, out, _ = run(capsys, "runs", "--project", str(project))
+    assert "not scored yet" not in out and out.splitlines()[-1].split()[-1] != "-"
 
 
 def test_replay_of_a_format_that_was_never_recorded_is_refused_once(tmp_path: Path,
