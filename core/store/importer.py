@@ -183,6 +183,17 @@ def _dataset_sources(root: Path, report: ImportReport) -> list[PageSource]:
             for name, file in pages.items()]
 
 
+def _labels_are_stored(project: Project, source: PageSource) -> bool:
+    """Whether the page's records in the dataset are those the project holds for it (the same dataset imported
+    again, or an import resumed): nothing to warn of."""
+    assert source.truth is not None
+    try:
+        records = load_records(source.truth).records
+    except RecordLensError:
+        return False
+    return [list(r) for r in records] == [list(label.xpaths) for label in project.labels(source.name)]
+
+
 def import_page(project: Project, source: PageSource, report: ImportReport) -> None:
     data = read_file_bytes(source.path)  # never a blocking read (a FIFO swapped in), never over the size limit
     if project.has_page(source.name):
@@ -190,7 +201,7 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
             raise RecordLensError(f"a different page named {source.name!r} is already in the project; "
                                   "rename the file to import it as a new page")
         report.unchanged.append(source.name)
-        if source.truth is not None:
+        if source.truth is not None and not _labels_are_stored(project, source):
             report.warnings.append(f"page {source.name} is already in the project: the labels in {source.truth} "
                                    "were not imported (another annotator's? import them with --annotator NAME)")
         return

@@ -342,3 +342,14 @@ def test_importing_a_folder_without_pages_is_said_and_fails(tmp_path: Path, caps
     err = capsys.readouterr().err
     assert f"not imported: {tmp_path / 'empty'}: no page (.mhtml, .mht, .html, .htm) in this folder\n" in err
     assert f"not imported: {labels}: no page (.mhtml, .mht, .html, .htm) in this folder (a folder of labels? " in err
+
+
+def test_a_dataset_imported_again_warns_only_of_labels_the_project_does_not_hold(tmp_path: Path) -> None:
+    data = small_dataset(tmp_path / "data")
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        again = import_paths(project, [data])  # resumed, or run twice: the same labels
+        assert again.unchanged == ["1"] and not again.warnings
+        (data / "gt" / "1.json").write_text(json.dumps([["/body[1]/ul[1]/li[3]"]]))  # another annotator's
+        other = import_paths(project, [data])
+        assert len(other.warnings) == 1 and "were not imported (another annotator's?" in other.warnings[0]
