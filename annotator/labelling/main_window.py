@@ -421,7 +421,9 @@ class MainWindow(QMainWindow):
         self.reviewing.review = None
         selected = set(self.record_panel.selected_ids())
         self.page_view.show_records([
-            {"xpaths": list(label.xpaths), "colour_index": k, "label": str(k + 1), "selected": label.id in selected}
+            # The colour follows the record (its id), not its number: a delete renumbers, it does not repaint.
+            {"xpaths": list(label.xpaths), "colour_index": label.id, "label": str(k + 1),
+             "selected": label.id in selected}
             for k, label in enumerate(self.labels) if label.status != "rejected"])
         self._refresh_click_line()
 

@@ -89,7 +89,7 @@ def rows_for(labels: Sequence[Label], texts: RecordTexts) -> list[RecordRow]:
     rows = []
     for k, label in enumerate(labels):
         line, entries = texts.of(label.xpaths)
-        rows.append(RecordRow(label.id, k + 1, record_colour(k), label.status, line, len(label.xpaths), entries,
+        rows.append(RecordRow(label.id, k + 1, record_colour(label.id), label.status, line, len(label.xpaths), entries,
                               str(label.changed_by or label.origin), label.flagged))
     return rows
 

@@ -303,3 +303,20 @@ def test_a_count_of_one_is_worded_in_the_singular(qtbot, window):
     key(window, "Ctrl+A")
     assert window.statusBar().currentMessage() == "1 record selected: A or R judges it"
     assert window.record_panel.summary.text().startswith("1 record ·")
+
+
+def test_a_delete_renumbers_the_records_after_it_but_does_not_repaint_them(qtbot, window):
+    labels = window.project.labels("1")
+    window.page_view.wait_until_drawn()
+    before = {r["xpaths"][0]: r["colour"] for r in window.page_view._records}
+    dots = {window.record_panel.list.item(k).text(): window.record_panel.list.item(k).icon().cacheKey()
+            for k in range(1, 3)}
+    window.select_records([labels[0].id])
+    key(window, "Del")
+    window.page_view.wait_until_drawn()
+    after = {r["xpaths"][0]: r["colour"] for r in window.page_view._records}
+    assert len(after) == len(before) - 1 and all(after[x] == before[x] for x in after)
+    assert window.page_view._records[0]["label"] == "1"  # the second record is number 1 now, in its own colour
+    kept = {window.record_panel.list.item(k).text(): window.record_panel.list.item(k).icon().cacheKey()
+            for k in range(0, 2)}
+    assert list(kept.values()) == list(dots.values())
