@@ -505,6 +505,13 @@ class MainWindow(QMainWindow):
         last = self.settings.last_page(self.project_key())
         if names:
             self.open_page(last if last in names else names[0])
+        else:
+            keys = {name: self.actions_by_name[name].shortcut().toString()
+                    for name in ("import_pages", "import_folder")}
+            self.page_view.show_note(
+                f"This project has no pages yet.\n\nImport saved pages (MHTML or HTML) with {keys['import_pages']}, "
+                f"a folder of pages or a dataset with its labels (html/ and gt/) with {keys['import_folder']}, "
+                "or drop files on this window.")
 
     def do_quit(self) -> None:
         self.close()

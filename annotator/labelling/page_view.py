@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QRectF, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent
-from PySide6.QtWidgets import QHBoxLayout, QWidget
+from PySide6.QtCore import QEventLoop, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from ...core.page import LoadedPage, Page, load_page
 from ..qt.event_loop import run_until_quit, settled_grab
@@ -160,6 +160,11 @@ class PageView(QWidget):
         layout.setSpacing(0)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.scroll_marks)
+        # Where the page would be, while there is none to show (a new project): what to do first.
+        self.note = QLabel(self)
+        self.note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.note.setWordWrap(True)
+        self.note.hide()
 
         self.scroll_y = 0  # the page's vertical scroll position, as last reported
         self.offline.expose(CHANNEL_OBJECT, _Bridge(clicked=self._on_clicked, hovered=self._on_hovered,
@@ -187,6 +192,19 @@ class PageView(QWidget):
     def core_page(self) -> Page | None:
         return self.loaded_page.page if self.loaded_page else None
 
+    def show_note(self, text: str) -> None:
+        """A line in place of the page ("": the page again)."""
+        self.note.setText(text)
+        self.note.setVisible(bool(text))
+        self.view.setVisible(not text)
+        if text:
+            self.note.setGeometry(self.rect())
+            self.note.raise_()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.note.setGeometry(self.rect())
+
     def open(self, path: str | Path) -> None:
         """Show a saved page (HTML or MHTML); `loaded` follows. Records of the previous page are dropped.
 
@@ -194,6 +212,7 @@ class PageView(QWidget):
         RecordLensError here and the view keeps showing what it showed."""
         path = Path(path)
         loaded = load_page(path)
+        self.show_note("")
         self.loaded_page = loaded
         self._is_loaded = False
         self._records = []

@@ -129,10 +129,15 @@ def test_a_window_on_an_empty_project_shows_the_first_page_imported(qtbot, tmp_p
     window.show()
     try:
         assert window.page_name is None
+        # In place of a blank page: what to do first.
+        note = window.page_view.note
+        assert note.isVisible() and not window.page_view.view.isVisible()
+        assert note.text().startswith("This project has no pages yet.") and "Ctrl+I" in note.text()
         window.importing.import_paths([page])
         _wait_for_import(qtbot, window)
         assert window.page_name == "first"
         assert window.page_view.wait_until_loaded()
+        assert not note.isVisible() and window.page_view.view.isVisible()
     finally:
         window.close()
 
