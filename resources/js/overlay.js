@@ -208,8 +208,9 @@
   // record, inside its top-right corner, inside its top-left corner, below it. A spot must lie inside the
   // document and, across, inside the view (a badge cut by an edge is unreadable), cover no record's text, no
   // other badge and no other record's box (in the row above, a badge reads as that row's). When no spot is free
-  // of all of them, text and badges go before other boxes, badges before text; last, the first spot inside
-  // those bounds.
+  // of all of them, staying out of other records' boxes comes first: a badge over its own record's text is read
+  // as that record's, one in the next row is read as the next row's (and a key then acts on the wrong record).
+  // Then text and badges; last, the first spot inside those bounds.
   const GAP = 2;
   const spots = ([l, t, r, b], [w, h]) => [
     [l - w - GAP * scale, t], [l, t - h - GAP * scale], [r + GAP * scale, t], [r - w, t], [l, t],
@@ -226,7 +227,8 @@
       const candidates = spots(box, records[i].badgeSize || [18 * scale, 18 * scale]).filter(inside);
       if (!candidates.length) candidates.push([Math.max(bounds[0], box[0]), Math.max(bounds[1], box[1]), 18, 18]);
       const free = (c) => !texts.hits(c) && !placed.hits(c);
-      const chosen = candidates.find((c) => free(c) && !owned.hits(c, i)) || candidates.find(free)
+      const chosen = candidates.find((c) => free(c) && !owned.hits(c, i))
+        || candidates.find((c) => !placed.hits(c) && !owned.hits(c, i)) || candidates.find(free)
         || candidates.find((c) => !placed.hits(c)) || candidates[0];
       placed.add(chosen);
       return chosen;
