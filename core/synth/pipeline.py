@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -392,6 +393,9 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
     return SynthReport(target, written, problems, time.perf_counter() - started, replaced)
 
 
+_VARIANT_FILE = re.compile(r".+_v\d+\.(html|mhtml|json)")  # what `output_name` names, and only that
+
+
 def _prepare_output(target: Path) -> int:
     """An empty or new folder, or an earlier synthetic dataset (replaced whole, so no stale page remains); how
     many files of the earlier one were removed."""
@@ -400,6 +404,12 @@ def _prepare_output(target: Path) -> int:
     if target.is_dir() and any(target.iterdir()):
         if not (target / MANIFEST).is_file():
             raise SynthError(f"{target} is not empty and holds no {MANIFEST}: refusing to write a dataset there")
+        made = [p for sub in ("html", "mhtml", "gt") if (target / sub).is_dir() for p in (target / sub).rglob("*")]
+        foreign = sorted(p for p in made if not p.is_dir() and not _VARIANT_FILE.fullmatch(p.name))
+        if foreign:  # a file of the user's among the pages synth made: it would go with them
+            raise SynthError(f"{foreign[0]} is not a page of the synthetic dataset in {target} (its files are named "
+                             f"N_vK); move it{' and ' + str(len(foreign) - 1) + ' more' if len(foreign) > 1 else ''}, "
+                             "or choose another --out")
         for sub in ("html", "mhtml", "gt"):
             removed += sum(1 for p in (target / sub).rglob("*") if not p.is_dir()) if (target / sub).is_dir() else 0
             shutil.rmtree(target / sub, ignore_errors=True)

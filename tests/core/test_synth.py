@@ -100,6 +100,11 @@ def test_an_earlier_synthetic_dataset_is_replaced_and_other_folders_are_refused(
     earlier = sum(1 for p in (tmp_path / "out").rglob("*") if p.is_file() and p.name != "synth.json")
     report = synthesise_dataset(dataset_sources(DEMO / "html", DEMO / "gt"), tmp_path / "out", SynthOptions(variants=1))
     assert report.replaced == earlier > 0  # said, so that files a user added there are not lost unawares
+    (tmp_path / "out" / "gt" / "mine.json").write_text("[]")  # a file of the user's among them: kept, and said
+    with pytest.raises(SynthError, match=r"mine\.json is not a page of the synthetic dataset"):
+        synthesise_dataset(dataset_sources(DEMO / "html", DEMO / "gt"), tmp_path / "out", SynthOptions(variants=1))
+    assert (tmp_path / "out" / "gt" / "mine.json").is_file() and list((tmp_path / "out" / "gt").glob("*_v1.json"))
+    (tmp_path / "out" / "gt" / "mine.json").unlink()
     assert not list((tmp_path / "out").rglob("*_v2.*"))
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")
