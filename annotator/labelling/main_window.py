@@ -36,7 +36,16 @@ from PySide6.QtWidgets import (
 
 from ...core.errors import RecordLensError
 from ...core.records import PageReview, click_effect, whole_page
-from ...core.store import PAGE_STATUS_WORDS, Change, Label, Project, Provenance, open_project
+from ...core.store import (
+    PAGE_STATUS_WORDS,
+    REMOVED,
+    Change,
+    Label,
+    Project,
+    Provenance,
+    open_project,
+    remove_page,
+)
 from ..qt.jobs import BackgroundJob
 from ..qt.message_bar import MessageBar
 from ..qt.widgets import column, side_by_side
@@ -53,6 +62,7 @@ from .review_controller import ReviewController
 from .review_panel import ReviewPanel
 from .shortcuts import SHORTCUTS, key_sequences
 from .tool_windows import ToolWindows
+from .wording import counted
 from .zoom import ZoomControl
 
 _BUTTONS = (("accept", "Accept"), ("reject", "Reject"), ("new_record", "New"), ("siblings", "Siblings"),
@@ -512,6 +522,45 @@ class MainWindow(QMainWindow):
                 f"This project has no pages yet.\n\nImport saved pages (MHTML or HTML) with {keys['import_pages']}, "
                 f"a folder of pages or a dataset with its labels (html/ and gt/) with {keys['import_folder']}, "
                 "or drop files on this window.")
+
+    def ask(self, question: str, details: str) -> bool:
+        """Yes or no from the user, No the default (tests answer it themselves)."""
+        box = QMessageBox(QMessageBox.Icon.Question, "RecordLens", question,
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setInformativeText(details)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
+
+    def do_remove_page(self) -> None:
+        """Take the page on show out of the project, once the user has said yes; what it held is kept."""
+        name = self.page_name
+        if name is None:
+            self.message("no page to remove")
+            return
+        if self.job is not None:
+            self.message("a job is running; cancel it first (Ctrl+.)")
+            return
+        held = f"Its {counted(len(self.labels), 'record')}, their history" if self.labels else "Its history"
+        if not self.ask(f"Remove page {name} from the project?",
+                        f"{held}, and runs' predictions for it are first written to "
+                        f"{self.project.root / REMOVED}; its snapshot stays in the project's snapshots. Undo cannot "
+                        "bring the page back."):
+            return
+        after = self.page_list.neighbour(name, 1) or self.page_list.neighbour(name, -1)
+        try:
+            removed = remove_page(self.project, name)
+        except RecordLensError as error:
+            self.message(f"page {name} not removed: {error}", 15000)
+            return
+        self.record_actions.drop_stacks(name)
+        self.page_name = None
+        self.labels = []
+        self.refresh_pages()
+        if after is not None and after != name:
+            self.open_page(after)
+        else:
+            self._open_first_page()
+        self.message(f"page {name} removed; what it held is kept in {removed.kept}", 15000)
 
     def do_quit(self) -> None:
         self.close()

@@ -57,11 +57,12 @@ class RecordActions:
             self._stacks[page] = stack
         return self._stacks[page]
 
-    def drop_stacks(self) -> None:
-        """Another project: the undo stacks of this one's pages go."""
-        for stack in self._stacks.values():
-            self.window.undo_group.removeStack(stack)
-        self._stacks.clear()
+    def drop_stacks(self, page: str | None = None) -> None:
+        """Another project: the undo stacks of this one's pages go; or one page's, the page being removed."""
+        for name in [page] if page is not None else list(self._stacks):
+            stack = self._stacks.pop(name, None)
+            if stack is not None:
+                self.window.undo_group.removeStack(stack)
 
     def _command(self, page: str, text: str, change: Callable[[], Change]) -> LabelCommand:
         return LabelCommand(self.window.project, page, text, change, self.window.person, self._on_store_changed,

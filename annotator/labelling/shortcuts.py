@@ -65,6 +65,7 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("search", ("Ctrl+F",), "Search the pages (Enter opens the first found)"),
         ("import_pages", ("Ctrl+I",), "Import saved pages (MHTML, HTML)… (or drop them on the window)"),
         ("import_folder", ("Ctrl+Shift+I",), "Import a folder of pages, or a dataset with its labels (html/, gt/)…"),
+        ("remove_page", (), "Remove this page from the project… (what it holds is kept in removed/)"),
     ),
     "View": (
         ("zoom_in", ("Ctrl+=", "Ctrl++"), "Zoom in (or Ctrl+wheel)"),

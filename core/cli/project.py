@@ -19,6 +19,7 @@ from ..records.score import DatasetScore
 from ..runs.progress import progress
 from ..store.exporter import FORMATS, export_project
 from ..store.importer import import_paths, import_run_folder
+from ..store.page_removal import remove_page
 from ..store.project import init_project, open_project
 from ..store.runs import RunInfo
 from ..store.scoring import score_stored_run
@@ -33,6 +34,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = actions.add_parser("init", help="create an empty project in DIR")
     q.add_argument("dir")
     q.set_defaults(handler=cmd_project_init)
+    q = actions.add_parser("remove-page", help="take a page out of the project (one imported by mistake)",
+                           description="Take pages out of the project. Everything the project holds about each page "
+                                       "(its labels and their history, other annotators' labels, runs' predictions "
+                                       "and scores) is first written to DIR/removed/NAME.TIME.json; the snapshot "
+                                       "stays in DIR/snapshots/. A page of an agent site is refused.")
+    q.add_argument("names", nargs="+", metavar="PAGE")
+    q.add_argument("--project", required=True, metavar="DIR")
+    q.set_defaults(handler=cmd_remove_page)
 
     p = sub.add_parser("import", help="add saved pages and datasets to a project",
                        description="Import MHTML and HTML files, folders of them, and datasets (DIR/html/ plus "
@@ -101,6 +110,22 @@ def score_project_run(args: argparse.Namespace,
 def cmd_project_init(args: argparse.Namespace) -> int:
     with init_project(args.dir) as project:
         print(f"created project {project.root}")
+    return 0
+
+
+ROW_WORDS = {"records": "labels", "label_history": "history entries", "annotator_labels": "other annotators' labels",
+             "predictions": "run predictions", "scores": "run scores"}  # what a removed page held, as said
+
+
+def cmd_remove_page(args: argparse.Namespace) -> int:
+    with open_project(args.project) as project:
+        for name in dict.fromkeys(args.names):
+            project.page_id(name)  # every name checked before any page goes
+        for name in dict.fromkeys(args.names):
+            removed = remove_page(project, name)
+            held = ", ".join(f"{n} {ROW_WORDS.get(table, table)}" for table, n in removed.rows.items()
+                             if table in ROW_WORDS) or "no labels, history or runs"
+            print(f"removed page {name} ({held}); kept in {removed.kept}")
     return 0
 
 

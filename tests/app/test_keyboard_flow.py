@@ -320,3 +320,19 @@ def test_a_delete_renumbers_the_records_after_it_but_does_not_repaint_them(qtbot
     kept = {window.record_panel.list.item(k).text(): window.record_panel.list.item(k).icon().cacheKey()
             for k in range(0, 2)}
     assert list(kept.values()) == list(dots.values())
+
+
+def test_a_page_removed_from_the_menu_is_kept_in_removed_and_the_next_page_opens(qtbot, window, monkeypatch):
+    asked: list[str] = []
+    monkeypatch.setattr(window, "ask", lambda question, details: asked.append(question) or False)
+    window.actions_by_name["remove_page"].trigger()
+    assert asked == ["Remove page 1 from the project?"] and window.project.has_page("1")  # No: nothing happens
+    monkeypatch.setattr(window, "ask", lambda question, details: True)
+    window.actions_by_name["remove_page"].trigger()
+    assert not window.project.has_page("1") and window.page_name == "2"
+    assert [window.page_list.list.item(k).data(Qt.ItemDataRole.UserRole) for k in range(window.page_list.list.count())
+            ] == ["2"]
+    said = window.statusBar().currentMessage()
+    assert said.startswith("page 1 removed; what it held is kept in ") and (window.project.root / "removed").is_dir()
+    window.actions_by_name["remove_page"].trigger()  # the last page: the view says how to import pages
+    assert window.page_name is None and window.page_view.note.isVisible()

@@ -1,0 +1,65 @@
+"""Taking a page out of a project: everything the project held about it is written to removed/ first, then the
+page and its rows go in one transaction; the other pages, and the snapshot file, stay as they were."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.cli.command import main
+from recordlens.core.store import Provenance, StoreError, import_paths, init_project, open_project, remove_page
+
+DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
+MDR = Provenance.extractor("mdr", "0.3", "html")
+
+
+def test_a_removed_page_is_kept_whole_in_removed_and_gone_from_the_project(tmp_path: Path) -> None:
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [DEMO])
+        labels = project.labels("2")
+        project.accept(project.add_record("2", ["/body[1]/h1[1]"], MDR).record.id, Provenance.person("ana"))
+        run = project.runs.add("handmade")
+        project.runs.add_predictions(run, {"2": [["/body[1]"]], "3": [["/body[1]"]]})
+        snapshot = project.snapshot_file("2")
+        removed = remove_page(project, "2")
+        assert [p.name for p in project.pages()] == ["1", "3", "4"]
+        assert project.runs.predictions(run) == {"3": [["/body[1]"]]}
+        assert snapshot.is_file()  # the stored snapshot stays (content-addressed)
+    kept = json.loads(removed.kept.read_text(encoding="utf-8"))
+    assert removed.kept.parent == tmp_path / "p" / "removed"
+    assert kept["page"]["name"] == "2" and len(kept["records"]) == len(labels) + 1
+    assert len(kept["label_history"]) == 3 and len(kept["predictions"]) == 1
+    assert removed.rows["records"] == len(labels) + 1
+    with sqlite3.connect(tmp_path / "p" / "project.db") as db:  # nothing of the page left behind
+        for table in ("records", "label_history", "predictions", "label_checks"):
+            assert db.execute(f"SELECT COUNT(*) FROM {table} WHERE page_id = {kept['page']['id']}").fetchone() == (0,)
+    with open_project(tmp_path / "p") as project:
+        assert len(project.labels("1")) > 0  # the other pages as they were
+        with pytest.raises(StoreError, match="no page named '2'"):
+            remove_page(project, "2")
+
+
+def test_the_command_checks_every_name_before_it_removes_any(tmp_path: Path, capsys) -> None:
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [DEMO])
+    assert main(["project", "remove-page", "1", "nine", "--project", str(tmp_path / "p")]) == 2
+    assert "no page named 'nine'" in capsys.readouterr().err
+    assert main(["project", "remove-page", "1", "--project", str(tmp_path / "p")]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("removed page 1 (") and "labels" in said and f"kept in {tmp_path / 'p' / 'removed'}" in said
+    with open_project(tmp_path / "p") as project:
+        assert [p.name for p in project.pages()] == ["2", "3", "4"]
+
+
+def test_a_page_of_an_agent_site_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [DEMO])
+        site = project.agent.site_id("shop")
+        project.agent.add_site_page(site, "https://shop.example/", "1")
+        with pytest.raises(StoreError, match="belongs to the agent site 'shop'"):
+            remove_page(project, "1")
+        assert [p.name for p in project.pages()][0] == "1" and project.labels("1")
+    assert not (tmp_path / "p" / "removed").exists()
