@@ -64,6 +64,12 @@ def _figures(p: float | None, r: float | None, f: float | None) -> str:
     return f"P {p:.3f}   R {r:.3f}   F1 {f:.3f}"
 
 
+def overlap_text(overlap: float) -> str:
+    """A pair's overlap in two decimals; below 0.005 "< 0.01", since a pair always overlaps (records that do not
+    are missed or spurious) and "0.00" would read as none."""
+    return f"{overlap:.2f}" if overlap >= 0.005 else "< 0.01"
+
+
 class ReviewPanel(QWidget):
     """Signals: `run_chosen(run_id)` (NO_RUN for none), `page_chosen(name)` (a worst page picked),
     `record_chosen(index)` (a reviewed record picked), `score_requested(run_id)`, `kinds_changed()` (a class
@@ -207,7 +213,7 @@ class ReviewPanel(QWidget):
         for index, record in enumerate(review.records):
             if record.kind not in shown:
                 continue
-            overlap = f"  overlap {record.overlap:.2f}" if record.kind in (MATCHED, PARTIAL) else ""
+            overlap = f"  overlap {overlap_text(record.overlap)}" if record.kind in (MATCHED, PARTIAL) else ""
             text = texts[index] if index < len(texts) and texts[index] else "(no text)"
             item = QListWidgetItem(f"■ {review_label(record):>4}  {record.kind}{overlap}  ({len(record.xpaths)} el)"
                                    f"\n        {text}")

@@ -125,3 +125,9 @@ def test_review_of_an_annotator_shows_the_mean_agreement_over_the_pages_both_lab
     assert [p.page for p in result.pages] == ["1"]
     assert f"mean of 1 page(s) both labelled: P 1.000   R {result.recall:.3f}" in window.review_panel.run_figures.text()
     assert window.review_panel.worst.item(0).text().startswith("page 1")
+
+
+def test_a_pair_that_overlaps_a_little_is_not_shown_as_overlapping_none():
+    from recordlens.annotator.labelling.review_panel import overlap_text
+
+    assert (overlap_text(0.5), overlap_text(0.006), overlap_text(0.004)) == ("0.50", "0.01", "< 0.01")
