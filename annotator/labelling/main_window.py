@@ -268,8 +268,12 @@ class MainWindow(QMainWindow):
         self.statusBar().setToolTip(f"{text}\n\n(Recent messages: {self.messages_keys()})")
 
     def messages_keys(self) -> str:
-        action = self.actions_by_name.get("messages")
-        return action.shortcut().toString() if action is not None else "Application menu"
+        return self.keys_for("messages") or "Application menu"
+
+    def keys_for(self, name: str) -> str:
+        """The keys of an action, as a message names them ("" when it has none)."""
+        action = self.actions_by_name.get(name)
+        return action.shortcut().toString() if action is not None else ""
 
     def label(self, record_id: int) -> Label | None:
         return next((label for label in self.labels if label.id == record_id), None)
@@ -511,17 +515,26 @@ class MainWindow(QMainWindow):
         """The page this project was left on (the settings remember it), else the first of the list, at the
         project's zoom."""
         self.zoom.restore()
+        if not self.page_list.names():
+            self.page_list.show_all()  # a filter that hides every page is no reason to show none
         names = self.page_list.names()
         last = self.settings.last_page(self.project_key())
         if names:
             self.open_page(last if last in names else names[0])
         else:
-            keys = {name: self.actions_by_name[name].shortcut().toString()
-                    for name in ("import_pages", "import_folder")}
-            self.page_view.show_note(
-                f"This project has no pages yet.\n\nImport saved pages (MHTML or HTML) with {keys['import_pages']}, "
-                f"a folder of pages or a dataset with its labels (html/ and gt/) with {keys['import_folder']}, "
-                "or drop files on this window.")
+            self._show_no_page()
+
+    def _show_no_page(self) -> None:
+        """A project without pages (new, or its last one removed): nothing of a page on show, and what to do."""
+        self.page_name = None
+        self.labels = []
+        self.record_panel.set_rows([], [])
+        self.counts_label.setText("")
+        self._update_title()
+        self.page_view.show_note(
+            f"This project has no pages yet.\n\nImport saved pages (MHTML or HTML) with {self.keys_for('import_pages')}"
+            f", a folder of pages or a dataset with its labels (html/ and gt/) with {self.keys_for('import_folder')}, "
+            "or drop files on this window.")
 
     def ask(self, question: str, details: str) -> bool:
         """Yes or no from the user, No the default (tests answer it themselves)."""
@@ -546,6 +559,7 @@ class MainWindow(QMainWindow):
                         f"{self.project.root / REMOVED}; its snapshot stays in the project's snapshots. Undo cannot "
                         "bring the page back."):
             return
+        self.page_list.show_all()  # the page to go to next is the next of the project, not of a search
         after = self.page_list.neighbour(name, 1) or self.page_list.neighbour(name, -1)
         try:
             removed = remove_page(self.project, name)
@@ -554,12 +568,11 @@ class MainWindow(QMainWindow):
             return
         self.record_actions.drop_stacks(name)
         self.page_name = None
-        self.labels = []
         self.refresh_pages()
         if after is not None and after != name:
             self.open_page(after)
         else:
-            self._open_first_page()
+            self._show_no_page()
         self.message(f"page {name} removed; what it held is kept in {removed.kept}", 15000)
 
     def do_quit(self) -> None:

@@ -174,9 +174,8 @@ class RecordActions:
         xpaths = toggle_xpath(current.xpaths, xpath)
         if not xpaths:
             if self.edit("delete record", lambda: project.delete(current.id, person)) is not None:
-                undo = window.actions_by_name["undo"].shortcut().toString()
-                window.message(f"record {number} deleted: its only element was clicked out of it ({undo} brings it "
-                               "back)")
+                window.message(f"record {number} deleted: its only element was clicked out of it "
+                               f"({window.keys_for('undo')} brings it back)")
             window.reload_labels([])
             return
         verb = "add to" if len(xpaths) > len(current.xpaths) else "remove from"
@@ -473,7 +472,7 @@ class RecordActions:
         """Ctrl+Z (or redo) with nothing on this page's stack: a restart or another page starts a new one, and
         the page's history holds what came before."""
         window = self.window
-        history = window.actions_by_name["history"].shortcut().toString()
+        history = window.keys_for("history")
         where = f" on page {window.page_name} in this session" if window.page_name else ""
         window.message(f"nothing to {what}{where}" + (
             f"; {history} lists every change to the page, earlier sessions' too, and restores any of them"

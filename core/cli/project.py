@@ -19,7 +19,7 @@ from ..records.score import DatasetScore
 from ..runs.progress import progress
 from ..store.exporter import FORMATS, export_project
 from ..store.importer import import_paths, import_run_folder
-from ..store.page_removal import remove_page
+from ..store.page_removal import check_removable, remove_page
 from ..store.project import init_project, open_project
 from ..store.runs import RunInfo
 from ..store.scoring import score_stored_run
@@ -120,7 +120,7 @@ ROW_WORDS = {"records": "labels", "label_history": "history entries", "annotator
 def cmd_remove_page(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
         for name in dict.fromkeys(args.names):
-            project.page_id(name)  # every name checked before any page goes
+            check_removable(project, name)  # every page checked before any goes
         for name in dict.fromkeys(args.names):
             removed = remove_page(project, name)
             held = ", ".join(f"{n} {ROW_WORDS.get(table, table)}" for table, n in removed.rows.items()

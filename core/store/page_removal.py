@@ -1,19 +1,21 @@
 """Taking a page out of a project (one imported by mistake: a wrong file, binary junk) without losing anything.
 
-Before the page's rows go, everything the project holds about it is written to `P/removed/NAME.STAMP.json`: the
-page row, its labels and their whole history, other annotators' labels, runs' predictions and scores for it, the
-remembered label check (every table with a `page_id`, whatever the schema adds later). The snapshot file stays in
+Before the page's rows go, everything the project holds about it is written to `P/removed/ID-NAME.STAMP.json`:
+the page row and its snapshot's row, its labels and their whole history, other annotators' labels, runs'
+predictions and scores for it, the remembered label check (every table with a `page_id`, whatever the schema
+adds later), the provenances those rows name and the schema version they follow. The snapshot file stays in
 `snapshots/` (content-addressed, so another page may share it). Only then are the page and its rows deleted, in
-one transaction. A page that belongs to an agent site is refused: the site's links point to it.
+the same transaction: a file that cannot be written leaves the page where it was, and a deletion that fails
+takes its file back. A page that belongs to an agent site is refused: the site's links point to it.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import atomic
 from .db import StoreError, now
 from .project import Project
 
@@ -27,23 +29,60 @@ class RemovedPage:
     rows: dict[str, int]   # per table, how many of its rows were the page's (labels: "records")
 
 
+def check_removable(project: Project, name: str) -> int:
+    """The page's id, or why it cannot be removed (no such page, a page of an agent site)."""
+    page_id = project.page_id(name)
+    site = project.one("SELECT s.name FROM site_pages p JOIN sites s ON s.id = p.site_id WHERE p.page_id = ?",
+                       (page_id,))
+    if site is not None:
+        raise StoreError(f"page {name} belongs to the agent site {site[0]!r}, whose links point to it; it cannot be "
+                         "removed")
+    return page_id
+
+
 def remove_page(project: Project, name: str) -> RemovedPage:
     """Write what the project holds about page `name` to `removed/`, then delete the page and its rows."""
     with project.writing() as db:
-        page_id = project.page_id(name)
-        site = project.one("SELECT s.name FROM site_pages p JOIN sites s ON s.id = p.site_id WHERE p.page_id = ?",
-                           (page_id,))
-        if site is not None:
-            raise StoreError(f"page {name} belongs to the agent site {site[0]!r}, whose links point to it; it "
-                             "cannot be removed")
+        page_id = check_removable(project, name)
         held = {table: _rows(db, table, "page_id", page_id) for table in _tables_with_page_id(db)}
-        kept_file = Path(project.root) / REMOVED / f"{_safe(name)}.{now().replace(':', '-')}.json"
-        document = {"page": _rows(db, "pages", "id", page_id)[0], "removed_at": now(), **held}
-        atomic.write_text(kept_file, json.dumps(document, ensure_ascii=False, indent=1, default=str) + "\n")
-        for table in held:  # table names read from the schema, not from the user
-            db.execute(f"DELETE FROM {table} WHERE page_id = ?", (page_id,))
-        db.execute("DELETE FROM pages WHERE id = ?", (page_id,))
-    return RemovedPage(name, kept_file, {table: len(rows) for table, rows in held.items() if rows})
+        page = _rows(db, "pages", "id", page_id)[0]
+        at = now()
+        document = {"removed_at": at, "schema_version": project.schema_version(), "page": page,
+                    "snapshot": _rows(db, "snapshots", "hash", page["snapshot"]), **held,
+                    "provenances": _rows(db, "provenances")}  # a small table: all of it, whoever the rows name
+        kept = _write_new(Path(project.root) / REMOVED, f"{page_id}-{_safe(name)}.{at.replace(':', '-')}",
+                          json.dumps(document, ensure_ascii=False, indent=1, default=str) + "\n", name)
+        try:
+            for table in held:  # table names read from the schema, not from the user
+                db.execute(f"DELETE FROM {table} WHERE page_id = ?", (page_id,))
+            db.execute("DELETE FROM pages WHERE id = ?", (page_id,))
+        except BaseException:
+            kept.unlink(missing_ok=True)  # the page stays: its copy would only mislead
+            raise
+    return RemovedPage(name, kept, {table: len(rows) for table, rows in held.items() if rows})
+
+
+def _write_new(folder: Path, stem: str, text: str, name: str) -> Path:
+    """`text` in a new file `stem[-k].json` of `folder`, never replacing one (two pages' copies never collide)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for k in range(100):
+            path = folder / f"{stem}{f'-{k}' if k else ''}.json"
+            try:
+                with open(path, "x", encoding="utf-8") as out:
+                    out.write(text)
+                    out.flush()
+                    os.fsync(out.fileno())
+            except FileExistsError:
+                continue
+            except BaseException:
+                path.unlink(missing_ok=True)  # a copy cut short is no copy
+                raise
+            return path
+    except OSError as error:
+        raise StoreError(f"page {name} not removed: its copy could not be written in {folder} "
+                         f"({error.strerror or error})") from None
+    raise StoreError(f"page {name} not removed: {folder} holds too many copies named {stem}")
 
 
 def _tables_with_page_id(db: object) -> list[str]:
@@ -52,12 +91,14 @@ def _tables_with_page_id(db: object) -> list[str]:
     return [t for t in tables if any(col[1] == "page_id" for col in conn.execute(f"PRAGMA table_info({t})"))]
 
 
-def _rows(db: object, table: str, column: str, value: int) -> list[dict[str, object]]:
-    cursor = db.conn.execute(f"SELECT * FROM {table} WHERE {column} = ?", (value,))  # type: ignore[attr-defined]
+def _rows(db: object, table: str, column: str | None = None, value: object = None) -> list[dict[str, object]]:
+    """The table's rows whose `column` is `value` (all of them without a column), as dicts."""
+    where, params = (f" WHERE {column} = ?", (value,)) if column else ("", ())
+    cursor = db.conn.execute(f"SELECT * FROM {table}{where}", params)  # type: ignore[attr-defined]
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
 def _safe(name: str) -> str:
     """The page's name as a file name (page names are file stems already; a path separator is kept out)."""
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "page"
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:100] or "page"

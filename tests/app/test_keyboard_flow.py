@@ -328,11 +328,13 @@ def test_a_page_removed_from_the_menu_is_kept_in_removed_and_the_next_page_opens
     window.actions_by_name["remove_page"].trigger()
     assert asked == ["Remove page 1 from the project?"] and window.project.has_page("1")  # No: nothing happens
     monkeypatch.setattr(window, "ask", lambda question, details: True)
+    window.page_list.search.setText("1")  # a search that lists page 1 only: the next page is the project's
     window.actions_by_name["remove_page"].trigger()
-    assert not window.project.has_page("1") and window.page_name == "2"
+    assert not window.project.has_page("1") and window.page_name == "2" and window.page_list.search.text() == ""
     assert [window.page_list.list.item(k).data(Qt.ItemDataRole.UserRole) for k in range(window.page_list.list.count())
             ] == ["2"]
     said = window.statusBar().currentMessage()
     assert said.startswith("page 1 removed; what it held is kept in ") and (window.project.root / "removed").is_dir()
     window.actions_by_name["remove_page"].trigger()  # the last page: the view says how to import pages
     assert window.page_name is None and window.page_view.note.isVisible()
+    assert window.record_panel.list.count() == 0 and "page 2" not in window.windowTitle()

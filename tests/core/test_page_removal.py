@@ -31,6 +31,9 @@ def test_a_removed_page_is_kept_whole_in_removed_and_gone_from_the_project(tmp_p
     kept = json.loads(removed.kept.read_text(encoding="utf-8"))
     assert removed.kept.parent == tmp_path / "p" / "removed"
     assert kept["page"]["name"] == "2" and len(kept["records"]) == len(labels) + 1
+    assert kept["snapshot"][0]["hash"] == kept["page"]["snapshot"] and kept["schema_version"] > 0
+    origins = {row["origin_id"] for row in kept["records"]}
+    assert origins <= {row["id"] for row in kept["provenances"]}  # who made them, without the database
     assert len(kept["label_history"]) == 3 and len(kept["predictions"]) == 1
     assert removed.rows["records"] == len(labels) + 1
     with sqlite3.connect(tmp_path / "p" / "project.db") as db:  # nothing of the page left behind
@@ -42,11 +45,14 @@ def test_a_removed_page_is_kept_whole_in_removed_and_gone_from_the_project(tmp_p
             remove_page(project, "2")
 
 
-def test_the_command_checks_every_name_before_it_removes_any(tmp_path: Path, capsys) -> None:
+def test_the_command_checks_every_page_before_it_removes_any(tmp_path: Path, capsys) -> None:
     with init_project(tmp_path / "p") as project:
         import_paths(project, [DEMO])
+        project.agent.add_site_page(project.agent.site_id("shop"), "https://shop.example/", "4")
     assert main(["project", "remove-page", "1", "nine", "--project", str(tmp_path / "p")]) == 2
     assert "no page named 'nine'" in capsys.readouterr().err
+    assert main(["project", "remove-page", "1", "4", "--project", str(tmp_path / "p")]) == 2
+    assert "belongs to the agent site 'shop'" in capsys.readouterr().err
     assert main(["project", "remove-page", "1", "--project", str(tmp_path / "p")]) == 0
     said = capsys.readouterr().out
     assert said.startswith("removed page 1 (") and "labels" in said and f"kept in {tmp_path / 'p' / 'removed'}" in said
@@ -63,3 +69,23 @@ def test_a_page_of_an_agent_site_is_refused_and_nothing_is_written(tmp_path: Pat
             remove_page(project, "1")
         assert [p.name for p in project.pages()][0] == "1" and project.labels("1")
     assert not (tmp_path / "p" / "removed").exists()
+
+
+def test_a_copy_that_cannot_be_written_leaves_the_page_where_it_was(tmp_path: Path, monkeypatch) -> None:
+    import os
+
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [DEMO])
+        before = project.labels("3")
+
+        def disk_full(*_args: object) -> None:
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(os, "fsync", disk_full)
+        with pytest.raises(StoreError, match="page 3 not removed: its copy could not be written .*No space left"):
+            remove_page(project, "3")
+        monkeypatch.undo()
+        assert project.labels("3") == before and project.has_page("3")
+        assert not list((tmp_path / "p" / "removed").glob("*.json"))  # no copy cut short left behind
+        first, second = remove_page(project, "3"), remove_page(project, "4")
+        assert first.kept != second.kept and first.kept.is_file() and second.kept.is_file()
