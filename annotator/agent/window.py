@@ -85,7 +85,7 @@ class AgentWindow(QMainWindow):
                  tasks: str | Path | None = None, person: str | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setStatusBar(MessageBar())  # a long message ends in "…" before the zoom and counts
+        self.setStatusBar(MessageBar())  # a long message ends in "…" rather than under the size grip
         self.project = project
         self.person = person
         self.setWindowTitle("RecordLens — agent benchmarks")

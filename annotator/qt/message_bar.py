@@ -8,9 +8,9 @@ import time
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QStatusBar, QWidget
+from PySide6.QtWidgets import QSizeGrip, QStatusBar, QWidget
 
-MARGIN = 8  # Qt draws the message from 6 px in and stops 2 px before the first permanent widget
+LEFT = 6  # where Qt starts drawing the message
 
 
 class MessageBar(QStatusBar):
@@ -38,15 +38,21 @@ class MessageBar(QStatusBar):
         return super().currentMessage()
 
     def message_width(self) -> int:
-        """The room the message has: up to the first permanent widget on show."""
-        right = self.width()
-        for widget in self._permanent:
-            if widget.isVisible() and widget.x() > 0:  # laid out (x 0: not yet)
-                right = min(right, widget.x())
-        return max(0, right - MARGIN)
+        """The room Qt draws the message in: from 6 px in to 12 px before the end, the size grip or the first
+        permanent widget on show, whichever comes first (each less 2 px)."""
+        right = self.width() - 12
+        grip = self.findChild(QSizeGrip)
+        firsts = [grip] if grip is not None and grip.isVisible() else []
+        firsts += [next((w for w in self._permanent if w.isVisible() and w.x() > 0), None)]  # x 0: not laid out
+        for widget in firsts:
+            if widget is not None:
+                right = min(right, widget.x() - 2)
+        return max(0, right - LEFT)
 
     def _show(self, timeout: int) -> None:
-        self._shown = self.fontMetrics().elidedText(self._text, Qt.TextElideMode.ElideRight, self.message_width())
+        # Never empty for a message (too narrow a bar): an empty one would read as none, here and to the caller.
+        self._shown = self.fontMetrics().elidedText(self._text, Qt.TextElideMode.ElideRight,
+                                                    self.message_width()) or ("…" if self._text else "")
         super().showMessage(self._shown, timeout)
 
     def _refit(self) -> None:
