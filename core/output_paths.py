@@ -40,7 +40,11 @@ def _takes_files(folder: Path, path: Path) -> None:
         raise OutputPathError(f"cannot write {path}: nothing can be written in {folder} "
                               f"({error.strerror or error})") from None
     os.close(handle)
-    os.unlink(probe)
+    try:
+        os.unlink(probe)
+    except OSError as error:  # made but not removable: say so rather than leave a stranger in the folder unsaid
+        raise OutputPathError(f"cannot write {path}: {folder} takes files but not their removal ({probe} is left; "
+                              f"{error.strerror or error})") from None
 
 
 def writable_file(path: str | Path, what: str = "the output") -> Path:

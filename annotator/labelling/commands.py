@@ -21,7 +21,7 @@ from ...core.store import Change, Project, Provenance
 
 # Told the page whose labels or status changed, and the records to select there (None: keep the selection).
 Notify = Callable[[str, Sequence[int] | None], None]
-Selection = Callable[[str], list[int]]  # the records selected on a page now (none on a page not on show)
+Selection = Callable[[str], list[int] | None]  # the records selected on a page now (None: it is not on show)
 
 
 def _put_back(project: Project, page: str, history_id: int | None, status: str | None, by: Provenance,
@@ -38,12 +38,14 @@ class _Selections:
     selected when it was undone)."""
 
     def __init__(self, page: str, selection: Selection) -> None:
+        # None for a step made on a page not on show (proposals made in the background): its undo keeps whatever
+        # is selected then, rather than clearing it.
         self._page, self._selection = page, selection
-        self.before = list(selection(page))
+        self.before = selection(page)
         self.after: list[int] | None = None
 
-    def on_undo(self) -> list[int]:
-        self.after = list(self._selection(self._page))
+    def on_undo(self) -> list[int] | None:
+        self.after = self._selection(self._page)
         return self.before
 
 

@@ -21,6 +21,7 @@ from ..qt.jobs import BackgroundJob
 from ..qt.widgets import button
 from ..settings import extractor_params, gemini_key, proposal_method
 from .propose import Proposal, ProposeWorker
+from .wording import counted
 
 if TYPE_CHECKING:
     from .window_parts import LabellingWindow
@@ -42,8 +43,7 @@ class ProposeTally:
     def summary(self) -> str:
         parts = []
         if self.records:
-            plural = "s" if self.records != 1 else ""
-            parts.append(f"{self.records:,} record{plural} proposed on {_pages(self.proposed)}")
+            parts.append(f"{counted(self.records, 'record')} proposed on {_pages(self.proposed)}")
         for pages, what in ((self.empty, "no records found on"), (self.already, "nothing new on"),
                             (self.failed, "failed on")):
             if pages:
@@ -126,11 +126,11 @@ class JobController:
         infos = self.window.project.pages()
         pages = [info.name for info in infos if info.status == "new"]
         others = len(infos) - len(pages)
-        left = f" ({others} page{'s' if others != 1 else ''} not new left as they are)" if others else ""
+        left = f" ({counted(others, 'page')} not new left as they are)" if others else ""
         if not pages:
             self.window.message(f"no new page to propose records for{left}")
             return
-        self.propose(pages, note=f"{len(pages)} new page{'s' if len(pages) != 1 else ''}{left}")
+        self.propose(pages, note=f"{counted(len(pages), 'new page')}{left}")
 
     def propose(self, pages: Sequence[str], method: str | None = None, note: str = "") -> ProposeWorker | None:
         """Propose records for these pages in the background; `note` says which pages, as the job starts."""

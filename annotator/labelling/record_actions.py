@@ -68,8 +68,8 @@ class RecordActions:
         return LabelCommand(self.window.project, page, text, change, self.window.person, self._on_store_changed,
                             self._selected_on)
 
-    def _selected_on(self, page: str) -> list[int]:
-        return self.window.record_panel.selected_ids() if page == self.window.page_name else []
+    def _selected_on(self, page: str) -> list[int] | None:
+        return self.window.record_panel.selected_ids() if page == self.window.page_name else None
 
     def _pushed(self, page: str, command: LabelCommand | StatusCommand, failure: str) -> Change | None:
         """Push the command on the page's stack; None, and `failure` with the reason shown, when the store refuses."""

@@ -81,6 +81,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
     method = args.method or DEFAULT_METHOD
     if method not in ("gemini", "replay") and (args.seeds != 1 or args.format):
         raise RecordLensError(f"--seeds and --format are for gemini and replay; {method!r} reads the DOM itself")
+    if method == "replay" and args.seeds != 1:  # recorded answers are one run: seeds would repeat it
+        raise RecordLensError("--seeds is for gemini; replay's recorded answers are one run")
     # Gemini's options with another method would be ignored without a word (--model: see below).
     unused = [f"--{name.replace('_', '-')}" for name in LLM_ONLY if getattr(args, name, None) is not None] + (
         ["--seed"] if args.seed != 0 else [])

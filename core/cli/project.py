@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -17,7 +18,7 @@ from ..errors import RecordLensError
 from ..output_paths import writable_folder
 from ..records.score import DatasetScore
 from ..runs.progress import progress
-from ..store.exporter import FORMATS, export_project
+from ..store.exporter import FORMATS, export_file, export_project
 from ..store.importer import import_paths, import_run_folder
 from ..store.page_removal import check_removable, remove_page
 from ..store.project import init_project, open_project
@@ -146,7 +147,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     writable_folder(args.out, "the export")
     # jsonl and csv: one file, replaced whole (nexteval refuses a folder that holds a dataset)
-    replacing = Replacing(Path(args.out) / f"labels.{args.format}") if args.format != "nexteval" else None
+    replacing = Replacing(export_file(args.out, args.format)) if args.format != "nexteval" else None
     with open_project(args.project) as project:
         summary = export_project(project, args.format, args.out, all_pages=args.all_pages,
                                  progress=lambda items: progress(items, label="exporting", enabled=not args.quiet))
@@ -190,8 +191,8 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P") -> str:
         lines.append("(no runs yet)")
     unscored = [run.id for run in runs if run.f1 is None]
     if unscored:  # "-" is not a score of nothing: say how a run gets its figures
-        lines.append(f"(F1 -: not scored yet; `recordlens score --project {project} --run {unscored[0]}` scores a run "
-                     "against the project's labels, as the app's Review does)")
+        lines.append(f"(F1 -: not scored yet; `recordlens score --project {shlex.quote(project)} --run {unscored[0]}` "
+                     "scores a run against the project's labels, as the app's Review does)")
     return "\n".join(lines)
 
 

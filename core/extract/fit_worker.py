@@ -44,8 +44,11 @@ def serve() -> int:
             outcome: object = fit(task)
         except Exception as error:  # noqa: BLE001 - handed back to the caller, which raises it
             outcome = _sendable(error)
-        pickle.dump((index, outcome), results, protocol=pickle.HIGHEST_PROTOCOL)
-        results.flush()
+        try:
+            pickle.dump((index, outcome), results, protocol=pickle.HIGHEST_PROTOCOL)
+            results.flush()
+        except BrokenPipeError:  # the caller is gone (interrupted, or it stopped the work): nothing to answer
+            return 0
     return 0
 
 

@@ -24,13 +24,18 @@ def natural_key(name: str) -> tuple[object, ...]:
     return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
 
 
+def not_a_folder(path: Path, contents: str, files: str) -> str:
+    """Why `path` is no folder of `contents` (`files` names what such a folder holds): every reader says it so."""
+    return (f"{path} is a file; {contents} are read from a folder of {files}" if path.exists()
+            else f"{path}: no such folder of {contents}")
+
+
 def page_files(pages_dir: str | Path, warnings: list[str] | None = None) -> dict[str, Path]:
     """Page name -> file, for every saved page in a folder; a name saved twice (12.html and 12.mhtml) takes
     the MHTML, and is reported in `warnings` when given."""
     folder = Path(pages_dir)
     if not folder.is_dir():
-        raise DatasetError(f"{folder} is a file; pages are read from a folder of N.html / N.mhtml" if folder.exists()
-                           else f"{folder}: no such folder of pages")
+        raise DatasetError(not_a_folder(folder, "pages", "N.html / N.mhtml"))
     saved = [p for p in folder.iterdir() if p.suffix.lower() in _RANK]  # 7.HTML is a page too
     found: dict[str, Path] = {}
     # The least wanted suffix first, so that the MHTML of a page saved twice is the one kept.
@@ -50,8 +55,7 @@ def record_files(folder: str | Path) -> dict[str, Path]:
     """Page name -> `N.json` in a ground-truth or run folder."""
     path = Path(folder)
     if not path.is_dir():
-        raise DatasetError(f"{path} is a file; records are read from a folder of N.json" if path.exists()
-                           else f"{path}: no such folder of records")
+        raise DatasetError(not_a_folder(path, "records", "N.json"))
     names = sorted((p.stem for p in path.glob("*.json") if p.is_file()), key=natural_key)
     return {name: path / f"{name}.json" for name in names}
 

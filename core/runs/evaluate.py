@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
-from ..page.dataset import load_page, page_files, record_files
+from ..page.dataset import load_page, not_a_folder, page_files, record_files
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from .engines import Engine, LocalEngine, UnitFailedError
@@ -33,8 +33,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     if not truths:
         raise DatasetError(f"{gt_dir}: no ground-truth files (N.json)")
     if not pred_dir.is_dir():
-        raise DatasetError(f"{pred_dir} is a file; predictions are read from a folder of N.json" if pred_dir.exists()
-                           else f"{pred_dir}: no such folder of predictions")
+        raise DatasetError(not_a_folder(pred_dir, "predictions", "N.json"))
     warnings: list[str] = []
     files = page_files(pages_dir, warnings)
     jobs: list[_PageJob] = []

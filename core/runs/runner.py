@@ -42,7 +42,8 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     summary = RunSummary(out)
     files = page_files(pages_dir, summary.warnings)
     wanted = [n for n in (names if names is not None else files) if n in files]
-    left_out = [n for n in files if n not in set(wanted)]
+    chosen = set(wanted)
+    left_out = [n for n in files if n not in chosen]
     if left_out and wanted:  # recorded answers for only some of the folder's pages: said, not skipped silently
         shown = ", ".join(left_out[:5]) + (", ..." if len(left_out) > 5 else "")
         summary.warnings.append(f"{len(left_out)} page(s) of {pages_dir} are not among the pages this method has "
@@ -81,12 +82,13 @@ def _refuse_a_folder_that_is_no_run(out: Path) -> None:
     labels): a run there would take its N.json for pages already extracted, or --restart overwrite them."""
     if not out.is_dir() or (out / META_DIR / "run.json").is_file():
         return
-    try:
-        kept = next((entry.name for entry in out.iterdir()), None)
+    try:  # hidden files (.DS_Store, a write left by a killed run) are no one's work
+        kept = sorted(entry.name for entry in out.iterdir() if not entry.name.startswith("."))
     except OSError:
         return  # unreadable: the write that follows says so
-    if kept is not None:
-        raise DatasetError(f"{out} holds files ({kept}, ...) but no run ({META_DIR}/run.json): a run written there "
+    if kept:
+        named = kept[0] + (f" and {len(kept) - 1} more" if len(kept) > 1 else "")
+        raise DatasetError(f"{out} holds files ({named}) but no run ({META_DIR}/run.json): a run written there "
                            "would take its N.json for pages already extracted; choose a new or empty folder")
 
 

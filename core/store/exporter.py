@@ -49,9 +49,14 @@ def export_project(project: Project, fmt: str, out: str | Path,
     if fmt == "nexteval":
         return export_nexteval(project, pages, out, progress, all_pages=all_pages)
     rows = [(info, label) for info in progress(pages) for label in project.labels(info.name)]
-    path = out / f"labels.{fmt}"
+    path = export_file(out, fmt)
     atomic.write_text(path, _jsonl(rows) if fmt == "jsonl" else _csv(rows))
     return ExportSummary(len(pages), len(rows), (path,))
+
+
+def export_file(out: str | Path, fmt: str) -> Path:
+    """The one file a jsonl or csv export writes in `out` (a nexteval export writes a dataset's folders)."""
+    return Path(out) / f"labels.{fmt}"
 
 
 def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, progress: Progress, *,

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
 from ..file_kinds import not_a_page_file
-from ..page.dataset import NOT_A_PAGE_SUFFIX, PAGE_SUFFIXES, natural_key, page_files, record_files
+from ..page.dataset import NOT_A_PAGE_SUFFIX, PAGE_SUFFIXES, natural_key, not_a_folder, page_files, record_files
 from ..page.dom import parse_html
 from ..page.snapshot import read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
@@ -191,7 +191,7 @@ def _labels_are_stored(project: Project, source: PageSource) -> bool:
         records = load_records(source.truth).records
     except RecordLensError:
         return False
-    return [list(r) for r in records] == [list(label.xpaths) for label in project.labels(source.name)]
+    return [list(r) for r in records] == project.true_records(source.name)  # proposals added since do not count
 
 
 def import_page(project: Project, source: PageSource, report: ImportReport) -> None:
@@ -293,8 +293,7 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     Method and parameters come from `RUN_DIR/_run/run.json` when the run wrote one, else from `method`.
     A malformed `N.json` is stored as that page's error (an empty prediction), not dropped."""
     if not run_dir.is_dir():
-        raise RecordLensError(f"{run_dir}: no such folder of predictions" if not run_dir.exists()
-                              else f"{run_dir} is a file; a run is a folder of predictions (N.json)")
+        raise RecordLensError(not_a_folder(run_dir, "predictions", "N.json"))
     warnings: list[str] = []
     described = _run_description(run_dir, warnings)
     method = str(described.pop("method", "") or method or "")

@@ -405,7 +405,9 @@ def _prepare_output(target: Path) -> int:
         if not (target / MANIFEST).is_file():
             raise SynthError(f"{target} is not empty and holds no {MANIFEST}: refusing to write a dataset there")
         made = [p for sub in ("html", "mhtml", "gt") if (target / sub).is_dir() for p in (target / sub).rglob("*")]
-        foreign = sorted(p for p in made if not p.is_dir() and not _VARIANT_FILE.fullmatch(p.name))
+        # Hidden files are writes a stopped run left unfinished (atomic's temporaries): synth's own, they go too.
+        foreign = sorted(p for p in made if not p.is_dir() and not p.name.startswith(".")
+                         and not _VARIANT_FILE.fullmatch(p.name))
         if foreign:  # a file of the user's among the pages synth made: it would go with them
             raise SynthError(f"{foreign[0]} is not a page of the synthetic dataset in {target} (its files are named "
                              f"N_vK); move it{' and ' + str(len(foreign) - 1) + ' more' if len(foreign) > 1 else ''}, "

@@ -345,3 +345,13 @@ def test_a_page_removed_from_the_menu_is_kept_in_removed_and_the_next_page_opens
     window.actions_by_name["remove_page"].trigger()  # the last page: the view says how to import pages
     assert window.page_name is None and window.page_view.note.isVisible()
     assert window.record_panel.list.count() == 0 and "page 2" not in window.windowTitle()
+
+
+def test_undo_of_a_list_judged_at_once_selects_the_list_again(qtbot, window):
+    ids = [label.id for label in window.project.labels("1")]
+    key(window, "Ctrl+A")
+    key(window, "R")
+    assert all(label.status == "rejected" for label in window.project.labels("1"))
+    key(window, "Ctrl+Z")  # one step, one restore (BatchCommand): the records judged are selected again
+    assert window.record_panel.selected_ids() == ids
+    assert not any(label.status == "rejected" for label in window.project.labels("1"))

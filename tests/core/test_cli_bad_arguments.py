@@ -135,7 +135,7 @@ def test_adding_a_run_needs_a_folder_with_predictions_for_the_project(
     one_line_error(err, "no such folder of predictions")
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(a_file), "--method", "mdr")
     assert code == 2
-    one_line_error(err, "is a file; a run is a folder of predictions")
+    one_line_error(err, "is a file; predictions are read from a folder of N.json")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     shutil.copy(DEMO / "gt" / "1.json", elsewhere / "77.json")  # a page the project does not have
@@ -267,7 +267,6 @@ def test_replay_of_a_format_that_was_never_recorded_is_refused_once(tmp_path: Pa
     from recordlens.core.runs.runner import run_extractor
 
     with pytest.raises(DatasetError, match="none of the"):  # answers for no page of the folder: an error
-        (answers.parent / "index.json").write_text(json.dumps({"sample1": "77"}), encoding="utf-8")
         run_extractor(create("replay", answers=answers, input_format="flat"), DEMO / "html", tmp_path / "r2",
                       names=["77"])
 
@@ -311,6 +310,11 @@ def test_extract_into_a_folder_of_labels_is_refused_and_leaves_them_as_they_were
         one_line_error(err, f"{labels} holds files (")
         assert "but no run (_run/run.json)" in err
         assert {p.name: p.read_bytes() for p in labels.iterdir()} == before  # nothing written, nothing replaced
+    hidden = tmp_path / "hidden"
+    hidden.mkdir()
+    (hidden / ".DS_Store").write_bytes(b"\0")  # no one's work: the folder is as good as empty
+    code, _, _ = run(capsys, "extract", "--pages", str(DEMO / "html"), "--out", str(hidden), "-q")
+    assert code == 0 and (hidden / "_run" / "run.json").is_file()
 
 
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="a folder that takes no file whoever asks: Linux's /proc")
