@@ -94,10 +94,12 @@ def test_a_person_who_labelled_in_the_app_is_a_label_set_too(two: Path) -> None:
             import_paths(project, [], annotator="project")
 
 
-def test_importing_the_same_dataset_without_annotator_says_its_labels_were_not_imported(dev_dir, tmp_path) -> None:
+def test_another_annotators_labels_imported_without_annotator_are_said_not_imported(dev_dir, tmp_path) -> None:
     data = dataset(dev_dir, tmp_path / "d")
+    theirs = dataset(dev_dir, tmp_path / "theirs", bea)  # the same pages, labelled otherwise
     with init_project(tmp_path / "p") as project:
         import_paths(project, [data])
-        report = import_paths(project, [data])
-    assert report.unchanged == list(PAGES)
+        again = import_paths(project, [data])  # the same labels: already the project's, nothing to say
+        report = import_paths(project, [theirs])
+    assert again.unchanged == report.unchanged == list(PAGES) and not again.warnings
     assert any("--annotator NAME" in w for w in report.warnings)
