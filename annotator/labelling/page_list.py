@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtGui import QAction, QFontMetricsF, QTextLayout
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
@@ -13,6 +13,8 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QProgressBar,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -23,6 +25,7 @@ from ..qt.signals import emit
 STATUS_MARKS = {"new": "○", "proposed": "◐", "labelled": "✓", "reviewed": "★"}
 ALL = "all pages"
 NAME_ROLE = Qt.ItemDataRole.UserRole
+FALLBACK_ROOM = 2  # px a row with a taller fallback font needs beyond Qt's estimate (measured: 2 is enough)
 
 
 def page_line(info: PageInfo) -> str:
@@ -46,6 +49,25 @@ def matches(info: PageInfo, status: str, search: str) -> bool:
     return not needle or any(needle in (x or "").lower() for x in (info.name, info.title, info.url))
 
 
+class _RowsThatFitTheirFonts(QStyledItemDelegate):
+    """A row whose text a fallback font makes taller (a title in CJK brackets) gets the few pixels Qt's own
+    estimate leaves out: without them the style drops the row's second line (its record counts) for "…"."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+        size = super().sizeHint(option, index)
+        lines = str(index.data(Qt.ItemDataRole.DisplayRole) or "").split("\n")
+        laid = 0.0
+        for text in lines:
+            layout = QTextLayout(text, option.font)
+            layout.beginLayout()
+            line = layout.createLine()
+            line.setLineWidth(1e6)
+            layout.endLayout()
+            laid += line.height()
+        taller = laid > len(lines) * QFontMetricsF(option.font).lineSpacing() + 0.5
+        return QSize(size.width(), size.height() + FALLBACK_ROOM) if taller else size
+
+
 class PageList(QWidget):
     """Signal `page_chosen(name)` when the user picks a page (not when the list is refilled)."""
 
@@ -63,6 +85,7 @@ class PageList(QWidget):
         self.search.setClearButtonEnabled(True)
         self.list = QListWidget()
         self.list.setAlternatingRowColors(True)
+        self.list.setItemDelegate(_RowsThatFitTheirFonts(self.list))
         self.progress_label = QLabel()
         self.progress_bar = QProgressBar()
         self.progress_bar.setTextVisible(False)

@@ -355,3 +355,29 @@ def test_undo_of_a_list_judged_at_once_selects_the_list_again(qtbot, window):
     key(window, "Ctrl+Z")  # one step, one restore (BatchCommand): the records judged are selected again
     assert window.record_panel.selected_ids() == ids
     assert not any(label.status == "rejected" for label in window.project.labels("1"))
+
+
+def test_a_page_title_in_a_taller_fallback_font_keeps_its_record_counts_line(qtbot):
+    """A title with CJK brackets (page 28 of the dev pages) made Qt drop the row's second line for "…"."""
+    from PySide6.QtGui import QColor
+
+    from recordlens.annotator.labelling.page_list import PageList
+    from recordlens.core.store import PageInfo
+
+    page_list = PageList()
+    qtbot.addWidget(page_list)
+    page_list.resize(420, 300)
+
+    def info(name: str, title: str) -> PageInfo:
+        return PageInfo(name, "labelled", None, title, "utf-8", "0" * 64, ".html", None, (), "", "", 45)
+
+    page_list.set_pages([info("28", "【National News】Presidential Debate"), info("29", "National News")], None)
+    page_list.show()
+    qtbot.waitExposed(page_list)
+    image = page_list.list.viewport().grab().toImage()
+    for row in range(2):
+        rect = page_list.list.visualItemRect(page_list.list.item(row))
+        # The second line's glyphs reach the row's last pixels; one line alone, centred, stays clear of them.
+        lower = [QColor(image.pixel(x, y)).lightness() for x in range(rect.left() + 30, rect.left() + 110)
+                 for y in range(rect.bottom() - 7, rect.bottom() - 2)]
+        assert min(lower) < 128, f"row {row}: no text in its second line (its record counts)"
