@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = actions.add_parser("remove-page", help="take a page out of the project (one imported by mistake)",
                            description="Take pages out of the project. Everything the project holds about each page "
                                        "(its labels and their history, other annotators' labels, runs' predictions "
-                                       "and scores) is first written to DIR/removed/NAME.TIME.json; the snapshot "
+                                       "and scores) is first written to DIR/removed/ID-NAME.TIME.json; the snapshot "
                                        "stays in DIR/snapshots/. A page of an agent site is refused.")
     q.add_argument("names", nargs="+", metavar="PAGE")
     q.add_argument("--project", required=True, metavar="DIR")
