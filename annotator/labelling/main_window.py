@@ -103,6 +103,9 @@ class Breadcrumb(QLabel):
         super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width))
 
 
+PAGE_MIN_WIDTH = 400  # px of page a window keeps when it is made small
+
+
 class MainWindow(QMainWindow):
     def __init__(self, project: Project, *, settings: Settings | None = None, settings_file: Path | None = None,
                  key_store: KeyStore | None = None) -> None:
@@ -152,6 +155,9 @@ class MainWindow(QMainWindow):
 
     def _build_layout(self) -> None:
         centre = column(self.breadcrumb, (self.page_view, 1))
+        # A small window takes its width from the side panels too, not from the page alone (800 px wide left the
+        # page 160 px: the splitter shrinks a pane only once the stretching one is at its minimum).
+        centre.setMinimumWidth(PAGE_MIN_WIDTH)
         self.setCentralWidget(side_by_side(self.page_list, centre, self.tabs, sizes=(250, 900, 380), stretch=1))
         self.resize(1530, 920)
 

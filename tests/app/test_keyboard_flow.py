@@ -381,3 +381,12 @@ def test_a_page_title_in_a_taller_fallback_font_keeps_its_record_counts_line(qtb
         lower = [QColor(image.pixel(x, y)).lightness() for x in range(rect.left() + 30, rect.left() + 110)
                  for y in range(rect.bottom() - 7, rect.bottom() - 2)]
         assert min(lower) < 128, f"row {row}: no text in its second line (its record counts)"
+
+
+def test_a_small_window_keeps_room_for_the_page(qtbot, window):
+    from recordlens.annotator.labelling.main_window import PAGE_MIN_WIDTH
+
+    window.resize(800, 550)
+    qtbot.waitUntil(lambda: window.width() <= 900, timeout=5_000)
+    page_list, centre, panel = window.centralWidget().sizes()
+    assert centre >= PAGE_MIN_WIDTH and page_list > 0 and panel > 0  # the side panels gave way as well
