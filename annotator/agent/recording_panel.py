@@ -77,6 +77,7 @@ class RecordingPanel(QWidget):
             self.task_box.setCurrentIndex(len(self.tasks))
 
     def _show_instruction(self) -> None:
+        self.answer_edit.clear()  # another task: what was typed for the last one goes
         task = self.current_task()
         self.instruction.setText(task.instruction if task else "Record on the site's first page.")
 
@@ -85,6 +86,7 @@ class RecordingPanel(QWidget):
             self.recorder.stop()
             return
         self.steps.clear()
+        self.answer_edit.clear()  # each recording answers for itself: the last task's answer is not this one's
         try:
             self.recorder.start(self.current_task())
         except (RecordLensError, ValueError) as error:

@@ -234,3 +234,24 @@ def test_the_picker_says_when_the_project_has_no_trajectory(qapp, tmp_path):
         picker.close()
     finally:
         project.close()
+
+
+def test_a_new_recording_or_another_task_starts_with_an_empty_answer(qapp):
+    """The answer typed for one task stayed in the box, and one click stored it as the next task's reference."""
+    window = AgentWindow(person="tester")
+    try:
+        window.show()
+        assert window.browser.wait_until_loaded()
+        panel = window.panel
+        panel.toggle()  # ● Record the first task
+        assert window.recorder.recording
+        panel.answer_edit.setText("42 kilometres")
+        panel.toggle()  # ■ Stop
+        panel.toggle()  # ● Record again: a new recording
+        assert panel.answer_edit.text() == ""
+        panel.answer_edit.setText("42 kilometres")
+        panel.toggle()
+        panel.task_box.setCurrentIndex(2)  # another task
+        assert panel.answer_edit.text() == ""
+    finally:
+        window.close()
