@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from ...core.agent import ANSWER_KINDS, NORMALISE_RULES, Task, load_tasks, save_tasks, task_from_line
 from ...core.errors import AgentError
+from ...core.resource_files import resource_path
 from ..qt.signals import emit
 from ..qt.widgets import button
 
@@ -200,6 +201,9 @@ class TaskEditor(QWidget):
     def save(self, path: str | Path | None = None) -> Path | None:
         """Write every row (all must be valid) as JSONL, atomically; None (and a message) when not saved."""
         target = Path(path) if path else self.path
+        if target is not None and _shipped(target):
+            self.status.setText(f"{target} ships with RecordLens and is never changed: choose where to save")
+            return self.save_as_dialog()
         if target is None:
             return self.save_as_dialog()
         tasks, problems = self.tasks()
@@ -236,6 +240,11 @@ class TaskEditor(QWidget):
         name, _ = QFileDialog.getSaveFileName(self, "Save tasks", str(self.path or "tasks.jsonl"),
                                               "Tasks (*.jsonl)")
         return self.save(name) if name else None
+
+
+def _shipped(path: Path) -> bool:
+    """Whether `path` is one of the files RecordLens ships (the demo tasks): those are never written."""
+    return path.resolve().is_relative_to(resource_path("agent").resolve())
 
 
 def _open_review(editor: TaskEditor, path: str | Path | None = None):  # noqa: ANN202 - a ReviewQueue

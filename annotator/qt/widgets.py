@@ -36,10 +36,11 @@ def colour_dot(colour: str) -> QIcon:
     return QIcon(pixmap)
 
 
-def button(text: str, on_click: Callable[..., object]) -> QPushButton:
-    """A push button connected to `on_click`."""
+def button(text: str, on_click: Callable[[], object]) -> QPushButton:
+    """A push button that calls `on_click()`: without the `checked` flag Qt's signal carries, which a slot with
+    an optional first parameter would otherwise take for it (Review candidates… got False for its path)."""
     made = QPushButton(text)
-    made.clicked.connect(on_click)
+    made.clicked.connect(lambda: on_click())
     return made
 
 

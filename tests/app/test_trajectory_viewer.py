@@ -255,3 +255,29 @@ def test_a_new_recording_or_another_task_starts_with_an_empty_answer(qapp):
         assert panel.answer_edit.text() == ""
     finally:
         window.close()
+
+
+def test_review_candidates_opens_its_window_and_the_shipped_tasks_are_never_overwritten(qapp, tmp_path, monkeypatch):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QPushButton
+
+    from recordlens.annotator.agent.review_queue import ReviewQueue
+
+    editor = TaskEditor()
+    try:
+        editor.load(DEMO_TASKS)
+        monkeypatch.setattr(ReviewQueue, "open_dialog", lambda self: None)  # the file dialog, answered with Cancel
+        [review] = [b for b in editor.findChildren(QPushButton) if b.text() == "Review candidates…"]
+        QTest.mouseClick(review, Qt.MouseButton.LeftButton)  # the button's `checked` was taken for a path
+        assert editor.review is not None and editor.review.isVisible()
+        before = DEMO_TASKS.read_bytes()
+        asked: list[bool] = []
+        monkeypatch.setattr(editor, "save_as_dialog", lambda: asked.append(True))
+        editor.table.item(0, COLUMNS.index("answer")).setText("changed")
+        editor.save()  # Save on the demo tasks: asks where instead
+        assert asked == [True] and DEMO_TASKS.read_bytes() == before
+        assert "never changed" in editor.status.text()
+    finally:
+        editor.close_review()
+        editor.close()
