@@ -112,8 +112,8 @@ class AgentWindow(QMainWindow):
         self.recorder.finished.connect(self._on_recorded)
         self.panel.save_button.clicked.connect(self.save_trajectory_dialog)
         self.task_editor.task_chosen.connect(self._record_task)
-        self.task_editor.loaded.connect(lambda _: self.panel.set_tasks(self.task_editor.tasks()[0]))
-        self.task_editor.saved.connect(lambda _: self.panel.set_tasks(self.task_editor.tasks()[0]))
+        self.task_editor.loaded.connect(lambda _: self._show_tasks())
+        self.task_editor.saved.connect(lambda _: self._show_tasks())
         self.viewer.replay_button.pressed.connect(lambda: self.tabs.setCurrentIndex(0))
         self.viewer.replay_finished.connect(lambda _: self.tabs.setCurrentWidget(self.viewer))
         self.web_saver = SaveFromWeb(self)
@@ -153,10 +153,18 @@ class AgentWindow(QMainWindow):
                 self.task_editor.load(tasks)
             except (TaskFileError, AgentError) as error:
                 self.statusBar().showMessage(str(error), 10000)
-        self.panel.set_tasks(self.task_editor.tasks()[0])
+        self._show_tasks()
+        self.setWindowTitle(f"RecordLens — agent benchmarks — site {site.name}")
         start = self.browser.start_page()
         task = self.panel.current_task()
         self.browser.open((task.start_url if task and task.start_url else None) or start or "", fresh=True)
+
+    def _show_tasks(self) -> None:
+        """The tasks that start on a page of the open site, in the recording panel: another site's (the demo's,
+        still in the editor when another site is opened) would start on a page this site does not hold."""
+        site = self.browser.site
+        tasks = self.task_editor.tasks()[0]
+        self.panel.set_tasks([t for t in tasks if site is None or not t.start_url or site.page(t.start_url)])
 
     def open_site_dialog(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open a snapshot site", str(self.browser.site.root

@@ -281,3 +281,23 @@ def test_review_candidates_opens_its_window_and_the_shipped_tasks_are_never_over
     finally:
         editor.close_review()
         editor.close()
+
+
+def test_another_site_opened_after_the_demo_starts_on_its_own_pages_with_its_own_tasks(qapp, tmp_path):
+    """The demo's tasks stayed in the panel and the view opened the demo's start page, "Not in this snapshot"."""
+    from tests.app.agent_site import HOME as SHOP_HOME
+    from tests.app.agent_site import make_site
+
+    make_site(tmp_path / "shop")
+    window = AgentWindow(person="tester")
+    try:
+        window.show()
+        assert window.browser.wait_until_loaded()
+        window.open_site(tmp_path / "shop")
+        assert window.browser.wait_until_loaded()
+        assert window.browser.url == SHOP_HOME
+        assert window.panel.tasks == [] and window.panel.current_task() is None  # the demo's start elsewhere
+        assert window.windowTitle().endswith(f"site {window.browser.site.name}")
+        assert len(window.task_editor.tasks()[0]) == 12  # kept in the editor, unsaved edits and all
+    finally:
+        window.close()
