@@ -8,6 +8,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .. import atomic
 from ..errors import AgentError
@@ -51,7 +52,7 @@ def load_tasks(path: str | Path) -> list[Task]:
     line number, all at once, so a person can fix the file in one go."""
     source = Path(path)
     try:
-        text = source.read_text(encoding="utf-8")
+        text = source.read_text(encoding="utf-8-sig")  # a byte order mark (Windows editors) is no task
     except FileNotFoundError:
         raise TaskFileError(f"no tasks file at {source}") from None
     except (OSError, UnicodeDecodeError) as error:
@@ -103,7 +104,14 @@ def task_from_line(line: str) -> Task:
     return Task(id=_id_of(data["id"]), category=_text(data, "category", empty=True),
                 instruction=_text(data, "instruction"), answer=_answer_of(data["answer"]),
                 answer_kind=_kind_of(data["answer_kind"]), normalise=_rules_of(data["normalise"]),
-                start_url=_text(data, "start_url", empty=True), site=_text(data, "site", empty=True))
+                start_url=_start_url_of(data), site=_text(data, "site", empty=True))
+
+
+def _start_url_of(data: dict) -> str:
+    url = _text(data, "start_url", empty=True)
+    if url and urlsplit(url).scheme.lower() not in ("http", "https"):
+        raise TaskFileError(f"'start_url' {url!r} is not an http:// or https:// address (a page of the site)")
+    return url
 
 
 def task_line(task: Task) -> str:
@@ -126,7 +134,11 @@ def _id_of(value: object) -> str:
     # JSON numbers are accepted as ids ("id": 7), but bools are not numbers here.
     if isinstance(value, bool) or not isinstance(value, str | int) or not str(value).strip():
         raise TaskFileError("'id' must be a non-empty string")
-    return str(value).strip()
+    text = str(value).strip()
+    # A task's reference trajectory and results are files named by its id: an id must stay one file name.
+    if any(c in text for c in "/\\\0") or text in (".", ".."):
+        raise TaskFileError(f"'id' {text!r} cannot be a file name (no /, \\ or NUL, not . or ..)")
+    return text
 
 
 def _text(data: dict, key: str, *, empty: bool = False) -> str:

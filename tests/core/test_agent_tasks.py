@@ -84,15 +84,19 @@ def test_a_bad_tasks_file_names_every_bad_line(tmp_path: Path) -> None:
         line(id="t5", instruction=...),
         line(id="t6", extra=1),
         "[1, 2]",
+        line(id="a/b"),
+        line(id="t7", start_url="ftp://shop.example.com/"),
     ]), encoding="utf-8")
     with pytest.raises(TaskFileError) as caught:
         load_tasks(path)
     message = str(caught.value)
     for expected in ("line 2: not valid JSON", "line 3: 'answer' is empty", "line 4: unknown normalisation rule",
                      "line 5: task id 't1' was already used on line 1", "line 7: 'answer_kind' 'colour'",
-                     "line 8: missing key(s) instruction", "line 9: unknown key(s) extra", "line 10: expected"):
+                     "line 8: missing key(s) instruction", "line 9: unknown key(s) extra", "line 10: expected",
+                     "line 11: 'id' 'a/b' cannot be a file name",
+                     "line 12: 'start_url' 'ftp://shop.example.com/' is not an http:// or https:// address"):
         assert expected in message
-    assert "8 bad line(s)" in message
+    assert "10 bad line(s)" in message
     with pytest.raises(TaskFileError, match="no tasks file"):
         load_tasks(tmp_path / "missing.jsonl")
     (tmp_path / "empty.jsonl").write_text("\n\n", encoding="utf-8")
@@ -102,7 +106,7 @@ def test_a_bad_tasks_file_names_every_bad_line(tmp_path: Path) -> None:
 
 def test_tasks_round_trip_and_numbers_are_accepted_as_ids_and_answers(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
-    path.write_text(line(id=7, answer=12) + "\n", encoding="utf-8")
+    path.write_text("\ufeff" + line(id=7, answer=12) + "\n", encoding="utf-8")  # a byte order mark, as some write
     [task] = load_tasks(path)
     assert (task.id, task.answer) == ("7", "12")
     save_tasks(tmp_path / "out.jsonl", [task])
