@@ -22,6 +22,7 @@ was being written when it stopped is captured again under the same names, never 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -264,44 +265,49 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
             return "disallowed by robots.txt"
         return None
 
-    first = True
-    while state.queue:
-        if cancelled():
-            summary.stopped = True
-            break
-        url, depth = state.queue[0]
-        key = normalise_url(url)
-        why = refuse(url)
-        if why is None and state.saved_count() >= rules.max_pages:
-            summary.stopped = True
-            summary.limit = rules.max_pages
-            break
-        if why is not None:
-            state.outcomes[key] = {"url": url, "outcome": "skipped", "reason": why}
-            summary.skipped.append((url, why))
-            text = f"skipped {url}: {why}"
-        else:
-            if not first and rules.delay_s > 0:
-                sleep(rules.delay_s)
-            first = False
-            try:
-                page = renderer.render(url)
-            except PageFailed as failure:
-                if cancelled():
-                    summary.stopped = True
-                    break
-                state.outcomes[key] = {"url": url, "outcome": "failed", "reason": str(failure)}
-                summary.failed.append((url, str(failure)))
-                text = f"failed {url}: {failure}"
+    try:
+        first = True
+        while state.queue:
+            if cancelled():
+                summary.stopped = True
+                break
+            url, depth = state.queue[0]
+            key = normalise_url(url)
+            why = refuse(url)
+            if why is None and state.saved_count() >= rules.max_pages:
+                summary.stopped = True
+                summary.limit = rules.max_pages
+                break
+            if why is not None:
+                state.outcomes[key] = {"url": url, "outcome": "skipped", "reason": why}
+                summary.skipped.append((url, why))
+                text = f"skipped {url}: {why}"
             else:
-                if cancelled():  # a page finished while cancelling is still kept: it is whole
-                    summary.stopped = True
-                text = _keep(page, url, depth, rules.depth, root, state, summary)
-        state.queue.pop(0)
-        state.save(rules)
-        report(len(state.outcomes), len(state.outcomes) + len(state.queue), text)
-        if summary.stopped:
-            break
+                if not first and rules.delay_s > 0:
+                    sleep(rules.delay_s)
+                first = False
+                try:
+                    page = renderer.render(url)
+                except PageFailed as failure:
+                    if cancelled():
+                        summary.stopped = True
+                        break
+                    state.outcomes[key] = {"url": url, "outcome": "failed", "reason": str(failure)}
+                    summary.failed.append((url, str(failure)))
+                    text = f"failed {url}: {failure}"
+                else:
+                    if cancelled():  # a page finished while cancelling is still kept: it is whole
+                        summary.stopped = True
+                    text = _keep(page, url, depth, rules.depth, root, state, summary)
+            state.queue.pop(0)
+            state.save(rules)
+            report(len(state.outcomes), len(state.outcomes) + len(state.queue), text)
+            if summary.stopped:
+                break
+    except KeyboardInterrupt:  # Ctrl+C: the pages saved so far make a site as they are (and resume later)
+        with contextlib.suppress(SiteError, OSError):
+            build_site(root)
+        raise
     summary.queued = len(state.queue)
     if summary.queued and not summary.stopped:
         summary.stopped = True

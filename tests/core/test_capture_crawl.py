@@ -107,7 +107,10 @@ def test_include_exclude_max_pages_and_any_host(tmp_path: Path) -> None:
 def test_a_stopped_capture_resumes_without_loading_a_saved_page_again(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         capture_site([ROOT], tmp_path, CannedRenderer(stop_after=3), CaptureRules(), robots=robots())
+    assert (tmp_path / "site.json").is_file()  # the pages saved before Ctrl+C are a site already
+    saved_before = len(load_site(tmp_path).pages)
     state = json.loads((tmp_path / "capture.json").read_text("utf-8"))
+    assert saved_before == sum(1 for o in state["outcomes"].values() if o["outcome"] == "saved") > 0
     first = [o["url"] for o in state["outcomes"].values()]
     again = CannedRenderer()
     summary = capture_site([ROOT], tmp_path, again, CaptureRules(), robots=robots())
