@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ..agent.axtree import SiteTrees
-from ..agent.browsers import browser_kind, browser_names, default_browser
+from ..agent.browsers import BrowserKind, browser_kind, browser_names, default_browser
 from ..agent.engine_runs import run_agent_on_engine
 from ..agent.evaluate import RunPlan, evaluate, format_table, write_chart
 from ..agent.loop import (
@@ -26,9 +26,9 @@ from ..agent.loop import (
     run_agent,
     run_seed,
 )
-from ..agent.memory import parse_memory
+from ..agent.memory import Memory, parse_memory
 from ..agent.model import Trajectory, read_references
-from ..agent.sites import build_site, load_site
+from ..agent.sites import Site, build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks
 from ..errors import AgentError, RecordLensError
 from ..llm import required_api_key
@@ -124,6 +124,17 @@ def cmd_agent_tasks(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_settings(args: argparse.Namespace, site: Site) -> tuple[Memory, BrowserKind, tuple[str, ...] | None]:
+    """The run's memory, browser kind and observations, read from the options; a wrong one is refused."""
+    memory = parse_memory(args.memory)
+    if args.engine != "local" and args.browser != "text":  # issue 16: QtWebEngine stays in the app's process
+        raise AgentError(f"--engine {args.engine} runs core's HTML browser only: add --browser text")
+    if args.runs < 1 or args.step_budget < 1:
+        raise AgentError("--runs and --step-budget must be at least 1")
+    kind = browser_kind(args.browser)
+    return memory, kind, _observations(args.observation, kind.screenshots, site)
+
+
 def cmd_agent_run(args: argparse.Namespace) -> int:
     from ..store.project import init_project, open_project
     from .extraction import gemini_caller
@@ -138,6 +149,12 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     missing = [t.id for t in tasks if not t.start_url]
     if missing:
         raise AgentError(f"task(s) {', '.join(missing)} have no start_url")
+    outside = [t.id for t in tasks if site.page(t.start_url) is None]
+    if outside:
+        raise AgentError(f"task(s) {', '.join(outside)} start on a page the site {site.name!r} does not hold "
+                         "(`recordlens site build` lists its pages)")
+    if args.resume is None:  # what the command line says is checked before the key is asked for
+        _run_settings(args, site)
     required_api_key()  # before a project is made for a run that could not start
     folder = Path(args.project)
     project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)
@@ -152,15 +169,9 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                     setattr(args, name, resumed[name])
             if isinstance(args.observation, list):  # stored as a list, read as --observation's text
                 args.observation = ",".join(args.observation)
-        memory = parse_memory(args.memory)
-        if args.engine != "local" and args.browser != "text":  # issue 16: QtWebEngine stays in the app's process
-            raise AgentError(f"--engine {args.engine} runs core's HTML browser only: add --browser text")
-        if args.runs < 1 or args.step_budget < 1:
-            raise AgentError("--runs and --step-budget must be at least 1")
+        memory, kind, observations = _run_settings(args, site)
         caller = gemini_caller(args, json_output=False)
         settings = caller.settings
-        kind = browser_kind(args.browser)
-        observations = _observations(args.observation, kind.screenshots, site)
         browser = kind.factory(site)
         seen = "/" + "+".join(observations) if observations is not None else ""
         agent = AgentSettings(memory=memory, step_budget=args.step_budget, max_failures=args.max_failures,

@@ -191,6 +191,20 @@ def test_an_agent_run_without_a_key_makes_no_project(tmp_path: Path, capsys: pyt
     assert code == 2
     one_line_error(err, "no Gemini key")
     assert not (tmp_path / "new").exists()
+    # What the command line gets wrong is said first: a key would not make it run.
+    demo = ["agent", "run", "--project", str(tmp_path / "new"), "--site", str(resource_path("agent", "demo-site")),
+            "--tasks", str(resource_path("agent", "demo-tasks.jsonl")), "--browser", "text"]
+    for wrong, said in ((["--runs", "0"], "--runs and --step-budget must be at least 1"),
+                        (["--observation", "axtree"], "axtree")):
+        code, _, err = run(capsys, *demo, *wrong)
+        assert code == 2 and "no Gemini key" not in err and said in err, err
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    elsewhere.write_text(json.dumps({"id": "x", "category": "lookup", "instruction": "Who?", "answer": "Ana",
+                                     "answer_kind": "name", "normalise": [],
+                                     "start_url": "https://nowhere.example/"}) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, *demo[:7], str(elsewhere), "--browser", "text")
+    assert code == 2
+    one_line_error(err, "task(s) x start on a page the site")
 
 
 def test_extract_reads_pages_whatever_the_case_of_their_suffix_and_says_what_it_skips(
