@@ -35,6 +35,7 @@ from ...core.errors import AgentError, RecordLensError
 from ...core.resource_files import resource_path
 from ..qt.message_bar import MessageBar
 from ..qt.widgets import side_by_side
+from ..wording import counted
 from .capture_panel import install as install_capture
 from .qt_browser import QtSiteBrowser
 from .recorder import Recorder
@@ -260,11 +261,12 @@ class AgentWindow(QMainWindow):
                 site_id = self.project.agent.site_id(self.browser.site.name, str(self.browser.site.root.resolve()))
                 row = self.project.agent.save_task(site_id, task)
                 self.project.agent.add_trajectory(row, trajectory)
-                self.panel.status.setText(f"{len(trajectory.steps)} steps recorded and saved in the project")
+                self.panel.status.setText(f"{counted(len(trajectory.steps), 'step')} recorded and saved in the project")
             except RecordLensError as error:
                 self.panel.status.setText(f"recorded, but not saved in the project: {error}")
         else:
-            self.panel.status.setText(f"{len(trajectory.steps)} steps recorded; save them with “Save trajectory…”")
+            self.panel.status.setText(f"{counted(len(trajectory.steps), 'step')} recorded; save them with "
+                                      "“Save trajectory…”")
 
     def open_stored_trajectory_dialog(self) -> StoredTrajectoryPicker | None:
         """The picker of the project's trajectories, shown without blocking; the chosen one opens on accept."""

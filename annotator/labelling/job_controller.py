@@ -20,8 +20,8 @@ from ...core.store import TRUE_PAGE_STATUSES, Project
 from ..qt.jobs import BackgroundJob
 from ..qt.widgets import button
 from ..settings import extractor_params, gemini_key, proposal_method
+from ..wording import counted
 from .propose import Proposal, ProposeWorker
-from .wording import counted
 
 if TYPE_CHECKING:
     from .window_parts import LabellingWindow

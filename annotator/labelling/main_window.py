@@ -50,6 +50,7 @@ from ..qt.jobs import BackgroundJob
 from ..qt.message_bar import MessageBar
 from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, settings_path
+from ..wording import counted
 from .job_controller import JobController
 from .messages_dialog import MessageLog
 from .page_import import PageImport, dropped_paths
@@ -62,7 +63,6 @@ from .review_controller import ReviewController
 from .review_panel import ReviewPanel
 from .shortcuts import SHORTCUTS, key_sequences
 from .tool_windows import ToolWindows
-from .wording import counted
 from .zoom import ZoomControl
 
 _BUTTONS = (("accept", "Accept"), ("reject", "Reject"), ("new_record", "New"), ("siblings", "Siblings"),

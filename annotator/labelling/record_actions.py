@@ -26,9 +26,9 @@ from ...core.records import (
     whole_page,
 )
 from ...core.store import Change, Label, Provenance
+from ..wording import counted
 from .commands import LabelCommand, StatusCommand, push, push_all
 from .history_dialog import change_numbers, when
-from .wording import counted
 
 if TYPE_CHECKING:
     from .window_parts import LabellingWindow

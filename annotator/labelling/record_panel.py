@@ -29,8 +29,8 @@ from ...core.records import TextKeyIndex
 from ...core.store import Label
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot
+from ..wording import counted
 from .page_view import record_colour
-from .wording import counted
 
 STATUS_MARKS = {"proposed": "?", "accepted": "✓", "edited": "✎", "rejected": "✗"}
 ID_ROLE = Qt.ItemDataRole.UserRole
