@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QPixmap
+from PySide6.QtGui import QAction, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -232,9 +232,14 @@ def install(window) -> Callable[[], None]:  # noqa: ANN001 - an AgentWindow (imp
         return window.capture_dialog
 
     menus = [a.menu() for a in window.menuBar().actions() if a.menu() is not None]
-    if menus:
-        action = menus[0].addAction("Capture a site from the web…")
-        action.triggered.connect(open_dialog)
+    if menus:  # beside "Save a page from the web…", above Close (which stays the menu's last item)
+        action = QAction("Capture a site from the web…", menus[0])
+        close = next((a for a in menus[0].actions() if a.text() == "Close"), None)
+        if close is not None:
+            menus[0].insertAction(close, action)
+        else:
+            menus[0].addAction(action)
+        action.triggered.connect(lambda: open_dialog())
     window.open_capture_dialog = open_dialog
     return open_dialog
 

@@ -145,6 +145,9 @@ def test_agent_window_opens_the_demo_site_and_tasks(qapp):
         assert len(window.panel.tasks) == 12 and window.panel.current_task().id == "lookup-1"
         assert window.recorder.actor == "person:tester"
         assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Site", "Trajectory", "Tasks"]
+        [menu] = [a.menu() for a in window.menuBar().actions() if a.menu() is not None]
+        items = [a.text() for a in menu.actions()]
+        assert items[-1] == "Close" and "Capture a site from the web…" in items  # Close stays last
     finally:
         window.close()
 
