@@ -127,7 +127,12 @@ def cmd_filter(args: argparse.Namespace) -> int:
     return 0
 
 
+REASONED = ("similar", "unable", "expired")  # verdicts that say why, for the report and the next reviewer
+
+
 def cmd_review(args: argparse.Namespace) -> int:
+    if args.status in REASONED and not args.reason.strip():
+        raise AgentError(f"--status {args.status} needs --reason: why, for the report and the next reviewer")
     candidates = load_candidates(args.candidates)
     index = next((i for i, c in enumerate(candidates) if c.id == args.task_id), None)
     if index is None:

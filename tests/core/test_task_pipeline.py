@@ -142,6 +142,9 @@ def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monk
                 ("gen-rules-2", "unable", "the about page does not say", []),
                 ("gen-retrieval-2", "expired", "the paper was withdrawn", []),
                 ("gen-filtered-search-2", "accepted", "", []), ("gen-comparison-2", "accepted", "", [])]
+    # A verdict that says the task is no good says why (the README's "with a reason").
+    assert main(["agent", "tasks", "review", "--candidates", str(out), "--id", "gen-rules-2", "--status",
+                 "unable"]) == 2
     for ident, status, reason, more in verdicts:
         assert main(["agent", "tasks", "review", "--candidates", str(out), "--id", ident, "--status", status,
                      "--reason", reason, *more]) == 0
