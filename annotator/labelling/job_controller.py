@@ -188,20 +188,26 @@ class JobController:
 
             learnt["stages"] = model_stages(train_on_project(project.root, progress=progress, check=fitting))
 
-        counted = f"{len(pages)} labelled page{'s' if len(pages) != 1 else ''}"
+        learnt_from = counted(len(pages), "labelled page")
         forget = self.window.actions_by_name["forget_model"].text().split(" (")[0]
 
         def done() -> str:
-            """Decided by the model learnt: too few pages, or too few of them with records, give one stage only."""
+            """Decided by the model learnt (too few pages, or too few of them with records, give one stage only)
+            and by the extractor Propose uses (only the selector reads a model)."""
+            window = self.window
+            method = proposal_method(window.settings, has_key=bool(gemini_key(window.keys)))
+            if method != "selector":
+                return (f"learned from {learnt_from}, but Propose uses {method} (Settings): choose the offline "
+                        "selector there for Propose to follow this project's labels")
             if learnt.get("stages", 2) >= 2:
-                return f"Propose now follows this project's labels (learned from {counted})"
+                return f"Propose now follows this project's labels (learned from {learnt_from})"
             # The way out first: a status bar cuts a long message at its end.
-            return (f"one stage only from {counted} (too few, or too few with records): Propose may do worse "
+            return (f"one stage only from {learnt_from} (too few, or too few with records): Propose may do worse "
                     f"than the shipped model; Propose → {forget} goes back, or label more pages and learn again")
 
         job = BackgroundJob(self.window.project.root, work)
         # Said through start(): a message of its own would be overwritten by the job's end as soon as it showed.
-        return job if self.start(job, f"learning from {counted}", done=done) else None
+        return job if self.start(job, f"learning from {learnt_from}", done=done) else None
 
     def do_forget_model(self) -> None:
         """Propose with the shipped model again: the project's learnt model is set aside (kept, not deleted)."""

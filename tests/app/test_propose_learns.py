@@ -178,3 +178,19 @@ def test_a_model_learnt_by_an_older_version_is_named_and_the_shipped_one_propose
     finally:
         window.close()
         window.shutdown()
+
+
+def test_learning_while_propose_uses_another_extractor_says_so(qtbot, tmp_path: Path) -> None:
+    """Learn said "Propose now follows this project's labels" when Settings had Propose run repeats."""
+    folder, _ = project_with_policy(tmp_path / "other", with_secondary=True, labelled=3)
+    window = MainWindow(open_project(folder), settings=Settings(annotator="tester", default_extractor="repeats"),
+                        settings_file=tmp_path / "settings.json", key_store=SessionKeyStore())
+    try:
+        assert window.jobs.do_learn() is not None
+        qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
+        assert window.statusBar().currentMessage() == (
+            "learned from 3 labelled pages, but Propose uses repeats (Settings): choose the offline selector there "
+            "for Propose to follow this project's labels")
+    finally:
+        window.close()
+        window.shutdown()
