@@ -7,10 +7,21 @@ review, caches its predictions and shows the result. The window owns it as `wind
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ...core.errors import RecordLensError
-from ...core.records import MATCHED, MISSED, SPURIOUS, Agreement, PageReview, review_page, worst_pages
+from ...core.records import (
+    MATCHED,
+    MISSED,
+    SPURIOUS,
+    Agreement,
+    DatasetScore,
+    PageAgreement,
+    PageReview,
+    review_page,
+    worst_pages,
+)
 from ...core.store import (
     PROJECT_SET,
     TRUE_LABEL_STATUSES,
@@ -29,6 +40,11 @@ if TYPE_CHECKING:
 WORST_SHOWN = 15
 
 
+def _figures(score: object) -> tuple[object, ...]:
+    """What a page's score shows and the means are made of (a stored score or one just made)."""
+    return tuple(getattr(score, name) for name in ("precision", "recall", "f1", "predicted_records", "true_records"))
+
+
 class ReviewController:
     def __init__(self, window: LabellingWindow) -> None:
         self.window = window
@@ -36,6 +52,7 @@ class ReviewController:
         self.review: PageReview | None = None  # the page on show, in review mode
         self._predictions: dict[object, dict[str, list[list[str]]]] = {}
         self.agreements: dict[str, Agreement] = {}  # another annotator against the project's labels, all pages
+        self._worst_shown: str | None = None  # the page W last opened
 
     @property
     def panel(self) -> ReviewPanel:
@@ -149,6 +166,32 @@ class ReviewController:
         self.panel.show_page(self.review, "; ".join(notes),
                              texts=[texts.of(r.xpaths, 60)[0] for r in self.review.records],
                              true_texts=[texts.of(r.true_xpaths, 60)[0] for r in self.review.records])
+        self._keep_figures_current(name)
+
+    def _keep_figures_current(self, name: str) -> None:
+        """The means and the worst pages follow the page's labels as they change here (an adjudication, an edit,
+        an undo): the page's figures, just made by the same metric on the same pages, replace those the means
+        were made of (a run's stored score, an annotator's comparison), which nothing else would update."""
+        review, window = self.review, self.window
+        if review is None:
+            return
+        other = self.annotator()
+        if other is not None:
+            found = self.agreements.get(other)
+            at = next((i for i, p in enumerate(found.pages) if p.page == name), None) if found else None
+            if found is None or at is None or _figures(found.pages[at].review.score) == _figures(review.score):
+                return
+            pages = list(found.pages)
+            pages[at] = PageAgreement(name, review)
+            self._after_comparing(other, [replace(found, pages=tuple(pages))])
+            return
+        run = self._run_info()
+        stored = {s.page: s for s in window.project.runs.scores(self.run_id)} if run is not None else {}
+        if name not in stored or window.project.page(name).status not in TRUE_PAGE_STATUSES:
+            return  # a page the run was not scored on keeps out of its means, as in `recordlens score`
+        if _figures(stored[name]) != _figures(review.score):
+            window.project.runs.add_scores(self.run_id, DatasetScore([review.score]))
+            self.panel.show_run(self._run_info(), worst_pages(window.project.runs.scores(self.run_id), WORST_SHOWN))
 
     def on_review_record(self, index: int) -> None:
         if self.review and 0 <= index < len(self.review.records) and self.review.records[index].xpaths:
@@ -220,8 +263,12 @@ class ReviewController:
         if not ranked:
             window.message("this run is not scored yet")
             return
-        index = ranked.index(window.page_name) + 1 if window.page_name in ranked else 0
-        window.jump_to_page(ranked[index % len(ranked)])
+        # On from the page the last W opened; from any other page, the worst one first (a page ranked among ties
+        # of 1.000 is no place to count on from).
+        came_by_w = window.page_name == self._worst_shown and window.page_name in ranked
+        index = ranked.index(window.page_name) + 1 if came_by_w else 0
+        self._worst_shown = ranked[index % len(ranked)]
+        window.jump_to_page(self._worst_shown)
 
     def _compare_all(self, name: str) -> None:
         """The annotator against the project's labels on every page both labelled, in the background: the means

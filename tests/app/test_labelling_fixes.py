@@ -125,6 +125,13 @@ def test_review_of_an_annotator_shows_the_mean_agreement_over_the_pages_both_lab
     assert [p.page for p in result.pages] == ["1"]
     assert f"mean of 1 page(s) both labelled: P 1.000   R {result.recall:.3f}" in window.review_panel.run_figures.text()
     assert window.review_panel.worst.item(0).text().startswith("page 1")
+    # Adjudicated to agree (T takes her version of the record only the project has: it goes): the mean follows.
+    window.page_view.wait_until_drawn()
+    missed = [r.kind for r in window.review.records].index("missed")
+    window.review_panel.records.setCurrentRow(missed)
+    QTest.keySequence(window, "T")
+    assert "mean of 1 page(s) both labelled: P 1.000   R 1.000   F1 1.000" in window.review_panel.run_figures.text()
+    assert window.reviewing.agreements["bea"].f1 == 1.0
 
 
 def test_a_pair_that_overlaps_a_little_is_not_shown_as_overlapping_none():

@@ -520,6 +520,20 @@ def test_review_scores_in_the_background_and_w_jumps_to_the_worst_page(qtbot, wi
     assert window.review_panel.worst.item(0).text().startswith("page 2")
     key(qtbot, window, "W")
     assert window.page_name == "2"
+    key(qtbot, window, "W")  # on to the next worst
+    assert window.page_name == "1"
+    window.open_page("2")
+    key(qtbot, window, "W")  # from a page W did not open: the worst first
+    assert window.page_name == "2"
+    # The labels change under review: the run's means and worst pages follow, as `recordlens score` would.
+    assert window.page_view.wait_until_loaded()
+    window.project.delete(window.project.labels("2")[0].id, window.person)  # page 2 has no true record now
+    window.reload_labels([])
+    qtbot.waitUntil(lambda: "F1 1.000" in window.review_panel.run_figures.text(), timeout=10_000)
+    assert window.review_panel.worst.item(0).text() != "page 2 F1 0.000"
+    from recordlens.core.store import score_stored_run
+
+    assert score_stored_run(window.project, run)[0].f1 == 1.0  # what the panel says, scored afresh
     window.project.set_status("2", "new", window.person)
     window.open_page("2")
     qtbot.waitUntil(lambda: "labels may be incomplete" in window.review_panel.page_figures.text(), timeout=10_000)
