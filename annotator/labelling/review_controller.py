@@ -110,9 +110,7 @@ class ReviewController:
         if run_id == NO_RUN:  # no run: none of the last one's rows stay behind
             self.review = None
             self.panel.show_page(None)
-        run = self._run_info()
-        worst = worst_pages(self.window.project.runs.scores(run_id), WORST_SHOWN) if run else []
-        self.panel.show_run(run, worst)
+        self.show_run_figures()
         if self.annotator() is not None:
             self._predictions.pop(run_id, None)  # a set may have been imported again meanwhile
             self.panel.run_figures.setText(f"{self.annotator()} = predicted, the project's labels = true; "
@@ -189,9 +187,16 @@ class ReviewController:
         stored = {s.page: s for s in window.project.runs.scores(self.run_id)} if run is not None else {}
         if name not in stored or window.project.page(name).status not in TRUE_PAGE_STATUSES:
             return  # a page the run was not scored on keeps out of its means, as in `recordlens score`
-        if _figures(stored[name]) != _figures(review.score):
+        if _figures(stored[name]) != _figures(review.score) or name in window.project.runs.stale_pages(self.run_id):
             window.project.runs.add_scores(self.run_id, DatasetScore([review.score]))
-            self.panel.show_run(self._run_info(), worst_pages(window.project.runs.scores(self.run_id), WORST_SHOWN))
+            self.show_run_figures()
+
+    def show_run_figures(self) -> None:
+        """The run's means and worst pages as stored, and how many pages changed since (Score again)."""
+        runs = self.window.project.runs
+        run = self._run_info()
+        self.panel.show_run(run, worst_pages(runs.scores(self.run_id), WORST_SHOWN) if run else [],
+                            stale=len(runs.stale_pages(self.run_id)) if run else 0)
 
     def on_review_record(self, index: int) -> None:
         if self.review and 0 <= index < len(self.review.records) and self.review.records[index].xpaths:

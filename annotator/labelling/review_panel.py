@@ -70,6 +70,10 @@ def overlap_text(overlap: float) -> str:
     return f"{overlap:.2f}" if overlap >= 0.005 else "< 0.01"
 
 
+SCORE = "Score this run against the labels"
+SCORE_AGAIN = "Score this run again against the labels as they are now"
+
+
 class ReviewPanel(QWidget):
     """Signals: `run_chosen(run_id)` (NO_RUN for none), `page_chosen(name)` (a worst page picked),
     `record_chosen(index)` (a reviewed record picked), `score_requested(run_id)`, `kinds_changed()` (a class
@@ -90,7 +94,7 @@ class ReviewPanel(QWidget):
             # Long figures wrap inside the panel: what a page or a run says never widens the panel.
             label.setWordWrap(True)
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.score_button = QPushButton("Score this run against the labels")
+        self.score_button = QPushButton(SCORE)
         self.kind_toggles = {kind: self._kind_toggle(kind) for kind in KINDS}
         # Two by two, and never wider than the panel: the counts in their texts change from page to page.
         legend = QWidget()
@@ -179,9 +183,12 @@ class ReviewPanel(QWidget):
             return NO_RUN
         return value if annotator_of(value) is not None else int(value)
 
-    def show_run(self, run: RunInfo | None, worst: Sequence[tuple[str, float]]) -> None:
-        self.run_figures.setText(_figures(run.precision, run.recall, run.f1) if run else "—")
-        self.score_button.setVisible(run is not None and run.scored_pages == 0)
+    def show_run(self, run: RunInfo | None, worst: Sequence[tuple[str, float]], stale: int = 0) -> None:
+        """The run's means and worst pages; `stale` pages changed since it was scored (offered: Score again)."""
+        changed = f"\n⚠ {stale} page{'s' if stale != 1 else ''} changed since it was scored" if run and stale else ""
+        self.run_figures.setText((_figures(run.precision, run.recall, run.f1) if run else "—") + changed)
+        self.score_button.setVisible(run is not None and (run.scored_pages == 0 or stale > 0))
+        self.score_button.setText(SCORE_AGAIN if run is not None and run.scored_pages else SCORE)
         self.worst.clear()
         for name, f1 in worst:
             item = QListWidgetItem(f"page {name}   F1 {f1:.3f}")

@@ -174,14 +174,15 @@ def cmd_runs(args: argparse.Namespace) -> int:
                   f"{args.add} is stored already, as run {added.run_id} (same method, parameters and predictions); "
                   "nothing stored", file=sys.stderr)
         runs = project.runs.all()
+        stale = {run.id: project.runs.stale_pages(run.id) for run in runs}
     if args.json:
-        print(json.dumps([vars(run) for run in runs], ensure_ascii=False, indent=2))
+        print(json.dumps([vars(run) | {"stale_pages": stale[run.id]} for run in runs], ensure_ascii=False, indent=2))
     else:
-        print(format_runs(runs, args.project))
+        print(format_runs(runs, args.project, stale))
     return 0
 
 
-def format_runs(runs: Sequence[RunInfo], project: str = "P") -> str:
+def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, list[str]] | None = None) -> str:
     lines = [f"{'id':>4} {'method':<20} {'status':<9} {'started':<24} {'pages':>5} {'scored':>6} {'F1':>7}"]
     for run in runs:
         f1 = f"{run.f1:7.4f}" if run.f1 is not None else f"{'-':>7}"
@@ -189,6 +190,11 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P") -> str:
                      f"{run.predicted_pages:>5} {run.scored_pages:>6} {f1}")
     if not runs:
         lines.append("(no runs yet)")
+    for run_id, pages in (stale or {}).items():
+        if pages:  # labels changed since: the figures above are of the labels as they were
+            shown = ", ".join(pages[:5]) + (", ..." if len(pages) > 5 else "")
+            lines.append(f"(run {run_id}: {len(pages)} page(s) changed since it was scored ({shown}); "
+                         f"`recordlens score --project {shlex.quote(project)} --run {run_id}` scores it again)")
     unscored = [run.id for run in runs if run.f1 is None]
     if unscored:  # "-" is not a score of nothing: say how a run gets its figures
         lines.append(f"(F1 -: not scored yet; `recordlens score --project {shlex.quote(project)} --run {unscored[0]}` "

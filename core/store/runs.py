@@ -10,6 +10,7 @@ from typing import Any, Self
 
 from ..records.score import DatasetScore, PageFigures
 from .db import Connection, StoreError, dumps, now
+from .schema import TRUE_PAGE_STATUSES, sql_list
 
 RUN_STATUSES = ("running", "finished", "failed", "cancelled")
 
@@ -108,6 +109,30 @@ class Runs:
                                       "s.true_records, s.hallucinated_records, s.warnings, s.scored_at FROM scores s "
                                "JOIN pages p ON p.id = s.page_id WHERE s.run_id = ? ORDER BY p.id", (run_id,))
         return [StoredScore(*row[:7], tuple(json.loads(row[7])), row[8]) for row in rows]
+
+    def stale_pages(self, run_id: int) -> list[str]:
+        """The pages whose stored score no longer says what the labels would: their labels or status changed
+        after it was made, or they are marked labelled (or no longer) since; none for a run never scored (its
+        means say "not scored" already)."""
+        self.get(run_id)
+        scored = self._store.one("SELECT COUNT(*) FROM scores WHERE run_id = ?", (run_id,))
+        if not scored or not scored[0]:
+            return []
+        truth = sql_list(TRUE_PAGE_STATUSES)
+        rows = self._store.db.execute(f"""
+            SELECT p.name FROM pages p LEFT JOIN scores s ON s.page_id = p.id AND s.run_id = ?
+            WHERE (s.page_id IS NULL AND p.status IN {truth})
+               OR (s.page_id IS NOT NULL AND p.status NOT IN {truth})
+               OR EXISTS (SELECT 1 FROM label_history h WHERE h.page_id = p.id AND h.at > s.scored_at)
+            ORDER BY p.id""", (run_id,))
+        return [row[0] for row in rows]
+
+    def drop_scores(self, run_id: int, pages: Sequence[str]) -> None:
+        """Forget the stored scores of these pages (no longer labelled: they leave the run's means)."""
+        with self._store.writing() as db:
+            for name in pages:
+                db.execute("DELETE FROM scores WHERE run_id = ? AND page_id = (SELECT id FROM pages WHERE name = ?)",
+                           (run_id, name))
 
     def all(self) -> list[RunInfo]:
         return self._run_infos("", ())

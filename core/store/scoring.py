@@ -40,6 +40,8 @@ def score_stored_run(project: Project, run_id: int,
         scores.append(score_page(predictions.get(name, []), project.true_records(name), keys, name))
     result = DatasetScore(scores)
     project.runs.add_scores(run_id, result)
+    gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
+    project.runs.drop_scores(run_id, gone)  # pages no longer marked labelled leave the means, as they left the truth
     return result, warnings
 
 

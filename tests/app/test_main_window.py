@@ -534,6 +534,17 @@ def test_review_scores_in_the_background_and_w_jumps_to_the_worst_page(qtbot, wi
     from recordlens.core.store import score_stored_run
 
     assert score_stored_run(window.project, run)[0].f1 == 1.0  # what the panel says, scored afresh
+    # Labels changed elsewhere (another page, outside review): the figures say so and offer to score again.
+    import time
+
+    time.sleep(0.01)  # times are kept to the millisecond
+    window.project.delete(window.project.labels("1")[0].id, window.person)
+    window.reviewing.show_run_figures()
+    assert "⚠ 1 page changed since it was scored" in window.review_panel.run_figures.text()
+    assert window.review_panel.score_button.isVisible()
+    window.review_panel.score_button.click()
+    qtbot.waitUntil(lambda: window.job is None and not window.project.runs.stale_pages(run), timeout=20_000)
+    assert "changed since" not in window.review_panel.run_figures.text()
     window.project.set_status("2", "new", window.person)
     window.open_page("2")
     qtbot.waitUntil(lambda: "labels may be incomplete" in window.review_panel.page_figures.text(), timeout=10_000)

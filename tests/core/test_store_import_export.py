@@ -353,3 +353,31 @@ def test_a_dataset_imported_again_warns_only_of_labels_the_project_does_not_hold
         (data / "gt" / "1.json").write_text(json.dumps([["/body[1]/ul[1]/li[3]"]]))  # another annotator's
         other = import_paths(project, [data])
         assert len(other.warnings) == 1 and "were not imported (another annotator's?" in other.warnings[0]
+
+
+def test_a_runs_scores_say_which_pages_changed_since_they_were_made(tmp_path: Path, capsys) -> None:
+    import time
+
+    from recordlens.core.store import score_stored_run
+
+    data = small_dataset(tmp_path / "data")
+    (data / "html" / "2.html").write_text(PAGE, encoding="utf-8")
+    (data / "gt" / "2.json").write_text(json.dumps([["/body[1]/ul[1]/li[1]"]]))
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        run = project.runs.add("handmade")
+        project.runs.add_predictions(run, {"1": project.true_records("1"), "2": []})
+        assert project.runs.stale_pages(run) == []  # never scored: nothing to be stale
+        score_stored_run(project, run)
+        assert project.runs.stale_pages(run) == [] and project.runs.get(run).f1 == 0.5
+        time.sleep(0.01)  # times are kept to the millisecond: a change is after the scoring, as a person's is
+        project.delete(project.labels("2")[0].id, Provenance.person("ana"))  # page 2's truth changed
+        assert project.runs.stale_pages(run) == ["2"]
+        project.set_status("1", "new", Provenance.person("ana"))  # page 1 leaves the truth
+        assert project.runs.stale_pages(run) == ["1", "2"]
+    assert run_cli(["runs", "--project", str(tmp_path / "p")]) == 0
+    said = capsys.readouterr().out
+    assert f"(run {run}: 2 page(s) changed since it was scored (1, 2); `recordlens score --project" in said
+    with open_project(tmp_path / "p") as project:
+        score_stored_run(project, run)
+        assert project.runs.stale_pages(run) == [] and [s.page for s in project.runs.scores(run)] == ["2"]
