@@ -80,6 +80,13 @@ def test_agreement_command_prints_per_page_and_mean_and_the_records(two: Path, c
     assert data["pages_compared"] == 3 and data["pages"][0]["disagreements"][0]["kind"] == "only A"
     assert main(["agreement", "--project", str(two), "--between", "bea", "nobody"]) == 2
     assert "no labels by 'nobody'" in capsys.readouterr().err
+    with open_project(two) as project:  # carl accepted a record on a page not marked labelled yet
+        project.set_status("1", "proposed", Provenance.person("ana"))
+        first = project.labels("1")[0]
+        project.edit(first.id, [*first.xpaths, "/body[1]"], Provenance.person("carl"))
+    assert main(["agreement", "--project", str(two), "--between", "carl", "project"]) == 2
+    err = capsys.readouterr().err
+    assert "'carl' made labels, but on no page marked labelled or reviewed" in err and "known:" not in err
 
 
 def test_a_person_who_labelled_in_the_app_is_a_label_set_too(two: Path) -> None:
