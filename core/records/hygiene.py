@@ -91,7 +91,9 @@ class CheckReport:
                 continue
             parts = []
             if c.unresolved:
-                parts.append(f"{len(c.unresolved)} XPath(s) resolve to nothing (first: {c.unresolved[0]})")
+                # "nothing" would read as no element; an element without text is as empty to the score
+                parts.append(f"{len(c.unresolved)} XPath(s) name no element or one without text (first: "
+                             f"{c.unresolved[0]})")
             if c.empty:
                 parts.append(f"{len(c.empty)} record(s) without any XPath (first: record {c.empty[0]})")
             if c.twice:

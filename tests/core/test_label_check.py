@@ -53,7 +53,7 @@ def test_the_command_reports_a_dataset(tmp_path: Path, capsys) -> None:
         save_records(tmp_path / "gt" / f"{name}.json", records)
     assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt")]) == 0
     out = capsys.readouterr()
-    assert "page 3: 1 XPath(s) resolve to nothing" in out.out
+    assert "page 3: 1 XPath(s) name no element or one without text" in out.out
     assert "1 with label problems" in out.err
 
 
@@ -72,7 +72,7 @@ def test_an_unreadable_labels_file_is_reported_and_the_others_are_checked(tmp_pa
     assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt")]) == 1
     out = capsys.readouterr()
     assert "page 2: cannot be checked:" in out.out and "not valid JSON" in out.out
-    assert "page 1: 1 XPath(s) resolve to nothing" in out.out and "page 3: 1 XPath(s)" in out.out
+    assert "page 1: 1 XPath(s) name no element or one without text" in out.out and "page 3: 1 XPath(s)" in out.out
     assert "2 pages: 2 with label problems" in out.err and "1 page(s) could not be checked" in out.err
     assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt"),
                      "--json"]) == 1
