@@ -281,8 +281,8 @@ def test_the_import_report_states_the_label_hygiene_of_the_imported_pages(tmp_pa
     capsys.readouterr()
     assert run_cli(["import", str(data), "--project", str(project_dir), "-q"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == ("labels: page 2: 1 XPath(s) name no element or one without text (first: /body[1]/div[4]); 1 pair(s) of "
-                      "records cover the same text (first: records (1, 3))")
+    assert out[0] == ("labels: page 2: 1 XPath(s) name no element or one without text (first: /body[1]/div[4]); "
+                      "1 pair(s) of records cover the same text (first: records (1, 3))")
     ceiling = (1 + 2 * (3 / 4) / (1 + 3 / 4)) / 2  # page 2: 3 distinct records (one of them empty), 4 listed
     assert out[1] == ("label check of the pages imported with labels: 2 pages: 1 with label problems, 0 whose "
                       "policy differs from the majority (majority does not label page chrome); proposing each "
