@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.store import Change, Label, Project, Provenance, history_numbers
+from ...core.store import PAGE_STATUS_WORDS, Change, Label, Project, Provenance, history_numbers
 from ..qt.signals import emit
 from ..qt.widgets import closable_window
 
@@ -51,10 +51,16 @@ def change_numbers(history: list[Change]) -> dict[int, int]:
     return {change.id: k + 1 for k, change in enumerate(history) if change.id is not None}
 
 
+def _moved(status: object) -> str:
+    """A page's status move in the words the page list and the status bar use ("new → in progress")."""
+    moved = status if isinstance(status, dict) else {}
+    return " → ".join(PAGE_STATUS_WORDS.get(str(moved.get(end)), str(moved.get(end))) for end in ("from", "to"))
+
+
 def what(change: Change, numbers: dict[int, int] | None = None) -> str:
     detail = change.detail
     if change.action == "status":
-        return f"page {detail.get('from')} → {detail.get('to')}"
+        return f"page {_moved(detail)}"
     if change.action == "restore":
         target = detail.get("to")
         if target is None:
@@ -65,7 +71,7 @@ def what(change: Change, numbers: dict[int, int] | None = None) -> str:
         text += f" ({change.after[0].status})"
     status = detail.get("page_status")
     if isinstance(status, dict):
-        text += f"; page {status.get('from')} → {status.get('to')}"
+        text += f"; page {_moved(status)}"
     return text
 
 

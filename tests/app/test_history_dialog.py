@@ -123,3 +123,11 @@ def test_history_names_records_and_changes_by_the_numbers_the_user_sees(qtbot, t
         assert second.id in [label.id for label in project.labels("1")]
     finally:
         window.close()
+
+
+def test_history_words_a_page_status_as_the_page_list_does():
+    from recordlens.annotator.labelling.history_dialog import what
+    from recordlens.core.store import Change, Provenance
+
+    moved = Change(1, "1", "", Provenance.person("ana"), "status", (), (), {"from": "new", "to": "proposed"})
+    assert what(moved) == "page new → in progress"
