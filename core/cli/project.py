@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export", help="write a project's labels as a dataset, JSON Lines or CSV",
                        description="nexteval: a dataset of the pages marked labelled or reviewed, OUT/html/N.* (the "
                                    "snapshot) and OUT/gt/N.json (their accepted and edited records; proposed and "
-                                   "rejected records are left out). Pages still new or proposed are left out and "
+                                   "rejected records are left out). Pages still new or in progress are left out and "
                                    "named, unless --all-pages, which writes their snapshots too, without gt. "
                                    "jsonl / csv: every record of every page with its status and provenance, in "
                                    "OUT/labels.jsonl or OUT/labels.csv. Files get the mode the umask gives.")
