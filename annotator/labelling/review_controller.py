@@ -52,7 +52,8 @@ class ReviewController:
         self.review: PageReview | None = None  # the page on show, in review mode
         self._predictions: dict[object, dict[str, list[list[str]]]] = {}
         self.agreements: dict[str, Agreement] = {}  # another annotator against the project's labels, all pages
-        self._worst_shown: str | None = None  # the page W last opened
+        self._worst_order: list[str] = []  # the ranking W goes through, and where in it W last was
+        self._worst_at = 0
 
     @property
     def panel(self) -> ReviewPanel:
@@ -107,6 +108,7 @@ class ReviewController:
 
     def on_run_chosen(self, run_id: object) -> None:
         self.run_id = run_id
+        self._worst_order = []  # another run (or annotator): W starts from its worst page
         if run_id == NO_RUN:  # no run: none of the last one's rows stay behind
             self.review = None
             self.panel.show_page(None)
@@ -184,12 +186,15 @@ class ReviewController:
             self._after_comparing(other, [replace(found, pages=tuple(pages))])
             return
         run = self._run_info()
-        stored = {s.page: s for s in window.project.runs.scores(self.run_id)} if run is not None else {}
-        if name not in stored or window.project.page(name).status not in TRUE_PAGE_STATUSES:
-            return  # a page the run was not scored on keeps out of its means, as in `recordlens score`
-        if _figures(stored[name]) != _figures(review.score) or name in window.project.runs.stale_pages(self.run_id):
+        if run is None:
+            return
+        stored = {s.page: s for s in window.project.runs.scores(self.run_id)}
+        labelled = window.project.page(name).status in TRUE_PAGE_STATUSES
+        # A page the run was not scored on keeps out of its means, as in `recordlens score`.
+        if name in stored and labelled and (_figures(stored[name]) != _figures(review.score)
+                                            or name in window.project.runs.stale_pages(self.run_id)):
             window.project.runs.add_scores(self.run_id, DatasetScore([review.score]))
-            self.show_run_figures()
+        self.show_run_figures()  # also when only the count of changed pages moved (a page marked labelled)
 
     def show_run_figures(self) -> None:
         """The run's means and worst pages as stored, and how many pages changed since (Score again)."""
@@ -268,16 +273,17 @@ class ReviewController:
         if not ranked:
             window.message("this run is not scored yet")
             return
-        # On from the page the last W opened; from any other page, the worst one first (a page ranked among ties
-        # of 1.000 is no place to count on from).
-        came_by_w = window.page_name == self._worst_shown and window.page_name in ranked
-        index = ranked.index(window.page_name) + 1 if came_by_w else 0
-        self._worst_shown = ranked[index % len(ranked)]
-        window.jump_to_page(self._worst_shown)
+        # From a page W did not open, the worst one first, in the order of that moment; then on through that
+        # order, which a fix made on the way (the page's F1 rising) does not reshuffle under the reviewer.
+        if not self._worst_order or window.page_name != self._worst_order[self._worst_at]:
+            self._worst_order, self._worst_at = ranked, 0
+        else:
+            self._worst_at = (self._worst_at + 1) % len(self._worst_order)
+        window.jump_to_page(self._worst_order[self._worst_at])
 
     def _compare_all(self, name: str) -> None:
         """The annotator against the project's labels on every page both labelled, in the background: the means
-        and the pages they agree least on (W jumps to the next), as `recordlens agreement` reports them."""
+        and the pages they agree least on (W goes through them), as `recordlens agreement` reports them."""
         found: list[Agreement] = []
 
         def work(project: Project, job: BackgroundJob) -> None:

@@ -28,6 +28,7 @@ from ...core.records import KINDS, MATCHED, MISSED, PARTIAL, SPURIOUS, PageRevie
 from ...core.store import RunInfo
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot
+from ..wording import counted
 from .page_view import STATE_COLOURS
 
 NO_RUN = -1
@@ -118,7 +119,7 @@ class ReviewPanel(QWidget):
         layout.addWidget(self.score_button)
         layout.addWidget(legend)
         layout.addWidget(self.records, 2)
-        layout.addWidget(QLabel("worst pages (W jumps to the next)"))
+        layout.addWidget(QLabel("worst pages (W opens the worst, then the next)"))
         layout.addWidget(self.worst, 1)
         self.runs.currentIndexChanged.connect(self._on_run)
         self.worst.itemActivated.connect(lambda item: emit(self.page_chosen, item.data(DATA_ROLE)))
@@ -185,7 +186,7 @@ class ReviewPanel(QWidget):
 
     def show_run(self, run: RunInfo | None, worst: Sequence[tuple[str, float]], stale: int = 0) -> None:
         """The run's means and worst pages; `stale` pages changed since it was scored (offered: Score again)."""
-        changed = f"\n⚠ {stale} page{'s' if stale != 1 else ''} changed since it was scored" if run and stale else ""
+        changed = f"\n⚠ {counted(stale, 'page')} changed since it was scored" if run and stale else ""
         self.run_figures.setText((_figures(run.precision, run.recall, run.f1) if run else "—") + changed)
         self.score_button.setVisible(run is not None and (run.scored_pages == 0 or stale > 0))
         self.score_button.setText(SCORE_AGAIN if run is not None and run.scored_pages else SCORE)

@@ -109,8 +109,9 @@ def task_from_line(line: str) -> Task:
 
 def _start_url_of(data: dict) -> str:
     url = _text(data, "start_url", empty=True)
-    if url and urlsplit(url).scheme.lower() not in ("http", "https"):
-        raise TaskFileError(f"'start_url' {url!r} is not an http:// or https:// address (a page of the site)")
+    # file: too: a site may hold pages saved from files, and its tasks (generated ones too) start there
+    if url and urlsplit(url).scheme.lower() not in ("http", "https", "file"):
+        raise TaskFileError(f"'start_url' {url!r} is not an http://, https:// or file: address (a page of the site)")
     return url
 
 

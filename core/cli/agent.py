@@ -149,12 +149,14 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     missing = [t.id for t in tasks if not t.start_url]
     if missing:
         raise AgentError(f"task(s) {', '.join(missing)} have no start_url")
-    outside = [t.id for t in tasks if site.page(t.start_url) is None]
-    if outside:
-        raise AgentError(f"task(s) {', '.join(outside)} start on a page the site {site.name!r} does not hold "
-                         "(`recordlens site build` lists its pages)")
-    if args.resume is None:  # what the command line says is checked before the key is asked for
-        _run_settings(args, site)
+    checked = None
+    if args.resume is None:  # what the command line says is checked before the key is asked for (a resumed
+        # run's own settings and tasks are read from the project, below)
+        outside = [t.id for t in tasks if site.page(t.start_url) is None]
+        if outside:
+            raise AgentError(f"task(s) {', '.join(outside)} start on a page the site {site.name!r} does not hold "
+                             "(`recordlens site build` lists its pages)")
+        checked = _run_settings(args, site)
     required_api_key()  # before a project is made for a run that could not start
     folder = Path(args.project)
     project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)
@@ -169,7 +171,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                     setattr(args, name, resumed[name])
             if isinstance(args.observation, list):  # stored as a list, read as --observation's text
                 args.observation = ",".join(args.observation)
-        memory, kind, observations = _run_settings(args, site)
+        memory, kind, observations = checked or _run_settings(args, site)
         caller = gemini_caller(args, json_output=False)
         settings = caller.settings
         browser = kind.factory(site)

@@ -37,8 +37,8 @@ def label_set(project: Project, name: str) -> dict[str, list[list[str]]]:
     if not mine:
         known = [*project.annotators.names(), PROJECT_SET, *_persons(project)]
         if name in known:  # a person of the project, whose pages are not marked labelled yet
-            raise StoreError(f"{name!r} made labels, but on no page marked labelled or reviewed: only those are "
-                             "compared (L marks a page labelled in the app)")
+            raise StoreError(f"{name!r} is a person of the project, with no accepted or changed record on a page "
+                             "marked labelled or reviewed: only those are compared (L marks a page labelled)")
         raise StoreError(f"no labels by {name!r} in the project; known: {', '.join(dict.fromkeys(known))}")
     return mine
 

@@ -91,9 +91,10 @@ class Runs:
                                "WHERE d.run_id = ?", (run_id,))
         return {name: json.loads(records) for name, records in rows}
 
-    def add_scores(self, run_id: int, scores: DatasetScore) -> None:
-        """Store (or replace) per-page scores; pages are matched by name."""
-        at = now()
+    def add_scores(self, run_id: int, scores: DatasetScore, at: str | None = None) -> None:
+        """Store (or replace) per-page scores; pages are matched by name. `at`: when the labels they score were
+        read (default now), so that a change made while scoring ran counts as made after it (`stale_pages`)."""
+        at = at or now()
         with self._store.writing() as db:
             self.get(run_id)
             for s in scores.pages:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from ..page.dom import Page
 from ..records.model import TextKeyIndex
 from ..records.score import DatasetScore, score_page
-from .db import StoreError
+from .db import StoreError, now
 from .project import Project
 from .schema import TRUE_PAGE_STATUSES
 
@@ -25,6 +25,7 @@ def score_stored_run(project: Project, run_id: int,
                      progress: Progress = lambda names: names) -> tuple[DatasetScore, list[str]]:
     """Score run `run_id` page by page, store the per-page scores in the project, return them and warnings."""
     run = project.runs.get(run_id)
+    started = now()  # before any label is read: an edit made while this runs leaves its page stale
     truth_pages = _scored_pages(project)
     if not truth_pages:
         raise StoreError(f"the project {project.root} has no page marked labelled or reviewed to score against")
@@ -39,9 +40,10 @@ def score_stored_run(project: Project, run_id: int,
         keys = TextKeyIndex(project.load(name).page.text_map)
         scores.append(score_page(predictions.get(name, []), project.true_records(name), keys, name))
     result = DatasetScore(scores)
-    project.runs.add_scores(run_id, result)
-    gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
-    project.runs.drop_scores(run_id, gone)  # pages no longer marked labelled leave the means, as they left the truth
+    with project.writing():  # the new scores and the old ones dropped, at once
+        project.runs.add_scores(run_id, result, at=started)
+        gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
+        project.runs.drop_scores(run_id, gone)  # pages no longer labelled leave the means, as they left the truth
     return result, warnings
 
 

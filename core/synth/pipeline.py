@@ -394,6 +394,7 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
 
 
 _VARIANT_FILE = re.compile(r".+_v\d+\.(html|mhtml|json)")  # what `output_name` names, and only that
+_UNFINISHED_WRITE = re.compile(r"\..+\.tmp")  # atomic's temporary beside the file it writes
 
 
 def _prepare_output(target: Path) -> int:
@@ -405,8 +406,8 @@ def _prepare_output(target: Path) -> int:
         if not (target / MANIFEST).is_file():
             raise SynthError(f"{target} is not empty and holds no {MANIFEST}: refusing to write a dataset there")
         made = [p for sub in ("html", "mhtml", "gt") if (target / sub).is_dir() for p in (target / sub).rglob("*")]
-        # Hidden files are writes a stopped run left unfinished (atomic's temporaries): synth's own, they go too.
-        foreign = sorted(p for p in made if not p.is_dir() and not p.name.startswith(".")
+        # Writes a stopped run left unfinished (atomic's hidden .NAME.*.tmp) are synth's own: they go too.
+        foreign = sorted(p for p in made if not p.is_dir() and not _UNFINISHED_WRITE.fullmatch(p.name)
                          and not _VARIANT_FILE.fullmatch(p.name))
         if foreign:  # a file of the user's among the pages synth made: it would go with them
             raise SynthError(f"{foreign[0]} is not a page of the synthetic dataset in {target} (its files are named "

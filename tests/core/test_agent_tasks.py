@@ -94,7 +94,7 @@ def test_a_bad_tasks_file_names_every_bad_line(tmp_path: Path) -> None:
                      "line 5: task id 't1' was already used on line 1", "line 7: 'answer_kind' 'colour'",
                      "line 8: missing key(s) instruction", "line 9: unknown key(s) extra", "line 10: expected",
                      "line 11: 'id' 'a/b' cannot be a file name",
-                     "line 12: 'start_url' 'ftp://shop.example.com/' is not an http:// or https:// address"):
+                     "line 12: 'start_url' 'ftp://shop.example.com/' is not an http://, https:// or file: address"):
         assert expected in message
     assert "10 bad line(s)" in message
     with pytest.raises(TaskFileError, match="no tasks file"):

@@ -86,7 +86,8 @@ def test_agreement_command_prints_per_page_and_mean_and_the_records(two: Path, c
         project.edit(first.id, [*first.xpaths, "/body[1]"], Provenance.person("carl"))
     assert main(["agreement", "--project", str(two), "--between", "carl", "project"]) == 2
     err = capsys.readouterr().err
-    assert "'carl' made labels, but on no page marked labelled or reviewed" in err and "known:" not in err
+    assert "'carl' is a person of the project, with no accepted or changed record on a page marked labelled" in err
+    assert "known:" not in err
 
 
 def test_a_person_who_labelled_in_the_app_is_a_label_set_too(two: Path) -> None:
