@@ -381,3 +381,25 @@ def test_a_runs_scores_say_which_pages_changed_since_they_were_made(tmp_path: Pa
     with open_project(tmp_path / "p") as project:
         score_stored_run(project, run)
         assert project.runs.stale_pages(run) == [] and [s.page for s in project.runs.scores(run)] == ["2"]
+
+
+def test_a_label_changed_while_a_run_is_scored_leaves_its_page_stale(tmp_path: Path) -> None:
+    import time
+
+    from recordlens.core.store import score_stored_run
+
+    data = small_dataset(tmp_path / "data")
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        run = project.runs.add("handmade")
+        project.runs.add_predictions(run, {"1": []})
+        time.sleep(0.01)
+
+        def edit_midway(names):
+            for name in names:
+                time.sleep(0.01)
+                project.delete(project.labels("1")[0].id, Provenance.person("ana"))  # as the app lets one do
+                yield name
+
+        score_stored_run(project, run, edit_midway)
+        assert project.runs.stale_pages(run) == ["1"]  # the score was begun before the edit: not trusted
