@@ -10,7 +10,7 @@ from typing import Any, Self
 
 from ..records.score import DatasetScore, PageFigures
 from .db import Connection, StoreError, dumps, now
-from .schema import TRUE_PAGE_STATUSES, sql_list
+from .schema import TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, sql_list
 
 RUN_STATUSES = ("running", "finished", "failed", "cancelled")
 
@@ -119,12 +119,19 @@ class Runs:
         scored = self._store.one("SELECT COUNT(*) FROM scores WHERE run_id = ?", (run_id,))
         if not scored or not scored[0]:
             return []
-        truth = sql_list(TRUE_PAGE_STATUSES)
+        truth, true_labels = sql_list(TRUE_PAGE_STATUSES), sql_list(TRUE_LABEL_STATUSES)
+        # A change after the score counts when it could move the page's truth: a status change, or one that
+        # touched a true record before or after (a proposal added or rejected leaves the truth as it was).
         rows = self._store.db.execute(f"""
             SELECT p.name FROM pages p LEFT JOIN scores s ON s.page_id = p.id AND s.run_id = ?
             WHERE (s.page_id IS NULL AND p.status IN {truth})
                OR (s.page_id IS NOT NULL AND p.status NOT IN {truth})
-               OR EXISTS (SELECT 1 FROM label_history h WHERE h.page_id = p.id AND h.at > s.scored_at)
+               OR EXISTS (SELECT 1 FROM label_history h WHERE h.page_id = p.id AND h.at > s.scored_at
+                          AND (h.action = 'status'
+                               OR EXISTS (SELECT 1 FROM json_each(h.before) r
+                                          WHERE json_extract(r.value, '$.status') IN {true_labels})
+                               OR EXISTS (SELECT 1 FROM json_each(h.after) r
+                                          WHERE json_extract(r.value, '$.status') IN {true_labels})))
             ORDER BY p.id""", (run_id,))
         return [row[0] for row in rows]
 

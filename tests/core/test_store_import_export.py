@@ -371,6 +371,9 @@ def test_a_runs_scores_say_which_pages_changed_since_they_were_made(tmp_path: Pa
         score_stored_run(project, run)
         assert project.runs.stale_pages(run) == [] and project.runs.get(run).f1 == 0.5
         time.sleep(0.01)  # times are kept to the millisecond: a change is after the scoring, as a person's is
+        proposal = project.add_record("2", ["/body[1]/ul[1]/li[2]"], Provenance.extractor("mdr", "0.3", "html"))
+        project.reject(proposal.record.id, Provenance.person("ana"))
+        assert project.runs.stale_pages(run) == []  # a proposal added and rejected leaves the truth as it was
         project.delete(project.labels("2")[0].id, Provenance.person("ana"))  # page 2's truth changed
         assert project.runs.stale_pages(run) == ["2"]
         project.set_status("1", "new", Provenance.person("ana"))  # page 1 leaves the truth
