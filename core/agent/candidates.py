@@ -35,6 +35,9 @@ STATUS_LABELS = {"candidate": "not reviewed", "accepted": "refined", "similar": 
 _EXTRA_KEYS = ("seeds", "model", "status", "reason", "similar_to", "similarity", "evidence", "original")
 
 
+REASONED = ("similar", "unable", "expired")  # verdicts that say why the task is no good (the README's "with a reason")
+
+
 @dataclass(frozen=True)
 class Candidate:
     task: Task
@@ -80,6 +83,8 @@ class Candidate:
         `original` (once: a second edit does not overwrite what the model wrote)."""
         if status not in STATUSES:
             raise AgentError(f"status {status!r} is not one of {', '.join(STATUSES)}")
+        if status in REASONED and not reason.strip():
+            raise AgentError(f"a {status} verdict needs a reason: why, for the report and the next reviewer")
         task = self.task
         original = self.original
         changed = {k: v for k, v in (("instruction", instruction), ("answer", answer))

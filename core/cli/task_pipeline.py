@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..agent.candidates import STATUSES, Candidate, check_answers, load_candidates, save_candidates
+from ..agent.candidates import REASONED, STATUSES, Candidate, check_answers, load_candidates, save_candidates
 from ..agent.funnel import format_funnel, funnel, write_funnel_chart
 from ..agent.model import Trajectory
 from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, make_embedder
@@ -127,11 +127,8 @@ def cmd_filter(args: argparse.Namespace) -> int:
     return 0
 
 
-REASONED = ("similar", "unable", "expired")  # verdicts that say why, for the report and the next reviewer
-
-
 def cmd_review(args: argparse.Namespace) -> int:
-    if args.status in REASONED and not args.reason.strip():
+    if args.status in REASONED and not args.reason.strip():  # said in the option's name, before the file is read
         raise AgentError(f"--status {args.status} needs --reason: why, for the report and the next reviewer")
     candidates = load_candidates(args.candidates)
     index = next((i for i, c in enumerate(candidates) if c.id == args.task_id), None)

@@ -100,6 +100,8 @@ def test_the_review_queue_saves_every_verdict_and_hands_over_refined_tasks(qtbot
         queue.answer.setText("CC BY 4.0")
         queue.reason.setText("answer corrected from the abstract page")
         queue.judge("accepted")
+        assert queue.judge("similar") is None  # no reason: not saved, and said
+        assert "not saved: a similar verdict needs a reason" in queue.summary.text()
         queue.reason.setText("same as gen-1")
         queue.judge("similar")
         queue.reason.setText("the site has no deadline")
