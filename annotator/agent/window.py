@@ -33,9 +33,9 @@ from PySide6.QtWidgets import (
 from ...core.agent import Task, TaskFileError, Trajectory
 from ...core.errors import AgentError, RecordLensError
 from ...core.resource_files import resource_path
+from ...core.wording import counted
 from ..qt.message_bar import MessageBar
 from ..qt.widgets import side_by_side
-from ..wording import counted
 from .capture_panel import install as install_capture
 from .qt_browser import QtSiteBrowser
 from .recorder import Recorder

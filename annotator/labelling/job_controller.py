@@ -17,10 +17,10 @@ from PySide6.QtWidgets import QProgressBar
 from ...core.extract import forget_project_model, model_stages, project_model, train_on_project
 from ...core.records import new_records
 from ...core.store import TRUE_PAGE_STATUSES, Project
+from ...core.wording import counted
 from ..qt.jobs import BackgroundJob
 from ..qt.widgets import button
 from ..settings import extractor_params, gemini_key, proposal_method
-from ..wording import counted
 from .propose import Proposal, ProposeWorker
 
 if TYPE_CHECKING:
@@ -72,11 +72,18 @@ class JobController:
         self.cancel_button.setVisible(running)
         self.window.actions_by_name["cancel_job"].setEnabled(running)
 
+    def busy(self, said: str = "a job is running") -> bool:
+        """Whether a job runs; if so, `said` and how to cancel it are in the status bar (what waits for it is not
+        done)."""
+        if self.job is None:
+            return False
+        self.window.message(f"{said}; cancel it first (Ctrl+.)")
+        return True
+
     def start(self, job: BackgroundJob, what: str, done: str | Callable[[], str] = "done") -> bool:
         """Run `job` in the background; `done` is said when it ends well (a warning that must outlast it), or
         asked for then, when it depends on what the job found."""
-        if self.job is not None:
-            self.window.message("another job is running; cancel it first (Ctrl+.)")
+        if self.busy("another job is running"):
             return False
         self.job = job
         self._done = done
@@ -211,8 +218,7 @@ class JobController:
 
     def do_forget_model(self) -> None:
         """Propose with the shipped model again: the project's learnt model is set aside (kept, not deleted)."""
-        if self.job is not None:
-            self.window.message("a job is running; cancel it first (Ctrl+.)")
+        if self.busy():
             return
         kept = forget_project_model(self.window.project.root)
         if kept is None:

@@ -46,11 +46,11 @@ from ...core.store import (
     open_project,
     remove_page,
 )
+from ...core.wording import counted
 from ..qt.jobs import BackgroundJob
 from ..qt.message_bar import MessageBar
 from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, settings_path
-from ..wording import counted
 from .job_controller import JobController
 from .messages_dialog import MessageLog
 from .page_import import PageImport, dropped_paths
@@ -556,8 +556,7 @@ class MainWindow(QMainWindow):
         if name is None:
             self.message("no page to remove")
             return
-        if self.job is not None:
-            self.message("a job is running; cancel it first (Ctrl+.)")
+        if self.jobs.busy():
             return
         held = f"Its {counted(len(self.labels), 'record')}, their history" if self.labels else "Its history"
         if not self.ask(f"Remove page {name} from the project?",

@@ -26,7 +26,7 @@ from ...core.records import (
     whole_page,
 )
 from ...core.store import Change, Label, Provenance
-from ..wording import counted
+from ...core.wording import counted
 from .commands import LabelCommand, StatusCommand, push, push_all
 from .history_dialog import change_numbers, when
 

@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
 from ...core.page import Page
 from ...core.records import TextKeyIndex
 from ...core.store import Label
+from ...core.wording import counted
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot
-from ..wording import counted
 from .page_view import record_colour
 
 STATUS_MARKS = {"proposed": "?", "accepted": "✓", "edited": "✎", "rejected": "✗"}

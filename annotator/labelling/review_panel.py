@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
 
 from ...core.records import KINDS, MATCHED, MISSED, PARTIAL, SPURIOUS, PageReview, ReviewRecord
 from ...core.store import RunInfo
+from ...core.wording import counted
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot
-from ..wording import counted
 from .page_view import STATE_COLOURS
 
 NO_RUN = -1

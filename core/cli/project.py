@@ -24,6 +24,7 @@ from ..store.page_removal import check_removable, remove_page
 from ..store.project import init_project, open_project
 from ..store.runs import RunInfo
 from ..store.scoring import score_stored_run
+from ..wording import listed
 from .output import Replacing
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
@@ -192,8 +193,7 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, li
         lines.append("(no runs yet)")
     for run_id, pages in (stale or {}).items():
         if pages:  # labels changed since: the figures above are of the labels as they were
-            shown = ", ".join(pages[:5]) + (", ..." if len(pages) > 5 else "")
-            lines.append(f"(run {run_id}: {len(pages)} page(s) changed since it was scored ({shown}); "
+            lines.append(f"(run {run_id}: {len(pages)} page(s) changed since it was scored ({listed(pages)}); "
                          f"`recordlens score --project {shlex.quote(project)} --run {run_id}` scores it again)")
     unscored = [run.id for run in runs if run.f1 is None]
     if unscored:  # "-" is not a score of nothing: say how a run gets its figures

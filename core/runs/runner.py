@@ -23,6 +23,7 @@ from .. import atomic
 from ..errors import DatasetError, RecordLensError
 from ..extract.base import Extractor
 from ..page.dataset import page_files
+from ..wording import listed
 from .engine_runs import extract_on_engine
 from .engines import Engine
 from .run_files import META_DIR, RunSummary, extract_pages
@@ -45,9 +46,8 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     chosen = set(wanted)
     left_out = [n for n in files if n not in chosen]
     if left_out and wanted:  # recorded answers for only some of the folder's pages: said, not skipped silently
-        shown = ", ".join(left_out[:5]) + (", ..." if len(left_out) > 5 else "")
         summary.warnings.append(f"{len(left_out)} page(s) of {pages_dir} are not among the pages this method has "
-                                f"answers for; left out ({shown})")
+                                f"answers for; left out ({listed(left_out)})")
     if not wanted:  # refused before the run folder is made: a run of nothing is a mistake, not a success
         if files:
             raise DatasetError(f"none of the {len(files)} pages in {pages_dir} is one this method has answers for")

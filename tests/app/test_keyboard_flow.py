@@ -299,7 +299,7 @@ def test_page_keys_say_when_the_list_has_no_page_further_and_the_clear_button_gi
 
 
 def test_a_count_of_one_is_worded_in_the_singular(qtbot, window):
-    from recordlens.annotator.wording import counted
+    from recordlens.core.wording import counted
 
     assert (counted(1, "record"), counted(2, "record"), counted(1_240, "text")) == ("1 record", "2 records",
                                                                                      "1,240 texts")

@@ -1,0 +1,18 @@
+"""How messages word counts and lists of names, in the app and on the command line: "1 record", "2 records";
+"1, 2, 3, 4, 5, ..."."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["counted", "listed"]
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """`count` and the noun, singular for one ("1 record"), else plural (the noun and "s", or `plural`)."""
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+
+
+def listed(names: Sequence[str], limit: int = 5) -> str:
+    """The first `limit` names, and ", ..." when there are more (a line names some, the count says how many)."""
+    return ", ".join(names[:limit]) + (", ..." if len(names) > limit else "")
