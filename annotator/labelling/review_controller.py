@@ -188,13 +188,16 @@ class ReviewController:
         run = self._run_info()
         if run is None:
             return
-        stored = {s.page: s for s in window.project.runs.scores(self.run_id)}
+        runs = window.project.runs
+        scores, stale = runs.scores(self.run_id), runs.stale_pages(self.run_id)  # read once per redraw
+        stored = next((s for s in scores if s.page == name), None)
         labelled = window.project.page(name).status in TRUE_PAGE_STATUSES
         # A page the run was not scored on keeps out of its means, as in `recordlens score`.
-        if name in stored and labelled and (_figures(stored[name]) != _figures(review.score)
-                                            or name in window.project.runs.stale_pages(self.run_id)):
-            window.project.runs.add_scores(self.run_id, DatasetScore([review.score]))
-        self.show_run_figures()  # also when only the count of changed pages moved (a page marked labelled)
+        if stored is not None and labelled and (_figures(stored) != _figures(review.score) or name in stale):
+            runs.add_scores(self.run_id, DatasetScore([review.score]))
+            run, scores, stale = self._run_info(), runs.scores(self.run_id), runs.stale_pages(self.run_id)
+        # Said again also when only the count of changed pages moved (a page marked labelled).
+        self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(stale))
 
     def show_run_figures(self) -> None:
         """The run's means and worst pages as stored, and how many pages changed since (Score again)."""
