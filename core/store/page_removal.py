@@ -42,23 +42,25 @@ def check_removable(project: Project, name: str) -> int:
 
 def remove_page(project: Project, name: str) -> RemovedPage:
     """Write what the project holds about page `name` to `removed/`, then delete the page and its rows."""
-    with project.writing() as db:
-        page_id = check_removable(project, name)
-        held = {table: _rows(db, table, "page_id", page_id) for table in _tables_with_page_id(db)}
-        page = _rows(db, "pages", "id", page_id)[0]
-        at = now()
-        document = {"removed_at": at, "schema_version": project.schema_version(), "page": page,
-                    "snapshot": _rows(db, "snapshots", "hash", page["snapshot"]), **held,
-                    "provenances": _rows(db, "provenances")}  # a small table: all of it, whoever the rows name
-        kept = _write_new(Path(project.root) / REMOVED, f"{page_id}-{_safe(name)}.{at.replace(':', '-')}",
-                          json.dumps(document, ensure_ascii=False, indent=1, default=str) + "\n", name)
-        try:
+    kept: Path | None = None
+    try:
+        with project.writing() as db:
+            page_id = check_removable(project, name)
+            held = {table: _rows(db, table, "page_id", page_id) for table in _tables_with_page_id(db)}
+            page = _rows(db, "pages", "id", page_id)[0]
+            at = now()
+            document = {"removed_at": at, "schema_version": project.schema_version(), "page": page,
+                        "snapshot": _rows(db, "snapshots", "hash", page["snapshot"]), **held,
+                        "provenances": _rows(db, "provenances")}  # a small table: all of it, whoever the rows name
+            kept = _write_new(Path(project.root) / REMOVED, f"{page_id}-{_safe(name)}.{at.replace(':', '-')}",
+                              json.dumps(document, ensure_ascii=False, indent=1, default=str) + "\n", name)
             for table in held:  # table names read from the schema, not from the user
                 db.execute(f"DELETE FROM {table} WHERE page_id = ?", (page_id,))
             db.execute("DELETE FROM pages WHERE id = ?", (page_id,))
-        except BaseException:
-            kept.unlink(missing_ok=True)  # the page stays: its copy would only mislead
-            raise
+    except BaseException:
+        if kept is not None:  # the page stays (a deletion or the commit failed): its copy would only mislead
+            kept.unlink(missing_ok=True)
+        raise
     return RemovedPage(name, kept, {table: len(rows) for table, rows in held.items() if rows})
 
 
