@@ -124,8 +124,8 @@ class HistoryDialog(QDialog):
         self.entries.setColumnWidth(3, 240)
         self.entries.itemSelectionChanged.connect(self._update_button)
         self.restore_button = QPushButton("Restore to here")
-        self.restore_button.setToolTip("Bring the page's labels back to how they were right after this change "
-                                       "(undoable with Ctrl+Z)")
+        self.restore_button.setToolTip("Bring the page's labels, and its status, back to how they were right "
+                                       "after this change (undoable with Ctrl+Z)")
         self.restore_button.clicked.connect(self._restore)
         closable_window(self, self.heading, (self.entries, 1), actions=[self.restore_button])
         self._update_button()

@@ -237,15 +237,17 @@ class Project(Connection):
 
     def add_records(self, page: str, records: Sequence[Sequence[str]], origin: Provenance, *,
                     status: str | None = None, unresolved: Sequence[Sequence[str]] | None = None,
-                    by: Provenance | None = None) -> Change:
+                    by: Provenance | None = None, page_status: str = "proposed") -> Change:
         """Add records after the page's last one, in one change.
 
         An extractor's records arrive `proposed` and a person's or a dataset's `accepted`, unless `status` says
-        otherwise. Records move a `new` page to `proposed` ("in progress"), a person's first record as well as an
-        extractor's proposals. XPaths are kept verbatim; `unresolved[k]` lists
+        otherwise. Records move a `new` page to `page_status`: `proposed` ("in progress") for a person's first
+        record as well as an extractor's proposals, `labelled` for a dataset's labels, so that a restore to
+        before them takes the page back to new. XPaths are kept verbatim; `unresolved[k]` lists
         those of record k that resolve to nothing (kept and flagged, never dropped)."""
         status = status or ("proposed" if origin.kind == "extractor" else "accepted")
         _check(status, LABEL_STATUSES, "label status")
+        _check(page_status, PAGE_STATUSES, "page status")
         actor = by or origin
         with self.writing() as db:
             page_id = self.page_id(page)
@@ -261,9 +263,9 @@ class Project(Connection):
                 added.append(self._insert(row))
             detail: dict[str, object] = {}
             if records and db.execute(
-                    "UPDATE pages SET status = 'proposed', updated_at = ? WHERE id = ? AND status = 'new'",
-                    (at, page_id)).rowcount:
-                detail["page_status"] = {"from": "new", "to": "proposed"}
+                    "UPDATE pages SET status = ?, updated_at = ? WHERE id = ? AND status = 'new'",
+                    (page_status, at, page_id)).rowcount:
+                detail["page_status"] = {"from": "new", "to": page_status}
             return self._log(page, page_id, actor_id, "add", [], added, detail)
 
     def accept(self, record_id: int, by: Provenance) -> Change:
@@ -360,7 +362,9 @@ class Project(Connection):
     def restore(self, page: str, history_id: int | None, by: Provenance) -> Change:
         """Put the page's labels back as they were right after entry `history_id` (None: before any entry).
 
-        The restore is itself a change, so it can be undone the same way. Page status is not touched."""
+        The page's status goes back too when a later entry moved it (marked labelled, or new -> proposed by a
+        proposal), so restoring to before any change does not leave a page marked labelled with none of the
+        records it was labelled with. The restore is itself a change, so it can be undone the same way."""
         with self.writing() as db:
             page_id = self.page_id(page)
             if history_id is not None and self.one("SELECT 1 FROM label_history WHERE id = ? AND page_id = ?",
@@ -368,16 +372,23 @@ class Project(Connection):
                 raise StoreError(f"history entry {history_id} is not a change of page {page!r}")
             current = self._rows(page_id)
             target = dict(current)
-            later = db.execute("SELECT before, after FROM label_history WHERE page_id = ? AND id > ? "
+            status = self.one("SELECT status FROM pages WHERE id = ?", (page_id,))[0]
+            target_status = status
+            later = db.execute("SELECT action, before, after, detail FROM label_history WHERE page_id = ? AND id > ? "
                                "ORDER BY id DESC", (page_id, history_id or 0))
-            for before, after in later:
+            for action, before, after, detail in later:
                 for row in json.loads(after):
                     target.pop(row["id"], None)
                 for row in json.loads(before):
                     target[row["id"]] = row
+                target_status = _status_moved(action, json.loads(detail)).get("from", target_status)
             changed = sorted(i for i in current.keys() | target.keys() if current.get(i) != target.get(i))
-            if not changed:
-                return Change(None, page, now(), by, "restore", (), (), {"to": history_id})
+            detail: dict[str, object] = {"to": history_id}
+            if target_status != status:
+                db.execute("UPDATE pages SET status = ?, updated_at = ? WHERE id = ?", (target_status, now(), page_id))
+                detail["page_status"] = {"from": status, "to": target_status}
+            elif not changed:
+                return Change(None, page, now(), by, "restore", (), (), detail)
             for record_id in changed:
                 if record_id not in target:
                     db.execute("DELETE FROM records WHERE id = ?", (record_id,))
@@ -387,7 +398,7 @@ class Project(Connection):
                     self._insert(target[record_id])
             return self._log(page, page_id, self.provenance_id(by), "restore",
                              [current[i] for i in changed if i in current],
-                             [target[i] for i in changed if i in target], {"to": history_id})
+                             [target[i] for i in changed if i in target], detail)
 
     # Internals --------------------------------------------------------------------------------------------
 
@@ -460,6 +471,13 @@ class Project(Connection):
         return Change(cursor.lastrowid, page, at, provenances[actor_id], action,
                       tuple(_label(r, provenances) for r in before), tuple(_label(r, provenances) for r in after),
                       detail)
+
+
+def _status_moved(action: str, detail: dict[str, object]) -> dict[str, str]:
+    """The page status a history entry moved from and to ({} when it moved none): a status entry says it in its
+    detail, a label change that moved it (a proposal, a restore) under "page_status"."""
+    moved = detail if action == "status" else detail.get("page_status")
+    return moved if isinstance(moved, dict) and "from" in moved else {}
 
 
 def history_numbers(history: Sequence[Change]) -> list[dict[int, int]]:

@@ -63,8 +63,8 @@ def test_a_restore_in_a_later_session_goes_back_to_an_earlier_change_and_undoes(
         rows = [[dialog.entries.topLevelItem(r).text(c) for c in range(1, 5)]
                 for r in range(dialog.entries.topLevelItemCount())]
         # Newest first: the status change, the delete, the person's add, the import; then the starting point.
-        assert [row[2] for row in rows] == ["page labelled → reviewed", "delete", "add (accepted)", "add (accepted)",
-                                            "before any change"]
+        assert [row[2] for row in rows] == ["page labelled → reviewed", "delete", "add (accepted)",
+                                            "add (accepted); page new → labelled", "before any change"]
         assert [row[1] for row in rows[:3]] == ["tester"] * 3 and rows[3][1].startswith("dataset ")
         assert rows[1][3] == "record 1" and rows[3][3] == "records 1, 2"  # the numbers the list showed
         assert not dialog.restore_button.isEnabled()
@@ -75,7 +75,8 @@ def test_a_restore_in_a_later_session_goes_back_to_an_earlier_change_and_undoes(
         assert items(window) == [(ITEM.format(k),) for k in (1, 2, 3)]
         assert [label.id for label in window.labels] == [label.id for label in window.project.labels("1")]
         assert drawn_records(window) == 3
-        assert window.project.page("1").status == "reviewed"  # a restore brings back labels, not status
+        # The status goes back with the labels: the page was labelled, not yet reviewed, after that change.
+        assert window.project.page("1").status == "labelled"
         assert dialog.entries.topLevelItem(0).text(3) == "restore to change 2"  # the "#" column of the add
         assert dialog.chosen() == added.id  # the choice survives the refresh
 
@@ -83,12 +84,14 @@ def test_a_restore_in_a_later_session_goes_back_to_an_earlier_change_and_undoes(
         QTest.keySequence(dialog, "Ctrl+Z")
         assert items(window) == [(ITEM.format(2),), (ITEM.format(3),)]
         assert drawn_records(window) == 2
+        assert window.project.page("1").status == "reviewed"
         QTest.keySequence(dialog, "Ctrl+Shift+Z")
         assert items(window) == [(ITEM.format(k),) for k in (1, 2, 3)]
 
         dialog.choose(START)
         QTest.mouseClick(dialog.restore_button, Qt.MouseButton.LeftButton)
         assert items(window) == [] and drawn_records(window) == 0
+        assert window.project.page("1").status == "new"  # not a labelled page with none of its records
         window.activateWindow()
         QTest.keySequence(window, "Ctrl+Z")
         assert len(items(window)) == 3

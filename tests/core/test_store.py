@@ -159,6 +159,21 @@ def test_every_earlier_state_can_be_restored_and_a_restore_can_be_undone(project
     assert state(project) == final
 
 
+def test_a_restore_takes_the_page_status_back_with_the_labels(project: Project) -> None:
+    added = project.add_records("12", [["/a"], ["/b"]], MDR)  # new -> proposed
+    project.accept(added.after[0].id, ANA)
+    marked = project.set_status("12", "labelled", ANA)
+    restored = project.restore("12", None, ANA)
+    assert state(project) == [] and project.page("12").status == "new"
+    assert restored.detail["page_status"] == {"from": "labelled", "to": "new"}
+    project.restore("12", added.id, ANA)
+    assert project.page("12").status == "proposed" and len(state(project)) == 2
+    project.restore("12", marked.id, ANA)
+    assert project.page("12").status == "labelled"
+    assert [s for _, _, s in state(project)] == ["accepted", "proposed"]
+    assert project.restore("12", project.history("12")[-1].id, ANA).id is None  # as it is: nothing logged
+
+
 def test_history_says_who_did_what_and_when(project: Project) -> None:
     record = project.add_record("12", ["/a"], MDR).record
     project.edit(record.id, ["/a", "/b"], ANA)
