@@ -10,40 +10,80 @@ from ..errors import shortened
 
 PRESCAN_BYTES = 1024  # the HTML standard's limit for finding a <meta> charset
 
-# Labels a browser reads differently from Python (WHATWG Encoding Standard), mapped to the encoding it uses
+# Every label a browser accepts, and the encoding it names (the WHATWG Encoding Standard's table). A label
+# outside it is unknown to a browser even where Python has a codec of that name (cp037, utf-7, utf-32): the
+# page is then read as if it declared nothing, as a browser reads it.
 _WHATWG_LABELS = {
     label: name
-    for labels, name in (
-        (
-            "ascii us-ascii ansi_x3.4-1968 iso-8859-1 iso8859-1 iso_8859-1 latin1 l1 cp819 ibm819 iso-ir-100"
-            " csisolatin1 cp1252 x-cp1252",
-            "windows-1252",
-        ),
-        ("iso-8859-9 iso8859-9 latin5 l5", "windows-1254"),
-        ("tis-620 iso-8859-11 dos-874", "windows-874"),
-        ("gb2312 gb_2312 x-gbk chinese csgb2312", "gbk"),
-        ("ks_c_5601-1987 korean windows-949 cseuckr", "euc-kr"),
-        ("shift-jis sjis ms_kanji windows-31j x-sjis csshiftjis ms932", "shift_jis"),
-        ("big5-hkscs x-x-big5 cn-big5 csbig5", "big5"),
-        ("utf8 unicode-1-1-utf-8 unicode11utf8 unicode20utf8 x-unicode20utf8", "utf-8"),
+    for name, labels in (
+        ("utf-8", "unicode-1-1-utf-8 unicode11utf8 unicode20utf8 utf-8 utf8 x-unicode20utf8"),
+        ("ibm866", "866 cp866 csibm866 ibm866"),
+        ("iso-8859-2", "csisolatin2 iso-8859-2 iso-ir-101 iso8859-2 iso88592 iso_8859-2 iso_8859-2:1987 l2 latin2"),
+        ("iso-8859-3", "csisolatin3 iso-8859-3 iso-ir-109 iso8859-3 iso88593 iso_8859-3 iso_8859-3:1988 l3 latin3"),
+        ("iso-8859-4", "csisolatin4 iso-8859-4 iso-ir-110 iso8859-4 iso88594 iso_8859-4 iso_8859-4:1988 l4 latin4"),
+        ("iso-8859-5", "csisolatincyrillic cyrillic iso-8859-5 iso-ir-144 iso8859-5 iso88595 iso_8859-5"
+                       " iso_8859-5:1988"),
+        ("iso-8859-6", "arabic asmo-708 csiso88596e csiso88596i csisolatinarabic ecma-114 iso-8859-6 iso-8859-6-e"
+                       " iso-8859-6-i iso-ir-127 iso8859-6 iso88596 iso_8859-6 iso_8859-6:1987"),
+        ("iso-8859-7", "csisolatingreek ecma-118 elot_928 greek greek8 iso-8859-7 iso-ir-126 iso8859-7 iso88597"
+                       " iso_8859-7 iso_8859-7:1987 sun_eu_greek"),
+        ("iso-8859-8", "csiso88598e csisolatinhebrew hebrew iso-8859-8 iso-8859-8-e iso-ir-138 iso8859-8 iso88598"
+                       " iso_8859-8 iso_8859-8:1988 visual"),
+        ("iso-8859-8-i", "csiso88598i iso-8859-8-i logical"),
+        ("iso-8859-10", "csisolatin6 iso-8859-10 iso-ir-157 iso8859-10 iso885910 l6 latin6"),
+        ("iso-8859-13", "iso-8859-13 iso8859-13 iso885913"),
+        ("iso-8859-14", "iso-8859-14 iso8859-14 iso885914"),
+        ("iso-8859-15", "csisolatin9 iso-8859-15 iso8859-15 iso885915 iso_8859-15 l9"),
+        ("iso-8859-16", "iso-8859-16"),
+        ("koi8-r", "cskoi8r koi koi8 koi8-r koi8_r"),
+        ("koi8-u", "koi8-ru koi8-u"),
+        ("macintosh", "csmacintosh mac macintosh x-mac-roman"),
+        ("windows-874", "dos-874 iso-8859-11 iso8859-11 iso885911 tis-620 windows-874"),
+        ("windows-1250", "cp1250 windows-1250 x-cp1250"),
+        ("windows-1251", "cp1251 windows-1251 x-cp1251"),
+        ("windows-1252", "ansi_x3.4-1968 ascii cp1252 cp819 csisolatin1 ibm819 iso-8859-1 iso-ir-100 iso8859-1"
+                         " iso88591 iso_8859-1 iso_8859-1:1987 l1 latin1 us-ascii windows-1252 x-cp1252"),
+        ("windows-1253", "cp1253 windows-1253 x-cp1253"),
+        ("windows-1254", "cp1254 csisolatin5 iso-8859-9 iso-ir-148 iso8859-9 iso88599 iso_8859-9 iso_8859-9:1989"
+                         " l5 latin5 windows-1254 x-cp1254"),
+        ("windows-1255", "cp1255 windows-1255 x-cp1255"),
+        ("windows-1256", "cp1256 windows-1256 x-cp1256"),
+        ("windows-1257", "cp1257 windows-1257 x-cp1257"),
+        ("windows-1258", "cp1258 windows-1258 x-cp1258"),
+        ("x-mac-cyrillic", "x-mac-cyrillic x-mac-ukrainian"),
+        ("gbk", "chinese csgb2312 csiso58gb231280 gb2312 gb_2312 gb_2312-80 gbk iso-ir-58 x-gbk"),
+        ("gb18030", "gb18030"),
+        ("big5", "big5 big5-hkscs cn-big5 csbig5 x-x-big5"),
+        ("euc-jp", "cseucpkdfmtjapanese euc-jp x-euc-jp"),
+        ("iso-2022-jp", "csiso2022jp iso-2022-jp"),
+        ("shift_jis", "csshiftjis ms932 ms_kanji shift-jis shift_jis sjis windows-31j x-sjis"),
+        ("euc-kr", "cseuckr csksc56011987 euc-kr iso-ir-149 korean ks_c_5601-1987 ks_c_5601-1989 ksc5601"
+                   " ksc_5601 windows-949"),
+        ("replacement", "csiso2022kr hz-gb-2312 iso-2022-cn iso-2022-cn-ext iso-2022-kr replacement"),
+        ("utf-16be", "unicodefffe utf-16be"),
+        ("utf-16le", "csunicode iso-10646-ucs-2 ucs-2 unicode unicodefeff utf-16 utf-16le"),
+        ("x-user-defined", "x-user-defined"),
     )
     for label in labels.split()
 }
-# The Python codec that decodes each of those as the browser does (a superset where Python's is narrower)
+# The Python codec that decodes each encoding as a browser does (a superset where Python's is narrower); the
+# others are Python's codec of the same name. "replacement" and "x-user-defined" have decoders of their own.
 _BROWSER_CODECS = {
-    "windows-1252": "cp1252",
-    "windows-1254": "cp1254",
+    "ibm866": "cp866",
+    "iso-8859-8-i": "iso8859-8",
+    "macintosh": "mac-roman",
+    "x-mac-cyrillic": "mac-cyrillic",
     "windows-874": "cp874",
+    **{f"windows-125{k}": f"cp125{k}" for k in range(9)},
     "gbk": "gb18030",
     "euc-kr": "cp949",
     "shift_jis": "cp932",
     "big5": "big5hkscs",
+    "replacement": "replacement",
+    "x-user-defined": "x-user-defined",
 }
-# Python text codecs that no web page is in: a label naming one is as unknown as a misspelt one
-_NOT_PAGE_CODECS = {"undefined", "unicode-escape", "raw-unicode-escape", "idna", "punycode", "charmap"}
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_BE, "utf-16be"), (codecs.BOM_UTF16_LE, "utf-16le"))
-# What an encoding label can be made of (every WHATWG label, every Python codec name): nothing else is looked up.
-_LABEL = re.compile(r"[a-z0-9._:+-]{1,64}")
+WHITESPACE = "\t\n\f\r "  # what the Encoding Standard trims from a label
 _META_CHARSET = re.compile(rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.IGNORECASE)
 
 
@@ -62,19 +102,10 @@ def decode_windows_1252(raw: bytes) -> str:
 
 
 def resolve_charset(label: str) -> tuple[str, str] | None:
-    """(the encoding's name, the Python codec that decodes it as a browser does), or None if unknown."""
-    name = label.strip().strip("\"'").lower()
-    if not _LABEL.fullmatch(name):
-        return None  # a NUL or other control byte makes Python's codec lookup raise ValueError, not LookupError
-    name = _WHATWG_LABELS.get(name, name)
-    codec = _BROWSER_CODECS.get(name, name)
-    try:
-        b" ".decode(codec)  # raises LookupError for unknown names and for bytes-to-bytes codecs ("base64")
-    except UnicodeError:
-        pass  # a text codec that needs more than one byte, such as UTF-16 (UnicodeError is a ValueError)
-    except (LookupError, ValueError):
-        return None
-    return None if codecs.lookup(codec).name in _NOT_PAGE_CODECS else (name, codec)
+    """(the encoding's name, the Python codec that decodes it as a browser does), or None if a browser does not
+    know the label."""
+    name = _WHATWG_LABELS.get(label.strip(WHITESPACE + "\"'").lower())
+    return None if name is None else (name, _BROWSER_CODECS.get(name, name))
 
 
 def decode_html(raw: bytes, declared: str | None, warnings: list[str]) -> tuple[str, str]:
@@ -102,11 +133,11 @@ def _meta_charset(raw: bytes, warnings: list[str]) -> tuple[str, str] | None:
     match = _META_CHARSET.search(raw, 0, PRESCAN_BYTES)
     if match is None:
         return None
-    label = match.group(1).decode("ascii").lower()
-    if label.startswith("utf-16") or label == "x-user-defined":
-        # the HTML standard: a page that can hold this ASCII <meta> is not UTF-16
-        label = "utf-8" if label.startswith("utf-16") else "windows-1252"
-    return _declared_charset(label, "its <meta> tag", warnings)
+    charset = _declared_charset(match.group(1).decode("ascii"), "its <meta> tag", warnings)
+    if charset is not None and charset[0] in ("utf-16be", "utf-16le", "x-user-defined"):
+        # the HTML standard: a page that can hold this ASCII <meta> is not UTF-16 (nor x-user-defined)
+        return resolve_charset("utf-8" if charset[0].startswith("utf-16") else "windows-1252")
+    return charset
 
 
 def decode_or_replace(raw: bytes, charset: tuple[str, str], what: str, warnings: list[str]) -> str:
@@ -114,6 +145,13 @@ def decode_or_replace(raw: bytes, charset: tuple[str, str], what: str, warnings:
     name, codec = charset
     if name == "windows-1252":
         return decode_windows_1252(raw)
+    if name == "x-user-defined":  # ASCII, and each byte above it to a private-use character of its own
+        return "".join(chr(b) if b < 0x80 else chr(0xF700 + b) for b in raw)
+    if name == "replacement":
+        # labels of encodings a browser refuses to decode (ISO-2022-KR, HZ): the whole page becomes one U+FFFD
+        warnings.append(f"{what.capitalize()} declares an encoding browsers do not decode ({name}): "
+                        "it reads as one U+FFFD.")
+        return "\ufffd" if raw else ""
     try:
         return raw.decode(codec)
     except UnicodeDecodeError as error:

@@ -317,6 +317,51 @@ def test_an_unknown_charset_name_is_ignored_with_a_warning() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("label", "data", "charset", "text"),
+    [
+        ("koi8-ru", "Привет".encode("koi8_u"), "koi8-u", "Привет"),  # labels Python does not know
+        ("x-mac-roman", "Café “q”".encode("mac_roman"), "macintosh", "Café “q”"),
+        ("csibm866", "Привет".encode("cp866"), "ibm866", "Привет"),
+        ("visual", "שלום".encode("iso8859_8"), "iso-8859-8", "שלום"),
+        ("iso_8859-1:1987", "Café “q”".encode("cp1252"), "windows-1252", "Café “q”"),  # not strict ISO-8859-1
+        ("unicode", "Café".encode(), "utf-8", "Café"),  # UTF-16 in an ASCII <meta>: the standard reads UTF-8
+        ("x-user-defined", "Café “q”".encode("cp1252"), "windows-1252", "Café “q”"),
+    ],
+)
+def test_charset_labels_are_the_web_s_own(label: str, data: bytes, charset: str, text: str) -> None:
+    snapshot = read_html(f'<meta charset="{label}">'.encode() + data)
+
+    assert (snapshot.charset, snapshot.html.split(">", 1)[1], snapshot.warnings) == (charset, text, [])
+
+
+@pytest.mark.parametrize("label", ["cp037", "utf-7", "utf-32", "hz", "cp850", "latin-1", "base64", "rot13"])
+def test_a_python_codec_no_browser_knows_is_an_unknown_charset(label: str) -> None:
+    # cp037 would turn an ASCII page into EBCDIC garbage, utf-7 would decode "Caf+AOk-" to "Café": a browser
+    # ignores such a <meta> and reads the page as UTF-8 (or windows-1252)
+    snapshot = read_html(f'<meta charset="{label}"><p>Caf+AOk- \u00e9</p>'.encode())
+
+    assert snapshot.charset == "utf-8" and snapshot.html.endswith("<p>Caf+AOk- é</p>")
+    assert snapshot.warnings == [f"The page's charset {label!r} (from its <meta> tag) is not a known encoding; "
+                                 "it was ignored."]
+
+
+def test_an_encoding_browsers_refuse_to_decode_reads_as_one_replacement_character() -> None:
+    part = "Content-Type: text/html; charset=iso-2022-kr\n\n<p>hidden</p>"
+    snapshot = read_mhtml(mhtml(part))
+
+    assert snapshot.html == "\ufffd" and snapshot.charset == "replacement"
+    assert "browsers do not decode" in snapshot.warnings[0]
+
+
+def test_x_user_defined_maps_high_bytes_to_private_use_characters() -> None:
+    body = base64.b64encode(b"<p>a\x80\xff</p>").decode()
+    snapshot = read_mhtml(mhtml(f"Content-Type: text/html; charset=x-user-defined\n"
+                                f"Content-Transfer-Encoding: base64\n\n{body}"))
+
+    assert (snapshot.charset, snapshot.html, snapshot.warnings) == ("x-user-defined", "<p>a\uf780\uf7ff</p>", [])
+
+
 def test_bytes_invalid_in_the_declared_charset_become_u_fffd_with_a_warning() -> None:
     snapshot = read_html(b'<meta charset="utf-8"><p>ok \xff\xfe then</p>')
 
