@@ -4,6 +4,7 @@ a *run* (predictions) is `DIR/N.json`. Page names are file stems (`12`, `12_v3`)
 from __future__ import annotations
 
 import glob
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from .snapshot import Snapshot, read_snapshot
 PAGE_SUFFIXES = (".mhtml", ".mht", ".html", ".htm")
 _RANK = {suffix: i for i, suffix in enumerate(PAGE_SUFFIXES)}  # the first is the one kept of a page saved twice
 NOT_A_PAGE_SUFFIX = "not an MHTML or HTML file (.mhtml, .mht, .html, .htm)"
+SYNTH_MANIFEST = "synth.json"  # what `recordlens synth` writes beside its dataset's html/ and gt/
 
 
 def natural_key(name: str) -> tuple[object, ...]:
@@ -30,9 +32,11 @@ def not_a_folder(path: Path, contents: str, files: str) -> str:
             else f"{path}: no such folder of {contents}")
 
 
-def page_files(pages_dir: str | Path, warnings: list[str] | None = None) -> dict[str, Path]:
+def page_files(pages_dir: str | Path, warnings: list[str] | None = None, *, odd_files: bool = True
+               ) -> dict[str, Path]:
     """Page name -> file, for every saved page in a folder; a name saved twice (12.html and 12.mhtml) takes
-    the MHTML, and is reported in `warnings` when given."""
+    the MHTML. Both, and entries named like pages that are no regular file (unless `odd_files` is false: the
+    caller reports those its own way), are reported in `warnings` when given."""
     folder = Path(pages_dir)
     if not folder.is_dir():
         raise DatasetError(not_a_folder(folder, "pages", "N.html / N.mhtml"))
@@ -41,14 +45,30 @@ def page_files(pages_dir: str | Path, warnings: list[str] | None = None) -> dict
     # The least wanted suffix first, so that the MHTML of a page saved twice is the one kept.
     for path in sorted(saved, key=lambda p: (-_RANK[p.suffix.lower()], p.name)):
         if (odd := not_a_page_file(path)) is not None:
-            if warnings is not None:
+            if warnings is not None and odd_files:
                 warnings.append(f"{path.name} in {folder}: {odd}; skipped")
             continue
         if path.stem in found and warnings is not None:
             warnings.append(f"page {path.stem}: both {found[path.stem].name} and {path.name} in {folder}; "
                             f"{path.name} is used")
         found[path.stem] = path
+    if warnings is not None and (unfinished := unfinished_dataset(folder)) is not None:
+        warnings.append(unfinished)
     return {name: found[name] for name in sorted(found, key=natural_key)}
+
+
+def unfinished_dataset(pages_dir: Path) -> str | None:
+    """Why the dataset holding this folder of pages may lack pages or labels: `synth` was stopped while writing
+    it (its manifest still says `complete: false`). None for any other folder."""
+    manifest = pages_dir.parent / SYNTH_MANIFEST
+    try:
+        document = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
+    except (OSError, ValueError):
+        return None
+    if isinstance(document, dict) and document.get("complete") is False:
+        return (f"{pages_dir.parent}: an unfinished synth dataset ({SYNTH_MANIFEST} says complete: false; synth was "
+                "stopped while writing it), so pages or labels may be missing: run the same synth command again")
+    return None
 
 
 def record_files(folder: str | Path) -> dict[str, Path]:

@@ -143,7 +143,8 @@ def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource
         if path.is_dir() and (path / "html").is_dir():
             sources += _dataset_sources(path, report)
         elif path.is_dir():
-            found = [PageSource(name, file) for name, file in page_files(path).items()]
+            files = page_files(path, report.warnings, odd_files=False)
+            found = [PageSource(name, file) for name, file in files.items()]
             sources += found
             _report_odd_entries(path, report)
             if not found:  # an empty folder, or one of labels: said, not "imported 0 page(s)" and success
@@ -172,7 +173,7 @@ def _report_odd_entries(folder: Path, report: ImportReport) -> None:
 
 
 def _dataset_sources(root: Path, report: ImportReport) -> list[PageSource]:
-    pages = page_files(root / "html")
+    pages = page_files(root / "html", report.warnings, odd_files=False)
     _report_odd_entries(root / "html", report)
     truths = record_files(root / "gt") if (root / "gt").is_dir() else {}
     for name in sorted(truths.keys() - pages.keys(), key=natural_key):
@@ -222,10 +223,10 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
     with project.writing():
         project.add_page(source.name, digest, suffix, len(data), url=snapshot.url, title=snapshot.title,
                          charset=snapshot.charset, source=str(source.path), warnings=snapshot.warnings,
-                         status="new" if records is None else "labelled")
+                         status="labelled" if records == [] else "new")  # a page labelled as holding none
         if records:
             project.add_records(source.name, records, Provenance.dataset(source.truth_origin or str(source.truth)),
-                                status="accepted", unresolved=unresolved)
+                                status="accepted", unresolved=unresolved, page_status="labelled")
     report.imported.append(source.name)
     report.labels += len(records or [])
     report.warnings += [f"page {source.name}: {w}" for w in snapshot.warnings]

@@ -28,7 +28,7 @@ from selectolax.lexbor import LexborHTMLParser
 from .. import atomic
 from ..errors import DatasetError, RecordLensError
 from ..output_paths import writable_folder
-from ..page.dataset import find_page_file, natural_key, record_files
+from ..page.dataset import SYNTH_MANIFEST, find_page_file, natural_key, record_files
 from ..page.dom import Element, Page, parse_html
 from ..page.formats import serialise
 from ..page.mhtml_writer import write_mhtml
@@ -42,7 +42,7 @@ CONTENT = "content"
 TRANSFORM_NAMES = tuple(TRANSFORMS)
 FORMATS = ("html", "mhtml")
 DOCTYPE = "<!DOCTYPE html>\n"
-MANIFEST = "synth.json"
+MANIFEST = SYNTH_MANIFEST
 # Fixed so that the same seed gives the same bytes (an archive's Date is otherwise the time of writing).
 MHTML_DATE = "Wed, 01 Jan 2025 00:00:00 +0000"
 MHTML_URL = "http://recordlens.invalid/synth/{name}.html"

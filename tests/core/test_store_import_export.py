@@ -83,6 +83,7 @@ def test_a_folder_with_broken_files_imports_the_good_ones_and_says_why_for_each_
     (gt / "7.json").write_text("[]", encoding="utf-8")               # ground truth without a page
     (html / "8.html").write_text(PAGE, encoding="utf-8")
     (gt / "8.json").write_text('{"not": "a list"}', encoding="utf-8")
+    (html / "3.html").write_text(PAGE, encoding="utf-8")             # beside the broken 3.mhtml, which wins
     with init_project(tmp_path / "p") as project:
         report = import_paths(project, [data, tmp_path / "missing.mhtml"])
         reasons = {problem.path.name: problem.reason for problem in report.problems}
@@ -93,6 +94,7 @@ def test_a_folder_with_broken_files_imports_the_good_ones_and_says_why_for_each_
         assert "not valid JSON" in reasons["6.json"]
         assert "no 7.html or 7.mhtml" in reasons["7.json"]
         assert "no such file" in reasons["missing.mhtml"]
+        assert f"page 3: both 3.html and 3.mhtml in {html}; 3.mhtml is used" in report.warnings
         assert [p.name for p in project.pages()] == ["1", "2"]
         assert project.page("2").url == "https://shop.example/" and project.page("2").suffix == ".mhtml"
         assert project.page("1").status == "labelled" and project.page("2").status == "new"

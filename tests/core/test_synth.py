@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.cli.command import main
-from recordlens.core.page.dataset import load_page
+from recordlens.core.page.dataset import load_page, page_files
 from recordlens.core.page.dom import parse_html
 from recordlens.core.page.snapshot import read_snapshot
 from recordlens.core.records.model import load_records
@@ -182,7 +182,15 @@ def test_a_run_stopped_part_way_leaves_a_dataset_marked_unfinished_that_the_next
         synthesise_dataset(sources, tmp_path / "out", SynthOptions(variants=2), progress=stopped_after_one)
     manifest = json.loads((tmp_path / "out" / MANIFEST).read_text(encoding="utf-8"))
     assert manifest["complete"] is False and list((tmp_path / "out" / "gt").glob("*.json"))
+    # Whatever reads the unfinished dataset says so: an import, and every command that lists its pages.
+    with init_project(tmp_path / "p") as project:
+        imported = import_paths(project, [tmp_path / "out"])
+    assert imported.imported and any("unfinished synth dataset" in w for w in imported.warnings)
+    listed: list[str] = []
+    assert page_files(tmp_path / "out" / "html", listed) and "run the same synth command again" in listed[0]
     report = synthesise_dataset(dataset_sources(DEMO / "html", DEMO / "gt"), tmp_path / "out",
                                 SynthOptions(variants=2))
     assert report.replaced > 0 and not report.problems
     assert json.loads((tmp_path / "out" / MANIFEST).read_text(encoding="utf-8"))["complete"] is True
+    finished: list[str] = []
+    assert page_files(tmp_path / "out" / "html", finished) and finished == []
