@@ -40,12 +40,10 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info, ensure_ascii=False, indent=2))
         return 0
-    print(f"page      {info['page']}")
-    print(f"title     {info['title'] or '(none)'}")
-    print(f"url       {info['url'] or '(none)'}")
-    print(f"charset   {info['charset']}")
-    print(f"elements  {info['elements']:,}")
-    print(f"text entries {info['text_entries']:,}")
+    for name, value in (("page", info["page"]), ("title", info["title"] or "(none)"), ("url", info["url"] or "(none)"),
+                        ("charset", info["charset"]), ("elements", f"{info['elements']:,}"),
+                        ("text entries", f"{info['text_entries']:,}")):
+        print(f"{name:<13}{value}")
     print("format     characters  tokens")
     for fmt, chars in sizes.items():
         count = tokens.get(fmt)

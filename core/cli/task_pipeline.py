@@ -171,6 +171,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         from ..agent.model import read_references
 
         references.update(read_references(Path(args.references)))
+    if not candidates:  # a table of zeros alone reads as a benchmark whose every task was dropped
+        where = args.candidates or f"project {args.project}"
+        print(f"{where} holds no task: every count below is zero (candidates come from `agent tasks generate`; a "
+              "project's tasks from the agent window's Tasks tab, or `agent run --tasks`)", file=sys.stderr)
     table = funnel(candidates, references)
     if args.chart:
         write_funnel_chart(table, args.chart)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import RecordLensError
-from .base import Extraction, Extractor
+from .base import Extraction, Extractor, refuse_unknown_parameters
 
 __all__ = [
     "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "project_model",
@@ -75,11 +75,7 @@ def _refuse_unknown_parameters(name: str, factory: Factory, params: dict[str, ob
     signature = inspect.signature(factory).parameters.values()
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in signature):
         return
-    named = [p.name for p in signature if p.kind in kinds]
-    unknown = sorted(set(params) - set(named))
-    if unknown:
-        raise RecordLensError(f"method {name!r} has no parameter {', '.join(map(repr, unknown))}; it takes "
-                              f"{', '.join(named) or 'none'}")
+    refuse_unknown_parameters(name, params, [p.name for p in signature if p.kind in kinds])
 
 
 register("selector", ".selector:SelectorExtractor",

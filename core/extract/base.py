@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -54,3 +55,11 @@ def strip_html_prefix(xpath: str) -> str:
     if xpath.startswith(HTML_PREFIX + "/"):
         return xpath[len(HTML_PREFIX):]
     return xpath
+
+
+def refuse_unknown_parameters(method: str, given: Iterable[str], named: Sequence[str]) -> None:
+    """A parameter the method does not have, said with the ones it has (rather than Python's TypeError)."""
+    unknown = sorted(set(given) - set(named))
+    if unknown:
+        raise RecordLensError(f"method {method!r} has no parameter {', '.join(map(repr, unknown))}; it takes "
+                              f"{', '.join(named) or 'none'}")

@@ -47,11 +47,11 @@ import statistics
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from functools import partial
 
 from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Element, Page, common_ancestor, within
-from .base import Extraction
+from .base import Extraction, refuse_unknown_parameters
 
 METHOD = "repeats"
 VERSION = "1.0"
@@ -625,6 +625,7 @@ class RepeatsExtractor:
     version = VERSION
 
     def __init__(self, params: Parameters | None = None, **overrides: float) -> None:
+        refuse_unknown_parameters(METHOD, overrides, [f.name for f in fields(Parameters)])
         base = params or DEFAULT_PARAMETERS
         self.params = Parameters(**{**asdict(base), **overrides}) if overrides else base
 

@@ -25,6 +25,7 @@ from ..page import formats as represent
 from ..page.dataset import load_page, page_files, record_files
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
+from ..wording import listed
 from .charts import grouped_bars
 from .engines import Engine, LocalEngine, UnitFailedError
 
@@ -105,10 +106,12 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
     """Measure `specs` on the pages with ground truth, each page a unit of work for `engine` (default: here)."""
     truths = record_files(gt_dir)
     extractors = [(spec, make_extractor(spec, answers, **(llm_options or {}))) for spec in specs]
+    without: list[str] = []  # pages with ground truth but no recorded answers
     if names is None and any(spec.method == "replay" for spec in specs):
         # Recorded answers exist for some pages only: measure every method on those same pages.
         replayed = [set(ex.pages()) for spec, ex in extractors if spec.method == "replay"]  # type: ignore[attr-defined]
         names = [n for n in truths if all(n in r for r in replayed)]
+        without = [n for n in truths if not all(n in r for r in replayed)]
     wanted = [n for n in (names if names is not None else truths) if n in truths]
     if not wanted:
         raise DatasetError(f"no page with ground truth in {gt_dir} to measure")
@@ -116,6 +119,9 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
     chars: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
     counted: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
     warnings: list[str] = []
+    if without:  # every method is measured on the replayed pages only: said, as extract says it
+        warnings.append(f"{len(without)} page(s) with ground truth have no recorded answers: every method is "
+                        f"measured on the other {len(wanted)} only; left out ({listed(without)})")
     files = page_files(pages_dir, warnings)
     jobs: list[str] = []
     for name in wanted:

@@ -113,6 +113,7 @@ def test_the_agreement_threshold_is_an_overlap(project: Path, capsys: pytest.Cap
 
 @pytest.mark.parametrize(("param", "said"), [
     ("K=10", "method 'mdr' has no parameter 'K'; it takes k, t, similarity"),
+    ("repeats:k=10", "method 'repeats' has no parameter 'k'; it takes similarity, signature_depth, "),
     ("k=abc", "K must be a whole number of at least 1 (got 'abc')"),
     ("k=2.5", "K must be a whole number of at least 1 (got 2.5)"),
     ("k=0", "K must be a whole number of at least 1 (got 0)"),
@@ -121,8 +122,9 @@ def test_the_agreement_threshold_is_an_overlap(project: Path, capsys: pytest.Cap
 ])
 def test_a_wrong_method_parameter_is_said_before_any_page(tmp_path: Path, param: str, said: str,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "extract", "--method", "mdr", "--param", param, "--pages", str(DEMO / "html"),
-                       "--out", str(tmp_path / "run"), "-q")
+    method, _, param = param.rpartition(":")
+    code, _, err = run(capsys, "extract", "--method", method or "mdr", "--param", param, "--pages",
+                       str(DEMO / "html"), "--out", str(tmp_path / "run"), "-q")
     assert code == 2
     one_line_error(err, said)
     assert not (tmp_path / "run").exists()

@@ -197,3 +197,6 @@ def test_report_for_a_project_made_by_hand(tmp_path: Path, capsys) -> None:
     assert (total["generated"], total["refined"], total["with_reference"]) == (12, 12, 1)
     assert total["gt_steps"] == len(reference.steps)
     assert main(["agent", "tasks", "report"]) == 2
+    init_project(tmp_path / "empty").close()
+    assert main(["agent", "tasks", "report", "--project", str(tmp_path / "empty")]) == 0
+    assert "holds no task: every count below is zero" in capsys.readouterr().err
