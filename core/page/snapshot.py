@@ -9,7 +9,8 @@ Decisions a caller may need to know:
 - **Charset.** A byte order mark wins, then the part's `Content-Type` charset, then the page's `<meta charset>`
   or `http-equiv` in its first 1024 bytes (the order the HTML standard gives a browser). Labels are mapped as a
   browser maps them (`iso-8859-1` and `us-ascii` decode as windows-1252, `gb2312` as GB18030, ...), so the text
-  is the text Chromium shows. An unknown label is ignored with a warning. Without any declaration the page is
+  is the text Chromium shows. A label outside the web's table (even one Python knows, such as `utf-7`) is
+  ignored with a warning. Without any declaration the page is
   UTF-8, or windows-1252 with a warning when it is not valid UTF-8.
 - **Undecodable bytes** under a declared charset are replaced with U+FFFD, as a browser does, and a warning says
   where the first one is: the page still opens and the loss is stated.
@@ -21,6 +22,9 @@ Decisions a caller may need to know:
   so that `read_mhtml(mhtml_bytes(html)).html == html` for any text. Chromium's own CRLF breaks therefore read
   as LF, which the HTML parser would have normalised anyway.
 - **Duplicates.** When two parts share a Content-Location the later one wins, as in Chromium, with a warning.
+- **Shapes Chromium also opens.** An archive that is one `text/html` part (a page saved without resources) is
+  read as that page; a multipart inside a part (the HTML in a `multipart/alternative`) is read as the parts it
+  holds, at most 8 deep.
 """
 
 from __future__ import annotations
@@ -118,9 +122,14 @@ def read_mhtml(data: bytes, *, name: str | None = None) -> Snapshot:
     label = name or "the snapshot"
     warnings: list[str] = []
     headers, body_start = _top_headers(data, label, warnings)
-    boundary = _boundary(headers, label)
-    segments, closed, cut = _split_parts(data, body_start, boundary, label)
-    parts = [_parse_part(segment, number, warnings) for number, segment in enumerate(segments, 1)]
+    if _media_type(headers.get("content-type", ""))[0] in _HTML_TYPES:
+        # A page saved without resources is one HTML part, not multipart (as Internet Explorer saved it); Chromium
+        # opens it, so it is read as an archive of that part alone.
+        parts, closed, cut = [_Part(1, headers, data[body_start:])], True, False
+    else:
+        segments, closed, cut = _split_parts(data, body_start, _boundary(headers, label), label)
+        parts = _flattened([_parse_part(segment, number, warnings) for number, segment in enumerate(segments, 1)],
+                           warnings)
     main = _main_part_index(parts, headers, closed, label)
     _warn_if_main_part_is_not_the_saved_page(headers, parts[main], warnings)
     html, charset = _main_html(parts[main], label, warnings)
@@ -382,6 +391,34 @@ def _parse_part(segment: bytes, number: int, warnings: list[str]) -> _Part:
     if block is None:  # a part cut inside its headers: headers only
         return _Part(number, _parse_headers(segment, warnings), b"")
     return _Part(number, _parse_headers(block[0], warnings), segment[block[1] :])
+
+
+_NESTING_LIMIT = 8  # multipart inside multipart: deeper than any saved page, shallow enough for hostile files
+
+
+def _flattened(parts: list[_Part], warnings: list[str], depth: int = 0) -> list[_Part]:
+    """The parts, each multipart one (a multipart/alternative holding the HTML, as some mail clients save a
+    page) replaced by the parts inside it, as Chromium reads nested multiparts."""
+    flat: list[_Part] = []
+    for part in parts:
+        boundary = _media_type(part.headers.get("content-type", ""))[1].get("boundary", "")
+        if not part.mime_type.startswith("multipart/") or not boundary:
+            flat.append(part)
+            continue
+        if depth >= _NESTING_LIMIT:
+            warnings.append(f"{part.describe().capitalize()} nests multiparts more than {_NESTING_LIMIT} deep; "
+                            "it was dropped.")
+            continue
+        try:
+            segments, closed, _ = _split_parts(part.body, 0, boundary.encode("utf-8"), part.describe())
+        except SnapshotError:
+            warnings.append(f"{part.describe().capitalize()} holds no part that starts with its boundary; dropped.")
+            continue
+        if not closed:
+            warnings.append(f"{part.describe().capitalize()} ends before its closing boundary.")
+        # a part inside keeps its multipart's number in messages: "part 3" is where it is in the file
+        flat += _flattened([_parse_part(segment, part.number, warnings) for segment in segments], warnings, depth + 1)
+    return flat
 
 
 def _main_part_index(parts: list[_Part], headers: dict[str, str], closed: bool, label: str) -> int:

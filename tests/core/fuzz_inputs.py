@@ -493,7 +493,8 @@ SYNTHETIC: dict[str, Callable[[random.Random], FuzzInput]] = {
     "binary-1m": _binary(1_000_000),
     "mime-headers-only": _raw(b"MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=x\r\n", Expect.ERROR),
     "mime-no-parts": _raw(b"MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=x\r\n\r\n", Expect.ERROR),
-    "mime-not-multipart": _raw(b"MIME-Version: 1.0\r\nContent-Type: text/html\r\n\r\n<p>x</p>", Expect.ERROR),
+    "mime-not-multipart": _raw(b"MIME-Version: 1.0\r\nContent-Type: text/plain\r\n\r\n<p>x</p>", Expect.ERROR),
+    "mime-single-html-part": _raw(b"MIME-Version: 1.0\r\nContent-Type: text/html\r\n\r\n<p>x</p>", Expect.ANY),
     "mime-empty-boundary": _raw(b'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=""\r\n\r\n--\r\n',
                                 Expect.ERROR),
     "mime-no-html-part": _raw(b"MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=b\r\n\r\n--b\r\n"

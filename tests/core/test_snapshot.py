@@ -433,7 +433,7 @@ def test_the_start_parameter_picks_the_root_part() -> None:
 @pytest.mark.parametrize(
     ("data", "reasons"),
     [
-        (crlf("MIME-Version: 1.0\nContent-Type: text/html\n\n<p>x</p>"), ["not an MHTML archive", "text/html"]),
+        (crlf("MIME-Version: 1.0\nContent-Type: text/plain\n\n<p>x</p>"), ["not an MHTML archive", "text/plain"]),
         (crlf("MIME-Version: 1.0\nSubject: x\n\n<p>x</p>"), ["not an MHTML archive", "no Content-Type"]),
         (crlf("MIME-Version: 1.0\nContent-Type: multipart/related"), ["not an MHTML archive", "no blank line"]),
         (crlf("Content-Type: multipart/related; type=text/html\n\n--B\n"), ["gives no boundary"]),
@@ -582,3 +582,36 @@ def test_a_3_mb_archive_with_resources_reads_completely() -> None:
     assert len(data) > 3_000_000
     snapshot = read_snapshot(data)
     assert snapshot.html == html and len(snapshot.resources) == 20
+
+
+# --- archives Chromium opens that are not one flat multipart/related -------------------------------------------
+
+
+def test_a_single_part_archive_of_html_alone_is_read_as_its_page() -> None:
+    data = crlf("MIME-Version: 1.0\nSubject: Shop\nContent-Type: text/html; charset=utf-8\n"
+                "Content-Transfer-Encoding: quoted-printable\nContent-Location: https://shop.example/\n\n"
+                "<html><head><title>Shop</title></head><body><p>Caf=C3=A9</p></body></html>\n")
+    snapshot = read_mhtml(data)
+
+    assert snapshot.html.startswith("<html>") and "<p>Café</p>" in snapshot.html
+    assert (snapshot.url, snapshot.title, snapshot.resources, snapshot.warnings) == (
+        "https://shop.example/", "Shop", {}, [])
+
+
+def test_html_inside_a_nested_multipart_is_found_as_chromium_finds_it() -> None:
+    inner = ('Content-Type: multipart/alternative; boundary="IN"\n\n--IN\nContent-Type: text/plain\n\nplain\n'
+             "--IN\nContent-Type: text/html\nContent-Location: http://x/\n\n<html><body>ok</body></html>\n--IN--\n")
+    image = "Content-Type: image/png\nContent-Location: http://x/a.png\nContent-Transfer-Encoding: base64\n\nAAEC"
+    snapshot = read_mhtml(mhtml(inner, image))
+
+    assert snapshot.html.strip() == "<html><body>ok</body></html>"
+    assert snapshot.url == "http://x/" and snapshot.resources["http://x/a.png"].data == b"\x00\x01\x02"
+
+
+def test_hostile_nesting_of_multiparts_is_cut_with_a_warning() -> None:
+    part = "Content-Type: text/html\nContent-Location: http://x/\n\n<html><body>deep</body></html>"
+    for depth in range(40):  # forty multiparts, each inside the last
+        part = f'Content-Type: multipart/mixed; boundary="N{depth}"\n\n--N{depth}\n{part}\n--N{depth}--\n'
+    snapshot = read_mhtml(mhtml(part, HTML_PART))  # the page deep inside is not reached; the next part is
+    assert snapshot.html.endswith("<body>ok</body></html>")
+    assert any("nests multiparts more than 8 deep" in w for w in snapshot.warnings)
