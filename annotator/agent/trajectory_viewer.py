@@ -105,9 +105,10 @@ class _Picture(QLabel):
 
 
 class TrajectoryViewer(QWidget):
-    """Signals: `step_chosen(index)`, `replay_finished(result)` (a ReplayResult)."""
+    """Signals: `step_chosen(index)`, `replay_started()`, `replay_finished(result)` (a ReplayResult)."""
 
     step_chosen = Signal(int)
+    replay_started = Signal()  # the window shows its browser, where the steps run
     replay_finished = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -260,6 +261,7 @@ class TrajectoryViewer(QWidget):
         self._clear_marks()
         self.replay_button.setEnabled(False)
         self.status.setText("replaying…")
+        emit(self.replay_started)
 
         def on_step(index: int, _step: Step) -> None:
             self.select_step(index)

@@ -115,7 +115,8 @@ class AgentWindow(QMainWindow):
         self.task_editor.task_chosen.connect(self._record_task)
         self.task_editor.loaded.connect(lambda _: self._show_tasks())
         self.task_editor.saved.connect(lambda _: self._show_tasks())
-        self.viewer.replay_button.pressed.connect(lambda: self.tabs.setCurrentIndex(0))
+        # Not on the button's press: the tab switch hid the button before its release, so the click never came
+        self.viewer.replay_started.connect(lambda: self.tabs.setCurrentIndex(0))
         self.viewer.replay_finished.connect(lambda _: self.tabs.setCurrentWidget(self.viewer))
         self.web_saver = SaveFromWeb(self)
         self.web_saver.progress.connect(self._on_save_progress)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -130,9 +130,10 @@ class HistoryDialog(QDialog):
         closable_window(self, self.heading, (self.entries, 1), actions=[self.restore_button])
         self._update_button()
 
-    def show_page(self, project: Project, page: str) -> None:
-        """Fill the list from the store, newest first, keeping the chosen entry chosen if it is still there."""
-        kept = self.chosen() if page == self.page else None
+    def show_page(self, project: Project, page: str, *, keep_choice: bool = True) -> None:
+        """Fill the list from the store, newest first, keeping the chosen entry chosen if it is still there (and
+        `keep_choice`); otherwise nothing is chosen, and the arrow keys start from the newest entry."""
+        kept = self.chosen() if page == self.page and keep_choice else None
         self.page = page
         history = project.history(page)
         self.setWindowTitle(f"History of page {page}")
@@ -151,6 +152,8 @@ class HistoryDialog(QDialog):
         self.entries.addTopLevelItem(start)
         if kept is not None:
             self.choose(kept)
+        elif (newest := self.entries.topLevelItem(0)) is not None:
+            self.entries.setCurrentItem(newest, 0, QItemSelectionModel.SelectionFlag.NoUpdate)
         self._update_button()
 
     def chosen(self) -> int | None:

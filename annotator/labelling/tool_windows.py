@@ -36,7 +36,9 @@ class ToolWindows:
             # Undo and redo are window shortcuts, and the dialog is a window of its own: without this, Ctrl+Z
             # pressed right after "Restore to here" would do nothing.
             self.history_dialog.addActions([window.actions_by_name["undo"], window.actions_by_name["redo"]])
-        self.history_dialog.show_page(window.project, window.page_name)
+        # Opened again: it starts from the newest change, not from the one chosen last time (the same keys
+        # pressed again would restore another change)
+        self.history_dialog.show_page(window.project, window.page_name, keep_choice=self.history_dialog.isVisible())
         self.history_dialog.show()
         self.history_dialog.raise_()
 

@@ -69,6 +69,7 @@ def side_by_side(*panes: QWidget, sizes: Sequence[int], stretch: int) -> QSplitt
     """`panes` left to right in a splitter, `sizes` pixels wide at first; the pane at index `stretch` takes
     what the window grows by."""
     splitter = QSplitter()
+    splitter.setChildrenCollapsible(False)  # a pane dragged small stops at its least width, never vanishes
     for pane in panes:
         splitter.addWidget(pane)
     splitter.setStretchFactor(stretch, 1)

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from recordlens.annotator.labelling.history_dialog import START
+from recordlens.annotator.labelling.history_dialog import ENTRY_ROLE, START
 from recordlens.annotator.labelling.main_window import MainWindow
 from tests.app.window_helpers import imported_project, open_window
 
@@ -134,3 +134,32 @@ def test_history_words_a_page_status_as_the_page_list_does():
 
     moved = Change(1, "1", "", Provenance.person("ana"), "status", (), (), {"from": "new", "to": "proposed"})
     assert what(moved) == "page new → in progress"
+
+
+def test_history_opened_again_starts_from_the_newest_change(qtbot, tmp_path, project_dir):
+    window = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
+    try:
+        project = window.project
+        window.edit("new record", lambda: project.add_record("1", [ITEM.format(3)], window.person))
+        window.edit("new record", lambda: project.add_record("1", [ITEM.format(4)], window.person))
+        QTest.keySequence(window, "Ctrl+H")
+        dialog = window.tools.history_dialog
+        assert dialog is not None and dialog.chosen() is None  # nothing chosen: Restore cannot be pressed by mistake
+        QTest.keyClick(dialog.entries, Qt.Key.Key_Down)
+        second = int(dialog.entries.topLevelItem(1).data(0, ENTRY_ROLE))
+        assert dialog.chosen() == second
+        dialog.activateWindow()
+        qtbot.waitUntil(dialog.isActiveWindow)
+        QTest.keyClick(dialog.entries, Qt.Key.Key_Escape)
+        assert not dialog.isVisible()
+
+        window.activateWindow()
+        qtbot.waitUntil(window.isActiveWindow)
+        QTest.keySequence(window, "Ctrl+H")  # the same keys again choose the same change, not the one below it
+        assert dialog.isVisible() and dialog.chosen() is None
+        QTest.keyClick(dialog.entries, Qt.Key.Key_Down)
+        assert dialog.chosen() == second
+        window.edit("new record", lambda: project.add_record("1", [ITEM.format(1)], window.person))
+        assert dialog.chosen() == second  # while it stays open, a new change keeps the choice
+    finally:
+        window.close()

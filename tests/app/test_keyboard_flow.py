@@ -390,3 +390,11 @@ def test_a_small_window_keeps_room_for_the_page(qtbot, window):
     qtbot.waitUntil(lambda: window.width() <= 900, timeout=5_000)
     page_list, centre, panel = window.centralWidget().sizes()
     assert centre >= PAGE_MIN_WIDTH and page_list > 0 and panel > 0  # the side panels gave way as well
+
+
+def test_a_side_panel_dragged_small_stops_at_its_least_width(qtbot, window):
+    splitter = window.centralWidget()
+    width = sum(splitter.sizes())
+    splitter.setSizes([0, width, 0])  # both dividers dragged all the way out, as a person's drag can
+    page_list, _centre, panel = splitter.sizes()
+    assert page_list > 0 and panel > 0  # not collapsed to nothing, with no handle left to bring them back

@@ -7,7 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from recordlens.annotator.agent.qt_browser import QtSiteBrowser
 from recordlens.annotator.agent.task_editor import COLUMNS, TaskEditor, displayed_rows
@@ -221,6 +224,17 @@ def test_a_stored_trajectory_opens_from_the_picker_with_the_projects_screenshots
             assert window.viewer.before._pixmap is not None and window.viewer.after._pixmap is not None
             assert window.viewer._start_url == tasks["comparison-1"].start_url
             assert first.run == 1
+
+            # A real click on "Replay on the site" replays: the steps run in the Site tab, then the viewer is back
+            finished: list[object] = []
+            window.viewer.replay_finished.connect(finished.append)
+            button = window.viewer.replay_button
+            QTest.mousePress(button, Qt.MouseButton.LeftButton)  # a person's click: a press, then a release later
+            QApplication.processEvents()
+            QTest.mouseRelease(button, Qt.MouseButton.LeftButton)  # the replay runs in the release
+            assert finished and finished[0].ok, finished[0].message
+            assert window.tabs.currentWidget() is window.viewer
+            assert "all 3 steps replayed" in window.viewer.status.text()
         finally:
             window.close()
     finally:
