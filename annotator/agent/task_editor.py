@@ -11,8 +11,8 @@ import contextlib
 import json
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -51,12 +51,13 @@ class TaskEditor(QWidget):
         self.site = ""  # written with every task, so a tasks file names the site it belongs to
         self.site_source = lambda: None  # the open Site (the agent window sets it), for the review's answer check
         self.review = None  # the review queue window, once opened
-        self.table = QTableWidget(0, len(COLUMNS))
+        self.table = _TaskTable(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setWordWrap(True)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(COLUMNS.index("instruction"), QHeaderView.ResizeMode.Stretch)
+        self.table.itemChanged.connect(_show_whole_text)
         self.table.cellDoubleClicked.connect(lambda row, _col: self._choose(row))
         self.table.setToolTip("normalise: rule names separated by commas, from " + ", ".join(NORMALISE_RULES))
         self.status = QLabel(" ")
@@ -276,6 +277,27 @@ def _add_refined(editor: TaskEditor, tasks: list[Task]) -> None:
         editor._append(task)
     editor.table.resizeRowsToContents()
     editor.status.setText(f"{len(tasks)} refined task(s) added from the review; save to keep them")
+
+
+class _TaskTable(QTableWidget):
+    """Row heights follow the wrapped instructions at the width the table has now: measured once, before it was
+    laid out, against a stretching column still 100 px wide, rows were up to a dozen lines tall and only 2 to 4
+    of the 12 demo tasks showed."""
+
+    def __init__(self, rows: int, columns: int) -> None:
+        super().__init__(rows, columns)
+        self._fit = QTimer(self, singleShot=True, interval=0)  # after the header has stretched its column too
+        self._fit.timeout.connect(self.resizeRowsToContents)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fit.start()
+
+
+def _show_whole_text(item: QTableWidgetItem) -> None:
+    """A cell's tooltip is its whole text, for a column that cuts it (a long start_url), after every edit too."""
+    if item.toolTip() != item.text():  # setting it changes the item again: once is enough
+        item.setToolTip(item.text())
 
 
 def displayed_rows(table: QTableWidget) -> list[list[str]]:

@@ -139,6 +139,24 @@ def test_task_editor_round_trip_and_validation(qapp, tmp_path):
     assert again[12].site == tasks[0].site
 
 
+def test_the_tasks_table_shows_a_dozen_tasks_at_a_laptop_s_size(qapp):
+    window = AgentWindow(person="tester")
+    try:
+        window.resize(1400, 900)
+        window.show()
+        window.tabs.setCurrentWidget(window.task_editor)
+        QApplication.processEvents()
+        table = window.task_editor.table
+        assert table.rowCount() == 12
+        # Rows sized for the instruction column's real width: a few lines each (365 px before)
+        assert max(table.rowHeight(r) for r in range(12)) <= 6 * table.fontMetrics().lineSpacing() + 12
+        assert sum(table.rowHeight(r) for r in range(12)) <= table.viewport().height()
+        url = table.item(0, COLUMNS.index("start_url"))
+        assert url.toolTip() == url.text() and url.text().startswith("https://")
+    finally:
+        window.close()
+
+
 def test_agent_window_opens_the_demo_site_and_tasks(qapp):
     window = AgentWindow(person="tester")
     try:
