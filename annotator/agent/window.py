@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QInputDialog,
@@ -130,7 +131,7 @@ class AgentWindow(QMainWindow):
         return f"person:{self.person or 'me'}"
 
     def _build_menu(self) -> None:
-        menu = self.menuBar().addMenu("Agent")
+        menu = self.menuBar().addMenu("&Agent")
         for text, slot in (("Open site…", self.open_site_dialog), ("Open tasks…", self.task_editor.open_dialog),
                            ("Save a page from the web…", self.save_from_web_dialog),
                            ("Open stored trajectory…", self.open_stored_trajectory_dialog),
@@ -140,6 +141,8 @@ class AgentWindow(QMainWindow):
             action.triggered.connect(slot)
             if slot == self.open_stored_trajectory_dialog:
                 action.setEnabled(self.project is not None)
+            if slot == self.close:
+                action.setShortcut(QKeySequence(QKeySequence.StandardKey.Close))  # Ctrl+W, as a window closes
 
     # -- site and tasks ---------------------------------------------------------------------------------------
 

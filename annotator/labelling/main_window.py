@@ -61,7 +61,7 @@ from .record_actions import RecordActions
 from .record_panel import RecordPanel, RecordTexts, rows_for
 from .review_controller import ReviewController
 from .review_panel import ReviewPanel
-from .shortcuts import SHORTCUTS, key_sequences
+from .shortcuts import MENU_TITLES, SHORTCUTS, key_sequences
 from .tool_windows import ToolWindows
 from .zoom import ZoomControl
 
@@ -170,7 +170,7 @@ class MainWindow(QMainWindow):
             action.triggered.connect(self._handler(shortcut.name))
             self.addAction(action)  # shortcuts work with the menu bar hidden too
             if shortcut.group not in menus:
-                menus[shortcut.group] = self.menuBar().addMenu(shortcut.group)
+                menus[shortcut.group] = self.menuBar().addMenu(MENU_TITLES[shortcut.group])
             menus[shortcut.group].addAction(action)  # type: ignore[attr-defined]
             self.actions_by_name[shortcut.name] = action
         for position, (name, short) in enumerate(_BUTTONS):
@@ -178,7 +178,8 @@ class MainWindow(QMainWindow):
             action.setIconText(short)
             self.record_panel.add_button(action, position // 4, position % 4)
         # The agent-benchmark tools live in their own window, built only when first asked for.
-        self.menuBar().addMenu("Agent").addAction("Agent benchmarks…").triggered.connect(self.tools.open_agent_tools)
+        agent = self.menuBar().addMenu(MENU_TITLES["Agent"])
+        agent.addAction("Agent benchmarks…").triggered.connect(self.tools.open_agent_tools)
         self._grey_when_nothing_to(self.undo_group.canUndoChanged, "undo")
         self._grey_when_nothing_to(self.undo_group.canRedoChanged, "redo")
         self.actions_by_name["cancel_job"].setEnabled(False)

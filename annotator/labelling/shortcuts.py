@@ -88,6 +88,12 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
 })
 
 
+# The menu bar's titles, each with its Alt+letter (the letter after "&"), no two alike. Without them Alt+letter
+# reached the focused widget instead: in the page filter, Alt+R chose "reviewed" and emptied the page list.
+MENU_TITLES = {"Records": "&Records", "Edit": "&Edit", "Propose": "&Propose", "Pages": "Pa&ges", "View": "&View",
+               "Review": "Revie&w", "Application": "&Application", "Agent": "Age&nt"}
+
+
 def key_sequences(shortcut: Shortcut) -> list[QKeySequence]:
     return [QKeySequence(k) for k in shortcut.keys]
 

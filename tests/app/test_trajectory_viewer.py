@@ -182,7 +182,7 @@ def test_the_main_window_opens_the_agent_tools_and_recordings_go_into_its_projec
     window = MainWindow(init_project(tmp_path / "project"), settings=Settings(annotator="ana"),
                         settings_file=tmp_path / "settings.json", key_store=FakeKeyStore())
     try:
-        menus = {a.text(): a.menu() for a in window.menuBar().actions() if a.menu()}
+        menus = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions() if a.menu()}
         [open_tools] = [a for a in menus["Agent"].actions() if a.text() == "Agent benchmarks…"]
         open_tools.trigger()
         tools = window.tools.agent_window
