@@ -133,6 +133,10 @@ class SiteBrowser(QWidget):
         self.back_button.setToolTip("Go back (Alt+Left)")
         self.address = QLabel()
         self.address.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Read only, and said so: a benchmark's pages are reached by the site's links and Back, as an agent
+        # reaches them (its grammar has no "go to URL"); a typed address would be a step no agent can take.
+        self.address.setToolTip("The page's address (select to copy). Pages are reached through the site's links "
+                                "and Back, as an agent reaches them; Agent → Open site… opens another site.")
         self.save_button = button("Save this page to the site", self._save_clicked)
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 2, 4, 2)
