@@ -443,9 +443,11 @@ class MainWindow(QMainWindow):
         selected = set(self.record_panel.selected_ids())
         self.page_view.show_records([
             # The colour follows the record (its id), not its number: a delete renumbers, it does not repaint.
-            {"xpaths": list(label.xpaths), "colour_index": label.id, "label": str(k + 1),
-             "selected": label.id in selected}
-            for k, label in enumerate(self.labels) if label.status != "rejected"])
+            # A rejected record is drawn only while selected (chosen in the list, it would show nowhere), its
+            # badge marked as the list marks it.
+            {"xpaths": list(label.xpaths), "colour_index": label.id,
+             "label": f"{k + 1} ✗" if label.status == "rejected" else str(k + 1), "selected": label.id in selected}
+            for k, label in enumerate(self.labels) if label.status != "rejected" or label.id in selected])
         self._refresh_click_line()
 
     def select_records(self, ids: Sequence[int], scroll: bool = True) -> None:

@@ -486,7 +486,9 @@ class RecordActions:
             self.window.message(f"could not change the project: {error}", 10000)
             self.window.reload_labels()
             return
-        self.window.message(f"{done}: {text}" if text else f"nothing to {done.removesuffix('ne')}")
+        # The page too: under Recent messages a line of a page left since would not say which one it was
+        where = f" on page {self.window.page_name}" if self.window.page_name else ""
+        self.window.message(f"{done}{where}: {text}" if text else f"nothing to {done.removesuffix('ne')}")
 
 
 def _no_siblings_message(page: Page, xpaths: Sequence[str], existing: Sequence[Sequence[str]],

@@ -54,6 +54,7 @@ class ReviewController:
         self.agreements: dict[str, Agreement] = {}  # another annotator against the project's labels, all pages
         self._worst_order: list[str] = []  # the ranking W goes through, and where in it W last was
         self._worst_at = 0
+        self._labelling_place: tuple[str | None, int] | None = None  # (page, scroll) when review was entered
 
     @property
     def panel(self) -> ReviewPanel:
@@ -93,10 +94,17 @@ class ReviewController:
         self.on_run_chosen(run_id)
 
     def on_tab(self) -> None:
-        if self.window.tabs.currentWidget() is self.panel:
+        window = self.window
+        if window.tabs.currentWidget() is self.panel:
             # Runs may have been added meanwhile (by the CLI, or a scoring job).
             self._set_runs(self.run_id)
-        self.window.redraw()
+            self._labelling_place = (window.page_name, window.page_view.scroll_y)
+        window.redraw()
+        if window.tabs.currentWidget() is window.record_panel:
+            place, self._labelling_place = self._labelling_place, None
+            if place is not None and place[0] == window.page_name:
+                # Back from review on the same page: where the labelling was, not where the review's errors were
+                window.page_view.scroll_to_y(place[1])
 
     def _run_info(self) -> RunInfo | None:
         if self.run_id == NO_RUN or self.annotator() is not None:

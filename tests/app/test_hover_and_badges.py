@@ -247,6 +247,23 @@ def test_a_page_opens_at_its_first_record_then_where_it_was_left_and_the_marks_s
     spin(300)
     assert js(window.page_view, "Math.round(window.scrollY)") == 3000
 
+    # Review and back (F6 twice) on the same page: the labelling goes on where it was, wherever review went
+    run = window.project.runs.add("handmade")
+    window.project.runs.add_predictions(run, {"25": window.project.true_records("25")[-1:]})
+    window.project.runs.finish(run)
+    window.start_review(run)
+    window.page_view.scroll_to_y(0)
+    for _ in range(50):
+        if window.page_view.scroll_y == 0:
+            break
+        spin(20)
+    window.reviewing.do_review()
+    for _ in range(50):
+        if window.page_view.scroll_y == 3000:
+            break
+        spin(20)
+    assert window.page_view.scroll_y == 3000
+
 
 def test_j_on_a_record_taller_than_the_view_brings_its_badge_into_view(window):
     open_page(window, "101")

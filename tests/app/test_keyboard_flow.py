@@ -254,9 +254,9 @@ def test_ctrl_z_with_nothing_to_undo_says_why_and_where_earlier_changes_are(qtbo
     window.select_records([labels[0].id])
     key(window, "Del")
     key(window, "Ctrl+Z")
-    assert window.statusBar().currentMessage().startswith("undone: delete record")
+    assert window.statusBar().currentMessage().startswith("undone on page 1: delete record")
     key(window, "Ctrl+Shift+Z")
-    assert window.statusBar().currentMessage().startswith("redone: delete record")
+    assert window.statusBar().currentMessage().startswith("redone on page 1: delete record")
     key(window, "Ctrl+Shift+Z")
     assert window.statusBar().currentMessage() == "nothing to redo on page 1 in this session"
 

@@ -148,6 +148,12 @@ def test_judging_moves_on_to_the_next_proposal_and_wraps_round(qtbot, window):
     assert window.record_panel.selected_ids() == [ids[2]]
     assert [label.status for label in window.project.labels("2")] == ["accepted", "rejected", "accepted",
                                                                      "accepted"]
+    window.page_view.wait_until_drawn()
+    assert window.page_view.last_summary.records == 3  # the rejected one is not drawn...
+    window.select_records([ids[1]])
+    window.page_view.wait_until_drawn()
+    assert window.page_view.last_summary.records == 4  # ...unless it is selected: chosen in the list, it shows
+    assert [r["label"] for r in window.page_view._records] == ["1", "2 ✗", "3", "4"]
 
 
 def test_plain_html_runs_no_script_and_counts_blocked_requests(qtbot, window):
@@ -321,9 +327,9 @@ def test_shift_g_selects_a_proposed_list_whole_and_one_r_rejects_it(qtbot, windo
     assert window.statusBar().currentMessage() == "rejected 4 records (1 already rejected); no proposal left on page 2"
     assert window.record_panel.selected_ids() == []
     key(qtbot, window, "Ctrl+Z")
-    assert window.statusBar().currentMessage() == "undone: reject record ×4"
+    assert window.statusBar().currentMessage() == "undone on page 2: reject record ×4"
     key(qtbot, window, "Ctrl+Shift+Z")
-    assert window.statusBar().currentMessage() == "redone: reject record ×4"
+    assert window.statusBar().currentMessage() == "redone on page 2: reject record ×4"
 
 
 def test_ctrl_a_on_the_page_selects_its_records_not_its_text(qtbot, window):
