@@ -131,7 +131,7 @@ def read_mhtml(data: bytes, *, name: str | None = None) -> Snapshot:
         parts = _flattened([_parse_part(segment, number, warnings) for number, segment in enumerate(segments, 1)],
                            warnings)
     main = _main_part_index(parts, headers, closed, label)
-    _warn_if_main_part_is_not_the_saved_page(headers, parts[main], warnings)
+    _warn_if_main_part_is_not_the_saved_page(headers, parts, parts[main], warnings)
     html, charset = _main_html(parts[main], label, warnings)
     if cut:
         _accept_truncation(parts, main, html, label, warnings)
@@ -436,15 +436,18 @@ def _main_part_index(parts: list[_Part], headers: dict[str, str], closed: bool, 
     raise _fail(label, f"it has no HTML part (found: {found}).{cut}")
 
 
-def _warn_if_main_part_is_not_the_saved_page(headers: dict[str, str], main: _Part, warnings: list[str]) -> None:
+def _warn_if_main_part_is_not_the_saved_page(headers: dict[str, str], parts: list[_Part], main: _Part,
+                                             warnings: list[str]) -> None:
     """Chromium shows the first HTML part; when that is not the saved page (a damaged archive lost the page's
-    headers, so a frame came first), say so rather than label the wrong document in silence."""
+    headers, or put a frame first), say so rather than label the wrong document in silence."""
     saved = headers.get("snapshot-content-location")
-    if saved and main.location and main.location != saved:
-        warnings.append(
-            f"The HTML shown ({main.describe()}, {main.location}) is not the saved page ({saved}): the archive "
-            "may be damaged, and the page's own HTML part missing or unreadable."
-        )
+    if not saved or not main.location or main.location == saved:
+        return
+    own = next((p for p in parts if p.location == saved and p.mime_type in _HTML_TYPES), None)
+    where = (f"the page's own HTML is {own.describe()}, after it: Chromium shows the first HTML part too, so "
+             "this is what it shows of the file" if own is not None
+             else "the archive may be damaged, and the page's own HTML part missing or unreadable")
+    warnings.append(f"The HTML shown ({main.describe()}) is not the saved page ({saved}): {where}.")
 
 
 def _main_html(part: _Part, label: str, warnings: list[str]) -> tuple[str, str]:

@@ -615,3 +615,17 @@ def test_hostile_nesting_of_multiparts_is_cut_with_a_warning() -> None:
     snapshot = read_mhtml(mhtml(part, HTML_PART))  # the page deep inside is not reached; the next part is
     assert snapshot.html.endswith("<body>ok</body></html>")
     assert any("nests multiparts more than 8 deep" in w for w in snapshot.warnings)
+
+
+def test_a_frame_saved_before_the_page_is_shown_as_chromium_shows_it_and_said() -> None:
+    frame = "Content-Type: text/html\nContent-Location: http://x/frame\n\n<p>frame</p>"
+    page = "Content-Type: text/html\nContent-Location: http://x/\n\n<p>page</p>"
+    top = "Snapshot-Content-Location: http://x/\n"
+    snapshot = read_mhtml(mhtml(frame, page, top=top))
+
+    assert snapshot.html == "<p>frame</p>"  # Chromium's rule: the first HTML part
+    assert snapshot.warnings == ["The HTML shown (part 1 (text/html, http://x/frame)) is not the saved page "
+                                 "(http://x/): the page's own HTML is part 2 (text/html, http://x/), after it: "
+                                 "Chromium shows the first HTML part too, so this is what it shows of the file."]
+    lost = read_mhtml(mhtml(frame, top=top))
+    assert "may be damaged, and the page's own HTML part missing or unreadable" in lost.warnings[0]
