@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from ..page.dataset import load_page, not_a_folder, page_files, record_files
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from .engines import Engine, LocalEngine, UnitFailedError
-from .run_files import failed_pages
+from .run_files import META_DIR, failed_pages
 
 Progress = Callable[[Iterable[str]], Iterable[str]]
 
@@ -133,9 +134,31 @@ def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     if not folders:
         raise DatasetError(f"{pred_dir}: no seed-S/ folders (a run written with --seeds N has them)")
     seeds: dict[int, DatasetScore] = {}
-    warnings: list[str] = []
+    warnings: list[str] = _mixed_methods(folders)
     for seed, folder in folders.items():
         scores, seed_warnings = score_run(folder, gt_dir, pages_dir, progress, engine)
         seeds[seed] = scores
         warnings += [f"seed {seed}: {w}" for w in seed_warnings + scores.warnings]
     return SeedScores(seeds), warnings
+
+
+def _mixed_methods(folders: dict[int, Path]) -> list[str]:
+    """Seeds whose runs name another method, version or parameters (the seed aside) than the first seed's: a mean
+    over them would mix two models (a seed folder copied in from another run)."""
+    described: dict[int, dict[str, object]] = {}
+    for seed, folder in folders.items():
+        try:
+            run = json.loads((folder / META_DIR / "run.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # a folder of predictions made elsewhere says nothing of its method
+        if isinstance(run, dict):
+            parameters = run.get("parameters")
+            if isinstance(parameters, dict):
+                parameters = {k: v for k, v in parameters.items() if k != "seed"}
+            described[seed] = {"method": run.get("method"), "version": run.get("version"), "parameters": parameters}
+    if len(set(map(json.dumps, described.values()))) <= 1:
+        return []
+    first, *_ = described.items()
+    other = [seed for seed, d in described.items() if d != first[1]]
+    return [f"seed(s) {', '.join(map(str, other))} were made by another method or model than seed {first[0]} "
+            f"({first[1]['method']} {first[1]['version']} {first[1]['parameters']}): the mean over seeds mixes them"]

@@ -170,13 +170,23 @@ def test_several_seeds_are_written_apart_then_scored_and_averaged(tmp_path: Path
                            "--pages", str(DEMO / "html"), "--out", str(run_dir), "--base-url", server.url, "-q")
     assert code == 0, err
     assert sorted(p.name for p in run_dir.iterdir()) == ["seed-0", "seed-1"]
-    code, out, _ = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
-                       str(DEMO / "html"), "--json", "-q")
+    code, out, err = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
+                         str(DEMO / "html"), "--json", "-q")
     report = json.loads(out)
     f1 = {s["seed"]: s["mean"]["f1"] for s in report["seeds"]}
     assert f1[0] == pytest.approx(1.0) and f1[1] < 1.0
     assert report["mean"]["f1"] == pytest.approx((f1[0] + f1[1]) / 2)
     assert report["sd_over_seeds"]["f1"] > 0
+    assert "mixes them" not in err  # two seeds of one model
+
+    # A seed folder copied in from a run of another model: its figures would be averaged in, so it is said
+    described = run_dir / "seed-1" / "_run" / "run.json"
+    other = json.loads(described.read_text(encoding="utf-8"))
+    other["parameters"]["model"] = "another-model"
+    described.write_text(json.dumps(other), encoding="utf-8")
+    code, _, err = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
+                       str(DEMO / "html"), "-q")
+    assert code == 0 and "seed(s) 1 were made by another method or model than seed 0" in err
 
 
 def test_inspect_and_represent_refuse_a_file_that_is_not_a_page_as_import_does(
