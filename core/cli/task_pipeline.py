@@ -22,6 +22,7 @@ from ..agent.sites import load_site
 from ..agent.tasks import load_tasks, save_tasks
 from ..errors import AgentError
 from ..output_paths import writable_file
+from ..wording import listed
 from .output import Replacing
 
 
@@ -68,6 +69,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--candidates", help="the candidates file (default: the --project's tasks, all refined)")
     q.add_argument("--project", help="a project whose reference trajectories give the ground-truth steps")
     q.add_argument("--references", help="a folder of <task id>.json reference trajectories")
+    q.add_argument("--site", help="the snapshot site: answers edited at review are checked against its pages "
+                                  "before they are counted")
     q.add_argument("--json", action="store_true")
     q.add_argument("--chart", help="write the funnel chart (PNG) here")
     q.set_defaults(handler=cmd_report)
@@ -159,6 +162,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.chart:
         writable_file(args.chart, "the chart")
     candidates = load_candidates(args.candidates) if args.candidates else []
+    unchecked = [c for c in candidates if c.evidence is None]  # an answer edited at review, not looked for yet
+    if unchecked and args.site:
+        checked = {c.id: c for c in check_answers(unchecked, load_site(args.site))}
+        candidates = [checked.get(c.id, c) if c.evidence is None else c for c in candidates]
+    elif unchecked:
+        print(f"{len(unchecked)} candidate(s) of {args.candidates} have an answer no one has looked for on the site "
+              f"(edited at review: {listed([c.id for c in unchecked])}); they are not counted as not found. "
+              "--site DIR looks for them", file=sys.stderr)
     references: dict[str, Trajectory] = {}
     if args.project:
         from ..store.project import open_project

@@ -161,10 +161,17 @@ def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monk
     chart = tmp_path / "funnel.png"
     assert main(["agent", "tasks", "report", "--candidates", str(out), "--references", str(references), "--json",
                  "--chart", str(chart)]) == 0
-    table = json.loads(capsys.readouterr().out)
+    printed = capsys.readouterr()
+    table = json.loads(printed.out)
+    assert "have an answer no one has looked for on the site (edited at review: gen-lookup-2)" in printed.err
     total = table["total"]
     assert (total["generated"], total["similar"], total["unable"], total["expired"], total["refined"],
             total["pending"]) == (12, 6, 1, 1, 3, 1)
+    # With the site the edited answer is looked for, and found on no page: counted, as a generated one would be
+    assert main(["agent", "tasks", "report", "--candidates", str(out), "--site", str(SITE), "--json"]) == 0
+    checked = capsys.readouterr()
+    assert "no one has looked for" not in checked.err
+    assert json.loads(checked.out)["total"]["answer_not_found"] == total["answer_not_found"] + 1
     assert total["gt_steps"] == len(reference["steps"]) and total["with_reference"] == 1
     rows = {r["category"]: r for r in table["categories"]}
     assert rows["lookup"]["refined"] == 1 and rows["lookup"]["steps_per_task"] == len(reference["steps"])
