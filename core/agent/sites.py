@@ -160,10 +160,20 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
     if not pages:
         raise SiteError(f"{root} holds no saved page with a URL (.mhtml, or .html saved by a browser)")
     pages.sort(key=lambda p: normalise_url(p.url))
-    site = Site(root=root, name=root.resolve().name, pages=pages, warnings=warnings)
+    site = Site(root=root, name=_indexed_name(root) or root.resolve().name, pages=pages, warnings=warnings)
     if write:
         _write_index(site)
     return site
+
+
+def _indexed_name(root: Path) -> str | None:
+    """The name an existing index gives the site: a site copied to another folder and indexed again keeps it,
+    as the tasks and runs that name it do."""
+    try:
+        name = json.loads((root / INDEX_FILE).read_text(encoding="utf-8")).get("name")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return name if isinstance(name, str) and name.strip() else None
 
 
 def load_site(folder: str | Path) -> Site:

@@ -3,6 +3,7 @@ snapshot) and its reference trajectories replayed on the Qt-free browser."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -70,6 +71,17 @@ def test_build_indexes_saved_pages_and_says_what_it_left_out(tmp_path: Path) -> 
     (tmp_path / "a.mhtml").unlink()
     with pytest.raises(SiteError, match="rebuild it"):
         load_site(tmp_path)
+
+
+def test_a_site_copied_to_another_folder_keeps_its_name_when_indexed_again(tmp_path: Path) -> None:
+    write_mhtml(tmp_path / "shop" / "a.mhtml", "<p>a</p>", url="https://x.org/a")
+    assert build_site(tmp_path / "shop").name == "shop"
+    shutil.copytree(tmp_path / "shop", tmp_path / "shop-copy")
+    write_mhtml(tmp_path / "shop-copy" / "b.mhtml", "<p>b</p>", url="https://x.org/b")
+    again = build_site(tmp_path / "shop-copy")
+    assert again.name == "shop" and len(again.pages) == 2  # its tasks and runs name it so
+    assert load_site(tmp_path / "shop-copy").name == "shop"
+    assert build_site(tmp_path / "shop-copy", write=False).name == "shop"
 
 
 def test_the_shipped_demo_resources_are_what_the_generator_writes(tmp_path: Path) -> None:
