@@ -211,7 +211,8 @@ class OfflinePage(QObject):
 
     @property
     def blocked_count(self) -> int:
-        return len(self.blocker.blocked_urls)
+        """Distinct addresses blocked: a page asking again for the same one (it does at every zoom) is counted once."""
+        return len(set(self.blocker.blocked_urls))
 
     def reset_blocked(self) -> None:
         self.blocker.blocked_urls.clear()

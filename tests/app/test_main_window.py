@@ -162,6 +162,12 @@ def test_plain_html_runs_no_script_and_counts_blocked_requests(qtbot, window):
     assert js(window.page_view, "document.documentElement.dataset.ran || null") is None
     qtbot.waitUntil(lambda: window.page_view.blocked_count >= 1, timeout=5_000)
     assert window.blocked_label.text() == f"{window.page_view.blocked_count} request blocked"
+    asked = len(window.page_view.offline.blocked_urls)
+    for keys in ("Ctrl+=", "Ctrl+=", "Ctrl+0"):  # each zoom makes the page ask again for what it was refused
+        key(qtbot, window, keys)
+        spin(300)
+    assert window.blocked_label.text() == "1 request blocked"  # the same address, counted once
+    assert len(window.page_view.offline.blocked_urls) >= asked
 
 
 def test_the_labelling_flow_by_keyboard(qtbot, window):
