@@ -63,12 +63,14 @@ def what(change: Change, numbers: dict[int, int] | None = None) -> str:
         return f"page {_moved(detail)}"
     if change.action == "restore":
         target = detail.get("to")
-        if target is None:
-            return "restore to before any change"
-        return f"restore to change {(numbers or {}).get(int(target), target)}"
-    text = change.action
+        text = ("restore to before any change" if target is None
+                else f"restore to change {(numbers or {}).get(int(target), target)}")
+    else:
+        text = change.action
     if change.action == "add" and change.after:
         text += f" ({change.after[0].status})"
+    if detail.get("adjudicated"):
+        text += f", adjudicated with {detail['adjudicated']}"
     status = detail.get("page_status")
     if isinstance(status, dict):
         text += f"; page {_moved(status)}"

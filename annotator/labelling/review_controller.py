@@ -250,19 +250,19 @@ class ReviewController:
         if record.kind == SPURIOUS:
             text = f"take {name}'s record"
             change = window.edit(text, lambda: project.add_record(page, record.xpaths, Provenance.person(name),
-                                                                  status="accepted", by=person))
+                                                                  status="accepted", by=person, adjudicated=name))
         elif record.kind == MISSED:
             if merge:
                 window.message(f"only the project has this record: kept ({name} made none here)")
                 return
             label = truth[record.true]
             text = f"delete the record {name} did not make"
-            change = window.edit(text, lambda: project.delete(label.id, person))
+            change = window.edit(text, lambda: project.delete(label.id, person, adjudicated=name))
         else:
             label = truth[record.true]
             xpaths = list(dict.fromkeys([*label.xpaths, *record.xpaths])) if merge else list(record.xpaths)
             text = f"merge {name}'s record into the project's" if merge else f"take {name}'s version of the record"
-            change = window.edit(text, lambda: project.edit(label.id, xpaths, person))
+            change = window.edit(text, lambda: project.edit(label.id, xpaths, person, adjudicated=name))
         window.reload_labels()
         if change is not None:
             window.message(f"page {page}: {text}" if change.id is not None else f"page {page}: already so")

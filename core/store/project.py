@@ -232,12 +232,15 @@ class Project(Connection):
         return [list(label.xpaths) for label in self.labels(page, TRUE_LABEL_STATUSES)]
 
     def add_record(self, page: str, xpaths: Sequence[str], origin: Provenance, *, status: str | None = None,
-                   unresolved: Sequence[str] = (), by: Provenance | None = None) -> Change:
-        return self.add_records(page, [xpaths], origin, status=status, unresolved=[unresolved], by=by)
+                   unresolved: Sequence[str] = (), by: Provenance | None = None,
+                   adjudicated: str | None = None) -> Change:
+        return self.add_records(page, [xpaths], origin, status=status, unresolved=[unresolved], by=by,
+                                adjudicated=adjudicated)
 
     def add_records(self, page: str, records: Sequence[Sequence[str]], origin: Provenance, *,
                     status: str | None = None, unresolved: Sequence[Sequence[str]] | None = None,
-                    by: Provenance | None = None, page_status: str = "proposed") -> Change:
+                    by: Provenance | None = None, page_status: str = "proposed",
+                    adjudicated: str | None = None) -> Change:
         """Add records after the page's last one, in one change.
 
         An extractor's records arrive `proposed` and a person's or a dataset's `accepted`, unless `status` says
@@ -261,7 +264,7 @@ class Project(Connection):
                             "origin_id": origin_id, "changed_by_id": actor_id if actor.is_person else None,
                             "derived_from": [], "created_at": at, "changed_at": at}
                 added.append(self._insert(row))
-            detail: dict[str, object] = {}
+            detail = _adjudication(adjudicated)
             if records and db.execute(
                     "UPDATE pages SET status = ?, updated_at = ? WHERE id = ? AND status = 'new'",
                     (page_status, at, page_id)).rowcount:
@@ -275,8 +278,9 @@ class Project(Connection):
         return self._change_record(record_id, by, "reject", status="rejected")
 
     def edit(self, record_id: int, xpaths: Sequence[str], by: Provenance, *,
-             unresolved: Sequence[str] = ()) -> Change:
+             unresolved: Sequence[str] = (), adjudicated: str | None = None) -> Change:
         """Replace a record's XPaths (a click that adds or removes an element); the record becomes `edited`.
+        `adjudicated` names the other annotator whose version decided it (kept in the history entry).
 
         The same XPaths again change nothing (no `edited` status, no history entry)."""
         with self.writing():
@@ -284,14 +288,15 @@ class Project(Connection):
             if before["xpaths"] == list(xpaths):
                 label = _label(before, self.provenances())
                 return Change(None, self._page_name(before), now(), by, "edit", (label,), (label,))
-            return self._change_record(record_id, by, "edit", status="edited", xpaths=list(xpaths),
-                                       unresolved=[x for x in unresolved if x in xpaths])
+            return self._change_record(record_id, by, "edit", _adjudication(adjudicated), status="edited",
+                                       xpaths=list(xpaths), unresolved=[x for x in unresolved if x in xpaths])
 
-    def delete(self, record_id: int, by: Provenance) -> Change:
+    def delete(self, record_id: int, by: Provenance, *, adjudicated: str | None = None) -> Change:
         with self.writing() as db:
             row = self._row(record_id)
             db.execute("DELETE FROM records WHERE id = ?", (record_id,))
-            return self._log(self._page_name(row), row["page_id"], self.provenance_id(by), "delete", [row], [])
+            return self._log(self._page_name(row), row["page_id"], self.provenance_id(by), "delete", [row], [],
+                             _adjudication(adjudicated))
 
     def merge(self, record_ids: Sequence[int], by: Provenance) -> Change:
         """One record with the XPaths of all (first record's order, then new ones), where the first one was."""
@@ -447,7 +452,8 @@ class Project(Connection):
                 "changed_by_id": self.provenance_id(by), "derived_from": parents, "created_at": at,
                 "changed_at": at}
 
-    def _change_record(self, record_id: int, by: Provenance, action: str, **changes: object) -> Change:
+    def _change_record(self, record_id: int, by: Provenance, action: str, detail: dict[str, object] | None = None,
+                       **changes: object) -> Change:
         with self.writing():
             before = self._row(record_id)
             if all(before[k] == v for k, v in changes.items()):
@@ -458,7 +464,7 @@ class Project(Connection):
             actor_id = self.provenance_id(by)
             after = {**before, **changes, "changed_by_id": actor_id, "changed_at": now()}
             self._update(after)
-            return self._log(self._page_name(before), before["page_id"], actor_id, action, [before], [after])
+            return self._log(self._page_name(before), before["page_id"], actor_id, action, [before], [after], detail)
 
     def _log(self, page: str, page_id: int, actor_id: int, action: str, before: list[Row], after: list[Row],
              detail: dict[str, object] | None = None) -> Change:
@@ -471,6 +477,11 @@ class Project(Connection):
         return Change(cursor.lastrowid, page, at, provenances[actor_id], action,
                       tuple(_label(r, provenances) for r in before), tuple(_label(r, provenances) for r in after),
                       detail)
+
+
+def _adjudication(annotator: str | None) -> dict[str, object]:
+    """A history entry's note of the other annotator whose record an adjudication took, deleted or merged."""
+    return {"adjudicated": annotator} if annotator else {}
 
 
 def _status_moved(action: str, detail: dict[str, object]) -> dict[str, str]:

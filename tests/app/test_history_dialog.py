@@ -77,7 +77,7 @@ def test_a_restore_in_a_later_session_goes_back_to_an_earlier_change_and_undoes(
         assert drawn_records(window) == 3
         # The status goes back with the labels: the page was labelled, not yet reviewed, after that change.
         assert window.project.page("1").status == "labelled"
-        assert dialog.entries.topLevelItem(0).text(3) == "restore to change 2"  # the "#" column of the add
+        assert dialog.entries.topLevelItem(0).text(3) == "restore to change 2; page reviewed → labelled"
         assert dialog.chosen() == added.id  # the choice survives the refresh
 
         # Ctrl+Z works with the dialog in front (where the restore was just made), and from the window.
@@ -134,6 +134,9 @@ def test_history_words_a_page_status_as_the_page_list_does():
 
     moved = Change(1, "1", "", Provenance.person("ana"), "status", (), (), {"from": "new", "to": "proposed"})
     assert what(moved) == "page new → in progress"
+    restored = Change(2, "1", "", Provenance.person("ana"), "restore", (), (),
+                      {"to": None, "page_status": {"from": "labelled", "to": "new"}})
+    assert what(restored) == "restore to before any change; page labelled → new"
 
 
 def test_history_opened_again_starts_from_the_newest_change(qtbot, tmp_path, project_dir):
