@@ -17,6 +17,7 @@ from ...core.errors import RecordLensError
 from ...core.page import Page
 from ...core.records import (
     parent_xpath,
+    places_in_page_order,
     replace_xpath,
     same_list,
     sibling_records,
@@ -333,11 +334,15 @@ class RecordActions:
             just_clicked = self.picked is not None and self.picked[0] == label.id
             window.message(_no_siblings_message(page, label.xpaths, existing, just_clicked))
             return
+        # Numbered in page order: siblings before the record (or before a later list already labelled) come
+        # in front of the records that follow them on the page, not after the list's last record
+        before = places_in_page_order(page, [(other.id, other.xpaths) for other in window.labels], records)
         self.edit(f"apply to {len(records)} siblings",
-                  lambda: window.project.add_records(window.page_name, records, window.person))
+                  lambda: window.project.add_records(window.page_name, records, window.person, before=before))
         window.reload_labels([label.id])
-        window.message(f"added {counted(len(records), 'record')}, one per sibling of record "
-                       f"{window.labels.index(label) + 1}")
+        number = [other.id for other in window.labels].index(label.id) + 1  # its place may have moved
+        window.message(f"added {counted(len(records), 'record')}, one per sibling of record {number}, numbered in "
+                       "page order")
 
     def do_select_all(self) -> None:
         """Ctrl+A: every record of the page not rejected (the page's own select-all of its text is no use here)."""

@@ -22,6 +22,7 @@ from .score import DatasetScore, Match, PageScore, jaccard, score_page
 from .siblings import (
     click_effect,
     parent_xpath,
+    places_in_page_order,
     replace_xpath,
     same_list,
     sibling_records,
@@ -35,7 +36,8 @@ __all__ = [
     "DIFFERENT", "ONLY_A", "ONLY_B", "Agreement", "Disagreement", "PageAgreement", "agreement", "compare_page",
     "KINDS", "MATCHED", "MATCH_THRESHOLD", "MISSED", "PARTIAL", "SPURIOUS", "DatasetScore", "Match", "PageReview",
     "PageScore", "RecordsFile", "ReviewRecord", "TextKeyIndex", "jaccard", "load_records", "new_records",
-    "normalise_xpath", "parse_records", "click_effect", "parent_xpath", "replace_xpath", "review_page",
+    "normalise_xpath", "parse_records", "click_effect", "parent_xpath", "places_in_page_order", "replace_xpath",
+    "review_page",
     "same_list", "save_records", "score_page", "sibling_records", "siblings_above", "split_parts", "toggle_xpath",
     "whole_page", "worst_pages",
 ]

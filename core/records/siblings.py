@@ -276,3 +276,20 @@ def _ancestor_of(elements: Sequence[Element]) -> Element:
     ancestor = common_ancestor(elements)
     assert ancestor is not None  # without a reach there is always one: the page's root at worst
     return ancestor
+
+
+def places_in_page_order(page: Page, existing: Sequence[tuple[int, Sequence[str]]],
+                         new: Sequence[Sequence[str]]) -> list[int | None]:
+    """Where each new record goes so that the list follows the page: the id of the first existing record (in the
+    list's order) that starts later on the page, or None (after the last). A record is where its first element
+    is; one whose XPaths all name nothing has no place, and goes last."""
+    def start(xpaths: Sequence[str]) -> int | None:
+        return min((e.order for e in _resolved(page, xpaths)), default=None)
+
+    starts = [(record_id, start(xpaths)) for record_id, xpaths in existing]
+    places: list[int | None] = []
+    for xpaths in new:
+        at = start(xpaths)
+        places.append(None if at is None else next(
+            (record_id for record_id, begins in starts if begins is not None and begins > at), None))
+    return places

@@ -240,8 +240,10 @@ class Project(Connection):
     def add_records(self, page: str, records: Sequence[Sequence[str]], origin: Provenance, *,
                     status: str | None = None, unresolved: Sequence[Sequence[str]] | None = None,
                     by: Provenance | None = None, page_status: str = "proposed",
-                    adjudicated: str | None = None) -> Change:
-        """Add records after the page's last one, in one change.
+                    adjudicated: str | None = None, before: Sequence[int | None] | None = None) -> Change:
+        """Add records after the page's last one, in one change; or, with `before`, record k in front of the
+        page's record `before[k]` (None: after the last), the records behind it moving down in the same change
+        (so that records added with "apply to siblings" are numbered in page order).
 
         An extractor's records arrive `proposed` and a person's or a dataset's `accepted`, unless `status` says
         otherwise. Records move a `new` page to `page_status`: `proposed` ("in progress") for a person's first
@@ -264,12 +266,46 @@ class Project(Connection):
                             "origin_id": origin_id, "changed_by_id": actor_id if actor.is_person else None,
                             "derived_from": [], "created_at": at, "changed_at": at}
                 added.append(self._insert(row))
+            moved = self._place(page_id, added, before) if before is not None else []
             detail = _adjudication(adjudicated)
             if records and db.execute(
                     "UPDATE pages SET status = ?, updated_at = ? WHERE id = ? AND status = 'new'",
                     (page_status, at, page_id)).rowcount:
                 detail["page_status"] = {"from": "new", "to": page_status}
-            return self._log(page, page_id, actor_id, "add", [], added, detail)
+            # The records that moved down are in the change as they were and as they are, as an edit's are, so
+            # that a restore (an undo) puts them back and the history numbers them right.
+            return self._log(page, page_id, actor_id, "add", [old for old, _ in moved],
+                             added + [new for _, new in moved], detail)
+
+    def _place(self, page_id: int, added: list[Row], before: Sequence[int | None]) -> list[tuple[Row, Row]]:
+        """Put the just added rows in front of the records `before` names (None, or a record not on the page:
+        last), moving down the records that must make room, and return those (as they were, as they are)."""
+        new_ids = {row["id"] for row in added}
+        slots: dict[int | None, list[Row]] = {}
+        for row, target in zip(added, before, strict=True):
+            slots.setdefault(target, []).append(row)
+        order: list[Row] = []
+        for row in self._rows(page_id).values():
+            if row["id"] not in new_ids:
+                order += slots.pop(row["id"], [])
+                order.append(row)
+        order += [row for rows in slots.values() for row in rows]
+        moved: list[tuple[Row, Row]] = []
+        position = 0
+        for row in order:
+            # An existing record keeps its place when it is already behind the one before it (positions can
+            # have gaps, after a delete): only the records that must make room move.
+            position = position + 1 if row["id"] in new_ids else max(position + 1, row["position"])
+            if row["position"] == position:
+                continue
+            if row["id"] in new_ids:
+                row["position"] = position  # the row the change logs as added: its place as it ends up
+                self._update(row)
+            else:
+                new = {**row, "position": position}
+                self._update(new)
+                moved.append((row, new))
+        return moved
 
     def accept(self, record_id: int, by: Provenance) -> Change:
         return self._change_record(record_id, by, "accept", status="accepted")

@@ -128,7 +128,9 @@ def test_g_on_a_lone_field_says_how_far_up_its_siblings_are(qtbot, window):
                                                         "enclosing li (1 level up)")
     key(qtbot, window, "U")
     key(qtbot, window, "G")
-    assert [label.xpaths for label in window.project.labels("2")][1:] == [(ITEM.format(k),) for k in (2, 1, 3, 4)]
+    # In page order: item 1 starts before the title inside it (the proposal), items 3 and 4 after item 2
+    assert [label.xpaths for label in window.project.labels("2")] == [
+        (ITEM.format(1),), (f"{ITEM.format(1)}/b[1]",), *[(ITEM.format(k),) for k in (2, 3, 4)]]
 
 
 def test_judging_moves_on_to_the_next_proposal_and_wraps_round(qtbot, window):
@@ -182,12 +184,13 @@ def test_the_labelling_flow_by_keyboard(qtbot, window):
     wait_for_labels(qtbot, window, lambda labels: len(labels[0].xpaths) == 2)
     key(qtbot, window, "G")
     labels = window.project.labels("2")
-    assert [label.xpaths for label in labels[1:]] == [
-        (f"{ITEM.format(k)}/b[1]", f"{ITEM.format(k)}/i[1]") for k in (1, 3, 4)]
+    assert [label.xpaths for label in labels] == [  # numbered in page order: item 1 comes first
+        (f"{ITEM.format(k)}/b[1]", f"{ITEM.format(k)}/i[1]") for k in (1, 2, 3, 4)]
+    assert labels[1].id == new.id and window.record_panel.selected_ids() == [new.id]
     # J / K move through records; M merges two selected ones; S splits the result back along the items.
     # Keys typed while the page has the focus (after a click on it) still reach the window's shortcuts.
     QTest.keyClick(window.page_view.view.focusProxy(), Qt.Key.Key_J)
-    assert window.record_panel.selected_ids() == [labels[1].id]
+    assert window.record_panel.selected_ids() == [labels[2].id]
     window.select_records([labels[2].id, labels[3].id])
     key(qtbot, window, "M")
     merged = window.project.labels("2")

@@ -11,6 +11,7 @@ from recordlens.core.page.dataset import load_page
 from recordlens.core.page.dom import parse_html
 from recordlens.core.records.siblings import (
     parent_xpath,
+    places_in_page_order,
     same_list,
     sibling_records,
     siblings_above,
@@ -54,6 +55,14 @@ def test_existing_records_and_other_spellings_are_not_added_again() -> None:
     existing = [["/html[1]/body/ul/li[3]"]]
     assert sibling_records(LIST, ["/html/body/ul/li"], existing) == [["/body[1]/ul[1]/li[2]"],
                                                                      ["/body[1]/ul[1]/li[4]"]]
+
+
+def test_new_records_are_placed_in_front_of_the_first_record_that_starts_later_on_the_page() -> None:
+    # The list holds li[2] (id 7) and the footer (id 9), in that order; G from li[2] adds li[1], li[3], li[4]
+    existing = [(7, ["/body[1]/ul[1]/li[2]"]), (9, ["/body[1]/footer[1]"]), (11, ["/body[1]/div[9]"])]
+    new = [["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[3]"], ["/body[1]/ul[1]/li[4]"], ["/body[1]/aside[1]"]]
+    assert places_in_page_order(LIST, existing, new) == [7, 9, 9, None]  # before li[2]; before the footer; none
+    assert places_in_page_order(LIST, [], new[:1]) == [None]
 
 
 def test_unresolvable_records_have_no_siblings() -> None:

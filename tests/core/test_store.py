@@ -17,7 +17,14 @@ from recordlens.core.agent.targets import Target
 from recordlens.core.records.score import DatasetScore, score_raw
 from recordlens.core.store.db import connect
 from recordlens.core.store.files import snapshot_path, store_snapshot
-from recordlens.core.store.project import Project, Provenance, StoreError, init_project, open_project
+from recordlens.core.store.project import (
+    Project,
+    Provenance,
+    StoreError,
+    history_numbers,
+    init_project,
+    open_project,
+)
 from recordlens.core.store.schema import MIGRATIONS, SCHEMA_VERSION, SchemaError, schema_version
 from tests.core.old_projects import old_project
 
@@ -172,6 +179,25 @@ def test_a_restore_takes_the_page_status_back_with_the_labels(project: Project) 
     assert project.page("12").status == "labelled"
     assert [s for _, _, s in state(project)] == ["accepted", "proposed"]
     assert project.restore("12", project.history("12")[-1].id, ANA).id is None  # as it is: nothing logged
+
+
+def test_records_added_in_front_of_others_move_those_down_in_the_same_undoable_change(project: Project) -> None:
+    first = project.add_records("12", [["/a"], ["/d"]], ANA)  # positions 1, 2
+    a, d = first.after
+    project.delete(project.add_record("12", ["/x"], ANA).after[0].id, ANA)  # a gap: /e lands at 4
+    e = project.add_record("12", ["/e"], ANA).after[0]
+    added = project.add_records("12", [["/b"], ["/c"], ["/f"]], ANA, before=[d.id, d.id, None])
+    assert [label.xpaths for label in project.labels("12")] == [("/a",), ("/b",), ("/c",), ("/d",), ("/e",),
+                                                               ("/f",)]
+    # Only the records that had to make room moved (/d from 2 to 4, /e from 4 to 5), in the change itself
+    assert {label.id for label in added.before} == {d.id, e.id} and a.id not in {x.id for x in added.after}
+    assert [label.xpaths for label in added.after[:3]] == [("/b",), ("/c",), ("/f",)]
+    numbers = history_numbers(project.history("12"))[-1]
+    assert [numbers.get(label.id) for label in project.labels("12")] == [None, 2, 3, 4, 5, 6]  # those it touched
+    project.restore("12", project.history("12")[-2].id, ANA)  # the undo of the add
+    assert [label.xpaths for label in project.labels("12")] == [("/a",), ("/d",), ("/e",)]
+    project.restore("12", added.id, ANA)  # and its redo
+    assert [label.xpaths for label in project.labels("12")][:4] == [("/a",), ("/b",), ("/c",), ("/d",)]
 
 
 def test_history_says_who_did_what_and_when(project: Project) -> None:
