@@ -40,7 +40,7 @@ def copy_file(source: str | Path, path: str | Path, *, mode: int | None = None) 
 
 def _write_with(target: Path, write: Callable[[BinaryIO], object], mode: int | None, durable: bool = True) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, temporary = tempfile.mkstemp(prefix=f".{_short_enough(target.name)}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             write(handle)
@@ -52,6 +52,22 @@ def _write_with(target: Path, write: Callable[[BinaryIO], object], mode: int | N
         Path(temporary).unlink(missing_ok=True)
         raise
     return target
+
+
+_NAME_BYTES = 255  # the longest file name most file systems take (ext4, btrfs, xfs, tmpfs), in bytes
+_TEMPORARY_BYTES = len(". .12345678.tmp")  # what mkstemp's prefix dots, random part and suffix add
+
+
+def _short_enough(name: str) -> str:
+    """`name` for a temporary file's name, its stem cut short (at a character) where the whole would pass the
+    file system's limit: a page named with 245 bytes is a legal file, and its temporary file must be one too.
+    The suffix stays, so that what looks for unfinished writes (`.N.json.*`) still finds them."""
+    room = _NAME_BYTES - _TEMPORARY_BYTES
+    if len(name.encode("utf-8")) <= room:
+        return name
+    stem, suffix = os.path.splitext(name)
+    cut = stem.encode("utf-8")[: max(1, room - len(suffix.encode("utf-8")) - 1)].decode("utf-8", "ignore")
+    return f"{cut}~{suffix}"
 
 
 def move_into_place(written: Path, target: Path, *, mode: int | None = None, durable: bool = True) -> None:

@@ -6,6 +6,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 data=${XDG_DATA_HOME:-$HOME/.local/share}
 mkdir -p "$data/applications" "$data/icons/hicolor/256x256/apps"
 cp "$here/recordlens.png" "$data/icons/hicolor/256x256/apps/recordlens.png"
-sed -e "s|^Exec=.*|Exec=\"$here/recordlens-annotator\"|" -e '/^# /d' \
+# The folder's path as sed's replacement text: a path may hold the characters sed gives a meaning there
+escaped=$(printf '%s' "$here" | sed -e 's/[\\&|]/\\&/g')
+sed -e "s|^Exec=.*|Exec=\"$escaped/recordlens-annotator\" %f|" -e '/^# /d' \
 	"$here/recordlens.desktop" > "$data/applications/recordlens.desktop"
 echo "added $data/applications/recordlens.desktop (runs $here/recordlens-annotator)"

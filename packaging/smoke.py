@@ -9,10 +9,11 @@ platform and, where the kernel allows it, no network at all (`unshare --net`: a 
 interface up). As root, the app adds Chromium's --no-sandbox itself (annotator's qt_env), as it does anywhere.
 
 Checks: `recordlens --help`, `recordlens demo` (its demo pages must come from the installed copy, not from this
-source tree), then `recordlens-annotator --screenshot` twice on the demo project (the first start builds it in the
-fresh HOME, the second only opens it); each must exit 0 within the time limit, the screenshot must show a drawn
-page with record overlays, and no stderr line may say that a part of QtWebEngine is missing. Exit status 0 when
-every check passes. Needs Pillow in the Python that runs it (matplotlib brings it), not in the program tested.
+source tree), `recordlens agent tasks filter` (the shipped sentence embeddings must load), then
+`recordlens-annotator --screenshot` twice on the demo project (the first start builds it in the fresh HOME, the
+second only opens it); each must exit 0 within the time limit, the screenshot must show a drawn page with record
+overlays, and no stderr line may say that a part of QtWebEngine is missing. Exit status 0 when every check
+passes. Needs Pillow in the Python that runs it (matplotlib brings it), not in the program tested.
 """
 
 from __future__ import annotations
@@ -186,6 +187,19 @@ def run_smoke(programs: Programs, installed_root: Path, workdir: Path, timeout: 
             demo_step.problems.append(f"unexpected output: {out[:200]!r}")
         elif not Path(shown.group(1)).resolve().is_relative_to(installed_root.resolve()):
             demo_step.problems.append(f"the demo pages came from {shown.group(1)}, not from {installed_root}")
+    # The near-duplicate filter loads WordLlama's weights, data files that a frozen build must carry along
+    seeds, candidates = cwd / "seeds.jsonl", cwd / "candidates.jsonl"
+    task = {"category": "lookup", "answer": "x", "answer_kind": "text", "normalise": ["case"],
+            "start_url": "https://example.org/"}
+    seeds.write_text(json.dumps({**task, "id": "seed", "instruction": "Which licence covers the papers?"}) + "\n",
+                     encoding="utf-8")
+    candidates.write_text("".join(json.dumps({**task, "id": f"c{k}", "instruction": text}) + "\n" for k, text in
+                                  enumerate(("Which licence covers the papers?", "How many authors wrote it?"))),
+                          encoding="utf-8")
+    filter_step, out = step("recordlens agent tasks filter", "agent", "tasks", "filter", "--candidates",
+                            str(candidates), "--seeds", str(seeds))
+    if filter_step.returncode == 0 and "1 near-duplicate(s) marked similar" not in out:
+        filter_step.problems.append(f"unexpected output: {out[:200]!r}")
     for name in ("annotator first start", "annotator second start"):
         shot = cwd / f"{name.replace(' ', '-')}.png"
         result, _ = step(name, "--screenshot", str(shot))

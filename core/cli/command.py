@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from importlib import metadata
 
 from ..errors import RecordLensError
 from . import agent, agreement, demo, evaluation, extraction, labels, pages, project, synth, train
@@ -14,10 +15,19 @@ from . import agent, agreement, demo, evaluation, extraction, labels, pages, pro
 Handler = Callable[[argparse.Namespace], int]
 
 
+def installed_version() -> str:
+    """The installed package's version (the desktop package carries its metadata too)."""
+    try:
+        return metadata.version("recordlens")
+    except metadata.PackageNotFoundError:
+        return "(version unknown: not installed as a package)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="recordlens",
         description="Label, extract and score web data records on saved pages (NEXT-EVAL compatible).")
+    parser.add_argument("--version", action="version", version=f"recordlens {installed_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for group in (pages, evaluation, extraction, train, labels, demo, project, agreement, agent, synth):
         group.register(sub)

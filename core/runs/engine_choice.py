@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from .engines import ENGINES, Engine, EngineError, EngineOptions, LocalEngine
 
 
@@ -19,6 +21,9 @@ def make_engine(options: EngineOptions | None) -> Engine:
     try:
         import ray  # noqa: F401 - only to say how to install it when it is missing
     except ImportError:
+        if getattr(sys, "frozen", False):  # the desktop package: no pip to install into it
+            raise EngineError("--engine ray is not part of the desktop package: install RecordLens with pip "
+                              "(pip install 'recordlens[ray]') to run on Ray") from None
         raise EngineError("--engine ray needs Ray: pip install 'recordlens[ray]' (or pip install 'ray>=2.9')") \
             from None
     from .ray_engine import RayEngine  # Ray itself only now

@@ -49,3 +49,19 @@ def test_a_write_that_need_not_survive_a_power_cut_skips_the_fsyncs_and_is_still
     assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json"]
     atomic.write_text(target, "[]")
     assert len(synced) == 2  # the file and its folder
+
+
+def test_a_file_with_a_name_near_the_limit_is_written_through_a_temporary_that_fits(tmp_path: Path) -> None:
+    name = "é" * 120 + ".json"  # 245 bytes: a legal name, which the temporary's prefix and suffix would pass
+    target = atomic.write_text(tmp_path / name, "[]")
+    assert target.read_text(encoding="utf-8") == "[]" and [p.name for p in tmp_path.iterdir()] == [name]
+
+    def fail(_handle: object) -> None:
+        [temporary] = [p.name for p in tmp_path.iterdir() if p.name != name]
+        assert temporary.startswith(".") and ".json." in temporary  # still found as an unfinished N.json
+        assert len(temporary.encode("utf-8")) <= 255
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        atomic._write_with(tmp_path / name, fail, None)
+    assert [p.name for p in tmp_path.iterdir()] == [name]

@@ -86,6 +86,15 @@ def test_extract_writes_a_run_and_resumes(tmp_path: Path, capsys: pytest.Capture
     assert "mdr" in out and "gemini" in out
 
 
+def test_version_is_the_installed_package_s(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib import metadata
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"recordlens {metadata.version('recordlens')}"
+
+
 def test_bench_json_and_chart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     chart = tmp_path / "chart.png"
     code, out, _ = run(capsys, "bench", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -98,6 +99,22 @@ def test_the_desktop_entry_and_icon_are_shipped() -> None:
         assert icon.size == (256, 256) and icon.mode == "RGBA"
     build = packaging_module("build")
     assert all((PACKAGING / name).is_file() for name in build.DESKTOP_FILES)
+
+
+def test_the_desktop_entry_installed_from_any_folder_runs_the_app_there(tmp_path: Path) -> None:
+    folder = tmp_path / "Apps & more | RecordLens"  # characters sed gives a meaning in its replacement text
+    folder.mkdir()
+    for name in ("install-desktop-entry.sh", "recordlens.desktop", "recordlens.png"):
+        shutil.copy(PACKAGING / name, folder / name)
+    data = tmp_path / "share"
+    done = subprocess.run(["sh", str(folder / "install-desktop-entry.sh")], capture_output=True, text=True,
+                          env={**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(data)})
+    assert done.returncode == 0, done.stderr
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.optionxform = str
+    entry.read(data / "applications" / "recordlens.desktop", encoding="utf-8")
+    assert entry["Desktop Entry"]["Exec"] == f'"{folder}/recordlens-annotator" %f'  # a project opened with it
+    assert (data / "icons" / "hicolor" / "256x256" / "apps" / "recordlens.png").is_file()
 
 
 def test_the_desktop_entry_is_valid_where_the_validator_is_installed() -> None:
