@@ -326,9 +326,10 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     if same is not None:
         return RunFolderImport(same, warnings, stored=False)
     cost, ended = _run_cost(run_dir)
-    run_id = project.runs.add(method, parameters, started_at=_timestamp(written))
-    project.runs.add_predictions(run_id, predictions, errors)
-    project.runs.finish(run_id, cost=cost, ended_at=ended)
+    with project.writing():  # one transaction: a disk full part way leaves no run "running" for ever
+        run_id = project.runs.add(method, parameters, started_at=_timestamp(written))
+        project.runs.add_predictions(run_id, predictions, errors)
+        project.runs.finish(run_id, cost=cost, ended_at=ended)
     return RunFolderImport(run_id, warnings)
 
 

@@ -126,6 +126,12 @@ def open_project(folder: str | Path) -> Project:
     if not (root / PROJECT_DB).is_file():
         raise StoreError(f"{root} is not a RecordLens project (no {PROJECT_DB}); "
                          f"create one with `recordlens project init {root}`")
+    if (root / PROJECT_DB).stat().st_size == 0:
+        # SQLite would take it for a new database and the next import would start a project over the old
+        # one's snapshots: what a crash or a full disk left is said, and nothing is written
+        raise StoreError(f"{root / PROJECT_DB} is empty (0 bytes), not a project database: a crash or a full disk "
+                         f"may have emptied it; put back a copy from a backup (the pages are still in "
+                         f"{root / SNAPSHOTS})")
     return _open(root)
 
 

@@ -159,6 +159,29 @@ def test_a_write_that_fails_anyway_is_one_line_not_a_traceback(
     one_line_error(err, f"{tmp_path / 'x.json'}: No space left on device")
 
 
+def test_a_project_another_process_is_writing_to_is_said_in_one_line_and_its_runs_stay_whole(
+        tmp_path: Path, project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from recordlens.core.store import db
+
+    monkeypatch.setattr(db, "BUSY_TIMEOUT_SECONDS", 0.2)  # a test need not wait the 30 s a person would
+    run_dir = tmp_path / "run"
+    assert main(["extract", "--pages", str(DEMO / "html"), "--out", str(run_dir), "-q"]) == 0
+    holder = sqlite3.connect(project / "project.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process's write, in progress
+    try:
+        code, out, err = run(capsys, "runs", "--project", str(project), "--add", str(run_dir))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert code == 2 and out == ""
+    one_line_error(err, "the project's database: database is locked; another process (the app, or another "
+                        "command) is writing to the project: run this again when it is done")
+    code, out, _ = run(capsys, "runs", "--project", str(project))
+    assert code == 0 and "(no runs yet)" in out  # nothing half stored
+
+
 @pytest.mark.parametrize("argv", [
     ["agent", "eval", "--project", "{project}", "--chart", "{folder}"],
     ["agent", "tasks", "export", "--candidates", "{missing}", "--out", "{folder}"],

@@ -58,6 +58,12 @@ def test_a_new_project_is_a_folder_with_a_wal_database_and_snapshots(tmp_path: P
         init_project(tmp_path / "p")
     with pytest.raises(StoreError, match="not a RecordLens project"):
         open_project(tmp_path / "elsewhere")
+    (tmp_path / "p" / "project.db").write_bytes(b"")  # what a crash or a full disk can leave
+    for leftover in ("project.db-wal", "project.db-shm"):
+        (tmp_path / "p" / leftover).unlink(missing_ok=True)
+    with pytest.raises(StoreError, match=r"project.db is empty \(0 bytes\).*pages are still in"):
+        open_project(tmp_path / "p")
+    assert (tmp_path / "p" / "project.db").stat().st_size == 0  # nothing written over it
 
 
 def test_snapshots_are_content_addressed_read_only_and_stored_once(tmp_path: Path) -> None:
