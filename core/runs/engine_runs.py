@@ -16,15 +16,16 @@ from pathlib import Path
 from .. import atomic
 from ..extract.base import Extractor
 from .engines import Engine, UnitFailedError, worker_name
-from .run_files import RunSummary, extract_pages
+from .run_files import RunSummary, extract_pages, extracted_before
 
 
 def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Path], wanted: list[str], out: Path,
                       summary: RunSummary, *, resume: bool,
                       progress: Callable[[list[str]], Iterable[str]] = lambda names: names) -> None:
     """Extract `wanted` on `engine` into `out`, adding to `summary`; stops cleanly when the budget is used up."""
-    todo = [name for name in wanted if not (resume and (out / f"{name}.json").exists())]
-    summary.skipped.extend(name for name in wanted if name not in todo)
+    done = {name for name in wanted if resume and extracted_before(out, name, summary)}
+    todo = [name for name in wanted if name not in done]
+    summary.skipped.extend(name for name in wanted if name in done)
     parts: dict[str, RunSummary] = {}
     by_content = getattr(engine, "ships_content", False)
     with engine.shipping(extractor) as shipped:

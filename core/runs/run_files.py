@@ -17,7 +17,7 @@ from ..errors import RecordLensError
 from ..extract.base import Extraction, ExtractionFailedError, Extractor
 from ..llm.gemini import BudgetExceededError
 from ..page.dataset import load_page
-from ..records.model import save_records
+from ..records.model import load_records, save_records
 
 META_DIR = "_run"
 DONE, FAILED = "done", "failed"
@@ -43,7 +43,7 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
     what happened added to `summary`. An engine runs this same loop on one page per unit of work."""
     for name in progress(wanted):
         target = out / f"{name}.json"
-        if resume and target.exists():
+        if resume and extracted_before(out, name, summary):
             summary.skipped.append(name)
             continue
         try:
@@ -67,6 +67,20 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
         summary.warnings.extend(f"page {name}: {w}" for w in extraction.warnings)
         for key, value in (extraction.tokens or {}).items():
             summary.tokens[key] = summary.tokens.get(key, 0) + value
+
+
+def extracted_before(out: Path, name: str, summary: RunSummary) -> bool:
+    """Whether a resumed run holds page `name` already: its N.json is there and reads as records. One that does
+    not (cut short, emptied or edited by hand: this run writes whole files only) is extracted again, and said."""
+    target = out / f"{name}.json"
+    if not target.exists():
+        return False
+    try:
+        load_records(target)
+    except RecordLensError as error:
+        summary.warnings.append(f"page {name}: {error}; extracted again")
+        return False
+    return True
 
 
 def _write_page_cost(out: Path, name: str, extraction: Extraction) -> None:

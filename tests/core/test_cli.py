@@ -82,6 +82,11 @@ def test_extract_writes_a_run_and_resumes(tmp_path: Path, capsys: pytest.Capture
     (out_dir / "2.json").unlink()
     code, _, err = run(capsys, "extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out", str(out_dir), "-q")
     assert "1 extracted, 3 already there" in err
+    whole = (out_dir / "3.json").read_bytes()
+    (out_dir / "3.json").write_bytes(whole[: len(whole) // 2])  # cut short by hand, or by another tool
+    code, _, err = run(capsys, "extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out", str(out_dir), "-q")
+    assert "1 extracted, 3 already there" in err and "page 3: " in err and "extracted again" in err
+    assert (out_dir / "3.json").read_bytes() == whole
     code, out, _ = run(capsys, "extract", "--list")
     assert "mdr" in out and "gemini" in out
 
