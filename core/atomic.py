@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["file_mode", "move_into_place", "write_bytes", "write_text", "copy_file"]
+__all__ = ["file_mode", "move_into_place", "sync_folder", "write_bytes", "write_text", "copy_file"]
 
 
 def write_bytes(path: str | Path, data: bytes, *, mode: int | None = None, durable: bool = True) -> Path:
@@ -76,7 +76,7 @@ def move_into_place(written: Path, target: Path, *, mode: int | None = None, dur
     os.chmod(written, file_mode() if mode is None else mode)
     os.replace(written, target)
     if durable:
-        _sync_folder(target.parent)
+        sync_folder(target.parent)
 
 
 def file_mode() -> int:
@@ -95,7 +95,7 @@ def _umask() -> int:
     return current
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
     if os.name != "posix":
         return  # Windows cannot open a folder for fsync; its rename is durable enough for our purposes
     fd = os.open(folder, os.O_RDONLY)

@@ -162,6 +162,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     if summary.proposals_left_out:
         _warn(f"{summary.proposals_left_out} proposed record(s) on labelled pages were not exported "
               "(only accepted and edited records are ground truth)")
+    for message in summary.warnings:
+        _warn(message)
     return 0
 
 

@@ -19,6 +19,7 @@ PAGE_SUFFIXES = (".mhtml", ".mht", ".html", ".htm")
 _RANK = {suffix: i for i, suffix in enumerate(PAGE_SUFFIXES)}  # the first is the one kept of a page saved twice
 NOT_A_PAGE_SUFFIX = "not an MHTML or HTML file (.mhtml, .mht, .html, .htm)"
 SYNTH_MANIFEST = "synth.json"  # what `recordlens synth` writes beside its dataset's html/ and gt/
+UNFINISHED_EXPORT = "EXPORT-UNFINISHED.txt"  # what `recordlens export` keeps beside html/ and gt/ while it writes
 
 
 def natural_key(name: str) -> tuple[object, ...]:
@@ -58,8 +59,12 @@ def page_files(pages_dir: str | Path, warnings: list[str] | None = None, *, odd_
 
 
 def unfinished_dataset(pages_dir: Path) -> str | None:
-    """Why the dataset holding this folder of pages may lack pages or labels: `synth` was stopped while writing
-    it (its manifest still says `complete: false`). None for any other folder."""
+    """Why the dataset holding this folder of pages may lack pages or labels: an export or `synth` was stopped
+    while writing it (the export's marker is still there; synth's manifest still says `complete: false`). None
+    for any other folder."""
+    if (pages_dir.parent / UNFINISHED_EXPORT).exists():
+        return (f"{pages_dir.parent}: an export that did not finish ({UNFINISHED_EXPORT} is still there), so pages "
+                "or their labels may be missing: export the project again into an empty folder")
     manifest = pages_dir.parent / SYNTH_MANIFEST
     try:
         document = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None

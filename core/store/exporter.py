@@ -21,8 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import atomic
+from ..page.dataset import UNFINISHED_EXPORT
 from ..records.model import save_records
+from ..wording import listed
 from .db import Provenance, StoreError
+from .files import SNAPSHOTS, content_hash
 from .project import Label, PageInfo, Project
 from .schema import TRUE_PAGE_STATUSES
 
@@ -38,6 +41,7 @@ class ExportSummary:
     files: tuple[Path, ...]
     unlabelled: tuple[str, ...] = ()   # nexteval: pages not labelled (left out, or html only with all_pages)
     proposals_left_out: int = 0        # nexteval: proposed records of exported pages, not written as truth
+    warnings: tuple[str, ...] = ()     # nexteval: snapshots that no longer match what was imported
 
 
 def export_project(project: Project, fmt: str, out: str | Path,
@@ -62,18 +66,31 @@ def export_file(out: str | Path, fmt: str) -> Path:
 def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, progress: Progress, *,
                     all_pages: bool = False) -> ExportSummary:
     """The labelled and reviewed pages as a dataset (see the module notes); files get the umask's mode."""
-    html_dir, gt_dir = out / "html", out / "gt"
+    html_dir, gt_dir, marker = out / "html", out / "gt", out / UNFINISHED_EXPORT
     if any(html_dir.glob("*")) or any(gt_dir.glob("*.json")):
         # A page unlabelled since an earlier export would keep its old gt/N.json and score as ground truth.
-        raise StoreError(f"{out} already holds a dataset; export into an empty folder")
+        stopped = " (an export that was stopped part way)" if marker.exists() else ""
+        raise StoreError(f"{out} already holds a dataset{stopped}; export into an empty folder")
     unlabelled = tuple(info.name for info in pages if info.status not in TRUE_PAGE_STATUSES)
     chosen = [info for info in pages if all_pages or info.status in TRUE_PAGE_STATUSES]
+    missing = [info.name for info in chosen if not project.snapshot_file(info.name).is_file()]
+    if missing:  # before anything is written: half a dataset is worse than none
+        raise StoreError(f"the project's saved copy of page(s) {listed(missing)} is missing from "
+                         f"{project.root / SNAPSHOTS} (deleted by hand?): nothing exported. Put the file(s) back, "
+                         "or take the page(s) out of the project (recordlens project remove-page)")
+    # Until the last file is written, the folder says it is unfinished: a stop part way leaves a dataset that
+    # every reader names as such, not one that looks whole with pages or labels missing
+    atomic.write_text(marker, "This export did not finish: pages or their labels may be missing. Export the "
+                              "project again into an empty folder.\n")
     html_dir.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
+    warnings: list[str] = []
     records = proposals = exported = 0
     for info in progress(chosen):
         target = html_dir / f"{info.name}{info.suffix}"
-        _copy(project.snapshot_file(info.name), target)
+        if not _copy_checked(project.snapshot_file(info.name), target, info.snapshot):
+            warnings.append(f"page {info.name}: its saved copy in the project was changed since it was imported "
+                            "(it no longer matches its name, a hash of its bytes): exported as it is now")
         files.append(target)
         if info.status in TRUE_PAGE_STATUSES:
             truth = project.true_records(info.name)
@@ -81,12 +98,17 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
             records += len(truth)
             proposals += info.proposed
             exported += 1
-    return ExportSummary(exported, records, tuple(files), unlabelled, proposals)
+    marker.unlink()
+    atomic.sync_folder(out)
+    return ExportSummary(exported, records, tuple(files), unlabelled, proposals, tuple(warnings))
 
 
-def _copy(source: Path, target: Path) -> None:
-    """Copy atomically; the stored file is read-only, the exported copy is the user's to change."""
-    atomic.copy_file(source, target)
+def _copy_checked(source: Path, target: Path, digest: str) -> bool:
+    """Copy atomically (the stored file is read-only, the exported copy is the user's to change); whether the
+    bytes copied are still those the project stored under their hash."""
+    data = source.read_bytes()
+    atomic.write_bytes(target, data)
+    return content_hash(data) == digest
 
 
 def _provenance(who: Provenance | None) -> dict[str, str] | None:

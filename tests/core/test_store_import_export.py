@@ -189,6 +189,43 @@ def test_nexteval_export_writes_the_labelled_pages_as_its_help_says_with_modes_f
     assert "labelled or reviewed" in help_text and "left out" in help_text and "umask" in help_text
 
 
+def test_an_export_stopped_part_way_says_so_to_every_reader_and_a_lost_snapshot_stops_it_first(
+        tmp_path: Path, capsys) -> None:
+    data = small_dataset(tmp_path / "data")
+    (data / "html" / "2.html").write_text(PAGE.replace("Shop", "Other"), encoding="utf-8")
+    (data / "gt" / "2.json").write_text(json.dumps([["/body[1]/ul[1]/li[1]"]]))
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+
+        def stopped_after_one(pages):  # Ctrl+C (or a kill, or a full disk) while the second page is written
+            yield pages[0]
+            raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            export_project(project, "nexteval", tmp_path / "cut", stopped_after_one)
+        assert (tmp_path / "cut" / "EXPORT-UNFINISHED.txt").is_file()
+        with pytest.raises(StoreError, match="already holds a dataset .an export that was stopped part way."):
+            export_project(project, "nexteval", tmp_path / "cut")
+        with init_project(tmp_path / "q") as other:
+            report = import_paths(other, [tmp_path / "cut"])
+        assert any("an export that did not finish" in w for w in report.warnings)
+
+        whole = export_project(project, "nexteval", tmp_path / "whole")
+        assert whole.pages == 2 and not (tmp_path / "whole" / "EXPORT-UNFINISHED.txt").exists()
+
+        stored = project.snapshot_file("2")
+        stored.chmod(0o644)
+        stored.write_bytes(stored.read_bytes().replace(b"Other", b"Edited"))  # changed by hand
+        changed = export_project(project, "nexteval", tmp_path / "changed")
+        assert changed.pages == 2 and changed.warnings == (
+            "page 2: its saved copy in the project was changed since it was imported (it no longer matches its "
+            "name, a hash of its bytes): exported as it is now",)
+        stored.unlink()  # deleted by hand
+        with pytest.raises(StoreError, match=r"saved copy of page\(s\) 2 is missing .*nothing exported"):
+            export_project(project, "nexteval", tmp_path / "lost")
+        assert not (tmp_path / "lost").exists() or not any((tmp_path / "lost").iterdir())
+
+
 def project_cli_help(command: str) -> str:
     parser = argparse.ArgumentParser(prog="recordlens")
     sub = parser.add_subparsers()
