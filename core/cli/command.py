@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 
 from ..errors import RecordLensError
+from ..store.db import database_problem
 from . import agent, agreement, demo, evaluation, extraction, labels, pages, project, synth, train
 
 Handler = Callable[[argparse.Namespace], int]
@@ -56,23 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except sqlite3.Error as error:
         # The project's database refused: another process holds it, or its disk is full. One line, and what to do.
-        print(f"recordlens: error: the project's database: {error}{_database_hint(error)}", file=sys.stderr)
+        print(f"recordlens: error: {database_problem(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("recordlens: interrupted", file=sys.stderr)
         return 130
-
-
-def _database_hint(error: sqlite3.Error) -> str:
-    text = str(error).lower()
-    if "locked" in text or "busy" in text:
-        return ("; another process (the app, or another command) is writing to the project: run this again "
-                "when it is done")
-    if "full" in text:
-        return "; free space on the disk that holds the project and run this again (what was stored is intact)"
-    if "readonly" in text or "read-only" in text:
-        return "; the project's folder or database cannot be written"
-    return ""
 
 
 if __name__ == "__main__":

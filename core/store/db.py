@@ -156,3 +156,18 @@ class Connection:
     def provenances(self) -> dict[int, Provenance]:
         rows = self.db.execute("SELECT id, kind, name, version, input_format, seed FROM provenances")
         return {row[0]: Provenance(*row[1:]) for row in rows}
+
+
+def database_problem(error: sqlite3.Error) -> str:
+    """What a refusal of the project's database means to the user, and what to do: one line."""
+    text = str(error).lower()
+    if "locked" in text or "busy" in text:
+        hint = ("; another process (the app, or another command) is writing to the project: run this again when it "
+                "is done")
+    elif "full" in text:
+        hint = "; free space on the disk that holds the project and run this again (what was stored is intact)"
+    elif "readonly" in text or "read-only" in text:
+        hint = "; the project's folder or database cannot be written"
+    else:
+        hint = ""
+    return f"the project's database: {error}{hint}"

@@ -26,7 +26,9 @@ ceiling those labels allow.
 
 from __future__ import annotations
 
+import errno
 import json
+import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -40,7 +42,7 @@ from ..page.snapshot import read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
 from ..records.model import RecordList, load_records
 from ..runs.run_files import read_page_costs
-from .db import Provenance, stamp
+from .db import Provenance, database_problem, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .label_sets import check_annotator_name
 from .project import Project
@@ -128,12 +130,23 @@ def import_paths(project: Project, paths: Iterable[str | Path],
         except RecordLensError as error:
             report.problems.append(ImportProblem(source.path, str(error)))
         except OSError as error:
-            report.problems.append(ImportProblem(source.path, f"cannot be read ({error.strerror or error})"))
+            report.problems.append(ImportProblem(source.path, _not_stored(error, source.path)))
+        except sqlite3.Error as error:  # a disk full, or another process writing: the page is not in the project
+            report.problems.append(ImportProblem(source.path, f"not imported: {database_problem(error)}"))
         except Exception as error:  # noqa: BLE001 - one odd file must not stop a batch; the reason is reported
             report.problems.append(ImportProblem(source.path, f"unexpected {type(error).__name__}: {error}"))
     if report.checks and annotator is None:
         report.project_checks = list(project.label_checks.labelled(except_pages=[c.page for c in report.checks]))
     return report
+
+
+def _not_stored(error: OSError, source: Path) -> str:
+    """Why a page could not be imported, naming the side that failed: the file read, or the project written."""
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"not imported: the disk that holds the project is full ({error.strerror})"
+    if error.filename and Path(error.filename) != source:
+        return f"not imported: cannot write {error.filename} ({error.strerror or error})"
+    return f"cannot be read ({error.strerror or error})"
 
 
 def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource]:

@@ -17,6 +17,7 @@ for a worker thread or process (WAL lets them all read while one writes).
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -139,7 +140,9 @@ def _open(root: Path) -> Project:
     try:
         project = Project(root, connect(root / PROJECT_DB))
     except sqlite3.DatabaseError as error:
-        raise StoreError(f"{root / PROJECT_DB}: cannot open the project database ({error})") from None
+        hint = ("; the folder is read-only, and the database's write-ahead log needs to write its lock files even "
+                "to be read: copy the project to a folder you can write to" if not os.access(root, os.W_OK) else "")
+        raise StoreError(f"{root / PROJECT_DB}: cannot open the project database ({error}){hint}") from None
     try:
         project.upgrade()
     except BaseException:

@@ -66,6 +66,22 @@ def test_a_new_project_is_a_folder_with_a_wal_database_and_snapshots(tmp_path: P
     assert (tmp_path / "p" / "project.db").stat().st_size == 0  # nothing written over it
 
 
+def test_a_project_on_read_only_media_is_said_to_be_read_only(tmp_path: Path, monkeypatch) -> None:
+    import sqlite3
+
+    from recordlens.core.store import project as project_module
+
+    init_project(tmp_path / "p").close()
+
+    def cannot_open(path: object) -> None:  # what SQLite says when WAL cannot make its lock files there
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(project_module, "connect", cannot_open)
+    monkeypatch.setattr(project_module.os, "access", lambda path, mode: False)
+    with pytest.raises(StoreError, match="unable to open database file.; the folder is read-only.*copy the project"):
+        open_project(tmp_path / "p")
+
+
 def test_snapshots_are_content_addressed_read_only_and_stored_once(tmp_path: Path) -> None:
     digest = store_snapshot(tmp_path, HTML, ".html")
     path = snapshot_path(tmp_path, digest, ".html")

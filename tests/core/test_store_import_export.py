@@ -116,6 +116,31 @@ def test_a_failure_while_writing_a_page_leaves_none_of_it(tmp_path: Path, monkey
         assert import_paths(project, [data]).imported == ["1"]  # the leftover snapshot file is simply reused
         assert len(project.labels("1")) == 2
 
+    # A full disk blames the project's side, not the page being read; so does a database refusing the write
+    import errno
+    import sqlite3
+
+    from recordlens.core.store import importer
+
+    def disk_full(root, data, suffix):
+        raise OSError(errno.ENOSPC, "No space left on device", str(root / "snapshots" / "ab" / "x.html"))
+
+    def database_full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    (data / "html" / "2.html").write_text(PAGE.replace("Shop", "Two"), encoding="utf-8")
+    (data / "html" / "3.html").write_text(PAGE.replace("Shop", "Three"), encoding="utf-8")
+    with init_project(tmp_path / "q") as project:
+        monkeypatch.setattr(importer, "store_snapshot", disk_full)
+        reasons = [p.reason for p in import_paths(project, [data]).problems]
+        assert reasons == ["not imported: the disk that holds the project is full (No space left on device)"] * 3
+        monkeypatch.undo()
+        monkeypatch.setattr(Project, "add_page", database_full)
+        reasons = [p.reason for p in import_paths(project, [data]).problems]
+        assert reasons[0] == ("not imported: the project's database: database or disk is full; free space on the "
+                              "disk that holds the project and run this again (what was stored is intact)")
+        assert project.pages() == []
+
 
 def test_importing_twice_changes_nothing_and_a_different_page_with_a_taken_name_is_refused(tmp_path: Path) -> None:
     data = small_dataset(tmp_path / "data")
