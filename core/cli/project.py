@@ -20,7 +20,7 @@ from ..records.score import DatasetScore
 from ..runs.progress import progress
 from ..store.exporter import FORMATS, export_file, export_project
 from ..store.importer import import_paths, import_run_folder
-from ..store.page_removal import check_removable, remove_page
+from ..store.page_removal import check_removable, remove_page, removed_copy
 from ..store.project import init_project, open_project
 from ..store.runs import RunInfo
 from ..store.scoring import score_stored_run
@@ -121,9 +121,14 @@ ROW_WORDS = {"records": "labels", "label_history": "history entries", "annotator
 
 def cmd_remove_page(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
-        for name in dict.fromkeys(args.names):
+        # A page removed already (the same command, stopped part way, run again) is said and passed over
+        done = {name: kept for name in dict.fromkeys(args.names) if (kept := removed_copy(project, name))}
+        wanted = [name for name in dict.fromkeys(args.names) if name not in done]
+        for name in wanted:
             check_removable(project, name)  # every page checked before any goes
-        for name in dict.fromkeys(args.names):
+        for name, kept in done.items():
+            print(f"page {name} was removed already; kept in {kept}")
+        for name in wanted:
             removed = remove_page(project, name)
             held = ", ".join(f"{n} {ROW_WORDS.get(table, table)}" for table, n in removed.rows.items()
                              if table in ROW_WORDS) or "no labels, history or runs"

@@ -64,6 +64,23 @@ def remove_page(project: Project, name: str) -> RemovedPage:
     return RemovedPage(name, kept, {table: len(rows) for table, rows in held.items() if rows})
 
 
+def removed_copy(project: Project, name: str) -> Path | None:
+    """The newest copy in `removed/` of a page named `name`, when the project holds no such page any more (a
+    removal of several pages stopped part way, then asked for again)."""
+    if project.has_page(name):
+        return None
+    found: list[tuple[str, Path]] = []
+    for path in (Path(project.root) / REMOVED).glob(f"*-{_safe(name)}.*.json"):
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(document, dict) and isinstance(document.get("page"), dict) and document["page"].get(
+                "name") == name:
+            found.append((str(document.get("removed_at", "")), path))
+    return max(found)[1] if found else None
+
+
 def _write_new(folder: Path, stem: str, text: str, name: str) -> Path:
     """`text` in a new file `stem[-k].json` of `folder`, never replacing one (two pages' copies never collide)."""
     try:

@@ -58,6 +58,12 @@ def test_the_command_checks_every_page_before_it_removes_any(tmp_path: Path, cap
     assert said.startswith("removed page 1 (") and "labels" in said and f"kept in {tmp_path / 'p' / 'removed'}" in said
     with open_project(tmp_path / "p") as project:
         assert [p.name for p in project.pages()] == ["2", "3", "4"]
+    # The same list again, after a removal stopped part way: what is gone already is said, the rest removed
+    assert main(["project", "remove-page", "1", "2", "--project", str(tmp_path / "p")]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[0].startswith(f"page 1 was removed already; kept in {tmp_path / 'p' / 'removed'}")
+    assert said[1].startswith("removed page 2 (")
+    assert main(["project", "remove-page", "nine", "--project", str(tmp_path / "p")]) == 2  # never there: refused
 
 
 def test_a_page_of_an_agent_site_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
