@@ -34,8 +34,10 @@ BUILD = ROOT / "build"
 DIST = ROOT / "dist"
 VENV = BUILD / "package-venv"
 APP_NAME = "RecordLens"
-# Files shipped beside the programs, so the folder can add itself to a desktop's menu.
-DESKTOP_FILES = ("recordlens.desktop", "recordlens.png", "install-desktop-entry.sh")
+# Files shipped beside the programs, so the folder can add itself to a desktop's menu (the icon is the app's own,
+# from resources/, which also gives it to its windows).
+ICON = ROOT / "resources" / "icons" / "recordlens.png"
+DESKTOP_FILES = ("recordlens.desktop", "install-desktop-entry.sh")
 # Never part of a build: local environments, outputs and caches in a working tree.
 NOT_SOURCE = (".git", ".venv", "build", "dist", "out", "__pycache__", "*.egg-info", ".pytest_cache",
               ".ruff_cache", ".hypothesis", "*.pyc")
@@ -119,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     folder = DIST / APP_NAME
     for name in DESKTOP_FILES:
         shutil.copy2(HERE / name, folder / name)
+    shutil.copy2(ICON, folder / ICON.name)
     built = time.monotonic()
 
     system = {"linux": "linux", "darwin": "macos", "win32": "windows"}.get(sys.platform, sys.platform)

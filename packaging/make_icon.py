@@ -1,4 +1,4 @@
-"""Draws RecordLens's icon, packaging/recordlens.png: a saved page whose records are boxed in the app's
+"""Draws RecordLens's icon, resources/icons/recordlens.png (the windows' icon, and the desktop entry's): a saved page whose records are boxed in the app's
 first three record colours, under a lens. Run it again after changing the drawing; the PNG is committed, so a
 build never needs this script.
 
@@ -21,7 +21,7 @@ LENS = "#868e96"  # mid grey: visible on the white page and on the dark ground a
 GLASS = (116, 192, 252, 80)
 SUPERSAMPLE = 4  # drawn large and scaled down: Pillow's shapes have no antialiasing of their own
 
-DEFAULT_OUT = Path(__file__).with_name("recordlens.png")
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "resources" / "icons" / "recordlens.png"
 
 
 def draw_icon(size: int = 256) -> Image.Image:

@@ -100,4 +100,17 @@ def create_application(argv: list[str] | None = None):
     args = list(argv) if argv else []
     if not args:
         args = [sys.argv[0] if sys.argv and sys.argv[0] else "recordlens"]
-    return QApplication(args)
+    app = QApplication(args)
+    _give_the_windows_their_icon(app)
+    return app
+
+
+def _give_the_windows_their_icon(app) -> None:  # noqa: ANN001 - a QApplication, imported late
+    """The app's icon on every window (title bar, task switcher; Qt's generic one otherwise), and the desktop
+    entry's name, which a Wayland desktop matches the windows with."""
+    from PySide6.QtGui import QIcon
+
+    from ...core.resource_files import resource_path
+
+    app.setWindowIcon(QIcon(str(resource_path("icons", "recordlens.png"))))
+    app.setDesktopFileName("recordlens")

@@ -41,3 +41,11 @@ def test_emit_leaves_the_reference_count_of_true_alone():
         emit(source.fired, "x")
     assert len(received) == 2000
     assert abs(sys.getrefcount(True) - before) < 50
+
+
+def test_the_windows_get_the_app_s_icon_and_desktop_name(qapp):
+    from recordlens.annotator.qt.env import _give_the_windows_their_icon
+
+    _give_the_windows_their_icon(qapp)
+    assert not qapp.windowIcon().isNull() and qapp.windowIcon().availableSizes()[0].width() == 256
+    assert qapp.desktopFileName() == "recordlens"

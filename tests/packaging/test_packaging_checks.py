@@ -95,7 +95,7 @@ def test_the_desktop_entry_and_icon_are_shipped() -> None:
     desktop = entry["Desktop Entry"]
     assert desktop["Type"] == "Application" and desktop["Exec"] == "recordlens-annotator"
     assert desktop["Icon"] == "recordlens"
-    with Image.open(PACKAGING / "recordlens.png") as icon:
+    with Image.open(PACKAGING.parent / "resources" / "icons" / "recordlens.png") as icon:
         assert icon.size == (256, 256) and icon.mode == "RGBA"
     build = packaging_module("build")
     assert all((PACKAGING / name).is_file() for name in build.DESKTOP_FILES)
@@ -104,8 +104,9 @@ def test_the_desktop_entry_and_icon_are_shipped() -> None:
 def test_the_desktop_entry_installed_from_any_folder_runs_the_app_there(tmp_path: Path) -> None:
     folder = tmp_path / "Apps & more | RecordLens"  # characters sed gives a meaning in its replacement text
     folder.mkdir()
-    for name in ("install-desktop-entry.sh", "recordlens.desktop", "recordlens.png"):
+    for name in ("install-desktop-entry.sh", "recordlens.desktop"):
         shutil.copy(PACKAGING / name, folder / name)
+    shutil.copy(PACKAGING.parent / "resources" / "icons" / "recordlens.png", folder / "recordlens.png")
     data = tmp_path / "share"
     done = subprocess.run(["sh", str(folder / "install-desktop-entry.sh")], capture_output=True, text=True,
                           env={**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(data)})
