@@ -210,14 +210,7 @@ def _labels_are_stored(project: Project, source: PageSource) -> bool:
 
 def import_page(project: Project, source: PageSource, report: ImportReport) -> None:
     data = read_file_bytes(source.path)  # never a blocking read (a FIFO swapped in), never over the size limit
-    if project.has_page(source.name):
-        if project.page(source.name).snapshot != content_hash(data):
-            raise RecordLensError(f"a different page named {source.name!r} is already in the project; "
-                                  "rename the file to import it as a new page")
-        report.unchanged.append(source.name)
-        if source.truth is not None and not _labels_are_stored(project, source):
-            report.warnings.append(f"page {source.name} is already in the project: the labels in {source.truth} "
-                                   "were not imported (another annotator's? import them with --annotator NAME)")
+    if _in_the_project_already(project, source, data, report):
         return
     snapshot = read_snapshot(data, name=source.path.name)
     records, unresolved, check = None, None, None
@@ -234,6 +227,10 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
     suffix = snapshot.suffix
     digest = store_snapshot(project.root, data, suffix)
     with project.writing():
+        # Looked at again inside the transaction: another import of the same pages, running at the same time,
+        # may have added it since (the same page is then unchanged, not a failure)
+        if _in_the_project_already(project, source, data, report):
+            return
         project.add_page(source.name, digest, suffix, len(data), url=snapshot.url, title=snapshot.title,
                          charset=snapshot.charset, source=str(source.path), warnings=snapshot.warnings,
                          status="labelled" if records == [] else "new")  # a page labelled as holding none
@@ -246,6 +243,21 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
     if check is not None:
         _count_labels(report, source.name, unresolved or [], check)
         project.label_checks.remember(source.name, check)
+
+
+def _in_the_project_already(project: Project, source: PageSource, data: bytes, report: ImportReport) -> bool:
+    """Whether the project has a page of this name: the same page is noted unchanged (its labels, if they differ,
+    are said not imported); another page under the name is refused."""
+    if not project.has_page(source.name):
+        return False
+    if project.page(source.name).snapshot != content_hash(data):
+        raise RecordLensError(f"a different page named {source.name!r} is already in the project; "
+                              "rename the file to import it as a new page")
+    report.unchanged.append(source.name)
+    if source.truth is not None and not _labels_are_stored(project, source):
+        report.warnings.append(f"page {source.name} is already in the project: the labels in {source.truth} "
+                               "were not imported (another annotator's? import them with --annotator NAME)")
+    return True
 
 
 def import_annotator_page(project: Project, source: PageSource, annotator: str, report: ImportReport) -> None:

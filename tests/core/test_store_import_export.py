@@ -142,6 +142,30 @@ def test_a_failure_while_writing_a_page_leaves_none_of_it(tmp_path: Path, monkey
         assert project.pages() == []
 
 
+def test_two_imports_of_the_same_pages_at_once_report_no_false_failure(tmp_path: Path, monkeypatch) -> None:
+    from recordlens.core.store import importer
+
+    data = small_dataset(tmp_path / "data")
+    init_project(tmp_path / "p").close()
+    stored = importer.store_snapshot
+    other_done: list[object] = []
+
+    def meanwhile_the_other_import_adds_it(*args, **kwargs):  # the other process, between check and write
+        digest = stored(*args, **kwargs)
+        if not other_done:
+            monkeypatch.setattr(importer, "store_snapshot", stored)
+            with open_project(tmp_path / "p") as other:
+                other_done.append(import_paths(other, [data]))
+        return digest
+
+    monkeypatch.setattr(importer, "store_snapshot", meanwhile_the_other_import_adds_it)
+    with open_project(tmp_path / "p") as project:
+        report = import_paths(project, [data])
+        assert other_done[0].imported == ["1"]
+        assert report.problems == [] and report.unchanged == ["1"] and report.imported == []
+        assert len(project.labels("1")) == 2  # stored once
+
+
 def test_importing_twice_changes_nothing_and_a_different_page_with_a_taken_name_is_refused(tmp_path: Path) -> None:
     data = small_dataset(tmp_path / "data")
     with init_project(tmp_path / "p") as project:
