@@ -76,11 +76,12 @@ class MethodResult:
     prompt_tokens: list[int] = field(default_factory=list)
     token_format: str | None = None  # the input the prompts were made from (replayed answers: the reference's)
     failures: dict[str, str] = field(default_factory=dict)
+    read_format: str | None = None  # what a method without an input option reads (its extractions say)
 
     def row(self) -> dict[str, object]:
         s = self.scores
         return {
-            "method": self.spec.method, "input": self.spec.input_format or "-",
+            "method": self.spec.method, "input": self.spec.input_format or self.read_format or "-",
             "precision": s.precision, "recall": s.recall, "f1": s.f1,
             "hallucination_rate": s.hallucination_rate, "hallucinated_record_share": s.hallucinated_record_share,
             "pages": len(s.pages), "seconds_per_page": statistics.fmean(self.seconds) if self.seconds else None,
@@ -153,6 +154,7 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
                 warnings.append(f"{measured.label} on page {name}: {measured.failure}; scored as an empty prediction")
                 continue
             result.seconds.append(measured.seconds)
+            result.read_format = result.read_format or measured.input_format
             if measured.prompt_tokens is not None:
                 result.prompt_tokens.append(measured.prompt_tokens)
                 result.token_format = measured.token_format
@@ -170,6 +172,7 @@ class MethodOnPage:
     seconds: float = 0.0
     prompt_tokens: int | None = None
     token_format: str | None = None
+    input_format: str | None = None  # what the method read of the page, as its extraction says (MDR: slim)
 
 
 @dataclass
@@ -203,7 +206,7 @@ def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, 
             methods.append(MethodOnPage(spec.label, score_page([], truth, keys, name), failure=str(error)))
             continue
         measured = MethodOnPage(spec.label, score_page(extraction.records, truth, keys, name),
-                                seconds=extraction.seconds)
+                                seconds=extraction.seconds, input_format=extraction.input_format)
         if extraction.tokens:
             measured.prompt_tokens = extraction.tokens.get("prompt", 0)
             measured.token_format = extraction.input_format or spec.input_format
