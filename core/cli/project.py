@@ -20,7 +20,7 @@ from ..records.score import DatasetScore
 from ..runs.progress import progress
 from ..store.exporter import FORMATS, export_file, export_project
 from ..store.importer import import_paths, import_run_folder
-from ..store.page_removal import check_removable, remove_page, removed_copy
+from ..store.page_removal import check_removable, remove_page, removed_copy, restore_page
 from ..store.project import init_project, open_project
 from ..store.runs import RunInfo
 from ..store.scoring import score_stored_run
@@ -44,6 +44,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("names", nargs="+", metavar="PAGE")
     q.add_argument("--project", required=True, metavar="DIR")
     q.set_defaults(handler=cmd_remove_page)
+    q = actions.add_parser("restore-page", help="put back a page taken out with remove-page",
+                           description="Put back pages from their copies in DIR/removed/ (the files remove-page "
+                                       "wrote): the page, its labels and their history, other annotators' labels, "
+                                       "and the predictions and scores of runs the project still holds. Each copy "
+                                       "then moves to DIR/removed/restored/.")
+    q.add_argument("copies", nargs="+", metavar="FILE", type=Path)
+    q.add_argument("--project", required=True, metavar="DIR")
+    q.set_defaults(handler=cmd_restore_page)
 
     p = sub.add_parser("import", help="add saved pages and datasets to a project",
                        description="Import MHTML and HTML files, folders of them, and datasets (DIR/html/ plus "
@@ -133,6 +141,18 @@ def cmd_remove_page(args: argparse.Namespace) -> int:
             held = ", ".join(f"{n} {ROW_WORDS.get(table, table)}" for table, n in removed.rows.items()
                              if table in ROW_WORDS) or "no labels, history or runs"
             print(f"removed page {name} ({held}); kept in {removed.kept}")
+    return 0
+
+
+def cmd_restore_page(args: argparse.Namespace) -> int:
+    with open_project(args.project) as project:
+        for copy in args.copies:
+            restored = restore_page(project, copy)
+            held = ", ".join(f"{n} {ROW_WORDS.get(table, table)}" for table, n in restored.rows.items()
+                             if table in ROW_WORDS) or "no labels, history or runs"
+            gone = (f"; {restored.left_out} prediction(s) and score(s) of runs no longer in the project left out"
+                    if restored.left_out else "")
+            print(f"restored page {restored.name} ({held}){gone}; its copy moved to {restored.moved_to}")
     return 0
 
 

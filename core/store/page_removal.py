@@ -7,6 +7,12 @@ adds later), the provenances those rows name and the schema version they follow.
 `snapshots/` (content-addressed, so another page may share it). Only then are the page and its rows deleted, in
 the same transaction: a file that cannot be written leaves the page where it was, and a deletion that fails
 takes its file back. A page that belongs to an agent site is refused: the site's links point to it.
+
+`restore_page` puts such a page back from its copy, in one transaction: the page (under a new id if its old one
+was taken since), its labels with their ids and whole history, other annotators' labels, runs' predictions and
+scores (of runs still in the project) and its label check. It refuses a copy written under another schema
+version or in another project (its provenances differ), a name the project uses again, and a snapshot file that
+is gone. The copy then moves to `removed/restored/`, so that it is not restored twice.
 """
 
 from __future__ import annotations
@@ -17,9 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .db import StoreError, now
+from .files import snapshot_path
 from .project import Project
 
 REMOVED = "removed"  # the folder, inside the project, that keeps what removed pages held
+RESTORED = "restored"  # inside removed/: copies of pages put back since
+_NOT_TABLES = ("removed_at", "schema_version", "page", "snapshot", "provenances")  # the copy's other keys
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,94 @@ def remove_page(project: Project, name: str) -> RemovedPage:
             kept.unlink(missing_ok=True)
         raise
     return RemovedPage(name, kept, {table: len(rows) for table, rows in held.items() if rows})
+
+
+@dataclass(frozen=True)
+class RestoredPage:
+    name: str
+    rows: dict[str, int]   # per table, how many rows came back
+    left_out: int          # predictions and scores of runs the project no longer holds
+    moved_to: Path         # where the copy went (removed/restored/)
+
+
+def restore_page(project: Project, copy: Path) -> RestoredPage:
+    """Put back the page that `copy` (a file `remove_page` wrote) holds; see the module notes."""
+    document = _read_copy(copy)
+    if document.get("schema_version") != project.schema_version():
+        raise StoreError(f"{copy} was written by a project at schema version {document.get('schema_version')}, "
+                         f"this one is at {project.schema_version()}: it cannot be put back as it is")
+    page = dict(document["page"])
+    name = str(page["name"])
+    if project.has_page(name):
+        raise StoreError(f"the project holds a page named {name!r} again: remove that one first (it is kept too)")
+    snapshots = [row for row in document.get("snapshot") or [] if isinstance(row, dict)]
+    suffix = str(snapshots[0]["suffix"]) if snapshots else ""
+    if not snapshot_path(Path(project.root), str(page["snapshot"]), suffix).is_file():
+        raise StoreError(f"page {name}'s saved copy ({page['snapshot']}{suffix}) is gone from snapshots/: the page "
+                         "cannot be put back")
+    rows: dict[str, int] = {}
+    left_out = 0
+    with project.writing() as db:
+        _check_provenances(db, document.get("provenances") or [], copy)
+        for row in snapshots:
+            _insert(db, "snapshots", row, ignore=True)
+        old_id = page.pop("id")
+        if db.execute("SELECT 1 FROM pages WHERE id = ?", (old_id,)).fetchone() is None:
+            page["id"] = old_id  # its old id, when no page took it since
+        page_id = _insert(db, "pages", page)
+        runs = {row[0] for row in db.execute("SELECT id FROM runs")}
+        for table in _tables_with_page_id(db):
+            for row in document.get(table) or []:
+                if "run_id" in row and row["run_id"] not in runs:
+                    left_out += 1
+                    continue
+                _insert(db, table, {**row, "page_id": page_id})
+                rows[table] = rows.get(table, 0) + 1
+        unknown = sorted(set(document) - set(_NOT_TABLES) - set(_tables_with_page_id(db)))
+        if unknown:
+            raise StoreError(f"{copy} holds rows of tables this project does not have ({', '.join(unknown)})")
+    # After the commit: a copy moved away before a commit that then failed would be a page lost. Left in place
+    # (the move failed), it can only be refused next time: the project holds the page again.
+    moved_to = Path(project.root) / REMOVED / RESTORED / copy.name
+    moved_to.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(copy, moved_to)
+    return RestoredPage(name, rows, left_out, moved_to)
+
+
+def _read_copy(copy: Path) -> dict[str, object]:
+    try:
+        document = json.loads(copy.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise StoreError(f"{copy}: not a readable copy of a removed page ({error})") from None
+    if not isinstance(document, dict) or not isinstance(document.get("page"), dict) or "name" not in document["page"]:
+        raise StoreError(f"{copy}: not a copy of a removed page (no page in it)")
+    return document
+
+
+def _check_provenances(db: object, provenances: list[dict[str, object]], copy: Path) -> None:
+    """The provenances the copy's rows name, by id: each the project's own, or added when the project lacks it;
+    one that the project knows differently means the copy comes from another project."""
+    conn = db.conn  # type: ignore[attr-defined]
+    for row in provenances:
+        found = _rows(db, "provenances", "id", row.get("id"))
+        if found and found[0] != row:
+            raise StoreError(f"{copy} comes from another project (who made its labels does not match this one's "
+                             "records): it cannot be put back here")
+        if not found:
+            conn.execute("INSERT INTO provenances ({}) VALUES ({})".format(
+                ", ".join(row), ", ".join("?" for _ in row)), tuple(row.values()))
+
+
+def _insert(db: object, table: str, row: dict[str, object], ignore: bool = False) -> int:
+    """Insert a row as the copy holds it (column names from the copy, checked against the table's)."""
+    conn = db.conn  # type: ignore[attr-defined]
+    columns = {col[1] for col in conn.execute(f"PRAGMA table_info({table})")}
+    if not set(row) <= columns:
+        raise StoreError(f"the copy's rows of {table} have columns the project's table lacks "
+                         f"({', '.join(sorted(set(row) - columns))})")
+    cursor = conn.execute(f"INSERT {'OR IGNORE ' if ignore else ''}INTO {table} ({', '.join(row)}) "
+                          f"VALUES ({', '.join('?' for _ in row)})", tuple(row.values()))
+    return int(cursor.lastrowid or 0)
 
 
 def removed_copy(project: Project, name: str) -> Path | None:

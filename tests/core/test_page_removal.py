@@ -95,3 +95,40 @@ def test_a_copy_that_cannot_be_written_leaves_the_page_where_it_was(tmp_path: Pa
         assert not list((tmp_path / "p" / "removed").glob("*.json"))  # no copy cut short left behind
         first, second = remove_page(project, "3"), remove_page(project, "4")
         assert first.kept != second.kept and first.kept.is_file() and second.kept.is_file()
+
+
+def test_a_removed_page_comes_back_whole_from_its_copy_and_only_once(tmp_path: Path, capsys) -> None:
+    from recordlens.core.store.page_removal import restore_page
+
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [DEMO])
+        project.accept(project.add_record("2", ["/body[1]/h1[1]"], MDR).record.id, Provenance.person("ana"))
+        project.annotators.set_page("bea", "2", [["/body[1]"]])
+        kept_run, gone_run = project.runs.add("handmade"), project.runs.add("other")
+        project.runs.add_predictions(kept_run, {"2": [["/body[1]"]]})
+        project.runs.add_predictions(gone_run, {"2": [["/body[1]/h1[1]"]]})
+        before = (project.page("2"), project.labels("2"), project.history("2"), project.annotators.records("bea", "2"))
+        removed = remove_page(project, "2")
+        with project.writing() as db:  # a run gone since
+            db.execute("DELETE FROM predictions WHERE run_id = ?", (gone_run,))
+            db.execute("DELETE FROM runs WHERE id = ?", (gone_run,))
+    assert main(["project", "restore-page", str(removed.kept), "--project", str(tmp_path / "p")]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("restored page 2 (") and "1 prediction(s) and score(s) of runs no longer" in said
+    with open_project(tmp_path / "p") as project:
+        assert [p.name for p in project.pages()] == ["1", "2", "3", "4"]
+        page, labels, history, bea = before
+        assert project.page("2") == page and project.labels("2") == labels  # the same ids, statuses, positions
+        assert project.history("2") == history and project.annotators.records("bea", "2") == bea
+        assert project.runs.predictions(kept_run) == {"2": [["/body[1]"]]}
+        assert project.restore("2", history[0].id, Provenance.person("ana")).id is not None  # its history works
+        # The copy moved to removed/restored/: the same file cannot bring the page back twice
+        assert not removed.kept.exists() and (tmp_path / "p" / "removed" / "restored" / removed.kept.name).is_file()
+        with pytest.raises(StoreError, match="not a readable copy"):
+            restore_page(project, removed.kept)
+        again = remove_page(project, "2")
+        project.snapshot_file("1")  # another page's snapshot, untouched
+        (tmp_path / "p" / "snapshots" / page.snapshot[:2] / f"{page.snapshot}{page.suffix}").unlink()
+        with pytest.raises(StoreError, match="gone from snapshots/: the page cannot be put back"):
+            restore_page(project, again.kept)
+        assert again.kept.is_file() and not project.has_page("2")  # refused: nothing written, the copy kept
