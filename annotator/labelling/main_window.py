@@ -581,7 +581,8 @@ class MainWindow(QMainWindow):
             self.open_page(after)
         else:
             self._show_no_page()
-        self.message(f"page {name} removed; what it held is kept in {removed.kept}", 15000)
+        self.message(f"page {name} removed; what it held is kept in {removed.kept} (recordlens project "
+                     f"restore-page puts it back)", 15000)
 
     def do_quit(self) -> None:
         self.close()
