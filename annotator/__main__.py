@@ -1,4 +1,4 @@
-"""`python -m annotator` (from a source checkout) and `python -m recordlens.annotator`: the desktop app."""
+"""`python -m recordlens.annotator`: the desktop app (as `recordlens-annotator`)."""
 
 import sys
 
