@@ -25,7 +25,8 @@ pytestmark = pytest.mark.skipif(not (FROZEN_FOLDER / "recordlens-annotator").is_
 def test_the_frozen_folder_starts_offline_and_draws_the_demo_project(tmp_path: Path) -> None:
     report = smoke.run_smoke(smoke.Programs.in_folder(FROZEN_FOLDER), FROZEN_FOLDER, tmp_path)
     assert report.problems == []
-    assert [s.name for s in report.steps] == ["recordlens --help", "recordlens demo", "annotator first start",
+    assert [s.name for s in report.steps] == ["recordlens --help", "recordlens demo", "recordlens agent tasks filter",
+                                              "annotator first start",
                                               "annotator second start"]
     assert (tmp_path / "cwd" / "annotator-second-start.png").is_file()
 
@@ -46,5 +47,5 @@ def test_the_folder_adds_itself_to_the_application_menu(tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_DATA_HOME": str(data)}
     subprocess.run([str(FROZEN_FOLDER / "install-desktop-entry.sh")], env=env, check=True, capture_output=True)
     entry = (data / "applications" / "recordlens.desktop").read_text(encoding="utf-8")
-    assert f'Exec="{FROZEN_FOLDER / "recordlens-annotator"}"' in entry.splitlines()
+    assert f'Exec="{FROZEN_FOLDER / "recordlens-annotator"}" %f' in entry.splitlines()
     assert (data / "icons" / "hicolor" / "256x256" / "apps" / "recordlens.png").is_file()
