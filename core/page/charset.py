@@ -87,18 +87,42 @@ WHITESPACE = "\t\n\f\r "  # what the Encoding Standard trims from a label
 _META_CHARSET = re.compile(rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.IGNORECASE)
 
 
-def _c1_controls(error: UnicodeError) -> tuple[str, int]:
-    # WHATWG windows-1252 maps the five bytes cp1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) to the
-    # C1 controls of the same value; only the cp1252 decoder below uses this handler
+def _browser_bytes(error: UnicodeError, codec: str, replace: bool) -> tuple[str, int]:
+    """What the Encoding Standard decodes where Python's codec has nothing: in the windows-125x and windows-874
+    code pages a byte from 0x80 to 0x9F is the C1 control of that value (0x81 in windows-1252) and windows-1255's
+    0xCA is U+05BA; in GBK and gb18030 a lone 0x80 is the euro sign. Anything else is an error: replaced with
+    U+FFFD when `replace`, as a browser does, else raised, so that the caller can say so."""
     assert isinstance(error, UnicodeDecodeError)
-    return "".join(map(chr, error.object[error.start : error.end])), error.end
+    byte = error.object[error.start]
+    if codec.startswith("cp") and 0x80 <= byte <= 0x9F:
+        return chr(byte), error.start + 1
+    if codec == "cp1255" and byte == 0xCA:
+        return "\u05ba", error.start + 1
+    if codec == "gb18030" and byte == 0x80:
+        return "\u20ac", error.start + 1
+    if replace:
+        return "\ufffd", error.start + 1
+    raise error
 
 
-codecs.register_error("recordlens.whatwg-c1", _c1_controls)
+def _browser_errors(codec: str, replace: bool) -> str:
+    """The name of the error handler that decodes `codec`'s gaps as the standard does (a charmap codec's error
+    names no code page, so each gets its own handler)."""
+    name = f"recordlens.browser-{codec}{'-replace' if replace else ''}"
+    try:
+        codecs.lookup_error(name)
+    except LookupError:
+        codecs.register_error(name, lambda error: _browser_bytes(error, codec, replace))
+    return name
+
+
+# Python's koi8_u is KOI8-U; the Encoding Standard's is KOI8-RU, with two Belarusian letters in place of two
+# box-drawing characters
+_KOI8_RU = str.maketrans({"\u255d": "\u045e", "\u256c": "\u040e"})
 
 
 def decode_windows_1252(raw: bytes) -> str:
-    return raw.decode("cp1252", "recordlens.whatwg-c1")
+    return raw.decode("cp1252", _browser_errors("cp1252", replace=False))  # never fails: its gaps are C1 controls
 
 
 def resolve_charset(label: str) -> tuple[str, str] | None:
@@ -152,8 +176,17 @@ def decode_or_replace(raw: bytes, charset: tuple[str, str], what: str, warnings:
         warnings.append(f"{what.capitalize()} declares an encoding browsers do not decode ({name}): "
                         "it reads as one U+FFFD.")
         return "\ufffd" if raw else ""
+    text = _decode_as_browsers_do(raw, codec, name, what, warnings)
+    return text.translate(_KOI8_RU) if name == "koi8-u" else text
+
+
+def _decode_as_browsers_do(raw: bytes, codec: str, name: str, what: str, warnings: list[str]) -> str:
+    # The code pages and GBK have bytes Python leaves out and the standard does not (see _browser_bytes)
+    browser = name.startswith("windows-") or name in ("gbk", "gb18030")
+    strict, replace = (_browser_errors(codec, False), _browser_errors(codec, True)) if browser else ("strict",
+                                                                                                    "replace")
     try:
-        return raw.decode(codec)
+        return raw.decode(codec, strict)
     except UnicodeDecodeError as error:
         warnings.append(
             f"Some bytes of {what} are not valid {name} (the first at byte {error.start}); "
@@ -161,7 +194,7 @@ def decode_or_replace(raw: bytes, charset: tuple[str, str], what: str, warnings:
         )
     except (UnicodeError, ValueError) as error:  # a codec that fails in its own way
         warnings.append(f"{what.capitalize()} cannot be decoded as {name} ({error}); bad bytes became U+FFFD.")
-    return raw.decode(codec, "replace")
+    return raw.decode(codec, replace)
 
 
 def _decode_undeclared(raw: bytes, warnings: list[str]) -> tuple[str, str]:

@@ -335,6 +335,19 @@ def test_charset_labels_are_the_web_s_own(label: str, data: bytes, charset: str,
     assert (snapshot.charset, snapshot.html.split(">", 1)[1], snapshot.warnings) == (charset, text, [])
 
 
+@pytest.mark.parametrize(("label", "data", "text"), [
+    ("windows-1250", b"a\x81b", "a\x81b"),  # a code page's gap from 0x80 to 0x9F is that C1 control
+    ("windows-1255", b"\xca\x9c", "\u05ba\x9c"),  # and 0xCA is a Hebrew point, in the standard's table only
+    ("windows-874", b"\x81\x85", "\x81\u2026"),
+    ("gbk", b"\x80\xc4\xe3", "\u20ac\u4f60"),  # a lone 0x80 is the euro sign
+    ("koi8-u", bytes([0xAE, 0xBE, 0xC1]), "\u045e\u040e\u0430"),  # KOI8-RU's two Belarusian letters
+])
+def test_bytes_python_leaves_out_decode_as_the_encoding_standard_says(label: str, data: bytes, text: str) -> None:
+    snapshot = read_html(f'<meta charset="{label}">'.encode() + data)
+
+    assert snapshot.html.split(">", 1)[1] == text and snapshot.warnings == []
+
+
 @pytest.mark.parametrize("label", ["cp037", "utf-7", "utf-32", "hz", "cp850", "latin-1", "base64", "rot13"])
 def test_a_python_codec_no_browser_knows_is_an_unknown_charset(label: str) -> None:
     # cp037 would turn an ASCII page into EBCDIC garbage, utf-7 would decode "Caf+AOk-" to "Café": a browser
