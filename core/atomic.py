@@ -66,7 +66,9 @@ def _short_enough(name: str) -> str:
     if len(name.encode("utf-8")) <= room:
         return name
     stem, suffix = os.path.splitext(name)
-    cut = stem.encode("utf-8")[: max(1, room - len(suffix.encode("utf-8")) - 1)].decode("utf-8", "ignore")
+    if len(suffix.encode("utf-8")) > room // 2:  # a "suffix" that is most of the name: cut the whole name
+        stem, suffix = name, ""
+    cut = stem.encode("utf-8")[: room - len(suffix.encode("utf-8")) - 1].decode("utf-8", "ignore")
     return f"{cut}~{suffix}"
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,6 +97,22 @@ def restore_page(project: Project, copy: Path) -> RestoredPage:
     if not snapshot_path(Path(project.root), str(page["snapshot"]), suffix).is_file():
         raise StoreError(f"page {name}'s saved copy ({page['snapshot']}{suffix}) is gone from snapshots/: the page "
                          "cannot be put back")
+    try:
+        rows, left_out = _put_back(project, document, page, copy)
+    except sqlite3.IntegrityError as error:  # what the checks above did not foresee: nothing was written
+        raise StoreError(f"{copy} cannot be put back here ({error})") from None
+    # After the commit: a copy moved away before a commit that then failed would be a page lost. Left in place
+    # (the move failed), it can only be refused next time: the project holds the page again.
+    moved_to = Path(project.root) / REMOVED / RESTORED / copy.name
+    moved_to.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(copy, moved_to)
+    return RestoredPage(name, rows, left_out, moved_to)
+
+
+def _put_back(project: Project, document: dict[str, object], page: dict[str, object], copy: Path,
+              ) -> tuple[dict[str, int], int]:
+    """The rows of the copy into the project, in one transaction: per table how many, and how many were left out."""
+    snapshots = [row for row in document.get("snapshot") or [] if isinstance(row, dict)]
     rows: dict[str, int] = {}
     left_out = 0
     with project.writing() as db:
@@ -106,23 +123,40 @@ def restore_page(project: Project, copy: Path) -> RestoredPage:
         if db.execute("SELECT 1 FROM pages WHERE id = ?", (old_id,)).fetchone() is None:
             page["id"] = old_id  # its old id, when no page took it since
         page_id = _insert(db, "pages", page)
+        _refuse_taken_ids(db, document, copy)
         runs = {row[0] for row in db.execute("SELECT id FROM runs")}
         for table in _tables_with_page_id(db):
             for row in document.get(table) or []:
                 if "run_id" in row and row["run_id"] not in runs:
                     left_out += 1
                     continue
+                if table == "label_history" and page_id != old_id:
+                    # The history keeps whole record rows: under the old id, a restore to an entry from before
+                    # the removal would put those records on the page that holds that id now
+                    row = {**row, **{side: _on_page(row[side], page_id) for side in ("before", "after")}}
                 _insert(db, table, {**row, "page_id": page_id})
                 rows[table] = rows.get(table, 0) + 1
         unknown = sorted(set(document) - set(_NOT_TABLES) - set(_tables_with_page_id(db)))
         if unknown:
             raise StoreError(f"{copy} holds rows of tables this project does not have ({', '.join(unknown)})")
-    # After the commit: a copy moved away before a commit that then failed would be a page lost. Left in place
-    # (the move failed), it can only be refused next time: the project holds the page again.
-    moved_to = Path(project.root) / REMOVED / RESTORED / copy.name
-    moved_to.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(copy, moved_to)
-    return RestoredPage(name, rows, left_out, moved_to)
+    return rows, left_out
+
+
+def _refuse_taken_ids(db: object, document: dict[str, object], copy: Path) -> None:
+    """Records and history entries come back with their ids (their history names them so): a copy whose ids the
+    project has given to others since comes from another project."""
+    for table in ("records", "label_history"):
+        ids = [row["id"] for row in document.get(table) or [] if isinstance(row, dict)]
+        taken = [i for i in ids if db.execute(f"SELECT 1 FROM {table} WHERE id = ?", (i,)).fetchone()]  # type: ignore[attr-defined]
+        if taken:
+            raise StoreError(f"{copy} comes from another project (the ids of its {table.replace('_', ' ')} belong "
+                             "to others here): it cannot be put back")
+
+
+def _on_page(rows_json: object, page_id: int) -> str:
+    """A history entry's JSON list of record rows, each moved to `page_id`."""
+    rows = json.loads(str(rows_json))
+    return json.dumps([{**row, "page_id": page_id} for row in rows], ensure_ascii=False)
 
 
 def _read_copy(copy: Path) -> dict[str, object]:

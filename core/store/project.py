@@ -275,7 +275,7 @@ class Project(Connection):
                             "origin_id": origin_id, "changed_by_id": actor_id if actor.is_person else None,
                             "derived_from": [], "created_at": at, "changed_at": at}
                 added.append(self._insert(row))
-            moved = self._place(page_id, added, before) if before is not None else []
+            moved = self._place(page_id, added, before) if before is not None and added else []
             detail = _adjudication(adjudicated)
             if records and db.execute(
                     "UPDATE pages SET status = ?, updated_at = ? WHERE id = ? AND status = 'new'",
@@ -300,8 +300,10 @@ class Project(Connection):
                 order.append(row)
         order += [row for rows in slots.values() for row in rows]
         moved: list[tuple[Row, Row]] = []
-        position = 0
-        for row in order:
+        # Records in front of the first added one keep their places as they are (ties of a split's pieces too)
+        first = next(k for k, row in enumerate(order) if row["id"] in new_ids)
+        position = max((row["position"] for row in order[:first]), default=0)
+        for row in order[first:]:
             # An existing record keeps its place when it is already behind the one before it (positions can
             # have gaps, after a delete): only the records that must make room move.
             position = position + 1 if row["id"] in new_ids else max(position + 1, row["position"])
@@ -430,7 +432,7 @@ class Project(Connection):
                 for row in json.loads(after):
                     target.pop(row["id"], None)
                 for row in json.loads(before):
-                    target[row["id"]] = row
+                    target[row["id"]] = {**row, "page_id": page_id}  # this page's, whatever an old row says
                 target_status = _status_moved(action, json.loads(detail)).get("from", target_status)
             changed = sorted(i for i in current.keys() | target.keys() if current.get(i) != target.get(i))
             detail: dict[str, object] = {"to": history_id}

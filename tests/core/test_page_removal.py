@@ -132,3 +132,42 @@ def test_a_removed_page_comes_back_whole_from_its_copy_and_only_once(tmp_path: P
         with pytest.raises(StoreError, match="gone from snapshots/: the page cannot be put back"):
             restore_page(project, again.kept)
         assert again.kept.is_file() and not project.has_page("2")  # refused: nothing written, the copy kept
+
+
+def test_a_page_put_back_under_a_new_id_keeps_its_history_on_itself(tmp_path: Path) -> None:
+    from recordlens.core.store.page_removal import restore_page
+
+    ana = Provenance.person("ana")
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [DEMO / "html" / "1.html", DEMO / "html" / "2.html"])
+        first = project.add_record("2", ["/body[1]/h1[1]"], ana)
+        project.edit(first.record.id, ["/body[1]"], ana)
+        history = project.history("2")
+        removed = remove_page(project, "2")  # the last page imported: its id is free again...
+        import_paths(project, [DEMO / "html" / "3.html"])  # ...and page 3 takes it
+        restore_page(project, removed.kept)
+        assert project.labels("3") == [] and len(project.labels("2")) == 1
+        project.restore("2", history[0].id, ana)  # back before the edit: on page 2, not on the page with its old id
+        assert [label.xpaths for label in project.labels("2")] == [("/body[1]/h1[1]",)]
+        assert project.labels("3") == []
+        project.restore("2", None, ana)
+        assert project.labels("2") == [] and project.labels("3") == []
+        project.restore("2", project.history("2")[-2].id, ana)  # and forward again: no id clash
+        assert len(project.labels("2")) == 1
+
+
+def test_a_copy_whose_ids_the_project_gave_to_others_is_refused(tmp_path: Path) -> None:
+    from recordlens.core.store.page_removal import restore_page
+
+    for folder in ("p", "q"):  # two projects of the same pages: the same provenances, the same snapshot
+        with init_project(tmp_path / folder) as project:
+            import_paths(project, [DEMO])
+    with open_project(tmp_path / "q") as other:
+        other.add_record("2", ["/body[1]"], Provenance.person("ana"))  # its next record id, on page 2 there...
+        removed = remove_page(other, "2")
+    with open_project(tmp_path / "p") as project:
+        remove_page(project, "2")
+        project.add_record("1", ["/body[1]"], Provenance.person("ana"))  # ...and on page 1 here
+        with pytest.raises(StoreError, match="comes from another project"):
+            restore_page(project, removed.kept)
+        assert not project.has_page("2") and removed.kept.is_file()

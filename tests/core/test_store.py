@@ -220,6 +220,12 @@ def test_records_added_in_front_of_others_move_those_down_in_the_same_undoable_c
     assert [label.xpaths for label in project.labels("12")] == [("/a",), ("/d",), ("/e",)]
     project.restore("12", added.id, ANA)  # and its redo
     assert [label.xpaths for label in project.labels("12")][:4] == [("/a",), ("/b",), ("/c",), ("/d",)]
+    assert project.add_records("12", [], ANA, before=[]).after == ()  # nothing to place
+    # Records in front of the first one added keep their places, ties too (a split's pieces share one)
+    two = project.add_record("12", ["/y1", "/y2"], ANA).after[0]
+    parts = project.split(two.id, [["/y1"], ["/y2"]], ANA).after
+    end = project.add_records("12", [["/z"]], ANA, before=[None])
+    assert {label.id for label in end.before} == set() and {p.id for p in parts}.isdisjoint({x.id for x in end.after})
 
 
 def test_history_says_who_did_what_and_when(project: Project) -> None:
