@@ -426,14 +426,15 @@ class Project(Connection):
             target = dict(current)
             status = self.one("SELECT status FROM pages WHERE id = ?", (page_id,))[0]
             target_status = status
-            later = db.execute("SELECT action, before, after, detail FROM label_history WHERE page_id = ? AND id > ? "
-                               "ORDER BY id DESC", (page_id, history_id or 0))
-            for action, before, after, detail in later:
+            later = db.execute("SELECT h.action, h.before, h.after, h.detail, p.kind FROM label_history h "
+                               "JOIN provenances p ON p.id = h.actor_id WHERE h.page_id = ? AND h.id > ? "
+                               "ORDER BY h.id DESC", (page_id, history_id or 0))
+            for action, before, after, detail, actor in later:
                 for row in json.loads(after):
                     target.pop(row["id"], None)
                 for row in json.loads(before):
                     target[row["id"]] = {**row, "page_id": page_id}  # this page's, whatever an old row says
-                target_status = _status_moved(action, json.loads(detail)).get("from", target_status)
+                target_status = _status_moved(action, json.loads(detail), actor).get("from", target_status)
             changed = sorted(i for i in current.keys() | target.keys() if current.get(i) != target.get(i))
             detail: dict[str, object] = {"to": history_id}
             if target_status != status:
@@ -531,10 +532,13 @@ def _adjudication(annotator: str | None) -> dict[str, object]:
     return {"adjudicated": annotator} if annotator else {}
 
 
-def _status_moved(action: str, detail: dict[str, object]) -> dict[str, str]:
+def _status_moved(action: str, detail: dict[str, object], actor: str = "") -> dict[str, str]:
     """The page status a history entry moved from and to ({} when it moved none): a status entry says it in its
-    detail, a label change that moved it (a proposal, a restore) under "page_status"."""
+    detail, a label change that moved it (a proposal, a restore) under "page_status". A dataset's labels, added
+    with its page on import, moved it from new to labelled; projects older than that note say it nowhere."""
     moved = detail if action == "status" else detail.get("page_status")
+    if moved is None and action == "add" and actor == "dataset":
+        moved = {"from": "new", "to": "labelled"}
     return moved if isinstance(moved, dict) and "from" in moved else {}
 
 

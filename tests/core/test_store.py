@@ -203,6 +203,22 @@ def test_a_restore_takes_the_page_status_back_with_the_labels(project: Project) 
     assert project.restore("12", project.history("12")[-1].id, ANA).id is None  # as it is: nothing logged
 
 
+def test_a_page_imported_with_labels_before_the_status_was_logged_restores_to_new_too(tmp_path: Path) -> None:
+    from recordlens.core.store.importer import import_paths
+
+    (tmp_path / "data" / "html").mkdir(parents=True)
+    (tmp_path / "data" / "gt").mkdir()
+    (tmp_path / "data" / "html" / "1.html").write_bytes(HTML)
+    (tmp_path / "data" / "gt" / "1.json").write_text('[["/html/body/ul/li[1]"]]', encoding="utf-8")
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [tmp_path / "data"])
+        with project.writing() as db:  # what a project imported before this session holds: no status move noted
+            db.execute("UPDATE label_history SET detail = '{}'")
+        assert project.page("1").status == "labelled"
+        project.restore("1", None, ANA)
+        assert project.labels("1") == [] and project.page("1").status == "new"
+
+
 def test_records_added_in_front_of_others_move_those_down_in_the_same_undoable_change(project: Project) -> None:
     first = project.add_records("12", [["/a"], ["/d"]], ANA)  # positions 1, 2
     a, d = first.after
