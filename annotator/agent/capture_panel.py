@@ -153,6 +153,7 @@ class CaptureDialog(QDialog):
         self.process.progress.connect(self._on_progress)
         self.process.finished.connect(self._on_finished)
         self.result: dict[str, object] | None = None
+        self.cancelled = False  # Cancel pressed during the capture under way
         self.resize(720, 520)
 
     def _choose_folder(self) -> None:
@@ -176,6 +177,7 @@ class CaptureDialog(QDialog):
             self.log.appendPlainText("give one root page or more and a site folder")
             return False
         self.result = None
+        self.cancelled = False
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.bar.setRange(0, 0)  # busy until the first page is settled
@@ -185,6 +187,7 @@ class CaptureDialog(QDialog):
     def cancel(self) -> None:
         if self.process.running:
             self.log.appendPlainText("cancelling after the page being loaded…")
+            self.cancelled = True
             self.process.cancel()
         else:
             self.reject()
@@ -199,8 +202,9 @@ class CaptureDialog(QDialog):
         self.result = result
         self.start_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
-        self.bar.setRange(0, 1)
-        self.bar.setValue(1 if result.get("ok") else 0)
+        if not (self.cancelled and self.bar.maximum() > 0):  # cancelled: it stays where the capture stopped
+            self.bar.setRange(0, 1)
+            self.bar.setValue(1 if result.get("ok") else 0)
         self.log.appendPlainText(str(result.get("message") or ""))
         emit(self.captured, result)
 

@@ -63,6 +63,8 @@ def test_a_cancelled_capture_keeps_its_pages_and_continues(qtbot, tmp_path: Path
             qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
             assert "cancel" in dialog.result["message"]
             assert (tmp_path / "site" / "capture.json").is_file()
+            # The bar stays where the capture stopped, pages still queued: not full as if it had finished
+            assert dialog.bar.value() < dialog.bar.maximum() and dialog.bar.value() >= 1
             assert dialog.start()
             qtbot.waitUntil(lambda: dialog.result is not None and dialog.result.get("resumed") is not None,
                             timeout=240_000)
