@@ -1,6 +1,6 @@
-"""Draws RecordLens's icon, resources/icons/recordlens.png (the windows' icon, and the desktop entry's): a saved page whose records are boxed in the app's
-first three record colours, under a lens. Run it again after changing the drawing; the PNG is committed, so a
-build never needs this script.
+"""Draws RecordLens's icon, resources/icons/recordlens.png (the windows' icon, and the desktop entry's): a
+saved page whose records are boxed in the app's first three record colours, under a lens. Run it again after
+changing the drawing; the PNG is committed, so a build never needs this script.
 
     python packaging/make_icon.py [OUT.png] [--size 256]
 """
