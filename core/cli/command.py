@@ -11,10 +11,18 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 
 from ..errors import RecordLensError
+from ..store import db as store_db
 from ..store.db import database_problem
 from . import agent, agreement, demo, evaluation, extraction, labels, pages, project, synth, train
 
 Handler = Callable[[argparse.Namespace], int]
+
+
+def _say_waiting() -> None:
+    """Once per command: a batch that waits at every page would otherwise say it at every page."""
+    print("recordlens: waiting for the project's database: another process (the app, or another command) is "
+          f"writing to it (up to {store_db.BUSY_TIMEOUT_SECONDS:.0f} s at a time)", file=sys.stderr, flush=True)
+    store_db.waiting_notice = None
 
 
 def installed_version() -> str:
@@ -39,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    store_db.waiting_notice = _say_waiting
     handler: Handler = args.handler
     try:
         return handler(args)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -32,6 +32,9 @@ from ..errors import RecordLensError
 
 # Long enough for the slowest write (one large page imported with its labels); a wait, never a failure.
 BUSY_TIMEOUT_SECONDS = 30.0
+# A write lock not free within this is held by someone else's long write: said (`waiting_notice`) before the wait.
+QUICK_LOCK_SECONDS = 0.25
+waiting_notice: Callable[[], None] | None = None  # the CLI prints a line; the default says nothing
 
 
 class StoreError(RecordLensError):
@@ -47,6 +50,23 @@ def stamp(moment: datetime) -> str:
     """A moment as the project stores every time (`now`); one without a zone is taken as UTC."""
     moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _begin_immediate(conn: sqlite3.Connection) -> None:
+    """Take the write lock; when another process holds it past a moment, say so (`waiting_notice`), then wait
+    for it up to the busy timeout as before: a silent wait of up to 30 s reads as a hang."""
+    conn.execute(f"PRAGMA busy_timeout = {int(QUICK_LOCK_SECONDS * 1000)}")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        return
+    except sqlite3.OperationalError as error:
+        if "locked" not in str(error) and "busy" not in str(error):
+            raise
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+    if waiting_notice is not None:
+        waiting_notice()
+    conn.execute("BEGIN IMMEDIATE")
 
 
 def dumps(value: object) -> str:
@@ -124,7 +144,7 @@ class Connection:
         if conn.in_transaction:
             yield self.db
             return
-        conn.execute("BEGIN IMMEDIATE")
+        _begin_immediate(conn)
         try:
             yield self.db
             conn.execute("COMMIT")

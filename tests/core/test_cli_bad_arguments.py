@@ -182,6 +182,24 @@ def test_a_project_another_process_is_writing_to_is_said_in_one_line_and_its_run
     assert code == 0 and "(no runs yet)" in out  # nothing half stored
 
 
+def test_a_command_that_waits_for_another_process_s_write_says_so_then_does_its_work(
+        tmp_path: Path, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import sqlite3
+    import threading
+
+    holder = sqlite3.connect(project / "project.db", isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")  # another process's write, for a second
+    released = threading.Timer(1.0, lambda: holder.execute("ROLLBACK"))
+    released.start()
+    try:
+        code, out, err = run(capsys, "project", "remove-page", "1", "--project", str(project))
+    finally:
+        released.join()
+        holder.close()
+    assert code == 0 and out.startswith("removed page 1")
+    assert err.count("waiting for the project's database: another process") == 1
+
+
 @pytest.mark.parametrize("argv", [
     ["agent", "eval", "--project", "{project}", "--chart", "{folder}"],
     ["agent", "tasks", "export", "--candidates", "{missing}", "--out", "{folder}"],
