@@ -18,9 +18,9 @@ from ..errors import RecordLensError
 from ..output_paths import writable_folder
 from ..records.score import DatasetScore
 from ..runs.progress import progress
+from ..store import check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, export_file, export_project
 from ..store.importer import import_paths, import_run_folder
-from ..store.page_removal import check_removable, remove_page, removed_copy, restore_page
 from ..store.project import init_project, open_project
 from ..store.runs import RunInfo
 from ..store.scoring import score_stored_run

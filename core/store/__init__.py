@@ -18,7 +18,7 @@ from .importer import (
     import_run_folder,
 )
 from .label_sets import PROJECT_SET, Annotators
-from .page_removal import REMOVED, RemovedPage, check_removable, remove_page
+from .page_removal import REMOVED, RemovedPage, RestoredPage, check_removable, remove_page, removed_copy, restore_page
 from .project import Change, Label, PageInfo, Project, history_numbers, init_project, open_project
 from .runs import RunInfo, StoredScore
 from .schema import (
@@ -38,5 +38,5 @@ __all__ = [
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",
     "RunInfo", "SchemaError", "StoreError", "StoredScore", "export_project", "find_sources", "import_page",
     "history_numbers", "import_paths", "import_run_folder", "init_project", "open_project", "score_stored_run",
-    "REMOVED", "RemovedPage", "check_removable", "remove_page",
+    "REMOVED", "RemovedPage", "RestoredPage", "check_removable", "remove_page", "removed_copy", "restore_page",
 ]
