@@ -55,6 +55,9 @@ def format_agreement(result: Agreement) -> str:
                      f"{s.predicted_records:>6} {s.true_records:>6} {len(page.disagreements):>8}")
     if result.pages:
         lines.append(f"{'mean':<10} {result.precision:6.3f} {result.recall:6.3f} {result.f1:6.3f}")
+        # The app's Review shows an annotator as predicted against the project's labels: the other order
+        lines.append(f"(P: how much of {result.a}'s records {result.b} also made; R: the other way round; "
+                     f"`--between {result.b} {result.a}` swaps them)")
     for name, pages in ((result.a, result.only_a_pages), (result.b, result.only_b_pages)):
         if pages:
             lines.append(f"labelled by {name} only (not compared): {', '.join(pages)}")

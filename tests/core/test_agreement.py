@@ -74,6 +74,8 @@ def test_agreement_command_prints_per_page_and_mean_and_the_records(two: Path, c
     assert main(["agreement", "--project", str(two), "--between", "project", "bea", "-q"]) == 0
     out = capsys.readouterr().out
     assert "agreement of project (A) with bea (B) on 3 page(s) both labelled" in out
+    assert "(P: how much of project's records bea also made; R: the other way round; `--between bea project` " \
+           "swaps them)" in out
     assert "\nmean " in out and "page 1: 1 record(s) disagree" in out and "only A   A1: /" in out
     assert main(["agreement", "--project", str(two), "--between", "project", "bea", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
