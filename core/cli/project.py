@@ -127,6 +127,12 @@ ROW_WORDS = {"records": "labels", "label_history": "history entries", "annotator
              "predictions": "run predictions", "scores": "run scores"}  # what a removed page held, as said
 
 
+def _held(rows: dict[str, int]) -> str:
+    """A removed or restored page's rows, per table, as said ("19 labels, 3 history entries")."""
+    return ", ".join(f"{n} {ROW_WORDS[table]}" for table, n in rows.items() if table in ROW_WORDS) or (
+        "no labels, history or runs")
+
+
 def cmd_remove_page(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
         # A page removed already (the same command, stopped part way, run again) is said and passed over
@@ -138,9 +144,7 @@ def cmd_remove_page(args: argparse.Namespace) -> int:
             print(f"page {name} was removed already; kept in {kept}")
         for name in wanted:
             removed = remove_page(project, name)
-            held = ", ".join(f"{n} {ROW_WORDS.get(table, table)}" for table, n in removed.rows.items()
-                             if table in ROW_WORDS) or "no labels, history or runs"
-            print(f"removed page {name} ({held}); kept in {removed.kept}")
+            print(f"removed page {name} ({_held(removed.rows)}); kept in {removed.kept}")
     return 0
 
 
@@ -148,11 +152,10 @@ def cmd_restore_page(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
         for copy in args.copies:
             restored = restore_page(project, copy)
-            held = ", ".join(f"{n} {ROW_WORDS.get(table, table)}" for table, n in restored.rows.items()
-                             if table in ROW_WORDS) or "no labels, history or runs"
             gone = (f"; {restored.left_out} prediction(s) and score(s) of runs no longer in the project left out"
                     if restored.left_out else "")
-            print(f"restored page {restored.name} ({held}){gone}; its copy moved to {restored.moved_to}")
+            print(f"restored page {restored.name} ({_held(restored.rows)}){gone}; its copy moved to "
+                  f"{restored.moved_to}")
     return 0
 
 

@@ -23,7 +23,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from .db import StoreError, now
+from .db import StoreError, dumps, now
 from .files import snapshot_path
 from .project import Project
 
@@ -98,7 +98,7 @@ def restore_page(project: Project, copy: Path) -> RestoredPage:
         raise StoreError(f"page {name}'s saved copy ({page['snapshot']}{suffix}) is gone from snapshots/: the page "
                          "cannot be put back")
     try:
-        rows, left_out = _put_back(project, document, page, copy)
+        rows, left_out = _put_back(project, document, page, snapshots, copy)
     except sqlite3.IntegrityError as error:  # what the checks above did not foresee: nothing was written
         raise StoreError(f"{copy} cannot be put back here ({error})") from None
     # After the commit: a copy moved away before a commit that then failed would be a page lost. Left in place
@@ -109,13 +109,16 @@ def restore_page(project: Project, copy: Path) -> RestoredPage:
     return RestoredPage(name, rows, left_out, moved_to)
 
 
-def _put_back(project: Project, document: dict[str, object], page: dict[str, object], copy: Path,
-              ) -> tuple[dict[str, int], int]:
+def _put_back(project: Project, document: dict[str, object], page: dict[str, object],
+              snapshots: list[dict[str, object]], copy: Path) -> tuple[dict[str, int], int]:
     """The rows of the copy into the project, in one transaction: per table how many, and how many were left out."""
-    snapshots = [row for row in document.get("snapshot") or [] if isinstance(row, dict)]
     rows: dict[str, int] = {}
     left_out = 0
     with project.writing() as db:
+        tables = _tables_with_page_id(db)
+        unknown = sorted(set(document) - set(_NOT_TABLES) - set(tables))
+        if unknown:
+            raise StoreError(f"{copy} holds rows of tables this project does not have ({', '.join(unknown)})")
         _check_provenances(db, document.get("provenances") or [], copy)
         for row in snapshots:
             _insert(db, "snapshots", row, ignore=True)
@@ -125,7 +128,7 @@ def _put_back(project: Project, document: dict[str, object], page: dict[str, obj
         page_id = _insert(db, "pages", page)
         _refuse_taken_ids(db, document, copy)
         runs = {row[0] for row in db.execute("SELECT id FROM runs")}
-        for table in _tables_with_page_id(db):
+        for table in tables:
             for row in document.get(table) or []:
                 if "run_id" in row and row["run_id"] not in runs:
                     left_out += 1
@@ -136,9 +139,6 @@ def _put_back(project: Project, document: dict[str, object], page: dict[str, obj
                     row = {**row, **{side: _on_page(row[side], page_id) for side in ("before", "after")}}
                 _insert(db, table, {**row, "page_id": page_id})
                 rows[table] = rows.get(table, 0) + 1
-        unknown = sorted(set(document) - set(_NOT_TABLES) - set(_tables_with_page_id(db)))
-        if unknown:
-            raise StoreError(f"{copy} holds rows of tables this project does not have ({', '.join(unknown)})")
     return rows, left_out
 
 
@@ -155,8 +155,7 @@ def _refuse_taken_ids(db: object, document: dict[str, object], copy: Path) -> No
 
 def _on_page(rows_json: object, page_id: int) -> str:
     """A history entry's JSON list of record rows, each moved to `page_id`."""
-    rows = json.loads(str(rows_json))
-    return json.dumps([{**row, "page_id": page_id} for row in rows], ensure_ascii=False)
+    return dumps([{**row, "page_id": page_id} for row in json.loads(str(rows_json))])
 
 
 def _read_copy(copy: Path) -> dict[str, object]:
@@ -172,15 +171,13 @@ def _read_copy(copy: Path) -> dict[str, object]:
 def _check_provenances(db: object, provenances: list[dict[str, object]], copy: Path) -> None:
     """The provenances the copy's rows name, by id: each the project's own, or added when the project lacks it;
     one that the project knows differently means the copy comes from another project."""
-    conn = db.conn  # type: ignore[attr-defined]
     for row in provenances:
         found = _rows(db, "provenances", "id", row.get("id"))
         if found and found[0] != row:
             raise StoreError(f"{copy} comes from another project (who made its labels does not match this one's "
                              "records): it cannot be put back here")
         if not found:
-            conn.execute("INSERT INTO provenances ({}) VALUES ({})".format(
-                ", ".join(row), ", ".join("?" for _ in row)), tuple(row.values()))
+            _insert(db, "provenances", row)
 
 
 def _insert(db: object, table: str, row: dict[str, object], ignore: bool = False) -> int:
