@@ -13,7 +13,7 @@ from ..page.dataset import load_page, not_a_folder, page_files, record_files
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from .engines import Engine, LocalEngine, UnitFailedError
-from .run_files import META_DIR, failed_pages
+from .run_files import failed_pages, read_run_description
 
 Progress = Callable[[Iterable[str]], Iterable[str]]
 
@@ -147,11 +147,8 @@ def _mixed_methods(folders: dict[int, Path]) -> list[str]:
     over them would mix two models (a seed folder copied in from another run)."""
     described: dict[int, dict[str, object]] = {}
     for seed, folder in folders.items():
-        try:
-            run = json.loads((folder / META_DIR / "run.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue  # a folder of predictions made elsewhere says nothing of its method
-        if isinstance(run, dict):
+        run = read_run_description(folder)
+        if run:  # a folder of predictions made elsewhere says nothing of its method
             parameters = run.get("parameters")
             if isinstance(parameters, dict):
                 parameters = {k: v for k, v in parameters.items() if k != "seed"}

@@ -106,6 +106,21 @@ def failed_pages(run_dir: str | Path) -> dict[str, str]:
             if cost.get("status") == FAILED and not (run / f"{name}.json").exists()}
 
 
+def read_run_description(run_dir: str | Path, warnings: list[str] | None = None) -> dict[str, object]:
+    """What `RUN/_run/run.json` says made the run (method, version, parameters, ...); {} without one, or when it
+    cannot be read (said in `warnings` when given)."""
+    path = Path(run_dir) / META_DIR / "run.json"
+    if not path.is_file():
+        return {}
+    try:
+        described = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        if warnings is not None:
+            warnings.append(f"{path}: unreadable ({error}); the run is stored without its description")
+        return {}
+    return described if isinstance(described, dict) else {}
+
+
 def read_page_costs(run_dir: str | Path) -> dict[str, dict[str, object]]:
     """Page name -> the cost record written for it (seconds, tokens, warnings, raw)."""
     meta = Path(run_dir) / META_DIR

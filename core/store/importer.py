@@ -41,7 +41,7 @@ from ..page.dom import parse_html
 from ..page.snapshot import read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
 from ..records.model import RecordList, load_records
-from ..runs.run_files import read_page_costs
+from ..runs.run_files import read_page_costs, read_run_description
 from .db import Provenance, database_problem, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .label_sets import check_annotator_name
@@ -321,7 +321,7 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     if not run_dir.is_dir():
         raise RecordLensError(not_a_folder(run_dir, "predictions", "N.json"))
     warnings: list[str] = []
-    described = _run_description(run_dir, warnings)
+    described = read_run_description(run_dir, warnings)
     method = str(described.pop("method", "") or method or "")
     if not method:
         raise RecordLensError(f"{run_dir} does not say which method made it (no _run/run.json); "
@@ -396,13 +396,3 @@ def _run_cost(run_dir: Path) -> tuple[dict[str, object], str | None]:
     return total, stamp(datetime.fromtimestamp(last, UTC))
 
 
-def _run_description(run_dir: Path, warnings: list[str]) -> dict[str, object]:
-    path = run_dir / "_run" / "run.json"
-    if not path.is_file():
-        return {}
-    try:
-        described = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        warnings.append(f"{path}: unreadable ({error}); the run is stored without its description")
-        return {}
-    return described if isinstance(described, dict) else {}
