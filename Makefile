@@ -24,8 +24,11 @@ $(VENV)/.installed: pyproject.toml $(SOURCE_DIRS)
 	touch $@
 
 # Installs only what is missing, so repeated runs cost one dpkg query.
+# A Debian or Ubuntu system Python makes virtual environments only with its pythonX.Y-venv package (ensurepip).
 system-deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	@venv=$$( [ -x $(PY) ] || $(PYTHON) -c 'import ensurepip' 2>/dev/null || $(PYTHON) -c \
+		'import sys; v = sys.version_info; print(f"python{v.major}.{v.minor}-venv" if sys.prefix == "/usr" else "")'); \
+	missing=$$(for p in $(DEB_PACKAGES) $$venv; do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages: $$missing"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
