@@ -57,12 +57,13 @@ from .page_import import PageImport, dropped_paths
 from .page_list import PageList
 from .page_view import PageView
 from .propose import ProposeWorker
-from .record_actions import RecordActions
+from .record_actions import RecordActions, click_on_record
 from .record_panel import RecordPanel, RecordTexts, rows_for
 from .review_controller import ReviewController
 from .review_panel import ReviewPanel
 from .shortcuts import MENU_TITLES, SHORTCUTS, key_sequences
 from .tool_windows import ToolWindows
+from .window_parts import RecordsAt
 from .zoom import ZoomControl
 
 _BUTTONS = (("accept", "Accept"), ("reject", "Reject"), ("new_record", "New"), ("siblings", "Siblings"),
@@ -359,6 +360,8 @@ class MainWindow(QMainWindow):
         self.blocked_label.setText(f"{count} request{'s' if count != 1 else ''} blocked")
 
     def _on_hovered(self, xpath: str) -> None:
+        if not self.page_loaded:  # the last page's overlay, still there while the next one loads
+            return
         self._hovered = xpath
         page = self.page_view.core_page
         element = page.resolve(xpath) if page and xpath else None
@@ -367,30 +370,31 @@ class MainWindow(QMainWindow):
             return
         text = element.text()
         text = text if len(text) <= 120 else text[:119] + "…"
-        holders, inside = self.records_at(xpath)
-        owner = f"   [record {', '.join(map(str, holders))}]" if holders else ""
-        owner += f"   [inside record {', '.join(map(str, inside))}]" if inside else ""
+        found = self.records_at(xpath)
+        owner = f"   [record {', '.join(map(str, found.holders))}]" if found.holders else ""
+        owner += f"   [inside record {', '.join(map(str, found.around))}]" if found.around else ""
         self.breadcrumb.setText(f"{self._click_says(xpath)}   {element.key}   “{text}”{owner}")
 
-    def records_at(self, xpath: str) -> tuple[list[int], list[int]]:
-        """The numbers of the records (not rejected) that hold the element itself, and of those that hold an
-        ancestor of it: a click there makes a record nested in those, which `labels check` flags. One pass over
-        the records: it runs on every hover and after every change."""
+    def records_at(self, xpath: str) -> RecordsAt:
+        """The records that hold the element, one of its ancestors (a click there nests a record in those, which
+        `labels check` flags) or one of its descendants. One pass over the records: it runs on every hover and
+        after every change."""
         page = self.page_view.core_page
         element = page.resolve(xpath) if page is not None else None
-        holders: list[int] = []
-        around: list[int] = []
+        found = RecordsAt()
         if element is None:
-            return holders, around
+            return found
         for k, label in enumerate(self.labels):
             if label.status == "rejected":
                 continue
             held = [e for e in (page.resolve(x) for x in label.xpaths) if e is not None]
             if any(e is element for e in held):
-                holders.append(k + 1)
+                found.holders.append(k + 1)
             if any(e.is_ancestor_of(element) for e in held):
-                around.append(k + 1)
-        return holders, around
+                found.around.append(k + 1)
+            if any(element.is_ancestor_of(e) for e in held):
+                found.within.append(k + 1)
+        return found
 
     def _refresh_click_line(self) -> None:
         """Say again what a click will do: the records or the selection changed under a pointer that did not."""
@@ -407,8 +411,9 @@ class MainWindow(QMainWindow):
         if current is None:
             return "click: new record"
         number = self.labels.index(current) + 1
-        effect = click_effect(current.xpaths, xpath)
-        return f"click: {'remove from' if effect == 'remove' else 'add to'} record {number}"
+        if click_effect(current.xpaths, xpath) == "remove":
+            return f"click: remove from record {number}"
+        return click_on_record(number, self.records_at(xpath))[0]
 
     # -- records: showing ------------------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from PySide6.QtGui import QUndoStack
 from ...core.errors import RecordLensError
 from ...core.page import Page
 from ...core.records import (
+    normalise_xpath,
     parent_xpath,
     places_in_page_order,
     replace_xpath,
@@ -27,14 +28,33 @@ from ...core.records import (
     whole_page,
 )
 from ...core.store import Change, Label, Provenance
-from ...core.wording import counted
+from ...core.wording import counted, listed
 from .commands import LabelCommand, StatusCommand, push, push_all
 from .history_dialog import change_numbers, when
 
 if TYPE_CHECKING:
-    from .window_parts import LabellingWindow
+    from .window_parts import LabellingWindow, RecordsAt
 
 _WANTED = {"one": "one record", "some": "a record", "two": "two or more records (Ctrl+click)"}
+
+
+def click_on_record(number: int, found: RecordsAt) -> tuple[str, str | None]:
+    """What a click that would add an element to record `number` does: the line said while hovering it, and why
+    nothing is done (None: the element is added). An element inside one of the record's own elements, or holding
+    one, would make the record hold the same text twice: U and Shift+U change a record's level instead."""
+    if number in found.around:
+        return (f"click: nothing (inside record {number} already)",
+                f"nothing changed: that element is inside record {number} already (Esc, then a click, starts a "
+                "new record)")
+    if number in found.within:
+        return (f"click: nothing (it holds record {number}'s own element)",
+                f"nothing changed: that element holds record {number}'s own element (U takes the parent of the "
+                "element last clicked into a record)")
+    others = [str(n) for n in found.within if n != number]
+    if others:
+        return (f"click: add to record {number} (it holds record{'s' if len(others) > 1 else ''} "
+                f"{listed(others)} as well)", None)
+    return f"click: add to record {number}", None
 
 
 class RecordActions:
@@ -153,7 +173,7 @@ class RecordActions:
         self.arm_new = False
         self._climbed = []
         number = window.labels.index(current) + 1 if current is not None else None
-        around = [n for n in window.records_at(xpath)[1] if n != number]  # inside its own record: no nesting
+        around = [n for n in window.records_at(xpath).around if n != number]
         page = window.page_view.core_page
         element = page.resolve(xpath) if page is not None else None
         textless = element is not None and not element.text().strip()
@@ -173,6 +193,11 @@ class RecordActions:
                     window.message("new record; U takes the element's parent instead, Shift+U back down" + nested)
             return
         xpaths = toggle_xpath(current.xpaths, xpath)
+        found = window.records_at(xpath) if len(xpaths) > len(current.xpaths) else None
+        refused = click_on_record(number, found)[1] if found is not None and number is not None else None
+        if refused:
+            window.message(refused)
+            return
         if not xpaths:
             if self.edit("delete record", lambda: project.delete(current.id, person)) is not None:
                 window.message(f"record {number} deleted: its only element was clicked out of it "
@@ -184,8 +209,24 @@ class RecordActions:
         unresolved = [x for x in current.unresolved if x in xpaths]
         made = self.edit(f"{verb} record", lambda: project.edit(current.id, xpaths, person, unresolved=unresolved))
         window.reload_labels([current.id])
-        if made is not None and verb == "add to" and around:  # a refusal's own message stays on show
-            window.message(f"added to record {number}." + nested)
+        held = [str(n) for n in found.within if n != number] if found is not None else []
+        if made is not None and verb == "add to" and (around or held):  # a refusal's own message stays on show
+            holds = (f" It holds record{'s' if len(held) > 1 else ''} {listed(held)} as well "
+                     f"({window.keys_for('undo')} takes it back).") if held else ""
+            window.message(f"added to record {number}." + nested + holds)
+
+    def _picked_in(self, label: Label) -> None:
+        """Undo and redo change a record under U's feet: climb from the element the record still holds (back down
+        the elements climbed from, after a U undone), or from none."""
+        if self.picked is None or self.picked[0] != label.id:
+            return
+        held = {normalise_xpath(x) for x in label.xpaths}
+        xpath = self.picked[1]
+        while normalise_xpath(xpath) not in held and self._climbed:
+            xpath = self._climbed.pop()
+        self.picked = (label.id, xpath) if normalise_xpath(xpath) in held else None
+        if self.picked is None:
+            self._climbed = []
 
     def _repick(self, new: str, climbing: bool) -> None:
         window = self.window
@@ -208,6 +249,8 @@ class RecordActions:
                        + (f" ({element.tag})" if element is not None and hasattr(element, "tag") else ""))
 
     def do_parent_element(self) -> None:
+        if (label := self.window.current_label()) is not None:
+            self._picked_in(label)
         parent = parent_xpath(self.picked[1]) if self.picked else None
         if self.picked is not None and parent is None:
             self.window.message("no parent to climb to: above this element is the whole page, which is no record")
@@ -215,6 +258,8 @@ class RecordActions:
         self._repick(parent or "", climbing=True)
 
     def do_child_element(self) -> None:
+        if (label := self.window.current_label()) is not None:
+            self._picked_in(label)
         if not self._climbed:
             self.window.message("nothing to go back down to (U climbs first)")
             return

@@ -5,6 +5,7 @@ window imports them)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -20,6 +21,15 @@ if TYPE_CHECKING:
     from .page_view import PageView
     from .record_panel import RecordPanel
     from .review_panel import ReviewPanel
+
+
+@dataclass
+class RecordsAt:
+    """The records (by their numbers; rejected ones left out) that an element on the page touches."""
+
+    holders: list[int] = field(default_factory=list)  # hold the element itself
+    around: list[int] = field(default_factory=list)  # hold an ancestor of it: it lies inside them
+    within: list[int] = field(default_factory=list)  # hold a descendant of it: it would hold them
 
 
 class LabellingWindow(Protocol):
@@ -61,6 +71,8 @@ class LabellingWindow(Protocol):
     def label(self, record_id: int) -> Label | None: ...
 
     def current_label(self) -> Label | None: ...
+
+    def records_at(self, xpath: str) -> RecordsAt: ...
 
     def open_page(self, name: str) -> None: ...
 

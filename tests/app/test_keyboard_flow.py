@@ -171,6 +171,45 @@ def test_u_climbs_from_the_clicked_element_to_its_parent_and_shift_u_comes_back(
     assert window.breadcrumb.full_text().startswith("click: add to record 1")
 
 
+def test_u_after_an_undo_climbs_from_what_the_record_still_holds_never_down(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    bold, item = f"{main_tests.ITEM.format(2)}/b[1]", main_tests.ITEM.format(2)
+    main_tests.click(window, bold)
+    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels) == 1)
+    record = lambda: window.project.labels("2")[0].xpaths  # noqa: E731
+    key(window, "U")
+    assert record() == (item,)
+    key(window, "Ctrl+Z")  # the U undone: U climbs from the bold element again
+    assert record() == (bold,)
+    key(window, "U")
+    assert record() == (item,)
+    # An element clicked in, then the click undone: U has nothing it clicked to climb from, and says so.
+    main_tests.click(window, f"{main_tests.ITEM.format(3)}/b[1]")
+    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels[0].xpaths) == 2)
+    key(window, "Ctrl+Z")
+    assert record() == (item,)
+    key(window, "U")
+    assert record() == (item,)
+    assert "click an element into the selected record first" in window.statusBar().currentMessage()
+    key(window, "Shift+U")
+    assert record() == (item,)
+
+
+def test_a_click_on_an_element_holding_other_records_says_so_before_and_after(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    first = window.project.add_record("2", [main_tests.ITEM.format(1)], window.person).record.id
+    heading = window.project.add_record("2", ["/body[1]/h1[1]"], window.person).record.id
+    assert first
+    window.reload_labels([heading])
+    window._on_hovered("/body[1]/ul[1]")
+    assert window.breadcrumb.full_text().startswith("click: add to record 2 (it holds record 1 as well)")
+    window.record_actions.on_element_clicked("/body[1]/ul[1]")  # as the overlay reports a click in its margin
+    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels[1].xpaths) == 2)
+    assert "It holds record 1 as well (Ctrl+Z takes it back)" in window.statusBar().currentMessage()
+
+
 def test_undo_selects_again_what_was_selected_and_redo_what_was_selected_when_undone(qtbot, window):
     """A deleted record comes back selected; an accept that moved on to the next proposal, undone, goes back to
     the record accepted, and redone, to the one it had moved on to."""

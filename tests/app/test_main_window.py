@@ -29,6 +29,7 @@ pytestmark = pytest.mark.app
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
 CARDS = "/body[1]/div[1]/main[1]/div[2]"
 PRICE_1 = f"{CARDS}/div[1]/div[1]/span[1]"
+PRICE_2 = f"{CARDS}/div[2]/div[1]/span[1]"
 LINK_3 = f"{CARDS}/div[3]/h3[1]/a[1]"
 LIST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>List</title>
 <script>document.documentElement.dataset.ran = "yes";</script></head><body>
@@ -83,9 +84,9 @@ def test_a_click_adds_the_cores_xpath_undo_removes_it_and_the_project_keeps_it(q
     assert first.xpaths == (f"{CARDS}/div[1]",)
     window.select_records([first.id])
     window.page_view.wait_until_drawn()
-    expected = window.page_view.core_page.resolve(PRICE_1).key
+    expected = window.page_view.core_page.resolve(PRICE_2).key
 
-    click(window, PRICE_1)
+    click(window, PRICE_2)  # outside the record's own card (a click inside it changes nothing)
     wait_for_labels(qtbot, window, lambda labels: labels[0].xpaths == (f"{CARDS}/div[1]", expected))
     assert window.project.labels("1")[0].status == "edited"
     assert window.record_panel.selected_ids() == [first.id]
@@ -98,7 +99,7 @@ def test_a_click_adds_the_cores_xpath_undo_removes_it_and_the_project_keeps_it(q
 
     click(window, LINK_3)  # the same record, an element of another card
     wait_for_labels(qtbot, window, lambda labels: len(labels[0].xpaths) == 3)
-    click(window, PRICE_1)  # a second click on an element takes it out again
+    click(window, PRICE_2)  # a second click on an element takes it out again
     wait_for_labels(qtbot, window, lambda labels: labels[0].xpaths == (f"{CARDS}/div[1]", LINK_3))
     window.close()
 
@@ -694,18 +695,28 @@ def test_the_line_above_the_page_refuses_the_whole_page_follows_each_click_and_n
         said = [m for m in messages if "holds no text" in m]
         assert said and said[0].endswith("It lies inside record 1."), messages
 
-        # Added to the record it lies in: a redundant XPath, not a record nested in another.
+        # Inside the selected record's own element: said before the click, and the click changes nothing (the
+        # record would hold the same text twice); an element that holds the record's own one, the same.
         messages.clear()
         win.select_records([win.labels[0].id])
         other = "/body[1]/ul[1]/li[1]"
-        win.project.edit(win.labels[0].id, ["/body[1]/ul[1]"], win.person)
+        win.project.edit(win.labels[0].id, [other], win.person)
         win.reload_labels([win.labels[0].id])
+        win._on_hovered(f"{other}/b[1]")
+        assert win.breadcrumb.full_text().startswith("click: nothing (inside record 1 already)")
         click(win, f"{other}/b[1]")
-        wait_for_labels(qtbot, win, lambda labels: len(labels[0].xpaths) == 2)
-        assert not any("inside record 1" in m for m in messages), messages
+        qtbot.waitUntil(lambda: any("nothing changed: that element is inside record 1" in m for m in messages),
+                        timeout=5_000)
+        win._on_hovered("/body[1]/ul[1]")
+        assert win.breadcrumb.full_text().startswith("click: nothing (it holds record 1's own element)")
+        win.record_actions.on_element_clicked("/body[1]/ul[1]")  # as the overlay reports a click in its margin
+        qtbot.waitUntil(lambda: any("holds record 1's own element" in m for m in messages), timeout=5_000)
+        assert [label.xpaths for label in win.project.labels("1")][0] == (other,)
 
-        # Another page: the line names nothing of the last one until the pointer moves.
+        # Another page: the line names nothing of the last one until the pointer moves, not even when the last
+        # page's overlay reports a hover while the next one loads.
         win.open_page("2")
+        win._on_hovered(other)
         assert win.page_view.wait_until_loaded()
         assert other not in win.breadcrumb.full_text() and name not in win.breadcrumb.full_text()
     finally:
