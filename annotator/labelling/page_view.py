@@ -21,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import QEventLoop, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+from shiboken6 import Shiboken
 
 from ...core.page import LoadedPage, Page, load_page
 from ..qt.event_loop import run_until_quit, settled_grab
@@ -242,14 +243,26 @@ class PageView(QWidget):
         """The page's zoom factor (1.0: CSS pixels are screen pixels)."""
         return self._zoom
 
-    def set_zoom(self, factor: float) -> None:
+    def set_zoom(self, factor: float, *, keep_place: bool = False, pointer: tuple[float, float] | None = None) -> None:
         """Zoom the page (it stays zoomed from page to page). Record boxes and clicks follow the page; badges,
-        borders and the hover tip keep their size on screen."""
-        self._zoom = float(factor)
-        if self.view is not None:
+        borders and the hover tip keep their size on screen. With `keep_place`, what the user looks at stays at
+        its height on screen: the element under `pointer` (the view's own pixels), else the selected record
+        while in view, else the middle of the view."""
+        before, self._zoom = self._zoom, float(factor)
+
+        def zoom(_noted: object = None) -> None:
+            if self.view is None or not Shiboken.isValid(self.view):  # the answer of a page closed meanwhile
+                return
             self.view.setZoomFactor(self._zoom)
-        if self._is_loaded:
-            self._scale_overlay()
+            if self._is_loaded:
+                self._scale_overlay()
+
+        if not (keep_place and self._is_loaded and self.view is not None):
+            zoom()
+            return
+        x, y = ("null", "null") if pointer is None else (pointer[0] / before, pointer[1] / before)
+        # The note is taken before the zoom is asked for, so that it reads the page as the user saw it.
+        self.offline.run_js_async(f"__recordlens.overlay.keepInPlace({x}, {y}, {before!r}, {self._zoom!r})", zoom)
 
     def _scale_overlay(self) -> None:
         """The overlay's badges, borders and tip keep their size on screen whatever the zoom."""

@@ -76,20 +76,21 @@ class ZoomControl(QObject):
     def do_zoom_reset(self) -> None:
         self.zoom_to(1.0)
 
-    def zoom_to(self, factor: float) -> None:
-        """Zoom the page and remember it for the project; the status bar says the new zoom."""
+    def zoom_to(self, factor: float, pointer: tuple[float, float] | None = None) -> None:
+        """Zoom the page, keeping in place what the user looks at (`pointer`: where Ctrl+wheel turned), and
+        remember the zoom for the project; the status bar says the new zoom."""
         if abs(factor - self.factor) < 1e-3:
             limit = " (the largest)" if factor >= MAX_ZOOM else " (the smallest)" if factor <= MIN_ZOOM else ""
             self.window.message(zoom_words(factor) + limit, 2500)
             return
-        self._show(factor)
+        self._show(factor, keep_place=True, pointer=pointer)
         self.window.settings.remember_zoom(self.window.project_key(), factor)
         self.window.save_where_the_user_was()
         if abs(factor - 1.0) < 1e-3:  # the status bar's zoom word hides at 100 %: say it once
             self.window.message(zoom_words(factor), 2500)
 
-    def _show(self, factor: float) -> None:
-        self.window.page_view.set_zoom(factor)
+    def _show(self, factor: float, keep_place: bool = False, pointer: tuple[float, float] | None = None) -> None:
+        self.window.page_view.set_zoom(factor, keep_place=keep_place, pointer=pointer)
         self.label.setText(zoom_words(factor))
         self.label.setVisible(abs(factor - 1.0) >= 1e-3)
 
@@ -113,6 +114,7 @@ class ZoomControl(QObject):
             while abs(self._wheel) >= WHEEL_STEP:
                 step = 1 if self._wheel > 0 else -1
                 self._wheel -= step * WHEEL_STEP
-                self.zoom_to(stepped_zoom(self.factor, step))
+                where = event.position()
+                self.zoom_to(stepped_zoom(self.factor, step), (where.x(), where.y()))
             return True
         return super().eventFilter(watched, event)

@@ -642,9 +642,39 @@
     return scale;
   };
 
+  // Before a zoom: the element that is to stay at its height on screen (under the pointer for Ctrl+wheel; else
+  // the selected record's first element while in view; else the one in the middle of the view) is noted, and when
+  // the zoom has resized the view (in CSS pixels) the page is scrolled to put it back. A zoom that never comes
+  // leaves the note to lapse.
+  const keepInPlace = (x, y, zoomFrom, zoomTo) => {
+    const view = [document.documentElement.clientWidth || innerWidth, document.documentElement.clientHeight || innerHeight];
+    let el = null;
+    if (x === null) {
+      const selected = records.find((r) => r.selected);
+      const first = selected && selected.elements.find((e) => e && e.isConnected);
+      const r = first && first.getBoundingClientRect();
+      if (r && r.bottom > 0 && r.top < view[1]) el = first;
+    }
+    if (!el) el = document.elementFromPoint(x === null ? view[0] / 2 : x, y === null ? view[1] / 2 : y);
+    if (!el || el === document.documentElement || el === document.body) return false;
+    const onScreen = el.getBoundingClientRect().top * zoomFrom;
+    const width = innerWidth;
+    let done = false;
+    const putBack = () => {
+      if (done || innerWidth === width) return;
+      done = true;
+      window.removeEventListener("resize", putBack);
+      if (el.isConnected) window.scrollBy(0, el.getBoundingClientRect().top - onScreen / zoomTo);
+    };
+    window.addEventListener("resize", putBack, { passive: true });
+    setTimeout(() => { done = true; window.removeEventListener("resize", putBack); }, 3000);
+    return true;
+  };
+
   rl.overlay = {
     show: (specJson) => show(JSON.parse(specJson)),
     setScale,
+    keepInPlace,
     clear: () => show({ records: [] }),
     select,
     locate: (xpathsJson) => locate(JSON.parse(xpathsJson)),

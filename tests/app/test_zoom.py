@@ -104,3 +104,40 @@ def test_zoomed_out_a_click_lands_on_its_element_badges_stay_readable_and_the_pr
         assert Settings.load(settings_file).zoom(reopened.project_key()) == 1.0
     finally:
         reopened.close()
+
+
+TALL = ("<!doctype html><html><head><meta charset='utf-8'></head><body style='margin:0'>"
+        + "".join(f"<p style='height:90px;margin:0;border:1px solid #999'>Row {k} <i>${k}</i></p>" for k in range(1, 81))
+        + "</body></html>")
+
+
+def _screen_top(window, xpath: str) -> float:
+    """The element's top on screen, in the view's own pixels (the page's CSS pixels times the zoom)."""
+    top = js(window.page_view, f"__recordlens.resolve('{xpath}').getBoundingClientRect().top")
+    return top * window.page_view.zoom
+
+
+def test_a_zoom_keeps_the_selected_record_and_the_point_under_the_wheel_where_they_were(qtbot, tmp_path: Path):
+    window = open_window(imported_project(tmp_path, {"html/1.html": TALL}), tmp_path / "settings.json", qtbot=qtbot)
+    try:
+        row = "/body[1]/p[40]"
+        record = window.project.add_record("1", [row], window.person).record.id
+        window.reload_labels([record])
+        window.select_records([record])
+        qtbot.waitUntil(lambda: 100 < _screen_top(window, row) < 700, timeout=10_000)
+        before = _screen_top(window, row)
+        for factor in (0.9, 0.8, 0.75):
+            QTest.keyClick(window, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+            _wait_for_zoom(window, factor)
+            qtbot.waitUntil(lambda: abs(_screen_top(window, row) - before) < 4, timeout=5_000)
+
+        # Ctrl+wheel: the row under the pointer stays under it.
+        window.select_records([])
+        under = "/body[1]/p[45]"
+        point = QPoint(200, round(_screen_top(window, under) + 20))
+        turn_wheel(window.page_view.view.focusProxy(), (120,), point, Qt.KeyboardModifier.ControlModifier)
+        _wait_for_zoom(window, 0.8)
+        qtbot.waitUntil(lambda: js(window.page_view, f"__recordlens.xpathOf(document.elementFromPoint("
+                                                     f"200, {point.y()} / 0.8))") == under, timeout=5_000)
+    finally:
+        window.close()
