@@ -7,11 +7,13 @@ except for robots.txt, which it fetches itself (stdlib HTTP) so that the rule is
 Rules, in the order they are checked for a discovered URL (the first that refuses it says why it was skipped):
   - http(s) only, the fragment dropped; compared after `normalise_url`, so each page is visited once;
   - `same_host` (default on): the host (and port) of one of the roots;
-  - `include`: when given, the URL must match one of the regular expressions (re.search);
+  - `include`: when given, the URL must match one of the regular expressions (re.search); the roots need not;
   - `exclude`: the URL must match none;
   - robots.txt of its host (user agent "RecordLens"), unless `robots` is off;
   - `depth`: links are followed that many levels below a root (roots are depth 0);
   - `max_pages`: no more pages are saved once that many are.
+A page that redirects is kept only when the URL it ends at passes the same rules (a redirect to another host is
+skipped, not saved; it has been fetched by then, since the browser follows redirects itself).
 
 Every saved page is four files named after its final URL (`pages/STEM.mhtml`, `STEM.axtree.json`, `STEM.png`,
 `STEM.meta.json`); the MHTML is written last, each file atomically, so a page exists (is indexed) only whole.
@@ -257,7 +259,8 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
         parts = urlsplit(url)
         if rules.same_host and parts.netloc.lower() not in hosts and urlsplit(normalise_url(url)).netloc not in hosts:
             return "another host (--same-host)"
-        if include and not any(p.search(url) for p in include):
+        # A root is asked for by name: --include chooses among the links found, not the roots themselves.
+        if include and not any(p.search(url) for p in include) and url not in state.roots:
             return "matches no --include pattern"
         if any(p.search(url) for p in exclude):
             return "matches an --exclude pattern"
@@ -298,7 +301,15 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
                 else:
                     if cancelled():  # a page finished while cancelling is still kept: it is whole
                         summary.stopped = True
-                    text = _keep(page, url, depth, rules.depth, root, state, summary)
+                    # A redirect is a link the site followed for us: the rules apply to where it ended too.
+                    left = refuse(page.final_url) if normalise_url(page.final_url) != key else None
+                    if left is not None:
+                        why = f"redirects to {page.final_url}: {left}"
+                        state.outcomes[key] = {"url": url, "outcome": "skipped", "reason": why}
+                        summary.skipped.append((url, why))
+                        text = f"skipped {url}: {why}"
+                    else:
+                        text = _keep(page, url, depth, rules.depth, root, state, summary)
             state.queue.pop(0)
             state.save(rules)
             report(len(state.outcomes), len(state.outcomes) + len(state.queue), text)

@@ -106,9 +106,9 @@ def test_zoomed_out_a_click_lands_on_its_element_badges_stay_readable_and_the_pr
         reopened.close()
 
 
+ROW = "<p style='height:90px;margin:0;border:1px solid #999'>Row {0} <i>${0}</i></p>"
 TALL = ("<!doctype html><html><head><meta charset='utf-8'></head><body style='margin:0'>"
-        + "".join(f"<p style='height:90px;margin:0;border:1px solid #999'>Row {k} <i>${k}</i></p>" for k in range(1, 81))
-        + "</body></html>")
+        + "".join(ROW.format(k) for k in range(1, 81)) + "</body></html>")
 
 
 def _screen_top(window, xpath: str) -> float:

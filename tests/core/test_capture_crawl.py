@@ -104,6 +104,25 @@ def test_include_exclude_max_pages_and_any_host(tmp_path: Path) -> None:
         CaptureRules(include=("(",)).compiled()
 
 
+def test_a_redirect_is_kept_only_where_it_ends_within_the_rules_and_include_never_drops_a_root(tmp_path) -> None:
+    class Leaving(CannedRenderer):
+        def render(self, requested: str) -> RenderedPage:
+            page = super().render(requested)
+            if requested.endswith("/b"):  # the site sends /b to another host
+                page.final_url = "https://other.example/landing"
+                page.redirects = [{"url": requested, "status": 302, "location": page.final_url}]
+            return page
+
+    summary = capture_site([ROOT], tmp_path, Leaving(), CaptureRules(depth=1), robots=robots())
+    assert dict(summary.skipped)[url("/b")] == "redirects to https://other.example/landing: another host (--same-host)"
+    assert not any("other.example" in s for s in summary.saved)
+    assert not any("other" in page.url for page in load_site(tmp_path).pages)
+    # --include picks among the links found; the root, asked for by name, is captured though it matches none.
+    only = capture_site([ROOT], tmp_path / "inc", CannedRenderer(), CaptureRules(include=(r"/a$",), depth=1),
+                        robots=robots())
+    assert {s.removeprefix("https://site.example") for s in only.saved} == {"/", "/a"}
+
+
 def test_a_stopped_capture_resumes_without_loading_a_saved_page_again(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         capture_site([ROOT], tmp_path, CannedRenderer(stop_after=3), CaptureRules(), robots=robots())
