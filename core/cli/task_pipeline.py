@@ -37,6 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
     q.add_argument("--temperature", type=float)
     q.add_argument("--max-requests", type=int, help="stop after this many model requests")
+    q.add_argument("--replace", action="store_true",
+                   help="write over an existing --out file (its review verdicts are lost)")
     q.set_defaults(handler=cmd_generate)
 
     q = sub.add_parser("filter", help="mark near-duplicate candidates as similar (offline sentence embeddings)")
@@ -81,6 +83,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from .extraction import gemini_caller
 
     writable_file(args.out, "the candidates")
+    _refuse_to_write_over(args.out, args.replace)
     site = load_site(args.site)
     seeds = load_tasks(args.seeds)
     descriptions = _descriptions(args.categories) if args.categories else None
@@ -100,6 +103,19 @@ def cmd_generate(args: argparse.Namespace) -> int:
     print(f"{args.out}: {len(candidates)} candidate(s) from {len(seeds)} seed(s) in {report.requests} request(s); "
           f"{flagged} with a gold answer found in no saved page (flagged for review)")
     return 0
+
+
+def _refuse_to_write_over(out: str, replace: bool) -> None:
+    """A candidates file holds the review's verdicts: generating again must not wipe them unasked (said before
+    any model request is spent)."""
+    if replace or not Path(out).exists():
+        return
+    try:
+        reviewed = sum(c.status != "candidate" for c in load_candidates(out))
+    except AgentError:
+        reviewed = 0
+    verdicts = f" with {reviewed} reviewed candidate(s)" if reviewed else ""
+    raise AgentError(f"{out} exists{verdicts}: give another --out, or --replace to write over it")
 
 
 def _descriptions(path: str) -> dict[str, str]:

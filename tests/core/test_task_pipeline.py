@@ -104,7 +104,7 @@ def test_generate_says_when_no_answer_could_be_kept(tmp_path: Path, monkeypatch,
     with FakeGemini(default=answer_with(lambda body: '```json\n[{"instruction": "", "answer": "x"}]\n```')) as server:
         out.write_text("kept\n", encoding="utf-8")  # an earlier file of candidates
         assert main(["agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--model",
-                     "fake-model", "--out", str(out), "--base-url", server.url]) == 2
+                     "fake-model", "--out", str(out), "--base-url", server.url, "--replace"]) == 2
     assert "recordlens: error: no candidate task" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == "kept\n"
 
@@ -148,6 +148,14 @@ def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monk
     for ident, status, reason, more in verdicts:
         assert main(["agent", "tasks", "review", "--candidates", str(out), "--id", ident, "--status", status,
                      "--reason", reason, *more]) == 0
+    # Generating again into the reviewed file is refused before any request: the verdicts would be lost.
+    before = out.read_bytes()
+    with FakeGemini(default=answer_with(respond)) as server:
+        assert main(["agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--model",
+                     "fake-model", "--out", str(out), "--base-url", server.url]) == 2
+        assert server.requests == []
+    assert "with 11 reviewed candidate(s): give another --out, or --replace" in capsys.readouterr().err
+    assert out.read_bytes() == before
     reviewed = {c.id: c for c in load_candidates(out)}
     assert reviewed["gen-lookup-2"].task.answer == "CC BY 4.0" and reviewed["gen-lookup-2"].edited
     assert reviewed["gen-lookup-2"].original["answer"] == "Nobody Knows"
