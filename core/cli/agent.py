@@ -58,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--tasks", required=True, help="tasks JSONL file")
     q.add_argument("--task", action="append", help="run only this task id (repeatable)")
     q.add_argument("--model", default=None, help="Gemini model (default gemini-2.5-pro)")
-    q.add_argument("--runs", type=int, default=3)
+    q.add_argument("--runs", type=int, default=3, help="independent runs of every task (default 3)")
     q.add_argument("--memory", default="window:3", help="window:N (last N steps) or dynamic[:K]")
     q.add_argument("--step-budget", type=int, default=DEFAULT_STEP_BUDGET)
     q.add_argument("--max-failures", type=int, default=DEFAULT_MAX_FAILURES,
@@ -70,9 +70,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "axtree (the page's stored accessibility tree, from `site capture`), text (default: the "
                         "browser's screenshot if it has one, and the page text)")
     q.add_argument("--references", help="folder of <task id>.json reference trajectories to store with the run")
+    q.add_argument("--replace-tasks", action="store_true",
+                   help="store tasks changed since earlier runs used them (those runs are then scored by the new)")
     q.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
     q.add_argument("--temperature", type=float)
     q.add_argument("--max-requests", type=int, help="stop after this many model requests")
+    q.add_argument("--timeout-s", dest="timeout_s", type=float,
+                   help="seconds to wait for one model answer before a retry (default 300)")
     # --- run integrity: independent seeded runs, and resuming an interrupted run ---
     q.add_argument("--seed", type=int, default=0, help="seed of run 0; run r sends seed + r (recorded)")
     q.add_argument("--resume", type=int, metavar="RUN",
@@ -181,7 +185,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                               axtree_for=SiteTrees(site),
                               actor=f"agent:{settings.model}/{memory.name}/{args.browser}{seen}")
         site_id = project.agent.site_id(site.name, str(Path(args.site).resolve()))
-        rows = {t.id: project.agent.save_task(site_id, t) for t in tasks}
+        rows = {t.id: project.agent.save_task(site_id, t, replace=args.replace_tasks) for t in tasks}
         if args.references:
             _store_references(project, rows, Path(args.references))
         kept: set[tuple[str, int]] = set()

@@ -173,7 +173,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def gemini_caller(args: argparse.Namespace, *, json_output: bool):  # noqa: ANN201 - a GeminiCaller
-    """The Gemini caller a command's --model, --temperature, --base-url and --max-requests ask for."""
+    """The Gemini caller a command's --model, --temperature, --timeout-s, --base-url and --max-requests ask for."""
     from ..llm.gemini import Budget, CallSettings, GeminiCaller
 
     settings = CallSettings(json_output=json_output, base_url=args.base_url)
@@ -181,4 +181,8 @@ def gemini_caller(args: argparse.Namespace, *, json_output: bool):  # noqa: ANN2
         settings.model = args.model
     if args.temperature is not None:
         settings.temperature = args.temperature
+    if getattr(args, "timeout_s", None) is not None:
+        if args.timeout_s <= 0:
+            raise RecordLensError("--timeout-s must be more than 0")
+        settings.timeout_s = args.timeout_s
     return GeminiCaller(settings, budget=Budget(max_requests=args.max_requests))

@@ -37,6 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
     q.add_argument("--temperature", type=float)
     q.add_argument("--max-requests", type=int, help="stop after this many model requests")
+    q.add_argument("--timeout-s", dest="timeout_s", type=float,
+                   help="seconds to wait for one model answer before a retry (default 300)")
     q.add_argument("--replace", action="store_true",
                    help="write over an existing --out file (its review verdicts are lost)")
     q.set_defaults(handler=cmd_generate)

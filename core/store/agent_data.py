@@ -73,12 +73,16 @@ class AgentData:
 
     # -- tasks ----------------------------------------------------------------------------------------------
 
-    def save_task(self, site_id: int, task: Task) -> int:
-        """Add the task, or update the one with the same id on the same site; returns its row id."""
+    def save_task(self, site_id: int, task: Task, *, replace: bool = False) -> int:
+        """Add the task, or update the one with the same id on the same site; returns its row id. A task that
+        episodes were run on is scored by what it says now: changing one is refused unless `replace`, since every
+        earlier run's figures would change with it, unannounced."""
         values = (task.instruction, task.category, task.answer, dumps(list(task.normalise)), task.start_url,
                   task.answer_kind)
         with self._store.writing() as db:
             row = self._store.one("SELECT id FROM tasks WHERE site_id = ? AND external_id = ?", (site_id, task.id))
+            if row is not None and not replace:
+                _refuse_a_changed_task(self._store, int(row[0]), task)
             if row is not None:
                 db.execute("UPDATE tasks SET instruction = ?, category = ?, gold_answer = ?, normalisation = ?, "
                            "start_url = ?, answer_kind = ? WHERE id = ?", (*values, row[0]))
@@ -226,6 +230,24 @@ class AgentData:
         """The stored PNG a step's screenshot hash names, or None when it is not in the project."""
         path = snapshot_path(self._store.root, digest, SCREENSHOT_SUFFIX)
         return path if path.is_file() else None
+
+
+def _refuse_a_changed_task(store: Connection, row_id: int, task: Task) -> None:
+    stored = _task(store.one(f"{_SELECT_TASKS} WHERE t.id = ?", (row_id,)))
+    changed = [f"{name} {before!r} -> {after!r}" for name, before, after in (
+        ("gold answer", stored.answer, task.answer), ("instruction", stored.instruction, task.instruction),
+        ("start_url", stored.start_url, task.start_url), ("answer_kind", stored.answer_kind, task.answer_kind),
+        ("normalise", list(stored.normalise), list(task.normalise)), ("category", stored.category, task.category))
+        if before != after]
+    if not changed:
+        return
+    runs = [str(r[0]) for r in store.db.execute(
+        "SELECT DISTINCT agent_run_id FROM trajectories WHERE task_id = ? AND agent_run_id IS NOT NULL "
+        "ORDER BY agent_run_id", (row_id,))]
+    if runs:
+        raise StoreError(f"task {task.id} differs from the one agent run(s) {', '.join(runs)} were scored on "
+                         f"({'; '.join(changed)}): give the changed task an id of its own, or --replace-tasks "
+                         "to score those runs by the new one")
 
 
 _SELECT_TASKS = ("SELECT t.external_id, t.instruction, t.gold_answer, t.category, t.answer_kind, t.normalisation, "

@@ -228,3 +228,48 @@ def test_the_chart_draws_a_missing_agreement_as_missing_and_its_legend_covers_no
     row = Figures("rules", 1, 3, 3, 0.95, [1.0, 1.0, 0.85], 4.0, 4.0, None)
     chart = write_chart(Evaluation(overall=row, categories=[row]), tmp_path / "eval.png")
     assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_task_changed_after_a_run_is_refused_unless_replaced_so_old_figures_never_move(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = tmp_path / "p"
+    with FakeGemini(default=answer_with(respond)) as server:
+        assert agent_run(project, server, "--runs", "1") == 0
+    before = agent_eval(project, capsys)
+    changed = tmp_path / "tasks.jsonl"
+    lines = []
+    for line in TASKS_FILE.read_text("utf-8").splitlines():
+        task = json.loads(line)
+        if task["id"] == "lookup-1":
+            task["answer"] = "a different gold answer"
+        lines.append(json.dumps(task))
+    changed.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with FakeGemini(default=answer_with(respond)) as server:
+        capsys.readouterr()
+        assert main(["agent", "run", "--project", str(project), "--site", str(SITE_DIR), "--tasks", str(changed),
+                     "--task", "lookup-1", "--runs", "1", "--browser", "text", "--base-url", server.url]) == 2
+        assert server.requests == []
+    said = capsys.readouterr().err
+    assert "task lookup-1 differs from the one agent run(s) 1 were scored on (gold answer" in said
+    assert "--replace-tasks" in said
+    assert agent_eval(project, capsys, "--run", "1") == before
+    with FakeGemini(default=answer_with(respond)) as server:
+        assert main(["agent", "run", "--project", str(project), "--site", str(SITE_DIR), "--tasks", str(changed),
+                     "--task", "lookup-1", "--runs", "1", "--browser", "text", "--base-url", server.url,
+                     "--replace-tasks"]) == 0
+    with open_project(project) as opened:
+        assert {t.id: t.answer for t in opened.agent.tasks()}["lookup-1"] == "a different gold answer"
+
+
+def test_a_hanging_endpoint_is_given_up_after_timeout_s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.fake_gemini import hang
+
+    monkeypatch.setattr(GeminiCaller, "_backoff", lambda self, attempt, error: 0.01)
+    with FakeGemini(default=hang(30)) as server:
+        code = main(["agent", "run", "--project", str(tmp_path / "p"), "--site", str(SITE_DIR), "--tasks",
+                     str(TASKS_FILE), "--task", "lookup-1", "--runs", "1", "--browser", "text", "--base-url",
+                     server.url, "--timeout-s", "0.5"])
+    assert code != 0
+    with open_project(tmp_path / "p") as project:
+        run = project.agent.runs()[-1]
+        assert run.status == "failed" and "0.5 s" in (run.error or "")
