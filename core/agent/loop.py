@@ -32,6 +32,7 @@ from .tasks import is_correct
 DEFAULT_STEP_BUDGET = 15
 DEFAULT_MAX_FAILURES = 3
 MAX_PAGE_TEXT = 6000  # characters of page text in a prompt, when the browser gives any
+TEXT_PER_SCREEN = 6000  # how far one screen height scrolled moves the page text on (Scroll moves 0.8 of one)
 # What an agent can observe besides the numbered elements (`--observation`, combinable).
 OBSERVATIONS = ("screenshot", "axtree", "text")
 
@@ -222,13 +223,34 @@ def build_prompt(template: str, task: Task, observation: Observation, steps: Seq
 
 
 def _page_text(observation: Observation) -> str:
-    """The page's text when the browser gives it (sent in both modes; see _OBSERVATION)."""
+    """The page's text when the browser gives it (sent in both modes; see _OBSERVATION): MAX_PAGE_TEXT characters
+    from where the page is scrolled to, so that Scroll reads a long page on (text_window)."""
     text = observation.text.strip()
     if not text:
         return ""
-    if len(text) > MAX_PAGE_TEXT:
-        text = text[:MAX_PAGE_TEXT] + "\n[… the rest of the page text is cut]"
-    return f"\nText of the page:\n{text}\n"
+    start, end = text_window(text, observation)
+    before = f"[… {start:,} characters of page text above: Scroll up to read them]\n" if start else ""
+    after = "\n[… the rest of the page text is cut: Scroll down to read on]" if end < len(text) else ""
+    return f"\nText of the page:\n{before}{text[start:end]}{after}\n"
+
+
+def text_window(text: str, observation: Observation) -> tuple[int, int]:
+    """The part of a long page's text that is sent: each screen height scrolled down moves it on by
+    TEXT_PER_SCREEN characters (both browsers alike: core's has no layout to say which text a screen shows),
+    starting at a line, and the last part is a whole window."""
+    if len(text) <= MAX_PAGE_TEXT:
+        return 0, len(text)
+    height = (observation.viewport or (0.0, 0.0))[1] or 1080.0
+    start = int(max(0.0, observation.scroll[1]) / height * TEXT_PER_SCREEN)
+    if start >= len(text) - MAX_PAGE_TEXT:  # the page's end: the last window, from its first whole line
+        start = len(text) - MAX_PAGE_TEXT
+        line = text.find("\n", start)
+        start = line + 1 if 0 <= line - start <= 500 else start
+        return start, len(text)
+    if start > 0:
+        line = text.rfind("\n", 0, start)
+        start = line + 1 if line >= 0 and start - line <= 500 else start  # a line cut only when it is very long
+    return start, min(len(text), start + MAX_PAGE_TEXT)
 
 
 def _axtree_text(observation: Observation, settings: AgentSettings) -> str:

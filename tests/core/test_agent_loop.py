@@ -103,3 +103,19 @@ def test_window_memory_shows_the_last_steps_and_dynamic_memory_the_relevant_ones
     assert text.splitlines()[0] == "(step 1 not shown)"
     assert "Step 2 on https://papers.example.org/list/cs.LG: Click [5] on \"About\"" in text
     assert "(steps 3–4 not shown)" in text
+
+
+def test_scroll_reads_a_long_page_on_and_back() -> None:
+    from recordlens.core.agent.loop import MAX_PAGE_TEXT, _page_text
+    from recordlens.core.agent.model import Observation
+
+    text = "\n".join(f"Item {k}: a line of the long page" for k in range(1, 2001))
+    top = _page_text(Observation(url="u", text=text, viewport=(1920, 1080), scroll=(0, 0)))
+    assert "Item 1:" in top and "Item 900:" not in top and "Scroll down to read on" in top and "above" not in top
+    # One Scroll (0.8 of the view's height) on: what was past the cut is read, with a part of the last window.
+    once = _page_text(Observation(url="u", text=text, viewport=(1920, 1080), scroll=(0, 0.8 * 1080)))
+    assert "Item 1:" not in once and "Item 200:" in once and "Scroll up to read them" in once
+    assert once.split("\n")[3].startswith("Item ")  # a whole line first
+    bottom = _page_text(Observation(url="u", text=text, viewport=(1920, 1080), scroll=(0, 10**6)))
+    assert "Item 2000:" in bottom and "Scroll down" not in bottom
+    assert len(bottom) < MAX_PAGE_TEXT + 200
