@@ -182,12 +182,15 @@ def _take_step(caller: Caller, browser: Browser, prompt: str, system: str, image
         # counting it as the agent's would score an outage as a bad agent.
         stop = "model budget" if isinstance(error, BudgetExceededError) else "model error"
         return Step("", url=url, error=f"the model call failed: {error}"), stop
+    # A refused or cut-off answer is the model's own (a failed step, not an outage); its reason is kept with it.
+    incomplete = answer.incomplete
     trajectory.calls.append(ModelCall(position, prompt, answer.text, usage=dict(answer.usage),
-                                      seconds=round(answer.seconds, 3), system=system, images=len(images)))
+                                      seconds=round(answer.seconds, 3), system=system, images=len(images),
+                                      error=incomplete))
     try:
         step = parse_action(answer.text)
     except ActionParseError as error:
-        return Step("", url=url, raw=answer.text, error=str(error)), None
+        return Step("", url=url, raw=answer.text, error=f"{incomplete}: {error}" if incomplete else str(error)), None
     step = replace(step, url=url)
     if step.target is not None:
         found = find_target(step.target, observation.elements)

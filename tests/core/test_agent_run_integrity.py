@@ -273,3 +273,22 @@ def test_a_hanging_endpoint_is_given_up_after_timeout_s(tmp_path: Path, monkeypa
     with open_project(tmp_path / "p") as project:
         run = project.agent.runs()[-1]
         assert run.status == "failed" and "0.5 s" in (run.error or "")
+
+
+def test_a_refused_or_cut_off_answer_keeps_its_reason_in_the_step_and_the_model_call(tmp_path: Path) -> None:
+    from tests.fake_gemini import no_candidates, refused
+
+    project = tmp_path / "p"
+    with FakeGemini([refused("SAFETY"), refused("MAX_TOKENS", "Thought: I will cl"), no_candidates()],
+                    default=answer_with(lambda body: "Action: ANSWER; nobody")) as server:
+        main(["agent", "run", "--project", str(project), "--site", str(SITE_DIR), "--tasks", str(TASKS_FILE),
+              "--task", "lookup-1", "--runs", "1", "--browser", "text", "--base-url", server.url])
+    with open_project(project) as opened:
+        (row, trajectory), = opened.agent.trajectories()
+        errors = [step.error for step in trajectory.steps]
+        calls = opened.agent.model_calls(row)
+    assert errors[0].startswith("the model did not finish (finishReason SAFETY)")
+    assert errors[1].startswith("the model did not finish (finishReason MAX_TOKENS)")
+    assert "no candidates in the answer" in (errors[2] or "")
+    assert calls[0].error == "the model did not finish (finishReason SAFETY)"
+    assert calls[1].error == "the model did not finish (finishReason MAX_TOKENS)"
