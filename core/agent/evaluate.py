@@ -17,7 +17,8 @@ Definitions (the README publishes them):
   episodes was cut (by the model budget or a failing model endpoint: `loop.CUT_STOPS`). By default the figures
   are those of the complete run indices, and the incomplete ones are named with their reasons; an agent run
   without an end time (interrupted) is flagged too. Of two episodes of the same task and run index (a resumed
-  run), the last uncut one counts.
+  run), the last uncut one counts. Asked to count the incomplete runs too, it counts their finished episodes;
+  a cut episode is never counted.
 """
 
 from __future__ import annotations
@@ -124,7 +125,9 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
     for run, reasons in incomplete.items():
         warnings.append(f"run {run} is incomplete ({'; '.join(reasons)})"
                         + ("" if include_incomplete else "; left out of the figures"))
-    counted = episodes if include_incomplete else [e for e in episodes if int(e["run"]) in complete_runs]  # type: ignore[call-overload]
+    # A cut episode says nothing of the agent: counted nowhere, even when the incomplete runs are.
+    counted = [e for e in episodes if not e["cut"]] if include_incomplete else \
+        [e for e in episodes if int(e["run"]) in complete_runs]  # type: ignore[call-overload]
     categories = sorted({str(e["category"]) for e in counted})
     figures = [_figures(c, [e for e in counted if e["category"] == c]) for c in categories]
     return Evaluation(overall=_figures(OVERALL, counted), categories=figures, episodes=episodes, warnings=warnings,

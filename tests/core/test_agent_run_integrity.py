@@ -79,6 +79,8 @@ def test_an_interrupted_run_is_named_incomplete_and_resume_gives_the_uninterrupt
     assert any("run 1 is incomplete" in w for w in cut["warnings"])
     included = agent_eval(tmp_path / "cut", capsys, "--include-incomplete")
     assert included["overall"]["runs"] == 2
+    cut_episodes = [e for e in included["episodes"] if e["cut"]]
+    assert cut_episodes and included["overall"]["episodes"] == len(included["episodes"]) - len(cut_episodes)
     capsys.readouterr()
     assert main(["agent", "eval", "--project", str(tmp_path / "cut")]) == 0
     assert "INCOMPLETE" in capsys.readouterr().out
