@@ -34,6 +34,7 @@ from ..errors import AgentError, RecordLensError
 from ..llm import required_api_key
 from ..output_paths import writable_file
 from ..store import StoreError
+from ..wording import listed
 from . import capture as capture_cli
 from . import task_pipeline
 from .engine_options import add_engine_arguments, engine_for
@@ -156,6 +157,11 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     checked = None
     if args.resume is None:  # what the command line says is checked before the key is asked for (a resumed
         # run's own settings and tasks are read from the project, below)
+        others = sorted({t.site for t in tasks if t.site and t.site not in (site.name, Path(args.site).name)})
+        if others:
+            named = [t.id for t in tasks if t.site in others]
+            raise AgentError(f"task(s) {listed(named)} are for the site(s) {', '.join(map(repr, others))}, not "
+                             f"{site.name!r}: give --site the folder they were written for")
         outside = [t.id for t in tasks if site.page(t.start_url) is None]
         if outside:
             raise AgentError(f"task(s) {', '.join(outside)} start on a page the site {site.name!r} does not hold "

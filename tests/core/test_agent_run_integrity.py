@@ -294,3 +294,15 @@ def test_a_refused_or_cut_off_answer_keeps_its_reason_in_the_step_and_the_model_
     assert "no candidates in the answer" in (errors[2] or "")
     assert calls[0].error == "the model did not finish (finishReason SAFETY)"
     assert calls[1].error == "the model did not finish (finishReason MAX_TOKENS)"
+
+
+def test_tasks_written_for_another_site_are_refused_before_any_request(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = tmp_path / "tasks.jsonl"
+    other.write_text("".join(json.dumps({**json.loads(line), "site": "shop"}) + "\n"
+                             for line in TASKS_FILE.read_text("utf-8").splitlines() if line.strip()), "utf-8")
+    with FakeGemini(default=answer_with(respond)) as server:
+        assert main(["agent", "run", "--project", str(tmp_path / "p"), "--site", str(SITE_DIR), "--tasks",
+                     str(other), "--task", "lookup-1", "--browser", "text", "--base-url", server.url]) == 2
+        assert server.requests == []
+    assert "task(s) lookup-1 are for the site(s) 'shop', not 'demo-site'" in capsys.readouterr().err
