@@ -1,12 +1,13 @@
 """Gemini as a record extractor, over any of core's input formats (flat, hier, hier-ref, slim, outline).
 
 The prompt is ours (resources/prompts: the task in `common.md`, one paragraph per input format, the page in
-`user.md`), or a user's own (`prompt_file`: a template in which `{input}` stands for the page). The answer is
-read tolerantly: a code fence or prose around the JSON is fine, a flat list of XPaths is read as one XPath per
-record. An answer that still cannot be read is *malformed*: it is kept, counted and retried up to
-`malformed_retries` times as the reference did. A refused or cut-off answer (finishReason SAFETY, RECITATION,
-MAX_TOKENS, OTHER; no candidates; empty text) is not retried with the same settings. Either way, a page without a
-valid answer raises `ExtractionFailedError` carrying every attempt: a failed page, never an empty prediction.
+`user.md`), or a user's own (`prompt_file`: a template in which `{input}` stands for the page). The answer is read
+tolerantly: a code fence or prose around the JSON is fine, a flat list of XPaths is read as one XPath per record. An
+answer that still cannot be read (or is not `string[][]`, the reference's zod check) is *malformed*: it is kept,
+counted and retried up to `malformed_retries` times as the reference did. A refused or cut-off answer (finishReason
+SAFETY, RECITATION, MAX_TOKENS, OTHER; no candidates; empty text) is not retried with the same settings. Either way,
+a page without a valid answer raises `ExtractionFailedError` carrying every attempt: a failed page, never an empty
+prediction.
 """
 
 from __future__ import annotations
@@ -101,12 +102,15 @@ def parse_answer(text: str) -> ParsedAnswer:
     for index, item in enumerate(data, 1):
         if isinstance(item, str):
             item = [item]
-        if not isinstance(item, list):
-            problems.append(f"record {index} is not a list of XPaths; skipped")
-            continue
-        xpaths = [x.strip() for x in item if isinstance(x, str) and x.strip()]
+        # The reference's check is zod's string[][]: an object or a list inside a record fails the whole answer,
+        # which is then asked again, never kept as an empty record.
+        if not isinstance(item, list) or not all(isinstance(x, str) for x in item):
+            shown = json.dumps(item, ensure_ascii=False)
+            return ParsedAnswer([], [f"record {index} is not a list of XPath strings: "
+                                     f"{shown[:80] + '…' if len(shown) > 80 else shown}"], malformed=True)
+        xpaths = [x.strip() for x in item if x.strip()]
         if len(xpaths) != len(item):
-            problems.append(f"record {index}: {len(item) - len(xpaths)} entry(ies) not a non-empty string; dropped")
+            problems.append(f"record {index}: {len(item) - len(xpaths)} empty XPath(s) dropped")
         records.append(xpaths)
     return ParsedAnswer(records, problems)
 
