@@ -85,6 +85,9 @@ def test_records_listed_twice_lower_the_ceiling_the_labels_allow() -> None:
     assert check_page("p", page, MAIN).ceiling == 1.0
     twice = check_page("p", page, [*MAIN, ["/body[1]/main[1]/div[1]/div[1]"]])
     assert twice.ceiling == 2 * (3 / 3) * (3 / 4) / (1 + 3 / 4)  # 3 distinct records predicted, 4 listed
+    # A true record that names nothing: NEXT-EVAL's clean oracle predicts no empty record, so it is missed.
+    nothing = check_page("p", page, [*MAIN, ["/body[1]/main[1]/div[7]"]])
+    assert nothing.ceiling == 2 * (3 / 3) * (3 / 4) / (1 + 3 / 4)
 
 
 def _dataset_with_a_record_twice(root: Path) -> tuple[Path, Path]:
