@@ -79,6 +79,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
         raise RecordLensError("extract needs --pages DIR and --out DIR (or --list)")
     writable_folder(args.out, "a run")
     method = args.method or DEFAULT_METHOD
+    if args.seeds < 1:
+        raise RecordLensError(f"--seeds {args.seeds}: a run needs at least one seed")
     if method not in ("gemini", "replay") and (args.seeds != 1 or args.format):
         raise RecordLensError(f"--seeds and --format are for gemini and replay; {method!r} reads the DOM itself")
     if method == "replay" and args.seeds != 1:  # recorded answers are one run: seeds would repeat it
@@ -182,7 +184,5 @@ def gemini_caller(args: argparse.Namespace, *, json_output: bool):  # noqa: ANN2
     if args.temperature is not None:
         settings.temperature = args.temperature
     if getattr(args, "timeout_s", None) is not None:
-        if args.timeout_s <= 0:
-            raise RecordLensError("--timeout-s must be more than 0")
         settings.timeout_s = args.timeout_s
     return GeminiCaller(settings, budget=Budget(max_requests=args.max_requests))

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from ..errors import RecordLensError
 
@@ -142,6 +143,19 @@ def required_api_key() -> str:
     return key
 
 
+def _check(settings: CallSettings) -> None:
+    """Settings the endpoint would refuse, or that would fail every call after a long wait, said at once."""
+    if settings.base_url is not None:
+        parts = urlsplit(settings.base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise GeminiError(f"--base-url {settings.base_url!r} is not an http:// or https:// address "
+                              "(for example http://127.0.0.1:8080)")
+    if settings.temperature is not None and not 0.0 <= settings.temperature <= 2.0:
+        raise GeminiError(f"--temperature {settings.temperature:g} is outside Gemini's range, 0 to 2")
+    if settings.timeout_s <= 0:
+        raise GeminiError("--timeout-s must be more than 0")
+
+
 class GeminiCaller:
     """One configured client. `sleep` is injectable so tests (and cancel buttons) do not wait for real."""
 
@@ -149,6 +163,7 @@ class GeminiCaller:
                  budget: Budget | None = None, sleep: Callable[[float], None] = time.sleep,
                  rng: random.Random | None = None) -> None:
         self.settings = settings or CallSettings()
+        _check(self.settings)
         self._api_key = api_key or required_api_key()
         self.budget = budget or Budget()
         self._sleep = sleep

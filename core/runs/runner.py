@@ -100,11 +100,27 @@ def _refuse_another_method(out: Path, extractor: Extractor) -> None:
         return
     now = _method_of(extractor)
     before = _with_shipped_prompt(before, now)
-    if any(before.get(key) != now[key] for key in now) and any(out.glob("*.json")):
+    differences = _differences(before, now)
+    if differences and any(out.glob("*.json")):
         raise RecordLensError(
-            f"{out} holds a run of {before.get('method')} {before.get('version')} {before.get('parameters')}; "
-            f"resuming it with {now['method']} {now['version']} {now['parameters']} would mix two methods: "
-            "choose another --out, or --restart to extract every page again")
+            f"{out} holds a run of {before.get('method')} made with other settings ({'; '.join(differences)}); "
+            "resuming it would mix two methods' records: choose another --out, or --restart to extract every "
+            "page again")
+
+
+def _differences(before: dict[str, object], now: dict[str, object]) -> list[str]:
+    """What differs between a run's description and the method about to resume it, as `key: old -> new`. A model
+    file is the same model wherever it lies when its digest is the same."""
+    said = []
+    for key in now:
+        old, new = before.get(key), now[key]
+        if key == "parameters" and isinstance(old, dict) and isinstance(new, dict):
+            same_model = old.get("model_digest") is not None and old.get("model_digest") == new.get("model_digest")
+            said += [f"{name}: {old.get(name)!r} -> {new.get(name)!r}" for name in sorted({*old, *new})
+                     if old.get(name) != new.get(name) and not (name == "model" and same_model)]
+        elif old != new:
+            said.append(f"{key}: {old!r} -> {new!r}")
+    return said
 
 
 def _with_shipped_prompt(before: dict[str, object], now: dict[str, object]) -> dict[str, object]:

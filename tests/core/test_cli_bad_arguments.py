@@ -419,3 +419,22 @@ def test_a_file_given_for_a_folder_of_records_or_a_site_is_called_a_file(
     code, _, err = run(capsys, "site", "build", str(one))
     assert code == 2
     one_line_error(err, f"{one} is a file: a snapshot site is a folder of saved pages")
+
+
+@pytest.mark.parametrize(("extra", "said"), [
+    (["--seeds", "0"], "--seeds 0: a run needs at least one seed"),
+    (["--seeds", "-2"], "--seeds -2: a run needs at least one seed"),
+    (["--base-url", "127.0.0.1:18765"], "is not an http:// or https:// address"),
+    (["--base-url", "ftp://127.0.0.1/"], "is not an http:// or https:// address"),
+    (["--temperature", "-5"], "--temperature -5 is outside Gemini's range, 0 to 2"),
+    (["--timeout-s", "0"], "--timeout-s must be more than 0"),
+])
+def test_gemini_settings_that_cannot_work_are_refused_before_any_page(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        extra: list[str], said: str) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+    code, _out, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
+                          str(tmp_path / "run"), *extra)
+    assert code == 2
+    one_line_error(err, said)
+    assert not any((tmp_path / "run").glob("*.json"))
