@@ -116,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
             path = take_screenshot(window, args)
             print(f"screenshot saved to {path}")
             return 0
+        window.restore_geometry()  # where the last quit left it; the window's own size the first time
         window.show()
         return app.exec()
     except (RecordLensError, OSError, TimeoutError) as error:

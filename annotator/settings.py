@@ -58,6 +58,7 @@ class Settings:
     last_selections: str = ""     # JSON {project folder: {"page": name, "records": [ids]}}: selected at quit
     zooms: str = ""               # JSON {project folder: the page view's zoom factor}
     import_folder: str = ""       # where pages were last imported from: the import dialogs open there
+    window_geometry: str = ""     # the main window's place, size and maximised state at quit (Qt's, base64)
 
     def last_page(self, project: str) -> str | None:
         value = _by_project(self.last_pages).get(project)
@@ -74,8 +75,20 @@ class Settings:
             return []
         return [i for i in value["records"] if isinstance(i, int) and not isinstance(i, bool)]
 
-    def remember_selection(self, project: str, page: str, records: Sequence[int]) -> None:
-        self.last_selections = _with_project(self.last_selections, project, {"page": page, "records": list(records)})
+    def remember_selection(self, project: str, page: str, records: Sequence[int], scroll_y: int | None = None
+                           ) -> None:
+        kept: dict[str, object] = {"page": page, "records": list(records)}
+        if scroll_y is not None:
+            kept["scroll_y"] = int(scroll_y)
+        self.last_selections = _with_project(self.last_selections, project, kept)
+
+    def last_scroll(self, project: str, page: str) -> int | None:
+        """Where the page was scrolled to when the project was last left on it (None: not kept)."""
+        value = _by_project(self.last_selections).get(project)
+        if not isinstance(value, dict) or value.get("page") != page:
+            return None
+        y = value.get("scroll_y")
+        return y if isinstance(y, int) and not isinstance(y, bool) and y >= 0 else None
 
     def zoom(self, project: str) -> float:
         """The zoom the project's pages were last shown at; 1.0 when none was kept or it is out of reason."""

@@ -137,9 +137,10 @@ class JobController:
         if not pages:
             self.window.message(f"no new page to propose records for{left}")
             return
-        self.propose(pages, note=f"{counted(len(pages), 'new page')}{left}")
+        self.propose(pages, note=f"{counted(len(pages), 'new page')}{left}", after=left)
 
-    def propose(self, pages: Sequence[str], method: str | None = None, note: str = "") -> ProposeWorker | None:
+    def propose(self, pages: Sequence[str], method: str | None = None, note: str = "", after: str = ""
+                ) -> ProposeWorker | None:
         """Propose records for these pages in the background; `note` says which pages, as the job starts."""
         window = self.window
         key = gemini_key(window.keys)
@@ -165,8 +166,8 @@ class JobController:
                        f"Why: {problem}")
             what = f"{what}: {warning}"
 
-        def done() -> str:
-            return f"{warning}; {tally.summary()}" if warning else tally.summary()
+        def done() -> str:  # `after`: said again as the job ends (the pages it left as they were)
+            return (f"{warning}; {tally.summary()}" if warning else tally.summary()) + after
 
         return worker if self.start(worker, what, done) else None
 

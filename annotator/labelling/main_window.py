@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, Qt, SignalInstance
+from PySide6.QtCore import QByteArray, QPoint, Qt, SignalInstance
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -345,8 +345,11 @@ class MainWindow(QMainWindow):
             kept = [i for i in self.settings.last_selection(self.project_key(), self.page_name or "") if i in ids]
             if kept:
                 self.select_records(kept, scroll=False)
+                scroll_y = self.settings.last_scroll(self.project_key(), self.page_name or "")
                 shown = next((label for label in self.labels if label.id in kept and label.xpaths), None)
-                if shown is not None:  # the first of them: several selected have no one current record
+                if scroll_y is not None:  # the page as it was left, not re-centred on the selection
+                    self.page_view.scroll_to_y(scroll_y)
+                elif shown is not None:  # the first of them: several selected have no one current record
                     self.page_view.scroll_to(shown.xpaths[0])
                 return
         if self.page_name in self._positions:
@@ -628,8 +631,15 @@ class MainWindow(QMainWindow):
         Not before the first page has been shown: what the last quit remembered would be lost unseen."""
         if self.page_name is None or not self._selection_restored:
             return
-        self.settings.remember_selection(self.project_key(), self.page_name, self.record_panel.selected_ids())
+        self.settings.remember_selection(self.project_key(), self.page_name, self.record_panel.selected_ids(),
+                                         self.page_view.scroll_y if self.page_loaded else None)
+        self.settings.window_geometry = bytes(self.saveGeometry().toBase64().data()).decode("ascii")
         self.save_where_the_user_was()
+
+    def restore_geometry(self) -> bool:
+        """Put the window where it was at the last quit (size, place, maximised); False when nothing was kept."""
+        kept = self.settings.window_geometry
+        return bool(kept) and self.restoreGeometry(QByteArray.fromBase64(kept.encode("ascii")))
 
     def save_where_the_user_was(self) -> None:
         with contextlib.suppress(OSError):  # where the user was is a convenience: never an error

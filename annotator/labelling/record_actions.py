@@ -331,8 +331,20 @@ class RecordActions:
     def do_merge(self) -> None:
         ids = self._need("two")
         if ids is not None:
-            change = self.edit(f"merge {len(ids)} records", lambda: self.window.project.merge(ids, self.window.person))
-            self.window.reload_labels([change.record.id] if change and change.record else None)
+            window = self.window
+            numbers = self._numbers(ids)
+            change = self.edit(f"merge {len(ids)} records", lambda: window.project.merge(ids, window.person))
+            window.reload_labels([change.record.id] if change and change.record else None)
+            if change and change.record:
+                now = self._numbers([change.record.id])
+                moved = "; the records after them moved up" if len(window.labels) > (now[0] if now else 0) else ""
+                window.message(f"merged records {', '.join(map(str, numbers))} into record "
+                               f"{now[0] if now else '?'}{moved} ({window.keys_for('undo')} takes it back)")
+
+    def _numbers(self, ids: Sequence[int]) -> list[int]:
+        """The records' numbers (their places in the list), in order."""
+        order = [label.id for label in self.window.labels]
+        return sorted(order.index(i) + 1 for i in ids if i in order)
 
     def _one_on_page(self) -> tuple[Label, Page] | None:
         """The one selected record and the page it is on, for the edits that look at the page's structure."""
@@ -350,14 +362,19 @@ class RecordActions:
         if len(parts) < 2:
             self.window.message("this record lies in one block: nothing to split (remove elements by clicking them)")
             return
+        number = self._numbers([label.id])
         change = self.edit("split record", lambda: self.window.project.split(label.id, parts, self.window.person))
         self.window.reload_labels([r.id for r in change.after] if change else None)
+        if change:
+            now = self._numbers([r.id for r in change.after])
+            moved = "; the records after it moved down" if now and max(now) < len(self.window.labels) else ""
+            self.window.message(f"split record {number[0] if number else '?'} into {len(now)} records "
+                                f"({', '.join(map(str, now))}){moved} ({self.window.keys_for('undo')} takes it back)")
 
     def do_delete(self) -> None:
         ids = self._need("some")
         if ids is not None:
-            order = [label.id for label in self.window.labels]
-            numbers = sorted(order.index(i) + 1 for i in ids if i in order)
+            numbers = self._numbers(ids)
             self._edit_each("delete record", ids, lambda i: self.window.project.delete(i, self.window.person))
             self.window.reload_labels([])
             if numbers and numbers[0] <= len(self.window.labels):

@@ -17,6 +17,7 @@ refined (accepted: what becomes the benchmark, edited or not).
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -150,10 +151,17 @@ def _folded(text: str) -> str:
 
 @dataclass
 class SiteText:
-    """Every saved page's visible text, folded (NFKC, case, spacing), read once: where answers are looked for."""
+    """Every saved page's visible text, read once: as written (spacing collapsed), for a prompt to quote, and
+    folded (NFKC, case, spacing), where answers are looked for."""
 
     site: Site
     _texts: dict[str, str] = field(default_factory=dict)
+    _written: dict[str, str] = field(default_factory=dict)
+
+    def written(self) -> dict[str, str]:
+        """URL -> the page's text as the page writes it (case kept), spacing collapsed."""
+        self.texts()
+        return self._written
 
     def texts(self) -> dict[str, str]:
         if not self._texts:
@@ -166,15 +174,19 @@ class SiteText:
                 except (RecordLensError, OSError, ValueError) as error:
                     raise AgentError(f"cannot read {page.file} of the site: {error}") from None
                 body = parsed.body
-                self._texts[page.url] = _folded(body.text(" ") if body is not None else "")
+                written = " ".join((body.text(" ") if body is not None else "").split())
+                self._written[page.url] = written
+                self._texts[page.url] = _folded(written)
         return self._texts
 
     def find(self, answer: str) -> str:
-        """The URL of the first saved page whose text holds `answer` (folded), or "" when none does."""
+        """The URL of the first saved page whose text holds `answer` (folded) as words of its own ("x" is not
+        found in "six"), or "" when none does."""
         wanted = _folded(answer)
         if not wanted:
             return ""
-        return next((url for url, text in self.texts().items() if wanted in text), "")
+        pattern = re.compile(r"(?<!\w)" + re.escape(wanted) + r"(?!\w)")
+        return next((url for url, text in self.texts().items() if pattern.search(text)), "")
 
 
 def check_answers(candidates: Sequence[Candidate], site: Site) -> list[Candidate]:

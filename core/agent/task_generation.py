@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import AgentError
-from ..llm.gemini import GeminiError
+from ..llm.gemini import BudgetExceededError, GeminiError
 from .candidates import Candidate, SiteText
 from .loop import Caller
 from .model import ANSWER_KINDS, Task
@@ -49,7 +49,12 @@ SYSTEM = ("You write tasks for a web-agent benchmark on a saved website. Every t
 class GenerationReport:
     candidates: list[Candidate] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)   # why items of the model's answers were not kept
-    requests: int = 0
+    requests: int = 0   # categories asked (each one call, with its retries)
+    categories: int = 0  # categories the seeds have
+    # The call that stopped the generation (the endpoint failed for good, or the budget ran out): later
+    # categories are not asked, since they would fail the same way after as many retries.
+    stopped: str = ""
+    budget: bool = False
 
 
 def build_prompt(category: str, description: str, seeds: Sequence[Task], site: Site, excerpts: Mapping[str, str],
@@ -100,9 +105,10 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
     by_category: dict[str, list[Task]] = {}
     for seed in seeds:
         by_category.setdefault(seed.category or "(none)", []).append(seed)
+    report.categories = len(by_category)
     for category, group in by_category.items():
         starts = list(dict.fromkeys(s.start_url for s in group if s.start_url))
-        excerpts = {url: text.texts().get(_page_url(site, url), "")[:MAX_EXCERPT] for url in starts}
+        excerpts = {url: text.written().get(_page_url(site, url), "")[:MAX_EXCERPT] for url in starts}
         prompt = build_prompt(category, described.get(category, ""), group, site, excerpts, per_category)
         if progress:
             progress(f"asking for {per_category} {category} task(s)")
@@ -111,7 +117,8 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
             answer = caller.generate(prompt, system=SYSTEM)
         except GeminiError as error:
             report.dropped.append(f"{category}: the model call failed: {error}")
-            continue
+            report.stopped, report.budget = str(error), isinstance(error, BudgetExceededError)
+            break
         items = read_items(answer.text)
         if not items:
             report.dropped.append(f"{category}: the answer holds no JSON list of tasks")

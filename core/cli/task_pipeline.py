@@ -97,13 +97,22 @@ def cmd_generate(args: argparse.Namespace) -> int:
     for why in report.dropped:
         print(f"warning: {why}", file=sys.stderr)
     candidates = check_answers(report.candidates, site)
+    unasked = report.categories - report.requests
+    answered = report.requests - (1 if report.stopped else 0)
+    stopped = (f"stopped at category {report.requests} of {report.categories} "
+               f"({'the request budget ran out' if report.budget else 'the model endpoint failed'}"
+               + (f"; {unasked} not asked" if unasked else "") + ")") if report.stopped else ""
     if not candidates:  # every answer unusable: nothing written, an earlier file of candidates stays as it was
-        raise AgentError(f"no candidate task: none of the model's answers could be kept (warnings above); "
+        raise AgentError(f"no candidate task: {stopped or 'none of the answers could be kept'} (warnings above); "
                          f"{args.out} not written")
     save_candidates(args.out, candidates)
     flagged = sum(c.evidence == "" for c in candidates)
-    print(f"{args.out}: {len(candidates)} candidate(s) from {len(seeds)} seed(s) in {report.requests} request(s); "
-          f"{flagged} with a gold answer found in no saved page (flagged for review)")
+    print(f"{args.out}: {len(candidates)} candidate(s) from {len(seeds)} seed(s), {answered} of "
+          f"{report.categories} categories answered; {flagged} with a gold answer found in no saved page (flagged for "
+          "review)")
+    if stopped:  # partial: the exit status says why, as agent run's does (3 a budget, 4 an endpoint)
+        print(f"warning: {stopped}; the candidates of the categories asked are written", file=sys.stderr)
+        return 3 if report.budget else 4
     return 0
 
 

@@ -278,6 +278,7 @@ def test_shift_p_says_which_pages_it_proposes_for_and_how_many_it_leaves_alone(q
         "proposing with selector for 1 new page (1 page not new left as they are)")
     qtbot.waitUntil(lambda: window.job is None, timeout=30_000)
     assert window.project.page("2").status == "proposed"
+    assert window.statusBar().currentMessage().endswith(" (1 page not new left as they are)")  # said at the end too
     key(window, "Shift+P")
     assert window.statusBar().currentMessage() == (
         "no new page to propose records for (2 pages not new left as they are)")
@@ -437,3 +438,25 @@ def test_a_side_panel_dragged_small_stops_at_its_least_width(qtbot, window):
     splitter.setSizes([0, width, 0])  # both dividers dragged all the way out, as a person's drag can
     page_list, _centre, panel = splitter.sizes()
     assert page_list > 0 and panel > 0  # not collapsed to nothing, with no handle left to bring them back
+
+
+def test_a_restart_brings_back_the_window_size_and_the_page_where_it_was_scrolled(qtbot, tmp_path, project_dir):
+    settings_file = tmp_path / "settings.json"
+    first = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
+    try:
+        first.resize(1111, 777)
+        assert first.page_view.wait_until_loaded()
+        first.select_records([first.labels[0].id])
+        first.page_view.scroll_to_y(240)
+        qtbot.waitUntil(lambda: first.page_view.scroll_y == 240, timeout=5_000)
+    finally:
+        first.close()
+    again = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
+    try:
+        assert again.restore_geometry()
+        assert (again.width(), again.height()) == (1111, 777)
+        qtbot.waitUntil(lambda: again.record_panel.selected_ids() == [again.labels[0].id], timeout=10_000)
+        # Not scrolled to centre the selected record: where the page was left.
+        qtbot.waitUntil(lambda: again.page_view.scroll_y == 240, timeout=10_000)
+    finally:
+        again.close()

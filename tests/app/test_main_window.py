@@ -196,8 +196,10 @@ def test_the_labelling_flow_by_keyboard(qtbot, window):
     key(qtbot, window, "M")
     merged = window.project.labels("2")
     assert len(merged) == 3 and len(merged[2].xpaths) == 4
+    assert window.statusBar().currentMessage().startswith("merged records 3, 4 into record 3 (Ctrl+Z takes it")
     key(qtbot, window, "S")
     assert [len(label.xpaths) for label in window.project.labels("2")] == [2, 2, 2, 2]
+    assert window.statusBar().currentMessage().startswith("split record 3 into 2 records (3, 4) (Ctrl+Z")
     assert len(window.record_panel.selected_ids()) == 2  # the parts stay selected
     key(qtbot, window, "Del")
     assert len(window.project.labels("2")) == 2

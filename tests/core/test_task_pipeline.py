@@ -215,3 +215,32 @@ def test_report_for_a_project_made_by_hand(tmp_path: Path, capsys) -> None:
     init_project(tmp_path / "empty").close()
     assert main(["agent", "tasks", "report", "--project", str(tmp_path / "empty")]) == 0
     assert "holds no task: every count below is zero" in capsys.readouterr().err
+
+
+def test_generate_stops_at_a_failing_endpoint_keeps_what_it_has_and_says_so(
+        tmp_path: Path, monkeypatch, capsys) -> None:
+    from recordlens.core.llm.gemini import GeminiCaller
+    from tests.fake_gemini import status
+
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+    monkeypatch.setattr(GeminiCaller, "_backoff", lambda self, attempt, error: 0.01)
+    out = tmp_path / "candidates.jsonl"
+    with FakeGemini([answer_with(respond)], default=status(500, "down")) as server:
+        code = main(["agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--per-category",
+                     "2", "--model", "fake-model", "--out", str(out), "--base-url", server.url])
+        asked = len(server.requests)
+    said = capsys.readouterr()
+    assert code == 4 and asked == 1 + 5  # the first category, then one category's five attempts: no more
+    assert "1 of 6 categories answered" in said.out
+    assert "stopped at category 2 of 6 (the model endpoint failed; 4 not asked)" in said.err
+    assert len(load_candidates(out)) == 2
+
+
+def test_the_evidence_is_an_answer_standing_as_words_and_the_prompt_quotes_the_page_as_written() -> None:
+    from recordlens.core.agent.candidates import SiteText
+    from recordlens.core.agent.sites import load_site
+
+    text = SiteText(load_site(SITE))
+    assert text.find("x") == ""  # inside other words only ("six", "index"): not evidence
+    written = " ".join(text.written().values())
+    assert "Paperfield" in written and written != written.lower()
