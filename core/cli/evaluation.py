@@ -16,7 +16,7 @@ from ..output_paths import writable_file
 from ..page.dataset import record_files
 from ..records.hygiene import CheckReport, summarise
 from ..records.score import DatasetScore
-from ..runs.evaluate import score_run, score_seeds, seed_runs, without_failed
+from ..runs.evaluate import NOT_EXTRACTED, score_run, score_seeds, seed_runs, without_failed
 from ..runs.progress import progress
 from . import project as project_cli
 from .engine_options import add_engine_arguments, engine_for
@@ -96,8 +96,13 @@ def format_ceiling(report: CheckReport, f1: float, what: str = "this run's mean 
 
 
 def format_failed(kept: DatasetScore, failed: dict[str, str]) -> str:
-    """The failed pages, and the figures without them (the table above counts them as empty predictions)."""
-    lines = [f"failed pages ({len(failed)}, counted above as empty predictions; run extract again to retry):"]
+    """The pages without a prediction (failed, or never extracted), and the figures without them (the table
+    above counts them as empty predictions)."""
+    missing = sum(reason == NOT_EXTRACTED for reason in failed.values())
+    kinds = ", ".join(part for part in (f"{len(failed) - missing} failed" if len(failed) > missing else "",
+                                         f"{missing} not extracted" if missing else "") if part)
+    lines = [f"pages without a prediction ({kinds}; counted above as empty predictions; run extract again to "
+             "retry or finish them):"]
     lines += [f"  {name}: {reason[:200]}" for name, reason in failed.items()]
     if kept.pages:
         lines.append(f"{'without failed':<12} {kept.precision:7.4f} {kept.recall:7.4f} {kept.f1:7.4f} "

@@ -73,10 +73,17 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     return DatasetScore(pages), warnings
 
 
+NOT_EXTRACTED = "not extracted (no N.json: the run stopped before this page, or was not given it)"
+
+
 def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetScore, dict[str, str]]:
-    """The scores of the pages the run did not fail on, and the failed pages (name -> reason) left out."""
-    failed = {name: reason for name, reason in failed_pages(pred_dir).items()
-              if any(p.page == name for p in scores.pages)}
+    """The scores of the pages the run has a prediction for, and the others (name -> reason) left out: the pages
+    it failed on, and those it never extracted (a run stopped by its budget), which the table counts as empty
+    predictions."""
+    scored = {p.page for p in scores.pages}
+    failed = {name: reason for name, reason in failed_pages(pred_dir).items() if name in scored}
+    failed.update({p.page: NOT_EXTRACTED for p in scores.pages
+                   if p.page not in failed and not (Path(pred_dir) / f"{p.page}.json").exists()})
     return DatasetScore([p for p in scores.pages if p.page not in failed]), failed
 
 

@@ -134,7 +134,7 @@ def test_failed_pages_are_kept_retried_by_a_rerun_and_listed_by_score(
     code, out, err = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
                          str(DEMO / "html"), "-q")
     assert code == 0 and "the run failed on it" in err
-    assert "failed pages (2" in out and "2: the model did not finish (finishReason SAFETY)" in out
+    assert "pages without a prediction (2 failed;" in out and "2: the model did not finish (finishReason SAFETY)" in out
     assert "without failed" in out and "(pages 2)" in out
     code, out, _ = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
                        str(DEMO / "html"), "--json", "-q")
@@ -159,6 +159,21 @@ def test_max_requests_0_means_no_request(tmp_path: Path, monkeypatch: pytest.Mon
                            str(tmp_path / "run"), "--base-url", server.url, "--max-requests", "0", "-q")
     assert code == 3 and "request budget used up (0 of 0)" in err
     assert server.requests == []
+
+
+
+def test_a_run_stopped_by_its_budget_is_scored_with_the_pages_it_never_extracted_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    run_dir = tmp_path / "run"
+    with FakeGemini(default=answer_with(lambda body: json.dumps(TRUTH[page_of(body)]))) as server:
+        code, _, _ = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
+                         str(run_dir), "--base-url", server.url, "--max-requests", "2", "-q")
+    assert code == 3
+    code, out, _ = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
+                       str(DEMO / "html"), "-q")
+    assert code == 0 and "pages without a prediction (2 not extracted;" in out
+    assert "without failed" in out and "(pages 2)" in out
 
 
 def test_raw_answers_are_stored_with_the_key_scrubbed(tmp_path: Path) -> None:
@@ -269,7 +284,7 @@ def test_a_seeded_run_lists_each_seeds_failed_pages_with_its_figures_without_the
     assert code == 1 and "page 2 failed" in err
     score = ("score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages", str(DEMO / "html"), "-q")
     code, out, _ = run(capsys, *score)
-    assert code == 0 and "seed 1: failed pages (1" in out and "seed 0: failed" not in out
+    assert code == 0 and "seed 1: pages without a prediction (1 failed;" in out and "seed 0: pages" not in out
     assert "without failed" in out and "(pages 3)" in out
     code, out, _ = run(capsys, *score, "--json")
     report = json.loads(out)
