@@ -48,8 +48,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         return _score_seeds(args, bar)
     ceiling = _label_check(args) if args.ceiling else None
     if stored is not None:
-        scores, warnings = stored
-        kept, failed = scores, {}
+        scores, warnings, failed = stored
+        kept = DatasetScore([p for p in scores.pages if p.page not in failed])
     else:
         with engine_for(args) as engine:  # issue 16: pages parsed and scored on the engine
             scores, warnings = score_run(args.pred, args.gt, args.pages, progress=bar, engine=engine)

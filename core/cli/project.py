@@ -98,9 +98,10 @@ def add_score_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--run", type=int, metavar="ID", help="the stored run (see `recordlens runs`)")
 
 
-def score_project_run(args: argparse.Namespace,
-                      progress: Progress = lambda names: names) -> tuple[DatasetScore, list[str]] | None:
-    """Scores and warnings for `score --project DIR --run ID`; None when the folder form is used (checked)."""
+def score_project_run(args: argparse.Namespace, progress: Progress = lambda names: names
+                      ) -> tuple[DatasetScore, list[str], dict[str, str]] | None:
+    """Scores, warnings and the pages the run failed on (page -> why) for `score --project DIR --run ID`; None
+    when the folder form is used (checked)."""
     folder_form = {name: getattr(args, name, None) for name in ("pred", "gt", "pages")}
     project_form = {"project": args.project, "run": args.run}
     if not any(v is not None for v in project_form.values()):
@@ -114,7 +115,9 @@ def score_project_run(args: argparse.Namespace,
     if None in project_form.values():
         raise RecordLensError("score --project needs --run ID, and --run needs --project DIR")
     with open_project(args.project) as project:
-        return score_stored_run(project, args.run, progress)
+        scores, warnings = score_stored_run(project, args.run, progress)
+        scored = {p.page for p in scores.pages}
+        return scores, warnings, {page: why for page, why in project.runs.errors(args.run).items() if page in scored}
 
 
 def cmd_project_init(args: argparse.Namespace) -> int:

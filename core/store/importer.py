@@ -41,7 +41,7 @@ from ..page.dom import parse_html
 from ..page.snapshot import read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
 from ..records.model import RecordList, load_records
-from ..runs.run_files import read_page_costs, read_run_description
+from ..runs.run_files import failed_pages, read_page_costs, read_run_description
 from .db import Provenance, database_problem, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .label_sets import check_annotator_name
@@ -327,7 +327,7 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
         raise RecordLensError(f"{run_dir} does not say which method made it (no _run/run.json); "
                               "give its name (--method)")
     files = record_files(run_dir)
-    if not files:
+    if not files and not failed_pages(run_dir):
         raise RecordLensError(f"{run_dir}: no predictions (N.json)")
     predictions: dict[str, RecordList] = {}
     errors: dict[str, str] = {}
@@ -342,6 +342,10 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
         except RecordLensError as error:
             errors[name] = str(error)
             warnings.append(f"{error}; stored as an empty prediction with the error")
+    for name, reason in failed_pages(run_dir).items():  # failed, with no N.json: kept as the run's failures
+        if project.has_page(name) and name not in predictions and name not in errors:
+            errors[name] = reason
+            warnings.append(f"page {name}: the run failed on it ({reason[:120]}); stored as a failed page")
     if not predictions and not errors:  # a run of nothing would score 0 against the project's labels
         raise RecordLensError(f"{run_dir}: none of its {len(files)} prediction(s) is for a page of the project; "
                               "nothing stored")

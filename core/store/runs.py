@@ -85,6 +85,13 @@ class Runs:
                 db.execute("INSERT OR REPLACE INTO predictions (run_id, page_id, records, error) VALUES (?, ?, ?, ?)",
                            (run_id, self._store.page_id(page), dumps(records), errors.get(page)))
 
+    def errors(self, run_id: int) -> dict[str, str]:
+        """Page -> why the run has no records for it (the extractor failed on it), for the pages it failed on."""
+        self.get(run_id)
+        rows = self._store.db.execute("SELECT p.name, d.error FROM predictions d JOIN pages p ON p.id = d.page_id "
+                                      "WHERE d.run_id = ? AND d.error IS NOT NULL", (run_id,))
+        return {name: str(error) for name, error in rows}
+
     def predictions(self, run_id: int) -> dict[str, list[list[str]]]:
         self.get(run_id)
         rows = self._store.db.execute("SELECT p.name, d.records FROM predictions d JOIN pages p ON p.id = d.page_id "

@@ -30,12 +30,15 @@ def score_stored_run(project: Project, run_id: int,
     if not truth_pages:
         raise StoreError(f"the project {project.root} has no page marked labelled or reviewed to score against")
     predictions = project.runs.predictions(run_id)
+    errors = project.runs.errors(run_id)
     labelled = set(truth_pages)
     warnings = [f"page {name}: in run {run_id} but not labelled; not scored"
                 for name in predictions if name not in labelled]
     scores = []
     for name in progress(truth_pages):
-        if name not in predictions:
+        if name in errors:
+            warnings.append(f"page {name}: run {run_id} ({run.method}) failed on it; scored as an empty prediction")
+        elif name not in predictions:
             warnings.append(f"page {name}: no prediction in run {run_id} ({run.method}); scored as an empty one")
         keys = TextKeyIndex(project.load(name).page.text_map)
         scores.append(score_page(predictions.get(name, []), project.true_records(name), keys, name))

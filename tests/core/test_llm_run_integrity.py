@@ -143,6 +143,16 @@ def test_failed_pages_are_kept_retried_by_a_rerun_and_listed_by_score(
     assert report["without_failed"]["f1"] == pytest.approx(1.0) and report["without_failed"]["pages"] == 2
     assert report["mean"]["f1"] == pytest.approx(0.5)
 
+    # Stored in a project, the run keeps its failed pages: score names them there too.
+    project = tmp_path / "project"
+    assert run(capsys, "project", "init", str(project))[0] == 0
+    assert run(capsys, "import", str(DEMO), "--project", str(project))[0] == 0
+    code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(run_dir))
+    assert code == 0 and "page 2: the run failed on it" in err
+    run_id = max(r["id"] for r in json.loads(run(capsys, "runs", "--project", str(project), "--json")[1]))
+    code, out, err = run(capsys, "score", "--project", str(project), "--run", str(run_id), "-q")
+    assert code == 0 and "pages without a prediction (2 failed;" in out and "failed on it" in err
+
     refuse.clear()  # the model answers now: a rerun tries exactly the failed pages again
     with FakeGemini(default=answer_with(respond)) as server:
         code, _, err = run(capsys, *extract, "--base-url", server.url)
