@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -112,6 +113,9 @@ class RecordPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.summary = QLabel()
+        # A longer summary ("· 1 edited") wraps instead of widening the panel and moving the splitter.
+        self.summary.setWordWrap(True)
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.list = QListWidget()
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setAlternatingRowColors(True)
@@ -146,6 +150,7 @@ class RecordPanel(QWidget):
                     if old != row:
                         _show_row(self.list.item(index), row)
             else:
+                scrolled = self.list.verticalScrollBar().value()
                 self.list.clear()
                 for row in rows:
                     item = QListWidgetItem()
@@ -153,6 +158,9 @@ class RecordPanel(QWidget):
                     self.list.addItem(item)
                 if not {row.id for row in before} & {row.id for row in rows}:
                     self.list.scrollToTop()  # another page's records: not where the last page's list was left
+                else:  # the same page's records, some added or deleted: the list stays where it was
+                    self.list.doItemsLayout()
+                    self.list.verticalScrollBar().setValue(scrolled)
         finally:
             self.list.blockSignals(False)
         self.select_ids(selected)

@@ -18,6 +18,7 @@ captured page (`recordlens site capture`) the files kept beside it: `axtree` (Ch
 
 from __future__ import annotations
 
+import contextlib
 import html as html_escape
 import json
 import re
@@ -49,12 +50,15 @@ class SitePage:
     title: str = ""
     # Files kept beside a captured page (kind -> relative path), see SIDE_SUFFIXES; empty for a hand-made page.
     side: tuple[tuple[str, str], ...] = ()
+    # URLs that redirected to this page when it was captured (its meta.json): a link to one of them reaches it.
+    aliases: tuple[str, ...] = ()
 
     def side_file(self, kind: str) -> str | None:
         return dict(self.side).get(kind)
 
-    def as_dict(self) -> dict[str, str]:
-        return {"url": self.url, "file": self.file, "title": self.title, **dict(self.side)}
+    def as_dict(self) -> dict[str, object]:
+        return {"url": self.url, "file": self.file, "title": self.title, **dict(self.side),
+                **({"aliases": list(self.aliases)} if self.aliases else {})}
 
 
 def side_files(page: Path) -> dict[str, Path]:
@@ -71,6 +75,10 @@ class Site:
 
     def __post_init__(self) -> None:
         self._by_url = {normalise_url(p.url): p for p in self.pages}
+        for page in self.pages:  # a redirect's source never hides a page saved from that very URL
+            for alias in page.aliases:
+                with contextlib.suppress(ValueError):
+                    self._by_url.setdefault(normalise_url(alias), page)
 
     def page(self, url: str) -> SitePage | None:
         try:
@@ -156,7 +164,8 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
         # Only a capture writes NAME.meta.json: without it, a NAME.png beside a hand-made page is just a file.
         side = tuple((kind, f.relative_to(root).as_posix()) for kind, f in found.items()
                      if found["meta"].is_file() and f.is_file())
-        pages.append(SitePage(url=snapshot.url, file=relative, title=snapshot.title or "", side=side))
+        pages.append(SitePage(url=snapshot.url, file=relative, title=snapshot.title or "", side=side,
+                              aliases=_redirected_from(found["meta"], snapshot.url) if side else ()))
     if not pages:
         raise SiteError(f"{root} holds no saved page with a URL (.mhtml, or .html saved by a browser)")
     pages.sort(key=lambda p: normalise_url(p.url))
@@ -164,6 +173,22 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
     if write:
         _write_index(site)
     return site
+
+
+def _redirected_from(meta: Path, url: str) -> tuple[str, ...]:
+    """The URLs a captured page was reached through by redirects (its meta.json), other than its own."""
+    try:
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        hops = [str(data.get("requested_url") or ""), *(str(h.get("url") or "") for h in data.get("redirects") or [])]
+    except (OSError, ValueError, AttributeError, TypeError):
+        return ()
+    own = normalise_url(url)
+    kept: list[str] = []
+    for hop in hops:
+        with contextlib.suppress(ValueError):
+            if hop and normalise_url(hop) != own and hop not in kept:
+                kept.append(hop)
+    return tuple(kept)
 
 
 def _indexed_name(root: Path) -> str | None:
@@ -185,7 +210,8 @@ def load_site(folder: str | Path) -> Site:
     try:
         data = json.loads(index.read_text(encoding="utf-8"))
         pages = [SitePage(url=str(p["url"]), file=str(p["file"]), title=str(p.get("title") or ""),
-                          side=tuple((k, str(p[k])) for k in SIDE_SUFFIXES if p.get(k)))
+                          side=tuple((k, str(p[k])) for k in SIDE_SUFFIXES if p.get(k)),
+                          aliases=tuple(str(a) for a in p.get("aliases") or ()))
                  for p in data["pages"]]
         name = str(data.get("name") or root.resolve().name)
     except (OSError, ValueError, KeyError, TypeError) as error:

@@ -460,3 +460,15 @@ def test_a_restart_brings_back_the_window_size_and_the_page_where_it_was_scrolle
         qtbot.waitUntil(lambda: again.page_view.scroll_y == 240, timeout=10_000)
     finally:
         again.close()
+
+
+def test_the_record_list_stays_where_it_was_after_a_delete(qtbot, window):
+    labels = window.project.labels("1")
+    assert len(labels) >= 12
+    window.record_panel.list.setFixedHeight(120)  # a list shorter than its rows, so that it scrolls
+    window.select_records([labels[10].id])
+    bar = window.record_panel.list.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.value() > 0, timeout=5_000)
+    before = bar.value()
+    key(window, "Del")
+    assert abs(bar.value() - before) <= 1

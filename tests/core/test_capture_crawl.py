@@ -83,6 +83,9 @@ def test_the_rules_decide_what_is_saved(tmp_path: Path) -> None:
     meta = json.loads((tmp_path / page.side_file("meta")).read_text("utf-8"))
     assert meta["requested_url"] == url("/old") and meta["redirects"][0]["status"] == 301
     assert page.file == f"pages/{page_stem(url('/new'))}.mhtml"
+    # A link to the URL that redirected reaches the page it redirected to (the index keeps the redirect).
+    assert page.aliases == (url("/old"),) and site.page(url("/old")) == page
+    assert load_site(tmp_path).page(url("/old")) == page  # read back from site.json
 
 
 def test_include_exclude_max_pages_and_any_host(tmp_path: Path) -> None:
