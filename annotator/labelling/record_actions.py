@@ -337,7 +337,8 @@ class RecordActions:
             window.reload_labels([change.record.id] if change and change.record else None)
             if change and change.record:
                 now = self._numbers([change.record.id])
-                moved = "; the records after them moved up" if len(window.labels) > (now[0] if now else 0) else ""
+                gone = [n for n in numbers if n not in now]  # the places merged away: records after them move up
+                moved = "; the records after them moved up" if gone and min(gone) <= len(window.labels) else ""
                 window.message(f"merged records {', '.join(map(str, numbers))} into record "
                                f"{now[0] if now else '?'}{moved} ({window.keys_for('undo')} takes it back)")
 

@@ -216,12 +216,29 @@ def cmd_runs(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_settings(parameters: dict[str, object]) -> str:
+    """What tells two runs of one method apart, in a few words: input format, seed, model file, source folder.
+    A run added from a folder keeps the folder's description whole, its method's parameters inside it."""
+    inner = parameters.get("parameters")
+    parameters = {**parameters, **inner} if isinstance(inner, dict) else parameters
+    parts = [str(parameters["input_format"])] if parameters.get("input_format") else []
+    if parameters.get("seed") is not None:
+        parts.append(f"seed {parameters['seed']}")
+    if parameters.get("model") and parameters.get("model_digest"):  # the selector's model file, not Gemini's name
+        parts.append(Path(str(parameters["model"])).name)
+    elif parameters.get("model"):
+        parts.append(str(parameters["model"]))
+    if parameters.get("source"):
+        parts.append(f"from {Path(str(parameters['source'])).name}")
+    return ", ".join(parts) or "-"
+
+
 def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, list[str]] | None = None) -> str:
-    lines = [f"{'id':>4} {'method':<20} {'status':<9} {'started':<24} {'pages':>5} {'scored':>6} {'F1':>7}"]
+    lines = [f"{'id':>4} {'method':<20} {'status':<9} {'started':<24} {'pages':>5} {'scored':>6} {'F1':>7}  settings"]
     for run in runs:
         f1 = f"{run.f1:7.4f}" if run.f1 is not None else f"{'-':>7}"
         lines.append(f"{run.id:>4} {run.method[:20]:<20} {run.status:<9} {run.started_at:<24} "
-                     f"{run.predicted_pages:>5} {run.scored_pages:>6} {f1}")
+                     f"{run.predicted_pages:>5} {run.scored_pages:>6} {f1}  {run_settings(run.parameters)[:60]}")
     if not runs:
         lines.append("(no runs yet)")
     for run_id, pages in (stale or {}).items():

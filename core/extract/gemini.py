@@ -194,7 +194,9 @@ class GeminiExtractor:
         return {"timeout_s": settings.timeout_s, "max_attempts": settings.max_attempts,
                 "backoff_s": settings.backoff_s, "max_backoff_s": settings.max_backoff_s,
                 "json_output": settings.json_output, "malformed_retries": self.malformed_retries,
-                "max_requests": self.caller.budget.max_requests, "max_tokens": self.caller.budget.max_tokens}
+                "max_requests": self.caller.budget.max_requests, "max_tokens": self.caller.budget.max_tokens,
+                # Where the answers came from: Google's endpoint (None), or a proxy or a test server.
+                "base_url": settings.base_url}
 
     def extract(self, page: Page) -> Extraction:
         start = time.monotonic()

@@ -152,6 +152,8 @@ def test_failed_pages_are_kept_retried_by_a_rerun_and_listed_by_score(
     run_id = max(r["id"] for r in json.loads(run(capsys, "runs", "--project", str(project), "--json")[1]))
     code, out, err = run(capsys, "score", "--project", str(project), "--run", str(run_id), "-q")
     assert code == 0 and "pages without a prediction (2 failed;" in out and "failed on it" in err
+    listed = run(capsys, "runs", "--project", str(project))[1]  # the run's settings tell it from others
+    assert "flat, seed 0" in listed and f"from {run_dir.name}" in listed
 
     refuse.clear()  # the model answers now: a rerun tries exactly the failed pages again
     with FakeGemini(default=answer_with(respond)) as server:
