@@ -65,6 +65,7 @@ class RunPlan:
     task_ids: tuple[str, ...] | None = None
     runs: int | None = None
     ended: bool = True
+    run_id: int | None = None  # the agent run's id, for the command that finishes it
 
 
 @dataclass
@@ -121,7 +122,7 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
     complete_runs = sorted({int(e["run"]) for e in episodes} - set(incomplete))  # type: ignore[call-overload]
     if not plan.ended:
         warnings.append("the agent run did not finish (no end time: interrupted, failed or still running); "
-                        "finish it with `recordlens agent run ... --resume RUN`")
+                        f"finish it with `recordlens agent run ... --resume {plan.run_id or 'RUN'}`")
     for run, reasons in incomplete.items():
         warnings.append(f"run {run} is incomplete ({'; '.join(reasons)})"
                         + ("" if include_incomplete else "; left out of the figures"))

@@ -34,7 +34,7 @@ from ..errors import AgentError, RecordLensError
 from ..llm import required_api_key
 from ..output_paths import writable_file
 from ..store import StoreError
-from ..wording import listed
+from ..wording import counted, listed
 from . import capture as capture_cli
 from . import task_pipeline
 from .engine_options import add_engine_arguments, engine_for
@@ -230,6 +230,10 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                 done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent,
                                  on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept)
             # --- end engine dispatch ---
+        except KeyboardInterrupt:  # the run stays without an end time (incomplete): say how to finish it
+            print(f"recordlens: agent run {run_id} interrupted; its finished episodes are kept: finish it with "
+                  f"`recordlens agent run ... --resume {run_id}`", file=sys.stderr)
+            raise
         except ModelEndpointError as error:
             project.agent.finish_run(run_id, {"requests": caller.budget.requests, "tokens": caller.budget.tokens},
                                      error=str(error))
@@ -244,7 +248,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             close()
     succeeded = sum(bool(t.success) for t in done)
     cut = [t for t in done if t.stop in CUT_STOPS]
-    print(f"agent run {run_id}: {succeeded} of {len(done)} episodes succeeded; "
+    print(f"agent run {run_id}: {succeeded} of {counted(len(done), 'episode')} succeeded; "
           f"score it with `recordlens agent eval --project {args.project} --run {run_id}`")
     if cut:
         print(f"recordlens: agent run {run_id} stopped early ({cut[-1].stop}); finish it with "
@@ -332,7 +336,7 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
     runs_planned = run.parameters.get("runs")
     plan = RunPlan(task_ids=tuple(task_ids) if isinstance(task_ids, list) else None,
                    runs=int(runs_planned) if isinstance(runs_planned, int) else None,
-                   ended=run.ended_at is not None and run.status != "failed")
+                   ended=run.ended_at is not None and run.status != "failed", run_id=run_id)
     result = evaluate(tasks, episodes, references, plan=plan, include_incomplete=args.include_incomplete)
     for message in result.warnings:
         print(f"warning: {message}", file=sys.stderr)

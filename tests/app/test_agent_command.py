@@ -27,7 +27,7 @@ def test_the_installed_command_runs_the_agent_in_qtwebengine(qapp, tmp_path: Pat
         code = main(["agent", "run", "--project", str(tmp_path / "p"), "--site", str(resource_path("agent",
                      "demo-site")), "--tasks", str(tasks), "--runs", "1", "--base-url", server.url])
     assert code == 0, capsys.readouterr().err
-    assert "1 of 1 episodes succeeded" in capsys.readouterr().out
+    assert "1 of 1 episode succeeded" in capsys.readouterr().out
     assert all(r.body["contents"][0]["parts"][-1].get("inlineData") for r in server.requests)  # a screenshot each
     with open_project(tmp_path / "p") as project:
         stored = project.agent.trajectories()

@@ -306,3 +306,17 @@ def test_tasks_written_for_another_site_are_refused_before_any_request(
                      str(other), "--task", "lookup-1", "--browser", "text", "--base-url", server.url]) == 2
         assert server.requests == []
     assert "task(s) lookup-1 are for the site(s) 'shop', not 'demo-site'" in capsys.readouterr().err
+
+
+def test_ctrl_c_names_the_run_and_how_to_finish_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from recordlens.core.cli import agent as agent_cli
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(agent_cli, "run_agent", interrupted)
+    with FakeGemini(default=answer_with(respond)) as server:
+        code = agent_run(tmp_path / "p", server)
+    said = capsys.readouterr().err
+    assert code == 130 and "agent run 1 interrupted" in said and "--resume 1`" in said
