@@ -38,6 +38,9 @@ def gemini_options(args: argparse.Namespace) -> dict[str, object]:
 
 # Parameters that name something (a model file, a model's name): kept as text, so a file named "5" stays "5".
 TEXT_PARAMS = frozenset({"model"})
+# What a method is handed by RecordLens itself (objects, the key), never typed on a command line.
+SET_BY_RECORDLENS = {"caller": "--base-url, --timeout-s", "budget": "--max-requests, --max-tokens",
+                     "api_key": "GEMINI_API_KEY"}
 
 
 def _method_params(args: argparse.Namespace) -> dict[str, object]:
@@ -47,6 +50,9 @@ def _method_params(args: argparse.Namespace) -> dict[str, object]:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise RecordLensError(f"--param takes KEY=VALUE, not {item!r}")
+        if key in SET_BY_RECORDLENS:
+            raise RecordLensError(f"--param {key}: set by RecordLens, not a parameter; give "
+                                  f"{SET_BY_RECORDLENS[key]} instead")
         if key in TEXT_PARAMS:
             params[key] = value
             continue

@@ -438,3 +438,11 @@ def test_gemini_settings_that_cannot_work_are_refused_before_any_page(
     assert code == 2
     one_line_error(err, said)
     assert not any((tmp_path / "run").glob("*.json"))
+
+
+def test_a_param_recordlens_sets_itself_is_refused_with_the_option_to_use(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = run(capsys, "extract", "--method", "gemini", "--param", "caller=x", "--pages",
+                          str(DEMO / "html"), "--out", str(tmp_path / "run"))
+    assert code == 2
+    one_line_error(err, "--param caller: set by RecordLens, not a parameter; give --base-url, --timeout-s instead")
