@@ -139,9 +139,9 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
         print(f"{out}: {len(summary.extracted)} extracted, {len(summary.skipped)} already there, "
               f"{len(summary.failed)} failed in {summary.seconds:.1f} s{tokens}", file=sys.stderr)
         failed += len(summary.failed)
-        if summary.stopped:
+        if summary.stopped:  # 3: the budget ran out; 4: the model endpoint failed (as `agent run`)
             print(f"recordlens: stopped: {summary.stopped}", file=sys.stderr)
-            return 3
+            return 4 if summary.endpoint_failed else 3
     return 1 if failed else 0
 
 

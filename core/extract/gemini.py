@@ -220,7 +220,8 @@ class GeminiExtractor:
                 raise
             except GeminiError as error:
                 calls.append({**(error.log.as_dict() if error.log else {}), "error": str(error)})
-                raise ExtractionFailedError(str(error), details(str(error))) from None
+                # The endpoint's failure after every retry, not the model's answer: a run stops after a few.
+                raise ExtractionFailedError(str(error), {**details(str(error)), "endpoint_failed": True}) from None
             answers.append(answer.text)
             calls.append(_call_record(answer))
             for key in usage:

@@ -24,13 +24,17 @@ DONE, FAILED = "done", "failed"
 _REASON_LIMIT = 2000  # characters of an unexpected error's message kept (a page can make a huge one)
 
 
+ENDPOINT_FAILURES_IN_A_ROW = 3
+
+
 @dataclass
 class RunSummary:
     out_dir: Path
     extracted: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
-    stopped: str | None = None  # why the run stopped early (budget), if it did
+    stopped: str | None = None  # why the run stopped early (budget, a failing endpoint), if it did
+    endpoint_failed: bool = False  # it stopped because the model endpoint kept failing
     seconds: float = 0.0
     tokens: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -40,7 +44,10 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
                   summary: RunSummary, *, resume: bool,
                   progress: Callable[[list[str]], Iterable[str]] = lambda names: names) -> None:
     """The loop over pages, here and in order: each page's files written atomically as soon as it is done,
-    what happened added to `summary`. An engine runs this same loop on one page per unit of work."""
+    what happened added to `summary`. An engine runs this same loop on one page per unit of work. A model
+    endpoint that fails for good on ENDPOINT_FAILURES_IN_A_ROW pages in a row stops the run (each page costs every
+    retry: a wrong address or a server that is down would fail the whole run slowly)."""
+    endpoint_failures = 0
     for name in progress(wanted):
         target = out / f"{name}.json"
         if resume and extracted_before(out, name, summary):
@@ -53,6 +60,12 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
             break
         except ExtractionFailedError as error:
             _record_failure(out, name, error.reason, error.details, summary)
+            endpoint_failures = endpoint_failures + 1 if error.details.get("endpoint_failed") else 0
+            if endpoint_failures >= ENDPOINT_FAILURES_IN_A_ROW:
+                summary.stopped = (f"the model endpoint failed on {endpoint_failures} pages in a row ({error.reason}); "
+                                   "check the endpoint (--base-url, the network), then run again to resume")
+                summary.endpoint_failed = True
+                break
             continue
         except RecordLensError as error:
             _record_failure(out, name, str(error), {}, summary)
@@ -61,6 +74,7 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
             reason = f"{type(error).__name__}: {error}"[:_REASON_LIMIT]
             _record_failure(out, name, reason, {}, summary)
             continue
+        endpoint_failures = 0
         save_records(target, extraction.records)
         _write_page_cost(out, name, extraction)
         summary.extracted.append(name)

@@ -302,3 +302,20 @@ def test_a_seeded_run_lists_each_seeds_failed_pages_with_its_figures_without_the
     report = json.loads(out)
     assert list(report["failed_pages"]) == ["1"] and list(report["failed_pages"]["1"]) == ["2"]
     assert report["without_failed"]["1"]["pages"] == 3 and report["without_failed"]["1"]["f1"] == pytest.approx(1.0)
+
+
+def test_an_endpoint_failing_page_after_page_stops_the_run_after_three(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from recordlens.core.llm.gemini import GeminiCaller
+    from tests.fake_gemini import status
+
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    monkeypatch.setattr(GeminiCaller, "_backoff", lambda self, attempt, error: 0.01)
+    run_dir = tmp_path / "run"
+    with FakeGemini(default=status(503, "down")) as server:
+        code, _, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
+                           str(run_dir), "--base-url", server.url, "-q")
+        asked = len(server.requests)
+    assert code == 4 and "the model endpoint failed on 3 pages in a row" in err
+    assert asked == 3 * 5  # three pages' five attempts each; the fourth page is not tried
+    assert len(list((run_dir / "_run").glob("[0-9]*.json"))) == 3
