@@ -122,8 +122,9 @@ def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageC
         if not record:
             result.empty.append(number)
         for xpath in record:
-            element = page.resolve(xpath)
-            if element is None or not keys.expand([xpath]):
+            # As the score reads it: an XPath that expands to some text names something, written as it may be
+            # (a trailing "/", say, that no element lookup would accept).
+            if not keys.expand([xpath]):
                 result.unresolved.append(xpath)
         expanded.append(keys.expand(record))
         elements = [page.resolve(x) for x in record]
@@ -177,7 +178,9 @@ def dataset_labels(pages_dir: str | Path, gt_dir: str | Path, unreadable: list[s
     with its error, unless `unreadable` is given: then the error is added to it and the walk goes on."""
     for name, truth in record_files(gt_dir).items():
         page_file = find_page_file(pages_dir, name)
-        if page_file is None:
+        if page_file is None:  # labels without their page: said, as score says it (it refuses them)
+            if unreadable is not None:
+                unreadable.append(f"page {name}: cannot be checked: {truth} has no page {name} in {pages_dir}")
             continue
         try:
             records = load_records(truth).records

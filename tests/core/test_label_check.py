@@ -69,15 +69,17 @@ def test_an_unreadable_labels_file_is_reported_and_the_others_are_checked(tmp_pa
         (tmp_path / "html" / f"{name}.html").write_text(HTML, encoding="utf-8")
         save_records(tmp_path / "gt" / f"{name}.json", [*MAIN, ["/body[1]/main[1]/div[7]"]])
     (tmp_path / "gt" / "2.json").write_text("[[", encoding="utf-8")
+    save_records(tmp_path / "gt" / "4.json", MAIN)  # labels without their page
     assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt")]) == 1
     out = capsys.readouterr()
+    assert "page 4: cannot be checked:" in out.out and "has no page 4" in out.out
     assert "page 2: cannot be checked:" in out.out and "not valid JSON" in out.out
     assert "page 1: 1 XPath(s) name no element or one without text" in out.out and "page 3: 1 XPath(s)" in out.out
-    assert "2 pages: 2 with label problems" in out.err and "1 page(s) could not be checked" in out.err
+    assert "2 pages: 2 with label problems" in out.err and "2 page(s) could not be checked" in out.err
     assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt"),
                      "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
-    assert [p["page"] for p in report["pages"]] == ["1", "3"] and len(report["unreadable"]) == 1
+    assert [p["page"] for p in report["pages"]] == ["1", "3"] and len(report["unreadable"]) == 2
 
 
 def test_records_listed_twice_lower_the_ceiling_the_labels_allow() -> None:
@@ -202,3 +204,9 @@ def test_a_labels_file_the_system_refuses_to_read_is_reported_like_a_broken_one(
     out = capsys.readouterr()
     assert f"page 2: cannot be checked: {refused}: cannot be read (Permission denied)" in out.out
     assert "1 pages: 0 with label problems" in out.err
+
+
+def test_an_xpath_is_judged_as_the_score_reads_it() -> None:
+    page = parse_html(HTML)
+    trailing = [[MAIN[0][0] + "/"], *MAIN[1:]]  # a trailing slash: the score expands it to the same text
+    assert check_page("p", page, trailing).unresolved == []
