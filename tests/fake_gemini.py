@@ -85,8 +85,10 @@ class Request:
 
 
 class FakeGemini:
-    def __init__(self, steps: list[Step] | None = None, *, default: Step | None = None) -> None:
+    def __init__(self, steps: list[Step] | None = None, *, default: Step | None = None,
+                 counts_tokens: bool = True) -> None:
         self.steps = list(steps or [])
+        self.counts_tokens = counts_tokens  # False: countTokens answers without totalTokens
         self.default = default
         self.requests: list[Request] = []
         self._release = threading.Event()
@@ -133,7 +135,7 @@ class FakeGemini:
                     fake.requests.append(request)
                 if self.path.endswith(":countTokens"):
                     words = len(request.prompt_text.split())
-                    self._send(200, {"totalTokens": words})
+                    self._send(200, {"totalTokens": words} if fake.counts_tokens else {})
                     return
                 step = fake.next_step()
                 if step.respond is not None:

@@ -235,7 +235,9 @@ class GeminiCaller:
 
     def count_tokens(self, text: str) -> int:
         response = self._client.models.count_tokens(model=self.settings.model, contents=text)
-        return int(response.total_tokens or 0)
+        if response.total_tokens is None:  # an answer without the count is no count of 0
+            raise GeminiError("the countTokens answer holds no totalTokens")
+        return int(response.total_tokens)
 
     def _backoff(self, attempt: int, error: Exception) -> float:
         retry_after = _retry_after_seconds(error)

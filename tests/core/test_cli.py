@@ -135,6 +135,10 @@ def test_inspect_counts_tokens_with_gemini_when_a_key_is_set(monkeypatch: pytest
     assert code == 0 and all(isinstance(tokens[f], int) and tokens[f] > 0 for f in ("flat", "slim", "outline"))
     assert {r.path.rsplit(":", 1)[1] for r in server.requests} == {"countTokens"}
     assert "test-key-not-real" not in out + err
+    # An answer without the count is no count of 0: n/a, and said.
+    with FakeGemini(counts_tokens=False) as server:
+        code, out, err = run(capsys, "inspect", str(DEMO / "html" / "1.html"), "--json", "--base-url", server.url)
+    assert code == 0 and all(v is None for v in json.loads(out)["tokens"].values()) and "countTokens failed" in err
 
 
 def test_inspect_without_a_key_shows_tokens_as_not_available(monkeypatch: pytest.MonkeyPatch,
