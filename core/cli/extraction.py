@@ -150,10 +150,12 @@ def add_llm_arguments(p: argparse.ArgumentParser, *, selector_model: bool = Fals
     group.add_argument("--model", help="the Gemini model (default gemini-2.5-pro)" + (
         "; for the selector, a model file written by `recordlens train` (default: the shipped one)"
         if selector_model else ""))
-    group.add_argument("--temperature", type=float)
-    group.add_argument("--timeout-s", dest="timeout_s", type=float, help="seconds per request before a retry")
+    group.add_argument("--temperature", type=float, help="0 to 2 (default 1)")
+    group.add_argument("--timeout-s", dest="timeout_s", type=float,
+                       help="seconds per request before a retry (default 300; five attempts)")
     group.add_argument("--max-requests", type=int, help="stop the run after this many requests")
-    group.add_argument("--max-tokens", type=int, help="stop the run after this many tokens")
+    group.add_argument("--max-tokens", type=int, help="stop the run once this many tokens are used (the request "
+                                                      "that crosses the mark is kept, so a run may end a little over)")
     group.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
     group.add_argument("--prompt-file", help="a prompt of your own: the file is the whole message, {input} "
                                              "standing for the page (appended when absent); its hash is recorded")
@@ -164,7 +166,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Write OUT/N.json for each page DIR/N.html or DIR/N.mhtml. A run that stops "
                                    "resumes where it stopped (pages already written are skipped).")
     p.add_argument("--method", "-m", help=f"extractor (default: {DEFAULT_METHOD}); see --list")
-    p.add_argument("--format", "-f", choices=formats.FORMATS, help="input format for gemini and replay")
+    p.add_argument("--format", "-f", choices=formats.FORMATS, help="input format for gemini and replay (default flat)")
     p.add_argument("--pages", help="folder of N.html / N.mhtml")
     p.add_argument("--out", help="run folder to write")
     p.add_argument("--answers", help="for --method replay: folder of sampleK_F_content.json (index.json beside it)")
