@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -49,7 +51,12 @@ class SettingsDialog(QDialog):
         self.gemini_format.addItems(list(FORMATS))
         self.gemini_format.setCurrentText(settings.gemini_format)
         self.endpoint = QLineEdit(settings.gemini_endpoint)
-        self.endpoint.setPlaceholderText("Google's (leave empty), or a proxy speaking the same protocol")
+        self.endpoint.setPlaceholderText("empty: Google's; or a proxy's http(s):// address")
+        self.endpoint.setMinimumWidth(380)
+        self.problem = QLabel()  # why OK did not close the dialog
+        self.problem.setStyleSheet("color: #b00020")
+        self.problem.setWordWrap(True)
+        self.problem.hide()
         self.annotator = QLineEdit(settings.annotator)
         self.annotator.setPlaceholderText(settings.person)
         form = QFormLayout(self)
@@ -62,9 +69,23 @@ class SettingsDialog(QDialog):
         form.addRow("Default extractor", self.extractor)
         form.addRow("Annotator name", self.annotator)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
+        form.addRow("", self.problem)
+        buttons.accepted.connect(self._accept_if_valid)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
+
+    def _accept_if_valid(self) -> None:
+        """OK closes the dialog only on settings that can work: an endpoint is an http(s) address (a bare
+        host:port would fail every Propose after its retries)."""
+        endpoint = self.endpoint.text().strip()
+        parts = urlsplit(endpoint)
+        if endpoint and (parts.scheme not in ("http", "https") or not parts.netloc):
+            self.problem.setText(f"The Gemini endpoint {endpoint!r} is not an http:// or https:// address "
+                                 "(for example http://127.0.0.1:8080).")
+            self.problem.show()
+            self.endpoint.setFocus()
+            return
+        self.accept()
 
     def apply(self) -> None:
         """Write the dialog's choices into the settings and the key store (the caller saves the settings)."""

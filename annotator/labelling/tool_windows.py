@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..settings import gemini_key
+from ..settings import gemini_key, proposal_method
 from ..settings_dialog import SettingsDialog
 from .history_dialog import HistoryDialog
 from .messages_dialog import MessagesDialog
@@ -62,8 +62,12 @@ class ToolWindows:
                 window.settings.save(window.settings_file)
             except OSError as error:
                 window.message(f"settings not saved: {error}", 10000)
+                return
             if dialog.uses_gemini() and not gemini_key(window.keys):
                 window.message("Gemini is the default but no key is set: Propose uses the offline extractor", 10000)
+            else:
+                window.message(f"settings saved; Propose uses "
+                               f"{proposal_method(window.settings, has_key=bool(gemini_key(window.keys)))}")
 
     def do_help(self) -> None:
         if self.sheet is None:

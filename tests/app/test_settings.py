@@ -149,3 +149,17 @@ def test_the_settings_dialog_stores_the_key_in_the_key_store(qapp, tmp_path: Pat
     chosen.save(tmp_path / "s.json")
     assert SECRET not in (tmp_path / "s.json").read_text(encoding="utf-8")
     dialog.deleteLater()
+
+
+def test_ok_on_an_endpoint_that_is_no_http_address_keeps_the_dialog_open_and_says_why(qapp) -> None:
+    from recordlens.annotator.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(Settings(), SessionKeyStore())
+    dialog.endpoint.setText("127.0.0.1:8080")
+    dialog._accept_if_valid()
+    assert dialog.result() == 0 and not dialog.problem.isHidden()
+    assert "is not an http:// or https:// address" in dialog.problem.text()
+    dialog.endpoint.setText("http://127.0.0.1:8080")
+    dialog._accept_if_valid()
+    assert dialog.result() == 1
+    dialog.deleteLater()
