@@ -416,7 +416,7 @@ class MainWindow(QMainWindow):
         number = self.labels.index(current) + 1
         if click_effect(current.xpaths, xpath) == "remove":
             return f"click: remove from record {number}"
-        return click_on_record(number, self.records_at(xpath))[0]
+        return click_on_record(number, self.records_at(xpath))
 
     # -- records: showing ------------------------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from ...core.records import (
     normalise_xpath,
     parent_xpath,
     places_in_page_order,
+    relevelled,
     replace_xpath,
     same_list,
     sibling_records,
@@ -38,23 +39,17 @@ if TYPE_CHECKING:
 _WANTED = {"one": "one record", "some": "a record", "two": "two or more records (Ctrl+click)"}
 
 
-def click_on_record(number: int, found: RecordsAt) -> tuple[str, str | None]:
-    """What a click that would add an element to record `number` does: the line said while hovering it, and why
-    nothing is done (None: the element is added). An element inside one of the record's own elements, or holding
-    one, would make the record hold the same text twice: U and Shift+U change a record's level instead."""
-    if number in found.around:
-        return (f"click: nothing (inside record {number} already)",
-                f"nothing changed: that element is inside record {number} already (Esc, then a click, starts a "
-                "new record)")
-    if number in found.within:
-        return (f"click: nothing (it holds record {number}'s own element)",
-                f"nothing changed: that element holds record {number}'s own element (U takes the parent of the "
-                "element last clicked into a record)")
+def click_on_record(number: int, found: RecordsAt) -> str:
+    """What a click that would add an element to record `number` does, said while hovering it. An element inside
+    one of the record's own elements, or holding some, changes the record's level (`relevelled`) rather than
+    adding the same text twice."""
     others = [str(n) for n in found.within if n != number]
-    if others:
-        return (f"click: add to record {number} (it holds record{'s' if len(others) > 1 else ''} "
-                f"{listed(others)} as well)", None)
-    return f"click: add to record {number}", None
+    holds = f" (it holds record{'s' if len(others) > 1 else ''} {listed(others)} as well)" if others else ""
+    if number in found.around:
+        return f"click: narrow record {number} to this element"
+    if number in found.within:
+        return f"click: widen record {number} to this element{holds}"
+    return f"click: add to record {number}{holds}"
 
 
 class RecordActions:
@@ -193,10 +188,11 @@ class RecordActions:
                     window.message("new record; U takes the element's parent instead, Shift+U back down" + nested)
             return
         xpaths = toggle_xpath(current.xpaths, xpath)
-        found = window.records_at(xpath) if len(xpaths) > len(current.xpaths) else None
-        refused = click_on_record(number, found)[1] if found is not None and number is not None else None
-        if refused:
-            window.message(refused)
+        adding = len(xpaths) > len(current.xpaths)
+        found = window.records_at(xpath) if adding else None
+        level = relevelled(page, current.xpaths, xpath) if adding and page is not None else None
+        if level is not None:
+            self._relevel(current, number, xpath, *level)
             return
         if not xpaths:
             if self.edit("delete record", lambda: project.delete(current.id, person)) is not None:
@@ -214,6 +210,22 @@ class RecordActions:
             holds = (f" It holds record{'s' if len(held) > 1 else ''} {listed(held)} as well "
                      f"({window.keys_for('undo')} takes it back).") if held else ""
             window.message(f"added to record {number}." + nested + holds)
+
+    def _relevel(self, label: Label, number: int | None, xpath: str, how: str, replaced: list[str],
+                 after: list[str]) -> None:
+        """A click inside the record's own element, or on one holding some of them: one edit that narrows or
+        widens the record to the element clicked, from which U and Shift+U then climb."""
+        window = self.window
+        made = self.edit(f"{how} record", lambda: window.project.edit(label.id, after, window.person))
+        window.reload_labels([label.id])
+        if made is None:
+            return
+        self.picked, self._climbed = (label.id, xpath), []
+        was = replaced[0] if len(replaced) == 1 else counted(len(replaced), "element")
+        others = [str(n) for n in window.records_at(xpath).within if n != number] if how == "widen" else []
+        holds = f"; it holds record{'s' if len(others) > 1 else ''} {listed(others)} as well" if others else ""
+        window.message(f"record {number} {how}ed to {xpath} (was {was}){holds}; U and Shift+U change its level, "
+                       f"{window.keys_for('undo')} takes it back")
 
     def _picked_in(self, label: Label) -> None:
         """Undo and redo change a record under U's feet: climb from the element the record still holds (back down

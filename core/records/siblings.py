@@ -249,6 +249,30 @@ def click_effect(xpaths: Sequence[str], xpath: str) -> str:
     return "remove" if len(toggle_xpath(xpaths, xpath)) < len(xpaths) else "add"
 
 
+def relevelled(page: Page, xpaths: Sequence[str], xpath: str) -> tuple[str, list[str], list[str]] | None:
+    """A click on `xpath` that changes the record's level rather than adding a second copy of its text: on an
+    element inside one of the record's elements it narrows that element to the one clicked; on an element holding
+    some of them it widens those to it. `(how, replaced, record after)` with how "narrow" or "widen", or None when
+    the click is neither (an element apart from the record's, or one of them)."""
+    clicked = page.resolve(xpath)
+    if clicked is None:
+        return None
+    held = [(x, page.resolve(x)) for x in xpaths]
+    around = [x for x, e in held if e is not None and e.is_ancestor_of(clicked)]
+    within = [x for x, e in held if e is not None and clicked.is_ancestor_of(e)]
+    if not around and not within:
+        return None
+    how, replaced = ("narrow", around[:1]) if around else ("widen", within)
+    gone = {normalise_xpath(x) for x in replaced}
+    after: list[str] = []
+    for x in xpaths:
+        if normalise_xpath(x) not in gone:
+            after.append(x)
+        elif xpath not in after:  # at the place of the first element it replaces
+            after.append(xpath)
+    return how, replaced, after
+
+
 def parent_xpath(xpath: str) -> str | None:
     """The XPath one level up (`/body[1]/ul[1]/li[2]` -> `/body[1]/ul[1]`); None when that is the page itself
     (`whole_page`: a record is never the whole page)."""

@@ -697,23 +697,25 @@ def test_the_line_above_the_page_refuses_the_whole_page_follows_each_click_and_n
         said = [m for m in messages if "holds no text" in m]
         assert said and said[0].endswith("It lies inside record 1."), messages
 
-        # Inside the selected record's own element: said before the click, and the click changes nothing (the
-        # record would hold the same text twice); an element that holds the record's own one, the same.
+        # Inside the selected record's own element: the click narrows the record to it, said before and after
+        # (no second copy of the same text); on an element holding it, the click widens it; U climbs from there.
         messages.clear()
         win.select_records([win.labels[0].id])
         other = "/body[1]/ul[1]/li[1]"
         win.project.edit(win.labels[0].id, [other], win.person)
         win.reload_labels([win.labels[0].id])
         win._on_hovered(f"{other}/b[1]")
-        assert win.breadcrumb.full_text().startswith("click: nothing (inside record 1 already)")
+        assert win.breadcrumb.full_text().startswith("click: narrow record 1 to this element")
         click(win, f"{other}/b[1]")
-        qtbot.waitUntil(lambda: any("nothing changed: that element is inside record 1" in m for m in messages),
-                        timeout=5_000)
+        wait_for_labels(qtbot, win, lambda labels: labels[0].xpaths == (f"{other}/b[1]",))
+        assert any(m.startswith(f"record 1 narrowed to {other}/b[1] (was {other})") for m in messages), messages
         win._on_hovered("/body[1]/ul[1]")
-        assert win.breadcrumb.full_text().startswith("click: nothing (it holds record 1's own element)")
+        assert win.breadcrumb.full_text().startswith("click: widen record 1 to this element")
         win.record_actions.on_element_clicked("/body[1]/ul[1]")  # as the overlay reports a click in its margin
-        qtbot.waitUntil(lambda: any("holds record 1's own element" in m for m in messages), timeout=5_000)
-        assert [label.xpaths for label in win.project.labels("1")][0] == (other,)
+        wait_for_labels(qtbot, win, lambda labels: labels[0].xpaths == ("/body[1]/ul[1]",))
+        key(qtbot, win, "Shift+U")  # nothing climbed since the widening
+        key(qtbot, win, "Ctrl+Z")
+        assert win.project.labels("1")[0].xpaths == (f"{other}/b[1]",)
 
         # Another page: the line names nothing of the last one until the pointer moves, not even when the last
         # page's overlay reports a hover while the next one loads.

@@ -12,6 +12,7 @@ from recordlens.core.page.dom import parse_html
 from recordlens.core.records.siblings import (
     parent_xpath,
     places_in_page_order,
+    relevelled,
     same_list,
     sibling_records,
     siblings_above,
@@ -111,6 +112,14 @@ def test_split_cuts_a_record_at_the_children_of_its_common_ancestor() -> None:
         ["/body[1]/ul[1]/li[2]/b[1]"]]
     assert split_parts(LIST, ["/body[1]/ul[1]/li[1]"]) == [["/body[1]/ul[1]/li[1]"]]
     assert len(split_parts(LIST, ["/body[1]/ul[1]/li[1]/b[1]", "/body[1]/ul[1]/li[1]/i[1]"])) == 2
+
+
+def test_a_click_inside_the_record_narrows_it_and_one_around_its_elements_widens_it() -> None:
+    item, bold, price = "/body[1]/ul[1]/li[1]", "/body[1]/ul[1]/li[1]/b[1]", "/body[1]/ul[1]/li[1]/i[1]"
+    assert relevelled(LIST, [item, "/body[1]/nav[1]"], bold) == ("narrow", [item], [bold, "/body[1]/nav[1]"])
+    assert relevelled(LIST, [bold, price], item) == ("widen", [bold, price], [item])
+    assert relevelled(LIST, [bold], "/body[1]/ul[1]/li[2]/b[1]") is None  # apart: an element to add
+    assert relevelled(LIST, [bold], "/body[1]/ul[1]/li[9]") is None  # names nothing
 
 
 def test_toggle_adds_or_removes_whatever_the_spelling() -> None:
