@@ -13,7 +13,8 @@ Rules, in the order they are checked for a discovered URL (the first that refuse
   - `depth`: links are followed that many levels below a root (roots are depth 0);
   - `max_pages`: no more pages are saved once that many are.
 A page that redirects is kept only when the URL it ends at passes the same rules (a redirect to another host is
-skipped, not saved; it has been fetched by then, since the browser follows redirects itself).
+skipped, not saved; it has been fetched by then, since the browser follows redirects itself). A root's redirect
+is the site asked for: the URL it ends at counts as a root, its host as a root's.
 
 Every saved page is four files named after its final URL (`pages/STEM.mhtml`, `STEM.axtree.json`, `STEM.png`,
 `STEM.meta.json`); the MHTML is written last, each file atomically, so a page exists (is indexed) only whole.
@@ -302,7 +303,13 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
                     if cancelled():  # a page finished while cancelling is still kept: it is whole
                         summary.stopped = True
                     # A redirect is a link the site followed for us: the rules apply to where it ended too.
-                    left = refuse(page.final_url) if normalise_url(page.final_url) != key else None
+                    moved = normalise_url(page.final_url) != key
+                    if moved and depth == 0 and page.final_url not in state.roots:
+                        # A root that redirects (to www., to /en/) is the site asked for: its host and URL join
+                        # the roots'; --exclude and robots.txt still apply to it.
+                        state.roots.append(page.final_url)
+                        hosts.add(urlsplit(normalise_url(page.final_url)).netloc)
+                    left = refuse(page.final_url) if moved else None
                     if left is not None:
                         why = f"redirects to {page.final_url}: {left}"
                         state.outcomes[key] = {"url": url, "outcome": "skipped", "reason": why}

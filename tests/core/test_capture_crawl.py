@@ -120,6 +120,21 @@ def test_a_redirect_is_kept_only_where_it_ends_within_the_rules_and_include_neve
     assert dict(summary.skipped)[url("/b")] == "redirects to https://other.example/landing: another host (--same-host)"
     assert not any("other.example" in s for s in summary.saved)
     assert not any("other" in page.url for page in load_site(tmp_path).pages)
+    # A root that redirects to another host (www.) is the site asked for: captured, its links followed there.
+    class Www(CannedRenderer):
+        def render(self, requested: str) -> RenderedPage:
+            page = super().render(requested)
+            if requested == ROOT:
+                page.final_url = "https://www.site.example/"
+                page.redirects = [{"url": requested, "status": 301, "location": page.final_url}]
+                page.links = ["https://www.site.example/a", "https://elsewhere.example/"]
+            elif requested.startswith("https://www.site.example/"):
+                page.final_url = requested
+            return page
+
+    www = capture_site([ROOT], tmp_path / "www", Www(), CaptureRules(depth=1), robots=Robots(lambda _: (404, "")))
+    assert set(www.saved) == {"https://www.site.example/", "https://www.site.example/a"}
+    assert dict(www.skipped) == {"https://elsewhere.example/": "another host (--same-host)"}
     # --include picks among the links found; the root, asked for by name, is captured though it matches none.
     only = capture_site([ROOT], tmp_path / "inc", CannedRenderer(), CaptureRules(include=(r"/a$",), depth=1),
                         robots=robots())
