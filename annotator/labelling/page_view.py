@@ -248,7 +248,9 @@ class PageView(QWidget):
         borders and the hover tip keep their size on screen. With `keep_place`, what the user looks at stays at
         its height on screen: the element under `pointer` (the view's own pixels), else the selected record
         while in view, else the middle of the view."""
-        before, self._zoom = self._zoom, float(factor)
+        # What the page shows now: a step still on its way (keys pressed fast) has not reached the view yet.
+        before = self.view.zoomFactor() if self.view is not None and Shiboken.isValid(self.view) else self._zoom
+        self._zoom = float(factor)
 
         def zoom(_noted: object = None) -> None:
             if self.view is None or not Shiboken.isValid(self.view):  # the answer of a page closed meanwhile
@@ -262,7 +264,7 @@ class PageView(QWidget):
             return
         x, y = ("null", "null") if pointer is None else (pointer[0] / before, pointer[1] / before)
         # The note is taken before the zoom is asked for, so that it reads the page as the user saw it.
-        self.offline.run_js_async(f"__recordlens.overlay.keepInPlace({x}, {y}, {before!r}, {self._zoom!r})", zoom)
+        self.offline.run_js_async(f"__recordlens.overlay.keepInPlace({x}, {y}, {before!r})", zoom)
 
     def _scale_overlay(self) -> None:
         """The overlay's badges, borders and tip keep their size on screen whatever the zoom."""

@@ -643,10 +643,16 @@
   };
 
   // Before a zoom: the element that is to stay at its height on screen (under the pointer for Ctrl+wheel; else
-  // the selected record's first element while in view; else the one in the middle of the view) is noted, and when
-  // the zoom has resized the view (in CSS pixels) the page is scrolled to put it back. A zoom that never comes
-  // leaves the note to lapse.
-  const keepInPlace = (x, y, zoomFrom, zoomTo) => {
+  // the selected record's first element while in view; else the one in the middle of the view) is noted, and each
+  // time the zoom resizes the view (in CSS pixels) the page is scrolled to put it back, at the zoom the resize
+  // shows (its width against the width noted). Zoom steps in quick succession keep the first note; a note lapses
+  // 3 s after the last step.
+  let zoomNote = null;
+  const keepInPlace = (x, y, zoomFrom) => {
+    if (zoomNote && Date.now() < zoomNote.until) {
+      zoomNote.until = Date.now() + 3000;
+      return true;
+    }
     const view = [document.documentElement.clientWidth || innerWidth, document.documentElement.clientHeight || innerHeight];
     let el = null;
     if (x === null) {
@@ -657,19 +663,18 @@
     }
     if (!el) el = document.elementFromPoint(x === null ? view[0] / 2 : x, y === null ? view[1] / 2 : y);
     if (!el || el === document.documentElement || el === document.body) return false;
-    const onScreen = el.getBoundingClientRect().top * zoomFrom;
-    const width = innerWidth;
-    let done = false;
-    const putBack = () => {
-      if (done || innerWidth === width) return;
-      done = true;
-      window.removeEventListener("resize", putBack);
-      if (el.isConnected) window.scrollBy(0, el.getBoundingClientRect().top - onScreen / zoomTo);
-    };
-    window.addEventListener("resize", putBack, { passive: true });
-    setTimeout(() => { done = true; window.removeEventListener("resize", putBack); }, 3000);
+    zoomNote = { el, onScreen: el.getBoundingClientRect().top * zoomFrom, width: innerWidth, zoomFrom,
+                 until: Date.now() + 3000 };
     return true;
   };
+  window.addEventListener("resize", () => {
+    const note = zoomNote;
+    if (!note) return;
+    if (Date.now() > note.until || !note.el.isConnected) { zoomNote = null; return; }
+    if (innerWidth === note.width) return;
+    const zoom = (note.zoomFrom * note.width) / innerWidth;
+    window.scrollBy(0, note.el.getBoundingClientRect().top - note.onScreen / zoom);
+  }, { passive: true });
 
   rl.overlay = {
     show: (specJson) => show(JSON.parse(specJson)),

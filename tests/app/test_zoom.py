@@ -131,6 +131,16 @@ def test_a_zoom_keeps_the_selected_record_and_the_point_under_the_wheel_where_th
             _wait_for_zoom(window, factor)
             qtbot.waitUntil(lambda: abs(_screen_top(window, row) - before) < 4, timeout=5_000)
 
+        # Keys pressed fast, before the view has zoomed: the record stays in place all the same.
+        for _ in range(2):
+            QTest.keyClick(window, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+        _wait_for_zoom(window, 0.5)
+        qtbot.waitUntil(lambda: abs(_screen_top(window, row) - before) < 6, timeout=5_000)
+        for _ in range(2):
+            QTest.keyClick(window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+        _wait_for_zoom(window, 0.75)
+        spin(3200)  # the note lapses: the wheel below takes its own
+
         # Ctrl+wheel: the row under the pointer stays under it.
         window.select_records([])
         under = "/body[1]/p[45]"
