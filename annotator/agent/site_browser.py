@@ -341,7 +341,8 @@ class SiteBrowser(QWidget):
             raise SiteBrowserError(f"set-of-mark did not answer on {self._url}")
         return Observation(url=self._url, title=str(data.get("title") or ""),
                            elements=tuple(target_from_json(e) for e in data["elements"]),
-                           scroll=tuple(data["scroll"]), viewport=tuple(data["viewport"]))  # type: ignore[arg-type]
+                           scroll=tuple(data["scroll"]), viewport=tuple(data["viewport"]),  # type: ignore[arg-type]
+                           page_height=float(data["page_height"]) if data.get("page_height") else None)
 
     def clear_marks(self) -> None:
         self.run_js("__recordlens.som.clear()")
@@ -352,7 +353,7 @@ class SiteBrowser(QWidget):
         text = self.run_js("__recordlens.som.pageText()")
         return Observation(url=observation.url, title=observation.title, screenshot=self.settled_png(),
                            elements=observation.elements, scroll=observation.scroll, viewport=observation.viewport,
-                           text=text if isinstance(text, str) else "")
+                           text=text if isinstance(text, str) else "", page_height=observation.page_height)
 
     def settled_image(self, timeout_ms: int = 5_000, interval_ms: int = 40) -> QImage:
         """What the view shows once the page produced a frame and three grabs `interval_ms` apart agree (the

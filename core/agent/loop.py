@@ -25,14 +25,12 @@ from ..resource_files import read_resource
 from .actions import ActionParseError, Step, parse_action
 from .axtree import format_axtree
 from .memory import Memory, WindowMemory, render
-from .model import Browser, ModelCall, Observation, Task, Trajectory
+from .model import MAX_PAGE_TEXT, TEXT_PER_SCREEN, Browser, ModelCall, Observation, Task, Trajectory
 from .targets import Target, find_target, folded
 from .tasks import is_correct
 
 DEFAULT_STEP_BUDGET = 15
 DEFAULT_MAX_FAILURES = 3
-MAX_PAGE_TEXT = 6000  # characters of page text in a prompt, when the browser gives any
-TEXT_PER_SCREEN = 6000  # how far one screen height scrolled moves the page text on (Scroll moves 0.8 of one)
 # What an agent can observe besides the numbered elements (`--observation`, combinable).
 OBSERVATIONS = ("screenshot", "axtree", "text")
 
@@ -238,18 +236,21 @@ def _page_text(observation: Observation) -> str:
 
 
 def text_window(text: str, observation: Observation) -> tuple[int, int]:
-    """The part of a long page's text that is sent: each screen height scrolled down moves it on by
-    TEXT_PER_SCREEN characters (both browsers alike: core's has no layout to say which text a screen shows),
-    starting at a line, and the last part is a whole window."""
+    """The part of a long page's text that is sent, starting at a line: where the page is scrolled to, as a share
+    of how far it can scroll (`page_height`), applied to the text; a browser that gives no page height moves the
+    text on by TEXT_PER_SCREEN characters a screen. At the page's end, the last whole window."""
     if len(text) <= MAX_PAGE_TEXT:
         return 0, len(text)
     height = (observation.viewport or (0.0, 0.0))[1] or 1080.0
-    start = int(max(0.0, observation.scroll[1]) / height * TEXT_PER_SCREEN)
-    if start >= len(text) - MAX_PAGE_TEXT:  # the page's end: the last window, from its first whole line
-        start = len(text) - MAX_PAGE_TEXT
-        line = text.find("\n", start)
-        start = line + 1 if 0 <= line - start <= 500 else start
-        return start, len(text)
+    scrolled = max(0.0, observation.scroll[1])
+    last = len(text) - MAX_PAGE_TEXT
+    if observation.page_height is not None and observation.page_height > height:
+        start = int(min(1.0, scrolled / (observation.page_height - height)) * last)
+    else:
+        start = int(scrolled / height * TEXT_PER_SCREEN)
+    if start >= last:
+        line = text.find("\n", last)
+        return (line + 1 if 0 <= line - last <= 500 else last), len(text)
     if start > 0:
         line = text.rfind("\n", 0, start)
         start = line + 1 if line >= 0 and start - line <= 500 else start  # a line cut only when it is very long

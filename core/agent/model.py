@@ -113,6 +113,10 @@ class Trajectory:
             raise AgentError(f"{source}: {error}") from None
 
 
+MAX_PAGE_TEXT = 6000  # characters of page text in a prompt, when the browser gives any
+TEXT_PER_SCREEN = 6000  # how far one screen height scrolled moves the page text on, where no layout says
+
+
 @dataclass(frozen=True)
 class Observation:
     """What the agent sees before a step: the screenshot with numbered boxes, and the numbered elements."""
@@ -124,6 +128,7 @@ class Observation:
     scroll: tuple[float, float] = (0.0, 0.0)          # the viewport's top-left in page pixels
     viewport: tuple[float, float] | None = None       # width, height in CSS pixels
     text: str = ""    # the page's visible text, optional: it lets a text-only run read what the screenshot shows
+    page_height: float | None = None  # the whole page's height in CSS pixels, when the browser knows it
 
     def element(self, label: int) -> Target | None:
         return next((e for e in self.elements if e.label == label), None)

@@ -16,7 +16,7 @@ from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 from ..page.dom import Element, Page, parse_html
 from ..page.snapshot import read_snapshot
 from .actions import Step
-from .model import Observation
+from .model import MAX_PAGE_TEXT, TEXT_PER_SCREEN, Observation
 from .sites import NOT_IN_SNAPSHOT_TITLE, Site, not_in_snapshot_html
 from .targets import Target, TargetNotFoundError
 
@@ -61,17 +61,28 @@ class HtmlSiteBrowser:
         self._load(url)
 
     def observe(self) -> Observation:
-        body = self._page.body if self._page is not None else None
+        text = self._text()
         return Observation(url=self._url, title=self._title, screenshot=self._screenshot,
                            elements=tuple(self._elements()), scroll=(0.0, self._scroll_y), viewport=VIEWPORT,
-                           text=body.text("\n") if body is not None else "")
+                           text=text, page_height=self._page_height(text))
+
+    def _text(self) -> str:
+        body = self._page.body if self._page is not None else None
+        return body.text("\n") if body is not None else ""
+
+    @staticmethod
+    def _page_height(text: str) -> float:
+        """Without a layout, a page is as tall as its text needs: a screen, and one more per TEXT_PER_SCREEN
+        characters past the first window (what the agent loop reads a scroll as)."""
+        return VIEWPORT[1] * (1 + max(0, len(text.strip()) - MAX_PAGE_TEXT) / TEXT_PER_SCREEN)
 
     def perform(self, step: Step) -> None:
         if step.action == "go_back":
             self.go_back()
             return
-        if step.action == "scroll":
-            self._scroll_y = max(0.0, self._scroll_y + (-1 if step.value == "up" else 1) * VIEWPORT[1] * 0.8)
+        if step.action == "scroll":  # down to the page's end at most, as a browser does
+            moved = self._scroll_y + (-1 if step.value == "up" else 1) * VIEWPORT[1] * 0.8
+            self._scroll_y = min(max(0.0, moved), self._page_height(self._text()) - VIEWPORT[1])
             return
         if step.action in ("wait", "answer"):
             return

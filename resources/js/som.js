@@ -243,6 +243,7 @@
       title: document.title,
       scroll: [scrollX, scrollY],
       viewport: [innerWidth, innerHeight],
+      page_height: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0),
       elements: found.map(({ el, r, label }) => describe(el, r, label)),
     });
   };

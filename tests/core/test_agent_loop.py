@@ -4,6 +4,8 @@ failed calls become failed steps, never crashes; memory selection."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from recordlens.core.agent.actions import Step, format_action
 from recordlens.core.agent.demo.tasks import DEMO_TASKS
 from recordlens.core.agent.loop import AgentSettings, run_agent, run_episode
@@ -105,17 +107,30 @@ def test_window_memory_shows_the_last_steps_and_dynamic_memory_the_relevant_ones
     assert "(steps 3–4 not shown)" in text
 
 
-def test_scroll_reads_a_long_page_on_and_back() -> None:
+def test_scroll_reads_a_long_page_on_and_back(tmp_path: Path) -> None:
     from recordlens.core.agent.loop import MAX_PAGE_TEXT, _page_text
-    from recordlens.core.agent.model import Observation
+    from recordlens.core.agent.sites import build_site
+    from recordlens.core.agent.text_browser import HtmlSiteBrowser
+    from recordlens.core.page.mhtml_writer import mhtml_bytes
 
-    text = "\n".join(f"Item {k}: a line of the long page" for k in range(1, 2001))
-    top = _page_text(Observation(url="u", text=text, viewport=(1920, 1080), scroll=(0, 0)))
+    rows = "".join(f"<p>Item {k}: a line of the long page</p>" for k in range(1, 2001))
+    (tmp_path / "long.mhtml").write_bytes(mhtml_bytes(f"<html><body>{rows}</body></html>",
+                                                      url="https://long.example/"))
+    browser = HtmlSiteBrowser(build_site(tmp_path))
+    browser.open("https://long.example/")
+    said = [_page_text(browser.observe())]
+    for direction in ["down"] * 40 + ["up"]:
+        browser.perform(Step("scroll", value=direction))
+        said.append(_page_text(browser.observe()))
+    top, once, bottom, back = said[0], said[1], said[-2], said[-1]
     assert "Item 1:" in top and "Item 900:" not in top and "Scroll down to read on" in top and "above" not in top
-    # One Scroll (0.8 of the view's height) on: what was past the cut is read, with a part of the last window.
-    once = _page_text(Observation(url="u", text=text, viewport=(1920, 1080), scroll=(0, 0.8 * 1080)))
+    # One Scroll (0.8 of a screen) on: what was past the cut is read, a whole line first.
     assert "Item 1:" not in once and "Item 200:" in once and "Scroll up to read them" in once
-    assert once.split("\n")[3].startswith("Item ")  # a whole line first
-    bottom = _page_text(Observation(url="u", text=text, viewport=(1920, 1080), scroll=(0, 10**6)))
-    assert "Item 2000:" in bottom and "Scroll down" not in bottom
-    assert len(bottom) < MAX_PAGE_TEXT + 200
+    assert once.split("\n")[3].startswith("Item ")
+    # Scrolling stops at the page's end (the last window, whole), and one Scroll up reads back at once.
+    assert "Item 2000:" in bottom and "Scroll down" not in bottom and len(bottom) < MAX_PAGE_TEXT + 200
+    assert said[-3] == bottom and "Item 2000:" not in back
+    # A browser with a layout: the share scrolled of the page's height, applied to the text.
+    text = "\n".join(f"Item {k}: a line of the long page" for k in range(1, 2001))
+    end = _page_text(Observation(url="u", text=text, viewport=(1920, 1000), scroll=(0, 9000), page_height=10000))
+    assert "Item 2000:" in end and "Scroll down" not in end
