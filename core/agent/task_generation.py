@@ -117,8 +117,10 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
             answer = caller.generate(prompt, system=SYSTEM)
         except GeminiError as error:
             report.dropped.append(f"{category}: the model call failed: {error}")
-            report.stopped, report.budget = str(error), isinstance(error, BudgetExceededError)
-            break
+            if isinstance(error, BudgetExceededError) or error.endpoint_failed:
+                report.stopped, report.budget = str(error), isinstance(error, BudgetExceededError)
+                break
+            continue  # this one request was refused (HTTP 400: its prompt, say): the next category may pass
         items = read_items(answer.text)
         if not items:
             report.dropped.append(f"{category}: the answer holds no JSON list of tasks")

@@ -221,7 +221,8 @@ class GeminiExtractor:
             except GeminiError as error:
                 calls.append({**(error.log.as_dict() if error.log else {}), "error": str(error)})
                 # The endpoint's failure after every retry, not the model's answer: a run stops after a few.
-                raise ExtractionFailedError(str(error), {**details(str(error)), "endpoint_failed": True}) from None
+                raise ExtractionFailedError(str(error), {**details(str(error)),
+                                                         "endpoint_failed": error.endpoint_failed}) from None
             answers.append(answer.text)
             calls.append(_call_record(answer))
             for key in usage:

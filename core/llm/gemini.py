@@ -33,6 +33,17 @@ class GeminiError(RecordLensError):
         super().__init__(message)
         self.log = log
 
+    @property
+    def endpoint_failed(self) -> bool:
+        """Whether the endpoint or the account failed (unreachable, overloaded, a key or a model refused), so
+        that the next request would most likely fail too; False for a refusal of this one request (HTTP 400,
+        413, 422: a prompt too long, say)."""
+        last = self.log.statuses[-1] if self.log is not None and self.log.statuses else 0
+        return last not in _REQUEST_STATUSES
+
+
+_REQUEST_STATUSES = (400, 413, 422)  # refusals of one request, not of the endpoint
+
 
 class NoApiKeyError(GeminiError):
     pass

@@ -69,10 +69,12 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
             continue
         except RecordLensError as error:
             _record_failure(out, name, str(error), {}, summary)
+            endpoint_failures = 0  # another kind of failure breaks the row
             continue
         except Exception as error:  # noqa: BLE001 - one page's bug or bad bytes must not end the run
             reason = f"{type(error).__name__}: {error}"[:_REASON_LIMIT]
             _record_failure(out, name, reason, {}, summary)
+            endpoint_failures = 0
             continue
         endpoint_failures = 0
         save_records(target, extraction.records)

@@ -319,3 +319,15 @@ def test_an_endpoint_failing_page_after_page_stops_the_run_after_three(
     assert code == 4 and "the model endpoint failed on 3 pages in a row" in err
     assert asked == 3 * 5  # three pages' five attempts each; the fourth page is not tried
     assert len(list((run_dir / "_run").glob("[0-9]*.json"))) == 3
+
+
+def test_a_request_the_endpoint_refuses_is_one_page_s_failure_not_a_stop(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.fake_gemini import status
+
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    with FakeGemini(default=status(400, "the prompt is too long")) as server:
+        code, _, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
+                           str(tmp_path / "run"), "--base-url", server.url, "-q")
+        asked = len(server.requests)
+    assert code == 1 and "stopped" not in err and asked == 4  # one attempt a page, every page tried
