@@ -223,6 +223,8 @@ class SiteBrowser(QWidget):
         if self.site is None:
             raise SiteBrowserError("no site is open")
         self.navigations += 1
+        saved = self.site.page(url)
+        url = saved.url if saved is not None else url  # a URL that redirected: where it led, as a browser shows
         self._url = url
         path = self.site.resolve(url)
         self.current = None

@@ -102,6 +102,8 @@ class HtmlSiteBrowser:
     def _load(self, url: str, *, remember: bool = True) -> None:
         if remember and self._url:
             self._history.append(self._url)
+        saved = self.site.page(url)
+        url = saved.url if saved is not None else url  # a URL that redirected: where it led, as a browser shows
         path = self.site.resolve(url)
         key = str(path) if path else ""
         if path is None:

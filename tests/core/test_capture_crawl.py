@@ -86,6 +86,11 @@ def test_the_rules_decide_what_is_saved(tmp_path: Path) -> None:
     # A link to the URL that redirected reaches the page it redirected to (the index keeps the redirect).
     assert page.aliases == (url("/old"),) and site.page(url("/old")) == page
     assert load_site(tmp_path).page(url("/old")) == page  # read back from site.json
+    from recordlens.core.agent.text_browser import HtmlSiteBrowser
+
+    browser = HtmlSiteBrowser(site)
+    browser.open(url("/old"))  # shown under the URL it led to, as a browser does after a redirect
+    assert browser.url == url("/new") and browser.observe().title == "Page /new"
 
 
 def test_include_exclude_max_pages_and_any_host(tmp_path: Path) -> None:
