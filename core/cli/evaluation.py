@@ -16,7 +16,7 @@ from ..output_paths import writable_file
 from ..page.dataset import record_files
 from ..records.hygiene import CheckReport, summarise
 from ..records.score import DatasetScore
-from ..runs.evaluate import NOT_EXTRACTED, score_run, score_seeds, seed_runs, without_failed
+from ..runs.evaluate import NOT_EXTRACTED, score_run, score_seeds, seed_runs, without_failed, without_pages
 from ..runs.progress import progress
 from . import project as project_cli
 from .engine_options import add_engine_arguments, engine_for
@@ -49,7 +49,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     ceiling = _label_check(args) if args.ceiling else None
     if stored is not None:
         scores, warnings, failed = stored
-        kept = DatasetScore([p for p in scores.pages if p.page not in failed])
+        kept = without_pages(scores, failed)
     else:
         with engine_for(args) as engine:  # issue 16: pages parsed and scored on the engine
             scores, warnings = score_run(args.pred, args.gt, args.pages, progress=bar, engine=engine)

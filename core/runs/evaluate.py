@@ -84,7 +84,13 @@ def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetS
     failed = {name: reason for name, reason in failed_pages(pred_dir).items() if name in scored}
     failed.update({p.page: NOT_EXTRACTED for p in scores.pages
                    if p.page not in failed and not (Path(pred_dir) / f"{p.page}.json").exists()})
-    return DatasetScore([p for p in scores.pages if p.page not in failed]), failed
+    return without_pages(scores, failed), failed
+
+
+def without_pages(scores: DatasetScore, left_out: Iterable[str]) -> DatasetScore:
+    """The scores with these pages left out (a run's failed or never extracted pages)."""
+    gone = set(left_out)
+    return DatasetScore([p for p in scores.pages if p.page not in gone])
 
 
 @dataclass(frozen=True)

@@ -186,6 +186,12 @@ def test_a_run_stopped_by_its_budget_is_scored_with_the_pages_it_never_extracted
                        str(DEMO / "html"), "-q")
     assert code == 0 and "pages without a prediction (2 not extracted;" in out
     assert "without failed" in out and "(pages 2)" in out
+    project = tmp_path / "project"  # the same, for the run stored in a project
+    assert run(capsys, "project", "init", str(project))[0] == 0
+    assert run(capsys, "import", str(DEMO), "--project", str(project))[0] == 0
+    assert run(capsys, "runs", "--project", str(project), "--add", str(run_dir))[0] == 0
+    code, out, _ = run(capsys, "score", "--project", str(project), "--run", "1", "-q")
+    assert code == 0 and "pages without a prediction (2 not extracted;" in out and "(pages 2)" in out
 
 
 def test_raw_answers_are_stored_with_the_key_scrubbed(tmp_path: Path) -> None:
