@@ -55,6 +55,7 @@ class GenerationReport:
     # categories are not asked, since they would fail the same way after as many retries.
     stopped: str = ""
     budget: bool = False
+    unasked: list[str] = field(default_factory=list)  # the categories not asked after the stop
 
 
 def build_prompt(category: str, description: str, seeds: Sequence[Task], site: Site, excerpts: Mapping[str, str],
@@ -119,6 +120,8 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
             report.dropped.append(f"{category}: the model call failed: {error}")
             if isinstance(error, BudgetExceededError) or error.endpoint_failed:
                 report.stopped, report.budget = str(error), isinstance(error, BudgetExceededError)
+                names = list(by_category)
+                report.unasked = names[names.index(category) + 1:]
                 break
             continue  # this one request was refused (HTTP 400: its prompt, say): the next category may pass
         items = read_items(answer.text)

@@ -97,13 +97,15 @@ def cmd_generate(args: argparse.Namespace) -> int:
     for why in report.dropped:
         print(f"warning: {why}", file=sys.stderr)
     candidates = check_answers(report.candidates, site)
-    unasked = report.categories - report.requests
     answered = report.requests - (1 if report.stopped else 0)
     stopped = (f"stopped at category {report.requests} of {report.categories} "
                f"({'the request budget ran out' if report.budget else 'the model endpoint failed'}"
-               + (f"; {unasked} not asked" if unasked else "") + ")") if report.stopped else ""
+               + (f"; not asked: {listed(report.unasked)}" if report.unasked else "") + ")") if report.stopped else ""
     if not candidates:  # every answer unusable: nothing written, an earlier file of candidates stays as it was
-        raise AgentError(f"no candidate task: {stopped or 'none of the answers could be kept'} (warnings above); "
+        if stopped:  # the exit status says why, as for a partial generation
+            print(f"recordlens: error: no candidate task: {stopped}; {args.out} not written", file=sys.stderr)
+            return 3 if report.budget else 4
+        raise AgentError(f"no candidate task: none of the answers could be kept (warnings above); "
                          f"{args.out} not written")
     save_candidates(args.out, candidates)
     flagged = sum(c.evidence == "" for c in candidates)

@@ -232,8 +232,15 @@ def test_generate_stops_at_a_failing_endpoint_keeps_what_it_has_and_says_so(
     said = capsys.readouterr()
     assert code == 4 and asked == 1 + 5  # the first category, then one category's five attempts: no more
     assert "1 of 6 categories answered" in said.out
-    assert "stopped at category 2 of 6 (the model endpoint failed; 4 not asked)" in said.err
+    assert "stopped at category 2 of 6 (the model endpoint failed; not asked: " in said.err
     assert len(load_candidates(out)) == 2
+    # A budget that runs out before anything is kept: exit 3, nothing written, the categories named.
+    with FakeGemini(default=answer_with(respond)) as server:
+        code = main(["agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--model",
+                     "fake-model", "--out", str(tmp_path / "none.jsonl"), "--base-url", server.url,
+                     "--max-requests", "0"])
+    said = capsys.readouterr().err
+    assert code == 3 and "the request budget ran out; not asked: " in said and not (tmp_path / "none.jsonl").exists()
 
 
 def test_the_evidence_is_an_answer_standing_as_words_and_the_prompt_quotes_the_page_as_written() -> None:
