@@ -337,20 +337,21 @@ class MainWindow(QMainWindow):
             self._show_where_the_records_are()
 
     def _show_where_the_records_are(self) -> None:
-        """A page opens where the user last was on it; the first page after a start, on the records selected at
-        the last quit; else at its first record."""
+        """A page opens where the user last was on it; the first page after a start as it was at the last quit
+        (its records selected then, scrolled as it was); else at its first record."""
         if not self._selection_restored:
             self._selection_restored = True
             ids = {label.id for label in self.labels}
             kept = [i for i in self.settings.last_selection(self.project_key(), self.page_name or "") if i in ids]
+            scroll_y = self.settings.last_scroll(self.project_key(), self.page_name or "")
             if kept:
                 self.select_records(kept, scroll=False)
-                scroll_y = self.settings.last_scroll(self.project_key(), self.page_name or "")
-                shown = next((label for label in self.labels if label.id in kept and label.xpaths), None)
-                if scroll_y is not None:  # the page as it was left, not re-centred on the selection
-                    self.page_view.scroll_to_y(scroll_y)
-                elif shown is not None:  # the first of them: several selected have no one current record
-                    self.page_view.scroll_to(shown.xpaths[0])
+            shown = next((label for label in self.labels if label.id in kept and label.xpaths), None)
+            if scroll_y is not None:  # the page as it was left, not re-centred on the selection
+                self.page_view.scroll_to_y(scroll_y)
+                return
+            if shown is not None:  # the first of them: several selected have no one current record
+                self.page_view.scroll_to(shown.xpaths[0])
                 return
         if self.page_name in self._positions:
             self.page_view.scroll_to_y(self._positions[self.page_name])

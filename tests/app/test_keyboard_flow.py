@@ -462,6 +462,21 @@ def test_a_restart_brings_back_the_window_size_and_the_page_where_it_was_scrolle
         qtbot.waitUntil(lambda: again.page_view.scroll_y == 240, timeout=10_000)
     finally:
         again.close()
+    # With nothing selected at quit, the page still comes back where it was scrolled.
+    third = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
+    try:
+        assert third.page_view.wait_until_loaded()
+        qtbot.waitUntil(lambda: third.page_view.scroll_y == 240, timeout=10_000)
+        third.select_records([])
+        third.page_view.scroll_to_y(180)
+        qtbot.waitUntil(lambda: third.page_view.scroll_y == 180, timeout=5_000)
+    finally:
+        third.close()
+    fourth = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
+    try:
+        qtbot.waitUntil(lambda: fourth.page_view.scroll_y == 180, timeout=10_000)
+    finally:
+        fourth.close()
 
 
 def test_the_record_list_stays_where_it_was_after_a_delete(qtbot, window):
