@@ -87,11 +87,11 @@ def _ceiling_dict(report: CheckReport) -> dict[str, object]:
 
 
 def format_ceiling(report: CheckReport, f1: float, what: str = "this run's mean F1") -> str:
-    """The run's mean F1 beside the labels' ceiling: each distinct true record predicted once (a run that
+    """The run's mean F1 beside the labels' ceiling: each distinct true record with text predicted once (a run that
     proposes a listed-twice record twice can pass it, so the share can exceed 100%)."""
     share = f" ({f1 / report.ceiling:.1%} of it)" if report.ceiling else ""
     below = [c for c in report.pages if c.ceiling < 1.0]
-    return (f"ceiling of the labels (each distinct true record predicted once): mean F1 {report.ceiling:.4f} "
+    return (f"ceiling of the labels (each distinct true record with text predicted once): mean F1 {report.ceiling:.4f} "
             f"over {len(report.pages)} pages, {len(below)} of them below 1; {what} {f1:.4f}{share}")
 
 
@@ -237,8 +237,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     project_cli.add_score_arguments(p)
     p.add_argument("--json", action="store_true", help="print the scores as JSON")
     p.add_argument("--ceiling", action="store_true",
-                   help="also the mean F1 the labels allow (each distinct true record predicted once: records "
-                        "listed twice or that name nothing lower it), beside the run's (`labels check` says why)")
+                   help="also the mean F1 the labels allow (each distinct true record with text predicted once: "
+                        "records listed twice or that name nothing lower it), beside the run's (`labels check` says "
+                        "why)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_engine_arguments(p)
     p.set_defaults(handler=cmd_score)

@@ -6,13 +6,12 @@ Contract. `check_page(page, records)` reports, for one page's true records:
 - `twice`: pairs of records that cover the same text entries (a wrapper and its only child, or one record
   listed twice): scoring counts one of them as missed or spurious whatever an extractor does;
 - `nested`: records whose text lies wholly inside another record's (a card and a field of it both labelled);
-the *ceiling* the labels allow an extractor that proposes no record twice (the F1 of predicting each distinct
-true record once; NEXT-EVAL's matching lets a run that proposes a listed-twice record twice score above it),
-and the page's
-*policy*: whether its labels include records in page chrome (inside `header`, `nav`, `footer`, `aside` or a
-navigation role). `summarise`, over pages already checked, adds `policy_outliers`: the pages
-whose policy differs from the majority of the set. Nothing is changed; the report only states what it found,
-in words with `CheckReport.findings` (a line per page with a problem) and `CheckReport.summary`.
+the *ceiling* the labels allow an extractor that proposes no record twice (the F1 of predicting each distinct true
+record with text once, NEXT-EVAL's clean oracle; its matching lets a run that proposes a listed-twice record twice
+score above it), and the page's *policy*: whether its labels include records in page chrome (inside `header`, `nav`,
+`footer`, `aside` or a navigation role). `summarise`, over pages already checked, adds `policy_outliers`: the pages
+whose policy differs from the majority of the set. Nothing is changed; the report only states what it found, in
+words with `CheckReport.findings` (a line per page with a problem) and `CheckReport.summary`.
 
 `recordlens labels check` (core/cli/labels.py) prints it for a dataset (`dataset_labels`) or a project;
 `recordlens score --ceiling` prints the ceiling beside a run's F1, and `recordlens import` the report of the
@@ -43,7 +42,7 @@ class PageCheck:
     twice: list[tuple[int, int]] = field(default_factory=list)  # 1-based record numbers
     nested: list[tuple[int, int]] = field(default_factory=list)  # (inner, outer), 1-based
     chrome_records: int = 0
-    ceiling: float = 1.0  # the F1 of predicting each distinct true record once (see the module's docstring)
+    ceiling: float = 1.0  # the F1 of predicting each distinct true record with text once (see the module's docstring)
     empty: list[int] = field(default_factory=list)  # 1-based numbers of records without any XPath
 
     @property
@@ -70,7 +69,7 @@ class CheckReport:
 
     @property
     def ceiling(self) -> float:
-        """The mean per-page F1 the labels allow (NEXT-EVAL's metric, each distinct true record once)."""
+        """The mean per-page F1 the labels allow (NEXT-EVAL's metric, each distinct true record with text once)."""
         return sum(p.ceiling for p in self.pages) / len(self.pages) if self.pages else 1.0
 
     @property
@@ -111,7 +110,7 @@ class CheckReport:
         majority = "labels" if self.majority_includes_chrome else "does not label"
         return (f"{len(self.pages)} pages: {len(self.flagged)} with label problems, {len(self.policy_outliers)} "
                 f"whose policy differs from the majority (majority {majority} page chrome); proposing each distinct "
-                f"true record once scores a mean F1 of {self.ceiling:.4f}")
+                f"true record with text once scores a mean F1 of {self.ceiling:.4f}")
 
 
 def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageCheck:

@@ -16,7 +16,7 @@ threshold is the model's fixed one, not searched. On the same pages, beside the 
   or a navigation role): what a perfect chooser with one fixed policy, "main content only", could reach. The
   distance between the two oracles is what labels that count menus and footer lists on some pages and not on
   others cost any extractor that cannot know a page's policy;
-- the ground-truth ceiling (each distinct true record predicted once: what the labels allow an extractor
+- the ground-truth ceiling (each distinct true record with text predicted once: what the labels allow an extractor
   that proposes no record twice).
 
 Every page is scored with NEXT-EVAL's metric (`score_expanded`). A row gives P, R, F1 (means of per-page

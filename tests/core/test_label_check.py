@@ -119,7 +119,7 @@ def test_score_states_the_ceiling_the_labels_allow_beside_the_run(tmp_path: Path
     assert document["mean"]["f1"] < document["ceiling"]["f1"]
     assert cli_main([*folder, "--ceiling"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
-    assert last.startswith(f"ceiling of the labels (each distinct true record predicted once): mean F1 "
+    assert last.startswith(f"ceiling of the labels (each distinct true record with text predicted once): mean F1 "
                            f"{CEILING:.4f} over 3 pages, 1 of them below 1; this run's mean F1 "
                            f"{document['mean']['f1']:.4f}")
 

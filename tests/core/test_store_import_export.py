@@ -374,7 +374,7 @@ def test_the_import_report_states_the_label_hygiene_of_the_imported_pages(tmp_pa
     ceiling = (1 + 2 * (2 / 4) / (1 + 2 / 4)) / 2  # page 2: 2 distinct records with text, 4 listed
     assert out[1] == ("label check of the pages imported with labels: 2 pages: 1 with label problems, 0 whose "
                       "policy differs from the majority (majority does not label page chrome); proposing each "
-                      f"distinct true record once scores a mean F1 of {ceiling:.4f}")
+                      f"distinct true record with text once scores a mean F1 of {ceiling:.4f}")
     assert out[2].startswith("imported 2 page(s) with 6 label(s)")
     with open_project(project_dir) as project:  # the same findings through the API, and for another annotator
         report = import_paths(project, [data], annotator="bea")
