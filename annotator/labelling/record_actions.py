@@ -176,10 +176,20 @@ class RecordActions:
         nested = (f" It lies inside record {', '.join(map(str, around))}"
                   + ("." if textless else ": labels check flags records nested in others.")) if around else ""
         if current is None:
-            change = self.edit("new record", lambda: project.add_record(window.page_name, [xpath], person))
-            if change and change.record:
-                self.picked = (change.record.id, xpath)
-                window.reload_labels([change.record.id])
+            # Numbered in page order among the records there, as G numbers the records it adds.
+            place = places_in_page_order(page, [(label.id, label.xpaths) for label in window.labels],
+                                         [[xpath]])[0] if page is not None else None
+            there = {label.id for label in window.labels}
+            change = self.edit("new record", lambda: project.add_record(window.page_name, [xpath], person,
+                                                                        before=place))
+            # The change holds the records it moved down too: the new one is the one not there before.
+            made = next((label for label in change.after if label.id not in there), None) if change else None
+            if made is not None:
+                self.picked = (made.id, xpath)
+                window.reload_labels([made.id])
+                if place is not None:
+                    nested += (f" Numbered {window.labels.index(window.label(made.id)) + 1} in page "
+                               "order: the records after it now have numbers 1 higher.")
                 if textless:
                     # A record without text expands to nothing: it can never match a true record.
                     window.message("new record, but this element holds no text (an image or an icon), so it "

@@ -242,9 +242,10 @@ class Project(Connection):
 
     def add_record(self, page: str, xpaths: Sequence[str], origin: Provenance, *, status: str | None = None,
                    unresolved: Sequence[str] = (), by: Provenance | None = None,
-                   adjudicated: str | None = None) -> Change:
+                   adjudicated: str | None = None, before: int | None = None) -> Change:
+        """One record, after the page's last (or in front of record `before`: see `add_records`)."""
         return self.add_records(page, [xpaths], origin, status=status, unresolved=[unresolved], by=by,
-                                adjudicated=adjudicated)
+                                adjudicated=adjudicated, before=None if before is None else [before])
 
     def add_records(self, page: str, records: Sequence[Sequence[str]], origin: Provenance, *,
                     status: str | None = None, unresolved: Sequence[Sequence[str]] | None = None,

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
+from recordlens.annotator.qt.event_loop import spin
 from recordlens.annotator.settings import Settings
 from recordlens.core.store.project import Provenance
 from tests.app import test_main_window as main_tests
@@ -489,3 +490,20 @@ def test_the_record_list_stays_where_it_was_after_a_delete(qtbot, window):
     before = bar.value()
     key(window, "Del")
     assert abs(bar.value() - before) <= 1
+
+
+def test_a_record_started_by_a_click_is_numbered_in_page_order(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    for k in (1, 3):
+        window.project.add_record("2", [main_tests.ITEM.format(k)], window.person)
+    window.reload_labels([])
+    messages: list[str] = []
+    window.statusBar().messageChanged.connect(messages.append)
+    main_tests.click(window, f"{main_tests.ITEM.format(2)}/b[1]")
+    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels) == 3)
+    assert [label.xpaths[0] for label in window.project.labels("2")] == [
+        main_tests.ITEM.format(1), f"{main_tests.ITEM.format(2)}/b[1]", main_tests.ITEM.format(3)]
+    spin(300)
+    assert any("Numbered 2 in page order: the records after it now have numbers 1 higher." in m
+               for m in messages), messages
