@@ -10,7 +10,10 @@ The filter is deterministic: the tasks it compares against (`kept`: the seeds, b
 candidate in file order is compared by cosine similarity with every task kept so far (the seeds and the
 candidates kept before it), and dropped as `similar` when its highest similarity reaches the threshold (0.8 by
 default, WebArxiv's "kept below 0.8"), naming the kept task it was closest to and the similarity. Candidates
-a reviewer already judged keep their verdict and are not compared (an accepted one counts as kept).
+a reviewer already judged keep their verdict and are not compared (an accepted one counts as kept). Two tasks
+whose answers are of different specific kinds (a name against a date or a number: "Who founded it?" against
+"In which year was it founded?") ask different things however alike their words, and are not compared; "text"
+is no specific kind.
 """
 
 from __future__ import annotations
@@ -104,10 +107,10 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
     if not 0 < threshold <= 1:
         raise AgentError(f"the similarity threshold must be in (0, 1], not {threshold}")
     judged = [c for c in candidates if c.status == "candidate"]
-    pool_ids = [t.id for t in kept] + [c.id for c in candidates if c.status == "accepted"]
-    pool_texts = [t.instruction for t in kept] + [c.task.instruction for c in candidates if c.status == "accepted"]
+    pooled = [*kept, *(c.task for c in candidates if c.status == "accepted")]
+    pool_texts = [t.instruction for t in pooled]
     vectors = embedder.embed(pool_texts + [c.task.instruction for c in judged]) if (pool_texts or judged) else []
-    pool = list(zip(pool_ids, vectors[:len(pool_texts)], strict=True))
+    pool = [(t.id, t.answer_kind, v) for t, v in zip(pooled, vectors[:len(pool_texts)], strict=True)]
     mine = dict(zip([c.id for c in judged], vectors[len(pool_texts):], strict=True))
     out: list[Candidate] = []
     for candidate in candidates:
@@ -116,7 +119,9 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
             continue
         vector = mine[candidate.id]
         best_id, best = None, -1.0
-        for other_id, other in pool:
+        for other_id, kind, other in pool:
+            if _kinds_differ(candidate.task.answer_kind, kind):
+                continue
             score = _cosine(vector, other)
             if score > best:  # strictly greater: the earlier of two equally close tasks is named
                 best_id, best = other_id, score
@@ -124,6 +129,11 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
             out.append(replace(candidate, status="similar", similar_to=best_id, similarity=round(best, 4),
                                reason=f"similarity {best:.3f} to {best_id} (threshold {threshold:g})"))
         else:
-            pool.append((candidate.id, vector))
+            pool.append((candidate.id, candidate.task.answer_kind, vector))
             out.append(candidate)
     return out
+
+
+def _kinds_differ(a: str, b: str) -> bool:
+    """Whether two answer kinds are both specific and not the same (module notes)."""
+    return a != b and "text" not in (a, b) and bool(a) and bool(b)

@@ -72,6 +72,15 @@ def test_distinct_tasks_are_kept(embedder, kept: str, candidate: str) -> None:
     assert out[0].status == "candidate" and out[0].similar_to is None
 
 
+def test_tasks_asking_for_answers_of_different_kinds_are_not_near_duplicates(embedder) -> None:
+    founder = Task(id="seed", instruction="Who founded Tinyshop?", answer="Ada Smith", answer_kind="name")
+    year = Task(id="c1", instruction="In which year was Tinyshop founded?", answer="2009", answer_kind="date")
+    assert filter_near_duplicates([Candidate(year)], embedder, kept=[founder])[0].status == "candidate"
+    # The same words with a kind left open ("text") are compared as before.
+    open_kind = Task(id="c2", instruction="Who founded Tinyshop, please?", answer="Ada Smith", answer_kind="text")
+    assert filter_near_duplicates([Candidate(open_kind)], embedder, kept=[founder])[0].status == "similar"
+
+
 def test_the_filter_is_deterministic_and_compares_candidates_with_each_other(embedder) -> None:
     first, second = PARAPHRASES[0]
     pool = [Candidate(task("a", first)), Candidate(task("b", second)), Candidate(task("c", DISTINCT_PAIRS[0][0]))]
