@@ -137,6 +137,8 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
             else:
                 report.candidates.append(candidate)
                 kept += 1
+                if why:  # kept, with a change the reviewer should know of
+                    report.dropped.append(f"{category}: {why}")
         if extra:
             report.dropped.append(f"{category}: {extra} task(s) beyond the {per_category} asked for, left out")
     return report
@@ -164,9 +166,13 @@ def _candidate(item: object, category: str, seeds: Sequence[Task], site: Site, m
     same_kind = [s for s in seeds if s.answer_kind == kind]
     rules = same_kind[0].normalise if same_kind else _DEFAULT_RULES[kind]
     start = str(item.get("start_url") or "")
+    note = ""
     if not start or site.page(start) is None:
-        start = seeds[0].start_url  # a start page the site does not hold would end every episode at once
+        # A start page the site does not hold would end every episode at once: the seed's instead, and said.
+        note = (f"gen-... {instruction[:50]!r}: start_url {start!r} is no page of the site; the seed's "
+                f"{seeds[0].start_url} instead") if start else ""
+        start = seeds[0].start_url
     slug = re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-") or "task"
     task = Task(id=f"gen-{slug}-{number}", instruction=instruction, answer=answer, category=category,
                 answer_kind=kind, normalise=tuple(rules), start_url=start, site=seeds[0].site or site.name)
-    return Candidate(task=task, seeds=followed, model=model), ""
+    return Candidate(task=task, seeds=followed, model=model), note.replace("gen-...", task.id)

@@ -125,6 +125,7 @@ def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monk
         assert main(["agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--per-category",
                      "2", "--model", "fake-model", "--out", str(out), "--base-url", server.url]) == 0
         prompts = [r.prompt_text for r in server.requests]
+    assert "start_url 'https://elsewhere/' is no page of the site" in capsys.readouterr().err  # replaced, and said
     assert len(prompts) == 6  # one per category
     assert "Seed tasks written by experts" in prompts[0] and "https://papers.example.org/about" in prompts[0]
     assert "What tasks of this category ask: find one fact" in prompts[0]
