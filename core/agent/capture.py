@@ -38,10 +38,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from .. import atomic
-from ..errors import AgentError
+from ..errors import AgentError, RecordLensError
 from ..output_paths import writable_folder
 from . import axtree
 from .site_files import SAVED_SUFFIX, site_file_name
@@ -206,6 +206,7 @@ class _State:
         self.seen: set[str] = set()           # normalised URLs ever queued, skipped or reached by a redirect
         self.outcomes: dict[str, dict[str, Any]] = {}  # normalised requested URL -> outcome
         self.roots: list[str] = []
+        self.rules: dict[str, Any] = {}  # the rules of the capture so far (capture.json)
         self.resumed = False
         if self.path.exists():
             try:
@@ -214,6 +215,7 @@ class _State:
                 self.seen = set(data["seen"])
                 self.outcomes = dict(data["outcomes"])
                 self.roots = list(data.get("roots") or [])
+                self.rules = dict(data.get("rules") or {})
             except (OSError, ValueError, KeyError, TypeError) as error:
                 raise CaptureError(f"cannot read the capture state {self.path}: {error}; remove it to start "
                                    "the capture over") from None
@@ -246,6 +248,8 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
     robots = robots or Robots()
     summary = CaptureSummary(folder=str(root), resumed=state.resumed)
     report = progress or (lambda done, total, text: None)
+    if state.resumed and state.rules and state.rules != json.loads(json.dumps(asdict(rules))):
+        summary.notes.extend(_widen(state, rules, root))
     hosts = {urlsplit(normalise_url(u)).netloc for u in [*checked, *state.roots]}
     for url in checked:
         key = normalise_url(url)
@@ -283,7 +287,7 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
                 summary.limit = rules.max_pages
                 break
             if why is not None:
-                state.outcomes[key] = {"url": url, "outcome": "skipped", "reason": why}
+                state.outcomes[key] = {"url": url, "outcome": "skipped", "reason": why, "depth": depth}
                 summary.skipped.append((url, why))
                 text = f"skipped {url}: {why}"
             else:
@@ -312,7 +316,7 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
                     left = refuse(page.final_url) if moved else None
                     if left is not None:
                         why = f"redirects to {page.final_url}: {left}"
-                        state.outcomes[key] = {"url": url, "outcome": "skipped", "reason": why}
+                        state.outcomes[key] = {"url": url, "outcome": "skipped", "reason": why, "depth": depth}
                         summary.skipped.append((url, why))
                         text = f"skipped {url}: {why}"
                     else:
@@ -337,6 +341,52 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
     except SiteError:
         summary.pages = 0
     return summary
+
+
+def _widen(state: _State, rules: CaptureRules, root: Path) -> list[str]:
+    """The capture goes on under other rules: the URLs an earlier rule skipped are checked again under these, and
+    with a larger --depth the links of the pages saved at the old depth are followed (read from their saved
+    files). Said in the summary's notes."""
+    notes = []
+    again = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "skipped"]
+    for key, outcome in again:
+        del state.outcomes[key]
+        state.queue.append([str(outcome["url"]), int(outcome.get("depth", rules.depth))])
+    if again:
+        notes.append(f"the rules changed since the last run: {len(again)} URL(s) skipped then are checked again")
+    old_depth = state.rules.get("depth")
+    if isinstance(old_depth, int) and rules.depth > old_depth:
+        edge = 0
+        for outcome in list(state.outcomes.values()):
+            if outcome.get("outcome") != "saved":
+                continue
+            meta = side_files(root / str(outcome.get("file", "")))["meta"]
+            try:
+                depth = int(json.loads(meta.read_text(encoding="utf-8")).get("depth", -1))
+            except (OSError, ValueError, TypeError, AttributeError):
+                continue
+            if depth == old_depth:
+                edge += 1
+                _enqueue(_saved_links(root / str(outcome["file"]), str(outcome.get("final_url") or outcome["url"])),
+                         depth + 1, state)
+        if edge:
+            notes.append(f"--depth grew from {old_depth} to {rules.depth}: the links of {edge} page(s) saved at "
+                         f"depth {old_depth} are followed")
+    return notes
+
+
+def _saved_links(page_file: Path, url: str) -> list[str]:
+    """The links (a and area hrefs) of a saved page, resolved against its URL."""
+    from ..page.dom import parse_html
+    from ..page.snapshot import read_snapshot
+
+    try:
+        page = parse_html(read_snapshot(page_file).html)
+    except (RecordLensError, OSError, ValueError):
+        return []
+    body = page.body
+    return [urljoin(url, str(e.attrs["href"])) for e in (body.iter() if body is not None else ())
+            if e.tag in ("a", "area") and e.attrs.get("href")]
 
 
 def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, state: _State,

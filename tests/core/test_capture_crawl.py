@@ -51,7 +51,8 @@ class CannedRenderer:
         final = REDIRECTS.get(path, path)
         redirects = [{"url": requested, "status": 301, "location": url(final)}] if final != path else []
         title = f"Page {final}"
-        html = f"<html><head><title>{title}</title></head><body><h1>{title}</h1></body></html>"
+        anchors = "".join(f'<a href="{link}">{link}</a>' for link in LINKS.get(final, []))
+        html = f"<html><head><title>{title}</title></head><body><h1>{title}</h1>{anchors}</body></html>"
         mhtml = mhtml_bytes(html, url=url(final), title=title)
         return RenderedPage(requested_url=requested, final_url=url(final), status=200, redirects=redirects,
                             content_type="text/html", title=title, mhtml=mhtml,
@@ -144,6 +145,20 @@ def test_a_redirect_is_kept_only_where_it_ends_within_the_rules_and_include_neve
     only = capture_site([ROOT], tmp_path / "inc", CannedRenderer(), CaptureRules(include=(r"/a$",), depth=1),
                         robots=robots())
     assert {s.removeprefix("https://site.example") for s in only.saved} == {"/", "/a"}
+
+
+def test_run_again_with_wider_rules_the_capture_checks_what_it_skipped_and_follows_the_old_edge(
+        tmp_path: Path) -> None:
+    narrow = capture_site([ROOT], tmp_path, CannedRenderer(), CaptureRules(depth=1, exclude=("/b",)),
+                          robots=robots())
+    saved = {s.removeprefix("https://site.example") for s in narrow.saved}
+    assert "/b" not in saved and "/a/deeper" not in saved
+    wider = capture_site([ROOT], tmp_path, CannedRenderer(), CaptureRules(depth=2), robots=robots())
+    more = {s.removeprefix("https://site.example") for s in wider.saved}
+    assert {"/b", "/a/deeper"} <= more  # skipped by --exclude, then beyond the old depth
+    assert any("skipped then are checked again" in n for n in wider.notes)
+    assert any("--depth grew from 1 to 2" in n for n in wider.notes)
+    assert len(load_site(tmp_path).pages) == len(saved) + len(more)
 
 
 def test_a_stopped_capture_resumes_without_loading_a_saved_page_again(tmp_path: Path) -> None:
