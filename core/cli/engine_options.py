@@ -35,7 +35,15 @@ def engine_options(args: argparse.Namespace) -> EngineOptions:
     rpm = getattr(args, "requests_per_minute", None)
     if (workers is not None and workers < 1) or (rpm is not None and rpm < 1):
         raise RecordLensError("--workers and --requests-per-minute must be at least 1")
-    return EngineOptions(getattr(args, "engine", "local") or "local", getattr(args, "ray_address", None), workers,
+    engine = getattr(args, "engine", "local") or "local"
+    ray_only = [option for option, given in (("--ray-address", getattr(args, "ray_address", None) is not None),
+                                             ("--workers", workers is not None),
+                                             ("--requests-per-minute", rpm is not None),
+                                             ("--ship-content", bool(getattr(args, "ship_content", False))))
+                if given]
+    if engine == "local" and ray_only:  # they would be ignored without a word
+        raise RecordLensError(f"{', '.join(ray_only)} {'is' if len(ray_only) == 1 else 'are'} for --engine ray")
+    return EngineOptions(engine, getattr(args, "ray_address", None), workers,
                          rpm, bool(getattr(args, "ship_content", False)))
 
 

@@ -446,3 +446,14 @@ def test_a_param_recordlens_sets_itself_is_refused_with_the_option_to_use(
                           str(DEMO / "html"), "--out", str(tmp_path / "run"))
     assert code == 2
     one_line_error(err, "--param caller: set by RecordLens, not a parameter; give --base-url, --timeout-s instead")
+
+
+@pytest.mark.parametrize("extra", [["--ship-content"], ["--workers", "2"], ["--requests-per-minute", "30"],
+                                   ["--ray-address", "127.0.0.1:6379"]])
+def test_ray_options_without_the_ray_engine_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        extra: list[str]) -> None:
+    code, _out, err = run(capsys, "extract", "--method", "repeats", "--pages", str(DEMO / "html"), "--out",
+                          str(tmp_path / "run"), *extra)
+    assert code == 2
+    one_line_error(err, f"{extra[0]} is for --engine ray")
+    assert not (tmp_path / "run").exists() or not any((tmp_path / "run").glob("*.json"))
