@@ -3,6 +3,9 @@ L on a page with proposals, one vocabulary, and a project that reopens where it 
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -441,10 +444,19 @@ def test_a_side_panel_dragged_small_stops_at_its_least_width(qtbot, window):
     assert page_list > 0 and panel > 0  # not collapsed to nothing, with no handle left to bring them back
 
 
+@contextlib.contextmanager
+def started(project_dir, settings_file) -> Iterator[MainWindow]:
+    """The app started on the project with the settings the last quit left, closed after."""
+    window = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
+    try:
+        yield window
+    finally:
+        window.close()
+
+
 def test_a_restart_brings_back_the_window_size_and_the_page_where_it_was_scrolled(qtbot, tmp_path, project_dir):
     settings_file = tmp_path / "settings.json"
-    first = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
-    try:
+    with started(project_dir, settings_file) as first:
         first.resize(100, 520)  # its least width: the offscreen screen is narrow, and a restore keeps a window on it
         size = (first.width(), first.height())
         assert size[1] == 520
@@ -452,32 +464,21 @@ def test_a_restart_brings_back_the_window_size_and_the_page_where_it_was_scrolle
         first.select_records([first.labels[0].id])
         first.page_view.scroll_to_y(240)
         qtbot.waitUntil(lambda: first.page_view.scroll_y == 240, timeout=5_000)
-    finally:
-        first.close()
-    again = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
-    try:
+    with started(project_dir, settings_file) as again:
         assert again.restore_geometry()
         assert (again.width(), again.height()) == size
         qtbot.waitUntil(lambda: again.record_panel.selected_ids() == [again.labels[0].id], timeout=10_000)
         # Not scrolled to centre the selected record: where the page was left.
         qtbot.waitUntil(lambda: again.page_view.scroll_y == 240, timeout=10_000)
-    finally:
-        again.close()
     # With nothing selected at quit, the page still comes back where it was scrolled.
-    third = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
-    try:
+    with started(project_dir, settings_file) as third:
         assert third.page_view.wait_until_loaded()
         qtbot.waitUntil(lambda: third.page_view.scroll_y == 240, timeout=10_000)
         third.select_records([])
         third.page_view.scroll_to_y(180)
         qtbot.waitUntil(lambda: third.page_view.scroll_y == 180, timeout=5_000)
-    finally:
-        third.close()
-    fourth = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
-    try:
+    with started(project_dir, settings_file) as fourth:
         qtbot.waitUntil(lambda: fourth.page_view.scroll_y == 180, timeout=10_000)
-    finally:
-        fourth.close()
 
 
 def test_the_record_list_stays_where_it_was_after_a_delete(qtbot, window):
