@@ -386,13 +386,21 @@ class RecordActions:
             self.window.message("this record lies in one block: nothing to split (remove elements by clicking them)")
             return
         number = self._numbers([label.id])
-        change = self.edit("split record", lambda: self.window.project.split(label.id, parts, self.window.person))
-        self.window.reload_labels([r.id for r in change.after] if change else None)
+        # The parts in page order among the other records (a merge of records far apart splits back in place).
+        before = places_in_page_order(page, [(other.id, other.xpaths) for other in self.window.labels
+                                             if other.id != label.id], parts)
+        numbered = {other.id: k for k, other in enumerate(self.window.labels)}
+        change = self.edit("split record", lambda: self.window.project.split(label.id, parts, self.window.person,
+                                                                             before=before))
+        made = [r.id for r in change.after if r.id not in numbered] if change else []
+        self.window.reload_labels(made or None)
         if change:
-            now = self._numbers([r.id for r in change.after])
-            moved = "; the records after it moved down" if now and max(now) < len(self.window.labels) else ""
-            self.window.message(f"split record {number[0] if number else '?'} into {len(now)} records "
-                                f"({', '.join(map(str, now))}){moved} ({self.window.keys_for('undo')} takes it back)")
+            now = self._numbers(made)
+            renumbered = any(numbered.get(other.id, k) != k for k, other in enumerate(self.window.labels))
+            moved = "; the numbers of other records moved" if renumbered else ""
+            self.window.message(f"split record {number[0] if number else '?'} into {len(now)} records, numbered "
+                                f"{', '.join(map(str, now))} in page order{moved} "
+                                f"({self.window.keys_for('undo')} takes it back)")
 
     def do_delete(self) -> None:
         ids = self._need("some")

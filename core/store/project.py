@@ -363,8 +363,11 @@ class Project(Connection):
             return self._log(self._page_name(rows[0]), rows[0]["page_id"], merged["changed_by_id"], "merge",
                              rows, [self._insert(merged)])
 
-    def split(self, record_id: int, parts: Sequence[Sequence[str]], by: Provenance) -> Change:
-        """Replace a record by several, each a subset of its XPaths; they take its place in the order."""
+    def split(self, record_id: int, parts: Sequence[Sequence[str]], by: Provenance,
+              before: Sequence[int | None] | None = None) -> Change:
+        """Replace a record by several, each a subset of its XPaths; they take its place in the order, or with
+        `before`, part k goes in front of the page's record `before[k]` (None: after the last), as `add_records`
+        places records (so that a merge of two records far apart splits back into page order)."""
         with self.writing() as db:
             row = self._row(record_id)
             own = set(row["xpaths"])
@@ -377,8 +380,10 @@ class Project(Connection):
             db.execute("DELETE FROM records WHERE id = ?", (record_id,))
             pieces = [self._derived(row, by, list(part), [x for x in row["unresolved"] if x in part], [record_id])
                       for part in parts]
-            return self._log(self._page_name(row), row["page_id"], pieces[0]["changed_by_id"], "split", [row],
-                             [self._insert(piece) for piece in pieces])
+            added = [self._insert(piece) for piece in pieces]
+            moved = self._place(row["page_id"], added, before) if before is not None else []
+            return self._log(self._page_name(row), row["page_id"], pieces[0]["changed_by_id"], "split",
+                             [row, *(old for old, _ in moved)], added + [new for _, new in moved])
 
     def flag_unresolved(self, page: str, loaded: LoadedPage | None = None) -> int:
         """Recheck which XPaths of every record name no element; returns the number of flagged records.

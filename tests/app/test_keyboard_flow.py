@@ -508,3 +508,19 @@ def test_a_record_started_by_a_click_is_numbered_in_page_order(qtbot, window):
     spin(300)
     assert any("Numbered 2 in page order: the records after it now have numbers 1 higher." in m
                for m in messages), messages
+
+
+def test_a_merge_of_records_far_apart_splits_back_in_page_order(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    ids = [window.project.add_record("2", [main_tests.ITEM.format(k)], window.person).record.id for k in (1, 2, 3, 4)]
+    window.reload_labels([ids[0], ids[3]])
+    key(window, "M")
+    assert [label.xpaths for label in window.project.labels("2")][0] == (main_tests.ITEM.format(1),
+                                                                          main_tests.ITEM.format(4))
+    key(window, "S")
+    items = [main_tests.ITEM.format(k) for k in (1, 2, 3, 4)]
+    assert [label.xpaths[0] for label in window.project.labels("2")] == items
+    assert "numbered 1, 4 in page order" in window.statusBar().currentMessage()
+    key(window, "Ctrl+Z")
+    assert len(window.project.labels("2")) == 3  # one undo step: the merged record again

@@ -199,7 +199,8 @@ def test_the_labelling_flow_by_keyboard(qtbot, window):
     assert window.statusBar().currentMessage().startswith("merged records 3, 4 into record 3 (Ctrl+Z takes it")
     key(qtbot, window, "S")
     assert [len(label.xpaths) for label in window.project.labels("2")] == [2, 2, 2, 2]
-    assert window.statusBar().currentMessage().startswith("split record 3 into 2 records (3, 4) (Ctrl+Z")
+    assert window.statusBar().currentMessage().startswith("split record 3 into 2 records, numbered 3, 4 in page "
+                                                          "order (Ctrl+Z")
     assert len(window.record_panel.selected_ids()) == 2  # the parts stay selected
     key(qtbot, window, "Del")
     assert len(window.project.labels("2")) == 2
