@@ -57,7 +57,7 @@ from .page_import import PageImport, dropped_paths
 from .page_list import PageList
 from .page_view import PageView
 from .propose import ProposeWorker
-from .record_actions import RecordActions, click_on_record
+from .record_actions import RecordActions, click_new_record, click_on_record
 from .record_panel import RecordPanel, RecordTexts, rows_for
 from .review_controller import ReviewController
 from .review_panel import ReviewPanel
@@ -413,7 +413,7 @@ class MainWindow(QMainWindow):
             return "click: nothing (the whole page is no record)"
         current = None if self.record_actions.arm_new else self.current_label()
         if current is None:
-            return "click: new record"
+            return click_new_record(self.records_at(xpath))
         number = self.labels.index(current) + 1
         if click_effect(current.xpaths, xpath) == "remove":
             return f"click: remove from record {number}"

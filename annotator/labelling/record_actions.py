@@ -39,6 +39,14 @@ if TYPE_CHECKING:
 _WANTED = {"one": "one record", "some": "a record", "two": "two or more records (Ctrl+click)"}
 
 
+def click_new_record(found: RecordsAt) -> str:
+    """What a click with no record selected does, said while hovering: a new record, and the records it would
+    hold (a stray click on a large container takes in a whole list)."""
+    held = [str(n) for n in found.within]
+    return "click: new record" + (f" (it holds record{'s' if len(held) > 1 else ''} {listed(held)})" if held
+                                  else "")
+
+
 def click_on_record(number: int, found: RecordsAt) -> str:
     """What a click that would add an element to record `number` does, said while hovering it. An element inside
     one of the record's own elements, or holding some, changes the record's level (`relevelled`) rather than
@@ -187,15 +195,19 @@ class RecordActions:
             if made is not None:
                 self.picked = (made.id, xpath)
                 window.reload_labels([made.id])
-                if place is not None:
-                    nested += (f" Numbered {window.labels.index(window.label(made.id)) + 1} in page "
-                               "order: the records after it now have numbers 1 higher.")
+                # What matters most first: a status bar cuts a long message at its end.
+                head = f"new record {window.labels.index(window.label(made.id)) + 1}" + (
+                    " (the records after it now have numbers 1 higher)" if place is not None else "")
+                held = [str(n) for n in window.records_at(xpath).within if window.labels[n - 1].id != made.id]
+                holds = (f" It holds record{'s' if len(held) > 1 else ''} {listed(held)} as well "
+                         f"({window.keys_for('undo')} takes it back).") if held else ""
                 if textless:
                     # A record without text expands to nothing: it can never match a true record.
-                    window.message("new record, but this element holds no text (an image or an icon), so it "
-                                   "scores nothing: U takes its parent" + nested)
+                    window.message(f"{head}, but this element holds no text (an image or an icon), so it scores "
+                                   "nothing: U takes its parent." + holds + nested)
                 else:
-                    window.message("new record; U takes the element's parent instead, Shift+U back down" + nested)
+                    window.message(f"{head}; U takes the element's parent instead, Shift+U back down." + holds
+                                   + nested)
             return
         xpaths = toggle_xpath(current.xpaths, xpath)
         adding = len(xpaths) > len(current.xpaths)

@@ -212,6 +212,14 @@ def test_a_click_on_an_element_holding_other_records_says_so_before_and_after(qt
     window.record_actions.on_element_clicked("/body[1]/ul[1]")  # as the overlay reports a click in its margin
     main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels[1].xpaths) == 2)
     assert "It holds record 1 as well (Ctrl+Z takes it back)" in window.statusBar().currentMessage()
+    # With nothing selected, a click there would start a record holding the others: said before and after.
+    window.select_records([])
+    window._on_hovered("/body[1]/ul[1]")
+    assert window.breadcrumb.full_text().startswith("click: new record (it holds record 1)")
+    window.record_actions.on_element_clicked("/body[1]/ul[1]")
+    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels) == 3)
+    said = window.statusBar().currentMessage()  # numbered first in page order: the item's record is now 2
+    assert said.startswith("new record 1 (the records after it") and "It holds record 2 as well" in said
 
 
 def test_undo_selects_again_what_was_selected_and_redo_what_was_selected_when_undone(qtbot, window):
@@ -506,7 +514,7 @@ def test_a_record_started_by_a_click_is_numbered_in_page_order(qtbot, window):
     assert [label.xpaths[0] for label in window.project.labels("2")] == [
         main_tests.ITEM.format(1), f"{main_tests.ITEM.format(2)}/b[1]", main_tests.ITEM.format(3)]
     spin(300)
-    assert any("Numbered 2 in page order: the records after it now have numbers 1 higher." in m
+    assert any(m.startswith("new record 2 (the records after it now have numbers 1 higher); U takes")
                for m in messages), messages
 
 

@@ -646,7 +646,8 @@ def test_a_click_on_an_element_without_text_says_the_record_scores_nothing(qtbot
         messages.clear()
         click(win, "/body[1]/ul[1]/li[2]")
         wait_for_labels(qtbot, win, lambda labels: len(labels) == 2)
-        assert any(m.startswith("new record; U takes the element's parent") for m in messages), messages
+        assert any(m.startswith("new record 2; U takes the element's parent instead, Shift+U back down.")
+                   for m in messages), messages
     finally:
         win.close()
 
