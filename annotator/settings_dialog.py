@@ -83,6 +83,7 @@ class SettingsDialog(QDialog):
             self.problem.setText(f"The Gemini endpoint {endpoint!r} is not an http:// or https:// address "
                                  "(for example http://127.0.0.1:8080).")
             self.problem.show()
+            self.adjustSize()  # room for the message: the dialog grows rather than clipping it and the note above
             self.endpoint.setFocus()
             return
         self.accept()

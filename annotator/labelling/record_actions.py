@@ -313,10 +313,15 @@ class RecordActions:
         if ids is None:
             return
         following = self._next_proposed_after(ids[-1], judged=set(ids))  # read before the labels are reloaded
+        numbers = self._numbers(ids)
         changed = self._edit_each(f"{verb} record", ids, lambda i: change(i, self.window.person))
         if changed is not None:
             if len(ids) == 1:
                 self.window.reload_labels(following)
+                moved_on = bool(following) and following[0] != ids[0]
+                done = f"{verb}ed record {numbers[0]}" if changed else f"record {numbers[0]} was {verb}ed already"
+                self.window.message(done + (f"; next proposal: record {self._numbers(following)[0]}" if moved_on
+                                            else f"; no proposal left on page {self.window.page_name}"), 3000)
                 return
             # A list judged at once: on to the next proposal, or nothing selected (not the list's last record,
             # judged now, with the page scrolled to it).

@@ -237,6 +237,7 @@ def test_undo_selects_again_what_was_selected_and_redo_what_was_selected_when_un
     window.reload_labels([proposed[0]])
     key(window, "A")
     assert window.record_panel.selected_ids() == [proposed[1]]  # on to the next proposal
+    assert window.statusBar().currentMessage() == "accepted record 17; next proposal: record 18"
     key(window, "Ctrl+Z")
     assert window.record_panel.selected_ids() == [proposed[0]]
     assert window.label(proposed[0]).status == "proposed"
