@@ -246,8 +246,9 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, li
         lines.append("(no runs yet)")
     for run_id, pages in (stale or {}).items():
         if pages:  # labels changed since: the figures above are of the labels as they were
-            lines.append(f"(run {run_id}: {len(pages)} page(s) changed since it was scored ({listed(pages)}); "
-                         f"`recordlens score --project {shlex.quote(project)} --run {run_id}` scores it again)")
+            lines.append(f"(run {run_id}: {len(pages)} page(s) labelled, changed or unmarked since it was scored "
+                         f"({listed(pages)}); `recordlens score --project {shlex.quote(project)} --run {run_id}` "
+                         "scores it again)")
     unscored = [run.id for run in runs if run.f1 is None]
     if unscored:  # "-" is not a score of nothing: say how a run gets its figures
         lines.append(f"(F1 -: not scored yet; `recordlens score --project {shlex.quote(project)} --run {unscored[0]}` "
