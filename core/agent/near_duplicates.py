@@ -13,7 +13,7 @@ default, WebArxiv's "kept below 0.8"), naming the kept task it was closest to an
 a reviewer already judged keep their verdict and are not compared (an accepted one counts as kept). Two tasks
 whose answers are of different specific kinds (a name against a date or a number: "Who founded it?" against
 "In which year was it founded?") ask different things however alike their words, and are not compared; "text"
-is no specific kind.
+is no specific kind, and a number and a date may answer the same question (a year).
 """
 
 from __future__ import annotations
@@ -134,6 +134,11 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
     return out
 
 
+# Kinds that can answer the same question: a year is a number or a date, as a task's author chose.
+_KIND_GROUPS = {"number": "quantity", "date": "quantity", "name": "name", "title": "title"}
+
+
 def _kinds_differ(a: str, b: str) -> bool:
-    """Whether two answer kinds are both specific and not the same (module notes)."""
-    return a != b and "text" not in (a, b) and bool(a) and bool(b)
+    """Whether two answer kinds are both specific and of different groups (module notes)."""
+    group_a, group_b = _KIND_GROUPS.get(a), _KIND_GROUPS.get(b)
+    return group_a is not None and group_b is not None and group_a != group_b

@@ -56,6 +56,7 @@ class GenerationReport:
     stopped: str = ""
     budget: bool = False
     unasked: list[str] = field(default_factory=list)  # the categories not asked after the stop
+    refused: list[str] = field(default_factory=list)  # categories whose request the endpoint refused (HTTP 400)
 
 
 def build_prompt(category: str, description: str, seeds: Sequence[Task], site: Site, excerpts: Mapping[str, str],
@@ -123,6 +124,7 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
                 names = list(by_category)
                 report.unasked = names[names.index(category) + 1:]
                 break
+            report.refused.append(category)
             continue  # this one request was refused (HTTP 400: its prompt, say): the next category may pass
         items = read_items(answer.text)
         if not items:

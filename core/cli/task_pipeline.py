@@ -97,14 +97,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
     for why in report.dropped:
         print(f"warning: {why}", file=sys.stderr)
     candidates = check_answers(report.candidates, site)
-    answered = report.requests - (1 if report.stopped else 0)
+    answered = report.requests - (1 if report.stopped else 0) - len(report.refused)
+    refused = f"the request of {listed(report.refused)} was refused" if report.refused else ""
     stopped = (f"stopped at category {report.requests} of {report.categories} "
                f"({'the request budget ran out' if report.budget else 'the model endpoint failed'}"
                + (f"; not asked: {listed(report.unasked)}" if report.unasked else "") + ")") if report.stopped else ""
     if not candidates:  # every answer unusable: nothing written, an earlier file of candidates stays as it was
-        if stopped:  # the exit status says why, as for a partial generation
-            print(f"recordlens: error: no candidate task: {stopped}; {args.out} not written", file=sys.stderr)
-            return 3 if report.budget else 4
+        if stopped or refused:  # the exit status says why, as for a partial generation
+            print(f"recordlens: error: no candidate task: {stopped or refused}; {args.out} not written",
+                  file=sys.stderr)
+            return (3 if report.budget else 4) if stopped else 1
         raise AgentError(f"no candidate task: none of the answers could be kept (warnings above); "
                          f"{args.out} not written")
     save_candidates(args.out, candidates)
@@ -115,6 +117,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if stopped:  # partial: the exit status says why, as agent run's does (3 a budget, 4 an endpoint)
         print(f"warning: {stopped}; the candidates of the categories asked are written", file=sys.stderr)
         return 3 if report.budget else 4
+    if refused:  # some categories failed: partial work, exit 1 as extract's failed pages
+        print(f"warning: {refused} (see above); the candidates of the other categories are written", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -99,6 +99,9 @@ def parse_answer(text: str) -> ParsedAnswer:
         return ParsedAnswer([], [f"the answer is a JSON {type(data).__name__}, not an array"], malformed=True)
     records: list[list[str]] = []
     problems: list[str] = []
+    if any(isinstance(item, str) for item in data) and not all(isinstance(item, str) for item in data):
+        # A flat list of XPaths is read as one XPath a record; strings beside records are neither shape.
+        return ParsedAnswer([], ["the answer mixes XPath strings and records in one list"], malformed=True)
     for index, item in enumerate(data, 1):
         if isinstance(item, str):
             item = [item]

@@ -115,6 +115,7 @@ def test_no_key_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     ('[["/a"], 5]', [], True),
     ('[{"xpath": "/a"}, {"xpath": "/b"}]', [], True),
     ('[[["/body[1]/ul[1]/li[1]"]]]', [], True),
+    ('[["/a"], "/b"]', [], True),
     ("", [], True),
     ('{"a": 1}', [], True),
     ('[["/a"', [], True),

@@ -79,6 +79,9 @@ def test_tasks_asking_for_answers_of_different_kinds_are_not_near_duplicates(emb
     # The same words with a kind left open ("text") are compared as before.
     open_kind = Task(id="c2", instruction="Who founded Tinyshop, please?", answer="Ada Smith", answer_kind="text")
     assert filter_near_duplicates([Candidate(open_kind)], embedder, kept=[founder])[0].status == "similar"
+    # A year asked twice, once as a number and once as a date: the same question.
+    as_number = Task(id="c3", instruction="In which year was Tinyshop founded?", answer="2009", answer_kind="number")
+    assert filter_near_duplicates([Candidate(as_number)], embedder, kept=[year])[0].status == "similar"
 
 
 def test_the_filter_is_deterministic_and_compares_candidates_with_each_other(embedder) -> None:
@@ -261,3 +264,17 @@ def test_the_evidence_is_an_answer_standing_as_words_and_the_prompt_quotes_the_p
     assert text.find("x") == ""  # inside other words only ("six", "index"): not evidence
     written = " ".join(text.written().values())
     assert "Paperfield" in written and written != written.lower()
+
+
+def test_a_category_whose_request_is_refused_is_named_and_the_others_are_asked(
+        tmp_path: Path, monkeypatch, capsys) -> None:
+    from tests.fake_gemini import status
+
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+    out = tmp_path / "candidates.jsonl"
+    with FakeGemini([status(400, "the prompt is too long")], default=answer_with(respond)) as server:
+        code = main(["agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--per-category",
+                     "2", "--model", "fake-model", "--out", str(out), "--base-url", server.url])
+    said = capsys.readouterr()
+    assert code == 1 and "5 of 6 categories answered" in said.out
+    assert "the request of lookup was refused" in said.err and len(load_candidates(out)) == 10
