@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
+from ..extract.base import SET_BY_RECORDLENS
 from ..output_paths import writable_folder
 from ..page import formats
 from ..runs.engines import Engine
@@ -38,9 +39,6 @@ def gemini_options(args: argparse.Namespace) -> dict[str, object]:
 
 # Parameters that name something (a model file, a model's name): kept as text, so a file named "5" stays "5".
 TEXT_PARAMS = frozenset({"model"})
-# What a method is handed by RecordLens itself (objects, the key), never typed on a command line.
-SET_BY_RECORDLENS = {"caller": "--base-url, --timeout-s", "budget": "--max-requests, --max-tokens",
-                     "api_key": "GEMINI_API_KEY"}
 
 
 def _method_params(args: argparse.Namespace) -> dict[str, object]:
@@ -186,6 +184,8 @@ def gemini_caller(args: argparse.Namespace, *, json_output: bool):  # noqa: ANN2
     """The Gemini caller a command's --model, --temperature, --timeout-s, --base-url and --max-requests ask for."""
     from ..llm.gemini import Budget, CallSettings, GeminiCaller
 
+    if (getattr(args, "max_requests", None) or 0) < 0:
+        raise RecordLensError("--max-requests must be 0 or more")
     settings = CallSettings(json_output=json_output, base_url=args.base_url)
     if args.model:
         settings.model = args.model

@@ -57,9 +57,16 @@ def strip_html_prefix(xpath: str) -> str:
     return xpath
 
 
+# What RecordLens hands a method itself (objects, the key), never a parameter a user gives, by the option to use.
+SET_BY_RECORDLENS = {"caller": "--base-url, --timeout-s", "budget": "--max-requests, --max-tokens",
+                     "api_key": "GEMINI_API_KEY"}
+
+
 def refuse_unknown_parameters(method: str, given: Iterable[str], named: Sequence[str]) -> None:
-    """A parameter the method does not have, said with the ones it has (rather than Python's TypeError)."""
+    """A parameter the method does not have, said with the ones a user can give (rather than Python's
+    TypeError)."""
     unknown = sorted(set(given) - set(named))
     if unknown:
+        offered = [name for name in named if name not in SET_BY_RECORDLENS]
         raise RecordLensError(f"method {method!r} has no parameter {', '.join(map(repr, unknown))}; it takes "
-                              f"{', '.join(named) or 'none'}")
+                              f"{', '.join(offered) or 'none'}")

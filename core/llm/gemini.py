@@ -165,6 +165,8 @@ def _check(settings: CallSettings) -> None:
         raise GeminiError(f"--temperature {settings.temperature:g} is outside Gemini's range, 0 to 2")
     if settings.timeout_s <= 0:
         raise GeminiError("--timeout-s must be more than 0")
+    if settings.max_attempts < 1:
+        raise GeminiError(f"max_attempts {settings.max_attempts}: a call needs at least one attempt")
 
 
 class GeminiCaller:

@@ -457,3 +457,20 @@ def test_ray_options_without_the_ray_engine_are_refused(tmp_path: Path, capsys: 
     assert code == 2
     one_line_error(err, f"{extra[0]} is for --engine ray")
     assert not (tmp_path / "run").exists() or not any((tmp_path / "run").glob("*.json"))
+
+
+def test_settings_a_call_cannot_work_with_are_refused_for_agents_and_params_alike(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+    site, tasks = resource_path("agent", "demo-site"), resource_path("agent", "demo-tasks.jsonl")
+    code, _out, err = run(capsys, "agent", "run", "--project", str(tmp_path / "p"), "--site", str(site),
+                          "--tasks", str(tasks), "--browser", "text", "--max-requests", "-1")
+    assert code == 2
+    one_line_error(err, "--max-requests must be 0 or more")
+    code, _out, err = run(capsys, "extract", "--method", "gemini", "--param", "max_attempts=0", "--pages",
+                          str(DEMO / "html"), "--out", str(tmp_path / "run"))
+    assert code == 2
+    one_line_error(err, "max_attempts 0: a call needs at least one attempt")
+    code, _out, err = run(capsys, "extract", "--method", "gemini", "--param", "nope=1", "--pages",
+                          str(DEMO / "html"), "--out", str(tmp_path / "run"))
+    assert code == 2 and "it takes input_format" in err and "caller" not in err.split("it takes")[1]
