@@ -219,9 +219,14 @@ def cmd_runs(args: argparse.Namespace) -> int:
     return 0
 
 
+_NOT_SHOWN = {"input_format", "seed", "model", "model_digest", "source", "parameters", "prompt_sha256", "settings",
+              "version", "written", "task_ids", "seeds"}
+
+
 def run_settings(parameters: dict[str, object]) -> str:
-    """What tells two runs of one method apart, in a few words: input format, seed, model file, source folder.
-    A run added from a folder keeps the folder's description whole, its method's parameters inside it."""
+    """What tells two runs of one method apart, in a few words: input format, seed, model (a file by its name),
+    the method's other parameters, and the folder it came from (a seed's with its run's). A run added from a
+    folder keeps the folder's description whole, its method's parameters inside it."""
     inner = parameters.get("parameters")
     parameters = {**parameters, **inner} if isinstance(inner, dict) else parameters
     parts = [str(parameters["input_format"])] if parameters.get("input_format") else []
@@ -231,8 +236,11 @@ def run_settings(parameters: dict[str, object]) -> str:
         parts.append(Path(str(parameters["model"])).name)
     elif parameters.get("model"):
         parts.append(str(parameters["model"]))
+    parts += [f"{key} {value}" for key, value in sorted(parameters.items())
+              if key not in _NOT_SHOWN and value is not None and not isinstance(value, dict | list)]
     if parameters.get("source"):
-        parts.append(f"from {Path(str(parameters['source'])).name}")
+        source = Path(str(parameters["source"]))
+        parts.append(f"from {source.parent.name + '/' if source.name.startswith('seed-') else ''}{source.name}")
     return ", ".join(parts) or "-"
 
 
@@ -241,7 +249,7 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, li
     for run in runs:
         f1 = f"{run.f1:7.4f}" if run.f1 is not None else f"{'-':>7}"
         lines.append(f"{run.id:>4} {run.method[:20]:<20} {run.status:<9} {run.started_at:<24} "
-                     f"{run.predicted_pages:>5} {run.scored_pages:>6} {f1}  {run_settings(run.parameters)[:60]}")
+                     f"{run.predicted_pages:>5} {run.scored_pages:>6} {f1}  {run_settings(run.parameters)[:90]}")
     if not runs:
         lines.append("(no runs yet)")
     for run_id, pages in (stale or {}).items():
