@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from ..errors import AgentError
 from ..llm.gemini import BudgetExceededError, GeminiError
+from ..wording import listed
 from .candidates import Candidate, SiteText
 from .loop import Caller
 from .model import ANSWER_KINDS, Task
@@ -57,6 +58,26 @@ class GenerationReport:
     budget: bool = False
     unasked: list[str] = field(default_factory=list)  # the categories not asked after the stop
     refused: list[str] = field(default_factory=list)  # categories whose request the endpoint refused (HTTP 400)
+
+    @property
+    def answered(self) -> int:
+        """The categories the model answered (kept candidates or not)."""
+        return self.requests - (1 if self.stopped else 0) - len(self.refused)
+
+    def shortfall(self) -> str:
+        """What was not done, in words ("" when every category was answered)."""
+        said = []
+        if self.stopped:
+            why = "the request budget ran out" if self.budget else "the model endpoint failed"
+            unasked = f"; not asked: {listed(self.unasked)}" if self.unasked else ""
+            said.append(f"stopped at category {self.requests} of {self.categories} ({why}{unasked})")
+        if self.refused:
+            said.append(f"the request of {listed(self.refused)} was refused")
+        return "; ".join(said)
+
+    def exit_status(self) -> int:
+        """As `agent run`'s and `extract`'s: 3 a budget, 4 an endpoint that failed, 1 a refused category."""
+        return (3 if self.budget else 4) if self.stopped else 1 if self.refused else 0
 
 
 def build_prompt(category: str, description: str, seeds: Sequence[Task], site: Site, excerpts: Mapping[str, str],

@@ -97,30 +97,21 @@ def cmd_generate(args: argparse.Namespace) -> int:
     for why in report.dropped:
         print(f"warning: {why}", file=sys.stderr)
     candidates = check_answers(report.candidates, site)
-    answered = report.requests - (1 if report.stopped else 0) - len(report.refused)
-    refused = f"the request of {listed(report.refused)} was refused" if report.refused else ""
-    stopped = (f"stopped at category {report.requests} of {report.categories} "
-               f"({'the request budget ran out' if report.budget else 'the model endpoint failed'}"
-               + (f"; not asked: {listed(report.unasked)}" if report.unasked else "") + ")") if report.stopped else ""
+    shortfall = report.shortfall()
     if not candidates:  # every answer unusable: nothing written, an earlier file of candidates stays as it was
-        if stopped or refused:  # the exit status says why, as for a partial generation
-            print(f"recordlens: error: no candidate task: {stopped or refused}; {args.out} not written",
-                  file=sys.stderr)
-            return (3 if report.budget else 4) if stopped else 1
+        if shortfall:  # the exit status says why, as for a partial generation
+            print(f"recordlens: error: no candidate task: {shortfall}; {args.out} not written", file=sys.stderr)
+            return report.exit_status()
         raise AgentError(f"no candidate task: none of the answers could be kept (warnings above); "
                          f"{args.out} not written")
     save_candidates(args.out, candidates)
     flagged = sum(c.evidence == "" for c in candidates)
-    print(f"{args.out}: {len(candidates)} candidate(s) from {len(seeds)} seed(s), {answered} of "
+    print(f"{args.out}: {len(candidates)} candidate(s) from {len(seeds)} seed(s), {report.answered} of "
           f"{report.categories} categories answered; {flagged} with a gold answer found in no saved page (flagged for "
           "review)")
-    if stopped:  # partial: the exit status says why, as agent run's does (3 a budget, 4 an endpoint)
-        print(f"warning: {stopped}; the candidates of the categories asked are written", file=sys.stderr)
-        return 3 if report.budget else 4
-    if refused:  # some categories failed: partial work, exit 1 as extract's failed pages
-        print(f"warning: {refused} (see above); the candidates of the other categories are written", file=sys.stderr)
-        return 1
-    return 0
+    if shortfall:  # partial work: the exit status says why (3 a budget, 4 an endpoint, 1 a refused category)
+        print(f"warning: {shortfall}; the candidates of the categories answered are written", file=sys.stderr)
+    return report.exit_status()
 
 
 def _refuse_to_write_over(out: str, replace: bool) -> None:
