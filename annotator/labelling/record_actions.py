@@ -39,6 +39,15 @@ if TYPE_CHECKING:
 _WANTED = {"one": "one record", "some": "a record", "two": "two or more records (Ctrl+click)"}
 
 
+def _named(page: Page | None, xpath: str) -> str:
+    """An element as a person names it: its tag and the start of its text ("<span> “Anime Season 2024”")."""
+    element = page.resolve(xpath) if page is not None else None
+    if element is None:
+        return xpath
+    text = " ".join(element.text().split())
+    return f"<{element.tag}>" + (f" “{text[:40]}{'…' if len(text) > 40 else ''}”" if text else "")
+
+
 def click_new_record(found: RecordsAt) -> str:
     """What a click with no record selected does, said while hovering: a new record, and the records it would
     hold (a stray click on a large container takes in a whole list)."""
@@ -243,11 +252,14 @@ class RecordActions:
         if made is None:
             return
         self.picked, self._climbed = (label.id, xpath), []
-        was = replaced[0] if len(replaced) == 1 else counted(len(replaced), "element")
+        page = window.page_view.core_page
+        was = _named(page, replaced[0]) if len(replaced) == 1 else counted(len(replaced), "element")
         others = [str(n) for n in window.records_at(xpath).within if n != number] if how == "widen" else []
         holds = f"; it holds record{'s' if len(others) > 1 else ''} {listed(others)} as well" if others else ""
-        window.message(f"record {number} {how}ed to {xpath} (was {was}){holds}; U and Shift+U change its level, "
-                       f"{window.keys_for('undo')} takes it back")
+        # The elements by tag and text: their XPaths are on the line above the page, and would push the keys
+        # out of the status bar.
+        window.message(f"record {number} {how}ed to {_named(page, xpath)} (was {was}){holds}; U and Shift+U "
+                       f"change its level, {window.keys_for('undo')} takes it back")
 
     def _picked_in(self, label: Label) -> None:
         """Undo and redo change a record under U's feet: climb from the element the record still holds (back down

@@ -710,7 +710,8 @@ def test_the_line_above_the_page_refuses_the_whole_page_follows_each_click_and_n
         assert win.breadcrumb.full_text().startswith("click: narrow record 1 to this element")
         click(win, f"{other}/b[1]")
         wait_for_labels(qtbot, win, lambda labels: labels[0].xpaths == (f"{other}/b[1]",))
-        assert any(m.startswith(f"record 1 narrowed to {other}/b[1] (was {other})") for m in messages), messages
+        assert any(m.startswith("record 1 narrowed to <b> “Camera” (was <li> “Camera $399”); U and Shift+U")
+                   for m in messages), messages
         win._on_hovered("/body[1]/ul[1]")
         assert win.breadcrumb.full_text().startswith("click: widen record 1 to this element")
         win.record_actions.on_element_clicked("/body[1]/ul[1]")  # as the overlay reports a click in its margin
