@@ -377,7 +377,7 @@ class MainWindow(QMainWindow):
         found = self.records_at(xpath)
         owner = f"   [record {', '.join(map(str, found.holders))}]" if found.holders else ""
         owner += f"   [inside record {', '.join(map(str, found.around))}]" if found.around else ""
-        self.breadcrumb.setText(f"{self._click_says(xpath)}   {element.key}   “{text}”{owner}")
+        self.breadcrumb.setText(f"{self._click_says(xpath, found)}   {element.key}   “{text}”{owner}")
 
     def records_at(self, xpath: str) -> RecordsAt:
         """The records that hold the element, one of its ancestors (a click there nests a record in those, which
@@ -405,19 +405,20 @@ class MainWindow(QMainWindow):
         if self._hovered:
             self._on_hovered(self._hovered)
 
-    def _click_says(self, xpath: str) -> str:
-        """What a click on the hovered element will do, said before it is done."""
+    def _click_says(self, xpath: str, found: RecordsAt) -> str:
+        """What a click on the hovered element (`found`: the records it touches) will do, said before it is
+        done."""
         if self.reviewing.active():
             return "review: a click edits nothing"
         if whole_page(xpath):
             return "click: nothing (the whole page is no record)"
         current = None if self.record_actions.arm_new else self.current_label()
         if current is None:
-            return click_new_record(self.records_at(xpath))
+            return click_new_record(found)
         number = self.labels.index(current) + 1
         if click_effect(current.xpaths, xpath) == "remove":
             return f"click: remove from record {number}"
-        return click_on_record(number, self.records_at(xpath))
+        return click_on_record(number, found)
 
     # -- records: showing ------------------------------------------------------------------------------------------
 

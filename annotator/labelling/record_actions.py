@@ -39,6 +39,11 @@ if TYPE_CHECKING:
 _WANTED = {"one": "one record", "some": "a record", "two": "two or more records (Ctrl+click)"}
 
 
+def records_named(numbers: Sequence[int | str]) -> str:
+    """"record 3" or "records 3, 4, ..." (the first few named)."""
+    return f"record{'s' if len(numbers) > 1 else ''} {listed([str(n) for n in numbers])}"
+
+
 def _named(page: Page | None, xpath: str) -> str:
     """An element as a person names it: its tag and the start of its text ("<span> “Anime Season 2024”")."""
     element = page.resolve(xpath) if page is not None else None
@@ -51,17 +56,15 @@ def _named(page: Page | None, xpath: str) -> str:
 def click_new_record(found: RecordsAt) -> str:
     """What a click with no record selected does, said while hovering: a new record, and the records it would
     hold (a stray click on a large container takes in a whole list)."""
-    held = [str(n) for n in found.within]
-    return "click: new record" + (f" (it holds record{'s' if len(held) > 1 else ''} {listed(held)})" if held
-                                  else "")
+    return "click: new record" + (f" (it holds {records_named(found.within)})" if found.within else "")
 
 
 def click_on_record(number: int, found: RecordsAt) -> str:
     """What a click that would add an element to record `number` does, said while hovering it. An element inside
     one of the record's own elements, or holding some, changes the record's level (`relevelled`) rather than
     adding the same text twice."""
-    others = [str(n) for n in found.within if n != number]
-    holds = f" (it holds record{'s' if len(others) > 1 else ''} {listed(others)} as well)" if others else ""
+    others = [n for n in found.within if n != number]
+    holds = f" (it holds {records_named(others)} as well)" if others else ""
     if number in found.around:
         return f"click: narrow record {number} to this element"
     if number in found.within:
@@ -185,7 +188,8 @@ class RecordActions:
         self.arm_new = False
         self._climbed = []
         number = window.labels.index(current) + 1 if current is not None else None
-        around = [n for n in window.records_at(xpath).around if n != number]
+        found = window.records_at(xpath)
+        around = [n for n in found.around if n != number]
         page = window.page_view.core_page
         element = page.resolve(xpath) if page is not None else None
         textless = element is not None and not element.text().strip()
@@ -207,9 +211,10 @@ class RecordActions:
                 # What matters most first: a status bar cuts a long message at its end.
                 head = f"new record {window.labels.index(window.label(made.id)) + 1}" + (
                     " (the records after it now have numbers 1 higher)" if place is not None else "")
-                held = [str(n) for n in window.records_at(xpath).within if window.labels[n - 1].id != made.id]
-                holds = (f" It holds record{'s' if len(held) > 1 else ''} {listed(held)} as well "
-                         f"({window.keys_for('undo')} takes it back).") if held else ""
+                # Numbered again after the record was placed: the records it holds, by their numbers now.
+                held = [n for n in window.records_at(xpath).within if window.labels[n - 1].id != made.id]
+                holds = (f" It holds {records_named(held)} as well ({window.keys_for('undo')} takes it "
+                         "back).") if held else ""
                 if textless:
                     # A record without text expands to nothing: it can never match a true record.
                     window.message(f"{head}, but this element holds no text (an image or an icon), so it scores "
@@ -220,10 +225,9 @@ class RecordActions:
             return
         xpaths = toggle_xpath(current.xpaths, xpath)
         adding = len(xpaths) > len(current.xpaths)
-        found = window.records_at(xpath) if adding else None
         level = relevelled(page, current.xpaths, xpath) if adding and page is not None else None
         if level is not None:
-            self._relevel(current, number, xpath, *level)
+            self._relevel(current, number, xpath, found, *level)
             return
         if not xpaths:
             if self.edit("delete record", lambda: project.delete(current.id, person)) is not None:
@@ -236,14 +240,14 @@ class RecordActions:
         unresolved = [x for x in current.unresolved if x in xpaths]
         made = self.edit(f"{verb} record", lambda: project.edit(current.id, xpaths, person, unresolved=unresolved))
         window.reload_labels([current.id])
-        held = [str(n) for n in found.within if n != number] if found is not None else []
+        held = [n for n in found.within if n != number] if adding else []
         if made is not None and verb == "add to" and (around or held):  # a refusal's own message stays on show
-            holds = (f" It holds record{'s' if len(held) > 1 else ''} {listed(held)} as well "
-                     f"({window.keys_for('undo')} takes it back).") if held else ""
+            holds = f" It holds {records_named(held)} as well ({window.keys_for('undo')} takes it back)." if held \
+                else ""
             window.message(f"added to record {number}." + nested + holds)
 
-    def _relevel(self, label: Label, number: int | None, xpath: str, how: str, replaced: list[str],
-                 after: list[str]) -> None:
+    def _relevel(self, label: Label, number: int | None, xpath: str, found: RecordsAt, how: str,
+                 replaced: list[str], after: list[str]) -> None:
         """A click inside the record's own element, or on one holding some of them: one edit that narrows or
         widens the record to the element clicked, from which U and Shift+U then climb."""
         window = self.window
@@ -254,8 +258,8 @@ class RecordActions:
         self.picked, self._climbed = (label.id, xpath), []
         page = window.page_view.core_page
         was = _named(page, replaced[0]) if len(replaced) == 1 else counted(len(replaced), "element")
-        others = [str(n) for n in window.records_at(xpath).within if n != number] if how == "widen" else []
-        holds = f"; it holds record{'s' if len(others) > 1 else ''} {listed(others)} as well" if others else ""
+        others = [n for n in found.within if n != number] if how == "widen" else []  # an edit keeps the numbers
+        holds = f"; it holds {records_named(others)} as well" if others else ""
         # The elements by tag and text: their XPaths are on the line above the page, and would push the keys
         # out of the status bar.
         window.message(f"record {number} {how}ed to {_named(page, xpath)} (was {was}){holds}; U and Shift+U "
