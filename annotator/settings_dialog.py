@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -15,6 +13,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import extract
+from ..core.llm import endpoint_problem
 from ..core.page import FORMATS
 from .settings import GEMINI, KeyStore, Settings, offline_default_method
 
@@ -78,10 +77,9 @@ class SettingsDialog(QDialog):
         """OK closes the dialog only on settings that can work: an endpoint is an http(s) address (a bare
         host:port would fail every Propose after its retries)."""
         endpoint = self.endpoint.text().strip()
-        parts = urlsplit(endpoint)
-        if endpoint and (parts.scheme not in ("http", "https") or not parts.netloc):
-            self.problem.setText(f"The Gemini endpoint {endpoint!r} is not an http:// or https:// address "
-                                 "(for example http://127.0.0.1:8080).")
+        problem = endpoint_problem(endpoint) if endpoint else None
+        if problem:
+            self.problem.setText(f"The Gemini endpoint {problem}.")
             self.problem.show()
             self.adjustSize()  # room for the message: the dialog grows rather than clipping it and the note above
             self.endpoint.setFocus()

@@ -26,15 +26,24 @@ def gemini_options(args: argparse.Namespace) -> dict[str, object]:
         value = getattr(args, name, None)
         if value is not None:
             options[name] = value
-    # 0 is a limit (no request at all), not "unlimited": test for None, not for truth.
-    if getattr(args, "max_requests", None) is not None or getattr(args, "max_tokens", None) is not None:
-        from ..llm.gemini import Budget
-
-        for name in ("max_requests", "max_tokens"):
-            if (getattr(args, name, None) or 0) < 0:
-                raise RecordLensError(f"--{name.replace('_', '-')} must be 0 or more")
-        options["budget"] = Budget(max_requests=args.max_requests, max_tokens=args.max_tokens)
+    budget = _budget(args)
+    if budget is not None:
+        options["budget"] = budget
     return options
+
+
+def _budget(args: argparse.Namespace):  # noqa: ANN202 - a Budget, or None
+    """The run's cap from --max-requests and --max-tokens (the commands that have them); None without either.
+    0 is a limit (no request at all), not "unlimited": tested for None, not for truth."""
+    limits = {name: getattr(args, name, None) for name in ("max_requests", "max_tokens")}
+    if all(value is None for value in limits.values()):
+        return None
+    from ..llm.gemini import Budget
+
+    for name, value in limits.items():
+        if (value or 0) < 0:
+            raise RecordLensError(f"--{name.replace('_', '-')} must be 0 or more")
+    return Budget(**limits)
 
 
 # Parameters that name something (a model file, a model's name): kept as text, so a file named "5" stays "5".
@@ -184,8 +193,6 @@ def gemini_caller(args: argparse.Namespace, *, json_output: bool):  # noqa: ANN2
     """The Gemini caller a command's --model, --temperature, --timeout-s, --base-url and --max-requests ask for."""
     from ..llm.gemini import Budget, CallSettings, GeminiCaller
 
-    if (getattr(args, "max_requests", None) or 0) < 0:
-        raise RecordLensError("--max-requests must be 0 or more")
     settings = CallSettings(json_output=json_output, base_url=args.base_url)
     if args.model:
         settings.model = args.model
@@ -193,4 +200,4 @@ def gemini_caller(args: argparse.Namespace, *, json_output: bool):  # noqa: ANN2
         settings.temperature = args.temperature
     if getattr(args, "timeout_s", None) is not None:
         settings.timeout_s = args.timeout_s
-    return GeminiCaller(settings, budget=Budget(max_requests=args.max_requests))
+    return GeminiCaller(settings, budget=_budget(args) or Budget())

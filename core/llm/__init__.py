@@ -12,10 +12,11 @@ from .gemini import (
     GeminiError,
     NoApiKeyError,
     api_key_from_environment,
+    endpoint_problem,
     required_api_key,
 )
 
 __all__ = [
     "DEFAULT_MODEL", "Answer", "Budget", "BudgetExceededError", "CallLog", "CallSettings", "GeminiCaller",
-    "GeminiError", "NoApiKeyError", "api_key_from_environment", "required_api_key",
+    "GeminiError", "NoApiKeyError", "api_key_from_environment", "endpoint_problem", "required_api_key",
 ]

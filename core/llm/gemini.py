@@ -154,13 +154,18 @@ def required_api_key() -> str:
     return key
 
 
+def endpoint_problem(url: str) -> str | None:
+    """Why `url` cannot be an endpoint speaking Gemini's protocol (no http(s) address), or None when it can be."""
+    parts = urlsplit(url)
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return None
+    return f"{url!r} is not an http:// or https:// address (for example http://127.0.0.1:8080)"
+
+
 def _check(settings: CallSettings) -> None:
     """Settings the endpoint would refuse, or that would fail every call after a long wait, said at once."""
-    if settings.base_url is not None:
-        parts = urlsplit(settings.base_url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise GeminiError(f"--base-url {settings.base_url!r} is not an http:// or https:// address "
-                              "(for example http://127.0.0.1:8080)")
+    if settings.base_url is not None and (problem := endpoint_problem(settings.base_url)):
+        raise GeminiError(f"--base-url {problem}")
     if settings.temperature is not None and not 0.0 <= settings.temperature <= 2.0:
         raise GeminiError(f"--temperature {settings.temperature:g} is outside Gemini's range, 0 to 2")
     if settings.timeout_s <= 0:
