@@ -17,7 +17,6 @@ from pathlib import Path
 from ..errors import RecordLensError
 from ..output_paths import writable_folder
 from ..records.score import DatasetScore
-from ..runs.evaluate import NOT_EXTRACTED
 from ..runs.progress import progress
 from ..store import check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, export_file, export_project
@@ -116,11 +115,7 @@ def score_project_run(args: argparse.Namespace, progress: Progress = lambda name
     if None in project_form.values():
         raise RecordLensError("score --project needs --run ID, and --run needs --project DIR")
     with open_project(args.project) as project:
-        scores, warnings = score_stored_run(project, args.run, progress)
-        errors, predicted = project.runs.errors(args.run), project.runs.predictions(args.run)
-        # A labelled page the run holds nothing for was never extracted by it (a run stopped by its budget).
-        return scores, warnings, {p.page: errors.get(p.page) or NOT_EXTRACTED for p in scores.pages
-                                  if p.page in errors or p.page not in predicted}
+        return score_stored_run(project, args.run, progress)
 
 
 def cmd_project_init(args: argparse.Namespace) -> int:

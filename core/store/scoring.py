@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from ..page.dom import Page
 from ..records.model import TextKeyIndex
 from ..records.score import DatasetScore, score_page
+from ..runs.evaluate import NOT_EXTRACTED
 from .db import StoreError, now
 from .project import Project
 from .schema import TRUE_PAGE_STATUSES
@@ -21,9 +22,11 @@ from .schema import TRUE_PAGE_STATUSES
 Progress = Callable[[Sequence[str]], Iterable[str]]
 
 
-def score_stored_run(project: Project, run_id: int,
-                     progress: Progress = lambda names: names) -> tuple[DatasetScore, list[str]]:
-    """Score run `run_id` page by page, store the per-page scores in the project, return them and warnings."""
+def score_stored_run(project: Project, run_id: int, progress: Progress = lambda names: names
+                     ) -> tuple[DatasetScore, list[str], dict[str, str]]:
+    """Score run `run_id` page by page, store the per-page scores in the project; return them, warnings, and
+    the scored pages the run holds no records for (page -> why: it failed on them, or never extracted them),
+    which the scores count as empty predictions."""
     run = project.runs.get(run_id)
     started = now()  # before any label is read: an edit made while this runs leaves its page stale
     truth_pages = _scored_pages(project)
@@ -35,11 +38,14 @@ def score_stored_run(project: Project, run_id: int,
     warnings = [f"page {name}: in run {run_id} but not labelled; not scored"
                 for name in predictions if name not in labelled]
     scores = []
+    left_out: dict[str, str] = {}
     for name in progress(truth_pages):
         if name in errors:
             warnings.append(f"page {name}: run {run_id} ({run.method}) failed on it; scored as an empty prediction")
+            left_out[name] = errors[name]
         elif name not in predictions:
             warnings.append(f"page {name}: no prediction in run {run_id} ({run.method}); scored as an empty one")
+            left_out[name] = NOT_EXTRACTED
         keys = TextKeyIndex(project.load(name).page.text_map)
         scores.append(score_page(predictions.get(name, []), project.true_records(name), keys, name))
     result = DatasetScore(scores)
@@ -47,7 +53,7 @@ def score_stored_run(project: Project, run_id: int,
         project.runs.add_scores(run_id, result, at=started)
         gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
         project.runs.drop_scores(run_id, gone)  # pages no longer labelled leave the means, as they left the truth
-    return result, warnings
+    return result, warnings, left_out
 
 
 def _scored_pages(project: Project) -> list[str]:
