@@ -171,11 +171,12 @@ def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand]) -> list
     changes: list[Change] = []
     made: list[LabelCommand] = []
     try:
-        for command in commands:
-            change = command.perform()
-            changes.append(change)
-            if change.id is not None:
-                made.append(command)
+        with commands[0]._project.one_step(text):  # the history shows them as one step, as the undo stack does
+            for command in commands:
+                change = command.perform()
+                changes.append(change)
+                if change.id is not None:
+                    made.append(command)
     finally:
         if len(made) == 1:
             stack.push(made[0])

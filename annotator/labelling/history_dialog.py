@@ -17,10 +17,11 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
+    QTreeWidgetItemIterator,
     QWidget,
 )
 
-from ...core.store import PAGE_STATUS_WORDS, Change, Label, Project, Provenance, history_numbers
+from ...core.store import PAGE_STATUS_WORDS, Change, Label, Project, Provenance, history_numbers, history_steps
 from ..qt.signals import emit
 from ..qt.widgets import closable_window
 
@@ -77,10 +78,26 @@ def what(change: Change, numbers: dict[int, int] | None = None) -> str:
     return text
 
 
-def touched(change: Change) -> list[Label]:
-    """The records a change touched, each once (as it was after the change, if it still existed)."""
-    by_id: dict[int, Label] = {label.id: label for label in change.before}
-    by_id.update((label.id, label) for label in change.after)
+def step_what(step: list[Change], numbers: dict[int, int]) -> str:
+    """A step of several changes in a few words: its name and how many ("accept ×240"), and the page status it
+    moved, if it did."""
+    if len(step) == 1:
+        return what(step[0], numbers)
+    moved = [change for change in step if isinstance(change.detail.get("page_status"), dict)]
+    text = f"{step[0].step[1] if step[0].step else step[0].action} ({len(step)} changes)"
+    if moved:
+        start, end = moved[0].detail["page_status"], moved[-1].detail["page_status"]
+        text += f"; page {_moved({'from': start['from'], 'to': end['to']})}"  # type: ignore[index]
+    return text
+
+
+def touched(*changes: Change) -> list[Label]:
+    """The records changes touched, each once (as it was after the last change that touched it, if it still
+    existed)."""
+    by_id: dict[int, Label] = {}
+    for change in changes:
+        by_id.update((label.id, label) for label in change.before if label.id not in by_id)
+        by_id.update((label.id, label) for label in change.after)
     return list(by_id.values())
 
 
@@ -88,9 +105,10 @@ def _number(label: Label, numbers: dict[int, int]) -> str:
     return str(numbers.get(label.id, "?"))
 
 
-def records_text(change: Change, numbers: dict[int, int]) -> str:
-    """The records a change touched by the numbers the list and the badges use (`history_numbers`)."""
-    labels = sorted(touched(change), key=lambda label: numbers.get(label.id, 0))
+def records_text(changes: Change | list[Change], numbers: dict[int, int]) -> str:
+    """The records a change (or a step's changes) touched by the numbers the list and the badges use
+    (`history_numbers`)."""
+    labels = sorted(touched(*_listed(changes)), key=lambda label: numbers.get(label.id, 0))
     if not labels:
         return ""
     shown = ", ".join(_number(label, numbers) for label in labels[:_IDS_SHOWN])
@@ -98,9 +116,13 @@ def records_text(change: Change, numbers: dict[int, int]) -> str:
     return f"{'record' if len(labels) == 1 else 'records'} {shown}{more}"
 
 
-def records_tooltip(change: Change, numbers: dict[int, int]) -> str:
+def _listed(changes: Change | list[Change]) -> list[Change]:
+    return [changes] if isinstance(changes, Change) else changes
+
+
+def records_tooltip(changes: Change | list[Change], numbers: dict[int, int]) -> str:
     lines = []
-    for label in sorted(touched(change), key=lambda label: numbers.get(label.id, 0))[:_IDS_SHOWN]:
+    for label in sorted(touched(*_listed(changes)), key=lambda label: numbers.get(label.id, 0))[:_IDS_SHOWN]:
         xpaths = list(label.xpaths[:_XPATHS_SHOWN]) + (["…"] if len(label.xpaths) > _XPATHS_SHOWN else [])
         lines.append(f"record {_number(label, numbers)} {label.status}: " + "  ".join(xpaths))
     return "\n".join(lines)
@@ -138,16 +160,19 @@ class HistoryDialog(QDialog):
         kept = self.chosen() if page == self.page and keep_choice else None
         self.page = page
         history = project.history(page)
+        steps = history_steps(history)
         self.setWindowTitle(f"History of page {page}")
-        self.heading.setText(f"{len(history)} change{'s' if len(history) != 1 else ''} to page {page}, "
-                             "newest first")
+        grouped = f" in {len(steps)} steps" if len(steps) < len(history) else ""
+        self.heading.setText(f"{len(history)} change{'s' if len(history) != 1 else ''} to page {page}{grouped}, "
+                             "newest first" + ("; a step of several changes opens with its arrow" if grouped else ""))
         self.entries.clear()
+        self.entries.setRootIsDecorated(bool(grouped))
         changes = change_numbers(history)
-        for change, records in reversed(list(zip(history, history_numbers(history), strict=True))):
-            item = QTreeWidgetItem([str(changes[change.id]), when(change.at), who(change.actor), what(change, changes),
-                                    records_text(change, records)])
-            item.setData(0, ENTRY_ROLE, change.id)
-            item.setToolTip(4, records_tooltip(change, records))
+        numbers = dict(zip((c.id for c in history), history_numbers(history), strict=True))
+        for step in reversed(steps):
+            item = self._entry(step, changes, numbers)
+            if len(step) > 1:  # the step's own changes inside it, newest first, each one a place to restore to
+                item.addChildren([self._entry([change], changes, numbers) for change in reversed(step)])
             self.entries.addTopLevelItem(item)
         start = QTreeWidgetItem(["0", "", "", "before any change", ""])
         start.setData(0, ENTRY_ROLE, START)
@@ -158,17 +183,34 @@ class HistoryDialog(QDialog):
             self.entries.setCurrentItem(newest, 0, QItemSelectionModel.SelectionFlag.NoUpdate)
         self._update_button()
 
+    @staticmethod
+    def _entry(step: list[Change], changes: dict[int, int], numbers: dict[int | None, dict[int, int]]
+               ) -> QTreeWidgetItem:
+        """One row: a change, or a step of several (restoring to it restores to its last change)."""
+        first, last = step[0], step[-1]
+        records = {k: v for change in step for k, v in numbers[change.id].items()}  # each record's latest number
+        number = str(changes[last.id]) if len(step) == 1 else f"{changes[first.id]}–{changes[last.id]}"
+        item = QTreeWidgetItem([number, when(last.at), who(last.actor), step_what(step, changes),
+                                records_text(step, records)])
+        item.setData(0, ENTRY_ROLE, last.id)
+        item.setToolTip(4, records_tooltip(step, records))
+        return item
+
     def chosen(self) -> int | None:
         """The chosen entry's history id, START for "before any change", None when nothing is chosen."""
         items = self.entries.selectedItems()
         return int(items[0].data(0, ENTRY_ROLE)) if items else None
 
     def choose(self, history_id: int) -> None:
-        for row in range(self.entries.topLevelItemCount()):
-            item = self.entries.topLevelItem(row)
+        """Choose the row that restores to `history_id`: a step's own row before the change inside it."""
+        rows = QTreeWidgetItemIterator(self.entries)
+        while (item := rows.value()) is not None:
             if int(item.data(0, ENTRY_ROLE)) == history_id:
+                if item.parent() is not None:
+                    item.parent().setExpanded(True)
                 self.entries.setCurrentItem(item)
                 return
+            rows += 1
 
     def _update_button(self) -> None:
         chosen = self.chosen()

@@ -169,7 +169,9 @@ class ReviewPanel(QWidget):
                               "— no run yet: recordlens runs --add, or import --annotator —",
                               NO_RUN)
             for run in runs:
-                self.runs.addItem(f"#{run.id} {run.method} ({run.status}, {run.predicted_pages} pages)", run.id)
+                failed = f", {run.failed_pages} failed" if run.failed_pages else ""
+                self.runs.addItem(f"#{run.id} {run.method} ({run.outcome}, "
+                                  f"{run.predicted_pages - run.failed_pages} pages{failed})", run.id)
             for name in annotators:
                 self.runs.addItem(f"annotator {name} against the project's labels", ANNOTATOR + name)
             index = self.runs.findData(current)

@@ -18,6 +18,7 @@ from ..errors import RecordLensError
 from ..output_paths import writable_folder
 from ..records.score import DatasetScore
 from ..runs.progress import progress
+from ..runs.run_files import STOPPED
 from ..store import check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, export_file, export_project
 from ..store.importer import import_paths, import_run_folder
@@ -208,7 +209,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
         runs = project.runs.all()
         stale = {run.id: project.runs.stale_pages(run.id) for run in runs}
     if args.json:
-        print(json.dumps([vars(run) | {"stale_pages": stale[run.id]} for run in runs], ensure_ascii=False, indent=2))
+        print(json.dumps([vars(run) | {"outcome": run.outcome, "stale_pages": stale[run.id]} for run in runs],
+                         ensure_ascii=False, indent=2))
     else:
         print(format_runs(runs, args.project, stale))
     return 0
@@ -240,13 +242,20 @@ def run_settings(parameters: dict[str, object]) -> str:
 
 
 def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, list[str]] | None = None) -> str:
-    lines = [f"{'id':>4} {'method':<20} {'status':<9} {'started':<24} {'pages':>5} {'scored':>6} {'F1':>7}  settings"]
+    lines = [f"{'id':>4} {'method':<20} {'status':<9} {'started':<24} {'pages':>5} {'failed':>6} {'scored':>6} "
+             f"{'F1':>7}  settings"]
     for run in runs:
         f1 = f"{run.f1:7.4f}" if run.f1 is not None else f"{'-':>7}"
-        lines.append(f"{run.id:>4} {run.method[:20]:<20} {run.status:<9} {run.started_at:<24} "
-                     f"{run.predicted_pages:>5} {run.scored_pages:>6} {f1}  {run_settings(run.parameters)[:90]}")
+        lines.append(f"{run.id:>4} {run.method[:20]:<20} {run.outcome:<9} {run.started_at:<24} "
+                     f"{run.predicted_pages - run.failed_pages:>5} {run.failed_pages:>6} {run.scored_pages:>6} {f1}  "
+                     f"{run_settings(run.parameters)[:90]}")
     if not runs:
         lines.append("(no runs yet)")
+    for run in runs:
+        if run.outcome == "stopped":  # its F1 counts the pages it never reached as empty, as NEXT-EVAL does
+            lines.append(f"(run {run.id} stopped before its last page: {str(run.cost.get(STOPPED))[:160]})")
+    if any(run.failed_pages for run in runs):
+        lines.append("(pages: pages with records; failed: pages the method failed on, scored as empty predictions)")
     for run_id, pages in (stale or {}).items():
         if pages:  # labels changed since: the figures above are of the labels as they were
             lines.append(f"(run {run_id}: {len(pages)} page(s) labelled, changed or unmarked since it was scored "

@@ -16,7 +16,7 @@ from pathlib import Path
 from .. import atomic
 from ..extract.base import Extractor
 from .engines import Engine, UnitFailedError, worker_name
-from .run_files import RunSummary, extract_pages, extracted_before
+from .run_files import ENDPOINT_FAILURES_IN_A_ROW, RunSummary, extract_pages, extracted_before, stop_for_the_endpoint
 
 
 def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Path], wanted: list[str], out: Path,
@@ -35,7 +35,8 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
         else:
             unit = functools.partial(extract_one_page, shipped, files, out, resume)
             items = todo
-        for item, result in engine.map(unit, items, key=_name_of, progress=progress, stop_when=_stopped):
+        watch = _EndpointWatch()
+        for item, result in engine.map(unit, items, key=_name_of, progress=progress, stop_when=watch):
             name = _name_of(item)
             if isinstance(result, UnitFailedError):
                 part = RunSummary(out)
@@ -48,6 +49,9 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
             # The budget is shared: no page starts after the first stop; the pages in flight finish (their
             # requests are paid for) or meet the same limit. The first stop's message is the run's.
             summary.stopped = summary.stopped or part.stopped
+    if watch.failures >= ENDPOINT_FAILURES_IN_A_ROW and not summary.stopped:
+        summary.endpoint_failures = watch.failures
+        stop_for_the_endpoint(summary, watch.reason)
     for name in todo:  # the local order, so that warnings and lists compare with a local run's
         part = parts.get(name)
         if part is None:
@@ -95,9 +99,23 @@ class _ShippedPages:
             yield ShippedPage(name, path.name, path.read_bytes())
 
 
-def _stopped(result: object) -> bool:
-    part = result[0] if isinstance(result, tuple) else result
-    return isinstance(part, RunSummary) and part.stopped is not None
+class _EndpointWatch:
+    """Whether to start no more pages, asked of each page's result as it finishes: its budget ran out, or the
+    model endpoint has failed for good on ENDPOINT_FAILURES_IN_A_ROW pages in a row (in the order they
+    finished), as the local loop stops."""
+
+    def __init__(self) -> None:
+        self.failures = 0
+        self.reason = ""
+
+    def __call__(self, result: object) -> bool:
+        part = result[0] if isinstance(result, tuple) else result
+        if not isinstance(part, RunSummary):
+            return False
+        self.failures = self.failures + 1 if part.endpoint_failures else 0
+        if part.endpoint_failures:
+            self.reason = next(iter(part.failed.values()), "")
+        return part.stopped is not None or self.failures >= ENDPOINT_FAILURES_IN_A_ROW
 
 
 def _name_of(item: object) -> str:

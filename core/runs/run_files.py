@@ -21,6 +21,8 @@ from ..records.model import load_records, save_records
 
 META_DIR = "_run"
 DONE, FAILED = "done", "failed"
+STOPPED = "stopped"  # run.json's key for why a run ended before every page was reached
+UNFINISHED = "it did not finish (interrupted or killed); run it again to resume"
 _REASON_LIMIT = 2000  # characters of an unexpected error's message kept (a page can make a huge one)
 
 
@@ -35,6 +37,7 @@ class RunSummary:
     failed: dict[str, str] = field(default_factory=dict)
     stopped: str | None = None  # why the run stopped early (budget, a failing endpoint), if it did
     endpoint_failed: bool = False  # it stopped because the model endpoint kept failing
+    endpoint_failures: int = 0  # the last pages, in a row, whose model endpoint failed for good
     seconds: float = 0.0
     tokens: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -47,7 +50,6 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
     what happened added to `summary`. An engine runs this same loop on one page per unit of work. A model
     endpoint that fails for good on ENDPOINT_FAILURES_IN_A_ROW pages in a row stops the run (each page costs every
     retry: a wrong address or a server that is down would fail the whole run slowly)."""
-    endpoint_failures = 0
     for name in progress(wanted):
         target = out / f"{name}.json"
         if resume and extracted_before(out, name, summary):
@@ -60,29 +62,33 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
             break
         except ExtractionFailedError as error:
             _record_failure(out, name, error.reason, error.details, summary)
-            endpoint_failures = endpoint_failures + 1 if error.details.get("endpoint_failed") else 0
-            if endpoint_failures >= ENDPOINT_FAILURES_IN_A_ROW:
-                summary.stopped = (f"the model endpoint failed on {endpoint_failures} pages in a row ({error.reason}); "
-                                   "check the endpoint (--base-url, the network), then run again to resume")
-                summary.endpoint_failed = True
+            summary.endpoint_failures = summary.endpoint_failures + 1 if error.details.get("endpoint_failed") else 0
+            if summary.endpoint_failures >= ENDPOINT_FAILURES_IN_A_ROW:
+                stop_for_the_endpoint(summary, error.reason)
                 break
             continue
         except RecordLensError as error:
             _record_failure(out, name, str(error), {}, summary)
-            endpoint_failures = 0  # another kind of failure breaks the row
+            summary.endpoint_failures = 0  # another kind of failure breaks the row
             continue
         except Exception as error:  # noqa: BLE001 - one page's bug or bad bytes must not end the run
             reason = f"{type(error).__name__}: {error}"[:_REASON_LIMIT]
             _record_failure(out, name, reason, {}, summary)
-            endpoint_failures = 0
+            summary.endpoint_failures = 0
             continue
-        endpoint_failures = 0
+        summary.endpoint_failures = 0
         save_records(target, extraction.records)
         _write_page_cost(out, name, extraction)
         summary.extracted.append(name)
         summary.warnings.extend(f"page {name}: {w}" for w in extraction.warnings)
         for key, value in (extraction.tokens or {}).items():
             summary.tokens[key] = summary.tokens.get(key, 0) + value
+
+
+def stop_for_the_endpoint(summary: RunSummary, reason: str) -> None:
+    summary.stopped = (f"the model endpoint failed on {summary.endpoint_failures} pages in a row ({reason}); "
+                       "check the endpoint (--base-url, the network), then run again to resume")
+    summary.endpoint_failed = True
 
 
 def extracted_before(out: Path, name: str, summary: RunSummary) -> bool:

@@ -26,7 +26,7 @@ from ..page.dataset import page_files
 from ..wording import listed
 from .engine_runs import extract_on_engine
 from .engines import Engine
-from .run_files import META_DIR, RunSummary, extract_pages
+from .run_files import META_DIR, STOPPED, UNFINISHED, RunSummary, extract_pages
 
 
 def seed_dir(out_dir: Path, seed: int | None, seeds: int) -> Path:
@@ -59,7 +59,7 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     if resume:
         _refuse_another_method(out, extractor)
     _remove_unfinished_writes(out)
-    _write_run_description(out, extractor)
+    description = _write_run_description(out, extractor)
     start = time.monotonic()
     # --- engine dispatch (issue 16) ---
     if engine is not None and engine.name != "local":
@@ -68,6 +68,7 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         extract_pages(extractor, files, wanted, out, summary, resume=resume, progress=progress)
     # --- end engine dispatch ---
     summary.seconds = time.monotonic() - start
+    _note_how_it_ended(out, description, summary.stopped)
     return summary
 
 
@@ -141,9 +142,20 @@ def _remove_unfinished_writes(out: Path) -> None:
         stale.unlink(missing_ok=True)
 
 
-def _write_run_description(out: Path, extractor: Extractor) -> None:
+def _write_run_description(out: Path, extractor: Extractor) -> dict[str, object]:
+    """`run.json`, saying the run has not finished until it has: a run killed part way says so when it is added
+    to a project."""
     description = {**_method_of(extractor), "settings": getattr(extractor, "settings", {}),
                    "written": datetime.now(UTC).isoformat(timespec="seconds")}
-    atomic.write_text(out / META_DIR / "run.json", json.dumps(description, indent=2, default=str))
+    atomic.write_text(out / META_DIR / "run.json",
+                      json.dumps({**description, STOPPED: UNFINISHED}, indent=2, default=str))
+    return description
+
+
+def _note_how_it_ended(out: Path, description: dict[str, object], stopped: str | None) -> None:
+    """`run.json` again: why the run stopped early (a budget, a failing endpoint), or nothing when every page was
+    reached."""
+    ended = {**description, STOPPED: stopped} if stopped else description
+    atomic.write_text(out / META_DIR / "run.json", json.dumps(ended, indent=2, default=str))
 
 

@@ -19,7 +19,7 @@ from .importer import (
 )
 from .label_sets import PROJECT_SET, Annotators
 from .page_removal import REMOVED, RemovedPage, RestoredPage, check_removable, remove_page, removed_copy, restore_page
-from .project import Change, Label, PageInfo, Project, history_numbers, init_project, open_project
+from .project import Change, Label, PageInfo, Project, history_numbers, history_steps, init_project, open_project
 from .runs import RunInfo, StoredScore
 from .schema import (
     LABEL_STATUSES,
@@ -37,6 +37,7 @@ __all__ = [
     "TRUE_PAGE_STATUSES", "Change",
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",
     "RunInfo", "SchemaError", "StoreError", "StoredScore", "export_project", "find_sources", "import_page",
-    "history_numbers", "import_paths", "import_run_folder", "init_project", "open_project", "score_stored_run",
+    "history_numbers", "history_steps", "import_paths", "import_run_folder", "init_project", "open_project",
+    "score_stored_run",
     "REMOVED", "RemovedPage", "RestoredPage", "check_removable", "remove_page", "removed_copy", "restore_page",
 ]

@@ -41,7 +41,7 @@ from ..page.dom import parse_html
 from ..page.snapshot import read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
 from ..records.model import RecordList, load_records
-from ..runs.run_files import failed_pages, read_page_costs, read_run_description
+from ..runs.run_files import STOPPED, failed_pages, read_page_costs, read_run_description
 from .db import Provenance, database_problem, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .label_sets import check_annotator_name
@@ -350,11 +350,16 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
         raise RecordLensError(f"{run_dir}: none of its {len(files)} prediction(s) is for a page of the project; "
                               "nothing stored")
     written = described.pop("written", None)
+    stopped = described.pop(STOPPED, None)
+    if stopped:  # the pages it never reached are not in it: the run is stored as stopped, and scored as it is
+        warnings.append(f"{run_dir}: the run stopped before its last page ({stopped}); stored as a stopped run")
     parameters = {**described, "source": str(run_dir.resolve())}
     same = _same_run(project, method, parameters, predictions, errors)
     if same is not None:
         return RunFolderImport(same, warnings, stored=False)
     cost, ended = _run_cost(run_dir)
+    if stopped:
+        cost[STOPPED] = str(stopped)
     with project.writing():  # one transaction: a disk full part way leaves no run "running" for ever
         run_id = project.runs.add(method, parameters, started_at=_timestamp(written))
         project.runs.add_predictions(run_id, predictions, errors)

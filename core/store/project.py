@@ -19,7 +19,9 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -89,6 +91,13 @@ class Change:
     def record(self) -> Label | None:
         """The one record a change produced (add, accept, edit, merge), if it produced exactly one."""
         return self.after[0] if len(self.after) == 1 else None
+
+    @property
+    def step(self) -> tuple[str, str] | None:
+        """(id, name) of the step of work the change was part of (`Project.one_step`), None for a change made
+        alone."""
+        step = self.detail.get("step")
+        return (str(step.get("id")), str(step.get("name"))) if isinstance(step, dict) else None
 
 
 @dataclass(frozen=True)
@@ -162,6 +171,18 @@ class Project(Connection):
         self.agent = AgentData(self)
         self.annotators = Annotators(self)
         self.label_checks = LabelChecks(self)
+        self._step: dict[str, str] | None = None
+
+    @contextmanager
+    def one_step(self, name: str) -> Iterator[None]:
+        """The changes made inside are one step of the person's work (accept 240 proposals at once): their history
+        entries say so, and the history shows them as one (`history_steps`). A step inside a step is the outer one."""
+        outer = self._step
+        self._step = outer or {"id": uuid.uuid4().hex[:12], "name": name}
+        try:
+            yield
+        finally:
+            self._step = outer
 
     def upgrade(self) -> None:
         """Create or migrate the schema; a no-op, without taking the write lock, when it is current."""
@@ -523,7 +544,7 @@ class Project(Connection):
     def _log(self, page: str, page_id: int, actor_id: int, action: str, before: list[Row], after: list[Row],
              detail: dict[str, object] | None = None) -> Change:
         at = now()
-        detail = detail or {}
+        detail = {**(detail or {}), **({"step": self._step} if self._step else {})}
         cursor = self.db.execute(
             "INSERT INTO label_history (page_id, at, actor_id, action, before, after, detail) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)", (page_id, at, actor_id, action, dumps(before), dumps(after), dumps(detail)))
@@ -572,6 +593,18 @@ def history_numbers(history: Sequence[Change]) -> list[dict[int, int]]:
         touched.update((label.id, after[label.id]) for label in change.after if label.id in after)
         numbers.append(touched)
     return numbers
+
+
+def history_steps(history: Sequence[Change]) -> list[list[Change]]:
+    """The changes (oldest first) in steps of work: the changes of one `Project.one_step` that follow each other
+    are one step, every other change a step of its own."""
+    steps: list[list[Change]] = []
+    for change in history:
+        if steps and change.step is not None and steps[-1][-1].step == change.step:
+            steps[-1].append(change)
+        else:
+            steps.append([change])
+    return steps
 
 
 def _check(value: str, allowed: tuple[str, ...], what: str) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from ..records.score import DatasetScore, PageFigures
+from ..runs.run_files import STOPPED
 from .db import Connection, StoreError, dumps, now
 from .schema import TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, sql_list
 
@@ -37,11 +38,18 @@ class StoredRun:
 
 @dataclass(frozen=True)
 class RunInfo(StoredRun):
-    predicted_pages: int
+    predicted_pages: int               # pages it holds records or a failure for
+    failed_pages: int                  # of those, pages it failed on (no records)
     scored_pages: int
     precision: float | None            # means of the stored per-page scores, None before scoring
     recall: float | None
     f1: float | None
+
+    @property
+    def outcome(self) -> str:
+        """The status a person reads: a run that ended before its last page (its budget, a failing endpoint, a
+        kill) is "stopped", though every page it reached is stored."""
+        return "stopped" if self.status == "finished" and self.cost.get(STOPPED) else self.status
 
 
 @dataclass(frozen=True)
@@ -162,6 +170,7 @@ class Runs:
         rows = self._store.db.execute(f"""
             SELECT r.id, r.method, r.parameters, r.status, r.started_at, r.ended_at, r.cost,
                    (SELECT COUNT(*) FROM predictions d WHERE d.run_id = r.id),
+                   (SELECT COUNT(*) FROM predictions d WHERE d.run_id = r.id AND d.error IS NOT NULL),
                    (SELECT COUNT(*) FROM scores s WHERE s.run_id = r.id),
                    (SELECT AVG(precision) FROM scores s WHERE s.run_id = r.id),
                    (SELECT AVG(recall) FROM scores s WHERE s.run_id = r.id),

@@ -13,6 +13,7 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.history_dialog import ENTRY_ROLE, START
 from recordlens.annotator.labelling.main_window import MainWindow
+from recordlens.core.store import Provenance
 from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
@@ -164,5 +165,40 @@ def test_history_opened_again_starts_from_the_newest_change(qtbot, tmp_path, pro
         assert dialog.chosen() == second
         window.edit("new record", lambda: project.add_record("1", [ITEM.format(1)], window.person))
         assert dialog.chosen() == second  # while it stays open, a new change keeps the choice
+    finally:
+        window.close()
+
+
+def test_records_judged_together_are_one_step_of_the_history_that_opens_on_its_changes(qtbot, tmp_path,
+                                                                                        project_dir):
+    window = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
+    try:
+        project = window.project
+        window.edit("2 proposals", lambda: project.add_records("1", [[ITEM.format(3)], [ITEM.format(4)]],
+                                                                Provenance.extractor("repeats", "1"),
+                                                                status="proposed"))
+        window.reload_labels()
+        window.record_panel.select_ids([label.id for label in project.labels("1")])
+        window.record_panel.list.setFocus()
+        QTest.keyClick(window.record_panel.list, Qt.Key.Key_R)  # all four rejected at once: one step
+        assert [label.status for label in project.labels("1")] == ["rejected"] * 4
+        QTest.keySequence(window, "Ctrl+H")
+        dialog = window.tools.history_dialog
+        assert dialog is not None
+        assert dialog.heading.text().startswith("6 changes to page 1 in 3 steps, newest first")
+        step = dialog.entries.topLevelItem(0)
+        assert [step.text(c) for c in (0, 3, 4)] == ["3–6", "reject record (4 changes)", "records 1, 2, 3, 4"]
+        assert step.childCount() == 4 and not step.isExpanded()
+        assert [step.child(k).text(3) for k in range(4)] == ["reject"] * 4
+        assert dialog.entries.topLevelItemCount() == 4  # the step, the proposals, the import, the start
+
+        dialog.choose(int(step.child(2).data(0, ENTRY_ROLE)))  # inside the step: after the first two rejections
+        assert step.isExpanded() and dialog.restore_button.isEnabled()
+        QTest.mouseClick(dialog.restore_button, Qt.MouseButton.LeftButton)
+        assert [label.status for label in project.labels("1")] == ["rejected", "rejected", "proposed", "proposed"]
+        QTest.keySequence(window, "Ctrl+Z")
+        assert [label.status for label in project.labels("1")] == ["rejected"] * 4
+        QTest.keySequence(window, "Ctrl+Z")  # the whole step is one undo, as it is one row of the history
+        assert [label.status for label in project.labels("1")] == ["accepted", "accepted", "proposed", "proposed"]
     finally:
         window.close()

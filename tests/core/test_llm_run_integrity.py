@@ -4,6 +4,7 @@ run records the prompt it was made with. Against the loopback fake in tests/fake
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -13,7 +14,7 @@ import pytest
 
 from recordlens.core.atomic import file_mode
 from recordlens.core.cli.command import main
-from recordlens.core.extract.base import ExtractionFailedError
+from recordlens.core.extract.base import Extraction, ExtractionFailedError
 from recordlens.core.extract.gemini import GeminiExtractor
 from recordlens.core.page.dataset import load_page
 from recordlens.core.page.dom import parse_html
@@ -192,6 +193,49 @@ def test_a_run_stopped_by_its_budget_is_scored_with_the_pages_it_never_extracted
     assert run(capsys, "runs", "--project", str(project), "--add", str(run_dir))[0] == 0
     code, out, _ = run(capsys, "score", "--project", str(project), "--run", "1", "-q")
     assert code == 0 and "pages without a prediction (2 not extracted;" in out and "(pages 2)" in out
+    code, out, _ = run(capsys, "runs", "--project", str(project))
+    row = out.splitlines()[1].split()
+    assert code == 0 and row[2] == "stopped" and "run 1 stopped before its last page: request budget" in out
+    # resumed to the end, the same folder is a finished run: run.json no longer says it stopped
+    with FakeGemini(default=answer_with(lambda body: json.dumps(TRUTH[page_of(body)]))) as server:
+        assert run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
+                   str(run_dir), "--base-url", server.url, "-q")[0] == 0
+    assert "stopped" not in json.loads((run_dir / "_run" / "run.json").read_text())
+    assert run(capsys, "runs", "--project", str(project), "--add", str(run_dir))[0] == 0
+    code, out, _ = run(capsys, "runs", "--project", str(project), "--json")
+    listed_runs = json.loads(out)
+    assert [r["outcome"] for r in listed_runs] == ["stopped", "finished"]
+    assert listed_runs[1]["predicted_pages"] == len(TRUTH) and listed_runs[1]["failed_pages"] == 0
+
+
+def test_a_run_killed_part_way_is_stored_as_stopped_and_its_failed_pages_are_counted_apart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    class DiesOnTheThirdPage:
+        name, version, parameters = "scripted", "1", {}
+        calls = 0
+
+        def extract(self, page: object) -> Extraction:
+            self.calls += 1
+            if self.calls == 2:
+                raise ExtractionFailedError("the model refused the page")
+            if self.calls == 3:
+                raise KeyboardInterrupt  # Ctrl+C, or a kill: the process ends here
+            return Extraction([["/body[1]"]], self.name, self.version, {}, 0.0)
+
+    run_dir = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        run_extractor(DiesOnTheThirdPage(), DEMO / "html", run_dir)  # type: ignore[arg-type]
+    assert "did not finish" in json.loads((run_dir / "_run" / "run.json").read_text())["stopped"]
+    project = tmp_path / "project"
+    assert run(capsys, "project", "init", str(project))[0] == 0
+    assert run(capsys, "import", str(DEMO), "--project", str(project))[0] == 0
+    code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(run_dir))
+    assert code == 0 and "the run stopped before its last page (it did not finish" in err
+    code, out, _ = run(capsys, "runs", "--project", str(project))
+    assert out.splitlines()[1].split()[:3] == ["1", "scripted", "stopped"]
+    assert "failed: pages the method failed on" in out
+    stored = json.loads(run(capsys, "runs", "--project", str(project), "--json")[1])[0]
+    assert (stored["predicted_pages"], stored["failed_pages"], stored["outcome"]) == (2, 1, "stopped")
 
 
 def test_raw_answers_are_stored_with_the_key_scrubbed(tmp_path: Path) -> None:
@@ -325,6 +369,42 @@ def test_an_endpoint_failing_page_after_page_stops_the_run_after_three(
     assert code == 4 and "the model endpoint failed on 3 pages in a row" in err
     assert asked == 3 * 5  # three pages' five attempts each; the fourth page is not tried
     assert len(list((run_dir / "_run").glob("[0-9]*.json"))) == 3
+
+
+class OneAtATimeElsewhere:
+    """An engine other than the local loop that runs each page as its own unit and asks `stop_when` of a result
+    before handing it over, as Ray's does: the run-level rules must hold across units."""
+
+    name = "elsewhere"
+
+    def map(self, fn, items, *, key=str, progress=lambda names: names, stop_when=lambda result: False):  # noqa: ANN001, ANN201
+        for item in items:
+            result = fn(item)
+            stopping = stop_when(result)
+            yield item, result
+            if stopping:
+                return
+
+    def shipping(self, extractor: object) -> object:
+        return contextlib.nullcontext(extractor)
+
+    def close(self) -> None:
+        return None
+
+
+def test_an_endpoint_failing_page_after_page_stops_a_run_on_another_engine_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recordlens.core.llm.gemini import GeminiCaller
+    from tests.fake_gemini import status
+
+    monkeypatch.setattr(GeminiCaller, "_backoff", lambda self, attempt, error: 0.01)
+    with FakeGemini(default=status(503, "down")) as server:
+        summary = run_extractor(extractor(server, max_attempts=1), DEMO / "html", tmp_path / "run",
+                                engine=OneAtATimeElsewhere())  # type: ignore[arg-type]
+        asked = len(server.requests)
+    assert summary.endpoint_failed and "the model endpoint failed on 3 pages in a row" in str(summary.stopped)
+    assert asked == 3 and sorted(summary.failed) == ["1", "2", "3"]  # the fourth page is not tried
+    assert "failed on 3 pages in a row" in json.loads((tmp_path / "run" / "_run" / "run.json").read_text())["stopped"]
 
 
 def test_a_request_the_endpoint_refuses_is_one_page_s_failure_not_a_stop(

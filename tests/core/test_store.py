@@ -22,6 +22,7 @@ from recordlens.core.store.project import (
     Provenance,
     StoreError,
     history_numbers,
+    history_steps,
     init_project,
     open_project,
 )
@@ -256,6 +257,30 @@ def test_history_says_who_did_what_and_when(project: Project) -> None:
     assert project.set_status("12", "labelled", ANA).id is None
     with pytest.raises(StoreError, match="unknown page status"):
         project.set_status("12", "done", ANA)
+
+
+def test_changes_made_as_one_step_are_one_step_of_the_history_and_another_step_is_another(
+        project: Project) -> None:
+    records = project.add_records("12", [["/a"], ["/b"], ["/c"]], MDR).after
+    with project.one_step("reject record"):
+        project.reject(records[0].id, ANA)
+        with project.one_step("inner"):  # a step inside a step is the outer one
+            project.reject(records[1].id, ANA)
+    with project.one_step("reject record"):  # the same words, another step
+        project.reject(records[2].id, ANA)
+    with pytest.raises(StoreError), project.one_step("accept record"):
+        project.accept(10_000, ANA)
+    project.accept(records[0].id, ANA)  # after a step that failed, a change made alone is alone
+    history = project.history("12")
+    steps = history_steps(history)
+    assert [[c.action for c in step] for step in steps] == [["add"], ["reject", "reject"], ["reject"], ["accept"]]
+    assert steps[1][0].step == steps[1][1].step and steps[1][0].step[1] == "reject record"
+    assert steps[2][0].step != steps[1][0].step and history[0].step is None and history[-1].step is None
+    reopened = open_project(project.root)  # the steps are in the file, not in this session's memory
+    try:
+        assert [len(step) for step in history_steps(reopened.history("12"))] == [1, 2, 1, 1]
+    finally:
+        reopened.close()
 
 
 def test_an_edit_that_changes_nothing_is_not_stored(project: Project) -> None:
