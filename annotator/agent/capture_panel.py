@@ -94,7 +94,9 @@ class CapturedPageView(QWidget):
         self.meta.setPlainText(json.dumps(data, ensure_ascii=False, indent=2))
         self.note.setText(f"Captured {data.get('captured_at', '')} at viewport "
                           f"{'x'.join(str(v) for v in data.get('viewport', []))}; "
-                          f"screenshot {pixmap.width()}x{pixmap.height()} px")
+                          f"screenshot {pixmap.width()}x{pixmap.height()} px"
+                          + (f", cut: the page is {data.get('page_height')} px tall" if data.get("screenshot_cut")
+                             else ""))
         return True
 
 

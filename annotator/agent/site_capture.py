@@ -161,7 +161,8 @@ class ChromiumRenderer(OnlinePage):
         dom = self.devtools.call("DOM.getDocument", {"depth": -1}, timeout_s=60).get("root")
         metrics = self.devtools.call("Page.getLayoutMetrics")
         content = metrics.get("cssContentSize") or metrics.get("contentSize") or {}
-        height = min(max(int(content.get("height") or 0), self.viewport[1]), MAX_SCREENSHOT_HEIGHT)
+        page_height = int(content.get("height") or 0)
+        height = min(max(page_height, self.viewport[1]), MAX_SCREENSHOT_HEIGHT)
         shot = self.devtools.call("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True, "fromSurface": True,
             "clip": {"x": 0, "y": 0, "width": self.viewport[0], "height": height, "scale": 1}}, timeout_s=60)
@@ -173,7 +174,7 @@ class ChromiumRenderer(OnlinePage):
             content_type=content_type, title=str(found.get("title") or self.page.title() or ""),
             mhtml=mhtml.encode("utf-8"), ax_nodes=ax_nodes, dom=dom, screenshot=png,
             screenshot_size=(int(size[0]), int(size[1])), links=[str(u) for u in found.get("links") or []],
-            engine=self.engine, viewport=self.viewport)
+            engine=self.engine, viewport=self.viewport, page_height=page_height)
 
     def close(self) -> None:
         """Close the DevTools session, then delete view, page and profile."""

@@ -101,6 +101,8 @@ class RenderedPage:
     links: list[str]                 # absolute URLs of links and GET form submissions on the page
     engine: str
     viewport: tuple[int, int]
+    page_height: int = 0             # the page's full height in CSS pixels (0: unknown); a taller page than the
+                                     # screenshot was cut
 
 
 class Renderer(Protocol):
@@ -411,7 +413,9 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
         "requested_url": page.requested_url, "final_url": page.final_url, "status": page.status,
         "redirects": page.redirects, "content_type": page.content_type, "title": page.title,
         "captured_at": datetime.now(UTC).isoformat(timespec="seconds"), "engine": page.engine,
-        "viewport": list(page.viewport), "screenshot_size": list(page.screenshot_size), "depth": depth,
+        "viewport": list(page.viewport), "screenshot_size": list(page.screenshot_size),
+        "page_height": page.page_height or None, "screenshot_cut": page.page_height > page.screenshot_size[1],
+        "depth": depth,
         "sha256": {"mhtml": _sha256(page.mhtml), "screenshot": _sha256(page.screenshot),
                    "axtree": _sha256(json.dumps(tree, sort_keys=True).encode("utf-8"))},
         "files": {"mhtml": target.name, **{k: p.name for k, p in files.items()}},

@@ -46,6 +46,12 @@ def test_a_capture_from_the_window_shows_progress_then_the_stored_parts(qtbot, t
         assert view.tree.toPlainText().startswith("RootWebArea")
         assert not view.shot.pixmap().isNull() and view.shot.pixmap().height() > view.shot.pixmap().width()
         assert json.loads(view.meta.toPlainText())["viewport"] == [1920, 1080]
+        assert "cut" not in view.note.text()
+        site = window.browser.site  # a page taller than a screenshot can be: the note says it was cut
+        meta = tmp_path / "captured" / site.page(view.shown_url).side_file("meta")
+        meta.write_text(json.dumps({**json.loads(meta.read_text()), "page_height": 40000, "screenshot_cut": True}))
+        assert view.show_page(site, view.shown_url)
+        assert "cut: the page is 40000 px tall" in view.note.text()
 
 
 def test_a_cancelled_capture_keeps_its_pages_and_continues(qtbot, tmp_path: Path) -> None:

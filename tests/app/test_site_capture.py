@@ -88,6 +88,7 @@ def test_capture_saves_exactly_the_expected_pages(captured) -> None:
         meta = json.loads((folder / page.side_file("meta")).read_text(encoding="utf-8"))
         assert meta["final_url"] == page.url and meta["status"] == 200 and meta["viewport"] == [1920, 1080]
         assert "Chromium" in meta["engine"] and len(meta["sha256"]["mhtml"]) == 64
+        assert meta["page_height"] == height and meta["screenshot_cut"] is False  # the page's own height, whole
     moved = site.page(base_url(server) + "/moved-here")
     meta = json.loads((folder / moved.side_file("meta")).read_text(encoding="utf-8"))
     assert path_of(meta["requested_url"]) == "/redirect-me"

@@ -60,7 +60,7 @@ class CannedRenderer:
                                        "childIds": [], "backendDOMNodeId": 1}], dom=None,
                             screenshot=b"\x89PNG\r\n\x1a\n" + b"\0" * 16, screenshot_size=(1920, 2000),
                             links=[url(link) for link in LINKS.get(final, [])], engine="canned",
-                            viewport=(1920, 1080))
+                            viewport=(1920, 1080), page_height=40_000 if final == "/a" else 2000)
 
 
 def robots() -> Robots:
@@ -84,6 +84,9 @@ def test_the_rules_decide_what_is_saved(tmp_path: Path) -> None:
     meta = json.loads((tmp_path / page.side_file("meta")).read_text("utf-8"))
     assert meta["requested_url"] == url("/old") and meta["redirects"][0]["status"] == 301
     assert page.file == f"pages/{page_stem(url('/new'))}.mhtml"
+    assert (meta["page_height"], meta["screenshot_cut"]) == (2000, False)
+    long = json.loads((tmp_path / site.page(url("/a")).side_file("meta")).read_text("utf-8"))
+    assert (long["page_height"], long["screenshot_cut"]) == (40_000, True)  # a screenshot of its first 2000 px
     # A link to the URL that redirected reaches the page it redirected to (the index keeps the redirect).
     assert page.aliases == (url("/old"),) and site.page(url("/old")) == page
     assert load_site(tmp_path).page(url("/old")) == page  # read back from site.json
