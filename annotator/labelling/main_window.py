@@ -222,6 +222,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         self.page_list.page_chosen.connect(self.open_page)
         self.page_list.search_done.connect(lambda: self.page_view.view.setFocus())
+        self.record_panel.find_done.connect(lambda: self.page_view.view.setFocus())
         self.page_view.element_clicked.connect(self.record_actions.on_element_clicked)
         self.page_view.hovered.connect(self._on_hovered)
         self.page_view.blocked_count_changed.connect(self._on_blocked)

@@ -373,12 +373,22 @@ class RecordActions:
         self.arm_new = True
         self.window.message("click an element of the page to start a new record (Esc cancels)")
 
+    def do_find_record(self) -> None:
+        panel = self.window.record_panel
+        self.window.tabs.setCurrentWidget(panel)
+        panel.finder.setFocus()
+        panel.finder.selectAll()
+
     def do_deselect(self) -> None:
-        """Esc: out of the search box back to the page if typing there, else cancel a new record and deselect."""
+        """Esc: out of the search box back to the page if typing there (out of the record finder, its words
+        cleared), else cancel a new record and deselect."""
         search = self.window.page_list.search
         if search.hasFocus():
             search.clearFocus()
             self.window.page_view.view.setFocus()
+            return
+        if self.window.record_panel.finder.hasFocus():
+            self.window.record_panel.leave_finder()
             return
         self.arm_new = False
         self.window.select_records([], scroll=False)

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QAction, QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -86,6 +87,16 @@ class RecordTexts:
         return self._known[key]
 
 
+def found(row: RecordRow, query: str) -> bool:
+    """Whether a row answers the finder: a number is the record of that number; words must all stand in its
+    texts, status or origin (any case)."""
+    query = query.strip()
+    if query.isdigit():
+        return row.number == int(query)
+    haystack = f"{row.texts} {row.status} {row.origin}".casefold()
+    return all(word in haystack for word in query.casefold().split())
+
+
 def rows_for(labels: Sequence[Label], texts: RecordTexts) -> list[RecordRow]:
     rows = []
     for k, label in enumerate(labels):
@@ -109,9 +120,17 @@ class RecordPanel(QWidget):
     The buttons are given the window's actions, so each shows its shortcut and follows its enabled state."""
 
     selection_changed = Signal()
+    find_done = Signal()  # Enter or Esc in the finder: the keys go back to the page
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.finder = QLineEdit()
+        self.finder.setPlaceholderText("find a record: its number or words (/)")
+        self.finder.setClearButtonEnabled(True)
+        self.finder.textChanged.connect(lambda _: self._show_found())
+        self.finder.returnPressed.connect(self._choose_first_found)
+        for clear in self.finder.findChildren(QAction):  # the ⓧ button: cleared with the mouse, the keys go back
+            clear.triggered.connect(lambda: emit(self.find_done))
         self.summary = QLabel()
         # A longer summary ("· 1 edited") wraps instead of widening the panel and moving the splitter.
         self.summary.setWordWrap(True)
@@ -122,6 +141,7 @@ class RecordPanel(QWidget):
         self.buttons = QGridLayout()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.finder)
         layout.addWidget(self.summary)
         layout.addWidget(self.list, 1)
         layout.addLayout(self.buttons)
@@ -139,10 +159,6 @@ class RecordPanel(QWidget):
 
     def set_rows(self, rows: Sequence[RecordRow], selected: Sequence[int]) -> None:
         before, self._rows = self._rows, list(rows)
-        counts: dict[str, int] = {}
-        for row in rows:
-            counts[row.status] = counts.get(row.status, 0) + 1
-        self.summary.setText(counted(len(rows), "record") + "".join(f" · {n} {s}" for s, n in sorted(counts.items())))
         self.list.blockSignals(True)
         try:
             if [row.id for row in before] == [row.id for row in rows]:
@@ -158,12 +174,47 @@ class RecordPanel(QWidget):
                     self.list.addItem(item)
                 if not {row.id for row in before} & {row.id for row in rows}:
                     self.list.scrollToTop()  # another page's records: not where the last page's list was left
+                    self.finder.blockSignals(True)  # nor what was looked for there
+                    self.finder.clear()
+                    self.finder.blockSignals(False)
                 else:  # the same page's records, some added or deleted: the list stays where it was
                     self.list.doItemsLayout()
                     self.list.verticalScrollBar().setValue(scrolled)
         finally:
             self.list.blockSignals(False)
+        self._show_found()
         self.select_ids(selected)
+
+    def _show_found(self) -> None:
+        """Hide the rows the finder does not find (none when it is empty), and say how many it shows."""
+        query = self.finder.text()
+        shown = 0
+        for index, row in enumerate(self._rows):
+            hidden = bool(query.strip()) and not found(row, query)
+            self.list.setRowHidden(index, hidden)
+            shown += not hidden
+        counts: dict[str, int] = {}
+        for row in self._rows:
+            counts[row.status] = counts.get(row.status, 0) + 1
+        text = counted(len(self._rows), "record") + "".join(f" · {n} {s}" for s, n in sorted(counts.items()))
+        if query.strip():
+            text += f" · {shown} found" if shown else " · none found"
+        self.summary.setText(text)
+
+    def _choose_first_found(self) -> None:
+        """Enter in the finder selects the first record it shows (announced: the page scrolls to it), and hands
+        the keys back to the page; the finder keeps its words, so the rows found stay listed."""
+        first = next((row.id for index, row in enumerate(self._rows)
+                      if self.finder.text().strip() and not self.list.isRowHidden(index)), None)
+        if first is not None:
+            self.select_ids([first])
+            emit(self.selection_changed)
+        emit(self.find_done)
+
+    def leave_finder(self) -> None:
+        """Esc in the finder: its words go, every row is listed again, and the keys go back to the page."""
+        self.finder.clear()
+        emit(self.find_done)
 
     def ids(self) -> list[int]:
         return [row.id for row in self._rows]

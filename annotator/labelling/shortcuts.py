@@ -43,6 +43,7 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("child_element", ("Alt+Down", "Shift+U"), "Back down to the element climbed from"),
         ("next_record", ("J",), "Next record"),
         ("previous_record", ("K",), "Previous record"),
+        ("find_record", ("/",), "Find a record by its number or words (Enter selects the first found)"),
         ("deselect", ("Esc",), "Clear the selection"),
     ),
     "Edit": (

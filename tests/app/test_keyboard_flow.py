@@ -533,3 +533,32 @@ def test_a_merge_of_records_far_apart_splits_back_in_page_order(qtbot, window):
     assert "numbered 1, 4 in page order" in window.statusBar().currentMessage()
     key(window, "Ctrl+Z")
     assert len(window.project.labels("2")) == 3  # one undo step: the merged record again
+
+
+def test_slash_finds_a_record_by_number_or_words_and_enter_selects_it_on_the_page(qtbot, window):
+    panel = window.record_panel
+    rows = panel._rows
+    assert len(rows) >= 4
+    key(window, "/")
+    qtbot.waitUntil(panel.finder.hasFocus, timeout=2_000)
+    QTest.keyClicks(panel.finder, "3")  # a number is the record of that number
+    shown = [r.id for i, r in enumerate(rows) if not panel.list.isRowHidden(i)]
+    assert shown == [rows[2].id] and panel.summary.text().endswith(" · 1 found")
+    QTest.keyClick(panel.finder, Qt.Key.Key_Return)
+    assert panel.selected_ids() == [rows[2].id] and not panel.finder.hasFocus()
+    assert window.record_panel.current_id() == rows[2].id  # the window's selection: the page shows it too
+
+    # Words: a word of the fourth record's texts that no other record holds finds it alone, in any case.
+    others = " ".join(r.texts for r in rows if r.id != rows[3].id).casefold()
+    word = next(w for w in rows[3].texts.split() if w.casefold() not in others and len(w) > 2)
+    key(window, "/")
+    qtbot.waitUntil(panel.finder.hasFocus, timeout=2_000)
+    QTest.keyClicks(panel.finder, word.upper())
+    assert [r.id for i, r in enumerate(rows) if not panel.list.isRowHidden(i)] == [rows[3].id]
+    QTest.keyClicks(panel.finder, " nothing-has-this")
+    assert panel.summary.text().endswith(" · none found")
+    QTest.keySequence(panel.finder, "Esc")  # Esc: the words go, every record is listed again, keys to the page
+    assert panel.finder.text() == "" and not any(panel.list.isRowHidden(i) for i in range(len(rows)))
+    assert not panel.finder.hasFocus() and panel.selected_ids() == [rows[2].id]
+    QTest.keyClick(window.page_view.view.focusProxy() or window.page_view.view, Qt.Key.Key_J)
+    assert panel.selected_ids() == [rows[3].id]  # single keys act on records again
