@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -13,7 +12,7 @@ from ..page.dataset import load_page, not_a_folder, page_files, record_files
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from .engines import Engine, LocalEngine, UnitFailedError
-from .run_files import failed_pages, read_run_description
+from .run_files import description_differences, failed_pages, read_run_description
 
 Progress = Callable[[Iterable[str]], Iterable[str]]
 
@@ -166,9 +165,11 @@ def _mixed_methods(folders: dict[int, Path]) -> list[str]:
             if isinstance(parameters, dict):
                 parameters = {k: v for k, v in parameters.items() if k != "seed"}
             described[seed] = {"method": run.get("method"), "version": run.get("version"), "parameters": parameters}
-    if len(set(map(json.dumps, described.values()))) <= 1:
+    if not described:
         return []
-    first, *_ = described.items()
-    other = [seed for seed, d in described.items() if d != first[1]]
-    return [f"seed(s) {', '.join(map(str, other))} were made by another method or model than seed {first[0]} "
-            f"({first[1]['method']} {first[1]['version']} {first[1]['parameters']}): the mean over seeds mixes them"]
+    (first, description), *rest = described.items()
+    other = {seed: said for seed, other in rest if (said := description_differences(description, other))}
+    if not other:
+        return []
+    return [f"seed(s) {', '.join(map(str, other))} were made by another method or model than seed {first} "
+            f"({'; '.join(next(iter(other.values())))}): the mean over seeds mixes them"]

@@ -143,6 +143,21 @@ def read_run_description(run_dir: str | Path, warnings: list[str] | None = None)
     return described if isinstance(described, dict) else {}
 
 
+def description_differences(before: dict[str, object], now: dict[str, object]) -> list[str]:
+    """What differs between a run's description and the method about to resume it, as `key: old -> new`. A model
+    file is the same model wherever it lies when its digest is the same."""
+    said = []
+    for key in now:
+        old, new = before.get(key), now[key]
+        if key == "parameters" and isinstance(old, dict) and isinstance(new, dict):
+            same_model = old.get("model_digest") is not None and old.get("model_digest") == new.get("model_digest")
+            said += [f"{name}: {old.get(name)!r} -> {new.get(name)!r}" for name in sorted({*old, *new})
+                     if old.get(name) != new.get(name) and not (name == "model" and same_model)]
+        elif old != new:
+            said.append(f"{key}: {old!r} -> {new!r}")
+    return said
+
+
 def read_page_costs(run_dir: str | Path) -> dict[str, dict[str, object]]:
     """Page name -> the cost record written for it (seconds, tokens, warnings, raw)."""
     meta = Path(run_dir) / META_DIR

@@ -26,7 +26,7 @@ from ..page.dataset import page_files
 from ..wording import listed
 from .engine_runs import extract_on_engine
 from .engines import Engine
-from .run_files import META_DIR, STOPPED, UNFINISHED, RunSummary, extract_pages
+from .run_files import META_DIR, STOPPED, UNFINISHED, RunSummary, description_differences, extract_pages
 
 
 def seed_dir(out_dir: Path, seed: int | None, seeds: int) -> Path:
@@ -101,27 +101,12 @@ def _refuse_another_method(out: Path, extractor: Extractor) -> None:
         return
     now = _method_of(extractor)
     before = _with_shipped_prompt(before, now)
-    differences = _differences(before, now)
+    differences = description_differences(before, now)
     if differences and any(out.glob("*.json")):
         raise RecordLensError(
             f"{out} holds a run of {before.get('method')} made with other settings ({'; '.join(differences)}); "
             "resuming it would mix two methods' records: choose another --out, or --restart to extract every "
             "page again")
-
-
-def _differences(before: dict[str, object], now: dict[str, object]) -> list[str]:
-    """What differs between a run's description and the method about to resume it, as `key: old -> new`. A model
-    file is the same model wherever it lies when its digest is the same."""
-    said = []
-    for key in now:
-        old, new = before.get(key), now[key]
-        if key == "parameters" and isinstance(old, dict) and isinstance(new, dict):
-            same_model = old.get("model_digest") is not None and old.get("model_digest") == new.get("model_digest")
-            said += [f"{name}: {old.get(name)!r} -> {new.get(name)!r}" for name in sorted({*old, *new})
-                     if old.get(name) != new.get(name) and not (name == "model" and same_model)]
-        elif old != new:
-            said.append(f"{key}: {old!r} -> {new!r}")
-    return said
 
 
 def _with_shipped_prompt(before: dict[str, object], now: dict[str, object]) -> dict[str, object]:

@@ -205,6 +205,7 @@ def test_several_seeds_are_written_apart_then_scored_and_averaged(tmp_path: Path
     code, _, err = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
                        str(DEMO / "html"), "-q")
     assert code == 0 and "seed(s) 1 were made by another method or model than seed 0" in err
+    assert "model: " in err and "-> 'another-model'" in err  # what differs, as a resumed run says it
 
 
 def test_inspect_and_represent_refuse_a_file_that_is_not_a_page_as_import_does(
