@@ -167,6 +167,7 @@ class HistoryDialog(QDialog):
                              "newest first" + ("; a step of several changes opens with its arrow" if grouped else ""))
         self.entries.clear()
         self.entries.setRootIsDecorated(bool(grouped))
+        self.entries.setColumnWidth(0, 110 if grouped else 44)  # "12–251" beside the step's arrow
         changes = change_numbers(history)
         numbers = dict(zip((c.id for c in history), history_numbers(history), strict=True))
         for step in reversed(steps):

@@ -486,10 +486,13 @@ class RecordActions:
         if window.reviewing.active():
             window.message("review mode: switch to the Records tab (F6) to select and judge records")
             return
-        ids = [label.id for label in window.labels if label.status != "rejected"]
+        found = window.record_panel.found_ids()  # the finder's words narrow "every record" to those it shows
+        ids = [label.id for label in window.labels
+               if label.status != "rejected" and (found is None or label.id in found)]
         window.select_records(ids, scroll=False)
-        window.message(f"{counted(len(ids), 'record')} selected: A or R judges "
-                       f"{'it' if len(ids) == 1 else 'them all'}" if ids else "no record to select")
+        which = "" if found is None else f" of those found (“{window.record_panel.finder.text().strip()}”)"
+        window.message(f"{counted(len(ids), 'record')}{which} selected: A or R judges "
+                       f"{'it' if len(ids) == 1 else 'them all'}" if ids else f"no record{which} to select")
 
     def do_select_list(self) -> None:
         """Shift+G: every record not rejected in the selected one's list (and the selected one), so that one A or

@@ -211,6 +211,12 @@ class RecordPanel(QWidget):
             emit(self.selection_changed)
         emit(self.find_done)
 
+    def found_ids(self) -> list[int] | None:
+        """The records the finder shows, in display order; None when it is empty (every record is shown)."""
+        if not self.finder.text().strip():
+            return None
+        return [row.id for index, row in enumerate(self._rows) if not self.list.isRowHidden(index)]
+
     def leave_finder(self) -> None:
         """Esc in the finder: its words go, every row is listed again, and the keys go back to the page."""
         self.finder.clear()
