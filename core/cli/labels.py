@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from ..errors import RecordLensError
 from ..records.hygiene import PageCheck, check_page, dataset_labels, summarise
+from ..wording import listed
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                             "nothing, and pages whose label policy differs from the majority")
     c.add_argument("--pages", metavar="DIR", help="folder of N.html / N.mhtml")
     c.add_argument("--gt", metavar="DIR", help="folder of ground-truth N.json")
-    c.add_argument("--project", metavar="DIR", help="a project: every page with accepted labels")
+    c.add_argument("--project", metavar="DIR", help="a project: every page with accepted labels (pages still in "
+                                                      "progress too, which score, export and agreement leave out)")
     c.add_argument("--json", action="store_true")
     c.set_defaults(handler=run)
 
@@ -43,12 +45,26 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreada
 
 def run(args: argparse.Namespace) -> int:
     unreadable: list[str] = []  # one bad file is reported with the others' findings, not the end of the check
-    report = summarise(list(label_checks(args, unreadable=unreadable)))
+    checks = list(label_checks(args, unreadable=unreadable))
+    report = summarise(checks)
+    in_progress = _in_progress(args.project, [c.page for c in checks]) if args.project else []
     if args.json:
-        print(json.dumps(report.as_dict() | {"unreadable": unreadable}, indent=2))
+        print(json.dumps(report.as_dict() | {"unreadable": unreadable, "in_progress": in_progress}, indent=2))
     else:
         for line in [*unreadable, *report.findings()]:
             print(line)
-        print(report.summary() + (f"; {len(unreadable)} page(s) could not be checked" if unreadable else ""),
-              file=sys.stderr)
+        print(report.summary() + (f"; {len(unreadable)} page(s) could not be checked" if unreadable else "")
+              + (f"; {len(in_progress)} of the pages checked are not marked labelled or reviewed yet ("
+                 f"{listed(in_progress)}): score, export and agreement leave them out, and `score --ceiling` does"
+                 if in_progress else ""), file=sys.stderr)
     return 1 if unreadable else 0
+
+
+def _in_progress(project_dir: str, checked: list[str]) -> list[str]:
+    """The pages checked that runs are not scored on (not marked labelled or reviewed)."""
+    from ..store import open_project
+    from ..store.scoring import labelled_page_names
+
+    with open_project(project_dir) as project:
+        scored = set(labelled_page_names(project))
+    return [name for name in checked if name not in scored]

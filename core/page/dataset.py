@@ -81,8 +81,13 @@ def record_files(folder: str | Path) -> dict[str, Path]:
     path = Path(folder)
     if not path.is_dir():
         raise DatasetError(not_a_folder(path, "records", "N.json"))
-    names = sorted((p.stem for p in path.glob("*.json") if p.is_file()), key=natural_key)
-    return {name: path / f"{name}.json" for name in names}
+    # 7.JSON is a page's records too, as 7.HTML is a page; of 7.json and 7.JSON the lower-case one is read.
+    files = sorted((p for p in path.iterdir() if p.suffix.lower() == ".json" and p.is_file()),
+                   key=lambda p: p.suffix != ".json")
+    found: dict[str, Path] = {}
+    for file in files:
+        found.setdefault(file.stem, file)
+    return {name: found[name] for name in sorted(found, key=natural_key)}
 
 
 def find_page_file(pages_dir: str | Path, name: str) -> Path | None:

@@ -124,13 +124,19 @@ class Page:
         return [e.key for e in self.elements]
 
     def resolve(self, xpath: str) -> Element | None:
-        """The element an absolute XPath names, after the reference's normalisation; None if nothing."""
+        """The element an absolute XPath names, after the reference's normalisation; None if nothing. A path
+        written with a trailing "/" names its element's descendants, as the score reads it (NEXT-EVAL-NOTES
+        §4.1): it resolves to that element, so that import, the app and `labels check` agree that it names
+        something."""
         from ..records.model import normalise_xpath
 
         path = normalise_xpath(xpath)
         if path in ("", ROOT_XPATH):
             return self.root
-        return self.by_xpath.get(path)
+        found = self.by_xpath.get(path)
+        if found is None and len(path) > 1 and path.endswith("/") and not path.endswith("//"):
+            found = self.by_xpath.get(path[:-1])
+        return found
 
     @property
     def body(self) -> Element | None:

@@ -126,7 +126,7 @@ def parse_records(data: object, *, name: str = "records") -> RecordsFile:
 def load_records(path: str | Path) -> RecordsFile:
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark, as Windows editors save it
     except FileNotFoundError:
         raise DatasetError(f"{path}: no such records file") from None
     except IsADirectoryError:

@@ -38,14 +38,15 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     files = page_files(pages_dir, warnings)
     jobs: list[_PageJob] = []
     failed = failed_pages(pred_dir)
+    predictions = record_files(pred_dir)
     for name in list(truths):
         page_file = files.get(name)
         if page_file is None:
             raise DatasetError(f"{pages_dir}: no page {name}.html or {name}.mhtml for ground truth {name}.json")
         true = load_records(truths[name])
         warnings.extend(true.warnings)
-        pred_path = pred_dir / f"{name}.json"
-        if pred_path.exists():
+        pred_path = predictions.get(name)
+        if pred_path is not None:
             try:
                 predicted_file = load_records(pred_path)
                 predicted = predicted_file.records
@@ -81,8 +82,8 @@ def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetS
     predictions."""
     scored = {p.page for p in scores.pages}
     failed = {name: reason for name, reason in failed_pages(pred_dir).items() if name in scored}
-    failed.update({p.page: NOT_EXTRACTED for p in scores.pages
-                   if p.page not in failed and not (Path(pred_dir) / f"{p.page}.json").exists()})
+    predicted = record_files(pred_dir)
+    failed.update({p.page: NOT_EXTRACTED for p in scores.pages if p.page not in failed and p.page not in predicted})
     return without_pages(scores, failed), failed
 
 

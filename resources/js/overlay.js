@@ -44,8 +44,10 @@
     guardRules();
     const root = document.documentElement;
     if (!root || typeof xpath !== "string") return null;
-    const path = rl.normaliseXpath(xpath);
+    let path = rl.normaliseXpath(xpath);
     if (path === "" || path === "/") return root;
+    // A trailing "/" names the element's descendants (as the score reads it): the element, as the core resolves.
+    if (path.endsWith("/") && !path.endsWith("//")) path = path.slice(0, -1);
     const steps = path.split("/");
     if (steps[0] !== "") return null;
     let node = root;

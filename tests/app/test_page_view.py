@@ -126,6 +126,11 @@ def test_unresolvable_xpaths_are_reported_not_drawn(page_view):
     assert [b.resolved for b in located] == [False, False, False, True, True, True]
     assert [b.resolved for b in located] == [page_view.core_page.resolve(b.xpath) is not None for b in located]
     assert located[3].path == PRICE and located[4].path == "/"
+    # A trailing "/" names the element's descendants, as the score reads it: drawn on that element, as the
+    # core resolves it; a path ending "//" names nothing in either.
+    ends = page_view.locate([f"{PRICE}/", f"{PRICE}//"])
+    assert [b.resolved for b in ends] == [True, False]
+    assert [b.resolved for b in ends] == [page_view.core_page.resolve(b.xpath) is not None for b in ends]
 
 
 def test_selection_and_states_change_the_drawing(page_view):

@@ -74,6 +74,9 @@ def test_resolve_normalises_like_the_reference() -> None:
     assert page.resolve("/html/body/main/ul/li[2]") is page.resolve("/body[1]/main[1]/ul[1]/li[2]")
     assert page.resolve("/body[1]/main[1]/ul[1]/li[3]") is None
     assert page.resolve("//li") is None
+    # A trailing "/" names the element's descendants (the score's reading): it resolves to that element.
+    assert page.resolve("/body[1]/main[1]/ul[1]/") is page.resolve("/body[1]/main[1]/ul[1]")
+    assert page.resolve("/body[1]/main[1]/ul[1]//") is None and page.resolve("/body[1]/main[1]/ul[9]/") is None
     assert page.resolve("/body[1]/main[1]/ul[1]/li[@class='x']") is None
 
 

@@ -135,7 +135,7 @@ def test_score_of_a_stored_run_states_the_ceiling_of_the_project_labels(tmp_path
     assert json.loads(capsys.readouterr().out)["ceiling"]["f1"] == pytest.approx(CEILING)
 
 
-def test_a_project_remembers_its_label_checks_until_the_labels_change(tmp_path: Path, monkeypatch) -> None:
+def test_a_project_remembers_its_label_checks_until_the_labels_change(tmp_path: Path, monkeypatch, capsys) -> None:
     from recordlens.core.store import label_checks, open_project
     from recordlens.core.store.db import Provenance
 
@@ -165,6 +165,12 @@ def test_a_project_remembers_its_label_checks_until_the_labels_change(tmp_path: 
     assert made == ["1", "1", "2", "3"]
     assert cli_main(["labels", "check", "--project", str(tmp_path / "p")]) == 0
     assert made == ["1", "1", "2", "3"]  # the command reads the remembered checks too
+    with open_project(tmp_path / "p") as project:  # a page back in progress is checked, and said to be left out
+        project.set_status("2", "proposed", Provenance.person("ana"))
+    capsys.readouterr()
+    assert cli_main(["labels", "check", "--project", str(tmp_path / "p")]) == 0
+    assert "1 of the pages checked are not marked labelled or reviewed yet (2): score, export and agreement leave " \
+           "them out" in capsys.readouterr().err
 
 
 def test_the_label_policy_benchmark_describes_a_page_from_its_candidates_alone(monkeypatch) -> None:

@@ -51,6 +51,23 @@ def small_dataset(root: Path) -> Path:
     return root
 
 
+def test_labels_and_predictions_saved_with_an_upper_case_suffix_or_a_byte_order_mark_are_read(tmp_path: Path) -> None:
+    data = small_dataset(tmp_path / "data")
+    (data / "html" / "2.HTML").write_text(PAGE, encoding="utf-8")  # as a Windows tool may save them
+    truth = [["/body[1]/ul[1]/li[2]"]]
+    (data / "gt" / "2.JSON").write_bytes(b"\xef\xbb\xbf" + json.dumps(truth).encode())
+    with init_project(tmp_path / "p") as project:
+        report = import_paths(project, [data])
+        assert report.problems == [] and sorted(report.imported) == ["1", "2"]
+        assert project.true_records("2") == truth and project.page("2").status == "labelled"
+    pred = tmp_path / "pred"
+    pred.mkdir()
+    (pred / "1.JSON").write_text(json.dumps([["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[2]"]]))
+    (pred / "2.json").write_bytes(b"\xef\xbb\xbf" + json.dumps(truth).encode())
+    scores, warnings = score_run(pred, data / "gt", data / "html")
+    assert [(p.page, p.f1) for p in scores.pages] == [("1", 1.0), ("2", 1.0)], warnings
+
+
 def test_nexteval_export_and_reimport_give_the_same_records_on_the_40_dev_pages(dev_dir: Path,
                                                                                  tmp_path: Path) -> None:
     with init_project(tmp_path / "a") as first:
@@ -186,7 +203,8 @@ def test_importing_twice_changes_nothing_and_a_different_page_with_a_taken_name_
 
 def test_dataset_labels_are_verbatim_and_unresolved_xpaths_are_flagged_not_dropped(tmp_path: Path) -> None:
     data = small_dataset(tmp_path / "data")
-    records = [["/html/body/ul/li[2]", "/body[1]/ul[1]/li[9]"], [], ["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[1]"]]
+    records = [["/html/body/ul/li[2]", "/body[1]/ul[1]/li[9]"], [], ["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[1]"],
+               ["/body[1]/ul[1]/"]]  # a trailing "/" names the list's items, as the score reads it: not flagged
     (data / "gt" / "1.json").write_text(json.dumps(records), encoding="utf-8")
     with init_project(tmp_path / "p") as project:
         report = import_paths(project, [data])
