@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 
 from ..records.agreement import Agreement
 from ..records.review import MATCH_THRESHOLD
@@ -38,7 +39,7 @@ def cmd_agreement(args: argparse.Namespace) -> int:
                                    progress=lambda names: progress(names, label="comparing",
                                                                    enabled=not args.quiet and not args.json))
     print(json.dumps(result.as_dict(), ensure_ascii=False, indent=1) if args.json else format_agreement(result))
-    return 0
+    return 0 if result.pages else 1
 
 
 def _xpaths(xpaths: tuple[str, ...]) -> str:
@@ -53,11 +54,13 @@ def format_agreement(result: Agreement) -> str:
         s = page.review.score
         lines.append(f"{page.page:<10} {page.precision:6.3f} {page.recall:6.3f} {page.f1:6.3f} "
                      f"{s.predicted_records:>6} {s.true_records:>6} {len(page.disagreements):>8}")
+    if not result.pages:  # an empty table and a 0 exit read as "they agree"
+        lines.append(f"(no page labelled by both {result.a} and {result.b}: nothing to compare)")
     if result.pages:
         lines.append(f"{'mean':<10} {result.precision:6.3f} {result.recall:6.3f} {result.f1:6.3f}")
         # The app's Review shows an annotator as predicted against the project's labels: the other order
         lines.append(f"(P: how much of {result.a}'s records {result.b} also made; R: the other way round; "
-                     f"`--between {result.b} {result.a}` swaps them)")
+                     f"`--between {shlex.quote(result.b)} {shlex.quote(result.a)}` swaps them)")
     for name, pages in ((result.a, result.only_a_pages), (result.b, result.only_b_pages)):
         if pages:
             lines.append(f"labelled by {name} only (not compared): {', '.join(pages)}")

@@ -22,6 +22,7 @@ from ..runs.run_files import STOPPED
 from ..store import check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, export_file, export_project
 from ..store.importer import import_paths, import_run_folder
+from ..store.label_sets import check_annotator_name
 from ..store.project import init_project, open_project
 from ..store.runs import RunInfo
 from ..store.scoring import score_stored_run
@@ -162,16 +163,20 @@ def cmd_restore_page(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    # The name as it is stored (" bea " is bea), so that the report names the label set the labels went to.
+    annotator = check_annotator_name(args.annotator) if args.annotator is not None else None
     with open_project(args.project) as project:
-        report = import_paths(project, args.paths, annotator=args.annotator,
+        known = annotator in project.annotators.names()
+        report = import_paths(project, args.paths, annotator=annotator,
                               progress=lambda items: progress(items, label="importing", enabled=not args.quiet))
     for message in report.warning_lines():
         _warn(message)
     for problem in report.problems:
         print(f"not imported: {problem}", file=sys.stderr)
-    for line in report.label_lines(args.annotator):
+    for line in report.label_lines(annotator):
         print(line)
-    print(report.summary(args.annotator))
+    print(report.summary(annotator) + (f" (added to {annotator}'s label set, which held labels already)"
+                                       if known and report.imported else ""))
     return 1 if report.problems else 0
 
 

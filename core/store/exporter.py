@@ -144,6 +144,15 @@ CSV_COLUMNS = ("page", "record", "id", "status", "xpath", "resolves", "origin", 
                "page_status", "url")
 
 
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: object) -> object:
+    """A text a spreadsheet would run as a formula (`=HYPERLINK(...)` from an untrusted label file) starts with
+    an apostrophe, which the spreadsheet shows as text; JSONL keeps every text verbatim."""
+    return f"'{value}" if isinstance(value, str) and value.startswith(_FORMULA_STARTS) else value
+
+
 def _csv(rows: Sequence[tuple[PageInfo, Label]]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -153,5 +162,5 @@ def _csv(rows: Sequence[tuple[PageInfo, Label]]) -> str:
         # A record with no XPath still gets its row, so every record is countable in the table.
         for xpath in label.xpaths or ("",):
             resolves = "" if not xpath else int(xpath not in label.unresolved)
-            writer.writerow([info.name, number, label.id, label.status, xpath, resolves, *tail])
+            writer.writerow([_cell(v) for v in (info.name, number, label.id, label.status, xpath, resolves, *tail)])
     return buffer.getvalue()

@@ -132,7 +132,7 @@ def import_paths(project: Project, paths: Iterable[str | Path],
         except OSError as error:
             report.problems.append(ImportProblem(source.path, _not_stored(error, source.path)))
         except sqlite3.Error as error:  # a disk full, or another process writing: the page is not in the project
-            report.problems.append(ImportProblem(source.path, f"not imported: {database_problem(error)}"))
+            report.problems.append(ImportProblem(source.path, database_problem(error)))
         except Exception as error:  # noqa: BLE001 - one odd file must not stop a batch; the reason is reported
             report.problems.append(ImportProblem(source.path, f"unexpected {type(error).__name__}: {error}"))
     if report.checks and annotator is None:
@@ -143,9 +143,9 @@ def import_paths(project: Project, paths: Iterable[str | Path],
 def _not_stored(error: OSError, source: Path) -> str:
     """Why a page could not be imported, naming the side that failed: the file read, or the project written."""
     if error.errno in (errno.ENOSPC, errno.EDQUOT):
-        return f"not imported: the disk that holds the project is full ({error.strerror})"
+        return f"the disk that holds the project is full ({error.strerror})"
     if error.filename and Path(error.filename) != source:
-        return f"not imported: cannot write {error.filename} ({error.strerror or error})"
+        return f"cannot write {error.filename} ({error.strerror or error})"
     return f"cannot be read ({error.strerror or error})"
 
 

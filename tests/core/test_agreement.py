@@ -90,6 +90,22 @@ def test_agreement_command_prints_per_page_and_mean_and_the_records(two: Path, c
     err = capsys.readouterr().err
     assert "'carl' is a person of the project, with no accepted or changed record on a page marked labelled" in err
     assert "known:" not in err
+    with open_project(two) as project:  # cleo labelled only page 1, which the project has not marked labelled
+        project.annotators.set_page("cleo", "1", [["/body[1]"]], "by hand")
+    assert main(["agreement", "--project", str(two), "--between", "cleo", "project", "-q"]) == 1
+    assert "(no page labelled by both cleo and project: nothing to compare)" in capsys.readouterr().out
+
+
+def test_an_annotator_named_with_spaces_is_reported_under_the_name_the_labels_are_kept_under(
+        two: Path, dev_dir: Path, tmp_path: Path, capsys) -> None:
+    more = dataset(dev_dir, tmp_path / "bea-more", lambda name, records: records[:1])
+    assert main(["import", str(more), "--project", str(two), "--annotator", " bea ", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "of annotator bea; 0 already in the project; 0 not imported (added to bea's label set, which held " \
+           "labels already)" in out and " bea " not in out
+    with open_project(two) as project:
+        assert project.annotators.names() == ["bea"] and project.annotators.records("bea", "1") == \
+            project.true_records("1")[:1]
 
 
 def test_a_person_who_labelled_in_the_app_is_a_label_set_too(two: Path) -> None:

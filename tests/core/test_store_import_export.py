@@ -150,11 +150,11 @@ def test_a_failure_while_writing_a_page_leaves_none_of_it(tmp_path: Path, monkey
     with init_project(tmp_path / "q") as project:
         monkeypatch.setattr(importer, "store_snapshot", disk_full)
         reasons = [p.reason for p in import_paths(project, [data]).problems]
-        assert reasons == ["not imported: the disk that holds the project is full (No space left on device)"] * 3
+        assert reasons == ["the disk that holds the project is full (No space left on device)"] * 3
         monkeypatch.undo()
         monkeypatch.setattr(Project, "add_page", database_full)
         reasons = [p.reason for p in import_paths(project, [data]).problems]
-        assert reasons[0] == ("not imported: the project's database: database or disk is full; free space on the "
+        assert reasons[0] == ("the project's database: database or disk is full; free space on the "
                               "disk that holds the project and run this again (what was stored is intact)")
         assert project.pages() == []
 
@@ -308,10 +308,13 @@ def test_jsonl_and_csv_exports_carry_status_and_provenance(tmp_path: Path) -> No
         first = project.labels("1")[0]
         project.edit(first.id, [*first.xpaths, "/body[1]/ul[1]/li[7]"], ana)
         project.add_record("1", ["/body[1]"], Provenance.extractor("mdr", "0.3", "html"))
+        project.add_record("1", ['=HYPERLINK("http://x.example")'], ana)  # from an untrusted label file
         export_project(project, "jsonl", tmp_path / "out")
         export_project(project, "csv", tmp_path / "out")
     lines = [json.loads(line) for line in (tmp_path / "out" / "labels.jsonl").read_text().splitlines()]
-    assert [(x["record"], x["status"]) for x in lines] == [(1, "edited"), (2, "accepted"), (3, "proposed")]
+    assert [(x["record"], x["status"]) for x in lines] == [(1, "edited"), (2, "accepted"), (3, "proposed"),
+                                                           (4, "accepted")]
+    assert lines[3]["xpaths"] == ['=HYPERLINK("http://x.example")']  # JSONL keeps every text verbatim
     assert lines[0]["changed_by"] == {"kind": "person", "name": "ana"}
     assert lines[2]["origin"] == {"kind": "extractor", "name": "mdr", "version": "0.3", "input_format": "html"}
     with (tmp_path / "out" / "labels.csv").open(newline="") as handle:
@@ -319,7 +322,8 @@ def test_jsonl_and_csv_exports_carry_status_and_provenance(tmp_path: Path) -> No
     assert [(r["record"], r["xpath"]) for r in rows[:2]] == [("1", "/body[1]/ul[1]/li[1]"),
                                                              ("1", "/body[1]/ul[1]/li[7]")]
     assert rows[1]["resolves"] == "1"  # flags are computed at import; an app edit passes its own
-    assert rows[-1]["origin"] == "extractor mdr 0.3 (html)"
+    assert rows[-2]["origin"] == "extractor mdr 0.3 (html)"
+    assert rows[-1]["xpath"] == "'=HYPERLINK(\"http://x.example\")"  # a spreadsheet shows it, does not run it
 
 
 def test_cli_init_import_export_runs_and_score_against_stored_labels(dev_dir: Path, tmp_path: Path, capsys) -> None:
