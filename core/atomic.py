@@ -86,6 +86,11 @@ def file_mode() -> int:
     return 0o666 & ~_umask()
 
 
+def folder_mode() -> int:
+    """The mode a new folder gets from `mkdir()` in this process: 0777 less the umask."""
+    return 0o777 & ~_umask()
+
+
 def _umask() -> int:
     # Linux states the umask without changing it; elsewhere set-and-restore is the only way to read it.
     with contextlib.suppress(OSError, ValueError), open("/proc/self/status", encoding="ascii") as status:

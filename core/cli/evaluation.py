@@ -14,10 +14,12 @@ from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
 from ..output_paths import writable_file
 from ..page.dataset import record_files
-from ..records.hygiene import CheckReport, summarise
+from ..records.hygiene import CheckReport, dataset_labels, summarise
 from ..records.score import DatasetScore
 from ..runs.evaluate import NOT_EXTRACTED, score_run, score_seeds, seed_runs, without_failed, without_pages
+from ..runs.in_sample import InSample, trained_on
 from ..runs.progress import progress
+from ..runs.run_files import read_run_description
 from . import project as project_cli
 from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
@@ -54,8 +56,16 @@ def cmd_score(args: argparse.Namespace) -> int:
         with engine_for(args) as engine:  # issue 16: pages parsed and scored on the engine
             scores, warnings = score_run(args.pred, args.gt, args.pages, progress=bar, engine=engine)
         kept, failed = without_failed(scores, args.pred)
+    if scores.pages and not kept.pages and all(reason == NOT_EXTRACTED for reason in failed.values()):
+        where = f"run {args.run}" if stored is not None else str(args.pred)
+        raise RecordLensError(f"{where} holds no prediction for any of the {len(scores.pages)} page(s) scored: "
+                              "a run of other pages, or one stopped before its first? (--pred is the folder "
+                              "`extract --out` wrote for these pages)")
     for message in warnings + scores.warnings:
         warn(message)
+    in_sample = _in_sample(args)
+    if in_sample is not None:
+        warn(in_sample.message())
     if args.json:
         document = scores.as_dict()
         if failed:
@@ -63,6 +73,8 @@ def cmd_score(args: argparse.Namespace) -> int:
             document["without_failed"] = {**kept.mean_dict(), "pages": len(kept.pages)}
         if ceiling is not None:
             document["ceiling"] = _ceiling_dict(ceiling)
+        if in_sample is not None:
+            document["in_sample_pages"] = in_sample.pages
         print(json.dumps(document, ensure_ascii=False, indent=2))
     else:
         print(format_score_table(scores))
@@ -71,6 +83,25 @@ def cmd_score(args: argparse.Namespace) -> int:
         if ceiling is not None:
             print(format_ceiling(ceiling, scores.f1))
     return 0
+
+
+def _in_sample(args: argparse.Namespace) -> InSample | None:
+    """The scored pages a selector run's model was trained on (their figures are in-sample), for either form."""
+    if args.project:
+        from ..store import open_project
+        from ..store.scoring import labelled_pages
+
+        with open_project(args.project) as project:
+            run = project.runs.get(args.run)
+            inner = run.parameters.get("parameters")
+            if run.method != "selector" or not isinstance(inner, dict):
+                return None
+            return trained_on(inner, labelled_pages(project))
+    described = read_run_description(args.pred)
+    inner = described.get("parameters")
+    if described.get("method") != "selector" or not isinstance(inner, dict):
+        return None
+    return trained_on(inner, dataset_labels(args.pages, args.gt, unreadable=[]))
 
 
 def _label_check(args: argparse.Namespace) -> CheckReport:
@@ -163,6 +194,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise RecordLensError("bench needs one --pages DIR and one --gt DIR (several pairs go with --cv K)")
     answers = Path(args.answers) if args.answers else None
     specs = bench.parse_methods(args.methods or f"mdr,{DEFAULT_METHOD}", answers)
+    if args.selector_model is not None and not any(spec.method == "selector" for spec in specs):
+        raise RecordLensError("--selector-model is the selector's model file: add selector to --methods")
     if not args.no_chart:
         writable_file(args.chart or DEFAULT_CHART, "the chart")  # before the work, whose results it would lose
     counter = token_counter(args) if args.count_tokens else None
@@ -171,7 +204,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     with engine_for(args) as engine:  # issue 16: one page (every method on it) per unit of work
         result = bench.run_bench(args.pages[0], args.gt[0], specs, answers=answers, count_tokens=counter,
                                  progress=lambda n: progress(n, label="bench", enabled=not args.quiet),
-                                 llm_options=gemini_options(args), engine=engine)
+                                 llm_options=gemini_options(args), engine=engine,
+                                 selector_model=args.selector_model)
     for message in result.warnings:
         warn(message)
     chart = args.chart or DEFAULT_CHART
@@ -184,7 +218,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 DEFAULT_CHART = "bench-chart.png"
 # Options of the paper bench that say nothing to the cross-validated one (which measures the trained selector).
-_NOT_WITH_CV = ("methods", "answers", "count_tokens", "chart", "no_chart", "model", "temperature", "timeout_s",
+_NOT_WITH_CV = ("methods", "answers", "selector_model", "count_tokens", "chart", "no_chart", "model", "temperature",
+                "timeout_s",
                 "max_requests", "max_tokens", "base_url", "prompt_file", "ray_address", "workers",
                 "requests_per_minute", "ship_content")
 
@@ -258,6 +293,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--gt", action="append", metavar="DIR", help="folder of ground-truth N.json")
     p.add_argument("--methods", help=f"default: mdr,{DEFAULT_METHOD}")
     p.add_argument("--answers", help="folder of recorded answers for replay methods")
+    p.add_argument("--selector-model", metavar="FILE",
+                   help="the selector's model file, written by `recordlens train` (default: the shipped one); "
+                        "--model names Gemini's model")
     p.add_argument("--count-tokens", action="store_true", help="count tokens with Gemini's countTokens (needs a key)")
     chart = p.add_mutually_exclusive_group()
     chart.add_argument("--chart", help=f"where to write the PNG bar chart of P/R/F1/HR (default: {DEFAULT_CHART})")

@@ -153,7 +153,8 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
 
 
 def add_llm_arguments(p: argparse.ArgumentParser, *, selector_model: bool = False) -> None:
-    group = p.add_argument_group("Gemini (needs GEMINI_API_KEY or GOOGLE_API_KEY)")
+    group = p.add_argument_group("Gemini (needs GEMINI_API_KEY or GOOGLE_API_KEY)" + (
+        "; --model also names the selector's model file" if selector_model else ""))
     group.add_argument("--model", help="the Gemini model (default gemini-2.5-pro)" + (
         "; for the selector, a model file written by `recordlens train` (default: the shipped one)"
         if selector_model else ""))

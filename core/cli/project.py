@@ -38,6 +38,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = actions.add_parser("init", help="create an empty project in DIR")
     q.add_argument("dir")
     q.set_defaults(handler=cmd_project_init)
+    q = actions.add_parser("copy", help="copy a whole project to a new folder (for another machine or a colleague)",
+                           description="Copy everything the project holds (pages, labels and their statuses and "
+                                       "history, other annotators' labels, runs and scores, agent data, its models) "
+                                       "to DEST, a new or empty folder. Safe while the app has the project open. "
+                                       "Exports, by contrast, write what other tools read and leave the rest out.")
+    q.add_argument("project", metavar="DIR")
+    q.add_argument("dest", metavar="DEST")
+    q.set_defaults(handler=cmd_project_copy)
     q = actions.add_parser("remove-page", help="take a page out of the project (one imported by mistake)",
                            description="Take pages out of the project. Everything the project holds about each page "
                                        "(its labels and their history, other annotators' labels, runs' predictions "
@@ -120,9 +128,24 @@ def score_project_run(args: argparse.Namespace, progress: Progress = lambda name
         return score_stored_run(project, args.run, progress)
 
 
+def cmd_project_copy(args: argparse.Namespace) -> int:
+    from ..store.project_copy import copy_project
+
+    copied = copy_project(args.project, args.dest)
+    print(f"copied the project {args.project} to {copied.destination}: {copied.pages} page(s), {copied.labels} "
+          f"label(s) with their history, {copied.runs} run(s), {copied.annotators} other annotator(s), "
+          f"{copied.files} file(s) beside the database")
+    return 0
+
+
 def cmd_project_init(args: argparse.Namespace) -> int:
-    with init_project(args.dir) as project:
+    folder = Path(args.dir)
+    held = sorted(e.name for e in folder.iterdir() if not e.name.startswith(".")) if folder.is_dir() else []
+    with init_project(folder) as project:
         print(f"created project {project.root}")
+    if held:  # a dataset's folder made a project by mistake is easier to see now than later
+        _warn(f"{folder} held {len(held)} entries already ({listed(held)}); the project's files are beside them "
+              "(its pages come in with `recordlens import`)")
     return 0
 
 
@@ -197,6 +220,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     if summary.proposals_left_out:
         _warn(f"{summary.proposals_left_out} proposed record(s) on labelled pages were not exported "
               "(only accepted and edited records are ground truth)")
+    if args.format == "nexteval":  # what a dataset cannot hold, said once, with the way to keep it all
+        print("(a dataset holds pages and their true records only: statuses, provenance, history, other "
+              "annotators' labels and runs stay in the project; `recordlens project copy` copies it whole)",
+              file=sys.stderr)
     for message in summary.warnings:
         _warn(message)
     return 0
@@ -211,6 +238,9 @@ def cmd_runs(args: argparse.Namespace) -> int:
             print(f"stored {args.add} as run {added.run_id}" if added.stored else
                   f"{args.add} is stored already, as run {added.run_id} (same method, parameters and predictions); "
                   "nothing stored", file=sys.stderr)
+            if added.left_out:  # part of the folder is not in the run: said, and the exit says it too
+                print(f"{len(added.left_out)} file(s) of {args.add} not stored as records ({listed(added.left_out)})",
+                      file=sys.stderr)
         runs = project.runs.all()
         stale = {run.id: project.runs.stale_pages(run.id) for run in runs}
     if args.json:
@@ -218,7 +248,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
                          ensure_ascii=False, indent=2))
     else:
         print(format_runs(runs, args.project, stale))
-    return 0
+    return 1 if args.add and added.left_out else 0
 
 
 _NOT_SHOWN = {"input_format", "seed", "model", "model_digest", "source", "parameters", "prompt_sha256", "settings",

@@ -31,6 +31,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, metavar="N",
                    help="fit in N processes at once (default: one per core this process may use; 1: none). "
                         "The model is the same whatever N")
+    p.add_argument("--cv", type=int, metavar="K",
+                   help="also say how good such a model is likely to be on pages it was not trained on: these "
+                        "settings cross-validated in K page-grouped folds on these pages, beside the shipped model "
+                        "on the same pages (K more fits)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
 
@@ -40,12 +44,16 @@ def run(args: argparse.Namespace) -> int:
         check_seed,
         dataset_pages,
         fit,
+        forget_project_model,
+        label_notes,
+        once_each,
         prepare,
         project_model_path,
         project_pages,
         save_model,
         writable_model_path,
     )
+    from ..runs.cross_validation import check_folds, check_training
 
     pages_dirs, gt_dirs = args.pages or [], args.gt or []
     if args.project and (pages_dirs or gt_dirs):
@@ -61,22 +69,36 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if args.project:
         labelled = project_pages(args.project)
-        description = f"{len(labelled)} labelled pages of the project {Path(args.project).name}"
     else:
         labelled = [lp for pages, gt in zip(pages_dirs, gt_dirs, strict=True) for lp in dataset_pages(pages, gt)]
-        names = ", ".join(sorted({lp.source for lp in labelled}))
-        description = f"{len(labelled)} labelled pages of {names}"
+    labelled, again = once_each(labelled)
+    if args.cv is not None:
+        check_folds(args.cv, len(labelled))  # before the work, not after it
+    for message in again + label_notes(labelled):
+        warn(message)
+    if args.project:
+        description = f"{len(labelled)} labelled pages of the project {Path(args.project).name}"
+    else:
+        description = f"{len(labelled)} labelled pages of {', '.join(sorted({lp.source for lp in labelled}))}"
     examples = prepare(progress(labelled, label="candidates", enabled=not args.quiet))
     fitting = ProgressBar("fits", enabled=not args.quiet)
     model = fit(examples, seed=args.seed, description=description, workers=args.workers, check=fitting.update)
     fitting.finish()
+    # The project's own model replaced is set aside as the app's Forget sets it aside, not lost.
+    kept = forget_project_model(args.project) if args.project and args.out == project_model_path(args.project) \
+        else None
     replacing = Replacing(args.out)
     out = save_model(model, args.out)
     size = out.stat().st_size
     print(f"{out}: selector model from {description}, seed {args.seed}, {size / 1e3:.0f} kB, "
           f"{time.perf_counter() - start:.1f} s", file=sys.stderr)
+    if kept is not None:
+        print(f"the project's earlier model is kept as {kept}", file=sys.stderr)
     replacing.said()
     if model.stages < 2:  # as the app's Learn says it
         warn("one stage only (too few pages, or too few with records, for the second): this model may propose "
              "worse than the shipped one; label more pages and train again")
+    if args.cv is not None:
+        for line in check_training(examples, args.cv, args.seed, workers=args.workers).lines():
+            print(line)
     return 0

@@ -350,6 +350,11 @@ class SelectorModel:
         except (ValueError, RecursionError) as error:  # also a number too long to read, or nesting too deep
             raise ModelError(f"{source}: not a selector model (invalid JSON: {error})") from None
         if not isinstance(data, dict) or data.get("format") not in FORMATS:
+            named = data.get("format") if isinstance(data, dict) else None
+            if isinstance(named, str) and named.startswith(FORMAT.rsplit("/", 1)[0] + "/"):
+                raise ModelError(f"{source}: a selector model of format {named!r}, written by another version of "
+                                 f"RecordLens (this one reads {', '.join(map(repr, FORMATS))}); train it again "
+                                 "with `recordlens train`")
             raise ModelError(f"{source}: not a selector model (expected format {FORMAT!r})")
         if data.get("features") != {k: list(v) for k, v in FEATURES.items()}:
             raise ModelError(f"{source}: the model was trained on other candidate features than this version "
@@ -359,7 +364,7 @@ class SelectorModel:
                 Stages.from_dict(data)]
             if not members:
                 raise ValueError("no members")
-            threshold = checked_threshold(data["threshold"], "its threshold")
+            threshold = checked_threshold(data["threshold"], f"{source}: its threshold")
             return cls(members, threshold, dict(data.get("provenance") or {}))
         except (KeyError, TypeError, ValueError, OverflowError, AttributeError, RecursionError) as error:
             raise ModelError(f"{source}: a damaged selector model ({error})") from None
@@ -375,6 +380,10 @@ class SelectorModel:
         except (EOFError, gzip.BadGzipFile, zlib.error) as error:
             raise ModelError(f"{path}: not a selector model (a damaged gzip file: {error})") from None
         except OSError as error:
+            inside = path / "models" / "selector.json"
+            if path.is_dir() and inside.is_file():  # a project given for its model
+                raise ModelError(f"{path} is a folder, not a selector model file (the project's own model is "
+                                 f"{inside})") from None
             raise ModelError(f"{path}: cannot read the model ({error.strerror or error})") from None
         except UnicodeDecodeError:
             raise ModelError(f"{path}: not a selector model (not UTF-8 text)") from None

@@ -123,9 +123,58 @@ def prepare(pages: Iterable[LabelledPage], progress: Callable[[str], None] | Non
         truth = keys.expand_all(lp.truth)
         expanded = expanded_records(pc, keys)
         targets = np.asarray(region_targets(expanded, truth), dtype=np.float64)
-        digest = hashlib.sha256(repr((sorted(lp.page.text_map.items()), lp.truth)).encode()).hexdigest()[:16]
-        examples.append(Example(lp.name, pc, feature_matrix(pc), targets, truth, expanded, lp.source, digest))
+        examples.append(Example(lp.name, pc, feature_matrix(pc), targets, truth, expanded, lp.source,
+                                page_digest(lp.page, lp.truth)))
     return examples
+
+
+def page_digest(page: Page, truth: Sequence[Sequence[str]]) -> str:
+    """A labelled page's identity in a model's provenance: its texts where they stand and its labels, whatever
+    its file or folder is named (the same page under another name is the same page)."""
+    return hashlib.sha256(repr((sorted(page.text_map.items()), [list(r) for r in truth])).encode()).hexdigest()[:16]
+
+
+def once_each(pages: Sequence[LabelledPage]) -> tuple[list[LabelledPage], list[str]]:
+    """The pages with a page given twice (the same texts and labels, under any name) kept once, and what was
+    dropped, said: trained on twice it would weigh double, and cross-validated it would be tested on a page
+    it was trained on."""
+    seen: dict[str, LabelledPage] = {}
+    kept: list[LabelledPage] = []
+    said: list[str] = []
+    for lp in pages:
+        digest = page_digest(lp.page, lp.truth)
+        if digest in seen:
+            first = seen[digest]
+            said.append(f"page {lp.name} of {lp.source} is page {first.name} of {first.source} again (the same texts "
+                        "and labels): used once")
+            continue
+        seen[digest] = lp
+        kept.append(lp)
+    return kept, said
+
+
+def label_notes(pages: Sequence[LabelledPage]) -> list[str]:
+    """What a trainer should know of the labels it learns from: pages whose labels hold XPaths that name nothing
+    (learnt from as they are: the model then learns that the lists they meant are not records), and pages
+    labelled as holding no record."""
+    from ..records.hygiene import check_page
+
+    naming_nothing = [lp for lp in pages if check_page(lp.name, lp.page, lp.truth).unresolved]
+    holding_none = [lp for lp in pages if not lp.truth]
+    notes = []
+    if naming_nothing:
+        notes.append(f"{len(naming_nothing)} page(s) have labels with XPaths that name nothing "
+                     f"({_named(naming_nothing)}): the model learns from them as they are, so the lists they meant "
+                     "count as not records; `recordlens labels check` lists them")
+    if holding_none:
+        notes.append(f"{len(holding_none)} page(s) are labelled as holding no record ({_named(holding_none)}): the "
+                     "model learns that none of their lists is one")
+    return notes
+
+
+def _named(pages: Sequence[LabelledPage], shown: int = 8) -> str:
+    names = [f"{lp.name}" + (f" of {lp.source}" if lp.source and "/" not in lp.source else "") for lp in pages]
+    return ", ".join(names[:shown]) + (f", … ({len(names)} in all)" if len(names) > shown else "")
 
 
 def _stack(examples: Sequence[Example], matrices: Sequence[np.ndarray], weighting: str, kind: str = "best"
@@ -340,6 +389,11 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
         raise DatasetError("no labelled pages to train on")
     if not config.targets:
         raise DatasetError("no kind of training target to fit members on")
+    if not _has_both_classes(examples, config.targets[0]):
+        raise DatasetError(f"the labels of these {len(examples)} page(s) mark no list of records that the "
+                           "candidates find (or mark every one): training needs pages whose labels mark lists of "
+                           "records among other parts of the page; label more pages, and check what their labels "
+                           "name with `recordlens labels check`")
     # A share that happens to lack one kind of region is dropped (the others still see every page).
     plans = [(share, seed + b, kind) for kind in config.targets
              for b, share in enumerate(share for share in bags(len(examples), seed, config)

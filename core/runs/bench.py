@@ -58,7 +58,10 @@ def parse_methods(text: str, answers: Path | None = None) -> list[MethodSpec]:
     return specs
 
 
-def make_extractor(spec: MethodSpec, answers: Path | None = None, **llm_options: object) -> Extractor:
+def make_extractor(spec: MethodSpec, answers: Path | None = None, selector_model: str | None = None,
+                   **llm_options: object) -> Extractor:
+    if spec.method == "selector" and selector_model is not None:
+        return create("selector", model=selector_model)
     if spec.method == "replay":
         if answers is None:
             raise DatasetError("method 'replay' needs --answers DIR")
@@ -103,10 +106,11 @@ class BenchResult:
 def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec], *, answers: Path | None = None,
               count_tokens: Callable[[str], int | None] | None = None, names: Iterable[str] | None = None,
               progress: Callable[[list[str]], Iterable[str]] = lambda names: names,
-              llm_options: dict[str, object] | None = None, engine: Engine | None = None) -> BenchResult:
+              llm_options: dict[str, object] | None = None, engine: Engine | None = None,
+              selector_model: str | None = None) -> BenchResult:
     """Measure `specs` on the pages with ground truth, each page a unit of work for `engine` (default: here)."""
     truths = record_files(gt_dir)
-    extractors = [(spec, make_extractor(spec, answers, **(llm_options or {}))) for spec in specs]
+    extractors = [(spec, make_extractor(spec, answers, selector_model, **(llm_options or {}))) for spec in specs]
     without: list[str] = []  # pages with ground truth but no recorded answers
     if names is None and any(spec.method == "replay" for spec in specs):
         # Recorded answers exist for some pages only: measure every method on those same pages.

@@ -53,6 +53,7 @@ from ..extract.training import (
     LabelledPage,
     cross_validate,
     dataset_pages,
+    once_each,
     prepare,
 )
 from ..records.hygiene import ceiling_score
@@ -193,6 +194,10 @@ def labelled_sets(sets: Sequence[tuple[str | Path, str | Path]]) -> list[Labelle
             raise DatasetError(f"page {lp.name} of the dataset {lp.source} is given twice (two datasets with one "
                                "name, or one dataset given twice)")
         seen.add((lp.source, lp.name))
+    _, again = once_each(pages)
+    if again:  # in two folds, a page would be tested on a model trained on itself
+        raise DatasetError(f"{again[0]}{f' (and {len(again) - 1} more)' if len(again) > 1 else ''}: cross-validation "
+                           "would test it on a model trained on it; give each page once")
     return pages
 
 
@@ -206,9 +211,7 @@ def cross_validate_sets(sets: Sequence[tuple[str | Path, str | Path]], k: int = 
         raise RecordLensError(f"--splits must be at least 1 (got {splits})")
     start = time.perf_counter()
     labelled = labelled_sets(sets)
-    if not 2 <= k <= len(labelled):
-        raise RecordLensError(f"{k}-fold cross-validation needs from 2 to {len(labelled)} folds for "
-                              f"{len(labelled)} pages")
+    check_folds(k, len(labelled))
     examples = prepare(progress(labelled))
     prepared = time.perf_counter()
     results = cross_validate(examples, k, seed, config)
@@ -230,6 +233,62 @@ def cross_validate_sets(sets: Sequence[tuple[str | Path, str | Path]], k: int = 
     datasets = list(dict.fromkeys(lp.source for lp in labelled))
     return CrossValidation(k, seed, config, datasets, figures, {key: round(s, 3) for key, s in seconds.items()},
                            more_splits)
+
+
+def check_folds(k: int, pages: int) -> None:
+    """K folds need from 2 to as many pages as there are."""
+    if pages < 2:
+        raise RecordLensError(f"--cv {k}: cross-validation needs at least 2 labelled pages ({pages} here)")
+    if not 2 <= k <= pages:
+        raise RecordLensError(f"--cv {k}: cross-validation needs from 2 folds to as many folds as pages "
+                              f"({pages} here)")
+
+
+@dataclass(frozen=True)
+class TrainingCheck:
+    """How good a model trained with these settings on these pages is likely to be elsewhere: the settings
+    cross-validated on the pages (page-grouped, fitted on training folds only), beside the shipped model on the
+    same pages, whose figure is in-sample on the pages it was trained on."""
+
+    k: int
+    seed: int
+    trained: Row
+    shipped: Row
+    shipped_in_sample: int  # of the pages, how many the shipped model was trained on (same texts and labels)
+
+    def lines(self) -> list[str]:
+        def said(row: Row) -> str:
+            f = row.figures()
+            return (f"P {f['precision']:.3f}  R {f['recall']:.3f}  F1 {f['f1']:.3f}  HR {f['hallucination_rate']:.2f}"
+                    f"  spam {_count(f['spam'])}/{f['pages']}")
+
+        pages = self.trained.figures()["pages"]
+        inside = self.shipped_in_sample
+        note = (f" (in-sample on {inside} of them: it was trained on them)" if inside
+                else " (it was not trained on any of them)")
+        return [f"these settings, {self.k}-fold cross-validated on these {pages} pages (seed {self.seed}): "
+                f"{said(self.trained)}",
+                f"the shipped model on the same pages{note}: {said(self.shipped)}"]
+
+    def as_dict(self) -> dict[str, object]:
+        return {"k": self.k, "seed": self.seed, "cross_validated": self.trained.figures(),
+                "shipped": self.shipped.figures(), "shipped_in_sample": self.shipped_in_sample}
+
+
+def check_training(examples: Sequence[Example], k: int, seed: int = 0, config: FitConfig | None = None,
+                   workers: int | None = None) -> TrainingCheck:
+    """`TrainingCheck` of these examples (at least k pages, k from 2)."""
+    from ..extract.selector import load_model
+
+    check_folds(k, len(examples))
+    trained = [_selector_score(r) for r in cross_validate(examples, k, seed, config or FitConfig(), workers=workers)]
+    shipped = load_model()
+    shipped_scores = [_selector_score(FoldResult(e, shipped.predict(e.candidates, e.features), shipped.threshold, -1))
+                      for e in examples]
+    known = {str(p.get("digest")) for p in shipped.provenance.get("pages", []) if isinstance(p, dict)}
+    return TrainingCheck(k, seed, Row("cross-validated", "selector", None, trained),
+                         Row("shipped", "selector", None, shipped_scores),
+                         sum(1 for e in examples if e.digest in known))
 
 
 def in_chrome(e: Example) -> np.ndarray:

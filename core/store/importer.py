@@ -120,7 +120,11 @@ def import_paths(project: Project, paths: Iterable[str | Path],
         report.warnings.append(f"removed {removed} temporary snapshot file(s) left by an import that was stopped")
     if annotator is not None:
         annotator = check_annotator_name(annotator)
-    sources = find_sources([Path(p) for p in paths], report)
+    paths = [Path(p) for p in paths]
+    labels_only = [p for p in paths if annotator is not None and _labels_only(p)]
+    sources = find_sources([p for p in paths if p not in labels_only], report)
+    for folder in labels_only:  # another annotator's labels of pages the project has: no pages needed beside them
+        sources += _sources_in_the_project(project, folder, report)
     for source in progress(sources):
         try:
             if annotator is None:
@@ -171,6 +175,29 @@ def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource
             report.problems.append(ImportProblem(path, odd))
         else:
             report.problems.append(ImportProblem(path, NOT_A_PAGE_SUFFIX))
+    return sources
+
+
+def _labels_only(path: Path) -> bool:
+    """A folder of labels without pages: `DIR/gt/` with no `DIR/html/`, or `N.json` files and no page."""
+    if not path.is_dir() or (path / "html").is_dir():
+        return False
+    if (path / "gt").is_dir():
+        return True
+    return bool(record_files(path)) and not page_files(path, odd_files=False)
+
+
+def _sources_in_the_project(project: Project, folder: Path, report: ImportReport) -> list[PageSource]:
+    """The labels of a folder without pages, each for the project's own page of its name."""
+    gt = folder / "gt" if (folder / "gt").is_dir() else folder
+    origin = str(gt.resolve())
+    sources = []
+    for name, truth in record_files(gt).items():
+        if project.has_page(name):
+            sources.append(PageSource(name, project.snapshot_file(name), truth, origin))
+        else:
+            report.problems.append(ImportProblem(truth, f"labels of page {name}, which is not in the project "
+                                                        "(labels without their page go onto pages imported already)"))
     return sources
 
 
@@ -310,6 +337,7 @@ class RunFolderImport:
     run_id: int
     warnings: list[str]
     stored: bool = True  # False: the same run (method, parameters, folder, predictions) was stored already
+    left_out: tuple[str, ...] = ()  # N.json files not stored as records: no such page, or unreadable
 
 
 def import_run_folder(project: Project, run_dir: Path, method: str | None = None) -> RunFolderImport:
@@ -331,9 +359,11 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
         raise RecordLensError(f"{run_dir}: no predictions (N.json)")
     predictions: dict[str, RecordList] = {}
     errors: dict[str, str] = {}
+    left_out: list[str] = []
     for name, path in files.items():
         if not project.has_page(name):
             warnings.append(f"{path}: no page {name!r} in the project; skipped")
+            left_out.append(path.name)
             continue
         try:
             loaded = load_records(path)
@@ -341,6 +371,7 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
             warnings += list(loaded.warnings)
         except RecordLensError as error:
             errors[name] = str(error)
+            left_out.append(path.name)
             warnings.append(f"{error}; stored as an empty prediction with the error")
     for name, reason in failed_pages(run_dir).items():  # failed, with no N.json: kept as the run's failures
         if project.has_page(name) and name not in predictions and name not in errors:
@@ -356,7 +387,7 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     parameters = {**described, "source": str(run_dir.resolve())}
     same = _same_run(project, method, parameters, predictions, errors)
     if same is not None:
-        return RunFolderImport(same, warnings, stored=False)
+        return RunFolderImport(same, warnings, stored=False, left_out=tuple(left_out))
     cost, ended = _run_cost(run_dir)
     if stopped:
         cost[STOPPED] = str(stopped)
@@ -364,7 +395,7 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
         run_id = project.runs.add(method, parameters, started_at=_timestamp(written))
         project.runs.add_predictions(run_id, predictions, errors)
         project.runs.finish(run_id, cost=cost, ended_at=ended)
-    return RunFolderImport(run_id, warnings)
+    return RunFolderImport(run_id, warnings, left_out=tuple(left_out))
 
 
 def _same_run(project: Project, method: str, parameters: dict[str, object], predictions: dict[str, RecordList],

@@ -108,6 +108,23 @@ def test_an_annotator_named_with_spaces_is_reported_under_the_name_the_labels_ar
             project.true_records("1")[:1]
 
 
+def test_an_annotator_s_labels_alone_go_onto_the_project_s_pages(two: Path, tmp_path: Path, capsys) -> None:
+    labels = tmp_path / "cleo" / "gt"  # no html/ beside: the pages are in the project already
+    labels.mkdir(parents=True)
+    (labels / "1.json").write_text(json.dumps([["/body[1]"]]), encoding="utf-8")
+    (labels / "999.json").write_text("[]", encoding="utf-8")
+    assert main(["import", str(tmp_path / "cleo"), "--project", str(two), "--annotator", "cleo", "-q"]) == 1
+    captured = capsys.readouterr()
+    assert "imported 1 page(s) with 1 label(s) of annotator cleo" in captured.out
+    assert "labels of page 999, which is not in the project" in captured.err
+    with open_project(two) as project:
+        assert project.annotators.records("cleo", "1") == [["/body[1]"]] and not project.has_page("999")
+        assert len(project.pages()) == len(PAGES)
+    (labels.parent / "gt").rename(labels.parent / "flat")  # a folder of N.json directly works too
+    (labels.parent / "flat" / "999.json").unlink()
+    assert main(["import", str(labels.parent / "flat"), "--project", str(two), "--annotator", "dora", "-q"]) == 0
+
+
 def test_a_person_who_labelled_in_the_app_is_a_label_set_too(two: Path) -> None:
     with open_project(two) as project:
         first = project.labels("7")[0]

@@ -145,7 +145,7 @@ def test_the_command_says_what_it_needs(datasets: list[tuple[Path, Path]], capsy
     for argv, message in (
         (["bench", "--cv", "5"], "needs labelled pages: --pages DIR --gt DIR"),
         (["bench", "--cv", "5", "--pages", pages], "needs labelled pages"),
-        (["bench", "--cv", "9", "--pages", pages, "--gt", gt], "from 2 to 5 folds for 5 pages"),
+        (["bench", "--cv", "9", "--pages", pages, "--gt", gt], "from 2 folds to as many folds as pages (5 here)"),
         (["bench", "--cv", "2", "--pages", pages, "--gt", gt, "--methods", "mdr"], "--methods: not for bench --cv"),
         (["bench", "--cv", "2", "--pages", pages, "--gt", gt, "--pages", pages, "--gt", gt], "given twice"),
         (["bench", "--pages", pages, "--gt", gt, "--pages", pages, "--gt", gt], "one --pages DIR and one --gt"),
@@ -155,6 +155,16 @@ def test_the_command_says_what_it_needs(datasets: list[tuple[Path, Path]], capsy
     ):
         assert main(argv) == 2
         assert message in capsys.readouterr().err
+
+
+def test_a_page_given_twice_under_another_name_is_refused_rather_than_tested_on_itself(
+        datasets: list[tuple[Path, Path]], tmp_path: Path, capsys) -> None:
+    pages, gt = datasets[0]
+    copy = tmp_path / "copy"
+    shutil.copytree(pages.parent, copy)
+    assert main(["bench", "--cv", "2", "--pages", str(pages), "--gt", str(gt), "--pages", str(copy / pages.name),
+                 "--gt", str(copy / gt.name)]) == 2
+    assert "cross-validation would test it on a model trained on it; give each page once" in capsys.readouterr().err
 
 
 def test_the_second_oracle_never_takes_page_chrome() -> None:

@@ -11,6 +11,7 @@ import json
 import logging
 import random
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -348,6 +349,18 @@ def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path, capsys) 
     records = json.loads((out / "0.json").read_text(encoding="utf-8"))
     assert records and not any("/aside[1]/" in x for r in records for x in r)
     assert "replaced" not in said
+    # bench measures that model file too: its selector row is the score of the run extract made with it
+    assert cli_main(["score", "--pred", str(out), "--gt", str(gt_dir), "--pages", str(pages_dir), "--json",
+                     "-q"]) == 0
+    scored = json.loads(capsys.readouterr().out)["mean"]["f1"]
+    assert cli_main(["bench", "--pages", str(pages_dir), "--gt", str(gt_dir), "--methods", "selector",
+                     "--selector-model", str(model), "--no-chart", "--json", "-q"]) == 0
+    assert json.loads(capsys.readouterr().out)["table2"][0]["f1"] == pytest.approx(scored)
+    for wrong in ([str(tmp_path / "nothing.json")], [str(model), "--methods", "mdr"]):
+        assert cli_main(["bench", "--pages", str(pages_dir), "--gt", str(gt_dir), "--no-chart", "-q",
+                         "--selector-model", *wrong]) == 2
+    err = capsys.readouterr().err
+    assert "nothing.json" in err and "add selector to --methods" in err
     assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "-q"]) == 0
     assert f"replaced the earlier {model}" in capsys.readouterr().err
 
@@ -439,3 +452,88 @@ def test_a_model_says_when_too_few_pages_with_records_gave_it_one_stage_only(tmp
     sparse = [LabelledPage(p.name, p.page, p.truth if k == 0 else [], p.source) for k, p in enumerate(pages)]
     one = fit(prepare(sparse)).save(tmp_path / "one.json")
     assert (model_stages(whole), model_stages(one), model_stages(DEFAULT_MODEL)) == (2, 1, 2)
+
+
+def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_model_and_cross_validates(
+        tmp_path: Path, capsys) -> None:
+    """Labels naming nothing and pages labelled as holding no record are said; a page given twice is used once;
+    `--project` keeps the model it replaces; `--cv K` gives the settings' cross-validated figures beside the
+    shipped model's on the same pages."""
+    from recordlens.core.store.importer import import_paths
+    from recordlens.core.store.project import init_project
+
+    pages_dir, gt_dir = write_dataset(tmp_path / "data", [None] * 8, seed=5)  # type: ignore[list-item]
+    save_records(gt_dir / "1.json", [["/body[1]/div[99]/span[7]"]])  # a label that names nothing
+    save_records(gt_dir / "2.json", [])  # a page labelled as holding no record
+    copy = tmp_path / "copy"
+    shutil.copytree(tmp_path / "data", copy)
+    model = tmp_path / "m.json"
+    assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--pages", str(copy / "html"),
+                     "--gt", str(copy / "gt"), "--out", str(model), "--cv", "4", "-q"]) == 0
+    captured = capsys.readouterr()
+    assert "page 0 of copy is page 0 of data again (the same texts and labels): used once" in captured.err
+    assert "1 page(s) have labels with XPaths that name nothing (1 of data)" in captured.err
+    assert "1 page(s) are labelled as holding no record (2 of data)" in captured.err
+    assert SelectorModel.load(model).provenance["trained_on"].startswith("8 labelled pages of data")
+    trained, shipped = captured.out.splitlines()
+    assert trained.startswith("these settings, 4-fold cross-validated on these 8 pages (seed 0): P ")
+    assert shipped.startswith("the shipped model on the same pages (it was not trained on any of them): P ")
+    assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "--cv", "9",
+                     "-q"]) == 2  # refused before the work
+    assert "--cv 9: cross-validation needs from 2 folds to as many folds as pages (8 here)" in capsys.readouterr().err
+
+    project = tmp_path / "project"
+    with init_project(project) as opened:
+        assert not import_paths(opened, [tmp_path / "data"]).problems
+    assert cli_main(["train", "--project", str(project), "-q"]) == 0
+    first = (project / "models" / "selector.json").read_bytes()
+    capsys.readouterr()
+    assert cli_main(["train", "--project", str(project), "--seed", "1", "-q"]) == 0
+    assert "the project's earlier model is kept as" in capsys.readouterr().err
+    assert (project / "models" / "selector.forgotten.json").read_bytes() == first
+
+
+def test_training_on_labels_that_mark_no_list_says_what_to_do(tmp_path: Path, capsys) -> None:
+    pages_dir, gt_dir = write_dataset(tmp_path / "data", [None] * 2, seed=6)  # type: ignore[list-item]
+    for k in range(2):
+        save_records(gt_dir / f"{k}.json", [])
+    assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(tmp_path / "m.json"),
+                     "-q"]) == 2
+    assert "the labels of these 2 page(s) mark no list of records" in capsys.readouterr().err
+
+
+def test_score_says_which_pages_a_selector_run_s_model_was_trained_on(tmp_path: Path, capsys) -> None:
+    """A figure on pages the model was trained on (same texts, same labels) is in-sample: said, in both forms of
+    score; on other pages nothing is said. A run of other pages is refused rather than scored 0."""
+    from recordlens.core.store.importer import import_paths, import_run_folder
+    from recordlens.core.store.project import init_project
+
+    pages_dir, gt_dir = write_dataset(tmp_path / "seen", [None] * 6, seed=8)  # type: ignore[list-item]
+    other_pages, other_gt = write_dataset(tmp_path / "unseen", [None] * 2, seed=9)  # type: ignore[list-item]
+    model = tmp_path / "m.json"
+    assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "-q"]) == 0
+    for name, pages in (("seen", pages_dir), ("unseen", other_pages)):
+        assert cli_main(["extract", "--model", str(model), "--pages", str(pages), "--out", str(tmp_path / f"r-{name}"),
+                         "-q"]) == 0
+    capsys.readouterr()
+    assert cli_main(["score", "--pred", str(tmp_path / "r-seen"), "--gt", str(gt_dir), "--pages", str(pages_dir),
+                     "--json", "-q"]) == 0
+    captured = capsys.readouterr()
+    assert f"6 of the 6 pages scored (0, 1, 2, 3, 4, 5) are pages the selector model {model} was trained on" \
+        in captured.err and json.loads(captured.out)["in_sample_pages"] == ["0", "1", "2", "3", "4", "5"]
+    assert cli_main(["score", "--pred", str(tmp_path / "r-unseen"), "--gt", str(other_gt), "--pages",
+                     str(other_pages), "-q"]) == 0
+    assert "in-sample" not in capsys.readouterr().err
+    elsewhere = tmp_path / "r-elsewhere"  # a run of pages named otherwise
+    shutil.copytree(tmp_path / "r-unseen", elsewhere)
+    for k in (0, 1):
+        (elsewhere / f"{k}.json").rename(elsewhere / f"9{k}.json")
+    assert cli_main(["score", "--pred", str(elsewhere), "--gt", str(gt_dir), "--pages", str(pages_dir), "-q"]) == 2
+    assert "holds no prediction for any of the 6 page(s) scored: a run of other pages" in capsys.readouterr().err
+
+    with init_project(tmp_path / "p") as project:
+        assert not import_paths(project, [tmp_path / "seen"]).problems
+        run_id = import_run_folder(project, tmp_path / "r-seen").run_id
+    capsys.readouterr()
+    assert cli_main(["score", "--project", str(tmp_path / "p"), "--run", str(run_id), "-q"]) == 0
+    assert "6 of the 6 pages scored" in capsys.readouterr().err

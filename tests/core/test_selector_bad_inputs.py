@@ -32,8 +32,9 @@ def written(tmp_path: Path, data: object, name: str = "model.json") -> Path:
 def test_a_threshold_that_is_no_probability_is_refused(tmp_path: Path, shipped: dict, threshold: object) -> None:
     # NaN would keep every candidate (no `p < NaN` holds): about five times the records, silently.
     path = written(tmp_path, {**shipped, "threshold": threshold})
-    with pytest.raises(ModelError, match="threshold must be a number from 0 to 1"):
+    with pytest.raises(ModelError, match="threshold must be a number from 0 to 1") as refused:
         SelectorModel.load(path)
+    assert str(path) in str(refused.value)  # which file
     if threshold is not None:  # None asks for the model's own threshold
         with pytest.raises(ModelError, match="threshold must be a number from 0 to 1"):
             SelectorExtractor(threshold=threshold)  # type: ignore[arg-type]
@@ -94,6 +95,17 @@ def test_a_fifo_or_a_folder_given_as_the_model_is_refused_without_waiting(tmp_pa
     assert "cannot read the model" in capsys.readouterr().err
     assert cli_main(["extract", "--model", "", "--pages", str(pages), "--out", str(tmp_path / "r"), "-q"]) == 2
     assert "cannot read the model" in capsys.readouterr().err  # not a quiet fall back to the shipped model
+    project = tmp_path / "project"  # a project given for its own model: named
+    (project / "models").mkdir(parents=True)
+    (project / "models" / "selector.json").write_text("{}")
+    assert cli_main(["extract", "--model", str(project), "--pages", str(pages), "--out", str(tmp_path / "r"),
+                     "-q"]) == 2
+    assert f"the project's own model is {project / 'models' / 'selector.json'}" in capsys.readouterr().err
+
+
+def test_a_model_of_another_version_says_so(tmp_path: Path, shipped: dict) -> None:
+    with pytest.raises(ModelError, match="format 'recordlens-selector/9', written by another version"):
+        SelectorModel.load(written(tmp_path, {**shipped, "format": "recordlens-selector/9"}))
 
 
 def test_resuming_a_run_with_another_model_or_threshold_is_refused(tmp_path: Path, shipped: dict, capsys) -> None:

@@ -517,3 +517,75 @@ def test_a_label_changed_while_a_run_is_scored_leaves_its_page_stale(tmp_path: P
 
         score_stored_run(project, run, edit_midway)
         assert project.runs.stale_pages(run) == ["1"]  # the score was begun before the edit: not trusted
+
+
+def test_a_project_copied_whole_keeps_what_an_export_leaves_out(tmp_path: Path, capsys) -> None:
+    from recordlens.core.cli.command import main
+    from recordlens.core.store.project_copy import copy_project
+
+    data = small_dataset(tmp_path / "data")
+    ana = Provenance.person("ana")
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        first = project.labels("1")[0]
+        project.edit(first.id, [*first.xpaths, "/body[1]/ul[1]/li[3]"], ana)
+        project.add_record("1", ["/body[1]"], Provenance.extractor("mdr", "0.3", "html"))
+        project.set_status("1", "reviewed", ana)
+        import_paths(project, [small_dataset(tmp_path / "bea")], annotator="bea")
+        run = tmp_path / "run"
+        run.mkdir()
+        (run / "1.json").write_text(json.dumps([["/body[1]/ul[1]/li[1]"]]))
+        import_run_folder(project, run, "oracle")
+        (project.root / "models").mkdir()
+        (project.root / "models" / "selector.json").write_text("{}")
+        (project.root / ".half-written.tmp").write_text("x")  # a killed process's leftover: not the project's
+        # Open (as the app would have it) while the copy is made: the copy is one consistent state.
+        copy = copy_project(project.root, tmp_path / "copy")
+        before = (project.labels("1"), project.history("1"), project.page("1").status,
+                  project.annotators.records("bea", "1"), project.runs.predictions(1))
+    assert (copy.pages, copy.labels, copy.runs, copy.annotators) == (1, 3, 1, 1)
+    with open_project(tmp_path / "copy") as copied:
+        assert (copied.labels("1"), copied.history("1"), copied.page("1").status,
+                copied.annotators.records("bea", "1"), copied.runs.predictions(1)) == before
+        assert copied.load("1").page.text_map  # the saved page is there and reads
+    assert (tmp_path / "copy" / "models" / "selector.json").read_text() == "{}"
+    assert not (tmp_path / "copy" / ".half-written.tmp").exists()
+    assert not list(tmp_path.glob(".copy.partial-*"))
+    with pytest.raises(StoreError, match="not an empty folder"):
+        copy_project(tmp_path / "p", tmp_path / "copy")
+    with pytest.raises(StoreError, match="inside the project"):
+        copy_project(tmp_path / "p", tmp_path / "p" / "backup")
+    assert main(["project", "copy", str(tmp_path / "p"), str(tmp_path / "copy2")]) == 0
+    assert "1 page(s), 3 label(s) with their history, 1 run(s), 1 other annotator(s)" in capsys.readouterr().out
+    assert main(["export", "--project", str(tmp_path / "p"), "--format", "nexteval", "--out",
+                 str(tmp_path / "ex"), "-q"]) == 0
+    assert "`recordlens project copy` copies it whole" in capsys.readouterr().err
+
+
+def test_a_run_folder_stored_in_part_says_what_it_left_and_exits_1(tmp_path: Path, capsys) -> None:
+    from recordlens.core.cli.command import main
+
+    small_dataset(tmp_path / "data")
+    assert main(["project", "init", str(tmp_path / "p")]) == 0
+    assert main(["import", str(tmp_path / "data"), "--project", str(tmp_path / "p"), "-q"]) == 0
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "1.json").write_text(json.dumps([["/body[1]/ul[1]/li[1]"]]))
+    (run / "nosuchpage.json").write_text("[]")
+    capsys.readouterr()
+    assert main(["runs", "--project", str(tmp_path / "p"), "--add", str(run), "--method", "mine"]) == 1
+    err = capsys.readouterr().err
+    assert "no page 'nosuchpage' in the project; skipped" in err
+    assert "1 file(s) of " in err and "not stored as records (nosuchpage.json)" in err
+    with open_project(tmp_path / "p") as project:
+        assert project.runs.predictions(1) == {"1": [["/body[1]/ul[1]/li[1]"]]}
+
+
+def test_a_project_made_in_a_folder_that_holds_files_says_so(tmp_path: Path, capsys) -> None:
+    from recordlens.core.cli.command import main
+
+    data = small_dataset(tmp_path / "data")
+    assert main(["project", "init", str(data)]) == 0
+    assert "held 2 entries already (gt, html); the project's files are beside them" in capsys.readouterr().err
+    assert main(["project", "init", str(tmp_path / "new")]) == 0
+    assert "held" not in capsys.readouterr().err

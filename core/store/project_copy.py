@@ -1,0 +1,93 @@
+"""A whole project, copied: every page, label and status, the history, other annotators' labels, runs and
+their scores, agent data, the project's models and removed pages, as they are.
+
+Exports are for other tools (the NEXT-EVAL layout holds a dataset's truth only); a copy is the project itself,
+for another machine or a colleague. The database is copied with SQLite's online backup, so a copy made while the
+app or another command has the project open is still one consistent state; the files beside it follow (a file
+that a change needs is written before the change is stored, so every file the copied database names is there).
+The copy is made in a hidden folder beside the destination and renamed into place when whole: a copy stopped
+part way leaves no folder that looks like a project.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..atomic import folder_mode
+from .db import StoreError
+from .files import SNAPSHOTS
+from .project import PROJECT_DB, open_project
+
+_DATABASE_FILES = {PROJECT_DB, f"{PROJECT_DB}-wal", f"{PROJECT_DB}-shm", f"{PROJECT_DB}-journal"}
+
+
+@dataclass(frozen=True)
+class ProjectCopy:
+    destination: Path
+    pages: int
+    labels: int
+    runs: int
+    annotators: int
+    files: int  # the files copied beside the database (snapshots, models, removed pages)
+
+
+def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
+    """Copy the project at `source` to `destination`, which must not exist yet (or be an empty folder)."""
+    root, dest = Path(source), Path(destination)
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise StoreError(f"{dest} exists and is not an empty folder: a project is copied into a new or empty one")
+    if dest.resolve().is_relative_to(root.resolve()):
+        raise StoreError(f"{dest} is inside the project {root}: copy it somewhere else")
+    with open_project(root) as project:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        partial = Path(tempfile.mkdtemp(prefix=f".{dest.name}.partial-", dir=dest.parent))
+        try:
+            partial.chmod(folder_mode())  # a project folder as mkdir makes it, not mkdtemp's private 0700
+            _back_up(project.db.conn, partial / PROJECT_DB)  # first: every file it names exists already
+            files = _copy_files(root, partial)
+            if dest.exists():
+                dest.rmdir()  # empty, checked above
+            partial.rename(dest)
+        except BaseException:
+            shutil.rmtree(partial, ignore_errors=True)
+            raise
+    with open_project(dest) as copied:
+        missing = [page.name for page in copied.pages() if not copied.snapshot_file(page.name).is_file()]
+        if missing:  # cannot happen when the rule above holds; said rather than trusted
+            raise StoreError(f"the copy in {dest} lacks the saved page of {len(missing)} page(s) "
+                             f"({', '.join(missing[:5])}); copy it again")
+        labels = copied.one("SELECT COUNT(*) FROM records")[0]
+        return ProjectCopy(dest, len(copied.pages()), labels, len(copied.runs.all()),
+                           len(copied.annotators.names()), files)
+
+
+def _back_up(source: sqlite3.Connection, target: Path) -> None:
+    copy = sqlite3.connect(target)
+    try:
+        source.backup(copy)
+        copy.execute("PRAGMA journal_mode = WAL")  # as the project's own database is kept
+    finally:
+        copy.close()
+
+
+def _copy_files(root: Path, into: Path) -> int:
+    """Everything in the project folder but its database (snapshots, models, removed pages), modes kept; a
+    write left unfinished by a killed process (a hidden temporary file) is not part of the project."""
+    copied = 0
+    for folder, names, files in os.walk(root):
+        here = Path(folder)
+        relative = here.relative_to(root)
+        names[:] = [n for n in names if not n.startswith(".") and (here / n).resolve() != into.resolve()]
+        (into / relative).mkdir(exist_ok=True)
+        for name in files:
+            if name.startswith(".") or (relative == Path(".") and name in _DATABASE_FILES):
+                continue
+            shutil.copy2(here / name, into / relative / name)
+            copied += 1
+    (into / SNAPSHOTS).mkdir(exist_ok=True)
+    return copied
