@@ -1,11 +1,13 @@
 """How messages word counts and lists of names, in the app and on the command line: "1 record", "2 records";
-"1, 2, 3, 4, 5, ..."."""
+"1, 2, 3, 4, 5, ..."; a text a reader cannot see whole, quoted."""
 
 from __future__ import annotations
 
+import json
+import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["counted", "listed"]
+__all__ = ["counted", "listed", "shown"]
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
@@ -16,3 +18,10 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
 def listed(names: Sequence[str], limit: int = 5) -> str:
     """The first `limit` names, and ", ..." when there are more (a line names some, the count says how many)."""
     return ", ".join(names[:limit]) + (", ..." if len(names) > limit else "")
+
+
+def shown(text: str) -> str:
+    """`text` as it is, or quoted with its invisible characters escaped (a space at either end, a no-break or
+    zero-width space, a newline), which would otherwise make it look like another text."""
+    invisible = any(unicodedata.category(c)[0] in "ZC" and c != " " for c in text) or text != text.strip()
+    return json.dumps(text) if invisible else text

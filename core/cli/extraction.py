@@ -108,6 +108,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
     params = _method_params(args)
     # `is not None`: an empty --model "" is a mistake to name, not a quiet fall back to the shipped model.
     if method == "selector" and getattr(args, "model", None) is not None:
+        if "model" in params and params["model"] != args.model:
+            raise RecordLensError(f"--model {args.model} and --param model={params['model']} name two model files; "
+                                  "give one")
         params["model"] = args.model  # for the selector, --model is a model file written by `recordlens train`
     elif getattr(args, "model", None) is not None and method != "gemini":
         raise RecordLensError(f"--model is for the selector (a model file) and gemini, not {method!r}")

@@ -46,6 +46,8 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreada
 def run(args: argparse.Namespace) -> int:
     unreadable: list[str] = []  # one bad file is reported with the others' findings, not the end of the check
     checks = list(label_checks(args, unreadable=unreadable))
+    if args.project:  # remembered checks need no page: a saved copy gone since is said as export would say it
+        unreadable += _without_their_page(args.project, [c.page for c in checks])
     report = summarise(checks)
     in_progress = _in_progress(args.project, [c.page for c in checks]) if args.project else []
     if args.json:
@@ -58,6 +60,14 @@ def run(args: argparse.Namespace) -> int:
                  f"{listed(in_progress)}): score, export and agreement leave them out, and `score --ceiling` does"
                  if in_progress else ""), file=sys.stderr)
     return 1 if unreadable else 0
+
+
+def _without_their_page(project_dir: str, checked: list[str]) -> list[str]:
+    from ..store import open_project
+
+    with open_project(project_dir) as project:
+        return [f"page {name}: its saved copy {project.snapshot_file(name)} is missing (export and score need it)"
+                for name in checked if not project.snapshot_file(name).is_file()]
 
 
 def _in_progress(project_dir: str, checked: list[str]) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from ..output_paths import writable_file
 from ..page import formats
@@ -22,6 +23,8 @@ def cmd_represent(args: argparse.Namespace) -> int:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
+    if _describes_a_model(args):
+        return 0
     loaded = load_page_file(args.page)
     page, snapshot = loaded.page, loaded.snapshot
     sizes = {s.format: s.characters for s in formats.format_sizes(page)}
@@ -97,11 +100,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", "-o", help="write to this file instead of stdout")
     p.set_defaults(handler=cmd_represent)
 
-    p = sub.add_parser("inspect", help="title, counts and the size of every format for one page",
-                       description="Characters per format; tokens by Gemini's countTokens when a key is set.")
+    p = sub.add_parser("inspect", help="title, counts and the size of every format for one page; or what a "
+                                       "selector model file was trained on",
+                       description="Characters per format; tokens by Gemini's countTokens when a key is set. Given a "
+                                   "model file written by `recordlens train`: its provenance.")
     p.add_argument("page")
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-tokens", action="store_true", help="do not count tokens even when a key is set")
     p.add_argument("--model", help="the model whose tokenizer counts (default gemini-2.5-pro)")
     p.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
     p.set_defaults(handler=cmd_inspect)
+
+
+def _describes_a_model(args: argparse.Namespace) -> bool:
+    """`inspect MODEL`: a selector model file is described (its provenance) rather than refused as no page."""
+    from ..extract.selector_model import SelectorModel
+
+    path = Path(args.page)
+    if path.suffix.lower() not in (".json", ".gz") or not path.is_file():
+        return False
+    head = path.read_bytes()[:64]
+    if not (head.startswith(b"\x1f\x8b") or b'"format":"recordlens-selector/' in head.replace(b" ", b"")):
+        return False
+    model = SelectorModel.load(path)
+    if args.json:
+        print(json.dumps({"digest": model.digest, "threshold": model.threshold, "stages": model.stages,
+                          "members": len(model.members), "provenance": model.provenance}, ensure_ascii=False,
+                         indent=2))
+    else:
+        print("\n".join(model.describe()))
+    return True

@@ -70,6 +70,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "page already in the project with the same bytes is left as it is.")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--project", required=True, metavar="DIR")
+    p.add_argument("--replace-labels", action="store_true",
+                   help="a page already in the project whose labels in the dataset differ takes the dataset's "
+                        "labels (edited ground truth imported again); its earlier labels stay in its history, "
+                        "restorable in the app (Ctrl+H)")
     p.add_argument("--annotator", metavar="NAME",
                    help="the datasets are another annotator's labels: keep them in NAME's own label set, apart from "
                         "the project's labels (pages the project lacks are imported without project labels); "
@@ -188,9 +192,12 @@ def cmd_restore_page(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     # The name as it is stored (" bea " is bea), so that the report names the label set the labels went to.
     annotator = check_annotator_name(args.annotator) if args.annotator is not None else None
+    if annotator is not None and args.replace_labels:
+        raise RecordLensError("--replace-labels is for the project's own labels; an annotator's are replaced by "
+                              "importing them again with --annotator")
     with open_project(args.project) as project:
         known = annotator in project.annotators.names()
-        report = import_paths(project, args.paths, annotator=annotator,
+        report = import_paths(project, args.paths, annotator=annotator, replace_labels=args.replace_labels,
                               progress=lambda items: progress(items, label="importing", enabled=not args.quiet))
     for message in report.warning_lines():
         _warn(message)
@@ -217,9 +224,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         names = ", ".join(summary.unlabelled[:10]) + (" …" if len(summary.unlabelled) > 10 else "")
         what = "html only, no gt" if args.all_pages else "left out"
         print(f"{len(summary.unlabelled)} page(s) not labelled ({what}): {names}", file=sys.stderr)
-    if summary.proposals_left_out:
-        _warn(f"{summary.proposals_left_out} proposed record(s) on labelled pages were not exported "
-              "(only accepted and edited records are ground truth)")
+    if summary.proposals_left_out or summary.rejected_left_out:
+        _warn(f"{summary.proposals_left_out} proposed and {summary.rejected_left_out} rejected record(s) on labelled "
+              "pages were not exported (only accepted and edited records are ground truth)")
     if args.format == "nexteval":  # what a dataset cannot hold, said once, with the way to keep it all
         print("(a dataset holds pages and their true records only: statuses, provenance, history, other "
               "annotators' labels and runs stay in the project; `recordlens project copy` copies it whole)",
@@ -265,7 +272,8 @@ def run_settings(parameters: dict[str, object]) -> str:
     if parameters.get("seed") is not None:
         parts.append(f"seed {parameters['seed']}")
     if parameters.get("model") and parameters.get("model_digest"):  # the selector's model file, not Gemini's name
-        parts.append(Path(str(parameters["model"])).name)
+        # with its digest: two runs of project models of one name are told apart
+        parts.append(f"{Path(str(parameters['model'])).name} {str(parameters['model_digest'])[:8]}")
     elif parameters.get("model"):
         parts.append(str(parameters["model"]))
     parts += [f"{key} {value}" for key, value in sorted(parameters.items())
@@ -276,6 +284,13 @@ def run_settings(parameters: dict[str, object]) -> str:
     return ", ".join(parts) or "-"
 
 
+def _cut(text: str, width: int) -> str:
+    """`text` in at most `width` characters, cut after a whole word and marked when cut (`--json` has it whole)."""
+    if len(text) <= width:
+        return text
+    return text[: width - 1].rsplit(" ", 1)[0].rstrip(",") + "…"
+
+
 def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, list[str]] | None = None) -> str:
     lines = [f"{'id':>4} {'method':<20} {'status':<9} {'started':<24} {'pages':>5} {'failed':>6} {'scored':>6} "
              f"{'F1':>7}  settings"]
@@ -283,7 +298,7 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, li
         f1 = f"{run.f1:7.4f}" if run.f1 is not None else f"{'-':>7}"
         lines.append(f"{run.id:>4} {run.method[:20]:<20} {run.outcome:<9} {run.started_at:<24} "
                      f"{run.predicted_pages - run.failed_pages:>5} {run.failed_pages:>6} {run.scored_pages:>6} {f1}  "
-                     f"{run_settings(run.parameters)[:90]}")
+                     f"{_cut(run_settings(run.parameters), 90)}")
     if not runs:
         lines.append("(no runs yet)")
     for run in runs:

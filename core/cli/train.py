@@ -71,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
         labelled = project_pages(args.project)
     else:
         labelled = [lp for pages, gt in zip(pages_dirs, gt_dirs, strict=True) for lp in dataset_pages(pages, gt)]
+    for message in _left_out(args.project, pages_dirs, gt_dirs):
+        warn(message)
     labelled, again = once_each(labelled)
     if args.cv is not None:
         check_folds(args.cv, len(labelled))  # before the work, not after it
@@ -102,3 +104,27 @@ def run(args: argparse.Namespace) -> int:
         for line in check_training(examples, args.cv, args.seed, workers=args.workers).lines():
             print(line)
     return 0
+
+
+def _left_out(project: str | None, pages_dirs: list[str], gt_dirs: list[str]) -> list[str]:
+    """The pages training leaves out, said: a dataset's pages without labels, a project's pages not marked
+    labelled or reviewed."""
+    from ..page.dataset import page_files, record_files
+    from ..wording import listed
+
+    if project:
+        from ..store import open_project
+        from ..store.scoring import labelled_page_names
+
+        with open_project(project) as opened:
+            scored = set(labelled_page_names(opened))
+            others = [p.name for p in opened.pages() if p.name not in scored]
+        return [f"{len(others)} page(s) of the project are not marked labelled or reviewed ({listed(others)}): "
+                "left out"] if others else []
+    said = []
+    for pages, gt in zip(pages_dirs, gt_dirs, strict=True):
+        unlabelled = [name for name in page_files(pages) if name not in record_files(gt)]
+        if unlabelled:
+            said.append(f"{len(unlabelled)} page(s) of {pages} have no labels in {gt} ({listed(unlabelled)}): "
+                        "left out")
+    return said

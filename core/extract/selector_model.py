@@ -330,6 +330,23 @@ class SelectorModel:
         second stage (training.py), else 2."""
         return min(1 if member.second is None else 2 for member in self.members)
 
+    def describe(self) -> list[str]:
+        """What a person asks of a model file: what it was trained on and how, in a few lines."""
+        p = self.provenance
+        pages = [x for x in p.get("pages", []) if isinstance(x, dict)]
+        names = ", ".join(f"{x.get('name')}" for x in pages[:10]) + (f", … ({len(pages)} in all)"
+                                                                     if len(pages) > 10 else "")
+        lines = [f"selector model {self.digest or '(in memory)'}: {p.get('trained_on', 'no provenance recorded')}"]
+        if pages:
+            lines.append(f"pages: {names} (each by the digest of its texts and labels; `score` names the pages "
+                         "of a run it was trained on)")
+        lines += [f"seed {p.get('seed', '?')}, {len(self.members)} member(s), {self.stages} stage(s), threshold "
+                  f"{self.threshold}",
+                  f"learner: {p.get('learner', '?')}; second stage from {p.get('second_stage_from', '?')}"]
+        if p.get("recordlens"):
+            lines.append(f"written by RecordLens {p['recordlens']}")
+        return lines
+
     def to_json(self) -> str:
         return json.dumps({"format": FORMAT, "threshold": self.threshold,
                            "features": {k: list(v) for k, v in FEATURES.items()}, "provenance": self.provenance,

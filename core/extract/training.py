@@ -411,8 +411,21 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
         "second_stage_from": f"out-of-fold first-stage probabilities ({INNER_FOLDS}-fold, training pages only)",
         "learner": f"scikit-learn {sklearn.__version__} GradientBoostingClassifier"
                    + (" blended with RandomForestClassifier" if config.forest_trees else ""),
+        "recordlens": _version(),
     }
-    return SelectorModel(members, threshold, provenance)
+    model = SelectorModel(members, threshold, provenance)
+    if model.stages < 2:
+        provenance["second_stage_from"] = "nothing: one stage only (too few pages, or too few with records)"
+    return model
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("recordlens")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -471,7 +484,8 @@ def project_pages(project_dir: str | Path, progress: Callable[[str], None] | Non
                 progress(name)
             out.append(LabelledPage(name, page, records, str(project.root)))
     if not out:
-        raise DatasetError(f"no page marked labelled in the project {project_dir}")
+        raise DatasetError(f"no page marked labelled in the project {project_dir}: mark the pages you have labelled "
+                           "(L in the app), or import a dataset with its labels (html/ and gt/)")
     return out
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from ..errors import RecordLensError
 from ..page.dataset import find_page_file, load_page, record_files
 from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Page, within
+from ..wording import counted, shown
 from .model import TextKeyIndex, load_records
 from .score import PageScore, score_expanded
 
@@ -92,7 +93,7 @@ class CheckReport:
             if c.unresolved:
                 # "nothing" would read as no element; an element without text is as empty to the score
                 parts.append(f"{len(c.unresolved)} XPath(s) name no element or one without text (first: "
-                             f"{c.unresolved[0]})")
+                             f"{shown(c.unresolved[0])})")
             if c.empty:
                 parts.append(f"{len(c.empty)} record(s) without any XPath (first: record {c.empty[0]})")
             if c.twice:
@@ -108,9 +109,9 @@ class CheckReport:
 
     def summary(self) -> str:
         majority = "labels" if self.majority_includes_chrome else "does not label"
-        return (f"{len(self.pages)} pages: {len(self.flagged)} with label problems, {len(self.policy_outliers)} "
-                f"whose policy differs from the majority (majority {majority} page chrome); proposing each distinct "
-                f"true record with text once scores a mean F1 of {self.ceiling:.4f}")
+        return (f"{counted(len(self.pages), 'page')}: {len(self.flagged)} with label problems, "
+                f"{len(self.policy_outliers)} whose policy differs from the majority (majority {majority} page "
+                f"chrome); proposing each distinct true record with text once scores a mean F1 of {self.ceiling:.4f}")
 
 
 def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageCheck:

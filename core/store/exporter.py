@@ -42,6 +42,7 @@ class ExportSummary:
     unlabelled: tuple[str, ...] = ()   # nexteval: pages not labelled (left out, or html only with all_pages)
     proposals_left_out: int = 0        # nexteval: proposed records of exported pages, not written as truth
     warnings: tuple[str, ...] = ()     # nexteval: snapshots that no longer match what was imported
+    rejected_left_out: int = 0         # nexteval: rejected records of exported pages
 
 
 def export_project(project: Project, fmt: str, out: str | Path,
@@ -85,7 +86,7 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
     html_dir.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
     warnings: list[str] = []
-    records = proposals = exported = 0
+    records = proposals = rejected = exported = 0
     for info in progress(chosen):
         target = html_dir / f"{info.name}{info.suffix}"
         if not _copy_checked(project.snapshot_file(info.name), target, info.snapshot):
@@ -97,10 +98,11 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
             files.append(save_records(gt_dir / f"{info.name}.json", truth))
             records += len(truth)
             proposals += info.proposed
+            rejected += info.rejected
             exported += 1
     marker.unlink()
     atomic.sync_folder(out)
-    return ExportSummary(exported, records, tuple(files), unlabelled, proposals, tuple(warnings))
+    return ExportSummary(exported, records, tuple(files), unlabelled, proposals, tuple(warnings), rejected)
 
 
 def _copy_checked(source: Path, target: Path, digest: str) -> bool:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import errno
 import json
 import sqlite3
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -80,6 +81,8 @@ class ImportReport:
     checks: list[PageCheck] = field(default_factory=list)  # label hygiene of each page imported with labels
     # The project's other pages with labels: they count towards the majority policy the new pages are judged by.
     project_checks: list[PageCheck] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)  # pages whose labels the dataset's replaced (replace_labels)
+    replace_labels: bool = False  # asked for: a page already in the project takes the dataset's labels
 
     @property
     def label_check(self) -> CheckReport | None:
@@ -103,8 +106,10 @@ class ImportReport:
             f"label check of the pages imported with labels{_whose(annotator)}{among}: {checked.summary()}"]
 
     def summary(self, annotator: str | None = None) -> str:
+        replaced = (f"; labels replaced on {len(self.replaced)} page(s) already in the project (the earlier ones "
+                    "stay in each page's history)" if self.replaced else "")
         return (f"imported {len(self.imported)} page(s) with {self.labels} label(s){_whose(annotator)}; "
-                f"{len(self.unchanged)} already in the project; {len(self.problems)} not imported")
+                f"{len(self.unchanged)} already in the project; {len(self.problems)} not imported{replaced}")
 
 
 def _whose(annotator: str | None) -> str:
@@ -112,9 +117,12 @@ def _whose(annotator: str | None) -> str:
 
 
 def import_paths(project: Project, paths: Iterable[str | Path],
-                 progress: Progress = lambda items: items, *, annotator: str | None = None) -> ImportReport:
-    """Import pages and datasets; with `annotator`, datasets' records go to that annotator's label set."""
-    report = ImportReport()
+                 progress: Progress = lambda items: items, *, annotator: str | None = None,
+                 replace_labels: bool = False) -> ImportReport:
+    """Import pages and datasets; with `annotator`, datasets' records go to that annotator's label set; with
+    `replace_labels`, a page already in the project whose labels in the dataset differ takes those labels (its
+    earlier ones stay in its history, one step to restore)."""
+    report = ImportReport(replace_labels=replace_labels)
     removed = remove_stale_temporaries(project.root)
     if removed:
         report.warnings.append(f"removed {removed} temporary snapshot file(s) left by an import that was stopped")
@@ -216,9 +224,13 @@ def _dataset_sources(root: Path, report: ImportReport) -> list[PageSource]:
     pages = page_files(root / "html", report.warnings, odd_files=False)
     _report_odd_entries(root / "html", report)
     truths = record_files(root / "gt") if (root / "gt").is_dir() else {}
+    by_form = {unicodedata.normalize("NFC", page): page for page in pages}
     for name in sorted(truths.keys() - pages.keys(), key=natural_key):
+        twin = by_form.get(unicodedata.normalize("NFC", name))
+        hint = (f" (the page {twin!r} has the same name written in another Unicode form, as some systems save "
+                "file names; rename one to match the other)" if twin else "")
         report.problems.append(ImportProblem(truths[name], f"ground truth for page {name}, but no {name}.html or "
-                                                           f"{name}.mhtml in {root / 'html'}"))
+                                                           f"{name}.mhtml in {root / 'html'}{hint}"))
     origin = str((root / "gt").resolve())
     return [PageSource(name, file, truths.get(name), origin if name in truths else None)
             for name, file in pages.items()]
@@ -282,9 +294,33 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
                               "rename the file to import it as a new page")
     report.unchanged.append(source.name)
     if source.truth is not None and not _labels_are_stored(project, source):
-        report.warnings.append(f"page {source.name} is already in the project: the labels in {source.truth} "
-                               "were not imported (another annotator's? import them with --annotator NAME)")
+        if report.replace_labels:
+            _replace_labels(project, source, report)
+        else:
+            report.warnings.append(f"page {source.name} is already in the project: the labels in {source.truth} "
+                                   "were not imported (another annotator's? import them with --annotator NAME; "
+                                   "edited labels of your own? --replace-labels takes them)")
     return True
+
+
+def _replace_labels(project: Project, source: PageSource, report: ImportReport) -> None:
+    """The page's records become the dataset's, in one step of its history (the earlier ones restorable)."""
+    assert source.truth is not None
+    records, unresolved, check = _truth(source.truth, source.name, project.load(source.name).snapshot.html, report)
+    origin = Provenance.dataset(source.truth_origin or str(source.truth))
+    with project.writing(), project.one_step(f"labels replaced from {source.truth}"):
+        for label in project.labels(source.name):
+            project.delete(label.id, origin)
+        if records:
+            project.add_records(source.name, records, origin, status="accepted", unresolved=unresolved,
+                                page_status="labelled")
+        if project.page(source.name).status != "labelled":  # reviewed no more: these labels were not reviewed
+            project.set_status(source.name, "labelled", origin)
+    report.unchanged.remove(source.name)
+    report.replaced.append(source.name)
+    report.labels += len(records)
+    _count_labels(report, source.name, unresolved, check)
+    project.label_checks.remember(source.name, check)
 
 
 def import_annotator_page(project: Project, source: PageSource, annotator: str, report: ImportReport) -> None:

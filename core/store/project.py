@@ -134,7 +134,12 @@ def init_project(folder: str | Path) -> Project:
 def open_project(folder: str | Path) -> Project:
     root = Path(folder)
     if not (root / PROJECT_DB).is_file():
-        raise StoreError(f"{root} is not a RecordLens project (no {PROJECT_DB}); "
+        dataset = (root / "html").is_dir() and (root / "gt").is_dir()
+        hint = (f" (a dataset: commands take it as --pages {root / 'html'} --gt {root / 'gt'}, and "
+                f"`recordlens import {root} --project P` brings it into a project)" if dataset else "")
+        raise StoreError(f"{root} is not a RecordLens project (no {PROJECT_DB}){hint}; "
+                         f"create one with `recordlens project init DIR`" if dataset else
+                         f"{root} is not a RecordLens project (no {PROJECT_DB}); "
                          f"create one with `recordlens project init {root}`")
     if (root / PROJECT_DB).stat().st_size == 0:
         # SQLite would take it for a new database and the next import would start a project over the old
@@ -562,9 +567,10 @@ def _adjudication(annotator: str | None) -> dict[str, object]:
 def _status_moved(action: str, detail: dict[str, object], actor: str = "") -> dict[str, str]:
     """The page status a history entry moved from and to ({} when it moved none): a status entry says it in its
     detail, a label change that moved it (a proposal, a restore) under "page_status". A dataset's labels, added
-    with its page on import, moved it from new to labelled; projects older than that note say it nowhere."""
+    with its page on import, moved it from new to labelled; projects older than that note say it nowhere (a
+    dataset's labels that replace a page's later come in a step of work, and say what they moved)."""
     moved = detail if action == "status" else detail.get("page_status")
-    if moved is None and action == "add" and actor == "dataset":
+    if moved is None and action == "add" and actor == "dataset" and "step" not in detail:
         moved = {"from": "new", "to": "labelled"}
     return moved if isinstance(moved, dict) and "from" in moved else {}
 

@@ -171,6 +171,12 @@ def test_a_project_remembers_its_label_checks_until_the_labels_change(tmp_path: 
     assert cli_main(["labels", "check", "--project", str(tmp_path / "p")]) == 0
     assert "1 of the pages checked are not marked labelled or reviewed yet (2): score, export and agreement leave " \
            "them out" in capsys.readouterr().err
+    with open_project(tmp_path / "p") as project:  # a saved copy gone: the remembered checks cannot hide it
+        snapshot = project.snapshot_file("3")
+    snapshot.chmod(0o644)
+    snapshot.unlink()
+    assert cli_main(["labels", "check", "--project", str(tmp_path / "p")]) == 1
+    assert f"page 3: its saved copy {snapshot} is missing" in capsys.readouterr().out
 
 
 def test_the_label_policy_benchmark_describes_a_page_from_its_candidates_alone(monkeypatch) -> None:
@@ -209,10 +215,20 @@ def test_a_labels_file_the_system_refuses_to_read_is_reported_like_a_broken_one(
     assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt")]) == 1
     out = capsys.readouterr()
     assert f"page 2: cannot be checked: {refused}: cannot be read (Permission denied)" in out.out
-    assert "1 pages: 0 with label problems" in out.err
+    assert "1 page: 0 with label problems" in out.err
 
 
 def test_an_xpath_is_judged_as_the_score_reads_it() -> None:
     page = parse_html(HTML)
     trailing = [[MAIN[0][0] + "/"], *MAIN[1:]]  # a trailing slash: the score expands it to the same text
     assert check_page("p", page, trailing).unresolved == []
+
+
+def test_an_xpath_with_invisible_characters_is_shown_quoted_in_the_findings() -> None:
+    from recordlens.core.wording import shown
+
+    page = parse_html("<main><ul><li>a</li><li>b</li></ul></main>")
+    check = check_page("1", page, [["/body[1]/main[1]/ul[1]/li[1]\u200b"], [" /body[1]/main[1]/ul[1]/li[2]"]])
+    line = summarise([check]).findings()[0]
+    assert '(first: "/body[1]/main[1]/ul[1]/li[1]\\u200b")' in line  # not a name that looks like a good one
+    assert shown("/body[1]/p[2]") == "/body[1]/p[2]"

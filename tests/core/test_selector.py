@@ -344,6 +344,10 @@ def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path, capsys) 
     assert re.search(r"fits \[#{30}\] (\d+)/\1", said), said  # the fits' bar, full at the end
     assert "one stage only" not in said
     assert SelectorModel.load(model).provenance["trained_on"].startswith("8 labelled pages")
+    assert SelectorModel.load(model).provenance["recordlens"]  # the version that wrote it
+    assert cli_main(["inspect", str(model)]) == 0  # what the file was trained on, not "not a page"
+    described = capsys.readouterr().out
+    assert "8 labelled pages of data" in described and "seed 0" in described and "2 stage(s)" in described
     out = tmp_path / "run"
     assert cli_main(["extract", "--model", str(model), "--pages", str(pages_dir), "--out", str(out), "-q"]) == 0
     records = json.loads((out / "0.json").read_text(encoding="utf-8"))
@@ -465,6 +469,7 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
     pages_dir, gt_dir = write_dataset(tmp_path / "data", [None] * 8, seed=5)  # type: ignore[list-item]
     save_records(gt_dir / "1.json", [["/body[1]/div[99]/span[7]"]])  # a label that names nothing
     save_records(gt_dir / "2.json", [])  # a page labelled as holding no record
+    shutil.copy(pages_dir / "3.html", pages_dir / "unlabelled.html")  # a page without labels: left out, said
     copy = tmp_path / "copy"
     shutil.copytree(tmp_path / "data", copy)
     model = tmp_path / "m.json"
@@ -474,6 +479,7 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
     assert "page 0 of copy is page 0 of data again (the same texts and labels): used once" in captured.err
     assert "1 page(s) have labels with XPaths that name nothing (1 of data)" in captured.err
     assert "1 page(s) are labelled as holding no record (2 of data)" in captured.err
+    assert f"1 page(s) of {pages_dir} have no labels in {gt_dir} (unlabelled): left out" in captured.err
     assert SelectorModel.load(model).provenance["trained_on"].startswith("8 labelled pages of data")
     trained, shipped = captured.out.splitlines()
     assert trained.startswith("these settings, 4-fold cross-validated on these 8 pages (seed 0): P ")
@@ -489,7 +495,9 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
     first = (project / "models" / "selector.json").read_bytes()
     capsys.readouterr()
     assert cli_main(["train", "--project", str(project), "--seed", "1", "-q"]) == 0
-    assert "the project's earlier model is kept as" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "the project's earlier model is kept as" in err
+    assert "1 page(s) of the project are not marked labelled or reviewed (unlabelled): left out" in err
     assert (project / "models" / "selector.forgotten.json").read_bytes() == first
 
 

@@ -229,6 +229,9 @@ def test_nexteval_export_writes_the_labelled_pages_as_its_help_says_with_modes_f
     with init_project(tmp_path / "p") as project:
         import_paths(project, [data])
         project.add_record("1", ["/body[1]"], Provenance.extractor("mdr", "0.3", "html"))  # a proposal
+        rejected = project.add_record("1", ["/body[1]/ul[1]"], Provenance.extractor("mdr", "0.3", "html")).record
+        assert rejected is not None
+        project.reject(rejected.id, Provenance.person("ana"))
         assert [p.status for p in project.pages()] == ["labelled", "new"]
     old = os.umask(0o027)
     try:
@@ -243,7 +246,7 @@ def test_nexteval_export_writes_the_labelled_pages_as_its_help_says_with_modes_f
     assert sorted(p.name for p in (out / "gt").iterdir()) == ["1.json"]
     assert "exported 1 page(s), 2 record(s)" in captured.out
     assert "1 page(s) not labelled (left out): 2" in captured.err
-    assert "1 proposed record(s) on labelled pages were not exported" in captured.err
+    assert "1 proposed and 1 rejected record(s) on labelled pages were not exported" in captured.err
     for path in (out / "html" / "1.html", out / "gt" / "1.json"):
         assert stat.S_IMODE(path.stat().st_mode) == 0o640, path  # 0666 less the umask 027, html and gt alike
     # --all-pages: the unlabelled page's snapshot too, still without ground truth.
@@ -427,7 +430,7 @@ def test_an_imported_page_s_label_policy_is_judged_against_the_project_s_pages(t
     assert "labels: page 4: labels page chrome (navigation, header, footer, aside), unlike most pages" in out
     summary = next(line for line in out if line.startswith("label check"))
     assert summary.startswith("label check of the pages imported with labels, policy against the project's 4 "
-                              "pages with labels: 1 pages: 0 with label problems, 1 whose policy differs")
+                              "pages with labels: 1 page: 0 with label problems, 1 whose policy differs")
 
 
 def test_a_jsonl_or_csv_export_over_an_earlier_one_says_it_replaced_it(tmp_path: Path, capsys) -> None:
@@ -589,3 +592,46 @@ def test_a_project_made_in_a_folder_that_holds_files_says_so(tmp_path: Path, cap
     assert "held 2 entries already (gt, html); the project's files are beside them" in capsys.readouterr().err
     assert main(["project", "init", str(tmp_path / "new")]) == 0
     assert "held" not in capsys.readouterr().err
+
+
+def test_labels_named_in_another_unicode_form_than_their_page_are_said_so(tmp_path: Path) -> None:
+    import unicodedata
+
+    data = tmp_path / "data"
+    (data / "html").mkdir(parents=True)
+    (data / "gt").mkdir()
+    (data / "html" / f"{unicodedata.normalize('NFC', 'café')}.html").write_text(PAGE, encoding="utf-8")
+    (data / "gt" / f"{unicodedata.normalize('NFD', 'café')}.json").write_text("[]")
+    with init_project(tmp_path / "p") as project:
+        problems = [p.reason for p in import_paths(project, [data]).problems]
+    assert len(problems) == 1 and "has the same name written in another Unicode form" in problems[0]
+
+
+def test_edited_ground_truth_imported_again_replaces_the_labels_when_asked_and_the_old_ones_restore(
+        tmp_path: Path, capsys) -> None:
+    from recordlens.core.cli.command import main
+    from recordlens.core.store.project import history_steps
+
+    data = small_dataset(tmp_path / "data")
+    assert main(["project", "init", str(tmp_path / "p")]) == 0
+    assert main(["import", str(data), "--project", str(tmp_path / "p"), "-q"]) == 0
+    with open_project(tmp_path / "p") as project:
+        project.set_status("1", "reviewed", Provenance.person("ana"))
+        before = project.true_records("1")
+    edited = [["/body[1]/ul[1]/li[2]"]]
+    (data / "gt" / "1.json").write_text(json.dumps(edited))
+    capsys.readouterr()
+    assert main(["import", str(data), "--project", str(tmp_path / "p"), "-q"]) == 0  # not asked: said, kept
+    assert "--replace-labels takes them" in capsys.readouterr().err
+    assert main(["import", str(data), "--project", str(tmp_path / "p"), "--replace-labels", "-q"]) == 0
+    assert "labels replaced on 1 page(s) already in the project" in capsys.readouterr().out
+    with open_project(tmp_path / "p") as project:
+        assert project.true_records("1") == edited and project.page("1").status == "labelled"
+        steps = history_steps(project.history("1"))
+        replaced = steps[-1]
+        assert len(steps[-1]) > 1 and replaced[0].step[1].startswith("labels replaced from ")
+        earlier = steps[-2][-1].id  # restoring to just before the step brings the old labels back
+        project.restore("1", earlier, Provenance.person("ana"))
+        assert project.true_records("1") == before and project.page("1").status == "reviewed"
+    assert main(["import", str(data), "--project", str(tmp_path / "p"), "--replace-labels", "--annotator", "bea",
+                 "-q"]) == 2
