@@ -15,19 +15,24 @@ from ..runs.engine_choice import make_engine
 from ..runs.engines import ENGINES, Engine, EngineOptions
 
 
-def add_engine_arguments(p: argparse.ArgumentParser, unit: str = "page") -> None:
+def add_engine_arguments(p: argparse.ArgumentParser, unit: str = "page", *, calls_models: bool = True,
+                         ships_pages: bool = False) -> None:
+    """The engine options; a command that calls no model has no request limit, and only extract can send pages
+    by content (so a command's help offers only what it does)."""
     group = p.add_argument_group("engine (where the work runs)")
     group.add_argument("--engine", choices=ENGINES, default="local",
                        help=f"local: this process, in order (default); ray: one Ray task per {unit}, "
                             "results written exactly as locally (needs recordlens[ray])")
     group.add_argument("--ray-address", help="an existing Ray cluster (default: start a local instance)")
     group.add_argument("--workers", type=int, help="CPUs of the local Ray instance (default: all)")
-    group.add_argument("--requests-per-minute", type=int,
-                       help="ray: Gemini requests per minute, one limit for all workers (with --max-requests "
-                            "and --max-tokens)")
-    group.add_argument("--ship-content", action="store_true",
-                       help="ray, a cluster without shared storage: send each page's bytes with its task and "
-                            "write its results here (extract); default: workers read and write by path")
+    if calls_models:
+        group.add_argument("--requests-per-minute", type=int,
+                           help="ray: Gemini requests per minute, one limit for all workers (with --max-requests "
+                                "and --max-tokens)")
+    if ships_pages:
+        group.add_argument("--ship-content", action="store_true",
+                           help="ray, a cluster without shared storage: send each page's bytes with its task and "
+                                "write its results here; default: workers read and write by path")
 
 
 def engine_options(args: argparse.Namespace) -> EngineOptions:

@@ -276,7 +276,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "records listed twice or that name nothing lower it), beside the run's (`labels check` says "
                         "why)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    add_engine_arguments(p)
+    add_engine_arguments(p, calls_models=False)
     p.set_defaults(handler=cmd_score)
 
     p = sub.add_parser("bench", help="the paper's Table 1 (formats) and Table 2 (methods), and a chart; or, "

@@ -189,7 +189,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a parameter of the method, e.g. --param k=10 --param t=0.3 --param similarity=lcs for mdr")
     p.add_argument("--quiet", "-q", action="store_true")
     add_llm_arguments(p, selector_model=True)
-    add_engine_arguments(p)
+    add_engine_arguments(p, ships_pages=True)
     p.set_defaults(handler=cmd_extract)
 
 

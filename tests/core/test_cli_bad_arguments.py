@@ -474,3 +474,11 @@ def test_settings_a_call_cannot_work_with_are_refused_for_agents_and_params_alik
     code, _out, err = run(capsys, "extract", "--method", "gemini", "--param", "nope=1", "--pages",
                           str(DEMO / "html"), "--out", str(tmp_path / "run"))
     assert code == 2 and "it takes input_format" in err and "caller" not in err.split("it takes")[1]
+
+
+@pytest.mark.parametrize("option", ["--requests-per-minute", "--ship-content"])
+def test_score_does_not_offer_engine_options_it_has_no_use_for(capsys: pytest.CaptureFixture[str],
+                                                              option: str) -> None:
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    assert option not in capsys.readouterr().out
