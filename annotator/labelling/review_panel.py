@@ -171,7 +171,7 @@ class ReviewPanel(QWidget):
             for run in runs:
                 failed = f", {run.failed_pages} failed" if run.failed_pages else ""
                 self.runs.addItem(f"#{run.id} {run.method} ({run.outcome}, "
-                                  f"{run.predicted_pages - run.failed_pages} pages{failed})", run.id)
+                                  f"{counted(run.predicted_pages - run.failed_pages, 'page')}{failed})", run.id)
             for name in annotators:
                 self.runs.addItem(f"annotator {name} against the project's labels", ANNOTATOR + name)
             index = self.runs.findData(current)

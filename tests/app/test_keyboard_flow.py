@@ -88,6 +88,12 @@ def test_f6_opens_review_on_the_latest_run(qtbot, window):
     assert window.review is not None and window.review.count("matched") == 3
     key(window, "F6")
     assert not window.reviewing.active()
+    stopped = project.runs.add("budgeted")  # a run that stopped early, with a page it failed on: said so
+    project.runs.add_predictions(stopped, {"1": []}, errors={"2": "the model refused it"})
+    project.runs.finish(stopped, cost={"stopped": "request budget used up"})
+    key(window, "F6")
+    runs = window.review_panel.runs
+    assert runs.itemText(runs.findData(stopped)) == f"#{stopped} budgeted (stopped, 1 page, 1 failed)"
 
 
 def test_l_on_a_page_with_proposals_says_what_export_does_and_asks_again(qtbot, window):
