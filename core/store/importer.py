@@ -299,7 +299,7 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
         else:
             report.warnings.append(f"page {source.name} is already in the project: the labels in {source.truth} "
                                    "were not imported (another annotator's? import them with --annotator NAME; "
-                                   "edited labels of your own? --replace-labels takes them)")
+                                   "edited labels of your own? `recordlens import --replace-labels` takes them)")
     return True
 
 
