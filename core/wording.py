@@ -7,7 +7,7 @@ import json
 import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["counted", "listed", "shown"]
+__all__ = ["counted", "listed", "shortened", "shown"]
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
@@ -25,3 +25,10 @@ def shown(text: str) -> str:
     zero-width space, a newline), which would otherwise make it look like another text."""
     invisible = any(unicodedata.category(c)[0] in "ZC" and c != " " for c in text) or text != text.strip()
     return json.dumps(text) if invisible else text
+
+
+def shortened(text: str, width: int) -> str:
+    """`text` in at most `width` characters, cut after a whole word and marked "…" when cut."""
+    if len(text) <= width:
+        return text
+    return text[: width - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"

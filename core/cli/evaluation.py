@@ -96,12 +96,14 @@ def _in_sample(args: argparse.Namespace) -> InSample | None:
             inner = run.parameters.get("parameters")
             if run.method != "selector" or not isinstance(inner, dict):
                 return None
-            return trained_on(inner, labelled_pages(project))
+            predicted = set(project.runs.predictions(args.run)) - set(project.runs.errors(args.run))
+            return trained_on(inner, (p for p in labelled_pages(project) if p[0] in predicted))
     described = read_run_description(args.pred)
     inner = described.get("parameters")
     if described.get("method") != "selector" or not isinstance(inner, dict):
         return None
-    return trained_on(inner, dataset_labels(args.pages, args.gt, unreadable=[]))
+    predicted = set(record_files(args.pred))
+    return trained_on(inner, (p for p in dataset_labels(args.pages, args.gt, unreadable=[]) if p[0] in predicted))
 
 
 def _label_check(args: argparse.Namespace) -> CheckReport:
@@ -208,6 +210,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
                                  selector_model=args.selector_model)
     for message in result.warnings:
         warn(message)
+    if any(spec.method == "selector" for spec in specs):  # its row on pages its model was trained on is in-sample
+        from ..extract import create
+
+        selector = create("selector", **({"model": args.selector_model} if args.selector_model else {}))
+        in_sample = trained_on(selector.parameters, dataset_labels(args.pages[0], args.gt[0], unreadable=[]))
+        if in_sample is not None:
+            warn(in_sample.message())
     chart = args.chart or DEFAULT_CHART
     if not args.no_chart:
         bench.write_chart(result, chart)

@@ -47,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
     unreadable: list[str] = []  # one bad file is reported with the others' findings, not the end of the check
     checks = list(label_checks(args, unreadable=unreadable))
     if args.project:  # remembered checks need no page: a saved copy gone since is said as export would say it
-        unreadable += _without_their_page(args.project, [c.page for c in checks])
+        gone = _without_their_page(args.project, [c.page for c in checks])
+        unreadable += list(gone.values())
+        checks = [c for c in checks if c.page not in gone]
     report = summarise(checks)
     in_progress = _in_progress(args.project, [c.page for c in checks]) if args.project else []
     if args.json:
@@ -62,12 +64,13 @@ def run(args: argparse.Namespace) -> int:
     return 1 if unreadable else 0
 
 
-def _without_their_page(project_dir: str, checked: list[str]) -> list[str]:
+def _without_their_page(project_dir: str, checked: list[str]) -> dict[str, str]:
+    """Page -> why it cannot be checked, for the pages whose saved copy is gone."""
     from ..store import open_project
 
     with open_project(project_dir) as project:
-        return [f"page {name}: its saved copy {project.snapshot_file(name)} is missing (export and score need it)"
-                for name in checked if not project.snapshot_file(name).is_file()]
+        return {name: f"page {name}: its saved copy {project.snapshot_file(name)} is missing (export and score "
+                      "need it)" for name in checked if not project.snapshot_file(name).is_file()}
 
 
 def _in_progress(project_dir: str, checked: list[str]) -> list[str]:

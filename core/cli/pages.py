@@ -6,9 +6,10 @@ import argparse
 import json
 from pathlib import Path
 
+from ..errors import RecordLensError
 from ..output_paths import writable_file
 from ..page import formats
-from ..page.dataset import load_page_file
+from ..page.dataset import NOT_A_PAGE_SUFFIX, load_page_file
 from .output import warn, write_document
 
 
@@ -121,7 +122,8 @@ def _describes_a_model(args: argparse.Namespace) -> bool:
         return False
     head = path.read_bytes()[:64]
     if not (head.startswith(b"\x1f\x8b") or b'"format":"recordlens-selector/' in head.replace(b" ", b"")):
-        return False
+        raise RecordLensError(f"{path}: {NOT_A_PAGE_SUFFIX}, nor a selector model file (`recordlens train` "
+                              "writes those)")
     model = SelectorModel.load(path)
     if args.json:
         print(json.dumps({"digest": model.digest, "threshold": model.threshold, "stages": model.stages,

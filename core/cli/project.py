@@ -26,7 +26,7 @@ from ..store.label_sets import check_annotator_name
 from ..store.project import init_project, open_project
 from ..store.runs import RunInfo
 from ..store.scoring import score_stored_run
-from ..wording import listed
+from ..wording import listed, shortened
 from .output import Replacing
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
@@ -227,10 +227,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     if summary.proposals_left_out or summary.rejected_left_out:
         _warn(f"{summary.proposals_left_out} proposed and {summary.rejected_left_out} rejected record(s) on labelled "
               "pages were not exported (only accepted and edited records are ground truth)")
-    if args.format == "nexteval":  # what a dataset cannot hold, said once, with the way to keep it all
-        print("(a dataset holds pages and their true records only: statuses, provenance, history, other "
-              "annotators' labels and runs stay in the project; `recordlens project copy` copies it whole)",
-              file=sys.stderr)
+    # What the format cannot hold, said once, with the way to keep it all.
+    held = ("a dataset holds pages and their true records only: statuses, provenance, history" if
+            args.format == "nexteval" else f"{args.format} holds the labels with their statuses and provenance: "
+            "their history")
+    print(f"({held}, other annotators' labels and runs stay in the project; `recordlens project copy` copies it "
+          "whole)", file=sys.stderr)
     for message in summary.warnings:
         _warn(message)
     return 0
@@ -251,7 +253,11 @@ def cmd_runs(args: argparse.Namespace) -> int:
         runs = project.runs.all()
         stale = {run.id: project.runs.stale_pages(run.id) for run in runs}
     if args.json:
-        print(json.dumps([vars(run) | {"outcome": run.outcome, "stale_pages": stale[run.id]} for run in runs],
+        # "status" as the table says it (a run that ended before its last page is "stopped"), and the pages it
+        # holds records for apart from those it failed on, as the table counts them
+        print(json.dumps([vars(run) | {"status": run.outcome, "stored_status": run.status,
+                                       "pages_with_records": run.predicted_pages - run.failed_pages,
+                                       "stale_pages": stale[run.id]} for run in runs],
                          ensure_ascii=False, indent=2))
     else:
         print(format_runs(runs, args.project, stale))
@@ -284,13 +290,6 @@ def run_settings(parameters: dict[str, object]) -> str:
     return ", ".join(parts) or "-"
 
 
-def _cut(text: str, width: int) -> str:
-    """`text` in at most `width` characters, cut after a whole word and marked when cut (`--json` has it whole)."""
-    if len(text) <= width:
-        return text
-    return text[: width - 1].rsplit(" ", 1)[0].rstrip(",") + "…"
-
-
 def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, list[str]] | None = None) -> str:
     lines = [f"{'id':>4} {'method':<20} {'status':<9} {'started':<24} {'pages':>5} {'failed':>6} {'scored':>6} "
              f"{'F1':>7}  settings"]
@@ -298,7 +297,7 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, li
         f1 = f"{run.f1:7.4f}" if run.f1 is not None else f"{'-':>7}"
         lines.append(f"{run.id:>4} {run.method[:20]:<20} {run.outcome:<9} {run.started_at:<24} "
                      f"{run.predicted_pages - run.failed_pages:>5} {run.failed_pages:>6} {run.scored_pages:>6} {f1}  "
-                     f"{_cut(run_settings(run.parameters), 90)}")
+                     f"{shortened(run_settings(run.parameters), 90)}")  # whole in --json
     if not runs:
         lines.append("(no runs yet)")
     for run in runs:

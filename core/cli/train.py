@@ -86,9 +86,11 @@ def run(args: argparse.Namespace) -> int:
     fitting = ProgressBar("fits", enabled=not args.quiet)
     model = fit(examples, seed=args.seed, description=description, workers=args.workers, check=fitting.update)
     fitting.finish()
-    # The project's own model replaced is set aside as the app's Forget sets it aside, not lost.
-    kept = forget_project_model(args.project) if args.project and args.out == project_model_path(args.project) \
-        else None
+    # The project's own model replaced is set aside as the app's Forget sets it aside, not lost; the same model
+    # again (same pages, labels and seed) is not, or it would push out the one set aside before.
+    own = bool(args.project) and args.out == project_model_path(args.project)
+    same = own and args.out.is_file() and args.out.read_bytes() == model.to_json().encode("utf-8")
+    kept = forget_project_model(args.project) if own and not same else None
     replacing = Replacing(args.out)
     out = save_model(model, args.out)
     size = out.stat().st_size
@@ -96,7 +98,10 @@ def run(args: argparse.Namespace) -> int:
           f"{time.perf_counter() - start:.1f} s", file=sys.stderr)
     if kept is not None:
         print(f"the project's earlier model is kept as {kept}", file=sys.stderr)
-    replacing.said()
+    elif same:
+        print("the project's model is the one it had (the same pages, labels and seed)", file=sys.stderr)
+    if not same:
+        replacing.said()
     if model.stages < 2:  # as the app's Learn says it
         warn("one stage only (too few pages, or too few with records, for the second): this model may propose "
              "worse than the shipped one; label more pages and train again")
@@ -123,8 +128,13 @@ def _left_out(project: str | None, pages_dirs: list[str], gt_dirs: list[str]) ->
                 "left out"] if others else []
     said = []
     for pages, gt in zip(pages_dirs, gt_dirs, strict=True):
-        unlabelled = [name for name in page_files(pages) if name not in record_files(gt)]
+        files, labels = page_files(pages), record_files(gt)
+        unlabelled = [name for name in files if name not in labels]
         if unlabelled:
             said.append(f"{len(unlabelled)} page(s) of {pages} have no labels in {gt} ({listed(unlabelled)}): "
+                        "left out")
+        pageless = [name for name in labels if name not in files]
+        if pageless:
+            said.append(f"{len(pageless)} label file(s) of {gt} have no page in {pages} ({listed(pageless)}): "
                         "left out")
     return said

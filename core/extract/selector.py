@@ -79,8 +79,9 @@ class SelectorExtractor:
     def __init__(self, model: str | Path | SelectorModel | None = None, threshold: float | None = None) -> None:
         self.model = model if isinstance(model, SelectorModel) else load_model(model)
         # The shipped model is named "default" (not its install path), so runs compare across checkouts.
+        # A file by its whole path: `score` finds it again from any folder to say which pages it was trained on.
         self.model_name = ("(in memory)" if isinstance(model, SelectorModel) else
-                           "default" if model is None else str(model))
+                           "default" if model is None else str(Path(model).resolve()))
         self.threshold = checked_threshold(self.model.threshold if threshold is None else threshold, "threshold")
 
     @property

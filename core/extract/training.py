@@ -135,10 +135,11 @@ def page_digest(page: Page, truth: Sequence[Sequence[str]]) -> str:
 
 
 def once_each(pages: Sequence[LabelledPage]) -> tuple[list[LabelledPage], list[str]]:
-    """The pages with a page given twice (the same texts and labels, under any name) kept once, and what was
-    dropped, said: trained on twice it would weigh double, and cross-validated it would be tested on a page
-    it was trained on."""
+    """The pages with a page given twice (the same texts and labels, under any name) kept once, and what is
+    twice, said: trained on twice a page would weigh double, and cross-validated it would be tested on a model
+    trained on it. The same page with other labels is kept, and said (its two labellings disagree)."""
     seen: dict[str, LabelledPage] = {}
+    texts: dict[str, LabelledPage] = {}
     kept: list[LabelledPage] = []
     said: list[str] = []
     for lp in pages:
@@ -148,7 +149,13 @@ def once_each(pages: Sequence[LabelledPage]) -> tuple[list[LabelledPage], list[s
             said.append(f"page {lp.name} of {lp.source} is page {first.name} of {first.source} again (the same texts "
                         "and labels): used once")
             continue
+        text = page_digest(lp.page, [])
+        if text in texts:
+            first = texts[text]
+            said.append(f"page {lp.name} of {lp.source} is page {first.name} of {first.source} again with other "
+                        "labels: both are used, and they disagree")
         seen[digest] = lp
+        texts.setdefault(text, lp)
         kept.append(lp)
     return kept, said
 
@@ -159,9 +166,14 @@ def label_notes(pages: Sequence[LabelledPage]) -> list[str]:
     labelled as holding no record."""
     from ..records.hygiene import check_page
 
-    naming_nothing = [lp for lp in pages if check_page(lp.name, lp.page, lp.truth).unresolved]
+    checks = [check_page(lp.name, lp.page, lp.truth) for lp in pages]
+    naming_nothing = [lp for lp, check in zip(pages, checks, strict=True) if check.unresolved]
+    without_xpath = [lp for lp, check in zip(pages, checks, strict=True) if check.empty]
     holding_none = [lp for lp in pages if not lp.truth]
     notes = []
+    if without_xpath:
+        notes.append(f"{len(without_xpath)} page(s) have a record without any XPath ({_named(without_xpath)}): "
+                     "it names nothing to learn from")
     if naming_nothing:
         notes.append(f"{len(naming_nothing)} page(s) have labels with XPaths that name nothing "
                      f"({_named(naming_nothing)}): the model learns from them as they are, so the lists they meant "

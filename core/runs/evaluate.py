@@ -59,7 +59,8 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
                             "prediction")
             predicted = []
         else:
-            warnings.append(f"page {name}: no prediction {pred_path}; scored as an empty prediction")
+            warnings.append(f"page {name}: no prediction ({pred_dir / f'{name}.json'} is not there); scored as an "
+                            "empty prediction")
             predicted = []
         jobs.append(_PageJob(name, page_file, predicted, true.records))
     # --- engine dispatch (issue 16) ---

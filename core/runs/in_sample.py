@@ -1,10 +1,12 @@
 """Which pages a selector run was scored on that its model was trained on: a figure on those is in-sample.
 
 A model file lists the pages it was trained on by digest (`training.page_digest`: a page's texts and its labels,
-whatever its file is named). A run's description names its model and that model's digest; when the model can be
-read again and is the one the run used, each scored page's digest says whether the model saw that page, with
-those labels, in training. The shipped model was trained on the 80 development pages, so `score` on them says
-so, rather than letting an in-sample figure pass for a measure of unseen pages.
+whatever its file is named). A run's description names its model (a file by its whole path, or "default", the
+shipped one) and that model's digest; when the model can be read again and is the one the run used, each scored
+page's digest says whether the model saw that page, with those labels, in training. The shipped model was
+trained on the 80 development pages, so `score` and `bench` on them say so, rather than letting an in-sample
+figure pass for a measure of unseen pages. When the model file is gone or holds another model now, that is said:
+whether the figures are in-sample cannot be told.
 """
 
 from __future__ import annotations
@@ -16,49 +18,56 @@ from pathlib import Path
 from ..errors import RecordLensError
 from ..page.dom import Page
 
+Scored = Iterable[tuple[str, Page, Sequence[Sequence[str]]]]  # (name, page, true records) of each scored page
+
 
 @dataclass(frozen=True)
 class InSample:
     model: str          # as the run names it ("default": the shipped model)
     pages: list[str]    # the scored pages it was trained on
-    scored: int         # how many pages were scored
+    scored: int         # how many pages were scored with a prediction
+    unknown: str = ""   # why it cannot be told (the model file is gone or changed); then `pages` is empty
 
     def message(self) -> str:
-        shown = ", ".join(self.pages[:8]) + (f", … ({len(self.pages)} in all)" if len(self.pages) > 8 else "")
         which = "the shipped selector model" if self.model == "default" else f"the selector model {self.model}"
-        return (f"{len(self.pages)} of the {self.scored} pages scored ({shown}) are pages {which} was trained on, "
-                "with the same labels: its figures there are in-sample, not a measure of pages it has not seen "
-                "(`recordlens bench --cv K` or `train --cv K` measure that)")
+        if self.unknown:
+            return (f"whether these figures are in-sample cannot be told: {which} {self.unknown} (a model file "
+                    "lists the pages it was trained on)")
+        shown = ", ".join(self.pages[:8]) + (f", … ({len(self.pages)} in all)" if len(self.pages) > 8 else "")
+        return (f"{len(self.pages)} of the {self.scored} pages scored with a prediction ({shown}) are pages {which} "
+                "was trained on, with the same labels: its figures there are in-sample, not a measure of pages it "
+                "has not seen (`recordlens bench --cv K` or `train --cv K` measure that)")
 
 
-def run_model(parameters: dict[str, object]) -> tuple[str, set[str]] | None:
-    """The run's selector model (as named) and the digests of the pages it was trained on; None when the run is
-    not the selector's, or its model cannot be read again as the one the run used."""
+def model_pages(parameters: dict[str, object]) -> tuple[str, set[str] | str] | None:
+    """The run's selector model (as named) and the digests of the pages it was trained on, or why they cannot
+    be read (the model moved, or another is under its name); None for a run that names no model file."""
     from ..extract.selector import load_model
 
     name = parameters.get("model")
-    if not isinstance(name, str) or "model_digest" not in parameters:
+    if not isinstance(name, str) or "model_digest" not in parameters or name == "(in memory)":
         return None
     try:
         model = load_model(None if name == "default" else Path(name))
     except RecordLensError:
-        return None  # moved or deleted since: nothing can be said
+        return name, "is not where the run found it any more"
     if model.digest != parameters.get("model_digest"):
-        return None  # another model under that name now
+        return name, "holds another model now (trained again since the run?)"
     pages = model.provenance.get("pages", [])
     return name, {str(p.get("digest")) for p in pages if isinstance(p, dict)}
 
 
-def trained_on(parameters: dict[str, object], scored: Iterable[tuple[str, Page, Sequence[Sequence[str]]]]
-               ) -> InSample | None:
-    """The scored pages (name, page, true records) the run's selector model was trained on; None when there are
-    none, or when the run's model cannot tell."""
+def trained_on(parameters: dict[str, object], scored: Scored) -> InSample | None:
+    """The scored pages the run's selector model was trained on, or why that cannot be told; None when none was
+    (or the run names no model file)."""
     from ..extract.training import page_digest
 
-    found = run_model(parameters)
+    found = model_pages(parameters)
     if found is None:
         return None
     name, known = found
     pages = list(scored)
+    if isinstance(known, str):
+        return InSample(name, [], len(pages), known)
     inside = [page_name for page_name, page, truth in pages if page_digest(page, truth) in known]
     return InSample(name, inside, len(pages)) if inside else None

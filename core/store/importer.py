@@ -43,6 +43,7 @@ from ..page.snapshot import read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
 from ..records.model import RecordList, load_records
 from ..runs.run_files import STOPPED, failed_pages, read_page_costs, read_run_description
+from ..wording import shortened
 from .db import Provenance, database_problem, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .label_sets import check_annotator_name
@@ -106,8 +107,9 @@ class ImportReport:
             f"label check of the pages imported with labels{_whose(annotator)}{among}: {checked.summary()}"]
 
     def summary(self, annotator: str | None = None) -> str:
-        replaced = (f"; labels replaced on {len(self.replaced)} page(s) already in the project (the earlier ones "
-                    "stay in each page's history)" if self.replaced else "")
+        replaced = (f"; labels replaced on {len(self.replaced)} page(s) already in the project (their proposals "
+                    "and rejected records went too, and a page marked reviewed is labelled again; the earlier state "
+                    "stays in each page's history)" if self.replaced else "")
         return (f"imported {len(self.imported)} page(s) with {self.labels} label(s){_whose(annotator)}; "
                 f"{len(self.unchanged)} already in the project; {len(self.problems)} not imported{replaced}")
 
@@ -129,7 +131,7 @@ def import_paths(project: Project, paths: Iterable[str | Path],
     if annotator is not None:
         annotator = check_annotator_name(annotator)
     paths = [Path(p) for p in paths]
-    labels_only = [p for p in paths if annotator is not None and _labels_only(p)]
+    labels_only = [p for p in paths if (annotator is not None or replace_labels) and _labels_only(p)]
     sources = find_sources([p for p in paths if p not in labels_only], report)
     for folder in labels_only:  # another annotator's labels of pages the project has: no pages needed beside them
         sources += _sources_in_the_project(project, folder, report)
@@ -173,8 +175,9 @@ def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource
             sources += found
             _report_odd_entries(path, report)
             if not found:  # an empty folder, or one of labels: said, not "imported 0 page(s)" and success
-                labels = " (a folder of labels? import the dataset folder that holds html/ and gt/)" if any(
-                    path.glob("*.json")) else ""
+                labels = (" (a folder of labels? they go onto the project's pages of their names with "
+                          "--annotator NAME, or with --replace-labels as the project's own)") if any(
+                    path.glob("*.json")) or (path / "gt").is_dir() else ""
                 report.problems.append(ImportProblem(path, f"no page (.mhtml, .mht, .html, .htm) in this folder"
                                                            f"{labels}"))
         elif path.is_file() and path.suffix.lower() in PAGE_SUFFIXES:
@@ -412,7 +415,7 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     for name, reason in failed_pages(run_dir).items():  # failed, with no N.json: kept as the run's failures
         if project.has_page(name) and name not in predictions and name not in errors:
             errors[name] = reason
-            warnings.append(f"page {name}: the run failed on it ({reason[:120]}); stored as a failed page")
+            warnings.append(f"page {name}: the run failed on it ({shortened(reason, 160)}); stored as a failed page")
     if not predictions and not errors:  # a run of nothing would score 0 against the project's labels
         raise RecordLensError(f"{run_dir}: none of its {len(files)} prediction(s) is for a page of the project; "
                               "nothing stored")

@@ -6,7 +6,8 @@ for another machine or a colleague. The database is copied with SQLite's online 
 app or another command has the project open is still one consistent state; the files beside it follow (a file
 that a change needs is written before the change is stored, so every file the copied database names is there).
 The copy is made in a hidden folder beside the destination and renamed into place when whole: a copy stopped
-part way leaves no folder that looks like a project.
+part way leaves no folder that looks like a project (a killed one leaves its hidden folder, which the next copy
+to that destination removes). A project that lacks a saved page is refused before anything is written.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..atomic import folder_mode
+from ..wording import listed
 from .db import StoreError
 from .files import SNAPSHOTS
 from .project import PROJECT_DB, open_project
@@ -44,7 +46,14 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
     if dest.resolve().is_relative_to(root.resolve()):
         raise StoreError(f"{dest} is inside the project {root}: copy it somewhere else")
     with open_project(root) as project:
+        missing = [page.name for page in project.pages() if not project.snapshot_file(page.name).is_file()]
+        if missing:  # before anything is written: the copy would lack them too
+            raise StoreError(f"the project {root} lacks the saved page of {len(missing)} page(s) ({listed(missing)}; "
+                             f"first: {project.snapshot_file(missing[0])} is missing, deleted by hand?): put it back, "
+                             "or take the page out (`recordlens project remove-page`), then copy")
         dest.parent.mkdir(parents=True, exist_ok=True)
+        for left in dest.parent.glob(f".{dest.name}.partial-*"):  # a copy killed part way: never a project
+            shutil.rmtree(left, ignore_errors=True)
         partial = Path(tempfile.mkdtemp(prefix=f".{dest.name}.partial-", dir=dest.parent))
         try:
             partial.chmod(folder_mode())  # a project folder as mkdir makes it, not mkdtemp's private 0700
@@ -57,10 +66,6 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
             shutil.rmtree(partial, ignore_errors=True)
             raise
     with open_project(dest) as copied:
-        missing = [page.name for page in copied.pages() if not copied.snapshot_file(page.name).is_file()]
-        if missing:  # cannot happen when the rule above holds; said rather than trusted
-            raise StoreError(f"the copy in {dest} lacks the saved page of {len(missing)} page(s) "
-                             f"({', '.join(missing[:5])}); copy it again")
         labels = copied.one("SELECT COUNT(*) FROM records")[0]
         return ProjectCopy(dest, len(copied.pages()), labels, len(copied.runs.all()),
                            len(copied.annotators.names()), files)

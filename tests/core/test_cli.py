@@ -215,22 +215,25 @@ def test_inspect_and_represent_refuse_a_file_that_is_not_a_page_as_import_does(
     for command in (["inspect"], ["represent", "--format", "flat"]):
         code, out, err = run(capsys, *command, str(labels))
         assert code == 2 and out == ""
-        assert err.strip() == f"recordlens: error: {labels}: not an MHTML or HTML file (.mhtml, .mht, .html, .htm)"
+        assert err.strip().startswith(f"recordlens: error: {labels}: not an MHTML or HTML file (.mhtml, .mht, "
+                                      ".html, .htm)")  # inspect adds that it is no model file either
     upper = tmp_path / "page.HTM"  # any case of a page's suffix is a page
     upper.write_text("<html><body><p>one</p></body></html>", encoding="utf-8")
     assert run(capsys, "inspect", "--no-tokens", str(upper))[0] == 0
 
 
 def test_the_runs_listing_tells_two_project_models_apart_and_cuts_settings_after_a_word() -> None:
-    from recordlens.core.cli.project import _cut, run_settings
+    from recordlens.core.cli.project import run_settings
+    from recordlens.core.wording import shortened
 
     first = run_settings({"parameters": {"model": "/p/models/selector.json", "model_digest": "0123456789abcdef",
                                          "threshold": 0.5}})
     second = run_settings({"parameters": {"model": "/q/models/selector.json", "model_digest": "fedcba9876543210",
                                           "threshold": 0.5}})
     assert first.startswith("selector.json 01234567") and second.startswith("selector.json fedcba98")
-    assert _cut("flat, seed 0, temperature 1, from a-folder-with-a-long-name", 30) == "flat, seed 0, temperature 1…"
-    assert _cut("short", 30) == "short"
+    long = "flat, seed 0, temperature 1, from a-folder-with-a-long-name"
+    assert shortened(long, 30) == "flat, seed 0, temperature 1…"
+    assert shortened("short", 30) == "short"
 
 
 def test_two_model_files_for_one_selector_run_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -183,9 +183,10 @@ def test_a_run_stopped_by_its_budget_is_scored_with_the_pages_it_never_extracted
         code, _, _ = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
                          str(run_dir), "--base-url", server.url, "--max-requests", "2", "-q")
     assert code == 3
-    code, out, _ = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
-                       str(DEMO / "html"), "-q")
+    code, out, err = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
+                         str(DEMO / "html"), "-q")
     assert code == 0 and "pages without a prediction (2 not extracted;" in out
+    assert f"page 3: no prediction ({run_dir / '3.json'} is not there)" in err and "None" not in err
     assert "without failed" in out and "(pages 2)" in out
     project = tmp_path / "project"  # the same, for the run stored in a project
     assert run(capsys, "project", "init", str(project))[0] == 0
@@ -204,7 +205,7 @@ def test_a_run_stopped_by_its_budget_is_scored_with_the_pages_it_never_extracted
     assert run(capsys, "runs", "--project", str(project), "--add", str(run_dir))[0] == 0
     code, out, _ = run(capsys, "runs", "--project", str(project), "--json")
     listed_runs = json.loads(out)
-    assert [r["outcome"] for r in listed_runs] == ["stopped", "finished"]
+    assert [r["status"] for r in listed_runs] == ["stopped", "finished"]
     assert listed_runs[1]["predicted_pages"] == len(TRUTH) and listed_runs[1]["failed_pages"] == 0
 
 
@@ -235,7 +236,7 @@ def test_a_run_killed_part_way_is_stored_as_stopped_and_its_failed_pages_are_cou
     assert out.splitlines()[1].split()[:3] == ["1", "scripted", "stopped"]
     assert "failed: pages the method failed on" in out
     stored = json.loads(run(capsys, "runs", "--project", str(project), "--json")[1])[0]
-    assert (stored["predicted_pages"], stored["failed_pages"], stored["outcome"]) == (2, 1, "stopped")
+    assert (stored["pages_with_records"], stored["failed_pages"], stored["status"]) == (1, 1, "stopped")
 
 
 def test_raw_answers_are_stored_with_the_key_scrubbed(tmp_path: Path) -> None:

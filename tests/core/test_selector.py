@@ -470,8 +470,11 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
     save_records(gt_dir / "1.json", [["/body[1]/div[99]/span[7]"]])  # a label that names nothing
     save_records(gt_dir / "2.json", [])  # a page labelled as holding no record
     shutil.copy(pages_dir / "3.html", pages_dir / "unlabelled.html")  # a page without labels: left out, said
+    save_records(gt_dir / "pageless.json", [["/body[1]"]])  # labels without their page: left out, said
+    save_records(gt_dir / "4.json", [*json.loads((gt_dir / "4.json").read_text()), []])  # a record of no XPath
     copy = tmp_path / "copy"
     shutil.copytree(tmp_path / "data", copy)
+    save_records(copy / "gt" / "5.json", json.loads((gt_dir / "5.json").read_text())[:2])  # page 5, other labels
     model = tmp_path / "m.json"
     assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--pages", str(copy / "html"),
                      "--gt", str(copy / "gt"), "--out", str(model), "--cv", "4", "-q"]) == 0
@@ -480,9 +483,13 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
     assert "1 page(s) have labels with XPaths that name nothing (1 of data)" in captured.err
     assert "1 page(s) are labelled as holding no record (2 of data)" in captured.err
     assert f"1 page(s) of {pages_dir} have no labels in {gt_dir} (unlabelled): left out" in captured.err
-    assert SelectorModel.load(model).provenance["trained_on"].startswith("8 labelled pages of data")
+    assert f"1 label file(s) of {gt_dir} have no page in {pages_dir} (pageless): left out" in captured.err
+    assert "1 page(s) have a record without any XPath (4 of data)" in captured.err
+    assert "page 5 of copy is page 5 of data again with other labels: both are used, and they disagree" \
+        in captured.err
+    assert SelectorModel.load(model).provenance["trained_on"].startswith("9 labelled pages of copy, data")
     trained, shipped = captured.out.splitlines()
-    assert trained.startswith("these settings, 4-fold cross-validated on these 8 pages (seed 0): P ")
+    assert trained.startswith("these settings, 4-fold cross-validated on these 9 pages (seed 0): P ")
     assert shipped.startswith("the shipped model on the same pages (it was not trained on any of them): P ")
     assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "--cv", "9",
                      "-q"]) == 2  # refused before the work
@@ -490,7 +497,7 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
 
     project = tmp_path / "project"
     with init_project(project) as opened:
-        assert not import_paths(opened, [tmp_path / "data"]).problems
+        assert [p.path.name for p in import_paths(opened, [tmp_path / "data"]).problems] == ["pageless.json"]
     assert cli_main(["train", "--project", str(project), "-q"]) == 0
     first = (project / "models" / "selector.json").read_bytes()
     capsys.readouterr()
@@ -499,6 +506,9 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
     assert "the project's earlier model is kept as" in err
     assert "1 page(s) of the project are not marked labelled or reviewed (unlabelled): left out" in err
     assert (project / "models" / "selector.forgotten.json").read_bytes() == first
+    assert cli_main(["train", "--project", str(project), "--seed", "1", "-q"]) == 0  # the same model again
+    assert "the project's model is the one it had" in capsys.readouterr().err
+    assert (project / "models" / "selector.forgotten.json").read_bytes() == first  # the one set aside stays
 
 
 def test_training_on_labels_that_mark_no_list_says_what_to_do(tmp_path: Path, capsys) -> None:
@@ -510,7 +520,7 @@ def test_training_on_labels_that_mark_no_list_says_what_to_do(tmp_path: Path, ca
     assert "the labels of these 2 page(s) mark no list of records" in capsys.readouterr().err
 
 
-def test_score_says_which_pages_a_selector_run_s_model_was_trained_on(tmp_path: Path, capsys) -> None:
+def test_score_says_which_pages_a_selector_run_s_model_was_trained_on(tmp_path: Path, capsys, monkeypatch) -> None:
     """A figure on pages the model was trained on (same texts, same labels) is in-sample: said, in both forms of
     score; on other pages nothing is said. A run of other pages is refused rather than scored 0."""
     from recordlens.core.store.importer import import_paths, import_run_folder
@@ -520,15 +530,21 @@ def test_score_says_which_pages_a_selector_run_s_model_was_trained_on(tmp_path: 
     other_pages, other_gt = write_dataset(tmp_path / "unseen", [None] * 2, seed=9)  # type: ignore[list-item]
     model = tmp_path / "m.json"
     assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "-q"]) == 0
+    monkeypatch.chdir(tmp_path)  # the model named relatively, and scored from another folder below
     for name, pages in (("seen", pages_dir), ("unseen", other_pages)):
-        assert cli_main(["extract", "--model", str(model), "--pages", str(pages), "--out", str(tmp_path / f"r-{name}"),
+        assert cli_main(["extract", "--model", model.name, "--pages", str(pages), "--out", str(tmp_path / f"r-{name}"),
                          "-q"]) == 0
+    monkeypatch.chdir(pages_dir)
     capsys.readouterr()
     assert cli_main(["score", "--pred", str(tmp_path / "r-seen"), "--gt", str(gt_dir), "--pages", str(pages_dir),
                      "--json", "-q"]) == 0
     captured = capsys.readouterr()
-    assert f"6 of the 6 pages scored (0, 1, 2, 3, 4, 5) are pages the selector model {model} was trained on" \
-        in captured.err and json.loads(captured.out)["in_sample_pages"] == ["0", "1", "2", "3", "4", "5"]
+    assert f"6 of the 6 pages scored with a prediction (0, 1, 2, 3, 4, 5) are pages the selector model {model} " \
+           "was trained on" in captured.err
+    assert json.loads(captured.out)["in_sample_pages"] == ["0", "1", "2", "3", "4", "5"]
+    assert cli_main(["bench", "--pages", str(pages_dir), "--gt", str(gt_dir), "--methods", "selector",
+                     "--selector-model", str(model), "--no-chart", "-q"]) == 0  # bench's selector row too
+    assert "6 of the 6 pages scored with a prediction" in capsys.readouterr().err
     assert cli_main(["score", "--pred", str(tmp_path / "r-unseen"), "--gt", str(other_gt), "--pages",
                      str(other_pages), "-q"]) == 0
     assert "in-sample" not in capsys.readouterr().err
@@ -545,3 +561,10 @@ def test_score_says_which_pages_a_selector_run_s_model_was_trained_on(tmp_path: 
     capsys.readouterr()
     assert cli_main(["score", "--project", str(tmp_path / "p"), "--run", str(run_id), "-q"]) == 0
     assert "6 of the 6 pages scored" in capsys.readouterr().err
+    # The model trained again under its name: the run's figures can no longer be placed, and that is said.
+    assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "--seed", "3",
+                     "-q"]) == 0
+    capsys.readouterr()
+    assert cli_main(["score", "--pred", str(tmp_path / "r-seen"), "--gt", str(gt_dir), "--pages", str(pages_dir),
+                     "-q"]) == 0
+    assert "whether these figures are in-sample cannot be told" in capsys.readouterr().err

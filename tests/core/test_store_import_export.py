@@ -558,6 +558,16 @@ def test_a_project_copied_whole_keeps_what_an_export_leaves_out(tmp_path: Path, 
         copy_project(tmp_path / "p", tmp_path / "copy")
     with pytest.raises(StoreError, match="inside the project"):
         copy_project(tmp_path / "p", tmp_path / "p" / "backup")
+    (tmp_path / ".copy3.partial-killed").mkdir()  # what a copy killed part way left
+    copy_project(tmp_path / "p", tmp_path / "copy3")
+    assert not (tmp_path / ".copy3.partial-killed").exists()
+    with open_project(tmp_path / "copy3") as third:
+        snapshot = third.snapshot_file("1")
+    snapshot.chmod(0o644)
+    snapshot.unlink()  # a saved page deleted by hand: refused before anything is written, the file named
+    with pytest.raises(StoreError, match="lacks the saved page of 1 page"):
+        copy_project(tmp_path / "copy3", tmp_path / "copy4")
+    assert not (tmp_path / "copy4").exists() and not list(tmp_path.glob(".copy4.partial-*"))
     assert main(["project", "copy", str(tmp_path / "p"), str(tmp_path / "copy2")]) == 0
     assert "1 page(s), 3 label(s) with their history, 1 run(s), 1 other annotator(s)" in capsys.readouterr().out
     assert main(["export", "--project", str(tmp_path / "p"), "--format", "nexteval", "--out",
@@ -622,7 +632,7 @@ def test_edited_ground_truth_imported_again_replaces_the_labels_when_asked_and_t
     (data / "gt" / "1.json").write_text(json.dumps(edited))
     capsys.readouterr()
     assert main(["import", str(data), "--project", str(tmp_path / "p"), "-q"]) == 0  # not asked: said, kept
-    assert "--replace-labels takes them" in capsys.readouterr().err
+    assert "--replace-labels` takes them" in capsys.readouterr().err
     assert main(["import", str(data), "--project", str(tmp_path / "p"), "--replace-labels", "-q"]) == 0
     assert "labels replaced on 1 page(s) already in the project" in capsys.readouterr().out
     with open_project(tmp_path / "p") as project:
@@ -635,3 +645,11 @@ def test_edited_ground_truth_imported_again_replaces_the_labels_when_asked_and_t
         assert project.true_records("1") == before and project.page("1").status == "reviewed"
     assert main(["import", str(data), "--project", str(tmp_path / "p"), "--replace-labels", "--annotator", "bea",
                  "-q"]) == 2
+    labels_only = tmp_path / "edited" / "gt"  # the edited labels alone, without the pages
+    labels_only.mkdir(parents=True)
+    (labels_only / "1.json").write_text(json.dumps([["/body[1]/ul[1]/li[1]"]]))
+    capsys.readouterr()
+    assert main(["import", str(labels_only.parent), "--project", str(tmp_path / "p"), "--replace-labels", "-q"]) == 0
+    assert "their proposals and rejected records went too" in capsys.readouterr().out
+    with open_project(tmp_path / "p") as project:
+        assert project.true_records("1") == [["/body[1]/ul[1]/li[1]"]]
