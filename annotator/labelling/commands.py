@@ -170,6 +170,8 @@ def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand]) -> list
     made."""
     changes: list[Change] = []
     made: list[LabelCommand] = []
+    if not commands:
+        return changes
     try:
         with commands[0]._project.one_step(text):  # the history shows them as one step, as the undo stack does
             for command in commands:

@@ -21,7 +21,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.store import PAGE_STATUS_WORDS, Change, Label, Project, Provenance, history_numbers, history_steps
+from ...core.store import (
+    PAGE_STATUS_WORDS,
+    Change,
+    Label,
+    Project,
+    Provenance,
+    history_numbers,
+    history_steps,
+    status_moved,
+)
 from ..qt.signals import emit
 from ..qt.widgets import closable_window
 
@@ -83,11 +92,10 @@ def step_what(step: list[Change], numbers: dict[int, int]) -> str:
     moved, if it did."""
     if len(step) == 1:
         return what(step[0], numbers)
-    moved = [change for change in step if isinstance(change.detail.get("page_status"), dict)]
+    moved = [m for change in step if (m := status_moved(change.action, change.detail, change.actor.kind))]
     text = f"{step[0].step[1] if step[0].step else step[0].action} ({len(step)} changes)"
     if moved:
-        start, end = moved[0].detail["page_status"], moved[-1].detail["page_status"]
-        text += f"; page {_moved({'from': start['from'], 'to': end['to']})}"  # type: ignore[index]
+        text += f"; page {_moved({'from': moved[0]['from'], 'to': moved[-1]['to']})}"
     return text
 
 

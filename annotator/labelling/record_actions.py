@@ -351,7 +351,8 @@ class RecordActions:
 
     def _next_proposed_after(self, record_id: int, judged: set[int]) -> list[int]:
         """Accept/reject move on to the next proposal, so a page is reviewed with one key per record."""
-        labels = self.window.labels
+        shown = set(self.window.record_panel.shown_ids())  # with words in the finder, through the records found
+        labels = [label for label in self.window.labels if label.id in shown or label.id == record_id]
         order = [label.id for label in labels]
         start = order.index(record_id) + 1 if record_id in order else 0
         for label in labels[start:] + labels[:start]:
@@ -521,8 +522,8 @@ class RecordActions:
     def _step_record(self, step: int) -> None:
         """J / K; J on the last record offers the next page, and J again opens it."""
         window = self.window
-        ids = window.record_panel.ids()
-        selected = window.record_panel.selected_ids()
+        ids = window.record_panel.shown_ids()  # with words in the finder, the records found
+        selected = [i for i in window.record_panel.selected_ids() if i in ids]
         at_end = not ids or (step > 0 and bool(selected) and selected[-1] == ids[-1])
         if at_end:
             following = window.page_list.neighbour(window.page_name, 1)

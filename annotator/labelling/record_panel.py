@@ -9,7 +9,7 @@ are: after an accept or a reject on a page of hundreds of records, one row is re
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor
@@ -50,6 +50,7 @@ class RecordRow:
     text_entries: int
     origin: str
     flagged: bool
+    whole: str = field(default="", compare=False, repr=False)  # every text of the record, for the finder
 
     @property
     def line(self) -> str:
@@ -86,14 +87,22 @@ class RecordTexts:
             self._known[key] = record_texts(self.page, self.keys, xpaths, chars)
         return self._known[key]
 
+    def whole(self, xpaths: Sequence[str]) -> str:
+        """Every text of the record, in page order (what the finder searches; the row shows the first few)."""
+        key = (tuple(xpaths), -1)
+        if key not in self._known:
+            entries = self.keys.in_order(self.keys.expand(xpaths)) if self.page and self.keys else []
+            self._known[key] = (" ".join(self.page.text_map[e] for e in entries) if self.page else "", len(entries))
+        return self._known[key][0]
+
 
 def found(row: RecordRow, query: str) -> bool:
     """Whether a row answers the finder: a number is the record of that number; words must all stand in its
     texts, status or origin (any case)."""
     query = query.strip()
-    if query.isdigit():
+    if query.isdecimal():  # not isdigit: "²" is a digit that int() refuses
         return row.number == int(query)
-    haystack = f"{row.texts} {row.status} {row.origin}".casefold()
+    haystack = f"{row.whole or row.texts} {row.status} {row.origin}".casefold()
     return all(word in haystack for word in query.casefold().split())
 
 
@@ -102,7 +111,7 @@ def rows_for(labels: Sequence[Label], texts: RecordTexts) -> list[RecordRow]:
     for k, label in enumerate(labels):
         line, entries = texts.of(label.xpaths)
         rows.append(RecordRow(label.id, k + 1, record_colour(label.id), label.status, line, len(label.xpaths), entries,
-                              str(label.changed_by or label.origin), label.flagged))
+                              str(label.changed_by or label.origin), label.flagged, texts.whole(label.xpaths)))
     return rows
 
 
@@ -216,6 +225,12 @@ class RecordPanel(QWidget):
         if not self.finder.text().strip():
             return None
         return [row.id for index, row in enumerate(self._rows) if not self.list.isRowHidden(index)]
+
+    def shown_ids(self) -> list[int]:
+        """The records the list shows, in display order: those found while the finder holds words, else all
+        (what J / K walk and a judgement moves on through)."""
+        found = self.found_ids()
+        return self.ids() if found is None else found
 
     def leave_finder(self) -> None:
         """Esc in the finder: its words go, every row is listed again, and the keys go back to the page."""

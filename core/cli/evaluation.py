@@ -19,7 +19,7 @@ from ..records.score import DatasetScore
 from ..runs.evaluate import NOT_EXTRACTED, score_run, score_seeds, seed_runs, without_failed, without_pages
 from ..runs.in_sample import InSample, trained_on
 from ..runs.progress import progress
-from ..runs.run_files import read_run_description
+from ..runs.run_files import STOPPED, read_run_description
 from . import project as project_cli
 from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
@@ -56,11 +56,10 @@ def cmd_score(args: argparse.Namespace) -> int:
         with engine_for(args) as engine:  # issue 16: pages parsed and scored on the engine
             scores, warnings = score_run(args.pred, args.gt, args.pages, progress=bar, engine=engine)
         kept, failed = without_failed(scores, args.pred)
-    if scores.pages and not kept.pages and all(reason == NOT_EXTRACTED for reason in failed.values()):
-        where = f"run {args.run}" if stored is not None else str(args.pred)
-        raise RecordLensError(f"{where} holds no prediction for any of the {len(scores.pages)} page(s) scored: "
-                              "a run of other pages, or one stopped before its first? (--pred is the folder "
-                              "`extract --out` wrote for these pages)")
+    if (stored is None and scores.pages and not kept.pages and not read_run_description(args.pred).get(STOPPED)
+            and all(reason == NOT_EXTRACTED for reason in failed.values())):  # a run stopped early is scored
+        raise RecordLensError(f"{args.pred} holds no prediction for any of the {len(scores.pages)} page(s) scored: "
+                              "a run of other pages? (--pred is the folder `extract --out` wrote for these pages)")
     for message in warnings + scores.warnings:
         warn(message)
     in_sample = _in_sample(args)

@@ -129,7 +129,21 @@ def score_project_run(args: argparse.Namespace, progress: Progress = lambda name
     if None in project_form.values():
         raise RecordLensError("score --project needs --run ID, and --run needs --project DIR")
     with open_project(args.project) as project:
+        _refuse_a_run_of_other_pages(project, args.run)  # before any score is stored
         return score_stored_run(project, args.run, progress)
+
+
+def _refuse_a_run_of_other_pages(project, run_id: int) -> None:  # noqa: ANN001 - a Project
+    """A run that holds nothing for any page scored is most likely a run of other pages: refused rather than
+    scored 0 (a run that stopped before its first page is scored: its pages count as empty predictions)."""
+    from ..store.scoring import labelled_page_names
+
+    run = project.runs.get(run_id)
+    scored = labelled_page_names(project)
+    if run.outcome == "stopped" or not scored or set(project.runs.predictions(run_id)) & set(scored):
+        return
+    raise RecordLensError(f"run {run_id} holds no prediction for any of the {len(scored)} page(s) marked labelled "
+                          "or reviewed: a run of other pages? (`recordlens runs --project P` lists the runs)")
 
 
 def cmd_project_copy(args: argparse.Namespace) -> int:
@@ -304,7 +318,8 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, li
         if run.outcome == "stopped":  # its F1 counts the pages it never reached as empty, as NEXT-EVAL does
             lines.append(f"(run {run.id} stopped before its last page: {str(run.cost.get(STOPPED))[:160]})")
     if any(run.failed_pages for run in runs):
-        lines.append("(pages: pages with records; failed: pages the method failed on, scored as empty predictions)")
+        lines.append("(pages: pages with a prediction; failed: pages the method failed on, scored as empty "
+                     "predictions)")
     for run_id, pages in (stale or {}).items():
         if pages:  # labels changed since: the figures above are of the labels as they were
             lines.append(f"(run {run_id}: {len(pages)} page(s) labelled, changed or unmarked since it was scored "

@@ -41,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..extract.training import (
+        FORGOTTEN_MODEL,
         check_seed,
         dataset_pages,
         fit,
@@ -51,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
         project_model_path,
         project_pages,
         save_model,
+        unfit_fold,
         writable_model_path,
     )
     from ..runs.cross_validation import check_folds, check_training
@@ -76,13 +78,17 @@ def run(args: argparse.Namespace) -> int:
     labelled, again = once_each(labelled)
     if args.cv is not None:
         check_folds(args.cv, len(labelled))  # before the work, not after it
-    for message in again + label_notes(labelled):
+    for twice in again:
+        warn(f"{twice}: " + ("used once" if twice.same_labels else "both are used, and they disagree"))
+    for message in label_notes(labelled):
         warn(message)
     if args.project:
         description = f"{len(labelled)} labelled pages of the project {Path(args.project).name}"
     else:
         description = f"{len(labelled)} labelled pages of {', '.join(sorted({lp.source for lp in labelled}))}"
     examples = prepare(progress(labelled, label="candidates", enabled=not args.quiet))
+    if args.cv is not None and (problem := unfit_fold(examples, args.cv, args.seed)) is not None:
+        raise RecordLensError(f"--cv {args.cv}: {problem}")  # before the model is fitted and written
     fitting = ProgressBar("fits", enabled=not args.quiet)
     model = fit(examples, seed=args.seed, description=description, workers=args.workers, check=fitting.update)
     fitting.finish()
@@ -90,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     # again (same pages, labels and seed) is not, or it would push out the one set aside before.
     own = bool(args.project) and args.out == project_model_path(args.project)
     same = own and args.out.is_file() and args.out.read_bytes() == model.to_json().encode("utf-8")
+    pushed_out = own and not same and (Path(args.project) / FORGOTTEN_MODEL).is_file()
     kept = forget_project_model(args.project) if own and not same else None
     replacing = Replacing(args.out)
     out = save_model(model, args.out)
@@ -97,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{out}: selector model from {description}, seed {args.seed}, {size / 1e3:.0f} kB, "
           f"{time.perf_counter() - start:.1f} s", file=sys.stderr)
     if kept is not None:
-        print(f"the project's earlier model is kept as {kept}", file=sys.stderr)
+        print(f"the project's earlier model is kept as {kept}" + (" (in place of the one set aside there before)"
+                                                                  if pushed_out else ""), file=sys.stderr)
     elif same:
         print("the project's model is the one it had (the same pages, labels and seed)", file=sys.stderr)
     if not same:

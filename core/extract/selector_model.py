@@ -330,6 +330,10 @@ class SelectorModel:
         second stage (training.py), else 2."""
         return min(1 if member.second is None else 2 for member in self.members)
 
+    def trained_digests(self) -> set[str]:
+        """The digests of the pages it was trained on (`training.page_digest`), as its provenance lists them."""
+        return {str(p.get("digest")) for p in self.provenance.get("pages", []) if isinstance(p, dict)}
+
     def describe(self) -> list[str]:
         """What a person asks of a model file: what it was trained on and how, in a few lines."""
         p = self.provenance

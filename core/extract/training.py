@@ -134,30 +134,38 @@ def page_digest(page: Page, truth: Sequence[Sequence[str]]) -> str:
     return hashlib.sha256(repr((sorted(page.text_map.items()), [list(r) for r in truth])).encode()).hexdigest()[:16]
 
 
-def once_each(pages: Sequence[LabelledPage]) -> tuple[list[LabelledPage], list[str]]:
-    """The pages with a page given twice (the same texts and labels, under any name) kept once, and what is
-    twice, said: trained on twice a page would weigh double, and cross-validated it would be tested on a model
-    trained on it. The same page with other labels is kept, and said (its two labellings disagree)."""
+@dataclass(frozen=True)
+class Twice:
+    """A labelled page given again: the same texts, with the same labels or with other ones."""
+
+    page: LabelledPage
+    first: LabelledPage
+    same_labels: bool
+
+    def __str__(self) -> str:
+        return (f"page {self.page.name} of {self.page.source} is page {self.first.name} of {self.first.source} "
+                f"again ({'the same texts and labels' if self.same_labels else 'with other labels'})")
+
+
+def once_each(pages: Sequence[LabelledPage]) -> tuple[list[LabelledPage], list[Twice]]:
+    """The pages with a page given twice with the same labels kept once (trained on twice it would weigh double),
+    and every page given again; the same page with other labels is kept (its two labellings disagree)."""
     seen: dict[str, LabelledPage] = {}
     texts: dict[str, LabelledPage] = {}
     kept: list[LabelledPage] = []
-    said: list[str] = []
+    again: list[Twice] = []
     for lp in pages:
         digest = page_digest(lp.page, lp.truth)
         if digest in seen:
-            first = seen[digest]
-            said.append(f"page {lp.name} of {lp.source} is page {first.name} of {first.source} again (the same texts "
-                        "and labels): used once")
+            again.append(Twice(lp, seen[digest], True))
             continue
         text = page_digest(lp.page, [])
         if text in texts:
-            first = texts[text]
-            said.append(f"page {lp.name} of {lp.source} is page {first.name} of {first.source} again with other "
-                        "labels: both are used, and they disagree")
+            again.append(Twice(lp, texts[text], False))
         seen[digest] = lp
         texts.setdefault(text, lp)
         kept.append(lp)
-    return kept, said
+    return kept, again
 
 
 def label_notes(pages: Sequence[LabelledPage]) -> list[str]:
@@ -175,9 +183,9 @@ def label_notes(pages: Sequence[LabelledPage]) -> list[str]:
         notes.append(f"{len(without_xpath)} page(s) have a record without any XPath ({_named(without_xpath)}): "
                      "it names nothing to learn from")
     if naming_nothing:
-        notes.append(f"{len(naming_nothing)} page(s) have labels with XPaths that name nothing "
-                     f"({_named(naming_nothing)}): the model learns from them as they are, so the lists they meant "
-                     "count as not records; `recordlens labels check` lists them")
+        notes.append(f"{len(naming_nothing)} page(s) have labels with XPaths that name no element or one without "
+                     f"text ({_named(naming_nothing)}): the model learns from them as they are, so the lists they "
+                     "meant count as not records; `recordlens labels check` lists them")
     if holding_none:
         notes.append(f"{len(holding_none)} page(s) are labelled as holding no record ({_named(holding_none)}): the "
                      "model learns that none of their lists is one")
@@ -535,6 +543,18 @@ class FoldResult:
     probabilities: np.ndarray
     threshold: float
     fold: int
+
+
+def unfit_fold(examples: Sequence[Example], k: int, seed: int = 0, config: FitConfig = FitConfig()) -> str | None:
+    """Why k-fold cross-validation of these pages cannot fit every fold (a fold whose training pages mark no
+    list of records, or only lists), said before any fit; None when it can."""
+    for f, held in enumerate(folds(len(examples), k, seed)):
+        training = [e for i, e in enumerate(examples) if i not in set(held)]
+        if not _has_both_classes(training, config.targets[0]):
+            return (f"fold {f + 1} of {k} would train on {len(training)} page(s) whose labels mark no list of "
+                    "records the candidates find (or mark every one): use fewer folds, or label more pages with "
+                    "records")
+    return None
 
 
 def cross_validate(examples: Sequence[Example], k: int = 5, seed: int = 0, config: FitConfig = FitConfig(),

@@ -196,8 +196,8 @@ def labelled_sets(sets: Sequence[tuple[str | Path, str | Path]]) -> list[Labelle
         seen.add((lp.source, lp.name))
     _, again = once_each(pages)
     if again:  # in two folds, a page would be tested on a model trained on itself
-        raise DatasetError(f"{again[0]}{f' (and {len(again) - 1} more)' if len(again) > 1 else ''}: cross-validation "
-                           "would test it on a model trained on it; give each page once")
+        raise DatasetError(f"{again[0]}{f', and {len(again) - 1} more page(s) given twice' if len(again) > 1 else ''}"
+                           ": cross-validation would test a page on a model trained on it; give each page once")
     return pages
 
 
@@ -270,10 +270,6 @@ class TrainingCheck:
                 f"{said(self.trained)}",
                 f"the shipped model on the same pages{note}: {said(self.shipped)}"]
 
-    def as_dict(self) -> dict[str, object]:
-        return {"k": self.k, "seed": self.seed, "cross_validated": self.trained.figures(),
-                "shipped": self.shipped.figures(), "shipped_in_sample": self.shipped_in_sample}
-
 
 def check_training(examples: Sequence[Example], k: int, seed: int = 0, config: FitConfig | None = None,
                    workers: int | None = None) -> TrainingCheck:
@@ -285,7 +281,7 @@ def check_training(examples: Sequence[Example], k: int, seed: int = 0, config: F
     shipped = load_model()
     shipped_scores = [_selector_score(FoldResult(e, shipped.predict(e.candidates, e.features), shipped.threshold, -1))
                       for e in examples]
-    known = {str(p.get("digest")) for p in shipped.provenance.get("pages", []) if isinstance(p, dict)}
+    known = shipped.trained_digests()
     return TrainingCheck(k, seed, Row("cross-validated", "selector", None, trained),
                          Row("shipped", "selector", None, shipped_scores),
                          sum(1 for e in examples if e.digest in known))

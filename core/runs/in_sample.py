@@ -53,8 +53,7 @@ def model_pages(parameters: dict[str, object]) -> tuple[str, set[str] | str] | N
         return name, "is not where the run found it any more"
     if model.digest != parameters.get("model_digest"):
         return name, "holds another model now (trained again since the run?)"
-    pages = model.provenance.get("pages", [])
-    return name, {str(p.get("digest")) for p in pages if isinstance(p, dict)}
+    return name, model.trained_digests()
 
 
 def trained_on(parameters: dict[str, object], scored: Scored) -> InSample | None:

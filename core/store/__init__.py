@@ -19,7 +19,17 @@ from .importer import (
 )
 from .label_sets import PROJECT_SET, Annotators
 from .page_removal import REMOVED, RemovedPage, RestoredPage, check_removable, remove_page, removed_copy, restore_page
-from .project import Change, Label, PageInfo, Project, history_numbers, history_steps, init_project, open_project
+from .project import (
+    Change,
+    Label,
+    PageInfo,
+    Project,
+    history_numbers,
+    history_steps,
+    init_project,
+    open_project,
+    status_moved,
+)
 from .runs import RunInfo, StoredScore
 from .schema import (
     LABEL_STATUSES,
@@ -38,6 +48,6 @@ __all__ = [
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",
     "RunInfo", "SchemaError", "StoreError", "StoredScore", "export_project", "find_sources", "import_page",
     "history_numbers", "history_steps", "import_paths", "import_run_folder", "init_project", "open_project",
-    "score_stored_run",
+    "score_stored_run", "status_moved",
     "REMOVED", "RemovedPage", "RestoredPage", "check_removable", "remove_page", "removed_copy", "restore_page",
 ]

@@ -84,6 +84,7 @@ class ImportReport:
     project_checks: list[PageCheck] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)  # pages whose labels the dataset's replaced (replace_labels)
     replace_labels: bool = False  # asked for: a page already in the project takes the dataset's labels
+    replaced_labels: int = 0  # the labels those pages took
 
     @property
     def label_check(self) -> CheckReport | None:
@@ -107,7 +108,8 @@ class ImportReport:
             f"label check of the pages imported with labels{_whose(annotator)}{among}: {checked.summary()}"]
 
     def summary(self, annotator: str | None = None) -> str:
-        replaced = (f"; labels replaced on {len(self.replaced)} page(s) already in the project (their proposals "
+        replaced = (f"; labels replaced on {len(self.replaced)} page(s) already in the project, with "
+                    f"{self.replaced_labels} label(s) (their proposals "
                     "and rejected records went too, and a page marked reviewed is labelled again; the earlier state "
                     "stays in each page's history)" if self.replaced else "")
         return (f"imported {len(self.imported)} page(s) with {self.labels} label(s){_whose(annotator)}; "
@@ -321,7 +323,7 @@ def _replace_labels(project: Project, source: PageSource, report: ImportReport) 
             project.set_status(source.name, "labelled", origin)
     report.unchanged.remove(source.name)
     report.replaced.append(source.name)
-    report.labels += len(records)
+    report.replaced_labels += len(records)
     _count_labels(report, source.name, unresolved, check)
     project.label_checks.remember(source.name, check)
 

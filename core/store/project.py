@@ -466,7 +466,7 @@ class Project(Connection):
                     target.pop(row["id"], None)
                 for row in json.loads(before):
                     target[row["id"]] = {**row, "page_id": page_id}  # this page's, whatever an old row says
-                target_status = _status_moved(action, json.loads(detail), actor).get("from", target_status)
+                target_status = status_moved(action, json.loads(detail), actor).get("from", target_status)
             changed = sorted(i for i in current.keys() | target.keys() if current.get(i) != target.get(i))
             detail: dict[str, object] = {"to": history_id}
             if target_status != status:
@@ -564,7 +564,7 @@ def _adjudication(annotator: str | None) -> dict[str, object]:
     return {"adjudicated": annotator} if annotator else {}
 
 
-def _status_moved(action: str, detail: dict[str, object], actor: str = "") -> dict[str, str]:
+def status_moved(action: str, detail: dict[str, object], actor: str = "") -> dict[str, str]:
     """The page status a history entry moved from and to ({} when it moved none): a status entry says it in its
     detail, a label change that moved it (a proposal, a restore) under "page_status". A dataset's labels, added
     with its page on import, moved it from new to labelled; projects older than that note say it nowhere (a

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import sqlite3
 import tempfile
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ class ProjectCopy:
 
 def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
     """Copy the project at `source` to `destination`, which must not exist yet (or be an empty folder)."""
-    root, dest = Path(source), Path(destination)
+    root, dest = Path(source), Path(destination).resolve()  # "." has no name to make a hidden folder beside
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise StoreError(f"{dest} exists and is not an empty folder: a project is copied into a new or empty one")
     if dest.resolve().is_relative_to(root.resolve()):
@@ -52,13 +53,16 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
                              f"first: {project.snapshot_file(missing[0])} is missing, deleted by hand?): put it back, "
                              "or take the page out (`recordlens project remove-page`), then copy")
         dest.parent.mkdir(parents=True, exist_ok=True)
-        for left in dest.parent.glob(f".{dest.name}.partial-*"):  # a copy killed part way: never a project
-            shutil.rmtree(left, ignore_errors=True)
+        for left in dest.parent.glob(f".{dest.name}.partial-*"):
+            if not _still_copying(left):  # a copy killed part way (never a project); one running now is left be
+                shutil.rmtree(left, ignore_errors=True)
         partial = Path(tempfile.mkdtemp(prefix=f".{dest.name}.partial-", dir=dest.parent))
         try:
             partial.chmod(folder_mode())  # a project folder as mkdir makes it, not mkdtemp's private 0700
+            (partial / _OWNER).write_text(f"{socket.gethostname()} {os.getpid()}", encoding="utf-8")
             _back_up(project.db.conn, partial / PROJECT_DB)  # first: every file it names exists already
             files = _copy_files(root, partial)
+            (partial / _OWNER).unlink()
             if dest.exists():
                 dest.rmdir()  # empty, checked above
             partial.rename(dest)
@@ -69,6 +73,27 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
         labels = copied.one("SELECT COUNT(*) FROM records")[0]
         return ProjectCopy(dest, len(copied.pages()), labels, len(copied.runs.all()),
                            len(copied.annotators.names()), files)
+
+
+_OWNER = ".copying"  # in a copy being made: the host and process making it
+
+
+def _still_copying(partial: Path) -> bool:
+    """Whether a copy's hidden folder belongs to a copy running now (on this machine: its process is alive; on
+    another: assumed so)."""
+    try:
+        host, pid = (partial / _OWNER).read_text(encoding="utf-8").split()
+    except (OSError, ValueError):
+        return False  # no owner: left by a copy killed before it said who it was, or after it finished
+    if host != socket.gethostname():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, ValueError):
+        return True
+    return True
 
 
 def _back_up(source: sqlite3.Connection, target: Path) -> None:
@@ -92,7 +117,12 @@ def _copy_files(root: Path, into: Path) -> int:
         for name in files:
             if name.startswith(".") or (relative == Path(".") and name in _DATABASE_FILES):
                 continue
-            shutil.copy2(here / name, into / relative / name)
+            try:
+                shutil.copy2(here / name, into / relative / name)
+            except FileNotFoundError:
+                if relative.parts[:1] == (SNAPSHOTS,):
+                    raise  # a saved page is never taken away while a project is in use
+                continue  # moved while the folder was walked (a model set aside, a removed page put back)
             copied += 1
     (into / SNAPSHOTS).mkdir(exist_ok=True)
     return copied

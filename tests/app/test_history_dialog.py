@@ -202,3 +202,14 @@ def test_records_judged_together_are_one_step_of_the_history_that_opens_on_its_c
         assert [label.status for label in project.labels("1")] == ["accepted", "accepted", "proposed", "proposed"]
     finally:
         window.close()
+
+
+def test_a_step_that_moves_the_page_status_says_so_whatever_change_moved_it():
+    from recordlens.annotator.labelling.history_dialog import step_what
+    from recordlens.core.store import Change
+
+    step = {"step": {"id": "s1", "name": "labels replaced from gt/1.json"}}
+    ana = Provenance.person("ana")
+    changes = [Change(1, "1", "", ana, "delete", (), (), dict(step)),
+               Change(2, "1", "", ana, "status", (), (), {"from": "reviewed", "to": "labelled", **step})]
+    assert step_what(changes, {}) == "labels replaced from gt/1.json (2 changes); page reviewed → labelled"

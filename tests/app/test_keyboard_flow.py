@@ -568,3 +568,23 @@ def test_slash_finds_a_record_by_number_or_words_and_enter_selects_it_on_the_pag
     assert not panel.finder.hasFocus() and panel.selected_ids() == [rows[2].id]
     QTest.keyClick(window.page_view.view.focusProxy() or window.page_view.view, Qt.Key.Key_J)
     assert panel.selected_ids() == [rows[3].id]  # single keys act on records again
+
+
+def test_j_and_k_walk_the_records_found_and_the_finder_reads_every_text_of_a_record(qtbot, window):
+    from recordlens.annotator.labelling.record_panel import RecordRow, found
+
+    panel = window.record_panel
+    rows = panel._rows
+    key(window, "/")
+    qtbot.waitUntil(panel.finder.hasFocus, timeout=2_000)
+    QTest.keyClicks(panel.finder, "3")
+    QTest.keyClick(panel.finder, Qt.Key.Key_Return)
+    assert panel.selected_ids() == [rows[2].id]
+    key(window, "J")  # record 4 is hidden: record 3 is the last one found
+    assert panel.selected_ids() == [rows[2].id] and "last record" in window.statusBar().currentMessage()
+    key(window, "K")
+    assert panel.selected_ids() == [rows[2].id]
+
+    long = RecordRow(1, 1, "#000", "proposed", "Camera · $399 · …", 1, 9, "mdr", False,
+                     whole="Camera $399 in stock ships tomorrow from the warehouse")
+    assert found(long, "warehouse") and not found(long, "²") and found(long, "1")  # "²" is no record number

@@ -164,7 +164,7 @@ def test_a_page_given_twice_under_another_name_is_refused_rather_than_tested_on_
     shutil.copytree(pages.parent, copy)
     assert main(["bench", "--cv", "2", "--pages", str(pages), "--gt", str(gt), "--pages", str(copy / pages.name),
                  "--gt", str(copy / gt.name)]) == 2
-    assert "cross-validation would test it on a model trained on it; give each page once" in capsys.readouterr().err
+    assert "cross-validation would test a page on a model trained on it; give each page once" in capsys.readouterr().err
 
 
 def test_the_second_oracle_never_takes_page_chrome() -> None:

@@ -480,12 +480,12 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
                      "--gt", str(copy / "gt"), "--out", str(model), "--cv", "4", "-q"]) == 0
     captured = capsys.readouterr()
     assert "page 0 of copy is page 0 of data again (the same texts and labels): used once" in captured.err
-    assert "1 page(s) have labels with XPaths that name nothing (1 of data)" in captured.err
+    assert "1 page(s) have labels with XPaths that name no element or one without text (1 of data)" in captured.err
     assert "1 page(s) are labelled as holding no record (2 of data)" in captured.err
     assert f"1 page(s) of {pages_dir} have no labels in {gt_dir} (unlabelled): left out" in captured.err
     assert f"1 label file(s) of {gt_dir} have no page in {pages_dir} (pageless): left out" in captured.err
     assert "1 page(s) have a record without any XPath (4 of data)" in captured.err
-    assert "page 5 of copy is page 5 of data again with other labels: both are used, and they disagree" \
+    assert "page 5 of copy is page 5 of data again (with other labels): both are used, and they disagree" \
         in captured.err
     assert SelectorModel.load(model).provenance["trained_on"].startswith("9 labelled pages of copy, data")
     trained, shipped = captured.out.splitlines()
@@ -503,12 +503,23 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
     capsys.readouterr()
     assert cli_main(["train", "--project", str(project), "--seed", "1", "-q"]) == 0
     err = capsys.readouterr().err
-    assert "the project's earlier model is kept as" in err
+    assert "the project's earlier model is kept as" in err and "in place of" not in err
     assert "1 page(s) of the project are not marked labelled or reviewed (unlabelled): left out" in err
     assert (project / "models" / "selector.forgotten.json").read_bytes() == first
     assert cli_main(["train", "--project", str(project), "--seed", "1", "-q"]) == 0  # the same model again
     assert "the project's model is the one it had" in capsys.readouterr().err
     assert (project / "models" / "selector.forgotten.json").read_bytes() == first  # the one set aside stays
+
+
+def test_train_cv_refuses_a_fold_it_cannot_fit_before_writing_the_model(tmp_path: Path, capsys) -> None:
+    pages_dir, gt_dir = write_dataset(tmp_path / "data", [None] * 3, seed=7)  # type: ignore[list-item]
+    for k in (1, 2):
+        save_records(gt_dir / f"{k}.json", [])  # one page of three marks records
+    model = tmp_path / "m.json"
+    assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "--cv", "3",
+                     "-q"]) == 2
+    assert "would train on 2 page(s) whose labels mark no list of records" in capsys.readouterr().err
+    assert not model.exists()
 
 
 def test_training_on_labels_that_mark_no_list_says_what_to_do(tmp_path: Path, capsys) -> None:
@@ -523,8 +534,9 @@ def test_training_on_labels_that_mark_no_list_says_what_to_do(tmp_path: Path, ca
 def test_score_says_which_pages_a_selector_run_s_model_was_trained_on(tmp_path: Path, capsys, monkeypatch) -> None:
     """A figure on pages the model was trained on (same texts, same labels) is in-sample: said, in both forms of
     score; on other pages nothing is said. A run of other pages is refused rather than scored 0."""
+    from recordlens.core.store.db import Provenance
     from recordlens.core.store.importer import import_paths, import_run_folder
-    from recordlens.core.store.project import init_project
+    from recordlens.core.store.project import init_project, open_project
 
     pages_dir, gt_dir = write_dataset(tmp_path / "seen", [None] * 6, seed=8)  # type: ignore[list-item]
     other_pages, other_gt = write_dataset(tmp_path / "unseen", [None] * 2, seed=9)  # type: ignore[list-item]
@@ -554,11 +566,25 @@ def test_score_says_which_pages_a_selector_run_s_model_was_trained_on(tmp_path: 
         (elsewhere / f"{k}.json").rename(elsewhere / f"9{k}.json")
     assert cli_main(["score", "--pred", str(elsewhere), "--gt", str(gt_dir), "--pages", str(pages_dir), "-q"]) == 2
     assert "holds no prediction for any of the 6 page(s) scored: a run of other pages" in capsys.readouterr().err
+    stopped = tmp_path / "r-stopped"  # a run stopped before its first page is scored: every page empty
+    (stopped / "_run").mkdir(parents=True)
+    (stopped / "_run" / "run.json").write_text(json.dumps({"method": "selector", "stopped": "budget used up"}))
+    assert cli_main(["score", "--pred", str(stopped), "--gt", str(gt_dir), "--pages", str(pages_dir), "-q"]) == 0
 
     with init_project(tmp_path / "p") as project:
         assert not import_paths(project, [tmp_path / "seen"]).problems
         run_id = import_run_folder(project, tmp_path / "r-seen").run_id
+        other_run = project.runs.add("handmade")  # a run of page 0 alone, a page not marked labelled
+        project.runs.add_predictions(other_run, {"0": [["/body[1]"]]})
+        project.runs.finish(other_run)
     capsys.readouterr()
+    with open_project(tmp_path / "p") as project:
+        project.set_status("0", "new", Provenance.person("ana"))
+    assert cli_main(["score", "--project", str(tmp_path / "p"), "--run", str(other_run), "-q"]) == 2
+    assert f"run {other_run} holds no prediction for any of the 5 page(s) marked labelled" in capsys.readouterr().err
+    with open_project(tmp_path / "p") as project:
+        assert project.runs.scores(other_run) == []  # refused before any score was stored
+        project.set_status("0", "labelled", Provenance.person("ana"))
     assert cli_main(["score", "--project", str(tmp_path / "p"), "--run", str(run_id), "-q"]) == 0
     assert "6 of the 6 pages scored" in capsys.readouterr().err
     # The model trained again under its name: the run's figures can no longer be placed, and that is said.

@@ -6,7 +6,10 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import shutil
+import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -559,8 +562,11 @@ def test_a_project_copied_whole_keeps_what_an_export_leaves_out(tmp_path: Path, 
     with pytest.raises(StoreError, match="inside the project"):
         copy_project(tmp_path / "p", tmp_path / "p" / "backup")
     (tmp_path / ".copy3.partial-killed").mkdir()  # what a copy killed part way left
+    running = tmp_path / ".copy3.partial-running"  # a copy to the same folder running now: left be
+    running.mkdir()
+    (running / ".copying").write_text(f"{socket.gethostname()} {os.getpid()}")
     copy_project(tmp_path / "p", tmp_path / "copy3")
-    assert not (tmp_path / ".copy3.partial-killed").exists()
+    assert not (tmp_path / ".copy3.partial-killed").exists() and running.is_dir()
     with open_project(tmp_path / "copy3") as third:
         snapshot = third.snapshot_file("1")
     snapshot.chmod(0o644)
@@ -653,3 +659,44 @@ def test_edited_ground_truth_imported_again_replaces_the_labels_when_asked_and_t
     assert "their proposals and rejected records went too" in capsys.readouterr().out
     with open_project(tmp_path / "p") as project:
         assert project.true_records("1") == [["/body[1]/ul[1]/li[1]"]]
+
+
+def test_a_project_copied_while_another_process_writes_to_it_is_one_consistent_state(tmp_path: Path) -> None:
+    import sqlite3
+    import subprocess
+    import sys
+    import textwrap
+
+    from recordlens.core.store.project_copy import copy_project
+
+    data = small_dataset(tmp_path / "data")
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+    writer = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        from recordlens.core.store.project import open_project, Provenance
+        with open_project({str(tmp_path / 'p')!r}) as project:
+            for k in range(400):
+                project.add_record("1", [f"/body[1]/p[{{k}}]"], Provenance.person("ana"))
+        """)])
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # copies made while the writer is at work
+            with open_project(tmp_path / "p") as project:
+                if len(project.labels("1")) > 10:
+                    break
+            time.sleep(0.05)
+        copies = [copy_project(tmp_path / "p", tmp_path / f"copy{k}") for k in range(3)]
+    finally:
+        writer.wait(timeout=120)
+    for k, copy in enumerate(copies):
+        database = sqlite3.connect(tmp_path / f"copy{k}" / "project.db")
+        try:
+            assert database.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            records = database.execute("SELECT COUNT(*) FROM records").fetchone()[0]
+            history = database.execute("SELECT COUNT(*) FROM label_history").fetchone()[0]
+        finally:
+            database.close()
+        # the import's two records in one entry, then one entry per record added: nothing half-copied
+        assert records == copy.labels > 10 and history == records - 1
+    with open_project(tmp_path / "p") as project:
+        assert len(project.labels("1")) == 402
