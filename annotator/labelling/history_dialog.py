@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
-    QTreeWidgetItemIterator,
     QWidget,
 )
 
@@ -212,14 +211,16 @@ class HistoryDialog(QDialog):
 
     def choose(self, history_id: int) -> None:
         """Choose the row that restores to `history_id`: a step's own row before the change inside it."""
-        rows = QTreeWidgetItemIterator(self.entries)
-        while (item := rows.value()) is not None:
-            if int(item.data(0, ENTRY_ROLE)) == history_id:
-                if item.parent() is not None:
-                    item.parent().setExpanded(True)
-                self.entries.setCurrentItem(item)
-                return
-            rows += 1
+        # Rows and their children walked by index: a QTreeWidgetItemIterator stays registered with the tree
+        # until Python frees it, and the tree's clear() then wrote through it (a crash).
+        for row in range(self.entries.topLevelItemCount()):
+            top = self.entries.topLevelItem(row)
+            for item in [top, *(top.child(k) for k in range(top.childCount()))]:
+                if int(item.data(0, ENTRY_ROLE)) == history_id:
+                    if item is not top:
+                        top.setExpanded(True)
+                    self.entries.setCurrentItem(item)
+                    return
 
     def _update_button(self) -> None:
         chosen = self.chosen()
