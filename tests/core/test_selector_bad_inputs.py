@@ -157,7 +157,7 @@ def test_a_model_file_named_like_a_number_is_found_through_param(tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     assert cli_main(["extract", "--param", "model=5", "--pages", str(pages), "--out", "run", "-q"]) == 0
     assert json.loads((tmp_path / "run" / "_run" / "run.json").read_text(encoding="utf-8"))["parameters"][
-        "model"] == "5"
+        "model"] == str((tmp_path / "5").resolve())  # the file "5" by its whole path, not the number 5
 
 
 def test_learning_in_a_project_whose_models_folder_is_a_file_fails_before_any_work(tmp_path: Path) -> None:
