@@ -6,6 +6,7 @@ browser. Nothing from Qt is imported until a command actually drives a browser.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 
@@ -22,8 +23,12 @@ def _chromium_capture(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - run_ca
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from ..core.agent import register_browser, register_capture_runner
-    from ..core.cli import main as core_main
+    try:  # Ctrl+C while the modules load is an interruption like any other, not a traceback
+        from ..core.agent import register_browser, register_capture_runner
+        from ..core.cli import main as core_main
+    except KeyboardInterrupt:
+        print("recordlens: interrupted", file=sys.stderr)
+        return 130
 
     register_browser("qt", _qt_site_browser, "QtWebEngine with set-of-mark screenshots", screenshots=True)
     register_capture_runner(_chromium_capture)

@@ -45,8 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:  # while the commands' modules load: said as an interruption later is
+        print("recordlens: interrupted", file=sys.stderr)
+        return 130
     store_db.waiting_notice = _say_waiting
     handler: Handler = args.handler
     try:

@@ -482,3 +482,15 @@ def test_score_does_not_offer_engine_options_it_has_no_use_for(capsys: pytest.Ca
     with pytest.raises(SystemExit):
         main(["score", "--help"])
     assert option not in capsys.readouterr().out
+
+
+def test_ctrl_c_while_the_commands_load_is_an_interruption_not_a_traceback(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from recordlens.core.cli import command
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "build_parser", interrupted)
+    assert main(["inspect", "x.html"]) == 130
+    assert capsys.readouterr().err == "recordlens: interrupted\n"
