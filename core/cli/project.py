@@ -210,7 +210,12 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise RecordLensError("--replace-labels is for the project's own labels; an annotator's are replaced by "
                               "importing them again with --annotator")
     with open_project(args.project) as project:
-        known = annotator in project.annotators.names()
+        names = project.annotators.names()
+        known = annotator in names
+        alike = [n for n in names if annotator is not None and n != annotator and n.casefold() == annotator.casefold()]
+        if alike:  # two label sets where one was meant is easy to miss later
+            _warn(f"{annotator!r} and {alike[0]!r} are two label sets (names differ in case); the labels go to "
+                  f"{annotator!r}")
         report = import_paths(project, args.paths, annotator=annotator, replace_labels=args.replace_labels,
                               progress=lambda items: progress(items, label="importing", enabled=not args.quiet))
     for message in report.warning_lines():

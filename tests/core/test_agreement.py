@@ -106,6 +106,8 @@ def test_an_annotator_named_with_spaces_is_reported_under_the_name_the_labels_ar
     with open_project(two) as project:
         assert project.annotators.names() == ["bea"] and project.annotators.records("bea", "1") == \
             project.true_records("1")[:1]
+    assert main(["import", str(more), "--project", str(two), "--annotator", "BEA", "-q"]) == 0
+    assert "'BEA' and 'bea' are two label sets (names differ in case)" in capsys.readouterr().err
 
 
 def test_an_annotator_s_labels_alone_go_onto_the_project_s_pages(two: Path, tmp_path: Path, capsys) -> None:
