@@ -311,6 +311,7 @@ class MainWindow(QMainWindow):
             return
         self.page_name = name
         self.page_loaded = False
+        self.record_panel.forget_finder()  # what was looked for on the last page, not on this one
         self.record_actions.arm_new = False
         self.undo_group.setActiveStack(self.record_actions.stack(name))
         self.page_list.select(name)

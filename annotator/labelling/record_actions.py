@@ -330,6 +330,9 @@ class RecordActions:
             return
         following = self._next_proposed_after(ids[-1], judged=set(ids))  # read before the labels are reloaded
         numbers = self._numbers(ids)
+        # With words in the finder, the next proposal is looked for among the records found, and said so
+        where = (f"on page {self.window.page_name}" if self.window.record_panel.found_ids() is None
+                 else "among the records found (Esc lists every record)")
         changed = self._edit_each(f"{verb} record", ids, lambda i: change(i, self.window.person))
         if changed is not None:
             if len(ids) == 1:
@@ -337,7 +340,7 @@ class RecordActions:
                 moved_on = bool(following) and following[0] != ids[0]
                 done = f"{verb}ed record {numbers[0]}" if changed else f"record {numbers[0]} was {verb}ed already"
                 self.window.message(done + (f"; next proposal: record {self._numbers(following)[0]}" if moved_on
-                                            else f"; no proposal left on page {self.window.page_name}"), 3000)
+                                            else f"; no proposal left {where}"), 3000)
                 return
             # A list judged at once: on to the next proposal, or nothing selected (not the list's last record,
             # judged now, with the page scrolled to it).
@@ -345,7 +348,7 @@ class RecordActions:
             self.window.reload_labels(following if left else [])
             same = f" ({len(ids) - changed} already {verb}ed)" if changed < len(ids) else ""
             self.window.message(f"{verb}ed {counted(changed, 'record')}{same}" + (
-                "" if left else f"; no proposal left on page {self.window.page_name}"))
+                "" if left else f"; no proposal left {where}"))
         else:  # stay on them: those made stay made, and the same key again changes only the others
             self.window.reload_labels(ids)
 
@@ -381,15 +384,17 @@ class RecordActions:
         panel.finder.selectAll()
 
     def do_deselect(self) -> None:
-        """Esc: out of the search box back to the page if typing there (out of the record finder, its words
-        cleared), else cancel a new record and deselect."""
+        """Esc: out of the search box back to the page if typing there; with words in the record finder, every
+        record listed again; else cancel a new record and deselect."""
         search = self.window.page_list.search
         if search.hasFocus():
             search.clearFocus()
             self.window.page_view.view.setFocus()
             return
-        if self.window.record_panel.finder.hasFocus():
-            self.window.record_panel.leave_finder()
+        panel = self.window.record_panel
+        if panel.finder.hasFocus() or panel.found_ids() is not None:  # first Esc: every record listed again
+            panel.leave_finder()
+            self.window.message("every record listed again (the finder is empty)")
             return
         self.arm_new = False
         self.window.select_records([], scroll=False)

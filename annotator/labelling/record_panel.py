@@ -96,11 +96,12 @@ class RecordTexts:
         return self._known[key][0]
 
 
-def found(row: RecordRow, query: str) -> bool:
-    """Whether a row answers the finder: a number is the record of that number; words must all stand in its
-    texts, status or origin (any case)."""
+def found(row: RecordRow, query: str, records: int | None = None) -> bool:
+    """Whether a row answers the finder: a number is the record of that number (one beyond the page's
+    `records` is searched as a text, a price or a year); words must all stand in its texts, status or origin
+    (any case)."""
     query = query.strip()
-    if query.isdecimal():  # not isdigit: "²" is a digit that int() refuses
+    if query.isdecimal() and (records is None or 1 <= int(query) <= records):  # "²" is a digit, not decimal
         return row.number == int(query)
     haystack = f"{row.whole or row.texts} {row.status} {row.origin}".casefold()
     return all(word in haystack for word in query.casefold().split())
@@ -111,7 +112,8 @@ def rows_for(labels: Sequence[Label], texts: RecordTexts) -> list[RecordRow]:
     for k, label in enumerate(labels):
         line, entries = texts.of(label.xpaths)
         rows.append(RecordRow(label.id, k + 1, record_colour(label.id), label.status, line, len(label.xpaths), entries,
-                              str(label.changed_by or label.origin), label.flagged, texts.whole(label.xpaths)))
+                              str(label.changed_by or label.origin), label.flagged,
+                              f"{texts.whole(label.xpaths)} {label.origin} {label.changed_by or ''}"))
     return rows
 
 
@@ -183,9 +185,6 @@ class RecordPanel(QWidget):
                     self.list.addItem(item)
                 if not {row.id for row in before} & {row.id for row in rows}:
                     self.list.scrollToTop()  # another page's records: not where the last page's list was left
-                    self.finder.blockSignals(True)  # nor what was looked for there
-                    self.finder.clear()
-                    self.finder.blockSignals(False)
                 else:  # the same page's records, some added or deleted: the list stays where it was
                     self.list.doItemsLayout()
                     self.list.verticalScrollBar().setValue(scrolled)
@@ -199,7 +198,7 @@ class RecordPanel(QWidget):
         query = self.finder.text()
         shown = 0
         for index, row in enumerate(self._rows):
-            hidden = bool(query.strip()) and not found(row, query)
+            hidden = bool(query.strip()) and not found(row, query, len(self._rows))
             self.list.setRowHidden(index, hidden)
             shown += not hidden
         counts: dict[str, int] = {}
@@ -218,6 +217,8 @@ class RecordPanel(QWidget):
         if first is not None:
             self.select_ids([first])
             emit(self.selection_changed)
+            self.list.doItemsLayout()  # the rows just hidden: the row found is where the list shows it now
+            self.scroll_to_id(first)
         emit(self.find_done)
 
     def found_ids(self) -> list[int] | None:
@@ -231,6 +232,12 @@ class RecordPanel(QWidget):
         (what J / K walk and a judgement moves on through)."""
         found = self.found_ids()
         return self.ids() if found is None else found
+
+    def forget_finder(self) -> None:
+        """Another page is on show: the finder starts empty there (not announced: the rows follow)."""
+        self.finder.blockSignals(True)
+        self.finder.clear()
+        self.finder.blockSignals(False)
 
     def leave_finder(self) -> None:
         """Esc in the finder: its words go, every row is listed again, and the keys go back to the page."""

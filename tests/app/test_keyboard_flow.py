@@ -588,3 +588,37 @@ def test_j_and_k_walk_the_records_found_and_the_finder_reads_every_text_of_a_rec
     long = RecordRow(1, 1, "#000", "proposed", "Camera · $399 · …", 1, 9, "mdr", False,
                      whole="Camera $399 in stock ships tomorrow from the warehouse")
     assert found(long, "warehouse") and not found(long, "²") and found(long, "1")  # "²" is no record number
+
+
+def test_the_finder_keeps_its_words_when_records_arrive_and_esc_after_enter_lists_every_record(qtbot, window):
+    from recordlens.annotator.labelling.record_panel import RecordRow, found
+
+    panel = window.record_panel
+    rows = panel._rows
+    key(window, "/")
+    qtbot.waitUntil(panel.finder.hasFocus, timeout=2_000)
+    QTest.keyClicks(panel.finder, "2")
+    window.project.add_record("1", ["/body[1]"], MDR)  # proposals arriving while the user types
+    window.reload_labels()
+    assert panel.finder.text() == "2" and panel.summary.text().endswith(" · 1 found")
+    QTest.keyClick(panel.finder, Qt.Key.Key_Return)
+    assert panel.selected_ids() == [rows[1].id]
+    key(window, "R")  # the next proposal is looked for among the records found, and said so
+    assert "no proposal left among the records found" in window.statusBar().currentMessage()
+    key(window, "Esc")  # the keys are back on the page: Esc lists every record again, keeping the selection
+    assert panel.finder.text() == "" and not any(panel.list.isRowHidden(i) for i in range(panel.list.count()))
+    assert panel.selected_ids() == [rows[1].id] and "every record listed again" in window.statusBar().currentMessage()
+    key(window, "Esc")
+    assert panel.selected_ids() == []
+    window.open_page("2")  # another page: the finder starts empty
+    assert panel.finder.text() == ""
+    key(window, "/")  # a page without records yet: words typed before its first proposals arrive are kept
+    qtbot.waitUntil(panel.finder.hasFocus, timeout=2_000)
+    QTest.keyClicks(panel.finder, "zzz")
+    window.project.add_record("2", ["/body[1]"], MDR)
+    window.reload_labels()
+    assert panel.finder.text() == "zzz"
+
+    row = RecordRow(1, 1, "#000", "proposed", "Camera", 1, 2, "ana", False, whole="Camera 2957 extractor mdr 0.3")
+    assert found(row, "2957", records=25) and not found(row, "2", records=25)  # beyond the records: a text
+    assert found(row, "extractor mdr")  # the origin, though the row shows who judged it last
