@@ -535,6 +535,7 @@ class RecordActions:
             if self.offered_next and following is not None:
                 self.offered_next = False
                 window.open_page(following)
+                window.message(f"page {following}")  # not the offer, still in the status bar, to open it
                 return
             self.offered_next = following is not None
             window.message(f"last record of page {window.page_name}: J again opens page {following} (PgDn)"

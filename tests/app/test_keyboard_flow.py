@@ -57,7 +57,7 @@ def test_j_after_the_last_record_offers_the_next_page_and_j_again_opens_it(qtbot
     assert window.page_name == "1"
     assert "J again opens page 2" in window.statusBar().currentMessage()
     key(window, "J")
-    assert window.page_name == "2"
+    assert window.page_name == "2" and window.statusBar().currentMessage() == "page 2"
 
 
 def test_k_on_the_first_record_says_so_and_the_record_list_starts_at_the_top_of_a_new_page(qtbot, window):
