@@ -28,6 +28,13 @@ def key(win: MainWindow, sequence: str) -> None:
     QTest.keySequence(win, sequence)
 
 
+def type_in_the_finder(qtbot, window: MainWindow, text: str) -> None:
+    """/ as a person presses it, then the words."""
+    key(window, "/")
+    qtbot.waitUntil(window.record_panel.finder.hasFocus, timeout=2_000)
+    QTest.keyClicks(window.record_panel.finder, text)
+
+
 def test_esc_leaves_the_search_box_and_keeps_the_selection(qtbot, window):
     first = window.project.labels("1")[0]
     window.select_records([first.id])
@@ -545,9 +552,7 @@ def test_slash_finds_a_record_by_number_or_words_and_enter_selects_it_on_the_pag
     panel = window.record_panel
     rows = panel._rows
     assert len(rows) >= 4
-    key(window, "/")
-    qtbot.waitUntil(panel.finder.hasFocus, timeout=2_000)
-    QTest.keyClicks(panel.finder, "3")  # a number is the record of that number
+    type_in_the_finder(qtbot, window, "3")  # a number is the record of that number
     shown = [r.id for i, r in enumerate(rows) if not panel.list.isRowHidden(i)]
     assert shown == [rows[2].id] and panel.summary.text().endswith(" · 1 found")
     QTest.keyClick(panel.finder, Qt.Key.Key_Return)
@@ -557,17 +562,20 @@ def test_slash_finds_a_record_by_number_or_words_and_enter_selects_it_on_the_pag
     # Words: a word of the fourth record's texts that no other record holds finds it alone, in any case.
     others = " ".join(r.texts for r in rows if r.id != rows[3].id).casefold()
     word = next(w for w in rows[3].texts.split() if w.casefold() not in others and len(w) > 2)
-    key(window, "/")
-    qtbot.waitUntil(panel.finder.hasFocus, timeout=2_000)
-    QTest.keyClicks(panel.finder, word.upper())
+    type_in_the_finder(qtbot, window, word.upper())
     assert [r.id for i, r in enumerate(rows) if not panel.list.isRowHidden(i)] == [rows[3].id]
+    QTest.keyClick(panel.finder, Qt.Key.Key_Return)
+    key(window, "Ctrl+A")  # with words in the finder, "every record" is every record found
+    assert panel.selected_ids() == [rows[3].id] and "of those found" in window.statusBar().currentMessage()
+    type_in_the_finder(qtbot, window, "")
+    QTest.keyClick(panel.finder, Qt.Key.Key_End)
     QTest.keyClicks(panel.finder, " nothing-has-this")
     assert panel.summary.text().endswith(" · none found")
     QTest.keySequence(panel.finder, "Esc")  # Esc: the words go, every record is listed again, keys to the page
     assert panel.finder.text() == "" and not any(panel.list.isRowHidden(i) for i in range(len(rows)))
-    assert not panel.finder.hasFocus() and panel.selected_ids() == [rows[2].id]
+    assert not panel.finder.hasFocus() and panel.selected_ids() == [rows[3].id]  # the one Enter chose
     QTest.keyClick(window.page_view.view.focusProxy() or window.page_view.view, Qt.Key.Key_J)
-    assert panel.selected_ids() == [rows[3].id]  # single keys act on records again
+    assert panel.selected_ids() == [rows[4].id]  # single keys act on records again
 
 
 def test_j_and_k_walk_the_records_found_and_the_finder_reads_every_text_of_a_record(qtbot, window):
@@ -575,9 +583,7 @@ def test_j_and_k_walk_the_records_found_and_the_finder_reads_every_text_of_a_rec
 
     panel = window.record_panel
     rows = panel._rows
-    key(window, "/")
-    qtbot.waitUntil(panel.finder.hasFocus, timeout=2_000)
-    QTest.keyClicks(panel.finder, "3")
+    type_in_the_finder(qtbot, window, "3")
     QTest.keyClick(panel.finder, Qt.Key.Key_Return)
     assert panel.selected_ids() == [rows[2].id]
     key(window, "J")  # record 4 is hidden: record 3 is the last one found
@@ -595,9 +601,7 @@ def test_the_finder_keeps_its_words_when_records_arrive_and_esc_after_enter_list
 
     panel = window.record_panel
     rows = panel._rows
-    key(window, "/")
-    qtbot.waitUntil(panel.finder.hasFocus, timeout=2_000)
-    QTest.keyClicks(panel.finder, "2")
+    type_in_the_finder(qtbot, window, "2")
     window.project.add_record("1", ["/body[1]"], MDR)  # proposals arriving while the user types
     window.reload_labels()
     assert panel.finder.text() == "2" and panel.summary.text().endswith(" · 1 found")
@@ -612,9 +616,7 @@ def test_the_finder_keeps_its_words_when_records_arrive_and_esc_after_enter_list
     assert panel.selected_ids() == []
     window.open_page("2")  # another page: the finder starts empty
     assert panel.finder.text() == ""
-    key(window, "/")  # a page without records yet: words typed before its first proposals arrive are kept
-    qtbot.waitUntil(panel.finder.hasFocus, timeout=2_000)
-    QTest.keyClicks(panel.finder, "zzz")
+    type_in_the_finder(qtbot, window, "zzz")  # a page without records yet: kept when its first proposals arrive
     window.project.add_record("2", ["/body[1]"], MDR)
     window.reload_labels()
     assert panel.finder.text() == "zzz"
