@@ -46,12 +46,10 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreada
 def run(args: argparse.Namespace) -> int:
     unreadable: list[str] = []  # one bad file is reported with the others' findings, not the end of the check
     checks = list(label_checks(args, unreadable=unreadable))
-    if args.project:  # remembered checks need no page: a saved copy gone since is said as export would say it
-        gone = _without_their_page(args.project, [c.page for c in checks])
-        unreadable += list(gone.values())
-        checks = [c for c in checks if c.page not in gone]
+    gone, in_progress = _project_state(args.project, [c.page for c in checks]) if args.project else ({}, [])
+    unreadable += list(gone.values())
+    checks = [c for c in checks if c.page not in gone]
     report = summarise(checks)
-    in_progress = _in_progress(args.project, [c.page for c in checks]) if args.project else []
     if args.json:
         print(json.dumps(report.as_dict() | {"unreadable": unreadable, "in_progress": in_progress}, indent=2))
     else:
@@ -64,20 +62,15 @@ def run(args: argparse.Namespace) -> int:
     return 1 if unreadable else 0
 
 
-def _without_their_page(project_dir: str, checked: list[str]) -> dict[str, str]:
-    """Page -> why it cannot be checked, for the pages whose saved copy is gone."""
-    from ..store import open_project
-
-    with open_project(project_dir) as project:
-        return {name: f"page {name}: its saved copy {project.snapshot_file(name)} is missing (export and score "
-                      "need it)" for name in checked if not project.snapshot_file(name).is_file()}
-
-
-def _in_progress(project_dir: str, checked: list[str]) -> list[str]:
-    """The pages checked that runs are not scored on (not marked labelled or reviewed)."""
+def _project_state(project_dir: str, checked: list[str]) -> tuple[dict[str, str], list[str]]:
+    """Of the pages checked (remembered checks need no page), those whose saved copy is gone (page -> why, said
+    as export would say it), and those still in progress (not marked labelled or reviewed), which runs are not
+    scored on."""
     from ..store import open_project
     from ..store.scoring import labelled_page_names
 
     with open_project(project_dir) as project:
+        gone = {name: f"page {name}: its saved copy {project.snapshot_file(name)} is missing (export and score "
+                      "need it)" for name in checked if not project.snapshot_file(name).is_file()}
         scored = set(labelled_page_names(project))
-    return [name for name in checked if name not in scored]
+    return gone, [name for name in checked if name not in scored and name not in gone]

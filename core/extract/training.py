@@ -549,7 +549,8 @@ def unfit_fold(examples: Sequence[Example], k: int, seed: int = 0, config: FitCo
     """Why k-fold cross-validation of these pages cannot fit every fold (a fold whose training pages mark no
     list of records, or only lists), said before any fit; None when it can."""
     for f, held in enumerate(folds(len(examples), k, seed)):
-        training = [e for i, e in enumerate(examples) if i not in set(held)]
+        held_set = set(held)
+        training = [e for i, e in enumerate(examples) if i not in held_set]
         if not _has_both_classes(training, config.targets[0]):
             return (f"fold {f + 1} of {k} would train on {len(training)} page(s) whose labels mark no list of "
                     "records the candidates find (or mark every one): use fewer folds, or label more pages with "

@@ -132,14 +132,13 @@ def _write_run_description(out: Path, extractor: Extractor) -> dict[str, object]
     to a project."""
     description = {**_method_of(extractor), "settings": getattr(extractor, "settings", {}),
                    "written": datetime.now(UTC).isoformat(timespec="seconds")}
-    atomic.write_text(out / META_DIR / "run.json",
-                      json.dumps({**description, STOPPED: UNFINISHED}, indent=2, default=str))
+    _note_how_it_ended(out, description, UNFINISHED)
     return description
 
 
 def _note_how_it_ended(out: Path, description: dict[str, object], stopped: str | None) -> None:
-    """`run.json` again: why the run stopped early (a budget, a failing endpoint), or nothing when every page was
-    reached."""
+    """`run.json` with why the run stopped early (not finished yet, a budget, a failing endpoint), or without
+    it when every page was reached."""
     ended = {**description, STOPPED: stopped} if stopped else description
     atomic.write_text(out / META_DIR / "run.json", json.dumps(ended, indent=2, default=str))
 
