@@ -15,9 +15,12 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
 
 
-def listed(names: Sequence[str], limit: int = 5) -> str:
-    """The first `limit` names, and ", ..." when there are more (a line names some, the count says how many)."""
-    return ", ".join(names[:limit]) + (", ..." if len(names) > limit else "")
+def listed(names: Sequence[str], limit: int = 5, *, total: bool = False) -> str:
+    """The first `limit` names, and ", ..." when there are more (a line names some, the count says how many);
+    with `total`, ", … (N in all)" where the line itself gives no count."""
+    if len(names) <= limit:
+        return ", ".join(names)
+    return ", ".join(names[:limit]) + (f", … ({len(names):,} in all)" if total else ", ...")
 
 
 def shown(text: str) -> str:

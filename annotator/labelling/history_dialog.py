@@ -30,6 +30,7 @@ from ...core.store import (
     history_steps,
     status_moved,
 )
+from ...core.wording import listed
 from ..qt.signals import emit
 from ..qt.widgets import closable_window
 
@@ -118,9 +119,8 @@ def records_text(changes: Change | list[Change], numbers: dict[int, int]) -> str
     labels = sorted(touched(*_listed(changes)), key=lambda label: numbers.get(label.id, 0))
     if not labels:
         return ""
-    shown = ", ".join(_number(label, numbers) for label in labels[:_IDS_SHOWN])
-    more = f", … ({len(labels)} in all)" if len(labels) > _IDS_SHOWN else ""
-    return f"{'record' if len(labels) == 1 else 'records'} {shown}{more}"
+    shown = listed([_number(label, numbers) for label in labels], _IDS_SHOWN, total=True)
+    return f"{'record' if len(labels) == 1 else 'records'} {shown}"
 
 
 def _listed(changes: Change | list[Change]) -> list[Change]:

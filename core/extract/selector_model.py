@@ -27,6 +27,7 @@ import numpy as np
 
 from ..errors import RecordLensError
 from ..file_kinds import read_regular_file
+from ..wording import listed
 from .candidates import FEATURE_NAMES, PageCandidates, feature_matrix
 from .context import CONTEXT_NAMES, context_features
 
@@ -338,8 +339,7 @@ class SelectorModel:
         """What a person asks of a model file: what it was trained on and how, in a few lines."""
         p = self.provenance
         pages = [x for x in p.get("pages", []) if isinstance(x, dict)]
-        names = ", ".join(f"{x.get('name')}" for x in pages[:10]) + (f", … ({len(pages)} in all)"
-                                                                     if len(pages) > 10 else "")
+        names = listed([f"{x.get('name')}" for x in pages], 10, total=True)
         lines = [f"selector model {self.digest or '(in memory)'}: {p.get('trained_on', 'no provenance recorded')}"]
         if pages:
             lines.append(f"pages: {names} (each by the digest of its texts and labels; `score` names the pages "

@@ -28,6 +28,7 @@ from ..output_paths import writable_file
 from ..page.dom import Page
 from ..records.model import TextKeyIndex
 from ..records.score import score_expanded
+from ..wording import listed
 from .candidates import PageCandidates, feature_matrix, page_candidates
 from .context import context_features
 from .fit_pool import map_fits, requested_workers
@@ -194,7 +195,7 @@ def label_notes(pages: Sequence[LabelledPage]) -> list[str]:
 
 def _named(pages: Sequence[LabelledPage], shown: int = 8) -> str:
     names = [f"{lp.name}" + (f" of {lp.source}" if lp.source and "/" not in lp.source else "") for lp in pages]
-    return ", ".join(names[:shown]) + (f", … ({len(names)} in all)" if len(names) > shown else "")
+    return listed(names, shown, total=True)
 
 
 def _stack(examples: Sequence[Example], matrices: Sequence[np.ndarray], weighting: str, kind: str = "best"

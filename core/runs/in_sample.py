@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..errors import RecordLensError
 from ..page.dom import Page
+from ..wording import listed
 
 Scored = Iterable[tuple[str, Page, Sequence[Sequence[str]]]]  # (name, page, true records) of each scored page
 
@@ -33,7 +34,7 @@ class InSample:
         if self.unknown:
             return (f"whether these figures are in-sample cannot be told: {which} {self.unknown} (a model file "
                     "lists the pages it was trained on)")
-        shown = ", ".join(self.pages[:8]) + (f", … ({len(self.pages)} in all)" if len(self.pages) > 8 else "")
+        shown = listed(self.pages, 8, total=True)
         return (f"{len(self.pages)} of the {self.scored} pages scored with a prediction ({shown}) are pages {which} "
                 "was trained on, with the same labels: its figures there are in-sample, not a measure of pages it "
                 "has not seen (`recordlens bench --cv K` or `train --cv K` measure that)")
