@@ -15,12 +15,12 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
 
 
-def listed(names: Sequence[str], limit: int = 5, *, total: bool = False) -> str:
+def listed(names: Sequence[str], limit: int = 5, *, total: bool = False, sep: str = ", ") -> str:
     """The first `limit` names, and ", ..." when there are more (a line names some, the count says how many);
-    with `total`, ", … (N in all)" where the line itself gives no count."""
+    with `total`, ", … (N in all)" where the line itself gives no count. `sep` parts names that hold commas."""
     if len(names) <= limit:
-        return ", ".join(names)
-    return ", ".join(names[:limit]) + (f", … ({len(names):,} in all)" if total else ", ...")
+        return sep.join(names)
+    return sep.join(names[:limit]) + (f"{sep}… ({len(names):,} in all)" if total else f"{sep}...")
 
 
 def shown(text: str) -> str:

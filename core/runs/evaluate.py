@@ -11,6 +11,7 @@ from ..errors import DatasetError, RecordLensError
 from ..page.dataset import load_page, not_a_folder, page_files, record_files
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
+from ..wording import counted, listed
 from .engines import Engine, LocalEngine, UnitFailedError
 from .run_files import description_differences, failed_pages, read_run_description
 
@@ -39,11 +40,17 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     jobs: list[_PageJob] = []
     failed = failed_pages(pred_dir)
     predictions = record_files(pred_dir)
+    unscorable: list[str] = []  # every page that cannot be scored, named at once rather than the first alone
     for name in list(truths):
         page_file = files.get(name)
         if page_file is None:
-            raise DatasetError(f"{pages_dir}: no page {name}.html or {name}.mhtml for ground truth {name}.json")
-        true = load_records(truths[name])
+            unscorable.append(f"no page {name}.html or {name}.mhtml in {pages_dir} for ground truth {name}.json")
+            continue
+        try:
+            true = load_records(truths[name])
+        except RecordLensError as error:
+            unscorable.append(str(error))
+            continue
         warnings.extend(true.warnings)
         pred_path = predictions.get(name)
         if pred_path is not None:
@@ -63,6 +70,9 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
                             "empty prediction")
             predicted = []
         jobs.append(_PageJob(name, page_file, predicted, true.records))
+    if unscorable:  # a mean over fewer pages than the ground truth holds would pass for the whole
+        raise DatasetError(f"{counted(len(unscorable), 'page')} of {len(truths)} cannot be scored, so none is: "
+                           + listed(unscorable, total=True, sep="; "))
     # --- engine dispatch (issue 16) ---
     scored = dict((job.name, result) for job, result in (engine or LocalEngine()).map(
         score_page_job, jobs, key=lambda job: job.name, progress=progress))

@@ -64,6 +64,20 @@ def test_score_reports_stale_records_by_page(tmp_path: Path, capsys: pytest.Capt
     assert code == 0 and "page 9:" in err and "expanding to nothing" in err
 
 
+def test_score_names_every_ground_truth_it_cannot_score_and_scores_none(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gt = tmp_path / "gt"
+    shutil.copytree(DEMO / "gt", gt)
+    (gt / "2.json").write_text("[[", encoding="utf-8")            # cut off
+    (gt / "3.json").write_bytes(b"\xff\xfe[\x00]\x00")          # not UTF-8
+    shutil.copy(gt / "1.json", gt / "99.json")                    # no page 99
+    code, out, err = run(capsys, "score", "--pred", str(DEMO / "gt"), "--gt", str(gt), "--pages",
+                         str(DEMO / "html"), "-q")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "recordlens: error: 3 pages of 5 cannot be scored, so none is: " in err
+    assert "2.json" in err and "3.json" in err and "no page 99.html or 99.mhtml" in err
+
+
 def test_inspect_and_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "inspect", str(DEMO / "html" / "3.html"), "--json")
     info = json.loads(out)
