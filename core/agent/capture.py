@@ -14,7 +14,9 @@ Rules, in the order they are checked for a discovered URL (the first that refuse
   - `max_pages`: no more pages are saved once that many are.
 A page that redirects is kept only when the URL it ends at passes the same rules (a redirect to another host is
 skipped, not saved; it has been fetched by then, since the browser follows redirects itself). A root's redirect
-is the site asked for: the URL it ends at counts as a root, its host as a root's.
+within the same site (to www., to a subdomain, to /en/) is the site asked for: the URL it ends at counts as a
+root, its host as a root's. A root that ends on an unrelated host (a login service, a parked domain) is skipped
+with that said: given as a root itself, that host is captured.
 
 Every saved page is four files named after its final URL (`pages/STEM.mhtml`, `STEM.axtree.json`, `STEM.png`,
 `STEM.meta.json`); the MHTML is written last, each file atomically, so a page exists (is indexed) only whole.
@@ -232,6 +234,16 @@ class _State:
         return sum(1 for o in self.outcomes.values() if o.get("outcome") == "saved")
 
 
+def same_site(url: str, other: str) -> bool:
+    """Whether two URLs' hosts are one site: the same host name (any port), one a subdomain of the other, or the
+    same once a leading "www." is dropped. Sibling subdomains are not (two customers of one hosting service)."""
+    def host(u: str) -> str:
+        name = (urlsplit(u).hostname or "").lower().rstrip(".")
+        return name.removeprefix("www.")
+    a, b = host(url), host(other)
+    return bool(a) and (a == b or a.endswith("." + b) or b.endswith("." + a))
+
+
 def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, rules: CaptureRules | None = None,
                  *, progress: Callable[[int, int, str], None] | None = None,
                  cancelled: Callable[[], bool] = lambda: False, robots: Robots | None = None,
@@ -310,12 +322,17 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
                         summary.stopped = True
                     # A redirect is a link the site followed for us: the rules apply to where it ended too.
                     moved = normalise_url(page.final_url) != key
+                    left = None
                     if moved and depth == 0 and page.final_url not in state.roots:
-                        # A root that redirects (to www., to /en/) is the site asked for: its host and URL join
-                        # the roots'; --exclude and robots.txt still apply to it.
-                        state.roots.append(page.final_url)
-                        hosts.add(urlsplit(normalise_url(page.final_url)).netloc)
-                    left = refuse(page.final_url) if moved else None
+                        if same_site(url, page.final_url):
+                            # A root that redirects (to www., to /en/) is the site asked for: its host and URL
+                            # join the roots'; --exclude and robots.txt still apply to it.
+                            state.roots.append(page.final_url)
+                            hosts.add(urlsplit(normalise_url(page.final_url)).netloc)
+                        elif rules.same_host:
+                            left = ("another site, not captured (give that address as a root if it is the site "
+                                    "you want)")
+                    left = left or (refuse(page.final_url) if moved else None)
                     if left is not None:
                         why = f"redirects to {page.final_url}: {left}"
                         state.outcomes[key] = {"url": url, "outcome": "skipped", "reason": why, "depth": depth}

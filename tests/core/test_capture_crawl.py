@@ -18,6 +18,7 @@ from recordlens.core.agent.capture import (
     capture_runner,
     capture_site,
     page_stem,
+    same_site,
 )
 from recordlens.core.agent.sites import load_site
 from recordlens.core.cli.command import main
@@ -144,10 +145,37 @@ def test_a_redirect_is_kept_only_where_it_ends_within_the_rules_and_include_neve
     www = capture_site([ROOT], tmp_path / "www", Www(), CaptureRules(depth=1), robots=Robots(lambda _: (404, "")))
     assert set(www.saved) == {"https://www.site.example/", "https://www.site.example/a"}
     assert dict(www.skipped) == {"https://elsewhere.example/": "another host (--same-host)"}
+    # A root that ends on an unrelated host (a login service, a parked domain) is not the site asked for.
+    class Away(CannedRenderer):
+        def render(self, requested: str) -> RenderedPage:
+            page = super().render(requested)
+            if requested == ROOT:
+                page.final_url = "https://login.provider.example/?next=site"
+                page.redirects = [{"url": requested, "status": 302, "location": page.final_url}]
+            return page
+
+    away = capture_site([ROOT], tmp_path / "away", Away(), CaptureRules(depth=1), robots=Robots(lambda _: (404, "")))
+    assert away.saved == [] and away.pages == 0
+    assert dict(away.skipped)[ROOT] == ("redirects to https://login.provider.example/?next=site: another site, not "
+                                        "captured (give that address as a root if it is the site you want)")
     # --include picks among the links found; the root, asked for by name, is captured though it matches none.
     only = capture_site([ROOT], tmp_path / "inc", CannedRenderer(), CaptureRules(include=(r"/a$",), depth=1),
                         robots=robots())
     assert {s.removeprefix("https://site.example") for s in only.saved} == {"/", "/a"}
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("https://site.example/", "https://www.site.example/en/", True),
+    ("https://www.site.example/", "https://site.example/", True),
+    ("https://site.example/", "https://shop.site.example/", True),
+    ("http://127.0.0.1:8000/", "http://127.0.0.1:8001/x", True),
+    ("https://SITE.example./", "https://site.example/", True),
+    ("https://site.example/", "https://login.provider.example/", False),
+    ("https://a.host.example/", "https://b.host.example/", False),
+    ("https://site.example/", "https://notsite.example/", False),
+])
+def test_same_site_is_one_host_a_subdomain_or_www(a: str, b: str, same: bool) -> None:
+    assert same_site(a, b) is same and same_site(b, a) is same
 
 
 def test_run_again_with_wider_rules_the_capture_checks_what_it_skipped_and_follows_the_old_edge(
