@@ -390,16 +390,23 @@ class MainWindow(QMainWindow):
         found = RecordsAt()
         if element is None:
             return found
+        holder_of: dict[int, int] = {}  # id() of an element a record holds -> the first such record's number
         for k, label in enumerate(self.labels):
             if label.status == "rejected":
                 continue
             held = [e for e in (page.resolve(x) for x in label.xpaths) if e is not None]
+            for e in held:
+                holder_of.setdefault(id(e), k + 1)
             if any(e is element for e in held):
                 found.holders.append(k + 1)
             if any(e.is_ancestor_of(element) for e in held):
                 found.around.append(k + 1)
             if any(element.is_ancestor_of(e) for e in held):
                 found.within.append(k + 1)
+        ancestor = element.parent
+        while found.around and ancestor is not None and found.innermost is None:
+            found.innermost = holder_of.get(id(ancestor))
+            ancestor = ancestor.parent
         return found
 
     def _refresh_click_line(self) -> None:
@@ -416,7 +423,7 @@ class MainWindow(QMainWindow):
             return "click: nothing (the whole page is no record)"
         current = None if self.record_actions.arm_new else self.current_label()
         if current is None:
-            return click_new_record(found)
+            return click_new_record(found, armed=self.record_actions.arm_new, new_key=self.keys_for("new_record"))
         number = self.labels.index(current) + 1
         if click_effect(current.xpaths, xpath) == "remove":
             return f"click: remove from record {number}"

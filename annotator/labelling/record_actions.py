@@ -53,9 +53,22 @@ def _named(page: Page | None, xpath: str) -> str:
     return f"<{element.tag}>" + (f" “{text[:40]}{'…' if len(text) > 40 else ''}”" if text else "")
 
 
-def click_new_record(found: RecordsAt) -> str:
-    """What a click with no record selected does, said while hovering: a new record, and the records it would
-    hold (a stray click on a large container takes in a whole list)."""
+def record_to_select(found: RecordsAt) -> int | None:
+    """With no record selected, the record a click on a record's own element, or inside one, selects (the
+    record itself, or the innermost around it) rather than starting a copy of it or a record nested in it."""
+    return found.holders[0] if found.holders else found.innermost
+
+
+def click_new_record(found: RecordsAt, *, armed: bool = False, new_key: str = "N") -> str:
+    """What a click with no record selected does, said while hovering: select the record there, refuse an
+    element holding records (a stray click in the gap between cards would take in a whole list), or start a new
+    record. After N (`armed`) it starts a new record wherever it lands, and says the records it would hold."""
+    number = None if armed else record_to_select(found)
+    if number is not None:
+        return f"click: select record {number}"
+    if found.within and not armed:
+        return (f"click: nothing, it holds {records_named(found.within)} ({new_key}, then a click, makes a record "
+                "of it)")
     return "click: new record" + (f" (it holds {records_named(found.within)})" if found.within else "")
 
 
@@ -184,11 +197,13 @@ class RecordActions:
             window.message("the whole page is no record: click an element inside it")
             return
         project, person = window.project, window.person
-        current = None if self.arm_new else window.current_label()
-        self.arm_new = False
+        armed, self.arm_new = self.arm_new, False
+        current = None if armed else window.current_label()
         self._climbed = []
         number = window.labels.index(current) + 1 if current is not None else None
         found = window.records_at(xpath)
+        if current is None and not armed and self._select_instead(found):
+            return
         around = [n for n in found.around if n != number]
         page = window.page_view.core_page
         element = page.resolve(xpath) if page is not None else None
@@ -241,10 +256,34 @@ class RecordActions:
         made = self.edit(f"{verb} record", lambda: project.edit(current.id, xpaths, person, unresolved=unresolved))
         window.reload_labels([current.id])
         held = [n for n in found.within if n != number] if adding else []
-        if made is not None and verb == "add to" and (around or held):  # a refusal's own message stays on show
-            holds = f" It holds {records_named(held)} as well ({window.keys_for('undo')} takes it back)." if held \
-                else ""
-            window.message(f"added to record {number}." + nested + holds)
+        shared = [n for n in found.holders if n != number] if adding else []
+        if made is not None and verb == "add to" and (around or held or shared):  # a refusal's message stays
+            undo = window.keys_for("undo")
+            holds = f" It holds {records_named(held)} as well ({undo} takes it back)." if held else ""
+            also = (f" It is {records_named(shared)}'s element too: two records now share it ({undo} takes it "
+                    "back).") if shared else ""
+            window.message(f"added to record {number}." + also + nested + holds)
+
+    def _select_instead(self, found: RecordsAt) -> bool:
+        """With nothing selected (and no N before it), a click on a record's element or inside a record selects
+        that record, and one on an element holding records is refused: a copy of a record, a record nested in
+        another or one swallowing a whole list is what `labels check` flags, made by a click meant to select."""
+        window = self.window
+        number = record_to_select(found)
+        new_key = window.keys_for("new_record")
+        if number is not None:
+            label = window.labels[number - 1]
+            window.select_records([label.id], scroll=False)
+            window.record_panel.scroll_to_id(label.id)
+            window.message(f"record {number} selected: a click now adds to it or takes from it; Esc deselects, "
+                           f"{new_key} then a click starts a record here")
+            return True
+        if found.within:
+            window.message(f"no record made: this element holds {records_named(found.within)}. {new_key}, then a "
+                           "click, makes a record of it (a wrapper around them); a click on an element of its own "
+                           "starts a record")
+            return True
+        return False
 
     def _relevel(self, label: Label, number: int | None, xpath: str, found: RecordsAt, how: str,
                  replaced: list[str], after: list[str]) -> None:

@@ -30,6 +30,7 @@ class RecordsAt:
     holders: list[int] = field(default_factory=list)  # hold the element itself
     around: list[int] = field(default_factory=list)  # hold an ancestor of it: it lies inside them
     within: list[int] = field(default_factory=list)  # hold a descendant of it: it would hold them
+    innermost: int | None = None  # of `around`, the record whose element is the element's nearest ancestor
 
 
 class LabellingWindow(Protocol):

@@ -225,14 +225,64 @@ def test_a_click_on_an_element_holding_other_records_says_so_before_and_after(qt
     window.record_actions.on_element_clicked("/body[1]/ul[1]")  # as the overlay reports a click in its margin
     main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels[1].xpaths) == 2)
     assert "It holds record 1 as well (Ctrl+Z takes it back)" in window.statusBar().currentMessage()
-    # With nothing selected, a click there would start a record holding the others: said before and after.
+    # With nothing selected, a click there (in the gap between two items, say) makes no record swallowing the
+    # others: said before and after; N, then the click, makes one, said before and after too.
+    key(window, "Ctrl+Z")  # the list out of the heading's record again
     window.select_records([])
+    window._on_hovered("/body[1]/ul[1]")
+    assert window.breadcrumb.full_text().startswith("click: nothing, it holds record 1 (N, then a click, makes a "
+                                                    "record of it)")
+    window.record_actions.on_element_clicked("/body[1]/ul[1]")
+    assert len(window.project.labels("2")) == 2
+    assert window.statusBar().currentMessage().startswith("no record made: this element holds record 1. N, then")
+    key(window, "N")
     window._on_hovered("/body[1]/ul[1]")
     assert window.breadcrumb.full_text().startswith("click: new record (it holds record 1)")
     window.record_actions.on_element_clicked("/body[1]/ul[1]")
     main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels) == 3)
     said = window.statusBar().currentMessage()  # numbered first in page order: the item's record is now 2
     assert said.startswith("new record 1 (the records after it") and "It holds record 2 as well" in said
+
+
+def test_with_nothing_selected_a_click_on_a_record_or_inside_it_selects_it_and_makes_no_copy(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    outer = window.project.add_record("2", [main_tests.ITEM.format(2)], window.person).record.id
+    window.reload_labels([])
+    bold = f"{main_tests.ITEM.format(2)}/b[1]"
+    for xpath in (main_tests.ITEM.format(2), bold):  # its own element; an element inside it (under its badge)
+        window.select_records([])
+        window._on_hovered(xpath)
+        assert window.breadcrumb.full_text().startswith("click: select record 1")
+        main_tests.click(window, xpath)
+        qtbot.waitUntil(lambda: window.record_panel.selected_ids() == [outer], timeout=5_000)
+        assert [label.xpaths for label in window.project.labels("2")] == [(main_tests.ITEM.format(2),)]
+        assert window.statusBar().currentMessage().startswith("record 1 selected: a click now adds to it")
+    # Nested records: a click selects the innermost one around the element.
+    inner = window.project.add_record("2", [bold], window.person).record.id
+    window.reload_labels([])
+    main_tests.click(window, f"{bold}")
+    qtbot.waitUntil(lambda: window.record_panel.selected_ids() == [inner], timeout=5_000)
+    # N first: the click starts a record there, nested as asked, and says so.
+    window.select_records([])
+    key(window, "N")
+    window.record_actions.on_element_clicked(bold)
+    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels) == 3)
+    assert "It lies inside record" in window.statusBar().currentMessage()
+
+
+def test_a_click_that_adds_another_records_element_says_the_two_now_share_it(qtbot, window):
+    window.open_page("2")
+    assert window.page_view.wait_until_loaded()
+    first = window.project.add_record("2", [main_tests.ITEM.format(1)], window.person).record.id
+    second = window.project.add_record("2", [main_tests.ITEM.format(2)], window.person).record.id
+    window.reload_labels([second])
+    window._on_hovered(main_tests.ITEM.format(1))
+    assert "[record 1]" in window.breadcrumb.full_text()
+    window.record_actions.on_element_clicked(main_tests.ITEM.format(1))
+    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels[1].xpaths) == 2)
+    assert first and ("added to record 2. It is record 1's element too: two records now share it (Ctrl+Z takes it "
+                      "back).") in window.statusBar().currentMessage()
 
 
 def test_undo_selects_again_what_was_selected_and_redo_what_was_selected_when_undone(qtbot, window):
