@@ -35,7 +35,7 @@ from PySide6.QtWebEngineCore import (
 )
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from ...core.agent import Observation, Site, Target, build_site, load_site, normalise_url, not_in_snapshot_html
+from ...core.agent import Observation, Site, Target, build_site, load_site, loose_url, not_in_snapshot_html
 from ...core.page import read_snapshot, write_mhtml
 from ..labelling.page_view import parse_js_result
 from ..qt.event_loop import settled_grab, spin
@@ -281,7 +281,7 @@ class SiteBrowser(QWidget):
 
     def _same_page(self, url: str) -> bool:
         try:
-            return normalise_url(url) == normalise_url(self._url)
+            return loose_url(url) == loose_url(self._url)
         except ValueError:
             return False
 

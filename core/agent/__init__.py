@@ -21,7 +21,7 @@ from .capture import (
 )
 from .model import ANSWER_KINDS, NORMALISE_RULES, Browser, ModelCall, Observation, Task, Trajectory
 from .site_files import existing_site_file, free_site_file, site_file_name
-from .sites import INDEX_FILE, Site, SiteError, build_site, load_site, normalise_url, not_in_snapshot_html
+from .sites import INDEX_FILE, Site, SiteError, build_site, load_site, loose_url, normalise_url, not_in_snapshot_html
 from .targets import Target, TargetNotFoundError, find_target, targets_match
 from .tasks import TaskFileError, load_tasks, save_tasks, task_from_line
 
@@ -32,7 +32,7 @@ __all__ = [
     "ModelCall", "Observation", "PageFailed", "RenderedPage", "Site", "SiteError", "SiteText", "SiteTrees", "Step",
     "Target", "TargetNotFoundError", "Task", "TaskFileError", "Trajectory", "build_site", "capture_site",
     "existing_site_file", "find_target", "format_action", "format_axtree", "free_site_file", "load_candidates",
-    "load_site", "load_tasks", "normalise_url", "not_in_snapshot_html", "parse_action", "read_tree",
+    "load_site", "load_tasks", "loose_url", "normalise_url", "not_in_snapshot_html", "parse_action", "read_tree",
     "register_browser", "register_capture_runner", "save_candidates", "save_tasks", "site_file_name", "targets_match",
     "task_from_line",
 ]

@@ -56,6 +56,11 @@ DEFAULT_VIEWPORT = (1920, 1080)
 CAPTURE_VIEWPORT = DEFAULT_VIEWPORT  # the name the package exports
 CAPTURE_SOME_FAILED = 1  # `site capture`'s exit status when a page failed (its summary is printed all the same)
 DEFAULT_DEPTH = 2
+# A site that stops answering (the server went down, the network dropped): after this many pages in a row that
+# could not be reached, the capture stops rather than mark the rest of its queue failed.
+UNREACHABLE_IN_A_ROW = 5
+_UNREACHABLE = re.compile(r"ERR_(CONNECTION_[A-Z_]+|NAME_NOT_RESOLVED|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|"
+                          r"NETWORK_CHANGED|TIMED_OUT|EMPTY_RESPONSE|PROXY_CONNECTION_FAILED)")
 DEFAULT_MAX_PAGES = 50
 STATE_VERSION = 1
 
@@ -118,6 +123,8 @@ class CaptureSummary:
     saved: list[str] = field(default_factory=list)            # final URLs, in capture order
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (url, rule)
     failed: list[tuple[str, str]] = field(default_factory=list)   # (url, reason)
+    duplicates: list[tuple[str, str]] = field(default_factory=list)  # (url, the saved page's URL it redirects to)
+    beyond_depth: int = 0   # links found on pages at --depth, not followed
     resumed: bool = False
     stopped: bool = False   # cancelled, or max-pages reached with URLs still queued
     pages: int = 0          # pages in the site after indexing
@@ -130,7 +137,11 @@ class CaptureSummary:
 
     def message(self) -> str:
         text = (f"{self.folder}: {len(self.saved)} page(s) saved, {len(self.skipped)} skipped by rule, "
-                f"{len(self.failed)} failed; the site has {self.pages} page(s)")
+                f"{len(self.failed)} failed"
+                + (f", {len(self.duplicates)} redirected to a page saved already" if self.duplicates else "")
+                + f"; the site has {self.pages} page(s)")
+        if self.beyond_depth:
+            text += f"; {self.beyond_depth} link(s) on pages at --depth not followed (a larger --depth follows them)"
         if self.queued and self.limit:  # the same command again would stop at once: the limit counts the site
             text += (f"; {self.queued} URL(s) still queued: the site holds --max-pages {self.limit} pages, run again "
                      "with a larger --max-pages to continue")
@@ -264,6 +275,8 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
     report = progress or (lambda done, total, text: None)
     if state.resumed and state.rules and state.rules != json.loads(json.dumps(asdict(rules))):
         summary.notes.extend(_widen(state, rules, root))
+    if state.resumed:
+        summary.notes.extend(_try_again(state, root, rules))
     hosts = {urlsplit(normalise_url(u)).netloc for u in [*checked, *state.roots]}
     for url in checked:
         key = normalise_url(url)
@@ -287,6 +300,7 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
             return "disallowed by robots.txt"
         return None
 
+    unreachable: list[str] = []  # the reasons of the last pages in a row that could not be reached
     try:
         first = True
         while state.queue:
@@ -314,10 +328,18 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
                     if cancelled():
                         summary.stopped = True
                         break
-                    state.outcomes[key] = {"url": url, "outcome": "failed", "reason": str(failure)}
+                    state.outcomes[key] = {"url": url, "outcome": "failed", "reason": str(failure), "depth": depth}
                     summary.failed.append((url, str(failure)))
                     text = f"failed {url}: {failure}"
+                    unreachable = [*unreachable, str(failure)] if _UNREACHABLE.search(str(failure)) else []
+                    if len(unreachable) >= UNREACHABLE_IN_A_ROW:
+                        summary.stopped = True
+                        summary.notes.append(
+                            f"the site stopped answering ({len(unreachable)} pages in a row could not be reached: "
+                            f"{unreachable[-1]}): the capture stopped; run the same command again when it answers, "
+                            "and the pages that failed are tried again")
                 else:
+                    unreachable = []
                     if cancelled():  # a page finished while cancelling is still kept: it is whole
                         summary.stopped = True
                     # A redirect is a link the site followed for us: the rules apply to where it ended too.
@@ -357,6 +379,7 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
     try:
         site = build_site(root)
         summary.pages = len(site.pages)
+        summary.notes.extend(site.warnings)
     except SiteError:
         summary.pages = 0
     return summary
@@ -394,6 +417,25 @@ def _widen(state: _State, rules: CaptureRules, root: Path) -> list[str]:
     return notes
 
 
+def _try_again(state: _State, root: Path, rules: CaptureRules) -> list[str]:
+    """A capture run again tries the pages that failed last time (a server that was down, a page slower than the
+    --timeout then) and captures again those whose saved files are gone from the folder. Said in the notes."""
+    failed = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "failed"]
+    missing = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "saved"
+               and not all(f.is_file() for f in [root / str(o.get("file", "")),
+                                                 *side_files(root / str(o.get("file", ""))).values()])]
+    for key, outcome in [*failed, *missing]:
+        del state.outcomes[key]
+        # A page whose depth was not recorded (an older capture.json) follows no links: never past --depth.
+        state.queue.insert(0, [str(outcome["url"]), int(outcome.get("depth", rules.depth))])
+    notes = []
+    if failed:
+        notes.append(f"{len(failed)} page(s) that failed last time are tried again")
+    if missing:
+        notes.append(f"{len(missing)} page(s) saved before whose files are gone from the folder are captured again")
+    return notes
+
+
 def _saved_links(page_file: Path, url: str) -> list[str]:
     """The links (a and area hrefs) of a saved page, resolved against its URL."""
     from ..page.dom import parse_html
@@ -421,9 +463,11 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
     if already is not None:
         state.outcomes[key] = {"url": url, "outcome": "duplicate", "final_url": page.final_url,
                                "reason": f"redirects to {page.final_url}, saved already"}
+        summary.duplicates.append((url, page.final_url))
+        _alias(root / str(already.get("file", "")), [url, *(str(h.get("url") or "") for h in page.redirects)])
         return f"{url} redirects to {page.final_url}, saved already"
     state.seen.add(final_key)
-    target = root / PAGES_FOLDER / f"{page_stem(page.final_url)}.mhtml"
+    target = root / PAGES_FOLDER / f"{_free_stem(page.final_url, state)}.mhtml"
     files = side_files(target)
     tree = axtree.compact_tree(page.ax_nodes, page.dom, page.final_url)
     meta = {
@@ -447,11 +491,49 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
     summary.saved.append(page.final_url)
     if depth < max_depth:
         _enqueue(page.links, depth + 1, state)
+    else:
+        summary.beyond_depth += len(_unseen(page.links, state))
     return f"saved {page.final_url} as {relative}"
+
+
+def _free_stem(url: str, state: _State) -> str:
+    """The file stem for the page saved from `url`: its name (`page_stem`), or the name with a hash of the URL
+    when another URL's page has it already. Names replace the characters a file name cannot hold, so /a b and
+    /a-b, or /About and /about on a disk that ignores case, would otherwise go into one file."""
+    stem = page_stem(url)
+    key = normalise_url(url)
+    taken = {str(o.get("file", "")).lower(): normalise_url(str(o.get("final_url") or o.get("url")))
+             for o in state.outcomes.values() if o.get("outcome") == "saved"}
+    owner = taken.get(f"{PAGES_FOLDER}/{stem}.mhtml".lower())
+    return stem if owner in (None, key) else f"{stem}-{hashlib.sha1(key.encode('utf-8')).hexdigest()[:8]}"
+
+
+def _alias(page_file: Path, urls: Iterable[str]) -> None:
+    """Note in a saved page's meta.json the URLs found later to redirect to it, so that the site's index sends a
+    link to any of them to the page (as it does for the redirects of the page's own capture)."""
+    meta = side_files(page_file)["meta"]
+    try:
+        data = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    aliases = [str(a) for a in data.get("aliases") or []]
+    aliases += [u for u in dict.fromkeys(urls) if u and u not in aliases]
+    if aliases != data.get("aliases"):
+        data["aliases"] = aliases
+        atomic.write_text(meta, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
 
 def _enqueue(links: Iterable[str], depth: int, state: _State) -> None:
     """Queue the links not seen before (the rules are applied when each comes to the front of the queue)."""
+    for link, key in _unseen(links, state).items():
+        state.seen.add(key)
+        state.queue.append([link, depth])
+
+
+def _unseen(links: Iterable[str], state: _State) -> dict[str, str]:
+    """The http(s) links not seen before (fragment dropped), each once: link -> its normalised URL."""
+    found: dict[str, str] = {}
+    keys: set[str] = set()
     for link in links:
         link = urldefrag(link.strip())[0]
         if urlsplit(link).scheme.lower() not in ("http", "https"):
@@ -460,10 +542,10 @@ def _enqueue(links: Iterable[str], depth: int, state: _State) -> None:
             key = normalise_url(link)
         except ValueError:
             continue
-        if key in state.seen:
-            continue
-        state.seen.add(key)
-        state.queue.append([link, depth])
+        if key not in state.seen and key not in keys:
+            found[link] = key
+            keys.add(key)
+    return found
 
 
 def _sha256(data: bytes) -> str:

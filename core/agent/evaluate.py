@@ -9,10 +9,11 @@ Definitions (the README publishes them):
 - Agreement of an episode with its task's reference trajectory: the length of the longest common subsequence of
   the two step lists (failed steps left out of both) divided by the number of reference steps, i.e. the share of
   reference steps the agent took in the same order. Two steps match when they are taken on the same page
-  (`normalise_url`), their actions are equal, and: for ANSWER the answers are equal after the task's
-  normalisation; otherwise their targets match by identity (`targets_match`: find_target's XPath, role and name,
-  text, box, then label rule; or neither has a target), Type also needs the same text (case and spacing aside)
-  and Scroll the same direction. A category's agreement is the mean over its episodes that have a reference.
+  (`loose_url`: /dir and /dir/ are one page there), their actions are equal, and: for ANSWER the answers are
+  equal after the task's normalisation; otherwise their targets match by identity (`targets_match`: find_target's
+  XPath, role and name, text, box, then label rule; or neither has a target), Type also needs the same text (case
+  and spacing aside) and Scroll the same direction. A category's agreement is the mean over its episodes that
+  have a reference.
 - Complete runs only: a run index is *incomplete* when one of the run's tasks has no episode in it, or one of its
   episodes was cut (by the model budget or a failing model endpoint: `loop.CUT_STOPS`). By default the figures
   are those of the complete run indices, and the incomplete ones are named with their reasons; an agent run
@@ -32,7 +33,7 @@ from ..runs.charts import grouped_bars
 from .actions import Step
 from .loop import CUT_STOPS
 from .model import Task, Trajectory
-from .sites import normalise_url
+from .sites import loose_url
 from .targets import folded, targets_match
 from .tasks import is_correct, normalise_answer
 
@@ -204,7 +205,7 @@ def _same_page(a: str, b: str) -> bool:
     if not a or not b:
         return True  # a step without a URL (hand-written) does not disagree about the page
     try:
-        return normalise_url(a) == normalise_url(b)
+        return loose_url(a) == loose_url(b)
     except ValueError:
         return a == b
 

@@ -4,7 +4,10 @@ was saved from, so that following a link means finding the saved page for its UR
 URLs are compared after `normalise_url`:
   - the fragment (#...) is dropped: it names a place on a page, not a page;
   - scheme and host are lower-cased; the default port goes (:80 for http, :443 for https);
-  - an empty path is "/", and a trailing slash is dropped from any other path (/abs/1/ = /abs/1);
+  - an empty path is "/"; a trailing slash is kept (/dir and /dir/ can be two pages, and a relative link on each
+    means another page), but a link finds the page saved with or without it when the site holds only one
+    (`loose_url`: most servers send /dir to /dir/), and two URLs that differ only so are one page to an agent's
+    evaluation;
   - percent-escapes are decoded where they stand for unreserved characters (%7E = ~) and upper-cased elsewhere
     (%2f = %2F); a space is %20 in the path;
   - the query is kept, in its order: it tells search pages apart. Its escapes are normalised as form data, so a
@@ -79,10 +82,14 @@ class Site:
             for alias in page.aliases:
                 with contextlib.suppress(ValueError):
                     self._by_url.setdefault(normalise_url(alias), page)
+        self._by_loose: dict[str, SitePage] = {}
+        for key, page in self._by_url.items():  # /dir finds /dir/ (or /dir/ finds /dir) when only one is there
+            self._by_loose.setdefault(loose_url(key), page)
 
     def page(self, url: str) -> SitePage | None:
         try:
-            return self._by_url.get(normalise_url(url))
+            key = normalise_url(url)
+            return self._by_url.get(key) or self._by_loose.get(loose_url(key))
         except ValueError:
             return None
 
@@ -107,11 +114,19 @@ def normalise_url(url: str) -> str:
     if port is not None and port != _DEFAULT_PORTS.get(scheme):
         netloc += f":{port}"
     path = quote(_ESCAPE.sub(_normal_escape, parts.path), safe=_PATH_SAFE + "%") or "/"
-    if len(path) > 1:
-        path = path.rstrip("/") or "/"
     pairs = parse_qsl(parts.query, keep_blank_values=True)
     query = "&".join(f"{quote_plus(k)}={quote_plus(v)}" for k, v in pairs)
     return urlunsplit((scheme, netloc, path, query, ""))
+
+
+def loose_url(url: str) -> str:
+    """`normalise_url` with a trailing slash dropped from any path but "/": the form in which /dir and /dir/ are
+    one page, where a site holds only one of them or an agent's end state is compared with a reference's."""
+    key = normalise_url(url)
+    parts = urlsplit(key)
+    if len(parts.path) <= 1 or not parts.path.endswith("/"):
+        return key
+    return urlunsplit(parts._replace(path=parts.path.rstrip("/") or "/"))
 
 
 _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -164,8 +179,18 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
         # Only a capture writes NAME.meta.json: without it, a NAME.png beside a hand-made page is just a file.
         side = tuple((kind, f.relative_to(root).as_posix()) for kind, f in found.items()
                      if found["meta"].is_file() and f.is_file())
+        gone = [f.name for f in found.values() if found["meta"].is_file() and not f.is_file()]
+        if gone:
+            warnings.append(f"{relative}: its capture's {' and '.join(gone)} are gone from the folder; run the "
+                            "same `site capture` again to capture it again")
         pages.append(SitePage(url=snapshot.url, file=relative, title=snapshot.title or "", side=side,
                               aliases=_redirected_from(found["meta"], snapshot.url) if side else ()))
+    kept = {p.file for p in pages}
+    for meta in sorted(root.rglob("*" + SIDE_SUFFIXES["meta"])):  # a capture's page whose MHTML was deleted
+        page = meta.with_name(meta.name.removesuffix(SIDE_SUFFIXES["meta"]) + ".mhtml")
+        if not page.is_file() and page.relative_to(root).as_posix() not in kept:
+            warnings.append(f"{page.relative_to(root).as_posix()} is gone from the folder (its {meta.name} is "
+                            "there); run the same `site capture` again to capture it again")
     if not pages:
         raise SiteError(f"{root} holds no saved page with a URL (.mhtml, or .html saved by a browser)")
     pages.sort(key=lambda p: normalise_url(p.url))
@@ -179,7 +204,8 @@ def _redirected_from(meta: Path, url: str) -> tuple[str, ...]:
     """The URLs a captured page was reached through by redirects (its meta.json), other than its own."""
     try:
         data = json.loads(meta.read_text(encoding="utf-8"))
-        hops = [str(data.get("requested_url") or ""), *(str(h.get("url") or "") for h in data.get("redirects") or [])]
+        hops = [str(data.get("requested_url") or ""), *(str(h.get("url") or "") for h in data.get("redirects") or []),
+                *(str(a) for a in data.get("aliases") or [])]  # URLs found later to redirect here (capture)
     except (OSError, ValueError, AttributeError, TypeError):
         return ()
     own = normalise_url(url)

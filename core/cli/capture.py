@@ -96,4 +96,6 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
         print(f"  skipped  {url}: {why}")
     for url, why in summary.failed:
         print(f"  failed   {url}: {why}")
+    for url, final in summary.duplicates:
+        print(f"  same as  {url}: redirects to {final}, saved already (a link to it reaches that page)")
     return failed

@@ -13,7 +13,14 @@ from recordlens.core.agent.actions import Step
 from recordlens.core.agent.demo.site import search_url
 from recordlens.core.agent.demo.tasks import DEMO_TASKS, write_demo_resources
 from recordlens.core.agent.model import Trajectory
-from recordlens.core.agent.sites import NOT_IN_SNAPSHOT_TITLE, SiteError, build_site, load_site, normalise_url
+from recordlens.core.agent.sites import (
+    NOT_IN_SNAPSHOT_TITLE,
+    SiteError,
+    build_site,
+    load_site,
+    loose_url,
+    normalise_url,
+)
 from recordlens.core.agent.targets import Target, TargetNotFoundError, find_target
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.page.dom import parse_html
@@ -25,7 +32,7 @@ DEMO = resource_path("agent", "demo-site")
 
 
 @pytest.mark.parametrize(("a", "b"), [
-    ("HTTPS://Papers.Example.org:443/abs/1/#v2", "https://papers.example.org/abs/1"),
+    ("HTTPS://Papers.Example.org:443/abs/1/#v2", "https://papers.example.org/abs/1/"),
     ("http://a.org:80", "http://a.org/"),
     ("https://a.org/search?q=graph+nets", "https://a.org/search?q=graph%20nets"),
     ("https://a.org/search?q=x&", "https://a.org/search?q=x"),
@@ -43,9 +50,25 @@ def test_urls_that_name_the_same_page(a: str, b: str) -> None:
     ("https://a.org/a%2Fb", "https://a.org/a/b"),
     ("https://a.org/s?q=a&p=2", "https://a.org/s?p=2&q=a"),  # query order is kept
     ("https://a.org:8443/", "https://a.org/"),
+    ("https://a.org/dir/", "https://a.org/dir"),  # two pages to a crawl (a relative link means another on each)
 ])
 def test_urls_that_name_different_pages(a: str, b: str) -> None:
     assert normalise_url(a) != normalise_url(b)
+
+
+def test_a_link_finds_dir_or_dir_slash_when_only_one_was_saved_and_each_its_own_when_both_were(
+        tmp_path: Path) -> None:
+    assert loose_url("https://a.org/dir/?q=1#x") == loose_url("https://a.org/dir?q=1") == "https://a.org/dir?q=1"
+    assert loose_url("https://a.org") == loose_url("https://a.org/") == "https://a.org/"
+    write_mhtml(tmp_path / "one" / "d.mhtml", "<p>slash</p>", url="https://x.org/dir/")
+    one = build_site(tmp_path / "one")
+    assert one.resolve("https://x.org/dir") == one.resolve("https://x.org/dir/") == tmp_path / "one" / "d.mhtml"
+    write_mhtml(tmp_path / "two" / "a.mhtml", "<p>no slash</p>", url="https://x.org/dir")
+    write_mhtml(tmp_path / "two" / "b.mhtml", "<p>slash</p>", url="https://x.org/dir/")
+    two = build_site(tmp_path / "two")
+    assert [p.file for p in two.pages] == ["a.mhtml", "b.mhtml"]
+    assert two.resolve("https://x.org/dir") == tmp_path / "two" / "a.mhtml"
+    assert two.resolve("https://x.org/dir/") == tmp_path / "two" / "b.mhtml"
 
 
 def test_build_indexes_saved_pages_and_says_what_it_left_out(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from recordlens.core.agent.capture import (
     page_stem,
     same_site,
 )
-from recordlens.core.agent.sites import load_site
+from recordlens.core.agent.sites import build_site, load_site
 from recordlens.core.cli.command import main
 from recordlens.core.page.mhtml_writer import mhtml_bytes
 
@@ -237,3 +237,92 @@ def test_the_command_exits_with_1_when_a_page_failed_and_still_prints_its_summar
     finally:
         capture._RUNNERS.clear()
         capture._RUNNERS.update(saved)
+
+
+class TinySite(CannedRenderer):
+    """A renderer of its own small site: path -> links, redirects, and paths that fail (with their reason)."""
+
+    def __init__(self, links: dict[str, list[str]], redirects: dict[str, str] | None = None,
+                 failing: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.links, self.redirects, self.failing = links, redirects or {}, failing or {}
+
+    def render(self, requested: str) -> RenderedPage:
+        self.loaded.append(requested)
+        path = requested.removeprefix("https://site.example")
+        if path in self.failing:
+            raise PageFailed(self.failing[path])
+        final = self.redirects.get(path, path)
+        title = f"Page {final}"
+        html = f"<html><head><title>{title}</title></head><body><h1>{title}</h1></body></html>"
+        return RenderedPage(requested_url=requested, final_url=url(final), status=200,
+                            redirects=[{"url": requested, "status": 301, "location": url(final)}] if final != path
+                            else [], content_type="text/html", title=title,
+                            mhtml=mhtml_bytes(html, url=url(final), title=title),
+                            ax_nodes=[{"nodeId": "1", "role": {"value": "RootWebArea"}, "name": {"value": title},
+                                       "childIds": [], "backendDOMNodeId": 1}], dom=None,
+                            screenshot=b"\x89PNG\r\n\x1a\n" + b"\0" * 16, screenshot_size=(1920, 900),
+                            links=[url(link) for link in self.links.get(final, [])], engine="canned",
+                            viewport=(1920, 1080), page_height=900)
+
+
+NO_ROBOTS = Robots(lambda _: (404, ""))
+
+
+def test_urls_whose_file_names_would_collide_are_saved_apart_and_dir_and_dir_slash_are_two_pages(
+        tmp_path: Path) -> None:
+    links = {"/": ["/a b", "/a-b", "/About", "/about", "/dir", "/dir/"]}
+    summary = capture_site([ROOT], tmp_path, TinySite(links), CaptureRules(depth=1), robots=NO_ROBOTS)
+    assert len(summary.saved) == 7 and summary.pages == 7
+    site = load_site(tmp_path)
+    files = [site.page(url(path)).file for path in ("/a%20b", "/a-b", "/About", "/about", "/dir", "/dir/")]
+    assert len({f.lower() for f in files}) == 6  # apart even on a disk that ignores case
+    assert site.page(url("/dir/")).title == "Page /dir/" and site.page(url("/dir")).title == "Page /dir"
+
+
+def test_a_redirect_to_a_page_saved_already_is_said_and_indexed(tmp_path: Path) -> None:
+    site_pages = TinySite({"/new": []}, redirects={"/old": "/new"})
+    summary = capture_site([url("/new"), url("/old")], tmp_path, site_pages, CaptureRules(depth=0),
+                           robots=NO_ROBOTS)
+    assert summary.duplicates == [(url("/old"), url("/new"))]
+    assert "1 redirected to a page saved already" in summary.message()
+    assert load_site(tmp_path).page(url("/old")).url == url("/new")
+
+
+def test_links_beyond_the_depth_are_counted(tmp_path: Path) -> None:
+    links = {"/": ["/a", "/b"], "/a": ["/c", "/d", "/b"], "/b": ["/e"]}
+    summary = capture_site([ROOT], tmp_path, TinySite(links), CaptureRules(depth=1), robots=NO_ROBOTS)
+    assert summary.beyond_depth == 3  # /c, /d, /e; /b was seen already
+    assert "3 link(s) on pages at --depth not followed" in summary.message()
+
+
+def test_a_capture_run_again_tries_what_failed_and_what_was_deleted(tmp_path: Path) -> None:
+    links = {"/": ["/a", "/slow"], "/a": []}
+    first = capture_site([ROOT], tmp_path, TinySite(links, failing={"/slow": "did not finish loading within 5 s"}),
+                         CaptureRules(depth=1), robots=NO_ROBOTS)
+    assert [u for u, _ in first.failed] == [url("/slow")]
+    (tmp_path / load_site(tmp_path).page(url("/a")).side_file("screenshot")).unlink()
+    said = build_site(tmp_path, write=False).warnings
+    assert len(said) == 1 and said[0].endswith(".png are gone from the folder; run the same `site capture` again "
+                                               "to capture it again"), said
+    again_renderer = TinySite(links)
+    again = capture_site([ROOT], tmp_path, again_renderer, CaptureRules(depth=1), robots=NO_ROBOTS)
+    assert sorted(again_renderer.loaded) == [url("/a"), url("/slow")]
+    assert "1 page(s) that failed last time are tried again" in again.notes
+    assert "1 page(s) saved before whose files are gone from the folder are captured again" in again.notes
+    assert not again.failed and load_site(tmp_path).page(url("/a")).side_file("screenshot")
+    assert len(load_site(tmp_path).pages) == 3
+
+
+def test_a_site_that_stops_answering_stops_the_capture_and_the_next_run_goes_on(tmp_path: Path) -> None:
+    links = {"/": [f"/p{i}" for i in range(12)]}
+    down = {f"/p{i}": "net::ERR_CONNECTION_REFUSED" for i in range(12)}
+    down["/p0"] = "HTTP 404 Not Found"  # a missing page is no sign of a server gone
+    summary = capture_site([ROOT], tmp_path, TinySite(links, failing=down), CaptureRules(depth=1),
+                           robots=NO_ROBOTS)
+    assert len(summary.failed) == 1 + 5 and summary.stopped and summary.queued == 6
+    assert any(n.startswith("the site stopped answering (5 pages in a row could not be reached: "
+                            "net::ERR_CONNECTION_REFUSED)") for n in summary.notes)
+    back = capture_site([ROOT], tmp_path, TinySite(links, failing={"/p0": "HTTP 404 Not Found"}),
+                        CaptureRules(depth=1), robots=NO_ROBOTS)
+    assert len(back.saved) == 11 and [u for u, _ in back.failed] == [url("/p0")] and not back.queued
