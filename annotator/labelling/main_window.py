@@ -230,6 +230,7 @@ class MainWindow(QMainWindow):
         self.record_panel.selection_changed.connect(self._on_record_selection)
         self.tabs.currentChanged.connect(lambda _: self.reviewing.on_tab())
         self.review_panel.run_chosen.connect(self.reviewing.on_run_chosen)
+        self.review_panel.runs_opening.connect(self.reviewing.list_runs_again)
         self.review_panel.page_chosen.connect(self.jump_to_page)
         self.review_panel.record_chosen.connect(self.reviewing.on_review_record)
         self.review_panel.score_requested.connect(self.reviewing.score_run)

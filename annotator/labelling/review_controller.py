@@ -83,6 +83,10 @@ class ReviewController:
         """The other annotator under review (their labels against the project's), if that is the choice."""
         return annotator_of(self.run_id)
 
+    def list_runs_again(self) -> None:
+        """The runs' list is opening: runs added meanwhile (`runs --add` while the app is open) are listed."""
+        self._set_runs(self.run_id)
+
     def _set_runs(self, current: object) -> None:
         project = self.window.project
         self.panel.set_runs(project.runs.all(), current, project.annotators.names())

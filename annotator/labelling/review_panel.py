@@ -71,6 +71,17 @@ def overlap_text(overlap: float) -> str:
     return f"{overlap:.2f}" if overlap >= 0.005 else "< 0.01"
 
 
+class RunChooser(QComboBox):
+    """The runs' list, which says when it is about to open: runs added meanwhile (by the command line, while the
+    app is open) are listed before the person chooses."""
+
+    opening = Signal()
+
+    def showPopup(self) -> None:  # noqa: N802 - Qt's name
+        emit(self.opening)
+        super().showPopup()
+
+
 SCORE = "Score this run against the labels"
 SCORE_AGAIN = "Score this run again against the labels as they are now"
 
@@ -78,17 +89,19 @@ SCORE_AGAIN = "Score this run again against the labels as they are now"
 class ReviewPanel(QWidget):
     """Signals: `run_chosen(run_id)` (NO_RUN for none), `page_chosen(name)` (a worst page picked),
     `record_chosen(index)` (a reviewed record picked), `score_requested(run_id)`, `kinds_changed()` (a class
-    shown or hidden: `shown_kinds()`)."""
+    shown or hidden: `shown_kinds()`), `runs_opening()` (the runs' list is about to open)."""
 
     run_chosen = Signal(object)  # a run id, NO_RUN, or "annotator:NAME"
     page_chosen = Signal(str)
     record_chosen = Signal(int)
     score_requested = Signal(int)
     kinds_changed = Signal()
+    runs_opening = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.runs = QComboBox()
+        self.runs = RunChooser()
+        self.runs.opening.connect(self.runs_opening)
         self.page_figures = QLabel("—")
         self.run_figures = QLabel("—")
         for label in (self.page_figures, self.run_figures):

@@ -103,6 +103,23 @@ def test_f6_opens_review_on_the_latest_run(qtbot, window):
     assert runs.itemText(runs.findData(stopped)) == f"#{stopped} budgeted (stopped, 1 page, 1 failed)"
 
 
+def test_the_runs_list_opened_in_review_lists_a_run_added_from_the_command_line_meanwhile(qtbot, window):
+    from recordlens.core.store import open_project
+
+    window.tabs.setCurrentWidget(window.review_panel)  # Review, before any run exists
+    runs = window.review_panel.runs
+    assert runs.count() == 1 and "no run yet" in runs.itemText(0)
+    with open_project(window.project.root) as elsewhere:  # `recordlens runs --add` in a terminal
+        added = elsewhere.runs.add("handmade")
+        elsewhere.runs.add_predictions(added, {"1": elsewhere.true_records("1")[:2]})
+        elsewhere.runs.finish(added)
+    runs.showPopup()  # the person opens the list
+    try:
+        assert runs.findData(added) > 0 and "choose a run" in runs.itemText(0)
+    finally:
+        runs.hidePopup()
+
+
 def test_l_on_a_page_with_proposals_says_what_export_does_and_asks_again(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
@@ -674,3 +691,21 @@ def test_the_finder_keeps_its_words_when_records_arrive_and_esc_after_enter_list
     row = RecordRow(1, 1, "#000", "proposed", "Camera", 1, 2, "ana", False, whole="Camera 2957 extractor mdr 0.3")
     assert found(row, "2957", records=25) and not found(row, "2", records=25)  # beyond the records: a text
     assert found(row, "extractor mdr")  # the origin, though the row shows who judged it last
+
+
+def test_enter_in_the_finder_brings_the_record_found_into_the_lists_view_on_a_long_list(qtbot, window):
+    page = window.page_name
+    xpath = window.project.labels(page)[0].xpaths[0]
+    for k in range(300):
+        window.project.add_record(page, [xpath], Provenance.extractor("zeta" if k % 10 == 5 else "mdr", "1", "html"))
+    window.reload_labels([])
+    panel = window.record_panel
+    bar = panel.list.verticalScrollBar()
+    bar.setValue(bar.maximum() // 2)
+    type_in_the_finder(qtbot, window, "zeta")
+    QTest.keyClick(panel.finder, Qt.Key.Key_Return)
+    first = panel.selected_ids()[0]
+    row = panel._rows_of([first])[0]
+    spin(200)
+    rect = panel.list.visualItemRect(panel.list.item(row))
+    assert panel.list.viewport().rect().contains(rect.center())
