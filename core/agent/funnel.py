@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import atomic
+from ..wording import listed
 from .candidates import Candidate
 from .model import Trajectory
 
@@ -47,9 +48,12 @@ class FunnelRow:
 class Funnel:
     categories: list[FunnelRow]
     total: FunnelRow
+    # The refined tasks counted in `answer_not_found`, by id: a reviewer needs to know which to look at.
+    answer_not_found_ids: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
-        return {"categories": [r.as_dict() for r in self.categories], "total": self.total.as_dict()}
+        return {"categories": [r.as_dict() for r in self.categories], "total": self.total.as_dict(),
+                "answer_not_found_ids": list(self.answer_not_found_ids)}
 
 
 def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory] | None = None) -> Funnel:
@@ -57,8 +61,11 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
     references = references or {}
     rows: dict[str, FunnelRow] = {}
     total = FunnelRow("all")
+    not_found: list[str] = []
     for candidate in candidates:
         row = rows.setdefault(candidate.task.category or "(none)", FunnelRow(candidate.task.category or "(none)"))
+        if candidate.status == "accepted" and candidate.evidence == "":
+            not_found.append(candidate.id)
         for target in (row, total):
             target.generated += 1
             column = _BY_STATUS[candidate.status]
@@ -71,7 +78,7 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
             if reference is not None:
                 target.gt_steps += len(reference.steps)
                 target.with_reference += 1
-    return Funnel(categories=[rows[k] for k in sorted(rows)], total=total)
+    return Funnel(categories=[rows[k] for k in sorted(rows)], total=total, answer_not_found_ids=not_found)
 
 
 def format_funnel(table: Funnel) -> str:
@@ -86,7 +93,8 @@ def format_funnel(table: Funnel) -> str:
     if table.total.edited:
         notes.append(f"{table.total.edited} refined task(s) were edited by a reviewer")
     if table.total.answer_not_found:
-        notes.append(f"{table.total.answer_not_found} refined task(s) have a gold answer found in no saved page")
+        notes.append(f"{table.total.answer_not_found} refined task(s) have a gold answer found in no saved page: "
+                     f"{listed(table.answer_not_found_ids)}")
     missing = table.total.refined - table.total.with_reference
     if missing:
         notes.append(f"{missing} refined task(s) have no reference trajectory yet (not in the GT steps)")

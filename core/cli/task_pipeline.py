@@ -65,6 +65,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = sub.add_parser("export", help="write the refined (accepted) candidates as a tasks file")
     q.add_argument("--candidates", required=True)
     q.add_argument("--out", required=True)
+    q.add_argument("--replace", action="store_true",
+                   help="write over an existing --out file (the tasks it holds, an expert's seeds say, are lost)")
     q.set_defaults(handler=cmd_export)
 
     q = sub.add_parser("report", help="the construction funnel per category (WebArxiv's Table 1) and its chart",
@@ -85,7 +87,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from .extraction import gemini_caller
 
     writable_file(args.out, "the candidates")
-    _refuse_to_write_over(args.out, args.replace)
+    _refuse_to_write_over(args.out, args.replace, _reviewed(args.out))
     site = load_site(args.site)
     seeds = load_tasks(args.seeds)
     descriptions = _descriptions(args.categories) if args.categories else None
@@ -114,17 +116,34 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return report.exit_status()
 
 
-def _refuse_to_write_over(out: str, replace: bool) -> None:
-    """A candidates file holds the review's verdicts: generating again must not wipe them unasked (said before
-    any model request is spent)."""
+def _refuse_to_write_over(out: str, replace: bool, holding: str = "") -> None:
+    """An existing --out file is not written over unasked: a candidates file holds the review's verdicts, a tasks
+    file perhaps the experts' seeds. Said before any work (for generate, before any model request)."""
     if replace or not Path(out).exists():
         return
+    raise AgentError(f"{out} exists{holding}: give another --out, or --replace to write over it")
+
+
+def _reviewed(out: str) -> str:
+    """What a candidates file about to be written over holds that would be lost: its verdicts."""
+    if not Path(out).is_file():
+        return ""
     try:
         reviewed = sum(c.status != "candidate" for c in load_candidates(out))
     except AgentError:
         reviewed = 0
-    verdicts = f" with {reviewed} reviewed candidate(s)" if reviewed else ""
-    raise AgentError(f"{out} exists{verdicts}: give another --out, or --replace to write over it")
+    return f" with {reviewed} reviewed candidate(s)" if reviewed else ""
+
+
+def _tasks_held(out: str) -> str:
+    """What a tasks file about to be written over holds: its tasks (an expert's seeds, perhaps)."""
+    if not Path(out).is_file():
+        return ""
+    try:
+        held = len(load_tasks(out))
+    except AgentError:
+        held = 0
+    return f" with {held} task(s)" if held else ""
 
 
 def _descriptions(path: str) -> dict[str, str]:
@@ -171,6 +190,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     writable_file(args.out, "the tasks")
+    _refuse_to_write_over(args.out, args.replace, _tasks_held(args.out))
     tasks = [c.task for c in load_candidates(args.candidates) if c.status == "accepted"]
     if not tasks:
         raise AgentError(f"{args.candidates} has no accepted candidate yet: review them first")

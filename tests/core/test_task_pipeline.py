@@ -193,6 +193,12 @@ def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monk
     checked = capsys.readouterr()
     assert "no one has looked for" not in checked.err
     assert json.loads(checked.out)["total"]["answer_not_found"] == total["answer_not_found"] + 1
+    assert "gen-lookup-2" in json.loads(checked.out)["answer_not_found_ids"]
+    # The table's note names the tasks whose gold answer is on no saved page, for the reviewer to look at.
+    assert main(["agent", "tasks", "report", "--candidates", str(out), "--site", str(SITE)]) == 0
+    note = next(line for line in capsys.readouterr().out.splitlines() if "found in no saved page" in line)
+    assert note.split("found in no saved page: ", 1)[1].split(", ") == json.loads(checked.out)[
+        "answer_not_found_ids"]
     assert total["gt_steps"] == len(reference["steps"]) and total["with_reference"] == 1
     rows = {r["category"]: r for r in table["categories"]}
     assert rows["lookup"]["refined"] == 1 and rows["lookup"]["steps_per_task"] == len(reference["steps"])
@@ -204,8 +210,15 @@ def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monk
     assert main(["agent", "tasks", "export", "--candidates", str(out), "--out", str(exported)]) == 0
     assert main(["agent", "tasks", "--check", str(exported)]) == 0
     assert "replaced" not in capsys.readouterr().err
-    assert main(["agent", "tasks", "export", "--candidates", str(out), "--out", str(exported)]) == 0
-    assert f"replaced the earlier {exported}" in capsys.readouterr().err  # a seeds file is not lost unawares
+    # An existing file (the experts' seeds, say) is not written over unasked, as generate's --out is not.
+    seeds_copy = tmp_path / "seeds.jsonl"
+    seeds_copy.write_bytes(SEEDS.read_bytes())
+    assert main(["agent", "tasks", "export", "--candidates", str(out), "--out", str(seeds_copy)]) == 2
+    assert f"{seeds_copy} exists with 12 task(s): give another --out, or --replace to write over it" in (
+        capsys.readouterr().err)
+    assert seeds_copy.read_bytes() == SEEDS.read_bytes()
+    assert main(["agent", "tasks", "export", "--candidates", str(out), "--out", str(exported), "--replace"]) == 0
+    assert f"replaced the earlier {exported}" in capsys.readouterr().err
 
 
 def test_report_for_a_project_made_by_hand(tmp_path: Path, capsys) -> None:
