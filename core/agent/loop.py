@@ -119,9 +119,17 @@ _OBSERVATION = {
 }
 
 
-def observes(send_screenshot: bool) -> str:
-    """What a run sends the model each step, in words (recorded with the run)."""
-    return "screenshot and page text" if send_screenshot else "page text"
+# How `observes` names each of OBSERVATIONS.
+_OBSERVED = {"screenshot": "screenshot", "axtree": "accessibility tree", "text": "page text"}
+
+
+def observes(send_screenshot: bool, observations: Sequence[str] | None = None) -> str:
+    """What a run sends the model each step, in words (recorded with the run): the browser's default, or exactly
+    the kinds `--observation` gave."""
+    if observations is None:
+        return "screenshot and page text" if send_screenshot else "page text"
+    named = [_OBSERVED[kind] for kind in OBSERVATIONS if kind in observations]
+    return ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else "".join(named)
 
 
 def system_prompt(send_screenshot: bool) -> str:

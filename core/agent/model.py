@@ -159,10 +159,15 @@ class Browser(Protocol):
 
 def read_references(folder: Path) -> dict[str, Trajectory]:
     """The reference trajectories of a folder of `TASK.json` files, by task id."""
+    return {task_id: trajectory for task_id, (_, trajectory) in reference_files(folder).items()}
+
+
+def reference_files(folder: Path) -> dict[str, tuple[Path, Trajectory]]:
+    """As read_references, with the file each came from (a message about one names its file)."""
     if not folder.is_dir():
         raise AgentError(f"no references folder at {folder}")
     references = {}
     for path in sorted(folder.glob("*.json")):
         trajectory = Trajectory.from_json(path.read_text(encoding="utf-8"), source=str(path))
-        references[trajectory.task_id] = trajectory
+        references[trajectory.task_id] = (path, trajectory)
     return references

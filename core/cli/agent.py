@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from ..agent.axtree import SiteTrees
 from ..agent.browsers import BrowserKind, browser_kind, browser_names, default_browser
@@ -27,7 +29,8 @@ from ..agent.loop import (
     run_seed,
 )
 from ..agent.memory import Memory, parse_memory
-from ..agent.model import Trajectory, read_references
+from ..agent.model import Trajectory, read_references, reference_files
+from ..agent.site_digest import short, site_digest
 from ..agent.sites import Site, build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks
 from ..errors import AgentError, RecordLensError
@@ -38,6 +41,7 @@ from ..wording import counted, listed
 from . import capture as capture_cli
 from . import task_pipeline
 from .engine_options import add_engine_arguments, engine_for
+from .output import warn
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -145,15 +149,9 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     from .extraction import gemini_caller
 
     site = load_site(args.site)
-    tasks = load_tasks(args.tasks)
-    if args.task:
-        unknown = sorted(set(args.task) - {t.id for t in tasks})
-        if unknown:
-            raise AgentError(f"no task {', '.join(unknown)} in {args.tasks}")
-        tasks = [t for t in tasks if t.id in set(args.task)]
-    missing = [t.id for t in tasks if not t.start_url]
-    if missing:
-        raise AgentError(f"task(s) {', '.join(missing)} have no start_url")
+    in_file = load_tasks(args.tasks)
+    tasks = _chosen_tasks(args, in_file)
+    references = _run_references(args.references, in_file, args.tasks) if args.references else {}
     checked = None
     if args.resume is None:  # what the command line says is checked before the key is asked for (a resumed
         # run's own settings and tasks are read from the project, below)
@@ -167,7 +165,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             raise AgentError(f"task(s) {', '.join(outside)} start on a page the site {site.name!r} does not hold "
                              "(`recordlens site build` lists its pages)")
         checked = _run_settings(args, site)
-    required_api_key()  # before a project is made for a run that could not start
+    key = required_api_key()  # before a project is made for a run that could not start
+    digest = site_digest(site)  # the snapshot the run is made on (recorded; a resume is checked against it)
     folder = Path(args.project)
     project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)
     browser = None
@@ -175,12 +174,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
         resumed = _resumed_run(project, args, tasks) if args.resume is not None else None
         if resumed is not None:
             tasks = [t for t in tasks if t.id in resumed["task_ids"]]
-            for name in ("memory", "runs", "step_budget", "max_failures", "browser", "seed", "model",
-                         "temperature", "observation"):
-                if name in resumed:
-                    setattr(args, name, resumed[name])
-            if isinstance(args.observation, list):  # stored as a list, read as --observation's text
-                args.observation = ",".join(args.observation)
+            _take_resumed_settings(args, resumed, digest, key, site)
         memory, kind, observations = checked or _run_settings(args, site)
         caller = gemini_caller(args, json_output=False)
         settings = caller.settings
@@ -192,29 +186,30 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                               actor=f"agent:{settings.model}/{memory.name}/{args.browser}{seen}")
         site_id = project.agent.site_id(site.name, str(Path(args.site).resolve()))
         rows = {t.id: project.agent.save_task(site_id, t, replace=args.replace_tasks) for t in tasks}
-        if args.references:
-            _store_references(project, rows, Path(args.references))
-        kept: set[tuple[str, int]] = set()
+        _store_references(project, rows, references)
+        kept: dict[tuple[str, int], bool] = {}
         if resumed is not None:
             run_id = args.resume
             kept = _keep_finished_episodes(project, run_id)
-            if {(t.id, r) for t in tasks for r in range(args.runs)} <= kept:
+            if {(t.id, r) for t in tasks for r in range(args.runs)} <= kept.keys():
                 raise AgentError(f"agent run {run_id} is complete: nothing to resume")
             project.agent.reopen_run(run_id)
         else:
             run_id = project.agent.add_run(settings.model, {
                 "memory": memory.name, "runs": args.runs, "step_budget": args.step_budget, "browser": args.browser,
-                "site": site.name, "tasks": str(args.tasks), "max_failures": args.max_failures,
+                "site": site.name, "site_folder": str(Path(args.site).resolve()), "site_digest": digest,
+                "tasks": str(args.tasks), "max_failures": args.max_failures,
                 "task_ids": [t.id for t in tasks], "seed": args.seed,
                 "seeds": [run_seed(args.seed, r) for r in range(args.runs)], "temperature": settings.temperature,
-                "model": settings.model, "observes": observes(kind.screenshots),
+                "model": settings.model, "base_url": _recorded_base_url(args.base_url, key),
+                "observes": observes(kind.screenshots, observations),
                 "observation": list(observations) if observations is not None else None})
 
         def keep(trajectory: Trajectory) -> None:
             project.agent.add_trajectory(rows[trajectory.task_id], trajectory, agent_run_id=run_id)
             # A cut episode (model budget, failing endpoint) says nothing about the agent: not "wrong".
             verdict = "cut" if trajectory.stop in CUT_STOPS else "ok" if trajectory.success else "wrong"
-            print(f"run {trajectory.run} {trajectory.task_id}: {verdict} in {len(trajectory.steps)} steps "
+            print(f"run {trajectory.run} {trajectory.task_id}: {verdict} in {counted(len(trajectory.steps), 'step')} "
                   f"({trajectory.stop}); answer {trajectory.answer!r}", file=sys.stderr)
 
         try:
@@ -232,13 +227,13 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             # --- end engine dispatch ---
         except KeyboardInterrupt:  # the run stays without an end time (incomplete): say how to finish it
             print(f"recordlens: agent run {run_id} interrupted; its finished episodes are kept: finish it with "
-                  f"`recordlens agent run ... --resume {run_id}`", file=sys.stderr)
+                  f"{_resume_command(args, run_id, key)}", file=sys.stderr)
             raise
         except ModelEndpointError as error:
             project.agent.finish_run(run_id, {"requests": caller.budget.requests, "tokens": caller.budget.tokens},
                                      error=str(error))
             print(f"recordlens: error: agent run {run_id} failed: {error}. Its finished episodes are kept; "
-                  f"finish it with `recordlens agent run ... --resume {run_id}`", file=sys.stderr)
+                  f"finish it with {_resume_command(args, run_id, key)}", file=sys.stderr)
             return 4
         project.agent.finish_run(run_id, {"requests": caller.budget.requests, "tokens": caller.budget.tokens})
     finally:
@@ -246,15 +241,118 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
         close = getattr(browser, "close", None)
         if callable(close):
             close()
-    succeeded = sum(bool(t.success) for t in done)
     cut = [t for t in done if t.stop in CUT_STOPS]
-    print(f"agent run {run_id}: {succeeded} of {counted(len(done), 'episode')} succeeded; "
+    print(f"agent run {run_id}: {_succeeded(done, kept)}; "
           f"score it with `recordlens agent eval --project {args.project} --run {run_id}`")
     if cut:
         print(f"recordlens: agent run {run_id} stopped early ({cut[-1].stop}); finish it with "
-              f"`recordlens agent run ... --resume {run_id}`", file=sys.stderr)
+              f"{_resume_command(args, run_id, key)}", file=sys.stderr)
         return 3
     return 0
+
+
+def _succeeded(done: list[Trajectory], kept: dict[tuple[str, int], bool]) -> str:
+    """How many episodes of the whole run succeeded: a resumed run counts the episodes it kept too (and says
+    how many of those run now), so that its line does not read as a run of the resumed part alone."""
+    now = sum(bool(t.success) for t in done)
+    whole = f"{now + sum(kept.values())} of {counted(len(done) + len(kept), 'episode')} succeeded"
+    return f"{whole} ({now} of {len(done)} run now)" if kept else whole
+
+
+def _resume_command(args: argparse.Namespace, run_id: int, key: str) -> str:
+    """The command that finishes the run, with the options it needs again: the run records its settings, seeds
+    and base URL, not where the project, site and tasks are (nor a --base-url holding a key)."""
+    words = ["recordlens", "agent", "run", "--project", str(args.project), "--site", str(args.site),
+             "--tasks", str(args.tasks), "--resume", str(run_id)]
+    command = " ".join(shlex.quote(w) for w in words)
+    if args.base_url and _REDACTED in (_recorded_base_url(args.base_url, key) or ""):
+        return f"`{command} --base-url URL` (the --base-url given now: the run does not record its key)"
+    return f"`{command}`"
+
+
+def _chosen_tasks(args: argparse.Namespace, tasks: list) -> list:  # noqa: ANN001 - Tasks
+    """The tasks file's tasks that --task names (all without it), each with a start URL."""
+    if args.task:
+        unknown = sorted(set(args.task) - {t.id for t in tasks})
+        if unknown:
+            raise AgentError(f"no task {', '.join(unknown)} in {args.tasks}")
+        tasks = [t for t in tasks if t.id in set(args.task)]
+    missing = [t.id for t in tasks if not t.start_url]
+    if missing:
+        raise AgentError(f"task(s) {', '.join(missing)} have no start_url")
+    return tasks
+
+
+def _run_references(folder: str, tasks: list, tasks_file: str) -> dict[str, Trajectory]:  # noqa: ANN001
+    """--references read before any work (a mistyped folder is refused, not ignored); a reference for a task the
+    tasks file does not hold is named, since it would never be stored or compared."""
+    found = reference_files(Path(folder))
+    strays = [str(path) for task_id, (path, _) in found.items() if task_id not in {t.id for t in tasks}]
+    if strays:
+        warn(f"{counted(len(strays), 'reference')} for a task id {tasks_file} does not hold, not used: "
+             f"{listed(strays)}")
+    return {task_id: trajectory for task_id, (_, trajectory) in found.items()}
+
+
+# What a recorded base URL shows in place of a key it held.
+_REDACTED = "[key]"
+
+
+def _recorded_base_url(url: str | None, key: str) -> str | None:
+    """--base-url as a run records it: a key in it (the API key in a query, a password before the host) is never
+    written to the project."""
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if parts.password:
+        url = url.replace(f":{parts.password}@", f":{_REDACTED}@", 1)
+    return url.replace(key, _REDACTED) if key else url
+
+
+def _resumed_base_url(given: str | None, settings: dict[str, object], key: str, run_id: int) -> str | None:
+    """The endpoint a resumed run goes on: the run's own. Left out, it is taken from the run; another one is
+    refused, since the rest of the run would quietly come from another model server."""
+    if "base_url" not in settings:  # a run made before base URLs were recorded: nothing to check against
+        return given
+    recorded = settings["base_url"]
+    if given is None:
+        if isinstance(recorded, str) and _REDACTED in recorded:
+            raise AgentError(f"agent run {run_id} was made on a --base-url holding a key, which is not recorded "
+                             f"({recorded}): give that --base-url again to resume it")
+        return str(recorded) if recorded is not None else None
+    if _recorded_base_url(given, key) != recorded:
+        made_on = f"--base-url {recorded}" if recorded is not None else "Google's endpoint (no --base-url)"
+        raise AgentError(f"agent run {run_id} was made on {made_on}, not --base-url "
+                         f"{_recorded_base_url(given, key)}: a run's episodes come from one endpoint; leave "
+                         "--base-url out to resume it on the run's own")
+    return given
+
+
+def _take_resumed_settings(args: argparse.Namespace, resumed: dict[str, object], digest: str, key: str,
+                           site: Site) -> None:
+    """A resumed run goes on with its own settings, seeds and endpoint, on the snapshot it was made on."""
+    _check_snapshot(resumed, digest, args, site)
+    args.base_url = _resumed_base_url(args.base_url, resumed, key, args.resume)
+    for name in ("memory", "runs", "step_budget", "max_failures", "browser", "seed", "model", "temperature",
+                 "observation"):
+        if name in resumed:
+            setattr(args, name, resumed[name])
+    if isinstance(args.observation, list):  # stored as a list, read as --observation's text
+        args.observation = ",".join(args.observation)
+
+
+def _check_snapshot(settings: dict[str, object], digest: str, args: argparse.Namespace, site: Site) -> None:
+    """A run is resumed on the snapshot it was made on: episodes on changed pages would not be one benchmark."""
+    recorded = settings.get("site_digest")
+    if recorded is None:
+        warn(f"agent run {args.resume} does not record the digest of its snapshot (made by an older RecordLens): "
+             f"{args.site} cannot be checked against it")
+        return
+    if recorded != digest:
+        made_in = settings.get("site_folder") or "folder not recorded"
+        raise AgentError(f"agent run {args.resume} was made on another snapshot of the site {site.name!r} "
+                         f"({made_in}, digest {short(str(recorded))}); {args.site} holds different contents (digest "
+                         f"{short(digest)}): resume it on the snapshot it was made on, or start a new run")
 
 
 def _observations(text: str | None, screenshots: bool, site) -> tuple[str, ...] | None:  # noqa: ANN001 - a Site
@@ -291,26 +389,26 @@ def _resumed_run(project, args: argparse.Namespace, tasks) -> dict[str, object]:
     return settings
 
 
-def _keep_finished_episodes(project, run_id: int) -> set[tuple[str, int]]:  # noqa: ANN001
-    """(task, run index) of the run's uncut episodes; its cut episodes are removed, to be run again."""
-    kept: set[tuple[str, int]] = set()
+def _keep_finished_episodes(project, run_id: int) -> dict[tuple[str, int], bool]:  # noqa: ANN001
+    """(task, run index) -> success of the run's uncut episodes; its cut episodes are removed, to be run again."""
+    kept: dict[tuple[str, int], bool] = {}
     for row_id, trajectory in project.agent.trajectories(agent_run_id=run_id):
         key = (trajectory.task_id, trajectory.run or 0)
         if trajectory.stop in CUT_STOPS or key in kept:
             project.agent.delete_trajectory(row_id)
         else:
-            kept.add(key)
+            kept[key] = bool(trajectory.success)
     return kept
 
 
-def _store_references(project, rows: dict[str, int], folder: Path) -> None:  # noqa: ANN001 - a Project
-    """Store each task's reference from the folder unless the project already has one for it."""
+def _store_references(project, rows: dict[str, int], references: dict[str, Trajectory]) -> None:  # noqa: ANN001
+    """Store each task's reference (read by _run_references) unless the project already has one for it."""
+    if not references:
+        return
     have = {t.task_id for _, t in project.agent.trajectories(reference=True)}
     for task_id, row in rows.items():
-        path = folder / f"{task_id}.json"
-        if task_id in have or not path.is_file():
-            continue
-        project.agent.add_trajectory(row, Trajectory.from_json(path.read_text(encoding="utf-8"), source=str(path)))
+        if task_id in references and task_id not in have:
+            project.agent.add_trajectory(row, references[task_id])
 
 
 def cmd_agent_eval(args: argparse.Namespace) -> int:
@@ -338,18 +436,39 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
                    runs=int(runs_planned) if isinstance(runs_planned, int) else None,
                    ended=run.ended_at is not None and run.status != "failed", run_id=run_id)
     result = evaluate(tasks, episodes, references, plan=plan, include_incomplete=args.include_incomplete)
+    other_snapshots = _other_snapshots(runs, run)
+    if other_snapshots:
+        result.warnings.append(other_snapshots)
     for message in result.warnings:
         print(f"warning: {message}", file=sys.stderr)
     if args.chart:
         write_chart(result, args.chart)
         print(f"wrote {args.chart}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"run": run_id, **result.as_dict()}, ensure_ascii=False, indent=2))
+        snapshot = {k: run.parameters.get(k) for k in ("site", "site_folder", "site_digest")}
+        print(json.dumps({"run": run_id, "snapshot": snapshot, **result.as_dict()}, ensure_ascii=False, indent=2))
     else:
         print(f"agent run {run_id}: {result.overall.episodes} episodes over {result.overall.runs} run(s)"
               + ("" if result.complete else f" (INCOMPLETE: {_incomplete_summary(result, run.status)})"))
         print(format_table(result))
     return 0
+
+
+def _other_snapshots(runs, run) -> str | None:  # noqa: ANN001 - AgentRuns
+    """Said when other runs on the run's site were made on another snapshot of it (its pages changed, re-captured
+    under the same name): their figures are not those of the same benchmark."""
+    site, digest = run.parameters.get("site"), run.parameters.get("site_digest")
+    if digest is None:
+        return None
+    others = {r.id: str(r.parameters["site_digest"]) for r in runs
+              if r.id != run.id and r.parameters.get("site") == site and r.parameters.get("site_digest") not in
+              (None, digest)}
+    if not others:
+        return None
+    named = listed([f"{i} (digest {short(d)})" for i, d in others.items()], sep="; ")
+    return (f"agent run(s) {named} were made on another snapshot of the site {site!r} than run {run.id} (digest "
+            f"{short(str(digest))}, {run.parameters.get('site_folder')}): their figures are not comparable with "
+            "this run's")
 
 
 def _incomplete_summary(result, status: str) -> str:  # noqa: ANN001 - an Evaluation

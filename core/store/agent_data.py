@@ -55,10 +55,15 @@ class AgentData:
                                   (name, folder, now())).lastrowid)
 
     def site_id(self, name: str, folder: str | None = None) -> int:
-        """The site's row, added the first time the name is seen."""
-        with self._store.writing():
-            row = self._store.one("SELECT id FROM sites WHERE name = ?", (name,))
-            return int(row[0]) if row else self.add_site(name, folder)
+        """The site's row, added the first time the name is seen. Given a folder, the row points at it: the
+        folder last used (a re-captured copy keeps the name; each agent run records its own folder and digest)."""
+        with self._store.writing() as db:
+            row = self._store.one("SELECT id, folder FROM sites WHERE name = ?", (name,))
+            if row is None:
+                return self.add_site(name, folder)
+            if folder is not None and row[1] != folder:
+                db.execute("UPDATE sites SET folder = ? WHERE id = ?", (folder, row[0]))
+            return int(row[0])
 
     def add_site_page(self, site_id: int, url: str, page: str) -> None:
         with self._store.writing() as db:

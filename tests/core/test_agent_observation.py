@@ -91,6 +91,7 @@ def test_agent_run_observes_the_stored_tree(tmp_path: Path, monkeypatch: pytest.
     with open_project(tmp_path / "p") as project:
         run = project.agent.runs()[-1]
     assert run.parameters["observation"] == ["axtree"]
+    assert run.parameters["observes"] == "accessibility tree"  # what was given, not the browser's default
 
 
 def test_axtree_needs_stored_trees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:

@@ -56,21 +56,27 @@ def agent_eval(project: Path, capsys: pytest.CaptureFixture[str], *extra: str) -
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.fixture
+def endpoint() -> FakeGemini:
+    """One fake endpoint for a run and its resumption: a run is resumed on the endpoint it was made on."""
+    with FakeGemini(default=answer_with(respond)) as server:
+        yield server
+
+
 @pytest.fixture(autouse=True)
 def fake_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
 
 
 def test_an_interrupted_run_is_named_incomplete_and_resume_gives_the_uninterrupted_figures(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], endpoint: FakeGemini) -> None:
     with FakeGemini(default=answer_with(respond)) as server:
         assert agent_run(tmp_path / "whole", server) == 0
     whole = agent_eval(tmp_path / "whole", capsys)
     assert whole["complete"] and whole["overall"]["per_run"] == [1.0, 0.0]
 
     run0_requests = sum(len(REFERENCES[t].steps) for t in TASK_IDS)
-    with FakeGemini(default=answer_with(respond)) as server:  # cut in run 1 by the request budget
-        assert agent_run(tmp_path / "cut", server, "--max-requests", str(run0_requests + 1)) == 3
+    assert agent_run(tmp_path / "cut", endpoint, "--max-requests", str(run0_requests + 1)) == 3  # cut in run 1
     cut = agent_eval(tmp_path / "cut", capsys)
     assert not cut["complete"] and list(cut["incomplete_runs"]) == ["1"]
     assert "lookup-2" in " ".join(cut["incomplete_runs"]["1"]) and "model budget" in " ".join(
@@ -87,9 +93,9 @@ def test_an_interrupted_run_is_named_incomplete_and_resume_gives_the_uninterrupt
 
     with open_project(tmp_path / "cut") as project:
         run_id = project.agent.runs()[-1].id
-    with FakeGemini(default=answer_with(respond)) as server:
-        assert agent_run(tmp_path / "cut", server, "--resume", str(run_id)) == 0
-        asked = [(r.body["generationConfig"]["seed"]) for r in server.requests]
+    endpoint.requests.clear()
+    assert agent_run(tmp_path / "cut", endpoint, "--resume", str(run_id)) == 0
+    asked = [(r.body["generationConfig"]["seed"]) for r in endpoint.requests]
     assert set(asked) == {1}  # only run 1's missing and cut episodes, with run 1's seed
     resumed = agent_eval(tmp_path / "cut", capsys)
     assert resumed["complete"] and resumed["overall"] == whole["overall"]
@@ -97,9 +103,8 @@ def test_an_interrupted_run_is_named_incomplete_and_resume_gives_the_uninterrupt
 
 
 def test_a_run_killed_halfway_has_no_end_time_is_named_incomplete_and_resumes(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    with FakeGemini(default=answer_with(respond)) as server:
-        assert agent_run(tmp_path / "p", server) == 0
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], endpoint: FakeGemini) -> None:
+    assert agent_run(tmp_path / "p", endpoint) == 0
     whole = agent_eval(tmp_path / "p", capsys)
     with open_project(tmp_path / "p") as project:  # what a kill -9 after three episodes leaves
         finished = project.agent.runs()[-1]
@@ -110,8 +115,7 @@ def test_a_run_killed_halfway_has_no_end_time_is_named_incomplete_and_resumes(
     report = agent_eval(tmp_path / "p", capsys, "--run", str(killed))
     assert not report["ended"] and not report["complete"] and "1" in report["incomplete_runs"]
     assert any("did not finish" in w for w in report["warnings"])
-    with FakeGemini(default=answer_with(respond)) as server:
-        assert agent_run(tmp_path / "p", server, "--resume", str(killed)) == 0
+    assert agent_run(tmp_path / "p", endpoint, "--resume", str(killed)) == 0
     again = agent_eval(tmp_path / "p", capsys, "--run", str(killed))
     assert again["complete"] and again["overall"] == whole["overall"]
 
@@ -320,3 +324,97 @@ def test_ctrl_c_names_the_run_and_how_to_finish_it(tmp_path: Path, monkeypatch: 
         code = agent_run(tmp_path / "p", server)
     said = capsys.readouterr().err
     assert code == 130 and "agent run 1 interrupted" in said and "--resume 1`" in said
+
+
+def test_a_references_folder_that_does_not_exist_is_refused_before_any_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], endpoint: FakeGemini) -> None:
+    assert agent_run(tmp_path / "p", endpoint, "--references", str(tmp_path / "nodir")) == 2
+    assert f"no references folder at {tmp_path / 'nodir'}" in capsys.readouterr().err
+    assert endpoint.requests == [] and not (tmp_path / "p").exists()
+
+
+def test_a_reference_for_a_task_the_tasks_file_does_not_hold_is_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], endpoint: FakeGemini) -> None:
+    references = tmp_path / "references"
+    references.mkdir()
+    (references / "lookup-1.json").write_text(REFERENCES["lookup-1"].to_json(), encoding="utf-8")
+    stray = json.loads(REFERENCES["rules-1"].to_json()) | {"task": "rules-99"}
+    (references / "rules-99.json").write_text(json.dumps(stray), encoding="utf-8")
+    assert agent_run(tmp_path / "p", endpoint, "--references", str(references), "--runs", "1") == 0
+    said = capsys.readouterr().err
+    assert "warning: 1 reference for a task id" in said and str(references / "rules-99.json") in said
+    with open_project(tmp_path / "p") as project:
+        assert [t.task_id for _, t in project.agent.trajectories(reference=True)] == ["lookup-1"]
+
+
+def test_a_run_records_its_snapshot_endpoint_and_observations_and_resumes_on_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], endpoint: FakeGemini) -> None:
+    import shutil
+
+    from recordlens.core.agent.site_digest import site_digest
+
+    site = tmp_path / "s1"
+    shutil.copytree(SITE_DIR, site)
+    project = tmp_path / "p"
+    run0_requests = sum(len(REFERENCES[t].steps) for t in TASK_IDS)
+    base = ["agent", "run", "--project", str(project), "--tasks", str(TASKS_FILE), "--browser", "text"]
+    tasks = [arg for t in TASK_IDS for arg in ("--task", t)]
+    assert main([*base, "--site", str(site), *tasks, "--runs", "2", "--base-url", endpoint.url,
+                 "--max-requests", str(run0_requests + 1)]) == 3
+    said = capsys.readouterr().err
+    # The hint names the options a resume needs again, and no more: the run records its endpoint.
+    assert f"--project {project} --site {site} --tasks {TASKS_FILE} --resume 1`" in said
+    assert "run 1 lookup-1: wrong in 1 step (answer)" in said and "1 steps" not in said
+    with open_project(project) as opened:
+        parameters = opened.agent.runs()[-1].parameters
+    assert parameters["site_folder"] == str(site.resolve())
+    assert parameters["site_digest"] == site_digest(load_site(site))
+    assert parameters["base_url"] == endpoint.url and parameters["observes"] == "page text"
+
+    # A re-captured copy with a changed page: another snapshot, though it keeps the site's name.
+    changed = tmp_path / "s1v2"
+    shutil.copytree(site, changed)
+    page = changed / "about.mhtml"
+    page.write_bytes(page.read_bytes().replace(b"Paperfield", b"Paperfeld", 1))
+    assert main([*base, "--site", str(changed), "--resume", "1"]) == 2
+    said = capsys.readouterr().err
+    assert "agent run 1 was made on another snapshot of the site 'demo-site'" in said and str(site.resolve()) in said
+    # Another endpoint is refused; none given, the run's own is taken.
+    assert main([*base, "--site", str(site), "--resume", "1", "--base-url", "http://127.0.0.1:9"]) == 2
+    assert f"agent run 1 was made on --base-url {endpoint.url}, not --base-url http://127.0.0.1:9" in (
+        capsys.readouterr().err)
+    endpoint.requests.clear()
+    assert main([*base, "--site", str(site), "--resume", "1"]) == 0
+    assert endpoint.requests
+    # The whole run is counted: run 0's three successes kept, run 1 (odd seed: wrong at once) run now.
+    assert "agent run 1: 3 of 6 episodes succeeded (0 of " in capsys.readouterr().out
+
+    # A new run on the changed copy: the site row follows it, and eval says the runs' snapshots differ.
+    assert main([*base, "--site", str(changed), "--task", "rules-1", "--runs", "1", "--base-url",
+                 endpoint.url]) == 0
+    with sqlite3.connect(project / "project.db") as conn:
+        assert conn.execute("SELECT folder FROM sites").fetchall() == [(str(changed.resolve()),)]
+    report = agent_eval(project, capsys, "--run", "2")
+    assert report["snapshot"]["site_folder"] == str(changed.resolve())
+    assert any("agent run(s) 1 (digest " in w and "another snapshot of the site 'demo-site'" in w
+               for w in report["warnings"])
+    assert any("agent run(s) 2 (digest " in w for w in agent_eval(project, capsys, "--run", "1")["warnings"])
+
+
+def test_a_base_url_holding_a_key_is_recorded_without_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], endpoint: FakeGemini) -> None:
+    with_key = endpoint.url.replace("http://", "http://proxy:test-key-not-real@")
+    assert main(["agent", "run", "--project", str(tmp_path / "p"), "--site", str(SITE_DIR), "--tasks",
+                 str(TASKS_FILE), "--task", "rules-1", "--runs", "1", "--browser", "text", "--base-url",
+                 with_key]) == 0
+    stored = [f for f in (tmp_path / "p").rglob("*") if f.is_file()]
+    assert stored and not any(b"test-key-not-real" in f.read_bytes() for f in stored)
+    with open_project(tmp_path / "p") as project:
+        assert project.agent.runs()[-1].parameters["base_url"] == endpoint.url.replace("http://",
+                                                                                       "http://proxy:[key]@")
+
+
+def test_observes_names_the_observations_given() -> None:
+    assert observes(True, ("axtree", "text")) == "accessibility tree and page text"
+    assert observes(True, ("text", "screenshot", "axtree")) == "screenshot, accessibility tree and page text"
+    assert observes(False, ("axtree",)) == "accessibility tree"
