@@ -151,7 +151,8 @@ class ReviewController:
         """Draw the page's review as it stands, with the classes the panel shows (their toggles)."""
         if self.active():
             shown = self.panel.shown_kinds()
-            self.window.page_view.show_records(overlay_records(self.review, shown) if self.review else [])
+            self.window.page_view.show_records(overlay_records(self.review, shown, self.panel.true_numbers)
+                                               if self.review else [])
 
     def _update_review(self) -> None:
         window = self.window
@@ -177,7 +178,9 @@ class ReviewController:
             notes.append("page not marked labelled: its labels may be incomplete")
         self.panel.show_page(self.review, "; ".join(notes),
                              texts=[texts.of(r.xpaths, 60)[0] for r in self.review.records],
-                             true_texts=[texts.of(r.true_xpaths, 60)[0] for r in self.review.records])
+                             true_texts=[texts.of(r.true_xpaths, 60)[0] for r in self.review.records],
+                             true_numbers=[k + 1 for k, label in enumerate(window.labels)
+                                           if label.status in TRUE_LABEL_STATUSES])
         self._keep_figures_current(name)
 
     def _keep_figures_current(self, name: str) -> None:

@@ -45,17 +45,20 @@ def annotator_of(choice: object) -> str | None:
     return choice[len(ANNOTATOR):] if isinstance(choice, str) and choice.startswith(ANNOTATOR) else None
 
 
-def review_label(record: ReviewRecord) -> str:
-    """The badge: T<k> names a true record, P<k> a predicted one (1-based)."""
+def review_label(record: ReviewRecord, true_numbers: Sequence[int] = ()) -> str:
+    """The badge: T<k> names a true record by the number the Records tab gives it (`true_numbers[i]`: that of
+    the page's i-th true record; 1-based positions without them), P<k> a predicted one (1-based)."""
     if record.kind == SPURIOUS:
         return f"P{(record.predicted or 0) + 1}"
-    return f"T{(record.true or 0) + 1}"
+    true = record.true or 0
+    return f"T{true_numbers[true] if true < len(true_numbers) else true + 1}"
 
 
-def overlay_records(review: PageReview, kinds: frozenset[str] = frozenset(KINDS)) -> list[dict[str, object]]:
+def overlay_records(review: PageReview, kinds: frozenset[str] = frozenset(KINDS),
+                    true_numbers: Sequence[int] = ()) -> list[dict[str, object]]:
     """What PageView.show_records draws in review mode: the records of the classes in `kinds`, each in its
     class's colour."""
-    return [{"xpaths": list(r.xpaths), "colour_index": i, "label": review_label(r), "state": r.kind}
+    return [{"xpaths": list(r.xpaths), "colour_index": i, "label": review_label(r, true_numbers), "state": r.kind}
             for i, r in enumerate(review.records) if r.kind in kinds]
 
 
@@ -120,6 +123,7 @@ class ReviewPanel(QWidget):
         self._review: PageReview | None = None
         self._texts: Sequence[str] = ()
         self._true_texts: Sequence[str] = ()
+        self.true_numbers: Sequence[int] = ()
         self.records = QListWidget()
         self.worst = QListWidget()
         form = QFormLayout()
@@ -212,11 +216,11 @@ class ReviewPanel(QWidget):
             self.worst.addItem(item)
 
     def show_page(self, review: PageReview | None, note: str = "", texts: Sequence[str] = (),
-                  true_texts: Sequence[str] = ()) -> None:
+                  true_texts: Sequence[str] = (), true_numbers: Sequence[int] = ()) -> None:
         """The page's figures, with `note` (what qualifies them) below, and one row per reviewed record of a shown
         class (`texts[i]`: record i's text, `true_texts[i]`: the text of the true record it is paired with, when
-        given: a row's tip shows both)."""
-        self._review, self._texts, self._true_texts = review, texts, true_texts
+        given: a row's tip shows both; `true_numbers`: the true records' numbers in the Records tab)."""
+        self._review, self._texts, self._true_texts, self.true_numbers = review, texts, true_texts, true_numbers
         counts = review.counts() if review is not None else {}
         for kind, toggle in self.kind_toggles.items():
             toggle.setText(f"{kind} ({counts.get(kind, 0)})")
@@ -238,8 +242,11 @@ class ReviewPanel(QWidget):
                 continue
             overlap = f"  overlap {overlap_text(record.overlap)}" if record.kind in (MATCHED, PARTIAL) else ""
             text = texts[index] if index < len(texts) and texts[index] else "(no text)"
-            item = QListWidgetItem(f"■ {review_label(record):>4}  {record.kind}{overlap}  ({len(record.xpaths)} el)"
-                                   f"\n        {text}")
+            # A pair's row is named after its true record but shows what was predicted: said, and both numbered.
+            paired_with = f" ↔ P{(record.predicted or 0) + 1}" if record.kind in (MATCHED, PARTIAL) else ""
+            shown_text = f"predicted: {text}" if paired_with else text
+            item = QListWidgetItem(f"■ {review_label(record, self.true_numbers):>4}{paired_with}  {record.kind}"
+                                   f"{overlap}  ({len(record.xpaths)} el)\n        {shown_text}")
             item.setForeground(QColor(STATE_COLOURS[record.kind]))
             paired = self._true_texts[index] if index < len(self._true_texts) else ""
             if record.kind in (MATCHED, PARTIAL) and paired:

@@ -64,6 +64,16 @@ def test_review_calls_a_low_overlap_pair_partial_in_its_own_colour_and_the_summa
     predicted, true = tip.split("\n")
     assert predicted.startswith("predicted: ") and true.startswith("true: ") and predicted[11:] != true[6:]
     assert predicted[11:21] in rows[0]
+    assert rows[0].startswith("■   T1 ↔ P1  partial") and "\n        predicted: " in rows[0]
+    # True records are named by their numbers in the Records tab, where rejected records keep theirs.
+    labels = window.project.labels("1")
+    window.project.reject(labels[0].id, window.person)
+    window.reload_labels()
+    window.start_review(run)
+    window.page_view.wait_until_drawn()
+    rows = [window.review_panel.records.item(i).text() for i in range(window.review_panel.records.count())]
+    assert all(" T1 " not in row for row in rows) and any(row.startswith("■   T2 ") for row in rows), rows
+    assert {r["label"] for r in window.page_view._records} >= {"T2", "T3"}
 
 
 def test_a_second_annotator_is_reviewed_against_the_project_and_adjudicated_with_undo(qtbot, window):
