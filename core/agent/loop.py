@@ -117,6 +117,12 @@ _OBSERVATION = {
           "the text of the page",
     False: "the text of the page (there is no screenshot)",
 }
+# Each of OBSERVATIONS as the system prompt describes it, for a run that names what it observes.
+_DESCRIBED = {
+    "screenshot": "a screenshot of the page in which every element you can use carries a number in a coloured box",
+    "axtree": "the page's accessibility tree, its elements numbered as in the list below",
+    "text": "the text of the page",
+}
 
 
 # How `observes` names each of OBSERVATIONS.
@@ -132,14 +138,21 @@ def observes(send_screenshot: bool, observations: Sequence[str] | None = None) -
     return ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else "".join(named)
 
 
-def system_prompt(send_screenshot: bool) -> str:
-    return read_resource("prompts", "agent-system.md").replace("{observation}", _OBSERVATION[send_screenshot])
+def system_prompt(send_screenshot: bool, observations: Sequence[str] | None = None) -> str:
+    """The agent's instructions, saying what it is shown each step: the browser's default (`send_screenshot`), or
+    exactly the kinds `--observation` gave."""
+    if observations is None:
+        said = _OBSERVATION[send_screenshot]
+    else:
+        named = [_DESCRIBED[kind] for kind in OBSERVATIONS if kind in observations]
+        said = ", ".join(named) + ("" if "screenshot" in observations else " (there is no screenshot)")
+    return read_resource("prompts", "agent-system.md").replace("{observation}", said)
 
 
 def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSettings, *,
                 run: int = 0) -> Trajectory:
     trajectory = Trajectory(task_id=task.id, actor=settings.actor, run=run)
-    system = system_prompt(settings.send_screenshot)
+    system = system_prompt(settings.send_screenshot, settings.observations)
     template = read_resource("prompts", "agent-user.md")
     browser.open(task.start_url)
     failures = 0

@@ -161,6 +161,11 @@ def test_what_the_agent_observes_is_stated_the_same_way_in_prompt_request_and_re
     text_only = system_prompt(False)
     assert "there is no screenshot" in text_only and "screenshot of the page" not in text_only
     assert "screenshot of the page" in system_prompt(True) and "the text of the page" in system_prompt(True)
+    # --observation names what is shown, whatever the browser could show: the prompt says that, no more.
+    chosen = system_prompt(True, ("axtree", "text"))
+    assert "accessibility tree" in chosen and "the text of the page (there is no screenshot)" in chosen
+    assert "screenshot of the page" not in chosen
+    assert "there is no screenshot" not in system_prompt(False, ("screenshot",))
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
     assert f"`--browser qt`: {observes(True)}" in readme and f"`--browser text`: {observes(False)}" in readme
 
