@@ -380,7 +380,8 @@ class MainWindow(QMainWindow):
         found = self.records_at(xpath)
         owner = f"   [record {', '.join(map(str, found.holders))}]" if found.holders else ""
         owner += f"   [inside record {', '.join(map(str, found.around))}]" if found.around else ""
-        self.breadcrumb.setText(f"{self._click_says(xpath, found)}   {element.key}   “{text}”{owner}")
+        # Whose element it is before the element's own text, which can be long enough to push it out of sight.
+        self.breadcrumb.setText(f"{self._click_says(xpath, found)}{owner}   {element.key}   “{text}”")
 
     def records_at(self, xpath: str) -> RecordsAt:
         """The records that hold the element, one of its ancestors (a click there nests a record in those, which

@@ -230,13 +230,16 @@ class RecordActions:
                 held = [n for n in window.records_at(xpath).within if window.labels[n - 1].id != made.id]
                 holds = (f" It holds {records_named(held)} as well ({window.keys_for('undo')} takes it "
                          "back).") if held else ""
+                # The warnings before the keys: a status bar too narrow for the whole line cuts its end.
                 if textless:
                     # A record without text expands to nothing: it can never match a true record.
                     window.message(f"{head}, but this element holds no text (an image or an icon), so it scores "
                                    "nothing: U takes its parent." + holds + nested)
+                elif holds or nested:
+                    window.message(f"{head}." + holds + nested + " U takes the element's parent instead, Shift+U "
+                                   "back down.")
                 else:
-                    window.message(f"{head}; U takes the element's parent instead, Shift+U back down." + holds
-                                   + nested)
+                    window.message(f"{head}; U takes the element's parent instead, Shift+U back down.")
             return
         xpaths = toggle_xpath(current.xpaths, xpath)
         adding = len(xpaths) > len(current.xpaths)
@@ -618,9 +621,10 @@ class RecordActions:
         asked = self.confirm_labelled is not None and self.confirm_labelled == (
             window.page_name, window.statusBar().currentMessage())
         if proposed and not asked:
-            question = (f"page {window.page_name} still has {len(proposed)} proposed record(s) nobody accepted or "
-                        "rejected: export writes only accepted and edited records, so they would be left out. L "
-                        "again marks the page labelled anyway (A / R judge them first)")
+            # What to press first: a status bar too narrow for the whole line cuts its end.
+            question = (f"L again marks page {window.page_name} labelled with {len(proposed)} proposed record(s) "
+                        "nobody judged (A / R judge them first): export writes only accepted and edited records, "
+                        "so they would be left out")
             self.confirm_labelled = (window.page_name, question)
             window.message(question, 15000)
             return

@@ -131,6 +131,7 @@ def test_l_on_a_page_with_proposals_says_what_export_does_and_asks_again(qtbot, 
     assert window.project.page("2").status == "proposed"
     message = window.statusBar().currentMessage()
     assert "1 proposed record" in message and "export writes only accepted and edited records" in message
+    assert message.startswith("L again marks page 2 labelled")  # the key first: a narrow bar cuts the end
     key(window, "A")  # another action in between: the question is over, L asks again
     assert window.project.page("2").status == "proposed"
     key(window, "L")
