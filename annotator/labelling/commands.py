@@ -25,9 +25,10 @@ Selection = Callable[[str], list[int] | None]  # the records selected on a page 
 
 
 def _put_back(project: Project, page: str, history_id: int | None, status: str | None, by: Provenance,
-              notify: Notify, selected: Sequence[int] | None) -> None:
-    """The page's labels as right after `history_id`, and its status `status` when a change moved it."""
-    project.restore(page, history_id, by)
+              notify: Notify, selected: Sequence[int] | None, why: str) -> None:
+    """The page's labels as right after `history_id`, and its status `status` when a change moved it; `why`
+    names the undo or redo in the page's history."""
+    project.restore(page, history_id, by, why=why)
     if status:
         project.set_status(page, status, by)
     notify(page, selected)
@@ -84,12 +85,12 @@ class LabelCommand(QUndoCommand):
             self._skip_redo = False
         else:
             _put_back(self._project, self._page, self._after, self._status("to"), self._by, self._notify,
-                      self.selections.after)
+                      self.selections.after, f"redo: {self.text()}")
 
     def undo(self) -> None:
         self._skip_redo = False
         _put_back(self._project, self._page, self._before, self._status("from"), self._by, self._notify,
-                  self.selections.on_undo())
+                  self.selections.on_undo(), f"undo: {self.text()}")
 
     def _status(self, end: str) -> str | None:
         """The page status the change moved from or to ("from", "to"); None when it moved none."""
@@ -146,12 +147,12 @@ class BatchCommand(QUndoCommand):
             self._skip_redo = False
             return
         _put_back(self._project, self._page, self._after, self._status_to, self._by, self._notify,
-                  self.selections.after)
+                  self.selections.after, f"redo: {self.text()}")
 
     def undo(self) -> None:
         self._skip_redo = False
         _put_back(self._project, self._page, self._before, self._status_from, self._by, self._notify,
-                  self.selections.on_undo())
+                  self.selections.on_undo(), f"undo: {self.text()}")
 
 
 def push(stack: QUndoStack, command: LabelCommand | StatusCommand) -> Change:

@@ -73,8 +73,12 @@ def what(change: Change, numbers: dict[int, int] | None = None) -> str:
         return f"page {_moved(detail)}"
     if change.action == "restore":
         target = detail.get("to")
-        text = ("restore to before any change" if target is None
-                else f"restore to change {(numbers or {}).get(int(target), target)}")
+        back = ("before any change" if target is None
+                else f"change {(numbers or {}).get(int(target), target)}")
+        # An undo or redo is a restore underneath: named as the person did it, with where it took the page.
+        text = f"{detail['why']} (back to {back})" if detail.get("why") else f"restore to {back}"
+    elif change.action == "edit" and change.before and change.after:
+        text = f"edit ({_elements_moved(change.before[0].xpaths, change.after[0].xpaths)})"
     else:
         text = change.action
     if change.action == "add" and change.after:
@@ -85,6 +89,13 @@ def what(change: Change, numbers: dict[int, int] | None = None) -> str:
     if isinstance(status, dict):
         text += f"; page {_moved(status)}"
     return text
+
+
+def _elements_moved(before: tuple[str, ...], after: tuple[str, ...]) -> str:
+    """What an edit did to a record's elements, in a few words ("+1 element", "−2, +1 elements")."""
+    added, removed = len(set(after) - set(before)), len(set(before) - set(after))
+    parts = [f"−{removed}"] * bool(removed) + [f"+{added}"] * bool(added)
+    return ", ".join(parts) + (" element" if added + removed == 1 else " elements") if parts else "reordered"
 
 
 def step_what(step: list[Change], numbers: dict[int, int]) -> str:
@@ -119,7 +130,8 @@ def records_text(changes: Change | list[Change], numbers: dict[int, int]) -> str
     labels = sorted(touched(*_listed(changes)), key=lambda label: numbers.get(label.id, 0))
     if not labels:
         return ""
-    shown = listed([_number(label, numbers) for label in labels], _IDS_SHOWN, total=True)
+    # A restore can touch a record twice (the one taken out and the one put back): each number once.
+    shown = listed(list(dict.fromkeys(_number(label, numbers) for label in labels)), _IDS_SHOWN, total=True)
     return f"{'record' if len(labels) == 1 else 'records'} {shown}"
 
 

@@ -443,8 +443,9 @@ class Project(Connection):
         row = self.one("SELECT MAX(id) FROM label_history WHERE page_id = ?", (self.page_id(page),))
         return None if row is None else row[0]
 
-    def restore(self, page: str, history_id: int | None, by: Provenance) -> Change:
-        """Put the page's labels back as they were right after entry `history_id` (None: before any entry).
+    def restore(self, page: str, history_id: int | None, by: Provenance, *, why: str | None = None) -> Change:
+        """Put the page's labels back as they were right after entry `history_id` (None: before any entry);
+        `why` says what the restore is to a person (an undo of "accept"), kept in the entry's detail.
 
         The page's status goes back too when a later entry moved it (marked labelled, or new -> proposed by a
         proposal), so restoring to before any change does not leave a page marked labelled with none of the
@@ -468,7 +469,7 @@ class Project(Connection):
                     target[row["id"]] = {**row, "page_id": page_id}  # this page's, whatever an old row says
                 target_status = status_moved(action, json.loads(detail), actor).get("from", target_status)
             changed = sorted(i for i in current.keys() | target.keys() if current.get(i) != target.get(i))
-            detail: dict[str, object] = {"to": history_id}
+            detail: dict[str, object] = {"to": history_id, **({"why": why} if why else {})}
             if target_status != status:
                 db.execute("UPDATE pages SET status = ?, updated_at = ? WHERE id = ?", (target_status, now(), page_id))
                 detail["page_status"] = {"from": status, "to": target_status}

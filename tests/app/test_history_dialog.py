@@ -125,6 +125,17 @@ def test_history_names_records_and_changes_by_the_numbers_the_user_sees(qtbot, t
         assert dialog.entries.topLevelItem(0).text(3) == "restore to change 3"
         assert "restore to change 3" in window.statusBar().currentMessage()
         assert second.id in [label.id for label in project.labels("1")]
+        # Undo and redo are restores underneath, named as the person made them; an edit says what it did.
+        QTest.keySequence(window, "Ctrl+Z")
+        QTest.keySequence(window, "Ctrl+Shift+Z")
+        edited = window.edit("edit record", lambda: project.edit(second.id, [*second.xpaths, ITEM.format(1)],
+                                                                 window.person))
+        assert edited is not None and edited.id is not None
+        window.tools.refresh_history()
+        texts = [dialog.entries.topLevelItem(r).text(3) for r in range(3)]
+        assert texts[0] == "edit (+1 element)", texts
+        assert texts[1].startswith("redo: restore to change 3 (") and texts[1].endswith(" (back to change 5)")
+        assert texts[2].startswith("undo: restore to change 3 (") and texts[2].endswith(" (back to change 4)")
     finally:
         window.close()
 
