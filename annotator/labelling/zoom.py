@@ -88,6 +88,8 @@ class ZoomControl(QObject):
         self.window.save_where_the_user_was()
         if abs(factor - 1.0) < 1e-3:  # the status bar's zoom word hides at 100 %: say it once
             self.window.message(zoom_words(factor), 2500)
+        elif self.window.statusBar().currentMessage().startswith("zoom "):
+            self.window.statusBar().clearMessage()  # an earlier zoom's word, now wrong beside the zoom shown
 
     def _show(self, factor: float, keep_place: bool = False, pointer: tuple[float, float] | None = None) -> None:
         self.window.page_view.set_zoom(factor, keep_place=keep_place, pointer=pointer)

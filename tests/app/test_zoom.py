@@ -103,6 +103,10 @@ def test_zoomed_out_a_click_lands_on_its_element_badges_stay_readable_and_the_pr
         QTest.keyClick(reopened, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
         assert reopened.page_view.zoom == 1.0 and not reopened.zoom.label.isVisible()
         assert Settings.load(settings_file).zoom(reopened.project_key()) == 1.0
+        assert reopened.statusBar().currentMessage() == "zoom 100 %"  # said once, as the bar's word hides
+        QTest.keyClick(reopened, Qt.Key.Key_Plus, Qt.KeyboardModifier.ControlModifier)
+        # One zoom on show at a time: the bar's word, not beside it the message of the zoom before.
+        assert reopened.zoom.label.text() == "zoom 110 %" and reopened.statusBar().currentMessage() == ""
     finally:
         reopened.close()
 
