@@ -31,6 +31,7 @@ from ...core.store import (
     RunInfo,
     project_agreement,
 )
+from ...core.wording import counted
 from ..qt.jobs import BackgroundJob
 from .review_panel import NO_RUN, ReviewPanel, annotator_of, overlay_records
 
@@ -333,7 +334,17 @@ class ReviewController:
 
         job = BackgroundJob(self.window.project.root, work)
         job.done.connect(lambda *_: self._after_scoring(run_id))
-        self.window.jobs.start(job, f"scoring run {run_id}")
+        self.window.jobs.start(job, f"scoring run {run_id}", done=lambda: self._scored_words(run_id))
+
+    def _scored_words(self, run_id: int) -> str:
+        """What the status bar says when a run is scored: its figures, not a bare "done"."""
+        try:
+            run = self.window.project.runs.get(run_id)
+        except RecordLensError:
+            return f"run {run_id} scored"
+        figures = (f"P {run.precision:.3f}, R {run.recall:.3f}, F1 {run.f1:.3f}" if run.f1 is not None
+                   else "no figures")
+        return f"run {run_id} scored on {counted(run.scored_pages, 'page')}: {figures}"
 
     def _after_scoring(self, run_id: int) -> None:
         self._set_runs(run_id)

@@ -536,6 +536,8 @@ def test_review_scores_in_the_background_and_w_jumps_to_the_worst_page(qtbot, wi
     window.review_panel.score_button.click()
     qtbot.waitUntil(lambda: window.job is None and window.project.runs.get(run).scored_pages == 2, timeout=20_000)
     assert "F1 0.500" in window.review_panel.run_figures.text()
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == f"run {run} scored on 2 pages: P 0.500, R 0.500, "
+                    "F1 0.500", timeout=10_000)  # its figures, not a bare "done"
     assert window.review_panel.worst.item(0).text().startswith("page 2")
     key(qtbot, window, "W")
     assert window.page_name == "2"
