@@ -76,7 +76,8 @@ def what(change: Change, numbers: dict[int, int] | None = None) -> str:
         back = ("before any change" if target is None
                 else f"change {(numbers or {}).get(int(target), target)}")
         # An undo or redo is a restore underneath: named as the person did it, with where it took the page.
-        text = f"{detail['why']} (back to {back})" if detail.get("why") else f"restore to {back}"
+        text = (f"{detail['why']} (as {'before any change' if target is None else f'after {back}'})"
+                if detail.get("why") else f"restore to {back}")
     elif change.action == "edit" and change.before and change.after:
         text = f"edit ({_elements_moved(change.before[0].xpaths, change.after[0].xpaths)})"
     else:

@@ -134,8 +134,8 @@ def test_history_names_records_and_changes_by_the_numbers_the_user_sees(qtbot, t
         window.tools.refresh_history()
         texts = [dialog.entries.topLevelItem(r).text(3) for r in range(3)]
         assert texts[0] == "edit (+1 element)", texts
-        assert texts[1].startswith("redo: restore to change 3 (") and texts[1].endswith(" (back to change 5)")
-        assert texts[2].startswith("undo: restore to change 3 (") and texts[2].endswith(" (back to change 4)")
+        assert texts[1].startswith("redo: restore to change 3 (") and texts[1].endswith(" (as after change 5)")
+        assert texts[2].startswith("undo: restore to change 3 (") and texts[2].endswith(" (as after change 4)")
     finally:
         window.close()
 
