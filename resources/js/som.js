@@ -145,11 +145,9 @@
     const made = rl.shadowHost(HOST_TAG, "fixed", `<style>
       :host { all: initial; }
       .box { position: fixed; box-sizing: border-box; border: 2px dashed var(--c); pointer-events: none; }
-      .label { position: absolute; left: -2px; top: -2px; transform: translateY(-100%); padding: 0 4px;
+      .label { position: absolute; left: -2px; top: -2px; padding: 0 4px;
                background: var(--c); color: #fff; font: bold 12px/16px system-ui, sans-serif;
                white-space: nowrap; }
-      .label.left { left: auto; right: calc(100% + 2px); top: -2px; transform: none; }
-      .label.below { top: calc(100% + 2px); transform: none; }
     </style><div class="layer"></div>`);
     if (!made) return false;
     host = made.host;
@@ -188,15 +186,73 @@
     field: isTextField(el),
   });
 
-  // Where a badge goes: above its box, else (no room above: a header link at the top) to its left, else below;
-  // the 2px are the box's border, which the badge's containing block (the padding box) leaves out.
-  // Never inside: a badge over the element would hide the first letters of the very text it labels.
-  const LABEL_HEIGHT = 16;
-  const labelWidth = (text) => 8 + 7.5 * text.length; // bold 12px digits, with the padding
-  const labelPlace = (r, text) => {
-    if (r.top >= LABEL_HEIGHT) return "above";
-    if (r.left >= labelWidth(text) + 2) return "left";
-    return "below";
+  // Where a badge goes. A badge must read as the number of its own element: never over any numbered element's
+  // text (its own included: it would hide the first letters of what it labels) nor on another numbered element,
+  // nor on another badge. In a dense list the row above an element is the previous link, so "above" is taken
+  // only when it is free; then to its left (a list's indent), inside its own left padding, below, after its
+  // text on its first line (a block link flush with the page's edge). When none is free, the place covering
+  // least wins, so every element keeps a number.
+  const GAP = 2;
+  const BORDER = 2; // the box's dashed border: a badge's containing block is the padding box inside it
+
+  // The viewport rectangles of an element's text; a field's text is drawn anywhere in its box.
+  const textRects = (el, r) => {
+    if (["input", "select", "textarea"].includes(el.localName)) return [r];
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const rects = [...range.getClientRects()].filter((b) => b.width > 0 && b.height > 0);
+    return rects.length ? rects : [r];
+  };
+
+  const rect = (left, top, width, height) => ({ left, top, right: left + width, bottom: top + height });
+  // Overlapping area; half a pixel of subpixel layout is not an overlap (two rows of a list touch).
+  const overlap = (a, b) => {
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    return w > 0.5 && h > 0.5 ? w * h : 0;
+  };
+  // How far a badge is from a box as a reader pairs them along rows: the gap between them across, and how far
+  // the badge's middle line is from the box down (a badge beside its row is that row's, however close the
+  // next row's edge).
+  const apart = (badge, b) => {
+    const middle = (badge.top + badge.bottom) / 2;
+    return Math.hypot(Math.max(b.left - badge.right, 0, badge.left - b.right),
+                      Math.max(b.top - middle, 0, middle - b.bottom));
+  };
+  const inView = (b) => b.left >= 0 && b.top >= 0 && b.right <= innerWidth && b.bottom <= innerHeight;
+
+  // The candidate places of a w×h badge for an element with box r and text rectangles `texts`, best first.
+  const places = (r, texts, w, h) => {
+    const first = texts[0];
+    const line = first.top + (first.height - h) / 2; // beside it, on the middle of its first line
+    return [
+      rect(r.left, r.top - h, w, h), // above
+      rect(r.left - w - GAP, line, w, h), // left
+      rect(r.left + BORDER, r.top + BORDER, w, h), // inside, at its top left
+      rect(r.left, r.bottom, w, h), // below
+      rect(first.right + GAP * 2, line, w, h), // after its text
+    ];
+  };
+
+  // items: [{r, texts, w, h}] in label order; the chosen viewport rectangle of each badge.
+  const placeBadges = (items) => {
+    const allTexts = items.flatMap((item) => item.texts);
+    const placed = [];
+    return items.map((item, i) => {
+      const blocking = (b) =>
+        allTexts.reduce((sum, t) => sum + overlap(b, t), 0) +
+        items.reduce((sum, other, j) => sum + (j === i ? 0 : overlap(b, other.r)), 0) +
+        placed.reduce((sum, other) => sum + overlap(b, other), 0);
+      // Read as its own element's number: no other element's box is as near.
+      const own = (b) => items.every((other, j) => j === i || apart(b, other.r) > apart(b, item.r));
+      const options = places(item.r, item.texts, item.w, item.h);
+      const unblocked = options.filter((b) => inView(b) && blocking(b) === 0);
+      const free = unblocked.find(own) || unblocked[0];
+      const cost = (b) => blocking(b) + (inView(b) ? 0 : 1e9);
+      const best = free || options.reduce((a, b) => (cost(b) < cost(a) ? b : a));
+      placed.push(best);
+      return best;
+    });
   };
 
   // The drawn badges' viewport boxes by label (audits and tests: the layer is in a closed shadow root).
@@ -210,9 +266,8 @@
 
   const draw = (items) => {
     if (!ensureHost()) return;
-    const fragment = document.createDocumentFragment();
-    for (const { r, label } of items) {
-      if (!inViewport(r)) continue;
+    const shownItems = items.filter(({ r }) => inViewport(r));
+    const tags = shownItems.map(({ r, label }) => {
       const box = document.createElement("div");
       box.className = "box";
       box.style.setProperty("--c", COLOURS[label % COLOURS.length]);
@@ -221,12 +276,21 @@
       box.style.width = r.width + "px";
       box.style.height = r.height + "px";
       const tag = document.createElement("div");
-      tag.className = "label " + labelPlace(r, String(label));
+      tag.className = "label";
       tag.textContent = String(label);
       box.appendChild(tag);
-      fragment.appendChild(box);
-    }
-    layer.appendChild(fragment);
+      layer.appendChild(box);
+      return tag;
+    });
+    // Measure every badge first, then move them all: one layout, not one per badge.
+    const sized = shownItems.map(({ el, r }, i) => {
+      const b = tags[i].getBoundingClientRect();
+      return { r, texts: textRects(el, r), w: b.width, h: b.height };
+    });
+    placeBadges(sized).forEach((b, i) => {
+      tags[i].style.left = b.left - shownItems[i].r.left - BORDER + "px";
+      tags[i].style.top = b.top - shownItems[i].r.top - BORDER + "px";
+    });
   };
 
   // options: {all: bool, first: number (the first label), draw: bool}.

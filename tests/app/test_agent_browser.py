@@ -4,6 +4,7 @@ reference trajectories (recorded on core's text browser) replay on it."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -130,3 +131,72 @@ def test_page_text_has_the_words_of_core_text_browser(agent):
     core.open(HOME)
     assert sorted(words) == sorted(core.observe().text.split())
     assert "Paperfield Computation and Language Machine Learning Computer Vision About" in agent.observe().text
+
+
+# A plain, dense list of links (rows 19px apart, no gap between them), as the first-time user saw it: the badge
+# above a row sat on the row before and covered its first letters. Also rows of block links flush with the page's
+# left edge (no room to their left) and rows padded on the left, and a header at the very top.
+LIST_ROWS = "".join(f'<li><a href="/l{i}">{word}</a></li>' for i, word in enumerate(
+    ["Accessibility", "About", "About us", "About uppercase", "Abstracts", "Authors", "Archive", "Awards"]))
+FLAT_ROWS = "".join(f'<a href="/f{i}">Flat row {i}</a>' for i in range(6))
+PADDED_ROWS = "".join(f'<a href="/p{i}">Padded row {i}</a>' for i in range(6))
+DENSE_PAGE = f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>Dense</title><style>
+  body {{ margin: 0 0 0 4px; font: 16px/19px sans-serif }} ul {{ margin: 0 }} .flat a, .padded a {{ display: block }}
+  .padded a {{ padding-left: 40px }} nav {{ margin-bottom: 8px }} nav a {{ margin-right: 6px }}
+</style></head><body>
+<nav><a href="/h">Home</a><a href="/n">News</a></nav>
+<ul>{LIST_ROWS}</ul>
+<div class="flat">{FLAT_ROWS}</div>
+<div class="padded">{PADDED_ROWS}</div>
+</body></html>"""
+
+TEXT_RECTS = """(() => {
+  const el = __recordlens.som.resolve(XPATH);
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  return JSON.stringify([...range.getClientRects()].filter((b) => b.width > 0 && b.height > 0)
+                        .map((b) => [b.left, b.top, b.width, b.height]));
+})()"""
+
+
+def overlaps(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def apart(badge, box) -> float:
+    """The gap across between a badge and a box, and from the badge's middle line down to the box: a badge
+    beside a row of a dense list reads as that row's, though the next row's edge is as close as its own."""
+    middle = badge[1] + badge[3] / 2
+    dx = max(box[0] - badge[0] - badge[2], 0, badge[0] - box[0] - box[2])
+    dy = max(box[1] - middle, 0, middle - box[1] - box[3])
+    return (dx * dx + dy * dy) ** 0.5
+
+
+def test_badges_in_a_dense_list_cover_no_numbered_text_and_sit_by_their_own_element(agent, tmp_path):
+    write_mhtml(tmp_path / "dense.mhtml", DENSE_PAGE, url="https://dense.example.org/")
+    agent.browser.set_site(build_site(tmp_path))
+    try:
+        agent.open("https://dense.example.org/")
+        seen = agent.observe()
+        badges = {b["label"]: b["bbox"] for b in agent.browser.js_json("__recordlens.som.labelBoxes()")}
+        texts = {e.label: agent.browser.js_json(TEXT_RECTS.replace("XPATH", json.dumps(e.xpath)))
+                 for e in seen.elements}
+    finally:
+        agent.browser.set_site(DEMO_SITE)
+    boxes = {e.label: e.bbox for e in seen.elements}
+    assert len(badges) == len(boxes) == 22 and all(texts.values())
+    width, height = seen.viewport
+    for label, badge in badges.items():
+        name = next(e.text for e in seen.elements if e.label == label)
+        assert badge[0] >= 0 and badge[1] >= 0 and badge[0] + badge[2] <= width and badge[1] + badge[3] <= height
+        for other, rects in texts.items():
+            for rect in rects:
+                assert not overlaps(badge, rect), f"badge {label} ({name}) covers the text of [{other}]"
+        for other, box in boxes.items():
+            assert other == label or not overlaps(badge, box), f"badge {label} ({name}) is on element [{other}]"
+        for other, box in badges.items():
+            assert other == label or not overlaps(badge, box), f"badges {label} and {other} overlap"
+        # Read unambiguously: the element nearest the badge is the one it numbers.
+        nearest = sorted(boxes, key=lambda other: apart(badge, boxes[other]))
+        assert nearest[0] == label and apart(badge, boxes[nearest[1]]) > apart(badge, boxes[label]), \
+            f"badge {label} ({name}) sits as near to [{nearest[1]}]"
