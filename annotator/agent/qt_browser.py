@@ -20,11 +20,13 @@ from pathlib import Path
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from ...core.agent import Observation, Site, Step, Target, TargetNotFoundError, find_target
+from ...core.agent import CAPTURE_VIEWPORT, Observation, Site, Step, Target, TargetNotFoundError, find_target
 from ..qt.event_loop import spin
 from .site_browser import SiteBrowser
 
-DEFAULT_VIEWPORT = (1280, 800)
+# The capture's view: the boxes and screenshots of a run, of its references and of the site's stored pages are
+# then of one layout (a narrower view wraps and moves everything).
+DEFAULT_VIEWPORT = CAPTURE_VIEWPORT
 WAIT_MS = 1000  # what "Wait" gives the page: snapshots do not change, but a person's Wait is about this long
 
 
@@ -62,6 +64,12 @@ class QtSiteBrowser:
     @property
     def url(self) -> str:
         return self.browser.url
+
+    @property
+    def viewport(self) -> tuple[int, int]:
+        """The page's view in CSS pixels (a run records it)."""
+        view = self.browser.view.size()
+        return view.width(), view.height()
 
     def open(self, url: str) -> None:
         self.browser.open(url, fresh=True)

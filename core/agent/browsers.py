@@ -43,6 +43,13 @@ def default_browser() -> str:
     return "qt" if "qt" in _BROWSERS else "text"
 
 
+def rendered_viewport(browser: object) -> list[int] | None:
+    """The width and height a browser lays pages out at, as a run records it; None for one without a layout
+    (core's text browser)."""
+    size = getattr(browser, "viewport", None)
+    return [int(v) for v in size] if size is not None else None
+
+
 def browser_kind(name: str) -> BrowserKind:
     try:
         return _BROWSERS[name]

@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..agent.axtree import SiteTrees
-from ..agent.browsers import BrowserKind, browser_kind, browser_names, default_browser
+from ..agent.browsers import BrowserKind, browser_kind, browser_names, default_browser, rendered_viewport
 from ..agent.engine_runs import run_agent_on_engine
 from ..agent.evaluate import RunPlan, evaluate, format_table, write_chart
 from ..agent.loop import (
@@ -203,7 +203,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                 "seeds": [run_seed(args.seed, r) for r in range(args.runs)], "temperature": settings.temperature,
                 "model": settings.model, "base_url": _recorded_base_url(args.base_url, key),
                 "observes": observes(kind.screenshots, observations),
-                "observation": list(observations) if observations is not None else None})
+                "observation": list(observations) if observations is not None else None,
+                "viewport": rendered_viewport(browser)})
 
         def keep(trajectory: Trajectory) -> None:
             project.agent.add_trajectory(rows[trajectory.task_id], trajectory, agent_run_id=run_id)

@@ -12,6 +12,7 @@ from PySide6.QtGui import QImage
 
 from recordlens.annotator.agent.qt_browser import QtSiteBrowser
 from recordlens.annotator.agent.trajectory_replay import replay
+from recordlens.core.agent import CAPTURE_VIEWPORT
 from recordlens.core.agent.actions import Step
 from recordlens.core.agent.model import Browser, Trajectory
 from recordlens.core.agent.sites import build_site, load_site
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.app
 
 @pytest.fixture(scope="module")
 def agent(qapp):
-    with QtSiteBrowser(DEMO_SITE, viewport=(1280, 800)) as browser:
+    with QtSiteBrowser(DEMO_SITE) as browser:  # in the capture's view, as `agent run` makes it
         yield browser
 
 
@@ -37,9 +38,10 @@ def test_observe_and_perform_round_trip(agent):
     assert isinstance(agent, Browser)
     agent.open(HOME)
     seen = agent.observe()
-    assert seen.url == HOME and seen.title and seen.viewport == (1280, 800)
+    # The run's view is the capture's, so run, references and stored pages share one layout.
+    assert seen.url == HOME and seen.title and seen.viewport == CAPTURE_VIEWPORT == agent.viewport == (1920, 1080)
     image = QImage.fromData(seen.screenshot, "PNG")
-    assert (image.width(), image.height()) == (1280, 800)
+    assert (image.width(), image.height()) == CAPTURE_VIEWPORT
     search = named(seen, "Search papers")
     assert search.role == "searchbox" and search.xpath == "/body[1]/main[1]/section[1]/form[1]/input[1]"
     assert search.bbox and all(v >= 0 for v in search.bbox)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from recordlens.annotator.cli import main
+from recordlens.core.agent import CAPTURE_VIEWPORT
 from recordlens.core.agent.actions import format_action
 from recordlens.core.agent.model import Trajectory
 from recordlens.core.resource_files import resource_path
@@ -32,3 +33,5 @@ def test_the_installed_command_runs_the_agent_in_qtwebengine(qapp, tmp_path: Pat
     with open_project(tmp_path / "p") as project:
         stored = project.agent.trajectories()
         assert len(stored) == 1 and stored[0][1].success and stored[0][1].steps[0].screenshot_before
+        # The run records the view it rendered in: the capture's.
+        assert project.agent.runs()[-1].parameters["viewport"] == list(CAPTURE_VIEWPORT) == [1920, 1080]
