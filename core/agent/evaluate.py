@@ -13,7 +13,7 @@ Definitions (the README publishes them):
   equal after the task's normalisation; otherwise their targets match by identity (`targets_match`: find_target's
   XPath, role and name, text, box, then label rule; or neither has a target), Type also needs the same text (case
   and spacing aside) and Scroll the same direction. A category's agreement is the mean over its episodes that
-  have a reference.
+  have a reference, and says over how many of its tasks and episodes that is.
 - Complete runs only: a run index is *incomplete* when one of the run's tasks has no episode in it, or one of its
   episodes was cut (by the model budget or a failing model endpoint: `loop.CUT_STOPS`). By default the figures
   are those of the complete run indices, and the incomplete ones are named with their reasons; an agent run
@@ -28,8 +28,10 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from statistics import stdev
 
 from ..runs.charts import grouped_bars
+from ..wording import counted, listed
 from .actions import Step
 from .loop import CUT_STOPS
 from .model import Task, Trajectory
@@ -53,6 +55,11 @@ class Figures:
     average_steps: float | None        # None: no complete run (nothing was measured, which 0 would misreport)
     average_steps_successful: float | None
     agreement: float | None            # None when no episode of the category has a reference
+    # What the agreement is taken over: the tasks and episodes that have a reference (a mean over 1 task of 4
+    # is not the category's).
+    agreement_tasks: int = 0
+    agreement_episodes: int = 0
+    success_sd: float | None = None    # the sample standard deviation of `per_run`; None under two runs
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -124,17 +131,43 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
     if not plan.ended:
         warnings.append("the agent run did not finish (no end time: interrupted, failed or still running); "
                         f"finish it with `recordlens agent run ... --resume {plan.run_id or 'RUN'}`")
-    for run, reasons in incomplete.items():
-        warnings.append(f"run {run} is incomplete ({'; '.join(reasons)})"
-                        + ("" if include_incomplete else "; left out of the figures"))
+    warnings.extend(_incomplete_warnings(incomplete, include_incomplete))
     # A cut episode says nothing of the agent: counted nowhere, even when the incomplete runs are.
-    counted = [e for e in episodes if not e["cut"]] if include_incomplete else \
+    scored = [e for e in episodes if not e["cut"]] if include_incomplete else \
         [e for e in episodes if int(e["run"]) in complete_runs]  # type: ignore[call-overload]
-    categories = sorted({str(e["category"]) for e in counted})
-    figures = [_figures(c, [e for e in counted if e["category"] == c]) for c in categories]
-    return Evaluation(overall=_figures(OVERALL, counted), categories=figures, episodes=episodes, warnings=warnings,
+    categories = sorted({str(e["category"]) for e in scored})
+    figures = [_figures(c, [e for e in scored if e["category"] == c]) for c in categories]
+    return Evaluation(overall=_figures(OVERALL, scored), categories=figures, episodes=episodes, warnings=warnings,
                       incomplete=incomplete, complete_runs=complete_runs, ended=plan.ended,
                       included_incomplete=include_incomplete)
+
+
+def run_spans(runs: Sequence[int]) -> str:
+    """Run indices as spans: "0-3, 7, 9-12"."""
+    spans: list[list[int]] = []
+    for run in sorted(set(runs)):
+        if spans and run == spans[-1][1] + 1:
+            spans[-1][1] = run
+        else:
+            spans.append([run, run])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
+def runs_named(runs: Sequence[int]) -> str:
+    """"run 5", "runs 0-2, 7" or, with more than five, "runs 93-199 (107)"."""
+    if len(runs) == 1:
+        return f"run {runs[0]}"
+    return f"runs {run_spans(runs)}" + (f" ({len(runs)})" if len(runs) > 5 else "")
+
+
+def _incomplete_warnings(incomplete: Mapping[int, Sequence[str]], included: bool) -> list[str]:
+    """One line per reason with the runs it holds for: an interrupted 200-run job gives one line, not 107."""
+    by_reason: dict[str, list[int]] = defaultdict(list)
+    for run, reasons in sorted(incomplete.items()):
+        for reason in reasons:
+            by_reason[reason].append(run)
+    return [f"{runs_named(runs)} {'is' if len(runs) == 1 else 'are'} incomplete: {reason}"
+            + ("" if included else "; left out of the figures") for reason, runs in by_reason.items()]
 
 
 def _latest_episodes(trajectories: Sequence[Trajectory]) -> list[Trajectory]:
@@ -157,8 +190,10 @@ def _incomplete_runs(episodes: Sequence[Mapping[str, object]], plan: RunPlan) ->
         here = [e for e in episodes if int(e["run"]) == run]  # type: ignore[call-overload]
         reasons = []
         missing = sorted(expected_tasks - {str(e["task"]) for e in here})
-        if missing:
-            reasons.append(f"no episode of {', '.join(missing[:5])}" + (" ..." if len(missing) > 5 else ""))
+        if missing and not here:
+            reasons.append(f"no episode of any of its {counted(len(expected_tasks), 'task')}")
+        elif missing:
+            reasons.append(f"no episode of {listed(missing)}")
         cut = [f"{e['task']} ({e['stop']})" for e in here if e["cut"]]
         if cut:
             reasons.append(f"cut: {', '.join(cut[:5])}" + (" ..." if len(cut) > 5 else ""))
@@ -222,27 +257,58 @@ def _figures(category: str, episodes: Sequence[Mapping[str, object]]) -> Figures
     per_run = [_mean([float(s) for s in by_run[r]]) for r in sorted(by_run)]
     steps = [float(e["steps"]) for e in episodes]  # type: ignore[arg-type]
     good = [float(e["steps"]) for e in episodes if e["success"]]  # type: ignore[arg-type]
-    agreements = [float(e["agreement"]) for e in episodes if e["agreement"] is not None]  # type: ignore[arg-type]
+    referenced = [e for e in episodes if e["agreement"] is not None]
+    agreements = [float(e["agreement"]) for e in referenced]  # type: ignore[arg-type]
     return Figures(category=category, tasks=len({e["task"] for e in episodes}), episodes=len(episodes),
                    runs=len(by_run), success_rate=_mean(per_run) if per_run else None, per_run=per_run,
                    average_steps=_mean(steps) if steps else None,
                    average_steps_successful=_mean(good) if good else None,
-                   agreement=_mean(agreements) if agreements else None)
+                   agreement=_mean(agreements) if agreements else None,
+                   agreement_tasks=len({e["task"] for e in referenced}), agreement_episodes=len(referenced),
+                   success_sd=stdev(per_run) if len(per_run) > 1 else None)
+
+
+# Up to this many runs the table gives each run's success rate; beyond, their spread (each run's is in --json).
+PER_RUN_SHOWN = 4
+
+
+def _per_run(f: Figures) -> str:
+    if len(f.per_run) <= PER_RUN_SHOWN:
+        return " ".join(f"{r:.2f}" for r in f.per_run)
+    return f"± {f.success_sd:.3f} ({min(f.per_run):.2f}-{max(f.per_run):.2f})"
+
+
+def _agreement(f: Figures) -> str:
+    if f.agreement is None:
+        return "-"
+    return f"{f.agreement:.3f} ({f.agreement_tasks}/{f.tasks})"
 
 
 def format_table(evaluation: Evaluation) -> str:
+    """The figures a line per category and overall; the agreement with how many of the tasks have a reference,
+    and notes below that say what a summarised column or a partial agreement stands for."""
     header = f"{'category':<22} {'tasks':>5} {'runs':>4} {'success':>8} {'per run':<20} {'steps':>6} " \
-             f"{'steps ok':>8} {'agreement':>9}"
+             f"{'steps ok':>8} {'agreement (tasks)':>17}"
     lines = [header]
     for f in [*evaluation.categories, evaluation.overall]:
-        per_run = " ".join(f"{r:.2f}" for r in f.per_run)
         ok = f"{f.average_steps_successful:.2f}" if f.average_steps_successful is not None else "-"
-        agree = f"{f.agreement:.3f}" if f.agreement is not None else "-"
         success = f"{f.success_rate:.3f}" if f.success_rate is not None else "-"
         steps = f"{f.average_steps:.2f}" if f.average_steps is not None else "-"
-        lines.append(f"{f.category:<22} {f.tasks:>5} {f.runs:>4} {success:>8} {per_run:<20} "
-                     f"{steps:>6} {ok:>8} {agree:>9}")
-    return "\n".join(lines)
+        lines.append(f"{f.category:<22} {f.tasks:>5} {f.runs:>4} {success:>8} {_per_run(f):<20} "
+                     f"{steps:>6} {ok:>8} {_agreement(f):>17}")
+    return "\n".join(lines + _table_notes(evaluation.overall))
+
+
+def _table_notes(overall: Figures) -> list[str]:
+    notes = []
+    if len(overall.per_run) > PER_RUN_SHOWN:
+        notes.append(f"per run: ± the standard deviation of the {overall.runs} runs' success rates "
+                     "(lowest-highest); each run's rate is in --json")
+    if overall.agreement is not None and overall.agreement_tasks < overall.tasks:
+        notes.append(f"agreement: taken over {overall.agreement_tasks} of {counted(overall.tasks, 'task')} "
+                     f"({overall.agreement_episodes} of {counted(overall.episodes, 'episode')}), those with a "
+                     "reference trajectory")
+    return [f"note: {n}" for n in notes]
 
 
 def write_chart(evaluation: Evaluation, path: str | Path) -> Path:

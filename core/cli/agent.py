@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from ..agent.axtree import SiteTrees
 from ..agent.browsers import BrowserKind, browser_kind, browser_names, default_browser, rendered_viewport
 from ..agent.engine_runs import run_agent_on_engine
-from ..agent.evaluate import RunPlan, evaluate, format_table, write_chart
+from ..agent.evaluate import RunPlan, evaluate, format_table, runs_named, write_chart
 from ..agent.loop import (
     CUT_STOPS,
     DEFAULT_MAX_FAILURES,
@@ -479,6 +479,6 @@ def _incomplete_summary(result, status: str) -> str:  # noqa: ANN001 - an Evalua
     elif not result.ended:
         parts.append("no end time")
     if result.incomplete:
-        named = ", ".join(str(r) for r in result.incomplete)
-        parts.append(f"run(s) {named} incomplete" + ("" if result.included_incomplete else ", left out"))
+        parts.append(f"{runs_named(list(result.incomplete))} incomplete"
+                     + ("" if result.included_incomplete else ", left out"))
     return "; ".join(parts)

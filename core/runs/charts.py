@@ -1,8 +1,11 @@
 """Grouped bar charts as PNG files (matplotlib's Agg backend: no display needed), for `bench` and `agent eval`.
 
 A value of None is *missing* (an agreement with no reference, a figure that was not measured): it gets no bar
-and an "n/a" mark on the axis, never a bar of height 0 that reads as a measured zero. The legend sits above the
-plot area, so that it covers no bar whatever the values.
+and an "n/a" mark on the axis in its slot, never a bar of height 0 that reads as a measured zero; the axis spans
+every slot, so a mark in the last one stays inside the figure. The legend sits above the plot area, so that it
+covers no bar whatever the values, and shows each series in its colour even when it has no bar. Neighbouring
+series differ in hue and in lightness (a dark blue, then a light orange), so that they stay apart in print, in
+greyscale and to colour-blind readers.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from pathlib import Path
 
 from .. import atomic
 
-COLOURS = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2")
+COLOURS = ("#1f4e8c", "#f5a742", "#3a923a", "#d6404e", "#72b7b2")
 MISSING_MARK = "n/a"
 
 
@@ -24,6 +27,7 @@ def draw_grouped_bars(labels: Sequence[str], series: Sequence[tuple[str, Sequenc
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
     count = max(len(series), 1)
     width = 0.8 / count
@@ -36,13 +40,18 @@ def draw_grouped_bars(labels: Sequence[str], series: Sequence[tuple[str, Sequenc
         for i, value in enumerate(values):
             if value is None:
                 axis.text(i + offset, 0.01, MISSING_MARK, ha="center", va="bottom", fontsize=7, color=colour,
-                          rotation=90)
+                          fontweight="bold")
+    # Bars alone set the limits: a missing value in the last slot would fall outside the axis.
+    axis.set_xlim(-0.5, len(labels) - 0.5)
     axis.set_xticks(range(len(labels)), list(labels), fontsize=8)
     axis.set_ylim(0, 1.0)
     if ylabel:
         axis.set_ylabel(ylabel)
-    axis.legend(loc="lower left", bbox_to_anchor=(0.0, 1.01), fontsize=8, ncols=count, frameon=False,
-                borderaxespad=0.0)
+    # Handles of the series' own colours: a series with no value at all (no reference anywhere) has no bar, and
+    # matplotlib's legend would show it in its default blue, beside the first series' blue.
+    handles = [Patch(facecolor=COLOURS[i % len(COLOURS)], label=name) for i, (name, _) in enumerate(series)]
+    axis.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.01), fontsize=8, ncols=count,
+                frameon=False, borderaxespad=0.0)
     axis.grid(axis="y", alpha=0.3)
     figure.tight_layout()
     return figure

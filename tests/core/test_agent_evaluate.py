@@ -4,16 +4,18 @@ category over 3 runs, steps, agreement with the reference), and the whole comman
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 
 import pytest
 
 from recordlens.core.agent.actions import Step, format_action
-from recordlens.core.agent.evaluate import agreement, evaluate, format_table, write_chart
+from recordlens.core.agent.evaluate import RunPlan, agreement, evaluate, format_table, runs_named, write_chart
 from recordlens.core.agent.model import Task, Trajectory
 from recordlens.core.agent.targets import Target
 from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
+from recordlens.core.runs.charts import MISSING_MARK, draw_grouped_bars
 from recordlens.core.store.project import init_project
 from tests.fake_gemini import FakeGemini, answer
 
@@ -65,8 +67,45 @@ def test_the_figures_are_those_computed_by_hand() -> None:
     assert lookup.agreement == pytest.approx(0.5) and comparison.agreement is None
     assert result.overall.agreement == pytest.approx(0.5)
     table = format_table(result)
-    assert [row.split()[0] for row in table.splitlines()[1:]] == ["comparison", "lookup", "overall"]
+    assert [row.split()[0] for row in table.splitlines()[1:4]] == ["comparison", "lookup", "overall"]
     assert "0.667" in table and "0.500" in table
+
+
+def test_the_agreement_says_over_how_many_tasks_and_episodes_with_a_reference_it_is_taken() -> None:
+    result = evaluate([A, B, C], EPISODES, {"a": REFERENCE_A})
+    assert (result.overall.agreement_tasks, result.overall.agreement_episodes) == (1, 3)
+    assert result.as_dict()["overall"]["agreement_tasks"] == 1  # type: ignore[index]
+    lines = format_table(result).splitlines()
+    assert lines[3].startswith("overall") and lines[3].endswith("0.500 (1/3)")  # 1 of the 3 tasks
+    assert lines[4] == "note: agreement: taken over 1 of 3 tasks (3 of 9 episodes), those with a reference trajectory"
+    everywhere = evaluate([A], [e for e in EPISODES if e.task_id == "a"], {"a": REFERENCE_A})
+    assert format_table(everywhere).splitlines()[-1].endswith("0.500 (1/1)")  # no note when every task has one
+
+
+def test_an_interrupted_200_run_job_warns_once_per_reason_and_the_table_summarises_many_runs() -> None:
+    # Runs 0-92 whole, run 93 with task a only, runs 94-199 never started; task c cut in run 5.
+    done = [episode(t, r, "x", 2) for r in range(93) for t in "abc"] + [episode("a", 93, "Ana", 2)]
+    done[5 * 3 + 2] = Trajectory("c", "agent:m", [Step("", url=U, error="budget")], run=5, stop="model budget")
+    result = evaluate([A, B, C], done, {}, plan=RunPlan(task_ids=("a", "b", "c"), runs=200, ended=False))
+    incomplete = [w for w in result.warnings if "incomplete" in w]
+    assert incomplete == [
+        "run 5 is incomplete: cut: c (model budget); left out of the figures",
+        "run 93 is incomplete: no episode of b, c; left out of the figures",
+        "runs 94-199 (106) are incomplete: no episode of any of its 3 tasks; left out of the figures",
+    ]
+    assert runs_named([1, 2, 3, 7, 9, 10]) == "runs 1-3, 7, 9-10 (6)" and runs_named([4]) == "run 4"
+
+    rates = [1.0 if r % 4 else 0.0 for r in range(92)]  # each run's success rate over a, b, c: 0 or 1
+    many = evaluate([A, B, C], [episode(t, r, "Ana" if t == "a" and r % 4 else None, 2) for r in range(92)
+                                for t in "a"], {})
+    assert many.overall.per_run == rates and many.as_dict()["overall"]["per_run"] == rates  # type: ignore[index]
+    assert many.overall.success_sd == pytest.approx(statistics.stdev(rates))
+    table = format_table(many).splitlines()
+    assert max(len(line) for line in table) <= 120
+    assert f"± {statistics.stdev(rates):.3f} (0.00-1.00)" in table[-2]
+    assert table[-1].startswith("note: per run: ± the standard deviation of the 92 runs' success rates")
+    few = format_table(evaluate([A, B, C], EPISODES, {})).splitlines()
+    assert "0.67 0.67 0.67" in few[-1] and not any(line.startswith("note") for line in few)
 
 
 def test_with_no_complete_run_the_table_says_nothing_was_measured() -> None:
@@ -91,6 +130,41 @@ def test_agreement_is_an_in_order_match_by_target_identity() -> None:
 def test_the_chart_is_a_png(tmp_path: Path) -> None:
     path = write_chart(evaluate([A, B, C], EPISODES, {"a": REFERENCE_A}), tmp_path / "chart.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _luminance(rgb: tuple[float, ...]) -> float:
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def test_the_chart_series_are_told_apart_and_its_n_a_marks_stay_inside_the_figure() -> None:
+    import colorsys
+
+    import matplotlib.pyplot as plt
+
+    # The overall has no agreement (no reference): its n/a mark is in the rightmost slot.
+    result = evaluate([A, B, C], EPISODES, {})
+    figure = draw_grouped_bars([f.category for f in [*result.categories, result.overall]], [
+        ("success", [f.success_rate for f in [*result.categories, result.overall]]),
+        ("agreement", [f.agreement for f in [*result.categories, result.overall]]),
+    ])
+    try:
+        axis = figure.axes[0]
+        success, agreeing = (bar.get_facecolor() for bar in axis.get_legend().get_patches())
+        # Apart in lightness (greyscale, print) and in hue, not two blues.
+        assert abs(_luminance(success) - _luminance(agreeing)) > 0.2
+        hues = [colorsys.rgb_to_hsv(*c[:3])[0] * 360 for c in (success, agreeing)]
+        assert min(abs(hues[0] - hues[1]), 360 - abs(hues[0] - hues[1])) > 90
+        figure.canvas.draw()
+        renderer = figure.canvas.get_renderer()
+        marks = [t for t in axis.texts if t.get_text() == MISSING_MARK]
+        assert len(marks) == 3
+        inside = axis.get_window_extent(renderer)
+        for mark in marks:
+            box = mark.get_window_extent(renderer)
+            assert inside.x0 <= box.x0 and box.x1 <= inside.x1, "an n/a mark is cut off at the axis' edge"
+    finally:
+        plt.close(figure)
 
 
 def test_agent_run_then_eval_on_the_demo_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
