@@ -8,6 +8,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from .. import atomic
@@ -87,24 +88,46 @@ def parse_tasks(text: str, *, source: str = "the tasks file") -> list[Task]:
     return tasks
 
 
+# How each key is read and checked; a required key is checked when present (its absence is said once, as
+# missing), an optional one always (it has a default).
+_READERS: dict[str, Callable[[dict], object]] = {
+    "id": lambda data: _id_of(data["id"]),
+    "category": lambda data: _text(data, "category", empty=True),
+    "instruction": lambda data: _text(data, "instruction"),
+    "answer": lambda data: _answer_of(data["answer"]),
+    "answer_kind": lambda data: _kind_of(data["answer_kind"]),
+    "normalise": lambda data: _rules_of(data["normalise"]),
+    "start_url": lambda data: _start_url_of(data),
+    "site": lambda data: _text(data, "site", empty=True),
+}
+
+
 def task_from_line(line: str) -> Task:
+    """The task a line holds; a bad line's error names all its problems (missing and unknown keys, and every bad
+    value), so that a file is fixed in one pass, not one kind of error per try."""
     try:
         data = json.loads(line)
     except json.JSONDecodeError as error:
         raise TaskFileError(f"not valid JSON ({error.msg} at column {error.colno})") from None
     if not isinstance(data, dict):
         raise TaskFileError("expected a JSON object with keys " + ", ".join(REQUIRED_KEYS))
+    problems = []
     missing = [k for k in REQUIRED_KEYS if k not in data]
     if missing:
-        raise TaskFileError("missing key(s) " + ", ".join(missing))
+        problems.append("missing key(s) " + ", ".join(missing))
     unknown = sorted(set(data) - set(REQUIRED_KEYS) - set(OPTIONAL_KEYS))
     if unknown:
-        raise TaskFileError(f"unknown key(s) {', '.join(unknown)}; "
-                            f"allowed: {', '.join(REQUIRED_KEYS + OPTIONAL_KEYS)}")
-    return Task(id=_id_of(data["id"]), category=_text(data, "category", empty=True),
-                instruction=_text(data, "instruction"), answer=_answer_of(data["answer"]),
-                answer_kind=_kind_of(data["answer_kind"]), normalise=_rules_of(data["normalise"]),
-                start_url=_start_url_of(data), site=_text(data, "site", empty=True))
+        problems.append(f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(REQUIRED_KEYS + OPTIONAL_KEYS)}")
+    values: dict[str, Any] = {}
+    for key, read in _READERS.items():
+        if key in data or key in OPTIONAL_KEYS:
+            try:
+                values[key] = read(data)
+            except TaskFileError as error:
+                problems.append(str(error))
+    if problems:
+        raise TaskFileError("; ".join(problems))
+    return Task(**values)
 
 
 def _start_url_of(data: dict) -> str:

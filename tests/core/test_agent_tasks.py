@@ -16,6 +16,7 @@ from recordlens.core.agent.tasks import (
     normalise_answer,
     save_tasks,
 )
+from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
 
 ALL = NORMALISE_RULES
@@ -102,6 +103,25 @@ def test_a_bad_tasks_file_names_every_bad_line(tmp_path: Path) -> None:
     (tmp_path / "empty.jsonl").write_text("\n\n", encoding="utf-8")
     with pytest.raises(TaskFileError, match="holds no tasks"):
         load_tasks(tmp_path / "empty.jsonl")
+
+
+def test_agent_tasks_check_reports_every_kind_of_problem_of_a_line_in_one_pass(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # One line with a missing key, an unknown rule and a site that is no name, another with a bad start page
+    # and an unknown key: each of the five used to come out one kind per try.
+    path = tmp_path / "seeds.jsonl"
+    path.write_text("\n".join([
+        line(answer_kind=..., normalise=["case", "stemming"], site=7),
+        line(id="t2", start_url="ftp://x.org/", extra=1),
+    ]) + "\n", encoding="utf-8")
+    assert main(["agent", "tasks", "--check", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert "2 bad line(s)" in error
+    first = next(text for text in error.splitlines() if text.strip().startswith("line 1:"))
+    assert all(problem in first for problem in ("missing key(s) answer_kind", "unknown normalisation rule(s) "
+                                                "'stemming'", "'site' must be a string")), first
+    second = next(text for text in error.splitlines() if text.strip().startswith("line 2:"))
+    assert "unknown key(s) extra" in second and "'start_url' 'ftp://x.org/'" in second, second
 
 
 def test_tasks_round_trip_and_numbers_are_accepted_as_ids_and_answers(tmp_path: Path) -> None:
