@@ -208,6 +208,9 @@ class CaptureDialog(QDialog):
             self.bar.setRange(0, 1)
             self.bar.setValue(1 if result.get("ok") else 0)
         self.log.appendPlainText(str(result.get("message") or ""))
+        # The notes say what the summary line cannot: the rules changed since the last run, a lock taken over.
+        for note in result.get("notes") or []:
+            self.log.appendPlainText(f"warning: {note}")
         emit(self.captured, result)
 
 

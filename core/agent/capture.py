@@ -22,7 +22,11 @@ Every saved page is four files named after its final URL (`pages/STEM.mhtml`, `S
 `STEM.meta.json`); the MHTML is written last, each file atomically, so a page exists (is indexed) only whole.
 `capture.json` keeps the crawl's state (queue, what was seen, each URL's outcome), rewritten atomically after
 every page: a stopped capture started again with the same folder continues where it stopped, and a page that
-was being written when it stopped is captured again under the same names, never twice.
+was being written when it stopped is captured again under the same names, never twice. Run again with other
+rules, the new rules replace the stored ones, and the summary's notes name each that changed (old → new).
+
+One capture at a time per folder: `.capture.lock` (created with O_EXCL) holds the host and pid of the capture
+running; another is refused at once, and a lock whose process is gone (killed) is taken over with a note.
 """
 
 from __future__ import annotations
@@ -30,12 +34,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import re
+import socket
 import time
 import urllib.error
 import urllib.request
 import urllib.robotparser
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,6 +56,7 @@ from .site_files import SAVED_SUFFIX, site_file_name
 from .sites import SiteError, build_site, normalise_url, side_files
 
 STATE_FILE = "capture.json"
+LOCK_FILE = ".capture.lock"  # hidden: not part of the site, and gone once the capture ends
 PAGES_FOLDER = "pages"
 USER_AGENT = "RecordLens"
 DEFAULT_VIEWPORT = (1920, 1080)
@@ -264,16 +271,29 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
     `progress(done, total, text)` after every URL (done: URLs settled, total: settled + queued). Resumes the
     folder's capture.json when there is one (its queue first; new roots are added to it)."""
     rules = rules or CaptureRules()
-    include, exclude = rules.compiled()
+    rules.compiled()
     checked = [check_root(u) for u in roots]  # before anything is made: a wrong address leaves no folder
     root = writable_folder(folder, "the site")
     root.mkdir(parents=True, exist_ok=True)
+    with _capture_lock(root) as taken_over:
+        summary = _crawl(checked, root, renderer, rules, progress=progress, cancelled=cancelled,
+                         robots=robots or Robots(), sleep=sleep)
+    summary.notes[:0] = taken_over
+    return summary
+
+
+def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRules, *,
+           progress: Callable[[int, int, str], None] | None, cancelled: Callable[[], bool], robots: Robots,
+           sleep: Callable[[float], None]) -> CaptureSummary:
+    """`capture_site`'s crawl, in a folder it holds the lock of."""
+    include, exclude = rules.compiled()
     (root / PAGES_FOLDER).mkdir(exist_ok=True)
     state = _State(root)
-    robots = robots or Robots()
     summary = CaptureSummary(folder=str(root), resumed=state.resumed)
     report = progress or (lambda done, total, text: None)
-    if state.resumed and state.rules and state.rules != json.loads(json.dumps(asdict(rules))):
+    if state.resumed and state.rules:
+        summary.notes.extend(_rule_changes(state, rules, checked))
+    if state.resumed and state.rules and _scope(state.rules) != _scope(asdict(rules)):
         summary.notes.extend(_widen(state, rules, root))
     if state.resumed:
         summary.notes.extend(_try_again(state, root, rules))
@@ -385,6 +405,64 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
     return summary
 
 
+_RULE_FLAGS = {"include": "--include", "exclude": "--exclude", "depth": "--depth", "max_pages": "--max-pages",
+               "same_host": "--same-host", "robots": "robots.txt"}
+
+
+def _scope(rules: dict[str, Any]) -> dict[str, Any]:
+    """The rules that decide which URLs are captured, comparable whether read from capture.json or made now
+    (--delay changes the pace, not the scope)."""
+    plain = json.loads(json.dumps(rules))
+    return {name: plain.get(name) for name in _RULE_FLAGS}
+
+
+def _rule_changes(state: _State, rules: CaptureRules, roots: list[str]) -> list[str]:
+    """Each rule this run changes from the stored one, old → new, and each new root on a host the site had no
+    root on: the new rules replace the old for the whole folder, so the user is told what scope it has now."""
+    old, new = _scope(state.rules), _scope(asdict(rules))
+    notes = [f"rule changed since the last run: {_said(name, old[name], new[name])}"
+             + _consequence(name, old[name], new[name], state)
+             for name in _RULE_FLAGS if name in state.rules and old[name] != new[name]]
+    hosts = {urlsplit(normalise_url(u)).netloc for u in state.roots}
+    for url in roots:
+        host = urlsplit(normalise_url(url)).netloc
+        if state.roots and host not in hosts and url not in state.roots:
+            notes.append(f"new root {url} is on another host than the site's ({', '.join(sorted(hosts))}): "
+                         f"{host}'s pages join this site folder")
+            hosts.add(host)
+    return notes
+
+
+def _said(name: str, old: Any, new: Any) -> str:
+    """A rule's change as the command line gives the rule: `--depth: 3 → 1`, `--same-host → --any-host`."""
+    if name in ("include", "exclude"):
+        def patterns(value: Any) -> str:
+            return ", ".join(repr(p) for p in value) if value else "none"
+        return f"{_RULE_FLAGS[name]}: {patterns(old)} → {patterns(new)}"
+    if name == "same_host":
+        return " → ".join("--same-host" if v else "--any-host" for v in (old, new))
+    if name == "robots":
+        return "robots.txt: " + " → ".join("honoured" if v else "ignored (--ignore-robots)" for v in (old, new))
+    return f"{_RULE_FLAGS[name]}: {old} → {new}"
+
+
+def _consequence(name: str, old: Any, new: Any, state: _State) -> str:
+    """What a narrower rule leaves as it was: the pages saved under the old one stay in the site."""
+    if name == "depth" and isinstance(old, int) and new < old:
+        return f"; pages saved deeper than {new} before stay in the site"
+    if name == "max_pages" and state.saved_count() >= new:
+        return f"; the site holds {state.saved_count()} page(s) already, so no page more is saved"
+    if name == "include":
+        narrower = bool(new) and set(new) != set(old)
+    elif name == "exclude":
+        narrower = bool(set(new) - set(old))
+    else:
+        narrower = name in ("same_host", "robots") and new is True
+    if narrower and state.saved_count():
+        return "; pages saved before that it would refuse stay in the site"
+    return ""
+
+
 def _widen(state: _State, rules: CaptureRules, root: Path) -> list[str]:
     """The capture goes on under other rules: the URLs an earlier rule skipped are checked again under these, and
     with a larger --depth the links of the pages saved at the old depth are followed (read from their saved
@@ -415,6 +493,96 @@ def _widen(state: _State, rules: CaptureRules, root: Path) -> list[str]:
             notes.append(f"--depth grew from {old_depth} to {rules.depth}: the links of {edge} page(s) saved at "
                          f"depth {old_depth} are followed")
     return notes
+
+
+@contextlib.contextmanager
+def _capture_lock(root: Path) -> Iterator[list[str]]:
+    """Hold the folder's lock file while capturing into it; yields the notes of a stale lock taken over.
+
+    Two captures of one folder would each load every page and write over each other's capture.json, so the
+    second is refused at once. The lock is created with O_EXCL: of two racing processes, one gets it."""
+    path = root / LOCK_FILE
+    notes: list[str] = []
+    for attempt in range(3):
+        if _create_lock(path):
+            break
+        owner = _lock_owner(path)
+        if owner is not None and owner[1] == _RELEASED:
+            continue
+        if owner is None or _process_alive(*owner) or attempt == 2:
+            raise _busy(root, owner)
+        notes.append(f"a capture of this folder by process {owner[1]} ended without releasing its lock (it was "
+                     "killed); the lock is taken over" if owner[1] > 0 else
+                     "a capture of this folder was killed while taking its lock; the lock is taken over")
+        path.unlink(missing_ok=True)
+    try:
+        yield notes
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def check_not_capturing(folder: str | Path) -> None:
+    """Refuse a folder that a running capture holds, before Chromium starts (`capture_site` takes the lock)."""
+    path = Path(folder) / LOCK_FILE
+    if not path.exists():
+        return
+    owner = _lock_owner(path)
+    if owner is None or owner[1] != _RELEASED and _process_alive(*owner):
+        raise _busy(path.parent, owner)
+
+
+def _busy(root: Path, owner: tuple[str, int] | None) -> CaptureError:
+    who = f"process {owner[1]} on {owner[0]}" if owner and owner[1] > 0 else "another process"
+    return CaptureError(f"{root} is being captured by {who} right now: wait for it to end (or stop it), then "
+                        "run this again to continue where it stopped; two captures of one folder would load every "
+                        "page twice")
+
+
+def _create_lock(path: Path) -> bool:
+    try:
+        handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+        return False
+    with os.fdopen(handle, "w", encoding="utf-8") as lock:
+        lock.write(f"{socket.gethostname()} {os.getpid()}\n")
+    return True
+
+
+_RELEASED = -1  # `_lock_owner`'s pid for a lock gone meanwhile
+_NO_PID = 0     # ... for one left empty by a process killed between creating and writing it
+# An empty lock file younger than this is being written by its process (made, not written yet).
+_EMPTY_LOCK_S = 10.0
+
+
+def _lock_owner(path: Path) -> tuple[str, int] | None:
+    """(host, pid) written in a lock file; None while it is being written."""
+    here = socket.gethostname()
+    try:
+        host, pid = path.read_text(encoding="utf-8").split()
+        return host, int(pid)
+    except FileNotFoundError:
+        return here, _RELEASED
+    except (OSError, ValueError):
+        try:
+            young = time.time() - path.stat().st_mtime < _EMPTY_LOCK_S
+        except FileNotFoundError:
+            return here, _RELEASED
+        return None if young else (here, _NO_PID)
+
+
+def _process_alive(host: str, pid: int) -> bool:
+    """Whether the process `pid` of `host` runs (on another host, which cannot be asked: assumed so)."""
+    if host != socket.gethostname():
+        return True
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 def _try_again(state: _State, root: Path, rules: CaptureRules) -> list[str]:

@@ -18,6 +18,7 @@ from ..agent.capture import (
     CaptureError,
     CaptureRules,
     capture_runner,
+    check_not_capturing,
     check_root,
 )
 from ..output_paths import writable_folder
@@ -64,9 +65,19 @@ def _viewport(text: str) -> tuple[int, int]:
     return int(width), int(height)
 
 
+def _check_numbers(args: argparse.Namespace) -> None:
+    """Name each number option given out of its range, with the value given."""
+    wrong = [f"{flag} {value:g}: {rule}" for flag, value, ok, rule in (
+        ("--depth", args.depth, args.depth >= 0, "give 0 or more"),
+        ("--max-pages", args.max_pages, args.max_pages >= 1, "give 1 or more"),
+        ("--delay", args.delay, args.delay >= 0, "give 0 seconds or more"),
+        ("--timeout", args.timeout, args.timeout > 0, "give more than 0 seconds")) if not ok]
+    if wrong:
+        raise CaptureError("; ".join(wrong))
+
+
 def cmd_site_capture(args: argparse.Namespace) -> int:
-    if args.depth < 0 or args.max_pages < 1 or args.delay < 0 or args.timeout <= 0:
-        raise CaptureError("--depth must be 0 or more, --max-pages at least 1, --delay 0 or more, --timeout > 0")
+    _check_numbers(args)
     rules = CaptureRules(include=tuple(args.include), exclude=tuple(args.exclude), same_host=args.same_host,
                          depth=args.depth, max_pages=args.max_pages, robots=not args.ignore_robots,
                          delay_s=args.delay)
@@ -74,6 +85,7 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
     for url in args.urls:
         check_root(url)
     writable_folder(args.site, "the site")
+    check_not_capturing(args.site)
 
     def progress(done: int, total: int, text: str) -> None:
         filled = BAR * done // max(total, 1)
@@ -81,8 +93,13 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
         print(f"recordlens: [{done}/{total}] {text}  |{'#' * filled}{'.' * (BAR - filled)}|",
               file=sys.stderr, flush=True)
 
-    summary = capture_runner()(args.urls, args.site, rules, viewport=_viewport(args.viewport),
-                               scripts=not args.no_scripts, timeout_s=args.timeout, progress=progress)
+    try:
+        summary = capture_runner()(args.urls, args.site, rules, viewport=_viewport(args.viewport),
+                                   scripts=not args.no_scripts, timeout_s=args.timeout, progress=progress)
+    except KeyboardInterrupt:  # the pages saved so far are kept (core's crawl indexed them): say how to go on
+        print(f"recordlens: the capture into {args.site} stopped; its saved pages are kept, and running the same "
+              "command again continues it", file=sys.stderr)
+        raise
     for note in summary.notes:
         print(f"warning: {note}", file=sys.stderr)
     failed = CAPTURE_SOME_FAILED if summary.failed else 0  # as extract: a page that failed is not a success

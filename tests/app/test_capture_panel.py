@@ -126,3 +126,16 @@ def test_the_review_queue_saves_every_verdict_and_hands_over_refined_tasks(qtbot
         editor.close_review()
     finally:
         window.close()
+
+
+def test_the_capture_dialog_shows_the_summarys_notes(qapp) -> None:
+    from recordlens.annotator.agent.capture_panel import CaptureDialog
+
+    dialog = CaptureDialog()
+    try:
+        dialog._on_finished({"ok": True, "message": "site: 0 page(s) saved",
+                             "notes": ["rule changed since the last run: --depth: 3 → 1"]})
+        assert dialog.log.toPlainText().splitlines()[-2:] == [
+            "site: 0 page(s) saved", "warning: rule changed since the last run: --depth: 3 → 1"]
+    finally:
+        dialog.deleteLater()

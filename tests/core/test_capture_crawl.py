@@ -326,3 +326,94 @@ def test_a_site_that_stops_answering_stops_the_capture_and_the_next_run_goes_on(
     back = capture_site([ROOT], tmp_path, TinySite(links, failing={"/p0": "HTTP 404 Not Found"}),
                         CaptureRules(depth=1), robots=NO_ROBOTS)
     assert len(back.saved) == 11 and [u for u, _ in back.failed] == [url("/p0")] and not back.queued
+
+
+def test_a_capture_run_again_with_other_rules_names_each_change(tmp_path: Path) -> None:
+    links = {"/": ["/a", "/deep/x"], "/a": ["/a/b"], "/a/b": [], "/deep/x": []}
+    capture_site([ROOT], tmp_path, TinySite(links), CaptureRules(depth=3, max_pages=3, include=("/deep/",)),
+                 robots=NO_ROBOTS)
+    again = capture_site([ROOT], tmp_path, TinySite(links), CaptureRules(depth=1), robots=NO_ROBOTS)
+    changed = [n for n in again.notes if n.startswith("rule changed since the last run: ")]
+    assert changed == ["rule changed since the last run: --include: '/deep/' → none",
+                       "rule changed since the last run: --depth: 3 → 1; pages saved deeper than 1 before stay in "
+                       "the site",
+                       "rule changed since the last run: --max-pages: 3 → 50"]
+    other = capture_site([ROOT, "https://other.example/"], tmp_path, TinySite(links),
+                         CaptureRules(depth=1, max_pages=2, same_host=False, robots=False, exclude=("/a",)),
+                         robots=NO_ROBOTS)
+    assert [n.removeprefix("rule changed since the last run: ") for n in other.notes[:4]] == [
+        "--exclude: none → '/a'; pages saved before that it would refuse stay in the site",
+        "--max-pages: 50 → 2; the site holds 3 page(s) already, so no page more is saved",
+        "--same-host → --any-host", "robots.txt: honoured → ignored (--ignore-robots)"]
+    assert ("new root https://other.example/ is on another host than the site's (site.example): other.example's "
+            "pages join this site folder") in other.notes
+    same = capture_site([ROOT], tmp_path, TinySite(links), CaptureRules(depth=1, max_pages=2, same_host=False,
+                                                                        robots=False, exclude=("/a",), delay_s=1),
+                        robots=NO_ROBOTS, sleep=lambda _: None)
+    assert not [n for n in same.notes if "rule" in n]  # the same scope (only the pace changed): nothing said
+
+
+def test_one_capture_at_a_time_per_folder_and_a_killed_ones_lock_is_taken_over(tmp_path: Path) -> None:
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    from recordlens.core.agent.capture import LOCK_FILE
+
+    lock = tmp_path / LOCK_FILE
+    tmp_path.mkdir(exist_ok=True)
+    lock.write_text(f"{socket.gethostname()} {os.getpid()}\n")  # a process that runs: this one
+    renderer = TinySite({"/": []})
+    with pytest.raises(CaptureError, match=f"{tmp_path} is being captured by process {os.getpid()} on "):
+        capture_site([ROOT], tmp_path, renderer, robots=NO_ROBOTS)
+    assert renderer.loaded == [] and lock.exists()
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    lock.write_text(f"{socket.gethostname()} {gone.stdout.strip()}\n")  # killed: its process is gone
+
+    class Watching(TinySite):
+        def render(self, requested: str) -> RenderedPage:
+            assert lock.read_text().split()[1] == str(os.getpid())  # held while capturing
+            return super().render(requested)
+
+    summary = capture_site([ROOT], tmp_path, Watching({"/": []}), robots=NO_ROBOTS)
+    assert summary.saved == [ROOT] and not lock.exists()
+    assert summary.notes[0] == (f"a capture of this folder by process {gone.stdout.strip()} ended without "
+                                "releasing its lock (it was killed); the lock is taken over")
+
+
+def _canned_runner(calls: list[str], fail: BaseException | None = None):  # noqa: ANN202
+    def canned(roots, folder, rules, **_options):  # noqa: ANN001, ANN003, ANN202
+        calls.append(folder)
+        if fail is not None:
+            raise fail
+        return capture_site(roots, folder, TinySite({"/": []}), rules, robots=NO_ROBOTS)
+    return canned
+
+
+def test_the_command_names_the_option_out_of_range_refuses_a_busy_folder_and_says_how_to_continue(
+        tmp_path: Path, capsys, monkeypatch) -> None:
+    import os
+    import socket
+
+    from recordlens.core.agent import capture
+
+    calls: list[str] = []
+    monkeypatch.setattr(capture, "_RUNNERS", {"chromium": _canned_runner(calls)})
+    assert main(["site", "capture", ROOT, "--site", str(tmp_path / "s"), "--max-pages", "0", "--timeout",
+                 "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--max-pages 0: give 1 or more; --timeout 0: give more than 0 seconds" in err
+    assert "--depth" not in err and "--delay" not in err
+    assert main(["site", "capture", ROOT, "--site", str(tmp_path / "s"), "--depth", "-1"]) == 2
+    assert "error: --depth -1: give 0 or more\n" in capsys.readouterr().err
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / capture.LOCK_FILE).write_text(f"{socket.gethostname()} {os.getpid()}\n")
+    assert main(["site", "capture", ROOT, "--site", str(busy)]) == 2
+    assert f"{busy} is being captured by process {os.getpid()}" in capsys.readouterr().err
+    assert calls == []  # refused before the renderer (Chromium) starts
+    monkeypatch.setattr(capture, "_RUNNERS", {"chromium": _canned_runner(calls, KeyboardInterrupt())})
+    assert main(["site", "capture", ROOT, "--site", str(tmp_path / "s")]) == 130
+    err = capsys.readouterr().err
+    assert "running the same command again continues it" in err and err.rstrip().endswith("recordlens: interrupted")
