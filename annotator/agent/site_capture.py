@@ -21,16 +21,19 @@ page is dropped, never half-written) and leaves capture.json ready to resume.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import re
 import signal
 import struct
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
+from urllib.parse import urldefrag
 
 from PySide6.QtCore import QProcess, Signal
 
@@ -44,6 +47,7 @@ from ...core.agent import (
     capture_site,
 )
 from ...core.agent import CAPTURE_VIEWPORT as DEFAULT_VIEWPORT
+from ...core.agent.sites import normalise_url
 from ..qt.online_page import OnlinePage
 from ..qt.online_process import OnlineProcess
 from ..qt.signals import emit
@@ -52,6 +56,8 @@ from .site_saver import _NETWORK_ERRORS, HTML_TYPES, chromium_flags
 
 DEFAULT_TIMEOUT_S = 60.0
 SETTLE_MS = 500
+STOP_WAIT_S = 5.0        # how long a stopped load may take to say it ended
+DOWNLOAD_GRACE_S = 1.0   # how long after a failed load its download request may still come
 MAX_SCREENSHOT_HEIGHT = 16384  # Chromium's texture limit; longer pages are cut there (the meta says the size)
 _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
 
@@ -88,6 +94,7 @@ class ChromiumRenderer(OnlinePage):
         self.viewport = viewport
         self.timeout_s = timeout_s
         self.cancelled = cancelled
+        self._downloads: list[tuple[str, str]] = []  # (URL, MIME type) of the downloads asked for this page
         super().__init__(viewport=viewport, scripts=scripts, cancelled=cancelled, error=PageFailed)
         marker = "about:blank"
         self.page.load(QUrl(marker))
@@ -98,19 +105,32 @@ class ChromiumRenderer(OnlinePage):
         self.frame_id = str(self.devtools.call("Page.getFrameTree")["frameTree"]["frame"]["id"])
         self.engine = engine_version()
 
+    def _on_download(self, request) -> None:  # noqa: ANN001 - QWebEngineDownloadRequest
+        # Kept with its URL: a download requested late, for the page before, must not be taken for this one's.
+        self._downloads.append((request.url().toString(), request.mimeType() or "a file"))
+        request.cancel()
+
+    def _download_of(self, url: str) -> str:
+        """The MIME type of the download this page's navigation (`url` and its redirects) turned into, or ""."""
+        chain = self._chain(url)
+        return next((mime for where, mime in self._downloads if _same_url(where, chain)), "")
+
     def render(self, url: str) -> RenderedPage:
         from PySide6.QtCore import QUrl
 
         self._finished = None
-        self._download = ""
+        self._downloads = []
         self.devtools.events.clear()
         self.page.load(QUrl(url))
-        if not self._wait(lambda: self._finished is not None or bool(self._download), self.timeout_s):
-            self.page.triggerAction(self.page.WebAction.Stop)
+        if not self._wait(lambda: self._finished is not None or bool(self._download_of(url)), self.timeout_s):
+            self._stop()
             raise PageFailed(f"did not finish loading within {self.timeout_s:g} s")
-        if self._download:
-            raise PageFailed(f"not an HTML page (the server sent {self._download} to download)")
-        redirects, status, failure = self._navigation(url)
+        redirects, status, failure = self._navigation()
+        if not self._finished and not failure and not self._download_of(url):
+            # A response turned into a download ends the load as failed; its download request may come after.
+            self._wait(lambda: bool(self._download_of(url)), DOWNLOAD_GRACE_S)
+        if self._download_of(url):
+            raise PageFailed(f"not an HTML page (the server sent {self._download_of(url)} to download)")
         if failure:
             raise PageFailed(failure)
         if status is not None and status >= 400:
@@ -127,31 +147,45 @@ class ChromiumRenderer(OnlinePage):
         except DevToolsError as error:
             raise PageFailed(f"DevTools could not capture it: {error}") from None
 
-    def _navigation(self, url: str) -> tuple[list[dict[str, Any]], int | None, str]:
-        """The main frame's redirects, final status and network failure, from the Network domain's events."""
+    def _stop(self) -> None:
+        """Stop a load that ran out of time and take its loadFinished(False) now: arriving late, it would end
+        the next page's wait at once and give that page this one's failure."""
+        self.page.triggerAction(self.page.WebAction.Stop)
+        self._wait(lambda: self._finished is not None, STOP_WAIT_S)
+
+    def _chain(self, url: str) -> list[str]:
+        """`url` and the URLs of this page's main-frame document requests (redirects included, in Chromium's
+        spelling), from this page's Network events: the requests of the page before were sent before them."""
+        return [url, *(str(e["params"].get("request", {}).get("url") or "") for e in self._documents())]
+
+    def _documents(self) -> list[dict[str, Any]]:
+        return [e for e in self.devtools.events if e.get("method") == "Network.requestWillBeSent"
+                and e.get("params", {}).get("type") == "Document"
+                and e["params"].get("frameId") in (None, self.frame_id)]
+
+    def _navigation(self) -> tuple[list[dict[str, Any]], int | None, str]:
+        """The main frame's redirects, final status and network failure, from the Network domain's events of
+        this page's own document requests (a late response or failure of the page before is not this one's)."""
         redirects: list[dict[str, Any]] = []
         status: int | None = None
         failure = ""
-        documents: set[str] = set()
+        documents = {e["params"].get("requestId") for e in self._documents()}
         for event in self.devtools.events:
             params = event.get("params", {})
             method = event.get("method")
-            if params.get("frameId") not in (None, self.frame_id):
+            if params.get("requestId") not in documents:
                 continue
-            if method == "Network.requestWillBeSent" and params.get("type") == "Document":
-                documents.add(params.get("requestId"))
-                hop = params.get("redirectResponse")
-                if hop:
-                    redirects.append({"url": hop.get("url"), "status": hop.get("status"),
-                                      "location": params.get("request", {}).get("url")})
-            elif method == "Network.responseReceived" and params.get("type") == "Document":
+            if method == "Network.requestWillBeSent" and params.get("redirectResponse"):
+                hop = params["redirectResponse"]
+                redirects.append({"url": hop.get("url"), "status": hop.get("status"),
+                                  "location": params.get("request", {}).get("url")})
+            elif method == "Network.responseReceived":
                 status = int(params.get("response", {}).get("status") or 0) or None
-            elif method == "Network.loadingFailed" and params.get("requestId") in documents:
+            elif method == "Network.loadingFailed":
                 text = str(params.get("errorText") or "")
                 if params.get("canceled") and not text:
                     continue
-                name = text.removeprefix("net::")
-                failure = f"cannot load it: {_NETWORK_ERRORS.get(name, text or 'the load failed')} ({text})"
+                failure = f"cannot load it: {_network_error(text)}"
         return redirects, status, failure
 
     def _capture(self, url: str, redirects: list[dict[str, Any]], status: int | None, content_type: str,
@@ -182,6 +216,22 @@ class ChromiumRenderer(OnlinePage):
         super().close()
 
 
+def _same_url(url: str, chain: list[str]) -> bool:
+    """Whether `url` is one of `chain`'s, compared as the crawl compares URLs (Chromium writes them its way)."""
+    try:
+        return normalise_url(urldefrag(url)[0]) in {normalise_url(urldefrag(u)[0]) for u in chain}
+    except ValueError:
+        return False
+
+
+def _network_error(text: str) -> str:
+    """Chromium's error code (`net::ERR_...`) said once: explained when it is a known one."""
+    name = text.removeprefix("net::")
+    if name in _NETWORK_ERRORS:
+        return f"{_NETWORK_ERRORS[name]} ({text})"
+    return text or "the load failed"
+
+
 def _phrase(status: int) -> str:
     try:
         return f" {HTTPStatus(status).phrase}"
@@ -198,6 +248,47 @@ def _only_critical(kind: object, _context: object, message: str) -> None:
         print(message, file=sys.stderr)
 
 
+# Start-up notes of Chromium and Qt written straight to the process's stderr (not through Qt's message handler):
+# the DevTools server's address (and the blank line before it), no D-Bus on a server, the GL/RHI back end.
+_NOISE = re.compile(r"^\s*$|^DevTools listening on ws://|Failed to connect to the bus|dbus|QRhi|qt\.qpa\.|"
+                    r"Fontconfig (warning|error)")
+_END_MARK = b"\x00recordlens-stderr-end\x00\n"
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """File descriptor 2 (this process's and its Chromium helpers', which inherit it) through a pipe whose
+    lines are passed on unless they are start-up noise (`_NOISE`); real errors and the progress lines pass."""
+    try:
+        sys.stderr.flush()
+        terminal = os.dup(2)
+    except (OSError, ValueError):  # no stderr of its own (a test's capture): nothing to filter
+        yield
+        return
+    reader, writer = os.pipe()
+    drained = threading.Event()
+
+    def pump() -> None:
+        with os.fdopen(reader, "rb") as lines:
+            for line in lines:
+                if line == _END_MARK:
+                    drained.set()
+                elif not _NOISE.search(line.decode("utf-8", "replace")):
+                    os.write(terminal, line)
+
+    threading.Thread(target=pump, daemon=True).start()
+    os.dup2(writer, 2)
+    os.close(writer)
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        os.write(2, _END_MARK)
+        drained.wait(2)  # what was written before is passed on before the summary's own lines
+        os.dup2(terminal, 2)
+        # `terminal` stays open: the helpers still hold the pipe, and the pump passes their lines on until they end.
+
+
 def run_capture(roots: list[str], folder: str | Path, rules: CaptureRules, *,
                 viewport: tuple[int, int] = DEFAULT_VIEWPORT, scripts: bool = True,
                 timeout_s: float = DEFAULT_TIMEOUT_S,
@@ -208,6 +299,16 @@ def run_capture(roots: list[str], folder: str | Path, rules: CaptureRules, *,
 
     if QApplication.instance() is not None:
         raise CaptureError("capturing needs a process of its own (the app's Chromium is offline)")
+    with _quiet_stderr():
+        return _run_online(roots, folder, rules, viewport=viewport, scripts=scripts, timeout_s=timeout_s,
+                           progress=progress)
+
+
+def _run_online(roots: list[str], folder: str | Path, rules: CaptureRules, *, viewport: tuple[int, int],
+                scripts: bool, timeout_s: float,
+                progress: Callable[[int, int, str], None] | None) -> CaptureSummary:
+    from PySide6.QtWidgets import QApplication
+
     flags = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
     # The command promises a line per URL: Chromium's own errors (no D-Bus, no GPU on a server) are left out
     # unless asked for with a --log-level of one's own, and so are Qt's about the GL context it falls back from.

@@ -22,6 +22,7 @@ from recordlens.core.agent.axtree import compact_tree, format_axtree, named_role
 from recordlens.core.agent.sites import load_site
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.page.snapshot import read_snapshot
+from tests import loopback
 from tests.capture_site import EXPECTED, ROBOTS_SKIPPED, serve
 from tests.loopback import base_url
 
@@ -41,8 +42,10 @@ def run_capture(url: str, site: Path, *more: str) -> dict:
     summary = json.loads(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else {}
     # 1 when a page failed (the loopback site has a missing page), its summary printed all the same
     assert done.returncode == (1 if summary.get("failed") else 0), done.stderr[-3000:]
-    # A line per URL: Chromium's errors (no D-Bus here) and Qt's notes on its GL context are not among them.
-    noise = [line for line in done.stderr.splitlines() if "Failed to connect to the bus" in line or "QRhi" in line]
+    # A line per URL: Chromium's errors (no D-Bus here), its DevTools server's address and Qt's notes on its GL
+    # context are not among them.
+    noise = [line for line in done.stderr.splitlines()
+             if any(n in line for n in ("Failed to connect to the bus", "QRhi", "DevTools listening on"))]
     assert not noise, noise[:3]
     return summary
 
@@ -174,3 +177,64 @@ def test_stored_tree_names_what_devtools_names(tmp_path) -> None:
     elements = browser.observe().elements
     text = format_axtree(stored, {e.xpath: e.label for e in elements}, max_lines=10_000)
     assert elements and all(f"[{e.label}] " in text for e in elements)
+
+
+class _Mixed(loopback.LoopbackHandler):
+    """A page that times out, then a PDF (a download, slow to answer), then JSON (slow too): late signals of
+    one page would land in the next one's load."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        path = urlsplit(self.path).path
+        self.server.requests.append(path)  # type: ignore[attr-defined]
+        if path == "/":
+            links = "".join(f'<a href="{link}">{link}</a> ' for link in
+                            ("/slow", "/paper.pdf", "/data.json", "/after", "http://127.0.0.1:6000/"))
+            self.send(200, f"<html><title>Home</title><body>{links}</body></html>".encode())
+        elif path == "/slow":
+            time.sleep(4)
+            self.send(200, b"<html><title>Slow</title></html>")
+        elif path == "/paper.pdf":
+            time.sleep(0.5)
+            self.send(200, b"%PDF-1.4\n%%EOF\n", "application/pdf")
+        elif path == "/data.json":
+            time.sleep(1)
+            self.send(200, b'{"a": 1}', "application/json")
+        elif path == "/after":
+            self.send(200, b"<html><title>After</title></html>")
+        else:
+            self.send(404, b"no such page")
+
+
+def test_each_url_gets_its_own_reason_after_a_page_that_timed_out(tmp_path) -> None:
+    with loopback.serve(_Mixed) as server:
+        summary = run_capture(base_url(server) + "/", tmp_path / "site", "--timeout", "2", "--depth", "1",
+                              "--any-host", "--ignore-robots")
+    failed = {path_of(u) if "6000" not in u else u: why for u, why in summary["failed"]}
+    assert failed == {
+        "/slow": "did not finish loading within 2 s",
+        "/paper.pdf": "not an HTML page (the server sent application/pdf to download)",
+        "/data.json": "not an HTML page (it is application/json)",
+        "http://127.0.0.1:6000/": "cannot load it: net::ERR_UNSAFE_PORT",  # the code said once
+    }, failed
+    assert {path_of(u) for u in summary["saved"]} == {"/", "/after"}
+
+
+def test_a_second_capture_of_the_same_folder_is_refused_at_once(tmp_path) -> None:
+    folder = tmp_path / "site"
+    with serve() as server:
+        first = subprocess.Popen(capture_command(base_url(server) + "/", folder), stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while not (folder / ".capture.lock").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = time.monotonic()
+        second = subprocess.run(capture_command(base_url(server) + "/", folder), capture_output=True, text=True,
+                                timeout=120)
+        refused_in = time.monotonic() - started
+        out, _ = first.communicate(timeout=300)
+    assert second.returncode == 2 and not second.stdout
+    assert f"{folder} is being captured by process {first.pid} on " in second.stderr, second.stderr
+    assert refused_in < 10  # before its Chromium started
+    assert first.returncode == 1 and len(json.loads(out.splitlines()[-1])["saved"]) == len(EXPECTED)
+    assert Counter(server.requests)["/a"] == 1  # every page loaded once
+    assert not (folder / ".capture.lock").exists()
