@@ -51,6 +51,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 from .. import atomic
 from ..errors import AgentError, RecordLensError
 from ..output_paths import writable_folder
+from ..owner_files import owner_line, process_alive
 from . import axtree
 from .site_files import SAVED_SUFFIX, site_file_name
 from .sites import SiteError, build_site, normalise_url, side_files
@@ -509,7 +510,7 @@ def _capture_lock(root: Path) -> Iterator[list[str]]:
         owner = _lock_owner(path)
         if owner is not None and owner[1] == _RELEASED:
             continue
-        if owner is None or _process_alive(*owner) or attempt == 2:
+        if owner is None or process_alive(*owner) or attempt == 2:
             raise _busy(root, owner)
         notes.append(f"a capture of this folder by process {owner[1]} ended without releasing its lock (it was "
                      "killed); the lock is taken over" if owner[1] > 0 else
@@ -527,7 +528,7 @@ def check_not_capturing(folder: str | Path) -> None:
     if not path.exists():
         return
     owner = _lock_owner(path)
-    if owner is None or owner[1] != _RELEASED and _process_alive(*owner):
+    if owner is None or owner[1] != _RELEASED and process_alive(*owner):
         raise _busy(path.parent, owner)
 
 
@@ -544,7 +545,7 @@ def _create_lock(path: Path) -> bool:
     except FileExistsError:
         return False
     with os.fdopen(handle, "w", encoding="utf-8") as lock:
-        lock.write(f"{socket.gethostname()} {os.getpid()}\n")
+        lock.write(owner_line())
     return True
 
 
@@ -568,21 +569,6 @@ def _lock_owner(path: Path) -> tuple[str, int] | None:
         except FileNotFoundError:
             return here, _RELEASED
         return None if young else (here, _NO_PID)
-
-
-def _process_alive(host: str, pid: int) -> bool:
-    """Whether the process `pid` of `host` runs (on another host, which cannot be asked: assumed so)."""
-    if host != socket.gethostname():
-        return True
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # another user's process
-    return True
 
 
 def _try_again(state: _State, root: Path, rules: CaptureRules) -> list[str]:

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import sqlite3
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..atomic import folder_mode
+from ..owner_files import owner_line, process_alive
 from ..wording import listed
 from .db import StoreError
 from .files import SNAPSHOTS
@@ -59,7 +59,7 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
         partial = Path(tempfile.mkdtemp(prefix=f".{dest.name}.partial-", dir=dest.parent))
         try:
             partial.chmod(folder_mode())  # a project folder as mkdir makes it, not mkdtemp's private 0700
-            (partial / _OWNER).write_text(f"{socket.gethostname()} {os.getpid()}", encoding="utf-8")
+            (partial / _OWNER).write_text(owner_line(), encoding="utf-8")
             _back_up(project.db.conn, partial / PROJECT_DB)  # first: every file it names exists already
             files = _copy_files(root, partial)
             (partial / _OWNER).unlink()
@@ -83,17 +83,9 @@ def _still_copying(partial: Path) -> bool:
     another: assumed so)."""
     try:
         host, pid = (partial / _OWNER).read_text(encoding="utf-8").split()
+        return process_alive(host, int(pid))
     except (OSError, ValueError):
         return False  # no owner: left by a copy killed before it said who it was, or after it finished
-    if host != socket.gethostname():
-        return True
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, ValueError):
-        return True
-    return True
 
 
 def _back_up(source: sqlite3.Connection, target: Path) -> None:
