@@ -34,9 +34,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import re
-import socket
 import time
 import urllib.error
 import urllib.request
@@ -48,10 +46,9 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urldefrag, urljoin, urlsplit
 
-from .. import atomic
+from .. import atomic, owner_files
 from ..errors import AgentError, RecordLensError
 from ..output_paths import writable_folder
-from ..owner_files import owner_line, process_alive
 from . import axtree
 from .site_files import SAVED_SUFFIX, site_file_name
 from .sites import SiteError, build_site, normalise_url, side_files
@@ -501,35 +498,26 @@ def _capture_lock(root: Path) -> Iterator[list[str]]:
     """Hold the folder's lock file while capturing into it; yields the notes of a stale lock taken over.
 
     Two captures of one folder would each load every page and write over each other's capture.json, so the
-    second is refused at once. The lock is created with O_EXCL: of two racing processes, one gets it."""
+    second is refused at once (`owner_files`: of two racing processes, one gets the lock)."""
     path = root / LOCK_FILE
-    notes: list[str] = []
-    for attempt in range(3):
-        if _create_lock(path):
-            break
-        owner = _lock_owner(path)
-        if owner is not None and owner[1] == _RELEASED:
-            continue
-        if owner is None or process_alive(*owner) or attempt == 2:
-            raise _busy(root, owner)
-        notes.append(f"a capture of this folder by process {owner[1]} ended without releasing its lock (it was "
-                     "killed); the lock is taken over" if owner[1] > 0 else
-                     "a capture of this folder was killed while taking its lock; the lock is taken over")
-        path.unlink(missing_ok=True)
+    try:
+        stale = owner_files.take(path)
+    except owner_files.Held as held:
+        raise _busy(root, held.owner) from None
+    notes = [f"a capture of this folder by process {pid} ended without releasing its lock (it was killed); the "
+             "lock is taken over" if pid > 0 else
+             "a capture of this folder was killed while taking its lock; the lock is taken over" for _, pid in stale]
     try:
         yield notes
     finally:
-        path.unlink(missing_ok=True)
+        owner_files.release(path)
 
 
 def check_not_capturing(folder: str | Path) -> None:
     """Refuse a folder that a running capture holds, before Chromium starts (`capture_site` takes the lock)."""
-    path = Path(folder) / LOCK_FILE
-    if not path.exists():
-        return
-    owner = _lock_owner(path)
-    if owner is None or owner[1] != _RELEASED and process_alive(*owner):
-        raise _busy(path.parent, owner)
+    owner = owner_files.holder(Path(folder) / LOCK_FILE)
+    if owner is not False:
+        raise _busy(Path(folder), owner)
 
 
 def _busy(root: Path, owner: tuple[str, int] | None) -> CaptureError:
@@ -537,38 +525,6 @@ def _busy(root: Path, owner: tuple[str, int] | None) -> CaptureError:
     return CaptureError(f"{root} is being captured by {who} right now: wait for it to end (or stop it), then "
                         "run this again to continue where it stopped; two captures of one folder would load every "
                         "page twice")
-
-
-def _create_lock(path: Path) -> bool:
-    try:
-        handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-    except FileExistsError:
-        return False
-    with os.fdopen(handle, "w", encoding="utf-8") as lock:
-        lock.write(owner_line())
-    return True
-
-
-_RELEASED = -1  # `_lock_owner`'s pid for a lock gone meanwhile
-_NO_PID = 0     # ... for one left empty by a process killed between creating and writing it
-# An empty lock file younger than this is being written by its process (made, not written yet).
-_EMPTY_LOCK_S = 10.0
-
-
-def _lock_owner(path: Path) -> tuple[str, int] | None:
-    """(host, pid) written in a lock file; None while it is being written."""
-    here = socket.gethostname()
-    try:
-        host, pid = path.read_text(encoding="utf-8").split()
-        return host, int(pid)
-    except FileNotFoundError:
-        return here, _RELEASED
-    except (OSError, ValueError):
-        try:
-            young = time.time() - path.stat().st_mtime < _EMPTY_LOCK_S
-        except FileNotFoundError:
-            return here, _RELEASED
-        return None if young else (here, _NO_PID)
 
 
 def _try_again(state: _State, root: Path, rules: CaptureRules) -> list[str]:
