@@ -45,9 +45,9 @@ from ...core.agent import (
     PageFailed,
     RenderedPage,
     capture_site,
+    normalise_url,
 )
 from ...core.agent import CAPTURE_VIEWPORT as DEFAULT_VIEWPORT
-from ...core.agent.sites import normalise_url
 from ..qt.online_page import OnlinePage
 from ..qt.online_process import OnlineProcess
 from ..qt.signals import emit
