@@ -1,30 +1,44 @@
 """Owner files: a file in a folder that says which process, on which host, is working in it (a site capture's
 lock, a project copy being made), so that a second process can tell a live owner from one that was killed.
 
-A lock (`take`, `release`) is an owner file created with O_EXCL: of two processes racing for it, one gets it. A
-lock whose process is gone is taken over; one still being written (created, its line not yet in it) counts as
-held."""
+A lock (`take`, `release`, `holder`) is such a file that its process also holds an operating-system lock on
+(flock; on Windows a locked byte): the system lets one process hold it, and frees it when the process ends,
+however it ends, so a killed owner never leaves a lock that looks held, and a reused process id fools nothing.
+The line in the file only names the holder in messages."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
-import time
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Held", "holder", "owner_line", "process_alive", "release", "take"]
+if os.name == "nt":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+else:
+    import fcntl
 
-# An empty lock file younger than this is being written by its process (made, not written yet).
-_EMPTY_LOCK_S = 10.0
-_NO_PID = 0  # the pid of an owner that never wrote its line (killed between creating and writing the file)
+__all__ = ["Held", "Lock", "holder", "owner_line", "process_alive", "release", "take"]
+
+_WINDOWS_BYTE = 1 << 20  # the byte locked on Windows: far from the owner line, which stays readable
 
 
 class Held(Exception):  # noqa: N818 - a state, not a failure
-    """The lock is held by a live process: `owner` (host, pid), or None while its owner is writing it."""
+    """Another process holds the lock: `owner` (host, pid) as its file names it, None when it names none."""
 
     def __init__(self, owner: tuple[str, int] | None) -> None:
         super().__init__(f"held by {owner}")
         self.owner = owner
+
+
+@dataclass
+class Lock:
+    """A lock this process holds (`take`), until `release`."""
+
+    path: Path
+    fd: int
+    stale: list[tuple[str, int]]  # owners named by the file of a holder that ended without releasing (killed)
 
 
 def owner_line() -> str:
@@ -48,56 +62,73 @@ def process_alive(host: str, pid: int) -> bool:
     return True
 
 
+def take(path: Path) -> Lock:
+    """Take the lock at `path` for this process; raises `Held` when another process holds it."""
+    for _attempt in range(5):
+        fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
+        if not _lock(fd):
+            os.close(fd)
+            raise Held(_owner(path))
+        if _still_the_path(fd, path):
+            before = _owner(path)  # a line left by a holder that did not release: it was killed
+            os.ftruncate(fd, 0)
+            os.write(fd, owner_line().encode("utf-8"))
+            return Lock(path, fd, [before] if before is not None else [])
+        os.close(fd)  # its holder released it (removed the file) between our open and our lock: again
+    raise Held(_owner(path))
+
+
+def release(lock: Lock) -> None:
+    """Give the lock up and remove its file (before unlocking, where the system allows: a process waiting on
+    the old file then sees that it is no longer the path's, and takes the next one)."""
+    if os.name == "nt":  # pragma: no cover - an open file cannot be removed on Windows
+        os.close(lock.fd)
+        with contextlib.suppress(OSError):
+            lock.path.unlink()
+        return
+    with contextlib.suppress(FileNotFoundError):
+        lock.path.unlink()
+    os.close(lock.fd)
+
+
 def holder(path: Path) -> tuple[str, int] | None | bool:
-    """Who holds the lock at `path`: (host, pid) of a live process, None while its owner is writing it, False
-    when no live process does (no file, or its process is gone)."""
+    """Who holds the lock at `path`: False when no process does; else (host, pid) as its file names it, or None
+    when it names none."""
     try:
-        host, pid = path.read_text(encoding="utf-8").split()
-        owner = (host, int(pid))
+        fd = os.open(path, os.O_RDWR)
     except FileNotFoundError:
         return False
-    except (OSError, ValueError):
-        try:
-            young = time.time() - path.stat().st_mtime < _EMPTY_LOCK_S
-        except FileNotFoundError:
-            return False
-        if young:
-            return None
-        owner = (socket.gethostname(), _NO_PID)
-    return owner if process_alive(*owner) else False
-
-
-def take(path: Path) -> list[tuple[str, int]]:
-    """Take the lock at `path` for this process; returns the owners of stale locks taken over (their process is
-    gone: (host, 0) for one killed before it wrote its line). Raises `Held` when a live process holds it."""
-    stale: list[tuple[str, int]] = []
-    for _attempt in range(3):
-        if _create(path):
-            return stale
-        try:
-            text = path.read_text(encoding="utf-8").split()
-            owner = (text[0], int(text[1]))
-        except FileNotFoundError:
-            continue  # released meanwhile: try again
-        except (OSError, ValueError, IndexError):
-            owner = (socket.gethostname(), _NO_PID)
-        alive = holder(path)
-        if alive is not False:
-            raise Held(alive)
-        stale.append(owner)
-        path.unlink(missing_ok=True)
-    raise Held(None)
-
-
-def release(path: Path) -> None:
-    path.unlink(missing_ok=True)
-
-
-def _create(path: Path) -> bool:
     try:
-        handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-    except FileExistsError:
+        if _lock(fd):
+            return False
+        return _owner(path)
+    finally:
+        os.close(fd)  # closing the file gives back a lock taken here to look
+
+
+def _lock(fd: int) -> bool:
+    """Lock the open file without waiting; False when another process holds it."""
+    try:
+        if os.name == "nt":  # pragma: no cover
+            os.lseek(fd, _WINDOWS_BYTE, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        else:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
         return False
-    with os.fdopen(handle, "w", encoding="utf-8") as lock:
-        lock.write(owner_line())
     return True
+
+
+def _still_the_path(fd: int, path: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(path))
+    except FileNotFoundError:
+        return False
+
+
+def _owner(path: Path) -> tuple[str, int] | None:
+    try:
+        host, pid = path.read_text(encoding="utf-8").split()
+        return host, int(pid)
+    except (OSError, ValueError):
+        return None

@@ -495,22 +495,20 @@ def _widen(state: _State, rules: CaptureRules, root: Path) -> list[str]:
 
 @contextlib.contextmanager
 def _capture_lock(root: Path) -> Iterator[list[str]]:
-    """Hold the folder's lock file while capturing into it; yields the notes of a stale lock taken over.
+    """Hold the folder's lock while capturing into it; yields the notes of a lock left by a killed capture.
 
     Two captures of one folder would each load every page and write over each other's capture.json, so the
-    second is refused at once (`owner_files`: of two racing processes, one gets the lock)."""
-    path = root / LOCK_FILE
+    second is refused at once (`owner_files`: the system lets one process hold the lock)."""
     try:
-        stale = owner_files.take(path)
+        lock = owner_files.take(root / LOCK_FILE)
     except owner_files.Held as held:
         raise _busy(root, held.owner) from None
     notes = [f"a capture of this folder by process {pid} ended without releasing its lock (it was killed); the "
-             "lock is taken over" if pid > 0 else
-             "a capture of this folder was killed while taking its lock; the lock is taken over" for _, pid in stale]
+             "lock is taken over" for _, pid in lock.stale]
     try:
         yield notes
     finally:
-        owner_files.release(path)
+        owner_files.release(lock)
 
 
 def check_not_capturing(folder: str | Path) -> None:

@@ -356,20 +356,18 @@ def test_a_capture_run_again_with_other_rules_names_each_change(tmp_path: Path) 
 def test_one_capture_at_a_time_per_folder_and_a_killed_ones_lock_is_taken_over(tmp_path: Path) -> None:
     import os
     import socket
-    import subprocess
-    import sys
 
     from recordlens.core.agent.capture import LOCK_FILE
+    from recordlens.core.owner_files import release, take
 
     lock = tmp_path / LOCK_FILE
-    tmp_path.mkdir(exist_ok=True)
-    lock.write_text(f"{socket.gethostname()} {os.getpid()}\n")  # a process that runs: this one
+    held = take(lock)  # a capture running now (another open file of the lock, as another process has)
     renderer = TinySite({"/": []})
     with pytest.raises(CaptureError, match=f"{tmp_path} is being captured by process {os.getpid()} on "):
         capture_site([ROOT], tmp_path, renderer, robots=NO_ROBOTS)
     assert renderer.loaded == [] and lock.exists()
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    lock.write_text(f"{socket.gethostname()} {gone.stdout.strip()}\n")  # killed: its process is gone
+    os.close(held.fd)  # ended without releasing (killed): its line stays, the system frees its lock
+    assert lock.read_text().split() == [socket.gethostname(), str(os.getpid())]
 
     class Watching(TinySite):
         def render(self, requested: str) -> RenderedPage:
@@ -378,8 +376,9 @@ def test_one_capture_at_a_time_per_folder_and_a_killed_ones_lock_is_taken_over(t
 
     summary = capture_site([ROOT], tmp_path, Watching({"/": []}), robots=NO_ROBOTS)
     assert summary.saved == [ROOT] and not lock.exists()
-    assert summary.notes[0] == (f"a capture of this folder by process {gone.stdout.strip()} ended without "
+    assert summary.notes[0] == (f"a capture of this folder by process {os.getpid()} ended without "
                                 "releasing its lock (it was killed); the lock is taken over")
+    release(take(lock))  # free again
 
 
 def _canned_runner(calls: list[str], fail: BaseException | None = None):  # noqa: ANN202
@@ -397,6 +396,7 @@ def test_the_command_names_the_option_out_of_range_refuses_a_busy_folder_and_say
     import socket
 
     from recordlens.core.agent import capture
+    from recordlens.core.owner_files import release, take
 
     calls: list[str] = []
     monkeypatch.setattr(capture, "_RUNNERS", {"chromium": _canned_runner(calls)})
@@ -409,9 +409,10 @@ def test_the_command_names_the_option_out_of_range_refuses_a_busy_folder_and_say
     assert "error: --depth -1: give 0 or more\n" in capsys.readouterr().err
     busy = tmp_path / "busy"
     busy.mkdir()
-    (busy / capture.LOCK_FILE).write_text(f"{socket.gethostname()} {os.getpid()}\n")
+    held = take(busy / capture.LOCK_FILE)  # a capture running in that folder
     assert main(["site", "capture", ROOT, "--site", str(busy)]) == 2
-    assert f"{busy} is being captured by process {os.getpid()}" in capsys.readouterr().err
+    assert f"{busy} is being captured by process {os.getpid()} on {socket.gethostname()}" in capsys.readouterr().err
+    release(held)
     assert calls == []  # refused before the renderer (Chromium) starts
     monkeypatch.setattr(capture, "_RUNNERS", {"chromium": _canned_runner(calls, KeyboardInterrupt())})
     assert main(["site", "capture", ROOT, "--site", str(tmp_path / "s")]) == 130

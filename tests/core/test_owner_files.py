@@ -1,4 +1,4 @@
-"""Owner files and locks (core/owner_files.py): a live owner holds, a killed one's lock is taken over."""
+"""Owner files and locks (core/owner_files.py): one process holds a lock; a killed holder's is taken over."""
 
 from __future__ import annotations
 
@@ -6,12 +6,20 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from recordlens.core.owner_files import Held, holder, owner_line, process_alive, release, take
+
+HOLD = """
+import sys, time
+from pathlib import Path
+from recordlens.core.owner_files import take
+lock = take(Path(sys.argv[1]))
+print("held", flush=True)
+time.sleep(60)
+"""
 
 
 def a_finished_pid() -> int:
@@ -27,28 +35,38 @@ def test_a_process_is_alive_while_it_runs_and_another_hosts_is_assumed_to_be() -
     assert owner_line() == f"{here} {os.getpid()}\n"
 
 
-def test_a_lock_is_taken_once_held_while_its_process_lives_and_taken_over_after(tmp_path: Path) -> None:
-    lock = tmp_path / ".lock"
-    assert holder(lock) is False
-    assert take(lock) == [] and holder(lock) == (socket.gethostname(), os.getpid())
-    with pytest.raises(Held) as held:
-        take(lock)
+def test_one_holder_at_a_time_and_the_file_goes_with_the_release(tmp_path: Path) -> None:
+    path = tmp_path / ".lock"
+    assert holder(path) is False
+    lock = take(path)
+    assert lock.stale == [] and holder(path) == (socket.gethostname(), os.getpid())
+    with pytest.raises(Held) as held:  # a second taker (another open file, as another process has)
+        take(path)
     assert held.value.owner == (socket.gethostname(), os.getpid())
     release(lock)
-    assert not lock.exists() and holder(lock) is False
-    gone = a_finished_pid()
-    lock.write_text(f"{socket.gethostname()} {gone}\n")  # its process was killed
-    assert holder(lock) is False and take(lock) == [(socket.gethostname(), gone)]
-    assert lock.read_text().split()[1] == str(os.getpid())
+    assert not path.exists() and holder(path) is False
+    release(take(path))  # free again
 
 
-def test_an_empty_lock_is_being_written_while_young_and_stale_when_old(tmp_path: Path) -> None:
-    lock = tmp_path / ".lock"
-    lock.write_text("")
-    assert holder(lock) is None
-    with pytest.raises(Held) as held:
-        take(lock)
-    assert held.value.owner is None
-    old = time.time() - 60
-    os.utime(lock, (old, old))
-    assert holder(lock) is False and take(lock) == [(socket.gethostname(), 0)]
+def test_a_lock_left_by_a_killed_holder_is_taken_over_and_named(tmp_path: Path) -> None:
+    path = tmp_path / ".lock"
+    holding = subprocess.Popen([sys.executable, "-c", HOLD, str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holding.stdout is not None and holding.stdout.readline().strip() == "held"
+        with pytest.raises(Held) as held:
+            take(path)
+        assert held.value.owner == (socket.gethostname(), holding.pid)
+    finally:
+        holding.kill()  # killed: it never releases, its file stays, the system frees its lock
+        holding.wait(timeout=30)
+    assert path.exists() and holder(path) is False
+    lock = take(path)
+    assert lock.stale == [(socket.gethostname(), holding.pid)]
+    release(lock)
+
+
+def test_a_file_naming_a_live_process_but_holding_no_lock_holds_nothing(tmp_path: Path) -> None:
+    path = tmp_path / ".lock"
+    path.write_text(owner_line())  # a reused process id, or a copied folder: the lock is what counts
+    assert holder(path) is False
+    release(take(path))
