@@ -1,6 +1,9 @@
 """The benchmark-construction funnel, WebArxiv's Table 1: per category, how many tasks were generated, dropped as
 similar, unable to annotate or expired, and refined (kept), with the ground-truth steps of the reference
 trajectories of the refined tasks (total and per task). Candidates not reviewed yet are counted as pending.
+
+A task a person wrote (a benchmark made by hand: `HAND_MADE` as its model) is counted under "by hand", not
+"generated": the table must not say a model made what an expert wrote.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from ..wording import listed
 from .candidates import Candidate
 from .model import Trajectory
 
+HAND_MADE = "person"  # a Candidate's model when a person wrote the task (no generation step)
 COLUMNS = ("generated", "similar", "unable", "expired", "refined", "pending")
-HEADERS = {"generated": "generated", "similar": "similar", "unable": "unable to annotate", "expired": "expired",
-           "refined": "refined", "pending": "pending"}
+HEADERS = {"by_hand": "by hand", "generated": "generated", "similar": "similar", "unable": "unable to annotate",
+           "expired": "expired", "refined": "refined", "pending": "pending"}
 _BY_STATUS = {"similar": "similar", "unable": "unable", "expired": "expired", "accepted": "refined",
               "candidate": "pending"}
 
@@ -25,6 +29,7 @@ _BY_STATUS = {"similar": "similar", "unable": "unable", "expired": "expired", "a
 @dataclass
 class FunnelRow:
     category: str
+    by_hand: int = 0           # tasks a person wrote (HAND_MADE), never "generated"
     generated: int = 0
     similar: int = 0
     unable: int = 0
@@ -50,10 +55,19 @@ class Funnel:
     total: FunnelRow
     # The refined tasks counted in `answer_not_found`, by id: a reviewer needs to know which to look at.
     answer_not_found_ids: list[str] = field(default_factory=list)
+    # The refined tasks with no reference trajectory (not in the GT steps), by id: the ones left to record.
+    without_reference_ids: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
         return {"categories": [r.as_dict() for r in self.categories], "total": self.total.as_dict(),
-                "answer_not_found_ids": list(self.answer_not_found_ids)}
+                "answer_not_found_ids": list(self.answer_not_found_ids),
+                "without_reference_ids": list(self.without_reference_ids)}
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The table's count columns: "by hand" only when a person wrote some of the tasks, so the table of a
+        generated benchmark reads as WebArxiv's Table 1."""
+        return ("by_hand", *COLUMNS) if self.total.by_hand else COLUMNS
 
 
 def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory] | None = None) -> Funnel:
@@ -62,12 +76,16 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
     rows: dict[str, FunnelRow] = {}
     total = FunnelRow("all")
     not_found: list[str] = []
+    unrecorded: list[str] = []
     for candidate in candidates:
         row = rows.setdefault(candidate.task.category or "(none)", FunnelRow(candidate.task.category or "(none)"))
         if candidate.status == "accepted" and candidate.evidence == "":
             not_found.append(candidate.id)
+        if candidate.status == "accepted" and candidate.id not in references:
+            unrecorded.append(candidate.id)
+        origin = "by_hand" if candidate.model == HAND_MADE else "generated"
         for target in (row, total):
-            target.generated += 1
+            setattr(target, origin, getattr(target, origin) + 1)
             column = _BY_STATUS[candidate.status]
             setattr(target, column, getattr(target, column) + 1)
             if candidate.status != "accepted":
@@ -78,16 +96,18 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
             if reference is not None:
                 target.gt_steps += len(reference.steps)
                 target.with_reference += 1
-    return Funnel(categories=[rows[k] for k in sorted(rows)], total=total, answer_not_found_ids=not_found)
+    return Funnel(categories=[rows[k] for k in sorted(rows)], total=total, answer_not_found_ids=not_found,
+                  without_reference_ids=unrecorded)
 
 
 def format_funnel(table: Funnel) -> str:
-    header = (f"{'category':<20} " + " ".join(f"{HEADERS[c]:>{max(len(HEADERS[c]), 7)}}" for c in COLUMNS)
+    columns = table.columns
+    header = (f"{'category':<20} " + " ".join(f"{HEADERS[c]:>{max(len(HEADERS[c]), 7)}}" for c in columns)
               + f" {'GT steps':>8} {'per task':>8}")
     lines = [header]
     for row in [*table.categories, table.total]:
         per = f"{row.steps_per_task:.2f}" if row.steps_per_task is not None else "-"
-        cells = " ".join(f"{getattr(row, c):>{max(len(HEADERS[c]), 7)}}" for c in COLUMNS)
+        cells = " ".join(f"{getattr(row, c):>{max(len(HEADERS[c]), 7)}}" for c in columns)
         lines.append(f"{row.category:<20} {cells} {row.gt_steps:>8} {per:>8}")
     notes = []
     if table.total.edited:
@@ -95,9 +115,10 @@ def format_funnel(table: Funnel) -> str:
     if table.total.answer_not_found:
         notes.append(f"{table.total.answer_not_found} refined task(s) have a gold answer found in no saved page: "
                      f"{listed(table.answer_not_found_ids)}")
-    missing = table.total.refined - table.total.with_reference
+    missing = table.without_reference_ids
     if missing:
-        notes.append(f"{missing} refined task(s) have no reference trajectory yet (not in the GT steps)")
+        notes.append(f"{len(missing)} refined task(s) have no reference trajectory yet (not in the GT steps): "
+                     f"{listed(missing, total=True)}")
     return "\n".join(lines + [f"note: {n}" for n in notes])
 
 
@@ -118,7 +139,7 @@ def write_funnel_chart(table: Funnel, path: str | Path) -> Path:
         axis.bar(range(len(labels)), values, 0.6, bottom=bottoms, label=HEADERS[column], color=colour)
         bottoms = [b + v for b, v in zip(bottoms, values, strict=True)]
     axis.set_xticks(range(len(labels)), labels, fontsize=8)
-    axis.set_ylabel("generated tasks")
+    axis.set_ylabel("tasks" if table.total.by_hand else "generated tasks")
     axis.set_title("Benchmark construction funnel", fontsize=10)
     from matplotlib.ticker import MaxNLocator
 

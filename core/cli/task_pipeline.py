@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from ..agent.candidates import REASONED, STATUSES, Candidate, check_answers, load_candidates, save_candidates
-from ..agent.funnel import format_funnel, funnel, write_funnel_chart
-from ..agent.model import Trajectory
+from ..agent.funnel import HAND_MADE, format_funnel, funnel, write_funnel_chart
+from ..agent.model import Task, Trajectory
 from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, make_embedder
 from ..agent.sites import load_site
 from ..agent.tasks import load_tasks, save_tasks
@@ -70,9 +70,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(handler=cmd_export)
 
     q = sub.add_parser("report", help="the construction funnel per category (WebArxiv's Table 1) and its chart",
-                       description="Without --candidates, the project's tasks are counted as refined (a benchmark "
-                                   "made by hand has no generation funnel, but it has its ground-truth steps).")
-    q.add_argument("--candidates", help="the candidates file (default: the --project's tasks, all refined)")
+                       description="Without --candidates, the tasks of --tasks (else the project's) are counted as "
+                                   "refined, written by hand (a benchmark made by hand has no generation funnel, "
+                                   "but it has its ground-truth steps).")
+    q.add_argument("--candidates", help="the candidates file (default: --tasks, else the --project's tasks)")
+    q.add_argument("--tasks", help="a tasks file written by hand, every task counted (the project holds only the "
+                                   "tasks recorded or run)")
     q.add_argument("--project", help="a project whose reference trajectories give the ground-truth steps")
     q.add_argument("--references", help="a folder of <task id>.json reference trajectories")
     q.add_argument("--site", help="the snapshot site: answers edited at review are checked against its pages "
@@ -202,33 +205,31 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    if not args.candidates and not args.project:
-        raise AgentError("agent tasks report needs --candidates FILE, --project P, or both")
+    if not args.candidates and not args.project and not args.tasks:
+        raise AgentError("agent tasks report needs --candidates FILE, --tasks FILE, --project P, or a combination")
+    if args.candidates and args.tasks:
+        raise AgentError("give --candidates (a generated benchmark) or --tasks (one made by hand), not both")
     if args.chart:
         writable_file(args.chart, "the chart")
-    candidates = load_candidates(args.candidates) if args.candidates else []
-    unchecked = [c for c in candidates if c.evidence is None]  # an answer edited at review, not looked for yet
-    if unchecked and args.site:
-        checked = {c.id: c for c in check_answers(unchecked, load_site(args.site))}
-        candidates = [checked.get(c.id, c) if c.evidence is None else c for c in candidates]
-    elif unchecked:
-        print(f"{len(unchecked)} candidate(s) of {args.candidates} have an answer no one has looked for on the site "
-              f"(edited at review: {listed([c.id for c in unchecked])}); they are not counted as not found. "
-              "--site DIR looks for them", file=sys.stderr)
+    candidates = _checked_candidates(args) if args.candidates else []
+    if args.tasks:
+        candidates = _hand_made(load_tasks(args.tasks))
     references: dict[str, Trajectory] = {}
     if args.project:
         from ..store.project import open_project
 
         with open_project(args.project) as project:
             references.update({t.task_id: t for _, t in project.agent.trajectories(reference=True)})
-            if not args.candidates:
-                candidates = [Candidate(task=t, model="person", status="accepted") for t in project.agent.tasks()]
+            if not candidates and not args.candidates:
+                candidates = _hand_made(project.agent.tasks())
+                print(f"counting the {len(candidates)} task(s) of project {args.project} (it holds the tasks recorded "
+                      "or run on); --tasks FILE counts every task of a tasks file", file=sys.stderr)
     if args.references:
         from ..agent.model import read_references
 
         references.update(read_references(Path(args.references)))
     if not candidates:  # a table of zeros alone reads as a benchmark whose every task was dropped
-        where = args.candidates or f"project {args.project}"
+        where = args.candidates or args.tasks or f"project {args.project}"
         print(f"{where} holds no task: every count below is zero (candidates come from `agent tasks generate`; a "
               "project's tasks from the agent window's Tasks tab, or `agent run --tasks`)", file=sys.stderr)
     table = funnel(candidates, references)
@@ -240,3 +241,26 @@ def cmd_report(args: argparse.Namespace) -> int:
     else:
         print(format_funnel(table))
     return 0
+
+
+def _hand_made(tasks: list[Task]) -> list[Candidate]:
+    """Tasks a person wrote, as the funnel counts them: refined, under "by hand"."""
+    return [Candidate(task=t, model=HAND_MADE, status="accepted") for t in tasks]
+
+
+def _checked_candidates(args: argparse.Namespace) -> list[Candidate]:
+    """The candidates, their unchecked answers looked for on --site; without it, a note names them: those a
+    reviewer edited apart from those nobody looked for (the note once called every one of them edited)."""
+    candidates = load_candidates(args.candidates)
+    unchecked = [c for c in candidates if c.evidence is None]
+    if unchecked and args.site:
+        checked = {c.id: c for c in check_answers(unchecked, load_site(args.site))}
+        return [checked.get(c.id, c) if c.evidence is None else c for c in candidates]
+    if unchecked:
+        edited = [c.id for c in unchecked if c.edited]
+        other = [c.id for c in unchecked if not c.edited]
+        which = "; ".join(part for part in (f"edited at review: {listed(edited)}" if edited else "",
+                                            f"never checked: {listed(other)}" if other else "") if part)
+        print(f"{len(unchecked)} candidate(s) of {args.candidates} have an answer no one has looked for on the site "
+              f"({which}); they are not counted as not found. --site DIR looks for them", file=sys.stderr)
+    return candidates

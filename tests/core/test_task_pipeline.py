@@ -235,12 +235,57 @@ def test_report_for_a_project_made_by_hand(tmp_path: Path, capsys) -> None:
         project.close()
     assert main(["agent", "tasks", "report", "--project", str(tmp_path / "p"), "--json"]) == 0
     total = json.loads(capsys.readouterr().out)["total"]
-    assert (total["generated"], total["refined"], total["with_reference"]) == (12, 12, 1)
+    # Written by hand, not generated: the table says where the tasks came from.
+    assert (total["by_hand"], total["generated"], total["refined"], total["with_reference"]) == (12, 0, 12, 1)
     assert total["gt_steps"] == len(reference.steps)
+    assert main(["agent", "tasks", "report", "--project", str(tmp_path / "p")]) == 0
+    printed = capsys.readouterr()
+    assert printed.out.splitlines()[0].split()[:4] == ["category", "by", "hand", "generated"]
+    assert "counting the 12 task(s) of project" in printed.err
+    # The note names the tasks still to record, not only their number.
+    assert "note: 11 refined task(s) have no reference trajectory yet (not in the GT steps): " in printed.out
+    assert "(11 in all)" in printed.out
     assert main(["agent", "tasks", "report"]) == 2
     init_project(tmp_path / "empty").close()
     assert main(["agent", "tasks", "report", "--project", str(tmp_path / "empty")]) == 0
     assert "holds no task: every count below is zero" in capsys.readouterr().err
+
+
+def test_report_counts_every_task_of_a_tasks_file_and_names_those_without_a_reference(tmp_path: Path,
+                                                                                     capsys) -> None:
+    """The project holds only the tasks recorded (here 2 of 12): --tasks counts the benchmark's own file."""
+    from recordlens.core.agent.model import Trajectory
+    from recordlens.core.store.project import init_project
+
+    project = init_project(tmp_path / "p")
+    try:
+        site_id = project.agent.site_id("demo-site", str(SITE))
+        for ident in ("lookup-1", "rules-1"):
+            row = project.agent.save_task(site_id, next(t for t in DEMO_TASKS if t.id == ident))
+            project.agent.add_trajectory(row, Trajectory.from_json(
+                resource_path("agent", "reference", f"{ident}.json").read_text("utf-8")))
+    finally:
+        project.close()
+    assert main(["agent", "tasks", "report", "--project", str(tmp_path / "p"), "--tasks", str(SEEDS), "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert (table["total"]["by_hand"], table["total"]["refined"], table["total"]["with_reference"]) == (12, 12, 2)
+    assert len(table["without_reference_ids"]) == 10 and "lookup-1" not in table["without_reference_ids"]
+    assert main(["agent", "tasks", "report", "--project", str(tmp_path / "p"), "--tasks", str(SEEDS)]) == 0
+    note = capsys.readouterr().out.splitlines()[-1]
+    assert note.startswith("note: 10 refined task(s) have no reference trajectory yet (not in the GT steps): ")
+    assert note.endswith("… (10 in all)") and table["without_reference_ids"][0] in note
+    assert main(["agent", "tasks", "report", "--candidates", str(SEEDS), "--tasks", str(SEEDS)]) == 2
+
+
+def test_the_unchecked_note_calls_edited_only_the_candidates_a_reviewer_edited(tmp_path: Path, capsys) -> None:
+    edited = Candidate(task=task("gen-a", "Which licence?"), model="m", status="accepted", evidence=None,
+                       original={"answer": "y"})
+    untouched = Candidate(task=task("gen-b", "Which rule?"), model="m", status="unable", reason="r", evidence=None)
+    out = tmp_path / "c.jsonl"
+    out.write_text("".join(json.dumps(c.as_dict()) + "\n" for c in (edited, untouched)), encoding="utf-8")
+    assert main(["agent", "tasks", "report", "--candidates", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "(edited at review: gen-a; never checked: gen-b)" in err
 
 
 def test_generate_stops_at_a_failing_endpoint_keeps_what_it_has_and_says_so(
