@@ -124,7 +124,7 @@ class ChromiumRenderer(OnlinePage):
         self.page.load(QUrl(url))
         if not self._wait(lambda: self._finished is not None or bool(self._download_of(url)), self.timeout_s):
             self._stop()
-            raise PageFailed(f"did not finish loading within {self.timeout_s:g} s")
+            raise PageFailed(f"did not finish loading within {self.timeout_s:g} s", unreachable=True)
         redirects, status, failure = self._navigation()
         if not self._finished and not failure and not self._download_of(url):
             # A response turned into a download ends the load as failed; its download request may come after.

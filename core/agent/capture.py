@@ -50,7 +50,7 @@ from .. import atomic, owner_files
 from ..errors import AgentError, RecordLensError
 from ..output_paths import writable_folder
 from . import axtree
-from .site_files import SAVED_SUFFIX, site_file_name
+from .site_files import SAVED_SUFFIX, free_site_file_name, site_file_name
 from .sites import SiteError, build_site, normalise_url, side_files
 
 STATE_FILE = "capture.json"
@@ -61,8 +61,9 @@ DEFAULT_VIEWPORT = (1920, 1080)
 CAPTURE_VIEWPORT = DEFAULT_VIEWPORT  # the name the package exports
 CAPTURE_SOME_FAILED = 1  # `site capture`'s exit status when a page failed (its summary is printed all the same)
 DEFAULT_DEPTH = 2
-# A site that stops answering (the server went down, the network dropped): after this many pages in a row that
-# could not be reached, the capture stops rather than mark the rest of its queue failed.
+# A site that stops answering (the server went down, hangs, the network dropped): after this many of its pages in
+# a row that could not be reached, the capture stops rather than mark the rest of its queue failed (or wait the
+# whole timeout for each). Counted per host of the roots: dead links to other sites (--any-host) do not count.
 UNREACHABLE_IN_A_ROW = 5
 _UNREACHABLE = re.compile(r"ERR_(CONNECTION_[A-Z_]+|NAME_NOT_RESOLVED|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|"
                           r"NETWORK_CHANGED|TIMED_OUT|EMPTY_RESPONSE|PROXY_CONNECTION_FAILED)")
@@ -75,7 +76,13 @@ class CaptureError(AgentError):
 
 
 class PageFailed(Exception):  # noqa: N818 - an outcome more than an error: the crawl goes on
-    """Raised by a renderer for a page it could not capture; the message is the reason the summary shows."""
+    """Raised by a renderer for a page it could not capture; the message is the reason the summary shows.
+    `unreachable`: the server did not answer (no connection, no host, or no page within the timeout), as opposed
+    to answering with an error; left None, it is read from Chromium's error code in the message."""
+
+    def __init__(self, reason: str, *, unreachable: bool | None = None) -> None:
+        super().__init__(reason)
+        self.unreachable = bool(_UNREACHABLE.search(reason)) if unreachable is None else unreachable
 
 
 @dataclass(frozen=True)
@@ -318,7 +325,7 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
             return "disallowed by robots.txt"
         return None
 
-    unreachable: list[str] = []  # the reasons of the last pages in a row that could not be reached
+    unreachable: dict[str, int] = {}  # per host: its last pages in a row that could not be reached
     try:
         first = True
         while state.queue:
@@ -349,15 +356,16 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                     state.outcomes[key] = {"url": url, "outcome": "failed", "reason": str(failure), "depth": depth}
                     summary.failed.append((url, str(failure)))
                     text = f"failed {url}: {failure}"
-                    unreachable = [*unreachable, str(failure)] if _UNREACHABLE.search(str(failure)) else []
-                    if len(unreachable) >= UNREACHABLE_IN_A_ROW:
+                    host = urlsplit(key).netloc
+                    unreachable[host] = unreachable.get(host, 0) + 1 if failure.unreachable else 0
+                    if host in hosts and unreachable[host] >= UNREACHABLE_IN_A_ROW:
                         summary.stopped = True
                         summary.notes.append(
-                            f"the site stopped answering ({len(unreachable)} pages in a row could not be reached: "
-                            f"{unreachable[-1]}): the capture stopped; run the same command again when it answers, "
-                            "and the pages that failed are tried again")
+                            f"the site stopped answering ({unreachable[host]} of its pages in a row could not be "
+                            f"reached, the last: {failure}): the capture stopped; run the same command again "
+                            "when it answers, and the pages that failed are tried again")
                 else:
-                    unreachable = []
+                    unreachable[urlsplit(key).netloc] = 0
                     if cancelled():  # a page finished while cancelling is still kept: it is whole
                         summary.stopped = True
                     # A redirect is a link the site followed for us: the rules apply to where it ended too.
@@ -532,10 +540,11 @@ def _try_again(state: _State, root: Path, rules: CaptureRules) -> list[str]:
     missing = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "saved"
                and not all(f.is_file() for f in [root / str(o.get("file", "")),
                                                  *side_files(root / str(o.get("file", ""))).values()])]
-    for key, outcome in [*failed, *missing]:
+    for key, _ in [*failed, *missing]:
         del state.outcomes[key]
-        # A page whose depth was not recorded (an older capture.json) follows no links: never past --depth.
-        state.queue.insert(0, [str(outcome["url"]), int(outcome.get("depth", rules.depth))])
+    # First, in the order they were met. A page whose depth was not recorded (an older capture.json) follows no
+    # links: never past --depth.
+    state.queue[:0] = [[str(o["url"]), int(o.get("depth", rules.depth))] for _, o in [*failed, *missing]]
     notes = []
     if failed:
         notes.append(f"{len(failed)} page(s) that failed last time are tried again")
@@ -605,15 +614,16 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
 
 
 def _free_stem(url: str, state: _State) -> str:
-    """The file stem for the page saved from `url`: its name (`page_stem`), or the name with a hash of the URL
-    when another URL's page has it already. Names replace the characters a file name cannot hold, so /a b and
-    /a-b, or /About and /about on a disk that ignores case, would otherwise go into one file."""
-    stem = page_stem(url)
+    """The file stem for the page saved from `url`, apart from every other URL's page saved in this capture
+    (compared without case: a disk may ignore it)."""
     key = normalise_url(url)
-    taken = {str(o.get("file", "")).lower(): normalise_url(str(o.get("final_url") or o.get("url")))
-             for o in state.outcomes.values() if o.get("outcome") == "saved"}
-    owner = taken.get(f"{PAGES_FOLDER}/{stem}.mhtml".lower())
-    return stem if owner in (None, key) else f"{stem}-{hashlib.sha1(key.encode('utf-8')).hexdigest()[:8]}"
+    owners = {str(o.get("file", "")).lower(): normalise_url(str(o.get("final_url") or o.get("url")))
+              for o in state.outcomes.values() if o.get("outcome") == "saved"}
+
+    def taken(name: str) -> bool:
+        return owners.get(f"{PAGES_FOLDER}/{name}".lower(), key) != key
+
+    return free_site_file_name(url, taken).removesuffix(SAVED_SUFFIX)
 
 
 def _alias(page_file: Path, urls: Iterable[str]) -> None:

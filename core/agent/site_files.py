@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -49,13 +50,20 @@ def existing_site_file(site_root: Path, url: str) -> Path | None:
             site = build_site(site_root, write=False)  # a stale index: what the folder holds now
     except SiteError:
         return None  # no page yet
-    return site.resolve(url)
+    page = site.page(url, exact=True)  # /dir/ is not saved over /dir: two pages to a site that holds both
+    return site.resolve(page.url) if page is not None else None
 
 
 def free_site_file(site_root: Path, url: str) -> Path:
-    """Where a page saved from `url` goes when the site does not hold the URL yet: its name, or, when another
-    URL's page has that name, the name with a hash of the URL."""
-    target = site_root / site_file_name(url)
-    if target.exists():  # another URL's page by the same name (an existing one for this URL is found first)
-        target = target.with_name(f"{target.stem}-{_url_digest(url)}{SAVED_SUFFIX}")
-    return target
+    """Where a page saved from `url` goes when the site does not hold the URL yet (`free_site_file_name`)."""
+    return site_root / free_site_file_name(url, lambda name: (site_root / name).exists())
+
+
+def free_site_file_name(url: str, taken: Callable[[str], bool]) -> str:
+    """The file name for the page saved from `url`: its name (`site_file_name`), or, when `taken(name)` says
+    another URL's page has it, the name with a hash of the URL. Names replace the characters a file name cannot
+    hold, so /a b and /a-b, or /About and /about on a disk that ignores case, would otherwise share one file."""
+    name = site_file_name(url)
+    if taken(name):
+        name = f"{name.removesuffix(SAVED_SUFFIX)}-{_url_digest(url)}{SAVED_SUFFIX}"
+    return name

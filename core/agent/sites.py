@@ -86,10 +86,12 @@ class Site:
         for key, page in self._by_url.items():  # /dir finds /dir/ (or /dir/ finds /dir) when only one is there
             self._by_loose.setdefault(loose_url(key), page)
 
-    def page(self, url: str) -> SitePage | None:
+    def page(self, url: str, *, exact: bool = False) -> SitePage | None:
+        """The page saved from `url` (or reached by it through a redirect); unless `exact`, the one saved with or
+        without its trailing slash when the site holds only one of the two."""
         try:
             key = normalise_url(url)
-            return self._by_url.get(key) or self._by_loose.get(loose_url(key))
+            return self._by_url.get(key) or (None if exact else self._by_loose.get(loose_url(key)))
         except ValueError:
             return None
 

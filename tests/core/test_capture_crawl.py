@@ -321,11 +321,45 @@ def test_a_site_that_stops_answering_stops_the_capture_and_the_next_run_goes_on(
     summary = capture_site([ROOT], tmp_path, TinySite(links, failing=down), CaptureRules(depth=1),
                            robots=NO_ROBOTS)
     assert len(summary.failed) == 1 + 5 and summary.stopped and summary.queued == 6
-    assert any(n.startswith("the site stopped answering (5 pages in a row could not be reached: "
+    assert any(n.startswith("the site stopped answering (5 of its pages in a row could not be reached, the last: "
                             "net::ERR_CONNECTION_REFUSED)") for n in summary.notes)
     back = capture_site([ROOT], tmp_path, TinySite(links, failing={"/p0": "HTTP 404 Not Found"}),
                         CaptureRules(depth=1), robots=NO_ROBOTS)
     assert len(back.saved) == 11 and [u for u, _ in back.failed] == [url("/p0")] and not back.queued
+
+
+def test_dead_links_to_other_sites_do_not_stop_the_capture_but_a_hung_server_does(tmp_path: Path) -> None:
+    class Mixed(TinySite):
+        def render(self, requested: str) -> RenderedPage:
+            if "dead" in requested:
+                self.loaded.append(requested)
+                raise PageFailed("net::ERR_NAME_NOT_RESOLVED")
+            return super().render(requested)
+
+    links = {"/": [f"https://dead{i}.example/" for i in range(6)] + ["/a"], "/a": []}
+    summary = capture_site([ROOT], tmp_path / "any", Mixed(links), CaptureRules(depth=1, same_host=False),
+                           robots=NO_ROBOTS)
+    assert len(summary.failed) == 6 and url("/a") in summary.saved and not summary.stopped
+
+    class Hung(TinySite):
+        def render(self, requested: str) -> RenderedPage:
+            if requested != ROOT:
+                self.loaded.append(requested)
+                raise PageFailed("did not finish loading within 60 s", unreachable=True)
+            return super().render(requested)
+
+    hung = capture_site([ROOT], tmp_path / "hung", Hung({"/": [f"/p{i}" for i in range(9)]}), CaptureRules(depth=1),
+                        robots=NO_ROBOTS)
+    assert len(hung.failed) == 5 and hung.stopped and hung.queued == 4
+
+
+def test_pages_tried_again_come_first_in_the_order_they_were_met(tmp_path: Path) -> None:
+    links = {"/": [f"/p{i}" for i in range(4)]}
+    failing = {f"/p{i}": "HTTP 503 Service Unavailable" for i in range(4)}
+    capture_site([ROOT], tmp_path, TinySite(links, failing=failing), CaptureRules(depth=1), robots=NO_ROBOTS)
+    again = TinySite(links)
+    capture_site([ROOT], tmp_path, again, CaptureRules(depth=1), robots=NO_ROBOTS)
+    assert again.loaded == [url(f"/p{i}") for i in range(4)]
 
 
 def test_a_capture_run_again_with_other_rules_names_each_change(tmp_path: Path) -> None:

@@ -22,7 +22,10 @@ def test_a_url_the_site_holds_keeps_its_file_and_a_new_one_gets_a_free_name(tmp_
     site.mkdir()
     assert existing_site_file(site, "https://x.org/a") is None  # no page yet
     write_mhtml(site / "kept-by-hand.mhtml", "<p>a</p>", url="https://x.org/a")
-    assert existing_site_file(site, "https://X.org/a/#top") == site / "kept-by-hand.mhtml"  # no index: built
+    assert existing_site_file(site, "https://X.org/a#top") == site / "kept-by-hand.mhtml"  # no index: built
+    # /a/ is another page than /a (a link finds /a for it, but a page saved from /a/ does not go over /a's file).
+    assert existing_site_file(site, "https://x.org/a/") is None
+    assert free_site_file(site, "https://x.org/a/") != site / "kept-by-hand.mhtml"
     write_mhtml(site / "b.mhtml", "<p>b</p>", url="https://x.org/b")
     build_site(site)
     (site / "kept-by-hand.mhtml").unlink()  # the index lists a file that is gone: what the folder holds counts
@@ -35,3 +38,11 @@ def test_a_url_the_site_holds_keeps_its_file_and_a_new_one_gets_a_free_name(tmp_
     other = free_site_file(site, "https://x.org/c")
     assert other.parent == site and other.name.startswith("x.org-c-") and other.suffix == ".mhtml"
     assert other != free_site_file(site, "https://x.org/d")
+
+
+def test_a_free_name_is_the_urls_own_unless_another_urls_page_has_it():
+    from recordlens.core.agent.site_files import free_site_file_name
+
+    assert free_site_file_name("https://x.org/a b", lambda name: False) == "x.org-a-b.mhtml"
+    apart = free_site_file_name("https://x.org/a b", lambda name: name == "x.org-a-b.mhtml")
+    assert apart.startswith("x.org-a-b-") and apart.endswith(".mhtml") and apart != "x.org-a-b.mhtml"
