@@ -132,8 +132,8 @@ def records_text(changes: Change | list[Change], numbers: dict[int, int]) -> str
     if not labels:
         return ""
     # A restore can touch a record twice (the one taken out and the one put back): each number once.
-    shown = listed(list(dict.fromkeys(_number(label, numbers) for label in labels)), _IDS_SHOWN, total=True)
-    return f"{'record' if len(labels) == 1 else 'records'} {shown}"
+    named = list(dict.fromkeys(_number(label, numbers) for label in labels))
+    return f"{'record' if len(named) == 1 else 'records'} {listed(named, _IDS_SHOWN, total=True)}"
 
 
 def _listed(changes: Change | list[Change]) -> list[Change]:

@@ -151,6 +151,20 @@ def test_history_words_a_page_status_as_the_page_list_does():
     assert what(restored) == "restore to before any change; page labelled → new"
 
 
+def test_a_record_a_restore_took_out_and_put_back_under_one_number_is_named_once():
+    from recordlens.annotator.labelling.history_dialog import records_text
+    from recordlens.core.store import Change, Label, Provenance
+
+    ana = Provenance.person("ana")
+
+    def label(record_id: int) -> Label:
+        return Label(record_id, 3, ("/body[1]/p[1]",), "accepted", ana, ana, (), (), "", "")
+
+    restored = Change(2, "1", "", ana, "restore", (label(5),), (label(9),), {"to": 1})
+    assert records_text(restored, {5: 3, 9: 3}) == "record 3"
+    assert records_text(restored, {5: 3, 9: 4}) == "records 3, 4"
+
+
 def test_history_opened_again_starts_from_the_newest_change(qtbot, tmp_path, project_dir):
     window = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
     try:
