@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from ..agent.axtree import SiteTrees
 from ..agent.browsers import BrowserKind, browser_kind, browser_names, default_browser, rendered_viewport
@@ -179,6 +180,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
         caller = gemini_caller(args, json_output=False)
         settings = caller.settings
         browser = kind.factory(site)
+        if resumed is not None:
+            _check_viewport(resumed, browser, args.resume)
         seen = "/" + "+".join(observations) if observations is not None else ""
         agent = AgentSettings(memory=memory, step_budget=args.step_budget, max_failures=args.max_failures,
                               send_screenshot=kind.screenshots, observations=observations,
@@ -299,15 +302,40 @@ def _run_references(folder: str, tasks: list, tasks_file: str) -> dict[str, Traj
 _REDACTED = "[key]"
 
 
+# Query parameters whose values are credentials, by a word in their name (api_key, token, sig, ...).
+_SECRET_PARAMETER = re.compile(r"key|token|secret|pass|auth|sig|credential", re.IGNORECASE)
+
+
 def _recorded_base_url(url: str | None, key: str) -> str | None:
-    """--base-url as a run records it: a key in it (the API key in a query, a password before the host) is never
-    written to the project."""
+    """--base-url as a run records it: no credential in it is written to the project (the API key anywhere, the
+    user and password before the host, a query parameter named like a key, token or secret)."""
     if url is None:
         return None
     parts = urlsplit(url)
-    if parts.password:
-        url = url.replace(f":{parts.password}@", f":{_REDACTED}@", 1)
-    return url.replace(key, _REDACTED) if key else url
+    if parts.username or parts.password:
+        host = parts.netloc.rsplit("@", 1)[1]
+        parts = parts._replace(netloc=f"{_REDACTED}@{host}")
+    if parts.query:  # each parameter as written, its escapes kept, but a credential's value replaced
+        fields = [(field.split("=", 1)[0], field) for field in parts.query.split("&")]
+        parts = parts._replace(query="&".join(f"{name}={_REDACTED}" if _SECRET_PARAMETER.search(name) else field
+                                              for name, field in fields))
+    recorded = urlunsplit(parts)
+    return recorded.replace(key, _REDACTED) if key else recorded
+
+
+def _check_viewport(settings: dict[str, object], browser: object, run_id: int) -> None:
+    """A run is resumed at the size its pages were laid out at: boxes, screenshots and what is in view change with
+    it (runs made before 1920x1080 became the agent's view were laid out at 1280x800)."""
+    now = rendered_viewport(browser)
+    recorded = settings.get("viewport")
+    if now is None:
+        return
+    if recorded is None:
+        warn(f"agent run {run_id} does not record the size its pages were laid out at (made by an older "
+             f"RecordLens, perhaps at 1280x800); its remaining episodes are laid out at {now[0]}x{now[1]}")
+    elif list(recorded) != now:  # type: ignore[call-overload]
+        raise AgentError(f"agent run {run_id} was laid out at {recorded[0]}x{recorded[1]}, this browser at "  # type: ignore[index]
+                         f"{now[0]}x{now[1]}: episodes of one run are laid out alike; start a new run")
 
 
 def _resumed_base_url(given: str | None, settings: dict[str, object], key: str, run_id: int) -> str | None:

@@ -415,11 +415,39 @@ def test_a_base_url_holding_a_key_is_recorded_without_it(
     stored = [f for f in (tmp_path / "p").rglob("*") if f.is_file()]
     assert stored and not any(b"test-key-not-real" in f.read_bytes() for f in stored)
     with open_project(tmp_path / "p") as project:
-        assert project.agent.runs()[-1].parameters["base_url"] == endpoint.url.replace("http://",
-                                                                                       "http://proxy:[key]@")
+        assert project.agent.runs()[-1].parameters["base_url"] == endpoint.url.replace("http://", "http://[key]@")
+
+
+@pytest.mark.parametrize(("given", "recorded"), [
+    ("https://proxy.example/v1?api-key=SECRET&alt=sse", "https://proxy.example/v1?api-key=[key]&alt=sse"),
+    ("https://TOKEN@proxy.example/v1", "https://[key]@proxy.example/v1"),
+    ("https://u:SECRET@proxy.example/", "https://[key]@proxy.example/"),
+    ("https://proxy.example/x?q=a%20b&sig=SECRET", "https://proxy.example/x?q=a%20b&sig=[key]"),
+    ("https://proxy.example/KEY-IN-PATH/", "https://proxy.example/[key]/"),
+    ("http://127.0.0.1:8080/", "http://127.0.0.1:8080/"),
+])
+def test_no_credential_of_a_base_url_is_recorded(given: str, recorded: str) -> None:
+    from recordlens.core.cli.agent import _recorded_base_url
+
+    assert _recorded_base_url(given, "KEY-IN-PATH") == recorded
 
 
 def test_observes_names_the_observations_given() -> None:
     assert observes(True, ("axtree", "text")) == "accessibility tree and page text"
     assert observes(True, ("text", "screenshot", "axtree")) == "screenshot, accessibility tree and page text"
     assert observes(False, ("axtree",)) == "accessibility tree"
+
+
+def test_a_run_is_resumed_only_at_the_size_its_pages_were_laid_out_at(capsys: pytest.CaptureFixture[str]) -> None:
+    from types import SimpleNamespace
+
+    from recordlens.core.cli.agent import _check_viewport
+    from recordlens.core.errors import AgentError
+
+    wide = SimpleNamespace(viewport=(1920, 1080))
+    _check_viewport({"viewport": [1920, 1080]}, wide, 3)  # the same size: goes on
+    _check_viewport({"viewport": None}, SimpleNamespace(), 3)  # a browser without a layout: nothing to check
+    with pytest.raises(AgentError, match="agent run 3 was laid out at 1280x800, this browser at 1920x1080"):
+        _check_viewport({"viewport": [1280, 800]}, wide, 3)
+    _check_viewport({}, wide, 3)  # a run made before the size was recorded: said, not refused
+    assert "does not record the size its pages were laid out at" in capsys.readouterr().err
