@@ -271,10 +271,11 @@ def _quiet_stderr() -> Iterator[None]:
     def pump() -> None:
         with os.fdopen(reader, "rb") as lines:
             for line in lines:
-                if line == _END_MARK:
+                if line.endswith(_END_MARK):  # alone, or after a helper's line that had no end
+                    line = line.removesuffix(_END_MARK)
                     drained.set()
-                elif not _NOISE.search(line.decode("utf-8", "replace")):
-                    os.write(terminal, line)
+                if line.strip(b"\n") and not _NOISE.search(line.decode("utf-8", "replace")):
+                    os.write(terminal, line if line.endswith(b"\n") else line + b"\n")
 
     threading.Thread(target=pump, daemon=True).start()
     os.dup2(writer, 2)

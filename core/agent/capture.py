@@ -276,7 +276,7 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
     `progress(done, total, text)` after every URL (done: URLs settled, total: settled + queued). Resumes the
     folder's capture.json when there is one (its queue first; new roots are added to it)."""
     rules = rules or CaptureRules()
-    rules.compiled()
+    rules.compiled()  # a bad --include or --exclude pattern is refused before the folder is made
     checked = [check_root(u) for u in roots]  # before anything is made: a wrong address leaves no folder
     root = writable_folder(folder, "the site")
     root.mkdir(parents=True, exist_ok=True)
