@@ -59,6 +59,8 @@ class Settings:
     zooms: str = ""               # JSON {project folder: the page view's zoom factor}
     import_folder: str = ""       # where pages were last imported from: the import dialogs open there
     window_geometry: str = ""     # the main window's place, size and maximised state at quit (Qt's, base64)
+    agent_site: str = ""          # the site folder last open in the agent window: it reopens there ("" the demo)
+    agent_tasks: str = ""         # the tasks file last open in the agent window ("" the demo's)
 
     def last_page(self, project: str) -> str | None:
         value = _by_project(self.last_pages).get(project)
@@ -99,6 +101,11 @@ class Settings:
 
     def remember_zoom(self, project: str, factor: float) -> None:
         self.zooms = _with_project(self.zooms, project, round(float(factor), 3))
+
+    def remember_agent_files(self, site: Path | None, tasks: Path | None) -> None:
+        """The agent window's site folder and tasks file, resolved (None: the shipped demo's, kept as "")."""
+        self.agent_site = str(site.resolve()) if site is not None else ""
+        self.agent_tasks = str(tasks.resolve()) if tasks is not None else ""
 
     @property
     def person(self) -> str:

@@ -3,6 +3,10 @@ with progress and cancel) and, beside the live render, what the capture stored f
 accessibility tree (numbered as `format_axtree` gives it to agents), the full-page screenshot and the metadata.
 
 `install(window)` adds both to an AgentWindow; they live here so the window's module stays small.
+
+The capture's folder never starts as the open site's own (a capture adds its pages to the folder's, so it would mix
+a foreign site into the open one): it starts empty, or at a new folder beside the open site's. And the open site
+changes only when the user asks, with "Open the captured site" once the capture ends or is cancelled.
 """
 
 from __future__ import annotations
@@ -100,11 +104,23 @@ class CapturedPageView(QWidget):
         return True
 
 
+def new_folder_beside(site_root: Path) -> Path:
+    """A folder beside the open site's that does not exist yet (NAME-captured, NAME-captured-2, ...)."""
+    candidate = site_root.parent / f"{site_root.name}-captured"
+    number = 2
+    while candidate.exists():
+        candidate = site_root.parent / f"{site_root.name}-captured-{number}"
+        number += 1
+    return candidate
+
+
 class CaptureDialog(QDialog):
     """Roots, rules and a folder; Start runs the capture process, Cancel stops it (what was saved stays and a
-    later capture of the same folder continues). `captured(result)` once it ends."""
+    later capture of the same folder continues). `captured(result)` once it ends; `open_requested(folder)` when
+    the user asks to open the site captured."""
 
     captured = Signal(object)
+    open_requested = Signal(str)
 
     def __init__(self, folder: str | Path | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -141,7 +157,11 @@ class CaptureDialog(QDialog):
         self.start_button = button("Start", self.start)
         self.cancel_button = button("Cancel", self.cancel)
         self.cancel_button.setEnabled(False)
+        self.open_button = button("Open the captured site", self._ask_to_open)
+        self.open_button.setEnabled(False)  # until a capture (ended or cancelled) has indexed pages
+        self.captured_folder = ""
         buttons = QHBoxLayout()
+        buttons.addWidget(self.open_button)
         buttons.addStretch(1)
         buttons.addWidget(self.start_button)
         buttons.addWidget(self.cancel_button)
@@ -180,6 +200,8 @@ class CaptureDialog(QDialog):
             return False
         self.result = None
         self.cancelled = False
+        self.captured_folder = folder
+        self.open_button.setEnabled(False)
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.bar.setRange(0, 0)  # busy until the first page is settled
@@ -211,7 +233,12 @@ class CaptureDialog(QDialog):
         # The notes say what the summary line cannot: the rules changed since the last run, a lock taken over.
         for note in result.get("notes") or []:
             self.log.appendPlainText(f"warning: {note}")
+        # Cancelled too: the pages saved so far are indexed, a site of their own
+        self.open_button.setEnabled((Path(self.captured_folder) / "site.json").is_file())
         emit(self.captured, result)
+
+    def _ask_to_open(self) -> None:
+        emit(self.open_requested, self.captured_folder)
 
 
 def install(window) -> Callable[[], None]:  # noqa: ANN001 - an AgentWindow (imported late by it)
@@ -233,17 +260,21 @@ def install(window) -> Callable[[], None]:  # noqa: ANN001 - an AgentWindow (imp
 
     def open_dialog() -> CaptureDialog:
         site = window.browser.site
-        folder = "" if site is None or window._is_demo_site() else str(site.root)
-        if window.capture_dialog is None:
-            window.capture_dialog = CaptureDialog(folder, window)
-            window.capture_dialog.captured.connect(lambda result: _on_captured(window, result))
-        window.capture_dialog.show()
-        return window.capture_dialog
+        folder = "" if site is None or window._is_demo_site() else str(new_folder_beside(site.root))
+        dialog = window.capture_dialog
+        if dialog is None:
+            dialog = window.capture_dialog = CaptureDialog(folder, window)
+            dialog.captured.connect(lambda result: _on_captured(window, result))
+            dialog.open_requested.connect(window.open_site)
+        elif not dialog.process.running and (not dialog.folder.text().strip() or _is_open_site(window, dialog)):
+            dialog.folder.setText(folder)  # another site opened since: its own folder is never the default
+        dialog.show()
+        return dialog
 
     menus = [a.menu() for a in window.menuBar().actions() if a.menu() is not None]
     if menus:  # beside "Save a page from the web…", above Close (which stays the menu's last item)
-        action = QAction("Capture a site from the web…", menus[0])
-        close = next((a for a in menus[0].actions() if a.text() == "Close"), None)
+        action = QAction("Capture a site from the &web…", menus[0])
+        close = next((a for a in menus[0].actions() if a.text().replace("&", "") == "Close"), None)
         if close is not None:
             menus[0].insertAction(close, action)
         else:
@@ -253,8 +284,14 @@ def install(window) -> Callable[[], None]:  # noqa: ANN001 - an AgentWindow (imp
     return open_dialog
 
 
+def _is_open_site(window, dialog: CaptureDialog) -> bool:  # noqa: ANN001 - an AgentWindow
+    site = window.browser.site
+    return site is not None and Path(dialog.folder.text().strip()).resolve() == site.root.resolve()
+
+
 def _on_captured(window, result: dict[str, object]) -> None:  # noqa: ANN001 - an AgentWindow
+    """Said in the status bar; the open site stays (the dialog's "Open the captured site" changes it)."""
     message = str(result.get("message") or "")
+    if window.capture_dialog is not None and window.capture_dialog.open_button.isEnabled():
+        message += " — “Open the captured site” in the capture window opens it"
     window.statusBar().showMessage(message, 15000)
-    if result.get("ok") and result.get("pages"):
-        window.open_site(str(result["folder"]))

@@ -49,6 +49,7 @@ class ReviewQueue(QWidget):
         super().__init__(parent)
         self.setWindowTitle("Review candidate tasks")
         self.path: Path | None = None
+        self.start_folder: Path | None = None  # where "Open candidates…" starts before a file is open
         self.candidates: list[Candidate] = []
         self.site: Site | None = None
         self._text: SiteText | None = None
@@ -197,7 +198,7 @@ class ReviewQueue(QWidget):
         emit(self.refined, tasks)
 
     def open_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Open candidate tasks", str(self.path or ""),
+        name, _ = QFileDialog.getOpenFileName(self, "Open candidate tasks", str(self.path or self.start_folder or ""),
                                               "Candidates (*.jsonl);;All (*)")
         if name:
             try:

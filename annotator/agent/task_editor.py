@@ -3,6 +3,11 @@
 Every row is checked the way core reads a tasks file (`task_from_line`), so what the editor saves reads back;
 a bad row is tinted and its problem shown, and nothing is written until every row is good. The rules column
 takes rule names separated by commas; the answer kind is chosen from core's list.
+
+Editing is the table's own (a double-click, F2 or typing edits a cell); picking a task for recording is a
+separate act, Enter on a row or "Record this task", so that a double-click never leaves the Tasks tab. The editor
+knows whether its rows differ from the file's (`modified()`), so that closing the window or opening another
+file asks Save / Discard / Cancel, as editors do.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QResizeEvent
+from PySide6.QtGui import QBrush, QColor, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -20,6 +25,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMessageBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -36,14 +42,25 @@ COLUMNS = ("id", "category", "instruction", "answer", "answer_kind", "normalise"
 KIND_COLUMN = COLUMNS.index("answer_kind")
 BAD_ROW = QColor("#ffe3e3")
 DEFAULT_RULES = ("case", "whitespace")
+HINT = ("Double-click a cell (or F2) to edit it. Enter on a row, or “Record this task”, picks the task for "
+        "recording on the Site tab.")
+Answer = QMessageBox.StandardButton
+
+
+def ask_to_save(parent: QWidget, what: str) -> QMessageBox.StandardButton:
+    """Save, Discard or Cancel for unsaved task edits, before `what` ("closing the window") loses them."""
+    return QMessageBox.question(parent, "Unsaved tasks", f"The task table has changes that are not saved. Save "
+                                f"them before {what}?", Answer.Save | Answer.Discard | Answer.Cancel, Answer.Save)
 
 
 class TaskEditor(QWidget):
-    """Signals: `saved(path)`, `loaded(path)`, `task_chosen(task)` (a double-click or "Record")."""
+    """Signals: `saved(path)`, `loaded(path)`, `task_chosen(task)` (Enter on a row or "Record this task"),
+    `modified_changed(bool)`. `ask` is how unsaved edits are asked about (tests answer it themselves)."""
 
     saved = Signal(str)
     loaded = Signal(str)
     task_chosen = Signal(object)
+    modified_changed = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -51,6 +68,9 @@ class TaskEditor(QWidget):
         self.site = ""  # written with every task, so a tasks file names the site it belongs to
         self.site_source = lambda: None  # the open Site (the agent window sets it), for the review's answer check
         self.review = None  # the review queue window, once opened
+        self.ask = ask_to_save
+        self._clean: list[list[str]] = []  # the rows as last loaded or saved: any difference is unsaved
+        self._was_modified = False
         self.table = _TaskTable(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -58,31 +78,72 @@ class TaskEditor(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(COLUMNS.index("instruction"), QHeaderView.ResizeMode.Stretch)
         self.table.itemChanged.connect(_show_whole_text)
-        self.table.cellDoubleClicked.connect(lambda row, _col: self._choose(row))
+        # Every cell change (tints and tooltips too) would compare the whole table: once per turn of the loop
+        self._recheck = QTimer(self, singleShot=True, interval=0)
+        self._recheck.timeout.connect(self._note_change)
+        self.table.itemChanged.connect(self._recheck.start)
+        self.table.model().rowsInserted.connect(self._recheck.start)
+        self.table.model().rowsRemoved.connect(self._recheck.start)
+        self.table.row_entered.connect(self._choose)
         self.table.setToolTip("normalise: rule names separated by commas, from " + ", ".join(NORMALISE_RULES))
         self.status = QLabel(" ")
         self.status.setWordWrap(True)
+        self.hint = QLabel(HINT)
+        self.hint.setWordWrap(True)
         buttons = QHBoxLayout()
         for text, slot in (("Open…", self.open_dialog), ("Save", self.save), ("Save as…", self.save_as_dialog),
                            ("Add task", self.add_task), ("Remove", self.remove_selected),
                            ("Check", self.check), ("Review candidates…", self.open_review)):
             buttons.addWidget(button(text, slot))
+        self.record_button = button("Record this task", lambda: self._choose(self.table.currentRow()))
+        buttons.addWidget(self.record_button)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(buttons)
+        layout.addWidget(self.hint)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.status)
 
     # -- rows -------------------------------------------------------------------------------------------------
 
     def set_tasks(self, tasks: list[Task]) -> None:
+        """Show `tasks` as the file's own: what the table holds now counts as saved."""
         self.table.setRowCount(0)
         for task in tasks:
             self._append(task)
         if tasks and not self.site:
             self.site = tasks[0].site
         self.table.resizeRowsToContents()
+        self._mark_clean()
+
+    def modified(self) -> bool:
+        """Whether the rows differ from the file's as last loaded or saved (an edit undone by hand is none)."""
+        return displayed_rows(self.table) != self._clean
+
+    def _mark_clean(self) -> None:
+        self._clean = displayed_rows(self.table)
+        self._note_change()
+
+    def _note_change(self) -> None:
+        now = self.modified()
+        if now != self._was_modified:
+            self._was_modified = now
+            emit(self.modified_changed, now)
+
+    def may_discard(self, what: str) -> bool:
+        """True when the rows may go: nothing unsaved, or the user saved them or chose to discard them (then
+        they count as settled, so the same close is not asked about twice); False: keep them (Cancel, or a save
+        that did not happen)."""
+        if not self.modified():
+            return True
+        answer = self.ask(self, what)
+        if answer == Answer.Save:
+            return self.save() is not None
+        if answer == Answer.Discard:
+            self._mark_clean()
+            return True
+        return False
 
     def _append(self, task: Task) -> None:
         row = self.table.rowCount()
@@ -94,6 +155,7 @@ class TaskEditor(QWidget):
                 kinds = QComboBox()
                 kinds.addItems(ANSWER_KINDS)
                 kinds.setCurrentText(task.answer_kind if task.answer_kind in ANSWER_KINDS else ANSWER_KINDS[0])
+                kinds.currentTextChanged.connect(self._recheck.start)
                 self.table.setCellWidget(row, column, kinds)
             else:
                 self.table.setItem(row, column, QTableWidgetItem(values[name]))
@@ -170,6 +232,9 @@ class TaskEditor(QWidget):
             return None
 
     def _choose(self, row: int) -> None:
+        if row < 0:
+            self.status.setText("choose a row first: its task is the one recorded")
+            return
         self.table.setCurrentCell(row, 0)
         task = self.current_task()
         if task is not None:
@@ -186,7 +251,7 @@ class TaskEditor(QWidget):
             raise
         self.path = Path(path)
         self.site = tasks[0].site if tasks else ""
-        self.set_tasks(tasks)
+        self.set_tasks(tasks)  # marks the rows clean
         self.status.setText(f"{len(tasks)} tasks from {self.path}")
         emit(self.loaded, str(self.path))
         return tasks
@@ -202,7 +267,7 @@ class TaskEditor(QWidget):
     def save(self, path: str | Path | None = None) -> Path | None:
         """Write every row (all must be valid) as JSONL, atomically; None (and a message) when not saved."""
         target = Path(path) if path else self.path
-        if target is not None and _shipped(target):
+        if target is not None and is_shipped(target):
             self.status.setText(f"{target} ships with RecordLens and is never changed: choose where to save")
             return self.save_as_dialog()
         if target is None:
@@ -217,6 +282,7 @@ class TaskEditor(QWidget):
             self.status.setText(f"not saved: {error}")
             return None
         self.path = target
+        self._mark_clean()
         self.status.setText(f"saved {len(tasks)} tasks to {target}")
         emit(self.saved, str(target))
         return target
@@ -232,6 +298,8 @@ class TaskEditor(QWidget):
             self.review = None
 
     def open_dialog(self) -> None:
+        if not self.may_discard("opening another tasks file"):
+            return
         name, _ = QFileDialog.getOpenFileName(self, "Open tasks", str(self.path or ""), "Tasks (*.jsonl);;All (*)")
         if name:
             with contextlib.suppress(AgentError):  # the status line shows the problems
@@ -243,7 +311,7 @@ class TaskEditor(QWidget):
         return self.save(name) if name else None
 
 
-def _shipped(path: Path) -> bool:
+def is_shipped(path: Path) -> bool:
     """Whether `path` is one of the files RecordLens ships (the demo tasks): those are never written."""
     return path.resolve().is_relative_to(resource_path("agent").resolve())
 
@@ -258,6 +326,8 @@ def _open_review(editor: TaskEditor, path: str | Path | None = None):  # noqa: A
         editor.review.setWindowFlag(Qt.WindowType.Window)  # its own window, closed with the editor
         editor.review.refined.connect(lambda tasks: _add_refined(editor, tasks))
     editor.review.set_site(editor.site_source())
+    # Its file chooser starts beside the open tasks file, where a benchmark's candidates usually are
+    editor.review.start_folder = editor.path.parent if editor.path is not None else None
     if path is None:
         editor.review.show()
         if not editor.review.candidates:
@@ -282,7 +352,17 @@ def _add_refined(editor: TaskEditor, tasks: list[Task]) -> None:
 class _TaskTable(QTableWidget):
     """Row heights follow the wrapped instructions at the width the table has now: measured once, before it was
     laid out, against a stretching column still 100 px wide, rows were up to a dozen lines tall and only 2 to 4
-    of the 12 demo tasks showed."""
+    of the 12 demo tasks showed. `row_entered(row)`: Enter on a row while no cell is being edited (an open
+    cell editor takes Enter itself, to commit)."""
+
+    row_entered = Signal(int)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        if (event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.state() != self.State.EditingState
+                and self.currentRow() >= 0):
+            emit(self.row_entered, self.currentRow())
+            return
+        super().keyPressEvent(event)
 
     def __init__(self, rows: int, columns: int) -> None:
         super().__init__(rows, columns)

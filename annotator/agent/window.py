@@ -12,10 +12,15 @@ trajectory the project holds (references and agent-run episodes) with the projec
 "Save a page from the web…" is the one online action: it runs site_saver's process in the background (this
 process stays offline), then shows the saved page in the site. Pages never go into the shipped demo site:
 with the demo open, the page goes into a site folder the user chooses.
+
+Given the app's settings, the window reopens on the site folder and tasks file last open (one that is gone gives
+the demo's, and a message); the title names both, so that a copy of the demo is not taken for the shipped site.
+Closing it with unsaved task edits asks Save / Discard / Cancel (`may_close`, which the app asks before it quits).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -37,13 +42,14 @@ from ...core.resource_files import resource_path
 from ...core.wording import counted
 from ..qt.message_bar import MessageBar
 from ..qt.widgets import side_by_side
+from ..settings import Settings
 from .capture_panel import install as install_capture
 from .qt_browser import QtSiteBrowser
 from .recorder import Recorder
 from .recording_panel import RecordingPanel
 from .site_browser import SiteBrowser
 from .site_saver import SaveFromWeb
-from .task_editor import TaskEditor
+from .task_editor import TaskEditor, is_shipped
 from .trajectory_viewer import StoredTrajectory, StoredTrajectoryPicker, TrajectoryViewer
 
 SCREENSHOTS_SUFFIX = ".screenshots"  # folder beside a saved trajectory JSON, one PNG per hash
@@ -79,17 +85,38 @@ def load_trajectory_file(path: str | Path) -> Trajectory:
     return trajectory
 
 
+def remembered_files(settings: Settings) -> tuple[Path, Path | None, list[str]]:
+    """The site folder and tasks file the window last had open, and what could not be reopened: a folder or file
+    that is gone gives the demo's in its place (said, since the user expects their own)."""
+    notes: list[str] = []
+    site = Path(settings.agent_site) if settings.agent_site else demo_site_folder()
+    if not site.is_dir():
+        notes.append(f"the site last open, {site}, is gone: the shipped demo site is open")
+        site = demo_site_folder()
+    tasks: Path | None = Path(settings.agent_tasks) if settings.agent_tasks else None
+    if tasks is not None and not tasks.is_file():
+        notes.append(f"the tasks file last open, {tasks}, is gone: the demo tasks are open")
+        tasks = None
+    if tasks is None and (notes or site == demo_site_folder()):
+        tasks = demo_tasks_file()
+    return site, tasks, notes
+
+
 class AgentWindow(QMainWindow):
     """The window; `project` (a core Project) is where recordings go. Call `shutdown()` before the QApplication
-    goes away (closing the window does it)."""
+    goes away (closing the window does it). With `settings` and `settings_file` (the app's), it reopens the site
+    and tasks file last open when none is given, and remembers each one opened."""
 
     def __init__(self, project=None, *, site: str | Path | None = None,  # noqa: ANN001 - a core Project
                  tasks: str | Path | None = None, person: str | None = None,
+                 settings: Settings | None = None, settings_file: Path | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setStatusBar(MessageBar())  # a long message ends in "…" rather than under the size grip
         self.project = project
         self.person = person
+        self.settings = settings if settings_file is not None else None  # remembered only where it is saved
+        self.settings_file = settings_file
         self.setWindowTitle("RecordLens — agent benchmarks")
         self.browser = SiteBrowser()
         self.recorder = Recorder(self.browser, actor=self._actor())
@@ -114,8 +141,9 @@ class AgentWindow(QMainWindow):
         self.recorder.finished.connect(self._on_recorded)
         self.panel.save_button.clicked.connect(self.save_trajectory_dialog)
         self.task_editor.task_chosen.connect(self._record_task)
-        self.task_editor.loaded.connect(lambda _: self._show_tasks())
-        self.task_editor.saved.connect(lambda _: self._show_tasks())
+        self.task_editor.loaded.connect(self._on_tasks_file)
+        self.task_editor.saved.connect(self._on_tasks_file)
+        self.task_editor.modified_changed.connect(self.setWindowModified)
         # Not on the button's press: the tab switch hid the button before its release, so the click never came
         self.viewer.replay_started.connect(lambda: self.tabs.setCurrentIndex(0))
         self.viewer.replay_finished.connect(lambda _: self.tabs.setCurrentWidget(self.viewer))
@@ -125,18 +153,24 @@ class AgentWindow(QMainWindow):
         self.save_progress: QProgressDialog | None = None
         self.save_result: QMessageBox | None = None  # the last failure's message box
         self.resize(1440, 900)
+        notes: list[str] = []
+        if site is None and tasks is None and self.settings is not None:
+            site, tasks, notes = remembered_files(self.settings)
         self.open_site(site or demo_site_folder(), tasks if tasks else (None if site else demo_tasks_file()))
+        if notes:  # after open_site's own message, which would hide them
+            self.statusBar().showMessage("; ".join(notes), 15000)
 
     def _actor(self) -> str:
         return f"person:{self.person or 'me'}"
 
     def _build_menu(self) -> None:
         menu = self.menuBar().addMenu("&Agent")
-        for text, slot in (("Open site…", self.open_site_dialog), ("Open tasks…", self.task_editor.open_dialog),
-                           ("Save a page from the web…", self.save_from_web_dialog),
-                           ("Open stored trajectory…", self.open_stored_trajectory_dialog),
-                           ("Open trajectory file…", self.open_trajectory_dialog),
-                           ("Save trajectory…", self.save_trajectory_dialog), ("Close", self.close)):
+        # Access letters, each once in the menu (capture_panel adds "Capture a site from the &web…")
+        for text, slot in (("Open &site…", self.open_site_dialog), ("Open &tasks…", self.task_editor.open_dialog),
+                           ("Save a &page from the web…", self.save_from_web_dialog),
+                           ("Open stored t&rajectory…", self.open_stored_trajectory_dialog),
+                           ("Open trajectory &file…", self.open_trajectory_dialog),
+                           ("Sa&ve trajectory…", self.save_trajectory_dialog), ("&Close", self.close)):
             action = menu.addAction(text)
             action.triggered.connect(slot)
             if slot == self.open_stored_trajectory_dialog:
@@ -153,16 +187,49 @@ class AgentWindow(QMainWindow):
             self.statusBar().showMessage(str(error), 10000)
             return
         self.task_editor.site = site.name
+        message = f"opened the site {site.name}: {counted(len(site.pages), 'page')} ({site.root})"
         if tasks is not None:
             try:
-                self.task_editor.load(tasks)
+                loaded = self.task_editor.load(tasks)
+                message += f"; {counted(len(loaded), 'task')} from {tasks}"
             except (TaskFileError, AgentError) as error:
-                self.statusBar().showMessage(str(error), 10000)
+                message += f"; tasks not opened: {error}"
         self._show_tasks()
-        self.setWindowTitle(f"RecordLens — agent benchmarks — site {site.name}")
+        self._remember()
+        self.setWindowTitle(self.title())
+        self.statusBar().showMessage(message, 10000)
         start = self.browser.start_page()
         task = self.panel.current_task()
         self.browser.open((task.start_url if task and task.start_url else None) or start or "", fresh=True)
+
+    def title(self) -> str:
+        """Which site folder and tasks file are open ("[*]" shows unsaved task edits): a copy of the demo site
+        has the demo's name, so the folder tells them apart."""
+        site, path = self.browser.site, self.task_editor.path
+        where = ("no site" if site is None else f"site {site.name} (shipped demo)" if self._is_demo_site()
+                 else f"site {site.name} in {site.root}")
+        tasks = ("no tasks file" if path is None else f"tasks {path.name} (shipped demo)" if is_shipped(path)
+                 else f"tasks {path.name}")
+        return f"RecordLens — agent benchmarks — {where} — {tasks}[*]"
+
+    def _on_tasks_file(self, path: str) -> None:
+        """A tasks file opened or saved (perhaps under another name): title, settings and panel follow it."""
+        self._show_tasks()
+        self._remember()
+        self.setWindowTitle(self.title())
+        count = self.task_editor.table.rowCount()
+        self.statusBar().showMessage(f"{counted(count, 'task')}: {path}", 10000)
+
+    def _remember(self) -> None:
+        """The site and tasks file open now, in the app's settings (the shipped demo's as ""), for the next
+        time the window opens; a convenience, so a settings file that cannot be written is no error."""
+        if self.settings is None or self.settings_file is None:
+            return
+        site, path = self.browser.site, self.task_editor.path
+        self.settings.remember_agent_files(None if site is None or self._is_demo_site() else site.root,
+                                           None if path is None or is_shipped(path) else path)
+        with contextlib.suppress(OSError):
+            self.settings.save(self.settings_file)
 
     def _show_tasks(self) -> None:
         """The tasks that start on a page of the open site, in the recording panel: another site's (the demo's,
@@ -338,7 +405,14 @@ class AgentWindow(QMainWindow):
             self.recorder.stop()
         self.browser.dispose()
 
+    def may_close(self) -> bool:
+        """False when the user keeps unsaved task edits (Cancel, or a Save that did not happen)."""
+        return self._closed or self.task_editor.may_discard("closing the agent window")
+
     def closeEvent(self, event) -> None:  # noqa: ANN001, N802 (Qt override)
+        if not self.may_close():
+            event.ignore()
+            return
         self.shutdown()
         super().closeEvent(event)
 

@@ -673,5 +673,8 @@ class MainWindow(QMainWindow):
             self.importing.import_paths(paths)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        if not self._closed and not self.tools.may_close():  # unsaved task edits kept: the app stays
+            event.ignore()
+            return
         self.shutdown()
         super().closeEvent(event)

@@ -92,10 +92,17 @@ class ToolWindows:
         from ..agent.window import AgentWindow
 
         if self.agent_window is None or self.agent_window.closed:
-            self.agent_window = AgentWindow(self.window.project, person=self.window.settings.person)
+            # The window's own settings object: one saved by either window keeps what the other remembered
+            self.agent_window = AgentWindow(self.window.project, person=self.window.settings.person,
+                                            settings=self.window.settings, settings_file=self.window.settings_file)
         self.agent_window.show()
         self.agent_window.raise_()
         return self.agent_window
+
+    def may_close(self) -> bool:
+        """Whether the app may quit: False when the agent window's unsaved task edits are kept (Cancel)."""
+        agent = self.agent_window
+        return agent is None or agent.closed or agent.may_close()
 
     def close(self) -> None:
         """The window closes: its tool windows go with it."""

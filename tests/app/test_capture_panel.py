@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QMessageBox
 
 from recordlens.annotator.agent.window import AgentWindow
 from recordlens.core.agent.candidates import Candidate, load_candidates, save_candidates
@@ -37,8 +38,10 @@ def test_a_capture_from_the_window_shows_progress_then_the_stored_parts(qtbot, t
         assert len(dialog.result["saved"]) == len(EXPECTED)
         assert progress[-1][0] == progress[-1][1] and any("saved" in p[2] for p in progress)
         assert dialog.bar.value() == dialog.bar.maximum()
+        # The open site stays until the user asks for the captured one; its start page shows the stored parts.
+        assert window.browser.site.root == tmp_path / "shop" and dialog.open_button.isEnabled()
+        dialog.open_button.click()
         dialog.close()
-        # The window opened the captured site; its start page shows the stored parts beside it.
         assert window.browser.site.root == tmp_path / "captured"
         qtbot.waitUntil(lambda: not window.browser.loading, timeout=20_000)
         qtbot.waitUntil(lambda: window.captured_view.isVisible(), timeout=10_000)
@@ -123,6 +126,8 @@ def test_the_review_queue_saves_every_verdict_and_hands_over_refined_tasks(qtbot
         assert "2 refined" in queue.summary.text() and "1 similar" in queue.summary.text()
         queue.hand_refined()
         assert editor.table.rowCount() == before + 2
+        assert editor.modified()  # handed over, not saved: closing the window asks (it is answered here)
+        editor.ask = lambda *_: QMessageBox.StandardButton.Discard
         editor.close_review()
     finally:
         window.close()

@@ -168,7 +168,7 @@ def test_agent_window_opens_the_demo_site_and_tasks(qapp):
         assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Site", "Trajectory", "Tasks"]
         [menu] = [a.menu() for a in window.menuBar().actions() if a.menu() is not None]
         items = [a.text() for a in menu.actions()]
-        assert items[-1] == "Close" and "Capture a site from the web…" in items  # Close stays last
+        assert items[-1] == "&Close" and "Capture a site from the &web…" in items  # Close stays last
     finally:
         window.close()
 
@@ -332,7 +332,7 @@ def test_another_site_opened_after_the_demo_starts_on_its_own_pages_with_its_own
         assert window.browser.wait_until_loaded()
         assert window.browser.url == SHOP_HOME
         assert window.panel.tasks == [] and window.panel.current_task() is None  # the demo's start elsewhere
-        assert window.windowTitle().endswith(f"site {window.browser.site.name}")
+        assert f"site {window.browser.site.name} in {tmp_path / 'shop'}" in window.windowTitle()
         assert len(window.task_editor.tasks()[0]) == 12  # kept in the editor, unsaved edits and all
     finally:
         window.close()
