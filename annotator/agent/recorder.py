@@ -3,7 +3,11 @@
 The page reports what the user does (resources/js/site_events.js): a click, a field typed into and committed
 (Enter, change or leaving it), a burst of scrolling, Back. The recorder turns each report into a core `Step`
 with the target's identities, the URL, the set-of-mark screenshot the user saw before the action and the one
-after it, and the time the user took. Wait and ANSWER come from the recording panel's buttons.
+after it, and the time since the step before it. Wait and ANSWER come from the recording panel's buttons.
+
+Not every report is a step: a click on text or empty space (no element an agent could click: it has no number)
+and a scroll that moved nothing are said in `message` and left out, since no agent could take such a step and a
+reference holding one fails its own replay. A step recorded by mistake can be deleted while recording.
 
 Reports are queued and handled one at a time outside the web channel's callback: handling one waits for the
 page to settle and takes a screenshot, which runs the event loop, and another report must not start meanwhile.
@@ -24,6 +28,7 @@ from ...core.agent import SCROLL_DIRECTIONS, Observation, Step, Target, Task, Tr
 from ..qt.event_loop import spin
 from ..qt.signals import emit
 from .site_browser import SiteBrowser, target_from_json
+from .trajectory_replay import describe
 
 WAIT_MS = 1000  # a recorded Wait gives the page this long, as replay does
 
@@ -34,9 +39,11 @@ def now_iso() -> str:
 
 class Recorder(QObject):
     """Records on `browser` while `recording`. Signals: `step_recorded(index)`, `recording_changed(on)`,
-    `finished(trajectory)` (after ANSWER or stop), `message(text)`."""
+    `finished(trajectory)` (after ANSWER or stop), `message(text)`, `steps_changed()` (a step deleted or
+    brought back)."""
 
     step_recorded = Signal(int)
+    steps_changed = Signal()
     recording_changed = Signal(bool)
     finished = Signal(object)
     message = Signal(str)
@@ -46,10 +53,14 @@ class Recorder(QObject):
         self.browser = browser
         self.actor = actor
         self.trajectory: Trajectory | None = None
+        self.task: Task | None = None
         self.observation: Observation | None = None
         self._shot: str | None = None  # hash of the screenshot the user is looking at
-        self._seen_at = 0.0            # when that observation was ready
-        self._queue: deque[dict[str, Any]] = deque()
+        self._last_at = 0.0            # when the last step's action came (the recording's start at first)
+        self._deleted: list[tuple[int, Step]] = []  # (index, step) of deleted steps, the last one last
+        # Reports with the time each came in: handling one can take a second (a Wait, a page loading) while
+        # the user goes on, and a step's time is the user's, not the time it waited in this queue.
+        self._queue: deque[tuple[float, dict[str, Any]]] = deque()
         self._busy = False
         browser.page_event.connect(self._on_page_event)
 
@@ -69,11 +80,14 @@ class Recorder(QObject):
         if not url:
             raise ValueError("nothing to record on: no start URL and no site page")
         self.trajectory = Trajectory(task_id=task.id if task else "", actor=self.actor)
+        self.task = task
         self._queue.clear()
+        self._deleted.clear()
         self.browser.set_recording(True)
         self.browser.open(url, fresh=True)
         self.browser.settle()
         self._observe()
+        self._last_at = time.monotonic()
         emit(self.recording_changed, True)
 
     def stop(self) -> Trajectory | None:
@@ -101,6 +115,47 @@ class Recorder(QObject):
         self._commit_typing()
         self._enqueue({"kind": "answer", "value": text.strip()})
 
+    def answer_mismatch(self, text: str) -> str | None:
+        """Why `text` would be a wrong reference answer (it does not equal the task's gold answer after the
+        task's normalisation), or None when it matches or there is no task to judge by."""
+        if self.task is None or not text.strip() or self.task.accepts(text.strip()):
+            return None
+        rules = ", ".join(self.task.normalise) or "no normalisation"
+        return (f"the answer “{text.strip()}” does not match the task's gold answer “{self.task.answer}” "
+                f"(compared after: {rules})")
+
+    def delete_step(self, index: int) -> bool:
+        """Take step `index` out of the recording (only while recording: a finished one is saved already).
+        Its time goes to the step after it, so the times still add up to the recording's length."""
+        if not self.recording or self.trajectory is None or not 0 <= index < len(self.trajectory.steps):
+            return False
+        steps = self.trajectory.steps
+        step = steps.pop(index)
+        if index < len(steps):
+            steps[index] = replace(steps[index], seconds=_added(steps[index].seconds, step.seconds))
+        else:
+            self._last_at -= step.seconds or 0.0  # the next step's time counts from the step before it again
+        self._deleted.append((index, step))
+        emit(self.steps_changed)
+        emit(self.message, f"step {index + 1} ({describe(step)}) deleted; the page stays as it is")
+        return True
+
+    def undo_delete(self) -> bool:
+        """Put back the step deleted last, where it was."""
+        if not self.recording or self.trajectory is None or not self._deleted:
+            return False
+        index, step = self._deleted.pop()
+        steps = self.trajectory.steps
+        index = min(index, len(steps))
+        if index < len(steps):
+            steps[index] = replace(steps[index], seconds=_added(steps[index].seconds, -(step.seconds or 0.0)))
+        else:
+            self._last_at += step.seconds or 0.0
+        steps.insert(index, step)
+        emit(self.steps_changed)
+        emit(self.message, f"step {index + 1} ({describe(step)}) is back")
+        return True
+
     def _commit_typing(self) -> None:
         if self.recording:
             self.browser.commit_typing()
@@ -115,7 +170,7 @@ class Recorder(QObject):
     def _enqueue(self, data: dict[str, Any]) -> None:
         if not self.recording or self.trajectory is None:
             return
-        self._queue.append(data)
+        self._queue.append((time.monotonic(), data))
         # Not from inside the web channel's callback: handling runs the event loop.
         QTimer.singleShot(0, self._drain)
 
@@ -125,15 +180,18 @@ class Recorder(QObject):
         self._busy = True
         try:
             while self._queue and self.recording:
-                self._handle(self._queue.popleft())
+                self._handle(*self._queue.popleft())
         finally:
             self._busy = False
 
-    def _handle(self, data: dict[str, Any]) -> None:
+    def _handle(self, came_at: float, data: dict[str, Any]) -> None:
         kind = data.get("kind")
         assert self.observation is not None and self.trajectory is not None
         step = Step(action="", url=self.observation.url, screenshot_before=self._shot,
-                    seconds=round(time.monotonic() - self._seen_at, 3), at=now_iso())
+                    seconds=round(max(came_at - self._last_at, 0.0), 3), at=now_iso())
+        if kind == "click" and not data.get("target"):
+            emit(self.message, f"not recorded: {_missed(data)} is no element an agent can click")
+            return
         if kind == "click":
             step = replace(step, action="click", target=self._target(data))
         elif kind == "type":
@@ -149,21 +207,29 @@ class Recorder(QObject):
             spin(WAIT_MS)
         elif kind == "answer":
             step = replace(step, action="answer", value=str(data["value"]), screenshot_after=self._shot)
-            self._append(step)
+            self._append(step, came_at)
             self.trajectory.answer = step.value
+            # A reference whose answer is not the gold one is kept (the person chose to), marked as not matching.
+            self.trajectory.success = self.task.accepts(step.value) if self.task is not None else None
             self.trajectory.stop = "answer"
             self._queue.clear()
             self.stop()
             return
         else:
             return
+        scroll_before = self.observation.scroll
         self.browser.settle()
-        self._observe()
-        self._append(replace(step, screenshot_after=self._shot))
+        self._observe()  # also numbers the page again where a scroll hid the numbers, moved or not
+        if kind == "scroll" and self.observation.scroll == scroll_before:
+            emit(self.message, f"not recorded: the scroll {step.value} moved nothing (the page is at its "
+                               f"{'end' if step.value == 'down' else 'top'} or does not scroll)")
+            return
+        self._append(replace(step, screenshot_after=self._shot), came_at)
 
-    def _append(self, step: Step) -> None:
+    def _append(self, step: Step, came_at: float) -> None:
         assert self.trajectory is not None
         self.trajectory.steps.append(step)
+        self._last_at = came_at
         emit(self.step_recorded, len(self.trajectory.steps) - 1)
 
     def _target(self, data: dict[str, Any]) -> Target:
@@ -184,4 +250,16 @@ class Recorder(QObject):
         if shot:
             self._shot = hashlib.sha256(shot).hexdigest()
             self.trajectory.screenshots.setdefault(self._shot, shot)
-        self._seen_at = time.monotonic()
+
+
+def _added(seconds: float | None, more: float | None) -> float | None:
+    return None if seconds is None else round(max(seconds + (more or 0.0), 0.0), 3)
+
+
+def _missed(data: dict[str, Any]) -> str:
+    """The clicked thing as a person would name it: its text, else where it is."""
+    missed = data.get("missed") or {}
+    text = " ".join(str(missed.get("text") or "").split())
+    if text:
+        return f"the click on “{text[:60]}{'…' if len(text) > 60 else ''}”"
+    return f"the click on {missed.get('xpath') or 'the page'}"

@@ -13,11 +13,12 @@ episodes by task and run index) and gives back the one chosen, to be shown here 
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtGui import QBrush, QColor, QImage, QKeySequence, QPainter, QPen, QPixmap, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QSizePolicy,
     QTreeWidget,
     QTreeWidgetItem,
@@ -174,8 +176,10 @@ class TrajectoryViewer(QWidget):
             self._update_buttons()
             return
         answer = html.escape(trajectory.answer or "—")
-        verdict = {True: " · <span style='color:#2b8a3e'>correct</span>",
-                   False: " · <span style='color:#c92a2a'>wrong</span>"}.get(trajectory.success, "")
+        words = ("correct", "wrong") if trajectory.run is not None else \
+            ("matches the gold answer", "does NOT match the gold answer")  # a person's reference is not scored
+        verdict = {True: f" · <span style='color:#2b8a3e'>{words[0]}</span>",
+                   False: f" · <span style='color:#c92a2a'>{words[1]}</span>"}.get(trajectory.success, "")
         self.title.setText(title or f"<b>{html.escape(trajectory.task_id or 'trajectory')}</b> by "
                                     f"{html.escape(trajectory.actor)} · {len(trajectory.steps)} steps · "
                                     f"answer <i>{answer}</i>{verdict}")
@@ -297,28 +301,63 @@ class TrajectoryViewer(QWidget):
 # -- trajectories stored in a project ----------------------------------------------------------------------------
 
 
+REFERENCES = "Reference trajectories"
+
+
 @dataclass(frozen=True)
 class StoredTrajectory:
     row_id: int
-    group: str                 # "Reference trajectories", or the agent run it belongs to
+    group: str                 # REFERENCES, or the agent run it belongs to
     agent_run: int | None      # None for a reference
     trajectory: Trajectory
+    recorded: str = ""         # when it began, ISO time
+    counts: bool = True        # a reference: whether it is its task's newest, the one agents are compared with
+    several: bool = False      # a reference: whether its task has other references
 
     @property
     def label(self) -> str:
         run = f" · run {self.trajectory.run + 1}" if self.trajectory.run is not None else ""
-        return f"{self.trajectory.task_id}{run}"
+        used = (" · newest: counts" if self.counts else " · older: not used") if self.several else ""
+        return f"{self.trajectory.task_id}{run}{used}"
+
+    @property
+    def result(self) -> str:
+        """A reference's answer against the gold answer; an episode's verdict."""
+        if self.agent_run is None:
+            return {True: "answer matches", False: "answer does NOT match"}.get(self.trajectory.success, "—")
+        return {True: "correct", False: "wrong"}.get(self.trajectory.success, "—")
 
 
 def stored_trajectories(project) -> list[StoredTrajectory]:  # noqa: ANN001 - a core Project
     """The project's trajectories: references first, then each agent run's, by task and run index."""
-    found = [StoredTrajectory(row, "Reference trajectories", None, t)
-             for row, t in sorted(project.agent.trajectories(reference=True), key=lambda p: (p[1].task_id, p[0]))]
+    dates = project.agent.trajectory_dates()
+    return [*_references(project, dates), *_episodes(project, dates)]
+
+
+def _references(project, dates: dict[int, str]) -> list[StoredTrajectory]:  # noqa: ANN001 - a core Project
+    """People's references by task, oldest first; the newest of a task counts (eval takes the last stored), and
+    one stored before answers were judged is judged here by its task."""
+    tasks = {t.id: t for t in project.agent.tasks()}
+    found = sorted(project.agent.trajectories(reference=True), key=lambda p: (p[1].task_id, p[0]))
+    newest = {t.task_id: row for row, t in found}
+    per_task = Counter(t.task_id for _, t in found)
+    out = []
+    for row, trajectory in found:
+        task = tasks.get(trajectory.task_id)
+        if trajectory.success is None and task is not None and trajectory.answer:
+            trajectory.success = task.accepts(trajectory.answer)
+        out.append(StoredTrajectory(row, REFERENCES, None, trajectory, dates.get(row, ""),
+                                    counts=newest[trajectory.task_id] == row, several=per_task[trajectory.task_id] > 1))
+    return out
+
+
+def _episodes(project, dates: dict[int, str]) -> list[StoredTrajectory]:  # noqa: ANN001 - a core Project
+    found = []
     for run in project.agent.runs():
         group = _run_title(run)
         episodes = project.agent.trajectories(agent_run_id=run.id)
         episodes.sort(key=lambda p: (p[1].task_id, p[1].run if p[1].run is not None else -1, p[0]))
-        found.extend(StoredTrajectory(row, group, run.id, t) for row, t in episodes)
+        found.extend(StoredTrajectory(row, group, run.id, t, dates.get(row, "")) for row, t in episodes)
     return found
 
 
@@ -328,21 +367,57 @@ def _run_title(run) -> str:  # noqa: ANN001 - a core AgentRun
     return " · ".join([f"Agent run {run.id}", run.method, *shown, f"started {started}"])
 
 
+def _date(iso: str) -> str:
+    return iso.replace("T", " ")[:16] if iso else "—"
+
+
 class StoredTrajectoryPicker(QDialog):
     """Choose one of the project's trajectories: a tree of references and agent runs, one row per trajectory
-    (task and run index, actor, steps, answer, verdict). `chosen()` is the one selected after `accept()`."""
+    (task and run index, actor, steps, answer, verdict, date). `chosen()` is the one selected after `accept()`.
+    A reference can be deleted here (Del, or the button), after a question."""
 
-    COLUMNS = ("Trajectory", "Actor", "Steps", "Answer", "Result")
+    COLUMNS = ("Trajectory", "Actor", "Steps", "Answer", "Result", "Recorded")
 
     def __init__(self, project, parent: QWidget | None = None) -> None:  # noqa: ANN001 - a core Project
         super().__init__(parent)
         self.setWindowTitle("Open a stored trajectory")
-        self.entries = stored_trajectories(project)
+        self.project = project
+        self.entries: list[StoredTrajectory] = []
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(list(self.COLUMNS))
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
         self.items: dict[int, QTreeWidgetItem] = {}  # row id -> its item
+        self.tree.itemDoubleClicked.connect(lambda item, _column: self._accept_item(item))
+        self.tree.currentItemChanged.connect(lambda *_: self._update_ok())
+        delete = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.tree)
+        delete.setContext(Qt.ShortcutContext.WidgetShortcut)
+        delete.activated.connect(self.delete_chosen)
+        self.empty = QLabel("This project holds no trajectory yet: record one on the Site tab, or run an agent "
+                            "with <code>recordlens agent run --project …</code>.")
+        self.empty.setWordWrap(True)
+        self.note = QLabel("A task's newest reference is the one agents are compared with (agreement); "
+                           "“Result” says whether a reference's answer matches the task's gold answer.")
+        self.note.setWordWrap(True)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open |
+                                        QDialogButtonBox.StandardButton.Cancel)
+        self.delete_button = self.buttons.addButton("Delete reference…", QDialogButtonBox.ButtonRole.ActionRole)
+        self.delete_button.clicked.connect(self.delete_chosen)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.empty)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.note)
+        layout.addWidget(self.buttons)
+        self.resize(1000, 520)
+        self._fill()
+
+    def _fill(self, keep: int | None = None) -> None:
+        """(Re)build the tree from the project; the row `keep` (else the first) is chosen."""
+        self.entries = stored_trajectories(self.project)
+        self.tree.clear()
+        self.items.clear()
         groups: dict[str, QTreeWidgetItem] = {}
         for entry in self.entries:
             parent_item = groups.get(entry.group)
@@ -351,31 +426,19 @@ class StoredTrajectoryPicker(QDialog):
                 parent_item.setFirstColumnSpanned(True)
                 parent_item.setExpanded(True)
             trajectory = entry.trajectory
-            verdict = {True: "correct", False: "wrong"}.get(trajectory.success, "—")
             item = QTreeWidgetItem(parent_item, [entry.label, trajectory.actor, str(len(trajectory.steps)),
-                                                 trajectory.answer or "—", verdict])
+                                                 trajectory.answer or "—", entry.result, _date(entry.recorded)])
             item.setData(0, Qt.ItemDataRole.UserRole, entry.row_id)
+            if entry.agent_run is None and trajectory.success is False:
+                item.setForeground(4, QBrush(QColor("#c92a2a")))
             self.items[entry.row_id] = item
         for index in range(len(self.COLUMNS)):
             self.tree.resizeColumnToContents(index)
-        self.tree.itemDoubleClicked.connect(lambda item, _column: self._accept_item(item))
-        self.tree.currentItemChanged.connect(lambda *_: self._update_ok())
-        self.empty = QLabel("This project holds no trajectory yet: record one on the Site tab, or run an agent "
-                            "with <code>recordlens agent run --project …</code>.")
-        self.empty.setWordWrap(True)
         self.empty.setVisible(not self.entries)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open |
-                                        QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.empty)
-        layout.addWidget(self.tree, 1)
-        layout.addWidget(self.buttons)
-        self.resize(900, 520)
-        first = next(iter(self.items.values()), None)
-        if first is not None:
-            self.tree.setCurrentItem(first)
+        chosen = self.items.get(keep) if keep is not None else None
+        chosen = chosen or next(iter(self.items.values()), None)
+        if chosen is not None:
+            self.tree.setCurrentItem(chosen)
         self._update_ok()
 
     def select(self, row_id: int) -> None:
@@ -386,9 +449,30 @@ class StoredTrajectoryPicker(QDialog):
         row_id = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
         return next((e for e in self.entries if e.row_id == row_id), None)
 
+    def confirm_delete(self, entry: StoredTrajectory) -> bool:
+        """Asked before a reference is deleted (its steps and their screenshots' links go with it)."""
+        answer = QMessageBox.question(
+            self, "Delete a reference",
+            f"Delete the reference of {entry.trajectory.task_id} recorded {_date(entry.recorded)} by "
+            f"{entry.trajectory.actor} ({len(entry.trajectory.steps)} steps)? This cannot be undone.")
+        return answer == QMessageBox.StandardButton.Yes
+
+    def delete_chosen(self) -> bool:
+        """Delete the chosen reference from the project (agent episodes belong to their run: never here)."""
+        entry = self.chosen()
+        if entry is None or entry.agent_run is not None or not self.confirm_delete(entry):
+            return False
+        self.project.agent.delete_trajectory(entry.row_id)
+        rows = [e.row_id for e in self.entries]
+        after = rows[rows.index(entry.row_id) + 1] if rows.index(entry.row_id) + 1 < len(rows) else None
+        self._fill(keep=after)
+        return True
+
     def _accept_item(self, item: QTreeWidgetItem) -> None:
         if item.data(0, Qt.ItemDataRole.UserRole) is not None:
             self.accept()
 
     def _update_ok(self) -> None:
-        self.buttons.button(QDialogButtonBox.StandardButton.Open).setEnabled(self.chosen() is not None)
+        chosen = self.chosen()
+        self.buttons.button(QDialogButtonBox.StandardButton.Open).setEnabled(chosen is not None)
+        self.delete_button.setEnabled(chosen is not None and chosen.agent_run is None)

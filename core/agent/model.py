@@ -36,6 +36,12 @@ class Task:
                 "answer_kind": self.answer_kind, "normalise": list(self.normalise), "start_url": self.start_url,
                 "site": self.site}
 
+    def accepts(self, answer: str | None) -> bool:
+        """Whether `answer` equals the gold answer under this task's normalisation (tasks.is_correct)."""
+        from .tasks import is_correct  # tasks imports this module: imported here, when first asked
+
+        return is_correct(self, answer)
+
 
 @dataclass(frozen=True)
 class ModelCall:

@@ -5,7 +5,10 @@
 // has been produced. Listeners are capture-phase on window, so they run before anything of the page's own.
 //
 // Recording reports, all with the target's identities computed at that moment (label from the last mark()):
-//   {kind: "click", label, target}          a click; on a text field it only focuses, so it is not reported
+//   {kind: "click", label, target}          a click; on a text field it only focuses, so it is not reported;
+//                                           inside an element set-of-mark numbers, that element is the target
+//   {kind: "click", label: null, target: null, missed}   a click on no such element (text, empty space):
+//                                           no step an agent could take, so the recorder says so and skips it
 //   {kind: "type", label, target, value, submit}   committed on Enter (submit: true), change or blur
 //   {kind: "scroll", direction}             one per burst of wheel or scrolling keys
 //   {kind: "back"}                          Alt+Left or the Back key (reported even when not recording)
@@ -24,6 +27,16 @@
 
   const targetOf = (el) => ({ label: rl.som.labelOf(el), target: rl.som.identities(el) });
 
+  // The element set-of-mark numbers around `node`: the outermost interactive one (mark() leaves an element
+  // inside another to the outer one, as a span with role=button inside a link is the link), or null.
+  const actionableOf = (node) => {
+    let found = null;
+    for (let el = rl.som.interactiveOf(node); el; el = rl.som.interactiveOf(el.parentElement)) {
+      if (!el.disabled) found = el;
+    }
+    return found;
+  };
+
   // ---- clicks --------------------------------------------------------------------------------------------
 
   // Enter in a field submits its form by a click on the form's submit button, which the browser sends as a
@@ -38,11 +51,17 @@
     if (!recording || !event.isTrusted || event.button !== 0) return;
     const node = event.target;
     if (!(node instanceof Element) || node.closest("recordlens-som")) return;
-    const el = rl.som.interactiveOf(node) || node;
+    // A click on a <label> is followed by the browser's own click on its control: the control's is the step.
+    const label = node.closest("label");
+    if (label && label.control && !label.contains(rl.som.interactiveOf(node))) return;
+    const el = actionableOf(node);
+    if (!el) {
+      // Text or empty space: no agent can click it (it has no number), so it is no step.
+      send({ kind: "click", label: null, target: null, missed: rl.som.identities(node) });
+      return;
+    }
     if (partOfSubmit(event, el)) return;
     if (rl.som.isTextField(el)) return; // the Type that follows is the step
-    // A click on a <label> is followed by the browser's own click on its control: the control's is the step.
-    if (el.localName === "label" && el.control) return;
     send({ kind: "click", ...targetOf(el) });
   };
 

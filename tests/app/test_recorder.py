@@ -20,7 +20,8 @@ OTHER = "Graph Coarsening for Fast Spectral Clustering"
 
 @pytest.fixture(scope="module")
 def browser(qapp):
-    yield from shown_browser(DEMO_SITE, (1280, 840))
+    # Short enough that the search page scrolls: a scroll that moves nothing is no step.
+    yield from shown_browser(DEMO_SITE, (1280, 420))
 
 
 def test_real_input_records_the_expected_steps_and_they_replay(qtbot, browser):
@@ -46,11 +47,11 @@ def test_real_input_records_the_expected_steps_and_they_replay(qtbot, browser):
     recorded(3)
     assert browser.url == "https://papers.example.org/search?q=graph"
 
-    wheel(browser, 3)
+    wheel(browser, 3, at=(600, 200))
     recorded(4)
     recorder.wait()
     recorded(5)
-    wheel(browser, -3)
+    wheel(browser, -3, at=(600, 200))
     recorded(6)
 
     click(browser, element(recorder.observation, OTHER))
@@ -94,3 +95,184 @@ def test_real_input_records_the_expected_steps_and_they_replay(qtbot, browser):
         assert result.ok, result.message
         assert result.final_url == "https://papers.example.org/abs/2312.00201"
         assert result.url_changes == []
+
+
+# -- what is not a step, deleting steps, step times, a wrong answer (a first recording's findings) ---------------
+
+SHORT = "https://short.example.org/"
+SHORT_PAGE = """<!DOCTYPE html><html><head><meta charset='utf-8'><title>Short</title></head>
+<body style='font:18px sans-serif;margin:24px'><h1>A page that does not scroll</h1>
+<p id='plain'>Plain text that no agent can click.</p>
+<p><a id='link' href='/next'><span id='inner' role='button'>Read the paper</span></a></p>
+<footer id='foot'>A footer, clicked by mistake</footer></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def short_site(tmp_path_factory):
+    from recordlens.core.agent.sites import build_site
+    from recordlens.core.page.mhtml_writer import write_mhtml
+
+    root = tmp_path_factory.mktemp("short-site")
+    write_mhtml(root / "home.mhtml", SHORT_PAGE, url=SHORT)
+    write_mhtml(root / "next.mhtml", "<html><body><h1>Next</h1><a href='/'>Home</a></body></html>",
+                url=f"{SHORT}next")
+    build_site(root)
+    return root
+
+
+@pytest.fixture
+def short(qapp, short_site):
+    yield from shown_browser(short_site, (900, 700))
+
+
+def click_at(browser, element_id: str) -> None:
+    """A real click on the middle of the element with `element_id`."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    x, y = browser.js_json(f"(() => {{ const r = document.getElementById({element_id!r}).getBoundingClientRect();"
+                           " return JSON.stringify([r.left + r.width / 2, r.top + r.height / 2]); })()")
+    QTest.mouseClick(browser.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     QPoint(round(x), round(y)))
+
+
+TASK = Task(id="short-1", instruction="Which paper?", answer="Read the paper", start_url=SHORT,
+            normalise=("case", "whitespace"))
+
+
+def test_a_click_on_text_is_no_step_and_one_inside_a_numbered_link_is_the_link(qtbot, short):
+    recorder = Recorder(short, actor="person:test")
+    messages: list[str] = []
+    recorder.message.connect(messages.append)
+    recorder.start(TASK)
+    link = element(recorder.observation, "Read the paper")
+    for where in ("plain", "foot"):
+        click_at(short, where)
+        qtbot.waitUntil(lambda: any("not recorded" in m for m in messages), timeout=5_000)
+        assert recorder.steps == [] and "is no element an agent can click" in messages[-1]
+        messages.clear()
+    # A span (itself role=button) inside a link: the link is what set-of-mark numbers, so it is the target.
+    click_at(short, "inner")
+    qtbot.waitUntil(lambda: len(recorder.steps) == 1, timeout=10_000)
+    [step] = recorder.steps
+    assert format_action(step) == f"Click [{link.label}]" and step.target.xpath == link.xpath
+    recorder.stop()
+
+
+def test_a_scroll_that_moves_nothing_is_no_step(qtbot, short):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    recorder = Recorder(short, actor="person:test")
+    messages: list[str] = []
+    recorder.message.connect(messages.append)
+    recorder.start(TASK)
+    wheel(short, 3)
+    qtbot.waitUntil(lambda: any("moved nothing" in m for m in messages), timeout=5_000)
+    QTest.keyClick(short.view.focusProxy(), Qt.Key.Key_PageDown)
+    qtbot.waitUntil(lambda: sum("moved nothing" in m for m in messages) == 2, timeout=5_000)
+    assert recorder.steps == []
+    assert recorder.observation.elements  # the numbers the scroll hid are drawn again
+    recorder.stop()
+
+
+def test_a_steps_time_is_the_time_since_the_step_before_even_while_that_one_is_handled(qtbot, short):
+    """A click made while a Wait was being carried out got 0.0 s and its time went to the next step."""
+    from PySide6.QtCore import QTimer
+
+    recorder = Recorder(short, actor="person:test")
+    recorder.start(TASK)
+    QTimer.singleShot(400, lambda: click_at(short, "inner"))  # during the Wait's second
+    recorder.wait()
+    qtbot.waitUntil(lambda: len(recorder.steps) == 2, timeout=10_000)
+    wait, click_step = recorder.steps
+    assert wait.action == "wait" and click_step.action == "click"
+    assert 0.3 <= click_step.seconds < 1.0, click_step.seconds
+    recorder.stop()
+
+
+def test_a_step_is_deleted_with_del_and_comes_back_with_ctrl_z(qtbot, short):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from recordlens.annotator.agent.recording_panel import RecordingPanel
+
+    recorder = Recorder(short, actor="person:test")
+    panel = RecordingPanel(recorder)
+    qtbot.addWidget(panel)
+    panel.set_tasks([TASK])
+    panel.show()
+    panel.toggle()  # ● Record
+    click_at(short, "plain")  # not a step
+    recorder.wait()
+    qtbot.waitUntil(lambda: len(recorder.steps) == 1, timeout=10_000)
+    recorder.wait()
+    qtbot.waitUntil(lambda: len(recorder.steps) == 2, timeout=10_000)
+    first, second = recorder.steps
+    panel.activateWindow()
+    panel.steps.setFocus()
+    qtbot.waitUntil(panel.steps.hasFocus)
+    panel.steps.setCurrentRow(0)
+    QTest.keyClick(panel.steps, Qt.Key.Key_Delete)
+    assert recorder.steps[0].seconds == pytest.approx(first.seconds + second.seconds, abs=0.002)
+    assert len(recorder.steps) == 1 and panel.steps.count() == 1 and "step 1 (Wait) deleted" in panel.status.text()
+    QTest.keyClick(panel.steps, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert recorder.steps == [first, second] and panel.steps.count() == 2
+    panel.toggle()  # ■ Stop: a finished recording is saved already, so its steps stay
+    panel.steps.setCurrentRow(0)
+    QTest.keyClick(panel.steps, Qt.Key.Key_Delete)
+    assert len(recorder.steps) == 2 and "while recording" in panel.status.text()
+
+
+def test_a_wrong_answer_is_said_before_it_is_recorded_and_the_reference_is_marked(qtbot, short):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from recordlens.annotator.agent.recording_panel import RecordingPanel
+
+    recorder = Recorder(short, actor="person:test")
+    panel = RecordingPanel(recorder)
+    qtbot.addWidget(panel)
+    panel.set_tasks([TASK])
+    panel.show()
+    panel.toggle()
+    panel.answer_edit.setText("Plain text")
+    QTest.mouseClick(panel.answer_button, Qt.MouseButton.LeftButton)
+    assert recorder.recording and not panel.warning.isHidden()
+    assert "does not match the task's gold answer “Read the paper”" in panel.warning.text()
+    with qtbot.waitSignal(recorder.finished, timeout=10_000):
+        QTest.mouseClick(panel.answer_button, Qt.MouseButton.LeftButton)  # again: recorded anyway
+    assert recorder.trajectory.answer == "Plain text" and recorder.trajectory.success is False
+    assert "saved marked “does not match”" in panel.warning.text()
+
+    panel.toggle()  # another recording, answered right (after the task's normalisation)
+    assert panel.warning.isHidden()
+    panel.answer_edit.setText("  read the PAPER ")
+    with qtbot.waitSignal(recorder.finished, timeout=10_000):
+        QTest.mouseClick(panel.answer_button, Qt.MouseButton.LeftButton)
+    assert recorder.trajectory.success is True and panel.warning.isHidden()
+
+
+def test_the_steps_list_wraps_a_long_answer_and_empties_for_another_task(qtbot, short):
+    from recordlens.annotator.agent.recording_panel import RecordingPanel
+
+    recorder = Recorder(short, actor="person:test")
+    panel = RecordingPanel(recorder)
+    qtbot.addWidget(panel)
+    other = Task(id="short-2", instruction="Another?", answer="x", start_url=SHORT)
+    panel.set_tasks([TASK, other])
+    panel.resize(330, 600)
+    panel.show()
+    panel.toggle()
+    long_answer = "Read the paper " + "and a long explanation of why " * 12
+    panel.answer_edit.setText(long_answer)
+    with qtbot.waitSignal(recorder.finished, timeout=10_000):
+        panel.answer()
+        panel.answer()  # it does not match: confirmed
+    qtbot.waitUntil(lambda: panel.steps.count() == 1)
+    item = panel.steps.item(0)
+    assert item.toolTip() == f"1. ANSWER; {long_answer.strip()}"
+    assert panel.steps.horizontalScrollBar().maximum() == 0
+    assert panel.steps.visualItemRect(item).width() <= panel.steps.viewport().width()
+    panel.task_box.setCurrentIndex(2)  # another task: the last one's steps go
+    assert panel.steps.count() == 0
