@@ -132,6 +132,11 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
         warnings.append("the agent run did not finish (no end time: interrupted, failed or still running); "
                         f"finish it with `recordlens agent run ... --resume {plan.run_id or 'RUN'}`")
     warnings.extend(_incomplete_warnings(incomplete, include_incomplete))
+    astray = [t.id for t in tasks if (r := references.get(t.id)) is not None and r.answer is not None
+              and not is_correct(t, r.answer)]
+    if astray:  # its steps lead to another answer: agents that find the gold one agree with it less
+        warnings.append(f"the reference of task(s) {listed(astray, total=True)} answers otherwise than the gold "
+                        "answer: agreement is measured against a path to another answer; record it again")
     # A cut episode says nothing of the agent: counted nowhere, even when the incomplete runs are.
     scored = [e for e in episodes if not e["cut"]] if include_incomplete else \
         [e for e in episodes if int(e["run"]) in complete_runs]  # type: ignore[call-overload]

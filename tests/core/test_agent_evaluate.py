@@ -82,6 +82,15 @@ def test_the_agreement_says_over_how_many_tasks_and_episodes_with_a_reference_it
     assert format_table(everywhere).splitlines()[-1].endswith("0.500 (1/1)")  # no note when every task has one
 
 
+def test_a_reference_that_answers_otherwise_than_the_gold_answer_is_said() -> None:
+    astray = Trajectory("a", "person:ana", [Step("answer", None, "Bob", U)], answer="Bob")
+    said = [w for w in evaluate([A, B, C], EPISODES, {"a": astray}).warnings if "answers otherwise" in w]
+    assert said == ["the reference of task(s) a answers otherwise than the gold answer: agreement is measured "
+                    "against a path to another answer; record it again"]
+    matching = Trajectory("a", "person:ana", [Step("answer", None, "ANA", U)], answer="ANA")  # case: normalised
+    assert not [w for w in evaluate([A], EPISODES, {"a": matching}).warnings if "answers otherwise" in w]
+
+
 def test_an_interrupted_200_run_job_warns_once_per_reason_and_the_table_summarises_many_runs() -> None:
     # Runs 0-92 whole, run 93 with task a only, runs 94-199 never started; task c cut in run 5.
     done = [episode(t, r, "x", 2) for r in range(93) for t in "abc"] + [episode("a", 93, "Ana", 2)]
