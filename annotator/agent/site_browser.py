@@ -280,6 +280,11 @@ class SiteBrowser(QWidget):
         QTimer.singleShot(0, lambda: self.open(text))
 
     def _same_page(self, url: str) -> bool:
+        """Whether `url` names the page on show: the same saved page of the site (a site holding both /dir and
+        /dir/ has two), or, outside a site, the same URL whichever way its trailing slash is written."""
+        if self.site is not None:
+            here = self.site.page(self._url)
+            return here is not None and self.site.page(url) is here
         try:
             return loose_url(url) == loose_url(self._url)
         except ValueError:

@@ -122,3 +122,16 @@ def test_save_this_page_rewrites_it_into_the_site_offline(browser, site):
     browser.wait_until_loaded()
     with pytest.raises(SiteBrowserError, match="not in the snapshot"):
         browser.save_page()
+
+
+def test_a_link_to_a_place_on_the_page_on_show_scrolls_but_dir_slash_is_another_page(tmp_path) -> None:
+    from types import SimpleNamespace
+
+    from recordlens.core.agent.sites import Site, SitePage
+
+    both = Site(tmp_path, "s", [SitePage("https://x.org/dir", "a.mhtml"), SitePage("https://x.org/dir/", "b.mhtml")])
+    on_dir = SimpleNamespace(site=both, _url="https://x.org/dir")
+    assert SiteBrowser._same_page(on_dir, "https://x.org/dir#part")
+    assert not SiteBrowser._same_page(on_dir, "https://x.org/dir/#part")  # the other saved page: opened
+    one = Site(tmp_path, "s", [SitePage("https://x.org/dir/", "b.mhtml")])  # /dir is /dir/ to a link here
+    assert SiteBrowser._same_page(SimpleNamespace(site=one, _url="https://x.org/dir/"), "https://x.org/dir#part")
