@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from ..agent.candidates import REASONED, STATUSES, Candidate, check_answers, load_candidates, save_candidates
@@ -127,26 +128,27 @@ def _refuse_to_write_over(out: str, replace: bool, holding: str = "") -> None:
     raise AgentError(f"{out} exists{holding}: give another --out, or --replace to write over it")
 
 
-def _reviewed(out: str) -> str:
-    """What a candidates file about to be written over holds that would be lost: its verdicts."""
+def _holding(out: str, count: Callable[[str], int], what: str) -> str:
+    """What a file about to be written over holds that would be lost (" with 3 task(s)"): `count` read from it,
+    nothing said for a file that is not there, cannot be read, or holds none."""
     if not Path(out).is_file():
         return ""
     try:
-        reviewed = sum(c.status != "candidate" for c in load_candidates(out))
+        held = count(out)
     except AgentError:
-        reviewed = 0
-    return f" with {reviewed} reviewed candidate(s)" if reviewed else ""
+        held = 0
+    return f" with {held} {what}" if held else ""
+
+
+def _reviewed(out: str) -> str:
+    """A candidates file's verdicts."""
+    return _holding(out, lambda path: sum(c.status != "candidate" for c in load_candidates(path)),
+                    "reviewed candidate(s)")
 
 
 def _tasks_held(out: str) -> str:
-    """What a tasks file about to be written over holds: its tasks (an expert's seeds, perhaps)."""
-    if not Path(out).is_file():
-        return ""
-    try:
-        held = len(load_tasks(out))
-    except AgentError:
-        held = 0
-    return f" with {held} task(s)" if held else ""
+    """A tasks file's tasks (an expert's seeds, perhaps)."""
+    return _holding(out, lambda path: len(load_tasks(path)), "task(s)")
 
 
 def _descriptions(path: str) -> dict[str, str]:
