@@ -191,18 +191,24 @@ def test_a_steps_time_is_the_time_since_the_step_before_even_while_that_one_is_h
     recorder.stop()
 
 
-def test_a_step_is_deleted_with_del_and_comes_back_with_ctrl_z(qtbot, short):
-    from PySide6.QtCore import Qt
-    from PySide6.QtTest import QTest
-
+def recording(qtbot, browser):  # noqa: ANN001, ANN201
+    """A recording panel on `browser`, shown, recording the test's task (● Record pressed)."""
     from recordlens.annotator.agent.recording_panel import RecordingPanel
 
-    recorder = Recorder(short, actor="person:test")
+    recorder = Recorder(browser, actor="person:test")
     panel = RecordingPanel(recorder)
     qtbot.addWidget(panel)
     panel.set_tasks([TASK])
     panel.show()
-    panel.toggle()  # ● Record
+    panel.toggle()
+    return recorder, panel
+
+
+def test_a_step_is_deleted_with_del_and_comes_back_with_ctrl_z(qtbot, short):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    recorder, panel = recording(qtbot, short)
     click_at(short, "plain")  # not a step
     recorder.wait()
     qtbot.waitUntil(lambda: len(recorder.steps) == 1, timeout=10_000)
@@ -228,14 +234,7 @@ def test_a_wrong_answer_is_said_before_it_is_recorded_and_the_reference_is_marke
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    from recordlens.annotator.agent.recording_panel import RecordingPanel
-
-    recorder = Recorder(short, actor="person:test")
-    panel = RecordingPanel(recorder)
-    qtbot.addWidget(panel)
-    panel.set_tasks([TASK])
-    panel.show()
-    panel.toggle()
+    recorder, panel = recording(qtbot, short)
     panel.answer_edit.setText("Plain text")
     QTest.mouseClick(panel.answer_button, Qt.MouseButton.LeftButton)
     assert recorder.recording and not panel.warning.isHidden()
