@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import shlex
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 from ..agent.axtree import SiteTrees
 from ..agent.browsers import BrowserKind, browser_kind, browser_names, default_browser, rendered_viewport
@@ -36,6 +34,7 @@ from ..agent.sites import Site, build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks
 from ..errors import AgentError, RecordLensError
 from ..llm import required_api_key
+from ..llm.endpoint import KEY_MARK, recorded_base_url
 from ..output_paths import writable_file
 from ..store import StoreError
 from ..wording import counted, listed
@@ -204,7 +203,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                 "tasks": str(args.tasks), "max_failures": args.max_failures,
                 "task_ids": [t.id for t in tasks], "seed": args.seed,
                 "seeds": [run_seed(args.seed, r) for r in range(args.runs)], "temperature": settings.temperature,
-                "model": settings.model, "base_url": _recorded_base_url(args.base_url, key),
+                "model": settings.model, "base_url": recorded_base_url(args.base_url, key),
                 "observes": observes(kind.screenshots, observations),
                 "observation": list(observations) if observations is not None else None,
                 "viewport": rendered_viewport(browser)})
@@ -269,7 +268,7 @@ def _resume_command(args: argparse.Namespace, run_id: int, key: str) -> str:
     words = ["recordlens", "agent", "run", "--project", str(args.project), "--site", str(args.site),
              "--tasks", str(args.tasks), "--resume", str(run_id)]
     command = " ".join(shlex.quote(w) for w in words)
-    if args.base_url and _REDACTED in (_recorded_base_url(args.base_url, key) or ""):
+    if args.base_url and KEY_MARK in (recorded_base_url(args.base_url, key) or ""):
         return f"`{command} --base-url URL` (the --base-url given now: the run does not record its key)"
     return f"`{command}`"
 
@@ -298,31 +297,6 @@ def _run_references(folder: str, tasks: list, tasks_file: str) -> dict[str, Traj
     return {task_id: trajectory for task_id, (_, trajectory) in found.items()}
 
 
-# What a recorded base URL shows in place of a key it held.
-_REDACTED = "[key]"
-
-
-# Query parameters whose values are credentials, by a word in their name (api_key, token, sig, ...).
-_SECRET_PARAMETER = re.compile(r"key|token|secret|pass|auth|sig|credential", re.IGNORECASE)
-
-
-def _recorded_base_url(url: str | None, key: str) -> str | None:
-    """--base-url as a run records it: no credential in it is written to the project (the API key anywhere, the
-    user and password before the host, a query parameter named like a key, token or secret)."""
-    if url is None:
-        return None
-    parts = urlsplit(url)
-    if parts.username or parts.password:
-        host = parts.netloc.rsplit("@", 1)[1]
-        parts = parts._replace(netloc=f"{_REDACTED}@{host}")
-    if parts.query:  # each parameter as written, its escapes kept, but a credential's value replaced
-        fields = [(field.split("=", 1)[0], field) for field in parts.query.split("&")]
-        parts = parts._replace(query="&".join(f"{name}={_REDACTED}" if _SECRET_PARAMETER.search(name) else field
-                                              for name, field in fields))
-    recorded = urlunsplit(parts)
-    return recorded.replace(key, _REDACTED) if key else recorded
-
-
 def _check_viewport(settings: dict[str, object], browser: object, run_id: int) -> None:
     """A run is resumed at the size its pages were laid out at: boxes, screenshots and what is in view change with
     it (runs made before 1920x1080 became the agent's view were laid out at 1280x800)."""
@@ -345,14 +319,14 @@ def _resumed_base_url(given: str | None, settings: dict[str, object], key: str, 
         return given
     recorded = settings["base_url"]
     if given is None:
-        if isinstance(recorded, str) and _REDACTED in recorded:
+        if isinstance(recorded, str) and KEY_MARK in recorded:
             raise AgentError(f"agent run {run_id} was made on a --base-url holding a key, which is not recorded "
                              f"({recorded}): give that --base-url again to resume it")
         return str(recorded) if recorded is not None else None
-    if _recorded_base_url(given, key) != recorded:
+    if recorded_base_url(given, key) != recorded:
         made_on = f"--base-url {recorded}" if recorded is not None else "Google's endpoint (no --base-url)"
         raise AgentError(f"agent run {run_id} was made on {made_on}, not --base-url "
-                         f"{_recorded_base_url(given, key)}: a run's episodes come from one endpoint; leave "
+                         f"{recorded_base_url(given, key)}: a run's episodes come from one endpoint; leave "
                          "--base-url out to resume it on the run's own")
     return given
 

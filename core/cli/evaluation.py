@@ -16,7 +16,7 @@ from ..output_paths import writable_file
 from ..page.dataset import record_files
 from ..records.hygiene import CheckReport, dataset_labels, summarise
 from ..records.score import DatasetScore
-from ..runs.evaluate import NOT_EXTRACTED, score_run, score_seeds, seed_runs, without_failed, without_pages
+from ..runs.evaluate import is_not_extracted, score_run, score_seeds, seed_runs, without_failed, without_pages
 from ..runs.in_sample import InSample, trained_on
 from ..runs.progress import progress
 from ..runs.run_files import STOPPED, read_run_description
@@ -57,7 +57,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             scores, warnings = score_run(args.pred, args.gt, args.pages, progress=bar, engine=engine)
         kept, failed = without_failed(scores, args.pred)
     if (stored is None and scores.pages and not kept.pages and not read_run_description(args.pred).get(STOPPED)
-            and all(reason == NOT_EXTRACTED for reason in failed.values())):  # a run stopped early is scored
+            and all(is_not_extracted(reason) for reason in failed.values())):  # a run stopped early is scored
         raise RecordLensError(f"{args.pred} holds no prediction for any of the {len(scores.pages)} page(s) scored: "
                               "a run of other pages? (--pred is the folder `extract --out` wrote for these pages)")
     for message in warnings + scores.warnings:
@@ -130,7 +130,7 @@ def format_ceiling(report: CheckReport, f1: float, what: str = "this run's mean 
 def format_failed(kept: DatasetScore, failed: dict[str, str]) -> str:
     """The pages without a prediction (failed, or never extracted), and the figures without them (the table
     above counts them as empty predictions)."""
-    missing = sum(reason == NOT_EXTRACTED for reason in failed.values())
+    missing = sum(is_not_extracted(reason) for reason in failed.values())
     kinds = ", ".join(part for part in (f"{len(failed) - missing} failed" if len(failed) > missing else "",
                                          f"{missing} not extracted" if missing else "") if part)
     lines = [f"pages without a prediction ({kinds}; counted above as empty predictions; run extract again to "
@@ -221,7 +221,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         bench.write_chart(result, chart)
         print(f"wrote {chart}", file=sys.stderr)
     _print_report(args.json, result.as_dict(), lambda: bench.format_tables(result))
-    return 0
+    return result.exit_code  # as extract's: 1 failed pages, 3 a budget, 4 a failing endpoint
 
 
 DEFAULT_CHART = "bench-chart.png"

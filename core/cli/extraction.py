@@ -14,6 +14,7 @@ from ..output_paths import writable_folder
 from ..page import formats
 from ..runs.engines import Engine
 from ..runs.progress import progress
+from ..runs.run_files import META_DIR, RunSummary
 from .engine_options import add_engine_arguments, engine_for
 from .output import warn
 
@@ -114,6 +115,10 @@ def cmd_extract(args: argparse.Namespace) -> int:
         params["model"] = args.model  # for the selector, --model is a model file written by `recordlens train`
     elif getattr(args, "model", None) is not None and method != "gemini":
         raise RecordLensError(f"--model is for the selector (a model file) and gemini, not {method!r}")
+    if len(seeds) > 1:
+        from ..runs.runner import refuse_seeds_beside_a_run
+
+        refuse_seeds_beside_a_run(Path(args.out))  # before any request
     with engine_for(args) as engine:  # issue 16: one engine (one Ray instance) for every seed of the run
         return _extract_seeds(args, method, seeds, llm_options, params, engine)
 
@@ -145,14 +150,26 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
             warn(message)
         for name, reason in summary.failed.items():
             warn(f"page {name} failed: {reason}")
-        tokens = f", {summary.tokens.get('total', 0):,} tokens" if summary.tokens else ""
-        print(f"{out}: {len(summary.extracted)} extracted, {len(summary.skipped)} already there, "
-              f"{len(summary.failed)} failed in {summary.seconds:.1f} s{tokens}", file=sys.stderr)
+        print(end_of_run_line(summary), file=sys.stderr)
         failed += len(summary.failed)
         if summary.stopped:  # 3: the budget ran out; 4: the model endpoint failed (as `agent run`)
             print(f"recordlens: stopped: {summary.stopped}", file=sys.stderr)
             return 4 if summary.endpoint_failed else 3
     return 1 if failed else 0
+
+
+def end_of_run_line(summary: RunSummary) -> str:
+    """What a run did, every page counted once: extracted, already there, failed, and for a run that stopped,
+    the page it stopped on part way (its paid calls kept) and the pages it never reached."""
+    parts = [f"{len(summary.extracted)} extracted", f"{len(summary.skipped)} already there",
+             f"{len(summary.failed)} failed"]
+    if summary.stopped_on:
+        parts.append(f"stopped on page {summary.stopped_on} (its paid calls kept in "
+                     f"{META_DIR}/{summary.stopped_on}.json)")
+    if summary.stopped:
+        parts.append(f"{len(summary.not_reached)} not reached")
+    tokens = f", {summary.tokens.get('total', 0):,} tokens" if summary.tokens else ""
+    return f"{summary.out_dir}: {', '.join(parts)} in {summary.seconds:.1f} s{tokens}"
 
 
 def add_llm_arguments(p: argparse.ArgumentParser, *, selector_model: bool = False) -> None:

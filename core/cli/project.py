@@ -17,8 +17,9 @@ from pathlib import Path
 from ..errors import RecordLensError
 from ..output_paths import writable_folder
 from ..records.score import DatasetScore
+from ..runs.evaluate import seed_runs
 from ..runs.progress import progress
-from ..runs.run_files import STOPPED
+from ..runs.run_files import META_DIR, STOPPED
 from ..store import check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, export_file, export_project
 from ..store.importer import import_paths, import_run_folder
@@ -26,7 +27,7 @@ from ..store.label_sets import check_annotator_name
 from ..store.project import init_project, open_project
 from ..store.runs import RunInfo
 from ..store.scoring import score_stored_run
-from ..wording import listed, shortened
+from ..wording import counted, listed, shortened
 from .output import Replacing
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
@@ -258,29 +259,52 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
+    left_out = False
     with open_project(args.project) as project:
-        if args.add:
-            added = import_run_folder(project, Path(args.add), args.method)
-            for message in added.warnings:
-                _warn(message)
-            print(f"stored {args.add} as run {added.run_id}" if added.stored else
-                  f"{args.add} is stored already, as run {added.run_id} (same method, parameters and predictions); "
-                  "nothing stored", file=sys.stderr)
-            if added.left_out:  # part of the folder is not in the run: said, and the exit says it too
-                print(f"{len(added.left_out)} file(s) of {args.add} not stored as records ({listed(added.left_out)})",
-                      file=sys.stderr)
+        for folder in _run_folders(Path(args.add)) if args.add else []:
+            left_out = _add_run_folder(project, folder, args.method) or left_out
         runs = project.runs.all()
         stale = {run.id: project.runs.stale_pages(run.id) for run in runs}
     if args.json:
-        # "status" as the table says it (a run that ended before its last page is "stopped"), and the pages it
-        # holds records for apart from those it failed on, as the table counts them
-        print(json.dumps([vars(run) | {"status": run.outcome, "stored_status": run.status,
-                                       "pages_with_records": run.predicted_pages - run.failed_pages,
-                                       "stale_pages": stale[run.id]} for run in runs],
-                         ensure_ascii=False, indent=2))
+        print(json.dumps([run_document(run, stale[run.id]) for run in runs], ensure_ascii=False, indent=2))
     else:
         print(format_runs(runs, args.project, stale))
-    return 1 if args.add and added.left_out else 0
+    return 1 if left_out else 0
+
+
+def _run_folders(folder: Path) -> list[Path]:
+    """The runs a folder given to `runs --add` holds: itself, or for a run written with --seeds N (seed-S/
+    folders and no run of its own) each seed's folder, stored as a run of its own (said)."""
+    seeds = seed_runs(folder)
+    if not seeds or (folder / META_DIR / "run.json").is_file() or any(folder.glob("[!.]*.json")):
+        return [folder]
+    print(f"{folder} holds a run written with --seeds ({counted(len(seeds), 'seed')}): each seed-S/ is stored as "
+          "a run of its own", file=sys.stderr)
+    return list(seeds.values())
+
+
+def _add_run_folder(project, folder: Path, method: str | None) -> bool:  # noqa: ANN001 - a Project
+    """Store one run folder, saying what was stored; whether files of it were left out (the exit says so)."""
+    added = import_run_folder(project, folder, method)
+    for message in added.warnings:
+        _warn(message)
+    print(f"stored {folder} as run {added.run_id}" if added.stored else
+          f"{folder} is stored already, as run {added.run_id} (same method, parameters and predictions); "
+          "nothing stored", file=sys.stderr)
+    if added.left_out:  # part of the folder is not in the run: said, and the exit says it too
+        print(f"{len(added.left_out)} file(s) of {folder} not stored as records ({listed(added.left_out)})",
+              file=sys.stderr)
+    return bool(added.left_out)
+
+
+def run_document(run: RunInfo, stale: list[str]) -> dict[str, object]:
+    """A run as `runs --json` gives it: "status" as the table says it (a run that ended before its last page is
+    "stopped"), and its pages counted as the table counts them, each field named for what it counts (the store's
+    `predicted_pages` counts the failed pages too, so it is given as `pages_stored`)."""
+    document = vars(run) | {"status": run.outcome, "stored_status": run.status}
+    stored = document.pop("predicted_pages")
+    return document | {"pages_stored": stored, "pages_with_records": run.predicted_pages - run.failed_pages,
+                       "failed_pages": run.failed_pages, "stale_pages": stale}
 
 
 _NOT_SHOWN = {"input_format", "seed", "model", "model_digest", "source", "parameters", "prompt_sha256", "settings",
@@ -321,7 +345,8 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, li
         lines.append("(no runs yet)")
     for run in runs:
         if run.outcome == "stopped":  # its F1 counts the pages it never reached as empty, as NEXT-EVAL does
-            lines.append(f"(run {run.id} stopped before its last page: {str(run.cost.get(STOPPED))[:160]})")
+            # whole, never cut: its end says what to do
+            lines.append(f"(run {run.id} stopped before its last page: {run.cost.get(STOPPED)})")
     if any(run.failed_pages for run in runs):
         lines.append("(pages: pages with a prediction; failed: pages the method failed on, scored as empty "
                      "predictions)")

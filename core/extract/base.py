@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from ..errors import RecordLensError
+from ..llm.gemini import BudgetExceededError
 from ..page.dom import Page
 
 HTML_PREFIX = "/html[1]"
@@ -38,6 +39,15 @@ class ExtractionFailedError(RecordLensError):
         super().__init__(reason)
         self.reason = reason
         self.details = details or {}
+
+
+class StoppedOnPageError(BudgetExceededError):
+    """The run's budget ran out part way through a page, after calls on it were paid for: `details` holds them
+    (answers, statuses, tokens) so that the run keeps them, marked not finished, rather than losing them."""
+
+    def __init__(self, message: str, details: dict[str, object]) -> None:
+        super().__init__(message)
+        self.details = details
 
 
 @runtime_checkable

@@ -24,7 +24,7 @@ from ..llm.gemini import Answer, Budget, BudgetExceededError, CallSettings, Gemi
 from ..page import formats as represent
 from ..page.dom import Page
 from ..resource_files import read_resource
-from .base import Extraction, ExtractionFailedError
+from .base import Extraction, ExtractionFailedError, StoppedOnPageError
 
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
 
@@ -196,10 +196,12 @@ class GeminiExtractor:
         settings = self.caller.settings
         return {"timeout_s": settings.timeout_s, "max_attempts": settings.max_attempts,
                 "backoff_s": settings.backoff_s, "max_backoff_s": settings.max_backoff_s,
+                "max_retry_after_s": settings.max_retry_after_s,
                 "json_output": settings.json_output, "malformed_retries": self.malformed_retries,
                 "max_requests": self.caller.budget.max_requests, "max_tokens": self.caller.budget.max_tokens,
-                # Where the answers came from: Google's endpoint (None), or a proxy or a test server.
-                "base_url": settings.base_url}
+                # Where the answers came from: Google's endpoint (None), or a proxy or a test server; a key
+                # written into the address is never recorded.
+                "base_url": self.caller.recorded_base_url}
 
     def extract(self, page: Page) -> Extraction:
         start = time.monotonic()
@@ -219,8 +221,13 @@ class GeminiExtractor:
         for _ in range(1 + self.malformed_retries):
             try:
                 answer = self.caller.generate(user, system=system)
-            except BudgetExceededError:
-                raise
+            except BudgetExceededError as error:
+                if error.log is not None and error.log.statuses:  # attempts of this call were paid for
+                    calls.append({**error.log.as_dict(), "error": str(error)})
+                if not calls:
+                    raise
+                # Calls on this page were paid for: the run keeps them with the page, marked not finished.
+                raise StoppedOnPageError(str(error), details(str(error))) from None
             except GeminiError as error:
                 calls.append({**(error.log.as_dict() if error.log else {}), "error": str(error)})
                 # The endpoint's failure after every retry, not the model's answer: a run stops after a few.

@@ -8,19 +8,26 @@ or from `GEMINI_API_KEY` / `GOOGLE_API_KEY`; it is never written to a project an
 
 from __future__ import annotations
 
+import email.utils
 import os
 import random
+import re
+import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from ..errors import RecordLensError
+from .endpoint import KEY_MARK, recorded_base_url
 
 KEY_VARIABLES = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 DEFAULT_MODEL = "gemini-2.5-pro"
 RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
+MAX_RETRY_AFTER_S = 300.0  # a server asking for a longer wait (a quota reset hours away) fails the call instead
+WAIT_NOTICE_S = 2.0  # a wait longer than this is said on stderr, so that a run never looks hung
 
 
 class GeminiError(RecordLensError):
@@ -39,10 +46,14 @@ class GeminiError(RecordLensError):
         that the next request would most likely fail too; False for a refusal of this one request (HTTP 400,
         413, 422: a prompt too long, say)."""
         last = self.log.statuses[-1] if self.log is not None and self.log.statuses else 0
+        if last == 400 and _KEY_REFUSED.search(self.log.errors[-1] if self.log and self.log.errors else ""):
+            return True  # Gemini refuses a bad key with a 400, as it refuses one bad request: every page would fail
         return last not in _REQUEST_STATUSES
 
 
 _REQUEST_STATUSES = (400, 413, 422)  # refusals of one request, not of the endpoint
+# Gemini's words for a key it refuses (HTTP 400 INVALID_ARGUMENT, reason API_KEY_INVALID).
+_KEY_REFUSED = re.compile(r"API key not valid|API_KEY_INVALID|API key expired", re.IGNORECASE)
 
 
 class NoApiKeyError(GeminiError):
@@ -61,6 +72,15 @@ def api_key_from_environment() -> str | None:
     return None
 
 
+def budget_used_up(max_requests: int | None, requests: int, max_tokens: int | None, tokens: int) -> str | None:
+    """Why caps of `max_requests` and `max_tokens` allow no further request after these counts, or None."""
+    if max_requests is not None and requests >= max_requests:
+        return f"request budget used up ({requests} of {max_requests})"
+    if max_tokens is not None and tokens >= max_tokens:
+        return f"token budget used up ({tokens:,} of {max_tokens:,})"
+    return None
+
+
 @dataclass
 class Budget:
     """A per-run cap on requests and tokens, shared by every page of a run (thread-safe)."""
@@ -73,11 +93,14 @@ class Budget:
 
     def reserve_request(self) -> None:
         with self._lock:
-            if self.max_requests is not None and self.requests >= self.max_requests:
-                raise BudgetExceededError(f"request budget used up ({self.requests} of {self.max_requests})")
-            if self.max_tokens is not None and self.tokens >= self.max_tokens:
-                raise BudgetExceededError(f"token budget used up ({self.tokens:,} of {self.max_tokens:,})")
+            spent = self.used_up()
+            if spent:
+                raise BudgetExceededError(spent)
             self.requests += 1
+
+    def used_up(self) -> str | None:
+        """Why no further request may be made (the message a stopped run gives), or None while one may."""
+        return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens)
 
     def add_tokens(self, count: int) -> None:
         with self._lock:
@@ -93,6 +116,7 @@ class CallSettings:
     max_attempts: int = 5
     backoff_s: float = 2.0  # first wait; doubles each retry, with jitter
     max_backoff_s: float = 60.0
+    max_retry_after_s: float = MAX_RETRY_AFTER_S  # the longest Retry-After honoured; longer fails the call
     json_output: bool = True
     base_url: str | None = None  # another endpoint speaking the same protocol (a proxy, a test server)
 
@@ -179,12 +203,13 @@ class GeminiCaller:
 
     def __init__(self, settings: CallSettings | None = None, *, api_key: str | None = None,
                  budget: Budget | None = None, sleep: Callable[[float], None] = time.sleep,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, notify: Callable[[str], None] | None = None) -> None:
         self.settings = settings or CallSettings()
         _check(self.settings)
         self._api_key = api_key or required_api_key()
         self.budget = budget or Budget()
         self._sleep = sleep
+        self._notify = notify or _say_on_stderr
         self._rng = rng or random.Random(0)
         self._client = self._make_client()
 
@@ -202,7 +227,12 @@ class GeminiCaller:
         return genai.Client(api_key=self._api_key, http_options=options)
 
     def redact(self, text: str) -> str:
-        return text.replace(self._api_key, "[key]") if self._api_key else text
+        return text.replace(self._api_key, KEY_MARK) if self._api_key else text
+
+    @property
+    def recorded_base_url(self) -> str | None:
+        """The endpoint as a run may record it: any credential written into --base-url replaced."""
+        return recorded_base_url(self.settings.base_url, self._api_key)
 
     def generate(self, prompt: str, *, system: str | None = None,
                  images: list[bytes] | None = None) -> Answer:
@@ -239,9 +269,7 @@ class GeminiCaller:
                 if not retryable or attempt >= self.settings.max_attempts:
                     raise GeminiError(self.redact(f"Gemini call failed after {attempt} attempt(s): {reason}"),
                                       log) from None
-                wait = self._backoff(attempt, error)
-                log.waited_s += wait
-                self._sleep(wait)
+                self._wait_before_retry(attempt, error, reason, log)
                 continue
             log.statuses.append(200)
             usage = _usage_of(response)
@@ -256,6 +284,28 @@ class GeminiCaller:
         if response.total_tokens is None:  # an answer without the count is no count of 0
             raise GeminiError("the countTokens answer holds no totalTokens")
         return int(response.total_tokens)
+
+    def _wait_before_retry(self, attempt: int, error: Exception, reason: str, log: CallLog) -> None:
+        """Sleep before the next attempt, unless that attempt cannot be made: a budget already spent (the wait
+        would be for nothing) or a server asking for a wait beyond `max_retry_after_s` both end the call now."""
+        used_up = getattr(self.budget, "used_up", None)
+        spent = used_up() if used_up is not None else None
+        if spent:
+            raise BudgetExceededError(self.redact(f"{spent}; not waiting to retry after {reason}"), log)
+        asked = _retry_after_seconds(error)
+        if asked is not None and asked > self.settings.max_retry_after_s:
+            raise GeminiError(self.redact(
+                f"Gemini call failed after {attempt} attempt(s): {reason}; the server asks to wait {asked:,.0f} s "
+                f"(Retry-After), more than the {self.settings.max_retry_after_s:g} s a call waits"), log)
+        wait = self._backoff(attempt, error)
+        if wait > WAIT_NOTICE_S:
+            status = _status_of(error)
+            what = f"HTTP {status}" if status else self.redact(reason)
+            why = ("as the server asks (Retry-After)" if asked is not None and wait <= asked
+                   else f"before attempt {attempt + 1} of {self.settings.max_attempts}")
+            self._notify(f"{what}: waiting {wait:.0f} s {why}")
+        log.waited_s += wait
+        self._sleep(wait)
 
     def _backoff(self, attempt: int, error: Exception) -> float:
         retry_after = _retry_after_seconds(error)
@@ -310,13 +360,27 @@ def _block_reason_of(response: object) -> str | None:
 
 
 def _retry_after_seconds(error: Exception) -> float | None:
+    """The wait a `Retry-After` header asks for, in either of its forms (seconds, or an HTTP date)."""
     response = getattr(error, "response", None)
     headers = getattr(response, "headers", None)
     value = headers.get("retry-after") if headers is not None else None
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
+    if value is None:
         return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None  # unreadable: the backoff alone decides
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def _say_on_stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
 def _text_of(response: object) -> str:

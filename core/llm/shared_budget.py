@@ -12,7 +12,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from .gemini import Budget, BudgetExceededError
+from .gemini import Budget, BudgetExceededError, budget_used_up
 
 WINDOW_S = 60.0
 
@@ -34,10 +34,9 @@ class Limiter:
 
     def reserve(self, now: float | None = None) -> tuple[str, float | str]:
         now = time.monotonic() if now is None else now
-        if self.max_requests is not None and self.requests >= self.max_requests:
-            return "exceeded", f"request budget used up ({self.requests} of {self.max_requests})"
-        if self.max_tokens is not None and self.tokens >= self.max_tokens:
-            return "exceeded", f"token budget used up ({self.tokens:,} of {self.max_tokens:,})"
+        spent = self.used_up()
+        if spent:
+            return "exceeded", spent
         if self.requests_per_minute:
             while self._recent and now - self._recent[0] >= WINDOW_S:
                 self._recent.popleft()
@@ -49,6 +48,9 @@ class Limiter:
 
     def add_tokens(self, count: int) -> None:
         self.tokens += count
+
+    def used_up(self) -> str | None:
+        return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens)
 
     def counts(self) -> tuple[int, int]:
         return self.requests, self.tokens
@@ -77,6 +79,11 @@ class SharedBudget:
 
     def add_tokens(self, count: int) -> None:
         self._actor.add_tokens.remote(count)  # type: ignore[attr-defined] - ordered after this handle's calls
+
+    def used_up(self) -> str | None:
+        import ray
+
+        return ray.get(self._actor.used_up.remote())  # type: ignore[attr-defined]
 
     def counts(self) -> tuple[int, int]:
         import ray

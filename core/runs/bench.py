@@ -20,14 +20,16 @@ from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
 from ..extract import create
-from ..extract.base import Extractor
+from ..extract.base import ExtractionFailedError, Extractor
+from ..llm.gemini import BudgetExceededError
 from ..page import formats as represent
 from ..page.dataset import load_page, page_files, record_files
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
-from ..wording import listed
+from ..wording import counted, listed
 from .charts import grouped_bars
 from .engines import Engine, LocalEngine, UnitFailedError
+from .run_files import ENDPOINT_FAILURES_IN_A_ROW
 
 LLM_FORMATS = ("flat", "hier", "slim", "outline")
 
@@ -80,6 +82,8 @@ class MethodResult:
     token_format: str | None = None  # the input the prompts were made from (replayed answers: the reference's)
     failures: dict[str, str] = field(default_factory=dict)
     read_format: str | None = None  # what a method without an input option reads (its extractions say)
+    not_reached: list[str] = field(default_factory=list)  # pages a stopped method was never run on
+    stop: MethodStop = field(default_factory=lambda: MethodStop())  # why it stopped (budget, endpoint), if it did
 
     def row(self) -> dict[str, object]:
         s = self.scores
@@ -88,7 +92,8 @@ class MethodResult:
             "precision": s.precision, "recall": s.recall, "f1": s.f1,
             "hallucination_rate": s.hallucination_rate, "hallucinated_record_share": s.hallucinated_record_share,
             "pages": len(s.pages), "seconds_per_page": statistics.fmean(self.seconds) if self.seconds else None,
-            "failed_pages": len(self.failures),
+            "failed_pages": len(self.failures), "not_reached_pages": len(self.not_reached),
+            "stopped": self.stop.reason,
         }
 
 
@@ -101,6 +106,43 @@ class BenchResult:
     def as_dict(self) -> dict[str, object]:
         return {"table1": self.format_rows, "table2": [m.row() for m in self.method_rows],
                 "warnings": self.warnings}
+
+    @property
+    def exit_code(self) -> int:
+        """As `extract`'s: 4 when a method's endpoint failed for good, 3 when a budget stopped one, 1 when a
+        method failed on pages, 0 when every method answered on every page."""
+        stops = [m.stop for m in self.method_rows if m.stop.reason]
+        if any(stop.endpoint_failed for stop in stops):
+            return 4
+        if stops:
+            return 3
+        return 1 if any(m.failures for m in self.method_rows) else 0
+
+
+@dataclass
+class MethodStop:
+    """Whether a method is stopped for the rest of a bench, as `extract` stops a run: its budget is spent, or
+    its model endpoint failed for good on ENDPOINT_FAILURES_IN_A_ROW pages in a row (each such page costs every
+    retry: a dead endpoint would otherwise be asked again on every page)."""
+
+    reason: str | None = None
+    endpoint_failed: bool = False
+    endpoint_failures: int = 0
+
+    def budget_spent(self, error: Exception) -> None:
+        self.reason = self.reason or f"{error}"
+
+    def failed(self, error: Exception) -> None:
+        """Count a page the method failed on: in the row when its endpoint failed, else the row is broken."""
+        endpoint = isinstance(error, ExtractionFailedError) and bool(error.details.get("endpoint_failed"))
+        self.endpoint_failures = self.endpoint_failures + 1 if endpoint else 0
+        if self.endpoint_failures >= ENDPOINT_FAILURES_IN_A_ROW and not self.reason:
+            self.reason = (f"the model endpoint failed on {self.endpoint_failures} pages in a row ({error}); "
+                           "check the endpoint (--base-url, the network)")
+            self.endpoint_failed = True
+
+    def answered(self) -> None:
+        self.endpoint_failures = 0
 
 
 def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec], *, answers: Path | None = None,
@@ -122,7 +164,7 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         raise DatasetError(f"no page with ground truth in {gt_dir} to measure")
     results = {spec.label: MethodResult(spec, DatasetScore([])) for spec in specs}
     chars: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
-    counted: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
+    counted_tokens: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
     warnings: list[str] = []
     if without:  # every method is measured on the replayed pages only: said, as extract says it
         warnings.append(f"{len(without)} page(s) with ground truth have no recorded answers: every method is "
@@ -140,7 +182,10 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
     # Issue 16: each page (all methods on it) is a unit of work for the engine; folded here in the pages' order.
     with ExitStack() as stack:
         shipped = [(spec, stack.enter_context(engine.shipping(ex))) for spec, ex in extractors]
-        unit = functools.partial(bench_page, shipped, files, truths, count_tokens)
+        # One MethodStop per method, shared by the pages run here (the local engine runs them in order, in
+        # this process); on another engine each unit has its own copy, and the shared budget stops them.
+        stops = {spec.label: results[spec.label].stop for spec in specs}
+        unit = functools.partial(bench_page, shipped, files, truths, count_tokens, stops)
         outcomes = dict(engine.map(unit, jobs, progress=progress))
     for name in jobs:
         outcome = outcomes[name]
@@ -149,10 +194,14 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         for fmt, size in outcome.chars.items():
             chars[fmt].append(size)
         for fmt, tokens in outcome.counted.items():
-            counted[fmt].append(tokens)
+            counted_tokens[fmt].append(tokens)
         for measured in outcome.methods:
             result = results[measured.label]
             result.scores.pages.append(measured.score)
+            if measured.stopped is not None:  # not run on this page: said once per method, below
+                result.not_reached.append(name)
+                result.stop.reason = result.stop.reason or measured.stopped
+                continue
             if measured.failure is not None:
                 result.failures[name] = measured.failure
                 warnings.append(f"{measured.label} on page {name}: {measured.failure}; scored as an empty prediction")
@@ -162,7 +211,12 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
             if measured.prompt_tokens is not None:
                 result.prompt_tokens.append(measured.prompt_tokens)
                 result.token_format = measured.token_format
-    format_rows = _format_rows(chars, counted, results.values())
+    for result in results.values():
+        if result.stop.reason:
+            warnings.append(f"{result.spec.label} stopped: {result.stop.reason}; its "
+                            f"{counted(len(result.not_reached), 'page')} not reached ({listed(result.not_reached)}) "
+                            "are scored as empty predictions")
+    format_rows = _format_rows(chars, counted_tokens, results.values())
     return BenchResult(format_rows, list(results.values()), warnings)
 
 
@@ -177,6 +231,7 @@ class MethodOnPage:
     prompt_tokens: int | None = None
     token_format: str | None = None
     input_format: str | None = None  # what the method read of the page, as its extraction says (MDR: slim)
+    stopped: str | None = None  # the method was stopped (budget, endpoint) before it answered on this page
 
 
 @dataclass
@@ -189,7 +244,8 @@ class PageBench:
 
 
 def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, Path], truths: dict[str, Path],
-               count_tokens: Callable[[str], int | None] | None, name: str) -> PageBench:
+               count_tokens: Callable[[str], int | None] | None, stops: dict[str, MethodStop],
+               name: str) -> PageBench:
     """One unit of work: page `name` parsed once, its formats measured, every method run on it and scored."""
     loaded = load_page(files[name], name)
     chars: dict[str, int] = {}
@@ -204,11 +260,22 @@ def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, 
     truth = load_records(truths[name]).records
     methods: list[MethodOnPage] = []
     for spec, extractor in extractors:
+        stop = stops[spec.label]
+        empty = functools.partial(score_page, [], truth, keys, name)
+        if stop.reason:
+            methods.append(MethodOnPage(spec.label, empty(), stopped=stop.reason))
+            continue
         try:
             extraction = extractor.extract(loaded.page)
-        except RecordLensError as error:
-            methods.append(MethodOnPage(spec.label, score_page([], truth, keys, name), failure=str(error)))
+        except BudgetExceededError as error:  # no answer on this page, nor on the pages after it
+            stop.budget_spent(error)
+            methods.append(MethodOnPage(spec.label, empty(), stopped=stop.reason))
             continue
+        except RecordLensError as error:
+            stop.failed(error)
+            methods.append(MethodOnPage(spec.label, empty(), failure=str(error)))
+            continue
+        stop.answered()
         measured = MethodOnPage(spec.label, score_page(extraction.records, truth, keys, name),
                                 seconds=extraction.seconds, input_format=extraction.input_format)
         if extraction.tokens:
@@ -251,8 +318,18 @@ def format_tables(result: BenchResult) -> str:
         lines.append(
             f"{row['method']:<10} {row['input']:<8} {row['precision']:7.4f} {row['recall']:7.4f} {row['f1']:7.4f} "
             f"{row['hallucination_rate']:6.2f} {100 * row['hallucinated_record_share']:7.1f}% "
-            f"{seconds if seconds is not None else float('nan'):8.3f} {row['pages']}")
+            f"{seconds if seconds is not None else float('nan'):8.3f} {row['pages']}{_unanswered(method)}")
+    lines += [f"({m.spec.label} stopped: {m.stop.reason})" for m in result.method_rows if m.stop.reason]
+    if any(m.failures or m.not_reached for m in result.method_rows):
+        lines.append("(pages a method failed on or never reached are scored as empty predictions)")
     return "\n".join(lines)
+
+
+def _unanswered(method: MethodResult) -> str:
+    """The mark of a row whose method did not answer on every page: how many it failed on, never reached."""
+    parts = [part for part in (f"{len(method.failures)} failed" if method.failures else "",
+                               f"{len(method.not_reached)} not reached" if method.not_reached else "") if part]
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def write_chart(result: BenchResult, path: str | Path) -> Path:

@@ -49,6 +49,7 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
             # The budget is shared: no page starts after the first stop; the pages in flight finish (their
             # requests are paid for) or meet the same limit. The first stop's message is the run's.
             summary.stopped = summary.stopped or part.stopped
+            summary.stopped_on = summary.stopped_on or part.stopped_on
     if watch.failures >= ENDPOINT_FAILURES_IN_A_ROW and not summary.stopped:
         summary.endpoint_failures = watch.failures
         stop_for_the_endpoint(summary, watch.reason)

@@ -13,7 +13,7 @@ from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed
 from .engines import Engine, LocalEngine, UnitFailedError
-from .run_files import description_differences, failed_pages, read_run_description
+from .run_files import STOPPED, description_differences, failed_pages, read_run_description
 
 Progress = Callable[[Iterable[str]], Iterable[str]]
 
@@ -87,6 +87,16 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
 NOT_EXTRACTED = "not extracted (no N.json: the run stopped before this page, or was not given it)"
 
 
+def not_extracted(stopped: object = None) -> str:
+    """Why a page has no prediction, with the reason the run recorded for stopping when it stopped early."""
+    return f"not extracted (no N.json): the run stopped before it: {stopped}" if stopped else NOT_EXTRACTED
+
+
+def is_not_extracted(reason: str) -> bool:
+    """Whether a page's reason says it was never extracted (rather than failed)."""
+    return reason.startswith("not extracted")
+
+
 def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetScore, dict[str, str]]:
     """The scores of the pages the run has a prediction for, and the others (name -> reason) left out: the pages
     it failed on, and those it never extracted (a run stopped by its budget), which the table counts as empty
@@ -94,7 +104,8 @@ def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetS
     scored = {p.page for p in scores.pages}
     failed = {name: reason for name, reason in failed_pages(pred_dir).items() if name in scored}
     predicted = record_files(pred_dir)
-    failed.update({p.page: NOT_EXTRACTED for p in scores.pages if p.page not in failed and p.page not in predicted})
+    missing = not_extracted(read_run_description(pred_dir).get(STOPPED))
+    failed.update({p.page: missing for p in scores.pages if p.page not in failed and p.page not in predicted})
     return without_pages(scores, failed), failed
 
 

@@ -21,6 +21,7 @@ from ..records.model import load_records, save_records
 
 META_DIR = "_run"
 DONE, FAILED = "done", "failed"
+NOT_FINISHED = "not finished"  # _run/N.json of a page its run stopped on, after calls on it were paid for
 STOPPED = "stopped"  # run.json's key for why a run ended before every page was reached
 UNFINISHED = "it did not finish (interrupted or killed); run it again to resume"
 _REASON_LIMIT = 2000  # characters of an unexpected error's message kept (a page can make a huge one)
@@ -36,6 +37,8 @@ class RunSummary:
     skipped: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
     stopped: str | None = None  # why the run stopped early (budget, a failing endpoint), if it did
+    stopped_on: str | None = None  # the page it stopped on part way, its paid calls kept in _run/N.json
+    not_reached: list[str] = field(default_factory=list)  # pages a stopped run never came to (or never finished)
     endpoint_failed: bool = False  # it stopped because the model endpoint kept failing
     endpoint_failures: int = 0  # the last pages, in a row, whose model endpoint failed for good
     seconds: float = 0.0
@@ -59,6 +62,9 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
             extraction = extractor.extract(load_page(files[name], name).page)
         except BudgetExceededError as error:
             summary.stopped = f"{error}; run again to resume from page {name}"
+            details = getattr(error, "details", None)
+            if details:  # calls on this page were paid for before the budget ran out: kept, not thrown away
+                _record_stop(out, name, str(error), details, summary)
             break
         except ExtractionFailedError as error:
             _record_failure(out, name, error.reason, error.details, summary)
@@ -85,6 +91,14 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
             summary.tokens[key] = summary.tokens.get(key, 0) + value
 
 
+def note_not_reached(summary: RunSummary, wanted: list[str]) -> None:
+    """The pages a stopped run never came to (the page it stopped on part way is said apart)."""
+    if not summary.stopped:
+        return
+    seen = {*summary.extracted, *summary.skipped, *summary.failed, summary.stopped_on}
+    summary.not_reached = [name for name in wanted if name not in seen]
+
+
 def stop_for_the_endpoint(summary: RunSummary, reason: str) -> None:
     summary.stopped = (f"the model endpoint failed on {summary.endpoint_failures} pages in a row ({reason}); "
                        "check the endpoint (--base-url, the network), then run again to resume")
@@ -106,16 +120,41 @@ def extracted_before(out: Path, name: str, summary: RunSummary) -> bool:
 
 
 def _write_page_cost(out: Path, name: str, extraction: Extraction) -> None:
-    cost = {"status": DONE, **asdict(extraction)}
+    cost = {"status": DONE, **asdict(extraction), **_earlier(out, name)}
     cost.pop("records")
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(cost, indent=1, default=str))
+
+
+def _record_stop(out: Path, name: str, reason: str, details: dict[str, object], summary: RunSummary) -> None:
+    """The page a budget ran out on part way: its paid calls in `_run/N.json`, marked not finished, and no
+    `N.json` (the next run asks the page again, keeping these calls under "earlier")."""
+    (out / f"{name}.json").unlink(missing_ok=True)
+    record = {"status": NOT_FINISHED, **details, "reason": reason, **_earlier(out, name),
+              "stopped": datetime.now(UTC).isoformat(timespec="seconds")}
+    atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
+    summary.stopped_on = name
+    for key, value in dict(details.get("tokens") or {}).items():  # type: ignore[call-overload]
+        summary.tokens[key] = summary.tokens.get(key, 0) + int(value)
+
+
+def _earlier(out: Path, name: str) -> dict[str, object]:
+    """What a stopped run paid for on this page before (its not-finished records), to keep beside this run's
+    record of the page: {"earlier": [...]}, or {} when there was none."""
+    try:
+        before = json.loads((out / META_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return {}
+    if not isinstance(before, dict) or before.get("status") != NOT_FINISHED:
+        return {}
+    older = before.pop("earlier", [])
+    return {"earlier": [*(older if isinstance(older, list) else []), before]}
 
 
 def _record_failure(out: Path, name: str, reason: str, details: dict[str, object], summary: RunSummary) -> None:
     """A failed page: its reason and attempts in `_run/N.json`, and no `N.json` (an earlier one would be taken
     for this run's answer)."""
     (out / f"{name}.json").unlink(missing_ok=True)
-    record = {"status": FAILED, **details, "reason": reason,
+    record = {"status": FAILED, **details, "reason": reason, **_earlier(out, name),
               "failed": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
     summary.failed[name] = reason

@@ -26,11 +26,28 @@ from ..page.dataset import page_files
 from ..wording import listed
 from .engine_runs import extract_on_engine
 from .engines import Engine
-from .run_files import META_DIR, STOPPED, UNFINISHED, RunSummary, description_differences, extract_pages
+from .run_files import (
+    META_DIR,
+    STOPPED,
+    UNFINISHED,
+    RunSummary,
+    description_differences,
+    extract_pages,
+    note_not_reached,
+)
 
 
 def seed_dir(out_dir: Path, seed: int | None, seeds: int) -> Path:
     return out_dir / f"seed-{seed}" if seeds > 1 else out_dir
+
+
+def refuse_seeds_beside_a_run(out_dir: Path) -> None:
+    """`--seeds N` into a folder holding a single-seed run: its seed-S/ folders would sit beside the run's own
+    N.json, which `score` and `runs --add` take for the whole run (the seeds would be ignored)."""
+    if (out_dir / META_DIR / "run.json").is_file() or any(out_dir.glob("[!.]*.json")):
+        raise RecordLensError(f"{out_dir} holds a run of one seed ({META_DIR}/run.json, N.json); --seeds writes "
+                              "seed-S/ folders, which score and runs --add would not read beside it: choose "
+                              "another --out for the seeds")
 
 
 def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Path, *,
@@ -68,6 +85,7 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         extract_pages(extractor, files, wanted, out, summary, resume=resume, progress=progress)
     # --- end engine dispatch ---
     summary.seconds = time.monotonic() - start
+    note_not_reached(summary, wanted)
     _note_how_it_ended(out, description, summary.stopped)
     return summary
 

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from ..page.dom import Page
 from ..records.model import TextKeyIndex
 from ..records.score import DatasetScore, score_page
-from ..runs.evaluate import NOT_EXTRACTED
+from ..runs.evaluate import not_extracted
+from ..runs.run_files import STOPPED
 from .db import StoreError, now
 from .project import Project
 from .schema import TRUE_PAGE_STATUSES
@@ -45,7 +46,7 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
             left_out[name] = errors[name]
         elif name not in predictions:
             warnings.append(f"page {name}: no prediction in run {run_id} ({run.method}); scored as an empty one")
-            left_out[name] = NOT_EXTRACTED
+            left_out[name] = not_extracted(run.cost.get(STOPPED))
         keys = TextKeyIndex(project.load(name).page.text_map)
         scores.append(score_page(predictions.get(name, []), project.true_records(name), keys, name))
     result = DatasetScore(scores)

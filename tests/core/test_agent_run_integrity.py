@@ -427,9 +427,9 @@ def test_a_base_url_holding_a_key_is_recorded_without_it(
     ("http://127.0.0.1:8080/", "http://127.0.0.1:8080/"),
 ])
 def test_no_credential_of_a_base_url_is_recorded(given: str, recorded: str) -> None:
-    from recordlens.core.cli.agent import _recorded_base_url
+    from recordlens.core.llm.endpoint import recorded_base_url
 
-    assert _recorded_base_url(given, "KEY-IN-PATH") == recorded
+    assert recorded_base_url(given, "KEY-IN-PATH") == recorded
 
 
 def test_observes_names_the_observations_given() -> None:

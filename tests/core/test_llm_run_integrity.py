@@ -206,7 +206,7 @@ def test_a_run_stopped_by_its_budget_is_scored_with_the_pages_it_never_extracted
     code, out, _ = run(capsys, "runs", "--project", str(project), "--json")
     listed_runs = json.loads(out)
     assert [r["status"] for r in listed_runs] == ["stopped", "finished"]
-    assert listed_runs[1]["predicted_pages"] == len(TRUTH) and listed_runs[1]["failed_pages"] == 0
+    assert listed_runs[1]["pages_with_records"] == len(TRUTH) and listed_runs[1]["failed_pages"] == 0
 
 
 def test_a_run_killed_part_way_is_stored_as_stopped_and_its_failed_pages_are_counted_apart(
