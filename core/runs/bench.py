@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
 from ..extract import create
-from ..extract.base import ExtractionFailedError, Extractor
+from ..extract.base import Extractor
 from ..llm.gemini import BudgetExceededError
 from ..page import formats as represent
 from ..page.dataset import load_page, page_files, record_files
@@ -29,7 +29,7 @@ from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed
 from .charts import grouped_bars
 from .engines import Engine, LocalEngine, UnitFailedError
-from .run_files import ENDPOINT_FAILURES_IN_A_ROW
+from .run_files import ENDPOINT_FAILURES_IN_A_ROW, endpoint_stop, failed_for_the_endpoint
 
 LLM_FORMATS = ("flat", "hier", "slim", "outline")
 
@@ -134,11 +134,9 @@ class MethodStop:
 
     def failed(self, error: Exception) -> None:
         """Count a page the method failed on: in the row when its endpoint failed, else the row is broken."""
-        endpoint = isinstance(error, ExtractionFailedError) and bool(error.details.get("endpoint_failed"))
-        self.endpoint_failures = self.endpoint_failures + 1 if endpoint else 0
+        self.endpoint_failures = self.endpoint_failures + 1 if failed_for_the_endpoint(error) else 0
         if self.endpoint_failures >= ENDPOINT_FAILURES_IN_A_ROW and not self.reason:
-            self.reason = (f"the model endpoint failed on {self.endpoint_failures} pages in a row ({error}); "
-                           "check the endpoint (--base-url, the network)")
+            self.reason = endpoint_stop(self.endpoint_failures, str(error))
             self.endpoint_failed = True
 
     def answered(self) -> None:

@@ -68,7 +68,7 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
             break
         except ExtractionFailedError as error:
             _record_failure(out, name, error.reason, error.details, summary)
-            summary.endpoint_failures = summary.endpoint_failures + 1 if error.details.get("endpoint_failed") else 0
+            summary.endpoint_failures = summary.endpoint_failures + 1 if failed_for_the_endpoint(error) else 0
             if summary.endpoint_failures >= ENDPOINT_FAILURES_IN_A_ROW:
                 stop_for_the_endpoint(summary, error.reason)
                 break
@@ -100,9 +100,20 @@ def note_not_reached(summary: RunSummary, wanted: list[str]) -> None:
 
 
 def stop_for_the_endpoint(summary: RunSummary, reason: str) -> None:
-    summary.stopped = (f"the model endpoint failed on {summary.endpoint_failures} pages in a row ({reason}); "
-                       "check the endpoint (--base-url, the network), then run again to resume")
+    summary.stopped = f"{endpoint_stop(summary.endpoint_failures, reason)}, then run again to resume"
     summary.endpoint_failed = True
+
+
+def endpoint_stop(failures: int, reason: str) -> str:
+    """Why a run (or a bench's method) asks its model no more: the endpoint failed for good on `failures` pages
+    in a row, the last for `reason`."""
+    return (f"the model endpoint failed on {failures} pages in a row ({reason}); check the endpoint (--base-url, "
+            "the network)")
+
+
+def failed_for_the_endpoint(error: BaseException) -> bool:
+    """Whether a page failed because the model endpoint failed for good (a page's own failure breaks the row)."""
+    return isinstance(error, ExtractionFailedError) and bool(error.details.get("endpoint_failed"))
 
 
 def extracted_before(out: Path, name: str, summary: RunSummary) -> bool:
