@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,19 +63,30 @@ def process_alive(host: str, pid: int) -> bool:
     return True
 
 
-def take(path: Path) -> Lock:
-    """Take the lock at `path` for this process; raises `Held` when another process holds it."""
-    for _attempt in range(5):
+def take(path: Path, *, attempts: int = 5, pause_s: float = 0.05) -> Lock:
+    """Take the lock at `path` for this process; raises `Held` when another process holds it. A lock held only
+    for a moment (another process looking who holds it, a holder releasing it) is tried again `attempts` times,
+    `pause_s` apart."""
+    for attempt in range(attempts):
         fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
         if not _lock(fd):
             os.close(fd)
-            raise Held(_owner(path))
-        if _still_the_path(fd, path):
+            if attempt == attempts - 1:
+                raise Held(_owner(path))
+            time.sleep(pause_s)
+            continue
+        if not _still_the_path(fd, path):
+            os.close(fd)  # its holder released it (removed the file) between our open and our lock: again
+            continue
+        try:
             before = _owner(path)  # a line left by a holder that did not release: it was killed
+            os.lseek(fd, 0, os.SEEK_SET)  # (Windows' lock moved the position to its far byte)
             os.ftruncate(fd, 0)
             os.write(fd, owner_line().encode("utf-8"))
-            return Lock(path, fd, [before] if before is not None else [])
-        os.close(fd)  # its holder released it (removed the file) between our open and our lock: again
+        except OSError:
+            os.close(fd)  # a full disk, say: the lock is given back, not kept by a file descriptor lost
+            raise
+        return Lock(path, fd, [before] if before is not None else [])
     raise Held(_owner(path))
 
 
@@ -82,6 +94,9 @@ def release(lock: Lock) -> None:
     """Give the lock up and remove its file (before unlocking, where the system allows: a process waiting on
     the old file then sees that it is no longer the path's, and takes the next one)."""
     if os.name == "nt":  # pragma: no cover - an open file cannot be removed on Windows
+        with contextlib.suppress(OSError):
+            os.lseek(lock.fd, _WINDOWS_BYTE, os.SEEK_SET)
+            msvcrt.locking(lock.fd, msvcrt.LK_UNLCK, 1)
         os.close(lock.fd)
         with contextlib.suppress(OSError):
             lock.path.unlink()
@@ -93,11 +108,15 @@ def release(lock: Lock) -> None:
 
 def holder(path: Path) -> tuple[str, int] | None | bool:
     """Who holds the lock at `path`: False when no process does; else (host, pid) as its file names it, or None
-    when it names none."""
+    when it names none. Looking takes the lock for a moment (a `take` meanwhile tries again); a file this process
+    may only read (another user's) is judged by its line alone."""
     try:
-        fd = os.open(path, os.O_RDWR)
+        fd = os.open(path, os.O_RDONLY)
     except FileNotFoundError:
         return False
+    except OSError:
+        owner = _owner(path)
+        return owner if owner is not None and process_alive(*owner) else False
     try:
         if _lock(fd):
             return False

@@ -70,3 +70,14 @@ def test_a_file_naming_a_live_process_but_holding_no_lock_holds_nothing(tmp_path
     path.write_text(owner_line())  # a reused process id, or a copied folder: the lock is what counts
     assert holder(path) is False
     release(take(path))
+
+
+def test_a_lock_held_for_a_moment_is_waited_for_a_little(tmp_path: Path) -> None:
+    import threading
+
+    path = tmp_path / ".lock"
+    looking = take(path)  # another process looking who holds it: it lets go at once
+    threading.Timer(0.05, release, (looking,)).start()
+    lock = take(path, attempts=20, pause_s=0.02)
+    assert holder(path) == (socket.gethostname(), os.getpid())
+    release(lock)
