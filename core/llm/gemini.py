@@ -61,7 +61,13 @@ class NoApiKeyError(GeminiError):
 
 
 class BudgetExceededError(GeminiError):
-    pass
+    """The run can ask no more now: its own budget is spent, or the server's quota is (`QuotaWaitError`). The run
+    stops cleanly and resumes later, rather than fail page after page."""
+
+
+class QuotaWaitError(BudgetExceededError):
+    """The server asks to wait longer than a call waits (Retry-After beyond `max_retry_after_s`): a quota, not a
+    failing endpoint."""
 
 
 def api_key_from_environment() -> str | None:
@@ -288,16 +294,15 @@ class GeminiCaller:
     def _wait_before_retry(self, attempt: int, error: Exception, reason: str, log: CallLog) -> None:
         """Sleep before the next attempt, unless that attempt cannot be made: a budget already spent (the wait
         would be for nothing) or a server asking for a wait beyond `max_retry_after_s` both end the call now."""
-        used_up = getattr(self.budget, "used_up", None)
-        spent = used_up() if used_up is not None else None
+        spent = self.budget.used_up()
         if spent:
             raise BudgetExceededError(self.redact(f"{spent}; not waiting to retry after {reason}"), log)
         asked = _retry_after_seconds(error)
         if asked is not None and asked > self.settings.max_retry_after_s:
-            raise GeminiError(self.redact(
-                f"Gemini call failed after {attempt} attempt(s): {reason}; the server asks to wait {asked:,.0f} s "
-                f"(Retry-After), more than the {self.settings.max_retry_after_s:g} s a call waits"), log)
-        wait = self._backoff(attempt, error)
+            raise QuotaWaitError(self.redact(
+                f"{reason}; the server asks to wait {asked:,.0f} s (Retry-After: a quota), more than the "
+                f"{self.settings.max_retry_after_s:g} s a call waits; run again after that wait"), log)
+        wait = self._backoff(attempt, asked)
         if wait > WAIT_NOTICE_S:
             status = _status_of(error)
             what = f"HTTP {status}" if status else self.redact(reason)
@@ -307,8 +312,7 @@ class GeminiCaller:
         log.waited_s += wait
         self._sleep(wait)
 
-    def _backoff(self, attempt: int, error: Exception) -> float:
-        retry_after = _retry_after_seconds(error)
+    def _backoff(self, attempt: int, retry_after: float | None) -> float:
         wait = self.settings.backoff_s * (2 ** (attempt - 1))
         wait = min(self.settings.max_backoff_s, wait) * (0.5 + self._rng.random())
         return max(wait, retry_after or 0.0)

@@ -19,7 +19,7 @@ from recordlens.core.llm.gemini import (
     BudgetExceededError,
     CallSettings,
     GeminiCaller,
-    GeminiError,
+    QuotaWaitError,
 )
 from recordlens.core.resource_files import resource_path
 from tests.fake_gemini import FakeGemini, answer, refused, status
@@ -170,10 +170,11 @@ def test_no_wait_when_the_budget_cannot_pay_for_the_retry(tmp_path: Path,
 def test_retry_after_is_capped_and_read_in_both_forms_and_a_long_wait_is_said(
         capsys: pytest.CaptureFixture[str]) -> None:
     slept: list[float] = []
+    # A quota, not a failing endpoint: the run stops (and resumes later) rather than fail page after page.
     with FakeGemini([status(429, "quota", {"Retry-After": "86400"})], default=answer("[]")) as server, \
-            pytest.raises(GeminiError, match=r"asks to wait 86,400 s \(Retry-After\), more than the 300 s") as caught:
+            pytest.raises(QuotaWaitError, match=r"asks to wait 86,400 s \(Retry-After: a quota\), more than the 300 s"):
         caller(server, slept).generate("hello")
-    assert slept == [] and caught.value.endpoint_failed
+    assert slept == []
     soon = format_datetime(datetime.now(UTC) + timedelta(seconds=40), usegmt=True)
     said: list[str] = []
     with FakeGemini([status(429, "quota", {"Retry-After": soon})], default=answer("[]")) as server:
