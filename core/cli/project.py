@@ -19,7 +19,7 @@ from ..output_paths import writable_folder
 from ..records.score import DatasetScore
 from ..runs.evaluate import seed_runs
 from ..runs.progress import progress
-from ..runs.run_files import META_DIR, STOPPED
+from ..runs.run_files import STOPPED, holds_a_single_run
 from ..store import check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, export_file, export_project
 from ..store.importer import import_paths, import_run_folder
@@ -276,7 +276,7 @@ def _run_folders(folder: Path) -> list[Path]:
     """The runs a folder given to `runs --add` holds: itself, or for a run written with --seeds N (seed-S/
     folders and no run of its own) each seed's folder, stored as a run of its own (said)."""
     seeds = seed_runs(folder)
-    if not seeds or (folder / META_DIR / "run.json").is_file() or any(folder.glob("[!.]*.json")):
+    if not seeds or holds_a_single_run(folder):
         return [folder]
     print(f"{folder} holds a run written with --seeds ({counted(len(seeds), 'seed')}): each seed-S/ is stored as "
           "a run of its own", file=sys.stderr)

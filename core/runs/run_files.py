@@ -99,6 +99,12 @@ def note_not_reached(summary: RunSummary, wanted: list[str]) -> None:
     summary.not_reached = [name for name in wanted if name not in seen]
 
 
+def holds_a_single_run(folder: Path) -> bool:
+    """Whether a folder holds a run of its own (its description or its N.json) rather than only seed-S/ folders
+    of a run written with --seeds."""
+    return (folder / META_DIR / "run.json").is_file() or any(folder.glob("[!.]*.json"))
+
+
 def stop_for_the_endpoint(summary: RunSummary, reason: str) -> None:
     summary.stopped = f"{endpoint_stop(summary.endpoint_failures, reason)}, then run again to resume"
     summary.endpoint_failed = True

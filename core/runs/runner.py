@@ -33,6 +33,7 @@ from .run_files import (
     RunSummary,
     description_differences,
     extract_pages,
+    holds_a_single_run,
     note_not_reached,
 )
 
@@ -44,7 +45,7 @@ def seed_dir(out_dir: Path, seed: int | None, seeds: int) -> Path:
 def refuse_seeds_beside_a_run(out_dir: Path) -> None:
     """`--seeds N` into a folder holding a single-seed run: its seed-S/ folders would sit beside the run's own
     N.json, which `score` and `runs --add` take for the whole run (the seeds would be ignored)."""
-    if (out_dir / META_DIR / "run.json").is_file() or any(out_dir.glob("[!.]*.json")):
+    if holds_a_single_run(out_dir):
         raise RecordLensError(f"{out_dir} holds a run of one seed ({META_DIR}/run.json, N.json); --seeds writes "
                               "seed-S/ folders, which score and runs --add would not read beside it: choose "
                               "another --out for the seeds")
