@@ -150,6 +150,8 @@ class RecordingPanel(QWidget):
                                  "reference is then saved marked “does not match”.")
             self.warning.show()
             return
+        if not mismatch:  # corrected after a warning: the red "does not match" no longer says this answer
+            self._clear_warning()
         self.recorder.answer(text)
 
     def _clear_warning(self) -> None:

@@ -244,8 +244,11 @@ def test_a_wrong_answer_is_said_before_it_is_recorded_and_the_reference_is_marke
     assert recorder.trajectory.answer == "Plain text" and recorder.trajectory.success is False
     assert "saved marked “does not match”" in panel.warning.text()
 
-    panel.toggle()  # another recording, answered right (after the task's normalisation)
+    panel.toggle()  # another recording: a wrong answer warned about, then corrected (after the normalisation)
     assert panel.warning.isHidden()
+    panel.answer_edit.setText("Plain text")
+    QTest.mouseClick(panel.answer_button, Qt.MouseButton.LeftButton)
+    assert recorder.recording and not panel.warning.isHidden()
     panel.answer_edit.setText("  read the PAPER ")
     with qtbot.waitSignal(recorder.finished, timeout=10_000):
         QTest.mouseClick(panel.answer_button, Qt.MouseButton.LeftButton)
