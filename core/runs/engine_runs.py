@@ -8,6 +8,7 @@ summary reads as the local one does. Pages already written are skipped here, wit
 from __future__ import annotations
 
 import functools
+import json
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -16,7 +17,15 @@ from pathlib import Path
 from .. import atomic
 from ..extract.base import Extractor
 from .engines import Engine, UnitFailedError, worker_name
-from .run_files import ENDPOINT_FAILURES_IN_A_ROW, RunSummary, extract_pages, extracted_before, stop_for_the_endpoint
+from .run_files import (
+    ENDPOINT_FAILURES_IN_A_ROW,
+    META_DIR,
+    RunSummary,
+    earlier_records,
+    extract_pages,
+    extracted_before,
+    stop_for_the_endpoint,
+)
 
 
 def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Path], wanted: list[str], out: Path,
@@ -139,10 +148,17 @@ def extract_one_shipped_page(extractor: Extractor, page: ShippedPage) -> tuple[R
 
 
 def _write_shipped(out: Path, name: str, part: RunSummary, written: dict[str, bytes]) -> RunSummary:
-    """The worker's files into the run, atomically, the records file last (its presence means done)."""
+    """The worker's files into the run, atomically, the records file last (its presence means done). The worker
+    ran in a folder of its own, so what an earlier stopped run paid for on the page is kept here."""
+    record = f"{META_DIR}/{name}.json"
+    earlier = earlier_records(out, name)
+    if earlier and record in written:
+        kept = json.loads(written[record])
+        kept["earlier"] = [*earlier["earlier"], *kept.get("earlier", [])]
+        written = {**written, record: json.dumps(kept, indent=1, default=str).encode("utf-8")}
     for relative in sorted(written, key=lambda r: r == f"{name}.json"):
         atomic.write_bytes(out / relative, written[relative])
-    if name in part.failed:
+    if name in part.failed or part.stopped_on == name:
         (out / f"{name}.json").unlink(missing_ok=True)  # a --restart's old answer is not this run's
     part.out_dir = out
     return part

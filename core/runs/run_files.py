@@ -137,7 +137,7 @@ def extracted_before(out: Path, name: str, summary: RunSummary) -> bool:
 
 
 def _write_page_cost(out: Path, name: str, extraction: Extraction) -> None:
-    cost = {"status": DONE, **asdict(extraction), **_earlier(out, name)}
+    cost = {"status": DONE, **asdict(extraction), **earlier_records(out, name)}
     cost.pop("records")
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(cost, indent=1, default=str))
 
@@ -146,7 +146,7 @@ def _record_stop(out: Path, name: str, reason: str, details: dict[str, object], 
     """The page a budget ran out on part way: its paid calls in `_run/N.json`, marked not finished, and no
     `N.json` (the next run asks the page again, keeping these calls under "earlier")."""
     (out / f"{name}.json").unlink(missing_ok=True)
-    record = {"status": NOT_FINISHED, **details, "reason": reason, **_earlier(out, name),
+    record = {"status": NOT_FINISHED, **details, "reason": reason, **earlier_records(out, name),
               "stopped": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
     summary.stopped_on = name
@@ -154,7 +154,7 @@ def _record_stop(out: Path, name: str, reason: str, details: dict[str, object], 
         summary.tokens[key] = summary.tokens.get(key, 0) + int(value)
 
 
-def _earlier(out: Path, name: str) -> dict[str, object]:
+def earlier_records(out: Path, name: str) -> dict[str, object]:
     """What a stopped run paid for on this page before (its not-finished records), to keep beside this run's
     record of the page: {"earlier": [...]}, or {} when there was none."""
     try:
@@ -171,7 +171,7 @@ def _record_failure(out: Path, name: str, reason: str, details: dict[str, object
     """A failed page: its reason and attempts in `_run/N.json`, and no `N.json` (an earlier one would be taken
     for this run's answer)."""
     (out / f"{name}.json").unlink(missing_ok=True)
-    record = {"status": FAILED, **details, "reason": reason, **_earlier(out, name),
+    record = {"status": FAILED, **details, "reason": reason, **earlier_records(out, name),
               "failed": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
     summary.failed[name] = reason

@@ -239,3 +239,20 @@ def test_a_key_gemini_refuses_stops_the_run_as_a_failing_endpoint(tmp_path: Path
         code, _, err = run(capsys, *extract(tmp_path / "run", server))
         asked = len(server.requests)
     assert code == 4 and asked == 3 and "the model endpoint failed on 3 pages in a row" in err
+
+
+def test_a_page_shipped_to_a_worker_keeps_what_an_earlier_stopped_run_paid_for_on_it(tmp_path: Path) -> None:
+    from recordlens.core.runs.engine_runs import _write_shipped
+    from recordlens.core.runs.run_files import META_DIR, RunSummary
+
+    out = tmp_path / "run"
+    (out / META_DIR).mkdir(parents=True)
+    (out / META_DIR / "7.json").write_text(json.dumps({"status": "not finished", "calls": 2}), encoding="utf-8")
+    (out / "7.json").write_text("[]", encoding="utf-8")  # a --restart's old answer
+    part = RunSummary(out)
+    part.stopped_on = "7"  # the worker's budget ran out on it again
+    again = {"status": "not finished", "calls": 1}
+    _write_shipped(out, "7", part, {f"{META_DIR}/7.json": json.dumps(again).encode("utf-8")})
+    kept = json.loads((out / META_DIR / "7.json").read_text(encoding="utf-8"))
+    assert kept["calls"] == 1 and kept["earlier"] == [{"status": "not finished", "calls": 2}]
+    assert not (out / "7.json").exists()
