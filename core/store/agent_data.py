@@ -207,15 +207,14 @@ class AgentData:
             out.append((row_id, trajectory))
         return out
 
-    def trajectory_dates(self, *, reference: bool = False) -> dict[int, str]:
-        """Row id -> when the trajectory began (its first step; ISO time), for every trajectory or, with
-        `reference=True`, people's references (a task's newest one is the one compared with)."""
-        where = "WHERE agent_run_id IS NULL" if reference else ""
-        rows = self._store.db.execute(f"SELECT id, started_at FROM trajectories {where} ORDER BY id").fetchall()
+    def trajectory_dates(self) -> dict[int, str]:
+        """Row id -> when each trajectory began (its first step; ISO time)."""
+        rows = self._store.db.execute("SELECT id, started_at FROM trajectories ORDER BY id").fetchall()
         return {int(row_id): str(started or "") for row_id, started in rows}
 
     def delete_trajectory(self, trajectory_id: int) -> None:
-        """Remove an episode (a resumed run replaces the ones that were cut), its steps and model calls."""
+        """Remove a trajectory with its steps and model calls: an episode a resumed run replaces (one that was
+        cut), or a reference a person deletes."""
         with self._store.writing() as db:
             db.execute("DELETE FROM trajectories WHERE id = ?", (trajectory_id,))
 
