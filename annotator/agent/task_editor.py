@@ -118,7 +118,9 @@ class TaskEditor(QWidget):
         self._mark_clean()
 
     def modified(self) -> bool:
-        """Whether the rows differ from the file's as last loaded or saved (an edit undone by hand is none)."""
+        """Whether the rows differ from the file's as last loaded or saved (an edit undone by hand is none).
+        A cell still being typed in counts: its text is committed first, or closing would lose it unasked."""
+        self.table.commit_open_editor()
         return displayed_rows(self.table) != self._clean
 
     def _mark_clean(self) -> None:
@@ -133,32 +135,47 @@ class TaskEditor(QWidget):
 
     def may_discard(self, what: str) -> bool:
         """True when the rows may go: nothing unsaved, or the user saved them or chose to discard them (then
-        they count as settled, so the same close is not asked about twice); False: keep them (Cancel, or a save
-        that did not happen)."""
+        the file's rows are put back, so the same close is not asked about twice); False: keep them (Cancel, or
+        a save that did not happen)."""
         if not self.modified():
             return True
         answer = self.ask(self, what)
         if answer == Answer.Save:
             return self.save() is not None
         if answer == Answer.Discard:
-            self._mark_clean()
+            # The file's rows back, not the edits made clean: should what follows not happen (the file chosen
+            # fails to load), the table must not show discarded edits as saved, for a later Save to write
+            self._put_rows(self._clean)
             return True
         return False
 
+    def _put_rows(self, rows: list[list[str]]) -> None:
+        """The table holds `rows` (as `displayed_rows` gives them), and they count as saved."""
+        self.table.setRowCount(0)
+        for cells in rows:
+            self._append_cells(cells)
+        self.table.resizeRowsToContents()
+        self._mark_clean()
+
     def _append(self, task: Task) -> None:
+        values = {"id": task.id, "category": task.category, "instruction": task.instruction,
+                  "answer": task.answer, "answer_kind": task.answer_kind, "normalise": ", ".join(task.normalise),
+                  "start_url": task.start_url}
+        self._append_cells([values[name] for name in COLUMNS])
+
+    def _append_cells(self, cells: list[str]) -> None:
+        """A row of cell texts in COLUMNS' order (an unknown answer kind shows as the first kind)."""
         row = self.table.rowCount()
         self.table.insertRow(row)
-        values = {"id": task.id, "category": task.category, "instruction": task.instruction,
-                  "answer": task.answer, "normalise": ", ".join(task.normalise), "start_url": task.start_url}
-        for column, name in enumerate(COLUMNS):
+        for column, text in enumerate(cells):
             if column == KIND_COLUMN:
                 kinds = QComboBox()
                 kinds.addItems(ANSWER_KINDS)
-                kinds.setCurrentText(task.answer_kind if task.answer_kind in ANSWER_KINDS else ANSWER_KINDS[0])
+                kinds.setCurrentText(text if text in ANSWER_KINDS else ANSWER_KINDS[0])
                 kinds.currentTextChanged.connect(self._recheck.start)
                 self.table.setCellWidget(row, column, kinds)
             else:
-                self.table.setItem(row, column, QTableWidgetItem(values[name]))
+                self.table.setItem(row, column, QTableWidgetItem(text))
 
     def add_task(self) -> None:
         """A new row with a fresh id, ready to be filled in."""
@@ -298,12 +315,12 @@ class TaskEditor(QWidget):
             self.review = None
 
     def open_dialog(self) -> None:
-        if not self.may_discard("opening another tasks file"):
-            return
+        """Asked about unsaved edits only once a file is chosen: a chooser cancelled leaves them as they were."""
         name, _ = QFileDialog.getOpenFileName(self, "Open tasks", str(self.path or ""), "Tasks (*.jsonl);;All (*)")
-        if name:
-            with contextlib.suppress(AgentError):  # the status line shows the problems
-                self.load(name)
+        if not name or not self.may_discard("opening another tasks file"):
+            return
+        with contextlib.suppress(AgentError):  # the status line shows the problems
+            self.load(name)
 
     def save_as_dialog(self) -> Path | None:
         name, _ = QFileDialog.getSaveFileName(self, "Save tasks", str(self.path or "tasks.jsonl"),
@@ -356,6 +373,14 @@ class _TaskTable(QTableWidget):
     cell editor takes Enter itself, to commit)."""
 
     row_entered = Signal(int)
+
+    def commit_open_editor(self) -> None:
+        """Put the text of a cell being typed in into its cell (the editor stays open, to go on typing)."""
+        if self.state() != self.State.EditingState:
+            return
+        editor = self.indexWidget(self.currentIndex())
+        if editor is not None:
+            self.commitData(editor)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if (event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.state() != self.State.EditingState

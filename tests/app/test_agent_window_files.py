@@ -100,18 +100,60 @@ def test_refined_tasks_added_from_the_review_are_unsaved_edits(qapp, tasks_copy:
         window.close()
 
 
-def test_opening_another_tasks_file_asks_first(qapp, tasks_copy: Path, monkeypatch) -> None:
+def test_opening_another_tasks_file_asks_once_a_file_is_chosen(qapp, tasks_copy: Path, monkeypatch) -> None:
     window = AgentWindow(site=DEMO_SITE, tasks=tasks_copy)
     try:
-        chooser: list[str] = []
-        monkeypatch.setattr(task_editor.QFileDialog, "getOpenFileName",
-                            lambda *a, **k: (chooser.append("shown"), (str(DEMO_TASKS), ""))[1])
-        window.task_editor.table.item(0, ANSWER).setText("changed")
-        asked, window.task_editor.ask = answering(Answer.Cancel, Answer.Discard)
-        window.task_editor.open_dialog()
-        assert asked == ["opening another tasks file"] and chooser == [] and window.task_editor.path == tasks_copy
-        window.task_editor.open_dialog()
-        assert chooser == ["shown"] and window.task_editor.path == DEMO_TASKS and not window.task_editor.modified()
+        chosen: list[str] = []
+        monkeypatch.setattr(task_editor.QFileDialog, "getOpenFileName", lambda *a, **k: (chosen.pop(0), ""))
+        editor = window.task_editor
+        editor.table.item(0, ANSWER).setText("changed")
+        asked, editor.ask = answering(Answer.Cancel, Answer.Discard)
+        chosen.append("")  # the chooser cancelled: nothing asked, the edits stay unsaved
+        editor.open_dialog()
+        assert asked == [] and editor.path == tasks_copy and editor.modified()
+        chosen.append(str(DEMO_TASKS))
+        editor.open_dialog()  # Cancel: the edits stay
+        assert asked == ["opening another tasks file"] and editor.path == tasks_copy and editor.modified()
+        chosen.append(str(DEMO_TASKS))
+        editor.open_dialog()  # Discard: the chosen file replaces the table
+        assert editor.path == DEMO_TASKS and not editor.modified()
+    finally:
+        window.close()
+
+
+def test_discarded_edits_are_gone_even_when_the_file_chosen_does_not_open(qapp, tasks_copy: Path,
+                                                                           monkeypatch) -> None:
+    window = AgentWindow(site=DEMO_SITE, tasks=tasks_copy)
+    try:
+        bad = tasks_copy.with_name("bad.jsonl")
+        bad.write_text("not json\n", encoding="utf-8")
+        monkeypatch.setattr(task_editor.QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), ""))
+        editor = window.task_editor
+        editor.table.item(0, ANSWER).setText("changed")
+        asked, editor.ask = answering(Answer.Discard)
+        editor.open_dialog()
+        # The file's rows are back (not the discarded edits made "saved", for a later Save to write)
+        assert asked == ["opening another tasks file"] and editor.path == tasks_copy
+        assert editor.table.item(0, ANSWER).text() == load_tasks(tasks_copy)[0].answer and not editor.modified()
+    finally:
+        window.close()
+
+
+def test_a_cell_still_being_typed_in_is_asked_about_before_closing(qapp, tasks_copy: Path) -> None:
+    window = AgentWindow(site=DEMO_SITE, tasks=tasks_copy)
+    try:
+        window.show()
+        window.tabs.setCurrentWidget(window.task_editor)
+        table = window.task_editor.table
+        table.setCurrentCell(0, ANSWER)
+        table.editItem(table.item(0, ANSWER))
+        cell_editor = table.indexWidget(table.currentIndex())
+        cell_editor.selectAll()
+        QTest.keyClicks(cell_editor, "XYZ")  # not committed: the editor is still open
+        assert table.state() == table.State.EditingState
+        asked, window.task_editor.ask = answering(Answer.Cancel, Answer.Save)
+        assert not window.close() and asked == ["closing the agent window"]  # Cancel: kept
+        assert window.close() and load_tasks(tasks_copy)[0].answer == "XYZ"  # Save: written
     finally:
         window.close()
 
