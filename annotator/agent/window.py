@@ -13,8 +13,9 @@ trajectory the project holds (references and agent-run episodes) with the projec
 process stays offline), then shows the saved page in the site. Pages never go into the shipped demo site:
 with the demo open, the page goes into a site folder the user chooses.
 
-Given the app's settings, the window reopens on the site folder and tasks file last open (one that is gone gives
-the demo's, and a message); the title names both, so that a copy of the demo is not taken for the shipped site.
+Given the app's settings, the window reopens on the site folder and tasks file last open (one that is gone, or a
+folder no longer a site, gives the demo's, and a message); the title names both, so that a copy of the demo is
+not taken for the shipped site.
 Closing it with unsaved task edits asks Save / Discard / Cancel (`may_close`, which the app asks before it quits).
 """
 
@@ -154,9 +155,16 @@ class AgentWindow(QMainWindow):
         self.save_result: QMessageBox | None = None  # the last failure's message box
         self.resize(1440, 900)
         notes: list[str] = []
-        if site is None and tasks is None and self.settings is not None:
+        remembered = site is None and tasks is None and self.settings is not None
+        if remembered:
             site, tasks, notes = remembered_files(self.settings)
-        self.open_site(site or demo_site_folder(), tasks if tasks else (None if site else demo_tasks_file()))
+        failed = self.open_site(site or demo_site_folder(),
+                                tasks if tasks else (None if site else demo_tasks_file()))
+        if failed and remembered and site is not None and Path(site).resolve() != demo_site_folder().resolve():
+            # A folder that is there but no longer a site (emptied): left so, the window had no site and no
+            # tasks, and each later open tried the same path again. The demo's open, which forgets the path
+            notes.append(f"the site last open, {site}, cannot be opened ({failed}): the shipped demo site is open")
+            self.open_site(demo_site_folder(), demo_tasks_file())
         if notes:  # after open_site's own message, which would hide them
             self.statusBar().showMessage("; ".join(notes), 15000)
 
@@ -180,12 +188,14 @@ class AgentWindow(QMainWindow):
 
     # -- site and tasks ---------------------------------------------------------------------------------------
 
-    def open_site(self, folder: str | Path, tasks: str | Path | None = None) -> None:
+    def open_site(self, folder: str | Path, tasks: str | Path | None = None) -> str | None:
+        """Open the site in `folder` (and `tasks`, when given); None when the site opened, else why not (said in
+        the status bar too; the site open before stays)."""
         try:
             site = self.browser.set_site(folder)
         except RecordLensError as error:
             self.statusBar().showMessage(str(error), 10000)
-            return
+            return str(error)
         self.task_editor.site = site.name
         message = f"opened the site {site.name}: {counted(len(site.pages), 'page')} ({site.root})"
         if tasks is not None:
@@ -201,6 +211,7 @@ class AgentWindow(QMainWindow):
         start = self.browser.start_page()
         task = self.panel.current_task()
         self.browser.open((task.start_url if task and task.start_url else None) or start or "", fresh=True)
+        return None
 
     def title(self) -> str:
         """Which site folder and tasks file are open ("[*]" shows unsaved task edits): a copy of the demo site

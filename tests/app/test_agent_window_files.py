@@ -213,6 +213,26 @@ def test_the_window_reopens_the_site_and_tasks_last_open_and_its_title_names_the
     assert Settings.load(settings_file).agent_site == ""  # the demo, as the shipped one is remembered
 
 
+def test_a_remembered_folder_that_is_no_longer_a_site_gives_the_demo_and_is_forgotten(qapp, tmp_path: Path,
+                                                                                      tasks_copy: Path) -> None:
+    settings_file = tmp_path / "settings.json"
+    emptied = tmp_path / "emptied"
+    emptied.mkdir()  # there, but its pages and index gone
+    settings = Settings()
+    settings.remember_agent_files(emptied, tasks_copy)
+    settings.save(settings_file)
+    window = AgentWindow(settings=Settings.load(settings_file), settings_file=settings_file)
+    try:
+        assert window.browser.site is not None and window.browser.site.root.resolve() == DEMO_SITE.resolve()
+        assert window.task_editor.path == DEMO_TASKS and window.task_editor.table.rowCount() > 0
+        assert f"the site last open, {emptied.resolve()}, cannot be opened" in window.statusBar().currentMessage()
+        assert "the shipped demo site is open" in window.statusBar().currentMessage()
+    finally:
+        window.close()
+    kept = Settings.load(settings_file)
+    assert (kept.agent_site, kept.agent_tasks) == ("", "")  # not tried again next time
+
+
 def test_a_tasks_file_opened_is_said_and_remembered(qapp, tmp_path: Path, tasks_copy: Path) -> None:
     settings_file = tmp_path / "settings.json"
     window = AgentWindow(settings=Settings(), settings_file=settings_file)
