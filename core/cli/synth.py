@@ -22,6 +22,7 @@ from ..synth.pipeline import (
     synthesise_dataset,
 )
 from ..synth.transforms import describe
+from ..wording import counted, listed
 
 DESCRIPTION = (
     "Write K synthetic variants of every labelled page: OUT/html/N_vK.html, OUT/mhtml/N_vK.mhtml and "
@@ -91,6 +92,14 @@ def cmd_synth(args: argparse.Namespace) -> int:
                   f"dropped (first: {page.dropped_xpaths[0]})", file=sys.stderr)
         for message in page.warnings:
             print(f"warning: page {page.name}: {message}", file=sys.stderr)
+    # A variant whose every labelled XPath was dropped has an answer key of no record: any prediction on it
+    # would score as nothing but false positives.
+    empty = [page.name for page in report.pages if not page.records]
+    if empty:
+        print(f"warning: {counted(len(empty), 'page')} of the dataset {'holds' if len(empty) == 1 else 'hold'} no "
+              f"record after the labels' XPaths were dropped ({listed(empty, total=True)}): leave "
+              f"{'it' if len(empty) == 1 else 'them'} out of scoring or fix the labels",
+              file=sys.stderr)
     summary = {
         "out": str(report.out), "pages": len(report.pages), "sources": sources.count,
         "records": sum(len(p.records) for p in report.pages), "dropped_xpaths": report.dropped_xpaths,
@@ -104,4 +113,4 @@ def cmd_synth(args: argparse.Namespace) -> int:
         print(f"{report.out}: {summary['pages']} pages ({options.variants} variant(s) of {sources.count}), "
               f"{summary['records']} records, {summary['dropped_xpaths']} XPath(s) dropped, "
               f"{report.seconds:.1f} s ({report.pages_per_second:.1f} pages/s)", file=sys.stderr)
-    return 0
+    return 1 if report.problems or empty else 0  # as import: a command that did part of its work says so

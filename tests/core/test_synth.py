@@ -194,3 +194,23 @@ def test_a_run_stopped_part_way_leaves_a_dataset_marked_unfinished_that_the_next
     assert json.loads((tmp_path / "out" / MANIFEST).read_text(encoding="utf-8"))["complete"] is True
     finished: list[str] = []
     assert page_files(tmp_path / "out" / "html", finished) and finished == []
+
+
+def test_synth_exits_1_when_it_left_pages_out_or_a_variant_kept_no_record(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    for sub in ("html", "gt"):
+        (data / sub).mkdir(parents=True)
+    (data / "html" / "1.html").write_bytes((DEMO / "html" / "1.html").read_bytes())
+    (data / "gt" / "1.json").write_bytes((DEMO / "gt" / "1.json").read_bytes())
+    assert main(["synth", "--pages", str(data / "html"), "--gt", str(data / "gt"), "--out", str(tmp_path / "a"),
+                 "-k", "1", "-q"]) == 0
+    (data / "gt" / "3.json").write_text('[["/body[1]/p[1]"]]')  # labels without their page
+    (data / "html" / "4.html").write_text("<html><body><p>x</p></body></html>", encoding="utf-8")
+    (data / "gt" / "4.json").write_text('[["/body[1]/nowhere[1]"]]')  # every XPath names nothing
+    capsys.readouterr()
+    assert main(["synth", "--pages", str(data / "html"), "--gt", str(data / "gt"), "--out", str(tmp_path / "b"),
+                 "-k", "1", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "no 3.html" in err and "1 page of the dataset holds no record after the labels' XPaths were dropped " \
+        "(4_v1): leave it out of scoring" in err
