@@ -186,9 +186,18 @@ def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource
             sources.append(PageSource(path.stem, path))
         elif (odd := not_a_page_file(path)) is not None:
             report.problems.append(ImportProblem(path, odd))
+        elif path.suffix.lower() in _EXPORT_SUFFIXES:
+            report.problems.append(ImportProblem(path, _ONE_WAY_EXPORT))
         else:
             report.problems.append(ImportProblem(path, NOT_A_PAGE_SUFFIX))
     return sources
+
+
+# What `export` writes in JSON Lines or CSV holds no page (a digest of each): a way out of a project, not back in.
+_EXPORT_SUFFIXES = (".jsonl", ".csv")
+_ONE_WAY_EXPORT = (f"{NOT_A_PAGE_SUFFIX}; a JSON Lines or CSV export holds no page, so it is not imported: "
+                   "import a NEXT-EVAL dataset (`export --format nexteval`), or move a whole project with "
+                   "`recordlens project copy`")
 
 
 def _labels_only(path: Path) -> bool:

@@ -330,6 +330,11 @@ def test_jsonl_and_csv_exports_carry_status_and_provenance(tmp_path: Path) -> No
     assert rows[1]["resolves"] == "1"  # flags are computed at import; an app edit passes its own
     assert rows[-2]["origin"] == "extractor mdr 0.3 (html)"
     assert rows[-1]["xpath"] == "'=HYPERLINK(\"http://x.example\")"  # a spreadsheet shows it, does not run it
+    with init_project(tmp_path / "again") as again:  # a way out of a project, not back in: said so
+        report = import_paths(again, [tmp_path / "out" / "labels.jsonl", tmp_path / "out" / "labels.csv"])
+    assert [str(problem.reason).split("; ", 1)[1] for problem in report.problems] == [
+        "a JSON Lines or CSV export holds no page, so it is not imported: import a NEXT-EVAL dataset (`export "
+        "--format nexteval`), or move a whole project with `recordlens project copy`"] * 2
 
 
 def test_cli_init_import_export_runs_and_score_against_stored_labels(dev_dir: Path, tmp_path: Path, capsys) -> None:
