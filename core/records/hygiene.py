@@ -24,8 +24,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..errors import RecordLensError
-from ..page.dataset import find_page_file, load_page, record_files
+from ..errors import DatasetError, RecordLensError
+from ..page.dataset import find_page_file, load_page, not_a_folder, record_files
 from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Page, within
 from ..wording import counted, shown
 from .model import TextKeyIndex, load_records
@@ -175,7 +175,10 @@ def dataset_labels(pages_dir: str | Path, gt_dir: str | Path, unreadable: list[s
                    ) -> Iterator[tuple[str, Page, list[list[str]]]]:
     """`(name, page, true records)` of every page of a dataset with ground truth and a page file, for
     `check_page`, in the ground truth's order. A page whose labels or page file cannot be read stops the walk
-    with its error, unless `unreadable` is given: then the error is added to it and the walk goes on."""
+    with its error, unless `unreadable` is given: then the error is added to it and the walk goes on. A pages
+    folder that is not there is refused as every command refuses it (not a missing page per label file)."""
+    if not Path(pages_dir).is_dir():
+        raise DatasetError(not_a_folder(Path(pages_dir), "pages", "N.html / N.mhtml"))
     for name, truth in record_files(gt_dir).items():
         page_file = find_page_file(pages_dir, name)
         if page_file is None:  # labels without their page: said, as score says it (it refuses them)

@@ -28,7 +28,7 @@ from selectolax.lexbor import LexborHTMLParser
 from .. import atomic
 from ..errors import DatasetError, RecordLensError
 from ..output_paths import writable_folder
-from ..page.dataset import SYNTH_MANIFEST, find_page_file, natural_key, record_files
+from ..page.dataset import SYNTH_MANIFEST, find_page_file, natural_key, not_a_folder, record_files
 from ..page.dom import Element, Page, parse_html
 from ..page.formats import serialise
 from ..page.mhtml_writer import write_mhtml
@@ -295,6 +295,8 @@ class Sources:
 
 def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[str] | None = None) -> Sources:
     """Every page with ground truth in a dataset (`--pages DIR --gt DIR`), or those named."""
+    if not Path(pages_dir).is_dir():
+        raise DatasetError(not_a_folder(Path(pages_dir), "pages", "N.html / N.mhtml"))
     truths = record_files(gt_dir)
     if names is not None:
         wanted = set(names)

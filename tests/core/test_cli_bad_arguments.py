@@ -407,6 +407,17 @@ def test_options_another_method_would_ignore_are_refused(tmp_path: Path, capsys:
     assert stopped.value.code == 2 and "not allowed with argument --chart" in capsys.readouterr().err
 
 
+def test_labels_check_and_synth_refuse_a_pages_folder_that_is_not_there_as_every_command_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for command in (["labels", "check"], ["synth", "--out", str(tmp_path / "s")]):
+        code, _, err = run(capsys, *command, "--pages", str(tmp_path / "nope"), "--gt", str(DEMO / "gt"))
+        assert code == 2
+        one_line_error(err, f"{tmp_path / 'nope'}: no such folder of pages")
+        code, _, err = run(capsys, *command, "--pages", str(DEMO / "gt" / "1.json"), "--gt", str(DEMO / "gt"))
+        assert code == 2
+        one_line_error(err, "1.json is a file; pages are read from a folder of N.html / N.mhtml")
+
+
 def test_a_file_given_for_a_folder_of_records_or_a_site_is_called_a_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     one = DEMO / "gt" / "1.json"
