@@ -276,22 +276,24 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
     `progress(done, total, text)` after every URL (done: URLs settled, total: settled + queued). Resumes the
     folder's capture.json when there is one (its queue first; new roots are added to it)."""
     rules = rules or CaptureRules()
-    rules.compiled()  # a bad --include or --exclude pattern is refused before the folder is made
+    patterns = rules.compiled()  # a bad --include or --exclude pattern is refused before the folder is made
     checked = [check_root(u) for u in roots]  # before anything is made: a wrong address leaves no folder
     root = writable_folder(folder, "the site")
     root.mkdir(parents=True, exist_ok=True)
     with _capture_lock(root) as taken_over:
-        summary = _crawl(checked, root, renderer, rules, progress=progress, cancelled=cancelled,
+        summary = _crawl(checked, root, renderer, rules, patterns, progress=progress, cancelled=cancelled,
                          robots=robots or Robots(), sleep=sleep)
     summary.notes[:0] = taken_over
     return summary
 
 
-def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRules, *,
+def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRules,
+           patterns: tuple[list[re.Pattern[str]], list[re.Pattern[str]]], *,
            progress: Callable[[int, int, str], None] | None, cancelled: Callable[[], bool], robots: Robots,
            sleep: Callable[[float], None]) -> CaptureSummary:
-    """`capture_site`'s crawl, in a folder it holds the lock of."""
-    include, exclude = rules.compiled()
+    """`capture_site`'s crawl, in a folder it holds the lock of (`patterns`: the rules' compiled include and
+    exclude)."""
+    include, exclude = patterns
     (root / PAGES_FOLDER).mkdir(exist_ok=True)
     state = _State(root)
     summary = CaptureSummary(folder=str(root), resumed=state.resumed)
@@ -475,9 +477,7 @@ def _widen(state: _State, rules: CaptureRules, root: Path) -> list[str]:
     files). Said in the summary's notes."""
     notes = []
     again = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "skipped"]
-    for key, outcome in again:
-        del state.outcomes[key]
-        state.queue.append([str(outcome["url"]), int(outcome.get("depth", rules.depth))])
+    _queue_again(state, again, rules.depth, first=False)
     if again:
         notes.append(f"the rules changed since the last run: {len(again)} URL(s) skipped then are checked again")
     old_depth = state.rules.get("depth")
@@ -540,17 +540,26 @@ def _try_again(state: _State, root: Path, rules: CaptureRules) -> list[str]:
     missing = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "saved"
                and not all(f.is_file() for f in [root / str(o.get("file", "")),
                                                  *side_files(root / str(o.get("file", ""))).values()])]
-    for key, _ in [*failed, *missing]:
-        del state.outcomes[key]
-    # First, in the order they were met. A page whose depth was not recorded (an older capture.json) follows no
-    # links: never past --depth.
-    state.queue[:0] = [[str(o["url"]), int(o.get("depth", rules.depth))] for _, o in [*failed, *missing]]
+    _queue_again(state, [*failed, *missing], rules.depth, first=True)
     notes = []
     if failed:
         notes.append(f"{len(failed)} page(s) that failed last time are tried again")
     if missing:
         notes.append(f"{len(missing)} page(s) saved before whose files are gone from the folder are captured again")
     return notes
+
+
+def _queue_again(state: _State, settled: list[tuple[str, dict[str, Any]]], max_depth: int, *, first: bool) -> None:
+    """Put URLs settled in an earlier run (skipped, failed, saved but deleted) back in the queue, in the order they
+    were met: first, or after what is queued. A URL whose depth was not recorded (an older capture.json, a saved
+    page) is queued at `max_depth`, so that it follows no links: never past --depth."""
+    for key, _ in settled:
+        del state.outcomes[key]
+    queued = [[str(o["url"]), int(o.get("depth", max_depth))] for _, o in settled]
+    if first:
+        state.queue[:0] = queued
+    else:
+        state.queue.extend(queued)
 
 
 def _saved_links(page_file: Path, url: str) -> list[str]:
