@@ -30,7 +30,6 @@ import struct
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag
@@ -52,7 +51,7 @@ from ..qt.online_page import OnlinePage
 from ..qt.online_process import OnlineProcess
 from ..qt.signals import emit
 from .devtools import DevToolsError, DevToolsSession, enable_remote_debugging
-from .site_saver import _NETWORK_ERRORS, HTML_TYPES, chromium_flags
+from .site_saver import HTML_TYPES, chromium_flags, explained_network_error, status_phrase
 
 DEFAULT_TIMEOUT_S = 60.0
 SETTLE_MS = 500
@@ -126,15 +125,17 @@ class ChromiumRenderer(OnlinePage):
             self._stop()
             raise PageFailed(f"did not finish loading within {self.timeout_s:g} s", unreachable=True)
         redirects, status, failure = self._navigation()
-        if not self._finished and not failure and not self._download_of(url):
+        download = self._download_of(url)
+        if not self._finished and not failure and not download:
             # A response turned into a download ends the load as failed; its download request may come after.
             self._wait(lambda: bool(self._download_of(url)), DOWNLOAD_GRACE_S)
-        if self._download_of(url):
-            raise PageFailed(f"not an HTML page (the server sent {self._download_of(url)} to download)")
+            download = self._download_of(url)
+        if download:
+            raise PageFailed(f"not an HTML page (the server sent {download} to download)")
         if failure:
             raise PageFailed(failure)
         if status is not None and status >= 400:
-            raise PageFailed(f"HTTP {status}{_phrase(status)}")
+            raise PageFailed(f"HTTP {status}{status_phrase(status)}")
         if not self._finished:
             raise PageFailed("the page failed to load")
         self._wait(lambda: False, SETTLE_MS / 1000)  # what scripts render right after the load
@@ -226,17 +227,7 @@ def _same_url(url: str, chain: list[str]) -> bool:
 
 def _network_error(text: str) -> str:
     """Chromium's error code (`net::ERR_...`) said once: explained when it is a known one."""
-    name = text.removeprefix("net::")
-    if name in _NETWORK_ERRORS:
-        return f"{_NETWORK_ERRORS[name]} ({text})"
-    return text or "the load failed"
-
-
-def _phrase(status: int) -> str:
-    try:
-        return f" {HTTPStatus(status).phrase}"
-    except ValueError:
-        return ""
+    return explained_network_error(text) or text or "the load failed"
 
 
 def _only_critical(kind: object, _context: object, message: str) -> None:

@@ -219,17 +219,27 @@ def _load_error(url: str, info) -> str:  # noqa: ANN001 - QWebEngineLoadingInfo 
     text = info.errorString() or ""
     if domain == QWebEngineLoadingInfo.ErrorDomain.HttpStatusCodeDomain:
         code = info.errorCode()
-        try:
-            phrase = f" {HTTPStatus(code).phrase}"
-        except ValueError:
-            phrase = ""
-        return f"{url} answered HTTP {code}{phrase}: there is no page to save"
+        return f"{url} answered HTTP {code}{status_phrase(code)}: there is no page to save"
     name = text.removeprefix("net::")
-    if name in _NETWORK_ERRORS:
-        return f"cannot reach {host}: {_NETWORK_ERRORS[name]} ({text})"
+    if (explained := explained_network_error(text)) is not None:
+        return f"cannot reach {host}: {explained}"
     if name.startswith("ERR_CERT") or name.startswith("ERR_SSL"):
         return f"cannot reach {host} securely: its certificate or TLS setup is refused ({text})"
     return f"cannot load {url}: {text or 'the load failed'}"
+
+
+def explained_network_error(text: str) -> str | None:
+    """Chromium's error code (`net::ERR_...`) in words with the code after them, when it is a known one."""
+    name = text.removeprefix("net::")
+    return f"{_NETWORK_ERRORS[name]} ({text})" if name in _NETWORK_ERRORS else None
+
+
+def status_phrase(code: int) -> str:
+    """" Not Found" for 404: the words after an HTTP status code ("" for a code without a standard phrase)."""
+    try:
+        return f" {HTTPStatus(code).phrase}"
+    except ValueError:
+        return ""
 
 
 def _reindex_quietly(folder: Path) -> None:
