@@ -14,7 +14,7 @@ from ..output_paths import writable_folder
 from ..page import formats
 from ..runs.engines import Engine
 from ..runs.progress import progress
-from ..runs.run_files import META_DIR, RunSummary
+from ..runs.run_files import META_DIR, RunSummary, exit_status
 from .engine_options import add_engine_arguments, engine_for
 from .output import warn
 
@@ -154,8 +154,8 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
         failed += len(summary.failed)
         if summary.stopped:  # 3: the budget ran out; 4: the model endpoint failed (as `agent run`)
             print(f"recordlens: stopped: {summary.stopped}", file=sys.stderr)
-            return 4 if summary.endpoint_failed else 3
-    return 1 if failed else 0
+            return exit_status(stopped=True, endpoint_failed=summary.endpoint_failed)
+    return exit_status(failed=bool(failed))
 
 
 def end_of_run_line(summary: RunSummary) -> str:

@@ -26,7 +26,7 @@ from .endpoint import KEY_MARK, recorded_base_url
 KEY_VARIABLES = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 DEFAULT_MODEL = "gemini-2.5-pro"
 RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
-MAX_RETRY_AFTER_S = 300.0  # a server asking for a longer wait (a quota reset hours away) fails the call instead
+MAX_RETRY_AFTER_S = 300.0  # a server asking for a longer wait (a quota reset hours away) stops the run instead
 WAIT_NOTICE_S = 2.0  # a wait longer than this is said on stderr, so that a run never looks hung
 
 
@@ -122,7 +122,7 @@ class CallSettings:
     max_attempts: int = 5
     backoff_s: float = 2.0  # first wait; doubles each retry, with jitter
     max_backoff_s: float = 60.0
-    max_retry_after_s: float = MAX_RETRY_AFTER_S  # the longest Retry-After honoured; longer fails the call
+    max_retry_after_s: float = MAX_RETRY_AFTER_S  # the longest Retry-After honoured; longer stops the run
     json_output: bool = True
     base_url: str | None = None  # another endpoint speaking the same protocol (a proxy, a test server)
 

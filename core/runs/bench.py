@@ -29,7 +29,7 @@ from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed
 from .charts import grouped_bars
 from .engines import Engine, LocalEngine, UnitFailedError
-from .run_files import ENDPOINT_FAILURES_IN_A_ROW, endpoint_stop, failed_for_the_endpoint
+from .run_files import ENDPOINT_FAILURES_IN_A_ROW, endpoint_stop, exit_status, failed_for_the_endpoint
 
 LLM_FORMATS = ("flat", "hier", "slim", "outline")
 
@@ -112,11 +112,8 @@ class BenchResult:
         """As `extract`'s: 4 when a method's endpoint failed for good, 3 when a budget stopped one, 1 when a
         method failed on pages, 0 when every method answered on every page."""
         stops = [m.stop for m in self.method_rows if m.stop.reason]
-        if any(stop.endpoint_failed for stop in stops):
-            return 4
-        if stops:
-            return 3
-        return 1 if any(m.failures for m in self.method_rows) else 0
+        return exit_status(stopped=bool(stops), endpoint_failed=any(stop.endpoint_failed for stop in stops),
+                           failed=any(m.failures for m in self.method_rows))
 
 
 @dataclass

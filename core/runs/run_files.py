@@ -99,6 +99,14 @@ def note_not_reached(summary: RunSummary, wanted: list[str]) -> None:
     summary.not_reached = [name for name in wanted if name not in seen]
 
 
+def exit_status(*, stopped: bool = False, endpoint_failed: bool = False, failed: bool = False) -> int:
+    """The exit status of a command that runs an extractor over pages (extract, bench): 4 when the model endpoint
+    failed for good, 3 when a budget stopped it, 1 when pages failed, 0 when every page was answered."""
+    if stopped:
+        return 4 if endpoint_failed else 3
+    return 1 if failed else 0
+
+
 def holds_a_single_run(folder: Path) -> bool:
     """Whether a folder holds a run of its own (its description or its N.json) rather than only seed-S/ folders
     of a run written with --seeds."""
