@@ -49,6 +49,10 @@ def run(args: argparse.Namespace) -> int:
     gone, in_progress = _project_state(args.project, [c.page for c in checks]) if args.project else ({}, [])
     unreadable += list(gone.values())
     checks = [c for c in checks if c.page not in gone]
+    if not checks and not unreadable:
+        # a mean over no page would read as perfect labels
+        raise RecordLensError((f"no page of {args.project} holds labels" if args.project else
+                               f"no page in {args.pages} has ground truth in {args.gt}") + ": nothing checked")
     report = summarise(checks)
     if args.json:
         print(json.dumps(report.as_dict() | {"unreadable": unreadable, "in_progress": in_progress}, indent=2))

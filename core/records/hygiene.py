@@ -108,6 +108,8 @@ class CheckReport:
         return lines
 
     def summary(self) -> str:
+        if not self.pages:
+            return "no page checked"  # a mean over no page would read as perfect labels
         majority = "labels" if self.majority_includes_chrome else "does not label"
         return (f"{counted(len(self.pages), 'page')}: {len(self.flagged)} with label problems, "
                 f"{len(self.policy_outliers)} whose policy differs from the majority (majority {majority} page "

@@ -16,6 +16,7 @@ for a worker thread or process (WAL lets them all read while one writes).
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import sqlite3
@@ -131,16 +132,37 @@ def init_project(folder: str | Path) -> Project:
     return _open(root)
 
 
+def _not_a_project(root: Path) -> str:
+    """Why `root` cannot be opened as a project, with what the user most likely meant."""
+    if (root / "html").is_dir() and (root / "gt").is_dir():
+        return (f"{root} is not a RecordLens project (no {PROJECT_DB}) (a dataset: commands take it as --pages "
+                f"{root / 'html'} --gt {root / 'gt'}, and `recordlens import {root} --project P` brings it into "
+                "a project); create one with `recordlens project init DIR`")
+    if not root.exists():
+        # a mistyped name more likely than a project not made yet: name the projects beside it that it resembles
+        near = _projects_named_like(root)
+        if near:
+            return f"there is no folder {root}; did you mean {' or '.join(str(p) for p in near)}?"
+        return f"there is no folder {root}; create a project there with `recordlens project init {root}`"
+    return (f"{root} is not a RecordLens project (no {PROJECT_DB}); create one with "
+            f"`recordlens project init {root}`")
+
+
+def _projects_named_like(root: Path) -> list[Path]:
+    parent = root.parent if root.parent.is_dir() else None
+    if parent is None:
+        return []
+    try:
+        projects = {p.name: p for p in parent.iterdir() if (p / PROJECT_DB).is_file()}
+    except OSError:
+        return []
+    return [projects[name] for name in difflib.get_close_matches(root.name, list(projects), n=2, cutoff=0.75)]
+
+
 def open_project(folder: str | Path) -> Project:
     root = Path(folder)
     if not (root / PROJECT_DB).is_file():
-        dataset = (root / "html").is_dir() and (root / "gt").is_dir()
-        hint = (f" (a dataset: commands take it as --pages {root / 'html'} --gt {root / 'gt'}, and "
-                f"`recordlens import {root} --project P` brings it into a project)" if dataset else "")
-        raise StoreError(f"{root} is not a RecordLens project (no {PROJECT_DB}){hint}; "
-                         f"create one with `recordlens project init DIR`" if dataset else
-                         f"{root} is not a RecordLens project (no {PROJECT_DB}); "
-                         f"create one with `recordlens project init {root}`")
+        raise StoreError(_not_a_project(root))
     if (root / PROJECT_DB).stat().st_size == 0:
         # SQLite would take it for a new database and the next import would start a project over the old
         # one's snapshots: what a crash or a full disk left is said, and nothing is written

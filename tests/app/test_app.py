@@ -57,7 +57,7 @@ def test_screenshot_of_a_review(qapp, tmp_path: Path, capsys) -> None:
 
 def test_bad_arguments_are_one_line_errors(qapp, tmp_path: Path, capsys) -> None:
     assert main([str(tmp_path / "nowhere")]) == 2
-    assert "is not a RecordLens project" in capsys.readouterr().err
+    assert f"there is no folder {tmp_path / 'nowhere'}" in capsys.readouterr().err
     assert main(["--demo-dir", str(tmp_path / "demo"), "--screenshot", str(tmp_path / "x.png"), "--page", "99"]) == 2
     assert "no page '99'" in capsys.readouterr().err
     with pytest.raises(SystemExit):

@@ -107,6 +107,24 @@ def _dataset_with_a_record_twice(root: Path) -> tuple[Path, Path]:
 CEILING = (1 + 1 + 2 * (3 / 4) / (1 + 3 / 4)) / 3  # page 3: 3 distinct records predicted, 4 listed
 
 
+def test_a_check_of_no_page_is_refused_rather_than_reported_as_perfect(tmp_path: Path, capsys) -> None:
+    (tmp_path / "html").mkdir()
+    (tmp_path / "gt").mkdir()
+    dataset = ["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt")]
+    assert cli_main(dataset) == 2
+    err = capsys.readouterr().err
+    assert "has ground truth in" in err and "nothing checked" in err and "mean F1" not in err
+    (tmp_path / "gt" / "1.json").write_text("[[", encoding="utf-8")
+    (tmp_path / "html" / "1.html").write_text(HTML, encoding="utf-8")
+    assert cli_main(dataset) == 1
+    out = capsys.readouterr()
+    assert "page 1: cannot be checked:" in out.out and "no page checked; 1 page(s) could not be" in out.err
+    assert cli_main(["project", "init", str(tmp_path / "p")]) == 0
+    capsys.readouterr()
+    assert cli_main(["labels", "check", "--project", str(tmp_path / "p")]) == 2
+    assert "holds labels: nothing checked" in capsys.readouterr().err
+
+
 def test_score_states_the_ceiling_the_labels_allow_beside_the_run(tmp_path: Path, capsys) -> None:
     data, run = _dataset_with_a_record_twice(tmp_path / "data")
     folder = ["score", "--pred", str(run), "--gt", str(data / "gt"), "--pages", str(data / "html"), "-q"]

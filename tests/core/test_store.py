@@ -57,8 +57,14 @@ def test_a_new_project_is_a_folder_with_a_wal_database_and_snapshots(tmp_path: P
     assert (tmp_path / "p" / "snapshots").is_dir()
     with pytest.raises(StoreError, match="already a RecordLens project"):
         init_project(tmp_path / "p")
-    with pytest.raises(StoreError, match="not a RecordLens project"):
+    with pytest.raises(StoreError, match="there is no folder .*elsewhere; create a project there"):
         open_project(tmp_path / "elsewhere")
+    init_project(tmp_path / "shops-2026").close()
+    with pytest.raises(StoreError, match=r"there is no folder .*shosp-2026; did you mean .*shops-2026\?"):
+        open_project(tmp_path / "shosp-2026")  # a mistyped name: the project beside it, not an invitation to make one
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(StoreError, match="empty is not a RecordLens project .*project init"):
+        open_project(tmp_path / "empty")
     (tmp_path / "p" / "project.db").write_bytes(b"")  # what a crash or a full disk can leave
     for leftover in ("project.db-wal", "project.db-shm"):
         (tmp_path / "p" / leftover).unlink(missing_ok=True)
