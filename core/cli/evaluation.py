@@ -13,7 +13,7 @@ from ..atomic import write_text
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
 from ..output_paths import writable_file
-from ..page.dataset import record_files
+from ..page.dataset import record_files, synthetic_sources
 from ..records.hygiene import CheckReport, dataset_labels, summarise
 from ..records.score import DatasetScore
 from ..runs.evaluate import is_not_extracted, score_run, score_seeds, seed_runs, without_failed, without_pages
@@ -74,6 +74,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             document["ceiling"] = _ceiling_dict(ceiling)
         if in_sample is not None:
             document["in_sample_pages"] = in_sample.pages
+            document["variants_of_training_pages"] = in_sample.variants
         print(json.dumps(document, ensure_ascii=False, indent=2))
     else:
         print(format_score_table(scores))
@@ -102,7 +103,8 @@ def _in_sample(args: argparse.Namespace) -> InSample | None:
     if described.get("method") != "selector" or not isinstance(inner, dict):
         return None
     predicted = set(record_files(args.pred))
-    return trained_on(inner, (p for p in dataset_labels(args.pages, args.gt, unreadable=[]) if p[0] in predicted))
+    return trained_on(inner, (p for p in dataset_labels(args.pages, args.gt, unreadable=[]) if p[0] in predicted),
+                      synthetic_sources(args.pages))
 
 
 def _label_check(args: argparse.Namespace) -> CheckReport:
@@ -213,7 +215,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from ..extract import create
 
         selector = create("selector", **({"model": args.selector_model} if args.selector_model else {}))
-        in_sample = trained_on(selector.parameters, dataset_labels(args.pages[0], args.gt[0], unreadable=[]))
+        in_sample = trained_on(selector.parameters, dataset_labels(args.pages[0], args.gt[0], unreadable=[]),
+                               synthetic_sources(args.pages[0]))
         if in_sample is not None:
             warn(in_sample.message())
     chart = args.chart or DEFAULT_CHART

@@ -76,6 +76,19 @@ def unfinished_dataset(pages_dir: Path) -> str | None:
     return None
 
 
+def synthetic_sources(pages_dir: str | Path) -> dict[str, str]:
+    """Of a dataset `recordlens synth` made, each page's source page as its manifest identifies it (page name ->
+    the source's digest); {} for any other folder or a manifest that does not say."""
+    manifest = Path(pages_dir).parent / SYNTH_MANIFEST
+    try:
+        document = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
+    except (OSError, ValueError):
+        return {}
+    entries = document.get("pages") if isinstance(document, dict) else None
+    return {str(e["name"]): e["source_digest"] for e in entries or [] if isinstance(e, dict) and "name" in e
+            and isinstance(e.get("source_digest"), str) and e["source_digest"]}
+
+
 def record_files(folder: str | Path) -> dict[str, Path]:
     """Page name -> `N.json` in a ground-truth or run folder."""
     path = Path(folder)

@@ -11,8 +11,8 @@ whether the figures are in-sample cannot be told.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import RecordLensError
@@ -28,16 +28,24 @@ class InSample:
     pages: list[str]    # the scored pages it was trained on
     scored: int         # how many pages were scored with a prediction
     unknown: str = ""   # why it cannot be told (the model file is gone or changed); then `pages` is empty
+    variants: list[str] = field(default_factory=list)  # scored pages `synth` made from pages it was trained on
 
     def message(self) -> str:
         which = "the shipped selector model" if self.model == "default" else f"the selector model {self.model}"
         if self.unknown:
             return (f"whether these figures are in-sample cannot be told: {which} {self.unknown} (a model file "
                     "lists the pages it was trained on)")
-        shown = listed(self.pages, 8, total=True)
-        return (f"{len(self.pages)} of the {self.scored} pages scored with a prediction ({shown}) are pages {which} "
-                "was trained on, with the same labels: its figures there are in-sample, not a measure of pages it "
-                "has not seen (`recordlens bench --cv K` or `train --cv K` measure that)")
+        found = []
+        if self.pages:
+            found.append(f"{len(self.pages)} of the {self.scored} pages scored with a prediction "
+                         f"({listed(self.pages, 8, total=True)}) are pages {which} was trained on, with the same "
+                         "labels: its figures there are in-sample")
+        if self.variants:
+            found.append(f"{len(self.variants)} of the {self.scored} pages scored with a prediction "
+                         f"({listed(self.variants, 8, total=True)}) are synthetic variants of pages {which} was "
+                         "trained on: its figures there are close to in-sample (the same pages, rewritten)")
+        return ("; ".join(found) + ", not a measure of pages it has not seen (`recordlens bench --cv K` or "
+                "`train --cv K` measure that)")
 
 
 def model_pages(parameters: dict[str, object]) -> tuple[str, set[str] | str] | None:
@@ -57,9 +65,11 @@ def model_pages(parameters: dict[str, object]) -> tuple[str, set[str] | str] | N
     return name, model.trained_digests()
 
 
-def trained_on(parameters: dict[str, object], scored: Scored) -> InSample | None:
+def trained_on(parameters: dict[str, object], scored: Scored, sources: Mapping[str, str] | None = None
+               ) -> InSample | None:
     """The scored pages the run's selector model was trained on, or why that cannot be told; None when none was
-    (or the run names no model file)."""
+    (or the run names no model file). `sources`: of a synthetic dataset, each page's source page digest
+    (`page.dataset.synthetic_sources`), so that variants of training pages are named too."""
     from ..extract.training import page_digest
 
     found = model_pages(parameters)
@@ -70,4 +80,6 @@ def trained_on(parameters: dict[str, object], scored: Scored) -> InSample | None
     if isinstance(known, str):
         return InSample(name, [], len(pages), known)
     inside = [page_name for page_name, page, truth in pages if page_digest(page, truth) in known]
-    return InSample(name, inside, len(pages)) if inside else None
+    variants = [page_name for page_name, _, _ in pages
+                if page_name not in inside and (sources or {}).get(page_name) in known]
+    return InSample(name, inside, len(pages), variants=variants) if inside or variants else None

@@ -28,6 +28,7 @@ from selectolax.lexbor import LexborHTMLParser
 from .. import atomic
 from ..errors import DatasetError, RecordLensError
 from ..output_paths import writable_folder
+from ..page.bounds import bound_markup
 from ..page.dataset import SYNTH_MANIFEST, find_page_file, natural_key, not_a_folder, record_files
 from ..page.dom import Element, Page, parse_html
 from ..page.formats import serialise
@@ -99,6 +100,9 @@ class SynthPage:
     dropped_xpaths: list[str] = field(default_factory=list)
     dropped_records: list[int] = field(default_factory=list)  # 1-based positions in the input's ground truth
     warnings: list[str] = field(default_factory=list)
+    # the source page's identity as a model's provenance names it (`training.page_digest`): a model trained on
+    # the source is scored in-sample-ish on its variants, and `score` can say so
+    source_digest: str = ""
 
     def manifest_entry(self) -> dict[str, object]:
         entry = asdict(self)
@@ -124,8 +128,11 @@ def output_name(source: str, variant: int) -> str:
 def synthesise_page(source: Source, variant: int, options: SynthOptions,
                     chosen: Sequence[str] | None = None) -> SynthPage:
     """Variant `variant` of a labelled page. `chosen` forces the transformations (else they are drawn)."""
+    from ..extract.training import page_digest
+
     name = output_name(source.name, variant)
     page = parse_html(source.html)
+    source_digest = page_digest(page, source.records)
     records, dropped_xpaths, dropped_records = _resolve(page, source.records)
     stamped = _stamp(records)
     layout = build_layout(page.root, records, protected=[STAMP])
@@ -145,7 +152,8 @@ def synthesise_page(source: Source, variant: int, options: SynthOptions,
     located, final_page, final_html = _write_and_locate(page, stamped)
     out_records, warnings = _follow(records, stamped, located)
     result = SynthPage(name, source.name, variant, final_html, out_records, applied, content, dropped_xpaths,
-                       dropped_records, warnings)
+                       dropped_records, [*page.warnings, *warnings],  # a cut nesting changes the output too
+                       source_digest)
     _check(result, final_page)
     return result
 
@@ -224,7 +232,8 @@ def _restore_head(page: Page, original: str) -> None:
         charset.parent = head
         head.children.insert(0, charset)
     charset.attrs["charset"] = "utf-8"
-    for style in LexborHTMLParser(original).css("style"):
+    # bounded as every parse of the page is: lexbor's parse of hostile nesting takes minutes and gigabytes
+    for style in LexborHTMLParser(bound_markup(original, [])).css("style"):
         if style.parent is not None and style.parent.tag in ("svg", "template"):
             continue
         element = new_element("style", {k: v for k, v in style.attributes.items() if k in ("media", "type")},

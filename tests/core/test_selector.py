@@ -571,6 +571,19 @@ def test_score_says_which_pages_a_selector_run_s_model_was_trained_on(tmp_path: 
     (stopped / "_run" / "run.json").write_text(json.dumps({"method": "selector", "stopped": "budget used up"}))
     assert cli_main(["score", "--pred", str(stopped), "--gt", str(gt_dir), "--pages", str(pages_dir), "-q"]) == 0
 
+    # synthetic variants of the training pages: other texts and structure, the same pages underneath
+    assert cli_main(["synth", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(tmp_path / "syn"),
+                     "--variants", "1", "-q"]) == 0
+    assert cli_main(["extract", "--model", str(model), "--pages", str(tmp_path / "syn" / "html"), "--out",
+                     str(tmp_path / "r-syn"), "-q"]) == 0
+    capsys.readouterr()
+    assert cli_main(["score", "--pred", str(tmp_path / "r-syn"), "--gt", str(tmp_path / "syn" / "gt"), "--pages",
+                     str(tmp_path / "syn" / "html"), "--json", "-q"]) == 0
+    captured = capsys.readouterr()
+    assert "6 of the 6 pages scored with a prediction (0_v1, 1_v1, 2_v1, 3_v1, 4_v1, 5_v1) are synthetic variants " \
+           f"of pages the selector model {model} was trained on" in captured.err
+    assert json.loads(captured.out)["variants_of_training_pages"] == [f"{k}_v1" for k in range(6)]
+
     with init_project(tmp_path / "p") as project:
         assert not import_paths(project, [tmp_path / "seen"]).problems
         run_id = import_run_folder(project, tmp_path / "r-seen").run_id

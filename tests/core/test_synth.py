@@ -95,6 +95,23 @@ def test_xpaths_that_resolve_to_nothing_are_dropped_and_reported() -> None:
     assert result.manifest_entry()["records_in"] == len(truth) + 1
 
 
+def test_hostile_nesting_is_cut_as_every_parse_cuts_it_and_said(monkeypatch) -> None:
+    from recordlens.core.synth import pipeline
+
+    depth = 6_000
+    html = ("<html><head><style>li { color: red }</style></head><body><ul><li>Tea 2 kg</li><li>Rice 5 kg</li>"
+            "</ul>" + "<div>x" * depth + "</div>" * depth + "</body></html>")
+    parsed: list[str] = []
+    real = pipeline.LexborHTMLParser
+    monkeypatch.setattr(pipeline, "LexborHTMLParser", lambda markup: parsed.append(markup) or real(markup))
+    records = [["/html[1]/body[1]/ul[1]/li[1]"], ["/html[1]/body[1]/ul[1]/li[2]"]]
+    result = synthesise_page(Source("1", html, records), 1, SynthOptions(transforms=()))
+    assert any("more than 4,096 deep" in w for w in result.warnings)  # the output's structure changed: said
+    assert len(result.records) == 2 and "color: red" in result.html
+    # the style sheets are read from the bounded markup: lexbor's parse of deep nesting is quadratic
+    assert parsed and all(markup != html for markup in parsed)
+
+
 def test_an_earlier_synthetic_dataset_is_replaced_and_other_folders_are_refused(tmp_path: Path) -> None:
     synth(tmp_path / "out", variants=2)
     earlier = sum(1 for p in (tmp_path / "out").rglob("*") if p.is_file() and p.name != "synth.json")
