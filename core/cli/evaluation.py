@@ -16,10 +16,18 @@ from ..output_paths import writable_file
 from ..page.dataset import record_files, synthetic_sources
 from ..records.hygiene import CheckReport, dataset_labels, summarise
 from ..records.score import DatasetScore
-from ..runs.evaluate import is_not_extracted, score_run, score_seeds, seed_runs, without_failed, without_pages
+from ..runs.evaluate import (
+    is_not_extracted,
+    pages_predicted_on_others,
+    score_run,
+    score_seeds,
+    seed_runs,
+    without_failed,
+    without_pages,
+)
 from ..runs.in_sample import InSample, trained_on
 from ..runs.progress import progress
-from ..runs.run_files import STOPPED, read_run_description
+from ..runs.run_files import STOPPED, other_pages_message, read_run_description
 from . import project as project_cli
 from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
@@ -56,6 +64,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         with engine_for(args) as engine:  # issue 16: pages parsed and scored on the engine
             scores, warnings = score_run(args.pred, args.gt, args.pages, progress=bar, engine=engine)
         kept, failed = without_failed(scores, args.pred)
+        otherwise = pages_predicted_on_others(args.pred, args.pages, [p.page for p in kept.pages])
+        if otherwise:
+            warnings.append(other_pages_message(otherwise, "those in " + str(args.pages)))
     if (stored is None and scores.pages and not kept.pages and not read_run_description(args.pred).get(STOPPED)
             and all(is_not_extracted(reason) for reason in failed.values())):  # a run stopped early is scored
         raise RecordLensError(f"{args.pred} holds no prediction for any of the {len(scores.pages)} page(s) scored: "

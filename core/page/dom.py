@@ -11,6 +11,7 @@ Every walk here is iterative: a page nested 10,000 deep must not exhaust Python'
 from __future__ import annotations
 
 import gc
+import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -141,6 +142,11 @@ class Page:
     @property
     def body(self) -> Element | None:
         return self.by_xpath.get("/body[1]")
+
+    def text_digest(self) -> str:
+        """The page's identity by its texts where they stand, whatever file or format it was read from: a run
+        records it for each page, so that it is not scored later against another page of the same name."""
+        return hashlib.sha256(repr(sorted(self.text_map.items())).encode()).hexdigest()[:16]
 
     def text_keys_under(self, element: Element) -> list[str]:
         """The text-map keys at or below an element, in text-map order."""

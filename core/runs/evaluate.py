@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed
 from .engines import Engine, LocalEngine, UnitFailedError
-from .run_files import STOPPED, description_differences, failed_pages, read_run_description
+from .run_files import STOPPED, description_differences, failed_pages, pages_made_otherwise, read_run_description
 
 Progress = Callable[[Iterable[str]], Iterable[str]]
 
@@ -92,6 +93,15 @@ def not_extracted(stopped: object = None) -> str:
     return f"not extracted (no N.json): the run stopped before it: {stopped}" if stopped else NOT_EXTRACTED
 
 
+def pages_predicted_on_others(pred_dir: str | Path, pages_dir: str | Path, names: Iterable[str]) -> list[str]:
+    """Of the scored pages `names`, those the run in `pred_dir` predicted on another page of the same name (see
+    `run_files.pages_made_otherwise`)."""
+    files = page_files(pages_dir, [])
+    return pages_made_otherwise(pred_dir, [name for name in names if name in files],
+                                lambda name: hashlib.sha256(files[name].read_bytes()).hexdigest(),
+                                lambda name: load_page(files[name], name).page)
+
+
 def is_not_extracted(reason: str) -> bool:
     """Whether a page's reason says it was never extracted (rather than failed)."""
     return reason.startswith("not extracted")
@@ -106,7 +116,20 @@ def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetS
     predicted = record_files(pred_dir)
     missing = not_extracted(read_run_description(pred_dir).get(STOPPED))
     failed.update({p.page: missing for p in scores.pages if p.page not in failed and p.page not in predicted})
+    # a predictions file that cannot be read is no prediction either, as a stored run keeps it (as the page's error)
+    failed.update(_unreadable(predicted, scored - set(failed)))
     return without_pages(scores, failed), failed
+
+
+def _unreadable(files: dict[str, Path], names: Iterable[str]) -> dict[str, str]:
+    """Of these pages' predictions files, those that cannot be read, with why."""
+    found = {}
+    for name in (name for name in names if name in files):
+        try:
+            load_records(files[name])
+        except RecordLensError as error:
+            found[name] = f"its predictions file cannot be read: {error}"
+    return found
 
 
 def without_pages(scores: DatasetScore, left_out: Iterable[str]) -> DatasetScore:

@@ -6,6 +6,7 @@ files are the same wherever it ran.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
@@ -16,8 +17,10 @@ from .. import atomic
 from ..errors import RecordLensError
 from ..extract.base import Extraction, ExtractionFailedError, Extractor
 from ..llm.gemini import BudgetExceededError
-from ..page.dataset import load_page
+from ..page.dataset import LoadedPage, load_page
+from ..page.dom import Page
 from ..records.model import load_records, save_records
+from ..wording import counted, listed
 
 META_DIR = "_run"
 DONE, FAILED = "done", "failed"
@@ -28,6 +31,8 @@ _REASON_LIMIT = 2000  # characters of an unexpected error's message kept (a page
 
 
 ENDPOINT_FAILURES_IN_A_ROW = 3
+MADE_ON = "page"  # _run/N.json's key for the page a prediction was made on (`page_identity`)
+OTHER_PAGES = "made_on_other_pages"  # a stored run's cost: the pages its predictions were made on other pages of
 
 
 @dataclass
@@ -59,7 +64,8 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
             summary.skipped.append(name)
             continue
         try:
-            extraction = extractor.extract(load_page(files[name], name).page)
+            loaded = load_page(files[name], name)
+            extraction = extractor.extract(loaded.page)
         except BudgetExceededError as error:
             summary.stopped = f"{error}; run again to resume from page {name}"
             details = getattr(error, "details", None)
@@ -84,7 +90,7 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
             continue
         summary.endpoint_failures = 0
         save_records(target, extraction.records)
-        _write_page_cost(out, name, extraction)
+        _write_page_cost(out, name, extraction, page_identity(loaded))
         summary.extracted.append(name)
         summary.warnings.extend(f"page {name}: {w}" for w in extraction.warnings)
         for key, value in (extraction.tokens or {}).items():
@@ -144,8 +150,8 @@ def extracted_before(out: Path, name: str, summary: RunSummary) -> bool:
     return True
 
 
-def _write_page_cost(out: Path, name: str, extraction: Extraction) -> None:
-    cost = {"status": DONE, **asdict(extraction), **earlier_records(out, name)}
+def _write_page_cost(out: Path, name: str, extraction: Extraction, made_on: dict[str, str]) -> None:
+    cost = {"status": DONE, MADE_ON: made_on, **asdict(extraction), **earlier_records(out, name)}
     cost.pop("records")
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(cost, indent=1, default=str))
 
@@ -233,3 +239,33 @@ def read_page_costs(run_dir: str | Path) -> dict[str, dict[str, object]]:
             except (OSError, UnicodeDecodeError, json.JSONDecodeError):
                 continue  # a damaged cost file says nothing about the page
     return costs
+
+
+def page_identity(loaded: LoadedPage) -> dict[str, str]:
+    """The page a prediction was made on, as `_run/N.json` keeps it: its file's bytes (a quick test) and its texts
+    (the same page saved in another format or re-encoded has other bytes but the same texts)."""
+    return {"sha256": hashlib.sha256(loaded.path.read_bytes()).hexdigest(), "texts": loaded.page.text_digest()}
+
+
+def pages_made_otherwise(run_dir: str | Path, names: Iterable[str], sha256_of: Callable[[str], str | None],
+                         page_of: Callable[[str], Page | None]) -> list[str]:
+    """Of `names`, the pages whose prediction the run made on another page of that name (its texts differ from
+    the page scored now: a page saved again, or another page under the name). A page the run does not describe
+    (a folder written by hand, or by an older RecordLens) is taken as the same; `page_of` is asked only when the
+    bytes differ."""
+    costs = read_page_costs(run_dir)
+    differing = []
+    for name in names:
+        made_on = (costs.get(name) or {}).get(MADE_ON)
+        if not isinstance(made_on, dict) or sha256_of(name) == made_on.get("sha256"):
+            continue
+        page = page_of(name)
+        if page is not None and page.text_digest() != made_on.get("texts"):
+            differing.append(name)
+    return differing
+
+
+def other_pages_message(names: list[str], whose: str) -> str:
+    return (f"{counted(len(names), 'page')} of the run ({listed(names, 8, total=True)}) were predicted on other "
+            f"pages under the same names: their texts differ from {whose}, so their scores compare different pages "
+            "(extract again on these pages)")

@@ -42,8 +42,16 @@ from ..page.dom import parse_html
 from ..page.snapshot import read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
 from ..records.model import RecordList, load_records
-from ..runs.run_files import STOPPED, failed_pages, read_page_costs, read_run_description
-from ..wording import shortened
+from ..runs.run_files import (
+    OTHER_PAGES,
+    STOPPED,
+    failed_pages,
+    other_pages_message,
+    pages_made_otherwise,
+    read_page_costs,
+    read_run_description,
+)
+from ..wording import counted, listed, shortened
 from .db import Provenance, database_problem, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .label_sets import check_annotator_name
@@ -422,7 +430,7 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
         except RecordLensError as error:
             errors[name] = str(error)
             left_out.append(path.name)
-            warnings.append(f"{error}; stored as an empty prediction with the error")
+            warnings.append(f"{error}; stored as a page the run failed on (no records), with this reason")
     for name, reason in failed_pages(run_dir).items():  # failed, with no N.json: kept as the run's failures
         if project.has_page(name) and name not in predictions and name not in errors:
             errors[name] = reason
@@ -430,6 +438,13 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     if not predictions and not errors:  # a run of nothing would score 0 against the project's labels
         raise RecordLensError(f"{run_dir}: none of its {len(files)} prediction(s) is for a page of the project; "
                               "nothing stored")
+    from .scoring import labelled_page_names
+
+    unanswered = [name for name in labelled_page_names(project) if name not in predictions and name not in errors]
+    if unanswered:  # a run of part of the project, or one that lost files: its score counts these as empty
+        warnings.append(f"the run has no prediction for {counted(len(unanswered), 'labelled page')} of the project "
+                        f"({listed(unanswered, 8, total=True)}): its score counts them as empty predictions, and "
+                        "names them")
     written = described.pop("written", None)
     stopped = described.pop(STOPPED, None)
     if stopped:  # the pages it never reached are not in it: the run is stored as stopped, and scored as it is
@@ -441,6 +456,11 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     cost, ended = _run_cost(run_dir)
     if stopped:
         cost[STOPPED] = str(stopped)
+    otherwise = pages_made_otherwise(run_dir, predictions, lambda name: project.page(name).snapshot,
+                                     lambda name: project.load(name).page)
+    if otherwise:  # kept with the run, so that every later score of it says so too
+        cost[OTHER_PAGES] = otherwise
+        warnings.append(other_pages_message(otherwise, "the project's"))
     with project.writing():  # one transaction: a disk full part way leaves no run "running" for ever
         run_id = project.runs.add(method, parameters, started_at=_timestamp(written))
         project.runs.add_predictions(run_id, predictions, errors)

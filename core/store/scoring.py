@@ -15,7 +15,7 @@ from ..page.dom import Page
 from ..records.model import TextKeyIndex
 from ..records.score import DatasetScore, score_page
 from ..runs.evaluate import not_extracted
-from ..runs.run_files import STOPPED
+from ..runs.run_files import OTHER_PAGES, STOPPED, other_pages_message
 from .db import StoreError, now
 from .project import Project
 from .schema import TRUE_PAGE_STATUSES
@@ -38,6 +38,9 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     labelled = set(truth_pages)
     warnings = [f"page {name}: in run {run_id} but not labelled; not scored"
                 for name in predictions if name not in labelled]
+    otherwise = [name for name in run.cost.get(OTHER_PAGES) or [] if name in labelled]
+    if otherwise:
+        warnings.append(other_pages_message(otherwise, "the project's"))
     scores = []
     left_out: dict[str, str] = {}
     for name in progress(truth_pages):
