@@ -9,14 +9,19 @@ hidden file there: permission bits do not say it for root, nor for read-only mou
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import DatasetError
 from .file_kinds import not_regular
 
-__all__ = ["OutputPathError", "writable_file", "writable_folder"]
+__all__ = ["OutputPathError", "is_chart", "is_json_object", "writable_file", "writable_folder"]
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+_CHART_HEADERS = (b"\x89PNG\r\n\x1a\n", b"%PDF", b"<svg", b"<?xml")
 
 
 class OutputPathError(DatasetError):
@@ -47,8 +52,11 @@ def _takes_files(folder: Path, path: Path) -> None:
                               f"{error.strerror or error})") from None
 
 
-def writable_file(path: str | Path, what: str = "the output") -> Path:
-    """`path`, if `what` can be written there as a file."""
+def writable_file(path: str | Path, what: str = "the output", *,
+                  replaces: Callable[[Path], bool] | None = None) -> Path:
+    """`path`, if `what` can be written there as a file. A file already there is replaced only when it is not a
+    database and, given `replaces`, when `replaces` says it is what the command writes (a model, a report, a
+    chart): a mistyped path must not destroy a project's database or the labels a command has just read."""
     path = Path(path)
     if path.is_dir():
         raise OutputPathError(f"{path} is a folder; {what} is written to a file, not a folder")
@@ -58,8 +66,42 @@ def writable_file(path: str | Path, what: str = "the output") -> Path:
         phrase = None  # nothing there yet (or unreadable: the write will say why)
     if phrase is not None:
         raise OutputPathError(f"{path} exists and is {phrase}; choose another place for {what}")
+    if path.is_file():
+        _refuse_replacing_another_kind(path, what, replaces)
     _parents_are_folders(path)
     return path
+
+
+def _refuse_replacing_another_kind(path: Path, what: str, replaces: Callable[[Path], bool] | None) -> None:
+    try:
+        head = path.open("rb").read(len(SQLITE_HEADER))
+    except OSError:
+        return  # unreadable: the write will say why
+    if not head:
+        return  # an empty file holds nothing to lose
+    if head == SQLITE_HEADER:
+        raise OutputPathError(f"{path} is a database (a RecordLens project's project.db?); {what} is not written "
+                              "over it: choose another path")
+    if replaces is not None and not replaces(path):
+        raise OutputPathError(f"{path} exists and is not {what}, so it is not replaced: choose another path, or "
+                              "move that file away first")
+
+
+def is_json_object(path: Path) -> bool:
+    """Whether the file holds one JSON object (a report), not a list (a labels file) or anything else."""
+    try:
+        return isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+
+
+def is_chart(path: Path) -> bool:
+    """Whether the file is an image a chart is saved as (PNG, PDF or SVG)."""
+    try:
+        head = path.open("rb").read(64).lstrip()
+    except OSError:
+        return False
+    return head.startswith(_CHART_HEADERS)
 
 
 def writable_folder(path: str | Path, what: str = "the output") -> Path:

@@ -35,7 +35,7 @@ from ..agent.tasks import RULES_TEXT, load_tasks
 from ..errors import AgentError, RecordLensError
 from ..llm import required_api_key
 from ..llm.endpoint import KEY_MARK, recorded_base_url
-from ..output_paths import writable_file
+from ..output_paths import is_chart, writable_file
 from ..store import StoreError
 from ..wording import counted, listed
 from . import capture as capture_cli
@@ -418,7 +418,7 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
     from ..store.project import open_project
 
     if args.chart:
-        writable_file(args.chart, "the chart")
+        writable_file(args.chart, "a chart", replaces=is_chart)
 
     with open_project(args.project) as project:
         runs = project.agent.runs()

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..extract import DEFAULT_METHOD, available
-from ..output_paths import writable_file
+from ..output_paths import is_chart, writable_file
 from ..resource_files import resource_path
 from ..runs import bench
 
@@ -26,7 +26,7 @@ def demo_synthetic() -> Path:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     if args.chart:
-        writable_file(args.chart, "the chart")
+        writable_file(args.chart, "a chart", replaces=is_chart)
     dataset = demo_dataset()
     registered = {name for name, _ in available()}
     methods = [m for m in dict.fromkeys((*OFFLINE_METHODS, DEFAULT_METHOD)) if m in registered]

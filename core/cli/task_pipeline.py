@@ -22,7 +22,7 @@ from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, m
 from ..agent.sites import load_site
 from ..agent.tasks import load_tasks, save_tasks
 from ..errors import AgentError
-from ..output_paths import writable_file
+from ..output_paths import is_chart, writable_file
 from ..wording import listed
 from .output import Replacing
 
@@ -212,7 +212,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.candidates and args.tasks:
         raise AgentError("give --candidates (a generated benchmark) or --tasks (one made by hand), not both")
     if args.chart:
-        writable_file(args.chart, "the chart")
+        writable_file(args.chart, "a chart", replaces=is_chart)
     candidates = _checked_candidates(args) if args.candidates else []
     if args.tasks:
         candidates = _hand_made(load_tasks(args.tasks))

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import DatasetError
+from ..errors import DatasetError, RecordLensError
 from ..output_paths import writable_file
 from ..page.dom import Page
 from ..records.model import TextKeyIndex
@@ -511,8 +511,19 @@ def project_pages(project_dir: str | Path, progress: Callable[[str], None] | Non
 
 
 def writable_model_path(path: str | Path) -> Path:
-    """`path` if a model file can be written there: checked before the training work rather than after it."""
-    return writable_file(path, "a model")
+    """`path` if a model file can be written there (nothing, or a model written before): checked before the
+    training work rather than after it."""
+    return writable_file(path, "a selector model", replaces=_holds_a_model)
+
+
+def _holds_a_model(path: Path) -> bool:
+    from .selector import load_model
+
+    try:
+        load_model(path)
+    except RecordLensError:
+        return False
+    return True
 
 
 def save_model(model: SelectorModel, path: str | Path) -> Path:

@@ -505,3 +505,27 @@ def test_ctrl_c_while_the_commands_load_is_an_interruption_not_a_traceback(
     monkeypatch.setattr(command, "build_parser", interrupted)
     assert main(["inspect", "x.html"]) == 130
     assert capsys.readouterr().err == "recordlens: interrupted\n"
+
+
+def test_an_output_path_that_names_another_kind_of_file_does_not_destroy_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped --out / --chart must not write a model over a project's database or the labels just read."""
+    assert main(["project", "init", str(tmp_path / "p")]) == 0
+    database = tmp_path / "p" / "project.db"
+    labels = tmp_path / "gt.json"
+    labels.write_text('[["/body[1]/div[1]"]]', encoding="utf-8")
+    kept = {path: path.read_bytes() for path in (database, labels)}
+    capsys.readouterr()
+    for argv, message in (
+            (["train", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--out", str(database)],
+             "is a database"),
+            (["train", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--out", str(labels)],
+             "exists and is not a selector model, so it is not replaced"),
+            (["demo", "--chart", str(labels)], "exists and is not a chart, so it is not replaced")):
+        code, out, err = run(capsys, *argv, "-q") if argv[0] == "train" else run(capsys, *argv)
+        assert code == 2, err
+        one_line_error(err, message)
+    assert {path: path.read_bytes() for path in kept} == kept
+    model = tmp_path / "m.json"  # a model trained before is what train replaces
+    assert main(["train", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--out", str(model), "-q"]) == 0
+    assert main(["train", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--out", str(model), "-q"]) == 0
