@@ -57,6 +57,7 @@ class Settings:
     last_project: str = ""        # the project folder last open: the app reopens it when started without one
     last_selections: str = ""     # JSON {project folder: {"page": name, "records": [ids]}}: selected at quit
     zooms: str = ""               # JSON {project folder: the page view's zoom factor}
+    reviews: str = ""             # JSON {project folder: {"run": id or "annotator:NAME", "shown": [classes]}}
     import_folder: str = ""       # where pages were last imported from: the import dialogs open there
     window_geometry: str = ""     # the main window's place, size and maximised state at quit (Qt's, base64)
     agent_site: str = ""          # the site folder last open in the agent window: it reopens there ("" the demo)
@@ -101,6 +102,22 @@ class Settings:
 
     def remember_zoom(self, project: str, factor: float) -> None:
         self.zooms = _with_project(self.zooms, project, round(float(factor), 3))
+
+    def review_run(self, project: str) -> int | str | None:
+        """The run (an id) or annotator's label set ("annotator:NAME") last under review in the project."""
+        value = _by_project(self.reviews).get(project)
+        run = value.get("run") if isinstance(value, dict) else None
+        return run if isinstance(run, int | str) and not isinstance(run, bool) else None
+
+    def review_classes(self, project: str) -> list[str] | None:
+        """The review classes (matched, partial, missed, spurious) last shown in the project; None: not kept."""
+        value = _by_project(self.reviews).get(project)
+        shown = value.get("shown") if isinstance(value, dict) else None
+        return [kind for kind in shown if isinstance(kind, str)] if isinstance(shown, list) else None
+
+    def remember_review(self, project: str, run: int | str | None, shown: Sequence[str]) -> None:
+        """What the Review tab was on: the run (None: none chosen) and the classes shown."""
+        self.reviews = _with_project(self.reviews, project, {"run": run, "shown": list(shown)})
 
     def remember_agent_files(self, site: Path | None, tasks: Path | None) -> None:
         """The agent window's site folder and tasks file, resolved (None: the shipped demo's, kept as "")."""

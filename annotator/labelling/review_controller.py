@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ...core.errors import RecordLensError
 from ...core.records import (
+    KINDS,
     MATCHED,
     MISSED,
     SPURIOUS,
@@ -31,9 +32,9 @@ from ...core.store import (
     RunInfo,
     project_agreement,
 )
-from ...core.wording import counted
+from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
-from .review_panel import NO_RUN, ReviewPanel, annotator_of, overlay_records
+from .review_panel import NO_RUN, ReviewPanel, annotator_of, overlay_records, run_origin
 
 if TYPE_CHECKING:
     from .window_parts import LabellingWindow
@@ -52,10 +53,16 @@ class ReviewController:
         self.run_id: object = NO_RUN  # a run id, or "annotator:NAME" for another annotator's label set
         self.review: PageReview | None = None  # the page on show, in review mode
         self._predictions: dict[object, dict[str, list[list[str]]]] = {}
+        self._errors: dict[object, dict[str, str]] = {}  # run -> page -> why the run failed on it
+        self._run_pages: dict[tuple[int, int], frozenset[str]] = {}  # (run, pages stored) -> the pages it holds
+        self._remembered: object = NO_RUN  # the run the last session reviewed, until review first opens
+        self._restoring = False
         self.agreements: dict[str, Agreement] = {}  # another annotator against the project's labels, all pages
         self._worst_order: list[str] = []  # the ranking W goes through, and where in it W last was
         self._worst_at = 0
         self._labelling_place: tuple[str | None, int] | None = None  # (page, scroll) when review was entered
+        self.panel.kinds_changed.connect(self._remember)
+        self._take_up_last_review()
 
     @property
     def panel(self) -> ReviewPanel:
@@ -65,20 +72,67 @@ class ReviewController:
         return self.window.tabs.currentWidget() is self.panel and self.run_id != NO_RUN
 
     def forget_runs(self) -> None:
-        """Another project: no cached prediction of this one's runs is kept."""
+        """Another project: nothing of this one's runs is kept, and the other's last review is taken up."""
         self._predictions.clear()
+        self._errors.clear()
+        self._run_pages.clear()
+        self.run_id = NO_RUN
+        self._take_up_last_review()
 
     def do_review(self) -> None:
-        """F6: labelling <-> review. Review opens on the run chosen before, else on the only (or latest) run."""
+        """F6: labelling <-> review. Review opens on the run chosen before (in this session or the last one, when
+        it still exists), else on the latest run."""
         tabs = self.window.tabs
         if tabs.currentWidget() is not self.window.record_panel:
             tabs.setCurrentWidget(self.window.record_panel)
             return
-        runs = self.window.project.runs.all()
-        if self.run_id == NO_RUN and runs:
-            self.start_review(max(run.id for run in runs))
-            return
+        if self.run_id == NO_RUN:
+            chosen = self._remembered_run()
+            runs = self.window.project.runs.all()
+            if chosen == NO_RUN and runs:
+                chosen = max(run.id for run in runs)
+            if chosen != NO_RUN:
+                self.start_review(chosen)
+                return
         tabs.setCurrentWidget(self.panel)
+
+    def _take_up_last_review(self) -> None:
+        """The project opens with the classes shown as its last session left them; the run it reviewed is kept for
+        the first time review opens (`_remembered_run`)."""
+        window = self.window
+        key = window.project_key()
+        run = window.settings.review_run(key)
+        self._remembered = NO_RUN if run is None else run
+        shown = window.settings.review_classes(key)
+        if shown is not None:
+            self._restoring = True  # what is being restored is remembered already
+            try:
+                self.panel.show_only([kind for kind in KINDS if kind in shown])
+            finally:
+                self._restoring = False
+
+    def _remembered_run(self) -> object:
+        """The run (or annotator) the last session reviewed, the first time review opens, when the project still
+        has it; else NO_RUN."""
+        run, self._remembered = self._remembered, NO_RUN
+        return run if run != NO_RUN and self._exists(run) else NO_RUN
+
+    def _exists(self, choice: object) -> bool:
+        project = self.window.project
+        other = annotator_of(choice)
+        if other is not None:
+            return other in project.annotators.names()
+        return any(run.id == choice for run in project.runs.all())
+
+    def _remember(self) -> None:
+        """The run under review and the classes shown, for the next start."""
+        if self._restoring:
+            return
+        window = self.window
+        shown = self.panel.shown_kinds()
+        window.settings.remember_review(window.project_key(), None if self.run_id == NO_RUN else self.run_id,
+                                        [kind for kind in KINDS if kind in shown])
+        window.save_where_the_user_was()
 
     def annotator(self) -> str | None:
         """The other annotator under review (their labels against the project's), if that is the choice."""
@@ -90,20 +144,55 @@ class ReviewController:
 
     def _set_runs(self, current: object) -> None:
         project = self.window.project
-        self.panel.set_runs(project.runs.all(), current, project.annotators.names())
+        runs = project.runs.all()
+        labelled = self._labelled_pages()
+        self.panel.set_runs(runs, current, project.annotators.names(),
+                            missing={run.id: len(labelled - self._pages_of(run)) for run in runs})
+
+    def _labelled_pages(self) -> set[str]:
+        return {page.name for page in self.window.project.pages() if page.status in TRUE_PAGE_STATUSES}
+
+    def _pages_of(self, run: RunInfo) -> frozenset[str]:
+        """The pages a run holds records or a failure for (read again when more were stored: a run going on)."""
+        key = (run.id, run.predicted_pages)
+        if key not in self._run_pages:
+            self._run_pages[key] = frozenset(self.window.project.runs.predictions(run.id))
+        return self._run_pages[key]
+
+    def _missing(self, run: RunInfo | None) -> int:
+        """How many labelled pages the run holds nothing for (scored as empty predictions)."""
+        return len(self._labelled_pages() - self._pages_of(run)) if run is not None else 0
 
     def start_review(self, run_id: object) -> None:
         self._set_runs(run_id)
         self.run_id = run_id
         self.window.tabs.setCurrentWidget(self.panel)
         self.on_run_chosen(run_id)
+        self._say_which_run(run_id)
+
+    def _say_which_run(self, run_id: object) -> None:
+        """Review opened on a run of a method that made others (F6 and `--review METHOD` take the latest): which
+        one it is, and the others."""
+        runs = self.window.project.runs.all()
+        run = next((r for r in runs if r.id == run_id), None)
+        same = [r.id for r in runs if run is not None and r.method == run.method]
+        if run is None or len(same) < 2:
+            return
+        latest = ", the latest" if run.id == max(same) else ""
+        self.window.message(f"reviewing run #{run.id} {run.method} ({run_origin(run)}){latest} of "
+                            f"{len(same)} {run.method} runs ({listed([f'#{i}' for i in same])}); the run list in "
+                            "the Review tab has the others", 15000)
 
     def on_tab(self) -> None:
         window = self.window
         if window.tabs.currentWidget() is self.panel:
-            # Runs may have been added meanwhile (by the CLI, or a scoring job).
-            self._set_runs(self.run_id)
             self._labelling_place = (window.page_name, window.page_view.scroll_y)
+            remembered = self._remembered_run() if self.run_id == NO_RUN else NO_RUN
+            if remembered != NO_RUN:  # the run the last session was reviewing
+                self.start_review(remembered)
+            else:
+                # Runs may have been added meanwhile (by the CLI, or a scoring job).
+                self._set_runs(self.run_id)
         window.redraw()
         if window.tabs.currentWidget() is window.record_panel:
             place, self._labelling_place = self._labelling_place, None
@@ -121,6 +210,7 @@ class ReviewController:
 
     def on_run_chosen(self, run_id: object) -> None:
         self.run_id = run_id
+        self._remember()
         self._worst_order = []  # another run (or annotator): W starts from its worst page
         if run_id == NO_RUN:  # no run: none of the last one's rows stay behind
             self.review = None
@@ -166,22 +256,29 @@ class ReviewController:
             other = self.annotator()
             self._predictions[self.run_id] = (window.project.annotators.all_records(other) if other is not None
                                               else window.project.runs.predictions(self.run_id))
+            self._errors[self.run_id] = {} if other is not None else window.project.runs.errors(self.run_id)
         predictions = self._predictions[self.run_id]
         texts = window.page_texts()
         self.review = review_page(predictions.get(name, []), window.project.true_records(name), texts.keys, name)
         # Said beside the page's figures, which they qualify, for as long as the page is under review (a status
         # message would outlive the review or vanish before it).
         notes = []
-        if name not in predictions:
+        failure = self._errors.get(self.run_id, {}).get(name)
+        if failure is not None:  # not a page where the method found nothing
+            notes.append(f"the run failed on this page ({failure}); scored as an empty prediction")
+        elif name not in predictions:
             notes.append(f"annotator {self.annotator()} did not label this page" if self.annotator()
                          else "the run has no prediction for this page")
         if window.project.page(name).status not in TRUE_PAGE_STATUSES:
             notes.append("page not marked labelled: its labels may be incomplete")
+        records = self.review.records
         self.panel.show_page(self.review, "; ".join(notes),
-                             texts=[texts.of(r.xpaths, 60)[0] for r in self.review.records],
-                             true_texts=[texts.of(r.true_xpaths, 60)[0] for r in self.review.records],
+                             texts=[texts.of(r.xpaths, 60)[0] for r in records],
+                             true_texts=[texts.of(r.true_xpaths, 60)[0] for r in records],
                              true_numbers=[k + 1 for k, label in enumerate(window.labels)
-                                           if label.status in TRUE_LABEL_STATUSES])
+                                           if label.status in TRUE_LABEL_STATUSES],
+                             named=[sum(1 for x in r.xpaths if page.resolve(x) is not None) for r in records],
+                             entries=[texts.of(r.xpaths, 60)[1] for r in records])
         self._keep_figures_current(name)
 
     def _keep_figures_current(self, name: str) -> None:
@@ -213,14 +310,16 @@ class ReviewController:
             runs.add_scores(self.run_id, DatasetScore([review.score]))
             run, scores, stale = self._run_info(), runs.scores(self.run_id), runs.stale_pages(self.run_id)
         # Said again also when only the count of changed pages moved (a page marked labelled).
-        self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(stale))
+        self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(stale), scores=scores,
+                            missing=self._missing(run))
 
     def show_run_figures(self) -> None:
         """The run's means and worst pages as stored, and how many pages changed since (Score again)."""
         runs = self.window.project.runs
         run = self._run_info()
-        self.panel.show_run(run, worst_pages(runs.scores(self.run_id), WORST_SHOWN) if run else [],
-                            stale=len(runs.stale_pages(self.run_id)) if run else 0)
+        scores = runs.scores(self.run_id) if run else []
+        self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(runs.stale_pages(self.run_id)) if run
+                            else 0, scores=scores, missing=self._missing(run))
 
     def on_review_record(self, index: int) -> None:
         if self.review and 0 <= index < len(self.review.records) and self.review.records[index].xpaths:

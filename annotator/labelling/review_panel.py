@@ -6,7 +6,8 @@ hundreds of spurious boxes would otherwise hide the records it missed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
@@ -24,18 +25,33 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.records import KINDS, MATCHED, MISSED, PARTIAL, SPURIOUS, PageReview, ReviewRecord
-from ...core.store import RunInfo
+from ...core.records import (
+    KINDS,
+    MATCHED,
+    MISSED,
+    PARTIAL,
+    SPURIOUS,
+    DatasetScore,
+    PageReview,
+    PageScore,
+    ReviewRecord,
+)
+from ...core.store import RunInfo, StoredScore
 from ...core.wording import counted
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot
 from .page_view import STATE_COLOURS
 
 NO_RUN = -1
+# As core's review_page classes them: the score's optimal matching may pair records that share no text at all
+# (overlap 0, nothing added to P or R); such a pair is no pair here, its two records are missed and spurious.
 KIND_MEANINGS = {MATCHED: "matched: a predicted record paired with a true one at overlap ≥ 0.5",
-                 PARTIAL: "partial: paired below overlap 0.5",
-                 MISSED: "missed: a true record nothing was paired with",
-                 SPURIOUS: "spurious: a predicted record paired with none"}
+                 PARTIAL: "partial: paired below overlap 0.5 (above 0)",
+                 MISSED: "missed: a true record left unpaired, or paired with a predicted record sharing no text "
+                         "with it",
+                 SPURIOUS: "spurious: a predicted record left unpaired, or paired with a true record sharing no text "
+                           "with it"}
+PREDICTED_KINDS = (MATCHED, PARTIAL, SPURIOUS)  # the classes whose row shows a predicted record
 DATA_ROLE = Qt.ItemDataRole.UserRole
 ANNOTATOR = "annotator:"  # the combo's data for another annotator's label set: "annotator:NAME"
 
@@ -66,6 +82,45 @@ def _figures(p: float | None, r: float | None, f: float | None) -> str:
     if p is None or r is None or f is None:
         return "not scored"
     return f"P {p:.3f}   R {r:.3f}   F1 {f:.3f}"
+
+
+def hallucination_words(scores: Sequence[StoredScore]) -> str:
+    """NEXT-EVAL's hallucination figures of a run's stored page scores, worded as `recordlens score` words them:
+    the share of pages with a predicted record that names no text, and the share of such records."""
+    figures = DatasetScore([PageScore(s.page, s.precision, s.recall, s.f1, s.predicted_records, s.true_records, [],
+                                      s.hallucinated_records, 0) for s in scores])
+    return (f"hallucination rate (pages) {figures.hallucination_rate:.3f} · "
+            f"hallucinated records {figures.hallucinated_record_share:.3f}")
+
+
+def page_counts(run: RunInfo, missing: int = 0) -> str:
+    """How many pages a run holds records for, failed on, and holds nothing for among the labelled ones."""
+    failed = f", {run.failed_pages} failed" if run.failed_pages else ""
+    absent = f", {missing} missing" if missing else ""
+    return f"{counted(run.predicted_pages - run.failed_pages, 'page')}{failed}{absent}"
+
+
+def run_origin(run: RunInfo) -> str:
+    """When a run started and the folder it was added from: what tells runs of one method apart in the list
+    (their settings are mostly the same)."""
+    started = f"started {run.started_at[:16].replace('T', ' ')}"
+    source = run.parameters.get("source")
+    if not source:
+        return started
+    folder = Path(str(source))
+    # A seed's folder is named by its run's too: seed-1 alone says nothing
+    name = f"{folder.parent.name}/{folder.name}" if folder.name.startswith("seed-") else folder.name
+    return f"{started}, from {name}"
+
+
+def element_words(xpaths: Sequence[str], named: int) -> str:
+    """A record's size, as its XPaths name elements of the page: "(3 el)", or what of it names nothing."""
+    if not xpaths:
+        return "(no XPath)"
+    if named == 0:
+        return "(names no element)"
+    nothing = len(xpaths) - named
+    return f"({named} el)" if not nothing else f"({named} el; {counted(nothing, 'XPath')} naming nothing)"
 
 
 def overlap_text(overlap: float) -> str:
@@ -124,6 +179,8 @@ class ReviewPanel(QWidget):
         self._texts: Sequence[str] = ()
         self._true_texts: Sequence[str] = ()
         self.true_numbers: Sequence[int] = ()
+        self._named: Sequence[int] = ()
+        self._entries: Sequence[int] = ()
         self.records = QListWidget()
         self.worst = QListWidget()
         form = QFormLayout()
@@ -176,8 +233,13 @@ class ReviewPanel(QWidget):
         self._fill_records()
         emit(self.kinds_changed)
 
-    def set_runs(self, runs: Sequence[RunInfo], current: object = NO_RUN, annotators: Sequence[str] = ()) -> None:
-        """The runs, then the other annotators' label sets (compared with the project's labels), to choose from."""
+    def set_runs(self, runs: Sequence[RunInfo], current: object = NO_RUN, annotators: Sequence[str] = (),
+                 missing: Mapping[int, int] | None = None) -> None:
+        """The runs, then the other annotators' label sets (compared with the project's labels), to choose from.
+        `missing`: run id -> how many labelled pages it holds nothing for. A run that shares its method with
+        another says when it started and where it came from."""
+        missing = missing or {}
+        methods = [run.method for run in runs]
         self.runs.blockSignals(True)
         try:
             self.runs.clear()
@@ -186,15 +248,28 @@ class ReviewPanel(QWidget):
                               "— no run yet: recordlens runs --add, or import --annotator —",
                               NO_RUN)
             for run in runs:
-                failed = f", {run.failed_pages} failed" if run.failed_pages else ""
-                self.runs.addItem(f"#{run.id} {run.method} ({run.outcome}, "
-                                  f"{counted(run.predicted_pages - run.failed_pages, 'page')}{failed})", run.id)
+                origin = f" · {run_origin(run)}" if methods.count(run.method) > 1 else ""
+                self.runs.addItem(f"#{run.id} {run.method} ({run.outcome}, {page_counts(run, missing.get(run.id, 0))})"
+                                  f"{origin}", run.id)
+                self.runs.setItemData(self.runs.count() - 1, self._run_tip(run), Qt.ItemDataRole.ToolTipRole)
             for name in annotators:
                 self.runs.addItem(f"annotator {name} against the project's labels", ANNOTATOR + name)
             index = self.runs.findData(current)
             self.runs.setCurrentIndex(max(0, index))
         finally:
             self.runs.blockSignals(False)
+        self._tip_the_choice()
+
+    def _tip_the_choice(self) -> None:
+        """The chosen line whole in the list's tip: a narrow panel cuts it, and its end tells runs apart."""
+        tip = self.runs.currentData(Qt.ItemDataRole.ToolTipRole)
+        self.runs.setToolTip(f"{self.runs.currentText()}\n{tip}" if tip else "")
+
+    @staticmethod
+    def _run_tip(run: RunInfo) -> str:
+        ended = f", ended {run.ended_at[:19].replace('T', ' ')}" if run.ended_at else ""
+        source = f"\nfrom {run.parameters['source']}" if run.parameters.get("source") else ""
+        return f"run {run.id}: {run.method}, started {run.started_at[:19].replace('T', ' ')}{ended}{source}"
 
     def run_id(self) -> object:
         """The chosen run's id, "annotator:NAME" for an annotator's label set, NO_RUN for none."""
@@ -203,10 +278,18 @@ class ReviewPanel(QWidget):
             return NO_RUN
         return value if annotator_of(value) is not None else int(value)
 
-    def show_run(self, run: RunInfo | None, worst: Sequence[tuple[str, float]], stale: int = 0) -> None:
-        """The run's means and worst pages; `stale` pages changed since it was scored (offered: Score again)."""
-        changed = f"\n⚠ {counted(stale, 'page')} changed since it was scored" if run and stale else ""
-        self.run_figures.setText((_figures(run.precision, run.recall, run.f1) if run else "—") + changed)
+    def show_run(self, run: RunInfo | None, worst: Sequence[tuple[str, float]], stale: int = 0,
+                 scores: Sequence[StoredScore] = (), missing: int = 0) -> None:
+        """The run's means (with its hallucination figures, from its stored `scores`) and worst pages; `stale`
+        pages changed since it was scored (offered: Score again); `missing` labelled pages it holds nothing for."""
+        lines = [_figures(run.precision, run.recall, run.f1) if run else "—"]
+        if run and scores:
+            lines.append(hallucination_words(scores))
+        if run and (run.failed_pages or missing):
+            lines.append(f"⚠ {self._holes(run.failed_pages, missing)}: scored as empty predictions")
+        if run and stale:
+            lines.append(f"⚠ {counted(stale, 'page')} changed since it was scored")
+        self.run_figures.setText("\n".join(lines))
         self.score_button.setVisible(run is not None and (run.scored_pages == 0 or stale > 0))
         self.score_button.setText(SCORE_AGAIN if run is not None and run.scored_pages else SCORE)
         self.worst.clear()
@@ -215,12 +298,24 @@ class ReviewPanel(QWidget):
             item.setData(DATA_ROLE, name)
             self.worst.addItem(item)
 
+    @staticmethod
+    def _holes(failed: int, missing: int) -> str:
+        """"failed on 2 pages, nothing for 1 labelled page" (either part alone when the other is 0)."""
+        parts = [f"failed on {counted(failed, 'page')}"] if failed else []
+        if missing:
+            parts.append(f"{'nothing' if failed else 'holds nothing'} for {counted(missing, 'labelled page')}")
+        return ", ".join(parts)
+
     def show_page(self, review: PageReview | None, note: str = "", texts: Sequence[str] = (),
-                  true_texts: Sequence[str] = (), true_numbers: Sequence[int] = ()) -> None:
+                  true_texts: Sequence[str] = (), true_numbers: Sequence[int] = (), named: Sequence[int] = (),
+                  entries: Sequence[int] = ()) -> None:
         """The page's figures, with `note` (what qualifies them) below, and one row per reviewed record of a shown
         class (`texts[i]`: record i's text, `true_texts[i]`: the text of the true record it is paired with, when
-        given: a row's tip shows both; `true_numbers`: the true records' numbers in the Records tab)."""
+        given: a row's tip shows both; `true_numbers`: the true records' numbers in the Records tab; `named[i]`:
+        how many of record i's XPaths name an element of the page; `entries[i]`: how many text entries it holds,
+        none making a predicted record hallucinated)."""
         self._review, self._texts, self._true_texts, self.true_numbers = review, texts, true_texts, true_numbers
+        self._named, self._entries = named, entries
         counts = review.counts() if review is not None else {}
         for kind, toggle in self.kind_toggles.items():
             toggle.setText(f"{kind} ({counts.get(kind, 0)})")
@@ -229,8 +324,14 @@ class ReviewPanel(QWidget):
             self.page_figures.setText(note or "—")
             return
         s = review.score
+        # NEXT-EVAL scores a page with no true and no predicted record 1: the summary's 0 of 0 would not say why
+        why = " (nothing to find and nothing proposed: 1 by NEXT-EVAL's rule)" if not s.predicted_records and (
+            not s.true_records) else ""
+        hallucinated = (f"\n{s.hallucinated_records} of {counted(s.predicted_records, 'predicted record')} "
+                        "hallucinated (no text on the page)") if s.predicted_records else ""
         caveat = f"\n⚠ {note}" if note else ""
-        self.page_figures.setText(f"{_figures(s.precision, s.recall, s.f1)}\n{review.summary()}{caveat}")
+        self.page_figures.setText(f"{_figures(s.precision, s.recall, s.f1)}{why}\n{review.summary()}{hallucinated}"
+                                  f"{caveat}")
 
     def _fill_records(self) -> None:
         review, texts, shown = self._review, self._texts, self.shown_kinds()
@@ -245,8 +346,13 @@ class ReviewPanel(QWidget):
             # A pair's row is named after its true record but shows what was predicted: said, and both numbered.
             paired_with = f" ↔ P{(record.predicted or 0) + 1}" if record.kind in (MATCHED, PARTIAL) else ""
             shown_text = f"predicted: {text}" if paired_with else text
+            named = self._named[index] if index < len(self._named) else len(record.xpaths)
+            # A predicted record with no text on the page is what NEXT-EVAL calls hallucinated
+            hallucinated = ", hallucinated" if record.kind in PREDICTED_KINDS and index < len(self._entries) and (
+                not self._entries[index]) else ""
             item = QListWidgetItem(f"■ {review_label(record, self.true_numbers):>4}{paired_with}  {record.kind}"
-                                   f"{overlap}  ({len(record.xpaths)} el)\n        {shown_text}")
+                                   f"{hallucinated}{overlap}  {element_words(record.xpaths, named)}"
+                                   f"\n        {shown_text}")
             item.setForeground(QColor(STATE_COLOURS[record.kind]))
             paired = self._true_texts[index] if index < len(self._true_texts) else ""
             if record.kind in (MATCHED, PARTIAL) and paired:
@@ -255,4 +361,5 @@ class ReviewPanel(QWidget):
             self.records.addItem(item)
 
     def _on_run(self, _index: int) -> None:
+        self._tip_the_choice()
         emit(self.run_chosen, self.run_id())
