@@ -19,14 +19,14 @@ from ..output_paths import writable_folder
 from ..records.score import DatasetScore
 from ..runs.evaluate import seed_runs
 from ..runs.progress import progress
-from ..runs.run_files import STOPPED, holds_a_single_run
+from ..runs.run_files import OTHER_PAGES, STOPPED, holds_a_single_run, other_pages_message, unnamed_method_message
 from ..store import check_removable, remove_page, removed_copy, restore_page
-from ..store.exporter import FORMATS, export_file, export_project
+from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
 from ..store.importer import import_paths, import_run_folder
 from ..store.label_sets import check_annotator_name
 from ..store.project import init_project, open_project
 from ..store.runs import RunInfo
-from ..store.scoring import score_stored_run
+from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run
 from ..wording import counted, listed, shortened
 from .output import Replacing
 
@@ -97,12 +97,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_export)
 
-    p = sub.add_parser("runs", help="list a project's runs, or add a folder of predictions as a run",
+    p = sub.add_parser("runs", help="list a project's runs, add a folder of predictions as a run, delete one, or "
+                                    "compare two page by page",
                        description="List the runs stored in a project with their mean scores. With --add, store "
                                    "the predictions in RUN_DIR/N.json as a new run (method and parameters from "
-                                   "RUN_DIR/_run/run.json when present, else --method).")
+                                   "RUN_DIR/_run/run.json when present, else --method). With --delete ID, take a "
+                                   "run out of the project with its predictions and scores. With --compare A B, "
+                                   "each labelled page's F1 in A and in B and the difference, and the means; a run "
+                                   "not scored yet, or whose pages' labels changed since, is scored first, as "
+                                   "`recordlens score --project DIR --run ID` does.")
     p.add_argument("--project", required=True, metavar="DIR")
-    p.add_argument("--add", metavar="RUN_DIR", help="a folder of predicted N.json to store as a run")
+    action = p.add_mutually_exclusive_group()
+    action.add_argument("--add", metavar="RUN_DIR", help="a folder of predicted N.json to store as a run")
+    action.add_argument("--delete", type=int, metavar="ID",
+                        help="take run ID out of the project (its predictions and scores go with it; the folder it "
+                             "came from stays)")
+    action.add_argument("--compare", type=int, nargs=2, metavar=("A", "B"),
+                        help="the F1 of runs A and B page by page, by difference (B less A, lowest first)")
     p.add_argument("--method", help="the method's name for --add when the folder does not say it")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_runs)
@@ -237,7 +248,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
         summary = export_project(project, args.format, args.out, all_pages=args.all_pages,
                                  progress=lambda items: progress(items, label="exporting", enabled=not args.quiet))
-    print(f"exported {summary.pages} page(s), {summary.records} record(s) as {args.format} to {args.out}")
+    print(f"exported {_exported(summary, args.format, args.all_pages)} as {args.format} to {args.out}")
     if replacing is not None:
         replacing.said()
     if summary.unlabelled:
@@ -258,11 +269,23 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _exported(summary: ExportSummary, fmt: str, all_pages: bool) -> str:
+    """What an export wrote, counted as written: with --all-pages, the pages not labelled apart (html only)."""
+    if fmt == "nexteval" and all_pages and summary.unlabelled:
+        return (f"{summary.pages} labelled page(s) with their {summary.records} record(s) as ground truth and "
+                f"{len(summary.unlabelled)} more page(s) without (html only)")
+    return f"{summary.pages} page(s), {summary.records} record(s)"
+
+
 def cmd_runs(args: argparse.Namespace) -> int:
+    if args.compare:
+        return _compare_runs(args)
     left_out = False
     with open_project(args.project) as project:
         for folder in _run_folders(Path(args.add)) if args.add else []:
             left_out = _add_run_folder(project, folder, args.method) or left_out
+        if args.delete is not None:
+            _delete_run(project, args.delete, args.project)
         runs = project.runs.all()
         stale = {run.id: project.runs.stale_pages(run.id) for run in runs}
     if args.json:
@@ -285,6 +308,9 @@ def _run_folders(folder: Path) -> list[Path]:
 
 def _add_run_folder(project, folder: Path, method: str | None) -> bool:  # noqa: ANN001 - a Project
     """Store one run folder, saying what was stored; whether files of it were left out (the exit says so)."""
+    unnamed = None if method else unnamed_method_message(folder)
+    if unnamed and folder.is_dir():  # a run.json that is there but cannot be read is said as such, not as missing
+        raise RecordLensError(unnamed)
     added = import_run_folder(project, folder, method)
     for message in added.warnings:
         _warn(message)
@@ -295,6 +321,98 @@ def _add_run_folder(project, folder: Path, method: str | None) -> bool:  # noqa:
         print(f"{len(added.left_out)} file(s) of {folder} not stored as records ({listed(added.left_out)})",
               file=sys.stderr)
     return bool(added.left_out)
+
+
+def _known_run(project, run_id: int, where: str) -> RunInfo:  # noqa: ANN001 - a Project
+    """Run `run_id`, or an error that names the runs the project holds."""
+    runs = project.runs.all()
+    for run in runs:
+        if run.id == run_id:
+            return run
+    held = f"its runs are {listed([str(r.id) for r in runs], 12, total=True)}" if runs else "it holds no run"
+    raise RecordLensError(f"no run {run_id} in the project {where}: {held} (`recordlens runs --project "
+                          f"{shlex.quote(where)}` lists them)")
+
+
+def _delete_run(project, run_id: int, where: str) -> None:  # noqa: ANN001 - a Project
+    """Take a run out of the project, saying what went (and that its folder stays where it is)."""
+    _known_run(project, run_id, where)
+    deleted = project.runs.delete(run_id)
+    source = deleted.run.parameters.get("source")
+    kept = (f"; {source} is left as it is (`recordlens runs --project {shlex.quote(where)} --add` stores it again)"
+            if source and Path(str(source)).is_dir() else "")
+    print(f"deleted {describe_run(deleted.run)}, started {started(deleted.run)}: "
+          f"{counted(deleted.predictions, 'page prediction')} and {counted(deleted.scores, 'page score')}{kept}",
+          file=sys.stderr)
+
+
+def describe_run(run: RunInfo) -> str:
+    """"run 5 (repeats, from run-other)": a run as a sentence names it."""
+    origin = run_origin(run.parameters)
+    return f"run {run.id} ({run.method}{', ' + origin if origin else ''})"
+
+
+def _compare_runs(args: argparse.Namespace) -> int:
+    first, second = args.compare
+    if first == second:
+        raise RecordLensError(f"--compare needs two different runs (run {first} twice)")
+    with open_project(args.project) as project:
+        runs = [_known_run(project, run_id, args.project) for run_id in (first, second)]
+        for run in runs:
+            _score_to_the_labels(project, run, args.project)
+            other = run.cost.get(OTHER_PAGES)
+            if other:  # its predictions of those pages were made on other pages: their difference says nothing
+                said = other_pages_message(list(other), "the project's")
+                _warn(f"run {run.id}: {said}")
+        comparison = compare_stored_runs(project, first, second)
+        runs = [project.runs.get(run_id) for run_id in (first, second)]
+    if args.json:
+        print(json.dumps(comparison.as_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(format_comparison(comparison, runs))
+    return 0
+
+
+def _score_to_the_labels(project, run: RunInfo, where: str) -> None:  # noqa: ANN001 - a Project
+    """Score a run not scored yet, or whose pages' labels changed since, as `score --project` does (said): a
+    comparison of figures made against two states of the labels would compare the labels too."""
+    stale = project.runs.stale_pages(run.id)
+    if run.scored_pages and not stale:
+        return
+    said = (f"{counted(len(stale), 'page')} labelled, changed or unmarked since it was scored ({listed(stale)}): "
+            "scored again" if run.scored_pages else "not scored yet: scored now against the project's labels")
+    _refuse_a_run_of_other_pages(project, run.id)
+    print(f"{describe_run(run)}: {said}, as `recordlens score --project {shlex.quote(where)} --run {run.id}` does",
+          file=sys.stderr)
+    enabled = sys.stderr.isatty()
+    score_stored_run(project, run.id, lambda names: progress(names, label=f"scoring run {run.id}", enabled=enabled))
+
+
+def format_comparison(comparison: RunComparison, runs: Sequence[RunInfo]) -> str:
+    """Two runs' F1 page by page, by difference, then the means over the pages both scored and over those both
+    hold a prediction for (where neither run's coverage weighs in)."""
+    first, second = (f"run {run.id}" for run in runs)
+    width = max(7, len(first), len(second))
+    lines = [f"F1 per page of {describe_run(runs[0])} and {describe_run(runs[1])}, by difference ({second} less "
+             f"{first}, lowest first):",
+             f"{'page':<12} {first:>{width}} {second:>{width}} {'diff':>7}"]
+    for page in comparison.pages:
+        none = [name for name, held in zip((first, second), page.predicted, strict=True) if not held]
+        lacking = f"  (no prediction in {' or '.join(none)}: scored as an empty one)" if none else ""
+        lines.append(f"{page.page:<12} {page.f1[0]:{width}.4f} {page.f1[1]:{width}.4f} {page.difference:+7.4f}"
+                     f"{lacking}")
+    for pages, what in ((comparison.pages, "both scored"), (comparison.both_predicted, "both hold a prediction for")):
+        mean = mean_f1s(pages)
+        if mean["f1"] is None:
+            lines.append(f"{'mean':<12} no page {what}")
+            continue
+        f1 = mean["f1"]
+        lines.append(f"{'mean':<12} {f1[0]:{width}.4f} {f1[1]:{width}.4f} {mean['difference']:+7.4f}  "
+                     f"(the {counted(len(pages), 'page')} {what})")
+    if comparison.one_sided:
+        lines.append(f"(left out: {counted(len(comparison.one_sided), 'page')} only one of the runs has a score for: "
+                     f"{listed(comparison.one_sided)})")
+    return "\n".join(lines)
 
 
 def run_document(run: RunInfo, stale: list[str]) -> dict[str, object]:
@@ -312,8 +430,13 @@ _NOT_SHOWN = {"input_format", "seed", "model", "model_digest", "source", "parame
 
 
 def run_settings(parameters: dict[str, object]) -> str:
-    """What tells two runs of one method apart, in a few words: input format, seed, model (a file by its name),
-    the method's other parameters, and the folder it came from (a seed's with its run's). A run added from a
+    """What tells two runs of one method apart, in a few words: the folder it came from (a seed's with its run's),
+    then its method's settings (`method_settings`)."""
+    return "; ".join(part for part in (run_origin(parameters), method_settings(parameters)) if part) or "-"
+
+
+def method_settings(parameters: dict[str, object]) -> str:
+    """Input format, seed, model (a file by its name), the method's other parameters. A run added from a
     folder keeps the folder's description whole, its method's parameters inside it."""
     inner = parameters.get("parameters")
     parameters = {**parameters, **inner} if isinstance(inner, dict) else parameters
@@ -327,22 +450,41 @@ def run_settings(parameters: dict[str, object]) -> str:
         parts.append(str(parameters["model"]))
     parts += [f"{key} {value}" for key, value in sorted(parameters.items())
               if key not in _NOT_SHOWN and value is not None and not isinstance(value, dict | list)]
-    if parameters.get("source"):
-        source = Path(str(parameters["source"]))
-        parts.append(f"from {source.parent.name + '/' if source.name.startswith('seed-') else ''}{source.name}")
-    return ", ".join(parts) or "-"
+    return ", ".join(parts)
+
+
+def run_origin(parameters: dict[str, object]) -> str:
+    """"from FOLDER" for a run added from a folder (a seed's with its run's: "from run/seed-1"), else ""."""
+    if not parameters.get("source"):
+        return ""
+    source = Path(str(parameters["source"]))
+    return f"from {source.parent.name + '/' if source.name.startswith('seed-') else ''}{source.name}"
+
+
+def started(run: RunInfo) -> str:
+    """When a run started, to the minute, as one word ("2026-12-05T06:31Z", UTC as the project stores it)."""
+    return run.started_at[:16] + "Z" if len(run.started_at) >= 16 else run.started_at
+
+
+SETTINGS_WIDTH = 74  # a run's settings on its own line below its row: the table stays within 80 columns
 
 
 def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, list[str]] | None = None) -> str:
-    lines = [f"{'id':>4} {'method':<20} {'status':<9} {'started':<24} {'pages':>5} {'failed':>6} {'scored':>6} "
-             f"{'F1':>7}  settings"]
+    """One row per run (within 80 columns), its origin and settings on the line below it, then notes."""
+    lines = [f"{'id':>3} {'method':<9} {'status':<9} {'started':<17} {'pages':>5} {'failed':>6} {'F1 all':>6} "
+             f"{'predicted':>9} {'F1 pred':>7}"]
     for run in runs:
-        f1 = f"{run.f1:7.4f}" if run.f1 is not None else f"{'-':>7}"
-        lines.append(f"{run.id:>4} {run.method[:20]:<20} {run.outcome:<9} {run.started_at:<24} "
-                     f"{run.predicted_pages - run.failed_pages:>5} {run.failed_pages:>6} {run.scored_pages:>6} {f1}  "
-                     f"{shortened(run_settings(run.parameters), 90)}")  # whole in --json
+        lines.append(f"{run.id:>3} {shortened(run.method, 9):<9} {run.outcome:<9} {started(run):<17} "
+                     f"{run.predicted_pages - run.failed_pages:>5} {run.failed_pages:>6} {_figure(run.f1, 6)} "
+                     f"{_coverage(run):>9} {_figure(run.f1_with_prediction, 7)}")
+        settings = settings_line(run.parameters)
+        if settings:
+            lines.append(f"    {settings}")
     if not runs:
         lines.append("(no runs yet)")
+    if any(run.scored_with_prediction < run.scored_pages for run in runs):  # the two means differ: say how
+        lines.append("(F1 all counts a scored page the run has no prediction for as an empty one; F1 pred is the "
+                     "mean over the scored pages it has one for (predicted), `score`'s \"without failed\")")
     for run in runs:
         if run.outcome == "stopped":  # its F1 counts the pages it never reached as empty, as NEXT-EVAL does
             # whole, never cut: its end says what to do
@@ -360,6 +502,27 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, li
         lines.append(f"(F1 -: not scored yet; `recordlens score --project {shlex.quote(project)} --run {unscored[0]}` "
                      "scores a run against the project's labels, as the app's Review does)")
     return "\n".join(lines)
+
+
+def settings_line(parameters: dict[str, object]) -> str:
+    """A run's origin and settings in SETTINGS_WIDTH characters (whole in --json): the origin first, as it is
+    what tells runs of one method apart, then as many settings as fit, cut after a word."""
+    origin, settings = run_origin(parameters), method_settings(parameters)
+    if len(origin) > SETTINGS_WIDTH:  # a folder name too long for the line keeps its start
+        return origin[:SETTINGS_WIDTH - 1] + "…"
+    room = SETTINGS_WIDTH - len(origin) - (2 if origin else 0)
+    if settings and room < 12:  # too little room for a setting that says anything
+        settings = "…"
+    return "; ".join(part for part in (origin, shortened(settings, room)) if part)
+
+
+def _figure(value: float | None, width: int) -> str:
+    return f"{value:{width}.4f}" if value is not None else f"{'-':>{width}}"
+
+
+def _coverage(run: RunInfo) -> str:
+    """"4/5": of the pages scored, those the run has a prediction for ("-" before it is scored)."""
+    return f"{run.scored_with_prediction}/{run.scored_pages}" if run.scored_pages else "-"
 
 
 def _warn(message: str) -> None:

@@ -71,6 +71,10 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
                             "empty prediction")
             predicted = []
         jobs.append(_PageJob(name, page_file, predicted, true.records))
+    ignored = [name for name in predictions if name not in truths]
+    if ignored:  # a --gt of other pages than the run's would otherwise pass unseen
+        warnings.append(unscored_predictions_message(ignored, str(pred_dir), f"without ground truth in {gt_dir}")
+                        + f" (is {gt_dir} the labels of the pages this run was made on?)")
     if unscorable:  # a mean over fewer pages than the ground truth holds would pass for the whole
         raise DatasetError(f"{counted(len(unscorable), 'page')} of {len(truths)} cannot be scored, so none is: "
                            + listed(unscorable, total=True, sep="; "))
@@ -91,6 +95,12 @@ NOT_EXTRACTED = "not extracted (no N.json: the run stopped before this page, or 
 def not_extracted(stopped: object = None) -> str:
     """Why a page has no prediction, with the reason the run recorded for stopping when it stopped early."""
     return f"not extracted (no N.json): the run stopped before it: {stopped}" if stopped else NOT_EXTRACTED
+
+
+def unscored_predictions_message(names: list[str], whose: str, why: str) -> str:
+    """Predictions a score leaves out because their pages are not part of the truth (`why`), named."""
+    return (f"{whose} holds predictions for {counted(len(names), 'page')} {why} ({listed(names, total=True)}): "
+            "not scored")
 
 
 def pages_predicted_on_others(pred_dir: str | Path, pages_dir: str | Path, names: Iterable[str]) -> list[str]:

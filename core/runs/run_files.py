@@ -201,16 +201,35 @@ def failed_pages(run_dir: str | Path) -> dict[str, str]:
 def read_run_description(run_dir: str | Path, warnings: list[str] | None = None) -> dict[str, object]:
     """What `RUN/_run/run.json` says made the run (method, version, parameters, ...); {} without one, or when it
     cannot be read (said in `warnings` when given)."""
+    described, problem = _run_description(Path(run_dir))
+    if problem and warnings is not None:
+        warnings.append(f"{problem}; the run is stored without its description")
+    return described
+
+
+def unnamed_method_message(run_dir: str | Path) -> str | None:
+    """Why a run folder does not say which method made it, as the sentence that asks for --method; None when its
+    `_run/run.json` names the method. A file that is there but cannot be read is said as such, not as missing."""
     path = Path(run_dir) / META_DIR / "run.json"
+    described, problem = _run_description(Path(run_dir))
+    if described.get("method"):
+        return None
+    why = problem or (f"{path} names no method" if path.is_file() else f"no {META_DIR}/run.json")
+    return f"{run_dir} does not say which method made it ({why}); give its name (--method)"
+
+
+def _run_description(run_dir: Path) -> tuple[dict[str, object], str | None]:
+    """`RUN/_run/run.json` as a dict, and why it says nothing when it is there but cannot be read as one."""
+    path = run_dir / META_DIR / "run.json"
     if not path.is_file():
-        return {}
+        return {}, None
     try:
         described = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        if warnings is not None:
-            warnings.append(f"{path}: unreadable ({error}); the run is stored without its description")
-        return {}
-    return described if isinstance(described, dict) else {}
+        return {}, f"{path} cannot be read: {error}"
+    if not isinstance(described, dict):
+        return {}, f"{path} cannot be read: it holds a {type(described).__name__}, not a run's description"
+    return described, None
 
 
 def description_differences(before: dict[str, object], now: dict[str, object]) -> list[str]:

@@ -44,12 +44,30 @@ class RunInfo(StoredRun):
     precision: float | None            # means of the stored per-page scores, None before scoring
     recall: float | None
     f1: float | None
+    # Of the scored pages, those the run holds records for (not failed on, not left unextracted), and the mean F1
+    # over them: a run of part of the project reads apart from a bad run (`f1` counts the others as 0).
+    scored_with_prediction: int
+    f1_with_prediction: float | None
 
     @property
     def outcome(self) -> str:
         """The status a person reads: a run that ended before its last page (its budget, a failing endpoint, a
         kill) is "stopped", though every page it reached is stored."""
         return "stopped" if self.status == "finished" and self.cost.get(STOPPED) else self.status
+
+
+# The scores of run r whose page it holds records for (a prediction stored without an error).
+_PREDICTED = ("JOIN predictions d ON d.run_id = s.run_id AND d.page_id = s.page_id "
+              "WHERE s.run_id = r.id AND d.error IS NULL")
+
+
+@dataclass(frozen=True)
+class RunDeletion:
+    """What deleting a run took out of the project."""
+
+    run: RunInfo
+    predictions: int
+    scores: int
 
 
 @dataclass(frozen=True)
@@ -157,6 +175,16 @@ class Runs:
                 db.execute("DELETE FROM scores WHERE run_id = ? AND page_id = (SELECT id FROM pages WHERE name = ?)",
                            (run_id, name))
 
+    def delete(self, run_id: int) -> RunDeletion:
+        """Take a run out of the project with its predictions and scores, in one transaction (its id is not used
+        again: a removed page's copy that names it leaves its rows out when restored)."""
+        with self._store.writing() as db:
+            run = self.get(run_id)
+            scores = db.execute("DELETE FROM scores WHERE run_id = ?", (run_id,)).rowcount
+            predictions = db.execute("DELETE FROM predictions WHERE run_id = ?", (run_id,)).rowcount
+            db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+        return RunDeletion(run, predictions, scores)
+
     def all(self) -> list[RunInfo]:
         return self._run_infos("", ())
 
@@ -174,6 +202,8 @@ class Runs:
                    (SELECT COUNT(*) FROM scores s WHERE s.run_id = r.id),
                    (SELECT AVG(precision) FROM scores s WHERE s.run_id = r.id),
                    (SELECT AVG(recall) FROM scores s WHERE s.run_id = r.id),
-                   (SELECT AVG(f1) FROM scores s WHERE s.run_id = r.id)
+                   (SELECT AVG(f1) FROM scores s WHERE s.run_id = r.id),
+                   (SELECT COUNT(*) FROM scores s {_PREDICTED}),
+                   (SELECT AVG(s.f1) FROM scores s {_PREDICTED})
             FROM runs r {where} ORDER BY r.id""", params).fetchall()
         return [RunInfo.from_row(row) for row in rows]

@@ -9,12 +9,14 @@ folders. Both sides are expanded against the stored snapshot's text map, the one
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 from ..page.dom import Page
 from ..records.model import TextKeyIndex
 from ..records.score import DatasetScore, score_page
-from ..runs.evaluate import not_extracted
+from ..runs.evaluate import not_extracted, unscored_predictions_message
 from ..runs.run_files import OTHER_PAGES, STOPPED, other_pages_message
 from .db import StoreError, now
 from .project import Project
@@ -36,8 +38,9 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     predictions = project.runs.predictions(run_id)
     errors = project.runs.errors(run_id)
     labelled = set(truth_pages)
-    warnings = [f"page {name}: in run {run_id} but not labelled; not scored"
-                for name in predictions if name not in labelled]
+    not_labelled = [name for name in predictions if name not in labelled]
+    warnings = [unscored_predictions_message(not_labelled, f"run {run_id}", "not marked labelled or reviewed")
+                ] if not_labelled else []
     otherwise = [name for name in run.cost.get(OTHER_PAGES) or [] if name in labelled]
     if otherwise:
         warnings.append(other_pages_message(otherwise, "the project's"))
@@ -76,3 +79,57 @@ def labelled_pages(project: Project, *, scored_only: bool = True) -> Iterator[tu
     """`(name, page, true records)` of `labelled_page_names`."""
     for name in labelled_page_names(project, scored_only=scored_only):
         yield name, project.load(name).page, project.true_records(name)
+
+
+@dataclass(frozen=True)
+class PageComparison:
+    """One page's F1 in two runs, and whether each holds records for it (failed or unextracted pages score 0)."""
+
+    page: str
+    f1: tuple[float, float]
+    predicted: tuple[bool, bool]
+
+    @property
+    def difference(self) -> float:
+        """The second run's F1 less the first's."""
+        return self.f1[1] - self.f1[0]
+
+
+@dataclass(frozen=True)
+class RunComparison:
+    """Two stored runs page by page, over the pages both have a stored score for."""
+
+    runs: tuple[int, int]
+    pages: list[PageComparison]  # by difference, lowest first (where the second run loses most), then page order
+    one_sided: list[str]  # pages only one of the two has a score for: left out of the comparison
+
+    @property
+    def both_predicted(self) -> list[PageComparison]:
+        return [p for p in self.pages if all(p.predicted)]
+
+    def as_dict(self) -> dict[str, object]:
+        """Each pair in the order of `runs`."""
+        return {"runs": list(self.runs),
+                "pages": [{"page": p.page, "f1": list(p.f1), "difference": p.difference, "predicted": list(p.predicted)}
+                          for p in self.pages],
+                "mean": mean_f1s(self.pages), "mean_both_predicted": mean_f1s(self.both_predicted),
+                "left_out_pages": self.one_sided}
+
+
+def mean_f1s(pages: Sequence[PageComparison]) -> dict[str, object]:
+    """The two runs' mean F1 over `pages`, and the second's less the first's (None over no page)."""
+    if not pages:
+        return {"pages": 0, "f1": None, "difference": None}
+    first, second = (statistics.fmean(p.f1[i] for p in pages) for i in (0, 1))
+    return {"pages": len(pages), "f1": [first, second], "difference": second - first}
+
+
+def compare_stored_runs(project: Project, first: int, second: int) -> RunComparison:
+    """The stored per-page F1 of two runs side by side (score them first: `score_stored_run`)."""
+    scores = [{s.page: s.f1 for s in project.runs.scores(run_id)} for run_id in (first, second)]
+    predicted = [set(project.runs.predictions(run_id)) - set(project.runs.errors(run_id)) for run_id in (first, second)]
+    both = [page for page in scores[0] if page in scores[1]]
+    rows = [PageComparison(page, (scores[0][page], scores[1][page]), (page in predicted[0], page in predicted[1]))
+            for page in both]
+    one_sided = [page for page in [*scores[0], *scores[1]] if page not in both]
+    return RunComparison((first, second), sorted(rows, key=lambda p: p.difference), one_sided)
