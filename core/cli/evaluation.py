@@ -12,7 +12,7 @@ from typing import TypeVar
 from ..atomic import write_text
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
-from ..output_paths import writable_file
+from ..output_paths import is_chart, is_json_object, writable_file
 from ..page.dataset import record_files, synthetic_sources
 from ..records.hygiene import CheckReport, dataset_labels, summarise
 from ..records.score import DatasetScore
@@ -198,7 +198,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from ..runs import bench
 
     if args.json not in (None, "-"):
-        writable_file(args.json, "the report")
+        writable_file(args.json, "a report", replaces=is_json_object)
     if args.cv is not None:
         return _bench_cv(args)
     for name in ("seed", "per_page", "splits"):
@@ -211,7 +211,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.selector_model is not None and not any(spec.method == "selector" for spec in specs):
         raise RecordLensError("--selector-model is the selector's model file: add selector to --methods")
     if not args.no_chart:
-        writable_file(args.chart or DEFAULT_CHART, "the chart")  # before the work, whose results it would lose
+        # before the work, whose results it would lose
+        writable_file(args.chart or DEFAULT_CHART, "a chart", replaces=is_chart)
     counter = token_counter(args) if args.count_tokens else None
     if args.count_tokens and counter is None:
         warn("--count-tokens needs GEMINI_API_KEY (or GOOGLE_API_KEY); tokens shown as n/a")
@@ -240,7 +241,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 DEFAULT_CHART = "bench-chart.png"
 # Options of the paper bench that say nothing to the cross-validated one (which measures the trained selector).
-_NOT_WITH_CV = ("methods", "answers", "selector_model", "count_tokens", "chart", "no_chart", "model", "temperature",
+# --no-chart is not among them: it asks for what --cv does anyway (no chart), so it is taken, not refused.
+_NOT_WITH_CV = ("methods", "answers", "selector_model", "count_tokens", "chart", "model", "temperature",
                 "timeout_s",
                 "max_requests", "max_tokens", "base_url", "prompt_file", "ray_address", "workers",
                 "requests_per_minute", "ship_content")

@@ -521,8 +521,14 @@ def test_an_output_path_that_names_another_kind_of_file_does_not_destroy_it(
              "is a database"),
             (["train", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--out", str(labels)],
              "exists and is not a selector model, so it is not replaced"),
-            (["demo", "--chart", str(labels)], "exists and is not a chart, so it is not replaced")):
-        code, out, err = run(capsys, *argv, "-q") if argv[0] == "train" else run(capsys, *argv)
+            (["demo", "--chart", str(labels)], "exists and is not a chart, so it is not replaced"),
+            (["bench", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--methods", "repeats", "--json",
+              str(database)], "is a database"),
+            (["bench", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--methods", "repeats", "--json",
+              str(labels)], "exists and is not a report, so it is not replaced"),
+            (["bench", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--methods", "repeats", "--chart",
+              str(labels)], "exists and is not a chart, so it is not replaced")):
+        code, out, err = run(capsys, *argv, "-q") if argv[0] in ("train", "bench") else run(capsys, *argv)
         assert code == 2, err
         one_line_error(err, message)
     assert {path: path.read_bytes() for path in kept} == kept
