@@ -34,7 +34,7 @@ from ...core.store import (
 )
 from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
-from .review_panel import NO_RUN, ReviewPanel, annotator_of, overlay_records, run_origin
+from .review_panel import NO_RUN, ReviewPanel, annotator_of, overlay_records, run_started_and_origin
 
 if TYPE_CHECKING:
     from .window_parts import LabellingWindow
@@ -179,7 +179,7 @@ class ReviewController:
         if run is None or len(same) < 2:
             return
         latest = ", the latest" if run.id == max(same) else ""
-        self.window.message(f"reviewing run #{run.id} {run.method} ({run_origin(run)}){latest} of "
+        self.window.message(f"reviewing run #{run.id} {run.method} ({run_started_and_origin(run)}){latest} of "
                             f"{len(same)} {run.method} runs ({listed([f'#{i}' for i in same])}); the run list in "
                             "the Review tab has the others", 15000)
 

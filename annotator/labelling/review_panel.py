@@ -7,7 +7,6 @@ hundreds of spurious boxes would otherwise hide the records it missed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
@@ -36,7 +35,7 @@ from ...core.records import (
     PageScore,
     ReviewRecord,
 )
-from ...core.store import RunInfo, StoredScore
+from ...core.store import RunInfo, StoredScore, method_settings, run_origin
 from ...core.wording import counted
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot
@@ -100,17 +99,12 @@ def page_counts(run: RunInfo, missing: int = 0) -> str:
     return f"{counted(run.predicted_pages - run.failed_pages, 'page')}{failed}{absent}"
 
 
-def run_origin(run: RunInfo) -> str:
+def run_started_and_origin(run: RunInfo) -> str:
     """When a run started and the folder it was added from: what tells runs of one method apart in the list
-    (their settings are mostly the same)."""
+    (their settings, mostly the same, are in its tip)."""
     started = f"started {run.started_at[:16].replace('T', ' ')}"
-    source = run.parameters.get("source")
-    if not source:
-        return started
-    folder = Path(str(source))
-    # A seed's folder is named by its run's too: seed-1 alone says nothing
-    name = f"{folder.parent.name}/{folder.name}" if folder.name.startswith("seed-") else folder.name
-    return f"{started}, from {name}"
+    origin = run_origin(run.parameters)
+    return f"{started}, {origin}" if origin else started
 
 
 def element_words(xpaths: Sequence[str], named: int) -> str:
@@ -248,7 +242,7 @@ class ReviewPanel(QWidget):
                               "— no run yet: recordlens runs --add, or import --annotator —",
                               NO_RUN)
             for run in runs:
-                origin = f" · {run_origin(run)}" if methods.count(run.method) > 1 else ""
+                origin = f" · {run_started_and_origin(run)}" if methods.count(run.method) > 1 else ""
                 self.runs.addItem(f"#{run.id} {run.method} ({run.outcome}, {page_counts(run, missing.get(run.id, 0))})"
                                   f"{origin}", run.id)
                 self.runs.setItemData(self.runs.count() - 1, self._run_tip(run), Qt.ItemDataRole.ToolTipRole)
@@ -269,7 +263,9 @@ class ReviewPanel(QWidget):
     def _run_tip(run: RunInfo) -> str:
         ended = f", ended {run.ended_at[:19].replace('T', ' ')}" if run.ended_at else ""
         source = f"\nfrom {run.parameters['source']}" if run.parameters.get("source") else ""
-        return f"run {run.id}: {run.method}, started {run.started_at[:19].replace('T', ' ')}{ended}{source}"
+        settings = method_settings(run.parameters)
+        return (f"run {run.id}: {run.method}, started {run.started_at[:19].replace('T', ' ')}{ended}{source}"
+                + (f"\nsettings: {settings}" if settings else ""))
 
     def run_id(self) -> object:
         """The chosen run's id, "annotator:NAME" for an annotator's label set, NO_RUN for none."""

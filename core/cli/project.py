@@ -25,7 +25,7 @@ from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
 from ..store.importer import import_paths, import_run_folder
 from ..store.label_sets import check_annotator_name
 from ..store.project import init_project, open_project
-from ..store.runs import RunInfo
+from ..store.runs import RunInfo, method_settings, run_origin
 from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run
 from ..wording import counted, listed, shortened
 from .output import Replacing
@@ -423,42 +423,6 @@ def run_document(run: RunInfo, stale: list[str]) -> dict[str, object]:
     stored = document.pop("predicted_pages")
     return document | {"pages_stored": stored, "pages_with_records": run.predicted_pages - run.failed_pages,
                        "failed_pages": run.failed_pages, "stale_pages": stale}
-
-
-_NOT_SHOWN = {"input_format", "seed", "model", "model_digest", "source", "parameters", "prompt_sha256", "settings",
-              "version", "written", "task_ids", "seeds"}
-
-
-def run_settings(parameters: dict[str, object]) -> str:
-    """What tells two runs of one method apart, in a few words: the folder it came from (a seed's with its run's),
-    then its method's settings (`method_settings`)."""
-    return "; ".join(part for part in (run_origin(parameters), method_settings(parameters)) if part) or "-"
-
-
-def method_settings(parameters: dict[str, object]) -> str:
-    """Input format, seed, model (a file by its name), the method's other parameters. A run added from a
-    folder keeps the folder's description whole, its method's parameters inside it."""
-    inner = parameters.get("parameters")
-    parameters = {**parameters, **inner} if isinstance(inner, dict) else parameters
-    parts = [str(parameters["input_format"])] if parameters.get("input_format") else []
-    if parameters.get("seed") is not None:
-        parts.append(f"seed {parameters['seed']}")
-    if parameters.get("model") and parameters.get("model_digest"):  # the selector's model file, not Gemini's name
-        # with its digest: two runs of project models of one name are told apart
-        parts.append(f"{Path(str(parameters['model'])).name} {str(parameters['model_digest'])[:8]}")
-    elif parameters.get("model"):
-        parts.append(str(parameters["model"]))
-    parts += [f"{key} {value}" for key, value in sorted(parameters.items())
-              if key not in _NOT_SHOWN and value is not None and not isinstance(value, dict | list)]
-    return ", ".join(parts)
-
-
-def run_origin(parameters: dict[str, object]) -> str:
-    """"from FOLDER" for a run added from a folder (a seed's with its run's: "from run/seed-1"), else ""."""
-    if not parameters.get("source"):
-        return ""
-    source = Path(str(parameters["source"]))
-    return f"from {source.parent.name + '/' if source.name.startswith('seed-') else ''}{source.name}"
 
 
 def started(run: RunInfo) -> str:

@@ -30,7 +30,7 @@ from .project import (
     open_project,
     status_moved,
 )
-from .runs import RunInfo, StoredScore
+from .runs import RunInfo, StoredScore, method_settings, run_folder, run_origin, run_settings
 from .schema import (
     LABEL_STATUSES,
     PAGE_STATUS_WORDS,
@@ -46,7 +46,8 @@ __all__ = [
     "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUS_WORDS", "PAGE_STATUSES", "TRUE_LABEL_STATUSES",
     "TRUE_PAGE_STATUSES", "Change",
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",
-    "RunInfo", "SchemaError", "StoreError", "StoredScore", "export_project", "find_sources", "import_page",
+    "RunInfo", "method_settings", "run_folder", "run_origin", "run_settings",
+    "SchemaError", "StoreError", "StoredScore", "export_project", "find_sources", "import_page",
     "history_numbers", "history_steps", "import_paths", "import_run_folder", "init_project", "open_project",
     "score_stored_run", "status_moved",
     "REMOVED", "RemovedPage", "RestoredPage", "check_removable", "remove_page", "removed_copy", "restore_page",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Self
 
 from ..records.score import DatasetScore, PageFigures
@@ -207,3 +208,47 @@ class Runs:
                    (SELECT AVG(s.f1) FROM scores s {_PREDICTED})
             FROM runs r {where} ORDER BY r.id""", params).fetchall()
         return [RunInfo.from_row(row) for row in rows]
+
+
+# What a run's parameters hold that says nothing to tell it apart from another run of its method.
+_NOT_SHOWN = {"input_format", "seed", "model", "model_digest", "source", "parameters", "prompt_sha256", "settings",
+              "version", "written", "task_ids", "seeds"}
+
+
+def run_settings(parameters: Mapping[str, object]) -> str:
+    """What tells two runs of one method apart, in a few words: the folder it came from (a seed's with its run's),
+    then its method's settings (`method_settings`)."""
+    return "; ".join(part for part in (run_origin(parameters), method_settings(parameters)) if part) or "-"
+
+
+def method_settings(parameters: Mapping[str, object]) -> str:
+    """Input format, seed, model (a file by its name), the method's other parameters. A run added from a
+    folder keeps the folder's description whole, its method's parameters inside it."""
+    inner = parameters.get("parameters")
+    merged = {**parameters, **inner} if isinstance(inner, dict) else dict(parameters)
+    parts = [str(merged["input_format"])] if merged.get("input_format") else []
+    if merged.get("seed") is not None:
+        parts.append(f"seed {merged['seed']}")
+    if merged.get("model") and merged.get("model_digest"):  # the selector's model file, not Gemini's name
+        # with its digest: two runs of project models of one name are told apart
+        parts.append(f"{Path(str(merged['model'])).name} {str(merged['model_digest'])[:8]}")
+    elif merged.get("model"):
+        parts.append(str(merged["model"]))
+    parts += [f"{key} {value}" for key, value in sorted(merged.items())
+              if key not in _NOT_SHOWN and value is not None and not isinstance(value, dict | list)]
+    return ", ".join(parts)
+
+
+def run_folder(parameters: Mapping[str, object]) -> str:
+    """The folder a run was added from, as a list names it ("run-a", a seed's with its run's: "run-a/seed-1": seed-1
+    alone says nothing), or "" for a run made in the project."""
+    if not parameters.get("source"):
+        return ""
+    source = Path(str(parameters["source"]))
+    return f"{source.parent.name}/{source.name}" if source.name.startswith("seed-") else source.name
+
+
+def run_origin(parameters: Mapping[str, object]) -> str:
+    """"from FOLDER" for a run added from a folder (`run_folder`), else ""."""
+    folder = run_folder(parameters)
+    return f"from {folder}" if folder else ""

@@ -124,7 +124,8 @@ def test_runs_of_one_method_are_told_apart_and_review_by_method_says_which_it_to
         f"#{made[0]} repeats (finished, 1 page) · started 2026-12-05 06:31, from run-rep",
         f"#{made[1]} repeats (finished, 1 page) · started 2026-12-05 06:31, from run-broken",
         f"#{alone} mdr (finished, 1 page)"]
-    assert runs.itemData(runs.findData(made[0]), Qt.ItemDataRole.ToolTipRole).endswith("from /tmp/runs/run-rep")
+    assert runs.itemData(runs.findData(made[0]), Qt.ItemDataRole.ToolTipRole).split("\n")[1:] == [
+        "from /tmp/runs/run-rep", "settings: similarity 0.5"]  # the whole folder, and what tells the runs apart
     assert runs.toolTip().startswith(runs.itemText(runs.findData(made[1])))  # whole, where the panel cuts it
     assert window.statusBar().currentMessage() == (
         f"reviewing run #{made[1]} repeats (started 2026-12-05 06:31, from run-broken), the latest of 2 repeats "

@@ -237,7 +237,7 @@ def test_inspect_and_represent_refuse_a_file_that_is_not_a_page_as_import_does(
 
 
 def test_the_runs_listing_tells_two_project_models_apart_and_cuts_settings_after_a_word() -> None:
-    from recordlens.core.cli.project import run_settings
+    from recordlens.core.store import run_settings
     from recordlens.core.wording import shortened
 
     first = run_settings({"parameters": {"model": "/p/models/selector.json", "model_digest": "0123456789abcdef",
