@@ -7,10 +7,13 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 from ..errors import RecordLensError
+from ..page.dataset import unfinished_dataset
 from ..records.hygiene import PageCheck, check_page, dataset_labels, summarise
 from ..wording import listed
+from .output import warn
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,9 +35,9 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreada
     page holding records; checks the project remembers are reused) or of `--pages` + `--gt` (`unreadable`: see
     `dataset_labels`)."""
     if args.project:
-        from ..store import open_project
+        from ..store.project_copy import open_to_read
 
-        with open_project(args.project) as project:
+        with open_to_read(args.project) as project:  # a project on read-only media is checked where it is
             yield from project.label_checks.labelled(scored_only=scored_only)
         return
     if not (args.pages and args.gt):
@@ -44,6 +47,8 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreada
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.project and args.pages and (unfinished := unfinished_dataset(Path(args.pages))) is not None:
+        warn(unfinished)  # as score, bench and extract say it: the findings are of what the stopped export wrote
     unreadable: list[str] = []  # one bad file is reported with the others' findings, not the end of the check
     checks = list(label_checks(args, unreadable=unreadable))
     gone, in_progress = _project_state(args.project, [c.page for c in checks]) if args.project else ({}, [])
@@ -70,10 +75,10 @@ def _project_state(project_dir: str, checked: list[str]) -> tuple[dict[str, str]
     """Of the pages checked (remembered checks need no page), those whose saved copy is gone (page -> why, said
     as export would say it), and those still in progress (not marked labelled or reviewed), which runs are not
     scored on."""
-    from ..store import open_project
+    from ..store.project_copy import open_to_read
     from ..store.scoring import labelled_page_names
 
-    with open_project(project_dir) as project:
+    with open_to_read(project_dir) as project:
         gone = {name: f"page {name}: its saved copy {project.snapshot_file(name)} is missing (export and score "
                       "need it)" for name in checked if not project.snapshot_file(name).is_file()}
         scored = set(labelled_page_names(project))

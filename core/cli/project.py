@@ -25,6 +25,7 @@ from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
 from ..store.importer import import_paths, import_run_folder
 from ..store.label_sets import check_annotator_name
 from ..store.project import init_project, open_project
+from ..store.project_copy import open_to_read
 from ..store.runs import RunInfo, method_settings, run_origin
 from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run
 from ..wording import counted, listed, shortened
@@ -68,7 +69,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Import MHTML and HTML files, folders of them, and datasets (DIR/html/ plus "
                                    "DIR/gt/, whose records become accepted labels, kept verbatim). Each page goes in "
                                    "whole or not at all; broken files are reported with the reason and skipped. A "
-                                   "page already in the project with the same bytes is left as it is.")
+                                   "file whose bytes are already a page of the project, under its name or another "
+                                   "(a copy or a link of it), is not imported again, and that page is named; a "
+                                   "dataset's page with labels of its own is imported as its own page even so. A "
+                                   "folder's subfolders are not looked into (said). A page name holding a line "
+                                   "break or another control character is refused.")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--project", required=True, metavar="DIR")
     p.add_argument("--replace-labels", action="store_true",
@@ -245,7 +250,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     writable_folder(args.out, "the export")
     # jsonl and csv: one file, replaced whole (nexteval refuses a folder that holds a dataset)
     replacing = Replacing(export_file(args.out, args.format)) if args.format != "nexteval" else None
-    with open_project(args.project) as project:
+    with open_to_read(args.project) as project:  # a project on read-only media exports where it is
         summary = export_project(project, args.format, args.out, all_pages=args.all_pages,
                                  progress=lambda items: progress(items, label="exporting", enabled=not args.quiet))
     print(f"exported {_exported(summary, args.format, args.all_pages)} as {args.format} to {args.out}")

@@ -137,10 +137,42 @@ def decode_html(raw: bytes, declared: str | None, warnings: list[str]) -> tuple[
     for bom, name in _BOMS:
         if raw.startswith(bom):
             return decode_or_replace(raw[len(bom) :], (name, name), "the page", warnings), name
-    charset = _declared_charset(declared, "its Content-Type header", warnings) or _meta_charset(raw, warnings)
-    if charset is not None:
-        return decode_or_replace(raw, charset, "the page", warnings), charset[0]
+    header = _declared_charset(declared, "its Content-Type header", warnings)
+    if header is not None:
+        decoded = _decoded_as_declared(raw, header, f"{declared.strip()!r} (from its Content-Type header)", warnings)
+        if decoded is not None:
+            return decoded
+    meta = _meta_charset(raw, warnings)
+    if meta is not None:
+        decoded = _decoded_as_declared(raw, meta, f"{meta[0]!r} (from its <meta> tag)", warnings)
+        if decoded is not None:
+            return decoded
     return _decode_undeclared(raw, warnings)
+
+
+def _decoded_as_declared(raw: bytes, charset: tuple[str, str], declared: str, warnings: list[str]
+                         ) -> tuple[str, str] | None:
+    """The page decoded with the charset it declares, or None (said) when that charset clearly does not fit its
+    bytes: decoded so, the page's markup is gone (UTF-16 declared on UTF-8 bytes reads as a line of CJK)."""
+    said: list[str] = []
+    text = decode_or_replace(raw, charset, "the page", said)
+    if charset[0] != "replacement" and _markup_lost(raw, text):  # browsers blank "replacement" out on purpose
+        warnings.append(f"The page's charset {shortened(declared, 100)} does not fit its bytes: decoded so, its "
+                        f"markup is gone ({text.count('<')} of its {raw.count(b'<')} '<' left); it was ignored.")
+        return None
+    warnings += said
+    return text, charset[0]
+
+
+def _markup_lost(raw: bytes, text: str) -> bool:
+    """Whether decoding turned most of the page's tags into other characters. The markup of an HTML page is
+    ASCII, which every charset a page may declare keeps, except UTF-16 (whose ASCII holds zero bytes, which no
+    page in any other charset holds): a page without zero bytes whose '<' mostly went is decoded wrongly."""
+    tags = raw.count(b"<")
+    return tags >= _FEW_TAGS and b"\x00" not in raw and text.count("<") * 2 < tags
+
+
+_FEW_TAGS = 4  # fewer '<' than this tell nothing
 
 
 def _declared_charset(label: str | None, where: str, warnings: list[str]) -> tuple[str, str] | None:

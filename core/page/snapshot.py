@@ -10,7 +10,9 @@ Decisions a caller may need to know:
   or `http-equiv` in its first 1024 bytes (the order the HTML standard gives a browser). Labels are mapped as a
   browser maps them (`iso-8859-1` and `us-ascii` decode as windows-1252, `gb2312` as GB18030, ...), so the text
   is the text Chromium shows. A label outside the web's table (even one Python knows, such as `utf-7`) is
-  ignored with a warning. Without any declaration the page is
+  ignored with a warning, and so is a declared charset that clearly does not fit the bytes (decoded with it, most
+  of the page's `<` are gone, as when UTF-16 is declared on UTF-8: the page would read as a line of CJK); the
+  next declaration is then used. Without any declaration the page is
   UTF-8, or windows-1252 with a warning when it is not valid UTF-8.
 - **Undecodable bytes** under a declared charset are replaced with U+FFFD, as a browser does, and a warning says
   where the first one is: the page still opens and the loss is stated.

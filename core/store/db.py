@@ -18,6 +18,7 @@ Durability and concurrency, the reasoning behind the settings:
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -73,14 +74,73 @@ def dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def connect(path: Path) -> sqlite_utils.Database:
+def connect(path: Path, *, read_only: bool = False) -> sqlite_utils.Database:
+    """The project's database at `path`, for reading and writing, or with `read_only` for reading alone (a
+    project on a read-only mount or medium: what copy, export and `labels check` need); a database that cannot be
+    opened raises StoreError saying why and what to do (`cannot_open`)."""
+    try:
+        return _read_only(path) if read_only else _read_write(path)
+    except sqlite3.DatabaseError as error:
+        raise StoreError(cannot_open(path, error)) from None
+
+
+def _read_write(path: Path) -> sqlite_utils.Database:
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS)
-    db = sqlite_utils.Database(conn, execute_plugins=False)
-    db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
-    db.execute("PRAGMA foreign_keys = ON")
-    db.enable_wal()
-    db.execute("PRAGMA synchronous = NORMAL")
+    try:
+        db = sqlite_utils.Database(conn, execute_plugins=False)
+        db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        db.execute("PRAGMA foreign_keys = ON")
+        db.enable_wal()
+        db.execute("PRAGMA synchronous = NORMAL")
+    except BaseException:
+        conn.close()
+        raise
     return db
+
+
+def _read_only(path: Path) -> sqlite_utils.Database:
+    """SQLite's read-only mode reads a WAL database only where its shared-memory file exists or can be made; in
+    a read-only folder without one, the database is opened as immutable, which is exact only when no write is
+    left in its write-ahead log (none is: a project closed cleanly leaves no log; one that holds writes is
+    refused rather than read without them)."""
+    uri = path.resolve().as_uri()
+    try:
+        return _probed(sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_SECONDS))
+    except sqlite3.OperationalError as error:
+        if "unable to open" not in str(error):
+            raise
+    wal = path.with_name(f"{path.name}-wal")
+    if wal.is_file() and wal.stat().st_size > 0:
+        raise StoreError(f"{path}: cannot be read where it is: its latest changes are in {wal.name}, which SQLite "
+                         f"reads only where it can write beside it, and the folder is read-only; copy the whole "
+                         f"folder (`cp -r {path.parent} NEW`, which takes {wal.name} too) and use the copy")
+    return _probed(sqlite3.connect(f"{uri}?immutable=1", uri=True))
+
+
+def _probed(conn: sqlite3.Connection) -> sqlite_utils.Database:
+    """`conn`, once a first read has shown that SQLite can read it (opening alone checks nothing)."""
+    try:
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except BaseException:
+        conn.close()
+        raise
+    return sqlite_utils.Database(conn, execute_plugins=False)
+
+
+def cannot_open(path: Path, error: sqlite3.Error) -> str:
+    """Why the project database at `path` cannot be opened, and what to do: one message."""
+    text = str(error).lower()
+    if "malformed" in text or "not a database" in text:
+        hint = (f"; the file is damaged (cut short by a full disk or a copy that stopped, or written over): put back "
+                f"a copy from a backup (the pages are still in {path.parent / 'snapshots'}), and keep the damaged "
+                f"file aside: `sqlite3 {path} .recover` may rescue labels made since the backup")
+    elif not os.access(path.parent, os.W_OK) or not os.access(path, os.W_OK):
+        hint = (f"; the folder is read-only, and the project opens for changes only where SQLite can write its lock "
+                f"files beside the database: `recordlens project copy {path.parent} NEW` copies the project to a "
+                "folder you can write to (copy, export and labels check read it where it is)")
+    else:
+        hint = ""
+    return f"{path}: cannot open the project database ({error}){hint}"
 
 
 @dataclass(frozen=True)
@@ -188,6 +248,9 @@ def database_problem(error: sqlite3.Error) -> str:
         hint = "; free space on the disk that holds the project and run this again (what was stored is intact)"
     elif "readonly" in text or "read-only" in text:
         hint = "; the project's folder or database cannot be written"
+    elif "malformed" in text or "not a database" in text:
+        hint = ("; the project's database file is damaged: put back a copy from a backup (the pages are still in "
+                "the project's snapshots/ folder)")
     else:
         hint = ""
     return f"the project's database: {error}{hint}"

@@ -3,14 +3,27 @@
 `snapshots/ab/abcdef....mhtml`: the two-character folder keeps any one directory small. Identical bytes are
 stored once however many pages or imports refer to them, and a stored file is never rewritten, so a label
 made on a page can always be checked against exactly the page it was made on.
+
+A write that is stopped (a kill -9 mid-import) leaves its hidden temporary file (`.HASH.html.RANDOM.tmp`). Each
+write holds a shared lock on `snapshots/` while it writes; the next import takes that lock exclusively for a
+moment and, when no write holds it, removes every leftover at once. Where the lock cannot be had (another import
+writing now, or a file system without such locks) only leftovers untouched for minutes are removed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import stat
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: leftovers are removed by age alone
+    fcntl = None  # type: ignore[assignment]
 
 from .. import atomic
 
@@ -34,14 +47,22 @@ def store_snapshot(root: Path, data: bytes, suffix: str) -> str:
     path = snapshot_path(root, digest, suffix)
     if path.is_file() and path.stat().st_size == len(data):
         return digest
-    # Read-only tells people and tools that a stored snapshot is evidence, not a working copy.
-    atomic.write_bytes(path, data, mode=atomic.file_mode() & (stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH))
+    with _writers_lock(root, exclusive=False, wait=True):
+        # Read-only tells people and tools that a stored snapshot is evidence, not a working copy.
+        atomic.write_bytes(path, data, mode=atomic.file_mode() & (stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH))
     return digest
 
 
 def remove_stale_temporaries(root: Path, older_than_s: float = STALE_TEMPORARY_S) -> int:
-    """Remove the temporary files (`.NAME.*.tmp`, see core/atomic) of snapshot writes that never finished;
-    returns how many were removed."""
+    """Remove the temporary files (`.NAME.*.tmp`, see core/atomic) of snapshot writes that never finished: all of
+    them when no write is under way, else those untouched for `older_than_s`; returns how many were removed."""
+    if not (root / SNAPSHOTS).is_dir():
+        return 0
+    with _writers_lock(root, exclusive=True, wait=False) as no_writer:
+        return _remove_temporaries(root, 0.0 if no_writer else older_than_s)
+
+
+def _remove_temporaries(root: Path, older_than_s: float) -> int:
     removed = 0
     now = time.time()
     for temporary in (root / SNAPSHOTS).glob("*/.*.tmp"):
@@ -52,3 +73,31 @@ def remove_stale_temporaries(root: Path, older_than_s: float = STALE_TEMPORARY_S
         except OSError:
             continue  # gone already (another import cleaned it), or not ours to remove
     return removed
+
+
+@contextmanager
+def _writers_lock(root: Path, *, exclusive: bool, wait: bool) -> Iterator[bool]:
+    """The lock on `snapshots/` that writes share and the cleaning takes alone (flock on the folder, freed by the
+    system however its holder ends); yields whether it is held. Not waited for unless `wait`; never held where
+    the system has no such lock (Windows, or a file system that refuses it): a write then goes ahead as before."""
+    folder = root / SNAPSHOTS
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        yield False
+        return
+    try:
+        yield _flock(fd, exclusive, wait)
+    finally:
+        os.close(fd)  # gives the lock back
+
+
+def _flock(fd: int, exclusive: bool, wait: bool) -> bool:
+    if fcntl is None:  # pragma: no cover - Windows
+        return False
+    try:
+        fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | (0 if wait else fcntl.LOCK_NB))
+    except OSError:
+        return False
+    return True

@@ -7,8 +7,14 @@ the reason and skipped; the other pages still go in.
 
 Idempotence, by name and content: a page whose name is already in the project with the same snapshot bytes
 is left as it is (labels are not imported a second time); the same name with different bytes is refused,
-because overwriting would silently detach the labels made on the old page. The same bytes under a new name
-make a new page sharing one stored file.
+because overwriting would silently detach the labels made on the old page. A file without labels whose bytes
+are a page of another name (a copy or a link of a page imported already) is not imported again either: a second,
+unlabelled page of one snapshot would come back in training, proposals and exports; the report names both. A
+dataset's page that comes with labels of its own is its own page even so (the dataset stays whole, as it is
+scored), and the report names the page of the same bytes.
+
+A page name holding a control character (a line break, a tab) is refused: it would break every list and message
+that names the page; the file is renamed to import it.
 
 A folder of predictions (`N.json`, as an extractor run writes it) is stored as a run with `import_run_folder`.
 
@@ -76,13 +82,18 @@ class ImportProblem:
     reason: str
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.reason}"
+        path = str(self.path)
+        # a line break in a file's name would cut the line that names it
+        shown = repr(path) if any(unicodedata.category(c) in _LINE_BREAKING for c in path) else path
+        return f"{shown}: {self.reason}"
 
 
 @dataclass
 class ImportReport:
     imported: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)   # already in the project with the same bytes
+    # Pages whose bytes are those of a project page of another name (not imported again): what each said.
+    same_as: list[str] = field(default_factory=list)
     problems: list[ImportProblem] = field(default_factory=list)
     flagged: dict[str, int] = field(default_factory=dict)  # page -> records holding an unresolved XPath
     labels: int = 0
@@ -102,8 +113,8 @@ class ImportReport:
 
     def warning_lines(self) -> list[str]:
         """What was imported but deserves a look: snapshot warnings, records holding XPaths that name nothing."""
-        return self.warnings + [f"page {page}: {count} record(s) hold XPaths that name no element of the page "
-                                "(kept, flagged)" for page, count in self.flagged.items()]
+        return self.warnings + self.same_as + [f"page {page}: {count} record(s) hold XPaths that name no element "
+                                               "of the page (kept, flagged)" for page, count in self.flagged.items()]
 
     def label_lines(self, annotator: str | None = None) -> list[str]:
         """What `labels check` says of the pages just imported with labels (none when none was)."""
@@ -116,12 +127,15 @@ class ImportReport:
             f"label check of the pages imported with labels{_whose(annotator)}{among}: {checked.summary()}"]
 
     def summary(self, annotator: str | None = None) -> str:
-        replaced = (f"; labels replaced on {len(self.replaced)} page(s) already in the project, with "
-                    f"{self.replaced_labels} label(s) (their proposals "
-                    "and rejected records went too, and a page marked reviewed is labelled again; the earlier state "
-                    "stays in each page's history)" if self.replaced else "")
+        # a page whose labels were replaced is in the project already too: counted with the others, then said
+        present = len(self.unchanged) + len(self.replaced)
+        replaced = (f" (labels replaced on {len(self.replaced)} of them, with {self.replaced_labels} label(s): their "
+                    "proposals and rejected records went too, and a page marked reviewed is labelled again; the "
+                    "earlier state stays in each page's history)" if self.replaced else "")
+        elsewhere = (f"; {len(self.same_as)} already in the project under another name (not imported again)"
+                     if self.same_as else "")
         return (f"imported {len(self.imported)} page(s) with {self.labels} label(s){_whose(annotator)}; "
-                f"{len(self.unchanged)} already in the project; {len(self.problems)} not imported{replaced}")
+                f"{present} already in the project{replaced}{elsewhere}; {len(self.problems)} not imported")
 
 
 def _whose(annotator: str | None) -> str:
@@ -184,12 +198,17 @@ def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource
             found = [PageSource(name, file) for name, file in files.items()]
             sources += found
             _report_odd_entries(path, report)
+            inside = _subfolders(path)
             if not found:  # an empty folder, or one of labels: said, not "imported 0 page(s)" and success
                 labels = (" (a folder of labels? they go onto the project's pages of their names with "
                           "--annotator NAME, or with --replace-labels as the project's own)") if any(
                     path.glob("*.json")) or (path / "gt").is_dir() else ""
+                export = f" ({_EXPORT_HOLDS_NO_PAGE})" if any(
+                    any(path.glob(f"*{suffix}")) for suffix in _EXPORT_SUFFIXES) else ""
                 report.problems.append(ImportProblem(path, f"no page (.mhtml, .mht, .html, .htm) in this folder"
-                                                           f"{labels}"))
+                                                           f"{labels}{export}{_not_looked_into(path, inside, '; ')}"))
+            elif inside:
+                report.warnings.append(f"{path}: {_not_looked_into(path, inside)}")
         elif path.is_file() and path.suffix.lower() in PAGE_SUFFIXES:
             sources.append(PageSource(path.stem, path))
         elif (odd := not_a_page_file(path)) is not None:
@@ -203,9 +222,33 @@ def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource
 
 # What `export` writes in JSON Lines or CSV holds no page (a digest of each): a way out of a project, not back in.
 _EXPORT_SUFFIXES = (".jsonl", ".csv")
-_ONE_WAY_EXPORT = (f"{NOT_A_PAGE_SUFFIX}; a JSON Lines or CSV export holds no page, so it is not imported: "
-                   "import a NEXT-EVAL dataset (`export --format nexteval`), or move a whole project with "
-                   "`recordlens project copy`")
+_EXPORT_HOLDS_NO_PAGE = ("a JSON Lines or CSV export holds no page, so it is not imported: import a NEXT-EVAL "
+                         "dataset (`export --format nexteval`), or move a whole project with `recordlens project "
+                         "copy`")
+_ONE_WAY_EXPORT = f"{NOT_A_PAGE_SUFFIX}; {_EXPORT_HOLDS_NO_PAGE}"
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    """The folders inside a folder of pages (hidden ones aside), which an import of the folder does not enter."""
+    try:
+        # a folder named like a page (`x.html/`) is listed as not imported already
+        return sorted((p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")
+                       and p.suffix.lower() not in PAGE_SUFFIXES),
+                      key=lambda p: natural_key(p.name))
+    except OSError:
+        return []
+
+
+def _not_looked_into(folder: Path, inside: Sequence[Path], joined: str = "") -> str:
+    """What an import of `folder` left aside in its subfolders, and how to import them ('' when none)."""
+    if not inside:
+        return ""
+    datasets = [p.name for p in inside if (p / "html").is_dir()]
+    how = (f"a dataset ({listed(datasets)}) is imported with its labels by naming its folder, as in `recordlens "
+           f"import {folder / datasets[0]}`" if datasets else
+           f"name a folder to import its pages, as in `recordlens import {inside[0]}`")
+    return (f"{joined}{counted(len(inside), 'subfolder')} not looked into ({listed([p.name for p in inside])}): "
+            f"an import takes the pages of the folder named, not of the folders inside it; {how}")
 
 
 def _labels_only(path: Path) -> bool:
@@ -258,20 +301,29 @@ def _dataset_sources(root: Path, report: ImportReport) -> list[PageSource]:
             for name, file in pages.items()]
 
 
-def _labels_are_stored(project: Project, source: PageSource) -> bool:
-    """Whether the page's records in the dataset are those the project holds for it (the same dataset imported
-    again, or an import resumed): nothing to warn of."""
+def _labels_are_stored(project: Project, source: PageSource, page: str | None = None) -> bool:
+    """Whether the page's records in the dataset are those the project holds for it (or for `page`, the project's
+    page of the same bytes): the same dataset imported again, or an import resumed; nothing to warn of."""
     assert source.truth is not None
     try:
         records = load_records(source.truth).records
     except RecordLensError:
         return False
-    return [list(r) for r in records] == project.true_records(source.name)  # proposals added since do not count
+    # proposals added since do not count
+    return [list(r) for r in records] == project.true_records(page or source.name)
 
 
 def import_page(project: Project, source: PageSource, report: ImportReport) -> None:
+    _import_page(project, source, report, labelled=source.truth is not None)
+
+
+def _import_page(project: Project, source: PageSource, report: ImportReport, *, labelled: bool) -> None:
+    """The page into the project (`labelled`: it comes with labels of its own, so a copy of a page of another
+    name is its own page, said)."""
+    _check_page_name(source.name)
     data = read_file_bytes(source.path)  # never a blocking read (a FIFO swapped in), never over the size limit
-    if _in_the_project_already(project, source, data, report):
+    if _in_the_project_already(project, source, data, report) or _same_page_named_otherwise(
+            project, source, data, report, labelled=labelled):
         return
     snapshot = read_snapshot(data, name=source.path.name)
     records, unresolved, check = None, None, None
@@ -290,7 +342,8 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
     with project.writing():
         # Looked at again inside the transaction: another import of the same pages, running at the same time,
         # may have added it since (the same page is then unchanged, not a failure)
-        if _in_the_project_already(project, source, data, report):
+        if _in_the_project_already(project, source, data, report) or _same_page_named_otherwise(
+                project, source, data, report, labelled=labelled, said=True):
             return
         project.add_page(source.name, digest, suffix, len(data), url=snapshot.url, title=snapshot.title,
                          charset=snapshot.charset, source=str(source.path), warnings=snapshot.warnings,
@@ -325,6 +378,43 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
     return True
 
 
+def _same_page_named_otherwise(project: Project, source: PageSource, data: bytes, report: ImportReport, *,
+                               labelled: bool, said: bool = False) -> bool:
+    """Whether the file is not imported because the project holds its bytes as a page of another name (a copy or
+    a link of a page imported already), said naming both; a `labelled` page (one with labels of its own) is
+    imported even so, and the page of the same bytes named (unless `said` already)."""
+    row = project.one("SELECT name FROM pages WHERE snapshot = ? ORDER BY id LIMIT 1", (content_hash(data),))
+    if row is None:
+        return False
+    page = str(row[0])
+    if labelled:
+        if not said:
+            labels = f" ({source.truth})" if source.truth is not None else ""
+            report.warnings.append(f"page {source.name}: the same bytes as page {page}, already in the project; "
+                                   f"imported as a page of its own, for the labels that came with it{labels}")
+        return False
+    report.same_as.append(f"{source.path}: the same page (the same bytes) as page {page}, already in the project; "
+                          f"not imported again as page {source.name}")
+    return True
+
+
+def _check_page_name(name: str) -> None:
+    """Refuse a page name that holds a control character (a line break, a tab) or a line separator: every list,
+    message and export that names the page would break at it."""
+    odd = [c for c in name if unicodedata.category(c) in _LINE_BREAKING]
+    if odd:
+        raise RecordLensError(f"the page name {name!r} holds {_character(odd[0])}, which would break the lists and "
+                              "messages that name the page: rename the file (and its labels file) to import it")
+
+
+_LINE_BREAKING = ("Cc", "Zl", "Zp")  # control characters (a line break, a tab) and Unicode's line separators
+
+
+def _character(c: str) -> str:
+    named = {"\n": "a line break", "\r": "a carriage return", "\t": "a tab"}
+    return named.get(c, f"the control character U+{ord(c):04X}")
+
+
 def _replace_labels(project: Project, source: PageSource, report: ImportReport) -> None:
     """The page's records become the dataset's, in one step of its history (the earlier ones restorable)."""
     assert source.truth is not None
@@ -354,7 +444,9 @@ def import_annotator_page(project: Project, source: PageSource, annotator: str, 
             report.unchanged.append(source.name)
         return
     bare = PageSource(source.name, source.path)
-    import_page(project, bare, report)  # refuses a different page under the same name; else new or unchanged
+    # refuses a different page under the same name; else new or unchanged (the labels are the annotator's: a copy
+    # of a page of another name is a page of its own, as a dataset's page with labels is)
+    _import_page(project, bare, report, labelled=True)
     if report.imported and report.imported[-1] == source.name:
         report.imported.pop()  # counted below, once, as an annotator's page
     elif report.unchanged and report.unchanged[-1] == source.name:

@@ -8,10 +8,15 @@ that a change needs is written before the change is stored, so every file the co
 The copy is made in a hidden folder beside the destination and renamed into place when whole: a copy stopped
 part way leaves no folder that looks like a project (a killed one leaves its hidden folder, which the next copy
 to that destination removes). A project that lacks a saved page is refused before anything is written.
+
+A copy never writes to the project it copies: a project on a read-only mount or medium (an archive, a shared
+folder) is read where it is (`open_to_read`, which `labels check` uses too), and its copy, in a folder
+that can be written, is the project to work in.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sqlite3
@@ -21,10 +26,12 @@ from pathlib import Path
 
 from ..atomic import folder_mode
 from ..owner_files import owner_line, process_alive
+from ..page.dataset import natural_key
 from ..wording import listed
-from .db import StoreError
-from .files import SNAPSHOTS
-from .project import PROJECT_DB, open_project
+from .db import StoreError, connect
+from .files import SNAPSHOTS, snapshot_path
+from .project import PROJECT_DB, Project, open_project
+from .schema import SCHEMA_VERSION
 
 _DATABASE_FILES = {PROJECT_DB, f"{PROJECT_DB}-wal", f"{PROJECT_DB}-shm", f"{PROJECT_DB}-journal"}
 
@@ -46,17 +53,18 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
         raise StoreError(f"{dest} exists and is not an empty folder: a project is copied into a new or empty one")
     if dest.resolve().is_relative_to(root.resolve()):
         raise StoreError(f"{dest} is inside the project {root}: copy it somewhere else")
-    with open_project(root) as project:
-        missing = [page.name for page in project.pages() if not project.snapshot_file(page.name).is_file()]
+    with open_to_read(root, any_schema=True) as project:  # an older project's copy is brought up to date below
+        missing = _missing_snapshots(project)
         if missing:  # before anything is written: the copy would lack them too
-            raise StoreError(f"the project {root} lacks the saved page of {len(missing)} page(s) ({listed(missing)}; "
-                             f"first: {project.snapshot_file(missing[0])} is missing, deleted by hand?): put it back, "
+            names = list(missing)
+            raise StoreError(f"the project {root} lacks the saved page of {len(missing)} page(s) ({listed(names)}; "
+                             f"first: {missing[names[0]]} is missing, deleted by hand?): put it back, "
                              "or take the page out (`recordlens project remove-page`), then copy")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        for left in dest.parent.glob(f".{dest.name}.partial-*"):
-            if not _still_copying(left):  # a copy killed part way (never a project); one running now is left be
-                shutil.rmtree(left, ignore_errors=True)
-        partial = Path(tempfile.mkdtemp(prefix=f".{dest.name}.partial-", dir=dest.parent))
+        try:
+            partial = _partial_folder(dest)
+        except OSError as error:
+            raise StoreError(f"cannot copy the project to {destination}: {_cannot_write(error, dest.parent)}"
+                             ) from None
         try:
             partial.chmod(folder_mode())  # a project folder as mkdir makes it, not mkdtemp's private 0700
             (partial / _OWNER).write_text(owner_line(), encoding="utf-8")
@@ -66,13 +74,78 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
             if dest.exists():
                 dest.rmdir()  # empty, checked above
             partial.rename(dest)
-        except BaseException:
+        except BaseException as error:
             shutil.rmtree(partial, ignore_errors=True)
+            if isinstance(error, OSError) and not _read_from(error, root):
+                # said of the folder the user named, not of the hidden one the copy was made in
+                raise StoreError(f"cannot copy the project to {destination}: {_cannot_write(error, dest.parent)} "
+                                 "(nothing was copied)") from None
             raise
     with open_project(dest) as copied:
         labels = copied.one("SELECT COUNT(*) FROM records")[0]
         return ProjectCopy(dest, len(copied.pages()), labels, len(copied.runs.all()),
                            len(copied.annotators.names()), files)
+
+
+def open_to_read(folder: str | Path, *, any_schema: bool = False) -> Project:
+    """The project at `folder`, to be read: opened as every command opens it where it can be written, else read
+    only (a read-only mount or medium), in which case it must be of this RecordLens's schema (it cannot be
+    brought up to date where it is) unless `any_schema` (a copy, brought up to date once made)."""
+    root = Path(folder)
+    database = root / PROJECT_DB
+    if not _only_readable(root, database):
+        return open_project(root)  # or the refusal that says why it cannot be opened
+    project = Project(root, connect(database, read_only=True))
+    version = project.schema_version()
+    if version > SCHEMA_VERSION or (version < SCHEMA_VERSION and not any_schema):
+        project.close()
+        newer = version > SCHEMA_VERSION
+        raise StoreError(f"{database} is read-only and was made by {'a later' if newer else 'an earlier'} RecordLens "
+                         f"(schema version {version}, this one reads {SCHEMA_VERSION}): "
+                         + ("update RecordLens to read it" if newer else
+                            f"`recordlens project copy {root} NEW` copies it to a folder you can write to, where it "
+                            "is brought up to date"))
+    return project
+
+
+def _only_readable(root: Path, database: Path) -> bool:
+    """Whether the project's folder or database cannot be written (a project that is not there, or whose
+    database is empty, is opened as usual, which says why not)."""
+    try:
+        held = database.is_file() and database.stat().st_size > 0
+    except OSError:
+        return False
+    return held and not (os.access(root, os.W_OK) and os.access(database, os.W_OK))
+
+
+def _missing_snapshots(project: Project) -> dict[str, Path]:
+    """Page -> its saved page's file, for each page whose file is gone; asked in the terms of every schema version
+    (a read-only project of an earlier RecordLens is copied as it is)."""
+    rows = project.db.execute("SELECT p.name, s.hash, s.suffix FROM pages p JOIN snapshots s ON s.hash = p.snapshot")
+    files = {name: snapshot_path(project.root, digest, suffix) for name, digest, suffix in rows}
+    return {name: files[name] for name in sorted(files, key=natural_key) if not files[name].is_file()}
+
+
+def _partial_folder(dest: Path) -> Path:
+    """The hidden folder beside `dest` the copy is made in, after removing those of copies killed part way."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    for left in dest.parent.glob(f".{dest.name}.partial-*"):
+        if not _still_copying(left):  # a copy killed part way (never a project); one running now is left be
+            shutil.rmtree(left, ignore_errors=True)
+    return Path(tempfile.mkdtemp(prefix=f".{dest.name}.partial-", dir=dest.parent))
+
+
+def _read_from(error: OSError, root: Path) -> bool:
+    """Whether a failed file operation was on the project copied (a file of it unreadable or gone), not on the
+    copy being written."""
+    named = error.filename
+    return named is not None and Path(named).resolve().is_relative_to(root.resolve())
+
+
+def _cannot_write(error: OSError, folder: Path) -> str:
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"the disk that holds {folder} is full ({error.strerror}); free space and copy again"
+    return f"{folder} cannot be written ({error.strerror or error}); copy to a folder you can write to"
 
 
 _OWNER = ".copying"  # in a copy being made: the host and process making it

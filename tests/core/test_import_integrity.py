@@ -4,6 +4,7 @@ temporary files of a killed import are removed by the next one."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import time
 from pathlib import Path
@@ -84,10 +85,15 @@ def test_the_next_import_removes_what_a_killed_import_left(tmp_path: Path) -> No
     stale.write_bytes(b"half a page")
     old = time.time() - 3600
     os.utime(stale, (old, old))
-    fresh = folder / ".ab34ef.html.q9w8e7.tmp"  # another import may be writing this one right now
+    fresh = folder / ".ab34ef.html.q9w8e7.tmp"  # another import is writing this one right now
     fresh.write_bytes(b"being written")
-    with open_project(tmp_path / "project") as project:
-        report = import_paths(project, [tmp_path / "1.html"])
+    writer = os.open(tmp_path / "project" / SNAPSHOTS, os.O_RDONLY)
+    fcntl.flock(writer, fcntl.LOCK_SH)  # as a snapshot write holds it while it writes
+    try:
+        with open_project(tmp_path / "project") as project:
+            report = import_paths(project, [tmp_path / "1.html"])
+    finally:
+        os.close(writer)
     assert report.imported == ["1"]
     assert not stale.exists() and fresh.exists()
     assert any("removed 1 temporary snapshot file" in w for w in report.warnings)

@@ -469,7 +469,8 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
     pages_dir, gt_dir = write_dataset(tmp_path / "data", [None] * 8, seed=5)  # type: ignore[list-item]
     save_records(gt_dir / "1.json", [["/body[1]/div[99]/span[7]"]])  # a label that names nothing
     save_records(gt_dir / "2.json", [])  # a page labelled as holding no record
-    shutil.copy(pages_dir / "3.html", pages_dir / "unlabelled.html")  # a page without labels: left out, said
+    # a page without labels (another page: a byte copy of one would not be imported again): left out, said
+    (pages_dir / "unlabelled.html").write_bytes((pages_dir / "3.html").read_bytes() + b"<!-- another page -->")
     save_records(gt_dir / "pageless.json", [["/body[1]"]])  # labels without their page: left out, said
     save_records(gt_dir / "4.json", [*json.loads((gt_dir / "4.json").read_text()), []])  # a record of no XPath
     copy = tmp_path / "copy"

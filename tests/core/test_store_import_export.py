@@ -198,10 +198,13 @@ def test_importing_twice_changes_nothing_and_a_different_page_with_a_taken_name_
         other.write_text(PAGE.replace("b", "c"), encoding="utf-8")
         (refused,) = import_paths(project, [other]).problems
         assert "different page named '1'" in refused.reason
-        copy = tmp_path / "other" / "1_v2.html"
+        copy = tmp_path / "other" / "1_v2.html"  # the same bytes under another name: the same page, said
         shutil.copy(data / "html" / "1.html", copy)
-        assert import_paths(project, [copy]).imported == ["1_v2"]
-        assert project.page("1_v2").snapshot == project.page("1").snapshot
+        report = import_paths(project, [copy])
+        assert report.imported == [] and report.problems == [] and [p.name for p in project.pages()] == ["1"]
+        assert report.same_as == [f"{copy}: the same page (the same bytes) as page 1, already in the project; not "
+                                  "imported again as page 1_v2"]
+        assert "1 already in the project under another name" in report.summary()
 
 
 def test_dataset_labels_are_verbatim_and_unresolved_xpaths_are_flagged_not_dropped(tmp_path: Path) -> None:
@@ -645,7 +648,7 @@ def test_edited_ground_truth_imported_again_replaces_the_labels_when_asked_and_t
     assert main(["import", str(data), "--project", str(tmp_path / "p"), "-q"]) == 0  # not asked: said, kept
     assert "--replace-labels` takes them" in capsys.readouterr().err
     assert main(["import", str(data), "--project", str(tmp_path / "p"), "--replace-labels", "-q"]) == 0
-    assert "labels replaced on 1 page(s) already in the project" in capsys.readouterr().out
+    assert "1 already in the project (labels replaced on 1 of them" in capsys.readouterr().out
     with open_project(tmp_path / "p") as project:
         assert project.true_records("1") == edited and project.page("1").status == "labelled"
         steps = history_steps(project.history("1"))
