@@ -61,6 +61,7 @@ class JobController:
         self.window = window
         self.job: BackgroundJob | None = None
         self._done: str | Callable[[], str] = "done"  # what the status bar says when the running job ends well
+        self._cancelled = "cancelled"  # and when it is cancelled
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(220)
         self.cancel_button = button("Cancel", self.do_cancel_job)
@@ -80,13 +81,15 @@ class JobController:
         self.window.message(f"{said}; cancel it first (Ctrl+.)")
         return True
 
-    def start(self, job: BackgroundJob, what: str, done: str | Callable[[], str] = "done") -> bool:
+    def start(self, job: BackgroundJob, what: str, done: str | Callable[[], str] = "done",
+              cancelled: str = "cancelled") -> bool:
         """Run `job` in the background; `done` is said when it ends well (a warning that must outlast it), or
-        asked for then, when it depends on what the job found."""
+        asked for then, when it depends on what the job found; `cancelled` when it is cancelled (what was kept)."""
         if self.busy("another job is running"):
             return False
         self.job = job
         self._done = done
+        self._cancelled = cancelled
         job.progress.connect(self._on_progress)
         job.failed.connect(lambda page, text: self.window.message(f"page {page}: {text}", 15000))
         job.done.connect(self._on_done)
@@ -109,8 +112,8 @@ class JobController:
             job.wait()
         self._show_running(False)
         done = self._done() if callable(self._done) else self._done
-        self.window.message("cancelled" if cancelled else (f"failed: {failure}" if failure else done),
-                            10000 if done == "done" else 30000)  # longer for what a user must read
+        said = self._cancelled if cancelled else (f"failed: {failure}" if failure else done)
+        self.window.message(said, 10000 if said in ("done", "cancelled") else 30000)  # longer for what a user must read
 
     def do_cancel_job(self) -> None:
         if self.job is not None:
@@ -159,22 +162,42 @@ class JobController:
         # Said only for the selector's learnt model: Gemini's params name a model too, its own.
         what, warning = f"proposing with {method}{learnt}" + (f" for {note}" if note else ""), ""
         if problem:  # said as the job starts and again as it ends well, so that "done" does not hide it
-            learn = window.actions_by_name["learn"]
             # The way out first: a status bar cuts a long message at its end.
             warning = (f"proposed with the shipped model: this project's learnt model is unusable; "
-                       f"{learn.text().replace('&', '')} ({learn.shortcut().toString()}) learns it again. "
-                       f"Why: {problem}")
+                       f"{self._relearn()}. Why: {problem}")
             what = f"{what}: {warning}"
 
         def done() -> str:  # `after`: said again as the job ends (the pages it left as they were)
-            return (f"{warning}; {tally.summary()}" if warning else tally.summary()) + after
+            # A model learnt from few pages proposes far off at times: said where its proposals land.
+            caution = (f"proposed with this project's model, learnt from {worker.caution}: proposals may be far "
+                       f"off; Propose → {self._forget_text()} goes back to the shipped model") if worker.caution else ""
+            said = [part for part in (warning, caution, tally.summary()) if part]
+            return "; ".join(said) + after
 
         return worker if self.start(worker, what, done) else None
+
+    def _labelled_pages(self) -> list[str]:
+        return [info.name for info in self.window.project.pages() if info.status in TRUE_PAGE_STATUSES]
+
+    def _action_text(self, name: str) -> str:
+        """An action's name as a message names it: its menu text without the note in brackets."""
+        return self.window.actions_by_name[name].text().replace("&", "").split(" (")[0]
+
+    def _forget_text(self) -> str:
+        return self._action_text("forget_model")
+
+    def _relearn(self) -> str:
+        """How to replace an unusable learnt model: Learn, once there are labelled pages to learn from."""
+        learning = f"{self._action_text('learn')} ({self.window.keys_for('learn')})"
+        if self._labelled_pages():
+            return f"{learning} learns it again"
+        return (f"no page is marked labelled yet: label pages and mark them (L), then {learning} learns it again; "
+                f"or Propose → {self._forget_text()} sets it aside")
 
     def do_learn(self) -> BackgroundJob | None:
         """Train the selector on the pages marked labelled, into the project: Propose then follows this project's
         own policy (secondary lists or not, navigation or not) instead of the shipped model's."""
-        pages = [info.name for info in self.window.project.pages() if info.status in TRUE_PAGE_STATUSES]
+        pages = self._labelled_pages()
         if not pages:
             self.window.message("no page is marked labelled yet (L): there is nothing to learn from")
             return None
@@ -197,7 +220,11 @@ class JobController:
             learnt["stages"] = model_stages(train_on_project(project.root, progress=progress, check=fitting))
 
         learnt_from = counted(len(pages), "labelled page")
-        forget = self.window.actions_by_name["forget_model"].text().split(" (")[0]
+        forget = self._forget_text()
+        # Cancelled, nothing is written: whatever Propose used before, it still uses.
+        learnt_before = project_model(self.window.project.root)[0] is not None
+        earlier = "this project's earlier learnt model" if learnt_before else "the shipped model"
+        cancelled = f"learning cancelled: no model written; Propose still uses {earlier}"
 
         def done() -> str:
             """Decided by the model learnt (too few pages, or too few of them with records, give one stage only)
@@ -215,7 +242,7 @@ class JobController:
 
         job = BackgroundJob(self.window.project.root, work)
         # Said through start(): a message of its own would be overwritten by the job's end as soon as it showed.
-        return job if self.start(job, f"learning from {learnt_from}", done=done) else None
+        return job if self.start(job, f"learning from {learnt_from}", done=done, cancelled=cancelled) else None
 
     def do_forget_model(self) -> None:
         """Propose with the shipped model again: the project's learnt model is set aside (kept, not deleted)."""

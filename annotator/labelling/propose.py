@@ -42,9 +42,11 @@ class ProposeWorker(BackgroundJob):
         self.pages = list(pages)
         self.method = method
         self._params = params
+        self.caution = ""  # what makes the extractor's proposals doubtful (a model learnt from few pages), if any
 
     def _propose(self, project: Project, job: BackgroundJob) -> None:
         extractor = extract.create(self.method, **self._params)
+        self.caution = str(getattr(extractor, "caution", "") or "")  # only the selector's model has one
         total = len(self.pages)
         for done, name in enumerate(self.pages):
             self.check()

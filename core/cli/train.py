@@ -2,8 +2,9 @@
 
 Labelled pages come from a dataset
 (`--pages DIR --gt DIR`, repeatable in pairs) or from a project (`--project P`: its pages marked labelled or
-reviewed, with their accepted and edited records). The same pages and seed give the same model file. Use the
-model with `recordlens extract --method selector --param model=MODEL` (or `extract --model MODEL`).
+reviewed, with their accepted and edited records). The same pages given in the same order, and the same seed,
+give the same model file (another order gives another model). Use the model with `recordlens extract --method
+selector --param model=MODEL` (or `extract --model MODEL`); `recordlens inspect MODEL` says how it was trained.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from ..errors import RecordLensError
 from ..runs.progress import ProgressBar, progress
+from ..wording import counted
 from .output import Replacing, warn
 
 
@@ -34,25 +36,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cv", type=int, metavar="K",
                    help="also say how good such a model is likely to be on pages it was not trained on: these "
                         "settings cross-validated in K page-grouped folds on these pages, beside the shipped model "
-                        "on the same pages (K more fits)")
+                        "on the same pages (K more fits, each on fewer pages: said when that makes them weaker "
+                        "models than the one written)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..extract.fit_pool import say_workers_variable_problem
     from ..extract.training import (
         FORGOTTEN_MODEL,
+        ModelShape,
         check_seed,
         dataset_pages,
+        few_pages_warning,
         fit,
+        fold_shapes,
         forget_project_model,
         label_notes,
+        labelled_pages_said,
         once_each,
         prepare,
         project_model_path,
         project_pages,
         save_model,
         unfit_fold,
+        weaker_folds_note,
         writable_model_path,
     )
     from ..runs.cross_validation import check_folds, check_training
@@ -60,14 +69,16 @@ def run(args: argparse.Namespace) -> int:
     pages_dirs, gt_dirs = args.pages or [], args.gt or []
     if args.project and (pages_dirs or gt_dirs):
         raise RecordLensError("give either --project DIR or --pages DIR --gt DIR, not both")
-    if not args.project and (not pages_dirs or len(pages_dirs) != len(gt_dirs)):
-        raise RecordLensError("train needs --pages DIR --gt DIR (as many of each), or --project DIR")
+    if not args.project:
+        _check_pairs(pages_dirs, gt_dirs)
     if not args.out and not args.project:
         raise RecordLensError("train --pages ... --gt ... needs --out MODEL")
     args.out = writable_model_path(args.out or project_model_path(args.project))
     check_seed(args.seed)
     if args.workers is not None and args.workers < 1:
         raise RecordLensError(f"--workers must be at least 1 (got {args.workers})")
+    if args.workers is None:
+        say_workers_variable_problem(warn)
     start = time.perf_counter()
     if args.project:
         labelled = project_pages(args.project)
@@ -83,9 +94,9 @@ def run(args: argparse.Namespace) -> int:
     for message in label_notes(labelled):
         warn(message)
     if args.project:
-        description = f"{len(labelled)} labelled pages of the project {Path(args.project).name}"
+        description = f"{labelled_pages_said(len(labelled))} of the project {Path(args.project).name}"
     else:
-        description = f"{len(labelled)} labelled pages of {', '.join(sorted({lp.source for lp in labelled}))}"
+        description = f"{labelled_pages_said(len(labelled))} of {', '.join(sorted({lp.source for lp in labelled}))}"
     examples = prepare(progress(labelled, label="candidates", enabled=not args.quiet))
     if args.cv is not None and (problem := unfit_fold(examples, args.cv, args.seed)) is not None:
         raise RecordLensError(f"--cv {args.cv}: {problem}")  # before the model is fitted and written
@@ -110,13 +121,28 @@ def run(args: argparse.Namespace) -> int:
         print("the project's model is the one it had (the same pages, labels and seed)", file=sys.stderr)
     if not same:
         replacing.said()
-    if model.stages < 2:  # as the app's Learn says it
-        warn("one stage only (too few pages, or too few with records, for the second): this model may propose "
-             "worse than the shipped one; label more pages and train again")
+    written = ModelShape.of(model)
+    if (risk := few_pages_warning(written)) is not None:  # as the app's Learn says it
+        warn(risk)
     if args.cv is not None:
         for line in check_training(examples, args.cv, args.seed, workers=args.workers).lines():
             print(line)
+        # The folds fit fewer pages each: below the counts a full model needs, a weaker kind of model.
+        if (note := weaker_folds_note(fold_shapes(examples, args.cv, args.seed), written)) is not None:
+            print(note)
     return 0
+
+
+def _check_pairs(pages_dirs: list[str], gt_dirs: list[str]) -> None:
+    """--pages and --gt come in pairs, in order: a missing one is named, not only the rule."""
+    if pages_dirs and len(pages_dirs) == len(gt_dirs):
+        return
+    if not pages_dirs and not gt_dirs:
+        raise RecordLensError("train needs --pages DIR --gt DIR (as many of each), or --project DIR")
+    missing = "--gt" if len(pages_dirs) > len(gt_dirs) else "--pages"
+    given = f"{counted(len(pages_dirs), '--pages', '--pages')} and {counted(len(gt_dirs), '--gt', '--gt')}"
+    raise RecordLensError(f"{given}: a {missing} is missing; each --pages DIR goes with its --gt DIR (its labels), "
+                          "in the same order")
 
 
 def _left_out(project: str | None, pages_dirs: list[str], gt_dirs: list[str]) -> list[str]:

@@ -36,18 +36,35 @@ class WorkerFailed(Exception):
 
 
 def requested_workers() -> int | None:
-    """The variable's number of workers; None when it is unset or not a whole number of at least 1."""
+    """The variable's number of workers; None when it is unset or not a whole number of at least 1 (said once)."""
     text = os.environ.get(WORKERS_VARIABLE, "").strip()
     if not text:
         return None
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
+    value = _whole_number(text)
     if value < 1:
-        _log.warning("%s=%r is not a number of processes of at least 1; ignored", WORKERS_VARIABLE, text)
+        say_workers_variable_problem(_log.warning)
         return None
     return value
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0
+
+
+_said_problems: set[str] = set()  # the variable's values said to be unusable: each is said once per process
+
+
+def say_workers_variable_problem(say: Callable[[str], None]) -> None:
+    """Say through `say`, once per process and value, that the variable's value is ignored: a command says it
+    first as its other warnings (its `warning:` line), and the fits that read the variable do not say it again."""
+    text = os.environ.get(WORKERS_VARIABLE, "").strip()
+    if not text or _whole_number(text) >= 1 or text in _said_problems:
+        return
+    _said_problems.add(text)
+    say(f"{WORKERS_VARIABLE}={text!r} is not a number of processes of at least 1; ignored")
 
 
 def fit_workers(requested: int | None = None) -> int:

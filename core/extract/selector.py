@@ -90,6 +90,12 @@ class SelectorExtractor:
         return {"threshold": self.threshold, "model": self.model_name, "model_digest": self.model.digest,
                 "trained": self.model.provenance.get("trained_on", "")}
 
+    @property
+    def caution(self) -> str:
+        """What makes this model's proposals doubtful, for the one who proposes with it ("3 labelled pages, one
+        stage only"); "" for a model of both stages, such as the shipped one."""
+        return self.model.learnt_from_few_pages()
+
     def extract(self, page: Page) -> Extraction:
         start = time.perf_counter()
         pc = page_candidates(page)

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import RecordLensError
 from ..file_kinds import read_regular_file
-from ..wording import listed
+from ..wording import counted, listed
 from .candidates import FEATURE_NAMES, PageCandidates, feature_matrix
 from .context import CONTEXT_NAMES, context_features
 
@@ -306,9 +306,17 @@ class Stages:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Stages:
-        second = data.get("second")
-        return cls(learner_from_dict(data["first"], len(FEATURES["first"])),
-                   None if second is None else learner_from_dict(second, len(FEATURES["second"])))
+        return cls(_stage(data, "first"), None if data.get("second") is None else _stage(data, "second"))
+
+
+def _stage(member: dict[str, Any], name: str) -> Learner:
+    """A member's stage read back; an entry missing from a damaged file is named with where it is missing."""
+    if name not in member:
+        raise ValueError(f"it has no {name} stage")
+    try:
+        return learner_from_dict(member[name], len(FEATURES[name]))
+    except KeyError as missing:
+        raise ValueError(f"its {name} stage has no {missing.args[0]!r} entry") from None
 
 
 @dataclass
@@ -331,6 +339,16 @@ class SelectorModel:
         second stage (training.py), else 2."""
         return min(1 if member.second is None else 2 for member in self.members)
 
+    def learnt_from_few_pages(self) -> str:
+        """What a model of one stage was learnt from, for a warning where it is used ("3 labelled pages, one
+        stage only"): training learns no second stage from fewer than 6 labelled pages, or too few with records
+        (training.py); "" for a model of both stages."""
+        if self.stages >= 2:
+            return ""
+        pages = self.provenance.get("pages")
+        learnt = counted(len(pages), "labelled page") if isinstance(pages, list) else "too few labelled pages"
+        return f"{learnt}, one stage only"
+
     def trained_digests(self) -> set[str]:
         """The digests of the pages it was trained on (`training.page_digest`), as its provenance lists them."""
         return {str(p.get("digest")) for p in self.provenance.get("pages", []) if isinstance(p, dict)}
@@ -342,11 +360,16 @@ class SelectorModel:
         names = listed([f"{x.get('name')}" for x in pages], 10, total=True)
         lines = [f"selector model {self.digest or '(in memory)'}: {p.get('trained_on', 'no provenance recorded')}"]
         if pages:
-            lines.append(f"pages: {names} (each by the digest of its texts and labels; `score` names the pages "
-                         "of a run it was trained on)")
+            lines.append(f"pages, in the order trained on: {names} (each by the digest of its texts and labels; "
+                         "`score` names the pages of a run it was trained on; another order gives another model)")
         lines += [f"seed {p.get('seed', '?')}, {len(self.members)} member(s), {self.stages} stage(s), threshold "
                   f"{self.threshold}",
                   f"learner: {p.get('learner', '?')}; second stage from {p.get('second_stage_from', '?')}"]
+        config = p.get("config")
+        asked = config.get("requested") if isinstance(config, dict) else None
+        if isinstance(asked, dict):
+            lines.append(f"fitted smaller than asked (too few pages): {asked.get('stages', '?')} stage(s) and "
+                         f"{asked.get('bags', '?')} bag(s) asked for")
         if p.get("recordlens"):
             lines.append(f"written by RecordLens {p['recordlens']}")
         return lines
@@ -381,13 +404,14 @@ class SelectorModel:
             raise ModelError(f"{source}: the model was trained on other candidate features than this version "
                              "computes; train it again with `recordlens train`")
         try:
-            members = [Stages.from_dict(m) for m in data["members"]] if data["format"] != FORMATS[0] else [
-                Stages.from_dict(data)]
+            members = _members(data["members"]) if data["format"] != FORMATS[0] else [Stages.from_dict(data)]
             if not members:
                 raise ValueError("no members")
             threshold = checked_threshold(data["threshold"], f"{source}: its threshold")
             return cls(members, threshold, dict(data.get("provenance") or {}))
-        except (KeyError, TypeError, ValueError, OverflowError, AttributeError, RecursionError) as error:
+        except KeyError as missing:
+            raise ModelError(f"{source}: a damaged selector model (it has no {missing.args[0]!r} entry)") from None
+        except (TypeError, ValueError, OverflowError, AttributeError, RecursionError) as error:
             raise ModelError(f"{source}: a damaged selector model ({error})") from None
 
     @classmethod
@@ -408,9 +432,22 @@ class SelectorModel:
             raise ModelError(f"{path}: cannot read the model ({error.strerror or error})") from None
         except UnicodeDecodeError:
             raise ModelError(f"{path}: not a selector model (not UTF-8 text)") from None
+        if not text:
+            raise ModelError(f"{path}: not a selector model (the file is empty)")
         model = cls.from_json(text, str(path))
         model.digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
         return model
+
+
+def _members(described: list[Any]) -> list[Stages]:
+    """The members read back; a damaged one is named by its place (member 3 of 16)."""
+    members = []
+    for number, member in enumerate(described, 1):
+        try:
+            members.append(Stages.from_dict(member))
+        except (TypeError, ValueError, OverflowError, AttributeError, RecursionError) as error:
+            raise ValueError(f"member {number} of {len(described)}: {error}") from None
+    return members
 
 
 def checked_threshold(value: object, what: str) -> float:

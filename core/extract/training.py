@@ -8,9 +8,9 @@ pages (all of them with one bag; the kinds share the shares): a gradient-boosted
 with each candidate's page context added (`context.py`), computed from first-stage probabilities that an inner
 page-grouped cross-validation *of those pages* produced; it returns a `SelectorModel` (the members' mean) with
 its provenance. `cross_validate` is the honest figure: every page is scored by
-a model fitted without it. Same examples and seed give
-the same model bytes. `dataset_pages` and `project_pages` read labelled pages from a dataset folder or a
-project's pages marked labelled (or reviewed).
+a model fitted without it. The same examples in the same order, and the same
+seed, give the same model bytes (the order matters: it decides the bags' shares and the folds). `dataset_pages`
+and `project_pages` read labelled pages from a dataset folder or a project's pages marked labelled (or reviewed).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from ..output_paths import writable_file
 from ..page.dom import Page
 from ..records.model import TextKeyIndex
 from ..records.score import score_expanded
-from ..wording import listed
+from ..wording import counted, listed
 from .candidates import PageCandidates, feature_matrix, page_candidates
 from .context import context_features
 from .fit_pool import map_fits, requested_workers
@@ -77,6 +77,35 @@ class FitConfig:
     # records fall in one true record). Each kind gets its `bags` members on the same page shares; the two
     # kinds' members disagree on different pages, and their mean scored above either kind alone (README).
     targets: tuple[str, ...] = ("best", "matched")
+
+
+@dataclass(frozen=True)
+class ModelShape:
+    """What a fit makes of some pages: its members, the page shares they were fitted on (bags) and the stages
+    every member has. Pages too few for a full model give one share (not bagged) and, below FULL_MODEL_PAGES,
+    one stage (`bags`, `_has_second_stage`)."""
+
+    pages: int
+    members: int
+    bags: int  # distinct page shares: 1 when not bagged
+    stages: int
+
+    @classmethod
+    def of(cls, model: SelectorModel) -> ModelShape:
+        """The shape of a fitted model, as its members and provenance record it."""
+        described = [m for m in model.provenance.get("members", []) if isinstance(m, dict)]
+        shares = {tuple(m.get("left_out", [])) for m in described} or {()}
+        return cls(len(model.provenance.get("pages", [])), len(model.members), len(shares), model.stages)
+
+    def weaker_than(self, other: ModelShape) -> bool:
+        return self.stages < other.stages or self.bags < other.bags or self.members < other.members
+
+    def as_dict(self) -> dict[str, int]:
+        return {"pages": self.pages, "members": self.members, "bags": self.bags, "stages": self.stages}
+
+    def __str__(self) -> str:
+        bagged = f" on {self.bags} page shares" if self.bags > 1 else ", not bagged"
+        return f"{counted(self.stages, 'stage')}, {counted(self.members, 'member')}{bagged}"
 
 
 @dataclass
@@ -341,6 +370,12 @@ def bags(count: int, seed: int, config: FitConfig) -> list[list[int]]:
     return [sorted(set(range(count)) - set(group.tolist())) for group in left_out]
 
 
+def fewest_bagged_pages() -> int:
+    """The fewest pages `bags` makes more than one share of with the default settings (7)."""
+    return next(count for count in range(FULL_MODEL_PAGES, 100 * FULL_MODEL_PAGES)
+                if len(bags(count, 0, FitConfig())) > 1)
+
+
 def _has_both_classes(examples: Sequence[Example], kind: str = "best") -> bool:
     """Whether these pages hold, under this kind of target, both regions that are records and regions that are
     not (a classifier needs both classes)."""
@@ -399,7 +434,8 @@ def _fit_members(members: Sequence[tuple[Sequence[Example], int, str]], config: 
 def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfig(), description: str = "",
         threshold: float = THRESHOLD, workers: int | None = None,
         check: Callable[[int, int], None] | None = None) -> SelectorModel:
-    """Fit every member on its share of these pages only; the same examples and seed give the same model, with
+    """Fit every member on its share of these pages only; the same examples in the same order and seed give the
+    same model, with
     any number of worker processes (`workers`; None: `fit_pool.fit_workers()` when the fits are large enough).
     `check(fits done, fits in all)` runs between fits and while they run (progress); what it raises (a cancel)
     stops the training."""
@@ -415,15 +451,11 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
                            "candidates find (or mark every one): training needs pages whose labels mark lists of "
                            "records among other parts of the page; label more pages, and check what their labels "
                            "name with `recordlens labels check`")
-    # A share that happens to lack one kind of region is dropped (the others still see every page).
-    plans = [(share, seed + b, kind) for kind in config.targets
-             for b, share in enumerate(share for share in bags(len(examples), seed, config)
-                                       if _has_both_classes([examples[i] for i in share], kind))]
-    plans = plans or [(list(range(len(examples))), seed, kind) for kind in config.targets[:1]]
+    plans = _member_plans(examples, seed, config)
     members = _fit_members([([examples[i] for i in share], member_seed, kind) for share, member_seed, kind in plans],
                            config, workers, check)
     provenance = {
-        "trained_on": description or f"{len(examples)} labelled pages",
+        "trained_on": description or labelled_pages_said(len(examples)),
         "pages": [{"name": e.name, "source": e.source, "digest": e.digest} for e in examples],
         "seed": seed, "config": dict(config.__dict__), "positive_target": POSITIVE, "threshold": threshold,
         "members": [{"seed": member_seed, "target": kind,
@@ -437,7 +469,88 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
     model = SelectorModel(members, threshold, provenance)
     if model.stages < 2:
         provenance["second_stage_from"] = "nothing: one stage only (too few pages, or too few with records)"
+    _record_what_was_fitted(provenance["config"], ModelShape.of(model))
     return model
+
+
+def _member_plans(examples: Sequence[Example], seed: int, config: FitConfig) -> list[tuple[list[int], int, str]]:
+    """Each member's share of the pages (indices), its seed and its kind of target."""
+    # A share that happens to lack one kind of region is dropped (the others still see every page).
+    plans = [(share, seed + b, kind) for kind in config.targets
+             for b, share in enumerate(share for share in bags(len(examples), seed, config)
+                                       if _has_both_classes([examples[i] for i in share], kind))]
+    return plans or [(list(range(len(examples))), seed, kind) for kind in config.targets[:1]]
+
+
+def _record_what_was_fitted(settings: dict[str, Any], fitted: ModelShape) -> None:
+    """The provenance's settings say what was fitted where too few pages gave fewer stages or bags than asked,
+    with what was asked beside; a model fitted as asked keeps its settings (and its bytes) as they were."""
+    asked = {"stages": settings["stages"], "bags": settings["bags"]}
+    made = {"stages": fitted.stages, "bags": fitted.bags}
+    if made != asked:
+        settings.update(made)
+        settings["requested"] = asked
+
+
+def planned_shape(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfig()) -> ModelShape:
+    """The shape `fit` gives a model of these pages, worked out without fitting it."""
+    plans = _member_plans(examples, seed, config)
+    second = all(_has_second_stage([examples[i] for i in share], member_seed, config, kind)
+                 for share, member_seed, kind in plans)
+    return ModelShape(len(examples), len(plans), len({tuple(share) for share, _, _ in plans}), 2 if second else 1)
+
+
+def fold_shapes(examples: Sequence[Example], k: int, seed: int = 0, config: FitConfig = FitConfig()
+                ) -> list[ModelShape]:
+    """The shape of each fold's model in `cross_validate(examples, k, seed, config)`, in fold order."""
+    return [planned_shape([e for i, e in enumerate(examples) if i not in set(held)], seed, config)
+            for held in folds(len(examples), k, seed)]
+
+
+def weaker_folds_note(folds_made: Sequence[ModelShape], written: ModelShape) -> str | None:
+    """When a cross-validation's fold models are smaller than the model written (fewer pages each: one stage, or
+    not bagged), what each of them is, said beside its figure; None when every fold's model is as the written one."""
+    if not any(shape.weaker_than(written) for shape in folds_made):
+        return None
+    kinds: dict[str, list[tuple[int, int]]] = {}
+    for number, shape in enumerate(folds_made, 1):
+        kinds.setdefault(str(shape), []).append((number, shape.pages))
+    said = "; ".join(f"{_folds_said(held)}: {kind}" for kind, held in kinds.items())
+    return (f"the cross-validated figure is of models weaker than the one written ({written}), each fitted on "
+            f"fewer pages: {said}. It likely understates the model written")
+
+
+def _folds_said(held: Sequence[tuple[int, int]]) -> str:
+    """"fold 3 (6 pages)", "folds 1, 2 (5 pages each)", "folds 1, 4 (5, 6 pages)": folds by number, and their
+    training pages."""
+    numbers = ", ".join(str(number) for number, _ in held)
+    pages = sorted({pages for _, pages in held})
+    if len(held) == 1:
+        return f"fold {numbers} ({counted(pages[0], 'page')})"
+    if len(pages) == 1:
+        return f"folds {numbers} ({pages[0]} pages each)"
+    return f"folds {numbers} ({', '.join(str(p) for _, p in held)} pages)"
+
+
+def few_pages_warning(shape: ModelShape) -> str | None:
+    """What a model fitted from too few pages for both stages risks, said as it is written; None for a model of
+    both stages. FULL_MODEL_PAGES is where the code itself stops learning the second stage and bagging."""
+    if shape.stages >= 2:
+        return None
+    if shape.pages < FULL_MODEL_PAGES:
+        return (f"trained on only {counted(shape.pages, 'labelled page')}: {shape} (a second stage needs "
+                f"{FULL_MODEL_PAGES} pages, bagging {fewest_bagged_pages()}). A model from so few pages can "
+                "propose far off on pages it was not trained on (nothing on most, or hundreds of false records on "
+                "one): label more pages and train again, or check its proposals on other labelled pages before "
+                "relying on it")
+    return ("one stage only (too few pages with records for the second): this model may propose worse than the "
+            "shipped one; label more pages and train again")
+
+
+def labelled_pages_said(count: int) -> str:
+    """"1 labelled page", "80 labelled pages", as a model's provenance says what it was trained on: not
+    `wording.counted`, whose thousands separator would change the bytes of a model trained as before."""
+    return f"{count} labelled page{'' if count == 1 else 's'}"
 
 
 def _version() -> str:
@@ -537,13 +650,14 @@ def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, 
                      progress: Callable[[str], None] | None = None,
                      check: Callable[[int, int], None] | None = None) -> Path:
     """Fit the selector on the project's labelled pages, so that proposals follow the project's own labelling
-    policy, and write it (by default to `project_model_path`); the same pages and seed give the same file.
+    policy, and write it (by default to `project_model_path`); the same pages (the project lists them in one
+    order) and seed give the same file.
     Where it is written and the seed are checked before any work; `check` as in `fit`."""
     path = writable_model_path(out if out is not None else project_model_path(project_dir))
     check_seed(seed)
     labelled = project_pages(project_dir, progress)
     model = fit(prepare(labelled, progress), seed=seed, check=check,
-                description=f"{len(labelled)} labelled pages of the project {Path(project_dir).name}")
+                description=f"{labelled_pages_said(len(labelled))} of the project {Path(project_dir).name}")
     return save_model(model, path)
 
 

@@ -489,9 +489,12 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
     assert "page 5 of copy is page 5 of data again (with other labels): both are used, and they disagree" \
         in captured.err
     assert SelectorModel.load(model).provenance["trained_on"].startswith("9 labelled pages of copy, data")
-    trained, shipped = captured.out.splitlines()
+    trained, shipped, weaker = captured.out.splitlines()
     assert trained.startswith("these settings, 4-fold cross-validated on these 9 pages (seed 0): P ")
     assert shipped.startswith("the shipped model on the same pages (it was not trained on any of them): P ")
+    # The folds of 6 pages are not bagged, unlike the model written from 9.
+    assert weaker.startswith("the cross-validated figure is of models weaker than the one written (2 stages, 16 "
+                             "members on 8 page shares)") and "2 stages, 2 members, not bagged" in weaker, weaker
     assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "--cv", "9",
                      "-q"]) == 2  # refused before the work
     assert "--cv 9: cross-validation needs from 2 folds to as many folds as pages (8 here)" in capsys.readouterr().err

@@ -180,5 +180,5 @@ def test_training_on_too_few_pages_says_the_model_has_one_stage(tmp_path: Path, 
     """As the app's Learn says it: a model of one stage may propose worse than the shipped one."""
     pages, gt = write_dataset(tmp_path / "data", [None] * 2, seed=5)  # type: ignore[list-item]
     assert cli_main(["train", "--pages", str(pages), "--gt", str(gt), "--out", str(tmp_path / "m.json"), "-q"]) == 0
-    assert "warning: one stage only" in capsys.readouterr().err
+    assert "warning: trained on only 2 labelled pages: 1 stage, 2 members, not bagged" in capsys.readouterr().err
     assert SelectorModel.load(tmp_path / "m.json").provenance["second_stage_from"].startswith("nothing: one stage")
