@@ -74,10 +74,9 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         skipped = "".join(f"; {warning}" for warning in summary.warnings)  # entries named like pages, skipped
         raise DatasetError(f"no page (N.html or N.mhtml) to extract in {pages_dir}{hint}{skipped}")
     _refuse_a_folder_that_is_no_run(out)
-    if resume:
-        _refuse_another_method(out, extractor)
+    earlier = _refuse_another_method(out, extractor) if resume else {}
     _remove_unfinished_writes(out)
-    description = _write_run_description(out, extractor)
+    description = _write_run_description(out, extractor, _model_named_before(earlier, extractor, summary))
     start = time.monotonic()
     # --- engine dispatch (issue 16) ---
     if engine is not None and engine.name != "local":
@@ -112,20 +111,34 @@ def _refuse_a_folder_that_is_no_run(out: Path) -> None:
                            "would take its N.json for pages already extracted; choose a new or empty folder")
 
 
-def _refuse_another_method(out: Path, extractor: Extractor) -> None:
-    """Resuming must not mix two methods' records in one run (and then describe them all as the second's)."""
+def _refuse_another_method(out: Path, extractor: Extractor) -> dict[str, object]:
+    """Resuming must not mix two methods' records in one run (and then describe them all as the second's); the
+    description of the run resumed ({} when there is none, or no page in it yet)."""
     try:
         before = json.loads((out / META_DIR / "run.json").read_text(encoding="utf-8"))
     except (FileNotFoundError, json.JSONDecodeError):
-        return
+        return {}
     now = _method_of(extractor)
     before = _with_shipped_prompt(before, now)
     differences = description_differences(before, now)
-    if differences and any(out.glob("*.json")):
+    has_pages = any(out.glob("*.json"))
+    if differences and has_pages:
         raise RecordLensError(
             f"{out} holds a run of {before.get('method')} made with other settings ({'; '.join(differences)}); "
             "resuming it would mix two methods' records: choose another --out, or --restart to extract every "
             "page again")
+    return before if has_pages and isinstance(before, dict) else {}
+
+
+def _model_named_before(before: dict[str, object], extractor: Extractor, summary: RunSummary) -> str | None:
+    """The model file the resumed run names, kept when the same model (its digest) is given from another path:
+    the run's pages were made by the first, which `score` looks for to say which pages are in-sample; said."""
+    old, new = before.get("parameters"), getattr(extractor, "parameters", {})
+    if not isinstance(old, dict) or old.get("model") in (None, new.get("model")):
+        return None
+    summary.warnings.append(f"{new.get('model')} is the same model as {old.get('model')}, which made this run's "
+                            f"pages (digest {old.get('model_digest')}): the run keeps naming {old.get('model')}")
+    return str(old["model"])
 
 
 def _with_shipped_prompt(before: dict[str, object], now: dict[str, object]) -> dict[str, object]:
@@ -146,10 +159,13 @@ def _remove_unfinished_writes(out: Path) -> None:
         stale.unlink(missing_ok=True)
 
 
-def _write_run_description(out: Path, extractor: Extractor) -> dict[str, object]:
+def _write_run_description(out: Path, extractor: Extractor, model: str | None = None) -> dict[str, object]:
     """`run.json`, saying the run has not finished until it has: a run killed part way says so when it is added
-    to a project."""
-    description = {**_method_of(extractor), "settings": getattr(extractor, "settings", {}),
+    to a project. `model`: the model file it names, when not the extractor's (`_model_named_before`)."""
+    described = _method_of(extractor)
+    if model is not None:
+        described["parameters"] = {**described["parameters"], "model": model}  # type: ignore[dict-item]
+    description = {**described, "settings": getattr(extractor, "settings", {}),
                    "written": datetime.now(UTC).isoformat(timespec="seconds")}
     _note_how_it_ended(out, description, UNFINISHED)
     return description

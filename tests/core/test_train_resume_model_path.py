@@ -1,0 +1,27 @@
+"""Resuming a run with the same model from another path keeps the path that made the run's pages, and says so."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from recordlens.core.cli.command import main as cli_main
+from recordlens.core.extract.selector import DEFAULT_MODEL
+from tests.core.test_selector import write_dataset
+
+
+def test_resuming_with_the_same_model_from_another_path_keeps_the_first(tmp_path: Path, capsys) -> None:
+    pages_dir, _ = write_dataset(tmp_path / "data", [None] * 2, seed=2)  # type: ignore[list-item]
+    first, second = tmp_path / "m.json.gz", tmp_path / "elsewhere" / "m.json.gz"
+    second.parent.mkdir()
+    shutil.copyfile(DEFAULT_MODEL, first)
+    shutil.copyfile(DEFAULT_MODEL, second)
+    run = tmp_path / "run"
+    assert cli_main(["extract", "--model", str(first), "--pages", str(pages_dir), "--out", str(run), "-q"]) == 0
+    capsys.readouterr()
+    assert cli_main(["extract", "--model", str(second), "--pages", str(pages_dir), "--out", str(run), "-q"]) == 0
+    said = capsys.readouterr().err
+    described = json.loads((run / "_run" / "run.json").read_text(encoding="utf-8"))
+    assert described["parameters"]["model"] == str(first.resolve()), described
+    assert f"{second.resolve()} is the same model as {first.resolve()}, which made this run's pages" in said, said
