@@ -250,7 +250,10 @@ _NOT_WITH_CV = ("methods", "answers", "selector_model", "count_tokens", "chart",
 
 def _bench_cv(args: argparse.Namespace) -> int:
     """`bench --cv K`: the trained selector cross-validated over the datasets given, with its baselines."""
+    from ..extract.fit_pool import say_workers_variable_problem
     from ..runs.cross_validation import cross_validate_sets, format_report
+
+    say_workers_variable_problem(warn)  # as train says it: one `warning:` line before the work
 
     given = ["--" + name.replace("_", "-") for name in _NOT_WITH_CV if getattr(args, name, None) not in (None, False)]
     if args.engine != "local":

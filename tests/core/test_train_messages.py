@@ -120,6 +120,15 @@ def test_a_bad_worker_count_in_the_environment_is_one_warning(tmp_path: Path, ca
     assert said.count("RECORDLENS_FIT_WORKERS") == 1 and warning in said, said
 
 
+def test_bench_cv_says_a_bad_worker_count_as_a_warning_too(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv(WORKERS_VARIABLE, "abc-bench")
+    pages_dir, gt_dir = write_dataset(tmp_path / "data", [None] * 4, seed=5)  # type: ignore[list-item]
+    assert cli_main(["bench", "--cv", "2", "--pages", str(pages_dir), "--gt", str(gt_dir), "-q"]) == 0
+    said = capsys.readouterr().err
+    assert said.count("RECORDLENS_FIT_WORKERS") == 1
+    assert "warning: RECORDLENS_FIT_WORKERS='abc-bench' is not a number of processes of at least 1; ignored" in said
+
+
 @pytest.mark.parametrize(("pairs", "said"), [
     (["--pages", "a", "--gt", "a", "--pages", "b"], "2 --pages and 1 --gt: a --gt is missing"),
     (["--gt", "a"], "0 --pages and 1 --gt: a --pages is missing"),
