@@ -1,20 +1,32 @@
 """`recordlens-annotator [PROJECT] [--screenshot PATH [--page NAME] [--review RUN]]`: the desktop app.
 
 Without a project it reopens the project last open (on the page last open), or else the demo project (built on
-first use in the user data folder); `--demo` opens the demo project whatever was open last. With `--screenshot`
+first use in the user data folder); a project last open that is gone is said, and stays the one the app reopens
+while the demo stands in for it. `--demo` opens the demo project whatever was open last. With `--screenshot`
 it shows the window, opens the page (the first in the list unless named) and, with `--review`, a run's
-review, waits until the page and its overlays are drawn, saves the window as PNG and quits: the way to get a
-picture of the app on a machine without a display.
+review, waits until the page and its overlays are drawn, saves the window as PNG and quits, leaving the
+settings (project, page, selection remembered) as they were: the way to get a picture of the app on a machine
+without a display.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import signal
+import socket
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.errors import RecordLensError
+
+if TYPE_CHECKING:
+    from ..core.store import Project
+    from .labelling.main_window import MainWindow
 
 PROG = "recordlens-annotator"
 
@@ -44,21 +56,43 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def open_project_for(args: argparse.Namespace):  # noqa: ANN201 - a core Project
-    """The project named, else the one last open (when it is still a project), else the demo project."""
+@dataclass
+class Start:
+    """The project the app starts on, and, when the demo stands in for the project last open, that project
+    (which stays the one last open: opening it again is the user's choice) and what to tell the user."""
+
+    project: Project
+    stands_in_for: str | None = None
+    notice: str = ""
+
+
+def start_for(args: argparse.Namespace) -> Start:
+    """The project named, else the one last open, else the demo project; a project last open that is gone or
+    cannot be opened is said, and the demo opens in its place."""
     from ..core.store import open_project
     from .labelling.demo_project import open_demo_project
     from .settings import Settings, settings_path
 
     if args.project is not None:
-        return open_project(args.project)
+        return Start(open_project(args.project))
     last = Settings.load(settings_path()).last_project
-    if last and not (args.demo or args.demo_dir) and (Path(last) / "project.db").is_file():
+    if not last or args.demo or args.demo_dir:
+        return Start(open_demo_project(args.demo_dir))
+    if not (Path(last) / "project.db").is_file():
+        why = "it is gone (moved, renamed or deleted?)"
+    else:
         try:
-            return open_project(last)
-        except RecordLensError as error:  # moved, damaged, from a newer RecordLens: the demo still opens
-            logging.getLogger(__name__).warning("the project last open cannot be opened (%s); the demo opens", error)
-    return open_demo_project(args.demo_dir)
+            return Start(open_project(last))
+        except RecordLensError as error:  # damaged, from a newer RecordLens: the demo still opens
+            why = f"it cannot be opened: {error}"
+    return Start(open_demo_project(args.demo_dir), stands_in_for=last,
+                 notice=f"the project last open, {last}, is not open: {why}. The demo project is open instead; "
+                        "open yours with Ctrl+O (it stays the project the app reopens)")
+
+
+def open_project_for(args: argparse.Namespace) -> Project:
+    """The project the app starts on (see `start_for`)."""
+    return start_for(args).project
 
 
 def find_run(project, wanted: str) -> int:  # noqa: ANN001
@@ -97,20 +131,67 @@ def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 -
     return args.screenshot
 
 
+def show_start_error(text: str) -> None:
+    """A project that cannot be opened, said in a dialog: an app started from a desktop menu has no terminal to
+    print to. Not on the offscreen platform (tests, scripts), where nobody would see it to close it."""
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QMessageBox
+
+    if QGuiApplication.platformName() != "offscreen":
+        QMessageBox.critical(None, "RecordLens", text)
+
+
+def open_window(args: argparse.Namespace) -> MainWindow:
+    """The window on the project to start on. A screenshot leaves the settings as they were (the project, page
+    and selection remembered are the user's, not a script's); a demo standing in for a project that is gone
+    keeps that project the one last open."""
+    from .labelling.main_window import MainWindow
+
+    start = start_for(args)
+    window = MainWindow(start.project, saves_settings=not args.screenshot, stands_in_for=start.stands_in_for)
+    if start.notice:
+        window.message(start.notice, 0)
+    return window
+
+
+@contextlib.contextmanager
+def closed_on_terminate(window: MainWindow) -> Iterator[None]:
+    """While inside, SIGTERM (`kill PID`, a session logging out) closes the window as Ctrl+Q does, so that what
+    a quit saves (the selection, the window's place) is saved. Python runs a signal's handler only between its
+    own steps, and Qt's event loop takes none while idle: the signal writes to a socket Qt watches, which wakes
+    the loop into Python."""
+    from PySide6.QtCore import QSocketNotifier
+
+    reader, writer = socket.socketpair()
+    reader.setblocking(False)
+    writer.setblocking(False)
+    notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read)
+    notifier.activated.connect(lambda *_: reader.recv(64))
+    previous_fd = signal.set_wakeup_fd(writer.fileno())
+    previous = signal.signal(signal.SIGTERM, lambda *_: window.close())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        signal.set_wakeup_fd(previous_fd)
+        notifier.setEnabled(False)
+        reader.close()
+        writer.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.WARNING, format=f"{PROG}: %(levelname)s: %(message)s")
     from .qt import env as qt_env
 
     app = qt_env.create_application([sys.argv[0] if sys.argv and sys.argv[0] else PROG])
-    from .labelling.main_window import MainWindow
-
     try:
-        project = open_project_for(args)
+        window = open_window(args)
     except RecordLensError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
+        if not args.screenshot:  # a script reads stderr; a person may have started the app from a menu
+            show_start_error(f"The project cannot be opened.\n\n{error}")
         return 2
-    window = MainWindow(project)
     try:
         if args.screenshot:
             path = take_screenshot(window, args)
@@ -118,14 +199,11 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         window.restore_geometry()  # where the last quit left it; the window's own size the first time
         window.show()
-        return app.exec()
+        with closed_on_terminate(window):
+            return app.exec()
     except (RecordLensError, OSError, TimeoutError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
     finally:
         window.close()  # closeEvent shuts down; a window left open would keep taking input in a host process
         window.shutdown()
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -9,6 +9,10 @@ setting the old status again.
 
 A command runs its change *before* it is pushed (`perform`), so a change the store refuses raises where the
 caller can report it and never reaches the stack; the stack's first `redo()` call then does nothing.
+
+Each undo and redo tells the window the newest history entry it wrote: a restore is only right while the page's
+newest entry is the one this window's steps left (record_actions refuses it once another window or the command
+line changed the page since).
 """
 
 from __future__ import annotations
@@ -19,8 +23,9 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ...core.store import Change, Project, Provenance
 
-# Told the page whose labels or status changed, and the records to select there (None: keep the selection).
-Notify = Callable[[str, Sequence[int] | None], None]
+# Told the page whose labels or status changed, the records to select there (None: keep the selection) and the
+# newest history entry the step wrote (None: it wrote none).
+Notify = Callable[[str, Sequence[int] | None, int | None], None]
 Selection = Callable[[str], list[int] | None]  # the records selected on a page now (None: it is not on show)
 
 
@@ -28,10 +33,10 @@ def _put_back(project: Project, page: str, history_id: int | None, status: str |
               notify: Notify, selected: Sequence[int] | None, why: str) -> None:
     """The page's labels as right after `history_id`, and its status `status` when a change moved it; `why`
     names the undo or redo in the page's history."""
-    project.restore(page, history_id, by, why=why)
-    if status:
-        project.set_status(page, status, by)
-    notify(page, selected)
+    restored = project.restore(page, history_id, by, why=why)
+    moved = project.set_status(page, status, by) if status else None
+    wrote = next((c.id for c in (moved, restored) if c is not None and c.id is not None), None)
+    notify(page, selected, wrote)
 
 
 class _Selections:
@@ -80,7 +85,7 @@ class LabelCommand(QUndoCommand):
     def redo(self) -> None:
         if not self._performed:
             self.perform()
-            self._notify(self._page, None)
+            self._notify(self._page, None, self._after)
         elif self._skip_redo:
             self._skip_redo = False
         else:
@@ -117,13 +122,13 @@ class StatusCommand(QUndoCommand):
         if self._skip_redo:
             self._skip_redo = False
             return
-        self._project.set_status(self._page, self._status, self._by)
-        self._notify(self._page, None)
+        change = self._project.set_status(self._page, self._status, self._by)
+        self._notify(self._page, None, change.id)
 
     def undo(self) -> None:
         self._skip_redo = False
-        self._project.set_status(self._page, self._old, self._by)
-        self._notify(self._page, None)
+        change = self._project.set_status(self._page, self._old, self._by)
+        self._notify(self._page, None, change.id)
 
 
 class BatchCommand(QUndoCommand):

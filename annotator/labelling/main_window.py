@@ -4,16 +4,21 @@ edit of the page's records, through the page's undo stack), `reviewing` (review 
 (the background job and proposing), `tools` (the history, shortcut sheet, settings and agent windows), `zoom`
 (the page's zoom) and `importing` (pages imported from the window, or dropped on it). Every decision (what a
 click does to a record, which siblings match, how records are classed in review) is a core call.
+
+The window also watches its project (`ProjectWatch`): what another window or the command line changes shows
+within seconds, and a database moved or deleted under it is said rather than edits being called saved.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import socket
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QPoint, Qt, SignalInstance
+from PySide6.QtCore import QByteArray, QPoint, Qt, QTimer, SignalInstance
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -34,6 +39,7 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
+from ...core import owner_files
 from ...core.errors import RecordLensError
 from ...core.records import PageReview, click_effect, whole_page
 from ...core.store import (
@@ -105,11 +111,71 @@ class Breadcrumb(QLabel):
 
 
 PAGE_MIN_WIDTH = 400  # px of page a window keeps when it is made small
+OPEN_MARK = ".open-in-app"  # in a project folder: the lock of the app window that has it open (hidden: not copied)
+WATCH_MS = 1500  # how often a window looks whether its project changed elsewhere, or its database went
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file is at `path` (device, inode): another one after a move or a delete and a copy put back."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+class ProjectWatch:
+    """What a window knows of its project beyond its own connection: whether another RecordLens window has it
+    open too (an operating-system lock, freed however that window ends: `owner_files`), whether another
+    connection (the command line, another window, a job of this one) committed since the last look (SQLite's
+    data_version, a cheap read), and whether the database file at the project's path is still the one this
+    window writes to (a folder moved, deleted or replaced while open: the writes would go to a file nobody sees)."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.file = Path(project.one("PRAGMA database_list")[2])  # the main database, as SQLite opened it
+        self._identity = _identity(self.file)
+        self._version = self._data_version()
+        self.lock: owner_files.Lock | None = None
+
+    def claim(self) -> str:
+        """Take the project's open mark: "" when no other window holds it, else a notice saying one does."""
+        try:
+            self.lock = owner_files.take(self.project.root / OPEN_MARK, attempts=1)
+        except owner_files.Held as held:
+            host, pid = held.owner or ("", 0)
+            who = f" (process {pid}{'' if host == socket.gethostname() else f' on {host}'})" if pid else ""
+            return (f"{self.project.root.name} is open in another RecordLens window too{who}: each window shows "
+                    "the other's changes within seconds, and undo takes back only a change nobody changed since")
+        except OSError:
+            pass  # a folder this user may not write to: no mark, and nothing to say
+        return ""
+
+    def release(self) -> None:
+        if self.lock is not None:
+            with contextlib.suppress(OSError):
+                owner_files.release(self.lock)
+            self.lock = None
+
+    def database_gone(self) -> bool:
+        return self._identity is not None and _identity(self.file) != self._identity
+
+    def changed_elsewhere(self) -> bool:
+        """Whether another connection committed since the last look (this window's own writes do not count)."""
+        version = self._data_version()
+        changed, self._version = version != self._version, version
+        return changed
+
+    def _data_version(self) -> int:
+        return int(self.project.one("PRAGMA data_version")[0])
 
 
 class MainWindow(QMainWindow):
     def __init__(self, project: Project, *, settings: Settings | None = None, settings_file: Path | None = None,
-                 key_store: KeyStore | None = None) -> None:
+                 key_store: KeyStore | None = None, saves_settings: bool = True, stands_in_for: str | None = None
+                 ) -> None:
+        """`saves_settings` False (a screenshot) leaves the user's settings as they were; `stands_in_for` names
+        the project last open when `project` (the demo) opened in its place: it stays the one last open."""
         super().__init__()
         self.setStatusBar(MessageBar())  # a long message ends in "…" before the zoom and counts
         self.project = project
@@ -125,6 +191,11 @@ class MainWindow(QMainWindow):
         self.messages = MessageLog()
         self._positions: dict[str, int] = {}  # page -> where the user was on it (scroll position), this session
         self._hovered = ""  # the element under the pointer, whose line is said again when the records change
+        self._saves_settings = saves_settings
+        self._stands_in_for = stands_in_for
+        self._shown_state: tuple[tuple[Label, ...], str] | None = None  # the page on show's records and status
+        self.watch = ProjectWatch(project)
+        self._database_said = False  # the database gone has been said (once; the status bar keeps saying it)
 
         self.page_list = PageList()
         self.page_view = PageView()
@@ -151,6 +222,11 @@ class MainWindow(QMainWindow):
         self.review_panel.set_runs(self.project.runs.all(), annotators=self.project.annotators.names())
         self._update_title()
         self._open_first_page()
+        self._watch_timer = QTimer(self)
+        self._watch_timer.setInterval(WATCH_MS)
+        self._watch_timer.timeout.connect(self.check_project)
+        self._watch_timer.start()
+        self._say_if_open_elsewhere()
 
     # -- building ----------------------------------------------------------------------------------------------
 
@@ -293,7 +369,99 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         page = f" — page {self.page_name}" if self.page_name else ""
-        self.setWindowTitle(f"RecordLens — {self.project.root.name}{page}")
+        lost = " — NOT SAVED: the project's database is gone" if self._database_said else ""
+        self.setWindowTitle(f"RecordLens — {self.project.root.name}{page}{lost}")
+
+    # -- the project changed elsewhere -------------------------------------------------------------------------
+
+    def _say_if_open_elsewhere(self) -> None:
+        notice = self.watch.claim()
+        if notice:
+            self.message(notice, 0)
+
+    def check_project(self) -> None:
+        """What the window looks at every WATCH_MS: a database no longer at the project's path is said, and what
+        another window or the command line changed is shown."""
+        if self._closed:
+            return
+        if self.watch.lock is None:
+            self.watch.claim()  # the window that held the mark closed: this one holds it now, quietly
+        if self.database_gone():
+            return
+        if self.watch.changed_elsewhere():
+            self.show_changes_made_elsewhere()
+
+    def show_changes_made_elsewhere(self) -> None:
+        """The page list as the project now is, and the page on show if its records or status changed; a page
+        removed elsewhere gives way to the next one. What is only this window's (the selection of records still
+        there, a record being started, the list's filter and search) stays."""
+        known = set(self.page_list.all_names())
+        if self.page_name is not None and not self.project.has_page(self.page_name):
+            self._page_gone_elsewhere()
+            return
+        self.refresh_pages()
+        names = self.page_list.all_names()
+        added, removed = [n for n in names if n not in known], known - set(names)
+        said = []
+        if added:
+            said.append(f"{counted(len(added), 'page')} added")
+        if removed:
+            said.append(f"{counted(len(removed), 'page')} removed")
+        if self.page_name is None and names:
+            self._open_first_page()
+        elif self.page_name is not None and self._page_state() != self._shown_state:
+            self.reload_labels()
+            self.tools.refresh_history()
+            said.append(f"page {self.page_name} changed")
+        if said:
+            self.message(f"{', '.join(said)} elsewhere (another window, or the command line): shown as the project "
+                         "now is", 10000)
+
+    def _page_state(self) -> tuple[tuple[Label, ...], str]:
+        assert self.page_name is not None
+        return tuple(self.project.labels(self.page_name)), self.project.page(self.page_name).status
+
+    def _page_gone_elsewhere(self) -> None:
+        """The page on show was removed elsewhere (`recordlens project remove-page`, another window): its undo
+        steps go with it, and the next page of the list is shown."""
+        gone = self.page_name
+        after = self.page_list.neighbour(gone, 1) or self.page_list.neighbour(gone, -1)
+        self.record_actions.drop_stacks(gone)
+        self.page_name = None
+        self.refresh_pages()
+        if not self.page_list.names():
+            self.page_list.show_all()  # a filter that now hides every page is no reason to show none
+        names = self.page_list.names()
+        after = after if after in names else (names[0] if names else None)
+        if after is not None:
+            self.open_page(after)
+        else:
+            self._show_no_page()
+        self.message(f"page {gone} was removed from the project elsewhere (another window, or `recordlens project "
+                     f"remove-page`; `recordlens project restore-page` puts it back)"
+                     + (f": page {after} is shown" if after else ""), 15000)
+
+    def database_gone(self, say: bool = False) -> bool:
+        """Whether the database file at the project's path is no longer the one this window writes to. Shown for
+        as long as it lasts in the title and where "saved" was; said when it goes, and again with `say` (an
+        edit refused, a job's changes stored in the file nobody will see)."""
+        gone = self.watch.database_gone()
+        went = gone and not self._database_said
+        if gone != self._database_said:
+            self._database_said = gone
+            self._update_title()
+            self.saved_label.setStyleSheet("color: #c00000; font-weight: bold" if gone else "")
+            self.saved_label.setText("NOT SAVED" if gone else "saved")
+            self.saved_label.setToolTip(self._database_gone_text() if gone else "")
+        if went or (gone and say):
+            self.message(self._database_gone_text(), 0)
+        return gone
+
+    def _database_gone_text(self) -> str:
+        return (f"{self.watch.file} is no longer the database this window writes to (the project folder was moved, "
+                "renamed, deleted or replaced while open): edits are not saved. If the folder was moved, open it "
+                f"where it is now ({self.keys_for('open_project')}); if it was deleted, copy the project back from "
+                "a backup and open that")
 
     # -- pages ---------------------------------------------------------------------------------------------------
 
@@ -322,7 +490,12 @@ class MainWindow(QMainWindow):
         self.reload_labels([])
         self.tools.refresh_history()
         self.record_actions.offered_next = False
+        self._remember_page(name)
+
+    def _remember_page(self, name: str) -> None:
         self.settings.remember_page(self.project_key(), name)
+        if self._stands_in_for is not None:  # the demo in place of a project that is gone: that one stays last
+            self.settings.last_project = self._stands_in_for
         self.save_where_the_user_was()
 
     def jump_to_page(self, name: str) -> None:
@@ -443,6 +616,9 @@ class MainWindow(QMainWindow):
         """Read the page's labels again and redraw; `selected` None keeps the records still there selected."""
         if self.page_name is None:
             return
+        if not self.project.has_page(self.page_name):  # removed elsewhere since the window last looked
+            self._page_gone_elsewhere()
+            return
         keep = self.record_panel.selected_ids() if selected is None else list(selected)
         self.labels = self.project.labels(self.page_name)
         ids = {label.id for label in self.labels}
@@ -450,7 +626,9 @@ class MainWindow(QMainWindow):
         counts: dict[str, int] = {}
         for label in self.labels:
             counts[label.status] = counts.get(label.status, 0) + 1
-        status = PAGE_STATUS_WORDS.get(self.project.page(self.page_name).status, "")
+        status_key = self.project.page(self.page_name).status
+        self._shown_state = (tuple(self.labels), status_key)
+        status = PAGE_STATUS_WORDS.get(status_key, "")
         self.counts_label.setText(f"page {status} · " + (" · ".join(f"{n} {s}" for s, n in counts.items())
                                                         or "no records"))
         self.redraw()
@@ -488,8 +666,10 @@ class MainWindow(QMainWindow):
             self.page_view.scroll_to(label.xpaths[0])
 
     def saved(self) -> None:
-        """A change is stored: say when, and bring the page list and the history up to date."""
-        self.saved_label.setText(f"saved {time.strftime('%H:%M:%S')}")
+        """A change is stored: say when (unless the database it went to is no longer the project's), and bring the
+        page list and the history up to date."""
+        if not self.database_gone(say=True):
+            self.saved_label.setText(f"saved {time.strftime('%H:%M:%S')}")
         self.refresh_pages()
         self.tools.refresh_history()
 
@@ -530,8 +710,13 @@ class MainWindow(QMainWindow):
         self._remember_selection()
         self._selection_restored = False
         self.jobs.stop()
+        self.watch.release()
         self.project.close()
         self.project = project
+        self.watch = ProjectWatch(project)
+        self._stands_in_for = None  # the user chose this project: it is the one the app reopens
+        self._shown_state = None
+        self.database_gone()  # the last project's "not saved", if it was said, no longer holds
         self.record_actions.drop_stacks()
         self.reviewing.forget_runs()
         self.tools.hide_history()
@@ -540,6 +725,7 @@ class MainWindow(QMainWindow):
         self.review_panel.set_runs(project.runs.all(), annotators=project.annotators.names())
         self._update_title()
         self._open_first_page()
+        self._say_if_open_elsewhere()
 
     def _open_first_page(self) -> None:
         """The page this project was left on (the settings remember it), else the first of the list, at the
@@ -633,10 +819,12 @@ class MainWindow(QMainWindow):
         if self._closed:
             return
         self._closed = True
+        self._watch_timer.stop()
         self._remember_selection()
         self.jobs.stop()
         self.tools.close()
         self.page_view.dispose()
+        self.watch.release()
         self.project.close()
 
     def _remember_selection(self) -> None:
@@ -655,6 +843,8 @@ class MainWindow(QMainWindow):
         return bool(kept) and self.restoreGeometry(QByteArray.fromBase64(kept.encode("ascii")))
 
     def save_where_the_user_was(self) -> None:
+        if not self._saves_settings:  # a screenshot: the project, page and selection remembered stay the user's
+            return
         with contextlib.suppress(OSError):  # where the user was is a convenience: never an error
             self.settings.save(self.settings_file)
 

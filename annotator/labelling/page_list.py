@@ -115,6 +115,10 @@ class PageList(QWidget):
         self.status_filter.setCurrentText(ALL)
         self.search.clear()
 
+    def all_names(self) -> list[str]:
+        """Every page of the project, whatever the filter and the search show."""
+        return [info.name for info in self._pages]
+
     def names(self) -> list[str]:
         """The pages the list shows, in order."""
         return [self.list.item(i).data(NAME_ROLE) for i in range(self.list.count())]

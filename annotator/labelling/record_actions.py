@@ -3,7 +3,9 @@ siblings, marking the page, restoring its history, undo and redo.
 
 Every decision (what a click does to a record, which siblings match, where a record splits) is a core call;
 every change is an undoable store change on the page's own undo stack, so undo never changes a page other than
-the one on show. The window owns this as `window.record_actions` and shows what the changes leave.
+the one on show. Undo and redo restore the page to an entry of its history, which would take back whatever was
+changed since too: they are refused once another window or the command line changed the page after this
+window's last step. The window owns this as `window.record_actions` and shows what the changes leave.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from ...core.records import (
 from ...core.store import Change, Label, Provenance
 from ...core.wording import counted, listed
 from .commands import LabelCommand, StatusCommand, push, push_all
-from .history_dialog import change_numbers, when
+from .history_dialog import change_numbers, what, when, who
 
 if TYPE_CHECKING:
     from .window_parts import LabellingWindow, RecordsAt
@@ -95,6 +97,7 @@ class RecordActions:
         # L on a page with proposals asked: L again marks it, while that question is still what the status bar says
         self.confirm_labelled: tuple[str, str] | None = None  # (page, the question)
         self._stacks: dict[str, QUndoStack] = {}
+        self._left: dict[str, int] = {}  # page -> the newest history entry this window's undo steps wrote there
 
     # -- undo stacks ---------------------------------------------------------------------------------------------
 
@@ -109,6 +112,7 @@ class RecordActions:
     def drop_stacks(self, page: str | None = None) -> None:
         """Another project: the undo stacks of this one's pages go; or one page's, the page being removed."""
         for name in [page] if page is not None else list(self._stacks):
+            self._left.pop(name, None)
             stack = self._stacks.pop(name, None)
             if stack is not None:
                 self.window.undo_group.removeStack(stack)
@@ -122,13 +126,41 @@ class RecordActions:
 
     def _pushed(self, page: str, command: LabelCommand | StatusCommand, failure: str) -> Change | None:
         """Push the command on the page's stack; None, and `failure` with the reason shown, when the store refuses."""
+        if self._refused_unsaved():
+            return None
+        self._forget_steps_overtaken(page)
         try:
             change = push(self.stack(page), command)
         except RecordLensError as error:
             self.window.message(f"{failure}{error}", 10000)
             return None
+        self._wrote(page, [change])
         self.window.saved()
         return change
+
+    def _refused_unsaved(self) -> bool:
+        """An edit refused (and why said) while the project's database is no longer at its path: it would be lost."""
+        return self.window.database_gone(say=True)
+
+    def _wrote(self, page: str, changes: Sequence[Change | None]) -> None:
+        ids = [c.id for c in changes if c is not None and c.id is not None]
+        if ids:
+            self._left[page] = max(ids)
+
+    def _overtaken(self, page: str) -> bool:
+        """Whether the page's newest change is no longer the one this window's undo steps left there: another
+        window or the command line changed the page since."""
+        return page in self._left and self.window.project.last_change_id(page) != self._left[page]
+
+    def _forget_steps(self, page: str) -> None:
+        self.stack(page).clear()
+        self._left.pop(page, None)
+
+    def _forget_steps_overtaken(self, page: str) -> None:
+        """Before a new step on a page changed elsewhere: the older steps go, since undoing them would now take
+        back the other change too (the new step's own undo restores only what it changed)."""
+        if page in self._left and self.window.project.has_page(page) and self._overtaken(page):
+            self._forget_steps(page)
 
     def edit(self, text: str, change: Callable[[], Change]) -> Change | None:
         """Make one store change through the page's undo stack; None (and a message) when the store refuses."""
@@ -142,14 +174,19 @@ class RecordActions:
         page = self.window.page_name
         assert page is not None
         commands = [self._command(page, text, lambda i=i: change(i)) for i in ids]
+        if self._refused_unsaved():
+            return None
+        self._forget_steps_overtaken(page)
         try:
             changes = [push(self.stack(page), commands[0])] if len(commands) == 1 else \
                 push_all(self.stack(page), text, commands)
         except RecordLensError as error:
             self.window.message(f"{text}: {error}", 10000)
+            self._wrote(page, [c.result for c in commands])
             if any(c.result is not None and c.result.id is not None for c in commands):
                 self.window.saved()  # those made before the refusal are stored
             return None
+        self._wrote(page, changes)
         self.window.saved()
         return sum(1 for c in changes if c.id is not None)
 
@@ -172,9 +209,11 @@ class RecordActions:
                 window.select_records([first])
         return True
 
-    def _on_store_changed(self, page: str, selected: Sequence[int] | None) -> None:
+    def _on_store_changed(self, page: str, selected: Sequence[int] | None, wrote: int | None = None) -> None:
         """Undo or redo changed a page: show it as it now is, with the records the step selects (scrolled to
         when they are others than those selected)."""
+        if wrote is not None:
+            self._left[page] = wrote
         window = self.window
         window.saved()
         if page != window.page_name:
@@ -497,9 +536,9 @@ class RecordActions:
         ids = self._need("some")
         if ids is not None:
             numbers = self._numbers(ids)
-            self._edit_each("delete record", ids, lambda i: self.window.project.delete(i, self.window.person))
+            deleted = self._edit_each("delete record", ids, lambda i: self.window.project.delete(i, self.window.person))
             self.window.reload_labels([])
-            if numbers and numbers[0] <= len(self.window.labels):
+            if deleted is not None and numbers and numbers[0] <= len(self.window.labels):
                 # Numbers are places in the list: say so when the records after the deleted ones move up.
                 self.window.message(f"deleted record{'s' if len(numbers) > 1 else ''} "
                                     f"{', '.join(map(str, numbers))}; the records after "
@@ -657,10 +696,37 @@ class RecordActions:
         return change
 
     def do_undo(self) -> None:
-        self._guarded(self.window.undo_group.undo, "undone", self.window.undo_group.undoText())
+        if not self._refused_overtaken("undo"):
+            self._guarded(self.window.undo_group.undo, "undone", self.window.undo_group.undoText())
 
     def do_redo(self) -> None:
-        self._guarded(self.window.undo_group.redo, "redone", self.window.undo_group.redoText())
+        if not self._refused_overtaken("redo"):
+            self._guarded(self.window.undo_group.redo, "redone", self.window.undo_group.redoText())
+
+    def _refused_overtaken(self, step: str) -> bool:
+        """Undo or redo refused (and why said) when it would take back a change it did not make: the project's
+        database is gone, or another window or the command line changed the page since this window's last step
+        (its steps then go, and the page is shown as it now is)."""
+        window = self.window
+        page = window.page_name
+        if page is None:
+            return False
+        if self._refused_unsaved():
+            return True
+        if not window.project.has_page(page):
+            window.reload_labels()  # removed elsewhere: said, and the next page shown
+            return True
+        if not self._overtaken(page):
+            return False
+        self._forget_steps(page)
+        newest = window.project.history(page)[-1]
+        window.refresh_pages()
+        window.reload_labels()
+        window.tools.refresh_history()
+        window.message(f"page {page} changed elsewhere since ({what(newest)} by {who(newest.actor)}, "
+                       f"{when(newest.at)}): {step} refused; the history ({window.keys_for('history')}) can restore "
+                       "any earlier state", 15000)
+        return True
 
     def say_nothing_to(self, what: str) -> None:
         """Ctrl+Z (or redo) with nothing on this page's stack: a restart or another page starts a new one, and

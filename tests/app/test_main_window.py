@@ -658,7 +658,7 @@ def test_the_line_above_the_page_refuses_the_whole_page_follows_each_click_and_n
     page = ("<!doctype html><html><head><meta charset='utf-8'></head><body style='margin:0;padding:60px'>"
             "<ul><li><b>Camera</b> $399 <span style='display:inline-block;width:24px;height:24px;background:#c00'>"
             "</span></li><li><b>Lens</b> $129</li></ul></body></html>")
-    win = open_window(imported_project(tmp_path, {"html/1.html": page, "html/2.html": page}),
+    win = open_window(imported_project(tmp_path, {"html/1.html": page, "html/2.html": page + "<!-- 2 -->"}),
                       tmp_path / "settings.json", qtbot=qtbot)
     try:
         messages: list[str] = []

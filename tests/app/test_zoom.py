@@ -29,7 +29,7 @@ PRICE_2 = "/body[1]/div[1]/div[2]/i[1]"
 
 @pytest.fixture
 def project_dir(tmp_path: Path) -> Path:
-    return imported_project(tmp_path, {"html/1.html": PAGE, "gt/1.json": TRUTH, "html/2.html": PAGE})
+    return imported_project(tmp_path, {"html/1.html": PAGE, "gt/1.json": TRUTH, "html/2.html": PAGE + "<!-- 2 -->"})
 
 
 def _wait_for_zoom(window, factor: float) -> None:
