@@ -6,13 +6,14 @@ import argparse
 import json
 import shlex
 
-from ..records.agreement import Agreement
+from ..records.agreement import Agreement, PageAgreement
 from ..records.review import MATCH_THRESHOLD
 from ..runs.progress import progress
 from ..store.agreement import project_agreement
 from ..store.project import open_project
 
 _SHOWN_XPATHS = 3
+_SHOWN_PAIRS = 3  # matched pairs with other XPaths shown per page
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,9 +21,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Score annotator A's labels against B's on every page both labelled, with the "
                                    "structure-aware score (per page and mean P/R/F1: P is how much of A's records B "
                                    "also made, R how much of B's A made), and list the records they disagree on "
-                                   "(only A, only B, different: overlap below the threshold). A and B name an "
-                                   "annotator imported with `import --annotator`, `project` (the project's own "
-                                   "labels on labelled and reviewed pages), or a person who labelled in the app.")
+                                   "(only A, only B, different: overlap below the threshold), and the matched "
+                                   "records whose XPaths differ. A and B name an annotator imported with `import "
+                                   "--annotator` (`recordlens annotators` lists them), `project` (the project's own "
+                                   "labels on labelled and reviewed pages), or a person who labelled in the app "
+                                   "(`person:NAME` when an imported annotator has the name too); a person's labels "
+                                   "are the project's, so they are compared with an annotator's, not with "
+                                   "`project`.")
     p.add_argument("--project", required=True, metavar="DIR")
     p.add_argument("--between", required=True, nargs=2, metavar=("A", "B"))
     p.add_argument("--threshold", type=float, default=MATCH_THRESHOLD,
@@ -49,6 +54,7 @@ def _xpaths(xpaths: tuple[str, ...]) -> str:
 
 def format_agreement(result: Agreement) -> str:
     lines = [f"agreement of {result.a} (A) with {result.b} (B) on {len(result.pages)} page(s) both labelled"]
+    lines += [f"(note: {note})" for note in result.notes]
     lines.append(f"{'page':<10} {'P':>6} {'R':>6} {'F1':>6} {'A rec':>6} {'B rec':>6} {'disagree':>8}")
     for page in result.pages:
         s = page.review.score
@@ -64,6 +70,10 @@ def format_agreement(result: Agreement) -> str:
     for name, pages in ((result.a, result.only_a_pages), (result.b, result.only_b_pages)):
         if pages:
             lines.append(f"labelled by {name} only (not compared): {', '.join(pages)}")
+    other = [(page.page, len(page.other_xpaths)) for page in result.pages if page.other_xpaths]
+    if other:
+        lines.append("matched records with other XPaths (one record to the score, other labels once exported): "
+                     + ", ".join(f"page {name} ({count})" for name, count in other))
     for page in result.pages:
         if not page.disagreements:
             continue
@@ -76,4 +86,19 @@ def format_agreement(result: Agreement) -> str:
             else:
                 lines.append(f"  different (overlap {d.overlap:.2f})  A{d.a_number}: {_xpaths(d.a)}  |  "
                              f"B{d.b_number}: {_xpaths(d.b)}")
+    for page in result.pages:
+        lines += _other_xpaths(page)
     return "\n".join(lines)
+
+
+def _other_xpaths(page: PageAgreement) -> list[str]:
+    """The page's matched pairs whose XPaths differ, the first few (all of them are in --json)."""
+    pairs = page.other_xpaths
+    if not pairs:
+        return []
+    lines = [f"\npage {page.page}: {len(pairs)} matched record(s) with other XPaths"]
+    lines += [f"  other XPaths (overlap {d.overlap:.2f})  A{d.a_number}: {_xpaths(d.a)}  |  B{d.b_number}: "
+              f"{_xpaths(d.b)}" for d in pairs[:_SHOWN_PAIRS]]
+    if len(pairs) > _SHOWN_PAIRS:
+        lines.append(f"  … and {len(pairs) - _SHOWN_PAIRS} more (--json lists them all)")
+    return lines

@@ -13,7 +13,7 @@ from importlib import metadata
 from ..errors import RecordLensError
 from ..store import db as store_db
 from ..store.db import database_problem
-from . import agent, agreement, demo, evaluation, extraction, labels, pages, project, synth, train
+from . import agent, agreement, annotators, demo, evaluation, extraction, labels, pages, project, synth, train
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Label, extract and score web data records on saved pages (NEXT-EVAL compatible).")
     parser.add_argument("--version", action="version", version=f"recordlens {installed_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for group in (pages, evaluation, extraction, train, labels, demo, project, agreement, agent, synth):
+    for group in (pages, evaluation, extraction, train, labels, demo, project, agreement, annotators, agent, synth):
         group.register(sub)
     return parser
 

@@ -83,7 +83,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--annotator", metavar="NAME",
                    help="the datasets are another annotator's labels: keep them in NAME's own label set, apart from "
                         "the project's labels (pages the project lacks are imported without project labels); "
-                        "compare with `recordlens agreement`")
+                        "compare with `recordlens agreement`. A name is kept as given (refused with a space at "
+                        "either end, or as another spelling of a set's name); importing a set's pages again "
+                        "replaces them, the earlier labels kept in P/removed/annotators/ (`recordlens annotators`)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_import)
 
@@ -221,18 +223,12 @@ def cmd_restore_page(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    # The name as it is stored (" bea " is bea), so that the report names the label set the labels went to.
+    # Checked before the project is opened: a name is kept as given, or refused (see check_annotator_name).
     annotator = check_annotator_name(args.annotator) if args.annotator is not None else None
     if annotator is not None and args.replace_labels:
         raise RecordLensError("--replace-labels is for the project's own labels; an annotator's are replaced by "
                               "importing them again with --annotator")
     with open_project(args.project) as project:
-        names = project.annotators.names()
-        known = annotator in names
-        alike = [n for n in names if annotator is not None and n != annotator and n.casefold() == annotator.casefold()]
-        if alike:  # two label sets where one was meant is easy to miss later
-            _warn(f"{annotator!r} and {alike[0]!r} are two label sets (names differ in case); the labels go to "
-                  f"{annotator!r}")
         report = import_paths(project, args.paths, annotator=annotator, replace_labels=args.replace_labels,
                               progress=lambda items: progress(items, label="importing", enabled=not args.quiet))
     for message in report.warning_lines():
@@ -241,8 +237,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"not imported: {problem}", file=sys.stderr)
     for line in report.label_lines(annotator):
         print(line)
-    print(report.summary(annotator) + (f" (added to {annotator}'s label set, which held labels already)"
-                                       if known and report.imported else ""))
+    print(report.summary(annotator))
     return 1 if report.problems else 0
 
 

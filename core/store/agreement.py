@@ -1,50 +1,150 @@
 """Agreement between two label sets of a project (`recordlens agreement --project P --between A B`).
 
 A name is, in this order: an annotator's imported label set (`project.annotators`); `project`, the project's
-own labels on the pages marked labelled or reviewed; or a person who made labels in the project (the app's
-annotator setting), which means the project's own labels on the labelled or reviewed pages where that person
-accepted, changed or made a record. Only the pages both sides labelled are compared.
+own labels on the pages marked labelled or reviewed; or a person who labelled in the app (the app's annotator
+setting), which means the project's own labels on the labelled or reviewed pages where that person accepted,
+changed or made a record. `person:NAME` names that person whatever the imported sets are called: a person who
+shares an imported annotator's name is said so, never silently taken for them (nor they for the person).
+
+What a person did by adjudication (a record of another annotator taken into the project's labels with T, or
+merged, or deleted in favour of theirs: the history entry names that annotator) is not their labelling: the
+record taken is the other annotator's, and the decision is the project's labels, which `project` compares. So
+a person who only adjudicated labelled no page of their own, and the records taken from `bea` are not the app
+person bea's. Comparing `project` with a person, or two persons, is refused: both sides are the project's own
+labels, which agree with themselves on every page.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from ..page.dataset import natural_key
 from ..records.agreement import Agreement, agreement, compare_page
 from ..records.model import TextKeyIndex
 from ..records.review import MATCH_THRESHOLD
+from ..wording import counted
 from .db import StoreError
-from .label_sets import PROJECT_SET
-from .project import Project
+from .label_sets import PERSON_PREFIX, PROJECT_SET
+from .project import Change, Label, Project
 from .schema import TRUE_PAGE_STATUSES
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
 
 
+@dataclass(frozen=True)
+class LabelSet:
+    """The records of a label set, page by page, and what a reader should know of how its name was read."""
+
+    name: str
+    pages: dict[str, list[list[str]]]
+    projects_own: bool = False  # the project's own labels (`project`, or a person's pages of them)
+    note: str = ""
+
+
 def label_set(project: Project, name: str) -> dict[str, list[list[str]]]:
     """Page -> records of the label set `name` (see the module notes)."""
+    return find_label_set(project, name).pages
+
+
+def find_label_set(project: Project, name: str) -> LabelSet:
+    """The label set `name` names (see the module notes), or why there is none."""
+    if name.startswith(PERSON_PREFIX):
+        return _person_set(project, name, name.removeprefix(PERSON_PREFIX))
     if name in project.annotators.names():
-        return project.annotators.all_records(name)
-    labelled = [info.name for info in project.pages() if info.status in TRUE_PAGE_STATUSES]
+        return LabelSet(name, project.annotators.all_records(name), note=_also_a_person(project, name))
     if name == PROJECT_SET:
-        return {page: project.true_records(page) for page in labelled}
+        return LabelSet(name, {page: project.true_records(page) for page in _labelled(project)}, projects_own=True)
+    return _person_set(project, name, name)
+
+
+def person_pages(project: Project, person: str) -> dict[str, list[list[str]]]:
+    """The project's labels on each labelled or reviewed page where `person` accepted, changed or made a record
+    of their own (not by adjudication: see the module notes)."""
     mine: dict[str, list[list[str]]] = {}
-    for page in labelled:
-        labels = project.labels(page)
-        if any(label.is_true and name in _people(label) for label in labels):
-            mine[page] = [list(label.xpaths) for label in labels if label.is_true]
-    if not mine:
-        known = [*project.annotators.names(), PROJECT_SET, *_persons(project)]
-        if name in known:  # a person of the project, whose pages are not marked labelled yet
-            raise StoreError(f"{name!r} is a person of the project, with no accepted or changed record on a page "
-                             "marked labelled or reviewed: only those are compared (L marks a page labelled)")
-        raise StoreError(f"no labels by {name!r} in the project; known: {', '.join(dict.fromkeys(known))}")
+    for page in _labelled(project):
+        labels = [label for label in project.labels(page) if label.is_true]
+        if not any(label.origin.is_person and label.origin.name == person or
+                   label.changed_by is not None and label.changed_by.is_person and label.changed_by.name == person
+                   for label in labels):
+            continue  # the history is read only for the pages the person's name is on
+        taken, decided = _adjudicated(project.history(page))
+        if any(_made_by(label, person, taken, decided) for label in labels):
+            mine[page] = [list(label.xpaths) for label in labels]
     return mine
 
 
-def _people(label) -> set[str]:  # noqa: ANN001 - a Label
-    return {who.name for who in (label.origin, label.changed_by) if who is not None and who.is_person}
+def _made_by(label: Label, person: str, taken: set[int], decided: set[int]) -> bool:
+    made = label.origin.is_person and label.origin.name == person and label.id not in taken
+    changed = (label.changed_by is not None and label.changed_by.is_person and label.changed_by.name == person
+               and label.id not in decided)
+    return made or changed
+
+
+def _adjudicated(history: Sequence[Change]) -> tuple[set[int], set[int]]:
+    """The records an adjudication added (their origin is the other annotator, not a person of the app), and
+    those whose last change was an adjudication (who changed them decided between sets, not labelled)."""
+    taken: set[int] = set()
+    decided: set[int] = set()
+    for change in history:
+        before = {label.id: label for label in change.before}
+        touched = {label.id for label in change.after if label.id not in before or
+                   _what(before[label.id]) != _what(label)}  # records only moved down by an insertion aside
+        if change.detail.get("adjudicated"):
+            decided |= touched
+            if change.action == "add":
+                taken |= touched - set(before)
+        else:
+            decided -= touched
+    return taken, decided
+
+
+def _what(label: Label) -> tuple[object, ...]:
+    return label.xpaths, label.status, label.changed_by
+
+
+def _person_set(project: Project, name: str, person: str) -> LabelSet:
+    mine = person_pages(project, person)
+    if mine:
+        return LabelSet(name, mine, projects_own=True)
+    if person in _persons(project):
+        if _only_adjudicated(project, person):
+            raise StoreError(f"{person!r} adjudicated (took other annotators' records into the project's labels) but "
+                             "labelled no page marked labelled or reviewed of their own: those decisions are the "
+                             f"project's labels, compared as `{PROJECT_SET}` (as in `--between {PROJECT_SET} NAME`)")
+        # a person of the project, whose pages are not marked labelled yet
+        raise StoreError(f"{person!r} is a person of the project, with no accepted or changed record on a page "
+                         "marked labelled or reviewed: only those are compared (L marks a page labelled)")
+    raise StoreError(f"no labels by {name!r} in the project; known: {', '.join(known_sets(project))}")
+
+
+def known_sets(project: Project) -> list[str]:
+    """The names `agreement` takes: imported annotators, `project`, and the persons who labelled pages of their
+    own in the app (`person:NAME` for one who shares an imported annotator's name)."""
+    annotators = project.annotators.names()
+    persons = [f"{PERSON_PREFIX}{p}" if p in annotators or p == PROJECT_SET else p
+               for p in _persons(project) if person_pages(project, p)]
+    return list(dict.fromkeys([*annotators, PROJECT_SET, *persons]))
+
+
+def _also_a_person(project: Project, name: str) -> str:
+    if name not in _persons(project):
+        return ""
+    theirs = person_pages(project, name)
+    if not theirs:  # only the records taken from their set carry their name: nothing to tell apart
+        return ""
+    return (f"{name!r} is an imported annotator and also a person who labelled in the app "
+            f"({counted(len(theirs), 'page')}): compared here is the imported label set; "
+            f"`{PERSON_PREFIX}{name}` names the person's labels")
+
+
+def _only_adjudicated(project: Project, person: str) -> bool:
+    return any(change.actor.is_person and change.actor.name == person and change.detail.get("adjudicated")
+               for page in _labelled(project) for change in project.history(page))
+
+
+def _labelled(project: Project) -> list[str]:
+    return [info.name for info in project.pages() if info.status in TRUE_PAGE_STATUSES]
 
 
 def _persons(project: Project) -> list[str]:
@@ -58,11 +158,16 @@ def project_agreement(project: Project, a: str, b: str, threshold: float = MATCH
         raise StoreError("agreement needs two different label sets")
     if not 0 < threshold <= 1:  # an overlap is a share: above 1 no two records could ever be the same one
         raise StoreError(f"the threshold is an overlap, above 0 and at most 1 (got {threshold:g})")
-    first, second = label_set(project, a), label_set(project, b)
-    both = sorted(first.keys() & second.keys(), key=natural_key)
+    first, second = find_label_set(project, a), find_label_set(project, b)
+    if first.projects_own and second.projects_own:
+        raise StoreError(f"{a!r} and {b!r} both name the project's own labels (a person's are the project's labels "
+                         "on the pages they worked on), which agree with themselves on every page: compare one of "
+                         f"them with an imported annotator (`recordlens annotators --project P` lists them)")
+    both = sorted(first.pages.keys() & second.pages.keys(), key=natural_key)
     pages = []
     for page in progress(both):
         keys = TextKeyIndex(project.load(page).page.text_map)
-        pages.append(compare_page(first[page], second[page], keys, page, threshold))
-    return agreement(a, b, pages, sorted(first.keys() - second.keys(), key=natural_key),
-                     sorted(second.keys() - first.keys(), key=natural_key))
+        pages.append(compare_page(first.pages[page], second.pages[page], keys, page, threshold))
+    return agreement(a, b, pages, sorted(first.pages.keys() - second.pages.keys(), key=natural_key),
+                     sorted(second.pages.keys() - first.pages.keys(), key=natural_key),
+                     notes=[note for note in (first.note, second.note) if note])

@@ -20,7 +20,10 @@ A folder of predictions (`N.json`, as an extractor run writes it) is stored as a
 
 A second annotator's dataset (`annotator=NAME`) goes into that annotator's own label set
 (`project.annotators`), apart from the project's labels: pages already in the project (same bytes) get the
-annotator's records beside the project's; pages not in it yet are imported first, with no project labels.
+annotator's records beside the project's; pages not in it yet are imported first, with no project labels. Their
+labels of a page the project has need no page file beside them, in a folder of labels alone as in a dataset whose
+`html/` holds only the pages the project lacks. A page of the set imported again with other records is replaced,
+its earlier records set aside in the project folder first (label_sets.py); the report names those pages.
 
 Dataset labels are kept verbatim: XPaths are stored as written, duplicate and empty records included. An
 XPath that names no element of the page is kept and flagged on its record, never dropped. Every page imported
@@ -60,7 +63,7 @@ from ..runs.run_files import (
 from ..wording import counted, listed, shortened
 from .db import Provenance, database_problem, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
-from .label_sets import check_annotator_name
+from .label_sets import SetAside
 from .project import Project
 
 Progress = Callable[[Sequence["PageSource"]], Iterable["PageSource"]]
@@ -104,6 +107,10 @@ class ImportReport:
     replaced: list[str] = field(default_factory=list)  # pages whose labels the dataset's replaced (replace_labels)
     replace_labels: bool = False  # asked for: a page already in the project takes the dataset's labels
     replaced_labels: int = 0  # the labels those pages took
+    # An annotator's pages whose earlier records in their set the import replaced: page -> (before, after) counts
+    annotator_replaced: dict[str, tuple[int, int]] = field(default_factory=dict)
+    set_aside: SetAside | None = None  # where those earlier records went
+    restore_hint: str = ""  # the command that puts them back
 
     @property
     def label_check(self) -> CheckReport | None:
@@ -135,7 +142,17 @@ class ImportReport:
         elsewhere = (f"; {len(self.same_as)} already in the project under another name (not imported again)"
                      if self.same_as else "")
         return (f"imported {len(self.imported)} page(s) with {self.labels} label(s){_whose(annotator)}; "
-                f"{present} already in the project{replaced}{elsewhere}; {len(self.problems)} not imported")
+                f"{present} already in the project{replaced}{elsewhere}; {len(self.problems)} not imported"
+                f"{self._set_replaced(annotator)}")
+
+    def _set_replaced(self, annotator: str | None) -> str:
+        """The annotator's pages whose earlier records this import replaced, and where those are kept."""
+        if not self.annotator_replaced or self.set_aside is None or self.set_aside.folder is None:
+            return ""
+        pages = ", ".join(f"{page} ({before} → {after} records)"
+                          for page, (before, after) in self.annotator_replaced.items())
+        return (f"; replaced {annotator}'s labels of {counted(len(self.annotator_replaced), 'page')}: {pages}; "
+                f"the earlier ones are kept in {self.set_aside.folder} ({self.restore_hint})")
 
 
 def _whose(annotator: str | None) -> str:
@@ -153,10 +170,14 @@ def import_paths(project: Project, paths: Iterable[str | Path],
     if removed:
         report.warnings.append(f"removed {removed} temporary snapshot file(s) left by an import that was stopped")
     if annotator is not None:
-        annotator = check_annotator_name(annotator)
+        annotator = project.annotators.check_new_name(annotator)
+        _say_other_cases(project, annotator, report)
+        report.set_aside = SetAside(annotator, "replaced by an import")
     paths = [Path(p) for p in paths]
-    labels_only = [p for p in paths if (annotator is not None or replace_labels) and _labels_only(p)]
-    sources = find_sources([p for p in paths if p not in labels_only], report)
+    labels_go_onto_pages = annotator is not None or replace_labels
+    labels_only = [p for p in paths if labels_go_onto_pages and _labels_only(p)]
+    sources = find_sources([p for p in paths if p not in labels_only], report,
+                           project if labels_go_onto_pages else None)
     for folder in labels_only:  # another annotator's labels of pages the project has: no pages needed beside them
         sources += _sources_in_the_project(project, folder, report)
     for source in progress(sources):
@@ -175,7 +196,19 @@ def import_paths(project: Project, paths: Iterable[str | Path],
             report.problems.append(ImportProblem(source.path, f"unexpected {type(error).__name__}: {error}"))
     if report.checks and annotator is None:
         report.project_checks = list(project.label_checks.labelled(except_pages=[c.page for c in report.checks]))
+    if report.set_aside is not None and report.set_aside.folder is not None:
+        report.restore_hint = report.set_aside.how_to_restore(Path(project.root))
     return report
+
+
+def _say_other_cases(project: Project, annotator: str, report: ImportReport) -> None:
+    """Two label sets where one may have been meant are easy to miss later: every other spelling is named."""
+    alike = project.annotators.other_cases(annotator)
+    if alike:
+        names = [repr(n) for n in (annotator, *alike)]
+        sets = "two" if len(names) == 2 else str(len(names))
+        report.warnings.append(f"{', '.join(names[:-1])} and {names[-1]} are {sets} label sets (names differ in "
+                               f"case); the labels go to {annotator!r}")
 
 
 def _not_stored(error: OSError, source: Path) -> str:
@@ -187,12 +220,14 @@ def _not_stored(error: OSError, source: Path) -> str:
     return f"cannot be read ({error.strerror or error})"
 
 
-def find_sources(paths: Sequence[Path], report: ImportReport) -> list[PageSource]:
-    """The pages behind command-line paths: a page file, a dataset folder (`html/`), or a folder of pages."""
+def find_sources(paths: Sequence[Path], report: ImportReport, labels_onto: Project | None = None
+                 ) -> list[PageSource]:
+    """The pages behind command-line paths: a page file, a dataset folder (`html/`), or a folder of pages; with
+    `labels_onto`, a dataset's labels without their page file go onto that project's page of their name."""
     sources: list[PageSource] = []
     for path in paths:
         if path.is_dir() and (path / "html").is_dir():
-            sources += _dataset_sources(path, report)
+            sources += _dataset_sources(path, report, labels_onto)
         elif path.is_dir():
             files = page_files(path, report.warnings, odd_files=False)
             found = [PageSource(name, file) for name, file in files.items()]
@@ -285,20 +320,24 @@ def _report_odd_entries(folder: Path, report: ImportReport) -> None:
             report.problems.append(ImportProblem(entry, odd))
 
 
-def _dataset_sources(root: Path, report: ImportReport) -> list[PageSource]:
+def _dataset_sources(root: Path, report: ImportReport, labels_onto: Project | None = None) -> list[PageSource]:
     pages = page_files(root / "html", report.warnings, odd_files=False)
     _report_odd_entries(root / "html", report)
     truths = record_files(root / "gt") if (root / "gt").is_dir() else {}
     by_form = {unicodedata.normalize("NFC", page): page for page in pages}
+    origin = str((root / "gt").resolve())
+    onto: list[PageSource] = []  # labels of the project's own pages, as a folder of labels alone brings them
     for name in sorted(truths.keys() - pages.keys(), key=natural_key):
+        if labels_onto is not None and labels_onto.has_page(name):
+            onto.append(PageSource(name, labels_onto.snapshot_file(name), truths[name], origin))
+            continue
         twin = by_form.get(unicodedata.normalize("NFC", name))
         hint = (f" (the page {twin!r} has the same name written in another Unicode form, as some systems save "
                 "file names; rename one to match the other)" if twin else "")
         report.problems.append(ImportProblem(truths[name], f"ground truth for page {name}, but no {name}.html or "
                                                            f"{name}.mhtml in {root / 'html'}{hint}"))
-    origin = str((root / "gt").resolve())
     return [PageSource(name, file, truths.get(name), origin if name in truths else None)
-            for name, file in pages.items()]
+            for name, file in pages.items()] + onto
 
 
 def _labels_are_stored(project: Project, source: PageSource, page: str | None = None) -> bool:
@@ -458,7 +497,10 @@ def import_annotator_page(project: Project, source: PageSource, annotator: str, 
         report.problems.append(ImportProblem(source.truth, f"{reason}; {annotator}'s labels of page "
                                                            f"{source.name} not imported"))
         return
-    project.annotators.set_page(annotator, source.name, records, str(source.truth))
+    before = project.annotators.set_page(annotator, source.name, records, str(source.truth.resolve()),
+                                         report.set_aside)
+    if before is not None:
+        report.annotator_replaced[source.name] = (len(before), len(records))
     report.imported.append(source.name)
     report.labels += len(records)
     _count_labels(report, source.name, unresolved, check)

@@ -1,0 +1,82 @@
+"""`recordlens annotators --project P`: the other annotators' label sets a project holds, and taking one (or some
+of its pages) out when it was imported by mistake, its labels set aside in the project folder first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..errors import RecordLensError
+from ..page.dataset import natural_key
+from ..store.agreement import person_pages
+from ..store.label_sets import PERSON_PREFIX, SET_ASIDE, SetAside, SetPage
+from ..store.page_removal import REMOVED
+from ..store.project import open_project
+from ..store.project_copy import open_to_read
+from ..wording import counted
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("annotators", help="list other annotators' label sets; remove one imported by mistake",
+                       description="List the label sets imported with `import --annotator NAME`, with their pages "
+                                   "and how many records each holds. --remove NAME takes a set out of the project "
+                                   "(or, with --page, some of its pages); what it removes is first written to "
+                                   f"P/{REMOVED}/{SET_ASIDE}/NAME.TIME/ (gt/N.json), which `import` with --annotator "
+                                   "NAME puts back. The project's own labels are never touched.")
+    p.add_argument("--project", required=True, metavar="DIR")
+    p.add_argument("--remove", metavar="NAME", help="take this annotator's label set out of the project")
+    p.add_argument("--page", action="append", metavar="N",
+                   help="with --remove: only this page of the set (again for more pages)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_annotators)
+
+
+def cmd_annotators(args: argparse.Namespace) -> int:
+    if args.page and not args.remove:
+        raise RecordLensError("--page names pages of the set to remove: it goes with --remove NAME")
+    if args.remove is not None:
+        with open_project(args.project) as project:
+            kept = project.annotators.remove(args.remove, args.page)
+        print(_removed(kept, Path(args.project), whole=not args.page))
+        return 0
+    with open_to_read(args.project) as project:  # a project on read-only media is listed where it is
+        pages = project.annotators.set_pages()
+        persons = {name: len(person_pages(project, name)) for name in project.annotators.names()
+                   if any(who.is_person and who.name == name for who in project.provenances().values())}
+    if args.json:
+        print(json.dumps([vars(page) for page in pages], ensure_ascii=False, indent=1))
+    else:
+        print(format_sets(pages, {name: n for name, n in persons.items() if n}, Path(args.project)))
+    return 0
+
+
+def format_sets(pages: list[SetPage], persons: dict[str, int], project: Path) -> str:
+    """One paragraph per set: its pages and records, then its pages with their record counts."""
+    if not pages:
+        return "no other annotator's labels in the project (`recordlens import DIR --annotator NAME` adds some)"
+    sets: dict[str, list[SetPage]] = {}
+    for page in pages:
+        sets.setdefault(page.annotator, []).append(page)
+    lines = []
+    for name, held in sets.items():
+        held.sort(key=lambda p: natural_key(p.page))
+        last = max(p.imported_at for p in held)
+        lines.append(f"{name}: {counted(len(held), 'page')}, {counted(sum(p.records for p in held), 'record')} "
+                     f"(last imported {last[:16].replace('T', ' ')} UTC)")
+        lines.append("  pages (records): " + ", ".join(f"{p.page} ({p.records})" for p in held))
+        if persons.get(name):
+            lines.append(f"  ({name} is also a person who labelled {counted(persons[name], 'page')} in the app: "
+                         f"`agreement` names that person {PERSON_PREFIX}{name})")
+    aside = project / REMOVED / SET_ASIDE
+    if aside.is_dir() and any(aside.iterdir()):
+        lines.append(f"labels replaced or removed earlier are kept in {aside} (each folder is put back by `import "
+                     "FOLDER --annotator NAME`)")
+    return "\n".join(lines)
+
+
+def _removed(kept: SetAside, project: Path, *, whole: bool) -> str:
+    pages = ", ".join(f"{page} ({counted(n, 'record')})" for page, n in kept.pages.items())
+    what = (f"{kept.annotator}'s label set ({counted(len(kept.pages), 'page')}: " if whole else
+            f"{counted(len(kept.pages), 'page')} of {kept.annotator}'s label set (")
+    return f"removed {what}{pages}); kept in {kept.folder} ({kept.how_to_restore(project)})"
