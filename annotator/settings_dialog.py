@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Sequence
+
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -15,6 +18,7 @@ from PySide6.QtWidgets import (
 from ..core import extract
 from ..core.llm import endpoint_problem
 from ..core.page import FORMATS
+from ..core.store import PROJECT_SET
 from .settings import GEMINI, KeyStore, Settings, offline_default_method
 
 # Extractors that need more than a page (recorded answers) cannot propose.
@@ -26,7 +30,10 @@ def proposer_names() -> list[str]:
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: Settings, keys: KeyStore, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, keys: KeyStore, parent: QWidget | None = None,
+                 annotators: Sequence[str] = ()) -> None:
+        """`annotators`: the names of the label sets imported into the open project, which the person's name must
+        not be (their records would read as the person's)."""
         super().__init__(parent)
         self.setWindowTitle("RecordLens settings")
         self._settings = settings
@@ -58,6 +65,12 @@ class SettingsDialog(QDialog):
         self.problem.hide()
         self.annotator = QLineEdit(settings.annotator)
         self.annotator.setPlaceholderText(settings.person)
+        self._annotators = frozenset(annotators)
+        self.name_clash = QLabel()  # the name is an imported annotator's, or the project's own labels'
+        self.name_clash.setStyleSheet("color: #b00020")
+        self.name_clash.setWordWrap(True)
+        self.name_clash.hide()
+        self.annotator.textChanged.connect(self._say_name_clash)
         form = QFormLayout(self)
         form.addRow("Gemini key", self.key)
         form.addRow("", self.clear_key)
@@ -67,11 +80,31 @@ class SettingsDialog(QDialog):
         form.addRow("Gemini endpoint", self.endpoint)
         form.addRow("Default extractor", self.extractor)
         form.addRow("Annotator name", self.annotator)
+        form.addRow("", self.name_clash)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         form.addRow("", self.problem)
         buttons.accepted.connect(self._accept_if_valid)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
+        self._say_name_clash()
+
+    def _say_name_clash(self) -> None:
+        """A warning, as the name is typed, when it is an imported annotator's or `project`: the records made
+        under it could not be told apart from that label set's (one origin, one name in `agreement`)."""
+        name = self.annotator.text().strip() or self.annotator.placeholderText()
+        if name == PROJECT_SET:
+            text = (f"“{PROJECT_SET}” names the project's own labels in `recordlens agreement`: the records you "
+                    "make could not be told apart from them there. Choose another name.")
+        elif name in self._annotators:
+            text = (f"{name} is also an imported annotator of this project: the records you make and {name}'s "
+                    f"imported labels could not be told apart (both have the origin person {name}, and "
+                    f"`agreement --between {shlex.quote(name)}` means the imported ones). Choose another name.")
+        else:
+            text = ""
+        self.name_clash.setText(text)
+        self.name_clash.setVisible(bool(text))
+        if text:
+            self.adjustSize()  # room for the warning rather than clipping it
 
     def _accept_if_valid(self) -> None:
         """OK closes the dialog only on settings that can work: an endpoint is an http(s) address (a bare

@@ -168,7 +168,7 @@ class RecordActions:
         assert page is not None
         return self._pushed(page, self._command(page, text, change), f"{text}: ")
 
-    def _edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change]) -> int | None:
+    def edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change]) -> int | None:
         """One change per record, as one undo step: how many changed something (a record rejected twice does
         not), or None (and a message) when the store refused one of them."""
         page = self.window.page_name
@@ -414,7 +414,7 @@ class RecordActions:
         # With words in the finder, the next proposal is looked for among the records found, and said so
         where = (f"on page {self.window.page_name}" if self.window.record_panel.found_ids() is None
                  else "among the records found (Esc lists every record)")
-        changed = self._edit_each(f"{verb} record", ids, lambda i: change(i, self.window.person))
+        changed = self.edit_each(f"{verb} record", ids, lambda i: change(i, self.window.person))
         if changed is not None:
             if len(ids) == 1:
                 self.window.reload_labels(following)
@@ -536,7 +536,7 @@ class RecordActions:
         ids = self._need("some")
         if ids is not None:
             numbers = self._numbers(ids)
-            deleted = self._edit_each("delete record", ids, lambda i: self.window.project.delete(i, self.window.person))
+            deleted = self.edit_each("delete record", ids, lambda i: self.window.project.delete(i, self.window.person))
             self.window.reload_labels([])
             if deleted is not None and numbers and numbers[0] <= len(self.window.labels):
                 # Numbers are places in the list: say so when the records after the deleted ones move up.

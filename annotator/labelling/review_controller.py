@@ -7,10 +7,12 @@ review, caches its predictions and shows the result. The window owns it as `wind
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ...core.errors import RecordLensError
+from ...core.page import natural_key
 from ...core.records import (
     KINDS,
     MATCHED,
@@ -27,6 +29,7 @@ from ...core.store import (
     PROJECT_SET,
     TRUE_LABEL_STATUSES,
     TRUE_PAGE_STATUSES,
+    Change,
     Project,
     Provenance,
     RunInfo,
@@ -34,17 +37,60 @@ from ...core.store import (
 )
 from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
+from .record_actions import records_named
 from .review_panel import NO_RUN, ReviewPanel, annotator_of, overlay_records, run_started_and_origin
 
 if TYPE_CHECKING:
+    from ...core.records import ReviewRecord
+    from ...core.store import Label
     from .window_parts import LabellingWindow
 
 WORST_SHOWN = 15
+Records = list[list[str]]
 
 
 def _figures(score: object) -> tuple[object, ...]:
     """What a page's score shows and the means are made of (a stored score or one just made)."""
     return tuple(getattr(score, name) for name in ("precision", "recall", "f1", "predicted_records", "true_records"))
+
+
+@dataclass
+class _Basis:
+    """What an annotator's comparison with the project's labels was made of: the pages both had labelled and the
+    annotator's label set as read then. The means are made again when either has moved (`stale`: the set changed
+    elsewhere, noticed while another job ran)."""
+
+    both: frozenset[str]
+    their: dict[str, Records]
+    stale: bool = False
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """What the review of the page on show was made of: the annotator's records of it (None: they did not label
+    it) and the project's true records. A decision is taken only while the project still holds these."""
+
+    page: str
+    their: Records | None
+    truth: Records
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """One adjudication of one review record: the store change, and what it does in words."""
+
+    kind: str  # "take" (their record added), "delete", "edit"
+    change: Callable[[], Change]
+    record_id: int | None = None  # the project's record changed or deleted (None: one added)
+
+
+@dataclass
+class _Overlaps:
+    """The other records a project record touches through its elements (by their numbers)."""
+
+    shared: set[int] = field(default_factory=set)  # hold one of its elements too
+    inside: set[int] = field(default_factory=set)  # hold an ancestor of one of its elements
+    holds: set[int] = field(default_factory=set)  # hold a descendant of one of its elements
 
 
 class ReviewController:
@@ -58,10 +104,16 @@ class ReviewController:
         self._remembered: object = NO_RUN  # the run the last session reviewed, until review first opens
         self._restoring = False
         self.agreements: dict[str, Agreement] = {}  # another annotator against the project's labels, all pages
+        self._compared: dict[str, _Basis] = {}  # what each annotator's agreement was made of
+        self._comparing: set[str] = set()  # annotators being compared in the background
+        self._shown: _Shown | None = None
+        self._their_pages: frozenset[str] = frozenset()  # the pages the annotator under review labelled
+        self._last_page: str | None = None  # the page last reviewed: on another, the annotator's set is read again
         self._worst_order: list[str] = []  # the ranking W goes through, and where in it W last was
         self._worst_at = 0
         self._labelling_place: tuple[str | None, int] | None = None  # (page, scroll) when review was entered
         self.panel.kinds_changed.connect(self._remember)
+        self.panel.take_all_requested.connect(self.do_take_all)
         self._take_up_last_review()
 
     @property
@@ -76,6 +128,9 @@ class ReviewController:
         self._predictions.clear()
         self._errors.clear()
         self._run_pages.clear()
+        self.agreements.clear()
+        self._compared.clear()
+        self._shown = self._last_page = None
         self.run_id = NO_RUN
         self._take_up_last_review()
 
@@ -142,6 +197,16 @@ class ReviewController:
         """The runs' list is opening: runs added meanwhile (`runs --add` while the app is open) are listed."""
         self._set_runs(self.run_id)
 
+    def follow_changes_elsewhere(self) -> None:
+        """The project changed elsewhere (the command line, another window): an annotator's label set imported
+        again is read again, its page on show redrawn and the means made again."""
+        other = self.annotator()
+        if other is None:
+            return
+        self._read_their_set_again(other)
+        if self.active():
+            self.draw()
+
     def _set_runs(self, current: object) -> None:
         project = self.window.project
         runs = project.runs.all()
@@ -191,8 +256,11 @@ class ReviewController:
             if remembered != NO_RUN:  # the run the last session was reviewing
                 self.start_review(remembered)
             else:
-                # Runs may have been added meanwhile (by the CLI, or a scoring job).
+                # Runs may have been added meanwhile (by the CLI, or a scoring job), or an annotator's labels
+                # imported again.
                 self._set_runs(self.run_id)
+                if self.annotator() is not None:
+                    self._read_their_set_again(self.annotator())
         window.redraw()
         if window.tabs.currentWidget() is window.record_panel:
             place, self._labelling_place = self._labelling_place, None
@@ -215,9 +283,10 @@ class ReviewController:
         if run_id == NO_RUN:  # no run: none of the last one's rows stay behind
             self.review = None
             self.panel.show_page(None)
+            self.panel.offer_take_all(None, 0)
         self.show_run_figures()
+        self._last_page = None
         if self.annotator() is not None:
-            self._predictions.pop(run_id, None)  # a set may have been imported again meanwhile
             self.panel.run_figures.setText(f"{self.annotator()} = predicted, the project's labels = true; "
                                            "T takes their record, Shift+T merges; comparing every page…")
             self._compare_all(self.annotator())
@@ -251,22 +320,21 @@ class ReviewController:
         if name is None or page is None:
             self.review = None
             self.panel.show_page(None)
+            self.panel.offer_take_all(None, 0)
             return
-        if self.run_id not in self._predictions:
-            other = self.annotator()
-            self._predictions[self.run_id] = (window.project.annotators.all_records(other) if other is not None
-                                              else window.project.runs.predictions(self.run_id))
-            self._errors[self.run_id] = {} if other is not None else window.project.runs.errors(self.run_id)
-        predictions = self._predictions[self.run_id]
+        other = self.annotator()
+        predicted = self._their_records(other, name) if other is not None else self._run_records(name)
+        truth = window.project.true_records(name)
         texts = window.page_texts()
-        self.review = review_page(predictions.get(name, []), window.project.true_records(name), texts.keys, name)
+        self.review = review_page(predicted or [], truth, texts.keys, name)
+        self._shown = _Shown(name, predicted, truth) if other is not None else None
         # Said beside the page's figures, which they qualify, for as long as the page is under review (a status
         # message would outlive the review or vanish before it).
         notes = []
         failure = self._errors.get(self.run_id, {}).get(name)
         if failure is not None:  # not a page where the method found nothing
             notes.append(f"the run failed on this page ({failure}); scored as an empty prediction")
-        elif name not in predictions:
+        elif predicted is None:
             notes.append(f"annotator {self.annotator()} did not label this page" if self.annotator()
                          else "the run has no prediction for this page")
         if window.project.page(name).status not in TRUE_PAGE_STATUSES:
@@ -279,7 +347,37 @@ class ReviewController:
                                            if label.status in TRUE_LABEL_STATUSES],
                              named=[sum(1 for x in r.xpaths if page.resolve(x) is not None) for r in records],
                              entries=[texts.of(r.xpaths, 60)[1] for r in records])
+        self.panel.offer_take_all(other, self.review.count(SPURIOUS))
         self._keep_figures_current(name)
+
+    def _run_records(self, name: str) -> Records | None:
+        """The run's records of the page (None: it holds none for it), its predictions read once per run."""
+        if self.run_id not in self._predictions:
+            self._predictions[self.run_id] = self.window.project.runs.predictions(self.run_id)
+            self._errors[self.run_id] = self.window.project.runs.errors(self.run_id)
+        return self._predictions[self.run_id].get(name)
+
+    def _their_records(self, other: str, name: str) -> Records | None:
+        """The annotator's records of the page as the project holds them now (None: they did not label it): read
+        at every redraw, since the command line may import their labels again while the app is open; on another
+        page their whole set too, for the means."""
+        annotators = self.window.project.annotators
+        self._their_pages = frozenset(annotators.pages(other))
+        if name != self._last_page:
+            self._last_page = name
+            self._read_their_set_again(other, but=name)
+        return annotators.records(other, name) if name in self._their_pages else None
+
+    def _read_their_set_again(self, other: str, but: str | None = None) -> None:
+        """The annotator's label set read again: changed since their means were made (on a page other than `but`,
+        the page on show, which `_keep_figures_current` follows itself), the means are made again."""
+        basis = self._compared.get(other)
+        if basis is None or other in self._comparing:
+            return
+        now = self.window.project.annotators.all_records(other)
+        if {p: r for p, r in now.items() if p != but} != {p: r for p, r in basis.their.items() if p != but}:
+            basis.stale = True
+            self._compare_again(other)
 
     def _keep_figures_current(self, name: str) -> None:
         """The means and the worst pages follow the page's labels as they change here (an adjudication, an edit,
@@ -290,13 +388,7 @@ class ReviewController:
             return
         other = self.annotator()
         if other is not None:
-            found = self.agreements.get(other)
-            at = next((i for i, p in enumerate(found.pages) if p.page == name), None) if found else None
-            if found is None or at is None or _figures(found.pages[at].review.score) == _figures(review.score):
-                return
-            pages = list(found.pages)
-            pages[at] = PageAgreement(name, review)
-            self._after_comparing(other, [replace(found, pages=tuple(pages))])
+            self._keep_agreement_current(other, name, review)
             return
         run = self._run_info()
         if run is None:
@@ -312,6 +404,35 @@ class ReviewController:
         # Said again also when only the count of changed pages moved (a page marked labelled).
         self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(stale), scores=scores,
                             missing=self._missing(run))
+
+    def _keep_agreement_current(self, other: str, name: str, review: PageReview) -> None:
+        """The annotator's means follow the page on show: its figures as they now are, and the page taken in or
+        left out as it is marked labelled or taken back (the pages compared are those both labelled). Pages that
+        came or went elsewhere make the means again, in the background."""
+        found, basis = self.agreements.get(other), self._compared.get(other)
+        if basis is None or other in self._comparing:
+            return  # the comparison under way reads the labels as they are
+        both = self._labelled_pages() & self._their_pages
+        if basis.stale or (found is not None and both - {name} != basis.both - {name}):
+            self._compare_again(other)
+            return
+        if found is None:  # the comparison failed: said when it did
+            return
+        basis.both = frozenset(both)
+        if self._shown is not None and self._shown.their is not None:
+            basis.their[name] = self._shown.their
+        else:
+            basis.their.pop(name, None)
+        was = next((p for p in found.pages if p.page == name), None)
+        if (was is not None) == (name in both) and (was is None or _figures(was.review.score) == _figures(
+                review.score)):
+            return
+        pages = [p for p in found.pages if p.page != name] + ([PageAgreement(name, review)] if name in both else [])
+        labelled = self._labelled_pages()
+        self._after_comparing(other, [replace(
+            found, pages=tuple(sorted(pages, key=lambda p: natural_key(p.page))),
+            only_a_pages=tuple(sorted(self._their_pages - labelled, key=natural_key)),
+            only_b_pages=tuple(sorted(labelled - self._their_pages, key=natural_key)))])
 
     def show_run_figures(self) -> None:
         """The run's means and worst pages as stored, and how many pages changed since (Score again)."""
@@ -334,48 +455,180 @@ class ReviewController:
         self._adjudicate(merge=True)
 
     def _adjudicate(self, merge: bool) -> None:
-        """The chosen review record, decided for the other annotator (T) or as the union of both (Shift+T).
+        """The chosen review records (one, or several selected), each decided for the other annotator (T) or as
+        the union of both (Shift+T), in one undoable step.
 
         Their record only: added to the project's labels (origin: that annotator; by: the person adjudicating).
         Both have one (matched, partial): the project's record takes their XPaths, or both sets' XPaths. The
         project's record only: T deletes it (the other annotator made none there); Shift+T keeps it. Every
-        decision is one change on the page's undo stack and in its history."""
+        decision is taken on the annotator's labels as the project holds them at that moment, and is in the page's
+        history."""
         window = self.window
-        name = self.annotator()
-        if name is None or not self.active():
-            window.message("adjudication takes another annotator's records: choose the annotator in the Review "
-                           "tab (F6)")
+        name = self._adjudicating()
+        if name is None:
             return
-        index, row = self.panel.current_index(), self.panel.records.currentRow()
-        if self.review is None or index is None or not 0 <= index < len(self.review.records) or (
-                window.page_name is None):
+        review, page = self.review, window.page_name
+        chosen = [i for i in self.panel.chosen_indices() if review is not None and 0 <= i < len(review.records)]
+        if review is None or not chosen or page is None:
             window.message("choose a record in the Review list first")
             return
-        record = self.review.records[index]
-        project, page, person = window.project, window.page_name, window.person
-        truth = project.labels(page, TRUE_LABEL_STATUSES)
-        if record.kind == SPURIOUS:
-            text = f"take {name}'s record"
-            change = window.edit(text, lambda: project.add_record(page, record.xpaths, Provenance.person(name),
-                                                                  status="accepted", by=person, adjudicated=name))
-        elif record.kind == MISSED:
-            if merge:
-                window.message(f"only the project has this record: kept ({name} made none here)")
-                return
-            label = truth[record.true]
-            text = f"delete the record {name} did not make"
-            change = window.edit(text, lambda: project.delete(label.id, person, adjudicated=name))
+        if self._changed_underneath(name, page):
+            return
+        truth = window.project.labels(page, TRUE_LABEL_STATUSES)
+        records = [review.records[i] for i in chosen]
+        decisions = [d for d in (self._decision(r, truth, name, merge) for r in records) if d is not None]
+        kept = len(records) - len(decisions)  # records only the project has, which Shift+T keeps
+        if not decisions:
+            window.message(f"only the project has {'this record' if kept == 1 else 'these records'}: kept ({name} "
+                           "made none here)")
+            return
+        row, before = self.panel.records.currentRow(), {label.id for label in window.labels}
+        if len(decisions) == 1:
+            text = self._decision_text(decisions[0], name, merge)
+            change = window.edit(text, decisions[0].change)
+            done = None if change is None else int(change.id is not None)
         else:
-            label = truth[record.true]
-            xpaths = list(dict.fromkeys([*label.xpaths, *record.xpaths])) if merge else list(record.xpaths)
-            text = f"merge {name}'s record into the project's" if merge else f"take {name}'s version of the record"
-            change = window.edit(text, lambda: project.edit(label.id, xpaths, person, adjudicated=name))
+            text = f"merge {name}'s versions into the project's" if merge else f"take {name}'s versions"
+            done = window.record_actions.edit_each(text, range(len(decisions)), lambda k: decisions[k].change())
         window.reload_labels()
-        if change is not None:
-            window.message(f"page {page}: {text}" if change.id is not None else f"page {page}: already so")
-            count = self.panel.records.count()
-            if count:
-                self.panel.records.setCurrentRow(min(row, count - 1))
+        if done is None:  # refused: the store's reason is on show
+            return
+        if not done:
+            window.message(f"page {page}: already so")
+            return
+        said = (f"page {page}: {text}" if len(decisions) == 1 else
+                f"page {page}: {'merged' if merge else 'took'} {name}'s version of "
+                f"{counted(len(decisions), 'record')} ({self._what_decisions_did(decisions)}) as one step")
+        if kept:
+            said += f"; kept {counted(kept, 'record')} only the project has"
+        touched = [label.id for label in window.labels if label.id not in before] + [
+            d.record_id for d in decisions if d.kind == "edit" and d.record_id is not None]
+        overlaps = self._overlap_words(touched)
+        undo = f" ({window.keys_for('undo')} takes it back)" if overlaps or len(decisions) > 1 else ""
+        window.message(said + overlaps + undo, 10000)
+        self.panel.choose_open_row(row)
+
+    def do_take_all(self) -> None:
+        """Every record of the annotator's that the project lacks on the page (the review's spurious ones), taken
+        in one step: on a page only they labelled, all their records."""
+        window = self.window
+        name = self._adjudicating()
+        if name is None:
+            return
+        review, page = self.review, window.page_name
+        if review is None or page is None:
+            window.message("open a page to take records from")
+            return
+        theirs = [list(r.xpaths) for r in review.records if r.kind == SPURIOUS]
+        if not theirs:
+            window.message(f"page {page}: the project has a record for every one {name} made: nothing to take")
+            return
+        if self._changed_underneath(name, page):
+            return
+        project, person, before = window.project, window.person, {label.id for label in window.labels}
+        change = window.edit(f"take all of {name}'s records the project lacks", lambda: project.add_records(
+            page, theirs, Provenance.person(name), status="accepted", by=person, adjudicated=name))
+        window.reload_labels()
+        if change is None:
+            return
+        added = [label.id for label in window.labels if label.id not in before]
+        what = (f"page {page}: took {name}'s only record the project lacked" if len(theirs) == 1 else
+                f"page {page}: took all {len(theirs)} of {name}'s records the project lacked, as one step")
+        window.message(f"{what}{self._overlap_words(added)} ({window.keys_for('undo')} takes it back)", 10000)
+        self.panel.choose_open_row(0)
+
+    def _adjudicating(self) -> str | None:
+        """The annotator whose records a decision takes; None (and what to do said) outside such a review."""
+        name = self.annotator()
+        if name is None or not self.active():
+            self.window.message("adjudication takes another annotator's records: choose the annotator in the Review "
+                                "tab (F6)")
+            return None
+        return name
+
+    def _decision(self, record: ReviewRecord, truth: Sequence[Label], name: str, merge: bool) -> _Decision | None:
+        """What T (or Shift+T, `merge`) does with one review record; None where Shift+T keeps the project's."""
+        project, page, person = self.window.project, self.window.page_name, self.window.person
+        assert page is not None
+        if record.kind == SPURIOUS:
+            return _Decision("take", lambda: project.add_record(page, record.xpaths, Provenance.person(name),
+                                                                status="accepted", by=person, adjudicated=name))
+        label = truth[record.true or 0]
+        if record.kind == MISSED:
+            return None if merge else _Decision("delete", lambda: project.delete(label.id, person, adjudicated=name),
+                                                label.id)
+        xpaths = list(dict.fromkeys([*label.xpaths, *record.xpaths])) if merge else list(record.xpaths)
+        return _Decision("edit", lambda: project.edit(label.id, xpaths, person, adjudicated=name), label.id)
+
+    @staticmethod
+    def _decision_text(decision: _Decision, name: str, merge: bool) -> str:
+        if decision.kind == "take":
+            return f"take {name}'s record"
+        if decision.kind == "delete":
+            return f"delete the record {name} did not make"
+        return f"merge {name}'s record into the project's" if merge else f"take {name}'s version of the record"
+
+    @staticmethod
+    def _what_decisions_did(decisions: Sequence[_Decision]) -> str:
+        """"2 added, 1 deleted, 1 changed" (the parts that happened)."""
+        words = {"take": "added", "delete": "deleted", "edit": "changed"}
+        return ", ".join(f"{n} {word}" for kind, word in words.items()
+                         if (n := sum(1 for d in decisions if d.kind == kind)))
+
+    def _changed_underneath(self, name: str, page: str) -> bool:
+        """Whether the annotator's labels of the page (or the project's) are no longer those the review on show
+        was made of: imported again from the command line, or changed in another window. Then nothing is taken,
+        the review is made again from the labels as they are, and that is said."""
+        project, shown = self.window.project, self._shown
+        their = project.annotators.records(name, page) if page in project.annotators.pages(name) else None
+        truth = project.true_records(page)
+        if shown is not None and shown.page == page and (shown.their, shown.truth) == (their, truth):
+            return False
+        if shown is not None and shown.page == page and shown.their == their:
+            why = (f"the project's labels of page {page} changed since the review showed them (another window, or "
+                   "the command line)")
+        elif their is None:
+            why = f"{name} no longer has labels of page {page} (imported again?)"
+        else:
+            why = f"{name}'s labels of page {page} changed since the review showed them (imported again?)"
+        self.window.reload_labels()  # the review made again from the labels as they now are
+        self.window.message(f"{why}: nothing taken. The review now shows them as they are: choose again", 15000)
+        return True
+
+    def _overlap_words(self, ids: Sequence[int]) -> str:
+        """What the records just taken now share with, lie inside or hold of the page's other records, as a click
+        that does so says it (labels check flags nested records); "" when they touch none."""
+        window = self.window
+        parts = []
+        for record_id in ids:
+            label = window.label(record_id)
+            if label is None or label.status == "rejected":
+                continue
+            number = window.labels.index(label) + 1
+            found, inside_all = _Overlaps(), bool(label.xpaths)
+            for xpath in label.xpaths:
+                at = window.records_at(xpath)
+                found.shared.update(at.holders)
+                found.inside.update(at.around)
+                found.holds.update(at.within)
+                inside_all = inside_all and any(n != number for n in at.around)
+            words = self._overlap_parts(found, number, inside_all)
+            if words:
+                parts.append(f"record {number} {' and '.join(words)}")
+        if not parts:
+            return ""
+        return f". Now {'; '.join(parts)}: labels check flags records nested in others"
+
+    @staticmethod
+    def _overlap_parts(found: _Overlaps, number: int, inside_all: bool) -> list[str]:
+        shared, inside, holds = (sorted(n for n in numbers if n != number)
+                                 for numbers in (found.shared, found.inside, found.holds))
+        words = [f"shares an element with {records_named(shared)}"] if shared else []
+        if inside:
+            words.append(f"{'lies' if inside_all else 'has an element'} inside {records_named(inside)}")
+        if holds:
+            words.append(f"holds {records_named(holds)}")
+        return words
 
     def do_worst_page(self) -> None:
         window = self.window
@@ -402,14 +655,39 @@ class ReviewController:
     def _compare_all(self, name: str) -> None:
         """The annotator against the project's labels on every page both labelled, in the background: the means
         and the pages they agree least on (W goes through them), as `recordlens agreement` reports them."""
+        if name in self._comparing:
+            return
+        window = self.window
+        their = window.project.annotators.all_records(name)
+        basis = self._compared[name] = _Basis(frozenset(self._labelled_pages() & their.keys()), their)
         found: list[Agreement] = []
 
         def work(project: Project, job: BackgroundJob) -> None:
             found.append(project_agreement(project, name, PROJECT_SET, progress=job.each))
 
-        job = BackgroundJob(self.window.project.root, work)
-        job.done.connect(lambda *_: self._after_comparing(name, found))
-        self.window.jobs.start(job, f"comparing {name} with the project's labels")
+        job = BackgroundJob(window.project.root, work)
+        job.done.connect(lambda *_: self._after_comparing_job(name, found))
+        if window.jobs.start(job, f"comparing {name} with the project's labels"):
+            self._comparing.add(name)
+        else:
+            basis.stale = True  # made once the job running ends
+
+    def _compare_again(self, name: str) -> None:
+        """The means made again, now or (another job running) at a redraw after it ends."""
+        if name in self._comparing:
+            return
+        if self.window.jobs.job is not None:
+            if name in self._compared:
+                self._compared[name].stale = True
+            return
+        self._compare_all(name)
+
+    def _after_comparing_job(self, name: str, found: list[Agreement]) -> None:
+        self._comparing.discard(name)
+        self._after_comparing(name, found)
+        page = self.window.page_name
+        if found and self.active() and self.annotator() == name and page is not None:
+            self._keep_figures_current(page)  # what changed on the page on show while the job ran
 
     def _after_comparing(self, name: str, found: list[Agreement]) -> None:
         if not found:

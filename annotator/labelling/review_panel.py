@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QFormLayout,
@@ -141,7 +142,8 @@ SCORE_AGAIN = "Score this run again against the labels as they are now"
 class ReviewPanel(QWidget):
     """Signals: `run_chosen(run_id)` (NO_RUN for none), `page_chosen(name)` (a worst page picked),
     `record_chosen(index)` (a reviewed record picked), `score_requested(run_id)`, `kinds_changed()` (a class
-    shown or hidden: `shown_kinds()`), `runs_opening()` (the runs' list is about to open)."""
+    shown or hidden: `shown_kinds()`), `runs_opening()` (the runs' list is about to open), `take_all_requested()`
+    (every record of another annotator's that the project lacks on the page, to be taken)."""
 
     run_chosen = Signal(object)  # a run id, NO_RUN, or "annotator:NAME"
     page_chosen = Signal(str)
@@ -149,6 +151,7 @@ class ReviewPanel(QWidget):
     score_requested = Signal(int)
     kinds_changed = Signal()
     runs_opening = Signal()
+    take_all_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -176,6 +179,10 @@ class ReviewPanel(QWidget):
         self._named: Sequence[int] = ()
         self._entries: Sequence[int] = ()
         self.records = QListWidget()
+        # Several rows at once (Shift+click, Ctrl+click): T decides them all in one step.
+        self.records.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.take_all = QPushButton()
+        self.take_all.hide()
         self.worst = QListWidget()
         form = QFormLayout()
         form.addRow("run", self.runs)
@@ -187,6 +194,7 @@ class ReviewPanel(QWidget):
         layout.addWidget(self.score_button)
         layout.addWidget(legend)
         layout.addWidget(self.records, 2)
+        layout.addWidget(self.take_all)
         layout.addWidget(QLabel("worst pages (W opens the worst, then the next)"))
         layout.addWidget(self.worst, 1)
         self.runs.currentIndexChanged.connect(self._on_run)
@@ -194,6 +202,7 @@ class ReviewPanel(QWidget):
         self.worst.itemClicked.connect(lambda item: emit(self.page_chosen, item.data(DATA_ROLE)))
         self.records.itemClicked.connect(lambda item: emit(self.record_chosen, item.data(DATA_ROLE)))
         self.score_button.clicked.connect(lambda: emit(self.score_requested, self.run_id()))
+        self.take_all.clicked.connect(lambda: emit(self.take_all_requested))
         self.score_button.hide()
         for toggle in self.kind_toggles.values():
             toggle.toggled.connect(self._on_kinds)
@@ -222,6 +231,34 @@ class ReviewPanel(QWidget):
         """The chosen row's record (its index in the page's review), None when no row is chosen."""
         item = self.records.currentItem()
         return None if item is None else int(item.data(DATA_ROLE))
+
+    def chosen_indices(self) -> list[int]:
+        """The selected rows' records (their indices in the page's review), in list order; the chosen row's alone
+        when none is selected."""
+        rows = sorted(self.records.row(item) for item in self.records.selectedItems())
+        if not rows:
+            current = self.current_index()
+            return [] if current is None else [current]
+        return [int(self.records.item(row).data(DATA_ROLE)) for row in rows]
+
+    def choose_open_row(self, row: int) -> None:
+        """After a decision: the first row from `row` on whose record is still a disagreement (not matched), else
+        the first such row above, else the row nearest `row`; so that T again goes on to the next one."""
+        count = self.records.count()
+        if self._review is None or not count:
+            return
+        records = self._review.records
+        open_rows = [k for k in range(count) if records[int(self.records.item(k).data(DATA_ROLE))].kind != MATCHED]
+        after = [k for k in open_rows if k >= row]
+        self.records.setCurrentRow(after[0] if after else open_rows[0] if open_rows else min(max(row, 0), count - 1))
+
+    def offer_take_all(self, annotator: str | None, count: int) -> None:
+        """The button that takes every record of the annotator's that the project lacks on the page (`count`),
+        shown while there are such records."""
+        self.take_all.setVisible(annotator is not None and count > 0)
+        if annotator is not None and count:
+            self.take_all.setText(f"Take all {count} of {annotator}'s records the project lacks on this page"
+                                  if count > 1 else f"Take {annotator}'s record the project lacks on this page")
 
     def _on_kinds(self) -> None:
         self._fill_records()

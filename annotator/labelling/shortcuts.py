@@ -79,6 +79,8 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("worst_page", ("W",), "Next worst page of the run under review"),
         ("take", ("T",), "Adjudicate: take the other annotator’s version of the chosen review record"),
         ("take_merged", ("Shift+T",), "Adjudicate: merge both annotators’ versions of the chosen record"),
+        ("take_all", ("Ctrl+T",), "Adjudicate: take every record of the other annotator’s that the project lacks on "
+                                  "this page"),
     ),
     "Application": (
         ("settings", ("Ctrl+,",), "Settings"),

@@ -55,7 +55,7 @@ class ToolWindows:
 
     def do_settings(self) -> None:
         window = self.window
-        dialog = SettingsDialog(window.settings, window.keys, window)
+        dialog = SettingsDialog(window.settings, window.keys, window, annotators=window.project.annotators.names())
         if dialog.exec():
             dialog.apply()
             try:
