@@ -17,13 +17,18 @@ from recordlens.core.store.project import Provenance, StoreError, init_project, 
 from tests.core.test_agreement import bea, dataset
 
 
-@pytest.fixture
-def two(dev_dir: Path, tmp_path: Path) -> Path:
+def project_of_ana_and_bea(dev_dir: Path, tmp_path: Path) -> Path:
+    """A project of the dev sample labelled by ana (the project's labels), with bea's label set beside them."""
     folder = tmp_path / "p"
     with init_project(folder) as project:
         import_paths(project, [dataset(dev_dir, tmp_path / "ana")])
         import_paths(project, [dataset(dev_dir, tmp_path / "bea", bea)], annotator="bea")
     return folder
+
+
+@pytest.fixture
+def two(dev_dir: Path, tmp_path: Path) -> Path:
+    return project_of_ana_and_bea(dev_dir, tmp_path)
 
 
 def adjudicate(project, page: str, annotator: str, by: str) -> None:  # noqa: ANN001 - a Project

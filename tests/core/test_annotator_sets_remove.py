@@ -10,16 +10,15 @@ import pytest
 
 from recordlens.core.cli.command import main
 from recordlens.core.store.importer import import_paths
-from recordlens.core.store.project import init_project, open_project
-from tests.core.test_agreement import bea, dataset
+from recordlens.core.store.project import open_project
+from tests.core.test_agreement import dataset
+from tests.core.test_annotator_sets_agreement import project_of_ana_and_bea
 
 
 @pytest.fixture
 def two_sets(dev_dir: Path, tmp_path: Path) -> Path:
-    folder = tmp_path / "p"
-    with init_project(folder) as project:
-        import_paths(project, [dataset(dev_dir, tmp_path / "ana")])
-        import_paths(project, [dataset(dev_dir, tmp_path / "bea", bea)], annotator="bea")
+    folder = project_of_ana_and_bea(dev_dir, tmp_path)
+    with open_project(folder) as project:
         import_paths(project, [dataset(dev_dir, tmp_path / "Bea")], annotator="Bea")  # the mistake
     return folder
 

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.atomic import file_mode
-from recordlens.core.cli.command import main
 from recordlens.core.extract.base import Extraction, ExtractionFailedError
 from recordlens.core.extract.gemini import GeminiExtractor
 from recordlens.core.page.dataset import load_page
 from recordlens.core.page.dom import parse_html
 from recordlens.core.resource_files import resource_path
 from recordlens.core.runs.runner import run_extractor
+from tests.core.cli_runs import run
 from tests.fake_gemini import FakeGemini, Step, answer, answer_with, no_candidates, raw_body, refused, status
 
 DEMO = resource_path("demo", "dataset")
@@ -39,12 +39,6 @@ def extractor(server: FakeGemini, **options: object) -> GeminiExtractor:
 def page_of(body: dict) -> str:
     prompt = body["contents"][0]["parts"][0]["text"]
     return next(p for p, title in TITLES.items() if json.dumps(title, ensure_ascii=False) in prompt)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize(("step", "reason"), [

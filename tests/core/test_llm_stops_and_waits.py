@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.cli.command import main
 from recordlens.core.llm.gemini import (
     Budget,
     BudgetExceededError,
@@ -22,17 +21,12 @@ from recordlens.core.llm.gemini import (
     QuotaWaitError,
 )
 from recordlens.core.resource_files import resource_path
+from tests.core.cli_runs import run
 from tests.fake_gemini import FakeGemini, answer, refused, status
 
 DEMO = resource_path("demo", "dataset")
 KEY = "test-key-not-real-789"
 TRUTH = {p: json.loads((DEMO / "gt" / f"{p}.json").read_text()) for p in ("1", "2", "3", "4")}
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def extract(run_dir: Path, server: FakeGemini, *more: str) -> tuple[str, ...]:

@@ -12,14 +12,9 @@ import pytest
 
 from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
+from tests.core.cli_runs import run
 
 DEMO = resource_path("demo", "dataset")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def predictions(folder: Path, pages: dict[str, bool]) -> Path:
