@@ -131,14 +131,26 @@ def _refuse_another_method(out: Path, extractor: Extractor) -> dict[str, object]
 
 
 def _model_named_before(before: dict[str, object], extractor: Extractor, summary: RunSummary) -> str | None:
-    """The model file the resumed run names, kept when the same model (its digest) is given from another path:
-    the run's pages were made by the first, which `score` looks for to say which pages are in-sample; said."""
+    """The model file the resumed run names, kept when the same model (its digest) is given from another path
+    and the first still holds it: the run's pages were made by the first, which `score` looks for to say which
+    pages are in-sample; said. A first file moved away or trained over gives way to the path given now."""
     old, new = before.get("parameters"), getattr(extractor, "parameters", {})
     if not isinstance(old, dict) or old.get("model") in (None, new.get("model")):
+        return None
+    if not _holds_model(str(old["model"]), old.get("model_digest")):
         return None
     summary.warnings.append(f"{new.get('model')} is the same model as {old.get('model')}, which made this run's "
                             f"pages (digest {old.get('model_digest')}): the run keeps naming {old.get('model')}")
     return str(old["model"])
+
+
+def _holds_model(path: str, digest: object) -> bool:
+    from ..extract.selector import load_model
+
+    try:
+        return path != "default" and load_model(Path(path)).digest == digest
+    except RecordLensError:
+        return False
 
 
 def _with_shipped_prompt(before: dict[str, object], now: dict[str, object]) -> dict[str, object]:
