@@ -74,7 +74,8 @@ def writable_file(path: str | Path, what: str = "the output", *,
 
 def _refuse_replacing_another_kind(path: Path, what: str, replaces: Callable[[Path], bool] | None) -> None:
     try:
-        head = path.open("rb").read(len(SQLITE_HEADER))
+        with path.open("rb") as file:
+            head = file.read(len(SQLITE_HEADER))
     except OSError:
         return  # unreadable: the write will say why
     if not head:
@@ -88,7 +89,9 @@ def _refuse_replacing_another_kind(path: Path, what: str, replaces: Callable[[Pa
 
 
 def is_json_object(path: Path) -> bool:
-    """Whether the file holds one JSON object (a report), not a list (a labels file) or anything else."""
+    """Whether the file holds one JSON object, as a report does: not a list (a labels file, the one a mistyped
+    path most likely names) nor anything else. Other JSON objects (a run's run.json) pass: a report is replaced
+    only by the command that names it."""
     try:
         return isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
     except (OSError, UnicodeDecodeError, ValueError):
@@ -98,7 +101,8 @@ def is_json_object(path: Path) -> bool:
 def is_chart(path: Path) -> bool:
     """Whether the file is an image a chart is saved as (PNG, PDF or SVG)."""
     try:
-        head = path.open("rb").read(64).lstrip()
+        with path.open("rb") as file:
+            head = file.read(64).lstrip()
     except OSError:
         return False
     return head.startswith(_CHART_HEADERS)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
 from ..page.dataset import load_page, not_a_folder, page_files, record_files
+from ..page.snapshot import read_file_bytes
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed
@@ -108,7 +109,7 @@ def pages_predicted_on_others(pred_dir: str | Path, pages_dir: str | Path, names
     `run_files.pages_made_otherwise`)."""
     files = page_files(pages_dir, [])
     return pages_made_otherwise(pred_dir, [name for name in names if name in files],
-                                lambda name: hashlib.sha256(files[name].read_bytes()).hexdigest(),
+                                lambda name: hashlib.sha256(read_file_bytes(files[name])).hexdigest(),
                                 lambda name: load_page(files[name], name).page)
 
 

@@ -285,6 +285,7 @@ def pages_made_otherwise(run_dir: str | Path, names: Iterable[str], sha256_of: C
 
 
 def other_pages_message(names: list[str], whose: str) -> str:
-    return (f"{counted(len(names), 'page')} of the run ({listed(names, 8, total=True)}) were predicted on other "
-            f"pages under the same names: their texts differ from {whose}, so their scores compare different pages "
+    were = "was predicted on another page" if len(names) == 1 else "were predicted on other pages"
+    return (f"{counted(len(names), 'page')} of the run ({listed(names, 8, total=True)}) {were} "
+            f"under the same names: their texts differ from {whose}, so their scores compare different pages "
             "(extract again on these pages)")

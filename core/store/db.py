@@ -127,13 +127,22 @@ def _probed(conn: sqlite3.Connection) -> sqlite_utils.Database:
     return sqlite_utils.Database(conn, execute_plugins=False)
 
 
+def _damaged(text: str) -> bool:
+    return "malformed" in text or "not a database" in text
+
+
+def damaged_advice(path: Path) -> str:
+    """What to do with a damaged project database at `path`: the one wording every refusal gives."""
+    return (f"the file is damaged (cut short by a full disk or a copy that stopped, or written over): put back a copy "
+            f"from a backup (the pages are still in {path.parent / 'snapshots'}), and keep the damaged file aside: "
+            f"`sqlite3 {path} .recover` may rescue labels made since the backup")
+
+
 def cannot_open(path: Path, error: sqlite3.Error) -> str:
     """Why the project database at `path` cannot be opened, and what to do: one message."""
     text = str(error).lower()
-    if "malformed" in text or "not a database" in text:
-        hint = (f"; the file is damaged (cut short by a full disk or a copy that stopped, or written over): put back "
-                f"a copy from a backup (the pages are still in {path.parent / 'snapshots'}), and keep the damaged "
-                f"file aside: `sqlite3 {path} .recover` may rescue labels made since the backup")
+    if _damaged(text):
+        hint = "; " + damaged_advice(path)
     elif not os.access(path.parent, os.W_OK) or not os.access(path, os.W_OK):
         hint = (f"; the folder is read-only, and the project opens for changes only where SQLite can write its lock "
                 f"files beside the database: `recordlens project copy {path.parent} NEW` copies the project to a "
@@ -248,9 +257,8 @@ def database_problem(error: sqlite3.Error) -> str:
         hint = "; free space on the disk that holds the project and run this again (what was stored is intact)"
     elif "readonly" in text or "read-only" in text:
         hint = "; the project's folder or database cannot be written"
-    elif "malformed" in text or "not a database" in text:
-        hint = ("; the project's database file is damaged: put back a copy from a backup (the pages are still in "
-                "the project's snapshots/ folder)")
+    elif _damaged(text):
+        hint = "; " + damaged_advice(Path("project.db"))
     else:
         hint = ""
     return f"the project's database: {error}{hint}"

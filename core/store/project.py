@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
-import sqlite3
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -173,12 +171,7 @@ def open_project(folder: str | Path) -> Project:
 
 
 def _open(root: Path) -> Project:
-    try:
-        project = Project(root, connect(root / PROJECT_DB))
-    except sqlite3.DatabaseError as error:
-        hint = ("; the folder is read-only, and the database's write-ahead log needs to write its lock files even "
-                "to be read: copy the project to a folder you can write to" if not os.access(root, os.W_OK) else "")
-        raise StoreError(f"{root / PROJECT_DB}: cannot open the project database ({error}){hint}") from None
+    project = Project(root, connect(root / PROJECT_DB))  # a refusal says why and what to do (db.cannot_open)
     try:
         project.upgrade()
     except BaseException:

@@ -141,5 +141,5 @@ def test_a_comparison_says_which_pages_a_run_predicted_on_other_pages_of_the_sam
     (other / "_run" / "2.json").write_text(json.dumps(made_on), encoding="utf-8")
     assert run(capsys, "runs", "--project", str(project), "--add", str(other))[0] == 0
     code, _, err = run(capsys, "runs", "--project", str(project), "--compare", "1", "3")
-    assert code == 0 and "warning: run 3: 1 page of the run (2) were predicted on other pages" in err
+    assert code == 0 and "warning: run 3: 1 page of the run (2) was predicted on another page" in err
     assert "warning: run 1:" not in err

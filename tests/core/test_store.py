@@ -76,16 +76,18 @@ def test_a_new_project_is_a_folder_with_a_wal_database_and_snapshots(tmp_path: P
 def test_a_project_on_read_only_media_is_said_to_be_read_only(tmp_path: Path, monkeypatch) -> None:
     import sqlite3
 
-    from recordlens.core.store import project as project_module
 
     init_project(tmp_path / "p").close()
 
-    def cannot_open(path: object) -> None:  # what SQLite says when WAL cannot make its lock files there
+    from recordlens.core.store import db
+
+    def cannot_open(path: object, **_: object) -> None:  # what SQLite says when WAL cannot make its lock files there
         raise sqlite3.OperationalError("unable to open database file")
 
-    monkeypatch.setattr(project_module, "connect", cannot_open)
-    monkeypatch.setattr(project_module.os, "access", lambda path, mode: False)
-    with pytest.raises(StoreError, match="unable to open database file.; the folder is read-only.*copy the project"):
+    monkeypatch.setattr(db.sqlite3, "connect", cannot_open)
+    monkeypatch.setattr(db.os, "access", lambda path, mode: False)
+    said = "unable to open database file.*the folder is read-only.*recordlens project copy"
+    with pytest.raises(StoreError, match=said):
         open_project(tmp_path / "p")
 
 
