@@ -11,9 +11,9 @@ from ..errors import RecordLensError
 from ..page.dataset import natural_key
 from ..store.agreement import person_pages
 from ..store.label_sets import PERSON_PREFIX, SET_ASIDE, SetAside, SetPage
-from ..store.page_removal import REMOVED
 from ..store.project import open_project
 from ..store.project_copy import open_to_read
+from ..store.removed_files import REMOVED
 from ..wording import counted
 
 

@@ -19,7 +19,7 @@ from ..output_paths import writable_folder
 from ..records.score import DatasetScore
 from ..runs.evaluate import seed_runs
 from ..runs.progress import progress
-from ..runs.run_files import OTHER_PAGES, STOPPED, holds_a_single_run, other_pages_message, unnamed_method_message
+from ..runs.run_files import OTHER_PAGES, STOPPED, holds_a_single_run, other_pages_message
 from ..store import check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
 from ..store.importer import import_paths, import_run_folder
@@ -109,16 +109,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="List the runs stored in a project with their mean scores. With --add, store "
                                    "the predictions in RUN_DIR/N.json as a new run (method and parameters from "
                                    "RUN_DIR/_run/run.json when present, else --method). With --delete ID, take a "
-                                   "run out of the project with its predictions and scores. With --compare A B, "
-                                   "each labelled page's F1 in A and in B and the difference, and the means; a run "
-                                   "not scored yet, or whose pages' labels changed since, is scored first, as "
-                                   "`recordlens score --project DIR --run ID` does.")
+                                   "run out of the project with its predictions and scores (its predictions kept "
+                                   "first as a run folder in DIR/removed/runs/, which --add stores again). With "
+                                   "--compare A B, each labelled page's F1 in A and in B and the difference, and the "
+                                   "means; a run not scored yet, or whose pages' labels changed since, is scored "
+                                   "first, as `recordlens score --project DIR --run ID` does.")
     p.add_argument("--project", required=True, metavar="DIR")
     action = p.add_mutually_exclusive_group()
     action.add_argument("--add", metavar="RUN_DIR", help="a folder of predicted N.json to store as a run")
     action.add_argument("--delete", type=int, metavar="ID",
-                        help="take run ID out of the project (its predictions and scores go with it; the folder it "
-                             "came from stays)")
+                        help="take run ID out of the project with its predictions and scores; its predictions are "
+                             "first written to DIR/removed/runs/ID-METHOD.TIME/, a run folder that --add stores again")
     action.add_argument("--compare", type=int, nargs=2, metavar=("A", "B"),
                         help="the F1 of runs A and B page by page, by difference (B less A, lowest first)")
     p.add_argument("--method", help="the method's name for --add when the folder does not say it")
@@ -308,9 +309,6 @@ def _run_folders(folder: Path) -> list[Path]:
 
 def _add_run_folder(project, folder: Path, method: str | None) -> bool:  # noqa: ANN001 - a Project
     """Store one run folder, saying what was stored; whether files of it were left out (the exit says so)."""
-    unnamed = None if method else unnamed_method_message(folder)
-    if unnamed and folder.is_dir():  # a run.json that is there but cannot be read is said as such, not as missing
-        raise RecordLensError(unnamed)
     added = import_run_folder(project, folder, method)
     for message in added.warnings:
         _warn(message)
@@ -335,15 +333,13 @@ def _known_run(project, run_id: int, where: str) -> RunInfo:  # noqa: ANN001 - a
 
 
 def _delete_run(project, run_id: int, where: str) -> None:  # noqa: ANN001 - a Project
-    """Take a run out of the project, saying what went (and that its folder stays where it is)."""
+    """Take a run out of the project, saying what went and where it is kept (a run folder `--add` stores)."""
     _known_run(project, run_id, where)
     deleted = project.runs.delete(run_id)
-    source = deleted.run.parameters.get("source")
-    kept = (f"; {source} is left as it is (`recordlens runs --project {shlex.quote(where)} --add` stores it again)"
-            if source and Path(str(source)).is_dir() else "")
     print(f"deleted {describe_run(deleted.run)}, started {started(deleted.run)}: "
-          f"{counted(deleted.predictions, 'page prediction')} and {counted(deleted.scores, 'page score')}{kept}",
-          file=sys.stderr)
+          f"{counted(deleted.predictions, 'page prediction')} and {counted(deleted.scores, 'page score')}; its "
+          f"predictions are kept in {deleted.kept} (`recordlens runs --project {shlex.quote(where)} --add "
+          f"{shlex.quote(str(deleted.kept))}` stores the run again, to be scored again)", file=sys.stderr)
 
 
 def describe_run(run: RunInfo) -> str:

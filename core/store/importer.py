@@ -22,8 +22,10 @@ A second annotator's dataset (`annotator=NAME`) goes into that annotator's own l
 (`project.annotators`), apart from the project's labels: pages already in the project (same bytes) get the
 annotator's records beside the project's; pages not in it yet are imported first, with no project labels. Their
 labels of a page the project has need no page file beside them, in a folder of labels alone as in a dataset whose
-`html/` holds only the pages the project lacks. A page of the set imported again with other records is replaced,
-its earlier records set aside in the project folder first (label_sets.py); the report names those pages.
+`html/` holds only the pages the project lacks. The annotator's labels of all the pages go into their set together,
+in one transaction, once the pages are in: a page of the set imported again with other records is replaced, its
+earlier records set aside in the project folder first, in one folder with one note (label_sets.py); the report
+names those pages.
 
 Dataset labels are kept verbatim: XPaths are stored as written, duplicate and empty records included. An
 XPath that names no element of the page is kept and flagged on its record, never dropped. Every page imported
@@ -59,11 +61,12 @@ from ..runs.run_files import (
     pages_made_otherwise,
     read_page_costs,
     read_run_description,
+    unnamed_method_message,
 )
 from ..wording import counted, listed, shortened
 from .db import Provenance, database_problem, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
-from .label_sets import SetAside
+from .label_sets import SetAside, set_aside_by
 from .project import Project
 
 Progress = Callable[[Sequence["PageSource"]], Iterable["PageSource"]]
@@ -169,31 +172,30 @@ def import_paths(project: Project, paths: Iterable[str | Path],
     removed = remove_stale_temporaries(project.root)
     if removed:
         report.warnings.append(f"removed {removed} temporary snapshot file(s) left by an import that was stopped")
+    paths = [Path(p) for p in paths]
     if annotator is not None:
-        annotator = project.annotators.check_new_name(annotator)
+        # labels of a set put back are that set's, whatever other spellings the project holds
+        putting_back = any(set_aside_by(path) == annotator for path in paths)
+        annotator = project.annotators.check_new_name(annotator, held_before=putting_back)
         _say_other_cases(project, annotator, report)
         report.set_aside = SetAside(annotator, "replaced by an import")
-    paths = [Path(p) for p in paths]
     labels_go_onto_pages = annotator is not None or replace_labels
     labels_only = [p for p in paths if labels_go_onto_pages and _labels_only(p)]
     sources = find_sources([p for p in paths if p not in labels_only], report,
                            project if labels_go_onto_pages else None)
     for folder in labels_only:  # another annotator's labels of pages the project has: no pages needed beside them
         sources += _sources_in_the_project(project, folder, report)
+    pending: list[AnnotatorPage] = []  # an annotator's labels, stored together once their pages are in
     for source in progress(sources):
         try:
             if annotator is None:
                 import_page(project, source, report)
             else:
-                import_annotator_page(project, source, annotator, report)
-        except RecordLensError as error:
-            report.problems.append(ImportProblem(source.path, str(error)))
-        except OSError as error:
-            report.problems.append(ImportProblem(source.path, _not_stored(error, source.path)))
-        except sqlite3.Error as error:  # a disk full, or another process writing: the page is not in the project
-            report.problems.append(ImportProblem(source.path, database_problem(error)))
+                pending += import_annotator_page(project, source, annotator, report)
         except Exception as error:  # noqa: BLE001 - one odd file must not stop a batch; the reason is reported
-            report.problems.append(ImportProblem(source.path, f"unexpected {type(error).__name__}: {error}"))
+            report.problems.append(ImportProblem(source.path, _not_imported(error, source.path)))
+    if annotator is not None and pending:
+        store_annotator_pages(project, annotator, pending, report)
     if report.checks and annotator is None:
         report.project_checks = list(project.label_checks.labelled(except_pages=[c.page for c in report.checks]))
     if report.set_aside is not None and report.set_aside.folder is not None:
@@ -209,6 +211,17 @@ def _say_other_cases(project: Project, annotator: str, report: ImportReport) -> 
         sets = "two" if len(names) == 2 else str(len(names))
         report.warnings.append(f"{', '.join(names[:-1])} and {names[-1]} are {sets} label sets (names differ in "
                                f"case); the labels go to {annotator!r}")
+
+
+def _not_imported(error: Exception, source: Path) -> str:
+    """Why a file could not be imported, as its line in the report says it."""
+    if isinstance(error, RecordLensError):
+        return str(error)
+    if isinstance(error, OSError):
+        return _not_stored(error, source)
+    if isinstance(error, sqlite3.Error):  # a disk full, or another process writing: the page is not in the project
+        return database_problem(error)
+    return f"unexpected {type(error).__name__}: {error}"
 
 
 def _not_stored(error: OSError, source: Path) -> str:
@@ -275,15 +288,30 @@ def _subfolders(folder: Path) -> list[Path]:
 
 
 def _not_looked_into(folder: Path, inside: Sequence[Path], joined: str = "") -> str:
-    """What an import of `folder` left aside in its subfolders, and how to import them ('' when none)."""
+    """What an import of `folder` left aside in its subfolders, and how to import each kind ('' when none). A
+    `gt/` beside no page is left out: the line names a folder of labels already (`find_sources`)."""
+    pages_beside = not joined
+    inside = [p for p in inside if p.name != "html" and (pages_beside or p.name != "gt")]
     if not inside:
         return ""
-    datasets = [p.name for p in inside if (p / "html").is_dir()]
-    how = (f"a dataset ({listed(datasets)}) is imported with its labels by naming its folder, as in `recordlens "
-           f"import {folder / datasets[0]}`" if datasets else
-           f"name a folder to import its pages, as in `recordlens import {inside[0]}`")
+    datasets = [p for p in inside if (p / "html").is_dir()]
+    labels = [p for p in inside if p not in datasets and p.name != "gt" and _labels_only(p)]
+    pages = [p for p in inside if p not in datasets and p not in labels and p.name != "gt"]
+    hows = []
+    if datasets:
+        hows.append(f"a dataset ({listed([p.name for p in datasets])}) is imported with its labels by naming its "
+                    f"folder, as in `recordlens import {datasets[0]}`")
+    if labels:
+        hows.append(f"labels alone ({listed([p.name for p in labels])}) go onto the project's pages of their names, "
+                    f"as in `recordlens import {labels[0]} --annotator NAME` (another annotator's; --replace-labels "
+                    "for the project's own)")
+    if pages:
+        hows.append(f"name a folder to import its pages, as in `recordlens import {pages[0]}`")
+    if any(p.name == "gt" for p in inside):
+        hows.append(f"labels in gt/ are imported with their pages in html/ beside it (a dataset: {folder}/html/N.html "
+                    "and gt/N.json)")
     return (f"{joined}{counted(len(inside), 'subfolder')} not looked into ({listed([p.name for p in inside])}): "
-            f"an import takes the pages of the folder named, not of the folders inside it; {how}")
+            f"an import takes the pages of the folder named, not of the folders inside it; {'; '.join(hows)}")
 
 
 def _labels_only(path: Path) -> bool:
@@ -340,16 +368,16 @@ def _dataset_sources(root: Path, report: ImportReport, labels_onto: Project | No
             for name, file in pages.items()] + onto
 
 
-def _labels_are_stored(project: Project, source: PageSource, page: str | None = None) -> bool:
-    """Whether the page's records in the dataset are those the project holds for it (or for `page`, the project's
-    page of the same bytes): the same dataset imported again, or an import resumed; nothing to warn of."""
+def _labels_are_stored(project: Project, source: PageSource) -> bool:
+    """Whether the page's records in the dataset are those the project holds for it: the same dataset imported
+    again, or an import resumed; nothing to warn of."""
     assert source.truth is not None
     try:
         records = load_records(source.truth).records
     except RecordLensError:
         return False
     # proposals added since do not count
-    return [list(r) for r in records] == project.true_records(page or source.name)
+    return [list(r) for r in records] == project.true_records(source.name)
 
 
 def import_page(project: Project, source: PageSource, report: ImportReport) -> None:
@@ -474,20 +502,33 @@ def _replace_labels(project: Project, source: PageSource, report: ImportReport) 
     project.label_checks.remember(source.name, check)
 
 
-def import_annotator_page(project: Project, source: PageSource, annotator: str, report: ImportReport) -> None:
-    """The page (if the project lacks it, without project labels) and its records into `annotator`'s set."""
+@dataclass(frozen=True)
+class AnnotatorPage:
+    """An annotator's labels of one page, read and checked, waiting to go into their set."""
+
+    source: PageSource
+    records: RecordList
+    unresolved: list[list[str]]
+    check: PageCheck
+
+
+def import_annotator_page(project: Project, source: PageSource, annotator: str, report: ImportReport
+                          ) -> list[AnnotatorPage]:
+    """The page (if the project lacks it, without project labels), and its records for `annotator`'s set, read
+    and checked (none when the source brings no labels, or labels that cannot be read: said); `store_annotator_pages`
+    stores them."""
     if source.truth is None:
         if not project.has_page(source.name):
             import_page(project, source, report)
         else:
             report.unchanged.append(source.name)
-        return
+        return []
     bare = PageSource(source.name, source.path)
     # refuses a different page under the same name; else new or unchanged (the labels are the annotator's: a copy
     # of a page of another name is a page of its own, as a dataset's page with labels is)
     _import_page(project, bare, report, labelled=True)
     if report.imported and report.imported[-1] == source.name:
-        report.imported.pop()  # counted below, once, as an annotator's page
+        report.imported.pop()  # counted once its labels are stored, as an annotator's page
     elif report.unchanged and report.unchanged[-1] == source.name:
         report.unchanged.pop()
     try:
@@ -496,14 +537,30 @@ def import_annotator_page(project: Project, source: PageSource, annotator: str, 
         reason = str(error).removeprefix(f"{source.truth}: ")
         report.problems.append(ImportProblem(source.truth, f"{reason}; {annotator}'s labels of page "
                                                            f"{source.name} not imported"))
+        return []
+    return [AnnotatorPage(source, records, unresolved, check)]
+
+
+def store_annotator_pages(project: Project, annotator: str, pages: Sequence[AnnotatorPage],
+                          report: ImportReport) -> None:
+    """The annotator's labels of these pages into their set, in one transaction: the records they replace set aside
+    first, in one folder with one note (`report.set_aside`); the report says what went in, or why none did."""
+    wanted = {page.source.name: (page.records, str(page.source.truth.resolve()) if page.source.truth else None)
+              for page in pages}  # a page given twice takes its last labels
+    try:
+        replaced = project.annotators.store(annotator, wanted, report.set_aside)
+    except Exception as error:  # noqa: BLE001 - said per page, as any other page not imported
+        for page in pages:
+            path = page.source.truth or page.source.path
+            report.problems.append(ImportProblem(path, f"{_not_imported(error, path)}; {annotator}'s labels of "
+                                                       f"page {page.source.name} not imported"))
         return
-    before = project.annotators.set_page(annotator, source.name, records, str(source.truth.resolve()),
-                                         report.set_aside)
-    if before is not None:
-        report.annotator_replaced[source.name] = (len(before), len(records))
-    report.imported.append(source.name)
-    report.labels += len(records)
-    _count_labels(report, source.name, unresolved, check)
+    for page in pages:
+        report.imported.append(page.source.name)
+        report.labels += len(page.records)
+        _count_labels(report, page.source.name, page.unresolved, page.check)
+    for name, before in replaced.items():
+        report.annotator_replaced[name] = (len(before), len(wanted[name][0]))
 
 
 def _truth(path: Path, name: str, html: str, report: ImportReport
@@ -544,8 +601,7 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     described = read_run_description(run_dir, warnings)
     method = str(described.pop("method", "") or method or "")
     if not method:
-        raise RecordLensError(f"{run_dir} does not say which method made it (no _run/run.json); "
-                              "give its name (--method)")
+        raise RecordLensError(unnamed_method_message(run_dir) or f"{run_dir}: give the method's name (--method)")
     files = record_files(run_dir)
     if not files and not failed_pages(run_dir):
         raise RecordLensError(f"{run_dir}: no predictions (N.json)")

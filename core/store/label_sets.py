@@ -14,21 +14,24 @@ them back.
 
 A name is kept as given, never altered: a name that begins or ends with a space, or that is another spelling of a
 set's name (other Unicode forms, other spaces inside), is refused, so that a typo cannot pour one annotator's
-labels into another's set.
+labels into another's set. A set's own name is always taken, and so is the name a set-aside folder names (its
+labels put back): a project made before this check may hold two spellings as two sets.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..atomic import write_text
 from ..page.dataset import natural_key
 from .db import Connection, StoreError, dumps, now
+from .removed_files import REMOVED, new_folder, safe_name, stamped
 
 # The name by which `agreement` and the app mean the project's own labels: no annotator set may take it.
 PROJECT_SET = "project"
@@ -58,6 +61,16 @@ def spelling(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).split())
 
 
+def set_aside_by(folder: Path) -> str | None:
+    """The annotator whose labels a folder of `removed/annotators/` holds (its note says so), or None for any
+    other folder."""
+    try:
+        note = json.loads((folder / SET_ASIDE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return note.get("annotator") if isinstance(note, dict) and isinstance(note.get("annotator"), str) else None
+
+
 @dataclass(frozen=True)
 class SetPage:
     """One page of a label set, as `recordlens annotators` lists it."""
@@ -78,38 +91,55 @@ class SetAside:
     why: str                                   # "replaced by an import", "removed"
     folder: Path | None = None
     pages: dict[str, int] = field(default_factory=dict)  # page -> the records set aside
+    _described: dict[str, dict[str, object]] = field(default_factory=dict)  # page -> its line in the note
+    _at: str = ""  # when the folder was made
 
-    def keep(self, root: Path, page: SetPage, records: Sequence[Sequence[str]]) -> Path:
-        """Write the page's records (and the folder's note of them); the file written. A page set aside already by
-        this command keeps its first copy: what replaced it since came from a file still on disk."""
-        if self.folder is not None and page.page in self.pages:
-            return self.folder / "gt" / f"{page.page}.json"
+    def keep(self, root: Path, pages: Sequence[tuple[SetPage, Sequence[Sequence[str]]]]) -> None:
+        """Write each page's records, then the folder's note of them, once. A page set aside already by this
+        command keeps its first copy: what replaced it since came from a file still on disk."""
+        fresh = [(page, records) for page, records in pages if page.page not in self.pages]
+        if not fresh:
+            return
         if self.folder is None:
-            self.folder = _new_folder(root / _removed() / SET_ASIDE, _safe(self.annotator), now())
-        written = write_text(self.folder / "gt" / f"{page.page}.json", json.dumps(
-            [list(r) for r in records], ensure_ascii=False, indent=1) + "\n")
-        self.pages[page.page] = len(records)
-        note = self._note()
-        note["pages"][page.page] = {"records": len(records), "source": page.source, "imported_at": page.imported_at}
-        write_text(self.folder / SET_ASIDE_FILE, json.dumps(note, ensure_ascii=False, indent=1) + "\n")
-        return written
+            self._at = now()
+            self.folder = new_folder(root / REMOVED / SET_ASIDE, stamped(safe_name(self.annotator, "annotator", 60),
+                                                                         self._at))
+        for page, records in fresh:
+            write_text(self.folder / "gt" / f"{page.page}.json", json.dumps(
+                [list(r) for r in records], ensure_ascii=False, indent=1) + "\n")
+            self.pages[page.page] = len(records)
+            self._described[page.page] = {"records": len(records), "source": page.source,
+                                          "imported_at": page.imported_at}
+        self._write_note()
 
-    def forget(self, page: str) -> None:
-        """A page kept whose removal did not happen after all (the transaction failed): its copy would mislead."""
-        if self.folder is not None and self.pages.pop(page, None) is not None:
-            (self.folder / "gt" / f"{page}.json").unlink(missing_ok=True)
+    def forget(self, pages: Iterable[str]) -> None:
+        """Pages kept whose removal did not happen after all (the transaction failed): their copies, and the note's
+        lines of them, would mislead; a folder left with nothing goes. Done as far as it can be (it runs while an
+        error is on its way to the user, which it must not hide)."""
+        gone = [page for page in dict.fromkeys(pages) if self.pages.pop(page, None) is not None]
+        if self.folder is None or not gone:
+            return
+        with contextlib.suppress(OSError):
+            for page in gone:
+                self._described.pop(page, None)
+                (self.folder / "gt" / f"{page}.json").unlink(missing_ok=True)
+            if self.pages:
+                self._write_note()
+                return
+            (self.folder / SET_ASIDE_FILE).unlink(missing_ok=True)
+            folder, self.folder = self.folder, None
+            for empty in (folder / "gt", folder, folder.parent, folder.parent.parent):  # ... removed/annotators/
+                empty.rmdir()  # stops at the first folder that holds something else
 
     def how_to_restore(self, project_root: Path) -> str:
         """The command that puts the set-aside labels back."""
         return (f"`recordlens import {_quoted(self.folder)} --project {_quoted(project_root)} --annotator "
                 f"{_quoted(self.annotator)}` puts them back")
 
-    def _note(self) -> dict:
+    def _write_note(self) -> None:
         assert self.folder is not None
-        try:
-            return json.loads((self.folder / SET_ASIDE_FILE).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {"annotator": self.annotator, "why": self.why, "at": now(), "pages": {}}
+        note = {"annotator": self.annotator, "why": self.why, "at": self._at, "pages": self._described}
+        write_text(self.folder / SET_ASIDE_FILE, json.dumps(note, ensure_ascii=False, indent=1) + "\n")
 
 
 class Annotators:
@@ -122,15 +152,19 @@ class Annotators:
         rows = self._store.db.execute("SELECT DISTINCT annotator FROM annotator_pages ORDER BY annotator")
         return [row[0] for row in rows]
 
-    def check_new_name(self, name: str) -> str:
+    def check_new_name(self, name: str, *, held_before: bool = False) -> str:
         """`check_annotator_name`, and not another spelling of a set's name (its labels would be taken for theirs
-        by eye, and the next typo would go into one or the other)."""
+        by eye, and the next typo would go into one or the other). A set's own name is always taken, and so is one
+        `held_before` (its labels set aside, now put back): a project made before names were checked may hold two
+        spellings as two sets, each reached by its exact name."""
         name = check_annotator_name(name)
-        others = [n for n in self.names() if n != name and spelling(n) == spelling(name)]
-        if others:
-            raise StoreError(f"the annotator name {name!r} is another spelling of {others[0]!r}, whose label set is "
-                             f"in the project (other spaces or Unicode form): give {others[0]!r} exactly to add to "
-                             "their labels, or a name of its own for another annotator")
+        names = self.names()
+        others = [n for n in names if n != name and spelling(n) == spelling(name)]
+        if others and name not in names and not held_before:
+            raise StoreError(f"the annotator name {_written(name)} is another spelling of {_written(others[0])}, "
+                             "whose label set is in the project (other spaces or Unicode form): give "
+                             f"{others[0]!r} exactly to add to their labels, or a name of its own for another "
+                             "annotator")
         return name
 
     def other_cases(self, name: str) -> list[str]:
@@ -164,36 +198,48 @@ class Annotators:
 
     def set_page(self, annotator: str, page: str, records: Sequence[Sequence[str]], source: str | None = None,
                  kept: SetAside | None = None) -> list[list[str]] | None:
-        """Store (or replace) the annotator's records of one page, in one transaction; the records it replaced
-        when they differ (None when the page was not in the set or held the same records). Replaced records are
-        written to `kept` first (a folder made for them when not given)."""
+        """Store (or replace) the annotator's records of one page (`store`); the records it replaced when they
+        differ (None when the page was not in the set or held the same records)."""
+        return self.store(annotator, {page: (records, source)}, kept).get(page)
+
+    def store(self, annotator: str, pages: Mapping[str, tuple[Sequence[Sequence[str]], str | None]],
+              kept: SetAside | None = None) -> dict[str, list[list[str]]]:
+        """Store (or replace) the annotator's records of these pages (page -> records and the file they came
+        from), in one transaction; for each page whose records differed, the records it replaced. Those are
+        written to `kept` first, with its note (a folder made for them when not given)."""
         annotator = check_annotator_name(annotator)
-        records = [[str(x) for x in xpaths] for xpaths in records]
+        wanted = {page: [[str(x) for x in xpaths] for xpaths in records] for page, (records, _) in pages.items()}
         kept = kept or SetAside(annotator, "replaced by an import")
-        replaced, fresh = None, page not in kept.pages  # a copy this call writes, not one of an earlier call
+        replaced: dict[str, list[list[str]]] = {}
+        written: list[str] = []  # the copies this call writes (not those of an earlier call with the same `kept`)
         try:
             with self._store.writing() as db:
-                before = self._held(annotator, page)
-                if before is not None and self.records(annotator, page) != records:
-                    replaced = self.records(annotator, page)
-                    self._keep(kept, before, replaced)
-                page_id = self._store.page_id(page)
-                db.execute("DELETE FROM annotator_labels WHERE annotator = ? AND page_id = ?", (annotator, page_id))
-                db.execute("INSERT OR REPLACE INTO annotator_pages (annotator, page_id, source, imported_at) "
-                           "VALUES (?, ?, ?, ?)", (annotator, page_id, source, now()))
-                for position, xpaths in enumerate(records):
-                    db.execute("INSERT INTO annotator_labels (annotator, page_id, position, xpaths) "
-                               "VALUES (?, ?, ?, ?)", (annotator, page_id, position, dumps(xpaths)))
+                held = self._held(annotator)  # once: a set's pages are many, each asked for once
+                for page in pages:
+                    before = self.records(annotator, page) if page in held else None
+                    if before is not None and before != wanted[page]:
+                        replaced[page] = before
+                written = [page for page in replaced if page not in kept.pages]
+                self._keep(kept, [(held[page], records) for page, records in replaced.items()])
+                at = now()
+                for page, (_, source) in pages.items():
+                    page_id = self._store.page_id(page)
+                    db.execute("DELETE FROM annotator_labels WHERE annotator = ? AND page_id = ?",
+                               (annotator, page_id))
+                    db.execute("INSERT OR REPLACE INTO annotator_pages (annotator, page_id, source, imported_at) "
+                               "VALUES (?, ?, ?, ?)", (annotator, page_id, source, at))
+                    for position, xpaths in enumerate(wanted[page]):
+                        db.execute("INSERT INTO annotator_labels (annotator, page_id, position, xpaths) "
+                                   "VALUES (?, ?, ?, ?)", (annotator, page_id, position, dumps(xpaths)))
         except BaseException:
-            if replaced is not None and fresh:  # the set holds them still: a copy beside would only mislead
-                kept.forget(page)
+            kept.forget(written)  # the set holds them still: a copy beside would only mislead
             raise
         return replaced
 
     def remove(self, annotator: str, pages: Sequence[str] | None = None) -> SetAside:
         """Take a set (or some of its pages) out of the project, its labels written to a folder first (see the
         module notes); what was set aside and where."""
-        held = {p.page: p for p in self.set_pages(annotator)}
+        held = self._held(annotator)
         if not held:
             known = ", ".join(self.names()) or "none"
             raise StoreError(f"no label set named {annotator!r} in the project (annotators: {known})")
@@ -202,55 +248,37 @@ class Annotators:
             raise StoreError(f"{annotator}'s label set holds no page {', '.join(missing)} (its pages: "
                              f"{', '.join(sorted(held, key=natural_key))})")
         kept = SetAside(annotator, "removed")
+        going = list(dict.fromkeys(pages or held))
         try:
             with self._store.writing() as db:
-                for page in dict.fromkeys(pages or held):
-                    self._keep(kept, held[page], self.records(annotator, page))
+                self._keep(kept, [(held[page], self.records(annotator, page)) for page in going])
+                for page in going:
                     page_id = self._store.page_id(page)
                     db.execute("DELETE FROM annotator_labels WHERE annotator = ? AND page_id = ?", (annotator, page_id))
                     db.execute("DELETE FROM annotator_pages WHERE annotator = ? AND page_id = ?", (annotator, page_id))
         except BaseException:
-            for page in list(kept.pages):  # nothing went: the copies would only mislead
-                kept.forget(page)
+            kept.forget(going)  # nothing went: the copies would only mislead
             raise
         return kept
 
-    def _held(self, annotator: str, page: str) -> SetPage | None:
-        return next((p for p in self.set_pages(annotator) if p.page == page), None)
+    def _held(self, annotator: str) -> dict[str, SetPage]:
+        """The set's pages, by name."""
+        return {page.page: page for page in self.set_pages(annotator)}
 
-    def _keep(self, kept: SetAside, page: SetPage, records: Sequence[Sequence[str]]) -> None:
+    def _keep(self, kept: SetAside, pages: Sequence[tuple[SetPage, Sequence[Sequence[str]]]]) -> None:
         try:
-            kept.keep(Path(self._store.root), page, records)
+            kept.keep(Path(self._store.root), pages)
         except OSError as error:
-            raise StoreError(f"{kept.annotator}'s labels of page {page.page} are kept as they are: the earlier ones "
-                             f"could not be set aside in {self._store.root / _removed() / SET_ASIDE} "
+            said = f"{'page' if len(pages) == 1 else 'pages'} {', '.join(page.page for page, _ in pages)}"
+            raise StoreError(f"{kept.annotator}'s labels of {said} are kept as they are: the earlier ones "
+                             f"could not be set aside in {self._store.root / REMOVED / SET_ASIDE} "
                              f"({error.strerror or error})") from None
 
 
-def _removed() -> str:
-    # page_removal imports the Project, which imports this module: its folder's name is read when needed
-    from .page_removal import REMOVED
-
-    return REMOVED
-
-
-def _new_folder(parent: Path, stem: str, at: str) -> Path:
-    """A folder of its own under `parent` (two commands in the same millisecond never share one)."""
-    parent.mkdir(parents=True, exist_ok=True)
-    base = f"{stem}.{at.replace(':', '-')}"
-    for k in range(100):
-        folder = parent / f"{base}{f'-{k}' if k else ''}"
-        try:
-            folder.mkdir()
-        except FileExistsError:
-            continue
-        return folder
-    raise StoreError(f"{parent} holds too many folders named {base}")
-
-
-def _safe(name: str) -> str:
-    """An annotator's name as a folder name (any name is a set's name; a path separator is kept out)."""
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip(".")[:60] or "annotator"
+def _written(name: str) -> str:
+    """A name quoted, and when it holds letters beyond ASCII also as its characters are written (two spellings
+    of one name look the same on screen: 'Zoë' is 'Zo\\xeb' or 'Zoe\\u0308')."""
+    return repr(name) if repr(name) == ascii(name) else f"{name!r} (written {ascii(name)})"
 
 
 def _quoted(path: object) -> str:

@@ -26,8 +26,8 @@ from pathlib import Path
 from .db import StoreError, dumps, now
 from .files import snapshot_path
 from .project import Project
+from .removed_files import REMOVED, safe_name, stamped, write_new
 
-REMOVED = "removed"  # the folder, inside the project, that keeps what removed pages held
 RESTORED = "restored"  # inside removed/: copies of pages put back since
 _NOT_TABLES = ("removed_at", "schema_version", "page", "snapshot", "provenances")  # the copy's other keys
 
@@ -62,8 +62,8 @@ def remove_page(project: Project, name: str) -> RemovedPage:
             document = {"removed_at": at, "schema_version": project.schema_version(), "page": page,
                         "snapshot": _rows(db, "snapshots", "hash", page["snapshot"]), **held,
                         "provenances": _rows(db, "provenances")}  # a small table: all of it, whoever the rows name
-            kept = _write_new(Path(project.root) / REMOVED, f"{page_id}-{_safe(name)}.{at.replace(':', '-')}",
-                              json.dumps(document, ensure_ascii=False, indent=1, default=str) + "\n", name)
+            kept = _write_copy(Path(project.root) / REMOVED, stamped(f"{page_id}-{_safe(name)}", at),
+                               json.dumps(document, ensure_ascii=False, indent=1, default=str) + "\n", name)
             for table in held:  # table names read from the schema, not from the user
                 db.execute(f"DELETE FROM {table} WHERE page_id = ?", (page_id,))
             db.execute("DELETE FROM pages WHERE id = ?", (page_id,))
@@ -209,27 +209,13 @@ def removed_copy(project: Project, name: str) -> Path | None:
     return max(found)[1] if found else None
 
 
-def _write_new(folder: Path, stem: str, text: str, name: str) -> Path:
-    """`text` in a new file `stem[-k].json` of `folder`, never replacing one (two pages' copies never collide)."""
+def _write_copy(folder: Path, stem: str, text: str, name: str) -> Path:
+    """The page's copy in a new file of `folder` (`removed_files.write_new`), or why the page stays."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for k in range(100):
-            path = folder / f"{stem}{f'-{k}' if k else ''}.json"
-            try:
-                with open(path, "x", encoding="utf-8") as out:
-                    out.write(text)
-                    out.flush()
-                    os.fsync(out.fileno())
-            except FileExistsError:
-                continue
-            except BaseException:
-                path.unlink(missing_ok=True)  # a copy cut short is no copy
-                raise
-            return path
+        return write_new(folder, stem, text)
     except OSError as error:
         raise StoreError(f"page {name} not removed: its copy could not be written in {folder} "
                          f"({error.strerror or error})") from None
-    raise StoreError(f"page {name} not removed: {folder} holds too many copies named {stem}")
 
 
 def _tables_with_page_id(db: object) -> list[str]:
@@ -248,4 +234,4 @@ def _rows(db: object, table: str, column: str | None = None, value: object = Non
 
 def _safe(name: str) -> str:
     """The page's name as a file name (page names are file stems already; a path separator is kept out)."""
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:100] or "page"
+    return safe_name(name, "page")

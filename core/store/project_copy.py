@@ -53,7 +53,8 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
         raise StoreError(f"{dest} exists and is not an empty folder: a project is copied into a new or empty one")
     if dest.resolve().is_relative_to(root.resolve()):
         raise StoreError(f"{dest} is inside the project {root}: copy it somewhere else")
-    with open_to_read(root, any_schema=True) as project:  # an older project's copy is brought up to date below
+    # An older project is read as it is, never brought up to date in place; its copy is, below
+    with open_to_read(root, any_schema=True) as project:
         missing = _missing_snapshots(project)
         if missing:  # before anything is written: the copy would lack them too
             names = list(missing)
@@ -90,10 +91,15 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
 def open_to_read(folder: str | Path, *, any_schema: bool = False) -> Project:
     """The project at `folder`, to be read: opened as every command opens it where it can be written, else read
     only (a read-only mount or medium), in which case it must be of this RecordLens's schema (it cannot be
-    brought up to date where it is) unless `any_schema` (a copy, brought up to date once made)."""
+    brought up to date where it is) unless `any_schema` (a copy, brought up to date once made). With `any_schema`,
+    a project of an earlier schema is read only wherever it is: a copy never writes to the project it copies."""
     root = Path(folder)
     database = root / PROJECT_DB
     if not _only_readable(root, database):
+        if any_schema and _of_an_earlier_schema(database):
+            # read as it is: brought up to date where it is, it could no longer be opened by the RecordLens it
+            # was made with (the copy is brought up to date instead)
+            return Project(root, connect(database, read_only=True))
         return open_project(root)  # or the refusal that says why it cannot be opened
     project = Project(root, connect(database, read_only=True))
     version = project.schema_version()
@@ -106,6 +112,22 @@ def open_to_read(folder: str | Path, *, any_schema: bool = False) -> Project:
                             f"`recordlens project copy {root} NEW` copies it to a folder you can write to, where it "
                             "is brought up to date"))
     return project
+
+
+def _of_an_earlier_schema(database: Path) -> bool:
+    """Whether the project's database was made by an earlier RecordLens (asked without writing to it; a database
+    that is not there, empty, foreign or of a later RecordLens is opened as usual, which says why not)."""
+    try:
+        if not database.is_file() or database.stat().st_size == 0:
+            return False
+    except OSError:
+        return False
+    db = connect(database, read_only=True)
+    try:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        db.close()
+    return 0 < version < SCHEMA_VERSION
 
 
 def _only_readable(root: Path, database: Path) -> bool:

@@ -4,17 +4,22 @@ per-page scores against the project's labels at the time they were computed."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
+from .. import atomic
+from ..records.model import save_records
 from ..records.score import DatasetScore, PageFigures
-from ..runs.run_files import STOPPED
+from ..runs.run_files import FAILED, META_DIR, STOPPED
 from .db import Connection, StoreError, dumps, now
+from .removed_files import REMOVED, new_folder, safe_name, stamped
 from .schema import TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, sql_list
 
 RUN_STATUSES = ("running", "finished", "failed", "cancelled")
+DELETED_RUNS = "runs"  # inside the project's `removed/`: the runs deleted, each a run folder `--add` stores again
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,7 @@ class RunDeletion:
     run: RunInfo
     predictions: int
     scores: int
+    kept: Path  # the run folder its predictions were written to first (`runs --add` stores it again)
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,13 @@ class Runs:
         rows = self._store.db.execute("SELECT p.name, d.error FROM predictions d JOIN pages p ON p.id = d.page_id "
                                       "WHERE d.run_id = ? AND d.error IS NOT NULL", (run_id,))
         return {name: str(error) for name, error in rows}
+
+    def page_names(self, run_id: int) -> list[str]:
+        """The pages the run holds records or a failure for (the keys of `predictions`, none of its records read)."""
+        self.get(run_id)
+        rows = self._store.db.execute("SELECT p.name FROM predictions d JOIN pages p ON p.id = d.page_id "
+                                      "WHERE d.run_id = ?", (run_id,))
+        return [name for (name,) in rows]
 
     def predictions(self, run_id: int) -> dict[str, list[list[str]]]:
         self.get(run_id)
@@ -177,14 +190,37 @@ class Runs:
                            (run_id, name))
 
     def delete(self, run_id: int) -> RunDeletion:
-        """Take a run out of the project with its predictions and scores, in one transaction (its id is not used
-        again: a removed page's copy that names it leaves its rows out when restored)."""
-        with self._store.writing() as db:
-            run = self.get(run_id)
-            scores = db.execute("DELETE FROM scores WHERE run_id = ?", (run_id,)).rowcount
-            predictions = db.execute("DELETE FROM predictions WHERE run_id = ?", (run_id,)).rowcount
-            db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
-        return RunDeletion(run, predictions, scores)
+        """Take a run out of the project with its predictions and scores, in one transaction, its predictions first
+        written to a run folder of their own in `removed/runs/` (`write_run_folder`): a deletion that fails leaves
+        no folder, a folder that cannot be written leaves the run. Its id is not used again: a removed page's copy
+        that names it leaves its rows out when restored."""
+        kept: Path | None = None
+        try:
+            with self._store.writing() as db:
+                run = self.get(run_id)
+                kept = self._set_aside(run)
+                scores = db.execute("DELETE FROM scores WHERE run_id = ?", (run_id,)).rowcount
+                predictions = db.execute("DELETE FROM predictions WHERE run_id = ?", (run_id,)).rowcount
+                db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+        except BaseException:
+            if kept is not None:  # the run stays: a copy beside it would only mislead
+                shutil.rmtree(kept, ignore_errors=True)
+            raise
+        return RunDeletion(run, predictions, scores, kept)
+
+    def _set_aside(self, run: RunInfo) -> Path:
+        """The run written to a new folder of `removed/runs/` (ID-METHOD.TIME), or why it is not deleted."""
+        parent = Path(self._store.root) / REMOVED / DELETED_RUNS
+        folder: Path | None = None
+        try:
+            folder = new_folder(parent, stamped(f"{run.id}-{safe_name(run.method, 'run', 60)}", now()))
+            write_run_folder(folder, run, self.predictions(run.id), self.errors(run.id))
+            return folder
+        except OSError as error:
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+            raise StoreError(f"run {run.id} not deleted: its predictions could not be written to {parent} first "
+                             f"({error.strerror or error})") from None
 
     def all(self) -> list[RunInfo]:
         return self._run_infos("", ())
@@ -208,6 +244,26 @@ class Runs:
                    (SELECT AVG(s.f1) FROM scores s {_PREDICTED})
             FROM runs r {where} ORDER BY r.id""", params).fetchall()
         return [RunInfo.from_row(row) for row in rows]
+
+
+def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Sequence[Sequence[str]]],
+                     errors: Mapping[str, str]) -> None:
+    """A stored run as a run folder, as an extractor run writes one and `import_run_folder` reads it: `N.json` per
+    page it has records for, `_run/N.json` for a page it failed on (its reason), `_run/run.json` with its method,
+    its parameters (the folder it came from aside: the folder read names itself), when it started and why it
+    stopped early, if it did."""
+    for page, records in predictions.items():
+        if page not in errors:
+            save_records(folder / f"{page}.json", records)
+    for page, reason in errors.items():
+        atomic.write_text(folder / META_DIR / f"{page}.json", json.dumps({"status": FAILED, "reason": reason},
+                                                                         ensure_ascii=False, indent=1))
+    described = {key: value for key, value in run.parameters.items() if key != "source"}
+    described |= {"method": run.method, "written": run.started_at}
+    if run.cost.get(STOPPED):
+        described[STOPPED] = run.cost[STOPPED]
+    atomic.write_text(folder / META_DIR / "run.json", json.dumps(described, ensure_ascii=False, indent=2,
+                                                                 default=str))
 
 
 # What a run's parameters hold that says nothing to tell it apart from another run of its method.

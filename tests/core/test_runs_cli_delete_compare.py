@@ -52,7 +52,8 @@ def test_a_run_is_deleted_with_its_predictions_and_scores_and_the_command_says_w
     code, out, err = run(capsys, "runs", "--project", str(project), "--delete", "2")
     assert code == 0
     assert "deleted run 2 (oracle, from part), started " in err and ": 2 page predictions and 4 page scores" in err
-    assert f"{tmp_path / 'part'} is left as it is" in err and (tmp_path / "part" / "1.json").is_file()
+    assert f"; its predictions are kept in {project / 'removed' / 'runs'}/2-oracle." in err
+    assert (tmp_path / "part" / "1.json").is_file()  # the folder it came from is left as it is
     assert [line.split()[0] for line in out.splitlines()[1:] if line[:3].strip().isdigit()] == ["1"]
     assert (rows(project, "runs", 2), rows(project, "predictions", 2), rows(project, "scores", 2)) == (0, 0, 0)
     assert rows(project, "predictions", 1) == 4  # the other run is untouched
