@@ -5,6 +5,7 @@ a folder with pages for some pages and labels alone for the project's others is 
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 from pathlib import Path
 
@@ -74,7 +75,7 @@ def test_a_re_import_names_the_pages_it_replaced_and_keeps_their_labels_to_put_b
     # The message's own command puts them back (and keeps what they replace, in turn)
     command = out.split("(`recordlens ")[1].split("` puts them back")[0]
     assert command == f"import {kept} --project {with_bea} --annotator bea"
-    assert main([*command.split(), "-q"]) == 0
+    assert main([*shlex.split(command), "-q"]) == 0  # as a shell reads it: the paths are quoted
     assert bea_sets(with_bea)["bea"] == first
     assert "replaced bea's labels of 2 pages" in capsys.readouterr().out
 

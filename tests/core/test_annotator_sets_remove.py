@@ -4,6 +4,7 @@ out, what went set aside in the project folder and put back by the import the me
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,7 @@ def test_a_set_imported_by_mistake_is_removed_and_comes_back(two_sets: Path, cap
         assert project.annotators.names() == ["bea"]
         assert {page: project.true_records(page) for page in before} == truth  # the project's own untouched
     command = out.split("(`recordlens ")[1].split("` puts them back")[0]
-    assert main([*command.split(), "-q"]) == 0
+    assert main([*shlex.split(command), "-q"]) == 0  # as a shell reads it: the paths are quoted
     with open_project(two_sets) as project:
         assert project.annotators.all_records("Bea") == before
 
