@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QProgressBar
 
-from ...core.extract import forget_project_model, model_stages, project_model, train_on_project
+from ...core.extract import create, forget_project_model, project_model, train_on_project
 from ...core.records import new_records
 from ...core.store import TRUE_PAGE_STATUSES, Project
 from ...core.wording import counted
 from ..qt.jobs import BackgroundJob
 from ..qt.widgets import button
 from ..settings import extractor_params, gemini_key, proposal_method
-from .propose import Proposal, ProposeWorker
+from .propose import Proposal, ProposeWorker, caution_of
 
 if TYPE_CHECKING:
     from .window_parts import LabellingWindow
@@ -169,8 +169,8 @@ class JobController:
 
         def done() -> str:  # `after`: said again as the job ends (the pages it left as they were)
             # A model learnt from few pages proposes far off at times: said where its proposals land.
-            caution = (f"proposed with this project's model, learnt from {worker.caution}: proposals may be far "
-                       f"off; Propose → {self._forget_text()} goes back to the shipped model") if worker.caution else ""
+            caution = (f"proposed with this project's model of {worker.caution}; Propose → {self._forget_text()} "
+                       "goes back to the shipped model") if worker.caution else ""
             said = [part for part in (warning, caution, tally.summary()) if part]
             return "; ".join(said) + after
 
@@ -202,7 +202,7 @@ class JobController:
             self.window.message("no page is marked labelled yet (L): there is nothing to learn from")
             return None
 
-        learnt: dict[str, int] = {}
+        learnt: dict[str, str] = {}
 
         def work(project: Project, job: BackgroundJob) -> None:
             seen: list[str] = []
@@ -217,7 +217,8 @@ class JobController:
                 job.check()
                 job.report(done, total, f"fit {done + 1} of {total}")
 
-            learnt["stages"] = model_stages(train_on_project(project.root, progress=progress, check=fitting))
+            model = train_on_project(project.root, progress=progress, check=fitting)
+            learnt["caution"] = caution_of(create("selector", model=str(model)))  # as Propose with it will say
 
         learnt_from = counted(len(pages), "labelled page")
         forget = self._forget_text()
@@ -234,11 +235,12 @@ class JobController:
             if method != "selector":
                 return (f"learned from {learnt_from}, but Propose uses {method} (Settings): choose the offline "
                         "selector there for Propose to follow this project's labels")
-            if learnt.get("stages", 2) >= 2:
+            if not learnt.get("caution"):
                 return f"Propose now follows this project's labels (learned from {learnt_from})"
-            # The way out first: a status bar cuts a long message at its end.
-            return (f"one stage only from {learnt_from} (too few, or too few with records): Propose may do worse "
-                    f"than the shipped model; Propose → {forget} goes back, or label more pages and learn again")
+            # In core's words, as `train` and Propose with this model say it; Recent messages keep what the
+            # status bar cuts.
+            return (f"learned {learnt['caution']}; Propose → {forget} goes back to the shipped model, or label more "
+                    "pages and learn again")
 
         job = BackgroundJob(self.window.project.root, work)
         # Said through start(): a message of its own would be overwritten by the job's end as soon as it showed.

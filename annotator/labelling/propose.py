@@ -46,7 +46,7 @@ class ProposeWorker(BackgroundJob):
 
     def _propose(self, project: Project, job: BackgroundJob) -> None:
         extractor = extract.create(self.method, **self._params)
-        self.caution = str(getattr(extractor, "caution", "") or "")  # only the selector's model has one
+        self.caution = caution_of(extractor)
         total = len(self.pages)
         for done, name in enumerate(self.pages):
             self.check()
@@ -66,3 +66,8 @@ class ProposeWorker(BackgroundJob):
                                          [self.scrub(w) for w in extraction.warnings]))
         self.report(total, total, "")
 
+
+def caution_of(extractor: object) -> str:
+    """What makes an extractor's proposals doubtful, in core's words, as `recordlens train` says it too (only the
+    selector's model has a caution: one stage only, from few pages); "" when nothing does."""
+    return str(getattr(extractor, "caution", "") or "")

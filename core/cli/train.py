@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         check_seed,
         dataset_pages,
         few_pages_warning,
+        fewest_bagged_pages,
         fit,
         fold_shapes,
         forget_project_model,
@@ -122,8 +123,10 @@ def run(args: argparse.Namespace) -> int:
     if not same:
         replacing.said()
     written = ModelShape.of(model)
-    if (risk := few_pages_warning(written)) is not None:  # as the app's Learn says it
-        warn(risk)
+    if (risk := few_pages_warning(written)) is not None:  # in the words of the app's Learn and Propose
+        unbagged = f" (bagging needs {fewest_bagged_pages()} pages)" if written.pages < fewest_bagged_pages() else ""
+        warn(f"{risk}; label more pages and train again, or check its proposals on other labelled pages before "
+             f"relying on it. The model written: {written}{unbagged}")
     if args.cv is not None:
         for line in check_training(examples, args.cv, args.seed, workers=args.workers).lines():
             print(line)

@@ -92,9 +92,12 @@ class SelectorExtractor:
 
     @property
     def caution(self) -> str:
-        """What makes this model's proposals doubtful, for the one who proposes with it ("3 labelled pages, one
-        stage only"); "" for a model of both stages, such as the shipped one."""
-        return self.model.learnt_from_few_pages()
+        """What makes this model's proposals doubtful, for the one who proposes with it or has just learnt it (a
+        model of one stage, from few pages), as `train` says it too; "" for a model of both stages, such as the
+        shipped one."""
+        from .training import ModelShape, few_pages_warning  # training's own words; it imports this module
+
+        return few_pages_warning(ModelShape.of(self.model)) or ""
 
     def extract(self, page: Page) -> Extraction:
         start = time.perf_counter()

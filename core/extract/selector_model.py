@@ -27,13 +27,14 @@ import numpy as np
 
 from ..errors import RecordLensError
 from ..file_kinds import read_regular_file
-from ..wording import counted, listed
+from ..wording import listed
 from .candidates import FEATURE_NAMES, PageCandidates, feature_matrix
 from .context import CONTEXT_NAMES, context_features
 
 FORMAT = "recordlens-selector/3"
 # /1: one member, stored as "first" and "second"; /2: members of boosted trees only; /3: a stage may be a Blend
 FORMATS = ("recordlens-selector/1", "recordlens-selector/2", FORMAT)
+FORMAT_FAMILY = FORMAT.rsplit("/", 1)[0] + "/"  # what every model file's "format" starts with, of any version
 
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -339,16 +340,6 @@ class SelectorModel:
         second stage (training.py), else 2."""
         return min(1 if member.second is None else 2 for member in self.members)
 
-    def learnt_from_few_pages(self) -> str:
-        """What a model of one stage was learnt from, for a warning where it is used ("3 labelled pages, one
-        stage only"): training learns no second stage from fewer than 6 labelled pages, or too few with records
-        (training.py); "" for a model of both stages."""
-        if self.stages >= 2:
-            return ""
-        pages = self.provenance.get("pages")
-        learnt = counted(len(pages), "labelled page") if isinstance(pages, list) else "too few labelled pages"
-        return f"{learnt}, one stage only"
-
     def trained_digests(self) -> set[str]:
         """The digests of the pages it was trained on (`training.page_digest`), as its provenance lists them."""
         return {str(p.get("digest")) for p in self.provenance.get("pages", []) if isinstance(p, dict)}
@@ -368,7 +359,9 @@ class SelectorModel:
         config = p.get("config")
         asked = config.get("requested") if isinstance(config, dict) else None
         if isinstance(asked, dict):
-            lines.append(f"fitted smaller than asked (too few pages): {asked.get('stages', '?')} stage(s) and "
+            why = config.get("smaller_because")  # training.py records it beside what was asked
+            because = f" ({why})" if isinstance(why, str) and why else ""
+            lines.append(f"fitted smaller than asked{because}: {asked.get('stages', '?')} stage(s) and "
                          f"{asked.get('bags', '?')} bag(s) asked for")
         if p.get("recordlens"):
             lines.append(f"written by RecordLens {p['recordlens']}")
@@ -395,7 +388,7 @@ class SelectorModel:
             raise ModelError(f"{source}: not a selector model (invalid JSON: {error})") from None
         if not isinstance(data, dict) or data.get("format") not in FORMATS:
             named = data.get("format") if isinstance(data, dict) else None
-            if isinstance(named, str) and named.startswith(FORMAT.rsplit("/", 1)[0] + "/"):
+            if isinstance(named, str) and named.startswith(FORMAT_FAMILY):
                 raise ModelError(f"{source}: a selector model of format {named!r}, written by another version of "
                                  f"RecordLens (this one reads {', '.join(map(repr, FORMATS))}); train it again "
                                  "with `recordlens train`")
@@ -437,6 +430,19 @@ class SelectorModel:
         model = cls.from_json(text, str(path))
         model.digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
         return model
+
+
+def is_model_file(path: str | Path) -> bool:
+    """Whether the file is a selector model of any version, whether this one can load it or not: JSON, or JSON
+    compressed with gzip, whose "format" names a selector model. A model of an older format or feature list is
+    refused on load with "train it again", so training must be free to write over it."""
+    try:
+        data = read_regular_file(path)
+        document = json.loads(gzip.decompress(data) if data[:2] == GZIP_MAGIC else data)
+    except (OSError, EOFError, zlib.error, ValueError, RecursionError):
+        return False  # unreadable or not a regular file, a damaged gzip file, not JSON (all OSErrors or ValueErrors)
+    named = document.get("format") if isinstance(document, dict) else None
+    return isinstance(named, str) and named.startswith(FORMAT_FAMILY)
 
 
 def _members(described: list[Any]) -> list[Stages]:

@@ -16,6 +16,7 @@ and `project_pages` read labelled pages from a dataset folder or a project's pag
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import DatasetError, RecordLensError
+from ..errors import DatasetError
 from ..output_paths import writable_file
 from ..page.dom import Page
 from ..records.model import TextKeyIndex
@@ -34,7 +35,7 @@ from .context import context_features
 from .fit_pool import map_fits, requested_workers
 from .labels_match import expanded_records, matched_targets, region_targets
 from .selector import select
-from .selector_model import FEATURES, Blend, Ensemble, Forest, Learner, SelectorModel, Stages
+from .selector_model import FEATURES, Blend, Ensemble, Forest, Learner, SelectorModel, Stages, is_model_file
 
 POSITIVE = 0.5  # a region whose records match true records this well on average is a region of records
 THRESHOLD = 0.5  # an even-odds cut: fixed, not searched on the development pages
@@ -92,10 +93,15 @@ class ModelShape:
 
     @classmethod
     def of(cls, model: SelectorModel) -> ModelShape:
-        """The shape of a fitted model, as its members and provenance record it."""
+        """The shape of a fitted model, as its members and provenance record it. The members of one kind of
+        target were each fitted on a share of their own, so they count at least that many shares whatever the
+        pages are named; the names of the pages they left out tell shares of different kinds apart (two datasets
+        may name their pages alike: by names alone, two shares could look like one)."""
         described = [m for m in model.provenance.get("members", []) if isinstance(m, dict)]
-        shares = {tuple(m.get("left_out", [])) for m in described} or {()}
-        return cls(len(model.provenance.get("pages", [])), len(model.members), len(shares), model.stages)
+        by_names = {tuple(m.get("left_out", [])) for m in described}
+        kinds = Counter(str(m.get("target", "")) for m in described)
+        shares = max(len(by_names), *kinds.values(), 1)
+        return cls(len(model.provenance.get("pages", [])), len(model.members), shares, model.stages)
 
     def weaker_than(self, other: ModelShape) -> bool:
         return self.stages < other.stages or self.bags < other.bags or self.members < other.members
@@ -469,7 +475,8 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
     model = SelectorModel(members, threshold, provenance)
     if model.stages < 2:
         provenance["second_stage_from"] = "nothing: one stage only (too few pages, or too few with records)"
-    _record_what_was_fitted(provenance["config"], ModelShape.of(model))
+    fitted = _shape_of_plans(examples, plans, model.stages)
+    _record_what_was_fitted(provenance["config"], fitted, lambda: _why_smaller(examples, seed, config, plans, fitted))
     return model
 
 
@@ -482,14 +489,42 @@ def _member_plans(examples: Sequence[Example], seed: int, config: FitConfig) -> 
     return plans or [(list(range(len(examples))), seed, kind) for kind in config.targets[:1]]
 
 
-def _record_what_was_fitted(settings: dict[str, Any], fitted: ModelShape) -> None:
-    """The provenance's settings say what was fitted where too few pages gave fewer stages or bags than asked,
-    with what was asked beside; a model fitted as asked keeps its settings (and its bytes) as they were."""
+def _shape_of_plans(examples: Sequence[Example], plans: Sequence[tuple[list[int], int, str]], stages: int
+                    ) -> ModelShape:
+    """The shape of the model these member plans make: its shares told apart by the pages' places, not names."""
+    return ModelShape(len(examples), len(plans), len({tuple(share) for share, _, _ in plans}), stages)
+
+
+def _record_what_was_fitted(settings: dict[str, Any], fitted: ModelShape, why: Callable[[], str]) -> None:
+    """The provenance's settings say what was fitted where it is fewer stages or bags than asked, with what was
+    asked and why beside; a model fitted as asked keeps its settings (and its bytes) as they were."""
     asked = {"stages": settings["stages"], "bags": settings["bags"]}
     made = {"stages": fitted.stages, "bags": fitted.bags}
     if made != asked:
         settings.update(made)
         settings["requested"] = asked
+        settings["smaller_because"] = why()
+
+
+def _why_smaller(examples: Sequence[Example], seed: int, config: FitConfig,
+                 plans: Sequence[tuple[list[int], int, str]], fitted: ModelShape) -> str:
+    """Why a fit made fewer stages or bags than asked, of the reasons that applied: too few pages (to bag, or for
+    a second stage), page shares dropped as they lacked a kind of region, too few pages with records for a
+    second stage."""
+    reasons = []
+    shares = bags(len(examples), seed, config)
+    few_to_bag = config.bags > 1 and len(shares) == 1
+    few_for_two = fitted.stages < config.stages and any(len(share) < FULL_MODEL_PAGES for share, _, _ in plans)
+    if few_to_bag or few_for_two:
+        reasons.append("too few pages")
+    fitted_shares = {tuple(share) for share, _, _ in plans}
+    dropped = sum(1 for share in shares if tuple(share) not in fitted_shares)
+    if dropped:
+        reasons.append(f"{dropped} of {counted(len(shares), 'page share')} dropped: their pages lacked regions of "
+                       "records, or regions that are not")
+    if fitted.stages < config.stages and not few_for_two:
+        reasons.append("too few pages with records for a second stage")
+    return "; ".join(reasons)
 
 
 def planned_shape(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfig()) -> ModelShape:
@@ -497,7 +532,7 @@ def planned_shape(examples: Sequence[Example], seed: int = 0, config: FitConfig 
     plans = _member_plans(examples, seed, config)
     second = all(_has_second_stage([examples[i] for i in share], member_seed, config, kind)
                  for share, member_seed, kind in plans)
-    return ModelShape(len(examples), len(plans), len({tuple(share) for share, _, _ in plans}), 2 if second else 1)
+    return _shape_of_plans(examples, plans, 2 if second else 1)
 
 
 def fold_shapes(examples: Sequence[Example], k: int, seed: int = 0, config: FitConfig = FitConfig()
@@ -533,18 +568,18 @@ def _folds_said(held: Sequence[tuple[int, int]]) -> str:
 
 
 def few_pages_warning(shape: ModelShape) -> str | None:
-    """What a model fitted from too few pages for both stages risks, said as it is written; None for a model of
-    both stages. FULL_MODEL_PAGES is where the code itself stops learning the second stage and bagging."""
+    """What a model of one stage is and risks, in the words that `train`, the app's Learn and its Propose all say
+    (each adds its own way out); None for a model of both stages. FULL_MODEL_PAGES is where the code itself stops
+    learning the second stage."""
     if shape.stages >= 2:
         return None
-    if shape.pages < FULL_MODEL_PAGES:
-        return (f"trained on only {counted(shape.pages, 'labelled page')}: {shape} (a second stage needs "
-                f"{FULL_MODEL_PAGES} pages, bagging {fewest_bagged_pages()}). A model from so few pages can "
-                "propose far off on pages it was not trained on (nothing on most, or hundreds of false records on "
-                "one): label more pages and train again, or check its proposals on other labelled pages before "
-                "relying on it")
-    return ("one stage only (too few pages with records for the second): this model may propose worse than the "
-            "shipped one; label more pages and train again")
+    if not shape.pages:  # a model whose provenance lists no pages
+        learnt = "too few labelled pages"
+    elif shape.pages < FULL_MODEL_PAGES:
+        learnt = f"{counted(shape.pages, 'labelled page')} (a second stage needs {FULL_MODEL_PAGES})"
+    else:
+        learnt = f"{counted(shape.pages, 'labelled page')}, too few of them with records for a second stage"
+    return f"one stage only, from {learnt}: its proposals may be far off on pages it was not trained on"
 
 
 def labelled_pages_said(count: int) -> str:
@@ -624,19 +659,9 @@ def project_pages(project_dir: str | Path, progress: Callable[[str], None] | Non
 
 
 def writable_model_path(path: str | Path) -> Path:
-    """`path` if a model file can be written there (nothing, or a model written before): checked before the
-    training work rather than after it."""
-    return writable_file(path, "a selector model", replaces=_holds_a_model)
-
-
-def _holds_a_model(path: Path) -> bool:
-    from .selector import load_model
-
-    try:
-        load_model(path)
-    except RecordLensError:
-        return False
-    return True
+    """`path` if a model file can be written there (nothing, or a model written before by any version, even one
+    this version refuses to load and says to train again): checked before the training work rather than after it."""
+    return writable_file(path, "a selector model", replaces=is_model_file)
 
 
 def save_model(model: SelectorModel, path: str | Path) -> Path:

@@ -116,9 +116,9 @@ def test_learning_from_few_pages_warns_and_the_shipped_model_can_come_back(qtbot
         assert window.jobs.do_learn() is not None
         qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
         message = window.statusBar().currentMessage()
-        assert message.startswith("one stage only from 3 labelled pages (too few, or too few with records): "
-                                  "Propose may do worse than the shipped model; Propose → Propose with the "
-                                  "shipped model again goes back"), message
+        assert message == ("learned one stage only, from 3 labelled pages (a second stage needs 6): its proposals "
+                           "may be far off on pages it was not trained on; Propose → Propose with the shipped model "
+                           "again goes back to the shipped model, or label more pages and learn again"), message
         learnt = project_model_path(folder).read_bytes()
         window.actions_by_name["forget_model"].trigger()
         assert not project_model_path(folder).exists()

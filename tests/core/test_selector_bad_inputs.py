@@ -177,8 +177,8 @@ def test_learning_in_a_project_whose_models_folder_is_a_file_fails_before_any_wo
 
 
 def test_training_on_too_few_pages_says_the_model_has_one_stage(tmp_path: Path, capsys) -> None:
-    """As the app's Learn says it: a model of one stage may propose worse than the shipped one."""
+    """In the words of the app's Learn and Propose (training.few_pages_warning): it may propose far off."""
     pages, gt = write_dataset(tmp_path / "data", [None] * 2, seed=5)  # type: ignore[list-item]
     assert cli_main(["train", "--pages", str(pages), "--gt", str(gt), "--out", str(tmp_path / "m.json"), "-q"]) == 0
-    assert "warning: trained on only 2 labelled pages: 1 stage, 2 members, not bagged" in capsys.readouterr().err
+    assert "warning: one stage only, from 2 labelled pages (a second stage needs 6)" in capsys.readouterr().err
     assert SelectorModel.load(tmp_path / "m.json").provenance["second_stage_from"].startswith("nothing: one stage")

@@ -33,10 +33,12 @@ def test_a_model_from_too_few_pages_is_said_to_be_one_and_its_settings_say_what_
                                                                                           capsys) -> None:
     model = train(tmp_path, 3)
     said = capsys.readouterr().err
-    assert "warning: trained on only 3 labelled pages: 1 stage, 2 members, not bagged (a second stage needs 6 " \
-           "pages, bagging 7)" in said and "can propose far off" in said, said
+    assert "warning: one stage only, from 3 labelled pages (a second stage needs 6): its proposals may be far off " \
+           "on pages it was not trained on; label more pages and train again" in said, said
+    assert "The model written: 1 stage, 2 members, not bagged (bagging needs 7 pages)" in said, said
     config = SelectorModel.load(model).provenance["config"]
     assert (config["stages"], config["bags"], config["requested"]) == (1, 1, {"stages": 2, "bags": 8})
+    assert config["smaller_because"] == "too few pages"
     assert cli_main(["inspect", str(model)]) == 0
     assert "fitted smaller than asked (too few pages): 2 stage(s) and 8 bag(s) asked for" in capsys.readouterr().out
 
