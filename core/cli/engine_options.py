@@ -7,8 +7,11 @@ Ctrl+C and errors included, so no Ray instance outlives the command that started
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib.util import find_spec
 
 from ..errors import RecordLensError
 from ..runs.engine_choice import make_engine
@@ -23,8 +26,10 @@ def add_engine_arguments(p: argparse.ArgumentParser, unit: str = "page", *, call
     group.add_argument("--engine", choices=ENGINES, default="local",
                        help=f"local: this process, in order (default); ray: one Ray task per {unit}, "
                             "results written exactly as locally (needs recordlens[ray])")
-    group.add_argument("--ray-address", help="an existing Ray cluster (default: start a local instance)")
-    group.add_argument("--workers", type=int, help="CPUs of the local Ray instance (default: all)")
+    group.add_argument("--ray-address", help="an existing Ray cluster: host:port, or auto on one of its machines "
+                                             "(default: RAY_ADDRESS if set, else start a local instance)")
+    group.add_argument("--workers", type=int, help="CPUs of the local Ray instance (default: all); not with a "
+                                                   "cluster, which has its own")
     if calls_models:
         group.add_argument("--requests-per-minute", type=int,
                            help="ray: Gemini requests per minute, one limit for all workers (with --max-requests "
@@ -48,13 +53,28 @@ def engine_options(args: argparse.Namespace) -> EngineOptions:
                 if given]
     if engine == "local" and ray_only:  # they would be ignored without a word
         raise RecordLensError(f"{', '.join(ray_only)} {'is' if len(ray_only) == 1 else 'are'} for --engine ray")
-    return EngineOptions(engine, getattr(args, "ray_address", None), workers,
-                         rpm, bool(getattr(args, "ship_content", False)))
+    address = _ray_address(args) if engine == "ray" else None
+    if address and workers is not None:  # ignored too: a cluster brings its own CPUs
+        raise RecordLensError(f"--workers is for a local Ray instance; the cluster at {address} has its own "
+                              "CPUs: leave --workers out, or leave out --ray-address (and RAY_ADDRESS) to start a "
+                              "local instance")
+    return EngineOptions(engine, address, workers, rpm, bool(getattr(args, "ship_content", False)))
+
+
+def _ray_address(args: argparse.Namespace) -> str | None:
+    """`--ray-address`, else `RAY_ADDRESS` as Ray's own tools read it, else None (a local instance)."""
+    given = getattr(args, "ray_address", None)
+    return given if given is not None else (os.environ.get("RAY_ADDRESS", "").strip() or None)
 
 
 @contextmanager
 def engine_for(args: argparse.Namespace) -> Iterator[Engine]:
-    engine = make_engine(engine_options(args))
+    options = engine_options(args)
+    if options.name == "ray" and not getattr(args, "quiet", False) and find_spec("ray") is not None:
+        # Ray takes seconds to start or join: say so, on stderr (stdout may hold a --json document)
+        where = f"connecting to Ray at {options.address}" if options.address else "starting a local Ray instance"
+        print(f"{where}…", file=sys.stderr, flush=True)
+    engine = make_engine(options)
     try:
         yield engine
     finally:

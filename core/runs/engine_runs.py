@@ -24,6 +24,7 @@ from .run_files import (
     earlier_records,
     extract_pages,
     extracted_before,
+    record_failure,
     stop_for_the_endpoint,
 )
 
@@ -47,9 +48,9 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
         watch = _EndpointWatch()
         for item, result in engine.map(unit, items, key=_name_of, progress=progress, stop_when=watch):
             name = _name_of(item)
-            if isinstance(result, UnitFailedError):
+            if isinstance(result, UnitFailedError):  # its worker died: failed as a page that raised is
                 part = RunSummary(out)
-                part.failed[name] = str(result)
+                record_failure(out, name, str(result), {}, part)
             elif by_content:
                 part = _write_shipped(out, name, *result)
             else:

@@ -16,6 +16,7 @@ import socket
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Protocol, TypeVar
 
 from ..errors import RecordLensError
@@ -102,6 +103,13 @@ class CompletedNames:
 
     def __iter__(self) -> Iterator[str]:
         return self._names
+
+
+def absolute_path(path: PurePath) -> str:
+    """A path as it travels to a unit of work: made absolute here, in the folder the command was given in, since
+    the unit may run in another folder (a Ray worker runs where its instance or node was started), so that both
+    engines read and write the same files."""
+    return os.path.abspath(path)
 
 
 def worker_name() -> str:

@@ -16,6 +16,10 @@ Imported only for `--engine ray` (Ray is the optional extra `recordlens[ray]`). 
   existing cluster the key goes in the job's `runtime_env` environment variables, held in memory by Ray, never
   written to a file or a log by RecordLens. A `GeminiCaller` is shipped as its settings and its shared budget
   only (a serializer registered here), and reads the key from the worker's environment on arrival.
+- **The command's files.** A path travels absolute, made so in the command's folder (a serializer registered
+  here, for every unit of every command): a worker runs in the folder its instance or node was started from.
+- **Stdout is the command's.** Ray's own error reports (a worker that died, a task to retry), which it prints on
+  stdout, are off while the engine is open: RecordLens reports each unit's failure itself.
 - **Own instance, own shutdown.** A Ray already initialised in this process (a test fixture, a notebook) is
   used as it is and left running; one this engine started is shut down by `close()`.
 """
@@ -23,16 +27,20 @@ Imported only for `--engine ray` (Ray is the optional extra `recordlens[ray]`). 
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TypeVar
 
+from ..errors import RecordLensError
 from ..llm.gemini import KEY_VARIABLES, Budget, GeminiCaller
 from ..llm.shared_budget import SharedBudget, copy_counts, start_shared_budget
-from .engines import CompletedNames, EngineError, Progress, UnitFailedError
+from .engines import CompletedNames, EngineError, Progress, UnitFailedError, absolute_path
 
 T = TypeVar("T")
 R = TypeVar("R")
+CONNECT_TIMEOUT_S = 5.0  # a cluster's port answers at once; a wrong host or a firewall would not
 OBJECT_STORE_BYTES = 200 * 1024 * 1024  # results are small; Ray's default (30% of RAM) would be wasted here
 
 
@@ -50,6 +58,7 @@ class RayEngine:
         self.ships_content = ships_content  # no shared storage: pages and their files travel as bytes
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         _register_serializers()
+        self._ray_prints = _quiet_ray_prints(True)
 
     @classmethod
     def connect(cls, *, address: str | None = None, workers: int | None = None, **options: object) -> RayEngine:
@@ -59,6 +68,8 @@ class RayEngine:
         if ray.is_initialized():
             return cls(owns_instance=False, **options)  # type: ignore[arg-type]
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage report leaves the machine
+        if address:
+            _check_reachable(address)  # Ray itself retries an unreachable address for many minutes
         try:
             if address:
                 ray.init(address=address, runtime_env={"env_vars": _key_environment()}, log_to_driver=False,
@@ -68,8 +79,11 @@ class RayEngine:
                          object_store_memory=OBJECT_STORE_BYTES, include_dashboard=False, log_to_driver=False,
                          logging_level="WARNING")
         except Exception as error:  # noqa: BLE001 - Ray raises many kinds; the person needs one line
-            where = address or "a local instance"
-            raise EngineError(f"could not start Ray on {where}: {type(error).__name__}: {error}") from None
+            if not address:
+                raise EngineError(f"could not start a local Ray instance: {type(error).__name__}: {error}") \
+                    from None
+            raise EngineError(f"could not connect to Ray at {address}: {type(error).__name__}: {error}"
+                              f"{_connection_hint(address, error)}") from None
         return cls(owns_instance=True, **options)  # type: ignore[arg-type]
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
@@ -115,6 +129,7 @@ class RayEngine:
 
         if self._owns_instance and ray.is_initialized():
             ray.shutdown()
+        _quiet_ray_prints(not self._ray_prints)
 
 
 class _Completions:
@@ -164,7 +179,68 @@ def _result_of(ref: object) -> object:
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         return UnitFailedError(f"its Ray worker died ({type(error).__name__}: {first_line[:300]})")
     except exceptions.RayTaskError as error:
+        if isinstance(error.cause, RecordLensError):  # the local engine's one line, not Ray's traceback
+            raise error.cause from None
         raise error.as_instanceof_cause() from None
+
+
+def _quiet_ray_prints(quiet: bool) -> bool:
+    """Whether Ray printed its error reports on this process's stdout before; now it does so if not `quiet`.
+    Ray prints what its raylet reports (a worker that died, a task to retry) on stdout, where a command's
+    `--json` document goes; RecordLens reports each unit's failure itself, and Ray keeps its logs in its session
+    folder. (Ray's switch for this is private: without it, nothing changes.)"""
+    import ray._private.worker as ray_worker
+
+    before = getattr(ray_worker, "_worker_logs_enabled", True)
+    if hasattr(ray_worker, "_worker_logs_enabled"):
+        ray_worker._worker_logs_enabled = not quiet
+    return bool(before)
+
+
+def _check_reachable(address: str) -> None:
+    """Fail at once, rather than after Ray's many minutes of retries, when nothing answers at `address`'s
+    host:port (`auto` and other forms are Ray's to read)."""
+    host, port = _host_and_port(address)
+    if address.startswith("ray://") and not _has_ray_client():
+        raise EngineError(f"{address} is a Ray Client address, which needs pip install 'ray[client]'; or give "
+                          "--ray-address auto (or the cluster's host:port) on a machine of the cluster")
+    if host is None:
+        return
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        if isinstance(error, TimeoutError):
+            reason = f"no answer in {CONNECT_TIMEOUT_S:g} s"
+        raise EngineError(f"cannot reach Ray at {host}:{port} ({reason}): check the address and that the "
+                          "cluster is running (ray status on one of its machines)") from None
+
+
+def _host_and_port(address: str) -> tuple[str | None, int]:
+    """`host:port` of an address (`ray://` or not); (None, 0) for `auto`, `local` and forms Ray reads itself."""
+    rest = address.removeprefix("ray://")
+    host, _, port = rest.rpartition(":")
+    if not host or not port.isdigit():
+        return None, 0
+    return host.strip("[]"), int(port)
+
+
+def _has_ray_client() -> bool:
+    """Whether Ray Client (`ray://`) can run here: it needs the `ray[client]` packages (gRPC, as Ray checks)."""
+    try:
+        import grpc  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _connection_hint(address: str, error: Exception) -> str:
+    """What to try when the port answers but Ray would not let this process join."""
+    if _host_and_port(address)[0] is None or not isinstance(error, ConnectionError):
+        return ""
+    return ("; the port answers, so the cluster may ask for its authentication token: "
+            "run on a machine of the cluster with --ray-address auto, or set RAY_AUTH_MODE=token and the "
+            "cluster's token (RAY_AUTH_TOKEN, or ~/.ray/auth_token)")
 
 
 def _run_unit(fn: Callable[[T], R], item: T) -> R:
@@ -180,7 +256,9 @@ _registered = False
 
 
 def _register_serializers() -> None:
-    """A GeminiCaller travels as (settings, shared budget): never its key, never its HTTP client."""
+    """What travels to a worker, for every unit of work of every command: a path as an absolute one (the
+    worker's folder is not the command's); a GeminiCaller as (settings, shared budget), never its key, never its
+    HTTP client."""
     global _registered
     if _registered:
         return
@@ -192,6 +270,7 @@ def _register_serializers() -> None:
         return caller.settings, caller.budget
 
     ray.util.register_serializer(GeminiCaller, serializer=to_parts, deserializer=_caller_from_parts)
+    ray.util.register_serializer(type(Path()), serializer=absolute_path, deserializer=Path)
     _registered = True
 
 

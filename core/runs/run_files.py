@@ -73,19 +73,19 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
                 _record_stop(out, name, str(error), details, summary)
             break
         except ExtractionFailedError as error:
-            _record_failure(out, name, error.reason, error.details, summary)
+            record_failure(out, name, error.reason, error.details, summary)
             summary.endpoint_failures = summary.endpoint_failures + 1 if failed_for_the_endpoint(error) else 0
             if summary.endpoint_failures >= ENDPOINT_FAILURES_IN_A_ROW:
                 stop_for_the_endpoint(summary, error.reason)
                 break
             continue
         except RecordLensError as error:
-            _record_failure(out, name, str(error), {}, summary)
+            record_failure(out, name, str(error), {}, summary)
             summary.endpoint_failures = 0  # another kind of failure breaks the row
             continue
         except Exception as error:  # noqa: BLE001 - one page's bug or bad bytes must not end the run
             reason = f"{type(error).__name__}: {error}"[:_REASON_LIMIT]
-            _record_failure(out, name, reason, {}, summary)
+            record_failure(out, name, reason, {}, summary)
             summary.endpoint_failures = 0
             continue
         summary.endpoint_failures = 0
@@ -181,7 +181,7 @@ def earlier_records(out: Path, name: str) -> dict[str, object]:
     return {"earlier": [*(older if isinstance(older, list) else []), before]}
 
 
-def _record_failure(out: Path, name: str, reason: str, details: dict[str, object], summary: RunSummary) -> None:
+def record_failure(out: Path, name: str, reason: str, details: dict[str, object], summary: RunSummary) -> None:
     """A failed page: its reason and attempts in `_run/N.json`, and no `N.json` (an earlier one would be taken
     for this run's answer)."""
     (out / f"{name}.json").unlink(missing_ok=True)

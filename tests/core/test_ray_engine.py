@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -133,6 +134,7 @@ def test_a_worker_killed_mid_run_loses_no_finished_page_and_the_rerun_completes(
     flag.touch()
 
     summary = run_extractor(ray_units.KillingExtractor(victim, flag), pages, on_ray, engine=engine)
+    assert "(raylet)" not in capsys.readouterr().out  # Ray's own report of the death: stdout stays the command's
 
     # The victim's worker died on both tries (the first and Ray's one retry): that page only failed, by name.
     assert list(summary.failed) == [victim]
@@ -146,7 +148,9 @@ def test_a_worker_killed_mid_run_loses_no_finished_page_and_the_rerun_completes(
     # The rerun, here on the local engine (a run stopped on Ray resumes locally), does only the lost page.
     flag.unlink()
     assert main(["extract", "--method", "repeats", "--pages", str(pages), "--out", str(on_ray)]) == 0
-    assert f"1 extracted, {len(names) - 1} already there, 0 failed" in capsys.readouterr().err
+    rerun = capsys.readouterr()
+    assert f"1 extracted, {len(names) - 1} already there, 0 failed" in rerun.err
+    assert "(raylet)" not in rerun.out
     assert _files(on_ray) == _files(local)
 
 
@@ -257,3 +261,90 @@ def test_pages_shipped_by_content_give_the_same_files(engine: object, tmp_path: 
     assert _stray(shipped) == []
     cost = json.loads(next((shipped / "_run").glob("1*.json")).read_text())
     assert cost["method"] == "repeats" and "records" not in cost
+
+
+def _small_copy(folder: Path, count: int = 4) -> None:
+    """The first `count` pages of the development set and their ground truth, under `folder`."""
+    data = require_shared(SHARED_DATA / FOLDERS[0])
+    for kind in ("html", "gt"):
+        (folder / kind).mkdir(parents=True)
+    for page in sorted((data / "html").glob("*.html"))[:count]:
+        shutil.copy(page, folder / "html" / page.name)
+        shutil.copy(data / "gt" / f"{page.stem}.json", folder / "gt" / f"{page.stem}.json")
+
+
+def test_relative_paths_name_the_callers_files_not_the_workers_folder(
+        engine: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The workers run in the folder their instance was started from; the command's relative paths are its own."""
+    _small_copy(tmp_path / "data")
+    monkeypatch.chdir(tmp_path)  # not where the module's instance (and so its workers) started
+    common = ["--method", "repeats", "--pages", "data/html", "-q"]
+    assert main(["extract", *common, "--out", "runs/local"]) == 0
+    assert main(["extract", *common, "--out", "runs/ray", "--engine", "ray"]) == 0
+    assert "runs/ray: 4 extracted, 0 already there, 0 failed" in capsys.readouterr().err
+    assert _files(tmp_path / "runs" / "ray") == _files(tmp_path / "runs" / "local")
+    assert len(list((tmp_path / "runs" / "ray").glob("*.json"))) == 4
+
+    score = ["score", "--pred", "runs/ray", "--gt", "data/gt", "--pages", "data/html", "--json", "-q"]
+    assert main(score) == 0
+    by_local = capsys.readouterr().out
+    assert main([*score, "--engine", "ray"]) == 0
+    assert capsys.readouterr().out == by_local
+
+
+def test_a_page_error_in_score_on_ray_is_the_local_one_line(engine: object, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    _small_copy(tmp_path / "data", count=2)
+    page = next((tmp_path / "data" / "html").glob("*.html"))
+    page.write_text("  \n", encoding="utf-8")  # an empty page: it cannot be read, on either engine
+    score = ["score", "--pred", str(tmp_path / "data" / "gt"), "--gt", str(tmp_path / "data" / "gt"),
+             "--pages", str(tmp_path / "data" / "html"), "-q"]
+    assert main(score) == 2
+    by_local = capsys.readouterr().err
+    assert main([*score, "--engine", "ray"]) == 2
+    by_ray = capsys.readouterr().err
+    assert by_ray == by_local and by_ray.startswith("recordlens: error: Cannot read") and by_ray.count("\n") == 1
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:  # a port nothing listens on: bound, never listening, then closed
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_an_unreachable_ray_address_fails_at_once_with_the_address(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    ray = _require_ray()
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)  # as a command starts: no Ray in this process yet
+    port = _closed_port()
+    assert main(["score", "--pred", ".", "--gt", ".", "--pages", ".", "--engine", "ray",
+                 "--ray-address", f"127.0.0.1:{port}"]) == 2
+    said, error = capsys.readouterr().err.splitlines()[-2:]
+    assert said == f"connecting to Ray at 127.0.0.1:{port}…"  # on stderr, while Ray is asked
+    assert error.startswith(f"recordlens: error: cannot reach Ray at 127.0.0.1:{port} (Connection refused)")
+
+
+def test_an_address_is_checked_before_ray_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without Ray too: the check that spares Ray's minutes of retries, and the Ray Client package it needs."""
+    from recordlens.core.runs import ray_engine
+    from recordlens.core.runs.engines import EngineError
+
+    port = _closed_port()
+    with pytest.raises(EngineError, match=rf"^cannot reach Ray at 127\.0\.0\.1:{port} \(Connection refused\)"):
+        ray_engine._check_reachable(f"127.0.0.1:{port}")
+    monkeypatch.setitem(sys.modules, "grpc", None)  # the minimal Ray, without `ray[client]`
+    with pytest.raises(EngineError, match=r"ray://127\.0\.0\.1:10001 is a Ray Client address, which needs pip "
+                                          r"install 'ray\[client\]'"):
+        ray_engine._check_reachable("ray://127.0.0.1:10001")
+    ray_engine._check_reachable("auto")  # Ray's own forms are Ray's to read
+
+
+def test_workers_are_refused_with_a_cluster_given_or_from_ray_address(monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Without Ray too: --workers would be ignored by a cluster, which has its own CPUs; RAY_ADDRESS names one."""
+    score = ["score", "--pred", ".", "--gt", ".", "--pages", ".", "--engine", "ray", "--workers", "2"]
+    assert main([*score, "--ray-address", "auto"]) == 2
+    assert "--workers is for a local Ray instance; the cluster at auto has its own CPUs" in capsys.readouterr().err
+    monkeypatch.setenv("RAY_ADDRESS", "10.0.0.9:6379")
+    assert main(score) == 2
+    assert "the cluster at 10.0.0.9:6379 has its own CPUs" in capsys.readouterr().err
