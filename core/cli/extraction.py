@@ -119,6 +119,10 @@ def cmd_extract(args: argparse.Namespace) -> int:
         from ..runs.runner import refuse_seeds_beside_a_run
 
         refuse_seeds_beside_a_run(Path(args.out))  # before any request
+    if method == "gemini":
+        from ..llm.gemini import required_api_key
+
+        required_api_key()  # before an engine starts (a Ray instance takes seconds), not after
     with engine_for(args) as engine:  # issue 16: one engine (one Ray instance) for every seed of the run
         return _extract_seeds(args, method, seeds, llm_options, params, engine)
 

@@ -530,3 +530,17 @@ def test_an_output_path_that_names_another_kind_of_file_does_not_destroy_it(
     model = tmp_path / "m.json"  # a model trained before is what train replaces
     assert main(["train", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--out", str(model), "-q"]) == 0
     assert main(["train", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--out", str(model), "-q"]) == 0
+
+
+def test_extract_with_gemini_and_no_key_says_so_before_an_engine_starts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from recordlens.core.cli import extraction
+
+    for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    started: list[object] = []
+    monkeypatch.setattr(extraction, "engine_for", lambda args: started.append(args))  # a Ray instance takes seconds
+    code, _, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
+                       str(tmp_path / "run"), "-q")
+    assert code == 2 and started == []
+    one_line_error(err, "no Gemini key")
