@@ -131,14 +131,44 @@ def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 -
     return args.screenshot
 
 
-def show_start_error(text: str) -> None:
-    """A project that cannot be opened, said in a dialog: an app started from a desktop menu has no terminal to
-    print to. Not on the offscreen platform (tests, scripts), where nobody would see it to close it."""
+HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc")  # Qt platforms no person looks at on this machine
+START_ERROR_MS = 120_000  # a start error's dialog closes itself after this: a run nobody answers still ends
+
+
+def _is_terminal(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if isatty is not None else False
+    except (OSError, ValueError):  # a closed stream
+        return False
+
+
+def _platform() -> str:
     from PySide6.QtGui import QGuiApplication
+
+    return QGuiApplication.platformName()
+
+
+def start_error_wanted() -> bool:
+    """Whether a start error is worth a dialog as well as the line on stderr: only when nobody reads a terminal
+    (neither stdin nor stderr is one: started from a desktop menu or a file manager, not from a shell) and the
+    window would be on a screen a person sees (not a headless Qt platform). A script that starts the app with
+    its output piped to it and an X server of its own (xvfb) can still meet the dialog: it closes itself after
+    START_ERROR_MS, so the run still ends."""
+    return not (_is_terminal(sys.stdin) or _is_terminal(sys.stderr)) and _platform() not in HEADLESS_PLATFORMS
+
+
+def show_start_error(text: str) -> None:
+    """A project that cannot be opened, said in a dialog (see `start_error_wanted`): an app started from a
+    desktop menu has no terminal to print to."""
+    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QMessageBox
 
-    if QGuiApplication.platformName() != "offscreen":
-        QMessageBox.critical(None, "RecordLens", text)
+    if not start_error_wanted():
+        return
+    box = QMessageBox(QMessageBox.Icon.Critical, "RecordLens", text)
+    QTimer.singleShot(START_ERROR_MS, box.reject)
+    box.exec()
 
 
 def open_window(args: argparse.Namespace) -> MainWindow:
@@ -149,7 +179,7 @@ def open_window(args: argparse.Namespace) -> MainWindow:
 
     start = start_for(args)
     window = MainWindow(start.project, saves_settings=not args.screenshot, stands_in_for=start.stands_in_for)
-    if start.notice:
+    if start.notice and not args.screenshot:  # shown for good, it would be in the picture
         window.message(start.notice, 0)
     return window
 

@@ -3,6 +3,9 @@
 The key is never written to the settings file nor to a project: it goes to the operating system's keyring when
 the optional `keyring` package is installed and finds a working backend, otherwise it is kept in memory for this
 session only. No Qt here, so the rules are testable without a display.
+
+Several windows (each its own process) share the file: each saves only what it changed since it read it, onto
+the file as it is then (`Settings.save`), so one window's save never undoes another's change.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import getpass
 import json
 import logging
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -62,6 +65,12 @@ class Settings:
     window_geometry: str = ""     # the main window's place, size and maximised state at quit (Qt's, base64)
     agent_site: str = ""          # the site folder last open in the agent window: it reopens there ("" the demo)
     agent_tasks: str = ""         # the tasks file last open in the agent window ("" the demo's)
+
+    def __post_init__(self) -> None:
+        # The values as last read from or written to the file (for settings made in code: the defaults); what
+        # differs from them is what this process changed, the only thing `save` writes over the file.
+        self._as_read: dict[str, str] = _defaults()
+        self._file: Path | None = None  # that file (None: made in code)
 
     def last_page(self, project: str) -> str | None:
         value = _by_project(self.last_pages).get(project)
@@ -139,12 +148,46 @@ class Settings:
             _log.warning("settings %s unreadable (%s); using defaults", path, error)
             return cls()
         known = {f.name for f in fields(cls)}
-        return cls(**{k: str(v) for k, v in data.items() if k in known}) if isinstance(data, dict) else cls()
+        settings = cls(**{k: str(v) for k, v in data.items() if k in known}) if isinstance(data, dict) else cls()
+        settings._as_read, settings._file = asdict(settings), path.resolve()
+        return settings
 
     def save(self, path: Path) -> None:
-        """Write the settings atomically: a process stopped mid-write leaves the previous file, never half of it.
-        Not fsynced (they are written on every page change, on the UI thread); a link is written through."""
-        write_text(path.resolve(), json.dumps(asdict(self), indent=1), durable=False)
+        """Write what this process changed since it read the file (or last saved) over the file as it is now:
+        another window's changes made meanwhile stay. A field that holds a value per project is merged project
+        by project (a window's page, selection, zoom and review are its project's). Atomic: a process stopped
+        mid-write leaves the previous file, never half of it. Not fsynced (written on every page change, on the UI
+        thread); a link is written through. Saved to a file other than the one read, they are written whole."""
+        target = path.resolve()
+        mine, on_disk = asdict(self), asdict(Settings.load(path))
+        as_read = self._as_read if self._file in (None, target) else {}
+        for name, value in mine.items():
+            if name in as_read and value == as_read[name]:
+                continue
+            on_disk[name] = (_merged_by_project(on_disk[name], as_read.get(name, ""), value) if name in BY_PROJECT
+                             else value)
+        write_text(target, json.dumps(on_disk, indent=1), durable=False)
+        self._as_read, self._file = mine, target
+
+
+BY_PROJECT = ("last_pages", "last_selections", "zooms", "reviews")  # JSON {project folder: value}
+
+
+def _defaults() -> dict[str, str]:
+    return {f.name: f.default for f in fields(Settings) if f.default is not MISSING}
+
+
+def _merged_by_project(on_disk: str, as_read: str, mine: str) -> str:
+    """A per-project field as the file holds it, with the projects whose value this process changed (from
+    `as_read` to `mine`) set to its value."""
+    merged, before, after = _by_project(on_disk), _by_project(as_read), _by_project(mine)
+    for project in before.keys() | after.keys():
+        if before.get(project) != after.get(project):
+            if project in after:
+                merged[project] = after[project]
+            else:
+                merged.pop(project, None)
+    return json.dumps(merged, ensure_ascii=False)
 
 
 def _by_project(text: str) -> dict[str, Any]:

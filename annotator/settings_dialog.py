@@ -89,16 +89,18 @@ class SettingsDialog(QDialog):
         self._say_name_clash()
 
     def _say_name_clash(self) -> None:
-        """A warning, as the name is typed, when it is an imported annotator's or `project`: the records made
-        under it could not be told apart from that label set's (one origin, one name in `agreement`)."""
+        """A warning, as the name is typed, when it is an imported annotator's or `project`: `recordlens agreement`
+        takes that name for the label set, and needs `person:NAME` for the records made under it (core tells the
+        two apart through the history; the names alone no longer do)."""
         name = self.annotator.text().strip() or self.annotator.placeholderText()
+        person = shlex.quote(f"person:{name}")
         if name == PROJECT_SET:
-            text = (f"“{PROJECT_SET}” names the project's own labels in `recordlens agreement`: the records you "
-                    "make could not be told apart from them there. Choose another name.")
+            text = (f"“{PROJECT_SET}” names the project's own labels in `recordlens agreement`: `agreement` then "
+                    f"needs `{person}` to mean you. Another name avoids that.")
         elif name in self._annotators:
-            text = (f"{name} is also an imported annotator of this project: the records you make and {name}'s "
-                    f"imported labels could not be told apart (both have the origin person {name}, and "
-                    f"`agreement --between {shlex.quote(name)}` means the imported ones). Choose another name.")
+            text = (f"{name} is also an imported annotator of this project: `recordlens agreement` then needs "
+                    f"`{person}` to mean you (`--between {shlex.quote(name)}` means the imported labels). Another "
+                    "name avoids that.")
         else:
             text = ""
         self.name_clash.setText(text)

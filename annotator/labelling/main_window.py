@@ -6,7 +6,9 @@ edit of the page's records, through the page's undo stack), `reviewing` (review 
 click does to a record, which siblings match, how records are classed in review) is a core call.
 
 The window also watches its project (`ProjectWatch`): what another window or the command line changes shows
-within seconds, and a database moved or deleted under it is said rather than edits being called saved.
+within seconds, and a database moved or deleted under it is said rather than edits being called saved. Its own
+background jobs write through a connection of their own: while one runs the window does not look, and when it
+ends the window shows the project as it now is without calling that a change made elsewhere.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ from ...core.store import (
     remove_page,
 )
 from ...core.wording import counted
-from ..qt.jobs import BackgroundJob
+from ..qt.jobs import BackgroundJob, job_starts
 from ..qt.message_bar import MessageBar
 from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, settings_path
@@ -112,7 +114,9 @@ class Breadcrumb(QLabel):
 
 PAGE_MIN_WIDTH = 400  # px of page a window keeps when it is made small
 OPEN_MARK = ".open-in-app"  # in a project folder: the lock of the app window that has it open (hidden: not copied)
-WATCH_MS = 1500  # how often a window looks whether its project changed elsewhere, or its database went
+# How often a window looks whether its project changed elsewhere, or its database went; 0: never (the app tests,
+# which call `check_project` where the timer would)
+WATCH_MS = 1500
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -127,9 +131,11 @@ def _identity(path: Path) -> tuple[int, int] | None:
 class ProjectWatch:
     """What a window knows of its project beyond its own connection: whether another RecordLens window has it
     open too (an operating-system lock, freed however that window ends: `owner_files`), whether another
-    connection (the command line, another window, a job of this one) committed since the last look (SQLite's
-    data_version, a cheap read), and whether the database file at the project's path is still the one this
-    window writes to (a folder moved, deleted or replaced while open: the writes would go to a file nobody sees)."""
+    connection committed since the last look (SQLite's data_version, a cheap read: the command line, another
+    window, and this window's own background jobs, which write through their own connection; the window does not
+    look while one runs and looks again, quietly, when it ends), and whether the database file at the project's
+    path is still the one this window writes to (a folder moved, deleted or replaced while open: the writes would
+    go to a file nobody sees)."""
 
     def __init__(self, project: Project) -> None:
         self.project = project
@@ -225,7 +231,9 @@ class MainWindow(QMainWindow):
         self._watch_timer = QTimer(self)
         self._watch_timer.setInterval(WATCH_MS)
         self._watch_timer.timeout.connect(self.check_project)
-        self._watch_timer.start()
+        if WATCH_MS > 0:
+            self._watch_timer.start()
+        job_starts().connect(self._on_job_started)
         self._say_if_open_elsewhere()
 
     # -- building ----------------------------------------------------------------------------------------------
@@ -346,6 +354,10 @@ class MainWindow(QMainWindow):
         """One store change through the page's undo stack (see RecordActions.edit)."""
         return self.record_actions.edit(text, change)
 
+    def edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change]) -> int | None:
+        """One change per item of `ids`, as one undo step (see RecordActions.edit_each)."""
+        return self.record_actions.edit_each(text, ids, change)
+
     def message(self, text: str, ms: int = 6000) -> None:
         """One line in the status bar for `ms`, kept in full in the message log (the bar cuts a long one)."""
         self.messages.add(text)
@@ -376,7 +388,7 @@ class MainWindow(QMainWindow):
 
     def _say_if_open_elsewhere(self) -> None:
         notice = self.watch.claim()
-        if notice:
+        if notice and self._saves_settings:  # a screenshot: a notice shown for good would be in the picture
             self.message(notice, 0)
 
     def check_project(self) -> None:
@@ -388,13 +400,27 @@ class MainWindow(QMainWindow):
             self.watch.claim()  # the window that held the mark closed: this one holds it now, quietly
         if self.database_gone():
             return
+        if self.jobs.job is not None:  # this window's job writes through its own connection: looked at as it ends
+            return
         if self.watch.changed_elsewhere():
             self.show_changes_made_elsewhere()
 
-    def show_changes_made_elsewhere(self) -> None:
+    def _on_job_started(self, job: BackgroundJob) -> None:
+        if job is self.jobs.job and not self._closed:  # this window's, not another window's of this process
+            job.done.connect(self._after_own_job)
+
+    def _after_own_job(self, *_: object) -> None:  # done(cancelled, failure)
+        """This window's job has ended (after what the job itself does then): what it wrote is this window's
+        doing, said by the job's own message, so the project is shown as it now is without calling it a change
+        made elsewhere, and the next look starts from here."""
+        if not self._closed and not self.database_gone() and self.watch.changed_elsewhere():
+            self.show_changes_made_elsewhere(say=False)
+
+    def show_changes_made_elsewhere(self, say: bool = True) -> None:
         """The page list as the project now is, and the page on show if its records or status changed; a page
         removed elsewhere gives way to the next one. What is only this window's (the selection of records still
-        there, a record being started, the list's filter and search) stays."""
+        there, a record being started, the list's filter and search) stays. `say` False: the changes are this
+        window's own job's, which says what it did itself."""
         known = set(self.page_list.all_names())
         if self.page_name is not None and not self.project.has_page(self.page_name):
             self._page_gone_elsewhere()
@@ -414,7 +440,7 @@ class MainWindow(QMainWindow):
             self.tools.refresh_history()
             said.append(f"page {self.page_name} changed")
         self.reviewing.follow_changes_elsewhere()  # an annotator's labels imported again are read again
-        if said:
+        if said and say:
             self.message(f"{', '.join(said)} elsewhere (another window, or the command line): shown as the project "
                          "now is", 10000)
 
@@ -821,6 +847,8 @@ class MainWindow(QMainWindow):
             return
         self._closed = True
         self._watch_timer.stop()
+        with contextlib.suppress(RuntimeError):  # not connected (PySide raises): nothing to undo
+            job_starts().disconnect(self._on_job_started)
         self._remember_selection()
         self.jobs.stop()
         self.tools.close()
@@ -829,12 +857,12 @@ class MainWindow(QMainWindow):
         self.project.close()
 
     def _remember_selection(self) -> None:
-        """The records selected at quit, so that the next start selects them again (`_show_where_the_records_are`).
-        Not before the first page has been shown: what the last quit remembered would be lost unseen."""
-        if self.page_name is None or not self._selection_restored:
-            return
-        self.settings.remember_selection(self.project_key(), self.page_name, self.record_panel.selected_ids(),
-                                         self.page_view.scroll_y if self.page_loaded else None)
+        """The records selected at quit, so that the next start selects them again (`_show_where_the_records_are`),
+        and the window's place. The selection not before the first page has been shown: what the last quit
+        remembered would be lost unseen."""
+        if self.page_name is not None and self._selection_restored:
+            self.settings.remember_selection(self.project_key(), self.page_name, self.record_panel.selected_ids(),
+                                             self.page_view.scroll_y if self.page_loaded else None)
         self.settings.window_geometry = bytes(self.saveGeometry().toBase64().data()).decode("ascii")
         self.save_where_the_user_was()
 

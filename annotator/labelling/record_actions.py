@@ -97,7 +97,8 @@ class RecordActions:
         # L on a page with proposals asked: L again marks it, while that question is still what the status bar says
         self.confirm_labelled: tuple[str, str] | None = None  # (page, the question)
         self._stacks: dict[str, QUndoStack] = {}
-        self._left: dict[str, int] = {}  # page -> the newest history entry this window's undo steps wrote there
+        # page -> the newest history entry this window wrote there (through its undo steps)
+        self._newest_own_change: dict[str, int] = {}
 
     # -- undo stacks ---------------------------------------------------------------------------------------------
 
@@ -112,7 +113,7 @@ class RecordActions:
     def drop_stacks(self, page: str | None = None) -> None:
         """Another project: the undo stacks of this one's pages go; or one page's, the page being removed."""
         for name in [page] if page is not None else list(self._stacks):
-            self._left.pop(name, None)
+            self._newest_own_change.pop(name, None)
             stack = self._stacks.pop(name, None)
             if stack is not None:
                 self.window.undo_group.removeStack(stack)
@@ -145,21 +146,22 @@ class RecordActions:
     def _wrote(self, page: str, changes: Sequence[Change | None]) -> None:
         ids = [c.id for c in changes if c is not None and c.id is not None]
         if ids:
-            self._left[page] = max(ids)
+            self._newest_own_change[page] = max(ids)
 
     def _overtaken(self, page: str) -> bool:
         """Whether the page's newest change is no longer the one this window's undo steps left there: another
         window or the command line changed the page since."""
-        return page in self._left and self.window.project.last_change_id(page) != self._left[page]
+        newest = self._newest_own_change.get(page)
+        return newest is not None and self.window.project.last_change_id(page) != newest
 
     def _forget_steps(self, page: str) -> None:
         self.stack(page).clear()
-        self._left.pop(page, None)
+        self._newest_own_change.pop(page, None)
 
     def _forget_steps_overtaken(self, page: str) -> None:
         """Before a new step on a page changed elsewhere: the older steps go, since undoing them would now take
         back the other change too (the new step's own undo restores only what it changed)."""
-        if page in self._left and self.window.project.has_page(page) and self._overtaken(page):
+        if page in self._newest_own_change and self.window.project.has_page(page) and self._overtaken(page):
             self._forget_steps(page)
 
     def edit(self, text: str, change: Callable[[], Change]) -> Change | None:
@@ -213,7 +215,7 @@ class RecordActions:
         """Undo or redo changed a page: show it as it now is, with the records the step selects (scrolled to
         when they are others than those selected)."""
         if wrote is not None:
-            self._left[page] = wrote
+            self._newest_own_change[page] = wrote
         window = self.window
         window.saved()
         if page != window.page_name:

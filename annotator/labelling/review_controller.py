@@ -33,6 +33,7 @@ from ...core.store import (
     Project,
     Provenance,
     RunInfo,
+    labelled_page_names,
     project_agreement,
 )
 from ...core.wording import counted, listed
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 
 WORST_SHOWN = 15
 Records = list[list[str]]
+Stamp = tuple[int, str | None, str]  # a page of a label set: its records' count, their file, when imported
 
 
 def _figures(score: object) -> tuple[object, ...]:
@@ -57,11 +59,11 @@ def _figures(score: object) -> tuple[object, ...]:
 @dataclass
 class _Basis:
     """What an annotator's comparison with the project's labels was made of: the pages both had labelled and the
-    annotator's label set as read then. The means are made again when either has moved (`stale`: the set changed
-    elsewhere, noticed while another job ran)."""
+    annotator's label set as read then (each page's stamp: any import or removal changes it). The means are made
+    again when either has moved (`stale`: the set changed elsewhere, noticed while another job ran)."""
 
     both: frozenset[str]
-    their: dict[str, Records]
+    stamps: dict[str, Stamp]
     stale: bool = False
 
 
@@ -107,7 +109,7 @@ class ReviewController:
         self._compared: dict[str, _Basis] = {}  # what each annotator's agreement was made of
         self._comparing: set[str] = set()  # annotators being compared in the background
         self._shown: _Shown | None = None
-        self._their_pages: frozenset[str] = frozenset()  # the pages the annotator under review labelled
+        self._their_stamps: dict[str, Stamp] = {}  # the pages the annotator under review labelled, as read last
         self._last_page: str | None = None  # the page last reviewed: on another, the annotator's set is read again
         self._worst_order: list[str] = []  # the ranking W goes through, and where in it W last was
         self._worst_at = 0
@@ -197,36 +199,58 @@ class ReviewController:
         """The runs' list is opening: runs added meanwhile (`runs --add` while the app is open) are listed."""
         self._set_runs(self.run_id)
 
+    @property
+    def _their_pages(self) -> frozenset[str]:
+        return frozenset(self._their_stamps)
+
     def follow_changes_elsewhere(self) -> None:
         """The project changed elsewhere (the command line, another window): an annotator's label set imported
-        again is read again, its page on show redrawn and the means made again."""
-        other = self.annotator()
+        again makes the means again, and the page on show is redrawn when their records of it or its true records
+        are no longer those the review shows (else the rows chosen in the list stay as they are)."""
+        other, page = self.annotator(), self.window.page_name
         if other is None:
             return
         self._read_their_set_again(other)
-        if self.active():
+        if self.active() and page is not None and self._review_outdated(other, page):
             self.draw()
+
+    def _theirs_now(self, name: str, page: str) -> Records | None:
+        """The annotator's records of the page as the project holds them now (None: they did not label it), their
+        set's pages as last read (`_read_their_stamps`)."""
+        return self.window.project.annotators.records(name, page) if page in self._their_stamps else None
+
+    def _held_now(self, name: str, page: str) -> tuple[Records | None, Records]:
+        """The annotator's records of the page and its true records, as the project holds them now."""
+        return self._theirs_now(name, page), self.window.project.true_records(page)
+
+    def _review_outdated(self, name: str, page: str) -> bool:
+        shown = self._shown
+        return shown is None or shown.page != page or (shown.their, shown.truth) != self._held_now(name, page)
 
     def _set_runs(self, current: object) -> None:
         project = self.window.project
         runs = project.runs.all()
         labelled = self._labelled_pages()
         self.panel.set_runs(runs, current, project.annotators.names(),
-                            missing={run.id: len(labelled - self._pages_of(run)) for run in runs})
+                            missing={run.id: self._missing(run, labelled) for run in runs})
 
-    def _labelled_pages(self) -> set[str]:
-        return {page.name for page in self.window.project.pages() if page.status in TRUE_PAGE_STATUSES}
+    def _labelled_pages(self) -> frozenset[str]:
+        """The pages a run is scored on and an annotator compared on (marked labelled or reviewed)."""
+        return frozenset(labelled_page_names(self.window.project))
 
     def _pages_of(self, run: RunInfo) -> frozenset[str]:
         """The pages a run holds records or a failure for (read again when more were stored: a run going on)."""
         key = (run.id, run.predicted_pages)
         if key not in self._run_pages:
-            self._run_pages[key] = frozenset(self.window.project.runs.predictions(run.id))
+            self._run_pages[key] = frozenset(self.window.project.runs.page_names(run.id))
         return self._run_pages[key]
 
-    def _missing(self, run: RunInfo | None) -> int:
-        """How many labelled pages the run holds nothing for (scored as empty predictions)."""
-        return len(self._labelled_pages() - self._pages_of(run)) if run is not None else 0
+    def _missing(self, run: RunInfo | None, labelled: frozenset[str] | None = None) -> int:
+        """How many labelled pages the run holds nothing for (scored as empty predictions); `labelled`: those
+        pages, when the caller has them already."""
+        if run is None:
+            return 0
+        return len((self._labelled_pages() if labelled is None else labelled) - self._pages_of(run))
 
     def start_review(self, run_id: object) -> None:
         self._set_runs(run_id)
@@ -259,8 +283,9 @@ class ReviewController:
                 # Runs may have been added meanwhile (by the CLI, or a scoring job), or an annotator's labels
                 # imported again.
                 self._set_runs(self.run_id)
-                if self.annotator() is not None:
-                    self._read_their_set_again(self.annotator())
+                other = self.annotator()
+                if other is not None:
+                    self._read_their_set_again(other)
         window.redraw()
         if window.tabs.currentWidget() is window.record_panel:
             place, self._labelling_place = self._labelling_place, None
@@ -359,23 +384,30 @@ class ReviewController:
 
     def _their_records(self, other: str, name: str) -> Records | None:
         """The annotator's records of the page as the project holds them now (None: they did not label it): read
-        at every redraw, since the command line may import their labels again while the app is open; on another
-        page their whole set too, for the means."""
-        annotators = self.window.project.annotators
-        self._their_pages = frozenset(annotators.pages(other))
+        at every redraw, since the command line may import their labels again while the app is open. On another
+        page, whether their set changed elsewhere, for the means: by its pages' stamps, one cheap read, not their
+        records."""
         if name != self._last_page:
             self._last_page = name
             self._read_their_set_again(other, but=name)
-        return annotators.records(other, name) if name in self._their_pages else None
+        else:
+            self._read_their_stamps(other)
+        return self._theirs_now(other, name)
+
+    def _read_their_stamps(self, other: str) -> dict[str, Stamp]:
+        self._their_stamps = {page.page: (page.records, page.source, page.imported_at)
+                              for page in self.window.project.annotators.set_pages(other)}
+        return self._their_stamps
 
     def _read_their_set_again(self, other: str, but: str | None = None) -> None:
-        """The annotator's label set read again: changed since their means were made (on a page other than `but`,
-        the page on show, which `_keep_figures_current` follows itself), the means are made again."""
+        """The annotator's label set read again (its pages' stamps): changed since their means were made (on a
+        page other than `but`, the page on show, which `_keep_figures_current` follows itself), the means are made
+        again."""
+        now = self._read_their_stamps(other)
         basis = self._compared.get(other)
         if basis is None or other in self._comparing:
             return
-        now = self.window.project.annotators.all_records(other)
-        if {p: r for p, r in now.items() if p != but} != {p: r for p, r in basis.their.items() if p != but}:
+        if {p: s for p, s in now.items() if p != but} != {p: s for p, s in basis.stamps.items() if p != but}:
             basis.stale = True
             self._compare_again(other)
 
@@ -412,23 +444,23 @@ class ReviewController:
         found, basis = self.agreements.get(other), self._compared.get(other)
         if basis is None or other in self._comparing:
             return  # the comparison under way reads the labels as they are
-        both = self._labelled_pages() & self._their_pages
+        labelled = self._labelled_pages()  # once per redraw: every page of the project
+        both = labelled & self._their_pages
         if basis.stale or (found is not None and both - {name} != basis.both - {name}):
             self._compare_again(other)
             return
         if found is None:  # the comparison failed: said when it did
             return
         basis.both = frozenset(both)
-        if self._shown is not None and self._shown.their is not None:
-            basis.their[name] = self._shown.their
+        if name in self._their_stamps:
+            basis.stamps[name] = self._their_stamps[name]
         else:
-            basis.their.pop(name, None)
+            basis.stamps.pop(name, None)
         was = next((p for p in found.pages if p.page == name), None)
         if (was is not None) == (name in both) and (was is None or _figures(was.review.score) == _figures(
                 review.score)):
             return
         pages = [p for p in found.pages if p.page != name] + ([PageAgreement(name, review)] if name in both else [])
-        labelled = self._labelled_pages()
         self._after_comparing(other, [replace(
             found, pages=tuple(sorted(pages, key=lambda p: natural_key(p.page))),
             only_a_pages=tuple(sorted(self._their_pages - labelled, key=natural_key)),
@@ -489,7 +521,7 @@ class ReviewController:
             done = None if change is None else int(change.id is not None)
         else:
             text = f"merge {name}'s versions into the project's" if merge else f"take {name}'s versions"
-            done = window.record_actions.edit_each(text, range(len(decisions)), lambda k: decisions[k].change())
+            done = window.edit_each(text, range(len(decisions)), lambda k: decisions[k].change())
         window.reload_labels()
         if done is None:  # refused: the store's reason is on show
             return
@@ -579,9 +611,9 @@ class ReviewController:
         """Whether the annotator's labels of the page (or the project's) are no longer those the review on show
         was made of: imported again from the command line, or changed in another window. Then nothing is taken,
         the review is made again from the labels as they are, and that is said."""
-        project, shown = self.window.project, self._shown
-        their = project.annotators.records(name, page) if page in project.annotators.pages(name) else None
-        truth = project.true_records(page)
+        shown = self._shown
+        self._read_their_stamps(name)
+        their, truth = self._held_now(name, page)
         if shown is not None and shown.page == page and (shown.their, shown.truth) == (their, truth):
             return False
         if shown is not None and shown.page == page and shown.their == their:
@@ -658,8 +690,8 @@ class ReviewController:
         if name in self._comparing:
             return
         window = self.window
-        their = window.project.annotators.all_records(name)
-        basis = self._compared[name] = _Basis(frozenset(self._labelled_pages() & their.keys()), their)
+        stamps = dict(self._read_their_stamps(name))
+        basis = self._compared[name] = _Basis(self._labelled_pages() & stamps.keys(), stamps)
         found: list[Agreement] = []
 
         def work(project: Project, job: BackgroundJob) -> None:

@@ -7,8 +7,9 @@ hundreds of spurious boxes would otherwise hide the records it missed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -56,6 +57,21 @@ DATA_ROLE = Qt.ItemDataRole.UserRole
 ANNOTATOR = "annotator:"  # the combo's data for another annotator's label set: "annotator:NAME"
 
 
+@dataclass(frozen=True)
+class _Chosen:
+    """The review rows chosen (selected, and the current one) by what their records are, on one page: kept across
+    a refill of the list (a redraw, a class shown or hidden) as long as those records are still there."""
+
+    page: str
+    selected: frozenset[tuple[object, ...]]
+    current: tuple[object, ...] | None
+
+
+def _identity(record: ReviewRecord) -> tuple[object, ...]:
+    """A review record as a redraw finds it again (its index may change when other records come or go)."""
+    return record.kind, record.xpaths, record.true_xpaths
+
+
 def annotator_of(choice: object) -> str | None:
     """The annotator a review choice names, or None for a run (an int) or no choice."""
     return choice[len(ANNOTATOR):] if isinstance(choice, str) and choice.startswith(ANNOTATOR) else None
@@ -85,12 +101,10 @@ def _figures(p: float | None, r: float | None, f: float | None) -> str:
 
 
 def hallucination_words(scores: Sequence[StoredScore]) -> str:
-    """NEXT-EVAL's hallucination figures of a run's stored page scores, worded as `recordlens score` words them:
-    the share of pages with a predicted record that names no text, and the share of such records."""
-    figures = DatasetScore([PageScore(s.page, s.precision, s.recall, s.f1, s.predicted_records, s.true_records, [],
-                                      s.hallucinated_records, 0) for s in scores])
-    return (f"hallucination rate (pages) {figures.hallucination_rate:.3f} · "
-            f"hallucinated records {figures.hallucinated_record_share:.3f}")
+    """NEXT-EVAL's hallucination figures of a run's stored page scores (the share of pages with a predicted record
+    that names no text, and the share of such records), in core's words, those of `recordlens score`."""
+    return DatasetScore([PageScore(s.page, s.precision, s.recall, s.f1, s.predicted_records, s.true_records, [],
+                                   s.hallucinated_records, 0) for s in scores]).hallucination_words()
 
 
 def page_counts(run: RunInfo, missing: int = 0) -> str:
@@ -261,8 +275,17 @@ class ReviewPanel(QWidget):
                                   if count > 1 else f"Take {annotator}'s record the project lacks on this page")
 
     def _on_kinds(self) -> None:
-        self._fill_records()
+        self._fill_records(self._chosen())
         emit(self.kinds_changed)
+
+    def _chosen(self) -> _Chosen | None:
+        review = self._review
+        if review is None:
+            return None
+        records = review.records
+        current = self.current_index()
+        selected = frozenset(_identity(records[int(item.data(DATA_ROLE))]) for item in self.records.selectedItems())
+        return _Chosen(review.score.page, selected, None if current is None else _identity(records[current]))
 
     def set_runs(self, runs: Sequence[RunInfo], current: object = NO_RUN, annotators: Sequence[str] = (),
                  missing: Mapping[int, int] | None = None) -> None:
@@ -346,13 +369,15 @@ class ReviewPanel(QWidget):
         class (`texts[i]`: record i's text, `true_texts[i]`: the text of the true record it is paired with, when
         given: a row's tip shows both; `true_numbers`: the true records' numbers in the Records tab; `named[i]`:
         how many of record i's XPaths name an element of the page; `entries[i]`: how many text entries it holds,
-        none making a predicted record hallucinated)."""
+        none making a predicted record hallucinated). The rows chosen stay chosen while the page is the same and
+        their records are still there."""
+        chosen = self._chosen()
         self._review, self._texts, self._true_texts, self.true_numbers = review, texts, true_texts, true_numbers
         self._named, self._entries = named, entries
         counts = review.counts() if review is not None else {}
         for kind, toggle in self.kind_toggles.items():
             toggle.setText(f"{kind} ({counts.get(kind, 0)})")
-        self._fill_records()
+        self._fill_records(chosen)
         if review is None:
             self.page_figures.setText(note or "—")
             return
@@ -366,11 +391,25 @@ class ReviewPanel(QWidget):
         self.page_figures.setText(f"{_figures(s.precision, s.recall, s.f1)}{why}\n{review.summary()}{hallucinated}"
                                   f"{caveat}")
 
-    def _fill_records(self) -> None:
+    def _fill_records(self, chosen: _Chosen | None = None) -> None:
         review, texts, shown = self._review, self._texts, self.shown_kinds()
         self.records.clear()
         if review is None:
             return
+        self._add_rows(review, texts, shown)
+        if chosen is not None and chosen.page == review.score.page:
+            self._choose_again(review, chosen)
+
+    def _choose_again(self, review: PageReview, chosen: _Chosen) -> None:
+        for row in range(self.records.count()):
+            item = self.records.item(row)
+            identity = _identity(review.records[int(item.data(DATA_ROLE))])
+            if identity == chosen.current:
+                self.records.setCurrentItem(item, QItemSelectionModel.SelectionFlag.NoUpdate)
+            if identity in chosen.selected:
+                item.setSelected(True)
+
+    def _add_rows(self, review: PageReview, texts: Sequence[str], shown: frozenset[str]) -> None:
         for index, record in enumerate(review.records):
             if record.kind not in shown:
                 continue

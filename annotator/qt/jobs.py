@@ -4,6 +4,9 @@ SQLite connection, usable from one thread only).
 A job reports progress item by item and stops at once when cancelled: a call that may wait minutes (a Gemini
 call) runs in a daemon thread of its own through `run_until_cancelled`, and its answer is dropped on cancel, so
 neither Cancel nor closing the window waits for it.
+
+Every job says when it starts (`job_starts()`): a window watching its project for other connections' commits
+tells its own jobs' writes, made through the job's connection, from those of another window or the command line.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QObject, QThread, Signal, SignalInstance
 
 from ...core.errors import RecordLensError
 from ...core.store import Project, open_project
@@ -47,6 +50,21 @@ def run_until_cancelled(call: Callable[[], T], cancel: threading.Event, poll_s: 
     return box["value"]  # type: ignore[return-value]
 
 
+class _JobStarts(QObject):
+    started = Signal(object)  # the BackgroundJob, just before its thread starts
+
+
+_job_starts: _JobStarts | None = None
+
+
+def job_starts() -> SignalInstance:
+    """`started(job)`, emitted by every BackgroundJob just before its thread starts (on the thread starting it)."""
+    global _job_starts
+    if _job_starts is None:
+        _job_starts = _JobStarts()
+    return _job_starts.started
+
+
 class BackgroundJob(QThread):
     """Runs `work(project, job)` in its own thread and Project. Emit through the job's methods only.
 
@@ -66,6 +84,10 @@ class BackgroundJob(QThread):
         self._cancel = threading.Event()
         # Anything that must never reach a message (the Gemini key), scrubbed from every text sent out.
         self._secrets = [s for s in secrets if s]
+
+    def start(self, *args: object) -> None:  # Qt's start(priority)
+        emit(job_starts(), self)
+        super().start(*args)
 
     def cancel(self) -> None:
         self._cancel.set()

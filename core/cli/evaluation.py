@@ -44,8 +44,7 @@ def format_score_table(scores: DatasetScore) -> str:
         lines.append(f"{p.page:<12} {p.precision:7.4f} {p.recall:7.4f} {p.f1:7.4f} "
                      f"{p.predicted_records:6d} {p.true_records:6d} {p.hallucinated_records:7d}")
     lines.append(f"{'mean':<12} {scores.precision:7.4f} {scores.recall:7.4f} {scores.f1:7.4f}")
-    lines.append(f"hallucination rate (pages) {scores.hallucination_rate:.4f}; "
-                 f"hallucinated records {scores.hallucinated_record_share:.4f}; pages {len(scores.pages)}")
+    lines.append(f"{scores.hallucination_words()}; pages {len(scores.pages)}")
     return "\n".join(lines)
 
 

@@ -155,6 +155,11 @@ class DatasetScore:
         total = sum(p.predicted_records for p in self.pages)
         return sum(p.hallucinated_records for p in self.pages) / total if total else 0.0
 
+    def hallucination_words(self) -> str:
+        """The hallucination figures in words, as `recordlens score` and the app's review say them."""
+        return (f"hallucination rate (pages) {self.hallucination_rate:.4f}; "
+                f"hallucinated records {self.hallucinated_record_share:.4f}")
+
     @property
     def warnings(self) -> list[str]:
         return [w for p in self.pages for w in p.warnings]

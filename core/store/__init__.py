@@ -39,7 +39,7 @@ from .schema import (
     TRUE_PAGE_STATUSES,
     SchemaError,
 )
-from .scoring import score_stored_run
+from .scoring import labelled_page_names, score_stored_run
 
 __all__ = [
     "PROJECT_SET", "Annotators", "label_set", "project_agreement",
@@ -49,6 +49,6 @@ __all__ = [
     "RunInfo", "method_settings", "run_folder", "run_origin", "run_settings",
     "SchemaError", "StoreError", "StoredScore", "export_project", "find_sources", "import_page",
     "history_numbers", "history_steps", "import_paths", "import_run_folder", "init_project", "open_project",
-    "score_stored_run", "status_moved",
+    "labelled_page_names", "score_stored_run", "status_moved",
     "REMOVED", "RemovedPage", "RestoredPage", "check_removable", "remove_page", "removed_copy", "restore_page",
 ]

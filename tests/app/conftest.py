@@ -23,6 +23,12 @@ from recordlens.annotator.qt import env as qt_env  # noqa: E402  (environment fi
 
 qt_env.prepare()
 
+from recordlens.annotator.labelling import main_window  # noqa: E402
+
+# A window looks at its project on a timer; the tests call `check_project` where the timer would, so that what a
+# test sees never depends on when a tick falls (and the windows of hundreds of tests do not poll the database).
+main_window.WATCH_MS = 0
+
 
 @pytest.fixture(scope="session")
 def qapp_args() -> list[str]:

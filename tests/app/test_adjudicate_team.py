@@ -173,9 +173,12 @@ def test_the_settings_warn_when_the_name_is_an_imported_annotators(qtbot):
         dialog.annotator.setText(" bea")
         assert dialog.name_clash.isVisible()
         assert "bea is also an imported annotator" in dialog.name_clash.text()
-        assert "could not be told apart" in dialog.name_clash.text()
+        # core's agreement tells the two apart (`person:NAME`): the warning says what the name then means there
+        assert "could not be told apart" not in dialog.name_clash.text()
+        assert "`recordlens agreement` then needs `person:bea` to mean you" in dialog.name_clash.text()
         dialog.annotator.setText("project")
         assert "“project” names the project's own labels" in dialog.name_clash.text()
+        assert "`person:project` to mean you" in dialog.name_clash.text()
         dialog.annotator.setText("Zoë")
         assert not dialog.name_clash.isVisible()
     finally:

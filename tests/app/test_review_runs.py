@@ -17,6 +17,7 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.app import find_run
 from recordlens.annotator.labelling.review_panel import KIND_MEANINGS
 from recordlens.annotator.settings import Settings
+from recordlens.core.cli.evaluation import format_score_table
 from recordlens.core.store import score_stored_run
 from tests.app import test_main_window as main_tests
 from tests.app.window_helpers import open_window
@@ -94,8 +95,10 @@ def test_review_shows_the_hallucination_figures_and_a_record_that_names_no_eleme
     window.start_review(run)
     window.page_view.wait_until_drawn()
     assert "1 of 7 predicted records hallucinated (no text on the page)" in window.review_panel.page_figures.text()
-    assert (f"hallucination rate (pages) {scored.hallucination_rate:.3f} · hallucinated records "
-            f"{scored.hallucinated_record_share:.3f}") in window.review_panel.run_figures.text()
+    # worded as `recordlens score` words them: one wording, core's
+    assert scored.hallucination_words() in window.review_panel.run_figures.text()
+    assert "hallucination rate (pages) 1.0000; hallucinated records 0.1429" in window.review_panel.run_figures.text()
+    assert scored.hallucination_words() in format_score_table(scored)
     assert scored.hallucination_rate == 1.0 and round(scored.hallucinated_record_share, 3) == 0.143
     spurious = [row for row in rows(window) if "spurious" in row]
     assert len(spurious) == 2
