@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QProgressBar
 
 from ...core.extract import create, forget_project_model, project_model, train_on_project
 from ...core.records import new_records
-from ...core.store import TRUE_PAGE_STATUSES, Project
+from ...core.store import Project, labelled_page_names
 from ...core.wording import counted
 from ..qt.jobs import BackgroundJob
 from ..qt.widgets import button
@@ -176,9 +176,6 @@ class JobController:
 
         return worker if self.start(worker, what, done) else None
 
-    def _labelled_pages(self) -> list[str]:
-        return [info.name for info in self.window.project.pages() if info.status in TRUE_PAGE_STATUSES]
-
     def _action_text(self, name: str) -> str:
         """An action's name as a message names it: its menu text without the note in brackets."""
         return self.window.actions_by_name[name].text().replace("&", "").split(" (")[0]
@@ -189,7 +186,7 @@ class JobController:
     def _relearn(self) -> str:
         """How to replace an unusable learnt model: Learn, once there are labelled pages to learn from."""
         learning = f"{self._action_text('learn')} ({self.window.keys_for('learn')})"
-        if self._labelled_pages():
+        if labelled_page_names(self.window.project):
             return f"{learning} learns it again"
         return (f"no page is marked labelled yet: label pages and mark them (L), then {learning} learns it again; "
                 f"or Propose → {self._forget_text()} sets it aside")
@@ -197,7 +194,7 @@ class JobController:
     def do_learn(self) -> BackgroundJob | None:
         """Train the selector on the pages marked labelled, into the project: Propose then follows this project's
         own policy (secondary lists or not, navigation or not) instead of the shipped model's."""
-        pages = self._labelled_pages()
+        pages = labelled_page_names(self.window.project)
         if not pages:
             self.window.message("no page is marked labelled yet (L): there is nothing to learn from")
             return None

@@ -27,7 +27,7 @@ from ..wording import counted
 from .db import StoreError
 from .label_sets import PERSON_PREFIX, PROJECT_SET
 from .project import Change, Label, Project
-from .schema import TRUE_PAGE_STATUSES
+from .scoring import labelled_page_names
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
 
@@ -54,7 +54,8 @@ def find_label_set(project: Project, name: str) -> LabelSet:
     if name in project.annotators.names():
         return LabelSet(name, project.annotators.all_records(name), note=_also_a_person(project, name))
     if name == PROJECT_SET:
-        return LabelSet(name, {page: project.true_records(page) for page in _labelled(project)}, projects_own=True)
+        return LabelSet(name, {page: project.true_records(page) for page in labelled_page_names(project)},
+                        projects_own=True)
     return _person_set(project, name, name)
 
 
@@ -62,7 +63,7 @@ def person_pages(project: Project, person: str) -> dict[str, list[list[str]]]:
     """The project's labels on each labelled or reviewed page where `person` accepted, changed or made a record
     of their own (not by adjudication: see the module notes)."""
     mine: dict[str, list[list[str]]] = {}
-    for page in _labelled(project):
+    for page in labelled_page_names(project):
         labels = [label for label in project.labels(page) if label.is_true]
         if not any(label.origin.is_person and label.origin.name == person or
                    label.changed_by is not None and label.changed_by.is_person and label.changed_by.name == person
@@ -140,11 +141,7 @@ def _also_a_person(project: Project, name: str) -> str:
 
 def _only_adjudicated(project: Project, person: str) -> bool:
     return any(change.actor.is_person and change.actor.name == person and change.detail.get("adjudicated")
-               for page in _labelled(project) for change in project.history(page))
-
-
-def _labelled(project: Project) -> list[str]:
-    return [info.name for info in project.pages() if info.status in TRUE_PAGE_STATUSES]
+               for page in labelled_page_names(project) for change in project.history(page))
 
 
 def _persons(project: Project) -> list[str]:
