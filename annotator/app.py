@@ -190,7 +190,7 @@ def closed_on_terminate(window: MainWindow) -> Iterator[None]:
     a quit saves (the selection, the window's place) is saved. Python runs a signal's handler only between its
     own steps, and Qt's event loop takes none while idle: the signal writes to a socket Qt watches, which wakes
     the loop into Python."""
-    from PySide6.QtCore import QSocketNotifier
+    from PySide6.QtCore import QSocketNotifier, QTimer
 
     reader, writer = socket.socketpair()
     reader.setblocking(False)
@@ -198,7 +198,9 @@ def closed_on_terminate(window: MainWindow) -> Iterator[None]:
     notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read)
     notifier.activated.connect(lambda *_: reader.recv(64))
     previous_fd = signal.set_wakeup_fd(writer.fileno())
-    previous = signal.signal(signal.SIGTERM, lambda *_: window.close())
+    # Queued rather than done in the handler: a signal that comes before the loop runs closes the window once it
+    # does, instead of before the loop starts (which would then wait for ever)
+    previous = signal.signal(signal.SIGTERM, lambda *_: QTimer.singleShot(0, window.close))
     try:
         yield
     finally:
