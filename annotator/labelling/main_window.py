@@ -193,7 +193,7 @@ class MainWindow(QMainWindow):
         self._page_texts = RecordTexts(None)
         self._selection_restored = False  # the selection at the last quit is restored once, on the first page
         self.page_loaded = False
-        self._closed = False
+        self.closed = False
         self.messages = MessageLog()
         self._positions: dict[str, int] = {}  # page -> where the user was on it (scroll position), this session
         self._hovered = ""  # the element under the pointer, whose line is said again when the records change
@@ -394,7 +394,7 @@ class MainWindow(QMainWindow):
     def check_project(self) -> None:
         """What the window looks at every WATCH_MS: a database no longer at the project's path is said, and what
         another window or the command line changed is shown."""
-        if self._closed:
+        if self.closed:
             return
         if self.watch.lock is None:
             self.watch.claim()  # the window that held the mark closed: this one holds it now, quietly
@@ -406,14 +406,14 @@ class MainWindow(QMainWindow):
             self.show_changes_made_elsewhere()
 
     def _on_job_started(self, job: BackgroundJob) -> None:
-        if job is self.jobs.job and not self._closed:  # this window's, not another window's of this process
+        if job is self.jobs.job and not self.closed:  # this window's, not another window's of this process
             job.done.connect(self._after_own_job)
 
     def _after_own_job(self, *_: object) -> None:  # done(cancelled, failure)
         """This window's job has ended (after what the job itself does then): what it wrote is this window's
         doing, said by the job's own message, so the project is shown as it now is without calling it a change
         made elsewhere, and the next look starts from here."""
-        if not self._closed and not self.database_gone() and self.watch.changed_elsewhere():
+        if not self.closed and not self.database_gone() and self.watch.changed_elsewhere():
             self.show_changes_made_elsewhere(say=False)
 
     def show_changes_made_elsewhere(self, say: bool = True) -> None:
@@ -843,9 +843,9 @@ class MainWindow(QMainWindow):
 
     def shutdown(self) -> None:
         """Stop the job, release the browser, close the project (before the QApplication goes away)."""
-        if self._closed:
+        if self.closed:
             return
-        self._closed = True
+        self.closed = True
         self._watch_timer.stop()
         with contextlib.suppress(RuntimeError):  # not connected (PySide raises): nothing to undo
             job_starts().disconnect(self._on_job_started)
@@ -892,7 +892,7 @@ class MainWindow(QMainWindow):
             self.importing.import_paths(paths)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
-        if not self._closed and not self.tools.may_close():  # unsaved task edits kept: the app stays
+        if not self.closed and not self.tools.may_close():  # unsaved task edits kept: the app stays
             event.ignore()
             return
         self.shutdown()

@@ -716,6 +716,8 @@ class ReviewController:
 
     def _after_comparing_job(self, name: str, found: list[Agreement]) -> None:
         self._comparing.discard(name)
+        if self.window.closed:  # its end came after the window closed the project: nothing to show it on
+            return
         self._after_comparing(name, found)
         page = self.window.page_name
         if found and self.active() and self.annotator() == name and page is not None:

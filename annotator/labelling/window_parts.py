@@ -35,6 +35,7 @@ class RecordsAt:
 
 class LabellingWindow(Protocol):
     project: Project
+    closed: bool  # the window has shut down: its project is closed
     settings: Settings
     settings_file: Path
     keys: KeyStore

@@ -183,3 +183,13 @@ def test_the_settings_warn_when_the_name_is_an_imported_annotators(qtbot):
         assert not dialog.name_clash.isVisible()
     finally:
         dialog.close()
+
+
+def test_a_comparison_ending_after_the_window_closed_shows_nothing_and_raises_nothing(qtbot, window):
+    """A review's comparing job can end after its window shut down and closed the project: it is let go."""
+    window.project.annotators.set_page("bea", "1", window.project.true_records("1")[:2])
+    review_bea(qtbot, window)
+    found = [window.reviewing.agreements["bea"]]
+    window.close()
+    window.shutdown()
+    window.reviewing._after_comparing_job("bea", found)  # as the job's queued end would call it

@@ -172,9 +172,9 @@ def test_quitting_the_app_asks_about_the_agent_window_s_unsaved_tasks(qapp, tmp_
         tools.task_editor.table.item(0, ANSWER).setText("changed")
         asked, tools.task_editor.ask = answering(Answer.Cancel, Answer.Discard)
         main.close()
-        assert asked == ["closing the agent window"] and not main._closed and not tools.closed  # Cancel: no quit
+        assert asked == ["closing the agent window"] and not main.closed and not tools.closed  # Cancel: no quit
         main.close()
-        assert asked == ["closing the agent window"] * 2 and main._closed and tools.closed  # asked once more, no
+        assert asked == ["closing the agent window"] * 2 and main.closed and tools.closed  # asked once more, no
     finally:
         main.close()
 
