@@ -17,15 +17,13 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.core.cli.command import main as recordlens
 from recordlens.core.store import Provenance, open_project
+from tests.app.test_history_dialog import ITEM
+from tests.app.test_history_dialog import PAGE as LIST_PAGE
 from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
 
-PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title></head><body>
-<h1>Products</h1><ul>
-<li><b>Camera</b> <i>$399</i></li><li><b>Lens</b> <i>$129</i></li><li><b>Tripod</b> <i>$59</i></li>
-<li><b>Bag</b> <i>$35</i></li></ul></body></html>"""
-ITEM = "/body[1]/ul[1]/li[{}]"
+PAGE = LIST_PAGE.replace("<title>List</title>", "<title>{title}</title>")  # the same list under other titles
 
 
 @pytest.fixture

@@ -14,8 +14,9 @@ import pytest
 from recordlens.core.cli.command import main
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.label_sets import SetAside
-from recordlens.core.store.project import init_project, open_project
-from tests.core.test_agreement import bea, dataset
+from recordlens.core.store.project import open_project
+from tests.core.test_agreement import dataset
+from tests.core.test_annotator_sets_agreement import project_of_ana_and_bea
 
 NFC, NFD = "Zo\u00eb", "Zoe\u0308"  # one name, as two systems write it
 
@@ -23,11 +24,7 @@ NFC, NFD = "Zo\u00eb", "Zoe\u0308"  # one name, as two systems write it
 @pytest.fixture
 def project(dev_dir: Path, tmp_path: Path) -> Path:
     """The dev pages with their labels, and bea's labels of them as her set."""
-    folder = tmp_path / "p"
-    with init_project(folder) as opened:
-        import_paths(opened, [dataset(dev_dir, tmp_path / "ana")])
-        import_paths(opened, [dataset(dev_dir, tmp_path / "bea", bea)], annotator="bea")
-    return folder
+    return project_of_ana_and_bea(dev_dir, tmp_path)
 
 
 def sets(folder: Path) -> dict[str, dict[str, list[list[str]]]]:

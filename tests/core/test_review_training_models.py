@@ -31,17 +31,6 @@ from recordlens.core.store import import_paths, init_project
 from tests.core.test_selector import SMALL, labelled_pages, write_dataset
 
 
-@pytest.fixture
-def quick_fits(monkeypatch) -> None:
-    """Every fit with few trees: what is checked depends on the members, shares and stages, not on the trees."""
-    real_fit = training.fit
-
-    def quick_fit(examples, seed=0, config=None, **options):  # noqa: ANN001, ANN202 - fit's own
-        return real_fit(examples, seed, dataclasses.replace(config or FitConfig(), trees=10), **options)
-
-    monkeypatch.setattr(training, "fit", quick_fit)
-
-
 def shipped_document() -> dict:
     return json.loads(gzip.decompress(DEFAULT_MODEL.read_bytes()))
 

@@ -5,7 +5,6 @@ folds fit weaker models than the one written; a damaged or empty model file, a b
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from pathlib import Path
@@ -13,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.cli.command import main as cli_main
-from recordlens.core.extract import training
 from recordlens.core.extract.fit_pool import WORKERS_VARIABLE
 from recordlens.core.extract.selector import DEFAULT_MODEL
 from recordlens.core.extract.selector_model import SelectorModel
@@ -62,17 +60,6 @@ def test_the_shape_worked_out_before_fitting_is_the_one_fitted() -> None:
     for count in (1, 5):
         model = fit(examples[:count], seed=0, config=FitConfig(trees=5), workers=1)
         assert ModelShape.of(model) == planned_shape(examples[:count], 0, FitConfig(trees=5)), count
-
-
-@pytest.fixture
-def quick_fits(monkeypatch) -> None:
-    """Every fit with few trees: what is said depends on the members and stages, not on the trees' number."""
-    real_fit = training.fit
-
-    def quick_fit(examples, seed=0, config=None, **options):  # noqa: ANN001, ANN202 - fit's own
-        return real_fit(examples, seed, dataclasses.replace(config or FitConfig(), trees=10), **options)
-
-    monkeypatch.setattr(training, "fit", quick_fit)
 
 
 def test_cv_says_its_folds_fit_weaker_models_than_the_one_written(tmp_path: Path, capsys, quick_fits) -> None:
