@@ -33,6 +33,7 @@ from ...core.store import (
     Project,
     Provenance,
     RunInfo,
+    disagreement,
     labelled_page_names,
     project_agreement,
 )
@@ -43,7 +44,7 @@ from .review_panel import NO_RUN, ReviewPanel, annotator_of, overlay_records, ru
 
 if TYPE_CHECKING:
     from ...core.records import ReviewRecord
-    from ...core.store import Label
+    from ...core.store import Kept, Label
     from .window_parts import LabellingWindow
 
 WORST_SHOWN = 15
@@ -313,7 +314,8 @@ class ReviewController:
         self._last_page = None
         if self.annotator() is not None:
             self.panel.run_figures.setText(f"{self.annotator()} = predicted, the project's labels = true; "
-                                           "T takes their record, Shift+T merges; comparing every page…")
+                                           "T takes their record, Shift+T merges, O keeps the project's; comparing "
+                                           "every page…")
             self._compare_all(self.annotator())
         self.window.redraw()
         if self.window.page_loaded:  # else the window does it once the page has loaded
@@ -336,7 +338,8 @@ class ReviewController:
         """Draw the page's review as it stands, with the classes the panel shows (their toggles)."""
         if self.active():
             shown = self.panel.shown_kinds()
-            self.window.page_view.show_records(overlay_records(self.review, shown, self.panel.true_numbers)
+            self.window.page_view.show_records(overlay_records(self.review, shown, self.panel.true_numbers,
+                                                               self.panel.kept, self.panel.shows_kept())
                                                if self.review else [])
 
     def _update_review(self) -> None:
@@ -371,9 +374,17 @@ class ReviewController:
                              true_numbers=[k + 1 for k, label in enumerate(window.labels)
                                            if label.status in TRUE_LABEL_STATUSES],
                              named=[sum(1 for x in r.xpaths if page.resolve(x) is not None) for r in records],
-                             entries=[texts.of(r.xpaths, 60)[1] for r in records])
+                             entries=[texts.of(r.xpaths, 60)[1] for r in records],
+                             kept=self._kept_indices(other, name, self.review) if other is not None else ())
         self.panel.offer_take_all(other, self.review.count(SPURIOUS))
+        self.panel.offer_keep(other)
         self._keep_figures_current(name)
+
+    def _kept_indices(self, other: str, name: str, review: PageReview) -> list[int]:
+        """The page's review records whose project's version was kept against the annotator's (O), as the project
+        holds the decisions now: one made on records since changed keeps nothing."""
+        decisions = self.window.project.adjudication.kept(name, other)
+        return [i for i, record in enumerate(review.records) if disagreement(record, other) in decisions]
 
     def _run_records(self, name: str) -> Records | None:
         """The run's records of the page (None: it holds none for it), its predictions read once per run."""
@@ -569,6 +580,39 @@ class ReviewController:
         window.message(f"{what}{self._overlap_words(added)} ({window.keys_for('undo')} takes it back)", 10000)
         self.panel.choose_open_row(0)
 
+    def do_keep_project(self) -> None:
+        """O: the chosen disagreements (one row, or several selected) decided for the project's version, in one
+        undoable step. No label changes, nor the figures: the decision is in the page's history, and the review
+        lists the disagreement apart as kept, no longer open, until either record changes."""
+        window = self.window
+        name = self._adjudicating()
+        if name is None:
+            return
+        review, page = self.review, window.page_name
+        chosen = [i for i in self.panel.chosen_indices() if review is not None and 0 <= i < len(review.records)]
+        if review is None or not chosen or page is None:
+            window.message("choose a record in the Review list first")
+            return
+        if self._changed_underneath(name, page):
+            return
+        decisions = [d for i in chosen if i not in self.panel.kept and (
+            d := disagreement(review.records[i], name)) is not None]
+        if not decisions:
+            which = "record is" if len(chosen) == 1 else "records are"
+            window.message(f"page {page}: nothing to keep: the chosen {which} no open disagreement with {name} "
+                           "(matched, or kept already)")
+            return
+        project, person, row = window.project, window.person, self.panel.records.currentRow()
+        done = window.edit_each(f"keep the project's version against {name}'s", range(len(decisions)),
+                                lambda k: project.adjudication.keep(page, name, decisions[k].theirs, decisions[k].ours,
+                                                                    person))
+        window.reload_labels()
+        if done is None:  # refused: the store's reason is on show
+            return
+        window.message(f"page {page}: kept the project's version of {counted(len(decisions), 'disagreement')} with "
+                       f"{name}; no label changed ({window.keys_for('undo')} takes it back)", 10000)
+        self.panel.choose_open_row(row)
+
     def _adjudicating(self) -> str | None:
         """The annotator whose records a decision takes; None (and what to do said) outside such a review."""
         name = self.annotator()
@@ -672,7 +716,12 @@ class ReviewController:
             window.message(f"still comparing {other} with the project's labels")
             return
         scores = self.agreements[other].pages if other is not None else window.project.runs.scores(self.run_id)
-        ranked = [name for name, _ in worst_pages(scores)]
+        kept = window.project.adjudication.kept_pages(other) if other is not None else {}
+        ranked = [name for name, _ in worst_pages(scores) if not self._all_kept(other, name, kept.get(name))]
+        if not ranked and scores:
+            window.message(f"every page's disagreements with {other} are kept (the project's version): no page left "
+                           "to open")
+            return
         if not ranked:
             window.message("this run is not scored yet")
             return
@@ -683,6 +732,15 @@ class ReviewController:
         else:
             self._worst_at = (self._worst_at + 1) % len(self._worst_order)
         window.jump_to_page(self._worst_order[self._worst_at])
+
+    def _all_kept(self, other: str | None, page: str, kept: frozenset[Kept] | None) -> bool:
+        """Whether every disagreement of the annotator's on a page was decided for the project's version (O,
+        `kept`: the page's decisions): W then passes the page by, its figures as low as they were."""
+        if other is None or not kept:
+            return False
+        found = next((p for p in self.agreements[other].pages if p.page == page), None)
+        disagreements = {disagreement(record, other) for record in found.review.records} - {None} if found else set()
+        return bool(disagreements) and disagreements <= kept
 
     def _compare_all(self, name: str) -> None:
         """The annotator against the project's labels on every page both labelled, in the background: the means
@@ -735,7 +793,7 @@ class ReviewController:
         figures = (f"mean of {len(result.pages)} page(s) both labelled: P {result.precision:.3f}   "
                    f"R {result.recall:.3f}   F1 {result.f1:.3f}" if result.pages else "no page labelled by both")
         self.panel.run_figures.setText(f"{figures}\n{name} = predicted, the project's labels = true; T takes "
-                                       "their record, Shift+T merges")
+                                       "their record, Shift+T merges, O keeps the project's")
 
     def score_run(self, run_id: int) -> None:
         from ...core.store import score_stored_run

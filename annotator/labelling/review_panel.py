@@ -6,7 +6,7 @@ hundreds of spurious boxes would otherwise hide the records it missed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
@@ -52,6 +52,10 @@ KIND_MEANINGS = {MATCHED: "matched: a predicted record paired with a true one at
                          "with it",
                  SPURIOUS: "spurious: a predicted record left unpaired, or paired with a true record sharing no text "
                            "with it"}
+KEPT = "kept"  # a disagreement whose project's version was kept (O): listed apart, no longer open
+KEPT_MEANING = ("kept: a disagreement decided for the project's version (O), no longer open; the figures still "
+                "count it. Unticked: hidden in the list and on the page")
+KEPT_COLOUR = "#868e96"
 PREDICTED_KINDS = (MATCHED, PARTIAL, SPURIOUS)  # the classes whose row shows a predicted record
 DATA_ROLE = Qt.ItemDataRole.UserRole
 ANNOTATOR = "annotator:"  # the combo's data for another annotator's label set: "annotator:NAME"
@@ -87,11 +91,14 @@ def review_label(record: ReviewRecord, true_numbers: Sequence[int] = ()) -> str:
 
 
 def overlay_records(review: PageReview, kinds: frozenset[str] = frozenset(KINDS),
-                    true_numbers: Sequence[int] = ()) -> list[dict[str, object]]:
+                    true_numbers: Sequence[int] = (), kept: Collection[int] = (),
+                    show_kept: bool = False) -> list[dict[str, object]]:
     """What PageView.show_records draws in review mode: the records of the classes in `kinds`, each in its
-    class's colour."""
-    return [{"xpaths": list(r.xpaths), "colour_index": i, "label": review_label(r, true_numbers), "state": r.kind}
-            for i, r in enumerate(review.records) if r.kind in kinds]
+    class's colour; the disagreements whose project's version was kept (`kept`: their indices) apart, only with
+    `show_kept`, their badge saying so."""
+    return [{"xpaths": list(r.xpaths), "colour_index": i, "state": r.kind,
+             "label": review_label(r, true_numbers) + (" kept" if i in kept else "")}
+            for i, r in enumerate(review.records) if (show_kept if i in kept else r.kind in kinds)]
 
 
 def _figures(p: float | None, r: float | None, f: float | None) -> str:
@@ -179,6 +186,12 @@ class ReviewPanel(QWidget):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.score_button = QPushButton(SCORE)
         self.kind_toggles = {kind: self._kind_toggle(kind) for kind in KINDS}
+        self.kept_toggle = QCheckBox(f"{KEPT} (0)")  # apart from the classes: not one of the review's, nor remembered
+        self.kept_toggle.setIcon(colour_dot(KEPT_COLOUR))
+        self.kept_toggle.setChecked(True)
+        self.kept_toggle.setToolTip(KEPT_MEANING)
+        self.kept_toggle.hide()
+        self.kept: frozenset[int] = frozenset()  # the page's review records whose project's version was kept
         # Two by two, and never wider than the panel: the counts in their texts change from page to page.
         legend = QWidget()
         legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -186,6 +199,7 @@ class ReviewPanel(QWidget):
         grid.setContentsMargins(0, 0, 0, 0)
         for k, toggle in enumerate(self.kind_toggles.values()):
             grid.addWidget(toggle, k // 2, k % 2)
+        grid.addWidget(self.kept_toggle, len(KINDS) // 2, 0)
         self._review: PageReview | None = None
         self._texts: Sequence[str] = ()
         self._true_texts: Sequence[str] = ()
@@ -218,7 +232,7 @@ class ReviewPanel(QWidget):
         self.score_button.clicked.connect(lambda: emit(self.score_requested, self.run_id()))
         self.take_all.clicked.connect(lambda: emit(self.take_all_requested))
         self.score_button.hide()
-        for toggle in self.kind_toggles.values():
+        for toggle in (*self.kind_toggles.values(), self.kept_toggle):
             toggle.toggled.connect(self._on_kinds)
 
     @staticmethod
@@ -241,6 +255,15 @@ class ReviewPanel(QWidget):
             toggle.blockSignals(False)
         self._on_kinds()  # once, not once per tick box
 
+    def shows_kept(self) -> bool:
+        """Whether the list and the page show the kept disagreements."""
+        return self.kept_toggle.isChecked()
+
+    def offer_keep(self, annotator: str | None) -> None:
+        """The kept disagreements' toggle, while another annotator's labels are under review (a run is not
+        adjudicated)."""
+        self.kept_toggle.setVisible(annotator is not None)
+
     def current_index(self) -> int | None:
         """The chosen row's record (its index in the page's review), None when no row is chosen."""
         item = self.records.currentItem()
@@ -257,12 +280,14 @@ class ReviewPanel(QWidget):
 
     def choose_open_row(self, row: int) -> None:
         """After a decision: the first row from `row` on whose record is still a disagreement (not matched), else
-        the first such row above, else the row nearest `row`; so that T again goes on to the next one."""
+        the first such row above, else the row nearest `row`; so that T again goes on to the next one. A kept
+        disagreement is no open one."""
         count = self.records.count()
         if self._review is None or not count:
             return
         records = self._review.records
-        open_rows = [k for k in range(count) if records[int(self.records.item(k).data(DATA_ROLE))].kind != MATCHED]
+        indices = [int(self.records.item(k).data(DATA_ROLE)) for k in range(count)]
+        open_rows = [k for k, i in enumerate(indices) if records[i].kind != MATCHED and i not in self.kept]
         after = [k for k in open_rows if k >= row]
         self.records.setCurrentRow(after[0] if after else open_rows[0] if open_rows else min(max(row, 0), count - 1))
 
@@ -364,19 +389,21 @@ class ReviewPanel(QWidget):
 
     def show_page(self, review: PageReview | None, note: str = "", texts: Sequence[str] = (),
                   true_texts: Sequence[str] = (), true_numbers: Sequence[int] = (), named: Sequence[int] = (),
-                  entries: Sequence[int] = ()) -> None:
+                  entries: Sequence[int] = (), kept: Collection[int] = ()) -> None:
         """The page's figures, with `note` (what qualifies them) below, and one row per reviewed record of a shown
         class (`texts[i]`: record i's text, `true_texts[i]`: the text of the true record it is paired with, when
         given: a row's tip shows both; `true_numbers`: the true records' numbers in the Records tab; `named[i]`:
         how many of record i's XPaths name an element of the page; `entries[i]`: how many text entries it holds,
-        none making a predicted record hallucinated). The rows chosen stay chosen while the page is the same and
-        their records are still there."""
+        none making a predicted record hallucinated; `kept`: the records whose project's version was kept, listed
+        apart and counted on their own toggle, not their class's). The rows chosen stay chosen while the page is
+        the same and their records are still there."""
         chosen = self._chosen()
         self._review, self._texts, self._true_texts, self.true_numbers = review, texts, true_texts, true_numbers
-        self._named, self._entries = named, entries
-        counts = review.counts() if review is not None else {}
+        self._named, self._entries, self.kept = named, entries, frozenset(kept)
+        records = review.records if review is not None else ()
         for kind, toggle in self.kind_toggles.items():
-            toggle.setText(f"{kind} ({counts.get(kind, 0)})")
+            toggle.setText(f"{kind} ({sum(1 for i, r in enumerate(records) if r.kind == kind and i not in self.kept)})")
+        self.kept_toggle.setText(f"{KEPT} ({len(self.kept)})")
         self._fill_records(chosen)
         if review is None:
             self.page_figures.setText(note or "—")
@@ -411,7 +438,8 @@ class ReviewPanel(QWidget):
 
     def _add_rows(self, review: PageReview, texts: Sequence[str], shown: frozenset[str]) -> None:
         for index, record in enumerate(review.records):
-            if record.kind not in shown:
+            kept = index in self.kept
+            if not (self.shows_kept() if kept else record.kind in shown):
                 continue
             overlap = f"  overlap {overlap_text(record.overlap)}" if record.kind in (MATCHED, PARTIAL) else ""
             text = texts[index] if index < len(texts) and texts[index] else "(no text)"
@@ -422,10 +450,11 @@ class ReviewPanel(QWidget):
             # A predicted record with no text on the page is what NEXT-EVAL calls hallucinated
             hallucinated = ", hallucinated" if record.kind in PREDICTED_KINDS and index < len(self._entries) and (
                 not self._entries[index]) else ""
+            decided = f" ({KEPT}: the project's version)" if kept else ""
             item = QListWidgetItem(f"■ {review_label(record, self.true_numbers):>4}{paired_with}  {record.kind}"
-                                   f"{hallucinated}{overlap}  {element_words(record.xpaths, named)}"
+                                   f"{decided}{hallucinated}{overlap}  {element_words(record.xpaths, named)}"
                                    f"\n        {shown_text}")
-            item.setForeground(QColor(STATE_COLOURS[record.kind]))
+            item.setForeground(QColor(KEPT_COLOUR if kept else STATE_COLOURS[record.kind]))  # dimmed: decided
             paired = self._true_texts[index] if index < len(self._true_texts) else ""
             if record.kind in (MATCHED, PARTIAL) and paired:
                 item.setToolTip(f"predicted: {text}\ntrue: {paired}")

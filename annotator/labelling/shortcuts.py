@@ -81,6 +81,7 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("take_merged", ("Shift+T",), "Adjudicate: merge both annotators’ versions of the chosen record"),
         ("take_all", ("Ctrl+T",), "Adjudicate: take every record of the other annotator’s that the project lacks on "
                                   "this page"),
+        ("keep_project", ("O",), "Adjudicate: keep the project’s version of the chosen review record"),
     ),
     "Application": (
         ("settings", ("Ctrl+,",), "Settings"),

@@ -4,6 +4,7 @@
     project = open_project("work/shop")
 """
 
+from .adjudication import Adjudication, Kept, disagreement
 from .agreement import label_set, project_agreement
 from .db import Provenance, StoreError
 from .exporter import FORMATS as EXPORT_FORMATS
@@ -42,7 +43,7 @@ from .schema import (
 from .scoring import labelled_page_names, score_stored_run
 
 __all__ = [
-    "PROJECT_SET", "Annotators", "label_set", "project_agreement",
+    "PROJECT_SET", "Annotators", "label_set", "project_agreement", "Adjudication", "Kept", "disagreement",
     "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUS_WORDS", "PAGE_STATUSES", "TRUE_LABEL_STATUSES",
     "TRUE_PAGE_STATUSES", "Change",
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",

@@ -27,6 +27,7 @@ from pathlib import Path
 import sqlite_utils
 
 from ..page.dataset import LoadedPage, load_page, natural_key
+from .adjudication import Adjudication
 from .agent_data import AgentData
 from .db import Connection, Provenance, StoreError, connect, dumps, now
 from .files import SNAPSHOTS, snapshot_path
@@ -183,7 +184,8 @@ def _open(root: Path) -> Project:
 class Project(Connection):
     """The Python API over one project folder (see the module notes): pages, labels and their history here;
     extractor runs in `project.runs`, agent-benchmark data in `project.agent`, other annotators' label sets in
-    `project.annotators`, the remembered checks of the labels in `project.label_checks`."""
+    `project.annotators`, the remembered checks of the labels in `project.label_checks`, the adjudication
+    decisions that change no label in `project.adjudication`."""
 
     def __init__(self, root: Path, db: sqlite_utils.Database) -> None:
         super().__init__(root, db)
@@ -191,6 +193,7 @@ class Project(Connection):
         self.agent = AgentData(self)
         self.annotators = Annotators(self)
         self.label_checks = LabelChecks(self)
+        self.adjudication = Adjudication(self)
         self._step: dict[str, str] | None = None
 
     @contextmanager
@@ -488,7 +491,7 @@ class Project(Connection):
             if target_status != status:
                 db.execute("UPDATE pages SET status = ?, updated_at = ? WHERE id = ?", (target_status, now(), page_id))
                 detail["page_status"] = {"from": status, "to": target_status}
-            elif not changed:
+            elif not changed and not self._decisions_differ(page_id, history_id):
                 return Change(None, page, now(), by, "restore", (), (), detail)
             for record_id in changed:
                 if record_id not in target:
@@ -501,7 +504,18 @@ class Project(Connection):
                              [current[i] for i in changed if i in current],
                              [target[i] for i in changed if i in target], detail)
 
+    def log_decision(self, page: str, by: Provenance, action: str, detail: dict[str, object]) -> Change:
+        """A history entry of a decision that changes no record (`project.adjudication.keep`): undone and redone
+        by `restore` as every change is."""
+        with self.writing():
+            return self._log(page, self.page_id(page), self.provenance_id(by), action, [], [], detail)
+
     # Internals --------------------------------------------------------------------------------------------
+
+    def _decisions_differ(self, page_id: int, history_id: int | None) -> bool:
+        """Whether the decisions in force on the page (kept versions) are not those right after `history_id`: a
+        restore to it that puts back no record must still be logged, since the decisions follow the history."""
+        return self.adjudication.in_force(page_id) != self.adjudication.in_force_after(page_id, history_id)
 
     def _page_rows(self, where: str, params: tuple[object, ...]) -> list[PageInfo]:
         rows = self.db.execute(f"""

@@ -1,0 +1,160 @@
+"""Adjudication decisions that change no label: the project's version of a disagreement with another annotator
+kept (O in the app's review), so that it no longer counts as open.
+
+    change = project.adjudication.keep("12", "bea", theirs=["/html[1]/body[1]/div[2]"], ours=None, by=person)
+    project.adjudication.kept("12", "bea")            # {Kept("bea", ("/html[1]/body[1]/div[2]",), None)}
+
+A decision is an entry of the page's history (action "keep", noted as an adjudication with the annotator), so it
+is undone and redone as every change is (`Project.restore`), and travels with the page's history wherever that
+goes. The decisions in force are read back from the history: a keep adds one, a restore puts back those in force
+right after the entry it restores to. A decision names both sides by their XPaths: once their record or the
+project's record is not so any more (imported again, edited), it names no disagreement of the review and the
+disagreement is open again. Agreement figures never look at decisions: keeping changes no label.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..records.review import MATCHED, MISSED, SPURIOUS, ReviewRecord
+from .db import Provenance, StoreError, now
+from .schema import TRUE_LABEL_STATUSES
+
+if TYPE_CHECKING:
+    from .project import Change, Project
+
+KEEP = "keep"  # the history action of a decision to keep the project's version
+_RESTORE = "restore"
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A disagreement whose project's version was kept: the annotator's record and the project's, by their XPaths
+    (None: that side has no record there, a record only the other made)."""
+
+    annotator: str
+    theirs: tuple[str, ...] | None
+    ours: tuple[str, ...] | None
+
+
+def disagreement(record: ReviewRecord, annotator: str) -> Kept | None:
+    """The decision that would keep the project's version of a review record of the annotator against the
+    project's labels (predicted = theirs, true = the project's); None for a matched record, no disagreement."""
+    if record.kind == MATCHED:
+        return None
+    theirs = None if record.kind == MISSED else tuple(record.xpaths)
+    ours = None if record.kind == SPURIOUS else tuple(record.true_xpaths or record.xpaths)
+    return Kept(annotator, theirs, ours)
+
+
+class Adjudication:
+    """The decisions to keep the project's version of a disagreement, page by page (`project.adjudication`)."""
+
+    def __init__(self, project: Project) -> None:
+        self._project = project
+
+    def keep(self, page: str, annotator: str, theirs: Sequence[str] | None, ours: Sequence[str] | None,
+             by: Provenance) -> Change:
+        """Keep the project's record `ours` (None: it has none there) against the annotator's `theirs` (None: they
+        made none there): one history entry, by `by`, that changes no label. Keeping a decision in force again
+        changes nothing (the change's id is None)."""
+        project = self._project
+        decision = Kept(annotator, None if theirs is None else tuple(theirs), None if ours is None else tuple(ours))
+        with project.writing():
+            self._check(page, decision)
+            if decision in self.kept(page, annotator):  # in force already: nothing to store, nor to undo
+                from .project import Change  # the project module imports this one
+
+                return Change(None, page, now(), by, KEEP, (), (), _detail(decision))
+            return project.log_decision(page, by, KEEP, _detail(decision))
+
+    def kept(self, page: str, annotator: str) -> frozenset[Kept]:
+        """The decisions in force on a page for one annotator (those whose records may no longer be there too:
+        compare them with the review's, `disagreement`)."""
+        return frozenset(d for d in self.in_force(self._project.page_id(page)) if d.annotator == annotator)
+
+    def kept_pages(self, annotator: str) -> dict[str, frozenset[Kept]]:
+        """Every page with a decision in force for the annotator, with its decisions."""
+        rows = self._project.db.execute(
+            "SELECT DISTINCT p.name, p.id FROM label_history h JOIN pages p ON p.id = h.page_id WHERE h.action = ?",
+            (KEEP,)).fetchall()
+        found = {name: frozenset(d for d in self.in_force(page_id) if d.annotator == annotator)
+                 for name, page_id in rows}
+        return {name: decisions for name, decisions in found.items() if decisions}
+
+    def in_force(self, page_id: int) -> frozenset[Kept]:
+        """The page's decisions in force now, every annotator's."""
+        _, states = self._states(page_id)
+        return states[-1] if states else frozenset()
+
+    def in_force_after(self, page_id: int, entry: int | None) -> frozenset[Kept]:
+        """The page's decisions in force right after history entry `entry` (None: before any entry): those a
+        restore to it puts back (`Project.restore`)."""
+        return _state_after(*self._states(page_id), entry)
+
+    def _states(self, page_id: int) -> tuple[list[int], list[frozenset[Kept]]]:
+        """The page's keep and restore entries, oldest first, with the decisions in force right after each."""
+        rows = self._project.db.execute(
+            "SELECT id, action, detail FROM label_history WHERE page_id = ? AND action IN (?, ?) ORDER BY id",
+            (page_id, KEEP, _RESTORE)).fetchall()
+        ids: list[int] = []
+        states: list[frozenset[Kept]] = []
+        current: frozenset[Kept] = frozenset()
+        for entry, action, detail in rows:
+            noted = json.loads(detail)
+            if action == KEEP:
+                current = current | {_decision(noted)}
+            else:
+                to = noted.get("to")
+                current = _state_after(ids, states, to if isinstance(to, int) else None)
+            ids.append(entry)
+            states.append(current)
+        return ids, states
+
+    def _check(self, page: str, decision: Kept) -> None:
+        """A decision names a disagreement as the project holds it now: the project's true record, and the
+        annotator's record of the page."""
+        project = self._project
+        if decision.theirs is None and decision.ours is None:
+            raise StoreError("a decision to keep the project's version needs their record, the project's, or both")
+        if decision.annotator not in project.annotators.names():
+            raise StoreError(f"no label set named {decision.annotator!r} in the project: there is nothing of theirs "
+                             "to decide against")
+        if decision.ours is not None and list(decision.ours) not in [
+                list(label.xpaths) for label in project.labels(page, TRUE_LABEL_STATUSES)]:
+            raise StoreError(f"page {page} has no such record of the project's (changed meanwhile?): nothing kept; "
+                             "review the page again and choose again")
+        if decision.theirs is not None and list(decision.theirs) not in project.annotators.records(
+                decision.annotator, page):
+            raise StoreError(f"{decision.annotator}'s labels of page {page} hold no such record (imported again?): "
+                             "nothing kept; review the page again and choose again")
+
+
+def _state_after(ids: list[int], states: list[frozenset[Kept]], entry: int | None) -> frozenset[Kept]:
+    """The decisions in force right after history entry `entry` (None: before any), from the keep and restore
+    entries up to it."""
+    if entry is None:
+        return frozenset()
+    at = bisect.bisect_right(ids, entry)
+    return states[at - 1] if at else frozenset()
+
+
+def _detail(decision: Kept) -> dict[str, object]:
+    return {"adjudicated": decision.annotator, "kept": {
+        "theirs": None if decision.theirs is None else list(decision.theirs),
+        "ours": None if decision.ours is None else list(decision.ours)}}
+
+
+def _decision(detail: dict[str, object]) -> Kept:
+    kept = detail.get("kept")
+    sides = kept if isinstance(kept, dict) else {}
+
+    def side(name: str) -> tuple[str, ...] | None:
+        value = sides.get(name)
+        return None if value is None else tuple(str(x) for x in value)
+
+    return Kept(str(detail.get("adjudicated", "")), side("theirs"), side("ours"))
