@@ -169,13 +169,14 @@ def _record_stop(out: Path, name: str, reason: str, details: dict[str, object], 
 
 
 def earlier_records(out: Path, name: str) -> dict[str, object]:
-    """What a stopped run paid for on this page before (its not-finished records), to keep beside this run's
-    record of the page: {"earlier": [...]}, or {} when there was none."""
+    """What earlier runs of this folder paid for on this page (a page a budget stopped part way, or one that
+    failed: a refused answer is paid for too), to keep beside this run's record of the page:
+    {"earlier": [...]}, or {} when there was none."""
     try:
         before = json.loads((out / META_DIR / f"{name}.json").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return {}
-    if not isinstance(before, dict) or before.get("status") != NOT_FINISHED:
+    if not isinstance(before, dict) or before.get("status") not in (NOT_FINISHED, FAILED):
         return {}
     older = before.pop("earlier", [])
     return {"earlier": [*(older if isinstance(older, list) else []), before]}
@@ -189,6 +190,17 @@ def record_failure(out: Path, name: str, reason: str, details: dict[str, object]
               "failed": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
     summary.failed[name] = reason
+    for key, value in dict(details.get("tokens") or {}).items():  # type: ignore[call-overload]
+        summary.tokens[key] = summary.tokens.get(key, 0) + int(value)  # a refused answer is paid for too
+
+
+def paid_tokens(cost: dict[str, object]) -> dict[str, int]:
+    """The tokens a page's record says were paid for: this run's and every earlier attempt's (`earlier`)."""
+    tokens: dict[str, int] = {}
+    for record in [cost, *(cost.get("earlier") or [])]:  # type: ignore[list-item]
+        for key, value in dict(record.get("tokens") or {}).items() if isinstance(record, dict) else ():
+            tokens[key] = tokens.get(key, 0) + int(value)
+    return tokens
 
 
 def failed_pages(run_dir: str | Path) -> dict[str, str]:

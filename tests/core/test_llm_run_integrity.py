@@ -412,3 +412,32 @@ def test_a_request_the_endpoint_refuses_is_one_page_s_failure_not_a_stop(
                            str(tmp_path / "run"), "--base-url", server.url, "-q")
         asked = len(server.requests)
     assert code == 1 and "stopped" not in err and asked == 4  # one attempt a page, every page tried
+
+
+def test_a_refused_page_s_paid_calls_count_in_the_run_and_are_kept_when_it_is_asked_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A refused answer is paid for: its tokens are in the run's total, and a rerun that asks the page again
+    keeps them under "earlier" (they were thrown away), so that the stored run's cost counts both attempts."""
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    run_dir = tmp_path / "run"
+    refuse = {"2": refused("SAFETY")}
+
+    def respond(body: dict) -> str | Step:
+        return refuse.get(page_of(body)) or json.dumps(TRUTH[page_of(body)])
+
+    extract = ("extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out", str(run_dir), "-q")
+    with FakeGemini(default=answer_with(respond)) as server:
+        code, _, err = run(capsys, *extract, "--base-url", server.url)
+    assert code == 1 and "480 tokens" in err  # 4 pages of 120 tokens, the refused one too
+    refuse.clear()
+    with FakeGemini(default=answer_with(respond)) as server:
+        assert run(capsys, *extract, "--base-url", server.url)[0] == 0
+    record = json.loads((run_dir / "_run" / "2.json").read_text())
+    assert record["status"] == "done" and [e["status"] for e in record["earlier"]] == ["failed"]
+    assert record["earlier"][0]["tokens"]["total"] == 120
+    project = tmp_path / "project"
+    assert run(capsys, "project", "init", str(project))[0] == 0
+    assert run(capsys, "import", str(DEMO), "--project", str(project))[0] == 0
+    assert run(capsys, "runs", "--project", str(project), "--add", str(run_dir))[0] == 0
+    stored = json.loads(run(capsys, "runs", "--project", str(project), "--json")[1])[-1]
+    assert stored["cost"]["tokens"]["total"] == 5 * 120  # four pages, one of them asked twice
