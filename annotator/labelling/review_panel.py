@@ -368,6 +368,9 @@ class ReviewPanel(QWidget):
             lines.append(hallucination_words(scores))
         if run and (run.failed_pages or missing):
             lines.append(f"⚠ {self._holes(run.failed_pages, missing)}: scored as empty predictions")
+            if run.scored_with_prediction and run.f1_with_prediction is not None:  # as score's "without failed"
+                lines.append(f"without them: F1 {run.f1_with_prediction:.3f} over "
+                             f"{counted(run.scored_with_prediction, 'page')} it predicted")
         if run and stale:
             lines.append(f"⚠ {counted(stale, 'page')} changed since it was scored")
         self.run_figures.setText("\n".join(lines))

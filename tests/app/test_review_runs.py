@@ -61,6 +61,14 @@ def test_a_page_the_run_failed_on_says_why_and_the_run_list_counts_the_pages_it_
     runs = window.review_panel.runs
     assert runs.itemText(runs.findData(broken)) == f"#{broken} repeats (finished, 0 pages, 1 failed, 1 missing)"
     assert runs.itemText(runs.findData(empty)) == f"#{empty} nothing (finished, 2 pages)"
+    # A run that failed on one page and predicted the other: its mean without the failed page, as score says it
+    partial = project.runs.add("repeats")
+    project.runs.add_predictions(partial, {"2": project.true_records("2")}, errors={"1": "refused (SAFETY)"})
+    project.runs.finish(partial)
+    score_stored_run(project, partial)
+    window.start_review(partial)
+    qtbot.waitUntil(lambda: "without them" in window.review_panel.run_figures.text(), timeout=20_000)
+    assert "without them: F1 1.000 over 1 page it predicted" in window.review_panel.run_figures.text()
     # A page where the method found nothing reads as such: no warning.
     window.start_review(empty)
     window.page_view.wait_until_drawn()
