@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QProgressBar
 
 from ...core.extract import create, forget_project_model, project_model, train_on_project
@@ -20,7 +21,7 @@ from ...core.store import Project, labelled_page_names
 from ...core.wording import counted
 from ..qt.jobs import BackgroundJob
 from ..qt.widgets import button
-from ..settings import extractor_params, gemini_key, proposal_method
+from ..settings import GEMINI, extractor_params, gemini_key, proposal_method
 from .propose import Proposal, ProposeWorker, caution_of
 
 if TYPE_CHECKING:
@@ -51,6 +52,12 @@ class ProposeTally:
         return "done: " + "; ".join(parts) if parts else "done"
 
 
+def _kept_in(worker: ProposeWorker) -> str:
+    """Where a Gemini session's paid calls are kept ("" for an extractor that pays for none)."""
+    return (f"; its calls and tokens are kept as run {worker.stored_run.run_id} (Review, recordlens runs)"
+            if worker.stored_run else "")
+
+
 def _pages(names: list[str]) -> str:
     shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
     return f"page{'s' if len(names) > 1 else ''} {shown}"
@@ -61,7 +68,8 @@ class JobController:
         self.window = window
         self.job: BackgroundJob | None = None
         self._done: str | Callable[[], str] = "done"  # what the status bar says when the running job ends well
-        self._cancelled = "cancelled"  # and when it is cancelled
+        self._cancelled: str | Callable[[], str] = "cancelled"  # and when it is cancelled
+        self._what = ""  # the running job's name, as it started
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(220)
         self.cancel_button = button("Cancel", self.do_cancel_job)
@@ -82,7 +90,7 @@ class JobController:
         return True
 
     def start(self, job: BackgroundJob, what: str, done: str | Callable[[], str] = "done",
-              cancelled: str = "cancelled") -> bool:
+              cancelled: str | Callable[[], str] = "cancelled") -> bool:
         """Run `job` in the background; `done` is said when it ends well (a warning that must outlast it), or
         asked for then, when it depends on what the job found; `cancelled` when it is cancelled (what was kept)."""
         if self.busy("another job is running"):
@@ -92,9 +100,11 @@ class JobController:
         self._cancelled = cancelled
         job.progress.connect(self._on_progress)
         job.failed.connect(lambda page, text: self.window.message(f"page {page}: {text}", 15000))
+        job.notice.connect(lambda text: self.window.message(text, 60000))  # a wait before a retry, as it starts
         job.done.connect(self._on_done)
         self.progress_bar.setRange(0, 0)
-        self.progress_bar.setFormat(what)
+        self._what = what
+        self._show_what(what)
         self._show_running(True)
         self.window.message(what)
         job.start()
@@ -104,7 +114,14 @@ class JobController:
         self.progress_bar.setRange(0, max(total, 1))
         self.progress_bar.setValue(done)
         if what:
-            self.progress_bar.setToolTip(f"{done} / {total}: {what}")
+            self.progress_bar.setToolTip(f"{self._what}\n{done} / {total}: {what}")
+
+    def _show_what(self, what: str) -> None:
+        """The job's name in the bar, ended with "…" where the bar is too narrow; whole in its tooltip."""
+        bar = self.progress_bar
+        room = bar.maximumWidth() - 2 * bar.fontMetrics().horizontalAdvance("M")  # the bar's own margins
+        bar.setFormat(bar.fontMetrics().elidedText(what, Qt.TextElideMode.ElideRight, room).replace("%", "%%"))
+        bar.setToolTip(what)
 
     def _on_done(self, cancelled: bool, failure: str) -> None:
         job, self.job = self.job, None
@@ -112,7 +129,8 @@ class JobController:
             job.wait()
         self._show_running(False)
         done = self._done() if callable(self._done) else self._done
-        said = self._cancelled if cancelled else (f"failed: {failure}" if failure else done)
+        cancelled_text = self._cancelled() if callable(self._cancelled) else self._cancelled
+        said = cancelled_text if cancelled else (f"failed: {failure}" if failure else done)
         self.window.message(said, 10000 if said in ("done", "cancelled") else 30000)  # longer for what a user must read
 
     def do_cancel_job(self) -> None:
@@ -147,7 +165,11 @@ class JobController:
         """Propose records for these pages in the background; `note` says which pages, as the job starts."""
         window = self.window
         key = gemini_key(window.keys)
+        chosen = method
         method = method or proposal_method(window.settings, has_key=bool(key))
+        # Gemini chosen but no key this session (a key kept for the session only is gone after a restart).
+        keyless = ("Gemini is the default extractor but no key is set (Settings, Ctrl+,)"
+                   if chosen is None and window.settings.default_extractor == GEMINI and method != GEMINI else "")
         params = extractor_params(method, window.settings, key)
         problem, learnt = "", ""
         if method == "selector":
@@ -166,15 +188,23 @@ class JobController:
             warning = (f"proposed with the shipped model: this project's learnt model is unusable; "
                        f"{self._relearn()}. Why: {problem}")
             what = f"{what}: {warning}"
+        if keyless:  # said as the job starts and as it ends, as the warning above
+            what = f"{keyless}: {what}"
+            warning = "; ".join(part for part in (f"{keyless}: proposed with {method}", warning) if part)
 
         def done() -> str:  # `after`: said again as the job ends (the pages it left as they were)
             # A model learnt from few pages proposes far off at times: said where its proposals land.
             caution = (f"proposed with this project's model of {worker.caution}; Propose → {self._forget_text()} "
                        "goes back to the shipped model") if worker.caution else ""
-            said = [part for part in (warning, caution, tally.summary()) if part]
-            return "; ".join(said) + after
+            summary = tally.summary().removeprefix("done").lstrip(": ") if worker.stopped else tally.summary()
+            said = [part for part in (worker.stopped, warning, caution, summary) if part]
+            return "; ".join(said) + after + _kept_in(worker)
 
-        return worker if self.start(worker, what, done) else None
+        def cancelled() -> str:
+            stopped = ": no further Gemini call is made" if worker.stored_run else ""
+            return f"cancelled{stopped}{_kept_in(worker)}"
+
+        return worker if self.start(worker, what, done, cancelled) else None
 
     def _action_text(self, name: str) -> str:
         """An action's name as a message names it: its menu text without the note in brackets."""

@@ -3,21 +3,37 @@ daemon thread of its own (a Gemini call may wait minutes), dropped when the job 
 
 The propose job does not write proposals itself: it hands each page's records to the interface thread, which
 adds them through the undo stack like any other edit. That keeps every label change on one connection and undoable.
+
+Gemini's calls are paid for, so a Propose session with Gemini is also stored as a run of the project
+(`ProposalRun`): what it proposed or why it failed, page by page, and every call's tokens, statuses and raw
+answers in the run's cost, as `recordlens extract` keeps them in RUN/_run/N.json. Cancel stops its calls (no
+further attempt, a wait ends at once); an answer already on its way when Cancel came is still added to the run.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import Signal
 
 from ...core import extract
 from ...core.errors import RecordLensError
-from ...core.store import Project, Provenance
+from ...core.llm import BudgetExceededError
+from ...core.runs import DONE, ENDPOINT_FAILURES_IN_A_ROW, FAILED, NOT_FINISHED, STOPPED, failed_for_the_endpoint
+from ...core.store import Project, Provenance, open_project
+from ...core.wording import listed
 from ..qt.jobs import BackgroundJob, Cancelled, run_until_cancelled
 from ..qt.signals import emit
+from ..settings import GEMINI
+
+_log = logging.getLogger(__name__)
+# The run files' words and rule, so that a Propose session reads as `extract`'s run of the same pages does.
+ENDPOINT_SETTING = "the Gemini endpoint in Settings (Ctrl+,)"
 
 
 @dataclass(frozen=True)
@@ -29,6 +45,78 @@ class Proposal:
     provenance: Provenance
     seconds: float
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ProposalRun:
+    """A Propose session with a paid model as a run of the project: its records or failure per page, and in its
+    cost each page's calls (`page_costs`), the tokens summed, and why it stopped early, if it did. Written after every
+    page, so that a crash keeps what was paid for; thread-safe (a late answer is added from its call's thread)."""
+
+    root: Path
+    run_id: int
+    status: str = "running"
+    pages: dict[str, dict[str, object]] = field(default_factory=dict)
+    stopped: str = ""
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def start(cls, project: Project, extractor: object) -> ProposalRun:
+        parameters = {**getattr(extractor, "parameters", {}), "version": getattr(extractor, "version", ""),
+                      "settings": getattr(extractor, "settings", {}), "made_in": "the app's Propose"}
+        return cls(project.root, project.runs.add(str(getattr(extractor, "name", "")), parameters))
+
+    def record(self, project: Project, page: str, outcome: object) -> None:
+        """A page's outcome (an Extraction, or the error it failed or stopped with) kept in the run."""
+        with self._lock:
+            if isinstance(outcome, extract.Extraction):
+                project.runs.add_predictions(self.run_id, {page: outcome.records})
+                self.pages[page] = {"status": DONE, "tokens": outcome.tokens or {},
+                                    "seconds": round(outcome.seconds, 3), "warnings": outcome.warnings,
+                                    "raw": outcome.raw}
+            else:
+                details = dict(getattr(outcome, "details", None) or {})
+                reason = str(getattr(outcome, "reason", None) or outcome)
+                stopped = isinstance(outcome, BudgetExceededError)
+                if not stopped:  # a stop is no failure of the page: asked again next time, as `extract` does
+                    project.runs.add_predictions(self.run_id, {}, {page: reason})
+                self.pages[page] = {"status": NOT_FINISHED if stopped else FAILED,
+                                    **details, "reason": reason}
+            self._save(project)
+
+    def finish(self, project: Project, status: str, stopped: str = "") -> None:
+        with self._lock:
+            self.status, self.stopped = status, stopped
+            self._save(project)
+
+    def record_late(self, page: str, outcome: object) -> None:
+        """An answer that came after Cancel, added through a connection of its own (this is its call's thread)."""
+        try:
+            with open_project(self.root) as project:
+                self.record(project, page, outcome)
+        except Exception:  # noqa: BLE001 - a daemon thread has no one to tell but the log
+            _log.exception("the answer for page %s that came after Cancel could not be kept in run %s",
+                           page, self.run_id)
+
+    def _save(self, project: Project) -> None:
+        tokens: dict[str, int] = {}
+        for cost in self.pages.values():
+            for key, value in dict(cost.get("tokens") or {}).items():  # type: ignore[call-overload]
+                tokens[key] = tokens.get(key, 0) + int(value)
+        seconds = sum(float(c.get("seconds") or 0.0) for c in self.pages.values())  # type: ignore[arg-type]
+        # "pages" and "seconds" as a run added from a folder has them; each page's record as in its _run/N.json.
+        cost: dict[str, object] = {"pages": len(self.pages), "seconds": round(seconds, 3), "tokens": tokens,
+                                   "calls": sum(len(_calls(c)) for c in self.pages.values()),
+                                   "page_costs": self.pages}
+        if self.stopped:
+            cost[STOPPED] = self.stopped
+        project.runs.finish(self.run_id, status=self.status, cost=cost)
+
+
+def _calls(cost: dict[str, object]) -> list[object]:
+    raw = cost.get("raw")
+    calls = raw.get("calls") if isinstance(raw, dict) else None
+    return calls if isinstance(calls, list) else []
 
 
 class ProposeWorker(BackgroundJob):
@@ -43,31 +131,80 @@ class ProposeWorker(BackgroundJob):
         self.method = method
         self._params = params
         self.caution = ""  # what makes the extractor's proposals doubtful (a model learnt from few pages), if any
+        self.stopped = ""  # why the job stopped before its last page (a quota, a failing endpoint), if it did
+        self.stored_run: ProposalRun | None = None  # the project's run of a Gemini session
 
     def _propose(self, project: Project, job: BackgroundJob) -> None:
-        extractor = extract.create(self.method, **self._params)
+        # Gemini's calls stop at Cancel, and its waits and retries are said as they happen.
+        hooks = {"cancel": self._cancel, "notify": self.say} if self.method == GEMINI else {}
+        extractor = extract.create(self.method, **self._params, **hooks)
         self.caution = caution_of(extractor)
+        self.stored_run = ProposalRun.start(project, extractor) if self.method == GEMINI else None
+        status = "failed"
+        try:
+            self._propose_pages(project, extractor)
+            status = "finished"
+        except Cancelled:
+            status = "cancelled"
+            raise
+        finally:
+            if self.stored_run is not None:
+                self.stored_run.finish(project, status, self.stopped)
+
+    def _propose_pages(self, project: Project, extractor: extract.Extractor) -> None:
         total = len(self.pages)
+        endpoint_failures = 0
         for done, name in enumerate(self.pages):
             self.check()
             self.report(done, total, name)
             page = project.load(name).page  # here: the Project is this thread's
+            late = partial(self.stored_run.record_late, name) if self.stored_run else None
             try:
-                extraction = run_until_cancelled(lambda page=page: extractor.extract(page), self._cancel)
+                extraction = run_until_cancelled(lambda page=page: extractor.extract(page), self._cancel, late=late)
             except Cancelled:
                 raise
             except Exception as error:  # noqa: BLE001 - one page's failure (a timeout, bad HTML) is reported
-                self.report_failure(name, str(error) if isinstance(error, RecordLensError)
-                                    else f"{type(error).__name__}: {error}")
+                if self.stored_run is not None:
+                    self.stored_run.record(project, name, error)
+                if isinstance(error, BudgetExceededError):  # a quota or a cancel: no further page is asked
+                    self.check()
+                    self.report_failure(name, str(error))
+                    self._stop(name, str(error), self.pages[done + 1:])
+                    return
+                endpoint_failures = endpoint_failures + 1 if failed_for_the_endpoint(error) else 0
+                self.report_failure(name, _failure_message(error, endpoint_failures > 0))
+                if endpoint_failures >= ENDPOINT_FAILURES_IN_A_ROW:
+                    self._stop(name, f"the Gemini endpoint failed on {endpoint_failures} pages in a row; check "
+                                     f"{ENDPOINT_SETTING} and the network", self.pages[done + 1:])
+                    return
                 continue
+            endpoint_failures = 0
+            if self.stored_run is not None:
+                self.stored_run.record(project, name, extraction)
             provenance = Provenance.extractor(extraction.method, extraction.version, extraction.input_format or "",
-                                              seed=self._params.get("seed"))  # type: ignore[arg-type]
+                                              seed=_seed(extraction))
             emit(self.proposed, Proposal(name, extraction.records, provenance, extraction.seconds,
                                          [self.scrub(w) for w in extraction.warnings]))
         self.report(total, total, "")
+
+    def _stop(self, page: str, reason: str, not_reached: Sequence[str]) -> None:
+        left = f"; not reached: {listed(list(not_reached), 8, total=True)}" if not_reached else ""
+        self.stopped = self.scrub(f"stopped on page {page}: {reason}{left}")
+
+
+def _seed(extraction: extract.Extraction) -> int | None:
+    """The seed the extractor really sent (Gemini's default 0 included), not only one a user gave."""
+    seed = extraction.parameters.get("seed")
+    return seed if isinstance(seed, int) else None
+
+
+def _failure_message(error: Exception, endpoint_failed: bool) -> str:
+    message = str(error) if isinstance(error, RecordLensError) else f"{type(error).__name__}: {error}"
+    return f"{message}; check {ENDPOINT_SETTING}" if endpoint_failed else message
 
 
 def caution_of(extractor: object) -> str:
     """What makes an extractor's proposals doubtful, in core's words, as `recordlens train` says it too (only the
     selector's model has a caution: one stage only, from few pages); "" when nothing does."""
     return str(getattr(extractor, "caution", "") or "")
+

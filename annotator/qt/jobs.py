@@ -30,21 +30,34 @@ class Cancelled(Exception):
 T = TypeVar("T")
 
 
-def run_until_cancelled(call: Callable[[], T], cancel: threading.Event, poll_s: float = 0.05) -> T:
-    """`call()` in a daemon thread, waited for until it returns or `cancel` is set (then Cancelled at once)."""
+def run_until_cancelled(call: Callable[[], T], cancel: threading.Event, poll_s: float = 0.05,
+                        late: Callable[[T | BaseException], None] | None = None) -> T:
+    """`call()` in a daemon thread, waited for until it returns or `cancel` is set (then Cancelled at once).
+    `late`, if given, is handed what a call cancelled part way ends with (its value or its error), in that daemon
+    thread: a paid answer arriving after Cancel is kept rather than dropped."""
     box: dict[str, object] = {}
+    abandoned = threading.Event()
+    handed = threading.Lock()  # the outcome goes to the waiting thread or to `late`, never to both or neither
 
     def target() -> None:
         try:
             box["value"] = call()
         except BaseException as error:  # noqa: BLE001 - handed back to the waiting thread as is
             box["error"] = error
+        with handed:
+            if not abandoned.is_set() or late is None:
+                return
+        late(box["error"] if "error" in box else box["value"])  # type: ignore[arg-type]
 
     thread = threading.Thread(target=target, name="recordlens-job-call", daemon=True)
     thread.start()
     while thread.is_alive():
         if cancel.wait(poll_s):
-            raise Cancelled
+            with handed:
+                if thread.is_alive() and not box:
+                    abandoned.set()
+                    raise Cancelled
+            break
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["value"]  # type: ignore[return-value]
@@ -69,10 +82,12 @@ class BackgroundJob(QThread):
     """Runs `work(project, job)` in its own thread and Project. Emit through the job's methods only.
 
     Signals: `progress(done, total, what)`, `failed(what, message)` (one item failed; the job goes on),
-    `done(cancelled, message)` (the end, whatever happened; message is non-empty when the whole job failed).
+    `notice(message)` (said on the way), `done(cancelled, message)` (the end, whatever happened; message is
+    non-empty when the whole job failed).
     """
 
     progress = Signal(int, int, str)
+    notice = Signal(str)  # what the job meets on the way (a wait before a retry), for the status bar
     failed = Signal(str, str)
     done = Signal(bool, str)
 
@@ -110,6 +125,9 @@ class BackgroundJob(QThread):
 
     def report(self, done: int, total: int, what: str) -> None:
         emit(self.progress, done, total, what)
+
+    def say(self, message: str) -> None:
+        emit(self.notice, self.scrub(message))
 
     def report_failure(self, what: str, message: str) -> None:
         emit(self.failed, what, self.scrub(message))

@@ -69,7 +69,7 @@ def strip_html_prefix(xpath: str) -> str:
 
 # What RecordLens hands a method itself (objects, the key), never a parameter a user gives, by the option to use.
 SET_BY_RECORDLENS = {"caller": "--base-url, --timeout-s", "budget": "--max-requests, --max-tokens",
-                     "api_key": "GEMINI_API_KEY"}
+                     "api_key": "GEMINI_API_KEY", "cancel": "Ctrl+C", "notify": "nothing (waits are said on stderr)"}
 
 
 def refuse_unknown_parameters(method: str, given: Iterable[str], named: Sequence[str]) -> None:

@@ -15,7 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -163,7 +165,10 @@ class GeminiExtractor:
                  seed: int | None = 0, caller: GeminiCaller | None = None, budget: Budget | None = None,
                  api_key: str | None = None, base_url: str | None = None, timeout_s: float | None = None,
                  max_attempts: int | None = None, backoff_s: float | None = None,
-                 malformed_retries: int = 2, prompt_file: str | Path | None = None) -> None:
+                 malformed_retries: int = 2, prompt_file: str | Path | None = None,
+                 cancel: threading.Event | None = None, notify: Callable[[str], None] | None = None) -> None:
+        """`cancel` (set: no further call, a wait ends at once) and `notify` (waits and retries said as they
+        happen) are the app's: its Cancel button and its status bar."""
         if input_format not in represent.FORMATS:
             raise ValueError(f"unknown input format {input_format!r}; choose one of {', '.join(represent.FORMATS)}")
         self.input_format = input_format
@@ -179,7 +184,7 @@ class GeminiExtractor:
                 settings.max_attempts = max_attempts
             if backoff_s is not None:
                 settings.backoff_s = backoff_s
-            caller = GeminiCaller(settings, api_key=api_key, budget=budget)
+            caller = GeminiCaller(settings, api_key=api_key, budget=budget, cancel=cancel, notify=notify)
         self.caller = caller
 
     @property

@@ -65,6 +65,11 @@ class BudgetExceededError(GeminiError):
     stops cleanly and resumes later, rather than fail page after page."""
 
 
+class CallCancelledError(BudgetExceededError):
+    """The caller was cancelled (the app's Cancel): no further attempt is made, a wait ends at once; like a spent
+    budget, the attempts already paid for are in `log` and the run keeps them."""
+
+
 class QuotaWaitError(BudgetExceededError):
     """The server asks to wait longer than a call waits (Retry-After beyond `max_retry_after_s`): a quota, not a
     failing endpoint."""
@@ -205,16 +210,19 @@ def _check(settings: CallSettings) -> None:
 
 
 class GeminiCaller:
-    """One configured client. `sleep` is injectable so tests (and cancel buttons) do not wait for real."""
+    """One configured client. `sleep` is injectable so tests do not wait for real; `cancel`, once set, stops the
+    calls: no attempt starts after it, and a wait between attempts ends at once (the app's Cancel sets it)."""
 
     def __init__(self, settings: CallSettings | None = None, *, api_key: str | None = None,
-                 budget: Budget | None = None, sleep: Callable[[float], None] = time.sleep,
-                 rng: random.Random | None = None, notify: Callable[[str], None] | None = None) -> None:
+                 budget: Budget | None = None, sleep: Callable[[float], object] | None = None,
+                 rng: random.Random | None = None, notify: Callable[[str], None] | None = None,
+                 cancel: threading.Event | None = None) -> None:
         self.settings = settings or CallSettings()
         _check(self.settings)
         self._api_key = api_key or required_api_key()
         self.budget = budget or Budget()
-        self._sleep = sleep
+        self.cancel = cancel or threading.Event()
+        self._sleep = sleep or self.cancel.wait  # a wait that a cancel ends at once
         self._notify = notify or _say_on_stderr
         self._rng = rng or random.Random(0)
         self._client = self._make_client()
@@ -259,6 +267,8 @@ class GeminiCaller:
         attempt = 0
         while True:
             attempt += 1
+            if self.cancel.is_set():
+                raise CallCancelledError("cancelled: no further Gemini call made", log)
             try:
                 self.budget.reserve_request()
             except BudgetExceededError as error:
@@ -311,6 +321,8 @@ class GeminiCaller:
             self._notify(f"{what}: waiting {wait:.0f} s {why}")
         log.waited_s += wait
         self._sleep(wait)
+        if self.cancel.is_set():
+            raise CallCancelledError(self.redact(f"cancelled while waiting to retry after {reason}"), log)
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         wait = self.settings.backoff_s * (2 ** (attempt - 1))

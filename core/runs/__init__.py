@@ -2,10 +2,22 @@
 
 from .evaluate import SeedScores, score_run, score_seeds, seed_runs
 from .progress import progress
-from .run_files import META_DIR, RunSummary, failed_pages, read_page_costs
+from .run_files import (
+    DONE,
+    ENDPOINT_FAILURES_IN_A_ROW,
+    FAILED,
+    META_DIR,
+    NOT_FINISHED,
+    STOPPED,
+    RunSummary,
+    failed_for_the_endpoint,
+    failed_pages,
+    read_page_costs,
+)
 from .runner import run_extractor, seed_dir
 
 __all__ = [
+    "DONE", "ENDPOINT_FAILURES_IN_A_ROW", "FAILED", "NOT_FINISHED", "STOPPED", "failed_for_the_endpoint",
     "META_DIR", "RunSummary", "SeedScores", "failed_pages", "progress", "read_page_costs", "run_extractor",
     "score_run", "score_seeds", "seed_dir", "seed_runs",
 ]
