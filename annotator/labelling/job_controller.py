@@ -120,7 +120,10 @@ class JobController:
         """The job's name in the bar, ended with "…" where the bar is too narrow; whole in its tooltip."""
         bar = self.progress_bar
         room = bar.maximumWidth() - 2 * bar.fontMetrics().horizontalAdvance("M")  # the bar's own margins
-        bar.setFormat(bar.fontMetrics().elidedText(what, Qt.TextElideMode.ElideRight, room).replace("%", "%%"))
+        # QProgressBar reads "%p", "%v" and "%m" in its format (and shows "%%" as it is): a zero-width space after a
+        # name's own "%" keeps it a "%" on screen
+        shown = bar.fontMetrics().elidedText(what, Qt.TextElideMode.ElideRight, room)
+        bar.setFormat(shown.replace("%", "%\u200b"))
         bar.setToolTip(what)
 
     def _on_done(self, cancelled: bool, failure: str) -> None:

@@ -1,5 +1,6 @@
 """Extractors proposing records, as a background job (annotator/qt/jobs.py): page by page, each page's call in a
-daemon thread of its own (a Gemini call may wait minutes), dropped when the job is cancelled.
+daemon thread of its own (a Gemini call may wait minutes); on cancel, an answer on its way is still kept in the
+session's run when it comes (not when the app has quit by then).
 
 The propose job does not write proposals itself: it hands each page's records to the interface thread, which
 adds them through the undo stack like any other edit. That keeps every label change on one connection and undoable.
@@ -110,7 +111,10 @@ class ProposalRun:
                                    "page_costs": self.pages}
         if self.stopped:
             cost[STOPPED] = self.stopped
-        project.runs.finish(self.run_id, status=self.status, cost=cost)
+        if self.status == "running":  # kept page by page; it has not ended
+            project.runs.keep_cost(self.run_id, cost)
+        else:
+            project.runs.finish(self.run_id, status=self.status, cost=cost)
 
 
 def _calls(cost: dict[str, object]) -> list[object]:
@@ -149,7 +153,10 @@ class ProposeWorker(BackgroundJob):
             raise
         finally:
             if self.stored_run is not None:
-                self.stored_run.finish(project, status, self.stopped)
+                try:
+                    self.stored_run.finish(project, status, self.stopped)
+                except Exception as error:  # noqa: BLE001 - the session's own end (or error) is what to say
+                    _log.warning("run %s could not be marked %s: %s", self.stored_run.run_id, status, error)
 
     def _propose_pages(self, project: Project, extractor: extract.Extractor) -> None:
         total = len(self.pages)
@@ -179,13 +186,23 @@ class ProposeWorker(BackgroundJob):
                     return
                 continue
             endpoint_failures = 0
-            if self.stored_run is not None:
-                self.stored_run.record(project, name, extraction)
             provenance = Provenance.extractor(extraction.method, extraction.version, extraction.input_format or "",
                                               seed=_seed(extraction))
+            # Proposed first: a paid answer's records reach the page even if the run cannot be written just now
             emit(self.proposed, Proposal(name, extraction.records, provenance, extraction.seconds,
                                          [self.scrub(w) for w in extraction.warnings]))
+            if self.stored_run is not None:
+                self._keep_in_run(project, name, extraction)
         self.report(total, total, "")
+
+    def _keep_in_run(self, project: Project, name: str, extraction: extract.Extraction) -> None:
+        assert self.stored_run is not None
+        try:
+            self.stored_run.record(project, name, extraction)
+        except Exception as error:  # noqa: BLE001 - a locked database or a run deleted meanwhile
+            _log.warning("page %s: its calls could not be kept in run %s: %s", name, self.stored_run.run_id, error)
+            self.say(f"page {name} proposed, but its calls could not be kept in run {self.stored_run.run_id} "
+                        f"({error})")
 
     def _stop(self, page: str, reason: str, not_reached: Sequence[str]) -> None:
         left = f"; not reached: {listed(list(not_reached), 8, total=True)}" if not_reached else ""

@@ -2,8 +2,9 @@
 SQLite connection, usable from one thread only).
 
 A job reports progress item by item and stops at once when cancelled: a call that may wait minutes (a Gemini
-call) runs in a daemon thread of its own through `run_until_cancelled`, and its answer is dropped on cancel, so
-neither Cancel nor closing the window waits for it.
+call) runs in a daemon thread of its own through `run_until_cancelled`, and its answer, on cancel, is handed to
+`late` when given (a paid answer kept), else dropped, so neither Cancel nor closing the window waits for it
+(an answer still on its way when the app quits is lost).
 
 Every job says when it starts (`job_starts()`): a window watching its project for other connections' commits
 tells its own jobs' writes, made through the job's connection, from those of another window or the command line.

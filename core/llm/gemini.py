@@ -319,10 +319,12 @@ class GeminiCaller:
             why = ("as the server asks (Retry-After)" if asked is not None and wait <= asked
                    else f"before attempt {attempt + 1} of {self.settings.max_attempts}")
             self._notify(f"{what}: waiting {wait:.0f} s {why}")
-        log.waited_s += wait
+        started = time.monotonic()
         self._sleep(wait)
-        if self.cancel.is_set():
+        if self.cancel.is_set():  # the wait ended early: what was waited, not what was planned
+            log.waited_s += min(wait, time.monotonic() - started)
             raise CallCancelledError(self.redact(f"cancelled while waiting to retry after {reason}"), log)
+        log.waited_s += wait
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         wait = self.settings.backoff_s * (2 ** (attempt - 1))

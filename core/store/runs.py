@@ -106,6 +106,12 @@ class Runs:
             db.execute("UPDATE runs SET status = ?, ended_at = ?, cost = ? WHERE id = ?",
                        (status, ended_at or now(), dumps(dict(cost or {})), run_id))
 
+    def keep_cost(self, run_id: int, cost: Mapping[str, object]) -> None:
+        """A running run's cost so far (what it paid for is kept as it goes), its status and end left alone."""
+        with self._store.writing() as db:
+            self.get(run_id)
+            db.execute("UPDATE runs SET cost = ? WHERE id = ?", (dumps(dict(cost)), run_id))
+
     def add_predictions(self, run_id: int, predictions: Mapping[str, Sequence[Sequence[str]]],
                         errors: Mapping[str, str] | None = None) -> None:
         """Store (or replace) a run's records for some pages in one transaction; `errors` says why a page
@@ -258,6 +264,13 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
     for page, reason in errors.items():
         atomic.write_text(folder / META_DIR / f"{page}.json", json.dumps({"status": FAILED, "reason": reason},
                                                                          ensure_ascii=False, indent=1))
+    # A run made in the app keeps each page's record (its calls, tokens, raw answers) in its cost, where
+    # `extract` keeps it in _run/N.json: written back there, so that what was paid for is not lost either
+    page_costs = run.cost.get("page_costs")
+    for page, record in (page_costs.items() if isinstance(page_costs, dict) else ()):
+        if isinstance(record, dict):
+            atomic.write_text(folder / META_DIR / f"{page}.json", json.dumps(record, ensure_ascii=False, indent=1,
+                                                                             default=str))
     described = {key: value for key, value in run.parameters.items() if key != "source"}
     described |= {"method": run.method, "written": run.started_at}
     if run.cost.get(STOPPED):

@@ -112,6 +112,27 @@ def test_a_deleted_run_is_kept_as_a_run_folder_that_runs_add_stores_again(projec
     assert stored(project, 2) == before
 
 
+def test_a_deleted_run_made_in_the_app_keeps_what_its_calls_cost(project: Path, capsys) -> None:
+    """A Propose session with Gemini keeps each page's record (calls, tokens) in the run's cost, not in files:
+    deleting the run writes them back as `_run/N.json`, and the run added again costs what it cost."""
+    records = {"1": {"status": "done", "tokens": {"prompt": 100, "completion": 20, "total": 120}, "seconds": 1.0,
+                     "raw": {"calls": [{"statuses": [200]}]}},
+               "2": {"status": "failed", "reason": "refused (SAFETY)", "tokens": {"total": 90}}}
+    with open_project(project) as opened:
+        made = opened.runs.add("gemini", {"made_in": "the app's Propose"})
+        opened.runs.add_predictions(made, {"1": [["/body[1]"]]}, {"2": "refused (SAFETY)"})
+        opened.runs.finish(made, cost={"pages": 2, "tokens": {"total": 210}, "page_costs": records})
+    code, _, err = run(capsys, "runs", "--project", str(project), "--delete", str(made))
+    assert code == 0
+    kept = Path(err.split("; its predictions are kept in ")[1].split(" (")[0])
+    assert json.loads((kept / "_run" / "1.json").read_text(encoding="utf-8"))["tokens"]["total"] == 120
+    assert json.loads((kept / "_run" / "2.json").read_text(encoding="utf-8"))["reason"] == "refused (SAFETY)"
+    assert run(capsys, "runs", "--project", str(project), "--add", str(kept))[0] == 0
+    with open_project(project) as opened:
+        again = max(r.id for r in opened.runs.all())
+        assert opened.runs.get(again).cost["tokens"]["total"] == 210
+
+
 def test_a_deletion_that_fails_keeps_the_run_and_leaves_no_folder(project: Path, tmp_path: Path, capsys) -> None:
     assert run(capsys, "runs", "--project", str(project), "--add", str(a_run_with_a_failed_page(tmp_path)))[0] == 0
     with sqlite3.connect(project / "project.db") as db:
@@ -133,3 +154,12 @@ def test_a_copy_of_an_older_project_leaves_that_project_as_it_was(tmp_path: Path
     assert (old / "project.db").read_bytes() == before
     with sqlite3.connect(tmp_path / "copy" / "project.db") as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_running_run_keeps_its_cost_as_it_goes_without_ending(project: Path) -> None:
+    """A Propose session keeps its cost page by page: the run stays running, with no end time, until it ends."""
+    with open_project(project) as opened:
+        made = opened.runs.add("gemini")
+        opened.runs.keep_cost(made, {"pages": 1, "tokens": {"total": 120}})
+        info = opened.runs.get(made)
+        assert (info.status, info.ended_at, info.cost["tokens"]["total"]) == ("running", None, 120)
