@@ -497,6 +497,21 @@ class ReviewController:
     def do_take_merged(self) -> None:
         self._adjudicate(merge=True)
 
+    def _chosen_for_a_decision(self) -> tuple[str, PageReview, str, list[int]] | None:
+        """The annotator under review, the page's review, the page and the chosen rows, when a decision can be
+        taken on them now (said when not: no row chosen, or their labels changed since the review showed them)."""
+        name = self._adjudicating()
+        if name is None:
+            return None
+        review, page = self.review, self.window.page_name
+        chosen = [i for i in self.panel.chosen_indices() if review is not None and 0 <= i < len(review.records)]
+        if review is None or not chosen or page is None:
+            self.window.message("choose a record in the Review list first")
+            return None
+        if self._changed_underneath(name, page):
+            return None
+        return name, review, page, chosen
+
     def _adjudicate(self, merge: bool) -> None:
         """The chosen review records (one, or several selected), each decided for the other annotator (T) or as
         the union of both (Shift+T), in one undoable step.
@@ -507,16 +522,10 @@ class ReviewController:
         decision is taken on the annotator's labels as the project holds them at that moment, and is in the page's
         history."""
         window = self.window
-        name = self._adjudicating()
-        if name is None:
+        decidable = self._chosen_for_a_decision()
+        if decidable is None:
             return
-        review, page = self.review, window.page_name
-        chosen = [i for i in self.panel.chosen_indices() if review is not None and 0 <= i < len(review.records)]
-        if review is None or not chosen or page is None:
-            window.message("choose a record in the Review list first")
-            return
-        if self._changed_underneath(name, page):
-            return
+        name, review, page, chosen = decidable
         truth = window.project.labels(page, TRUE_LABEL_STATUSES)
         records = [review.records[i] for i in chosen]
         decisions = [d for d in (self._decision(r, truth, name, merge) for r in records) if d is not None]
@@ -585,16 +594,10 @@ class ReviewController:
         undoable step. No label changes, nor the figures: the decision is in the page's history, and the review
         lists the disagreement apart as kept, no longer open, until either record changes."""
         window = self.window
-        name = self._adjudicating()
-        if name is None:
+        decidable = self._chosen_for_a_decision()
+        if decidable is None:
             return
-        review, page = self.review, window.page_name
-        chosen = [i for i in self.panel.chosen_indices() if review is not None and 0 <= i < len(review.records)]
-        if review is None or not chosen or page is None:
-            window.message("choose a record in the Review list first")
-            return
-        if self._changed_underneath(name, page):
-            return
+        name, review, page, chosen = decidable
         decisions = [d for i in chosen if i not in self.panel.kept and (
             d := disagreement(review.records[i], name)) is not None]
         if not decisions:
