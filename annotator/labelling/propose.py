@@ -25,7 +25,15 @@ from PySide6.QtCore import Signal
 from ...core import extract
 from ...core.errors import RecordLensError
 from ...core.llm import BudgetExceededError
-from ...core.runs import DONE, ENDPOINT_FAILURES_IN_A_ROW, FAILED, NOT_FINISHED, STOPPED, failed_for_the_endpoint
+from ...core.runs import (
+    DONE,
+    ENDPOINT_FAILURES_IN_A_ROW,
+    FAILED,
+    NOT_FINISHED,
+    STOPPED,
+    failed_for_the_endpoint,
+    summed_cost,
+)
 from ...core.store import Project, Provenance, open_project
 from ...core.wording import listed
 from ..qt.jobs import BackgroundJob, Cancelled, run_until_cancelled
@@ -100,13 +108,8 @@ class ProposalRun:
                            page, self.run_id)
 
     def _save(self, project: Project) -> None:
-        tokens: dict[str, int] = {}
-        for cost in self.pages.values():
-            for key, value in dict(cost.get("tokens") or {}).items():  # type: ignore[call-overload]
-                tokens[key] = tokens.get(key, 0) + int(value)
-        seconds = sum(float(c.get("seconds") or 0.0) for c in self.pages.values())  # type: ignore[arg-type]
-        # "pages" and "seconds" as a run added from a folder has them; each page's record as in its _run/N.json.
-        cost: dict[str, object] = {"pages": len(self.pages), "seconds": round(seconds, 3), "tokens": tokens,
+        # summed as a run added from a folder is; each page's record as in its _run/N.json
+        cost: dict[str, object] = {"tokens": {}, **summed_cost(self.pages.values()),
                                    "calls": sum(len(_calls(c)) for c in self.pages.values()),
                                    "page_costs": self.pages}
         if self.stopped:

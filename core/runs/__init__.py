@@ -13,11 +13,12 @@ from .run_files import (
     failed_for_the_endpoint,
     failed_pages,
     read_page_costs,
+    summed_cost,
 )
 from .runner import run_extractor, seed_dir
 
 __all__ = [
     "DONE", "ENDPOINT_FAILURES_IN_A_ROW", "FAILED", "NOT_FINISHED", "STOPPED", "failed_for_the_endpoint",
     "META_DIR", "RunSummary", "SeedScores", "failed_pages", "progress", "read_page_costs", "run_extractor",
-    "score_run", "score_seeds", "seed_dir", "seed_runs",
+    "score_run", "score_seeds", "seed_dir", "seed_runs", "summed_cost",
 ]

@@ -203,6 +203,18 @@ def paid_tokens(cost: dict[str, object]) -> dict[str, int]:
     return tokens
 
 
+def summed_cost(records: Iterable[dict[str, object]]) -> dict[str, object]:
+    """A run's cost from its pages' records (as `_run/N.json` holds them): how many, their seconds, and the tokens
+    paid for (earlier attempts included), the last only when some were."""
+    records = list(records)
+    tokens: dict[str, int] = {}
+    for record in records:
+        for key, value in paid_tokens(record).items():
+            tokens[key] = tokens.get(key, 0) + value
+    seconds = sum(float(record.get("seconds") or 0.0) for record in records)  # type: ignore[arg-type]
+    return {"pages": len(records), "seconds": round(seconds, 3), **({"tokens": tokens} if tokens else {})}
+
+
 def failed_pages(run_dir: str | Path) -> dict[str, str]:
     """Page name -> reason, for the pages of a run that failed and have no prediction since."""
     run = Path(run_dir)

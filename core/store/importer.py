@@ -59,9 +59,9 @@ from ..runs.run_files import (
     failed_pages,
     other_pages_message,
     pages_made_otherwise,
-    paid_tokens,
     read_page_costs,
     read_run_description,
+    summed_cost,
     unnamed_method_message,
 )
 from ..wording import counted, listed, shortened
@@ -685,15 +685,7 @@ def _run_cost(run_dir: Path) -> tuple[dict[str, object], str | None]:
     costs = read_page_costs(run_dir)
     if not costs:
         return {}, None
-    tokens: dict[str, int] = {}
-    for cost in costs.values():
-        for key, value in paid_tokens(cost).items():  # earlier attempts at a page were paid for too
-            tokens[key] = tokens.get(key, 0) + value
-    seconds = sum(float(cost.get("seconds") or 0.0) for cost in costs.values())  # type: ignore[arg-type]
     last = max((run_dir / "_run" / f"{name}.json").stat().st_mtime for name in costs)
-    total: dict[str, object] = {"pages": len(costs), "seconds": round(seconds, 3)}
-    if tokens:
-        total["tokens"] = tokens
-    return total, stamp(datetime.fromtimestamp(last, UTC))
+    return summed_cost(costs.values()), stamp(datetime.fromtimestamp(last, UTC))
 
 
