@@ -20,7 +20,7 @@ from ..records.score import DatasetScore
 from ..runs.evaluate import seed_runs
 from ..runs.progress import progress
 from ..runs.run_files import OTHER_PAGES, STOPPED, holds_a_single_run, other_pages_message
-from ..store import check_removable, remove_page, removed_copy, restore_page
+from ..store import StoreError, check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
 from ..store.importer import import_paths, import_run_folder
 from ..store.label_sets import check_annotator_name
@@ -323,10 +323,10 @@ def _add_run_folder(project, folder: Path, method: str | None) -> bool:  # noqa:
 
 def _known_run(project, run_id: int, where: str) -> RunInfo:  # noqa: ANN001 - a Project
     """Run `run_id`, or an error that names the runs the project holds."""
-    runs = project.runs.all()
-    for run in runs:
-        if run.id == run_id:
-            return run
+    try:
+        return project.runs.get(run_id)
+    except StoreError:
+        runs = project.runs.all()
     held = f"its runs are {listed([str(r.id) for r in runs], 12, total=True)}" if runs else "it holds no run"
     raise RecordLensError(f"no run {run_id} in the project {where}: {held} (`recordlens runs --project "
                           f"{shlex.quote(where)}` lists them)")

@@ -124,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
         replacing.said()
     written = ModelShape.of(model)
     if (risk := few_pages_warning(written)) is not None:  # in the words of the app's Learn and Propose
-        unbagged = f" (bagging needs {fewest_bagged_pages()} pages)" if written.pages < fewest_bagged_pages() else ""
+        bagged_from = fewest_bagged_pages()
+        unbagged = f" (bagging needs {bagged_from} pages)" if written.pages < bagged_from else ""
         warn(f"{risk}; label more pages and train again, or check its proposals on other labelled pages before "
              f"relying on it. The model written: {written}{unbagged}")
     if args.cv is not None:

@@ -411,10 +411,7 @@ class SelectorModel:
     def load(cls, path: str | Path) -> SelectorModel:
         path = Path(path)
         try:
-            data = read_regular_file(path)
-            if data[:2] == GZIP_MAGIC:  # the shipped model: JSON, gzip-compressed
-                data = gzip.decompress(data)
-            text = data.decode("utf-8")
+            text = _model_bytes(path).decode("utf-8")
         except (EOFError, gzip.BadGzipFile, zlib.error) as error:
             raise ModelError(f"{path}: not a selector model (a damaged gzip file: {error})") from None
         except OSError as error:
@@ -432,13 +429,18 @@ class SelectorModel:
         return model
 
 
+def _model_bytes(path: str | Path) -> bytes:
+    """A model file's JSON bytes, as written plain or gzip-compressed (the shipped model)."""
+    data = read_regular_file(path)
+    return gzip.decompress(data) if data[:2] == GZIP_MAGIC else data
+
+
 def is_model_file(path: str | Path) -> bool:
     """Whether the file is a selector model of any version, whether this one can load it or not: JSON, or JSON
     compressed with gzip, whose "format" names a selector model. A model of an older format or feature list is
     refused on load with "train it again", so training must be free to write over it."""
     try:
-        data = read_regular_file(path)
-        document = json.loads(gzip.decompress(data) if data[:2] == GZIP_MAGIC else data)
+        document = json.loads(_model_bytes(path))
     except (OSError, EOFError, zlib.error, ValueError, RecursionError):
         return False  # unreadable or not a regular file, a damaged gzip file, not JSON (all OSErrors or ValueErrors)
     named = document.get("format") if isinstance(document, dict) else None

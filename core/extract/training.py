@@ -538,8 +538,11 @@ def planned_shape(examples: Sequence[Example], seed: int = 0, config: FitConfig 
 def fold_shapes(examples: Sequence[Example], k: int, seed: int = 0, config: FitConfig = FitConfig()
                 ) -> list[ModelShape]:
     """The shape of each fold's model in `cross_validate(examples, k, seed, config)`, in fold order."""
-    return [planned_shape([e for i, e in enumerate(examples) if i not in set(held)], seed, config)
-            for held in folds(len(examples), k, seed)]
+    shapes = []
+    for fold in folds(len(examples), k, seed):
+        held = set(fold)
+        shapes.append(planned_shape([e for i, e in enumerate(examples) if i not in held], seed, config))
+    return shapes
 
 
 def weaker_folds_note(folds_made: Sequence[ModelShape], written: ModelShape) -> str | None:
