@@ -107,6 +107,7 @@ class JobController:
         self._show_what(what)
         self._show_running(True)
         self.window.message(what)
+        job.done.connect(self.window.after_own_job)  # last: after what the job itself does when it ends
         job.start()
         return True
 

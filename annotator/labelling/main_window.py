@@ -55,7 +55,7 @@ from ...core.store import (
     remove_page,
 )
 from ...core.wording import counted
-from ..qt.jobs import BackgroundJob, job_starts
+from ..qt.jobs import BackgroundJob
 from ..qt.message_bar import MessageBar
 from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, settings_path
@@ -233,7 +233,6 @@ class MainWindow(QMainWindow):
         self._watch_timer.timeout.connect(self.check_project)
         if WATCH_MS > 0:
             self._watch_timer.start()
-        job_starts().connect(self._on_job_started)
         self._say_if_open_elsewhere()
 
     # -- building ----------------------------------------------------------------------------------------------
@@ -405,11 +404,7 @@ class MainWindow(QMainWindow):
         if self.watch.changed_elsewhere():
             self.show_changes_made_elsewhere()
 
-    def _on_job_started(self, job: BackgroundJob) -> None:
-        if job is self.jobs.job and not self.closed:  # this window's, not another window's of this process
-            job.done.connect(self._after_own_job)
-
-    def _after_own_job(self, *_: object) -> None:  # done(cancelled, failure)
+    def after_own_job(self, *_: object) -> None:  # done(cancelled, failure)
         """This window's job has ended (after what the job itself does then): what it wrote is this window's
         doing, said by the job's own message, so the project is shown as it now is without calling it a change
         made elsewhere, and the next look starts from here."""
@@ -847,8 +842,6 @@ class MainWindow(QMainWindow):
             return
         self.closed = True
         self._watch_timer.stop()
-        with contextlib.suppress(RuntimeError):  # not connected (PySide raises): nothing to undo
-            job_starts().disconnect(self._on_job_started)
         self._remember_selection()
         self.jobs.stop()
         self.tools.close()

@@ -62,6 +62,9 @@ class LabellingWindow(Protocol):
     @property
     def person(self) -> Provenance: ...
 
+    def after_own_job(self, *_: object) -> None:
+        """A job this window started has ended: what it wrote is no change made elsewhere."""
+
     def edit(self, text: str, change: Callable[[], Change]) -> Change | None: ...
 
     def edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change]) -> int | None: ...

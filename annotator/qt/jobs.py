@@ -5,9 +5,6 @@ A job reports progress item by item and stops at once when cancelled: a call tha
 call) runs in a daemon thread of its own through `run_until_cancelled`, and its answer, on cancel, is handed to
 `late` when given (a paid answer kept), else dropped, so neither Cancel nor closing the window waits for it
 (an answer still on its way when the app quits is lost).
-
-Every job says when it starts (`job_starts()`): a window watching its project for other connections' commits
-tells its own jobs' writes, made through the job's connection, from those of another window or the command line.
 """
 
 from __future__ import annotations
@@ -17,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import QObject, QThread, Signal, SignalInstance
+from PySide6.QtCore import QThread, Signal
 
 from ...core.errors import RecordLensError
 from ...core.store import Project, open_project
@@ -64,21 +61,6 @@ def run_until_cancelled(call: Callable[[], T], cancel: threading.Event, poll_s: 
     return box["value"]  # type: ignore[return-value]
 
 
-class _JobStarts(QObject):
-    started = Signal(object)  # the BackgroundJob, just before its thread starts
-
-
-_job_starts: _JobStarts | None = None
-
-
-def job_starts() -> SignalInstance:
-    """`started(job)`, emitted by every BackgroundJob just before its thread starts (on the thread starting it)."""
-    global _job_starts
-    if _job_starts is None:
-        _job_starts = _JobStarts()
-    return _job_starts.started
-
-
 class BackgroundJob(QThread):
     """Runs `work(project, job)` in its own thread and Project. Emit through the job's methods only.
 
@@ -100,10 +82,6 @@ class BackgroundJob(QThread):
         self._cancel = threading.Event()
         # Anything that must never reach a message (the Gemini key), scrubbed from every text sent out.
         self._secrets = [s for s in secrets if s]
-
-    def start(self, *args: object) -> None:  # Qt's start(priority)
-        emit(job_starts(), self)
-        super().start(*args)
 
     def cancel(self) -> None:
         self._cancel.set()
