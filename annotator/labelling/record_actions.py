@@ -127,17 +127,30 @@ class RecordActions:
 
     def _pushed(self, page: str, command: LabelCommand | StatusCommand, failure: str) -> Change | None:
         """Push the command on the page's stack; None, and `failure` with the reason shown, when the store refuses."""
+        changes = self._pushed_as_one_step(page, [command], failure)
+        return None if changes is None else changes[0]
+
+    def _pushed_as_one_step(self, page: str, commands: Sequence[LabelCommand | StatusCommand], failure: str,
+                            step: str = "") -> list[Change] | None:
+        """The commands on the page's stack as one undo step (named `step` when there are several), unless the
+        project's database is gone or the store refuses one of them: then None, `failure` with the reason shown,
+        and those made before it kept (stored)."""
         if self._refused_unsaved():
             return None
         self._forget_steps_overtaken(page)
         try:
-            change = push(self.stack(page), command)
+            changes = [push(self.stack(page), commands[0])] if len(commands) == 1 else \
+                push_all(self.stack(page), step, list(commands))  # type: ignore[arg-type]
         except RecordLensError as error:
             self.window.message(f"{failure}{error}", 10000)
+            made = [getattr(c, "result", None) for c in commands]
+            self._wrote(page, made)
+            if any(c is not None and c.id is not None for c in made):
+                self.window.saved()  # those made before the refusal are stored
             return None
-        self._wrote(page, [change])
+        self._wrote(page, changes)
         self.window.saved()
-        return change
+        return changes
 
     def _refused_unsaved(self) -> bool:
         """An edit refused (and why said) while the project's database is no longer at its path: it would be lost."""
@@ -176,21 +189,8 @@ class RecordActions:
         page = self.window.page_name
         assert page is not None
         commands = [self._command(page, text, lambda i=i: change(i)) for i in ids]
-        if self._refused_unsaved():
-            return None
-        self._forget_steps_overtaken(page)
-        try:
-            changes = [push(self.stack(page), commands[0])] if len(commands) == 1 else \
-                push_all(self.stack(page), text, commands)
-        except RecordLensError as error:
-            self.window.message(f"{text}: {error}", 10000)
-            self._wrote(page, [c.result for c in commands])
-            if any(c.result is not None and c.result.id is not None for c in commands):
-                self.window.saved()  # those made before the refusal are stored
-            return None
-        self._wrote(page, changes)
-        self.window.saved()
-        return sum(1 for c in changes if c.id is not None)
+        changes = self._pushed_as_one_step(page, commands, f"{text}: ", text)
+        return None if changes is None else sum(1 for c in changes if c.id is not None)
 
     def add_proposals(self, page: str, records: list[list[str]], provenance: Provenance) -> bool:
         """An extractor's new records for a page (any page, not only the one on show), as one undoable change."""
