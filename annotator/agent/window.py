@@ -25,7 +25,7 @@ import contextlib
 import json
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -200,7 +200,8 @@ class AgentWindow(QMainWindow):
         message = f"opened the site {site.name}: {counted(len(site.pages), 'page')} ({site.root})"
         if tasks is not None:
             try:
-                loaded = self.task_editor.load(tasks)
+                with QSignalBlocker(self.task_editor):  # what `loaded` brings about follows below, once
+                    loaded = self.task_editor.load(tasks)
                 message += f"; {counted(len(loaded), 'task')} from {tasks}"
             except (TaskFileError, AgentError) as error:
                 message += f"; tasks not opened: {error}"
