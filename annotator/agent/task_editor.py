@@ -109,13 +109,9 @@ class TaskEditor(QWidget):
 
     def set_tasks(self, tasks: list[Task]) -> None:
         """Show `tasks` as the file's own: what the table holds now counts as saved."""
-        self.table.setRowCount(0)
-        for task in tasks:
-            self._append(task)
         if tasks and not self.site:
             self.site = tasks[0].site
-        self.table.resizeRowsToContents()
-        self._mark_clean()
+        self._put_rows([_cells(task) for task in tasks])
 
     def modified(self) -> bool:
         """Whether the rows differ from the file's as last loaded or saved (an edit undone by hand is none).
@@ -158,10 +154,7 @@ class TaskEditor(QWidget):
         self._mark_clean()
 
     def _append(self, task: Task) -> None:
-        values = {"id": task.id, "category": task.category, "instruction": task.instruction,
-                  "answer": task.answer, "answer_kind": task.answer_kind, "normalise": ", ".join(task.normalise),
-                  "start_url": task.start_url}
-        self._append_cells([values[name] for name in COLUMNS])
+        self._append_cells(_cells(task))
 
     def _append_cells(self, cells: list[str]) -> None:
         """A row of cell texts in COLUMNS' order (an unknown answer kind shows as the first kind)."""
@@ -416,3 +409,10 @@ def displayed_rows(table: QTableWidget) -> list[list[str]]:
             cells.append(widget.currentText() if isinstance(widget, QComboBox) else (item.text() if item else ""))
         out.append(cells)
     return out
+
+
+def _cells(task: Task) -> list[str]:
+    """A task's row as cell texts in COLUMNS' order."""
+    values = {"id": task.id, "category": task.category, "instruction": task.instruction, "answer": task.answer,
+              "answer_kind": task.answer_kind, "normalise": ", ".join(task.normalise), "start_url": task.start_url}
+    return [values[name] for name in COLUMNS]
