@@ -17,10 +17,17 @@ from pathlib import Path
 
 from .errors import DatasetError
 from .file_kinds import not_regular
+from .wording import listed
 
-__all__ = ["OutputPathError", "is_chart", "is_json_object", "writable_file", "writable_folder"]
+__all__ = ["OutputPathError", "is_chart", "is_json_report", "marked_report", "writable_file", "writable_folder"]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+# A JSON report names the command that wrote it under this key ("recordlens bench"), so that a later run of it
+# may write over it and over no other JSON object (a run's run.json, a model, the app's settings).
+REPORT_KEY = "report"
+REPORT_PREFIX = "recordlens "
+# The top-level keys that tell the reports written before they named their command: bench's, bench --cv's.
+_UNMARKED_REPORTS = (frozenset({"table1", "table2"}), frozenset({"folds", "rows", "held_out"}))
 _CHART_HEADERS = (b"\x89PNG\r\n\x1a\n", b"%PDF", b"<svg", b"<?xml")
 
 
@@ -84,18 +91,51 @@ def _refuse_replacing_another_kind(path: Path, what: str, replaces: Callable[[Pa
         raise OutputPathError(f"{path} is a database (a RecordLens project's project.db?); {what} is not written "
                               "over it: choose another path")
     if replaces is not None and not replaces(path):
-        raise OutputPathError(f"{path} exists and is not {what}, so it is not replaced: choose another path, or "
-                              "move that file away first")
+        looks = _looks_like(path)
+        raise OutputPathError(f"{path} exists and is not {what}, so it is not replaced"
+                              + (f" (it looks like {looks})" if looks else "")
+                              + ": choose another path, or move that file away first")
 
 
-def is_json_object(path: Path) -> bool:
-    """Whether the file holds one JSON object, as a report does: not a list (a labels file, the one a mistyped
-    path most likely names) nor anything else. Other JSON objects (a run's run.json) pass: a report is replaced
-    only by the command that names it."""
-    try:
-        return isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
-    except (OSError, UnicodeDecodeError, ValueError):
+def marked_report(command: str, document: dict[str, object]) -> dict[str, object]:
+    """A JSON report as `recordlens COMMAND` writes it: named by its command, so that a later run may replace it."""
+    return {REPORT_KEY: REPORT_PREFIX + command, **document}
+
+
+def is_json_report(path: Path) -> bool:
+    """Whether the file is a JSON report RecordLens wrote: one naming its command (`marked_report`), or one of
+    before that, known by its top-level keys. Any other JSON is kept: a labels file (a list), a run's run.json, a
+    selector model, the app's settings are what a mistyped path would name."""
+    document = _json_of(path)
+    if not isinstance(document, dict):
         return False
+    named = document.get(REPORT_KEY)
+    return ((isinstance(named, str) and named.startswith(REPORT_PREFIX))
+            or any(keys <= document.keys() for keys in _UNMARKED_REPORTS))
+
+
+def _json_of(path: Path) -> object:
+    """The file's JSON, or None when it is not JSON (or cannot be read)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+
+
+def _looks_like(path: Path) -> str | None:
+    """What a JSON file that is not to be replaced looks like, so the refusal says what was nearly lost."""
+    document = _json_of(path)
+    if isinstance(document, list):
+        return "a labels file, a JSON list of records"
+    if not isinstance(document, dict):
+        return None
+    if isinstance(document.get("format"), str):  # a selector model names its format ("recordlens-selector/3")
+        return f"a file of format {document['format']}"
+    if "method" in document and "status" in document:
+        return "a page's record of a run, _run/N.json"
+    if "method" in document and "version" in document:
+        return "a run's description, _run/run.json"
+    return f"a JSON object with keys {listed(list(document))}" if document else "an empty JSON object"
 
 
 def is_chart(path: Path) -> bool:

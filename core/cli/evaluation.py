@@ -12,7 +12,7 @@ from typing import TypeVar
 from ..atomic import write_text
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
-from ..output_paths import is_chart, is_json_object, writable_file
+from ..output_paths import is_chart, is_json_report, marked_report, writable_file
 from ..page.dataset import record_files, synthetic_sources
 from ..records.hygiene import CheckReport, dataset_labels, summarise
 from ..records.score import DatasetScore
@@ -197,7 +197,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from ..runs import bench
 
     if args.json not in (None, "-"):
-        writable_file(args.json, "a report", replaces=is_json_object)
+        writable_file(args.json, "a report", replaces=is_json_report)
     if args.cv is not None:
         return _bench_cv(args)
     for name in ("seed", "per_page", "splits"):
@@ -234,7 +234,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if not args.no_chart:
         bench.write_chart(result, chart)
         print(f"wrote {chart}", file=sys.stderr)
-    _print_report(args.json, result.as_dict(), lambda: bench.format_tables(result))
+    _print_report(args.json, marked_report("bench", result.as_dict()), lambda: bench.format_tables(result))
     return result.exit_code  # as extract's: 1 failed pages, 3 a budget, 4 a failing endpoint
 
 
@@ -272,7 +272,8 @@ def _bench_cv(args: argparse.Namespace) -> int:
         print(f"{len(cv.pages)} pages, {args.cv} folds x {cv.splits} splits, seed {seed}: candidates "
               f"{cv.seconds['prepare']:.1f} s, "
               f"cross-validation {cv.seconds['cross_validation']:.1f} s", file=sys.stderr)
-    _print_report(args.json, cv.as_dict(), lambda: format_report(cv, per_page=args.per_page))
+    _print_report(args.json, marked_report("bench --cv", cv.as_dict()),
+                  lambda: format_report(cv, per_page=args.per_page))
     return 0
 
 

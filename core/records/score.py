@@ -128,6 +128,9 @@ def score_raw(predicted: Sequence[Sequence[str]], true: Sequence[Sequence[str]])
 @dataclass
 class DatasetScore:
     pages: list[PageScore]
+    # Pages whose predictions file could not be read (name -> why), scored as empty predictions: kept here so
+    # that leaving them out (`runs.evaluate.without_failed`) needs no second read of the files.
+    unreadable: dict[str, str] = field(default_factory=dict)
 
     def _mean(self, values: list[float]) -> float:
         return sum(values) / len(values) if values else 0.0

@@ -26,8 +26,9 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     """Score every page that has ground truth; a missing prediction counts as an empty one, with a warning.
 
     Returns the scores and the run-level warnings (missing files, malformed records files...). A page the run
-    failed on (see `failed_pages`) is scored as an empty prediction here, and named as failed in the warnings;
-    `without_failed` gives the figures without such pages. The records files are read here; parsing each page
+    failed on (see `failed_pages`), or whose predictions file cannot be read (kept in the scores' `unreadable`),
+    is scored as an empty prediction here, and named in the warnings; `without_failed` gives the figures without
+    such pages. The records files are read here; parsing each page
     and scoring it is a unit of work for `engine` (default: here), and the pages keep the ground truth's order
     whatever the engine.
     """
@@ -42,6 +43,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     jobs: list[_PageJob] = []
     failed = failed_pages(pred_dir)
     predictions = record_files(pred_dir)
+    unreadable: dict[str, str] = {}
     unscorable: list[str] = []  # every page that cannot be scored, named at once rather than the first alone
     for name in list(truths):
         page_file = files.get(name)
@@ -62,6 +64,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
                 warnings.extend(predicted_file.warnings)
             except RecordLensError as error:
                 warnings.append(f"{error}; scored as an empty prediction")
+                unreadable[name] = str(error)
                 predicted = []
         elif name in failed:
             warnings.append(f"page {name}: the run failed on it ({failed[name][:300]}); scored as an empty "
@@ -87,7 +90,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
         raise RecordLensError(f"scoring stopped: {'; '.join(unscored)}; score again")
     pages: list[PageScore] = [scored[job.name] for job in jobs]  # type: ignore[misc]
     # --- end engine dispatch ---
-    return DatasetScore(pages), warnings
+    return DatasetScore(pages, unreadable), warnings
 
 
 NOT_EXTRACTED = "not extracted (no N.json: the run stopped before this page, or was not given it)"
@@ -127,20 +130,11 @@ def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetS
     predicted = record_files(pred_dir)
     missing = not_extracted(read_run_description(pred_dir).get(STOPPED))
     failed.update({p.page: missing for p in scores.pages if p.page not in failed and p.page not in predicted})
-    # a predictions file that cannot be read is no prediction either, as a stored run keeps it (as the page's error)
-    failed.update(_unreadable(predicted, scored - set(failed)))
+    # a predictions file that cannot be read is no prediction either, as a stored run keeps it (as the page's error);
+    # `score_run` found them as it read the files, so none is read again here
+    failed.update({name: f"its predictions file cannot be read: {why}" for name, why in scores.unreadable.items()
+                   if name in scored and name not in failed})
     return without_pages(scores, failed), failed
-
-
-def _unreadable(files: dict[str, Path], names: Iterable[str]) -> dict[str, str]:
-    """Of these pages' predictions files, those that cannot be read, with why."""
-    found = {}
-    for name in (name for name in names if name in files):
-        try:
-            load_records(files[name])
-        except RecordLensError as error:
-            found[name] = f"its predictions file cannot be read: {error}"
-    return found
 
 
 def without_pages(scores: DatasetScore, left_out: Iterable[str]) -> DatasetScore:

@@ -81,3 +81,27 @@ def test_an_unreadable_predictions_file_is_no_prediction_in_both_forms_of_score(
     stored = json.loads(out)
     assert sorted(stored["failed_pages"]) == ["2", "3", "4"]
     assert stored["without_failed"] == folder["without_failed"]  # the same run, the same figures either way
+
+
+def test_score_reads_each_predictions_file_once(dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pages left out of "without failed" for an unreadable predictions file are those the scoring could not
+    read: no file is read a second time to find them."""
+    from recordlens.core.runs import evaluate
+
+    assert main(["extract", "--method", "repeats", "--pages", str(dataset / "html"), "--out", str(tmp_path / "r"),
+                 "-q"]) == 0
+    (tmp_path / "r" / "2.json").write_text("{bad", encoding="utf-8")
+    reads: list[Path] = []
+    real = evaluate.load_records
+
+    def counted(path, *args, **kwargs):  # noqa: ANN001, ANN202
+        reads.append(Path(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(evaluate, "load_records", counted)
+    code, out, _ = run(capsys, "score", "--pred", str(tmp_path / "r"), "--gt", str(dataset / "gt"), "--pages",
+                       str(dataset / "html"), "--json", "-q")
+    assert code == 0 and "its predictions file cannot be read" in json.loads(out)["failed_pages"]["2"]
+    predictions = [path for path in reads if path.parent == tmp_path / "r"]
+    assert predictions and len(predictions) == len(set(predictions)), predictions
