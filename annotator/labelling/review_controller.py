@@ -732,9 +732,21 @@ class ReviewController:
         # order, which a fix made on the way (the page's F1 rising) does not reshuffle under the reviewer.
         if not self._worst_order or window.page_name != self._worst_order[self._worst_at]:
             self._worst_order, self._worst_at = ranked, 0
+        elif set(ranked) != set(self._worst_order):  # an O or its undo (here or elsewhere) changed what W walks
+            self._worst_order, self._worst_at = self._walk_again(ranked)
         else:
             self._worst_at = (self._worst_at + 1) % len(self._worst_order)
         window.jump_to_page(self._worst_order[self._worst_at])
+
+    def _walk_again(self, ranked: list[str]) -> tuple[list[str], int]:
+        """W's order under way with the pages it now passes by taken out and those it no longer passes by put at
+        its end (in `ranked`'s order), and the place of the next page to open: the first still walked after the
+        page on show, as in the order before."""
+        before, at = self._worst_order, self._worst_at
+        walked = set(ranked)
+        order = [name for name in before if name in walked] + [name for name in ranked if name not in set(before)]
+        following = before[at + 1:] + before[:at + 1]  # from the page after the one on show round to it
+        return order, order.index(next((name for name in following if name in walked), order[0]))
 
     def _all_kept(self, other: str | None, page: str, kept: frozenset[Kept] | None) -> bool:
         """Whether every disagreement of the annotator's on a page was decided for the project's version (O,
