@@ -14,7 +14,7 @@ import contextlib
 import getpass
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Protocol
@@ -61,6 +61,8 @@ class Settings:
     last_selections: str = ""     # JSON {project folder: {"page": name, "records": [ids]}}: selected at quit
     zooms: str = ""               # JSON {project folder: the page view's zoom factor}
     reviews: str = ""             # JSON {project folder: {"run": id or "annotator:NAME", "shown": [classes]}}
+    project_files: str = ""       # JSON {project folder: its database file, "DEVICE:INODE"}: moved, a project is
+                                  # known by it, and takes what was remembered under its old folder (`follow_move`)
     import_folder: str = ""       # where pages were last imported from: the import dialogs open there
     window_geometry: str = ""     # the main window's place, size and maximised state at quit (Qt's, base64)
     agent_site: str = ""          # the site folder last open in the agent window: it reopens there ("" the demo)
@@ -128,6 +130,29 @@ class Settings:
         """What the Review tab was on: the run (None: none chosen) and the classes shown."""
         self.reviews = _with_project(self.reviews, project, {"run": run, "shown": list(shown)})
 
+    def follow_move(self, project: str, database: str | None, database_at: Callable[[str], str | None]) -> None:
+        """Note that the project in folder `project` has the database file `database` ("DEVICE:INODE"; None: not
+        known). When nothing is remembered under that folder but something is under a folder whose project had
+        that same file and which holds it no more (`database_at(folder)`: the file there now), the project was
+        moved or renamed: what was remembered there (page, selection, scroll, zoom, review) is its own, and moves
+        here, read once under the old folder. A folder that still holds the file (a link to it) keeps its own."""
+        if database is None:
+            return
+        files = _by_project(self.project_files)
+        if not any(project in _by_project(getattr(self, name)) for name in PLACES):
+            old = next((folder for folder, known in files.items()
+                        if known == database and folder != project and database_at(folder) != database), None)
+            if old is not None:
+                for name in PLACES:
+                    values = _by_project(getattr(self, name))
+                    if old in values:
+                        values[project] = values.pop(old)
+                        setattr(self, name, json.dumps(values, ensure_ascii=False))
+                files.pop(old)
+        if files.get(project) != database:
+            files[project] = database
+            self.project_files = json.dumps(files, ensure_ascii=False)
+
     def remember_agent_files(self, site: Path | None, tasks: Path | None) -> None:
         """The agent window's site folder and tasks file, resolved (None: the shipped demo's, kept as "")."""
         self.agent_site = str(site.resolve()) if site is not None else ""
@@ -170,7 +195,8 @@ class Settings:
         self._as_read, self._file = mine, target
 
 
-BY_PROJECT = ("last_pages", "last_selections", "zooms", "reviews")  # JSON {project folder: value}
+PLACES = ("last_pages", "last_selections", "zooms", "reviews")  # where the user was in each project
+BY_PROJECT = (*PLACES, "project_files")  # JSON {project folder: value}
 
 
 def _defaults() -> dict[str, str]:

@@ -128,6 +128,12 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return found.st_dev, found.st_ino
 
 
+def _identity_words(path: Path) -> str | None:
+    """`_identity` as the settings keep it ("DEVICE:INODE")."""
+    found = _identity(path)
+    return None if found is None else f"{found[0]}:{found[1]}"
+
+
 class ProjectWatch:
     """What a window knows of its project beyond its own connection: whether another RecordLens window has it
     open too (an operating-system lock, freed however that window ends: `owner_files`), whether another
@@ -201,6 +207,7 @@ class MainWindow(QMainWindow):
         self._stands_in_for = stands_in_for
         self._shown_state: tuple[tuple[Label, ...], str] | None = None  # the page on show's records and status
         self.watch = ProjectWatch(project)
+        self._follow_a_move()
         self._database_said = False  # the database gone has been said (once; the status bar keeps saying it)
 
         self.page_list = PageList()
@@ -736,6 +743,7 @@ class MainWindow(QMainWindow):
         self.project.close()
         self.project = project
         self.watch = ProjectWatch(project)
+        self._follow_a_move()
         self._stands_in_for = None  # the user chose this project: it is the one the app reopens
         self._shown_state = None
         self.database_gone()  # the last project's "not saved", if it was said, no longer holds
@@ -871,8 +879,16 @@ class MainWindow(QMainWindow):
             self.settings.save(self.settings_file)
 
     def project_key(self) -> str:
-        """How the settings name this project (its resolved folder)."""
+        """How the settings name this project (its resolved folder; `_follow_a_move` carries what they remember
+        of it over when the folder moves)."""
         return str(self.project.root.resolve())
+
+    def _follow_a_move(self) -> None:
+        """The project's place (page, selection, scroll, zoom, review) remembered under the folder it had before a
+        move or rename is taken over: the settings know a project by its database file too."""
+        database = self.watch.file.name
+        self.settings.follow_move(self.project_key(), _identity_words(self.watch.file),
+                                  lambda folder: _identity_words(Path(folder) / database))
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
         if dropped_paths(event.mimeData()):
