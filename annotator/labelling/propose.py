@@ -27,11 +27,12 @@ from ...core.errors import RecordLensError
 from ...core.llm import BudgetExceededError
 from ...core.runs import (
     DONE,
-    ENDPOINT_FAILURES_IN_A_ROW,
     FAILED,
     NOT_FINISHED,
     STOPPED,
+    check_the_endpoint,
     failed_for_the_endpoint,
+    run_pages,
     summed_cost,
 )
 from ...core.store import Project, Provenance, open_project
@@ -41,8 +42,8 @@ from ..qt.signals import emit
 from ..settings import GEMINI
 
 _log = logging.getLogger(__name__)
-# The run files' words and rule, so that a Propose session reads as `extract`'s run of the same pages does.
-ENDPOINT_SETTING = "the Gemini endpoint in Settings (Ctrl+,)"
+# Where the app sets the endpoint, as core's words for a failing endpoint name it (`extract` names --base-url).
+ENDPOINT_SETTING = "the Gemini endpoint in Settings"
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ class ProposalRun:
     def start(cls, project: Project, extractor: object) -> ProposalRun:
         parameters = {**getattr(extractor, "parameters", {}), "version": getattr(extractor, "version", ""),
                       "settings": getattr(extractor, "settings", {}), "made_in": "the app's Propose"}
-        return cls(project.root, project.runs.add(str(getattr(extractor, "name", "")), parameters))
+        return cls(project.root, project.runs.start(str(getattr(extractor, "name", "")), parameters))
 
     def record(self, project: Project, page: str, outcome: object) -> None:
         """A page's outcome (an Extraction, or the error it failed or stopped with) kept in the run."""
@@ -162,41 +163,45 @@ class ProposeWorker(BackgroundJob):
                     _log.warning("run %s could not be marked %s: %s", self.stored_run.run_id, status, error)
 
     def _propose_pages(self, project: Project, extractor: extract.Extractor) -> None:
-        total = len(self.pages)
-        endpoint_failures = 0
-        for done, name in enumerate(self.pages):
-            self.check()
-            self.report(done, total, name)
-            page = project.load(name).page  # here: the Project is this thread's
-            late = partial(self.stored_run.record_late, name) if self.stored_run else None
-            try:
-                extraction = run_until_cancelled(lambda page=page: extractor.extract(page), self._cancel, late=late)
-            except Cancelled:
-                raise
-            except Exception as error:  # noqa: BLE001 - one page's failure (a timeout, bad HTML) is reported
-                if self.stored_run is not None:
-                    self.stored_run.record(project, name, error)
-                if isinstance(error, BudgetExceededError):  # a quota or a cancel: no further page is asked
-                    self.check()
-                    self.report_failure(name, str(error))
-                    self._stop(name, str(error), self.pages[done + 1:])
-                    return
-                endpoint_failures = endpoint_failures + 1 if failed_for_the_endpoint(error) else 0
-                self.report_failure(name, _failure_message(error, endpoint_failures > 0))
-                if endpoint_failures >= ENDPOINT_FAILURES_IN_A_ROW:
-                    self._stop(name, f"the Gemini endpoint failed on {endpoint_failures} pages in a row; check "
-                                     f"{ENDPOINT_SETTING} and the network", self.pages[done + 1:])
-                    return
-                continue
-            endpoint_failures = 0
-            provenance = Provenance.extractor(extraction.method, extraction.version, extraction.input_format or "",
-                                              seed=_seed(extraction))
-            # Proposed first: a paid answer's records reach the page even if the run cannot be written just now
-            emit(self.proposed, Proposal(name, extraction.records, provenance, extraction.seconds,
-                                         [self.scrub(w) for w in extraction.warnings]))
-            if self.stored_run is not None:
-                self._keep_in_run(project, name, extraction)
-        self.report(total, total, "")
+        # core's loop over pages, as `extract` runs it: its stop rules, and its words for why it stopped
+        end = run_pages(self.each(self.pages), partial(self._extract, project, extractor),
+                        answered=partial(self._answered, project), failed=partial(self._failed, project),
+                        stopped=partial(self._keep_stop, project), check=self.check, setting=ENDPOINT_SETTING)
+        if end.stopped_on is None:
+            self.report(len(self.pages), len(self.pages), "")
+            return
+        if not end.endpoint_failed:  # a quota: its page is said failed here (an endpoint's page was, as it failed)
+            self.report_failure(end.stopped_on, end.reason)
+        self._stop(end.stopped_on, end.reason, self.pages[self.pages.index(end.stopped_on) + 1:])
+
+    def _extract(self, project: Project, extractor: extract.Extractor, name: str) -> extract.Extraction:
+        page = project.load(name).page  # here: the Project is this thread's
+        late = partial(self.stored_run.record_late, name) if self.stored_run else None
+        return run_until_cancelled(lambda: extractor.extract(page), self._cancel, late=late)
+
+    def _answered(self, project: Project, name: str, extraction: extract.Extraction) -> None:
+        provenance = Provenance.extractor(extraction.method, extraction.version, extraction.input_format or "",
+                                          seed=_seed(extraction))
+        # Proposed first: a paid answer's records reach the page even if the run cannot be written just now
+        emit(self.proposed, Proposal(name, extraction.records, provenance, extraction.seconds,
+                                     [self.scrub(w) for w in extraction.warnings]))
+        if self.stored_run is not None:
+            self._keep_in_run(project, name, extraction)
+
+    def _failed(self, project: Project, name: str, error: Exception) -> None:
+        """One page's failure (a timeout, bad HTML), kept in the run and said; Cancel ends the loop as it came."""
+        if isinstance(error, Cancelled):
+            raise error
+        if self.stored_run is not None:
+            self.stored_run.record(project, name, error)
+        message = str(error) if isinstance(error, RecordLensError) else f"{type(error).__name__}: {error}"
+        self.report_failure(name, f"{message}; {check_the_endpoint(ENDPOINT_SETTING)}"
+                            if failed_for_the_endpoint(error) else message)
+
+    def _keep_stop(self, project: Project, name: str, error: Exception) -> None:
+        """A quota or a cancel: the calls paid for on the page are kept in the run; no further page is asked."""
+        if self.stored_run is not None:
+            self.stored_run.record(project, name, error)
 
     def _keep_in_run(self, project: Project, name: str, extraction: extract.Extraction) -> None:
         assert self.stored_run is not None
@@ -216,11 +221,6 @@ def _seed(extraction: extract.Extraction) -> int | None:
     """The seed the extractor really sent (Gemini's default 0 included), not only one a user gave."""
     seed = extraction.parameters.get("seed")
     return seed if isinstance(seed, int) else None
-
-
-def _failure_message(error: Exception, endpoint_failed: bool) -> str:
-    message = str(error) if isinstance(error, RecordLensError) else f"{type(error).__name__}: {error}"
-    return f"{message}; check {ENDPOINT_SETTING}" if endpoint_failed else message
 
 
 def caution_of(extractor: object) -> str:

@@ -155,12 +155,12 @@ def score_project_run(args: argparse.Namespace, progress: Progress = lambda name
 
 def _refuse_a_run_of_other_pages(project, run_id: int) -> None:  # noqa: ANN001 - a Project
     """A run that holds nothing for any page scored is most likely a run of other pages: refused rather than
-    scored 0 (a run that stopped before its first page is scored: its pages count as empty predictions)."""
+    scored 0 (a run that stopped or was interrupted before its first page is scored: its pages count as empty predictions)."""
     from ..store.scoring import labelled_page_names
 
     run = project.runs.get(run_id)
     scored = labelled_page_names(project)
-    if run.outcome == "stopped" or not scored or set(project.runs.predictions(run_id)) & set(scored):
+    if run.outcome in ("stopped", "interrupted") or not scored or set(project.runs.predictions(run_id)) & set(scored):
         return
     raise RecordLensError(f"run {run_id} holds no prediction for any of the {len(scored)} page(s) marked labelled "
                           "or reviewed: a run of other pages? (`recordlens runs --project P` lists the runs)")
@@ -431,10 +431,10 @@ SETTINGS_WIDTH = 74  # a run's settings on its own line below its row: the table
 
 def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, list[str]] | None = None) -> str:
     """One row per run (within 80 columns), its origin and settings on the line below it, then notes."""
-    lines = [f"{'id':>3} {'method':<9} {'status':<9} {'started':<17} {'pages':>5} {'failed':>6} {'F1 all':>6} "
+    lines = [f"{'id':>3} {'method':<8} {'status':<11} {'started':<17} {'pages':>5} {'failed':>6} {'F1 all':>6} "
              f"{'predicted':>9} {'F1 pred':>7}"]
     for run in runs:
-        lines.append(f"{run.id:>3} {shortened(run.method, 9):<9} {run.outcome:<9} {started(run):<17} "
+        lines.append(f"{run.id:>3} {shortened(run.method, 8):<8} {run.outcome:<11} {started(run):<17} "
                      f"{run.predicted_pages - run.failed_pages:>5} {run.failed_pages:>6} {_figure(run.f1, 6)} "
                      f"{_coverage(run):>9} {_figure(run.f1_with_prediction, 7)}")
         settings = settings_line(run.parameters)
@@ -449,6 +449,9 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, li
         if run.outcome == "stopped":  # its F1 counts the pages it never reached as empty, as NEXT-EVAL does
             # whole, never cut: its end says what to do
             lines.append(f"(run {run.id} stopped before its last page: {run.cost.get(STOPPED)})")
+        elif run.outcome == "interrupted":  # its process ended (killed, crashed, power lost) while it ran
+            lines.append(f"(run {run.id} was interrupted: the process running it ended before it finished; the "
+                         "pages it reached are kept)")
     if any(run.failed_pages for run in runs):
         lines.append("(pages: pages with a prediction; failed: pages the method failed on, scored as empty "
                      "predictions)")

@@ -1,16 +1,15 @@
 """Running an extractor over pages, scoring runs, the paper's bench tables and charts, progress on stderr."""
 
 from .evaluate import SeedScores, score_run, score_seeds, seed_runs
+from .page_loop import ENDPOINT_FAILURES_IN_A_ROW, check_the_endpoint, failed_for_the_endpoint, run_pages
 from .progress import progress
 from .run_files import (
     DONE,
-    ENDPOINT_FAILURES_IN_A_ROW,
     FAILED,
     META_DIR,
     NOT_FINISHED,
     STOPPED,
     RunSummary,
-    failed_for_the_endpoint,
     failed_pages,
     read_page_costs,
     summed_cost,
@@ -18,7 +17,8 @@ from .run_files import (
 from .runner import run_extractor, seed_dir
 
 __all__ = [
-    "DONE", "ENDPOINT_FAILURES_IN_A_ROW", "FAILED", "NOT_FINISHED", "STOPPED", "failed_for_the_endpoint",
-    "META_DIR", "RunSummary", "SeedScores", "failed_pages", "progress", "read_page_costs", "run_extractor",
+    "DONE", "ENDPOINT_FAILURES_IN_A_ROW", "FAILED", "NOT_FINISHED", "STOPPED", "check_the_endpoint",
+    "failed_for_the_endpoint",
+    "META_DIR", "RunSummary", "SeedScores", "failed_pages", "progress", "read_page_costs", "run_extractor", "run_pages",
     "score_run", "score_seeds", "seed_dir", "seed_runs", "summed_cost",
 ]

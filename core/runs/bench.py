@@ -29,7 +29,8 @@ from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed
 from .charts import grouped_bars
 from .engines import Engine, LocalEngine, UnitFailedError
-from .run_files import ENDPOINT_FAILURES_IN_A_ROW, endpoint_stop, exit_status, failed_for_the_endpoint
+from .page_loop import EndpointRow
+from .run_files import exit_status
 
 LLM_FORMATS = ("flat", "hier", "slim", "outline")
 
@@ -118,26 +119,25 @@ class BenchResult:
 
 @dataclass
 class MethodStop:
-    """Whether a method is stopped for the rest of a bench, as `extract` stops a run: its budget is spent, or
-    its model endpoint failed for good on ENDPOINT_FAILURES_IN_A_ROW pages in a row (each such page costs every
-    retry: a dead endpoint would otherwise be asked again on every page)."""
+    """Whether a method is stopped for the rest of a bench, as `extract` stops a run (`page_loop`'s rules): its
+    budget is spent, or its model endpoint failed for good on ENDPOINT_FAILURES_IN_A_ROW pages in a row (each such
+    page costs every retry: a dead endpoint would otherwise be asked again on every page)."""
 
     reason: str | None = None
     endpoint_failed: bool = False
-    endpoint_failures: int = 0
+    row: EndpointRow = field(default_factory=EndpointRow)
 
     def budget_spent(self, error: Exception) -> None:
         self.reason = self.reason or f"{error}"
 
     def failed(self, error: Exception) -> None:
         """Count a page the method failed on: in the row when its endpoint failed, else the row is broken."""
-        self.endpoint_failures = self.endpoint_failures + 1 if failed_for_the_endpoint(error) else 0
-        if self.endpoint_failures >= ENDPOINT_FAILURES_IN_A_ROW and not self.reason:
-            self.reason = endpoint_stop(self.endpoint_failures, str(error))
+        if self.row.failed(error) and not self.reason:
+            self.reason = self.row.stop()
             self.endpoint_failed = True
 
     def answered(self) -> None:
-        self.endpoint_failures = 0
+        self.row.answered()
 
 
 def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec], *, answers: Path | None = None,

@@ -17,8 +17,8 @@ from pathlib import Path
 from .. import atomic
 from ..extract.base import Extractor
 from .engines import Engine, UnitFailedError, worker_name
+from .page_loop import ENDPOINT_FAILURES_IN_A_ROW, endpoint_stop
 from .run_files import (
-    ENDPOINT_FAILURES_IN_A_ROW,
     META_DIR,
     RunSummary,
     earlier_records,
@@ -62,7 +62,7 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
             summary.stopped_on = summary.stopped_on or part.stopped_on
     if watch.failures >= ENDPOINT_FAILURES_IN_A_ROW and not summary.stopped:
         summary.endpoint_failures = watch.failures
-        stop_for_the_endpoint(summary, watch.reason)
+        stop_for_the_endpoint(summary, endpoint_stop(watch.failures, watch.reason))
     for name in todo:  # the local order, so that warnings and lists compare with a local run's
         part = parts.get(name)
         if part is None:

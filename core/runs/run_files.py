@@ -6,9 +6,10 @@ files are the same wherever it ran.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +22,7 @@ from ..page.dataset import LoadedPage, load_page
 from ..page.dom import Page
 from ..records.model import load_records, save_records
 from ..wording import counted, listed
+from .page_loop import run_pages
 
 META_DIR = "_run"
 DONE, FAILED = "done", "failed"
@@ -29,8 +31,6 @@ STOPPED = "stopped"  # run.json's key for why a run ended before every page was 
 UNFINISHED = "it did not finish (interrupted or killed); run it again to resume"
 _REASON_LIMIT = 2000  # characters of an unexpected error's message kept (a page can make a huge one)
 
-
-ENDPOINT_FAILURES_IN_A_ROW = 3
 MADE_ON = "page"  # _run/N.json's key for the page a prediction was made on (`page_identity`)
 OTHER_PAGES = "made_on_other_pages"  # a stored run's cost: the pages its predictions were made on other pages of
 
@@ -54,47 +54,56 @@ class RunSummary:
 def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str], out: Path,
                   summary: RunSummary, *, resume: bool,
                   progress: Callable[[list[str]], Iterable[str]] = lambda names: names) -> None:
-    """The loop over pages, here and in order: each page's files written atomically as soon as it is done,
-    what happened added to `summary`. An engine runs this same loop on one page per unit of work. A model
-    endpoint that fails for good on ENDPOINT_FAILURES_IN_A_ROW pages in a row stops the run (each page costs every
-    retry: a wrong address or a server that is down would fail the whole run slowly)."""
-    for name in progress(wanted):
-        target = out / f"{name}.json"
+    """The loop over pages (`page_loop.run_pages`, with its stop rules), here and in order: each page's files
+    written atomically as soon as it is done, what happened added to `summary`. An engine runs this same loop on
+    one page per unit of work."""
+    def extract(name: str) -> tuple[LoadedPage, Extraction]:
+        loaded = load_page(files[name], name)
+        return loaded, extractor.extract(loaded.page)
+
+    end = run_pages(_not_extracted_before(progress(wanted), out, summary, resume), extract,
+                    answered=functools.partial(_keep_extraction, out, summary),
+                    failed=functools.partial(_keep_failure, out, summary),
+                    stopped=functools.partial(_keep_stop, out, summary))
+    summary.endpoint_failures = end.endpoint_failures
+    if end.endpoint_failed:
+        stop_for_the_endpoint(summary, end.reason)
+    elif end.stopped_on is not None:
+        summary.stopped = f"{end.reason}; run again to resume from page {end.stopped_on}"
+
+
+def _not_extracted_before(names: Iterable[str], out: Path, summary: RunSummary, resume: bool) -> Iterator[str]:
+    """`names` but those a resumed run holds already, which are noted skipped as the loop comes to them."""
+    for name in names:
         if resume and extracted_before(out, name, summary):
             summary.skipped.append(name)
-            continue
-        try:
-            loaded = load_page(files[name], name)
-            extraction = extractor.extract(loaded.page)
-        except BudgetExceededError as error:
-            summary.stopped = f"{error}; run again to resume from page {name}"
-            details = getattr(error, "details", None)
-            if details:  # calls on this page were paid for before the budget ran out: kept, not thrown away
-                _record_stop(out, name, str(error), details, summary)
-            break
-        except ExtractionFailedError as error:
-            record_failure(out, name, error.reason, error.details, summary)
-            summary.endpoint_failures = summary.endpoint_failures + 1 if failed_for_the_endpoint(error) else 0
-            if summary.endpoint_failures >= ENDPOINT_FAILURES_IN_A_ROW:
-                stop_for_the_endpoint(summary, error.reason)
-                break
-            continue
-        except RecordLensError as error:
-            record_failure(out, name, str(error), {}, summary)
-            summary.endpoint_failures = 0  # another kind of failure breaks the row
-            continue
-        except Exception as error:  # noqa: BLE001 - one page's bug or bad bytes must not end the run
-            reason = f"{type(error).__name__}: {error}"[:_REASON_LIMIT]
-            record_failure(out, name, reason, {}, summary)
-            summary.endpoint_failures = 0
-            continue
-        summary.endpoint_failures = 0
-        save_records(target, extraction.records)
-        _write_page_cost(out, name, extraction, page_identity(loaded))
-        summary.extracted.append(name)
-        summary.warnings.extend(f"page {name}: {w}" for w in extraction.warnings)
-        for key, value in (extraction.tokens or {}).items():
-            summary.tokens[key] = summary.tokens.get(key, 0) + value
+        else:
+            yield name
+
+
+def _keep_extraction(out: Path, summary: RunSummary, name: str, answer: tuple[LoadedPage, Extraction]) -> None:
+    loaded, extraction = answer
+    save_records(out / f"{name}.json", extraction.records)
+    _write_page_cost(out, name, extraction, page_identity(loaded))
+    summary.extracted.append(name)
+    summary.warnings.extend(f"page {name}: {w}" for w in extraction.warnings)
+    for key, value in (extraction.tokens or {}).items():
+        summary.tokens[key] = summary.tokens.get(key, 0) + value
+
+
+def _keep_failure(out: Path, summary: RunSummary, name: str, error: Exception) -> None:
+    if isinstance(error, ExtractionFailedError):
+        record_failure(out, name, error.reason, error.details, summary)
+    elif isinstance(error, RecordLensError):
+        record_failure(out, name, str(error), {}, summary)
+    else:  # one page's bug or bad bytes: said with its kind, cut (a page can make a huge message)
+        record_failure(out, name, f"{type(error).__name__}: {error}"[:_REASON_LIMIT], {}, summary)
+
+
+def _keep_stop(out: Path, summary: RunSummary, name: str, error: BudgetExceededError) -> None:
+    details = getattr(error, "details", None)
+    if details:  # calls on this page were paid for before the budget ran out: kept, not thrown away
+        _record_stop(out, name, str(error), details, summary)
 
 
 def note_not_reached(summary: RunSummary, wanted: list[str]) -> None:
@@ -119,21 +128,10 @@ def holds_a_single_run(folder: Path) -> bool:
     return (folder / META_DIR / "run.json").is_file() or any(folder.glob("[!.]*.json"))
 
 
-def stop_for_the_endpoint(summary: RunSummary, reason: str) -> None:
-    summary.stopped = f"{endpoint_stop(summary.endpoint_failures, reason)}, then run again to resume"
+def stop_for_the_endpoint(summary: RunSummary, stop: str) -> None:
+    """A run its failing endpoint stopped (`stop`: `page_loop.endpoint_stop`'s words), and what to do next."""
+    summary.stopped = f"{stop}, then run again to resume"
     summary.endpoint_failed = True
-
-
-def endpoint_stop(failures: int, reason: str) -> str:
-    """Why a run (or a bench's method) asks its model no more: the endpoint failed for good on `failures` pages
-    in a row, the last for `reason`."""
-    return (f"the model endpoint failed on {failures} pages in a row ({reason}); check the endpoint (--base-url, "
-            "the network)")
-
-
-def failed_for_the_endpoint(error: BaseException) -> bool:
-    """Whether a page failed because the model endpoint failed for good (a page's own failure breaks the row)."""
-    return isinstance(error, ExtractionFailedError) and bool(error.details.get("endpoint_failed"))
 
 
 def extracted_before(out: Path, name: str, summary: RunSummary) -> bool:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
-from .. import atomic
+from .. import atomic, owner_files
 from ..records.model import save_records
 from ..records.score import DatasetScore, PageFigures
 from ..runs.run_files import FAILED, META_DIR, STOPPED
@@ -20,6 +21,10 @@ from .schema import TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, sql_list
 
 RUN_STATUSES = ("running", "finished", "failed", "cancelled")
 DELETED_RUNS = "runs"  # inside the project's `removed/`: the runs deleted, each a run folder `--add` stores again
+INTERRUPTED = "interrupted"  # the outcome of a run still "running" whose process is gone (killed, the power lost)
+# In a project folder: the owner mark of each run a process carries out now (`Runs.start`), a lock of
+# `owner_files` (hidden: a copy of the project is not carried out by anyone)
+RUNNING_MARKS = ".running"
 
 
 @dataclass(frozen=True)
@@ -54,11 +59,15 @@ class RunInfo(StoredRun):
     # over them: a run of part of the project reads apart from a bad run (`f1` counts the others as 0).
     scored_with_prediction: int
     f1_with_prediction: float | None
+    owner_gone: bool = False  # "running", but no process holds its owner mark: it will never end
 
     @property
     def outcome(self) -> str:
-        """The status a person reads: a run that ended before its last page (its budget, a failing endpoint, a
-        kill) is "stopped", though every page it reached is stored."""
+        """The status a person reads: a run that ended before its last page (its budget, a failing endpoint) is
+        "stopped", though every page it reached is stored; one still running whose process is gone (killed, the
+        power lost) is "interrupted", its pages kept as they were."""
+        if self.status == "running" and self.owner_gone:
+            return INTERRUPTED
         return "stopped" if self.status == "finished" and self.cost.get(STOPPED) else self.status
 
 
@@ -97,6 +106,23 @@ class Runs:
                                 (method, dumps(dict(parameters or {})), started_at or now()))
             return int(cursor.lastrowid)
 
+    def start(self, method: str, parameters: Mapping[str, object] | None = None) -> int:
+        """A run this process carries out now, page by page (the app's Propose session): added with its owner
+        mark, a lock this process holds until `finish` and that the system frees however the process ends, so
+        that a run whose process was killed reads as interrupted rather than running for ever. The mark is taken
+        before the run is committed: no one sees the run without it."""
+        mark: Path | None = None
+        try:
+            with self._store.writing():
+                run_id = self.add(method, parameters)
+                mark = self._mark(run_id)
+                _take_mark(mark)  # raising here leaves no run
+        except BaseException:
+            if mark is not None:
+                _release_mark(mark)  # the run was not committed: its mark would mark nothing
+            raise
+        return run_id
+
     def finish(self, run_id: int, *, status: str = "finished", cost: Mapping[str, object] | None = None,
                    ended_at: str | None = None) -> None:
         if status not in RUN_STATUSES:
@@ -105,6 +131,20 @@ class Runs:
             self.get(run_id)
             db.execute("UPDATE runs SET status = ?, ended_at = ?, cost = ? WHERE id = ?",
                        (status, ended_at or now(), dumps(dict(cost or {})), run_id))
+        _release_mark(self._mark(run_id))  # once its end is committed: never "interrupted" in between
+
+    def _mark(self, run_id: int) -> Path:
+        return Path(self._store.root) / RUNNING_MARKS / f"run-{run_id}"
+
+    def _owner_gone(self, run_id: int, status: str) -> bool:
+        """Whether a run still "running" has no live process holding its mark (one added by `add`, never
+        marked, is judged the same: made before marks were, or by a process that did not finish it)."""
+        if status != "running":
+            return False
+        mark = self._mark(run_id)
+        # Its own marks are not looked at: looking takes the lock for a moment, and where the system emulates
+        # it with a record lock (NFS), a process's second look at its own lock succeeds, and closing it frees it.
+        return not _holds(mark) and owner_files.holder(mark) is False
 
     def keep_cost(self, run_id: int, cost: Mapping[str, object]) -> None:
         """A running run's cost so far (what it paid for is kept as it goes), its status and end left alone."""
@@ -249,7 +289,31 @@ class Runs:
                    (SELECT COUNT(*) FROM scores s {_PREDICTED}),
                    (SELECT AVG(s.f1) FROM scores s {_PREDICTED})
             FROM runs r {where} ORDER BY r.id""", params).fetchall()
-        return [RunInfo.from_row(row) for row in rows]
+        return [RunInfo.from_row((*row, self._owner_gone(row[0], row[3]))) for row in rows]
+
+
+# The owner marks this process holds (a run it carries out), by path; its threads start and finish runs.
+_held_marks: dict[Path, owner_files.Lock] = {}
+_held_marks_lock = threading.Lock()
+
+
+def _take_mark(path: Path) -> None:
+    path.parent.mkdir(exist_ok=True)
+    with _held_marks_lock:
+        _held_marks[path] = owner_files.take(path)
+
+
+def _holds(path: Path) -> bool:
+    with _held_marks_lock:
+        return path in _held_marks
+
+
+def _release_mark(path: Path) -> None:
+    """Give up a run's mark, if this process holds it (a run finished again, or by another process: nothing)."""
+    with _held_marks_lock:
+        mark = _held_marks.pop(path, None)
+    if mark is not None:
+        owner_files.release(mark)
 
 
 def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Sequence[Sequence[str]]],

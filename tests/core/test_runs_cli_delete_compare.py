@@ -128,7 +128,7 @@ def test_a_long_method_and_long_settings_keep_the_row_within_80_columns(
         encoding="utf-8")
     assert run(capsys, "runs", "--project", str(project), "--add", str(folder))[0] == 0
     lines = run(capsys, "runs", "--project", str(project))[1].splitlines()
-    assert lines[5].split()[:2] == ["3", "a-method…"] and lines[6].strip().startswith("from a-folder-with")
+    assert lines[5].split()[:2] == ["3", "a-metho…"] and lines[6].strip().startswith("from a-folder-with")
     assert all(len(line) <= 80 for line in lines[:7])
     shutil.rmtree(folder)
 

@@ -1,0 +1,100 @@
+"""The loop that asks an extractor for pages one by one, the rules that stop it early, and the words that say why:
+a budget used up (no further page is asked: it would meet the same limit), or a model endpoint that failed for
+good on ENDPOINT_FAILURES_IN_A_ROW pages in a row (each such page costs every retry: a wrong address or a server
+that is down would fail the whole run slowly).
+
+`recordlens extract` (`run_files.extract_pages`) and the app's Propose session run this same loop, each
+keeping a page's outcome its own way (a run folder's files, a run of the project), so that both stop alike and
+say so in the same words; `bench` counts its methods' endpoint failures with the same `EndpointRow`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from ..extract.base import ExtractionFailedError
+from ..llm.gemini import BudgetExceededError
+
+ENDPOINT_FAILURES_IN_A_ROW = 3
+COMMAND_LINE_ENDPOINT = "--base-url"  # where the command line sets the endpoint, as its stop names it
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class LoopEnd:
+    """How a loop over pages ended: the page it stopped on and why (`reason`, in the words both the command line
+    and the app say), or None when it went through every page."""
+
+    stopped_on: str | None = None
+    reason: str = ""
+    endpoint_failed: bool = False  # it stopped because the model endpoint kept failing (else: its budget)
+    endpoint_failures: int = 0  # the last pages, in a row, whose model endpoint failed for good
+
+
+@dataclass
+class EndpointRow:
+    """The pages in a row whose model endpoint failed for good (a page's own failure, or an answer, breaks the
+    row), and whether the row is long enough to ask that endpoint no more."""
+
+    failures: int = 0
+    reason: str = ""  # why the last page of the row failed
+
+    def failed(self, error: BaseException) -> bool:
+        """Count a page that failed; True when the endpoint is to be asked no more."""
+        if failed_for_the_endpoint(error):
+            self.failures, self.reason = self.failures + 1, str(error)
+        else:
+            self.failures = 0
+        return self.failures >= ENDPOINT_FAILURES_IN_A_ROW
+
+    def answered(self) -> None:
+        self.failures = 0
+
+    def stop(self, setting: str = COMMAND_LINE_ENDPOINT) -> str:
+        return endpoint_stop(self.failures, self.reason, setting)
+
+
+def run_pages(names: Iterable[str], extract: Callable[[str], T], *, answered: Callable[[str, T], None],
+              failed: Callable[[str, Exception], None], stopped: Callable[[str, BudgetExceededError], None],
+              check: Callable[[], None] = lambda: None, setting: str = COMMAND_LINE_ENDPOINT) -> LoopEnd:
+    """`extract(name)` for each of `names` in order, its answer handed to `answered`, its failure to `failed`
+    (the loop goes on), a spent budget to `stopped` (the loop ends there: calls on that page may have been paid
+    for, so it is handed over first). `check` is asked before each page and after a budget stop, and raises to end
+    the loop at once (the app's Cancel, which the model's caller meets as a spent budget); an error a handler
+    raises ends it too. `setting` names where the endpoint is set, in the words of an endpoint's stop."""
+    row = EndpointRow()
+    for name in names:
+        check()
+        try:
+            answer = extract(name)
+        except BudgetExceededError as error:
+            stopped(name, error)
+            check()  # a stop that came of a cancel is the cancel's
+            return LoopEnd(name, str(error), endpoint_failures=row.failures)
+        except Exception as error:  # noqa: BLE001 - one page's failure (a timeout, bad bytes, a bug) is the page's
+            failed(name, error)
+            if row.failed(error):
+                return LoopEnd(name, row.stop(setting), endpoint_failed=True, endpoint_failures=row.failures)
+            continue
+        row.answered()
+        answered(name, answer)
+    return LoopEnd(endpoint_failures=row.failures)
+
+
+def endpoint_stop(failures: int, reason: str, setting: str = COMMAND_LINE_ENDPOINT) -> str:
+    """Why a run (or a bench's method, or a Propose session) asks its model no more: the endpoint failed for good
+    on `failures` pages in a row, the last for `reason`."""
+    return f"the model endpoint failed on {failures} pages in a row ({reason}); {check_the_endpoint(setting)}"
+
+
+def check_the_endpoint(setting: str = COMMAND_LINE_ENDPOINT) -> str:
+    """What to do about an endpoint that failed for good: `setting` names where it is set."""
+    return f"check the endpoint ({setting}, the network)"
+
+
+def failed_for_the_endpoint(error: BaseException) -> bool:
+    """Whether a page failed because the model endpoint failed for good (a page's own failure breaks the row)."""
+    return isinstance(error, ExtractionFailedError) and bool(error.details.get("endpoint_failed"))
