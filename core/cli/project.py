@@ -155,7 +155,8 @@ def score_project_run(args: argparse.Namespace, progress: Progress = lambda name
 
 def _refuse_a_run_of_other_pages(project, run_id: int) -> None:  # noqa: ANN001 - a Project
     """A run that holds nothing for any page scored is most likely a run of other pages: refused rather than
-    scored 0 (a run that stopped or was interrupted before its first page is scored: its pages count as empty predictions)."""
+    scored 0 (a run that stopped or was interrupted before its first page is scored: its pages count as empty
+    predictions)."""
     from ..store.scoring import labelled_page_names
 
     run = project.runs.get(run_id)

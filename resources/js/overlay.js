@@ -554,6 +554,22 @@
     hovered = null;
   };
 
+  // An empty box laid over the content (a page's background or backdrop, positioned: without the page's style
+  // sheets nothing keeps it beneath) would take every hover and click meant for what shows through it, and a
+  // click would make a record of nothing. The pointer looks through such boxes to the first element beneath
+  // that holds something.
+  const SHOWS_ITSELF = new Set(["img", "svg", "video", "canvas", "picture", "input", "select", "textarea", "button",
+                                "iframe", "object", "embed", "hr"]);
+  const isVeil = (el) => {
+    if (el.childElementCount || SHOWS_ITSELF.has(el.localName) || (el.textContent || "").trim()) return false;
+    const position = getComputedStyle(el).position;
+    return position === "absolute" || position === "fixed";
+  };
+  const beneathVeils = (el, x, y) => {
+    if (!(el instanceof Element) || !isVeil(el)) return el;
+    return document.elementsFromPoint(x, y).find((hit) => !isVeil(hit)) || el;
+  };
+
   const hover = (el) => {
     if (!(el instanceof Element) || el === hovered) return;
     guardRules();
@@ -578,7 +594,7 @@
 
   const onMove = (event) => {
     pointer = [event.clientX / scale, event.clientY / scale]; // scale is 1 / the zoom
-    hover(event.target);
+    hover(beneathVeils(event.target, event.clientX, event.clientY));
   };
 
   // Leaving an element for another is followed by a move onto it; only leaving the page ends the hover (the
@@ -593,7 +609,9 @@
   // sends no mouse event then, so the element now under the pointer is looked up, and the line above the page
   // keeps saying what a click there will do.
   const hoverUnderPointer = () => {
-    if (pointer) hover(document.elementFromPoint(pointer[0] * scale, pointer[1] * scale));
+    if (!pointer) return;
+    const [x, y] = [pointer[0] * scale, pointer[1] * scale];
+    hover(beneathVeils(document.elementFromPoint(x, y), x, y));
   };
 
   // ---- clicks ----------------------------------------------------------------------------------------
@@ -607,7 +625,7 @@
     if (!annotating || event.altKey) return;
     event.preventDefault();
     event.stopImmediatePropagation();
-    const el = event.target;
+    const el = beneathVeils(event.target, event.clientX, event.clientY);
     if (!(el instanceof Element)) return;
     guardRules();
     const path = rl.xpathOf(el);

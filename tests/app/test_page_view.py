@@ -282,3 +282,35 @@ def test_blocked_requests_are_counted(qtbot, page_view, tmp_path):
     open_page(page_view, page)
     qtbot.waitUntil(lambda: page_view.blocked_count >= 1, timeout=5_000)
     assert counts[0] == 0 and counts[-1] == page_view.blocked_count
+
+
+VEILED_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>veiled</title></head><body>
+<div style="position: relative">
+<div style="position: absolute; width: 100%; height: 100%"></div>
+<ul><li><h3>First card</h3><p>one</p></li><li><h3>Second card</h3><p>two</p></li></ul>
+</div></body></html>"""
+VEILED_TITLE = "/body[1]/div[1]/ul[1]/li[2]/h3[1]"
+
+
+def test_an_empty_box_laid_over_the_content_takes_neither_hover_nor_click(qtbot, page_view, tmp_path):
+    # A page's background div, positioned and saved without the style sheet that kept it beneath, covers the
+    # cards: a click on a title must reach the title, not make a record of the empty box.
+    page = tmp_path / "veiled.html"
+    page.write_text(VEILED_PAGE, encoding="utf-8")
+    open_page(page_view, page)
+    centre = js(page_view, f"""(() => {{
+        const r = __recordlens.resolve({json.dumps(VEILED_TITLE)}).getClientRects()[0];
+        return [r.left + r.width / 2, r.top + r.height / 2];
+    }})()""")
+    covering = page_view.offline.run_js(f"__recordlens.xpathOf(document.elementFromPoint({centre[0]}, {centre[1]}))")
+    assert covering == "/body[1]/div[1]/div[1]"  # the box is on top where the title shows
+    zoom = page_view.view.zoomFactor()
+    point = QPoint(round(centre[0] * zoom), round(centre[1] * zoom))
+    seen: list[str] = []
+    page_view.hovered.connect(seen.append)
+    qtbot.waitUntil(move_onto(page_view, point, VEILED_TITLE, seen), timeout=10_000)
+    expected = page_view.core_page.resolve(VEILED_TITLE)
+    with qtbot.waitSignal(page_view.element_clicked, timeout=5_000) as clicked:
+        QTest.mouseClick(page_view.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         point)
+    assert clicked.args == [expected.key]
