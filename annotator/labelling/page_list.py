@@ -108,7 +108,7 @@ class PageList(QWidget):
         self.progress_label.setText(f"{done} / {len(self._pages)} labelled")
         self.progress_bar.setRange(0, max(1, len(self._pages)))
         self.progress_bar.setValue(done)
-        self._fill(current)
+        self._fill(current, keep_current=True)
 
     def show_all(self) -> None:
         """Drop the filter and the search (to make a page chosen elsewhere visible)."""
@@ -146,14 +146,19 @@ class PageList(QWidget):
         index = names.index(name) + step
         return names[index] if 0 <= index < len(names) else None
 
-    def _fill(self, current: str | None = None) -> None:
+    def _fill(self, current: str | None = None, keep_current: bool = False) -> None:
+        """List the pages the filter and the search match. With `keep_current` (the pages refreshed, not the
+        filter changed) the page on show stays listed when only its status left the filter: labelling a page
+        under "new" must not take it out of the list under the user's hands; it goes at the first refresh after
+        they leave it."""
         current = current or self.current_name()
         status, search = self.status_filter.currentData() or ALL, self.search.text()
         self.list.blockSignals(True)
         try:
             self.list.clear()
             for info in self._pages:
-                if matches(info, status, search):
+                if matches(info, status, search) or (keep_current and info.name == current
+                                                     and matches(info, ALL, search)):
                     item = QListWidgetItem(page_line(info))
                     item.setData(NAME_ROLE, info.name)
                     item.setToolTip("\n".join(x for x in (f"page {PAGE_STATUS_WORDS.get(info.status, info.status)}",
