@@ -6,11 +6,21 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from recordlens.core.page.dom import parse_html
 from recordlens.core.records.model import TextKeyIndex
-from recordlens.core.records.score import DatasetScore, jaccard, score_expanded, score_page, score_raw
+from recordlens.core.records.score import (
+    DatasetScore,
+    jaccard,
+    match_costs,
+    score_expanded,
+    score_page,
+    score_raw,
+)
 from tests.conftest import dev_page_numbers
 
 
@@ -96,3 +106,13 @@ def test_ground_truth_against_itself_is_perfect(dev_dir: Path, number: int) -> N
     page = parse_html((dev_dir / "html" / f"{number}.html").read_text(encoding="utf-8"))
     true = json.loads((dev_dir / "gt" / f"{number}.json").read_text())
     assert score_page(true, true, TextKeyIndex(page.text_map), str(number)).f1 == 1.0
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.frozensets(st.sampled_from("abcdefgh"), max_size=5), max_size=8),
+       st.lists(st.frozensets(st.sampled_from("abcdefgh"), max_size=5), max_size=8))
+def test_the_costs_worked_out_through_shared_keys_are_those_of_every_pair(predicted, true):
+    # Only pairs sharing a key are worked out: the matrix must still be the pairwise one, bit for bit (the
+    # reference's scores depend on it), empty records included (two empty records: a jaccard of 1).
+    expected = np.array([[1.0 - jaccard(p, t) for t in true] for p in predicted]).reshape(len(predicted), len(true))
+    assert np.array_equal(match_costs(predicted, true), expected)
