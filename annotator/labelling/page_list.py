@@ -104,11 +104,19 @@ class PageList(QWidget):
 
     def set_pages(self, pages: Sequence[PageInfo], current: str | None) -> None:
         self._pages = list(pages)
-        done = sum(1 for p in self._pages if p.status in TRUE_PAGE_STATUSES)
-        self.progress_label.setText(f"{done} / {len(self._pages)} labelled")
         self.progress_bar.setRange(0, max(1, len(self._pages)))
-        self.progress_bar.setValue(done)
+        self.progress_bar.setValue(self._labelled())
         self._fill(current, keep_current=True)
+
+    def _labelled(self) -> int:
+        return sum(1 for p in self._pages if p.status in TRUE_PAGE_STATUSES)
+
+    def _say_progress(self) -> None:
+        """The project's progress, and how many pages the list shows while a search or a filter narrows it: the
+        progress is the project's, not that of the few pages listed."""
+        total, shown = len(self._pages), self.list.count()
+        narrowed = f" · {shown} of {total} shown" if self.filtered() else ""
+        self.progress_label.setText(f"{self._labelled()} / {total} labelled{narrowed}")
 
     def show_all(self) -> None:
         """Drop the filter and the search (to make a page chosen elsewhere visible)."""
@@ -167,6 +175,7 @@ class PageList(QWidget):
         finally:
             self.list.blockSignals(False)
         self.select(current)
+        self._say_progress()
 
     def _open_first_match(self) -> None:
         """Enter in the search box opens the first page it lists (the only one, once the search is precise) and

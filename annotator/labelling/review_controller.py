@@ -7,7 +7,11 @@ review, caches its predictions and shows the result. The window owns it as `wind
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import importlib
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -43,13 +47,32 @@ from .record_actions import records_named
 from .review_panel import NO_RUN, ReviewPanel, annotator_of, overlay_records, run_started_and_origin
 
 if TYPE_CHECKING:
-    from ...core.records import ReviewRecord
+    from ...core.records import ReviewRecord, TextKeyIndex
     from ...core.store import Kept, Label
     from .window_parts import LabellingWindow
 
 WORST_SHOWN = 15
+RUNS_READ = 2  # runs whose predictions stay read: some 20 MB each on a project of 1000 pages
+MATCHER = "scipy.optimize"  # what core's score matches records with: most of a second to import
 Records = list[list[str]]
 Stamp = tuple[int, str | None, str]  # a page of a label set: its records' count, their file, when imported
+
+
+def _matcher_imported() -> bool:
+    return MATCHER in sys.modules
+
+
+def _import_the_matcher() -> None:
+    importlib.import_module(MATCHER)
+
+
+def _as_held(page: PageAgreement) -> PageAgreement:
+    """A page of an annotator's comparison as the review keeps it: its figures and its disagreements. Its
+    matched records and the score's pairs (99 in 100 of a 1000-page comparison's records, some 90 MB) only the
+    page on show needs, and that is classed anew as it is shown."""
+    review = page.review
+    return PageAgreement(page.page, replace(review, score=replace(review.score, matches=[]), records=tuple(
+        record for record in review.records if record.kind != MATCHED)))
 
 
 def _figures(score: object) -> tuple[object, ...]:
@@ -87,6 +110,18 @@ class _Decision:
     record_id: int | None = None  # the project's record changed or deleted (None: one added)
 
 
+@dataclass(frozen=True)
+class _Classed:
+    """A page's records classed against a run's (or an annotator's), with what that was made of: the page's text
+    keys (the page as loaded), the records on both sides. Made again only when one of them is no longer so."""
+
+    page: str
+    keys: TextKeyIndex | None
+    predicted: Records
+    truth: Records
+    review: PageReview
+
+
 @dataclass
 class _Overlaps:
     """The other records a project record touches through its elements (by their numbers)."""
@@ -115,9 +150,15 @@ class ReviewController:
         self._worst_order: list[str] = []  # the ranking W goes through, and where in it W last was
         self._worst_at = 0
         self._labelling_place: tuple[str | None, int] | None = None  # (page, scroll) when review was entered
+        self._classed: dict[object, _Classed] = {}  # the page on show's review, by run (or annotator) chosen on it
+        self._in_one_look = False  # within an action that changes no page's status (`_one_look`)
+        self._labelled_now: frozenset[str] | None = None  # the labelled pages, read once for that action
+        self._starting = False  # start_review is choosing the tab: the run chosen next draws the page
+        self._figures_shown = False  # the run's figures were shown by the redraw of a run chosen
         self.panel.kinds_changed.connect(self._remember)
         self.panel.take_all_requested.connect(self.do_take_all)
         self._take_up_last_review()
+        self._import_the_matcher_meanwhile()
 
     @property
     def panel(self) -> ReviewPanel:
@@ -131,11 +172,22 @@ class ReviewController:
         self._predictions.clear()
         self._errors.clear()
         self._run_pages.clear()
+        self._classed.clear()
         self.agreements.clear()
         self._compared.clear()
         self._shown = self._last_page = None
         self.run_id = NO_RUN
         self._take_up_last_review()
+        self._import_the_matcher_meanwhile()
+
+    def _import_the_matcher_meanwhile(self) -> None:
+        """Core's score imports its matcher (scipy) the first time it classes a page, most of a second the first
+        F6 would freeze the window for: imported in a thread of its own as a project with something to review
+        opens (never for one without: the app starts without it)."""
+        project = self.window.project
+        if _matcher_imported() or not (project.runs.all() or project.annotators.names()):
+            return
+        threading.Thread(target=_import_the_matcher, name=f"import {MATCHER}", daemon=True).start()
 
     def do_review(self) -> None:
         """F6: labelling <-> review. Review opens on the run chosen before (in this session or the last one, when
@@ -236,13 +288,35 @@ class ReviewController:
                             missing={run.id: self._missing(run, labelled) for run in runs})
 
     def _labelled_pages(self) -> frozenset[str]:
-        """The pages a run is scored on and an annotator compared on (marked labelled or reviewed)."""
-        return frozenset(labelled_page_names(self.window.project))
+        """The pages a run is scored on and an annotator compared on (marked labelled or reviewed): read from the
+        project each time, but once for one action that changes no page's status (`_one_look`)."""
+        if self._labelled_now is not None:
+            return self._labelled_now
+        labelled = frozenset(labelled_page_names(self.window.project))
+        if self._in_one_look:
+            self._labelled_now = labelled
+        return labelled
+
+    @contextmanager
+    def _one_look(self) -> Iterator[None]:
+        """One action that changes no page's status (F6, a run chosen, the tab changed): the labelled pages, which
+        its parts may all ask for, are read from the project once at most (every page's row: a tenth of a second
+        on a project of 1000 pages)."""
+        if self._in_one_look:  # within one already
+            yield
+            return
+        self._in_one_look = True
+        try:
+            yield
+        finally:
+            self._in_one_look, self._labelled_now = False, None
 
     def _pages_of(self, run: RunInfo) -> frozenset[str]:
         """The pages a run holds records or a failure for (read again when more were stored: a run going on)."""
         key = (run.id, run.predicted_pages)
         if key not in self._run_pages:
+            for old in [k for k in self._run_pages if k[0] == run.id]:  # fewer pages stored: not asked again
+                del self._run_pages[old]
             self._run_pages[key] = frozenset(self.window.project.runs.page_names(run.id))
         return self._run_pages[key]
 
@@ -254,11 +328,16 @@ class ReviewController:
         return len((self._labelled_pages() if labelled is None else labelled) - self._pages_of(run))
 
     def start_review(self, run_id: object) -> None:
-        self._set_runs(run_id)
-        self.run_id = run_id
-        self.window.tabs.setCurrentWidget(self.panel)
-        self.on_run_chosen(run_id)
-        self._say_which_run(run_id)
+        with self._one_look():
+            self._set_runs(run_id)
+            self.run_id = run_id
+            self._starting = True  # the tab's change lists nothing nor draws: the run chosen does, once
+            try:
+                self.window.tabs.setCurrentWidget(self.panel)
+            finally:
+                self._starting = False
+            self.on_run_chosen(run_id)
+            self._say_which_run(run_id)
 
     def _say_which_run(self, run_id: object) -> None:
         """Review opened on a run of a method that made others (F6 and `--review METHOD` take the latest): which
@@ -274,9 +353,15 @@ class ReviewController:
                             "the Review tab has the others", 15000)
 
     def on_tab(self) -> None:
+        with self._one_look():
+            self._on_tab()
+
+    def _on_tab(self) -> None:
         window = self.window
         if window.tabs.currentWidget() is self.panel:
             self._labelling_place = (window.page_name, window.page_view.scroll_y)
+            if self._starting:
+                return
             remembered = self._remembered_run() if self.run_id == NO_RUN else NO_RUN
             if remembered != NO_RUN:  # the run the last session was reviewing
                 self.start_review(remembered)
@@ -303,6 +388,10 @@ class ReviewController:
             return None
 
     def on_run_chosen(self, run_id: object) -> None:
+        with self._one_look():
+            self._on_run_chosen(run_id)
+
+    def _on_run_chosen(self, run_id: object) -> None:
         self.run_id = run_id
         self._remember()
         self._worst_order = []  # another run (or annotator): W starts from its worst page
@@ -310,14 +399,17 @@ class ReviewController:
             self.review = None
             self.panel.show_page(None)
             self.panel.offer_take_all(None, 0)
-        self.show_run_figures()
         self._last_page = None
+        self._figures_shown = False
         if self.annotator() is not None:
+            self.show_run_figures()
             self.panel.run_figures.setText(f"{self.annotator()} = predicted, the project's labels = true; "
                                            "T takes their record, Shift+T merges, O keeps the project's; comparing "
                                            "every page…")
             self._compare_all(self.annotator())
         self.window.redraw()
+        if not self._figures_shown:  # the redraw did not show the run's figures (no page on show, or not in review)
+            self.show_run_figures()
         if self.window.page_loaded:  # else the window does it once the page has loaded
             self.show_first_error()
 
@@ -354,7 +446,7 @@ class ReviewController:
         predicted = self._their_records(other, name) if other is not None else self._run_records(name)
         truth = window.project.true_records(name)
         texts = window.page_texts()
-        self.review = review_page(predicted or [], truth, texts.keys, name)
+        self.review = self._classed_review(name, predicted or [], truth, texts.keys)
         self._shown = _Shown(name, predicted, truth) if other is not None else None
         # Said beside the page's figures, which they qualify, for as long as the page is under review (a status
         # message would outlive the review or vanish before it).
@@ -380,6 +472,21 @@ class ReviewController:
         self.panel.offer_keep(other)
         self._keep_figures_current(name)
 
+    def _classed_review(self, name: str, predicted: Records, truth: Records, keys: TextKeyIndex | None
+                        ) -> PageReview:
+        """The page's records classed against the run's (core's `review_page`), made once for what it is made of:
+        F6 and a run chosen draw the page more than once, a run chosen again comes back to the same page, and a page
+        of 700 records takes most of a second to class. Only the page on show's reviews are kept, one per run."""
+        kept = self._classed.get(self.run_id)
+        if kept is not None and (kept.page, kept.keys) == (name, keys) and (kept.predicted, kept.truth) == (
+                predicted, truth):
+            return kept.review
+        if any((c.page, c.keys) != (name, keys) for c in self._classed.values()):
+            self._classed.clear()  # another page, or the page loaded again
+        review = review_page(predicted, truth, keys, name)
+        self._classed[self.run_id] = _Classed(name, keys, predicted, truth, review)
+        return review
+
     def _kept_indices(self, other: str, name: str, review: PageReview) -> list[int]:
         """The page's review records whose project's version was kept against the annotator's (O), as the project
         holds the decisions now: one made on records since changed keeps nothing."""
@@ -387,11 +494,18 @@ class ReviewController:
         return [i for i, record in enumerate(review.records) if disagreement(record, other) in decisions]
 
     def _run_records(self, name: str) -> Records | None:
-        """The run's records of the page (None: it holds none for it), its predictions read once per run."""
-        if self.run_id not in self._predictions:
-            self._predictions[self.run_id] = self.window.project.runs.predictions(self.run_id)
-            self._errors[self.run_id] = self.window.project.runs.errors(self.run_id)
-        return self._predictions[self.run_id].get(name)
+        """The run's records of the page (None: it holds none for it), its predictions read once while it is
+        under review; of the runs reviewed before, only the last stay read (`RUNS_READ`)."""
+        run = self.run_id
+        if run in self._predictions:  # the last one reviewed goes last
+            self._predictions[run] = self._predictions.pop(run)
+        else:
+            self._predictions[run] = self.window.project.runs.predictions(run)
+            self._errors[run] = self.window.project.runs.errors(run)
+            for old in list(self._predictions)[:-RUNS_READ]:
+                del self._predictions[old]
+                self._errors.pop(old, None)
+        return self._predictions[run].get(name)
 
     def _their_records(self, other: str, name: str) -> Records | None:
         """The annotator's records of the page as the project holds them now (None: they did not label it): read
@@ -447,6 +561,7 @@ class ReviewController:
         # Said again also when only the count of changed pages moved (a page marked labelled).
         self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(stale), scores=scores,
                             missing=self._missing(run))
+        self._figures_shown = True
 
     def _keep_agreement_current(self, other: str, name: str, review: PageReview) -> None:
         """The annotator's means follow the page on show: its figures as they now are, and the page taken in or
@@ -471,7 +586,8 @@ class ReviewController:
         if (was is not None) == (name in both) and (was is None or _figures(was.review.score) == _figures(
                 review.score)):
             return
-        pages = [p for p in found.pages if p.page != name] + ([PageAgreement(name, review)] if name in both else [])
+        pages = [p for p in found.pages if p.page != name] + ([_as_held(PageAgreement(name, review))]
+                                                              if name in both else [])
         self._after_comparing(other, [replace(
             found, pages=tuple(sorted(pages, key=lambda p: natural_key(p.page))),
             only_a_pages=tuple(sorted(self._their_pages - labelled, key=natural_key)),
@@ -484,6 +600,7 @@ class ReviewController:
         scores = runs.scores(self.run_id) if run else []
         self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(runs.stale_pages(self.run_id)) if run
                             else 0, scores=scores, missing=self._missing(run))
+        self._figures_shown = True
 
     def on_review_record(self, index: int) -> None:
         if self.review and 0 <= index < len(self.review.records) and self.review.records[index].xpaths:
@@ -728,9 +845,10 @@ class ReviewController:
         if not ranked:
             window.message("this run is not scored yet")
             return
-        # From a page W did not open, the worst one first, in the order of that moment; then on through that
-        # order, which a fix made on the way (the page's F1 rising) does not reshuffle under the reviewer.
-        if not self._worst_order or window.page_name != self._worst_order[self._worst_at]:
+        # The worst page first, in the order of that moment; then on through that order, which a fix made on the
+        # way (the page's F1 rising) does not reshuffle under the reviewer. A look elsewhere (PgDn to the page
+        # after) does not lose the place: W goes on after the last page it opened. Another run starts again.
+        if not self._worst_order:
             self._worst_order, self._worst_at = ranked, 0
         elif set(ranked) != set(self._worst_order):  # an O or its undo (here or elsewhere) changed what W walks
             self._worst_order, self._worst_at = self._walk_again(ranked)
@@ -741,11 +859,11 @@ class ReviewController:
     def _walk_again(self, ranked: list[str]) -> tuple[list[str], int]:
         """W's order under way with the pages it now passes by taken out and those it no longer passes by put at
         its end (in `ranked`'s order), and the place of the next page to open: the first still walked after the
-        page on show, as in the order before."""
+        last page W opened, as in the order before."""
         before, at = self._worst_order, self._worst_at
         walked = set(ranked)
         order = [name for name in before if name in walked] + [name for name in ranked if name not in set(before)]
-        following = before[at + 1:] + before[:at + 1]  # from the page after the one on show round to it
+        following = before[at + 1:] + before[:at + 1]  # from the page after the last opened round to it
         return order, order.index(next((name for name in following if name in walked), order[0]))
 
     def _all_kept(self, other: str | None, page: str, kept: frozenset[Kept] | None) -> bool:
@@ -772,10 +890,27 @@ class ReviewController:
 
         job = BackgroundJob(window.project.root, work)
         job.done.connect(lambda *_: self._after_comparing_job(name, found))
-        if window.jobs.start(job, f"comparing {name} with the project's labels"):
+        if window.jobs.start(job, f"comparing {name} with the project's labels",
+                             done=lambda: self._compared_words(name, found),
+                             cancelled=f"comparing {name} with the project's labels cancelled: choose {name} in the "
+                                       "Review tab again to compare"):
             self._comparing.add(name)
         else:
             basis.stale = True  # made once the job running ends
+
+    @staticmethod
+    def _compared_words(name: str, found: list[Agreement]) -> str:
+        """What the status bar says when a comparison ends: its means and how many pages disagree, not a bare
+        "done"."""
+        if not found:
+            return f"compared {name}'s labels with the project's"
+        result = found[0]
+        if not result.pages:
+            return f"compared {name}'s labels with the project's: no page labelled by both"
+        disagree = sum(1 for page in result.pages if page.f1 < 1)
+        which = f"they disagree on {disagree} of them (W opens the worst)" if disagree else "they agree on every one"
+        return (f"compared {name}'s labels with the project's on {counted(len(result.pages), 'page')} both "
+                f"labelled: P {result.precision:.3f}, R {result.recall:.3f}, F1 {result.f1:.3f}; {which}")
 
     def _compare_again(self, name: str) -> None:
         """The means made again, now or (another job running) at a redraw after it ends."""
@@ -791,6 +926,7 @@ class ReviewController:
         self._comparing.discard(name)
         if self.window.closed:  # its end came after the window closed the project: nothing to show it on
             return
+        found[:] = [replace(result, pages=tuple(_as_held(page) for page in result.pages)) for result in found]
         self._after_comparing(name, found)
         page = self.window.page_name
         if found and self.active() and self.annotator() == name and page is not None:

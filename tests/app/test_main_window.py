@@ -544,7 +544,7 @@ def test_review_scores_in_the_background_and_w_jumps_to_the_worst_page(qtbot, wi
     key(qtbot, window, "W")  # on to the next worst
     assert window.page_name == "1"
     window.open_page("2")
-    key(qtbot, window, "W")  # from a page W did not open: the worst first
+    key(qtbot, window, "W")  # after a look elsewhere W goes on after the last page it opened (page 1): round to 2
     assert window.page_name == "2"
     # The labels change under review: the run's means and worst pages follow, as `recordlens score` would.
     assert window.page_view.wait_until_loaded()

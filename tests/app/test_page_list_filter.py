@@ -1,5 +1,7 @@
-"""The page list under a status filter keeps the page on show while its own status leaves the filter (labelling
-it under "new"), and lets it go once another page is on show; a search or a filter the user changes is obeyed."""
+"""The page list under a status filter or a search: it keeps the page on show while its own status leaves the filter
+(labelling it under "new") and lets it go once another page is on show; a search or a filter the user changes is
+obeyed; and its footer says how many pages are shown ("1000 / 1000 labelled" over a list of 7 read as if those 7
+were all)."""
 
 from __future__ import annotations
 
@@ -47,3 +49,19 @@ def test_a_filter_or_a_search_the_user_changes_is_obeyed(page_list):
     page_list.search.setText("title b")
     page_list.set_pages(pages, "a")  # a refresh keeps the page on show only where the search finds it
     assert page_list.names() == ["b"]
+
+
+def test_a_narrowed_list_says_how_many_of_the_pages_it_shows(page_list):
+    pages = [page(str(n), "labelled" if n < 3 else "new") for n in range(1, 11)]
+    page_list.set_pages(pages, "1")
+    assert page_list.progress_label.text() == "2 / 10 labelled"  # every page shown: nothing more to say
+    page_list.search.setText("title 1")  # "title 1" and "title 10"
+    assert page_list.names() == ["1", "10"]
+    assert page_list.progress_label.text() == "2 / 10 labelled · 2 of 10 shown"
+    page_list.search.clear()
+    page_list.status_filter.setCurrentIndex(page_list.status_filter.findData("new"))
+    assert page_list.progress_label.text() == "2 / 10 labelled · 8 of 10 shown"
+    page_list.set_pages(pages, "3")  # a refresh (a save) keeps saying it
+    assert page_list.progress_label.text() == "2 / 10 labelled · 8 of 10 shown"
+    page_list.show_all()
+    assert page_list.progress_label.text() == "2 / 10 labelled"

@@ -1,0 +1,65 @@
+"""W walks a run's pages from the worst. Left with the page keys (PgDn to look at the page after), W goes on with
+the walk from the last page it opened, not from the worst page again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtTest import QTest
+
+from recordlens.core.store import score_stored_run
+from recordlens.core.store.db import Provenance
+from recordlens.core.store.project import open_project
+from tests.app.test_main_window import ITEM, LIST_PAGE
+from tests.app.window_helpers import imported_project, open_window
+
+pytestmark = pytest.mark.app
+
+PAGES = ("1", "2", "3", "4")
+
+
+@pytest.fixture
+def run_window(qtbot, tmp_path: Path):
+    """Four labelled lists of four items and a scored run that finds 4, 3, 2 and 1 of them: from the worst, W
+    walks pages 4, 3, 2, 1."""
+    folder = imported_project(tmp_path, {f"html/{name}.html": LIST_PAGE.replace("Products", f"Products {name}")
+                                          for name in PAGES})
+    items = [[ITEM.format(k)] for k in range(1, 5)]
+    with open_project(folder) as project:
+        person = Provenance.person("tester")
+        for name in PAGES:
+            project.add_records(name, items, person, status="accepted")
+            project.set_status(name, "labelled", person)
+        run = project.runs.add("handmade")
+        project.runs.add_predictions(run, {name: items[:5 - int(name)] for name in PAGES})
+        project.runs.finish(run)
+        score_stored_run(project, run)
+    window = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
+    window.start_review(run)
+    yield window
+    window.close()
+
+
+def key(window, sequence: str) -> str | None:
+    QTest.keySequence(window, sequence)
+    return window.page_name
+
+
+def test_w_goes_on_from_the_last_page_it_opened_after_a_page_key(run_window):
+    window = run_window
+    assert key(window, "W") == "4"
+    assert key(window, "W") == "3"
+    assert key(window, "PgDown") == "4"  # a look at the page after
+    assert key(window, "W") == "2"  # the walk goes on after page 3
+    assert key(window, "PgUp") == "1"
+    assert key(window, "W") == "1"
+    assert key(window, "W") == "4"  # round again from the worst
+
+
+def test_another_run_starts_the_walk_from_its_worst_page(run_window):
+    window = run_window
+    assert key(window, "W") == "4"
+    assert key(window, "W") == "3"
+    window.reviewing.on_run_chosen(window.reviewing.run_id)  # chosen again in the Review tab's list
+    assert key(window, "W") == "4"
