@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..page.dom import CHROME_TAGS, Element, Page
+from ..records.score import jaccard
 from .repeats import (
     CHROME_ROLES,
     CHROME_WORDS,
@@ -39,7 +40,6 @@ from .repeats import (
     class_words,
     find_regions,
     is_widget,
-    jaccard,
     mark_containers,
     score_region,
     variation,

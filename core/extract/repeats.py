@@ -51,6 +51,7 @@ from dataclasses import asdict, dataclass, fields
 from functools import partial
 
 from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Element, Page, common_ancestor, within
+from ..records.score import jaccard
 from .base import Extraction, refuse_unknown_parameters
 
 METHOD = "repeats"
@@ -250,11 +251,6 @@ def variation(values: Sequence[int]) -> float:
     if not mean:
         return 0.0
     return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) / mean
-
-
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    union = len(a | b)
-    return 1.0 if union == 0 else len(a & b) / union
 
 
 # ---------------------------------------------------------------------------------------------------------------
