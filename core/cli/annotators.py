@@ -14,7 +14,7 @@ from ..store.label_sets import PERSON_PREFIX, SET_ASIDE, SetAside, SetPage
 from ..store.project import open_project
 from ..store.project_copy import open_to_read
 from ..store.removed_files import REMOVED
-from ..wording import counted
+from ..wording import counted, listed
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -64,7 +64,10 @@ def format_sets(pages: list[SetPage], persons: dict[str, int], project: Path) ->
         last = max(p.imported_at for p in held)
         lines.append(f"{name}: {counted(len(held), 'page')}, {counted(sum(p.records for p in held), 'record')} "
                      f"(last imported {last[:16].replace('T', ' ')} UTC)")
-        lines.append("  pages (records): " + ", ".join(f"{p.page} ({p.records})" for p in held))
+        # the first few: a set of a thousand pages would fill a screen (`--json` lists them all)
+        pages = [f"{p.page} ({p.records})" for p in held]
+        lines.append("  pages (records): " + listed(pages, PAGES_SHOWN) + ("; `--json` lists them all" if
+                                                                          len(pages) > PAGES_SHOWN else ""))
         if persons.get(name):
             lines.append(f"  ({name} is also a person who labelled {counted(persons[name], 'page')} in the app: "
                          f"`agreement` names that person {PERSON_PREFIX}{name})")
@@ -75,8 +78,11 @@ def format_sets(pages: list[SetPage], persons: dict[str, int], project: Path) ->
     return "\n".join(lines)
 
 
+PAGES_SHOWN = 8  # of a set's pages, those a line names
+
+
 def _removed(kept: SetAside, project: Path, *, whole: bool) -> str:
-    pages = ", ".join(f"{page} ({counted(n, 'record')})" for page, n in kept.pages.items())
+    pages = listed([f"{page} ({counted(n, 'record')})" for page, n in kept.pages.items()], PAGES_SHOWN)
     what = (f"{kept.annotator}'s label set ({counted(len(kept.pages), 'page')}: " if whole else
             f"{counted(len(kept.pages), 'page')} of {kept.annotator}'s label set (")
     return f"removed {what}{pages}); kept in {kept.folder} ({kept.how_to_restore(project)})"

@@ -99,15 +99,19 @@ def _in_sample(args: argparse.Namespace) -> InSample | None:
     """The scored pages a selector run's model was trained on (their figures are in-sample), for either form."""
     if args.project:
         from ..store import open_project
-        from ..store.scoring import labelled_pages
+        from ..store.importer import synthetic_sources_of
+        from ..store.scoring import labelled_page_names
 
         with open_project(args.project) as project:
             run = project.runs.get(args.run)
             inner = run.parameters.get("parameters")
             if run.method != "selector" or not isinstance(inner, dict):
                 return None
-            predicted = set(project.runs.predictions(args.run)) - set(project.runs.errors(args.run))
-            return trained_on(inner, (p for p in labelled_pages(project) if p[0] in predicted))
+            predicted = set(project.runs.page_names(args.run)) - set(project.runs.errors(args.run))
+            scored = [name for name in labelled_page_names(project) if name in predicted]
+            # one page parsed at a time, as `trained_on` reads them (a page held only for its digest)
+            return trained_on(inner, ((name, project.load(name).page, project.true_records(name)) for name in scored),
+                              synthetic_sources_of(project))
     described = read_run_description(args.pred)
     inner = described.get("parameters")
     if described.get("method") != "selector" or not isinstance(inner, dict):

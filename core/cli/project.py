@@ -461,10 +461,12 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, li
             lines.append(f"(run {run_id}: {len(pages)} page(s) labelled, changed or unmarked since it was scored "
                          f"({listed(pages)}); `recordlens score --project {shlex.quote(project)} --run {run_id}` "
                          "scores it again)")
-    unscored = [run.id for run in runs if run.f1 is None]
-    if unscored:  # "-" is not a score of nothing: say how a run gets its figures
-        lines.append(f"(F1 -: not scored yet; `recordlens score --project {shlex.quote(project)} --run {unscored[0]}` "
-                     "scores a run against the project's labels, as the app's Review does)")
+    unscored = [str(run.id) for run in runs if run.f1 is None]
+    if unscored:  # "-" is not a score of nothing: say how a run gets its figures, naming every run that lacks them
+        which, run_id = ("", unscored[0]) if len(unscored) == 1 else (
+            f"runs {listed(unscored, 12, total=True)} ", "ID")
+        lines.append(f"(F1 -: {which}not scored yet; `recordlens score --project {shlex.quote(project)} --run "
+                     f"{run_id}` scores a run against the project's labels, as the app's Review does)")
     return "\n".join(lines)
 
 

@@ -26,7 +26,7 @@ Scored = Iterable[tuple[str, Page, Sequence[Sequence[str]]]]  # (name, page, tru
 class InSample:
     model: str          # as the run names it ("default": the shipped model)
     pages: list[str]    # the scored pages it was trained on
-    scored: int         # how many pages were scored with a prediction
+    scored: int         # how many pages were scored with a prediction (0 when `unknown`: none was read)
     unknown: str = ""   # why it cannot be told (the model file is gone or changed); then `pages` is empty
     variants: list[str] = field(default_factory=list)  # scored pages `synth` made from pages it was trained on
 
@@ -69,17 +69,21 @@ def trained_on(parameters: dict[str, object], scored: Scored, sources: Mapping[s
                ) -> InSample | None:
     """The scored pages the run's selector model was trained on, or why that cannot be told; None when none was
     (or the run names no model file). `sources`: of a synthetic dataset, each page's source page digest
-    (`page.dataset.synthetic_sources`), so that variants of training pages are named too."""
+    (`page.dataset.synthetic_sources`), so that variants of training pages are named too.
+
+    `scored` is read once, one page at a time, and only each page's digest is kept: a run of a thousand pages
+    would otherwise hold every parsed page at once (gigabytes). When the model cannot be read, no page is read
+    (`scored` of the result is then 0: nothing can be told of them)."""
     from ..extract.training import page_digest
 
     found = model_pages(parameters)
     if found is None:
         return None
     name, known = found
-    pages = list(scored)
     if isinstance(known, str):
-        return InSample(name, [], len(pages), known)
-    inside = [page_name for page_name, page, truth in pages if page_digest(page, truth) in known]
-    variants = [page_name for page_name, _, _ in pages
+        return InSample(name, [], 0, known)
+    digests = {page_name: page_digest(page, truth) for page_name, page, truth in scored}
+    inside = [page_name for page_name, digest in digests.items() if digest in known]
+    variants = [page_name for page_name in digests
                 if page_name not in inside and (sources or {}).get(page_name) in known]
-    return InSample(name, inside, len(pages), variants=variants) if inside or variants else None
+    return InSample(name, inside, len(digests), variants=variants) if inside or variants else None

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import errno
 import json
+import re
 import sqlite3
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
@@ -48,7 +49,15 @@ from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
 from ..file_kinds import not_a_page_file
-from ..page.dataset import NOT_A_PAGE_SUFFIX, PAGE_SUFFIXES, natural_key, not_a_folder, page_files, record_files
+from ..page.dataset import (
+    NOT_A_PAGE_SUFFIX,
+    PAGE_SUFFIXES,
+    natural_key,
+    not_a_folder,
+    page_files,
+    record_files,
+    synthetic_sources,
+)
 from ..page.dom import parse_html
 from ..page.snapshot import read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
@@ -81,6 +90,7 @@ class PageSource:
     path: Path
     truth: Path | None = None          # gt/N.json
     truth_origin: str | None = None    # the gt folder, recorded as the labels' provenance
+    made_from: str | None = None       # of a page `recordlens synth` made, its source page's digest (synth.json)
 
 
 @dataclass(frozen=True)
@@ -244,7 +254,8 @@ def find_sources(paths: Sequence[Path], report: ImportReport, labels_onto: Proje
             sources += _dataset_sources(path, report, labels_onto)
         elif path.is_dir():
             files = page_files(path, report.warnings, odd_files=False)
-            found = [PageSource(name, file) for name, file in files.items()]
+            made_from = synthetic_sources(path)  # the html/ of a dataset `synth` made, named alone
+            found = [PageSource(name, file, made_from=made_from.get(name)) for name, file in files.items()]
             sources += found
             _report_odd_entries(path, report)
             inside = _subfolders(path)
@@ -353,6 +364,7 @@ def _dataset_sources(root: Path, report: ImportReport, labels_onto: Project | No
     pages = page_files(root / "html", report.warnings, odd_files=False)
     _report_odd_entries(root / "html", report)
     truths = record_files(root / "gt") if (root / "gt").is_dir() else {}
+    made_from = synthetic_sources(root / "html")
     by_form = {unicodedata.normalize("NFC", page): page for page in pages}
     origin = str((root / "gt").resolve())
     onto: list[PageSource] = []  # labels of the project's own pages, as a folder of labels alone brings them
@@ -365,7 +377,7 @@ def _dataset_sources(root: Path, report: ImportReport, labels_onto: Project | No
                 "file names; rename one to match the other)" if twin else "")
         report.problems.append(ImportProblem(truths[name], f"ground truth for page {name}, but no {name}.html or "
                                                            f"{name}.mhtml in {root / 'html'}{hint}"))
-    return [PageSource(name, file, truths.get(name), origin if name in truths else None)
+    return [PageSource(name, file, truths.get(name), origin if name in truths else None, made_from.get(name))
             for name, file in pages.items()] + onto
 
 
@@ -414,7 +426,7 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
                 project, source, data, report, labelled=labelled, said=True):
             return
         project.add_page(source.name, digest, suffix, len(data), url=snapshot.url, title=snapshot.title,
-                         charset=snapshot.charset, source=str(source.path), warnings=snapshot.warnings,
+                         charset=snapshot.charset, source=_source_text(source), warnings=snapshot.warnings,
                          status="labelled" if records == [] else "new")  # a page labelled as holding none
         if records:
             project.add_records(source.name, records, Provenance.dataset(source.truth_origin or str(source.truth)),
@@ -436,6 +448,9 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
         raise RecordLensError(f"a different page named {source.name!r} is already in the project; "
                               "rename the file to import it as a new page")
     report.unchanged.append(source.name)
+    kept = _source_text(source)
+    if synthetic_source(kept) is not None and synthetic_source(project.page(source.name).source) is None:
+        project.set_source(source.name, kept)  # imported before its origin was kept: kept now
     if source.truth is not None and not _labels_are_stored(project, source):
         if report.replace_labels:
             _replace_labels(project, source, report)
@@ -464,6 +479,33 @@ def _same_page_named_otherwise(project: Project, source: PageSource, data: bytes
     report.same_as.append(f"{source.path}: the same page (the same bytes) as page {page}, already in the project; "
                           f"not imported again as page {source.name}")
     return True
+
+
+def _source_text(source: PageSource) -> str:
+    """Where a page was imported from, as its `source` says it: the file, and for a page `recordlens synth` made,
+    the digest of the page it was made from (`synthetic_source` reads it back)."""
+    made_from = source.made_from if source.made_from and re.fullmatch(_DIGEST, source.made_from) else None
+    return str(source.path) + (_MADE_FROM.format(made_from) if made_from else "")
+
+
+# A synthetic page's origin rides in its source, a text a person reads too (the app shows it): said in words, at
+# its end, with a digest of hex digits only (synth's `page_digest`), so that no file name can be taken for it.
+_MADE_FROM = " (made by recordlens synth from the page of digest {})"
+_DIGEST = "[0-9a-f]{8,64}"
+_MADE_FROM_AT_THE_END = re.compile(re.escape(_MADE_FROM).replace(r"\{\}", f"({_DIGEST})") + r"\Z")
+
+
+def synthetic_source(source: str | None) -> str | None:
+    """The digest of the page a synthetic page was made from, as its `source` keeps it (None for any other page)."""
+    found = _MADE_FROM_AT_THE_END.search(source or "")
+    return found.group(1) if found else None
+
+
+def synthetic_sources_of(project: Project) -> dict[str, str]:
+    """Of the project's pages `recordlens synth` made, each one's source page digest (page name -> digest), as
+    `page.dataset.synthetic_sources` reads it from the dataset's synth.json: kept at import, so that a score of a
+    selector run on them says which are variants of pages its model was trained on, the dataset gone or not."""
+    return {info.name: digest for info in project.pages() if (digest := synthetic_source(info.source))}
 
 
 def _check_page_name(name: str) -> None:
@@ -524,7 +566,7 @@ def import_annotator_page(project: Project, source: PageSource, annotator: str, 
         else:
             report.unchanged.append(source.name)
         return []
-    bare = PageSource(source.name, source.path)
+    bare = PageSource(source.name, source.path, made_from=source.made_from)
     # refuses a different page under the same name; else new or unchanged (the labels are the annotator's: a copy
     # of a page of another name is a page of its own, as a dataset's page with labels is)
     _import_page(project, bare, report, labelled=True)
@@ -609,10 +651,13 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     predictions: dict[str, RecordList] = {}
     errors: dict[str, str] = {}
     left_out: list[str] = []
+    lacking = {name: path.name for name, path in files.items() if not project.has_page(name)}
+    if lacking:  # one line: a run of another dataset would give one per file (`left_out` names them)
+        warnings.append(f"skipped {counted(len(lacking), 'prediction file')} of {run_dir}: no page of that name in "
+                        "the project")
+        left_out += lacking.values()
     for name, path in files.items():
-        if not project.has_page(name):
-            warnings.append(f"{path}: no page {name!r} in the project; skipped")
-            left_out.append(path.name)
+        if name in lacking:
             continue
         try:
             loaded = load_records(path)

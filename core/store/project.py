@@ -260,6 +260,12 @@ class Project(Connection):
                        (name, snapshot, url, title, charset, status, source, dumps(list(warnings)), at, at))
         return self.page(name)
 
+    def set_source(self, name: str, source: str) -> None:
+        """Say anew where a page came from (its labels, status and history untouched)."""
+        with self.writing() as db:
+            self.page_id(name)  # the store's "no page named" error
+            db.execute("UPDATE pages SET source = ? WHERE name = ?", (source, name))
+
     def set_status(self, page: str, status: str, by: Provenance) -> Change:
         _check(status, PAGE_STATUSES, "page status")
         with self.writing() as db:

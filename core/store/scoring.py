@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 from ..page.dom import Page
 from ..records.model import TextKeyIndex
-from ..records.score import DatasetScore, score_page
+from ..records.score import DatasetScore, PageScore, score_page
 from ..runs.evaluate import not_extracted, unscored_predictions_message
 from ..runs.run_files import OTHER_PAGES, STOPPED, other_pages_message
 from .db import StoreError, now
 from .project import Project
+from .runs import RunInfo, StoredScore
 from .schema import TRUE_PAGE_STATUSES
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
@@ -29,7 +30,10 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
                      ) -> tuple[DatasetScore, list[str], dict[str, str]]:
     """Score run `run_id` page by page, store the per-page scores in the project; return them, warnings, and
     the scored pages the run holds no records for (page -> why: it failed on them, or never extracted them),
-    which the scores count as empty predictions."""
+    which the scores count as empty predictions.
+
+    A page whose stored score still holds (`_still_scored`) keeps it, unparsed: after labels changed on a few
+    pages of a thousand, those few are scored again, with the figures a score of every page gives."""
     run = project.runs.get(run_id)
     started = now()  # before any label is read: an edit made while this runs leaves its page stale
     truth_pages = _scored_pages(project)
@@ -44,23 +48,46 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     otherwise = [name for name in run.cost.get(OTHER_PAGES) or [] if name in labelled]
     if otherwise:
         warnings.append(other_pages_message(otherwise, "the project's"))
-    scores = []
     left_out: dict[str, str] = {}
-    for name in progress(truth_pages):
+    for name in truth_pages:
         if name in errors:
             warnings.append(f"page {name}: run {run_id} ({run.method}) failed on it; scored as an empty prediction")
             left_out[name] = errors[name]
         elif name not in predictions:
             warnings.append(f"page {name}: no prediction in run {run_id} ({run.method}); scored as an empty one")
             left_out[name] = not_extracted(run.cost.get(STOPPED))
+    kept = _still_scored(project, run, labelled)
+    fresh = {}
+    for name in progress([name for name in truth_pages if name not in kept]):
         keys = TextKeyIndex(project.load(name).page.text_map)
-        scores.append(score_page(predictions.get(name, []), project.true_records(name), keys, name))
-    result = DatasetScore(scores)
+        fresh[name] = score_page(predictions.get(name, []), project.true_records(name), keys, name)
+    result = DatasetScore([fresh[name] if name in fresh else kept[name] for name in truth_pages])
     with project.writing():  # the new scores and the old ones dropped, at once
-        project.runs.add_scores(run_id, result, at=started)
+        project.runs.add_scores(run_id, DatasetScore(list(fresh.values())), at=started)
         gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
         project.runs.drop_scores(run_id, gone)  # pages no longer labelled leave the means, as they left the truth
     return result, warnings, left_out
+
+
+def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[str, PageScore]:
+    """The stored scores of the run that still say what scoring the page again would: the labels and mark of
+    the page unchanged since (`stale_pages`), and the run's predictions all in before it (a run still running,
+    or one that ended after its score was made, may have added or replaced some since: scored again whole)."""
+    if run.status == "running" or run.ended_at is None:
+        return {}
+    stale = set(project.runs.stale_pages(run.id))
+    return {s.page: _as_scored(project, s) for s in project.runs.scores(run.id)
+            if s.page in labelled and s.page not in stale and s.scored_at >= run.ended_at}
+
+
+def _as_scored(project: Project, stored: StoredScore) -> PageScore:
+    """A stored score as `score_page` made it. The store keeps every figure but how many true records expand to
+    no text (the JSON of `score` gives it): a true record expands to none when each of its XPaths does, which the
+    page's label check, remembered for these very labels, lists (`label_checks`), so the page is seldom parsed."""
+    unresolved = set(project.label_checks.check(stored.page).unresolved)
+    empty_true = sum(1 for record in project.true_records(stored.page) if all(x in unresolved for x in record))
+    return PageScore(stored.page, stored.precision, stored.recall, stored.f1, stored.predicted_records,
+                     stored.true_records, [], stored.hallucinated_records, empty_true, list(stored.warnings))
 
 
 def _scored_pages(project: Project) -> list[str]:

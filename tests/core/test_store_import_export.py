@@ -387,7 +387,7 @@ def test_a_run_folder_keeps_a_malformed_prediction_as_that_page_s_error(tmp_path
         assert project.runs.get(run_id).method == "mdr" and project.runs.get(run_id).parameters["version"] == "0.3"
         assert project.runs.predictions(run_id) == {"1": []}
         assert project.one("SELECT error FROM predictions")[0].startswith(str(run_dir / "1.json"))
-        assert any("no page '99'" in w for w in added.warnings)
+        assert any("skipped 1 prediction file of " in w for w in added.warnings) and "99.json" in added.left_out
         again = import_run_folder(project, run_dir)  # the same folder twice: one run
         assert (again.run_id, again.stored, len(project.runs.all())) == (run_id, False, 1)
         (run_dir / "1.json").write_text('[["/body[1]"]]')  # extracted again since: another run
@@ -602,7 +602,7 @@ def test_a_run_folder_stored_in_part_says_what_it_left_and_exits_1(tmp_path: Pat
     capsys.readouterr()
     assert main(["runs", "--project", str(tmp_path / "p"), "--add", str(run), "--method", "mine"]) == 1
     err = capsys.readouterr().err
-    assert "no page 'nosuchpage' in the project; skipped" in err
+    assert f"skipped 1 prediction file of {run}: no page of that name in the project" in err
     assert "1 file(s) of " in err and "not stored as records (nosuchpage.json)" in err
     with open_project(tmp_path / "p") as project:
         assert project.runs.predictions(1) == {"1": [["/body[1]/ul[1]/li[1]"]]}

@@ -1,0 +1,236 @@
+"""What a project of many pages asks of `score`, `runs` and `annotators`: the in-sample check keeps one parsed page
+alive at a time, the project form says which pages are synthetic variants of training pages as the folder form
+does, a run scored again scores only the pages whose labels changed (with the figures a full score gives), and
+lists of pages in messages are cut."""
+
+from __future__ import annotations
+
+import gc
+import json
+import time
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.extract.training import page_digest
+from recordlens.core.page.dom import Page, parse_html
+from recordlens.core.runs import in_sample
+from recordlens.core.store.importer import import_paths, import_run_folder, synthetic_sources_of
+from recordlens.core.store.project import Project, Provenance, init_project, open_project
+from recordlens.core.store.scoring import score_stored_run
+from tests.core.cli_runs import run
+
+
+def page_html(k: int) -> str:
+    return (f"<html><head><title>Shop {k}</title></head><body><h1>shop {k}</h1><ul><li>a {k}</li><li>b {k}</li>"
+            f"<li>c {k}</li></ul><div></div></body></html>")
+
+
+def dataset(root: Path, pages: int, *, first: int = 0) -> Path:
+    """`pages` pages, each labelled with two records, the first page also with one that names no text."""
+    (root / "html").mkdir(parents=True)
+    (root / "gt").mkdir()
+    for k in range(first, first + pages):
+        (root / "html" / f"{k}.html").write_text(page_html(k), encoding="utf-8")
+        truth = [["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[2]", "/body[1]/ul[1]/li[3]"]]
+        if k == first:
+            truth.append(["/body[1]/div[1]"])  # expands to nothing: counted in empty_true_records
+        (root / "gt" / f"{k}.json").write_text(json.dumps(truth), encoding="utf-8")
+    return root
+
+
+def run_folder(root: Path, names: list[str], method: str = "handmade", parameters: dict | None = None) -> Path:
+    (root / "_run").mkdir(parents=True)
+    (root / "_run" / "run.json").write_text(json.dumps({"method": method, "parameters": parameters or {}}))
+    for k, name in enumerate(names):
+        records = [["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[2]"]] if k % 2 else [["/body[1]/ul[1]"], []]
+        (root / f"{name}.json").write_text(json.dumps(records), encoding="utf-8")
+    return root
+
+
+# 1. The in-sample check ------------------------------------------------------------------------------------------
+
+def test_the_in_sample_check_keeps_one_parsed_page_alive_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of 1000 pages made `score` hold every parsed page at once (6 GB) only to take their digests."""
+    truth = [["/body[1]/ul[1]/li[1]"]]
+    trained = page_digest(parse_html(page_html(0)), truth)
+    monkeypatch.setattr(in_sample, "model_pages", lambda parameters: ("default", {trained}))
+    alive: list[weakref.ref[Page]] = []
+    most = 0
+
+    def scored() -> Iterator[tuple[str, Page, list[list[str]]]]:
+        nonlocal most
+        for k in range(6):
+            gc.collect()
+            most = max(most, sum(ref() is not None for ref in alive))  # those given before still alive
+            page = parse_html(page_html(k))
+            alive.append(weakref.ref(page))
+            yield str(k), page, truth
+            del page
+
+    found = in_sample.trained_on({"model": "default", "model_digest": "d"}, scored())
+    assert found is not None and found.pages == ["0"] and found.scored == 6
+    assert most <= 1  # at most the page given last, as the next is read
+
+
+def test_a_model_that_cannot_be_read_parses_no_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(in_sample, "model_pages",
+                        lambda parameters: ("m.json", "is not where the run found it any more"))
+
+    def scored() -> Iterator[tuple[str, Page, list[list[str]]]]:
+        raise AssertionError("no page needs reading when nothing can be told")
+        yield  # pragma: no cover
+
+    found = in_sample.trained_on({"model": "m.json", "model_digest": "d"}, scored())
+    assert found is not None and "cannot be told" in found.message()
+
+
+# 2. Synthetic variants in a project ------------------------------------------------------------------------------
+
+def test_the_project_form_of_score_names_synthetic_variants_of_training_pages(tmp_path: Path, capsys,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """As `score --pred --gt --pages` does from the dataset's synth.json: the import keeps each page's source."""
+    data = dataset(tmp_path / "syn", 3)
+    manifest = {"generator": "recordlens synth", "pages": [
+        {"name": "0", "source": "a", "source_digest": "00aa11bb22cc33dd"},
+        {"name": "1", "source": "b", "source_digest": "44ee55ff66aa77bb"},
+        {"name": "2", "source": "c", "source_digest": "not trained on"}]}
+    (data / "synth.json").write_text(json.dumps(manifest), encoding="utf-8")
+    monkeypatch.setattr(in_sample, "model_pages",
+                        lambda parameters: ("default", {"00aa11bb22cc33dd", "44ee55ff66aa77bb"}))
+    selector = {"model": "default", "model_digest": "d"}
+    pred = run_folder(tmp_path / "run", ["0", "1", "2"], "selector", selector)
+    code, _, err = run(capsys, "score", "--pred", str(pred), "--gt", str(data / "gt"), "--pages", str(data / "html"),
+                       "-q")
+    said = ("2 of the 3 pages scored with a prediction (0, 1) are synthetic variants of pages the shipped selector "
+            "model was trained on")
+    assert code == 0 and said in err  # the folder form, as it was
+    with init_project(tmp_path / "p") as project:
+        assert not import_paths(project, [data]).problems
+        import_run_folder(project, pred)
+    code, out, err = run(capsys, "score", "--project", str(tmp_path / "p"), "--run", "1", "--json", "-q")
+    assert code == 0 and said in err
+    assert json.loads(out)["variants_of_training_pages"] == ["0", "1"]
+
+
+def test_a_synthetic_page_imported_before_its_origin_was_kept_keeps_it_when_imported_again(tmp_path: Path) -> None:
+    data = dataset(tmp_path / "syn", 2)
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        assert synthetic_sources_of(project) == {}  # as a project made before the origin was kept
+        (data / "synth.json").write_text(json.dumps({"pages": [{"name": "1", "source_digest": "0123456789abcdef"}]}))
+        report = import_paths(project, [data])
+        assert report.unchanged == ["0", "1"] and not report.imported
+        assert synthetic_sources_of(project) == {"1": "0123456789abcdef"}
+        assert project.page("1").source == (f"{data / 'html' / '1.html'} (made by recordlens synth from the page of "
+                                            "digest 0123456789abcdef)")
+        assert project.page("0").source == str(data / "html" / "0.html")
+
+
+# 3. Scoring again --------------------------------------------------------------------------------------------------
+
+def loads_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The pages whose snapshot is parsed from now on."""
+    loaded: list[str] = []
+    load = Project.load
+
+    def counted(self: Project, name: str):  # noqa: ANN202
+        loaded.append(name)
+        return load(self, name)
+
+    monkeypatch.setattr(Project, "load", counted)
+    return loaded
+
+
+def full_score(project: Project, run_id: int) -> dict[str, object]:
+    """The run's figures scored from nothing (its stored scores forgotten first)."""
+    project.runs.drop_scores(run_id, [s.page for s in project.runs.scores(run_id)])
+    return score_stored_run(project, run_id)[0].as_dict()
+
+
+def test_a_run_scored_again_scores_only_the_pages_whose_labels_changed(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    data = dataset(tmp_path / "data", 6)
+    ana = Provenance.person("ana")
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        run_id = import_run_folder(project, run_folder(tmp_path / "run", [str(k) for k in range(5)])).run_id
+        first = score_stored_run(project, run_id)[0]
+        assert first.pages[0].empty_true_records == 1
+        time.sleep(0.01)  # times are kept to the millisecond: the changes are after the score
+        label = project.labels("2")[0]
+        project.edit(label.id, [*label.xpaths, "/body[1]/h1[1]"], ana)
+        project.set_status("4", "new", ana)  # leaves the truth
+        loaded = loads_counted(monkeypatch)
+        again, warnings, left_out = score_stored_run(project, run_id)
+        assert loaded == ["2"]  # page 4 left, the others kept their scores
+        assert [p.page for p in again.pages] == ["0", "1", "2", "3", "5"]
+        assert list(left_out) == ["5"] and any("page 5" in w for w in warnings)
+        assert [s.page for s in project.runs.scores(run_id)] == ["0", "1", "2", "3", "5"]
+        assert project.runs.stale_pages(run_id) == []
+        assert again.as_dict() == full_score(project, run_id)
+        loaded.clear()
+        assert score_stored_run(project, run_id)[0].as_dict() == again.as_dict()
+        # the count of true records that name no text, which the store does not keep, comes from the page's label
+        # check: made once for page 2's new labels, then remembered
+        assert loaded == ["2"]
+        loaded.clear()
+        assert score_stored_run(project, run_id)[0].as_dict() == again.as_dict() and loaded == []
+
+
+def test_runs_compare_scores_again_only_the_pages_changed(tmp_path: Path, capsys,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    data = dataset(tmp_path / "data", 4)
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        for k in (1, 2):
+            import_run_folder(project, run_folder(tmp_path / f"run{k}", [str(n) for n in range(k, 4)], f"m{k}"))
+    assert run(capsys, "runs", "--project", str(tmp_path / "p"), "--compare", "1", "2")[0] == 0
+    time.sleep(0.01)
+    with open_project(tmp_path / "p") as project:
+        project.delete(project.labels("3")[0].id, Provenance.person("ana"))
+    loaded = loads_counted(monkeypatch)
+    code, _, err = run(capsys, "runs", "--project", str(tmp_path / "p"), "--compare", "1", "2")
+    assert code == 0 and loaded == ["3", "3"] and "1 page labelled, changed or unmarked since it was scored" in err
+
+
+# 4-6. Lists in messages cut ----------------------------------------------------------------------------------------
+
+def test_annotators_names_a_few_pages_of_a_big_set_and_json_all(tmp_path: Path, capsys) -> None:
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [dataset(tmp_path / "bea", 40)], annotator="bea")
+    code, out, _ = run(capsys, "annotators", "--project", str(tmp_path / "p"))
+    assert code == 0 and "bea: 40 pages, 81 records" in out
+    line = next(line for line in out.splitlines() if "pages (records)" in line)
+    assert line == ("  pages (records): 0 (3), 1 (2), 2 (2), 3 (2), 4 (2), 5 (2), 6 (2), 7 (2), ...; "
+                    "`--json` lists them all")
+    code, out, _ = run(capsys, "annotators", "--project", str(tmp_path / "p"), "--json")
+    assert code == 0 and len(json.loads(out)) == 40
+    code, out, _ = run(capsys, "annotators", "--project", str(tmp_path / "p"), "--remove", "bea")
+    assert code == 0 and "removed bea's label set (40 pages: 0 (3 records), 1 (2 records), " in out
+    assert "7 (2 records), ...); kept in " in out and "39 (2 records)" not in out
+
+
+def test_a_run_folder_of_pages_the_project_lacks_is_said_in_one_line(tmp_path: Path, capsys) -> None:
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [dataset(tmp_path / "data", 2)])
+    folder = run_folder(tmp_path / "run", [str(k) for k in range(30)])
+    code, _, err = run(capsys, "runs", "--project", str(tmp_path / "p"), "--add", str(folder))
+    assert code == 1
+    lines = [line for line in err.splitlines() if "no page" in line]
+    assert lines == [f"warning: skipped 28 prediction files of {folder}: no page of that name in the project"]
+    assert f"28 file(s) of {folder} not stored as records (2.json, 3.json, 4.json, 5.json, 6.json, ...)" in err
+
+
+def test_the_runs_table_names_every_run_not_scored_yet(tmp_path: Path, capsys) -> None:
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [dataset(tmp_path / "data", 2)])
+        for k in range(3):
+            import_run_folder(project, run_folder(tmp_path / f"run{k}", ["0", "1"], f"m{k}"))
+    assert run(capsys, "score", "--project", str(tmp_path / "p"), "--run", "2", "-q")[0] == 0
+    code, out, _ = run(capsys, "runs", "--project", str(tmp_path / "p"))
+    assert code == 0 and out.splitlines()[-1] == (
+        f"(F1 -: runs 1, 3 not scored yet; `recordlens score --project {tmp_path / 'p'} --run ID` scores a run "
+        "against the project's labels, as the app's Review does)")
