@@ -216,8 +216,8 @@ class SiteBrowser(QWidget):
             self.back()
 
     def start_page(self) -> str | None:
-        """The site's first page (by URL order), for a site opened without a task."""
-        return self.site.pages[0].url if self.site and self.site.pages else None
+        """The page a site opened without a task shows first: where its capture began, else its first by URL."""
+        return self.site.start_url() if self.site else None
 
     def _show(self, url: str) -> None:
         if self.site is None:

@@ -14,6 +14,12 @@ has loaded and settled, DevTools (on a loopback port of this process only) gives
 (the HTTP status and every redirect followed). Links and GET forms (submitted with their default values) are
 read by a script in the ApplicationWorld, which runs even with page scripts off.
 
+Every main-frame navigation (each redirect's hop, a script's or meta refresh's navigation) is put to the crawl's
+`refuse_redirect` before it is followed (the page's `navigationRequested`: Chromium holds a redirect until it is
+answered; a request interceptor would be asked only while the redirect's request is already being sent): a URL
+the capture's rules refuse (another host under --same-host, ...) is never requested, and the page is reported
+as a redirect refused (`PageFailed(..., redirected_to=URL)`), never as loaded.
+
 Progress lines go to stderr as `recordlens: [done/total] text`; SIGTERM stops after the page being loaded (that
 page is dropped, never half-written) and leaves capture.json ready to resume.
 """
@@ -56,9 +62,11 @@ from .site_saver import HTML_TYPES, chromium_flags, explained_network_error, sta
 DEFAULT_TIMEOUT_S = 60.0
 SETTLE_MS = 500
 STOP_WAIT_S = 5.0        # how long a stopped load may take to say it ended
+ABORTED = "net::ERR_ABORTED"  # how a load that turned into a download fails
 DOWNLOAD_GRACE_S = 1.0   # how long after a failed load its download request may still come
 MAX_SCREENSHOT_HEIGHT = 16384  # Chromium's texture limit; longer pages are cut there (the meta says the size)
 _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
+RedirectCheck = Callable[[str], str | None]  # core's: why the capture refuses a redirect's target, or None
 
 _LINKS_JS = """(() => {
   const out = [];
@@ -95,6 +103,8 @@ class ChromiumRenderer(OnlinePage):
         self.cancelled = cancelled
         self._downloads: list[tuple[str, str]] = []  # (URL, MIME type) of the downloads asked for this page
         super().__init__(viewport=viewport, scripts=scripts, cancelled=cancelled, error=PageFailed)
+        self.guard = _NavigationGuard()
+        self.page.navigationRequested.connect(self.guard.on_navigation)
         marker = "about:blank"
         self.page.load(QUrl(marker))
         self._wait(lambda: self._finished is not None, 20)
@@ -114,26 +124,38 @@ class ChromiumRenderer(OnlinePage):
         chain = self._chain(url)
         return next((mime for where, mime in self._downloads if _same_url(where, chain)), "")
 
-    def render(self, url: str) -> RenderedPage:
+    def render(self, url: str, refuse_redirect: RedirectCheck | None = None) -> RenderedPage:
         from PySide6.QtCore import QUrl
 
         self._finished = None
         self._downloads = []
         self.devtools.events.clear()
-        self.page.load(QUrl(url))
-        if not self._wait(lambda: self._finished is not None or bool(self._download_of(url)), self.timeout_s):
+        self.guard.watch(url, refuse_redirect)
+        try:
+            self.page.load(QUrl(url))
+            loaded = self._wait(lambda: self._finished is not None or bool(self._download_of(url))
+                                or self.guard.refused is not None, self.timeout_s)
+        finally:
+            refused = self.guard.refused
+            self.guard.watch("", None)  # what the page does once loaded is no navigation of this capture
+        if refused is not None:
+            if self._finished is None:
+                self._stop()
+            raise PageFailed(refused[1], redirected_to=refused[0])
+        if not loaded:
             self._stop()
             raise PageFailed(f"did not finish loading within {self.timeout_s:g} s", unreachable=True)
-        redirects, status, failure = self._navigation()
+        redirects, status, failure, failed_at = self._navigation()
         download = self._download_of(url)
-        if not self._finished and not failure and not download:
-            # A response turned into a download ends the load as failed; its download request may come after.
+        if not self._finished and not download and (not failure or ABORTED in failure):
+            # A response turned into a download ends the load as failed (net::ERR_ABORTED, when the network's
+            # events say it first); its download request may come after.
             self._wait(lambda: bool(self._download_of(url)), DOWNLOAD_GRACE_S)
             download = self._download_of(url)
         if download:
             raise PageFailed(f"not an HTML page (the server sent {download} to download)")
         if failure:
-            raise PageFailed(failure)
+            raise PageFailed(failure, at=failed_at if not _same_url(failed_at, [url]) else "")
         if status is not None and status >= 400:
             raise PageFailed(f"HTTP {status}{status_phrase(status)}")
         if not self._finished:
@@ -164,18 +186,22 @@ class ChromiumRenderer(OnlinePage):
                 and e.get("params", {}).get("type") == "Document"
                 and e["params"].get("frameId") in (None, self.frame_id)]
 
-    def _navigation(self) -> tuple[list[dict[str, Any]], int | None, str]:
-        """The main frame's redirects, final status and network failure, from the Network domain's events of
-        this page's own document requests (a late response or failure of the page before is not this one's)."""
+    def _navigation(self) -> tuple[list[dict[str, Any]], int | None, str, str]:
+        """The main frame's redirects, final status, network failure and the URL that failed (a redirect's
+        target, maybe on another host), from the Network domain's events of this page's own document requests
+        (a late response or failure of the page before is not this one's)."""
         redirects: list[dict[str, Any]] = []
         status: int | None = None
-        failure = ""
+        failure = failed_at = ""
         documents = {e["params"].get("requestId") for e in self._documents()}
+        asked: dict[str, str] = {}  # request id -> the URL it asked for last (a redirect keeps the id)
         for event in self.devtools.events:
             params = event.get("params", {})
             method = event.get("method")
             if params.get("requestId") not in documents:
                 continue
+            if method == "Network.requestWillBeSent":
+                asked[params["requestId"]] = str(params.get("request", {}).get("url") or "")
             if method == "Network.requestWillBeSent" and params.get("redirectResponse"):
                 hop = params["redirectResponse"]
                 redirects.append({"url": hop.get("url"), "status": hop.get("status"),
@@ -187,7 +213,8 @@ class ChromiumRenderer(OnlinePage):
                 if params.get("canceled") and not text:
                     continue
                 failure = f"cannot load it: {_network_error(text)}"
-        return redirects, status, failure
+                failed_at = asked.get(params["requestId"], "")
+        return redirects, status, failure, failed_at
 
     def _capture(self, url: str, redirects: list[dict[str, Any]], status: int | None, content_type: str,
                  found: dict[str, Any]) -> RenderedPage:
@@ -215,6 +242,37 @@ class ChromiumRenderer(OnlinePage):
         """Close the DevTools session, then delete view, page and profile."""
         self.devtools.close()
         super().close()
+
+
+class _NavigationGuard:
+    """Asks `check` about every main-frame navigation of the page (its `navigationRequested`, which Chromium's
+    navigation throttle emits before a redirect is followed, the request held until it is answered) but the
+    page's own, and rejects those refused. `refused`: (URL, reason) of the first it rejected since `watch`.
+    Between two pages (`watch("", None)`) every navigation but about:blank is rejected: what a page does once it
+    was captured is no page of the capture's."""
+
+    def __init__(self) -> None:
+        self.watch("", None)
+
+    def watch(self, url: str, check: RedirectCheck | None) -> None:
+        self.url, self.check = url, check
+        self.refused: tuple[str, str] | None = None
+
+    def on_navigation(self, request) -> None:  # noqa: ANN001 - QWebEngineNavigationRequest
+        if not request.isMainFrame():
+            return  # the page's frames: part of the page, wherever they come from
+        target = request.url().toString()
+        if self.check is None:
+            if self.url == "" and not target.startswith("about:"):
+                request.reject()
+            return
+        if _same_url(target, [self.url]):
+            return
+        reason = self.check(target)
+        if reason is not None:
+            request.reject()
+            if self.refused is None:
+                self.refused = (target, reason)
 
 
 def _same_url(url: str, chain: list[str]) -> bool:
@@ -284,21 +342,22 @@ def _quiet_stderr() -> Iterator[None]:
 def run_capture(roots: list[str], folder: str | Path, rules: CaptureRules, *,
                 viewport: tuple[int, int] = DEFAULT_VIEWPORT, scripts: bool = True,
                 timeout_s: float = DEFAULT_TIMEOUT_S,
-                progress: Callable[[int, int, str], None] | None = None) -> CaptureSummary:
+                progress: Callable[[int, int, str], None] | None = None, refresh: bool = False) -> CaptureSummary:
     """Capture in this process, which must not have a QApplication yet: its Chromium is set up online (the
-    app's flags minus the offline proxy) with DevTools on a loopback port."""
+    app's flags minus the offline proxy) with DevTools on a loopback port. `refresh`: capture every page again
+    (core's `capture_site`)."""
     from PySide6.QtWidgets import QApplication
 
     if QApplication.instance() is not None:
         raise CaptureError("capturing needs a process of its own (the app's Chromium is offline)")
     with _quiet_stderr():
         return _run_online(roots, folder, rules, viewport=viewport, scripts=scripts, timeout_s=timeout_s,
-                           progress=progress)
+                           progress=progress, refresh=refresh)
 
 
 def _run_online(roots: list[str], folder: str | Path, rules: CaptureRules, *, viewport: tuple[int, int],
                 scripts: bool, timeout_s: float,
-                progress: Callable[[int, int, str], None] | None) -> CaptureSummary:
+                progress: Callable[[int, int, str], None] | None, refresh: bool) -> CaptureSummary:
     from PySide6.QtWidgets import QApplication
 
     flags = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
@@ -323,7 +382,8 @@ def _run_online(roots: list[str], folder: str | Path, rules: CaptureRules, *, vi
         signal.signal(signal.SIGTERM, previous)
         raise CaptureError(f"Chromium's DevTools could not be reached in this process: {error}") from None
     try:
-        return capture_site(roots, folder, renderer, rules, progress=progress, cancelled=lambda: stop["now"])
+        return capture_site(roots, folder, renderer, rules, progress=progress, cancelled=lambda: stop["now"],
+                            refresh=refresh)
     finally:
         signal.signal(signal.SIGTERM, previous)
         renderer.close()

@@ -12,11 +12,13 @@ Rules, in the order they are checked for a discovered URL (the first that refuse
   - robots.txt of its host (user agent "RecordLens"), unless `robots` is off;
   - `depth`: links are followed that many levels below a root (roots are depth 0);
   - `max_pages`: no more pages are saved once that many are.
-A page that redirects is kept only when the URL it ends at passes the same rules (a redirect to another host is
-skipped, not saved; it has been fetched by then, since the browser follows redirects itself). A root's redirect
-within the same site (to www., to a subdomain, to /en/) is the site asked for: the URL it ends at counts as a
-root, its host as a root's. A root that ends on an unrelated host (a login service, a parked domain) is skipped
-with that said: given as a root itself, that host is captured.
+A redirect is checked before it is followed, on every hop (the renderer asks `refuse_redirect(target)` before it
+requests the target): a hop that the host rule (--same-host), an --exclude pattern or robots.txt refuses is never
+requested, and the page that redirected is skipped with that said ("redirects to URL: another host"); --include
+chooses among the pages kept, so it is checked where the redirects end. A page is kept only when the URL it ends
+at passes the same rules. A root's redirect within the same site (to www., to a subdomain, to /en/) is the site
+asked for: the URL it ends at counts as a root, its host as a root's. A root that redirects to an unrelated host
+(a login service, a parked domain) is skipped with that said: given as a root itself, that host is captured.
 
 Every saved page is four files named after its final URL (`pages/STEM.mhtml`, `STEM.axtree.json`, `STEM.png`,
 `STEM.meta.json`); the MHTML is written last, each file atomically, so a page exists (is indexed) only whole.
@@ -24,6 +26,12 @@ Every saved page is four files named after its final URL (`pages/STEM.mhtml`, `S
 every page: a stopped capture started again with the same folder continues where it stopped, and a page that
 was being written when it stopped is captured again under the same names, never twice. Run again with other
 rules, the new rules replace the stored ones, and the summary's notes name each that changed (old → new).
+
+A capture whose crawl is complete, run again, loads nothing (its queue is empty) and says so, with when it was
+completed: the site keeps the pages captured then. `refresh` (`--refresh`) captures every page again: the old
+capture (`pages/` and `capture.json`, with a copy of `site.json`) is first moved to `removed/capture.TIME/` in the
+site folder (the project's way of keeping what was replaced; a site's index leaves `removed/` out), then the
+crawl starts over from the roots.
 
 One capture at a time per folder: `.capture.lock` (created with O_EXCL) holds the host and pid of the capture
 running; another is refused at once, and a lock whose process is gone (killed) is taken over with a note.
@@ -35,6 +43,7 @@ import contextlib
 import hashlib
 import json
 import re
+import shutil
 import time
 import urllib.error
 import urllib.request
@@ -51,9 +60,9 @@ from ..errors import AgentError, RecordLensError
 from ..output_paths import writable_folder
 from . import axtree
 from .site_files import SAVED_SUFFIX, free_site_file_name, site_file_name
-from .sites import SiteError, build_site, normalise_url, side_files
+from .sites import CAPTURE_STATE_FILE, INDEX_FILE, SET_ASIDE_FOLDER, SiteError, build_site, normalise_url, side_files
 
-STATE_FILE = "capture.json"
+STATE_FILE = CAPTURE_STATE_FILE
 LOCK_FILE = ".capture.lock"  # hidden: not part of the site, and gone once the capture ends
 PAGES_FOLDER = "pages"
 USER_AGENT = "RecordLens"
@@ -63,7 +72,10 @@ CAPTURE_SOME_FAILED = 1  # `site capture`'s exit status when a page failed (its 
 DEFAULT_DEPTH = 2
 # A site that stops answering (the server went down, hangs, the network dropped): after this many of its pages in
 # a row that could not be reached, the capture stops rather than mark the rest of its queue failed (or wait the
-# whole timeout for each). Counted per host of the roots: dead links to other sites (--any-host) do not count.
+# whole timeout for each). Counted per host of the roots, charged to the host that did not answer (where a redirect
+# led, not the page that redirected): dead links and redirects to other sites do not count, and neither do the pages
+# that failed last time and are tried again (they go after the queue: old failures never stop a run before it
+# reaches the pages it has not tried).
 UNREACHABLE_IN_A_ROW = 5
 _UNREACHABLE = re.compile(r"ERR_(CONNECTION_[A-Z_]+|NAME_NOT_RESOLVED|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|"
                           r"NETWORK_CHANGED|TIMED_OUT|EMPTY_RESPONSE|PROXY_CONNECTION_FAILED)")
@@ -78,11 +90,17 @@ class CaptureError(AgentError):
 class PageFailed(Exception):  # noqa: N818 - an outcome more than an error: the crawl goes on
     """Raised by a renderer for a page it could not capture; the message is the reason the summary shows.
     `unreachable`: the server did not answer (no connection, no host, or no page within the timeout), as opposed
-    to answering with an error; left None, it is read from Chromium's error code in the message."""
+    to answering with an error; left None, it is read from Chromium's error code in the message. `at`: the URL
+    that failed when it is not the one asked for (a redirect's target): whose server did not answer.
+    `redirected_to`: the redirect target that `refuse_redirect` refused, never requested (the message is the
+    refusal's reason): the page is skipped, not failed."""
 
-    def __init__(self, reason: str, *, unreachable: bool | None = None) -> None:
+    def __init__(self, reason: str, *, unreachable: bool | None = None, at: str = "",
+                 redirected_to: str = "") -> None:
         super().__init__(reason)
         self.unreachable = bool(_UNREACHABLE.search(reason)) if unreachable is None else unreachable
+        self.at = at
+        self.redirected_to = redirected_to
 
 
 @dataclass(frozen=True)
@@ -124,9 +142,15 @@ class RenderedPage:
                                      # screenshot was cut
 
 
+# Asked before a redirect is followed, with the URL it leads to: why the capture refuses it, or None to follow it.
+RedirectCheck = Callable[[str], str | None]
+
+
 class Renderer(Protocol):
-    def render(self, url: str) -> RenderedPage:
-        """Load `url` and capture it; raise PageFailed(reason) when it cannot be."""
+    def render(self, url: str, refuse_redirect: RedirectCheck | None = None) -> RenderedPage:
+        """Load `url` and capture it; raise PageFailed(reason) when it cannot be. Before each redirect (and any
+        other main-frame navigation while it loads) is followed, `refuse_redirect(target)`: a reason means the
+        target is not requested, and PageFailed(reason, redirected_to=target) is raised."""
 
 
 @dataclass
@@ -143,6 +167,7 @@ class CaptureSummary:
     queued: int = 0         # URLs left in the queue
     notes: list[str] = field(default_factory=list)  # e.g. a robots.txt that could not be fetched
     limit: int = 0          # the --max-pages the site had reached when it stopped (0: it did not)
+    complete_since: str = ""  # run again on a complete crawl: when it was completed ("" otherwise)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -159,6 +184,8 @@ class CaptureSummary:
                      "with a larger --max-pages to continue")
         elif self.queued:
             text += f"; {self.queued} URL(s) still queued (run again to continue)"
+        if self.complete_since:
+            text += f"; the crawl was complete already ({self.complete_since}): --refresh captures it again"
         return text
 
 
@@ -234,6 +261,7 @@ class _State:
         self.outcomes: dict[str, dict[str, Any]] = {}  # normalised requested URL -> outcome
         self.roots: list[str] = []
         self.rules: dict[str, Any] = {}  # the rules of the capture so far (capture.json)
+        self.completed_at = ""  # when a run last ended with nothing queued (UTC, ISO 8601)
         self.resumed = False
         if self.path.exists():
             try:
@@ -243,6 +271,7 @@ class _State:
                 self.outcomes = dict(data["outcomes"])
                 self.roots = list(data.get("roots") or [])
                 self.rules = dict(data.get("rules") or {})
+                self.completed_at = str(data.get("completed_at") or "")
             except (OSError, ValueError, KeyError, TypeError) as error:
                 raise CaptureError(f"cannot read the capture state {self.path}: {error}; remove it to start "
                                    "the capture over") from None
@@ -250,7 +279,8 @@ class _State:
 
     def save(self, rules: CaptureRules) -> None:
         data = {"version": STATE_VERSION, "roots": self.roots, "rules": asdict(rules), "queue": self.queue,
-                "seen": sorted(self.seen), "outcomes": self.outcomes}
+                "seen": sorted(self.seen), "outcomes": self.outcomes,
+                **({"completed_at": self.completed_at} if self.completed_at else {})}
         atomic.write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
     def saved_count(self) -> int:
@@ -270,21 +300,42 @@ def same_site(url: str, other: str) -> bool:
 def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, rules: CaptureRules | None = None,
                  *, progress: Callable[[int, int, str], None] | None = None,
                  cancelled: Callable[[], bool] = lambda: False, robots: Robots | None = None,
-                 sleep: Callable[[float], None] = time.sleep) -> CaptureSummary:
+                 sleep: Callable[[float], None] = time.sleep, refresh: bool = False) -> CaptureSummary:
     """Crawl from `roots` into the site folder (module notes), then index the site (`site.json`).
 
     `progress(done, total, text)` after every URL (done: URLs settled, total: settled + queued). Resumes the
-    folder's capture.json when there is one (its queue first; new roots are added to it)."""
+    folder's capture.json when there is one (its queue first; new roots are added to it); with `refresh`, the
+    old capture is set aside first and every page is captured again."""
     rules = rules or CaptureRules()
     patterns = rules.compiled()  # a bad --include or --exclude pattern is refused before the folder is made
     checked = [check_root(u) for u in roots]  # before anything is made: a wrong address leaves no folder
     root = writable_folder(folder, "the site")
     root.mkdir(parents=True, exist_ok=True)
     with _capture_lock(root) as taken_over:
+        set_aside = _set_aside(root) if refresh else []
         summary = _crawl(checked, root, renderer, rules, patterns, progress=progress, cancelled=cancelled,
                          robots=robots or Robots(), sleep=sleep)
-    summary.notes[:0] = taken_over
+    summary.notes[:0] = taken_over + set_aside
     return summary
+
+
+def _set_aside(root: Path) -> list[str]:
+    """Move the folder's capture (its pages and capture.json, and a copy of site.json, which keeps the site's
+    name) to a folder of its own in `removed/`, so that every page is captured again; said in the notes."""
+    from ..store.removed_files import new_folder, stamped
+
+    old = [path for path in (root / PAGES_FOLDER, root / STATE_FILE) if path.exists()]
+    if not old:
+        return ["--refresh: the folder held no capture yet"]
+    try:
+        kept = new_folder(root / SET_ASIDE_FOLDER, stamped("capture", datetime.now(UTC).isoformat(timespec="seconds")))
+        if (root / INDEX_FILE).is_file():
+            shutil.copy2(root / INDEX_FILE, kept / INDEX_FILE)
+        for path in old:
+            path.rename(kept / path.name)
+    except OSError as error:
+        raise CaptureError(f"cannot set the old capture of {root} aside for --refresh: {error}") from None
+    return [f"--refresh: every page is captured again; the pages captured before are kept in {kept}"]
 
 
 def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRules,
@@ -302,8 +353,9 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
         summary.notes.extend(_rule_changes(state, rules, checked))
     if state.resumed and state.rules and _scope(state.rules) != _scope(asdict(rules)):
         summary.notes.extend(_widen(state, rules, root))
+    retried: set[str] = set()  # the URLs that failed last time, tried again this run
     if state.resumed:
-        summary.notes.extend(_try_again(state, root, rules))
+        summary.notes.extend(_try_again(state, root, rules, retried))
     hosts = {urlsplit(normalise_url(u)).netloc for u in [*checked, *state.roots]}
     for url in checked:
         key = normalise_url(url)
@@ -312,20 +364,57 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
         if key not in state.seen:
             state.seen.add(key)
             state.queue.append([url, 0])
+    if state.resumed and not state.queue:  # nothing left to do: the snapshot stays as it was captured
+        summary.complete_since = _completed_when(state)
+        summary.notes.append(
+            f"the capture of this folder was already complete (finished {summary.complete_since}): nothing was "
+            "loaded again; to capture every page again (the site changed), run the same command with --refresh "
+            f"(the pages captured before are kept in {root / SET_ASIDE_FOLDER}), or capture into a new --site folder")
     state.save(rules)
 
-    def refuse(url: str) -> str | None:
-        parts = urlsplit(url)
-        if rules.same_host and parts.netloc.lower() not in hosts and urlsplit(normalise_url(url)).netloc not in hosts:
+    def on_hosts(url: str) -> bool:
+        return urlsplit(url).netloc.lower() in hosts or urlsplit(normalise_url(url)).netloc in hosts
+
+    def refuse(url: str, *, host_checked: bool = False, kept: bool = True) -> str | None:
+        """Why `url` is not captured (None: it is). `kept`: whether it is where a page ends (--include chooses
+        among those); a redirect's hop on the way is checked with `kept` False."""
+        if rules.same_host and not host_checked and not on_hosts(url):
             return "another host (--same-host)"
         # A root is asked for by name: --include chooses among the links found, not the roots themselves.
-        if include and not any(p.search(url) for p in include) and url not in state.roots:
+        if kept and include and not any(p.search(url) for p in include) and url not in state.roots:
             return "matches no --include pattern"
         if any(p.search(url) for p in exclude):
             return "matches an --exclude pattern"
         if rules.robots and not robots.allowed(url):
             return "disallowed by robots.txt"
         return None
+
+    def refuse_root_leaving(url: str, depth: int, target: str) -> tuple[bool, str | None]:
+        """A root's redirect: (whether it stays on the site asked for, why it is refused when it leaves it)."""
+        if depth != 0 or target in state.roots:
+            return False, None
+        if same_site(url, target):
+            return True, None
+        if rules.same_host:
+            return False, "another site, not captured (give that address as a root if it is the site you want)"
+        return False, None
+
+    def refuse_redirect(url: str, depth: int) -> RedirectCheck:
+        """The check a renderer makes before following a redirect of `url`: never a request the rules refuse."""
+        def check(target: str) -> str | None:
+            try:
+                if normalise_url(target) == normalise_url(url):
+                    return None
+                stays, leaving = refuse_root_leaving(url, depth, target)
+                return leaving or refuse(target, host_checked=stays, kept=False)
+            except ValueError:
+                return "not a valid address"
+        return check
+
+    def skip(url: str, depth: int, why: str) -> str:
+        state.outcomes[normalise_url(url)] = {"url": url, "outcome": "skipped", "reason": why, "depth": depth}
+        summary.skipped.append((url, why))
+        return f"skipped {url}: {why}"
 
     unreachable: dict[str, int] = {}  # per host: its last pages in a row that could not be reached
     try:
@@ -342,52 +431,53 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                 summary.limit = rules.max_pages
                 break
             if why is not None:
-                state.outcomes[key] = {"url": url, "outcome": "skipped", "reason": why, "depth": depth}
-                summary.skipped.append((url, why))
-                text = f"skipped {url}: {why}"
+                text = skip(url, depth, why)
             else:
                 if not first and rules.delay_s > 0:
                     sleep(rules.delay_s)
                 first = False
                 try:
-                    page = renderer.render(url)
+                    page = renderer.render(url, refuse_redirect(url, depth))
                 except PageFailed as failure:
                     if cancelled():
                         summary.stopped = True
                         break
-                    state.outcomes[key] = {"url": url, "outcome": "failed", "reason": str(failure), "depth": depth}
-                    summary.failed.append((url, str(failure)))
-                    text = f"failed {url}: {failure}"
-                    host = urlsplit(key).netloc
-                    unreachable[host] = unreachable.get(host, 0) + 1 if failure.unreachable else 0
-                    if host in hosts and unreachable[host] >= UNREACHABLE_IN_A_ROW:
-                        summary.stopped = True
-                        summary.notes.append(
-                            f"the site stopped answering ({unreachable[host]} of its pages in a row could not be "
-                            f"reached, the last: {failure}): the capture stopped; run the same command again "
-                            "when it answers, and the pages that failed are tried again")
+                    if failure.redirected_to:  # the site answered, with a redirect the rules refuse: not requested
+                        unreachable[urlsplit(key).netloc] = 0
+                        text = skip(url, depth, f"redirects to {failure.redirected_to}: {failure}")
+                    else:
+                        state.outcomes[key] = {"url": url, "outcome": "failed", "reason": str(failure),
+                                               "depth": depth}
+                        summary.failed.append((url, str(failure)))
+                        text = f"failed {url}: {failure}"
+                        # Charged to the server that did not answer (a redirect's target is not the site's own).
+                        host = urlsplit(normalise_url(failure.at) if failure.at else key).netloc
+                        if key not in retried:  # a page that failed last time says nothing new about the site
+                            unreachable[host] = unreachable.get(host, 0) + 1 if failure.unreachable else 0
+                        if host in hosts and unreachable.get(host, 0) >= UNREACHABLE_IN_A_ROW:
+                            summary.stopped = True
+                            summary.notes.append(
+                                f"the site stopped answering ({unreachable[host]} of its pages in a row could not "
+                                f"be reached, the last: {failure}): the capture stopped; run the same command "
+                                "again when it answers, and the pages that failed are tried again")
                 else:
                     unreachable[urlsplit(key).netloc] = 0
                     if cancelled():  # a page finished while cancelling is still kept: it is whole
                         summary.stopped = True
                     # A redirect is a link the site followed for us: the rules apply to where it ended too.
                     moved = normalise_url(page.final_url) != key
+                    # (A renderer checks each hop before following it; this is where the redirects ended.)
                     left = None
-                    if moved and depth == 0 and page.final_url not in state.roots:
-                        if same_site(url, page.final_url):
+                    if moved:
+                        stays, left = refuse_root_leaving(url, depth, page.final_url)
+                        if stays:
                             # A root that redirects (to www., to /en/) is the site asked for: its host and URL
                             # join the roots'; --exclude and robots.txt still apply to it.
                             state.roots.append(page.final_url)
                             hosts.add(urlsplit(normalise_url(page.final_url)).netloc)
-                        elif rules.same_host:
-                            left = ("another site, not captured (give that address as a root if it is the site "
-                                    "you want)")
                     left = left or (refuse(page.final_url) if moved else None)
                     if left is not None:
-                        why = f"redirects to {page.final_url}: {left}"
-                        state.outcomes[key] = {"url": url, "outcome": "skipped", "reason": why, "depth": depth}
-                        summary.skipped.append((url, why))
-                        text = f"skipped {url}: {why}"
+                        text = skip(url, depth, f"redirects to {page.final_url}: {left}")
                     else:
                         text = _keep(page, url, depth, rules.depth, root, state, summary)
             state.queue.pop(0)
@@ -402,6 +492,8 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
     summary.queued = len(state.queue)
     if summary.queued and not summary.stopped:
         summary.stopped = True
+    if not summary.stopped and not summary.complete_since:
+        state.completed_at = datetime.now(UTC).isoformat(timespec="seconds")
     state.save(rules)
     summary.notes.extend(robots.notes)
     try:
@@ -411,6 +503,16 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
     except SiteError:
         summary.pages = 0
     return summary
+
+
+def _completed_when(state: _State) -> str:
+    """When the crawl was completed, as a person reads it: capture.json's record, or (a capture.json written before
+    it had one) the time the file was last written."""
+    when = state.completed_at
+    if not when:
+        with contextlib.suppress(OSError):
+            when = datetime.fromtimestamp(state.path.stat().st_mtime, UTC).isoformat(timespec="seconds")
+    return when.replace("T", " ").replace("+00:00", " UTC") if when else "at an unknown time"
 
 
 _RULE_FLAGS = {"include": "--include", "exclude": "--exclude", "depth": "--depth", "max_pages": "--max-pages",
@@ -533,14 +635,18 @@ def _busy(root: Path, owner: tuple[str, int] | None) -> CaptureError:
                         "page twice")
 
 
-def _try_again(state: _State, root: Path, rules: CaptureRules) -> list[str]:
+def _try_again(state: _State, root: Path, rules: CaptureRules, retried: set[str]) -> list[str]:
     """A capture run again tries the pages that failed last time (a server that was down, a page slower than the
-    --timeout then) and captures again those whose saved files are gone from the folder. Said in the notes."""
+    --timeout then), after the pages still queued, so that the same old failures cannot stop every run before
+    it gets further (their keys go into `retried`), and captures again first those whose saved files are gone
+    from the folder. Said in the notes."""
     failed = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "failed"]
     missing = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "saved"
                and not all(f.is_file() for f in [root / str(o.get("file", "")),
                                                  *side_files(root / str(o.get("file", ""))).values()])]
-    _queue_again(state, [*failed, *missing], rules.depth, first=True)
+    retried.update(key for key, _ in failed)
+    _queue_again(state, missing, rules.depth, first=True)
+    _queue_again(state, failed, rules.depth, first=False)
     notes = []
     if failed:
         notes.append(f"{len(failed)} page(s) that failed last time are tried again")
@@ -687,7 +793,7 @@ _RUNNERS: dict[str, CaptureRunner] = {}
 
 
 def register_capture_runner(runner: CaptureRunner) -> None:
-    """`runner(roots, folder, rules, *, viewport, scripts, timeout_s, progress) -> CaptureSummary`."""
+    """`runner(roots, folder, rules, *, viewport, scripts, timeout_s, progress, refresh) -> CaptureSummary`."""
     _RUNNERS["chromium"] = runner
 
 

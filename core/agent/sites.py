@@ -16,7 +16,9 @@ The scheme is kept: an http link does not reach a page saved from https.
 
 `site.json` (written by `recordlens site build DIR`) holds the index: url -> file (relative) and title, and for a
 captured page (`recordlens site capture`) the files kept beside it: `axtree` (Chromium's accessibility tree),
-`screenshot` (the full-page PNG) and `meta` (URLs, status, redirects, time, hashes, engine, viewport).
+`screenshot` (the full-page PNG) and `meta` (URLs, status, redirects, time, hashes, engine, viewport). For a
+captured site, `start` is the URL its capture began from (the first root in `capture.json`): the page the site
+opens on (`Site.start_url`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ from ..page.dataset import PAGE_SUFFIXES
 from ..page.snapshot import DEFAULT_URL, read_snapshot
 
 INDEX_FILE = "site.json"
+CAPTURE_STATE_FILE = "capture.json"  # a capture's state (core/agent/capture.py); its first root is the site's start
+# What was replaced is kept in the folder's removed/, as `site capture --refresh` keeps the old capture: not pages
+# of the site. The name is the project's (core/store/removed_files.REMOVED), written out here because importing
+# the store would double the time `import recordlens.core.agent` takes.
+SET_ASIDE_FOLDER = "removed"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _PATH_SAFE = "/:@!$&'()*+,;=-._~"
 NOT_IN_SNAPSHOT_TITLE = "Not in this snapshot"
@@ -75,6 +82,7 @@ class Site:
     name: str
     pages: list[SitePage]
     warnings: list[str] = field(default_factory=list)
+    start: str = ""  # the URL the site's capture began from ("" for a site made by hand)
 
     def __post_init__(self) -> None:
         self._by_url = {normalise_url(p.url): p for p in self.pages}
@@ -100,8 +108,17 @@ class Site:
         page = self.page(url)
         return self.root / page.file if page and inside_site(self.root, page.file) else None
 
+    def start_url(self) -> str | None:
+        """The page the site opens on: the one its capture began from (a root that redirected reaches the page it
+        led to), else the first by URL; None for a site without pages."""
+        page = self.page(self.start) if self.start else None
+        if page is None and self.pages:
+            page = self.pages[0]
+        return page.url if page is not None else None
+
     def as_dict(self) -> dict[str, object]:
-        return {"name": self.name, "pages": [p.as_dict() for p in self.pages]}
+        return {"name": self.name, **({"start": self.start} if self.start else {}),
+                "pages": [p.as_dict() for p in self.pages]}
 
 
 def normalise_url(url: str) -> str:
@@ -152,7 +169,8 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
     pages: list[SitePage] = []
     seen: dict[str, str] = {}
     warnings: list[str] = []
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in PAGE_SUFFIXES):
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in PAGE_SUFFIXES
+                       and not _in_removed(root, p)):
         relative = path.relative_to(root).as_posix()
         if not inside_site(root, relative):
             warnings.append(f"{relative} left out: it links to a file outside the site folder")
@@ -190,16 +208,22 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
     kept = {p.file for p in pages}
     for meta in sorted(root.rglob("*" + SIDE_SUFFIXES["meta"])):  # a capture's page whose MHTML was deleted
         page = meta.with_name(meta.name.removesuffix(SIDE_SUFFIXES["meta"]) + ".mhtml")
-        if not page.is_file() and page.relative_to(root).as_posix() not in kept:
+        if not _in_removed(root, meta) and not page.is_file() and page.relative_to(root).as_posix() not in kept:
             warnings.append(f"{page.relative_to(root).as_posix()} is gone from the folder (its {meta.name} is "
                             "there); run the same `site capture` again to capture it again")
     if not pages:
         raise SiteError(f"{root} holds no saved page with a URL (.mhtml, or .html saved by a browser)")
     pages.sort(key=lambda p: normalise_url(p.url))
-    site = Site(root=root, name=_indexed_name(root) or root.resolve().name, pages=pages, warnings=warnings)
+    site = Site(root=root, name=_indexed_name(root) or root.resolve().name, pages=pages, warnings=warnings,
+                start=_captured_start(root))
     if write:
         _write_index(site)
     return site
+
+
+def _in_removed(root: Path, path: Path) -> bool:
+    """Whether `path` is in the site folder's removed/ (kept, not part of the site)."""
+    return path.relative_to(root).parts[0] == SET_ASIDE_FOLDER
 
 
 def _redirected_from(meta: Path, url: str) -> tuple[str, ...]:
@@ -229,6 +253,15 @@ def _indexed_name(root: Path) -> str | None:
     return name if isinstance(name, str) and name.strip() else None
 
 
+def _captured_start(root: Path) -> str:
+    """The first root of the folder's capture (`capture.json`), or "" when it was not captured."""
+    try:
+        roots = json.loads((root / CAPTURE_STATE_FILE).read_text(encoding="utf-8")).get("roots") or []
+    except (OSError, ValueError, AttributeError):
+        return ""
+    return str(roots[0]) if isinstance(roots, list) and roots and isinstance(roots[0], str) else ""
+
+
 def load_site(folder: str | Path) -> Site:
     """The site as `site.json` indexes it; built in memory (not written) when the folder has no index yet."""
     root = Path(folder)
@@ -242,6 +275,7 @@ def load_site(folder: str | Path) -> Site:
                           aliases=tuple(str(a) for a in p.get("aliases") or ()))
                  for p in data["pages"]]
         name = str(data.get("name") or root.resolve().name)
+        start = str(data.get("start") or "") or _captured_start(root)  # an index written before it said its start
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise SiteError(f"cannot read {index}: {error}; rebuild it with `recordlens site build {root}`") from None
     # --- run integrity: every file the index names must be inside the site folder (no /etc/passwd, no ../) ---
@@ -254,7 +288,7 @@ def load_site(folder: str | Path) -> Site:
     if missing:
         raise SiteError(f"{index} lists pages that are not in the folder ({', '.join(missing[:3])}); "
                         f"rebuild it with `recordlens site build {root}`")
-    return Site(root=root, name=name, pages=pages)
+    return Site(root=root, name=name, pages=pages, start=start)
 
 
 def inside_site(root: Path, file: str) -> bool:

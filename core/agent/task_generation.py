@@ -5,7 +5,8 @@ For each category of the seeds file, the model gets the category's description, 
 the seeds start from, and is asked for `per_category` new tasks as a JSON list of objects with `instruction`,
 `answer`, `answer_kind`, `start_url` and `seeds` (the ids of the seeds it followed). Its answer is read
 tolerantly (code fences, prose around the JSON); items that are not usable (no instruction or answer, an
-unknown answer kind) are dropped and counted, never a crash. A candidate whose `seeds` name no seed of its
+answer given as true or false, an unknown answer kind) are dropped and counted, never a crash. A number given
+as the answer is kept as its digits (0 as "0"). A candidate whose `seeds` name no seed of its
 category gets all of them; its normalisation is that of the category's seeds of the same answer kind (or the
 kind's usual rules). Ids are `gen-<category>-<n>`, stable for the same answers.
 """
@@ -177,7 +178,11 @@ def _candidate(item: object, category: str, seeds: Sequence[Task], site: Site, m
     if not isinstance(item, dict):
         return None, f"an item that is not an object ({str(item)[:60]!r})"
     instruction = " ".join(str(item.get("instruction") or "").split())
-    answer = " ".join(str(item.get("answer") or "").split())
+    given = item.get("answer")
+    if isinstance(given, bool):  # JSON true/false: a yes/no question whose answer's words are unknown
+        return None, "an item whose answer is true or false, not the answer's words"
+    # A number is its digits, 0 included (a falsy answer is still an answer); null, a list or an object is none.
+    answer = " ".join((str(given) if isinstance(given, str | int | float) else "").split())
     if not instruction or not answer:
         return None, "an item without an instruction or an answer"
     kind = str(item.get("answer_kind") or "text").strip().lower()

@@ -26,12 +26,16 @@ Whatever the rules, both are first put in Unicode NFKC form and trimmed. The rul
 order, whatever order the task lists them in:
 
 1. `numbers`: number words from zero to ninety-nine become digits (`twelve` = `12`, `Twenty-one` = `21`);
-   thousands separators go (`1,024` = `1024`); a decimal loses its trailing zeros (`3.50` = `3.5`, `3.0` = `3`).
+   thousands separators go (`1,024` = `1024`); a decimal loses its trailing zeros (`3.50` = `3.5`, `3.0` = `3`),
+   except one that may be a thousands separator (`1.000` stays: it is one thousand where `.` groups thousands);
+   a decimal point with no digit before it gets a 0 (`.5` = `0.5`), and a minus sign is `-` (`−3` = `-3`).
+   A decimal comma is left as written (`2,50` is not `2.50`).
 2. `units`: the space between a number and its unit goes (`5 km` = `5km`, `40 %` = `40%`), and spelled-out
    units after a number become their symbols (`5 kilometres` = `5km`, `40 percent` = `40%`); known units:
    %, km, m, cm, mm, kg, g, s, min, h, MB, GB.
 3. `punctuation`: apostrophes are removed (`don't` = `dont`); every other punctuation character becomes a space
-   (`state-of-the-art` = `state of the art`), except `%`, and `.` or `,` between two digits (`3.5` stays).
+   (`state-of-the-art` = `state of the art`), except `%`, `.` or `,` between two digits (`3.5` stays), and a
+   sign or a decimal point that begins a number (`-3`, `.5` and `-.5` stay; `-3` is not `3`).
 4. `whitespace`: runs of spaces, tabs and newlines become one space.
 5. `case`: letters are case-folded (`Transformer` = `transformer`, `Straße` = `STRASSE`); last, so that it
    also folds the symbols `units` wrote (with both, `50 megabytes` = `50 mb` = `50 MB`).
@@ -48,9 +52,10 @@ class TaskFileError(AgentError):
 # The file format
 
 
-def load_tasks(path: str | Path) -> list[Task]:
+def load_tasks(path: str | Path, *, strict: bool = False) -> list[Task]:
     """Read a tasks JSONL file: one JSON object per line, blank lines ignored. Every problem is reported with its
-    line number, all at once, so a person can fix the file in one go."""
+    line number, all at once, so a person can fix the file in one go. `strict` (`agent tasks --check`): what a
+    run reads leniently is a mistake too (`strict_problems`)."""
     source = Path(path)
     try:
         text = source.read_text(encoding="utf-8-sig")  # a byte order mark (Windows editors) is no task
@@ -58,10 +63,10 @@ def load_tasks(path: str | Path) -> list[Task]:
         raise TaskFileError(f"no tasks file at {source}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise TaskFileError(f"cannot read the tasks file {source}: {error}") from None
-    return parse_tasks(text, source=str(source))
+    return parse_tasks(text, source=str(source), strict=strict)
 
 
-def parse_tasks(text: str, *, source: str = "the tasks file") -> list[Task]:
+def parse_tasks(text: str, *, source: str = "the tasks file", strict: bool = False) -> list[Task]:
     tasks: list[Task] = []
     problems: list[str] = []
     seen: dict[str, int] = {}
@@ -69,7 +74,7 @@ def parse_tasks(text: str, *, source: str = "the tasks file") -> list[Task]:
         if not line.strip():
             continue
         try:
-            task = task_from_line(line)
+            task = task_from_line(line, strict=strict)
         except TaskFileError as error:
             problems.append(f"line {number}: {error}")
             continue
@@ -102,9 +107,10 @@ _READERS: dict[str, Callable[[dict], object]] = {
 }
 
 
-def task_from_line(line: str) -> Task:
+def task_from_line(line: str, *, strict: bool = False) -> Task:
     """The task a line holds; a bad line's error names all its problems (missing and unknown keys, and every bad
-    value), so that a file is fixed in one pass, not one kind of error per try."""
+    value), so that a file is fixed in one pass, not one kind of error per try. `strict`: `strict_problems` are
+    problems too."""
     try:
         data = json.loads(line)
     except json.JSONDecodeError as error:
@@ -125,9 +131,31 @@ def task_from_line(line: str) -> Task:
                 values[key] = read(data)
             except TaskFileError as error:
                 problems.append(str(error))
+    if strict:
+        problems.extend(strict_problems(data))
     if problems:
         raise TaskFileError("; ".join(problems))
     return Task(**values)
+
+
+def strict_problems(data: dict) -> list[str]:
+    """What a run reads leniently but a checked file should not hold: an empty category (the report and the task
+    generation group tasks by it), an answer that is not a string (read as its digits, which may not be the
+    digits meant: 1.50 is read as 1.5) and a normalisation rule named twice (a typo, or a rule meant but not
+    written)."""
+    problems = []
+    category = data.get("category")
+    if "category" in data and (category is None or (isinstance(category, str) and not category.strip())):
+        problems.append("'category' is empty: every task needs one (reports and generation group by it)")
+    answer = data.get("answer")
+    if isinstance(answer, int | float) and not isinstance(answer, bool):
+        problems.append(f"'answer' {answer!r} is a number: write it as a string ({json.dumps(str(answer))})")
+    rules = data.get("normalise")
+    if isinstance(rules, list):
+        counts = {rule: rules.count(rule) for rule in dict.fromkeys(rules) if isinstance(rule, str)}
+        problems.extend(f"'normalise' names {rule!r} {'twice' if n == 2 else f'{n} times'}"
+                        for rule, n in counts.items() if n > 1)
+    return problems
 
 
 def _start_url_of(data: dict) -> str:
@@ -271,13 +299,24 @@ def _number_word(match: re.Match[str]) -> str:
     return str(_TENS[tens.lower()] + (_SMALL.index(ones.lower()) if ones else 0))
 
 
+_MINUS = re.compile(r"\u2212(?=\.?\d)")
+_LEADING_POINT = re.compile(r"(?<![\w.,])\.(?=\d)")
+# 1 to 3 digits (not 0), a point and 3 digits: a decimal in English, a whole number where "." groups thousands
+# (1.000 € is one thousand): left as written, so that neither reading is taken for the other.
+_MAYBE_GROUPED = re.compile(r"[1-9]\d{0,2}\.\d{3}")
+
+
 def _decimal(match: re.Match[str]) -> str:
+    if _MAYBE_GROUPED.fullmatch(match.group(0)):
+        return match.group(0)
     fraction = match.group(2).rstrip("0")
     return match.group(1) + ("." + fraction if fraction else "")
 
 
 def _numbers(text: str) -> str:
     text = _NUMBER_WORD.sub(_number_word, text)
+    text = _MINUS.sub("-", text)
+    text = _LEADING_POINT.sub("0.", text)
     text = _GROUPED.sub(lambda m: m.group(0).replace(",", ""), text)
     return _DECIMAL.sub(_decimal, text)
 
@@ -298,8 +337,13 @@ def _kept(text: str, i: int) -> bool:
     char = text[i]
     if char == "%" or not unicodedata.category(char).startswith("P"):
         return True
+    before, after = text[i - 1] if i else "", text[i + 1:i + 3]
     # A decimal point or a thousands separator inside a number is part of the number.
-    return char in ".," and 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
+    if char in ".," and before.isdigit() and after[:1].isdigit():
+        return True
+    # So is a sign or a decimal point that begins one (-3, .5, -.5): not after a letter or digit (a hyphen there).
+    return (char in "-." and not before.isalnum()
+            and (after[:1].isdigit() or (char == "-" and after[:1] == "." and after[1:].isdigit())))
 
 
 _RULES: dict[str, Callable[[str], str]] = {

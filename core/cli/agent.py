@@ -102,7 +102,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     q = agent_sub.add_parser("tasks", help="check a tasks file; print the normalisation rules; generate, filter, "
                                            "review and report benchmark tasks")
-    q.add_argument("--check", metavar="FILE", help="validate a tasks JSONL file")
+    q.add_argument("--check", metavar="FILE", help="validate a tasks JSONL file (strictly: an empty category, an "
+                                                   "answer that is not a string or a rule named twice is a mistake)")
     q.add_argument("--rules", action="store_true", help="print the answer normalisation rules")
     q.set_defaults(handler=cmd_agent_tasks)
     task_pipeline.register(q.add_subparsers(dest="tasks_command", metavar="SUBCOMMAND"))
@@ -122,7 +123,7 @@ def cmd_agent_tasks(args: argparse.Namespace) -> int:
     if args.rules:
         print(RULES_TEXT, end="")
     if args.check:
-        tasks = load_tasks(args.check)
+        tasks = load_tasks(args.check, strict=True)
         categories: dict[str, int] = {}
         for task in tasks:
             categories[task.category or "(none)"] = categories.get(task.category or "(none)", 0) + 1
@@ -245,8 +246,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
         if callable(close):
             close()
     cut = [t for t in done if t.stop in CUT_STOPS]
-    print(f"agent run {run_id}: {_succeeded(done, kept)}; "
-          f"score it with `recordlens agent eval --project {args.project} --run {run_id}`")
+    score = shlex.join(["recordlens", "agent", "eval", "--project", str(args.project), "--run", str(run_id)])
+    print(f"agent run {run_id}: {_succeeded(done, kept)}; score it with `{score}`")
     if cut:
         print(f"recordlens: agent run {run_id} stopped early ({cut[-1].stop}); finish it with "
               f"{_resume_command(args, run_id, key)}", file=sys.stderr)

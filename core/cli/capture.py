@@ -32,8 +32,8 @@ def register(site_sub: argparse._SubParsersAction) -> None:
         "capture", help="crawl a site from the web into a snapshot site (MHTML, accessibility tree, screenshot)",
         description="Crawl from the root pages within the URL rules; every page is kept as MHTML with Chromium's "
                     "accessibility tree, a full-page PNG and its metadata, and DIR/site.json indexes the site. "
-                    "This goes online. A stopped capture continues when run again with the same --site. "
-                    "Exits with 1 when a page failed.")
+                    "This goes online. A stopped capture continues when run again with the same --site; a "
+                    "complete one loads nothing again unless --refresh is given. Exits with 1 when a page failed.")
     q.add_argument("urls", nargs="+", metavar="URL", help="root pages (http:// or https://)")
     q.add_argument("--site", required=True, metavar="DIR", help="the site folder (created when missing)")
     q.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help=f"link levels below a root (default "
@@ -54,6 +54,8 @@ def register(site_sub: argparse._SubParsersAction) -> None:
     q.add_argument("--no-scripts", action="store_true", help="do not run the pages' scripts")
     q.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
                    help=f"per page load (default {DEFAULT_TIMEOUT_S:g})")
+    q.add_argument("--refresh", action="store_true",
+                   help="capture every page again (the site changed); the old capture is kept in DIR/removed/")
     q.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     q.set_defaults(handler=cmd_site_capture)
 
@@ -95,7 +97,8 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
 
     try:
         summary = capture_runner()(args.urls, args.site, rules, viewport=_viewport(args.viewport),
-                                   scripts=not args.no_scripts, timeout_s=args.timeout, progress=progress)
+                                   scripts=not args.no_scripts, timeout_s=args.timeout, progress=progress,
+                                   refresh=args.refresh)
     except KeyboardInterrupt:  # the pages saved so far are kept (core's crawl indexed them): say how to go on
         print(f"recordlens: the capture into {args.site} stopped; its saved pages are kept, and running the same "
               "command again continues it", file=sys.stderr)

@@ -135,3 +135,17 @@ def test_a_link_to_a_place_on_the_page_on_show_scrolls_but_dir_slash_is_another_
     assert not SiteBrowser._same_page(on_dir, "https://x.org/dir/#part")  # the other saved page: opened
     one = Site(tmp_path, "s", [SitePage("https://x.org/dir/", "b.mhtml")])  # /dir is /dir/ to a link here
     assert SiteBrowser._same_page(SimpleNamespace(site=one, _url="https://x.org/dir/"), "https://x.org/dir#part")
+
+
+def test_a_site_opened_without_a_task_starts_where_its_capture_began(tmp_path) -> None:
+    from types import SimpleNamespace
+
+    from recordlens.core.agent.sites import Site, SitePage
+
+    pages = [SitePage("https://x.org/about.html", "a.mhtml"), SitePage("https://x.org/index.html", "i.mhtml",
+                                                                       aliases=("https://x.org/",))]
+    captured = Site(tmp_path, "s", pages, start="https://x.org/")  # the root redirected to /index.html
+    assert SiteBrowser.start_page(SimpleNamespace(site=captured)) == "https://x.org/index.html"
+    by_hand = Site(tmp_path, "s", pages)
+    assert SiteBrowser.start_page(SimpleNamespace(site=by_hand)) == "https://x.org/about.html"
+    assert SiteBrowser.start_page(SimpleNamespace(site=None)) is None

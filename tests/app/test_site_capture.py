@@ -11,8 +11,12 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -238,3 +242,92 @@ def test_a_second_capture_of_the_same_folder_is_refused_at_once(tmp_path) -> Non
     assert first.returncode == 1 and len(json.loads(out.splitlines()[-1])["saved"]) == len(EXPECTED)
     assert Counter(server.requests)["/a"] == 1  # every page loaded once
     assert not (folder / ".capture.lock").exists()
+
+
+class _Elsewhere(loopback.LoopbackHandler):
+    """Another host's server (127.0.0.2): it notes every request it gets."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        self.server.requests.append(self.path)  # type: ignore[attr-defined]
+        self.send(200, b"<html><title>Elsewhere</title><body>another site</body></html>")
+
+
+@contextmanager
+def _serve_on(address: str, handler: type) -> Iterator[ThreadingHTTPServer]:
+    """`handler` on a free port of `address` (a loopback address other than 127.0.0.1: another host)."""
+    httpd = ThreadingHTTPServer((address, 0), handler)
+    httpd.requests = []  # type: ignore[attr-defined]
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield httpd
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_a_redirect_to_another_host_is_refused_before_any_request_reaches_it(tmp_path) -> None:
+    with _serve_on("127.0.0.2", _Elsewhere) as other:
+        elsewhere = f"http://127.0.0.2:{other.server_address[1]}/c.html"
+
+        class Away(loopback.LoopbackHandler):
+            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+                path = urlsplit(self.path).path
+                self.server.requests.append(path)  # type: ignore[attr-defined]
+                if path == "/away":
+                    self.send_response(302)
+                    self.send_header("Location", elsewhere)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                elif path == "/":
+                    self.send(200, b'<html><title>Home</title><body><a href="/away">away</a> '
+                                   b'<a href="/b">b</a></body></html>')
+                elif path == "/b":
+                    self.send(200, b"<html><title>B</title><body>b</body></html>")
+                else:
+                    self.send(404, b"no such page")
+
+        with loopback.serve(Away) as server:
+            summary = run_capture(base_url(server) + "/", tmp_path / "site", "--depth", "1")
+    assert other.requests == []  # the other host got no request at all
+    assert "/away" in server.requests
+    assert [(path_of(u), why) for u, why in summary["skipped"]] == [
+        ("/away", f"redirects to {elsewhere}: another host (--same-host)")]
+    assert {path_of(u) for u in summary["saved"]} == {"/", "/b"} and not summary["failed"]
+
+
+def test_redirects_to_a_dead_other_host_never_stop_the_capture_of_the_site(tmp_path) -> None:
+    """Six links redirect to a port of 127.0.0.3 where nothing listens, then two normal pages: followed (--any-host)
+    or refused (--same-host), those failures are not the site's, and both normal pages are captured in one run."""
+    import socket
+
+    with socket.socket() as probe:  # a free port of 127.0.0.3, closed again: nothing listens there
+        probe.bind(("127.0.0.3", 0))
+        dead = f"http://127.0.0.3:{probe.getsockname()[1]}"
+
+    class Hub(loopback.LoopbackHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            path = urlsplit(self.path).path
+            if path.startswith("/out"):
+                self.send_response(302)
+                self.send_header("Location", f"{dead}/partner{path}")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            elif path == "/":
+                links = "".join(f'<a href="/out{i}">out {i}</a> ' for i in range(6))
+                self.send(200, f'<html><title>Hub</title><body>{links}<a href="/z1">z1</a> <a href="/z2">z2</a>'
+                               "</body></html>".encode())
+            elif path in ("/z1", "/z2"):
+                self.send(200, f"<html><title>{path}</title><body>{path}</body></html>".encode())
+            else:
+                self.send(404, b"no such page")
+
+    with loopback.serve(Hub) as server:
+        followed = run_capture(base_url(server) + "/", tmp_path / "any", "--depth", "1", "--any-host",
+                               "--ignore-robots")
+        refused = run_capture(base_url(server) + "/", tmp_path / "same", "--depth", "1")
+    for summary in (followed, refused):
+        assert {path_of(u) for u in summary["saved"]} == {"/", "/z1", "/z2"}, summary
+        assert not summary["queued"] and not any("stopped answering" in n for n in summary["notes"])
+    assert len(followed["failed"]) == 6 and "ERR_CONNECTION_REFUSED" in followed["failed"][0][1]
+    assert len(refused["skipped"]) == 6 and not refused["failed"]

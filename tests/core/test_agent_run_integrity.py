@@ -6,6 +6,7 @@ same way everywhere, agents have their own provenance kind, and the chart draws 
 from __future__ import annotations
 
 import json
+import shlex
 import sqlite3
 from pathlib import Path
 
@@ -451,3 +452,13 @@ def test_a_run_is_resumed_only_at_the_size_its_pages_were_laid_out_at(capsys: py
         _check_viewport({"viewport": [1280, 800]}, wide, 3)
     _check_viewport({}, wide, 3)  # a run made before the size was recorded: said, not refused
     assert "does not record the size its pages were laid out at" in capsys.readouterr().err
+
+
+def test_the_hint_after_a_run_is_a_command_that_can_be_pasted_with_spaces_in_the_path(
+        tmp_path: Path, endpoint: FakeGemini, capsys: pytest.CaptureFixture[str]) -> None:
+    project = tmp_path / "proj one"
+    assert main(["agent", "run", "--project", str(project), "--site", str(SITE_DIR), "--tasks", str(TASKS_FILE),
+                 "--task", "lookup-1", "--runs", "1", "--browser", "text", "--base-url", endpoint.url]) == 0
+    said = capsys.readouterr().out
+    hint = said.split("score it with `", 1)[1].split("`", 1)[0]
+    assert shlex.split(hint) == ["recordlens", "agent", "eval", "--project", str(project), "--run", "1"], said

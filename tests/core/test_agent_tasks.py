@@ -49,6 +49,24 @@ ALL = NORMALISE_RULES
     ("Straße", "STRASSE", ["case"], True),
     ("ＡＢＣ１", "ABC1", [], True),            # NFKC whatever the rules
     ("91.4 percent", "91.4%", ALL, True),
+    # A sign or a decimal point before a digit is part of the number: never two different numbers made equal.
+    ("-3", "3", ["punctuation"], False),
+    ("-3", "3", ALL, False),
+    ("-3 °C", "3 °C", ALL, False),
+    ("(-3)", "-3", ["punctuation", "whitespace"], True),
+    ("\u22123", "-3", ["numbers"], True),          # the minus sign is a hyphen-minus
+    (".5", "5", ["punctuation"], False),
+    (".5", "5", ALL, False),
+    (".5", "0.5", ALL, True),
+    ("-.5", "-0.5", ["numbers"], True),
+    ("state-of-the-art", "state of the art", ALL, True),
+    ("pages 10-12", "pages 10 12", ALL, True),   # a dash between two numbers is no sign
+    ("1.000", "1", ["numbers"], False),          # 1.000 may be one thousand (1.000 €): left as written
+    ("1.000", "1000", ["numbers"], False),
+    ("1.000", "1.000", ALL, True),
+    ("1.0000", "1", ["numbers"], True),
+    ("1,000.500", "1000.5", ["numbers"], True),  # a comma-grouped number: its point is a decimal point
+    ("2,50", "2.50", ALL, False),                # a decimal comma is left as written
 ])
 def test_normalisation_table(a: str, b: str, rules: list[str], equal: bool) -> None:
     assert (normalise_answer(a, rules) == normalise_answer(b, rules)) is equal
@@ -122,6 +140,28 @@ def test_agent_tasks_check_reports_every_kind_of_problem_of_a_line_in_one_pass(
                                                 "'stemming'", "'site' must be a string")), first
     second = next(text for text in error.splitlines() if text.strip().startswith("line 2:"))
     assert "unknown key(s) extra" in second and "'start_url' 'ftp://x.org/'" in second, second
+
+
+def test_agent_tasks_check_reports_an_empty_category_a_number_answer_and_a_repeated_rule(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # What a run reads leniently (30 as "30", the rule once), the check names, with its line, as a mistake.
+    path = tmp_path / "seeds.jsonl"
+    path.write_text("\n".join([
+        line(),
+        line(id="t2", category=""),
+        line(id="t3", answer=30, answer_kind="number"),
+        line(id="t4", normalise=["case", "whitespace", "case"]),
+        line(id="t5", category="  "),
+    ]) + "\n", encoding="utf-8")
+    assert main(["agent", "tasks", "--check", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert "4 bad line(s)" in error
+    lines = {text.strip().split(":")[0]: text.strip() for text in error.splitlines()
+             if text.strip().startswith("line ")}
+    assert "'category' is empty" in lines["line 2"] and "'category' is empty" in lines["line 5"]
+    assert "'answer' 30 is a number: write it as a string (\"30\")" in lines["line 3"], lines
+    assert "'normalise' names 'case' twice" in lines["line 4"]
+    assert len(load_tasks(path)) == 5  # reading the file for a run accepts them as before
 
 
 def test_tasks_round_trip_and_numbers_are_accepted_as_ids_and_answers(tmp_path: Path) -> None:

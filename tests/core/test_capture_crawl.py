@@ -13,6 +13,7 @@ from recordlens.core.agent.capture import (
     CaptureError,
     CaptureRules,
     PageFailed,
+    RedirectCheck,
     RenderedPage,
     Robots,
     capture_runner,
@@ -42,7 +43,7 @@ class CannedRenderer:
         self.loaded: list[str] = []
         self.stop_after = stop_after
 
-    def render(self, requested: str) -> RenderedPage:
+    def render(self, requested: str, refuse_redirect: RedirectCheck | None = None) -> RenderedPage:
         if self.stop_after is not None and len(self.loaded) >= self.stop_after:
             raise KeyboardInterrupt  # a capture killed in the middle of a page
         self.loaded.append(requested)
@@ -119,8 +120,8 @@ def test_include_exclude_max_pages_and_any_host(tmp_path: Path) -> None:
 
 def test_a_redirect_is_kept_only_where_it_ends_within_the_rules_and_include_never_drops_a_root(tmp_path) -> None:
     class Leaving(CannedRenderer):
-        def render(self, requested: str) -> RenderedPage:
-            page = super().render(requested)
+        def render(self, requested: str, refuse_redirect: RedirectCheck | None = None) -> RenderedPage:
+            page = super().render(requested, refuse_redirect)
             if requested.endswith("/b"):  # the site sends /b to another host
                 page.final_url = "https://other.example/landing"
                 page.redirects = [{"url": requested, "status": 302, "location": page.final_url}]
@@ -132,8 +133,8 @@ def test_a_redirect_is_kept_only_where_it_ends_within_the_rules_and_include_neve
     assert not any("other" in page.url for page in load_site(tmp_path).pages)
     # A root that redirects to another host (www.) is the site asked for: captured, its links followed there.
     class Www(CannedRenderer):
-        def render(self, requested: str) -> RenderedPage:
-            page = super().render(requested)
+        def render(self, requested: str, refuse_redirect: RedirectCheck | None = None) -> RenderedPage:
+            page = super().render(requested, refuse_redirect)
             if requested == ROOT:
                 page.final_url = "https://www.site.example/"
                 page.redirects = [{"url": requested, "status": 301, "location": page.final_url}]
@@ -147,8 +148,8 @@ def test_a_redirect_is_kept_only_where_it_ends_within_the_rules_and_include_neve
     assert dict(www.skipped) == {"https://elsewhere.example/": "another host (--same-host)"}
     # A root that ends on an unrelated host (a login service, a parked domain) is not the site asked for.
     class Away(CannedRenderer):
-        def render(self, requested: str) -> RenderedPage:
-            page = super().render(requested)
+        def render(self, requested: str, refuse_redirect: RedirectCheck | None = None) -> RenderedPage:
+            page = super().render(requested, refuse_redirect)
             if requested == ROOT:
                 page.final_url = "https://login.provider.example/?next=site"
                 page.redirects = [{"url": requested, "status": 302, "location": page.final_url}]
@@ -247,7 +248,7 @@ class TinySite(CannedRenderer):
         super().__init__()
         self.links, self.redirects, self.failing = links, redirects or {}, failing or {}
 
-    def render(self, requested: str) -> RenderedPage:
+    def render(self, requested: str, refuse_redirect: RedirectCheck | None = None) -> RenderedPage:
         self.loaded.append(requested)
         path = requested.removeprefix("https://site.example")
         if path in self.failing:
@@ -330,11 +331,11 @@ def test_a_site_that_stops_answering_stops_the_capture_and_the_next_run_goes_on(
 
 def test_dead_links_to_other_sites_do_not_stop_the_capture_but_a_hung_server_does(tmp_path: Path) -> None:
     class Mixed(TinySite):
-        def render(self, requested: str) -> RenderedPage:
+        def render(self, requested: str, refuse_redirect: RedirectCheck | None = None) -> RenderedPage:
             if "dead" in requested:
                 self.loaded.append(requested)
                 raise PageFailed("net::ERR_NAME_NOT_RESOLVED")
-            return super().render(requested)
+            return super().render(requested, refuse_redirect)
 
     links = {"/": [f"https://dead{i}.example/" for i in range(6)] + ["/a"], "/a": []}
     summary = capture_site([ROOT], tmp_path / "any", Mixed(links), CaptureRules(depth=1, same_host=False),
@@ -342,11 +343,11 @@ def test_dead_links_to_other_sites_do_not_stop_the_capture_but_a_hung_server_doe
     assert len(summary.failed) == 6 and url("/a") in summary.saved and not summary.stopped
 
     class Hung(TinySite):
-        def render(self, requested: str) -> RenderedPage:
+        def render(self, requested: str, refuse_redirect: RedirectCheck | None = None) -> RenderedPage:
             if requested != ROOT:
                 self.loaded.append(requested)
                 raise PageFailed("did not finish loading within 60 s", unreachable=True)
-            return super().render(requested)
+            return super().render(requested, refuse_redirect)
 
     hung = capture_site([ROOT], tmp_path / "hung", Hung({"/": [f"/p{i}" for i in range(9)]}), CaptureRules(depth=1),
                         robots=NO_ROBOTS)
@@ -404,9 +405,9 @@ def test_one_capture_at_a_time_per_folder_and_a_killed_ones_lock_is_taken_over(t
     assert lock.read_text().split() == [socket.gethostname(), str(os.getpid())]
 
     class Watching(TinySite):
-        def render(self, requested: str) -> RenderedPage:
+        def render(self, requested: str, refuse_redirect: RedirectCheck | None = None) -> RenderedPage:
             assert lock.read_text().split()[1] == str(os.getpid())  # held while capturing
-            return super().render(requested)
+            return super().render(requested, refuse_redirect)
 
     summary = capture_site([ROOT], tmp_path, Watching({"/": []}), robots=NO_ROBOTS)
     assert summary.saved == [ROOT] and not lock.exists()
@@ -452,3 +453,122 @@ def test_the_command_names_the_option_out_of_range_refuses_a_busy_folder_and_say
     assert main(["site", "capture", ROOT, "--site", str(tmp_path / "s")]) == 130
     err = capsys.readouterr().err
     assert "running the same command again continues it" in err and err.rstrip().endswith("recordlens: interrupted")
+
+
+class Redirecting(TinySite):
+    """TinySite whose redirects may lead off the site: the hop is checked as a browser's renderer checks it, and a
+    target on `dead` hosts does not answer. `requested` lists every URL a request was sent to (hops included)."""
+
+    def __init__(self, links: dict[str, list[str]], redirects: dict[str, str], dead: tuple[str, ...] = (),
+                 failing: dict[str, str] | None = None) -> None:
+        super().__init__(links, redirects, failing)
+        self.dead = dead
+        self.requested: list[str] = []
+
+    def render(self, requested: str, refuse_redirect: RedirectCheck | None = None) -> RenderedPage:
+        self.requested.append(requested)
+        target = self.redirects.get(requested.removeprefix("https://site.example"), "")
+        if target.startswith("http"):
+            why = refuse_redirect(target) if refuse_redirect else None
+            if why is not None:
+                raise PageFailed(why, redirected_to=target)
+            self.requested.append(target)
+            if any(host in target for host in self.dead):
+                raise PageFailed("cannot load it: net::ERR_CONNECTION_REFUSED", at=target)
+        return super().render(requested, refuse_redirect)
+
+
+OUT = {f"/out{i}": f"http://127.0.0.3:9/partner/{i}" for i in range(6)}
+
+
+def test_a_redirect_off_the_site_is_refused_before_it_is_requested(tmp_path: Path) -> None:
+    links = {"/": [*OUT, "/a"], "/a": []}
+    renderer = Redirecting(links, OUT, dead=("127.0.0.3",))
+    summary = capture_site([ROOT], tmp_path, renderer, CaptureRules(depth=1), robots=NO_ROBOTS)
+    assert not [u for u in renderer.requested if "127.0.0.3" in u]  # never requested
+    assert dict(summary.skipped)[url("/out0")] == ("redirects to http://127.0.0.3:9/partner/0: another host "
+                                                   "(--same-host)")
+    assert url("/a") in summary.saved and not summary.failed and not summary.stopped
+
+
+def test_dead_redirect_targets_never_stop_the_capture_of_the_site(tmp_path: Path) -> None:
+    """Six links that redirect to a dead other host, then two normal pages: with --any-host the redirects are
+    followed and fail, charged to the host that did not answer, not to the site: both pages are captured."""
+    links = {"/": [*OUT, "/a", "/b"], "/a": [], "/b": []}
+    renderer = Redirecting(links, OUT, dead=("127.0.0.3",))
+    summary = capture_site([ROOT], tmp_path, renderer, CaptureRules(depth=1, same_host=False), robots=NO_ROBOTS)
+    assert len(summary.failed) == 6 and not summary.stopped and not summary.queued
+    assert {url("/"), url("/a"), url("/b")} <= set(summary.saved)
+    assert not any("stopped answering" in note for note in summary.notes)
+
+
+def test_old_failures_tried_again_never_stop_a_run_before_the_queued_pages(tmp_path: Path) -> None:
+    """Five pages of the site hang and stop the first run; run again while they still hang, the pages still queued
+    are captured (the old failures are tried after them, and do not count as the site going down)."""
+    links = {"/": [f"/p{i}" for i in range(8)]}
+    hanging = {f"/p{i}": "cannot load it: net::ERR_CONNECTION_TIMED_OUT" for i in range(5)}
+    first = capture_site([ROOT], tmp_path, TinySite(links, failing=hanging), CaptureRules(depth=1),
+                         robots=NO_ROBOTS)
+    assert first.stopped and first.queued == 3
+    again = capture_site([ROOT], tmp_path, TinySite(links, failing=hanging), CaptureRules(depth=1),
+                         robots=NO_ROBOTS)
+    assert {url(f"/p{i}") for i in range(5, 8)} <= set(again.saved)
+    assert len(again.failed) == 5 and not again.queued
+
+
+def test_the_site_opens_on_the_page_its_capture_began_from(tmp_path: Path) -> None:
+    """The root "/" redirects to /index.html, and /about.html comes first by URL: the site's start is the root's
+    page, written to site.json (and read from capture.json for a site indexed before it was)."""
+    links = {"/index.html": ["/about.html", "/list.html"], "/about.html": [], "/list.html": []}
+    capture_site([ROOT], tmp_path, TinySite(links, redirects={"/": "/index.html"}), CaptureRules(depth=1),
+                 robots=NO_ROBOTS)
+    site = load_site(tmp_path)
+    assert site.pages[0].url == url("/about.html")
+    assert site.start_url() == url("/index.html")
+    assert json.loads((tmp_path / "site.json").read_text("utf-8"))["start"] == ROOT
+    index = json.loads((tmp_path / "site.json").read_text("utf-8"))
+    del index["start"]  # an index written before the start was
+    (tmp_path / "site.json").write_text(json.dumps(index), encoding="utf-8")
+    assert load_site(tmp_path).start_url() == url("/index.html")
+    hand_made = tmp_path / "hand"
+    hand_made.mkdir()
+    (hand_made / "b.mhtml").write_bytes(mhtml_bytes("<title>B</title>", url=url("/b"), title="B"))
+    (hand_made / "a.mhtml").write_bytes(mhtml_bytes("<title>A</title>", url=url("/a"), title="A"))
+    assert build_site(hand_made).start_url() == url("/a")  # no capture: the first page by URL
+
+
+def test_a_complete_capture_run_again_says_so_and_refresh_captures_every_page_again(
+        tmp_path: Path, capsys, monkeypatch) -> None:
+    from recordlens.core.agent import capture
+
+    links = {"/": ["/a", "/b"], "/a": [], "/b": []}
+    renderers: list[TinySite] = []
+
+    def canned(roots, folder, rules, **options):  # noqa: ANN001, ANN003, ANN202 - the app's Chromium, canned
+        renderers.append(TinySite(links))
+        return capture_site(roots, folder, renderers[-1], rules, robots=NO_ROBOTS,
+                            refresh=options.get("refresh", False))
+
+    monkeypatch.setattr(capture, "_RUNNERS", {"chromium": canned})
+    folder = tmp_path / "my site"
+    assert main(["site", "capture", ROOT, "--site", str(folder), "--depth", "1"]) == 0
+    first = json.loads((folder / "pages" / f"{page_stem(url('/a'))}.meta.json").read_text("utf-8"))
+    capsys.readouterr()
+    assert main(["site", "capture", ROOT, "--site", str(folder), "--depth", "1"]) == 0
+    said = capsys.readouterr()
+    assert renderers[-1].loaded == []  # nothing loaded: the old snapshot is what the folder holds
+    assert "the capture of this folder was already complete (finished " in said.err
+    assert "nothing was loaded again; to capture every page again (the site changed), run the same command " \
+           "with --refresh" in said.err
+    assert main(["site", "capture", ROOT, "--site", str(folder), "--depth", "1", "--refresh"]) == 0
+    said = capsys.readouterr()
+    assert sorted(renderers[-1].loaded) == sorted(url(p) for p in links)  # every page loaded again
+    assert "3 page(s) saved" in said.out
+    kept = [p for p in (folder / "removed").iterdir()]
+    assert len(kept) == 1 and kept[0].name.startswith("capture.")
+    assert (kept[0] / "capture.json").is_file() and len(list((kept[0] / "pages").glob("*.mhtml"))) == 3
+    assert f"the pages captured before are kept in {kept[0]}" in said.err
+    site = load_site(folder)
+    assert len(site.pages) == 3  # the pages set aside are not pages of the site
+    again = json.loads((folder / site.page(url("/a")).side_file("meta")).read_text("utf-8"))
+    assert again["sha256"] == first["sha256"] and (kept[0] / "pages" / Path(site.page(url("/a")).file).name).is_file()

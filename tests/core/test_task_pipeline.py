@@ -336,3 +336,23 @@ def test_a_category_whose_request_is_refused_is_named_and_the_others_are_asked(
     said = capsys.readouterr()
     assert code == 1 and "5 of 6 categories answered" in said.out
     assert "the request of lookup was refused" in said.err and len(load_candidates(out)) == 10
+
+
+def test_generate_keeps_an_answer_that_is_the_number_0_and_drops_a_yes_or_no_given_as_true(
+        tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+
+    def answers(body: dict) -> str:
+        return json.dumps([{"instruction": "How many papers were withdrawn?", "answer": 0, "answer_kind": "number"},
+                           {"instruction": "How many pages has 2402.00088?", "answer": 12.5,
+                            "answer_kind": "number"},
+                           {"instruction": "Is the archive open on Sundays?", "answer": False}])
+
+    out = tmp_path / "candidates.jsonl"
+    with FakeGemini(default=answer_with(answers)) as server:
+        assert main(["agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--model",
+                     "fake-model", "--out", str(out), "--base-url", server.url, "--per-category", "3"]) == 0
+    kept = load_candidates(out)
+    assert {c.task.answer for c in kept} == {"0", "12.5"}
+    assert len(kept) == 2 * len({t.category for t in DEMO_TASKS})
+    assert "an item whose answer is true or false, not the answer's words" in capsys.readouterr().err
