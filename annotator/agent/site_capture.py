@@ -48,6 +48,7 @@ from ...core.agent import (
     CaptureRules,
     CaptureSummary,
     PageFailed,
+    RedirectCheck,
     RenderedPage,
     capture_site,
     normalise_url,
@@ -66,7 +67,6 @@ ABORTED = "net::ERR_ABORTED"  # how a load that turned into a download fails
 DOWNLOAD_GRACE_S = 1.0   # how long after a failed load its download request may still come
 MAX_SCREENSHOT_HEIGHT = 16384  # Chromium's texture limit; longer pages are cut there (the meta says the size)
 _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
-RedirectCheck = Callable[[str], str | None]  # core's: why the capture refuses a redirect's target, or None
 
 _LINKS_JS = """(() => {
   const out = [];
