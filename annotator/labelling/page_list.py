@@ -156,17 +156,17 @@ class PageList(QWidget):
 
     def _fill(self, current: str | None = None, keep_current: bool = False) -> None:
         """List the pages the filter and the search match. With `keep_current` (the pages refreshed, not the
-        filter changed) the page on show stays listed when only its status left the filter: labelling a page
-        under "new" must not take it out of the list under the user's hands; it goes at the first refresh after
-        they leave it."""
+        filter changed) the page on show stays listed if it was: labelling a page under "new" must not take it
+        out of the list under the user's hands; it goes at the first refresh after they leave it. A page the
+        user's own filter or search hid stays hidden."""
         current = current or self.current_name()
+        keep = current if keep_current and current in self.names() else None
         status, search = self.status_filter.currentData() or ALL, self.search.text()
         self.list.blockSignals(True)
         try:
             self.list.clear()
             for info in self._pages:
-                if matches(info, status, search) or (keep_current and info.name == current
-                                                     and matches(info, ALL, search)):
+                if matches(info, status, search) or info.name == keep:
                     item = QListWidgetItem(page_line(info))
                     item.setData(NAME_ROLE, info.name)
                     item.setToolTip("\n".join(x for x in (f"page {PAGE_STATUS_WORDS.get(info.status, info.status)}",

@@ -45,6 +45,8 @@ def test_a_filter_or_a_search_the_user_changes_is_obeyed(page_list):
     page_list.set_pages(pages, "a")
     page_list.status_filter.setCurrentIndex(page_list.status_filter.findData("new"))
     assert page_list.names() == ["b"]  # chosen by the user: the page on show is not kept
+    page_list.set_pages(pages, "a")  # a refresh (an edit saved on the page on show) does not bring it back
+    assert page_list.names() == ["b"]
     page_list.status_filter.setCurrentIndex(0)
     page_list.search.setText("title b")
     page_list.set_pages(pages, "a")  # a refresh keeps the page on show only where the search finds it
