@@ -176,6 +176,7 @@ class ReviewController:
         self.agreements.clear()
         self._compared.clear()
         self._shown = self._last_page = None
+        self._worst_order, self._worst_at = [], 0
         self.run_id = NO_RUN
         self._take_up_last_review()
         self._import_the_matcher_meanwhile()
@@ -476,15 +477,20 @@ class ReviewController:
                         ) -> PageReview:
         """The page's records classed against the run's (core's `review_page`), made once for what it is made of:
         F6 and a run chosen draw the page more than once, a run chosen again comes back to the same page, and a page
-        of 700 records takes most of a second to class. Only the page on show's reviews are kept, one per run."""
+        of 700 records takes most of a second to class. Only the page on show's reviews are kept, one per run, for the
+        last runs chosen (`RUNS_READ`)."""
         kept = self._classed.get(self.run_id)
         if kept is not None and (kept.page, kept.keys) == (name, keys) and (kept.predicted, kept.truth) == (
                 predicted, truth):
+            self._classed[self.run_id] = self._classed.pop(self.run_id)  # the run chosen last goes last
             return kept.review
         if any((c.page, c.keys) != (name, keys) for c in self._classed.values()):
             self._classed.clear()  # another page, or the page loaded again
         review = review_page(predicted, truth, keys, name)
+        self._classed.pop(self.run_id, None)  # the run chosen last goes last
         self._classed[self.run_id] = _Classed(name, keys, predicted, truth, review)
+        for old in list(self._classed)[:-RUNS_READ]:  # as many as the runs whose predictions stay read
+            del self._classed[old]
         return review
 
     def _kept_indices(self, other: str, name: str, review: PageReview) -> list[int]:

@@ -108,6 +108,7 @@ def test_only_the_runs_reviewed_last_stay_read(qtbot, window, monkeypatch):
         assert window.review is not None and window.review.score.page == "1"
     assert reads == [first, second, third, second]  # the first, reviewed again, was one of the last two
     assert len(window.reviewing._predictions) == review_controller.RUNS_READ
+    assert list(window.reviewing._classed) == [first, second]  # the page's reviews too, of the runs chosen last
 
 
 def test_an_annotators_comparison_keeps_the_disagreements_of_each_page_not_every_record(qtbot, window):
