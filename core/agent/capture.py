@@ -31,7 +31,8 @@ A capture whose crawl is complete, run again, loads nothing (its queue is empty)
 completed: the site keeps the pages captured then. `refresh` (`--refresh`) captures every page again: the old
 capture (`pages/` and `capture.json`, with a copy of `site.json`) is first moved to `removed/capture.TIME/` in the
 site folder (the project's way of keeping what was replaced; a site's index leaves `removed/` out), then the
-crawl starts over from the roots.
+crawl starts over from the roots. A refresh that saves no page (the site is down, its root leads elsewhere now, it
+was stopped at once) puts the old capture back as it was and says so: the site keeps the pages captured before.
 
 One capture at a time per folder: `.capture.lock` (created with O_EXCL) holds the host and pid of the capture
 running; another is refused at once, and a lock whose process is gone (killed) is taken over with a note.
@@ -60,7 +61,16 @@ from ..errors import AgentError, RecordLensError
 from ..output_paths import writable_folder
 from . import axtree
 from .site_files import SAVED_SUFFIX, free_site_file_name, site_file_name
-from .sites import CAPTURE_STATE_FILE, INDEX_FILE, SET_ASIDE_FOLDER, SiteError, build_site, normalise_url, side_files
+from .sites import (
+    CAPTURE_STATE_FILE,
+    INDEX_FILE,
+    SET_ASIDE_FOLDER,
+    SiteError,
+    build_site,
+    load_site,
+    normalise_url,
+    side_files,
+)
 
 STATE_FILE = CAPTURE_STATE_FILE
 LOCK_FILE = ".capture.lock"  # hidden: not part of the site, and gone once the capture ends
@@ -73,9 +83,9 @@ DEFAULT_DEPTH = 2
 # A site that stops answering (the server went down, hangs, the network dropped): after this many of its pages in
 # a row that could not be reached, the capture stops rather than mark the rest of its queue failed (or wait the
 # whole timeout for each). Counted per host of the roots, charged to the host that did not answer (where a redirect
-# led, not the page that redirected): dead links and redirects to other sites do not count, and neither do the pages
-# that failed last time and are tried again (they go after the queue: old failures never stop a run before it
-# reaches the pages it has not tried).
+# led, not the page that redirected, whose host answered): dead links and redirects to other sites do not count.
+# The pages that failed last time count too, but they are tried after the queue and stop a run only once no page
+# it has not tried is queued: old failures never stop a run before it reaches the pages it has not tried.
 UNREACHABLE_IN_A_ROW = 5
 _UNREACHABLE = re.compile(r"ERR_(CONNECTION_[A-Z_]+|NAME_NOT_RESOLVED|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|"
                           r"NETWORK_CHANGED|TIMED_OUT|EMPTY_RESPONSE|PROXY_CONNECTION_FAILED)")
@@ -312,21 +322,30 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
     root = writable_folder(folder, "the site")
     root.mkdir(parents=True, exist_ok=True)
     with _capture_lock(root) as taken_over:
-        set_aside = _set_aside(root) if refresh else []
-        summary = _crawl(checked, root, renderer, rules, patterns, progress=progress, cancelled=cancelled,
-                         robots=robots or Robots(), sleep=sleep)
+        kept, set_aside = _set_aside(root) if refresh else (None, [])
+        try:
+            summary = _crawl(checked, root, renderer, rules, patterns, progress=progress, cancelled=cancelled,
+                             robots=robots or Robots(), sleep=sleep)
+        except BaseException:  # Ctrl+C, a renderer that broke: a refresh that saved nothing leaves the old site
+            if kept is not None and not _holds_a_page(root):
+                _put_back(root, kept)
+            raise
+        if kept is not None and not _holds_a_page(root):
+            set_aside = [_put_back(root, kept)]
+            summary.pages = _page_count(root)
     summary.notes[:0] = taken_over + set_aside
     return summary
 
 
-def _set_aside(root: Path) -> list[str]:
+def _set_aside(root: Path) -> tuple[Path | None, list[str]]:
     """Move the folder's capture (its pages and capture.json, and a copy of site.json, which keeps the site's
-    name) to a folder of its own in `removed/`, so that every page is captured again; said in the notes."""
+    name) to a folder of its own in `removed/`, so that every page is captured again: that folder (None when
+    there was no capture), and the notes that say so."""
     from ..store.removed_files import new_folder, stamped
 
     old = [path for path in (root / PAGES_FOLDER, root / STATE_FILE) if path.exists()]
     if not old:
-        return ["--refresh: the folder held no capture yet"]
+        return None, ["--refresh: the folder held no capture yet"]
     try:
         kept = new_folder(root / SET_ASIDE_FOLDER, stamped("capture", datetime.now(UTC).isoformat(timespec="seconds")))
         if (root / INDEX_FILE).is_file():
@@ -335,7 +354,38 @@ def _set_aside(root: Path) -> list[str]:
             path.rename(kept / path.name)
     except OSError as error:
         raise CaptureError(f"cannot set the old capture of {root} aside for --refresh: {error}") from None
-    return [f"--refresh: every page is captured again; the pages captured before are kept in {kept}"]
+    return kept, [f"--refresh: every page is captured again; the pages captured before are kept in {kept}"]
+
+
+def _holds_a_page(root: Path) -> bool:
+    """Whether the capture saved a page (its MHTML is written last: a page exists only whole)."""
+    return next((root / PAGES_FOLDER).glob("*.mhtml"), None) is not None
+
+
+def _put_back(root: Path, kept: Path) -> str:
+    """Undo `_set_aside` for a refresh that saved no page: what it left (a capture.json of failures, a page's
+    side files cut short) is dropped and the old capture moves back as it was; said in the returned note."""
+    try:
+        shutil.rmtree(root / PAGES_FOLDER, ignore_errors=True)
+        for name in (PAGES_FOLDER, STATE_FILE, INDEX_FILE):
+            if (kept / name).exists():
+                (kept / name).replace(root / name)
+        kept.rmdir()
+        with contextlib.suppress(OSError):  # removed/ made for it alone goes too; one that keeps more stays
+            kept.parent.rmdir()
+    except OSError as error:
+        return (f"--refresh: no page was captured again, and the capture of before could not be put back ({error}): "
+                f"it is kept in {kept}; move its {PAGES_FOLDER}/, {STATE_FILE} and {INDEX_FILE} back into {root}")
+    return (f"--refresh: no page was captured again, so the capture of before is put back as it was (the site "
+            f"keeps its {_page_count(root)} page(s)); run the same command again when the site answers")
+
+
+def _page_count(root: Path) -> int:
+    """The pages of the folder's site as its index lists them (0: no usable site)."""
+    try:
+        return len(load_site(root).pages)
+    except SiteError:
+        return 0
 
 
 def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRules,
@@ -353,7 +403,7 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
         summary.notes.extend(_rule_changes(state, rules, checked))
     if state.resumed and state.rules and _scope(state.rules) != _scope(asdict(rules)):
         summary.notes.extend(_widen(state, rules, root))
-    retried: set[str] = set()  # the URLs that failed last time, tried again this run
+    retried: set[str] = set()  # the URLs that failed last time, tried again this run (after the queued ones)
     if state.resumed:
         summary.notes.extend(_try_again(state, root, rules, retried))
     hosts = {urlsplit(normalise_url(u)).netloc for u in [*checked, *state.roots]}
@@ -451,10 +501,14 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                         summary.failed.append((url, str(failure)))
                         text = f"failed {url}: {failure}"
                         # Charged to the server that did not answer (a redirect's target is not the site's own).
-                        host = urlsplit(normalise_url(failure.at) if failure.at else key).netloc
-                        if key not in retried:  # a page that failed last time says nothing new about the site
-                            unreachable[host] = unreachable.get(host, 0) + 1 if failure.unreachable else 0
-                        if host in hosts and unreachable.get(host, 0) >= UNREACHABLE_IN_A_ROW:
+                        own = urlsplit(key).netloc
+                        host = urlsplit(normalise_url(failure.at)).netloc if failure.at else own
+                        if host != own:  # the page's own server answered: it sent the redirect
+                            unreachable[own] = 0
+                        unreachable[host] = unreachable.get(host, 0) + 1 if failure.unreachable else 0
+                        # An old failure tried again stops the run only once no page it has not tried is queued.
+                        if host in hosts and unreachable[host] >= UNREACHABLE_IN_A_ROW and (
+                                key not in retried or all(normalise_url(u) in retried for u, _ in state.queue[1:])):
                             summary.stopped = True
                             summary.notes.append(
                                 f"the site stopped answering ({unreachable[host]} of its pages in a row could not "

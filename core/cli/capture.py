@@ -55,7 +55,8 @@ def register(site_sub: argparse._SubParsersAction) -> None:
     q.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
                    help=f"per page load (default {DEFAULT_TIMEOUT_S:g})")
     q.add_argument("--refresh", action="store_true",
-                   help="capture every page again (the site changed); the old capture is kept in DIR/removed/")
+                   help="capture every page again (the site changed); the old capture is kept in DIR/removed/, or "
+                        "put back when no page could be captured")
     q.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     q.set_defaults(handler=cmd_site_capture)
 

@@ -572,3 +572,69 @@ def test_a_complete_capture_run_again_says_so_and_refresh_captures_every_page_ag
     assert len(site.pages) == 3  # the pages set aside are not pages of the site
     again = json.loads((folder / site.page(url("/a")).side_file("meta")).read_text("utf-8"))
     assert again["sha256"] == first["sha256"] and (kept[0] / "pages" / Path(site.page(url("/a")).file).name).is_file()
+
+
+def test_a_refresh_that_saves_no_page_puts_the_old_capture_back(tmp_path: Path) -> None:
+    """--refresh while the site is down (or its root now leads elsewhere): no page is saved, so the capture of
+    before is put back as it was and the site stays usable; a refresh that saves a page keeps the old one aside."""
+    links = {"/": ["/a", "/b"], "/a": [], "/b": []}
+    capture_site([ROOT], tmp_path, TinySite(links), CaptureRules(depth=1), robots=NO_ROBOTS)
+    before = {p.name: p.read_bytes() for p in [tmp_path / "capture.json", tmp_path / "site.json",
+                                                *(tmp_path / "pages").iterdir()]}
+    down = TinySite(links, failing={"/": "cannot load it: net::ERR_CONNECTION_REFUSED"})
+    summary = capture_site([ROOT], tmp_path, down, CaptureRules(depth=1), robots=NO_ROBOTS, refresh=True)
+    assert down.loaded == [ROOT] and summary.saved == [] and summary.pages == 3
+    assert any(n.startswith("--refresh: no page was captured again, so the capture of before is put back as it "
+                            "was (the site keeps its 3 page(s))") for n in summary.notes), summary.notes
+    assert not any("are kept in" in n for n in summary.notes)
+    after = {p.name: p.read_bytes() for p in [tmp_path / "capture.json", tmp_path / "site.json",
+                                               *(tmp_path / "pages").iterdir()]}
+    assert after == before and not (tmp_path / "removed").exists()
+    assert len(load_site(tmp_path).pages) == 3
+    with pytest.raises(KeyboardInterrupt):  # stopped before a page was saved: put back too
+        capture_site([ROOT], tmp_path, CannedRenderer(stop_after=0), CaptureRules(depth=1), robots=NO_ROBOTS,
+                     refresh=True)
+    assert len(load_site(tmp_path).pages) == 3 and not (tmp_path / "removed").exists()
+    partly = TinySite(links, failing={"/a": "cannot load it: net::ERR_CONNECTION_REFUSED"})
+    some = capture_site([ROOT], tmp_path, partly, CaptureRules(depth=1), robots=NO_ROBOTS, refresh=True)
+    assert len(some.saved) == 2 and some.pages == 2  # what the refresh saved is the site now
+    kept = list((tmp_path / "removed").iterdir())
+    assert len(kept) == 1 and len(list((kept[0] / "pages").glob("*.mhtml"))) == 3
+
+
+def test_old_failures_tried_again_stop_a_run_once_no_new_page_is_queued(tmp_path: Path) -> None:
+    """Twelve pages failed last time (503); run again while the site is down, they are tried after the queued pages
+    and five of them in a row unreachable stop the run, as any five would: the rest is not loaded to its timeout."""
+    links = {"/": [f"/p{i}" for i in range(12)]}
+    capture_site([ROOT], tmp_path, TinySite(links, failing={f"/p{i}": "HTTP 503 Service Unavailable" for i in
+                                                            range(12)}), CaptureRules(depth=1), robots=NO_ROBOTS)
+    down = TinySite(links, failing={f"/p{i}": "cannot load it: net::ERR_TIMED_OUT" for i in range(12)})
+    again = capture_site([ROOT], tmp_path, down, CaptureRules(depth=1), robots=NO_ROBOTS)
+    assert len(down.loaded) == 5 and again.stopped and again.queued == 7
+    assert any(n.startswith("the site stopped answering (5 of its pages in a row") for n in again.notes)
+    back = capture_site([ROOT], tmp_path, TinySite(links), CaptureRules(depth=1), robots=NO_ROBOTS)
+    assert len(back.saved) == 12 and not back.failed and not back.queued
+
+
+def test_old_failures_tried_again_never_stop_a_run_while_a_new_page_is_queued(tmp_path: Path) -> None:
+    """An old failure tried again that is captured now finds new links, queued after the other old failures: the
+    old failures that still do not answer do not stop the run before those new pages are tried."""
+    links = {"/": ["/hub", *(f"/p{i}" for i in range(6))], "/hub": ["/new1", "/new2"], "/new1": [], "/new2": []}
+    failing = {p: "cannot load it: net::ERR_CONNECTION_TIMED_OUT" for p in ["/hub", *(f"/p{i}" for i in range(6))]}
+    failing["/hub"] = "HTTP 503 Service Unavailable"
+    first = capture_site([ROOT], tmp_path, TinySite(links, failing=failing), CaptureRules(depth=2), robots=NO_ROBOTS)
+    assert first.stopped and [u for u, _ in first.failed] == [url("/hub"), *(url(f"/p{i}") for i in range(5))]
+    del failing["/hub"]  # /hub answers now; /p0.. still hang
+    renderer = TinySite(links, failing=failing)
+    again = capture_site([ROOT], tmp_path, renderer, CaptureRules(depth=2), robots=NO_ROBOTS)
+    assert {url("/hub"), url("/new1"), url("/new2")} <= set(again.saved)
+
+
+def test_a_dead_off_site_redirect_shows_the_site_answered(tmp_path: Path) -> None:
+    """Four pages of the site unreachable, then one whose redirect to another host is dead (the site answered it,
+    with the redirect), then one more unreachable page: not five of the site's pages in a row."""
+    unreachable = "cannot load it: net::ERR_CONNECTION_REFUSED"
+    links = {"/": [*(f"/p{i}" for i in range(4)), "/out0", "/p4", "/a"], "/a": []}
+    renderer = Redirecting(links, OUT, dead=("127.0.0.3",), failing={f"/p{i}": unreachable for i in range(5)})
+    summary = capture_site([ROOT], tmp_path, renderer, CaptureRules(depth=1, same_host=False), robots=NO_ROBOTS)
+    assert len(summary.failed) == 6 and not summary.stopped and url("/a") in summary.saved
