@@ -4,11 +4,14 @@ lock, a project copy being made), so that a second process can tell a live owner
 A lock (`take`, `release`, `holder`) is such a file that its process also holds an operating-system lock on
 (flock; on Windows a locked byte): the system lets one process hold it, and frees it when the process ends,
 however it ends, so a killed owner never leaves a lock that looks held, and a reused process id fools nothing.
-The line in the file only names the holder in messages."""
+The line in the file only names the holder in messages. Where the file system offers no such lock (some SMB or
+FUSE mounts), `take` raises the system's error rather than `Held`, and `holder` judges the file by its line alone.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import socket
 import time
@@ -23,6 +26,10 @@ else:
 __all__ = ["Held", "Lock", "holder", "owner_line", "process_alive", "release", "take"]
 
 _WINDOWS_BYTE = 1 << 20  # the byte locked on Windows: far from the owner line, which stays readable
+# What the system says when another process holds the lock (flock: EWOULDBLOCK, which is EAGAIN on Linux; EACCES
+# on some; msvcrt: EACCES, or EDEADLOCK). Any other error says the lock cannot be had here at all (ENOLCK, say).
+_HELD_ERRORS = {errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES} | (
+    {errno.EDEADLOCK} if os.name == "nt" else set())  # (on Linux EDEADLOCK is a record lock's deadlock)
 
 
 class Held(Exception):  # noqa: N818 - a state, not a failure
@@ -64,12 +71,18 @@ def process_alive(host: str, pid: int) -> bool:
 
 
 def take(path: Path, *, attempts: int = 5, pause_s: float = 0.05) -> Lock:
-    """Take the lock at `path` for this process; raises `Held` when another process holds it. A lock held only
-    for a moment (another process looking who holds it, a holder releasing it) is tried again `attempts` times,
-    `pause_s` apart."""
+    """Take the lock at `path` for this process; raises `Held` when another process holds it, and OSError when
+    the lock cannot be had at all (its folder missing or read-only, a file system without locks: ENOLCK). A lock
+    held only for a moment (another process looking who holds it, a holder releasing it) is tried again
+    `attempts` times, `pause_s` apart."""
     for attempt in range(attempts):
         fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
-        if not _lock(fd):
+        try:
+            locked = _lock(fd)
+        except OSError:
+            os.close(fd)
+            raise
+        if not locked:
             os.close(fd)
             if attempt == attempts - 1:
                 raise Held(_owner(path))
@@ -109,32 +122,42 @@ def release(lock: Lock) -> None:
 def holder(path: Path) -> tuple[str, int] | None | bool:
     """Who holds the lock at `path`: False when no process does; else (host, pid) as its file names it, or None
     when it names none. Looking takes the lock for a moment (a `take` meanwhile tries again); a file this process
-    may only read (another user's) is judged by its line alone."""
+    may only read (another user's), or one on a file system without locks, is judged by its line alone."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except FileNotFoundError:
         return False
     except OSError:
-        owner = _owner(path)
-        return owner if owner is not None and process_alive(*owner) else False
+        return _live_owner(path)
     try:
         if _lock(fd):
             return False
         return _owner(path)
+    except OSError:
+        return _live_owner(path)
     finally:
         os.close(fd)  # closing the file gives back a lock taken here to look
 
 
+def _live_owner(path: Path) -> tuple[str, int] | bool:
+    """The owner its line names, if that process runs (a reused process id fools this): False otherwise."""
+    owner = _owner(path)
+    return owner if owner is not None and process_alive(*owner) else False
+
+
 def _lock(fd: int) -> bool:
-    """Lock the open file without waiting; False when another process holds it."""
+    """Lock the open file without waiting; False when another process holds it. Raises the OSError of a lock
+    that cannot be had here (ENOLCK, EOPNOTSUPP: a file system without locks), which is no holder."""
     try:
         if os.name == "nt":  # pragma: no cover
             os.lseek(fd, _WINDOWS_BYTE, os.SEEK_SET)
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
         else:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
+    except OSError as error:
+        if error.errno in _HELD_ERRORS:
+            return False
+        raise
     return True
 
 

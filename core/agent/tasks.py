@@ -28,14 +28,16 @@ order, whatever order the task lists them in:
 1. `numbers`: number words from zero to ninety-nine become digits (`twelve` = `12`, `Twenty-one` = `21`);
    thousands separators go (`1,024` = `1024`); a decimal loses its trailing zeros (`3.50` = `3.5`, `3.0` = `3`),
    except one that may be a thousands separator (`1.000` stays: it is one thousand where `.` groups thousands);
-   a decimal point with no digit before it gets a 0 (`.5` = `0.5`), and a minus sign is `-` (`−3` = `-3`).
+   a decimal point with no digit before it gets a 0 (`.5` = `0.5`), and a minus sign is `-` (`−3` = `-3`), as
+   is a dash that begins a number (`–3` = `-3`; `10–12` is a range, its dash no sign).
    A decimal comma is left as written (`2,50` is not `2.50`).
 2. `units`: the space between a number and its unit goes (`5 km` = `5km`, `40 %` = `40%`), and spelled-out
    units after a number become their symbols (`5 kilometres` = `5km`, `40 percent` = `40%`); known units:
    %, km, m, cm, mm, kg, g, s, min, h, MB, GB.
 3. `punctuation`: apostrophes are removed (`don't` = `dont`); every other punctuation character becomes a space
    (`state-of-the-art` = `state of the art`), except `%`, `.` or `,` between two digits (`3.5` stays), and a
-   sign or a decimal point that begins a number (`-3`, `.5` and `-.5` stay; `-3` is not `3`).
+   sign or a decimal point that begins a number (`-3`, `.5` and `-.5` stay; `-3` is not `3`), a minus sign or
+   a dash there written `-` (`–3` = `-3`).
 4. `whitespace`: runs of spaces, tabs and newlines become one space.
 5. `case`: letters are case-folded (`Transformer` = `transformer`, `Straße` = `STRASSE`); last, so that it
    also folds the symbols `units` wrote (with both, `50 megabytes` = `50 mb` = `50 MB`).
@@ -300,6 +302,10 @@ def _number_word(match: re.Match[str]) -> str:
 
 
 _MINUS = re.compile(r"\u2212(?=\.?\d)")
+# A dash that typeset pages use as a minus (an en dash, a figure dash; a small and a fullwidth hyphen-minus, which
+# NFKC makes `-` already), or the minus sign, where it begins a number: first, or after a space or a parenthesis,
+# before a digit or a decimal point and digit (`–3 °C`). Between two numbers (`10–12`) it is a range: left alone.
+_SIGN_DASH = re.compile(r"(?<![^\s(])[\u2212\u2013\u2012\ufe63\uff0d](?=\.?\d)")
 _LEADING_POINT = re.compile(r"(?<![\w.,])\.(?=\d)")
 # 1 to 3 digits (not 0), a point and 3 digits: a decimal in English, a whole number where "." groups thousands
 # (1.000 € is one thousand): left as written, so that neither reading is taken for the other.
@@ -315,7 +321,7 @@ def _decimal(match: re.Match[str]) -> str:
 
 def _numbers(text: str) -> str:
     text = _NUMBER_WORD.sub(_number_word, text)
-    text = _MINUS.sub("-", text)
+    text = _MINUS.sub("-", _SIGN_DASH.sub("-", text))
     text = _LEADING_POINT.sub("0.", text)
     text = _GROUPED.sub(lambda m: m.group(0).replace(",", ""), text)
     return _DECIMAL.sub(_decimal, text)
@@ -325,6 +331,7 @@ _APOSTROPHES = "'\u2019\u02bc"
 
 
 def _punctuation(text: str) -> str:
+    text = _SIGN_DASH.sub("-", text)  # a sign kept as the sign `-3` is, not a dash made a space (`–3` = `-3`)
     out: list[str] = []
     for i, char in enumerate(text):
         if char in _APOSTROPHES:

@@ -161,7 +161,7 @@ def _refuse_a_run_of_other_pages(project, run_id: int) -> None:  # noqa: ANN001 
 
     run = project.runs.get(run_id)
     scored = labelled_page_names(project)
-    if run.outcome in ("stopped", "interrupted") or not scored or set(project.runs.predictions(run_id)) & set(scored):
+    if run.outcome in ("stopped", "interrupted") or not scored or set(project.runs.page_names(run_id)) & set(scored):
         return
     raise RecordLensError(f"run {run_id} holds no prediction for any of the {len(scored)} page(s) marked labelled "
                           "or reviewed: a run of other pages? (`recordlens runs --project P` lists the runs)")

@@ -449,8 +449,10 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
                               "rename the file to import it as a new page")
     report.unchanged.append(source.name)
     kept = _source_text(source)
-    if synthetic_source(kept) is not None and synthetic_source(project.page(source.name).source) is None:
-        project.set_source(source.name, kept)  # imported before its origin was kept: kept now
+    origin = synthetic_source(kept)
+    if origin is not None and origin != synthetic_source(project.page(source.name).source):
+        # imported before its origin was kept, or synth made it again from a source page changed since: kept now
+        project.set_source(source.name, kept)
     if source.truth is not None and not _labels_are_stored(project, source):
         if report.replace_labels:
             _replace_labels(project, source, report)
@@ -484,19 +486,23 @@ def _same_page_named_otherwise(project: Project, source: PageSource, data: bytes
 def _source_text(source: PageSource) -> str:
     """Where a page was imported from, as its `source` says it: the file, and for a page `recordlens synth` made,
     the digest of the page it was made from (`synthetic_source` reads it back)."""
-    made_from = source.made_from if source.made_from and re.fullmatch(_DIGEST, source.made_from) else None
+    digest = (source.made_from or "").lower()  # one form of hex: compared as text with the model's digests
+    made_from = digest if re.fullmatch(_DIGEST, digest) else None
     return str(source.path) + (_MADE_FROM.format(made_from) if made_from else "")
 
 
 # A synthetic page's origin rides in its source, a text a person reads too (the app shows it): said in words, at
 # its end, with a digest of hex digits only (synth's `page_digest`), so that no file name can be taken for it.
+# In `source` rather than a column of its own: a schema change (a migration) would refuse to restore the pages
+# removed under the older schema (page_removal.py).
 _MADE_FROM = " (made by recordlens synth from the page of digest {})"
 _DIGEST = "[0-9a-f]{8,64}"
 _MADE_FROM_AT_THE_END = re.compile(re.escape(_MADE_FROM).replace(r"\{\}", f"({_DIGEST})") + r"\Z")
 
 
 def synthetic_source(source: str | None) -> str | None:
-    """The digest of the page a synthetic page was made from, as its `source` keeps it (None for any other page)."""
+    """The digest of the page a synthetic page was made from, as its `source` keeps it (None for any other page;
+    in `source`, not a column, for the reason `_MADE_FROM` says)."""
     found = _MADE_FROM_AT_THE_END.search(source or "")
     return found.group(1) if found else None
 

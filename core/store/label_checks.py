@@ -27,9 +27,10 @@ class LabelChecks:
     def __init__(self, project: Project) -> None:
         self._project = project
 
-    def check(self, page: str) -> PageCheck:
-        """The check of the page's true records: the remembered one if nothing it depends on changed."""
-        records = self._project.true_records(page)
+    def check(self, page: str, records: Sequence[Sequence[str]] | None = None) -> PageCheck:
+        """The check of the page's true records: the remembered one if nothing it depends on changed. `records`:
+        those true records, when the caller has read them already (read here otherwise)."""
+        records = self._project.true_records(page) if records is None else records
         page_id, digest, kept = self._lookup(page, records)
         if kept is not None:
             return kept

@@ -3,7 +3,9 @@ per-page scores against the project's labels at the time they were computed."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import shutil
 import threading
 from collections.abc import Mapping, Sequence
@@ -25,6 +27,8 @@ INTERRUPTED = "interrupted"  # the outcome of a run still "running" whose proces
 # In a project folder: the owner mark of each run a process carries out now (`Runs.start`), a lock of
 # `owner_files` (hidden: a copy of the project is not carried out by anyone)
 RUNNING_MARKS = ".running"
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -110,13 +114,24 @@ class Runs:
         """A run this process carries out now, page by page (the app's Propose session): added with its owner
         mark, a lock this process holds until `finish` and that the system frees however the process ends, so
         that a run whose process was killed reads as interrupted rather than running for ever. The mark is taken
-        before the run is committed: no one sees the run without it."""
+        before the run is committed: no one sees the run without it.
+
+        Where no mark can be had (`.running/` cannot be made, a file system without locks), the run is carried out
+        all the same, unmarked, with a warning logged: this process knows it as its own, so it reads as running
+        here until `finish`; another process judges it by the owner line written in its mark file, where one could
+        be written (which a reused process id fools), else reads it as interrupted."""
         mark: Path | None = None
         try:
             with self._store.writing():
                 run_id = self.add(method, parameters)
                 mark = self._mark(run_id)
-                _take_mark(mark)  # raising here leaves no run
+                try:
+                    _take_mark(mark)  # Held (raised here) leaves no run
+                except OSError as error:
+                    _log.warning("run %d of %s runs without its owner mark in %s (%s): other processes may read it "
+                                 "as interrupted while it runs", run_id, self._store.root, RUNNING_MARKS,
+                                 error.strerror or error)
+                    _keep_unmarked(mark)
         except BaseException:
             if mark is not None:
                 _release_mark(mark)  # the run was not committed: its mark would mark nothing
@@ -136,15 +151,18 @@ class Runs:
     def _mark(self, run_id: int) -> Path:
         return Path(self._store.root) / RUNNING_MARKS / f"run-{run_id}"
 
-    def _owner_gone(self, run_id: int, status: str) -> bool:
-        """Whether a run still "running" has no live process holding its mark (one added by `add`, never
-        marked, is judged the same: made before marks were, or by a process that did not finish it)."""
-        if status != "running":
-            return False
+    def _owner_gone(self, run_id: int) -> bool:
+        """Whether no live process holds the run's mark (one added by `add`, never marked, is judged the same:
+        made before marks were, or by a process that did not finish it)."""
         mark = self._mark(run_id)
-        # Its own marks are not looked at: looking takes the lock for a moment, and where the system emulates
-        # it with a record lock (NFS), a process's second look at its own lock succeeds, and closing it frees it.
+        # Its own marks are not looked at (nor its unmarked runs: they have none): looking takes the lock for a
+        # moment, and where the system emulates it with a record lock (NFS), a process's second look at its own
+        # lock succeeds, and closing it frees it.
         return not _holds(mark) and owner_files.holder(mark) is False
+
+    def _status(self, run_id: int) -> str | None:
+        row = self._store.one("SELECT status FROM runs WHERE id = ?", (run_id,))
+        return str(row[0]) if row else None
 
     def keep_cost(self, run_id: int, cost: Mapping[str, object]) -> None:
         """A running run's cost so far (what it paid for is kept as it goes), its status and end left alone."""
@@ -289,11 +307,23 @@ class Runs:
                    (SELECT COUNT(*) FROM scores s {_PREDICTED}),
                    (SELECT AVG(s.f1) FROM scores s {_PREDICTED})
             FROM runs r {where} ORDER BY r.id""", params).fetchall()
-        return [RunInfo.from_row((*row, self._owner_gone(row[0], row[3]))) for row in rows]
+        infos: list[RunInfo] = []
+        for row in rows:
+            run_id, status = row[0], row[3]
+            if status != "running" or not self._owner_gone(run_id):
+                infos.append(RunInfo.from_row((*row, False)))
+            elif self._status(run_id) == "running":  # read again: a mark gone is not enough (below)
+                infos.append(RunInfo.from_row((*row, True)))
+            else:
+                # Its owner committed its end and released its mark (`finish`, in that order) between the row's
+                # read and the mark's: read again, as it ended (a run deleted meanwhile is left out)
+                infos += self._run_infos("WHERE r.id = ?", (run_id,))
+        return infos
 
 
-# The owner marks this process holds (a run it carries out), by path; its threads start and finish runs.
-_held_marks: dict[Path, owner_files.Lock] = {}
+# The owner marks this process holds (a run it carries out), by path, None for a run it carries out unmarked
+# (`Runs.start`); its threads start and finish runs.
+_held_marks: dict[Path, owner_files.Lock | None] = {}
 _held_marks_lock = threading.Lock()
 
 
@@ -301,6 +331,15 @@ def _take_mark(path: Path) -> None:
     path.parent.mkdir(exist_ok=True)
     with _held_marks_lock:
         _held_marks[path] = owner_files.take(path)
+
+
+def _keep_unmarked(path: Path) -> None:
+    """A run this process carries out without its mark (none could be had): known here as its own, and, where
+    its file can be written, named in it for others (`owner_files.holder` judges a file it cannot lock by its line)."""
+    with contextlib.suppress(OSError):
+        path.write_text(owner_files.owner_line(), encoding="utf-8")
+    with _held_marks_lock:
+        _held_marks[path] = None
 
 
 def _holds(path: Path) -> bool:
@@ -311,9 +350,13 @@ def _holds(path: Path) -> bool:
 def _release_mark(path: Path) -> None:
     """Give up a run's mark, if this process holds it (a run finished again, or by another process: nothing)."""
     with _held_marks_lock:
+        held = path in _held_marks
         mark = _held_marks.pop(path, None)
     if mark is not None:
         owner_files.release(mark)
+    elif held:  # an unmarked run's: the line naming this process goes
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Sequence[Sequence[str]]],

@@ -73,6 +73,9 @@ def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[st
     """The stored scores of the run that still say what scoring the page again would: the labels and mark of
     the page unchanged since (`stale_pages`), and the run's predictions all in before it (a run still running,
     or one that ended after its score was made, may have added or replaced some since: scored again whole)."""
+    # Only the labels and the run are looked at, not how the score was made: a change to how a page is scored
+    # (its parsing, text keys, matching) must come with a migration that deletes the stored scores, or a run's
+    # means mix figures of the old scoring with the new.
     if run.status == "running" or run.ended_at is None:
         return {}
     stale = set(project.runs.stale_pages(run.id))
@@ -84,8 +87,9 @@ def _as_scored(project: Project, stored: StoredScore) -> PageScore:
     """A stored score as `score_page` made it. The store keeps every figure but how many true records expand to
     no text (the JSON of `score` gives it): a true record expands to none when each of its XPaths does, which the
     page's label check, remembered for these very labels, lists (`label_checks`), so the page is seldom parsed."""
-    unresolved = set(project.label_checks.check(stored.page).unresolved)
-    empty_true = sum(1 for record in project.true_records(stored.page) if all(x in unresolved for x in record))
+    true_records = project.true_records(stored.page)
+    unresolved = set(project.label_checks.check(stored.page, true_records).unresolved)
+    empty_true = sum(1 for record in true_records if all(x in unresolved for x in record))
     return PageScore(stored.page, stored.precision, stored.recall, stored.f1, stored.predicted_records,
                      stored.true_records, [], stored.hallucinated_records, empty_true, list(stored.warnings))
 

@@ -55,6 +55,20 @@ ALL = NORMALISE_RULES
     ("-3 °C", "3 °C", ALL, False),
     ("(-3)", "-3", ["punctuation", "whitespace"], True),
     ("\u22123", "-3", ["numbers"], True),          # the minus sign is a hyphen-minus
+    # a dash used as a minus where it begins a number (typeset pages: an en dash), never one between two numbers
+    ("\u20133 °C", "-3 °C", ALL, True),
+    ("\u20133 °C", "3 °C", ALL, False),
+    ("\u20133", "-3", ["punctuation"], True),
+    ("(\u20133)", "-3", ["punctuation", "whitespace"], True),
+    ("low \u2013.5", "low -0.5", ALL, True),
+    ("\u20123", "-3", ALL, True),                  # a figure dash
+    ("\ufe633", "-3", ALL, True),                  # a small and a fullwidth hyphen-minus (NFKC: -)
+    ("\uff0d3", "-3", ALL, True),
+    ("\u22123", "-3", ["punctuation"], True),
+    ("pages 10\u201312", "pages 10 12", ALL, True),  # a range: a space, as a hyphen between two numbers
+    ("pages 10\u201312", "pages 10 -12", ALL, False),
+    ("x\u20133", "x -3", ALL, False),               # after a letter: a dash, no sign
+    ("A\u20133", "A 3", ["punctuation"], True),
     (".5", "5", ["punctuation"], False),
     (".5", "5", ALL, False),
     (".5", "0.5", ALL, True),

@@ -81,3 +81,33 @@ def test_a_lock_held_for_a_moment_is_waited_for_a_little(tmp_path: Path) -> None
     lock = take(path, attempts=20, pause_s=0.02)
     assert holder(path) == (socket.gethostname(), os.getpid())
     release(lock)
+
+
+def a_flock_failing_with(code: int):
+    def flock(fd: int, operation: int) -> None:
+        raise OSError(code, os.strerror(code))
+    return flock
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock is POSIX")
+def test_a_file_system_without_locks_is_told_apart_from_a_held_lock(tmp_path: Path, monkeypatch) -> None:
+    import errno
+
+    from recordlens.core import owner_files
+
+    path = tmp_path / ".lock"
+    monkeypatch.setattr(owner_files.fcntl, "flock", a_flock_failing_with(errno.EWOULDBLOCK))
+    with pytest.raises(Held):  # what flock says of a lock another process holds
+        take(path, attempts=1)
+    for code in (errno.ENOLCK, errno.EOPNOTSUPP):  # an SMB or FUSE mount: no lock to be had, nobody holds it
+        monkeypatch.setattr(owner_files.fcntl, "flock", a_flock_failing_with(code))
+        with pytest.raises(OSError) as failed:
+            take(path)
+        assert failed.value.errno == code and not isinstance(failed.value, Held)
+        # the file is judged by its line alone: a live process named holds it, a finished one nothing
+        path.write_text(owner_line())
+        assert holder(path) == (socket.gethostname(), os.getpid())
+        path.write_text(f"{socket.gethostname()} {a_finished_pid()}\n")
+        assert holder(path) is False
+        path.write_text("")
+        assert holder(path) is False

@@ -4,9 +4,12 @@ ever. The owner is a real child process that writes the run as the Propose sessi
 
 from __future__ import annotations
 
+import errno
 import json
+import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -15,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from recordlens.core import owner_files
 from recordlens.core.cli.command import main
+from recordlens.core.store import runs as runs_module
 from recordlens.core.store.files import store_snapshot
 from recordlens.core.store.project import init_project, open_project
 from recordlens.core.store.runs import INTERRUPTED, RUNNING_MARKS
@@ -102,3 +107,54 @@ def test_a_running_run_that_no_process_ever_marked_reads_as_interrupted(project_
         assert project.runs.get(run_id).outcome == INTERRUPTED
         project.runs.finish(run_id)
         assert project.runs.get(run_id).outcome == "finished"
+
+
+def test_a_project_where_no_mark_can_be_made_still_runs_unmarked_with_a_warning(project_folder, caplog):
+    (project_folder / RUNNING_MARKS).write_text("not a folder")  # `.running/` cannot be made
+    with open_project(project_folder) as project, open_project(project_folder) as elsewhere:
+        with caplog.at_level(logging.WARNING, logger="recordlens.core.store.runs"):
+            run_id = project.runs.start("gemini")
+        assert f"run {run_id} of {project_folder}" in caplog.text and "without its owner mark" in caplog.text
+        # its own process knows it runs: never "interrupted" to it while it does
+        assert project.runs.get(run_id).outcome == "running" == elsewhere.runs.get(run_id).outcome
+        project.runs.finish(run_id)
+        assert elsewhere.runs.get(run_id).outcome == "finished"
+    assert (project_folder / RUNNING_MARKS).read_text() == "not a folder"
+
+
+def test_a_file_system_without_locks_runs_unmarked_named_by_its_line(project_folder, monkeypatch, caplog):
+    def no_locks(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(owner_files.fcntl, "flock", no_locks)
+    with open_project(project_folder) as project:
+        with caplog.at_level(logging.WARNING, logger="recordlens.core.store.runs"):
+            run_id = project.runs.start("gemini")
+        assert "without its owner mark" in caplog.text
+        assert project.runs.get(run_id).outcome == "running"
+        mark = project_folder / RUNNING_MARKS / f"run-{run_id}"
+        # another process, which cannot lock it either, reads the live process its line names
+        assert owner_files.holder(mark) == (socket.gethostname(), os.getpid())
+        project.runs.finish(run_id)
+        assert not mark.exists() and project.runs.get(run_id).outcome == "finished"
+
+
+def test_a_run_that_finishes_between_its_read_and_its_marks_reads_as_finished(project_folder, monkeypatch):
+    # the owner commits the run's end and releases its mark after the reader read "running", before it looks at
+    # the mark: the reader finds the mark gone, and must not say "interrupted"
+    with open_project(project_folder) as owner, open_project(project_folder) as reader:
+        run_id = owner.runs.add("gemini")  # (a mark this process does not hold: looked at as another's)
+        looked = owner_files.holder
+
+        def finished_meanwhile(path: Path):
+            monkeypatch.setattr(runs_module.owner_files, "holder", looked)  # once (`finish` reads the run too)
+            owner.runs.finish(run_id, cost={"pages": 1})
+            return looked(path)
+
+        monkeypatch.setattr(runs_module.owner_files, "holder", finished_meanwhile)
+        run = reader.runs.get(run_id)
+        assert (run.status, run.outcome, run.cost) == ("finished", "finished", {"pages": 1})
+        second = owner.runs.add("gemini")
+        monkeypatch.setattr(runs_module.owner_files, "holder", finished_meanwhile)
+        run_id = second
+        assert [r.outcome for r in reader.runs.all()] == ["finished", "finished"]

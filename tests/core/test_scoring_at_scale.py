@@ -234,3 +234,66 @@ def test_the_runs_table_names_every_run_not_scored_yet(tmp_path: Path, capsys) -
     assert code == 0 and out.splitlines()[-1] == (
         f"(F1 -: runs 1, 3 not scored yet; `recordlens score --project {tmp_path / 'p'} --run ID` scores a run "
         "against the project's labels, as the app's Review does)")
+
+
+# Reading less of each page ------------------------------------------------------------------------------------------
+
+def test_a_score_kept_reads_its_page_true_records_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = dataset(tmp_path / "data", 3)
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        run_id = import_run_folder(project, run_folder(tmp_path / "run", ["0", "1", "2"])).run_id
+        first = score_stored_run(project, run_id)[0]
+        read: list[str] = []
+        true_records = Project.true_records
+
+        def counted(self: Project, name: str) -> list[list[str]]:
+            read.append(name)
+            return true_records(self, name)
+
+        monkeypatch.setattr(Project, "true_records", counted)
+        assert score_stored_run(project, run_id)[0].as_dict() == first.as_dict()  # every score kept
+        assert sorted(read) == ["0", "1", "2"]  # once each: for the label check and the count of empty records
+
+
+def test_the_check_for_a_run_of_other_pages_reads_no_prediction(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from recordlens.core.cli.project import _refuse_a_run_of_other_pages
+    from recordlens.core.errors import RecordLensError
+    from recordlens.core.store.runs import Runs
+
+    data = dataset(tmp_path / "data", 4)
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        for name in ("2", "3"):
+            project.set_status(name, "new", Provenance.person("ana"))  # not scored on
+        ours = import_run_folder(project, run_folder(tmp_path / "ours", ["0", "1"])).run_id
+        others = import_run_folder(project, run_folder(tmp_path / "others", ["2", "3"])).run_id
+
+        def parsed(self: Runs, run_id: int) -> dict[str, list[list[str]]]:
+            raise AssertionError("a run's records parsed only for their page names")
+
+        monkeypatch.setattr(Runs, "predictions", parsed)
+        _refuse_a_run_of_other_pages(project, ours)
+        with pytest.raises(RecordLensError, match="a run of other pages"):
+            _refuse_a_run_of_other_pages(project, others)
+
+
+def test_a_synthetic_page_whose_origin_changed_keeps_the_new_one_in_one_form(tmp_path: Path) -> None:
+    """synth made again from a source page changed since gives the same bytes another origin; a manifest may
+    write a digest in capitals."""
+    data = dataset(tmp_path / "syn", 1)
+
+    def imported_with(digest: str) -> str | None:
+        (data / "synth.json").write_text(json.dumps({"pages": [{"name": "0", "source_digest": digest}]}))
+        import_paths(project, [data])
+        return synthetic_sources_of(project).get("0")
+
+    with init_project(tmp_path / "p") as project:
+        assert imported_with("0123456789abcdef") == "0123456789abcdef"
+        assert imported_with("fedcba9876543210") == "fedcba9876543210"
+        assert imported_with("AABBCCDDEEFF0011") == "aabbccddeeff0011"
+        assert project.page("0").source == (f"{data / 'html' / '0.html'} (made by recordlens synth from the page of "
+                                            "digest aabbccddeeff0011)")
+    with init_project(tmp_path / "q") as project:  # a first import in capitals
+        assert imported_with("AABBCCDDEEFF0011") == "aabbccddeeff0011"
