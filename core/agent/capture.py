@@ -667,6 +667,9 @@ def _capture_lock(root: Path) -> Iterator[list[str]]:
         lock = owner_files.take(root / LOCK_FILE)
     except owner_files.Held as held:
         raise _busy(root, held.owner) from None
+    except OSError as error:  # a file system without locks (some network mounts): capture, but say so
+        yield [f"the folder's lock cannot be taken ({error}): a second capture of it would not be refused"]
+        return
     notes = [f"a capture of this folder by process {pid} ended without releasing its lock (it was killed); the "
              "lock is taken over" for _, pid in lock.stale]
     try:

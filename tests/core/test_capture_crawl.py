@@ -416,6 +416,21 @@ def test_one_capture_at_a_time_per_folder_and_a_killed_ones_lock_is_taken_over(t
     release(take(lock))  # free again
 
 
+def test_a_folder_whose_lock_cannot_be_taken_is_captured_with_a_note(tmp_path: Path, monkeypatch) -> None:
+    # A file system without locks (ENOLCK on some network mounts) is no other capture running: say it, capture.
+    import errno
+
+    from recordlens.core import owner_files
+
+    def no_locks(path):  # noqa: ANN001, ANN202
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(owner_files, "take", no_locks)
+    summary = capture_site([ROOT], tmp_path, TinySite({"/": []}), robots=NO_ROBOTS)
+    assert summary.saved == [ROOT]
+    assert any(note.startswith("the folder's lock cannot be taken ([Errno") for note in summary.notes)
+
+
 def _canned_runner(calls: list[str], fail: BaseException | None = None):  # noqa: ANN202
     def canned(roots, folder, rules, **_options):  # noqa: ANN001, ANN003, ANN202
         calls.append(folder)
