@@ -61,8 +61,9 @@ class Settings:
     last_selections: str = ""     # JSON {project folder: {"page": name, "records": [ids]}}: selected at quit
     zooms: str = ""               # JSON {project folder: the page view's zoom factor}
     reviews: str = ""             # JSON {project folder: {"run": id or "annotator:NAME", "shown": [classes]}}
-    project_files: str = ""       # JSON {project folder: its database file, "DEVICE:INODE"}: moved, a project is
-                                  # known by it, and takes what was remembered under its old folder (`follow_move`)
+    project_files: str = ""       # JSON {project folder: {"file": its database file, "DEVICE:INODE", "project": its
+                                  # fingerprint}}: moved, a project is known by both, and takes what was remembered
+                                  # under its old folder (`follow_move`)
     import_folder: str = ""       # where pages were last imported from: the import dialogs open there
     window_geometry: str = ""     # the main window's place, size and maximised state at quit (Qt's, base64)
     agent_site: str = ""          # the site folder last open in the agent window: it reopens there ("" the demo)
@@ -130,28 +131,47 @@ class Settings:
         """What the Review tab was on: the run (None: none chosen) and the classes shown."""
         self.reviews = _with_project(self.reviews, project, {"run": run, "shown": list(shown)})
 
-    def follow_move(self, project: str, database: str | None, database_at: Callable[[str], str | None]) -> None:
+    def follow_move(self, project: str, database: str | None, fingerprint: str | None,
+                    database_at: Callable[[str], str | None]) -> None:
         """Note that the project in folder `project` has the database file `database` ("DEVICE:INODE"; None: not
-        known). When nothing is remembered under that folder but something is under a folder whose project had
-        that same file and which holds it no more (`database_at(folder)`: the file there now), the project was
-        moved or renamed: what was remembered there (page, selection, scroll, zoom, review) is its own, and moves
-        here, read once under the old folder. A folder that still holds the file (a link to it) keeps its own."""
+        known) and the `fingerprint` (what tells it from another project and survives a move; None: nothing
+        does, it has no pages). When nothing is remembered under that folder but something is under a folder
+        whose project had that same file and the same fingerprint, and which holds that file no more
+        (`database_at(folder)`: the file there now), the project was moved or renamed: what was remembered there
+        (page, selection, scroll, zoom, review) is its own, and moves here, read once under the old folder. A
+        folder that still holds the file (a link to it) keeps its own. The file alone is not enough: a deleted
+        project's inode is given at once to the next file made (ext4), so a new project would take a deleted
+        one's place. Any other folder noted with this file is stale (its project was deleted, or moved and taken
+        over already): its note goes, and its place too when the folder is gone."""
         if database is None:
             return
         files = _by_project(self.project_files)
-        if not any(project in _by_project(getattr(self, name)) for name in PLACES):
-            old = next((folder for folder, known in files.items()
-                        if known == database and folder != project and database_at(folder) != database), None)
-            if old is not None:
-                for name in PLACES:
-                    values = _by_project(getattr(self, name))
-                    if old in values:
-                        values[project] = values.pop(old)
-                        setattr(self, name, json.dumps(values, ensure_ascii=False))
-                files.pop(old)
-        if files.get(project) != database:
-            files[project] = database
+        stale = [folder for folder, known in files.items()
+                 if folder != project and _noted_file(known) == database and database_at(folder) != database]
+        if stale:
+            taken = any(project in _by_project(getattr(self, name)) for name in PLACES)
+            for folder in stale:
+                if not taken and fingerprint is not None and _noted_fingerprint(files[folder]) == fingerprint:
+                    self._move_place(folder, project)
+                    taken = True
+                elif not Path(folder).is_dir():
+                    self._move_place(folder, None)
+                files.pop(folder)
+        mine = {"file": database, "project": fingerprint}
+        if stale or files.get(project) != mine:
+            files[project] = mine
             self.project_files = json.dumps(files, ensure_ascii=False)
+
+    def _move_place(self, folder: str, project: str | None) -> None:
+        """What was remembered under `folder` (page, selection, scroll, zoom, review) goes to `project` (None:
+        it is forgotten)."""
+        for name in PLACES:
+            values = _by_project(getattr(self, name))
+            if folder in values:
+                value = values.pop(folder)
+                if project is not None:
+                    values[project] = value
+                setattr(self, name, json.dumps(values, ensure_ascii=False))
 
     def remember_agent_files(self, site: Path | None, tasks: Path | None) -> None:
         """The agent window's site folder and tasks file, resolved (None: the shipped demo's, kept as "")."""
@@ -223,6 +243,18 @@ def _by_project(text: str) -> dict[str, Any]:
     except json.JSONDecodeError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def _noted_file(known: object) -> str | None:
+    """The database file ("DEVICE:INODE") a `project_files` entry notes (an entry of the first form, the file
+    alone, too)."""
+    return known if isinstance(known, str) else known.get("file") if isinstance(known, dict) else None
+
+
+def _noted_fingerprint(known: object) -> str | None:
+    """The project fingerprint a `project_files` entry notes (None: none, or an entry of the first form)."""
+    value = known.get("project") if isinstance(known, dict) else None
+    return value if isinstance(value, str) else None
 
 
 def _with_project(text: str, project: str, value: object) -> str:

@@ -134,6 +134,13 @@ def _identity_words(path: Path) -> str | None:
     return None if found is None else f"{found[0]}:{found[1]}"
 
 
+def _fingerprint(project: Project) -> str | None:
+    """What tells this project from another and survives a move: its first page's snapshot (sha256) and when it
+    was imported (another project of the same pages was imported at another moment); None when it has no pages."""
+    pages = project.pages()
+    return f"{pages[0].snapshot}@{pages[0].imported_at}" if pages else None
+
+
 class ProjectWatch:
     """What a window knows of its project beyond its own connection: whether another RecordLens window has it
     open too (an operating-system lock, freed however that window ends: `owner_files`), whether another
@@ -885,10 +892,10 @@ class MainWindow(QMainWindow):
 
     def _follow_a_move(self) -> None:
         """The project's place (page, selection, scroll, zoom, review) remembered under the folder it had before a
-        move or rename is taken over: the settings know a project by its database file too."""
+        move or rename is taken over: the settings know a project by its database file and its fingerprint too."""
         database = self.watch.file.name
         self.settings.follow_move(self.project_key(), _identity_words(self.watch.file),
-                                  lambda folder: _identity_words(Path(folder) / database))
+                                  _fingerprint(self.project), lambda folder: _identity_words(Path(folder) / database))
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
         if dropped_paths(event.mimeData()):

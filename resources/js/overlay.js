@@ -557,17 +557,23 @@
   // An empty box laid over the content (a page's background or backdrop, positioned: without the page's style
   // sheets nothing keeps it beneath) would take every hover and click meant for what shows through it, and a
   // click would make a record of nothing. The pointer looks through such boxes to the first element beneath
-  // that holds something.
+  // that holds something. A box that shows something of its own is no veil though it holds nothing: a picture
+  // drawn as its background, a badge whose words are generated (::before, ::after). Nor is the page itself
+  // what lies beneath: a veil over nothing else is what the pointer is on.
   const SHOWS_ITSELF = new Set(["img", "svg", "video", "canvas", "picture", "input", "select", "textarea", "button",
                                 "iframe", "object", "embed", "hr"]);
+  const generates = (el, pseudo) => !["none", "normal"].includes(getComputedStyle(el, pseudo).content);
   const isVeil = (el) => {
     if (el.childElementCount || SHOWS_ITSELF.has(el.localName) || (el.textContent || "").trim()) return false;
-    const position = getComputedStyle(el).position;
-    return position === "absolute" || position === "fixed";
+    const style = getComputedStyle(el);
+    if (style.position !== "absolute" && style.position !== "fixed") return false;
+    return style.backgroundImage === "none" && !generates(el, "::before") && !generates(el, "::after");
   };
+  const isPage = (el) => el === document.documentElement || el === document.body;
   const beneathVeils = (el, x, y) => {
     if (!(el instanceof Element) || !isVeil(el)) return el;
-    return document.elementsFromPoint(x, y).find((hit) => !isVeil(hit)) || el;
+    const beneath = document.elementsFromPoint(x, y).find((hit) => !isVeil(hit));
+    return beneath && !isPage(beneath) ? beneath : el;
   };
 
   const hover = (el) => {

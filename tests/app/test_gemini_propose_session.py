@@ -5,8 +5,6 @@ as a run of the project (its calls and tokens, failed pages too), a quota or a f
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 import textwrap
@@ -18,6 +16,7 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.cli.command import main
 from tests.app.window_helpers import imported_project, open_window
+from tests.child_lines import first_line
 from tests.conftest import ROOT
 from tests.fake_gemini import FakeGemini, answer, refused, status
 
@@ -160,11 +159,11 @@ def test_a_session_whose_app_was_killed_reads_as_interrupted_in_review_not_runni
     child = subprocess.Popen([sys.executable, "-c", SESSION, str(root)], cwd=ROOT, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     try:
-        line = child.stdout.readline() if child.stdout else ""
+        line = first_line(child)
         assert line.strip().isdigit(), (line, child.stderr.read() if child.stderr else "")
         assert window.project.runs.get(int(line)).outcome == "running"  # its process lives
     finally:
-        os.kill(child.pid, signal.SIGKILL)
+        child.kill()  # SIGKILL (and nothing when `first_line` killed it already)
         child.wait(timeout=60)
     run_id = int(line)
     qtbot.waitUntil(lambda: window.project.runs.get(run_id).outcome == "interrupted", timeout=30_000)

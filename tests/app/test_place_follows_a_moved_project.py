@@ -4,11 +4,14 @@ follows the project when its folder is moved or renamed: its database is the sam
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from recordlens.annotator.settings import Settings
+from recordlens.core.store.project import PROJECT_DB
 from tests.app import test_main_window as main_tests
 from tests.app.test_main_window import LIST_PAGE
 from tests.app.window_helpers import imported_project, open_window
@@ -72,3 +75,54 @@ def test_a_renamed_project_reopens_on_its_page_and_a_new_project_at_its_old_fold
         assert fresh.page_name == "1"
     finally:
         fresh.close()
+
+
+def test_a_new_project_given_a_deleted_projects_database_inode_starts_with_no_remembered_place(
+        qtbot, tmp_path: Path, project_dir: Path):
+    # ext4 gives a deleted file's inode to the next file made: a new project's database can have the identity
+    # ("DEVICE:INODE") a deleted project's had. Faked here (which inode a file gets is not the test's to choose).
+    settings_file = tmp_path / "settings.json"
+    first = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
+    try:
+        first.open_page("2")
+        assert first.page_view.wait_until_loaded()
+        first.settings.remember_zoom(first.project_key(), 1.5)
+    finally:
+        first.close()
+    deleted = str(project_dir.resolve())
+    shutil.rmtree(project_dir)
+    new = imported_project(tmp_path / "new", {"html/1.html": LIST_PAGE + "<!-- new -->", "html/2.html": LIST_PAGE})
+    noted = json.loads(settings_file.read_text(encoding="utf-8"))
+    files = json.loads(noted["project_files"])
+    files[deleted]["file"] = f"{os.stat(new / PROJECT_DB).st_dev}:{os.stat(new / PROJECT_DB).st_ino}"
+    noted["project_files"] = json.dumps(files)
+    settings_file.write_text(json.dumps(noted), encoding="utf-8")
+
+    fresh = open_window(new, settings_file, settings=Settings.load(settings_file))
+    try:
+        assert fresh.page_name == "1"
+        assert fresh.settings.zoom(fresh.project_key()) == 1.0
+    finally:
+        fresh.close()
+    kept = Settings.load(settings_file)
+    # the deleted project's place and its note went with it: the settings do not grow for ever
+    assert deleted not in json.loads(kept.project_files)
+    assert deleted not in json.loads(kept.last_pages)
+    assert deleted not in json.loads(kept.zooms)
+
+
+def test_a_project_without_pages_never_takes_over_a_place():
+    settings = Settings()
+    settings.remember_page("/gone/empty", "3")
+    settings.follow_move("/gone/empty", "1:2", None, lambda folder: None)
+    settings.follow_move("/elsewhere/empty", "1:2", None, lambda folder: None)
+    assert settings.last_page("/elsewhere/empty") is None
+
+
+def test_a_moved_project_known_by_its_file_and_fingerprint_takes_its_place_over():
+    settings = Settings()
+    settings.remember_page("/gone/project", "3")
+    settings.follow_move("/gone/project", "1:2", "abc@then", lambda folder: None)
+    settings.follow_move("/moved/project", "1:2", "abc@then", lambda folder: None)
+    assert settings.last_page("/moved/project") == "3"
+    assert list(json.loads(settings.project_files)) == ["/moved/project"]

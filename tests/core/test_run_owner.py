@@ -24,6 +24,7 @@ from recordlens.core.store import runs as runs_module
 from recordlens.core.store.files import store_snapshot
 from recordlens.core.store.project import init_project, open_project
 from recordlens.core.store.runs import INTERRUPTED, RUNNING_MARKS
+from tests.child_lines import first_line
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
@@ -53,7 +54,7 @@ def project_folder(tmp_path: Path) -> Path:
 def start_owner(folder: Path) -> tuple[subprocess.Popen[str], int]:
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(folder)], cwd=ROOT, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
-    line = child.stdout.readline() if child.stdout else ""  # blocks until the run is committed, marked
+    line = first_line(child)  # waits until the run is committed, marked
     assert line.strip().isdigit(), (line, child.stderr.read() if child.stderr else "")
     return child, int(line)
 
@@ -158,3 +159,12 @@ def test_a_run_that_finishes_between_its_read_and_its_marks_reads_as_finished(pr
         monkeypatch.setattr(runs_module.owner_files, "holder", finished_meanwhile)
         run_id = second
         assert [r.outcome for r in reader.runs.all()] == ["finished", "finished"]
+
+
+def test_a_child_that_never_prints_fails_the_test_at_its_deadline_instead_of_hanging_it():
+    child = subprocess.Popen([sys.executable, "-c", "import sys, time; sys.stderr.write('stuck'); time.sleep(600)"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    started = time.monotonic()
+    with pytest.raises(AssertionError, match="no line within 1 s.*stuck"):
+        first_line(child, timeout_s=1)
+    assert time.monotonic() - started < 60 and child.returncode == -signal.SIGKILL  # killed, not left running
