@@ -647,7 +647,19 @@
   document.addEventListener("scroll", scheduleLayout, { capture: true, passive: true });
   window.addEventListener("resize", scheduleLayout, { passive: true });
   // Late layout changes (fonts, archived images) move elements without any scroll or resize.
+  // A saved page is shown as it was saved, and without its scripts nothing will undo what they had set for a
+  // moment: `inert` on the page behind an open dialog (no hover or click reaches it: a click took the whole menu
+  // around it) and a scroll lock on html or body (a cookie banner's `overflow: hidden`: the page could not be
+  // scrolled to its records). Neither changes an element's XPath or text.
+  const unlockThePage = () => {
+    document.querySelectorAll("[inert]").forEach((el) => el.removeAttribute("inert"));
+    for (const el of [document.documentElement, document.body]) {
+      if (el && getComputedStyle(el).overflowY === "hidden") el.style.setProperty("overflow-y", "auto", "important");
+    }
+  };
+
   document.addEventListener("DOMContentLoaded", () => {
+    unlockThePage();
     connect();
     if (typeof ResizeObserver !== "undefined" && document.body) {
       new ResizeObserver(scheduleLayout).observe(document.body);

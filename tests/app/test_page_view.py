@@ -344,3 +344,27 @@ def test_a_positioned_box_that_shows_something_is_what_a_click_reports(qtbot, pa
     with qtbot.waitSignal(page_view.element_clicked, timeout=5_000) as clicked:
         click_element(page_view, xpath)
     assert clicked.args == [expected.key]
+
+
+LOCKED_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>locked</title></head>
+<body style="overflow-y: hidden"><div style="height: 3000px">tall</div>
+<div inert><ul><li><a href="/contact">Contact us</a></li><li><a href="/help">Help</a></li></ul></div>
+</body></html>"""
+INERT_LINK = "/body[1]/div[2]/ul[1]/li[2]/a[1]"
+
+
+def test_a_page_saved_with_its_scroll_locked_and_a_part_inert_can_be_scrolled_and_clicked(qtbot, page_view, tmp_path):
+    # A cookie banner's scroll lock and a dialog's `inert`, left in the saved page by scripts that never run
+    # offline: the records below could be neither scrolled to nor clicked.
+    page = tmp_path / "locked.html"
+    page.write_text(LOCKED_PAGE, encoding="utf-8")
+    open_page(page_view, page)
+    point, seen = QPoint(100, 100), []
+    page_view.hovered.connect(seen.append)
+    qtbot.waitUntil(move_onto(page_view, point, "/body[1]/div[1]", seen), timeout=10_000)  # the pointer on the page
+    turn_wheel(page_view.view.focusProxy(), [-120] * 3, point)
+    qtbot.waitUntil(lambda: js(page_view, "window.scrollY") > 0, timeout=10_000)
+    expected = page_view.core_page.resolve(INERT_LINK)
+    with qtbot.waitSignal(page_view.element_clicked, timeout=5_000) as clicked:
+        click_element(page_view, INERT_LINK)
+    assert clicked.args == [expected.key]
