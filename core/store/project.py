@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import shlex
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -142,9 +143,10 @@ def _not_a_project(root: Path) -> str:
         near = _projects_named_like(root)
         if near:
             return f"there is no folder {root}; did you mean {' or '.join(str(p) for p in near)}?"
-        return f"there is no folder {root}; create a project there with `recordlens project init {root}`"
+        return (f"there is no folder {root}; create a project there with "
+                f"`recordlens project init {shlex.quote(str(root))}`")
     return (f"{root} is not a RecordLens project (no {PROJECT_DB}); create one with "
-            f"`recordlens project init {root}`")
+            f"`recordlens project init {shlex.quote(str(root))}`")
 
 
 def _projects_named_like(root: Path) -> list[Path]:
@@ -160,6 +162,8 @@ def _projects_named_like(root: Path) -> list[Path]:
 
 def open_project(folder: str | Path) -> Project:
     root = Path(folder)
+    if root.name == PROJECT_DB and root.is_file():  # the database itself (a file manager's "open with" gives it)
+        root = root.parent
     if not (root / PROJECT_DB).is_file():
         raise StoreError(_not_a_project(root))
     if (root / PROJECT_DB).stat().st_size == 0:
