@@ -24,10 +24,11 @@ class LoopbackHandler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def serve(handler: type[BaseHTTPRequestHandler]) -> Iterator[ThreadingHTTPServer]:
-    """`handler` serving until the block ends; `server.requests` is an empty list for the handler to note the
-    paths asked for in."""
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+def serve(handler: type[BaseHTTPRequestHandler], address: str = "127.0.0.1") -> Iterator[ThreadingHTTPServer]:
+    """`handler` serving on a free port of `address` until the block ends (another loopback address, such as
+    127.0.0.2, is another host); `server.requests` is an empty list for the handler to note the paths asked for
+    in."""
+    httpd = ThreadingHTTPServer((address, 0), handler)
     httpd.requests = []  # type: ignore[attr-defined]
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()

@@ -21,6 +21,18 @@ project_dir = main_tests.project_dir
 pytestmark = pytest.mark.app
 
 
+def left_on_page_2(project_dir: Path, settings_file: Path, zoom: float | None = None) -> None:
+    """A window on the project left on its page 2 (at `zoom`, if given), then closed: its place remembered."""
+    window = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
+    try:
+        window.open_page("2")
+        assert window.page_view.wait_until_loaded()
+        if zoom is not None:
+            window.settings.remember_zoom(window.project_key(), zoom)
+    finally:
+        window.close()
+
+
 def test_a_moved_project_reopens_where_it_was_left(qtbot, tmp_path: Path, project_dir: Path):
     settings_file = tmp_path / "settings.json"
     first = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
@@ -56,12 +68,7 @@ def test_a_moved_project_reopens_where_it_was_left(qtbot, tmp_path: Path, projec
 def test_a_renamed_project_reopens_on_its_page_and_a_new_project_at_its_old_folder_starts_afresh(
         qtbot, tmp_path: Path, project_dir: Path):
     settings_file = tmp_path / "settings.json"
-    first = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
-    try:
-        first.open_page("2")
-        assert first.page_view.wait_until_loaded()
-    finally:
-        first.close()
+    left_on_page_2(project_dir, settings_file)
     moved = project_dir.rename(project_dir.with_name("renamed"))
     again = open_window(moved, settings_file, settings=Settings.load(settings_file))
     try:
@@ -82,13 +89,7 @@ def test_a_new_project_given_a_deleted_projects_database_inode_starts_with_no_re
     # ext4 gives a deleted file's inode to the next file made: a new project's database can have the identity
     # ("DEVICE:INODE") a deleted project's had. Faked here (which inode a file gets is not the test's to choose).
     settings_file = tmp_path / "settings.json"
-    first = open_window(project_dir, settings_file, settings=Settings.load(settings_file))
-    try:
-        first.open_page("2")
-        assert first.page_view.wait_until_loaded()
-        first.settings.remember_zoom(first.project_key(), 1.5)
-    finally:
-        first.close()
+    left_on_page_2(project_dir, settings_file, zoom=1.5)
     deleted = str(project_dir.resolve())
     shutil.rmtree(project_dir)
     new = imported_project(tmp_path / "new", {"html/1.html": LIST_PAGE + "<!-- new -->", "html/2.html": LIST_PAGE})

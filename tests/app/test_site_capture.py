@@ -11,12 +11,8 @@ import signal
 import struct
 import subprocess
 import sys
-import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -252,20 +248,6 @@ class _Elsewhere(loopback.LoopbackHandler):
         self.send(200, b"<html><title>Elsewhere</title><body>another site</body></html>")
 
 
-@contextmanager
-def _serve_on(address: str, handler: type) -> Iterator[ThreadingHTTPServer]:
-    """`handler` on a free port of `address` (a loopback address other than 127.0.0.1: another host)."""
-    httpd = ThreadingHTTPServer((address, 0), handler)
-    httpd.requests = []  # type: ignore[attr-defined]
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield httpd
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
 # Another host is another loopback address: Linux answers on all of 127.0.0.0/8, macOS only on 127.0.0.1 unless
 # an alias is added.
 other_loopback_hosts = pytest.mark.skipif(
@@ -274,7 +256,7 @@ other_loopback_hosts = pytest.mark.skipif(
 
 @other_loopback_hosts
 def test_a_redirect_to_another_host_is_refused_before_any_request_reaches_it(tmp_path) -> None:
-    with _serve_on("127.0.0.2", _Elsewhere) as other:
+    with loopback.serve(_Elsewhere, "127.0.0.2") as other:
         elsewhere = f"http://127.0.0.2:{other.server_address[1]}/c.html"
 
         class Away(loopback.LoopbackHandler):
@@ -348,7 +330,7 @@ def test_redirects_to_a_dead_other_host_never_stop_the_capture_of_the_site(tmp_p
 def test_a_page_whose_script_goes_to_another_host_before_it_loaded_is_kept(tmp_path) -> None:
     """A page served whole (200) whose script sends the tab to another host at once: not a redirect, so not the
     page refused; the script's navigation is what the capture does not follow, and nothing reaches that host."""
-    with _serve_on("127.0.0.2", _Elsewhere) as other:
+    with loopback.serve(_Elsewhere, "127.0.0.2") as other:
         elsewhere = f"http://127.0.0.2:{other.server_address[1]}/c.html"
 
         class Leaves(loopback.LoopbackHandler):
