@@ -25,7 +25,7 @@ from ..runs.evaluate import (
     without_failed,
     without_pages,
 )
-from ..runs.in_sample import InSample, trained_on
+from ..runs.in_sample import InSample, digests_of, trained_on
 from ..runs.progress import progress
 from ..runs.run_files import STOPPED, other_pages_message, read_run_description
 from . import project as project_cli
@@ -109,16 +109,16 @@ def _in_sample(args: argparse.Namespace) -> InSample | None:
                 return None
             predicted = set(project.runs.page_names(args.run)) - set(project.runs.errors(args.run))
             scored = [name for name in labelled_page_names(project) if name in predicted]
-            # one page parsed at a time, as `trained_on` reads them (a page held only for its digest)
-            return trained_on(inner, ((name, project.load(name).page, project.true_records(name)) for name in scored),
+            # each page's digest as remembered beside its label check (a page parsed only when it was not)
+            return trained_on(inner, ((name, project.label_checks.training_digest(name)) for name in scored),
                               synthetic_sources_of(project))
     described = read_run_description(args.pred)
     inner = described.get("parameters")
     if described.get("method") != "selector" or not isinstance(inner, dict):
         return None
     predicted = set(record_files(args.pred))
-    return trained_on(inner, (p for p in dataset_labels(args.pages, args.gt, unreadable=[]) if p[0] in predicted),
-                      synthetic_sources(args.pages))
+    return trained_on(inner, digests_of(p for p in dataset_labels(args.pages, args.gt, unreadable=[])
+                                        if p[0] in predicted), synthetic_sources(args.pages))
 
 
 def _label_check(args: argparse.Namespace) -> CheckReport:
@@ -230,7 +230,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from ..extract import create
 
         selector = create("selector", **({"model": args.selector_model} if args.selector_model else {}))
-        in_sample = trained_on(selector.parameters, dataset_labels(args.pages[0], args.gt[0], unreadable=[]),
+        in_sample = trained_on(selector.parameters, digests_of(dataset_labels(args.pages[0], args.gt[0],
+                                                                              unreadable=[])),
                                synthetic_sources(args.pages[0]))
         if in_sample is not None:
             warn(in_sample.message())

@@ -11,7 +11,7 @@ whether the figures are in-sample cannot be told.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,24 +65,30 @@ def model_pages(parameters: dict[str, object]) -> tuple[str, set[str] | str] | N
     return name, model.trained_digests()
 
 
-def trained_on(parameters: dict[str, object], scored: Scored, sources: Mapping[str, str] | None = None
-               ) -> InSample | None:
-    """The scored pages the run's selector model was trained on, or why that cannot be told; None when none was
-    (or the run names no model file). `sources`: of a synthetic dataset, each page's source page digest
-    (`page.dataset.synthetic_sources`), so that variants of training pages are named too.
-
-    `scored` is read once, one page at a time, and only each page's digest is kept: a run of a thousand pages
-    would otherwise hold every parsed page at once (gigabytes). When the model cannot be read, no page is read
-    (`scored` of the result is then 0: nothing can be told of them)."""
+def digests_of(scored: Scored) -> Iterator[tuple[str, str]]:
+    """Each scored page's name and identity in a model's provenance (`training.page_digest`), one page at a time:
+    a run of a thousand pages would otherwise hold every parsed page at once (gigabytes)."""
     from ..extract.training import page_digest
 
+    for page_name, page, truth in scored:
+        yield page_name, page_digest(page, truth)
+
+
+def trained_on(parameters: dict[str, object], scored: Iterable[tuple[str, str]],
+               sources: Mapping[str, str] | None = None) -> InSample | None:
+    """The scored pages the run's selector model was trained on, or why that cannot be told; None when none was
+    (or the run names no model file). `scored`: each scored page's name and digest (`digests_of`, or a project's
+    remembered ones, `project.label_checks.training_digest`), read only when the model can be: otherwise no page
+    is read (`scored` of the result is then 0: nothing can be told of them). `sources`: of a synthetic dataset,
+    each page's source page digest (`page.dataset.synthetic_sources`), so that variants of training pages are
+    named too."""
     found = model_pages(parameters)
     if found is None:
         return None
     name, known = found
     if isinstance(known, str):
         return InSample(name, [], 0, known)
-    digests = {page_name: page_digest(page, truth) for page_name, page, truth in scored}
+    digests = dict(scored)
     inside = [page_name for page_name, digest in digests.items() if digest in known]
     variants = [page_name for page_name in digests
                 if page_name not in inside and (sources or {}).get(page_name) in known]

@@ -22,6 +22,8 @@ from .db import dumps
 if TYPE_CHECKING:
     from .project import Project
 
+TRAINING_DIGEST = "training_digest"  # kept beside a check's fields: the page's identity in a model's provenance
+
 
 class LabelChecks:
     def __init__(self, project: Project) -> None:
@@ -33,15 +35,32 @@ class LabelChecks:
         records = self._project.true_records(page) if records is None else records
         page_id, digest, kept = self._lookup(page, records)
         if kept is not None:
-            return kept
-        check = check_page(page, self._project.load(page).page, records)
-        self._keep(page_id, digest, check)
-        return check
+            return PageCheck.from_dict(kept)
+        return self._made(page, page_id, digest, records)[0]
+
+    def training_digest(self, page: str) -> str:
+        """The page's identity in a selector model's provenance (`training.page_digest`: its texts and its true
+        records), remembered beside its check and made with it: `score` of a selector run asks it of every page
+        it scores, which would otherwise each be parsed again."""
+        records = self._project.true_records(page)
+        page_id, digest, kept = self._lookup(page, records)
+        if kept is not None and TRAINING_DIGEST in kept:
+            return str(kept[TRAINING_DIGEST])
+        return self._made(page, page_id, digest, records)[1]
+
+    def _made(self, page: str, page_id: int, digest: str, records: Sequence[Sequence[str]]) -> tuple[PageCheck, str]:
+        """The page's check and training digest, made from its parsed snapshot and kept."""
+        from ..extract.training import page_digest  # the model's own identity of a page
+
+        parsed = self._project.load(page).page
+        check, training = check_page(page, parsed, records), page_digest(parsed, records)
+        self._keep(page_id, digest, check, training)
+        return check, training
 
     def remember(self, page: str, check: PageCheck) -> None:
         """Keep a check just made of the page's true records as they stand (an import checks what it stores)."""
         page_id, digest, _ = self._lookup(page, self._project.true_records(page))
-        self._keep(page_id, digest, check)
+        self._keep(page_id, digest, check)  # its training digest is made when first asked (`training_digest`)
 
     def labelled(self, *, scored_only: bool = False, except_pages: Sequence[str] = ()) -> Iterator[PageCheck]:
         """The checks of every page that holds true records, whatever its status (with `scored_only`, of the
@@ -53,8 +72,9 @@ class LabelChecks:
             if name not in skip:
                 yield self.check(name)
 
-    def _lookup(self, page: str, records: Sequence[Sequence[str]]) -> tuple[int, str, PageCheck | None]:
-        """The page's id, the digest of what its check is made from, and the remembered check if it matches."""
+    def _lookup(self, page: str, records: Sequence[Sequence[str]]) -> tuple[int, str, dict | None]:
+        """The page's id, the digest of what its check is made from, and what is remembered of it (the check's
+        fields, and its training digest when made) if that matches."""
         row = self._project.one("SELECT p.id, p.snapshot, c.digest, c.result FROM pages p "
                                 "LEFT JOIN label_checks c ON c.page_id = p.id WHERE p.name = ?", (page,))
         if row is None:
@@ -62,12 +82,13 @@ class LabelChecks:
         page_id, snapshot, kept_digest, kept = row
         made_from = dumps([CHECK_VERSION, snapshot, [list(r) for r in records]])
         digest = hashlib.sha256(made_from.encode()).hexdigest()
-        return page_id, digest, PageCheck.from_dict(json.loads(kept)) if kept_digest == digest else None
+        return page_id, digest, json.loads(kept) if kept_digest == digest else None
 
-    def _keep(self, page_id: int, digest: str, check: PageCheck) -> None:
+    def _keep(self, page_id: int, digest: str, check: PageCheck, training: str | None = None) -> None:
+        result = asdict(check) | ({TRAINING_DIGEST: training} if training is not None else {})
         try:
             with self._project.writing() as db:
                 db.execute("INSERT OR REPLACE INTO label_checks (page_id, digest, result) VALUES (?, ?, ?)",
-                           (page_id, digest, dumps(asdict(check))))
+                           (page_id, digest, dumps(result)))
         except sqlite3.OperationalError:
             pass  # not remembered: the next check makes it again

@@ -70,7 +70,7 @@ def test_the_in_sample_check_keeps_one_parsed_page_alive_at_a_time(monkeypatch: 
             yield str(k), page, truth
             del page
 
-    found = in_sample.trained_on({"model": "default", "model_digest": "d"}, scored())
+    found = in_sample.trained_on({"model": "default", "model_digest": "d"}, in_sample.digests_of(scored()))
     assert found is not None and found.pages == ["0"] and found.scored == 6
     assert most <= 1  # at most the page given last, as the next is read
 
@@ -83,7 +83,7 @@ def test_a_model_that_cannot_be_read_parses_no_page(monkeypatch: pytest.MonkeyPa
         raise AssertionError("no page needs reading when nothing can be told")
         yield  # pragma: no cover
 
-    found = in_sample.trained_on({"model": "m.json", "model_digest": "d"}, scored())
+    found = in_sample.trained_on({"model": "m.json", "model_digest": "d"}, in_sample.digests_of(scored()))
     assert found is not None and "cannot be told" in found.message()
 
 
@@ -113,6 +113,29 @@ def test_the_project_form_of_score_names_synthetic_variants_of_training_pages(tm
     code, out, err = run(capsys, "score", "--project", str(tmp_path / "p"), "--run", "1", "--json", "-q")
     assert code == 0 and said in err
     assert json.loads(out)["variants_of_training_pages"] == ["0", "1"]
+
+
+def test_a_selector_runs_in_sample_check_in_a_project_parses_each_page_once_for_all_scores(
+        tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each page's identity in a model's provenance is remembered beside its label check: a second `score` of a
+    selector run parses no page for it (at 1000 pages, most of the command's time), and names the same pages."""
+    data = dataset(tmp_path / "d", 3)
+    with init_project(tmp_path / "p") as project:
+        assert not import_paths(project, [data]).problems
+        trained = page_digest(project.load("1").page, project.true_records("1"))
+    monkeypatch.setattr(in_sample, "model_pages", lambda parameters: ("default", {trained}))
+    pred = run_folder(tmp_path / "run", ["0", "1", "2"], "selector", {"model": "default", "model_digest": "d"})
+    with open_project(tmp_path / "p") as project:
+        import_run_folder(project, pred)
+    said = "1 of the 3 pages scored with a prediction (1) are pages the shipped selector model was trained on"
+    loads: list[str] = []
+    real = Project.load
+    monkeypatch.setattr(Project, "load", lambda project, name: loads.append(name) or real(project, name))
+    code, _, err = run(capsys, "score", "--project", str(tmp_path / "p"), "--run", "1", "-q")
+    assert code == 0 and said in err
+    loads.clear()
+    code, _, err = run(capsys, "score", "--project", str(tmp_path / "p"), "--run", "1", "-q")
+    assert code == 0 and said in err and loads == []  # scores kept, digests remembered: no page parsed
 
 
 def test_a_synthetic_page_imported_before_its_origin_was_kept_keeps_it_when_imported_again(tmp_path: Path) -> None:
