@@ -540,12 +540,16 @@ class RecordActions:
             numbers = self._numbers(ids)
             deleted = self.edit_each("delete record", ids, lambda i: self.window.project.delete(i, self.window.person))
             self.window.reload_labels([])
-            if deleted is not None and numbers and numbers[0] <= len(self.window.labels):
+            if deleted is None or not numbers:
+                return
+            said = f"deleted record{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
+            if numbers[0] <= len(self.window.labels):
                 # Numbers are places in the list: say so when the records after the deleted ones move up.
-                self.window.message(f"deleted record{'s' if len(numbers) > 1 else ''} "
-                                    f"{', '.join(map(str, numbers))}; the records after "
-                                    f"{'them' if len(numbers) > 1 else 'it'} now have numbers "
-                                    f"{len(numbers)} lower")
+                self.window.message(f"{said}; the records after {'them' if len(numbers) > 1 else 'it'} now have "
+                                    f"numbers {len(numbers)} lower")
+            else:  # the last ones: no number moves, but the deletion is said all the same
+                self.window.message(f"{said} ({self.window.keys_for('undo')} brings "
+                                    f"{'them' if len(numbers) > 1 else 'it'} back)")
 
     def do_siblings(self) -> None:
         chosen = self._one_on_page()

@@ -182,6 +182,10 @@ def test_delete_says_that_the_numbers_after_it_moved(qtbot, window):
     window.select_records([labels[1].id])
     key(window, "Del")
     assert "deleted record 2; the records after it now have numbers 1 lower" in window.statusBar().currentMessage()
+    last = len(window.labels)
+    window.select_records([window.labels[-1].id])
+    key(window, "Del")  # the last record: no number moves, and the deletion is said all the same
+    assert f"deleted record {last} (Ctrl+Z brings it back)" in window.statusBar().currentMessage()
 
 
 def test_u_climbs_from_the_clicked_element_to_its_parent_and_shift_u_comes_back(qtbot, window):
