@@ -53,10 +53,7 @@ class _Handler(loopback.LoopbackHandler):
         if parts.path == "/robots.txt":
             self.send(200, b"User-agent: *\nDisallow: /private/\n", "text/plain")
         elif parts.path == "/redirect-me":
-            self.send_response(302)
-            self.send_header("Location", "/moved-here")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
+            self.redirect("/moved-here")
         elif parts.path == "/search":
             page = parse_qs(parts.query).get("page", ["1"])[0]
             other = "2" if page == "1" else "1"

@@ -10,7 +10,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class LoopbackHandler(BaseHTTPRequestHandler):
-    """A handler base: `send` answers with a whole body, and nothing is logged (pytest shows stderr)."""
+    """A handler base: `send` answers with a whole body, `redirect` with a redirect, and nothing is logged (pytest
+    shows stderr)."""
 
     def send(self, status: int, body: bytes, content_type: str = "text/html; charset=utf-8") -> None:
         self.send_response(status)
@@ -18,6 +19,12 @@ class LoopbackHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def redirect(self, location: str, status: int = 302) -> None:
+        self.send_response(status)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
 
     def log_message(self, *args: object) -> None:
         pass

@@ -264,10 +264,7 @@ def test_a_redirect_to_another_host_is_refused_before_any_request_reaches_it(tmp
                 path = urlsplit(self.path).path
                 self.server.requests.append(path)  # type: ignore[attr-defined]
                 if path == "/away":
-                    self.send_response(302)
-                    self.send_header("Location", elsewhere)
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
+                    self.redirect(elsewhere)
                 elif path == "/":
                     self.send(200, b'<html><title>Home</title><body><a href="/away">away</a> '
                                    b'<a href="/b">b</a></body></html>')
@@ -299,10 +296,7 @@ def test_redirects_to_a_dead_other_host_never_stop_the_capture_of_the_site(tmp_p
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             path = urlsplit(self.path).path
             if path.startswith("/out"):
-                self.send_response(302)
-                self.send_header("Location", f"{dead}/partner{path}")
-                self.send_header("Content-Length", "0")
-                self.end_headers()
+                self.redirect(f"{dead}/partner{path}")
             elif path == "/":
                 links = "".join(f'<a href="/out{i}">out {i}</a> ' for i in range(6))
                 self.send(200, f'<html><title>Hub</title><body>{links}<a href="/z1">z1</a> <a href="/z2">z2</a>'
