@@ -21,6 +21,7 @@ from .page_loop import ENDPOINT_FAILURES_IN_A_ROW, endpoint_stop
 from .run_files import (
     META_DIR,
     RunSummary,
+    add_tokens,
     earlier_records,
     extract_pages,
     extracted_before,
@@ -71,8 +72,7 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
         summary.skipped.extend(part.skipped)
         summary.failed.update(part.failed)
         summary.warnings.extend(part.warnings)
-        for key, value in part.tokens.items():
-            summary.tokens[key] = summary.tokens.get(key, 0) + value
+        add_tokens(summary.tokens, part.tokens)
 
 
 def extract_one_page(extractor: Extractor, files: dict[str, Path], out: Path, resume: bool,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -87,8 +87,7 @@ def _keep_extraction(out: Path, summary: RunSummary, name: str, answer: tuple[Lo
     _write_page_cost(out, name, extraction, page_identity(loaded))
     summary.extracted.append(name)
     summary.warnings.extend(f"page {name}: {w}" for w in extraction.warnings)
-    for key, value in (extraction.tokens or {}).items():
-        summary.tokens[key] = summary.tokens.get(key, 0) + value
+    add_tokens(summary.tokens, extraction.tokens or {})
 
 
 def _keep_failure(out: Path, summary: RunSummary, name: str, error: Exception) -> None:
@@ -162,8 +161,7 @@ def _record_stop(out: Path, name: str, reason: str, details: dict[str, object], 
               "stopped": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
     summary.stopped_on = name
-    for key, value in dict(details.get("tokens") or {}).items():  # type: ignore[call-overload]
-        summary.tokens[key] = summary.tokens.get(key, 0) + int(value)
+    add_tokens(summary.tokens, details.get("tokens") or {})  # type: ignore[arg-type]
 
 
 def earlier_records(out: Path, name: str) -> dict[str, object]:
@@ -188,17 +186,22 @@ def record_failure(out: Path, name: str, reason: str, details: dict[str, object]
               "failed": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
     summary.failed[name] = reason
-    for key, value in dict(details.get("tokens") or {}).items():  # type: ignore[call-overload]
-        summary.tokens[key] = summary.tokens.get(key, 0) + int(value)  # a refused answer is paid for too
+    add_tokens(summary.tokens, details.get("tokens") or {})  # type: ignore[arg-type] # a refused answer is paid for too
 
 
 def paid_tokens(cost: dict[str, object]) -> dict[str, int]:
     """The tokens a page's record says were paid for: this run's and every earlier attempt's (`earlier`)."""
     tokens: dict[str, int] = {}
     for record in [cost, *(cost.get("earlier") or [])]:  # type: ignore[list-item]
-        for key, value in dict(record.get("tokens") or {}).items() if isinstance(record, dict) else ():
-            tokens[key] = tokens.get(key, 0) + int(value)
+        if isinstance(record, dict):
+            add_tokens(tokens, record.get("tokens") or {})
     return tokens
+
+
+def add_tokens(total: dict[str, int], tokens: Mapping[str, object]) -> None:
+    """Add a record's token counts, kind by kind, to `total`."""
+    for key, value in dict(tokens).items():
+        total[key] = total.get(key, 0) + int(value)  # type: ignore[call-overload]
 
 
 def summed_cost(records: Iterable[dict[str, object]]) -> dict[str, object]:
@@ -207,8 +210,7 @@ def summed_cost(records: Iterable[dict[str, object]]) -> dict[str, object]:
     records = list(records)
     tokens: dict[str, int] = {}
     for record in records:
-        for key, value in paid_tokens(record).items():
-            tokens[key] = tokens.get(key, 0) + value
+        add_tokens(tokens, paid_tokens(record))
     seconds = sum(float(record.get("seconds") or 0.0) for record in records)  # type: ignore[arg-type]
     return {"pages": len(records), "seconds": round(seconds, 3), **({"tokens": tokens} if tokens else {})}
 
