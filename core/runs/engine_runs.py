@@ -17,7 +17,7 @@ from pathlib import Path
 from .. import atomic
 from ..extract.base import Extractor
 from .engines import Engine, UnitFailedError, worker_name
-from .page_loop import ENDPOINT_FAILURES_IN_A_ROW, endpoint_stop
+from .page_loop import ENDPOINT_FAILURES_IN_A_ROW, EndpointRow
 from .run_files import (
     META_DIR,
     RunSummary,
@@ -61,9 +61,9 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
             # requests are paid for) or meet the same limit. The first stop's message is the run's.
             summary.stopped = summary.stopped or part.stopped
             summary.stopped_on = summary.stopped_on or part.stopped_on
-    if watch.failures >= ENDPOINT_FAILURES_IN_A_ROW and not summary.stopped:
-        summary.endpoint_failures = watch.failures
-        stop_for_the_endpoint(summary, endpoint_stop(watch.failures, watch.reason))
+    if watch.row.failures >= ENDPOINT_FAILURES_IN_A_ROW and not summary.stopped:
+        summary.endpoint_failures = watch.row.failures
+        stop_for_the_endpoint(summary, watch.row.stop())
     for name in todo:  # the local order, so that warnings and lists compare with a local run's
         part = parts.get(name)
         if part is None:
@@ -116,17 +116,14 @@ class _EndpointWatch:
     finished), as the local loop stops."""
 
     def __init__(self) -> None:
-        self.failures = 0
-        self.reason = ""
+        self.row = EndpointRow()
 
     def __call__(self, result: object) -> bool:
         part = result[0] if isinstance(result, tuple) else result
         if not isinstance(part, RunSummary):
             return False
-        self.failures = self.failures + 1 if part.endpoint_failures else 0
-        if part.endpoint_failures:
-            self.reason = next(iter(part.failed.values()), "")
-        return part.stopped is not None or self.failures >= ENDPOINT_FAILURES_IN_A_ROW
+        ask_no_more = self.row.count(bool(part.endpoint_failures), next(iter(part.failed.values()), ""))
+        return part.stopped is not None or ask_no_more
 
 
 def _name_of(item: object) -> str:

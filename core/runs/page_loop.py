@@ -44,8 +44,13 @@ class EndpointRow:
 
     def failed(self, error: BaseException) -> bool:
         """Count a page that failed; True when the endpoint is to be asked no more."""
-        if failed_for_the_endpoint(error):
-            self.failures, self.reason = self.failures + 1, str(error)
+        return self.count(failed_for_the_endpoint(error), str(error))
+
+    def count(self, endpoint_failed: bool, reason: str = "") -> bool:
+        """Count a page that ended, its endpoint failed for good (for `reason`) or not; True when the endpoint is
+        to be asked no more."""
+        if endpoint_failed:
+            self.failures, self.reason = self.failures + 1, reason
         else:
             self.failures = 0
         return self.failures >= ENDPOINT_FAILURES_IN_A_ROW
