@@ -137,8 +137,9 @@ def _identity_words(path: Path) -> str | None:
 def _fingerprint(project: Project) -> str | None:
     """What tells this project from another and survives a move: its first page's snapshot (sha256) and when it
     was imported (another project of the same pages was imported at another moment); None when it has no pages."""
-    pages = project.pages()
-    return f"{pages[0].snapshot}@{pages[0].imported_at}" if pages else None
+    names = project.page_names()  # the first by name, its counts alone made (not every page's)
+    first = project.page(names[0]) if names else None
+    return f"{first.snapshot}@{first.imported_at}" if first else None
 
 
 class ProjectWatch:

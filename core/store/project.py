@@ -232,6 +232,13 @@ class Project(Connection):
         infos = self._page_rows(where, params)
         return sorted(infos, key=lambda info: natural_key(info.name))
 
+    def page_names(self, statuses: tuple[str, ...] | None = None) -> list[str]:
+        """Every page's name (or those of pages with one of `statuses`), in natural name order, as `pages` lists
+        them: none of their label counts made (a query per page each)."""
+        where, params = (f"WHERE status IN ({', '.join('?' * len(statuses))})", statuses) if statuses else ("", ())
+        names = [name for (name,) in self.db.execute(f"SELECT name FROM pages {where}", params)]
+        return sorted(names, key=natural_key)
+
     def page(self, name: str) -> PageInfo:
         for info in self._page_rows("WHERE p.name = ?", (name,)):
             return info

@@ -95,7 +95,7 @@ def _as_scored(project: Project, stored: StoredScore) -> PageScore:
 
 
 def _scored_pages(project: Project) -> list[str]:
-    return [p.name for p in project.pages() if p.status in TRUE_PAGE_STATUSES]
+    return project.page_names(TRUE_PAGE_STATUSES)
 
 
 def labelled_page_names(project: Project, *, scored_only: bool = True) -> list[str]:
