@@ -143,7 +143,7 @@ class Runs:
         if status not in RUN_STATUSES:
             raise StoreError(f"unknown run status {status!r}; expected one of {', '.join(RUN_STATUSES)}")
         with self._store.writing() as db:
-            self.get(run_id)
+            self._require(run_id)
             db.execute("UPDATE runs SET status = ?, ended_at = ?, cost = ? WHERE id = ?",
                        (status, ended_at or now(), dumps(dict(cost or {})), run_id))
         _release_mark(self._mark(run_id))  # once its end is committed: never "interrupted" in between
@@ -167,7 +167,7 @@ class Runs:
     def keep_cost(self, run_id: int, cost: Mapping[str, object]) -> None:
         """A running run's cost so far (what it paid for is kept as it goes), its status and end left alone."""
         with self._store.writing() as db:
-            self.get(run_id)
+            self._require(run_id)
             db.execute("UPDATE runs SET cost = ? WHERE id = ?", (dumps(dict(cost)), run_id))
 
     def add_predictions(self, run_id: int, predictions: Mapping[str, Sequence[Sequence[str]]],
@@ -176,7 +176,7 @@ class Runs:
         has none (the extractor failed on it)."""
         errors = errors or {}
         with self._store.writing() as db:
-            self.get(run_id)
+            self._require(run_id)
             for page in dict.fromkeys([*predictions, *errors]):
                 records = [list(record) for record in predictions.get(page, [])]
                 db.execute("INSERT OR REPLACE INTO predictions (run_id, page_id, records, error) VALUES (?, ?, ?, ?)",
@@ -184,20 +184,20 @@ class Runs:
 
     def errors(self, run_id: int) -> dict[str, str]:
         """Page -> why the run has no records for it (the extractor failed on it), for the pages it failed on."""
-        self.get(run_id)
+        self._require(run_id)
         rows = self._store.db.execute("SELECT p.name, d.error FROM predictions d JOIN pages p ON p.id = d.page_id "
                                       "WHERE d.run_id = ? AND d.error IS NOT NULL", (run_id,))
         return {name: str(error) for name, error in rows}
 
     def page_names(self, run_id: int) -> list[str]:
         """The pages the run holds records or a failure for (the keys of `predictions`, none of its records read)."""
-        self.get(run_id)
+        self._require(run_id)
         rows = self._store.db.execute("SELECT p.name FROM predictions d JOIN pages p ON p.id = d.page_id "
                                       "WHERE d.run_id = ?", (run_id,))
         return [name for (name,) in rows]
 
     def predictions(self, run_id: int) -> dict[str, list[list[str]]]:
-        self.get(run_id)
+        self._require(run_id)
         rows = self._store.db.execute("SELECT p.name, d.records FROM predictions d JOIN pages p ON p.id = d.page_id "
                                "WHERE d.run_id = ?", (run_id,))
         return {name: json.loads(records) for name, records in rows}
@@ -207,7 +207,7 @@ class Runs:
         read (default now), so that a change made while scoring ran counts as made after it (`stale_pages`)."""
         at = at or now()
         with self._store.writing() as db:
-            self.get(run_id)
+            self._require(run_id)
             for s in scores.pages:
                 db.execute("INSERT OR REPLACE INTO scores (run_id, page_id, precision, recall, f1, predicted_records, "
                            "true_records, hallucinated_records, warnings, scored_at) "
@@ -216,7 +216,7 @@ class Runs:
                             s.true_records, s.hallucinated_records, dumps(s.warnings), at))
 
     def scores(self, run_id: int) -> list[StoredScore]:
-        self.get(run_id)
+        self._require(run_id)
         rows = self._store.db.execute("SELECT p.name, s.precision, s.recall, s.f1, s.predicted_records, "
                                       "s.true_records, s.hallucinated_records, s.warnings, s.scored_at FROM scores s "
                                "JOIN pages p ON p.id = s.page_id WHERE s.run_id = ? ORDER BY p.id", (run_id,))
@@ -226,7 +226,7 @@ class Runs:
         """The pages whose stored score no longer says what the labels would: their labels or status changed
         after it was made, or they are marked labelled (or no longer) since; none for a run never scored (its
         means say "not scored" already)."""
-        self.get(run_id)
+        self._require(run_id)
         scored = self._store.one("SELECT COUNT(*) FROM scores WHERE run_id = ?", (run_id,))
         if not scored or not scored[0]:
             return []
@@ -292,8 +292,17 @@ class Runs:
     def get(self, run_id: int) -> RunInfo:
         found = self._run_infos("WHERE r.id = ?", (run_id,))
         if not found:
-            raise StoreError(f"no run {run_id} in the project {self._store.root}")
+            raise StoreError(self._no_run(run_id))
         return found[0]
+
+    def _require(self, run_id: int) -> None:
+        """Refuse a run the project does not hold, as `get` does, without working out its figures and state (a
+        query per figure, and its owner mark looked at): what every write and read of one run's rows asks first."""
+        if self._store.one("SELECT 1 FROM runs WHERE id = ?", (run_id,)) is None:
+            raise StoreError(self._no_run(run_id))
+
+    def _no_run(self, run_id: int) -> str:
+        return f"no run {run_id} in the project {self._store.root}"
 
     def _run_infos(self, where: str, params: tuple[object, ...]) -> list[RunInfo]:
         rows = self._store.db.execute(f"""
