@@ -26,7 +26,7 @@ from ..store.importer import import_paths, import_run_folder
 from ..store.label_sets import check_annotator_name
 from ..store.project import init_project, open_project
 from ..store.project_copy import open_to_read
-from ..store.runs import RunInfo, method_settings, run_origin
+from ..store.runs import INTERRUPTED, RunInfo, method_settings, run_origin
 from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run
 from ..wording import counted, listed, shortened
 from .output import Replacing
@@ -161,7 +161,7 @@ def _refuse_a_run_of_other_pages(project, run_id: int) -> None:  # noqa: ANN001 
 
     run = project.runs.get(run_id)
     scored = labelled_page_names(project)
-    if run.outcome in ("stopped", "interrupted") or not scored or set(project.runs.page_names(run_id)) & set(scored):
+    if run.outcome in ("stopped", INTERRUPTED) or not scored or set(project.runs.page_names(run_id)) & set(scored):
         return
     raise RecordLensError(f"run {run_id} holds no prediction for any of the {len(scored)} page(s) marked labelled "
                           "or reviewed: a run of other pages? (`recordlens runs --project P` lists the runs)")
@@ -450,7 +450,7 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, li
         if run.outcome == "stopped":  # its F1 counts the pages it never reached as empty, as NEXT-EVAL does
             # whole, never cut: its end says what to do
             lines.append(f"(run {run.id} stopped before its last page: {run.cost.get(STOPPED)})")
-        elif run.outcome == "interrupted":  # its process ended (killed, crashed, power lost) while it ran
+        elif run.outcome == INTERRUPTED:  # its process ended (killed, crashed, power lost) while it ran
             lines.append(f"(run {run.id} was interrupted: the process running it ended before it finished; the "
                          "pages it reached are kept)")
     if any(run.failed_pages for run in runs):

@@ -700,7 +700,7 @@
       if (r && r.bottom > 0 && r.top < view[1]) el = first;
     }
     if (!el) el = document.elementFromPoint(x === null ? view[0] / 2 : x, y === null ? view[1] / 2 : y);
-    if (!el || el === document.documentElement || el === document.body) return false;
+    if (!el || isPage(el)) return false;
     zoomNote = { el, onScreen: el.getBoundingClientRect().top * zoomFrom, width: innerWidth, zoomFrom,
                  until: Date.now() + 3000 };
     return true;
