@@ -91,10 +91,11 @@ class Adjudication:
         _, states = self._states(page_id)
         return states[-1] if states else frozenset()
 
-    def in_force_after(self, page_id: int, entry: int | None) -> frozenset[Kept]:
-        """The page's decisions in force right after history entry `entry` (None: before any entry): those a
-        restore to it puts back (`Project.restore`)."""
-        return _state_after(*self._states(page_id), entry)
+    def differ_after(self, page_id: int, entry: int | None) -> bool:
+        """Whether the page's decisions in force now are not those right after history entry `entry` (None: before
+        any entry), which a restore to it puts back (`Project.restore`); its keep and restore entries read once."""
+        ids, states = self._states(page_id)
+        return (states[-1] if states else frozenset()) != _state_after(ids, states, entry)
 
     def _states(self, page_id: int) -> tuple[list[int], list[frozenset[Kept]]]:
         """The page's keep and restore entries, oldest first, with the decisions in force right after each."""

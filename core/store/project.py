@@ -532,7 +532,7 @@ class Project(Connection):
     def _decisions_differ(self, page_id: int, history_id: int | None) -> bool:
         """Whether the decisions in force on the page (kept versions) are not those right after `history_id`: a
         restore to it that puts back no record must still be logged, since the decisions follow the history."""
-        return self.adjudication.in_force(page_id) != self.adjudication.in_force_after(page_id, history_id)
+        return self.adjudication.differ_after(page_id, history_id)
 
     def _page_rows(self, where: str, params: tuple[object, ...]) -> list[PageInfo]:
         rows = self.db.execute(f"""
