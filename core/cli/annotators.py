@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import RecordLensError
 from ..page.dataset import natural_key
-from ..store.agreement import person_pages
+from ..store.agreement import person_pages, persons
 from ..store.label_sets import PERSON_PREFIX, SET_ASIDE, SetAside, SetPage
 from ..store.project import open_project
 from ..store.project_copy import open_to_read
@@ -42,12 +42,13 @@ def cmd_annotators(args: argparse.Namespace) -> int:
         return 0
     with open_to_read(args.project) as project:  # a project on read-only media is listed where it is
         pages = project.annotators.set_pages()
-        persons = {name: len(person_pages(project, name)) for name in project.annotators.names()
-                   if any(who.is_person and who.name == name for who in project.provenances().values())}
+        people = set(persons(project))
+        also_persons = {name: n for name in project.annotators.names()
+                        if name in people and (n := len(person_pages(project, name)))}
     if args.json:
         print(json.dumps([vars(page) for page in pages], ensure_ascii=False, indent=1))
     else:
-        print(format_sets(pages, {name: n for name, n in persons.items() if n}, Path(args.project)))
+        print(format_sets(pages, also_persons, Path(args.project)))
     return 0
 
 

@@ -108,7 +108,7 @@ def _person_set(project: Project, name: str, person: str) -> LabelSet:
     mine = person_pages(project, person)
     if mine:
         return LabelSet(name, mine, projects_own=True)
-    if person in _persons(project):
+    if person in persons(project):
         if _only_adjudicated(project, person):
             raise StoreError(f"{person!r} adjudicated (took other annotators' records into the project's labels) but "
                              "labelled no page marked labelled or reviewed of their own: those decisions are the "
@@ -123,13 +123,13 @@ def known_sets(project: Project) -> list[str]:
     """The names `agreement` takes: imported annotators, `project`, and the persons who labelled pages of their
     own in the app (`person:NAME` for one who shares an imported annotator's name)."""
     annotators = project.annotators.names()
-    persons = [f"{PERSON_PREFIX}{p}" if p in annotators or p == PROJECT_SET else p
-               for p in _persons(project) if person_pages(project, p)]
-    return list(dict.fromkeys([*annotators, PROJECT_SET, *persons]))
+    people = [f"{PERSON_PREFIX}{p}" if p in annotators or p == PROJECT_SET else p
+              for p in persons(project) if person_pages(project, p)]
+    return list(dict.fromkeys([*annotators, PROJECT_SET, *people]))
 
 
 def _also_a_person(project: Project, name: str) -> str:
-    if name not in _persons(project):
+    if name not in persons(project):
         return ""
     theirs = person_pages(project, name)
     if not theirs:  # only the records taken from their set carry their name: nothing to tell apart
@@ -144,7 +144,8 @@ def _only_adjudicated(project: Project, person: str) -> bool:
                for page in labelled_page_names(project) for change in project.history(page))
 
 
-def _persons(project: Project) -> list[str]:
+def persons(project: Project) -> list[str]:
+    """The people who labelled in the app (by their records' origins or changes), by name."""
     return sorted({who.name for who in project.provenances().values() if who.is_person})
 
 
