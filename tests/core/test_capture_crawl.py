@@ -38,6 +38,10 @@ def url(path: str) -> str:
     return path if path.startswith("http") else "https://site.example" + path
 
 
+# one Date header for every canned page: a page rendered twice must give the same bytes, whatever second it is
+SAVED_ON = "Sat, 05 Dec 2026 12:00:00 -0000"
+
+
 class CannedRenderer:
     def __init__(self, stop_after: int | None = None) -> None:
         self.loaded: list[str] = []
@@ -55,7 +59,7 @@ class CannedRenderer:
         title = f"Page {final}"
         anchors = "".join(f'<a href="{link}">{link}</a>' for link in LINKS.get(final, []))
         html = f"<html><head><title>{title}</title></head><body><h1>{title}</h1>{anchors}</body></html>"
-        mhtml = mhtml_bytes(html, url=url(final), title=title)
+        mhtml = mhtml_bytes(html, url=url(final), title=title, date=SAVED_ON)
         return RenderedPage(requested_url=requested, final_url=url(final), status=200, redirects=redirects,
                             content_type="text/html", title=title, mhtml=mhtml,
                             ax_nodes=[{"nodeId": "1", "role": {"value": "RootWebArea"}, "name": {"value": title},
@@ -259,7 +263,7 @@ class TinySite(CannedRenderer):
         return RenderedPage(requested_url=requested, final_url=url(final), status=200,
                             redirects=[{"url": requested, "status": 301, "location": url(final)}] if final != path
                             else [], content_type="text/html", title=title,
-                            mhtml=mhtml_bytes(html, url=url(final), title=title),
+                            mhtml=mhtml_bytes(html, url=url(final), title=title, date=SAVED_ON),
                             ax_nodes=[{"nodeId": "1", "role": {"value": "RootWebArea"}, "name": {"value": title},
                                        "childIds": [], "backendDOMNodeId": 1}], dom=None,
                             screenshot=b"\x89PNG\r\n\x1a\n" + b"\0" * 16, screenshot_size=(1920, 900),
