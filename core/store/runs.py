@@ -377,16 +377,16 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
     for page, records in predictions.items():
         if page not in errors:
             save_records(folder / f"{page}.json", records)
-    for page, reason in errors.items():
-        atomic.write_text(folder / META_DIR / f"{page}.json", json.dumps({"status": FAILED, "reason": reason},
-                                                                         ensure_ascii=False, indent=1))
     # A run made in the app keeps each page's record (its calls, tokens, raw answers) in its cost, where
-    # `extract` keeps it in _run/N.json: written back there, so that what was paid for is not lost either
+    # `extract` keeps it in _run/N.json: written back there, so that what was paid for is not lost either.
+    # A failed page's record holds its status and reason, so it stands for the failure as well
     page_costs = run.cost.get("page_costs")
-    for page, record in (page_costs.items() if isinstance(page_costs, dict) else ()):
-        if isinstance(record, dict):
-            atomic.write_text(folder / META_DIR / f"{page}.json", json.dumps(record, ensure_ascii=False, indent=1,
-                                                                             default=str))
+    kept: dict[str, object] = {page: {"status": FAILED, "reason": reason} for page, reason in errors.items()}
+    kept |= {page: record for page, record in (page_costs.items() if isinstance(page_costs, dict) else ())
+             if isinstance(record, dict)}
+    for page, record in kept.items():
+        atomic.write_text(folder / META_DIR / f"{page}.json", json.dumps(record, ensure_ascii=False, indent=1,
+                                                                         default=str))
     described = {key: value for key, value in run.parameters.items() if key != "source"}
     described |= {"method": run.method, "written": run.started_at}
     if run.cost.get(STOPPED):
