@@ -7,11 +7,11 @@ review, caches its predictions and shows the result. The window owns it as `wind
 
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -43,6 +43,7 @@ from ...core.store import (
 )
 from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
+from .recent import Recent
 from .record_actions import records_named
 from .review_panel import NO_RUN, ReviewPanel, annotator_of, overlay_records, run_started_and_origin
 
@@ -56,6 +57,9 @@ RUNS_READ = 2  # runs whose predictions stay read: some 20 MB each on a project 
 MATCHER = "scipy.optimize"  # what core's score matches records with: most of a second to import
 Records = list[list[str]]
 Stamp = tuple[int, str | None, str]  # a page of a label set: its records' count, their file, when imported
+# The pages a run is scored on and an annotator compared on (marked labelled or reviewed), read from the project at
+# the first need of one action and not again within it (`_labelled_once`).
+Labelled = Callable[[], frozenset[str]]
 
 
 def _matcher_imported() -> bool:
@@ -111,6 +115,14 @@ class _Decision:
 
 
 @dataclass(frozen=True)
+class _RunRead:
+    """A run's predictions (page -> records) and failures (page -> why), read once while it is under review."""
+
+    predictions: dict[str, Records]
+    errors: dict[str, str]
+
+
+@dataclass(frozen=True)
 class _Classed:
     """A page's records classed against a run's (or an annotator's), with what that was made of: the page's text
     keys (the page as loaded), the records on both sides. Made again only when one of them is no longer so."""
@@ -136,8 +148,7 @@ class ReviewController:
         self.window = window
         self.run_id: object = NO_RUN  # a run id, or "annotator:NAME" for another annotator's label set
         self.review: PageReview | None = None  # the page on show, in review mode
-        self._predictions: dict[object, dict[str, list[list[str]]]] = {}
-        self._errors: dict[object, dict[str, str]] = {}  # run -> page -> why the run failed on it
+        self._predictions: Recent[object, _RunRead] = Recent(RUNS_READ)  # of the runs reviewed last
         self._run_pages: dict[tuple[int, int], frozenset[str]] = {}  # (run, pages stored) -> the pages it holds
         self._remembered: object = NO_RUN  # the run the last session reviewed, until review first opens
         self._restoring = False
@@ -150,15 +161,12 @@ class ReviewController:
         self._worst_order: list[str] = []  # the ranking W goes through, and where in it W last was
         self._worst_at = 0
         self._labelling_place: tuple[str | None, int] | None = None  # (page, scroll) when review was entered
-        self._classed: dict[object, _Classed] = {}  # the page on show's review, by run (or annotator) chosen on it
-        self._in_one_look = False  # within an action that changes no page's status (`_one_look`)
-        self._labelled_now: frozenset[str] | None = None  # the labelled pages, read once for that action
-        self._starting = False  # start_review is choosing the tab: the run chosen next draws the page
-        self._figures_shown = False  # the run's figures were shown by the redraw of a run chosen
+        # The page on show's review, by run (or annotator) chosen on it, of the runs reviewed last.
+        self._classed: Recent[object, _Classed] = Recent(RUNS_READ)
         self.panel.kinds_changed.connect(self._remember)
         self.panel.take_all_requested.connect(self.do_take_all)
+        self.panel.runs_listed.connect(self._import_the_matcher_meanwhile)
         self._take_up_last_review()
-        self._import_the_matcher_meanwhile()
 
     @property
     def panel(self) -> ReviewPanel:
@@ -170,7 +178,6 @@ class ReviewController:
     def forget_runs(self) -> None:
         """Another project: nothing of this one's runs is kept, and the other's last review is taken up."""
         self._predictions.clear()
-        self._errors.clear()
         self._run_pages.clear()
         self._classed.clear()
         self.agreements.clear()
@@ -179,14 +186,14 @@ class ReviewController:
         self._worst_order, self._worst_at = [], 0
         self.run_id = NO_RUN
         self._take_up_last_review()
-        self._import_the_matcher_meanwhile()
 
-    def _import_the_matcher_meanwhile(self) -> None:
+    @staticmethod
+    def _import_the_matcher_meanwhile(something_to_review: bool) -> None:
         """Core's score imports its matcher (scipy) the first time it classes a page, most of a second the first
-        F6 would freeze the window for: imported in a thread of its own as a project with something to review
-        opens (never for one without: the app starts without it)."""
-        project = self.window.project
-        if _matcher_imported() or not (project.runs.all() or project.annotators.names()):
+        F6 would freeze the window for: imported in a thread of its own once the runs listed (as a project opens,
+        the window lists them) hold something to review (never for a project without: the app starts without
+        it)."""
+        if _matcher_imported() or not something_to_review:
             return
         threading.Thread(target=_import_the_matcher, name=f"import {MATCHER}", daemon=True).start()
 
@@ -251,7 +258,7 @@ class ReviewController:
 
     def list_runs_again(self) -> None:
         """The runs' list is opening: runs added meanwhile (`runs --add` while the app is open) are listed."""
-        self._set_runs(self.run_id)
+        self._set_runs(self.run_id, self._labelled_once())
 
     @property
     def _their_pages(self) -> frozenset[str]:
@@ -264,9 +271,10 @@ class ReviewController:
         other, page = self.annotator(), self.window.page_name
         if other is None:
             return
-        self._read_their_set_again(other)
+        labelled = self._labelled_once()
+        self._read_their_set_again(other, labelled)
         if self.active() and page is not None and self._review_outdated(other, page):
-            self.draw()
+            self.draw(labelled)
 
     def _theirs_now(self, name: str, page: str) -> Records | None:
         """The annotator's records of the page as the project holds them now (None: they did not label it), their
@@ -281,36 +289,18 @@ class ReviewController:
         shown = self._shown
         return shown is None or shown.page != page or (shown.their, shown.truth) != self._held_now(name, page)
 
-    def _set_runs(self, current: object) -> None:
+    def _set_runs(self, current: object, labelled: Labelled) -> None:
         project = self.window.project
         runs = project.runs.all()
-        labelled = self._labelled_pages()
         self.panel.set_runs(runs, current, project.annotators.names(),
                             missing={run.id: self._missing(run, labelled) for run in runs})
 
-    def _labelled_pages(self) -> frozenset[str]:
-        """The pages a run is scored on and an annotator compared on (marked labelled or reviewed): read from the
-        project each time, but once for one action that changes no page's status (`_one_look`)."""
-        if self._labelled_now is not None:
-            return self._labelled_now
-        labelled = frozenset(labelled_page_names(self.window.project))
-        if self._in_one_look:
-            self._labelled_now = labelled
-        return labelled
-
-    @contextmanager
-    def _one_look(self) -> Iterator[None]:
-        """One action that changes no page's status (F6, a run chosen, the tab changed): the labelled pages, which
-        its parts may all ask for, are read from the project once at most (every page's row: a tenth of a second
-        on a project of 1000 pages)."""
-        if self._in_one_look:  # within one already
-            yield
-            return
-        self._in_one_look = True
-        try:
-            yield
-        finally:
-            self._in_one_look, self._labelled_now = False, None
+    def _labelled_once(self) -> Labelled:
+        """The labelled pages for one action (F6, a run chosen, the tab changed, a redraw), whose parts may all ask
+        for them: read from the project at the first ask only (every page's row: a tenth of a second on a project
+        of 1000 pages)."""
+        project = self.window.project
+        return functools.cache(lambda: frozenset(labelled_page_names(project)))
 
     def _pages_of(self, run: RunInfo) -> frozenset[str]:
         """The pages a run holds records or a failure for (read again when more were stored: a run going on)."""
@@ -321,24 +311,24 @@ class ReviewController:
             self._run_pages[key] = frozenset(self.window.project.runs.page_names(run.id))
         return self._run_pages[key]
 
-    def _missing(self, run: RunInfo | None, labelled: frozenset[str] | None = None) -> int:
-        """How many labelled pages the run holds nothing for (scored as empty predictions); `labelled`: those
-        pages, when the caller has them already."""
+    def _missing(self, run: RunInfo | None, labelled: Labelled) -> int:
+        """How many labelled pages the run holds nothing for (scored as empty predictions)."""
         if run is None:
             return 0
-        return len((self._labelled_pages() if labelled is None else labelled) - self._pages_of(run))
+        return len(labelled() - self._pages_of(run))
 
     def start_review(self, run_id: object) -> None:
-        with self._one_look():
-            self._set_runs(run_id)
-            self.run_id = run_id
-            self._starting = True  # the tab's change lists nothing nor draws: the run chosen does, once
-            try:
-                self.window.tabs.setCurrentWidget(self.panel)
-            finally:
-                self._starting = False
-            self.on_run_chosen(run_id)
-            self._say_which_run(run_id)
+        """Review opens on a run (or an annotator): chosen, then listed and drawn once, by the tab's change to
+        Review (`on_tab`) or, the tab on show already, here."""
+        labelled = self._labelled_once()
+        self._choose(run_id, labelled)
+        if self.window.tabs.currentWidget() is self.panel:
+            self._set_runs(run_id, labelled)
+            self._show(labelled)
+        else:
+            self.window.tabs.setCurrentWidget(self.panel)
+        self._bring_the_first_error_into_view()
+        self._say_which_run(run_id)
 
     def _say_which_run(self, run_id: object) -> None:
         """Review opened on a run of a method that made others (F6 and `--review METHOD` take the latest): which
@@ -354,25 +344,22 @@ class ReviewController:
                             "the Review tab has the others", 15000)
 
     def on_tab(self) -> None:
-        with self._one_look():
-            self._on_tab()
-
-    def _on_tab(self) -> None:
         window = self.window
         if window.tabs.currentWidget() is self.panel:
             self._labelling_place = (window.page_name, window.page_view.scroll_y)
-            if self._starting:
-                return
             remembered = self._remembered_run() if self.run_id == NO_RUN else NO_RUN
             if remembered != NO_RUN:  # the run the last session was reviewing
                 self.start_review(remembered)
-            else:
-                # Runs may have been added meanwhile (by the CLI, or a scoring job), or an annotator's labels
-                # imported again.
-                self._set_runs(self.run_id)
-                other = self.annotator()
-                if other is not None:
-                    self._read_their_set_again(other)
+                return
+            # Runs may have been added meanwhile (by the CLI, or a scoring job), or an annotator's labels imported
+            # again.
+            labelled = self._labelled_once()
+            self._set_runs(self.run_id, labelled)
+            other = self.annotator()
+            if other is not None:
+                self._read_their_set_again(other, labelled)
+            self._show(labelled)
+            return
         window.redraw()
         if window.tabs.currentWidget() is window.record_panel:
             place, self._labelling_place = self._labelling_place, None
@@ -388,11 +375,15 @@ class ReviewController:
         except RecordLensError:
             return None
 
-    def on_run_chosen(self, run_id: object) -> None:
-        with self._one_look():
-            self._on_run_chosen(run_id)
+    def on_run_chosen(self, run_id: object, labelled: Labelled | None = None) -> None:
+        labelled = labelled or self._labelled_once()
+        self._choose(run_id, labelled)
+        self._show(labelled)
+        self._bring_the_first_error_into_view()
 
-    def _on_run_chosen(self, run_id: object) -> None:
+    def _choose(self, run_id: object, labelled: Labelled) -> None:
+        """A run (or annotator) chosen: remembered for the next start, W starting from its worst page, and an
+        annotator compared with the project's labels on every page (the page is drawn by `_show`)."""
         self.run_id = run_id
         self._remember()
         self._worst_order = []  # another run (or annotator): W starts from its worst page
@@ -401,16 +392,25 @@ class ReviewController:
             self.panel.show_page(None)
             self.panel.offer_take_all(None, 0)
         self._last_page = None
-        self._figures_shown = False
-        if self.annotator() is not None:
-            self.show_run_figures()
-            self.panel.run_figures.setText(f"{self.annotator()} = predicted, the project's labels = true; "
-                                           "T takes their record, Shift+T merges, O keeps the project's; comparing "
-                                           "every page…")
-            self._compare_all(self.annotator())
-        self.window.redraw()
-        if not self._figures_shown:  # the redraw did not show the run's figures (no page on show, or not in review)
-            self.show_run_figures()
+        other = self.annotator()
+        if other is not None:
+            self.show_run_figures(labelled)
+            self.panel.run_figures.setText(f"{other} = predicted, the project's labels = true; T takes their "
+                                           "record, Shift+T merges, O keeps the project's; comparing every page…")
+            self._compare_all(other, labelled)
+
+    def _show(self, labelled: Labelled) -> None:
+        """The page drawn as the choice sees it, and the run's figures shown once: by the page's review, else (no
+        page on show, or not in review) as stored. An annotator's means are their comparison's."""
+        figures_shown = False
+        if self.active():
+            figures_shown = self.draw(labelled)
+        else:
+            self.window.redraw()  # the page's own records
+        if not figures_shown and self.annotator() is None:
+            self.show_run_figures(labelled)
+
+    def _bring_the_first_error_into_view(self) -> None:
         if self.window.page_loaded:  # else the window does it once the page has loaded
             self.show_first_error()
 
@@ -422,10 +422,12 @@ class ReviewController:
         if wrong:
             self.window.page_view.scroll_to(wrong[0].xpaths[0])
 
-    def draw(self) -> None:
-        """Class the page's records against the run's and draw them over the page."""
-        self._update_review()
+    def draw(self, labelled: Labelled | None = None) -> bool:
+        """Class the page's records against the run's and draw them over the page; whether that showed the run's
+        figures (a page on show, the run still stored)."""
+        figures_shown = self._update_review(labelled or self._labelled_once())
         self.draw_shown()
+        return figures_shown
 
     def draw_shown(self) -> None:
         """Draw the page's review as it stands, with the classes the panel shows (their toggles)."""
@@ -435,16 +437,16 @@ class ReviewController:
                                                                self.panel.kept, self.panel.shows_kept())
                                                if self.review else [])
 
-    def _update_review(self) -> None:
+    def _update_review(self, labelled: Labelled) -> bool:
         window = self.window
         page, name = window.page_view.core_page, window.page_name
         if name is None or page is None:
             self.review = None
             self.panel.show_page(None)
             self.panel.offer_take_all(None, 0)
-            return
+            return False
         other = self.annotator()
-        predicted = self._their_records(other, name) if other is not None else self._run_records(name)
+        predicted = self._their_records(other, name, labelled) if other is not None else self._run_records(name)
         truth = window.project.true_records(name)
         texts = window.page_texts()
         self.review = self._classed_review(name, predicted or [], truth, texts.keys)
@@ -452,7 +454,8 @@ class ReviewController:
         # Said beside the page's figures, which they qualify, for as long as the page is under review (a status
         # message would outlive the review or vanish before it).
         notes = []
-        failure = self._errors.get(self.run_id, {}).get(name)
+        read = self._predictions.get(self.run_id)  # none for an annotator
+        failure = read.errors.get(name) if read is not None else None
         if failure is not None:  # not a page where the method found nothing
             notes.append(f"the run failed on this page ({failure}); scored as an empty prediction")
         elif predicted is None:
@@ -471,27 +474,20 @@ class ReviewController:
                              kept=self._kept_indices(other, name, self.review) if other is not None else ())
         self.panel.offer_take_all(other, self.review.count(SPURIOUS))
         self.panel.offer_keep(other)
-        self._keep_figures_current(name)
+        return self._keep_figures_current(name, labelled)
 
     def _classed_review(self, name: str, predicted: Records, truth: Records, keys: TextKeyIndex | None
                         ) -> PageReview:
         """The page's records classed against the run's (core's `review_page`), made once for what it is made of:
-        F6 and a run chosen draw the page more than once, a run chosen again comes back to the same page, and a page
-        of 700 records takes most of a second to class. Only the page on show's reviews are kept, one per run, for the
-        last runs chosen (`RUNS_READ`)."""
+        a run chosen again comes back to the same page, and a page of 700 records takes most of a second to class.
+        Only the page on show's reviews are kept, one per run, for the last runs chosen (`RUNS_READ`)."""
         kept = self._classed.get(self.run_id)
-        if kept is not None and (kept.page, kept.keys) == (name, keys) and (kept.predicted, kept.truth) == (
-                predicted, truth):
-            self._classed[self.run_id] = self._classed.pop(self.run_id)  # the run chosen last goes last
+        if kept is not None and (kept.page, kept.keys, kept.predicted, kept.truth) == (name, keys, predicted, truth):
             return kept.review
         if any((c.page, c.keys) != (name, keys) for c in self._classed.values()):
             self._classed.clear()  # another page, or the page loaded again
-        review = review_page(predicted, truth, keys, name)
-        self._classed.pop(self.run_id, None)  # the run chosen last goes last
-        self._classed[self.run_id] = _Classed(name, keys, predicted, truth, review)
-        for old in list(self._classed)[:-RUNS_READ]:  # as many as the runs whose predictions stay read
-            del self._classed[old]
-        return review
+        return self._classed.keep(self.run_id, _Classed(name, keys, predicted, truth,
+                                                        review_page(predicted, truth, keys, name))).review
 
     def _kept_indices(self, other: str, name: str, review: PageReview) -> list[int]:
         """The page's review records whose project's version was kept against the annotator's (O), as the project
@@ -502,25 +498,19 @@ class ReviewController:
     def _run_records(self, name: str) -> Records | None:
         """The run's records of the page (None: it holds none for it), its predictions read once while it is
         under review; of the runs reviewed before, only the last stay read (`RUNS_READ`)."""
-        run = self.run_id
-        if run in self._predictions:  # the last one reviewed goes last
-            self._predictions[run] = self._predictions.pop(run)
-        else:
-            self._predictions[run] = self.window.project.runs.predictions(run)
-            self._errors[run] = self.window.project.runs.errors(run)
-            for old in list(self._predictions)[:-RUNS_READ]:
-                del self._predictions[old]
-                self._errors.pop(old, None)
-        return self._predictions[run].get(name)
+        run, runs = self.run_id, self.window.project.runs
+        read = self._predictions.get(run) or self._predictions.keep(run, _RunRead(runs.predictions(run),
+                                                                                  runs.errors(run)))
+        return read.predictions.get(name)
 
-    def _their_records(self, other: str, name: str) -> Records | None:
+    def _their_records(self, other: str, name: str, labelled: Labelled) -> Records | None:
         """The annotator's records of the page as the project holds them now (None: they did not label it): read
         at every redraw, since the command line may import their labels again while the app is open. On another
         page, whether their set changed elsewhere, for the means: by its pages' stamps, one cheap read, not their
         records."""
         if name != self._last_page:
             self._last_page = name
-            self._read_their_set_again(other, but=name)
+            self._read_their_set_again(other, labelled, but=name)
         else:
             self._read_their_stamps(other)
         return self._theirs_now(other, name)
@@ -530,7 +520,7 @@ class ReviewController:
                               for page in self.window.project.annotators.set_pages(other)}
         return self._their_stamps
 
-    def _read_their_set_again(self, other: str, but: str | None = None) -> None:
+    def _read_their_set_again(self, other: str, labelled: Labelled, but: str | None = None) -> None:
         """The annotator's label set read again (its pages' stamps): changed since their means were made (on a
         page other than `but`, the page on show, which `_keep_figures_current` follows itself), the means are made
         again."""
@@ -540,46 +530,47 @@ class ReviewController:
             return
         if {p: s for p, s in now.items() if p != but} != {p: s for p, s in basis.stamps.items() if p != but}:
             basis.stale = True
-            self._compare_again(other)
+            self._compare_again(other, labelled)
 
-    def _keep_figures_current(self, name: str) -> None:
+    def _keep_figures_current(self, name: str, labelled: Labelled) -> bool:
         """The means and the worst pages follow the page's labels as they change here (an adjudication, an edit,
         an undo): the page's figures, just made by the same metric on the same pages, replace those the means
-        were made of (a run's stored score, an annotator's comparison), which nothing else would update."""
+        were made of (a run's stored score, an annotator's comparison), which nothing else would update. Whether
+        the run's figures were shown (an annotator's means are shown as their comparison ends)."""
         review, window = self.review, self.window
         if review is None:
-            return
+            return False
         other = self.annotator()
         if other is not None:
-            self._keep_agreement_current(other, name, review)
-            return
+            self._keep_agreement_current(other, name, review, labelled)
+            return False
         run = self._run_info()
         if run is None:
-            return
+            return False
         runs = window.project.runs
         scores, stale = runs.scores(self.run_id), runs.stale_pages(self.run_id)  # read once per redraw
         stored = next((s for s in scores if s.page == name), None)
-        labelled = window.project.page(name).status in TRUE_PAGE_STATUSES
+        marked = window.project.page(name).status in TRUE_PAGE_STATUSES
         # A page the run was not scored on keeps out of its means, as in `recordlens score`.
-        if stored is not None and labelled and (_figures(stored) != _figures(review.score) or name in stale):
+        if stored is not None and marked and (_figures(stored) != _figures(review.score) or name in stale):
             runs.add_scores(self.run_id, DatasetScore([review.score]))
             run, scores, stale = self._run_info(), runs.scores(self.run_id), runs.stale_pages(self.run_id)
         # Said again also when only the count of changed pages moved (a page marked labelled).
         self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(stale), scores=scores,
-                            missing=self._missing(run))
-        self._figures_shown = True
+                            missing=self._missing(run, labelled))
+        return True
 
-    def _keep_agreement_current(self, other: str, name: str, review: PageReview) -> None:
+    def _keep_agreement_current(self, other: str, name: str, review: PageReview, labelled_once: Labelled) -> None:
         """The annotator's means follow the page on show: its figures as they now are, and the page taken in or
         left out as it is marked labelled or taken back (the pages compared are those both labelled). Pages that
         came or went elsewhere make the means again, in the background."""
         found, basis = self.agreements.get(other), self._compared.get(other)
         if basis is None or other in self._comparing:
             return  # the comparison under way reads the labels as they are
-        labelled = self._labelled_pages()  # once per redraw: every page of the project
+        labelled = labelled_once()
         both = labelled & self._their_pages
         if basis.stale or (found is not None and both - {name} != basis.both - {name}):
-            self._compare_again(other)
+            self._compare_again(other, labelled_once)
             return
         if found is None:  # the comparison failed: said when it did
             return
@@ -599,14 +590,13 @@ class ReviewController:
             only_a_pages=tuple(sorted(self._their_pages - labelled, key=natural_key)),
             only_b_pages=tuple(sorted(labelled - self._their_pages, key=natural_key)))])
 
-    def show_run_figures(self) -> None:
+    def show_run_figures(self, labelled: Labelled | None = None) -> None:
         """The run's means and worst pages as stored, and how many pages changed since (Score again)."""
         runs = self.window.project.runs
         run = self._run_info()
         scores = runs.scores(self.run_id) if run else []
         self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(runs.stale_pages(self.run_id)) if run
-                            else 0, scores=scores, missing=self._missing(run))
-        self._figures_shown = True
+                            else 0, scores=scores, missing=self._missing(run, labelled or self._labelled_once()))
 
     def on_review_record(self, index: int) -> None:
         if self.review and 0 <= index < len(self.review.records) and self.review.records[index].xpaths:
@@ -623,17 +613,38 @@ class ReviewController:
     def _chosen_for_a_decision(self) -> tuple[str, PageReview, str, list[int]] | None:
         """The annotator under review, the page's review, the page and the chosen rows, when a decision can be
         taken on them now (said when not: no row chosen, or their labels changed since the review showed them)."""
-        name = self._adjudicating()
-        if name is None:
+        choose_one = "choose a record in the Review list first"
+        on_show = self._page_under_adjudication(choose_one)
+        if on_show is None:
             return None
-        review, page = self.review, self.window.page_name
-        chosen = [i for i in self.panel.chosen_indices() if review is not None and 0 <= i < len(review.records)]
-        if review is None or not chosen or page is None:
-            self.window.message("choose a record in the Review list first")
+        name, review, page = on_show
+        chosen = [i for i in self.panel.chosen_indices() if 0 <= i < len(review.records)]
+        if not chosen:
+            self.window.message(choose_one)
             return None
         if self._changed_underneath(name, page):
             return None
         return name, review, page, chosen
+
+    def _page_under_adjudication(self, no_page: str) -> tuple[str, PageReview, str] | None:
+        """The annotator whose records a decision takes, the page's review and the page; None when there is no
+        such review (what to do said, `no_page` when no page is open)."""
+        name = self._adjudicating()
+        if name is None:
+            return None
+        review, page = self.review, self.window.page_name
+        if review is None or page is None:
+            self.window.message(no_page)
+            return None
+        return name, review, page
+
+    def _say_taken(self, said: str, taken: Sequence[int], undo: bool, row: int) -> None:
+        """What a decision did, and what the records it took or changed (`taken`) now overlap, with how to undo it
+        when it did several things or nests records (`undo`: always); the row to choose next."""
+        window, overlaps = self.window, self._overlap_words(taken)
+        how_to_undo = f" ({window.keys_for('undo')} takes it back)" if overlaps or undo else ""
+        window.message(said + overlaps + how_to_undo, 10000)
+        self.panel.choose_open_row(row)
 
     def _adjudicate(self, merge: bool) -> None:
         """The chosen review records (one, or several selected), each decided for the other annotator (T) or as
@@ -678,22 +689,16 @@ class ReviewController:
             said += f"; kept {counted(kept, 'record')} only the project has"
         touched = [label.id for label in window.labels if label.id not in before] + [
             d.record_id for d in decisions if d.kind == "edit" and d.record_id is not None]
-        overlaps = self._overlap_words(touched)
-        undo = f" ({window.keys_for('undo')} takes it back)" if overlaps or len(decisions) > 1 else ""
-        window.message(said + overlaps + undo, 10000)
-        self.panel.choose_open_row(row)
+        self._say_taken(said, touched, len(decisions) > 1, row)
 
     def do_take_all(self) -> None:
         """Every record of the annotator's that the project lacks on the page (the review's spurious ones), taken
         in one step: on a page only they labelled, all their records."""
         window = self.window
-        name = self._adjudicating()
-        if name is None:
+        on_show = self._page_under_adjudication("open a page to take records from")
+        if on_show is None:
             return
-        review, page = self.review, window.page_name
-        if review is None or page is None:
-            window.message("open a page to take records from")
-            return
+        name, review, page = on_show
         theirs = [list(r.xpaths) for r in review.records if r.kind == SPURIOUS]
         if not theirs:
             window.message(f"page {page}: the project has a record for every one {name} made: nothing to take")
@@ -709,8 +714,7 @@ class ReviewController:
         added = [label.id for label in window.labels if label.id not in before]
         what = (f"page {page}: took {name}'s only record the project lacked" if len(theirs) == 1 else
                 f"page {page}: took all {len(theirs)} of {name}'s records the project lacked, as one step")
-        window.message(f"{what}{self._overlap_words(added)} ({window.keys_for('undo')} takes it back)", 10000)
-        self.panel.choose_open_row(0)
+        self._say_taken(what, added, True, 0)
 
     def do_keep_project(self) -> None:
         """O: the chosen disagreements (one row, or several selected) decided for the project's version, in one
@@ -881,14 +885,14 @@ class ReviewController:
         disagreements = {disagreement(record, other) for record in found.review.records} - {None} if found else set()
         return bool(disagreements) and disagreements <= kept
 
-    def _compare_all(self, name: str) -> None:
+    def _compare_all(self, name: str, labelled: Labelled) -> None:
         """The annotator against the project's labels on every page both labelled, in the background: the means
         and the pages they agree least on (W goes through them), as `recordlens agreement` reports them."""
         if name in self._comparing:
             return
         window = self.window
         stamps = dict(self._read_their_stamps(name))
-        basis = self._compared[name] = _Basis(self._labelled_pages() & stamps.keys(), stamps)
+        basis = self._compared[name] = _Basis(labelled() & stamps.keys(), stamps)
         found: list[Agreement] = []
 
         def work(project: Project, job: BackgroundJob) -> None:
@@ -918,7 +922,7 @@ class ReviewController:
         return (f"compared {name}'s labels with the project's on {counted(len(result.pages), 'page')} both "
                 f"labelled: P {result.precision:.3f}, R {result.recall:.3f}, F1 {result.f1:.3f}; {which}")
 
-    def _compare_again(self, name: str) -> None:
+    def _compare_again(self, name: str, labelled: Labelled) -> None:
         """The means made again, now or (another job running) at a redraw after it ends."""
         if name in self._comparing:
             return
@@ -926,7 +930,7 @@ class ReviewController:
             if name in self._compared:
                 self._compared[name].stale = True
             return
-        self._compare_all(name)
+        self._compare_all(name, labelled)
 
     def _after_comparing_job(self, name: str, found: list[Agreement]) -> None:
         self._comparing.discard(name)
@@ -936,7 +940,7 @@ class ReviewController:
         self._after_comparing(name, found)
         page = self.window.page_name
         if found and self.active() and self.annotator() == name and page is not None:
-            self._keep_figures_current(page)  # what changed on the page on show while the job ran
+            self._keep_figures_current(page, self._labelled_once())  # what changed on the page on show meanwhile
 
     def _after_comparing(self, name: str, found: list[Agreement]) -> None:
         if not found:
@@ -973,5 +977,6 @@ class ReviewController:
         return f"run {run_id} scored on {counted(run.scored_pages, 'page')}: {figures}"
 
     def _after_scoring(self, run_id: int) -> None:
-        self._set_runs(run_id)
-        self.on_run_chosen(run_id)
+        labelled = self._labelled_once()
+        self._set_runs(run_id, labelled)
+        self.on_run_chosen(run_id, labelled)

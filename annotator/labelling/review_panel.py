@@ -164,7 +164,8 @@ class ReviewPanel(QWidget):
     """Signals: `run_chosen(run_id)` (NO_RUN for none), `page_chosen(name)` (a worst page picked),
     `record_chosen(index)` (a reviewed record picked), `score_requested(run_id)`, `kinds_changed()` (a class
     shown or hidden: `shown_kinds()`), `runs_opening()` (the runs' list is about to open), `take_all_requested()`
-    (every record of another annotator's that the project lacks on the page, to be taken)."""
+    (every record of another annotator's that the project lacks on the page, to be taken), `runs_listed(any)`
+    (the runs and annotators listed again; `any`: whether there is one to review)."""
 
     run_chosen = Signal(object)  # a run id, NO_RUN, or "annotator:NAME"
     page_chosen = Signal(str)
@@ -173,6 +174,7 @@ class ReviewPanel(QWidget):
     kinds_changed = Signal()
     runs_opening = Signal()
     take_all_requested = Signal()
+    runs_listed = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -338,6 +340,7 @@ class ReviewPanel(QWidget):
         finally:
             self.runs.blockSignals(False)
         self._tip_the_choice()
+        emit(self.runs_listed, bool(runs or annotators))
 
     def _tip_the_choice(self) -> None:
         """The chosen line whole in the list's tip: a narrow panel cuts it, and its end tells runs apart."""

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling import review_controller
-from recordlens.core.store import Project
+from recordlens.core.store import Annotators, Project
 from recordlens.core.store.project import open_project
 from recordlens.core.store.runs import Runs
 from tests.app import test_main_window as main_tests
@@ -137,5 +137,25 @@ def test_the_matcher_is_imported_in_the_background_as_a_project_with_runs_opens(
     try:
         qtbot.waitUntil(lambda: bool(imported), timeout=10_000)
         assert imported[0] is not threading.main_thread()
+    finally:
+        window.close()
+
+
+def test_a_project_opening_reads_its_runs_and_annotators_once(qtbot, tmp_path, project_dir, monkeypatch):
+    """The window lists the runs and annotators as a project opens; whether to import the matcher meanwhile is
+    told by that list, not by reading them again."""
+    with open_project(project_dir) as project:
+        project.runs.finish(project.runs.add("handmade"))
+    reads: Counter = Counter()
+    for owner, name in ((Runs, "all"), (Annotators, "names")):
+        real = getattr(owner, name)
+        monkeypatch.setattr(owner, name, lambda self, real=real, name=name: reads.update([name]) or real(self))
+    monkeypatch.setattr(review_controller, "_matcher_imported", lambda: False)
+    imported: list[threading.Thread] = []
+    monkeypatch.setattr(review_controller, "_import_the_matcher", lambda: imported.append(threading.current_thread()))
+    window = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
+    try:
+        assert reads == Counter({"all": 1, "names": 1})
+        qtbot.waitUntil(lambda: bool(imported), timeout=10_000)
     finally:
         window.close()
