@@ -150,7 +150,8 @@
   // ---- records ---------------------------------------------------------------------------------------
 
   // Each entry: {xpaths, colour, label, selected, elements: [el|null], boxes: [div|null], badge: div|null,
-  // textKey (the XPaths joined), badgeSize ([w, h] once measured)}.
+  // textKey (the XPaths joined), badgeSize ([w, h] once measured), spot and crowded (where its badge goes, and
+  // whether that is on another badge: see placeBadges)}.
   let records = [];
   let generation = 0;
 
@@ -212,13 +213,18 @@
   // other badge and no other record's box (in the row above, a badge reads as that row's). When no spot is free
   // of all of them, staying out of other records' boxes comes first: a badge over its own record's text is read
   // as that record's, one in the next row is read as the next row's (and a key then acts on the wrong record).
-  // Then text and badges; last, the first spot inside those bounds.
+  // Then text; last, the first spot inside those bounds.
+  // A badge never goes on another one: records too close together for a badge each (rows a few pixels high,
+  // zoomed far out) show the badges that have room, in the records' order, and the others are left out rather
+  // than heaped into an unreadable pile. A record left out still has its `spot`, where its badge shows while it
+  // is selected (over the others: it is the one looked at).
   const GAP = 2;
   const spots = ([l, t, r, b], [w, h]) => [
     [l - w - GAP * scale, t], [l, t - h - GAP * scale], [r + GAP * scale, t], [r - w, t], [l, t],
     [l, b + GAP * scale],
   ].map(([x, y]) => [x, y, w, h]);
 
+  // Per record: {spot, crowded} (crowded: no spot off every other badge), or null for a record without a box.
   const placeBadges = (boxesByRecord, texts, bounds) => {
     const placed = grid();
     const owned = grid();
@@ -226,15 +232,30 @@
     const inside = (s) => s[0] >= bounds[0] && s[1] >= bounds[1] && s[0] + s[2] <= bounds[2];
     return boxesByRecord.map((box, i) => {
       if (!box) return null;
-      const candidates = spots(box, records[i].badgeSize || [18 * scale, 18 * scale]).filter(inside);
-      if (!candidates.length) candidates.push([Math.max(bounds[0], box[0]), Math.max(bounds[1], box[1]), 18, 18]);
-      const free = (c) => !texts.hits(c) && !placed.hits(c);
-      const chosen = candidates.find((c) => free(c) && !owned.hits(c, i))
-        || candidates.find((c) => !placed.hits(c) && !owned.hits(c, i)) || candidates.find(free)
-        || candidates.find((c) => !placed.hits(c)) || candidates[0];
-      placed.add(chosen);
-      return chosen;
+      const size = records[i].badgeSize || [18 * scale, 18 * scale];
+      const candidates = spots(box, size).filter(inside);
+      if (!candidates.length) candidates.push([Math.max(bounds[0], box[0]), Math.max(bounds[1], box[1]), ...size]);
+      const alone = (c) => !placed.hits(c);
+      const chosen = candidates.find((c) => alone(c) && !texts.hits(c) && !owned.hits(c, i))
+        || candidates.find((c) => alone(c) && !owned.hits(c, i)) || candidates.find((c) => alone(c) && !texts.hits(c))
+        || candidates.find(alone);
+      if (chosen) {
+        placed.add(chosen);
+        return { spot: chosen, crowded: false };
+      }
+      return { spot: candidates.find((c) => !owned.hits(c, i)) || candidates[0], crowded: true };
     });
+  };
+
+  // A badge shows where it was placed, unless it had no room of its own and its record is not selected.
+  const showBadge = (record) => {
+    if (!record.badge) return;
+    const shown = !!record.spot && (!record.crowded || record.selected);
+    record.badge.style.display = shown ? "" : "none";
+    if (shown) {
+      record.badge.style.left = record.spot[0] + "px";
+      record.badge.style.top = record.spot[1] + "px";
+    }
   };
 
   // Text rectangles of every record, kept while the record's box stays where it was (a plain scroll of the
@@ -293,15 +314,9 @@
         place(box, rect);
         drawn += 1;
       });
-      if (record.badge) {
-        const spot = badges[i];
-        record.badge.style.display = spot ? "" : "none";
-        record.spot = spot;
-        if (spot) {
-          record.badge.style.left = spot[0] + "px";
-          record.badge.style.top = spot[1] + "px";
-        }
-      }
+      record.spot = badges[i] && badges[i].spot;
+      record.crowded = !!badges[i] && badges[i].crowded;
+      showBadge(record);
     });
     return drawn;
   };
@@ -339,6 +354,7 @@
       any = any || record.selected;
       for (const box of record.boxes) if (box) box.classList.toggle("selected", record.selected);
       if (record.badge) record.badge.classList.toggle("selected", record.selected);
+      if (record.crowded) showBadge(record);
     }
     layer.classList.toggle("has-selection", any);
   };
@@ -498,8 +514,46 @@
     return out.length > TIP_CHARS ? out.slice(0, TIP_CHARS) + "…" : out;
   };
 
-  // The tip goes below the hovered element, or above it, when one of them has room in the view; else beside it
-  // (right, then left); else in the corner of the view that covers least of the element's own text. It is
+  // The line boxes of the page's text that lie in `area` (host coordinates), at most `limit` text nodes: what the
+  // tip would cover around the hovered element. Elements whose box is off the area are not looked into (one
+  // without a box of its own is: its children may have one).
+  const textRectsIn = (area, o, limit = 600) => {
+    const out = [];
+    const range = document.createRange();
+    const off = (r) => r.width > 0 && r.height > 0 && !overlaps([r.left - o[0], r.top - o[1], r.width, r.height], area);
+    const walker = document.createTreeWalker(document.body || document.documentElement,
+      NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+        acceptNode: (n) => {
+          if (n.nodeType === 1) {
+            return rl.isRemoved(n) || n.localName === HOST_TAG || off(n.getBoundingClientRect())
+              ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
+          }
+          return n.data.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
+        },
+      });
+    for (let n = walker.nextNode(), k = 0; n && k < limit; n = walker.nextNode(), k++) {
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) {
+        const rect = [r.left - o[0], r.top - o[1], r.width, r.height];
+        if (r.width > 0 && r.height > 0 && overlaps(rect, area)) out.push(rect);
+      }
+    }
+    return out;
+  };
+
+  // How much of `rects` a box [x, y, w, h] covers (area).
+  const coverage = (box, rects) => rects.reduce((sum, r) => {
+    const ix = Math.min(box[0] + box[2], r[0] + r[2]) - Math.max(box[0], r[0]);
+    const iy = Math.min(box[1] + box[3], r[1] + r[3]) - Math.max(box[1], r[1]);
+    return sum + (ix > 0 && iy > 0 ? ix * iy : 0);
+  }, 0);
+
+  // The tip goes beside the hovered element, never on it: below it, above it, right of it or left of it, at the
+  // place of those inside the view that covers the least of the text around (the neighbours' lines the element
+  // is read against). Below and above, it may slide across to a gap between words or past a line's end; right and
+  // left, away from the element past the text beside it, and up or down along it. Of places that cover as
+  // little, the one nearest the element wins, then that order. When none is inside the view (an element about as
+  // large as the view), it goes in the corner of the view that covers least of the element's own text. It is
   // always inside the view, and never wider than the view less a margin.
   const MARGIN = 6;
   const placeHover = (el) => {
@@ -514,27 +568,38 @@
     const root = document.documentElement;
     const view = [-o[0], -o[1], root.clientWidth || window.innerWidth, root.clientHeight || window.innerHeight];
     const [vx, vy, vw, vh] = view;
+    const m = MARGIN * scale;
     const clampX = (x) => Math.max(vx + 4, Math.min(x, vx + vw - w - 4));
     const clampY = (y) => Math.max(vy + 4, Math.min(y, vy + vh - h - 4));
-    const fits = (x, y) => x >= vx && y >= vy && x + w <= vx + vw && y + h <= vy + vh;
+    const fits = ([x, y]) => x >= vx && y >= vy && x + w <= vx + vw && y + h <= vy + vh;
     const [ex, ey, ew, eh] = rect;
-    const candidates = [
-      [clampX(ex), ey + eh + MARGIN * scale],
-      [clampX(ex), ey - h - MARGIN * scale],
-      [ex + ew + MARGIN * scale, clampY(ey)],
-      [ex - w - MARGIN * scale, clampY(ey)],
-    ];
-    let spot = candidates.find(([x, y]) => fits(x, y));
-    if (!spot) {
+    const below = ey + eh + m;
+    const above = ey - h - m;
+    const along = [ey, ey + eh / 2 - h / 2, ey + eh - h].map(clampY);
+    // The text of the view's band the tip could go in: from a tip's height above the element to one below it.
+    const band = [vx, Math.max(vy, above), vw, Math.min(vy + vh, below + h) - Math.max(vy, above)];
+    const around = textRectsIn(band, o);
+    const spots = [[clampX(ex), below], [clampX(ex), above], ...along.map((y) => [ex + ew + m, y]),
+      ...along.map((y) => [ex - w - m, y])];
+    for (const r of around) {
+      for (const x of [r[0] + r[2] + m, r[0] - w - m]) spots.push([clampX(x), below], [clampX(x), above]);
+      if (r[0] + r[2] + m > ex + ew + m) along.forEach((y) => spots.push([r[0] + r[2] + m, y]));
+      if (r[0] - w - m < ex - w - m) along.forEach((y) => spots.push([r[0] - w - m, y]));
+    }
+    const beside = spots.filter(fits).map(([x, y]) => [x, y, w, h]);
+    let spot = null;
+    if (beside.length) {
+      const away = (b) => Math.max(0, ex - (b[0] + b[2]), b[0] - (ex + ew))
+        + Math.max(0, ey - (b[1] + b[3]), b[1] - (ey + eh));
+      // Less than a pixel's worth covered is nothing covered (a line box's rounding).
+      const cost = (b) => [Math.round(coverage(b, around)), away(b)];
+      spot = beside.map((b) => [b, cost(b)]).reduce((best, next) => (next[1][0] < best[1][0]
+        || (next[1][0] === best[1][0] && next[1][1] < best[1][1] - 0.5) ? next : best))[0];
+    } else {
       const own = textRects(el, o, 200);
       const corners = [[vx + vw - w - 4, vy + vh - h - 4], [vx + vw - w - 4, vy + 4], [vx + 4, vy + vh - h - 4],
-        [vx + 4, vy + 4]];
-      const covered = ([x, y]) => own.reduce((sum, r) => {
-        const ix = Math.min(x + w, r[0] + r[2]) - Math.max(x, r[0]);
-        const iy = Math.min(y + h, r[1] + r[3]) - Math.max(y, r[1]);
-        return sum + (ix > 0 && iy > 0 ? ix * iy : 0);
-      }, 0);
-      spot = corners.reduce((best, c) => (covered(c) < covered(best) ? c : best));
+        [vx + 4, vy + 4]].map(([x, y]) => [x, y, w, h]);
+      spot = corners.reduce((best, c) => (coverage(c, own) < coverage(best, own) ? c : best));
     }
     tip.style.left = spot[0] + "px";
     tip.style.top = spot[1] + "px";
@@ -657,6 +722,32 @@
       if (el && getComputedStyle(el).overflowY === "hidden") el.style.setProperty("overflow-y", "auto", "important");
     }
   };
+
+  // An inline <svg> given its size by the page's style sheet, saved without it, has none: with a viewBox alone it
+  // is as wide as its container and as tall as its shape makes that (a 24-unit icon in a page-wide line: 1200 px
+  // square), which is what a browser shows too, and hides the page around it. Such an SVG (no width or height
+  // attribute, and no width, height or maximum of either from any CSS, inline style included) is held to its
+  // viewBox's size, as an image without CSS keeps its own, within the 300 x 150 box browsers give an SVG with
+  // no size at all; it is never made larger. Run once the page's style sheets are in (its `load`): the size they
+  // give is what counts. Only the maxima are set, in the element's own style; no XPath or text changes.
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const unsized = (svg) => {
+    if (svg.hasAttribute("width") || svg.hasAttribute("height")) return false;
+    if (!svg.computedStyleMap) return false;
+    const style = svg.computedStyleMap();
+    return ["width", "height", "max-width", "max-height"].every((p) => ["auto", "none"].includes(String(style.get(p))));
+  };
+  const capUnsizedSvgs = () => {
+    for (const svg of document.getElementsByTagNameNS(SVG_NS, "svg")) {
+      if (!svg.parentElement || svg.parentElement.namespaceURI === SVG_NS || !unsized(svg)) continue; // outermost only
+      const box = svg.viewBox && svg.viewBox.baseVal;
+      if (!box || !(box.width > 0) || !(box.height > 0)) continue; // without a viewBox, 300 x 150 already
+      const fit = Math.min(1, 300 / box.width, 150 / box.height);
+      svg.style.setProperty("max-width", box.width * fit + "px");
+      svg.style.setProperty("max-height", box.height * fit + "px");
+    }
+  };
+  window.addEventListener("load", capUnsizedSvgs);
 
   document.addEventListener("DOMContentLoaded", () => {
     unlockThePage();
