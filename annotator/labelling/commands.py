@@ -7,8 +7,13 @@ made (a deleted record comes back selected), and redo those selected when it was
 outside the label history, so status changes (and the new -> proposed move that proposals make) are undone by
 setting the old status again.
 
-A command runs its change *before* it is pushed (`perform`), so a change the store refuses raises where the
-caller can report it and never reaches the stack; the stack's first `redo()` call then does nothing.
+Nothing moves on the stack before the store has the write. A command runs its change *before* it is pushed
+(`perform`), so a change the store refuses raises where the caller can report it and never reaches the stack;
+the stack's first `redo()` call then does nothing. Undo and redo go through `EditGroup`, which writes the step's
+restore first (`take_back`, `make_again`) and moves the stack only once it is stored: a QUndoStack moves its
+index even when a command's undo() raises (Qt only prints the error), and the next Ctrl+Z would then take back
+the step before as well as the one never undone. A write the database refuses (a full disk) raises `NotSaved`,
+and the window is told (`EditGroup`'s `refused`), so that it stops calling the project saved.
 
 Each undo and redo tells the window the newest history entry it wrote: a restore is only right while the page's
 newest entry is the one this window's steps left (record_actions refuses it once another window or the command
@@ -17,10 +22,14 @@ line changed the page since).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QUndoCommand, QUndoGroup, QUndoStack
 
+from ...core.errors import RecordLensError
 from ...core.store import Change, Project, Provenance
 
 # Told the page whose labels or status changed, the records to select there (None: keep the selection) and the
@@ -29,14 +38,39 @@ Notify = Callable[[str, Sequence[int] | None, int | None], None]
 Selection = Callable[[str], list[int] | None]  # the records selected on a page now (None: it is not on show)
 
 
+class NotSaved(RecordLensError):
+    """The project's database refused a write (a full disk): the edit, undo or redo is not in the project, and
+    nothing stored before is touched (the transaction is rolled back)."""
+
+
+def _refusal(error: sqlite3.Error) -> str:
+    """What the database's refusal means, and what to do.
+
+    core.store.db.database_problem says this for the command line; the annotator may use core.store only through
+    its public entry point, which does not export it yet (this becomes `database_problem(error)` once it does)."""
+    hint = ("; free space on the disk that holds the project and do it again (what was saved before is intact)"
+            if "full" in str(error).lower() else "")
+    return f"the project's database: {error}{hint}"
+
+
+@contextmanager
+def _saved_or_refused(what: str = "") -> Iterator[None]:
+    """A store write whose refusal by the database raises `NotSaved`, naming `what` was not saved."""
+    try:
+        yield
+    except sqlite3.Error as error:
+        raise NotSaved(f"{what + ' ' if what else ''}NOT saved: {_refusal(error)}") from error
+
+
 def _put_back(project: Project, page: str, history_id: int | None, status: str | None, by: Provenance,
-              notify: Notify, selected: Sequence[int] | None, why: str) -> None:
-    """The page's labels as right after `history_id`, and its status `status` when a change moved it; `why`
-    names the undo or redo in the page's history."""
-    restored = project.restore(page, history_id, by, why=why)
-    moved = project.set_status(page, status, by) if status else None
-    wrote = next((c.id for c in (moved, restored) if c is not None and c.id is not None), None)
-    notify(page, selected, wrote)
+              why: str) -> int | None:
+    """The page's labels as right after `history_id`, and its status `status` when a change moved it, in one
+    transaction (both or neither); `why` names the undo or redo in the page's history. The newest history entry
+    it wrote, if any."""
+    with _saved_or_refused(f"“{why}”"), project.writing():
+        restored = project.restore(page, history_id, by, why=why)
+        moved = project.set_status(page, status, by) if status else None
+    return next((c.id for c in (moved, restored) if c is not None and c.id is not None), None)
 
 
 class _Selections:
@@ -55,7 +89,87 @@ class _Selections:
         return self.before
 
 
-class LabelCommand(QUndoCommand):
+class _Step(QUndoCommand):
+    """A step the stack undoes and redoes by a store write: `take_back` and `make_again` write it (raising
+    `NotSaved`) before the stack moves, and undo() and redo() then tell the window what they wrote. Called without
+    the write made ahead (a stack moved directly), undo() and redo() write it themselves."""
+
+    _project: Project
+    _page: str
+    _notify: Notify
+    _skip_redo: bool
+
+    def __init__(self, text: str, parent: QUndoCommand | None = None) -> None:
+        super().__init__(text, parent)
+        self._written: tuple[int | None] | None = None  # (the history entry written ahead,), or None: not written
+
+    def take_back(self) -> None:
+        self._written = (self._write_undo(),)
+
+    def make_again(self) -> None:
+        self._written = (self._write_redo(),)
+
+    def forget_write(self) -> None:
+        """The write made ahead was rolled back (a step of several, one of which the store refused)."""
+        self._written = None
+
+    def undo(self) -> None:
+        self._skip_redo = False
+        wrote = self._ahead_or(self._write_undo)
+        self._notify(self._page, self._selected_after_undo(), wrote)
+
+    def redo(self) -> None:
+        if self._skip_redo:  # the change was made before it was pushed
+            self._skip_redo = False
+            return
+        wrote = self._ahead_or(self._write_redo)
+        self._notify(self._page, self._selected_after_redo(), wrote)
+
+    def _ahead_or(self, write: Callable[[], int | None]) -> int | None:
+        written, self._written = self._written, None
+        return write() if written is None else written[0]
+
+    def _write_undo(self) -> int | None:
+        raise NotImplementedError
+
+    def _write_redo(self) -> int | None:
+        raise NotImplementedError
+
+    def _selected_after_undo(self) -> Sequence[int] | None:
+        return None
+
+    def _selected_after_redo(self) -> Sequence[int] | None:
+        return None
+
+
+class _PageStep(_Step):
+    """A label step undone by restoring the page to the history entry before it, and redone to the one after."""
+
+    _by: Provenance
+    _before: int | None
+    _after: int | None
+    selections: _Selections
+
+    def _status_moved(self, end: str) -> str | None:
+        """The page status the step moved from or to ("from", "to"); None when it moved none."""
+        raise NotImplementedError
+
+    def _write_undo(self) -> int | None:
+        return _put_back(self._project, self._page, self._before, self._status_moved("from"), self._by,
+                         f"undo: {self.text()}")
+
+    def _write_redo(self) -> int | None:
+        return _put_back(self._project, self._page, self._after, self._status_moved("to"), self._by,
+                         f"redo: {self.text()}")
+
+    def _selected_after_undo(self) -> Sequence[int] | None:
+        return self.selections.on_undo()
+
+    def _selected_after_redo(self) -> Sequence[int] | None:
+        return self.selections.after
+
+
+class LabelCommand(_PageStep):
     """One label change (add, accept, reject, edit, delete, merge, split) on one page."""
 
     def __init__(self, project: Project, page: str, text: str, change: Callable[[], Change], by: Provenance,
@@ -72,7 +186,8 @@ class LabelCommand(QUndoCommand):
 
     def perform(self) -> Change:
         self._before = self._project.last_change_id(self._page)
-        change = self._change()
+        with _saved_or_refused():
+            change = self._change()
         self.result = change
         self._after = change.id
         status = change.detail.get("page_status")
@@ -83,26 +198,17 @@ class LabelCommand(QUndoCommand):
         return change
 
     def redo(self) -> None:
-        if not self._performed:
+        if not self._performed:  # pushed without `perform`
             self.perform()
             self._notify(self._page, None, self._after)
-        elif self._skip_redo:
-            self._skip_redo = False
-        else:
-            _put_back(self._project, self._page, self._after, self._status("to"), self._by, self._notify,
-                      self.selections.after, f"redo: {self.text()}")
+            return
+        super().redo()
 
-    def undo(self) -> None:
-        self._skip_redo = False
-        _put_back(self._project, self._page, self._before, self._status("from"), self._by, self._notify,
-                  self.selections.on_undo(), f"undo: {self.text()}")
-
-    def _status(self, end: str) -> str | None:
-        """The page status the change moved from or to ("from", "to"); None when it moved none."""
+    def _status_moved(self, end: str) -> str | None:
         return self._page_status[end] if self._page_status else None
 
 
-class StatusCommand(QUndoCommand):
+class StatusCommand(_Step):
     """Mark a page new, proposed, labelled or reviewed."""
 
     def __init__(self, project: Project, page: str, status: str, by: Provenance, notify: Notify) -> None:
@@ -112,26 +218,24 @@ class StatusCommand(QUndoCommand):
         self._skip_redo = False
 
     def perform(self) -> Change:
-        change = self._project.set_status(self._page, self._status, self._by)
+        change = self._set(self._status, self.text())  # its caller says nothing of what it was: the error does
         self._skip_redo = True
         if change.id is None:
             self.setObsolete(True)
         return change
 
-    def redo(self) -> None:
-        if self._skip_redo:
-            self._skip_redo = False
-            return
-        change = self._project.set_status(self._page, self._status, self._by)
-        self._notify(self._page, None, change.id)
+    def _write_undo(self) -> int | None:
+        return self._set(self._old, f"“undo: {self.text()}”").id
 
-    def undo(self) -> None:
-        self._skip_redo = False
-        change = self._project.set_status(self._page, self._old, self._by)
-        self._notify(self._page, None, change.id)
+    def _write_redo(self) -> int | None:
+        return self._set(self._status, f"“redo: {self.text()}”").id
+
+    def _set(self, status: str, what: str) -> Change:
+        with _saved_or_refused(what):
+            return self._project.set_status(self._page, status, self._by)
 
 
-class BatchCommand(QUndoCommand):
+class BatchCommand(_PageStep):
     """Several label changes of one page made as one step (reject a list of 240 proposals): undone with one
     restore to just before the first and redone with one to just after the last. Undoing them one by one would
     restore 240 times, each walking the history the others wrote: seconds, and 240 history entries."""
@@ -143,26 +247,87 @@ class BatchCommand(QUndoCommand):
         self._before, self._after = first._before, last._after
         self.selections = first.selections  # made when the first change was: before any of them
         moved = [c for c in commands if c._page_status]
-        self._status_from = moved[0]._status("from") if moved else None
-        self._status_to = moved[-1]._status("to") if moved else None
+        self._status_from = moved[0]._status_moved("from") if moved else None
+        self._status_to = moved[-1]._status_moved("to") if moved else None
         self._skip_redo = True  # made already, before it was pushed
 
-    def redo(self) -> None:
-        if self._skip_redo:
-            self._skip_redo = False
-            return
-        _put_back(self._project, self._page, self._after, self._status_to, self._by, self._notify,
-                  self.selections.after, f"redo: {self.text()}")
+    def _status_moved(self, end: str) -> str | None:
+        return self._status_from if end == "from" else self._status_to
+
+
+def _steps_of(command: QUndoCommand) -> list[_Step]:
+    """The steps a stack entry undoes, in the order they were made: itself, or a macro's children."""
+    if isinstance(command, _Step):
+        return [command]
+    return [step for i in range(command.childCount()) for step in _steps_of(command.child(i))]
+
+
+def _write_ahead(command: QUndoCommand, undo: bool) -> None:
+    """Write what undoing (or redoing) a stack entry writes, all of it or none of it (one transaction)."""
+    steps = _steps_of(command)
+    if not steps:
+        return
+    try:
+        with _saved_or_refused(f"“{'undo' if undo else 'redo'}: {command.text()}”"), steps[0]._project.writing():
+            for step in reversed(steps) if undo else steps:
+                if undo:
+                    step.take_back()
+                else:
+                    step.make_again()
+    except BaseException:
+        for step in steps:
+            step.forget_write()  # rolled back with the transaction
+        raise
+
+
+class EditGroup(QUndoGroup):
+    """The window's undo group, whose undo and redo move the page's stack only once the step's write is stored.
+
+    `refused` is told of every write the database refuses (an edit, an undo, a redo) before `NotSaved` is
+    raised on to whoever asked: the stack is then as it was, the project too."""
+
+    def __init__(self, parent: QObject, refused: Callable[[NotSaved], None]) -> None:
+        super().__init__(parent)
+        self.refused = refused
+
+    def addStack(self, stack: QUndoStack) -> None:  # noqa: N802 (Qt override)
+        super().addStack(stack)
+        stack.refused = self.refused  # type: ignore[attr-defined]  # how `push` tells the window of a refusal
 
     def undo(self) -> None:
-        self._skip_redo = False
-        _put_back(self._project, self._page, self._before, self._status_from, self._by, self._notify,
-                  self.selections.on_undo(), f"undo: {self.text()}")
+        stack = self.activeStack()
+        if stack is not None and stack.canUndo():
+            self._ahead(stack.command(stack.index() - 1), undo=True)
+            stack.undo()
+
+    def redo(self) -> None:
+        stack = self.activeStack()
+        if stack is not None and stack.canRedo():
+            self._ahead(stack.command(stack.index()), undo=False)
+            stack.redo()
+
+    def _ahead(self, command: QUndoCommand, undo: bool) -> None:
+        try:
+            _write_ahead(command, undo)
+        except NotSaved as error:
+            self.refused(error)
+            raise
+
+
+def _tell_refused(stack: QUndoStack, error: NotSaved) -> None:
+    """The window of the stack's group hears of an edit the database refused (a stack of no `EditGroup`: nobody)."""
+    refused = getattr(stack, "refused", None)
+    if refused is not None:
+        refused(error)
 
 
 def push(stack: QUndoStack, command: LabelCommand | StatusCommand) -> Change:
     """Run the command's change now (raising what the store raises) and put it on the stack."""
-    change = command.perform()
+    try:
+        change = command.perform()
+    except NotSaved as error:
+        _tell_refused(stack, error)
+        raise
     if change.id is not None:
         stack.push(command)
     return change
@@ -185,6 +350,9 @@ def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand]) -> list
                 changes.append(change)
                 if change.id is not None:
                     made.append(command)
+    except NotSaved as error:
+        _tell_refused(stack, error)
+        raise
     finally:
         if len(made) == 1:
             stack.push(made[0])

@@ -6,9 +6,10 @@ edit of the page's records, through the page's undo stack), `reviewing` (review 
 click does to a record, which siblings match, how records are classed in review) is a core call.
 
 The window also watches its project (`ProjectWatch`): what another window or the command line changes shows
-within seconds, and a database moved or deleted under it is said rather than edits being called saved. Its own
-background jobs write through a connection of their own: while one runs the window does not look, and when it
-ends the window shows the project as it now is without calling that a change made elsewhere.
+within seconds, and a database moved or deleted under it is said rather than edits being called saved (as is an
+edit the database refused, on a full disk: `saved` and `not_saved`). Its own background jobs write through a
+connection of their own: while one runs the window does not look, and when it ends the window shows the project
+as it now is without calling that a change made elsewhere.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from PySide6.QtGui import (
     QPainter,
     QPixmap,
     QShortcut,
-    QUndoGroup,
 )
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -59,6 +59,7 @@ from ..qt.jobs import BackgroundJob
 from ..qt.message_bar import MessageBar
 from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, settings_path
+from .commands import EditGroup, NotSaved
 from .job_controller import JobController
 from .messages_dialog import MessageLog
 from .page_import import PageImport, dropped_paths
@@ -217,6 +218,7 @@ class MainWindow(QMainWindow):
         self.watch = ProjectWatch(project)
         self._follow_a_move()
         self._database_said = False  # the database gone has been said (once; the status bar keeps saying it)
+        self._refused: str | None = None  # why the last edit, undo or redo was not saved (a full disk)
 
         self.page_list = PageList()
         self.page_view = PageView()
@@ -226,7 +228,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.addTab(self.record_panel, "Records")
         self.tabs.addTab(self.review_panel, "Review")
-        self.undo_group = QUndoGroup(self)
+        self.undo_group = EditGroup(self, refused=self.not_saved)
         self.record_actions = RecordActions(self)
         self.reviewing = ReviewController(self)
         self.jobs = JobController(self)
@@ -487,9 +489,7 @@ class MainWindow(QMainWindow):
         if gone != self._database_said:
             self._database_said = gone
             self._update_title()
-            self.saved_label.setStyleSheet("color: #c00000; font-weight: bold" if gone else "")
-            self.saved_label.setText("NOT SAVED" if gone else "saved")
-            self.saved_label.setToolTip(self._database_gone_text() if gone else "")
+            self._show_saved_mark()
         if went or (gone and say):
             self.message(self._database_gone_text(), 0)
         return gone
@@ -704,11 +704,27 @@ class MainWindow(QMainWindow):
 
     def saved(self) -> None:
         """A change is stored: say when (unless the database it went to is no longer the project's), and bring the
-        page list and the history up to date."""
+        page list and the history up to date. An edit refused before is no longer the last one."""
         if not self.database_gone(say=True):
-            self.saved_label.setText(f"saved {time.strftime('%H:%M:%S')}")
+            self._refused = None
+            self._show_saved_mark(f"saved {time.strftime('%H:%M:%S')}")
         self.refresh_pages()
         self.tools.refresh_history()
+
+    def not_saved(self, error: NotSaved) -> None:
+        """The database refused an edit, an undo or a redo (a full disk): where "saved" was says so until a later
+        change is saved. Whoever asked for it says why in the status bar (the error is raised on to it)."""
+        self._refused = f"{error}\n\nIt says saved again once a change is saved."
+        self._show_saved_mark()
+
+    def _show_saved_mark(self, saved: str = "saved") -> None:
+        """Where "saved" is: NOT SAVED while the database is gone (which says more, and for as long as it lasts), or
+        while the last change is one the database refused; else `saved`. Why in its tip."""
+        why = self._database_gone_text() if self._database_said else self._refused
+        self.saved_label.setStyleSheet("color: #c00000; font-weight: bold" if why else "")
+        self.saved_label.setText(saved if why is None else "NOT SAVED" if self._database_said
+                                 else "last edit NOT SAVED")
+        self.saved_label.setToolTip(why or "")
 
     # -- page status and navigation ------------------------------------------------------------------------------
 
@@ -754,7 +770,9 @@ class MainWindow(QMainWindow):
         self._follow_a_move()
         self._stands_in_for = None  # the user chose this project: it is the one the app reopens
         self._shown_state = None
-        self.database_gone()  # the last project's "not saved", if it was said, no longer holds
+        self._refused = None  # the last project's "not saved", if it was said, no longer holds
+        self._show_saved_mark()
+        self.database_gone()
         self.record_actions.drop_stacks()
         self.reviewing.forget_runs()
         self.tools.hide_history()
