@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressBar,
+    QProgressDialog,
     QSizePolicy,
     QTabWidget,
 )
@@ -55,7 +56,8 @@ from ...core.store import (
     remove_page,
 )
 from ...core.wording import counted
-from ..qt.jobs import BackgroundJob
+from ..qt.event_loop import spin
+from ..qt.jobs import BackgroundJob, answers_on_their_way
 from ..qt.message_bar import MessageBar
 from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, settings_path
@@ -118,6 +120,9 @@ OPEN_MARK = ".open-in-app"  # in a project folder: the lock of the app window th
 # How often a window looks whether its project changed elsewhere, or its database went; 0: never (the app tests,
 # which call `check_project` where the timer would)
 WATCH_MS = 1500
+# How long quitting waits for answers a cancelled Propose already asked for: a Gemini call's default timeout (a
+# cancelled session tries no call again); the dialog's Quit now ends the wait any time.
+ANSWERS_WAIT_S = 300.0
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -878,10 +883,31 @@ class MainWindow(QMainWindow):
         self._watch_timer.stop()
         self._remember_selection()
         self.jobs.stop()
+        self._keep_the_answers_on_their_way()
         self.tools.close()
         self.page_view.dispose()
         self.watch.release()
         self.project.close()
+
+    def _keep_the_answers_on_their_way(self) -> None:
+        """Answers a cancelled Propose asked the model for, paid for, are stored in its run as they come: at quit
+        the app waits for them (at most `ANSWERS_WAIT_S`), unless the user chooses to quit at once and lose them."""
+        waiting = answers_on_their_way()
+        if not waiting:
+            return
+        dialog = QProgressDialog(f"{counted(waiting, 'answer')} already asked of the model (and paid for) on the "
+                                 "way: kept in the project's run when they come. Quit now loses them.",
+                                 "Quit now", 0, 0, self)
+        dialog.setWindowTitle("RecordLens: quitting")
+        dialog.setMinimumDuration(0)
+        dialog.show()
+        deadline = time.monotonic() + ANSWERS_WAIT_S
+        try:
+            while answers_on_their_way() and not dialog.wasCanceled() and time.monotonic() < deadline:
+                spin(50)
+        finally:
+            dialog.close()
+            dialog.deleteLater()
 
     def _remember_selection(self) -> None:
         """The records selected at quit, so that the next start selects them again (`_show_where_the_records_are`),

@@ -3,8 +3,8 @@ SQLite connection, usable from one thread only).
 
 A job reports progress item by item and stops at once when cancelled: a call that may wait minutes (a Gemini
 call) runs in a daemon thread of its own through `run_until_cancelled`, and its answer, on cancel, is handed to
-`late` when given (a paid answer kept), else dropped, so neither Cancel nor closing the window waits for it
-(an answer still on its way when the app quits is lost).
+`late` when given (a paid answer kept), else dropped, so Cancel does not wait for it. The window waits for those
+answers at quit (`answers_on_their_way`), unless the user quits at once.
 """
 
 from __future__ import annotations
@@ -28,6 +28,16 @@ class Cancelled(Exception):
 T = TypeVar("T")
 
 
+_on_their_way: set[threading.Thread] = set()  # calls cancelled part way whose answer `late` will keep
+_on_their_way_lock = threading.Lock()
+
+
+def answers_on_their_way() -> int:
+    """How many calls cancelled part way are still waiting for an answer that their `late` keeps."""
+    with _on_their_way_lock:
+        return sum(1 for thread in _on_their_way if thread.is_alive())
+
+
 def run_until_cancelled(call: Callable[[], T], cancel: threading.Event, poll_s: float = 0.05,
                         late: Callable[[T | BaseException], None] | None = None) -> T:
     """`call()` in a daemon thread, waited for until it returns or `cancel` is set (then Cancelled at once).
@@ -45,7 +55,11 @@ def run_until_cancelled(call: Callable[[], T], cancel: threading.Event, poll_s: 
         with handed:
             if not abandoned.is_set() or late is None:
                 return
-        late(box["error"] if "error" in box else box["value"])  # type: ignore[arg-type]
+        try:
+            late(box["error"] if "error" in box else box["value"])  # type: ignore[arg-type]
+        finally:
+            with _on_their_way_lock:
+                _on_their_way.discard(threading.current_thread())
 
     thread = threading.Thread(target=target, name="recordlens-job-call", daemon=True)
     thread.start()
@@ -54,6 +68,9 @@ def run_until_cancelled(call: Callable[[], T], cancel: threading.Event, poll_s: 
             with handed:
                 if thread.is_alive() and not box:
                     abandoned.set()
+                    if late is not None:
+                        with _on_their_way_lock:
+                            _on_their_way.add(thread)
                     raise Cancelled
             break
     if "error" in box:

@@ -1,0 +1,77 @@
+"""An answer a cancelled Propose already asked Gemini for (and is paid for) is kept in its run when the app quits
+while it is on its way: quitting waits for it, with a Quit now that does not."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QApplication, QProgressDialog
+
+from recordlens.annotator.labelling import main_window
+from recordlens.annotator.qt.jobs import answers_on_their_way
+from recordlens.core.store import open_project
+from tests.app.test_gemini_propose_session import PAGE, RECORDS, with_gemini
+from tests.app.window_helpers import imported_project, open_window
+from tests.fake_gemini import FakeGemini, answer_with
+
+pytestmark = pytest.mark.app
+
+
+def slow_answer(asked: threading.Event, seconds: float):  # noqa: ANN201 - a fake server's step
+    def respond(_body: dict) -> str:
+        asked.set()
+        time.sleep(seconds)
+        return RECORDS
+    return answer_with(respond)
+
+
+def quit_while_the_answer_is_on_its_way(qtbot, tmp_path: Path, seconds: float, press_quit_now: bool = False
+                                        ) -> tuple[Path, list[str]]:
+    folder = imported_project(tmp_path, {"html/1.html": PAGE.format(1)})
+    window = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
+    asked = threading.Event()
+    shown: list[str] = []
+
+    def watch_the_dialog() -> None:
+        for widget in QApplication.topLevelWidgets():
+            if isinstance(widget, QProgressDialog) and widget.isVisible():
+                shown.append(widget.labelText())
+                if press_quit_now:
+                    widget.cancel()
+
+    with FakeGemini([slow_answer(asked, seconds)]) as server:
+        with_gemini(window, server)
+        window.jobs.propose(["1"])
+        qtbot.waitUntil(asked.is_set, timeout=20_000)
+        from PySide6.QtCore import QTimer
+        timer = QTimer()
+        timer.timeout.connect(watch_the_dialog)
+        timer.start(100)
+        try:
+            window.close()  # what Ctrl+Q does: the job is cancelled, its call goes on
+        finally:
+            timer.stop()
+    return folder, shown
+
+
+def test_quitting_waits_for_an_answer_on_its_way_and_its_run_keeps_it(qtbot, tmp_path: Path) -> None:
+    folder, shown = quit_while_the_answer_is_on_its_way(qtbot, tmp_path, seconds=1.5)
+    assert shown and "1 answer already asked of the model (and paid for) on the way" in shown[0]
+    assert answers_on_their_way() == 0
+    with open_project(folder) as project:
+        (run,) = project.runs.all()
+        assert run.status == "cancelled"
+        assert project.runs.predictions(run.id)["1"] == json.loads(RECORDS)  # the paid answer, kept
+        assert run.cost["page_costs"]["1"]["status"] == "done"
+
+
+def test_quit_now_does_not_wait(qtbot, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(main_window, "ANSWERS_WAIT_S", 60.0)
+    started = time.monotonic()
+    _, shown = quit_while_the_answer_is_on_its_way(qtbot, tmp_path, seconds=8.0, press_quit_now=True)
+    assert shown and time.monotonic() - started < 7.0  # the answer would have taken 8 s
+    qtbot.waitUntil(lambda: answers_on_their_way() == 0, timeout=20_000)  # no call left for the next test
