@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -25,7 +25,7 @@ from ..runs.evaluate import (
     without_failed,
     without_pages,
 )
-from ..runs.in_sample import InSample, digests_of, trained_on
+from ..runs.in_sample import LEARNS_FROM_PAGES, InSample, digests_of, in_sample
 from ..runs.progress import progress
 from ..runs.run_files import STOPPED, other_pages_message, read_run_description
 from . import project as project_cli
@@ -45,7 +45,12 @@ def format_score_table(scores: DatasetScore) -> str:
                      f"{p.predicted_records:6d} {p.true_records:6d} {p.hallucinated_records:7d}")
     lines.append(f"{'mean':<12} {scores.precision:7.4f} {scores.recall:7.4f} {scores.f1:7.4f}")
     lines.append(f"{scores.hallucination_words()}; pages {len(scores.pages)}")
+    lines.append(FIGURES_SAID)
     return "\n".join(lines)
+
+
+FIGURES_SAID = ("(mean: the mean of the per-page figures; hallucinated records: pooled over the pages\n"
+                " (records that expand to nothing over all predicted records); figures to 4 decimals)")
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -72,31 +77,34 @@ def cmd_score(args: argparse.Namespace) -> int:
                               "a run of other pages? (--pred is the folder `extract --out` wrote for these pages)")
     for message in warnings + scores.warnings:
         warn(message)
-    in_sample = _in_sample(args)
-    if in_sample is not None:
-        warn(in_sample.message())
+    inside = _in_sample(args)
+    if inside is not None:
+        warn(inside.message())
     if args.json:
         document = scores.as_dict()
         if failed:
-            document["failed_pages"] = failed
+            document["failed_pages"] = failed  # every page without a usable prediction, with why
             document["without_failed"] = {**kept.mean_dict(), "pages": len(kept.pages)}
+        if scores.unreadable:
+            document["unreadable_pages"] = scores.unreadable  # of those, the predictions files that cannot be read
         if ceiling is not None:
             document["ceiling"] = _ceiling_dict(ceiling)
-        if in_sample is not None:
-            document["in_sample_pages"] = in_sample.pages
-            document["variants_of_training_pages"] = in_sample.variants
+        if inside is not None:
+            document["in_sample_pages"] = inside.pages
+            document["variants_of_training_pages"] = inside.variants
         print(json.dumps(document, ensure_ascii=False, indent=2))
     else:
         print(format_score_table(scores))
         if failed:
-            print(format_failed(kept, failed))
+            print(format_failed(kept, failed, scores.unreadable))
         if ceiling is not None:
             print(format_ceiling(ceiling, scores.f1))
-    return 0
+    return 1 if scores.unreadable else 0  # scored, but not all of the run could be read: as `runs --add` exits
 
 
 def _in_sample(args: argparse.Namespace) -> InSample | None:
-    """The scored pages a selector run's model was trained on (their figures are in-sample), for either form."""
+    """The scored pages a selector run's model was trained on, or a repeats run's rules were tuned on (their
+    figures are in-sample), for either form."""
     if args.project:
         from ..store import open_project
         from ..store.importer import synthetic_sources_of
@@ -104,21 +112,28 @@ def _in_sample(args: argparse.Namespace) -> InSample | None:
 
         with open_project(args.project) as project:
             run = project.runs.get(args.run)
-            inner = run.parameters.get("parameters")
-            if run.method != "selector" or not isinstance(inner, dict):
+            if run.method not in LEARNS_FROM_PAGES:
                 return None
             predicted = set(project.runs.page_names(args.run)) - set(project.runs.errors(args.run))
             scored = [name for name in labelled_page_names(project) if name in predicted]
             # each page's digest as remembered beside its label check (a page parsed only when it was not)
-            return trained_on(inner, ((name, project.label_checks.training_digest(name)) for name in scored),
-                              synthetic_sources_of(project))
+            return in_sample(run.method, _inner(run.parameters),
+                             ((name, project.label_checks.training_digest(name)) for name in scored),
+                             synthetic_sources_of(project))
     described = read_run_description(args.pred)
-    inner = described.get("parameters")
-    if described.get("method") != "selector" or not isinstance(inner, dict):
+    method = described.get("method")
+    if method not in LEARNS_FROM_PAGES:
         return None
     predicted = set(record_files(args.pred))
-    return trained_on(inner, digests_of(p for p in dataset_labels(args.pages, args.gt, unreadable=[])
-                                        if p[0] in predicted), synthetic_sources(args.pages))
+    return in_sample(str(method), _inner(described),
+                     digests_of(p for p in dataset_labels(args.pages, args.gt, unreadable=[]) if p[0] in predicted),
+                     synthetic_sources(args.pages))
+
+
+def _inner(described: dict[str, object]) -> dict[str, object]:
+    """A run description's method parameters (the selector's model and its digest), {} when it holds none."""
+    inner = described.get("parameters")
+    return inner if isinstance(inner, dict) else {}
 
 
 def _label_check(args: argparse.Namespace) -> CheckReport:
@@ -143,15 +158,24 @@ def format_ceiling(report: CheckReport, f1: float, what: str = "this run's mean 
             f"over {len(report.pages)} pages, {len(below)} of them below 1; {what} {f1:.4f}{share}")
 
 
-def format_failed(kept: DatasetScore, failed: dict[str, str]) -> str:
-    """The pages without a prediction (failed, or never extracted), and the figures without them (the table
-    above counts them as empty predictions)."""
+def format_failed(kept: DatasetScore, failed: dict[str, str], unreadable: Mapping[str, str] | None = None) -> str:
+    """The predictions files that cannot be read (`unreadable`: name -> why), the pages without a prediction
+    (failed, or never extracted), and the figures without either (the table above counts them as empty
+    predictions)."""
+    unreadable = {name: why for name, why in (unreadable or {}).items() if name in failed}
+    lines = []
+    if unreadable:  # the run's files, not its extractor: extracting again is not what fixes them
+        lines.append(f"predictions files that cannot be read ({len(unreadable)}; counted above as empty predictions; "
+                     "mend or delete them):")
+        lines += [f"  {name}: {why[:200]}" for name, why in unreadable.items()]
+    failed = {name: reason for name, reason in failed.items() if name not in unreadable}
     missing = sum(is_not_extracted(reason) for reason in failed.values())
     kinds = ", ".join(part for part in (f"{len(failed) - missing} failed" if len(failed) > missing else "",
                                          f"{missing} not extracted" if missing else "") if part)
-    lines = [f"pages without a prediction ({kinds}; counted above as empty predictions; run extract again to "
-             "retry or finish them):"]
-    lines += [f"  {name}: {reason[:200]}" for name, reason in failed.items()]
+    if failed:
+        lines.append(f"pages without a prediction ({kinds}; counted above as empty predictions; run extract again "
+                     "to retry or finish them):")
+        lines += [f"  {name}: {reason[:200]}" for name, reason in failed.items()]
     if kept.pages:
         lines.append(f"{'without failed':<12} {kept.precision:7.4f} {kept.recall:7.4f} {kept.f1:7.4f} "
                      f"(pages {len(kept.pages)})")
@@ -171,16 +195,19 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
     folders = seed_runs(args.pred)
     failures = {seed: without_failed(scores, folders[seed]) for seed, scores in seeds.seeds.items()}
     failures = {seed: (kept, failed) for seed, (kept, failed) in failures.items() if failed}
+    unreadable = {seed: scores.unreadable for seed, scores in seeds.seeds.items() if scores.unreadable}
     if args.json:
         document = seeds.as_dict()
         if failures:
             document["failed_pages"] = {str(seed): failed for seed, (_, failed) in failures.items()}
             document["without_failed"] = {str(seed): {**kept.mean_dict(), "pages": len(kept.pages)}
                                           for seed, (kept, _) in failures.items()}
+        if unreadable:
+            document["unreadable_pages"] = {str(seed): files for seed, files in unreadable.items()}
         if ceiling is not None:
             document["ceiling"] = _ceiling_dict(ceiling)
         print(json.dumps(document, ensure_ascii=False, indent=2))
-        return 0
+        return 1 if unreadable else 0
     mean, sd = seeds.mean_dict(), seeds.sd_dict()
     print(f"{'seed':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>6}")
     for seed, scores in seeds.seeds.items():
@@ -190,11 +217,13 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
           f"{mean['hallucination_rate']:6.2f}")
     print(f"{'sd':<8} {sd['precision']:7.4f} {sd['recall']:7.4f} {sd['f1']:7.4f} {sd['hallucination_rate']:6.2f}")
     print(f"{len(seeds.seeds)} seeds, {len(next(iter(seeds.seeds.values())).pages)} pages each")
+    print("(each seed's figures: means of per-page figures; mean: their mean over seeds;\n"
+          " sd: their sample standard deviation over seeds, n-1; figures to 4 decimals)")
     for seed, (kept, failed) in failures.items():
-        print(f"seed {seed}: " + format_failed(kept, failed))
+        print(f"seed {seed}: " + format_failed(kept, failed, unreadable.get(seed)))
     if ceiling is not None:
         print(format_ceiling(ceiling, mean["f1"], "the run's mean F1 over seeds"))
-    return 0
+    return 1 if unreadable else 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -224,17 +253,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
                                  progress=lambda n: progress(n, label="bench", enabled=not args.quiet),
                                  llm_options=gemini_options(args), engine=engine,
                                  selector_model=args.selector_model)
-    for message in result.warnings:
+    for message in result.warnings:  # a method's figures on pages it learnt from among them: in-sample
         warn(message)
-    if any(spec.method == "selector" for spec in specs):  # its row on pages its model was trained on is in-sample
-        from ..extract import create
-
-        selector = create("selector", **({"model": args.selector_model} if args.selector_model else {}))
-        in_sample = trained_on(selector.parameters, digests_of(dataset_labels(args.pages[0], args.gt[0],
-                                                                              unreadable=[])),
-                               synthetic_sources(args.pages[0]))
-        if in_sample is not None:
-            warn(in_sample.message())
     chart = args.chart or DEFAULT_CHART
     if not args.no_chart:
         bench.write_chart(result, chart)

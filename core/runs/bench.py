@@ -3,7 +3,13 @@
 Table 1: per input format, the mean size in characters over the pages and the mean prompt tokens (from the
 provider's recorded usage where a replayed answer carries it, from Gemini's countTokens when asked and a key
 is set, otherwise "n/a"). Table 2: per method and input format, mean P, R, F1 (means of per-page figures), the
-page hallucination rate, the share of hallucinated records, and seconds per page.
+page hallucination rate, the share of hallucinated records (pooled: their sum over the predicted records' sum), and
+seconds per page. A method's input is what its extractions say they read: replayed answers recorded on the
+reference's lossy nesting (`replay:hier`) read `hier-ref`, as Table 1 calls it.
+
+Each method's row in the JSON carries its provenance, as a run's `_run/run.json` does (version, parameters, such as
+the selector's model and its digest; settings), the pages scored, and the pages it learnt from among them (the
+selector's training pages, the pages repeats' rules were tuned on: `in_sample`), whose figures are in-sample.
 
 A method is written `NAME` or `NAME:FORMAT`: `mdr`, the offline default, `gemini:flat`, `replay:hier`
 (recorded answers; `replay` alone means every format that has answers).
@@ -12,6 +18,7 @@ A method is written `NAME` or `NAME:FORMAT`: `mdr`, the offline default, `gemini
 from __future__ import annotations
 
 import functools
+import json
 import statistics
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
@@ -23,14 +30,17 @@ from ..extract import create
 from ..extract.base import Extractor
 from ..llm.gemini import BudgetExceededError
 from ..page import formats as represent
-from ..page.dataset import load_page, page_files, record_files
+from ..page.dataset import load_page, page_files, record_files, synthetic_sources
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed
 from .charts import grouped_bars
 from .engines import Engine, LocalEngine, UnitFailedError
+from .evaluate import truth_naming_nothing
+from .in_sample import InSample, digests_of, in_sample
 from .page_loop import EndpointRow
 from .run_files import exit_status
+from .runner import _method_of as method_of  # what made a run, as its run.json says it
 
 LLM_FORMATS = ("flat", "hier", "slim", "outline")
 
@@ -61,6 +71,16 @@ def parse_methods(text: str, answers: Path | None = None) -> list[MethodSpec]:
     return specs
 
 
+def read_input(spec: MethodSpec) -> str | None:
+    """The input a method reads, before any extraction says it: replayed answers were made on the reference's
+    input for their format (`replay:hier` on `hier-ref`)."""
+    if spec.method == "replay" and spec.input_format:
+        from ..extract.recorded import REFERENCE_INPUT
+
+        return REFERENCE_INPUT.get(spec.input_format, spec.input_format)
+    return spec.input_format
+
+
 def make_extractor(spec: MethodSpec, answers: Path | None = None, selector_model: str | None = None,
                    **llm_options: object) -> Extractor:
     if spec.method == "selector" and selector_model is not None:
@@ -85,16 +105,24 @@ class MethodResult:
     read_format: str | None = None  # what a method without an input option reads (its extractions say)
     not_reached: list[str] = field(default_factory=list)  # pages a stopped method was never run on
     stop: MethodStop = field(default_factory=lambda: MethodStop())  # why it stopped (budget, endpoint), if it did
+    described: dict[str, object] = field(default_factory=dict)  # version, parameters, settings (as run.json)
+    in_sample: InSample | None = None  # the scored pages it was trained or tuned on, if any
 
     def row(self) -> dict[str, object]:
         s = self.scores
+        said = self.in_sample
         return {
-            "method": self.spec.method, "input": self.spec.input_format or self.read_format or "-",
+            "method": self.spec.method, "input": self.read_format or read_input(self.spec) or "-",
             "precision": s.precision, "recall": s.recall, "f1": s.f1,
             "hallucination_rate": s.hallucination_rate, "hallucinated_record_share": s.hallucinated_record_share,
             "pages": len(s.pages), "seconds_per_page": statistics.fmean(self.seconds) if self.seconds else None,
             "failed_pages": len(self.failures), "not_reached_pages": len(self.not_reached),
             "stopped": self.stop.reason,
+            **{key: value for key, value in self.described.items() if key != "method"},
+            "page_names": [p.page for p in s.pages],
+            "in_sample_pages": said.pages if said else [],
+            "variants_of_training_pages": said.variants if said else [],
+            "in_sample_warning": said.message() if said else None,
         }
 
 
@@ -157,7 +185,7 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
     wanted = [n for n in (names if names is not None else truths) if n in truths]
     if not wanted:
         raise DatasetError(f"no page with ground truth in {gt_dir} to measure")
-    results = {spec.label: MethodResult(spec, DatasetScore([])) for spec in specs}
+    results = {spec.label: MethodResult(spec, DatasetScore([]), described=_provenance(ex)) for spec, ex in extractors}
     chars: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
     counted_tokens: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
     warnings: list[str] = []
@@ -172,6 +200,7 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         else:
             jobs.append(name)
     engine = engine or LocalEngine()
+    answered: dict[str, list[tuple[str, str]]] = {spec.label: [] for spec in specs}  # (page, digest) it answered on
     if count_tokens is not None and engine.name != "local":
         raise RecordLensError("--count-tokens counts in this process: use it with --engine local")
     # Issue 16: each page (all methods on it) is a unit of work for the engine; folded here in the pages' order.
@@ -190,6 +219,9 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
             chars[fmt].append(size)
         for fmt, tokens in outcome.counted.items():
             counted_tokens[fmt].append(tokens)
+        naming_nothing = truth_naming_nothing(outcome.methods[0].score) if outcome.methods else None
+        if naming_nothing:  # of the labels, so said once, not once per method
+            warnings.append(naming_nothing)
         for measured in outcome.methods:
             result = results[measured.label]
             result.scores.pages.append(measured.score)
@@ -202,10 +234,17 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
                 warnings.append(f"{measured.label} on page {name}: {measured.failure}; scored as an empty prediction")
                 continue
             result.seconds.append(measured.seconds)
+            answered[measured.label].append((name, outcome.digest))
             result.read_format = result.read_format or measured.input_format
             if measured.prompt_tokens is not None:
                 result.prompt_tokens.append(measured.prompt_tokens)
                 result.token_format = measured.token_format
+    sources = synthetic_sources(pages_dir)
+    for spec, extractor in extractors:  # a figure on pages the method learnt from is in-sample: said per method
+        result = results[spec.label]
+        result.in_sample = in_sample(spec.method, getattr(extractor, "parameters", {}), answered[spec.label], sources)
+        if result.in_sample is not None:
+            warnings.append(result.in_sample.message())
     for result in results.values():
         if result.stop.reason:
             warnings.append(f"{result.spec.label} stopped: {result.stop.reason}; its "
@@ -236,6 +275,7 @@ class PageBench:
     chars: dict[str, int]
     counted: dict[str, int]
     methods: list[MethodOnPage]
+    digest: str = ""  # the page's identity in a model's provenance (`training.page_digest`)
 
 
 def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, Path], truths: dict[str, Path],
@@ -253,6 +293,7 @@ def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, 
             counted[fmt] = tokens
     keys = TextKeyIndex(loaded.page.text_map)
     truth = load_records(truths[name]).records
+    (_, digest), = digests_of([(name, loaded.page, truth)])
     methods: list[MethodOnPage] = []
     for spec, extractor in extractors:
         stop = stops[spec.label]
@@ -277,7 +318,14 @@ def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, 
             measured.prompt_tokens = extraction.tokens.get("prompt", 0)
             measured.token_format = extraction.input_format or spec.input_format
         methods.append(measured)
-    return PageBench(chars, counted, methods)
+    return PageBench(chars, counted, methods, digest)
+
+
+def _provenance(extractor: Extractor) -> dict[str, object]:
+    """What made a method's figures, as a run's `_run/run.json` says it: method, version, parameters, settings."""
+    # through JSON as run.json is written, so that the report holds only what JSON can
+    return json.loads(json.dumps({**method_of(extractor), "settings": getattr(extractor, "settings", {})},
+                                 default=str))
 
 
 def _format_rows(chars: dict[str, list[int]], counted: dict[str, list[int]],
@@ -314,6 +362,8 @@ def format_tables(result: BenchResult) -> str:
             f"{row['method']:<10} {row['input']:<8} {row['precision']:7.4f} {row['recall']:7.4f} {row['f1']:7.4f} "
             f"{row['hallucination_rate']:6.2f} {100 * row['hallucinated_record_share']:7.1f}% "
             f"{seconds if seconds is not None else float('nan'):8.3f} {row['pages']}{_unanswered(method)}")
+    lines += ["(P, R, F1: means of per-page figures, to 4 decimals; HR: the share of pages with a",
+              " hallucinated record; halluc%: hallucinated records over predicted records, pooled over the pages)"]
     lines += [f"({m.spec.label} stopped: {m.stop.reason})" for m in result.method_rows if m.stop.reason]
     if any(m.failures or m.not_reached for m in result.method_rows):
         lines.append("(pages a method failed on or never reached are scored as empty predictions)")

@@ -90,7 +90,18 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
         raise RecordLensError(f"scoring stopped: {'; '.join(unscored)}; score again")
     pages: list[PageScore] = [scored[job.name] for job in jobs]  # type: ignore[misc]
     # --- end engine dispatch ---
+    warnings += [said for said in map(truth_naming_nothing, pages) if said]
     return DatasetScore(pages, unreadable), warnings
+
+
+def truth_naming_nothing(score: PageScore) -> str | None:
+    """A page's true records that expand to nothing on it, said: no predicted record with text can match them, so
+    the page scores low whatever is predicted (all of them: 0), and only `--json`'s figures would show why."""
+    if not score.empty_true_records:
+        return None
+    return (f"page {score.page}: {score.empty_true_records} of {score.true_records} true record(s) name nothing on "
+            "the page (their XPaths name no element, or one without text): no predicted record with text can match "
+            "them, so they lower its figures; `recordlens labels check` lists them")
 
 
 NOT_EXTRACTED = "not extracted (no N.json: the run stopped before this page, or was not given it)"

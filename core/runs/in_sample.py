@@ -1,4 +1,4 @@
-"""Which pages a selector run was scored on that its model was trained on: a figure on those is in-sample.
+"""Which pages a run was scored on that its method was trained or tuned on: a figure on those is in-sample.
 
 A model file lists the pages it was trained on by digest (`training.page_digest`: a page's texts and its labels,
 whatever its file is named). A run's description names its model (a file by its whole path, or "default", the
@@ -7,45 +7,63 @@ page's digest says whether the model saw that page, with those labels, in traini
 trained on the 80 development pages, so `score` and `bench` on them say so, rather than letting an in-sample
 figure pass for a measure of unseen pages. When the model file is gone or holds another model now, that is said:
 whether the figures are in-sample cannot be told.
+
+`repeats` fits nothing, but its hand rules were tuned on the 40 pages of nexteval-synth-dev: their digests are
+shipped (`resources/models/repeats-tuning-pages.json`, made by `bench/repeats_tuning_pages.py`), so that its figure
+on those pages is said to be a development figure whatever their folder is called, as the selector's is.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from ..errors import RecordLensError
 from ..page.dom import Page
+from ..resource_files import resource_path
 from ..wording import listed
+
+REPEATS = "repeats"  # InSample.model of repeats: its hand rules, no model file
+LEARNS_FROM_PAGES = ("selector", REPEATS)  # the methods whose figures on some pages are in-sample
+REPEATS_TUNING_PAGES = ("models", "repeats-tuning-pages.json")  # the digests of the pages repeats was tuned on
 
 Scored = Iterable[tuple[str, Page, Sequence[Sequence[str]]]]  # (name, page, true records) of each scored page
 
 
 @dataclass(frozen=True)
 class InSample:
-    model: str          # as the run names it ("default": the shipped model)
+    model: str          # as the run names it ("default": the shipped model; REPEATS: repeats' hand rules)
     pages: list[str]    # the scored pages it was trained on
     scored: int         # how many pages were scored with a prediction (0 when `unknown`: none was read)
     unknown: str = ""   # why it cannot be told (the model file is gone or changed); then `pages` is empty
     variants: list[str] = field(default_factory=list)  # scored pages `synth` made from pages it was trained on
 
     def message(self) -> str:
+        if self.model == REPEATS:
+            return self._said("repeats' hand rules", "were tuned on", "", "development figures",
+                              "(`recordlens bench --cv K` gives its figure on each dataset, marked where it was "
+                              "tuned)")
         which = "the shipped selector model" if self.model == "default" else f"the selector model {self.model}"
         if self.unknown:
             return (f"whether these figures are in-sample cannot be told: {which} {self.unknown} (a model file "
                     "lists the pages it was trained on)")
+        return self._said(which, "was trained on", ", with the same labels", "in-sample",
+                          "(`recordlens bench --cv K` or `train --cv K` measure that)")
+
+    def _said(self, which: str, verb: str, labels: str, figures: str, honest: str) -> str:
         found = []
         if self.pages:
             found.append(f"{len(self.pages)} of the {self.scored} pages scored with a prediction "
-                         f"({listed(self.pages, 8, total=True)}) are pages {which} was trained on, with the same "
-                         "labels: its figures there are in-sample")
+                         f"({listed(self.pages, 8, total=True)}) are pages {which} {verb}{labels}: its figures "
+                         f"there are {figures}")
         if self.variants:
             found.append(f"{len(self.variants)} of the {self.scored} pages scored with a prediction "
-                         f"({listed(self.variants, 8, total=True)}) are synthetic variants of pages {which} was "
-                         "trained on: its figures there are close to in-sample (the same pages, rewritten)")
-        return ("; ".join(found) + ", not a measure of pages it has not seen (`recordlens bench --cv K` or "
-                "`train --cv K` measure that)")
+                         f"({listed(self.variants, 8, total=True)}) are synthetic variants of pages {which} "
+                         f"{verb}: its figures there are close to {figures} (the same pages, rewritten)")
+        return "; ".join(found) + f", not a measure of pages it has not seen {honest}"
 
 
 def model_pages(parameters: dict[str, object]) -> tuple[str, set[str] | str] | None:
@@ -63,6 +81,28 @@ def model_pages(parameters: dict[str, object]) -> tuple[str, set[str] | str] | N
     if model.digest != parameters.get("model_digest"):
         return name, "holds another model now (trained again since the run?)"
     return name, model.trained_digests()
+
+
+@cache
+def repeats_tuning_digests() -> frozenset[str]:
+    """The digests (`training.page_digest`) of the pages repeats' hand rules were tuned on, as shipped."""
+    document = json.loads(resource_path(*REPEATS_TUNING_PAGES).read_text(encoding="utf-8"))
+    return frozenset(document["digests"])
+
+
+def in_sample(method: str, parameters: Mapping[str, object], scored: Iterable[tuple[str, str]],
+              sources: Mapping[str, str] | None = None) -> InSample | None:
+    """`trained_on` for a selector run, `tuned_on` for a repeats run; None for a method that learnt from no page."""
+    if method == "selector":
+        return trained_on(dict(parameters), scored, sources)
+    if method == REPEATS:
+        return tuned_on(scored, sources)
+    return None
+
+
+def tuned_on(scored: Iterable[tuple[str, str]], sources: Mapping[str, str] | None = None) -> InSample | None:
+    """The scored pages repeats' hand rules were tuned on (and synthetic variants of them), None when none was."""
+    return _inside(REPEATS, repeats_tuning_digests(), scored, sources)
 
 
 def digests_of(scored: Scored) -> Iterator[tuple[str, str]]:
@@ -88,8 +128,15 @@ def trained_on(parameters: dict[str, object], scored: Iterable[tuple[str, str]],
     name, known = found
     if isinstance(known, str):
         return InSample(name, [], 0, known)
+    return _inside(name, known, scored, sources)
+
+
+def _inside(name: str, known: Iterable[str], scored: Iterable[tuple[str, str]],
+            sources: Mapping[str, str] | None) -> InSample | None:
+    """The scored pages whose digest is among `known` (and variants of them), None when none is."""
+    known_digests = set(known)
     digests = dict(scored)
-    inside = [page_name for page_name, digest in digests.items() if digest in known]
+    inside = [page_name for page_name, digest in digests.items() if digest in known_digests]
     variants = [page_name for page_name in digests
-                if page_name not in inside and (sources or {}).get(page_name) in known]
+                if page_name not in inside and (sources or {}).get(page_name) in known_digests]
     return InSample(name, inside, len(digests), variants=variants) if inside or variants else None

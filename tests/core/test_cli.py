@@ -127,9 +127,9 @@ def test_bench_on_recorded_answers_reproduces_the_reference(samples_dir: Path, d
     assert "20 page(s) with ground truth have no recorded answers: every method is measured on the other 20" in err
     rows = {r["input"]: r for r in json.loads(out)["table2"]}
     assert rows["flat"]["f1"] == pytest.approx(0.8672, abs=0.0005)
-    assert rows["hier"]["f1"] == pytest.approx(0.6584, abs=0.0005)
+    assert rows["hier-ref"]["f1"] == pytest.approx(0.6584, abs=0.0005)  # made on the reference's lossy nesting
     assert rows["slim"]["f1"] == pytest.approx(0.2307, abs=0.0005)
-    assert (rows["flat"]["hallucination_rate"], rows["hier"]["hallucination_rate"],
+    assert (rows["flat"]["hallucination_rate"], rows["hier-ref"]["hallucination_rate"],
             rows["slim"]["hallucination_rate"]) == (0.0, 0.4, 0.8)
 
 

@@ -70,7 +70,8 @@ def test_an_unreadable_predictions_file_is_no_prediction_in_both_forms_of_score(
     code, out, _ = run(capsys, "score", "--pred", str(tmp_path / "r"), "--gt", str(dataset / "gt"), "--pages",
                        str(dataset / "html"), "--json", "-q")
     folder = json.loads(out)
-    assert code == 0 and sorted(folder["failed_pages"]) == ["2", "3", "4"]
+    assert code == 1 and sorted(folder["failed_pages"]) == ["2", "3", "4"]  # 1: files of the run cannot be read
+    assert sorted(folder["unreadable_pages"]) == ["2", "3"]
     assert "its predictions file cannot be read" in folder["failed_pages"]["2"]
     assert main(["project", "init", str(tmp_path / "p")]) == 0
     assert main(["import", str(dataset), "--project", str(tmp_path / "p"), "-q"]) == 0
@@ -102,6 +103,6 @@ def test_score_reads_each_predictions_file_once(dataset: Path, tmp_path: Path, c
     monkeypatch.setattr(evaluate, "load_records", counted)
     code, out, _ = run(capsys, "score", "--pred", str(tmp_path / "r"), "--gt", str(dataset / "gt"), "--pages",
                        str(dataset / "html"), "--json", "-q")
-    assert code == 0 and "its predictions file cannot be read" in json.loads(out)["failed_pages"]["2"]
+    assert code == 1 and "its predictions file cannot be read" in json.loads(out)["failed_pages"]["2"]
     predictions = [path for path in reads if path.parent == tmp_path / "r"]
     assert predictions and len(predictions) == len(set(predictions)), predictions
