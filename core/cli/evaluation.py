@@ -86,7 +86,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             document["failed_pages"] = failed  # every page without a usable prediction, with why
             document["without_failed"] = {**kept.mean_dict(), "pages": len(kept.pages)}
         if scores.unreadable:
-            document["unreadable_pages"] = scores.unreadable  # of those, the predictions files that cannot be read
+            document["unreadable_pages"] = scores.unreadable  # of those, the prediction files that cannot be read
         if ceiling is not None:
             document["ceiling"] = _ceiling_dict(ceiling)
         if inside is not None:
@@ -159,13 +159,13 @@ def format_ceiling(report: CheckReport, f1: float, what: str = "this run's mean 
 
 
 def format_failed(kept: DatasetScore, failed: dict[str, str], unreadable: Mapping[str, str] | None = None) -> str:
-    """The predictions files that cannot be read (`unreadable`: name -> why), the pages without a prediction
+    """The prediction files that cannot be read (`unreadable`: name -> why), the pages without a prediction
     (failed, or never extracted), and the figures without either (the table above counts them as empty
     predictions)."""
     unreadable = {name: why for name, why in (unreadable or {}).items() if name in failed}
     lines = []
     if unreadable:  # the run's files, not its extractor: extracting again is not what fixes them
-        lines.append(f"predictions files that cannot be read ({len(unreadable)}; counted above as empty predictions; "
+        lines.append(f"prediction files that cannot be read ({len(unreadable)}; counted above as empty predictions; "
                      "mend or delete them):")
         lines += [f"  {name}: {why[:200]}" for name, why in unreadable.items()]
     failed = {name: reason for name, reason in failed.items() if name not in unreadable}

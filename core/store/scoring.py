@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ..page.dom import Page
 from ..records.model import TextKeyIndex
 from ..records.score import DatasetScore, PageScore, score_page
-from ..runs.evaluate import not_extracted, unscored_predictions_message
+from ..runs.evaluate import not_extracted, truth_naming_nothing, unscored_predictions_message
 from ..runs.run_files import OTHER_PAGES, STOPPED, other_pages_message
 from .db import StoreError, now
 from .project import Project
@@ -62,6 +62,7 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
         keys = TextKeyIndex(project.load(name).page.text_map)
         fresh[name] = score_page(predictions.get(name, []), project.true_records(name), keys, name)
     result = DatasetScore([fresh[name] if name in fresh else kept[name] for name in truth_pages])
+    warnings += [said for said in map(truth_naming_nothing, result.pages) if said]  # as `score` of folders says
     with project.writing():  # the new scores and the old ones dropped, at once
         project.runs.add_scores(run_id, DatasetScore(list(fresh.values())), at=started)
         gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]

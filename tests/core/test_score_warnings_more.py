@@ -53,7 +53,7 @@ def test_unreadable_prediction_files_are_said_apart_from_failed_pages(tmp_path: 
     code, out, err = run(capsys, "score", "--pred", str(pred), "--gt", str(gt), "--pages", str(pages), "-q")
     assert code == 1  # the work is done, but not all of it: as `runs --add` with an unreadable N.json
     unreadable, failed = out.split("pages without a prediction")
-    assert "predictions files that cannot be read (2; counted above as empty predictions" in unreadable
+    assert "prediction files that cannot be read (2; counted above as empty predictions" in unreadable
     assert "  2: " in unreadable and "not valid JSON" in unreadable and "  3: " in unreadable
     assert "  4: the model timed out" in failed and "2:" not in failed
     assert "run extract again" not in unreadable
@@ -70,3 +70,20 @@ def test_the_table_says_how_its_figures_are_made(tmp_path: Path, capsys) -> None
     code, out, _ = run(capsys, "score", "--pred", str(pred), "--gt", str(gt), "--pages", str(pages), "-q")
     assert code == 0
     assert "(mean: the mean of the per-page figures; hallucinated records: pooled over the pages" in out
+
+
+def test_a_project_run_says_which_pages_true_records_name_nothing_as_folders_do(tmp_path: Path, capsys) -> None:
+    pages, gt, pred = copy_demo(tmp_path / "data")
+    (gt / "2.json").write_text(json.dumps([["/body[1]/div[9]/text()"], ["/body[1]/nav[7]"]]), encoding="utf-8")
+    (pred / "_run").mkdir()
+    (pred / "_run" / "run.json").write_text(json.dumps({"method": "the labels"}), encoding="utf-8")
+    project = tmp_path / "project"
+    assert run(capsys, "project", "init", str(project))[0] == 0
+    assert run(capsys, "import", "--project", str(project), str(tmp_path / "data"))[0] == 0
+    assert run(capsys, "runs", "--project", str(project), "--add", str(pred))[0] == 0
+    for scored_again in (False, True):  # the second score keeps the stored one: the warning stays
+        code, out, err = run(capsys, "score", "--project", str(project), "--run", "1")
+        assert code == 0, (scored_again, err)
+        assert ("page 2: 2 of 2 true record(s) name nothing on the page (their XPaths name no element, or one "
+                "without text)") in err
+        assert "page 1: " not in err.replace("page 1: run", "")
