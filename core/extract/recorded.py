@@ -48,7 +48,10 @@ class ReplayExtractor:
 
     @property
     def parameters(self) -> dict[str, object]:
-        return {"answers": str(self.answers), "input_format": self.input_format}
+        # `input_format` names the answer files (sampleK_hier_content.json); `read_format` the input the model was
+        # given, the reference's own lossy hierarchy where it differs from ours ("hier-ref")
+        return {"answers": str(self.answers), "input_format": self.input_format,
+                "read_format": REFERENCE_INPUT.get(self.input_format, self.input_format)}
 
     def pages(self) -> list[str]:
         return list(self.sample_of_page)

@@ -96,6 +96,9 @@ def test_replayed_answers_are_labelled_by_the_input_they_were_made_on(renamed_de
     # Table 1 calls the reference's lossy nesting hier-ref; Table 2 calls the answers made on it the same
     assert [(row["method"], row["input"]) for row in document["table2"]] == [("replay", "hier-ref")]
     assert any(row["format"] == "hier-ref" and row["token_source"] == "recorded usage" for row in document["table1"])
+    # and the provenance says it too, beside the answer files' own name for it
+    assert document["table2"][0]["parameters"]["read_format"] == "hier-ref"
+    assert document["table2"][0]["parameters"]["input_format"] == "hier"
 
 
 def test_the_shipped_tuning_list_is_what_the_script_makes_from_the_dev_pages(monkeypatch) -> None:
