@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from itertools import chain
 from pathlib import Path
 
 from ..errors import RecordLensError
@@ -48,18 +49,18 @@ def run(args: argparse.Namespace) -> int:
         FORGOTTEN_MODEL,
         ModelShape,
         check_seed,
-        dataset_pages,
+        dataset_pages_to_read,
         few_pages_warning,
         fewest_bagged_pages,
         fit,
         fold_shapes,
+        for_training,
         forget_project_model,
         label_notes,
         labelled_pages_said,
         once_each,
-        prepare,
         project_model_path,
-        project_pages,
+        project_pages_to_read,
         save_model,
         unfit_fold,
         weaker_folds_note,
@@ -82,9 +83,13 @@ def run(args: argparse.Namespace) -> int:
         say_workers_variable_problem(warn)
     start = time.perf_counter()
     if args.project:
-        labelled = project_pages(args.project)
+        sources = [project_pages_to_read(args.project)]
     else:
-        labelled = [lp for pages, gt in zip(pages_dirs, gt_dirs, strict=True) for lp in dataset_pages(pages, gt)]
+        sources = [dataset_pages_to_read(pages, gt) for pages, gt in zip(pages_dirs, gt_dirs, strict=True)]
+    # One parsed page at a time: what training needs of each is kept (its candidates' features), not its parse.
+    # Cross-validation's scores select regions on the pages, so with --cv they are kept.
+    read = for_training(chain.from_iterable(sources), keep_pages=args.cv is not None)
+    labelled = list(progress(read, total=sum(map(len, sources)), label="candidates", enabled=not args.quiet))
     for message in _left_out(args.project, pages_dirs, gt_dirs):
         warn(message)
     labelled, again = once_each(labelled)
@@ -98,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         description = f"{labelled_pages_said(len(labelled))} of the project {Path(args.project).name}"
     else:
         description = f"{labelled_pages_said(len(labelled))} of {', '.join(sorted({lp.source for lp in labelled}))}"
-    examples = prepare(progress(labelled, label="candidates", enabled=not args.quiet))
+    examples = [lp.example for lp in labelled]
     if args.cv is not None and (problem := unfit_fold(examples, args.cv, args.seed)) is not None:
         raise RecordLensError(f"--cv {args.cv}: {problem}")  # before the model is fitted and written
     fitting = ProgressBar("fits", enabled=not args.quiet)

@@ -15,27 +15,32 @@ and `project_pages` read labelled pages from a dataset folder or a project's pag
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
 from ..errors import DatasetError
 from ..output_paths import writable_file
-from ..page.dom import Page
+from ..page.dom import Element, Page
 from ..records.model import TextKeyIndex
 from ..records.score import score_expanded
 from ..wording import counted, listed
-from .candidates import PageCandidates, feature_matrix, page_candidates
+from .candidates import Candidate, PageCandidates, feature_matrix, page_candidates
+from .context import _layout as context_layout
 from .context import context_features
 from .fit_pool import map_fits, requested_workers
 from .labels_match import expanded_records, matched_targets, region_targets
 from .selector import select
 from .selector_model import FEATURES, Blend, Ensemble, Forest, Learner, SelectorModel, Stages, is_model_file
+
+if TYPE_CHECKING:
+    from ..records.hygiene import PageCheck
 
 POSITIVE = 0.5  # a region whose records match true records this well on average is a region of records
 THRESHOLD = 0.5  # an even-odds cut: fixed, not searched on the development pages
@@ -121,6 +126,40 @@ class LabelledPage:
     truth: list[list[str]]
     source: str = ""
 
+    @property
+    def digest(self) -> str:
+        """Its identity by its texts and labels (`page_digest`)."""
+        return page_digest(self.page, self.truth)
+
+    @property
+    def text_digest(self) -> str:
+        """Its identity by its texts alone."""
+        return page_digest(self.page, [])
+
+    @property
+    def check(self) -> PageCheck:
+        """Its labels checked against it (`hygiene.check_page`)."""
+        from ..records.hygiene import check_page
+
+        return check_page(self.name, self.page, self.truth)
+
+
+class Labelled(Protocol):
+    """A labelled page as `once_each` and `label_notes` read it: a LabelledPage, or a TrainingPage."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def truth(self) -> list[list[str]]: ...
+    @property
+    def digest(self) -> str: ...
+    @property
+    def text_digest(self) -> str: ...
+    @property
+    def check(self) -> PageCheck: ...
+
 
 @dataclass
 class Example:
@@ -154,14 +193,69 @@ def prepare(pages: Iterable[LabelledPage], progress: Callable[[str], None] | Non
     for lp in pages:
         if progress:
             progress(lp.name)
-        keys = TextKeyIndex(lp.page.text_map)
-        pc = page_candidates(lp.page)
-        truth = keys.expand_all(lp.truth)
-        expanded = expanded_records(pc, keys)
-        targets = np.asarray(region_targets(expanded, truth), dtype=np.float64)
-        examples.append(Example(lp.name, pc, feature_matrix(pc), targets, truth, expanded, lp.source,
-                                page_digest(lp.page, lp.truth)))
+        examples.append(_example(lp))
     return examples
+
+
+def _example(lp: LabelledPage) -> Example:
+    keys = TextKeyIndex(lp.page.text_map)
+    pc = page_candidates(lp.page)
+    truth = keys.expand_all(lp.truth)
+    expanded = expanded_records(pc, keys)
+    targets = np.asarray(region_targets(expanded, truth), dtype=np.float64)
+    return Example(lp.name, pc, feature_matrix(pc), targets, truth, expanded, lp.source, lp.digest)
+
+
+@dataclass
+class TrainingPage:
+    """What training keeps of a labelled page once its parse is let go: its identity, its labels' check and its
+    example (`for_training`)."""
+
+    name: str
+    truth: list[list[str]]
+    source: str
+    digest: str
+    text_digest: str
+    check: PageCheck
+    example: Example
+
+
+def for_training(pages: Iterable[LabelledPage], progress: Callable[[str], None] | None = None, *,
+                 keep_pages: bool = False) -> Iterator[TrainingPage]:
+    """Each labelled page made into what training keeps of it, one page at a time: a project of a thousand pages
+    held gigabytes of parsed pages while its training set was built. The examples fit to the same model as
+    `prepare`'s; they hold no page (`without_page`) unless `keep_pages`, which what selects regions on the
+    pages needs (cross-validation's scores). `progress(name)` when a page has been read, and when it is prepared."""
+    for lp in pages:
+        if progress:
+            progress(lp.name)
+        example = _example(lp)
+        kept = TrainingPage(lp.name, lp.truth, lp.source, example.digest, lp.text_digest, lp.check,
+                            example if keep_pages else without_page(example))
+        del lp, example  # let go of the parse before the next page is read
+        if progress:
+            progress(kept.name)
+        yield kept
+
+
+def without_page(example: Example) -> Example:
+    """The example as `fit` reads it, its candidates no longer holding their page: the second stage's layout of
+    the page (context) is worked out now, and each region is a copy whose elements are detached (tag, XPath and
+    order; no tree). The model fitted is the same; what selects regions on the page (`select`, `page_f1`,
+    `cross_validate`) needs the page, and `prepare`'s examples."""
+    pc = example.candidates
+    context_layout(pc)  # kept in pc.cache, which the copy shares
+    candidates = [Candidate(dataclasses.replace(c.region, parent=_detached(c.region.parent),
+                                                records=[[_detached(e) for e in r] for r in c.region.records]),
+                            c.features) for c in pc.candidates]
+    # No page and no facts: nothing the fit reads needs them (a select on these candidates would fail loudly).
+    detached = PageCandidates(None, None, candidates, [], pc.inner, pc.outer, pc.same,  # type: ignore[arg-type]
+                              pc.cache)
+    return dataclasses.replace(example, candidates=detached)
+
+
+def _detached(element: Element) -> Element:
+    return Element(element.tag, element.attrs, None, element.xpath, element.order, None)
 
 
 def page_digest(page: Page, truth: Sequence[Sequence[str]]) -> str:
@@ -170,12 +264,15 @@ def page_digest(page: Page, truth: Sequence[Sequence[str]]) -> str:
     return hashlib.sha256(repr((sorted(page.text_map.items()), [list(r) for r in truth])).encode()).hexdigest()[:16]
 
 
+L = TypeVar("L", bound=Labelled)
+
+
 @dataclass(frozen=True)
 class Twice:
     """A labelled page given again: the same texts, with the same labels or with other ones."""
 
-    page: LabelledPage
-    first: LabelledPage
+    page: Labelled
+    first: Labelled
     same_labels: bool
 
     def __str__(self) -> str:
@@ -183,19 +280,19 @@ class Twice:
                 f"again ({'the same texts and labels' if self.same_labels else 'with other labels'})")
 
 
-def once_each(pages: Sequence[LabelledPage]) -> tuple[list[LabelledPage], list[Twice]]:
+def once_each(pages: Sequence[L]) -> tuple[list[L], list[Twice]]:
     """The pages with a page given twice with the same labels kept once (trained on twice it would weigh double),
     and every page given again; the same page with other labels is kept (its two labellings disagree)."""
-    seen: dict[str, LabelledPage] = {}
-    texts: dict[str, LabelledPage] = {}
-    kept: list[LabelledPage] = []
+    seen: dict[str, L] = {}
+    texts: dict[str, L] = {}
+    kept: list[L] = []
     again: list[Twice] = []
     for lp in pages:
-        digest = page_digest(lp.page, lp.truth)
+        digest = lp.digest
         if digest in seen:
             again.append(Twice(lp, seen[digest], True))
             continue
-        text = page_digest(lp.page, [])
+        text = lp.text_digest
         if text in texts:
             again.append(Twice(lp, texts[text], False))
         seen[digest] = lp
@@ -204,13 +301,11 @@ def once_each(pages: Sequence[LabelledPage]) -> tuple[list[LabelledPage], list[T
     return kept, again
 
 
-def label_notes(pages: Sequence[LabelledPage]) -> list[str]:
+def label_notes(pages: Sequence[Labelled]) -> list[str]:
     """What a trainer should know of the labels it learns from: pages whose labels hold XPaths that name nothing
     (learnt from as they are: the model then learns that the lists they meant are not records), and pages
     labelled as holding no record."""
-    from ..records.hygiene import check_page
-
-    checks = [check_page(lp.name, lp.page, lp.truth) for lp in pages]
+    checks = [lp.check for lp in pages]
     naming_nothing = [lp for lp, check in zip(pages, checks, strict=True) if check.unresolved]
     without_xpath = [lp for lp, check in zip(pages, checks, strict=True) if check.empty]
     holding_none = [lp for lp in pages if not lp.truth]
@@ -228,7 +323,7 @@ def label_notes(pages: Sequence[LabelledPage]) -> list[str]:
     return notes
 
 
-def _named(pages: Sequence[LabelledPage], shown: int = 8) -> str:
+def _named(pages: Sequence[Labelled], shown: int = 8) -> str:
     names = [f"{lp.name}" + (f" of {lp.source}" if lp.source and "/" not in lp.source else "") for lp in pages]
     return listed(names, shown, total=True)
 
@@ -604,15 +699,44 @@ def _version() -> str:
 # Where labelled pages come from
 
 
+@dataclass(frozen=True)
+class PagesToRead:
+    """Labelled pages, each read (parsed) as it is iterated and let go by the reader before the next, and how many
+    there are (a progress bar's total)."""
+
+    count: int
+    read: Callable[[], Iterator[LabelledPage]]
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[LabelledPage]:
+        return self.read()
+
+
 def dataset_pages(pages_dir: str | Path, gt_dir: str | Path) -> list[LabelledPage]:
     """Every page with ground truth in `pages_dir` + `gt_dir` (a NEXT-EVAL style dataset)."""
+    return list(dataset_pages_to_read(pages_dir, gt_dir))
+
+
+def dataset_pages_to_read(pages_dir: str | Path, gt_dir: str | Path) -> PagesToRead:
+    """`dataset_pages`, read one at a time as they are iterated."""
+    from ..page.dataset import find_page_file, not_a_folder, record_files
     from ..records.hygiene import dataset_labels
 
-    source = _source_name(pages_dir)
-    out = [LabelledPage(name, page, records, source) for name, page, records in dataset_labels(pages_dir, gt_dir)]
-    if not out:
+    if not Path(pages_dir).is_dir():  # refused first, as dataset_labels refuses it
+        raise DatasetError(not_a_folder(Path(pages_dir), "pages", "N.html / N.mhtml"))
+    count = sum(1 for name in record_files(gt_dir) if find_page_file(pages_dir, name) is not None)
+    if not count:
         raise DatasetError(f"no page with ground truth in {pages_dir} and {gt_dir}")
-    return out
+    source = _source_name(pages_dir)
+    return PagesToRead(count, lambda: _labelled(dataset_labels(pages_dir, gt_dir), source))
+
+
+def _labelled(pages: Iterable[tuple[str, Page, list[list[str]]]], source: str) -> Iterator[LabelledPage]:
+    for name, page, records in pages:
+        yield LabelledPage(name, page, records, source)
+        del page  # let go before the next page is read
 
 
 def _source_name(pages_dir: str | Path) -> str:
@@ -646,19 +770,30 @@ def forget_project_model(project_dir: str | Path) -> Path | None:
 
 def project_pages(project_dir: str | Path, progress: Callable[[str], None] | None = None) -> list[LabelledPage]:
     """A project's pages marked labelled (or reviewed), with their accepted and edited records."""
-    from ..store.project import open_project
-    from ..store.scoring import labelled_pages
-
     out = []
+    for lp in project_pages_to_read(project_dir):
+        if progress is not None:
+            progress(lp.name)
+        out.append(lp)
+    return out
+
+
+def project_pages_to_read(project_dir: str | Path) -> PagesToRead:
+    """`project_pages`, read one at a time as they are iterated."""
+    from ..store.project import open_project
+    from ..store.scoring import labelled_page_names, labelled_pages
+
     with open_project(project_dir) as project:
-        for name, page, records in labelled_pages(project):
-            if progress is not None:
-                progress(name)
-            out.append(LabelledPage(name, page, records, str(project.root)))
-    if not out:
+        count = len(labelled_page_names(project))
+    if not count:
         raise DatasetError(f"no page marked labelled in the project {project_dir}: mark the pages you have labelled "
                            "(L in the app), or import a dataset with its labels (html/ and gt/)")
-    return out
+
+    def read() -> Iterator[LabelledPage]:
+        with open_project(project_dir) as project:
+            yield from _labelled(labelled_pages(project), str(project.root))
+
+    return PagesToRead(count, read)
 
 
 def writable_model_path(path: str | Path) -> Path:
@@ -683,8 +818,8 @@ def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, 
     Where it is written and the seed are checked before any work; `check` as in `fit`."""
     path = writable_model_path(out if out is not None else project_model_path(project_dir))
     check_seed(seed)
-    labelled = project_pages(project_dir, progress)
-    model = fit(prepare(labelled, progress), seed=seed, check=check,
+    labelled = [p.example for p in for_training(project_pages_to_read(project_dir), progress)]
+    model = fit(labelled, seed=seed, check=check,
                 description=f"{labelled_pages_said(len(labelled))} of the project {Path(project_dir).name}")
     return save_model(model, path)
 
