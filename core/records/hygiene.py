@@ -196,3 +196,4 @@ def dataset_labels(pages_dir: str | Path, gt_dir: str | Path, unreadable: list[s
             unreadable.append(f"page {name}: cannot be checked: {error}")
             continue
         yield name, page, records
+        del page  # not held while the next page is parsed
