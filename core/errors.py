@@ -1,4 +1,7 @@
-"""The one exception family RecordLens raises for bad input: callers show `str(error)` to a person."""
+"""The one exception family RecordLens raises for bad input: callers show `str(error)` to a person; and the one
+wording of a full disk, which every write can meet."""
+
+import errno
 
 
 class RecordLensError(Exception):
@@ -20,3 +23,17 @@ class AgentError(RecordLensError):
 def shortened(text: str, limit: int = 80) -> str:
     """A piece of input quoted in a message, cut to `limit` characters (a MIME boundary can be a million long)."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def is_disk_full(error: BaseException) -> bool:
+    """Whether a write failed because its disk (or the user's quota on it) is full."""
+    return isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def full_disk(where: object | None, *, detail: str | None = None, then: str = "") -> str:
+    """A full disk in one wording wherever it is met: the disk that holds `where` (a folder, or words such as "the
+    project"; None: a disk not known), why when known (`detail`: the system's words, or the space left), and,
+    with `then`, what to do once space is freed ("run the same command again: ...")."""
+    disk = f"the disk that holds {where}" if where is not None else "a disk"
+    said = f"{disk} is full" + (f" ({detail})" if detail else "")
+    return f"{said}; free space and {then}" if then else said

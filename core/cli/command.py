@@ -9,8 +9,9 @@ import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
+from pathlib import Path
 
-from ..errors import RecordLensError
+from ..errors import RecordLensError, full_disk, is_disk_full
 from ..store import db as store_db
 from ..store.db import database_problem
 from . import agent, agreement, annotators, demo, evaluation, extraction, labels, pages, project, synth, train
@@ -60,12 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as error:
-        # What the up-front checks of each command could not foresee (a disk full, a permission, a folder made
-        # in the meantime): one line that names the file, not a traceback.
-        # A failed rename names the file it was to become second (the first is a temporary file of ours).
-        named = error.filename2 or error.filename
-        where = f"{named}: " if named else ""
-        print(f"recordlens: error: {where}{error.strerror or error}", file=sys.stderr)
+        print(f"recordlens: error: {_write_failed(error, args)}", file=sys.stderr)
         return 2
     except sqlite3.Error as error:
         # The project's database refused: another process holds it, or its disk is full. One line, and what to do.
@@ -74,6 +70,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("recordlens: interrupted", file=sys.stderr)
         return 130
+
+
+def _write_failed(error: OSError, args: argparse.Namespace) -> str:
+    """What the up-front checks of each command could not foresee (a disk full, a permission, a folder made in
+    the meantime): one line that names the file, not a traceback; a full disk is said as such, with the folder
+    whose disk it is and what to do then for this command (a file's write() names no file: the command's folder
+    is named)."""
+    # A failed rename names the file it was to become second (the first is a temporary file of ours).
+    named = error.filename2 or error.filename
+    said = f"{named}: {error.strerror or error}" if named else str(error.strerror or error)
+    if not is_disk_full(error):
+        return said
+    if named:
+        return f"{said}; {full_disk(Path(named).parent, then=_after_a_full_disk(args, Path(named).parent))}"
+    folder = next((getattr(args, key) for key in ("out", "site", "project") if getattr(args, key, None)), None)
+    return full_disk(folder, detail=error.strerror, then=_after_a_full_disk(args, folder))
+
+
+def _after_a_full_disk(args: argparse.Namespace, folder: object) -> str:
+    """What to do once space is freed, for the command a full disk stopped: what it wrote is kept either way."""
+    if args.command == "extract" or (args.command == "site" and getattr(args, "site_command", "") == "capture"):
+        return "run the same command again: it goes on from where it stopped (what it wrote is kept)"
+    if args.command == "export" and getattr(args, "format", "") == "nexteval":
+        # An unfinished dataset is refused as the folder of another export (a page might be missing from it)
+        return f"export again into an empty folder ({folder} holds an unfinished export: remove it first)"
+    return "run the command again"
 
 
 if __name__ == "__main__":

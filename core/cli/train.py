@@ -55,13 +55,13 @@ def run(args: argparse.Namespace) -> int:
         fit,
         fold_shapes,
         for_training,
-        forget_project_model,
         label_notes,
         labelled_pages_said,
         once_each,
         project_model_path,
         project_pages_to_read,
         save_model,
+        save_project_model,
         unfit_fold,
         weaker_folds_note,
         writable_model_path,
@@ -114,9 +114,8 @@ def run(args: argparse.Namespace) -> int:
     own = bool(args.project) and args.out == project_model_path(args.project)
     same = own and args.out.is_file() and args.out.read_bytes() == model.to_json().encode("utf-8")
     pushed_out = own and not same and (Path(args.project) / FORGOTTEN_MODEL).is_file()
-    kept = forget_project_model(args.project) if own and not same else None
     replacing = Replacing(args.out)
-    out = save_model(model, args.out)
+    out, kept = save_project_model(model, args.project) if own and not same else (save_model(model, args.out), None)
     size = out.stat().st_size
     print(f"{out}: selector model from {description}, seed {args.seed}, {size / 1e3:.0f} kB, "
           f"{time.perf_counter() - start:.1f} s", file=sys.stderr)
@@ -125,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
                                                                   if pushed_out else ""), file=sys.stderr)
     elif same:
         print("the project's model is the one it had (the same pages, labels and seed)", file=sys.stderr)
-    if not same:
+    if not same and kept is None:  # an earlier model of the project's own is said as kept, above
         replacing.said()
     written = ModelShape.of(model)
     if (risk := few_pages_warning(written)) is not None:  # in the words of the app's Learn and Propose

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
-from ..errors import DatasetError
+from ..errors import DatasetError, full_disk, is_disk_full
 from ..output_paths import writable_file
 from ..page.dom import Element, Page
 from ..records.model import TextKeyIndex
@@ -802,11 +802,31 @@ def writable_model_path(path: str | Path) -> Path:
     return writable_file(path, "a selector model", replaces=is_model_file)
 
 
-def save_model(model: SelectorModel, path: str | Path) -> Path:
+def save_model(model: SelectorModel, path: str | Path, *, named: str | Path | None = None) -> Path:
+    """Write `model` to `path` (atomically); a failure is said for `named` (default `path`): the file it is for."""
     try:
         return model.save(path)
-    except OSError as error:  # changed since the check (a folder made there, permissions)
-        raise DatasetError(f"cannot write the model to {path}: {error.strerror or error}") from None
+    except OSError as error:  # changed since the check (a folder made there, permissions), or a full disk
+        named = path if named is None else named
+        why = (full_disk(Path(named).parent, detail=error.strerror, then="try again") if is_disk_full(error)
+               else error.strerror or error)
+        raise DatasetError(f"cannot write the model to {named}: {why}") from None
+
+
+def save_project_model(model: SelectorModel, project_dir: str | Path) -> tuple[Path, Path | None]:
+    """Write `model` as the project's own, the one it replaces set aside as Forget sets it aside; returns where the
+    model is and where the earlier one is kept (None: there was none). The new model is written whole first, under
+    a hidden name beside it, and only then does the earlier one move: a write that fails (a full disk) leaves the
+    project's models as they were, where setting the old one aside first left the project with none."""
+    path = project_model_path(project_dir)
+    written = save_model(model, path.with_name(f".{path.name}.new"), named=path)
+    try:
+        kept = forget_project_model(project_dir)
+        written.replace(path)
+    except BaseException:
+        written.unlink(missing_ok=True)
+        raise
+    return path, kept
 
 
 def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, seed: int = 0,

@@ -83,8 +83,10 @@ def _not_extracted_before(names: Iterable[str], out: Path, summary: RunSummary, 
 
 def _keep_extraction(out: Path, summary: RunSummary, name: str, answer: tuple[LoadedPage, Extraction]) -> None:
     loaded, extraction = answer
-    save_records(out / f"{name}.json", extraction.records)
+    # The records file last: its presence is what a resume takes for done (`extracted_before`), so a stop between
+    # the two writes (a full disk) leaves the page to extract again, not done without its cost record for good
     _write_page_cost(out, name, extraction, page_identity(loaded))
+    save_records(out / f"{name}.json", extraction.records)
     summary.extracted.append(name)
     summary.warnings.extend(f"page {name}: {w}" for w in extraction.warnings)
     add_tokens(summary.tokens, extraction.tokens or {})
@@ -156,8 +158,9 @@ def _write_page_cost(out: Path, name: str, extraction: Extraction, made_on: dict
 def _record_stop(out: Path, name: str, reason: str, details: dict[str, object], summary: RunSummary) -> None:
     """The page a budget ran out on part way: its paid calls in `_run/N.json`, marked not finished, and no
     `N.json` (the next run asks the page again, keeping these calls under "earlier")."""
+    earlier = earlier_records(out, name)  # before its records go: a --restart's page done before paid no more
     (out / f"{name}.json").unlink(missing_ok=True)
-    record = {"status": NOT_FINISHED, **details, "reason": reason, **earlier_records(out, name),
+    record = {"status": NOT_FINISHED, **details, "reason": reason, **earlier,
               "stopped": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
     summary.stopped_on = name
@@ -165,24 +168,32 @@ def _record_stop(out: Path, name: str, reason: str, details: dict[str, object], 
 
 
 def earlier_records(out: Path, name: str) -> dict[str, object]:
-    """What earlier runs of this folder paid for on this page (a page a budget stopped part way, or one that
-    failed: a refused answer is paid for too), to keep beside this run's record of the page:
-    {"earlier": [...]}, or {} when there was none."""
+    """What earlier runs of this folder paid for on this page (a page a budget stopped part way, one that failed:
+    a refused answer is paid for too, or one whose records file a stop kept from being written), to keep beside
+    this run's record of the page: {"earlier": [...]}, or {} when there was none."""
     try:
         before = json.loads((out / META_DIR / f"{name}.json").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return {}
-    if not isinstance(before, dict) or before.get("status") not in (NOT_FINISHED, FAILED):
+    if not isinstance(before, dict) or not _paid_but_not_kept(out, name, before):
         return {}
     older = before.pop("earlier", [])
     return {"earlier": [*(older if isinstance(older, list) else []), before]}
 
 
+def _paid_but_not_kept(out: Path, name: str, record: dict[str, object]) -> bool:
+    """Whether a page's record is of calls paid for that gave no kept answer: a page stopped part way, one that
+    failed, or one done whose records file was never written (a stop between its two writes: a full disk)."""
+    status = record.get("status")
+    return status in (NOT_FINISHED, FAILED) or (status == DONE and not (out / f"{name}.json").exists())
+
+
 def record_failure(out: Path, name: str, reason: str, details: dict[str, object], summary: RunSummary) -> None:
     """A failed page: its reason and attempts in `_run/N.json`, and no `N.json` (an earlier one would be taken
     for this run's answer)."""
+    earlier = earlier_records(out, name)  # before its records go: a --restart's page done before paid no more
     (out / f"{name}.json").unlink(missing_ok=True)
-    record = {"status": FAILED, **details, "reason": reason, **earlier_records(out, name),
+    record = {"status": FAILED, **details, "reason": reason, **earlier,
               "failed": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
     summary.failed[name] = reason

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,10 +30,13 @@ from typing import Self
 
 import sqlite_utils
 
-from ..errors import RecordLensError
+from ..errors import RecordLensError, full_disk
 
 # Long enough for the slowest write (one large page imported with its labels); a wait, never a failure.
 BUSY_TIMEOUT_SECONDS = 30.0
+# Opening a WAL database writes its -shm index (32 kB) and -wal beside it: with less than this free on its disk, the
+# "disk I/O error" SQLite gives when it cannot is the disk being full, not a broken database.
+ROOM_TO_OPEN_BYTES = 1_000_000
 # A write lock not free within this is held by someone else's long write: said (`waiting_notice`) before the wait.
 QUICK_LOCK_SECONDS = 0.25
 waiting_notice: Callable[[], None] | None = None  # the CLI prints a line; the default says nothing
@@ -143,6 +147,8 @@ def cannot_open(path: Path, error: sqlite3.Error) -> str:
     text = str(error).lower()
     if _damaged(text):
         hint = "; " + damaged_advice(path)
+    elif (full := _full_disk(path, text)) is not None:
+        hint = "; " + full
     elif not os.access(path.parent, os.W_OK) or not os.access(path, os.W_OK):
         hint = (f"; the folder is read-only, and the project opens for changes only where SQLite can write its lock "
                 f"files beside the database: `recordlens project copy {path.parent} NEW` copies the project to a "
@@ -150,6 +156,24 @@ def cannot_open(path: Path, error: sqlite3.Error) -> str:
     else:
         hint = ""
     return f"{path}: cannot open the project database ({error}){hint}"
+
+
+def _full_disk(path: Path, text: str) -> str | None:
+    """Why SQLite could not open or write the database at `path` when the disk that holds it is (all but) full:
+    said with the room left, and that nothing is lost (the database is whole; only its lock files could not be
+    made); None when there is room, or the room cannot be known."""
+    if "disk i/o error" not in text and "full" not in text:
+        return None
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:
+        return None
+    little = free < ROOM_TO_OPEN_BYTES
+    if not little and "full" not in text:  # SQLite's own "disk is full" may be a quota's, with room left on the disk
+        return None
+    room = "nothing free" if free < 1000 else f"{free / 1000:,.0f} kB free"
+    return full_disk(path.parent, detail=room if little else None,
+                     then="open the project again: nothing in it is lost")
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ writing now, or a file system without such locks) only leftovers untouched for m
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -47,10 +48,25 @@ def store_snapshot(root: Path, data: bytes, suffix: str) -> str:
     path = snapshot_path(root, digest, suffix)
     if path.is_file() and path.stat().st_size == len(data):
         return digest
-    with _writers_lock(root, exclusive=False, wait=True):
-        # Read-only tells people and tools that a stored snapshot is evidence, not a working copy.
-        atomic.write_bytes(path, data, mode=atomic.file_mode() & (stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH))
+    made = not path.parent.exists()
+    try:
+        with _writers_lock(root, exclusive=False, wait=True):
+            # Read-only tells people and tools that a stored snapshot is evidence, not a working copy.
+            atomic.write_bytes(path, data, mode=atomic.file_mode() & (stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH))
+    except OSError:
+        if made:
+            _remove_if_empty(root, path.parent)
+        raise
     return digest
+
+
+def _remove_if_empty(root: Path, folder: Path) -> None:
+    """Remove a snapshot folder a failed write made (a full disk) and left empty; only while no other write is
+    under way (the cleaning's lock), which might be about to write into it."""
+    with _writers_lock(root, exclusive=True, wait=False) as no_writer:
+        if no_writer:
+            with contextlib.suppress(OSError):  # not empty after all, or gone: left as it is
+                folder.rmdir()
 
 
 def remove_stale_temporaries(root: Path, older_than_s: float = STALE_TEMPORARY_S) -> int:

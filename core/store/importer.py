@@ -37,7 +37,6 @@ ceiling those labels allow.
 
 from __future__ import annotations
 
-import errno
 import json
 import re
 import sqlite3
@@ -47,7 +46,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..errors import DatasetError, RecordLensError
+from ..errors import DatasetError, RecordLensError, full_disk, is_disk_full
 from ..file_kinds import not_a_page_file
 from ..page.dataset import (
     NOT_A_PAGE_SUFFIX,
@@ -237,8 +236,8 @@ def _not_imported(error: Exception, source: Path) -> str:
 
 def _not_stored(error: OSError, source: Path) -> str:
     """Why a page could not be imported, naming the side that failed: the file read, or the project written."""
-    if error.errno in (errno.ENOSPC, errno.EDQUOT):
-        return f"the disk that holds the project is full ({error.strerror})"
+    if is_disk_full(error):
+        return full_disk("the project", detail=error.strerror)
     if error.filename and Path(error.filename) != source:
         return f"cannot write {error.filename} ({error.strerror or error})"
     return f"cannot be read ({error.strerror or error})"

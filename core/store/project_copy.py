@@ -16,7 +16,6 @@ that can be written, is the project to work in.
 
 from __future__ import annotations
 
-import errno
 import os
 import shutil
 import sqlite3
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..atomic import folder_mode
+from ..errors import full_disk, is_disk_full
 from ..owner_files import owner_line, process_alive
 from ..page.dataset import natural_key
 from ..wording import listed
@@ -165,8 +165,8 @@ def _read_from(error: OSError, root: Path) -> bool:
 
 
 def _cannot_write(error: OSError, folder: Path) -> str:
-    if error.errno in (errno.ENOSPC, errno.EDQUOT):
-        return f"the disk that holds {folder} is full ({error.strerror}); free space and copy again"
+    if is_disk_full(error):
+        return full_disk(folder, detail=error.strerror, then="copy again")
     return f"{folder} cannot be written ({error.strerror or error}); copy to a folder you can write to"
 
 
