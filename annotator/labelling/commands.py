@@ -30,7 +30,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QUndoCommand, QUndoGroup, QUndoStack
 
 from ...core.errors import RecordLensError
-from ...core.store import Change, Project, Provenance
+from ...core.store import Change, Project, Provenance, database_problem
 
 # Told the page whose labels or status changed, the records to select there (None: keep the selection) and the
 # newest history entry the step wrote (None: it wrote none).
@@ -43,23 +43,14 @@ class NotSaved(RecordLensError):
     nothing stored before is touched (the transaction is rolled back)."""
 
 
-def _refusal(error: sqlite3.Error) -> str:
-    """What the database's refusal means, and what to do.
-
-    core.store.db.database_problem says this for the command line; the annotator may use core.store only through
-    its public entry point, which does not export it yet (this becomes `database_problem(error)` once it does)."""
-    hint = ("; free space on the disk that holds the project and do it again (what was saved before is intact)"
-            if "full" in str(error).lower() else "")
-    return f"the project's database: {error}{hint}"
-
-
 @contextmanager
 def _saved_or_refused(what: str = "") -> Iterator[None]:
     """A store write whose refusal by the database raises `NotSaved`, naming `what` was not saved."""
     try:
         yield
     except sqlite3.Error as error:
-        raise NotSaved(f"{what + ' ' if what else ''}NOT saved: {_refusal(error)}") from error
+        raise NotSaved(f"{what + ' ' if what else ''}NOT saved: {database_problem(error, again='do it again')}"
+                       ) from error
 
 
 def _put_back(project: Project, page: str, history_id: int | None, status: str | None, by: Provenance,

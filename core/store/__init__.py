@@ -6,7 +6,7 @@
 
 from .adjudication import Adjudication, Kept, disagreement
 from .agreement import label_set, project_agreement
-from .db import Provenance, StoreError
+from .db import Provenance, StoreError, database_problem
 from .exporter import FORMATS as EXPORT_FORMATS
 from .exporter import ExportSummary, export_project
 from .importer import (
@@ -48,7 +48,7 @@ __all__ = [
     "TRUE_PAGE_STATUSES", "Change",
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",
     "RunInfo", "method_settings", "run_folder", "run_origin", "run_settings",
-    "SchemaError", "StoreError", "StoredScore", "export_project", "find_sources", "import_page",
+    "SchemaError", "StoreError", "StoredScore", "database_problem", "export_project", "find_sources", "import_page",
     "history_numbers", "history_steps", "import_paths", "import_run_folder", "init_project", "open_project",
     "labelled_page_names", "score_stored_run", "status_moved",
     "REMOVED", "RemovedPage", "RestoredPage", "check_removable", "remove_page", "removed_copy", "restore_page",

@@ -271,14 +271,15 @@ class Connection:
         return {row[0]: Provenance(*row[1:]) for row in rows}
 
 
-def database_problem(error: sqlite3.Error) -> str:
-    """What a refusal of the project's database means to the user, and what to do: one line."""
+def database_problem(error: sqlite3.Error, again: str = "run this again") -> str:
+    """What a refusal of the project's database means to the user, and what to do: one line. `again`: how the
+    user repeats what was refused (a command is run again, an edit in the app done again)."""
     text = str(error).lower()
     if "locked" in text or "busy" in text:
-        hint = ("; another process (the app, or another command) is writing to the project: run this again when it "
+        hint = (f"; another process (the app, or another command) is writing to the project: {again} when it "
                 "is done")
     elif "full" in text:
-        hint = "; free space on the disk that holds the project and run this again (what was stored is intact)"
+        hint = f"; free space on the disk that holds the project and {again} (what was stored is intact)"
     elif "readonly" in text or "read-only" in text:
         hint = "; the project's folder or database cannot be written"
     elif _damaged(text):
