@@ -40,7 +40,7 @@ from .evaluate import truth_naming_nothing
 from .in_sample import InSample, digests_of, in_sample
 from .page_loop import EndpointRow
 from .run_files import exit_status
-from .runner import _method_of as method_of  # what made a run, as its run.json says it
+from .runner import method_of  # what made a run, as its run.json says it
 
 LLM_FORMATS = ("flat", "hier", "slim", "outline")
 

@@ -90,7 +90,7 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     return summary
 
 
-def _method_of(extractor: Extractor) -> dict[str, object]:
+def method_of(extractor: Extractor) -> dict[str, object]:
     # Through JSON, so that a tuple and the list it is read back as compare equal.
     return json.loads(json.dumps({"method": extractor.name, "version": extractor.version,
                                   "parameters": getattr(extractor, "parameters", {})}, default=str))
@@ -118,7 +118,7 @@ def _refuse_another_method(out: Path, extractor: Extractor) -> dict[str, object]
         before = json.loads((out / META_DIR / "run.json").read_text(encoding="utf-8"))
     except (FileNotFoundError, json.JSONDecodeError):
         return {}
-    now = _method_of(extractor)
+    now = method_of(extractor)
     before = _with_shipped_prompt(before, now)
     differences = description_differences(before, now)
     has_pages = any(out.glob("*.json"))
@@ -174,7 +174,7 @@ def _remove_unfinished_writes(out: Path) -> None:
 def _write_run_description(out: Path, extractor: Extractor, model: str | None = None) -> dict[str, object]:
     """`run.json`, saying the run has not finished until it has: a run killed part way says so when it is added
     to a project. `model`: the model file it names, when not the extractor's (`_model_named_before`)."""
-    described = _method_of(extractor)
+    described = method_of(extractor)
     if model is not None:
         described["parameters"] = {**described["parameters"], "model": model}  # type: ignore[dict-item]
     description = {**described, "settings": getattr(extractor, "settings", {}),
