@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QProgressBar
 
-from ...core.extract import create, forget_project_model, project_model, train_on_project
+from ...core.extract import (
+    create,
+    forget_project_model,
+    forgotten_model_path,
+    project_model,
+    train_on_project,
+)
 from ...core.records import new_records
 from ...core.store import Project, labelled_page_names
 from ...core.wording import counted
@@ -266,12 +272,15 @@ class JobController:
             if method != "selector":
                 return (f"learned from {learnt_from}, but Propose uses {method} (Settings): choose the offline "
                         "selector there for Propose to follow this project's labels")
+            root = window.project.root
+            replaced = (f"; the earlier learnt model is kept as {forgotten_model_path(root).relative_to(root)}"
+                        if learnt_before else "")
             if not learnt.get("caution"):
-                return f"Propose now follows this project's labels (learned from {learnt_from})"
+                return f"Propose now follows this project's labels (learned from {learnt_from}){replaced}"
             # In core's words, as `train` and Propose with this model say it; Recent messages keep what the
             # status bar cuts.
             return (f"learned {learnt['caution']}; Propose → {forget} goes back to the shipped model, or label more "
-                    "pages and learn again")
+                    f"pages and learn again{replaced}")
 
         job = BackgroundJob(self.window.project.root, work)
         # Said through start(): a message of its own would be overwritten by the job's end as soon as it showed.

@@ -195,3 +195,24 @@ def test_learning_while_propose_uses_another_extractor_says_so(qtbot, tmp_path: 
     finally:
         window.close()
         window.shutdown()
+
+
+@pytest.mark.timeout(300)
+def test_learning_again_keeps_the_model_it_replaces_as_forget_does(qtbot, tmp_path: Path) -> None:
+    folder, _ = project_with_policy(tmp_path / "again", with_secondary=True, labelled=3)
+    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
+                        settings_file=tmp_path / "settings.json", key_store=SessionKeyStore())
+    try:
+        assert window.jobs.do_learn() is not None
+        qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
+        first = project_model_path(folder).read_bytes()
+        window.project.set_status("0", "new", window.person)  # a page fewer: another model
+        assert window.jobs.do_learn() is not None
+        qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
+        assert project_model_path(folder).read_bytes() != first
+        assert (folder / "models" / "selector.forgotten.json").read_bytes() == first  # kept, as train --project does
+        assert window.statusBar().currentMessage().endswith(
+            "; the earlier learnt model is kept as models/selector.forgotten.json"), window.statusBar().currentMessage()
+    finally:
+        window.close()
+        window.shutdown()
