@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ..errors import shortened
 
-PRESCAN_BYTES = 1024  # the HTML standard's limit for finding a <meta> charset
+PRESCAN_BYTES = 1024  # the HTML standard's limit for finding a <meta> charset (Chromium looks on within <head>)
 
 # Every label a browser accepts, and the encoding it names (the WHATWG Encoding Standard's table). A label
 # outside it is unknown to a browser even where Python has a codec of that name (cp037, utf-7, utf-32): the
@@ -84,7 +86,6 @@ _BROWSER_CODECS = {
 }
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_BE, "utf-16be"), (codecs.BOM_UTF16_LE, "utf-16le"))
 WHITESPACE = "\t\n\f\r "  # what the Encoding Standard trims from a label
-_META_CHARSET = re.compile(rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.IGNORECASE)
 
 
 def _browser_bytes(error: UnicodeError, codec: str, replace: bool) -> tuple[str, int]:
@@ -94,15 +95,22 @@ def _browser_bytes(error: UnicodeError, codec: str, replace: bool) -> tuple[str,
     U+FFFD when `replace`, as a browser does, else raised, so that the caller can say so."""
     assert isinstance(error, UnicodeDecodeError)
     byte = error.object[error.start]
-    if codec.startswith("cp") and 0x80 <= byte <= 0x9F:
+    if codec.startswith("cp") and codec != "cp932" and 0x80 <= byte <= 0x9F:
         return chr(byte), error.start + 1
     if codec == "cp1255" and byte == 0xCA:
         return "\u05ba", error.start + 1
     if codec == "gb18030" and byte == 0x80:
         return "\u20ac", error.start + 1
+    if replace and codec == "cp932" and _unmapped_shift_jis_pair(error.object, error.start):
+        return "\ufffd", error.start + 2  # the Encoding Standard drops a pair whose trail byte is not ASCII
     if replace:
         return "\ufffd", error.start + 1
     raise error
+
+
+def _unmapped_shift_jis_pair(raw: bytes, start: int) -> bool:
+    lead, trail = raw[start], raw[start + 1] if start + 1 < len(raw) else 0
+    return (0x81 <= lead <= 0x9F or 0xE0 <= lead <= 0xFC) and 0x80 <= trail <= 0xFC
 
 
 def _browser_errors(codec: str, replace: bool) -> str:
@@ -133,18 +141,23 @@ def resolve_charset(label: str) -> tuple[str, str] | None:
 
 
 def decode_html(raw: bytes, declared: str | None, warnings: list[str]) -> tuple[str, str]:
-    """The page's text and the charset it was decoded with: BOM, declared charset, else UTF-8 or windows-1252."""
+    """The page's text and the charset it was decoded with: BOM, the page's <meta>, the charset its part's header
+    declares (`declared`), else UTF-8 or windows-1252.
+
+    The <meta> before the header is Chromium's order for a part of an MHTML archive (checked in QtWebEngine: a
+    part declared utf-8 whose page says windows-1251 shows as windows-1251); a page served over HTTP is the other
+    way round, but the app never shows a page so (it serves the core's text with utf-8 both declared and used)."""
     for bom, name in _BOMS:
         if raw.startswith(bom):
             return decode_or_replace(raw[len(bom) :], (name, name), "the page", warnings), name
-    header = _declared_charset(declared, "its Content-Type header", warnings)
-    if header is not None:
-        decoded = _decoded_as_declared(raw, header, f"{declared.strip()!r} (from its Content-Type header)", warnings)
-        if decoded is not None:
-            return decoded
     meta = _meta_charset(raw, warnings)
     if meta is not None:
         decoded = _decoded_as_declared(raw, meta, f"{meta[0]!r} (from its <meta> tag)", warnings)
+        if decoded is not None:
+            return decoded
+    header = _declared_charset(declared, "its Content-Type header", warnings)
+    if header is not None:
+        decoded = _decoded_as_declared(raw, header, f"{declared.strip()!r} (from its Content-Type header)", warnings)
         if decoded is not None:
             return decoded
     return _decode_undeclared(raw, warnings)
@@ -186,14 +199,136 @@ def _declared_charset(label: str | None, where: str, warnings: list[str]) -> tup
 
 
 def _meta_charset(raw: bytes, warnings: list[str]) -> tuple[str, str] | None:
-    match = _META_CHARSET.search(raw, 0, PRESCAN_BYTES)
-    if match is None:
-        return None
-    charset = _declared_charset(match.group(1).decode("ascii"), "its <meta> tag", warnings)
-    if charset is not None and charset[0] in ("utf-16be", "utf-16le", "x-user-defined"):
-        # the HTML standard: a page that can hold this ASCII <meta> is not UTF-16 (nor x-user-defined)
-        return resolve_charset("utf-8" if charset[0].startswith("utf-16") else "windows-1252")
+    """The first charset a <meta> declares that a browser knows (an unknown one is said, and the look goes on)."""
+    for declaration in meta_declarations(raw):
+        charset = _declared_charset(declaration.label, "its <meta> tag", warnings)
+        if charset is not None:
+            return meta_encoding(charset)
+    return None
+
+
+def meta_encoding(charset: tuple[str, str]) -> tuple[str, str]:
+    """The encoding a <meta> declaring `charset` gives: the HTML standard reads a page that can hold this ASCII
+    <meta> as neither UTF-16 (it is UTF-8) nor x-user-defined (windows-1252)."""
+    if charset[0] in ("utf-16be", "utf-16le", "x-user-defined"):
+        return resolve_charset("utf-8" if charset[0].startswith("utf-16") else "windows-1252")  # type: ignore[return-value]
     return charset
+
+
+@dataclass(frozen=True)
+class MetaDeclaration:
+    """A charset label a <meta> declares (its `charset`, or the charset in a content-type http-equiv's
+    `content`), with the span of the label's bytes in the page."""
+
+    label: str
+    start: int
+    end: int
+
+
+def meta_declarations(raw: bytes) -> Iterator[MetaDeclaration]:
+    """The charsets the page's <meta> tags declare, in order, as far as Chromium's prescan looks
+    (HTMLMetaCharsetParser, checked in QtWebEngine): real tags only (not in comments, scripts, styles, titles),
+    through the first 1024 bytes and on while still in <head>, that is until a tag other than those a head holds
+    (a `</head>` or `<body>`, a `<div>`, an `<svg>`) once the 1024 bytes are past."""
+    text = raw.decode("latin-1")  # one character a byte: positions are byte offsets, the markup is ASCII
+    position, in_head = 0, True
+    while (tag := _next_tag(text, position)) is not None:
+        start, end, name, closing = tag
+        if not in_head and start > position and start >= PRESCAN_BYTES:
+            return  # the text before this tag ended past the limit
+        if name == "meta" and not closing:
+            yield from _declarations_of(text, start, end)
+        if closing or name not in _HEAD_START_TAGS:
+            in_head = in_head and name in _HEAD_TAGS
+        if not in_head and end >= PRESCAN_BYTES:
+            return
+        position = _end_of_raw_text(text, end, name) if not closing else end
+
+
+# the tags that leave Chromium's prescan in <head>: these, and the start tags of <html> and <head>
+_HEAD_TAGS = frozenset({"script", "noscript", "style", "link", "meta", "object", "title", "base"})
+_HEAD_START_TAGS = _HEAD_TAGS | {"html", "head"}
+# Whose content is text to a tokenizer with scripting off (noscript and noembed are markup to it)
+_RAW_TEXT_TAGS = frozenset({"script", "style", "iframe", "xmp", "noframes", "title", "textarea"})
+_MARKUP = re.compile(r"<(?:(!--)|([!?])|(/?)([A-Za-z][^\t\n\f\r />]*))")
+_COMMENT_END = re.compile(r"-?-?>|.*?--!?>", re.DOTALL)
+_ATTRIBUTE = re.compile(r"""[\t\n\f\r /]*([^\t\n\f\r />][^\t\n\f\r /=>]*)(?:[\t\n\f\r ]*=[\t\n\f\r ]*"""
+                        r"""(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >]*)))?""")
+_CONTENT_CHARSET = re.compile(r"charset[\t\n\f\r ]*=[\t\n\f\r ]*(?:\"([^\"]*)\"?|'([^']*)'?|([^\t\n\f\r ;]*))",
+                              re.IGNORECASE)
+
+
+def _next_tag(text: str, position: int) -> tuple[int, int, str, bool] | None:
+    """(start, end, lowercased name, whether an end tag) of the next tag from `position`, past comments and
+    `<!...>`/`<?...>`; None at the end of the page or of its last whole tag."""
+    while (match := _MARKUP.search(text, position)) is not None:
+        if match.group(1):  # a comment runs to "-->" (or is "<!-->" / "<!--->")
+            end = _COMMENT_END.match(text, match.end())
+            if end is None:
+                return None
+            position = end.end()
+        elif match.group(2):  # a bogus comment runs to ">"
+            position = text.find(">", match.end())
+            if position < 0:
+                return None
+        else:
+            end = _end_of_tag(text, match.end())
+            if end is None:
+                return None
+            return match.start(), end, match.group(4).lower(), bool(match.group(3))
+    return None
+
+
+def _end_of_tag(text: str, position: int) -> int | None:
+    while True:
+        attribute = _ATTRIBUTE.match(text, position)
+        position = attribute.end() if attribute and attribute.end() > position else position
+        while position < len(text) and text[position] in "\t\n\f\r /":
+            position += 1
+        if position >= len(text):
+            return None
+        if text[position] == ">":
+            return position + 1
+        if attribute is None or attribute.end() == position:  # a stray character: step over it
+            position += 1
+
+
+def _attributes(text: str, start: int, end: int) -> dict[str, tuple[str, int]]:
+    """A tag's attributes by lowercased name (the first of a name counts): value and its offset in the page."""
+    name = _MARKUP.match(text, start)
+    position = end if name is None else name.end()
+    attributes: dict[str, tuple[str, int]] = {}
+    while position < end - 1 and (match := _ATTRIBUTE.match(text, position)) is not None and match.end() > position:
+        value_group = next((g for g in (2, 3, 4) if match.group(g) is not None), None)
+        value = ("", match.end()) if value_group is None else (match.group(value_group), match.start(value_group))
+        attributes.setdefault(match.group(1).lower(), value)
+        position = match.end()
+    return attributes
+
+
+def _declarations_of(text: str, start: int, end: int) -> Iterator[MetaDeclaration]:
+    """What one <meta> declares: its `charset`, else with a content-type `http-equiv` the charset in its
+    `content` (HTMLMetaCharsetParser's order)."""
+    attributes = _attributes(text, start, end)
+    if "charset" in attributes:
+        value, offset = attributes["charset"]
+        yield MetaDeclaration(value, offset, offset + len(value))
+        return
+    pragma = attributes.get("http-equiv", ("", 0))[0].strip(WHITESPACE).lower() == "content-type"
+    if pragma and "content" in attributes:
+        value, offset = attributes["content"]
+        found = _CONTENT_CHARSET.search(value)
+        if found is not None:
+            group = next(g for g in (1, 2, 3) if found.group(g) is not None)
+            yield MetaDeclaration(found.group(group), offset + found.start(group), offset + found.end(group))
+
+
+def _end_of_raw_text(text: str, position: int, name: str) -> int:
+    """Where the text content of a script, style, title... that starts at `position` ends (its end tag)."""
+    if name not in _RAW_TEXT_TAGS:
+        return position
+    match = re.compile(rf"</{name}[\t\n\f\r />]", re.IGNORECASE).search(text, position)
+    return len(text) if match is None else match.start()
 
 
 def decode_or_replace(raw: bytes, charset: tuple[str, str], what: str, warnings: list[str]) -> str:
@@ -213,8 +348,9 @@ def decode_or_replace(raw: bytes, charset: tuple[str, str], what: str, warnings:
 
 
 def _decode_as_browsers_do(raw: bytes, codec: str, name: str, what: str, warnings: list[str]) -> str:
-    # The code pages and GBK have bytes Python leaves out and the standard does not (see _browser_bytes)
-    browser = name.startswith("windows-") or name in ("gbk", "gb18030")
+    # The code pages and GBK have bytes Python leaves out and the standard does not, and Shift_JIS drops a bad
+    # pair whole (see _browser_bytes)
+    browser = name.startswith("windows-") or name in ("gbk", "gb18030", "shift_jis")
     strict, replace = (_browser_errors(codec, False), _browser_errors(codec, True)) if browser else ("strict",
                                                                                                     "replace")
     try:

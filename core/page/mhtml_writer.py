@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TypedDict, Unpack
 
 from .. import atomic
+from .charset import meta_declarations, meta_encoding, resolve_charset
 from .snapshot import DEFAULT_URL, Resource, title_from_html
 
 
@@ -42,13 +43,14 @@ def mhtml_bytes(
     resources: Iterable[Resource] = (),
     date: str | None = None,
 ) -> bytes:
-    """The MHTML archive, in Chromium's layout: HTML quoted-printable in UTF-8, resources in base64.
+    """The MHTML archive, in Chromium's layout: HTML quoted-printable in UTF-8 (the charsets its <meta> tags
+    declare made `utf-8`, so that a browser reads it so), resources in base64.
 
     With `title=None` the Subject is the page's own <title> (what Chromium writes), or absent without one.
     `date` is the Date header (RFC 5322); by default the current time, so pass one for byte-identical output."""
     resources = list(resources)
     _check_writable(url, resources)
-    html_body = _encode_quoted_printable(html)
+    html_body = _encode_quoted_printable(_declared_utf8(_utf8(html)))
     resource_bodies = [_encode_base64(resource.data) for resource in resources]
     token = _boundary_token([html_body, *resource_bodies])
     boundary = f"----MultipartBoundary--{token}----".encode("ascii")
@@ -160,14 +162,38 @@ def _resource_part(resource: Resource, body: bytes) -> bytes:
 _LONE_LF = re.compile(rb"(?<!\r)\n")
 
 
-def _encode_quoted_printable(text: str) -> bytes:
+def _utf8(html: str) -> bytes:
+    try:
+        return html.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ValueError(f"The HTML cannot be saved as UTF-8: {error.reason} at character {error.start}.") from None
+
+
+def _declared_utf8(page: bytes) -> bytes:
+    """The page with every charset its <meta> tags declare to a browser made `utf-8`, the rest byte for byte.
+
+    Chromium reads a part of an archive in the charset its <meta> declares before the one its header does: a page
+    read from windows-1251, written in UTF-8 with its `<meta charset="windows-1251">` kept, would show as
+    mojibake. Only the label changes, so the page's elements and texts stay what they were. Repeated because a
+    shorter label can bring a later <meta> within the 1024 bytes a browser looks at."""
+    while True:
+        changes = [d for d in meta_declarations(page) if not _reads_as_utf8(d.label)]
+        if not changes:
+            return page
+        for declaration in reversed(changes):
+            page = page[: declaration.start] + b"utf-8" + page[declaration.end :]
+
+
+def _reads_as_utf8(label: str) -> bool:
+    """Whether a browser reads a page whose <meta> declares `label` as UTF-8, or ignores the label (unknown)."""
+    charset = resolve_charset(label)
+    return charset is None or meta_encoding(charset)[0] == "utf-8"
+
+
+def _encode_quoted_printable(encoded: bytes) -> bytes:
     # A lone "\n" becomes a hard CRLF break; everything else, "\r" included, is encoded within a line, so that
     # decoding gives back exactly this text. A "\r\n" stays encoded too: written as "\r" plus a hard break,
     # Chromium would decode it to "\r\r\n", which its HTML parser reads as two line breaks.
-    try:
-        encoded = text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise ValueError(f"The HTML cannot be saved as UTF-8: {error.reason} at character {error.start}.") from None
     lines = (binascii.b2a_qp(line, istext=False) for line in _LONE_LF.split(encoded))
     return b"\r\n".join(line.replace(b"=\n", b"=\r\n") for line in lines)
 

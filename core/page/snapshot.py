@@ -6,8 +6,9 @@ second.
 
 Decisions a caller may need to know:
 
-- **Charset.** A byte order mark wins, then the part's `Content-Type` charset, then the page's `<meta charset>`
-  or `http-equiv` in its first 1024 bytes (the order the HTML standard gives a browser). Labels are mapped as a
+- **Charset.** A byte order mark wins, then the page's `<meta charset>` or `http-equiv` (in its first 1024
+  bytes, or further while still in <head>), then the part's `Content-Type` charset: the order Chromium follows for
+  an archive's part (checked in QtWebEngine). Labels are mapped as a
   browser maps them (`iso-8859-1` and `us-ascii` decode as windows-1252, `gb2312` as GB18030, ...), so the text
   is the text Chromium shows. A label outside the web's table (even one Python knows, such as `utf-7`) is
   ignored with a warning, and so is a declared charset that clearly does not fit the bytes (decoded with it, most
@@ -554,21 +555,34 @@ def _title_of(headers: dict[str, str], html: str, warnings: list[str]) -> str | 
     return title_from_html(html)
 
 
-_TITLE_START = re.compile(r"<title\b", re.IGNORECASE)
+# <title>, and the elements whose content holds titles document.title passes over: an SVG (or MathML) one is
+# not the page's, and a template's content is not in the document
+_TITLE_OR_OUT_OF_IT = re.compile(r"<(/?)(title|svg|math|template)(?=[\t\n\f\r />])", re.IGNORECASE)
 _TITLE_END = re.compile(r"</title\s*>", re.IGNORECASE)
 _ASCII_BLANKS = re.compile(r"[ \t\n\f\r]+")
 
 
 def title_from_html(html: str) -> str | None:
-    """The page's title as `document.title` gives it: entities decoded, whitespace collapsed.
+    """The page's title as `document.title` gives it: the first HTML <title>'s text, entities decoded,
+    whitespace collapsed.
 
     One forward scan, not a regex with a lazy `.*?` that each of 40,000 unclosed `<title>` would run to the end
-    of the page (quadratic): the first `<title` decides, as the text after it is the title's up to `</title>`.
+    of the page (quadratic): the first `<title` outside <svg>, <math> and <template> decides, as the text after
+    it is the title's up to `</title>`.
     """
-    start = _TITLE_START.search(html)
-    if start is None:
-        return None
-    open_end = html.find(">", start.end())
+    outside = {"svg": 0, "math": 0, "template": 0}
+    for tag in _TITLE_OR_OUT_OF_IT.finditer(html):
+        closing, name = tag.group(1), tag.group(2).lower()
+        if name != "title":
+            self_closed = name != "template" and html[tag.end() : html.find(">", tag.end()) + 1].endswith("/>")
+            outside[name] = max(0, outside[name] + (-1 if closing else 0 if self_closed else 1))
+        elif not closing and not any(outside.values()):
+            return _title_text(html, tag.end())
+    return None
+
+
+def _title_text(html: str, after_name: int) -> str | None:
+    open_end = html.find(">", after_name)
     if open_end < 0:
         return None
     end = _TITLE_END.search(html, open_end + 1)
