@@ -60,7 +60,8 @@ class Settings:
     last_project: str = ""        # the project folder last open: the app reopens it when started without one
     last_selections: str = ""     # JSON {project folder: {"page": name, "records": [ids]}}: selected at quit
     zooms: str = ""               # JSON {project folder: the page view's zoom factor}
-    reviews: str = ""             # JSON {project folder: {"run": id or "annotator:NAME", "shown": [classes]}}
+    reviews: str = ""             # JSON {project folder: {"run": id or "annotator:NAME", "shown": [classes],
+    #                               "on_show": the Review tab was}}
     project_files: str = ""       # JSON {project folder: {"file": its database file, "DEVICE:INODE", "project": its
                                   # fingerprint}}: moved, a project is known by both, and takes what was remembered
                                   # under its old folder (`follow_move`)
@@ -127,9 +128,15 @@ class Settings:
         shown = value.get("shown") if isinstance(value, dict) else None
         return [kind for kind in shown if isinstance(kind, str)] if isinstance(shown, list) else None
 
-    def remember_review(self, project: str, run: int | str | None, shown: Sequence[str]) -> None:
-        """What the Review tab was on: the run (None: none chosen) and the classes shown."""
-        self.reviews = _with_project(self.reviews, project, {"run": run, "shown": list(shown)})
+    def review_on_show(self, project: str) -> bool:
+        """Whether the Review tab was on show, on the run or annotator remembered, when the project was left."""
+        value = _by_project(self.reviews).get(project)
+        return isinstance(value, dict) and value.get("on_show") is True
+
+    def remember_review(self, project: str, run: int | str | None, shown: Sequence[str], on_show: bool = False
+                        ) -> None:
+        """What the Review tab was on: the run (None: none chosen), the classes shown, and whether it was on show."""
+        self.reviews = _with_project(self.reviews, project, {"run": run, "shown": list(shown), "on_show": on_show})
 
     def follow_move(self, project: str, database: str | None, fingerprint: str | None,
                     database_at: Callable[[str], str | None]) -> None:

@@ -217,7 +217,7 @@ class MainWindow(QMainWindow):
         self.messages = MessageLog()
         self._positions: dict[str, int] = {}  # page -> where the user was on it (scroll position), this session
         self._hovered = ""  # the element under the pointer, whose line is said again when the records change
-        self._saves_settings = saves_settings
+        self.saves_settings = saves_settings  # False for a screenshot: what the user left stays theirs
         self._stands_in_for = stands_in_for
         self._shown_state: tuple[tuple[Label, ...], str] | None = None  # the page on show's records and status
         self.watch = ProjectWatch(project)
@@ -409,7 +409,7 @@ class MainWindow(QMainWindow):
 
     def _say_if_open_elsewhere(self) -> None:
         notice = self.watch.claim()
-        if notice and self._saves_settings:  # a screenshot: a notice shown for good would be in the picture
+        if notice and self.saves_settings:  # a screenshot: a notice shown for good would be in the picture
             self.message(notice, 0)
 
     def check_project(self) -> None:
@@ -925,7 +925,7 @@ class MainWindow(QMainWindow):
         return bool(kept) and self.restoreGeometry(QByteArray.fromBase64(kept.encode("ascii")))
 
     def save_where_the_user_was(self) -> None:
-        if not self._saves_settings:  # a screenshot: the project, page and selection remembered stay the user's
+        if not self.saves_settings:  # a screenshot: the project, page and selection remembered stay the user's
             return
         with contextlib.suppress(OSError):  # where the user was is a convenience: never an error
             self.settings.save(self.settings_file)

@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QTimer
+
 from ...core.errors import RecordLensError
 from ...core.page import natural_key
 from ...core.records import (
@@ -26,6 +28,7 @@ from ...core.records import (
     DatasetScore,
     PageAgreement,
     PageReview,
+    new_records,
     review_page,
     worst_pages,
 )
@@ -112,6 +115,7 @@ class _Decision:
     kind: str  # "take" (their record added), "delete", "edit"
     change: Callable[[], Change]
     record_id: int | None = None  # the project's record changed or deleted (None: one added)
+    makes: Sequence[str] = ()  # the XPaths of the record it adds or changes (none: a delete)
 
 
 @dataclass(frozen=True)
@@ -221,6 +225,10 @@ class ReviewController:
         key = window.project_key()
         run = window.settings.review_run(key)
         self._remembered = NO_RUN if run is None else run
+        if run is not None and window.saves_settings and window.settings.review_on_show(key):
+            # Left in Review (on a run or an annotator's comparison): it opens there again, once the window has
+            # opened the page. Not for a screenshot, which shows the tab it is asked for (--review)
+            QTimer.singleShot(0, lambda: self._reopen_review(key))
         shown = window.settings.review_classes(key)
         if shown is not None:
             self._restoring = True  # what is being restored is remembered already
@@ -228,6 +236,16 @@ class ReviewController:
                 self.panel.show_only([kind for kind in KINDS if kind in shown])
             finally:
                 self._restoring = False
+
+    def _reopen_review(self, key: str) -> None:
+        """Review opened on the comparison the last session was on, unless the window moved on meanwhile (closed,
+        another project, review opened already)."""
+        window = self.window
+        if window.closed or window.project_key() != key or self.run_id != NO_RUN or self.active():
+            return
+        chosen = self._remembered_run()
+        if chosen != NO_RUN:
+            self.start_review(chosen)
 
     def _remembered_run(self) -> object:
         """The run (or annotator) the last session reviewed, the first time review opens, when the project still
@@ -249,7 +267,7 @@ class ReviewController:
         window = self.window
         shown = self.panel.shown_kinds()
         window.settings.remember_review(window.project_key(), None if self.run_id == NO_RUN else self.run_id,
-                                        [kind for kind in KINDS if kind in shown])
+                                        [kind for kind in KINDS if kind in shown], on_show=self.active())
         window.save_where_the_user_was()
 
     def annotator(self) -> str | None:
@@ -359,8 +377,12 @@ class ReviewController:
             if other is not None:
                 self._read_their_set_again(other, labelled)
             self._show(labelled)
+            if self.run_id != NO_RUN:
+                self._remember()  # on show, for the next start
             return
         window.redraw()
+        if self.run_id != NO_RUN:
+            self._remember()  # no longer on show
         if window.tabs.currentWidget() is window.record_panel:
             place, self._labelling_place = self._labelling_place, None
             if place is not None and place[0] == window.page_name:
@@ -472,7 +494,11 @@ class ReviewController:
                              named=[sum(1 for x in r.xpaths if page.resolve(x) is not None) for r in records],
                              entries=[texts.of(r.xpaths, 60)[1] for r in records],
                              kept=self._kept_indices(other, name, self.review) if other is not None else ())
-        self.panel.offer_take_all(other, self.review.count(SPURIOUS))
+        if other is not None:
+            to_take, kept, held = self._to_take(self.review, truth)
+            self.panel.offer_take_all(other, len(to_take), self._left_out_words(kept, held))
+        else:
+            self.panel.offer_take_all(None, 0)
         self.panel.offer_keep(other)
         return self._keep_figures_current(name, labelled)
 
@@ -668,6 +694,10 @@ class ReviewController:
             window.message(f"only the project has {'this record' if kept == 1 else 'these records'}: kept ({name} "
                            "made none here)")
             return
+        decisions, held = self._not_held(page, decisions)
+        if not decisions:
+            window.message(f"page {page}: {self._held_words(name, held)}: nothing taken")
+            return
         row, before = self.panel.records.currentRow(), {label.id for label in window.labels}
         if len(decisions) == 1:
             text = self._decision_text(decisions[0], name, merge)
@@ -687,6 +717,8 @@ class ReviewController:
                 f"{counted(len(decisions), 'record')} ({self._what_decisions_did(decisions)}) as one step")
         if kept:
             said += f"; kept {counted(kept, 'record')} only the project has"
+        if held:
+            said += f"; {self._held_words(name, held)}: not taken again"
         touched = [label.id for label in window.labels if label.id not in before] + [
             d.record_id for d in decisions if d.kind == "edit" and d.record_id is not None]
         self._say_taken(said, touched, len(decisions) > 1, row)
@@ -699,11 +731,13 @@ class ReviewController:
         if on_show is None:
             return
         name, review, page = on_show
-        theirs = [list(r.xpaths) for r in review.records if r.kind == SPURIOUS]
-        if not theirs:
-            window.message(f"page {page}: the project has a record for every one {name} made: nothing to take")
-            return
         if self._changed_underneath(name, page):
+            return
+        theirs, kept, held = self._to_take(review, window.project.true_records(page))
+        if not theirs:
+            left = self._left_out_words(kept, held)
+            window.message(f"page {page}: nothing left to take of {name}'s records the project lacks: {left}" if left
+                           else f"page {page}: the project has a record for every one {name} made: nothing to take")
             return
         project, person, before = window.project, window.person, {label.id for label in window.labels}
         change = window.edit(f"take all of {name}'s records the project lacks", lambda: project.add_records(
@@ -714,7 +748,25 @@ class ReviewController:
         added = [label.id for label in window.labels if label.id not in before]
         what = (f"page {page}: took {name}'s only record the project lacked" if len(theirs) == 1 else
                 f"page {page}: took all {len(theirs)} of {name}'s records the project lacked, as one step")
-        self._say_taken(what, added, True, 0)
+        left = self._left_out_words(kept, held)
+        self._say_taken(what + (f"; left out {left}" if left else ""), added, True, 0)
+
+    def _to_take(self, review: PageReview, truth: Records) -> tuple[Records, int, int]:
+        """What the take-all button takes: the annotator's records the project lacks on the page (the review's
+        spurious ones) but those whose project's version was kept (O: decided already) and those the project
+        holds already or that repeat one (the scorer's normalisation, `new_records`); with how many were kept
+        and how many held."""
+        spurious = [i for i, record in enumerate(review.records) if record.kind == SPURIOUS]
+        open_ = [list(review.records[i].xpaths) for i in spurious if i not in self.panel.kept]
+        fresh = new_records(open_, truth)
+        return fresh, len(spurious) - len(open_), len(open_) - len(fresh)
+
+    @staticmethod
+    def _left_out_words(kept: int, held: int) -> str:
+        """"2 kept (O), 1 in the project already" (the parts there are)."""
+        parts = [f"{kept} kept (O)"] if kept else []
+        parts += [f"{held} in the project already"] if held else []
+        return ", ".join(parts)
 
     def do_keep_project(self) -> None:
         """O: the chosen disagreements (one row, or several selected) decided for the project's version, in one
@@ -758,13 +810,45 @@ class ReviewController:
         assert page is not None
         if record.kind == SPURIOUS:
             return _Decision("take", lambda: project.add_record(page, record.xpaths, Provenance.person(name),
-                                                                status="accepted", by=person, adjudicated=name))
+                                                                status="accepted", by=person, adjudicated=name),
+                             makes=record.xpaths)
         label = truth[record.true or 0]
         if record.kind == MISSED:
             return None if merge else _Decision("delete", lambda: project.delete(label.id, person, adjudicated=name),
                                                 label.id)
         xpaths = list(dict.fromkeys([*label.xpaths, *record.xpaths])) if merge else list(record.xpaths)
-        return _Decision("edit", lambda: project.edit(label.id, xpaths, person, adjudicated=name), label.id)
+        return _Decision("edit", lambda: project.edit(label.id, xpaths, person, adjudicated=name), label.id, xpaths)
+
+    def _not_held(self, page: str, decisions: Sequence[_Decision]) -> tuple[list[_Decision], list[int | None]]:
+        """The decisions that would not list a record twice, and the numbers of the project's records the others'
+        records are already (None: a record another chosen decision makes too): a record the project has (XPaths
+        as the scorer normalises them) is never taken again, by T, Shift+T or the take-all button."""
+        adjudication, window = self.window.project.adjudication, self.window
+        numbers = {label.id: k + 1 for k, label in enumerate(window.labels)}
+        fresh: list[_Decision] = []
+        held: list[int | None] = []
+        for decision in decisions:
+            label = adjudication.held_as(page, decision.makes, besides=decision.record_id) if decision.makes else None
+            if label is not None:
+                held.append(numbers.get(label.id))
+            elif decision.makes and not new_records([decision.makes], [d.makes for d in fresh if d.makes]):
+                held.append(None)
+            else:
+                fresh.append(decision)
+        return fresh, held
+
+    @staticmethod
+    def _held_words(name: str, held: Sequence[int | None]) -> str:
+        """"cyd's record is already in the project as record 8" (or several, some made twice by the step)."""
+        numbers = sorted(n for n in held if n is not None)
+        twice = len(held) - len(numbers)
+        if len(held) == 1:
+            return (f"{name}'s record is already in the project as record {numbers[0]}" if numbers else
+                    f"{name}'s record is chosen twice")
+        parts = [f"{counted(len(numbers), 'record')} of {name}'s already in the project ({records_named(numbers)})"
+                 ] if numbers else []
+        parts += [f"{counted(twice, 'record')} chosen twice"] if twice else []
+        return " and ".join(parts)
 
     @staticmethod
     def _decision_text(decision: _Decision, name: str, merge: bool) -> str:

@@ -36,6 +36,7 @@ from ...core.records import (
     PageReview,
     PageScore,
     ReviewRecord,
+    element_words,
 )
 from ...core.store import RunInfo, StoredScore, method_settings, run_origin
 from ...core.wording import counted
@@ -127,16 +128,6 @@ def run_started_and_origin(run: RunInfo) -> str:
     started = f"started {run.started_at[:16].replace('T', ' ')}"
     origin = run_origin(run.parameters)
     return f"{started}, {origin}" if origin else started
-
-
-def element_words(xpaths: Sequence[str], named: int) -> str:
-    """A record's size, as its XPaths name elements of the page: "(3 el)", or what of it names nothing."""
-    if not xpaths:
-        return "(no XPath)"
-    if named == 0:
-        return "(names no element)"
-    nothing = len(xpaths) - named
-    return f"({named} el)" if not nothing else f"({named} el; {counted(nothing, 'XPath')} naming nothing)"
 
 
 def overlap_text(overlap: float) -> str:
@@ -291,15 +282,18 @@ class ReviewPanel(QWidget):
         indices = [int(self.records.item(k).data(DATA_ROLE)) for k in range(count)]
         open_rows = [k for k, i in enumerate(indices) if records[i].kind != MATCHED and i not in self.kept]
         after = [k for k in open_rows if k >= row]
-        self.records.setCurrentRow(after[0] if after else open_rows[0] if open_rows else min(max(row, 0), count - 1))
+        # That row alone: the rows just decided were selected, and an extended list's setCurrentRow adds to them
+        self.records.setCurrentRow(after[0] if after else open_rows[0] if open_rows else min(max(row, 0), count - 1),
+                                   QItemSelectionModel.SelectionFlag.ClearAndSelect)
 
-    def offer_take_all(self, annotator: str | None, count: int) -> None:
+    def offer_take_all(self, annotator: str | None, count: int, left_out: str = "") -> None:
         """The button that takes every record of the annotator's that the project lacks on the page (`count`),
-        shown while there are such records."""
+        shown while there are such records; `left_out` says those it leaves (kept with O, held already)."""
         self.take_all.setVisible(annotator is not None and count > 0)
         if annotator is not None and count:
-            self.take_all.setText(f"Take all {count} of {annotator}'s records the project lacks on this page"
-                                  if count > 1 else f"Take {annotator}'s record the project lacks on this page")
+            left = f" (left out: {left_out})" if left_out else ""
+            self.take_all.setText(f"Take all {count} of {annotator}'s records the project lacks on this page{left}"
+                                  if count > 1 else f"Take {annotator}'s record the project lacks on this page{left}")
 
     def _on_kinds(self) -> None:
         self._fill_records(self._chosen())

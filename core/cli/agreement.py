@@ -6,7 +6,8 @@ import argparse
 import json
 import shlex
 
-from ..records.agreement import Agreement, PageAgreement
+from ..records.agreement import Agreement, Disagreement, Holding, PageAgreement
+from ..records.record_sizes import element_words
 from ..records.review import MATCH_THRESHOLD
 from ..runs.progress import progress
 from ..store.agreement import project_agreement
@@ -52,8 +53,51 @@ def _xpaths(xpaths: tuple[str, ...]) -> str:
     return shown + (f", … ({len(xpaths)})" if len(xpaths) > _SHOWN_XPATHS else "")
 
 
+def _numbers(side: str, numbers: tuple[int, ...]) -> str:
+    """`A1–A25`, or runs of them (`A1–A3, A7`) when the numbers are not consecutive."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{side}{r[0]}" + (f"–{side}{r[-1]}" if len(r) > 1 else "") for r in runs)
+
+
+def _record(side: str, number: int | None, xpaths: tuple[str, ...], named: int | None) -> str:
+    """`A3: /body[1]/…`, marked as the app marks a record when some of its XPaths name no element of the page."""
+    marked = f" {element_words(xpaths, named)}" if named is not None and named < len(xpaths) else ""
+    return f"{side}{number}: {_xpaths(xpaths)}{marked}"
+
+
+def _row(d: Disagreement) -> str:
+    if d.kind == "only A":
+        return f"  only A   {_record('A', d.a_number, d.a, d.a_named)}"
+    if d.kind == "only B":
+        return f"  only B   {_record('B', d.b_number, d.b, d.b_named)}"
+    return (f"  different (overlap {d.overlap:.2f})  {_record('A', d.a_number, d.a, d.a_named)}  |  "
+            f"{_record('B', d.b_number, d.b, d.b_named)}")
+
+
+def _holding(h: Holding) -> str:
+    other = "B" if h.side == "A" else "A"
+    level = "one level up" if h.one_level else "higher up"
+    holder = f"{h.side}{h.number}"
+    return f"  {holder} holds {_numbers(other, h.held)} (labelled {level}): {holder}: {_xpaths(h.xpaths)}"
+
+
+def _disagreement_lines(page: PageAgreement) -> list[str]:
+    """The page's disagreements: a record holding several of the other side's said once, the others a row each."""
+    lines = [_holding(h) for h in page.holdings]
+    lines += [_row(d) for d in page.disagreements if page.holding_of(d) is None]
+    return lines
+
+
 def format_agreement(result: Agreement) -> str:
     lines = [f"agreement of {result.a} (A) with {result.b} (B) on {len(result.pages)} page(s) both labelled"]
+    # What the figures and the "disagree" rows are, said where they are read (not only in --help)
+    lines.append(f"(NEXT-EVAL's structure-aware score: overlap of the records' text keys, P/R/F1 per page and their "
+                 f"mean; a record disagrees when only one made it or when paired below overlap {result.threshold:g})")
     lines += [f"(note: {note})" for note in result.notes]
     lines.append(f"{'page':<10} {'P':>6} {'R':>6} {'F1':>6} {'A rec':>6} {'B rec':>6} {'disagree':>8}")
     for page in result.pages:
@@ -78,14 +122,7 @@ def format_agreement(result: Agreement) -> str:
         if not page.disagreements:
             continue
         lines.append(f"\npage {page.page}: {len(page.disagreements)} record(s) disagree")
-        for d in page.disagreements:
-            if d.kind == "only A":
-                lines.append(f"  only A   A{d.a_number}: {_xpaths(d.a)}")
-            elif d.kind == "only B":
-                lines.append(f"  only B   B{d.b_number}: {_xpaths(d.b)}")
-            else:
-                lines.append(f"  different (overlap {d.overlap:.2f})  A{d.a_number}: {_xpaths(d.a)}  |  "
-                             f"B{d.b_number}: {_xpaths(d.b)}")
+        lines += _disagreement_lines(page)
     for page in result.pages:
         lines += _other_xpaths(page)
     return "\n".join(lines)

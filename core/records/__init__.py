@@ -5,6 +5,7 @@ siblings, NEXT-EVAL's score, and the review of a run against the labels.
 """
 
 from .agreement import DIFFERENT, ONLY_A, ONLY_B, Agreement, Disagreement, PageAgreement, agreement, compare_page
+from .record_sizes import element_words
 from .model import RecordsFile, TextKeyIndex, load_records, new_records, normalise_xpath, parse_records, save_records
 from .review import (
     KINDS,
@@ -39,7 +40,7 @@ __all__ = [
     "PageScore", "RecordsFile", "ReviewRecord", "TextKeyIndex", "jaccard", "load_records", "new_records",
     "normalise_xpath", "parse_records", "click_effect", "parent_xpath", "places_in_page_order", "relevelled",
     "replace_xpath",
-    "review_page",
+    "review_page", "element_words",
     "same_list", "save_records", "score_page", "sibling_records", "siblings_above", "split_parts", "toggle_xpath",
     "whole_page", "worst_pages",
 ]

@@ -10,14 +10,20 @@ against B). The dataset figures are means of the per-page figures, as for a run.
 Matched pairs whose XPaths differ (one labelled a level up: the same text, so overlap 1) agree to the score but
 are not the same labels once exported: they are listed apart (`other_xpaths`), so that a team that wants identical
 labels can find and settle them.
+
+A record of one side whose text holds several records of the other side that disagree (a table body where the
+other labelled its rows: one labelled a level up) is a `Holding`: the list says it once, with the records it
+holds, instead of a "different" pair and a row "only" per record. Containment is read on text keys, as the score
+and the label check's nested records read it. XPaths that name no element of the page (`dead`, given by the
+caller, which has the page) are counted per record, so the list can mark a record that names nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
-from .model import TextKeyIndex, record_key
+from .model import TextKeyIndex, normalise_xpath, record_key
 from .review import MATCH_THRESHOLD, MATCHED, MISSED, PARTIAL, SPURIOUS, PageReview, ReviewRecord, review_page
 
 # What each review class means between two annotators.
@@ -34,12 +40,27 @@ class Disagreement:
     a_number: int | None             # 1-based place in A's records of the page
     b_number: int | None
     overlap: float
+    a_named: int | None = None       # how many of A's XPaths name an element of the page (None for only B)
+    b_named: int | None = None
+
+
+@dataclass(frozen=True)
+class Holding:
+    """A disagreeing record of one side whose text holds several disagreeing records of the other side."""
+
+    side: str                        # "A" or "B": whose record holds the others
+    number: int                      # its 1-based place in that side's records of the page
+    xpaths: tuple[str, ...]
+    held: tuple[int, ...]            # the other side's records inside it, 1-based
+    one_level: bool                  # each held record's XPaths are children of the holder's elements
 
 
 @dataclass(frozen=True)
 class PageAgreement:
     page: str
     review: PageReview               # A's records reviewed against B's
+    holdings: tuple[Holding, ...] = ()
+    dead: frozenset[str] = frozenset()  # the XPaths of either side that name no element of the page
 
     @property
     def precision(self) -> float:
@@ -55,13 +76,29 @@ class PageAgreement:
 
     @property
     def disagreements(self) -> list[Disagreement]:
-        return [_disagreement(r) for r in self.review.records if r.kind != MATCHED]
+        return [_disagreement(r, self.dead) for r in self.review.records if r.kind != MATCHED]
 
     @property
     def other_xpaths(self) -> list[Disagreement]:
         """The matched pairs whose XPaths differ (normalised, in any order): one record to the score, two labels."""
-        return [_disagreement(r) for r in self.review.records
+        return [_disagreement(r, self.dead) for r in self.review.records
                 if r.kind == MATCHED and record_key(r.xpaths) != record_key(r.true_xpaths)]
+
+    def holding_of(self, d: Disagreement) -> Holding | None:
+        """The holding a disagreement is said under: its record is the holder or held, and so is its partner."""
+        for h in self.holdings:
+            mine = {h.side: {h.number}, _OTHER[h.side]: set(h.held)}
+            numbers = {"A": d.a_number, "B": d.b_number}
+            if all(n is None or n in mine[side] for side, n in numbers.items()):
+                return h
+        return None
+
+    def as_document(self) -> dict[str, object]:
+        return {"page": self.page, "precision": self.precision, "recall": self.recall, "f1": self.f1,
+                "a_records": self.review.score.predicted_records, "b_records": self.review.score.true_records,
+                "disagreements": [_document(d) for d in self.disagreements],
+                "holdings": [asdict(h) | {"xpaths": list(h.xpaths), "held": list(h.held)} for h in self.holdings],
+                "other_xpaths": [_document(d) for d in self.other_xpaths]}
 
 
 @dataclass(frozen=True)
@@ -72,6 +109,7 @@ class Agreement:
     only_a_pages: tuple[str, ...] = ()   # pages only A labelled (not compared)
     only_b_pages: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()          # how a name was read (an imported annotator who is a person too)
+    threshold: float = MATCH_THRESHOLD   # the overlap from which two records are the same record
 
     def _mean(self, name: str) -> float | None:
         return sum(getattr(p, name) for p in self.pages) / len(self.pages) if self.pages else None
@@ -90,15 +128,11 @@ class Agreement:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "a": self.a, "b": self.b, "pages_compared": len(self.pages),
+            "a": self.a, "b": self.b, "pages_compared": len(self.pages), "threshold": self.threshold,
             "precision": self.precision, "recall": self.recall, "f1": self.f1,
             "only_a_pages": list(self.only_a_pages), "only_b_pages": list(self.only_b_pages),
             "notes": list(self.notes),
-            "pages": [{"page": p.page, "precision": p.precision, "recall": p.recall, "f1": p.f1,
-                       "a_records": p.review.score.predicted_records, "b_records": p.review.score.true_records,
-                       "disagreements": [_document(d) for d in p.disagreements],
-                       "other_xpaths": [_document(d) for d in p.other_xpaths]}
-                      for p in self.pages],
+            "pages": [p.as_document() for p in self.pages],
         }
 
 
@@ -106,19 +140,59 @@ def _document(d: Disagreement) -> dict[str, object]:
     return vars(d) | {"a": list(d.a), "b": list(d.b)}
 
 
-def _disagreement(record: ReviewRecord) -> Disagreement:
+def _disagreement(record: ReviewRecord, dead: frozenset[str] = frozenset()) -> Disagreement:
     a = record.xpaths if record.kind in (MATCHED, PARTIAL, SPURIOUS) else ()
     b = record.true_xpaths if record.kind in (MATCHED, PARTIAL, MISSED) else ()
     return Disagreement(_MEANING[record.kind], a, b,
                         None if record.predicted is None else record.predicted + 1,
-                        None if record.true is None else record.true + 1, record.overlap)
+                        None if record.true is None else record.true + 1, record.overlap,
+                        _named(a, dead) if record.kind != MISSED else None,
+                        _named(b, dead) if record.kind != SPURIOUS else None)
+
+
+def _named(xpaths: Sequence[str], dead: frozenset[str]) -> int:
+    return sum(1 for x in xpaths if x not in dead)
+
+
+_OTHER = {"A": "B", "B": "A"}
+
+
+def _holdings(review: PageReview, a: Sequence[Sequence[str]], b: Sequence[Sequence[str]],
+              keys: TextKeyIndex) -> tuple[Holding, ...]:
+    """The disagreeing records that hold (by text) two or more disagreeing records of the other side; the largest
+    first, each record held by one holder at most and a record held not holding in turn."""
+    disagreeing = {"A": {r.predicted for r in review.records if r.kind in (PARTIAL, SPURIOUS)},
+                   "B": {r.true for r in review.records if r.kind in (PARTIAL, MISSED)}}
+    records = {"A": a, "B": b}
+    texts = {side: {i: keys.expand(records[side][i]) for i in found if i is not None}
+             for side, found in disagreeing.items()}
+    candidates = sorted(((side, i) for side in texts for i in texts[side]), key=lambda c: -len(texts[c[0]][c[1]]))
+    used: set[tuple[str, int]] = set()
+    holdings = []
+    for side, i in candidates:
+        outer = texts[side][i]
+        if (side, i) in used or not outer:
+            continue
+        other = _OTHER[side]
+        inside = sorted(j for j, inner in texts[other].items()
+                        if inner and inner <= outer and (other, j) not in used)
+        if len(inside) < 2:
+            continue
+        used |= {(side, i)} | {(other, j) for j in inside}
+        holder = tuple(records[side][i])
+        parents = {normalise_xpath(x) for x in holder}
+        one_level = all(normalise_xpath(x).rpartition("/")[0] in parents for j in inside for x in records[other][j])
+        holdings.append(Holding(side, i + 1, holder, tuple(j + 1 for j in inside), one_level))
+    return tuple(sorted(holdings, key=lambda h: (h.side, h.number)))
 
 
 def compare_page(a: Sequence[Sequence[str]], b: Sequence[Sequence[str]], keys: TextKeyIndex, page: str = "",
-                 threshold: float = MATCH_THRESHOLD) -> PageAgreement:
-    return PageAgreement(page, review_page(a, b, keys, page, threshold))
+                 threshold: float = MATCH_THRESHOLD, dead: Iterable[str] = ()) -> PageAgreement:
+    """A's records against B's on one page; `dead`: the XPaths of either that name no element of the page."""
+    review = review_page(a, b, keys, page, threshold)
+    return PageAgreement(page, review, _holdings(review, a, b, keys), frozenset(dead))
 
 
 def agreement(a: str, b: str, pages: Iterable[PageAgreement], only_a: Sequence[str] = (),
-              only_b: Sequence[str] = (), notes: Sequence[str] = ()) -> Agreement:
-    return Agreement(a, b, tuple(pages), tuple(only_a), tuple(only_b), tuple(notes))
+              only_b: Sequence[str] = (), notes: Sequence[str] = (), threshold: float = MATCH_THRESHOLD) -> Agreement:
+    return Agreement(a, b, tuple(pages), tuple(only_a), tuple(only_b), tuple(notes), threshold)

@@ -10,6 +10,13 @@ goes. The decisions in force are read back from the history: a keep adds one, a 
 right after the entry it restores to. A decision names both sides by their XPaths: once their record or the
 project's record is not so any more (imported again, edited), it names no disagreement of the review and the
 disagreement is open again. Agreement figures never look at decisions: keeping changes no label.
+
+    project.adjudication.held_as("151", theirs)       # the project's record that is theirs already, or None
+    project.adjudication.decided_since("128", "ben", imported_at)   # what was decided on their labels since then
+
+A decision never adds a record the project has already (`held_as`: the XPaths compared as the scorer normalises
+them, `record_key`). Their labels imported again leave the decisions taken on the ones replaced as they are; the
+import names them (`decided_since`), so that the lead can look at them again.
 """
 
 from __future__ import annotations
@@ -20,12 +27,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..records.model import record_key
 from ..records.review import MATCHED, MISSED, SPURIOUS, ReviewRecord
+from ..wording import counted
 from .db import Provenance, StoreError, now
 from .schema import TRUE_LABEL_STATUSES
 
 if TYPE_CHECKING:
-    from .project import Change, Project
+    from .project import Change, Label, Project
 
 KEEP = "keep"  # the history action of a decision to keep the project's version
 _RESTORE = "restore"
@@ -51,6 +60,34 @@ def disagreement(record: ReviewRecord, annotator: str) -> Kept | None:
     return Kept(annotator, theirs, ours)
 
 
+@dataclass(frozen=True)
+class Decided:
+    """The adjudication decisions with an annotator in force on a page that were taken since a moment (their
+    labels' import): disagreements kept, and the project's records taken, merged or deleted on their word (those
+    still there by their numbers on the page, as the Records tab numbers them)."""
+
+    kept: int = 0
+    taken: tuple[int, ...] = ()
+    merged: tuple[int, ...] = ()
+    deleted: int = 0
+
+    @property
+    def count(self) -> int:
+        return self.kept + len(self.taken) + len(self.merged) + self.deleted
+
+    def words(self) -> str:
+        """"3 adjudication decisions made on them: 1 kept, 1 taken (record 9), 1 merged (record 1)"."""
+        parts = [f"{self.kept} kept"] if self.kept else []
+        parts += [f"{len(numbers)} {what} ({_records(numbers)})"
+                  for what, numbers in (("taken", self.taken), ("merged", self.merged)) if numbers]
+        parts += [f"{self.deleted} deleted"] if self.deleted else []
+        return f"{counted(self.count, 'adjudication decision')} made on them: {', '.join(parts)}"
+
+
+def _records(numbers: Sequence[int]) -> str:
+    return f"record {numbers[0]}" if len(numbers) == 1 else f"records {', '.join(map(str, numbers))}"
+
+
 class Adjudication:
     """The decisions to keep the project's version of a disagreement, page by page (`project.adjudication`)."""
 
@@ -71,6 +108,50 @@ class Adjudication:
 
                 return Change(None, page, now(), by, KEEP, (), (), _detail(decision))
             return project.log_decision(page, by, KEEP, _detail(decision))
+
+    def held_as(self, page: str, xpaths: Sequence[str], besides: int | None = None) -> Label | None:
+        """The project's true record of the page that is already the record `xpaths` (their XPaths as the scorer
+        normalises them: order and spelling aside), other than record `besides` (the one a decision changes);
+        None when the project lacks it. Taking such a record would list it twice."""
+        wanted = record_key(xpaths)
+        return next((label for label in self._project.labels(page, TRUE_LABEL_STATUSES)
+                     if label.id != besides and record_key(label.xpaths) == wanted), None)
+
+    def decided_since(self, page: str, annotator: str, since: str) -> Decided:
+        """The decisions with the annotator taken on the page since `since` (a time: when their labels of it, now
+        being replaced, were imported) that are still in force: a keep still in force, a record taken or merged
+        still there as the decision left it, a record deleted still gone. An edit that kept every XPath of the
+        project's record is a merge (Shift+T), another a take (T)."""
+        project = self._project
+        labels = project.labels(page)
+        now_held = {label.id: label for label in labels}
+        numbers = {label.id: k + 1 for k, label in enumerate(labels)}
+        kept: set[Kept] = set()
+        taken: list[int] = []
+        merged: list[int] = []
+        deleted = 0
+
+        def still(label: Label) -> bool:
+            held = now_held.get(label.id)
+            return held is not None and held.xpaths == label.xpaths
+
+        in_force = self.in_force(project.page_id(page))
+        for change in project.history(page):
+            if change.at < since or change.detail.get("adjudicated") != annotator:
+                continue
+            if change.action == KEEP:
+                decision = _decision(change.detail)
+                if decision in in_force:
+                    kept.add(decision)
+            elif change.action == "add":
+                moved = {label.id for label in change.before}  # records moved down to make room: not taken
+                taken += [numbers[label.id] for label in change.after if label.id not in moved and still(label)]
+            elif change.action == "edit" and change.record is not None and still(change.record):
+                was = set(change.before[0].xpaths) if change.before else set()
+                (merged if was <= set(change.record.xpaths) else taken).append(numbers[change.record.id])
+            elif change.action == "delete":
+                deleted += sum(1 for label in change.before if label.id not in now_held)
+        return Decided(len(kept), tuple(sorted(set(taken))), tuple(sorted(set(merged))), deleted)
 
     def kept(self, page: str, annotator: str) -> frozenset[Kept]:
         """The decisions in force on a page for one annotator (those whose records may no longer be there too:

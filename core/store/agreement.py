@@ -164,8 +164,12 @@ def project_agreement(project: Project, a: str, b: str, threshold: float = MATCH
     both = sorted(first.pages.keys() & second.pages.keys(), key=natural_key)
     pages = []
     for page in progress(both):
-        keys = TextKeyIndex(project.load(page).page.text_map)
-        pages.append(compare_page(first.pages[page], second.pages[page], keys, page, threshold))
+        parsed = project.load(page).page
+        dead = {x for records in (first.pages[page], second.pages[page]) for record in records for x in record
+                if parsed.resolve(x) is None}  # marked in the list, as the app marks them
+        pages.append(compare_page(first.pages[page], second.pages[page], TextKeyIndex(parsed.text_map), page,
+                                  threshold, dead))
+        del parsed  # not held while the next page is parsed
     return agreement(a, b, pages, sorted(first.pages.keys() - second.pages.keys(), key=natural_key),
                      sorted(second.pages.keys() - first.pages.keys(), key=natural_key),
-                     notes=[note for note in (first.note, second.note) if note])
+                     notes=[note for note in (first.note, second.note) if note], threshold=threshold)

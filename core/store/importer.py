@@ -31,8 +31,8 @@ Dataset labels are kept verbatim: XPaths are stored as written, duplicate and em
 XPath that names no element of the page is kept and flagged on its record, never dropped. Every page imported
 with labels is checked as `recordlens labels check` does (core/records/hygiene.py): `ImportReport.label_check`
 states the XPaths that resolve to nothing, records listed twice, nested records, the pages whose chrome policy
-differs from the majority of the project's pages with labels (these and those already there), and the
-ceiling those labels allow.
+differs from the majority of the project's pages with labels (these and those already there; for an annotator's
+labels, of that annotator's pages: their set, with the pages just imported), and the ceiling those labels allow.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ import json
 import re
 import sqlite3
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -73,6 +73,7 @@ from ..runs.run_files import (
     unnamed_method_message,
 )
 from ..wording import counted, listed, shortened
+from .adjudication import Decided
 from .db import Provenance, database_problem, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .label_sets import SetAside, set_aside_by
@@ -115,13 +116,20 @@ class ImportReport:
     labels: int = 0
     warnings: list[str] = field(default_factory=list)
     checks: list[PageCheck] = field(default_factory=list)  # label hygiene of each page imported with labels
-    # The project's other pages with labels: they count towards the majority policy the new pages are judged by.
+    # The other pages with labels (the project's; an annotator's other pages of their set): they count towards the
+    # majority policy the new pages are judged by.
     project_checks: list[PageCheck] = field(default_factory=list)
+    # An annotator import: the pages it brought into the project, with the annotator's labels and without labels
+    new_with_labels: list[str] = field(default_factory=list)
+    new_without_labels: list[str] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)  # pages whose labels the dataset's replaced (replace_labels)
     replace_labels: bool = False  # asked for: a page already in the project takes the dataset's labels
     replaced_labels: int = 0  # the labels those pages took
     # An annotator's pages whose earlier records in their set the import replaced: page -> (before, after) counts
     annotator_replaced: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # Of those pages, the adjudication decisions still in force that were taken on the labels replaced (left as they
+    # are: said, so that the lead looks at them again)
+    annotator_decided: dict[str, Decided] = field(default_factory=dict)
     set_aside: SetAside | None = None  # where those earlier records went
     restore_hint: str = ""  # the command that puts them back
 
@@ -141,12 +149,15 @@ class ImportReport:
         checked = self.label_check
         if checked is None:
             return []
-        among = (f", policy against the project's {len(checked.pages) + len(self.project_checks)} pages with "
+        whose = f"{annotator}'s" if annotator else "the project's"
+        among = (f", policy against {whose} {len(checked.pages) + len(self.project_checks)} pages with "
                  "labels" if self.project_checks else "")
         return [f"labels: {line}" for line in checked.findings()] + [
             f"label check of the pages imported with labels{_whose(annotator)}{among}: {checked.summary()}"]
 
     def summary(self, annotator: str | None = None) -> str:
+        if annotator is not None:
+            return self._annotator_summary(annotator)
         # a page whose labels were replaced is in the project already too: counted with the others, then said
         present = len(self.unchanged) + len(self.replaced)
         replaced = (f" (labels replaced on {len(self.replaced)} of them, with {self.replaced_labels} label(s): their "
@@ -158,14 +169,43 @@ class ImportReport:
                 f"{present} already in the project{replaced}{elsewhere}; {len(self.problems)} not imported"
                 f"{self._set_replaced(annotator)}")
 
+    def _annotator_summary(self, annotator: str) -> str:
+        """An annotator import puts their labels onto pages (the project's, or pages it brings in without project
+        labels): said so, not as pages imported or "already in the project"."""
+        labelled = [page for page in self.imported if page not in self.new_without_labels]
+        new = [page for page in labelled if page in self.new_with_labels]
+        whose = f"imported {annotator}'s labels of {counted(len(labelled), 'page')}"
+        labels = counted(self.labels, "label")
+        if not new:
+            onto = f"{whose} of the project ({labels})"
+        else:
+            onto = (f"{whose} ({labels}): {len(labelled) - len(new)} of the project's pages, {len(new)} new to the "
+                    f"project (imported without project labels: {listed(new)})")
+        bare = []
+        if self.new_without_labels:
+            bare.append(f"{counted(len(self.new_without_labels), 'page')} without labels imported")
+        if self.unchanged:
+            bare.append(f"{counted(len(self.unchanged), 'page')} without labels already in the project")
+        elsewhere = (f"; {len(self.same_as)} already in the project under another name (not imported again)"
+                     if self.same_as else "")
+        return (f"{onto}{''.join('; ' + b for b in bare)}{elsewhere}; {len(self.problems)} not imported"
+                f"{self._set_replaced(annotator)}")
+
     def _set_replaced(self, annotator: str | None) -> str:
         """The annotator's pages whose earlier records this import replaced, and where those are kept."""
         if not self.annotator_replaced or self.set_aside is None or self.set_aside.folder is None:
             return ""
-        pages = ", ".join(f"{page} ({before} → {after} records)"
+        pages = ", ".join(f"{page} ({before} → {after} records{self._decided_words(page)})"
                           for page, (before, after) in self.annotator_replaced.items())
-        return (f"; replaced {annotator}'s labels of {counted(len(self.annotator_replaced), 'page')}: {pages}; "
-                f"the earlier ones are kept in {self.set_aside.folder} ({self.restore_hint})")
+        decided = [page for page in self.annotator_replaced if page in self.annotator_decided]
+        look_again = (f"; the decisions stay as they are: look at {'page' if len(decided) == 1 else 'pages'} "
+                      f"{listed(decided, 8, total=True)} again in the app's review" if decided else "")
+        return (f"; replaced {annotator}'s labels of {counted(len(self.annotator_replaced), 'page')}: {pages}"
+                f"{look_again}; the earlier ones are kept in {self.set_aside.folder} ({self.restore_hint})")
+
+    def _decided_words(self, page: str) -> str:
+        decided = self.annotator_decided.get(page)
+        return f"; {decided.words()}" if decided is not None else ""
 
 
 def _whose(annotator: str | None) -> str:
@@ -206,11 +246,22 @@ def import_paths(project: Project, paths: Iterable[str | Path],
             report.problems.append(ImportProblem(source.path, _not_imported(error, source.path)))
     if annotator is not None and pending:
         store_annotator_pages(project, annotator, pending, report)
-    if report.checks and annotator is None:
-        report.project_checks = list(project.label_checks.labelled(except_pages=[c.page for c in report.checks]))
+    if report.checks:  # the majority policy: of the project's pages with labels, or of the annotator's set
+        just = [c.page for c in report.checks]
+        report.project_checks = (list(project.label_checks.labelled(except_pages=just)) if annotator is None
+                                 else list(_set_checks(project, annotator, except_pages=just)))
     if report.set_aside is not None and report.set_aside.folder is not None:
         report.restore_hint = report.set_aside.how_to_restore(Path(project.root))
     return report
+
+
+def _set_checks(project: Project, annotator: str, except_pages: Sequence[str]) -> Iterator[PageCheck]:
+    """The label checks of the annotator's other pages of their set (parsed here: only the project's own labels'
+    checks are remembered), one at a time."""
+    skip = set(except_pages)
+    for name, records in project.annotators.all_records(annotator).items():
+        if name not in skip:
+            yield check_page(name, project.load(name).page, records)
 
 
 def _say_other_cases(project: Project, annotator: str, report: ImportReport) -> None:
@@ -568,6 +619,8 @@ def import_annotator_page(project: Project, source: PageSource, annotator: str, 
     if source.truth is None:
         if not project.has_page(source.name):
             import_page(project, source, report)
+            if report.imported and report.imported[-1] == source.name:
+                report.new_without_labels.append(source.name)
         else:
             report.unchanged.append(source.name)
         return []
@@ -577,6 +630,7 @@ def import_annotator_page(project: Project, source: PageSource, annotator: str, 
     _import_page(project, bare, report, labelled=True)
     if report.imported and report.imported[-1] == source.name:
         report.imported.pop()  # counted once its labels are stored, as an annotator's page
+        report.new_with_labels.append(source.name)
     elif report.unchanged and report.unchanged[-1] == source.name:
         report.unchanged.pop()
     try:
@@ -609,6 +663,10 @@ def store_annotator_pages(project: Project, annotator: str, pages: Sequence[Anno
         _count_labels(report, page.source.name, page.unresolved, page.check)
     for name, before in replaced.items():
         report.annotator_replaced[name] = (len(before), len(wanted[name][0]))
+        since = report.set_aside.imported_at(name) if report.set_aside is not None else None
+        decided = project.adjudication.decided_since(name, annotator, since) if since is not None else None
+        if decided is not None and decided.count:
+            report.annotator_decided[name] = decided
 
 
 def _truth(path: Path, name: str, html: str, report: ImportReport

@@ -131,6 +131,12 @@ class SetAside:
             for empty in (folder / "gt", folder, folder.parent, folder.parent.parent):  # ... removed/annotators/
                 empty.rmdir()  # stops at the first folder that holds something else
 
+    def imported_at(self, page: str) -> str | None:
+        """When the labels of a page set aside here had been imported (None: none set aside): the decisions
+        taken on them came after."""
+        described = self._described.get(page)
+        return None if described is None else str(described["imported_at"])
+
     def how_to_restore(self, project_root: Path) -> str:
         """The command that puts the set-aside labels back."""
         return (f"`recordlens import {_quoted(self.folder)} --project {_quoted(project_root)} --annotator "

@@ -117,7 +117,7 @@ def test_an_annotator_s_labels_alone_go_onto_the_project_s_pages(two: Path, tmp_
     (labels / "999.json").write_text("[]", encoding="utf-8")
     assert main(["import", str(tmp_path / "cleo"), "--project", str(two), "--annotator", "cleo", "-q"]) == 1
     captured = capsys.readouterr()
-    assert "imported 1 page(s) with 1 label(s) of annotator cleo" in captured.out
+    assert "imported cleo's labels of 1 page of the project (1 label)" in captured.out
     assert "labels of page 999, which is not in the project" in captured.err
     with open_project(two) as project:
         assert project.annotators.records("cleo", "1") == [["/body[1]"]] and not project.has_page("999")

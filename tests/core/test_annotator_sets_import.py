@@ -111,7 +111,8 @@ def test_a_folder_with_pages_for_some_and_labels_alone_for_the_project_s_pages_i
     (cleo / "gt" / "999.json").write_text("[]", encoding="utf-8")  # neither a page here nor in the project
     assert main(["import", str(cleo), "--project", str(with_bea), "--annotator", "cleo", "-q"]) == 1
     captured = capsys.readouterr()
-    assert "imported 2 page(s) with 1 label(s) of annotator cleo" in captured.out
+    assert ("imported cleo's labels of 2 pages (1 label): 1 of the project's pages, 1 new to the project (imported "
+            "without project labels: 83)") in captured.out
     assert "999.json: ground truth for page 999, but no 999.html" in captured.err and "7.json" not in captured.err
     with open_project(with_bea) as project:
         assert project.annotators.all_records("cleo") == {"7": [], "83": [["/body[1]"]]}

@@ -1,0 +1,71 @@
+"""What `recordlens agreement` says: what its score measures, a record of one side that holds several of the other's
+said once, and a record whose XPaths name no element marked as the app marks it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from recordlens.core.cli.agreement import format_agreement
+from recordlens.core.cli.command import main
+from recordlens.core.page.dom import parse_html
+from recordlens.core.records.agreement import agreement, compare_page
+from recordlens.core.records.model import TextKeyIndex
+
+ROWS = 5
+HTML = ("<html><body><table><tbody>" + "".join(f"<tr><td>row {i}</td></tr>" for i in range(1, ROWS + 1))
+        + "</tbody></table><div>alone</div></body></html>")
+TBODY = "/body[1]/table[1]/tbody[1]"
+ROW_RECORDS = [[f"{TBODY}/tr[{i}]"] for i in range(1, ROWS + 1)]
+
+
+def _keys() -> TextKeyIndex:
+    return TextKeyIndex(parse_html(HTML).text_map)
+
+
+def test_the_text_output_says_what_the_score_measures_and_the_json_its_threshold() -> None:
+    result = agreement("ana", "ben", [compare_page(ROW_RECORDS, ROW_RECORDS, _keys(), "1", 0.6)], threshold=0.6)
+    text = format_agreement(result)
+    assert "NEXT-EVAL's structure-aware" in text and "below overlap 0.6" in text
+    assert result.as_dict()["threshold"] == 0.6
+
+
+def test_a_record_holding_several_of_the_other_side_s_is_said_once_not_as_lone_rows() -> None:
+    page = compare_page(ROW_RECORDS, [[TBODY], ["/body[1]/div[1]"]], _keys(), "1")
+    [holding] = page.holdings
+    assert (holding.side, holding.number, holding.held, holding.one_level) == ("B", 1, (1, 2, 3, 4, 5), True)
+    text = format_agreement(agreement("ana", "ben", [page]))
+    assert "B1 holds A1–A5 (labelled one level up)" in text
+    assert "only A   A2" not in text and "different (overlap" not in text  # grouped under B1, not listed apart
+    assert "only B   B2" in text  # a record outside it is listed as before
+    assert page.as_document()["holdings"] == [{"side": "B", "number": 1, "xpaths": [TBODY],
+                                               "held": [1, 2, 3, 4, 5], "one_level": True}]
+
+
+def test_one_record_of_the_other_side_inside_is_no_holding() -> None:
+    page = compare_page(ROW_RECORDS[:1], [[TBODY]], _keys(), "1")
+    assert page.holdings == () and "holds" not in format_agreement(agreement("ana", "ben", [page]))
+
+
+def test_a_record_that_names_no_element_is_marked_in_the_cli_list(tmp_path: Path, capsys) -> None:
+    ds = tmp_path / "ds"
+    (ds / "html").mkdir(parents=True)
+    (ds / "gt").mkdir()
+    (ds / "html" / "1.html").write_text(HTML, encoding="utf-8")
+    (ds / "gt" / "1.json").write_text(json.dumps(ROW_RECORDS[:2]), encoding="utf-8")
+    cyd = tmp_path / "cyd" / "gt"
+    cyd.mkdir(parents=True)
+    (cyd / "1.json").write_text(json.dumps([*ROW_RECORDS[:2], ["/body[1]/dvi[1]"],
+                                            ["/body[1]/div[1]", "/body[1]/dvi[2]"]]), encoding="utf-8")
+    project = tmp_path / "p"
+    assert main(["project", "init", str(project)]) == 0
+    assert main(["import", str(ds), "--project", str(project), "-q"]) == 0
+    assert main(["import", str(cyd.parent), "--project", str(project), "--annotator", "cyd", "-q"]) == 0
+    capsys.readouterr()
+    assert main(["agreement", "--project", str(project), "--between", "project", "cyd", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "only B   B3: /body[1]/dvi[1] (names no element)" in out
+    assert "only B   B4: /body[1]/div[1], /body[1]/dvi[2] (1 el; 1 XPath naming nothing)" in out
+    assert main(["agreement", "--project", str(project), "--between", "project", "cyd", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["pages"][0]["disagreements"]
+    assert [(d["b_number"], d["b_named"]) for d in listed] == [(3, 0), (4, 1)]
