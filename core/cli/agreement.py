@@ -1,4 +1,5 @@
-"""`recordlens agreement --project P --between A B`: how two annotators' labels agree, page by page."""
+"""`recordlens agreement --project P --between A B`: how two annotators' labels agree, page by page (`--all`: every
+pair, in one table)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import json
 import shlex
 
+from ..errors import RecordLensError
 from ..records.agreement import Agreement, Disagreement, Holding, PageAgreement
 from ..records.record_sizes import element_words
 from ..records.review import MATCH_THRESHOLD
@@ -30,7 +32,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "are the project's, so they are compared with an annotator's, not with "
                                    "`project`.")
     p.add_argument("--project", required=True, metavar="DIR")
-    p.add_argument("--between", required=True, nargs=2, metavar=("A", "B"))
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--between", nargs=2, metavar=("A", "B"))
+    which.add_argument("--all", action="store_true",
+                       help="every pair of the project's label sets (its own and each imported annotator's): their "
+                            "mean figures in one table, the pair agreeing least first; `--between` then shows a "
+                            "pair's pages and records")
     p.add_argument("--threshold", type=float, default=MATCH_THRESHOLD,
                    help=f"overlap from which two records are the same record (default {MATCH_THRESHOLD})")
     p.add_argument("--json", action="store_true")
@@ -39,6 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
+    if args.all:
+        return _every_pair(args)
     a, b = args.between
     with open_project(args.project) as project:
         result = project_agreement(project, a, b, args.threshold,
@@ -46,6 +55,43 @@ def cmd_agreement(args: argparse.Namespace) -> int:
                                                                    enabled=not args.quiet and not args.json))
     print(json.dumps(result.as_dict(), ensure_ascii=False, indent=1) if args.json else format_agreement(result))
     return 0 if result.pages else 1
+
+
+def _every_pair(args: argparse.Namespace) -> int:
+    """`--all`: each pair of label sets compared as `--between` compares it; the table of their means."""
+    with open_project(args.project) as project:
+        names = ["project", *project.annotators.names()]
+        if len(names) < 2:
+            raise RecordLensError("the project has no imported annotator to compare its labels with "
+                                  "(`recordlens import DIR --project P --annotator NAME` imports one)")
+        pairs = [project_agreement(project, a, b, args.threshold)
+                 for i, a in enumerate(names) for b in names[i + 1:]]
+    pairs.sort(key=lambda pair: (pair.f1 is None, pair.f1 if pair.f1 is not None else 0.0))
+    if args.json:
+        print(json.dumps({"threshold": args.threshold, "pairs": [
+            {key: value for key, value in pair.as_dict().items() if key != "pages"} for pair in pairs]},
+            ensure_ascii=False, indent=1))
+    else:
+        print(format_pairs(pairs))
+    return 0 if any(pair.pages for pair in pairs) else 1
+
+
+def format_pairs(pairs: list[Agreement]) -> str:
+    """One row per pair of label sets, the pair agreeing least first; a pair with no page both labelled last."""
+    width = max(len(f"{pair.a} – {pair.b}") for pair in pairs)
+    lines = [f"agreement of every pair of the project's {len({p.a for p in pairs} | {p.b for p in pairs})} label "
+             "sets on the pages both labelled (means of per-page figures; the pair agreeing least first)",
+             f"{'pair':<{width}} {'pages':>5} {'P':>6} {'R':>6} {'F1':>6}"]
+    for pair in pairs:
+        name = f"{pair.a} – {pair.b}"
+        if not pair.pages:
+            lines.append(f"{name:<{width}} {0:>5} {'-':>6} {'-':>6} {'-':>6}  (no page both labelled)")
+            continue
+        lines.append(f"{name:<{width}} {len(pair.pages):>5} {pair.precision:>6.3f} {pair.recall:>6.3f} "
+                     f"{pair.f1:>6.3f}")
+    lines.append("(P: how much of the first's records the second also made; R: the other way round; "
+                 "`--between A B` lists a pair's pages and records)")
+    return "\n".join(lines)
 
 
 def _xpaths(xpaths: tuple[str, ...]) -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from recordlens.core.cli.agreement import format_agreement
 from recordlens.core.cli.command import main
 from recordlens.core.page.dom import parse_html
@@ -69,3 +71,37 @@ def test_a_record_that_names_no_element_is_marked_in_the_cli_list(tmp_path: Path
     assert main(["agreement", "--project", str(project), "--between", "project", "cyd", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)["pages"][0]["disagreements"]
     assert [(d["b_number"], d["b_named"]) for d in listed] == [(3, 0), (4, 1)]
+
+
+def test_all_compares_every_pair_of_label_sets_in_one_table_the_least_agreeing_first(tmp_path: Path,
+                                                                                    capsys) -> None:
+    ds = tmp_path / "ds"
+    (ds / "html").mkdir(parents=True)
+    (ds / "gt").mkdir()
+    (ds / "html" / "1.html").write_text(HTML, encoding="utf-8")
+    (ds / "gt" / "1.json").write_text(json.dumps(ROW_RECORDS), encoding="utf-8")
+    project = tmp_path / "p"
+    assert main(["project", "init", str(project)]) == 0
+    assert main(["import", str(ds), "--project", str(project), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["agreement", "--project", str(project), "--all"]) == 2  # nobody to compare with, said
+    assert "no imported annotator" in capsys.readouterr().err
+    for name, records in (("ana", ROW_RECORDS), ("ben", ROW_RECORDS[:2])):  # ben left out three rows
+        (tmp_path / name / "gt").mkdir(parents=True)
+        (tmp_path / name / "gt" / "1.json").write_text(json.dumps(records), encoding="utf-8")
+        assert main(["import", str(tmp_path / name), "--project", str(project), "--annotator", name, "-q"]) == 0
+    capsys.readouterr()
+    assert main(["agreement", "--project", str(project), "--all"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("agreement of every pair of the project's 3 label sets")
+    pairs = [row.split()[:3] for row in rows[2:5]]
+    assert pairs == [["project", "–", "ben"], ["ana", "–", "ben"], ["project", "–", "ana"]] or \
+        pairs == [["ana", "–", "ben"], ["project", "–", "ben"], ["project", "–", "ana"]]
+    assert rows[4].split()[-1] == "1.000"  # the project and ana agree on every record
+    assert main(["agreement", "--project", str(project), "--all", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert len(document["pairs"]) == 3 and "pages" not in document["pairs"][0]
+    assert document["pairs"][-1]["f1"] == 1.0 and document["pairs"][0]["f1"] < 1.0
+    with pytest.raises(SystemExit):  # one or the other
+        main(["agreement", "--project", str(project), "--all", "--between", "ana", "ben"])
+    assert "not allowed with argument --all" in capsys.readouterr().err
