@@ -6,7 +6,6 @@ charset, XPaths, text map and title are compared with the browser's."""
 
 from __future__ import annotations
 
-import quopri
 from pathlib import Path
 
 import pytest
@@ -16,18 +15,10 @@ from recordlens.core.page import read_snapshot
 from recordlens.core.page.dom import parse_html
 from recordlens.core.page.mhtml_writer import write_mhtml
 from recordlens.core.page.snapshot import read_html, title_from_html
+from tests.core.test_charset_roundtrip import CYRILLIC, archive
 
 pytestmark = pytest.mark.app
 
-CYRILLIC = "Привет мир Ёлка"
-
-
-def archive(page: bytes, header_charset: str | None) -> bytes:
-    charset = b"" if header_charset is None else b"; charset=" + header_charset.encode()
-    return (b'Content-Type: multipart/related; type="text/html"; boundary="B"\r\n\r\n--B\r\n'
-            b"Content-Type: text/html" + charset + b"\r\nContent-Transfer-Encoding: quoted-printable\r\n"
-            b"Content-Location: http://example.invalid/p.html\r\n\r\n"
-            + quopri.encodestring(page).replace(b"\n", b"\r\n") + b"\r\n--B--\r\n")
 
 
 def shown(offline_page, path: Path) -> tuple[str, list[str], list[tuple[str, str]]]:
