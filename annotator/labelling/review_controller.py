@@ -48,7 +48,7 @@ from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
 from .recent import Recent
 from .record_actions import records_named
-from .review_panel import NO_RUN, ReviewPanel, annotator_of, overlay_records, run_started_and_origin
+from .review_panel import ANNOTATOR, NO_RUN, ReviewPanel, annotator_of, overlay_records, run_started_and_origin
 
 if TYPE_CHECKING:
     from ...core.records import ReviewRecord, TextKeyIndex
@@ -203,19 +203,26 @@ class ReviewController:
 
     def do_review(self) -> None:
         """F6: labelling <-> review. Review opens on the run chosen before (in this session or the last one, when
-        it still exists), else on the latest run."""
+        it still exists), else on the latest run, else (a project of annotators' labels only) on the first
+        annotator's comparison; with nothing to review, it says how to get something."""
         tabs = self.window.tabs
         if tabs.currentWidget() is not self.window.record_panel:
             tabs.setCurrentWidget(self.window.record_panel)
             return
         if self.run_id == NO_RUN:
             chosen = self._remembered_run()
-            runs = self.window.project.runs.all()
+            project = self.window.project
+            runs = project.runs.all()
             if chosen == NO_RUN and runs:
                 chosen = max(run.id for run in runs)
+            if chosen == NO_RUN and (annotators := project.annotators.names()):
+                chosen = ANNOTATOR + annotators[0]
             if chosen != NO_RUN:
                 self.start_review(chosen)
                 return
+            self.window.message("nothing to review yet: a run (Propose, or `recordlens extract` then `runs --add`) "
+                                "or another annotator's labels (`recordlens import --annotator NAME`) is reviewed "
+                                "here", 15000)
         tabs.setCurrentWidget(self.panel)
 
     def _take_up_last_review(self) -> None:

@@ -103,6 +103,17 @@ def test_f6_opens_review_on_the_latest_run(qtbot, window):
     assert runs.itemText(runs.findData(stopped)) == f"#{stopped} budgeted (stopped, 1 page, 1 failed)"
 
 
+def test_f6_with_no_run_opens_the_first_annotators_comparison_or_says_what_review_needs(qtbot, window):
+    key(window, "F6")
+    assert "nothing to review yet" in window.statusBar().currentMessage()
+    key(window, "F6")
+    assert not window.reviewing.active()
+    window.project.annotators.set_page("bea", "1", window.project.true_records("1")[1:])
+    key(window, "F6")
+    assert window.reviewing.active() and window.reviewing.run_id == "annotator:bea"
+    assert window.review is not None and window.review.count("missed") == 1
+
+
 def test_the_runs_list_opened_in_review_lists_a_run_added_from_the_command_line_meanwhile(qtbot, window):
     from recordlens.core.store import open_project
 
