@@ -38,3 +38,10 @@ def reserve_twice(shared: object) -> list[str]:
     actor = shared._actor  # type: ignore[attr-defined]
     return [ray.get(actor.reserve.remote())[0] for _ in range(2)]
 
+
+def slow_square(number: int) -> int:
+    """A unit that takes a while, so that several are in flight when the caller stops reading."""
+    import time
+
+    time.sleep(0.5)
+    return number * number

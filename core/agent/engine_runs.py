@@ -3,8 +3,9 @@
 A unit runs `run_episode` as the local loop does, with a fresh core HTML browser over the site, which it
 reads by path; its Gemini caller shares one budget with every other worker. The driver stores each
 trajectory as it arrives (the project database is written by one process only) and stops handing out
-episodes once one stops on the model budget, as the local loop does. The QtWebEngine browser lives in the app
-process and is not shipped: Ray runs `--browser text` only.
+episodes once one stops on the model budget or on a failing model endpoint, as the local loop does (the
+episodes in flight then are kept; a failing endpoint then fails the run, `ModelEndpointError`). The QtWebEngine
+browser lives in the app process and is not shipped: Ray runs `--browser text` only.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..runs.engines import Engine, UnitFailedError
-from .loop import AgentSettings, Caller, run_episode, run_seed, seed_caller
+from .loop import AgentSettings, Caller, ModelEndpointError, run_episode, run_seed, seed_caller
 from .model import Browser, Task, Trajectory
 from .sites import Site
 
@@ -66,16 +67,19 @@ def run_agent_on_engine(engine: Engine, tasks: Sequence[Task], site: Site,
     unit = EpisodeUnit(caller, site, browser_factory, settings, seed)
     with engine.shipping(unit) as shipped:
         for episode, result in engine.map(shipped, list(episodes), key=episode_key,
-                                          stop_when=lambda t: t.stop == "model budget"):
+                                          stop_when=lambda t: t.stop in ("model budget", "model error")):
             if isinstance(result, UnitFailedError):
                 on_failure(episode_key(episode), str(result))
                 finished[episode_key(episode)] = None
             else:
                 finished[episode_key(episode)] = result
-            store_in_order()  # after a "model budget" stop no episode starts; those in flight are kept
+            store_in_order()  # after a stop no episode starts; those in flight are kept
     for episode in episodes[len(stored):]:  # after a stop: what finished, still in order
         trajectory = finished.get(episode_key(episode))
         if trajectory is not None:
             stored.append(trajectory)
             on_trajectory(trajectory)
+    failed = next((t for t in stored if t.stop == "model error"), None)  # the first in the local loop's order
+    if failed is not None:
+        raise ModelEndpointError.cutting(failed)
     return stored

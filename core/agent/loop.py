@@ -42,6 +42,12 @@ class ModelEndpointError(AgentError):
     """The model endpoint failed (unreachable, refusing, erroring after retries): the run fails, it is not
     scored as the agent's failures."""
 
+    @classmethod
+    def cutting(cls, trajectory: Trajectory) -> ModelEndpointError:
+        """The failure that cut this episode (its last call's error), naming its run and task."""
+        said = next((c.error for c in reversed(trajectory.calls) if c.error), "the model call failed")
+        return cls(f"the model endpoint failed in run {trajectory.run}, task {trajectory.task_id}: {said}")
+
 
 def run_seed(base: int | None, run: int) -> int | None:
     """The seed of run index `run`: base + run (None: the model's own randomness, unrecorded)."""
@@ -97,8 +103,7 @@ def run_agent(tasks: Sequence[Task], browser_factory: Callable[[Task], Browser],
             if trajectory.stop == "model budget":
                 return done
             if trajectory.stop == "model error":
-                failed = next((c.error for c in reversed(trajectory.calls) if c.error), "the model call failed")
-                raise ModelEndpointError(f"the model endpoint failed in run {run}, task {task.id}: {failed}")
+                raise ModelEndpointError.cutting(trajectory)
     return done
 
 

@@ -5,8 +5,8 @@ siblings, NEXT-EVAL's score, and the review of a run against the labels.
 """
 
 from .agreement import DIFFERENT, ONLY_A, ONLY_B, Agreement, Disagreement, PageAgreement, agreement, compare_page
-from .record_sizes import element_words
 from .model import RecordsFile, TextKeyIndex, load_records, new_records, normalise_xpath, parse_records, save_records
+from .record_sizes import element_words
 from .review import (
     KINDS,
     MATCH_THRESHOLD,

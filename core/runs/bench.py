@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import statistics
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +38,7 @@ from .charts import grouped_bars
 from .engines import Engine, LocalEngine, UnitFailedError
 from .evaluate import truth_naming_nothing
 from .in_sample import InSample, digests_of, in_sample
-from .page_loop import EndpointRow
+from .page_loop import EndpointRow, failed_for_the_endpoint
 from .run_files import exit_status
 from .runner import method_of  # what made a run, as its run.json says it
 
@@ -207,10 +207,14 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
     with ExitStack() as stack:
         shipped = [(spec, stack.enter_context(engine.shipping(ex))) for spec, ex in extractors]
         # One MethodStop per method, shared by the pages run here (the local engine runs them in order, in
-        # this process); on another engine each unit has its own copy, and the shared budget stops them.
+        # this process); on another engine each unit has its own copy: the shared budget stops them, and a
+        # method whose endpoint failed on pages in a row (as they finished) is stopped by the pages handed out
+        # after, which carry the stops the driver has made by then.
         stops = {spec.label: results[spec.label].stop for spec in specs}
         unit = functools.partial(bench_page, shipped, files, truths, count_tokens, stops)
-        outcomes = dict(engine.map(unit, jobs, progress=progress))
+        watch = _EndpointWatch(stops)
+        outcomes = {job.name: outcome for job, outcome in engine.map(unit, _PageJobs(jobs, stops), key=_job_name,
+                                                                     progress=progress, stop_when=watch)}
     for name in jobs:
         outcome = outcomes[name]
         if isinstance(outcome, UnitFailedError):
@@ -266,6 +270,7 @@ class MethodOnPage:
     token_format: str | None = None
     input_format: str | None = None  # what the method read of the page, as its extraction says (MDR: slim)
     stopped: str | None = None  # the method was stopped (budget, endpoint) before it answered on this page
+    endpoint_failed: bool = False  # its failure was the model endpoint's, for good (it counts in a row)
 
 
 @dataclass
@@ -278,10 +283,60 @@ class PageBench:
     digest: str = ""  # the page's identity in a model's provenance (`training.page_digest`)
 
 
+@dataclass(frozen=True)
+class PageJob:
+    """A page as a unit of work gets it: its name, and the methods stopped when it was handed out (label ->
+    why), which it does not run."""
+
+    name: str
+    stopped: tuple[tuple[str, str], ...] = ()
+
+
+class _PageJobs:
+    """The pages to measure, each made into a `PageJob` as the engine hands it out (the local engine takes them
+    all at once, before any stop: its units share the stops themselves)."""
+
+    def __init__(self, names: list[str], stops: dict[str, MethodStop]) -> None:
+        self._names, self._stops = names, stops
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __iter__(self) -> Iterator[PageJob]:
+        for name in self._names:
+            yield PageJob(name, tuple((label, stop.reason) for label, stop in self._stops.items() if stop.reason))
+
+
+def _job_name(job: PageJob) -> str:
+    return job.name
+
+
+class _EndpointWatch:
+    """Each page's outcome as it finishes, in that order: a method whose model endpoint failed for good on
+    ENDPOINT_FAILURES_IN_A_ROW pages in a row is stopped here (on another engine, the units' own stops never see
+    a row longer than one page). It asks the engine to stop nothing: the pages go on for the other methods."""
+
+    def __init__(self, stops: dict[str, MethodStop]) -> None:
+        self._stops = stops
+        self._rows = {label: EndpointRow() for label in stops}
+
+    def __call__(self, outcome: object) -> bool:
+        for measured in getattr(outcome, "methods", []):
+            stop, row = self._stops[measured.label], self._rows[measured.label]
+            if measured.stopped is None and row.count(measured.endpoint_failed, measured.failure or "") \
+                    and not stop.reason:
+                stop.reason, stop.endpoint_failed = row.stop(), True
+        return False
+
+
 def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, Path], truths: dict[str, Path],
                count_tokens: Callable[[str], int | None] | None, stops: dict[str, MethodStop],
-               name: str) -> PageBench:
-    """One unit of work: page `name` parsed once, its formats measured, every method run on it and scored."""
+               job: PageJob) -> PageBench:
+    """One unit of work: the job's page parsed once, its formats measured, every method not stopped run on it
+    and scored."""
+    name = job.name
+    for label, reason in job.stopped:  # stopped by the driver after this unit's copy of the stops was made
+        stops[label].reason = stops[label].reason or reason
     loaded = load_page(files[name], name)
     chars: dict[str, int] = {}
     counted: dict[str, int] = {}
@@ -309,7 +364,8 @@ def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, 
             continue
         except RecordLensError as error:
             stop.failed(error)
-            methods.append(MethodOnPage(spec.label, empty(), failure=str(error)))
+            methods.append(MethodOnPage(spec.label, empty(), failure=str(error),
+                                        endpoint_failed=failed_for_the_endpoint(error)))
             continue
         stop.answered()
         measured = MethodOnPage(spec.label, score_page(extraction.records, truth, keys, name),

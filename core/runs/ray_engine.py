@@ -12,10 +12,11 @@ Imported only for `--engine ray` (Ray is the optional extra `recordlens[ray]`). 
   (`--ship-content`, a cluster without shared storage) the page's bytes go with its task, read as the task
   is submitted, and the files it wrote come back as bytes for the driver to write. Either way a page is
   parsed once, by the task that extracts it.
-- **The key.** A local instance's workers inherit this process's environment, where the key already is; for an
-  existing cluster the key goes in the job's `runtime_env` environment variables, held in memory by Ray, never
-  written to a file or a log by RecordLens. A `GeminiCaller` is shipped as its settings and its shared budget
-  only (a serializer registered here), and reads the key from the worker's environment on arrival.
+- **The key** travels in memory only, and never in a `runtime_env` (Ray's runtime env agent writes a job's
+  environment variables in its log, on every node). A `GeminiCaller` is shipped as its settings, its shared
+  budget and a slot (a serializer registered here); the keys themselves are a small argument of each task,
+  inlined in the task as Ray sends it (never in the object store, which may spill to disk), and the worker
+  rebuilds the caller with its key as it reads the unit of work. A cluster's workers need no key of their own.
 - **The command's files.** A path travels absolute, made so in the command's folder (a serializer registered
   here, for every unit of every command): a worker runs in the folder its instance or node was started from.
 - **Stdout is the command's.** Ray's own error reports (a worker that died, a task to retry), which it prints on
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..errors import RecordLensError
-from ..llm.gemini import KEY_VARIABLES, Budget, GeminiCaller
+from ..llm.gemini import Budget, GeminiCaller
 from ..llm.shared_budget import SharedBudget, copy_counts, start_shared_budget
 from .engines import CompletedNames, EngineError, Progress, UnitFailedError, absolute_path
 
@@ -72,8 +73,7 @@ class RayEngine:
             _check_reachable(address)  # Ray itself retries an unreachable address for many minutes
         try:
             if address:
-                ray.init(address=address, runtime_env={"env_vars": _key_environment()}, log_to_driver=False,
-                         logging_level="WARNING")
+                ray.init(address=address, log_to_driver=False, logging_level="WARNING")  # no runtime_env: the key
             else:
                 ray.init(address="local", num_cpus=workers or os.cpu_count() or 1,
                          object_store_memory=OBJECT_STORE_BYTES, include_dashboard=False, log_to_driver=False,
@@ -89,16 +89,15 @@ class RayEngine:
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
             progress: Progress = lambda names: names,
             stop_when: Callable[[R], bool] = lambda result: False) -> Iterator[tuple[T, R | UnitFailedError]]:
-        import ray
-
         done: dict[str, tuple[T, R | UnitFailedError]] = {}
         finished = _Completions(self, fn, items, key, done, stop_when)
-        try:
-            for name in progress(CompletedNames(iter(finished), len(items))):
-                yield done.pop(name)
-        finally:
-            for ref in finished.pending:  # the caller stopped reading (an error, Ctrl+C): drop the rest
-                ray.cancel(ref, force=False)
+        # The caller may stop reading (an error, Ctrl+C): the tasks in flight are left, not cancelled. Ray's cancel
+        # races a task that is finishing and can end this process with a check failure of Ray's own; the tasks
+        # left end with the job (`close()`: Ray kills a finished job's workers; with a Ray this process did not
+        # start, at most 2 × workers of them run to their end), and a page one of them finishes meanwhile is
+        # written whole (`core/atomic.py`), so the next run skips it.
+        for name in progress(CompletedNames(iter(finished), len(items))):
+            yield done.pop(name)
 
     @contextmanager
     def shipping(self, extractor: T) -> Iterator[T]:
@@ -146,11 +145,13 @@ class _Completions:
         import ray
 
         task = ray.remote(num_cpus=1, max_retries=self._engine.max_retries)(_run_unit)
-        fn_ref = ray.put(self._fn)  # shipped once, not once per page
+        with _keys_of_callers() as keys:
+            fn_box = [ray.put(self._fn)]  # shipped once, not once per page; boxed: the task reads it with the keys
+        keys_arg = _Keys(tuple(keys))
         queue = iter(self._items)
         limit = 2 * self._engine.workers
         for item in queue:
-            self.pending[task.remote(fn_ref, item)] = item
+            self.pending[task.remote(fn_box, keys_arg, item)] = item
             if len(self.pending) >= limit:
                 break
         stopping = False
@@ -162,7 +163,7 @@ class _Completions:
             stopping = stopping or (not isinstance(result, UnitFailedError) and self._stop_when(result))
             following = None if stopping else next(queue, None)
             if following is not None:
-                self.pending[task.remote(fn_ref, following)] = following
+                self.pending[task.remote(fn_box, keys_arg, following)] = following
             yield self._key(item)
 
 
@@ -243,13 +244,58 @@ def _connection_hint(address: str, error: Exception) -> str:
             "cluster's token (RAY_AUTH_TOKEN, or ~/.ray/auth_token)")
 
 
-def _run_unit(fn: Callable[[T], R], item: T) -> R:
+def _run_unit(fn_box: list[object], keys: _Keys, item: T) -> R:
+    """One task: the unit of work read from the object store with the keys its callers need, then run on `item`."""
+    import ray
+
+    with _keys_for_callers(keys.values):
+        fn: Callable[[T], R] = ray.get(fn_box[0])
     return fn(item)
 
 
-def _key_environment() -> dict[str, str]:
-    """The Gemini key variables of this process, for a cluster's workers (nothing else of the environment)."""
-    return {name: os.environ[name] for name in KEY_VARIABLES if os.environ.get(name)}
+class _Keys:
+    """The Gemini keys of a unit's callers, as a task's argument: in memory, inlined in the task; its repr (in
+    a Ray error or a log line) says nothing of them."""
+
+    def __init__(self, values: tuple[str, ...]) -> None:
+        self.values = values
+
+    def __repr__(self) -> str:
+        return f"<{len(self.values)} Gemini key(s)>"
+
+
+_keys: list[str] | None = None  # the driver: the keys met while a unit is serialized; a worker: those of its task
+
+
+@contextmanager
+def _keys_of_callers() -> Iterator[list[str]]:
+    """The keys of the callers serialized meanwhile, each once, in the order of the slots they were given."""
+    global _keys
+    _keys = []
+    try:
+        yield _keys
+    finally:
+        _keys = None
+
+
+@contextmanager
+def _keys_for_callers(values: tuple[str, ...]) -> Iterator[None]:
+    global _keys
+    _keys = list(values)
+    try:
+        yield
+    finally:
+        _keys = None
+
+
+def _key_slot(caller: GeminiCaller) -> int:
+    """The slot of `caller`'s key in the task's keys (added if new): the key goes with the task, not the unit."""
+    if _keys is None:
+        raise EngineError("a Gemini caller reached Ray outside an engine's map (its key would not go with it)")
+    key = caller._api_key  # noqa: SLF001 - read only here, to hand it to the worker in memory
+    if key not in _keys:
+        _keys.append(key)
+    return _keys.index(key)
 
 
 _registered = False
@@ -257,23 +303,25 @@ _registered = False
 
 def _register_serializers() -> None:
     """What travels to a worker, for every unit of work of every command: a path as an absolute one (the
-    worker's folder is not the command's); a GeminiCaller as (settings, shared budget), never its key, never its
-    HTTP client."""
+    worker's folder is not the command's); a GeminiCaller as (settings, shared budget, its key's slot in the
+    task's keys), never its key, never its HTTP client."""
     global _registered
     if _registered:
         return
     import ray.util
 
-    def to_parts(caller: GeminiCaller) -> tuple[object, object]:
+    def to_parts(caller: GeminiCaller) -> tuple[object, object, int]:
         if not isinstance(caller.budget, SharedBudget):
             raise EngineError("a Gemini extractor reached Ray without its shared budget (use engine.shipping)")
-        return caller.settings, caller.budget
+        return caller.settings, caller.budget, _key_slot(caller)
 
     ray.util.register_serializer(GeminiCaller, serializer=to_parts, deserializer=_caller_from_parts)
     ray.util.register_serializer(type(Path()), serializer=absolute_path, deserializer=Path)
     _registered = True
 
 
-def _caller_from_parts(parts: tuple[object, object]) -> GeminiCaller:
-    settings, budget = parts
-    return GeminiCaller(settings, budget=budget)  # type: ignore[arg-type] - the key from this worker's env
+def _caller_from_parts(parts: tuple[object, object, int]) -> GeminiCaller:
+    settings, budget, slot = parts
+    if _keys is None or slot >= len(_keys):
+        raise EngineError("a Gemini caller arrived on a Ray worker without its key")
+    return GeminiCaller(settings, api_key=_keys[slot], budget=budget)  # type: ignore[arg-type]

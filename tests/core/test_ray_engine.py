@@ -25,7 +25,8 @@ from recordlens.core.llm.gemini import Budget
 from recordlens.core.runs.runner import run_extractor
 from tests import ray_units
 from tests.conftest import SHARED_DATA, require_shared
-from tests.fake_gemini import FakeGemini, answer, answer_with
+from tests.fake_gemini import FakeGemini, answer, answer_with, status
+from tests.ray_cluster import Cluster, cluster_environment, files_holding, ray_cluster, recordlens
 
 KEY = "fake-key-ray-7f3a9c"  # what the workers inherit from the environment; must appear in no file of Ray's
 FOLDERS = ("nexteval-synth-dev", "nexteval-synth-more")
@@ -141,8 +142,11 @@ def test_a_worker_killed_mid_run_loses_no_finished_page_and_the_rerun_completes(
     assert "worker died" in summary.failed[victim]
     assert sorted(summary.extracted) == sorted(n for n in names if n != victim)
     assert not (on_ray / f"{victim}.json").exists()
+    # As any failed page: no N.json, its reason in _run/N.json (README, "A worker that dies").
+    cost = json.loads((on_ray / "_run" / f"{victim}.json").read_text())
+    assert cost["status"] == "failed" and "its Ray worker died" in cost["reason"], cost
     finished = _files(on_ray)
-    assert finished == {k: v for k, v in _files(local).items() if victim not in k}  # each finished page intact
+    assert finished == {k: v for k, v in _files(local).items() if k != f"{victim}.json"}  # each finished page intact
     assert _stray(on_ray) == []
 
     # The rerun, here on the local engine (a run stopped on Ray resumes locally), does only the lost page.
@@ -348,3 +352,109 @@ def test_workers_are_refused_with_a_cluster_given_or_from_ray_address(monkeypatc
     monkeypatch.setenv("RAY_ADDRESS", "10.0.0.9:6379")
     assert main(score) == 2
     assert "the cluster at 10.0.0.9:6379 has its own CPUs" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    """A real cluster of one node (`ray start --head`), joined with --ray-address by commands in processes of
+    their own; its workers have no key in their environment."""
+    _require_ray()
+    with ray_cluster() as joined:
+        yield joined
+
+
+def _copy_pages(folder: Path, count: int) -> Path:
+    data = require_shared(SHARED_DATA / FOLDERS[0])
+    for kind in ("html", "gt"):
+        (folder / kind).mkdir(parents=True)
+    for page in sorted((data / "html").glob("*.html"))[:count]:
+        shutil.copy(page, folder / "html" / page.name)
+        shutil.copy(data / "gt" / f"{page.stem}.json", folder / "gt" / f"{page.stem}.json")
+    return folder
+
+
+def test_joining_a_cluster_the_key_reaches_the_workers_in_memory_and_no_file_of_the_cluster(
+        cluster: Cluster, tmp_path: Path) -> None:
+    """extract, bench and agent run joined to a cluster: the workers call with the key, and no file under the
+    cluster's folder (its session, the runtime env agent's log) holds it."""
+    from recordlens.core.resource_files import resource_path
+
+    data = _copy_pages(tmp_path / "data", 4)
+    env = {**cluster_environment(), "GEMINI_API_KEY": KEY}
+    joined = ["--engine", "ray", "--ray-address", cluster.address]
+    tasks = tmp_path / "tasks.jsonl"
+    lines = resource_path("agent", "demo-tasks.jsonl").read_text("utf-8").splitlines()
+    tasks.write_text(next(line for line in lines if '"rules-1' in line) + "\n", encoding="utf-8")
+    with FakeGemini(default=answer('[["/body[1]"]]')) as server:
+        commands = {
+            "extract": ["extract", "-m", "gemini", "-f", "flat", "--pages", str(data / "html"),
+                        "--out", str(tmp_path / "run"), "--base-url", server.url, "-q"],
+            "bench": ["bench", "--pages", str(data / "html"), "--gt", str(data / "gt"), "--methods", "gemini:flat",
+                      "--base-url", server.url, "--no-chart", "--json", "-q"],
+            "agent run": ["agent", "run", "--project", str(tmp_path / "project"), "--site",
+                          str(resource_path("agent", "demo-site")), "--tasks", str(tasks), "--browser", "text",
+                          "--base-url", server.url, "--step-budget", "1"],
+        }
+        for command, args in commands.items():
+            done = recordlens([*args, *joined], env=env)
+            assert done.returncode in (0, 3), f"{command}: {done.returncode} {done.stderr[-3000:]}"
+        served = list(server.requests)
+    assert len(served) >= 4 + 4 + 1
+    assert {request.api_key for request in served} == {KEY}  # the workers had it: from the command, in memory
+    assert files_holding(cluster.folder, KEY.encode()) == []
+
+
+def test_a_caller_that_stops_reading_cancels_no_task(engine: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl+C (or an error) while a map runs: no `ray.cancel`, which races a task that is finishing and ended the
+    command with Ray's own check failure (`task_manager.cc ... Check failed`) instead of `recordlens: interrupted`;
+    the tasks left end with the job."""
+    import ray
+
+    cancelled: list[object] = []
+    monkeypatch.setattr(ray, "cancel", lambda ref, **options: cancelled.append(ref))
+    results = engine.map(ray_units.slow_square, list(range(8)))  # type: ignore[attr-defined]
+    assert next(results)[1] in {n * n for n in range(8)}
+    results.close()  # as a KeyboardInterrupt in the caller's loop closes it
+    assert cancelled == []
+
+
+def test_bench_on_ray_stops_a_method_whose_endpoint_fails_page_after_page(
+        engine: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """As locally: after 3 pages in a row (as they finish) the method is asked no more, the other methods go on,
+    and bench exits 4; on Ray the pages in flight then also fail (at most 2 × workers)."""
+    data = _copy_pages(tmp_path / "data", 16)
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    with FakeGemini(default=status(403, "PERMISSION_DENIED")) as server:  # refused for good, at the first try
+        code = main(["bench", "--pages", str(data / "html"), "--gt", str(data / "gt"), "--methods", "gemini:flat,mdr",
+                     "--base-url", server.url, "--no-chart", "--json", "-q", "--engine", "ray"])
+        asked = len(server.requests)
+    out, err = capsys.readouterr()
+    assert code == 4, err
+    rows = {row["method"]: row for row in json.loads(out)["table2"]}
+    assert "the model endpoint failed on 3 pages in a row" in rows["gemini"]["stopped"]
+    assert "check the endpoint (--base-url, the network)" in rows["gemini"]["stopped"]
+    assert 3 <= rows["gemini"]["failed_pages"] == asked <= 3 + 4  # the row, and the pages in flight then
+    assert rows["gemini"]["not_reached_pages"] == 16 - asked
+    assert (rows["mdr"]["failed_pages"], rows["mdr"]["not_reached_pages"], rows["mdr"]["stopped"]) == (0, 0, None)
+    assert rows["mdr"]["pages"] == 16
+
+
+def test_agent_run_on_ray_stops_on_a_failing_model_endpoint_as_locally(
+        engine: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first episode cut by the endpoint stops the run (no episode starts after it), which fails with exit 4
+    and says how to resume it, as the local loop does; the episodes in flight then are kept."""
+    from recordlens.core.resource_files import resource_path
+
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    site, tasks = resource_path("agent", "demo-site"), resource_path("agent", "demo-tasks.jsonl")
+    count = len(tasks.read_text("utf-8").splitlines())
+    with FakeGemini(default=status(403, "PERMISSION_DENIED")) as server:
+        code = main(["agent", "run", "--project", str(tmp_path / "project"), "--site", str(site), "--tasks",
+                     str(tasks), "--browser", "text", "--base-url", server.url, "--step-budget", "3",
+                     "--engine", "ray"])
+        asked = len(server.requests)
+    err = capsys.readouterr().err
+    assert code == 4, err
+    assert "recordlens: error: agent run 1 failed: the model endpoint failed in run 0, task " in err
+    assert "--resume 1" in err
+    assert asked <= 2 * 2 + 1 < count  # the episodes in flight when the first was cut, not every episode

@@ -1,0 +1,119 @@
+"""A real Ray cluster of one node for the tests that join one (`--ray-address`): `ray start --head --block` in a
+temp folder of its own, on a free port, 1 CPU, no dashboard, no usage statistics, no token (a test joins it by
+host:port), and without the Gemini key in its environment (its workers get it from the command only). Stopped
+by its own processes' ids (never `ray stop`, which would stop every Ray on the machine)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+from recordlens.core.llm.gemini import KEY_VARIABLES
+
+START_TIMEOUT_S = 120.0  # a busy 2-core machine: Ray's head takes 5-20 s
+
+
+@dataclass(frozen=True)
+class Cluster:
+    address: str  # host:port, as --ray-address takes it
+    folder: Path  # Ray's temp folder: its session folder and every log of the cluster
+    head: subprocess.Popen[bytes]  # `ray start --block`, whose end stops the node's processes
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def cluster_environment() -> dict[str, str]:
+    """This process's environment less the Gemini key and any Ray address; no token, no usage statistics."""
+    env = {name: value for name, value in os.environ.items() if name not in (*KEY_VARIABLES, "RAY_ADDRESS")}
+    env.update(RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
+    return env
+
+
+@contextmanager
+def ray_cluster() -> Iterator[Cluster]:
+    ray_cli = Path(sys.executable).with_name("ray")
+    folder = Path(tempfile.mkdtemp(prefix="rlc-", dir="/tmp"))  # short: Ray's socket paths have a length limit
+    port = free_port()
+    log = folder / "head.log"
+    with log.open("wb") as said:
+        head = subprocess.Popen(
+            [str(ray_cli), "start", "--head", "--block", f"--port={port}", f"--temp-dir={folder}", "--num-cpus=1",
+             "--object-store-memory=100000000", "--include-dashboard=false", "--disable-usage-stats",
+             "--node-ip-address=127.0.0.1"],
+            stdout=said, stderr=subprocess.STDOUT, env=cluster_environment(), cwd=folder, start_new_session=True)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while b"Ray runtime started" not in log.read_bytes():
+            if head.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the test's Ray head did not start: {log.read_text()[-3000:]}")
+            time.sleep(0.5)
+        yield Cluster(f"127.0.0.1:{port}", folder, head)
+    finally:
+        stop(head, folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def stop(head: subprocess.Popen[bytes], folder: Path) -> None:
+    """End the head's `ray start` (it stops the node's processes), then any process of this cluster left (found
+    by its temp folder in its command line), each by its id."""
+    if head.poll() is None:
+        head.send_signal(signal.SIGTERM)
+        try:
+            head.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            head.kill()
+            head.wait(timeout=30)
+    for pid in processes_of(folder):
+        with suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def processes_of(folder: Path) -> list[int]:
+    """The processes whose command line names `folder` (a node's raylet and GCS do) or that run in it (the head
+    is started there: its agents, which rename their command line, too)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+            where = os.readlink(entry / "cwd")
+        except OSError:
+            continue
+        if str(folder).encode() in command or where.removesuffix(" (deleted)") == str(folder):
+            found.append(int(entry.name))
+    return found
+
+
+def recordlens(args: Sequence[str], *, env: dict[str, str], timeout_s: float = 300.0,
+               cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The command line in a process of its own (a Ray driver per process: the tests' own instance is this one)."""
+    code = "import sys; from recordlens.core.cli.command import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
+                          timeout=timeout_s, cwd=cwd)
+
+
+def files_holding(folder: Path, needle: bytes) -> list[str]:
+    """Every file under `folder` whose bytes hold `needle`."""
+    held = []
+    for path in folder.rglob("*"):
+        try:
+            if path.is_file() and not path.is_symlink() and needle in path.read_bytes():
+                held.append(str(path))
+        except OSError:
+            continue  # a socket, or a file Ray removed meanwhile
+    return held
