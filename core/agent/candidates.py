@@ -165,12 +165,12 @@ class SiteText:
 
     def texts(self) -> dict[str, str]:
         if not self._texts:
-            from ..page.dom import parse_html
+            from ..page.dataset import parse_snapshot
             from ..page.snapshot import read_snapshot
 
             for page in self.site.pages:
                 try:
-                    parsed = parse_html(read_snapshot(self.site.root / page.file).html)
+                    parsed = parse_snapshot(read_snapshot(self.site.root / page.file))
                 except (RecordLensError, OSError, ValueError) as error:
                     raise AgentError(f"cannot read {page.file} of the site: {error}") from None
                 body = parsed.body

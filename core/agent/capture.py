@@ -727,11 +727,11 @@ def _queue_again(state: _State, settled: list[tuple[str, dict[str, Any]]], max_d
 
 def _saved_links(page_file: Path, url: str) -> list[str]:
     """The links (a and area hrefs) of a saved page, resolved against its URL."""
-    from ..page.dom import parse_html
+    from ..page.dataset import parse_snapshot
     from ..page.snapshot import read_snapshot
 
     try:
-        page = parse_html(read_snapshot(page_file).html)
+        page = parse_snapshot(read_snapshot(page_file))
     except (RecordLensError, OSError, ValueError):
         return []
     body = page.body

@@ -13,6 +13,7 @@ import struct
 import zlib
 from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
+from ..page.dataset import parse_snapshot
 from ..page.dom import Element, Page, parse_html
 from ..page.snapshot import read_snapshot
 from .actions import Step
@@ -112,7 +113,7 @@ class HtmlSiteBrowser:
             page, title = self._cache[key]
         else:
             snapshot = read_snapshot(path)
-            page, title = parse_html(snapshot.html), snapshot.title or ""
+            page, title = parse_snapshot(snapshot), snapshot.title or ""
             self._cache[key] = (page, title)
         self._url, self._page, self._title = url, page, title
         self._values = {}

@@ -133,12 +133,18 @@ class LoadedPage:
     page: Page
 
 
+def parse_snapshot(snapshot: Snapshot) -> Page:
+    """A saved page's element tree as the browser builds it from those bytes: an MHTML archive's shadow roots,
+    which Chromium saves as templates, are taken out as Chromium's archive loader takes them out."""
+    return parse_html(snapshot.html, mhtml=snapshot.kind == "mhtml")
+
+
 def load_page(path: str | Path, name: str | None = None) -> LoadedPage:
     """Read a saved page (MHTML or HTML) and parse it: the one way every command opens a page."""
     path = Path(path)
     snapshot = read_snapshot(path)
     try:
-        page = parse_html(snapshot.html)
+        page = parse_snapshot(snapshot)
     except RecordLensError as error:  # the parser does not know the file: name it, as read_snapshot does
         raise type(error)(f"Cannot read {path}: {error}") from None
     page.warnings.extend(snapshot.warnings)

@@ -5,6 +5,9 @@ The tree is the HTML5 parse (lexbor, through selectolax), which builds the same 
 NEXT-EVAL paper pipeline cleaned the live DOM before taking XPaths: `script`, `style`, `link`, every `meta`
 without `charset` and all comments are left out, without merging the text nodes around a comment.
 
+A declarative shadow root is not part of the tree either, as in the browser (see `_ShadowRoots`): the <template>
+that holds it, and its content, are left out.
+
 Every walk here is iterative: a page nested 10,000 deep must not exhaust Python's recursion limit.
 """
 
@@ -42,6 +45,25 @@ ROOT_XPATH = "/"
 MAX_TREE_DEPTH = 512
 
 _STEP = re.compile(r"\[\d+\]$")
+
+# Declarative shadow DOM, as QtWebEngine (Chromium 140) reads it (tests/app/test_shadow_roots_conformance.py).
+# The elements that may host a shadow root (HTML's "attach a shadow root"), besides autonomous custom elements.
+SHADOW_HOST_TAGS = frozenset({"article", "aside", "blockquote", "body", "div", "footer", "h1", "h2", "h3", "h4", "h5",
+                              "h6", "header", "main", "nav", "p", "section", "span"})
+SHADOW_ROOT_MODES = frozenset({"open", "closed"})
+# A valid custom element name (PCENChar), which Chromium 140 still applies, less the reserved hyphenated names.
+_CUSTOM_ELEMENT_NAME = re.compile(
+    "[a-z][-.0-9_a-z\xb7\xc0-\xd6\xd8-\xf6\xf8-\u037d\u037f-\u1fff\u200c\u200d\u203f\u2040\u2070-\u218f"
+    "\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff]*")
+_RESERVED_CUSTOM_NAMES = frozenset({"annotation-xml", "color-profile", "font-face", "font-face-src", "font-face-uri",
+                                    "font-face-format", "font-face-name", "missing-glyph"})
+# Where SVG and MathML hold HTML: a child there is parsed as HTML (mglyph and malignmark excepted under MathML text).
+_SVG_HTML_PARENTS = frozenset({"foreignObject", "desc", "title"})
+_MATHML_TEXT_PARENTS = frozenset({"mi", "mo", "mn", "ms", "mtext"})
+_HTML_ANNOTATION_ENCODINGS = frozenset({"text/html", "application/xhtml+xml"})
+# How a template leaves the tree as a shadow root: attached by the parser, which never inserted it (so the texts on
+# either side of it are one text node), or removed by Chromium's MHTML loader after the parse (they stay two).
+PARSED, ARCHIVED = "parsed", "archived"
 
 
 def js_trim(text: str) -> str:
@@ -200,11 +222,13 @@ def _levels_between(ancestor: Element, element: Element) -> int:
     return levels
 
 
-def parse_html(html: str | bytes, *, max_elements: int | None = None) -> Page:
+def parse_html(html: str | bytes, *, max_elements: int | None = None, mhtml: bool = False) -> Page:
     """Parse a page as Chromium does and clean it by the NEXT-EVAL rules.
 
     The markup is bounded first (bounds.bound_markup): nesting deeper than bounds.MAX_NESTING is flattened,
     and more than `max_elements` elements (default: bounds.max_elements_setting()) raise TooManyElementsError.
+    `mhtml`: the page is the main part of an MHTML archive (a Snapshot of kind "mhtml"), which the app shows
+    through Chromium's MHTML loader: that loader also drops the shadow roots Chromium saved in it.
     """
     if isinstance(html, bytes):
         html = html.decode("utf-8", errors="replace")
@@ -222,7 +246,7 @@ def parse_html(html: str | bytes, *, max_elements: int | None = None) -> Page:
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        root, elements = _build_clean_tree(html_node)
+        root, elements = _build_clean_tree(html_node, mhtml)
     finally:
         if was_enabled:
             gc.enable()
@@ -232,10 +256,11 @@ def parse_html(html: str | bytes, *, max_elements: int | None = None) -> Page:
     return page
 
 
-def _build_clean_tree(html_node: LexborNode) -> tuple[Element, list[Element]]:
+def _build_clean_tree(html_node: LexborNode, mhtml: bool = False) -> tuple[Element, list[Element]]:
     root = Element("html", html_node.attributes, None, "", 0, html_node)
     elements = [root]
     append_element = elements.append
+    shadow_roots = _ShadowRoots(mhtml)
     # Parallel stacks, one entry per open element: the Element (where text goes) and the per-tag counters of
     # its element children. Past MAX_TREE_DEPTH an element's DOM parent is no longer the top of the stack.
     parents: list[Element] = [root]
@@ -251,19 +276,24 @@ def _build_clean_tree(html_node: LexborNode) -> tuple[Element, list[Element]]:
                 depth = len(parents)
                 slot = depth - 1 if depth <= MAX_TREE_DEPTH else MAX_TREE_DEPTH - 1
                 parent, count = parents[slot], counters[slot]
-                # Chromium compares siblings on the raw tagName (case kept for SVG), and writes it lowercased.
-                index = count[tag] = count.get(tag, 0) + 1
-                element = Element(tag, attrs, parent, f"{parent.xpath}/{tag.lower()}[{index}]",
-                                  len(elements), node)
-                parent.children.append(element)
-                append_element(element)
-                # Template content lives in a separate fragment, not in the tree (and lexbor agrees).
-                child = node.child if tag != "template" else None
-                if child is not None:
-                    parents.append(element)
-                    counters.append({})
-                    node = child
-                    continue
+                if tag == "template" and attrs and (gone := shadow_roots.take(node, attrs, parent)):
+                    if gone == PARSED:
+                        node = _join_texts_around(node, parents[-1].children)
+                else:
+                    # Chromium compares siblings on the raw tagName (case kept for SVG), and writes it lowercased.
+                    index = count[tag] = count.get(tag, 0) + 1
+                    element = Element(tag, attrs, parent, f"{parent.xpath}/{tag.lower()}[{index}]",
+                                      len(elements), node)
+                    parent.children.append(element)
+                    append_element(element)
+                    # An HTML template's content lives in a separate fragment, not in the tree: lexbor gives it no
+                    # child. An SVG or MathML <template> is an ordinary element, children and all.
+                    child = node.child
+                    if child is not None:
+                        parents.append(element)
+                        counters.append({})
+                        node = child
+                        continue
         following = node.next
         while following is None:
             node = node.parent
@@ -274,6 +304,111 @@ def _build_clean_tree(html_node: LexborNode) -> tuple[Element, list[Element]]:
             following = node.next
         node = following
     return root, elements
+
+
+class _ShadowRoots:
+    """The shadow roots the browser attaches while it reads a page, so as to know which <template>s leave the tree.
+
+    The HTML parser (pages and archives) attaches a template whose `shadowrootmode` is open or closed (ASCII
+    case-insensitive) to its parent when that may host a shadow root and has none yet; it never inserts it.
+    Chromium's MHTML loader then walks <body> in document order and removes each template with a `shadowmode`
+    attribute (how Chromium saves a shadow root), whatever its namespace or value. A value of exactly "open" or
+    "closed" is attached to the parent; the first attach that fails (a parent that may not host one, or that hosts
+    one already, unless the parser's of the same mode) ends the walk: later such templates stay."""
+
+    __slots__ = ("parsed", "saved", "mhtml", "walk_ended", "namespaces")
+
+    def __init__(self, mhtml: bool) -> None:
+        self.parsed: dict[Element, str] = {}  # host -> the mode of the shadow root the parser attached to it
+        self.saved: set[Element] = set()  # hosts the MHTML loader attached a shadow root to
+        self.mhtml = mhtml
+        self.walk_ended = False
+        self.namespaces: dict[Element, str] = {}  # see _namespace_of
+
+    def take(self, template: LexborNode, attrs: dict[str, str | None], host: Element) -> str | None:
+        """PARSED or ARCHIVED when the browser takes `template` (a child of `host`) out of the tree, else None."""
+        mode = _parser_mode(attrs)
+        if mode is not None and host not in self.parsed and _may_host_shadow_root(host, self.namespaces):
+            self.parsed[host] = mode
+            return PARSED
+        if not self.mhtml or self.walk_ended or "shadowmode" not in attrs or host.tag == "head":
+            return None
+        saved = attrs["shadowmode"]
+        if saved in SHADOW_ROOT_MODES:
+            # The loader comes after the parse: the parser's root on this host may stand later among its children.
+            parsed = self.parsed.get(host) or _later_parser_mode(template)
+            if host in self.saved or parsed not in (None, saved) or not _may_host_shadow_root(host, self.namespaces):
+                self.walk_ended = True
+            elif parsed is None:
+                self.saved.add(host)
+        return ARCHIVED
+
+
+def _parser_mode(attrs: dict[str, str | None]) -> str | None:
+    """A template's `shadowrootmode` when the parser honours it: open or closed, ASCII case-insensitive."""
+    mode = attrs.get("shadowrootmode")
+    if mode is None or not mode.isascii() or (mode := mode.lower()) not in SHADOW_ROOT_MODES:
+        return None
+    return mode
+
+
+def _later_parser_mode(template: LexborNode) -> str | None:
+    following = template.next
+    while following is not None:
+        if following.tag == "template" and (mode := _parser_mode(following.attributes)) is not None:
+            return mode
+        following = following.next
+    return None
+
+
+def _may_host_shadow_root(element: Element, namespaces: dict[Element, str]) -> bool:
+    """An HTML element whose name HTML lets attach a shadow root (an SVG <section> may not)."""
+    tag = element.tag
+    if tag not in SHADOW_HOST_TAGS and (tag in _RESERVED_CUSTOM_NAMES or "-" not in tag
+                                        or _CUSTOM_ELEMENT_NAME.fullmatch(tag) is None):
+        return False
+    return _namespace_of(element, namespaces) == "html"
+
+
+def _namespace_of(element: Element, known: dict[Element, str]) -> str:
+    """"html", "svg" or "math": the tree builder's choice for each element from the nearest one in `known` (or
+    <html>) down; each is added to `known`, so that a page's shadow hosts cost one walk of the tree at most."""
+    lineage: list[Element] = []
+    ancestor: Element | None = element
+    while ancestor is not None and ancestor not in known:
+        lineage.append(ancestor)
+        ancestor = ancestor.parent
+    if ancestor is None:
+        ancestor = lineage.pop()  # <html>
+        known[ancestor] = "html"
+    parent, namespace = ancestor, known[ancestor]
+    while lineage:
+        child = lineage.pop()
+        html_rules = (namespace == "html" or (namespace == "svg" and parent.tag in _SVG_HTML_PARENTS)
+                      or (namespace == "math" and parent.tag in _MATHML_TEXT_PARENTS
+                          and child.tag not in ("mglyph", "malignmark"))
+                      or (namespace == "math" and parent.tag == "annotation-xml" and child.tag != "svg"
+                          and (parent.attrs.get("encoding") or "").lower() in _HTML_ANNOTATION_ENCODINGS))
+        if child.tag in ("svg", "math") and (html_rules or (namespace == "math" and parent.tag == "annotation-xml")):
+            namespace = child.tag
+        elif html_rules:
+            namespace = "html"
+        known[child] = namespace
+        parent = child
+    return namespace
+
+
+def _join_texts_around(template: LexborNode, children: list[Element | str]) -> LexborNode:
+    """The node after which the walk goes on past a template the parser never inserted: when texts stand on both
+    sides of it, the browser has one text node, so the text after is added to the one before, and skipped."""
+    before, after = template.prev, template.next
+    if before is None or after is None or before.tag != "-text" or after.tag != "-text" or not children:
+        return template
+    text = children[-1]
+    if not isinstance(text, str):
+        return template
+    children[-1] = text + (after.text_content or "")
+    return after
 
 
 def _text_map(elements: list[Element]) -> dict[str, str]:

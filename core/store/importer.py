@@ -54,11 +54,11 @@ from ..page.dataset import (
     natural_key,
     not_a_folder,
     page_files,
+    parse_snapshot,
     record_files,
     synthetic_sources,
 )
-from ..page.dom import parse_html
-from ..page.snapshot import read_file_bytes, read_snapshot
+from ..page.snapshot import Snapshot, read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
 from ..records.model import RecordList, load_records
 from ..runs.run_files import (
@@ -459,7 +459,7 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
     records, unresolved, check = None, None, None
     if source.truth is not None:
         try:
-            records, unresolved, check = _truth(source.truth, source.name, snapshot.html, report)
+            records, unresolved, check = _truth(source.truth, source.name, snapshot, report)
         except DatasetError as error:
             # Blame the records file, not the page: that is the file to fix. The page waits for it.
             reason = str(error).removeprefix(f"{source.truth}: ")
@@ -584,7 +584,7 @@ def _character(c: str) -> str:
 def _replace_labels(project: Project, source: PageSource, report: ImportReport) -> None:
     """The page's records become the dataset's, in one step of its history (the earlier ones restorable)."""
     assert source.truth is not None
-    records, unresolved, check = _truth(source.truth, source.name, project.load(source.name).snapshot.html, report)
+    records, unresolved, check = _truth(source.truth, source.name, project.load(source.name).snapshot, report)
     origin = Provenance.dataset(source.truth_origin or str(source.truth))
     with project.writing(), project.one_step(f"labels replaced from {source.truth}"):
         for label in project.labels(source.name):
@@ -634,7 +634,7 @@ def import_annotator_page(project: Project, source: PageSource, annotator: str, 
     elif report.unchanged and report.unchanged[-1] == source.name:
         report.unchanged.pop()
     try:
-        records, unresolved, check = _truth(source.truth, source.name, project.load(source.name).snapshot.html, report)
+        records, unresolved, check = _truth(source.truth, source.name, project.load(source.name).snapshot, report)
     except DatasetError as error:
         reason = str(error).removeprefix(f"{source.truth}: ")
         report.problems.append(ImportProblem(source.truth, f"{reason}; {annotator}'s labels of page "
@@ -669,12 +669,12 @@ def store_annotator_pages(project: Project, annotator: str, pages: Sequence[Anno
             report.annotator_decided[name] = decided
 
 
-def _truth(path: Path, name: str, html: str, report: ImportReport
+def _truth(path: Path, name: str, snapshot: Snapshot, report: ImportReport
            ) -> tuple[RecordList, list[list[str]], PageCheck]:
     """The page's ground-truth records, verbatim, for each the XPaths that name no element, and their hygiene."""
     loaded = load_records(path)
     report.warnings += list(loaded.warnings)
-    page = parse_html(html)
+    page = parse_snapshot(snapshot)
     unresolved = [[x for x in record if page.resolve(x) is None] for record in loaded.records]
     return loaded.records, unresolved, check_page(name, page, loaded.records)
 
