@@ -32,7 +32,7 @@ from .model import TextKeyIndex, load_records
 from .score import PageScore, score_expanded
 
 # Bump when `check_page` finds something else in the same labels: checks a project remembers are then made anew.
-CHECK_VERSION = 2  # 2: records without any XPath
+CHECK_VERSION = 3  # 2: records without any XPath; 3: pages read as Chromium reads charsets and shadow roots
 
 
 @dataclass

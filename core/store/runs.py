@@ -27,6 +27,10 @@ INTERRUPTED = "interrupted"  # the outcome of a run still "running" whose proces
 # In a project folder: the owner mark of each run a process carries out now (`Runs.start`), a lock of
 # `owner_files` (hidden: a copy of the project is not carried out by anyone)
 RUNNING_MARKS = ".running"
+# When core last changed how a saved page is read (its element tree, its texts): stored scores made before then
+# are made again, as if the page's labels had changed. Set it to the release time of such a change (2026-12-05:
+# the charset of an archive as Chromium finds it; declarative shadow roots; SVG and MathML templates' children).
+PAGES_READ_SINCE = "2026-12-05T12:00:00.000Z"
 
 _log = logging.getLogger(__name__)
 
@@ -233,17 +237,19 @@ class Runs:
         truth, true_labels = sql_list(TRUE_PAGE_STATUSES), sql_list(TRUE_LABEL_STATUSES)
         # A change after the score counts when it could move the page's truth: a status change, or one that
         # touched a true record before or after (a proposal added or rejected leaves the truth as it was).
+        # A score made before pages were last read differently (`PAGES_READ_SINCE`) is stale whatever changed.
         rows = self._store.db.execute(f"""
             SELECT p.name FROM pages p LEFT JOIN scores s ON s.page_id = p.id AND s.run_id = ?
             WHERE (s.page_id IS NULL AND p.status IN {truth})
                OR (s.page_id IS NOT NULL AND p.status NOT IN {truth})
+               OR s.scored_at < ?
                OR EXISTS (SELECT 1 FROM label_history h WHERE h.page_id = p.id AND h.at > s.scored_at
                           AND (h.action = 'status'
                                OR EXISTS (SELECT 1 FROM json_each(h.before) r
                                           WHERE json_extract(r.value, '$.status') IN {true_labels})
                                OR EXISTS (SELECT 1 FROM json_each(h.after) r
                                           WHERE json_extract(r.value, '$.status') IN {true_labels})))
-            ORDER BY p.id""", (run_id,))
+            ORDER BY p.id""", (run_id, PAGES_READ_SINCE))
         return [row[0] for row in rows]
 
     def drop_scores(self, run_id: int, pages: Sequence[str]) -> None:

@@ -203,6 +203,25 @@ def test_a_run_scored_again_scores_only_the_pages_whose_labels_changed(tmp_path:
         assert score_stored_run(project, run_id)[0].as_dict() == again.as_dict() and loaded == []
 
 
+def test_scores_stored_before_pages_were_last_read_differently_are_made_again(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change to how core reads a page (its charset, its element tree) moves `PAGES_READ_SINCE`: a score stored
+    before it is stale, said by `runs` and made again by `score`, though no label changed."""
+    from recordlens.core.store import runs
+
+    data = dataset(tmp_path / "data", 3)
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [data])
+        run_id = import_run_folder(project, run_folder(tmp_path / "run", ["0", "1", "2"])).run_id
+        score_stored_run(project, run_id)
+        assert project.runs.stale_pages(run_id) == []
+        monkeypatch.setattr(runs, "PAGES_READ_SINCE", "9999-01-01T00:00:00.000Z")  # pages read anew since
+        assert project.runs.stale_pages(run_id) == ["0", "1", "2"]
+        loaded = loads_counted(monkeypatch)
+        score_stored_run(project, run_id)
+        assert sorted(loaded) == ["0", "1", "2"]  # every page scored again
+
+
 def test_runs_compare_scores_again_only_the_pages_changed(tmp_path: Path, capsys,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     data = dataset(tmp_path / "data", 4)
