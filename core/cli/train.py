@@ -110,12 +110,12 @@ def run(args: argparse.Namespace) -> int:
     model = fit(examples, seed=args.seed, description=description, workers=args.workers, check=fitting.update)
     fitting.finish()
     # The project's own model replaced is set aside as the app's Forget sets it aside, not lost; the same model
-    # again (same pages, labels and seed) is not, or it would push out the one set aside before.
+    # again (same pages, labels and seed) is not (`save_project_model`), which is said.
     own = bool(args.project) and args.out == project_model_path(args.project)
     same = own and args.out.is_file() and args.out.read_bytes() == model.to_json().encode("utf-8")
     pushed_out = own and not same and (Path(args.project) / FORGOTTEN_MODEL).is_file()
     replacing = Replacing(args.out)
-    out, kept = save_project_model(model, args.project) if own and not same else (save_model(model, args.out), None)
+    out, kept = save_project_model(model, args.project) if own else (save_model(model, args.out), None)
     size = out.stat().st_size
     print(f"{out}: selector model from {description}, seed {args.seed}, {size / 1e3:.0f} kB, "
           f"{time.perf_counter() - start:.1f} s", file=sys.stderr)

@@ -817,14 +817,21 @@ def save_project_model(model: SelectorModel, project_dir: str | Path) -> tuple[P
     """Write `model` as the project's own, the one it replaces set aside as Forget sets it aside; returns where the
     model is and where the earlier one is kept (None: there was none). The new model is written whole first, under
     a hidden name beside it, and only then does the earlier one move: a write that fails (a full disk) leaves the
-    project's models as they were, where setting the old one aside first left the project with none."""
+    project's models as they were, where setting the old one aside first left the project with none. The model
+    the project has already (the same pages, labels and seed) is not written again: setting it aside would push out
+    the one set aside before."""
     path = project_model_path(project_dir)
+    if path.is_file() and path.read_bytes() == model.to_json().encode("utf-8"):
+        return path, None
     written = save_model(model, path.with_name(f".{path.name}.new"), named=path)
+    kept = None
     try:
         kept = forget_project_model(project_dir)
         written.replace(path)
     except BaseException:
         written.unlink(missing_ok=True)
+        if kept is not None and not path.exists():  # the project keeps the model it had
+            kept.replace(path)
         raise
     return path, kept
 

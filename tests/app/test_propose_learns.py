@@ -213,6 +213,12 @@ def test_learning_again_keeps_the_model_it_replaces_as_forget_does(qtbot, tmp_pa
         assert (folder / "models" / "selector.forgotten.json").read_bytes() == first  # kept, as train --project does
         assert window.statusBar().currentMessage().endswith(
             "; the earlier learnt model is kept as models/selector.forgotten.json"), window.statusBar().currentMessage()
+        second = project_model_path(folder).read_bytes()
+        assert window.jobs.do_learn() is not None  # the same pages and labels: the same model, nothing set aside
+        qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
+        assert project_model_path(folder).read_bytes() == second
+        assert (folder / "models" / "selector.forgotten.json").read_bytes() == first  # not pushed out
+        assert "kept as" not in window.statusBar().currentMessage()
     finally:
         window.close()
         window.shutdown()
