@@ -82,10 +82,12 @@ def _write_failed(error: OSError, args: argparse.Namespace) -> str:
     said = f"{named}: {error.strerror or error}" if named else str(error.strerror or error)
     if not is_disk_full(error):
         return said
-    if named:
-        return f"{said}; {full_disk(Path(named).parent, then=_after_a_full_disk(args, Path(named).parent))}"
+    # What to do names the command's folder (an unfinished export is the whole of --out, not the file's folder)
     folder = next((getattr(args, key) for key in ("out", "site", "project") if getattr(args, key, None)), None)
-    return full_disk(folder, detail=error.strerror, then=_after_a_full_disk(args, folder))
+    then = _after_a_full_disk(args, folder if folder is not None else Path(named).parent if named else None)
+    if named:
+        return f"{said}; {full_disk(Path(named).parent, then=then)}"
+    return full_disk(folder, detail=error.strerror, then=then)
 
 
 def _after_a_full_disk(args: argparse.Namespace, folder: object) -> str:

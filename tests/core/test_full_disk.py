@@ -113,6 +113,20 @@ def test_an_export_stopped_by_a_full_disk_names_its_folder_and_says_to_export_ag
     assert run(capsys, "export", "--project", str(project), "-f", "nexteval", "--out", str(out), "-q")[0] == 0
 
 
+def test_an_export_stopped_at_a_named_file_names_the_whole_export_as_the_folder_to_remove(
+        project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "exp"
+
+    def full_at_a_named_file(source: Path, target: Path, digest: str) -> bool:
+        raise no_space(str(target))  # an open() names its file: OUT/html/N.html
+
+    monkeypatch.setattr(exporter, "_copy_checked", full_at_a_named_file)
+    code, _, err = run(capsys, "export", "--project", str(project), "-f", "nexteval", "--out", str(out), "-q")
+    line = error_line(err)
+    assert code == 2 and f"{out / 'html'}" in line  # the file, and its disk
+    assert f"({out} holds an unfinished export: remove it first)" in line  # not OUT/html: OUT/gt stays otherwise
+
+
 def test_an_extract_stopped_by_a_full_disk_names_its_folder_and_says_running_it_again_continues(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "small" / "run1"
