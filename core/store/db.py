@@ -279,7 +279,7 @@ def database_problem(error: sqlite3.Error, again: str = "run this again") -> str
         hint = (f"; another process (the app, or another command) is writing to the project: {again} when it "
                 "is done")
     elif "full" in text:
-        hint = f"; free space on the disk that holds the project and {again} (what was stored is intact)"
+        hint = "; " + full_disk("the project", then=f"{again} (what was stored is intact)")
     elif "readonly" in text or "read-only" in text:
         hint = "; the project's folder or database cannot be written"
     elif _damaged(text):

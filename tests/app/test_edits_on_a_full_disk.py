@@ -78,7 +78,7 @@ def test_an_edit_on_a_full_disk_is_said_not_saved_and_takes_no_undo_step(qtbot, 
             assert window.project.page("2").status == "proposed"
             message = said(window)
             assert "NOT saved" in message and "database or disk is full" in message, (keys, message)
-            assert "free space on the disk that holds the project" in message
+            assert "the disk that holds the project is full; free space and do it again" in message
             assert window.saved_label.text() == "last edit NOT SAVED"
             assert "database or disk is full" in window.saved_label.toolTip()
             assert stack.count() == steps and stack.index() == steps
