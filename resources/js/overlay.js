@@ -514,9 +514,13 @@
     return out.length > TIP_CHARS ? out.slice(0, TIP_CHARS) + "…" : out;
   };
 
-  // The line boxes of the page's text that lie in `area` (host coordinates), at most `limit` text nodes: what the
-  // tip would cover around the hovered element. Elements whose box is off the area are not looked into (one
-  // without a box of its own is: its children may have one).
+  // The line boxes of the page's text that lie in `area` (host coordinates), from at most `limit` text nodes that
+  // show there: what the tip would cover around the hovered element. Elements whose box is off the area are not
+  // looked into (one without a box of its own is: its children may have one, unless it renders nothing at all, as
+  // a menu hidden with display: none, whose hundreds of links would use up the limit before the text on show).
+  const UNSEEN = new Set(["script", "style", "template", "noscript", "head", "title"]);
+  const rendersNothing = (el) => UNSEEN.has(el.localName)
+    || (el.getClientRects().length === 0 && getComputedStyle(el).display !== "contents");
   const textRectsIn = (area, o, limit = 600) => {
     const out = [];
     const range = document.createRange();
@@ -525,18 +529,20 @@
       NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
         acceptNode: (n) => {
           if (n.nodeType === 1) {
-            return rl.isRemoved(n) || n.localName === HOST_TAG || off(n.getBoundingClientRect())
+            return rl.isRemoved(n) || n.localName === HOST_TAG || off(n.getBoundingClientRect()) || rendersNothing(n)
               ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
           }
           return n.data.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
         },
       });
-    for (let n = walker.nextNode(), k = 0; n && k < limit; n = walker.nextNode(), k++) {
+    for (let n = walker.nextNode(), shown = 0; n && shown < limit; n = walker.nextNode()) {
       range.selectNodeContents(n);
+      const before = out.length;
       for (const r of range.getClientRects()) {
         const rect = [r.left - o[0], r.top - o[1], r.width, r.height];
         if (r.width > 0 && r.height > 0 && overlaps(rect, area)) out.push(rect);
       }
+      if (out.length > before) shown++;
     }
     return out;
   };
@@ -556,6 +562,9 @@
   // large as the view), it goes in the corner of the view that covers least of the element's own text. It is
   // always inside the view, and never wider than the view less a margin.
   const MARGIN = 6;
+  // The spot chosen last, with what it was chosen for: a frame of a scroll (the tip goes with the page) keeps it
+  // while it is still inside the view, rather than weighing the text around again (milliseconds on a dense page).
+  let placed = null;
   const placeHover = (el) => {
     if (!ensureHost()) return;
     const o = origin();
@@ -572,6 +581,8 @@
     const clampX = (x) => Math.max(vx + 4, Math.min(x, vx + vw - w - 4));
     const clampY = (y) => Math.max(vy + 4, Math.min(y, vy + vh - h - 4));
     const fits = ([x, y]) => x >= vx && y >= vy && x + w <= vx + vw && y + h <= vy + vh;
+    const chosenFor = [rect.join(), w, h, vw, vh].join("|");
+    if (placed && placed.el === el && placed.for === chosenFor && fits(placed.spot)) return;
     const [ex, ey, ew, eh] = rect;
     const below = ey + eh + m;
     const above = ey - h - m;
@@ -603,6 +614,7 @@
     }
     tip.style.left = spot[0] + "px";
     tip.style.top = spot[1] + "px";
+    placed = { el, for: chosenFor, spot };
   };
 
   // The tip's box in viewport coordinates and whether it shows (tests).
@@ -726,22 +738,29 @@
   // An inline <svg> given its size by the page's style sheet, saved without it, has none: with a viewBox alone it
   // is as wide as its container and as tall as its shape makes that (a 24-unit icon in a page-wide line: 1200 px
   // square), which is what a browser shows too, and hides the page around it. Such an SVG (no width or height
-  // attribute, and no width, height or maximum of either from any CSS, inline style included) is held to its
+  // attribute, no width, height or maximum of either from any CSS, inline style included, and none from its
+  // place: not positioned, not stretched by a flex row), drawn at more than 4 times its viewBox's scale or taller
+  // than half the view (an icon blown up; a chart of viewBox 600 x 300 in a 600 px column is drawn as its page
+  // meant), is held to its
   // viewBox's size, as an image without CSS keeps its own, within the 300 x 150 box browsers give an SVG with
   // no size at all; it is never made larger. Run once the page's style sheets are in (its `load`): the size they
   // give is what counts. Only the maxima are set, in the element's own style; no XPath or text changes.
   const SVG_NS = "http://www.w3.org/2000/svg";
+  const BLOWN_UP = 4;
   const unsized = (svg) => {
     if (svg.hasAttribute("width") || svg.hasAttribute("height")) return false;
     if (!svg.computedStyleMap) return false;
     const style = svg.computedStyleMap();
-    return ["width", "height", "max-width", "max-height"].every((p) => ["auto", "none"].includes(String(style.get(p))));
+    return ["width", "height", "max-width", "max-height"].every((p) => ["auto", "none"].includes(String(style.get(p))))
+      && String(style.get("position")) === "static" && Number(String(style.get("flex-grow"))) === 0;
   };
   const capUnsizedSvgs = () => {
     for (const svg of document.getElementsByTagNameNS(SVG_NS, "svg")) {
       if (!svg.parentElement || svg.parentElement.namespaceURI === SVG_NS || !unsized(svg)) continue; // outermost only
       const box = svg.viewBox && svg.viewBox.baseVal;
       if (!box || !(box.width > 0) || !(box.height > 0)) continue; // without a viewBox, 300 x 150 already
+      const drawn = svg.getBoundingClientRect();
+      if (drawn.width <= BLOWN_UP * box.width && drawn.height <= window.innerHeight / 2) continue; // as meant
       const fit = Math.min(1, 300 / box.width, 150 / box.height);
       svg.style.setProperty("max-width", box.width * fit + "px");
       svg.style.setProperty("max-height", box.height * fit + "px");

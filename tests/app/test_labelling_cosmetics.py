@@ -127,9 +127,16 @@ def _hover(view: PageView, qtbot, xpath: str) -> dict:
     return json.loads(view.offline.run_js("__recordlens.overlay.hoverTip()"))
 
 
-def test_the_hover_tip_goes_where_it_covers_no_neighbouring_text(qtbot, page_view: PageView, tmp_path: Path):
+HIDDEN_MENU = '<nav style="display:none">' + "".join(f'<a href="/{k}">link {k}</a>' for k in range(700)) + "</nav>"
+
+
+# A menu hidden before the content, its hundreds of links no text on show: they must not use up what is weighed.
+@pytest.mark.parametrize("before", ["", HIDDEN_MENU], ids=["plain", "after-a-hidden-menu"])
+def test_the_hover_tip_goes_where_it_covers_no_neighbouring_text(qtbot, page_view: PageView, tmp_path: Path,
+                                                                   before: str):
     page = tmp_path / "cookies.html"
-    page.write_text(NEIGHBOURS, encoding="utf-8")
+    page.write_text(NEIGHBOURS.replace('font: 16px/1.2 sans-serif">', 'font: 16px/1.2 sans-serif">' + before),
+                    encoding="utf-8")
     page_view.open(page)
     assert page_view.wait_until_loaded(30_000)
     page_view.show_records([])
@@ -170,7 +177,9 @@ def test_a_hover_tip_with_room_below_stays_below(qtbot, page_view: PageView, tmp
 
 ICONS = """<!doctype html><html><head><meta charset="utf-8"><title>Icons</title>
 <link rel="stylesheet" href="https://shop.example.com/site.css">
-<style>.sized-by-css { width: 20px; } .full-width { width: 100%; }</style></head><body>
+<style>.sized-by-css { width: 20px; } .full-width { width: 100%; } .wave { position: relative; height: 80px; }
+.wave svg { position: absolute; left: 0; right: 0; } .row { display: flex; width: 600px; } .row svg { flex: 1; }
+.column { width: 600px; }</style></head><body>
 <nav><a href="/"><svg id="icon" viewBox="0 0 24 24"><path d="M0 0h24v24H0z" fill="#c00"/></svg> Home</a>
 <a href="/big"><svg id="icon-512" viewBox="0 0 512 512"><path d="M0 0h512v512H0z"/></svg> Shop</a>
 <a href="/cart"><svg id="no-viewbox"><circle cx="10" cy="10" r="8"/></svg> Cart</a></nav>
@@ -178,6 +187,9 @@ ICONS = """<!doctype html><html><head><meta charset="utf-8"><title>Icons</title>
 <p><svg id="by-css" class="sized-by-css" viewBox="0 0 24 24"><path d="M0 0h24v24H0z"/></svg> sized by CSS</p>
 <p><svg id="inline-style" viewBox="0 0 24 24" style="height: 30px"><path d="M0 0h24v24H0z"/></svg> inline style</p>
 <div><svg id="chart" class="full-width" viewBox="0 0 200 100"><rect width="200" height="100"/></svg></div>
+<div class="wave"><svg id="wave" viewBox="0 0 1200 100"><path d="M0 50h1200"/></svg></div>
+<div class="row"><svg id="flexed" viewBox="0 0 24 24"><path d="M0 0h24v24H0z"/></svg></div>
+<div class="column"><svg id="plain-chart" viewBox="0 0 600 300"><rect width="600" height="300"/></svg></div>
 <p>End.</p></body></html>"""
 
 
@@ -204,5 +216,9 @@ def test_an_svg_without_a_size_is_capped_and_sized_ones_are_left_alone(page_view
     assert sizes["by-css"] == pytest.approx([20, 20], abs=0.5)
     assert sizes["inline-style"] == pytest.approx([30, 30], abs=0.5)
     assert sizes["chart"] == pytest.approx([body_w, body_w / 2], abs=1)
+    # Sized by their place, or drawn at about their own scale, with the style sheet there: as the page meant.
+    assert sizes["wave"][0] == pytest.approx(body_w, abs=1)  # absolute, left and right
+    assert sizes["flexed"][0] == pytest.approx(600, abs=1)  # flex: 1 in a 600 px row
+    assert sizes["plain-chart"] == pytest.approx([600, 300], abs=1)  # a viewBox-only chart in its column
     # The page's elements are as they were: same XPaths, nothing added.
     assert js(page_view, "__recordlens.xpathOf(document.getElementById('chart'))") == "/body[1]/div[1]/svg[1]"
