@@ -273,6 +273,9 @@ def _write_ahead(command: QUndoCommand, undo: bool) -> None:
 
 class EditGroup(QUndoGroup):
     """The window's undo group, whose undo and redo move the page's stack only once the step's write is stored.
+    Its undo() and redo() are Python methods, not overrides of Qt's slots: a QUndoView or an action from
+    createUndoAction() would move a stack without the write-ahead, so the app has neither (its keys and menus call
+    these).
 
     `refused` is told of every write the database refuses (an edit, an undo, a redo) before `NotSaved` is
     raised on to whoever asked: the stack is then as it was, the project too."""

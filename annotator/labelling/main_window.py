@@ -899,6 +899,7 @@ class MainWindow(QMainWindow):
                                  "way: kept in the project's run when they come. Quit now loses them.",
                                  "Quit now", 0, 0, self)
         dialog.setWindowTitle("RecordLens: quitting")
+        dialog.setWindowModality(Qt.WindowModality.ApplicationModal)  # no edit nor Propose once the job is stopped
         dialog.setMinimumDuration(0)
         dialog.show()
         deadline = time.monotonic() + ANSWERS_WAIT_S

@@ -32,7 +32,7 @@ from ...core.records import (
 )
 from ...core.store import Change, Label, Provenance
 from ...core.wording import counted, listed
-from .commands import LabelCommand, StatusCommand, push, push_all
+from .commands import LabelCommand, NotSaved, StatusCommand, push, push_all
 from .history_dialog import change_numbers, what, when, who
 
 if TYPE_CHECKING:
@@ -145,8 +145,8 @@ class RecordActions:
             self.window.message(f"{failure}{error}", 10000)
             made = [getattr(c, "result", None) for c in commands]
             self._wrote(page, made)
-            if any(c is not None and c.id is not None for c in made):
-                self.window.saved()  # those made before the refusal are stored
+            if any(c is not None and c.id is not None for c in made) and not isinstance(error, NotSaved):
+                self.window.saved()  # those made before the refusal are stored (a refused write stays said)
             return None
         self._wrote(page, changes)
         self.window.saved()

@@ -163,3 +163,26 @@ def test_a_failed_undo_of_a_step_of_several_records_leaves_them_all(qtbot, windo
         assert "“undo: accept record ×3” NOT saved" in said(window)
     key(window, "Ctrl+Z")
     assert stack.index() == 0 and statuses(window) == ["proposed"] * 4
+
+
+def test_a_step_of_several_records_refused_part_way_stays_said_not_saved(qtbot, window, monkeypatch):
+    four_proposals(window)
+    key(window, "Ctrl+A")
+    writing = Connection.writing
+    writes = []
+
+    @contextlib.contextmanager
+    def refused_after_the_first(self: Connection) -> Iterator[object]:
+        with writing(self) as db:
+            yield db
+            writes.append(1)
+            if len(writes) > 1:
+                raise sqlite3.OperationalError("database or disk is full")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Connection, "writing", refused_after_the_first)
+        key(window, "A")
+    accepted = statuses(window).count("accepted")
+    assert 1 <= accepted < 4, statuses(window)  # those before the refusal stored, the rest not
+    assert "NOT saved" in said(window)
+    assert window.saved_label.text() == "last edit NOT SAVED", window.saved_label.text()
