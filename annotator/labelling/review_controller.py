@@ -502,8 +502,8 @@ class ReviewController:
                              entries=[texts.of(r.xpaths, 60)[1] for r in records],
                              kept=self._kept_indices(other, name, self.review) if other is not None else ())
         if other is not None:
-            to_take, kept, held = self._to_take(self.review, truth)
-            self.panel.offer_take_all(other, len(to_take), self._left_out_words(kept, held))
+            to_take, *left_out = self._to_take(self.review, truth)
+            self.panel.offer_take_all(other, len(to_take), self._left_out_words(*left_out))
         else:
             self.panel.offer_take_all(None, 0)
         self.panel.offer_keep(other)
@@ -740,9 +740,9 @@ class ReviewController:
         name, review, page = on_show
         if self._changed_underneath(name, page):
             return
-        theirs, kept, held = self._to_take(review, window.project.true_records(page))
+        theirs, *left_out = self._to_take(review, window.project.true_records(page))
         if not theirs:
-            left = self._left_out_words(kept, held)
+            left = self._left_out_words(*left_out)
             window.message(f"page {page}: nothing left to take of {name}'s records the project lacks: {left}" if left
                            else f"page {page}: the project has a record for every one {name} made: nothing to take")
             return
@@ -755,24 +755,26 @@ class ReviewController:
         added = [label.id for label in window.labels if label.id not in before]
         what = (f"page {page}: took {name}'s only record the project lacked" if len(theirs) == 1 else
                 f"page {page}: took all {len(theirs)} of {name}'s records the project lacked, as one step")
-        left = self._left_out_words(kept, held)
+        left = self._left_out_words(*left_out)
         self._say_taken(what + (f"; left out {left}" if left else ""), added, True, 0)
 
-    def _to_take(self, review: PageReview, truth: Records) -> tuple[Records, int, int]:
+    def _to_take(self, review: PageReview, truth: Records) -> tuple[Records, int, int, int]:
         """What the take-all button takes: the annotator's records the project lacks on the page (the review's
         spurious ones) but those whose project's version was kept (O: decided already) and those the project
-        holds already or that repeat one (the scorer's normalisation, `new_records`); with how many were kept
-        and how many held."""
+        holds already or that repeat one (the scorer's normalisation, `new_records`); with how many were kept, how
+        many the project holds and how many repeat another of theirs."""
         spurious = [i for i, record in enumerate(review.records) if record.kind == SPURIOUS]
         open_ = [list(review.records[i].xpaths) for i in spurious if i not in self.panel.kept]
         fresh = new_records(open_, truth)
-        return fresh, len(spurious) - len(open_), len(open_) - len(fresh)
+        held = sum(1 for record in open_ if not new_records([record], truth))
+        return fresh, len(spurious) - len(open_), held, len(open_) - len(fresh) - held
 
     @staticmethod
-    def _left_out_words(kept: int, held: int) -> str:
-        """"2 kept (O), 1 in the project already" (the parts there are)."""
+    def _left_out_words(kept: int, held: int, repeated: int) -> str:
+        """"2 kept (O), 1 in the project already, 1 repeated in their labels" (the parts there are)."""
         parts = [f"{kept} kept (O)"] if kept else []
         parts += [f"{held} in the project already"] if held else []
+        parts += [f"{repeated} repeated in their labels"] if repeated else []
         return ", ".join(parts)
 
     def do_keep_project(self) -> None:
@@ -830,12 +832,13 @@ class ReviewController:
         """The decisions that would not list a record twice, and the numbers of the project's records the others'
         records are already (None: a record another chosen decision makes too): a record the project has (XPaths
         as the scorer normalises them) is never taken again, by T, Shift+T or the take-all button."""
-        adjudication, window = self.window.project.adjudication, self.window
+        window = self.window
+        held_as = window.project.adjudication.held_by(page)
         numbers = {label.id: k + 1 for k, label in enumerate(window.labels)}
         fresh: list[_Decision] = []
         held: list[int | None] = []
         for decision in decisions:
-            label = adjudication.held_as(page, decision.makes, besides=decision.record_id) if decision.makes else None
+            label = held_as(decision.makes, decision.record_id) if decision.makes else None
             if label is not None:
                 held.append(numbers.get(label.id))
             elif decision.makes and not new_records([decision.makes], [d.makes for d in fresh if d.makes]):

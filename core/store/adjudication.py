@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -113,9 +113,18 @@ class Adjudication:
         """The project's true record of the page that is already the record `xpaths` (their XPaths as the scorer
         normalises them: order and spelling aside), other than record `besides` (the one a decision changes);
         None when the project lacks it. Taking such a record would list it twice."""
-        wanted = record_key(xpaths)
-        return next((label for label in self._project.labels(page, TRUE_LABEL_STATUSES)
-                     if label.id != besides and record_key(label.xpaths) == wanted), None)
+        return self.held_by(page)(xpaths, besides)
+
+    def held_by(self, page: str) -> Callable[[Sequence[str], int | None], Label | None]:
+        """`held_as` for many records of one page (a step of hundreds of rows): the page's true records are read
+        and keyed once."""
+        by_key: dict[frozenset[str], list[Label]] = {}
+        for label in self._project.labels(page, TRUE_LABEL_STATUSES):
+            by_key.setdefault(record_key(label.xpaths), []).append(label)
+
+        def held_as(xpaths: Sequence[str], besides: int | None = None) -> Label | None:
+            return next((label for label in by_key.get(record_key(xpaths), ()) if label.id != besides), None)
+        return held_as
 
     def decided_since(self, page: str, annotator: str, since: str) -> Decided:
         """The decisions with the annotator taken on the page since `since` (a time: when their labels of it, now

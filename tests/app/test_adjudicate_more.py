@@ -136,3 +136,16 @@ def test_a_restart_left_in_review_on_an_annotator_opens_there_again(qtbot, tmp_p
         assert third.reviewing.active() and third.reviewing.annotator() == "bea"
     finally:
         third.close()
+
+
+def test_take_all_says_a_record_repeated_in_their_labels_apart_from_one_the_project_has(qtbot, window):
+    project = window.project
+    truth = project.true_records("1")
+    footer = ["/body[1]/div[1]/footer[1]"]
+    # Their header twice (the second spelt otherwise), and one of the project's records spelt otherwise
+    project.annotators.set_page("bea", "1", [*truth, [HEADER], ["/html[1]" + HEADER], footer,
+                                             ["/html[1]" + truth[0][0], *truth[0][1:]]])
+    review_bea(qtbot, window)
+    QTest.keySequence(window, "Ctrl+T")
+    assert [list(label.xpaths) for label in project.labels("1")][len(truth):] == [[HEADER], footer]
+    assert "1 repeated in their labels" in said(window), said(window)
