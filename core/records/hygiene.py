@@ -161,12 +161,14 @@ def ceiling_score(truth: Sequence[frozenset[str]], name: str = "") -> PageScore:
     return score_expanded([record for record in dict.fromkeys(truth) if record], truth, name)
 
 
-def summarise(checks: Sequence[PageCheck], also: Sequence[PageCheck] = ()) -> CheckReport:
+def summarise(checks: Sequence[PageCheck], also: Sequence[PageCheck] = (), *, checks_vote: bool = True
+              ) -> CheckReport:
     """The report of a set of pages already checked: the majority's chrome policy and the pages unlike it.
     `also`: other pages (a project's labelled pages beside the ones just imported) that count towards the
-    majority but are not reported."""
+    majority but are not reported; with `checks_vote` False only they count (another annotator's pages weighed
+    against the project's policy), unless there are none."""
     checks = list(checks)
-    voters = checks + list(also)
+    voters = checks + list(also) if checks_vote or not also else list(also)
     including = sum(c.includes_chrome for c in voters)
     majority = including * 2 > len(voters)
     outliers = [c.page for c in checks if c.includes_chrome != majority]

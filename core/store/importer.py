@@ -41,7 +41,7 @@ import json
 import re
 import sqlite3
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -116,9 +116,10 @@ class ImportReport:
     labels: int = 0
     warnings: list[str] = field(default_factory=list)
     checks: list[PageCheck] = field(default_factory=list)  # label hygiene of each page imported with labels
-    # The other pages with labels (the project's; an annotator's other pages of their set): they count towards the
-    # majority policy the new pages are judged by.
+    # The project's other pages with labels: they count towards the majority policy the new pages are judged by
+    # (alone, for an annotator's pages: theirs are weighed against the project's policy).
     project_checks: list[PageCheck] = field(default_factory=list)
+    annotator: str | None = None  # whose labels the import brought, when another annotator's
     # An annotator import: the pages it brought into the project, with the annotator's labels and without labels
     new_with_labels: list[str] = field(default_factory=list)
     new_without_labels: list[str] = field(default_factory=list)
@@ -137,7 +138,7 @@ class ImportReport:
     def label_check(self) -> CheckReport | None:
         """The label hygiene of the pages imported with labels (None when none was), their policy judged
         against the majority of every page of the project with labels."""
-        return summarise(self.checks, self.project_checks) if self.checks else None
+        return summarise(self.checks, self.project_checks, checks_vote=not self.annotator) if self.checks else None
 
     def warning_lines(self) -> list[str]:
         """What was imported but deserves a look: snapshot warnings, records holding XPaths that name nothing."""
@@ -149,9 +150,9 @@ class ImportReport:
         checked = self.label_check
         if checked is None:
             return []
-        whose = f"{annotator}'s" if annotator else "the project's"
-        among = (f", policy against {whose} {len(checked.pages) + len(self.project_checks)} pages with "
-                 "labels" if self.project_checks else "")
+        counted_too = 0 if annotator else len(checked.pages)  # the project's pages just imported count as its own
+        among = (f", policy against the project's {counted_too + len(self.project_checks)} pages with labels"
+                 if self.project_checks else "")
         return [f"labels: {line}" for line in checked.findings()] + [
             f"label check of the pages imported with labels{_whose(annotator)}{among}: {checked.summary()}"]
 
@@ -246,22 +247,13 @@ def import_paths(project: Project, paths: Iterable[str | Path],
             report.problems.append(ImportProblem(source.path, _not_imported(error, source.path)))
     if annotator is not None and pending:
         store_annotator_pages(project, annotator, pending, report)
-    if report.checks:  # the majority policy: of the project's pages with labels, or of the annotator's set
-        just = [c.page for c in report.checks]
-        report.project_checks = (list(project.label_checks.labelled(except_pages=just)) if annotator is None
-                                 else list(_set_checks(project, annotator, except_pages=just)))
+    report.annotator = annotator
+    if report.checks:  # the majority policy: of the project's own pages with labels (their checks remembered)
+        just = [c.page for c in report.checks] if annotator is None else []  # an annotator's pages: not the project's
+        report.project_checks = list(project.label_checks.labelled(except_pages=just))
     if report.set_aside is not None and report.set_aside.folder is not None:
         report.restore_hint = report.set_aside.how_to_restore(Path(project.root))
     return report
-
-
-def _set_checks(project: Project, annotator: str, except_pages: Sequence[str]) -> Iterator[PageCheck]:
-    """The label checks of the annotator's other pages of their set (parsed here: only the project's own labels'
-    checks are remembered), one at a time."""
-    skip = set(except_pages)
-    for name, records in project.annotators.all_records(annotator).items():
-        if name not in skip:
-            yield check_page(name, project.load(name).page, records)
 
 
 def _say_other_cases(project: Project, annotator: str, report: ImportReport) -> None:
