@@ -267,14 +267,15 @@ def test_pages_shipped_by_content_give_the_same_files(engine: object, tmp_path: 
     assert cost["method"] == "repeats" and "records" not in cost
 
 
-def _small_copy(folder: Path, count: int = 4) -> None:
-    """The first `count` pages of the development set and their ground truth, under `folder`."""
+def _small_copy(folder: Path, count: int = 4) -> Path:
+    """The first `count` pages of the development set and their ground truth, under `folder` (returned)."""
     data = require_shared(SHARED_DATA / FOLDERS[0])
     for kind in ("html", "gt"):
         (folder / kind).mkdir(parents=True)
     for page in sorted((data / "html").glob("*.html"))[:count]:
         shutil.copy(page, folder / "html" / page.name)
         shutil.copy(data / "gt" / f"{page.stem}.json", folder / "gt" / f"{page.stem}.json")
+    return folder
 
 
 def test_relative_paths_name_the_callers_files_not_the_workers_folder(
@@ -363,14 +364,6 @@ def cluster() -> Iterator[Cluster]:
         yield joined
 
 
-def _copy_pages(folder: Path, count: int) -> Path:
-    data = require_shared(SHARED_DATA / FOLDERS[0])
-    for kind in ("html", "gt"):
-        (folder / kind).mkdir(parents=True)
-    for page in sorted((data / "html").glob("*.html"))[:count]:
-        shutil.copy(page, folder / "html" / page.name)
-        shutil.copy(data / "gt" / f"{page.stem}.json", folder / "gt" / f"{page.stem}.json")
-    return folder
 
 
 def test_joining_a_cluster_the_key_reaches_the_workers_in_memory_and_no_file_of_the_cluster(
@@ -379,7 +372,7 @@ def test_joining_a_cluster_the_key_reaches_the_workers_in_memory_and_no_file_of_
     cluster's folder (its session, the runtime env agent's log) holds it."""
     from recordlens.core.resource_files import resource_path
 
-    data = _copy_pages(tmp_path / "data", 4)
+    data = _small_copy(tmp_path / "data", 4)
     env = {**cluster_environment(), "GEMINI_API_KEY": KEY}
     joined = ["--engine", "ray", "--ray-address", cluster.address]
     tasks = tmp_path / "tasks.jsonl"
@@ -422,7 +415,7 @@ def test_bench_on_ray_stops_a_method_whose_endpoint_fails_page_after_page(
         engine: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """As locally: after 3 pages in a row (as they finish) the method is asked no more, the other methods go on,
     and bench exits 4; on Ray the pages in flight then also fail (at most 2 × workers)."""
-    data = _copy_pages(tmp_path / "data", 16)
+    data = _small_copy(tmp_path / "data", 16)
     monkeypatch.setenv("GEMINI_API_KEY", KEY)
     with FakeGemini(default=status(403, "PERMISSION_DENIED")) as server:  # refused for good, at the first try
         code = main(["bench", "--pages", str(data / "html"), "--gt", str(data / "gt"), "--methods", "gemini:flat,mdr",
