@@ -539,7 +539,8 @@ class RecordActions:
         if ids is not None:
             numbers = self._numbers(ids)
             deleted = self.edit_each("delete record", ids, lambda i: self.window.project.delete(i, self.window.person))
-            self.window.reload_labels([])
+            # What is still there stays selected (a deletion refused, a full disk: pressed again once space is freed)
+            self.window.reload_labels(None if deleted is None else [])
             if deleted is None or not numbers:
                 return
             said = f"deleted record{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"

@@ -278,8 +278,8 @@ def database_problem(error: sqlite3.Error, again: str = "run this again") -> str
     if "locked" in text or "busy" in text:
         hint = (f"; another process (the app, or another command) is writing to the project: {again} when it "
                 "is done")
-    elif "full" in text:
-        hint = "; " + full_disk("the project", then=f"{again} (what was stored is intact)")
+    elif "full" in text:  # said once, in the one wording of a full disk
+        return full_disk("the project", detail=f"its database: {error}", then=f"{again} (what was stored is intact)")
     elif "readonly" in text or "read-only" in text:
         hint = "; the project's folder or database cannot be written"
     elif _damaged(text):

@@ -78,7 +78,8 @@ def test_an_edit_on_a_full_disk_is_said_not_saved_and_takes_no_undo_step(qtbot, 
             assert window.project.page("2").status == "proposed"
             message = said(window)
             assert "NOT saved" in message and "database or disk is full" in message, (keys, message)
-            assert "the disk that holds the project is full; free space and do it again" in message
+            assert ("the disk that holds the project is full (its database: database or disk is full); free space "
+                    "and do it again") in message
             assert window.saved_label.text() == "last edit NOT SAVED"
             assert "database or disk is full" in window.saved_label.toolTip()
             assert stack.count() == steps and stack.index() == steps
@@ -186,3 +187,13 @@ def test_a_step_of_several_records_refused_part_way_stays_said_not_saved(qtbot, 
     assert 1 <= accepted < 4, statuses(window)  # those before the refusal stored, the rest not
     assert "NOT saved" in said(window)
     assert window.saved_label.text() == "last edit NOT SAVED", window.saved_label.text()
+
+
+def test_a_refused_delete_keeps_the_record_selected_for_a_second_try(qtbot, window, monkeypatch):
+    ids = four_proposals(window)
+    with disk_full(monkeypatch):
+        key(window, "Del")
+    assert "NOT saved" in said(window) and len(window.project.labels("2")) == 4
+    assert window.record_panel.selected_ids() == [ids[0]]  # still selected: Del again once space is freed
+    key(window, "Del")
+    assert len(window.project.labels("2")) == 3 and window.record_panel.selected_ids() == []

@@ -157,8 +157,8 @@ def test_a_failure_while_writing_a_page_leaves_none_of_it(tmp_path: Path, monkey
         monkeypatch.undo()
         monkeypatch.setattr(Project, "add_page", database_full)
         reasons = [p.reason for p in import_paths(project, [data]).problems]
-        assert reasons[0] == ("the project's database: database or disk is full; the disk that holds the project "
-                              "is full; free space and run this again (what was stored is intact)")
+        assert reasons[0] == ("the disk that holds the project is full (its database: database or disk is full); "
+                              "free space and run this again (what was stored is intact)")
         assert project.pages() == []
 
 
