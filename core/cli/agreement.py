@@ -12,7 +12,7 @@ from ..records.agreement import Agreement, Disagreement, Holding, PageAgreement
 from ..records.record_sizes import element_words
 from ..records.review import MATCH_THRESHOLD
 from ..runs.progress import progress
-from ..store.agreement import project_agreement
+from ..store.agreement import every_pair_agreement, project_agreement
 from ..store.project import open_project
 
 _SHOWN_XPATHS = 3
@@ -64,8 +64,9 @@ def _every_pair(args: argparse.Namespace) -> int:
         if len(names) < 2:
             raise RecordLensError("the project has no imported annotator to compare its labels with "
                                   "(`recordlens import DIR --project P --annotator NAME` imports one)")
-        pairs = [project_agreement(project, a, b, args.threshold)
-                 for i, a in enumerate(names) for b in names[i + 1:]]
+        pairs = every_pair_agreement(project, names, args.threshold,
+                                     progress=lambda pages: progress(pages, label="comparing",
+                                                                     enabled=not args.quiet and not args.json))
     pairs.sort(key=lambda pair: (pair.f1 is None, pair.f1 if pair.f1 is not None else 0.0))
     if args.json:
         print(json.dumps({"threshold": args.threshold, "pairs": [

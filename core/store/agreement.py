@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..page.dataset import natural_key
-from ..records.agreement import Agreement, agreement, compare_page
+from ..records.agreement import Agreement, PageAgreement, agreement, compare_page
 from ..records.model import TextKeyIndex
 from ..records.review import MATCH_THRESHOLD
 from ..wording import counted
@@ -154,22 +154,43 @@ def project_agreement(project: Project, a: str, b: str, threshold: float = MATCH
     """A's labels against B's on every page both labelled, by the structure-aware score."""
     if a == b:
         raise StoreError("agreement needs two different label sets")
-    if not 0 < threshold <= 1:  # an overlap is a share: above 1 no two records could ever be the same one
-        raise StoreError(f"the threshold is an overlap, above 0 and at most 1 (got {threshold:g})")
     first, second = find_label_set(project, a), find_label_set(project, b)
     if first.projects_own and second.projects_own:
         raise StoreError(f"{a!r} and {b!r} both name the project's own labels (a person's are the project's labels "
                          "on the pages they worked on), which agree with themselves on every page: compare one of "
                          f"them with an imported annotator (`recordlens annotators --project P` lists them)")
-    both = sorted(first.pages.keys() & second.pages.keys(), key=natural_key)
-    pages = []
-    for page in progress(both):
+    return _agreements(project, {a: first, b: second}, [(a, b)], threshold, progress)[0]
+
+
+def every_pair_agreement(project: Project, names: Sequence[str], threshold: float = MATCH_THRESHOLD,
+                         progress: Progress = lambda names: names) -> list[Agreement]:
+    """`project_agreement` of every pair of these label sets (but two that are both the project's own), each page
+    parsed once for all the pairs that labelled it."""
+    sets = {name: find_label_set(project, name) for name in names}
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]
+             if not (sets[a].projects_own and sets[b].projects_own)]
+    return _agreements(project, sets, pairs, threshold, progress)
+
+
+def _agreements(project: Project, sets: dict[str, LabelSet], pairs: Sequence[tuple[str, str]], threshold: float,
+                progress: Progress) -> list[Agreement]:
+    if not 0 < threshold <= 1:  # an overlap is a share: above 1 no two records could ever be the same one
+        raise StoreError(f"the threshold is an overlap, above 0 and at most 1 (got {threshold:g})")
+    compared: dict[tuple[str, str], list[PageAgreement]] = {pair: [] for pair in pairs}
+    wanted = {page for a, b in pairs for page in sets[a].pages.keys() & sets[b].pages.keys()}
+    for page in progress(sorted(wanted, key=natural_key)):
         parsed = project.load(page).page
-        dead = {x for records in (first.pages[page], second.pages[page]) for record in records for x in record
-                if parsed.resolve(x) is None}  # marked in the list, as the app marks them
-        pages.append(compare_page(first.pages[page], second.pages[page], TextKeyIndex(parsed.text_map), page,
-                                  threshold, dead))
+        keys = TextKeyIndex(parsed.text_map)
+        for a, b in pairs:
+            first, second = sets[a].pages.get(page), sets[b].pages.get(page)
+            if first is None or second is None:
+                continue
+            dead = {x for records in (first, second) for record in records for x in record
+                    if parsed.resolve(x) is None}  # marked in the list, as the app marks them
+            compared[(a, b)].append(compare_page(first, second, keys, page, threshold, dead))
         del parsed  # not held while the next page is parsed
-    return agreement(a, b, pages, sorted(first.pages.keys() - second.pages.keys(), key=natural_key),
-                     sorted(second.pages.keys() - first.pages.keys(), key=natural_key),
-                     notes=[note for note in (first.note, second.note) if note], threshold=threshold)
+    return [agreement(a, b, compared[(a, b)],
+                      sorted(sets[a].pages.keys() - sets[b].pages.keys(), key=natural_key),
+                      sorted(sets[b].pages.keys() - sets[a].pages.keys(), key=natural_key),
+                      notes=[note for note in (sets[a].note, sets[b].note) if note], threshold=threshold)
+            for a, b in pairs]
