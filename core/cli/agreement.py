@@ -181,8 +181,8 @@ def _other_xpaths(page: PageAgreement) -> list[str]:
     if not pairs:
         return []
     lines = [f"\npage {page.page}: {len(pairs)} matched record(s) with other XPaths"]
-    lines += [f"  other XPaths (overlap {d.overlap:.2f})  A{d.a_number}: {_xpaths(d.a)}  |  B{d.b_number}: "
-              f"{_xpaths(d.b)}" for d in pairs[:_SHOWN_PAIRS]]
+    lines += [f"  other XPaths (overlap {d.overlap:.2f})  {_record('A', d.a_number, d.a, d.a_named)}  |  "
+              f"{_record('B', d.b_number, d.b, d.b_named)}" for d in pairs[:_SHOWN_PAIRS]]
     if len(pairs) > _SHOWN_PAIRS:
         lines.append(f"  … and {len(pairs) - _SHOWN_PAIRS} more (--json lists them all)")
     return lines

@@ -105,3 +105,12 @@ def test_all_compares_every_pair_of_label_sets_in_one_table_the_least_agreeing_f
     with pytest.raises(SystemExit):  # one or the other
         main(["agreement", "--project", str(project), "--all", "--between", "ana", "ben"])
     assert "not allowed with argument --all" in capsys.readouterr().err
+
+
+def test_a_matched_record_with_an_xpath_naming_nothing_is_marked_among_other_xpaths() -> None:
+    theirs = [*ROW_RECORDS[:1], [f"{TBODY}/tr[2]", "/body[1]/dvi[1]"], *ROW_RECORDS[2:]]  # row 2 plus a dead XPath
+    parsed = parse_html(HTML)
+    dead = frozenset(x for record in theirs for x in record if parsed.resolve(x) is None)
+    page = compare_page(ROW_RECORDS, theirs, _keys(), "1", dead=dead)
+    text = format_agreement(agreement("ana", "ben", [page]))
+    assert "B2: /body[1]/table[1]/tbody[1]/tr[2], /body[1]/dvi[1] (1 el; 1 XPath naming nothing)" in text, text
