@@ -154,6 +154,7 @@ def project_agreement(project: Project, a: str, b: str, threshold: float = MATCH
     """A's labels against B's on every page both labelled, by the structure-aware score."""
     if a == b:
         raise StoreError("agreement needs two different label sets")
+    _check_threshold(threshold)
     first, second = find_label_set(project, a), find_label_set(project, b)
     if first.projects_own and second.projects_own:
         raise StoreError(f"{a!r} and {b!r} both name the project's own labels (a person's are the project's labels "
@@ -166,16 +167,21 @@ def every_pair_agreement(project: Project, names: Sequence[str], threshold: floa
                          progress: Progress = lambda names: names) -> list[Agreement]:
     """`project_agreement` of every pair of these label sets (but two that are both the project's own), each page
     parsed once for all the pairs that labelled it."""
+    _check_threshold(threshold)
     sets = {name: find_label_set(project, name) for name in names}
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]
              if not (sets[a].projects_own and sets[b].projects_own)]
     return _agreements(project, sets, pairs, threshold, progress)
 
 
-def _agreements(project: Project, sets: dict[str, LabelSet], pairs: Sequence[tuple[str, str]], threshold: float,
-                progress: Progress) -> list[Agreement]:
+def _check_threshold(threshold: float) -> None:
+    """Before any label set is looked for: a threshold out of range is said whatever the names."""
     if not 0 < threshold <= 1:  # an overlap is a share: above 1 no two records could ever be the same one
         raise StoreError(f"the threshold is an overlap, above 0 and at most 1 (got {threshold:g})")
+
+
+def _agreements(project: Project, sets: dict[str, LabelSet], pairs: Sequence[tuple[str, str]], threshold: float,
+                progress: Progress) -> list[Agreement]:
     compared: dict[tuple[str, str], list[PageAgreement]] = {pair: [] for pair in pairs}
     wanted = {page for a, b in pairs for page in sets[a].pages.keys() & sets[b].pages.keys()}
     for page in progress(sorted(wanted, key=natural_key)):
