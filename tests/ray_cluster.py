@@ -99,12 +99,33 @@ def processes_of(folder: Path) -> list[int]:
     return found
 
 
+_COMMAND = "import sys; from recordlens.core.cli.command import main; sys.exit(main(sys.argv[1:]))"
+
+
 def recordlens(args: Sequence[str], *, env: dict[str, str], timeout_s: float = 300.0,
                cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """The command line in a process of its own (a Ray driver per process: the tests' own instance is this one)."""
-    code = "import sys; from recordlens.core.cli.command import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-c", _COMMAND, *args], env=env, capture_output=True, text=True,
                           timeout=timeout_s, cwd=cwd)
+
+
+def recordlens_started(args: Sequence[str], *, env: dict[str, str]) -> subprocess.Popen[str]:
+    """The command line started in a process of its own, not waited for (something is done to it meanwhile)."""
+    return subprocess.Popen([sys.executable, "-c", _COMMAND, *args], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def kill_head(cluster: Cluster) -> list[int]:
+    """As a head machine that dies: SIGKILL to the cluster's GCS server and its raylet (found by the cluster's
+    folder in their command lines), nothing else; their ids."""
+    killed = []
+    for pid in processes_of(cluster.folder):
+        with suppress(OSError):
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            if b"gcs_server" in command or b"/raylet" in command:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+    return killed
 
 
 def files_holding(folder: Path, needle: bytes) -> list[str]:

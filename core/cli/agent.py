@@ -36,6 +36,7 @@ from ..errors import AgentError, RecordLensError
 from ..llm import required_api_key
 from ..llm.endpoint import KEY_MARK, recorded_base_url
 from ..output_paths import is_chart, writable_file
+from ..runs.engines import ClusterLostError
 from ..store import StoreError
 from ..wording import counted, listed
 from . import capture as capture_cli
@@ -233,6 +234,11 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             print(f"recordlens: agent run {run_id} interrupted; its finished episodes are kept: finish it with "
                   f"{_resume_command(args, run_id, key)}", file=sys.stderr)
             raise
+        except ClusterLostError as error:  # the run stays without an end time, as interrupted: resumed later
+            print(f"recordlens: error: agent run {run_id} stopped: the Ray cluster at {error.address} was lost (its "
+                  f"head no longer answers); its finished episodes are kept: once the cluster is back, finish it "
+                  f"with {_resume_command(args, run_id, key)}", file=sys.stderr)
+            return error.exit_status
         except ModelEndpointError as error:
             project.agent.finish_run(run_id, {"requests": caller.budget.requests, "tokens": caller.budget.tokens},
                                      error=str(error))

@@ -12,6 +12,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ..errors import RecordLensError, full_disk, is_disk_full
+from ..runs.engines import ClusterLostError
 from ..store import db as store_db
 from ..store.db import database_problem
 from . import agent, agreement, annotators, demo, evaluation, extraction, labels, pages, project, synth, train
@@ -55,6 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         return handler(args)
+    except ClusterLostError as error:  # the run stopped early and resumes, as on a failed model endpoint
+        print(f"recordlens: error: {error}", file=sys.stderr)
+        return error.exit_status
     except RecordLensError as error:
         print(f"recordlens: error: {error}", file=sys.stderr)
         return 2

@@ -31,6 +31,21 @@ class EngineError(RecordLensError):
     """An engine could not start, or is missing (Ray not installed)."""
 
 
+class ClusterLostError(EngineError):
+    """The joined Ray cluster's head stopped answering while a run waited on it. What finished is written and
+    kept, and the same command goes on from there: as a model endpoint that failed for good, something the run
+    depends on failed, and the run stops early to be run again (not the budget's 3, which no repair changes)."""
+
+    exit_status = 4
+
+    def __init__(self, address: str, finished: int) -> None:
+        self.address = address
+        super().__init__(
+            f"the Ray cluster at {address} was lost (its head no longer answers); {finished} page(s) finished "
+            "before are kept: run the same command again once the cluster is back to go on (or drop "
+            "--ray-address to run here)")
+
+
 class UnitFailedError(RecordLensError):
     """One unit of work died where it ran (its worker was killed, ran out of memory...): that item only."""
 

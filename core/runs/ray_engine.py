@@ -23,6 +23,10 @@ Imported only for `--engine ray` (Ray is the optional extra `recordlens[ray]`). 
   stdout, are off while the engine is open: RecordLens reports each unit's failure itself.
 - **Own instance, own shutdown.** A Ray already initialised in this process (a test fixture, a notebook) is
   used as it is and left running; one this engine started is shut down by `close()`.
+- **A lost cluster is said.** When a joined cluster's head dies, Ray's C++ code waits 60 s for its GCS and then
+  ends the process itself, before any Python `finally` runs. So while no task finishes the driver asks the GCS's
+  port every few seconds, and after `LOST_AFTER` refusals in a row raises `ClusterLostError` (what finished is
+  written and kept); `close()` then leaves Ray's shutdown to its exit handler, after the command has said it.
 """
 
 from __future__ import annotations
@@ -37,11 +41,14 @@ from typing import TypeVar
 from ..errors import RecordLensError
 from ..llm.gemini import Budget, GeminiCaller
 from ..llm.shared_budget import SharedBudget, copy_counts, start_shared_budget
-from .engines import CompletedNames, EngineError, Progress, UnitFailedError, absolute_path
+from .engines import ClusterLostError, CompletedNames, EngineError, Progress, UnitFailedError, absolute_path
 
 T = TypeVar("T")
 R = TypeVar("R")
 CONNECT_TIMEOUT_S = 5.0  # a cluster's port answers at once; a wrong host or a firewall would not
+WAIT_S = 2.0  # how long the driver waits for a task before it asks whether the cluster's head still answers
+PROBE_TIMEOUT_S = 2.0  # a head that is up accepts a connection at once (its kernel does, however busy it is)
+LOST_AFTER = 2  # refusals in a row that mean the head is gone, well before Ray's own 60 s (one may be a blip)
 OBJECT_STORE_BYTES = 200 * 1024 * 1024  # results are small; Ray's default (30% of RAM) would be wasted here
 
 
@@ -49,7 +56,7 @@ class RayEngine:
     name = "ray"
 
     def __init__(self, *, owns_instance: bool, max_retries: int = 1, requests_per_minute: int | None = None,
-                 ships_content: bool = False) -> None:
+                 ships_content: bool = False, watches_head: str | None = None) -> None:
         import ray
 
         self._owns_instance = owns_instance
@@ -58,6 +65,9 @@ class RayEngine:
         self._shared: dict[int, tuple[SharedBudget, int]] = {}  # id(local Budget) -> its actor, its users
         self.ships_content = ships_content  # no shared storage: pages and their files travel as bytes
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        # A cluster joined (not an instance of this process's own) is watched: its head may die under the run.
+        self.head_address = _head_address(watches_head) if owns_instance and watches_head else None
+        self.lost = False  # its head stopped answering: Ray must not be asked anything more (it would hang)
         _register_serializers()
         self._ray_prints = _quiet_ray_prints(True)
 
@@ -84,7 +94,7 @@ class RayEngine:
                     from None
             raise EngineError(f"could not connect to Ray at {address}: {type(error).__name__}: {error}"
                               f"{_connection_hint(address, error)}") from None
-        return cls(owns_instance=True, **options)  # type: ignore[arg-type]
+        return cls(owns_instance=True, watches_head=address, **options)  # type: ignore[arg-type]
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
             progress: Progress = lambda names: names,
@@ -120,13 +130,26 @@ class RayEngine:
             shared, users = self._shared.pop(id(budget))
             if users > 1:
                 self._shared[id(budget)] = (shared, users - 1)
-            else:
+            elif not self.lost:  # the actor died with the head: asking it would wait for Ray's 60 s
                 copy_counts(shared, budget)
+
+    def head_answers(self) -> bool:
+        """Whether the joined cluster's head still accepts a connection (always so for an instance not watched)."""
+        host, port = _host_and_port(self.head_address or "")
+        if host is None:
+            return True
+        try:
+            socket.create_connection((host, port), timeout=PROBE_TIMEOUT_S).close()
+        except OSError:
+            return False
+        return True
 
     def close(self) -> None:
         import ray
 
-        if self._owns_instance and ray.is_initialized():
+        # A lost head: shutting down waits some seconds on it (Ray's exit handler does so once the command
+        # has said why it stopped, and the process then exits as the command says, long before Ray's 60 s).
+        if self._owns_instance and ray.is_initialized() and not self.lost:
             ray.shutdown()
         _quiet_ray_prints(not self._ray_prints)
 
@@ -144,6 +167,8 @@ class _Completions:
     def __iter__(self) -> Iterator[str]:
         import ray
 
+        if self._engine.lost:  # a later map of the command (bench's next method): Ray would wait for its 60 s
+            raise ClusterLostError(self._engine.head_address or "?", 0)
         task = ray.remote(num_cpus=1, max_retries=self._engine.max_retries)(_run_unit)
         with _keys_of_callers() as keys:
             fn_box = [ray.put(self._fn)]  # shipped once, not once per page; boxed: the task reads it with the keys
@@ -155,10 +180,19 @@ class _Completions:
             if len(self.pending) >= limit:
                 break
         stopping = False
+        finished = refusals = 0
         while self.pending:
-            ready, _ = ray.wait(list(self.pending), num_returns=1)
+            ready, _ = ray.wait(list(self.pending), num_returns=1, timeout=WAIT_S)
+            if not ready:  # nothing finished meanwhile: a slow page, or a head gone
+                refusals = 0 if self._engine.head_answers() else refusals + 1
+                if refusals >= LOST_AFTER:
+                    self._engine.lost = True
+                    raise ClusterLostError(self._engine.head_address or "?", finished)
+                continue
+            refusals = 0
             item = self.pending.pop(ready[0])
             result = _result_of(ready[0])
+            finished += not isinstance(result, UnitFailedError)  # a unit whose worker died wrote nothing
             self._done[self._key(item)] = (item, result)
             stopping = stopping or (not isinstance(result, UnitFailedError) and self._stop_when(result))
             following = None if stopping else next(queue, None)
@@ -196,6 +230,19 @@ def _quiet_ray_prints(quiet: bool) -> bool:
     if hasattr(ray_worker, "_worker_logs_enabled"):
         ray_worker._worker_logs_enabled = not quiet
     return bool(before)
+
+
+def _head_address(given: str) -> str | None:
+    """The host:port of the joined cluster's head that answers while it lives: the address given (the GCS, or a
+    Ray Client server), or for `auto` the GCS Ray found."""
+    import ray
+
+    if _host_and_port(given)[0] is not None:
+        return given.removeprefix("ray://")
+    try:
+        return str(ray.get_runtime_context().gcs_address)
+    except Exception:  # noqa: BLE001 - no GCS address known: the head is not watched, as before
+        return None
 
 
 def _check_reachable(address: str) -> None:

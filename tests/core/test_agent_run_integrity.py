@@ -135,6 +135,26 @@ def test_a_failing_model_endpoint_fails_the_run(tmp_path: Path, capsys: pytest.C
     assert not report["complete"] and report["overall"]["episodes"] == 0
 
 
+def test_a_lost_ray_cluster_leaves_the_run_to_resume_and_says_how(tmp_path: Path, endpoint: FakeGemini,
+                                                                   capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the Ray engine raises when the cluster's head dies (ClusterLostError): an agent run is resumed with
+    --resume, not by running the same command again, and stays without an end time (the local loop stands in)."""
+    from recordlens.core.cli import agent as agent_cli
+    from recordlens.core.runs.engines import ClusterLostError
+
+    def cluster_lost(*args: object, **kwargs: object) -> list[Trajectory]:
+        raise ClusterLostError("10.0.0.7:6379", 0)
+
+    monkeypatch.setattr(agent_cli, "run_agent", cluster_lost)
+    assert agent_run(tmp_path / "p", endpoint) == 4
+    said = capsys.readouterr().err
+    assert "agent run 1 stopped: the Ray cluster at 10.0.0.7:6379 was lost" in said, said
+    assert "--resume 1" in said and "run the same command again" not in said
+    with open_project(tmp_path / "p") as project:
+        assert project.agent.runs()[-1].ended_at is None  # incomplete: resumed, not started again
+
+
 def test_an_unreachable_endpoint_is_a_run_error_not_agent_failures() -> None:
     caller = GeminiCaller(CallSettings(base_url="http://127.0.0.1:9", max_attempts=2, json_output=False),
                           api_key="test", budget=Budget(), sleep=lambda s: None)

@@ -14,6 +14,7 @@ import shutil
 import socket
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,7 +27,15 @@ from recordlens.core.runs.runner import run_extractor
 from tests import ray_units
 from tests.conftest import SHARED_DATA, require_shared
 from tests.fake_gemini import FakeGemini, answer, answer_with, status
-from tests.ray_cluster import Cluster, cluster_environment, files_holding, ray_cluster, recordlens
+from tests.ray_cluster import (
+    Cluster,
+    cluster_environment,
+    files_holding,
+    kill_head,
+    ray_cluster,
+    recordlens,
+    recordlens_started,
+)
 
 KEY = "fake-key-ray-7f3a9c"  # what the workers inherit from the environment; must appear in no file of Ray's
 FOLDERS = ("nexteval-synth-dev", "nexteval-synth-more")
@@ -451,3 +460,51 @@ def test_agent_run_on_ray_stops_on_a_failing_model_endpoint_as_locally(
     assert "recordlens: error: agent run 1 failed: the model endpoint failed in run 0, task " in err
     assert "--resume 1" in err
     assert asked <= 2 * 2 + 1 < count  # the episodes in flight when the first was cut, not every episode
+
+
+def _slow_answer(body: dict[str, object]) -> str:
+    time.sleep(0.5)  # a page takes a while: the head dies with pages written and pages still to do
+    return '[["/body[1]"]]'
+
+
+def test_a_cluster_whose_head_dies_is_said_in_seconds_and_the_same_command_resumes_on_a_new_one(
+        tmp_path: Path) -> None:
+    """The head's GCS and raylet killed mid-run: within seconds (not after Ray's 60 s reconnection timeout, which
+    ends the process from C++ with exit 1 and Ray's lines only) one RecordLens line says the cluster was lost and
+    what to do, the command exits 4 (as on a failed model endpoint: stopped early, to be run again), and the pages
+    written are kept; the same command on a new cluster does the rest only."""
+    _require_ray()
+    data = _small_copy(tmp_path / "data", 24)
+    out = tmp_path / "run"
+    env = {**cluster_environment(), "GEMINI_API_KEY": KEY}
+    with FakeGemini(default=answer_with(_slow_answer)) as server:
+        command = ["extract", "-m", "gemini", "-f", "flat", "--pages", str(data / "html"), "--out", str(out),
+                   "--base-url", server.url, "-q", "--engine", "ray"]
+        with ray_cluster() as first:
+            running = recordlens_started([*command, "--ray-address", first.address], env=env)
+            deadline = time.monotonic() + 240
+            while len(list(out.glob("*.json"))) < 3 and running.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert running.poll() is None, running.communicate()
+            assert kill_head(first)
+            killed_at = time.monotonic()
+            try:
+                _, err = running.communicate(timeout=120)
+            finally:
+                running.kill()
+            said_after = time.monotonic() - killed_at
+        kept = {page.name: page.read_bytes() for page in out.glob("*.json")}
+        assert running.returncode == 4, err[-3000:]
+        assert (f"recordlens: error: the Ray cluster at {first.address} was lost (its head no longer answers); "
+                in err), err[-3000:]
+        assert "run the same command again once the cluster is back to go on (or drop --ray-address" in err
+        assert said_after < 30, said_after  # Ray's own end comes after 60 s
+        assert 3 <= len(kept) < 24
+        assert all(json.loads(text) == [["/body[1]"]] for text in kept.values())
+
+        with ray_cluster() as second:
+            again = recordlens([*command, "--ray-address", second.address], env=env)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert f"{24 - len(kept)} extracted, {len(kept)} already there, 0 failed" in again.stderr
+    assert {name: (out / name).read_bytes() for name in kept} == kept
+    assert len(list(out.glob("*.json"))) == 24
