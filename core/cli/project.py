@@ -376,8 +376,9 @@ def _score_to_the_labels(project, run: RunInfo, where: str) -> None:  # noqa: AN
     stale = project.runs.stale_pages(run.id)
     if run.scored_pages and not stale:
         return
-    said = (f"{counted(len(stale), 'page')} labelled, changed or unmarked since it was scored ({listed(stale)}): "
-            "scored again" if run.scored_pages else "not scored yet: scored now against the project's labels")
+    said = (f"{counted(len(stale), 'page')} labelled, changed or unmarked since it was scored, or scored before "
+            f"pages were read as now ({listed(stale)}): scored again" if run.scored_pages
+            else "not scored yet: scored now against the project's labels")
     _refuse_a_run_of_other_pages(project, run.id)
     print(f"{describe_run(run)}: {said}, as `recordlens score --project {shlex.quote(where)} --run {run.id}` does",
           file=sys.stderr)
@@ -458,9 +459,9 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, li
                      "predictions)")
     for run_id, pages in (stale or {}).items():
         if pages:  # labels changed since: the figures above are of the labels as they were
-            lines.append(f"(run {run_id}: {len(pages)} page(s) labelled, changed or unmarked since it was scored "
-                         f"({listed(pages)}); `recordlens score --project {shlex.quote(project)} --run {run_id}` "
-                         "scores it again)")
+            lines.append(f"(run {run_id}: {len(pages)} page(s) labelled, changed or unmarked since it was scored, "
+                         f"or scored before pages were read as now ({listed(pages)}); `recordlens score --project "
+                         f"{shlex.quote(project)} --run {run_id}` scores it again)")
     unscored = [str(run.id) for run in runs if run.f1 is None]
     if unscored:  # "-" is not a score of nothing: say how a run gets its figures, naming every run that lacks them
         which, run_id = ("", unscored[0]) if len(unscored) == 1 else (
