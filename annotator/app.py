@@ -37,7 +37,8 @@ class UsageError(RecordLensError):
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=PROG, description="Label and review data records on saved web pages.")
-    parser.add_argument("project", nargs="?", type=Path, help="a RecordLens project folder (default: the one last open, else the demo)")
+    parser.add_argument("project", nargs="?", type=Path,
+                        help="a RecordLens project folder (default: the one last open, else the demo)")
     parser.add_argument("--demo", action="store_true", help="open the demo project, not the project last open")
     parser.add_argument("--demo-dir", type=Path, help=argparse.SUPPRESS)  # tests: build the demo elsewhere
     parser.add_argument("--screenshot", type=Path, metavar="PATH", help="save the window as PNG, then quit")
