@@ -740,13 +740,14 @@
   // square), which is what a browser shows too, and hides the page around it. Such an SVG (no width or height
   // attribute, no width, height or maximum of either from any CSS, inline style included, and none from its
   // place: not positioned, not stretched by a flex row), drawn at more than 4 times its viewBox's scale or taller
-  // than half the view (an icon blown up; a chart of viewBox 600 x 300 in a 600 px column is drawn as its page
+  // than 600 px (an icon blown up; a chart of viewBox 600 x 300 in a 600 px column is drawn as its page
   // meant), is held to its
   // viewBox's size, as an image without CSS keeps its own, within the 300 x 150 box browsers give an SVG with
   // no size at all; it is never made larger. Run once the page's style sheets are in (its `load`): the size they
   // give is what counts. Only the maxima are set, in the element's own style; no XPath or text changes.
   const SVG_NS = "http://www.w3.org/2000/svg";
   const BLOWN_UP = 4;
+  const TALL = 600; // CSS px: not the view's height, which a view still being laid out does not have yet
   const unsized = (svg) => {
     if (svg.hasAttribute("width") || svg.hasAttribute("height")) return false;
     if (!svg.computedStyleMap) return false;
@@ -754,19 +755,31 @@
     return ["width", "height", "max-width", "max-height"].every((p) => ["auto", "none"].includes(String(style.get(p))))
       && String(style.get("position")) === "static" && Number(String(style.get("flex-grow"))) === 0;
   };
+  // Each SVG is judged once it is drawn: at the page's load the view may have no size yet (a window not shown),
+  // so one drawn at nothing is judged again as the page's size changes.
+  const judged = new WeakSet();
   const capUnsizedSvgs = () => {
     for (const svg of document.getElementsByTagNameNS(SVG_NS, "svg")) {
+      if (judged.has(svg)) continue;
+      const drawn = svg.getBoundingClientRect();
+      if (!drawn.width && !drawn.height) continue; // not drawn (yet): hidden, or a view without its size
+      judged.add(svg);
       if (!svg.parentElement || svg.parentElement.namespaceURI === SVG_NS || !unsized(svg)) continue; // outermost only
       const box = svg.viewBox && svg.viewBox.baseVal;
       if (!box || !(box.width > 0) || !(box.height > 0)) continue; // without a viewBox, 300 x 150 already
-      const drawn = svg.getBoundingClientRect();
-      if (drawn.width <= BLOWN_UP * box.width && drawn.height <= window.innerHeight / 2) continue; // as meant
+      if (drawn.width <= BLOWN_UP * box.width && drawn.height <= TALL) continue; // drawn as its page meant
       const fit = Math.min(1, 300 / box.width, 150 / box.height);
       svg.style.setProperty("max-width", box.width * fit + "px");
       svg.style.setProperty("max-height", box.height * fit + "px");
     }
   };
-  window.addEventListener("load", capUnsizedSvgs);
+  const judgeSvgsFromNowOn = () => {
+    capUnsizedSvgs();
+    if (typeof ResizeObserver !== "undefined" && document.body) new ResizeObserver(capUnsizedSvgs).observe(document.body);
+  };
+  // This script may start after the page's load (a busy machine, a page that loads at once): then at once.
+  if (document.readyState === "complete") judgeSvgsFromNowOn();
+  else window.addEventListener("load", judgeSvgsFromNowOn);
 
   document.addEventListener("DOMContentLoaded", () => {
     unlockThePage();

@@ -198,12 +198,14 @@ def _svg_sizes(view: PageView) -> dict[str, list[float]]:
                     "[s.id, [s.getBoundingClientRect().width, s.getBoundingClientRect().height]]))")
 
 
-def test_an_svg_without_a_size_is_capped_and_sized_ones_are_left_alone(page_view: PageView, tmp_path: Path):
+def test_an_svg_without_a_size_is_capped_and_sized_ones_are_left_alone(qtbot, page_view: PageView, tmp_path: Path):
     archive = write_mhtml(tmp_path / "icons.mhtml", ICONS, url="https://shop.example.com/")
     page_view.open(archive)
     assert page_view.wait_until_loaded(30_000)
     page_view.show_records([])
     page_view.wait_until_drawn()
+    # judged once the page has loaded and the SVG is drawn: on a busy machine, a moment after the load is said
+    qtbot.waitUntil(lambda: _svg_sizes(page_view)["icon"][0] < 100, timeout=10_000)
     sizes = _svg_sizes(page_view)
     body_w = js(page_view, "document.body.clientWidth")
     # Without a size a viewBox alone makes an icon as wide as its container (here 1200 px each way): it gets its
@@ -222,3 +224,17 @@ def test_an_svg_without_a_size_is_capped_and_sized_ones_are_left_alone(page_view
     assert sizes["plain-chart"] == pytest.approx([600, 300], abs=1)  # a viewBox-only chart in its column
     # The page's elements are as they were: same XPaths, nothing added.
     assert js(page_view, "__recordlens.xpathOf(document.getElementById('chart'))") == "/body[1]/div[1]/svg[1]"
+
+
+def test_an_svg_drawn_at_nothing_when_the_page_loads_is_judged_once_the_view_has_its_size(qtbot, page_view: PageView,
+                                                                                          tmp_path: Path):
+    archive = write_mhtml(tmp_path / "icons-later.mhtml", ICONS, url="https://shop.example.com/")
+    page_view.resize(0, 0)  # a view not laid out yet as the page loads (a window about to be shown)
+    try:
+        page_view.open(archive)
+        assert page_view.wait_until_loaded(30_000)
+    finally:
+        page_view.resize(1280, 900)
+    qtbot.waitUntil(lambda: _svg_sizes(page_view)["icon"][0] > 0, timeout=10_000)
+    spin(300)
+    assert _svg_sizes(page_view)["icon"] == pytest.approx([24, 24], abs=0.5)
