@@ -39,13 +39,24 @@ def project_with_policy(folder: Path, *, with_secondary: bool, labelled: int = 8
     return folder, secondary
 
 
+def learning_window(tmp_path: Path, folder: Path, settings_name: str = "settings.json", **settings: object
+                    ) -> MainWindow:
+    """The app's window on the project, as a person named tester opens it."""
+    return MainWindow(open_project(folder), settings=Settings(annotator="tester", **settings),  # type: ignore[arg-type]
+                      settings_file=tmp_path / settings_name, key_store=SessionKeyStore())
+
+
+def learn(qtbot, window: MainWindow) -> None:
+    """Propose → Learn from this project's labelled pages, waited for to its end."""
+    assert window.jobs.do_learn() is not None
+    qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
+
+
 def proposals_after_learning(qtbot, tmp_path: Path, folder: Path) -> list[tuple[str, ...]]:
-    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
-                        settings_file=tmp_path / f"{folder.name}-settings.json", key_store=SessionKeyStore())
+    window = learning_window(tmp_path, folder, f"{folder.name}-settings.json")
     try:
         window.show()
-        assert window.jobs.do_learn() is not None
-        qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
+        learn(qtbot, window)
         assert project_model_path(folder).is_file(), window.statusBar().currentMessage()
         # What the status bar says as the job ends is what learning changed, not a bare "done".
         assert window.statusBar().currentMessage() == (
@@ -89,8 +100,7 @@ def test_cancel_stops_learning_while_it_fits_and_no_model_is_written(qtbot, tmp_
 
     monkeypatch.setenv(WORKERS_VARIABLE, "1")  # in this process, where the slow fit is
     monkeypatch.setattr(training, "_fit_task", slow_fit)
-    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
-                        settings_file=tmp_path / "settings.json", key_store=SessionKeyStore())
+    window = learning_window(tmp_path, folder)
     try:
         job = window.jobs.do_learn()
         assert job is not None
@@ -110,11 +120,9 @@ def test_cancel_stops_learning_while_it_fits_and_no_model_is_written(qtbot, tmp_
 
 def test_learning_from_few_pages_warns_and_the_shipped_model_can_come_back(qtbot, tmp_path: Path) -> None:
     folder, _ = project_with_policy(tmp_path / "few", with_secondary=True, labelled=3)
-    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
-                        settings_file=tmp_path / "settings.json", key_store=SessionKeyStore())
+    window = learning_window(tmp_path, folder)
     try:
-        assert window.jobs.do_learn() is not None
-        qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
+        learn(qtbot, window)
         message = window.statusBar().currentMessage()
         assert message == ("learned one stage only, from 3 labelled pages (a second stage needs 6): its proposals "
                            "may be far off on pages it was not trained on; Propose → Propose with the shipped model "
@@ -140,8 +148,7 @@ def test_learning_needs_labelled_pages(qtbot, tmp_path: Path) -> None:
     folder = tmp_path / "empty"
     with init_project(folder):
         pass
-    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
-                        settings_file=tmp_path / "settings.json", key_store=SessionKeyStore())
+    window = learning_window(tmp_path, folder)
     try:
         assert window.jobs.do_learn() is None
         assert "nothing to learn" in window.statusBar().currentMessage()
@@ -161,8 +168,7 @@ def test_a_model_learnt_by_an_older_version_is_named_and_the_shipped_one_propose
     stale["features"]["first"] = stale["features"]["first"][:-1]  # learnt on other candidate features
     project_model_path(folder).parent.mkdir(parents=True, exist_ok=True)
     project_model_path(folder).write_text(json.dumps(stale), encoding="utf-8")
-    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
-                        settings_file=tmp_path / "settings.json", key_store=SessionKeyStore())
+    window = learning_window(tmp_path, folder)
     try:
         window.show()
         assert window.propose(["8"]) is not None
@@ -184,11 +190,9 @@ def test_a_model_learnt_by_an_older_version_is_named_and_the_shipped_one_propose
 def test_learning_while_propose_uses_another_extractor_says_so(qtbot, tmp_path: Path) -> None:
     """Learn said "Propose now follows this project's labels" when Settings had Propose run repeats."""
     folder, _ = project_with_policy(tmp_path / "other", with_secondary=True, labelled=3)
-    window = MainWindow(open_project(folder), settings=Settings(annotator="tester", default_extractor="repeats"),
-                        settings_file=tmp_path / "settings.json", key_store=SessionKeyStore())
+    window = learning_window(tmp_path, folder, default_extractor="repeats")
     try:
-        assert window.jobs.do_learn() is not None
-        qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
+        learn(qtbot, window)
         assert window.statusBar().currentMessage() == (
             "learned from 3 labelled pages, but Propose uses repeats (Settings): choose the offline selector there "
             "for Propose to follow this project's labels")
@@ -200,22 +204,18 @@ def test_learning_while_propose_uses_another_extractor_says_so(qtbot, tmp_path: 
 @pytest.mark.timeout(300)
 def test_learning_again_keeps_the_model_it_replaces_as_forget_does(qtbot, tmp_path: Path) -> None:
     folder, _ = project_with_policy(tmp_path / "again", with_secondary=True, labelled=3)
-    window = MainWindow(open_project(folder), settings=Settings(annotator="tester"),
-                        settings_file=tmp_path / "settings.json", key_store=SessionKeyStore())
+    window = learning_window(tmp_path, folder)
     try:
-        assert window.jobs.do_learn() is not None
-        qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
+        learn(qtbot, window)
         first = project_model_path(folder).read_bytes()
         window.project.set_status("0", "new", window.person)  # a page fewer: another model
-        assert window.jobs.do_learn() is not None
-        qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
+        learn(qtbot, window)
         assert project_model_path(folder).read_bytes() != first
         assert (folder / "models" / "selector.forgotten.json").read_bytes() == first  # kept, as train --project does
         assert window.statusBar().currentMessage().endswith(
             "; the earlier learnt model is kept as models/selector.forgotten.json"), window.statusBar().currentMessage()
         second = project_model_path(folder).read_bytes()
-        assert window.jobs.do_learn() is not None  # the same pages and labels: the same model, nothing set aside
-        qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
+        learn(qtbot, window)  # the same pages and labels: the same model, nothing set aside
         assert project_model_path(folder).read_bytes() == second
         assert (folder / "models" / "selector.forgotten.json").read_bytes() == first  # not pushed out
         assert "kept as" not in window.statusBar().currentMessage()
