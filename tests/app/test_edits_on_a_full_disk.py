@@ -10,22 +10,16 @@ import sqlite3
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.core.store.db import Connection
-from recordlens.core.store.project import Provenance
 from tests.app import test_main_window as main_tests
+from tests.app.test_keyboard_flow import MDR, key
 
 pytestmark = pytest.mark.app
 
 project_dir = main_tests.project_dir
 window = main_tests.window
-MDR = Provenance.extractor("mdr", "0.3", "html")
-
-
-def key(win: MainWindow, sequence: str) -> None:
-    QTest.keySequence(win, sequence)
 
 
 @contextlib.contextmanager
