@@ -115,7 +115,9 @@ def run(args: argparse.Namespace) -> int:
     same = own and args.out.is_file() and args.out.read_bytes() == model.to_json().encode("utf-8")
     pushed_out = own and not same and (Path(args.project) / FORGOTTEN_MODEL).is_file()
     replacing = Replacing(args.out)
-    out, kept = save_project_model(model, args.project) if own else (save_model(model, args.out), None)
+    # the same model found already (its bytes read once, here): nothing to write
+    out, kept = (args.out, None) if same else save_project_model(model, args.project) if own else (
+        save_model(model, args.out), None)
     size = out.stat().st_size
     print(f"{out}: selector model from {description}, seed {args.seed}, {size / 1e3:.0f} kB, "
           f"{time.perf_counter() - start:.1f} s", file=sys.stderr)

@@ -10,7 +10,8 @@ page-grouped cross-validation *of those pages* produced; it returns a `SelectorM
 its provenance. `cross_validate` is the honest figure: every page is scored by
 a model fitted without it. The same examples in the same order, and the same
 seed, give the same model bytes (the order matters: it decides the bags' shares and the folds). `dataset_pages`
-and `project_pages` read labelled pages from a dataset folder or a project's pages marked labelled (or reviewed).
+and `project_pages_to_read` read labelled pages from a dataset folder or a project's pages marked labelled (or
+reviewed).
 """
 
 from __future__ import annotations
@@ -768,18 +769,9 @@ def forget_project_model(project_dir: str | Path) -> Path | None:
     return kept
 
 
-def project_pages(project_dir: str | Path, progress: Callable[[str], None] | None = None) -> list[LabelledPage]:
-    """A project's pages marked labelled (or reviewed), with their accepted and edited records."""
-    out = []
-    for lp in project_pages_to_read(project_dir):
-        if progress is not None:
-            progress(lp.name)
-        out.append(lp)
-    return out
-
-
 def project_pages_to_read(project_dir: str | Path) -> PagesToRead:
-    """`project_pages`, read one at a time as they are iterated."""
+    """A project's pages marked labelled (or reviewed), with their accepted and edited records, read one at a time
+    as they are iterated."""
     from ..store.project import open_project
     from ..store.scoring import labelled_page_names, labelled_pages
 

@@ -37,7 +37,7 @@ from ..wording import counted, listed
 from .charts import grouped_bars
 from .engines import Engine, LocalEngine, UnitFailedError
 from .evaluate import truth_naming_nothing
-from .in_sample import InSample, digests_of, in_sample
+from .in_sample import InSample, in_sample
 from .page_loop import EndpointRow, failed_for_the_endpoint
 from .run_files import exit_status
 from .runner import method_of  # what made a run, as its run.json says it
@@ -346,9 +346,11 @@ def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, 
         tokens = count_tokens(text) if count_tokens is not None else None
         if tokens is not None:
             counted[fmt] = tokens
+    from ..extract.training import page_digest  # on use: it brings the learner's modules, as `digests_of` does
+
     keys = TextKeyIndex(loaded.page.text_map)
     truth = load_records(truths[name]).records
-    (_, digest), = digests_of([(name, loaded.page, truth)])
+    digest = page_digest(loaded.page, truth)
     methods: list[MethodOnPage] = []
     for spec, extractor in extractors:
         stop = stops[spec.label]
