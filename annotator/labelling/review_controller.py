@@ -29,6 +29,7 @@ from ...core.records import (
     PageAgreement,
     PageReview,
     new_records,
+    record_key,
     review_page,
     worst_pages,
 )
@@ -766,7 +767,8 @@ class ReviewController:
         spurious = [i for i, record in enumerate(review.records) if record.kind == SPURIOUS]
         open_ = [list(review.records[i].xpaths) for i in spurious if i not in self.panel.kept]
         fresh = new_records(open_, truth)
-        held = sum(1 for record in open_ if not new_records([record], truth))
+        held_keys = {record_key(record) for record in truth}  # keyed once: this runs on every redraw
+        held = sum(1 for record in open_ if record_key(record) in held_keys)
         return fresh, len(spurious) - len(open_), held, len(open_) - len(fresh) - held
 
     @staticmethod
@@ -836,15 +838,18 @@ class ReviewController:
         held_as = window.project.adjudication.held_by(page)
         numbers = {label.id: k + 1 for k, label in enumerate(window.labels)}
         fresh: list[_Decision] = []
+        made: set[frozenset[str]] = set()  # the records the fresh decisions make (`record_key`), as `new_records`
         held: list[int | None] = []
         for decision in decisions:
             label = held_as(decision.makes, decision.record_id) if decision.makes else None
             if label is not None:
                 held.append(numbers.get(label.id))
-            elif decision.makes and not new_records([decision.makes], [d.makes for d in fresh if d.makes]):
+            elif decision.makes and record_key(decision.makes) in made:
                 held.append(None)
             else:
                 fresh.append(decision)
+                if decision.makes:
+                    made.add(record_key(decision.makes))
         return fresh, held
 
     @staticmethod

@@ -5,7 +5,16 @@ siblings, NEXT-EVAL's score, and the review of a run against the labels.
 """
 
 from .agreement import DIFFERENT, ONLY_A, ONLY_B, Agreement, Disagreement, PageAgreement, agreement, compare_page
-from .model import RecordsFile, TextKeyIndex, load_records, new_records, normalise_xpath, parse_records, save_records
+from .model import (
+    RecordsFile,
+    TextKeyIndex,
+    load_records,
+    new_records,
+    normalise_xpath,
+    parse_records,
+    record_key,
+    save_records,
+)
 from .record_sizes import element_words
 from .review import (
     KINDS,
@@ -38,7 +47,8 @@ __all__ = [
     "DIFFERENT", "ONLY_A", "ONLY_B", "Agreement", "Disagreement", "PageAgreement", "agreement", "compare_page",
     "KINDS", "MATCHED", "MATCH_THRESHOLD", "MISSED", "PARTIAL", "SPURIOUS", "DatasetScore", "Match", "PageReview",
     "PageScore", "RecordsFile", "ReviewRecord", "TextKeyIndex", "jaccard", "load_records", "new_records",
-    "normalise_xpath", "parse_records", "click_effect", "parent_xpath", "places_in_page_order", "relevelled",
+    "normalise_xpath", "parse_records", "record_key", "click_effect", "parent_xpath", "places_in_page_order",
+    "relevelled",
     "replace_xpath",
     "review_page", "element_words",
     "same_list", "save_records", "score_page", "sibling_records", "siblings_above", "split_parts", "toggle_xpath",
