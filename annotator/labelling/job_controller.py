@@ -18,7 +18,6 @@ from PySide6.QtWidgets import QProgressBar
 from ...core.extract import (
     create,
     forget_project_model,
-    forgotten_model_path,
     project_model,
     train_on_project,
 )
@@ -254,11 +253,8 @@ class JobController:
                 job.check()
                 job.report(done, total, f"fit {done + 1} of {total}")
 
-            before = forgotten_model_path(project.root)
-            set_aside_before = before.stat().st_ino if before.is_file() else None
-            model = train_on_project(project.root, progress=progress, check=fitting)
-            if before.is_file() and before.stat().st_ino != set_aside_before:
-                learnt["replaced"] = "yes"  # the model it had, set aside (not when the same model came out)
+            model = train_on_project(project.root, progress=progress, check=fitting,
+                                     set_aside=lambda kept: learnt.update(replaced=str(kept.relative_to(project.root))))
             learnt["caution"] = caution_of(create("selector", model=str(model)))  # as Propose with it will say
 
         learnt_from = counted(len(pages), "labelled page")
@@ -276,9 +272,7 @@ class JobController:
             if method != "selector":
                 return (f"learned from {learnt_from}, but Propose uses {method} (Settings): choose the offline "
                         "selector there for Propose to follow this project's labels")
-            root = window.project.root
-            replaced = (f"; the earlier learnt model is kept as {forgotten_model_path(root).relative_to(root)}"
-                        if learnt.get("replaced") else "")
+            replaced = f"; the earlier learnt model is kept as {learnt['replaced']}" if learnt.get("replaced") else ""
             if not learnt.get("caution"):
                 return f"Propose now follows this project's labels (learned from {learnt_from}){replaced}"
             # In core's words, as `train` and Propose with this model say it; Recent messages keep what the

@@ -17,7 +17,7 @@ from .base import Extraction, Extractor, refuse_unknown_parameters
 
 __all__ = [
     "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "project_model",
-    "forget_project_model", "forgotten_model_path", "model_stages", "project_model_path", "register",
+    "forget_project_model", "model_stages", "project_model_path", "register",
     "train_on_project",
 ]
 
@@ -104,13 +104,6 @@ def model_stages(path: str | Path) -> int:
     from .selector import load_model
 
     return load_model(path).stages
-
-
-def forgotten_model_path(project_dir: str | Path) -> Path:
-    """Where a project keeps the learnt model last set aside (by Forget, or replaced by learning again)."""
-    from .training import FORGOTTEN_MODEL
-
-    return Path(project_dir) / FORGOTTEN_MODEL
 
 
 def forget_project_model(project_dir: str | Path) -> Path | None:

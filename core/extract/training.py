@@ -830,18 +830,22 @@ def save_project_model(model: SelectorModel, project_dir: str | Path) -> tuple[P
 
 def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, seed: int = 0,
                      progress: Callable[[str], None] | None = None,
-                     check: Callable[[int, int], None] | None = None) -> Path:
+                     check: Callable[[int, int], None] | None = None,
+                     set_aside: Callable[[Path], None] | None = None) -> Path:
     """Fit the selector on the project's labelled pages, so that proposals follow the project's own labelling
     policy, and write it (by default as the project's own, `save_project_model`: the model it replaces is kept as
-    `FORGOTTEN_MODEL`); the same pages (the project lists them in one order) and seed give the same file.
-    Where it is written and the seed are checked before any work; `check` as in `fit`."""
+    `FORGOTTEN_MODEL`, and `set_aside` is told where); the same pages (the project lists them in one order) and
+    seed give the same file. Where it is written and the seed are checked before any work; `check` as in `fit`."""
     path = writable_model_path(out if out is not None else project_model_path(project_dir))
     check_seed(seed)
     labelled = [p.example for p in for_training(project_pages_to_read(project_dir), progress)]
     model = fit(labelled, seed=seed, check=check,
                 description=f"{labelled_pages_said(len(labelled))} of the project {Path(project_dir).name}")
     if out is None:  # the project's own: the model it replaces set aside, as `train --project` sets it aside
-        return save_project_model(model, project_dir)[0]
+        written, kept = save_project_model(model, project_dir)
+        if kept is not None and set_aside is not None:
+            set_aside(kept)
+        return written
     return save_model(model, path)
 
 
