@@ -269,10 +269,10 @@ class JobController:
             and by the extractor Propose uses (only the selector reads a model)."""
             window = self.window
             method = proposal_method(window.settings, has_key=bool(gemini_key(window.keys)))
+            replaced = f"; the earlier learnt model is kept as {learnt['replaced']}" if learnt.get("replaced") else ""
             if method != "selector":
                 return (f"learned from {learnt_from}, but Propose uses {method} (Settings): choose the offline "
-                        "selector there for Propose to follow this project's labels")
-            replaced = f"; the earlier learnt model is kept as {learnt['replaced']}" if learnt.get("replaced") else ""
+                        f"selector there for Propose to follow this project's labels{replaced}")
             if not learnt.get("caution"):
                 return f"Propose now follows this project's labels (learned from {learnt_from}){replaced}"
             # In core's words, as `train` and Propose with this model say it; Recent messages keep what the

@@ -202,6 +202,25 @@ def test_learning_while_propose_uses_another_extractor_says_so(qtbot, tmp_path: 
 
 
 @pytest.mark.timeout(300)
+def test_learning_again_while_propose_uses_another_extractor_names_the_model_it_kept(qtbot, tmp_path: Path) -> None:
+    """The message for another extractor returned before naming the earlier learnt model it had set aside."""
+    folder, _ = project_with_policy(tmp_path / "other-again", with_secondary=True, labelled=3)
+    window = learning_window(tmp_path, folder, default_extractor="repeats")
+    try:
+        learn(qtbot, window)
+        window.project.set_status("0", "new", window.person)  # a page fewer: another model
+        learn(qtbot, window)
+        assert (folder / "models" / "selector.forgotten.json").is_file()
+        assert window.statusBar().currentMessage() == (
+            "learned from 2 labelled pages, but Propose uses repeats (Settings): choose the offline selector there "
+            "for Propose to follow this project's labels; the earlier learnt model is kept as "
+            "models/selector.forgotten.json")
+    finally:
+        window.close()
+        window.shutdown()
+
+
+@pytest.mark.timeout(300)
 def test_learning_again_keeps_the_model_it_replaces_as_forget_does(qtbot, tmp_path: Path) -> None:
     folder, _ = project_with_policy(tmp_path / "again", with_secondary=True, labelled=3)
     window = learning_window(tmp_path, folder)
