@@ -28,7 +28,7 @@ from .. import atomic
 from ..errors import AgentError, RecordLensError
 from .model import Task
 from .sites import Site
-from .tasks import OPTIONAL_KEYS, REQUIRED_KEYS, TaskFileError, task_from_line, task_line
+from .tasks import OPTIONAL_KEYS, REQUIRED_KEYS, TaskFileError, normalise_answer, task_from_line, task_line
 
 STATUSES = ("candidate", "accepted", "similar", "unable", "expired")
 STATUS_LABELS = {"candidate": "not reviewed", "accepted": "refined", "similar": "similar",
@@ -157,6 +157,7 @@ class SiteText:
     site: Site
     _texts: dict[str, str] = field(default_factory=dict)
     _written: dict[str, str] = field(default_factory=dict)
+    _normalised: dict[tuple[str, ...], dict[str, str]] = field(default_factory=dict)  # rules -> URL -> text
 
     def written(self) -> dict[str, str]:
         """URL -> the page's text as the page writes it (case kept), spacing collapsed."""
@@ -179,17 +180,36 @@ class SiteText:
                 self._texts[page.url] = _folded(written)
         return self._texts
 
-    def find(self, answer: str) -> str:
+    def find(self, answer: str, rules: Iterable[str] = (), *, first: str = "") -> str:
         """The URL of the first saved page whose text holds `answer` (folded) as words of its own ("x" is not
-        found in "six"), or "" when none does."""
-        wanted = _folded(answer)
+        found in "six"), or "" when none does. With a task's normalisation `rules`, both are compared as the task
+        is scored (`normalise_answer`: "4213" is on a page that says "4,213" under `numbers`); `first`: the URL of
+        the page looked at before the others (a task's start page)."""
+        rules = tuple(sorted(set(rules)))
+        wanted = _folded(normalise_answer(answer, rules) if rules else answer)
         if not wanted:
             return ""
         pattern = re.compile(r"(?<!\w)" + re.escape(wanted) + r"(?!\w)")
-        return next((url for url, text in self.texts().items() if pattern.search(text)), "")
+        texts = self._texts_under(rules)
+        start = self.site.page(first) if first else None
+        order = [start.url] if start is not None and start.url in texts else []
+        return next((url for url in [*order, *texts] if pattern.search(texts[url])), "")
+
+    def evidence(self, task: Task) -> str:
+        """The page that shows the task's gold answer as the task scores it, its start page first (`find`)."""
+        return self.find(task.answer, task.normalise, first=task.start_url)
+
+    def _texts_under(self, rules: tuple[str, ...]) -> dict[str, str]:
+        """URL -> the page's text normalised by `rules` (none: folded only), made once per set of rules."""
+        if not rules:
+            return self.texts()
+        if rules not in self._normalised:
+            self._normalised[rules] = {url: _folded(normalise_answer(text, rules))
+                                       for url, text in self.written().items()}
+        return self._normalised[rules]
 
 
 def check_answers(candidates: Sequence[Candidate], site: Site) -> list[Candidate]:
     """Each candidate with `evidence`: the page that holds its gold answer, or "" (flagged for the reviewer)."""
     text = SiteText(site)
-    return [replace(c, evidence=text.find(c.task.answer)) for c in candidates]
+    return [replace(c, evidence=text.evidence(c.task)) for c in candidates]

@@ -79,6 +79,7 @@ USER_AGENT = "RecordLens"
 DEFAULT_VIEWPORT = (1920, 1080)
 CAPTURE_VIEWPORT = DEFAULT_VIEWPORT  # the name the package exports
 CAPTURE_SOME_FAILED = 1  # `site capture`'s exit status when a page failed (its summary is printed all the same)
+CAPTURE_NO_SITE = 2  # ... when it leaves no site (no page saved, or the folder's pages gone): an error, said why
 DEFAULT_DEPTH = 2
 # A site that stops answering (the server went down, hangs, the network dropped): after this many of its pages in
 # a row that could not be reached, the capture stops rather than mark the rest of its queue failed (or wait the
@@ -95,6 +96,15 @@ STATE_VERSION = 1
 
 class CaptureError(AgentError):
     """A capture that cannot start or go on (a bad root, an unreadable state file)."""
+
+
+class CaptureInterrupted(KeyboardInterrupt):
+    """Ctrl+C during a capture: a KeyboardInterrupt still (the command exits 130), carrying the summary of what the
+    capture did until then, so that it is said as a stopped capture's is (a SIGTERM's, a Cancel's)."""
+
+    def __init__(self, summary: CaptureSummary) -> None:
+        super().__init__()
+        self.summary = summary
 
 
 class PageFailed(Exception):  # noqa: N818 - an outcome more than an error: the crawl goes on
@@ -170,6 +180,7 @@ class CaptureSummary:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (url, rule)
     failed: list[tuple[str, str]] = field(default_factory=list)   # (url, reason)
     duplicates: list[tuple[str, str]] = field(default_factory=list)  # (url, the saved page's URL it redirects to)
+    same_content: list[tuple[str, str]] = field(default_factory=list)  # (url, the saved page whose HTML it has)
     beyond_depth: int = 0   # links found on pages at --depth, not followed
     resumed: bool = False
     stopped: bool = False   # cancelled, or max-pages reached with URLs still queued
@@ -186,6 +197,8 @@ class CaptureSummary:
         text = (f"{self.folder}: {len(self.saved)} page(s) saved, {len(self.skipped)} skipped by rule, "
                 f"{len(self.failed)} failed"
                 + (f", {len(self.duplicates)} redirected to a page saved already" if self.duplicates else "")
+                + (f", {len(self.same_content)} duplicate(s) kept as aliases (the same content as a page saved "
+                   "already)" if self.same_content else "")
                 + f"; the site has {self.pages} page(s)")
         if self.beyond_depth:
             text += f"; {self.beyond_depth} link(s) on pages at --depth not followed (a larger --depth follows them)"
@@ -197,6 +210,28 @@ class CaptureSummary:
         if self.complete_since:
             text += f"; the crawl was complete already ({self.complete_since}): --refresh captures it again"
         return text
+
+    def no_site(self) -> str:
+        """Why the capture leaves no usable site (its folder holds no page) and what to do; "" when it holds one."""
+        if self.pages:
+            return ""
+        said = f"{self.folder} holds no site: no page was saved"
+        if self.stopped and self.queued:
+            return f"{said}: the capture stopped before its first page; run the same command again to continue it"
+        why = [f"{url} skipped: {reason}" for url, reason in self.skipped[:3]]
+        why += [f"{url} failed: {reason}" for url, reason in self.failed[:3]]
+        more = len(self.skipped) + len(self.failed) - len(why)
+        if why:
+            said += f" ({'; '.join(why)}{f'; {more} more' if more else ''})"
+        todo = []
+        if self.skipped:
+            todo.append("capture from the address a root leads to, or with rules that let it in (--include, "
+                        "--exclude, --any-host, --ignore-robots)")
+        if self.failed:
+            todo.append("check the address and that the site answers, then run the same command again")
+        if not todo:
+            todo.append("check the addresses and the rules, then run again (--refresh captures every page again)")
+        return f"{said}; {', or '.join(todo)}"
 
 
 # -- names ------------------------------------------------------------------------------------------------------
@@ -298,13 +333,15 @@ class _State:
 
 
 def same_site(url: str, other: str) -> bool:
-    """Whether two URLs' hosts are one site: the same host name (any port), one a subdomain of the other, or the
-    same once a leading "www." is dropped. Sibling subdomains are not (two customers of one hosting service)."""
-    def host(u: str) -> str:
-        name = (urlsplit(u).hostname or "").lower().rstrip(".")
-        return name.removeprefix("www.")
-    a, b = host(url), host(other)
-    return bool(a) and (a == b or a.endswith("." + b) or b.endswith("." + a))
+    """Whether two URLs' hosts are one site: on the same port, the same host name, one a subdomain of the other, or
+    the same once a leading "www." is dropped. Sibling subdomains are not (two customers of one hosting service),
+    nor are two ports of one host (two servers, as a browser's origin has it: 127.0.0.1:8000 and :8001 are two
+    sites, as a link between them is "another host"); each scheme's own port is one (http://site to https://www.)."""
+    def host(u: str) -> tuple[str, int | None]:
+        parts = urlsplit(normalise_url(u))  # the scheme's own port dropped
+        return (parts.hostname or "").rstrip(".").removeprefix("www."), parts.port
+    (a, port), (b, other_port) = host(url), host(other)
+    return bool(a) and port == other_port and (a == b or a.endswith("." + b) or b.endswith("." + a))
 
 
 def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, rules: CaptureRules | None = None,
@@ -326,9 +363,14 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
         try:
             summary = _crawl(checked, root, renderer, rules, patterns, progress=progress, cancelled=cancelled,
                              robots=robots or Robots(), sleep=sleep)
-        except BaseException:  # Ctrl+C, a renderer that broke: a refresh that saved nothing leaves the old site
+        except BaseException as error:
+            # Ctrl+C, a renderer that broke: a refresh that saved nothing leaves the old site as it was.
             if kept is not None and not _holds_a_page(root):
-                _put_back(root, kept)
+                set_aside = [_put_back(root, kept)]
+            if isinstance(error, CaptureInterrupted):  # its summary says what the folder holds now
+                error.summary.notes[:0] = taken_over + set_aside
+                if kept is not None:
+                    error.summary.pages = _page_count(root)
             raise
         if kept is not None and not _holds_a_page(root):
             set_aside = [_put_back(root, kept)]
@@ -540,9 +582,11 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
             if summary.stopped:
                 break
     except KeyboardInterrupt:  # Ctrl+C: the pages saved so far make a site as they are (and resume later)
+        summary.stopped, summary.queued = True, len(state.queue)
         with contextlib.suppress(SiteError, OSError):
-            build_site(root)
-        raise
+            summary.pages = len(build_site(root).pages)
+        summary.notes.extend(robots.notes)
+        raise CaptureInterrupted(summary) from None
     summary.queued = len(state.queue)
     if summary.queued and not summary.stopped:
         summary.stopped = True
@@ -756,6 +800,20 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
         _alias(root / str(already.get("file", "")), [url, *(str(h.get("url") or "") for h in page.redirects)])
         return f"{url} redirects to {page.final_url}, saved already"
     state.seen.add(final_key)
+    content = _content_digest(page.mhtml)
+    # The same document under another URL (/about/, /About, /about/index.html, a session id in the query): an alias
+    # of the page saved, as a redirect is; not a page more (nor one counted against --max-pages), and its links,
+    # the saved page's, are not followed again (a link to it shows the saved page, at the saved page's URL).
+    twin = next((o for o in state.outcomes.values() if o.get("outcome") == "saved" and content
+                 and o.get("content") == content), None) if content else None
+    if twin is not None:
+        saved_as = str(twin.get("final_url") or twin.get("url"))
+        state.outcomes[key] = {"url": url, "outcome": "duplicate", "final_url": saved_as, "depth": depth,
+                               "reason": f"the same content as {saved_as}, saved already"}
+        summary.same_content.append((url, saved_as))
+        _alias(root / str(twin.get("file", "")),
+               [url, *(str(h.get("url") or "") for h in page.redirects), page.final_url])
+        return f"{url} has the same content as {saved_as}, saved already: kept as its alias"
     target = root / PAGES_FOLDER / f"{_free_stem(page.final_url, state)}.mhtml"
     files = side_files(target)
     tree = axtree.compact_tree(page.ax_nodes, page.dom, page.final_url)
@@ -776,7 +834,7 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
     atomic.write_bytes(target, page.mhtml)  # last: the page exists only once everything else does
     relative = target.relative_to(root).as_posix()
     state.outcomes[key] = {"url": url, "outcome": "saved", "final_url": page.final_url, "file": relative,
-                           "status": page.status}
+                           "status": page.status, **({"content": content} if content else {})}
     summary.saved.append(page.final_url)
     if depth < max_depth:
         _enqueue(page.links, depth + 1, state)
@@ -840,6 +898,17 @@ def _unseen(links: Iterable[str], state: _State) -> dict[str, str]:
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def _content_digest(mhtml: bytes) -> str:
+    """What two pages must share to be one: the sha256 of the main document's HTML (the MHTML's own headers carry
+    the URL and the time, so they differ between any two), or "" when the MHTML cannot be read."""
+    from ..page.snapshot import read_snapshot
+
+    try:
+        return _sha256(read_snapshot(mhtml).html.encode("utf-8"))
+    except (RecordLensError, ValueError):
+        return ""
 
 
 # -- who renders ------------------------------------------------------------------------------------------------

@@ -58,8 +58,10 @@ class HtmlSiteBrowser:
         return self._url
 
     def open(self, url: str) -> None:
+        """Start an episode at `url`: its history is its own, so GoBack on this first page does nothing (as in the
+        app's browser), not return to the page the last episode ended on."""
         self._history.clear()
-        self._load(url)
+        self._load(url, remember=False)
 
     def observe(self) -> Observation:
         text = self._text()

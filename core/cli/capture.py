@@ -11,12 +11,15 @@ import json
 import sys
 
 from ..agent.capture import (
+    CAPTURE_NO_SITE,
     CAPTURE_SOME_FAILED,
     DEFAULT_DEPTH,
     DEFAULT_MAX_PAGES,
     DEFAULT_VIEWPORT,
     CaptureError,
+    CaptureInterrupted,
     CaptureRules,
+    CaptureSummary,
     capture_runner,
     check_not_capturing,
     check_root,
@@ -33,7 +36,8 @@ def register(site_sub: argparse._SubParsersAction) -> None:
         description="Crawl from the root pages within the URL rules; every page is kept as MHTML with Chromium's "
                     "accessibility tree, a full-page PNG and its metadata, and DIR/site.json indexes the site. "
                     "This goes online. A stopped capture continues when run again with the same --site; a "
-                    "complete one loads nothing again unless --refresh is given. Exits with 1 when a page failed.")
+                    "complete one loads nothing again unless --refresh is given. Exits with 1 when a page failed, "
+                    "with 2 when it leaves no site (no page saved: it says why), with 130 on Ctrl+C.")
     q.add_argument("urls", nargs="+", metavar="URL", help="root pages (http:// or https://)")
     q.add_argument("--site", required=True, metavar="DIR", help="the site folder (created when missing)")
     q.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help=f"link levels below a root (default "
@@ -100,16 +104,27 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
         summary = capture_runner()(args.urls, args.site, rules, viewport=_viewport(args.viewport),
                                    scripts=not args.no_scripts, timeout_s=args.timeout, progress=progress,
                                    refresh=args.refresh)
-    except KeyboardInterrupt:  # the pages saved so far are kept (core's crawl indexed them): say how to go on
+    except KeyboardInterrupt as interruption:  # the pages saved so far are kept (core's crawl indexed them)
+        if isinstance(interruption, CaptureInterrupted):  # what it did until then, as a stopped capture says it
+            _print_summary(interruption.summary, args)
         print(f"recordlens: the capture into {args.site} stopped; its saved pages are kept, and running the same "
               "command again continues it", file=sys.stderr)
         raise
+    _print_summary(summary, args)
+    if summary.no_site():  # "0 page(s) saved" with status 0 would read as a capture that worked
+        print(f"recordlens: error: {summary.no_site()}", file=sys.stderr)
+        return CAPTURE_NO_SITE
+    return CAPTURE_SOME_FAILED if summary.failed else 0  # as extract: a page that failed is not a success
+
+
+def _print_summary(summary: CaptureSummary, args: argparse.Namespace) -> None:
+    """The notes on stderr, then the summary on stdout: one JSON object with --json, else its line and a line per
+    URL."""
     for note in summary.notes:
         print(f"warning: {note}", file=sys.stderr)
-    failed = CAPTURE_SOME_FAILED if summary.failed else 0  # as extract: a page that failed is not a success
     if args.json:
         print(json.dumps(summary.as_dict() | {"message": summary.message()}, ensure_ascii=False), flush=True)
-        return failed
+        return
     print(summary.message())
     for url in summary.saved:
         print(f"  saved    {url}")
@@ -119,4 +134,6 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
         print(f"  failed   {url}: {why}")
     for url, final in summary.duplicates:
         print(f"  same as  {url}: redirects to {final}, saved already (a link to it reaches that page)")
-    return failed
+    for url, saved in summary.same_content:
+        print(f"  same as  {url}: the same content as {saved}, saved already (a link to it reaches that page)")
+    sys.stdout.flush()

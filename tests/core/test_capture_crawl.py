@@ -173,7 +173,8 @@ def test_a_redirect_is_kept_only_where_it_ends_within_the_rules_and_include_neve
     ("https://site.example/", "https://www.site.example/en/", True),
     ("https://www.site.example/", "https://site.example/", True),
     ("https://site.example/", "https://shop.site.example/", True),
-    ("http://127.0.0.1:8000/", "http://127.0.0.1:8001/x", True),
+    ("http://127.0.0.1:8000/", "http://127.0.0.1:8001/x", False),  # two ports: two servers, as in an origin
+    ("http://site.example/", "https://www.site.example/", True),  # each scheme's own port
     ("https://SITE.example./", "https://site.example/", True),
     ("https://site.example/", "https://login.provider.example/", False),
     ("https://a.host.example/", "https://b.host.example/", False),
