@@ -173,7 +173,8 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
         images = [observation.screenshot] if settings.observes("screenshot") and observation.screenshot else []
         step, stop = _take_step(caller, browser, prompt, system, images, observation, trajectory, position)
         if stop is None and step.action != "answer":
-            observation = browser.observe()
+            seen, observation = observation, browser.observe()
+            step = _failed_if_unmoved(step, seen, observation)
         after = before if step.action == "answer" or stop else _keep_screenshot(trajectory, observation)
         step = replace(step, url=step.url or observation.url, screenshot_before=before, screenshot_after=after,
                        seconds=round(time.monotonic() - started, 3))
@@ -191,6 +192,19 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
             break
     trajectory.success = is_correct(task, trajectory.answer)
     return trajectory
+
+
+def _failed_if_unmoved(step: Step, before: Observation, after: Observation) -> Step:
+    """A Scroll of the window that moved nothing (the page is at its end or its top, or fits the screen) is a
+    failed step that says so: else the agent sees the same page again, is told nothing, and scrolls on until its
+    step budget is gone. Either browser reports the scroll position it is at."""
+    if step.action != "scroll" or step.failed or step.target is not None:
+        return step
+    if after.url != before.url or after.scroll != before.scroll:
+        return step
+    direction = step.value or "down"
+    where = "top" if direction == "up" else "end"
+    return replace(step, error=f"the page did not move: it is already at its {where} (no more to scroll {direction})")
 
 
 def _take_step(caller: Caller, browser: Browser, prompt: str, system: str, images: list[bytes],

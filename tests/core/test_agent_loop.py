@@ -134,3 +134,13 @@ def test_scroll_reads_a_long_page_on_and_back(tmp_path: Path) -> None:
     text = "\n".join(f"Item {k}: a line of the long page" for k in range(1, 2001))
     end = _page_text(Observation(url="u", text=text, viewport=(1920, 1000), scroll=(0, 9000), page_height=10000))
     assert "Item 2000:" in end and "Scroll down" not in end
+
+
+def test_a_scroll_that_moves_nothing_is_a_failed_step_that_says_so() -> None:
+    """The agent was told nothing when Scroll met the page's end: it scrolled on until its step budget was gone."""
+    with FakeGemini(default=answer("Thought: read on.\nAction: Scroll [WINDOW]; up")) as server:
+        episode = run_episode(TASKS["rules-1"], HtmlSiteBrowser(SITE), caller_for(server), AgentSettings(step_budget=6))
+    assert episode.stop == "failures" and len(episode.steps) == 3
+    assert episode.steps[0].error == "the page did not move: it is already at its top (no more to scroll up)"
+    assert "the page did not move" in render(WindowMemory(3), episode.steps, TASKS["rules-1"].instruction,
+                                             Observation(url=episode.steps[-1].url))
