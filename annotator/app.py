@@ -230,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
             path = take_screenshot(window, args)
             print(f"screenshot saved to {path}")
             return 0
-        window.restore_geometry()  # where the last quit left it; the window's own size the first time
+        window.restore_geometry()  # where the last quit left it, on this screen; else a first place that fits it
         window.show()
         with closed_on_terminate(window):
             return app.exec()

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from ...core.agent import STATUS_LABELS, Candidate, Site, SiteText, load_candidates, save_candidates
 from ...core.errors import AgentError
+from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
 from ..qt.widgets import button
 
@@ -93,7 +94,7 @@ class ReviewQueue(QWidget):
         layout.addLayout(form)
         layout.addLayout(buttons)
         layout.addWidget(self.summary)
-        self.resize(900, 640)
+        resize_to_fit(self, 900, 640)
 
     # -- data -------------------------------------------------------------------------------------------------
 
@@ -142,7 +143,7 @@ class ReviewQueue(QWidget):
             return
         candidate = self.candidates[row]
         if candidate.evidence is None and self._text is not None:
-            candidate = self.candidates[row] = replace(candidate, evidence=self._text.find(candidate.task.answer))
+            candidate = self.candidates[row] = replace(candidate, evidence=self._text.evidence(candidate.task))
         self.instruction.setPlainText(candidate.task.instruction)
         self.answer.setText(candidate.task.answer)
         self.reason.setText(candidate.reason)

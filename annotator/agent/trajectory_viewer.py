@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.agent import Browser, Step, Trajectory
+from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
 from ..qt.widgets import button, column, side_by_side
 from .trajectory_replay import ReplayResult, describe, replay
@@ -410,7 +411,7 @@ class StoredTrajectoryPicker(QDialog):
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.note)
         layout.addWidget(self.buttons)
-        self.resize(1000, 520)
+        resize_to_fit(self, 1000, 520)
         self._fill()
 
     def _fill(self, keep: int | None = None) -> None:

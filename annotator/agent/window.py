@@ -42,6 +42,7 @@ from ...core.errors import AgentError, RecordLensError
 from ...core.resource_files import resource_path
 from ...core.wording import counted
 from ..qt.message_bar import MessageBar
+from ..qt.screen_fit import resize_to_fit
 from ..qt.widgets import side_by_side
 from ..settings import Settings
 from .capture_panel import install as install_capture
@@ -153,7 +154,7 @@ class AgentWindow(QMainWindow):
         self.web_saver.finished.connect(self._on_saved_from_web)
         self.save_progress: QProgressDialog | None = None
         self.save_result: QMessageBox | None = None  # the last failure's message box
-        self.resize(1440, 900)
+        resize_to_fit(self, 1440, 900)
         notes: list[str] = []
         remembered = site is None and tasks is None and self.settings is not None
         if remembered:

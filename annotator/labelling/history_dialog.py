@@ -31,6 +31,7 @@ from ...core.store import (
     status_moved,
 )
 from ...core.wording import listed
+from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
 from ..qt.widgets import closable_window
 
@@ -156,7 +157,7 @@ class HistoryDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.page: str | None = None
-        self.resize(820, 480)
+        resize_to_fit(self, 820, 480)
         self.heading = QLabel()
         self.entries = QTreeWidget()
         self.entries.setHeaderLabels(list(COLUMNS))

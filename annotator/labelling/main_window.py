@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QPoint, Qt, QTimer, SignalInstance
+from PySide6.QtCore import QByteArray, QPoint, QSize, Qt, QTimer, SignalInstance
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -59,6 +59,8 @@ from ...core.wording import counted
 from ..qt.event_loop import spin
 from ..qt.jobs import BackgroundJob, answers_on_their_way
 from ..qt.message_bar import MessageBar
+from ..qt.proportional_split import Share, split_in_proportion
+from ..qt.screen_fit import available_area, first_placement, kept_on, saved_maximised
 from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, settings_path
 from .commands import EditGroup, NotSaved
@@ -116,6 +118,10 @@ class Breadcrumb(QLabel):
 
 
 PAGE_MIN_WIDTH = 400  # px of page a window keeps when it is made small
+DEFAULT_SIZE = QSize(1530, 920)  # the first window's, on a screen that holds it (else maximised)
+# The page list's and the right panel's widths as a share of the window's (the page takes the rest) until the
+# person drags a divider: not a third of a small window, nor a sliver of a wide one.
+SIDE_PANELS = (Share(0.16, least=180, most=360), None, Share(0.25, least=350, most=520))
 OPEN_MARK = ".open-in-app"  # in a project folder: the lock of the app window that has it open (hidden: not copied)
 # How often a window looks whether its project changed elsewhere, or its database went; 0: never (the app tests,
 # which call `check_project` where the timer would)
@@ -264,8 +270,10 @@ class MainWindow(QMainWindow):
         # A small window takes its width from the side panels too, not from the page alone (800 px wide left the
         # page 160 px: the splitter shrinks a pane only once the stretching one is at its minimum).
         centre.setMinimumWidth(PAGE_MIN_WIDTH)
-        self.setCentralWidget(side_by_side(self.page_list, centre, self.tabs, sizes=(250, 900, 380), stretch=1))
-        self.resize(1530, 920)
+        panes = side_by_side(self.page_list, centre, self.tabs, sizes=(250, 900, 380), stretch=1)
+        self.setCentralWidget(split_in_proportion(panes, SIDE_PANELS))
+        # The size it would like; `restore_geometry` (at start) makes it one that fits the screen.
+        self.resize(DEFAULT_SIZE)
 
     def _build_actions(self) -> None:
         menus: dict[str, object] = {}
@@ -921,9 +929,21 @@ class MainWindow(QMainWindow):
         self.save_where_the_user_was()
 
     def restore_geometry(self) -> bool:
-        """Put the window where it was at the last quit (size, place, maximised); False when nothing was kept."""
+        """Put the window where it was at the last quit (size, place, maximised), kept on the screen's available
+        area; False when nothing was kept or Qt refused it (a screen much narrower or wider than then, a scale
+        factor changed): then the window takes its first place, maximised if it was."""
         kept = self.settings.window_geometry
-        return bool(kept) and self.restoreGeometry(QByteArray.fromBase64(kept.encode("ascii")))
+        saved = bytes(QByteArray.fromBase64(kept.encode("ascii")).data()) if kept else b""
+        area = available_area(self)
+        if saved and self.restoreGeometry(QByteArray(saved)):
+            if not self.isMaximized() and not self.isFullScreen():
+                self.setGeometry(kept_on(self.geometry(), area))
+            return True
+        placement = first_placement(DEFAULT_SIZE, area)
+        self.setGeometry(placement.geometry)
+        if placement.maximised or saved_maximised(saved):
+            self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
+        return False
 
     def save_where_the_user_was(self) -> None:
         if not self.saves_settings:  # a screenshot: the project, page and selection remembered stay the user's

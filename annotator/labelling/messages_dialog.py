@@ -12,6 +12,7 @@ from datetime import datetime
 
 from PySide6.QtWidgets import QDialog, QPlainTextEdit, QWidget
 
+from ..qt.screen_fit import resize_to_fit
 from ..qt.widgets import closable_window
 
 KEPT = 200  # messages kept, the oldest dropped first
@@ -32,7 +33,7 @@ class MessagesDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("RecordLens — recent messages")
-        self.resize(760, 420)
+        resize_to_fit(self, 760, 420)
         self.view = QPlainTextEdit()
         self.view.setReadOnly(True)
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)

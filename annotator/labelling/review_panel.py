@@ -10,7 +10,6 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -40,6 +39,7 @@ from ...core.records import (
 )
 from ...core.store import RunInfo, StoredScore, method_settings, run_origin
 from ...core.wording import counted
+from ..qt.contrast import readable_on
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot
 from .page_view import STATE_COLOURS
@@ -437,6 +437,9 @@ class ReviewPanel(QWidget):
                 item.setSelected(True)
 
     def _add_rows(self, review: PageReview, texts: Sequence[str], shown: frozenset[str]) -> None:
+        # The page's colours, in the shade that reads on the list's background (a dark palette's too)
+        base = self.records.palette().base().color()
+        colours = {kind: readable_on(colour, base) for kind, colour in (*STATE_COLOURS.items(), (KEPT, KEPT_COLOUR))}
         for index, record in enumerate(review.records):
             kept = index in self.kept
             if not (self.shows_kept() if kept else record.kind in shown):
@@ -454,7 +457,7 @@ class ReviewPanel(QWidget):
             item = QListWidgetItem(f"■ {review_label(record, self.true_numbers):>4}{paired_with}  {record.kind}"
                                    f"{decided}{hallucinated}{overlap}  {element_words(record.xpaths, named)}"
                                    f"\n        {shown_text}")
-            item.setForeground(QColor(KEPT_COLOUR if kept else STATE_COLOURS[record.kind]))  # dimmed: decided
+            item.setForeground(colours[KEPT if kept else record.kind])  # dimmed: decided
             paired = self._true_texts[index] if index < len(self._true_texts) else ""
             if record.kind in (MATCHED, PARTIAL) and paired:
                 item.setToolTip(f"predicted: {text}\ntrue: {paired}")

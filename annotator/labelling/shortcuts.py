@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QDialog, QTextBrowser, QWidget
 
+from ..qt.screen_fit import resize_to_fit
 from ..qt.widgets import closable_window
 
 
@@ -129,7 +130,7 @@ class ShortcutSheet(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("RecordLens shortcuts")
-        self.resize(520, 640)
+        resize_to_fit(self, 520, 640)
         text = QTextBrowser()
         text.setHtml(help_html())
         closable_window(self, text)

@@ -1,0 +1,34 @@
+"""Text colours readable on the background they are drawn on: a colour chosen on white (the page's boxes) is
+made lighter on a dark palette's base, or darker on a light one, until it reads at WCAG's 4.5:1 for text."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor
+
+READABLE = 4.5  # WCAG 2's least contrast ratio for body text
+
+
+def _luminance(colour: QColor) -> float:
+    """WCAG's relative luminance of `colour`."""
+    def linear(channel: float) -> float:
+        return channel / 12.92 if channel <= 0.03928 else ((channel + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * linear(colour.redF()) + 0.7152 * linear(colour.greenF()) + 0.0722 * linear(colour.blueF())
+
+
+def contrast(first: QColor, second: QColor) -> float:
+    """WCAG's contrast ratio of two colours, 1 (the same) to 21 (black on white)."""
+    lighter, darker = sorted((_luminance(first), _luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def readable_on(colour: str | QColor, base: QColor) -> QColor:
+    """`colour`, or the nearest of its lighter (on a dark `base`) or darker (on a light one) shades of the same
+    hue that reads on `base` at `READABLE`."""
+    shade = QColor(colour)
+    towards_white = _luminance(base) < 0.18  # darker than mid-grey: contrast lies with the lighter shades
+    hue, saturation, lightness, alpha = shade.getHslF()
+    while contrast(shade, base) < READABLE and 0.0 < lightness < 1.0:
+        lightness = min(1.0, lightness + 0.02) if towards_white else max(0.0, lightness - 0.02)
+        shade = QColor.fromHslF(hue, saturation, lightness, alpha)
+    return shade

@@ -1,0 +1,80 @@
+"""Sizes and places that fit the screen a window opens on: a window or dialog asks for the size it would like and
+gets at most what the screen's available area (without panels and docks) holds, so that its buttons and its
+status bar are never off-screen on a small, scaled or portrait screen. The geometry helpers take the area as a
+rectangle, so that they can be tried on any screen size."""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRect, QSize
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QWidget
+
+# Logical px a fitted window leaves free in each direction: room for its title bar and frame, which a size
+# asked for before the window is shown does not count, and a sliver of the desktop around it.
+MARGIN = 48
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a window first opens: its normal (un-maximised) geometry, and whether it opens maximised."""
+
+    geometry: QRect
+    maximised: bool
+
+
+def available_area(widget: QWidget) -> QRect:
+    """The part of `widget`'s screen (the primary one before it is shown) that windows may take."""
+    screen = widget.screen() or QGuiApplication.primaryScreen()
+    return screen.availableGeometry()
+
+
+def fitting_size(wanted: QSize, area: QRect) -> QSize:
+    """`wanted`, made smaller where it does not fit in `area` with the margin."""
+    return QSize(max(1, min(wanted.width(), area.width() - MARGIN)),
+                 max(1, min(wanted.height(), area.height() - MARGIN)))
+
+
+def resize_to_fit(widget: QWidget, width: int, height: int) -> None:
+    """Give `widget` (a window or a dialog, before it is shown) the size `width` x `height`, or what of it its
+    screen holds."""
+    widget.resize(fitting_size(QSize(width, height), available_area(widget)))
+
+
+def first_placement(wanted: QSize, area: QRect) -> Placement:
+    """A window's first place in `area`: `wanted` centred when it fits with the margin; else maximised, with a
+    normal geometry that fits (what un-maximising gives)."""
+    size = fitting_size(wanted, area)
+    geometry = QRect(0, 0, size.width(), size.height())
+    geometry.moveCenter(area.center())
+    return Placement(geometry, maximised=size != wanted)
+
+
+def kept_on(geometry: QRect, area: QRect) -> QRect:
+    """`geometry` (a restored window's) on `area`: a side longer than the area's takes the fitting length, and
+    the whole is moved inside the area where it reached out of it."""
+    size = geometry.size()
+    if size.width() > area.width() or size.height() > area.height():
+        fitted = fitting_size(size, area)
+        size = QSize(fitted.width() if size.width() > area.width() else size.width(),
+                     fitted.height() if size.height() > area.height() else size.height())
+    left = min(max(geometry.left(), area.left()), area.right() + 1 - size.width())
+    top = min(max(geometry.top(), area.top()), area.bottom() + 1 - size.height())
+    return QRect(left, top, size.width(), size.height())
+
+
+# Qt's saveGeometry(): magic, version, frame and normal geometry (4 int32 each), screen number, then one byte
+# for "maximised" (big-endian, QDataStream's default).
+_GEOMETRY_HEAD = struct.Struct(">IHH4i4iiB")
+_GEOMETRY_MAGIC = 0x1D9D0CB
+
+
+def saved_maximised(saved: bytes) -> bool:
+    """Whether Qt's saved geometry `saved` is a maximised window's: read apart from restoreGeometry, which
+    refuses the whole of it when the screen's width changed much since (a 3440-px screen, then a 1280-px one)."""
+    if len(saved) < _GEOMETRY_HEAD.size:
+        return False
+    fields = _GEOMETRY_HEAD.unpack_from(saved)
+    return fields[0] == _GEOMETRY_MAGIC and fields[-1] != 0
