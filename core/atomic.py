@@ -61,15 +61,30 @@ _TEMPORARY_BYTES = len(". .12345678.tmp")  # what mkstemp's prefix dots, random 
 def _short_enough(name: str) -> str:
     """`name` for a temporary file's name, its stem cut short (at a character) where the whole would pass the
     file system's limit: a page named with 245 bytes is a legal file, and its temporary file must be one too.
-    The suffix stays, so that what looks for unfinished writes (`.N.json.*`) still finds them."""
+    The suffix stays, so that what looks for unfinished writes (`.N.json.*`) still finds them. Lengths are of the
+    name's bytes on disk (`os.fsencode`): a name that is not valid UTF-8 (its bytes kept as surrogates) is one
+    too, and must not stop the write."""
     room = _NAME_BYTES - _TEMPORARY_BYTES
-    if len(name.encode("utf-8")) <= room:
+    if _bytes(name) <= room:
         return name
     stem, suffix = os.path.splitext(name)
-    if len(suffix.encode("utf-8")) > room // 2:  # a "suffix" that is most of the name: cut the whole name
+    if _bytes(suffix) > room // 2:  # a "suffix" that is most of the name: cut the whole name
         stem, suffix = name, ""
-    cut = stem.encode("utf-8")[: room - len(suffix.encode("utf-8")) - 1].decode("utf-8", "ignore")
-    return f"{cut}~{suffix}"
+    return f"{_cut_to(stem, room - _bytes(suffix) - 1)}~{suffix}"
+
+
+def _bytes(name: str) -> int:
+    return len(os.fsencode(name))
+
+
+def _cut_to(text: str, size: int) -> str:
+    """The longest start of `text` (whole characters) whose bytes on disk fit in `size`."""
+    kept = 0
+    for end, character in enumerate(text):
+        kept += _bytes(character)
+        if kept > size:
+            return text[:end]
+    return text
 
 
 def move_into_place(written: Path, target: Path, *, mode: int | None = None, durable: bool = True) -> None:

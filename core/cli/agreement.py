@@ -14,6 +14,7 @@ from ..records.review import MATCH_THRESHOLD
 from ..runs.progress import progress
 from ..store.agreement import every_pair_agreement, project_agreement
 from ..store.project import open_project
+from ..text_forms import cell, column_width, visible
 
 _SHOWN_XPATHS = 3
 _SHOWN_PAIRS = 3  # matched pairs with other XPaths shown per page
@@ -79,24 +80,26 @@ def _every_pair(args: argparse.Namespace) -> int:
 
 def format_pairs(pairs: list[Agreement]) -> str:
     """One row per pair of label sets, the pair agreeing least first; a pair with no page both labelled last."""
-    width = max(len(f"{pair.a} – {pair.b}") for pair in pairs)
+    names = {id(pair): f"{pair.a} – {pair.b}" for pair in pairs}
+    width = column_width(names.values(), least=len("pair"))
     lines = [f"agreement of every pair of the project's {len({p.a for p in pairs} | {p.b for p in pairs})} label "
              "sets on the pages both labelled (means of per-page figures; the pair agreeing least first)",
-             f"{'pair':<{width}} {'pages':>5} {'P':>6} {'R':>6} {'F1':>6}"]
+             f"{cell('pair', width)} {'pages':>5} {'P':>6} {'R':>6} {'F1':>6}"]
     for pair in pairs:
-        name = f"{pair.a} – {pair.b}"
+        name = cell(names[id(pair)], width)
         if not pair.pages:
-            lines.append(f"{name:<{width}} {0:>5} {'-':>6} {'-':>6} {'-':>6}  (no page both labelled)")
+            lines.append(f"{name} {0:>5} {'-':>6} {'-':>6} {'-':>6}  (no page both labelled)")
             continue
-        lines.append(f"{name:<{width}} {len(pair.pages):>5} {pair.precision:>6.3f} {pair.recall:>6.3f} "
-                     f"{pair.f1:>6.3f}")
+        lines.append(f"{name} {len(pair.pages):>5} {pair.precision:>6.3f} {pair.recall:>6.3f} {pair.f1:>6.3f}")
     lines.append("(P: how much of the first's records the second also made; R: the other way round; "
                  "`--between A B` lists a pair's pages and records)")
     return "\n".join(lines)
 
 
 def _xpaths(xpaths: tuple[str, ...]) -> str:
-    shown = ", ".join(xpaths[:_SHOWN_XPATHS])
+    """The first XPaths, each as `visible` writes it: two that differ only in Unicode form (`x-café`, one with a
+    combining accent) would read alike, one naming an element and the other nothing."""
+    shown = ", ".join(visible(xpath) for xpath in xpaths[:_SHOWN_XPATHS])
     return shown + (f", … ({len(xpaths)})" if len(xpaths) > _SHOWN_XPATHS else "")
 
 
@@ -146,29 +149,30 @@ def format_agreement(result: Agreement) -> str:
     lines.append(f"(NEXT-EVAL's structure-aware score: overlap of the records' text keys, P/R/F1 per page and their "
                  f"mean; a record disagrees when only one made it or when paired below overlap {result.threshold:g})")
     lines += [f"(note: {note})" for note in result.notes]
-    lines.append(f"{'page':<10} {'P':>6} {'R':>6} {'F1':>6} {'A rec':>6} {'B rec':>6} {'disagree':>8}")
+    width = column_width([page.page for page in result.pages], least=10)
+    lines.append(f"{cell('page', width)} {'P':>6} {'R':>6} {'F1':>6} {'A rec':>6} {'B rec':>6} {'disagree':>8}")
     for page in result.pages:
         s = page.review.score
-        lines.append(f"{page.page:<10} {page.precision:6.3f} {page.recall:6.3f} {page.f1:6.3f} "
+        lines.append(f"{cell(page.page, width)} {page.precision:6.3f} {page.recall:6.3f} {page.f1:6.3f} "
                      f"{s.predicted_records:>6} {s.true_records:>6} {len(page.disagreements):>8}")
     if not result.pages:  # an empty table and a 0 exit read as "they agree"
         lines.append(f"(no page labelled by both {result.a} and {result.b}: nothing to compare)")
     if result.pages:
-        lines.append(f"{'mean':<10} {result.precision:6.3f} {result.recall:6.3f} {result.f1:6.3f}")
+        lines.append(f"{cell('mean', width)} {result.precision:6.3f} {result.recall:6.3f} {result.f1:6.3f}")
         # The app's Review shows an annotator as predicted against the project's labels: the other order
         lines.append(f"(P: how much of {result.a}'s records {result.b} also made; R: the other way round; "
                      f"`--between {shlex.quote(result.b)} {shlex.quote(result.a)}` swaps them)")
     for name, pages in ((result.a, result.only_a_pages), (result.b, result.only_b_pages)):
         if pages:
-            lines.append(f"labelled by {name} only (not compared): {', '.join(pages)}")
+            lines.append(f"labelled by {name} only (not compared): {', '.join(map(visible, pages))}")
     other = [(page.page, len(page.other_xpaths)) for page in result.pages if page.other_xpaths]
     if other:
         lines.append("matched records with other XPaths (one record to the score, other labels once exported): "
-                     + ", ".join(f"page {name} ({count})" for name, count in other))
+                     + ", ".join(f"page {visible(name)} ({count})" for name, count in other))
     for page in result.pages:
         if not page.disagreements:
             continue
-        lines.append(f"\npage {page.page}: {len(page.disagreements)} record(s) disagree")
+        lines.append(f"\npage {visible(page.page)}: {len(page.disagreements)} record(s) disagree")
         lines += _disagreement_lines(page)
     for page in result.pages:
         lines += _other_xpaths(page)
@@ -180,7 +184,7 @@ def _other_xpaths(page: PageAgreement) -> list[str]:
     pairs = page.other_xpaths
     if not pairs:
         return []
-    lines = [f"\npage {page.page}: {len(pairs)} matched record(s) with other XPaths"]
+    lines = [f"\npage {visible(page.page)}: {len(pairs)} matched record(s) with other XPaths"]
     lines += [f"  other XPaths (overlap {d.overlap:.2f})  {_record('A', d.a_number, d.a, d.a_named)}  |  "
               f"{_record('B', d.b_number, d.b, d.b_named)}" for d in pairs[:_SHOWN_PAIRS]]
     if len(pairs) > _SHOWN_PAIRS:

@@ -28,15 +28,39 @@ from ..store.project import init_project, open_project
 from ..store.project_copy import open_to_read
 from ..store.runs import INTERRUPTED, RunInfo, method_settings, run_origin
 from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run
+from ..text_forms import cell, column_width
 from ..wording import counted, listed, shortened
 from .output import Replacing
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
 
 
+class _DashedNamesParser(argparse.ArgumentParser):
+    """A `project` action's parser, whose error shows how to give a name that begins with a dash (a page
+    `-leading-dash`), which argparse reads as an option and then says only that PAGE is missing: after `--`."""
+
+    def parse_known_args(self, args=None, namespace=None):  # noqa: ANN001, ANN201 - argparse's own signature
+        self._given = list(args or ())
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str):  # noqa: ANN201 - never returns
+        given = getattr(self, "_given", [])
+        options = [(i, a) for i, a in enumerate(given) if a.split("=")[0] in self._option_string_actions]
+        taken = {i for i, a in options} | {i + 1 for i, a in options if "=" not in a
+                                           and self._option_string_actions[a].nargs != 0}
+        dashed = [a for i, a in enumerate(given) if i not in taken and a.startswith("-") and a != "--"]
+        if dashed and "--" not in given:
+            names = [a for i, a in enumerate(given) if i not in taken]
+            flags = [a for i, a in enumerate(given) if i in taken]
+            message += (f" (a name that begins with a dash reads as an option: give it after `--`, as in "
+                        f"`{shlex.join([*self.prog.split(), *flags, '--', *names])}`)")
+        super().error(message)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("project", help="create a project (a folder with project.db and snapshots/)")
-    actions = p.add_subparsers(dest="project_action", metavar="ACTION", required=True)
+    actions = p.add_subparsers(dest="project_action", metavar="ACTION", required=True,
+                               parser_class=_DashedNamesParser)
     q = actions.add_parser("init", help="create an empty project in DIR")
     q.add_argument("dir")
     q.set_defaults(handler=cmd_project_init)
@@ -391,21 +415,22 @@ def format_comparison(comparison: RunComparison, runs: Sequence[RunInfo]) -> str
     hold a prediction for (where neither run's coverage weighs in)."""
     first, second = (f"run {run.id}" for run in runs)
     width = max(7, len(first), len(second))
+    named = column_width([page.page for page in comparison.pages], least=12)
     lines = [f"F1 per page of {describe_run(runs[0])} and {describe_run(runs[1])}, by difference ({second} less "
              f"{first}, lowest first):",
-             f"{'page':<12} {first:>{width}} {second:>{width}} {'diff':>7}"]
+             f"{cell('page', named)} {first:>{width}} {second:>{width}} {'diff':>7}"]
     for page in comparison.pages:
         none = [name for name, held in zip((first, second), page.predicted, strict=True) if not held]
         lacking = f"  (no prediction in {' or '.join(none)}: scored as an empty one)" if none else ""
-        lines.append(f"{page.page:<12} {page.f1[0]:{width}.4f} {page.f1[1]:{width}.4f} {page.difference:+7.4f}"
+        lines.append(f"{cell(page.page, named)} {page.f1[0]:{width}.4f} {page.f1[1]:{width}.4f} {page.difference:+7.4f}"
                      f"{lacking}")
     for pages, what in ((comparison.pages, "both scored"), (comparison.both_predicted, "both hold a prediction for")):
         mean = mean_f1s(pages)
         if mean["f1"] is None:
-            lines.append(f"{'mean':<12} no page {what}")
+            lines.append(f"{cell('mean', named)} no page {what}")
             continue
         f1 = mean["f1"]
-        lines.append(f"{'mean':<12} {f1[0]:{width}.4f} {f1[1]:{width}.4f} {mean['difference']:+7.4f}  "
+        lines.append(f"{cell('mean', named)} {f1[0]:{width}.4f} {f1[1]:{width}.4f} {mean['difference']:+7.4f}  "
                      f"(the {counted(len(pages), 'page')} {what})")
     if comparison.one_sided:
         lines.append(f"(left out: {counted(len(comparison.one_sided), 'page')} only one of the runs has a score for: "

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
 from ..file_kinds import not_a_page_file
+from ..text_search import folded
 from .dom import Page, parse_html
 from .snapshot import Snapshot, read_snapshot
 
@@ -23,8 +24,11 @@ UNFINISHED_EXPORT = "EXPORT-UNFINISHED.txt"  # what `recordlens export` keeps be
 
 
 def natural_key(name: str) -> tuple[object, ...]:
-    """`2` before `10`, and `10` before `10_v2`: numbers compare as numbers."""
-    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
+    """`2` before `10`, and `10` before `10_v2`: numbers compare as numbers; and letters as a reader orders
+    them, whatever their case, accents or Unicode form (`ñandú 1` beside `nandu 1`, not after `win1256`; a
+    search's `folded`), the name itself breaking a tie (two names never compare equal)."""
+    parts = re.split(r"(\d+)", name)  # text at even places, a run of decimal digits at odd ones
+    return tuple(int(part) if i % 2 else folded(part) for i, part in enumerate(parts)), name
 
 
 def not_a_folder(path: Path, contents: str, files: str) -> str:

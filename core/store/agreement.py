@@ -23,6 +23,7 @@ from ..page.dataset import natural_key
 from ..records.agreement import Agreement, PageAgreement, agreement, compare_page
 from ..records.model import TextKeyIndex
 from ..records.review import MATCH_THRESHOLD
+from ..text_forms import same_form, visible, written
 from ..wording import counted
 from .db import StoreError
 from .label_sets import PERSON_PREFIX, PROJECT_SET
@@ -116,7 +117,22 @@ def _person_set(project: Project, name: str, person: str) -> LabelSet:
         # a person of the project, whose pages are not marked labelled yet
         raise StoreError(f"{person!r} is a person of the project, with no accepted or changed record on a page "
                          "marked labelled or reviewed: only those are compared (L marks a page labelled)")
-    raise StoreError(f"no labels by {name!r} in the project; known: {', '.join(known_sets(project))}")
+    if name == person and len(alike := [n for n in project.annotators.names() if same_form(n, name)]) == 1:
+        # typed in one Unicode form, imported in another (a shell cannot easily type the other): taken, and said
+        return LabelSet(alike[0], project.annotators.all_records(alike[0]),
+                        note=f"{written(name)} is read as the annotator {written(alike[0])}, the same name written "
+                             "in another Unicode form")
+    known = known_sets(project)
+    raise StoreError(f"no labels by {written(name)} in the project; {_another_form(name, known)}known: "
+                     f"{', '.join(map(visible, known))}")
+
+
+def _another_form(name: str, known: list[str]) -> str:
+    """A set whose name is `name` in another Unicode form (typed `Zoë`, imported as `Zoe` and a combining mark),
+    which the list of names would show alike: said, as `import --annotator` says it (names are taken exactly)."""
+    alike = [n for n in known if same_form(n, name)]
+    return (f"{written(alike[0])} is the same name written in another Unicode form: give it as the project holds "
+            "it; " if alike else "")
 
 
 def known_sets(project: Project) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from pathlib import Path
 from .. import atomic
 from ..page.dataset import UNFINISHED_EXPORT
 from ..records.model import save_records
+from ..text_forms import unicode_form, written
 from ..wording import listed
 from .db import Provenance, StoreError
 from .files import SNAPSHOTS, content_hash
@@ -86,16 +88,18 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
     html_dir.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
     warnings: list[str] = []
+    stems = _file_stems([info.name for info in chosen], warnings)
     records = proposals = rejected = exported = 0
     for info in progress(chosen):
-        target = html_dir / f"{info.name}{info.suffix}"
+        stem = stems[info.name]
+        target = html_dir / f"{stem}{info.suffix}"
         if not _copy_checked(project.snapshot_file(info.name), target, info.snapshot):
             warnings.append(f"page {info.name}: its saved copy in the project was changed since it was imported "
                             "(it no longer matches its name, a hash of its bytes): exported as it is now")
         files.append(target)
         if info.status in TRUE_PAGE_STATUSES:
             truth = project.true_records(info.name)
-            files.append(save_records(gt_dir / f"{info.name}.json", truth))
+            files.append(save_records(gt_dir / f"{stem}.json", truth))
             records += len(truth)
             proposals += info.proposed
             rejected += info.rejected
@@ -103,6 +107,28 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
     marker.unlink()
     atomic.sync_folder(out)
     return ExportSummary(exported, records, tuple(files), unlabelled, proposals, tuple(warnings), rejected)
+
+
+def _file_stems(names: Sequence[str], warnings: list[str]) -> dict[str, str]:
+    """Each page's file name in the dataset: its own, but for a page whose name is an earlier page's in another
+    Unicode form (`café` and `cafe` with a combining accent, two pages of the project), which gets `NAME (2)`,
+    said: a file system that normalises names (macOS) would take the two files for one, and any would show
+    them alike."""
+    taken = {unicode_form(name) for name in names}
+    first: dict[str, str] = {}
+    stems: dict[str, str] = {}
+    for name in names:
+        there = first.setdefault(unicode_form(name), name)
+        if there == name:
+            stems[name] = name
+            continue
+        stem = next(f"{name} ({n})" for n in itertools.count(2) if unicode_form(f"{name} ({n})") not in taken)
+        taken.add(unicode_form(stem))
+        stems[name] = stem
+        warnings.append(f"page {written(name)}: exported as {written(stem)}, as its name is that of page "
+                        f"{written(there)} in another Unicode form (one file where a file system normalises "
+                        "names, as macOS does)")
+    return stems
 
 
 def _copy_checked(source: Path, target: Path, digest: str) -> bool:

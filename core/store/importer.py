@@ -72,6 +72,7 @@ from ..runs.run_files import (
     summed_cost,
     unnamed_method_message,
 )
+from ..text_forms import same_form, unicode_form, visible, written
 from ..wording import counted, listed, shortened
 from .adjudication import Decided
 from .db import Provenance, database_problem, stamp
@@ -102,6 +103,8 @@ class ImportProblem:
         path = str(self.path)
         # a line break in a file's name would cut the line that names it
         shown = repr(path) if any(unicodedata.category(c) in _LINE_BREAKING for c in path) else path
+        # bytes of a name that are not UTF-8 as `\xff` (the path is not ours to escape otherwise: macOS's NFD)
+        shown = visible(shown) if any(unicodedata.category(c) == "Cs" for c in shown) else shown
         return f"{shown}: {self.reason}"
 
 
@@ -126,6 +129,9 @@ class ImportReport:
     replaced: list[str] = field(default_factory=list)  # pages whose labels the dataset's replaced (replace_labels)
     replace_labels: bool = False  # asked for: a page already in the project takes the dataset's labels
     replaced_labels: int = 0  # the labels those pages took
+    # The project's page names by Unicode form (`unicode_form`), read once before the first page goes in: a page
+    # whose name is another's in another form is said (`_say_a_name_in_another_form`)
+    page_forms: dict[str, str] | None = None
     # An annotator's pages whose earlier records in their set the import replaced: page -> (before, after) counts
     annotator_replaced: dict[str, tuple[int, int]] = field(default_factory=dict)
     # Of those pages, the adjudication decisions still in force that were taken on the labels replaced (left as they
@@ -443,6 +449,7 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
     """The page into the project (`labelled`: it comes with labels of its own, so a copy of a page of another
     name is its own page, said)."""
     _check_page_name(source.name)
+    forms = _page_forms(project, report)
     data = read_file_bytes(source.path)  # never a blocking read (a FIFO swapped in), never over the size limit
     if _in_the_project_already(project, source, data, report) or _same_page_named_otherwise(
             project, source, data, report, labelled=labelled):
@@ -474,6 +481,7 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
             project.add_records(source.name, records, Provenance.dataset(source.truth_origin or str(source.truth)),
                                 status="accepted", unresolved=unresolved, page_status="labelled")
     report.imported.append(source.name)
+    _say_a_name_in_another_form(source.name, forms, report)
     report.labels += len(records or [])
     report.warnings += [f"page {source.name}: {w}" for w in snapshot.warnings]
     if check is not None:
@@ -556,9 +564,39 @@ def synthetic_sources_of(project: Project) -> dict[str, str]:
     return {info.name: digest for info in project.pages() if (digest := synthetic_source(info.source))}
 
 
+def _a_page_of(project: Project, name: str) -> bool:
+    """Whether the project has a page of this name; never one that is not valid UTF-8 (such names are refused
+    on import, and the database cannot even be asked about them)."""
+    return not any(unicodedata.category(c) == "Cs" for c in name) and project.has_page(name)
+
+
+def _page_forms(project: Project, report: ImportReport) -> dict[str, str]:
+    if report.page_forms is None:
+        report.page_forms = {}
+        for name in project.page_names():
+            report.page_forms.setdefault(unicode_form(name), name)
+    return report.page_forms
+
+
+def _say_a_name_in_another_form(name: str, forms: dict[str, str], report: ImportReport) -> None:
+    """A page whose name is a project page's written in another Unicode form (`café` typed, `café` as macOS
+    saved it) is its own page, but the two look alike wherever they are named, and would be one file where a
+    file system normalises names: kept, and said, with the page that was there."""
+    there = forms.setdefault(unicode_form(name), name)
+    if same_form(name, there):
+        report.warnings.append(f"the page {written(name)} has the name of the page {written(there)} already in the "
+                               "project, written in another Unicode form (as macOS saves file names): both are "
+                               "kept, and look alike wherever they are named; if they are one page, take one out "
+                               "(`recordlens project remove-page`)")
+
+
 def _check_page_name(name: str) -> None:
     """Refuse a page name that holds a control character (a line break, a tab) or a line separator: every list,
-    message and export that names the page would break at it."""
+    message and export that names the page would break at it; and one that is not valid UTF-8 (bytes Python keeps
+    as surrogates), which the project's database and every UTF-8 file that names the page cannot hold."""
+    if any(unicodedata.category(c) == "Cs" for c in name):
+        raise RecordLensError(f"the page name {written(name)} is not valid UTF-8: rename the file (and its labels "
+                              "file) to import it")
     odd = [c for c in name if unicodedata.category(c) in _LINE_BREAKING]
     if odd:
         raise RecordLensError(f"the page name {name!r} holds {_character(odd[0])}, which would break the lists and "
@@ -706,7 +744,7 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     predictions: dict[str, RecordList] = {}
     errors: dict[str, str] = {}
     left_out: list[str] = []
-    lacking = {name: path.name for name, path in files.items() if not project.has_page(name)}
+    lacking = {name: visible(path.name) for name, path in files.items() if not _a_page_of(project, name)}
     if lacking:  # one line: a run of another dataset would give one per file (`left_out` names them)
         warnings.append(f"skipped {counted(len(lacking), 'prediction file')} of {run_dir}: no page of that name in "
                         "the project")
@@ -723,7 +761,7 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
             left_out.append(path.name)
             warnings.append(f"{error}; stored as a page the run failed on (no records), with this reason")
     for name, reason in failed_pages(run_dir).items():  # failed, with no N.json: kept as the run's failures
-        if project.has_page(name) and name not in predictions and name not in errors:
+        if _a_page_of(project, name) and name not in predictions and name not in errors:
             errors[name] = reason
             warnings.append(f"page {name}: the run failed on it ({shortened(reason, 160)}); stored as a failed page")
     if not predictions and not errors:  # a run of nothing would score 0 against the project's labels

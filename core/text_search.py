@@ -1,0 +1,38 @@
+"""Text as a search compares it: one form for what the user types and what a page holds, as a browser's find does.
+
+A page may hold "résumé" decomposed (NFD: "e" and a combining accent, as macOS and some CMSes save it) while the
+keyboard types it composed (NFC); "STRASSE" should find "Straße", "istanbul" "İstanbul", and "nandu" "ñandú".
+
+    from recordlens.core.text_search import folded
+    folded("Hà Nội") in folded("Tiếng Việt: Hà Nội")
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+__all__ = ["folded"]
+
+# The combining marks a search ignores: the accents Latin, Greek and Cyrillic letters wear (and their extensions).
+# Only these blocks: a Japanese voicing mark (が = か + U+3099), an Indic vowel sign or a Thai tone mark makes
+# another word, not the same word accented, and stays.
+_ACCENTS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0xFE20, 0xFE2F))
+
+
+def _is_accent(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in _ACCENTS)
+
+
+@lru_cache(maxsize=4096)  # a finder folds the same records' texts again at every key typed
+def folded(text: str) -> str:
+    """`text` in the form searches compare: compatibility-normalised (NFKD: "ﬁ" is "fi", a full-width "Ａ" an
+    "a"), case-folded ("ß" is "ss"), without accents ("é" is "e", "İ" is "i"), and composed again (NFC).
+    Search a folded query in a folded text; lengths change, so an index in one is no index in the other."""
+    if text.isascii():
+        return text.lower()  # nothing to decompose, and casefold is lower for ASCII
+    # Case-folded before ("İ" folds to "i" and a dot, which goes as an accent) and after ("ℌ" decomposes to "H").
+    decomposed = unicodedata.normalize("NFKD", text.casefold()).casefold()
+    bare = "".join(char for char in decomposed if not _is_accent(char))
+    return unicodedata.normalize("NFC", bare)
