@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-import json
-import unicodedata
 from collections.abc import Sequence
+
+from .text_forms import visible
 
 __all__ = ["counted", "listed", "shortened", "shown"]
 
@@ -25,9 +25,10 @@ def listed(names: Sequence[str], limit: int = 5, *, total: bool = False, sep: st
 
 def shown(text: str) -> str:
     """`text` as it is, or quoted with its invisible characters escaped (a space at either end, a no-break or
-    zero-width space, a newline), which would otherwise make it look like another text."""
-    invisible = any(unicodedata.category(c)[0] in "ZC" and c != " " for c in text) or text != text.strip()
-    return json.dumps(text) if invisible else text
+    zero-width space, a newline; a combining mark in a text not in NFC), which would otherwise make it look like
+    another text (`text_forms.visible` escapes them)."""
+    escaped = visible(text)
+    return f'"{escaped}"' if escaped != text or text != text.strip() else text
 
 
 def shortened(text: str, width: int) -> str:

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ..atomic import write_text
 from ..page.dataset import natural_key
+from ..text_forms import written
 from .db import Connection, StoreError, dumps, now
 from .removed_files import REMOVED, new_folder, safe_name, stamped
 
@@ -167,7 +168,7 @@ class Annotators:
         names = self.names()
         others = [n for n in names if n != name and spelling(n) == spelling(name)]
         if others and name not in names and not held_before:
-            raise StoreError(f"the annotator name {_written(name)} is another spelling of {_written(others[0])}, "
+            raise StoreError(f"the annotator name {written(name)} is another spelling of {written(others[0])}, "
                              "whose label set is in the project (other spaces or Unicode form): give "
                              f"{others[0]!r} exactly to add to their labels, or a name of its own for another "
                              "annotator")
@@ -217,7 +218,7 @@ class Annotators:
         wanted = {page: [[str(x) for x in xpaths] for xpaths in records] for page, (records, _) in pages.items()}
         kept = kept or SetAside(annotator, "replaced by an import")
         replaced: dict[str, list[list[str]]] = {}
-        written: list[str] = []  # the copies this call writes (not those of an earlier call with the same `kept`)
+        copied: list[str] = []  # the copies this call writes (not those of an earlier call with the same `kept`)
         try:
             with self._store.writing() as db:
                 held = self._held(annotator)  # once: a set's pages are many, each asked for once
@@ -225,7 +226,7 @@ class Annotators:
                     before = self.records(annotator, page) if page in held else None
                     if before is not None and before != wanted[page]:
                         replaced[page] = before
-                written = [page for page in replaced if page not in kept.pages]
+                copied = [page for page in replaced if page not in kept.pages]
                 self._keep(kept, [(held[page], records) for page, records in replaced.items()])
                 at = now()
                 for page, (_, source) in pages.items():
@@ -238,7 +239,7 @@ class Annotators:
                         db.execute("INSERT INTO annotator_labels (annotator, page_id, position, xpaths) "
                                    "VALUES (?, ?, ?, ?)", (annotator, page_id, position, dumps(xpaths)))
         except BaseException:
-            kept.forget(written)  # the set holds them still: a copy beside would only mislead
+            kept.forget(copied)  # the set holds them still: a copy beside would only mislead
             raise
         return replaced
 
@@ -279,12 +280,6 @@ class Annotators:
             raise StoreError(f"{kept.annotator}'s labels of {said} are kept as they are: the earlier ones "
                              f"could not be set aside in {self._store.root / REMOVED / SET_ASIDE} "
                              f"({error.strerror or error})") from None
-
-
-def _written(name: str) -> str:
-    """A name quoted, and when it holds letters beyond ASCII also as its characters are written (two spellings
-    of one name look the same on screen: 'Zoë' is 'Zo\\xeb' or 'Zoe\\u0308')."""
-    return repr(name) if repr(name) == ascii(name) else f"{name!r} (written {ascii(name)})"
 
 
 def _quoted(path: object) -> str:
