@@ -97,7 +97,10 @@ def _elements_moved(before: tuple[str, ...], after: tuple[str, ...]) -> str:
     """What an edit did to a record's elements, in a few words ("+1 element", "−2, +1 elements")."""
     added, removed = len(set(after) - set(before)), len(set(before) - set(after))
     parts = [f"−{removed}"] * bool(removed) + [f"+{added}"] * bool(added)
-    return ", ".join(parts) + (" element" if added + removed == 1 else " elements") if parts else "reordered"
+    if parts:
+        return ", ".join(parts) + (" element" if added + removed == 1 else " elements")
+    # An older RecordLens stored edits that changed nothing; today's refuses them.
+    return "reordered" if before != after else "no change"
 
 
 def step_what(step: list[Change], numbers: dict[int, int]) -> str:

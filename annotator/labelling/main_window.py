@@ -165,7 +165,9 @@ class ProjectWatch:
 
     def __init__(self, project: Project) -> None:
         self.project = project
-        self.file = Path(project.one("PRAGMA database_list")[2])  # the main database, as SQLite opened it
+        # The main database, as SQLite opened it; read as bytes, since a folder's name need not be UTF-8.
+        path = project.one("SELECT CAST(file AS BLOB) FROM pragma_database_list WHERE name = 'main'")[0]
+        self.file = Path(os.fsdecode(path))
         self._identity = _identity(self.file)
         self._version = self._data_version()
         self.lock: owner_files.Lock | None = None

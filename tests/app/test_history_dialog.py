@@ -151,6 +151,23 @@ def test_history_words_a_page_status_as_the_page_list_does():
     assert what(restored) == "restore to before any change; page labelled → new"
 
 
+def test_an_edit_that_changed_nothing_is_not_called_a_reordering():
+    """An older RecordLens stored edits whose XPaths did not change; the history called them "reordered"."""
+    from recordlens.annotator.labelling.history_dialog import what
+    from recordlens.core.store import Change, Label, Provenance
+
+    ana = Provenance.person("ana")
+
+    def edit(before: tuple[str, ...], after: tuple[str, ...]) -> Change:
+        def label(xpaths: tuple[str, ...]) -> Label:
+            return Label(5, 3, xpaths, "accepted", ana, ana, (), (), "", "")
+        return Change(1, "1", "", ana, "edit", (label(before),), (label(after),), {})
+
+    assert what(edit(("/a[1]", "/b[1]"), ("/a[1]", "/b[1]"))) == "edit (no change)"
+    assert what(edit(("/a[1]", "/b[1]"), ("/b[1]", "/a[1]"))) == "edit (reordered)"
+    assert what(edit(("/a[1]",), ("/a[1]", "/b[1]"))) == "edit (+1 element)"
+
+
 def test_a_record_a_restore_took_out_and_put_back_under_one_number_is_named_once():
     from recordlens.annotator.labelling.history_dialog import records_text
     from recordlens.core.store import Change, Label, Provenance
