@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QFontMetricsF, QTextLayout
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
@@ -13,23 +13,23 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QProgressBar,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
 
 from ...core.store import PAGE_STATUS_WORDS, PAGE_STATUSES, TRUE_PAGE_STATUSES, PageInfo
+from ...core.text_search import folded
+from ..qt.row_lines import LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
 
 STATUS_MARKS = {"new": "○", "proposed": "◐", "labelled": "✓", "reviewed": "★"}
 ALL = "all pages"
 NAME_ROLE = Qt.ItemDataRole.UserRole
-FALLBACK_ROOM = 2  # px a row with a taller fallback font needs beyond Qt's estimate (measured: 2 is enough)
 
 
 def page_line(info: PageInfo) -> str:
-    # Records by status, in the words the record panel uses ("labelled" is a page status).
+    """The page's row: its mark, name and title (each read in its own direction, a Hebrew name included), and
+    its records by status, in the words the record panel uses ("labelled" is a page status)."""
     accepted = info.true_labels - info.edited
     counts = [f"{n} {word}" for n, word in ((accepted, "accepted"), (info.edited, "edited")) if n]
     if info.proposed:
@@ -38,34 +38,18 @@ def page_line(info: PageInfo) -> str:
         counts.append(f"{info.rejected} rejected")
     if info.flagged:
         counts.append(f"{info.flagged} flagged")
-    title = f"  {info.title[:40]}" if info.title else ""
-    return f"{STATUS_MARKS.get(info.status, '?')} {info.name}{title}\n      {' · '.join(counts) or 'no records'}"
+    title = f"  {isolated(info.title[:40])}" if info.title else ""
+    mark = STATUS_MARKS.get(info.status, "?")
+    return f"{mark} {isolated(info.name)}{title}\n      {' · '.join(counts) or 'no records'}"
 
 
 def matches(info: PageInfo, status: str, search: str) -> bool:
+    """Whether the page is under the status filter and the search stands in its name, title or URL, folded as the
+    record finder folds them (any case, accents, Unicode form)."""
     if status != ALL and info.status != status:
         return False
-    needle = search.strip().lower()
-    return not needle or any(needle in (x or "").lower() for x in (info.name, info.title, info.url))
-
-
-class _RowsThatFitTheirFonts(QStyledItemDelegate):
-    """A row whose text a fallback font makes taller (a title in CJK brackets) gets the few pixels Qt's own
-    estimate leaves out: without them the style drops the row's second line (its record counts) for "…"."""
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
-        size = super().sizeHint(option, index)
-        lines = str(index.data(Qt.ItemDataRole.DisplayRole) or "").split("\n")
-        laid = 0.0
-        for text in lines:
-            layout = QTextLayout(text, option.font)
-            layout.beginLayout()
-            line = layout.createLine()
-            line.setLineWidth(1e6)
-            layout.endLayout()
-            laid += line.height()
-        taller = laid > len(lines) * QFontMetricsF(option.font).lineSpacing() + 0.5
-        return QSize(size.width(), size.height() + FALLBACK_ROOM) if taller else size
+    needle = folded(search.strip())
+    return not needle or any(needle in folded(x or "") for x in (info.name, info.title, info.url))
 
 
 class PageList(QWidget):
@@ -85,7 +69,7 @@ class PageList(QWidget):
         self.search.setClearButtonEnabled(True)
         self.list = QListWidget()
         self.list.setAlternatingRowColors(True)
-        self.list.setItemDelegate(_RowsThatFitTheirFonts(self.list))
+        self.list.setItemDelegate(LinesInTheirOwnDirection(self.list))
         self.progress_label = QLabel()
         self.progress_bar = QProgressBar()
         self.progress_bar.setTextVisible(False)

@@ -21,6 +21,7 @@ from ...core.records import (
     normalise_xpath,
     parent_xpath,
     places_in_page_order,
+    record_key,
     relevelled,
     replace_xpath,
     same_list,
@@ -559,10 +560,16 @@ class RecordActions:
         label, page = chosen
         window = self.window
         existing = [other.xpaths for other in window.labels if other.status != "rejected"]
-        records = sibling_records(page, label.xpaths, existing)
+        # A rejection says "this is not a record": G makes none there again (as a proposal adds none), and says so.
+        rejected = {record_key(other.xpaths): other.id for other in window.labels if other.status == "rejected"}
+        found = sibling_records(page, label.xpaths, existing)
+        records = [record for record in found if record_key(record) not in rejected]
+        left_out = [rejected[record_key(record)] for record in found if record_key(record) in rejected]
         if not records:
             just_clicked = self.picked is not None and self.picked[0] == label.id
-            window.message(_no_siblings_message(page, label.xpaths, existing, just_clicked))
+            window.message(_all_siblings_rejected(self._numbers(left_out)) if left_out else
+                           _no_siblings_message(page, label.xpaths, [other.xpaths for other in window.labels],
+                                                just_clicked))
             return
         # Numbered in page order: siblings before the record (or before a later list already labelled) come
         # in front of the records that follow them on the page, not after the list's last record
@@ -571,8 +578,11 @@ class RecordActions:
                   lambda: window.project.add_records(window.page_name, records, window.person, before=before))
         window.reload_labels([label.id])
         number = [other.id for other in window.labels].index(label.id) + 1  # its place may have moved
+        numbers = self._numbers(left_out)  # after the records added: the numbers the list shows now
+        skipped = (f"; left out {counted(len(left_out), 'sibling')} rejected before ({records_named(numbers)})"
+                   if left_out else "")
         window.message(f"added {counted(len(records), 'record')}, one per sibling of record {number}, numbered in "
-                       "page order")
+                       f"page order{skipped}")
 
     def do_select_all(self) -> None:
         """Ctrl+A: every record of the page not rejected (the page's own select-all of its text is no use here)."""
@@ -756,6 +766,14 @@ class RecordActions:
         # The page too: under Recent messages a line of a page left since would not say which one it was
         where = f" on page {self.window.page_name}" if self.window.page_name else ""
         self.window.message(f"{done}{where}: {text}" if text else f"nothing to {done.removesuffix('ne')}")
+
+
+def _all_siblings_rejected(numbers: Sequence[int]) -> str:
+    """Why G added nothing where every sibling without a record has a rejected one (`numbers`: those records)."""
+    siblings = "the sibling" if len(numbers) == 1 else f"the {len(numbers)} siblings"
+    were = "was" if len(numbers) == 1 else "were"
+    return (f"G adds nothing: {siblings} without a record {were} rejected before ({records_named(numbers)}); "
+            "accept one to make it a record again")
 
 
 def _no_siblings_message(page: Page, xpaths: Sequence[str], existing: Sequence[Sequence[str]],

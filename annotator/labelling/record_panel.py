@@ -29,7 +29,9 @@ from PySide6.QtWidgets import (
 from ...core.page import Page
 from ...core.records import TextKeyIndex
 from ...core.store import Label
+from ...core.text_search import folded
 from ...core.wording import counted
+from ..qt.row_lines import LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot
 from .page_view import record_colour
@@ -56,7 +58,8 @@ class RecordRow:
     def line(self) -> str:
         size = f"{self.elements} el · {counted(self.text_entries, 'text')}"
         flag = "  ⚠ unresolved XPath" if self.flagged else ""
-        return f"{self.number:>2}  {STATUS_MARKS.get(self.status, '?')}  {self.texts or '(no text)'}\n" \
+        texts = isolated(self.texts) or "(no text)"  # the page's words, in their own direction
+        return f"{self.number:>2}  {STATUS_MARKS.get(self.status, '?')}  {texts}\n" \
                f"      {size} · {self.status}{flag}"
 
 
@@ -98,13 +101,13 @@ class RecordTexts:
 
 def found(row: RecordRow, query: str, records: int | None = None) -> bool:
     """Whether a row answers the finder: a number is the record of that number (one beyond the page's
-    `records` is searched as a text, a price or a year); words must all stand in its texts, status or origin
-    (any case)."""
+    `records` is searched as a text, a price or a year); words must all stand in its texts, status or origin,
+    folded as every search folds them (any case, accents, Unicode form: "resume" finds "Résumé")."""
     query = query.strip()
     if query.isdecimal() and (records is None or 1 <= int(query) <= records):  # "²" is a digit, not decimal
         return row.number == int(query)
-    haystack = f"{row.whole or row.texts} {row.status} {row.origin}".casefold()
-    return all(word in haystack for word in query.casefold().split())
+    haystack = folded(f"{row.whole or row.texts} {row.status} {row.origin}")
+    return all(word in haystack for word in folded(query).split())
 
 
 def rows_for(labels: Sequence[Label], texts: RecordTexts) -> list[RecordRow]:
@@ -149,6 +152,7 @@ class RecordPanel(QWidget):
         self.list = QListWidget()
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setAlternatingRowColors(True)
+        self.list.setItemDelegate(LinesInTheirOwnDirection(self.list))
         self.buttons = QGridLayout()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)

@@ -89,6 +89,8 @@
   // ---- the overlay layer -------------------------------------------------------------------------------
 
   // --s is 1 / the page's zoom: boxes' borders, badges and the tip keep their size on screen at any zoom.
+  // `all: initial` resets no `direction`: the host inherits the page's (rtl on an Arabic page), under which the
+  // tip's XPath would read "body[1]/…/h3[1]/", its leading slash last. The tip reads left to right.
   const STYLE = `
     :host { all: initial; }
     .layer { position: absolute; left: 0; top: 0; width: 0; height: 0; }
@@ -112,7 +114,7 @@
            padding: calc(4px * var(--s, 1)) calc(6px * var(--s, 1)); z-index: 6;
            background: rgba(32, 33, 36, 0.92); color: #fff; border-radius: calc(4px * var(--s, 1));
            font: calc(11px * var(--s, 1)) / 1.35 ui-monospace, monospace; white-space: pre-wrap;
-           overflow-wrap: anywhere; }
+           overflow-wrap: anywhere; direction: ltr; unicode-bidi: isolate; text-align: left; }
     .tip .text { font-family: system-ui, sans-serif; color: #e8eaed; overflow-wrap: break-word; }
   `;
 
@@ -150,8 +152,8 @@
   // ---- records ---------------------------------------------------------------------------------------
 
   // Each entry: {xpaths, colour, label, selected, elements: [el|null], boxes: [div|null], badge: div|null,
-  // textKey (the XPaths joined), badgeSize ([w, h] once measured), spot and crowded (where its badge goes, and
-  // whether that is on another badge: see placeBadges)}.
+  // textKey (the XPaths joined), badgeSize ([w, h] once measured), rightToLeft (whether its text reads right to
+  // left, read once), spot and crowded (where its badge goes, and whether it is left out there: see placeBadges)}.
   let records = [];
   let generation = 0;
 
@@ -208,21 +210,34 @@
   // ---- badges ----------------------------------------------------------------------------------------
 
   // Where a record's badge goes, tried in this order: left of its top-left corner, above it, right of the
-  // record, inside its top-right corner, inside its top-left corner, below it. A spot must lie inside the
-  // document and, across, inside the view (a badge cut by an edge is unreadable), cover no record's text, no
-  // other badge and no other record's box (in the row above, a badge reads as that row's). When no spot is free
+  // record, inside its top-right corner, inside its top-left corner, below it; for a record that reads right to
+  // left, the mirror of that (its text starts at its top-right corner, the first place inside otherwise, where
+  // the badge covered its first letter). A spot must lie inside the document and, across, inside the view (a
+  // badge cut by an edge is unreadable), cover no record's text, no other badge and no other record's box (in
+  // the row above, a badge reads as that row's). When no spot is free
   // of all of them, staying out of other records' boxes comes first: a badge over its own record's text is read
   // as that record's, one in the next row is read as the next row's (and a key then acts on the wrong record).
   // Then text; last, the first spot inside those bounds.
   // A badge never goes on another one: records too close together for a badge each (rows a few pixels high,
   // zoomed far out) show the badges that have room, in the records' order, and the others are left out rather
   // than heaped into an unreadable pile. A record left out still has its `spot`, where its badge shows while it
-  // is selected (over the others: it is the one looked at).
+  // is selected (over the others: it is the one looked at). So is a record out of view across (a wide table, a
+  // vertical page scrolled sideways): a badge kept at the view's edge would lie on the neighbour's text there.
   const GAP = 2;
-  const spots = ([l, t, r, b], [w, h]) => [
+  const spots = ([l, t, r, b], [w, h], rightToLeft) => (rightToLeft ? [
+    [r + GAP * scale, t], [r - w, t - h - GAP * scale], [l - w - GAP * scale, t], [l, t], [r - w, t],
+    [r - w, b + GAP * scale],
+  ] : [
     [l - w - GAP * scale, t], [l, t - h - GAP * scale], [r + GAP * scale, t], [r - w, t], [l, t],
     [l, b + GAP * scale],
-  ].map(([x, y]) => [x, y, w, h]);
+  ]).map(([x, y]) => [x, y, w, h]);
+
+  // Whether a record's text runs right to left across (Arabic, Hebrew: its first line starts at the right).
+  const readsRightToLeft = (el) => {
+    if (!el) return false;
+    const style = getComputedStyle(el);
+    return style.direction === "rtl" && style.writingMode.startsWith("horizontal");
+  };
 
   // Per record: {spot, crowded} (crowded: no spot off every other badge), or null for a record without a box.
   const placeBadges = (boxesByRecord, texts, bounds) => {
@@ -233,8 +248,10 @@
     return boxesByRecord.map((box, i) => {
       if (!box) return null;
       const size = records[i].badgeSize || [18 * scale, 18 * scale];
-      const candidates = spots(box, size).filter(inside);
-      if (!candidates.length) candidates.push([Math.max(bounds[0], box[0]), Math.max(bounds[1], box[1]), ...size]);
+      const edge = [Math.max(bounds[0], box[0]), Math.max(bounds[1], box[1]), ...size];
+      if (box[2] <= bounds[0] || box[0] >= bounds[2]) return { spot: edge, crowded: true }; // out of view across
+      const candidates = spots(box, size, records[i].rightToLeft).filter(inside);
+      if (!candidates.length) candidates.push(edge);
       const alone = (c) => !placed.hits(c);
       const chosen = candidates.find((c) => alone(c) && !texts.hits(c) && !owned.hits(c, i))
         || candidates.find((c) => alone(c) && !owned.hits(c, i)) || candidates.find((c) => alone(c) && !texts.hits(c))
@@ -283,6 +300,7 @@
     });
     const texts = grid();
     records.forEach((record, i) => {
+      if (record.rightToLeft === undefined) record.rightToLeft = readsRightToLeft(record.elements.find(Boolean));
       const key = unions[i] ? unions[i].join(",") : "";
       let cached = textCache.get(record.textKey);
       const same = cached && cached.key === key && cached.elements.length === record.elements.length
@@ -617,11 +635,28 @@
     placed = { el, for: chosenFor, spot };
   };
 
-  // The tip's box in viewport coordinates and whether it shows (tests).
+  // Where a text node's first and last characters are drawn across (viewport x of their left edges): the first
+  // left of the last when it reads left to right.
+  const endsOf = (node) => {
+    const range = document.createRange();
+    const at = (k) => {
+      range.setStart(node, k);
+      range.setEnd(node, k + 1);
+      return range.getBoundingClientRect().left;
+    };
+    return node.data.length ? [at(0), at(node.data.length - 1)] : null;
+  };
+
+  // The tip's box in viewport coordinates, whether it shows, and each of its lines (the XPath, the text) with
+  // where its first and last characters are across (tests).
   const hoverTip = () => {
     if (!tip) return JSON.stringify(null);
     const r = tip.getBoundingClientRect();
-    return JSON.stringify({ shown: tip.style.display !== "none", rect: [r.left, r.top, r.width, r.height] });
+    const texts = [];
+    const walker = document.createTreeWalker(tip, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) texts.push({ text: n.data, ends: endsOf(n) });
+    return JSON.stringify({ shown: tip.style.display !== "none", rect: [r.left, r.top, r.width, r.height],
+      lines: texts });
   };
 
   const hideHover = () => {
@@ -664,6 +699,7 @@
     if (text) {
       const line = document.createElement("div");
       line.className = "text";
+      line.dir = "auto"; // the element's text reads in its own direction (Arabic right to left), the XPath not
       line.textContent = text;
       tip.appendChild(line);
     }

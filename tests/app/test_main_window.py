@@ -241,7 +241,8 @@ def test_proposals_arrive_from_the_worker_and_are_judged_with_one_key(qtbot, win
         assert window.project.labels("2")[1].status == "rejected"
         # The page list counts it too: a rejected record is kept, so it does not vanish from the counts.
         lines = [window.page_list.list.item(i).text() for i in range(window.page_list.list.count())]
-        assert any(line.startswith("◐ 2") and "1 rejected" in line for line in lines), lines
+        # The name is isolated (U+2068 ... U+2069): a right-to-left name turns nothing around it.
+        assert any(line.startswith("◐ \u20682\u2069") and "1 rejected" in line for line in lines), lines
     # Proposing again adds nothing already on the page, whatever its status (a rejection is a decision).
     count = len(window.project.labels("2"))
     key(qtbot, window, "P")

@@ -1,0 +1,105 @@
+"""Rows of a list whose lines each read in their own direction, cut at their logical end.
+
+Qt lays out a row's lines as one paragraph: a page named in Hebrew turned the counts line under it around
+("4      proposed"), and a record's Arabic text, wider than the list, was shown from its middle with its first
+words out of sight. Here each line is laid out alone, in the list's direction, and cut ("…") where it ends in
+reading order; the words from a page or a person inside a line are `isolated`, so they read in their own direction
+without turning the app's marks and numbers around them. Rows are as wide as the list: a line too long is cut, not
+scrolled to.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, QSize, Qt
+from PySide6.QtGui import QFontMetricsF, QPainter, QPalette, QTextLayout, QTextOption
+from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+FIRST_STRONG_ISOLATE, POP_ISOLATE = "\u2068", "\u2069"
+LINE_SEPARATOR = "\u2028"
+FALLBACK_ROOM = 2  # px a row with a taller fallback font needs beyond Qt's estimate (measured: 2 is enough)
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+def isolated(text: str) -> str:
+    """`text` as a run of its own direction (Unicode's first-strong isolate), so that a right-to-left name reads
+    right to left and leaves the marks, numbers and words around it where they are."""
+    return f"{FIRST_STRONG_ISOLATE}{text}{POP_ISOLATE}" if text else text
+
+
+def _laid_out(text: str, option: QStyleOptionViewItem) -> QTextLayout:
+    """One line, alone (no direction carried over from the line above), in the list's direction."""
+    layout = QTextLayout(text, option.font)
+    text_option = QTextOption()
+    text_option.setTextDirection(option.direction)
+    text_option.setAlignment(QStyle.visualAlignment(option.direction, Qt.AlignmentFlag.AlignLeft))
+    text_option.setWrapMode(QTextOption.WrapMode.NoWrap)
+    layout.setTextOption(text_option)
+    layout.beginLayout()
+    line = layout.createLine()
+    line.setLineWidth(1e6)
+    layout.endLayout()
+    return layout
+
+
+def _height(layout: QTextLayout) -> float:
+    """The height of a layout's one line (the layout is held here: a QTextLine outliving it crashes)."""
+    return layout.lineAt(0).height()
+
+
+class LinesInTheirOwnDirection(QStyledItemDelegate):
+    """Draws an item's text ("\\n" between its lines) a line at a time; the rest of the row (background,
+    selection, icon, focus) is the style's as before."""
+
+    def _text_rect(self, option: QStyleOptionViewItem) -> QRect:
+        widget = option.widget
+        style = widget.style() if widget else QApplication.style()
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, widget)
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1  # as the style does
+        return rect.adjusted(margin, 0, -margin, 0)
+
+    def shown_lines(self, option: QStyleOptionViewItem, index: Index) -> list[str]:
+        """The item's lines as the row shows them: each cut at its logical end ("…") to the row's width."""
+        full = QStyleOptionViewItem(option)
+        self.initStyleOption(full, index)
+        width = self._text_rect(full).width()
+        metrics = QFontMetricsF(full.font)
+        lines = full.text.replace(LINE_SEPARATOR, "\n").split("\n")  # the delegate's display text has Qt's separator
+        return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines]
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        full = QStyleOptionViewItem(option)
+        self.initStyleOption(full, index)
+        area = self._text_rect(full)
+        lines = [_laid_out(text, full) for text in self.shown_lines(option, index)]
+        bare = QStyleOptionViewItem(full)
+        bare.text = ""
+        widget = full.widget
+        style = widget.style() if widget else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, bare, painter, widget)
+        painter.save()
+        painter.setPen(full.palette.color(_colour_group(full), QPalette.ColorRole.HighlightedText
+                                          if full.state & QStyle.StateFlag.State_Selected else QPalette.ColorRole.Text))
+        painter.setClipRect(area)
+        y = area.top() + (area.height() - sum(_height(layout) for layout in lines)) / 2
+        for layout in lines:
+            layout.draw(painter, QPointF(area.left(), y))
+            y += _height(layout)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:  # noqa: N802 (Qt override)
+        """As tall as the style says, and a few pixels more where a fallback font makes a line taller (a title in
+        CJK brackets: without them the row's second line, its counts, is cut off); no wider than the list, whose
+        width the lines are cut to."""
+        size = super().sizeHint(option, index)
+        lines = str(index.data(Qt.ItemDataRole.DisplayRole) or "").split("\n")
+        laid = sum(_height(_laid_out(text, option)) for text in lines)
+        taller = laid > len(lines) * QFontMetricsF(option.font).lineSpacing() + 0.5
+        return QSize(1, size.height() + (FALLBACK_ROOM if taller else 0))
+
+
+def _colour_group(option: QStyleOptionViewItem) -> QPalette.ColorGroup:
+    """The palette's group the style paints the row's text in: disabled, inactive (window not active), normal."""
+    if not option.state & QStyle.StateFlag.State_Enabled:
+        return QPalette.ColorGroup.Disabled
+    return QPalette.ColorGroup.Normal if option.state & QStyle.StateFlag.State_Active else QPalette.ColorGroup.Inactive
