@@ -14,6 +14,7 @@ from pathlib import Path
 from ..errors import RecordLensError, full_disk, is_disk_full
 from ..runs.engines import ClusterLostError
 from ..store import db as store_db
+from ..store import take_upgrades
 from ..store.db import database_problem
 from . import agent, agreement, annotators, demo, evaluation, extraction, labels, pages, project, synth, train
 
@@ -53,6 +54,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("recordlens: interrupted", file=sys.stderr)
         return 130
     store_db.waiting_notice = _say_waiting
+    try:
+        return _handled(args)
+    finally:
+        _say_upgrades()
+
+
+def _say_upgrades() -> None:
+    """Each project the command brought up from an earlier schema, said once, whichever command opened it (the
+    store notes them: `take_upgrades`): the RecordLens that made it can no longer open it, and how to go back."""
+    for upgrade in take_upgrades():
+        print(f"recordlens: {upgrade.message()}", file=sys.stderr, flush=True)
+
+
+def _handled(args: argparse.Namespace) -> int:
+    """The command run, each failure said in one line with its exit status."""
     handler: Handler = args.handler
     try:
         return handler(args)

@@ -79,7 +79,10 @@ def model_pages(parameters: dict[str, object]) -> tuple[str, set[str] | str] | N
     except RecordLensError:
         return name, "is not where the run found it any more"
     if model.digest != parameters.get("model_digest"):
-        return name, "holds another model now (trained again since the run?)"
+        # the shipped model changes with RecordLens itself: after an update, the user trained nothing
+        why = ("a newer RecordLens ships another, or it was trained again" if name == "default"
+               else "trained again since the run?")
+        return name, f"holds another model now ({why})"
     return name, model.trained_digests()
 
 

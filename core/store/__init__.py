@@ -25,11 +25,13 @@ from .project import (
     Label,
     PageInfo,
     Project,
+    SchemaUpgrade,
     history_numbers,
     history_steps,
     init_project,
     open_project,
     status_moved,
+    take_upgrades,
 )
 from .runs import RunInfo, StoredScore, method_settings, run_folder, run_origin, run_settings
 from .schema import (
@@ -51,5 +53,6 @@ __all__ = [
     "SchemaError", "StoreError", "StoredScore", "database_problem", "export_project", "find_sources", "import_page",
     "history_numbers", "history_steps", "import_paths", "import_run_folder", "init_project", "open_project",
     "labelled_page_names", "score_stored_run", "status_moved",
+    "SchemaUpgrade", "take_upgrades",
     "REMOVED", "RemovedPage", "RestoredPage", "check_removable", "remove_page", "removed_copy", "restore_page",
 ]

@@ -10,9 +10,11 @@ takes its file back. A page that belongs to an agent site is refused: the site's
 
 `restore_page` puts such a page back from its copy, in one transaction: the page (under a new id if its old one
 was taken since), its labels with their ids and whole history, other annotators' labels, runs' predictions and
-scores (of runs still in the project) and its label check. It refuses a copy written under another schema
-version or in another project (its provenances differ), a name the project uses again, and a snapshot file that
-is gone. The copy then moves to `removed/restored/`, so that it is not restored twice.
+scores (of runs still in the project) and its label check. A copy written under an earlier schema version, since
+`schema.PAGE_COPIES_SINCE`, is put back as it is (what later versions added stays empty: a score made before
+schema 7 names no page reader, and is made again). It refuses a copy written under another schema version or in
+another project (its provenances differ), a name the project uses again, and a snapshot file that is gone. The
+copy then moves to `removed/restored/`, so that it is not restored twice.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .db import StoreError, dumps, now
 from .files import snapshot_path
 from .project import Project
 from .removed_files import REMOVED, safe_name, stamped, write_new
+from .schema import PAGE_COPIES_SINCE
 
 RESTORED = "restored"  # inside removed/: copies of pages put back since
 _NOT_TABLES = ("removed_at", "schema_version", "page", "snapshot", "provenances")  # the copy's other keys
@@ -85,7 +88,8 @@ class RestoredPage:
 def restore_page(project: Project, copy: Path) -> RestoredPage:
     """Put back the page that `copy` (a file `remove_page` wrote) holds; see the module notes."""
     document = _read_copy(copy)
-    if document.get("schema_version") != project.schema_version():
+    written = document.get("schema_version")
+    if not isinstance(written, int) or not PAGE_COPIES_SINCE <= written <= project.schema_version():
         raise StoreError(f"{copy} was written by a project at schema version {document.get('schema_version')}, "
                          f"this one is at {project.schema_version()}: it cannot be put back as it is")
     page = dict(document["page"])

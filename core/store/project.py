@@ -12,6 +12,10 @@ rebuild the page's labels as they were after any entry; `restore` does that and 
 
 A `Project` holds one SQLite connection: use it from one thread, and open another `Project` on the same folder
 for a worker thread or process (WAL lets them all read while one writes).
+
+A project of an earlier schema is brought up to this one when it is opened, and the RecordLens that made it can
+no longer open it: before that, the database as it was is kept in `removed/` (`SchemaUpgrade`), or nothing is
+changed. Each such upgrade is said once to the user: `take_upgrades` gives those this process made.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from __future__ import annotations
 import difflib
 import json
 import shlex
+import sqlite3
+import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -27,6 +33,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from ..errors import full_disk, is_disk_full
 from ..page.dataset import LoadedPage, load_page, natural_key
 from .adjudication import Adjudication
 from .agent_data import AgentData
@@ -34,11 +41,12 @@ from .db import Connection, Provenance, StoreError, connect, dumps, now
 from .files import SNAPSHOTS, snapshot_path
 from .label_checks import LabelChecks
 from .label_sets import Annotators
+from .removed_files import REMOVED, copy_database, stamped
 from .runs import Runs
 from .schema import LABEL_STATUSES, PAGE_STATUSES, SCHEMA_VERSION, TRUE_LABEL_STATUSES, SchemaError, migrate, sql_list
 
-__all__ = ["Change", "Label", "PageInfo", "Project", "Provenance", "StoreError", "history_numbers", "init_project",
-           "open_project"]
+__all__ = ["Change", "Label", "PageInfo", "Project", "Provenance", "SchemaUpgrade", "StoreError", "history_numbers",
+           "init_project", "open_project", "take_upgrades"]
 
 PROJECT_DB = "project.db"
 
@@ -119,6 +127,36 @@ class PageInfo:
     flagged: int = 0
     rejected: int = 0  # kept, never deleted: the page list shows them so that no record seems lost
     edited: int = 0  # of the true labels, those a person changed after accepting them (the rest are accepted)
+
+
+@dataclass(frozen=True)
+class SchemaUpgrade:
+    """A project brought up from an earlier schema by this process, and where its database as it was is kept."""
+
+    root: Path
+    found: int         # the schema version it had
+    to: int            # the one it has now
+    kept: Path         # the database as it was (in the project's removed/)
+
+    def message(self) -> str:
+        """What the user is told, once: the earlier RecordLens cannot open it now, and how to go back to it."""
+        return (f"{self.root}: project brought up from schema {self.found} to {self.to}; earlier RecordLens versions "
+                f"can no longer open it; the database as it was is kept in {self.kept}: to go back to them, put it "
+                f"back as {self.root / PROJECT_DB} while no RecordLens has the project open (changes made since "
+                "are lost)")
+
+
+_upgrades: list[SchemaUpgrade] = []  # made by this process and not yet said (`take_upgrades`)
+_upgrades_lock = threading.Lock()  # projects are opened by worker threads too
+
+
+def take_upgrades() -> list[SchemaUpgrade]:
+    """The projects this process brought up from an earlier schema since it last asked, oldest first, each given
+    once: the command line says them on stderr when a command ends, the app in its status bar."""
+    with _upgrades_lock:
+        made = list(_upgrades)
+        _upgrades.clear()
+    return made
 
 
 def init_project(folder: str | Path) -> Project:
@@ -211,15 +249,45 @@ class Project(Connection):
         finally:
             self._step = outer
 
-    def upgrade(self) -> None:
-        """Create or migrate the schema; a no-op, without taking the write lock, when it is current."""
+    def upgrade(self, *, keep_earlier: bool = True) -> None:
+        """Create or migrate the schema; a no-op, without taking the write lock, when it is current. A project of
+        an earlier schema first has its database as it was kept in `removed/` (a StoreError, and nothing changed,
+        when it cannot be), then is migrated, and the upgrade noted to be said (`take_upgrades`).
+        `keep_earlier=False`: no copy kept and nothing noted (a project's copy, its source left as it was)."""
         if self.schema_version() == SCHEMA_VERSION:
             return
-        with self.writing() as db:
-            tables = [t for t in db.table_names() if t != "sqlite_sequence"]
-            if self.schema_version() == 0 and tables:
-                raise SchemaError(f"{self.root / PROJECT_DB} is an SQLite database but not a RecordLens project")
-            migrate(db.conn)
+        kept: Path | None = None
+        try:
+            with self.writing() as db:
+                found = self.schema_version()  # again, under the write lock: another process may have migrated it
+                tables = [t for t in db.table_names() if t != "sqlite_sequence"]
+                if found == 0 and tables:
+                    raise SchemaError(f"{self.root / PROJECT_DB} is an SQLite database but not a RecordLens project")
+                if keep_earlier and 0 < found < SCHEMA_VERSION:
+                    kept = self._keep_as_it_was(found)  # with the write lock held: nothing committed in between
+                migrate(db.conn)
+        except BaseException:
+            if kept is not None:  # the migration was rolled back: the database is still the one kept
+                kept.unlink(missing_ok=True)
+            raise
+        if kept is not None:
+            with _upgrades_lock:
+                _upgrades.append(SchemaUpgrade(self.root, found, SCHEMA_VERSION, kept))
+
+    def _keep_as_it_was(self, found: int) -> Path:
+        """A copy of the database of schema `found`, in a new file of removed/, or why it is not migrated."""
+        folder = self.root / REMOVED
+        try:
+            return copy_database(self.root / PROJECT_DB, folder, stamped(f"project-schema-{found}", now()))
+        except (OSError, sqlite3.Error) as error:
+            full = is_disk_full(error) or "full" in str(error).lower()
+            why = (full_disk(folder, detail=getattr(error, "strerror", None) or str(error)) if full
+                   else f"{folder} cannot be written: {getattr(error, 'strerror', None) or error}")
+            raise StoreError(f"{self.root} was made by an earlier RecordLens (schema {found}) and is brought up to "
+                             f"schema {SCHEMA_VERSION} only once its database as it was is kept, which failed "
+                             f"({why}); nothing was changed: "
+                             + ("free space" if full else f"make {folder} writable")
+                             + " and open it again, or open it with the RecordLens it was made with") from None
 
     def schema_version(self) -> int:
         return int(self.one("PRAGMA user_version")[0])

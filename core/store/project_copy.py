@@ -70,6 +70,10 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
             partial.chmod(folder_mode())  # a project folder as mkdir makes it, not mkdtemp's private 0700
             (partial / _OWNER).write_text(owner_line(), encoding="utf-8")
             _back_up(project.db.conn, partial / PROJECT_DB)  # first: every file it names exists already
+            with Project(partial, connect(partial / PROJECT_DB)) as copied:
+                # brought up to date before it is in place; no copy of it kept as it was, nor an upgrade said:
+                # the project copied is that, left as it was for the RecordLens that made it
+                copied.upgrade(keep_earlier=False)
             files = _copy_files(root, partial)
             (partial / _OWNER).unlink()
             if dest.exists():

@@ -1,5 +1,6 @@
-"""The project's `removed/` folder: what a page removal, a label set's pages replaced or removed, and a deleted
-run leave behind, each in a file or folder of its own that is never written over.
+"""The project's `removed/` folder: what a page removal, a label set's pages replaced or removed, a deleted run,
+and a database brought up from an earlier schema (the database as it was) leave behind, each in a file or folder
+of its own that is never written over.
 
 A low-level module (it imports nothing of the store's), so that every part that sets something aside, and the
 Project those parts hang off, can use the same names and the same way of making a new file or folder.
@@ -8,7 +9,10 @@ Project those parts hang off, can use the same names and the same way of making 
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
+
+from ..atomic import sync_folder
 
 REMOVED = "removed"  # the folder, inside the project, that keeps what was taken out of it
 _TRIES = 100  # new names tried (`stem`, `stem-1`, ...) before giving up: two commands in one millisecond, or more
@@ -54,6 +58,42 @@ def write_new(folder: Path, stem: str, text: str) -> Path:
             continue
         except BaseException:
             path.unlink(missing_ok=True)  # a copy cut short is no copy
+            raise
+        return path
+    raise FileExistsError(f"{folder} holds too many files named {stem}")
+
+
+def copy_database(database: Path, folder: Path, stem: str) -> Path:
+    """A copy of the SQLite database at `database`, in a new file `stem[-K].db` of `folder`, never replacing a file:
+    one consistent state (SQLite's online backup, read by a connection of its own: what was last committed, so the
+    caller holds the write lock while it is made, before any change of its own), a file of its own (no write-ahead
+    log beside it), written through to the disk. OSError or sqlite3.Error when it cannot be made (a copy cut short
+    is removed), FileExistsError when every name is taken."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in _names(stem, ".db"):
+        path = folder / name
+        try:
+            with open(path, "x"):  # the name, taken: an empty file is an empty database to SQLite
+                pass
+        except FileExistsError:
+            continue
+        try:
+            # not the caller's connection: SQLite refuses to back up from a connection that holds a write transaction
+            source = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                copy = sqlite3.connect(path)
+                try:
+                    source.backup(copy)
+                    copy.execute("PRAGMA journal_mode = DELETE")  # one file: it opens anywhere, read-only too
+                finally:
+                    copy.close()
+            finally:
+                source.close()
+            with open(path, "rb") as written:
+                os.fsync(written.fileno())
+            sync_folder(folder)  # its name too survives a power loss
+        except BaseException:
+            path.unlink(missing_ok=True)
             raise
         return path
     raise FileExistsError(f"{folder} holds too many files named {stem}")

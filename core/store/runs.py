@@ -27,10 +27,12 @@ INTERRUPTED = "interrupted"  # the outcome of a run still "running" whose proces
 # In a project folder: the owner mark of each run a process carries out now (`Runs.start`), a lock of
 # `owner_files` (hidden: a copy of the project is not carried out by anyone)
 RUNNING_MARKS = ".running"
-# When core last changed how a saved page is read (its element tree, its texts): stored scores made before then
-# are made again, as if the page's labels had changed. Set it to the release time of such a change (2026-12-05:
-# the charset of an archive as Chromium finds it; declarative shadow roots; SVG and MathML templates' children).
-PAGES_READ_SINCE = "2026-12-05T12:00:00.000Z"
+# The version of how core reads a saved page (its element tree, its texts), stored with each score it made: move
+# it with every such change, and the scores made by another are made again, as if the page's labels had changed.
+# A score stored without one (before schema 7) was made by an earlier RecordLens: made again too. A version, not a
+# date: an earlier RecordLens that still writes this schema writes scores of its own reader, whenever it runs.
+# 1: the charset of an archive as Chromium finds it; declarative shadow roots; SVG and MathML templates' children.
+PAGE_READER_VERSION = 1
 
 _log = logging.getLogger(__name__)
 
@@ -99,6 +101,7 @@ class StoredScore(PageFigures):
     hallucinated_records: int
     warnings: tuple[str, ...]
     scored_at: str
+    page_reader: int | None = None  # the page reader that made it (`PAGE_READER_VERSION`); None: an earlier RecordLens
 
 
 class Runs:
@@ -214,22 +217,24 @@ class Runs:
             self._require(run_id)
             for s in scores.pages:
                 db.execute("INSERT OR REPLACE INTO scores (run_id, page_id, precision, recall, f1, predicted_records, "
-                           "true_records, hallucinated_records, warnings, scored_at) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           "true_records, hallucinated_records, warnings, scored_at, page_reader) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            (run_id, self._store.page_id(s.page), s.precision, s.recall, s.f1, s.predicted_records,
-                            s.true_records, s.hallucinated_records, dumps(s.warnings), at))
+                            s.true_records, s.hallucinated_records, dumps(s.warnings), at, PAGE_READER_VERSION))
 
     def scores(self, run_id: int) -> list[StoredScore]:
         self._require(run_id)
         rows = self._store.db.execute("SELECT p.name, s.precision, s.recall, s.f1, s.predicted_records, "
-                                      "s.true_records, s.hallucinated_records, s.warnings, s.scored_at FROM scores s "
+                                      "s.true_records, s.hallucinated_records, s.warnings, s.scored_at, "
+                                      "s.page_reader FROM scores s "
                                "JOIN pages p ON p.id = s.page_id WHERE s.run_id = ? ORDER BY p.id", (run_id,))
-        return [StoredScore(*row[:7], tuple(json.loads(row[7])), row[8]) for row in rows]
+        return [StoredScore(*row[:7], tuple(json.loads(row[7])), row[8], row[9]) for row in rows]
 
     def stale_pages(self, run_id: int) -> list[str]:
         """The pages whose stored score no longer says what the labels would: their labels or status changed
-        after it was made, or they are marked labelled (or no longer) since; none for a run never scored (its
-        means say "not scored" already)."""
+        after it was made, or they are marked labelled (or no longer) since, or another page reader made it (an
+        earlier RecordLens: `scored_by_an_earlier_reader`); none for a run never scored (its means say "not scored"
+        already)."""
         self._require(run_id)
         scored = self._store.one("SELECT COUNT(*) FROM scores WHERE run_id = ?", (run_id,))
         if not scored or not scored[0]:
@@ -237,20 +242,30 @@ class Runs:
         truth, true_labels = sql_list(TRUE_PAGE_STATUSES), sql_list(TRUE_LABEL_STATUSES)
         # A change after the score counts when it could move the page's truth: a status change, or one that
         # touched a true record before or after (a proposal added or rejected leaves the truth as it was).
-        # A score made before pages were last read differently (`PAGES_READ_SINCE`) is stale whatever changed.
+        # A score made by another page reader (`PAGE_READER_VERSION`, none before schema 7) is stale whatever
+        # changed.
         rows = self._store.db.execute(f"""
             SELECT p.name FROM pages p LEFT JOIN scores s ON s.page_id = p.id AND s.run_id = ?
             WHERE (s.page_id IS NULL AND p.status IN {truth})
                OR (s.page_id IS NOT NULL AND p.status NOT IN {truth})
-               OR s.scored_at < ?
+               OR (s.page_id IS NOT NULL AND s.page_reader IS NOT ?)
                OR EXISTS (SELECT 1 FROM label_history h WHERE h.page_id = p.id AND h.at > s.scored_at
                           AND (h.action = 'status'
                                OR EXISTS (SELECT 1 FROM json_each(h.before) r
                                           WHERE json_extract(r.value, '$.status') IN {true_labels})
                                OR EXISTS (SELECT 1 FROM json_each(h.after) r
                                           WHERE json_extract(r.value, '$.status') IN {true_labels})))
-            ORDER BY p.id""", (run_id, PAGES_READ_SINCE))
+            ORDER BY p.id""", (run_id, PAGE_READER_VERSION))
         return [row[0] for row in rows]
+
+    def scored_by_an_earlier_reader(self, run_id: int) -> list[str]:
+        """Of `stale_pages`, those whose stored score another page reader made (an earlier RecordLens), whatever
+        else changed: for saying apart from labels changed since ("scored by an earlier RecordLens")."""
+        self._require(run_id)
+        rows = self._store.db.execute("SELECT p.name FROM scores s JOIN pages p ON p.id = s.page_id "
+                                      "WHERE s.run_id = ? AND s.page_reader IS NOT ? ORDER BY p.id",
+                                      (run_id, PAGE_READER_VERSION))
+        return [name for (name,) in rows]
 
     def drop_scores(self, run_id: int, pages: Sequence[str]) -> None:
         """Forget the stored scores of these pages (no longer labelled: they leave the run's means)."""

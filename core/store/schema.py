@@ -291,10 +291,22 @@ CREATE TABLE label_checks (
 );
 """
 
+# Version 7: each score says which page reader made it (`runs.PAGE_READER_VERSION`): one made by another reads
+# pages otherwise, and is made again. Scores stored before have none (NULL): made by an earlier RecordLens, maybe
+# with an earlier reader, they are made again too. RecordLens refuses a later schema, so no earlier one can
+# store a score here that this column would not tell apart.
+_V7 = """
+ALTER TABLE scores ADD COLUMN page_reader INTEGER;
+"""
+
 
 # A migration is a SQL script or, when SQL alone cannot say it, a function of the connection.
-MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (_V1, _V2, _V3, _v4, _V5, _V6)
+MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (_V1, _V2, _V3, _v4, _V5, _V6, _V7)
 SCHEMA_VERSION = len(MIGRATIONS)
+# A removed page's copy (`page_removal`) written at this schema version or a later one is put back as it is: the
+# migrations since only added tables, and columns its rows may leave empty (v7: a score's page reader; empty, the
+# score is made again). A migration that changes the rows of a table with a page_id moves it to its own version.
+PAGE_COPIES_SINCE = 6
 
 
 class SchemaError(RecordLensError):

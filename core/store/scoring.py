@@ -74,9 +74,10 @@ def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[st
     """The stored scores of the run that still say what scoring the page again would: the labels and mark of
     the page unchanged since (`stale_pages`), and the run's predictions all in before it (a run still running,
     or one that ended after its score was made, may have added or replaced some since: scored again whole)."""
-    # Only the labels and the run are looked at, not how the score was made: a change to how a page is read (its
-    # element tree, its texts) must move `runs.PAGES_READ_SINCE`, and one to how records are matched must come with
-    # a migration that deletes the stored scores, or a run's means mix figures of the old scoring with the new.
+    # The labels, the run and the page reader that made the score are looked at, not how records were matched: a
+    # change to how a page is read (its element tree, its texts) must move `runs.PAGE_READER_VERSION`, and one to
+    # how records are matched must come with a migration that deletes the stored scores, or a run's means mix
+    # figures of the old scoring with the new.
     if run.status == "running" or run.ended_at is None:
         return {}
     stale = set(project.runs.stale_pages(run.id))

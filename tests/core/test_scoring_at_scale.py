@@ -205,8 +205,8 @@ def test_a_run_scored_again_scores_only_the_pages_whose_labels_changed(tmp_path:
 
 def test_scores_stored_before_pages_were_last_read_differently_are_made_again(tmp_path: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """A change to how core reads a page (its charset, its element tree) moves `PAGES_READ_SINCE`: a score stored
-    before it is stale, said by `runs` and made again by `score`, though no label changed."""
+    """A change to how core reads a page (its charset, its element tree) moves `PAGE_READER_VERSION`: a score made
+    by the reader before is stale, said by `runs` and made again by `score`, though no label changed."""
     from recordlens.core.store import runs
 
     data = dataset(tmp_path / "data", 3)
@@ -215,11 +215,12 @@ def test_scores_stored_before_pages_were_last_read_differently_are_made_again(tm
         run_id = import_run_folder(project, run_folder(tmp_path / "run", ["0", "1", "2"])).run_id
         score_stored_run(project, run_id)
         assert project.runs.stale_pages(run_id) == []
-        monkeypatch.setattr(runs, "PAGES_READ_SINCE", "9999-01-01T00:00:00.000Z")  # pages read anew since
+        monkeypatch.setattr(runs, "PAGE_READER_VERSION", runs.PAGE_READER_VERSION + 1)  # pages read anew since
         assert project.runs.stale_pages(run_id) == ["0", "1", "2"]
         loaded = loads_counted(monkeypatch)
         score_stored_run(project, run_id)
         assert sorted(loaded) == ["0", "1", "2"]  # every page scored again
+        assert project.runs.stale_pages(run_id) == []  # by the reader of now
 
 
 def test_runs_compare_scores_again_only_the_pages_changed(tmp_path: Path, capsys,

@@ -1,0 +1,132 @@
+"""A project of an earlier schema, opened by this RecordLens: its database as it was is kept in removed/ before it
+is migrated (or nothing changes, said), and the upgrade is said once, whichever command opened it; a copy of it
+leaves it as it was and keeps no database of the copy."""
+
+from __future__ import annotations
+
+import errno
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.store import StoreError, open_project, take_upgrades
+from recordlens.core.store import project as project_module
+from recordlens.core.store.files import snapshot_path
+from recordlens.core.store.project_copy import copy_project
+from recordlens.core.store.schema import SCHEMA_VERSION, SchemaError
+from tests.core.cli_runs import run
+from tests.core.old_projects import old_project
+
+PAGE = "<html><body><ul><li>a</li><li>b</li></ul></body></html>"
+
+
+@pytest.fixture(autouse=True)
+def _no_upgrade_left_unsaid() -> None:
+    take_upgrades()  # those of other tests of this process
+
+
+def a_version_3_project(folder: Path) -> Path:
+    old = old_project(folder, 3, "INSERT INTO snapshots VALUES ('h', '.html', 1, 't')",
+                      "INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('7', 'h', 't', 't')")
+    snapshot_path(old, "h", ".html").parent.mkdir(parents=True, exist_ok=True)
+    snapshot_path(old, "h", ".html").write_text(PAGE, encoding="utf-8")
+    return old
+
+
+def version_of(database: Path) -> int:
+    with sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True) as db:
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def kept_databases(project: Path) -> list[Path]:
+    return sorted((project / "removed").glob("project-schema-*.db"))
+
+
+def test_the_database_as_it_was_is_kept_before_it_is_migrated(tmp_path: Path) -> None:
+    old = a_version_3_project(tmp_path / "old")
+    with open_project(old) as project:
+        assert project.schema_version() == SCHEMA_VERSION
+    (kept,) = kept_databases(old)
+    assert version_of(kept) == 3
+    with sqlite3.connect(kept) as db:  # a database of its own, whole, as the earlier RecordLens left it
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert db.execute("SELECT name FROM pages").fetchall() == [("7",)]
+        assert "label_checks" not in {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+    assert not kept.with_name(kept.name + "-wal").exists()
+    (upgrade,) = take_upgrades()
+    assert (upgrade.root, upgrade.found, upgrade.to, upgrade.kept) == (old, 3, SCHEMA_VERSION, kept)
+    with open_project(old):  # current now: nothing kept again, nothing said again
+        pass
+    assert kept_databases(old) == [kept] and take_upgrades() == []
+
+
+def test_the_kept_database_put_back_is_the_project_as_it_was(tmp_path: Path) -> None:
+    old = a_version_3_project(tmp_path / "old")
+    open_project(old).close()
+    (kept,) = kept_databases(old)
+    (old / "project.db").write_bytes(kept.read_bytes())  # what the message says to do to go back
+    assert version_of(old / "project.db") == 3
+
+
+@pytest.mark.parametrize("failure", [OSError(errno.ENOSPC, "No space left on device"),
+                                     sqlite3.OperationalError("database or disk is full")])
+def test_a_full_disk_keeps_the_project_as_it_was_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            failure: Exception) -> None:
+    old = a_version_3_project(tmp_path / "old")
+
+    def full(*args: object) -> Path:
+        raise failure
+
+    monkeypatch.setattr(project_module, "copy_database", full)
+    with pytest.raises(StoreError, match="nothing was changed: free space and open it again") as refused:
+        open_project(old)
+    assert "is full" in str(refused.value) and str(old) in str(refused.value)
+    assert version_of(old / "project.db") == 3 and take_upgrades() == []
+
+
+def test_a_removed_folder_that_cannot_be_written_keeps_the_project_as_it_was(tmp_path: Path) -> None:
+    old = a_version_3_project(tmp_path / "old")
+    (old / "removed").write_text("not a folder", encoding="utf-8")
+    with pytest.raises(StoreError, match=r"cannot be written.*nothing was changed: make .*removed writable"):
+        open_project(old)
+    assert version_of(old / "project.db") == 3 and take_upgrades() == []
+
+
+def test_a_migration_that_fails_leaves_no_kept_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    old = a_version_3_project(tmp_path / "old")
+
+    def refused(conn: sqlite3.Connection) -> int:
+        conn.execute("CREATE TABLE made_part_way (x)")
+        raise SchemaError("the provenances table is not as RecordLens made it")
+
+    monkeypatch.setattr(project_module, "migrate", refused)
+    with pytest.raises(SchemaError):
+        open_project(old)
+    assert version_of(old / "project.db") == 3 and kept_databases(old) == [] and take_upgrades() == []
+
+
+def test_every_command_says_the_upgrade_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old = a_version_3_project(tmp_path / "old")
+    code, out, err = run(capsys, "runs", "--project", str(old))
+    assert code == 0 and "brought up" not in out
+    (kept,) = kept_databases(old)
+    said = [line for line in err.splitlines() if "brought up" in line]
+    assert said == [f"recordlens: {old}: project brought up from schema 3 to {SCHEMA_VERSION}; earlier RecordLens "
+                    f"versions can no longer open it; the database as it was is kept in {kept}: to go back to them, "
+                    f"put it back as {old / 'project.db'} while no RecordLens has the project open (changes made "
+                    "since are lost)"]
+    assert "brought up" not in run(capsys, "runs", "--project", str(old))[2]  # once
+    other = a_version_3_project(tmp_path / "other")
+    code, _, err = run(capsys, "export", "--project", str(other), "--format", "jsonl", "--out", str(tmp_path / "x"))
+    assert f"recordlens: {other}: project brought up from schema 3" in err
+
+
+def test_a_copy_leaves_the_older_project_alone_and_keeps_nothing_of_its_own(tmp_path: Path) -> None:
+    old = a_version_3_project(tmp_path / "old")
+    before = (old / "project.db").read_bytes()
+    copy_project(old, tmp_path / "copy")
+    assert (old / "project.db").read_bytes() == before and kept_databases(old) == []
+    assert version_of(tmp_path / "copy" / "project.db") == SCHEMA_VERSION
+    assert kept_databases(tmp_path / "copy") == [] and take_upgrades() == []

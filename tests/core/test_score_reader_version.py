@@ -1,0 +1,108 @@
+"""Each stored score says which page reader made it; one made by another (or by an earlier RecordLens, which did
+not say) is stale whenever it was made, and is made again. Scores kept in a removed page's copy written under
+schema 6 come back with the page, as made by an earlier RecordLens."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.store import (
+    StoreError,
+    import_paths,
+    import_run_folder,
+    init_project,
+    open_project,
+    remove_page,
+    restore_page,
+    score_stored_run,
+    take_upgrades,
+)
+from recordlens.core.store.db import connect
+from recordlens.core.store.project import Project
+from recordlens.core.store.runs import PAGE_READER_VERSION
+from tests.core.test_scoring_at_scale import dataset, run_folder
+
+
+@pytest.fixture(autouse=True)
+def _no_upgrade_left_unsaid() -> None:
+    take_upgrades()
+
+
+def scored_project(tmp_path: Path) -> Path:
+    """A project of three labelled pages and one run, scored now."""
+    folder = tmp_path / "p"
+    with init_project(folder) as project:
+        import_paths(project, [dataset(tmp_path / "data", 3)])
+        run_id = import_run_folder(project, run_folder(tmp_path / "run", ["0", "1", "2"])).run_id
+        score_stored_run(project, run_id)
+        assert project.runs.stale_pages(run_id) == []
+    return folder
+
+
+def as_schema_6(folder: Path) -> None:
+    """The project as RecordLens of schema 6 (which stored no page reader) leaves it; its scores made just now."""
+    db = sqlite3.connect(folder / "project.db")
+    try:
+        if "page_reader" in {column[1] for column in db.execute("PRAGMA table_info(scores)")}:
+            db.execute("ALTER TABLE scores DROP COLUMN page_reader")
+        db.execute("PRAGMA user_version = 6")
+        db.commit()
+    finally:
+        db.close()
+
+
+def test_scores_made_by_an_earlier_recordlens_are_stale_however_recent(tmp_path: Path) -> None:
+    """An earlier RecordLens of schema 6 may read pages as before whenever it runs (a colleague's install): its
+    scores, made after the reader changed, are no proof of the reader that made them."""
+    folder = scored_project(tmp_path)
+    as_schema_6(folder)
+    with open_project(folder) as project:
+        assert project.runs.stale_pages(1) == ["0", "1", "2"]
+        assert project.runs.scored_by_an_earlier_reader(1) == ["0", "1", "2"]
+        assert {s.page_reader for s in project.runs.scores(1)} == {None}
+        score_stored_run(project, 1)
+        assert project.runs.stale_pages(1) == [] and project.runs.scored_by_an_earlier_reader(1) == []
+        assert {s.page_reader for s in project.runs.scores(1)} == {PAGE_READER_VERSION}
+
+
+def test_a_score_of_another_reader_is_stale(tmp_path: Path) -> None:
+    folder = scored_project(tmp_path)
+    with open_project(folder) as project:
+        project.db.execute("UPDATE scores SET page_reader = ? WHERE page_id = (SELECT id FROM pages WHERE name = '1')",
+                           (PAGE_READER_VERSION + 1,))
+        project.db.conn.commit()
+        assert project.runs.stale_pages(1) == ["1"] == project.runs.scored_by_an_earlier_reader(1)
+
+
+def removed_under_schema_6(tmp_path: Path) -> tuple[Path, Path]:
+    """The project, and the copy of its page 1 removed by a RecordLens of schema 6."""
+    folder = scored_project(tmp_path)
+    as_schema_6(folder)
+    with Project(folder, connect(folder / "project.db")) as project:  # as schema 6 code has it: not migrated
+        assert project.schema_version() == 6
+        removed = remove_page(project, "1")
+    return folder, removed.kept
+
+
+def test_a_page_removed_under_schema_6_is_put_back_with_its_scores_made_again(tmp_path: Path) -> None:
+    folder, copy = removed_under_schema_6(tmp_path)
+    with open_project(folder) as project:  # brought up to this schema
+        score_stored_run(project, 1)  # the pages left, scored by this reader
+        assert project.runs.stale_pages(1) == []
+        restored = restore_page(project, copy)
+        assert restored.rows["scores"] == 1 and restored.rows["predictions"] == 1 and restored.rows["records"]
+        assert project.runs.stale_pages(1) == ["1"] == project.runs.scored_by_an_earlier_reader(1)
+        assert len(project.true_records("1")) == 2
+        score_stored_run(project, 1)
+        assert project.runs.stale_pages(1) == []
+
+
+def test_a_copy_of_a_schema_before_page_copies_is_refused(tmp_path: Path) -> None:
+    folder, copy = removed_under_schema_6(tmp_path)
+    copy.write_text(copy.read_text(encoding="utf-8").replace('"schema_version": 6', '"schema_version": 5'),
+                    encoding="utf-8")
+    with open_project(folder) as project, pytest.raises(StoreError, match="schema version 5"):
+        restore_page(project, copy)
