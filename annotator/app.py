@@ -182,6 +182,7 @@ def open_window(args: argparse.Namespace) -> MainWindow:
     window = MainWindow(start.project, saves_settings=not args.screenshot, stands_in_for=start.stands_in_for)
     if start.notice and not args.screenshot:  # shown for good, it would be in the picture
         window.message(start.notice, 0)
+    window.say_upgrades(on_screen=not args.screenshot)
     return window
 
 

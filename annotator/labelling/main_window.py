@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -54,6 +55,7 @@ from ...core.store import (
     Provenance,
     open_project,
     remove_page,
+    take_upgrades,
 )
 from ...core.wording import counted
 from ..qt.event_loop import spin
@@ -773,6 +775,15 @@ class MainWindow(QMainWindow):
                 QMessageBox.warning(self, "RecordLens", str(error))
                 return
             self.set_project(project)
+            self.say_upgrades()
+
+    def say_upgrades(self, *, on_screen: bool = True) -> None:
+        """A project this process brought up from an earlier schema is said once, as the command line says it: on
+        stderr, and in the status bar for good (the earlier RecordLens can no longer open it; how to go back)."""
+        for upgrade in take_upgrades():
+            print(f"recordlens-annotator: {upgrade.message()}", file=sys.stderr)
+            if on_screen:
+                self.message(upgrade.message(), 0)
 
     def set_project(self, project: Project) -> None:
         self._remember_selection()

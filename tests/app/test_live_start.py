@@ -201,3 +201,23 @@ def test_sigterm_to_the_app_process_saves_its_settings_and_exits_0(tmp_path, pro
     kept = Settings.load(settings_file)
     assert kept.window_geometry  # what a quit saves
     assert kept.last_project == str(project_dir.resolve())
+
+
+def test_a_project_of_an_earlier_schema_is_said_upgraded_in_the_status_bar_and_on_stderr(qapp, tmp_path,
+                                                                                         settings_file, capsys):
+    """The app brought an older project up to date and said nothing: the RecordLens that made it then refused it."""
+    from recordlens.core.store import take_upgrades
+    from tests.core.test_project_upgrade import a_version_3_project
+
+    take_upgrades()  # those of other tests of this process
+    old = a_version_3_project(tmp_path / "old")
+    window = app.open_window(app.parse_args([str(old)]))
+    try:
+        message = window.statusBar().currentMessage()
+        assert message.startswith(f"{old}: project brought up from schema 3 to ")
+        assert "removed/project-schema-3." in message
+        assert "put it back as" in window.messages.text()
+        assert "recordlens-annotator: " + message in capsys.readouterr().err
+    finally:
+        window.close()
+    assert not take_upgrades()  # said once
