@@ -44,6 +44,7 @@ from ...core.store import (
     disagreement,
     labelled_page_names,
     project_agreement,
+    stale_words,
 )
 from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
@@ -590,8 +591,9 @@ class ReviewController:
             runs.add_scores(self.run_id, DatasetScore([review.score]))
             run, scores, stale = self._run_info(), runs.scores(self.run_id), runs.stale_pages(self.run_id)
         # Said again also when only the count of changed pages moved (a page marked labelled).
+        why = stale_words(stale, runs.scored_by_an_earlier_reader(self.run_id), names=False) if stale else ""
         self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(stale), scores=scores,
-                            missing=self._missing(run, labelled))
+                            missing=self._missing(run, labelled), why_stale=why)
         return True
 
     def _keep_agreement_current(self, other: str, name: str, review: PageReview, labelled_once: Labelled) -> None:
@@ -629,8 +631,10 @@ class ReviewController:
         runs = self.window.project.runs
         run = self._run_info()
         scores = runs.scores(self.run_id) if run else []
-        self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(runs.stale_pages(self.run_id)) if run
-                            else 0, scores=scores, missing=self._missing(run, labelled or self._labelled_once()))
+        stale = runs.stale_pages(self.run_id) if run else []
+        why = stale_words(stale, runs.scored_by_an_earlier_reader(self.run_id), names=False) if stale else ""
+        self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(stale), scores=scores,
+                            missing=self._missing(run, labelled or self._labelled_once()), why_stale=why)
 
     def on_review_record(self, index: int) -> None:
         if self.review and 0 <= index < len(self.review.records) and self.review.records[index].xpaths:

@@ -357,9 +357,10 @@ class ReviewPanel(QWidget):
         return value if annotator_of(value) is not None else int(value)
 
     def show_run(self, run: RunInfo | None, worst: Sequence[tuple[str, float]], stale: int = 0,
-                 scores: Sequence[StoredScore] = (), missing: int = 0) -> None:
+                 scores: Sequence[StoredScore] = (), missing: int = 0, why_stale: str = "") -> None:
         """The run's means (with its hallucination figures, from its stored `scores`) and worst pages; `stale`
-        pages changed since it was scored (offered: Score again); `missing` labelled pages it holds nothing for."""
+        pages changed since it was scored or scored by an earlier RecordLens, said as `why_stale` (offered: Score
+        again); `missing` labelled pages it holds nothing for."""
         lines = [_figures(run.precision, run.recall, run.f1) if run else "—"]
         if run and scores:
             lines.append(hallucination_words(scores))
@@ -369,7 +370,7 @@ class ReviewPanel(QWidget):
                 lines.append(f"without them: F1 {run.f1_with_prediction:.3f} over "
                              f"{counted(run.scored_with_prediction, 'page')} it predicted")
         if run and stale:
-            lines.append(f"⚠ {counted(stale, 'page')} changed since it was scored")
+            lines.append(f"⚠ {why_stale or counted(stale, 'page') + ' changed since it was scored'}")
         self.run_figures.setText("\n".join(lines))
         self.score_button.setVisible(run is not None and (run.scored_pages == 0 or stale > 0))
         self.score_button.setText(SCORE_AGAIN if run is not None and run.scored_pages else SCORE)

@@ -314,10 +314,11 @@ def cmd_runs(args: argparse.Namespace) -> int:
             _delete_run(project, args.delete, args.project)
         runs = project.runs.all()
         stale = {run.id: project.runs.stale_pages(run.id) for run in runs}
+        why = {run.id: project.runs.why_stale(run.id) for run in runs if stale[run.id]}
     if args.json:
         print(json.dumps([run_document(run, stale[run.id]) for run in runs], ensure_ascii=False, indent=2))
     else:
-        print(format_runs(runs, args.project, stale))
+        print(format_runs(runs, args.project, why))
     return 1 if left_out else 0
 
 
@@ -400,8 +401,7 @@ def _score_to_the_labels(project, run: RunInfo, where: str) -> None:  # noqa: AN
     stale = project.runs.stale_pages(run.id)
     if run.scored_pages and not stale:
         return
-    said = (f"{counted(len(stale), 'page')} labelled, changed or unmarked since it was scored, or scored before "
-            f"pages were read as now ({listed(stale)}): scored again" if run.scored_pages
+    said = (f"{project.runs.why_stale(run.id)}: scored again" if run.scored_pages
             else "not scored yet: scored now against the project's labels")
     _refuse_a_run_of_other_pages(project, run.id)
     print(f"{describe_run(run)}: {said}, as `recordlens score --project {shlex.quote(where)} --run {run.id}` does",
@@ -456,7 +456,7 @@ def started(run: RunInfo) -> str:
 SETTINGS_WIDTH = 74  # a run's settings on its own line below its row: the table stays within 80 columns
 
 
-def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, list[str]] | None = None) -> str:
+def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, str] | None = None) -> str:
     """One row per run (within 80 columns), its origin and settings on the line below it, then notes."""
     lines = [f"{'id':>3} {'method':<8} {'status':<11} {'started':<17} {'pages':>5} {'failed':>6} {'F1 all':>6} "
              f"{'predicted':>9} {'F1 pred':>7}"]
@@ -482,11 +482,10 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, li
     if any(run.failed_pages for run in runs):
         lines.append("(pages: pages with a prediction; failed: pages the method failed on, scored as empty "
                      "predictions)")
-    for run_id, pages in (stale or {}).items():
-        if pages:  # labels changed since: the figures above are of the labels as they were
-            lines.append(f"(run {run_id}: {len(pages)} page(s) labelled, changed or unmarked since it was scored, "
-                         f"or scored before pages were read as now ({listed(pages)}); `recordlens score --project "
-                         f"{shlex.quote(project)} --run {run_id}` scores it again)")
+    for run_id, why in (stale or {}).items():
+        if why:  # labels changed since, or another page reader: the figures above are of the pages as they were
+            lines.append(f"(run {run_id}: {why}; `recordlens score --project {shlex.quote(project)} --run {run_id}` "
+                         "scores it again)")
     unscored = [str(run.id) for run in runs if run.f1 is None]
     if unscored:  # "-" is not a score of nothing: say how a run gets its figures, naming every run that lacks them
         which, run_id = ("", unscored[0]) if len(unscored) == 1 else (

@@ -8,6 +8,7 @@ LLM input formats, and the dataset layouts pages are found in.
 from . import formats
 from .bounds import MAX_NESTING, TooManyElementsError
 from .dataset import (
+    PAGE_READER_VERSION,
     PAGE_SUFFIXES,
     LoadedPage,
     find_page_file,
@@ -23,7 +24,8 @@ from .mhtml_writer import mhtml_bytes, write_mhtml
 from .snapshot import Resource, Snapshot, read_html, read_mhtml, read_snapshot
 
 __all__ = [
-    "FORMATS", "MAX_NESTING", "PAGE_SUFFIXES", "Element", "LoadedPage", "Page", "ParseError", "Resource", "Snapshot",
+    "FORMATS", "MAX_NESTING", "PAGE_READER_VERSION", "PAGE_SUFFIXES", "Element", "LoadedPage", "Page", "ParseError",
+    "Resource", "Snapshot",
     "TooManyElementsError",
     "find_page_file", "formats", "load_page", "mhtml_bytes", "natural_key", "page_files", "parse_html",
     "parse_snapshot", "read_html",

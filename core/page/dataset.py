@@ -137,6 +137,12 @@ class LoadedPage:
     page: Page
 
 
+# The version of how core reads a saved page (its element tree, its texts): move it with every such change, and
+# what was made from pages read another way (stored scores, remembered label checks) is made again.
+# 1: the charset of an archive as Chromium finds it; declarative shadow roots; SVG and MathML templates' children.
+PAGE_READER_VERSION = 1
+
+
 def parse_snapshot(snapshot: Snapshot) -> Page:
     """A saved page's element tree as the browser builds it from those bytes: an MHTML archive's shadow roots,
     which Chromium saves as templates, are taken out as Chromium's archive loader takes them out."""

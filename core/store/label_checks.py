@@ -2,7 +2,8 @@
 
 Checking a page's labels (`records.hygiene.check_page`) parses its snapshot. An import weighs the chrome policy
 of every labelled page of the project, so without a memory each import would parse them all again. A check is
-kept beside a digest of what it was made from (the snapshot, the page's true records, `CHECK_VERSION`); it is
+kept beside a digest of what it was made from (the snapshot, the page's true records, `CHECK_VERSION` and the
+page reader's version, `PAGE_READER_VERSION`); it is
 used while the digest still matches and made anew, then kept again, once one of them changes. A database that
 cannot be written (read-only, or locked past its timeout) only means the check is not remembered.
 """
@@ -16,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
+from ..page.dataset import PAGE_READER_VERSION
 from ..records.hygiene import CHECK_VERSION, PageCheck, check_page
 from .db import dumps
 
@@ -80,7 +82,7 @@ class LabelChecks:
         if row is None:
             self._project.page_id(page)  # raises the store's "no page named" error
         page_id, snapshot, kept_digest, kept = row
-        made_from = dumps([CHECK_VERSION, snapshot, [list(r) for r in records]])
+        made_from = dumps([CHECK_VERSION, PAGE_READER_VERSION, snapshot, [list(r) for r in records]])
         digest = hashlib.sha256(made_from.encode()).hexdigest()
         return page_id, digest, json.loads(kept) if kept_digest == digest else None
 

@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Any, Self
 
 from .. import atomic, owner_files
+from ..page.dataset import PAGE_READER_VERSION  # kept with each score (schema 7): another reader's is stale
 from ..records.model import save_records
 from ..records.score import DatasetScore, PageFigures
 from ..runs.run_files import FAILED, META_DIR, STOPPED
+from ..wording import counted, listed
 from .db import Connection, StoreError, dumps, now
 from .removed_files import REMOVED, new_folder, safe_name, stamped
 from .schema import TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, sql_list
@@ -27,14 +29,20 @@ INTERRUPTED = "interrupted"  # the outcome of a run still "running" whose proces
 # In a project folder: the owner mark of each run a process carries out now (`Runs.start`), a lock of
 # `owner_files` (hidden: a copy of the project is not carried out by anyone)
 RUNNING_MARKS = ".running"
-# The version of how core reads a saved page (its element tree, its texts), stored with each score it made: move
-# it with every such change, and the scores made by another are made again, as if the page's labels had changed.
-# A score stored without one (before schema 7) was made by an earlier RecordLens: made again too. A version, not a
-# date: an earlier RecordLens that still writes this schema writes scores of its own reader, whenever it runs.
-# 1: the charset of an archive as Chromium finds it; declarative shadow roots; SVG and MathML templates' children.
-PAGE_READER_VERSION = 1
 
 _log = logging.getLogger(__name__)
+
+
+def stale_words(stale: Sequence[str], earlier: Sequence[str], *, names: bool = True) -> str:
+    """`stale` pages in a few words, those scored by an `earlier` page reader said apart from those whose labels
+    changed since, each with its pages listed (`names`)."""
+    by_earlier = set(earlier)
+    changed = [page for page in stale if page not in by_earlier]
+    older = [page for page in stale if page in by_earlier]
+    parts = [f"{counted(len(pages), 'page')} {why}" + (f" ({listed(pages)})" if names else "")
+             for pages, why in ((changed, "labelled, changed or unmarked since it was scored"),
+                                (older, "scored by an earlier RecordLens")) if pages]
+    return "; ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -266,6 +274,11 @@ class Runs:
                                       "WHERE s.run_id = ? AND s.page_reader IS NOT ? ORDER BY p.id",
                                       (run_id, PAGE_READER_VERSION))
         return [name for (name,) in rows]
+
+    def why_stale(self, run_id: int, *, names: bool = True) -> str:
+        """Why the run's stored scores no longer hold, in a few words ("" when they do): pages whose labels or
+        status changed since, and pages scored by an earlier RecordLens (another page reader), said apart."""
+        return stale_words(self.stale_pages(run_id), self.scored_by_an_earlier_reader(run_id), names=names)
 
     def drop_scores(self, run_id: int, pages: Sequence[str]) -> None:
         """Forget the stored scores of these pages (no longer labelled: they leave the run's means)."""

@@ -563,7 +563,7 @@ def test_review_scores_in_the_background_and_w_jumps_to_the_worst_page(qtbot, wi
     time.sleep(0.01)  # times are kept to the millisecond
     window.project.delete(window.project.labels("1")[0].id, window.person)
     window.reviewing.show_run_figures()
-    assert "⚠ 1 page changed since it was scored" in window.review_panel.run_figures.text()
+    assert "⚠ 1 page labelled, changed or unmarked since it was scored" in window.review_panel.run_figures.text()
     assert window.review_panel.score_button.isVisible()
     window.review_panel.score_button.click()
     qtbot.waitUntil(lambda: window.job is None and not window.project.runs.stale_pages(run), timeout=20_000)

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from recordlens.core.cli.command import main
 from recordlens.core.store import (
+    Provenance,
     StoreError,
     import_paths,
     import_run_folder,
@@ -75,6 +77,18 @@ def test_a_score_of_another_reader_is_stale(tmp_path: Path) -> None:
                            (PAGE_READER_VERSION + 1,))
         project.db.conn.commit()
         assert project.runs.stale_pages(1) == ["1"] == project.runs.scored_by_an_earlier_reader(1)
+        project.delete(project.labels("2")[0].id, Provenance.person("ana"))  # and page 2's labels changed
+        assert project.runs.why_stale(1) == ("1 page labelled, changed or unmarked since it was scored (2); "
+                                             "1 page scored by an earlier RecordLens (1)")
+
+
+def test_runs_says_pages_scored_by_an_earlier_recordlens_as_such(tmp_path: Path, capsys) -> None:
+    folder = scored_project(tmp_path)
+    as_schema_6(folder)
+    capsys.readouterr()
+    assert main(["runs", "--project", str(folder)]) == 0
+    assert (f"(run 1: 3 pages scored by an earlier RecordLens (0, 1, 2); `recordlens score --project {folder} "
+            "--run 1` scores it again)") in capsys.readouterr().out
 
 
 def removed_under_schema_6(tmp_path: Path) -> tuple[Path, Path]:
