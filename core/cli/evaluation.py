@@ -28,6 +28,7 @@ from ..runs.evaluate import (
 from ..runs.in_sample import LEARNS_FROM_PAGES, InSample, digests_of, in_sample
 from ..runs.progress import progress
 from ..runs.run_files import STOPPED, other_pages_message, read_run_description
+from ..text_forms import cell, column_width
 from . import project as project_cli
 from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
@@ -39,11 +40,12 @@ T = TypeVar("T")
 
 
 def format_score_table(scores: DatasetScore) -> str:
-    lines = [f"{'page':<12} {'P':>7} {'R':>7} {'F1':>7} {'pred':>6} {'true':>6} {'halluc':>7}"]
+    width = column_width([p.page for p in scores.pages], least=12)  # in columns: a CJK name takes two a letter
+    lines = [f"{cell('page', width)} {'P':>7} {'R':>7} {'F1':>7} {'pred':>6} {'true':>6} {'halluc':>7}"]
     for p in scores.pages:
-        lines.append(f"{p.page:<12} {p.precision:7.4f} {p.recall:7.4f} {p.f1:7.4f} "
+        lines.append(f"{cell(p.page, width)} {p.precision:7.4f} {p.recall:7.4f} {p.f1:7.4f} "
                      f"{p.predicted_records:6d} {p.true_records:6d} {p.hallucinated_records:7d}")
-    lines.append(f"{'mean':<12} {scores.precision:7.4f} {scores.recall:7.4f} {scores.f1:7.4f}")
+    lines.append(f"{cell('mean', width)} {scores.precision:7.4f} {scores.recall:7.4f} {scores.f1:7.4f}")
     lines.append(f"{scores.hallucination_words()}; pages {len(scores.pages)}")
     lines.append(FIGURES_SAID)
     return "\n".join(lines)

@@ -149,3 +149,13 @@ def test_a_page_name_that_starts_with_a_dash_is_shown_how_to_give(capsys) -> Non
     with pytest.raises(SystemExit):
         main(["project", "remove-page", "--project", "P"])
     assert "--`" not in capsys.readouterr().err  # a name forgotten: nothing to say about dashes
+
+
+def test_the_score_table_lines_up_in_any_script_and_cut_a_long_name() -> None:
+    from recordlens.core.cli.evaluation import format_score_table
+    from recordlens.core.records.score import DatasetScore, PageScore
+
+    pages = [PageScore(name, 0.5, 0.75, 0.6, 2, 3, [], 0, 0) for name in ("1", "山田 縦書き", NFD, LONG)]
+    rows = format_score_table(DatasetScore(pages)).splitlines()[:6]
+    assert len({display_width(row.split(" 0.")[0]) for row in rows[1:]}) == 1, rows
+    assert "cafe\\u0301" in rows[3] and "…" in rows[4]
