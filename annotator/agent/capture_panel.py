@@ -12,6 +12,7 @@ changes only when the user asks, with "Open the captured site" once the capture 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from PySide6.QtGui import QAction, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
+    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -36,9 +38,19 @@ from PySide6.QtWidgets import (
 
 from ...core.agent import Site, format_axtree, read_tree
 from ...core.errors import AgentError
+from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
 from ..qt.widgets import button
-from .site_capture import CaptureFromWeb
+from .site_capture import DEFAULT_TIMEOUT_S, CaptureFromWeb
+
+# The capture's messages name the command's options; the dialog says them as its fields: a user of the window
+# never saw --same-host. (Options it has no field for, such as --refresh, are said as they are.)
+_DIALOG_TERMS = (
+    ("another host (--same-host)", "another host (only the hosts of the root pages are captured)"),
+    ("--max-pages", "“Max pages”"), ("--depth", "“Depth”"), ("--include", "“Include”"),
+    ("--exclude", "“Exclude”"), ("--ignore-robots", "“ignore robots.txt”"), ("--timeout", "“Timeout”"),
+    ("--site folder", "“Site folder”"),
+)
 
 
 class CapturedPageView(QWidget):
@@ -104,6 +116,13 @@ class CapturedPageView(QWidget):
         return True
 
 
+def _in_dialog_terms(text: str) -> str:
+    """A message of the capture with the command's options said as the dialog's fields (`_DIALOG_TERMS`)."""
+    for option, field in _DIALOG_TERMS:
+        text = re.sub(re.escape(option) + r"(?![\w-])", field, text)
+    return text
+
+
 def new_folder_beside(site_root: Path) -> Path:
     """A folder beside the open site's that does not exist yet (NAME-captured, NAME-captured-2, ...)."""
     candidate = site_root.parent / f"{site_root.name}-captured"
@@ -141,6 +160,12 @@ class CaptureDialog(QDialog):
         self.include = QLineEdit()
         self.exclude = QLineEdit()
         self.ignore_robots = QCheckBox("ignore robots.txt")
+        self.timeout = QDoubleSpinBox()  # a page that hangs costs this long, as with the command's --timeout
+        self.timeout.setRange(1, 3600)
+        self.timeout.setDecimals(0)
+        self.timeout.setSuffix(" s")
+        self.timeout.setValue(DEFAULT_TIMEOUT_S)
+        self.timeout.setToolTip("How long a page may take to load; once it has, a few seconds more to be captured")
         form = QFormLayout()
         form.addRow("Root pages", self.roots)
         form.addRow("Site folder", where)
@@ -148,6 +173,7 @@ class CaptureDialog(QDialog):
         form.addRow("Max pages", self.max_pages)
         form.addRow("Include (regex)", self.include)
         form.addRow("Exclude (regex)", self.exclude)
+        form.addRow("Timeout per page", self.timeout)
         form.addRow("", self.ignore_robots)
         self.bar = QProgressBar()
         self.bar.setRange(0, 1)
@@ -173,10 +199,11 @@ class CaptureDialog(QDialog):
         layout.addWidget(self.log, 1)
         layout.addLayout(buttons)
         self.process.progress.connect(self._on_progress)
+        self.process.note.connect(lambda text: self.log.appendPlainText(_in_dialog_terms(text)))
         self.process.finished.connect(self._on_finished)
         self.result: dict[str, object] | None = None
         self.cancelled = False  # Cancel pressed during the capture under way
-        self.resize(720, 520)
+        resize_to_fit(self, 720, 520)
 
     def _choose_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "The site folder to capture into", self.folder.text())
@@ -184,7 +211,8 @@ class CaptureDialog(QDialog):
             self.folder.setText(folder)
 
     def arguments(self) -> list[str]:
-        out = ["--depth", str(self.depth.value()), "--max-pages", str(self.max_pages.value())]
+        out = ["--depth", str(self.depth.value()), "--max-pages", str(self.max_pages.value()),
+               "--timeout", f"{self.timeout.value():g}"]
         for flag, field in (("--include", self.include), ("--exclude", self.exclude)):
             if field.text().strip():
                 out += [flag, field.text().strip()]
@@ -220,7 +248,7 @@ class CaptureDialog(QDialog):
         if total:
             self.bar.setRange(0, total)
             self.bar.setValue(done)
-        self.log.appendPlainText(text.split("  |")[0])
+        self.log.appendPlainText(_in_dialog_terms(text.split("  |")[0]))
 
     def _on_finished(self, result: dict[str, object]) -> None:
         self.result = result
@@ -229,10 +257,10 @@ class CaptureDialog(QDialog):
         if not (self.cancelled and self.bar.maximum() > 0):  # cancelled: it stays where the capture stopped
             self.bar.setRange(0, 1)
             self.bar.setValue(1 if result.get("ok") else 0)
-        self.log.appendPlainText(str(result.get("message") or ""))
+        self.log.appendPlainText(_in_dialog_terms(str(result.get("message") or "")))
         # The notes say what the summary line cannot: the rules changed since the last run, a lock taken over.
         for note in result.get("notes") or []:
-            self.log.appendPlainText(f"warning: {note}")
+            self.log.appendPlainText(f"warning: {_in_dialog_terms(str(note))}")
         # Cancelled too: the pages saved so far are indexed, a site of their own
         self.open_button.setEnabled((Path(self.captured_folder) / "site.json").is_file())
         emit(self.captured, result)

@@ -14,10 +14,11 @@ beyond the viewport, which replay needs when a recorded page was scrolled differ
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, Qt, qFormatLogMessage, qInstallMessageHandler
 from PySide6.QtTest import QTest
 
 from ...core.agent import CAPTURE_VIEWPORT, Observation, Site, Step, Target, TargetNotFoundError, find_target
@@ -28,6 +29,10 @@ from .site_browser import SiteBrowser
 # then of one layout (a narrower view wraps and moves everything).
 DEFAULT_VIEWPORT = CAPTURE_VIEWPORT
 WAIT_MS = 1000  # what "Wait" gives the page: snapshots do not change, but a person's Wait is about this long
+# What Qt's offscreen platform says each time a window's size limits change (it has no window manager to pass
+# them to): nothing about the run, printed between the lines `agent run` prints per run. Qt says it in its
+# default category, so only its words can tell it from a warning that matters.
+_PLATFORM_NOTES = frozenset({"This plugin does not support propagateSizeHints()"})
 
 
 class QtSiteBrowser:
@@ -36,8 +41,12 @@ class QtSiteBrowser:
 
     def __init__(self, site: Site | str | Path | None = None, *, viewport: tuple[int, int] = DEFAULT_VIEWPORT,
                  browser: SiteBrowser | None = None, show: bool = True) -> None:
+        from PySide6.QtWidgets import QApplication
+
         from ..qt import env as qt_env
 
+        if QApplication.instance() is None:  # a process of its own (`agent run`): the app's messages stay its own
+            qInstallMessageHandler(_without_platform_notes)
         qt_env.create_application()
         self._owned = browser is None
         self.browser = browser if browser is not None else SiteBrowser()
@@ -177,6 +186,12 @@ class QtSiteBrowser:
 
     def _settle(self, quiet_ms: int = 250) -> None:
         self.browser.settle(quiet_ms=quiet_ms)
+
+
+def _without_platform_notes(kind, context, message: str) -> None:  # noqa: ANN001 - QtMsgType, QMessageLogContext
+    """Qt's messages as Qt would print them, but the platform's notes (`_PLATFORM_NOTES`)."""
+    if message not in _PLATFORM_NOTES:
+        print(qFormatLogMessage(kind, context, message), file=sys.stderr, flush=True)
 
 
 def _name(target: Target) -> str:

@@ -14,6 +14,17 @@ has loaded and settled, DevTools (on a loopback port of this process only) gives
 (the HTTP status and every redirect followed). Links and GET forms (submitted with their default values) are
 read by a script in the ApplicationWorld, which runs even with page scripts off.
 
+Frames of the page's own origin are part of it: their links are followed as the page's are, and each frame's
+tree (`getFullAXTree` with its `frameId`) is kept under its Iframe node, in the same list of nodes, so that the
+tree says what the screenshot shows. Their nodes have no XPath (core's XPaths address the page's own document).
+Frames of another origin are left out of both (Chromium may render them in another process, as another target).
+
+A page has its `--timeout` to load, and everything after (settling, reading its links, every DevTools call) must
+end within `CAPTURE_MARGIN_S` more: a page whose capture hangs fails then ("capturing it took too long").
+A page of more than `MAX_TREE_ELEMENTS` elements (its frames' included) keeps no tree: asking Chromium for it
+takes longer than the rest of the capture and gives hundreds of megabytes no agent reads (a 30 MB page: 450,000
+nodes, 133 MB). Its stored tree is its root with a note saying so, and a warning line names the page.
+
 Every main-frame navigation (each redirect's hop, a script's or meta refresh's navigation) is put to the crawl's
 `refuse_redirect` before it is followed (the page's `navigationRequested`: Chromium holds a redirect until it is
 answered; a request interceptor would be asked only while the redirect's request is already being sent): a URL
@@ -35,6 +46,7 @@ import signal
 import struct
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -65,6 +77,11 @@ SETTLE_MS = 500
 STOP_WAIT_S = 5.0        # how long a stopped load may take to say it ended
 ABORTED = "net::ERR_ABORTED"  # how a load that turned into a download fails
 DOWNLOAD_GRACE_S = 1.0   # how long after a failed load its download request may still come
+CAPTURE_MARGIN_S = 10.0  # what a page may take beyond its --timeout: a page loaded at the end of its time is
+                         # still settled, read and captured (a large page's full-page screenshot takes seconds)
+MAX_TREE_ELEMENTS = 20_000  # a page of more elements (frames included) keeps a note instead of its tree
+LOGIN_NEEDED = "HTTP 401 Unauthorized (the page needs a login)"
+NO_CONTENT = (204, 205)  # answers that carry no page: Chromium ends their load as aborted
 MAX_SCREENSHOT_HEIGHT = 16384  # Chromium's texture limit; longer pages are cut there (the meta says the size)
 _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
 
@@ -79,7 +96,8 @@ _LINKS_JS = """(() => {
       out.push(target.href);
     } catch (e) { /* a form that cannot be serialised is not followed */ }
   }
-  return JSON.stringify({links: out, title: document.title, contentType: document.contentType});
+  return JSON.stringify({links: out, title: document.title, contentType: document.contentType,
+                         origin: self.origin, elements: document.getElementsByTagName('*').length});
 })()"""
 
 
@@ -102,7 +120,12 @@ class ChromiumRenderer(OnlinePage):
         self.timeout_s = timeout_s
         self.cancelled = cancelled
         self._downloads: list[tuple[str, str]] = []  # (URL, MIME type) of the downloads asked for this page
+        self._login_asked = False
+        self._deadline = 0.0  # time.monotonic() by which this page's capture ends
+        self._renderer_ended = False
         super().__init__(viewport=viewport, scripts=scripts, cancelled=cancelled, error=PageFailed)
+        self.page.authenticationRequired.connect(self._on_login_asked)
+        self.page.renderProcessTerminated.connect(self._on_renderer_ended)
         self.guard = _NavigationGuard()
         self.page.navigationRequested.connect(self.guard.on_navigation)
         marker = "about:blank"
@@ -119,6 +142,24 @@ class ChromiumRenderer(OnlinePage):
         self._downloads.append((request.url().toString(), request.mimeType() or "a file"))
         request.cancel()
 
+    def _on_login_asked(self, url, _authenticator) -> None:  # noqa: ANN001 - QUrl, QAuthenticator
+        """The page's document answered 401 with WWW-Authenticate. Left as it is, the authenticator gives Qt an
+        empty login, which Chromium sends again and again (32 requests, then net::ERR_TOO_MANY_RETRIES); PySide
+        cannot make it the null authenticator that cancels. Stopping the load here cancels it: one request.
+        A frame's or an image's login is not the page's: it is left to Chromium. (The guard knows a redirect's
+        target before the Network events of its request have come.)"""
+        if _same_url(url.toString(), [self.guard.url, *self.guard.asked]):
+            self._login_asked = True
+            self.page.triggerAction(self.page.WebAction.Stop)
+
+    def _on_renderer_ended(self, *_: object) -> None:
+        self._renderer_ended = True
+
+    def _left(self) -> float:
+        """Seconds left of this page's time (its --timeout and CAPTURE_MARGIN_S), never quite none: a call given
+        no time at all would be made and not waited for."""
+        return max(0.05, self._deadline - time.monotonic())
+
     def _download_of(self, url: str) -> str:
         """The MIME type of the download this page's navigation (`url` and its redirects) turned into, or ""."""
         chain = self._chain(url)
@@ -129,7 +170,10 @@ class ChromiumRenderer(OnlinePage):
 
         self._finished = None
         self._downloads = []
+        self._login_asked = False
+        self._deadline = time.monotonic() + self.timeout_s + CAPTURE_MARGIN_S
         self.devtools.events.clear()
+        self.devtools.results.clear()  # late answers to the calls of a page that took too long
         self.guard.watch(url, refuse_redirect)
         try:
             self.page.load(QUrl(url))
@@ -145,7 +189,11 @@ class ChromiumRenderer(OnlinePage):
         if not loaded:
             self._stop()
             raise PageFailed(f"did not finish loading within {self.timeout_s:g} s", unreachable=True)
+        if self._login_asked:
+            raise PageFailed(LOGIN_NEEDED)
         redirects, status, failure, failed_at = self._navigation()
+        if status in NO_CONTENT:
+            raise PageFailed(f"HTTP {status}{status_phrase(status)} (nothing to save)")
         download = self._download_of(url)
         if not self._finished and not download and (not failure or ABORTED in failure):
             # A response turned into a download ends the load as failed (net::ERR_ABORTED, when the network's
@@ -160,15 +208,74 @@ class ChromiumRenderer(OnlinePage):
             raise PageFailed(f"HTTP {status}{status_phrase(status)}")
         if not self._finished:
             raise PageFailed("the page failed to load")
-        self._wait(lambda: False, SETTLE_MS / 1000)  # what scripts render right after the load
-        found = json.loads(self._js(_LINKS_JS) or "{}")
+        self._wait(lambda: False, min(SETTLE_MS / 1000, self._left()))  # what scripts render right after the load
+        found = self._read_frames()
         content_type = str(found.get("contentType") or "")
         if content_type not in HTML_TYPES:
+            if time.monotonic() >= self._deadline:  # the page's script blocks it: no answer, so no type
+                raise self._too_long("reading its links got no answer")
             raise PageFailed(f"not an HTML page (it is {content_type or 'of an unknown type'})")
         try:
             return self._capture(url, redirects, status, content_type, found)
         except DevToolsError as error:
+            if time.monotonic() >= self._deadline - 0.1:
+                raise self._too_long(str(error)) from None
             raise PageFailed(f"DevTools could not capture it: {error}") from None
+
+    def _too_long(self, what: str) -> PageFailed:
+        """The failure of a page whose capture ran out of time; its renderer is ended first (`_end_renderer`)."""
+        self._end_renderer()
+        what = re.sub(r" within [0-9.]+ s$", "", what)  # the time each call had left says nothing to a user
+        return PageFailed(f"capturing it took too long: {what} (a page has the --timeout of {self.timeout_s:g} s "
+                          f"to load and {CAPTURE_MARGIN_S:g} s more to be captured)")
+
+    def _end_renderer(self) -> None:
+        """End the page's renderer process: a page whose capture ran out of time may keep it busy (a script that
+        loops), and the next page of its site would load in it and wait as long. The next load starts another."""
+        pid = self.page.renderProcessPid()
+        if pid <= 0:
+            return
+        self._renderer_ended = False
+        with contextlib.suppress(OSError):
+            os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))  # Windows has no SIGKILL: SIGTERM ends it
+        self._wait(lambda: self._renderer_ended, STOP_WAIT_S)
+
+    def _read_frames(self) -> dict[str, Any]:
+        """The main frame's `_LINKS_JS` answer, its links and element count joined by those of its frames of
+        the same origin (nested ones too): what the page shows of its own. {} when the page gave no answer.
+        (Qt before 6.8 has no frames API: the main frame's answer alone.)"""
+        main_frame = self.page.mainFrame() if hasattr(self.page, "mainFrame") else None
+        main = self._frame_js(main_frame)
+        if not main:
+            return {}
+        links, elements = list(main.get("links") or []), int(main.get("elements") or 0)
+        frames = list(main_frame.children()) if main_frame is not None else []
+        while frames:
+            frame = frames.pop(0)
+            found = self._frame_js(frame) if frame.isValid() else {}
+            if main.get("origin") in (None, "null") or found.get("origin") != main.get("origin"):
+                continue  # another origin's frame (an ad, a map, a video): not this page's, nor its frames
+            links += found.get("links") or []
+            elements += int(found.get("elements") or 0)
+            frames += list(frame.children())
+        return {**main, "links": links, "elements": elements}
+
+    def _frame_js(self, frame) -> dict[str, Any]:  # noqa: ANN001 - a QWebEngineFrame, None: the page's
+        """`_LINKS_JS`'s answer in `frame` (the ApplicationWorld, which runs with page scripts off), within this
+        page's time; {} when none came."""
+        from PySide6.QtWebEngineCore import QWebEngineScript
+
+        box: list[Any] = []
+        world = QWebEngineScript.ScriptWorldId.ApplicationWorld
+        if frame is None:
+            self.page.runJavaScript(_LINKS_JS, world, box.append)
+        else:
+            frame.runJavaScript(_LINKS_JS, int(world.value), box.append)
+        self._wait(lambda: bool(box), min(10.0, self._left()))
+        try:
+            return json.loads(box[0]) if box and box[0] else {}
+        except ValueError:
+            return {}
 
     def _stop(self) -> None:
         """Stop a load that ran out of time and take its loadFinished(False) now: arriving late, it would end
@@ -219,24 +326,82 @@ class ChromiumRenderer(OnlinePage):
     def _capture(self, url: str, redirects: list[dict[str, Any]], status: int | None, content_type: str,
                  found: dict[str, Any]) -> RenderedPage:
         final_url = self.page.url().toString()
-        ax_nodes = self.devtools.call("Accessibility.getFullAXTree", timeout_s=60).get("nodes", [])
-        dom = self.devtools.call("DOM.getDocument", {"depth": -1}, timeout_s=60).get("root")
-        metrics = self.devtools.call("Page.getLayoutMetrics")
+        title = str(found.get("title") or self.page.title() or "")
+        elements = int(found.get("elements") or 0)
+        note = ""
+        if elements > MAX_TREE_ELEMENTS:
+            note = (f"its accessibility tree is not kept: the page has {elements} elements, more than "
+                    f"{MAX_TREE_ELEMENTS}; the page, its screenshot and its links are")
+            ax_nodes, dom = _noted_tree(title, final_url, f"[RecordLens: this page's accessibility tree was not "
+                                                          f"kept: it has {elements} elements, more than "
+                                                          f"{MAX_TREE_ELEMENTS}]"), None
+        else:
+            ax_nodes = self.devtools.call("Accessibility.getFullAXTree", timeout_s=self._left()).get("nodes", [])
+            ax_nodes += self._frame_trees(ax_nodes)
+            dom = self.devtools.call("DOM.getDocument", {"depth": -1}, timeout_s=self._left()).get("root")
+        metrics = self.devtools.call("Page.getLayoutMetrics", timeout_s=self._left())
         content = metrics.get("cssContentSize") or metrics.get("contentSize") or {}
         page_height = int(content.get("height") or 0)
         height = min(max(page_height, self.viewport[1]), MAX_SCREENSHOT_HEIGHT)
         shot = self.devtools.call("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True, "fromSurface": True,
-            "clip": {"x": 0, "y": 0, "width": self.viewport[0], "height": height, "scale": 1}}, timeout_s=60)
+            "clip": {"x": 0, "y": 0, "width": self.viewport[0], "height": height, "scale": 1}},
+            timeout_s=self._left())
         png = base64.b64decode(shot["data"])
         size = struct.unpack(">II", png[16:24]) if png[:8] == b"\x89PNG\r\n\x1a\n" else (0, 0)
-        mhtml = self.devtools.call("Page.captureSnapshot", {"format": "mhtml"}, timeout_s=60)["data"]
+        mhtml = self.devtools.call("Page.captureSnapshot", {"format": "mhtml"}, timeout_s=self._left())["data"]
+        if note:  # said once the page is captured: a page that fails after has its failure said instead
+            print(f"recordlens: warning: {final_url}: {note}", file=sys.stderr, flush=True)
         return RenderedPage(
             requested_url=url, final_url=final_url, status=status, redirects=redirects,
-            content_type=content_type, title=str(found.get("title") or self.page.title() or ""),
+            content_type=content_type, title=title,
             mhtml=mhtml.encode("utf-8"), ax_nodes=ax_nodes, dom=dom, screenshot=png,
             screenshot_size=(int(size[0]), int(size[1])), links=[str(u) for u in found.get("links") or []],
             engine=self.engine, viewport=self.viewport, page_height=page_height)
+
+    def _frame_trees(self, page_nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The accessibility trees of the page's frames of its own origin (nested ones too), each hung under its
+        Iframe node: its root's parent is that node, which lists the root among its children. Their node ids are
+        prefixed (`f1:`, ...; each frame numbers its nodes apart) and their DOM node ids dropped (their XPaths
+        would be of another document). A frame gone meanwhile, or whose Iframe node is not in the tree (hidden),
+        is left out."""
+        frame_tree = self.devtools.call("Page.getFrameTree", timeout_s=self._left())["frameTree"]
+        origin = frame_tree["frame"].get("securityOrigin")
+        out: list[dict[str, Any]] = []
+        kept = 0
+        # (a frame's entry in the frame tree, the nodes of the tree it is shown in by backend DOM node id)
+        todo = [(child, _by_backend_id(page_nodes)) for child in frame_tree.get("childFrames") or []]
+        while todo:
+            entry, holders = todo.pop(0)
+            frame = entry.get("frame") or {}
+            if not origin or frame.get("securityOrigin") != origin:
+                continue  # another origin's frame and its own frames: not this page's (module notes)
+            try:
+                owner = self.devtools.call("DOM.getFrameOwner", {"frameId": frame["id"]}, timeout_s=self._left())
+                nodes = self.devtools.call("Accessibility.getFullAXTree", {"frameId": frame["id"]},
+                                           timeout_s=self._left()).get("nodes", [])
+            except DevToolsError:
+                if time.monotonic() >= self._deadline - 0.1:
+                    raise
+                continue  # the frame went away (its page's script removed it)
+            holder = holders.get(owner.get("backendNodeId"))
+            if holder is None or not nodes:
+                continue
+            kept += 1
+            prefix = f"f{kept}:"
+            backend = _by_backend_id(nodes)  # where this frame's own frames are shown
+            for node in nodes:
+                node.pop("backendDOMNodeId", None)
+                node["nodeId"] = prefix + str(node["nodeId"])
+                node["childIds"] = [prefix + str(c) for c in node.get("childIds") or ()]
+                if node.get("parentId") is not None:
+                    node["parentId"] = prefix + str(node["parentId"])
+                else:
+                    node["parentId"] = holder["nodeId"]
+                    holder["childIds"] = [*(holder.get("childIds") or ()), node["nodeId"]]
+            out += nodes
+            todo += [(child, backend) for child in entry.get("childFrames") or []]
+        return out
 
     def close(self) -> None:
         """Close the DevTools session, then delete view, page and profile."""
@@ -247,7 +412,8 @@ class ChromiumRenderer(OnlinePage):
 class _NavigationGuard:
     """Asks `check` about every main-frame navigation of the page (its `navigationRequested`, which Chromium's
     navigation throttle emits before a redirect is followed, the request held until it is answered) but the
-    page's own, and rejects those refused. `refused`: (URL, reason) of the first it rejected since `watch`.
+    page's own, and rejects those refused. `refused`: (URL, reason) of the first it rejected since `watch`;
+    `asked`: every main-frame navigation's URL since then, in order.
     Between two pages (`watch("", None)`) every navigation but about:blank is rejected: what a page does once it
     was captured is no page of the capture's."""
 
@@ -257,11 +423,13 @@ class _NavigationGuard:
     def watch(self, url: str, check: RedirectCheck | None) -> None:
         self.url, self.check = url, check
         self.refused: tuple[str, str] | None = None
+        self.asked: list[str] = []
 
     def on_navigation(self, request) -> None:  # noqa: ANN001 - QWebEngineNavigationRequest
         if not request.isMainFrame():
             return  # the page's frames: part of the page, wherever they come from
         target = request.url().toString()
+        self.asked.append(target)
         if self.check is None:
             if self.url == "" and not target.startswith("about:"):
                 request.reject()
@@ -273,6 +441,20 @@ class _NavigationGuard:
             request.reject()
             if self.refused is None:
                 self.refused = (target, reason)
+
+
+def _by_backend_id(nodes: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    return {int(n["backendDOMNodeId"]): n for n in nodes if n.get("backendDOMNodeId") is not None}
+
+
+def _noted_tree(title: str, url: str, note: str) -> list[dict[str, Any]]:
+    """An accessibility tree in getFullAXTree's form that is only the page's root and a note: what is stored for
+    a page whose tree is not kept, so that an agent reading it is told why, not shown an empty page."""
+    return [{"nodeId": "1", "ignored": False, "role": {"type": "internalRole", "value": "RootWebArea"},
+             "name": {"type": "computedString", "value": title}, "childIds": ["2"],
+             "properties": [{"name": "url", "value": {"type": "string", "value": url}}]},
+            {"nodeId": "2", "ignored": False, "role": {"type": "internalRole", "value": "StaticText"},
+             "name": {"type": "computedString", "value": note}, "parentId": "1", "childIds": []}]
 
 
 def _same_url(url: str, chain: list[str]) -> bool:
@@ -398,10 +580,12 @@ def _run_online(roots: list[str], folder: str | Path, rules: CaptureRules, *, vi
 class CaptureFromWeb(OnlineProcess):
     """The capture process, run in the background: `progress(done, total, text)` as it goes, then
     `finished(result)` once: the summary as a dict with `ok` True and `message`, or `{"ok": False, "message"}`.
+    `note(text)`: a warning about a page as it comes ("warning: URL: its accessibility tree is not kept ...").
 
     `cancel` stops it after the page being loaded; what was saved stays, and the capture can be resumed."""
 
     progress = Signal(int, int, str)
+    note = Signal(str)
     name = "the capture"
     stop_wait_ms = 30000  # longer than the saver: it leaves capture.json ready to resume
 
@@ -416,6 +600,8 @@ class CaptureFromWeb(OnlineProcess):
         match = _PROGRESS.match(text)
         if match:
             emit(self.progress, int(match.group(1)), int(match.group(2)), match.group(3))
+        elif text.startswith("warning: "):
+            emit(self.note, text)
 
     def _result(self, code: int, status: QProcess.ExitStatus, output: list[str]) -> dict[str, object]:
         result: dict[str, object] | None = None

@@ -141,6 +141,6 @@ def test_the_capture_dialog_shows_the_summarys_notes(qapp) -> None:
         dialog._on_finished({"ok": True, "message": "site: 0 page(s) saved",
                              "notes": ["rule changed since the last run: --depth: 3 → 1"]})
         assert dialog.log.toPlainText().splitlines()[-2:] == [
-            "site: 0 page(s) saved", "warning: rule changed since the last run: --depth: 3 → 1"]
+            "site: 0 page(s) saved", "warning: rule changed since the last run: “Depth”: 3 → 1"]  # its field
     finally:
         dialog.deleteLater()
