@@ -5,6 +5,10 @@ keyboard types it composed (NFC); "STRASSE" should find "Straße", "istanbul" "�
 
     from recordlens.core.text_search import folded
     folded("Hà Nội") in folded("Tiếng Việt: Hà Nội")
+
+A search is forgiving: it finds more rather than less. Where two texts must be the same (an agent's answer and
+its evidence on a page, an element found again by its name, a typed value) accents make another word, and the
+agent folds with `core/agent/targets.folded` (compatibility form, case, spacing; accents kept) instead.
 """
 
 from __future__ import annotations

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,6 +27,7 @@ from .. import atomic
 from ..errors import AgentError, RecordLensError
 from .model import Task
 from .sites import Site
+from .targets import folded
 from .tasks import OPTIONAL_KEYS, REQUIRED_KEYS, TaskFileError, normalise_answer, task_from_line, task_line
 
 STATUSES = ("candidate", "accepted", "similar", "unable", "expired")
@@ -145,14 +145,11 @@ def accepted_tasks(candidates: Iterable[Candidate]) -> list[Task]:
 # -- is the gold answer on the site? ------------------------------------------------------------------------------
 
 
-def _folded(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
 @dataclass
 class SiteText:
     """Every saved page's visible text, read once: as written (spacing collapsed), for a prompt to quote, and
-    folded (NFKC, case, spacing), where answers are looked for."""
+    folded (`targets.folded`: NFKC, case, spacing; accents kept, as answers are scored), where answers are looked
+    for."""
 
     site: Site
     _texts: dict[str, str] = field(default_factory=dict)
@@ -177,7 +174,7 @@ class SiteText:
                 body = parsed.body
                 written = " ".join((body.text(" ") if body is not None else "").split())
                 self._written[page.url] = written
-                self._texts[page.url] = _folded(written)
+                self._texts[page.url] = folded(written)
         return self._texts
 
     def find(self, answer: str, rules: Iterable[str] = (), *, first: str = "") -> str:
@@ -186,7 +183,7 @@ class SiteText:
         is scored (`normalise_answer`: "4213" is on a page that says "4,213" under `numbers`); `first`: the URL of
         the page looked at before the others (a task's start page)."""
         rules = tuple(sorted(set(rules)))
-        wanted = _folded(normalise_answer(answer, rules) if rules else answer)
+        wanted = folded(normalise_answer(answer, rules) if rules else answer)
         if not wanted:
             return ""
         pattern = re.compile(r"(?<!\w)" + re.escape(wanted) + r"(?!\w)")
@@ -204,7 +201,7 @@ class SiteText:
         if not rules:
             return self.texts()
         if rules not in self._normalised:
-            self._normalised[rules] = {url: _folded(normalise_answer(text, rules))
+            self._normalised[rules] = {url: folded(normalise_answer(text, rules))
                                        for url, text in self.written().items()}
         return self._normalised[rules]
 

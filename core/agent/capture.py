@@ -63,6 +63,7 @@ from . import axtree
 from .site_files import SAVED_SUFFIX, free_site_file_name, site_file_name
 from .sites import (
     CAPTURE_STATE_FILE,
+    DEFAULT_PORTS,
     INDEX_FILE,
     SET_ASIDE_FOLDER,
     SiteError,
@@ -79,7 +80,9 @@ USER_AGENT = "RecordLens"
 DEFAULT_VIEWPORT = (1920, 1080)
 CAPTURE_VIEWPORT = DEFAULT_VIEWPORT  # the name the package exports
 CAPTURE_SOME_FAILED = 1  # `site capture`'s exit status when a page failed (its summary is printed all the same)
-CAPTURE_NO_SITE = 2  # ... when it leaves no site (no page saved, or the folder's pages gone): an error, said why
+# ... when it leaves no site (no page saved, the folder's pages gone, or no index built over the pages saved): an
+# error, said why
+CAPTURE_NO_SITE = 2
 DEFAULT_DEPTH = 2
 # A site that stops answering (the server went down, hangs, the network dropped): after this many of its pages in
 # a row that could not be reached, the capture stops rather than mark the rest of its queue failed (or wait the
@@ -189,6 +192,7 @@ class CaptureSummary:
     notes: list[str] = field(default_factory=list)  # e.g. a robots.txt that could not be fetched
     limit: int = 0          # the --max-pages the site had reached when it stopped (0: it did not)
     complete_since: str = ""  # run again on a complete crawl: when it was completed ("" otherwise)
+    index_error: str = ""   # why the site index could not be built over the pages saved ("": it was, or none was)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -215,6 +219,10 @@ class CaptureSummary:
         """Why the capture leaves no usable site (its folder holds no page) and what to do; "" when it holds one."""
         if self.pages:
             return ""
+        if self.index_error:  # pages were saved: "no page was saved" would send the user after the wrong fault
+            return (f"{self.folder} holds no site: the site index could not be built ({self.index_error}); the "
+                    f"pages saved are kept in {self.folder}/{PAGES_FOLDER}: once that is put right, `recordlens "
+                    f"site build {self.folder}` indexes them (or run the same command again)")
         said = f"{self.folder} holds no site: no page was saved"
         if self.stopped and self.queued:
             return f"{said}: the capture stopped before its first page; run the same command again to continue it"
@@ -320,7 +328,24 @@ class _State:
             except (OSError, ValueError, KeyError, TypeError) as error:
                 raise CaptureError(f"cannot read the capture state {self.path}: {error}; remove it to start "
                                    "the capture over") from None
+            self._key_again()
             self.resumed = True
+
+    def _key_again(self) -> None:
+        """Key what was read by today's `normalise_url`. A capture.json written before it kept an IPv6 host's
+        brackets holds keys such as http://::1:8000/a, which no URL normalises to now (nor can be read back): each
+        outcome is keyed again by the URL it keeps as given, and what was seen by its key now, gaining the keys
+        of the URLs the state keeps (a key that cannot be read, which nothing can match now, goes)."""
+        def key(url: str) -> str | None:
+            try:
+                return normalise_url(url)
+            except ValueError:
+                return None
+
+        self.outcomes = {key(str(o.get("url") or "")) or old: o for old, o in self.outcomes.items()}
+        kept = [*self.seen, *self.outcomes, *(u for u, _ in self.queue),
+                *(str(o["final_url"]) for o in self.outcomes.values() if o.get("final_url"))]
+        self.seen = {k for k in map(key, kept) if k}
 
     def save(self, rules: CaptureRules) -> None:
         data = {"version": STATE_VERSION, "roots": self.roots, "rules": asdict(rules), "queue": self.queue,
@@ -338,8 +363,10 @@ def same_site(url: str, other: str) -> bool:
     nor are two ports of one host (two servers, as a browser's origin has it: 127.0.0.1:8000 and :8001 are two
     sites, as a link between them is "another host"); each scheme's own port is one (http://site to https://www.)."""
     def host(u: str) -> tuple[str, int | None]:
-        parts = urlsplit(normalise_url(u))  # the scheme's own port dropped
-        return (parts.hostname or "").rstrip(".").removeprefix("www."), parts.port
+        parts = urlsplit(u.strip())  # its hostname is lower-cased, an IPv6 address's without its brackets
+        port = parts.port  # a port that is not a number raises ValueError: no valid address
+        port = None if port == DEFAULT_PORTS.get(parts.scheme.lower()) else port  # the scheme's own: no port
+        return (parts.hostname or "").rstrip(".").removeprefix("www."), port
     (a, port), (b, other_port) = host(url), host(other)
     return bool(a) and port == other_port and (a == b or a.endswith("." + b) or b.endswith("." + a))
 
@@ -598,8 +625,10 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
         site = build_site(root)
         summary.pages = len(site.pages)
         summary.notes.extend(site.warnings)
-    except SiteError:
+    except SiteError as error:
         summary.pages = 0
+        if state.saved_count():  # else the capture saved nothing, which `no_site` says with why
+            summary.index_error = str(error)
     return summary
 
 
@@ -800,12 +829,13 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
         _alias(root / str(already.get("file", "")), [url, *(str(h.get("url") or "") for h in page.redirects)])
         return f"{url} redirects to {page.final_url}, saved already"
     state.seen.add(final_key)
-    content = _content_digest(page.mhtml)
-    # The same document under another URL (/about/, /About, /about/index.html, a session id in the query): an alias
-    # of the page saved, as a redirect is; not a page more (nor one counted against --max-pages), and its links,
-    # the saved page's, are not followed again (a link to it shows the saved page, at the saved page's URL).
-    twin = next((o for o in state.outcomes.values() if o.get("outcome") == "saved" and content
-                 and o.get("content") == content), None) if content else None
+    content = _content_digest(page)
+    # The same document under another URL (/about, /About, a session id in the query), reaching the same pages: an
+    # alias of the page saved, as a redirect is; not a page more (nor one counted against --max-pages), and its
+    # links, the saved page's, are not followed again (a link to it shows the saved page, at the saved page's URL).
+    # A page saved by a capture.json of before has no digest (its "content" was the HTML alone): never a twin.
+    twin = next((o for o in state.outcomes.values() if o.get("outcome") == "saved"
+                 and o.get("digest") == content), None) if content else None
     if twin is not None:
         saved_as = str(twin.get("final_url") or twin.get("url"))
         state.outcomes[key] = {"url": url, "outcome": "duplicate", "final_url": saved_as, "depth": depth,
@@ -834,7 +864,7 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
     atomic.write_bytes(target, page.mhtml)  # last: the page exists only once everything else does
     relative = target.relative_to(root).as_posix()
     state.outcomes[key] = {"url": url, "outcome": "saved", "final_url": page.final_url, "file": relative,
-                           "status": page.status, **({"content": content} if content else {})}
+                           "status": page.status, **({"digest": content} if content else {})}
     summary.saved.append(page.final_url)
     if depth < max_depth:
         _enqueue(page.links, depth + 1, state)
@@ -900,15 +930,30 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _content_digest(mhtml: bytes) -> str:
+def _content_digest(page: RenderedPage) -> str:
     """What two pages must share to be one: the sha256 of the main document's HTML (the MHTML's own headers carry
-    the URL and the time, so they differ between any two), or "" when the MHTML cannot be read."""
+    the URL and the time, so they differ between any two) with the pages it links to, or "" when the MHTML cannot
+    be read. The same HTML under /v1/ and /v2/ whose links are relative reaches /v1/… and /v2/…: two pages, each
+    with links to follow. A link to the page itself (#top, a form sent to itself) is the same on every URL of it."""
     from ..page.snapshot import read_snapshot
 
     try:
-        return _sha256(read_snapshot(mhtml).html.encode("utf-8"))
+        html = read_snapshot(page.mhtml).html
     except (RecordLensError, ValueError):
         return ""
+    own = _link_key(page.final_url)
+    reached = sorted({"" if key == own else key for key in map(_link_key, page.links)})
+    return _sha256(json.dumps([html, reached], ensure_ascii=False).encode("utf-8"))
+
+
+def _link_key(link: str) -> str:
+    """A link as pages are told apart by where they lead: its normalised URL without the fragment (as written
+    when it cannot be read)."""
+    address = urldefrag(link.strip())[0]
+    try:
+        return normalise_url(address)
+    except ValueError:
+        return address
 
 
 # -- who renders ------------------------------------------------------------------------------------------------

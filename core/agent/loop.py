@@ -34,6 +34,10 @@ DEFAULT_MAX_FAILURES = 3
 # What an agent can observe besides the numbered elements (`--observation`, combinable).
 OBSERVATIONS = ("screenshot", "axtree", "text")
 
+# What the loop does that a run records with its settings (beside max_failures), so that runs made before a rule
+# came, whose settings lack its key, can be told apart: an episode fails a window Scroll that moves nothing.
+LOOP_RULES = {"fails_unmoved_scroll": True}
+
 # Stops that cut an episode short for reasons outside the agent: such an episode is not a result.
 CUT_STOPS = ("model budget", "model error")
 
@@ -197,10 +201,9 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
 def _failed_if_unmoved(step: Step, before: Observation, after: Observation) -> Step:
     """A Scroll of the window that moved nothing (the page is at its end or its top, or fits the screen) is a
     failed step that says so: else the agent sees the same page again, is told nothing, and scrolls on until its
-    step budget is gone. Either browser reports the scroll position it is at."""
-    if step.action != "scroll" or step.failed or step.target is not None:
-        return step
-    if after.url != before.url or after.scroll != before.scroll:
+    step budget is gone. Only when the browser reports where it is scrolled to (both browsers do; a Browser that
+    does not never has a scroll failed), and a page that grew in place (lazy loading) moved (`moved_since`)."""
+    if step.action != "scroll" or step.failed or step.target is not None or after.moved_since(before) is not False:
         return step
     direction = step.value or "down"
     where = "top" if direction == "up" else "end"
@@ -282,7 +285,7 @@ def text_window(text: str, observation: Observation) -> tuple[int, int]:
     if len(text) <= MAX_PAGE_TEXT:
         return 0, len(text)
     height = (observation.viewport or (0.0, 0.0))[1] or 1080.0
-    scrolled = max(0.0, observation.scroll[1])
+    scrolled = max(0.0, (observation.scroll or (0.0, 0.0))[1])  # not reported: read as the page's top
     last = len(text) - MAX_PAGE_TEXT
     if observation.page_height is not None and observation.page_height > height:
         start = int(min(1.0, scrolled / (observation.page_height - height)) * last)

@@ -131,13 +131,22 @@ class Observation:
     title: str = ""
     screenshot: bytes | None = None   # PNG, the set-of-mark boxes drawn on it
     elements: tuple[Target, ...] = ()
-    scroll: tuple[float, float] = (0.0, 0.0)          # the viewport's top-left in page pixels
+    scroll: tuple[float, float] | None = None         # the viewport's top-left in page pixels; None: not reported
     viewport: tuple[float, float] | None = None       # width, height in CSS pixels
     text: str = ""    # the page's visible text, optional: it lets a text-only run read what the screenshot shows
     page_height: float | None = None  # the whole page's height in CSS pixels, when the browser knows it
 
     def element(self, label: int) -> Target | None:
         return next((e for e in self.elements if e.label == label), None)
+
+    def moved_since(self, before: Observation) -> bool | None:
+        """Whether the page moved or changed between `before` and this observation (a Scroll did something): its
+        URL, where it is scrolled to, or a page that grew in place (a scroll at its end loaded more: a taller
+        page, more text). None when the browser does not report where it is scrolled to: nobody can tell."""
+        if self.scroll is None or before.scroll is None:
+            return None
+        return (self.url, self.scroll, self.page_height, self.text) != (before.url, before.scroll, before.page_height,
+                                                                        before.text)
 
 
 @runtime_checkable

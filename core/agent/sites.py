@@ -3,7 +3,8 @@ was saved from, so that following a link means finding the saved page for its UR
 
 URLs are compared after `normalise_url`:
   - the fragment (#...) is dropped: it names a place on a page, not a page;
-  - scheme and host are lower-cased; the default port goes (:80 for http, :443 for https);
+  - scheme and host are lower-cased; the default port goes (:80 for http, :443 for https); an IPv6 host keeps
+    its brackets (http://[::1]:8000/);
   - an empty path is "/"; a trailing slash is kept (/dir and /dir/ can be two pages, and a relative link on each
     means another page), but a link finds the page saved with or without it when the site holds only one
     (`loose_url`: most servers send /dir to /dir/), and two URLs that differ only so are one page to an agent's
@@ -42,7 +43,7 @@ CAPTURE_STATE_FILE = "capture.json"  # a capture's state (core/agent/capture.py)
 # of the site. The name is the project's (core/store/removed_files.REMOVED), written out here because importing
 # the store would double the time `import recordlens.core.agent` takes.
 SET_ASIDE_FOLDER = "removed"
-_DEFAULT_PORTS = {"http": 80, "https": 443}
+DEFAULT_PORTS = {"http": 80, "https": 443}
 _PATH_SAFE = "/:@!$&'()*+,;=-._~"
 NOT_IN_SNAPSHOT_TITLE = "Not in this snapshot"
 # The files a capture keeps beside NAME.mhtml, by kind: NAME.axtree.json, NAME.png, NAME.meta.json.
@@ -127,10 +128,10 @@ def normalise_url(url: str) -> str:
     scheme = parts.scheme.lower()
     host = (parts.hostname or "").lower()
     port = parts.port  # raises ValueError for a port that is not a number
-    netloc = host
+    netloc = f"[{host}]" if ":" in host else host  # an IPv6 address keeps its brackets: its port is told apart
     if parts.username or parts.password:
-        netloc = f"{parts.username or ''}{':' + parts.password if parts.password else ''}@{host}"
-    if port is not None and port != _DEFAULT_PORTS.get(scheme):
+        netloc = f"{parts.username or ''}{':' + parts.password if parts.password else ''}@{netloc}"
+    if port is not None and port != DEFAULT_PORTS.get(scheme):
         netloc += f":{port}"
     path = quote(_ESCAPE.sub(_normal_escape, parts.path), safe=_PATH_SAFE + "%") or "/"
     pairs = parse_qsl(parts.query, keep_blank_values=True)

@@ -3,6 +3,7 @@ text, and finally by box overlap. This is what lets replay survive drift."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -96,8 +97,14 @@ def targets_match(a: Target | None, b: Target | None) -> bool:
 
 
 def folded(text: str | None) -> str:
-    """A text as identities compare it: whitespace runs as one space, case folded."""
-    return " ".join((text or "").split()).casefold()
+    """A text as identities compare it: in Unicode compatibility form (NFKC: a decomposed "é" is the composed
+    one, a full-width "Ａ" an "A"), case folded, whitespace runs as one space. The agent's one way to compare an
+    element's name or text, a typed value, and a gold answer with a page's text (`candidates.SiteText`).
+
+    Accents are kept, unlike a search's `text_search.folded`: an answer is scored with its accents (no rule of
+    `tasks.normalise_answer` drops them), so its evidence must keep them too, and "resume" typed into a search
+    box is not "résumé"."""
+    return " ".join(unicodedata.normalize("NFKC", text or "").casefold().split())
 
 
 def _has_only_label(target: Target) -> bool:

@@ -37,7 +37,8 @@ def register(site_sub: argparse._SubParsersAction) -> None:
                     "accessibility tree, a full-page PNG and its metadata, and DIR/site.json indexes the site. "
                     "This goes online. A stopped capture continues when run again with the same --site; a "
                     "complete one loads nothing again unless --refresh is given. Exits with 1 when a page failed, "
-                    "with 2 when it leaves no site (no page saved: it says why), with 130 on Ctrl+C.")
+                    "with 2 when it leaves no site (no page saved, or no site index could be built over the pages "
+                    "saved: it says why), with 130 on Ctrl+C.")
     q.add_argument("urls", nargs="+", metavar="URL", help="root pages (http:// or https://)")
     q.add_argument("--site", required=True, metavar="DIR", help="the site folder (created when missing)")
     q.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help=f"link levels below a root (default "
