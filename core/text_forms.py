@@ -12,8 +12,8 @@ import os
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["cell", "column_width", "display_width", "fitted", "padded", "same_form", "unicode_form", "visible",
-           "written"]
+__all__ = ["cell", "column_width", "display_width", "fitted", "padded", "read_alike", "same_form", "spelling",
+           "unicode_form", "visible", "written"]
 
 _JOINER = "\u200d"
 _EMOJI_STYLE = "\ufe0f"
@@ -32,8 +32,22 @@ def unicode_form(name: str) -> str:
 
 
 def same_form(a: str, b: str) -> bool:
-    """Two different names that read alike: the same text in another Unicode form."""
+    """Two different names that are the same text in another Unicode form (one file on APFS); `read_alike` for
+    the wider sense of two spellings of one name."""
     return a != b and unicode_form(a) == unicode_form(b)
+
+
+def spelling(name: str) -> str:
+    """What two spellings of one name share, the key of names that read alike: the same letters in one Unicode
+    form, compatibility characters as their plain ones (NFKC: a full-width `Ａ`, the ligature `ﬁ`), and single
+    spaces between words (`Ann  Lee`, `Ann\u00a0Lee` and `Ann Lee` are one name)."""
+    return " ".join(unicodedata.normalize("NFKC", name).split())
+
+
+def read_alike(a: str, b: str) -> bool:
+    """Two different names that read alike: two spellings of one name (`spelling`), such as a name typed in one
+    Unicode form and imported in another, or with two spaces where one was meant."""
+    return a != b and spelling(a) == spelling(b)
 
 
 def display_width(text: str) -> int:
@@ -81,20 +95,20 @@ def visible(text: str) -> str:
     (`cafe\\u0301`, which reads as `café`), invisible and control characters (`\\u200b`, `\\n`), and bytes of
     a file name that are not UTF-8 (`\\xff`). A name in NFC of any script, emoji sequences included, stays as
     it is written."""
-    return _visible(text, quoted=False)
+    return _visible(text)
 
 
-def written(name: str) -> str:
-    """A name quoted, as `visible` writes it (and a quote or backslash in it escaped, as `repr` would): two names
-    that look alike on screen show how they differ (`'Zoë'` and `'Zoe\\u0308'`)."""
-    return f"'{_visible(name, quoted=True)}'"
+def written(name: str, quote: str = "'") -> str:
+    """A name quoted, as `visible` writes it (and the quote or a backslash in it escaped, as `repr` would): two
+    names that look alike on screen show how they differ (`'Zoë'` and `'Zoe\\u0308'`). `quote` is `'` or `"`."""
+    return f"{quote}{_visible(name, quoted=quote)}{quote}"
 
 
-def _visible(text: str, *, quoted: bool) -> str:
+def _visible(text: str, *, quoted: str = "") -> str:
     composed = unicodedata.is_normalized("NFC", text)
     shown = []
     for i, c in enumerate(text):
-        if quoted and c in "\\'":
+        if quoted and c in ("\\", quoted):
             shown.append("\\" + c)
         elif _hidden(c, composed) and not _joins_an_emoji(text, i):
             shown.append(_escaped(c))
@@ -107,7 +121,8 @@ def _hidden(c: str, composed: bool) -> bool:
     category = unicodedata.category(c)
     if category in ("Mn", "Mc", "Me"):
         return not composed
-    return category in ("Cc", "Cf", "Cs", "Zl", "Zp") or (category == "Zs" and c != " ")
+    # a private-use (Co) or unassigned (Cn) character draws as a box, or as nothing, or as what a font makes it
+    return category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") or (category == "Zs" and c != " ")
 
 
 def _joins_an_emoji(text: str, i: int) -> bool:
@@ -120,9 +135,9 @@ def _joins_an_emoji(text: str, i: int) -> bool:
 
 
 def _escaped(c: str) -> str:
-    if unicodedata.category(c) == "Cs":  # a byte of a file name that is not UTF-8, kept by Python as a surrogate
+    if 0xDC80 <= ord(c) <= 0xDCFF:  # a byte of a file name that is not UTF-8, kept by Python as a surrogate
         return "".join(f"\\x{byte:02x}" for byte in os.fsencode(c))
-    return c.encode("unicode_escape").decode("ascii")
+    return c.encode("unicode_escape").decode("ascii")  # any other lone surrogate too: `\\ud800`
 
 
 def _clusters(text: str) -> list[str]:

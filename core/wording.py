@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .text_forms import visible
+from .text_forms import visible, written
 
 __all__ = ["counted", "listed", "shortened", "shown"]
 
@@ -24,11 +24,11 @@ def listed(names: Sequence[str], limit: int = 5, *, total: bool = False, sep: st
 
 
 def shown(text: str) -> str:
-    """`text` as it is, or quoted with its invisible characters escaped (a space at either end, a no-break or
-    zero-width space, a newline; a combining mark in a text not in NFC), which would otherwise make it look like
-    another text (`text_forms.visible` escapes them)."""
-    escaped = visible(text)
-    return f'"{escaped}"' if escaped != text or text != text.strip() else text
+    """`text` as it is, or in double quotes as `text_forms.written` writes it, its invisible characters escaped
+    (a space at either end, a no-break or zero-width space, a newline; a combining mark in a text not in NFC; a
+    private-use or unassigned character; a lone surrogate) and a quote in it too, when it would otherwise look
+    like another text."""
+    return written(text, '"') if visible(text) != text or text != text.strip() else text
 
 
 def shortened(text: str, width: int) -> str:

@@ -45,9 +45,9 @@ class _DashedNamesParser(argparse.ArgumentParser):
 
     def error(self, message: str):  # noqa: ANN201 - never returns
         given = getattr(self, "_given", [])
-        options = [(i, a) for i, a in enumerate(given) if a.split("=")[0] in self._option_string_actions]
-        taken = {i for i, a in options} | {i + 1 for i, a in options if "=" not in a
-                                           and self._option_string_actions[a].nargs != 0}
+        options = [(i, a, action) for i, a in enumerate(given) if (action := self._option(a)) is not None]
+        taken = {i for i, _, _ in options} | {i + 1 for i, a, action in options if "=" not in a
+                                              and action.nargs != 0}
         dashed = [a for i, a in enumerate(given) if i not in taken and a.startswith("-") and a != "--"]
         if dashed and "--" not in given:
             names = [a for i, a in enumerate(given) if i not in taken]
@@ -55,6 +55,17 @@ class _DashedNamesParser(argparse.ArgumentParser):
             message += (f" (a name that begins with a dash reads as an option: give it after `--`, as in "
                         f"`{shlex.join([*self.prog.split(), *flags, '--', *names])}`)")
         super().error(message)
+
+    def _option(self, given: str) -> argparse.Action | None:
+        """The option `given` names as argparse reads it: the whole option string, before any `=`, or a long
+        option's unambiguous abbreviation (`--proj` for `--project`)."""
+        name = given.split("=", 1)[0]
+        if name in self._option_string_actions:
+            return self._option_string_actions[name]
+        if not (self.allow_abbrev and name.startswith("--") and len(name) > 2):
+            return None
+        meant = {action for option, action in self._option_string_actions.items() if option.startswith(name)}
+        return meant.pop() if len(meant) == 1 else None
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -23,7 +23,7 @@ from ..page.dataset import natural_key
 from ..records.agreement import Agreement, PageAgreement, agreement, compare_page
 from ..records.model import TextKeyIndex
 from ..records.review import MATCH_THRESHOLD
-from ..text_forms import same_form, visible, written
+from ..text_forms import read_alike, same_form, visible, written
 from ..wording import counted
 from .db import StoreError
 from .label_sets import PERSON_PREFIX, PROJECT_SET
@@ -117,22 +117,29 @@ def _person_set(project: Project, name: str, person: str) -> LabelSet:
         # a person of the project, whose pages are not marked labelled yet
         raise StoreError(f"{person!r} is a person of the project, with no accepted or changed record on a page "
                          "marked labelled or reviewed: only those are compared (L marks a page labelled)")
-    if name == person and len(alike := [n for n in project.annotators.names() if same_form(n, name)]) == 1:
-        # typed in one Unicode form, imported in another (a shell cannot easily type the other): taken, and said
+    if name == person and len(alike := [n for n in project.annotators.names() if read_alike(n, name)]) == 1:
+        # typed in one Unicode form, imported in another (a shell cannot easily type the other), or with other
+        # spaces: taken, and said (`import --annotator` refuses such a name as another spelling of a set's)
         return LabelSet(alike[0], project.annotators.all_records(alike[0]),
-                        note=f"{written(name)} is read as the annotator {written(alike[0])}, the same name written "
-                             "in another Unicode form")
+                        note=f"{written(name)} is read as the annotator {written(alike[0])}, the same name "
+                             f"written {_otherwise(name, alike[0])}")
     known = known_sets(project)
     raise StoreError(f"no labels by {written(name)} in the project; {_another_form(name, known)}known: "
                      f"{', '.join(map(visible, known))}")
 
 
 def _another_form(name: str, known: list[str]) -> str:
-    """A set whose name is `name` in another Unicode form (typed `Zoë`, imported as `Zoe` and a combining mark),
-    which the list of names would show alike: said, as `import --annotator` says it (names are taken exactly)."""
-    alike = [n for n in known if same_form(n, name)]
-    return (f"{written(alike[0])} is the same name written in another Unicode form: give it as the project holds "
-            "it; " if alike else "")
+    """A set whose name is another spelling of `name` (typed `Zoë`, imported as `Zoe` and a combining mark; other
+    spaces), which the list of names would show alike: said, as `import --annotator` says it (names are taken
+    exactly)."""
+    alike = [n for n in known if read_alike(n, name)]
+    return (f"{written(alike[0])} is the same name written {_otherwise(name, alike[0])}: give it as the project "
+            "holds it; " if alike else "")
+
+
+def _otherwise(name: str, alike: str) -> str:
+    """How two names that read alike differ, in a few words."""
+    return "in another Unicode form" if same_form(name, alike) else "with other spaces or character forms"
 
 
 def known_sets(project: Project) -> list[str]:

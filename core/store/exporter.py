@@ -111,24 +111,32 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
 
 def _file_stems(names: Sequence[str], warnings: list[str]) -> dict[str, str]:
     """Each page's file name in the dataset: its own, but for a page whose name is an earlier page's in another
-    Unicode form (`café` and `cafe` with a combining accent, two pages of the project), which gets `NAME (2)`,
-    said: a file system that normalises names (macOS) would take the two files for one, and any would show
-    them alike."""
-    taken = {unicode_form(name) for name in names}
+    Unicode form (`café` and `cafe` with a combining accent, two pages of the project) or in another case (`Page`
+    and `page`), which gets `NAME (2)`, said: a file system that normalises names (macOS) or ignores case (macOS,
+    Windows) would take the two files for one, the second written over the first, and any would show the
+    first two alike."""
+    taken = {_one_file(name) for name in names}
     first: dict[str, str] = {}
     stems: dict[str, str] = {}
     for name in names:
-        there = first.setdefault(unicode_form(name), name)
+        there = first.setdefault(_one_file(name), name)
         if there == name:
             stems[name] = name
             continue
-        stem = next(f"{name} ({n})" for n in itertools.count(2) if unicode_form(f"{name} ({n})") not in taken)
-        taken.add(unicode_form(stem))
+        stem = next(f"{name} ({n})" for n in itertools.count(2) if _one_file(f"{name} ({n})") not in taken)
+        taken.add(_one_file(stem))
         stems[name] = stem
+        how = ("in another Unicode form (one file where a file system normalises names, as macOS does)"
+               if unicode_form(name) == unicode_form(there) else
+               "in another case (one file where a file system ignores case, as macOS and Windows do)")
         warnings.append(f"page {written(name)}: exported as {written(stem)}, as its name is that of page "
-                        f"{written(there)} in another Unicode form (one file where a file system normalises "
-                        "names, as macOS does)")
+                        f"{written(there)} {how}")
     return stems
+
+
+def _one_file(name: str) -> str:
+    """What names that one file system or another takes for one file share: the Unicode form and the case."""
+    return unicode_form(unicode_form(name).casefold())
 
 
 def _copy_checked(source: Path, target: Path, digest: str) -> bool:

@@ -23,14 +23,13 @@ from __future__ import annotations
 import contextlib
 import json
 import shlex
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..atomic import write_text
 from ..page.dataset import natural_key
-from ..text_forms import written
+from ..text_forms import read_alike, spelling, written
 from .db import Connection, StoreError, dumps, now
 from .removed_files import REMOVED, new_folder, safe_name, stamped
 
@@ -55,11 +54,6 @@ def check_annotator_name(name: str) -> str:
         raise StoreError(f"{PERSON_PREFIX!r} names a person who labelled in the app (`agreement --between "
                          f"{PERSON_PREFIX}NAME ...`); give the annotator a name without it")
     return name
-
-
-def spelling(name: str) -> str:
-    """What two spellings of one name share: the same letters in one Unicode form, single spaces between words."""
-    return " ".join(unicodedata.normalize("NFKC", name).split())
 
 
 def set_aside_by(folder: Path) -> str | None:
@@ -166,7 +160,7 @@ class Annotators:
         spellings as two sets, each reached by its exact name."""
         name = check_annotator_name(name)
         names = self.names()
-        others = [n for n in names if n != name and spelling(n) == spelling(name)]
+        others = [n for n in names if read_alike(n, name)]
         if others and name not in names and not held_before:
             raise StoreError(f"the annotator name {written(name)} is another spelling of {written(others[0])}, "
                              "whose label set is in the project (other spaces or Unicode form): give "

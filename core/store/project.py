@@ -140,10 +140,13 @@ class SchemaUpgrade:
 
     def message(self) -> str:
         """What the user is told, once: the earlier RecordLens cannot open it now, and how to go back to it."""
+        # SQLite replays a write-ahead log left beside the database (by a crash) onto the file put back: the
+        # project would be at this schema again, so going back deletes the log and its index too
+        database = self.root / PROJECT_DB
         return (f"{self.root}: project brought up from schema {self.found} to {self.to}; earlier RecordLens versions "
                 f"can no longer open it; the database as it was is kept in {self.kept}: to go back to them, put it "
-                f"back as {self.root / PROJECT_DB} while no RecordLens has the project open (changes made since "
-                "are lost)")
+                f"back as {database} and delete {database}-wal and {database}-shm if they are there, while no "
+                "RecordLens has the project open (changes made since are lost)")
 
 
 _upgrades: list[SchemaUpgrade] = []  # made by this process and not yet said (`take_upgrades`)
@@ -280,7 +283,7 @@ class Project(Connection):
         try:
             return copy_database(self.root / PROJECT_DB, folder, stamped(f"project-schema-{found}", now()))
         except (OSError, sqlite3.Error) as error:
-            full = is_disk_full(error) or "full" in str(error).lower()
+            full = is_disk_full(error) or getattr(error, "sqlite_errorname", None) == "SQLITE_FULL"
             why = (full_disk(folder, detail=getattr(error, "strerror", None) or str(error)) if full
                    else f"{folder} cannot be written: {getattr(error, 'strerror', None) or error}")
             raise StoreError(f"{self.root} was made by an earlier RecordLens (schema {found}) and is brought up to "

@@ -8,11 +8,15 @@ Project those parts hang off, can use the same names and the same way of making 
 
 from __future__ import annotations
 
+import errno
 import os
+import secrets
+import socket
 import sqlite3
 from pathlib import Path
 
 from ..atomic import sync_folder
+from ..owner_files import process_alive
 
 REMOVED = "removed"  # the folder, inside the project, that keeps what was taken out of it
 _TRIES = 100  # new names tried (`stem`, `stem-1`, ...) before giving up: two commands in one millisecond, or more
@@ -67,31 +71,85 @@ def copy_database(database: Path, folder: Path, stem: str) -> Path:
     """A copy of the SQLite database at `database`, in a new file `stem[-K].db` of `folder`, never replacing a file:
     one consistent state (SQLite's online backup, read by a connection of its own: what was last committed, so the
     caller holds the write lock while it is made, before any change of its own), a file of its own (no write-ahead
-    log beside it), written through to the disk. OSError or sqlite3.Error when it cannot be made (a copy cut short
-    is removed), FileExistsError when every name is taken."""
+    log beside it), written through to the disk. It is written under a hidden name first and given its own name
+    only when whole, so that a process killed part way leaves no broken file under a name that looks kept (the
+    hidden file it leaves is removed by the next copy into `folder` made on the same machine). OSError or
+    sqlite3.Error when it cannot be made (a copy cut short is removed), FileExistsError when every name is taken."""
     folder.mkdir(parents=True, exist_ok=True)
+    _remove_partials_left(folder)
+    partial = _new_partial(folder, stem)
+    try:
+        # not the caller's connection: SQLite refuses to back up from a connection that holds a write transaction
+        source = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            copy = sqlite3.connect(partial)
+            try:
+                source.backup(copy)
+                copy.execute("PRAGMA journal_mode = DELETE")  # one file: it opens anywhere, read-only too
+            finally:
+                copy.close()
+        finally:
+            source.close()
+        with open(partial, "rb") as written:
+            os.fsync(written.fileno())
+        path = _name_taken_by(partial, folder, stem)
+        sync_folder(folder)  # its name too survives a power loss
+    finally:
+        partial.unlink(missing_ok=True)
+    return path
+
+
+_PARTIAL = ".partial-"  # in the hidden name of a copy being made: `.STEM.partial-PID-HOST-TOKEN`
+_NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}  # link() says so
+
+
+def _here() -> str:
+    return safe_name(socket.gethostname(), "host")
+
+
+def _new_partial(folder: Path, stem: str) -> Path:
+    """A new, empty hidden file of `folder` to write a copy into, named after this process."""
+    while True:
+        partial = folder / f".{stem}{_PARTIAL}{os.getpid()}-{_here()}-{secrets.token_hex(4)}"
+        try:
+            with open(partial, "x"):
+                return partial
+        except FileExistsError:
+            continue
+
+
+def _remove_partials_left(folder: Path) -> None:
+    """Remove the hidden files of copies killed part way on this machine (their process no longer runs); those of
+    another machine, or of a copy running now, are left be (hidden, they are never taken for a kept file)."""
+    for left in folder.glob(f".*{_PARTIAL}*"):
+        owner = left.name.rpartition(_PARTIAL)[2].removesuffix("-journal")  # SQLite's, beside a copy cut short
+        pid, _, rest = owner.partition("-")
+        host = rest.rpartition("-")[0]
+        if pid.isdigit() and host == _here() and not process_alive(socket.gethostname(), int(pid)):
+            left.unlink(missing_ok=True)
+
+
+def _name_taken_by(partial: Path, folder: Path, stem: str) -> Path:
+    """Give the whole file `partial` the first free name `stem[-K].db` of `folder`, never replacing a file: a hard
+    link, which fails on a name taken; where the file system has none (FAT, some network shares), the name is
+    first taken by an empty file, then the copy renamed over it."""
     for name in _names(stem, ".db"):
         path = folder / name
         try:
-            with open(path, "x"):  # the name, taken: an empty file is an empty database to SQLite
+            os.link(partial, path)
+            return path
+        except FileExistsError:
+            continue
+        except OSError as error:
+            if error.errno not in _NO_HARD_LINKS:
+                raise
+        try:
+            with open(path, "x"):
                 pass
         except FileExistsError:
             continue
         try:
-            # not the caller's connection: SQLite refuses to back up from a connection that holds a write transaction
-            source = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
-            try:
-                copy = sqlite3.connect(path)
-                try:
-                    source.backup(copy)
-                    copy.execute("PRAGMA journal_mode = DELETE")  # one file: it opens anywhere, read-only too
-                finally:
-                    copy.close()
-            finally:
-                source.close()
-            with open(path, "rb") as written:
-                os.fsync(written.fileno())
-            sync_folder(folder)  # its name too survives a power loss
+            os.replace(partial, path)
         except BaseException:
             path.unlink(missing_ok=True)
             raise

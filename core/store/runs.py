@@ -33,15 +33,19 @@ RUNNING_MARKS = ".running"
 _log = logging.getLogger(__name__)
 
 
-def stale_words(stale: Sequence[str], earlier: Sequence[str], *, names: bool = True) -> str:
-    """`stale` pages in a few words, those scored by an `earlier` page reader said apart from those whose labels
-    changed since, each with its pages listed (`names`)."""
-    by_earlier = set(earlier)
-    changed = [page for page in stale if page not in by_earlier]
+def stale_words(stale: Sequence[str], earlier: Sequence[str], later: Sequence[str] = (), *,
+                names: bool = True) -> str:
+    """`stale` pages in a few words, those scored by an `earlier` page reader and those scored by a `later` one
+    (another install of a newer RecordLens sharing the project) said apart from those whose labels changed since,
+    each with its pages listed (`names`)."""
+    by_earlier, by_later = set(earlier), set(later)
+    changed = [page for page in stale if page not in by_earlier and page not in by_later]
     older = [page for page in stale if page in by_earlier]
+    newer = [page for page in stale if page in by_later]
     parts = [f"{counted(len(pages), 'page')} {why}" + (f" ({listed(pages)})" if names else "")
              for pages, why in ((changed, "labelled, changed or unmarked since it was scored"),
-                                (older, "scored by an earlier RecordLens")) if pages]
+                                (older, "scored by an earlier RecordLens"),
+                                (newer, "scored by a later RecordLens")) if pages]
     return "; ".join(parts)
 
 
@@ -241,8 +245,11 @@ class Runs:
     def stale_pages(self, run_id: int) -> list[str]:
         """The pages whose stored score no longer says what the labels would: their labels or status changed
         after it was made, or they are marked labelled (or no longer) since, or another page reader made it (an
-        earlier RecordLens: `scored_by_an_earlier_reader`); none for a run never scored (its means say "not scored"
-        already)."""
+        earlier RecordLens: `scored_by_an_earlier_reader`, or a later one: `scored_by_a_later_reader`); none for a
+        run never scored (its means say "not scored" already).
+
+        A later reader's score is stale too: the figures stored are those this RecordLens shows beside its own
+        reading of the pages (Review's matched and missed records), and they must agree with it."""
         self._require(run_id)
         scored = self._store.one("SELECT COUNT(*) FROM scores WHERE run_id = ?", (run_id,))
         if not scored or not scored[0]:
@@ -267,18 +274,28 @@ class Runs:
         return [row[0] for row in rows]
 
     def scored_by_an_earlier_reader(self, run_id: int) -> list[str]:
-        """Of `stale_pages`, those whose stored score another page reader made (an earlier RecordLens), whatever
-        else changed: for saying apart from labels changed since ("scored by an earlier RecordLens")."""
+        """Of `stale_pages`, those whose stored score an earlier page reader made (an earlier RecordLens: none
+        said before schema 7), whatever else changed: for saying apart from labels changed since ("scored by an
+        earlier RecordLens")."""
+        return self._scored_by(run_id, "s.page_reader IS NULL OR s.page_reader < ?")
+
+    def scored_by_a_later_reader(self, run_id: int) -> list[str]:
+        """Of `stale_pages`, those whose stored score a later page reader made (a newer RecordLens installed
+        elsewhere that shares the project): "scored by a later RecordLens"."""
+        return self._scored_by(run_id, "s.page_reader > ?")
+
+    def _scored_by(self, run_id: int, reader: str) -> list[str]:
         self._require(run_id)
         rows = self._store.db.execute("SELECT p.name FROM scores s JOIN pages p ON p.id = s.page_id "
-                                      "WHERE s.run_id = ? AND s.page_reader IS NOT ? ORDER BY p.id",
-                                      (run_id, PAGE_READER_VERSION))
+                                      f"WHERE s.run_id = ? AND ({reader}) ORDER BY p.id", (run_id, PAGE_READER_VERSION))
         return [name for (name,) in rows]
 
     def why_stale(self, run_id: int, *, names: bool = True) -> str:
         """Why the run's stored scores no longer hold, in a few words ("" when they do): pages whose labels or
-        status changed since, and pages scored by an earlier RecordLens (another page reader), said apart."""
-        return stale_words(self.stale_pages(run_id), self.scored_by_an_earlier_reader(run_id), names=names)
+        status changed since, pages scored by an earlier RecordLens and pages scored by a later one (another page
+        reader), said apart."""
+        return stale_words(self.stale_pages(run_id), self.scored_by_an_earlier_reader(run_id),
+                           self.scored_by_a_later_reader(run_id), names=names)
 
     def drop_scores(self, run_id: int, pages: Sequence[str]) -> None:
         """Forget the stored scores of these pages (no longer labelled: they leave the run's means)."""

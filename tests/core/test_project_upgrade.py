@@ -70,8 +70,19 @@ def test_the_kept_database_put_back_is_the_project_as_it_was(tmp_path: Path) -> 
     assert version_of(old / "project.db") == 3
 
 
-@pytest.mark.parametrize("failure", [OSError(errno.ENOSPC, "No space left on device"),
-                                     sqlite3.OperationalError("database or disk is full")])
+def sqlite_full() -> sqlite3.Error:
+    """SQLite's own full disk (SQLITE_FULL), as it raises it."""
+    with sqlite3.connect(":memory:") as db:
+        db.execute("CREATE TABLE t (x)")
+        db.execute("PRAGMA max_page_count = 2")
+        try:
+            db.execute("INSERT INTO t VALUES (zeroblob(100000))")
+        except sqlite3.Error as error:
+            return error
+    raise AssertionError("SQLite took it all")
+
+
+@pytest.mark.parametrize("failure", [OSError(errno.ENOSPC, "No space left on device"), sqlite_full()])
 def test_a_full_disk_keeps_the_project_as_it_was_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                             failure: Exception) -> None:
     old = a_version_3_project(tmp_path / "old")
@@ -115,8 +126,9 @@ def test_every_command_says_the_upgrade_once(tmp_path: Path, capsys: pytest.Capt
     said = [line for line in err.splitlines() if "brought up" in line]
     assert said == [f"recordlens: {old}: project brought up from schema 3 to {SCHEMA_VERSION}; earlier RecordLens "
                     f"versions can no longer open it; the database as it was is kept in {kept}: to go back to them, "
-                    f"put it back as {old / 'project.db'} while no RecordLens has the project open (changes made "
-                    "since are lost)"]
+                    f"put it back as {old / 'project.db'} and delete {old / 'project.db'}-wal and "
+                    f"{old / 'project.db'}-shm if they are there, while no RecordLens has the project open (changes "
+                    "made since are lost)"]
     assert "brought up" not in run(capsys, "runs", "--project", str(old))[2]  # once
     other = a_version_3_project(tmp_path / "other")
     code, _, err = run(capsys, "export", "--project", str(other), "--format", "jsonl", "--out", str(tmp_path / "x"))

@@ -74,12 +74,32 @@ def test_a_score_of_another_reader_is_stale(tmp_path: Path) -> None:
     folder = scored_project(tmp_path)
     with open_project(folder) as project:
         project.db.execute("UPDATE scores SET page_reader = ? WHERE page_id = (SELECT id FROM pages WHERE name = '1')",
-                           (PAGE_READER_VERSION + 1,))
+                           (PAGE_READER_VERSION - 1,))
         project.db.conn.commit()
         assert project.runs.stale_pages(1) == ["1"] == project.runs.scored_by_an_earlier_reader(1)
+        assert project.runs.scored_by_a_later_reader(1) == []
         project.delete(project.labels("2")[0].id, Provenance.person("ana"))  # and page 2's labels changed
         assert project.runs.why_stale(1) == ("1 page labelled, changed or unmarked since it was scored (2); "
                                              "1 page scored by an earlier RecordLens (1)")
+
+
+def test_a_score_of_a_later_reader_is_stale_and_said_as_later(tmp_path: Path) -> None:
+    """Two installs share the project: the newer one's scores are no earlier RecordLens's to the older one, which
+    scores them again for figures that agree with its own reading of the pages, and says so."""
+    folder = scored_project(tmp_path)
+    with open_project(folder) as project:
+        project.db.execute("UPDATE scores SET page_reader = ? WHERE page_id = (SELECT id FROM pages WHERE name = '1')",
+                           (PAGE_READER_VERSION + 1,))
+        project.db.execute("UPDATE scores SET page_reader = NULL WHERE page_id = (SELECT id FROM pages "
+                           "WHERE name = '2')")
+        project.db.conn.commit()
+        assert project.runs.stale_pages(1) == ["1", "2"]
+        assert project.runs.scored_by_a_later_reader(1) == ["1"]
+        assert project.runs.scored_by_an_earlier_reader(1) == ["2"]
+        assert project.runs.why_stale(1) == ("1 page scored by an earlier RecordLens (2); "
+                                             "1 page scored by a later RecordLens (1)")
+        score_stored_run(project, 1)
+        assert project.runs.stale_pages(1) == [] and project.runs.scored_by_a_later_reader(1) == []
 
 
 def test_runs_says_pages_scored_by_an_earlier_recordlens_as_such(tmp_path: Path, capsys) -> None:
