@@ -23,12 +23,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.errors import RecordLensError
+from .program import PROG
 
 if TYPE_CHECKING:
     from ..core.store import Project
     from .labelling.main_window import MainWindow
-
-PROG = "recordlens-annotator"
 
 
 class UsageError(RecordLensError):
@@ -180,9 +179,11 @@ def open_window(args: argparse.Namespace) -> MainWindow:
 
     start = start_for(args)
     window = MainWindow(start.project, saves_settings=not args.screenshot, stands_in_for=start.stands_in_for)
-    if start.notice and not args.screenshot:  # shown for good, it would be in the picture
-        window.message(start.notice, 0)
     window.say_upgrades(on_screen=not args.screenshot)
+    # Last: the status bar shows one message for good, the last said (the upgrades stay under Recent messages),
+    # and this one says that the project open is not the user's. Not in a screenshot: it would be in the picture.
+    if start.notice and not args.screenshot:
+        window.message(start.notice, 0)
     return window
 
 

@@ -58,11 +58,12 @@ from ...core.store import (
     take_upgrades,
 )
 from ...core.wording import counted
+from ..program import PROG
 from ..qt.event_loop import spin
 from ..qt.jobs import BackgroundJob, answers_on_their_way
 from ..qt.message_bar import MessageBar
 from ..qt.proportional_split import Share, split_in_proportion
-from ..qt.screen_fit import available_area, first_placement, kept_on, saved_maximised
+from ..qt.screen_fit import available_area, first_placement, holds, saved_maximised
 from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, settings_path
 from .commands import EditGroup, NotSaved
@@ -781,7 +782,7 @@ class MainWindow(QMainWindow):
         """A project this process brought up from an earlier schema is said once, as the command line says it: on
         stderr, and in the status bar for good (the earlier RecordLens can no longer open it; how to go back)."""
         for upgrade in take_upgrades():
-            print(f"recordlens-annotator: {upgrade.message()}", file=sys.stderr)
+            print(f"{PROG}: {upgrade.message()}", file=sys.stderr)
             if on_screen:
                 self.message(upgrade.message(), 0)
 
@@ -942,17 +943,21 @@ class MainWindow(QMainWindow):
         self.save_where_the_user_was()
 
     def restore_geometry(self) -> bool:
-        """Put the window where it was at the last quit (size, place, maximised), kept on the screen's available
-        area; False when nothing was kept or Qt refused it (a screen much narrower or wider than then, a scale
-        factor changed): then the window takes its first place, maximised if it was."""
+        """Put the window where it was at the last quit (size, place, maximised, and screen); False when nothing
+        was kept or Qt refused it (a screen much narrower or wider than then, a scale factor changed): then the
+        window takes its first place, maximised if it was. Qt itself keeps a restored window within the available
+        area of the screen it was saved on (of the main screen when that one is gone), and the window's screen is
+        that one from then on (the main one before: not where a window saved on a second screen goes). A screen
+        narrower or lower than the window's least size gets it maximised, as at a first start: shown at its
+        restored size, the window would grow past the screen's edge."""
         kept = self.settings.window_geometry
         saved = bytes(QByteArray.fromBase64(kept.encode("ascii")).data()) if kept else b""
-        area = available_area(self)
         if saved and self.restoreGeometry(QByteArray(saved)):
-            if not self.isMaximized() and not self.isFullScreen():
-                self.setGeometry(kept_on(self.geometry(), area))
+            least = self.minimumSizeHint().expandedTo(self.minimumSize())
+            if not holds(available_area(self), least):
+                self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
             return True
-        placement = first_placement(DEFAULT_SIZE, area)
+        placement = first_placement(DEFAULT_SIZE, available_area(self))
         self.setGeometry(placement.geometry)
         if placement.maximised or saved_maximised(saved):
             self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)

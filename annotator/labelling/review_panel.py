@@ -40,6 +40,7 @@ from ...core.records import (
 from ...core.store import RunInfo, StoredScore, method_settings, run_origin
 from ...core.wording import counted
 from ..qt.contrast import readable_on
+from ..qt.row_lines import LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot
 from .page_view import STATE_COLOURS
@@ -202,6 +203,9 @@ class ReviewPanel(QWidget):
         self.records = QListWidget()
         # Several rows at once (Shift+click, Ctrl+click): T decides them all in one step.
         self.records.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        # Each line in its own direction, the page's words isolated in it (an Arabic record's text read right to
+        # left, the marks and numbers around it left where they are), cut at its logical end; in the row's colour.
+        self.records.setItemDelegate(LinesInTheirOwnDirection(self.records))
         self.take_all = QPushButton()
         self.take_all.hide()
         self.worst = QListWidget()
@@ -446,7 +450,7 @@ class ReviewPanel(QWidget):
             if not (self.shows_kept() if kept else record.kind in shown):
                 continue
             overlap = f"  overlap {overlap_text(record.overlap)}" if record.kind in (MATCHED, PARTIAL) else ""
-            text = texts[index] if index < len(texts) and texts[index] else "(no text)"
+            text = isolated(texts[index]) if index < len(texts) and texts[index] else "(no text)"
             # A pair's row is named after its true record but shows what was predicted: said, and both numbered.
             paired_with = f" ↔ P{(record.predicted or 0) + 1}" if record.kind in (MATCHED, PARTIAL) else ""
             shown_text = f"predicted: {text}" if paired_with else text
@@ -461,7 +465,7 @@ class ReviewPanel(QWidget):
             item.setForeground(colours[KEPT if kept else record.kind])  # dimmed: decided
             paired = self._true_texts[index] if index < len(self._true_texts) else ""
             if record.kind in (MATCHED, PARTIAL) and paired:
-                item.setToolTip(f"predicted: {text}\ntrue: {paired}")
+                item.setToolTip(f"predicted: {text}\ntrue: {isolated(paired)}")
             item.setData(DATA_ROLE, index)
             self.records.addItem(item)
 

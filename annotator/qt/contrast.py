@@ -24,11 +24,13 @@ def contrast(first: QColor, second: QColor) -> float:
 
 def readable_on(colour: str | QColor, base: QColor) -> QColor:
     """`colour`, or the nearest of its lighter (on a dark `base`) or darker (on a light one) shades of the same
-    hue that reads on `base` at `READABLE`."""
+    hue that reads on `base` at `READABLE`. The last shade each way is white or black, and the side is chosen
+    so that it reads (on a base of luminance below 0.18 white reaches 4.56:1 at least, above it black 4.6:1)."""
     shade = QColor(colour)
     towards_white = _luminance(base) < 0.18  # darker than mid-grey: contrast lies with the lighter shades
     hue, saturation, lightness, alpha = shade.getHslF()
-    while contrast(shade, base) < READABLE and 0.0 < lightness < 1.0:
+    last = 1.0 if towards_white else 0.0  # black on a dark base starts at the other end: it must get lighter
+    while contrast(shade, base) < READABLE and lightness != last:
         lightness = min(1.0, lightness + 0.02) if towards_white else max(0.0, lightness - 0.02)
         shade = QColor.fromHslF(hue, saturation, lightness, alpha)
     return shade

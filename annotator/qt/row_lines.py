@@ -27,8 +27,14 @@ def isolated(text: str) -> str:
     return f"{FIRST_STRONG_ISOLATE}{text}{POP_ISOLATE}" if text else text
 
 
-def _laid_out(text: str, option: QStyleOptionViewItem) -> QTextLayout:
-    """One line, alone (no direction carried over from the line above), in the list's direction."""
+# The width a line is measured at: wider than any row, so that nothing wraps nor is cut.
+MEASURING_WIDTH = 1e6
+
+
+def _laid_out(text: str, option: QStyleOptionViewItem, width: float = MEASURING_WIDTH) -> QTextLayout:
+    """One line, alone (no direction carried over from the line above), in the list's direction, aligned to the
+    list's leading side of a line `width` wide: a row's width where it is painted (a right-to-left list aligns it
+    right, so at the measuring width its text would be drawn a million pixels to the right of the row)."""
     layout = QTextLayout(text, option.font)
     text_option = QTextOption()
     text_option.setTextDirection(option.direction)
@@ -37,7 +43,7 @@ def _laid_out(text: str, option: QStyleOptionViewItem) -> QTextLayout:
     layout.setTextOption(text_option)
     layout.beginLayout()
     line = layout.createLine()
-    line.setLineWidth(1e6)
+    line.setLineWidth(width)
     layout.endLayout()
     return layout
 
@@ -60,18 +66,25 @@ class LinesInTheirOwnDirection(QStyledItemDelegate):
 
     def shown_lines(self, option: QStyleOptionViewItem, index: Index) -> list[str]:
         """The item's lines as the row shows them: each cut at its logical end ("…") to the row's width."""
+        return self._cut_lines(self._item_option(option, index))
+
+    def _item_option(self, option: QStyleOptionViewItem, index: Index) -> QStyleOptionViewItem:
+        """`option` with the item's text, font, colours and state in it (a copy: the view's is left alone)."""
         full = QStyleOptionViewItem(option)
         self.initStyleOption(full, index)
+        return full
+
+    def _cut_lines(self, full: QStyleOptionViewItem) -> list[str]:
+        """The lines of `full` (an item's option) cut at their logical end to the row's width."""
         width = self._text_rect(full).width()
         metrics = QFontMetricsF(full.font)
         lines = full.text.replace(LINE_SEPARATOR, "\n").split("\n")  # the delegate's display text has Qt's separator
         return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines]
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        full = QStyleOptionViewItem(option)
-        self.initStyleOption(full, index)
+        full = self._item_option(option, index)
         area = self._text_rect(full)
-        lines = [_laid_out(text, full) for text in self.shown_lines(option, index)]
+        lines = [_laid_out(text, full, area.width()) for text in self._cut_lines(full)]
         bare = QStyleOptionViewItem(full)
         bare.text = ""
         widget = full.widget

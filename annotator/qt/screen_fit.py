@@ -37,6 +37,11 @@ def fitting_size(wanted: QSize, area: QRect) -> QSize:
                  max(1, min(wanted.height(), area.height() - MARGIN)))
 
 
+def holds(area: QRect, size: QSize) -> bool:
+    """Whether a window of `size` fits in `area` (no margin: a least size, that the window cannot go below)."""
+    return size.width() <= area.width() and size.height() <= area.height()
+
+
 def resize_to_fit(widget: QWidget, width: int, height: int) -> None:
     """Give `widget` (a window or a dialog, before it is shown) the size `width` x `height`, or what of it its
     screen holds."""
@@ -50,19 +55,6 @@ def first_placement(wanted: QSize, area: QRect) -> Placement:
     geometry = QRect(0, 0, size.width(), size.height())
     geometry.moveCenter(area.center())
     return Placement(geometry, maximised=size != wanted)
-
-
-def kept_on(geometry: QRect, area: QRect) -> QRect:
-    """`geometry` (a restored window's) on `area`: a side longer than the area's takes the fitting length, and
-    the whole is moved inside the area where it reached out of it."""
-    size = geometry.size()
-    if size.width() > area.width() or size.height() > area.height():
-        fitted = fitting_size(size, area)
-        size = QSize(fitted.width() if size.width() > area.width() else size.width(),
-                     fitted.height() if size.height() > area.height() else size.height())
-    left = min(max(geometry.left(), area.left()), area.right() + 1 - size.width())
-    top = min(max(geometry.top(), area.top()), area.bottom() + 1 - size.height())
-    return QRect(left, top, size.width(), size.height())
 
 
 # Qt's saveGeometry(): magic, version, frame and normal geometry (4 int32 each), screen number, then one byte

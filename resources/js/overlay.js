@@ -90,7 +90,8 @@
 
   // --s is 1 / the page's zoom: boxes' borders, badges and the tip keep their size on screen at any zoom.
   // `all: initial` resets no `direction`: the host inherits the page's (rtl on an Arabic page), under which the
-  // tip's XPath would read "body[1]/…/h3[1]/", its leading slash last. The tip reads left to right.
+  // tip's XPath would read "body[1]/…/h3[1]/", its leading slash last. The tip reads left to right; its text line
+  // (dir=auto) starts on its own side: an Arabic text at the tip's right, not flush left under the XPath.
   const STYLE = `
     :host { all: initial; }
     .layer { position: absolute; left: 0; top: 0; width: 0; height: 0; }
@@ -115,7 +116,7 @@
            background: rgba(32, 33, 36, 0.92); color: #fff; border-radius: calc(4px * var(--s, 1));
            font: calc(11px * var(--s, 1)) / 1.35 ui-monospace, monospace; white-space: pre-wrap;
            overflow-wrap: anywhere; direction: ltr; unicode-bidi: isolate; text-align: left; }
-    .tip .text { font-family: system-ui, sans-serif; color: #e8eaed; overflow-wrap: break-word; }
+    .tip .text { font-family: system-ui, sans-serif; color: #e8eaed; overflow-wrap: break-word; text-align: start; }
   `;
 
   let host = null;
@@ -221,8 +222,9 @@
   // A badge never goes on another one: records too close together for a badge each (rows a few pixels high,
   // zoomed far out) show the badges that have room, in the records' order, and the others are left out rather
   // than heaped into an unreadable pile. A record left out still has its `spot`, where its badge shows while it
-  // is selected (over the others: it is the one looked at). So is a record out of view across (a wide table, a
-  // vertical page scrolled sideways): a badge kept at the view's edge would lie on the neighbour's text there.
+  // is selected (over the others: it is the one looked at). A record out of view across (a wide table, a
+  // vertical page scrolled sideways) has none, selected or not: a badge kept at the view's edge would lie on the
+  // neighbour's text there, and the badges of every record selected out of view (Ctrl+A) in one heap on it.
   const GAP = 2;
   const spots = ([l, t, r, b], [w, h], rightToLeft) => (rightToLeft ? [
     [r + GAP * scale, t], [r - w, t - h - GAP * scale], [l - w - GAP * scale, t], [l, t], [r - w, t],
@@ -239,7 +241,8 @@
     return style.direction === "rtl" && style.writingMode.startsWith("horizontal");
   };
 
-  // Per record: {spot, crowded} (crowded: no spot off every other badge), or null for a record without a box.
+  // Per record: {spot, crowded} (crowded: no spot off every other badge; spot null: out of view across), or null
+  // for a record without a box.
   const placeBadges = (boxesByRecord, texts, bounds) => {
     const placed = grid();
     const owned = grid();
@@ -249,7 +252,7 @@
       if (!box) return null;
       const size = records[i].badgeSize || [18 * scale, 18 * scale];
       const edge = [Math.max(bounds[0], box[0]), Math.max(bounds[1], box[1]), ...size];
-      if (box[2] <= bounds[0] || box[0] >= bounds[2]) return { spot: edge, crowded: true }; // out of view across
+      if (box[2] <= bounds[0] || box[0] >= bounds[2]) return { spot: null, crowded: true }; // out of view across
       const candidates = spots(box, size, records[i].rightToLeft).filter(inside);
       if (!candidates.length) candidates.push(edge);
       const alone = (c) => !placed.hits(c);

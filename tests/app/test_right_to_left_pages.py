@@ -1,8 +1,8 @@
 """Right-to-left and vertical pages in the main window (the pages the explorers made): the hover tip's XPath reads
-left to right on an Arabic page and its text line in the page's own direction; badges stay off records' text on a
-wide right-to-left table (where a record's text starts at its top-right corner) and, on a vertical page scrolled
-sideways, a record out of view keeps its badge off its neighbour's text; and the record finder finds what is typed
-in a page saved in decomposed form (NFD).
+left to right on an Arabic page and its text line in the page's own direction, from the tip's right; badges stay
+off records' text on a wide right-to-left table (where a record's text starts at its top-right corner) and, on a
+vertical page scrolled sideways, a record out of view shows no badge on its neighbour's text, not even with every
+record selected; and the record finder finds what is typed in a page saved in decomposed form (NFD).
 
 The pointer is moved for real over the view; what the overlay drew is read back from the page.
 """
@@ -78,11 +78,12 @@ def crumb(window: MainWindow) -> str:
     return label.full_text() if hasattr(label, "full_text") else label.text()
 
 
-def hover(window: MainWindow, xpath: str) -> None:
+def hover(qtbot, window: MainWindow, xpath: str) -> None:
     """Move the pointer for real onto the element's first line box (from outside it) and wait for the report."""
     view = window.page_view
-    view.scroll_to(xpath)
-    spin(300)
+    scrolled: list = []
+    view.scroll_to(xpath, scrolled.append)  # the overlay answers once the element is scrolled into view
+    qtbot.waitUntil(lambda: bool(scrolled), timeout=10_000)
     x, y = js(view, f"""(() => {{
         const r = __recordlens.resolve({json.dumps(xpath)}).getClientRects()[0];
         return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
@@ -91,17 +92,14 @@ def hover(window: MainWindow, xpath: str) -> None:
     QTest.mouseMove(proxy, QPoint(x, max(1, y - 200)))
     spin(100)
     QTest.mouseMove(proxy, QPoint(x, y))
-    for _ in range(100):
-        if f"   {xpath}   " in crumb(window):
-            break
-        spin(20)
-    spin(300)
+    # The overlay reports the hover once the tip holds the element's lines and has its place.
+    qtbot.waitUntil(lambda: f"   {xpath}   " in crumb(window), timeout=10_000)
 
 
-def test_the_hover_tip_reads_its_xpath_left_to_right_and_its_text_in_the_pages_direction(window):
+def test_the_hover_tip_reads_its_xpath_left_to_right_and_its_text_in_the_pages_direction(qtbot, window):
     open_page(window, "1")
     heading = f"{ITEM.format(2)}/h3[1]"
-    hover(window, heading)
+    hover(qtbot, window, heading)
     tip = json.loads(window.page_view.offline.run_js("__recordlens.overlay.hoverTip()"))
     assert tip["shown"]
     path, text = tip["lines"]
@@ -111,6 +109,8 @@ def test_the_hover_tip_reads_its_xpath_left_to_right_and_its_text_in_the_pages_d
     assert text["text"] == "حاسوب محمول"
     first, last = text["ends"]
     assert first > last, text  # Arabic: its first letter at the right
+    left, _top, width, _height = tip["rect"]
+    assert first > left + width / 2, (text, tip["rect"])  # and the line starts at the tip's right, not flush left
 
 
 def badges_and_texts(window: MainWindow) -> tuple[list, list, list]:
@@ -160,17 +160,46 @@ def test_badges_on_a_wide_right_to_left_table_stay_off_every_records_text_and_bo
     assert not in_box, in_box
 
 
-def test_on_a_vertical_page_scrolled_sideways_no_badge_lies_on_another_records_text(window):
+def scrolled_across(qtbot, window: MainWindow, step: int) -> None:
+    """Scroll the page sideways by `step` px and wait until the overlay has placed the badges again (the records
+    in view across are others: so are the badges drawn)."""
+    view = window.page_view
+    before = view.offline.run_js("__recordlens.overlay.badgeRects()")
+    view.offline.run_js(f"window.scrollBy({step}, 0)")
+    qtbot.waitUntil(lambda: view.offline.run_js("__recordlens.overlay.badgeRects()") != before, timeout=10_000)
+
+
+def test_on_a_vertical_page_scrolled_sideways_no_badge_lies_on_another_records_text(qtbot, window):
     open_page(window, "3")
     for step in (-400, -400):
-        window.page_view.offline.run_js(f"window.scrollBy({step}, 0)")
-        spin(500)
+        scrolled_across(qtbot, window, step)
         badges, texts, _ = badges_and_texts(window)
         drawn = [(i, b["rect"]) for i, b in enumerate(badges) if b]
         assert len(drawn) >= 3
         astray = [(i + 1, j + 1) for i, rect in drawn for j, rects in enumerate(texts)
                   if j != i and any(overlap(rect, t) for t in rects)]
         assert not astray, astray  # (badge, record): a record out of view on the left, its badge kept at the edge
+
+
+def test_every_record_selected_on_a_vertical_page_scrolled_sideways_leaves_no_heap_of_badges(qtbot, window):
+    # A selected badge shows even where it had no room: the records out of view across had theirs at the view's
+    # edge, and Ctrl+A piled every one of them there, on the text of the records in view.
+    open_page(window, "3")
+    scrolled_across(qtbot, window, -800)
+    try:
+        QTest.keySequence(window, "Ctrl+A")
+        assert len(window.record_panel.selected_ids()) == len(window.labels)
+        window.page_view.wait_until_drawn(60_000)  # the records drawn again, every one selected
+        badges, texts, _ = badges_and_texts(window)
+        drawn = [(i, b["rect"]) for i, b in enumerate(badges) if b]
+        assert len(drawn) >= 3
+        astray = [(i + 1, j + 1) for i, rect in drawn for j, rects in enumerate(texts)
+                  if j != i and any(overlap(rect, t) for t in rects)]
+        heaped = [(i + 1, j + 1) for i, a in drawn for j, b in drawn if i < j and overlap(a, b)]
+        assert not astray, astray  # (badge, record)
+        assert not heaped, heaped  # (badge, badge)
+    finally:
+        window.select_records([], scroll=False)
 
 
 def test_the_record_finder_finds_typed_words_on_a_page_saved_decomposed(window):

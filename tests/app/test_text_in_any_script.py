@@ -8,7 +8,7 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QListWidget, QStyleOptionViewItem
 
@@ -131,3 +131,57 @@ def test_a_right_to_left_record_leaves_its_size_line_as_any_other_and_is_cut_at_
     option.rect = panel.list.visualItemRect(panel.list.item(3))
     first_line = delegate.shown_lines(option, panel.list.model().index(3, 0))[0]
     assert "هاتف ذكي سامسونج" in first_line and "…" in first_line and "شاشة\u2069" not in first_line
+
+
+def test_rows_show_their_text_when_the_list_runs_right_to_left(qtbot):
+    # An app in Arabic or Hebrew runs its lists right to left: each line was laid out a million pixels wide, and
+    # aligned right in it, so the rows were drawn with no text at all.
+    panel = RecordPanel()
+    qtbot.addWidget(panel)
+    panel.setLayoutDirection(Qt.LayoutDirection.RightToLeft)
+    panel.resize(300, 300)
+    panel.set_rows([row(1, "Camera"), row(2, "هاتف ذكي")], [])
+    panel.show()
+    qtbot.waitExposed(panel)
+    image = panel.list.viewport().grab().toImage()
+    dot = panel.list.iconSize().width()  # the record's colour: ink of its own, at the row's right end
+    for number in (0, 1):
+        whole = panel.list.visualItemRect(panel.list.item(number))
+        text = [x for x in ink_columns(image, whole) if x < whole.width() - dot - 8]
+        assert len(text) > 20 and max(text) > whole.width() / 2, (number, text)  # from the right, the leading side
+        assert len(ink_columns(image, lower_line(panel.list, number))) > dot, number  # its size line too
+
+
+def test_the_review_list_reads_a_right_to_left_record_in_its_own_direction_and_in_its_kinds_colour(qtbot):
+    # The Review list drew its rows as one paragraph with Qt's own delegate: an Arabic record's text read in the
+    # app's direction (its words' order turned around at every mark and number) and was cut at its visual end.
+    from recordlens.annotator.labelling.review_panel import ReviewPanel
+    from recordlens.annotator.qt.row_lines import isolated
+    from recordlens.core.records import PageReview, PageScore, ReviewRecord
+
+    arabic = "هاتف ذكي سامسونج · شاشة كبيرة وبطارية تدوم طويلاً · ١٬٢٠٠ ر.س · هاتف ذكي سامسونج · شاشة"
+    score = PageScore(page="1", precision=0.0, recall=0.0, f1=0.0, predicted_records=1, true_records=1, matches=[],
+                      hallucinated_records=0, empty_true_records=0)
+    review = PageReview(score, (ReviewRecord("missed", ("/body[1]/div[1]",), None, 0, 0.0),
+                                ReviewRecord("spurious", ("/body[1]/div[2]",), 0, None, 0.0)))
+    panel = ReviewPanel()
+    qtbot.addWidget(panel)
+    panel.resize(320, 500)
+    panel.show_page(review, texts=[arabic, "Camera"])
+    panel.show()
+    qtbot.waitExposed(panel)
+    records = panel.records
+    assert isolated(arabic) in records.item(0).text()
+    option = QStyleOptionViewItem()
+    option.initFrom(records)
+    option.rect = records.visualItemRect(records.item(0))
+    text_line = records.itemDelegate().shown_lines(option, records.model().index(0, 0))[1]
+    assert "هاتف ذكي سامسونج" in text_line and "…" in text_line and "شاشة\u2069" not in text_line
+    assert records.horizontalScrollBar().maximum() == 0  # cut to the row, not scrolled to
+    # Each row is still drawn in its kind's colour (the "■" at its start: solid, the colour itself).
+    image = records.viewport().grab().toImage()
+    for row in (0, 1):
+        rect = records.visualItemRect(records.item(row))
+        drawn = {image.pixelColor(x, y).name() for x in range(rect.left(), rect.left() + 40)
+                 for y in range(rect.top(), rect.bottom() + 1)}
+        assert records.item(row).foreground().color().name() in drawn, row
