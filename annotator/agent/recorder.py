@@ -217,10 +217,11 @@ class Recorder(QObject):
             return
         else:
             return
-        scroll_before = self.observation.scroll
+        before = self.observation
         self.browser.settle()
         self._observe()  # also numbers the page again where a scroll hid the numbers, moved or not
-        if kind == "scroll" and self.observation.scroll == scroll_before:
+        # As the agent loop judges it: a scroll that loaded more of the page in place moved it.
+        if kind == "scroll" and self.observation.moved_since(before) is False:
             emit(self.message, f"not recorded: the scroll {step.value} moved nothing (the page is at its "
                                f"{'end' if step.value == 'down' else 'top'} or does not scroll)")
             return

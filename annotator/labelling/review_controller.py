@@ -44,7 +44,6 @@ from ...core.store import (
     disagreement,
     labelled_page_names,
     project_agreement,
-    stale_words,
 )
 from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
@@ -591,7 +590,7 @@ class ReviewController:
             runs.add_scores(self.run_id, DatasetScore([review.score]))
             run, scores, stale = self._run_info(), runs.scores(self.run_id), runs.stale_pages(self.run_id)
         # Said again also when only the count of changed pages moved (a page marked labelled).
-        why = stale_words(stale, runs.scored_by_an_earlier_reader(self.run_id), names=False) if stale else ""
+        why = runs.why_stale(self.run_id, names=False) if stale else ""
         self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(stale), scores=scores,
                             missing=self._missing(run, labelled), why_stale=why)
         return True
@@ -632,7 +631,7 @@ class ReviewController:
         run = self._run_info()
         scores = runs.scores(self.run_id) if run else []
         stale = runs.stale_pages(self.run_id) if run else []
-        why = stale_words(stale, runs.scored_by_an_earlier_reader(self.run_id), names=False) if stale else ""
+        why = runs.why_stale(self.run_id, names=False) if stale else ""
         self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(stale), scores=scores,
                             missing=self._missing(run, labelled or self._labelled_once()), why_stale=why)
 

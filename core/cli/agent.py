@@ -20,6 +20,7 @@ from ..agent.loop import (
     CUT_STOPS,
     DEFAULT_MAX_FAILURES,
     DEFAULT_STEP_BUDGET,
+    LOOP_RULES,
     OBSERVATIONS,
     AgentSettings,
     ModelEndpointError,
@@ -202,7 +203,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             run_id = project.agent.add_run(settings.model, {
                 "memory": memory.name, "runs": args.runs, "step_budget": args.step_budget, "browser": args.browser,
                 "site": site.name, "site_folder": str(Path(args.site).resolve()), "site_digest": digest,
-                "tasks": str(args.tasks), "max_failures": args.max_failures,
+                "tasks": str(args.tasks), "max_failures": args.max_failures, **LOOP_RULES,
                 "task_ids": [t.id for t in tasks], "seed": args.seed,
                 "seeds": [run_seed(args.seed, r) for r in range(args.runs)], "temperature": settings.temperature,
                 "model": settings.model, "base_url": recorded_base_url(args.base_url, key),

@@ -33,7 +33,7 @@ from .project import (
     status_moved,
     take_upgrades,
 )
-from .runs import RunInfo, StoredScore, method_settings, run_folder, run_origin, run_settings, stale_words
+from .runs import RunInfo, StoredScore, method_settings, run_folder, run_origin, run_settings
 from .schema import (
     LABEL_STATUSES,
     PAGE_STATUS_WORDS,
@@ -49,7 +49,7 @@ __all__ = [
     "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUS_WORDS", "PAGE_STATUSES", "TRUE_LABEL_STATUSES",
     "TRUE_PAGE_STATUSES", "Change",
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",
-    "RunInfo", "method_settings", "run_folder", "run_origin", "run_settings", "stale_words",
+    "RunInfo", "method_settings", "run_folder", "run_origin", "run_settings",
     "SchemaError", "StoreError", "StoredScore", "database_problem", "export_project", "find_sources", "import_page",
     "history_numbers", "history_steps", "import_paths", "import_run_folder", "init_project", "open_project",
     "labelled_page_names", "score_stored_run", "status_moved",

@@ -92,6 +92,8 @@ def test_agent_run_observes_the_stored_tree(tmp_path: Path, monkeypatch: pytest.
         run = project.agent.runs()[-1]
     assert run.parameters["observation"] == ["axtree"]
     assert run.parameters["observes"] == "accessibility tree"  # what was given, not the browser's default
+    # Runs made before a Scroll that moves nothing became a failed step lack this: they can be told apart.
+    assert run.parameters["fails_unmoved_scroll"] is True
 
 
 def test_axtree_needs_stored_trees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
