@@ -21,6 +21,28 @@ def js(view: PageView, expression: str):
     return json.loads(raw)
 
 
+def text_line_boxes(view: PageView, records: Iterable[Iterable[str]]) -> list[list[list[float]]]:
+    """Each record's text line boxes ([x, y, w, h], document coordinates), measured here apart from the overlay."""
+    return js(view, f"""(() => {{
+        const range = document.createRange();
+        return {json.dumps([list(r) for r in records])}.map((record) => {{
+            const out = [];
+            for (const x of record) {{
+                const el = __recordlens.resolve(x);
+                if (!el) continue;
+                const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+                for (let n = walker.nextNode(); n; n = walker.nextNode()) {{
+                    if (!n.data.trim()) continue;
+                    range.selectNodeContents(n);
+                    for (const r of range.getClientRects())
+                        if (r.width && r.height) out.push([r.left + scrollX, r.top + scrollY, r.width, r.height]);
+                }}
+            }}
+            return out;
+        }});
+    }})()""")
+
+
 def viewport_point(view: PageView, xpath: str) -> QPoint:
     """Scroll the element into view and return the centre of its first line box, in the view's pixels (CSS
     pixels times the page's zoom)."""

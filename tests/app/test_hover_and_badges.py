@@ -15,7 +15,7 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.qt.event_loop import spin
-from tests.app.page_helpers import js
+from tests.app.page_helpers import js, text_line_boxes
 from tests.app.window_helpers import imported_project, open_window
 from tests.conftest import SHARED_DATA, require_shared
 
@@ -168,24 +168,7 @@ def test_badges_are_inside_the_page_out_of_other_records_and_their_text_and_apar
     gt = json.loads((MORE / "gt" / f"{name}.json").read_text(encoding="utf-8"))
     assert len(badges) == len(gt)
     # Every record's text line boxes, in document coordinates, computed here independently of the overlay.
-    texts = js(window.page_view, f"""(() => {{
-        const range = document.createRange();
-        return {json.dumps(gt)}.map((record) => {{
-            const out = [];
-            for (const x of record) {{
-                const el = __recordlens.resolve(x);
-                if (!el) continue;
-                const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-                for (let n = walker.nextNode(); n; n = walker.nextNode()) {{
-                    if (!n.data.trim()) continue;
-                    range.selectNodeContents(n);
-                    for (const r of range.getClientRects())
-                        if (r.width && r.height) out.push([r.left + scrollX, r.top + scrollY, r.width, r.height]);
-                }}
-            }}
-            return out;
-        }});
-    }})()""")
+    texts = text_line_boxes(window.page_view, gt)
     drawn = [b["rect"] for b in badges if b]
     assert len(drawn) >= len(gt) - 2  # records without a rendered box get no badge
     assert all(r[0] >= 0 and r[1] >= 0 for r in drawn), "a badge cut off at the page's edge"

@@ -18,6 +18,7 @@ import pytest
 
 from recordlens.annotator import app
 from recordlens.annotator.labelling.main_window import MainWindow
+from recordlens.annotator.program import PROG
 from recordlens.annotator.settings import Settings
 from recordlens.core.store import open_project
 from tests.app.window_helpers import FakeKeyStore, imported_project, open_window
@@ -221,3 +222,23 @@ def test_a_project_of_an_earlier_schema_is_said_upgraded_in_the_status_bar_and_o
     finally:
         window.close()
     assert not take_upgrades()  # said once
+
+
+def test_the_notice_that_the_demo_is_open_instead_is_not_hidden_by_an_upgrade(qapp, tmp_path, settings_file, capsys):
+    # The status bar showed the notice, then each upgrade over it: "the demo project is open instead" was gone.
+    from recordlens.core.store import open_project, take_upgrades
+    from tests.core.test_project_upgrade import a_version_3_project
+
+    take_upgrades()  # those of other tests of this process
+    open_project(a_version_3_project(tmp_path / "old")).close()  # brought up, not said yet: the window says it
+    gone = str(tmp_path / "moved-away")
+    Settings(last_project=gone).save(settings_file)
+    window = app.open_window(app.parse_args([]))
+    try:
+        shown = window.statusBar().currentMessage()
+        assert shown.startswith(f"the project last open, {gone}, is not open") and "open instead" in shown
+        recent = window.messages.text()
+        assert "project brought up from schema 3 to " in recent and "open instead" in recent
+        assert f"{PROG}: {tmp_path / 'old'}: project brought up from schema 3" in capsys.readouterr().err
+    finally:
+        window.close()

@@ -19,7 +19,7 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.store.project import Provenance, open_project
-from tests.app.page_helpers import js
+from tests.app.page_helpers import js, text_line_boxes
 from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
@@ -119,22 +119,7 @@ def badges_and_texts(window: MainWindow) -> tuple[list, list, list]:
     view = window.page_view
     records = [list(label.xpaths) for label in window.labels]
     badges = json.loads(view.offline.run_js("__recordlens.overlay.badgeRects()"))
-    texts = js(view, f"""(() => {{
-        const range = document.createRange();
-        return {json.dumps(records)}.map((record) => {{
-            const out = [];
-            for (const x of record) {{
-                const walker = document.createTreeWalker(__recordlens.resolve(x), NodeFilter.SHOW_TEXT);
-                for (let n = walker.nextNode(); n; n = walker.nextNode()) {{
-                    if (!n.data.trim()) continue;
-                    range.selectNodeContents(n);
-                    for (const r of range.getClientRects())
-                        if (r.width && r.height) out.push([r.left + scrollX, r.top + scrollY, r.width, r.height]);
-                }}
-            }}
-            return out;
-        }});
-    }})()""")
+    texts = text_line_boxes(view, records)
     boxes = js(view, f"""{json.dumps(records)}.map((record) => {{
         const r = __recordlens.resolve(record[0]).getBoundingClientRect();
         return [r.left + scrollX, r.top + scrollY, r.width, r.height];

@@ -6,61 +6,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from urllib.parse import urljoin
 
 import pytest
 
 from recordlens.core.agent import capture
 from recordlens.core.agent.capture import (
     CaptureRules,
-    PageFailed,
-    RedirectCheck,
-    RenderedPage,
     capture_site,
     same_site,
 )
 from recordlens.core.agent.sites import SiteError, load_site, normalise_url
 from recordlens.core.cli.command import main
-from recordlens.core.page.mhtml_writer import mhtml_bytes
-from tests.core.test_capture_crawl import NO_ROBOTS, SAVED_ON
-
-
-class Relative:
-    """Canned pages by full URL: `pages` URL -> (title, hrefs as the HTML writes them, relative or not), the links
-    resolved against the page's URL as a browser does; `redirects` URL -> URL, each hop put to `refuse_redirect`."""
-
-    def __init__(self, pages: dict[str, tuple[str, list[str]]], redirects: dict[str, str] | None = None,
-                 interrupt_after: int | None = None) -> None:
-        self.pages, self.redirects = pages, redirects or {}
-        self.interrupt_after = interrupt_after
-        self.requested: list[str] = []
-
-    def render(self, requested: str, refuse_redirect: RedirectCheck | None = None) -> RenderedPage:
-        if self.interrupt_after is not None and len(self.requested) >= self.interrupt_after:
-            raise KeyboardInterrupt
-        self.requested.append(requested)
-        final, hops = requested, []
-        while final in self.redirects:
-            target = self.redirects[final]
-            why = refuse_redirect(target) if refuse_redirect else None
-            if why is not None:
-                raise PageFailed(why, redirected_to=target)
-            hops.append({"url": final, "status": 302, "location": target})
-            final = target
-        if final not in self.pages:
-            raise PageFailed("HTTP 404 Not Found")
-        title, hrefs = self.pages[final]
-        html = (f"<html><head><title>{title}</title></head><body><h1>{title}</h1>"
-                + "".join(f'<a href="{href}">{href}</a>' for href in hrefs) + "</body></html>")
-        return RenderedPage(requested_url=requested, final_url=final, status=200, redirects=hops,
-                            content_type="text/html", title=title,
-                            mhtml=mhtml_bytes(html, url=final, title=title, date=SAVED_ON),
-                            ax_nodes=[{"nodeId": "1", "role": {"value": "RootWebArea"}, "name": {"value": title},
-                                       "childIds": [], "backendDOMNodeId": 1}], dom=None,
-                            screenshot=b"\x89PNG\r\n\x1a\n" + b"\0" * 16, screenshot_size=(1920, 900),
-                            links=[urljoin(final, href) for href in hrefs], engine="canned",
-                            viewport=(1920, 1080), page_height=900)
-
+from tests.core.test_capture_crawl import NO_ROBOTS
+from tests.core.test_capture_outcomes import Web
 
 # -- IPv6 ---------------------------------------------------------------------------------------------------------
 
@@ -86,7 +44,7 @@ def test_same_site_reads_ipv6_hosts(a: str, b: str, same: bool) -> None:
 
 
 def test_an_ipv6_root_that_redirects_is_captured(tmp_path: Path) -> None:
-    web = Relative({V6 + "en/": ("Home", ["about"]), V6 + "en/about": ("About", ["/en/"])}, {V6: V6 + "en/"})
+    web = Web({V6 + "en/": ("Home", ["about"]), V6 + "en/about": ("About", ["/en/"])}, {V6: V6 + "en/"})
     summary = capture_site([V6], tmp_path, web, CaptureRules(depth=2), robots=NO_ROBOTS)
     assert summary.skipped == [] and summary.saved == [V6 + "en/", V6 + "en/about"]
     site = load_site(tmp_path)
@@ -96,7 +54,7 @@ def test_an_ipv6_root_that_redirects_is_captured(tmp_path: Path) -> None:
 def test_a_capture_json_written_without_the_brackets_resumes(tmp_path: Path) -> None:
     pages = {V6: ("Home", ["a", "b"]), V6 + "a": ("A", ["b"]), V6 + "b": ("B", [])}
     with pytest.raises(KeyboardInterrupt):  # Ctrl+C after the first two pages
-        capture_site([V6], tmp_path, Relative(pages, interrupt_after=2), CaptureRules(), robots=NO_ROBOTS)
+        capture_site([V6], tmp_path, Web(pages, interrupt_after=2), CaptureRules(), robots=NO_ROBOTS)
     state = tmp_path / "capture.json"
     # As the RecordLens of before wrote it: every normalised URL without the brackets of its host.
     state.write_text(state.read_text("utf-8").replace('"http://[::1]:8000/', '"http://::1:8000/'), "utf-8")
@@ -109,7 +67,7 @@ def test_a_capture_json_written_without_the_brackets_resumes(tmp_path: Path) -> 
     data["roots"] = [V6]
     data["queue"] = [[u.replace("http://::1:8000/", V6), d] for u, d in data["queue"]]
     state.write_text(json.dumps(data), "utf-8")
-    web = Relative(pages)
+    web = Web(pages)
     again = capture_site([V6], tmp_path, web, CaptureRules(), robots=NO_ROBOTS)
     assert web.requested == [V6 + "b"]  # the pages saved before are not loaded again
     assert again.saved == [V6 + "b"] and not again.skipped and not again.failed
@@ -127,7 +85,7 @@ VERSIONED = {SITE: ("Docs", ["v1/", "v2/"]),
 
 
 def test_pages_with_the_same_html_that_link_to_other_pages_are_two_pages(tmp_path: Path) -> None:
-    summary = capture_site([SITE], tmp_path, Relative(VERSIONED), CaptureRules(depth=2), robots=NO_ROBOTS)
+    summary = capture_site([SITE], tmp_path, Web(VERSIONED), CaptureRules(depth=2), robots=NO_ROBOTS)
     assert summary.same_content == []
     assert set(summary.saved) == set(VERSIONED)  # /v2/'s pages are followed: /v2/ is no alias of /v1/
 
@@ -135,13 +93,13 @@ def test_pages_with_the_same_html_that_link_to_other_pages_are_two_pages(tmp_pat
 def test_the_same_html_reaching_the_same_pages_is_still_one_page(tmp_path: Path) -> None:
     pages = {SITE: ("Home", ["about", "about/index.html"]), SITE + "about": ("About", ["/", "#top"]),
              SITE + "about/index.html": ("About", ["/", "#top"])}  # a link to itself is the same on both
-    summary = capture_site([SITE], tmp_path, Relative(pages), CaptureRules(depth=1), robots=NO_ROBOTS)
+    summary = capture_site([SITE], tmp_path, Web(pages), CaptureRules(depth=1), robots=NO_ROBOTS)
     assert summary.same_content == [(SITE + "about/index.html", SITE + "about")]
 
 
 def test_a_capture_json_whose_outcomes_have_no_digest_resumes(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
-        capture_site([SITE], tmp_path, Relative(VERSIONED, interrupt_after=3), CaptureRules(depth=2),
+        capture_site([SITE], tmp_path, Web(VERSIONED, interrupt_after=3), CaptureRules(depth=2),
                      robots=NO_ROBOTS)
     state = tmp_path / "capture.json"
     data = json.loads(state.read_text("utf-8"))
@@ -149,7 +107,7 @@ def test_a_capture_json_whose_outcomes_have_no_digest_resumes(tmp_path: Path) ->
         outcome.pop("content", None)
         outcome.pop("digest", None)
     state.write_text(json.dumps(data), "utf-8")
-    web = Relative(VERSIONED)
+    web = Web(VERSIONED)
     again = capture_site([SITE], tmp_path, web, CaptureRules(depth=2), robots=NO_ROBOTS)
     assert not set(web.requested) & {SITE, SITE + "v1/", SITE + "v2/"}  # saved before: not loaded again
     assert again.notes == [] and again.same_content == [] and not again.failed
@@ -162,7 +120,7 @@ def test_a_capture_json_whose_outcomes_have_no_digest_resumes(tmp_path: Path) ->
 def test_a_capture_whose_index_cannot_be_built_says_why_not_that_no_page_was_saved(tmp_path: Path, capsys,
                                                                                     monkeypatch) -> None:
     def canned(roots, folder, rules, **_options):  # noqa: ANN001, ANN003, ANN202 - the app's Chromium, canned
-        return capture_site(roots, folder, Relative({SITE: ("Home", [])}), rules, robots=NO_ROBOTS)
+        return capture_site(roots, folder, Web({SITE: ("Home", [])}), rules, robots=NO_ROBOTS)
 
     def broken(root, **_options):  # noqa: ANN001, ANN003, ANN202
         raise SiteError(f"{root} is a file: a snapshot site is a folder of saved pages")

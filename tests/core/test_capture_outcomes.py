@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 
@@ -26,8 +27,9 @@ from tests.core.test_capture_crawl import NO_ROBOTS, SAVED_ON
 
 
 class Web:
-    """A renderer of canned pages by full URL: `pages` URL -> (title, links); `redirects` URL -> URL, each hop put
-    to `refuse_redirect` first as the app's renderer does. `body` gives a page's HTML body (by title unless set)."""
+    """A renderer of canned pages by full URL: `pages` URL -> (title, links as the HTML writes them, relative or
+    not, resolved against the page's URL as a browser does); `redirects` URL -> URL, each hop put to
+    `refuse_redirect` first as the app's renderer does."""
 
     def __init__(self, pages: dict[str, tuple[str, list[str]]], redirects: dict[str, str] | None = None,
                  interrupt_after: int | None = None) -> None:
@@ -59,7 +61,8 @@ class Web:
                             ax_nodes=[{"nodeId": "1", "role": {"value": "RootWebArea"}, "name": {"value": title},
                                        "childIds": [], "backendDOMNodeId": 1}], dom=None,
                             screenshot=b"\x89PNG\r\n\x1a\n" + b"\0" * 16, screenshot_size=(1920, 900),
-                            links=links, engine="canned", viewport=(1920, 1080), page_height=900)
+                            links=[urljoin(final, link) for link in links], engine="canned",
+                            viewport=(1920, 1080), page_height=900)
 
 
 def _with_runner(monkeypatch, web: Web) -> None:  # noqa: ANN001
