@@ -56,6 +56,7 @@ from PySide6.QtCore import QProcess, Signal
 
 from ...core.agent import (
     CAPTURE_SOME_FAILED,
+    PAGE_TIMEOUT_S,
     CaptureError,
     CaptureRules,
     CaptureSummary,
@@ -72,7 +73,7 @@ from ..qt.signals import emit
 from .devtools import DevToolsError, DevToolsSession, enable_remote_debugging
 from .site_saver import HTML_TYPES, chromium_flags, explained_network_error, status_phrase
 
-DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_TIMEOUT_S = PAGE_TIMEOUT_S
 SETTLE_MS = 500
 STOP_WAIT_S = 5.0        # how long a stopped load may take to say it ended
 ABORTED = "net::ERR_ABORTED"  # how a load that turned into a download fails

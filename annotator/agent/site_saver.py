@@ -36,7 +36,15 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import QProcess, Signal
 
-from ...core.agent import INDEX_FILE, SiteError, build_site, existing_site_file, free_site_file, site_file_name
+from ...core.agent import (
+    INDEX_FILE,
+    PAGE_TIMEOUT_S,
+    SiteError,
+    build_site,
+    existing_site_file,
+    free_site_file,
+    site_file_name,
+)
 from ...core.atomic import move_into_place
 from ...core.errors import SnapshotError
 from ...core.page import read_snapshot
@@ -47,7 +55,7 @@ from ..qt.signals import emit
 
 EXIT_ERROR = 2
 HTML_TYPES = ("text/html", "application/xhtml+xml")
-DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_TIMEOUT_S = PAGE_TIMEOUT_S
 SAVE_TIMEOUT_S = 60.0
 SETTLE_MS = 500  # after the load, for what scripts render right after it
 VIEWPORT = (1280, 900)

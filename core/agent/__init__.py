@@ -11,6 +11,7 @@ from .candidates import STATUS_LABELS, STATUSES, Candidate, SiteText, load_candi
 from .capture import (
     CAPTURE_SOME_FAILED,
     CAPTURE_VIEWPORT,
+    PAGE_TIMEOUT_S,
     CaptureError,
     CaptureRules,
     CaptureSummary,
@@ -28,7 +29,7 @@ from .tasks import TaskFileError, load_tasks, save_tasks, task_from_line
 
 __all__ = [
     "ACTIONS", "ANSWER_KINDS", "CAPTURE_SOME_FAILED", "CAPTURE_VIEWPORT", "INDEX_FILE", "NORMALISE_RULES",
-    "SCROLL_DIRECTIONS", "STATUSES",
+    "PAGE_TIMEOUT_S", "SCROLL_DIRECTIONS", "STATUSES",
     "STATUS_LABELS", "ActionParseError", "Browser", "Candidate", "CaptureError", "CaptureRules", "CaptureSummary",
     "ModelCall", "Observation", "PageFailed", "RedirectCheck", "RenderedPage", "Site", "SiteError", "SiteText",
     "SiteTrees", "Step",

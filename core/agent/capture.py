@@ -79,6 +79,9 @@ PAGES_FOLDER = "pages"
 USER_AGENT = "RecordLens"
 DEFAULT_VIEWPORT = (1920, 1080)
 CAPTURE_VIEWPORT = DEFAULT_VIEWPORT  # the name the package exports
+# How long a page may take to load, by default, wherever one is loaded from the web (`site capture`, its dialog,
+# the site browser's save of one page).
+PAGE_TIMEOUT_S = 60.0
 CAPTURE_SOME_FAILED = 1  # `site capture`'s exit status when a page failed (its summary is printed all the same)
 # ... when it leaves no site (no page saved, the folder's pages gone, or no index built over the pages saved): an
 # error, said why

@@ -16,6 +16,7 @@ from ..agent.capture import (
     DEFAULT_DEPTH,
     DEFAULT_MAX_PAGES,
     DEFAULT_VIEWPORT,
+    PAGE_TIMEOUT_S,
     CaptureError,
     CaptureInterrupted,
     CaptureRules,
@@ -26,7 +27,7 @@ from ..agent.capture import (
 )
 from ..output_paths import writable_folder
 
-DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_TIMEOUT_S = PAGE_TIMEOUT_S
 BAR = 24
 
 
