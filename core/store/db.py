@@ -30,7 +30,7 @@ from typing import Self
 
 import sqlite_utils
 
-from ..errors import RecordLensError, full_disk
+from ..errors import RecordLensError, full_disk, is_disk_full
 
 # Long enough for the slowest write (one large page imported with its labels); a wait, never a failure.
 BUSY_TIMEOUT_SECONDS = 30.0
@@ -152,10 +152,24 @@ def cannot_open(path: Path, error: sqlite3.Error) -> str:
     elif not os.access(path.parent, os.W_OK) or not os.access(path, os.W_OK):
         hint = (f"; the folder is read-only, and the project opens for changes only where SQLite can write its lock "
                 f"files beside the database: `recordlens project copy {path.parent} NEW` copies the project to a "
-                "folder you can write to (copy, export and labels check read it where it is)")
+                "folder you can write to (copy reads it where it is, and so do export and labels check unless an "
+                "earlier RecordLens made it)")
     else:
         hint = ""
     return f"{path}: cannot open the project database ({error}){hint}"
+
+
+def full_or_nearly(error: BaseException, folder: Path) -> bool:
+    """Whether a write into `folder` failed for want of room: the system's or SQLite's own "full", or SQLite's
+    bare "disk I/O error" with all but no room left (it says no more when it cannot grow a journal or a WAL)."""
+    if is_disk_full(error) or getattr(error, "sqlite_errorname", None) == "SQLITE_FULL":
+        return True
+    if "disk i/o error" not in str(error).lower():
+        return False
+    try:
+        return shutil.disk_usage(folder).free < ROOM_TO_OPEN_BYTES
+    except OSError:
+        return False
 
 
 def _full_disk(path: Path, text: str) -> str | None:

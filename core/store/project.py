@@ -33,11 +33,11 @@ from pathlib import Path
 
 import sqlite_utils
 
-from ..errors import full_disk, is_disk_full
+from ..errors import full_disk
 from ..page.dataset import LoadedPage, load_page, natural_key
 from .adjudication import Adjudication
 from .agent_data import AgentData
-from .db import Connection, Provenance, StoreError, connect, dumps, now
+from .db import Connection, Provenance, StoreError, connect, dumps, full_or_nearly, now
 from .files import SNAPSHOTS, snapshot_path
 from .label_checks import LabelChecks
 from .label_sets import Annotators
@@ -283,7 +283,7 @@ class Project(Connection):
         try:
             return copy_database(self.root / PROJECT_DB, folder, stamped(f"project-schema-{found}", now()))
         except (OSError, sqlite3.Error) as error:
-            full = is_disk_full(error) or getattr(error, "sqlite_errorname", None) == "SQLITE_FULL"
+            full = full_or_nearly(error, folder if folder.is_dir() else self.root)
             why = (full_disk(folder, detail=getattr(error, "strerror", None) or str(error)) if full
                    else f"{folder} cannot be written: {getattr(error, 'strerror', None) or error}")
             raise StoreError(f"{self.root} was made by an earlier RecordLens (schema {found}) and is brought up to "

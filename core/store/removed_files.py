@@ -95,11 +95,17 @@ def copy_database(database: Path, folder: Path, stem: str) -> Path:
         path = _name_taken_by(partial, folder, stem)
         sync_folder(folder)  # its name too survives a power loss
     finally:
-        partial.unlink(missing_ok=True)
+        for left in (partial, *_sidecars(partial)):  # SQLite's own files beside a copy cut short go with it
+            left.unlink(missing_ok=True)
     return path
 
 
 _PARTIAL = ".partial-"  # in the hidden name of a copy being made: `.STEM.partial-PID-HOST-TOKEN`
+_SQLITE_SIDECARS = ("-journal", "-wal", "-shm")  # the files SQLite keeps beside a database while it writes it
+
+
+def _sidecars(database: Path) -> list[Path]:
+    return [database.with_name(database.name + suffix) for suffix in _SQLITE_SIDECARS]
 _NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}  # link() says so
 
 
@@ -122,7 +128,9 @@ def _remove_partials_left(folder: Path) -> None:
     """Remove the hidden files of copies killed part way on this machine (their process no longer runs); those of
     another machine, or of a copy running now, are left be (hidden, they are never taken for a kept file)."""
     for left in folder.glob(f".*{_PARTIAL}*"):
-        owner = left.name.rpartition(_PARTIAL)[2].removesuffix("-journal")  # SQLite's, beside a copy cut short
+        owner = left.name.rpartition(_PARTIAL)[2]
+        for suffix in _SQLITE_SIDECARS:  # SQLite's, beside a copy cut short
+            owner = owner.removesuffix(suffix)
         pid, _, rest = owner.partition("-")
         host = rest.rpartition("-")[0]
         if pid.isdigit() and host == _here() and not process_alive(socket.gethostname(), int(pid)):
