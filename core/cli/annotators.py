@@ -14,6 +14,7 @@ from ..store.label_sets import PERSON_PREFIX, SET_ASIDE, SetAside, SetPage
 from ..store.project import open_project
 from ..store.project_copy import open_to_read
 from ..store.removed_files import REMOVED
+from ..text_forms import visible
 from ..wording import counted, listed
 
 
@@ -63,10 +64,11 @@ def format_sets(pages: list[SetPage], persons: dict[str, int], project: Path) ->
     for name, held in sets.items():
         held.sort(key=lambda p: natural_key(p.page))
         last = max(p.imported_at for p in held)
-        lines.append(f"{name}: {counted(len(held), 'page')}, {counted(sum(p.records for p in held), 'record')} "
+        records = counted(sum(p.records for p in held), "record")
+        lines.append(f"{visible(name)}: {counted(len(held), 'page')}, {records} "
                      f"(last imported {last[:16].replace('T', ' ')} UTC)")
         # the first few: a set of a thousand pages would fill a screen (`--json` lists them all)
-        pages = [f"{p.page} ({p.records})" for p in held]
+        pages = [f"{visible(p.page)} ({p.records})" for p in held]  # two names that read alike show how they differ
         lines.append("  pages (records): " + listed(pages, PAGES_SHOWN) + ("; `--json` lists them all" if
                                                                           len(pages) > PAGES_SHOWN else ""))
         if persons.get(name):

@@ -159,3 +159,13 @@ def test_the_score_table_lines_up_in_any_script_and_cut_a_long_name() -> None:
     rows = format_score_table(DatasetScore(pages)).splitlines()[:6]
     assert len({display_width(row.split(" 0.")[0]) for row in rows[1:]}) == 1, rows
     assert "cafe\\u0301" in rows[3] and "…" in rows[4]
+
+
+def test_annotators_shows_page_names_that_read_alike_as_they_differ() -> None:
+    from recordlens.core.cli.annotators import format_sets
+    from recordlens.core.store.label_sets import SetPage
+
+    held = [SetPage(annotator=ZOE, page=name, records=3, source=None, imported_at="2026-12-05T10:00:00.000Z")
+            for name in (NFC, NFD)]
+    text = format_sets(held, {}, Path("/nowhere"))
+    assert "cafe\\u0301 (3)" in text and f"{NFC} (3)" in text
