@@ -5,9 +5,11 @@ Each command group is a module of this package with a `register(subparsers)`; th
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sqlite3
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib import metadata
 from pathlib import Path
 
@@ -17,6 +19,7 @@ from ..store import db as store_db
 from ..store import take_upgrades
 from ..store.db import database_problem
 from . import agent, agreement, annotators, demo, evaluation, extraction, labels, pages, project, synth, train
+from .output import OutputLost, command_streams, end_on_lost_output
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -36,28 +39,88 @@ def installed_version() -> str:
         return "(version unknown: not installed as a package)"
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (`timeout`, Slurm, cron, `kill`): the same clean stop as Ctrl+C's, wherever the work stands; exit
+    143 (128 + SIGTERM), as shells and schedulers read a terminated command."""
+
+    status = 128 + signal.SIGTERM
+
+
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser (and its actions'), which refuses an option it does not know itself, with its own usage
+    line (argparse leaves it to the top parser, whose usage line names no command)."""
+
+    def parse_known_args(self, args=None, namespace=None):  # noqa: ANN001, ANN201 - argparse's own signature
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="recordlens",
         description="Label, extract and score web data records on saved pages (NEXT-EVAL compatible).")
     parser.add_argument("--version", action="version", version=f"recordlens {installed_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_CommandParser)
     for group in (pages, evaluation, extraction, train, labels, demo, project, agreement, annotators, agent, synth):
         group.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    with command_streams(), _sigterm_as_interruption():
+        try:
+            return _flushed(_parsed_and_run(argv))
+        except OutputLost as lost:  # `--help` or `--version` into a closed pipe or onto a full disk
+            return end_on_lost_output(lost)
+
+
+def _parsed_and_run(argv: Sequence[str] | None) -> int:
     try:
         args = build_parser().parse_args(argv)
-    except KeyboardInterrupt:  # while the commands' modules load: said as an interruption later is
-        print("recordlens: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as interruption:  # while the commands' modules load: said as an interruption later is
+        return _interrupted(interruption)
+    except SystemExit:  # --help, --version, a refused option: what argparse wrote is to reach stdout first
+        sys.stdout.flush()
+        raise
     store_db.waiting_notice = _say_waiting
     try:
         return _handled(args)
     finally:
         _say_upgrades()
+
+
+def _flushed(status: int) -> int:
+    """`status`, once what the command wrote to stdout has left this process (a closed pipe or a full disk met at
+    the interpreter's exit would turn into its exit 120 and a message that names no command)."""
+    sys.stdout.flush()
+    return status
+
+
+@contextlib.contextmanager
+def _sigterm_as_interruption() -> Iterator[None]:
+    """SIGTERM raises `Terminated` while the command runs, so that it stops as on Ctrl+C (what was done is kept
+    and said) instead of dying without a word."""
+    def stop(signum: int, frame: object) -> None:
+        raise Terminated
+
+    try:
+        before = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (a test's, an embedding program's): SIGTERM is left as it was
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _interrupted(interruption: KeyboardInterrupt) -> int:
+    """Ctrl+C (exit 130) or SIGTERM (exit 143), said in one line."""
+    terminated = isinstance(interruption, Terminated)
+    print("recordlens: interrupted" + (" (SIGTERM)" if terminated else ""), file=sys.stderr)
+    return Terminated.status if terminated else 130
 
 
 def _say_upgrades() -> None:
@@ -71,15 +134,15 @@ def _handled(args: argparse.Namespace) -> int:
     """The command run, each failure said in one line with its exit status."""
     handler: Handler = args.handler
     try:
-        return handler(args)
+        return _flushed(handler(args))
+    except OutputLost as lost:  # the reader went away (exit 141, silently, as `| head` expects), a full disk
+        return end_on_lost_output(lost)
     except ClusterLostError as error:  # the run stopped early and resumes, as on a failed model endpoint
         print(f"recordlens: error: {error}", file=sys.stderr)
         return error.exit_status
     except RecordLensError as error:
         print(f"recordlens: error: {error}", file=sys.stderr)
         return 2
-    except BrokenPipeError:
-        return 0
     except OSError as error:
         print(f"recordlens: error: {_write_failed(error, args)}", file=sys.stderr)
         return 2
@@ -87,9 +150,8 @@ def _handled(args: argparse.Namespace) -> int:
         # The project's database refused: another process holds it, or its disk is full. One line, and what to do.
         print(f"recordlens: error: {database_problem(error)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("recordlens: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as interruption:
+        return _interrupted(interruption)
 
 
 def _write_failed(error: OSError, args: argparse.Namespace) -> str:

@@ -13,7 +13,7 @@ from ..atomic import write_text
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
 from ..output_paths import is_chart, is_json_report, marked_report, writable_file
-from ..page.dataset import record_files, synthetic_sources
+from ..page.dataset import record_files, synthetic_sources, unfinished_dataset
 from ..records.hygiene import CheckReport, dataset_labels, summarise
 from ..records.score import DatasetScore
 from ..runs.evaluate import (
@@ -32,8 +32,8 @@ from ..text_forms import cell, column_width
 from . import project as project_cli
 from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
-from .labels import label_checks
-from .output import warn
+from .labels import label_checks, with_its_exit
+from .output import STDOUT, print_json, warn
 from .pages import token_counter
 
 T = TypeVar("T")
@@ -77,8 +77,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             and all(is_not_extracted(reason) for reason in failed.values())):  # a run stopped early is scored
         raise RecordLensError(f"{args.pred} holds no prediction for any of the {len(scores.pages)} page(s) scored: "
                               "a run of other pages? (--pred is the folder `extract --out` wrote for these pages)")
-    for message in warnings + scores.warnings:
-        warn(message)
+    partial = _say_warnings(args, warnings + scores.warnings) if stored is None else warn_each(warnings)
     inside = _in_sample(args)
     if inside is not None:
         warn(inside.message())
@@ -94,14 +93,31 @@ def cmd_score(args: argparse.Namespace) -> int:
         if inside is not None:
             document["in_sample_pages"] = inside.pages
             document["variants_of_training_pages"] = inside.variants
-        print(json.dumps(document, ensure_ascii=False, indent=2))
+        print_json(document)
     else:
         print(format_score_table(scores))
         if failed:
             print(format_failed(kept, failed, scores.unreadable))
         if ceiling is not None:
             print(format_ceiling(ceiling, scores.f1))
-    return 1 if scores.unreadable else 0  # scored, but not all of the run could be read: as `runs --add` exits
+    # scored, but not all of the run could be read (as `runs --add` exits), or not all of the dataset was there
+    return 1 if scores.unreadable or partial else 0
+
+
+def warn_each(messages: Iterable[str]) -> bool:
+    for message in messages:
+        warn(message)
+    return False
+
+
+def _say_warnings(args: argparse.Namespace, messages: list[str]) -> bool:
+    """Say a dataset's scoring warnings, the one of an unfinished dataset (a stopped export) with the exit status
+    it brings; whether that was among them."""
+    unfinished = unfinished_dataset(Path(args.pages)) if args.pages else None
+    warn_each(with_its_exit(message, "figures") if message == unfinished else message for message in messages)
+    if unfinished is not None and unfinished not in messages:
+        warn(with_its_exit(unfinished, "figures"))
+    return unfinished is not None
 
 
 def _in_sample(args: argparse.Namespace) -> InSample | None:
@@ -191,8 +207,7 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
     pages is listed with them and its figures without them, as a single run's are."""
     with engine_for(args) as engine:
         seeds, warnings = score_seeds(args.pred, args.gt, args.pages, progress=bar, engine=engine)
-    for message in warnings:
-        warn(message)
+    partial = _say_warnings(args, warnings)
     ceiling = _label_check(args) if args.ceiling else None
     folders = seed_runs(args.pred)
     failures = {seed: without_failed(scores, folders[seed]) for seed, scores in seeds.seeds.items()}
@@ -208,8 +223,8 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
             document["unreadable_pages"] = {str(seed): files for seed, files in unreadable.items()}
         if ceiling is not None:
             document["ceiling"] = _ceiling_dict(ceiling)
-        print(json.dumps(document, ensure_ascii=False, indent=2))
-        return 1 if unreadable else 0
+        print_json(document)
+        return 1 if unreadable or partial else 0
     mean, sd = seeds.mean_dict(), seeds.sd_dict()
     print(f"{'seed':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>6}")
     for seed, scores in seeds.seeds.items():
@@ -225,13 +240,13 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
         print(f"seed {seed}: " + format_failed(kept, failed, unreadable.get(seed)))
     if ceiling is not None:
         print(format_ceiling(ceiling, mean["f1"], "the run's mean F1 over seeds"))
-    return 1 if unreadable else 0
+    return 1 if unreadable or partial else 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from ..runs import bench
 
-    if args.json not in (None, "-"):
+    if args.json not in (None, STDOUT):
         writable_file(args.json, "a report", replaces=is_json_report)
     if args.cv is not None:
         return _bench_cv(args)
@@ -306,8 +321,8 @@ def _bench_cv(args: argparse.Namespace) -> int:
 
 def _print_report(json_to: str | None, document: dict[str, object], table: Callable[[], str]) -> None:
     """`--json` alone: the document on stdout; `--json FILE`: the document in FILE and the table on stdout."""
-    if json_to == "-":
-        print(json.dumps(document, ensure_ascii=False, indent=2))
+    if json_to == STDOUT:
+        print_json(document)
         return
     if json_to:
         write_text(json_to, json.dumps(document, ensure_ascii=False, indent=2) + "\n")

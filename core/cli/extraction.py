@@ -147,9 +147,15 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
             extractor = _create_extractor(method, params)
             names = None
         out = seed_dir(Path(args.out), seed, len(seeds))
-        summary = run_extractor(extractor, args.pages, out, names=names, resume=not args.restart,
-                                progress=lambda n: progress(n, label=f"{method}", enabled=not args.quiet),
-                                engine=engine)
+        summary = RunSummary(out)
+        try:
+            run_extractor(extractor, args.pages, out, names=names, resume=not args.restart,
+                          progress=lambda n: progress(n, label=f"{method}", enabled=not args.quiet),
+                          engine=engine, summary=summary)
+        except KeyboardInterrupt:  # Ctrl+C, SIGTERM: what the folder holds now, and that a rerun goes on
+            if summary.wanted:
+                print(interrupted_line(summary), file=sys.stderr)
+            raise
         for message in summary.warnings:
             warn(message)
         for name, reason in summary.failed.items():
@@ -174,6 +180,15 @@ def end_of_run_line(summary: RunSummary) -> str:
         parts.append(f"{len(summary.not_reached)} not reached")
     tokens = f", {summary.tokens.get('total', 0):,} tokens" if summary.tokens else ""
     return f"{summary.out_dir}: {', '.join(parts)} in {summary.seconds:.1f} s{tokens}"
+
+
+def interrupted_line(summary: RunSummary) -> str:
+    """What a run stopped part way (Ctrl+C, SIGTERM) holds, counted in its folder (a stop can come between a
+    page's records written and the page counted): its pages are kept, and running it again does the rest."""
+    held = sum((summary.out_dir / f"{name}.json").is_file() for name in summary.wanted)
+    failed = f", {len(summary.failed)} failed" if summary.failed else ""
+    return (f"{summary.out_dir}: {held} of {len(summary.wanted)} pages extracted{failed}; run the same command "
+            "again for the rest")
 
 
 def add_llm_arguments(p: argparse.ArgumentParser, *, selector_model: bool = False) -> None:

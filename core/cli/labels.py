@@ -4,7 +4,6 @@ as core/records/hygiene.py finds it, and the ceiling the labels allow."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +12,7 @@ from ..errors import RecordLensError
 from ..page.dataset import unfinished_dataset
 from ..records.hygiene import PageCheck, check_page, dataset_labels, summarise
 from ..wording import listed
-from .output import warn
+from .output import print_json, warn
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,9 +45,16 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreada
         yield check_page(name, page, records)
 
 
+def with_its_exit(unfinished: str, what: str) -> str:
+    """`unfinished_dataset`'s words, and that the figures or findings (`what`) are of part of the dataset, with
+    the exit status that says so (1, as for any work done on part of what was asked)."""
+    return f"{unfinished}; the {what} are of the pages it holds (exit status 1)"
+
+
 def run(args: argparse.Namespace) -> int:
-    if not args.project and args.pages and (unfinished := unfinished_dataset(Path(args.pages))) is not None:
-        warn(unfinished)  # as score, bench and extract say it: the findings are of what the stopped export wrote
+    unfinished = None if args.project or not args.pages else unfinished_dataset(Path(args.pages))
+    if unfinished is not None:  # as score says it: the findings are of what the stopped export wrote
+        warn(with_its_exit(unfinished, "findings"))
     unreadable: list[str] = []  # one bad file is reported with the others' findings, not the end of the check
     checks = list(label_checks(args, unreadable=unreadable))
     gone, in_progress = _project_state(args.project, [c.page for c in checks]) if args.project else ({}, [])
@@ -60,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
                                f"no page in {args.pages} has ground truth in {args.gt}") + ": nothing checked")
     report = summarise(checks)
     if args.json:
-        print(json.dumps(report.as_dict() | {"unreadable": unreadable, "in_progress": in_progress}, indent=2))
+        print_json(report.as_dict() | {"unreadable": unreadable, "in_progress": in_progress})
     else:
         for line in [*unreadable, *report.findings()]:
             print(line)
@@ -68,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
               + (f"; {len(in_progress)} of the pages checked are not marked labelled or reviewed yet ("
                  f"{listed(in_progress)}): score, export and agreement leave them out, and `score --ceiling` does"
                  if in_progress else ""), file=sys.stderr)
-    return 1 if unreadable else 0
+    return 1 if unreadable or unfinished is not None else 0
 
 
 def _project_state(project_dir: str, checked: list[str]) -> tuple[dict[str, str], list[str]]:

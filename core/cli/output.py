@@ -1,13 +1,30 @@
-"""What every command shares about output: the document on stdout (or a file), warnings on stderr."""
+"""What every command shares about output: the document on stdout (or a file), warnings on stderr, and the two
+streams as a command sees them (`command_streams`): stderr, which only says how the work goes, never stops the
+work; stdout, which holds what the command was asked for, ends the command when it cannot be written."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import json
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, TextIO
+
+STDOUT = "-"  # an output path that means stdout (`--out -`, `bench --json -`)
+PIPE_CLOSED_STATUS = 128 + 13  # 128 + SIGPIPE: what a shell reports of a command whose reader went away
 
 
 def warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
+
+
+def print_json(document: object, *, indent: int | None = 2) -> None:
+    """A JSON document on stdout, text as it is (a name that stdout's encoding cannot hold is written as a JSON
+    escape by the stream `command_streams` sets up, so the document stays valid)."""
+    print(json.dumps(document, ensure_ascii=False, indent=indent))
 
 
 class Replacing:
@@ -24,7 +41,8 @@ class Replacing:
 
 
 def write_document(text: str, out: str | None) -> None:
-    if out:
+    """`text` into the file `out`, or on stdout without one (or with `-`)."""
+    if out and out != STDOUT:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         Path(out).write_text(text, encoding="utf-8")
         print(f"wrote {out} ({len(text):,} characters)", file=sys.stderr)
@@ -34,3 +52,159 @@ def write_document(text: str, out: str | None) -> None:
             sys.stdout.write("\n")
 
 
+class OutputLost(BaseException):  # noqa: N818 - a stop, as KeyboardInterrupt is, not a failure of the work
+    """stdout could not be written (its reader went away, its disk is full, it is closed): the command ends there,
+    as on Ctrl+C (a BaseException, so that no `except Exception` of the work takes it for a page's failure), and
+    what it did so far is kept."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+    @property
+    def pipe_closed(self) -> bool:
+        return self.error.errno == errno.EPIPE
+
+    def message(self) -> str:
+        return f"could not write the output ({self.error.strerror or self.error})"
+
+
+class _Stdout:
+    """stdout as a command writes it: a failed write raises `OutputLost` (never blamed on a file or a project);
+    text its encoding cannot hold (a page named `café` under PYTHONIOENCODING=ascii) is written with escapes,
+    `\\u00e9`, which keep a JSON document valid and a table readable."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        stream = self._writable()
+        try:
+            try:
+                return stream.write(text)
+            except UnicodeEncodeError:
+                return stream.write(_escaped(text, stream.encoding or "ascii"))
+        except (OSError, ValueError) as error:  # ValueError: a stream closed under us
+            raise OutputLost(_as_os_error(error)) from None
+
+    def flush(self) -> None:
+        if self._stream is None:
+            return
+        try:
+            self._stream.flush()
+        except (OSError, ValueError) as error:
+            raise OutputLost(_as_os_error(error)) from None
+
+    def isatty(self) -> bool:
+        return _isatty(self._stream)
+
+    def _writable(self) -> TextIO:
+        if self._stream is None:  # started with stdout closed (`>&-`)
+            raise OutputLost(OSError(errno.EBADF, "stdout is closed"))
+        return self._stream
+
+    def __getattr__(self, name: str) -> Any:  # noqa: ANN401 - whatever the stream has (encoding, fileno, buffer)
+        if self._stream is None:
+            raise AttributeError(name)
+        return getattr(self._stream, name)
+
+
+class _Stderr:
+    """stderr as a command writes it: progress and messages to a stderr that is closed, full or whose reader went
+    away are dropped, and the work goes on (it is no part of what the command was asked for)."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self._stream = stream
+        self.lost = stream is None
+
+    def write(self, text: str) -> int:
+        if not self.lost:
+            try:
+                return self._stream.write(text)  # type: ignore[union-attr]
+            except (OSError, ValueError):
+                self._lose()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.lost:
+            try:
+                self._stream.flush()  # type: ignore[union-attr]
+            except (OSError, ValueError):
+                self._lose()
+
+    def isatty(self) -> bool:
+        return not self.lost and _isatty(self._stream)
+
+    def _lose(self) -> None:
+        self.lost = True
+        _point_at_nothing(self._stream)  # what its buffer holds would fail again at exit (and exit 120)
+
+    def __getattr__(self, name: str) -> Any:  # noqa: ANN401
+        if self._stream is None:
+            raise AttributeError(name)
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def command_streams() -> Iterator[None]:
+    """stdout and stderr as a command writes them (`_Stdout`, `_Stderr`) while it runs; as they were after."""
+    before = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Stdout(before[0]), _Stderr(before[1])  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = before
+
+
+def end_on_lost_output(lost: OutputLost) -> int:
+    """The exit status of a command whose stdout could not be written, said on stderr but for a reader that went
+    away (`| head`: silent, as other commands are, 141); stdout then points at nothing, so that the interpreter's
+    last flush of what it still holds cannot fail again."""
+    _point_at_nothing(getattr(sys.stdout, "_stream", sys.stdout))
+    if lost.pipe_closed:
+        return PIPE_CLOSED_STATUS
+    print(f"recordlens: error: {lost.message()}", file=sys.stderr)
+    return 2
+
+
+def _point_at_nothing(stream: TextIO | None) -> None:
+    """Point a stream's file at /dev/null (where it has one: a test's captured stream has none)."""
+    try:
+        fd = stream.fileno()  # type: ignore[union-attr]
+    except (AttributeError, OSError, ValueError):
+        return
+    with contextlib.suppress(OSError):
+        nothing = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(nothing, fd)
+        os.close(nothing)
+
+
+def _isatty(stream: TextIO | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def _as_os_error(error: OSError | ValueError) -> OSError:
+    return error if isinstance(error, OSError) else OSError(errno.EBADF, str(error))
+
+
+def _escaped(text: str, encoding: str) -> str:
+    """`text` with each character `encoding` cannot hold written as a JSON escape (`\\u00e9`; a pair of them for a
+    character beyond the Basic Multilingual Plane), valid inside a JSON string and readable elsewhere."""
+    def held(char: str) -> bool:
+        try:
+            char.encode(encoding)
+        except UnicodeEncodeError:
+            return False
+        return True
+
+    def escape(char: str) -> str:
+        code = ord(char)
+        if code <= 0xFFFF:
+            return f"\\u{code:04x}"
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+    return "".join(char if held(char) else escape(char) for char in text)

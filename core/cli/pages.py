@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from ..errors import RecordLensError
 from ..output_paths import writable_file
 from ..page import formats
 from ..page.dataset import NOT_A_PAGE_SUFFIX, load_page_file
-from .output import warn, write_document
+from .output import STDOUT, print_json, warn, write_document
 
 
 def cmd_represent(args: argparse.Namespace) -> int:
-    if args.out:
+    if args.out and args.out != STDOUT:
         writable_file(args.out, "the document")
     loaded = load_page_file(args.page)
     for message in loaded.page.warnings:
@@ -42,7 +41,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         "warnings": page.warnings,
     }
     if args.json:
-        print(json.dumps(info, ensure_ascii=False, indent=2))
+        print_json(info)
         return 0
     for name, value in (("page", info["page"]), ("title", info["title"] or "(none)"), ("url", info["url"] or "(none)"),
                         ("charset", info["charset"]), ("elements", f"{info['elements']:,}"),
@@ -98,7 +97,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "outline: our compact format.")
     p.add_argument("page", help="an .html or .mhtml file")
     p.add_argument("--format", "-f", choices=formats.FORMATS, default="flat")
-    p.add_argument("--out", "-o", help="write to this file instead of stdout")
+    p.add_argument("--out", "-o", help="write to this file instead of stdout (- is stdout)")
     p.set_defaults(handler=cmd_represent)
 
     p = sub.add_parser("inspect", help="title, counts and the size of every format for one page; or what a "
@@ -126,9 +125,8 @@ def _describes_a_model(args: argparse.Namespace) -> bool:
                               "writes those)")
     model = SelectorModel.load(path)
     if args.json:
-        print(json.dumps({"digest": model.digest, "threshold": model.threshold, "stages": model.stages,
-                          "members": len(model.members), "provenance": model.provenance}, ensure_ascii=False,
-                         indent=2))
+        print_json({"digest": model.digest, "threshold": model.threshold, "stages": model.stages,
+                    "members": len(model.members), "provenance": model.provenance})
     else:
         print("\n".join(model.describe()))
     return True

@@ -30,7 +30,7 @@ from ..store.runs import INTERRUPTED, RunInfo, method_settings, run_origin
 from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run
 from ..text_forms import cell, column_width
 from ..wording import counted, listed, shortened
-from .output import Replacing
+from .output import Replacing, print_json
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
 
@@ -158,7 +158,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     action.add_argument("--compare", type=int, nargs=2, metavar=("A", "B"),
                         help="the F1 of runs A and B page by page, by difference (B less A, lowest first)")
     p.add_argument("--method", help="the method's name for --add when the folder does not say it")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="print the runs as JSON; with --add, only the run(s) the folder is stored as, each with its "
+                        "id and stored_now (false: it was stored already)")
     p.set_defaults(handler=cmd_runs)
 
 
@@ -318,16 +320,21 @@ def cmd_runs(args: argparse.Namespace) -> int:
     if args.compare:
         return _compare_runs(args)
     left_out = False
+    added: dict[int, bool] = {}  # the runs --add stored or found stored already -> whether it stored them now
     with open_project(args.project) as project:
         for folder in _run_folders(Path(args.add)) if args.add else []:
-            left_out = _add_run_folder(project, folder, args.method) or left_out
+            run_id, stored, lacking = _add_run_folder(project, folder, args.method)
+            added[run_id], left_out = stored, left_out or lacking
         if args.delete is not None:
             _delete_run(project, args.delete, args.project)
         runs = project.runs.all()
         stale = {run.id: project.runs.stale_pages(run.id) for run in runs}
         why = {run.id: project.runs.why_stale(run.id) for run in runs if stale[run.id]}
-    if args.json:
-        print(json.dumps([run_document(run, stale[run.id]) for run in runs], ensure_ascii=False, indent=2))
+    if args.json and args.add:  # what was added, each run with its id (and whether this command stored it)
+        print_json([run_document(run, stale[run.id]) | {"stored_now": added[run.id]} for run in runs
+                    if run.id in added])
+    elif args.json:
+        print_json([run_document(run, stale[run.id]) for run in runs])
     else:
         print(format_runs(runs, args.project, why))
     return 1 if left_out else 0
@@ -344,8 +351,9 @@ def _run_folders(folder: Path) -> list[Path]:
     return list(seeds.values())
 
 
-def _add_run_folder(project, folder: Path, method: str | None) -> bool:  # noqa: ANN001 - a Project
-    """Store one run folder, saying what was stored; whether files of it were left out (the exit says so)."""
+def _add_run_folder(project, folder: Path, method: str | None) -> tuple[int, bool, bool]:  # noqa: ANN001
+    """Store one run folder (`project`: a Project), saying what was stored: the run's id, whether it was stored
+    now (not found stored already), and whether files of it were left out (the exit says so)."""
     added = import_run_folder(project, folder, method)
     for message in added.warnings:
         _warn(message)
@@ -355,7 +363,7 @@ def _add_run_folder(project, folder: Path, method: str | None) -> bool:  # noqa:
     if added.left_out:  # part of the folder is not in the run: said, and the exit says it too
         print(f"{len(added.left_out)} file(s) of {folder} not stored as records ({listed(added.left_out)})",
               file=sys.stderr)
-    return bool(added.left_out)
+    return added.run_id, added.stored, bool(added.left_out)
 
 
 def _known_run(project, run_id: int, where: str) -> RunInfo:  # noqa: ANN001 - a Project

@@ -16,6 +16,7 @@ from itertools import chain
 from pathlib import Path
 
 from ..errors import RecordLensError
+from ..page.dataset import unfinished_dataset
 from ..runs.progress import ProgressBar, progress
 from ..wording import counted
 from .output import Replacing, warn
@@ -82,6 +83,9 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is None:
         say_workers_variable_problem(warn)
     start = time.perf_counter()
+    for pages in pages_dirs:  # before the work: a model of the pages a stopped export wrote is a model of part
+        if (unfinished := unfinished_dataset(Path(pages))) is not None:
+            warn(f"{unfinished}; the model is trained on the pages it holds")
     if args.project:
         sources = [project_pages_to_read(args.project)]
     else:

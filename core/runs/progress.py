@@ -17,8 +17,9 @@ class ProgressBar:
     def __init__(self, label: str = "", *, stream: TextIO | None = None, enabled: bool = True) -> None:
         self.label = label
         self.out = stream or sys.stderr
-        self.enabled = enabled
-        self.interactive = self.out.isatty()
+        # No stderr at all (started with `2>&-`): nothing to draw on, and the work goes on without a bar.
+        self.enabled = enabled and self.out is not None
+        self.interactive = self.enabled and _is_terminal(self.out)
         self._last = 0.0
         self._shown: tuple[int, int | None] | None = None
 
@@ -28,15 +29,24 @@ class ProgressBar:
         self._shown = (done, total)
         now = time.monotonic()
         if self.interactive:
-            self.out.write("\r" + _bar(self.label, done, total))
-            self.out.flush()
+            self._draw("\r" + _bar(self.label, done, total), flush=True)
         elif now - self._last >= 5 or done == total:
-            self.out.write(_bar(self.label, done, total) + "\n")
+            self._draw(_bar(self.label, done, total) + "\n")
             self._last = now
 
     def close(self) -> None:
         if self.enabled and self.interactive and self._shown is not None:
-            self.out.write("\n")
+            self._draw("\n")
+
+    def _draw(self, text: str, *, flush: bool = False) -> None:
+        """Write the bar; a stream that can no longer be written (its reader gone, its disk full) ends the bar,
+        never the work it shows."""
+        try:
+            self.out.write(text)
+            if flush:
+                self.out.flush()
+        except (OSError, ValueError):
+            self.enabled = False
 
     def finish(self) -> None:
         """The work is done: the bar drawn full, then closed (a caller told only of work started, such as the
@@ -56,6 +66,13 @@ def progress(items: Iterable[T], total: int | None = None, label: str = "", *,
         yield item
         bar.update(done, total)
     bar.close()
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (OSError, ValueError):  # a closed stream
+        return False
 
 
 def _bar(label: str, done: int, total: int | None) -> str:

@@ -38,6 +38,7 @@ OTHER_PAGES = "made_on_other_pages"  # a stored run's cost: the pages its predic
 @dataclass
 class RunSummary:
     out_dir: Path
+    wanted: list[str] = field(default_factory=list)  # the pages the run is to hold, in order
     extracted: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)

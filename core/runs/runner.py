@@ -13,13 +13,14 @@ has no `N.json` (so the next run tries it again, and `score` lists it), and `OUT
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .. import atomic
+from .. import atomic, owner_files
 from ..errors import DatasetError, RecordLensError
 from ..extract.base import Extractor
 from ..page.dataset import page_files
@@ -33,9 +34,12 @@ from .run_files import (
     RunSummary,
     description_differences,
     extract_pages,
+    extracted_before,
     holds_a_single_run,
     note_not_reached,
 )
+
+LOCK_FILE = ".extract.lock"  # hidden: no page's N.json, and gone once the run ends (`owner_files`)
 
 
 def seed_dir(out_dir: Path, seed: int | None, seeds: int) -> Path:
@@ -54,13 +58,15 @@ def refuse_seeds_beside_a_run(out_dir: Path) -> None:
 def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Path, *,
                   names: Iterable[str] | None = None, resume: bool = True,
                   progress: Callable[[list[str]], Iterable[str]] = lambda names: names,
-                  engine: Engine | None = None) -> RunSummary:
+                  engine: Engine | None = None, summary: RunSummary | None = None) -> RunSummary:
     """Extract every page of `pages_dir` (or only `names`) into `out_dir`, here or on `engine` (issue 16:
-    another engine runs `extract_pages` page by page, so its files are these, byte for byte)."""
+    another engine runs `extract_pages` page by page, so its files are these, byte for byte). `summary`, when
+    given, is the one filled in as the pages are done: what a stopped run (Ctrl+C) did, for its caller to say."""
     out = Path(out_dir)
-    summary = RunSummary(out)
+    summary = summary if summary is not None else RunSummary(out)
     files = page_files(pages_dir, summary.warnings)
     wanted = [n for n in (names if names is not None else files) if n in files]
+    summary.wanted = wanted
     chosen = set(wanted)
     left_out = [n for n in files if n not in chosen]
     if left_out and wanted:  # recorded answers for only some of the folder's pages: said, not skipped silently
@@ -74,20 +80,68 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         skipped = "".join(f"; {warning}" for warning in summary.warnings)  # entries named like pages, skipped
         raise DatasetError(f"no page (N.html or N.mhtml) to extract in {pages_dir}{hint}{skipped}")
     _refuse_a_folder_that_is_no_run(out)
-    earlier = _refuse_another_method(out, extractor) if resume else {}
-    _remove_unfinished_writes(out)
-    description = _write_run_description(out, extractor, _model_named_before(earlier, extractor, summary))
-    start = time.monotonic()
-    # --- engine dispatch (issue 16) ---
-    if engine is not None and engine.name != "local":
-        extract_on_engine(engine, extractor, files, wanted, out, summary, resume=resume, progress=progress)
-    else:
-        extract_pages(extractor, files, wanted, out, summary, resume=resume, progress=progress)
-    # --- end engine dispatch ---
-    summary.seconds = time.monotonic() - start
-    note_not_reached(summary, wanted)
-    _note_how_it_ended(out, description, summary.stopped)
+    with _run_lock(out, summary):
+        earlier = _refuse_another_method(out, extractor) if resume else {}
+        _remove_unfinished_writes(out)
+        description = _run_description(extractor, _model_named_before(earlier, extractor, summary))
+        # A resume with nothing left to do leaves run.json as it was (its date is when the run was written)
+        untouched = resume and _holds_every_page(out, description, wanted)
+        if not untouched:
+            _note_how_it_ended(out, description, UNFINISHED)  # until it has finished: a killed run says so
+        start = time.monotonic()
+        # --- engine dispatch (issue 16) ---
+        if engine is not None and engine.name != "local":
+            extract_on_engine(engine, extractor, files, wanted, out, summary, resume=resume, progress=progress)
+        else:
+            extract_pages(extractor, files, wanted, out, summary, resume=resume, progress=progress)
+        # --- end engine dispatch ---
+        summary.seconds = time.monotonic() - start
+        note_not_reached(summary, wanted)
+        if not untouched or summary.extracted or summary.failed or summary.stopped:
+            _note_how_it_ended(out, description, summary.stopped)
     return summary
+
+
+@contextlib.contextmanager
+def _run_lock(out: Path, summary: RunSummary) -> Iterator[None]:
+    """Hold the run folder's lock while extracting into it: two runs into one folder would each extract (and, for
+    Gemini, pay for) every page, and remove each other's writes in progress; the second is refused at once. A
+    lock its holder never released (it was killed) is taken over, said in the summary's warnings."""
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        lock = owner_files.take(out / LOCK_FILE)
+    except owner_files.Held as held:
+        owner = held.owner
+        who = f"process {owner[1]} on {owner[0]}" if owner and owner[1] > 0 else "another process"
+        raise RecordLensError(f"{out} is being extracted into by {who} right now ({out / LOCK_FILE}): wait for it "
+                              "to end (or stop it), then run this again to go on where it stopped; two runs into "
+                              "one folder would extract every page twice") from None
+    except OSError as error:  # a file system without locks (some network mounts): extract, but say so
+        summary.warnings.append(f"the run folder's lock cannot be taken ({error}): a second extract into it "
+                                "would not be refused")
+        yield
+        return
+    summary.warnings.extend(f"an extract into {out} by process {pid} ended without releasing its lock (it was "
+                            "killed); the lock is taken over" for _, pid in lock.stale)
+    try:
+        yield
+    finally:
+        owner_files.release(lock)
+
+
+def _holds_every_page(out: Path, description: dict[str, object], wanted: list[str]) -> bool:
+    """Whether the run folder already holds this run whole: its run.json describes it (but for the date it was
+    written) as finished, and every page's records are there."""
+    try:
+        before = json.loads((out / META_DIR / "run.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    if not isinstance(before, dict) or STOPPED in before:
+        return False
+    now = json.loads(json.dumps(description, default=str))  # as run.json holds it: a tuple read back as a list
+    if {k: v for k, v in before.items() if k != "written"} != {k: v for k, v in now.items() if k != "written"}:
+        return False
+    return all(extracted_before(out, name, RunSummary(out)) for name in wanted)
 
 
 def method_of(extractor: Extractor) -> dict[str, object]:
@@ -171,16 +225,15 @@ def _remove_unfinished_writes(out: Path) -> None:
         stale.unlink(missing_ok=True)
 
 
-def _write_run_description(out: Path, extractor: Extractor, model: str | None = None) -> dict[str, object]:
-    """`run.json`, saying the run has not finished until it has: a run killed part way says so when it is added
-    to a project. `model`: the model file it names, when not the extractor's (`_model_named_before`)."""
+def _run_description(extractor: Extractor, model: str | None = None) -> dict[str, object]:
+    """What `run.json` says of the run (written saying it has not finished until it has: a run killed part way
+    says so when it is added to a project). `model`: the model file it names, when not the extractor's
+    (`_model_named_before`)."""
     described = method_of(extractor)
     if model is not None:
         described["parameters"] = {**described["parameters"], "model": model}  # type: ignore[dict-item]
-    description = {**described, "settings": getattr(extractor, "settings", {}),
-                   "written": datetime.now(UTC).isoformat(timespec="seconds")}
-    _note_how_it_ended(out, description, UNFINISHED)
-    return description
+    return {**described, "settings": getattr(extractor, "settings", {}),
+            "written": datetime.now(UTC).isoformat(timespec="seconds")}
 
 
 def _note_how_it_ended(out: Path, description: dict[str, object], stopped: str | None) -> None:

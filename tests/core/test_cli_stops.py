@@ -1,0 +1,96 @@
+"""How `extract` stops and starts again: SIGTERM as Ctrl+C (what was kept said, a rerun goes on), one run at a
+time in a run folder (its lock), and a resume with nothing to do that leaves the run's description alone."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from recordlens.core import owner_files
+from recordlens.core.resource_files import resource_path
+from recordlens.core.runs.run_files import META_DIR, STOPPED
+from recordlens.core.runs.runner import LOCK_FILE
+from tests.core.cli_runs import run
+
+DEMO = resource_path("demo", "dataset")
+EXTRACT = ("extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out")
+
+# `recordlens extract` whose second page written sends the process SIGTERM (as `timeout` or Slurm would)
+TERMINATED_AFTER_TWO = """
+import os, signal, sys
+from recordlens.core.runs import run_files
+from recordlens.core.cli.command import main
+
+saved, real = [], run_files.save_records
+def save_records(path, records):
+    real(path, records)
+    saved.append(path)
+    if len(saved) == 2:
+        os.kill(os.getpid(), signal.SIGTERM)
+run_files.save_records = save_records
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_sigterm_stops_extract_as_ctrl_c_does_and_a_rerun_goes_on(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-c", TERMINATED_AFTER_TWO, *EXTRACT, str(out), "-q"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "HOME": str(tmp_path)})
+    assert done.returncode == 128 + signal.SIGTERM
+    assert done.stderr.splitlines()[-2:] == [f"{out}: 2 of 4 pages extracted; run the same command again for the "
+                                             "rest", "recordlens: interrupted (SIGTERM)"]
+    assert len(list(out.glob("*.json"))) == 2
+    assert STOPPED in json.loads((out / META_DIR / "run.json").read_text(encoding="utf-8"))
+    code, _, err = run(capsys, *EXTRACT, str(out), "-q")
+    assert code == 0 and "2 extracted, 2 already there" in err
+    assert not (out / LOCK_FILE).exists()
+
+
+def test_a_second_extract_into_a_run_folder_is_refused_while_the_first_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    lock = owner_files.take(out / LOCK_FILE)  # another extract, running
+    try:
+        code, _, err = run(capsys, *EXTRACT, str(out), "-q")
+    finally:
+        owner_files.release(lock)
+    assert code == 2
+    assert f"{out} is being extracted into by process {os.getpid()} on {socket.gethostname()} right now" in err
+    assert not list(out.glob("*.json"))
+
+
+def test_the_lock_of_a_killed_extract_is_taken_over_and_said(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / LOCK_FILE).write_text(f"{socket.gethostname()} 999999999\n", encoding="utf-8")  # no one holds it
+    code, _, err = run(capsys, *EXTRACT, str(out), "-q")
+    assert code == 0 and "4 extracted" in err
+    assert "by process 999999999 ended without releasing its lock (it was killed); the lock is taken over" in err
+    assert not (out / LOCK_FILE).exists()
+
+
+def test_a_resume_with_nothing_to_do_leaves_run_json_untouched(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert run(capsys, *EXTRACT, str(out), "-q")[0] == 0
+    described = out / META_DIR / "run.json"
+    earlier = json.loads(described.read_text(encoding="utf-8")) | {"written": "2000-01-01T00:00:00+00:00"}
+    described.write_text(json.dumps(earlier, indent=2), encoding="utf-8")
+    before = described.read_bytes(), described.stat().st_mtime_ns
+    code, _, err = run(capsys, *EXTRACT, str(out), "-q")
+    assert code == 0 and "0 extracted, 4 already there" in err
+    assert (described.read_bytes(), described.stat().st_mtime_ns) == before
+    (out / "3.json").unlink()  # something to do: the run is written again, with its new date
+    code, _, err = run(capsys, *EXTRACT, str(out), "-q")
+    assert code == 0 and "1 extracted, 3 already there" in err
+    assert json.loads(described.read_text(encoding="utf-8"))["written"] != earlier["written"]
