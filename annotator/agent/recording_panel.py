@@ -45,9 +45,12 @@ class RecordingPanel(QWidget):
         self.wait_button = button("Wait", recorder.wait)
         self.answer_edit = QLineEdit()
         self.answer_edit.setPlaceholderText("Answer…")
+        self.answer_edit.setAccessibleName("answer")
+        self.task_box.setAccessibleName("task")  # its label, not the task it shows
         self.answer_edit.returnPressed.connect(self.answer)
         self.answer_button = button("Answer", self.answer)
         self.steps = self._step_list()
+        self.steps.setAccessibleName("steps")
         self.warning = QLabel()  # a wrong answer; kept apart from `status`, which the window writes to
         self.warning.setWordWrap(True)
         self.warning.setStyleSheet("color: #c92a2a; font-weight: bold;")
@@ -201,6 +204,7 @@ class RecordingPanel(QWidget):
 
     def _on_recording(self, on: bool) -> None:
         self.record_button.setText("■ Stop" if on else "● Record")
+        self.record_button.setAccessibleName("Stop" if on else "Record")  # read without the symbol
         for widget in (self.wait_button, self.answer_button, self.answer_edit):
             widget.setEnabled(on)
         self.task_box.setEnabled(not on)

@@ -164,6 +164,7 @@ class HistoryDialog(QDialog):
         self.heading = QLabel()
         self.entries = QTreeWidget()
         self.entries.setHeaderLabels(list(COLUMNS))
+        self.entries.setAccessibleName("changes of the page, newest first")
         self.entries.setRootIsDecorated(False)
         self.entries.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.entries.setColumnWidth(0, 44)

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QPoint, QSize, Qt, QTimer, SignalInstance
+from PySide6.QtCore import QByteArray, QEvent, QPoint, QSize, Qt, QTimer, SignalInstance
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -77,7 +77,7 @@ from .record_actions import RecordActions, click_new_record, click_on_record
 from .record_panel import RecordPanel, RecordTexts, rows_for
 from .review_controller import ReviewController
 from .review_panel import ReviewPanel
-from .shortcuts import MENU_TITLES, SHORTCUTS, key_sequences
+from .shortcuts import MENU_TITLES, SHORTCUTS, key_sequences, menu_texts
 from .tool_windows import ToolWindows
 from .window_parts import RecordsAt
 from .zoom import ZoomControl
@@ -267,6 +267,9 @@ class MainWindow(QMainWindow):
         if WATCH_MS > 0:
             self._watch_timer.start()
         self._say_if_open_elsewhere()
+        # The keys start in the page list (not in the filter above it, where Down changed the filter unseen), and
+        # come back there, or to the record list, whenever the window gets them back with nowhere to go.
+        self.page_list.list.setFocus()
 
     # -- building ----------------------------------------------------------------------------------------------
 
@@ -282,8 +285,9 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         menus: dict[str, object] = {}
+        texts = menu_texts()
         for shortcut in SHORTCUTS:
-            action = QAction(shortcut.text, self)
+            action = QAction(texts[shortcut.name], self)
             action.setShortcuts(key_sequences(shortcut))
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             action.triggered.connect(self._handler(shortcut.name))
@@ -335,6 +339,7 @@ class MainWindow(QMainWindow):
         for widget in (self.jobs.progress_bar, self.jobs.cancel_button, self.zoom.label, self.blocked_label,
                        self.counts_label, self.saved_label):
             bar.addPermanentWidget(widget)
+        self.jobs.progress_bar.setAccessibleName("job progress")
         self._on_blocked(0)
 
     def _connect(self) -> None:
@@ -760,6 +765,34 @@ class MainWindow(QMainWindow):
 
     def do_previous_page(self) -> None:
         self._step_page(-1)
+
+    # -- where the keys go ------------------------------------------------------------------------------------------
+
+    def do_go_to_pages(self) -> None:
+        self.page_list.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def do_go_to_page(self) -> None:
+        if self.page_view.view is not None:
+            self.page_view.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def do_go_to_records(self) -> None:
+        """The record list, or in review the review's (its run chooser while it has no rows)."""
+        if self.tabs.currentWidget() is self.review_panel:
+            self.review_panel.first_control().setFocus(Qt.FocusReason.ShortcutFocusReason)
+        else:
+            self.record_panel.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def do_review(self) -> None:
+        """F6 switches between labelling and review, and the keys go along: to the review's list (or its run
+        chooser), or back to the record list."""
+        self.reviewing.do_review()
+        self.do_go_to_records()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        super().changeEvent(event)
+        # Back from the agent window or a dialog with no widget to give the keys to: the page list has them.
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow() and self.focusWidget() is None:
+            self.page_list.list.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
 
     def do_search(self) -> None:
         self.page_list.search.setFocus()

@@ -21,6 +21,7 @@ from ...core.store import PAGE_STATUS_WORDS, PAGE_STATUSES, TRUE_PAGE_STATUSES, 
 from ...core.text_search import folded
 from ..qt.row_lines import LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
+from ..qt.widgets import searchable, show_focus
 
 STATUS_MARKS = {"new": "○", "proposed": "◐", "labelled": "✓", "reviewed": "★"}
 ALL = "all pages"
@@ -64,16 +65,20 @@ class PageList(QWidget):
         self.status_filter.addItem(ALL, ALL)
         for status in PAGE_STATUSES:
             self.status_filter.addItem(PAGE_STATUS_WORDS[status], status)
+        self.status_filter.setAccessibleName("show pages")  # its label, not the value it shows
         self.search = QLineEdit()
         self.search.setPlaceholderText("search name, title, URL (Ctrl+F)")
-        self.search.setClearButtonEnabled(True)
+        searchable(self.search, "search pages", "clear the page search")
         self.list = QListWidget()
+        self.list.setAccessibleName("pages")
+        show_focus(self.list)
         self.list.setAlternatingRowColors(True)
         self.list.setItemDelegate(LinesInTheirOwnDirection(self.list))
         self.progress_label = QLabel()
         self.progress_bar = QProgressBar()
         self.progress_bar.setTextVisible(False)
         self.progress_bar.setMaximumHeight(6)
+        self.progress_bar.setAccessibleName("pages labelled")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         for widget in (self.status_filter, self.search, self.list, self.progress_label, self.progress_bar):

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEventLoop, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QResizeEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPalette, QResizeEvent
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QWidget
 from shiboken6 import Shiboken
 
 from ...core.page import LoadedPage, Page, load_page
@@ -32,6 +32,7 @@ from ..qt.signals import emit
 OVERLAY = "overlay.js"
 CHANNEL_OBJECT = "recordlens"  # the name overlay.js looks the bridge up by
 _MHTML_SUFFIXES = (".mhtml", ".mht")
+FOCUS_FRAME = 2  # px around the page, in the highlight colour while the keys are in it
 
 # Twelve colours that stay apart from each other on white and on photos; records cycle through them.
 PALETTE = (
@@ -156,8 +157,12 @@ class PageView(QWidget):
         # A file dropped on the page would be opened by Chromium in the snapshot's place: the window imports it.
         self.view.setAcceptDrops(False)
         self.scroll_marks = ScrollMarks()
+        self.view.setAccessibleName("page")
+        self.view.setAccessibleDescription("the saved page; Tab moves through its links and fields, E acts on the "
+                                           "one in focus as a click does, Esc leaves the page")
         layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
+        # Room for the focus frame, drawn while the keys are in the page (`has_focus_frame`).
+        layout.setContentsMargins(FOCUS_FRAME, FOCUS_FRAME, FOCUS_FRAME, FOCUS_FRAME)
         layout.setSpacing(0)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.scroll_marks)
@@ -186,6 +191,8 @@ class PageView(QWidget):
         self.last_summary: DrawSummary | None = None
         self._waiting: QEventLoop | None = None
         self._zoom = 1.0
+        self._framed_focus = False
+        QApplication.instance().focusChanged.connect(self._on_focus_changed)
 
     # -- the page -------------------------------------------------------------------------------------------
 
@@ -402,6 +409,44 @@ class PageView(QWidget):
         self.offline.run_js_async(f"__recordlens.overlay.ping({token})")
         return settled_grab(self.view, lambda: self._framed >= token, timeout_ms, interval_ms)
 
+    # -- the keyboard ------------------------------------------------------------------------------------------
+
+    def holds_focus(self) -> bool:
+        """Whether the keys go to the page (the view or the widget it forwards them to)."""
+        focus = QApplication.focusWidget()
+        return self.view is not None and Shiboken.isValid(self.view) and focus is not None and (
+            focus is self.view or self.view.isAncestorOf(focus) or focus is self.view.focusProxy())
+
+    def has_focus_frame(self) -> bool:
+        return self._framed_focus
+
+    def _on_focus_changed(self, _old: QWidget | None, _new: QWidget | None) -> None:
+        if not Shiboken.isValid(self):
+            return
+        framed = self.holds_focus()
+        if framed != self._framed_focus:
+            self._framed_focus = framed
+            self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
+        super().paintEvent(event)
+        if self._framed_focus:  # the panel the keys go to is framed, as the lists are (`show_focus`)
+            painter = QPainter(self)
+            painter.fillRect(self.rect(), self.palette().color(QPalette.ColorRole.Highlight))
+            painter.end()
+
+    def focused_xpath(self, timeout_ms: int = 5_000) -> str | None:
+        """The XPath of the page's element the keyboard is on (Tab moved it there), or None: the page itself."""
+        if not self._is_loaded:
+            return None
+        found = self.offline.run_js("__recordlens.overlay.focusedPath()", timeout_ms)
+        return found if isinstance(found, str) and found else None
+
+    def let_go_of_the_keys(self) -> None:
+        """The keys leave the page: a field of it keeps no caret (letters would go on typing into it)."""
+        if self._is_loaded:
+            self.offline.run_js_async("__recordlens.overlay.blurFocused()")
+
     # -- events from the page --------------------------------------------------------------------------------
 
     def _on_clicked(self, xpath: str) -> None:
@@ -427,6 +472,8 @@ class PageView(QWidget):
         """Release the browser page and profile (before the QApplication goes away). Idempotent.
 
         The widget is hidden too: an empty window left on screen would still take the pointer's events."""
+        if self.view is not None:
+            QApplication.instance().focusChanged.disconnect(self._on_focus_changed)
         self.offline.close()
         self.view = None
         self.hide()

@@ -461,6 +461,19 @@ class RecordActions:
         self.arm_new = True
         self.window.message("click an element of the page to start a new record (Esc cancels)")
 
+    def do_focused_element(self) -> None:
+        """E: the page's element the keyboard is on (Tab moved it there) does what a click on it would, by the
+        same rules (start a record, add it to the selected one or take it out, select the record it is in)."""
+        window = self.window
+        if window.page_name is None or not window.page_loaded:
+            return
+        xpath = window.page_view.focused_xpath()
+        if xpath is None:
+            window.message(f"no element of the page has the keys: {window.keys_for('go_to_page')} goes to the page, "
+                           "Tab then moves to its links and fields, and E acts on the one in focus as a click does")
+            return
+        self.on_element_clicked(xpath)
+
     def do_find_record(self) -> None:
         panel = self.window.record_panel
         self.window.tabs.setCurrentWidget(panel)
@@ -475,6 +488,10 @@ class RecordActions:
             search.clearFocus()
             self.window.page_view.view.setFocus()
             return
+        view = self.window.page_view
+        if view.holds_focus():  # out of the page (and of a field of it) to the record list: Tab never gets out
+            view.let_go_of_the_keys()
+            self.window.actions_by_name["go_to_records"].trigger()
         panel = self.window.record_panel
         if panel.finder.hasFocus() or panel.found_ids() is not None:  # first Esc: every record listed again
             panel.leave_finder()

@@ -33,7 +33,7 @@ from ...core.text_search import folded
 from ...core.wording import counted
 from ..qt.row_lines import LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
-from ..qt.widgets import colour_dot
+from ..qt.widgets import colour_dot, searchable, show_focus
 from .page_view import record_colour
 
 STATUS_MARKS = {"proposed": "?", "accepted": "✓", "edited": "✎", "rejected": "✗"}
@@ -140,7 +140,7 @@ class RecordPanel(QWidget):
         super().__init__(parent)
         self.finder = QLineEdit()
         self.finder.setPlaceholderText("find a record: its number or words (/)")
-        self.finder.setClearButtonEnabled(True)
+        searchable(self.finder, "find a record", "clear the record finder")
         self.finder.textChanged.connect(lambda _: self._show_found())
         self.finder.returnPressed.connect(self._choose_first_found)
         for clear in self.finder.findChildren(QAction):  # the ⓧ button: cleared with the mouse, the keys go back
@@ -153,6 +153,8 @@ class RecordPanel(QWidget):
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setAlternatingRowColors(True)
         self.list.setItemDelegate(LinesInTheirOwnDirection(self.list))
+        self.list.setAccessibleName("records")
+        show_focus(self.list)
         self.buttons = QGridLayout()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -165,7 +167,7 @@ class RecordPanel(QWidget):
 
     def add_button(self, action, row: int, column: int) -> QPushButton:  # noqa: ANN001 - a QAction
         button = QPushButton(action.iconText())
-        button.setToolTip(f"{action.text()} ({action.shortcut().toString()})")
+        button.setToolTip(f"{action.text().replace('&', '')} ({action.shortcut().toString()})")
         button.clicked.connect(action.trigger)
         action.enabledChanged.connect(button.setEnabled)
         button.setEnabled(action.isEnabled())

@@ -42,7 +42,7 @@ from ...core.wording import counted
 from ..qt.contrast import readable_on
 from ..qt.row_lines import LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
-from ..qt.widgets import colour_dot
+from ..qt.widgets import colour_dot, show_focus
 from .page_view import STATE_COLOURS
 
 NO_RUN = -1
@@ -226,6 +226,14 @@ class ReviewPanel(QWidget):
         self.worst.itemActivated.connect(lambda item: emit(self.page_chosen, item.data(DATA_ROLE)))
         self.worst.itemClicked.connect(lambda item: emit(self.page_chosen, item.data(DATA_ROLE)))
         self.records.itemClicked.connect(lambda item: emit(self.record_chosen, item.data(DATA_ROLE)))
+        # A row reached with the arrow keys moves the page to its record as a click does; not a row the list
+        # itself makes current (refilled, or the next open row after a decision).
+        self._quiet = False
+        self.records.currentItemChanged.connect(self._on_current_row)
+        self.runs.setAccessibleName("run under review")
+        self.records.setAccessibleName("review records")
+        self.worst.setAccessibleName("worst pages")
+        show_focus(self.records, self.worst)
         self.score_button.clicked.connect(lambda: emit(self.score_requested, self.run_id()))
         self.take_all.clicked.connect(lambda: emit(self.take_all_requested))
         self.score_button.hide()
@@ -287,8 +295,12 @@ class ReviewPanel(QWidget):
         open_rows = [k for k, i in enumerate(indices) if records[i].kind != MATCHED and i not in self.kept]
         after = [k for k in open_rows if k >= row]
         # That row alone: the rows just decided were selected, and an extended list's setCurrentRow adds to them
-        self.records.setCurrentRow(after[0] if after else open_rows[0] if open_rows else min(max(row, 0), count - 1),
-                                   QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self._quiet = True
+        try:
+            self.records.setCurrentRow(after[0] if after else open_rows[0] if open_rows else
+                                       min(max(row, 0), count - 1), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        finally:
+            self._quiet = False
 
     def offer_take_all(self, annotator: str | None, count: int, left_out: str = "") -> None:
         """The button that takes every record of the annotator's that the project lacks on the page (`count`),
@@ -425,12 +437,16 @@ class ReviewPanel(QWidget):
 
     def _fill_records(self, chosen: _Chosen | None = None) -> None:
         review, texts, shown = self._review, self._texts, self.shown_kinds()
-        self.records.clear()
-        if review is None:
-            return
-        self._add_rows(review, texts, shown)
-        if chosen is not None and chosen.page == review.score.page:
-            self._choose_again(review, chosen)
+        self._quiet = True
+        try:
+            self.records.clear()
+            if review is None:
+                return
+            self._add_rows(review, texts, shown)
+            if chosen is not None and chosen.page == review.score.page:
+                self._choose_again(review, chosen)
+        finally:
+            self._quiet = False
 
     def _choose_again(self, review: PageReview, chosen: _Chosen) -> None:
         for row in range(self.records.count()):
@@ -468,6 +484,14 @@ class ReviewPanel(QWidget):
                 item.setToolTip(f"predicted: {text}\ntrue: {isolated(paired)}")
             item.setData(DATA_ROLE, index)
             self.records.addItem(item)
+
+    def _on_current_row(self, item: QListWidgetItem | None, _previous: QListWidgetItem | None) -> None:
+        if item is not None and not self._quiet:
+            emit(self.record_chosen, int(item.data(DATA_ROLE)))
+
+    def first_control(self) -> QWidget:
+        """Where the keys go when review opens (F6): the review list when it has rows, else the run chooser."""
+        return self.records if self.records.count() else self.runs
 
     def _on_run(self, _index: int) -> None:
         self._tip_the_choice()

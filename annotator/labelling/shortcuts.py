@@ -7,6 +7,7 @@ every entry has an action).
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtGui import QKeySequence
@@ -46,7 +47,9 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("next_record", ("J",), "Next record"),
         ("previous_record", ("K",), "Previous record"),
         ("find_record", ("/",), "Find a record by its number or words (Enter selects the first found)"),
-        ("deselect", ("Esc",), "Clear the selection"),
+        ("focused_element", ("E",), "The page’s element in keyboard focus (Tab to it): as a click on it (start a "
+                                    "record, add it to the selected one, or take it out)"),
+        ("deselect", ("Esc",), "Clear the selection (in the page: also leave it for the record list)"),
     ),
     "Edit": (
         ("undo", ("Ctrl+Z",), "Undo"),
@@ -74,6 +77,9 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("zoom_in", ("Ctrl+=", "Ctrl++"), "Zoom in (or Ctrl+wheel)"),
         ("zoom_out", ("Ctrl+-",), "Zoom out"),
         ("zoom_reset", ("Ctrl+0",), "Actual size (100 %)"),
+        ("go_to_pages", ("Ctrl+1",), "Go to the page list"),
+        ("go_to_page", ("Ctrl+2",), "Go to the page (Tab then moves through its links and fields)"),
+        ("go_to_records", ("Ctrl+3",), "Go to the record list (the review list in review)"),
     ),
     "Review": (
         ("review", ("F6",), "Switch between labelling and review"),
@@ -100,6 +106,26 @@ MENU_TITLES = {"Records": "&Records", "Edit": "&Edit", "Propose": "&Propose", "P
                "Review": "Revie&w", "Application": "&Application", "Agent": "Age&nt"}
 
 
+def menu_texts(shortcuts: Sequence[Shortcut] = SHORTCUTS) -> dict[str, str]:
+    """Each shortcut's menu text with an Alt+letter (the letter after "&"), none twice in one menu: the first
+    letter of a word not taken yet, else any letter not taken, else none. A menu opened with Alt+letter is then
+    walked with letters, not only arrows. The sheet and the tooltips show the text without it."""
+    taken: dict[str, set[str]] = {}
+    texts: dict[str, str] = {}
+    for shortcut in shortcuts:
+        used = taken.setdefault(shortcut.group, set())
+        text = shortcut.text
+        starts = [k for k, c in enumerate(text) if c.isalpha() and (k == 0 or not text[k - 1].isalnum())]
+        anywhere = [k for k, c in enumerate(text) if c.isascii() and c.isalpha()]
+        at = next((k for k in [*starts, *anywhere] if text[k].isascii() and text[k].lower() not in used), None)
+        if at is None:
+            texts[shortcut.name] = text
+            continue
+        used.add(text[at].lower())
+        texts[shortcut.name] = f"{text[:at]}&{text[at:]}"
+    return texts
+
+
 def key_sequences(shortcut: Shortcut) -> list[QKeySequence]:
     return [QKeySequence(k) for k in shortcut.keys]
 
@@ -120,7 +146,12 @@ def help_html() -> str:
              "Hover an element to see its XPath and text.</p>"
              "<p><b>Several records at once</b>: Ctrl+click rows of the record list to add or remove one, "
              "Shift+click for a range, Ctrl+A for all; A, R and Del then act on every selected record, and M "
-             "merges them. <b>Esc</b> leaves the search box. <b>J</b> on the last record offers the next page "
+             "merges them. <b>Esc</b> leaves the search box. "
+             "<b>Without a mouse</b>: Ctrl+1, Ctrl+2 and Ctrl+3 go to the page list, the page and the record list "
+             "(a frame shows which has the keys); in the page, Tab moves through its links and fields (Enter and "
+             "Space there edit nothing), <b>E</b> does to the element in focus what a click on it does, then U, "
+             "Shift+U and G as after a click; <b>Esc</b> leaves the page for the record list. "
+             "<b>J</b> on the last record offers the next page "
              "(J again opens it). <b>L</b> on a page with proposals says what export does with them and asks "
              "for L again.</p>")
     return f"<h3>Keyboard shortcuts</h3>{mouse}<table cellspacing=2>{''.join(rows)}</table>"

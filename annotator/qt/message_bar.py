@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QAccessible, QAccessibleEvent, QResizeEvent
 from PySide6.QtWidgets import QSizeGrip, QStatusBar, QWidget
 
 LEFT = 6  # where Qt starts drawing the message
+_MOVES = (QEvent.Type.Move, QEvent.Type.Resize, QEvent.Type.Show, QEvent.Type.Hide)
 
 
 class MessageBar(QStatusBar):
@@ -19,10 +20,23 @@ class MessageBar(QStatusBar):
         self._permanent: list[QWidget] = []
         self._text = self._shown = ""
         self._until: float | None = None  # when the message goes (monotonic seconds); None: when replaced
+        self.messageChanged.connect(self._announce)
+        self._refitting = QTimer(self)  # once the permanent widgets have moved
+        self._refitting.setSingleShot(True)
+        self._refitting.setInterval(0)
+        self._refitting.timeout.connect(self._refit)
 
     def addPermanentWidget(self, widget: QWidget, stretch: int = 0) -> None:  # noqa: N802 - Qt's name
         super().addPermanentWidget(widget, stretch)
         self._permanent.append(widget)
+        # A label beside the message that grows (longer counts), shows or hides moves the message's end without
+        # the bar being resized: the message is fitted again then too.
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() in _MOVES and watched in self._permanent and not self._refitting.isActive():
+            self._refitting.start()
+        return super().eventFilter(watched, event)
 
     def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 - Qt's name
         self._text = text
@@ -55,6 +69,16 @@ class MessageBar(QStatusBar):
                                                     self.message_width()) or ("…" if self._text else "")
         super().showMessage(self._shown, timeout)
 
+    def _announce(self, shown: str) -> None:
+        """A screen reader reads the status bar by its name: the whole message (not its elided start), said anew
+        each time it changes."""
+        text = self._text if shown and shown == self._shown else shown
+        if text == self.accessibleName():
+            return
+        self.setAccessibleName(text)
+        if QAccessible.isActive():
+            QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.NameChanged))
+
     def _refit(self) -> None:
         """The message fitted again to the room it has now, for the time it had left."""
         if super().currentMessage() and super().currentMessage() == self._shown:
@@ -62,4 +86,4 @@ class MessageBar(QStatusBar):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
-        QTimer.singleShot(0, self, self._refit)  # once the permanent widgets have moved
+        self._refitting.start()

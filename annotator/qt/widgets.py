@@ -8,11 +8,12 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QLayout,
+    QLineEdit,
     QPushButton,
     QSplitter,
     QVBoxLayout,
@@ -75,6 +76,28 @@ def side_by_side(*panes: QWidget, sizes: Sequence[int], stretch: int) -> QSplitt
     splitter.setStretchFactor(stretch, 1)
     splitter.setSizes(list(sizes))
     return splitter
+
+
+FOCUS_STYLE = "{kind}:focus {{ border: 2px solid palette(highlight); }}"
+
+
+def show_focus(*views: QWidget) -> None:
+    """A frame in the highlight colour around each of `views` while it has the keys: without it a keyboard user
+    cannot tell which list Up and Down will move in."""
+    for view in views:
+        # Qt's own class: a style sheet's selector does not know Python subclasses by name.
+        kind = next(c.__name__ for c in type(view).__mro__ if c.__module__.startswith("PySide6"))
+        view.setStyleSheet(FOCUS_STYLE.format(kind=kind))
+
+
+def searchable(field: QLineEdit, name: str, clear: str) -> None:
+    """A search field with a clear button, each named for a screen reader (`name`; the button `clear`, which is
+    also its tooltip): Qt's clear button says nothing of itself."""
+    field.setClearButtonEnabled(True)
+    field.setAccessibleName(name)
+    for action in field.findChildren(QAction):  # the ⓧ button's action (Qt names it _q_qlineeditclearaction)
+        action.setText(clear)
+        action.setToolTip(clear)
 
 
 def closable_window(dialog: QDialog, *parts: Part, actions: Sequence[QPushButton] = ()) -> QDialogButtonBox:

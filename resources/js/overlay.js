@@ -736,6 +736,24 @@
     hover(beneathVeils(document.elementFromPoint(x, y), x, y));
   };
 
+  // ---- keyboard focus ----------------------------------------------------------------------------------
+
+  // The element the keyboard is on in the page (Tab moved it there), as an XPath; null when none is (the page
+  // itself, or something the addressing rules leave out).
+  const focusedPath = () => {
+    const el = document.activeElement;
+    if (!(el instanceof Element) || isPage(el)) return null;
+    guardRules();
+    return rl.xpathOf(el);
+  };
+
+  // The keys leave the page (Esc): a field of the page keeps no caret that letters would go on typing into.
+  const blurFocused = () => {
+    const el = document.activeElement;
+    if (el instanceof HTMLElement && !isPage(el)) el.blur();
+    return true;
+  };
+
   // ---- clicks ----------------------------------------------------------------------------------------
 
   // While annotating, a click selects an element and does nothing else (no link is followed, no form is
@@ -743,10 +761,20 @@
   // Python turns annotating off.
   let annotating = true;
 
+  // A click the keyboard made (Enter on a link, Space on a button: no pointer went down, and `detail` counts
+  // no press) is no labeller's click: it would edit the selected record with nobody pointing at anything. It is
+  // swallowed like any other while annotating (no link followed, no form sent), and nothing is reported; E makes
+  // the focused element's click on purpose (`focusedPath`).
+  let pointerDown = false;
+  const onPointerDown = () => { pointerDown = true; };
+
   const onClick = (event) => {
+    const pointed = pointerDown && event.detail !== 0;
+    pointerDown = false;
     if (!annotating || event.altKey) return;
     event.preventDefault();
     event.stopImmediatePropagation();
+    if (!pointed) return;
     const el = beneathVeils(event.target, event.clientX, event.clientY);
     if (!(el instanceof Element)) return;
     guardRules();
@@ -755,6 +783,7 @@
   };
 
   // Capture phase on window: runs before any handler of the page's own.
+  window.addEventListener("pointerdown", onPointerDown, { capture: true, passive: true });
   window.addEventListener("click", onClick, true);
   window.addEventListener("auxclick", (e) => annotating && !e.altKey && e.preventDefault(), true);
   document.addEventListener("mousemove", onMove, { capture: true, passive: true });
@@ -891,5 +920,7 @@
     // Reports "framed" once the page has produced a frame with everything done so far (scrolls included).
     ping: (token) => requestAnimationFrame(() => requestAnimationFrame(() => report("framed", token))),
     hideHover,
+    focusedPath,
+    blurFocused,
   };
 })();
