@@ -190,6 +190,11 @@ class ReviewController:
         self._shown = self._last_page = None
         self._worst_order, self._worst_at = [], 0
         self.run_id = NO_RUN
+        # nothing of the last project's review stays on show: its page's rows, its run's means and worst pages
+        self.review = None
+        self.panel.show_page(None)
+        self.panel.offer_take_all(None, 0)
+        self.panel.show_run(None, [])
         self._take_up_last_review()
 
     @staticmethod

@@ -205,3 +205,24 @@ def test_missed_and_spurious_are_defined_in_the_readme_as_the_review_counts_them
         assert "paired with a" in meaning and "sharing no text" in meaning  # the pair above is one of each
         assert meaning in readme, meaning
         assert meaning in window.review_panel.kind_toggles[kind].toolTip()
+
+
+def test_opening_another_project_leaves_none_of_the_last_ones_review_on_show(qtbot, window, tmp_path):
+    """After Ctrl+O the run chooser said "choose a run" while the page's figures, the run's means, its rows and its
+    worst pages were still the last project's."""
+    from recordlens.core.store import open_project
+    from tests.app.window_helpers import imported_project
+
+    project = window.project
+    run = project.runs.add("repeats")
+    project.runs.add_predictions(run, {"1": project.true_records("1")[:3]})
+    project.runs.finish(run)
+    score_stored_run(project, run)
+    window.start_review(run)
+    window.page_view.wait_until_drawn()
+    panel = window.review_panel
+    assert panel.records.count() and panel.worst.count() and "F1" in panel.run_figures.text()
+    other = imported_project(tmp_path / "other", {"html/9.html": "<html><body><ul><li>a</li></ul></body></html>"})
+    window.set_project(open_project(other))
+    assert panel.records.count() == 0 and panel.worst.count() == 0
+    assert "F1" not in panel.run_figures.text() and "F1" not in panel.page_figures.text()
