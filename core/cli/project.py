@@ -11,8 +11,9 @@ import argparse
 import json
 import shlex
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from pathlib import Path
+from typing import TypeVar
 
 from ..errors import RecordLensError
 from ..output_paths import writable_folder
@@ -267,9 +268,16 @@ def cmd_import(args: argparse.Namespace) -> int:
     if annotator is not None and args.replace_labels:
         raise RecordLensError("--replace-labels is for the project's own labels; an annotator's are replaced by "
                               "importing them again with --annotator")
+    reached = _Reached()
     with open_project(args.project) as project:
-        report = import_paths(project, args.paths, annotator=annotator, replace_labels=args.replace_labels,
-                              progress=lambda items: progress(items, label="importing", enabled=not args.quiet))
+        try:
+            report = import_paths(project, args.paths, annotator=annotator, replace_labels=args.replace_labels,
+                                  progress=lambda items: reached.counting(progress(items, label="importing",
+                                                                                   enabled=not args.quiet), items))
+        except KeyboardInterrupt:  # Ctrl+C, SIGTERM: each page comes in whole or not at all
+            print(f"import stopped after {reached.done()} of {reached.total} pages; running the same command again "
+                  "imports the rest (the pages already in the project are left as they are)", file=sys.stderr)
+            raise
     for message in report.warning_lines():
         _warn(message)
     for problem in report.problems:
@@ -280,13 +288,40 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 1 if report.problems else 0
 
 
+T = TypeVar("T")
+
+
+class _Reached:
+    """How far a command's loop over pages got: for saying, when it is stopped, what it did."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.reached = 0
+
+    def counting(self, iterator: Iterator[T], items: Sized) -> Iterator[T]:
+        self.total = len(items)
+        for item in iterator:
+            self.reached += 1
+            yield item
+
+    def done(self) -> int:
+        return max(self.reached - 1, 0)  # the page in hand when it stopped is not done
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     writable_folder(args.out, "the export")
     # jsonl and csv: one file, replaced whole (nexteval refuses a folder that holds a dataset)
     replacing = Replacing(export_file(args.out, args.format)) if args.format != "nexteval" else None
+    reached = _Reached()
     with open_to_read(args.project) as project:  # a project on read-only media exports where it is
-        summary = export_project(project, args.format, args.out, all_pages=args.all_pages,
-                                 progress=lambda items: progress(items, label="exporting", enabled=not args.quiet))
+        try:
+            summary = export_project(project, args.format, args.out, all_pages=args.all_pages,
+                                     progress=lambda items: reached.counting(progress(items, label="exporting",
+                                                                                      enabled=not args.quiet), items))
+        except KeyboardInterrupt:  # Ctrl+C, SIGTERM: the folder says it is unfinished; a rerun writes it whole
+            print(f"export stopped after {reached.done()} of {reached.total} pages; {args.out} is not a whole "
+                  "export: run the same command again", file=sys.stderr)
+            raise
     print(f"exported {_exported(summary, args.format, args.all_pages)} as {args.format} to {args.out}")
     if replacing is not None:
         replacing.said()

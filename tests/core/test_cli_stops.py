@@ -94,3 +94,44 @@ def test_a_resume_with_nothing_to_do_leaves_run_json_untouched(tmp_path: Path,
     code, _, err = run(capsys, *EXTRACT, str(out), "-q")
     assert code == 0 and "1 extracted, 3 already there" in err
     assert json.loads(described.read_text(encoding="utf-8"))["written"] != earlier["written"]
+
+
+# `recordlens import` / `export` whose second page sends the process SIGTERM
+TERMINATED_ON_THE_SECOND_PAGE = """
+import os, signal, sys
+from recordlens.core.store import exporter, importer
+from recordlens.core.cli.command import main
+
+seen = []
+def stopping(real):
+    def call(*args, **kwargs):
+        seen.append(1)
+        if len(seen) == 3:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return real(*args, **kwargs)
+    return call
+importer.import_page = stopping(importer.import_page)
+exporter._copy_checked = stopping(exporter._copy_checked)
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_sigterm_to_import_and_export_says_how_far_they_got(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = tmp_path / "p"
+    assert run(capsys, "project", "init", str(project))[0] == 0
+
+    def stopped(*command: str) -> list[str]:
+        done = subprocess.run([sys.executable, "-c", TERMINATED_ON_THE_SECOND_PAGE, *command, "-q"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120, env={**os.environ, "HOME": str(tmp_path)})
+        assert done.returncode == 128 + signal.SIGTERM, done.stderr
+        return done.stderr.splitlines()[-2:]
+
+    assert stopped("import", str(DEMO), "--project", str(project)) == [
+        "import stopped after 2 of 4 pages; running the same command again imports the rest (the pages already in "
+        "the project are left as they are)", "recordlens: interrupted (SIGTERM)"]
+    code, out, _ = run(capsys, "import", str(DEMO), "--project", str(project))
+    assert code == 0 and "2 already in the project" in out
+    export = tmp_path / "ex"
+    assert stopped("export", "--project", str(project), "--format", "nexteval", "--out", str(export)) == [
+        f"export stopped after 2 of 4 pages; {export} is not a whole export: run the same command again",
+        "recordlens: interrupted (SIGTERM)"]
