@@ -19,7 +19,11 @@ Definitions (the README publishes them):
   are those of the complete run indices, and the incomplete ones are named with their reasons; an agent run
   without an end time (interrupted) is flagged too. Of two episodes of the same task and run index (a resumed
   run), the last uncut one counts. Asked to count the incomplete runs too, it counts their finished episodes;
-  a cut episode is never counted.
+  a cut episode is never counted, and an incomplete run's rate is over the tasks it has an episode of.
+- Tasks are those of the run's own site: a task id used on two sites is two tasks (the caller passes the run's).
+  They are scored as they are now: a task changed since the run used it (`--replace-tasks`; the run records each
+  task's digest) is named.
+- Figures are rounded half up (0.625 -> "0.63" at two decimals), one rule for every figure printed.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from statistics import stdev
 
@@ -37,7 +42,7 @@ from .loop import CUT_STOPS
 from .model import Task, Trajectory
 from .sites import loose_url
 from .targets import folded, targets_match
-from .tasks import is_correct, normalise_answer
+from .tasks import is_correct, normalise_answer, task_digest
 
 OVERALL = "overall"
 
@@ -51,7 +56,7 @@ class Figures:
     episodes: int
     runs: int
     success_rate: float | None         # mean over runs of the per-run success rate; None: no complete run
-    per_run: list[float]               # the per-run success rates, by run index
+    per_run: dict[int, float]          # run index -> that run's success rate
     average_steps: float | None        # None: no complete run (nothing was measured, which 0 would misreport)
     average_steps_successful: float | None
     agreement: float | None            # None when no episode of the category has a reference
@@ -59,7 +64,7 @@ class Figures:
     # is not the category's).
     agreement_tasks: int = 0
     agreement_episodes: int = 0
-    success_sd: float | None = None    # the sample standard deviation of `per_run`; None under two runs
+    success_sd: float | None = None    # the sample standard deviation (n-1) of `per_run`; None under two runs
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -74,6 +79,8 @@ class RunPlan:
     runs: int | None = None
     ended: bool = True
     run_id: int | None = None  # the agent run's id, for the command that finishes it
+    error: str | None = None   # why the run failed (it has an end time, but did not finish its episodes)
+    task_digests: Mapping[str, str] | None = None  # task id -> task_digest as the run used it (None: not recorded)
 
 
 @dataclass
@@ -86,6 +93,7 @@ class Evaluation:
     complete_runs: list[int] = field(default_factory=list)
     ended: bool = True
     included_incomplete: bool = False
+    changed_tasks: list[str] = field(default_factory=list)  # tasks changed since the run used them
 
     @property
     def complete(self) -> bool:
@@ -95,7 +103,8 @@ class Evaluation:
         return {"overall": self.overall.as_dict(), "categories": [c.as_dict() for c in self.categories],
                 "complete": self.complete, "ended": self.ended, "complete_runs": self.complete_runs,
                 "incomplete_runs": {str(r): reasons for r, reasons in self.incomplete.items()},
-                "included_incomplete": self.included_incomplete, "episodes": self.episodes,
+                "included_incomplete": self.included_incomplete, "changed_tasks": self.changed_tasks,
+                "episodes": self.episodes,
                 "warnings": self.warnings}
 
 
@@ -109,7 +118,7 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
     plan = plan or RunPlan()
     episodes: list[dict[str, object]] = []
     warnings: list[str] = []
-    for trajectory in _latest_episodes(trajectories):
+    for trajectory in latest_episodes(trajectories):
         task = by_id.get(trajectory.task_id)
         if task is None:
             warnings.append(f"an episode of task {trajectory.task_id!r} was left out: the task is unknown")
@@ -128,12 +137,20 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
         })
     incomplete = _incomplete_runs(episodes, plan)
     complete_runs = sorted({int(e["run"]) for e in episodes} - set(incomplete))  # type: ignore[call-overload]
-    if not plan.ended:
-        warnings.append("the agent run did not finish (no end time: interrupted, failed or still running); "
-                        f"finish it with `recordlens agent run ... --resume {plan.run_id or 'RUN'}`")
+    finish = f"finish it with `recordlens agent run ... --resume {plan.run_id or 'RUN'}`"
+    if plan.error is not None:
+        warnings.append(f"the agent run failed ({plan.error}); {finish}")
+    elif not plan.ended:
+        warnings.append(f"the agent run did not finish (no end time: interrupted or still running); {finish}")
     warnings.extend(_incomplete_warnings(incomplete, include_incomplete))
-    astray = [t.id for t in tasks if (r := references.get(t.id)) is not None and r.answer is not None
-              and not is_correct(t, r.answer)]
+    changed = changed_tasks(tasks, plan.task_digests)
+    if changed:
+        run = f"agent run {plan.run_id}" if plan.run_id is not None else "the run"
+        warnings.append(f"task(s) {listed(changed, total=True)} changed since {run} used them (`--replace-tasks`): "
+                        "its episodes of them are scored by the tasks as they are now, not as the run saw them")
+    evaluated = {str(e["task"]) for e in episodes} | set(plan.task_ids or ())  # the tasks of the run, no other
+    astray = [t.id for t in tasks if t.id in evaluated and (r := references.get(t.id)) is not None
+              and r.answer is not None and not is_correct(t, r.answer)]
     if astray:  # its steps lead to another answer: agents that find the gold one agree with it less
         warnings.append(f"the reference of task(s) {listed(astray, total=True)} answers otherwise than the gold "
                         "answer: agreement is measured against a path to another answer; record it again")
@@ -144,7 +161,14 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
     figures = [_figures(c, [e for e in scored if e["category"] == c]) for c in categories]
     return Evaluation(overall=_figures(OVERALL, scored), categories=figures, episodes=episodes, warnings=warnings,
                       incomplete=incomplete, complete_runs=complete_runs, ended=plan.ended,
-                      included_incomplete=include_incomplete)
+                      included_incomplete=include_incomplete, changed_tasks=changed)
+
+
+def changed_tasks(tasks: Sequence[Task], recorded: Mapping[str, str] | None) -> list[str]:
+    """The tasks whose content differs from the digest a run recorded for them (none when it recorded none)."""
+    if not recorded:
+        return []
+    return [t.id for t in tasks if t.id in recorded and recorded[t.id] != task_digest(t)]
 
 
 def run_spans(runs: Sequence[int]) -> str:
@@ -171,11 +195,16 @@ def _incomplete_warnings(incomplete: Mapping[int, Sequence[str]], included: bool
     for run, reasons in sorted(incomplete.items()):
         for reason in reasons:
             by_reason[reason].append(run)
-    return [f"{runs_named(runs)} {'is' if len(runs) == 1 else 'are'} incomplete: {reason}"
+    return [f"{runs_named(runs)} {'is' if len(runs) == 1 else 'are'} incomplete: "
+            + (reason if len(runs) == 1 else reason.replace(_ITS_TASKS, _THEIR_TASKS))
             + ("" if included else "; left out of the figures") for reason, runs in by_reason.items()]
 
 
-def _latest_episodes(trajectories: Sequence[Trajectory]) -> list[Trajectory]:
+# Said of one run (its JSON reasons, a warning naming one run), and of several runs in one warning.
+_ITS_TASKS, _THEIR_TASKS = "of any of its ", "of any of their "
+
+
+def latest_episodes(trajectories: Sequence[Trajectory]) -> list[Trajectory]:
     """One episode per (task, run index): the last uncut one, else the last one; in their first order."""
     chosen: dict[tuple[str, int], Trajectory] = {}
     for trajectory in trajectories:
@@ -196,7 +225,7 @@ def _incomplete_runs(episodes: Sequence[Mapping[str, object]], plan: RunPlan) ->
         reasons = []
         missing = sorted(expected_tasks - {str(e["task"]) for e in here})
         if missing and not here:
-            reasons.append(f"no episode of any of its {counted(len(expected_tasks), 'task')}")
+            reasons.append(f"no episode {_ITS_TASKS}{counted(len(expected_tasks), 'task')}")
         elif missing:
             reasons.append(f"no episode of {listed(missing)}")
         cut = [f"{e['task']} ({e['stop']})" for e in here if e["cut"]]
@@ -259,56 +288,91 @@ def _figures(category: str, episodes: Sequence[Mapping[str, object]]) -> Figures
     by_run: dict[int, list[bool]] = defaultdict(list)
     for e in episodes:
         by_run[int(e["run"])].append(bool(e["success"]))  # type: ignore[arg-type]
-    per_run = [_mean([float(s) for s in by_run[r]]) for r in sorted(by_run)]
+    per_run = {r: _mean([float(s) for s in by_run[r]]) for r in sorted(by_run)}
     steps = [float(e["steps"]) for e in episodes]  # type: ignore[arg-type]
     good = [float(e["steps"]) for e in episodes if e["success"]]  # type: ignore[arg-type]
     referenced = [e for e in episodes if e["agreement"] is not None]
     agreements = [float(e["agreement"]) for e in referenced]  # type: ignore[arg-type]
     return Figures(category=category, tasks=len({e["task"] for e in episodes}), episodes=len(episodes),
-                   runs=len(by_run), success_rate=_mean(per_run) if per_run else None, per_run=per_run,
+                   runs=len(by_run), success_rate=_mean(list(per_run.values())) if per_run else None,
+                   per_run=per_run,
                    average_steps=_mean(steps) if steps else None,
                    average_steps_successful=_mean(good) if good else None,
                    agreement=_mean(agreements) if agreements else None,
                    agreement_tasks=len({e["task"] for e in referenced}), agreement_episodes=len(referenced),
-                   success_sd=stdev(per_run) if len(per_run) > 1 else None)
+                   success_sd=stdev(per_run.values()) if len(per_run) > 1 else None)
 
 
 # Up to this many runs the table gives each run's success rate; beyond, their spread (each run's is in --json).
 PER_RUN_SHOWN = 4
+PER_RUN_WIDTH = 20
+INCOMPLETE_MARK = "*"
 
 
-def _per_run(f: Figures) -> str:
-    if len(f.per_run) <= PER_RUN_SHOWN:
-        return " ".join(f"{r:.2f}" for r in f.per_run)
-    return f"± {f.success_sd:.3f} ({min(f.per_run):.2f}-{max(f.per_run):.2f})"
+def fixed(value: float, places: int) -> str:
+    """`value` with `places` decimals, rounded half up as written (0.625 -> "0.63", 0.375 -> "0.38"): float
+    formatting rounds an exact half to even, so that two rates of one table would round two ways."""
+    return str(Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def _run_columns(evaluation: Evaluation) -> list[int] | None:
+    """The run indices the table gives a column each (those scored), or None past PER_RUN_SHOWN (the spread)."""
+    runs = sorted({r for f in [*evaluation.categories, evaluation.overall] for r in f.per_run})
+    return runs if len(runs) <= PER_RUN_SHOWN else None
+
+
+def _run_label(evaluation: Evaluation, run: int) -> str:
+    return f"run{run}" + (INCOMPLETE_MARK if run in evaluation.incomplete else "")
+
+
+def _per_run(evaluation: Evaluation, f: Figures, columns: list[int] | None) -> str:
+    if columns is None:
+        if f.success_sd is None:  # a category with one run among many
+            return " ".join(fixed(r, 2) for r in f.per_run.values())
+        low, high = min(f.per_run.values()), max(f.per_run.values())
+        return f"± {fixed(f.success_sd, 3)} ({fixed(low, 2)}-{fixed(high, 2)})"
+    cells = [fixed(f.per_run[r], 2) if r in f.per_run else "-" for r in columns]
+    return " ".join(cell.rjust(len(_run_label(evaluation, r))) for cell, r in zip(cells, columns, strict=True))
 
 
 def _agreement(f: Figures) -> str:
     if f.agreement is None:
         return "-"
-    return f"{f.agreement:.3f} ({f.agreement_tasks}/{f.tasks})"
+    return f"{fixed(f.agreement, 3)} ({f.agreement_tasks}/{f.tasks})"
 
 
 def format_table(evaluation: Evaluation) -> str:
     """The figures a line per category and overall; the agreement with how many of the tasks have a reference,
-    and notes below that say what a summarised column or a partial agreement stands for."""
-    header = f"{'category':<22} {'tasks':>5} {'runs':>4} {'success':>8} {'per run':<20} {'steps':>6} " \
+    and notes below that say what a summarised column or a partial agreement stands for. Each run's rate stands
+    under its run's index (`run0 run1`; `run3*`: an incomplete run, counted with --include-incomplete)."""
+    columns = _run_columns(evaluation)
+    runs_header = " ".join(_run_label(evaluation, r).rjust(4) for r in columns) if columns else "per run"
+    width = max(PER_RUN_WIDTH, len(runs_header))
+    header = f"{'category':<22} {'tasks':>5} {'runs':>4} {'success':>8} {runs_header:<{width}} {'steps':>6} " \
              f"{'steps ok':>8} {'agreement (tasks)':>17}"
     lines = [header]
     for f in [*evaluation.categories, evaluation.overall]:
-        ok = f"{f.average_steps_successful:.2f}" if f.average_steps_successful is not None else "-"
-        success = f"{f.success_rate:.3f}" if f.success_rate is not None else "-"
-        steps = f"{f.average_steps:.2f}" if f.average_steps is not None else "-"
-        lines.append(f"{f.category:<22} {f.tasks:>5} {f.runs:>4} {success:>8} {_per_run(f):<20} "
-                     f"{steps:>6} {ok:>8} {_agreement(f):>17}")
-    return "\n".join(lines + _table_notes(evaluation.overall))
+        ok = fixed(f.average_steps_successful, 2) if f.average_steps_successful is not None else "-"
+        success = fixed(f.success_rate, 3) if f.success_rate is not None else "-"
+        steps = fixed(f.average_steps, 2) if f.average_steps is not None else "-"
+        lines.append(f"{f.category:<22} {f.tasks:>5} {f.runs:>4} {success:>8} "
+                     f"{_per_run(evaluation, f, columns):<{width}} {steps:>6} {ok:>8} {_agreement(f):>17}")
+    return "\n".join(lines + _table_notes(evaluation, columns))
 
 
-def _table_notes(overall: Figures) -> list[str]:
+def _table_notes(evaluation: Evaluation, columns: list[int] | None) -> list[str]:
+    overall = evaluation.overall
     notes = []
-    if len(overall.per_run) > PER_RUN_SHOWN:
-        notes.append(f"per run: ± the standard deviation of the {overall.runs} runs' success rates "
-                     "(lowest-highest); each run's rate is in --json")
+    if columns is None:
+        notes.append(f"per run: ± the sample standard deviation of the {overall.runs} runs' rates (lowest-highest); "
+                     "each run's is in --json")
+    counted_incomplete = sorted(set(overall.per_run) & set(evaluation.incomplete))
+    if counted_incomplete:
+        mark = f"{INCOMPLETE_MARK} " if columns is not None else ""
+        notes.append(f"per run: {mark}{runs_named(counted_incomplete)} "
+                     f"{'is' if len(counted_incomplete) == 1 else 'are'} incomplete: "
+                     f"{'its rate is' if len(counted_incomplete) == 1 else 'their rates are'} over the tasks "
+                     f"{'it' if len(counted_incomplete) == 1 else 'they'} reached, not all of the run's")
     if overall.agreement is not None and overall.agreement_tasks < overall.tasks:
         notes.append(f"agreement: taken over {overall.agreement_tasks} of {counted(overall.tasks, 'task')} "
                      f"({overall.agreement_episodes} of {counted(overall.episodes, 'episode')}), those with a "
@@ -317,10 +381,18 @@ def _table_notes(overall: Figures) -> list[str]:
 
 
 def write_chart(evaluation: Evaluation, path: str | Path) -> Path:
-    """Bars of success rate and agreement per category and overall."""
+    """Bars of success rate and agreement per category and overall; an agreement taken over only some of a
+    row's tasks (those with a reference) says so above its bar ("1/8 tasks"), overall as each category."""
     rows = [*evaluation.categories, evaluation.overall]
     # An agreement of None (no reference) or a success rate of None (no complete run) is drawn as missing, not 0.
     return grouped_bars(path, [f.category.replace(" ", "\n") for f in rows], [
         ("success (mean over runs)", [f.success_rate for f in rows]),
         ("agreement with reference", [f.agreement for f in rows]),
-    ])
+    ], marks={1: [agreement_mark(f) for f in rows]})
+
+
+def agreement_mark(f: Figures) -> str | None:
+    """What an agreement bar is taken over, when that is not all of its row's tasks: "1/8 tasks"."""
+    if f.agreement is None or f.agreement_tasks >= f.tasks:
+        return None
+    return f"{f.agreement_tasks}/{f.tasks} tasks"

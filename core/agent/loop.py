@@ -35,8 +35,9 @@ DEFAULT_MAX_FAILURES = 3
 OBSERVATIONS = ("screenshot", "axtree", "text")
 
 # What the loop does that a run records with its settings (beside max_failures), so that runs made before a rule
-# came, whose settings lack its key, can be told apart: an episode fails a window Scroll that moves nothing.
-LOOP_RULES = {"fails_unmoved_scroll": True}
+# came, whose settings lack its key, can be told apart: an episode fails a window Scroll that moves nothing, and a
+# GoBack that moves nothing (no earlier page); a refused or cut-off answer is a failed step, never acted on.
+LOOP_RULES = {"fails_unmoved_scroll": True, "fails_unmoved_go_back": True, "fails_incomplete_answer": True}
 
 # Stops that cut an episode short for reasons outside the agent: such an episode is not a result.
 CUT_STOPS = ("model budget", "model error")
@@ -199,11 +200,18 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
 
 
 def _failed_if_unmoved(step: Step, before: Observation, after: Observation) -> Step:
-    """A Scroll of the window that moved nothing (the page is at its end or its top, or fits the screen) is a
-    failed step that says so: else the agent sees the same page again, is told nothing, and scrolls on until its
-    step budget is gone. Only when the browser reports where it is scrolled to (both browsers do; a Browser that
-    does not never has a scroll failed), and a page that grew in place (lazy loading) moved (`moved_since`)."""
-    if step.action != "scroll" or step.failed or step.target is not None or after.moved_since(before) is not False:
+    """A Scroll of the window that moved nothing (the page is at its end or its top, or fits the screen), or a
+    GoBack that moved nothing (the episode's first page: there is no earlier one), is a failed step that says so:
+    else the agent sees the same page again, is told nothing, and tries again until its step budget is gone. Only
+    when the browser reports where it is scrolled to (both browsers do; a Browser that does not never has such a
+    step failed), and a page that grew in place (lazy loading) moved (`moved_since`)."""
+    if step.failed or after.moved_since(before) is not False:
+        return step
+    if step.action == "go_back":
+        # Said with the one case the loop cannot tell apart: an earlier page that is this very page, unchanged.
+        return replace(step, error="the page did not change: there is no earlier page to go back to (or it is "
+                                   "this same page)")
+    if step.action != "scroll" or step.target is not None:
         return step
     direction = step.value or "down"
     where = "top" if direction == "up" else "end"
@@ -228,10 +236,12 @@ def _take_step(caller: Caller, browser: Browser, prompt: str, system: str, image
     trajectory.calls.append(ModelCall(position, prompt, answer.text, usage=dict(answer.usage),
                                       seconds=round(answer.seconds, 3), system=system, images=len(images),
                                       error=incomplete))
+    if incomplete:  # a truncated "ANSWER; Harb" or a refusal is not what the model meant: never acted on
+        return Step("", url=url, raw=answer.text, error=f"{incomplete}: its answer is not acted on"), None
     try:
         step = parse_action(answer.text)
     except ActionParseError as error:
-        return Step("", url=url, raw=answer.text, error=f"{incomplete}: {error}" if incomplete else str(error)), None
+        return Step("", url=url, raw=answer.text, error=str(error)), None
     step = replace(step, url=url)
     if step.target is not None:
         found = find_target(step.target, observation.elements)

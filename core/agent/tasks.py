@@ -3,6 +3,7 @@ normalisation that exact match is judged after."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import unicodedata
@@ -34,10 +35,11 @@ order, whatever order the task lists them in:
 2. `units`: the space between a number and its unit goes (`5 km` = `5km`, `40 %` = `40%`), and spelled-out
    units after a number become their symbols (`5 kilometres` = `5km`, `40 percent` = `40%`); known units:
    %, km, m, cm, mm, kg, g, s, min, h, MB, GB.
-3. `punctuation`: apostrophes are removed (`don't` = `dont`); every other punctuation character becomes a space
-   (`state-of-the-art` = `state of the art`), except `%`, `.` or `,` between two digits (`3.5` stays), and a
-   sign or a decimal point that begins a number (`-3`, `.5` and `-.5` stay; `-3` is not `3`), a minus sign or
-   a dash there written `-` (`–3` = `-3`).
+3. `punctuation`: apostrophes are removed (`don't` = `dont`); every other punctuation character (Unicode's
+   category P: in ASCII `! " # & ( ) * , - . / : ; ? @ [ \\ ] _ { }`) becomes a space (`state-of-the-art` =
+   `state of the art`), except `%`, `.` or `,` between two digits (`3.5` stays), and a sign or a decimal point
+   that begins a number (`-3`, `.5` and `-.5` stay; `-3` is not `3`), a minus sign or a dash there written `-`
+   (`–3` = `-3`). Symbols are not punctuation and stay: `+ $ | ~ ^ = < >` and the backtick (`C++`, `$5`).
 4. `whitespace`: runs of spaces, tabs and newlines become one space.
 5. `case`: letters are case-folded (`Transformer` = `transformer`, `Straße` = `STRASSE`); last, so that it
    also folds the symbols `units` wrote (with both, `50 megabytes` = `50 mb` = `50 MB`).
@@ -232,6 +234,13 @@ def _rules_of(value: object) -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------------------------------------------------------
+def task_digest(task: Task) -> str:
+    """What a task says, as a short hash: its instruction, gold answer, rules, category, answer kind and start URL
+    (not its id or site). An agent run records each task's, so that a task changed later is told apart."""
+    content = {k: v for k, v in task.as_dict().items() if k not in ("id", "site")}
+    return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
+
+
 # Answer normalisation (RULES_TEXT says the same in prose)
 
 

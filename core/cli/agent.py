@@ -15,7 +15,7 @@ from pathlib import Path
 from ..agent.axtree import SiteTrees
 from ..agent.browsers import BrowserKind, browser_kind, browser_names, default_browser, rendered_viewport
 from ..agent.engine_runs import run_agent_on_engine
-from ..agent.evaluate import RunPlan, evaluate, format_table, runs_named, write_chart
+from ..agent.evaluate import RunPlan, evaluate, format_table, latest_episodes, runs_named, write_chart
 from ..agent.loop import (
     CUT_STOPS,
     DEFAULT_MAX_FAILURES,
@@ -32,7 +32,7 @@ from ..agent.memory import Memory, parse_memory
 from ..agent.model import Trajectory, read_references, reference_files
 from ..agent.site_digest import short, site_digest
 from ..agent.sites import Site, build_site, load_site
-from ..agent.tasks import RULES_TEXT, load_tasks
+from ..agent.tasks import RULES_TEXT, load_tasks, task_digest
 from ..errors import AgentError, RecordLensError
 from ..llm import required_api_key
 from ..llm.endpoint import KEY_MARK, recorded_base_url
@@ -193,26 +193,33 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
         rows = {t.id: project.agent.save_task(site_id, t, replace=args.replace_tasks) for t in tasks}
         _store_references(project, rows, references)
         kept: dict[tuple[str, int], bool] = {}
+        earlier: dict[str, object] = {}
         if resumed is not None:
             run_id = args.resume
-            kept = _keep_finished_episodes(project, run_id)
+            kept = _finished_episodes(project, run_id)
             if {(t.id, r) for t in tasks for r in range(args.runs)} <= kept.keys():
                 raise AgentError(f"agent run {run_id} is complete: nothing to resume")
+            earlier = project.agent.run(run_id).cost
             project.agent.reopen_run(run_id)
         else:
             run_id = project.agent.add_run(settings.model, {
                 "memory": memory.name, "runs": args.runs, "step_budget": args.step_budget, "browser": args.browser,
                 "site": site.name, "site_folder": str(Path(args.site).resolve()), "site_digest": digest,
                 "tasks": str(args.tasks), "max_failures": args.max_failures, **LOOP_RULES,
-                "task_ids": [t.id for t in tasks], "seed": args.seed,
+                "task_ids": [t.id for t in tasks], "task_digests": {t.id: task_digest(t) for t in tasks},
+                "seed": args.seed,
                 "seeds": [run_seed(args.seed, r) for r in range(args.runs)], "temperature": settings.temperature,
                 "model": settings.model, "base_url": recorded_base_url(args.base_url, key),
                 "observes": observes(kind.screenshots, observations),
                 "observation": list(observations) if observations is not None else None,
                 "viewport": rendered_viewport(browser)})
 
+        def cost() -> dict[str, object]:
+            return _run_cost(earlier, caller.budget.requests, caller.budget.tokens)
+
         def keep(trajectory: Trajectory) -> None:
             project.agent.add_trajectory(rows[trajectory.task_id], trajectory, agent_run_id=run_id)
+            project.agent.record_cost(run_id, cost())
             # A cut episode (model budget, failing endpoint) says nothing about the agent: not "wrong".
             verdict = "cut" if trajectory.stop in CUT_STOPS else "ok" if trajectory.success else "wrong"
             print(f"run {trajectory.run} {trajectory.task_id}: {verdict} in {counted(len(trajectory.steps), 'step')} "
@@ -232,21 +239,22 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                                  on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept)
             # --- end engine dispatch ---
         except KeyboardInterrupt:  # the run stays without an end time (incomplete): say how to finish it
+            project.agent.record_cost(run_id, cost())  # the calls of the episode cut short were paid for too
             print(f"recordlens: agent run {run_id} interrupted; its finished episodes are kept: finish it with "
                   f"{_resume_command(args, run_id, key)}", file=sys.stderr)
             raise
         except ClusterLostError as error:  # the run stays without an end time, as interrupted: resumed later
+            project.agent.record_cost(run_id, cost())
             print(f"recordlens: error: agent run {run_id} stopped: the Ray cluster at {error.address} was lost (its "
                   f"head no longer answers); its finished episodes are kept: once the cluster is back, finish it "
                   f"with {_resume_command(args, run_id, key)}", file=sys.stderr)
             return error.exit_status
         except ModelEndpointError as error:
-            project.agent.finish_run(run_id, {"requests": caller.budget.requests, "tokens": caller.budget.tokens},
-                                     error=str(error))
+            project.agent.finish_run(run_id, cost(), error=str(error))
             print(f"recordlens: error: agent run {run_id} failed: {error}. Its finished episodes are kept; "
                   f"finish it with {_resume_command(args, run_id, key)}", file=sys.stderr)
             return 4
-        project.agent.finish_run(run_id, {"requests": caller.budget.requests, "tokens": caller.budget.tokens})
+        project.agent.finish_run(run_id, cost())
     finally:
         project.close()
         close = getattr(browser, "close", None)
@@ -254,7 +262,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             close()
     cut = [t for t in done if t.stop in CUT_STOPS]
     score = shlex.join(["recordlens", "agent", "eval", "--project", str(args.project), "--run", str(run_id)])
-    print(f"agent run {run_id}: {_succeeded(done, kept)}; score it with `{score}`")
+    print(f"agent run {run_id}: {_succeeded(done, kept, len(tasks) * args.runs)}; score it with `{score}`")
     if cut:
         print(f"recordlens: agent run {run_id} stopped early ({cut[-1].stop}); finish it with "
               f"{_resume_command(args, run_id, key)}", file=sys.stderr)
@@ -262,12 +270,32 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _succeeded(done: list[Trajectory], kept: dict[tuple[str, int], bool]) -> str:
-    """How many episodes of the whole run succeeded: a resumed run counts the episodes it kept too (and says
-    how many of those run now), so that its line does not read as a run of the resumed part alone."""
-    now = sum(bool(t.success) for t in done)
-    whole = f"{now + sum(kept.values())} of {counted(len(done) + len(kept), 'episode')} succeeded"
-    return f"{whole} ({now} of {len(done)} run now)" if kept else whole
+def _succeeded(done: list[Trajectory], kept: dict[tuple[str, int], bool], planned: int) -> str:
+    """How many scored episodes of the whole run succeeded, as `agent eval` counts them: a cut episode is not
+    scored, and the line says how many were cut and how many of the `planned` were not run; a resumed run counts
+    the episodes it kept too (and says how many run now), so that its line does not read as its resumed part's."""
+    scored = [t for t in done if t.stop not in CUT_STOPS]
+    now = sum(bool(t.success) for t in scored)
+    cut, not_run = len(done) - len(scored), planned - len(kept) - len(done)
+    total = len(scored) + len(kept)
+    whole = f"{now + sum(kept.values())} of {total} {'scored ' if cut or not_run else ''}" \
+            f"{'episode' if total == 1 else 'episodes'} succeeded"
+    notes = [f"{cut} cut"] * bool(cut) + [f"{not_run} not run"] * bool(not_run > 0)
+    if kept:
+        notes.append(f"{sum(bool(t.success) for t in scored)} of {len(scored)} run now")
+    return f"{whole} ({', '.join(notes)})" if notes else whole
+
+
+def _run_cost(earlier: dict[str, object], requests: int, tokens: int) -> dict[str, object]:
+    """A run's cost: this session's model requests and tokens added to what the run had cost before (a resumed
+    run), with each session's own in `sessions`, so that the stored figures cover the whole run."""
+    sessions = earlier.get("sessions")
+    if not isinstance(sessions, list):  # a run stored before sessions were kept: its one figure is its first
+        sessions = [{"requests": earlier.get("requests", 0), "tokens": earlier.get("tokens", 0)}] \
+            if "requests" in earlier or "tokens" in earlier else []
+    sessions = [*sessions, {"requests": requests, "tokens": tokens}]
+    return {"requests": sum(int(s.get("requests") or 0) for s in sessions),
+            "tokens": sum(int(s.get("tokens") or 0) for s in sessions), "sessions": sessions}
 
 
 def _resume_command(args: argparse.Namespace, run_id: int, key: str) -> str:
@@ -400,16 +428,12 @@ def _resumed_run(project, args: argparse.Namespace, tasks) -> dict[str, object]:
     return settings
 
 
-def _keep_finished_episodes(project, run_id: int) -> dict[tuple[str, int], bool]:  # noqa: ANN001
-    """(task, run index) -> success of the run's uncut episodes; its cut episodes are removed, to be run again."""
-    kept: dict[tuple[str, int], bool] = {}
-    for row_id, trajectory in project.agent.trajectories(agent_run_id=run_id):
-        key = (trajectory.task_id, trajectory.run or 0)
-        if trajectory.stop in CUT_STOPS or key in kept:
-            project.agent.delete_trajectory(row_id)
-        else:
-            kept[key] = bool(trajectory.success)
-    return kept
+def _finished_episodes(project, run_id: int) -> dict[tuple[str, int], bool]:  # noqa: ANN001
+    """(task, run index) -> success of the run's episodes that count (`latest_episodes`: the last uncut one); a
+    cut episode is run again, and kept with its model calls (they were made and paid for): `agent eval` counts
+    the episode run after it."""
+    episodes = latest_episodes([t for _, t in project.agent.trajectories(agent_run_id=run_id)])
+    return {(t.task_id, t.run or 0): bool(t.success) for t in episodes if t.stop not in CUT_STOPS}
 
 
 def _store_references(project, rows: dict[str, int], references: dict[str, Trajectory]) -> None:  # noqa: ANN001
@@ -435,17 +459,24 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
         run_id = args.run if args.run is not None else runs[-1].id
         if run_id not in {r.id for r in runs}:
             raise AgentError(f"no agent run {run_id} in the project (runs: {', '.join(str(r.id) for r in runs)})")
-        episodes = [t for _, t in project.agent.trajectories(agent_run_id=run_id)]
-        tasks = project.agent.tasks()
-        references = {t.task_id: t for _, t in project.agent.trajectories(reference=True)}
         run = project.agent.run(run_id)
+        episodes = [t for _, t in project.agent.trajectories(agent_run_id=run_id)]
+        # The run's own site's tasks and references: a task id on two sites is two tasks (a run made before runs
+        # recorded their site is scored by every site's, as it was).
+        site = run.parameters.get("site")
+        site = str(site) if site is not None else None
+        tasks = project.agent.tasks(site=site)
+        references = {t.task_id: t for _, t in project.agent.trajectories(reference=True, site=site)}
     if args.references:
         references.update(read_references(Path(args.references)))
     task_ids = run.parameters.get("task_ids")
     runs_planned = run.parameters.get("runs")
+    digests = run.parameters.get("task_digests")
     plan = RunPlan(task_ids=tuple(task_ids) if isinstance(task_ids, list) else None,
                    runs=int(runs_planned) if isinstance(runs_planned, int) else None,
-                   ended=run.ended_at is not None and run.status != "failed", run_id=run_id)
+                   ended=run.ended_at is not None and run.status != "failed", run_id=run_id,
+                   error=(run.error or "no reason recorded") if run.status == "failed" else None,
+                   task_digests=digests if isinstance(digests, dict) else None)
     result = evaluate(tasks, episodes, references, plan=plan, include_incomplete=args.include_incomplete)
     other_snapshots = _other_snapshots(runs, run)
     if other_snapshots:
@@ -457,12 +488,31 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
         print(f"wrote {args.chart}", file=sys.stderr)
     if args.json:
         snapshot = {k: run.parameters.get(k) for k in ("site", "site_folder", "site_digest")}
-        print(json.dumps({"run": run_id, "snapshot": snapshot, **result.as_dict()}, ensure_ascii=False, indent=2))
+        print(json.dumps({"run": run_id, "snapshot": snapshot, "cost": _cost_figures(run.cost), **result.as_dict()},
+                         ensure_ascii=False, indent=2))
     else:
-        print(f"agent run {run_id}: {result.overall.episodes} episodes over {result.overall.runs} run(s)"
+        print(f"agent run {run_id}: {counted(result.overall.episodes, 'episode')} over "
+              f"{counted(result.overall.runs, 'run')}"
               + ("" if result.complete else f" (INCOMPLETE: {_incomplete_summary(result, run.status)})"))
+        print(_cost_line(run.cost))
         print(format_table(result))
     return 0
+
+
+def _cost_figures(cost: dict[str, object]) -> dict[str, object]:
+    """The model requests and tokens a run has cost (all its sessions; None: not recorded, an older run)."""
+    return {"requests": cost.get("requests"), "tokens": cost.get("tokens"), "sessions": len(cost.get("sessions") or
+                                                                                          ([cost] if cost else []))}
+
+
+def _cost_line(cost: dict[str, object]) -> str:
+    figures = _cost_figures(cost)
+    if figures["requests"] is None:
+        return "cost: not recorded (a run stored by an older RecordLens, or one stopped before its first episode)"
+    sessions = int(figures["sessions"])  # type: ignore[call-overload]
+    requests, tokens = int(figures["requests"]), int(figures["tokens"] or 0)  # type: ignore[call-overload]
+    return (f"cost: {counted(requests, 'model request')}, {counted(tokens, 'token')}"
+            + (f" (over {sessions} sessions: resumed)" if sessions > 1 else ""))
 
 
 def _other_snapshots(runs, run) -> str | None:  # noqa: ANN001 - AgentRuns

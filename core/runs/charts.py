@@ -5,13 +5,14 @@ and an "n/a" mark on the axis in its slot, never a bar of height 0 that reads as
 every slot, so a mark in the last one stays inside the figure. The legend sits above the plot area, so that it
 covers no bar whatever the values, and shows each series in its colour even when it has no bar. Neighbouring
 series differ in hue and in lightness (a dark blue, then a light orange), so that they stay apart in print, in
-greyscale and to colour-blind readers.
+greyscale and to colour-blind readers. A bar can carry a short mark above it (`marks`: what a value is taken
+over, e.g. an agreement over "1/8 tasks").
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .. import atomic
@@ -21,8 +22,9 @@ MISSING_MARK = "n/a"
 
 
 def draw_grouped_bars(labels: Sequence[str], series: Sequence[tuple[str, Sequence[float | None]]], *,
-                      ylabel: str = ""):  # noqa: ANN201 - a matplotlib Figure, imported lazily
-    """The figure: one group of bars per label, one bar per series (name, values), on a 0..1 scale."""
+                      ylabel: str = "", marks: Mapping[int, Sequence[str | None]] | None = None):  # noqa: ANN201
+    """The figure (a matplotlib Figure): one group of bars per label, one bar per series (name, values), on a
+    0..1 scale; `marks` gives series index -> a text per slot drawn above that bar (None: none)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -41,6 +43,10 @@ def draw_grouped_bars(labels: Sequence[str], series: Sequence[tuple[str, Sequenc
             if value is None:
                 axis.text(i + offset, 0.01, MISSING_MARK, ha="center", va="bottom", fontsize=7, color=colour,
                           fontweight="bold")
+        for i, mark in enumerate((marks or {}).get(index, ())):
+            if mark and i < len(values) and values[i] is not None:  # kept under the top, where the legend is
+                axis.text(i + offset, min(float(values[i]) + 0.01, 0.93), mark, ha="center", va="bottom",  # type: ignore[arg-type]
+                          fontsize=6, color="#333333")
     # Bars alone set the limits: a missing value in the last slot would fall outside the axis.
     axis.set_xlim(-0.5, len(labels) - 0.5)
     axis.set_xticks(range(len(labels)), list(labels), fontsize=8)
@@ -58,11 +64,11 @@ def draw_grouped_bars(labels: Sequence[str], series: Sequence[tuple[str, Sequenc
 
 
 def grouped_bars(path: str | Path, labels: Sequence[str], series: Sequence[tuple[str, Sequence[float | None]]], *,
-                 ylabel: str = "") -> Path:
+                 ylabel: str = "", marks: Mapping[int, Sequence[str | None]] | None = None) -> Path:
     """Draw `draw_grouped_bars` into a PNG at `path` (written atomically)."""
     import matplotlib.pyplot as plt
 
-    figure = draw_grouped_bars(labels, series, ylabel=ylabel)
+    figure = draw_grouped_bars(labels, series, ylabel=ylabel, marks=marks)
     buffer = io.BytesIO()
     try:
         figure.savefig(buffer, format="png")

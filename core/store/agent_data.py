@@ -14,6 +14,7 @@ from pathlib import Path
 from ..agent.actions import ACTIONS, Step
 from ..agent.model import ModelCall, Task, Trajectory
 from ..agent.targets import Target
+from ..agent.tasks import is_correct
 from .db import Connection, Provenance, StoreError, dumps, now
 from .files import snapshot_path, store_snapshot
 from .runs import StoredRun
@@ -81,7 +82,8 @@ class AgentData:
     def save_task(self, site_id: int, task: Task, *, replace: bool = False) -> int:
         """Add the task, or update the one with the same id on the same site; returns its row id. A task that
         episodes were run on is scored by what it says now: changing one is refused unless `replace`, since every
-        earlier run's figures would change with it, unannounced."""
+        earlier run's figures would change with it, unannounced; replaced, its stored episodes are judged again
+        (`trajectories.success`), so that what is stored agrees with what `agent eval` computes."""
         values = (task.instruction, task.category, task.answer, dumps(list(task.normalise)), task.start_url,
                   task.answer_kind)
         with self._store.writing() as db:
@@ -91,14 +93,21 @@ class AgentData:
             if row is not None:
                 db.execute("UPDATE tasks SET instruction = ?, category = ?, gold_answer = ?, normalisation = ?, "
                            "start_url = ?, answer_kind = ? WHERE id = ?", (*values, row[0]))
+                judged = db.execute("SELECT id, answer FROM trajectories WHERE task_id = ? AND success IS NOT NULL",
+                                    (row[0],)).fetchall()
+                for ident, answer in judged:
+                    db.execute("UPDATE trajectories SET success = ? WHERE id = ?", (is_correct(task, answer), ident))
                 return int(row[0])
             cursor = db.execute("INSERT INTO tasks (instruction, category, gold_answer, normalisation, start_url, "
                                 "answer_kind, site_id, external_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                 (*values, site_id, task.id, now()))
             return int(cursor.lastrowid)
 
-    def tasks(self, site_id: int | None = None) -> list[Task]:
+    def tasks(self, site_id: int | None = None, *, site: str | None = None) -> list[Task]:
+        """The project's tasks, or those of one site (by row id, or by `site` name): a task id is a site's own."""
         where, params = ("WHERE t.site_id = ?", (site_id,)) if site_id is not None else ("", ())
+        if site is not None:
+            where, params = "WHERE s.name = ?", (site,)
         rows = self._store.db.execute(f"{_SELECT_TASKS} {where} ORDER BY t.id", params)
         return [_task(row) for row in rows]
 
@@ -126,6 +135,11 @@ class AgentData:
         with self._store.writing() as db:
             db.execute("UPDATE agent_runs SET ended_at = ?, cost = ?, status = ?, error = ? WHERE id = ?",
                        (now(), dumps(dict(cost or {})), "failed" if error else "finished", error, run_id))
+
+    def record_cost(self, run_id: int, cost: Mapping[str, object]) -> None:
+        """What a run has cost so far, stored as it goes: an interrupted run (Ctrl+C, a kill) keeps what it paid."""
+        with self._store.writing() as db:
+            db.execute("UPDATE agent_runs SET cost = ? WHERE id = ?", (dumps(dict(cost)), run_id))
 
     def reopen_run(self, run_id: int) -> None:
         """A run being resumed is running again: no end time until it finishes."""
@@ -182,10 +196,15 @@ class AgentData:
             return trajectory_id
 
     def trajectories(self, *, agent_run_id: int | None = None, reference: bool = False,
-                     task_id: str | None = None) -> list[tuple[int, Trajectory]]:
+                     task_id: str | None = None, site: str | None = None) -> list[tuple[int, Trajectory]]:
         """(row id, trajectory) with steps (not model calls: `model_calls` has them), oldest first. By default
-        every trajectory; `reference=True` only people's references; `agent_run_id` one run's."""
-        clauses, params = [], []
+        every trajectory; `reference=True` only people's references; `agent_run_id` one run's; `site` those of
+        that site's tasks (a task id is a site's own)."""
+        clauses: list[str] = []
+        params: list[object] = []
+        if site is not None:
+            clauses.append("t.site_id = (SELECT id FROM sites WHERE name = ?)")
+            params.append(site)
         if reference:
             clauses.append("tr.agent_run_id IS NULL")
         if agent_run_id is not None:
@@ -213,8 +232,8 @@ class AgentData:
         return {int(row_id): str(started or "") for row_id, started in rows}
 
     def delete_trajectory(self, trajectory_id: int) -> None:
-        """Remove a trajectory with its steps and model calls: an episode a resumed run replaces (one that was
-        cut), or a reference a person deletes."""
+        """Remove a trajectory with its steps and model calls: a reference a person deletes. (A resumed run keeps
+        the episodes it runs again, a cut one's model calls with it: `agent eval` counts the last uncut one.)"""
         with self._store.writing() as db:
             db.execute("DELETE FROM trajectories WHERE id = ?", (trajectory_id,))
 

@@ -52,11 +52,12 @@ def test_the_figures_are_those_computed_by_hand() -> None:
     lookup = next(f for f in result.categories if f.category == "lookup")
     comparison = next(f for f in result.categories if f.category == "comparison")
     # lookup per run: run 0 2/2, run 1 1/2, run 2 1/2 -> mean (1 + 0.5 + 0.5) / 3
-    assert lookup.per_run == [1.0, 0.5, 0.5] and lookup.success_rate == pytest.approx(2 / 3)
+    assert lookup.per_run == {0: 1.0, 1: 0.5, 2: 0.5} and lookup.success_rate == pytest.approx(2 / 3)
     # comparison per run: 0, 1, 1
-    assert comparison.per_run == [0.0, 1.0, 1.0] and comparison.success_rate == pytest.approx(2 / 3)
+    assert comparison.per_run == {0: 0.0, 1: 1.0, 2: 1.0} and comparison.success_rate == pytest.approx(2 / 3)
     # overall per run: 2/3, 2/3, 2/3
-    assert result.overall.per_run == pytest.approx([2 / 3] * 3) and result.overall.success_rate == pytest.approx(2 / 3)
+    assert result.overall.per_run == pytest.approx({0: 2 / 3, 1: 2 / 3, 2: 2 / 3})
+    assert result.overall.success_rate == pytest.approx(2 / 3)
     # steps: 2+3+4+5+2+3+4+2+2 = 27 over 9; successful: a0 2, b0 3, b1 2, c1 3, a2 4, c2 2 -> 16 / 6
     assert result.overall.average_steps == pytest.approx(27 / 9)
     assert result.overall.average_steps_successful == pytest.approx(16 / 6)
@@ -100,19 +101,20 @@ def test_an_interrupted_200_run_job_warns_once_per_reason_and_the_table_summaris
     assert incomplete == [
         "run 5 is incomplete: cut: c (model budget); left out of the figures",
         "run 93 is incomplete: no episode of b, c; left out of the figures",
-        "runs 94-199 (106) are incomplete: no episode of any of its 3 tasks; left out of the figures",
+        "runs 94-199 (106) are incomplete: no episode of any of their 3 tasks; left out of the figures",
     ]
     assert runs_named([1, 2, 3, 7, 9, 10]) == "runs 1-3, 7, 9-10 (6)" and runs_named([4]) == "run 4"
 
     rates = [1.0 if r % 4 else 0.0 for r in range(92)]  # each run's success rate over a, b, c: 0 or 1
     many = evaluate([A, B, C], [episode(t, r, "Ana" if t == "a" and r % 4 else None, 2) for r in range(92)
                                 for t in "a"], {})
-    assert many.overall.per_run == rates and many.as_dict()["overall"]["per_run"] == rates  # type: ignore[index]
+    assert many.overall.per_run == dict(enumerate(rates))
+    assert json.loads(json.dumps(many.as_dict()))["overall"]["per_run"] == {str(r): v for r, v in enumerate(rates)}
     assert many.overall.success_sd == pytest.approx(statistics.stdev(rates))
     table = format_table(many).splitlines()
     assert max(len(line) for line in table) <= 120
     assert f"± {statistics.stdev(rates):.3f} (0.00-1.00)" in table[-2]
-    assert table[-1].startswith("note: per run: ± the standard deviation of the 92 runs' success rates")
+    assert table[-1].startswith("note: per run: ± the sample standard deviation of the 92 runs' rates")
     few = format_table(evaluate([A, B, C], EPISODES, {})).splitlines()
     assert "0.67 0.67 0.67" in few[-1] and not any(line.startswith("note") for line in few)
 
@@ -198,7 +200,7 @@ def test_agent_run_then_eval_on_the_demo_site(tmp_path: Path, monkeypatch: pytes
     assert main(["agent", "eval", "--project", str(tmp_path / "p"), "--json", "--chart", str(chart)]) == 0
     figures = json.loads(capsys.readouterr().out)
     rules = figures["categories"][0]
-    assert rules["category"] == "rules" and rules["per_run"] == [0.5, 0.5, 0.5]
+    assert rules["category"] == "rules" and rules["per_run"] == {"0": 0.5, "1": 0.5, "2": 0.5}
     # steps: rules-1 2, 1, 2; rules-2 2, 2, 3 (failures) -> 12 / 6; successful: 2 + 2 + 2 over 3
     assert rules["average_steps"] == pytest.approx(2.0) and rules["average_steps_successful"] == pytest.approx(2.0)
     # agreement with (Click About, ANSWER): rules-1 both, neither (a wrong answer only), both; rules-2 the click

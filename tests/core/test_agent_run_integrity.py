@@ -74,7 +74,7 @@ def test_an_interrupted_run_is_named_incomplete_and_resume_gives_the_uninterrupt
     with FakeGemini(default=answer_with(respond)) as server:
         assert agent_run(tmp_path / "whole", server) == 0
     whole = agent_eval(tmp_path / "whole", capsys)
-    assert whole["complete"] and whole["overall"]["per_run"] == [1.0, 0.0]
+    assert whole["complete"] and whole["overall"]["per_run"] == {"0": 1.0, "1": 0.0}
 
     run0_requests = sum(len(REFERENCES[t].steps) for t in TASK_IDS)
     assert agent_run(tmp_path / "cut", endpoint, "--max-requests", str(run0_requests + 1)) == 3  # cut in run 1
@@ -82,7 +82,7 @@ def test_an_interrupted_run_is_named_incomplete_and_resume_gives_the_uninterrupt
     assert not cut["complete"] and list(cut["incomplete_runs"]) == ["1"]
     assert "lookup-2" in " ".join(cut["incomplete_runs"]["1"]) and "model budget" in " ".join(
         cut["incomplete_runs"]["1"])
-    assert cut["overall"]["per_run"] == [1.0] and cut["overall"]["runs"] == 1  # complete runs only, by default
+    assert cut["overall"]["per_run"] == {"0": 1.0} and cut["overall"]["runs"] == 1  # complete runs only, by default
     assert any("run 1 is incomplete" in w for w in cut["warnings"])
     included = agent_eval(tmp_path / "cut", capsys, "--include-incomplete")
     assert included["overall"]["runs"] == 2
@@ -257,7 +257,7 @@ def test_the_chart_draws_a_missing_agreement_as_missing_and_its_legend_covers_no
     import matplotlib.pyplot as plt
 
     plt.close(figure)
-    row = Figures("rules", 1, 3, 3, 0.95, [1.0, 1.0, 0.85], 4.0, 4.0, None)
+    row = Figures("rules", 1, 3, 3, 0.95, {0: 1.0, 1: 1.0, 2: 0.85}, 4.0, 4.0, None)
     chart = write_chart(Evaluation(overall=row, categories=[row]), tmp_path / "eval.png")
     assert chart.read_bytes().startswith(b"\x89PNG")
 
