@@ -442,6 +442,11 @@ class PageView(QWidget):
         found = self.offline.run_js("__recordlens.overlay.focusedPath()", timeout_ms)
         return found if isinstance(found, str) and found else None
 
+    def focus_in_frame(self, timeout_ms: int = 5_000) -> bool:
+        """Whether the keyboard is on an element inside a frame of the page (an <iframe>'s link): one that cannot
+        be labelled, as a click on it is not reported."""
+        return self._is_loaded and self.offline.run_js("__recordlens.overlay.focusInFrame()", timeout_ms) is True
+
     def let_go_of_the_keys(self) -> None:
         """The keys leave the page: a field of it keeps no caret (letters would go on typing into it)."""
         if self._is_loaded:

@@ -468,11 +468,14 @@ class RecordActions:
         if window.page_name is None or not window.page_loaded:
             return
         xpath = window.page_view.focused_xpath()
-        if xpath is None:
+        if xpath is None and window.page_view.focus_in_frame():  # as a click there: the overlay is not in frames
+            window.message("the element in focus is inside a frame of the page, and what is in a frame cannot be "
+                           "labelled (a click on it does nothing either): Tab moves on out of the frame")
+        elif xpath is None:
             window.message(f"no element of the page has the keys: {window.keys_for('go_to_page')} goes to the page, "
                            "Tab then moves to its links and fields, and E acts on the one in focus as a click does")
-            return
-        self.on_element_clicked(xpath)
+        else:
+            self.on_element_clicked(xpath)
 
     def do_find_record(self) -> None:
         panel = self.window.record_panel

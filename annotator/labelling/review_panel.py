@@ -10,6 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -148,6 +149,28 @@ class RunChooser(QComboBox):
         super().showPopup()
 
 
+class RowsByKeys(QListWidget):
+    """A list that says when the keys take it to another row (`row_reached(item)`: Up, Down, Page Up, Home, a
+    row's first letters): not when the code makes one current (the list refilled, the next open row after a
+    decision), nor for a click, which `itemClicked` says. The keys coming in (F6, Ctrl+3) choose no row: Qt's
+    own choice of the first would be decided by T unseen, the page elsewhere; the first Down reaches it."""
+
+    row_reached = Signal(QListWidgetItem)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 - Qt's name
+        chosen = self.currentItem() is not None
+        super().focusInEvent(event)
+        if not chosen:
+            self.selectionModel().clearCurrentIndex()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        before = self.currentRow()
+        super().keyPressEvent(event)
+        item = self.currentItem()
+        if item is not None and self.currentRow() != before:
+            emit(self.row_reached, item)
+
+
 SCORE = "Score this run against the labels"
 SCORE_AGAIN = "Score this run again against the labels as they are now"
 
@@ -200,7 +223,7 @@ class ReviewPanel(QWidget):
         self.true_numbers: Sequence[int] = ()
         self._named: Sequence[int] = ()
         self._entries: Sequence[int] = ()
-        self.records = QListWidget()
+        self.records = RowsByKeys()
         # Several rows at once (Shift+click, Ctrl+click): T decides them all in one step.
         self.records.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         # Each line in its own direction, the page's words isolated in it (an Arabic record's text read right to
@@ -225,11 +248,9 @@ class ReviewPanel(QWidget):
         self.runs.currentIndexChanged.connect(self._on_run)
         self.worst.itemActivated.connect(lambda item: emit(self.page_chosen, item.data(DATA_ROLE)))
         self.worst.itemClicked.connect(lambda item: emit(self.page_chosen, item.data(DATA_ROLE)))
+        # A row clicked, or reached with the arrow keys, moves the page to its record: once for each
         self.records.itemClicked.connect(lambda item: emit(self.record_chosen, item.data(DATA_ROLE)))
-        # A row reached with the arrow keys moves the page to its record as a click does; not a row the list
-        # itself makes current (refilled, or the next open row after a decision).
-        self._quiet = False
-        self.records.currentItemChanged.connect(self._on_current_row)
+        self.records.row_reached.connect(lambda item: emit(self.record_chosen, item.data(DATA_ROLE)))
         self.runs.setAccessibleName("run under review")
         self.records.setAccessibleName("review records")
         self.worst.setAccessibleName("worst pages")
@@ -295,12 +316,8 @@ class ReviewPanel(QWidget):
         open_rows = [k for k, i in enumerate(indices) if records[i].kind != MATCHED and i not in self.kept]
         after = [k for k in open_rows if k >= row]
         # That row alone: the rows just decided were selected, and an extended list's setCurrentRow adds to them
-        self._quiet = True
-        try:
-            self.records.setCurrentRow(after[0] if after else open_rows[0] if open_rows else
-                                       min(max(row, 0), count - 1), QItemSelectionModel.SelectionFlag.ClearAndSelect)
-        finally:
-            self._quiet = False
+        self.records.setCurrentRow(after[0] if after else open_rows[0] if open_rows else
+                                   min(max(row, 0), count - 1), QItemSelectionModel.SelectionFlag.ClearAndSelect)
 
     def offer_take_all(self, annotator: str | None, count: int, left_out: str = "") -> None:
         """The button that takes every record of the annotator's that the project lacks on the page (`count`),
@@ -437,16 +454,12 @@ class ReviewPanel(QWidget):
 
     def _fill_records(self, chosen: _Chosen | None = None) -> None:
         review, texts, shown = self._review, self._texts, self.shown_kinds()
-        self._quiet = True
-        try:
-            self.records.clear()
-            if review is None:
-                return
-            self._add_rows(review, texts, shown)
-            if chosen is not None and chosen.page == review.score.page:
-                self._choose_again(review, chosen)
-        finally:
-            self._quiet = False
+        self.records.clear()
+        if review is None:
+            return
+        self._add_rows(review, texts, shown)
+        if chosen is not None and chosen.page == review.score.page:
+            self._choose_again(review, chosen)
 
     def _choose_again(self, review: PageReview, chosen: _Chosen) -> None:
         for row in range(self.records.count()):
@@ -484,10 +497,6 @@ class ReviewPanel(QWidget):
                 item.setToolTip(f"predicted: {text}\ntrue: {isolated(paired)}")
             item.setData(DATA_ROLE, index)
             self.records.addItem(item)
-
-    def _on_current_row(self, item: QListWidgetItem | None, _previous: QListWidgetItem | None) -> None:
-        if item is not None and not self._quiet:
-            emit(self.record_chosen, int(item.data(DATA_ROLE)))
 
     def first_control(self) -> QWidget:
         """Where the keys go when review opens (F6): the review list when it has rows, else the run chooser."""

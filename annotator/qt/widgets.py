@@ -78,12 +78,15 @@ def side_by_side(*panes: QWidget, sizes: Sequence[int], stretch: int) -> QSplitt
     return splitter
 
 
-FOCUS_STYLE = "{kind}:focus {{ border: 2px solid palette(highlight); }}"
+# The frame is there at rest too, unseen: Qt sizes a list's frame by the state it is styled in, so a frame
+# under :focus alone would be 2 px or the native 1 px as the list last had the keys or not, and its rows move.
+FOCUS_STYLE = ("{kind} {{ border: 2px solid transparent; }} "
+               "{kind}:focus {{ border-color: palette(highlight); }}")
 
 
 def show_focus(*views: QWidget) -> None:
     """A frame in the highlight colour around each of `views` while it has the keys: without it a keyboard user
-    cannot tell which list Up and Down will move in."""
+    cannot tell which list Up and Down will move in. Only its colour changes: no row moves."""
     for view in views:
         # Qt's own class: a style sheet's selector does not know Python subclasses by name.
         kind = next(c.__name__ for c in type(view).__mro__ if c.__module__.startswith("PySide6"))

@@ -738,11 +738,19 @@
 
   // ---- keyboard focus ----------------------------------------------------------------------------------
 
+  // A frame (an <iframe>, a <frame>, an <object> showing a document) is the document's active element while
+  // the keys are on an element inside it. That element cannot be labelled: the overlay runs in the main frame
+  // only, and a click on it is never reported either; the frame itself is not what the labeller is on.
+  const holdsADocument = (el) => el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement
+    || (el instanceof HTMLObjectElement && el.contentWindow !== null);
+
+  const focusInFrame = () => holdsADocument(document.activeElement);
+
   // The element the keyboard is on in the page (Tab moved it there), as an XPath; null when none is (the page
-  // itself, or something the addressing rules leave out).
+  // itself, an element inside a frame, or something the addressing rules leave out).
   const focusedPath = () => {
     const el = document.activeElement;
-    if (!(el instanceof Element) || isPage(el)) return null;
+    if (!(el instanceof Element) || isPage(el) || holdsADocument(el)) return null;
     guardRules();
     return rl.xpathOf(el);
   };
@@ -761,16 +769,14 @@
   // Python turns annotating off.
   let annotating = true;
 
-  // A click the keyboard made (Enter on a link, Space on a button: no pointer went down, and `detail` counts
-  // no press) is no labeller's click: it would edit the selected record with nobody pointing at anything. It is
-  // swallowed like any other while annotating (no link followed, no form sent), and nothing is reported; E makes
-  // the focused element's click on purpose (`focusedPath`).
-  let pointerDown = false;
-  const onPointerDown = () => { pointerDown = true; };
-
+  // A click the keyboard made (Enter on a link, Space on a button) or a script made (`el.click()`) is no
+  // labeller's click: it would edit the selected record with nobody pointing at anything. Its `detail` (the
+  // pointer's press count) is 0, a pointer's click's never is, and that alone tells them apart: a flag set on
+  // pointerdown would be cleared by a script's click made from the press's own handler, and the pointer's click
+  // after it dropped. It is swallowed like any other while annotating (no link followed, no form sent), and
+  // nothing is reported; E makes the focused element's click on purpose (`focusedPath`).
   const onClick = (event) => {
-    const pointed = pointerDown && event.detail !== 0;
-    pointerDown = false;
+    const pointed = event.detail !== 0;
     if (!annotating || event.altKey) return;
     event.preventDefault();
     event.stopImmediatePropagation();
@@ -783,7 +789,6 @@
   };
 
   // Capture phase on window: runs before any handler of the page's own.
-  window.addEventListener("pointerdown", onPointerDown, { capture: true, passive: true });
   window.addEventListener("click", onClick, true);
   window.addEventListener("auxclick", (e) => annotating && !e.altKey && e.preventDefault(), true);
   document.addEventListener("mousemove", onMove, { capture: true, passive: true });
@@ -921,6 +926,7 @@
     ping: (token) => requestAnimationFrame(() => requestAnimationFrame(() => report("framed", token))),
     hideHover,
     focusedPath,
+    focusInFrame,
     blurFocused,
   };
 })();
