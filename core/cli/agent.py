@@ -37,13 +37,13 @@ from ..errors import AgentError, RecordLensError
 from ..llm import required_api_key
 from ..llm.endpoint import KEY_MARK, recorded_base_url
 from ..output_paths import is_chart, writable_file
-from ..runs.engines import ClusterLostError
+from ..runs.engines import ClusterLostError, EngineError
 from ..store import StoreError
 from ..wording import counted, listed
 from . import capture as capture_cli
 from . import task_pipeline
 from .engine_options import add_engine_arguments, engine_for
-from .output import warn
+from .output import COMMAND_STOPS, warn
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -191,7 +191,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                               actor=f"agent:{settings.model}/{memory.name}/{args.browser}{seen}")
         site_id = project.agent.site_id(site.name, str(Path(args.site).resolve()))
         rows = {t.id: project.agent.save_task(site_id, t, replace=args.replace_tasks) for t in tasks}
-        _store_references(project, rows, references)
+        _store_references(project, site.name, rows, references)
         kept: dict[tuple[str, int], bool] = {}
         earlier: dict[str, object] = {}
         if resumed is not None:
@@ -214,12 +214,11 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                 "observation": list(observations) if observations is not None else None,
                 "viewport": rendered_viewport(browser)})
 
-        def cost() -> dict[str, object]:
-            return _run_cost(earlier, caller.budget.requests, caller.budget.tokens)
+        spent = _SessionCost(caller, earlier)
 
         def keep(trajectory: Trajectory) -> None:
             project.agent.add_trajectory(rows[trajectory.task_id], trajectory, agent_run_id=run_id)
-            project.agent.record_cost(run_id, cost())
+            spent.record(project, run_id)
             # A cut episode (model budget, failing endpoint) says nothing about the agent: not "wrong".
             verdict = "cut" if trajectory.stop in CUT_STOPS else "ok" if trajectory.success else "wrong"
             print(f"run {trajectory.run} {trajectory.task_id}: {verdict} in {counted(len(trajectory.steps), 'step')} "
@@ -238,23 +237,25 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                 done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent,
                                  on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept)
             # --- end engine dispatch ---
-        except KeyboardInterrupt:  # the run stays without an end time (incomplete): say how to finish it
-            project.agent.record_cost(run_id, cost())  # the calls of the episode cut short were paid for too
+        except COMMAND_STOPS:  # Ctrl+C, SIGTERM, stdout gone (`| head`): the run stays without an end time
+            # (incomplete): say how to finish it. The calls of the episode cut short were paid for too.
+            spent.record(project, run_id)
             print(f"recordlens: agent run {run_id} interrupted; its finished episodes are kept: finish it with "
                   f"{_resume_command(args, run_id, key)}", file=sys.stderr)
             raise
         except ClusterLostError as error:  # the run stays without an end time, as interrupted: resumed later
-            project.agent.record_cost(run_id, cost())
+            spent.record(project, run_id)  # the cost last written: the lost cluster kept the episodes in flight's
             print(f"recordlens: error: agent run {run_id} stopped: the Ray cluster at {error.address} was lost (its "
-                  f"head no longer answers); its finished episodes are kept: once the cluster is back, finish it "
-                  f"with {_resume_command(args, run_id, key)}", file=sys.stderr)
+                  f"head no longer answers); its finished episodes are kept (its recorded cost counts their model "
+                  f"calls, not those of the episodes cut short): once the cluster is back, finish it with "
+                  f"{_resume_command(args, run_id, key)}", file=sys.stderr)
             return error.exit_status
         except ModelEndpointError as error:
-            project.agent.finish_run(run_id, cost(), error=str(error))
+            project.agent.finish_run(run_id, spent.now(), error=str(error))
             print(f"recordlens: error: agent run {run_id} failed: {error}. Its finished episodes are kept; "
                   f"finish it with {_resume_command(args, run_id, key)}", file=sys.stderr)
             return 4
-        project.agent.finish_run(run_id, cost())
+        project.agent.finish_run(run_id, spent.now())
     finally:
         project.close()
         close = getattr(browser, "close", None)
@@ -296,6 +297,47 @@ def _run_cost(earlier: dict[str, object], requests: int, tokens: int) -> dict[st
     sessions = [*sessions, {"requests": requests, "tokens": tokens}]
     return {"requests": sum(int(s.get("requests") or 0) for s in sessions),
             "tokens": sum(int(s.get("tokens") or 0) for s in sessions), "sessions": sessions}
+
+
+class _SessionCost:
+    """This session's model calls, as the run's stored cost counts them (`_run_cost`). The caller's budget is read
+    in one call (on Ray, one question to the budget every worker shares, once per episode stored); the figures
+    never go down, so a driver's budget that a lost cluster never gave the shared counts back (it reads as before
+    the run) leaves the cost last written as it is; a budget that cannot be read (its Ray actor is gone) is said
+    once, and the figures last read are kept."""
+
+    def __init__(self, caller: object, earlier: dict[str, object]) -> None:
+        self._caller, self._earlier = caller, earlier
+        self._counts = (0, 0)
+        self._unreadable = False
+        self._written: dict[str, object] | None = None
+
+    def now(self) -> dict[str, object]:
+        counts = self._read()
+        if counts is not None:
+            self._counts = (max(self._counts[0], counts[0]), max(self._counts[1], counts[1]))
+        return _run_cost(self._earlier, *self._counts)
+
+    def record(self, project, run_id: int) -> None:  # noqa: ANN001 - a Project
+        """Store the run's cost, when it differs from what was stored last."""
+        cost = self.now()
+        if cost != self._written:
+            project.agent.record_cost(run_id, cost)
+            self._written = cost
+
+    def _read(self) -> tuple[int, int] | None:
+        if self._unreadable:  # a budget's actor does not come back: not asked again
+            return None
+        budget = self._caller.budget  # type: ignore[attr-defined]
+        try:
+            counts = budget.counts() if hasattr(budget, "counts") else (budget.requests, budget.tokens)
+        except EngineError as error:
+            self._unreadable = True
+            requests, tokens = self._counts
+            warn(f"{error}; the run's recorded cost stays at the figures last read ({counted(requests, 'request')} "
+                 f"and {tokens:,} tokens this session)")
+            return None
+        return int(counts[0]), int(counts[1])
 
 
 def _resume_command(args: argparse.Namespace, run_id: int, key: str) -> str:
@@ -436,11 +478,13 @@ def _finished_episodes(project, run_id: int) -> dict[tuple[str, int], bool]:  # 
     return {(t.task_id, t.run or 0): bool(t.success) for t in episodes if t.stop not in CUT_STOPS}
 
 
-def _store_references(project, rows: dict[str, int], references: dict[str, Trajectory]) -> None:  # noqa: ANN001
-    """Store each task's reference (read by _run_references) unless the project already has one for it."""
+def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 - a Project
+                      references: dict[str, Trajectory]) -> None:
+    """Store each task's reference (read by _run_references) unless the project already has one for it on this
+    site (a task id is a site's own: site A's reference of t1 is not site B's)."""
     if not references:
         return
-    have = {t.task_id for _, t in project.agent.trajectories(reference=True)}
+    have = {t.task_id for _, t in project.agent.trajectories(reference=True, site=site)}
     for task_id, row in rows.items():
         if task_id in references and task_id not in have:
             project.agent.add_trajectory(row, references[task_id])

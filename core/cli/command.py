@@ -101,8 +101,11 @@ def _flushed(status: int) -> int:
 @contextlib.contextmanager
 def _sigterm_as_interruption() -> Iterator[None]:
     """SIGTERM raises `Terminated` while the command runs, so that it stops as on Ctrl+C (what was done is kept
-    and said) instead of dying without a word."""
+    and said) instead of dying without a word. Once: further SIGTERMs (a scheduler's, an impatient `kill` again)
+    are ignored until the command ends, since one raised inside the clean-up (an `except`, a `finally`) would
+    skip the rest of it: a lock left behind, a cost not recorded, the lines that say what to do next."""
     def stop(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # put back as it was when the command ends (below)
         raise Terminated
 
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import RecordLensError
@@ -16,7 +17,7 @@ from ..runs.engines import Engine
 from ..runs.progress import progress
 from ..runs.run_files import META_DIR, RunSummary, exit_status
 from .engine_options import add_engine_arguments, engine_for
-from .output import warn
+from .output import COMMAND_STOPS, warn
 
 LLM_ONLY = ("temperature", "timeout_s", "max_requests", "max_tokens", "base_url", "prompt_file")  # Gemini's options
 
@@ -130,7 +131,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
 def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None], llm_options: dict[str, object],
                    params: dict[str, object], engine: Engine) -> int:
     from ..extract import create
-    from ..runs.runner import run_extractor, seed_dir
+    from ..runs.runner import run_extractor, seed_dir, settings_of_the_run_held
 
     failed = 0
     for seed in seeds:
@@ -148,13 +149,15 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
             names = None
         out = seed_dir(Path(args.out), seed, len(seeds))
         summary = RunSummary(out)
+        # Read before the run describes itself in the folder: what a resume after a stopped --restart would mix
+        over = Restarted(settings_of_the_run_held(out, extractor)) if args.restart else None
         try:
             run_extractor(extractor, args.pages, out, names=names, resume=not args.restart,
                           progress=lambda n: progress(n, label=f"{method}", enabled=not args.quiet),
                           engine=engine, summary=summary)
-        except KeyboardInterrupt:  # Ctrl+C, SIGTERM: what the folder holds now, and that a rerun goes on
+        except COMMAND_STOPS:  # Ctrl+C, SIGTERM, stdout gone: what the folder holds now, and how to go on
             if summary.wanted:
-                print(interrupted_line(summary), file=sys.stderr)
+                print(interrupted_line(summary, over), file=sys.stderr)
             raise
         for message in summary.warnings:
             warn(message)
@@ -182,13 +185,33 @@ def end_of_run_line(summary: RunSummary) -> str:
     return f"{summary.out_dir}: {', '.join(parts)} in {summary.seconds:.1f} s{tokens}"
 
 
-def interrupted_line(summary: RunSummary) -> str:
-    """What a run stopped part way (Ctrl+C, SIGTERM) holds, counted in its folder (a stop can come between a
-    page's records written and the page counted): its pages are kept, and running it again does the rest."""
-    held = sum((summary.out_dir / f"{name}.json").is_file() for name in summary.wanted)
+@dataclass(frozen=True)
+class Restarted:
+    """A run started with --restart over the run its folder held: how that run's settings differ from this one's
+    (nothing: none, or no run there)."""
+
+    differences: list[str]
+
+
+def interrupted_line(summary: RunSummary, restarted: Restarted | None = None) -> str:
+    """What a run stopped part way (Ctrl+C, SIGTERM) holds, and how to go on. A resumed run's pages are counted in
+    its folder (a stop can come between a page's records written and the page counted), and running it again
+    does the rest. A --restart's are those it wrote: the folder's other pages are the earlier run's, which a
+    resume (without --restart) keeps, right when they were made with the same settings, and mixed in otherwise;
+    the same command, --restart and all, would start over (and pay Gemini again for every page)."""
     failed = f", {len(summary.failed)} failed" if summary.failed else ""
-    return (f"{summary.out_dir}: {held} of {len(summary.wanted)} pages extracted{failed}; run the same command "
-            "again for the rest")
+    wanted = len(summary.wanted)
+    if restarted is None:
+        held = sum((summary.out_dir / f"{name}.json").is_file() for name in summary.wanted)
+        return f"{summary.out_dir}: {held} of {wanted} pages extracted{failed}; run the same command again for the rest"
+    done = f"{summary.out_dir}: {len(summary.extracted)} of {wanted} pages extracted again by this --restart{failed}"
+    if not restarted.differences:
+        return (f"{done}; to go on, run the same command without --restart: it extracts the pages not done yet and "
+                "keeps those done (the earlier run's too, made with the same settings); with --restart it would "
+                "start over and extract every page again")
+    return (f"{done}; its other pages hold the earlier run's records where it had them, made with other settings "
+            f"({'; '.join(restarted.differences)}), which a run without --restart would keep as this run's: run the "
+            "same command (with --restart) to extract every page again, or give another --out for a new run")
 
 
 def add_llm_arguments(p: argparse.ArgumentParser, *, selector_model: bool = False) -> None:

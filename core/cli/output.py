@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 STDOUT = "-"  # an output path that means stdout (`--out -`, `bench --json -`)
 PIPE_CLOSED_STATUS = 128 + 13  # 128 + SIGPIPE: what a shell reports of a command whose reader went away
@@ -69,6 +69,10 @@ class OutputLost(BaseException):  # noqa: N818 - a stop, as KeyboardInterrupt is
         return f"could not write the output ({self.error.strerror or self.error})"
 
 
+COMMAND_STOPS = (KeyboardInterrupt, OutputLost)  # what stops a command part way: Ctrl+C, SIGTERM (a KeyboardInterrupt
+# too), a stdout that can no longer be written (`| head`); where a command says what it kept and how to go on
+
+
 class _Stdout:
     """stdout as a command writes it: a failed write raises `OutputLost` (never blamed on a file or a project);
     text its encoding cannot hold (a page named `café` under PYTHONIOENCODING=ascii) is written with escapes,
@@ -98,6 +102,12 @@ class _Stdout:
     def isatty(self) -> bool:
         return _isatty(self._stream)
 
+    @property
+    def buffer(self) -> _StdoutBytes:
+        """The bytes under stdout (code that writes `sys.stdout.buffer`), whose failed writes are `OutputLost` too
+        (a closed pipe met there is no failure of a file or a project either)."""
+        return _StdoutBytes(self._writable().buffer)
+
     def _writable(self) -> TextIO:
         if self._stream is None:  # started with stdout closed (`>&-`)
             raise OutputLost(OSError(errno.EBADF, "stdout is closed"))
@@ -107,6 +117,28 @@ class _Stdout:
         if self._stream is None:
             raise AttributeError(name)
         return getattr(self._stream, name)
+
+
+class _StdoutBytes:
+    """`_Stdout`'s binary buffer: a failed write or flush raises `OutputLost`, as a text write does."""
+
+    def __init__(self, buffer: BinaryIO) -> None:
+        self._buffer = buffer
+
+    def write(self, data: bytes) -> int:
+        try:
+            return self._buffer.write(data)
+        except (OSError, ValueError) as error:
+            raise OutputLost(_as_os_error(error)) from None
+
+    def flush(self) -> None:
+        try:
+            self._buffer.flush()
+        except (OSError, ValueError) as error:
+            raise OutputLost(_as_os_error(error)) from None
+
+    def __getattr__(self, name: str) -> Any:  # noqa: ANN401 - whatever the buffer has (fileno, raw, ...)
+        return getattr(self._buffer, name)
 
 
 class _Stderr:
@@ -147,7 +179,9 @@ class _Stderr:
 
 @contextlib.contextmanager
 def command_streams() -> Iterator[None]:
-    """stdout and stderr as a command writes them (`_Stdout`, `_Stderr`) while it runs; as they were after."""
+    """stdout and stderr as a command writes them (`_Stdout`, `_Stderr`) while it runs; as they were after. They
+    are the process's own `sys.stdout` and `sys.stderr` that are swapped: one command at a time (concurrent
+    `main()` calls in threads would each put back the other's)."""
     before = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _Stdout(before[0]), _Stderr(before[1])  # type: ignore[assignment]
     try:

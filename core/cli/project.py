@@ -17,6 +17,7 @@ from typing import TypeVar
 
 from ..errors import RecordLensError
 from ..output_paths import writable_folder
+from ..page.dataset import UNFINISHED_EXPORT
 from ..records.score import DatasetScore
 from ..runs.evaluate import seed_runs
 from ..runs.progress import progress
@@ -31,7 +32,7 @@ from ..store.runs import INTERRUPTED, RunInfo, method_settings, run_origin
 from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run
 from ..text_forms import cell, column_width
 from ..wording import counted, listed, shortened
-from .output import Replacing, print_json
+from .output import COMMAND_STOPS, Replacing, print_json
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
 
@@ -274,9 +275,8 @@ def cmd_import(args: argparse.Namespace) -> int:
             report = import_paths(project, args.paths, annotator=annotator, replace_labels=args.replace_labels,
                                   progress=lambda items: reached.counting(progress(items, label="importing",
                                                                                    enabled=not args.quiet), items))
-        except KeyboardInterrupt:  # Ctrl+C, SIGTERM: each page comes in whole or not at all
-            print(f"import stopped after {reached.done()} of {reached.total} pages; running the same command again "
-                  "imports the rest (the pages already in the project are left as they are)", file=sys.stderr)
+        except COMMAND_STOPS:  # Ctrl+C, SIGTERM, stdout gone: each page comes in whole or not at all
+            print(_import_stopped(reached, annotator), file=sys.stderr)
             raise
     for message in report.warning_lines():
         _warn(message)
@@ -291,21 +291,44 @@ def cmd_import(args: argparse.Namespace) -> int:
 T = TypeVar("T")
 
 
+def _import_stopped(reached: _Reached, annotator: str | None) -> str:
+    """What a stopped import did, and what running it again does."""
+    stopped = f"import stopped after {reached.done} of {reached.total} pages"
+    if annotator is None:
+        return (f"{stopped}; running the same command again imports the rest (the pages already in the project "
+                "are left as they are)")
+    # An annotator's labels are stored together once every page is read (store_annotator_pages)
+    return (f"{stopped}; none of {annotator}'s labels were stored (they are stored together at the end; pages "
+            "new to the project are in, without labels): running the same command again imports them all")
+
+
 class _Reached:
-    """How far a command's loop over pages got: for saying, when it is stopped, what it did."""
+    """How far a command's loop over pages got: for saying, when it is stopped, what it did. A page is done when
+    the loop asks for the next one (or ends): the one in hand when it stopped is not."""
 
     def __init__(self) -> None:
         self.total = 0
-        self.reached = 0
+        self.done = 0
 
     def counting(self, iterator: Iterator[T], items: Sized) -> Iterator[T]:
         self.total = len(items)
         for item in iterator:
-            self.reached += 1
             yield item
+            self.done += 1
 
-    def done(self) -> int:
-        return max(self.reached - 1, 0)  # the page in hand when it stopped is not done
+
+def _export_stopped(reached: _Reached, out: str, replacing: Replacing | None) -> str:
+    """What a stopped export left: a jsonl or csv export writes its one file at the end, whole, so nothing (an
+    earlier file stays as it was); a nexteval export writes page by page, its folder marked unfinished."""
+    stopped = f"export stopped after {reached.done} of {reached.total} pages"
+    if replacing is not None:
+        kept = f"; the earlier {replacing.path} is left as it was" if replacing.existed else ""
+        return (f"{stopped}; nothing was written (the file is written whole at the end){kept}: run the same "
+                "command again")
+    if not (Path(out) / UNFINISHED_EXPORT).exists():  # stopped before its first file
+        return f"{stopped}; nothing was written: run the same command again"
+    return (f"{stopped}; {out} holds an unfinished export ({UNFINISHED_EXPORT} says so), which a new export "
+            f"refuses: remove it (or choose an empty folder) and export again")
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -318,9 +341,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             summary = export_project(project, args.format, args.out, all_pages=args.all_pages,
                                      progress=lambda items: reached.counting(progress(items, label="exporting",
                                                                                       enabled=not args.quiet), items))
-        except KeyboardInterrupt:  # Ctrl+C, SIGTERM: the folder says it is unfinished; a rerun writes it whole
-            print(f"export stopped after {reached.done()} of {reached.total} pages; {args.out} is not a whole "
-                  "export: run the same command again", file=sys.stderr)
+        except COMMAND_STOPS:  # Ctrl+C, SIGTERM, stdout gone
+            print(_export_stopped(reached, args.out, replacing), file=sys.stderr)
             raise
     print(f"exported {_exported(summary, args.format, args.all_pages)} as {args.format} to {args.out}")
     if replacing is not None:

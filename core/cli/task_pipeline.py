@@ -221,11 +221,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         from ..store.project import open_project
 
         with open_project(args.project) as project:
-            references.update({t.task_id: t for _, t in project.agent.trajectories(reference=True)})
             if not candidates and not args.candidates:
                 candidates = _hand_made(project.agent.tasks())
                 print(f"counting the {len(candidates)} task(s) of project {args.project} (it holds the tasks recorded "
                       "or run on); --tasks FILE counts every task of a tasks file", file=sys.stderr)
+            references.update(_project_references(project, candidates))
     if args.references:
         from ..agent.model import read_references
 
@@ -243,6 +243,19 @@ def cmd_report(args: argparse.Namespace) -> int:
     else:
         print(format_funnel(table))
     return 0
+
+
+def _project_references(project, candidates: list[Candidate]) -> dict[str, Trajectory]:  # noqa: ANN001
+    """The `project`'s references of the tasks counted, each from its task's own site: a task id is a site's own,
+    so site A's reference of t1 does not count for site B's t1. A task naming no site of the project (a tasks file
+    written without one, or naming the site's folder) takes its id's reference from any site, as before."""
+    sites = {task.site for task in project.agent.tasks()}
+    references: dict[str, Trajectory] = {}
+    for site in sorted({c.task.site for c in candidates}):
+        held = project.agent.trajectories(reference=True, site=site if site in sites else None)
+        of_site = {t.task_id: t for _, t in held}
+        references.update({c.id: of_site[c.id] for c in candidates if c.task.site == site and c.id in of_site})
+    return references
 
 
 def _hand_made(tasks: list[Task]) -> list[Candidate]:

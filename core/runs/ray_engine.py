@@ -32,9 +32,11 @@ Imported only for `--engine ray` (Ray is the optional extra `recordlens[ray]`). 
 from __future__ import annotations
 
 import os
+import signal
 import socket
+import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TypeVar
 
@@ -49,6 +51,7 @@ CONNECT_TIMEOUT_S = 5.0  # a cluster's port answers at once; a wrong host or a f
 WAIT_S = 2.0  # how long the driver waits for a task before it asks whether the cluster's head still answers
 PROBE_TIMEOUT_S = 2.0  # a head that is up accepts a connection at once (its kernel does, however busy it is)
 LOST_AFTER = 2  # refusals in a row that mean the head is gone, well before Ray's own 60 s (one may be a blip)
+COUNTS_TIMEOUT_S = 10.0  # a live actor answers in milliseconds; one gone would keep the driver waiting 60 s
 OBJECT_STORE_BYTES = 200 * 1024 * 1024  # results are small; Ray's default (30% of RAM) would be wasted here
 
 
@@ -82,12 +85,13 @@ class RayEngine:
         if address:
             _check_reachable(address)  # Ray itself retries an unreachable address for many minutes
         try:
-            if address:
-                ray.init(address=address, log_to_driver=False, logging_level="WARNING")  # no runtime_env: the key
-            else:
-                ray.init(address="local", num_cpus=workers or os.cpu_count() or 1,
-                         object_store_memory=OBJECT_STORE_BYTES, include_dashboard=False, log_to_driver=False,
-                         logging_level="WARNING")
+            with _sigterm_kept():
+                if address:
+                    ray.init(address=address, log_to_driver=False, logging_level="WARNING")  # no runtime_env: the key
+                else:
+                    ray.init(address="local", num_cpus=workers or os.cpu_count() or 1,
+                             object_store_memory=OBJECT_STORE_BYTES, include_dashboard=False, log_to_driver=False,
+                             logging_level="WARNING")
         except Exception as error:  # noqa: BLE001 - Ray raises many kinds; the person needs one line
             if not address:
                 raise EngineError(f"could not start a local Ray instance: {type(error).__name__}: {error}") \
@@ -120,7 +124,7 @@ class RayEngine:
             return
         shared, users = self._shared.get(id(budget), (None, 0))
         if shared is None:
-            shared = start_shared_budget(budget, self.requests_per_minute)
+            shared = _DriverBudget.of(start_shared_budget(budget, self.requests_per_minute))
         self._shared[id(budget)] = (shared, users + 1)
         caller.budget = shared  # type: ignore[union-attr]
         try:
@@ -131,7 +135,10 @@ class RayEngine:
             if users > 1:
                 self._shared[id(budget)] = (shared, users - 1)
             elif not self.lost:  # the actor died with the head: asking it would wait for Ray's 60 s
-                copy_counts(shared, budget)
+                try:
+                    copy_counts(shared, budget)
+                except EngineError as error:  # the driver's budget keeps what it held: the command says so
+                    print(f"warning: {error}; the model calls of this run are not counted back", file=sys.stderr)
 
     def head_answers(self) -> bool:
         """Whether the joined cluster's head still accepts a connection (always so for an instance not watched)."""
@@ -199,6 +206,44 @@ class _Completions:
             if following is not None:
                 self.pending[task.remote(fn_box, keys_arg, following)] = following
             yield self._key(item)
+
+
+class _DriverBudget(SharedBudget):
+    """The shared budget as the driver holds it: its counts come back in one question to the actor, and an actor
+    that is dead, or does not answer in COUNTS_TIMEOUT_S (its node or the cluster's head is gone), is an
+    `EngineError` at once rather than a wait of Ray's 60 s or a Ray traceback. It travels to the workers as the
+    plain `SharedBudget` (`__reduce__`)."""
+
+    @classmethod
+    def of(cls, shared: SharedBudget) -> _DriverBudget:
+        return cls(shared._actor)  # noqa: SLF001 - the same actor, asked with a time limit
+
+    def counts(self) -> tuple[int, int]:
+        import ray
+        from ray import exceptions
+
+        try:
+            requests, tokens = ray.get(self._actor.counts.remote(), timeout=COUNTS_TIMEOUT_S)  # type: ignore[attr-defined]
+        except (exceptions.RayError, TimeoutError) as error:  # GetTimeoutError is both
+            raise EngineError(f"the run's shared model budget (a Ray actor) does not answer: "
+                              f"{type(error).__name__}") from None
+        return int(requests), int(tokens)
+
+
+@contextmanager
+def _sigterm_kept() -> Iterator[None]:
+    """SIGTERM handled as before `ray.init`, which puts in its own (an exit at once): the command's (a clean stop
+    that keeps and says what was done, `core/cli/command.py`) stays."""
+    try:
+        before = signal.getsignal(signal.SIGTERM)
+    except ValueError:
+        before = None
+    try:
+        yield
+    finally:
+        if before is not None and signal.getsignal(signal.SIGTERM) is not before:
+            with suppress(ValueError):  # not the main thread: Ray put in nothing there either
+                signal.signal(signal.SIGTERM, before)
 
 
 def _result_of(ref: object) -> object:

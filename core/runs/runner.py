@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 import time
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
@@ -113,9 +114,12 @@ def _run_lock(out: Path, summary: RunSummary) -> Iterator[None]:
     except owner_files.Held as held:
         owner = held.owner
         who = f"process {owner[1]} on {owner[0]}" if owner and owner[1] > 0 else "another process"
+        host = owner[0] if owner and owner[1] > 0 else None
+        down = (f"; if {host} is down (a lock of a network folder can outlive its host), delete {out / LOCK_FILE}"
+                if host and host != socket.gethostname() else "")
         raise RecordLensError(f"{out} is being extracted into by {who} right now ({out / LOCK_FILE}): wait for it "
                               "to end (or stop it), then run this again to go on where it stopped; two runs into "
-                              "one folder would extract every page twice") from None
+                              f"one folder would extract every page twice{down}") from None
     except OSError as error:  # a file system without locks (some network mounts): extract, but say so
         summary.warnings.append(f"the run folder's lock cannot be taken ({error}): a second extract into it "
                                 "would not be refused")
@@ -168,20 +172,33 @@ def _refuse_a_folder_that_is_no_run(out: Path) -> None:
 def _refuse_another_method(out: Path, extractor: Extractor) -> dict[str, object]:
     """Resuming must not mix two methods' records in one run (and then describe them all as the second's); the
     description of the run resumed ({} when there is none, or no page in it yet)."""
-    try:
-        before = json.loads((out / META_DIR / "run.json").read_text(encoding="utf-8"))
-    except (FileNotFoundError, json.JSONDecodeError):
-        return {}
-    now = method_of(extractor)
-    before = _with_shipped_prompt(before, now)
-    differences = description_differences(before, now)
-    has_pages = any(out.glob("*.json"))
-    if differences and has_pages:
+    before, differences = _run_held(out, extractor)
+    if differences:
         raise RecordLensError(
             f"{out} holds a run of {before.get('method')} made with other settings ({'; '.join(differences)}); "
             "resuming it would mix two methods' records: choose another --out, or --restart to extract every "
             "page again")
-    return before if has_pages and isinstance(before, dict) else {}
+    return before
+
+
+def settings_of_the_run_held(out: Path, extractor: Extractor) -> list[str]:
+    """How the run `out` holds (its pages' description) differs from `extractor`'s: what resuming it with
+    `extractor` would mix ([] for none, and for no run or a run of no page yet)."""
+    return _run_held(out, extractor)[1]
+
+
+def _run_held(out: Path, extractor: Extractor) -> tuple[dict[str, object], list[str]]:
+    """The description of the run `out` holds ({} when there is none, or no page in it yet), and how it differs
+    from `extractor`'s."""
+    try:
+        before = json.loads((out / META_DIR / "run.json").read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return {}, []
+    now = method_of(extractor)
+    before = _with_shipped_prompt(before, now)
+    if not any(out.glob("*.json")) or not isinstance(before, dict):
+        return {}, []
+    return before, list(description_differences(before, now))
 
 
 def _model_named_before(before: dict[str, object], extractor: Extractor, summary: RunSummary) -> str | None:

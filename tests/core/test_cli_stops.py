@@ -133,5 +133,6 @@ def test_sigterm_to_import_and_export_says_how_far_they_got(tmp_path: Path, caps
     assert code == 0 and "2 already in the project" in out
     export = tmp_path / "ex"
     assert stopped("export", "--project", str(project), "--format", "nexteval", "--out", str(export)) == [
-        f"export stopped after 2 of 4 pages; {export} is not a whole export: run the same command again",
+        f"export stopped after 2 of 4 pages; {export} holds an unfinished export (EXPORT-UNFINISHED.txt says so), "
+        "which a new export refuses: remove it (or choose an empty folder) and export again",
         "recordlens: interrupted (SIGTERM)"]
