@@ -85,10 +85,13 @@ class SharedBudget:
 
         return ray.get(self._actor.used_up.remote())  # type: ignore[attr-defined]
 
-    def counts(self) -> tuple[int, int]:
+    def counts(self, timeout: float | None = None) -> tuple[int, int]:
+        """Requests and tokens counted so far; with `timeout`, an actor that does not answer within it raises
+        Ray's GetTimeoutError (a TimeoutError) instead of being waited for."""
         import ray
 
-        return ray.get(self._actor.counts.remote())  # type: ignore[attr-defined]
+        requests, tokens = ray.get(self._actor.counts.remote(), timeout=timeout)  # type: ignore[attr-defined]
+        return int(requests), int(tokens)
 
     @property
     def requests(self) -> int:

@@ -65,7 +65,7 @@ class RayEngine:
         self._owns_instance = owns_instance
         self.max_retries = max_retries
         self.requests_per_minute = requests_per_minute
-        self._shared: dict[int, tuple[SharedBudget, int]] = {}  # id(local Budget) -> its actor, its users
+        self._shared: dict[int, tuple[_DriverBudget, int]] = {}  # id(local Budget) -> its actor, its users
         self.ships_content = ships_content  # no shared storage: pages and their files travel as bytes
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         # A cluster joined (not an instance of this process's own) is watched: its head may die under the run.
@@ -124,7 +124,7 @@ class RayEngine:
             return
         shared, users = self._shared.get(id(budget), (None, 0))
         if shared is None:
-            shared = _DriverBudget.of(start_shared_budget(budget, self.requests_per_minute))
+            shared = _DriverBudget(start_shared_budget(budget, self.requests_per_minute))
         self._shared[id(budget)] = (shared, users + 1)
         caller.budget = shared  # type: ignore[union-attr]
         try:
@@ -208,26 +208,37 @@ class _Completions:
             yield self._key(item)
 
 
-class _DriverBudget(SharedBudget):
+class _DriverBudget:
     """The shared budget as the driver holds it: its counts come back in one question to the actor, and an actor
     that is dead, or does not answer in COUNTS_TIMEOUT_S (its node or the cluster's head is gone), is an
     `EngineError` at once rather than a wait of Ray's 60 s or a Ray traceback. It travels to the workers as the
-    plain `SharedBudget` (`__reduce__`)."""
+    plain `SharedBudget` it wraps (`__reduce__`)."""
 
-    @classmethod
-    def of(cls, shared: SharedBudget) -> _DriverBudget:
-        return cls(shared._actor)  # noqa: SLF001 - the same actor, asked with a time limit
+    def __init__(self, shared: SharedBudget) -> None:
+        self._shared = shared
+
+    def __getattr__(self, name: str) -> object:  # reserve_request, add_tokens, used_up: the shared budget's own
+        return getattr(self._shared, name)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return self._shared.__reduce__()
 
     def counts(self) -> tuple[int, int]:
-        import ray
         from ray import exceptions
 
         try:
-            requests, tokens = ray.get(self._actor.counts.remote(), timeout=COUNTS_TIMEOUT_S)  # type: ignore[attr-defined]
+            return self._shared.counts(timeout=COUNTS_TIMEOUT_S)
         except (exceptions.RayError, TimeoutError) as error:  # GetTimeoutError is both
             raise EngineError(f"the run's shared model budget (a Ray actor) does not answer: "
                               f"{type(error).__name__}") from None
-        return int(requests), int(tokens)
+
+    @property
+    def requests(self) -> int:
+        return self.counts()[0]
+
+    @property
+    def tokens(self) -> int:
+        return self.counts()[1]
 
 
 @contextmanager
@@ -403,7 +414,7 @@ def _register_serializers() -> None:
     import ray.util
 
     def to_parts(caller: GeminiCaller) -> tuple[object, object, int]:
-        if not isinstance(caller.budget, SharedBudget):
+        if not isinstance(caller.budget, (SharedBudget, _DriverBudget)):
             raise EngineError("a Gemini extractor reached Ray without its shared budget (use engine.shipping)")
         return caller.settings, caller.budget, _key_slot(caller)
 
