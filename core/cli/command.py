@@ -39,6 +39,9 @@ def installed_version() -> str:
         return "(version unknown: not installed as a package)"
 
 
+_terminated: list[int] = []  # SIGTERM met while the command runs (Ray's waits re-raise an interruption as Ctrl+C's)
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM (`timeout`, Slurm, cron, `kill`): the same clean stop as Ctrl+C's, wherever the work stands; exit
     143 (128 + SIGTERM), as shells and schedulers read a terminated command."""
@@ -106,7 +109,10 @@ def _sigterm_as_interruption() -> Iterator[None]:
     skip the rest of it: a lock left behind, a cost not recorded, the lines that say what to do next."""
     def stop(signum: int, frame: object) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # put back as it was when the command ends (below)
+        _terminated.append(signum)  # remembered: a library's own handler may raise a plain KeyboardInterrupt again
         raise Terminated
+
+    _terminated.clear()
 
     try:
         before = signal.signal(signal.SIGTERM, stop)
@@ -121,7 +127,7 @@ def _sigterm_as_interruption() -> Iterator[None]:
 
 def _interrupted(interruption: KeyboardInterrupt) -> int:
     """Ctrl+C (exit 130) or SIGTERM (exit 143), said in one line."""
-    terminated = isinstance(interruption, Terminated)
+    terminated = isinstance(interruption, Terminated) or bool(_terminated)
     print("recordlens: interrupted" + (" (SIGTERM)" if terminated else ""), file=sys.stderr)
     return Terminated.status if terminated else 130
 

@@ -56,7 +56,22 @@ class Limiter:
         return self.requests, self.tokens
 
 
-class SharedBudget:
+class CountsAsked:
+    """A budget whose counts are asked for (of an actor, in one question): `requests` and `tokens` read `counts`."""
+
+    def counts(self) -> tuple[int, int]:
+        raise NotImplementedError
+
+    @property
+    def requests(self) -> int:
+        return self.counts()[0]
+
+    @property
+    def tokens(self) -> int:
+        return self.counts()[1]
+
+
+class SharedBudget(CountsAsked):
     """A `Budget` look-alike over a Ray actor holding a `Limiter`; picklable, so it travels to the workers."""
 
     def __init__(self, actor: object, sleep: Callable[[float], None] = time.sleep) -> None:
@@ -92,14 +107,6 @@ class SharedBudget:
 
         requests, tokens = ray.get(self._actor.counts.remote(), timeout=timeout)  # type: ignore[attr-defined]
         return int(requests), int(tokens)
-
-    @property
-    def requests(self) -> int:
-        return self.counts()[0]
-
-    @property
-    def tokens(self) -> int:
-        return self.counts()[1]
 
 
 def start_shared_budget(budget: Budget, requests_per_minute: int | None = None) -> SharedBudget:

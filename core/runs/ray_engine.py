@@ -42,7 +42,7 @@ from typing import TypeVar
 
 from ..errors import RecordLensError
 from ..llm.gemini import Budget, GeminiCaller
-from ..llm.shared_budget import SharedBudget, copy_counts, start_shared_budget
+from ..llm.shared_budget import CountsAsked, SharedBudget, copy_counts, start_shared_budget
 from .engines import ClusterLostError, CompletedNames, EngineError, Progress, UnitFailedError, absolute_path
 
 T = TypeVar("T")
@@ -208,7 +208,7 @@ class _Completions:
             yield self._key(item)
 
 
-class _DriverBudget:
+class _DriverBudget(CountsAsked):
     """The shared budget as the driver holds it: its counts come back in one question to the actor, and an actor
     that is dead, or does not answer in COUNTS_TIMEOUT_S (its node or the cluster's head is gone), is an
     `EngineError` at once rather than a wait of Ray's 60 s or a Ray traceback. It travels to the workers as the
@@ -231,14 +231,6 @@ class _DriverBudget:
         except (exceptions.RayError, TimeoutError) as error:  # GetTimeoutError is both
             raise EngineError(f"the run's shared model budget (a Ray actor) does not answer: "
                               f"{type(error).__name__}") from None
-
-    @property
-    def requests(self) -> int:
-        return self.counts()[0]
-
-    @property
-    def tokens(self) -> int:
-        return self.counts()[1]
 
 
 @contextmanager

@@ -21,6 +21,7 @@ from recordlens.core.cli import agent as agent_cli
 from recordlens.core.cli import project as project_cli
 from recordlens.core.cli.command import Terminated, _sigterm_as_interruption, main
 from recordlens.core.cli.output import OutputLost
+from recordlens.core.llm.shared_budget import CountsAsked
 from recordlens.core.runs import run_files
 from recordlens.core.runs.engines import ClusterLostError, EngineError
 from recordlens.core.runs.run_files import META_DIR
@@ -244,7 +245,7 @@ def test_a_lock_held_from_another_host_says_to_delete_it_if_that_host_is_down(
 
 # --- an agent run's cost ----------------------------------------------------------------------------------------
 
-class SharedCounts:
+class SharedCounts(CountsAsked):
     """A budget every worker shares, as the driver holds it on Ray: `counts()` is one question to its actor."""
 
     def __init__(self, *answers: tuple[int, int] | Exception) -> None:
@@ -257,14 +258,6 @@ class SharedCounts:
         if isinstance(answer, Exception):
             raise answer
         return answer
-
-    @property
-    def requests(self) -> int:
-        return self.counts()[0]
-
-    @property
-    def tokens(self) -> int:
-        return self.counts()[1]
 
 
 def test_a_lost_cluster_keeps_the_cost_last_written_read_once_per_episode(
