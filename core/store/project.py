@@ -513,11 +513,15 @@ class Project(Connection):
             if strays:
                 raise StoreError(f"a split can only use the record's own XPaths; not in record {record_id}: "
                                  f"{strays[0]}")
+            if before is None:  # its place: in front of the record that followed it (None: it was the last)
+                order = list(self._rows(row["page_id"]))
+                following = order[order.index(record_id) + 1] if order.index(record_id) + 1 < len(order) else None
+                before = [following] * len(parts)
             db.execute("DELETE FROM records WHERE id = ?", (record_id,))
             pieces = [self._derived(row, by, list(part), [x for x in row["unresolved"] if x in part], [record_id])
                       for part in parts]
             added = [self._insert(piece) for piece in pieces]
-            moved = self._place(row["page_id"], added, before) if before is not None else []
+            moved = self._place(row["page_id"], added, before)
             return self._log(self._page_name(row), row["page_id"], pieces[0]["changed_by_id"], "split",
                              [row, *(old for old, _ in moved)], added + [new for _, new in moved])
 

@@ -145,6 +145,23 @@ def test_merge_and_split_say_where_records_came_from(project: Project) -> None:
         project.merge([d.id], ANA)
 
 
+def test_a_split_without_places_puts_its_pieces_in_the_records_place_for_later_merges_and_splits(
+        project: Project) -> None:
+    """Without `before`, a split's pieces all took the record's position: ties broken by id, so a later merge of the
+    first piece was put behind the second, and the badge numbers moved."""
+    project.add_records("12", [["/a"], ["/b"], ["/c"], ["/d"]], MDR)
+    a, b, c, d = project.labels("12")
+    merged = project.merge([a.id, b.id], ANA).record
+    first, second = project.split(merged.id, [["/a"], ["/b"]], ANA).after
+    assert [label.id for label in project.labels("12")] == [first.id, second.id, c.id, d.id]
+    again = project.merge([first.id, c.id], ANA).record  # where the first one was
+    assert [label.id for label in project.labels("12")] == [again.id, second.id, d.id]
+    pieces = project.split(again.id, [["/a"], ["/c"]], ANA).after  # in its place, in front of the second
+    assert [label.id for label in project.labels("12")] == [pieces[0].id, pieces[1].id, second.id, d.id]
+    last = project.split(project.merge([second.id, d.id], ANA).record.id, [["/b"], ["/d"]], ANA).after
+    assert [label.id for label in project.labels("12")][-2:] == [last[0].id, last[1].id]  # the last: stays last
+
+
 def test_a_failed_edit_leaves_no_trace(project: Project) -> None:
     record = project.add_record("12", ["/a"], MDR).record
     entries = len(project.history("12"))
