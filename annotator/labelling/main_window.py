@@ -57,6 +57,7 @@ from ...core.store import (
     remove_page,
     take_upgrades,
 )
+from ...core.text_forms import visible
 from ...core.wording import counted
 from ..program import PROG
 from ..qt.event_loop import spin
@@ -419,9 +420,10 @@ class MainWindow(QMainWindow):
         return self.label(self.record_panel.current_id() or -1)
 
     def _update_title(self) -> None:
-        page = f" — page {self.page_name}" if self.page_name else ""
+        page = f" — page {visible(self.page_name)}" if self.page_name else ""
         lost = " — NOT SAVED: the project's database is gone" if self._database_said else ""
-        self.setWindowTitle(f"RecordLens — {self.project.root.name}{page}{lost}")
+        # A folder's name need not be UTF-8 (Qt would drop those bytes), nor a page's be in one Unicode form.
+        self.setWindowTitle(f"RecordLens — {visible(self.project.root.name)}{page}{lost}")
 
     # -- the project changed elsewhere -------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ def test_a_project_in_a_folder_named_in_bytes_that_are_not_utf8_opens_and_saves(
     try:
         assert window.watch.file == folder / "project.db"
         assert window.project.pages()[0].name == "1"
+        assert window.windowTitle().startswith("RecordLens — proj-\\xff\\xfe — page 1")  # its bytes shown, not dropped
     finally:
         window.close()
         window.shutdown()
