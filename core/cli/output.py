@@ -83,21 +83,17 @@ class _Stdout:
 
     def write(self, text: str) -> int:
         stream = self._writable()
-        try:
+        with _lost_when_it_fails():
             try:
                 return stream.write(text)
             except UnicodeEncodeError:
                 return stream.write(_escaped(text, stream.encoding or "ascii"))
-        except (OSError, ValueError) as error:  # ValueError: a stream closed under us
-            raise OutputLost(_as_os_error(error)) from None
 
     def flush(self) -> None:
         if self._stream is None:
             return
-        try:
+        with _lost_when_it_fails():
             self._stream.flush()
-        except (OSError, ValueError) as error:
-            raise OutputLost(_as_os_error(error)) from None
 
     def isatty(self) -> bool:
         return _isatty(self._stream)
@@ -126,16 +122,12 @@ class _StdoutBytes:
         self._buffer = buffer
 
     def write(self, data: bytes) -> int:
-        try:
+        with _lost_when_it_fails():
             return self._buffer.write(data)
-        except (OSError, ValueError) as error:
-            raise OutputLost(_as_os_error(error)) from None
 
     def flush(self) -> None:
-        try:
+        with _lost_when_it_fails():
             self._buffer.flush()
-        except (OSError, ValueError) as error:
-            raise OutputLost(_as_os_error(error)) from None
 
     def __getattr__(self, name: str) -> Any:  # noqa: ANN401 - whatever the buffer has (fileno, raw, ...)
         return getattr(self._buffer, name)
@@ -220,8 +212,13 @@ def _isatty(stream: TextIO | None) -> bool:
         return False
 
 
-def _as_os_error(error: OSError | ValueError) -> OSError:
-    return error if isinstance(error, OSError) else OSError(errno.EBADF, str(error))
+@contextlib.contextmanager
+def _lost_when_it_fails() -> Iterator[None]:
+    """A write or flush of stdout that fails is `OutputLost` (ValueError: a stream closed under us)."""
+    try:
+        yield
+    except (OSError, ValueError) as error:
+        raise OutputLost(error if isinstance(error, OSError) else OSError(errno.EBADF, str(error))) from None
 
 
 def _escaped(text: str, encoding: str) -> str:
