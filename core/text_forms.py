@@ -12,8 +12,8 @@ import os
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["cell", "column_width", "display_width", "fitted", "padded", "read_alike", "same_form", "spelling",
-           "unicode_form", "visible", "written"]
+__all__ = ["cell", "column_width", "display_width", "fitted", "not_utf8", "padded", "read_alike", "same_form",
+           "spelling", "unicode_form", "visible", "written"]
 
 _JOINER = "\u200d"
 _EMOJI_STYLE = "\ufe0f"
@@ -29,6 +29,12 @@ def unicode_form(name: str) -> str:
     """What names that differ only in Unicode form share (NFC: `café` typed, or saved by macOS as `cafe` and a
     combining accent): the key under which a file system that normalises names (APFS, HFS+) keeps one file."""
     return unicodedata.normalize("NFC", name)
+
+
+def not_utf8(name: str) -> bool:
+    """Whether `name` holds bytes that are not UTF-8 (a file name Linux allows; Python keeps them as surrogates),
+    which a UTF-8 file or the project's database cannot hold."""
+    return any(unicodedata.category(c) == "Cs" for c in name)
 
 
 def same_form(a: str, b: str) -> bool:

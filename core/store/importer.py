@@ -72,7 +72,7 @@ from ..runs.run_files import (
     summed_cost,
     unnamed_method_message,
 )
-from ..text_forms import same_form, unicode_form, visible, written
+from ..text_forms import not_utf8, same_form, unicode_form, visible, written
 from ..wording import counted, listed, shortened
 from .adjudication import Decided
 from .db import Provenance, database_problem, stamp
@@ -104,7 +104,7 @@ class ImportProblem:
         # a line break in a file's name would cut the line that names it
         shown = repr(path) if any(unicodedata.category(c) in _LINE_BREAKING for c in path) else path
         # bytes of a name that are not UTF-8 as `\xff` (the path is not ours to escape otherwise: macOS's NFD)
-        shown = visible(shown) if any(unicodedata.category(c) == "Cs" for c in shown) else shown
+        shown = visible(shown) if not_utf8(shown) else shown
         return f"{shown}: {self.reason}"
 
 
@@ -413,14 +413,14 @@ def _dataset_sources(root: Path, report: ImportReport, labels_onto: Project | No
     _report_odd_entries(root / "html", report)
     truths = record_files(root / "gt") if (root / "gt").is_dir() else {}
     made_from = synthetic_sources(root / "html")
-    by_form = {unicodedata.normalize("NFC", page): page for page in pages}
+    by_form = {unicode_form(page): page for page in pages}
     origin = str((root / "gt").resolve())
     onto: list[PageSource] = []  # labels of the project's own pages, as a folder of labels alone brings them
     for name in sorted(truths.keys() - pages.keys(), key=natural_key):
         if labels_onto is not None and labels_onto.has_page(name):
             onto.append(PageSource(name, labels_onto.snapshot_file(name), truths[name], origin))
             continue
-        twin = by_form.get(unicodedata.normalize("NFC", name))
+        twin = by_form.get(unicode_form(name))
         hint = (f" (the page {twin!r} has the same name written in another Unicode form, as some systems save "
                 "file names; rename one to match the other)" if twin else "")
         report.problems.append(ImportProblem(truths[name], f"ground truth for page {name}, but no {name}.html or "
@@ -567,7 +567,7 @@ def synthetic_sources_of(project: Project) -> dict[str, str]:
 def _a_page_of(project: Project, name: str) -> bool:
     """Whether the project has a page of this name; never one that is not valid UTF-8 (such names are refused
     on import, and the database cannot even be asked about them)."""
-    return not any(unicodedata.category(c) == "Cs" for c in name) and project.has_page(name)
+    return not not_utf8(name) and project.has_page(name)
 
 
 def _page_forms(project: Project, report: ImportReport) -> dict[str, str]:
@@ -594,7 +594,7 @@ def _check_page_name(name: str) -> None:
     """Refuse a page name that holds a control character (a line break, a tab) or a line separator: every list,
     message and export that names the page would break at it; and one that is not valid UTF-8 (bytes Python keeps
     as surrogates), which the project's database and every UTF-8 file that names the page cannot hold."""
-    if any(unicodedata.category(c) == "Cs" for c in name):
+    if not_utf8(name):
         raise RecordLensError(f"the page name {written(name)} is not valid UTF-8: rename the file (and its labels "
                               "file) to import it")
     odd = [c for c in name if unicodedata.category(c) in _LINE_BREAKING]
