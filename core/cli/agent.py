@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import sys
 from pathlib import Path
@@ -43,7 +42,7 @@ from ..wording import counted, listed
 from . import capture as capture_cli
 from . import task_pipeline
 from .engine_options import add_engine_arguments, engine_for
-from .output import COMMAND_STOPS, warn
+from .output import COMMAND_STOPS, print_json, warn
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -330,7 +329,7 @@ class _SessionCost:
             return None
         budget = self._caller.budget  # type: ignore[attr-defined]
         try:
-            counts = budget.counts() if hasattr(budget, "counts") else (budget.requests, budget.tokens)
+            counts = budget.counts()
         except EngineError as error:
             self._unreadable = True
             requests, tokens = self._counts
@@ -532,8 +531,7 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
         print(f"wrote {args.chart}", file=sys.stderr)
     if args.json:
         snapshot = {k: run.parameters.get(k) for k in ("site", "site_folder", "site_digest")}
-        print(json.dumps({"run": run_id, "snapshot": snapshot, "cost": _cost_figures(run.cost), **result.as_dict()},
-                         ensure_ascii=False, indent=2))
+        print_json({"run": run_id, "snapshot": snapshot, "cost": _cost_figures(run.cost), **result.as_dict()})
     else:
         print(f"agent run {run_id}: {counted(result.overall.episodes, 'episode')} over "
               f"{counted(result.overall.runs, 'run')}"

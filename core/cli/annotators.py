@@ -4,7 +4,6 @@ of its pages) out when it was imported by mistake, its labels set aside in the p
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from ..errors import RecordLensError
@@ -16,6 +15,7 @@ from ..store.project_copy import open_to_read
 from ..store.removed_files import REMOVED
 from ..text_forms import visible
 from ..wording import counted, listed
+from .output import print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,7 +47,7 @@ def cmd_annotators(args: argparse.Namespace) -> int:
         also_persons = {name: n for name in project.annotators.names()
                         if name in people and (n := len(person_pages(project, name)))}
     if args.json:
-        print(json.dumps([vars(page) for page in pages], ensure_ascii=False, indent=1))
+        print_json([vars(page) for page in pages], indent=1)
     else:
         print(format_sets(pages, also_persons, Path(args.project)))
     return 0

@@ -8,7 +8,6 @@ and raise RecordLensError for anything a user must fix, like every other command
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
@@ -465,7 +464,7 @@ def _compare_runs(args: argparse.Namespace) -> int:
         comparison = compare_stored_runs(project, first, second)
         runs = [project.runs.get(run_id) for run_id in (first, second)]
     if args.json:
-        print(json.dumps(comparison.as_dict(), ensure_ascii=False, indent=2))
+        print_json(comparison.as_dict())
     else:
         print(format_comparison(comparison, runs))
     return 0

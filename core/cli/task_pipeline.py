@@ -24,7 +24,7 @@ from ..agent.tasks import load_tasks, save_tasks
 from ..errors import AgentError
 from ..output_paths import is_chart, writable_file
 from ..wording import listed
-from .output import Replacing
+from .output import Replacing, print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -239,7 +239,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         write_funnel_chart(table, args.chart)
         print(f"wrote {args.chart}", file=sys.stderr)
     if args.json:
-        print(json.dumps(table.as_dict(), ensure_ascii=False, indent=2))
+        print_json(table.as_dict())
     else:
         print(format_funnel(table))
     return 0

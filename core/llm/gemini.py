@@ -117,6 +117,11 @@ class Budget:
         with self._lock:
             self.tokens += count
 
+    def counts(self) -> tuple[int, int]:
+        """Requests and tokens counted so far, read together (as a shared budget gives them, in one question)."""
+        with self._lock:
+            return self.requests, self.tokens
+
 
 @dataclass
 class CallSettings:
