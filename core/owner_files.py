@@ -23,7 +23,7 @@ if os.name == "nt":  # pragma: no cover - exercised on Windows only
 else:
     import fcntl
 
-__all__ = ["Held", "Lock", "holder", "owner_line", "process_alive", "release", "take"]
+__all__ = ["Held", "Lock", "holder", "owner_line", "owner_named", "process_alive", "release", "take"]
 
 _WINDOWS_BYTE = 1 << 20  # the byte locked on Windows: far from the owner line, which stays readable
 # What the system says when another process holds the lock (flock: EWOULDBLOCK, which is EAGAIN on Linux; EACCES
@@ -47,6 +47,12 @@ class Lock:
     path: Path
     fd: int
     stale: list[tuple[str, int]]  # owners named by the file of a holder that ended without releasing (killed)
+
+
+def owner_named(owner: tuple[str, int] | None) -> str:
+    """The holder of a lock as a message names it: "process 4242 on host", or "another process" when its file
+    names none."""
+    return f"process {owner[1]} on {owner[0]}" if owner and owner[1] > 0 else "another process"
 
 
 def owner_line() -> str:

@@ -762,7 +762,7 @@ def check_not_capturing(folder: str | Path) -> None:
 
 
 def _busy(root: Path, owner: tuple[str, int] | None) -> CaptureError:
-    who = f"process {owner[1]} on {owner[0]}" if owner and owner[1] > 0 else "another process"
+    who = owner_files.owner_named(owner)
     return CaptureError(f"{root} is being captured by {who} right now: wait for it to end (or stop it), then "
                         "run this again to continue where it stopped; two captures of one folder would load every "
                         "page twice")

@@ -113,7 +113,7 @@ def _run_lock(out: Path, summary: RunSummary) -> Iterator[None]:
         lock = owner_files.take(out / LOCK_FILE)
     except owner_files.Held as held:
         owner = held.owner
-        who = f"process {owner[1]} on {owner[0]}" if owner and owner[1] > 0 else "another process"
+        who = owner_files.owner_named(owner)
         host = owner[0] if owner and owner[1] > 0 else None
         down = (f"; if {host} is down (a lock of a network folder can outlive its host), delete {out / LOCK_FILE}"
                 if host and host != socket.gethostname() else "")
