@@ -552,9 +552,11 @@ class Project(Connection):
                        tuple(_label(r, provenances) for r in json.loads(after)), json.loads(detail))
                 for hid, at, actor, action, before, after, detail in rows]
 
-    def last_change_id(self, page: str) -> int | None:
-        """The id of the page's latest history entry (None before any), without reading the history."""
-        row = self.one("SELECT MAX(id) FROM label_history WHERE page_id = ?", (self.page_id(page),))
+    def last_change_id(self, page: str | None = None) -> int | None:
+        """The id of the page's latest history entry (of any page's without `page`; None before any), without
+        reading the history. Ids grow in the order changes are committed, whatever the clock says."""
+        row = (self.one("SELECT MAX(id) FROM label_history") if page is None
+               else self.one("SELECT MAX(id) FROM label_history WHERE page_id = ?", (self.page_id(page),)))
         return None if row is None else row[0]
 
     def restore(self, page: str, history_id: int | None, by: Provenance, *, why: str | None = None) -> Change:

@@ -221,18 +221,24 @@ class Runs:
                                "WHERE d.run_id = ?", (run_id,))
         return {name: json.loads(records) for name, records in rows}
 
-    def add_scores(self, run_id: int, scores: DatasetScore, at: str | None = None) -> None:
+    def add_scores(self, run_id: int, scores: DatasetScore, at: str | None = None, *,
+                   changes_seen: int | None = None) -> None:
         """Store (or replace) per-page scores; pages are matched by name. `at`: when the labels they score were
-        read (default now), so that a change made while scoring ran counts as made after it (`stale_pages`)."""
+        read (default now); `changes_seen`: the latest label change committed then (`Project.last_change_id()`,
+        default the latest now), so that a change committed while scoring ran counts as made after it
+        (`stale_pages`)."""
         at = at or now()
         with self._store.writing() as db:
             self._require(run_id)
+            if changes_seen is None:
+                changes_seen = self._store.last_change_id() or 0
             for s in scores.pages:
                 db.execute("INSERT OR REPLACE INTO scores (run_id, page_id, precision, recall, f1, predicted_records, "
-                           "true_records, hallucinated_records, warnings, scored_at, page_reader) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           "true_records, hallucinated_records, warnings, scored_at, page_reader, changes_seen) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            (run_id, self._store.page_id(s.page), s.precision, s.recall, s.f1, s.predicted_records,
-                            s.true_records, s.hallucinated_records, dumps(s.warnings), at, PAGE_READER_VERSION))
+                            s.true_records, s.hallucinated_records, dumps(s.warnings), at, PAGE_READER_VERSION,
+                            changes_seen))
 
     def scores(self, run_id: int) -> list[StoredScore]:
         self._require(run_id)
@@ -257,6 +263,9 @@ class Runs:
         truth, true_labels = sql_list(TRUE_PAGE_STATUSES), sql_list(TRUE_LABEL_STATUSES)
         # A change after the score counts when it could move the page's truth: a status change, or one that
         # touched a true record before or after (a proposal added or rejected leaves the truth as it was).
+        # A change is after the score when its history id is above the latest the score saw (schema 8): ids
+        # follow the order of commits, times do not (a transaction begun before the labels were read and
+        # committed after; a clock stepped back). A score stored before says none, and is judged by its time.
         # A score made by another page reader (`PAGE_READER_VERSION`, none before schema 7) is stale whatever
         # changed.
         rows = self._store.db.execute(f"""
@@ -264,7 +273,9 @@ class Runs:
             WHERE (s.page_id IS NULL AND p.status IN {truth})
                OR (s.page_id IS NOT NULL AND p.status NOT IN {truth})
                OR (s.page_id IS NOT NULL AND s.page_reader IS NOT ?)
-               OR EXISTS (SELECT 1 FROM label_history h WHERE h.page_id = p.id AND h.at > s.scored_at
+               OR EXISTS (SELECT 1 FROM label_history h WHERE h.page_id = p.id
+                          AND (CASE WHEN s.changes_seen IS NULL THEN h.at > s.scored_at
+                                    ELSE h.id > s.changes_seen END)
                           AND (h.action = 'status'
                                OR EXISTS (SELECT 1 FROM json_each(h.before) r
                                           WHERE json_extract(r.value, '$.status') IN {true_labels})

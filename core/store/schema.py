@@ -299,13 +299,22 @@ _V7 = """
 ALTER TABLE scores ADD COLUMN page_reader INTEGER;
 """
 
+# Version 8: each score says the latest label change (its `label_history` id) committed when the labels it scores
+# were read. A change committed later has a larger id whatever the clocks said: an edit whose transaction began
+# before the score's labels were read (its time earlier) but committed after, or one made after the clock stepped
+# back, leaves the score stale. Scores stored before have none (NULL) and are judged by their time, as before.
+_V8 = """
+ALTER TABLE scores ADD COLUMN changes_seen INTEGER;
+"""
+
 
 # A migration is a SQL script or, when SQL alone cannot say it, a function of the connection.
-MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (_V1, _V2, _V3, _v4, _V5, _V6, _V7)
+MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (_V1, _V2, _V3, _v4, _V5, _V6, _V7, _V8)
 SCHEMA_VERSION = len(MIGRATIONS)
 # A removed page's copy (`page_removal`) written at this schema version or a later one is put back as it is: the
 # migrations since only added tables, and columns its rows may leave empty (v7: a score's page reader; empty, the
-# score is made again). A migration that changes the rows of a table with a page_id moves it to its own version.
+# score is made again; v8: the label change a score saw; empty, it is judged by its time). A migration that
+# changes the rows of a table with a page_id moves it to its own version.
 PAGE_COPIES_SINCE = 6
 
 

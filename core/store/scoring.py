@@ -35,7 +35,8 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     A page whose stored score still holds (`_still_scored`) keeps it, unparsed: after labels changed on a few
     pages of a thousand, those few are scored again, with the figures a score of every page gives."""
     run = project.runs.get(run_id)
-    started = now()  # before any label is read: an edit made while this runs leaves its page stale
+    # Before any label is read: an edit committed while this runs leaves its page stale
+    started, changes_seen = now(), project.last_change_id() or 0
     truth_pages = _scored_pages(project)
     if not truth_pages:
         raise StoreError(f"the project {project.root} has no page marked labelled or reviewed to score against")
@@ -64,7 +65,7 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     result = DatasetScore([fresh[name] if name in fresh else kept[name] for name in truth_pages])
     warnings += [said for said in map(truth_naming_nothing, result.pages) if said]  # as `score` of folders says
     with project.writing():  # the new scores and the old ones dropped, at once
-        project.runs.add_scores(run_id, DatasetScore(list(fresh.values())), at=started)
+        project.runs.add_scores(run_id, DatasetScore(list(fresh.values())), at=started, changes_seen=changes_seen)
         gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
         project.runs.drop_scores(run_id, gone)  # pages no longer labelled leave the means, as they left the truth
     return result, warnings, left_out

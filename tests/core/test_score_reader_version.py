@@ -48,8 +48,10 @@ def as_schema_6(folder: Path) -> None:
     """The project as RecordLens of schema 6 (which stored no page reader) leaves it; its scores made just now."""
     db = sqlite3.connect(folder / "project.db")
     try:
-        if "page_reader" in {column[1] for column in db.execute("PRAGMA table_info(scores)")}:
-            db.execute("ALTER TABLE scores DROP COLUMN page_reader")
+        columns = {column[1] for column in db.execute("PRAGMA table_info(scores)")}
+        for later in ("page_reader", "changes_seen"):  # added by schemas 7 and 8
+            if later in columns:
+                db.execute(f"ALTER TABLE scores DROP COLUMN {later}")
         db.execute("PRAGMA user_version = 6")
         db.commit()
     finally:

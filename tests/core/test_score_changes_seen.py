@@ -1,0 +1,132 @@
+"""A stored score says the latest label change committed when its labels were read (schema 8), so a change
+committed later leaves it stale whatever the clocks said: an edit whose transaction began before scoring read the
+labels and committed after, and an edit made after the clock stepped back. Scores stored before schema 8 are
+judged by their time, as before."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.store import (
+    import_paths,
+    import_run_folder,
+    init_project,
+    open_project,
+    score_stored_run,
+    take_upgrades,
+)
+from recordlens.core.store import project as project_module
+from recordlens.core.store.project import Project, Provenance
+from tests.core.test_scoring_at_scale import dataset, run_folder
+
+ME = Provenance("person", "me")
+
+
+@pytest.fixture(autouse=True)
+def _no_upgrade_left_unsaid() -> None:
+    take_upgrades()
+
+
+def scored_project(tmp_path: Path) -> Path:
+    """Three labelled pages and one run, scored now."""
+    folder = tmp_path / "p"
+    with init_project(folder) as project:
+        import_paths(project, [dataset(tmp_path / "data", 3)])
+        for name in project.page_names():
+            project.set_status(name, "labelled", ME)
+        run_id = import_run_folder(project, run_folder(tmp_path / "run", ["0", "1", "2"])).run_id
+        assert run_id == 1
+        score_stored_run(project, 1)
+        assert project.runs.stale_pages(1) == []
+    return folder
+
+
+def reject_a_true_record(project: Project, page: str) -> None:
+    first = next(label for label in project.labels(page) if label.is_true)
+    project.reject(first.id, ME)
+
+
+def test_an_edit_made_after_the_clock_stepped_back_leaves_the_score_stale(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A laptop's clock stepped back an hour after the run was scored (an NTP step): the edit's time is earlier
+    than the score's, and the score was kept as current though the page's truth had changed."""
+    folder = scored_project(tmp_path)
+    monkeypatch.setattr(project_module, "now", lambda: "2000-01-01T00:00:00.000Z")
+    with open_project(folder) as project:
+        reject_a_true_record(project, "1")
+        assert project.runs.stale_pages(1) == ["1"]
+        assert "1 page labelled, changed or unmarked since it was scored" in project.runs.why_stale(1)
+        fresh, _, _ = score_stored_run(project, 1)
+        assert project.runs.stale_pages(1) == []
+        assert next(s for s in fresh.pages if s.page == "1").true_records == 1
+
+
+def test_an_edit_committed_while_scoring_read_the_labels_leaves_the_score_stale(tmp_path: Path) -> None:
+    """The app saves an edit (its time taken, its transaction open) while `recordlens score` runs in a terminal:
+    scoring reads the labels as they were before the edit, then stores its score once the edit has committed.
+    The edit's time is earlier than the score's, yet the score does not hold its change."""
+    folder = scored_project(tmp_path)
+    with open_project(folder) as project:
+        for page in project.page_names():  # every page is scored again below (none kept: nothing else written)
+            reject_a_true_record(project, page)
+    labels_read, edit_begun = threading.Event(), threading.Event()
+    failures: list[BaseException] = []
+
+    def edit_in_the_app() -> None:
+        try:
+            with open_project(folder) as app, app.writing():
+                reject_a_true_record(app, "2")
+                edit_begun.set()
+                assert labels_read.wait(60)
+        except BaseException as error:  # noqa: BLE001 - said by the test below
+            failures.append(error)
+            edit_begun.set()
+
+    editor = threading.Thread(target=edit_in_the_app)
+    editor.start()
+    assert edit_begun.wait(60)
+
+    def reading(names: Sequence[str]) -> Iterator[str]:
+        yield from names
+        labels_read.set()  # every label read: the edit may commit, before the scores are stored
+
+    try:
+        with open_project(folder) as project:
+            # The labels of page 2 scoring reads are those before the edit (its transaction is open)
+            assert len(project.true_records("2")) == 1
+            scored, _, _ = score_stored_run(project, 1, progress=reading)
+            assert next(s for s in scored.pages if s.page == "2").true_records == 1
+            editor.join(60)
+            assert not failures, failures
+            assert project.true_records("2") == []
+            assert project.runs.stale_pages(1) == ["2"]
+    finally:
+        labels_read.set()
+        editor.join(60)
+
+
+def test_scores_stored_before_schema_8_are_judged_by_their_time(tmp_path: Path) -> None:
+    """A project scored by RecordLens of schema 7: its scores say no label change; an edit made after them (by
+    time) leaves its page stale, one made before does not, as schema 7 judged them."""
+    folder = scored_project(tmp_path)
+    db = sqlite3.connect(folder / "project.db")
+    try:
+        db.execute("ALTER TABLE scores DROP COLUMN changes_seen")
+        db.execute("PRAGMA user_version = 7")
+        db.commit()
+    finally:
+        db.close()
+    with open_project(folder) as project:
+        assert take_upgrades()  # schema 7 -> 8, said once
+        assert project.runs.stale_pages(1) == []
+        assert {row[0] for row in project.db.execute("SELECT changes_seen FROM scores")} == {None}
+        reject_a_true_record(project, "1")
+        assert project.runs.stale_pages(1) == ["1"]
+        project.db.execute("UPDATE label_history SET at = '2000-01-01T00:00:00.000Z'")
+        project.db.conn.commit()
+        assert project.runs.stale_pages(1) == []
