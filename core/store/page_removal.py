@@ -20,7 +20,6 @@ copy then moves to `removed/restored/`, so that it is not restored twice.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +27,7 @@ from pathlib import Path
 from .db import StoreError, dumps, now
 from .files import snapshot_path
 from .project import Project
-from .removed_files import REMOVED, safe_name, stamped, write_new
+from .removed_files import REMOVED, move_new, safe_name, stamped, write_new
 from .schema import PAGE_COPIES_SINCE
 
 RESTORED = "restored"  # inside removed/: copies of pages put back since
@@ -107,9 +106,7 @@ def restore_page(project: Project, copy: Path) -> RestoredPage:
         raise StoreError(f"{copy} cannot be put back here ({error})") from None
     # After the commit: a copy moved away before a commit that then failed would be a page lost. Left in place
     # (the move failed), it can only be refused next time: the project holds the page again.
-    moved_to = Path(project.root) / REMOVED / RESTORED / copy.name
-    moved_to.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(copy, moved_to)
+    moved_to = move_new(copy, Path(project.root) / REMOVED / RESTORED)
     return RestoredPage(name, rows, left_out, moved_to)
 
 

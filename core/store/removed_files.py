@@ -137,11 +137,20 @@ def _remove_partials_left(folder: Path) -> None:
             left.unlink(missing_ok=True)
 
 
-def _name_taken_by(partial: Path, folder: Path, stem: str) -> Path:
-    """Give the whole file `partial` the first free name `stem[-K].db` of `folder`, never replacing a file: a hard
-    link, which fails on a name taken; where the file system has none (FAT, some network shares), the name is
-    first taken by an empty file, then the copy renamed over it."""
-    for name in _names(stem, ".db"):
+def move_new(source: Path, folder: Path) -> Path:
+    """The file `source` moved into `folder` under its own name, or `stem-K` of it when that is taken, never
+    replacing a file there (two copies whose names hold the same time both stay)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    moved = _name_taken_by(source, folder, source.name.removesuffix(source.suffix), source.suffix)
+    source.unlink(missing_ok=True)  # linked to its new name (or already renamed there)
+    return moved
+
+
+def _name_taken_by(partial: Path, folder: Path, stem: str, suffix: str = ".db") -> Path:
+    """Give the whole file `partial` the first free name `stem[-K]` + `suffix` of `folder`, never replacing a
+    file: a hard link, which fails on a name taken; where the file system has none (FAT, some network shares),
+    the name is first taken by an empty file, then the file renamed over it."""
+    for name in _names(stem, suffix):
         path = folder / name
         try:
             os.link(partial, path)

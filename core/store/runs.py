@@ -192,14 +192,22 @@ class Runs:
     def add_predictions(self, run_id: int, predictions: Mapping[str, Sequence[Sequence[str]]],
                         errors: Mapping[str, str] | None = None) -> None:
         """Store (or replace) a run's records for some pages in one transaction; `errors` says why a page
-        has none (the extractor failed on it)."""
+        has none (the extractor failed on it). A page whose records or failure change loses its stored score
+        (made of what the run held before), in the same transaction: it is stale until scored again, whatever
+        the clocks of the run and of the score said."""
         errors = errors or {}
         with self._store.writing() as db:
             self._require(run_id)
             for page in dict.fromkeys([*predictions, *errors]):
-                records = [list(record) for record in predictions.get(page, [])]
+                page_id = self._store.page_id(page)
+                row = (dumps([list(record) for record in predictions.get(page, [])]), errors.get(page))
+                held = db.execute("SELECT records, error FROM predictions WHERE run_id = ? AND page_id = ?",
+                                  (run_id, page_id)).fetchone()
+                if held is not None and tuple(held) == row:
+                    continue
                 db.execute("INSERT OR REPLACE INTO predictions (run_id, page_id, records, error) VALUES (?, ?, ?, ?)",
-                           (run_id, self._store.page_id(page), dumps(records), errors.get(page)))
+                           (run_id, page_id, *row))
+                db.execute("DELETE FROM scores WHERE run_id = ? AND page_id = ?", (run_id, page_id))
 
     def errors(self, run_id: int) -> dict[str, str]:
         """Page -> why the run has no records for it (the extractor failed on it), for the pages it failed on."""

@@ -302,9 +302,18 @@ ALTER TABLE scores ADD COLUMN page_reader INTEGER;
 # Version 8: each score says the latest label change (its `label_history` id) committed when the labels it scores
 # were read. A change committed later has a larger id whatever the clocks said: an edit whose transaction began
 # before the score's labels were read (its time earlier) but committed after, or one made after the clock stepped
-# back, leaves the score stale. Scores stored before have none (NULL) and are judged by their time, as before.
+# back, leaves the score stale. A score stored before gets the latest change its time was after (so it is judged
+# as its time judged it until now, and by ids from now on); one that comes back later with a removed page's copy
+# made before has none (NULL) and is judged by its time.
 _V8 = """
 ALTER TABLE scores ADD COLUMN changes_seen INTEGER;
+CREATE TEMP TABLE changes_by_time AS
+    SELECT at, MAX(id) OVER (ORDER BY at, id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS upto
+    FROM label_history;
+CREATE INDEX temp.changes_by_time_at ON changes_by_time(at, upto);
+UPDATE scores SET changes_seen = COALESCE((SELECT upto FROM changes_by_time WHERE at <= scores.scored_at
+                                           ORDER BY at DESC, upto DESC LIMIT 1), 0);
+DROP TABLE temp.changes_by_time;
 """
 
 

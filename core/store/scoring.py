@@ -73,8 +73,8 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
 
 def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[str, PageScore]:
     """The stored scores of the run that still say what scoring the page again would: the labels and mark of
-    the page unchanged since (`stale_pages`), and the run's predictions all in before it (a run still running,
-    or one that ended after its score was made, may have added or replaced some since: scored again whole)."""
+    the page unchanged since (`stale_pages`); a page whose predictions changed since has none (`add_predictions`
+    drops it). A run still running may add some while this reads them: scored again whole."""
     # The labels, the run and the page reader that made the score are looked at, not how records were matched: a
     # change to how a page is read (its element tree, its texts) must move `runs.PAGE_READER_VERSION`, and one to
     # how records are matched must come with a migration that deletes the stored scores, or a run's means mix
@@ -83,7 +83,7 @@ def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[st
         return {}
     stale = set(project.runs.stale_pages(run.id))
     return {s.page: _as_scored(project, s) for s in project.runs.scores(run.id)
-            if s.page in labelled and s.page not in stale and s.scored_at >= run.ended_at}
+            if s.page in labelled and s.page not in stale}
 
 
 def _as_scored(project: Project, stored: StoredScore) -> PageScore:

@@ -171,3 +171,26 @@ def test_a_copy_whose_ids_the_project_gave_to_others_is_refused(tmp_path: Path) 
         with pytest.raises(StoreError, match="comes from another project"):
             restore_page(project, removed.kept)
         assert not project.has_page("2") and removed.kept.is_file()
+
+
+def test_a_page_removed_and_put_back_twice_at_the_same_time_keeps_both_copies(tmp_path: Path, monkeypatch) -> None:
+    """A clock that repeats a millisecond (a coarse one, or one stepped back) names both copies alike: the second
+    put back replaced the first one's copy in removed/restored/."""
+    from recordlens.core.store import page_removal
+    from recordlens.core.store.page_removal import restore_page
+
+    monkeypatch.setattr(page_removal, "now", lambda: "2026-12-05T11:00:00.000Z")
+    with init_project(tmp_path / "p") as project:
+        import_paths(project, [DEMO])
+        first = remove_page(project, "2")
+        restore_page(project, first.kept)
+        project.accept(project.add_record("2", ["/body[1]/h1[1]"], MDR).record.id, Provenance.person("ana"))
+        second = remove_page(project, "2")
+        assert second.kept.name == first.kept.name  # the same name in removed/ once the first had moved on
+        put_back = restore_page(project, second.kept)
+    restored = tmp_path / "p" / "removed" / "restored"
+    assert {path.name for path in restored.iterdir()} == {first.kept.name, put_back.moved_to.name}
+    assert put_back.moved_to.name != first.kept.name
+    records = [len(json.loads(path.read_text(encoding="utf-8")).get("records") or [])
+               for path in (restored / first.kept.name, put_back.moved_to)]
+    assert records[1] == records[0] + 1  # the record accepted in between: two copies, both kept

@@ -21,6 +21,7 @@ from recordlens.core.store import (
     take_upgrades,
 )
 from recordlens.core.store import project as project_module
+from recordlens.core.store import runs as runs_module
 from recordlens.core.store.project import Project, Provenance
 from tests.core.test_scoring_at_scale import dataset, run_folder
 
@@ -110,10 +111,15 @@ def test_an_edit_committed_while_scoring_read_the_labels_leaves_the_score_stale(
         editor.join(60)
 
 
-def test_scores_stored_before_schema_8_are_judged_by_their_time(tmp_path: Path) -> None:
-    """A project scored by RecordLens of schema 7: its scores say no label change; an edit made after them (by
-    time) leaves its page stale, one made before does not, as schema 7 judged them."""
+def test_scores_stored_before_schema_8_get_the_latest_change_their_time_was_after(tmp_path: Path) -> None:
+    """A project scored by RecordLens of schema 7 (its scores say no label change): the upgrade gives each score
+    the latest change made before it by the clock, so a change made after it by the clock leaves it stale as
+    schema 7 judged it, and from then on an edit after the clock stepped back does too."""
     folder = scored_project(tmp_path)
+    with open_project(folder) as project:
+        reject_a_true_record(project, "2")  # after the score: page 2 stale, whichever judges it
+        latest_before = project.db.execute("SELECT MAX(id) FROM label_history WHERE at <= "
+                                           "(SELECT MIN(scored_at) FROM scores)").fetchone()[0]
     db = sqlite3.connect(folder / "project.db")
     try:
         db.execute("ALTER TABLE scores DROP COLUMN changes_seen")
@@ -123,10 +129,49 @@ def test_scores_stored_before_schema_8_are_judged_by_their_time(tmp_path: Path) 
         db.close()
     with open_project(folder) as project:
         assert take_upgrades()  # schema 7 -> 8, said once
+        assert {row[0] for row in project.db.execute("SELECT changes_seen FROM scores")} == {latest_before}
+        assert project.runs.stale_pages(1) == ["2"]
+    with pytest.MonkeyPatch.context() as clock:
+        clock.setattr(project_module, "now", lambda: "2000-01-01T00:00:00.000Z")
+        with open_project(folder) as project:
+            reject_a_true_record(project, "1")
+            assert project.runs.stale_pages(1) == ["1", "2"]
+
+
+def test_a_score_without_the_change_it_saw_is_judged_by_its_time(tmp_path: Path) -> None:
+    """A score that comes back with a removed page's copy made before schema 8 says no change: a change after it
+    by the clock leaves it stale, one before does not."""
+    folder = scored_project(tmp_path)
+    with open_project(folder) as project:
+        project.db.execute("UPDATE scores SET changes_seen = NULL")
+        project.db.conn.commit()
         assert project.runs.stale_pages(1) == []
-        assert {row[0] for row in project.db.execute("SELECT changes_seen FROM scores")} == {None}
         reject_a_true_record(project, "1")
         assert project.runs.stale_pages(1) == ["1"]
         project.db.execute("UPDATE label_history SET at = '2000-01-01T00:00:00.000Z'")
         project.db.conn.commit()
         assert project.runs.stale_pages(1) == []
+
+
+def test_predictions_changed_after_the_score_leave_it_stale_whatever_the_clocks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run scored while it ran (2 of 3 pages predicted), then finished after the clock stepped back: its end
+    came before its score by the clock, and the old scores were kept, the pages predicted since at F1 0."""
+    folder = tmp_path / "p"
+    with init_project(folder) as project:
+        import_paths(project, [dataset(tmp_path / "data", 3)])
+        for name in project.page_names():
+            project.set_status(name, "labelled", ME)
+        run_id = project.runs.start("handmade")
+        truth = {name: project.true_records(name) for name in project.page_names()}
+        project.runs.add_predictions(run_id, {"0": truth["0"], "1": truth["1"]})
+        project.runs.finish(run_id, status="cancelled")
+        before, _, _ = score_stored_run(project, run_id)
+        assert [round(s.f1, 3) for s in before.pages] == [1.0, 1.0, 0.0]
+        monkeypatch.setattr(runs_module, "now", lambda: "2000-01-01T00:00:00.000Z")
+        project.runs.add_predictions(run_id, {"1": truth["1"], "2": truth["2"]})  # "1" as it was: kept
+        project.runs.finish(run_id)
+        assert project.runs.stale_pages(run_id) == ["2"]
+        after, _, _ = score_stored_run(project, run_id)
+        assert [round(s.f1, 3) for s in after.pages] == [1.0, 1.0, 1.0]
+        assert project.runs.stale_pages(run_id) == []
