@@ -67,6 +67,8 @@ class Settings:
                                   # under its old folder (`follow_move`)
     import_folder: str = ""       # where pages were last imported from: the import dialogs open there
     window_geometry: str = ""     # the main window's place, size and maximised state at quit (Qt's, base64)
+    panel_widths: str = ""        # JSON [px]: the main window's panels' widths, left to right, as the person last
+                                  # dragged them ("": never dragged, they take their share of the window)
     agent_site: str = ""          # the site folder last open in the agent window: it reopens there ("" the demo)
     agent_tasks: str = ""         # the tasks file last open in the agent window ("" the demo's)
 
@@ -179,6 +181,21 @@ class Settings:
                 if project is not None:
                     values[project] = value
                 setattr(self, name, json.dumps(values, ensure_ascii=False))
+
+    def dragged_panel_widths(self) -> list[int] | None:
+        """The main window's panels' widths (px, left to right) as the person last dragged them; None when never
+        dragged, or when the value kept is damaged."""
+        try:
+            value = json.loads(self.panel_widths or "null")
+        except json.JSONDecodeError:
+            return None
+        if not isinstance(value, list) or not value or not all(
+                isinstance(width, int) and not isinstance(width, bool) and width > 0 for width in value):
+            return None
+        return value
+
+    def remember_panel_widths(self, widths: Sequence[int]) -> None:
+        self.panel_widths = json.dumps([int(width) for width in widths])
 
     def remember_agent_files(self, site: Path | None, tasks: Path | None) -> None:
         """The agent window's site folder and tasks file, resolved (None: the shipped demo's, kept as "")."""

@@ -63,7 +63,7 @@ from ..program import PROG
 from ..qt.event_loop import spin
 from ..qt.jobs import BackgroundJob, answers_on_their_way
 from ..qt.message_bar import MessageBar
-from ..qt.proportional_split import Share, split_in_proportion
+from ..qt.proportional_split import Share, dragged_widths, follow_dragged_widths, split_in_proportion
 from ..qt.screen_fit import available_area, first_placement, holds, saved_maximised
 from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, settings_path
@@ -236,6 +236,8 @@ class MainWindow(QMainWindow):
         self._follow_a_move()
         self._database_said = False  # the database gone has been said (once; the status bar keeps saying it)
         self._refused: str | None = None  # why the last edit, undo or redo was not saved (a full disk)
+        # The last message that tells a selection, and the records selected then (`_unsay_a_gone_selection`).
+        self._said_of: tuple[str, tuple[int, ...]] | None = None
 
         self.page_list = PageList()
         self.page_view = PageView()
@@ -279,8 +281,14 @@ class MainWindow(QMainWindow):
         # A small window takes its width from the side panels too, not from the page alone (800 px wide left the
         # page 160 px: the splitter shrinks a pane only once the stretching one is at its minimum).
         centre.setMinimumWidth(PAGE_MIN_WIDTH)
-        panes = side_by_side(self.page_list, centre, self.tabs, sizes=(250, 900, 380), stretch=1)
-        self.setCentralWidget(split_in_proportion(panes, SIDE_PANELS))
+        self.panels = split_in_proportion(side_by_side(self.page_list, centre, self.tabs, sizes=(250, 900, 380),
+                                                       stretch=1), SIDE_PANELS)
+        self.setCentralWidget(self.panels)
+        # The widths the person dragged the panels to before: theirs again (their share, in a window of another
+        # size). None kept, or one that is not these panels' (damaged, another version's): the shares, as at first.
+        kept = self.settings.dragged_panel_widths()
+        if kept is not None:
+            follow_dragged_widths(self.panels, kept)
         # The size it would like; `restore_geometry` (at start) makes it one that fits the screen.
         self.resize(DEFAULT_SIZE)
 
@@ -398,12 +406,26 @@ class MainWindow(QMainWindow):
         """One change per item of `ids`, as one undo step (see RecordActions.edit_each)."""
         return self.record_actions.edit_each(text, ids, change)
 
-    def message(self, text: str, ms: int = 6000) -> None:
-        """One line in the status bar for `ms`, kept in full in the message log (the bar cuts a long one)."""
+    def message(self, text: str, ms: int = 6000, *, of_selection: bool = False) -> None:
+        """One line in the status bar for `ms`, kept in full in the message log (the bar cuts a long one).
+        `of_selection`: it tells which records are selected now ("record 3 selected: …"), true only while that
+        selection holds (`_unsay_a_gone_selection`)."""
         self.messages.add(text)
         self.tools.refresh_messages()
         self.statusBar().showMessage(text, ms)
         self.statusBar().setToolTip(f"{text}\n\n(Recent messages: {self.messages_keys()})")
+        self._said_of = (text, tuple(self.record_panel.selected_ids())) if of_selection else None
+
+    def _unsay_a_gone_selection(self) -> None:
+        """The message on show goes when it tells a selection that is no longer the one (Esc, a click on the
+        list's empty part, another page, the record deleted): read after it, "record 3 selected" is a lie. Any
+        other message stays, and so does one whose selection still holds (the list redrawn after a change)."""
+        if self._said_of is None or tuple(self.record_panel.selected_ids()) == self._said_of[1]:
+            return
+        text, self._said_of = self._said_of[0], None
+        if self.statusBar().currentMessage() == text:  # not replaced meanwhile, nor gone with its time
+            self.statusBar().clearMessage()
+            self.statusBar().setToolTip(f"(Recent messages: {self.messages_keys()})")  # its tip told it in full
 
     def messages_keys(self) -> str:
         return self.keys_for("messages") or "Application menu"
@@ -685,6 +707,7 @@ class MainWindow(QMainWindow):
         self.labels = self.project.labels(self.page_name)
         ids = {label.id for label in self.labels}
         self.record_panel.set_rows(rows_for(self.labels, self.page_texts()), [i for i in keep if i in ids])
+        self._unsay_a_gone_selection()
         counts: dict[str, int] = {}
         for label in self.labels:
             counts[label.status] = counts.get(label.status, 0) + 1
@@ -718,6 +741,7 @@ class MainWindow(QMainWindow):
 
     def _on_record_selection(self, scroll: bool = True) -> None:
         self.record_actions.arm_new = False
+        self._unsay_a_gone_selection()
         self.redraw()
         if scroll:
             self.scroll_to_selected()
@@ -969,12 +993,15 @@ class MainWindow(QMainWindow):
 
     def _remember_selection(self) -> None:
         """The records selected at quit, so that the next start selects them again (`_show_where_the_records_are`),
-        and the window's place. The selection not before the first page has been shown: what the last quit
-        remembered would be lost unseen."""
+        and the window's place (and its panels' widths, once dragged). The selection not before the first page has
+        been shown: what the last quit remembered would be lost unseen."""
         if self.page_name is not None and self._selection_restored:
             self.settings.remember_selection(self.project_key(), self.page_name, self.record_panel.selected_ids(),
                                              self.page_view.scroll_y if self.page_loaded else None)
         self.settings.window_geometry = bytes(self.saveGeometry().toBase64().data()).decode("ascii")
+        widths = dragged_widths(self.panels)
+        if widths is not None:  # dragged in this session (else what an earlier one kept stays, unchanged)
+            self.settings.remember_panel_widths(widths)
         self.save_where_the_user_was()
 
     def restore_geometry(self) -> bool:

@@ -321,7 +321,7 @@ class RecordActions:
             window.select_records([label.id], scroll=False)
             window.record_panel.scroll_to_id(label.id)
             window.message(f"record {number} selected: a click now adds to it or takes from it; Esc deselects, "
-                           f"{new_key} then a click starts a record here")
+                           f"{new_key} then a click starts a record here", of_selection=True)
             return True
         if found.within:
             window.message(f"no record made: this element holds {records_named(found.within)}. {new_key}, then a "
@@ -616,7 +616,8 @@ class RecordActions:
         window.select_records(ids, scroll=False)
         which = "" if found is None else f" of those found (“{window.record_panel.finder.text().strip()}”)"
         window.message(f"{counted(len(ids), 'record')}{which} selected: A or R judges "
-                       f"{'it' if len(ids) == 1 else 'them all'}" if ids else f"no record{which} to select")
+                       f"{'it' if len(ids) == 1 else 'them all'}" if ids else f"no record{which} to select",
+                       of_selection=bool(ids))
 
     def do_select_list(self) -> None:
         """Shift+G: every record not rejected in the selected one's list (and the selected one), so that one A or
@@ -640,7 +641,7 @@ class RecordActions:
         window.select_records(ids, scroll=False)
         window.record_panel.scroll_to_id(label.id)  # the list stays where the reviewer was, not at its end
         window.message(f"{counted(len(ids), 'record')} of record {number}'s list selected: A or R judges them all, Esc "
-                       "clears the selection")
+                       "clears the selection", of_selection=True)
 
     def _step_record(self, step: int) -> None:
         """J / K; J on the last record offers the next page, and J again opens it."""
