@@ -7,8 +7,6 @@ undo stack, so the restore itself can be undone.
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -31,6 +29,7 @@ from ...core.store import (
     status_moved,
 )
 from ...core.wording import listed
+from ..qt.local_time import local_time
 from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
 from ..qt.widgets import closable_window
@@ -42,15 +41,6 @@ ENTRY_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ("#", "When", "Who", "What", "Records")
 _IDS_SHOWN = 6
 _XPATHS_SHOWN = 8
-
-
-def when(at: str) -> str:
-    """The store's UTC timestamp in local time: the annotator thinks in their own clock."""
-    try:
-        moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
-    except ValueError:
-        return at
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
 
 
 def who(actor: Provenance) -> str:
@@ -216,7 +206,7 @@ class HistoryDialog(QDialog):
         first, last = step[0], step[-1]
         records = {k: v for change in step for k, v in numbers[change.id].items()}  # each record's latest number
         number = str(changes[last.id]) if len(step) == 1 else f"{changes[first.id]}–{changes[last.id]}"
-        item = QTreeWidgetItem([number, when(last.at), who(last.actor), step_what(step, changes),
+        item = QTreeWidgetItem([number, local_time(last.at), who(last.actor), step_what(step, changes),
                                 records_text(step, records)])
         item.setData(0, ENTRY_ROLE, last.id)
         item.setToolTip(4, records_tooltip(step, records))

@@ -33,8 +33,9 @@ from ...core.records import (
 )
 from ...core.store import Change, Label, Provenance
 from ...core.wording import counted, listed
+from ..qt.local_time import local_time
 from .commands import LabelCommand, NotSaved, StatusCommand, push, push_all
-from .history_dialog import change_numbers, what, when, who
+from .history_dialog import change_numbers, what, who
 
 if TYPE_CHECKING:
     from .window_parts import LabellingWindow, RecordsAt
@@ -725,7 +726,7 @@ class RecordActions:
             history = window.project.history(page)
             entry = next((c for c in history if c.id == history_id), None)
             number = change_numbers(history).get(history_id, history_id)
-            text = f"restore to change {number}" + (f" ({when(entry.at)})" if entry else "")
+            text = f"restore to change {number}" + (f" ({local_time(entry.at)})" if entry else "")
         change = self.edit(text, lambda: window.project.restore(page, history_id, window.person))
         window.reload_labels()
         if change is not None:
@@ -762,8 +763,8 @@ class RecordActions:
         window.reload_labels()
         window.tools.refresh_history()
         window.message(f"page {page} changed elsewhere since ({what(newest)} by {who(newest.actor)}, "
-                       f"{when(newest.at)}): {step} refused; the history ({window.keys_for('history')}) can restore "
-                       "any earlier state", 15000)
+                       f"{local_time(newest.at)}): {step} refused; the history ({window.keys_for('history')}) can "
+                       "restore any earlier state", 15000)
         return True
 
     def say_nothing_to(self, what: str) -> None:

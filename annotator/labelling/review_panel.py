@@ -41,6 +41,7 @@ from ...core.records import (
 from ...core.store import RunInfo, StoredScore, method_settings, run_origin
 from ...core.wording import counted
 from ..qt.contrast import readable_on
+from ..qt.local_time import local_time
 from ..qt.row_lines import LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot, show_focus
@@ -127,7 +128,7 @@ def page_counts(run: RunInfo, missing: int = 0) -> str:
 def run_started_and_origin(run: RunInfo) -> str:
     """When a run started and the folder it was added from: what tells runs of one method apart in the list
     (their settings, mostly the same, are in its tip)."""
-    started = f"started {run.started_at[:16].replace('T', ' ')}"
+    started = f"started {local_time(run.started_at, seconds=False)}"
     origin = run_origin(run.parameters)
     return f"{started}, {origin}" if origin else started
 
@@ -376,10 +377,10 @@ class ReviewPanel(QWidget):
 
     @staticmethod
     def _run_tip(run: RunInfo) -> str:
-        ended = f", ended {run.ended_at[:19].replace('T', ' ')}" if run.ended_at else ""
+        ended = f", ended {local_time(run.ended_at, zone=True)}" if run.ended_at else ""
         source = f"\nfrom {run.parameters['source']}" if run.parameters.get("source") else ""
         settings = method_settings(run.parameters)
-        return (f"run {run.id}: {run.method}, started {run.started_at[:19].replace('T', ' ')}{ended}{source}"
+        return (f"run {run.id}: {run.method}, started {local_time(run.started_at, zone=True)}{ended}{source}"
                 + (f"\nsettings: {settings}" if settings else ""))
 
     def run_id(self) -> object:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 
 import pytest
 
@@ -18,6 +19,9 @@ if not os.environ.get("QT_QPA_PLATFORM"):
 # their own, so that no test reads what another (or the developer's own use of the app) left there.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="recordlens-test-config-")
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="recordlens-test-data-")  # the demo project, built once
+# The app shows times in the local zone: the tests' own, whatever the machine's, so that a time shown is known.
+os.environ["TZ"] = "UTC"
+time.tzset()
 
 from recordlens.annotator.qt import env as qt_env  # noqa: E402  (environment first)
 

@@ -1,0 +1,43 @@
+"""The app shows every stored time (UTC in the store) in the person's own zone, the same way on every screen:
+the run list and its tip said UTC with no zone while History said local time."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from recordlens.annotator.labelling.review_panel import ReviewPanel, run_started_and_origin
+from recordlens.annotator.qt.local_time import local_time
+from recordlens.core.store import init_project
+
+
+@pytest.fixture
+def in_newfoundland(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A zone 3.5 hours behind UTC in December (NST), and 2.5 in July (NDT)."""
+    monkeypatch.setenv("TZ", "America/St_Johns")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_a_stored_time_is_shown_in_the_local_zone(in_newfoundland: None) -> None:
+    assert local_time("2026-12-05T17:10:13.962Z") == "2026-12-05 13:40:13"
+    assert local_time("2026-12-05T17:10:13.962Z", seconds=False) == "2026-12-05 13:40"
+    assert local_time("2026-12-05T17:10:13.962Z", zone=True) == "2026-12-05 13:40:13 NST"
+    assert local_time("2026-07-05T17:10:13.962Z", zone=True) == "2026-07-05 14:40:13 NDT"  # its own summer time
+    assert local_time("2026-12-05T17:10:13") == "2026-12-05 13:40:13"  # no zone written: the store's UTC
+    assert local_time("not a time") == "not a time"
+
+
+def test_the_run_list_and_its_tip_say_local_time_as_history_does(tmp_path: Path, in_newfoundland: None) -> None:
+    with init_project(tmp_path / "p") as project:
+        run_id = project.runs.add("repeats", started_at="2026-12-05T17:10:13.000Z")
+        project.runs.finish(run_id, ended_at="2026-12-05T17:12:40.500Z")
+        run = project.runs.get(run_id)
+    assert run_started_and_origin(run) == "started 2026-12-05 13:40"
+    assert ReviewPanel._run_tip(run).startswith(
+        f"run {run_id}: repeats, started 2026-12-05 13:40:13 NST, ended 2026-12-05 13:42:40 NST")
