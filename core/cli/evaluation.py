@@ -17,6 +17,7 @@ from ..page.dataset import record_files, synthetic_sources, unfinished_dataset
 from ..records.hygiene import CheckReport, dataset_labels, summarise
 from ..records.score import DatasetScore
 from ..runs.evaluate import (
+    is_left_out,
     is_not_extracted,
     pages_predicted_on_others,
     score_run,
@@ -74,10 +75,13 @@ def cmd_score(args: argparse.Namespace) -> int:
         if otherwise:
             warnings.append(other_pages_message(otherwise, "those in " + str(args.pages)))
     if (stored is None and scores.pages and not kept.pages and not read_run_description(args.pred).get(STOPPED)
-            and all(is_not_extracted(reason) for reason in failed.values())):  # a run stopped early is scored
+            and all(is_not_extracted(reason) or is_left_out(reason) for reason in failed.values())):
+        # a run stopped early is scored; one that holds none of these pages (or left them all out) is of others
         raise RecordLensError(f"{args.pred} holds no prediction for any of the {len(scores.pages)} page(s) scored: "
                               "a run of other pages? (--pred is the folder `extract --out` wrote for these pages)")
-    partial = _say_warnings(args, warnings + scores.warnings) if stored is None else warn_each(warnings)
+    # the pages' own warnings (the reference's blind spots), both ways: a stored score keeps them too
+    partial = (_say_warnings(args, warnings + scores.warnings) if stored is None
+               else warn_each(warnings + scores.warnings))
     inside = _in_sample(args)
     if inside is not None:
         warn(inside.message())
@@ -177,16 +181,21 @@ def format_ceiling(report: CheckReport, f1: float, what: str = "this run's mean 
 
 
 def format_failed(kept: DatasetScore, failed: dict[str, str], unreadable: Mapping[str, str] | None = None) -> str:
-    """The prediction files that cannot be read (`unreadable`: name -> why), the pages without a prediction
-    (failed, or never extracted), and the figures without either (the table above counts them as empty
-    predictions)."""
+    """The prediction files that cannot be read (`unreadable`: name -> why), the pages the run left out on purpose,
+    the pages without a prediction (failed, or never extracted), and the figures without any of them (the table
+    above counts them as empty predictions)."""
     unreadable = {name: why for name, why in (unreadable or {}).items() if name in failed}
     lines = []
     if unreadable:  # the run's files, not its extractor: extracting again is not what fixes them
         lines.append(f"prediction files that cannot be read ({len(unreadable)}; counted above as empty predictions; "
                      "mend or delete them):")
         lines += [f"  {name}: {why[:200]}" for name, why in unreadable.items()]
-    failed = {name: reason for name, reason in failed.items() if name not in unreadable}
+    left_out = {name: reason for name, reason in failed.items() if name not in unreadable and is_left_out(reason)}
+    if left_out:  # on purpose (no answers for them): nothing a rerun would change, so none is advised
+        lines.append(f"pages the run left out ({len(left_out)}; counted above as empty predictions, as a page "
+                     "without a prediction is; the line below leaves them out):")
+        lines += [f"  {name}: {reason[:200]}" for name, reason in left_out.items()]
+    failed = {name: reason for name, reason in failed.items() if name not in unreadable and name not in left_out}
     missing = sum(is_not_extracted(reason) for reason in failed.values())
     kinds = ", ".join(part for part in (f"{len(failed) - missing} failed" if len(failed) > missing else "",
                                          f"{missing} not extracted" if missing else "") if part)

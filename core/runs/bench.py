@@ -22,7 +22,7 @@ import json
 import statistics
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
@@ -223,7 +223,9 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
             chars[fmt].append(size)
         for fmt, tokens in outcome.counted.items():
             counted_tokens[fmt].append(tokens)
-        naming_nothing = truth_naming_nothing(outcome.methods[0].score) if outcome.methods else None
+        # of the labels alone, whatever a method predicted (no empty prediction paired with them)
+        naming_nothing = (truth_naming_nothing(replace(outcome.methods[0].score, hallucinated_records=0))
+                          if outcome.methods else None)
         if naming_nothing:  # of the labels, so said once, not once per method
             warnings.append(naming_nothing)
         for measured in outcome.methods:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import statistics
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +15,14 @@ from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed
 from .engines import Engine, LocalEngine, UnitFailedError
-from .run_files import STOPPED, description_differences, failed_pages, pages_made_otherwise, read_run_description
+from .run_files import (
+    STOPPED,
+    description_differences,
+    failed_pages,
+    left_out_pages,
+    pages_made_otherwise,
+    read_run_description,
+)
 
 Progress = Callable[[Iterable[str]], Iterable[str]]
 
@@ -42,6 +49,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     files = page_files(pages_dir, warnings)
     jobs: list[_PageJob] = []
     failed = failed_pages(pred_dir)
+    left_out = left_out_pages(read_run_description(pred_dir))
     predictions = record_files(pred_dir)
     unreadable: dict[str, str] = {}
     unscorable: list[str] = []  # every page that cannot be scored, named at once rather than the first alone
@@ -70,11 +78,15 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
             warnings.append(f"page {name}: the run failed on it ({failed[name][:300]}); scored as an empty "
                             "prediction")
             predicted = []
+        elif name in left_out:  # said once for all of them, below: a run of part of a folder leaves many
+            predicted = []
         else:
             warnings.append(f"page {name}: no prediction ({pred_dir / f'{name}.json'} is not there); scored as an "
                             "empty prediction")
             predicted = []
         jobs.append(_PageJob(name, page_file, predicted, true.records))
+    warnings += pages_left_out_messages([job.name for job in jobs if job.name not in predictions
+                                        and job.name not in failed], left_out)
     ignored = [name for name in predictions if name not in truths]
     if ignored:  # a --gt of other pages than the run's would otherwise pass unseen
         warnings.append(unscored_predictions_message(ignored, str(pred_dir), f"without ground truth in {gt_dir}")
@@ -96,12 +108,26 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
 
 def truth_naming_nothing(score: PageScore) -> str | None:
     """A page's true records that expand to nothing on it, said: no predicted record with text can match them, so
-    the page scores low whatever is predicted (all of them: 0), and only `--json`'s figures would show why."""
+    they lower the page's figures (all of them: 0), and only `--json`'s figures would show why; but one matched to
+    a predicted record that expands to nothing too is a pair the reference scores 1, and is said so instead."""
     if not score.empty_true_records:
         return None
-    return (f"page {score.page}: {score.empty_true_records} of {score.true_records} true record(s) name nothing on "
-            "the page (their XPaths name no element, or one without text): no predicted record with text can match "
-            "them, so they lower its figures; `recordlens labels check` lists them")
+    # In the best matching every such pair is made that can be (a pair of empty records scores 1, either one with
+    # a record with text 0), so they are as many as the fewer of the two: a stored score, which keeps no matches,
+    # says it too
+    paired = min(score.empty_true_records, score.hallucinated_records)
+    said = (f"page {score.page}: {score.empty_true_records} of {score.true_records} true record(s) name nothing on "
+            "the page (their XPaths name no element, or one without text): ")
+    matched = ("matched a predicted record that names nothing too, a pair the reference scores as a perfect match "
+               "(overlap 1)")
+    if paired == score.empty_true_records:
+        said += f"each {matched}, so they do not lower its figures"
+    elif paired:
+        said += (f"{paired} of them {matched}; no predicted record with text can match the others, so they lower "
+                 "its figures")
+    else:
+        said += "no predicted record with text can match them, so they lower its figures"
+    return said + "; `recordlens labels check` lists them"
 
 
 NOT_EXTRACTED = "not extracted (no N.json: the run stopped before this page, or was not given it)"
@@ -110,6 +136,34 @@ NOT_EXTRACTED = "not extracted (no N.json: the run stopped before this page, or 
 def not_extracted(stopped: object = None) -> str:
     """Why a page has no prediction, with the reason the run recorded for stopping when it stopped early."""
     return f"not extracted (no N.json): the run stopped before it: {stopped}" if stopped else NOT_EXTRACTED
+
+
+LEFT_OUT_BY_THE_RUN = "left out by the run"
+
+
+def why_no_prediction(name: str, described: Mapping[str, object]) -> str:
+    """Why a page that did not fail has no prediction in a run described so (its run.json, or a stored run's
+    cost): the run left it out on purpose (`run_files.LEFT_OUT`, with why), or never extracted it
+    (`not_extracted`)."""
+    why = left_out_pages(described).get(name)
+    return f"{LEFT_OUT_BY_THE_RUN}: {why}" if why is not None else not_extracted(described.get(STOPPED))
+
+
+def is_left_out(reason: str) -> bool:
+    """Whether a page's reason says the run left it out on purpose (nothing a rerun would change)."""
+    return reason.startswith(LEFT_OUT_BY_THE_RUN)
+
+
+def pages_left_out_messages(names: Iterable[str], left_out: Mapping[str, str]) -> list[str]:
+    """Of the scored pages `names` without a prediction, those the run left out on purpose, said at once, per
+    reason (none, [])."""
+    by_reason: dict[str, list[str]] = {}
+    for name in names:
+        if name in left_out:
+            by_reason.setdefault(left_out[name], []).append(name)
+    return [f"{counted(len(pages), 'page')} left out by the run ({listed(pages, 8)}; why, for each: {why}): "
+            "scored as empty predictions, and the figures without them are given apart"
+            for why, pages in by_reason.items()]
 
 
 def unscored_predictions_message(names: list[str], whose: str, why: str) -> str:
@@ -134,13 +188,14 @@ def is_not_extracted(reason: str) -> bool:
 
 def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetScore, dict[str, str]]:
     """The scores of the pages the run has a prediction for, and the others (name -> reason) left out: the pages
-    it failed on, and those it never extracted (a run stopped by its budget), which the table counts as empty
-    predictions."""
+    it failed on, those it never extracted (a run stopped by its budget) and those it left out on purpose (no
+    answers for them), which the table counts as empty predictions."""
     scored = {p.page for p in scores.pages}
     failed = {name: reason for name, reason in failed_pages(pred_dir).items() if name in scored}
     predicted = record_files(pred_dir)
-    missing = not_extracted(read_run_description(pred_dir).get(STOPPED))
-    failed.update({p.page: missing for p in scores.pages if p.page not in failed and p.page not in predicted})
+    described = read_run_description(pred_dir)
+    failed.update({p.page: why_no_prediction(p.page, described) for p in scores.pages
+                   if p.page not in failed and p.page not in predicted})
     # a predictions file that cannot be read is no prediction either, as a stored run keeps it (as the page's error);
     # `score_run` found them as it read the files, so none is read again here
     failed.update({name: f"its predictions file cannot be read: {why}" for name, why in scores.unreadable.items()

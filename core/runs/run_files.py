@@ -33,6 +33,10 @@ _REASON_LIMIT = 2000  # characters of an unexpected error's message kept (a page
 
 MADE_ON = "page"  # _run/N.json's key for the page a prediction was made on (`page_identity`)
 OTHER_PAGES = "made_on_other_pages"  # a stored run's cost: the pages its predictions were made on other pages of
+# run.json's key (and a stored run's cost's) for the pages of the folder a run left out on purpose, name -> why: a
+# page it was never meant to extract, which `score` must not take for one a stop kept it from (and advise a rerun)
+LEFT_OUT = "left_out"
+NO_ANSWERS = "the method has no answers for it"  # why replay leaves a page out: no recorded answer is for it
 
 
 @dataclass
@@ -241,6 +245,15 @@ def read_run_description(run_dir: str | Path, warnings: list[str] | None = None)
     if problem and warnings is not None:
         warnings.append(f"{problem}; the run is stored without its description")
     return described
+
+
+def left_out_pages(described: Mapping[str, object]) -> dict[str, str]:
+    """The pages a run left out on purpose, name -> why, as its run.json (or a stored run's cost) records them; {}
+    when it records none."""
+    left_out = described.get(LEFT_OUT)
+    if not isinstance(left_out, dict):  # an older run, or a file edited by hand: it says nothing of them
+        return {}
+    return {str(name): str(why) for name, why in left_out.items()}
 
 
 def unnamed_method_message(run_dir: str | Path) -> str | None:

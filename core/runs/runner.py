@@ -29,7 +29,9 @@ from ..wording import listed
 from .engine_runs import extract_on_engine
 from .engines import Engine
 from .run_files import (
+    LEFT_OUT,
     META_DIR,
+    NO_ANSWERS,
     STOPPED,
     UNFINISHED,
     RunSummary,
@@ -85,6 +87,8 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         earlier = _refuse_another_method(out, extractor) if resume else {}
         _remove_unfinished_writes(out)
         description = _run_description(extractor, _model_named_before(earlier, extractor, summary))
+        if left_out:  # recorded, so that `score` says why these pages have no prediction, not that the run stopped
+            description[LEFT_OUT] = {name: NO_ANSWERS for name in left_out}
         # A resume with nothing left to do leaves run.json as it was (its date is when the run was written)
         untouched = resume and _holds_every_page(out, description, wanted)
         if not untouched:

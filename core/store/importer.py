@@ -62,9 +62,11 @@ from ..page.snapshot import Snapshot, read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
 from ..records.model import RecordList, load_records
 from ..runs.run_files import (
+    LEFT_OUT,
     OTHER_PAGES,
     STOPPED,
     failed_pages,
+    left_out_pages,
     other_pages_message,
     pages_made_otherwise,
     read_page_costs,
@@ -769,11 +771,15 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
                               "nothing stored")
     from .scoring import labelled_page_names
 
+    on_purpose = left_out_pages(described)  # pages the run left out on purpose: kept with it, not as a parameter
+    described.pop(LEFT_OUT, None)
     unanswered = [name for name in labelled_page_names(project) if name not in predictions and name not in errors]
     if unanswered:  # a run of part of the project, or one that lost files: its score counts these as empty
+        meant = sum(name in on_purpose for name in unanswered)
+        why = f", {meant} of them left out by the run on purpose" if meant else ""
         warnings.append(f"the run has no prediction for {counted(len(unanswered), 'labelled page')} of the project "
-                        f"({listed(unanswered, 8, total=True)}): its score counts them as empty predictions, and "
-                        "names them")
+                        f"({listed(unanswered, 8, total=True)}){why}: its score counts them as empty predictions, "
+                        "and names them")
     written = described.pop("written", None)
     stopped = described.pop(STOPPED, None)
     if stopped:  # the pages it never reached are not in it: the run is stored as stopped, and scored as it is
@@ -785,6 +791,8 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     cost, ended = _run_cost(run_dir)
     if stopped:
         cost[STOPPED] = str(stopped)
+    if on_purpose:  # `score` says why these pages have no prediction (`runs.evaluate.why_no_prediction`)
+        cost[LEFT_OUT] = on_purpose
     otherwise = pages_made_otherwise(run_dir, predictions, lambda name: project.page(name).snapshot,
                                      lambda name: project.load(name).page)
     if otherwise:  # kept with the run, so that every later score of it says so too

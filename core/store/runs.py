@@ -17,7 +17,7 @@ from .. import atomic, owner_files
 from ..page.dataset import PAGE_READER_VERSION  # kept with each score (schema 7): another reader's is stale
 from ..records.model import save_records
 from ..records.score import DatasetScore, PageFigures
-from ..runs.run_files import FAILED, META_DIR, STOPPED
+from ..runs.run_files import FAILED, LEFT_OUT, META_DIR, STOPPED
 from ..wording import counted, listed
 from .db import Connection, StoreError, dumps, now
 from .removed_files import REMOVED, new_folder, safe_name, stamped
@@ -459,8 +459,9 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
                                                                          default=str))
     described = {key: value for key, value in run.parameters.items() if key != "source"}
     described |= {"method": run.method, "written": run.started_at}
-    if run.cost.get(STOPPED):
-        described[STOPPED] = run.cost[STOPPED]
+    for kept_with_the_run in (STOPPED, LEFT_OUT):  # what `runs --add` took from run.json into the cost
+        if run.cost.get(kept_with_the_run):
+            described[kept_with_the_run] = run.cost[kept_with_the_run]
     atomic.write_text(folder / META_DIR / "run.json", json.dumps(described, ensure_ascii=False, indent=2,
                                                                  default=str))
 

@@ -16,8 +16,14 @@ from dataclasses import dataclass
 from ..page.dom import Page
 from ..records.model import TextKeyIndex
 from ..records.score import DatasetScore, PageScore, score_page
-from ..runs.evaluate import not_extracted, truth_naming_nothing, unscored_predictions_message
-from ..runs.run_files import OTHER_PAGES, STOPPED, other_pages_message
+from ..runs.evaluate import (
+    is_left_out,
+    pages_left_out_messages,
+    truth_naming_nothing,
+    unscored_predictions_message,
+    why_no_prediction,
+)
+from ..runs.run_files import OTHER_PAGES, left_out_pages, other_pages_message
 from .db import StoreError, now
 from .project import Project
 from .runs import RunInfo, StoredScore
@@ -55,8 +61,10 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
             warnings.append(f"page {name}: run {run_id} ({run.method}) failed on it; scored as an empty prediction")
             left_out[name] = errors[name]
         elif name not in predictions:
-            warnings.append(f"page {name}: no prediction in run {run_id} ({run.method}); scored as an empty one")
-            left_out[name] = not_extracted(run.cost.get(STOPPED))
+            left_out[name] = why_no_prediction(name, run.cost)
+            if not is_left_out(left_out[name]):  # those the run left out on purpose: said at once, below
+                warnings.append(f"page {name}: no prediction in run {run_id} ({run.method}); scored as an empty one")
+    warnings += pages_left_out_messages(left_out, left_out_pages(run.cost))
     kept = _still_scored(project, run, labelled)
     fresh = {}
     for name in progress([name for name in truth_pages if name not in kept]):
