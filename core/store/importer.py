@@ -77,7 +77,7 @@ from ..runs.run_files import (
 from ..text_forms import not_utf8, same_form, unicode_form, visible, written
 from ..wording import counted, listed, shortened
 from .adjudication import Decided
-from .db import Provenance, database_problem, stamp
+from .db import Provenance, database_problem, now, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .label_sets import SetAside, set_aside_by
 from .project import Project
@@ -798,8 +798,11 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     if otherwise:  # kept with the run, so that every later score of it says so too
         cost[OTHER_PAGES] = otherwise
         warnings.append(other_pages_message(otherwise, "the project's"))
+    started = _timestamp(written) or now()
+    if ended is not None and ended < started:  # file times of another clock (a copy, another machine's share)
+        ended = started
     with project.writing():  # one transaction: a disk full part way leaves no run "running" for ever
-        run_id = project.runs.add(method, parameters, started_at=_timestamp(written))
+        run_id = project.runs.add(method, parameters, started_at=started)
         project.runs.add_predictions(run_id, predictions, errors)
         project.runs.finish(run_id, cost=cost, ended_at=ended)
     return RunFolderImport(run_id, warnings, left_out=tuple(left_out))
