@@ -8,6 +8,9 @@ be found is marked in the timeline with the reason.
 
 `StoredTrajectoryPicker` lists the trajectories a project holds (people's references, then each agent run's
 episodes by task and run index) and gives back the one chosen, to be shown here with the project's screenshots.
+An episode is named by its run index as `agent eval` names it (run 0 first), and one that `agent eval` never counts
+says so: a *cut* one (stopped by the model budget or a failing model endpoint: not the agent's doing, so not
+"wrong") and one a resumed run ran again (`latest_episodes`: the last uncut one of a task and run index counts).
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.agent import Browser, Step, Trajectory
+from ...core.agent import CUT_STOPS, Browser, Step, Trajectory, latest_episodes
+from ..qt.local_time import local_time
 from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
 from ..qt.widgets import button, column, side_by_side
@@ -44,7 +48,16 @@ from .trajectory_replay import ReplayResult, describe, replay
 HIGHLIGHT = QColor("#e03131")
 FAILED_BACKGROUND = QColor("#ffe3e3")
 REPLAYED_BACKGROUND = QColor("#e6fcf5")
+NOT_COUNTED = QColor("#868e96")
 ScreenshotLookup = Callable[[str], bytes | None]
+# Why an episode was cut, by its stop (loop.CUT_STOPS), as a tooltip says it.
+CUT_WHY = {"model budget": "the model budget (--max-requests) ran out",
+           "model error": "the model endpoint failed for good (unreachable, or an error after the retries)"}
+
+
+def is_cut(trajectory: Trajectory) -> bool:
+    """An agent's episode stopped from outside the agent (model budget, failing endpoint): not a result."""
+    return trajectory.run is not None and trajectory.stop in CUT_STOPS
 
 
 def step_line(index: int, step: Step) -> str:
@@ -181,7 +194,11 @@ class TrajectoryViewer(QWidget):
             ("matches the gold answer", "does NOT match the gold answer")  # a person's reference is not scored
         verdict = {True: f" · <span style='color:#2b8a3e'>{words[0]}</span>",
                    False: f" · <span style='color:#c92a2a'>{words[1]}</span>"}.get(trajectory.success, "")
-        self.title.setText(title or f"<b>{html.escape(trajectory.task_id or 'trajectory')}</b> by "
+        if is_cut(trajectory):  # stopped from outside the agent: agent eval scores it neither way
+            verdict = f" · <span style='color:{NOT_COUNTED.name()}'>cut ({html.escape(trajectory.stop or '')}): " \
+                      "not scored</span>"
+        run = f" · run {trajectory.run}" if trajectory.run is not None else ""
+        self.title.setText(title or f"<b>{html.escape(trajectory.task_id or 'trajectory')}</b>{run} by "
                                     f"{html.escape(trajectory.actor)} · {len(trajectory.steps)} steps · "
                                     f"answer <i>{answer}</i>{verdict}")
         for index, step in enumerate(trajectory.steps):
@@ -303,6 +320,10 @@ class TrajectoryViewer(QWidget):
 
 
 REFERENCES = "Reference trajectories"
+NOTE = ("A task's newest reference is the one agents are compared with (agreement); "
+        "“Result” says whether a reference's answer matches the task's gold answer.")
+CUT_NOTE = (" A cut episode (stopped by the model budget or a failing model endpoint) is not the agent's failure: "
+            "agent eval never counts it, nor one a resumed run ran again (“not counted”).")
 
 
 @dataclass(frozen=True)
@@ -314,19 +335,47 @@ class StoredTrajectory:
     recorded: str = ""         # when it began, ISO time
     counts: bool = True        # a reference: whether it is its task's newest, the one agents are compared with
     several: bool = False      # a reference: whether its task has other references
+    run_again: bool = False    # an episode its resumed run ran again: the later one counts (`latest_episodes`)
+
+    @property
+    def cut(self) -> bool:
+        return self.agent_run is not None and is_cut(self.trajectory)
 
     @property
     def label(self) -> str:
-        run = f" · run {self.trajectory.run + 1}" if self.trajectory.run is not None else ""
-        used = (" · newest: counts" if self.counts else " · older: not used") if self.several else ""
-        return f"{self.trajectory.task_id}{run}{used}"
+        """Task, run index (as agent eval names it) and, where it matters, whether it counts."""
+        if self.agent_run is None:
+            used = (" · newest: counts" if self.counts else " · older: not used") if self.several else ""
+            return f"{self.trajectory.task_id}{used}"
+        why = ", ".join(["cut"] * self.cut + ["run again"] * self.run_again)
+        return f"{self.trajectory.task_id} · run {self.trajectory.run}" + (f" · {why}: not counted" if why else "")
 
     @property
     def result(self) -> str:
-        """A reference's answer against the gold answer; an episode's verdict."""
+        """A reference's answer against the gold answer; an episode's verdict (a cut one has none: why it was)."""
         if self.agent_run is None:
             return {True: "answer matches", False: "answer does NOT match"}.get(self.trajectory.success, "—")
+        if self.cut:
+            return f"cut ({self.trajectory.stop})"
         return {True: "correct", False: "wrong"}.get(self.trajectory.success, "—")
+
+    @property
+    def explanation(self) -> str:
+        """What a row's tooltip says of an episode agent eval does not count ("" for the others)."""
+        if self.agent_run is None or not (self.cut or self.run_again):
+            return ""
+        parts = []
+        if self.cut:
+            why = CUT_WHY.get(self.trajectory.stop or "", self.trajectory.stop or "")
+            parts.append(f"Cut: {why} during this episode. A cut episode says nothing about the agent: agent eval "
+                         "never counts it.")
+        if self.run_again:
+            parts.append(f"Task {self.trajectory.task_id} was run again in run {self.trajectory.run}: the later "
+                         "episode counts.")
+        else:  # a cut episode not run again yet: its run index stays incomplete
+            parts.append(f"Run {self.trajectory.run} stays incomplete until agent run {self.agent_run} is resumed "
+                         f"(recordlens agent run ... --resume {self.agent_run}).")
+        return " ".join(parts)
 
 
 def stored_trajectories(project) -> list[StoredTrajectory]:  # noqa: ANN001 - a core Project
@@ -353,23 +402,28 @@ def _references(project, dates: dict[int, str]) -> list[StoredTrajectory]:  # no
 
 
 def _episodes(project, dates: dict[int, str]) -> list[StoredTrajectory]:  # noqa: ANN001 - a core Project
+    """Each run's episodes by task and run index; those agent eval never counts (cut, or run again) say so."""
     found = []
     for run in project.agent.runs():
-        group = _run_title(run)
         episodes = project.agent.trajectories(agent_run_id=run.id)
+        chosen = {id(t) for t in latest_episodes([t for _, t in episodes])}
         episodes.sort(key=lambda p: (p[1].task_id, p[1].run if p[1].run is not None else -1, p[0]))
-        found.extend(StoredTrajectory(row, group, run.id, t, dates.get(row, "")) for row, t in episodes)
+        cut = sum(is_cut(t) for _, t in episodes)
+        group = _run_title(run, cut)
+        found.extend(StoredTrajectory(row, group, run.id, t, dates.get(row, ""),
+                                      run_again=id(t) not in chosen) for row, t in episodes)
     return found
 
 
-def _run_title(run) -> str:  # noqa: ANN001 - a core AgentRun
+def _run_title(run, cut: int = 0) -> str:  # noqa: ANN001 - a core AgentRun
     shown = [str(run.parameters[k]) for k in ("memory", "browser", "site") if run.parameters.get(k)]
-    started = run.started_at.replace("T", " ")[:16]
-    return " · ".join([f"Agent run {run.id}", run.method, *shown, f"started {started}"])
+    started = local_time(run.started_at, seconds=False)
+    return " · ".join([f"Agent run {run.id}", run.method, *shown, f"started {started}"]
+                      + ([f"{cut} cut episode{'s' if cut > 1 else ''}, not counted"] if cut else []))
 
 
 def _date(iso: str) -> str:
-    return iso.replace("T", " ")[:16] if iso else "—"
+    return local_time(iso, seconds=False) if iso else "—"
 
 
 class StoredTrajectoryPicker(QDialog):
@@ -397,8 +451,7 @@ class StoredTrajectoryPicker(QDialog):
         self.empty = QLabel("This project holds no trajectory yet: record one on the Site tab, or run an agent "
                             "with <code>recordlens agent run --project …</code>.")
         self.empty.setWordWrap(True)
-        self.note = QLabel("A task's newest reference is the one agents are compared with (agreement); "
-                           "“Result” says whether a reference's answer matches the task's gold answer.")
+        self.note = QLabel(NOTE)
         self.note.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open |
                                         QDialogButtonBox.StandardButton.Cancel)
@@ -432,10 +485,15 @@ class StoredTrajectoryPicker(QDialog):
             item.setData(0, Qt.ItemDataRole.UserRole, entry.row_id)
             if entry.agent_run is None and trajectory.success is False:
                 item.setForeground(4, QBrush(QColor("#c92a2a")))
+            if entry.explanation:  # an episode agent eval never counts: greyed, and the tooltip says why
+                for index in range(len(self.COLUMNS)):
+                    item.setForeground(index, QBrush(NOT_COUNTED))
+                    item.setToolTip(index, entry.explanation)
             self.items[entry.row_id] = item
         for index in range(len(self.COLUMNS)):
             self.tree.resizeColumnToContents(index)
         self.empty.setVisible(not self.entries)
+        self.note.setText(NOTE + (CUT_NOTE if any(e.cut for e in self.entries) else ""))
         chosen = self.items.get(keep) if keep is not None else None
         chosen = chosen or next(iter(self.items.values()), None)
         if chosen is not None:

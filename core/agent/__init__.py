@@ -21,6 +21,8 @@ from .capture import (
     capture_site,
     register_capture_runner,
 )
+from .evaluate import latest_episodes
+from .loop import CUT_STOPS
 from .model import ANSWER_KINDS, NORMALISE_RULES, Browser, ModelCall, Observation, Task, Trajectory
 from .site_files import existing_site_file, free_site_file, site_file_name
 from .sites import INDEX_FILE, Site, SiteError, build_site, load_site, loose_url, normalise_url, not_in_snapshot_html
@@ -28,14 +30,15 @@ from .targets import Target, TargetNotFoundError, find_target, targets_match
 from .tasks import TaskFileError, load_tasks, save_tasks, task_from_line
 
 __all__ = [
-    "ACTIONS", "ANSWER_KINDS", "CAPTURE_SOME_FAILED", "CAPTURE_VIEWPORT", "INDEX_FILE", "NORMALISE_RULES",
-    "PAGE_TIMEOUT_S", "SCROLL_DIRECTIONS", "STATUSES",
+    "ACTIONS", "ANSWER_KINDS", "CAPTURE_SOME_FAILED", "CAPTURE_VIEWPORT", "CUT_STOPS", "INDEX_FILE",
+    "NORMALISE_RULES", "PAGE_TIMEOUT_S", "SCROLL_DIRECTIONS", "STATUSES",
     "STATUS_LABELS", "ActionParseError", "Browser", "Candidate", "CaptureError", "CaptureRules", "CaptureSummary",
     "ModelCall", "Observation", "PageFailed", "RedirectCheck", "RenderedPage", "Site", "SiteError", "SiteText",
     "SiteTrees", "Step",
     "Target", "TargetNotFoundError", "Task", "TaskFileError", "Trajectory", "build_site", "capture_site",
-    "existing_site_file", "find_target", "format_action", "format_axtree", "free_site_file", "load_candidates",
-    "load_site", "load_tasks", "loose_url", "normalise_url", "not_in_snapshot_html", "parse_action", "read_tree",
+    "existing_site_file", "find_target", "format_action", "format_axtree", "free_site_file", "latest_episodes",
+    "load_candidates", "load_site", "load_tasks", "loose_url", "normalise_url", "not_in_snapshot_html", "parse_action",
+    "read_tree",
     "register_browser", "register_capture_runner", "save_candidates", "save_tasks", "site_file_name", "targets_match",
     "task_from_line",
 ]

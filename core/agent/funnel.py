@@ -4,6 +4,10 @@ trajectories of the refined tasks (total and per task). Candidates not reviewed 
 
 A task a person wrote (a benchmark made by hand: `HAND_MADE` as its model) is counted under "by hand", not
 "generated": the table must not say a model made what an expert wrote.
+
+A reference counts for the task as it is now only: one recorded for another version of the task (edited since:
+another `task_digest`) is a path to another question, so it is not in the GT steps, and the task is named among those
+left to record, as recorded for another version.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from pathlib import Path
 from .. import atomic
 from ..wording import listed
 from .candidates import Candidate
-from .model import Trajectory
+from .model import Task, Trajectory
+from .tasks import task_digest
 
 HAND_MADE = "person"  # a Candidate's model when a person wrote the task (no generation step)
 COLUMNS = ("generated", "similar", "unable", "expired", "refined", "pending")
@@ -55,13 +60,17 @@ class Funnel:
     total: FunnelRow
     # The refined tasks counted in `answer_not_found`, by id: a reviewer needs to know which to look at.
     answer_not_found_ids: list[str] = field(default_factory=list)
-    # The refined tasks with no reference trajectory (not in the GT steps), by id: the ones left to record.
+    # The refined tasks with no reference trajectory of their current version (not in the GT steps), by id: the
+    # ones left to record.
     without_reference_ids: list[str] = field(default_factory=list)
+    # Those of them whose only reference was recorded for another version of the task (edited since).
+    other_version_ids: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
         return {"categories": [r.as_dict() for r in self.categories], "total": self.total.as_dict(),
                 "answer_not_found_ids": list(self.answer_not_found_ids),
-                "without_reference_ids": list(self.without_reference_ids)}
+                "without_reference_ids": list(self.without_reference_ids),
+                "other_version_ids": list(self.other_version_ids)}
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -70,18 +79,29 @@ class Funnel:
         return ("by_hand", *COLUMNS) if self.total.by_hand else COLUMNS
 
 
-def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory] | None = None) -> Funnel:
-    """The table for these candidates; `references`: task id -> reference trajectory (a person's)."""
+def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory] | None = None, *,
+           recorded_for: Mapping[str, Task] | None = None) -> Funnel:
+    """The table for these candidates; `references`: task id -> reference trajectory (a person's); `recorded_for`:
+    task id -> the task as its reference was recorded for (a project stores a reference with its task). A reference
+    recorded for another version of the candidate's task does not count; one whose version is not known (a
+    `--references` file) counts."""
     references = references or {}
+    recorded_for = recorded_for or {}
     rows: dict[str, FunnelRow] = {}
     total = FunnelRow("all")
     not_found: list[str] = []
     unrecorded: list[str] = []
+    other_version: list[str] = []
     for candidate in candidates:
         row = rows.setdefault(candidate.task.category or "(none)", FunnelRow(candidate.task.category or "(none)"))
+        reference = references.get(candidate.id)
+        if reference is not None and not _same_version(candidate.task, recorded_for.get(candidate.id)):
+            reference = None
+            if candidate.status == "accepted":
+                other_version.append(candidate.id)
         if candidate.status == "accepted" and candidate.evidence == "":
             not_found.append(candidate.id)
-        if candidate.status == "accepted" and candidate.id not in references:
+        if candidate.status == "accepted" and reference is None:
             unrecorded.append(candidate.id)
         origin = "by_hand" if candidate.model == HAND_MADE else "generated"
         for target in (row, total):
@@ -92,12 +112,17 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
                 continue
             target.edited += candidate.edited
             target.answer_not_found += candidate.evidence == ""
-            reference = references.get(candidate.id)
             if reference is not None:
                 target.gt_steps += len(reference.steps)
                 target.with_reference += 1
     return Funnel(categories=[rows[k] for k in sorted(rows)], total=total, answer_not_found_ids=not_found,
-                  without_reference_ids=unrecorded)
+                  without_reference_ids=unrecorded, other_version_ids=other_version)
+
+
+def _same_version(task: Task, recorded_for: Task | None) -> bool:
+    """Whether a reference recorded for `recorded_for` (None: not known) is one of `task` as it is now: what the
+    task says, not its id or site (`task_digest`)."""
+    return recorded_for is None or task_digest(recorded_for) == task_digest(task)
 
 
 def format_funnel(table: Funnel) -> str:
@@ -115,10 +140,15 @@ def format_funnel(table: Funnel) -> str:
     if table.total.answer_not_found:
         notes.append(f"{table.total.answer_not_found} refined task(s) have a gold answer found in no saved page: "
                      f"{listed(table.answer_not_found_ids)}")
-    missing = table.without_reference_ids
+    other = set(table.other_version_ids)
+    missing = [task_id for task_id in table.without_reference_ids if task_id not in other]
     if missing:
         notes.append(f"{len(missing)} refined task(s) have no reference trajectory yet (not in the GT steps): "
                      f"{listed(missing, total=True)}")
+    if other:
+        notes.append(f"{len(other)} refined task(s) have a reference recorded for another version of the task only "
+                     f"(the task was edited since; not in the GT steps): {listed(table.other_version_ids, total=True)}"
+                     "; record them again")
     return "\n".join(lines + [f"note: {n}" for n in notes])
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..agent.axtree import SiteTrees
 from ..agent.browsers import BrowserKind, browser_kind, browser_names, default_browser, rendered_viewport
 from ..agent.engine_runs import run_agent_on_engine
-from ..agent.evaluate import RunPlan, evaluate, format_table, latest_episodes, runs_named, write_chart
+from ..agent.evaluate import RunPlan, changed_tasks, evaluate, format_table, latest_episodes, runs_named, write_chart
 from ..agent.loop import (
     CUT_STOPS,
     DEFAULT_MAX_FAILURES,
@@ -174,9 +174,14 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     browser = None
     try:
         resumed = _resumed_run(project, args, tasks) if args.resume is not None else None
+        kept: dict[tuple[str, int], bool] = {}
         if resumed is not None:
             tasks = [t for t in tasks if t.id in resumed["task_ids"]]
             _take_resumed_settings(args, resumed, digest, key, site)
+            kept = _finished_episodes(project, args.resume)
+            if {(t.id, r) for t in tasks for r in range(args.runs)} <= kept.keys():  # before a task is stored
+                raise AgentError(f"agent run {args.resume} is complete: nothing to resume")
+            _refuse_mixed_versions(project, args, resumed, tasks, kept, site)
         memory, kind, observations = checked or _run_settings(args, site)
         caller = gemini_caller(args, json_output=False)
         settings = caller.settings
@@ -191,13 +196,11 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
         site_id = project.agent.site_id(site.name, str(Path(args.site).resolve()))
         rows = {t.id: project.agent.save_task(site_id, t, replace=args.replace_tasks) for t in tasks}
         _store_references(project, site.name, rows, references)
-        kept: dict[tuple[str, int], bool] = {}
         earlier: dict[str, object] = {}
         if resumed is not None:
             run_id = args.resume
-            kept = _finished_episodes(project, run_id)
-            if {(t.id, r) for t in tasks for r in range(args.runs)} <= kept.keys():
-                raise AgentError(f"agent run {run_id} is complete: nothing to resume")
+            if args.replace_tasks:  # a replaced task's finished episodes were judged again: the closing line counts
+                kept = _finished_episodes(project, run_id)  # them as agent eval does
             earlier = project.agent.run(run_id).cost
             project.agent.reopen_run(run_id)
         else:
@@ -467,6 +470,33 @@ def _resumed_run(project, args: argparse.Namespace, tasks) -> dict[str, object]:
         raise AgentError(f"agent run {args.resume} ran task(s) {', '.join(missing)}, not in {args.tasks}")
     settings["task_ids"] = task_ids
     return settings
+
+
+def _refuse_mixed_versions(project, args: argparse.Namespace, settings: dict[str, object], tasks: list,  # noqa: ANN001
+                           kept: dict[tuple[str, int], bool], site: Site) -> None:
+    """A resumed run runs its tasks as it began them: a task changed since (another digest than the run recorded)
+    with episodes left to run would have its finished episodes on one version and the rest on another, one run
+    measuring two questions; the run's record would still name the first. Refused, before any task is stored or
+    any request made; a changed task whose episodes are all finished runs nothing more, and is allowed (`agent eval`
+    names it, as after any --replace-tasks)."""
+    run_id = args.resume
+    recorded = settings.get("task_digests")
+    if not isinstance(recorded, dict):  # a run made before digests were recorded: its tasks are the project's
+        recorded = {t.id: task_digest(t) for t in project.agent.tasks(site=site.name)}
+    left = {t.id: sum((t.id, r) not in kept for r in range(args.runs)) for t in tasks}
+    mixed = [task_id for task_id in changed_tasks(tasks, recorded) if left[task_id]]
+    if not mixed:
+        return
+    stored = {t.id: task_digest(t) for t in project.agent.tasks(site=site.name)}
+    replaced = [task_id for task_id in mixed if task_id in stored and stored[task_id] != recorded.get(task_id)]
+    finish = (f"the project's copy of {listed(replaced)} was replaced since (--replace-tasks): finishing run {run_id} "
+              "as it began would replace it back and re-score the runs made since" if replaced else
+              f"or finish run {run_id} as it began: --resume with a tasks file holding them as they were")
+    raise AgentError(f"agent run {run_id} began task(s) {listed(mixed)} as they were then, and {args.tasks} holds "
+                     f"them changed: resuming it would run the {counted(sum(left[t] for t in mixed), 'episode')} "
+                     "left of them on the new version beside those finished on the old (one run, two versions of a "
+                     "task). Start a new run for the tasks as they are now (`agent run` without --resume, with the "
+                     f"run's settings; --seed {settings.get('seed', 0)} sends the same seeds); {finish}")
 
 
 def _finished_episodes(project, run_id: int) -> dict[tuple[str, int], bool]:  # noqa: ANN001

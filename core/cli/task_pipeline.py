@@ -217,6 +217,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.tasks:
         candidates = _hand_made(load_tasks(args.tasks))
     references: dict[str, Trajectory] = {}
+    recorded_for: dict[str, Task] = {}  # task id -> the task as its project reference was recorded for
     if args.project:
         from ..store.project import open_project
 
@@ -225,16 +226,19 @@ def cmd_report(args: argparse.Namespace) -> int:
                 candidates = _hand_made(project.agent.tasks())
                 print(f"counting the {len(candidates)} task(s) of project {args.project} (it holds the tasks recorded "
                       "or run on); --tasks FILE counts every task of a tasks file", file=sys.stderr)
-            references.update(_project_references(project, candidates))
+            held, recorded_for = _project_references(project, candidates)
+            references.update(held)
     if args.references:
         from ..agent.model import read_references
 
-        references.update(read_references(Path(args.references)))
+        files = read_references(Path(args.references))
+        references.update(files)
+        recorded_for = {k: v for k, v in recorded_for.items() if k not in files}  # a file's version is not known
     if not candidates:  # a table of zeros alone reads as a benchmark whose every task was dropped
         where = args.candidates or args.tasks or f"project {args.project}"
         print(f"{where} holds no task: every count below is zero (candidates come from `agent tasks generate`; a "
               "project's tasks from the agent window's Tasks tab, or `agent run --tasks`)", file=sys.stderr)
-    table = funnel(candidates, references)
+    table = funnel(candidates, references, recorded_for=recorded_for)
     if args.chart:
         write_funnel_chart(table, args.chart)
         print(f"wrote {args.chart}", file=sys.stderr)
@@ -245,17 +249,24 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _project_references(project, candidates: list[Candidate]) -> dict[str, Trajectory]:  # noqa: ANN001
+def _project_references(project, candidates: list[Candidate]  # noqa: ANN001
+                        ) -> tuple[dict[str, Trajectory], dict[str, Task]]:
     """The `project`'s references of the tasks counted, each from its task's own site: a task id is a site's own,
     so site A's reference of t1 does not count for site B's t1. A task naming no site of the project (a tasks file
-    written without one, or naming the site's folder) takes its id's reference from any site, as before."""
+    written without one, or naming the site's folder) takes its id's reference from any site, as before. With them,
+    the task each was stored with (the project's copy): `funnel` counts no reference of another version of a task."""
     sites = {task.site for task in project.agent.tasks()}
     references: dict[str, Trajectory] = {}
+    recorded_for: dict[str, Task] = {}
     for site in sorted({c.task.site for c in candidates}):
-        held = project.agent.trajectories(reference=True, site=site if site in sites else None)
-        of_site = {t.task_id: t for _, t in held}
-        references.update({c.id: of_site[c.id] for c in candidates if c.task.site == site and c.id in of_site})
-    return references
+        where = site if site in sites else None
+        of_site = {t.task_id: t for _, t in project.agent.trajectories(reference=True, site=where)}
+        stored = {t.id: t for t in project.agent.tasks(site=where)}
+        for candidate in candidates:
+            if candidate.task.site == site and candidate.id in of_site:
+                references[candidate.id] = of_site[candidate.id]
+                recorded_for[candidate.id] = stored[candidate.id]
+    return references, recorded_for
 
 
 def _hand_made(tasks: list[Task]) -> list[Candidate]:

@@ -41,3 +41,13 @@ def test_the_run_list_and_its_tip_say_local_time_as_history_does(tmp_path: Path,
     assert run_started_and_origin(run) == "started 2026-12-05 13:40"
     assert ReviewPanel._run_tip(run).startswith(
         f"run {run_id}: repeats, started 2026-12-05 13:40:13 NST, ended 2026-12-05 13:42:40 NST")
+
+
+def test_the_trajectory_viewer_says_local_time_too(in_newfoundland: None) -> None:
+    from types import SimpleNamespace
+
+    from recordlens.annotator.agent import trajectory_viewer
+
+    run = SimpleNamespace(id=3, method="gemini-agent", parameters={}, started_at="2026-12-05T17:10:13.000Z")
+    assert trajectory_viewer._run_title(run) == "Agent run 3 · gemini-agent · started 2026-12-05 13:40"
+    assert trajectory_viewer._date("2026-12-05T17:10:13.000Z") == "2026-12-05 13:40"

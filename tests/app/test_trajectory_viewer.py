@@ -227,7 +227,7 @@ def test_a_stored_trajectory_opens_from_the_picker_with_the_projects_screenshots
             assert groups[1].startswith(f"Agent run {run_id} · gemini-test · window:4 · qt · demo-site")
             episodes = picker.tree.topLevelItem(1)
             assert [episodes.child(i).text(0) for i in range(episodes.childCount())] == [
-                "comparison-1 · run 1", "comparison-1 · run 2"]  # by run index, not by storage order
+                "comparison-1 · run 0", "comparison-1 · run 1"]  # by run index (as eval names it), not stored order
             assert episodes.child(0).text(4) == "correct" and episodes.child(1).text(3) == "no idea"
 
             picker.select(second_row)
