@@ -22,17 +22,20 @@ from ...core.extract import (
     train_on_project,
 )
 from ...core.records import new_records
+from ...core.runs import check_the_endpoint
 from ...core.store import Project, labelled_page_names
-from ...core.wording import counted
+from ...core.wording import counted, shortened
 from ..qt.jobs import BackgroundJob
 from ..qt.widgets import button
 from ..settings import GEMINI, extractor_params, gemini_key, proposal_method
-from .propose import Proposal, ProposeWorker, caution_of
+from .propose import ENDPOINT_SETTING, Proposal, ProposeWorker, caution_of
 
 if TYPE_CHECKING:
     from .window_parts import LabellingWindow
 
 _log = logging.getLogger(__name__)
+REASON_WIDTH = 120  # a page's failure as the job's end says it (whole under Recent messages, Ctrl+Shift+M)
+NOT_STORED = "its proposals were not stored"
 
 
 @dataclass
@@ -45,16 +48,38 @@ class ProposeTally:
     empty: list[str] = field(default_factory=list)  # pages the extractor found no records on
     already: list[str] = field(default_factory=list)  # pages whose proposals were all on the page already
     failed: list[str] = field(default_factory=list)
+    reasons: dict[str, str] = field(default_factory=dict)  # failed page -> why, as said when it failed
 
-    def summary(self) -> str:
+    def fail(self, page: str, reason: str) -> None:
+        self.failed.append(page)
+        self.reasons[page] = reason
+
+    def summary(self, said: str = "") -> str:
+        """The job's end; each failure with its reason, shortened, unless `said` (the stop's words) holds it."""
         parts = []
         if self.records:
             parts.append(f"{counted(self.records, 'record')} proposed on {_pages(self.proposed)}")
-        for pages, what in ((self.empty, "no records found on"), (self.already, "nothing new on"),
-                            (self.failed, "failed on")):
+        for pages, what in ((self.empty, "no records found on"), (self.already, "nothing new on")):
             if pages:
                 parts.append(f"{what} {_pages(pages)}")
+        if self.failed:
+            parts.append(f"failed on {self._failures(said)}")
         return "done: " + "; ".join(parts) if parts else "done"
+
+    def _failures(self, said: str) -> str:
+        """"page 76 (HTTP 500 …)", or pages grouped by their reason: "pages 1, 2 (reason), page 3 (another)"; a
+        failing endpoint's advice (check it) once, after them."""
+        advice = f"; {check_the_endpoint(ENDPOINT_SETTING)}"  # what the endpoint's failures end with
+        by_reason: dict[str, list[str]] = {}
+        for page in self.failed:
+            by_reason.setdefault(self.reasons.get(page, ""), []).append(page)
+        groups = []
+        for reason, pages in by_reason.items():
+            why = reason.removesuffix(advice)
+            known = not why or why in said  # a stop for a failing endpoint has said its reason
+            groups.append(_pages(pages) if known else f"{_pages(pages)} ({shortened(why, REASON_WIDTH)})")
+        endpoint = any(reason.endswith(advice) and reason.removesuffix(advice) not in said for reason in by_reason)
+        return ", ".join(groups) + (advice if endpoint else "")
 
 
 def _kept_in(worker: ProposeWorker) -> str:
@@ -189,7 +214,7 @@ class JobController:
         worker = ProposeWorker(window.project.root, pages, method, params)
         tally = ProposeTally()
         worker.proposed.connect(lambda proposal: self._on_proposal(proposal, tally))
-        worker.failed.connect(lambda page, _text: tally.failed.append(page))
+        worker.failed.connect(tally.fail)
         # Said only for the selector's learnt model: Gemini's params name a model too, its own.
         what, warning = f"proposing with {method}{learnt}" + (f" for {note}" if note else ""), ""
         if problem:  # said as the job starts and again as it ends well, so that "done" does not hide it
@@ -205,7 +230,8 @@ class JobController:
             # A model learnt from few pages proposes far off at times: said where its proposals land.
             caution = (f"proposed with this project's model of {worker.caution}; Propose → {self._forget_text()} "
                        "goes back to the shipped model") if worker.caution else ""
-            summary = tally.summary().removeprefix("done").lstrip(": ") if worker.stopped else tally.summary()
+            summary = (tally.summary(worker.stopped).removeprefix("done").lstrip(": ") if worker.stopped
+                       else tally.summary())
             said = [part for part in (worker.stopped, warning, caution, summary) if part]
             return "; ".join(said) + after + _kept_in(worker)
 
@@ -307,7 +333,7 @@ class JobController:
             window.message(f"page {proposal.page}: all {len(proposal.records)} proposals are already on the page")
             return
         if not window.record_actions.add_proposals(proposal.page, records, proposal.provenance):
-            tally.failed.append(proposal.page)  # the store refused them: said at once, and again at the end
+            tally.fail(proposal.page, NOT_STORED)  # the store refused them: said at once, and again at the end
             return
         tally.records += len(records)
         tally.proposed.append(proposal.page)

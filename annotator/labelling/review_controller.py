@@ -491,9 +491,7 @@ class ReviewController:
         notes = []
         read = self._predictions.get(self.run_id)  # none for an annotator
         failure = read.errors.get(name) if read is not None else None
-        if failure is not None:  # not a page where the method found nothing
-            notes.append(f"the run failed on this page ({failure}); scored as an empty prediction")
-        elif predicted is None:
+        if failure is None and predicted is None:  # a failure is said first, by the panel (not as found nothing)
             notes.append(f"annotator {self.annotator()} did not label this page" if self.annotator()
                          else "the run has no prediction for this page")
         if window.project.page(name).status not in TRUE_PAGE_STATUSES:
@@ -506,7 +504,8 @@ class ReviewController:
                                            if label.status in TRUE_LABEL_STATUSES],
                              named=[sum(1 for x in r.xpaths if page.resolve(x) is not None) for r in records],
                              entries=[texts.of(r.xpaths, 60)[1] for r in records],
-                             kept=self._kept_indices(other, name, self.review) if other is not None else ())
+                             kept=self._kept_indices(other, name, self.review) if other is not None else (),
+                             failure=failure or "")
         if other is not None:
             to_take, *left_out = self._to_take(self.review, truth)
             self.panel.offer_take_all(other, len(to_take), self._left_out_words(*left_out))

@@ -39,7 +39,7 @@ from ...core.records import (
     element_words,
 )
 from ...core.store import RunInfo, StoredScore, method_settings, run_origin
-from ...core.wording import counted
+from ...core.wording import counted, shortened
 from ..qt.contrast import readable_on
 from ..qt.local_time import local_time
 from ..qt.row_lines import LinesInTheirOwnDirection, isolated
@@ -62,6 +62,7 @@ KEPT_MEANING = ("kept: a disagreement decided for the project's version (O), no 
 KEPT_COLOUR = "#868e96"
 PREDICTED_KINDS = (MATCHED, PARTIAL, SPURIOUS)  # the classes whose row shows a predicted record
 DATA_ROLE = Qt.ItemDataRole.UserRole
+FAILURE_WIDTH = 160  # a failure's reason shown beside the page's figures (whole in their tooltip)
 ANNOTATOR = "annotator:"  # the combo's data for another annotator's label set: "annotator:NAME"
 
 
@@ -424,14 +425,16 @@ class ReviewPanel(QWidget):
 
     def show_page(self, review: PageReview | None, note: str = "", texts: Sequence[str] = (),
                   true_texts: Sequence[str] = (), true_numbers: Sequence[int] = (), named: Sequence[int] = (),
-                  entries: Sequence[int] = (), kept: Collection[int] = ()) -> None:
+                  entries: Sequence[int] = (), kept: Collection[int] = (), failure: str = "") -> None:
         """The page's figures, with `note` (what qualifies them) below, and one row per reviewed record of a shown
         class (`texts[i]`: record i's text, `true_texts[i]`: the text of the true record it is paired with, when
         given: a row's tip shows both; `true_numbers`: the true records' numbers in the Records tab; `named[i]`:
         how many of record i's XPaths name an element of the page; `entries[i]`: how many text entries it holds,
         none making a predicted record hallucinated; `kept`: the records whose project's version was kept, listed
         apart and counted on their own toggle, not their class's). The rows chosen stay chosen while the page is
-        the same and their records are still there."""
+        the same and their records are still there. `failure`: why the run failed on the page, said first, its
+        figures then those of the empty prediction it is scored as (a failure must not lead with NEXT-EVAL's 1 of
+        a page with nothing to find)."""
         chosen = self._chosen()
         self._review, self._texts, self._true_texts, self.true_numbers = review, texts, true_texts, true_numbers
         self._named, self._entries, self.kept = named, entries, frozenset(kept)
@@ -440,18 +443,22 @@ class ReviewPanel(QWidget):
             toggle.setText(f"{kind} ({sum(1 for i, r in enumerate(records) if r.kind == kind and i not in self.kept)})")
         self.kept_toggle.setText(f"{KEPT} ({len(self.kept)})")
         self._fill_records(chosen)
+        self.page_figures.setToolTip(f"the run failed on this page: {failure}" if failure else "")
         if review is None:
             self.page_figures.setText(note or "—")
             return
         s = review.score
         # NEXT-EVAL scores a page with no true and no predicted record 1: the summary's 0 of 0 would not say why
-        why = " (nothing to find and nothing proposed: 1 by NEXT-EVAL's rule)" if not s.predicted_records and (
-            not s.true_records) else ""
+        nothing = not s.predicted_records and not s.true_records
+        why = (" (an empty prediction where there is nothing to find: 1 by NEXT-EVAL's rule)" if failure else
+               " (nothing to find and nothing proposed: 1 by NEXT-EVAL's rule)") if nothing else ""
+        failed = (f"⚠ the run failed on this page ({shortened(failure, FAILURE_WIDTH)}); scored as an empty "
+                  "prediction:\n") if failure else ""
         hallucinated = (f"\n{s.hallucinated_records} of {counted(s.predicted_records, 'predicted record')} "
                         "hallucinated (no text on the page)") if s.predicted_records else ""
         caveat = f"\n⚠ {note}" if note else ""
-        self.page_figures.setText(f"{_figures(s.precision, s.recall, s.f1)}{why}\n{review.summary()}{hallucinated}"
-                                  f"{caveat}")
+        self.page_figures.setText(f"{failed}{_figures(s.precision, s.recall, s.f1)}{why}\n{review.summary()}"
+                                  f"{hallucinated}{caveat}")
 
     def _fill_records(self, chosen: _Chosen | None = None) -> None:
         review, texts, shown = self._review, self._texts, self.shown_kinds()

@@ -242,7 +242,9 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
     print(f"{'mean':<8} {mean['precision']:7.4f} {mean['recall']:7.4f} {mean['f1']:7.4f} "
           f"{mean['hallucination_rate']:6.2f}")
     print(f"{'sd':<8} {sd['precision']:7.4f} {sd['recall']:7.4f} {sd['f1']:7.4f} {sd['hallucination_rate']:6.2f}")
-    print(f"{len(seeds.seeds)} seeds, {len(next(iter(seeds.seeds.values())).pages)} pages each")
+    held = (f"{len(seeds.seeds)} of the {len(seeds.asked)} seeds asked" if len(seeds.asked) > len(seeds.seeds)
+            else f"{len(seeds.seeds)} seeds")
+    print(f"{held}, {len(next(iter(seeds.seeds.values())).pages)} pages each")
     print("(each seed's figures: means of per-page figures; mean: their mean over seeds;\n"
           " sd: their sample standard deviation over seeds, n-1; figures to 4 decimals)")
     for seed, (kept, failed) in failures.items():
@@ -390,5 +392,20 @@ def register(sub: argparse._SubParsersAction) -> None:
                          "(default 1)")
     cv.add_argument("--per-page", action="store_true", help="also print every page's figures and fold")
     add_llm_arguments(p)
+    _one_budget_for_every_method(p)
     add_engine_arguments(p)
     p.set_defaults(handler=cmd_bench)
+
+
+# bench's budget is the bench's, not each method's: said where the options are (runs/bench.py says why).
+BENCH_BUDGET = {"--max-requests": "stop after this many requests, counted over every Gemini method together",
+                "--max-tokens": "stop once this many tokens are used, counted over every Gemini method together "
+                                "(the request that crosses the mark is kept)"}
+BUDGET_SHARED = ("; one budget: the methods take turns on each page, so they stop on the same page; a stopped bench "
+                 "does not resume (run again, it asks every page again)")
+
+
+def _one_budget_for_every_method(p: argparse.ArgumentParser) -> None:
+    """The budget options' help as bench means them (`add_llm_arguments` words them for one run)."""
+    for option, meaning in BENCH_BUDGET.items():
+        p._option_string_actions[option].help = meaning + BUDGET_SHARED  # argparse has no setter

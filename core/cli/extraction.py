@@ -16,6 +16,7 @@ from ..page import formats
 from ..runs.engines import Engine
 from ..runs.progress import progress
 from ..runs.run_files import META_DIR, RunSummary, exit_status
+from ..wording import counted
 from .engine_options import add_engine_arguments, engine_for
 from .output import COMMAND_STOPS, warn
 
@@ -131,6 +132,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
 def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None], llm_options: dict[str, object],
                    params: dict[str, object], engine: Engine) -> int:
     from ..extract import create
+    from ..runs.evaluate import seeds_not_run_message
     from ..runs.runner import run_extractor, seed_dir, settings_of_the_run_held
 
     failed = 0
@@ -154,7 +156,7 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
         try:
             run_extractor(extractor, args.pages, out, names=names, resume=not args.restart,
                           progress=lambda n: progress(n, label=f"{method}", enabled=not args.quiet),
-                          engine=engine, summary=summary)
+                          engine=engine, summary=summary, seeds=seeds if len(seeds) > 1 else None)
         except COMMAND_STOPS:  # Ctrl+C, SIGTERM, stdout gone: what the folder holds now, and how to go on
             if summary.wanted:
                 print(interrupted_line(summary, over), file=sys.stderr)
@@ -166,7 +168,10 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
         print(end_of_run_line(summary), file=sys.stderr)
         failed += len(summary.failed)
         if summary.stopped:  # 3: the budget ran out; 4: the model endpoint failed (as `agent run`)
-            print(f"recordlens: stopped: {summary.stopped}", file=sys.stderr)
+            asked = [s for s in seeds if s is not None]
+            later = asked[asked.index(seed) + 1:] if seed is not None else []  # the seeds it never came to
+            not_run = f"; {seeds_not_run_message(asked, later)}" if later else ""
+            print(f"recordlens: stopped: {summary.stopped}{not_run}", file=sys.stderr)
             return exit_status(stopped=True, endpoint_failed=summary.endpoint_failed)
     return exit_status(failed=bool(failed))
 
@@ -177,12 +182,26 @@ def end_of_run_line(summary: RunSummary) -> str:
     parts = [f"{len(summary.extracted)} extracted", f"{len(summary.skipped)} already there",
              f"{len(summary.failed)} failed"]
     if summary.stopped_on:
-        parts.append(f"stopped on page {summary.stopped_on} (its paid calls kept in "
-                     f"{META_DIR}/{summary.stopped_on}.json)")
+        parts.append(_stopped_part_way(summary.stopped_on))
     if summary.stopped:
         parts.append(f"{len(summary.not_reached)} not reached")
-    tokens = f", {summary.tokens.get('total', 0):,} tokens" if summary.tokens else ""
-    return f"{summary.out_dir}: {', '.join(parts)} in {summary.seconds:.1f} s{tokens}"
+    requests = f", {counted(summary.requests, 'request')}" if summary.requests is not None else ""
+    return f"{summary.out_dir}: {', '.join(parts)} in {summary.seconds:.1f} s{requests}{tokens_said(summary.tokens)}"
+
+
+def tokens_said(tokens: dict[str, int]) -> str:
+    """", 7,600 tokens (3,376 prompt, 224 completion, 4,000 thinking)": a run's tokens with their kinds (thinking,
+    billed as output but not in the completion, is named when the model reported it); "" for none."""
+    if not tokens:
+        return ""
+    total = tokens.get("total", 0)
+    kinds = ", ".join(f"{tokens[kind]:,} {kind}" for kind in ("prompt", "completion", "thinking") if kind in tokens)
+    return f", {total:,} tokens" + (f" ({kinds})" if kinds and total else "")
+
+
+def _stopped_part_way(name: str) -> str:
+    """The page a run stopped on part way (its budget, an interrupt), after calls on it were paid for."""
+    return f"stopped on page {name} (its paid calls kept in {META_DIR}/{name}.json)"
 
 
 @dataclass(frozen=True)
@@ -200,6 +219,8 @@ def interrupted_line(summary: RunSummary, restarted: Restarted | None = None) ->
     resume (without --restart) keeps, right when they were made with the same settings, and mixed in otherwise;
     the same command, --restart and all, would start over (and pay Gemini again for every page)."""
     failed = f", {len(summary.failed)} failed" if summary.failed else ""
+    if summary.stopped_on:  # the page the interrupt cut short, after calls on it were paid for
+        failed += f", {_stopped_part_way(summary.stopped_on)}"
     wanted = len(summary.wanted)
     if restarted is None:
         held = sum((summary.out_dir / f"{name}.json").is_file() for name in summary.wanted)

@@ -18,7 +18,7 @@ from ..errors import RecordLensError
 from ..output_paths import writable_folder
 from ..page.dataset import UNFINISHED_EXPORT
 from ..records.score import DatasetScore
-from ..runs.evaluate import seed_runs
+from ..runs.evaluate import seed_runs, seeds_asked
 from ..runs.progress import progress
 from ..runs.run_files import OTHER_PAGES, STOPPED, holds_a_single_run, other_pages_message
 from ..store import StoreError, check_removable, remove_page, removed_copy, restore_page
@@ -402,8 +402,11 @@ def _run_folders(folder: Path) -> list[Path]:
     seeds = seed_runs(folder)
     if not seeds or holds_a_single_run(folder):
         return [folder]
-    print(f"{folder} holds a run written with --seeds ({counted(len(seeds), 'seed')}): each seed-S/ is stored as "
-          "a run of its own", file=sys.stderr)
+    asked = seeds_asked(folder)
+    held = (f"{len(seeds)} of the {len(asked)} seeds asked" if len(asked) > len(seeds)
+            else counted(len(seeds), "seed"))
+    print(f"{folder} holds a run written with --seeds ({held}): each seed-S/ is stored as a run of its own",
+          file=sys.stderr)
     return list(seeds.values())
 
 

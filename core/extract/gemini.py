@@ -2,12 +2,14 @@
 
 The prompt is ours (resources/prompts: the task in `common.md`, one paragraph per input format, the page in
 `user.md`), or a user's own (`prompt_file`: a template in which `{input}` stands for the page). The answer is read
-tolerantly: a code fence or prose around the JSON is fine, a flat list of XPaths is read as one XPath per record. An
+tolerantly: a code fence or prose around the JSON is fine (prose with brackets of its own too), a flat list of XPaths
+is read as one XPath per record, and an answer holding the same record many times is kept as answered, and said. An
 answer that still cannot be read (or is not `string[][]`, the reference's zod check) is *malformed*: it is kept,
 counted and retried up to `malformed_retries` times as the reference did. A refused or cut-off answer (finishReason
 SAFETY, RECITATION, MAX_TOKENS, OTHER; no candidates; empty text) is not retried with the same settings. Either way,
 a page without a valid answer raises `ExtractionFailedError` carrying every attempt: a failed page, never an empty
-prediction.
+prediction. A budget that runs out part way through a page raises `StoppedOnPageError` with the calls paid for; an
+interrupt (Ctrl+C, SIGTERM) goes on as one, carrying them (`llm.gemini.carry_paid`), so that the run keeps them too.
 """
 
 from __future__ import annotations
@@ -17,12 +19,22 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import RecordLensError
-from ..llm.gemini import Answer, Budget, BudgetExceededError, CallSettings, GeminiCaller, GeminiError
+from ..llm.gemini import (
+    Answer,
+    Budget,
+    BudgetExceededError,
+    CallLog,
+    CallSettings,
+    GeminiCaller,
+    GeminiError,
+    carry_paid,
+    paid_carried,
+)
 from ..page import formats as represent
 from ..page.dom import Page
 from ..resource_files import read_resource
@@ -87,16 +99,71 @@ class ParsedAnswer:
 
 
 def parse_answer(text: str) -> ParsedAnswer:
-    """Read `string[][]` out of a model answer, tolerating fences, prose and a flat `string[]`."""
-    candidate = _json_candidate(text)
-    if candidate is None:
-        return ParsedAnswer([], ["the answer holds no JSON array"], malformed=True)
+    """Read `string[][]` out of a model answer, tolerating fences, prose (brackets of its own too: "see [1]") and a
+    flat `string[]`.
+
+    Each top-level bracketed span of the answer is tried in turn (a span that parses, or not, is skipped whole, so
+    a list inside a cut-off answer is never taken for it, and a huge answer is read in one pass); of those that are
+    records, a list of records is preferred to a flat list of XPaths (an example in the prose), then the longest.
+    Without any, the answer is malformed, for the reason of the longest span tried (most likely the answer)."""
+    text = text.strip()
+    fenced = _FENCE.search(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    if text.startswith("["):  # the answer is the JSON alone (as JSON output mode asks): read it in one go
+        whole = _records_in(text)
+        if not whole.malformed:
+            return whole
+    best: tuple[tuple[bool, int], ParsedAnswer] | None = None
+    refused: tuple[int, ParsedAnswer] | None = None
+    for start, end in _bracketed_spans(text):
+        candidate = text[start:end]
+        parsed = _records_in(candidate)
+        if parsed.malformed:
+            if refused is None or end - start > refused[0]:
+                refused = (end - start, parsed)
+            continue
+        rank = (_NESTED.match(candidate) is not None, end - start)
+        if best is None or rank > best[0]:
+            best = (rank, parsed)
+    if best is not None:
+        return best[1]
+    if refused is not None:
+        return refused[1]
+    return ParsedAnswer([], ["the answer holds no JSON array"], malformed=True)
+
+
+_NESTED = re.compile(r"\[\s*\[")  # a list of records, not a flat list of XPaths
+
+
+def _bracketed_spans(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each top-level span of `text` from a "[" to its closing bracket, in order; one never closed
+    (a cut-off answer) runs to the end and is the last. Each character is walked once, and each span parsed on its
+    own (a parse error's cost is its span's), so that a huge answer, or one with many brackets, is read in
+    linear time."""
+    position = text.find("[")
+    while position >= 0:
+        closing = _matching_bracket(text, position)
+        if closing is None:
+            yield position, len(text)
+            return
+        yield position, closing + 1
+        position = text.find("[", closing + 1)
+
+
+def _records_in(candidate: str) -> ParsedAnswer:
+    """The records a JSON text holds, or why it holds none."""
     try:
         data = json.loads(candidate)
     except json.JSONDecodeError as error:
         return ParsedAnswer([], [f"the answer's JSON does not parse: {error}"], malformed=True)
     except RecursionError:
         return ParsedAnswer([], ["the answer's JSON is nested too deeply"], malformed=True)
+    return _records_of(data)
+
+
+def _records_of(data: object) -> ParsedAnswer:
+    """The records a JSON value is (`string[][]`, or a flat `string[]` read as one XPath a record), or why not."""
     if not isinstance(data, list):
         return ParsedAnswer([], [f"the answer is a JSON {type(data).__name__}, not an array"], malformed=True)
     records: list[list[str]] = []
@@ -118,20 +185,6 @@ def parse_answer(text: str) -> ParsedAnswer:
             problems.append(f"record {index}: {len(item) - len(xpaths)} empty XPath(s) dropped")
         records.append(xpaths)
     return ParsedAnswer(records, problems)
-
-
-def _json_candidate(text: str) -> str | None:
-    text = text.strip()
-    fenced = _FENCE.search(text)
-    if fenced:
-        text = fenced.group(1).strip()
-    if text.startswith("["):
-        return text
-    start = text.find("[")
-    if start < 0:
-        return None
-    end = _matching_bracket(text, start)
-    return text[start:end + 1] if end is not None else text[start:]
 
 
 def _matching_bracket(text: str, start: int) -> int | None:
@@ -209,61 +262,105 @@ class GeminiExtractor:
                 "base_url": self.caller.recorded_base_url}
 
     def extract(self, page: Page) -> Extraction:
-        start = time.monotonic()
+        asked = _PageCalls(time.monotonic(), self.input_format, self.parameters)
+        try:
+            return self._extract(page, asked)
+        except BaseException as stop:
+            if isinstance(stop, Exception):
+                raise
+            # Ctrl+C, SIGTERM: the interrupt goes on as one, carrying what this page already paid for, so that the
+            # run keeps it with the page, marked not finished, as it does for a budget stop
+            call = paid_carried(stop)
+            if isinstance(call, CallLog) and call.statuses:
+                asked.calls.append({**call.as_dict(), "error": f"interrupted ({type(stop).__name__})"})
+            if asked.calls:
+                carry_paid(stop, asked.details(f"interrupted ({type(stop).__name__}) part way through the page"))
+            raise
+
+    def _extract(self, page: Page, asked: _PageCalls) -> Extraction:
         system, user = self.prompt.fill(represent.represent(page, self.input_format))
-        answers: list[str] = []
-        calls: list[dict[str, object]] = []
-        usage = {"prompt": 0, "completion": 0, "total": 0}
-        warnings: list[str] = []
         parsed = ParsedAnswer([], malformed=True)
-        malformed = 0
-
-        def details(reason: str | None) -> dict[str, object]:
-            return {"reason": reason, "seconds": time.monotonic() - start, "tokens": usage, "warnings": warnings,
-                    "input_format": self.input_format, "parameters": self.parameters,
-                    "raw": {"answers": answers, "malformed": malformed, "calls": calls}}
-
         for _ in range(1 + self.malformed_retries):
             try:
                 answer = self.caller.generate(user, system=system)
             except BudgetExceededError as error:
                 if error.log is not None and error.log.statuses:  # attempts of this call were paid for
-                    calls.append({**error.log.as_dict(), "error": str(error)})
-                if not calls:
+                    asked.calls.append({**error.log.as_dict(), "error": str(error)})
+                if not asked.calls:
                     raise
                 # Calls on this page were paid for: the run keeps them with the page, marked not finished.
-                raise StoppedOnPageError(str(error), details(str(error))) from None
+                raise StoppedOnPageError(str(error), asked.details(str(error))) from None
             except GeminiError as error:
-                calls.append({**(error.log.as_dict() if error.log else {}), "error": str(error)})
+                asked.calls.append({**(error.log.as_dict() if error.log else {}), "error": str(error)})
                 # The endpoint's failure after every retry, not the model's answer: a run stops after a few.
-                raise ExtractionFailedError(str(error), {**details(str(error)),
+                raise ExtractionFailedError(str(error), {**asked.details(str(error)),
                                                          "endpoint_failed": error.endpoint_failed}) from None
-            answers.append(answer.text)
-            calls.append(_call_record(answer))
-            for key in usage:
-                usage[key] += answer.usage.get(key, 0)
+            asked.add(answer)
             incomplete = answer.incomplete
             if incomplete:
                 # Refused or cut off: the same request with the same settings would most likely end the same.
-                raise ExtractionFailedError(incomplete, details(incomplete))
+                raise ExtractionFailedError(incomplete, asked.details(incomplete))
             parsed = parse_answer(answer.text)
             if not parsed.malformed:
                 break
-            malformed += 1
-            warnings.append(f"malformed answer ({'; '.join(parsed.problems)})")
+            asked.malformed += 1
+            asked.warnings.append(f"malformed answer ({'; '.join(parsed.problems)})")
         if parsed.malformed:
-            reason = f"no readable answer after {len(answers)} call(s)"
-            raise ExtractionFailedError(reason, details(reason))
+            reason = f"no readable answer after {len(asked.answers)} call(s)"
+            raise ExtractionFailedError(reason, asked.details(reason))
+        warnings = asked.warnings
         warnings.extend(parsed.problems)
+        repeated = _duplicates_said(parsed.records)
+        if repeated:
+            warnings.append(repeated)
         dangling = sum(1 for r in parsed.records for x in r if page.resolve(x) is None)
         if dangling:
             total = sum(len(r) for r in parsed.records)
             warnings.append(f"{dangling} of {total} XPaths in the answer name no element of the page")
         return Extraction(
             records=parsed.records, method=self.name, version=self.version, parameters=self.parameters,
-            seconds=time.monotonic() - start, input_format=self.input_format, tokens=usage,
-            warnings=warnings, raw={"answers": answers, "malformed": malformed, "calls": calls},
+            seconds=time.monotonic() - asked.start, input_format=self.input_format, tokens=asked.usage,
+            warnings=warnings, raw=asked.raw(),
         )
+
+
+@dataclass
+class _PageCalls:
+    """What one page's calls brought and cost so far, kept with the page however its extraction ends: answered,
+    failed, stopped by the budget or interrupted."""
+
+    start: float
+    input_format: str
+    parameters: dict[str, object]
+    answers: list[str] = field(default_factory=list)
+    calls: list[dict[str, object]] = field(default_factory=list)
+    usage: dict[str, int] = field(default_factory=lambda: {"prompt": 0, "completion": 0, "total": 0})
+    warnings: list[str] = field(default_factory=list)
+    malformed: int = 0
+
+    def add(self, answer: Answer) -> None:
+        self.answers.append(answer.text)
+        self.calls.append(_call_record(answer))
+        for kind, count in answer.usage.items():  # thinking too, when the model reports it
+            self.usage[kind] = self.usage.get(kind, 0) + count
+
+    def raw(self) -> dict[str, object]:
+        return {"answers": self.answers, "malformed": self.malformed, "calls": self.calls}
+
+    def details(self, reason: str | None) -> dict[str, object]:
+        return {"reason": reason, "seconds": time.monotonic() - self.start, "tokens": self.usage,
+                "warnings": self.warnings, "input_format": self.input_format, "parameters": self.parameters,
+                "raw": self.raw()}
+
+
+def _duplicates_said(records: list[list[str]]) -> str | None:
+    """An answer that holds the same record more than once (the same XPaths, in any order), said with how many;
+    None when each record is there once. The records stay as answered: the score is the reference's on them."""
+    distinct = len({frozenset(record) for record in records})
+    if distinct == len(records):
+        return None
+    return (f"the answer holds {len(records) - distinct:,} duplicate records ({len(records):,} records, "
+            f"{distinct:,} distinct); kept as answered")
 
 
 def _call_record(answer: Answer) -> dict[str, object]:

@@ -54,6 +54,9 @@ class GeminiError(RecordLensError):
 _REQUEST_STATUSES = (400, 413, 422)  # refusals of one request, not of the endpoint
 # Gemini's words for a key it refuses (HTTP 400 INVALID_ARGUMENT, reason API_KEY_INVALID).
 _KEY_REFUSED = re.compile(r"API key not valid|API_KEY_INVALID|API key expired", re.IGNORECASE)
+# What a key refusal adds to the error, so that the key is looked at before the endpoint (--base-url, the network)
+_CHECK_THE_KEY = ("the server refuses the API key: check it first (GEMINI_API_KEY or GOOGLE_API_KEY, or the "
+                  "app's settings)")
 
 
 class NoApiKeyError(GeminiError):
@@ -73,6 +76,24 @@ class CallCancelledError(BudgetExceededError):
 class QuotaWaitError(BudgetExceededError):
     """The server asks to wait longer than a call waits (Retry-After beyond `max_retry_after_s`): a quota, not a
     failing endpoint."""
+
+
+# The attribute an interrupt (Ctrl+C, SIGTERM, a lost stdout: a BaseException, never a page's failure) carries what
+# was paid for before it came in, as each level it passes through knows it: a call's attempts (`CallLog`), then the
+# page's calls (the extractor's details, as `StoppedOnPageError` holds them for a budget stop)
+_PAID = "recordlens_paid_before_the_interrupt"
+
+
+def carry_paid(stop: BaseException, paid: object) -> None:
+    """Let an interrupt that cuts paid work short carry `paid` on its way up (it replaces a lower level's account:
+    each level's holds the one below's), so that whoever keeps the page can keep what it cost, and the interrupt
+    stays an interrupt."""
+    setattr(stop, _PAID, paid)
+
+
+def paid_carried(stop: BaseException) -> object | None:
+    """What an interrupt carries of the work it cut short (`carry_paid`), or None."""
+    return getattr(stop, _PAID, None)
 
 
 def api_key_from_environment() -> str | None:
@@ -269,6 +290,16 @@ class GeminiCaller:
             contents.append(types.Part.from_bytes(data=image, mime_type="image/png"))
         start = time.monotonic()
         log = CallLog()
+        try:
+            return self._attempts(contents, config, log, start)
+        except BaseException as stop:
+            if not isinstance(stop, Exception):  # Ctrl+C, SIGTERM: the attempts made so far were paid for
+                carry_paid(stop, log)
+            raise
+
+    def _attempts(self, contents: list[object], config: object, log: CallLog, start: float) -> Answer:
+        """Attempt the request until it is answered, retrying what can be retried; what each attempt met goes to
+        `log`."""
         attempt = 0
         while True:
             attempt += 1
@@ -283,7 +314,11 @@ class GeminiCaller:
                     model=self.settings.model, contents=contents, config=config)
                 if _is_empty_body(response):
                     raise _EmptyBodyError("HTTP 200 with an empty body")
-            except Exception as error:  # noqa: BLE001 - classified below, re-raised as GeminiError
+            except BaseException as error:  # noqa: BLE001 - classified below, re-raised as GeminiError
+                if not isinstance(error, Exception):  # Ctrl+C, SIGTERM: the request in flight was sent (reserved)
+                    log.statuses.append(0)
+                    log.errors.append(f"interrupted ({type(error).__name__}) while waiting for the answer")
+                    raise
                 retryable, reason = self._classify(error)
                 log.statuses.append(_status_of(error))
                 log.errors.append(self.redact(reason))
@@ -320,12 +355,17 @@ class GeminiCaller:
         wait = self._backoff(attempt, asked)
         if wait > WAIT_NOTICE_S:
             status = _status_of(error)
-            what = f"HTTP {status}" if status else self.redact(reason)
+            # an error status says what it is; a 200 (a body that is not JSON, an empty one) and no answer say why
+            what = f"HTTP {status}" if status and status != 200 else self.redact(reason)
             why = ("as the server asks (Retry-After)" if asked is not None and wait <= asked
                    else f"before attempt {attempt + 1} of {self.settings.max_attempts}")
             self._notify(f"{what}: waiting {wait:.0f} s {why}")
         started = time.monotonic()
-        self._sleep(wait)
+        try:
+            self._sleep(wait)
+        except BaseException:  # Ctrl+C, SIGTERM while waiting: what was waited is kept with the call
+            log.waited_s += min(wait, time.monotonic() - started)
+            raise
         if self.cancel.is_set():  # the wait ended early: what was waited, not what was planned
             log.waited_s += min(wait, time.monotonic() - started)
             raise CallCancelledError(self.redact(f"cancelled while waiting to retry after {reason}"), log)
@@ -347,6 +387,8 @@ class GeminiCaller:
         if isinstance(error, errors.APIError):
             code = int(getattr(error, "code", 0) or 0)
             message = str(getattr(error, "message", "") or error)[:300]
+            if _KEY_REFUSED.search(message):  # the key, not the endpoint, is what to look at first
+                message = f"{message.rstrip('. ')}; {_CHECK_THE_KEY}"
             return code in RETRYABLE_STATUS, f"HTTP {code}: {message}"
         # The SDK's HTTP stack has changed between releases (httpx, httpx2, aiohttp): classify by kind, not class.
         kinds = {cls.__name__ for cls in type(error).__mro__}
@@ -383,7 +425,9 @@ def _block_reason_of(response: object) -> str | None:
 
 
 def _retry_after_seconds(error: Exception) -> float | None:
-    """The wait a `Retry-After` header asks for, in either of its forms (seconds, or an HTTP date)."""
+    """The wait a `Retry-After` header asks for, in either of its forms (seconds, or an HTTP date). A date is
+    measured from the answer's own `Date` (the server's clock against itself: a local clock minutes off would
+    otherwise turn a 20 s wait into a stop or into none), from the local clock only when the answer has none."""
     response = getattr(error, "response", None)
     headers = getattr(response, "headers", None)
     value = headers.get("retry-after") if headers is not None else None
@@ -393,13 +437,22 @@ def _retry_after_seconds(error: Exception) -> float | None:
         return max(0.0, float(value))
     except ValueError:
         pass
+    when = _http_date(value)
+    if when is None:
+        return None  # unreadable: the backoff alone decides
+    now = _http_date(headers.get("date")) or datetime.now(UTC)
+    return max(0.0, (when - now).total_seconds())
+
+
+def _http_date(value: str | None) -> datetime | None:
+    """An HTTP date header's time (UTC when it names no zone), or None when it is absent or unreadable."""
+    if not value:
+        return None
     try:
         when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None  # unreadable: the backoff alone decides
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+    except (TypeError, ValueError, IndexError):
+        return None
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when
 
 
 def _say_on_stderr(message: str) -> None:
@@ -421,10 +474,15 @@ def _finish_reason_of(response: object) -> str | None:
 
 
 def _usage_of(response: object) -> dict[str, int]:
+    """The tokens an answer was billed: prompt, completion and total, and `thinking` when the model reports its
+    thoughts (`thoughtsTokenCount`: billed as output, counted in the total, not in the completion), so that the
+    gap between the total and prompt + completion is named."""
     metadata = getattr(response, "usage_metadata", None)
     if metadata is None:
         return {}
     prompt = int(getattr(metadata, "prompt_token_count", 0) or 0)
     completion = int(getattr(metadata, "candidates_token_count", 0) or 0)
-    total = int(getattr(metadata, "total_token_count", 0) or 0) or prompt + completion
-    return {"prompt": prompt, "completion": completion, "total": total}
+    thoughts = getattr(metadata, "thoughts_token_count", None)
+    thinking = {"thinking": int(thoughts)} if thoughts is not None else {}
+    total = int(getattr(metadata, "total_token_count", 0) or 0) or prompt + completion + thinking.get("thinking", 0)
+    return {"prompt": prompt, "completion": completion, **thinking, "total": total}

@@ -1,8 +1,10 @@
 """The paper's two tables for any set of methods on any dataset, and a bar chart.
 
 Table 1: per input format, the mean size in characters over the pages and the mean prompt tokens (from the
-provider's recorded usage where a replayed answer carries it, from Gemini's countTokens when asked and a key
-is set, otherwise "n/a"). Table 2: per method and input format, mean P, R, F1 (means of per-page figures), the
+provider's recorded usage where an answer carries it, a refused one too, from Gemini's countTokens when asked and a
+key is set, otherwise "n/a"); the tokens' mean is over the pages with a count, and where those are fewer than every
+page, the table says how many and their mean size in characters, so that the two columns can be read together.
+Table 2: per method and input format, mean P, R, F1 (means of per-page figures), the
 page hallucination rate, the share of hallucinated records (pooled: their sum over the predicted records' sum), and
 seconds per page. A method's input is what its extractions say they read: replayed answers recorded on the
 reference's lossy nesting (`replay:hier`) read `hier-ref`, as Table 1 calls it.
@@ -10,6 +12,16 @@ reference's lossy nesting (`replay:hier`) read `hier-ref`, as Table 1 calls it.
 Each method's row in the JSON carries its provenance, as a run's `_run/run.json` does (version, parameters, such as
 the selector's model and its digest; settings), the pages scored, and the pages it learnt from among them (the
 selector's training pages, the pages repeats' rules were tuned on: `in_sample`), whose figures are in-sample.
+
+What a method that calls a model spent is counted from its calls, page by page (answered, failed or stopped part
+way): its requests (every attempt, retries included, as --max-requests counts them) and the tokens the provider
+reported, kind by kind (prompt, completion, and thinking where reported). bench keeps no run: what it spent is said
+in its output only, and a bench stopped by its budget starts again from the first page when run again.
+
+--max-requests and --max-tokens are one budget for every Gemini method of a bench: the methods take turns on each
+page, so a shared budget stops them on the same page (the last page reached may be answered by the earlier methods
+only), and the rows compare figures over the same pages; a budget per method would let a method that needs fewer
+retries reach further, and score better for the pages it reached alone.
 
 A method is written `NAME` or `NAME:FORMAT`: `mdr`, the offline default, `gemini:flat`, `replay:hier`
 (recorded answers; `replay` alone means every format that has answers).
@@ -28,7 +40,7 @@ from pathlib import Path
 from ..errors import DatasetError, RecordLensError
 from ..extract import create
 from ..extract.base import Extractor
-from ..llm.gemini import BudgetExceededError
+from ..llm.gemini import Budget, BudgetExceededError
 from ..page import formats as represent
 from ..page.dataset import load_page, page_files, record_files, synthetic_sources
 from ..records.model import TextKeyIndex, load_records
@@ -39,7 +51,7 @@ from .engines import Engine, LocalEngine, UnitFailedError
 from .evaluate import truth_naming_nothing
 from .in_sample import InSample, in_sample
 from .page_loop import EndpointRow, failed_for_the_endpoint
-from .run_files import exit_status
+from .run_files import add_tokens, exit_status
 from .runner import method_of  # what made a run, as its run.json says it
 
 LLM_FORMATS = ("flat", "hier", "slim", "outline")
@@ -95,11 +107,27 @@ def make_extractor(spec: MethodSpec, answers: Path | None = None, selector_model
 
 
 @dataclass
+class Spent:
+    """What a method's model calls cost: requests (every attempt, retries included, as --max-requests counts them)
+    and tokens kind by kind (prompt, completion, total, and thinking where the provider reports it)."""
+
+    requests: int = 0
+    tokens: dict[str, int] = field(default_factory=dict)
+
+    def add(self, other: Spent) -> None:
+        self.requests += other.requests
+        add_tokens(self.tokens, other.tokens)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"requests": self.requests, "tokens": dict(self.tokens)}
+
+
+@dataclass
 class MethodResult:
     spec: MethodSpec
     scores: DatasetScore
     seconds: list[float] = field(default_factory=list)
-    prompt_tokens: list[int] = field(default_factory=list)
+    prompt_tokens: dict[str, int] = field(default_factory=dict)  # page -> its prompt's tokens, as reported
     token_format: str | None = None  # the input the prompts were made from (replayed answers: the reference's)
     failures: dict[str, str] = field(default_factory=dict)
     read_format: str | None = None  # what a method without an input option reads (its extractions say)
@@ -107,17 +135,22 @@ class MethodResult:
     stop: MethodStop = field(default_factory=lambda: MethodStop())  # why it stopped (budget, endpoint), if it did
     described: dict[str, object] = field(default_factory=dict)  # version, parameters, settings (as run.json)
     in_sample: InSample | None = None  # the scored pages it was trained or tuned on, if any
+    calls_model: bool = False  # it pays for calls to a model (Gemini): what it spent is reported
+    spent: Spent = field(default_factory=Spent)
+    stop_said: str | None = None  # its stop in the words the output gives (the budget's sharing, if shared)
 
     def row(self) -> dict[str, object]:
         s = self.scores
         said = self.in_sample
+        spent = self.spent if self.calls_model else None
         return {
             "method": self.spec.method, "input": self.read_format or read_input(self.spec) or "-",
             "precision": s.precision, "recall": s.recall, "f1": s.f1,
             "hallucination_rate": s.hallucination_rate, "hallucinated_record_share": s.hallucinated_record_share,
             "pages": len(s.pages), "seconds_per_page": statistics.fmean(self.seconds) if self.seconds else None,
             "failed_pages": len(self.failures), "not_reached_pages": len(self.not_reached),
-            "stopped": self.stop.reason,
+            "stopped": self.stop_said or self.stop.reason,
+            "requests": spent.requests if spent else None, "tokens": dict(spent.tokens) if spent else None,
             **{key: value for key, value in self.described.items() if key != "method"},
             "page_names": [p.page for p in s.pages],
             "in_sample_pages": said.pages if said else [],
@@ -133,8 +166,19 @@ class BenchResult:
     warnings: list[str]
 
     def as_dict(self) -> dict[str, object]:
+        total = self.spent()
         return {"table1": self.format_rows, "table2": [m.row() for m in self.method_rows],
-                "warnings": self.warnings}
+                "spent": total.as_dict() if total else None, "warnings": self.warnings}
+
+    def spent(self) -> Spent | None:
+        """What every method that calls a model spent together; None when none calls one."""
+        paying = [m for m in self.method_rows if m.calls_model]
+        if not paying:
+            return None
+        total = Spent()
+        for method in paying:
+            total.add(method.spent)
+        return total
 
     @property
     def exit_code(self) -> int:
@@ -185,9 +229,10 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
     wanted = [n for n in (names if names is not None else truths) if n in truths]
     if not wanted:
         raise DatasetError(f"no page with ground truth in {gt_dir} to measure")
-    results = {spec.label: MethodResult(spec, DatasetScore([]), described=_provenance(ex)) for spec, ex in extractors}
-    chars: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
-    counted_tokens: dict[str, list[int]] = {f: [] for f in represent.FORMATS}
+    results = {spec.label: MethodResult(spec, DatasetScore([]), described=_provenance(ex),
+                                        calls_model=_calls_a_model(ex)) for spec, ex in extractors}
+    chars: dict[str, dict[str, int]] = {f: {} for f in represent.FORMATS}  # format -> page -> size
+    counted_tokens: dict[str, dict[str, int]] = {f: {} for f in represent.FORMATS}
     warnings: list[str] = []
     if without:  # every method is measured on the replayed pages only: said, as extract says it
         warnings.append(f"{len(without)} page(s) with ground truth have no recorded answers: every method is "
@@ -220,9 +265,9 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         if isinstance(outcome, UnitFailedError):
             raise RecordLensError(f"bench stopped: page {name}: {outcome}; run it again")
         for fmt, size in outcome.chars.items():
-            chars[fmt].append(size)
+            chars[fmt][name] = size
         for fmt, tokens in outcome.counted.items():
-            counted_tokens[fmt].append(tokens)
+            counted_tokens[fmt][name] = tokens
         # of the labels alone, whatever a method predicted (no empty prediction paired with them)
         naming_nothing = (truth_naming_nothing(replace(outcome.methods[0].score, hallucinated_records=0))
                           if outcome.methods else None)
@@ -231,6 +276,11 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         for measured in outcome.methods:
             result = results[measured.label]
             result.scores.pages.append(measured.score)
+            result.spent.add(measured.spent)  # a failed page's calls, or a stopped one's, were paid for too
+            result.calls_model = result.calls_model or measured.spent.requests > 0
+            if measured.prompt_tokens is not None and measured.token_format:  # a refused page's prompt counts
+                result.prompt_tokens[name] = measured.prompt_tokens
+                result.token_format = result.token_format or measured.token_format
             if measured.stopped is not None:  # not run on this page: said once per method, below
                 result.not_reached.append(name)
                 result.stop.reason = result.stop.reason or measured.stopped
@@ -242,20 +292,23 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
             result.seconds.append(measured.seconds)
             answered[measured.label].append((name, outcome.digest))
             result.read_format = result.read_format or measured.input_format
-            if measured.prompt_tokens is not None:
-                result.prompt_tokens.append(measured.prompt_tokens)
-                result.token_format = measured.token_format
     sources = synthetic_sources(pages_dir)
     for spec, extractor in extractors:  # a figure on pages the method learnt from is in-sample: said per method
         result = results[spec.label]
         result.in_sample = in_sample(spec.method, getattr(extractor, "parameters", {}), answered[spec.label], sources)
         if result.in_sample is not None:
             warnings.append(result.in_sample.message())
+    sharing = _sharing_a_budget(extractors)
     for result in results.values():
         if result.stop.reason:
-            warnings.append(f"{result.spec.label} stopped: {result.stop.reason}; its "
+            result.stop_said = _stop_words(result, sharing.get(result.spec.label), results)
+            scored_as = ("is scored as an empty prediction" if len(result.not_reached) == 1
+                         else "are scored as empty predictions")
+            warnings.append(f"{result.spec.label} stopped: {result.stop_said}; its "
                             f"{counted(len(result.not_reached), 'page')} not reached ({listed(result.not_reached)}) "
-                            "are scored as empty predictions")
+                            f"{scored_as}")
+    if any(r.stop.reason and not r.stop.endpoint_failed for r in results.values()):
+        warnings.append(NO_RESUME)
     format_rows = _format_rows(chars, counted_tokens, results.values())
     return BenchResult(format_rows, list(results.values()), warnings)
 
@@ -273,6 +326,23 @@ class MethodOnPage:
     input_format: str | None = None  # what the method read of the page, as its extraction says (MDR: slim)
     stopped: str | None = None  # the method was stopped (budget, endpoint) before it answered on this page
     endpoint_failed: bool = False  # its failure was the model endpoint's, for good (it counts in a row)
+    spent: Spent = field(default_factory=Spent)  # its calls on this page, answered or not
+
+    def cost_from(self, raw: object, tokens: dict[str, int] | None, input_format: str | None) -> MethodOnPage:
+        """What this page's calls cost (`raw`'s calls, as an extraction or a failure's details hold them) and the
+        tokens of its prompt in `input_format`: one call's count (a retry after a malformed answer sends the same
+        prompt again), or, without calls, a replayed answer's (`tokens`)."""
+        calls = _calls_of(raw)
+        for call in calls:
+            self.spent.requests += int(call.get("attempts") or 0)
+            add_tokens(self.spent.tokens, call.get("tokens") or {})
+        prompts = [int(call["tokens"].get("prompt") or 0) for call in calls if isinstance(call.get("tokens"), dict)]
+        if not calls and tokens:
+            prompts = [int(tokens.get("prompt") or 0)]
+        prompt = next((count for count in prompts if count), None)
+        if prompt is not None and input_format:
+            self.prompt_tokens, self.token_format = prompt, input_format
+        return self
 
 
 @dataclass
@@ -364,21 +434,76 @@ def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, 
             extraction = extractor.extract(loaded.page)
         except BudgetExceededError as error:  # no answer on this page, nor on the pages after it
             stop.budget_spent(error)
-            methods.append(MethodOnPage(spec.label, empty(), stopped=stop.reason))
+            methods.append(_paid_for(MethodOnPage(spec.label, empty(), stopped=stop.reason), spec, error))
             continue
         except RecordLensError as error:
             stop.failed(error)
-            methods.append(MethodOnPage(spec.label, empty(), failure=str(error),
-                                        endpoint_failed=failed_for_the_endpoint(error)))
+            methods.append(_paid_for(MethodOnPage(spec.label, empty(), failure=str(error),
+                                                  endpoint_failed=failed_for_the_endpoint(error)), spec, error))
             continue
         stop.answered()
         measured = MethodOnPage(spec.label, score_page(extraction.records, truth, keys, name),
                                 seconds=extraction.seconds, input_format=extraction.input_format)
-        if extraction.tokens:
-            measured.prompt_tokens = extraction.tokens.get("prompt", 0)
-            measured.token_format = extraction.input_format or spec.input_format
-        methods.append(measured)
+        methods.append(measured.cost_from(extraction.raw, extraction.tokens,
+                                          extraction.input_format or spec.input_format))
     return PageBench(chars, counted, methods, digest)
+
+
+def _paid_for(measured: MethodOnPage, spec: MethodSpec, error: Exception) -> MethodOnPage:
+    """A page a method failed or stopped on, with the calls it paid for there (a refused answer's tokens too), as
+    the error's details hold them."""
+    details = getattr(error, "details", None) or {}
+    return measured.cost_from(details.get("raw"), details.get("tokens"),
+                              details.get("input_format") or read_input(spec))
+
+
+def _calls_of(raw: object) -> list[dict[str, object]]:
+    """The calls an extraction's `raw` (or a failure's) lists, each as a run keeps it (attempts, tokens)."""
+    calls = raw.get("calls") if isinstance(raw, dict) else None
+    return [call for call in calls if isinstance(call, dict)] if isinstance(calls, list) else []
+
+
+def _calls_a_model(extractor: Extractor) -> bool:
+    """Whether an extractor pays for calls to a model (Gemini's has a caller), so that what it spent is said."""
+    return getattr(extractor, "caller", None) is not None
+
+
+def _budget_of(extractor: Extractor) -> Budget | None:
+    budget = getattr(getattr(extractor, "caller", None), "budget", None)
+    return budget if isinstance(budget, Budget) else None
+
+
+def _sharing_a_budget(extractors: list[tuple[MethodSpec, Extractor]]) -> dict[str, tuple[list[str], Budget]]:
+    """Method label -> the methods that share its capped budget (itself included) and that budget, for the methods
+    that share one with another (--max-requests and --max-tokens are one budget for a bench's Gemini methods)."""
+    groups: dict[int, tuple[list[str], Budget]] = {}
+    for spec, extractor in extractors:
+        budget = _budget_of(extractor)
+        if budget is not None and (budget.max_requests is not None or budget.max_tokens is not None):
+            groups.setdefault(id(budget), ([], budget))[0].append(spec.label)
+    return {label: (labels, budget) for labels, budget in groups.values() if len(labels) > 1 for label in labels}
+
+
+# bench writes no run folder: nothing of a stopped bench is kept to go on from.
+NO_RESUME = ("bench keeps no run to resume from: a bench run again asks every page again (`recordlens extract` "
+             "writes a run that resumes where it stopped)")
+
+
+def _stop_words(result: MethodResult, shared: tuple[list[str], Budget] | None,
+                results: dict[str, MethodResult]) -> str:
+    """Why a method stopped, and, when the budget it used up is shared with other methods, with whom and what
+    each spent of it (every method's row would otherwise say "7 of 7")."""
+    reason = str(result.stop.reason)
+    if shared is None or result.stop.endpoint_failed or not shared[1].used_up():
+        return reason
+    tokens = shared[1].max_tokens is not None
+
+    def spent(label: str) -> str:
+        paid = results[label].spent
+        return f"{label} ({counted(paid.requests, 'request')}" + (
+            f", {counted(paid.tokens.get('total', 0), 'token')})" if tokens else ")")
+
+    return f"{reason}, one budget shared by {', '.join(spent(label) for label in shared[0])}"
 
 
 def _provenance(extractor: Extractor) -> dict[str, object]:
@@ -388,31 +513,43 @@ def _provenance(extractor: Extractor) -> dict[str, object]:
                                  default=str))
 
 
-def _format_rows(chars: dict[str, list[int]], counted: dict[str, list[int]],
+def _format_rows(chars: dict[str, dict[str, int]], counted: dict[str, dict[str, int]],
                  results: Iterable[MethodResult]) -> list[dict[str, object]]:
-    recorded: dict[str, list[int]] = {}
+    """Table 1's rows: each format's mean size over every page, and its mean prompt tokens over the pages with a
+    count (with, when those are fewer, how many and their own mean size: the columns over the same pages)."""
+    recorded: dict[str, dict[str, int]] = {}  # format -> page -> prompt tokens, the first method's that has them
     for result in results:
-        if result.token_format and result.prompt_tokens:
-            recorded.setdefault(result.token_format, []).extend(result.prompt_tokens)
+        if result.token_format:
+            for page, tokens in result.prompt_tokens.items():
+                recorded.setdefault(result.token_format, {}).setdefault(page, tokens)
     rows = []
     for fmt in represent.FORMATS:
+        sizes = chars[fmt]
         if recorded.get(fmt):
-            tokens, source = statistics.fmean(recorded[fmt]), "recorded usage"
+            tokens, source = recorded[fmt], "recorded usage"
         elif counted.get(fmt):
-            tokens, source = statistics.fmean(counted[fmt]), "countTokens"
+            tokens, source = counted[fmt], "countTokens"
         else:
-            tokens, source = None, "n/a"
-        rows.append({"format": fmt, "mean_characters": statistics.fmean(chars[fmt]) if chars[fmt] else 0.0,
-                     "mean_prompt_tokens": tokens, "token_source": source})
+            tokens, source = {}, "n/a"
+        on_token_pages = [sizes[page] for page in tokens if page in sizes]
+        rows.append({"format": fmt, "pages": len(sizes),
+                     "mean_characters": statistics.fmean(sizes.values()) if sizes else 0.0,
+                     "mean_prompt_tokens": statistics.fmean(tokens.values()) if tokens else None,
+                     "token_source": source, "token_pages": len(tokens),
+                     "mean_characters_of_token_pages": statistics.fmean(on_token_pages) if on_token_pages else None})
     return rows
 
 
 def format_tables(result: BenchResult) -> str:
-    lines = ["Table 1: input formats", f"{'format':<10} {'mean chars':>12} {'mean tokens':>12}  source"]
+    pages = max((int(row["pages"]) for row in result.format_rows), default=0)  # type: ignore[call-overload]
+    lines = [f"Table 1: input formats ({counted(pages, 'page')})",
+             f"{'format':<10} {'mean chars':>12} {'mean tokens':>12}  source"]
     for row in result.format_rows:
         tokens = row["mean_prompt_tokens"]
         shown = f"{tokens:12,.0f}" if isinstance(tokens, float) else f"{'n/a':>12}"
-        lines.append(f"{row['format']:<10} {row['mean_characters']:12,.0f} {shown}  {row['token_source']}")
+        lines.append(f"{row['format']:<10} {row['mean_characters']:12,.0f} {shown}  {row['token_source']}"
+                     f"{_token_pages(row)}")
+    lines.append("(mean chars: over every page; mean tokens: over the pages whose prompt's tokens are known)")
     lines += ["", "Table 2: methods",
               f"{'method':<10} {'input':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>6} {'halluc%':>8} {'s/page':>8} pages"]
     for method in result.method_rows:
@@ -424,10 +561,44 @@ def format_tables(result: BenchResult) -> str:
             f"{seconds if seconds is not None else float('nan'):8.3f} {row['pages']}{_unanswered(method)}")
     lines += ["(P, R, F1: means of per-page figures, to 4 decimals; HR: the share of pages with a",
               " hallucinated record; halluc%: hallucinated records over predicted records, pooled over the pages)"]
-    lines += [f"({m.spec.label} stopped: {m.stop.reason})" for m in result.method_rows if m.stop.reason]
+    lines += [f"({m.spec.label} stopped: {m.stop_said or m.stop.reason})" for m in result.method_rows
+              if m.stop.reason]
+    if any(m.stop.reason and not m.stop.endpoint_failed for m in result.method_rows):
+        lines.append(f"({NO_RESUME})")
     if any(m.failures or m.not_reached for m in result.method_rows):
         lines.append("(pages a method failed on or never reached are scored as empty predictions)")
-    return "\n".join(lines)
+    return "\n".join(lines + _spent_lines(result))
+
+
+def _token_pages(row: dict[str, object]) -> str:
+    """", 3 of 4 pages (mean chars on them: 15,100)" where a format's tokens are known on fewer than every page."""
+    known, pages, size = row["token_pages"], row["pages"], row["mean_characters_of_token_pages"]
+    if not known or known == pages or not isinstance(size, float):
+        return ""
+    return f", {known} of {counted(int(pages), 'page')} (mean chars on them: {size:,.0f})"  # type: ignore[call-overload]
+
+
+TOKEN_KINDS = ("prompt", "completion", "thinking", "total")
+
+
+def _spent_lines(result: BenchResult) -> list[str]:
+    """What each method that calls a model spent, and all of them together: bench keeps no run that would say it."""
+    paying = [m for m in result.method_rows if m.calls_model]
+    total = result.spent()
+    if total is None:
+        return []
+    # thinking only where the provider reported some (a model that does not think reports none, or 0); any other
+    # kind it reports is in the JSON
+    kinds = [kind for kind in TOKEN_KINDS if kind != "thinking" or total.tokens.get(kind)]
+    width = max(12, *(len(m.spec.label) for m in paying))
+    rows = [(m.spec.label, m.spent) for m in paying] + ([("all", total)] if len(paying) > 1 else [])
+    lines = ["", "Spent on model calls (requests: every attempt, retries included; tokens as the provider "
+                 "reported them)",
+             f"{'method':<{width}} {'requests':>9} " + " ".join(f"{kind:>11}" for kind in kinds)]
+    for label, spent in rows:
+        lines.append(f"{label:<{width}} {spent.requests:9,} " + " ".join(
+            f"{spent.tokens.get(kind, 0):11,}" for kind in kinds))
+    return lines
 
 
 def _unanswered(method: MethodResult) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import statistics
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
@@ -16,6 +16,7 @@ from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed
 from .engines import Engine, LocalEngine, UnitFailedError
 from .run_files import (
+    SEEDS_ASKED,
     STOPPED,
     description_differences,
     failed_pages,
@@ -234,11 +235,37 @@ def seed_runs(pred_dir: str | Path) -> dict[int, Path]:
     return dict(sorted(found.items()))
 
 
+def seeds_asked(pred_dir: str | Path) -> list[int]:
+    """Every seed a run written with --seeds N asked (its seed-S/ folders' run.json say them), with the seeds it
+    holds: a run stopped before its last seed holds fewer than it asked. A run written before the seeds asked were
+    recorded says only the seeds it holds."""
+    folders = seed_runs(pred_dir)
+    asked = set(folders)
+    for folder in folders.values():
+        said = read_run_description(folder).get(SEEDS_ASKED)
+        if isinstance(said, list):
+            asked.update(seed for seed in said if isinstance(seed, int) and not isinstance(seed, bool))
+    return sorted(asked)
+
+
+def seeds_not_run_message(asked: Sequence[int], not_run: Sequence[int]) -> str:
+    """The seeds a run asked and those it never ran, said: "3 seeds asked (0, 1, 2), seed 2 not run"."""
+    return (f"{counted(len(asked), 'seed')} asked ({', '.join(map(str, asked))}), "
+            f"{'seed' if len(not_run) == 1 else 'seeds'} {', '.join(map(str, not_run))} not run")
+
+
 @dataclass
 class SeedScores:
-    """One run scored seed by seed: the dataset figures of each seed, and their mean and spread over seeds."""
+    """One run scored seed by seed: the dataset figures of each seed, and their mean and spread over seeds; `asked`,
+    every seed the run asked (the seeds scored, and any it stopped before)."""
 
     seeds: dict[int, DatasetScore]
+    asked: list[int] = field(default_factory=list)
+
+    @property
+    def not_run(self) -> list[int]:
+        """The seeds the run asked but never ran (it stopped before them): not in the mean."""
+        return [seed for seed in self.asked if seed not in self.seeds]
 
     def mean_dict(self) -> dict[str, float]:
         figures = [s.mean_dict() for s in self.seeds.values()]
@@ -252,7 +279,8 @@ class SeedScores:
 
     def as_dict(self) -> dict[str, object]:
         return {"mean": self.mean_dict(), "sd_over_seeds": self.sd_dict(),
-                "seeds": [{"seed": seed, **scores.as_dict()} for seed, scores in self.seeds.items()]}
+                "seeds": [{"seed": seed, **scores.as_dict()} for seed, scores in self.seeds.items()],
+                "seeds_asked": self.asked or list(self.seeds), "seeds_not_run": self.not_run}
 
 
 def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
@@ -268,7 +296,12 @@ def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
         scores, seed_warnings = score_run(folder, gt_dir, pages_dir, progress, engine)
         seeds[seed] = scores
         warnings += [f"seed {seed}: {w}" for w in seed_warnings + scores.warnings]
-    return SeedScores(seeds), warnings
+    scored = SeedScores(seeds, seeds_asked(pred_dir))
+    if scored.not_run:  # a run stopped before its last seed: its mean is over the seeds it ran, said
+        warnings.append(f"{pred_dir}: {seeds_not_run_message(scored.asked, scored.not_run)} (the run stopped "
+                        f"before {'it' if len(scored.not_run) == 1 else 'them'}): the mean over seeds is over "
+                        f"{counted(len(seeds), 'seed')}; the same `extract` command runs the rest")
+    return scored, warnings
 
 
 def _mixed_methods(folders: dict[int, Path]) -> list[str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 from .. import atomic
 from ..errors import RecordLensError
 from ..extract.base import Extraction, ExtractionFailedError, Extractor
-from ..llm.gemini import BudgetExceededError
+from ..llm.gemini import BudgetExceededError, paid_carried
 from ..page.dataset import LoadedPage, load_page
 from ..page.dom import Page
 from ..records.model import load_records, save_records
@@ -36,6 +36,9 @@ OTHER_PAGES = "made_on_other_pages"  # a stored run's cost: the pages its predic
 # run.json's key (and a stored run's cost's) for the pages of the folder a run left out on purpose, name -> why: a
 # page it was never meant to extract, which `score` must not take for one a stop kept it from (and advise a rerun)
 LEFT_OUT = "left_out"
+# run.json's key, in each seed-S/ of a run written with --seeds N, for every seed the command asked: a run stopped
+# before its last seed is then not taken for a run of fewer seeds (`evaluate.seeds_asked`)
+SEEDS_ASKED = "seeds"
 NO_ANSWERS = "the method has no answers for it"  # why replay leaves a page out: no recorded answer is for it
 
 
@@ -53,6 +56,7 @@ class RunSummary:
     endpoint_failures: int = 0  # the last pages, in a row, whose model endpoint failed for good
     seconds: float = 0.0
     tokens: dict[str, int] = field(default_factory=dict)
+    requests: int | None = None  # the model requests the run made (each attempt is one, as its budget counts them)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -64,7 +68,15 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
     one page per unit of work."""
     def extract(name: str) -> tuple[LoadedPage, Extraction]:
         loaded = load_page(files[name], name)
-        return loaded, extractor.extract(loaded.page)
+        try:
+            return loaded, extractor.extract(loaded.page)
+        except BaseException as stop:
+            paid = paid_carried(stop)
+            if not isinstance(stop, Exception) and isinstance(paid, dict):
+                # Ctrl+C, SIGTERM part way through the page: what it paid for is kept as a budget stop keeps it,
+                # and the interrupt goes on (the command says it, and exits as interrupted)
+                _record_stop(out, name, str(paid.get("reason") or "interrupted"), paid, summary)
+            raise
 
     end = run_pages(_not_extracted_before(progress(wanted), out, summary, resume), extract,
                     answered=functools.partial(_keep_extraction, out, summary),
@@ -161,8 +173,8 @@ def _write_page_cost(out: Path, name: str, extraction: Extraction, made_on: dict
 
 
 def _record_stop(out: Path, name: str, reason: str, details: dict[str, object], summary: RunSummary) -> None:
-    """The page a budget ran out on part way: its paid calls in `_run/N.json`, marked not finished, and no
-    `N.json` (the next run asks the page again, keeping these calls under "earlier")."""
+    """The page a budget ran out on part way (or an interrupt cut short): its paid calls in `_run/N.json`, marked
+    not finished, and no `N.json` (the next run asks the page again, keeping these calls under "earlier")."""
     earlier = earlier_records(out, name)  # before its records go: a --restart's page done before paid no more
     (out / f"{name}.json").unlink(missing_ok=True)
     record = {"status": NOT_FINISHED, **details, "reason": reason, **earlier,

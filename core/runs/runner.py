@@ -17,7 +17,7 @@ import contextlib
 import json
 import socket
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -32,6 +32,7 @@ from .run_files import (
     LEFT_OUT,
     META_DIR,
     NO_ANSWERS,
+    SEEDS_ASKED,
     STOPPED,
     UNFINISHED,
     RunSummary,
@@ -61,10 +62,12 @@ def refuse_seeds_beside_a_run(out_dir: Path) -> None:
 def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Path, *,
                   names: Iterable[str] | None = None, resume: bool = True,
                   progress: Callable[[list[str]], Iterable[str]] = lambda names: names,
-                  engine: Engine | None = None, summary: RunSummary | None = None) -> RunSummary:
+                  engine: Engine | None = None, summary: RunSummary | None = None,
+                  seeds: Sequence[int] | None = None) -> RunSummary:
     """Extract every page of `pages_dir` (or only `names`) into `out_dir`, here or on `engine` (issue 16:
     another engine runs `extract_pages` page by page, so its files are these, byte for byte). `summary`, when
-    given, is the one filled in as the pages are done: what a stopped run (Ctrl+C) did, for its caller to say."""
+    given, is the one filled in as the pages are done: what a stopped run (Ctrl+C) did, for its caller to say.
+    `seeds`: for one seed of a run written with --seeds N, every seed the command asked (kept in run.json)."""
     out = Path(out_dir)
     summary = summary if summary is not None else RunSummary(out)
     files = page_files(pages_dir, summary.warnings)
@@ -89,11 +92,14 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         description = _run_description(extractor, _model_named_before(earlier, extractor, summary))
         if left_out:  # recorded, so that `score` says why these pages have no prediction, not that the run stopped
             description[LEFT_OUT] = {name: NO_ANSWERS for name in left_out}
+        if seeds is not None:  # so that a run stopped before its last seed is not read as a run of fewer seeds
+            description[SEEDS_ASKED] = list(seeds)
         # A resume with nothing left to do leaves run.json as it was (its date is when the run was written)
         untouched = resume and _holds_every_page(out, description, wanted)
         if not untouched:
             _note_how_it_ended(out, description, UNFINISHED)  # until it has finished: a killed run says so
         start = time.monotonic()
+        requested = _requests_counted(extractor)
         # --- engine dispatch (issue 16) ---
         if engine is not None and engine.name != "local":
             extract_on_engine(engine, extractor, files, wanted, out, summary, resume=resume, progress=progress)
@@ -101,10 +107,20 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
             extract_pages(extractor, files, wanted, out, summary, resume=resume, progress=progress)
         # --- end engine dispatch ---
         summary.seconds = time.monotonic() - start
+        if requested is not None:  # what the run's budget counted (another engine's counts come back to it)
+            summary.requests = (_requests_counted(extractor) or 0) - requested
         note_not_reached(summary, wanted)
         if not untouched or summary.extracted or summary.failed or summary.stopped:
             _note_how_it_ended(out, description, summary.stopped)
     return summary
+
+
+def _requests_counted(extractor: Extractor) -> int | None:
+    """The requests the budget of a model-calling extractor has counted so far (every seed of a run shares one
+    budget); None for a method that calls no model."""
+    budget = getattr(getattr(extractor, "caller", None), "budget", None)
+    requests = getattr(budget, "requests", None)
+    return requests if isinstance(requests, int) else None
 
 
 @contextlib.contextmanager

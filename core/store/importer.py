@@ -61,9 +61,11 @@ from ..page.dataset import (
 from ..page.snapshot import Snapshot, read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
 from ..records.model import RecordList, load_records
+from ..runs.evaluate import seed_runs, seeds_asked, seeds_not_run_message
 from ..runs.run_files import (
     LEFT_OUT,
     OTHER_PAGES,
+    SEEDS_ASKED,
     STOPPED,
     failed_pages,
     left_out_pages,
@@ -782,6 +784,10 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
                         "and names them")
     written = described.pop("written", None)
     stopped = described.pop(STOPPED, None)
+    described.pop(SEEDS_ASKED, None)  # the whole run's, not this seed's: said once, with the run's first seed
+    said = _seeds_not_run(run_dir)
+    if said:
+        warnings.append(said)
     if stopped:  # the pages it never reached are not in it: the run is stored as stopped, and scored as it is
         warnings.append(f"{run_dir}: the run stopped before its last page ({stopped}); stored as a stopped run")
     parameters = {**described, "source": str(run_dir.resolve())}
@@ -806,6 +812,22 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
         project.runs.add_predictions(run_id, predictions, errors)
         project.runs.finish(run_id, cost=cost, ended_at=ended)
     return RunFolderImport(run_id, warnings, left_out=tuple(left_out))
+
+
+def _seeds_not_run(run_dir: Path) -> str | None:
+    """For the first seed-S/ of a run written with --seeds N (`runs --add` stores each seed as a run of its own),
+    the seeds the run asked but never ran, said once for the run; None for any other folder, or a run whole."""
+    whole = run_dir.parent
+    folders = seed_runs(whole)
+    if not folders or next(iter(folders.values())).resolve() != run_dir.resolve():
+        return None
+    asked = seeds_asked(whole)
+    not_run = [seed for seed in asked if seed not in folders]
+    if not not_run:
+        return None
+    return (f"{whole}: {seeds_not_run_message(asked, not_run)} (the run stopped before "
+            f"{'it' if len(not_run) == 1 else 'them'}): only the seeds run are stored; the same `extract` command "
+            "runs the rest")
 
 
 def _same_run(project: Project, method: str, parameters: dict[str, object], predictions: dict[str, RecordList],

@@ -768,7 +768,8 @@ def test_the_end_of_a_propose_job_says_what_each_page_got(qtbot, window):
     extract.register("by-page-test", lambda **_: ByPage(), "records on page 2, a failure elsewhere")
     assert window.propose(["2", "1"], method="by-page-test") is not None
     qtbot.waitUntil(lambda: window.job is None, timeout=30_000)
-    assert window.statusBar().currentMessage() == "done: 3 records proposed on page 2; failed on page 1"
+    assert window.statusBar().currentMessage() == ("done: 3 records proposed on page 2; failed on page 1 "
+                                                   "(RuntimeError: this page breaks the extractor)")
     assert window.propose(["2"], method="by-page-test") is not None
     qtbot.waitUntil(lambda: window.job is None, timeout=30_000)
     assert window.statusBar().currentMessage() == "done: nothing new on page 2"
