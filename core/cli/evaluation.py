@@ -391,8 +391,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="repeat the cross-validation over R fold splits (seeds S..S+R-1) and report their mean "
                          "(default 1)")
     cv.add_argument("--per-page", action="store_true", help="also print every page's figures and fold")
-    add_llm_arguments(p)
-    _one_budget_for_every_method(p)
+    add_llm_arguments(p, budget_help={option: meaning + BUDGET_SHARED for option, meaning in BENCH_BUDGET.items()})
     add_engine_arguments(p)
     p.set_defaults(handler=cmd_bench)
 
@@ -403,9 +402,3 @@ BENCH_BUDGET = {"--max-requests": "stop after this many requests, counted over e
                                 "(the request that crosses the mark is kept)"}
 BUDGET_SHARED = ("; one budget: the methods take turns on each page, so they stop on the same page; a stopped bench "
                  "does not resume (run again, it asks every page again)")
-
-
-def _one_budget_for_every_method(p: argparse.ArgumentParser) -> None:
-    """The budget options' help as bench means them (`add_llm_arguments` words them for one run)."""
-    for option, meaning in BENCH_BUDGET.items():
-        p._option_string_actions[option].help = meaning + BUDGET_SHARED  # argparse has no setter

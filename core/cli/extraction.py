@@ -235,7 +235,16 @@ def interrupted_line(summary: RunSummary, restarted: Restarted | None = None) ->
             "same command (with --restart) to extract every page again, or give another --out for a new run")
 
 
-def add_llm_arguments(p: argparse.ArgumentParser, *, selector_model: bool = False) -> None:
+# The budget options' help for one run; a command that means them otherwise (bench: one budget for every method)
+# words them itself (`budget_help`)
+RUN_BUDGET = {"--max-requests": "stop the run after this many requests",
+              "--max-tokens": "stop the run once this many tokens are used (the request that crosses the mark is "
+                              "kept, so a run may end a little over)"}
+
+
+def add_llm_arguments(p: argparse.ArgumentParser, *, selector_model: bool = False,
+                      budget_help: dict[str, str] | None = None) -> None:
+    budget = budget_help or RUN_BUDGET
     group = p.add_argument_group("Gemini (needs GEMINI_API_KEY or GOOGLE_API_KEY)" + (
         "; --model also names the selector's model file" if selector_model else ""))
     group.add_argument("--model", help="the Gemini model (default gemini-2.5-pro)" + (
@@ -244,9 +253,8 @@ def add_llm_arguments(p: argparse.ArgumentParser, *, selector_model: bool = Fals
     group.add_argument("--temperature", type=float, help="0 to 2 (default 1)")
     group.add_argument("--timeout-s", dest="timeout_s", type=float,
                        help="seconds per request before a retry (default 300; five attempts)")
-    group.add_argument("--max-requests", type=int, help="stop the run after this many requests")
-    group.add_argument("--max-tokens", type=int, help="stop the run once this many tokens are used (the request "
-                                                      "that crosses the mark is kept, so a run may end a little over)")
+    group.add_argument("--max-requests", type=int, help=budget["--max-requests"])
+    group.add_argument("--max-tokens", type=int, help=budget["--max-tokens"])
     group.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
     group.add_argument("--prompt-file", help="a prompt of your own: the file is the whole message, {input} "
                                              "standing for the page (appended when absent); its hash is recorded")
