@@ -23,7 +23,7 @@ class Extraction:
     parameters: dict[str, object]
     seconds: float
     input_format: str | None = None
-    tokens: dict[str, int] | None = None  # prompt/completion/total when an LLM was used
+    tokens: dict[str, int] | None = None  # prompt/completion/total (and thinking, when reported) when an LLM was used
     warnings: list[str] = field(default_factory=list)
     raw: object | None = None  # e.g. the model's raw answer, MDR regions
 
