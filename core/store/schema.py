@@ -220,7 +220,7 @@ CREATE TABLE model_calls (
     prompt TEXT NOT NULL,
     images INTEGER NOT NULL DEFAULT 0,     -- screenshots sent with the prompt (stored with the step)
     answer TEXT,                           -- the raw text; NULL when the call failed
-    usage TEXT NOT NULL DEFAULT '{{}}',    -- JSON: prompt, completion, total tokens (thinking when reported)
+    usage TEXT NOT NULL DEFAULT '{{}}',    -- JSON: prompt, completion, total tokens
     seconds REAL NOT NULL DEFAULT 0,
     error TEXT,
     PRIMARY KEY (trajectory_id, ordinal)
