@@ -14,12 +14,17 @@ import sys
 import time
 from itertools import chain
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import RecordLensError
 from ..page.dataset import unfinished_dataset
 from ..runs.progress import ProgressBar, progress
 from ..wording import counted
 from .output import Replacing, warn
+
+if TYPE_CHECKING:
+    from ..extract.selector_model import SelectorModel
+    from ..extract.training import Example
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,6 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "settings cross-validated in K page-grouped folds on these pages, beside the shipped model "
                         "on the same pages (K more fits, each on fewer pages: said when that makes them weaker "
                         "models than the one written)")
+    p.add_argument("--force", action="store_true",
+                   help="train even when the model already at the output is the one these pages, labels, seed "
+                        "and RecordLens version give (said, and not trained again, otherwise)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
 
@@ -47,27 +55,23 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..extract.fit_pool import say_workers_variable_problem
     from ..extract.training import (
-        FORGOTTEN_MODEL,
-        ModelShape,
         check_seed,
         dataset_pages_to_read,
-        few_pages_warning,
-        fewest_bagged_pages,
         fit,
-        fold_shapes,
         for_training,
         label_notes,
         labelled_pages_said,
+        model_in_place,
         once_each,
+        project_description,
+        project_model_in_place,
         project_model_path,
         project_pages_to_read,
-        save_model,
-        save_project_model,
+        training_entries,
         unfit_fold,
-        weaker_folds_note,
         writable_model_path,
     )
-    from ..runs.cross_validation import check_folds, check_training
+    from ..runs.cross_validation import check_folds
 
     pages_dirs, gt_dirs = args.pages or [], args.gt or []
     if args.project and (pages_dirs or gt_dirs):
@@ -83,6 +87,14 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is None:
         say_workers_variable_problem(warn)
     start = time.perf_counter()
+    own = bool(args.project) and args.out == project_model_path(args.project)
+    # The model in place already the one these pages give: said at once, no page read (a project remembers its
+    # pages' digests), where nothing else is asked of the pages (--cv cross-validates them).
+    in_place = None if args.force or args.cv is not None or not args.project else project_model_in_place(
+        args.project, args.out, args.seed)
+    if in_place is not None:
+        _say_in_place(args.out, in_place, own, start)
+        return 0
     for pages in pages_dirs:  # before the work: a model of the pages a stopped export wrote is a model of part
         if (unfinished := unfinished_dataset(Path(pages))) is not None:
             warn(f"{unfinished}; the model is trained on the pages it holds")
@@ -96,6 +108,14 @@ def run(args: argparse.Namespace) -> int:
     labelled = list(progress(read, total=sum(map(len, sources)), label="candidates", enabled=not args.quiet))
     for message in _left_out(args.project, pages_dirs, gt_dirs):
         warn(message)
+    unreadable = 0
+    for pages, source in [] if args.project else zip(pages_dirs, sources, strict=True):
+        for name, why in source.unreadable.items():  # one bad file leaves its page out, as labels check does
+            warn(f"page {name} of {pages} is left out: {why}; correct that file (or move it away) and train again")
+        unreadable += len(source.unreadable)
+    if unreadable and not labelled:
+        raise RecordLensError(f"no page could be read ({counted(unreadable, 'page')} left out, above): nothing to "
+                              "train on")
     labelled, again = once_each(labelled)
     if args.cv is not None:
         check_folds(args.cv, len(labelled))  # before the work, not after it
@@ -104,18 +124,32 @@ def run(args: argparse.Namespace) -> int:
     for message in label_notes(labelled):
         warn(message)
     if args.project:
-        description = f"{labelled_pages_said(len(labelled))} of the project {Path(args.project).name}"
+        description = project_description(len(labelled), args.project)
     else:
         description = f"{labelled_pages_said(len(labelled))} of {', '.join(sorted({lp.source for lp in labelled}))}"
     examples = [lp.example for lp in labelled]
     if args.cv is not None and (problem := unfit_fold(examples, args.cv, args.seed)) is not None:
         raise RecordLensError(f"--cv {args.cv}: {problem}")  # before the model is fitted and written
-    fitting = ProgressBar("fits", enabled=not args.quiet)
-    model = fit(examples, seed=args.seed, description=description, workers=args.workers, check=fitting.update)
-    fitting.finish()
-    # The project's own model replaced is set aside as the app's Forget sets it aside, not lost; the same model
-    # again (same pages, labels and seed) is not (`save_project_model`), which is said.
-    own = bool(args.project) and args.out == project_model_path(args.project)
+    in_place = None if args.force else model_in_place(args.out, training_entries(labelled), args.seed, description)
+    if in_place is not None:  # the fits would give it again, byte for byte: skipped
+        _say_in_place(args.out, in_place, own, start)
+        model = in_place
+    else:
+        fitting = ProgressBar("fits", enabled=not args.quiet)
+        model = fit(examples, seed=args.seed, description=description, workers=args.workers, check=fitting.update)
+        fitting.finish()
+        _write(model, args, own, f"selector model from {description}, seed {args.seed}", start)
+    if args.cv is not None:
+        _say_cross_validation(examples, args, model)
+    return 0
+
+
+def _write(model: SelectorModel, args: argparse.Namespace, own: bool, what: str, start: float) -> None:
+    """Write the model fitted and say where, what and how long training took. The project's own model replaced is
+    set aside as the app's Forget sets it aside, not lost; the same model again (same pages, labels and seed) is
+    not (`save_project_model`), which is said."""
+    from ..extract.training import FORGOTTEN_MODEL, save_model, save_project_model
+
     same = own and args.out.is_file() and args.out.read_bytes() == model.to_json().encode("utf-8")
     pushed_out = own and not same and (Path(args.project) / FORGOTTEN_MODEL).is_file()
     replacing = Replacing(args.out)
@@ -123,8 +157,7 @@ def run(args: argparse.Namespace) -> int:
     out, kept = (args.out, None) if same else save_project_model(model, args.project) if own else (
         save_model(model, args.out), None)
     size = out.stat().st_size
-    print(f"{out}: selector model from {description}, seed {args.seed}, {size / 1e3:.0f} kB, "
-          f"{time.perf_counter() - start:.1f} s", file=sys.stderr)
+    print(f"{out}: {what}, {size / 1e3:.0f} kB, trained in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     if kept is not None:
         print(f"the project's earlier model is kept as {kept}" + (" (in place of the one set aside there before)"
                                                                   if pushed_out else ""), file=sys.stderr)
@@ -132,19 +165,51 @@ def run(args: argparse.Namespace) -> int:
         print("the project's model is the one it had (the same pages, labels and seed)", file=sys.stderr)
     if not same and kept is None:  # an earlier model of the project's own is said as kept, above
         replacing.said()
+    _warn_few_pages(model)
+
+
+def _say_in_place(out: Path, model: SelectorModel, own: bool, start: float) -> None:
+    """The model at `out` is the one training would write again (`training.fitted_from`): said, with what makes
+    it so and how to train anyway, in place of the fits."""
+    provenance = model.provenance
+    pages = [p for p in provenance.get("pages", []) if isinstance(p, dict)]
+    which = "the project's model is the one it had" if own else "the model there is the one these pages give"
+    checked = time.perf_counter() - start
+    print(f"{out}: {which} (the same {counted(len(pages), 'labelled page')} and labels, seed {provenance.get('seed')}, "
+          f"RecordLens {provenance.get('recordlens')}): not trained again (checked in {checked:.1f} s); --force "
+          "trains it anyway", file=sys.stderr)
+    _warn_few_pages(model)
+
+
+def _warn_few_pages(model: SelectorModel) -> None:
+    """A model of one stage said as the app's Learn and Propose say it, with the way to a better one."""
+    from ..extract.training import ModelShape, few_pages_warning, fewest_bagged_pages
+
     written = ModelShape.of(model)
     if (risk := few_pages_warning(written)) is not None:  # in the words of the app's Learn and Propose
         bagged_from = fewest_bagged_pages()
         unbagged = f" (bagging needs {bagged_from} pages)" if written.pages < bagged_from else ""
         warn(f"{risk}; label more pages and train again, or check its proposals on other labelled pages before "
              f"relying on it. The model written: {written}{unbagged}")
-    if args.cv is not None:
-        for line in check_training(examples, args.cv, args.seed, workers=args.workers).lines():
-            print(line)
-        # The folds fit fewer pages each: below the counts a full model needs, a weaker kind of model.
-        if (note := weaker_folds_note(fold_shapes(examples, args.cv, args.seed), written)) is not None:
-            print(note)
-    return 0
+
+
+def _say_cross_validation(examples: list[Example], args: argparse.Namespace, model: SelectorModel) -> None:
+    """`--cv K`: these settings cross-validated on these pages beside the shipped model, and what the folds'
+    weaker models mean for the figure."""
+    from ..extract.training import ModelShape, fold_shapes, weaker_folds_note
+    from ..runs.cross_validation import check_training
+
+    for line in check_training(examples, args.cv, args.seed, workers=args.workers).lines():
+        print(line)
+    print(CV_KEY)
+    # The folds fit fewer pages each: below the counts a full model needs, a weaker kind of model.
+    if (note := weaker_folds_note(fold_shapes(examples, args.cv, args.seed), ModelShape.of(model))) is not None:
+        print(note)
+
+
+# What the cross-validation's figures are (core/runs/cross_validation.py: TrainingCheck.lines)
+CV_KEY = ("(P, R, F1: mean precision, recall and F1 per page; HR: the share of pages with a hallucinated record; "
+          "spam N/M: of the M pages, the N whose proposed records number under half or over twice the true ones)")
 
 
 def _check_pairs(pages_dirs: list[str], gt_dirs: list[str]) -> None:

@@ -11,13 +11,18 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import RecordLensError
 from .base import Extraction, Extractor, refuse_unknown_parameters
 
+if TYPE_CHECKING:
+    from ..store.project import Project
+    from .training import ModelFreshness
+
 __all__ = [
     "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "project_model",
-    "forget_project_model", "model_stages", "project_model_path", "register",
+    "forget_project_model", "model_freshness", "model_stages", "project_model_path", "register",
     "train_on_project",
 ]
 
@@ -128,6 +133,15 @@ def project_model(project_dir: str | Path) -> tuple[Path | None, str]:
     except ModelError as error:
         return None, str(error).removeprefix(f"{path}: ")  # the path is the project's own, known to the caller
     return path, ""
+
+
+def model_freshness(project: Project) -> ModelFreshness | None:
+    """Whether the project's learnt model is still the one its labelled pages would give: pages labelled since,
+    pages whose labels changed, pages no longer labelled, and `sentence()` saying it; None when the project has no
+    model of its own that this version can use (training.model_freshness; cheap before every Propose)."""
+    from .training import model_freshness as freshness
+
+    return freshness(project)
 
 
 def train_on_project(project_dir: str | Path, **options: object) -> Path:

@@ -42,6 +42,7 @@ from .selector_model import FEATURES, Blend, Ensemble, Forest, Learner, Selector
 
 if TYPE_CHECKING:
     from ..records.hygiene import PageCheck
+    from ..store.project import Project
 
 POSITIVE = 0.5  # a region whose records match true records this well on average is a region of records
 THRESHOLD = 0.5  # an even-odds cut: fixed, not searched on the development pages
@@ -304,8 +305,9 @@ def once_each(pages: Sequence[L]) -> tuple[list[L], list[Twice]]:
 
 def label_notes(pages: Sequence[Labelled]) -> list[str]:
     """What a trainer should know of the labels it learns from: pages whose labels hold XPaths that name nothing
-    (learnt from as they are: the model then learns that the lists they meant are not records), and pages
-    labelled as holding no record."""
+    (learnt from as they are: the model then learns that the lists they meant are not records), pages labelled
+    as holding no record, and the pages `labels check` flags for nested or doubled records or for a policy on
+    page chrome unlike the others' (`_unlike_the_others`)."""
     checks = [lp.check for lp in pages]
     naming_nothing = [lp for lp, check in zip(pages, checks, strict=True) if check.unresolved]
     without_xpath = [lp for lp, check in zip(pages, checks, strict=True) if check.empty]
@@ -321,7 +323,29 @@ def label_notes(pages: Sequence[Labelled]) -> list[str]:
     if holding_none:
         notes.append(f"{len(holding_none)} page(s) are labelled as holding no record ({_named(holding_none)}): the "
                      "model learns that none of their lists is one")
+    if (unlike := _unlike_the_others(checks)) is not None:
+        notes.append(unlike)
     return notes
+
+
+def _unlike_the_others(checks: Sequence[PageCheck]) -> str | None:
+    """The label problems `labels check` flags that training learns a policy from, counted in one line: pages with
+    records inside others or listed twice, and pages whose policy on page chrome differs from the majority."""
+    from ..records.hygiene import summarise
+
+    doubled = sum(1 for check in checks if check.nested or check.twice)
+    report = summarise(checks)
+    outliers = len(report.policy_outliers)
+    if not (doubled or outliers):
+        return None
+    parts = []
+    if doubled:
+        parts.append(f"{counted(doubled, 'page')} {'has' if doubled == 1 else 'have'} nested or doubled records")
+    if outliers:
+        chrome = "no page chrome" if report.majority_includes_chrome else "page chrome (navigation, header, footer)"
+        parts.append(f"{outliers} label{'s' if outliers == 1 else ''} {chrome} unlike the others")
+    return (", ".join(parts) + ": the model learns its policy from them as they are; `recordlens labels check` "
+            "lists them")
 
 
 def _named(pages: Sequence[Labelled], shown: int = 8) -> str:
@@ -485,6 +509,31 @@ def _has_both_classes(examples: Sequence[Example], kind: str = "best") -> bool:
     return any(x.any() for x in labels) and not all(x.all() for x in labels)
 
 
+def nothing_to_learn(examples: Sequence[Example], kind: str = "best") -> str | None:
+    """Why these pages teach a member nothing, said by what the candidates find on them and what their labels
+    mark (a classifier needs both regions of records and regions that are not); None when they teach it."""
+    if _has_both_classes(examples, kind):
+        return None
+    where = f"page {examples[0].name}" if len(examples) == 1 else f"these {counted(len(examples), 'page')}"
+    found = sum(len(e.candidates.candidates) for e in examples)
+    records = sum(len(e.truth) for e in examples)
+    if not records:
+        return (f"{where} {'is' if len(examples) == 1 else 'are'} labelled as holding no record: training needs "
+                "pages whose labels mark lists of records; label more pages")
+    labelled = counted(records, "labelled record")
+    if not found:
+        return f"the candidates find no repeated structure on {where} ({labelled}): nothing to learn from"
+    if any(e.record_regions(kind).any() for e in examples):
+        regions = ("the one candidate region is the list of the labelled records" if found == 1
+                   else f"each of the {found:,} candidate regions is a list of labelled records")
+        return (f"on {where} ({labelled}) {regions}: training also needs regions that are not records (menus, "
+                "link lists, footers the labels leave out); label more pages")
+    regions = (f"the one candidate region on {where} does not hold" if found == 1
+               else f"none of the {found:,} candidate regions on {where} holds")
+    return (f"{regions} the labelled records ({labelled}) closely enough to count as a list of them: check what "
+            "the labels name with `recordlens labels check`, or label more pages")
+
+
 def _has_second_stage(examples: Sequence[Example], seed: int, config: FitConfig, kind: str) -> bool:
     """Whether a member learns a second stage: enough pages, and records on enough of them, for the inner
     cross-validation its training rows come from."""
@@ -541,32 +590,24 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
     any number of worker processes (`workers`; None: `fit_pool.fit_workers()` when the fits are large enough).
     `check(fits done, fits in all)` runs between fits and while they run (progress); what it raises (a cancel)
     stops the training."""
-    import sklearn
-
     check_seed(seed)
     if not examples:
         raise DatasetError("no labelled pages to train on")
     if not config.targets:
         raise DatasetError("no kind of training target to fit members on")
-    if not _has_both_classes(examples, config.targets[0]):
-        raise DatasetError(f"the labels of these {len(examples)} page(s) mark no list of records that the "
-                           "candidates find (or mark every one): training needs pages whose labels mark lists of "
-                           "records among other parts of the page; label more pages, and check what their labels "
-                           "name with `recordlens labels check`")
+    if (nothing := nothing_to_learn(examples, config.targets[0])) is not None:
+        raise DatasetError(nothing)
     plans = _member_plans(examples, seed, config)
     members = _fit_members([([examples[i] for i in share], member_seed, kind) for share, member_seed, kind in plans],
                            config, workers, check)
+    before, after = _stated(training_entries(examples), seed, config, threshold, description)
     provenance = {
-        "trained_on": description or labelled_pages_said(len(examples)),
-        "pages": [{"name": e.name, "source": e.source, "digest": e.digest} for e in examples],
-        "seed": seed, "config": dict(config.__dict__), "positive_target": POSITIVE, "threshold": threshold,
+        **before,
         "members": [{"seed": member_seed, "target": kind,
                      "left_out": [e.name for i, e in enumerate(examples) if i not in set(share)]}
                     for share, member_seed, kind in plans],
         "second_stage_from": f"out-of-fold first-stage probabilities ({INNER_FOLDS}-fold, training pages only)",
-        "learner": f"scikit-learn {sklearn.__version__} GradientBoostingClassifier"
-                   + (" blended with RandomForestClassifier" if config.forest_trees else ""),
-        "recordlens": _version(),
+        **after,
     }
     model = SelectorModel(members, threshold, provenance)
     if model.stages < 2:
@@ -574,6 +615,52 @@ def fit(examples: Sequence[Example], seed: int = 0, config: FitConfig = FitConfi
     fitted = _shape_of_plans(examples, plans, model.stages)
     _record_what_was_fitted(provenance["config"], fitted, lambda: _why_smaller(examples, seed, config, plans, fitted))
     return model
+
+
+def training_entries(pages: Iterable[Example | Labelled]) -> list[dict[str, str]]:
+    """The pages as a model's provenance lists them, in order: each by its name, source and digest."""
+    return [training_entry(p.name, p.source, p.digest) for p in pages]
+
+
+def training_entry(name: str, source: str, digest: str) -> dict[str, str]:
+    """One page as a model's provenance lists it (`page_digest`: its texts and labels)."""
+    return {"name": name, "source": source, "digest": digest}
+
+
+def _stated(pages: list[dict[str, str]], seed: int, config: FitConfig, threshold: float, description: str
+            ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a model's provenance says of how it was trained, known before any fit: the part written before its
+    members and the part after them (the order of the file's keys, which its bytes keep)."""
+    return ({"trained_on": description or labelled_pages_said(len(pages)), "pages": pages, "seed": seed,
+             "config": dict(config.__dict__), "positive_target": POSITIVE, "threshold": threshold},
+            {"learner": f"scikit-learn {_learner_version()} GradientBoostingClassifier"
+                        + (" blended with RandomForestClassifier" if config.forest_trees else ""),
+             "recordlens": _version()})
+
+
+def fitted_from(model: SelectorModel, pages: list[dict[str, str]], seed: int, description: str,
+                config: FitConfig = FitConfig(), threshold: float = THRESHOLD) -> bool:
+    """Whether fitting these pages (`training_entries`, in order) would give `model` again: its provenance states
+    the same pages (names, sources, texts and labels), seed, settings asked for, threshold, description, learner
+    and RecordLens version, from which the fit is deterministic. Known without fitting, so that training the
+    same model again can be skipped."""
+    import json
+
+    def as_read(value: dict[str, Any]) -> dict[str, Any]:  # as the model file holds it (tuples are lists there)
+        return json.loads(json.dumps(value))
+
+    before, after = _stated(pages, seed, config, threshold, description)
+    stated = as_read(before | after)
+    settings_now = stated.pop("config")
+    recorded = as_read(model.provenance)  # a model just fitted holds tuples where one read holds lists
+    settings = recorded.get("config")
+    if not isinstance(settings, dict):
+        return False
+    asked = {k: v for k, v in settings.items() if k not in ("requested", "smaller_because")}
+    if isinstance(requested := settings.get("requested"), dict):  # a model fitted smaller states what was asked
+        asked |= requested
+    return (model.threshold == threshold and asked == settings_now
+            and all(recorded.get(key) == value for key, value in stated.items()))
 
 
 def _member_plans(examples: Sequence[Example], seed: int, config: FitConfig) -> list[tuple[list[int], int, str]]:
@@ -696,6 +783,19 @@ def _version() -> str:
         return "unknown"
 
 
+def _learner_version() -> str:
+    """scikit-learn's version, as its package states it (without importing it: a check of the model in place
+    comes before any fit)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("scikit-learn")
+    except metadata.PackageNotFoundError:  # not installed as a distribution: as the module says it
+        import sklearn
+
+        return sklearn.__version__
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Where labelled pages come from
 
@@ -703,10 +803,12 @@ def _version() -> str:
 @dataclass(frozen=True)
 class PagesToRead:
     """Labelled pages, each read (parsed) as it is iterated and let go by the reader before the next, and how many
-    there are (a progress bar's total)."""
+    there are (a progress bar's total). A page whose label file or page file cannot be read is left out as it is
+    met, and kept in `unreadable` (its name: why, the file named), so that one bad file does not stop training."""
 
     count: int
     read: Callable[[], Iterator[LabelledPage]]
+    unreadable: dict[str, str] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return self.count
@@ -731,7 +833,13 @@ def dataset_pages_to_read(pages_dir: str | Path, gt_dir: str | Path) -> PagesToR
     if not count:
         raise DatasetError(f"no page with ground truth in {pages_dir} and {gt_dir}")
     source = _source_name(pages_dir)
-    return PagesToRead(count, lambda: _labelled(dataset_labels(pages_dir, gt_dir), source))
+    unreadable: dict[str, str] = {}
+
+    def left_out(name: str, error: Exception) -> None:
+        unreadable[name] = str(error)
+
+    return PagesToRead(count, lambda: _labelled(dataset_labels(pages_dir, gt_dir, skip=left_out), source),
+                       unreadable)
 
 
 def _labelled(pages: Iterable[tuple[str, Page, list[list[str]]]], source: str) -> Iterator[LabelledPage]:
@@ -788,6 +896,132 @@ def project_pages_to_read(project_dir: str | Path) -> PagesToRead:
     return PagesToRead(count, read)
 
 
+def project_description(count: int, project_dir: str | Path) -> str:
+    """What a model learnt from a project's labelled pages says it was trained on."""
+    return f"{labelled_pages_said(count)} of the project {Path(project_dir).name}"
+
+
+def project_training_entries(project: Project) -> list[dict[str, str]]:
+    """The project's labelled pages as a model learnt from them states them (`training_entries`, a page given
+    twice with the same labels once, as training keeps it), without parsing a page whose digest the project
+    remembers (`label_checks.training_digest`)."""
+    from ..store.scoring import labelled_page_names
+
+    entries, seen = [], set()
+    for name in labelled_page_names(project):
+        digest = project.label_checks.training_digest(name)
+        if digest not in seen:
+            seen.add(digest)
+            entries.append(training_entry(name, str(project.root), digest))
+    return entries
+
+
+def model_in_place(path: str | Path, pages: list[dict[str, str]], seed: int, description: str
+                   ) -> SelectorModel | None:
+    """The model at `path` if it is the one fitting these pages with this seed would write (`fitted_from`), else
+    None (nothing there, another model, or one this version cannot read)."""
+    model = _readable_model(path)
+    return model if model is not None and fitted_from(model, pages, seed, description) else None
+
+
+def project_model_in_place(project_dir: str | Path, path: str | Path, seed: int) -> SelectorModel | None:
+    """`model_in_place` for the project's labelled pages, before any page is read: their digests are those the
+    project remembers (`project_training_entries`), asked only when the model lists the pages labelled now, by
+    name and in order (a page parsed only where its labels changed since its digest was last asked)."""
+    from ..store.project import open_project
+    from ..store.scoring import labelled_page_names
+
+    model = _readable_model(path)
+    if model is None:
+        return None
+    learnt = [p.get("name") for p in model.provenance.get("pages", []) if isinstance(p, dict)]
+    with open_project(project_dir) as project:
+        if learnt != labelled_page_names(project):  # other pages (or a page twice): trained as before
+            return None
+        pages = project_training_entries(project)
+    return model if fitted_from(model, pages, seed, project_description(len(pages), project_dir)) else None
+
+
+def _readable_model(path: str | Path) -> SelectorModel | None:
+    """The model at `path`, None when there is none this version can read."""
+    from .selector import load_model
+    from .selector_model import ModelError
+
+    if not Path(path).is_file():
+        return None
+    try:
+        return load_model(path)
+    except ModelError:
+        return None
+
+
+@dataclass(frozen=True)
+class ModelFreshness:
+    """How a project's learnt model stands against the project's labelled pages now (`model_freshness`): of the
+    pages marked labelled or reviewed, those it learnt from as they are (`learnt`), those labelled since it was
+    learnt (`new`), those it learnt from whose labels changed since (`changed`: their texts and labels, as its
+    provenance's page digests hold them); and the pages it learnt from that are no longer labelled (`gone`)."""
+
+    labelled: int
+    learnt: int
+    new: list[str]
+    changed: list[str]
+    gone: list[str]
+    trained_by: str = ""  # the RecordLens version that learnt it, when not this one
+
+    @property
+    def current(self) -> bool:
+        """Whether the model is the one the labels give now (learning again would learn from the same pages)."""
+        return not (self.new or self.changed or self.gone)
+
+    def sentence(self) -> str:
+        """"learnt from 9 of the 10 labelled pages; labels of 1 changed since"."""
+        if self.current:
+            return f"learnt from {_all(self.labelled)} as {'it is' if self.labelled == 1 else 'they are'} labelled now"
+        parts = [f"learnt from {self.learnt} of the {counted(self.labelled, 'labelled page')}"]
+        if self.new:
+            parts.append(f"{len(self.new)} labelled since")
+        if self.changed:  # a page's texts change only as another version reads them: said then
+            parts.append(f"labels of {len(self.changed)} changed since" if not self.trained_by else
+                         f"{len(self.changed)} changed since (their labels, or how RecordLens {_version()} reads "
+                         f"them: the model is of {self.trained_by})")
+        if self.gone:
+            parts.append(f"{counted(len(self.gone), 'page')} it learnt from "
+                         f"{'is' if len(self.gone) == 1 else 'are'} no longer labelled")
+        return "; ".join(parts)
+
+
+def _all(count: int) -> str:
+    return "the 1 labelled page" if count == 1 else f"all {counted(count, 'labelled page')}"
+
+
+def model_freshness(project: Project) -> ModelFreshness | None:
+    """Whether the project's learnt model is still the one its labelled pages would give, page by page; None when
+    the project has no model of its own that this version can use. Cheap enough before every Propose: the model
+    is read once per file version (`selector.load_model`), and each page's digest is the one the project
+    remembers beside its label check (a page is parsed only when its labels changed since it was last asked)."""
+    from ..store.scoring import labelled_page_names
+    from . import project_model
+    from .selector import load_model
+
+    path, _ = project_model(project.root)
+    if path is None:
+        return None
+    model = load_model(path)
+    described = [p for p in model.provenance.get("pages", []) if isinstance(p, dict)]
+    learnt_names = {str(p.get("name")) for p in described}
+    learnt_digests = model.trained_digests()
+    now = {name: project.label_checks.training_digest(name) for name in labelled_page_names(project)}
+    digests_now = set(now.values())
+    learnt = [name for name, digest in now.items() if digest in learnt_digests]
+    changed = [name for name, digest in now.items() if digest not in learnt_digests and name in learnt_names]
+    new = [name for name, digest in now.items() if digest not in learnt_digests and name not in learnt_names]
+    gone = [str(p.get("name")) for p in described
+            if str(p.get("name")) not in now and str(p.get("digest")) not in digests_now]
+    version = str(model.provenance.get("recordlens", ""))
+    return ModelFreshness(len(now), len(learnt), new, changed, gone, version if version != _version() else "")
+
+
 def writable_model_path(path: str | Path) -> Path:
     """`path` if a model file can be written there (nothing, or a model written before by any version, even one
     this version refuses to load and says to train again): checked before the training work rather than after it."""
@@ -838,9 +1072,9 @@ def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, 
     seed give the same file. Where it is written and the seed are checked before any work; `check` as in `fit`."""
     path = writable_model_path(out if out is not None else project_model_path(project_dir))
     check_seed(seed)
-    labelled = [p.example for p in for_training(project_pages_to_read(project_dir), progress)]
-    model = fit(labelled, seed=seed, check=check,
-                description=f"{labelled_pages_said(len(labelled))} of the project {Path(project_dir).name}")
+    # a page given twice with the same labels once, as `train --project` keeps it: the same model either way
+    labelled = [p.example for p in once_each(list(for_training(project_pages_to_read(project_dir), progress)))[0]]
+    model = fit(labelled, seed=seed, check=check, description=project_description(len(labelled), project_dir))
     if out is None:  # the project's own: the model it replaces set aside, as `train --project` sets it aside
         written, kept = save_project_model(model, project_dir)
         if kept is not None and set_aside is not None:
@@ -865,10 +1099,8 @@ def unfit_fold(examples: Sequence[Example], k: int, seed: int = 0, config: FitCo
     for f, held in enumerate(folds(len(examples), k, seed)):
         held_set = set(held)
         training = [e for i, e in enumerate(examples) if i not in held_set]
-        if not _has_both_classes(training, config.targets[0]):
-            return (f"fold {f + 1} of {k} would train on {len(training)} page(s) whose labels mark no list of "
-                    "records the candidates find (or mark every one): use fewer folds, or label more pages with "
-                    "records")
+        if (nothing := nothing_to_learn(training, config.targets[0])) is not None:
+            return f"fold {f + 1} of {k} would have nothing to learn: {nothing} (or use fewer folds)"
     return None
 
 

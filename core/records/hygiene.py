@@ -20,7 +20,7 @@ labelled pages it imported (core/store/importer.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -175,12 +175,15 @@ def summarise(checks: Sequence[PageCheck], also: Sequence[PageCheck] = (), *, ch
     return CheckReport(checks, majority, outliers)
 
 
-def dataset_labels(pages_dir: str | Path, gt_dir: str | Path, unreadable: list[str] | None = None
+def dataset_labels(pages_dir: str | Path, gt_dir: str | Path, unreadable: list[str] | None = None, *,
+                   skip: Callable[[str, RecordLensError], None] | None = None
                    ) -> Iterator[tuple[str, Page, list[list[str]]]]:
     """`(name, page, true records)` of every page of a dataset with ground truth and a page file, for
     `check_page`, in the ground truth's order. A page whose labels or page file cannot be read stops the walk
-    with its error, unless `unreadable` is given: then the error is added to it and the walk goes on. A pages
-    folder that is not there is refused as every command refuses it (not a missing page per label file)."""
+    with its error, unless `unreadable` is given: then the error is added to it and the walk goes on; or unless
+    `skip` is: then it is told the page's name and the error, and the walk goes on (a label file without its
+    page is passed over: training says those apart). A pages folder that is not there is refused as every
+    command refuses it (not a missing page per label file)."""
     if not Path(pages_dir).is_dir():
         raise DatasetError(not_a_folder(Path(pages_dir), "pages", "N.html / N.mhtml"))
     for name, truth in record_files(gt_dir).items():
@@ -193,6 +196,9 @@ def dataset_labels(pages_dir: str | Path, gt_dir: str | Path, unreadable: list[s
             records = load_records(truth).records
             page = load_page(page_file, name).page
         except RecordLensError as error:
+            if skip is not None:
+                skip(name, error)
+                continue
             if unreadable is None:
                 raise
             unreadable.append(f"page {name}: cannot be checked: {error}")

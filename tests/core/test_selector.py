@@ -365,8 +365,16 @@ def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path, capsys) 
                          "--selector-model", *wrong]) == 2
     err = capsys.readouterr().err
     assert "nothing.json" in err and "add selector to --methods" in err
-    assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "-q"]) == 0
+    again = ["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "-q"]
+    written = model.read_bytes()
+    assert cli_main(again) == 0  # the same pages, labels and seed: the model in place is theirs, not fitted again
+    said = capsys.readouterr().err
+    assert f"{model}: the model there is the one these pages give (the same 8 labelled pages and labels, seed 0, " \
+           "RecordLens " in said and "not trained again" in said and "--force trains it anyway" in said, said
+    assert "fits [" not in said and model.read_bytes() == written
+    assert cli_main([*again, "--force"]) == 0
     assert f"replaced the earlier {model}" in capsys.readouterr().err
+    assert model.read_bytes() == written
 
 
 def test_extract_without_a_method_runs_the_selector_with_the_shipped_model(tmp_path: Path) -> None:
@@ -489,7 +497,8 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
     assert "page 5 of copy is page 5 of data again (with other labels): both are used, and they disagree" \
         in captured.err
     assert SelectorModel.load(model).provenance["trained_on"].startswith("9 labelled pages of copy, data")
-    trained, shipped, weaker = captured.out.splitlines()
+    trained, shipped, key, weaker = captured.out.splitlines()
+    assert "spam N/M: of the M pages, the N whose proposed records number under half or over twice" in key
     assert trained.startswith("these settings, 4-fold cross-validated on these 9 pages (seed 0): P ")
     assert shipped.startswith("the shipped model on the same pages (it was not trained on any of them): P ")
     # The folds of 6 pages are not bagged, unlike the model written from 9.
@@ -522,7 +531,8 @@ def test_train_cv_refuses_a_fold_it_cannot_fit_before_writing_the_model(tmp_path
     model = tmp_path / "m.json"
     assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "--cv", "3",
                      "-q"]) == 2
-    assert "would train on 2 page(s) whose labels mark no list of records" in capsys.readouterr().err
+    assert re.search(r"--cv 3: fold \d of 3 would have nothing to learn: these 2 pages are labelled as holding no "
+                     r"record: .* \(or use fewer folds\)", capsys.readouterr().err)
     assert not model.exists()
 
 
@@ -532,7 +542,8 @@ def test_training_on_labels_that_mark_no_list_says_what_to_do(tmp_path: Path, ca
         save_records(gt_dir / f"{k}.json", [])
     assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(tmp_path / "m.json"),
                      "-q"]) == 2
-    assert "the labels of these 2 page(s) mark no list of records" in capsys.readouterr().err
+    assert "these 2 pages are labelled as holding no record: training needs pages whose labels mark lists of " \
+           "records" in capsys.readouterr().err
 
 
 def test_score_says_which_pages_a_selector_run_s_model_was_trained_on(tmp_path: Path, capsys, monkeypatch) -> None:
