@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 from .text_forms import visible, written
 
-__all__ = ["counted", "listed", "shortened", "shown"]
+__all__ = ["counted", "json_problem", "listed", "shortened", "shown"]
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
@@ -21,6 +22,17 @@ def listed(names: Sequence[str], limit: int = 5, *, total: bool = False, sep: st
     if len(names) <= limit:
         return sep.join(names)
     return sep.join(names[:limit]) + (f"{sep}… ({len(names):,} in all)" if total else f"{sep}...")
+
+
+def json_problem(error: ValueError) -> str:
+    """What is wrong with a JSON text, as `json` says it, and "cut short?" where it ends before its value does (a
+    file a full disk or a killed copy left half written): json names only where it stopped reading."""
+    said = str(error)
+    if not isinstance(error, json.JSONDecodeError):
+        return said
+    ended_early = (error.pos >= len(error.doc.rstrip()) or error.msg.startswith("Unterminated string")
+                   or error.msg.startswith("Expecting value") and not error.doc[error.pos:].strip())
+    return f"{said}; cut short?" if ended_early and error.doc.strip() else said
 
 
 def shown(text: str) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import AgentError
+from ..wording import json_problem
 from .actions import Step
 from .targets import Target
 
@@ -110,7 +111,7 @@ class Trajectory:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise AgentError(f"{source} is not valid JSON: {error}") from None
+            raise AgentError(f"{source} is not valid JSON: {json_problem(error)}") from None
         if not isinstance(data, dict):
             raise AgentError(f"{source} must be a JSON object with 'task' and 'steps'")
         try:

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import RecordLensError
 from ..file_kinds import read_regular_file
-from ..wording import listed
+from ..wording import json_problem, listed
 from .candidates import FEATURE_NAMES, PageCandidates, feature_matrix
 from .context import CONTEXT_NAMES, context_features
 
@@ -385,7 +385,7 @@ class SelectorModel:
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as error:  # also a number too long to read, or nesting too deep
-            raise ModelError(f"{source}: not a selector model (invalid JSON: {error})") from None
+            raise ModelError(f"{source}: not a selector model (invalid JSON: {json_problem(error)})") from None
         if not isinstance(data, dict) or data.get("format") not in FORMATS:
             named = data.get("format") if isinstance(data, dict) else None
             if isinstance(named, str) and named.startswith(FORMAT_FAMILY):

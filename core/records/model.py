@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .. import atomic
 from ..errors import DatasetError
+from ..wording import json_problem
 
 Record = list[str]
 RecordList = list[Record]
@@ -134,7 +135,7 @@ def load_records(path: str | Path) -> RecordsFile:
     except OSError as error:  # permissions, a failing disk: said per file, so a check of many files goes on
         raise DatasetError(f"{path}: cannot be read ({error.strerror or error})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise DatasetError(f"{path}: not valid JSON ({error})") from None
+        raise DatasetError(f"{path}: not valid JSON ({json_problem(error)})") from None
     except RecursionError:
         raise DatasetError(f"{path}: nested too deeply to be a list of records") from None
     return parse_records(data, name=str(path))
