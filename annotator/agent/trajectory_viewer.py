@@ -8,6 +8,8 @@ be found is marked in the timeline with the reason.
 
 `StoredTrajectoryPicker` lists the trajectories a project holds (people's references, then each agent run's
 episodes by task and run index) and gives back the one chosen, to be shown here with the project's screenshots.
+A task's newest reference is the one agents are compared with, unless it was recorded for an earlier version of the
+task (changed since: `agent run --replace-tasks`, or saved again here): then none is, and the row says so.
 An episode is named by its run index as `agent eval` names it (run 0 first), and one that `agent eval` never counts
 says so: a *cut* one (stopped by the model budget or a failing model endpoint: not the agent's doing, so not
 "wrong") and one a resumed run ran again (`latest_episodes`: the last uncut one of a task and run index counts).
@@ -322,6 +324,8 @@ class TrajectoryViewer(QWidget):
 REFERENCES = "Reference trajectories"
 NOTE = ("A task's newest reference is the one agents are compared with (agreement); "
         "“Result” says whether a reference's answer matches the task's gold answer.")
+EARLIER_NOTE = (" A reference recorded for an earlier version of its task (changed since) is not used: record the "
+                "task again.")
 CUT_NOTE = (" A cut episode (stopped by the model budget or a failing model endpoint) is not the agent's failure: "
             "agent eval never counts it, nor one a resumed run ran again (“not counted”).")
 
@@ -335,6 +339,7 @@ class StoredTrajectory:
     recorded: str = ""         # when it began, ISO time
     counts: bool = True        # a reference: whether it is its task's newest, the one agents are compared with
     several: bool = False      # a reference: whether its task has other references
+    earlier_version: bool = False  # a reference recorded for an earlier version of its task: never used
     run_again: bool = False    # an episode its resumed run ran again: the later one counts (`latest_episodes`)
 
     @property
@@ -346,6 +351,8 @@ class StoredTrajectory:
         """Task, run index (as agent eval names it) and, where it matters, whether it counts."""
         if self.agent_run is None:
             used = (" · newest: counts" if self.counts else " · older: not used") if self.several else ""
+            if self.earlier_version:
+                used = " · recorded for an earlier version: not used"
             return f"{self.trajectory.task_id}{used}"
         why = ", ".join(["cut"] * self.cut + ["run again"] * self.run_again)
         return f"{self.trajectory.task_id} · run {self.trajectory.run}" + (f" · {why}: not counted" if why else "")
@@ -361,7 +368,12 @@ class StoredTrajectory:
 
     @property
     def explanation(self) -> str:
-        """What a row's tooltip says of an episode agent eval does not count ("" for the others)."""
+        """What a row's tooltip says of an episode agent eval does not count, or of a reference recorded for an
+        earlier version of its task ("" for the others)."""
+        if self.agent_run is None and self.earlier_version:
+            return (f"Recorded for an earlier version of task {self.trajectory.task_id}: the task was changed since "
+                    "(its instruction, gold answer, rules or start page). Agents are not compared with it, and the "
+                    "tasks report does not count it: record the task again.")
         if self.agent_run is None or not (self.cut or self.run_again):
             return ""
         parts = []
@@ -385,9 +397,11 @@ def stored_trajectories(project) -> list[StoredTrajectory]:  # noqa: ANN001 - a 
 
 
 def _references(project, dates: dict[int, str]) -> list[StoredTrajectory]:  # noqa: ANN001 - a core Project
-    """People's references by task, oldest first; the newest of a task counts (eval takes the last stored), and
-    one stored before answers were judged is judged here by its task."""
+    """People's references by task, oldest first; the newest of a task counts (eval takes the last stored) unless
+    it was recorded for an earlier version of the task, and one stored before answers were judged is judged here by
+    its task."""
     tasks = {t.id: t for t in project.agent.tasks()}
+    earlier = project.agent.earlier_versions()
     found = sorted(project.agent.trajectories(reference=True), key=lambda p: (p[1].task_id, p[0]))
     newest = {t.task_id: row for row, t in found}
     per_task = Counter(t.task_id for _, t in found)
@@ -397,7 +411,8 @@ def _references(project, dates: dict[int, str]) -> list[StoredTrajectory]:  # no
         if trajectory.success is None and task is not None and trajectory.answer:
             trajectory.success = task.accepts(trajectory.answer)
         out.append(StoredTrajectory(row, REFERENCES, None, trajectory, dates.get(row, ""),
-                                    counts=newest[trajectory.task_id] == row, several=per_task[trajectory.task_id] > 1))
+                                    counts=newest[trajectory.task_id] == row and row not in earlier,
+                                    several=per_task[trajectory.task_id] > 1, earlier_version=row in earlier))
     return out
 
 
@@ -485,7 +500,7 @@ class StoredTrajectoryPicker(QDialog):
             item.setData(0, Qt.ItemDataRole.UserRole, entry.row_id)
             if entry.agent_run is None and trajectory.success is False:
                 item.setForeground(4, QBrush(QColor("#c92a2a")))
-            if entry.explanation:  # an episode agent eval never counts: greyed, and the tooltip says why
+            if entry.explanation:  # an episode agent eval never counts, an unused reference: greyed, and why
                 for index in range(len(self.COLUMNS)):
                     item.setForeground(index, QBrush(NOT_COUNTED))
                     item.setToolTip(index, entry.explanation)
@@ -493,7 +508,8 @@ class StoredTrajectoryPicker(QDialog):
         for index in range(len(self.COLUMNS)):
             self.tree.resizeColumnToContents(index)
         self.empty.setVisible(not self.entries)
-        self.note.setText(NOTE + (CUT_NOTE if any(e.cut for e in self.entries) else ""))
+        self.note.setText(NOTE + (EARLIER_NOTE if any(e.earlier_version for e in self.entries) else "")
+                          + (CUT_NOTE if any(e.cut for e in self.entries) else ""))
         chosen = self.items.get(keep) if keep is not None else None
         chosen = chosen or next(iter(self.items.values()), None)
         if chosen is not None:

@@ -13,7 +13,10 @@ Definitions (the README publishes them):
   equal after the task's normalisation; otherwise their targets match by identity (`targets_match`: find_target's
   XPath, role and name, text, box, then label rule; or neither has a target), Type also needs the same text (case
   and spacing aside) and Scroll the same direction. A category's agreement is the mean over its episodes that
-  have a reference, and says over how many of its tasks and episodes that is.
+  have a reference, and says over how many of its tasks and episodes that is. The reference is one of the task as
+  it is now: one recorded for an earlier version of the task (changed since; a project keeps the version each
+  reference was recorded for) is a path to another question, so no episode is compared with it, and it is named.
+  One whose version is not known (stored before versions were kept, or read from a file) is compared with.
 - Complete runs only: a run index is *incomplete* when one of the run's tasks has no episode in it, or one of its
   episodes was cut (by the model budget or a failing model endpoint: `loop.CUT_STOPS`). By default the figures
   are those of the complete run indices, and the incomplete ones are named with their reasons; an agent run
@@ -42,7 +45,7 @@ from .loop import CUT_STOPS
 from .model import Task, Trajectory
 from .sites import loose_url
 from .targets import folded, targets_match
-from .tasks import is_correct, normalise_answer, task_digest
+from .tasks import is_correct, normalise_answer, same_version
 
 OVERALL = "overall"
 
@@ -94,6 +97,8 @@ class Evaluation:
     ended: bool = True
     included_incomplete: bool = False
     changed_tasks: list[str] = field(default_factory=list)  # tasks changed since the run used them
+    # Tasks of the run whose reference was recorded for an earlier version of them: no agreement with it.
+    earlier_version_references: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -104,18 +109,20 @@ class Evaluation:
                 "complete": self.complete, "ended": self.ended, "complete_runs": self.complete_runs,
                 "incomplete_runs": {str(r): reasons for r, reasons in self.incomplete.items()},
                 "included_incomplete": self.included_incomplete, "changed_tasks": self.changed_tasks,
+                "earlier_version_references": self.earlier_version_references,
                 "episodes": self.episodes,
                 "warnings": self.warnings}
 
 
 def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
              references: Mapping[str, Trajectory] | None = None, *, plan: RunPlan | None = None,
-             include_incomplete: bool = False) -> Evaluation:
+             include_incomplete: bool = False, recorded_for: Mapping[str, str | None] | None = None) -> Evaluation:
     """Score agent episodes (trajectories with a run index) against their tasks and references; by default
-    only the complete run indices count (see the module notes)."""
+    only the complete run indices count (see the module notes). `recorded_for`: task id -> the `task_digest` of
+    the task its reference was recorded for (None, or not there: not known)."""
     by_id = {t.id: t for t in tasks}
-    references = references or {}
     plan = plan or RunPlan()
+    references, earlier = _references_of_these_versions(tasks, references or {}, recorded_for or {})
     episodes: list[dict[str, object]] = []
     warnings: list[str] = []
     for trajectory in latest_episodes(trajectories):
@@ -149,6 +156,12 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
         warnings.append(f"task(s) {listed(changed, total=True)} changed since {run} used them (`--replace-tasks`): "
                         "its episodes of them are scored by the tasks as they are now, not as the run saw them")
     evaluated = {str(e["task"]) for e in episodes} | set(plan.task_ids or ())  # the tasks of the run, no other
+    earlier = [task_id for task_id in earlier if task_id in evaluated]
+    if earlier:
+        one = len(earlier) == 1
+        warnings.append(f"reference{'' if one else 's'} of {listed(earlier, total=True)} recorded for an earlier "
+                        f"version of {'the task' if one else 'their tasks'}: record {'it' if one else 'them'} again "
+                        f"(no episode is compared with {'it' if one else 'them'}: no agreement)")
     astray = [t.id for t in tasks if t.id in evaluated and (r := references.get(t.id)) is not None
               and r.answer is not None and not is_correct(t, r.answer)]
     if astray:  # its steps lead to another answer: agents that find the gold one agree with it less
@@ -161,14 +174,23 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
     figures = [_figures(c, [e for e in scored if e["category"] == c]) for c in categories]
     return Evaluation(overall=_figures(OVERALL, scored), categories=figures, episodes=episodes, warnings=warnings,
                       incomplete=incomplete, complete_runs=complete_runs, ended=plan.ended,
-                      included_incomplete=include_incomplete, changed_tasks=changed)
+                      included_incomplete=include_incomplete, changed_tasks=changed,
+                      earlier_version_references=earlier)
+
+
+def _references_of_these_versions(tasks: Sequence[Task], references: Mapping[str, Trajectory],
+                                  recorded_for: Mapping[str, str | None]) -> tuple[dict[str, Trajectory], list[str]]:
+    """The references recorded for the tasks as they are now (or for a version not known), and the tasks whose
+    reference was recorded for an earlier version of them (`tasks.same_version`)."""
+    earlier = [t.id for t in tasks if t.id in references and not same_version(recorded_for.get(t.id), t)]
+    return {k: v for k, v in references.items() if k not in earlier}, earlier
 
 
 def changed_tasks(tasks: Sequence[Task], recorded: Mapping[str, str] | None) -> list[str]:
     """The tasks whose content differs from the digest a run recorded for them (none when it recorded none)."""
     if not recorded:
         return []
-    return [t.id for t in tasks if t.id in recorded and recorded[t.id] != task_digest(t)]
+    return [t.id for t in tasks if t.id in recorded and not same_version(recorded[t.id], t)]
 
 
 def run_spans(runs: Sequence[int]) -> str:

@@ -7,7 +7,8 @@ A task a person wrote (a benchmark made by hand: `HAND_MADE` as its model) is co
 
 A reference counts for the task as it is now only: one recorded for another version of the task (edited since:
 another `task_digest`) is a path to another question, so it is not in the GT steps, and the task is named among those
-left to record, as recorded for another version.
+left to record, as recorded for another version. A project knows the version each reference was recorded for (schema
+9; one stored before counts, judged by the project's copy of its task as before); a references file does not.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .. import atomic
 from ..wording import listed
 from .candidates import Candidate
 from .model import Task, Trajectory
-from .tasks import task_digest
+from .tasks import same_version, task_digest
 
 HAND_MADE = "person"  # a Candidate's model when a person wrote the task (no generation step)
 COLUMNS = ("generated", "similar", "unable", "expired", "refined", "pending")
@@ -80,11 +81,11 @@ class Funnel:
 
 
 def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory] | None = None, *,
-           recorded_for: Mapping[str, Task] | None = None) -> Funnel:
+           recorded_for: Mapping[str, Task | str] | None = None) -> Funnel:
     """The table for these candidates; `references`: task id -> reference trajectory (a person's); `recorded_for`:
-    task id -> the task as its reference was recorded for (a project stores a reference with its task). A reference
-    recorded for another version of the candidate's task does not count; one whose version is not known (a
-    `--references` file) counts."""
+    task id -> the task its reference was recorded for, or that task's `task_digest` (a project stores each
+    reference's). A reference recorded for another version of the candidate's task does not count; one whose
+    version is not known (a `--references` file) counts."""
     references = references or {}
     recorded_for = recorded_for or {}
     rows: dict[str, FunnelRow] = {}
@@ -119,10 +120,11 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
                   without_reference_ids=unrecorded, other_version_ids=other_version)
 
 
-def _same_version(task: Task, recorded_for: Task | None) -> bool:
-    """Whether a reference recorded for `recorded_for` (None: not known) is one of `task` as it is now: what the
-    task says, not its id or site (`task_digest`)."""
-    return recorded_for is None or task_digest(recorded_for) == task_digest(task)
+def _same_version(task: Task, recorded_for: Task | str | None) -> bool:
+    """Whether a reference recorded for `recorded_for` (a task or its digest; None: not known) is one of `task` as it
+    is now: what the task says, not its id or site (`task_digest`)."""
+    digest = task_digest(recorded_for) if isinstance(recorded_for, Task) else recorded_for
+    return same_version(digest, task)
 
 
 def format_funnel(table: Funnel) -> str:

@@ -241,6 +241,12 @@ def task_digest(task: Task) -> str:
     return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
 
 
+def same_version(recorded: str | None, task: Task) -> bool:
+    """Whether a trajectory stored for the task whose `task_digest` was `recorded` is one of `task` as it is now. Not
+    known (None: stored before versions were kept, or read from a references file) counts, as it always did."""
+    return recorded is None or recorded == task_digest(task)
+
+
 # Answer normalisation (RULES_TEXT says the same in prose)
 
 

@@ -539,9 +539,14 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
         site = run.parameters.get("site")
         site = str(site) if site is not None else None
         tasks = project.agent.tasks(site=site)
-        references = {t.task_id: t for _, t in project.agent.trajectories(reference=True, site=site)}
+        stored = project.agent.trajectories(reference=True, site=site)  # the newest of a task is its reference
+        versions = project.agent.recorded_versions()
+        references = {t.task_id: t for _, t in stored}
+        recorded_for = {t.task_id: versions[row] for row, t in stored}  # the task version each was recorded for
     if args.references:
-        references.update(read_references(Path(args.references)))
+        files = read_references(Path(args.references))
+        references.update(files)
+        recorded_for = {k: v for k, v in recorded_for.items() if k not in files}  # a file's version is not known
     task_ids = run.parameters.get("task_ids")
     runs_planned = run.parameters.get("runs")
     digests = run.parameters.get("task_digests")
@@ -550,7 +555,8 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
                    ended=run.ended_at is not None and run.status != "failed", run_id=run_id,
                    error=(run.error or "no reason recorded") if run.status == "failed" else None,
                    task_digests=digests if isinstance(digests, dict) else None)
-    result = evaluate(tasks, episodes, references, plan=plan, include_incomplete=args.include_incomplete)
+    result = evaluate(tasks, episodes, references, plan=plan, include_incomplete=args.include_incomplete,
+                      recorded_for=recorded_for)
     other_snapshots = _other_snapshots(runs, run)
     if other_snapshots:
         result.warnings.append(other_snapshots)

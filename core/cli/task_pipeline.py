@@ -217,7 +217,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.tasks:
         candidates = _hand_made(load_tasks(args.tasks))
     references: dict[str, Trajectory] = {}
-    recorded_for: dict[str, Task] = {}  # task id -> the task as its project reference was recorded for
+    recorded_for: dict[str, Task | str] = {}  # task id -> the task (or its digest) its project reference is for
     if args.project:
         from ..store.project import open_project
 
@@ -250,22 +250,24 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _project_references(project, candidates: list[Candidate]  # noqa: ANN001
-                        ) -> tuple[dict[str, Trajectory], dict[str, Task]]:
+                        ) -> tuple[dict[str, Trajectory], dict[str, Task | str]]:
     """The `project`'s references of the tasks counted, each from its task's own site: a task id is a site's own,
     so site A's reference of t1 does not count for site B's t1. A task naming no site of the project (a tasks file
     written without one, or naming the site's folder) takes its id's reference from any site, as before. With them,
-    the task each was stored with (the project's copy): `funnel` counts no reference of another version of a task."""
+    the version of the task each was recorded for (its digest; the project's copy of the task for one recorded
+    before versions were kept): `funnel` counts no reference of another version of a task."""
     sites = {task.site for task in project.agent.tasks()}
+    versions = project.agent.recorded_versions()
     references: dict[str, Trajectory] = {}
-    recorded_for: dict[str, Task] = {}
+    recorded_for: dict[str, Task | str] = {}
     for site in sorted({c.task.site for c in candidates}):
         where = site if site in sites else None
-        of_site = {t.task_id: t for _, t in project.agent.trajectories(reference=True, site=where)}
+        of_site = {t.task_id: (row, t) for row, t in project.agent.trajectories(reference=True, site=where)}
         stored = {t.id: t for t in project.agent.tasks(site=where)}
         for candidate in candidates:
             if candidate.task.site == site and candidate.id in of_site:
-                references[candidate.id] = of_site[candidate.id]
-                recorded_for[candidate.id] = stored[candidate.id]
+                row, references[candidate.id] = of_site[candidate.id]
+                recorded_for[candidate.id] = versions[row] or stored[candidate.id]
     return references, recorded_for
 
 

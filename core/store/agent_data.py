@@ -14,7 +14,7 @@ from pathlib import Path
 from ..agent.actions import ACTIONS, Step
 from ..agent.model import ModelCall, Task, Trajectory
 from ..agent.targets import Target
-from ..agent.tasks import is_correct
+from ..agent.tasks import is_correct, same_version, task_digest
 from .db import Connection, Provenance, StoreError, dumps, now
 from .files import snapshot_path, store_snapshot
 from .runs import StoredRun
@@ -163,7 +163,8 @@ class AgentData:
 
     def add_trajectory(self, task_row_id: int, trajectory: Trajectory, *, agent_run_id: int | None = None) -> int:
         """Store a whole trajectory, its steps, screenshots and model calls in one transaction (a reference
-        one when `agent_run_id` is None)."""
+        one when `agent_run_id` is None), with the version of its task it is for: the `task_digest` of the task as
+        the project holds it now (saved just before, by whoever recorded or ran it)."""
         bad = [s.action for s in trajectory.steps if s.action and s.action not in ACTIONS]
         if bad:
             raise StoreError(f"unknown step action {bad[0]!r}; expected one of {', '.join(ACTIONS)}")
@@ -174,11 +175,15 @@ class AgentData:
         steps = trajectory.steps
         started = steps[0].at if steps and steps[0].at else at
         with self._store.writing() as db:
+            task = self._store.one(f"{_SELECT_TASKS} WHERE t.id = ?", (task_row_id,))
+            if task is None:
+                raise StoreError(f"no task row {task_row_id} in the project")
             cursor = db.execute(
                 "INSERT INTO trajectories (task_id, actor_id, agent_run_id, answer, success, started_at, ended_at, "
-                "run_index, stop) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "run_index, stop, task_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (task_row_id, self._store.provenance_id(provenance_of(trajectory.actor)), agent_run_id,
-                 trajectory.answer, trajectory.success, started, at, trajectory.run, trajectory.stop))
+                 trajectory.answer, trajectory.success, started, at, trajectory.run, trajectory.stop,
+                 task_digest(_task(task))))
             trajectory_id = int(cursor.lastrowid)
             for position, step in enumerate(steps, 1):
                 db.execute("INSERT INTO steps (trajectory_id, position, action, target, value, url, screenshot, "
@@ -231,6 +236,20 @@ class AgentData:
         rows = self._store.db.execute("SELECT id, started_at FROM trajectories ORDER BY id").fetchall()
         return {int(row_id): str(started or "") for row_id, started in rows}
 
+    def recorded_versions(self) -> dict[int, str | None]:
+        """Row id -> the `task_digest` of the task each trajectory was stored for (a reference recorded for it, an
+        episode run on it); None: stored before versions were kept (schema 9)."""
+        rows = self._store.db.execute("SELECT id, task_digest FROM trajectories ORDER BY id").fetchall()
+        return {int(row_id): None if digest is None else str(digest) for row_id, digest in rows}
+
+    def earlier_versions(self) -> set[int]:
+        """The trajectories (row ids) stored for another version of their task than the project holds now: it was
+        changed since (`agent run --replace-tasks`, or saved again from the agent window). A reference of them is
+        not its task's (`tasks.same_version`); one stored before versions were kept is not among them."""
+        rows = self._store.db.execute(f"SELECT tr.id, tr.task_digest, {_TASK_COLUMNS} FROM trajectories tr "
+                                      "JOIN tasks t ON t.id = tr.task_id JOIN sites s ON s.id = t.site_id").fetchall()
+        return {int(row[0]) for row in rows if not same_version(row[1], _task(row[2:]))}
+
     def delete_trajectory(self, trajectory_id: int) -> None:
         """Remove a trajectory with its steps and model calls: a reference a person deletes. (A resumed run keeps
         the episodes it runs again, a cut one's model calls with it: `agent eval` counts the last uncut one.)"""
@@ -280,8 +299,9 @@ def _refuse_a_changed_task(store: Connection, row_id: int, task: Task) -> None:
                          "to score those runs by the new one")
 
 
-_SELECT_TASKS = ("SELECT t.external_id, t.instruction, t.gold_answer, t.category, t.answer_kind, t.normalisation, "
-                 "t.start_url, s.name FROM tasks t JOIN sites s ON s.id = t.site_id")
+_TASK_COLUMNS = ("t.external_id, t.instruction, t.gold_answer, t.category, t.answer_kind, t.normalisation, "
+                 "t.start_url, s.name")
+_SELECT_TASKS = f"SELECT {_TASK_COLUMNS} FROM tasks t JOIN sites s ON s.id = t.site_id"
 
 
 def _task(row: Sequence[object]) -> Task:

@@ -316,14 +316,24 @@ UPDATE scores SET changes_seen = COALESCE((SELECT upto FROM changes_by_time WHER
 DROP TABLE temp.changes_by_time;
 """
 
+# Version 9: each trajectory says the version of its task it was stored for: the `tasks.task_digest` of the task as a
+# reference was recorded for it, or an episode run on it. A task changed later (`--replace-tasks`, the agent window)
+# no longer takes a reference of an earlier version for its own. A trajectory stored before has none (NULL):
+# recorded before versions were kept, it counts as it did.
+_V9 = """
+ALTER TABLE trajectories ADD COLUMN task_digest TEXT;
+"""
+
 
 # A migration is a SQL script or, when SQL alone cannot say it, a function of the connection.
-MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (_V1, _V2, _V3, _v4, _V5, _V6, _V7, _V8)
+MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
+    _V1, _V2, _V3, _v4, _V5, _V6, _V7, _V8, _V9)
 SCHEMA_VERSION = len(MIGRATIONS)
 # A removed page's copy (`page_removal`) written at this schema version or a later one is put back as it is: the
 # migrations since only added tables, and columns its rows may leave empty (v7: a score's page reader; empty, the
-# score is made again; v8: the label change a score saw; empty, it is judged by its time). A migration that
-# changes the rows of a table with a page_id moves it to its own version.
+# score is made again; v8: the label change a score saw; empty, it is judged by its time; v9: a trajectory's task
+# version, in a table no page's copy holds). A migration that changes the rows of a table with a page_id moves it to
+# its own version.
 PAGE_COPIES_SINCE = 6
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from recordlens.core.store.db import connect
@@ -20,3 +21,22 @@ def old_project(folder: Path, version: int, *statements: str) -> Path:
     db.conn.execute("COMMIT")
     db.close()
     return folder
+
+
+# The columns each schema version added to tables an earlier one had (a migration that only adds a table needs none)
+ADDED_COLUMNS = {7: ("scores", "page_reader"), 8: ("scores", "changes_seen"), 9: ("trajectories", "task_digest")}
+
+
+def as_earlier_schema(folder: Path, version: int) -> None:
+    """The project in `folder`, made by this RecordLens, as one of schema `version` leaves it: the columns later
+    versions added dropped, its data kept (what a colleague's older install would have written)."""
+    db = sqlite3.connect(folder / "project.db")
+    try:
+        for added_by, (table, column) in sorted(ADDED_COLUMNS.items()):
+            held = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            if added_by > version and column in held:
+                db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+        db.execute(f"PRAGMA user_version = {version}")
+        db.commit()
+    finally:
+        db.close()

@@ -5,7 +5,6 @@ judged by their time, as before."""
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -23,6 +22,7 @@ from recordlens.core.store import (
 from recordlens.core.store import project as project_module
 from recordlens.core.store import runs as runs_module
 from recordlens.core.store.project import Project, Provenance
+from tests.core.old_projects import as_earlier_schema
 from tests.core.test_scoring_at_scale import dataset, run_folder
 
 ME = Provenance("person", "me")
@@ -120,15 +120,9 @@ def test_scores_stored_before_schema_8_get_the_latest_change_their_time_was_afte
         reject_a_true_record(project, "2")  # after the score: page 2 stale, whichever judges it
         latest_before = project.db.execute("SELECT MAX(id) FROM label_history WHERE at <= "
                                            "(SELECT MIN(scored_at) FROM scores)").fetchone()[0]
-    db = sqlite3.connect(folder / "project.db")
-    try:
-        db.execute("ALTER TABLE scores DROP COLUMN changes_seen")
-        db.execute("PRAGMA user_version = 7")
-        db.commit()
-    finally:
-        db.close()
+    as_earlier_schema(folder, 7)
     with open_project(folder) as project:
-        assert take_upgrades()  # schema 7 -> 8, said once
+        assert take_upgrades()  # schema 7 -> 9, said once
         assert {row[0] for row in project.db.execute("SELECT changes_seen FROM scores")} == {latest_before}
         assert project.runs.stale_pages(1) == ["2"]
     with pytest.MonkeyPatch.context() as clock:

@@ -4,7 +4,6 @@ schema 6 come back with the page, as made by an earlier RecordLens."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,7 @@ from recordlens.core.store import (
 from recordlens.core.store.db import connect
 from recordlens.core.store.project import Project
 from recordlens.core.store.runs import PAGE_READER_VERSION
+from tests.core.old_projects import as_earlier_schema
 from tests.core.test_scoring_at_scale import dataset, run_folder
 
 
@@ -46,16 +46,7 @@ def scored_project(tmp_path: Path) -> Path:
 
 def as_schema_6(folder: Path) -> None:
     """The project as RecordLens of schema 6 (which stored no page reader) leaves it; its scores made just now."""
-    db = sqlite3.connect(folder / "project.db")
-    try:
-        columns = {column[1] for column in db.execute("PRAGMA table_info(scores)")}
-        for later in ("page_reader", "changes_seen"):  # added by schemas 7 and 8
-            if later in columns:
-                db.execute(f"ALTER TABLE scores DROP COLUMN {later}")
-        db.execute("PRAGMA user_version = 6")
-        db.commit()
-    finally:
-        db.close()
+    as_earlier_schema(folder, 6)
 
 
 def test_scores_made_by_an_earlier_recordlens_are_stale_however_recent(tmp_path: Path) -> None:
