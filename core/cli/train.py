@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         unfit_fold,
         writable_model_path,
     )
-    from ..runs.cross_validation import check_folds
+    from ..runs.cross_validation import Variants, check_folds
 
     pages_dirs, gt_dirs = args.pages or [], args.gt or []
     if args.project and (pages_dirs or gt_dirs):
@@ -102,9 +102,14 @@ def run(args: argparse.Namespace) -> int:
         sources = [project_pages_to_read(args.project)]
     else:
         sources = [dataset_pages_to_read(pages, gt) for pages, gt in zip(pages_dirs, gt_dirs, strict=True)]
+    # Cross-validation folds synthetic variants with their source page (else it scores pages in-sample): with --cv
+    # each variant among the pages is noted as it is read.
+    variants = Variants()
+    noted = sources if args.cv is None else [
+        variants.noted(source, made_from) for source, made_from in zip(sources, _synthetic_sources(args), strict=True)]
     # One parsed page at a time: what training needs of each is kept (its candidates' features), not its parse.
     # Cross-validation's scores select regions on the pages, so with --cv they are kept.
-    read = for_training(chain.from_iterable(sources), keep_pages=args.cv is not None)
+    read = for_training(chain.from_iterable(noted), keep_pages=args.cv is not None)
     labelled = list(progress(read, total=sum(map(len, sources)), label="candidates", enabled=not args.quiet))
     for message in _left_out(args.project, pages_dirs, gt_dirs):
         warn(message)
@@ -117,8 +122,9 @@ def run(args: argparse.Namespace) -> int:
         raise RecordLensError(f"no page could be read ({counted(unreadable, 'page')} left out, above): nothing to "
                               "train on")
     labelled, again = once_each(labelled)
+    groups = variants.groups(labelled)  # each page alone but where --cv found variants
     if args.cv is not None:
-        check_folds(args.cv, len(labelled))  # before the work, not after it
+        check_folds(args.cv, len(labelled), len(set(groups)))  # before the work, not after it
     for twice in again:
         warn(f"{twice}: " + ("used once" if twice.same_labels else "both are used, and they disagree"))
     for message in label_notes(labelled):
@@ -128,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         description = f"{labelled_pages_said(len(labelled))} of {', '.join(sorted({lp.source for lp in labelled}))}"
     examples = [lp.example for lp in labelled]
-    if args.cv is not None and (problem := unfit_fold(examples, args.cv, args.seed)) is not None:
+    if args.cv is not None and (problem := unfit_fold(examples, args.cv, args.seed, groups=groups)) is not None:
         raise RecordLensError(f"--cv {args.cv}: {problem}")  # before the model is fitted and written
     in_place = None if args.force else model_in_place(args.out, training_entries(labelled), args.seed, description)
     if in_place is not None:  # the fits would give it again, byte for byte: skipped
@@ -140,8 +146,22 @@ def run(args: argparse.Namespace) -> int:
         fitting.finish()
         _write(model, args, own, f"selector model from {description}, seed {args.seed}", start)
     if args.cv is not None:
-        _say_cross_validation(examples, args, model)
+        _say_cross_validation(examples, args, model, groups)
     return 0
+
+
+def _synthetic_sources(args: argparse.Namespace) -> list[dict[str, str]]:
+    """Per source of pages (the project, or each --pages), its synthetic pages' source page digests (page name ->
+    digest): a dataset's synth.json, or what a project noted on import."""
+    from ..page.dataset import synthetic_sources
+
+    if not args.project:
+        return [synthetic_sources(pages) for pages in args.pages]
+    from ..store import open_project
+    from ..store.importer import synthetic_sources_of
+
+    with open_project(args.project) as project:
+        return [synthetic_sources_of(project)]
 
 
 def _write(model: SelectorModel, args: argparse.Namespace, own: bool, what: str, start: float) -> None:
@@ -193,17 +213,19 @@ def _warn_few_pages(model: SelectorModel) -> None:
              f"relying on it. The model written: {written}{unbagged}")
 
 
-def _say_cross_validation(examples: list[Example], args: argparse.Namespace, model: SelectorModel) -> None:
-    """`--cv K`: these settings cross-validated on these pages beside the shipped model, and what the folds'
-    weaker models mean for the figure."""
+def _say_cross_validation(examples: list[Example], args: argparse.Namespace, model: SelectorModel,
+                          groups: list[str]) -> None:
+    """`--cv K`: these settings cross-validated on these pages (variants in their source's fold: `groups`) beside
+    the shipped model, and what the folds' weaker models mean for the figure."""
     from ..extract.training import ModelShape, fold_shapes, weaker_folds_note
     from ..runs.cross_validation import check_training
 
-    for line in check_training(examples, args.cv, args.seed, workers=args.workers).lines():
+    for line in check_training(examples, args.cv, args.seed, workers=args.workers, groups=groups).lines():
         print(line)
     print(CV_KEY)
     # The folds fit fewer pages each: below the counts a full model needs, a weaker kind of model.
-    if (note := weaker_folds_note(fold_shapes(examples, args.cv, args.seed), ModelShape.of(model))) is not None:
+    shapes = fold_shapes(examples, args.cv, args.seed, groups=groups)
+    if (note := weaker_folds_note(shapes, ModelShape.of(model))) is not None:
         print(note)
 
 

@@ -423,10 +423,24 @@ def page_f1(example: Example, probabilities: np.ndarray, threshold: float) -> fl
     return score_expanded(records, example.truth).f1
 
 
-def folds(count: int, k: int, seed: int) -> list[list[int]]:
-    """Page indices split into k groups by a seeded shuffle (a page is never in two folds)."""
-    order = np.random.default_rng(seed).permutation(count).tolist()
-    return [sorted(order[i::k]) for i in range(k)]
+def folds(count: int, k: int, seed: int, groups: Sequence[str] | None = None) -> list[list[int]]:
+    """Page indices split into k folds by a seeded shuffle: a page is never in two folds, and pages of one group
+    (`groups`, one key per page: a page and the synthetic variants made from it) are always in one, as a page
+    held out beside its own rewritten copies in training would be scored in-sample. The groups, in the order of
+    their first page, are shuffled and each given to the fold holding the fewest pages so far (the first such
+    fold): with every page a group of its own, that is the shuffle's pages dealt in turn, the split of pages
+    without variants as it always was (the README's figures depend on it)."""
+    keys = list(groups) if groups is not None else [str(index) for index in range(count)]
+    if len(keys) != count:  # a caller's mistake, not a user's
+        raise ValueError(f"folds: {count} pages but {len(keys)} group keys")
+    members: dict[str, list[int]] = {}
+    for index, key in enumerate(keys):
+        members.setdefault(key, []).append(index)
+    units = list(members.values())
+    split: list[list[int]] = [[] for _ in range(k)]
+    for unit in np.random.default_rng(seed).permutation(len(units)).tolist():
+        min(split, key=len).extend(units[unit])  # min takes the first of the smallest
+    return [sorted(fold) for fold in split]
 
 
 FitTask = tuple[np.ndarray, np.ndarray, np.ndarray, int, FitConfig]  # x, y, weights, seed, settings
@@ -718,11 +732,12 @@ def planned_shape(examples: Sequence[Example], seed: int = 0, config: FitConfig 
     return _shape_of_plans(examples, plans, 2 if second else 1)
 
 
-def fold_shapes(examples: Sequence[Example], k: int, seed: int = 0, config: FitConfig = FitConfig()
-                ) -> list[ModelShape]:
-    """The shape of each fold's model in `cross_validate(examples, k, seed, config)`, in fold order."""
+def fold_shapes(examples: Sequence[Example], k: int, seed: int = 0, config: FitConfig = FitConfig(),
+                groups: Sequence[str] | None = None) -> list[ModelShape]:
+    """The shape of each fold's model in `cross_validate(examples, k, seed, config, groups=groups)`, in fold
+    order."""
     shapes = []
-    for fold in folds(len(examples), k, seed):
+    for fold in folds(len(examples), k, seed, groups):
         held = set(fold)
         shapes.append(planned_shape([e for i, e in enumerate(examples) if i not in held], seed, config))
     return shapes
@@ -1093,10 +1108,11 @@ class FoldResult:
     fold: int
 
 
-def unfit_fold(examples: Sequence[Example], k: int, seed: int = 0, config: FitConfig = FitConfig()) -> str | None:
-    """Why k-fold cross-validation of these pages cannot fit every fold (a fold whose training pages mark no
-    list of records, or only lists), said before any fit; None when it can."""
-    for f, held in enumerate(folds(len(examples), k, seed)):
+def unfit_fold(examples: Sequence[Example], k: int, seed: int = 0, config: FitConfig = FitConfig(),
+               groups: Sequence[str] | None = None) -> str | None:
+    """Why k-fold cross-validation of these pages (in these groups, `folds`) cannot fit every fold (a fold whose
+    training pages mark no list of records, or only lists), said before any fit; None when it can."""
+    for f, held in enumerate(folds(len(examples), k, seed, groups)):
         held_set = set(held)
         training = [e for i, e in enumerate(examples) if i not in held_set]
         if (nothing := nothing_to_learn(training, config.targets[0])) is not None:
@@ -1105,10 +1121,11 @@ def unfit_fold(examples: Sequence[Example], k: int, seed: int = 0, config: FitCo
 
 
 def cross_validate(examples: Sequence[Example], k: int = 5, seed: int = 0, config: FitConfig = FitConfig(),
-                   workers: int | None = None) -> list[FoldResult]:
-    """Page-grouped k-fold CV: each page is scored by a model (and threshold) fitted on the other folds only."""
+                   workers: int | None = None, groups: Sequence[str] | None = None) -> list[FoldResult]:
+    """Page-grouped k-fold CV: each page is scored by a model (and threshold) fitted on the other folds only;
+    pages of one group (`groups`: a page and its synthetic variants) fall in one fold (`folds`)."""
     results: list[FoldResult] = []
-    for f, held in enumerate(folds(len(examples), k, seed)):
+    for f, held in enumerate(folds(len(examples), k, seed, groups)):
         held_set = set(held)
         model = fit([e for i, e in enumerate(examples) if i not in held_set], seed, config, workers=workers)
         for i in held:

@@ -2,15 +2,18 @@
 
 Contract. `cross_validate_sets(sets, k, seed)` reads every labelled page of the datasets given as
 `(pages_dir, gt_dir)` pairs, turns them into the selector's examples (`training.prepare`) and runs
-`training.cross_validate`: the pages are split into k folds by a seeded shuffle (a page is in exactly one fold)
-and each page is extracted (`selector.select`) with a model fitted on the other folds only; everything fitted
-(both stages, and the inner cross-validation that feeds the second stage) sees training folds only, and the
-threshold is the model's fixed one, not searched. On the same pages, beside the selector:
+`training.cross_validate`: the pages are split into k folds by a seeded shuffle (a page is in exactly one fold,
+and the synthetic variants `recordlens synth` made of a page are in its fold, `Variants`: else a page would be
+scored by a model trained on its own rewritten copies) and each page is extracted (`selector.select`) with a model
+fitted on the other folds only; everything fitted (both stages, and the inner cross-validation that feeds the
+second stage) sees training folds only, and the threshold is the model's fixed one, not searched. On the same
+pages, beside the selector:
 
 - `repeats` (hand rules, nothing fitted): its rules were tuned by hand on nexteval-synth-dev, so its figure on
   those pages is a development figure, on pages it was not tuned on an honest one. Its tuning pages are known by
   content (`in_sample.repeats_tuning_digests`: each page's texts and labels), whatever their folder is called: a
-  dataset of them is marked "tuned there", one that holds some of them says how many;
+  dataset of them is marked "tuned there", one that holds some of them says how many; synthetic variants of them
+  are marked as `score` marks them (`in_sample.tuned_on`), their figure close to a development one;
 - the best-candidate oracle (`labels_match.oracle_selection`: a greedy non-overlapping choice among the
   candidate regions that maximises each page's F1 against its labels, what a perfect chooser could reach);
 - the same oracle kept out of page chrome (it may not take a candidate inside `header`, `nav`, `footer`, `aside`
@@ -36,9 +39,10 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -57,15 +61,62 @@ from ..extract.training import (
     once_each,
     prepare,
 )
+from ..page.dataset import synthetic_sources
 from ..records.hygiene import ceiling_score
 from ..records.model import TextKeyIndex
 from ..records.score import PageScore, score_expanded
-from .in_sample import repeats_tuning_digests
+from .in_sample import tuned_on
 
 KINDS = ("selector", "repeats", "oracle", "main_oracle", "ceiling")
 CHROME_COLUMNS = [FEATURE_NAMES.index("chrome_tag"), FEATURE_NAMES.index("chrome_role")]
 
 Wrap = Callable[[Sequence[LabelledPage]], Iterable[LabelledPage]]
+
+
+class Digested(Protocol):
+    """A labelled page as the folds' groups read it: a LabelledPage, a TrainingPage or an Example."""
+
+    @property
+    def digest(self) -> str: ...
+
+
+@dataclass
+class Variants:
+    """The synthetic variants among the labelled pages and the page each was made from: a variant's digest -> its
+    source page's digest (`training.page_digest`: texts and labels), as `recordlens synth`'s synth.json names it
+    (`page.dataset.synthetic_sources`) or a project keeps it in the page's source (`store.importer.
+    synthetic_sources_of`). A variant is its source page rewritten: in a fold apart from it, it would be scored
+    by a model trained on its source (or the source by one trained on it), so the folds keep them together."""
+
+    made_from: dict[str, str] = field(default_factory=dict)
+
+    def noted(self, pages: Iterable[LabelledPage], sources: Mapping[str, str]) -> Iterator[LabelledPage]:
+        """The pages of one dataset (or project), each variant among them noted as it goes by (`sources`: page
+        name -> its source page's digest). A page's digest is worked out only for variants."""
+        for lp in pages:
+            if lp.name in sources:
+                self.made_from[lp.digest] = sources[lp.name]
+            yield lp
+
+    def groups(self, pages: Sequence[Digested]) -> list[str]:
+        """Each page's group in the folds (`training.folds`): the digest of the page it was made from, followed
+        back to the first (a variant of a variant), or its own. A source page is matched by its digest (as `score`
+        matches it), so a page and its variants share a group, and so do variants of one page not given."""
+        return [self._origin(p.digest) for p in pages]
+
+    def _origin(self, digest: str) -> str:
+        seen = {digest}
+        while (source := self.made_from.get(digest)) is not None and source not in seen:
+            seen.add(source)
+            digest = source
+        return digest
+
+
+def grouped_said(pages: int, groups: int) -> str | None:
+    """How the folds keep variants with their source, said where they do (None where every page is alone)."""
+    if groups >= pages:
+        return None
+    return f"{pages} pages in {groups} groups: variants fold with their source"
 
 
 @dataclass
@@ -81,10 +132,12 @@ class PageResult:
     main_oracle: PageScore  # the oracle kept out of page chrome
     ceiling: PageScore
     repeats_tuned: bool = False  # one of the pages repeats' hand rules were tuned on (by content)
+    repeats_tuned_variant: bool = False  # a synthetic variant of one of them (synth.json names its source)
 
     def as_dict(self) -> dict[str, object]:
         return {"dataset": self.dataset, "page": self.page, "fold": self.fold,
                 "true_records": self.ceiling.true_records, "repeats_tuned_on": self.repeats_tuned,
+                "repeats_tuned_on_its_source": self.repeats_tuned_variant,
                 **{kind: _page_figures(getattr(self, kind)) for kind in KINDS}}
 
 
@@ -122,6 +175,11 @@ class CrossValidation:
     pages: list[PageResult]  # in the order of the datasets and of their pages; the selector's of the first split
     seconds: dict[str, float] = field(default_factory=dict)
     more_splits: list[list[PageScore]] = field(default_factory=list)  # the selector's in splits 2..R, page order
+    groups: int | None = None  # the pages' groups in the folds (a page with its variants); None: one per page
+
+    @property
+    def fold_groups(self) -> int:
+        return len(self.pages) if self.groups is None else self.groups
 
     @property
     def splits(self) -> int:
@@ -153,10 +211,11 @@ class CrossValidation:
                          [s for split in self.split_scores() for p, s in zip(self.pages, split, strict=True)
                           if p.dataset == d], self.splits)
                      for d in self.datasets]
-        # Figures on pages repeats was not tuned on first, development figures after.
+        # Figures on pages repeats was not tuned on first, development figures (and near ones) after.
         tuned = {d: sum(p.repeats_tuned for p in per_set[d]) for d in self.datasets}
-        for d in sorted(self.datasets, key=lambda d: tuned[d] / len(per_set[d])):
-            rows.append(Row(f"repeats on {d}{_tuned_there(tuned[d], len(per_set[d]))}", "repeats", d,
+        variants = {d: sum(p.repeats_tuned_variant for p in per_set[d]) for d in self.datasets}
+        for d in sorted(self.datasets, key=lambda d: (tuned[d] + variants[d]) / len(per_set[d])):
+            rows.append(Row(f"repeats on {d}{_tuned_there(tuned[d], variants[d], len(per_set[d]))}", "repeats", d,
                             [p.repeats for p in per_set[d]]))
         rows.append(Row(f"best-candidate oracle (all {n})", "oracle", None, [p.oracle for p in self.pages]))
         rows.append(Row(f"  the same, outside page chrome (all {n})", "main_oracle", None,
@@ -167,6 +226,7 @@ class CrossValidation:
     def as_dict(self) -> dict[str, object]:
         return {
             "method": "selector", "folds": self.k, "seed": self.seed, "splits": self.splits,
+            "fold_groups": self.fold_groups,  # a page and its synthetic variants are one group, in one fold
             "split_f1": [statistics.fmean(s.f1 for s in split) for split in self.split_scores()],
             "config": asdict(self.config),
             "datasets": [{"name": d, "pages": sum(1 for p in self.pages if p.dataset == d)} for d in self.datasets],
@@ -181,11 +241,16 @@ class CrossValidation:
         }
 
 
-def _tuned_there(tuned: int, pages: int) -> str:
-    """How a dataset's repeats row says that its rules were tuned on (some of) its pages."""
-    if not tuned:
-        return ""
-    return " (tuned there)" if tuned == pages else f" (tuned on {tuned} of its {pages} pages)"
+def _tuned_there(tuned: int, variants: int, pages: int) -> str:
+    """How a dataset's repeats row says that its rules were tuned on (some of) its pages, or on the pages (some
+    of) its pages are synthetic variants of."""
+    said = []
+    if tuned:
+        said.append("tuned there" if tuned == pages else f"tuned on {tuned} of its {pages} pages")
+    if variants:
+        said.append("variants of pages it was tuned on" if variants == pages
+                    else f"{variants} of its {pages} pages are variants of pages it was tuned on")
+    return f" ({'; '.join(said)})" if said else ""
 
 
 def _page_figures(score: PageScore) -> dict[str, object]:
@@ -193,11 +258,15 @@ def _page_figures(score: PageScore) -> dict[str, object]:
             "hallucinated": score.hallucinated, "records": score.predicted_records}
 
 
-def labelled_sets(sets: Sequence[tuple[str | Path, str | Path]]) -> list[LabelledPage]:
-    """Every labelled page of the datasets, in order; each dataset is named after its folder."""
+def labelled_sets(sets: Sequence[tuple[str | Path, str | Path]], variants: Variants | None = None
+                  ) -> list[LabelledPage]:
+    """Every labelled page of the datasets, in order; each dataset is named after its folder. The synthetic
+    variants among them (a dataset `synth` made) are noted in `variants` when given."""
     if not sets:
         raise RecordLensError("cross-validation needs at least one dataset: --pages DIR --gt DIR (one pair each)")
-    pages = [lp for pages_dir, gt_dir in sets for lp in dataset_pages(pages_dir, gt_dir)]
+    variants = Variants() if variants is None else variants
+    pages = [lp for pages_dir, gt_dir in sets
+             for lp in variants.noted(dataset_pages(pages_dir, gt_dir), synthetic_sources(pages_dir))]
     seen: set[tuple[str, str]] = set()
     for lp in pages:
         if (lp.source, lp.name) in seen:
@@ -220,17 +289,19 @@ def cross_validate_sets(sets: Sequence[tuple[str | Path, str | Path]], k: int = 
     if splits < 1:
         raise RecordLensError(f"--splits must be at least 1 (got {splits})")
     start = time.perf_counter()
-    labelled = labelled_sets(sets)
-    check_folds(k, len(labelled))
+    variants = Variants()
+    labelled = labelled_sets(sets, variants)
+    groups = variants.groups(labelled)
+    check_folds(k, len(labelled), len(set(groups)))
     examples = prepare(progress(labelled))
     prepared = time.perf_counter()
-    results = cross_validate(examples, k, seed, config)
-    more_splits = [[_selector_score(r) for r in cross_validate(examples, k, seed + i, config)]
+    results = cross_validate(examples, k, seed, config, groups=groups)
+    more_splits = [[_selector_score(r) for r in cross_validate(examples, k, seed + i, config, groups=groups)]
                    for i in range(1, splits)]
     fitted = time.perf_counter()
     figures = []
-    tuning = repeats_tuning_digests()
-    for result, lp in zip(results, labelled, strict=True):
+    tuning = repeats_tuning(examples, variants)
+    for result, lp, (tuned, tuned_variant) in zip(results, labelled, tuning, strict=True):
         e = result.example
         keys = TextKeyIndex(e.candidates.page.text_map)
         selector = _selector_score(result, keys)
@@ -239,21 +310,36 @@ def cross_validate_sets(sets: Sequence[tuple[str | Path, str | Path]], k: int = 
         main_oracle = _oracle_score(e, targets_outside_chrome(e))
         ceiling = ceiling_score(e.truth, e.name)
         figures.append(PageResult(lp.source, lp.name, result.fold, selector, repeats, oracle, main_oracle, ceiling,
-                                  e.digest in tuning))
+                                  tuned, tuned_variant))
     seconds = {"prepare": prepared - start, "cross_validation": fitted - prepared,
                "scoring": time.perf_counter() - fitted}
     datasets = list(dict.fromkeys(lp.source for lp in labelled))
     return CrossValidation(k, seed, config, datasets, figures, {key: round(s, 3) for key, s in seconds.items()},
-                           more_splits)
+                           more_splits, len(set(groups)))
 
 
-def check_folds(k: int, pages: int) -> None:
-    """K folds need from 2 to as many pages as there are."""
+def repeats_tuning(examples: Sequence[Example], variants: Variants) -> list[tuple[bool, bool]]:
+    """Per example, in order: whether repeats' hand rules were tuned on it, and whether it is a synthetic variant of
+    a page they were tuned on, found as `score` finds them (`in_sample.tuned_on`)."""
+    keys = [str(i) for i in range(len(examples))]  # two datasets may name pages alike: each page by its place
+    found = tuned_on(zip(keys, (e.digest for e in examples), strict=True),
+                     {key: variants.made_from[e.digest] for key, e in zip(keys, examples, strict=True)
+                      if e.digest in variants.made_from})
+    tuned, made_from_tuned = (set(found.pages), set(found.variants)) if found is not None else (set(), set())
+    return [(key in tuned, key in made_from_tuned) for key in keys]
+
+
+def check_folds(k: int, pages: int, groups: int | None = None) -> None:
+    """K folds need from 2 to as many pages as there are, or as many groups of pages where variants fold with
+    their source (`Variants.groups`)."""
     if pages < 2:
         raise RecordLensError(f"--cv {k}: cross-validation needs at least 2 labelled pages ({pages} here)")
-    if not 2 <= k <= pages:
-        raise RecordLensError(f"--cv {k}: cross-validation needs from 2 folds to as many folds as pages "
-                              f"({pages} here)")
+    groups = pages if groups is None else groups
+    if 2 <= k <= groups:
+        return
+    grouped = grouped_said(pages, groups)
+    what, here = ("pages", f"{pages} here") if grouped is None else ("groups of pages", f"here {grouped}")
+    raise RecordLensError(f"--cv {k}: cross-validation needs from 2 folds to as many folds as {what} ({here})")
 
 
 @dataclass(frozen=True)
@@ -267,6 +353,7 @@ class TrainingCheck:
     trained: Row
     shipped: Row
     shipped_in_sample: int  # of the pages, how many the shipped model was trained on (same texts and labels)
+    groups: int | None = None  # the pages' groups in the folds (a page with its variants); None: one per page
 
     def lines(self) -> list[str]:
         def said(row: Row) -> str:
@@ -278,25 +365,27 @@ class TrainingCheck:
         inside = self.shipped_in_sample
         note = (f" (in-sample on {inside} of them: it was trained on them)" if inside
                 else " (it was not trained on any of them)")
-        return [f"these settings, {self.k}-fold cross-validated on these {pages} pages (seed {self.seed}): "
-                f"{said(self.trained)}",
+        grouped = grouped_said(pages, pages if self.groups is None else self.groups)
+        return [f"these settings, {self.k}-fold cross-validated on these {pages} pages (seed {self.seed}"
+                f"{'' if grouped is None else f'; {grouped}'}): {said(self.trained)}",
                 f"the shipped model on the same pages{note}: {said(self.shipped)}"]
 
 
 def check_training(examples: Sequence[Example], k: int, seed: int = 0, config: FitConfig | None = None,
-                   workers: int | None = None) -> TrainingCheck:
-    """`TrainingCheck` of these examples (at least k pages, k from 2)."""
+                   workers: int | None = None, groups: Sequence[str] | None = None) -> TrainingCheck:
+    """`TrainingCheck` of these examples (at least k pages, or k groups of them, `Variants.groups`; k from 2)."""
     from ..extract.selector import load_model
 
-    check_folds(k, len(examples))
-    trained = [_selector_score(r) for r in cross_validate(examples, k, seed, config or FitConfig(), workers=workers)]
+    check_folds(k, len(examples), None if groups is None else len(set(groups)))
+    trained = [_selector_score(r) for r in cross_validate(examples, k, seed, config or FitConfig(), workers=workers,
+                                                          groups=groups)]
     shipped = load_model()
     shipped_scores = [_selector_score(FoldResult(e, shipped.predict(e.candidates, e.features), shipped.threshold, -1))
                       for e in examples]
     known = shipped.trained_digests()
     return TrainingCheck(k, seed, Row("cross-validated", "selector", None, trained),
                          Row("shipped", "selector", None, shipped_scores),
-                         sum(1 for e in examples if e.digest in known))
+                         sum(1 for e in examples if e.digest in known), None if groups is None else len(set(groups)))
 
 
 def in_chrome(e: Example) -> np.ndarray:
@@ -356,8 +445,15 @@ def format_report(cv: CrossValidation, per_page: bool = False) -> str:
         lines.append("selector F1 by split: " + ", ".join(
             f"seed {cv.seed + i}: {statistics.fmean(s.f1 for s in split):.4f}"
             for i, split in enumerate(cv.split_scores())))
-    lines += ["(repeats: hand rules tuned on the 40 pages of nexteval-synth-dev, known by content whatever",
-              " their folder: a development figure there, an honest one elsewhere)",
-              "(P, R, F1: means of per-page figures, to 4 decimals; HR: the share of pages with a hallucinated",
+    if (grouped := grouped_said(len(cv.pages), cv.fold_groups)) is not None:
+        lines += [f"({grouped}, so that no page is scored by a model",
+                  " trained on a rewritten copy of it)"]
+    lines.append("(repeats: hand rules tuned on the 40 pages of nexteval-synth-dev, known by content whatever")
+    if any(p.repeats_tuned_variant for p in cv.pages):  # as `score` says of them (in_sample.InSample)
+        lines += [" their folder: a development figure there, close to one on synthetic variants of them (the same",
+                  " pages, rewritten), an honest one elsewhere)"]
+    else:
+        lines.append(" their folder: a development figure there, an honest one elsewhere)")
+    lines += ["(P, R, F1: means of per-page figures, to 4 decimals; HR: the share of pages with a hallucinated",
               " record; pred/true: proposed records over true records, pooled over the pages)"]
     return "\n".join(lines)
