@@ -8,6 +8,7 @@ are stored through the page's undo stack like any other edit. The window owns th
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -15,9 +16,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QProgressBar
 
+from ...core.errors import RecordLensError
 from ...core.extract import (
     create,
     forget_project_model,
+    model_freshness,
     project_model,
     train_on_project,
 )
@@ -93,6 +96,38 @@ def _pages(names: list[str]) -> str:
     return f"page{'s' if len(names) > 1 else ''} {shown}"
 
 
+def _ago(seconds: float) -> str:
+    """"12 s", or "3 min" past two minutes."""
+    return f"{round(seconds)} s" if seconds < 120 else f"{round(seconds / 60)} min"
+
+
+def _how_fresh(project: Project):  # core's ModelFreshness, which core.extract does not export, or None
+    """`model_freshness`, or None when it cannot be told (a labelled page that cannot be read now): what depends on
+    it is a note, never a reason to stop."""
+    try:
+        return model_freshness(project)
+    except (RecordLensError, OSError) as error:
+        _log.warning("whether this project's learnt model is current cannot be told: %s", error)
+        return None
+
+
+def _changed_while_learning(project: Project, learn_keys: str) -> str:
+    """Asked as Learn ends: what changed in the labelled pages while the model was learnt, and that learning again
+    includes it ("labels of page 46 changed while learning: learn again (Ctrl+Shift+L) to include the change");
+    "" when the model is the one the labels give now."""
+    fresh = _how_fresh(project)
+    if fresh is None or fresh.current:
+        return ""
+    parts = [f"labels of {_pages(fresh.changed)} changed"] if fresh.changed else []
+    if fresh.new:
+        parts.append(f"{_pages(fresh.new)} marked labelled")
+    if fresh.gone:
+        parts.append(f"{_pages(fresh.gone)} no longer marked labelled")
+    several = len(fresh.changed) + len(fresh.new) + len(fresh.gone) > 1
+    return (f"{', '.join(parts)} while learning: learn again ({learn_keys}) to include the "
+            f"change{'s' if several else ''}")
+
+
 class JobController:
     def __init__(self, window: LabellingWindow) -> None:
         self.window = window
@@ -100,6 +135,7 @@ class JobController:
         self._done: str | Callable[[], str] = "done"  # what the status bar says when the running job ends well
         self._cancelled: str | Callable[[], str] = "cancelled"  # and when it is cancelled
         self._what = ""  # the running job's name, as it started
+        self._at_quit = ""  # what quitting while it runs loses, asked about first ("": nothing worth a question)
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(220)
         self.cancel_button = button("Cancel", self.do_cancel_job)
@@ -120,14 +156,16 @@ class JobController:
         return True
 
     def start(self, job: BackgroundJob, what: str, done: str | Callable[[], str] = "done",
-              cancelled: str | Callable[[], str] = "cancelled") -> bool:
+              cancelled: str | Callable[[], str] = "cancelled", at_quit: str = "") -> bool:
         """Run `job` in the background; `done` is said when it ends well (a warning that must outlast it), or
-        asked for then, when it depends on what the job found; `cancelled` when it is cancelled (what was kept)."""
+        asked for then, when it depends on what the job found; `cancelled` when it is cancelled (what was kept);
+        `at_quit`, what quitting while it runs would lose: the window asks before it quits (`quitting_loses`)."""
         if self.busy("another job is running"):
             return False
         self.job = job
         self._done = done
         self._cancelled = cancelled
+        self._at_quit = at_quit
         job.progress.connect(self._on_progress)
         job.failed.connect(lambda page, text: self.window.message(f"page {page}: {text}", 15000))
         job.notice.connect(lambda text: self.window.message(text, 60000))  # a wait before a retry, as it starts
@@ -162,15 +200,26 @@ class JobController:
         if job is not None:
             job.wait()
         self._show_running(False)
-        done = self._done() if callable(self._done) else self._done
-        cancelled_text = self._cancelled() if callable(self._cancelled) else self._cancelled
-        said = cancelled_text if cancelled else (f"failed: {failure}" if failure else done)
+        if self.window.closed:  # quit while it ran: no one to tell, and what the end would ask of its project is gone
+            return
+        # Only the end it came to is asked for: a `done` that reads the project is not asked at a cancel.
+        end = self._cancelled if cancelled else (f"failed: {failure}" if failure else self._done)
+        said = end() if callable(end) else end
         self.window.message(said, 10000 if said in ("done", "cancelled") else 30000)  # longer for what a user must read
 
     def do_cancel_job(self) -> None:
         if self.job is not None:
             self.job.cancel()
             self.window.message("cancelling…")
+
+    def quitting_loses(self) -> tuple[str, str] | None:
+        """The question to ask before quitting while a job whose work a quit throws away runs (Learn's minutes of
+        fits), and what it loses; None when no such job runs."""
+        if self.job is None or not self._at_quit:
+            return None
+        started = self.job.started_at
+        since = f" (started {_ago(time.monotonic() - started)} ago)" if started is not None else ""
+        return f"{self._what} is running{since}: quit anyway?", self._at_quit
 
     def stop(self) -> None:
         """Cancel the job and wait for its thread (the project is about to close)."""
@@ -205,12 +254,13 @@ class JobController:
         keyless = ("Gemini is the default extractor but no key is set (Settings, Ctrl+,)"
                    if chosen is None and window.settings.default_extractor == GEMINI and method != GEMINI else "")
         params = extractor_params(method, window.settings, key)
-        problem, learnt = "", ""
+        problem, learnt, stale = "", "", ""
         if method == "selector":
             model, problem = project_model(window.project.root)
             if model is not None:  # the project's own model, learnt from its labels
                 params["model"] = str(model)
                 learnt = ", as learnt from this project's labels"
+                stale = self._out_of_date()
         worker = ProposeWorker(window.project.root, pages, method, params)
         tally = ProposeTally()
         worker.proposed.connect(lambda proposal: self._on_proposal(proposal, tally))
@@ -222,6 +272,9 @@ class JobController:
             warning = (f"proposed with the shipped model: this project's learnt model is unusable; "
                        f"{self._relearn()}. Why: {problem}")
             what = f"{what}: {warning}"
+        if stale:  # said as the job starts and as it ends, as the warning above
+            what = f"{what}: {stale}"
+            warning = stale
         if keyless:  # said as the job starts and as it ends, as the warning above
             what = f"{keyless}: {what}"
             warning = "; ".join(part for part in (f"{keyless}: proposed with {method}", warning) if part)
@@ -247,6 +300,16 @@ class JobController:
 
     def _forget_text(self) -> str:
         return self._action_text("forget_model")
+
+    def _out_of_date(self) -> str:
+        """"this project's learnt model is out of date (learnt from 9 of the 10 labelled pages; …): Learn …
+        (Ctrl+Shift+L) learns it again", or "" when it is the one the labels give now. Asked at each Propose: cheap,
+        as the model is read once and each page's digest is remembered (made as Learn ends; a page is parsed only
+        when its labels changed since)."""
+        fresh = _how_fresh(self.window.project)
+        if fresh is None or fresh.current:
+            return ""
+        return f"this project's learnt model is out of date ({fresh.sentence()}): {self._relearn()}"
 
     def _relearn(self) -> str:
         """How to replace an unusable learnt model: Learn, once there are labelled pages to learn from."""
@@ -282,6 +345,10 @@ class JobController:
             model = train_on_project(project.root, progress=progress, check=fitting,
                                      set_aside=lambda kept: learnt.update(replaced=str(kept.relative_to(project.root))))
             learnt["caution"] = caution_of(create("selector", model=str(model)))  # as Propose with it will say
+            # Each labelled page's digest made here, off the interface thread, and remembered in the project: what
+            # the end of the job and every Propose ask of the model (`_changed_while_learning`, `_out_of_date`)
+            # then parses no page, except one whose labels change later.
+            _how_fresh(project)
 
         learnt_from = counted(len(pages), "labelled page")
         forget = self._forget_text()
@@ -291,6 +358,15 @@ class JobController:
         cancelled = f"learning cancelled: no model written; Propose still uses {earlier}"
 
         def done() -> str:
+            """Labels changed while it learnt, first (the way out first: a status bar cuts a long message at its
+            end); then decided by the model learnt and by the extractor Propose uses."""
+            # Said rather than learnt again at once: the person is still labelling (the edit shows it), another
+            # Learn would keep Propose waiting as long again, and would end as this one did if they go on; they
+            # learn again once their labels are as they want them.
+            changed = _changed_while_learning(self.window.project, self.window.keys_for("learn"))
+            return "; ".join(part for part in (changed, learnt_said()) if part)
+
+        def learnt_said() -> str:
             """Decided by the model learnt (too few pages, or too few of them with records, give one stage only)
             and by the extractor Propose uses (only the selector reads a model)."""
             window = self.window
@@ -308,7 +384,10 @@ class JobController:
 
         job = BackgroundJob(self.window.project.root, work)
         # Said through start(): a message of its own would be overwritten by the job's end as soon as it showed.
-        return job if self.start(job, f"learning from {learnt_from}", done=done, cancelled=cancelled) else None
+        # Quitting kills the fits: minutes of work lost, so the window asks first.
+        at_quit = f"No model will be written: Propose still uses {earlier}."
+        return job if self.start(job, f"learning from {learnt_from}", done=done, cancelled=cancelled,
+                                 at_quit=at_quit) else None
 
     def do_forget_model(self) -> None:
         """Propose with the shipped model again: the project's learnt model is set aside (kept, not deleted)."""

@@ -894,12 +894,17 @@ class MainWindow(QMainWindow):
             f", a folder of pages or a dataset with its labels (html/ and gt/) with {self.keys_for('import_folder')}, "
             "or drop files on this window.")
 
-    def ask(self, question: str, details: str) -> bool:
-        """Yes or no from the user, No the default (tests answer it themselves)."""
+    def ask(self, question: str, details: str, yes: str = "", no: str = "") -> bool:
+        """Yes or no from the user, No the default (also on Esc); `yes` and `no` name the buttons by what they do
+        ("&Quit", "&Keep working") in place of Yes and No."""
         box = QMessageBox(QMessageBox.Icon.Question, "RecordLens", question,
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
         box.setInformativeText(details)
+        for button, text in ((QMessageBox.StandardButton.Yes, yes), (QMessageBox.StandardButton.No, no)):
+            if text:
+                box.button(button).setText(text)
         box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.setEscapeButton(QMessageBox.StandardButton.No)
         return box.exec() == QMessageBox.StandardButton.Yes
 
     def do_remove_page(self) -> None:
@@ -969,6 +974,12 @@ class MainWindow(QMainWindow):
         self.page_view.dispose()
         self.watch.release()
         self.project.close()
+
+    def _may_stop_the_job(self) -> bool:
+        """Whether quitting may stop the job that runs: asked when the job's work would be lost (Learn's fits, whose
+        workers a quit kills; the model in place stays as it is), Keep working the default."""
+        loses = self.jobs.quitting_loses()
+        return loses is None or self.ask(*loses, yes="&Quit", no="&Keep working")
 
     def _keep_the_answers_on_their_way(self) -> None:
         """Answers a cancelled Propose asked the model for, paid for, are stored in its run as they come: at quit
@@ -1054,7 +1065,8 @@ class MainWindow(QMainWindow):
             self.importing.import_paths(paths)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
-        if not self.closed and not self.tools.may_close():  # unsaved task edits kept: the app stays
+        # a Learn let run, or unsaved task edits kept: the app stays (the job asked first: a No there stops nothing)
+        if not self.closed and not (self._may_stop_the_job() and self.tools.may_close()):
             event.ignore()
             return
         self.shutdown()

@@ -10,6 +10,7 @@ answers at quit (`answers_on_their_way`), unless the user quits at once.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -99,6 +100,11 @@ class BackgroundJob(QThread):
         self._cancel = threading.Event()
         # Anything that must never reach a message (the Gemini key), scrubbed from every text sent out.
         self._secrets = [s for s in secrets if s]
+        self.started_at: float | None = None  # time.monotonic() when started: how long it has run, at quit
+
+    def start(self, priority: QThread.Priority = QThread.Priority.InheritPriority) -> None:
+        self.started_at = time.monotonic()
+        super().start(priority)
 
     def cancel(self) -> None:
         self._cancel.set()
