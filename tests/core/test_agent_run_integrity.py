@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.agent.actions import format_action
 from recordlens.core.agent.evaluate import Evaluation, Figures, write_chart
 from recordlens.core.agent.loop import AgentSettings, ModelEndpointError, observes, run_agent, system_prompt
 from recordlens.core.agent.model import Observation, Trajectory
@@ -20,29 +19,11 @@ from recordlens.core.agent.sites import load_site
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.cli.command import main
 from recordlens.core.llm.gemini import Budget, CallSettings, GeminiCaller
-from recordlens.core.resource_files import resource_path
 from recordlens.core.runs.charts import MISSING_MARK, draw_grouped_bars
 from recordlens.core.store.project import open_project
 from tests.core.old_projects import old_project
+from tests.demo_agent import REFERENCES, SITE_DIR, TASK_IDS, TASKS_FILE, respond
 from tests.fake_gemini import FakeGemini, answer_with, status
-
-SITE_DIR = resource_path("agent", "demo-site")
-TASKS_FILE = resource_path("agent", "demo-tasks.jsonl")
-TASK_IDS = ("lookup-1", "rules-1", "lookup-2")
-REFERENCES = {t: Trajectory.from_json(resource_path("agent", "reference", f"{t}.json").read_text("utf-8"))
-              for t in TASK_IDS}
-INSTRUCTIONS = {json.loads(line)["id"]: json.loads(line)["instruction"]
-                for line in TASKS_FILE.read_text("utf-8").splitlines() if line.strip()}
-
-
-def respond(body: dict) -> str:
-    """Even seeds follow the reference path (success); odd seeds answer wrong at once."""
-    prompt = body["contents"][0]["parts"][0]["text"]
-    task = next(t for t in TASK_IDS if INSTRUCTIONS[t] in prompt)
-    step = int(prompt.split("\nStep ", 1)[1].split(" ", 1)[0])
-    if body["generationConfig"]["seed"] % 2:
-        return "Thought: a guess.\nAction: ANSWER; nobody"
-    return f"Thought: on the path.\nAction: {format_action(REFERENCES[task].steps[step - 1])}"
 
 
 def agent_run(project: Path, server: FakeGemini, *extra: str) -> int:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.agent.actions import Step, format_action
+from recordlens.core.agent.actions import Step
 from recordlens.core.agent.candidates import Candidate
 from recordlens.core.agent.funnel import HAND_MADE, format_funnel, funnel
 from recordlens.core.agent.model import Task, Trajectory
 from recordlens.core.cli.command import main
-from recordlens.core.resource_files import resource_path
 from recordlens.core.store.project import open_project
+from tests.demo_agent import REFERENCES, SITE_DIR, TASK_IDS, TASKS_FILE, respond
 from tests.fake_gemini import FakeGemini, answer_with
 
 # --- the funnel: a reference of another version of a task ---------------------------------------------------------
@@ -58,23 +58,6 @@ def test_a_reference_recorded_for_another_version_of_the_task_is_not_counted_and
 
 # --- agent run --resume after --replace-tasks -----------------------------------------------------------------------
 
-SITE_DIR = resource_path("agent", "demo-site")
-TASKS_FILE = resource_path("agent", "demo-tasks.jsonl")
-TASK_IDS = ("lookup-1", "rules-1", "lookup-2")
-REFERENCES = {t: Trajectory.from_json(resource_path("agent", "reference", f"{t}.json").read_text("utf-8"))
-              for t in TASK_IDS}
-INSTRUCTIONS = {json.loads(line)["id"]: json.loads(line)["instruction"]
-                for line in TASKS_FILE.read_text("utf-8").splitlines() if line.strip()}
-
-
-def respond(body: dict) -> str:
-    """Even seeds follow the reference path; odd seeds answer at once (one request an episode)."""
-    prompt = body["contents"][0]["parts"][0]["text"]
-    task = next(t for t in TASK_IDS if INSTRUCTIONS[t] in prompt)
-    step = int(prompt.split("\nStep ", 1)[1].split(" ", 1)[0])
-    if body["generationConfig"]["seed"] % 2:
-        return "Thought: a guess.\nAction: ANSWER; nobody"
-    return f"Thought: on the path.\nAction: {format_action(REFERENCES[task].steps[step - 1])}"
 
 
 @pytest.fixture(autouse=True)
