@@ -13,7 +13,6 @@ import pytest
 
 from recordlens.core.store import (
     import_paths,
-    import_run_folder,
     init_project,
     open_project,
     score_stored_run,
@@ -23,7 +22,8 @@ from recordlens.core.store import project as project_module
 from recordlens.core.store import runs as runs_module
 from recordlens.core.store.project import Project, Provenance
 from tests.core.old_projects import as_earlier_schema
-from tests.core.test_scoring_at_scale import dataset, run_folder
+from tests.core.test_score_reader_version import scored_project
+from tests.core.test_scoring_at_scale import dataset
 
 ME = Provenance("person", "me")
 
@@ -31,20 +31,6 @@ ME = Provenance("person", "me")
 @pytest.fixture(autouse=True)
 def _no_upgrade_left_unsaid() -> None:
     take_upgrades()
-
-
-def scored_project(tmp_path: Path) -> Path:
-    """Three labelled pages and one run, scored now."""
-    folder = tmp_path / "p"
-    with init_project(folder) as project:
-        import_paths(project, [dataset(tmp_path / "data", 3)])
-        for name in project.page_names():
-            project.set_status(name, "labelled", ME)
-        run_id = import_run_folder(project, run_folder(tmp_path / "run", ["0", "1", "2"])).run_id
-        assert run_id == 1
-        score_stored_run(project, 1)
-        assert project.runs.stale_pages(1) == []
-    return folder
 
 
 def reject_a_true_record(project: Project, page: str) -> None:
