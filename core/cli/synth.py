@@ -9,27 +9,35 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from ..errors import RecordLensError
 from ..runs.progress import progress
 from ..synth.pipeline import (
     CONTENT,
     FORMATS,
+    MANIFEST,
+    MAX_VARIANTS,
     TRANSFORM_NAMES,
     SynthOptions,
+    SynthReport,
+    WrittenPage,
     dataset_sources,
     project_sources,
     synthesise_dataset,
 )
 from ..synth.transforms import describe
 from ..wording import counted, listed
+from .output import COMMAND_STOPS
 
 DESCRIPTION = (
     "Write K synthetic variants of every labelled page: OUT/html/N_vK.html, OUT/mhtml/N_vK.mhtml and "
     "OUT/gt/N_vK.json, with OUT/synth.json recording what was done to each page. Each variant draws every selected "
-    "structural transformation with probability RATE, then replaces every text by one of the same kind (unless "
-    "--no-content). The labels follow the records: every output XPath resolves in the output page; input XPaths "
-    "that resolve to nothing are dropped and reported. The same seed gives byte-identical files."
+    "structural transformation with probability RATE (at 0, none), then replaces every text by one of the same "
+    "kind (unless --no-content). A variant keeps its page's style sheets (inline ones, and linked ones saved with "
+    "the page), inlined in its <head>; images, fonts and scripts are left out. The labels follow the records: every "
+    "output XPath resolves in the output page; input XPaths that resolve to nothing are dropped and reported. The "
+    "same seed gives byte-identical files."
 )
 
 
@@ -41,12 +49,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     source.add_argument("--gt", metavar="DIR", help="folder of ground-truth N.json")
     source.add_argument("--project", metavar="DIR", help="a project: its pages with accepted labels")
     p.add_argument("--out", "-o", metavar="DIR", help="the dataset to write (new, empty, or an earlier synth output)")
-    p.add_argument("--variants", "-k", type=int, default=2, metavar="K", help="variants per page (default 2)")
+    p.add_argument("--variants", "-k", type=int, default=2, metavar="K",
+                   help=f"variants per page (default 2, at most {MAX_VARIANTS:,})")
     p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="the seed (default 0)")
     p.add_argument("--transforms", "-t", default="all", metavar="LIST",
                    help="comma-separated transformations, 'all' (default) or 'none'; see --list")
     p.add_argument("--rate", type=float, default=0.5,
-                   help="chance that each selected transformation is applied to a variant (default 0.5; 1: all)")
+                   help="chance that each selected transformation is applied to a variant (default 0.5; 1: all; 0: "
+                        "none, the content changes alone)")
+    p.add_argument("--at-least-one", action="store_true",
+                   help="a variant that drew no transformation gets one of them at random (every variant's "
+                        "structure changes; then --rate is no longer each transformation's chance alone)")
     p.add_argument("--no-content", action="store_true", help="keep the texts (structural changes only)")
     p.add_argument("--formats", default=",".join(FORMATS), help="html, mhtml or both (default html,mhtml)")
     p.add_argument("--list", action="store_true", help="list the transformations and exit")
@@ -57,6 +70,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def parse_transforms(text: str) -> tuple[str, ...]:
     items = [t.strip() for t in text.split(",") if t.strip()]
+    if not items:  # `-t ''` (an unset variable in a script, say) would otherwise read as "none"
+        raise RecordLensError("--transforms is empty: give a comma-separated list of transformations (see --list), "
+                              "'all' or 'none'")
     if items == ["all"]:
         return TRANSFORM_NAMES
     if items == ["none"]:
@@ -77,33 +93,39 @@ def cmd_synth(args: argparse.Namespace) -> int:
     if not args.project and not (args.pages and args.gt):
         raise RecordLensError("synth needs --pages DIR and --gt DIR, or --project DIR")
     options = SynthOptions(variants=args.variants, seed=args.seed, transforms=parse_transforms(args.transforms),
-                           rate=args.rate, content=not args.no_content,
+                           rate=args.rate, content=not args.no_content, at_least_one=args.at_least_one,
                            formats=tuple(f.strip() for f in args.formats.split(",") if f.strip()))
     sources = project_sources(args.project) if args.project else dataset_sources(args.pages, args.gt)
-    report = synthesise_dataset(sources, args.out, options,
-                                progress=lambda n: progress(n, label="synth", enabled=not args.quiet))
+    report = SynthReport(Path(args.out))
+    try:
+        synthesise_dataset(sources, args.out, options, report=report,
+                           progress=lambda n: progress(n, label="synth", enabled=not args.quiet))
+    except COMMAND_STOPS:  # Ctrl+C, SIGTERM, stdout gone: what the folder holds now, and what to do
+        print(stopped_line(report), file=sys.stderr)
+        raise
     if report.replaced:
         print(f"{report.out}: replaced an earlier synthetic dataset ({report.replaced} file(s))", file=sys.stderr)
     for problem in report.problems:
         print(f"warning: {problem}", file=sys.stderr)
-    for page in report.pages:
-        if page.dropped_xpaths:
-            print(f"warning: page {page.source}: {len(page.dropped_xpaths)} XPath(s) resolve to nothing and were "
-                  f"dropped (first: {page.dropped_xpaths[0]})", file=sys.stderr)
-        for message in page.warnings:
-            print(f"warning: page {page.name}: {message}", file=sys.stderr)
-    # A variant whose every labelled XPath was dropped has an answer key of no record: any prediction on it
-    # would score as nothing but false positives.
-    empty = [page.name for page in report.pages if not page.records]
+    for line in page_lines(report.pages):
+        print(line, file=sys.stderr)
+    # A variant that lost every record its page's labels hold has an answer key of no record: any prediction on
+    # it would score as nothing but false positives. (A page labelled as holding none gives such variants too,
+    # rightly: said apart, not a failure.)
+    empty = [page.name for page in report.pages if page.records_in and not page.records_out]
     if empty:
-        print(f"warning: {counted(len(empty), 'page')} of the dataset {'holds' if len(empty) == 1 else 'hold'} no "
-              f"record after the labels' XPaths were dropped ({listed(empty, total=True)}): leave "
-              f"{'it' if len(empty) == 1 else 'them'} out of scoring or fix the labels",
-              file=sys.stderr)
+        one = len(empty) == 1
+        whose = "its source page's" if one else "their source pages'"
+        print(f"warning: {counted(len(empty), 'page')} of the dataset {'holds' if one else 'hold'} no record though "
+              f"{whose} labels hold some ({listed(empty, total=True)}): the labels' XPaths name nothing in the page "
+              f"(said above); leave {'it' if one else 'them'} out of scoring or fix the labels", file=sys.stderr)
+    styles = style_sheets_line(report.pages)
+    if styles:
+        print(f"note: {styles}", file=sys.stderr)
     summary = {
         "out": str(report.out), "pages": len(report.pages), "sources": sources.count,
-        "records": sum(len(p.records) for p in report.pages), "dropped_xpaths": report.dropped_xpaths,
-        "dropped_records": sum(len(p.dropped_records) for p in report.pages),
+        "records": sum(p.records_out for p in report.pages), "dropped_xpaths": report.dropped_xpaths,
+        "dropped_records": sum(p.dropped_records for p in report.pages),
         "seconds": round(report.seconds, 3), "pages_per_second": round(report.pages_per_second, 2),
         "replaced_files": report.replaced,
     }
@@ -114,3 +136,41 @@ def cmd_synth(args: argparse.Namespace) -> int:
               f"{summary['records']} records, {summary['dropped_xpaths']} XPath(s) dropped, "
               f"{report.seconds:.1f} s ({report.pages_per_second:.1f} pages/s)", file=sys.stderr)
     return 1 if report.problems or empty else 0  # as import: a command that did part of its work says so
+
+
+def page_lines(pages: list[WrittenPage]) -> list[str]:
+    """What is to be said of the pages written: once per source page what its labels lack (not once per
+    variant), each variant's own warnings, and the pages labelled as holding no record."""
+    lines: list[str] = []
+    variants: dict[str, list[WrittenPage]] = {}
+    for page in pages:
+        variants.setdefault(page.source, []).append(page)
+    for source, made in variants.items():
+        dropped = made[0].dropped_xpaths  # the source's labels, resolved on the source page: alike in every variant
+        if dropped:
+            lines.append(f"warning: page {source}: {len(dropped)} XPath(s) resolve to nothing and were dropped "
+                         f"(first: {dropped[0]})")
+        if not made[0].records_in:
+            lines.append(f"page {source} is labelled as holding no record; so {'is' if len(made) == 1 else 'are'} "
+                         f"its variant{'s' if len(made) > 1 else ''} ({listed([p.name for p in made], total=True)})")
+        lines += [f"warning: page {page.name}: {message}" for page in made for message in page.warnings]
+    return lines
+
+
+def style_sheets_line(pages: list[WrittenPage]) -> str | None:
+    """The source pages that link style sheets saved without them, whose variants lack those (None for none)."""
+    sources = list(dict.fromkeys(page.source for page in pages if page.style_sheets_left_out))
+    if not sources:
+        return None
+    one = len(sources) == 1
+    return (f"{counted(len(sources), 'page')} ({listed(sources, total=True)}) {'links' if one else 'link'} style "
+            f"sheets that were not saved with {'it' if one else 'them'} (a page saved as plain HTML, say): "
+            f"{'its' if one else 'their'} variants lack them, and look plainer ({MANIFEST}: style_sheets.left_out)")
+
+
+def stopped_line(report: SynthReport) -> str:
+    """What a synth stopped part way (Ctrl+C, SIGTERM) left, and what to do."""
+    planned_files = report.planned * report.files_per_page
+    return (f"{report.out}: synth stopped after {len(report.pages)} of {report.planned} pages ({report.files} of "
+            f"{planned_files} files written); {MANIFEST} names each page written and its source page, and says "
+            "complete: false; run the same command again to make the whole dataset (it starts over)")

@@ -324,7 +324,12 @@ def read_page_costs(run_dir: str | Path) -> dict[str, dict[str, object]]:
 def page_identity(loaded: LoadedPage) -> dict[str, str]:
     """The page a prediction was made on, as `_run/N.json` keeps it: its file's bytes (a quick test) and its texts
     (the same page saved in another format or re-encoded has other bytes but the same texts)."""
-    return {"sha256": hashlib.sha256(loaded.path.read_bytes()).hexdigest(), "texts": loaded.page.text_digest()}
+    return {"sha256": file_sha256(loaded.path), "texts": loaded.page.text_digest()}
+
+
+def file_sha256(path: Path) -> str:
+    """A page file's bytes as `page_identity` records them."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def pages_made_otherwise(run_dir: str | Path, names: Iterable[str], sha256_of: Callable[[str], str | None],

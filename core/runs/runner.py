@@ -24,8 +24,9 @@ from pathlib import Path
 from .. import atomic, owner_files
 from ..errors import DatasetError, RecordLensError
 from ..extract.base import Extractor
-from ..page.dataset import page_files
-from ..wording import listed
+from ..page.dataset import load_page, page_files
+from ..page.dom import Page
+from ..wording import counted, listed
 from .engine_runs import extract_on_engine
 from .engines import Engine
 from .run_files import (
@@ -39,8 +40,10 @@ from .run_files import (
     description_differences,
     extract_pages,
     extracted_before,
+    file_sha256,
     holds_a_single_run,
     note_not_reached,
+    pages_made_otherwise,
 )
 
 LOCK_FILE = ".extract.lock"  # hidden: no page's N.json, and gone once the run ends (`owner_files`)
@@ -88,6 +91,8 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     _refuse_a_folder_that_is_no_run(out)
     with _run_lock(out, summary):
         earlier = _refuse_another_method(out, extractor) if resume else {}
+        if resume:
+            _refuse_predictions_of_other_pages(out, pages_dir, files, wanted)
         _remove_unfinished_writes(out)
         description = _run_description(extractor, _model_named_before(earlier, extractor, summary))
         if left_out:  # recorded, so that `score` says why these pages have no prediction, not that the run stopped
@@ -254,6 +259,41 @@ def _with_shipped_prompt(before: dict[str, object], now: dict[str, object]) -> d
     if "prompt" in parameters or current.get("prompt") != "shipped":
         return before
     return {**before, "parameters": {**parameters, "prompt": "shipped", "prompt_sha256": current["prompt_sha256"]}}
+
+
+def _refuse_predictions_of_other_pages(out: Path, pages_dir: str | Path, files: dict[str, Path],
+                                       wanted: list[str]) -> None:
+    """A resumed run whose folder holds predictions made on other pages under the names of these (the pages were
+    replaced since, by a new synth under the same names say, or another folder of pages is given): resuming would
+    keep those as this run's predictions of these pages ("already there"), which only a score would find out.
+    Refused at once, naming them (each page's identity is in `_run/N.json`: `run_files.page_identity`); the
+    predictions stay, since they may have been paid for."""
+    done = [name for name in wanted if (out / f"{name}.json").is_file()]
+    other = pages_made_otherwise(out, done, lambda name: _sha256_or_none(files[name]),
+                                 lambda name: _page_or_none(files[name], name))
+    if not other:
+        return
+    one = len(other) == 1
+    raise RecordLensError(
+        f"{out} holds predictions made on other pages under the names of {counted(len(other), 'page')} of "
+        f"{pages_dir} ({listed(other, 8, total=True)}): {'its texts differ' if one else 'their texts differ'} from "
+        f"the page{'' if one else 's'} there now (replaced since, by a new synth say, or another folder of pages); "
+        f"resuming would keep {'that prediction' if one else 'those predictions'} as this run's: use --restart to "
+        "extract every page again into it, or choose another --out")
+
+
+def _sha256_or_none(path: Path) -> str | None:
+    try:
+        return file_sha256(path)
+    except OSError:  # unreadable now: its extraction says so, if it comes to it
+        return None
+
+
+def _page_or_none(path: Path, name: str) -> Page | None:
+    try:
+        return load_page(path, name).page
+    except (RecordLensError, OSError):
+        return None
 
 
 def _remove_unfinished_writes(out: Path) -> None:

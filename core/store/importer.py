@@ -51,6 +51,7 @@ from ..file_kinds import not_a_page_file
 from ..page.dataset import (
     NOT_A_PAGE_SUFFIX,
     PAGE_SUFFIXES,
+    SYNTH_MANIFEST,
     natural_key,
     not_a_folder,
     page_files,
@@ -307,6 +308,7 @@ def find_sources(paths: Sequence[Path], report: ImportReport, labels_onto: Proje
         elif path.is_dir():
             files = page_files(path, report.warnings, odd_files=False)
             made_from = synthetic_sources(path)  # the html/ of a dataset `synth` made, named alone
+            _say_pages_without_their_source(path, files, made_from, report)
             found = [PageSource(name, file, made_from=made_from.get(name)) for name, file in files.items()]
             sources += found
             _report_odd_entries(path, report)
@@ -417,6 +419,7 @@ def _dataset_sources(root: Path, report: ImportReport, labels_onto: Project | No
     _report_odd_entries(root / "html", report)
     truths = record_files(root / "gt") if (root / "gt").is_dir() else {}
     made_from = synthetic_sources(root / "html")
+    _say_pages_without_their_source(root / "html", pages, made_from, report)
     by_form = {unicode_form(page): page for page in pages}
     origin = str((root / "gt").resolve())
     onto: list[PageSource] = []  # labels of the project's own pages, as a folder of labels alone brings them
@@ -431,6 +434,25 @@ def _dataset_sources(root: Path, report: ImportReport, labels_onto: Project | No
                                                            f"{name}.mhtml in {root / 'html'}{hint}"))
     return [PageSource(name, file, truths.get(name), origin if name in truths else None, made_from.get(name))
             for name, file in pages.items()] + onto
+
+
+def _say_pages_without_their_source(pages_dir: Path, names: Iterable[str], made_from: dict[str, str],
+                                    report: ImportReport) -> None:
+    """Of a dataset `recordlens synth` made, the pages its synth.json does not name with their source page (a
+    synth killed before it wrote them down, or an older one stopped): imported without a note of where they come
+    from, which is said, since no later score can tell then that they are variants of a model's training pages."""
+    if not (pages_dir.parent / SYNTH_MANIFEST).is_file():
+        return
+    unnamed = [name for name in names if name not in made_from]
+    if not unnamed:
+        return
+    one = len(unnamed) == 1
+    report.warnings.append(
+        f"{pages_dir.parent}: {counted(len(unnamed), 'page')} of this synth dataset ({listed(unnamed, 8, total=True)})"
+        f" {'is' if one else 'are'} not named with {'its' if one else 'their'} source page in its {SYNTH_MANIFEST} "
+        f"(the synth that made {'it' if one else 'them'} was stopped before it wrote that down): imported without "
+        f"that note, so no score can tell that {'it is a variant' if one else 'they are variants'} of pages a model "
+        "was trained on; make the dataset again with synth to keep it")
 
 
 def _labels_are_stored(project: Project, source: PageSource) -> bool:

@@ -5,7 +5,11 @@ temporary stamp attribute, applies a seeded choice of structural transformations
 content changes (`synth_content`), and writes the page out. The output's ground truth is *measured*, not
 predicted: the written HTML is parsed again by the core, each stamp is found there and gives its element's new
 XPath. The stamps are then left out of the final HTML, which is parsed once more to check that its element tree
-is the stamped one and that every output XPath resolves.
+is the stamped one and that every output XPath resolves. The page's style sheets go back into its <head>
+(`styles`), so that a variant looks like a page of the same site.
+
+A variant's source page is named by its digest (`training.page_digest`): the page it was made from, or, for a
+variant of a variant, the original page (`Source.made_from`), the one a model may have been trained on.
 
 The same seed gives byte-identical files: every random choice comes from generators seeded by (seed, page,
 variant), and the MHTML's Date header is fixed.
@@ -13,6 +17,7 @@ variant), and the MHTML's Date header is fixed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import random
@@ -23,19 +28,27 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from selectolax.lexbor import LexborHTMLParser
-
 from .. import atomic
 from ..errors import DatasetError, RecordLensError
 from ..output_paths import writable_folder
-from ..page.bounds import bound_markup
-from ..page.dataset import SYNTH_MANIFEST, find_page_file, natural_key, not_a_folder, record_files
+from ..page.dataset import (
+    SYNTH_MANIFEST,
+    find_page_file,
+    natural_key,
+    not_a_folder,
+    page_files,
+    record_files,
+    synthetic_sources,
+    unfinished_dataset,
+)
 from ..page.dom import Element, Page, parse_html
 from ..page.formats import serialise
 from ..page.mhtml_writer import write_mhtml
-from ..page.snapshot import read_snapshot
+from ..page.snapshot import Snapshot, read_snapshot
 from ..records.model import load_records, save_records
+from ..wording import counted, listed
 from .content import ContentChanger
+from .styles import page_style_sheets, saved_style_sheets
 from .transforms import TRANSFORMS, build_layout, new_element
 
 STAMP = "data-rl-id"
@@ -55,21 +68,34 @@ class SynthError(RecordLensError):
     pass
 
 
+# Variants per page: far more than augmentation asks for, and a bound on what one command writes (each page's
+# names go into the manifest before its variants are made)
+MAX_VARIANTS = 1000
+
+
 @dataclass(frozen=True)
 class SynthOptions:
     variants: int = 2
     seed: int = 0
     transforms: tuple[str, ...] = TRANSFORM_NAMES
-    rate: float = 0.5  # the chance that each selected transformation is drawn for a variant
+    rate: float = 0.5  # the chance that each selected transformation is drawn for a variant, alone
     content: bool = True
     formats: tuple[str, ...] = FORMATS
+    # a variant that drew no transformation gets one of them at random (every variant's structure changes);
+    # off by default, so that a variant draws each transformation with probability `rate` and nothing else
+    at_least_one: bool = False
 
     def __post_init__(self) -> None:
         unknown = [t for t in self.transforms if t not in TRANSFORMS]
         if unknown:
             raise SynthError(f"unknown transformation(s) {', '.join(unknown)}; known: {', '.join(TRANSFORMS)}")
+        # one name given twice is one transformation (a second draw would only weigh it more)
+        object.__setattr__(self, "transforms", tuple(dict.fromkeys(self.transforms)))
         if self.variants < 1:
             raise SynthError("--variants must be at least 1")
+        if self.variants > MAX_VARIANTS:
+            raise SynthError(f"--variants is at most {MAX_VARIANTS:,} (variants of each page); for more, run synth "
+                             "again with another --seed into another --out")
         if not 0.0 <= self.rate <= 1.0:
             raise SynthError("--rate must be between 0 and 1")
         bad = [f for f in self.formats if f not in FORMATS]
@@ -84,6 +110,11 @@ class Source:
     name: str
     html: str
     records: list[list[str]]
+    # the style sheets saved with it (`styles.saved_style_sheets`: its URL and CSS parts alone), or None
+    styles: Snapshot | None = None
+    # of a page `synth` made itself, the digest of the page it was made from (its synth.json, its project page's
+    # source): its variants name that page, the one a model may have been trained on, not the variant
+    made_from: str | None = None
 
 
 @dataclass
@@ -100,13 +131,18 @@ class SynthPage:
     dropped_xpaths: list[str] = field(default_factory=list)
     dropped_records: list[int] = field(default_factory=list)  # 1-based positions in the input's ground truth
     warnings: list[str] = field(default_factory=list)
+    style_sheets: dict[str, int] = field(default_factory=dict)  # kept in <head>, and left out (`styles`)
     # the source page's identity as a model's provenance names it (`training.page_digest`): a model trained on
-    # the source is scored in-sample-ish on its variants, and `score` can say so
+    # the source is scored in-sample-ish on its variants, and `score` can say so. Of a variant of a variant, the
+    # original page's (`Source.made_from`); the page it was made from is then `input_digest`.
     source_digest: str = ""
+    input_digest: str = ""
 
     def manifest_entry(self) -> dict[str, object]:
         entry = asdict(self)
         del entry["html"], entry["records"]
+        if not self.input_digest:  # the source page is the input page
+            del entry["input_digest"]
         entry["records_in"] = len(self.records) + len(self.dropped_records)
         entry["records_out"] = len(self.records)
         return entry
@@ -132,7 +168,7 @@ def synthesise_page(source: Source, variant: int, options: SynthOptions,
 
     name = output_name(source.name, variant)
     page = parse_html(source.html)
-    source_digest = page_digest(page, source.records)
+    input_digest = page_digest(page, source.records)
     records, dropped_xpaths, dropped_records = _resolve(page, source.records)
     stamped = _stamp(records)
     layout = build_layout(page.root, records, protected=[STAMP])
@@ -148,20 +184,21 @@ def synthesise_page(source: Source, variant: int, options: SynthOptions,
         changer = ContentChanger(variant_seed(options.seed, source.name, variant, CONTENT))
         _change_content(page.root, changer)
         content = dict(sorted(changer.kinds.items()))
-    _restore_head(page, source.html)
+    style_sheets = _restore_head(page, source)
     located, final_page, final_html = _write_and_locate(page, stamped)
     out_records, warnings = _follow(records, stamped, located)
     result = SynthPage(name, source.name, variant, final_html, out_records, applied, content, dropped_xpaths,
                        dropped_records, [*page.warnings, *warnings],  # a cut nesting changes the output too
-                       source_digest)
+                       style_sheets, source.made_from or input_digest, input_digest if source.made_from else "")
     _check(result, final_page)
     return result
 
 
 def _draw(options: SynthOptions, rng: random.Random) -> list[str]:
+    """Each selected transformation with probability `rate`: at rate 0, none (the content changes alone)."""
     names = [t for t in options.transforms if rng.random() < options.rate]
-    if not names and options.transforms:
-        names = [rng.choice(options.transforms)]  # every variant changes the structure somehow
+    if not names and options.at_least_one and options.transforms:
+        names = [rng.choice(options.transforms)]  # asked for: every variant changes the structure somehow
     return names
 
 
@@ -220,26 +257,25 @@ def _empty_template(template: Element) -> None:
     parent.children = [replacement if c is template else c for c in parent.children]
 
 
-def _restore_head(page: Page, original: str) -> None:
-    """The cleaned tree has no <style>: put the page's style sheets back into <head> (in their order), and
-    declare UTF-8, the encoding the files are written in. Neither changes an XPath."""
+def _restore_head(page: Page, source: Source) -> dict[str, int]:
+    """The cleaned tree has no <style>: put the page's style sheets back into <head> (in their order, linked
+    ones that were saved inlined: `styles`), and declare UTF-8, the encoding the files are written in. Neither
+    changes an XPath. What was kept and left out, for the manifest."""
     head = next((c for c in page.root.element_children() if c.tag == "head"), None)
     if head is None:
-        return
+        return {}
     charset = next((c for c in head.element_children() if c.tag == "meta" and "charset" in c.attrs), None)
     if charset is None:
         charset = new_element("meta", {"charset": "utf-8"})
         charset.parent = head
         head.children.insert(0, charset)
     charset.attrs["charset"] = "utf-8"
-    # bounded as every parse of the page is: lexbor's parse of hostile nesting takes minutes and gigabytes
-    for style in LexborHTMLParser(bound_markup(original, [])).css("style"):
-        if style.parent is not None and style.parent.tag in ("svg", "template"):
-            continue
-        element = new_element("style", {k: v for k, v in style.attributes.items() if k in ("media", "type")},
-                              [style.text(deep=True)])
+    found = page_style_sheets(source.html, source.styles)
+    for sheet in found.sheets:
+        element = new_element("style", dict(sheet.attrs), [sheet.text])
         element.parent = head
         head.children.append(element)
+    return found.counts()
 
 
 def _write_and_locate(page: Page, stamped: dict[int, tuple[str, Element]]) -> tuple[dict[str, str], Page, str]:
@@ -302,15 +338,26 @@ class Sources:
         return [load() for _, load in self.loaders]
 
 
+def read_source(name: str, page_file: Path, records: list[list[str]], made_from: str | None = None) -> Source:
+    """A labelled page as synth reads it: its HTML and the style sheets saved with it (not its images)."""
+    snapshot = read_snapshot(page_file)
+    return Source(name, snapshot.html, records, saved_style_sheets(snapshot), made_from)
+
+
 def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[str] | None = None) -> Sources:
-    """Every page with ground truth in a dataset (`--pages DIR --gt DIR`), or those named."""
+    """Every page with ground truth in a dataset (`--pages DIR --gt DIR`), or those named. Its pages without
+    ground truth are left out, and said; of a dataset synth made, each page names its own source page."""
     if not Path(pages_dir).is_dir():
         raise DatasetError(not_a_folder(Path(pages_dir), "pages", "N.html / N.mhtml"))
     truths = record_files(gt_dir)
+    pages = page_files(pages_dir)
     if names is not None:
         wanted = set(names)
         truths = {name: path for name, path in truths.items() if name in wanted}
-    problems: list[str] = []
+        pages = {name: path for name, path in pages.items() if name in wanted}
+    made_from = synthetic_sources(pages_dir)
+    unfinished = unfinished_dataset(Path(pages_dir))
+    problems: list[str] = [unfinished] if unfinished else []
     loaders: list[tuple[str, Callable[[], Source]]] = []
     for name, truth in truths.items():
         page_file = find_page_file(pages_dir, name)
@@ -319,50 +366,85 @@ def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[s
             continue
 
         def load(name: str = name, page_file: Path = page_file, truth: Path = truth) -> Source:
-            return Source(name, read_snapshot(page_file).html, load_records(truth).records)
+            return read_source(name, page_file, load_records(truth).records, made_from.get(name))
 
         loaders.append((name, load))
+    unlabelled = [name for name in pages if name not in truths]
+    if unlabelled:
+        problems.append(f"{counted(len(unlabelled), 'page')} of {pages_dir} {'has' if len(unlabelled) == 1 else 'have'}"
+                        f" no ground truth in {gt_dir} ({listed(unlabelled, 8, total=True)}); left out")
     if not loaders:
         raise DatasetError(f"no page with ground truth in {pages_dir} and {gt_dir}")
     return Sources(loaders, problems)
 
 
 def project_sources(project_dir: str | Path) -> Sources:
-    """Every page of a project that has true records (accepted or edited labels). The project is open only
-    while its labels are read: each page's snapshot is read from its stored file when its turn comes."""
-    from ..page.snapshot import read_snapshot
+    """Every page of a project that has true records (accepted or edited labels), or is labelled as holding
+    none. The project is open only while its labels are read: each page's snapshot is read from its stored file
+    when its turn comes. A page the project imported from a synth dataset names its own source page."""
+    from ..store.importer import synthetic_source
     from ..store.project import open_project
+    from ..store.schema import TRUE_PAGE_STATUSES
 
     loaders: list[tuple[str, Callable[[], Source]]] = []
-    problems: list[str] = []
+    unlabelled: list[str] = []
     with open_project(project_dir) as project:
         for info in project.pages():
             records = project.true_records(info.name)
-            if not records:
-                problems.append(f"page {info.name}: no accepted labels; left out")
+            if not records and info.status not in TRUE_PAGE_STATUSES:
+                unlabelled.append(info.name)
                 continue
 
             snapshot = project.snapshot_file(info.name)
+            made_from = synthetic_source(info.source)
 
-            def load(name: str = info.name, records: list[list[str]] = records, snapshot: Path = snapshot) -> Source:
-                return Source(name, read_snapshot(snapshot).html, records)
+            def load(name: str = info.name, records: list[list[str]] = records, snapshot: Path = snapshot,
+                     made_from: str | None = made_from) -> Source:
+                return read_source(name, snapshot, records, made_from)
 
             loaders.append((info.name, load))
     if not loaders:
         raise DatasetError(f"no page with accepted labels in the project {project_dir}")
+    # one line for them all: a project's pages not labelled yet may be most of its pages
+    problems = [f"{counted(len(unlabelled), 'page')} of the project {'has' if len(unlabelled) == 1 else 'have'} no "
+                f"accepted labels ({listed(unlabelled, 8, total=True)}); left out"] if unlabelled else []
     return Sources(loaders, problems)
 
 
 # -- a dataset -----------------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class WrittenPage:
+    """What a dataset keeps of a page once its files are written (besides its manifest entry): neither its HTML
+    nor its records, which thousands of pages would otherwise hold in memory until the end."""
+
+    name: str
+    source: str
+    records_in: int
+    records_out: int
+    dropped_xpaths: tuple[str, ...]
+    dropped_records: int
+    warnings: tuple[str, ...]
+    style_sheets_left_out: int  # linked by the page but not saved with it
+
+    @classmethod
+    def of(cls, page: SynthPage) -> WrittenPage:
+        return cls(page.name, page.source, len(page.records) + len(page.dropped_records), len(page.records),
+                   tuple(page.dropped_xpaths), len(page.dropped_records), tuple(page.warnings),
+                   page.style_sheets.get("left_out", 0))
+
+
 @dataclass
 class SynthReport:
     out: Path
-    pages: list[SynthPage]
-    problems: list[str]
-    seconds: float
+    pages: list[WrittenPage] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
     replaced: int = 0  # files of an earlier synthetic dataset in the folder, removed first
+    planned: int = 0  # the pages it is to write: every variant of every labelled page
+    files_per_page: int = 0  # its formats and its ground truth
+    files: int = 0  # the files written so far
 
     @property
     def dropped_xpaths(self) -> int:
@@ -374,43 +456,117 @@ class SynthReport:
 
 
 def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
-                       progress: Callable[[Sequence[str]], Iterable[str]] = lambda names: names) -> SynthReport:
-    """Write OUT/html/N_vK.html, OUT/mhtml/N_vK.mhtml, OUT/gt/N_vK.json and the manifest OUT/synth.json."""
+                       progress: Callable[[Sequence[str]], Iterable[str]] = lambda names: names,
+                       report: SynthReport | None = None) -> SynthReport:
+    """Write OUT/html/N_vK.html, OUT/mhtml/N_vK.mhtml, OUT/gt/N_vK.json and the manifest OUT/synth.json.
+    `report`, when given, is filled in as the pages are written: what a stopped run (Ctrl+C) did, for its
+    caller to say.
+
+    The manifest is kept current (`_Manifest`): before the first file of a page's variants it names them and
+    their source page, so that the pages a stopped or killed run leaves say where they come from; at the end,
+    or at a stop, it is written whole, with what was done to each page written. Each page's HTML is held only
+    while its files are written."""
     target = Path(out)
-    replaced = _prepare_output(target)
-    # Written first, marked unfinished: a run stopped part way leaves a folder that says so, and that the same
-    # command replaces, rather than pages that look like a whole dataset in a folder it then refuses.
-    atomic.write_text(target / MANIFEST, _manifest(options, [], [], complete=False))
+    report = report if report is not None else SynthReport(target)
+    report.out = target
+    report.problems[:] = sources.problems
+    report.planned = sources.count * options.variants
+    report.files_per_page = len(options.formats) + 1
+    manifest = _Manifest(target / MANIFEST, options)
+    # Written first, marked unfinished (before an earlier dataset's files go, too): a run stopped part way leaves a
+    # folder that says so, and that the same command replaces, rather than pages that look like a whole dataset
+    # in a folder it then refuses.
+    report.replaced = _prepare_output(target, lambda: manifest.write_named(report.problems))
+    manifest.write_named(report.problems)
     started = time.perf_counter()
-    written: list[SynthPage] = []
-    problems = list(sources.problems)
     loaders = dict(sources.loaders)
-    for name in progress(list(loaders)):
-        # One unreadable page or one failed variant is reported and skipped; the rest of the dataset is made.
+    try:
+        for name in progress(list(loaders)):
+            _synthesise_source(name, loaders[name], target, options, manifest, report)
+    except BaseException:  # Ctrl+C, SIGTERM, a disk full: the pages written are described, and said unfinished
+        report.seconds = time.perf_counter() - started
+        with contextlib.suppress(OSError):
+            manifest.write_whole(report.problems, complete=False)
+        raise
+    report.seconds = time.perf_counter() - started
+    manifest.write_whole(report.problems, complete=True)
+    return report
+
+
+def _synthesise_source(name: str, load: Callable[[], Source], target: Path, options: SynthOptions,
+                       manifest: _Manifest, report: SynthReport) -> None:
+    """Every variant of one labelled page, written. One unreadable page or one failed variant is reported and
+    skipped; the rest of the dataset is made."""
+    try:
+        source = load()
+    except RecordLensError as error:
+        report.problems.append(f"page {name}: {error}; left out")
+        return
+    named = False
+    for variant in range(1, options.variants + 1):
         try:
-            source = loaders[name]()
-        except RecordLensError as error:
-            problems.append(f"page {name}: {error}; left out")
+            result = synthesise_page(source, variant, options)
+        except SynthError as error:
+            report.problems.append(f"page {name} variant {variant}: {error}")
             continue
-        for variant in range(1, options.variants + 1):
-            try:
-                result = synthesise_page(source, variant, options)
-            except SynthError as error:
-                problems.append(f"page {name} variant {variant}: {error}")
-                continue
-            _write_page(target, result, options)
-            written.append(result)
-    atomic.write_text(target / MANIFEST, _manifest(options, written, problems))
-    return SynthReport(target, written, problems, time.perf_counter() - started, replaced)
+        if not named:  # before the page's first file: its source's digest is known from the first variant made
+            manifest.name(result, range(variant, options.variants + 1), report.problems)
+            named = True
+        manifest.describe(result)
+        written = report.files
+        try:
+            _write_page(target, result, options, report)
+        except BaseException:
+            if report.files == written:  # stopped before its first file: not a page of the dataset
+                manifest.forget(result.name)
+            raise
+        report.pages.append(WrittenPage.of(result))
+
+
+class _Manifest:
+    """`synth.json` while the dataset is made. Before a page's files are written, it is written again naming
+    every page so far with its source page, a line each (`name`): a run killed part way leaves pages that say
+    where they come from. Once the run ends or stops, it is written whole (`write_whole`), each page written with
+    what was done to it. Every entry is serialised once: a manifest of thousands of pages is written again and
+    again."""
+
+    def __init__(self, path: Path, options: SynthOptions) -> None:
+        self.path = path
+        self.options = options
+        self.named: dict[str, str] = {}  # page -> the line naming it and its source
+        self.entries: dict[str, str] = {}  # page -> its whole entry, once its files are being written
+
+    def name(self, page: SynthPage, variants: Iterable[int], problems: list[str]) -> None:
+        """Name these variants of the page's source, and write the manifest so."""
+        for variant in variants:
+            entry: dict[str, object] = {"name": output_name(page.source, variant), "source": page.source,
+                                        "variant": variant, "source_digest": page.source_digest}
+            if page.input_digest:
+                entry["input_digest"] = page.input_digest
+            self.named[str(entry["name"])] = "  " + json.dumps(entry, ensure_ascii=False)
+        self.write_named(problems)
+
+    def describe(self, page: SynthPage) -> None:
+        text = json.dumps(page.manifest_entry(), ensure_ascii=False, indent=1)
+        self.entries[page.name] = "\n".join("  " + line for line in text.split("\n"))  # its place in "pages"
+
+    def forget(self, name: str) -> None:
+        self.entries.pop(name, None)
+
+    def write_named(self, problems: list[str]) -> None:
+        atomic.write_text(self.path, _manifest(self.options, self.named, problems, complete=False))
+
+    def write_whole(self, problems: list[str], complete: bool) -> None:
+        atomic.write_text(self.path, _manifest(self.options, self.entries, problems, complete))
 
 
 _VARIANT_FILE = re.compile(r".+_v\d+\.(html|mhtml|json)")  # what `output_name` names, and only that
 _UNFINISHED_WRITE = re.compile(r"\..+\.tmp")  # atomic's temporary beside the file it writes
 
 
-def _prepare_output(target: Path) -> int:
-    """An empty or new folder, or an earlier synthetic dataset (replaced whole, so no stale page remains); how
-    many files of the earlier one were removed."""
+def _prepare_output(target: Path, mark_unfinished: Callable[[], None]) -> int:
+    """An empty or new folder, or an earlier synthetic dataset (replaced whole, so no stale page remains, and
+    `mark_unfinished` first); how many files of the earlier one were removed."""
     writable_folder(target, "a synthetic dataset")
     removed = 0
     if target.is_dir() and any(target.iterdir()):
@@ -424,6 +580,7 @@ def _prepare_output(target: Path) -> int:
             raise SynthError(f"{foreign[0]} is not a page of the synthetic dataset in {target} (its files are named "
                              f"N_vK); move it{' and ' + str(len(foreign) - 1) + ' more' if len(foreign) > 1 else ''}, "
                              "or choose another --out")
+        mark_unfinished()
         for sub in ("html", "mhtml", "gt"):
             removed += sum(1 for p in (target / sub).rglob("*") if not p.is_dir()) if (target / sub).is_dir() else 0
             shutil.rmtree(target / sub, ignore_errors=True)
@@ -431,24 +588,44 @@ def _prepare_output(target: Path) -> int:
     return removed
 
 
-def _write_page(target: Path, result: SynthPage, options: SynthOptions) -> None:
+def _write_page(target: Path, result: SynthPage, options: SynthOptions, report: SynthReport) -> None:
+    """The page's files, its ground truth last; each counted as it is written."""
     if "html" in options.formats:
         atomic.write_text(target / "html" / f"{result.name}.html", result.html)
+        report.files += 1
     if "mhtml" in options.formats:
         (target / "mhtml").mkdir(parents=True, exist_ok=True)
         write_mhtml(target / "mhtml" / f"{result.name}.mhtml", result.html,
                     url=MHTML_URL.format(name=result.name), date=MHTML_DATE)
+        report.files += 1
     save_records(target / "gt" / f"{result.name}.json", result.records)
+    report.files += 1
 
 
-def _manifest(options: SynthOptions, pages: list[SynthPage], problems: list[str], complete: bool = True) -> str:
-    ordered = sorted(pages, key=lambda p: natural_key(p.name))
+# What a variant keeps of its page besides its HTML, said once in the manifest (each page's "style_sheets" counts)
+KEPT = {
+    "style_sheets": "the page's inline <style>s, and the style sheets it links or imports that were saved with it "
+                    "(an MHTML's CSS parts), inlined as <style> in <head>; a variant's HTML and MHTML hold the same "
+                    "HTML",
+    "left_out": "images, fonts, scripts, frames and every other resource; and style sheets a page links but did "
+                "not save (each page's style_sheets.left_out)",
+}
+
+
+def _manifest(options: SynthOptions, pages: dict[str, str], problems: list[str], complete: bool = True) -> str:
+    """The manifest's text: `pages` are the entries' texts, each in its place already (`_Manifest`)."""
     document = {
         "generator": "recordlens synth",
         "complete": complete,  # false while the pages are being written (and after a run that was stopped)
         "options": {"variants": options.variants, "seed": options.seed, "transforms": list(options.transforms),
-                    "rate": options.rate, "content": options.content, "formats": list(options.formats)},
+                    "rate": options.rate, "at_least_one": options.at_least_one, "content": options.content,
+                    "formats": list(options.formats)},
+        "kept": KEPT,
         "problems": problems,
-        "pages": [p.manifest_entry() for p in ordered],
+        "pages": [],
     }
-    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    text = json.dumps(document, ensure_ascii=False, indent=1)
+    if not pages:
+        return text + "\n"
+    ordered = ",\n".join(pages[name] for name in sorted(pages, key=natural_key))
+    return text.removesuffix("[]\n}") + "[\n" + ordered + "\n ]\n}\n"

@@ -234,7 +234,7 @@ def table_cards(layout: Layout, rng: random.Random) -> Applied:
         _cards_to_table(container, {id(u.nodes[0]) for u in layout.units_in(container)})
     parts = [f"{len(tables)} table(s) to cards"] if tables else []
     parts += [f"{len(card_lists)} card list(s) to tables"] if card_lists else []
-    return Applied(len(tables) + len(card_lists), ", ".join(parts))
+    return Applied(len(tables) + len(card_lists), ", ".join(parts) or "no table of records or list of cards to turn")
 
 
 def _record_tables(layout: Layout) -> list[Element]:
@@ -311,6 +311,8 @@ def rename_container(layout: Layout, rng: random.Random) -> Applied:
                 child.tag = "li"
             elif leaving_list and child.tag == "li":
                 child.tag = rng.choice(("div", "article")) if id(child) in roots else "div"
+    if not renamed:  # said, as every transformation says what it did (a manifest's empty detail reads as a fault)
+        return Applied(0, "0 containers renamed")
     return Applied(len(renamed), ", ".join(sorted(set(renamed))))
 
 

@@ -96,14 +96,14 @@ def test_xpaths_that_resolve_to_nothing_are_dropped_and_reported() -> None:
 
 
 def test_hostile_nesting_is_cut_as_every_parse_cuts_it_and_said(monkeypatch) -> None:
-    from recordlens.core.synth import pipeline
+    from recordlens.core.synth import styles
 
     depth = 6_000
     html = ("<html><head><style>li { color: red }</style></head><body><ul><li>Tea 2 kg</li><li>Rice 5 kg</li>"
             "</ul>" + "<div>x" * depth + "</div>" * depth + "</body></html>")
     parsed: list[str] = []
-    real = pipeline.LexborHTMLParser
-    monkeypatch.setattr(pipeline, "LexborHTMLParser", lambda markup: parsed.append(markup) or real(markup))
+    real = styles.LexborHTMLParser  # the style sheets are read where they are put back (synth/styles.py)
+    monkeypatch.setattr(styles, "LexborHTMLParser", lambda markup: parsed.append(markup) or real(markup))
     records = [["/html[1]/body[1]/ul[1]/li[1]"], ["/html[1]/body[1]/ul[1]/li[2]"]]
     result = synthesise_page(Source("1", html, records), 1, SynthOptions(transforms=()))
     assert any("more than 4,096 deep" in w for w in result.warnings)  # the output's structure changed: said
@@ -229,5 +229,5 @@ def test_synth_exits_1_when_it_left_pages_out_or_a_variant_kept_no_record(
     assert main(["synth", "--pages", str(data / "html"), "--gt", str(data / "gt"), "--out", str(tmp_path / "b"),
                  "-k", "1", "-q"]) == 1
     err = capsys.readouterr().err
-    assert "no 3.html" in err and "1 page of the dataset holds no record after the labels' XPaths were dropped " \
-        "(4_v1): leave it out of scoring" in err
+    assert "no 3.html" in err and "1 page of the dataset holds no record though its source page's labels hold " \
+        "some (4_v1): the labels' XPaths name nothing in the page (said above); leave it out of scoring" in err
