@@ -284,7 +284,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     for line in report.label_lines(annotator):
         print(line)
     print(report.summary(annotator))
-    return 1 if report.problems else 0
+    return 1 if report.problems or report.unfinished else 0
 
 
 T = TypeVar("T")

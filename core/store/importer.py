@@ -58,6 +58,7 @@ from ..page.dataset import (
     parse_snapshot,
     record_files,
     synthetic_sources,
+    unfinished_dataset,
 )
 from ..page.snapshot import Snapshot, read_file_bytes, read_snapshot
 from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
@@ -133,6 +134,9 @@ class ImportReport:
     new_without_labels: list[str] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)  # pages whose labels the dataset's replaced (replace_labels)
     replace_labels: bool = False  # asked for: a page already in the project takes the dataset's labels
+    # The datasets imported from that an export or synth did not finish (`unfinished_dataset`, said among the
+    # warnings): the import exits 1, as `score` of them does, since pages or labels may be missing
+    unfinished: list[str] = field(default_factory=list)
     replaced_labels: int = 0  # the labels those pages took
     # The project's page names by Unicode form (`unicode_form`), read once before the first page goes in: a page
     # whose name is another's in another form is said (`_say_a_name_in_another_form`)
@@ -307,6 +311,7 @@ def find_sources(paths: Sequence[Path], report: ImportReport, labels_onto: Proje
             sources += _dataset_sources(path, report, labels_onto)
         elif path.is_dir():
             files = page_files(path, report.warnings, odd_files=False)
+            _note_unfinished(path, report)
             made_from = synthetic_sources(path)  # the html/ of a dataset `synth` made, named alone
             _say_pages_without_their_source(path, files, made_from, report)
             found = [PageSource(name, file, made_from=made_from.get(name)) for name, file in files.items()]
@@ -414,8 +419,14 @@ def _report_odd_entries(folder: Path, report: ImportReport) -> None:
             report.problems.append(ImportProblem(entry, odd))
 
 
+def _note_unfinished(pages_dir: Path, report: ImportReport) -> None:
+    if unfinished_dataset(pages_dir) is not None:
+        report.unfinished.append(str(pages_dir.parent))
+
+
 def _dataset_sources(root: Path, report: ImportReport, labels_onto: Project | None = None) -> list[PageSource]:
     pages = page_files(root / "html", report.warnings, odd_files=False)
+    _note_unfinished(root / "html", report)
     _report_odd_entries(root / "html", report)
     truths = record_files(root / "gt") if (root / "gt").is_dir() else {}
     made_from = synthetic_sources(root / "html")

@@ -136,7 +136,12 @@ def test_a_stopped_run_names_each_page_written_with_its_source_and_import_notes_
         imported = import_paths(project, [tmp_path / "out"])
         assert sorted(imported.imported) == ["1_v1", "1_v2"]
         assert any("unfinished synth dataset" in w for w in imported.warnings)
+        assert imported.unfinished == [str(tmp_path / "out")]
         assert sorted(synthetic_sources_of(project)) == ["1_v1", "1_v2"]  # their source kept, for good
+    # The command exits 1, as `score` of an unfinished dataset does: pages or labels may be missing
+    assert main(["project", "init", str(tmp_path / "q")]) == 0
+    assert main(["import", str(tmp_path / "out"), "--project", str(tmp_path / "q"), "-q"]) == 1
+    assert main(["import", str(DEMO), "--project", str(tmp_path / "q"), "-q"]) == 0
 
 
 def test_a_killed_run_leaves_a_manifest_that_names_every_page_on_disk(tmp_path: Path) -> None:
