@@ -153,6 +153,7 @@ class ReviewController:
         self.window = window
         self.run_id: object = NO_RUN  # a run id, or "annotator:NAME" for another annotator's label set
         self.review: PageReview | None = None  # the page on show, in review mode
+        self._changes_seen = 0  # the latest label change when the review's labels were read (`_update_review`)
         self._predictions: Recent[object, _RunRead] = Recent(RUNS_READ)  # of the runs reviewed last
         self._run_pages: dict[tuple[int, int], frozenset[str]] = {}  # (run, pages stored) -> the pages it holds
         self._remembered: object = NO_RUN  # the run the last session reviewed, until review first opens
@@ -482,6 +483,8 @@ class ReviewController:
             return False
         other = self.annotator()
         predicted = self._their_records(other, name, labelled) if other is not None else self._run_records(name)
+        # Before the labels are read: the page's score stored from this review says which changes it saw
+        self._changes_seen = window.project.last_change_id() or 0
         truth = window.project.true_records(name)
         texts = window.page_texts()
         self.review = self._classed_review(name, predicted or [], truth, texts.keys)
@@ -591,7 +594,7 @@ class ReviewController:
         marked = window.project.page(name).status in TRUE_PAGE_STATUSES
         # A page the run was not scored on keeps out of its means, as in `recordlens score`.
         if stored is not None and marked and (_figures(stored) != _figures(review.score) or name in stale):
-            runs.add_scores(self.run_id, DatasetScore([review.score]))
+            runs.add_scores(self.run_id, DatasetScore([review.score]), changes_seen=self._changes_seen)
             run, scores, stale = self._run_info(), runs.scores(self.run_id), runs.stale_pages(self.run_id)
         # Said again also when only the count of changed pages moved (a page marked labelled).
         why = runs.why_stale(self.run_id, names=False) if stale else ""

@@ -114,6 +114,9 @@ class StoredScore(PageFigures):
     warnings: tuple[str, ...]
     scored_at: str
     page_reader: int | None = None  # the page reader that made it (`PAGE_READER_VERSION`); None: an earlier RecordLens
+    # The latest label change committed when its labels were read (schema 8); None: one from a removed page's copy
+    # made before, judged by its time
+    changes_seen: int | None = None
 
 
 class Runs:
@@ -229,17 +232,13 @@ class Runs:
                                "WHERE d.run_id = ?", (run_id,))
         return {name: json.loads(records) for name, records in rows}
 
-    def add_scores(self, run_id: int, scores: DatasetScore, at: str | None = None, *,
-                   changes_seen: int | None = None) -> None:
-        """Store (or replace) per-page scores; pages are matched by name. `at`: when the labels they score were
-        read (default now); `changes_seen`: the latest label change committed then (`Project.last_change_id()`,
-        default the latest now), so that a change committed while scoring ran counts as made after it
-        (`stale_pages`)."""
+    def add_scores(self, run_id: int, scores: DatasetScore, *, changes_seen: int, at: str | None = None) -> None:
+        """Store (or replace) per-page scores; pages are matched by name. `changes_seen`: the latest label change
+        committed when the labels they score were read (`Project.last_change_id()` read before them, 0 before any),
+        so that a change committed since counts as made after them (`stale_pages`); `at`: when (default now)."""
         at = at or now()
         with self._store.writing() as db:
             self._require(run_id)
-            if changes_seen is None:
-                changes_seen = self._store.last_change_id() or 0
             for s in scores.pages:
                 db.execute("INSERT OR REPLACE INTO scores (run_id, page_id, precision, recall, f1, predicted_records, "
                            "true_records, hallucinated_records, warnings, scored_at, page_reader, changes_seen) "
@@ -252,9 +251,9 @@ class Runs:
         self._require(run_id)
         rows = self._store.db.execute("SELECT p.name, s.precision, s.recall, s.f1, s.predicted_records, "
                                       "s.true_records, s.hallucinated_records, s.warnings, s.scored_at, "
-                                      "s.page_reader FROM scores s "
+                                      "s.page_reader, s.changes_seen FROM scores s "
                                "JOIN pages p ON p.id = s.page_id WHERE s.run_id = ? ORDER BY p.id", (run_id,))
-        return [StoredScore(*row[:7], tuple(json.loads(row[7])), row[8], row[9]) for row in rows]
+        return [StoredScore(*row[:7], tuple(json.loads(row[7])), row[8], row[9], row[10]) for row in rows]
 
     def stale_pages(self, run_id: int) -> list[str]:
         """The pages whose stored score no longer says what the labels would: their labels or status changed

@@ -302,18 +302,25 @@ ALTER TABLE scores ADD COLUMN page_reader INTEGER;
 # Version 8: each score says the latest label change (its `label_history` id) committed when the labels it scores
 # were read. A change committed later has a larger id whatever the clocks said: an edit whose transaction began
 # before the score's labels were read (its time earlier) but committed after, or one made after the clock stepped
-# back, leaves the score stale. A score stored before gets the latest change its time was after (so it is judged
-# as its time judged it until now, and by ids from now on); one that comes back later with a removed page's copy
-# made before has none (NULL) and is judged by its time.
+# back, leaves the score stale. A score stored before gets the id just below the first change made after it by the
+# clock, so that every change its time was before stays after it (a clock stepped back can only make it stale), and
+# one that comes back later with a removed page's copy made before has none (NULL) and is judged by its time. A score
+# stored before that is older than its run's end (made while the run ran, or before a resume replaced predictions:
+# schema 8 drops a page's score when its predictions change, earlier ones did not) is marked made by an earlier page
+# reader, so it is made again.
 _V8 = """
 ALTER TABLE scores ADD COLUMN changes_seen INTEGER;
-CREATE TEMP TABLE changes_by_time AS
-    SELECT at, MAX(id) OVER (ORDER BY at, id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS upto
+CREATE TEMP TABLE changes_from AS
+    SELECT at, MIN(id) OVER (ORDER BY at DESC, id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS first_id
     FROM label_history;
-CREATE INDEX temp.changes_by_time_at ON changes_by_time(at, upto);
-UPDATE scores SET changes_seen = COALESCE((SELECT upto FROM changes_by_time WHERE at <= scores.scored_at
-                                           ORDER BY at DESC, upto DESC LIMIT 1), 0);
-DROP TABLE temp.changes_by_time;
+CREATE INDEX temp.changes_from_at ON changes_from(at, first_id);
+UPDATE scores SET changes_seen = COALESCE(
+    (SELECT first_id FROM changes_from WHERE at > scores.scored_at ORDER BY at, first_id LIMIT 1) - 1,
+    (SELECT MAX(id) FROM label_history), 0);
+DROP TABLE temp.changes_from;
+UPDATE scores SET page_reader = NULL
+    WHERE (SELECT r.ended_at FROM runs r WHERE r.id = scores.run_id) IS NULL
+       OR scored_at < (SELECT r.ended_at FROM runs r WHERE r.id = scores.run_id);
 """
 
 # Version 9: each trajectory says the version of its task it was stored for: the `tasks.task_digest` of the task as a

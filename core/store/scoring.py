@@ -73,7 +73,7 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     result = DatasetScore([fresh[name] if name in fresh else kept[name] for name in truth_pages])
     warnings += [said for said in map(truth_naming_nothing, result.pages) if said]  # as `score` of folders says
     with project.writing():  # the new scores and the old ones dropped, at once
-        project.runs.add_scores(run_id, DatasetScore(list(fresh.values())), at=started, changes_seen=changes_seen)
+        project.runs.add_scores(run_id, DatasetScore(list(fresh.values())), changes_seen=changes_seen, at=started)
         gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
         project.runs.drop_scores(run_id, gone)  # pages no longer labelled leave the means, as they left the truth
     return result, warnings, left_out
@@ -90,8 +90,11 @@ def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[st
     if run.status == "running" or run.ended_at is None:
         return {}
     stale = set(project.runs.stale_pages(run.id))
+    # A score that says no label change comes back with a removed page's copy made before schema 8, when a change
+    # of predictions did not drop it: it holds only if made after the run's end
     return {s.page: _as_scored(project, s) for s in project.runs.scores(run.id)
-            if s.page in labelled and s.page not in stale}
+            if s.page in labelled and s.page not in stale
+            and (s.changes_seen is not None or s.scored_at >= run.ended_at)}
 
 
 def _as_scored(project: Project, stored: StoredScore) -> PageScore:

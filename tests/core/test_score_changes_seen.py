@@ -155,3 +155,53 @@ def test_predictions_changed_after_the_score_leave_it_stale_whatever_the_clocks(
         after, _, _ = score_stored_run(project, run_id)
         assert [round(s.f1, 3) for s in after.pages] == [1.0, 1.0, 1.0]
         assert project.runs.stale_pages(run_id) == []
+
+
+def test_the_upgrade_keeps_stale_a_score_a_stepped_back_clock_made_look_fresh(tmp_path: Path) -> None:
+    """Schema 7 judged a score stale when a change's time was after it. A change made after the clock stepped back
+    has a larger id and an earlier time than one after the score: the upgrade must not count the later-timed change
+    as seen because a larger id came before the score by the clock."""
+    folder = scored_project(tmp_path)
+    with open_project(folder) as project:
+        reject_a_true_record(project, "2")  # after the score, by id and by time
+        reject_a_true_record(project, "0")  # after it too, but its time is set back below
+        project.db.execute("UPDATE label_history SET at = '2000-01-01T00:00:00.000Z' WHERE id = "
+                           "(SELECT MAX(id) FROM label_history)")
+        project.db.conn.commit()
+    as_earlier_schema(folder, 7)
+    with open_project(folder) as project:
+        assert take_upgrades()
+        assert "2" in project.runs.stale_pages(1)  # as schema 7 said; page 0 errs on the stale side
+
+
+def test_the_upgrade_makes_again_a_score_older_than_its_runs_end(tmp_path: Path) -> None:
+    """Before schema 8 a change of a run's predictions kept the page's score, and `score` judged it by the run's
+    end: a score made before a resume replaced predictions would now be kept as if current."""
+    folder = scored_project(tmp_path)
+    with open_project(folder) as project:  # what schema 7 left: page 0's predictions replaced, the run ended since
+        project.db.execute("UPDATE predictions SET records = '[]' "
+                           "WHERE page_id = (SELECT id FROM pages WHERE name = '0')")
+        project.db.execute("UPDATE runs SET ended_at = '2999-01-01T00:00:00.000Z'")
+        project.db.conn.commit()
+    as_earlier_schema(folder, 7)
+    with open_project(folder) as project:
+        assert take_upgrades()
+        assert project.runs.stale_pages(1) == ["0", "1", "2"]
+        assert "scored by an earlier RecordLens" in project.runs.why_stale(1)
+        scored, _, _ = score_stored_run(project, 1)
+        assert next(s for s in scored.pages if s.page == "0").predicted_records == 0
+        assert project.runs.stale_pages(1) == []
+
+
+def test_a_score_without_the_change_it_saw_holds_only_if_made_after_its_runs_end(tmp_path: Path) -> None:
+    """A score that comes back with a removed page's copy made before schema 8 (no change seen) over predictions a
+    resume replaced since: judged by the run's end, as before."""
+    folder = scored_project(tmp_path)
+    with open_project(folder) as project:
+        project.db.execute("UPDATE scores SET changes_seen = NULL")
+        project.db.execute("UPDATE predictions SET records = '[]' "
+                           "WHERE page_id = (SELECT id FROM pages WHERE name = '0')")
+        project.db.execute("UPDATE runs SET ended_at = '2999-01-01T00:00:00.000Z'")
+        project.db.conn.commit()
+        scored, _, _ = score_stored_run(project, 1)
+        assert next(s for s in scored.pages if s.page == "0").predicted_records == 0

@@ -334,7 +334,7 @@ def test_runs_keep_predictions_and_scores(project: Project) -> None:
     run = project.runs.add("mdr", {"version": "0.3"})
     project.runs.add_predictions(run, {"12": [["/body[1]/ul[1]/li[1]"]]})
     page_score = replace(score_raw([["/a"]], [["/a"], ["/b"]]), page="12")
-    project.runs.add_scores(run, DatasetScore([page_score]))
+    project.runs.add_scores(run, DatasetScore([page_score]), changes_seen=project.last_change_id() or 0)
     project.runs.finish(run, cost={"seconds": 1.5})
     (info,) = project.runs.all()
     assert (info.method, info.parameters, info.status, info.cost) == ("mdr", {"version": "0.3"}, "finished",
