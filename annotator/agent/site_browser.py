@@ -1,10 +1,12 @@
 """Browsing a snapshot site in the embedded browser: saved pages by URL, nothing from the network.
 
 `SiteBrowser` shows one page of a `Site` (core/agent/sites.py) at a time, served as HTML with its saved URL as
-base (see site_page.py for why not as an MHTML archive). Every navigation the page starts (a link, a form's
-GET, a new-window link, the page history) is intercepted: a URL the site holds loads that saved page, any
-other URL shows the "not in this snapshot" page naming it. No request leaves the process: the loader's blocker
-refuses and counts every one that is not the page or one of its archived resources.
+base (see site_page.py for why not as an MHTML archive), its scripts off. Every navigation the page starts is
+intercepted. A person's (a link clicked, a form submitted, a new-window link, the page history) is followed: a
+URL the site holds loads that saved page, any other URL shows the "not in this snapshot" page naming it. One the
+page makes by itself (a `<meta http-equiv=refresh>`, a redirect) is not: the page stays, and the status bar says
+so once. No request leaves the process: the loader's blocker refuses and counts every one that is not the page or
+one of its archived resources; the count is the page's on show, started again with each page.
 
 The browser keeps its own history of site URLs (the page's history only knows served URLs), for GoBack.
 Set-of-mark (resources/js/som.js) numbers the interactive elements in view; `observe()` returns them with a
@@ -51,6 +53,7 @@ CHANNEL_OBJECT = "recordlens_site"  # the name site_events.js looks the bridge u
 FIRST_LABEL = 1  # as core's HtmlSiteBrowser numbers them, so the demo's reference labels mean the same here
 _served_numbers = itertools.count(1)
 _NAVIGATION = QWebEngineNavigationRequest.NavigationType
+_FOLLOWED = (_NAVIGATION.LinkClickedNavigation, _NAVIGATION.FormSubmittedNavigation)  # a person's doing
 _INERT_SCHEMES = ("javascript", "about", "blob", "data")
 
 
@@ -122,6 +125,7 @@ class SiteBrowser(QWidget):
         self._recording = False
         self._framed = 0
         self._frame_token = 0
+        self._stayed_said = False  # the page on show tried to navigate by itself, and the status bar said so
         self.navigations = 0  # counts every page asked for, so a caller can tell whether an action navigated
         self._downloads: list[QWebEngineDownloadRequest] = []
         self._build()
@@ -228,6 +232,8 @@ class SiteBrowser(QWidget):
         self._url = url
         path = self.site.resolve(url)
         self.current = None
+        self._stayed_said = False
+        self.offline.reset_blocked()  # the count said is the page's on show
         if path is not None:
             try:
                 self.current = prepare_page(path, url, f"recordlens-page:/site-res/{next(_served_numbers)}/")
@@ -262,12 +268,26 @@ class SiteBrowser(QWidget):
             QTimer.singleShot(0, self._on_back_button)  # the view's own Back key: the site's history
         elif kind == _NAVIGATION.ReloadNavigation:
             QTimer.singleShot(0, lambda: self._show(self._url))
+        elif kind not in _FOLLOWED:
+            self._stay(None if ours else url)  # a refresh or redirect of the page's own: no one asked for it
         elif not ours:
             self._follow(url)
 
     def _on_new_window(self, request: QWebEngineNewWindowRequest) -> None:
         # One window: a link meant for a new tab opens here, as it would for an agent.
-        self._follow(request.requestedUrl())
+        if request.isUserInitiated():
+            self._follow(request.requestedUrl())
+        else:
+            self._stay(request.requestedUrl())
+
+    def _stay(self, url: QUrl | None) -> None:
+        """The page on show tried to go to `url` (None: to itself) by itself: it stays, and the status bar says so
+        once."""
+        if not self._stayed_said:
+            self._stayed_said = True
+            where = f"go to {url.toString()}" if url is not None else "reload itself"
+            emit(self.message, f"this page tried to {where} by itself (a refresh or redirect in it); it stays: "
+                               "only a link or form you use leaves it")
 
     def _follow(self, url: QUrl) -> None:
         text = url.toString()

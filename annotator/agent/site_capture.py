@@ -20,7 +20,16 @@ tree says what the screenshot shows. Their nodes have no XPath (core's XPaths ad
 Frames of another origin are left out of both (Chromium may render them in another process, as another target).
 
 A page has its `--timeout` to load, and everything after (settling, reading its links, every DevTools call) must
-end within `CAPTURE_MARGIN_S` more: a page whose capture hangs fails then ("capturing it took too long").
+end within `CAPTURE_MARGIN_S` more: a page whose capture hangs fails then ("capturing it took too long"). A load
+that does not finish in time is the server's failure only when its document got no answer (five of a host's in a
+row stop the capture: "the site stopped answering"); once the server answered, it is the page's own (a script
+that never ends, a resource that never comes), and its renderer is ended, as it is whenever a page's capture runs
+out of time: a script that loops holds it for good, and the next page would load in it.
+
+The page's scripts run, but within online_guards.py's limits: their dialogs never wait (alert ignored, confirm
+and prompt answered Cancel), no service worker registers, and no request sends data (a form posted by a script
+is refused before it is sent, and the page stays as served). A captured page's warnings say what was kept from it.
+
 A page of more than `MAX_TREE_ELEMENTS` elements (its frames' included) keeps no tree: asking Chromium for it
 takes longer than the rest of the capture and gives hundreds of megabytes no agent reads (a 30 MB page: 450,000
 nodes, 133 MB). Its stored tree is its root with a note saying so, and a warning line names the page.
@@ -76,6 +85,7 @@ from .site_saver import HTML_TYPES, chromium_flags, explained_network_error, sta
 DEFAULT_TIMEOUT_S = PAGE_TIMEOUT_S
 SETTLE_MS = 500
 STOP_WAIT_S = 5.0        # how long a stopped load may take to say it ended
+RENDERER_PROBE_S = 1.0   # how long a renderer that is not busy takes at most to answer a script
 ABORTED = "net::ERR_ABORTED"  # how a load that turned into a download fails
 DOWNLOAD_GRACE_S = 1.0   # how long after a failed load its download request may still come
 CAPTURE_MARGIN_S = 10.0  # what a page may take beyond its --timeout: a page loaded at the end of its time is
@@ -128,7 +138,6 @@ class ChromiumRenderer(OnlinePage):
         self.page.authenticationRequired.connect(self._on_login_asked)
         self.page.renderProcessTerminated.connect(self._on_renderer_ended)
         self.guard = _NavigationGuard()
-        self.page.navigationRequested.connect(self.guard.on_navigation)
         marker = "about:blank"
         self.page.load(QUrl(marker))
         self._wait(lambda: self._finished is not None, 20)
@@ -153,6 +162,9 @@ class ChromiumRenderer(OnlinePage):
             self._login_asked = True
             self.page.triggerAction(self.page.WebAction.Stop)
 
+    def _on_navigation(self, request) -> None:  # noqa: ANN001 - QWebEngineNavigationRequest
+        self.guard.on_navigation(request)
+
     def _on_renderer_ended(self, *_: object) -> None:
         self._renderer_ended = True
 
@@ -173,13 +185,14 @@ class ChromiumRenderer(OnlinePage):
         self._downloads = []
         self._login_asked = False
         self._deadline = time.monotonic() + self.timeout_s + CAPTURE_MARGIN_S
+        self.forget_guarded()
         self.devtools.events.clear()
         self.devtools.results.clear()  # late answers to the calls of a page that took too long
         self.guard.watch(url, refuse_redirect)
         try:
             self.page.load(QUrl(url))
-            loaded = self._wait(lambda: self._finished is not None or bool(self._download_of(url))
-                                or self.guard.refused is not None, self.timeout_s)
+            loaded = self._wait_for_load(lambda: self._finished is not None or bool(self._download_of(url))
+                                         or self.guard.refused is not None, self.timeout_s)
         finally:
             refused = self.guard.refused
             self.guard.watch("", None)  # what the page does once loaded is no navigation of this capture
@@ -188,8 +201,7 @@ class ChromiumRenderer(OnlinePage):
                 self._stop()
             raise PageFailed(refused[1], redirected_to=refused[0])
         if not loaded:
-            self._stop()
-            raise PageFailed(f"did not finish loading within {self.timeout_s:g} s", unreachable=True)
+            raise self._unfinished()
         if self._login_asked:
             raise PageFailed(LOGIN_NEEDED)
         redirects, status, failure, failed_at = self._navigation()
@@ -211,10 +223,10 @@ class ChromiumRenderer(OnlinePage):
             raise PageFailed("the page failed to load")
         self._wait(lambda: False, min(SETTLE_MS / 1000, self._left()))  # what scripts render right after the load
         found = self._read_frames()
+        if found is None:  # the page's script keeps its renderer busy: nothing in it answers
+            raise self._too_long("reading its links got no answer")
         content_type = str(found.get("contentType") or "")
         if content_type not in HTML_TYPES:
-            if time.monotonic() >= self._deadline:  # the page's script blocks it: no answer, so no type
-                raise self._too_long("reading its links got no answer")
             raise PageFailed(f"not an HTML page (it is {content_type or 'of an unknown type'})")
         try:
             return self._capture(url, redirects, status, content_type, found)
@@ -222,6 +234,23 @@ class ChromiumRenderer(OnlinePage):
             if time.monotonic() >= self._deadline - 0.1:
                 raise self._too_long(str(error)) from None
             raise PageFailed(f"DevTools could not capture it: {error}") from None
+
+    def _unfinished(self) -> PageFailed:
+        """The failure of a page whose load did not finish in its time, once the load is stopped. A page whose
+        server answered is the page's own failure, not its server's (never counted as "the site stopped
+        answering"), and its renderer is ended (`_end_renderer`): the page's script may keep it busy for good."""
+        within = f"did not finish loading within {self.timeout_s:g} s"
+        if self._navigation()[1] is None:  # no answer to its document's request: its server did not answer
+            self._stop()
+            return PageFailed(within, unreachable=True)
+        busy = self._js("0", RENDERER_PROBE_S) is None  # a script that never ends holds the renderer's only thread
+        self._end_renderer()
+        self._stop()
+        if busy:
+            return PageFailed(f"{within}: its server answered, but a script of the page kept it busy (a script "
+                              f"that never ends)", unreachable=False)
+        return PageFailed(f"{within}: its server answered, but not all that the page loads came",
+                          unreachable=False)
 
     def _too_long(self, what: str) -> PageFailed:
         """The failure of a page whose capture ran out of time; its renderer is ended first (`_end_renderer`)."""
@@ -241,19 +270,20 @@ class ChromiumRenderer(OnlinePage):
             os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))  # Windows has no SIGKILL: SIGTERM ends it
         self._wait(lambda: self._renderer_ended, STOP_WAIT_S)
 
-    def _read_frames(self) -> dict[str, Any]:
+    def _read_frames(self) -> dict[str, Any] | None:
         """The main frame's `_LINKS_JS` answer, its links and element count joined by those of its frames of
-        the same origin (nested ones too): what the page shows of its own. {} when the page gave no answer.
+        the same origin (nested ones too): what the page shows of its own. None when the page gave no answer,
+        {} when its answer says nothing.
         (Qt before 6.8 has no frames API: the main frame's answer alone.)"""
         main_frame = self.page.mainFrame() if hasattr(self.page, "mainFrame") else None
         main = self._frame_js(main_frame)
         if not main:
-            return {}
+            return main
         links, elements = list(main.get("links") or []), int(main.get("elements") or 0)
         frames = list(main_frame.children()) if main_frame is not None else []
         while frames:
             frame = frames.pop(0)
-            found = self._frame_js(frame) if frame.isValid() else {}
+            found = (self._frame_js(frame) if frame.isValid() else None) or {}
             if main.get("origin") in (None, "null") or found.get("origin") != main.get("origin"):
                 continue  # another origin's frame (an ad, a map, a video): not this page's, nor its frames
             links += found.get("links") or []
@@ -261,9 +291,9 @@ class ChromiumRenderer(OnlinePage):
             frames += list(frame.children())
         return {**main, "links": links, "elements": elements}
 
-    def _frame_js(self, frame) -> dict[str, Any]:  # noqa: ANN001 - a QWebEngineFrame, None: the page's
+    def _frame_js(self, frame) -> dict[str, Any] | None:  # noqa: ANN001 - a QWebEngineFrame, None: the page's
         """`_LINKS_JS`'s answer in `frame` (the ApplicationWorld, which runs with page scripts off), within this
-        page's time; {} when none came."""
+        page's time; None when none came, {} when it cannot be read."""
         from PySide6.QtWebEngineCore import QWebEngineScript
 
         box: list[Any] = []
@@ -273,6 +303,8 @@ class ChromiumRenderer(OnlinePage):
         else:
             frame.runJavaScript(_LINKS_JS, int(world.value), box.append)
         self._wait(lambda: bool(box), min(10.0, self._left()))
+        if not box:
+            return None
         try:
             return json.loads(box[0]) if box and box[0] else {}
         except ValueError:
@@ -351,8 +383,9 @@ class ChromiumRenderer(OnlinePage):
         png = base64.b64decode(shot["data"])
         size = struct.unpack(">II", png[16:24]) if png[:8] == b"\x89PNG\r\n\x1a\n" else (0, 0)
         mhtml = self.devtools.call("Page.captureSnapshot", {"format": "mhtml"}, timeout_s=self._left())["data"]
-        if note:  # said once the page is captured: a page that fails after has its failure said instead
-            print(f"recordlens: warning: {final_url}: {note}", file=sys.stderr, flush=True)
+        # Said once the page is captured: a page that fails after has its failure said instead.
+        for warning in [note] * bool(note) + self.guarded_notes():
+            print(f"recordlens: warning: {final_url}: {warning}", file=sys.stderr, flush=True)
         return RenderedPage(
             requested_url=url, final_url=final_url, status=status, redirects=redirects,
             content_type=content_type, title=title,

@@ -13,7 +13,9 @@ load, saves the page with Chromium's MHTML writer into the site folder and re-in
 Page scripts run, by default: many sites build their content with scripts, and an archive is the page's DOM as
 rendered when it is saved (half a second after the load), so saving what a reader saw needs them. Chromium's
 MHTML writer leaves the <script> elements out, and the site browser serves pages with scripts off, so nothing
-of them runs again. `--no-scripts` saves what the HTML alone renders.
+of them runs again. `--no-scripts` saves what the HTML alone renders. The scripts run within online_guards.py's
+limits (their dialogs never wait, no service worker registers, nothing is POSTed), and the result says what was
+kept from them.
 
 Progress and errors go to stderr as lines starting with `recordlens: ` (`recordlens: error: ...` for the one
 that ends the process with code 2); the result goes to stdout, a sentence or (with `--json`) one JSON object.
@@ -92,12 +94,14 @@ class SavedPage:
     resources: int
     pages: int          # pages in the site after re-indexing
     replaced: bool      # the site held this URL already, and its file was saved over
+    warnings: tuple[str, ...] = ()  # what the page's scripts tried and were kept from (OnlinePage.guarded_notes)
 
     def message(self) -> str:
         redirected = f" (asked for {self.requested})" if self.url != self.requested else ""
         how = "saved over" if self.replaced else "saved as"
+        warned = "".join(f" (warning: {w})" for w in self.warnings)
         return (f"{self.url}{redirected} {how} {self.file} in {self.site}: {self.resources} resource(s), "
-                f"{self.bytes // 1024} KB; the site has {self.pages} page(s)")
+                f"{self.bytes // 1024} KB; the site has {self.pages} page(s){warned}")
 
 
 # -- the saving process -------------------------------------------------------------------------------------------
@@ -146,7 +150,7 @@ class _Saver(OnlinePage):
 
         self.progress(f"loading {self.url}")
         self.page.load(QUrl(self.url))
-        finished = self._wait(lambda: self._finished is not None or bool(self._download), self.timeout_s)
+        finished = self._wait_for_load(lambda: self._finished is not None or bool(self._download), self.timeout_s)
         if not finished:
             self.page.triggerAction(self.page.WebAction.Stop)
             raise SaveError(f"{self.url} did not finish loading within {self.timeout_s:g} s")
@@ -214,7 +218,8 @@ class _Saver(OnlinePage):
             raise SaveError(f"the site left the saved page out: {why}")
         return SavedPage(url=saved_url, requested=self.url, file=target.relative_to(self.site).as_posix(),
                          site=str(self.site), title=snapshot.title or "", bytes=size,
-                         resources=len(snapshot.resources), pages=len(site.pages), replaced=existing is not None)
+                         resources=len(snapshot.resources), pages=len(site.pages), replaced=existing is not None,
+                         warnings=tuple(self.guarded_notes()))
 
 
 def _load_error(url: str, info) -> str:  # noqa: ANN001 - QWebEngineLoadingInfo or None
