@@ -203,7 +203,7 @@ def closed_on_terminate(window: MainWindow) -> Iterator[None]:
     previous_fd = signal.set_wakeup_fd(writer.fileno())
     # Queued rather than done in the handler: a signal that comes before the loop runs closes the window once it
     # does, instead of before the loop starts (which would then wait for ever)
-    previous = signal.signal(signal.SIGTERM, lambda *_: QTimer.singleShot(0, window.close))
+    previous = signal.signal(signal.SIGTERM, lambda *_: QTimer.singleShot(0, window.close_on_terminate))
     try:
         yield
     finally:

@@ -228,7 +228,8 @@ class Settings:
         mid-write leaves the previous file, never half of it. Not fsynced (written on every page change, on the UI
         thread); a link is written through. Saved to a file other than the one read, they are written whole."""
         target = path.resolve()
-        mine, on_disk = asdict(self), asdict(Settings.load(path))
+        # Keys this version does not know (a later version's settings) are kept as the file holds them
+        mine, on_disk = asdict(self), {**_unknown_keys(path), **asdict(Settings.load(path))}
         as_read = self._as_read if self._file in (None, target) else {}
         for name, value in mine.items():
             if name in as_read and value == as_read[name]:
@@ -237,6 +238,23 @@ class Settings:
                              else value)
         write_text(target, json.dumps(on_disk, indent=1), durable=False)
         self._as_read, self._file = mine, target
+
+
+def _unknown_keys(path: Path) -> dict[str, object]:
+    """The keys of the settings file that `Settings` does not know (written by a later version), as the file
+    holds them; {} when it cannot be read."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return {}
+    known = {f.name for f in fields(Settings)}
+    # a secret is never kept in this file, whoever put it there
+    return ({key: value for key, value in data.items() if key not in known and not _names_a_secret(key)}
+            if isinstance(data, dict) else {})
+
+
+def _names_a_secret(key: str) -> bool:
+    return any(word in key.lower() for word in ("key", "token", "secret", "password"))
 
 
 PLACES = ("last_pages", "last_selections", "zooms", "reviews")  # where the user was in each project

@@ -267,7 +267,8 @@ class TrajectoryViewer(QWidget):
         if step.thought:
             rows.append(("Thought", html.escape(step.thought)))
         if step.seconds is not None:
-            rows.append(("Time", f"{step.seconds:.2f} s" + (f" · {html.escape(step.at)}" if step.at else "")))
+            when = f" · {html.escape(local_time(step.at))}" if step.at else ""
+            rows.append(("Time", f"{step.seconds:.2f} s{when}"))
         if step.error:
             rows.append(("Error", f"<span style='color:#c92a2a'>{html.escape(step.error)}</span>"))
         if step.raw and step.raw.strip() != describe(step):

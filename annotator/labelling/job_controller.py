@@ -212,14 +212,15 @@ class JobController:
             self.job.cancel()
             self.window.message("cancelling…")
 
-    def quitting_loses(self) -> tuple[str, str] | None:
-        """The question to ask before quitting while a job whose work a quit throws away runs (Learn's minutes of
-        fits), and what it loses; None when no such job runs."""
+    def quitting_loses(self, doing: str = "quit") -> tuple[str, str] | None:
+        """The question to ask before quitting (or `doing` another thing that stops the job: "open another
+        project") while a job whose work that throws away runs (Learn's minutes of fits), and what it loses; None
+        when no such job runs."""
         if self.job is None or not self._at_quit:
             return None
         started = self.job.started_at
         since = f" (started {_ago(time.monotonic() - started)} ago)" if started is not None else ""
-        return f"{self._what} is running{since}: quit anyway?", self._at_quit
+        return f"{self._what} is running{since}: {doing} anyway?", self._at_quit
 
     def stop(self) -> None:
         """Cancel the job and wait for its thread (the project is about to close)."""

@@ -238,6 +238,7 @@ class MainWindow(QMainWindow):
         self._refused: str | None = None  # why the last edit, undo or redo was not saved (a full disk)
         # The last message that tells a selection, and the records selected then (`_unsay_a_gone_selection`).
         self._said_of: tuple[str, tuple[int, ...]] | None = None
+        self._terminating = False  # closing on SIGTERM (`close_on_terminate`): no question asked
 
         self.page_list = PageList()
         self.page_view = PageView()
@@ -827,6 +828,8 @@ class MainWindow(QMainWindow):
     # -- application -------------------------------------------------------------------------------------------
 
     def do_open_project(self) -> None:
+        if not self._may_stop_the_job("open another project", "&Open another"):  # it stops the job as a quit does
+            return
         folder = QFileDialog.getExistingDirectory(self, "Open a RecordLens project", str(self.project.root))
         if folder:
             try:
@@ -894,9 +897,11 @@ class MainWindow(QMainWindow):
             f", a folder of pages or a dataset with its labels (html/ and gt/) with {self.keys_for('import_folder')}, "
             "or drop files on this window.")
 
-    def ask(self, question: str, details: str, yes: str = "", no: str = "") -> bool:
+    def ask(self, question: str, details: str, yes: str = "", no: str = "", *,
+            moot_on: SignalInstance | None = None) -> bool:
         """Yes or no from the user, No the default (also on Esc); `yes` and `no` name the buttons by what they do
-        ("&Quit", "&Keep working") in place of Yes and No."""
+        ("&Quit", "&Keep working") in place of Yes and No. `moot_on`: a signal after which the question no longer
+        holds (the job it asks about has ended): the box closes as a Yes, rather than go on saying what is past."""
         box = QMessageBox(QMessageBox.Icon.Question, "RecordLens", question,
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
         box.setInformativeText(details)
@@ -905,7 +910,14 @@ class MainWindow(QMainWindow):
                 box.button(button).setText(text)
         box.setDefaultButton(QMessageBox.StandardButton.No)
         box.setEscapeButton(QMessageBox.StandardButton.No)
-        return box.exec() == QMessageBox.StandardButton.Yes
+        moot = None
+        if moot_on is not None:
+            moot = moot_on.connect(lambda *_: box.done(QMessageBox.StandardButton.Yes))
+        try:
+            return box.exec() == QMessageBox.StandardButton.Yes
+        finally:
+            if moot is not None:
+                moot_on.disconnect(moot)
 
     def do_remove_page(self) -> None:
         """Take the page on show out of the project, once the user has said yes; what it held is kept."""
@@ -975,11 +987,12 @@ class MainWindow(QMainWindow):
         self.watch.release()
         self.project.close()
 
-    def _may_stop_the_job(self) -> bool:
-        """Whether quitting may stop the job that runs: asked when the job's work would be lost (Learn's fits, whose
-        workers a quit kills; the model in place stays as it is), Keep working the default."""
-        loses = self.jobs.quitting_loses()
-        return loses is None or self.ask(*loses, yes="&Quit", no="&Keep working")
+    def _may_stop_the_job(self, doing: str = "quit", yes: str = "&Quit") -> bool:
+        """Whether quitting (or `doing` another thing that stops the job, its button `yes`) may stop the job that
+        runs: asked when the job's work would be lost (Learn's fits, whose workers a quit kills; the model in place
+        stays as it is), Keep working the default. A job that ends while asked leaves nothing to lose: a Yes."""
+        loses, job = self.jobs.quitting_loses(doing), self.jobs.job
+        return loses is None or job is None or self.ask(*loses, yes=yes, no="&Keep working", moot_on=job.finished)
 
     def _keep_the_answers_on_their_way(self) -> None:
         """Answers a cancelled Propose asked the model for, paid for, are stored in its run as they come: at quit
@@ -1064,9 +1077,16 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self.importing.import_paths(paths)
 
+    def close_on_terminate(self) -> None:
+        """SIGTERM (`kill PID`, a session logging out): closes as Ctrl+Q does, but asks nothing of a job that runs
+        (no one may be there to answer, and the session would be held; Learn's work is lost, the model in place
+        stays)."""
+        self._terminating = True
+        self.close()
+
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         # a Learn let run, or unsaved task edits kept: the app stays (the job asked first: a No there stops nothing)
-        if not self.closed and not (self._may_stop_the_job() and self.tools.may_close()):
+        if not self.closed and not ((self._terminating or self._may_stop_the_job()) and self.tools.may_close()):
             event.ignore()
             return
         self.shutdown()

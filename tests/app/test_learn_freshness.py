@@ -136,8 +136,8 @@ def test_labels_edited_while_learning_are_said_to_be_left_out(qtbot, tmp_path: P
             f"{LEARNT_FROM_6}; the earlier learnt model is kept as models/selector.forgotten.json")
     finally:
         release.set()
+        window.shutdown()  # first: a window closed while Learn runs would ask, and no one would answer
         window.close()
-        window.shutdown()
 
 
 def test_propose_says_when_the_learnt_model_is_out_of_date_after_a_restart_too(qtbot, tmp_path: Path,
@@ -165,8 +165,8 @@ def test_propose_says_when_the_learnt_model_is_out_of_date_after_a_restart_too(q
         key(window, "Ctrl+Q")
         assert window.closed
     finally:
-        window.close()
         window.shutdown()
+        window.close()
     window = open_window(folder, settings, qtbot=qtbot)  # a restart
     try:
         go_to(window, "4")
@@ -181,8 +181,8 @@ def test_propose_says_when_the_learnt_model_is_out_of_date_after_a_restart_too(q
         started, _ = propose(qtbot, window)
         assert started == PROPOSING
     finally:
-        window.close()
         window.shutdown()
+        window.close()
 
 
 class Answering:
@@ -246,5 +246,78 @@ def test_quitting_while_learning_asks_first_and_leaves_the_model_in_place(qtbot,
     finally:
         answering.stop()
         release.set()
-        window.close()
         window.shutdown()
+        window.close()
+
+
+def test_sigterm_while_learning_quits_without_asking(qtbot, tmp_path: Path, folder: Path, monkeypatch) -> None:
+    """A session logging out sends SIGTERM: no one may be there to answer, so nothing is asked (the model in place
+    stays, as at a quit)."""
+    release = threading.Event()
+    window = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
+    fitting = fits_held(monkeypatch, release, let_go=lambda: window.jobs.job is None or window.jobs.job.cancelled)
+    answering = Answering(Qt.Key.Key_Escape)  # would keep the app running, were a question asked
+    try:
+        key(window, "Ctrl+Shift+L")
+        qtbot.waitUntil(fitting.is_set, timeout=120_000)
+        window.close_on_terminate()  # what the SIGTERM handler queues
+        assert answering.asked == [] and window.closed
+        assert not project_model_path(folder).exists()
+    finally:
+        answering.stop()
+        release.set()
+        window.shutdown()
+        window.close()
+
+
+def test_a_question_about_a_learn_that_ends_meanwhile_closes_as_a_yes(qtbot, tmp_path: Path, folder: Path,
+                                                                       monkeypatch) -> None:
+    """Learn ended while its quit question was on show: the question said "No model will be written" of a model
+    written since. It closes itself, and the quit goes on: nothing is left to lose."""
+    release = threading.Event()
+    window = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
+    fitting = fits_held(monkeypatch, release)
+    asked: list[str] = []
+
+    def let_learning_end_while_asked() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox) and box.isVisible() and not asked:
+            asked.append(box.text())
+            release.set()
+
+    watcher = QTimer()
+    watcher.timeout.connect(let_learning_end_while_asked)
+    watcher.start(50)
+    try:
+        key(window, "Ctrl+Shift+L")
+        qtbot.waitUntil(fitting.is_set, timeout=120_000)
+        key(window, "Ctrl+Q")
+        assert len(asked) == 1 and asked[0].endswith("quit anyway?")
+        assert window.closed
+        assert project_model_path(folder).is_file()  # Learn ended whole, before the quit
+    finally:
+        watcher.stop()
+        release.set()
+        window.shutdown()
+        window.close()
+
+
+def test_opening_another_project_while_learning_asks_first(qtbot, tmp_path: Path, folder: Path,
+                                                            monkeypatch) -> None:
+    release = threading.Event()
+    window = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
+    fitting = fits_held(monkeypatch, release, let_go=lambda: window.jobs.job is None or window.jobs.job.cancelled)
+    answering = Answering(Qt.Key.Key_Escape)  # Keep working: no folder is asked for, learning goes on
+    try:
+        key(window, "Ctrl+Shift+L")
+        qtbot.waitUntil(fitting.is_set, timeout=120_000)
+        window.do_open_project()
+        assert len(answering.asked) == 1
+        question, _, buttons = answering.asked[0]
+        assert question.endswith("open another project anyway?") and "&Open another" in buttons
+        assert window.job is not None and window.project.root == folder
+    finally:
+        answering.stop()
+        release.set()
+        window.shutdown()
+        window.close()

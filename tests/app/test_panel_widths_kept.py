@@ -156,13 +156,16 @@ def test_a_damaged_or_stale_value_is_ignored(qtbot, tmp_path, project_dir, kept)
         assert panels(window).sizes() == defaults
 
 
-def test_a_value_written_as_json_rather_than_a_string_is_read_or_ignored_without_a_crash(qtbot, tmp_path,
-                                                                                        project_dir):
+def test_a_value_written_as_json_rather_than_a_string_is_read_as_the_string_would_be(qtbot, tmp_path, project_dir):
     # A hand-edited file: the list itself rather than a string holding it.
-    settings_file = tmp_path / "settings.json"
-    settings_file.write_text(json.dumps({"panel_widths": [300, 700, 380]}), encoding="utf-8")
-    with started(project_dir, settings_file, qtbot) as window:
-        assert panels(window).sizes()[0] > 0
+    defaults = default_widths(project_dir, tmp_path, qtbot)
+    sizes = []
+    for kept in ("[300, 700, 380]", [300, 700, 380]):
+        settings_file = tmp_path / "settings.json"
+        settings_file.write_text(json.dumps({"panel_widths": kept}), encoding="utf-8")
+        with started(project_dir, settings_file, qtbot) as window:
+            sizes.append(panels(window).sizes())
+    assert sizes[0] == sizes[1] != defaults
 
 
 def test_the_shares_of_dragged_widths_give_them_back_at_the_same_width():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,17 @@ def test_ok_on_an_endpoint_that_is_no_http_address_keeps_the_dialog_open_and_say
     dialog._accept_if_valid()
     assert dialog.result() == 1
     dialog.deleteLater()
+
+
+def test_a_later_versions_settings_are_kept_when_this_one_saves(tmp_path: Path) -> None:
+    """An older app that saves the settings file kept only the keys it knew: one run of it erased what a later
+    version had kept there (the panels' widths, say). A secret is never kept, whoever wrote it."""
+    path = tmp_path / "annotator.json"
+    path.write_text(json.dumps({"model": "m", "a_later_setting": {"x": [1, 2]}, "api_key": "x", "token": "t"}),
+                    encoding="utf-8")
+    settings = Settings.load(path)
+    settings.annotator = "ana"
+    settings.save(path)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["a_later_setting"] == {"x": [1, 2]} and saved["annotator"] == "ana" and saved["model"] == "m"
+    assert "api_key" not in saved and "token" not in saved
