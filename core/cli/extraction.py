@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -150,6 +151,7 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
             extractor = _create_extractor(method, params)
             names = None
         out = seed_dir(Path(args.out), seed, len(seeds))
+        new_folder = not out.exists()
         summary = RunSummary(out)
         # Read before the run describes itself in the folder: what a resume after a stopped --restart would mix
         over = Restarted(settings_of_the_run_held(out, extractor)) if args.restart else None
@@ -161,15 +163,23 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
             if summary.wanted:
                 print(interrupted_line(summary, over), file=sys.stderr)
             raise
+        # A seed stopped before anything of it was done or paid for (the budget spent at the end of the seed
+        # before): its folder, made just now, would pass for a seed that ran and found nothing
+        never_began = (seed is not None and len(seeds) > 1 and new_folder and summary.stopped
+                       and not (summary.extracted or summary.skipped or summary.failed or summary.stopped_on))
+        if never_began:
+            shutil.rmtree(out, ignore_errors=True)
         for message in summary.warnings:
             warn(message)
         for name, reason in summary.failed.items():
             warn(f"page {name} failed: {reason}")
-        print(end_of_run_line(summary), file=sys.stderr)
+        if not never_began:
+            print(end_of_run_line(summary), file=sys.stderr)
         failed += len(summary.failed)
         if summary.stopped:  # 3: the budget ran out; 4: the model endpoint failed (as `agent run`)
             asked = [s for s in seeds if s is not None]
-            later = asked[asked.index(seed) + 1:] if seed is not None else []  # the seeds it never came to
+            # the seeds it never came to (this one too when it stopped before it began)
+            later = asked[asked.index(seed) + (0 if never_began else 1):] if seed is not None else []
             not_run = f"; {seeds_not_run_message(asked, later)}" if later else ""
             print(f"recordlens: stopped: {summary.stopped}{not_run}", file=sys.stderr)
             return exit_status(stopped=True, endpoint_failed=summary.endpoint_failed)

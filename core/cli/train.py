@@ -198,11 +198,12 @@ def _say_in_place(out: Path, model: SelectorModel, own: bool, start: float) -> N
     print(f"{out}: {which} (the same {counted(len(pages), 'labelled page')} and labels, seed {provenance.get('seed')}, "
           f"RecordLens {provenance.get('recordlens')}): not trained again (checked in {checked:.1f} s); --force "
           "trains it anyway", file=sys.stderr)
-    _warn_few_pages(model)
+    _warn_few_pages(model, "The model there")
 
 
-def _warn_few_pages(model: SelectorModel) -> None:
-    """A model of one stage said as the app's Learn and Propose say it, with the way to a better one."""
+def _warn_few_pages(model: SelectorModel, which: str = "The model written") -> None:
+    """A model of one stage said as the app's Learn and Propose say it, with the way to a better one; `which`
+    model it is (one written now, or the one already there)."""
     from ..extract.training import ModelShape, few_pages_warning, fewest_bagged_pages
 
     written = ModelShape.of(model)
@@ -210,7 +211,7 @@ def _warn_few_pages(model: SelectorModel) -> None:
         bagged_from = fewest_bagged_pages()
         unbagged = f" (bagging needs {bagged_from} pages)" if written.pages < bagged_from else ""
         warn(f"{risk}; label more pages and train again, or check its proposals on other labelled pages before "
-             f"relying on it. The model written: {written}{unbagged}")
+             f"relying on it. {which}: {written}{unbagged}")
 
 
 def _say_cross_validation(examples: list[Example], args: argparse.Namespace, model: SelectorModel,

@@ -64,6 +64,23 @@ def test_a_seeded_run_stopped_before_its_last_seed_says_which_seeds_were_not_run
     assert (report["seeds_asked"], report["seeds_not_run"]) == ([0, 1, 2], [])
 
 
+@pytest.mark.parametrize("budget", ["4", "8"])
+def test_a_budget_spent_at_the_end_of_a_seed_leaves_the_next_one_not_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], budget: str) -> None:
+    """4 pages a seed and a budget of 4 or 8 requests: spent as a seed ends. The next seed's folder was made before
+    the budget stopped it, and `score` took it for a seed that ran and found nothing (F1 0 in the mean)."""
+    run_dir = tmp_path / "run"
+    with FakeGemini(default=answer("[]")) as server:
+        code, _, err = run(capsys, *extract_seeds(run_dir, server, "--max-requests", budget))
+    held = int(budget) // 4
+    assert code == 3 and sorted(p.name for p in run_dir.iterdir()) == [f"seed-{s}" for s in range(held)]
+    not_run = ", ".join(str(s) for s in range(held, 3))
+    assert f"3 seeds asked (0, 1, 2), seed{'s' if held < 2 else ''} {not_run} not run" in err
+    report = json.loads(run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
+                            str(DEMO / "html"), "-q", "--json")[1])
+    assert report["seeds_not_run"] == list(range(held, 3))
+
+
 def test_a_seeded_run_written_before_seeds_were_recorded_reads_as_the_seeds_it_holds(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run_dir = tmp_path / "run"

@@ -39,6 +39,10 @@ def test_a_model_from_too_few_pages_is_said_to_be_one_and_its_settings_say_what_
     assert config["smaller_because"] == "too few pages"
     assert cli_main(["inspect", str(model)]) == 0
     assert "fitted smaller than asked (too few pages): 2 stage(s) and 8 bag(s) asked for" in capsys.readouterr().out
+    train(tmp_path, 3)  # the same again: not written, so not said to be
+    said = capsys.readouterr().err
+    assert "not trained again" in said and "The model there: 1 stage, 2 members" in said, said
+    assert "The model written" not in said
 
 
 def test_one_labelled_page_is_one_page(tmp_path: Path, capsys) -> None:
