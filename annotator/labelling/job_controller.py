@@ -273,9 +273,8 @@ class JobController:
             warning = (f"proposed with the shipped model: this project's learnt model is unusable; "
                        f"{self._relearn()}. Why: {problem}")
             what = f"{what}: {warning}"
-        if stale:  # said as the job starts and as it ends, as the warning above
+        if stale:  # said as the job starts, and as it ends after what it did (which a status bar would cut)
             what = f"{what}: {stale}"
-            warning = stale
         if keyless:  # said as the job starts and as it ends, as the warning above
             what = f"{keyless}: {what}"
             warning = "; ".join(part for part in (f"{keyless}: proposed with {method}", warning) if part)
@@ -287,7 +286,7 @@ class JobController:
             summary = (tally.summary(worker.stopped).removeprefix("done").lstrip(": ") if worker.stopped
                        else tally.summary())
             said = [part for part in (worker.stopped, warning, caution, summary) if part]
-            return "; ".join(said) + after + _kept_in(worker)
+            return "; ".join(said) + after + _kept_in(worker) + (f"; {stale}" if stale else "")
 
         def cancelled() -> str:
             stopped = ": no further Gemini call is made" if worker.stored_run else ""

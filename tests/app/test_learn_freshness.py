@@ -160,7 +160,7 @@ def test_propose_says_when_the_learnt_model_is_out_of_date_after_a_restart_too(q
         loaded = loads_in_this_thread(monkeypatch)
         started, ended = propose(qtbot, window)
         assert started == f"{PROPOSING}: {out_of_date}"
-        assert ended.startswith(f"{out_of_date}; done"), ended  # said again where the proposals land
+        assert ended.startswith("done") and ended.endswith(f"; {out_of_date}"), ended  # what it did, then again
         assert loaded == ["3_v1"]  # only the page labelled since is read, the others' digests are remembered
         key(window, "Ctrl+Q")
         assert window.closed
