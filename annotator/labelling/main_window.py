@@ -239,6 +239,7 @@ class MainWindow(QMainWindow):
         # The last message that tells a selection, and the records selected then (`_unsay_a_gone_selection`).
         self._said_of: tuple[str, tuple[int, ...]] | None = None
         self._terminating = False  # closing on SIGTERM (`close_on_terminate`): no question asked
+        self._maximised_to_fit = False  # maximised at start because the screen cannot hold it (`restore_geometry`)
 
         self.page_list = PageList()
         self.page_view = PageView()
@@ -1022,7 +1023,9 @@ class MainWindow(QMainWindow):
         if self.page_name is not None and self._selection_restored:
             self.settings.remember_selection(self.project_key(), self.page_name, self.record_panel.selected_ids(),
                                              self.page_view.scroll_y if self.page_loaded else None)
-        self.settings.window_geometry = bytes(self.saveGeometry().toBase64().data()).decode("ascii")
+        # A window the app maximised to fit a small screen keeps the place the person gave it, for a larger screen
+        if not (self._maximised_to_fit and self.isMaximized()):
+            self.settings.window_geometry = bytes(self.saveGeometry().toBase64().data()).decode("ascii")
         widths = dragged_widths(self.panels)
         if widths is not None:  # dragged in this session (else what an earlier one kept stays, unchanged)
             self.settings.remember_panel_widths(widths)
@@ -1042,11 +1045,14 @@ class MainWindow(QMainWindow):
             least = self.minimumSizeHint().expandedTo(self.minimumSize())
             if not holds(available_area(self), least):
                 self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
+                self._maximised_to_fit = not saved_maximised(saved)  # this screen's need, not the person's choice
             return True
         placement = first_placement(DEFAULT_SIZE, available_area(self))
         self.setGeometry(placement.geometry)
         if placement.maximised or saved_maximised(saved):
             self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
+            # a place kept from another screen, refused here: kept for that screen, unless it was maximised
+            self._maximised_to_fit = bool(saved) and not saved_maximised(saved)
         return False
 
     def save_where_the_user_was(self) -> None:

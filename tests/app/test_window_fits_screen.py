@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtCore import QByteArray, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QPalette
 
 from recordlens.annotator.labelling.main_window import MainWindow
@@ -131,6 +131,18 @@ def test_a_restored_window_is_never_larger_than_the_screen_nor_off_it(qtbot, uns
     assert area.contains(win.geometry()), (win.geometry(), area)
 
 
+def test_a_window_maximised_to_fit_a_small_screen_keeps_its_place_for_a_larger_one(qtbot, unshown):
+    """One start on a small screen (the window maximised to fit) saved "maximised" at quit: back on the large screen
+    the window came up maximised, not at the size and place the person had given it."""
+    kept = qt_saved_geometry(QRect(10, 10, 700, 500), maximised=False, screen_width=800)
+    win = unshown(Settings(annotator="tester", window_geometry=kept))
+    assert win.restore_geometry() and win.isMaximized()  # the screen is narrower than the window's least width
+    shown_on_the_screen(qtbot, win)
+    win.close()  # a quit saves where the window was
+    assert win.settings.window_geometry == kept
+    assert not screen_fit.saved_maximised(bytes(QByteArray.fromBase64(kept.encode("ascii")).data()))
+
+
 def test_a_window_saved_on_a_screen_of_another_width_takes_its_first_place(qtbot, unshown):
     # Qt refuses a geometry saved on a screen much wider (1920 px, or this one at a 1.5 scale) than this one.
     kept = qt_saved_geometry(QRect(10, 10, 1700, 1000), maximised=False, screen_width=1920)
@@ -138,6 +150,8 @@ def test_a_window_saved_on_a_screen_of_another_width_takes_its_first_place(qtbot
     assert not win.restore_geometry()
     area = win.screen().availableGeometry()
     assert win.isMaximized() and win.normalGeometry() == screen_fit.first_placement(DEFAULT, area).geometry
+    win.close()  # maximised to fit this screen: the place kept for the wider one stays
+    assert win.settings.window_geometry == kept
 
 
 TWO_SCREENS = {"screens": [
