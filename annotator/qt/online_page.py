@@ -40,7 +40,9 @@ class OnlinePage:
         self.profile.setPersistentCookiesPolicy(QWebEngineProfile.PersistentCookiesPolicy.NoPersistentCookies)
         self.profile.setSpellCheckEnabled(False)
         self.profile.downloadRequested.connect(self._on_download)
-        self.guards = SendNothing()  # held here: Qt keeps a raw pointer to it as long as the profile lives
+        # The profile's child, so that it outlives the profile's own teardown even when `close` is not called
+        # (Qt keeps a raw pointer to it as long as the profile lives); held here for what it blocked
+        self.guards = SendNothing(self.profile)
         self.profile.setUrlRequestInterceptor(self.guards)
         self.page = QuietPage(self.profile)
         attribute = QWebEngineSettings.WebAttribute
@@ -160,5 +162,6 @@ class OnlinePage:
         from shiboken6 import Shiboken
 
         self.view.setPage(None)
-        for obj in (self.view, self.page, self.profile):
+        self.profile.setUrlRequestInterceptor(None)
+        for obj in (self.view, self.page, self.profile):  # the profile takes its child, the interceptor, with it
             Shiboken.delete(obj)
