@@ -32,6 +32,7 @@ from ...core.runs import (
     STOPPED,
     check_the_endpoint,
     failed_for_the_endpoint,
+    model_calls,
     run_pages,
     summed_cost,
 )
@@ -111,7 +112,7 @@ class ProposalRun:
     def _save(self, project: Project) -> None:
         # summed as a run added from a folder is; each page's record as in its _run/N.json
         cost: dict[str, object] = {"tokens": {}, **summed_cost(self.pages.values()),
-                                   "calls": sum(len(_calls(c)) for c in self.pages.values()),
+                                   "calls": sum(len(model_calls(c.get("raw"))) for c in self.pages.values()),
                                    "page_costs": self.pages}
         if self.stopped:
             cost[STOPPED] = self.stopped
@@ -119,12 +120,6 @@ class ProposalRun:
             project.runs.keep_cost(self.run_id, cost)
         else:
             project.runs.finish(self.run_id, status=self.status, cost=cost)
-
-
-def _calls(cost: dict[str, object]) -> list[object]:
-    raw = cost.get("raw")
-    calls = raw.get("calls") if isinstance(raw, dict) else None
-    return calls if isinstance(calls, list) else []
 
 
 class ProposeWorker(BackgroundJob):

@@ -223,16 +223,10 @@ def _say_cross_validation(examples: list[Example], args: argparse.Namespace, mod
 
     for line in check_training(examples, args.cv, args.seed, workers=args.workers, groups=groups).lines():
         print(line)
-    print(CV_KEY)
     # The folds fit fewer pages each: below the counts a full model needs, a weaker kind of model.
     shapes = fold_shapes(examples, args.cv, args.seed, groups=groups)
     if (note := weaker_folds_note(shapes, ModelShape.of(model))) is not None:
         print(note)
-
-
-# What the cross-validation's figures are (core/runs/cross_validation.py: TrainingCheck.lines)
-CV_KEY = ("(P, R, F1: mean precision, recall and F1 per page; HR: the share of pages with a hallucinated record; "
-          "spam N/M: of the M pages, the N whose proposed records number under half or over twice the true ones)")
 
 
 def _check_pairs(pages_dirs: list[str], gt_dirs: list[str]) -> None:

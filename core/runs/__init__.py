@@ -11,6 +11,7 @@ from .run_files import (
     STOPPED,
     RunSummary,
     failed_pages,
+    model_calls,
     read_page_costs,
     summed_cost,
 )
@@ -18,7 +19,7 @@ from .runner import run_extractor, seed_dir
 
 __all__ = [
     "DONE", "ENDPOINT_FAILURES_IN_A_ROW", "FAILED", "NOT_FINISHED", "STOPPED", "check_the_endpoint",
-    "failed_for_the_endpoint",
-    "META_DIR", "RunSummary", "SeedScores", "failed_pages", "progress", "read_page_costs", "run_extractor", "run_pages",
+    "failed_for_the_endpoint", "META_DIR", "RunSummary", "SeedScores", "failed_pages", "model_calls", "progress",
+    "read_page_costs", "run_extractor", "run_pages",
     "score_run", "score_seeds", "seed_dir", "seed_runs", "summed_cost",
 ]

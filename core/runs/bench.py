@@ -51,7 +51,7 @@ from .engines import Engine, LocalEngine, UnitFailedError
 from .evaluate import truth_naming_nothing
 from .in_sample import InSample, in_sample
 from .page_loop import EndpointRow, failed_for_the_endpoint
-from .run_files import add_tokens, exit_status
+from .run_files import add_tokens, exit_status, model_calls
 from .runner import method_of  # what made a run, as its run.json says it
 
 LLM_FORMATS = ("flat", "hier", "slim", "outline")
@@ -332,7 +332,7 @@ class MethodOnPage:
         """What this page's calls cost (`raw`'s calls, as an extraction or a failure's details hold them) and the
         tokens of its prompt in `input_format`: one call's count (a retry after a malformed answer sends the same
         prompt again), or, without calls, a replayed answer's (`tokens`)."""
-        calls = _calls_of(raw)
+        calls = model_calls(raw)
         for call in calls:
             self.spent.requests += int(call.get("attempts") or 0)
             add_tokens(self.spent.tokens, call.get("tokens") or {})
@@ -455,12 +455,6 @@ def _paid_for(measured: MethodOnPage, spec: MethodSpec, error: Exception) -> Met
     details = getattr(error, "details", None) or {}
     return measured.cost_from(details.get("raw"), details.get("tokens"),
                               details.get("input_format") or read_input(spec))
-
-
-def _calls_of(raw: object) -> list[dict[str, object]]:
-    """The calls an extraction's `raw` (or a failure's) lists, each as a run keeps it (attempts, tokens)."""
-    calls = raw.get("calls") if isinstance(raw, dict) else None
-    return [call for call in calls if isinstance(call, dict)] if isinstance(calls, list) else []
 
 
 def _calls_a_model(extractor: Extractor) -> bool:

@@ -368,7 +368,13 @@ class TrainingCheck:
         grouped = grouped_said(pages, pages if self.groups is None else self.groups)
         return [f"these settings, {self.k}-fold cross-validated on these {pages} pages (seed {self.seed}"
                 f"{'' if grouped is None else f'; {grouped}'}): {said(self.trained)}",
-                f"the shipped model on the same pages{note}: {said(self.shipped)}"]
+                f"the shipped model on the same pages{note}: {said(self.shipped)}", FIGURES_KEY]
+
+
+# What `TrainingCheck.lines`' figures are, said under them
+FIGURES_KEY = ("(P, R, F1: mean precision, recall and F1 per page; HR: the share of pages with a hallucinated "
+               "record; spam N/M: of the M pages, the N whose proposed records number under half or over twice the "
+               "true ones)")
 
 
 def check_training(examples: Sequence[Example], k: int, seed: int = 0, config: FitConfig | None = None,

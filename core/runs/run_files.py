@@ -226,6 +226,13 @@ def paid_tokens(cost: dict[str, object]) -> dict[str, int]:
     return tokens
 
 
+def model_calls(raw: object) -> list[dict[str, object]]:
+    """The model calls an extraction's `raw` (or a failure's details' `raw`) lists, each as a page's record keeps
+    it (attempts, statuses, tokens); [] when it lists none."""
+    calls = raw.get("calls") if isinstance(raw, dict) else None
+    return [call for call in calls if isinstance(call, dict)] if isinstance(calls, list) else []
+
+
 def add_tokens(total: dict[str, int], tokens: Mapping[str, object]) -> None:
     """Add a record's token counts, kind by kind, to `total`."""
     for key, value in dict(tokens).items():
