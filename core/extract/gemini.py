@@ -265,9 +265,9 @@ class GeminiExtractor:
         asked = _PageCalls(time.monotonic(), self.input_format, self.parameters)
         try:
             return self._extract(page, asked)
+        except Exception:
+            raise
         except BaseException as stop:
-            if isinstance(stop, Exception):
-                raise
             # Ctrl+C, SIGTERM: the interrupt goes on as one, carrying what this page already paid for, so that the
             # run keeps it with the page, marked not finished, as it does for a budget stop
             call = paid_carried(stop)

@@ -292,9 +292,10 @@ class GeminiCaller:
         log = CallLog()
         try:
             return self._attempts(contents, config, log, start)
-        except BaseException as stop:
-            if not isinstance(stop, Exception):  # Ctrl+C, SIGTERM: the attempts made so far were paid for
-                carry_paid(stop, log)
+        except Exception:
+            raise
+        except BaseException as stop:  # Ctrl+C, SIGTERM: the attempts made so far were paid for
+            carry_paid(stop, log)
             raise
 
     def _attempts(self, contents: list[object], config: object, log: CallLog, start: float) -> Answer:
@@ -314,11 +315,7 @@ class GeminiCaller:
                     model=self.settings.model, contents=contents, config=config)
                 if _is_empty_body(response):
                     raise _EmptyBodyError("HTTP 200 with an empty body")
-            except BaseException as error:  # noqa: BLE001 - classified below, re-raised as GeminiError
-                if not isinstance(error, Exception):  # Ctrl+C, SIGTERM: the request in flight was sent (reserved)
-                    log.statuses.append(0)
-                    log.errors.append(f"interrupted ({type(error).__name__}) while waiting for the answer")
-                    raise
+            except Exception as error:  # noqa: BLE001 - classified below, re-raised as GeminiError
                 retryable, reason = self._classify(error)
                 log.statuses.append(_status_of(error))
                 log.errors.append(self.redact(reason))
@@ -327,6 +324,10 @@ class GeminiCaller:
                                       log) from None
                 self._wait_before_retry(attempt, error, reason, log)
                 continue
+            except BaseException as stop:  # Ctrl+C, SIGTERM: the request in flight was sent (reserved)
+                log.statuses.append(0)
+                log.errors.append(f"interrupted ({type(stop).__name__}) while waiting for the answer")
+                raise
             log.statuses.append(200)
             usage = _usage_of(response)
             self.budget.add_tokens(usage.get("total", 0))
