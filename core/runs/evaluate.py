@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -10,7 +9,6 @@ from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
 from ..page.dataset import load_page, not_a_folder, page_files, record_files
-from ..page.snapshot import read_file_bytes
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed
@@ -21,7 +19,7 @@ from .run_files import (
     description_differences,
     failed_pages,
     left_out_pages,
-    pages_made_otherwise,
+    predicted_on_other_pages,
     read_run_description,
 )
 
@@ -175,11 +173,8 @@ def unscored_predictions_message(names: list[str], whose: str, why: str) -> str:
 
 def pages_predicted_on_others(pred_dir: str | Path, pages_dir: str | Path, names: Iterable[str]) -> list[str]:
     """Of the scored pages `names`, those the run in `pred_dir` predicted on another page of the same name (see
-    `run_files.pages_made_otherwise`)."""
-    files = page_files(pages_dir, [])
-    return pages_made_otherwise(pred_dir, [name for name in names if name in files],
-                                lambda name: hashlib.sha256(read_file_bytes(files[name])).hexdigest(),
-                                lambda name: load_page(files[name], name).page)
+    `run_files.predicted_on_other_pages`)."""
+    return predicted_on_other_pages(pred_dir, page_files(pages_dir, []), names)
 
 
 def is_not_extracted(reason: str) -> bool:

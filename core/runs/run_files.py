@@ -20,6 +20,7 @@ from ..extract.base import Extraction, ExtractionFailedError, Extractor
 from ..llm.gemini import BudgetExceededError, paid_carried
 from ..page.dataset import LoadedPage, load_page
 from ..page.dom import Page
+from ..page.snapshot import read_file_bytes
 from ..records.model import load_records, save_records
 from ..wording import counted, listed
 from .page_loop import run_pages
@@ -70,9 +71,10 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
         loaded = load_page(files[name], name)
         try:
             return loaded, extractor.extract(loaded.page)
+        except Exception:
+            raise
         except BaseException as stop:
-            paid = paid_carried(stop)
-            if not isinstance(stop, Exception) and isinstance(paid, dict):
+            if isinstance(paid := paid_carried(stop), dict):
                 # Ctrl+C, SIGTERM part way through the page: what it paid for is kept as a budget stop keeps it,
                 # and the interrupt goes on (the command says it, and exits as interrupted)
                 _record_stop(out, name, str(paid.get("reason") or "interrupted"), paid, summary)
@@ -335,8 +337,8 @@ def page_identity(loaded: LoadedPage) -> dict[str, str]:
 
 
 def file_sha256(path: Path) -> str:
-    """A page file's bytes as `page_identity` records them."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """A page file's bytes as `page_identity` records them (a file that is no regular one refused, never read)."""
+    return hashlib.sha256(read_file_bytes(path)).hexdigest()
 
 
 def pages_made_otherwise(run_dir: str | Path, names: Iterable[str], sha256_of: Callable[[str], str | None],
@@ -355,6 +357,29 @@ def pages_made_otherwise(run_dir: str | Path, names: Iterable[str], sha256_of: C
         if page is not None and page.text_digest() != made_on.get("texts"):
             differing.append(name)
     return differing
+
+
+def predicted_on_other_pages(run_dir: str | Path, files: Mapping[str, Path], names: Iterable[str]) -> list[str]:
+    """Of `names`, the pages of `files` (name -> page file) the run in `run_dir` predicted on another page of that
+    name (`pages_made_otherwise`). A page file that cannot be read now is taken as the same: reading it for its
+    extraction or its score says what is wrong with it."""
+    return pages_made_otherwise(run_dir, [name for name in names if name in files],
+                                lambda name: _sha256_or_none(files[name]),
+                                lambda name: _page_or_none(files[name], name))
+
+
+def _sha256_or_none(path: Path) -> str | None:
+    try:
+        return file_sha256(path)
+    except (RecordLensError, OSError):
+        return None
+
+
+def _page_or_none(path: Path, name: str) -> Page | None:
+    try:
+        return load_page(path, name).page
+    except (RecordLensError, OSError):
+        return None
 
 
 def other_pages_message(names: list[str], whose: str) -> str:

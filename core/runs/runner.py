@@ -24,8 +24,7 @@ from pathlib import Path
 from .. import atomic, owner_files
 from ..errors import DatasetError, RecordLensError
 from ..extract.base import Extractor
-from ..page.dataset import load_page, page_files
-from ..page.dom import Page
+from ..page.dataset import page_files
 from ..wording import counted, listed
 from .engine_runs import extract_on_engine
 from .engines import Engine
@@ -40,10 +39,9 @@ from .run_files import (
     description_differences,
     extract_pages,
     extracted_before,
-    file_sha256,
     holds_a_single_run,
     note_not_reached,
-    pages_made_otherwise,
+    predicted_on_other_pages,
 )
 
 LOCK_FILE = ".extract.lock"  # hidden: no page's N.json, and gone once the run ends (`owner_files`)
@@ -269,8 +267,7 @@ def _refuse_predictions_of_other_pages(out: Path, pages_dir: str | Path, files: 
     Refused at once, naming them (each page's identity is in `_run/N.json`: `run_files.page_identity`); the
     predictions stay, since they may have been paid for."""
     done = [name for name in wanted if (out / f"{name}.json").is_file()]
-    other = pages_made_otherwise(out, done, lambda name: _sha256_or_none(files[name]),
-                                 lambda name: _page_or_none(files[name], name))
+    other = predicted_on_other_pages(out, files, done)
     if not other:
         return
     one = len(other) == 1
@@ -280,20 +277,6 @@ def _refuse_predictions_of_other_pages(out: Path, pages_dir: str | Path, files: 
         f"the page{'' if one else 's'} there now (replaced since, by a new synth say, or another folder of pages); "
         f"resuming would keep {'that prediction' if one else 'those predictions'} as this run's: use --restart to "
         "extract every page again into it, or choose another --out")
-
-
-def _sha256_or_none(path: Path) -> str | None:
-    try:
-        return file_sha256(path)
-    except OSError:  # unreadable now: its extraction says so, if it comes to it
-        return None
-
-
-def _page_or_none(path: Path, name: str) -> Page | None:
-    try:
-        return load_page(path, name).page
-    except (RecordLensError, OSError):
-        return None
 
 
 def _remove_unfinished_writes(out: Path) -> None:
