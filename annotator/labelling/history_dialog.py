@@ -7,6 +7,8 @@ undo stack, so the restore itself can be undone.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,7 +31,7 @@ from ...core.store import (
     status_moved,
 )
 from ...core.wording import listed
-from ..qt.local_time import local_time
+from ..qt.local_time import local_time, stored_moment, zone_name
 from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
 from ..qt.widgets import closable_window
@@ -41,6 +43,9 @@ ENTRY_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ("#", "When", "Who", "What", "Records")
 _IDS_SHOWN = 6
 _XPATHS_SHOWN = 8
+# Beside a time earlier than a change made before it: the clock was set back between them.
+SET_BACK = "↺"
+_WHEN_WIDTH = 150
 
 
 def who(actor: Provenance) -> str:
@@ -105,6 +110,53 @@ def step_what(step: list[Change], numbers: dict[int, int]) -> str:
     return text
 
 
+def clock_set_back(history: list[Change]) -> dict[int, Change]:
+    """History id -> the change made before it whose time is the latest, for each change whose time is earlier
+    than that one's. Ids are the order changes were made in; times are what the clock said, and a clock set back
+    (by hand, by a time server, or another computer's clock behind) says an earlier time for a later change."""
+    set_back: dict[int, Change] = {}
+    latest: tuple[datetime, Change] | None = None
+    for change in history:
+        at = stored_moment(change.at)
+        if at is None or change.id is None:
+            continue
+        if latest is not None and at < latest[0]:
+            set_back[change.id] = latest[1]
+        else:
+            latest = (at, change)
+    return set_back
+
+
+class Times:
+    """The "When" column of a page's history: in local time, the zone named once in the column's header (the
+    newest change's) and beside a time only in another (a summer time); a time the clock set back marked."""
+
+    def __init__(self, history: list[Change], changes: dict[int, int]) -> None:
+        self.zone = zone_name(history[-1].at) if history else ""
+        self.header = f"When ({self.zone})" if self.zone else "When"
+        self.header_tip = (f"Local times, in {self.zone}; a time in another zone (summer or winter time) names its "
+                           "own" if self.zone else "Local times")
+        self.set_back = clock_set_back(history)
+        self._changes = changes
+
+    def text(self, change: Change) -> str:
+        own = zone_name(change.at)
+        text = local_time(change.at) + (f" {own}" if own and own != self.zone else "")
+        return text + (f" {SET_BACK}" if change.id in self.set_back else "")
+
+    def tip(self, change: Change) -> str:
+        earlier = self.set_back.get(change.id) if change.id is not None else None
+        if earlier is None:
+            return ""
+        return (f"Made after change {self._changes[earlier.id]} ({local_time(earlier.at, zone=True)}) though its "
+                "time is earlier: the clock was set back between them (or they were made on computers whose "
+                "clocks disagree). The list keeps the order the changes were made in.")
+
+    def heading(self) -> str:
+        return (f"; {SET_BACK} marks a time earlier than a change made before it (the clock was set back)"
+                if self.set_back else "")
+
+
 def touched(*changes: Change) -> list[Label]:
     """The records changes touched, each once (as it was after the last change that touched it, if it still
     existed)."""
@@ -152,13 +204,14 @@ class HistoryDialog(QDialog):
         self.page: str | None = None
         resize_to_fit(self, 820, 480)
         self.heading = QLabel()
+        self.heading.setWordWrap(True)  # a long history's heading says how to read steps and clocks
         self.entries = QTreeWidget()
         self.entries.setHeaderLabels(list(COLUMNS))
         self.entries.setAccessibleName("changes of the page, newest first")
         self.entries.setRootIsDecorated(False)
         self.entries.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.entries.setColumnWidth(0, 44)
-        self.entries.setColumnWidth(1, 150)
+        self.entries.setColumnWidth(1, _WHEN_WIDTH)
         self.entries.setColumnWidth(2, 140)
         self.entries.setColumnWidth(3, 240)
         self.entries.itemSelectionChanged.connect(self._update_button)
@@ -178,18 +231,24 @@ class HistoryDialog(QDialog):
         steps = history_steps(history)
         self.setWindowTitle(f"History of page {page}")
         grouped = f" in {len(steps)} steps" if len(steps) < len(history) else ""
+        changes = change_numbers(history)
+        times = Times(history, changes)
         self.heading.setText(f"{len(history)} change{'s' if len(history) != 1 else ''} to page {page}{grouped}, "
-                             "newest first" + ("; a step of several changes opens with its arrow" if grouped else ""))
+                             "newest first" + ("; a step of several changes opens with its arrow" if grouped else "")
+                             + times.heading())
         self.entries.clear()
+        self.entries.headerItem().setText(1, times.header)
+        self.entries.headerItem().setToolTip(1, times.header_tip)
         self.entries.setRootIsDecorated(bool(grouped))
         self.entries.setColumnWidth(0, 110 if grouped else 44)  # "12–251" beside the step's arrow
-        changes = change_numbers(history)
         numbers = dict(zip((c.id for c in history), history_numbers(history), strict=True))
         for step in reversed(steps):
-            item = self._entry(step, changes, numbers)
+            item = self._entry(step, changes, numbers, times)
             if len(step) > 1:  # the step's own changes inside it, newest first, each one a place to restore to
-                item.addChildren([self._entry([change], changes, numbers) for change in reversed(step)])
+                item.addChildren([self._entry([change], changes, numbers, times) for change in reversed(step)])
             self.entries.addTopLevelItem(item)
+        # Wide enough for a time that names its zone and is marked (the step's own, inside it, too).
+        self.entries.setColumnWidth(1, max(_WHEN_WIDTH, self.entries.sizeHintForColumn(1)))
         start = QTreeWidgetItem(["0", "", "", "before any change", ""])
         start.setData(0, ENTRY_ROLE, START)
         self.entries.addTopLevelItem(start)
@@ -200,15 +259,16 @@ class HistoryDialog(QDialog):
         self._update_button()
 
     @staticmethod
-    def _entry(step: list[Change], changes: dict[int, int], numbers: dict[int | None, dict[int, int]]
-               ) -> QTreeWidgetItem:
+    def _entry(step: list[Change], changes: dict[int, int], numbers: dict[int | None, dict[int, int]],
+               times: Times) -> QTreeWidgetItem:
         """One row: a change, or a step of several (restoring to it restores to its last change)."""
         first, last = step[0], step[-1]
         records = {k: v for change in step for k, v in numbers[change.id].items()}  # each record's latest number
         number = str(changes[last.id]) if len(step) == 1 else f"{changes[first.id]}–{changes[last.id]}"
-        item = QTreeWidgetItem([number, local_time(last.at), who(last.actor), step_what(step, changes),
+        item = QTreeWidgetItem([number, times.text(last), who(last.actor), step_what(step, changes),
                                 records_text(step, records)])
         item.setData(0, ENTRY_ROLE, last.id)
+        item.setToolTip(1, times.tip(last))
         item.setToolTip(4, records_tooltip(step, records))
         return item
 

@@ -6,13 +6,28 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 
-def local_time(at: str, *, seconds: bool = True, zone: bool = False) -> str:
-    """`at` (an ISO time, UTC when it names no zone) in local time, "2026-12-05 13:39:47", without its seconds
-    (`seconds` False), with the zone's name (`zone`: "2026-12-05 13:39 NST"); `at` as it is when it is no time."""
+def stored_moment(at: str) -> datetime | None:
+    """`at` (an ISO time, UTC when it names no zone) as a moment to compare; None when it is no time."""
     try:
         moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
     except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def local_time(at: str, *, seconds: bool = True, zone: bool = False) -> str:
+    """`at` (an ISO time, UTC when it names no zone) in local time, "2026-12-05 13:39:47", without its seconds
+    (`seconds` False), with the zone's name (`zone`: "2026-12-05 13:39 NST"); `at` as it is when it is no time."""
+    moment = stored_moment(at)
+    if moment is None:
         return at
-    local = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone()
+    local = moment.astimezone()
     text = local.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
     return f"{text} {local.strftime('%Z')}" if zone else text
+
+
+def zone_name(at: str) -> str:
+    """The name of the local zone at `at` ("NST", "NDT" in its summer time), for a list that names it once;
+    "" when `at` is no time."""
+    moment = stored_moment(at)
+    return moment.astimezone().strftime("%Z") if moment is not None else ""

@@ -7,15 +7,20 @@ made on a page can always be checked against exactly the page it was made on.
 A write that is stopped (a kill -9 mid-import) leaves its hidden temporary file (`.HASH.html.RANDOM.tmp`). Each
 write holds a shared lock on `snapshots/` while it writes; the next import takes that lock exclusively for a
 moment and, when no write holds it, removes every leftover at once. Where the lock cannot be had (another import
-writing now, or a file system without such locks) only leftovers untouched for minutes are removed.
+writing now, or a file system without such locks) only leftovers untouched for minutes are removed, their age
+judged on the folder's own clock: on a network share two machines use, a file's times are the server's, and
+this machine's clock minutes off it must neither remove the other machine's write in flight nor keep a
+leftover for ever.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import math
 import os
 import stat
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,6 +37,8 @@ SNAPSHOTS = "snapshots"
 # A temporary snapshot file untouched this long belongs to a write that was stopped (a write touches its file
 # as it goes); younger ones may be another import's, running now, and are left alone.
 STALE_TEMPORARY_S = 300.0
+# The file made for a moment to read the folder's clock (`_folder_now`): hidden, so a project's copy skips it.
+_PROBE = ".clock."
 
 
 def content_hash(data: bytes) -> str:
@@ -80,8 +87,11 @@ def remove_stale_temporaries(root: Path, older_than_s: float = STALE_TEMPORARY_S
 
 def _remove_temporaries(root: Path, older_than_s: float) -> int:
     removed = 0
-    now = time.time()
-    for temporary in (root / SNAPSHOTS).glob("*/.*.tmp"):
+    folder = root / SNAPSHOTS
+    # When no write is under way every one goes, whatever its time says (a file from a clock ahead, too).
+    now = _folder_now(folder) if older_than_s else math.inf
+    # The top level holds no snapshot, only the clock's probe a cleaning killed in its instant may have left.
+    for temporary in [*folder.glob("*/.*.tmp"), *folder.glob(f"{_PROBE}*.tmp")]:
         try:
             if now - temporary.lstat().st_mtime >= older_than_s:
                 temporary.unlink()
@@ -89,6 +99,22 @@ def _remove_temporaries(root: Path, older_than_s: float) -> int:
         except OSError:
             continue  # gone already (another import cleaned it), or not ours to remove
     return removed
+
+
+def _folder_now(folder: Path) -> float:
+    """The time now by the clock that stamps `folder`'s files: a new file's modification time (the file server's
+    clock on a share), read from the open file so that another cleaning removing it cannot take it away; this
+    machine's clock where the folder takes no new file (nothing could be removed from it either)."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=_PROBE, suffix=".tmp", dir=folder)
+    except OSError:
+        return time.time()
+    try:
+        return os.fstat(fd).st_mtime
+    finally:
+        os.close(fd)  # before the unlink, which Windows refuses for an open file
+        with contextlib.suppress(OSError):  # gone already (another cleaning), or left to the next one
+            os.unlink(probe)
 
 
 @contextmanager
