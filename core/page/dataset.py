@@ -99,7 +99,9 @@ def record_files(folder: str | Path) -> dict[str, Path]:
     if not path.is_dir():
         raise DatasetError(not_a_folder(path, "records", "N.json"))
     # 7.JSON is a page's records too, as 7.HTML is a page; of 7.json and 7.JSON the lower-case one is read.
-    files = sorted((p for p in path.iterdir() if p.suffix.lower() == ".json" and p.is_file()),
+    # A folder named so is kept, for its reader to say it is no file (`load_records`): left out, it would read as a
+    # page without labels, or without a prediction. Nothing else that is not a file (a FIFO would block a read).
+    files = sorted((p for p in path.iterdir() if p.suffix.lower() == ".json" and (p.is_file() or p.is_dir())),
                    key=lambda p: p.suffix != ".json")
     found: dict[str, Path] = {}
     for file in files:

@@ -131,7 +131,7 @@ def load_records(path: str | Path) -> RecordsFile:
     except FileNotFoundError:
         raise DatasetError(f"{path}: no such records file") from None
     except IsADirectoryError:
-        raise DatasetError(f"{path} is a folder, not a records file") from None
+        raise DatasetError(f"{path}: a folder, not a records file") from None
     except OSError as error:  # permissions, a failing disk: said per file, so a check of many files goes on
         raise DatasetError(f"{path}: cannot be read ({error.strerror or error})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
