@@ -416,12 +416,13 @@ def _add_run_folder(project, folder: Path, method: str | None) -> tuple[int, boo
     added = import_run_folder(project, folder, method)
     for message in added.warnings:
         _warn(message)
-    print(f"stored {folder} as run {added.run_id}" if added.stored else
-          f"{folder} is stored already, as run {added.run_id} (same method, parameters and predictions); "
+    # Part of the folder not in the run: its files are named in the warnings above, once; this line counts them,
+    # and the exit says it too.
+    without = (f" ({counted(len(added.left_out), 'file')} of it not as records: the warnings above say which and "
+               "why)" if added.left_out else "")
+    print(f"stored {folder} as run {added.run_id}{without}" if added.stored else
+          f"{folder} is stored already, as run {added.run_id} (same method, parameters and predictions){without}; "
           "nothing stored", file=sys.stderr)
-    if added.left_out:  # part of the folder is not in the run: said, and the exit says it too
-        print(f"{len(added.left_out)} file(s) of {folder} not stored as records ({listed(added.left_out)})",
-              file=sys.stderr)
     return added.run_id, added.stored, bool(added.left_out)
 
 

@@ -514,9 +514,12 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
         project.add_page(source.name, digest, suffix, len(data), url=snapshot.url, title=snapshot.title,
                          charset=snapshot.charset, source=_source_text(source), warnings=snapshot.warnings,
                          status="labelled" if records == [] else "new")  # a page labelled as holding none
+        origin = Provenance.dataset(source.truth_origin or str(source.truth))
         if records:
-            project.add_records(source.name, records, Provenance.dataset(source.truth_origin or str(source.truth)),
-                                status="accepted", unresolved=unresolved, page_status="labelled")
+            project.add_records(source.name, records, origin, status="accepted", unresolved=unresolved,
+                                page_status="labelled")
+        elif records == []:  # the annotator's "no records here" is a decision: in the page's history as labels are
+            project.log_decision(source.name, origin, "add", {"page_status": {"from": "new", "to": "labelled"}})
     report.imported.append(source.name)
     _say_a_name_in_another_form(source.name, forms, report)
     report.labels += len(records or [])
@@ -759,7 +762,8 @@ class RunFolderImport:
     run_id: int
     warnings: list[str]
     stored: bool = True  # False: the same run (method, parameters, folder, predictions) was stored already
-    left_out: tuple[str, ...] = ()  # N.json files not stored as records: no such page, or unreadable
+    # N.json files not stored as records (no such page, or unreadable): each named in `warnings` already
+    left_out: tuple[str, ...] = ()
 
 
 def import_run_folder(project: Project, run_dir: Path, method: str | None = None) -> RunFolderImport:
@@ -782,9 +786,9 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     errors: dict[str, str] = {}
     left_out: list[str] = []
     lacking = {name: visible(path.name) for name, path in files.items() if not _a_page_of(project, name)}
-    if lacking:  # one line: a run of another dataset would give one per file (`left_out` names them)
-        warnings.append(f"skipped {counted(len(lacking), 'prediction file')} of {run_dir}: no page of that name in "
-                        "the project")
+    if lacking:  # one line, naming a few: a run of another dataset would give one line per file
+        warnings.append(f"skipped {counted(len(lacking), 'prediction file')} of {run_dir} "
+                        f"({listed(list(lacking.values()))}): no page of that name in the project")
         left_out += lacking.values()
     for name, path in files.items():
         if name in lacking:

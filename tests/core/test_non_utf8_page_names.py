@@ -70,4 +70,5 @@ def test_a_run_with_a_prediction_named_in_bytes_that_are_not_utf8_is_added_witho
     capsys.readouterr()
     assert main(["runs", "--project", str(tmp_path / "P"), "--add", str(run), "--method", "mdr"]) == 1  # one left out
     err = capsys.readouterr().err
-    assert "skipped 1 prediction file" in err and "not stored as records (bad-\\xff\\xfe-utf8.json)" in err
+    assert "skipped 1 prediction file" in err and "(bad-\\xff\\xfe-utf8.json): no page of that name" in err
+    assert err.count("bad-\\xff\\xfe-utf8.json") == 1

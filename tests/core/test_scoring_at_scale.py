@@ -263,8 +263,9 @@ def test_a_run_folder_of_pages_the_project_lacks_is_said_in_one_line(tmp_path: P
     code, _, err = run(capsys, "runs", "--project", str(tmp_path / "p"), "--add", str(folder))
     assert code == 1
     lines = [line for line in err.splitlines() if "no page" in line]
-    assert lines == [f"warning: skipped 28 prediction files of {folder}: no page of that name in the project"]
-    assert f"28 file(s) of {folder} not stored as records (2.json, 3.json, 4.json, 5.json, 6.json, ...)" in err
+    assert lines == [f"warning: skipped 28 prediction files of {folder} (2.json, 3.json, 4.json, 5.json, 6.json, "
+                     "...): no page of that name in the project"]
+    assert f"stored {folder} as run 1 (28 files of it not as records: the warnings above say which and why)" in err
 
 
 def test_the_runs_table_names_every_run_not_scored_yet(tmp_path: Path, capsys) -> None:

@@ -593,19 +593,30 @@ def test_a_run_folder_stored_in_part_says_what_it_left_and_exits_1(tmp_path: Pat
     from recordlens.core.cli.command import main
 
     small_dataset(tmp_path / "data")
+    (tmp_path / "data" / "html" / "0.html").write_text(PAGE + "<!-- page 0 -->", encoding="utf-8")
     assert main(["project", "init", str(tmp_path / "p")]) == 0
     assert main(["import", str(tmp_path / "data"), "--project", str(tmp_path / "p"), "-q"]) == 0
     run = tmp_path / "run"
     run.mkdir()
     (run / "1.json").write_text(json.dumps([["/body[1]/ul[1]/li[1]"]]))
     (run / "nosuchpage.json").write_text("[]")
+    (run / "0.json").write_text("{broken")  # a page of the project: stored as one the run failed on
     capsys.readouterr()
     assert main(["runs", "--project", str(tmp_path / "p"), "--add", str(run), "--method", "mine"]) == 1
     err = capsys.readouterr().err
-    assert f"skipped 1 prediction file of {run}: no page of that name in the project" in err
-    assert "1 file(s) of " in err and "not stored as records (nosuchpage.json)" in err
+    assert f"skipped 1 prediction file of {run} (nosuchpage.json): no page of that name in the project" in err
+    assert f"{run / '0.json'}: not valid JSON" in err and "stored as a page the run failed on" in err
+    # each file left out is named once, by the warning that says why; the last line counts them
+    assert err.count("nosuchpage.json") == 1 and err.count("0.json") == 1
+    assert (f"stored {run} as run 1 (2 files of it not as records: the warnings above say which and why)"
+            in err)
     with open_project(tmp_path / "p") as project:
-        assert project.runs.predictions(1) == {"1": [["/body[1]/ul[1]/li[1]"]]}
+        assert project.runs.predictions(1)["1"] == [["/body[1]/ul[1]/li[1]"]] and "0" in project.runs.errors(1)
+    assert main(["runs", "--project", str(tmp_path / "p"), "--add", str(run), "--method", "mine"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("nosuchpage.json") == 1 and err.count("0.json") == 1
+    assert ("(same method, parameters and predictions) (2 files of it not as records: the warnings above say which "
+            "and why); nothing stored") in err
 
 
 def test_a_project_made_in_a_folder_that_holds_files_says_so(tmp_path: Path, capsys) -> None:
@@ -708,3 +719,22 @@ def test_a_project_copied_while_another_process_writes_to_it_is_one_consistent_s
         assert records == copy.labels > 10 and history == records - 1
     with open_project(tmp_path / "p") as project:
         assert len(project.labels("1")) == 402
+
+
+def test_a_page_imported_with_no_records_has_that_decision_in_its_history(tmp_path: Path) -> None:
+    """An empty gt list is the annotator's "this page holds no record": its import is a step of the page's history,
+    as an import of records is (0 records), and undoing it takes the page back to new as that one does."""
+    data = small_dataset(tmp_path / "data")
+    (data / "html" / "2.html").write_text(PAGE + "<!-- page 2 -->", encoding="utf-8")
+    (data / "gt" / "2.json").write_text("[]")
+    with init_project(tmp_path / "p") as project:
+        assert import_paths(project, [data]).problems == []
+        labelled, empty = project.history("1"), project.history("2")
+        assert project.page("2").status == "labelled" and project.labels("2") == []
+        assert len(empty) == 1 and empty[0].action == labelled[0].action == "add"
+        assert empty[0].actor == labelled[0].actor == Provenance.dataset(str(data / "gt"))  # the same origin
+        assert empty[0].before == empty[0].after == ()
+        assert empty[0].detail.get("page_status") == labelled[0].detail.get("page_status") == {"from": "new",
+                                                                                              "to": "labelled"}
+        project.restore("2", None, Provenance.person("ana"))  # undone: the page is new again, as page 1 would be
+        assert project.page("2").status == "new"
