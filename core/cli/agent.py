@@ -75,7 +75,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="what the agent observes besides the numbered elements, comma-separated: screenshot, "
                         "axtree (the page's stored accessibility tree, from `site capture`), text (default: the "
                         "browser's screenshot if it has one, and the page text)")
-    q.add_argument("--references", help="folder of <task id>.json reference trajectories to store with the run")
+    q.add_argument("--references", help="folder of <task id>.json reference trajectories to store with the run, "
+                   "for each task the project holds no reference of as it is now (what is stored or kept is said)")
     q.add_argument("--replace-tasks", action="store_true",
                    help="store tasks changed since earlier runs used them (those runs are then scored by the new)")
     q.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
@@ -195,7 +196,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                               actor=f"agent:{settings.model}/{memory.name}/{args.browser}{seen}")
         site_id = project.agent.site_id(site.name, str(Path(args.site).resolve()))
         rows = {t.id: project.agent.save_task(site_id, t, replace=args.replace_tasks) for t in tasks}
-        _store_references(project, site.name, rows, references)
+        _store_references(project, site.name, rows, references, args.references)
         earlier: dict[str, object] = {}
         if resumed is not None:
             run_id = args.resume
@@ -508,15 +509,41 @@ def _finished_episodes(project, run_id: int) -> dict[tuple[str, int], bool]:  # 
 
 
 def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 - a Project
-                      references: dict[str, Trajectory]) -> None:
-    """Store each task's reference (read by _run_references) unless the project already has one for it on this
-    site (a task id is a site's own: site A's reference of t1 is not site B's)."""
+                      references: dict[str, Trajectory], origin: str = "the references folder") -> None:
+    """Store each task's reference (read by _run_references from `origin`) unless the project already has one for it
+    on this site that counts (a task id is a site's own: site A's reference of t1 is not site B's). The one that
+    counts is the task's newest, when recorded for the task as it is now (as agent eval, the tasks report and the
+    viewer take it): a task changed since its reference was recorded takes the file's, stored for it as it is now;
+    each case is said, so that a file's reference left out is never a surprise."""
     if not references:
         return
-    have = {t.task_id for _, t in project.agent.trajectories(reference=True, site=site)}
+    newest = {t.task_id: row for row, t in project.agent.trajectories(reference=True, site=site)}
+    earlier = project.agent.earlier_versions()
+    fresh, replacing, kept = [], [], []
     for task_id, row in rows.items():
-        if task_id in references and task_id not in have:
-            project.agent.add_trajectory(row, references[task_id])
+        if task_id not in references:
+            continue
+        if task_id in newest and newest[task_id] not in earlier:
+            kept.append(task_id)
+            continue
+        project.agent.add_trajectory(row, references[task_id])
+        (replacing if task_id in newest else fresh).append(task_id)
+    if fresh:
+        print(f"stored {counted(len(fresh), 'reference')} from {origin}: {listed(fresh, total=True)}", file=sys.stderr)
+    if replacing:
+        one = len(replacing) == 1
+        print(f"stored the reference{'' if one else 's'} of {listed(replacing, total=True)} from {origin} for the "
+              f"task{'' if one else 's'} as {'it is' if one else 'they are'} now: the project's reference"
+              f"{'' if one else 's'} of {'it was' if one else 'them were'} recorded for an earlier version of the "
+              f"task{'' if one else 's'} (changed since), and {'is' if one else 'are'} no longer used",
+              file=sys.stderr)
+    if kept:
+        one = len(kept) == 1
+        warn(f"the reference{'' if one else 's'} of {listed(kept, total=True)} in {origin} "
+             f"{'is' if one else 'are'} not stored: the project holds one of {'the' if one else 'each'} task as it "
+             "is now, the one agent eval compares with (`agent eval --references` compares with the file's "
+             "instead; deleting the project's, Agent → Open stored trajectory… in the app, lets the next run "
+             "store the file's)")
 
 
 def cmd_agent_eval(args: argparse.Namespace) -> int:
