@@ -6,7 +6,8 @@ intercepted. A person's (a link clicked, a form submitted, a new-window link, th
 URL the site holds loads that saved page, any other URL shows the "not in this snapshot" page naming it. One the
 page makes by itself (a `<meta http-equiv=refresh>`, a redirect) is not: the page stays, and the status bar says
 so once. No request leaves the process: the loader's blocker refuses and counts every one that is not the page or
-one of its archived resources; the count is the page's on show, started again with each page.
+one of its archived resources; the count is the page's on show, started again with each page. `page_note()` says
+both in one line, so that neither replaces the other in a status bar.
 
 The browser keeps its own history of site URLs (the page's history only knows served URLs), for GoBack.
 Set-of-mark (resources/js/som.js) numbers the interactive elements in view; `observe()` returns them with a
@@ -125,7 +126,7 @@ class SiteBrowser(QWidget):
         self._recording = False
         self._framed = 0
         self._frame_token = 0
-        self._stayed_said = False  # the page on show tried to navigate by itself, and the status bar said so
+        self._stayed = ""  # what the page on show tried to do by itself ("" nothing), said once
         self.navigations = 0  # counts every page asked for, so a caller can tell whether an action navigated
         self._downloads: list[QWebEngineDownloadRequest] = []
         self._build()
@@ -232,7 +233,7 @@ class SiteBrowser(QWidget):
         self._url = url
         path = self.site.resolve(url)
         self.current = None
-        self._stayed_said = False
+        self._stayed = ""
         self.offline.reset_blocked()  # the count said is the page's on show
         if path is not None:
             try:
@@ -282,12 +283,23 @@ class SiteBrowser(QWidget):
 
     def _stay(self, url: QUrl | None) -> None:
         """The page on show tried to go to `url` (None: to itself) by itself: it stays, and the status bar says so
-        once."""
-        if not self._stayed_said:
-            self._stayed_said = True
+        once (with the requests blocked on it so far: `page_note`)."""
+        if not self._stayed:
             where = f"go to {url.toString()}" if url is not None else "reload itself"
-            emit(self.message, f"this page tried to {where} by itself (a refresh or redirect in it); it stays: "
-                               "only a link or form you use leaves it")
+            self._stayed = (f"this page tried to {where} by itself (a refresh or redirect in it); it stays: only a "
+                            "link or form you use leaves it")
+            emit(self.message, self.page_note())
+
+    @property
+    def stayed(self) -> bool:
+        """The page on show tried to leave by itself (a refresh or redirect), and stayed."""
+        return bool(self._stayed)
+
+    def page_note(self) -> str:
+        """What the status bar says of the page on show: a refresh or redirect of its own that was not followed,
+        and the requests refused on it; both in one line, since a later message replaces the one before."""
+        blocked = self.offline.blocked_count
+        return "; ".join(filter(None, (self._stayed, f"{blocked} request(s) blocked on this page" if blocked else "")))
 
     def _follow(self, url: QUrl) -> None:
         text = url.toString()

@@ -8,8 +8,10 @@ be found is marked in the timeline with the reason.
 
 `StoredTrajectoryPicker` lists the trajectories a project holds (people's references, then each agent run's
 episodes by task and run index) and gives back the one chosen, to be shown here with the project's screenshots.
-A task's newest reference is the one agents are compared with, unless it was recorded for an earlier version of the
-task (changed since: `agent run --replace-tasks`, or saved again here): then none is, and the row says so.
+A task id is a site's own (as `agent eval` takes it): references are grouped by site and task, and a project of
+several sites lists each site's references under its own header. A task's newest reference is the one agents are
+compared with, unless it was recorded for an earlier version of the task (changed since: `agent run
+--replace-tasks`, or saved again here): then none is, and the row says so. Times are local; a tip names the zone.
 An episode is named by its run index as `agent eval` names it (run 0 first), and one that `agent eval` never counts
 says so: a *cut* one (stopped by the model budget or a failing model endpoint: not the agent's doing, so not
 "wrong") and one a resumed run ran again (`latest_episodes`: the last uncut one of a task and run index counts).
@@ -267,7 +269,7 @@ class TrajectoryViewer(QWidget):
         if step.thought:
             rows.append(("Thought", html.escape(step.thought)))
         if step.seconds is not None:
-            when = f" · {html.escape(local_time(step.at))}" if step.at else ""
+            when = f" · {html.escape(local_time(step.at, zone=True))}" if step.at else ""
             rows.append(("Time", f"{step.seconds:.2f} s{when}"))
         if step.error:
             rows.append(("Error", f"<span style='color:#c92a2a'>{html.escape(step.error)}</span>"))
@@ -334,14 +336,16 @@ CUT_NOTE = (" A cut episode (stopped by the model budget or a failing model endp
 @dataclass(frozen=True)
 class StoredTrajectory:
     row_id: int
-    group: str                 # REFERENCES, or the agent run it belongs to
+    group: str                 # REFERENCES (and its site, in a project of several), or the agent run it belongs to
     agent_run: int | None      # None for a reference
     trajectory: Trajectory
     recorded: str = ""         # when it began, ISO time
     counts: bool = True        # a reference: whether it is its task's newest, the one agents are compared with
-    several: bool = False      # a reference: whether its task has other references
+    several: bool = False      # a reference: whether its task (on its site) has other references
     earlier_version: bool = False  # a reference recorded for an earlier version of its task: never used
     run_again: bool = False    # an episode its resumed run ran again: the later one counts (`latest_episodes`)
+    site: str | None = None    # its task's site (an episode of a run that did not record its site: None)
+    group_tip: str = ""        # its group header's tip (a run's: when it started and ended, with the zone)
 
     @property
     def cut(self) -> bool:
@@ -398,22 +402,28 @@ def stored_trajectories(project) -> list[StoredTrajectory]:  # noqa: ANN001 - a 
 
 
 def _references(project, dates: dict[int, str]) -> list[StoredTrajectory]:  # noqa: ANN001 - a core Project
-    """People's references by task, oldest first; the newest of a task counts (eval takes the last stored) unless
-    it was recorded for an earlier version of the task, and one stored before answers were judged is judged here by
-    its task."""
-    tasks = {t.id: t for t in project.agent.tasks()}
+    """People's references by site and task, oldest first: a task id is a site's own, so site A's t1 and site B's t1
+    are two tasks, each with its own newest reference (eval takes the last stored of the run's site), which counts
+    unless it was recorded for an earlier version of the task. One stored before answers were judged is judged here
+    by its own site's task."""
+    tasks = {(t.site, t.id): t for t in project.agent.tasks()}
     earlier = project.agent.earlier_versions()
-    found = sorted(project.agent.trajectories(reference=True), key=lambda p: (p[1].task_id, p[0]))
-    newest = {t.task_id: row for row, t in found}
-    per_task = Counter(t.task_id for _, t in found)
+    by_site = {site: sorted(found, key=lambda p: (p[1].task_id, p[0]))
+               for site in sorted({site for site, _ in tasks})
+               if (found := project.agent.trajectories(reference=True, site=site))}
     out = []
-    for row, trajectory in found:
-        task = tasks.get(trajectory.task_id)
-        if trajectory.success is None and task is not None and trajectory.answer:
-            trajectory.success = task.accepts(trajectory.answer)
-        out.append(StoredTrajectory(row, REFERENCES, None, trajectory, dates.get(row, ""),
-                                    counts=newest[trajectory.task_id] == row and row not in earlier,
-                                    several=per_task[trajectory.task_id] > 1, earlier_version=row in earlier))
+    for site, found in by_site.items():
+        group = REFERENCES if len(by_site) == 1 else f"{REFERENCES} · {site}"
+        newest = {t.task_id: row for row, t in found}
+        per_task = Counter(t.task_id for _, t in found)
+        for row, trajectory in found:
+            task = tasks.get((site, trajectory.task_id))
+            if trajectory.success is None and task is not None and trajectory.answer:
+                trajectory.success = task.accepts(trajectory.answer)
+            out.append(StoredTrajectory(row, group, None, trajectory, dates.get(row, ""),
+                                        counts=newest[trajectory.task_id] == row and row not in earlier,
+                                        several=per_task[trajectory.task_id] > 1, earlier_version=row in earlier,
+                                        site=site))
     return out
 
 
@@ -426,8 +436,10 @@ def _episodes(project, dates: dict[int, str]) -> list[StoredTrajectory]:  # noqa
         episodes.sort(key=lambda p: (p[1].task_id, p[1].run if p[1].run is not None else -1, p[0]))
         cut = sum(is_cut(t) for _, t in episodes)
         group = _run_title(run, cut)
-        found.extend(StoredTrajectory(row, group, run.id, t, dates.get(row, ""),
-                                      run_again=id(t) not in chosen) for row, t in episodes)
+        site = run.parameters.get("site")
+        found.extend(StoredTrajectory(row, group, run.id, t, dates.get(row, ""), run_again=id(t) not in chosen,
+                                      site=str(site) if site else None, group_tip=_run_tip(run))
+                     for row, t in episodes)
     return found
 
 
@@ -438,8 +450,19 @@ def _run_title(run, cut: int = 0) -> str:  # noqa: ANN001 - a core AgentRun
                       + ([f"{cut} cut episode{'s' if cut > 1 else ''}, not counted"] if cut else []))
 
 
+def _run_tip(run) -> str:  # noqa: ANN001 - a core AgentRun
+    """When a run started and ended, to the second and with the zone's name (its header shows the minute only)."""
+    ended = f", ended {local_time(run.ended_at, zone=True)}" if run.ended_at else " (no end time)"
+    return f"Agent run {run.id}: started {local_time(run.started_at, zone=True)}{ended}"
+
+
 def _date(iso: str) -> str:
     return local_time(iso, seconds=False) if iso else "—"
+
+
+def _date_tip(iso: str) -> str:
+    """The Recorded column's tip: the time to the second, with the zone's name."""
+    return f"Recorded {local_time(iso, zone=True)}" if iso else ""
 
 
 class StoredTrajectoryPicker(QDialog):
@@ -493,6 +516,7 @@ class StoredTrajectoryPicker(QDialog):
             parent_item = groups.get(entry.group)
             if parent_item is None:
                 parent_item = groups[entry.group] = QTreeWidgetItem(self.tree, [entry.group])
+                parent_item.setToolTip(0, entry.group_tip)
                 parent_item.setFirstColumnSpanned(True)
                 parent_item.setExpanded(True)
             trajectory = entry.trajectory
@@ -505,6 +529,8 @@ class StoredTrajectoryPicker(QDialog):
                 for index in range(len(self.COLUMNS)):
                     item.setForeground(index, QBrush(NOT_COUNTED))
                     item.setToolTip(index, entry.explanation)
+            recorded = self.COLUMNS.index("Recorded")
+            item.setToolTip(recorded, "\n\n".join(filter(None, (_date_tip(entry.recorded), entry.explanation))))
             self.items[entry.row_id] = item
         for index in range(len(self.COLUMNS)):
             self.tree.resizeColumnToContents(index)
@@ -529,7 +555,8 @@ class StoredTrajectoryPicker(QDialog):
         """Asked before a reference is deleted (its steps and their screenshots' links go with it)."""
         answer = QMessageBox.question(
             self, "Delete a reference",
-            f"Delete the reference of {entry.trajectory.task_id} recorded {_date(entry.recorded)} by "
+            f"Delete the reference of {entry.trajectory.task_id}{f' (site {entry.site})' if entry.site else ''} "
+            f"recorded {local_time(entry.recorded, seconds=False, zone=True) if entry.recorded else '—'} by "
             f"{entry.trajectory.actor} ({len(entry.trajectory.steps)} steps)? This cannot be undone.")
         return answer == QMessageBox.StandardButton.Yes
 

@@ -138,8 +138,9 @@ class AgentWindow(QMainWindow):
         self._build_menu()
         install_capture(self)  # "Capture a site from the web…" and the captured-page view (capture_panel.py)
         self.browser.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        # The page's refused refresh, if any, stays said with its blocked count (and as long as it was alone)
         self.browser.blocked_count_changed.connect(
-            lambda n: self.statusBar().showMessage(f"{n} request(s) blocked on this page", 4000))
+            lambda _: self.statusBar().showMessage(self.browser.page_note(), 8000 if self.browser.stayed else 4000))
         self.recorder.finished.connect(self._on_recorded)
         self.panel.save_button.clicked.connect(self.save_trajectory_dialog)
         self.task_editor.task_chosen.connect(self._record_task)
@@ -191,12 +192,21 @@ class AgentWindow(QMainWindow):
 
     def open_site(self, folder: str | Path, tasks: str | Path | None = None) -> str | None:
         """Open the site in `folder` (and `tasks`, when given); None when the site opened, else why not (said in
-        the status bar too; the site open before stays)."""
+        the status bar too; the site open before stays). Another site than the one open clears what belonged to
+        the old one (`_forget_the_old_site`); one is not opened while a recording goes on (its steps would mix
+        two sites)."""
+        before = self.browser.site.root.resolve() if self.browser.site is not None else None
+        if self.recorder.recording and before != Path(folder).resolve():
+            reason = "a recording is going on: stop it (■ Stop) before opening another site"
+            self.statusBar().showMessage(reason, 10000)
+            return reason
         try:
             site = self.browser.set_site(folder)
         except RecordLensError as error:
             self.statusBar().showMessage(str(error), 10000)
             return str(error)
+        if before is not None and site.root.resolve() != before:
+            self._forget_the_old_site()
         self.task_editor.site = site.name
         message = f"opened the site {site.name}: {counted(len(site.pages), 'page')} ({site.root})"
         if tasks is not None:
@@ -214,6 +224,13 @@ class AgentWindow(QMainWindow):
         task = self.panel.current_task()
         self.browser.open((task.start_url if task and task.start_url else None) or start or "", fresh=True)
         return None
+
+    def _forget_the_old_site(self) -> None:
+        """Another site is open: the trajectory on show (its replay starts on the old site's pages, and "Save
+        trajectory…" would save it) and the last recording's steps and status belonged to the old one."""
+        self.viewer.set_trajectory(None)
+        self.panel.steps.clear()
+        self.panel.status.setText(" ")
 
     def title(self) -> str:
         """Which site folder and tasks file are open ("[*]" shows unsaved task edits): a copy of the demo site
@@ -372,7 +389,8 @@ class AgentWindow(QMainWindow):
         if entry is None or self.project is None:
             return
         trajectory = entry.trajectory
-        task = next((t for t in self.project.agent.tasks() if t.id == trajectory.task_id), None)
+        # A task id is a site's own: the entry's site's task (a run that recorded no site: any site's, as before)
+        task = next((t for t in self.project.agent.tasks(site=entry.site) if t.id == trajectory.task_id), None)
         self.show_trajectory(trajectory, start_url=task.start_url if task and task.start_url else None)
         self.tabs.setCurrentWidget(self.viewer)
         site = self.browser.site
@@ -391,7 +409,9 @@ class AgentWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.viewer)
 
     def save_trajectory_dialog(self) -> None:
-        trajectory = self.recorder.trajectory or self.viewer.trajectory
+        """Save the recording going on, else the trajectory on show (a finished recording is on show: one of a
+        site opened before is not)."""
+        trajectory = self.recorder.trajectory if self.recorder.recording else self.viewer.trajectory
         if trajectory is None:
             self.statusBar().showMessage("nothing recorded yet", 6000)
             return
