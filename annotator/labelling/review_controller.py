@@ -64,6 +64,9 @@ Stamp = tuple[int, str | None, str]  # a page of a label set: its records' count
 # The pages a run is scored on and an annotator compared on (marked labelled or reviewed), read from the project at
 # the first need of one action and not again within it (`_labelled_once`).
 Labelled = Callable[[], frozenset[str]]
+# The project's rejected record of a page that is a record (its XPaths), None when it rejected none such.
+RejectedAs = Callable[[Sequence[str]], "Label | None"]
+REJECTED = "rejected"  # a record's status that says "not a record" (core's LABEL_STATUSES)
 
 
 def _matcher_imported() -> bool:
@@ -113,9 +116,9 @@ class _Shown:
 class _Decision:
     """One adjudication of one review record: the store change, and what it does in words."""
 
-    kind: str  # "take" (their record added), "delete", "edit"
+    kind: str  # "take" (their record added), "accept" (the project's rejected one accepted), "delete", "edit"
     change: Callable[[], Change]
-    record_id: int | None = None  # the project's record changed or deleted (None: one added)
+    record_id: int | None = None  # the project's record changed, accepted or deleted (None: one added)
     makes: Sequence[str] = ()  # the XPaths of the record it adds or changes (none: a delete)
 
 
@@ -510,7 +513,7 @@ class ReviewController:
                              kept=self._kept_indices(other, name, self.review) if other is not None else (),
                              failure=failure or "")
         if other is not None:
-            to_take, *left_out = self._to_take(self.review, truth)
+            to_take, *left_out = self._to_take(self.review, truth, self._rejected_by(name))
             self.panel.offer_take_all(other, len(to_take), self._left_out_words(*left_out))
         else:
             self.panel.offer_take_all(None, 0)
@@ -706,7 +709,9 @@ class ReviewController:
         name, review, page, chosen = decidable
         truth = window.project.labels(page, TRUE_LABEL_STATUSES)
         records = [review.records[i] for i in chosen]
-        decisions = [d for d in (self._decision(r, truth, name, merge) for r in records) if d is not None]
+        rejected_as = self._rejected_by(page)
+        decisions = [d for d in (self._decision(r, truth, name, merge, rejected_as) for r in records)
+                     if d is not None]
         kept = len(records) - len(decisions)  # records only the project has, which Shift+T keeps
         if not decisions:
             window.message(f"only the project has {'this record' if kept == 1 else 'these records'}: kept ({name} "
@@ -730,15 +735,16 @@ class ReviewController:
         if not done:
             window.message(f"page {page}: already so")
             return
-        said = (f"page {page}: {text}" if len(decisions) == 1 else
+        said = (f"page {page}: {text}{self._overridden_words(decisions)}" if len(decisions) == 1 else
                 f"page {page}: {'merged' if merge else 'took'} {name}'s version of "
-                f"{counted(len(decisions), 'record')} ({self._what_decisions_did(decisions)}) as one step")
+                f"{counted(len(decisions), 'record')} ({self._what_decisions_did(decisions)}) as one step"
+                f"{self._overridden_words(decisions)}")
         if kept:
             said += f"; kept {counted(kept, 'record')} only the project has"
         if held:
             said += f"; {self._held_words(name, held)}: not taken again"
         touched = [label.id for label in window.labels if label.id not in before] + [
-            d.record_id for d in decisions if d.kind == "edit" and d.record_id is not None]
+            d.record_id for d in decisions if d.kind in ("edit", "accept") and d.record_id is not None]
         self._say_taken(said, touched, len(decisions) > 1, row)
 
     def do_take_all(self) -> None:
@@ -751,7 +757,7 @@ class ReviewController:
         name, review, page = on_show
         if self._changed_underneath(name, page):
             return
-        theirs, *left_out = self._to_take(review, window.project.true_records(page))
+        theirs, *left_out = self._to_take(review, window.project.true_records(page), self._rejected_by(page))
         if not theirs:
             left = self._left_out_words(*left_out)
             window.message(f"page {page}: nothing left to take of {name}'s records the project lacks: {left}" if left
@@ -769,24 +775,32 @@ class ReviewController:
         left = self._left_out_words(*left_out)
         self._say_taken(what + (f"; left out {left}" if left else ""), added, True, 0)
 
-    def _to_take(self, review: PageReview, truth: Records) -> tuple[Records, int, int, int]:
+    def _to_take(self, review: PageReview, truth: Records, rejected_as: RejectedAs
+                 ) -> tuple[Records, int, int, int, int]:
         """What the take-all button takes: the annotator's records the project lacks on the page (the review's
-        spurious ones) but those whose project's version was kept (O: decided already) and those the project
-        holds already or that repeat one (the scorer's normalisation, `new_records`); with how many were kept, how
-        many the project holds and how many repeat another of theirs."""
+        spurious ones) but those whose project's version was kept (O: decided already), those the project
+        holds already or that repeat one (the scorer's normalisation, `new_records`), and those the project
+        rejected (`rejected_as`): a rejection is a decision that one step over the whole page does not undo
+        unseen, T on the row does, naming it; with how many were kept, how many the project holds, how many
+        repeat another of theirs and how many it rejected."""
         spurious = [i for i, record in enumerate(review.records) if record.kind == SPURIOUS]
         open_ = [list(review.records[i].xpaths) for i in spurious if i not in self.panel.kept]
         fresh = new_records(open_, truth)
         held_keys = {record_key(record) for record in truth}  # keyed once: this runs on every redraw
         held = sum(1 for record in open_ if record_key(record) in held_keys)
-        return fresh, len(spurious) - len(open_), held, len(open_) - len(fresh) - held
+        repeated = len(open_) - len(fresh) - held
+        taken = [record for record in fresh if rejected_as(record) is None]
+        return taken, len(spurious) - len(open_), held, repeated, len(fresh) - len(taken)
 
     @staticmethod
-    def _left_out_words(kept: int, held: int, repeated: int) -> str:
-        """"2 kept (O), 1 in the project already, 1 repeated in their labels" (the parts there are)."""
+    def _left_out_words(kept: int, held: int, repeated: int, rejected: int) -> str:
+        """"2 kept (O), 1 in the project already, 1 repeated in their labels, 1 rejected in the project (T
+        accepts it)" (the parts there are)."""
         parts = [f"{kept} kept (O)"] if kept else []
         parts += [f"{held} in the project already"] if held else []
         parts += [f"{repeated} repeated in their labels"] if repeated else []
+        parts += [f"{rejected} rejected in the project (T accepts {'it' if rejected == 1 else 'them'})"
+                  ] if rejected else []
         return ", ".join(parts)
 
     def do_keep_project(self) -> None:
@@ -825,10 +839,25 @@ class ReviewController:
             return None
         return name
 
-    def _decision(self, record: ReviewRecord, truth: Sequence[Label], name: str, merge: bool) -> _Decision | None:
+    def _rejected_by(self, page: str) -> RejectedAs:
+        """The project's rejected record of the page that is the record `xpaths` (their XPaths as the scorer
+        normalises them, `record_key`), None when it rejected no such record. Taking the other annotator's record
+        then accepts that one, where it is (a rejection says "not a record": the record twice, one rejected and
+        one accepted, would contradict itself)."""
+        rejected: dict[frozenset[str], Label] = {}
+        for label in self.window.project.labels(page, (REJECTED,)):
+            rejected.setdefault(record_key(label.xpaths), label)
+        return lambda xpaths: rejected.get(record_key(xpaths))
+
+    def _decision(self, record: ReviewRecord, truth: Sequence[Label], name: str, merge: bool,
+                  rejected_as: RejectedAs) -> _Decision | None:
         """What T (or Shift+T, `merge`) does with one review record; None where Shift+T keeps the project's."""
         project, page, person = self.window.project, self.window.page_name, self.window.person
         assert page is not None
+        rejected = rejected_as(record.xpaths) if record.kind == SPURIOUS else None
+        if rejected is not None:
+            return _Decision("accept", lambda: project.accept(rejected.id, person, adjudicated=name), rejected.id,
+                             makes=record.xpaths)
         if record.kind == SPURIOUS:
             return _Decision("take", lambda: project.add_record(page, record.xpaths, Provenance.person(name),
                                                                 status="accepted", by=person, adjudicated=name),
@@ -875,9 +904,22 @@ class ReviewController:
         parts += [f"{counted(twice, 'record')} chosen twice"] if twice else []
         return " and ".join(parts)
 
+    def _overridden_words(self, decisions: Sequence[_Decision]) -> str:
+        """": it is record 3, which the project had rejected: now accepted (overrides the project's rejection)"
+        for the records a decision accepted ("" when it accepted none)."""
+        window = self.window
+        numbers = sorted(window.labels.index(label) + 1 for d in decisions if d.kind == "accept" and d.record_id
+                         is not None and (label := window.label(d.record_id)) is not None)
+        if not numbers:
+            return ""
+        if len(decisions) == 1:
+            return (f": it is record {numbers[0]}, which the project had rejected: now accepted (overrides the "
+                    "project's rejection)")
+        return f"; {records_named(numbers)} had been rejected in the project: now accepted (overrides the rejection)"
+
     @staticmethod
     def _decision_text(decision: _Decision, name: str, merge: bool) -> str:
-        if decision.kind == "take":
+        if decision.kind in ("take", "accept"):
             return f"take {name}'s record"
         if decision.kind == "delete":
             return f"delete the record {name} did not make"
@@ -886,7 +928,7 @@ class ReviewController:
     @staticmethod
     def _what_decisions_did(decisions: Sequence[_Decision]) -> str:
         """"2 added, 1 deleted, 1 changed" (the parts that happened)."""
-        words = {"take": "added", "delete": "deleted", "edit": "changed"}
+        words = {"take": "added", "accept": "accepted", "delete": "deleted", "edit": "changed"}
         return ", ".join(f"{n} {word}" for kind, word in words.items()
                          if (n := sum(1 for d in decisions if d.kind == kind)))
 

@@ -158,6 +158,9 @@ class Adjudication:
             elif change.action == "edit" and change.record is not None and still(change.record):
                 was = set(change.before[0].xpaths) if change.before else set()
                 (merged if was <= set(change.record.xpaths) else taken).append(numbers[change.record.id])
+            elif change.action == "accept" and change.record is not None and still(change.record) \
+                    and now_held[change.record.id].status != "rejected":  # a rejection taken over (T)
+                taken.append(numbers[change.record.id])
             elif change.action == "delete":
                 deleted += sum(1 for label in change.before if label.id not in now_held)
         return Decided(len(kept), tuple(sorted(set(taken))), tuple(sorted(set(merged))), deleted)

@@ -455,8 +455,10 @@ class Project(Connection):
                 moved.append((row, new))
         return moved
 
-    def accept(self, record_id: int, by: Provenance) -> Change:
-        return self._change_record(record_id, by, "accept", status="accepted")
+    def accept(self, record_id: int, by: Provenance, *, adjudicated: str | None = None) -> Change:
+        """The record becomes `accepted`; `adjudicated` names the other annotator whose version decided it (a
+        record the project had rejected, taken over from theirs), kept in the history entry."""
+        return self._change_record(record_id, by, "accept", _adjudication(adjudicated), status="accepted")
 
     def reject(self, record_id: int, by: Provenance) -> Change:
         return self._change_record(record_id, by, "reject", status="rejected")

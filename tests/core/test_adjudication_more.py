@@ -58,3 +58,17 @@ def test_a_re_import_names_the_decisions_taken_on_the_labels_it_replaces_and_lea
         # never undone silently
         assert project.labels("1") == labels_1 and project.labels("7") == labels_7
         assert len(project.adjudication.kept("1", "bea")) == 1
+
+
+def test_a_rejection_taken_over_from_an_annotator_is_named_as_taken_on_a_re_import(
+        two: Path, dev_dir: Path, tmp_path: Path) -> None:  # noqa: F811
+    with open_project(two) as project:
+        second = project.labels("1")[1]
+        project.reject(second.id, ANN)
+        project.accept(second.id, ANN, adjudicated="bea")  # T on bea's record the project had rejected
+        assert project.history("1")[-1].detail.get("adjudicated") == "bea"
+        again = dataset(dev_dir, tmp_path / "bea2")
+        said = import_paths(project, [again], annotator="bea").summary("bea")
+        assert "1 adjudication decision made on them: 1 taken (record 2))" in said
+        project.reject(second.id, ANN)  # rejected again since: no decision in force any more
+        assert project.adjudication.decided_since("1", "bea", "0").count == 0

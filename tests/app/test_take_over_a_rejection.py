@@ -1,0 +1,88 @@
+"""T on another annotator's record that the project has rejected: the rejected record is accepted, where it is
+and with its number, as one change that one undo takes back, and the status bar says it overrode the rejection;
+never the same record a second time. The take-all button leaves such records to T."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtTest import QTest
+
+from tests.app import test_main_window as main_tests
+from tests.app.test_adjudicate_team import HEADER, choose, kinds, review_bea, said
+
+project_dir = main_tests.project_dir
+window = main_tests.window
+
+pytestmark = pytest.mark.app
+
+
+def reject_the_first(window) -> int:
+    """Record 1 of page 1 rejected in the project (as R in the Records panel does); its id."""
+    first = window.project.labels("1")[0]
+    window.project.reject(first.id, window.person)
+    window.reload_labels()
+    return first.id
+
+
+def test_t_on_a_record_the_project_rejected_accepts_it_in_place(qtbot, window):
+    project = window.project
+    every = [list(label.xpaths) for label in project.labels("1")]
+    rejected = reject_the_first(window)
+    project.annotators.set_page("bea", "1", every)  # bea has record 1 too
+    review_bea(qtbot, window)
+    assert kinds(window).count("spurious") == 1
+    choose(window, "spurious")
+    history, count = len(project.history("1")), len(project.labels("1"))
+
+    QTest.keySequence(window, "T")
+    labels = project.labels("1")
+    assert len(labels) == count  # no second record 1
+    assert (labels[0].id, labels[0].status) == (rejected, "accepted")  # record 1 still, now accepted
+    assert len(project.history("1")) == history + 1  # one change
+    newest = project.history("1")[-1]  # the adjudication is in the history, as T's take is
+    assert (newest.action, newest.detail.get("adjudicated")) == ("accept", "bea")
+    assert "page 1: take bea's record: it is record 1, which the project had rejected: now accepted (overrides " \
+           "the project's rejection)" in said(window)
+    assert "spurious" not in kinds(window)
+
+    QTest.keySequence(window, "Ctrl+Z")  # one undo step puts the rejection back
+    labels = project.labels("1")
+    assert len(labels) == count and (labels[0].id, labels[0].status) == (rejected, "rejected")
+
+
+def test_take_all_leaves_a_record_the_project_rejected_to_t(qtbot, window):
+    project = window.project
+    every = [list(label.xpaths) for label in project.labels("1")]
+    rejected = reject_the_first(window)
+    project.annotators.set_page("bea", "1", [*every, [HEADER]])  # record 1 and a record the project lacks
+    review_bea(qtbot, window)
+    assert window.review_panel.take_all.text() == (
+        "Take bea's record the project lacks on this page (left out: 1 rejected in the project (T accepts it))")
+    count = len(project.labels("1"))
+
+    QTest.keySequence(window, "Ctrl+T")
+    labels = project.labels("1")
+    assert len(labels) == count + 1 and list(labels[-1].xpaths) == [HEADER]
+    assert (labels[0].id, labels[0].status) == (rejected, "rejected")
+    assert "left out 1 rejected in the project (T accepts it)" in said(window)
+
+
+def test_t_on_several_rows_says_which_rejections_it_overrode(qtbot, window):
+    project = window.project
+    every = [list(label.xpaths) for label in project.labels("1")]
+    rejected = reject_the_first(window)
+    project.annotators.set_page("bea", "1", [*every, [HEADER]])
+    review_bea(qtbot, window)
+    panel = window.review_panel
+    for i, kind in enumerate(kinds(window)):
+        if kind == "spurious":
+            panel.records.item(i).setSelected(True)
+    count = len(project.labels("1"))
+
+    QTest.keySequence(window, "T")
+    labels = project.labels("1")
+    assert len(labels) == count + 1 and (labels[0].id, labels[0].status) == (rejected, "accepted")
+    assert ("took bea's version of 2 records (1 added, 1 accepted) as one step; record 1 had been rejected in the "
+            "project: now accepted (overrides the rejection)") in said(window)
+    QTest.keySequence(window, "Ctrl+Z")
+    assert len(project.labels("1")) == count and project.labels("1")[0].status == "rejected"
