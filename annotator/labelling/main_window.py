@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import socket
 import sys
 import time
@@ -57,8 +58,8 @@ from ...core.store import (
     remove_page,
     take_upgrades,
 )
-from ...core.text_forms import visible
-from ...core.wording import counted
+from ...core.text_forms import unicode_form, visible
+from ...core.wording import counted, listed
 from ..program import PROG
 from ..qt.event_loop import spin
 from ..qt.jobs import BackgroundJob, answers_on_their_way
@@ -150,6 +151,22 @@ def _identity_words(path: Path) -> str | None:
     return None if found is None else f"{found[0]}:{found[1]}"
 
 
+def _as_read(name: str) -> str:
+    """A name as the page list shows it, for the title: a name saved decomposed (macOS's `Zoe` and a combining
+    diaeresis) reads `Zoë`, as it does in the list, not `Zoe\\u0308` (`visible` escapes marks in a text not in
+    NFC, so that a terminal shows how two names differ; the title names one). What a reader cannot see is still
+    escaped: a control or zero-width character, bytes of a folder's name that are not UTF-8 (which Qt would drop)."""
+    return visible(unicode_form(name))
+
+
+def _pages_words(names: Sequence[str], what: str) -> str:
+    """"page 7 removed", or "3 pages removed (7, 8, 9)": the pages a look found changed elsewhere, the first few
+    by name, as the page list shows them (`_as_read`)."""
+    if len(names) == 1:
+        return f"page {_as_read(names[0])} {what}"
+    return f"{counted(len(names), 'page')} {what} ({listed([_as_read(name) for name in names])})"
+
+
 def _fingerprint(project: Project) -> str | None:
     """What tells this project from another and survives a move: its first page's snapshot (sha256) and when it
     was imported (another project of the same pages was imported at another moment); None when it has no pages."""
@@ -233,6 +250,7 @@ class MainWindow(QMainWindow):
         self._stands_in_for = stands_in_for
         self._shown_state: tuple[tuple[Label, ...], str] | None = None  # the page on show's records and status
         self.watch = ProjectWatch(project)
+        self._changes_known = 0  # the project's newest history entry seen when the page list was last read
         self._follow_a_move()
         self._database_said = False  # the database gone has been said (once; the status bar keeps saying it)
         self._refused: str | None = None  # why the last edit, undo or redo was not saved (a full disk)
@@ -444,10 +462,9 @@ class MainWindow(QMainWindow):
         return self.label(self.record_panel.current_id() or -1)
 
     def _update_title(self) -> None:
-        page = f" — page {visible(self.page_name)}" if self.page_name else ""
+        page = f" — page {_as_read(self.page_name)}" if self.page_name else ""
         lost = " — NOT SAVED: the project's database is gone" if self._database_said else ""
-        # A folder's name need not be UTF-8 (Qt would drop those bytes), nor a page's be in one Unicode form.
-        self.setWindowTitle(f"RecordLens — {visible(self.project.root.name)}{page}{lost}")
+        self.setWindowTitle(f"RecordLens — {_as_read(self.project.root.name)}{page}{lost}")
 
     # -- the project changed elsewhere -------------------------------------------------------------------------
 
@@ -482,18 +499,18 @@ class MainWindow(QMainWindow):
         removed elsewhere gives way to the next one. What is only this window's (the selection of records still
         there, a record being started, the list's filter and search) stays. `say` False: the changes are this
         window's own job's, which says what it did itself."""
-        known = set(self.page_list.all_names())
+        before, changes_known = self.page_list.all_names(), self._changes_known
         if self.page_name is not None and not self.project.has_page(self.page_name):
             self._page_gone_elsewhere()
             return
         self.refresh_pages()
         names = self.page_list.all_names()
-        added, removed = [n for n in names if n not in known], known - set(names)
-        said = []
-        if added:
-            said.append(f"{counted(len(added), 'page')} added")
-        if removed:
-            said.append(f"{counted(len(removed), 'page')} removed")
+        known, now_held = set(before), set(names)
+        added = [n for n in names if n not in known]
+        restored = self._restored(added, changes_known)
+        said = [_pages_words(pages, verb) for pages, verb in (
+            ([n for n in before if n not in now_held], "removed"), (restored, "restored"),
+            ([n for n in added if n not in set(restored)], "added")) if pages]
         if self.page_name is None and names:
             self._open_first_page()
         elif self.page_name is not None and self._page_state() != self._shown_state:
@@ -504,6 +521,15 @@ class MainWindow(QMainWindow):
         if said and say:
             self.message(f"{', '.join(said)} elsewhere (another window, or the command line): shown as the project "
                          "now is", 10000)
+
+    def _restored(self, added: Sequence[str], changes_known: int) -> list[str]:
+        """The pages among `added` (not in the list at the last look) that `recordlens project restore-page` put
+        back: they come back with their labels' history, whose entries keep their ids, none newer than the newest
+        the window had seen at the last look (`changes_known`); a page imported since has only newer ones. A page
+        without labels comes back without history, and cannot be told from one imported, nor can a page removed
+        before the window opened whose entries were the project's newest: those are called added."""
+        return [name for name in added if (last := self.project.last_change_id(name)) is not None
+                and last <= changes_known]
 
     def _page_state(self) -> tuple[tuple[Label, ...], str]:
         assert self.page_name is not None
@@ -552,6 +578,9 @@ class MainWindow(QMainWindow):
     # -- pages ---------------------------------------------------------------------------------------------------
 
     def refresh_pages(self) -> None:
+        # Read before the pages: a page imported in between is in the list read, never taken for one restored. The
+        # highest yet: a page removed takes its entries along, and the newest left may be older than its own.
+        self._changes_known = max(self._changes_known, self.project.last_change_id() or 0)
         self.page_list.set_pages(self.project.pages(), self.page_name)
 
     def open_page(self, name: str) -> None:
@@ -928,11 +957,13 @@ class MainWindow(QMainWindow):
             return
         if self.jobs.busy():
             return
-        held = f"Its {counted(len(self.labels), 'record')}, their history" if self.labels else "Its history"
+        # All that remove_page writes to removed/ before the page goes, and the way back
+        held = f"Its {counted(len(self.labels), 'record')} and their history" if self.labels else "Its history"
         if not self.ask(f"Remove page {name} from the project?",
-                        f"{held}, and runs' predictions for it are first written to "
-                        f"{self.project.root / REMOVED}; its snapshot stays in the project's snapshots. Undo cannot "
-                        "bring the page back."):
+                        f"{held}{self._their_labels_of(name)}, and runs' predictions and scores for it are first "
+                        f"written to {self.project.root / REMOVED}; its snapshot stays in the project's snapshots. "
+                        "Undo cannot bring the page back; `recordlens project restore-page` can, from that copy (the "
+                        "status bar names it once the page is removed)."):
             return
         self.page_list.show_all()  # the page to go to next is the next of the project, not of a search
         after = self.page_list.neighbour(name, 1) or self.page_list.neighbour(name, -1)
@@ -948,8 +979,23 @@ class MainWindow(QMainWindow):
             self.open_page(after)
         else:
             self._show_no_page()
-        self.message(f"page {name} removed; what it held is kept in {removed.kept} (recordlens project "
-                     f"restore-page puts it back)", 15000)
+        restore = shlex.join(["recordlens", "project", "restore-page", str(removed.kept), "--project",
+                              str(self.project.root)])
+        self.message(f"page {name} removed; what it held is kept in {removed.kept} (`{restore}` puts it back)",
+                     15000)
+
+    def _their_labels_of(self, page: str) -> str:
+        """", the labels bea and cyd made of it (as other annotators)": the other annotators' labels of the page
+        that go with it ("" when none labelled it)."""
+        annotators = self.project.annotators
+        names = [name for name in annotators.names() if page in annotators.pages(name)]
+        if not names:
+            return ""
+        if len(names) == 1:
+            return f", the labels {names[0]} made of it (as another annotator)"
+        if len(names) <= 3:
+            return f", the labels {', '.join(names[:-1])} and {names[-1]} made of it (as other annotators)"
+        return f", the labels {len(names)} other annotators made of it ({listed(names, 3)})"
 
     def do_quit(self) -> None:
         self.close()

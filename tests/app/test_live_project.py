@@ -118,7 +118,7 @@ def test_changes_made_from_the_command_line_reach_the_open_window(qtbot, tmp_pat
         assert "3" in window.page_list.names()
         assert [label.xpaths for label in window.labels] == [(ITEM.format(4),)]  # the page on show, replaced
         assert "1 accepted" in window.page_list.list.item(0).text()
-        assert "1 page added, page 1 changed elsewhere" in window.statusBar().currentMessage()
+        assert "page 3 added, page 1 changed elsewhere" in window.statusBar().currentMessage()
 
         # The page on show removed from the command line: the next key on it says so and moves on.
         window.select_records([window.labels[0].id])
