@@ -22,16 +22,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                                             "nothing, and pages whose label policy differs from the majority")
     c.add_argument("--pages", metavar="DIR", help="folder of N.html / N.mhtml")
     c.add_argument("--gt", metavar="DIR", help="folder of ground-truth N.json")
-    c.add_argument("--project", metavar="DIR", help="a project: every page with accepted labels (pages still in "
-                                                      "progress too, which score, export and agreement leave out)")
+    c.add_argument("--project", metavar="DIR", help="a project: every page marked labelled or reviewed (one "
+                                                      "labelled as holding no record too) and every page with "
+                                                      "accepted labels (pages still in progress too, which score, "
+                                                      "export and agreement leave out)")
     c.add_argument("--json", action="store_true")
     c.set_defaults(handler=run)
 
 
 def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreadable: list[str] | None = None
                  ) -> Iterator[PageCheck]:
-    """The checks of the labelled pages of `--project` (with `scored_only`, those a run is scored on; else every
-    page holding records; checks the project remembers are reused) or of `--pages` + `--gt` (`unreadable`: see
+    """The checks of the labelled pages of `--project` (with `scored_only`, those a run is scored on; else those
+    and every page holding records; checks the project remembers are reused) or of `--pages` + `--gt` (`unreadable`: see
     `dataset_labels`)."""
     if args.project:
         from ..store.project_copy import open_to_read

@@ -10,8 +10,9 @@ the *ceiling* the labels allow an extractor that proposes no record twice (the F
 record with text once, NEXT-EVAL's clean oracle; its matching lets a run that proposes a listed-twice record twice
 score above it), and the page's *policy*: whether its labels include records in page chrome (inside `header`, `nav`,
 `footer`, `aside` or a navigation role). `summarise`, over pages already checked, adds `policy_outliers`: the pages
-whose policy differs from the majority of the set. Nothing is changed; the report only states what it found, in
-words with `CheckReport.findings` (a line per page with a problem) and `CheckReport.summary`.
+whose policy differs from the majority of the set (a page labelled as holding no record has none). Nothing is
+changed; the report only states what it found, in words with `CheckReport.findings` (a line per page with a problem)
+and `CheckReport.summary`.
 
 `recordlens labels check` (core/cli/labels.py) prints it for a dataset (`dataset_labels`) or a project;
 `recordlens score --ceiling` prints the ceiling beside a run's F1, and `recordlens import` the report of the
@@ -167,11 +168,13 @@ def summarise(checks: Sequence[PageCheck], also: Sequence[PageCheck] = (), *, ch
     `also`: other pages (a project's labelled pages beside the ones just imported) that count towards the
     majority but are not reported; with `checks_vote` False only they count (another annotator's pages weighed
     against the project's policy), unless there are none."""
+    # A page labelled as holding no record has no chrome policy: it neither votes nor differs from the majority
     checks = list(checks)
     voters = checks + list(also) if checks_vote or not also else list(also)
+    voters = [c for c in voters if c.records]
     including = sum(c.includes_chrome for c in voters)
     majority = including * 2 > len(voters)
-    outliers = [c.page for c in checks if c.includes_chrome != majority]
+    outliers = [c.page for c in checks if c.records and c.includes_chrome != majority]
     return CheckReport(checks, majority, outliers)
 
 

@@ -65,8 +65,8 @@ class LabelChecks:
         self._keep(page_id, digest, check)  # its training digest is made when first asked (`training_digest`)
 
     def labelled(self, *, scored_only: bool = False, except_pages: Sequence[str] = ()) -> Iterator[PageCheck]:
-        """The checks of every page that holds true records, whatever its status (with `scored_only`, of the
-        pages a run is scored on), one at a time."""
+        """The checks of every page marked labelled or reviewed and every other page that holds true records
+        (with `scored_only`, of the pages a run is scored on), one at a time."""
         from .scoring import labelled_page_names
 
         skip = set(except_pages)

@@ -113,11 +113,12 @@ def _scored_pages(project: Project) -> list[str]:
 
 
 def labelled_page_names(project: Project, *, scored_only: bool = True) -> list[str]:
-    """The pages a run is scored on (marked labelled or reviewed); with `scored_only=False`, every page that
-    holds accepted or edited records, whatever its status."""
+    """The pages a run is scored on (marked labelled or reviewed); with `scored_only=False`, those and every other
+    page that holds accepted or edited records, whatever its status. A page marked labelled with no record is
+    labelled (the annotator decided it holds none): score counts it and export writes its `[]`."""
     if scored_only:
         return _scored_pages(project)
-    return [p.name for p in project.pages() if p.true_labels]
+    return [p.name for p in project.pages() if p.status in TRUE_PAGE_STATUSES or p.true_labels]
 
 
 def labelled_pages(project: Project, *, scored_only: bool = True) -> Iterator[tuple[str, Page, list[list[str]]]]:
