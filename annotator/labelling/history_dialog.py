@@ -176,7 +176,7 @@ def records_text(changes: Change | list[Change], numbers: dict[int, int]) -> str
     (`history_numbers`)."""
     labels = sorted(touched(*_listed(changes)), key=lambda label: numbers.get(label.id, 0))
     if not labels:
-        return ""
+        return "0 records" if _adds_no_record(changes) else ""
     # A restore can touch a record twice (the one taken out and the one put back): each number once.
     named = list(dict.fromkeys(_number(label, numbers) for label in labels))
     return f"{'record' if len(named) == 1 else 'records'} {listed(named, _IDS_SHOWN, total=True)}"
@@ -186,7 +186,16 @@ def _listed(changes: Change | list[Change]) -> list[Change]:
     return [changes] if isinstance(changes, Change) else changes
 
 
+def _adds_no_record(changes: Change | list[Change]) -> bool:
+    """Whether the changes add records and touch none: a page imported with an empty label list (the annotator's
+    decision that it holds no record), which an empty cell would hide."""
+    listed_changes = _listed(changes)
+    return any(c.action == "add" for c in listed_changes) and not touched(*listed_changes)
+
+
 def records_tooltip(changes: Change | list[Change], numbers: dict[int, int]) -> str:
+    if _adds_no_record(changes):
+        return "No record: the page was labelled as holding none"
     lines = []
     for label in sorted(touched(*_listed(changes)), key=lambda label: numbers.get(label.id, 0))[:_IDS_SHOWN]:
         xpaths = list(label.xpaths[:_XPATHS_SHOWN]) + (["…"] if len(label.xpaths) > _XPATHS_SHOWN else [])

@@ -85,6 +85,7 @@ from .db import Provenance, database_problem, now, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .label_sets import SetAside, set_aside_by
 from .project import Project
+from .schema import TRUE_PAGE_STATUSES
 
 Progress = Callable[[Sequence["PageSource"]], Iterable["PageSource"]]
 
@@ -468,14 +469,13 @@ def _say_pages_without_their_source(pages_dir: Path, names: Iterable[str], made_
 
 def _labels_are_stored(project: Project, source: PageSource) -> bool:
     """Whether the page's records in the dataset are those the project holds for it: the same dataset imported
-    again, or an import resumed; nothing to warn of."""
+    again, or an import resumed; nothing to warn of. A labels file that cannot be read raises its DatasetError
+    (said as that, not as labels the project lacks)."""
     assert source.truth is not None
-    try:
-        records = load_records(source.truth).records
-    except RecordLensError:
-        return False
-    # proposals added since do not count
-    return [list(r) for r in records] == project.true_records(source.name)
+    records = [list(r) for r in load_records(source.truth).records]
+    if not records and project.page(source.name).status not in TRUE_PAGE_STATUSES:
+        return False  # the dataset's "no records here" is a decision the page, new or in progress, does not hold
+    return records == project.true_records(source.name)  # proposals added since do not count
 
 
 def import_page(project: Project, source: PageSource, report: ImportReport) -> None:
@@ -543,7 +543,16 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
     if origin is not None and origin != synthetic_source(project.page(source.name).source):
         # imported before its origin was kept, or synth made it again from a source page changed since: kept now
         project.set_source(source.name, kept)
-    if source.truth is not None and not _labels_are_stored(project, source):
+    if source.truth is None:
+        return True
+    try:
+        stored = _labels_are_stored(project, source)
+    except RecordLensError as error:  # neither another annotator's labels nor edits: no labels at all to take
+        reason = str(error).removeprefix(f"{source.truth}: ")
+        report.problems.append(ImportProblem(source.truth, f"{reason}; page {source.name} is already in the project; "
+                                                           "its labels there are left as they were"))
+        return True
+    if not stored:
         if report.replace_labels:
             _replace_labels(project, source, report)
         else:
