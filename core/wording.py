@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from .text_forms import visible, written
 
-__all__ = ["counted", "json_problem", "listed", "shortened", "shown"]
+__all__ = ["counted", "json_problem", "listed", "named_and_more", "shortened", "shown"]
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
@@ -22,6 +22,12 @@ def listed(names: Sequence[str], limit: int = 5, *, total: bool = False, sep: st
     if len(names) <= limit:
         return sep.join(names)
     return sep.join(names[:limit]) + (f"{sep}… ({len(names):,} in all)" if total else f"{sep}...")
+
+
+def named_and_more(names: Sequence[str], limit: int = 5, *, sep: str = ", ") -> str:
+    """The first `limit` names and how many more, "a, b and 3 more", where a short line names a few of many."""
+    more = len(names) - limit
+    return sep.join(names[:limit]) + (f" and {more} more" if more > 0 else "")
 
 
 def json_problem(error: ValueError) -> str:

@@ -27,7 +27,7 @@ from ...core.extract import (
 from ...core.records import new_records
 from ...core.runs import check_the_endpoint
 from ...core.store import Project, labelled_page_names
-from ...core.wording import counted, shortened
+from ...core.wording import counted, named_and_more, shortened
 from ..qt.jobs import BackgroundJob
 from ..qt.widgets import button
 from ..settings import GEMINI, extractor_params, gemini_key, proposal_method
@@ -92,8 +92,7 @@ def _kept_in(worker: ProposeWorker) -> str:
 
 
 def _pages(names: list[str]) -> str:
-    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-    return f"page{'s' if len(names) > 1 else ''} {shown}"
+    return f"page{'s' if len(names) > 1 else ''} {named_and_more(names)}"
 
 
 def _ago(seconds: float) -> str:

@@ -14,6 +14,7 @@ from PySide6.QtCore import QMimeData
 from PySide6.QtWidgets import QFileDialog
 
 from ...core.store import ImportReport, Project, import_paths
+from ...core.wording import named_and_more
 from ..qt.jobs import BackgroundJob
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ class PageImport:
 
         job = BackgroundJob(root, work)
         job.done.connect(lambda _cancelled, _failure: self._imported(root, reports))
-        what = f"importing {paths[0].name}" + (f" and {len(paths) - 1} more" if len(paths) > 1 else "")
+        what = f"importing {named_and_more([path.name for path in paths], 1)}"
         if not self.window.jobs.start(job, what, done=lambda: self._summary(reports)):
             return None
         # The next dialog opens beside what was imported (a file's folder; a folder's or a dataset's parent).

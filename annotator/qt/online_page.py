@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ...core.wording import named_and_more
+
 _LISTED = 3  # items a note names before "and N more"
 
 
@@ -79,10 +81,8 @@ class OnlinePage:
         """What the guards did since `forget_guarded`, a sentence per kind ([] when nothing): for a warning."""
         from .online_guards import SERVICE_WORKER
 
-        def listed(items: list[str]) -> str:
-            shown = list(dict.fromkeys(items))  # a page asking again for the same is said once
-            more = len(shown) - _LISTED
-            return "; ".join(shown[:_LISTED]) + (f"; and {more} more" if more > 0 else "")
+        def listed(items: list[str]) -> str:  # a page asking again for the same is said once
+            return named_and_more(list(dict.fromkeys(items)), _LISTED, sep="; ")
 
         workers = [url for what, url in self.blocked_requests if what == SERVICE_WORKER]
         sends = [f"{what} {url}" for what, url in self.blocked_requests if what != SERVICE_WORKER]

@@ -25,7 +25,7 @@ from .. import atomic, owner_files
 from ..errors import DatasetError, RecordLensError
 from ..extract.base import Extractor
 from ..page.dataset import page_files
-from ..wording import counted, listed
+from ..wording import counted, listed, named_and_more
 from .engine_runs import extract_on_engine
 from .engines import Engine
 from .run_files import (
@@ -187,9 +187,9 @@ def _refuse_a_folder_that_is_no_run(out: Path) -> None:
     except OSError:
         return  # unreadable: the write that follows says so
     if kept:
-        named = kept[0] + (f" and {len(kept) - 1} more" if len(kept) > 1 else "")
-        raise DatasetError(f"{out} holds files ({named}) but no run ({META_DIR}/run.json): a run written there "
-                           "would take its N.json for pages already extracted; choose a new or empty folder")
+        raise DatasetError(f"{out} holds files ({named_and_more(kept, 1)}) but no run ({META_DIR}/run.json): a run "
+                           "written there would take its N.json for pages already extracted; choose a new or empty "
+                           "folder")
 
 
 def _refuse_another_method(out: Path, extractor: Extractor) -> dict[str, object]:
