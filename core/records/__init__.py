@@ -16,6 +16,7 @@ from .model import (
     save_records,
 )
 from .record_sizes import element_words
+from .record_text import TEXT_SEPARATOR, texts_of_record
 from .review import (
     KINDS,
     MATCH_THRESHOLD,
@@ -52,5 +53,5 @@ __all__ = [
     "replace_xpath",
     "review_page", "element_words",
     "same_list", "save_records", "score_page", "sibling_records", "siblings_above", "split_parts", "toggle_xpath",
-    "whole_page", "worst_pages",
+    "whole_page", "worst_pages", "TEXT_SEPARATOR", "texts_of_record",
 ]

@@ -7,8 +7,20 @@
   as if its missing records were absent from the page. With `all_pages`, their snapshots are written too,
   under `OUT/html/` without a `gt/N.json` (pages to label elsewhere); a dataset reader then sees pages
   without ground truth.
-- `jsonl`: `OUT/labels.jsonl`, one line per record of every status, with its provenance and flags.
+- `jsonl`: `OUT/labels.jsonl`, one line per record of every status, with its provenance, flags and text.
 - `csv`: `OUT/labels.csv`, one row per (record, XPath): the shape a spreadsheet or pandas reads directly.
+
+Both name every page of the project: a page with no record (labelled as holding none, or not labelled yet) gets
+one line or row of its own, its record fields empty (JSONL: `record` null, `xpaths` []; CSV: `record` ""), so
+that "labelled, no records" reads apart from "not in the project". A page's status is said in the words the app
+uses (`new`, `in progress`, `labelled`, `reviewed`): `proposed` is a record's status. A record's `text` is its
+page's text entries at or below its XPaths, in page order, joined by " · " (null / "" when its saved page could
+not be read, said as a warning). Both files are UTF-8. The CSV has no byte-order mark: it would become part of
+the first column's name (`\ufeffpage`) for csv.DictReader opened as "utf-8" and for line tools; to open it in
+Excel, use Data > From Text/CSV (UTF-8), as LibreOffice and pandas read it as is. A CSV cell that a spreadsheet
+would run as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return first) is written with a leading
+apostrophe, except the `page` column, written as it is: a page's name is the key a score's JSON and a dataset's
+`N.json` files use (and a page's name is a file's name, which cannot hold the `/` that a link or a command needs).
 """
 
 from __future__ import annotations
@@ -22,14 +34,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import atomic
+from ..errors import RecordLensError
 from ..page.dataset import UNFINISHED_EXPORT
-from ..records.model import save_records
+from ..records.model import TextKeyIndex, save_records
+from ..records.record_text import TEXT_SEPARATOR, texts_of_record
 from ..text_forms import unicode_form, written
 from ..wording import listed
 from .db import Provenance, StoreError
 from .files import SNAPSHOTS, content_hash
 from .project import Label, PageInfo, Project
-from .schema import TRUE_PAGE_STATUSES
+from .schema import PAGE_STATUS_WORDS, TRUE_PAGE_STATUSES
 
 FORMATS = ("nexteval", "jsonl", "csv")
 
@@ -43,7 +57,7 @@ class ExportSummary:
     files: tuple[Path, ...]
     unlabelled: tuple[str, ...] = ()   # nexteval: pages not labelled (left out, or html only with all_pages)
     proposals_left_out: int = 0        # nexteval: proposed records of exported pages, not written as truth
-    warnings: tuple[str, ...] = ()     # nexteval: snapshots that no longer match what was imported
+    warnings: tuple[str, ...] = ()     # nexteval: snapshots changed since import; jsonl, csv: pages not read
     rejected_left_out: int = 0         # nexteval: rejected records of exported pages
 
 
@@ -55,10 +69,11 @@ def export_project(project: Project, fmt: str, out: str | Path,
     pages = project.pages()
     if fmt == "nexteval":
         return export_nexteval(project, pages, out, progress, all_pages=all_pages)
-    rows = [(info, label) for info in progress(pages) for label in project.labels(info.name)]
+    warnings: list[str] = []
+    rows = [row for info in progress(pages) for row in _page_rows(project, info, warnings)]
     path = export_file(out, fmt)
     atomic.write_text(path, _jsonl(rows) if fmt == "jsonl" else _csv(rows))
-    return ExportSummary(len(pages), len(rows), (path,))
+    return ExportSummary(len(pages), sum(row.label is not None for row in rows), (path,), warnings=tuple(warnings))
 
 
 def export_file(out: str | Path, fmt: str) -> Path:
@@ -153,31 +168,57 @@ def _provenance(who: Provenance | None) -> dict[str, str] | None:
     return {k: v for k, v in vars(who).items() if v}
 
 
-def _record_fields(info: PageInfo, number: int, label: Label) -> dict[str, object]:
-    return {
-        "page": info.name, "record": number, "id": label.id, "status": label.status,
-        "xpaths": list(label.xpaths), "unresolved": list(label.unresolved),
-        "origin": _provenance(label.origin), "changed_by": _provenance(label.changed_by),
-        "derived_from": list(label.derived_from), "created_at": label.created_at, "changed_at": label.changed_at,
-        "page_status": info.status, "snapshot": info.snapshot, "url": info.url,
+@dataclass(frozen=True)
+class _Row:
+    """One record of a page with its 1-based number (the badge the app draws) and text, or a page with no record
+    (number, label and text None)."""
+
+    info: PageInfo
+    number: int | None = None
+    label: Label | None = None
+    text: str | None = None
+
+
+def _page_rows(project: Project, info: PageInfo, warnings: list[str]) -> list[_Row]:
+    """A page's records, its saved page read once for their texts; a page with none, named even so."""
+    labels = project.labels(info.name)
+    if not labels:
+        return [_Row(info)]
+    texts = _record_texts(project, info.name, labels, warnings)
+    return [_Row(info, number, label, text) for number, (label, text) in enumerate(zip(labels, texts, strict=True), 1)]
+
+
+def _record_texts(project: Project, name: str, labels: Sequence[Label], warnings: list[str]) -> list[str | None]:
+    try:
+        page = project.load(name).page
+    except (OSError, RecordLensError) as error:  # the labels are still worth having: written without texts, said
+        warnings.append(f"page {written(name)}: exported without its records' texts, as its saved copy in the "
+                        f"project could not be read: {str(error).rstrip('.')}")
+        return [None] * len(labels)
+    keys = TextKeyIndex(page.text_map)
+    return [TEXT_SEPARATOR.join(texts_of_record(page, keys, label.xpaths)) for label in labels]
+
+
+def _record_fields(row: _Row) -> dict[str, object]:
+    info, label = row.info, row.label
+    fields: dict[str, object] = {
+        "page": info.name, "record": row.number, "id": None, "status": None, "xpaths": [], "unresolved": [],
+        "origin": None, "changed_by": None, "derived_from": [], "created_at": None, "changed_at": None,
+        "page_status": PAGE_STATUS_WORDS[info.status], "snapshot": info.snapshot, "url": info.url, "text": row.text,
     }
+    if label is not None:
+        fields.update(id=label.id, status=label.status, xpaths=list(label.xpaths), unresolved=list(label.unresolved),
+                      origin=_provenance(label.origin), changed_by=_provenance(label.changed_by),
+                      derived_from=list(label.derived_from), created_at=label.created_at, changed_at=label.changed_at)
+    return fields
 
 
-def _numbered(rows: Sequence[tuple[PageInfo, Label]]) -> Iterable[tuple[PageInfo, int, Label]]:
-    """Each record with its 1-based number on its page (the badge the app draws)."""
-    number, page = 0, None
-    for info, label in rows:
-        number = number + 1 if info.name == page else 1
-        page = info.name
-        yield info, number, label
-
-
-def _jsonl(rows: Sequence[tuple[PageInfo, Label]]) -> str:
-    return "".join(json.dumps(_record_fields(*row), ensure_ascii=False) + "\n" for row in _numbered(rows))
+def _jsonl(rows: Sequence[_Row]) -> str:
+    return "".join(json.dumps(_record_fields(row), ensure_ascii=False) + "\n" for row in rows)
 
 
 CSV_COLUMNS = ("page", "record", "id", "status", "xpath", "resolves", "origin", "changed_by", "changed_at",
-               "page_status", "url")
+               "page_status", "url", "text")
 
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -189,14 +230,21 @@ def _cell(value: object) -> object:
     return f"'{value}" if isinstance(value, str) and value.startswith(_FORMULA_STARTS) else value
 
 
-def _csv(rows: Sequence[tuple[PageInfo, Label]]) -> str:
+def _csv(rows: Sequence[_Row]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for info, number, label in _numbered(rows):
-        tail = [str(label.origin), str(label.changed_by or ""), label.changed_at, info.status, info.url or ""]
+    for row in rows:
+        info, label = row.info, row.label
+        page_status, url = PAGE_STATUS_WORDS[info.status], info.url or ""
+        if label is None:  # the page, named with empty record cells
+            writer.writerow([info.name, *[""] * 8, page_status, _cell(url), ""])
+            continue
+        tail = [str(label.origin), str(label.changed_by or ""), label.changed_at, page_status, url, row.text or ""]
         # A record with no XPath still gets its row, so every record is countable in the table.
         for xpath in label.xpaths or ("",):
             resolves = "" if not xpath else int(xpath not in label.unresolved)
-            writer.writerow([_cell(v) for v in (info.name, number, label.id, label.status, xpath, resolves, *tail)])
+            cells = (row.number, label.id, label.status, xpath, resolves, *tail)
+            # The page's name as it is: the key other outputs (a score's JSON, gt/N.json) join on
+            writer.writerow([info.name, *[_cell(v) for v in cells]])
     return buffer.getvalue()

@@ -1,0 +1,133 @@
+"""The JSON Lines and CSV exports name every page of the project (a page with no record gets a row of its own), say a
+page's status in the words the app uses, keep page names as they are (the key other outputs join on), and hold each
+record's text, in UTF-8."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.cli.command import main
+from recordlens.core.store import Provenance, init_project, open_project
+from recordlens.core.store.exporter import CSV_COLUMNS, export_project
+from recordlens.core.store.importer import import_paths
+
+PAGE = ("<html><body><ul><li>café</li><li>=SUM(A1)</li><li>-5</li></ul>"
+        "<p>line one\nline two, \"quoted\"</p></body></html>")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """Pages `1` (two records), `-5` and `=cmd` (one each), `empty` (labelled as holding no record), `fresh` (new,
+    no record) and `guess` (an extractor's proposal: in progress)."""
+    ds = tmp_path / "ds"
+    (ds / "html").mkdir(parents=True)
+    (ds / "gt").mkdir()
+    truth = {"1": [["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[2]", "/body[1]/ul[1]/li[3]"]],
+             "-5": [["/body[1]/p[1]"]], "=cmd": [["/body[1]/ul[1]/li[3]"]], "empty": []}
+    for name in (*truth, "fresh", "guess"):
+        (ds / "html" / f"{name}.html").write_text(f"<!-- page {name} -->{PAGE}", encoding="utf-8")  # not copies
+    for name, records in truth.items():
+        (ds / "gt" / f"{name}.json").write_text(json.dumps(records), encoding="utf-8")
+    folder = tmp_path / "P"
+    assert main(["project", "init", str(folder)]) == 0
+    assert main(["import", str(ds), "--project", str(folder), "-q"]) == 0
+    with open_project(folder) as opened:
+        opened.add_record("guess", ["/body[1]/ul[1]"], Provenance.extractor("mdr", "0.3", "html"))
+    return folder
+
+
+def export(project: Path, fmt: str, out: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    capsys.readouterr()
+    assert main(["export", "--project", str(project), "--format", fmt, "--out", str(out), "-q"]) == 0
+    return capsys.readouterr().out
+
+
+def jsonl_lines(out: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in (out / "labels.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def csv_rows(out: Path) -> list[dict[str, str]]:
+    with (out / "labels.csv").open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+ALL_PAGES = {"1", "-5", "=cmd", "empty", "fresh", "guess"}
+
+
+def test_every_page_is_in_the_jsonl_export_those_with_no_record_on_a_row_of_their_own(
+        project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    said = export(project, "jsonl", tmp_path / "out", capsys)
+    lines = jsonl_lines(tmp_path / "out")
+    assert {line["page"] for line in lines} == ALL_PAGES
+    empty = [line for line in lines if line["page"] in ("empty", "fresh")]
+    assert [(line["page"], line["page_status"], line["record"], line["id"], line["status"], line["xpaths"])
+            for line in empty] == [("empty", "labelled", None, None, None, []), ("fresh", "new", None, None, None, [])]
+    records = [line for line in lines if line["record"] is not None]
+    assert len(records) == 5 and "6 page(s), 5 record(s)" in said  # the count printed is the file's
+
+
+def test_every_page_is_in_the_csv_export_those_with_no_record_on_a_row_of_their_own(
+        project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    said = export(project, "csv", tmp_path / "out", capsys)
+    rows = csv_rows(tmp_path / "out")
+    assert {row["page"] for row in rows} == ALL_PAGES
+    (empty,) = [row for row in rows if row["page"] == "empty"]
+    assert empty["page_status"] == "labelled" and empty["record"] == empty["id"] == empty["xpath"] == ""
+    assert len({(row["page"], row["record"]) for row in rows if row["record"]}) == 5
+    assert "6 page(s), 5 record(s)" in said
+
+
+def test_a_page_in_progress_is_said_so_not_with_a_records_word(project: Path, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    export(project, "jsonl", tmp_path / "out", capsys)
+    export(project, "csv", tmp_path / "out", capsys)
+    (line,) = [line for line in jsonl_lines(tmp_path / "out") if line["page"] == "guess"]
+    assert (line["page_status"], line["status"]) == ("in progress", "proposed")
+    (row,) = [row for row in csv_rows(tmp_path / "out") if row["page"] == "guess"]
+    assert (row["page_status"], row["status"]) == ("in progress", "proposed")
+    assert {row["page_status"] for row in csv_rows(tmp_path / "out")} == {"labelled", "new", "in progress"}
+
+
+def test_the_csv_writes_page_names_as_they_are_and_guards_the_page_texts(project: Path, tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    export(project, "csv", tmp_path / "out", capsys)
+    rows = csv_rows(tmp_path / "out")
+    assert {"-5", "=cmd"} <= {row["page"] for row in rows}  # the key a score's JSON and gt/N.json files use
+    (sum_row,) = [row for row in rows if row["page"] == "1" and row["xpath"] == "/body[1]/ul[1]/li[2]"]
+    assert sum_row["text"] == "'=SUM(A1) · -5"  # a text of the page, which a spreadsheet would run: shown, not run
+
+
+def test_each_record_has_its_text_as_the_app_reads_it(project: Path, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    export(project, "jsonl", tmp_path / "out", capsys)
+    export(project, "csv", tmp_path / "out", capsys)
+    texts = {(line["page"], line["record"]): line["text"] for line in jsonl_lines(tmp_path / "out")}
+    assert texts[("1", 1)] == "café"
+    assert texts[("1", 2)] == "=SUM(A1) · -5"  # JSONL keeps every text verbatim
+    assert texts[("-5", 1)] == 'line one\nline two, "quoted"'
+    assert texts[("guess", 1)] == "café · =SUM(A1) · -5"
+    assert texts[("empty", None)] is None
+    rows = csv_rows(tmp_path / "out")
+    assert list(rows[0]) == list(CSV_COLUMNS) and "text" in CSV_COLUMNS
+    (quoted,) = [row for row in rows if row["page"] == "-5"]
+    assert quoted["text"] == 'line one\nline two, "quoted"'  # a line break and quotes, quoted as CSV quotes them
+    assert (tmp_path / "out" / "labels.csv").read_bytes().startswith(b"page,")  # UTF-8, no byte-order mark
+
+
+def test_a_page_whose_saved_copy_is_gone_is_exported_without_texts_and_said(tmp_path: Path) -> None:
+    (tmp_path / "ds" / "html").mkdir(parents=True)
+    (tmp_path / "ds" / "gt").mkdir()
+    (tmp_path / "ds" / "html" / "1.html").write_text(PAGE, encoding="utf-8")
+    (tmp_path / "ds" / "gt" / "1.json").write_text('[["/body[1]/ul[1]/li[1]"]]', encoding="utf-8")
+    with init_project(tmp_path / "P") as opened:
+        import_paths(opened, [tmp_path / "ds"])
+        opened.snapshot_file("1").unlink()  # deleted by hand
+        summary = export_project(opened, "jsonl", tmp_path / "out")
+    assert summary.records == 1 and jsonl_lines(tmp_path / "out")[0]["text"] is None
+    (warning,) = summary.warnings  # printed by `export` as a warning
+    assert warning.startswith("page '1': exported without its records' texts, as its saved copy in the project "
+                              "could not be read: ") and "does not exist" in warning
