@@ -52,6 +52,7 @@ from ...core.store import (
     REMOVED,
     Change,
     Label,
+    PageInfo,
     Project,
     Provenance,
     open_project,
@@ -134,6 +135,9 @@ WATCH_MS = 1500
 # How long quitting waits for answers a cancelled Propose already asked for: a Gemini call's default timeout (a
 # cancelled session tries no call again); the dialog's Quit now ends the wait any time.
 ANSWERS_WAIT_S = 300.0
+# Pages added elsewhere that a look finds within this many seconds of the last look that found some are taken as
+# more of the same import: said with the total since the first (an import of 40 pages spans several looks).
+ARRIVALS_GAP_S = 30.0
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -159,12 +163,14 @@ def _as_read(name: str) -> str:
     return visible(unicode_form(name))
 
 
-def _pages_words(names: Sequence[str], what: str) -> str:
+def _pages_words(names: Sequence[str], what: str, aside: str = "") -> str:
     """"page 7 removed", or "3 pages removed (7, 8, 9)": the pages a look found changed elsewhere, the first few
-    by name, as the page list shows them (`_as_read`)."""
+    by name, as the page list shows them (`_as_read`); an `aside` goes in the brackets ("page 7 added (3 in all
+    since 12:01:03)", "3 pages added (7, 8, 9; …)")."""
     if len(names) == 1:
-        return f"page {_as_read(names[0])} {what}"
-    return f"{counted(len(names), 'page')} {what} ({listed([_as_read(name) for name in names])})"
+        return f"page {_as_read(names[0])} {what}" + (f" ({aside})" if aside else "")
+    return f"{counted(len(names), 'page')} {what} ({listed([_as_read(name) for name in names])}" + (
+        f"; {aside})" if aside else ")")
 
 
 def _fingerprint(project: Project) -> str | None:
@@ -250,7 +256,14 @@ class MainWindow(QMainWindow):
         self._stands_in_for = stands_in_for
         self._shown_state: tuple[tuple[Label, ...], str] | None = None  # the page on show's records and status
         self.watch = ProjectWatch(project)
-        self._changes_known = 0  # the project's newest history entry seen when the page list was last read
+        # What the last look at the project found (`_take_stock`): its pages, and its newest history entry. The next
+        # look says what differs. Not the page list, which the window's own edits bring up to date in between: pages
+        # imported elsewhere would be in it before any look said them.
+        self._pages_seen: list[str] = []
+        self._changes_seen = 0
+        # Pages added elsewhere of the import under way: when the last look found some (time.monotonic), when the
+        # first of these looks was (local time, as said) and how many in all (`_added_words`).
+        self._arrivals: tuple[float, str, int] | None = None
         self._follow_a_move()
         self._database_said = False  # the database gone has been said (once; the status bar keeps saying it)
         self._refused: str | None = None  # why the last edit, undo or redo was not saved (a full disk)
@@ -280,7 +293,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_status_bar()
         self._connect()
-        self.refresh_pages()
+        self._take_stock()
         self.review_panel.set_runs(self.project.runs.all(), annotators=self.project.annotators.names())
         self._update_title()
         self._open_first_page()
@@ -499,18 +512,23 @@ class MainWindow(QMainWindow):
         removed elsewhere gives way to the next one. What is only this window's (the selection of records still
         there, a record being started, the list's filter and search) stays. `say` False: the changes are this
         window's own job's, which says what it did itself."""
-        before, changes_known = self.page_list.all_names(), self._changes_known
-        if self.page_name is not None and not self.project.has_page(self.page_name):
-            self._page_gone_elsewhere()
-            return
-        self.refresh_pages()
-        names = self.page_list.all_names()
+        before, changes_known = self._pages_seen, self._changes_seen
+        gone = self.page_name if self.page_name is not None and not self.project.has_page(self.page_name) else None
+        pages = self._take_stock(show=gone is None)  # a page gone: the next one is that of the list as it was
+        names = [info.name for info in pages]
         known, now_held = set(before), set(names)
         added = [n for n in names if n not in known]
         restored = self._restored(added, changes_known)
-        said = [_pages_words(pages, verb) for pages, verb in (
-            ([n for n in before if n not in now_held], "removed"), (restored, "restored"),
-            ([n for n in added if n not in set(restored)], "added")) if pages]
+        said = [_pages_words(changed, verb) for changed, verb in (
+            ([n for n in before if n not in now_held and n != gone], "removed"), (restored, "restored")) if changed]
+        arrived = [n for n in added if n not in set(restored)]
+        if arrived and say:  # not this window's own import, nor counted with what arrives from elsewhere
+            said.append(self._added_words(arrived))
+        if gone is not None:  # said on its own, last: the status bar tells why another page is on show
+            if said and say:
+                self.message(f"{', '.join(said)} elsewhere (another window, or the command line)", 10000)
+            self._page_gone_elsewhere()
+            return
         if self.page_name is None and names:
             self._open_first_page()
         elif self.page_name is not None and self._page_state() != self._shown_state:
@@ -521,6 +539,18 @@ class MainWindow(QMainWindow):
         if said and say:
             self.message(f"{', '.join(said)} elsewhere (another window, or the command line): shown as the project "
                          "now is", 10000)
+
+    def _added_words(self, added: Sequence[str]) -> str:
+        """"3 pages added (…)", and while an import elsewhere goes on (pages found again within ARRIVALS_GAP_S),
+        how many since its first pages were said: "4 pages added (…; 7 in all since 12:01:03)". Each page is named
+        by the look that found it, once; the status bar, which shows the last, does not read as if only they came."""
+        now = time.monotonic()
+        if self._arrivals is not None and now - self._arrivals[0] <= ARRIVALS_GAP_S:
+            since, total = self._arrivals[1], self._arrivals[2] + len(added)
+        else:
+            since, total = time.strftime("%H:%M:%S"), len(added)
+        self._arrivals = (now, since, total)
+        return _pages_words(added, "added", "" if total == len(added) else f"{total} in all since {since}")
 
     def _restored(self, added: Sequence[str], changes_known: int) -> list[str]:
         """The pages among `added` (not in the list at the last look) that `recordlens project restore-page` put
@@ -540,6 +570,7 @@ class MainWindow(QMainWindow):
         steps go with it, and the next page of the list is shown."""
         gone = self.page_name
         after = self.page_list.neighbour(gone, 1) or self.page_list.neighbour(gone, -1)
+        self._forget_page(gone)  # said here: the next look does not say it again
         self.record_actions.drop_stacks(gone)
         self.page_name = None
         self.refresh_pages()
@@ -554,6 +585,10 @@ class MainWindow(QMainWindow):
         self.message(f"page {gone} was removed from the project elsewhere (another window, or `recordlens project "
                      f"remove-page`; `recordlens project restore-page` puts it back)"
                      + (f": page {after} is shown" if after else ""), 15000)
+
+    def _forget_page(self, name: str | None) -> None:
+        """A page gone that the window has said or did itself is no news for the next look."""
+        self._pages_seen = [seen for seen in self._pages_seen if seen != name]
 
     def database_gone(self, say: bool = False) -> bool:
         """Whether the database file at the project's path is no longer the one this window writes to. Shown for
@@ -578,10 +613,21 @@ class MainWindow(QMainWindow):
     # -- pages ---------------------------------------------------------------------------------------------------
 
     def refresh_pages(self) -> None:
+        """The page list as the project now is (after the window's own edits too: what it shows newly from
+        elsewhere is said at the next look, `show_changes_made_elsewhere`)."""
+        self.page_list.set_pages(self.project.pages(), self.page_name)
+
+    def _take_stock(self, show: bool = True) -> list[PageInfo]:
+        """A look at the project: its pages, shown in the list unless `show` is False, and remembered with its
+        newest history entry for the next look to compare with."""
         # Read before the pages: a page imported in between is in the list read, never taken for one restored. The
         # highest yet: a page removed takes its entries along, and the newest left may be older than its own.
-        self._changes_known = max(self._changes_known, self.project.last_change_id() or 0)
-        self.page_list.set_pages(self.project.pages(), self.page_name)
+        self._changes_seen = max(self._changes_seen, self.project.last_change_id() or 0)
+        pages = self.project.pages()
+        self._pages_seen = [info.name for info in pages]
+        if show:
+            self.page_list.set_pages(pages, self.page_name)
+        return pages
 
     def open_page(self, name: str) -> None:
         if self.page_name is not None and self.page_loaded:
@@ -896,7 +942,8 @@ class MainWindow(QMainWindow):
         self.reviewing.forget_runs()
         self.tools.hide_history()
         self.page_name = None
-        self.refresh_pages()
+        self._changes_seen, self._arrivals = 0, None  # another project's: nothing of it carries over
+        self._take_stock()
         self.review_panel.set_runs(project.runs.all(), annotators=project.annotators.names())
         self._update_title()
         self._open_first_page()
@@ -973,6 +1020,7 @@ class MainWindow(QMainWindow):
             self.message(f"page {name} not removed: {error}", 15000)
             return
         self.record_actions.drop_stacks(name)
+        self._forget_page(name)  # this window's doing, not news of elsewhere
         self.page_name = None
         self.refresh_pages()
         if after is not None and after != name:
