@@ -21,9 +21,19 @@ FALLBACK_ROOM = 2  # px a row with a taller fallback font needs beyond Qt's esti
 Index = QModelIndex | QPersistentModelIndex
 
 
+LINE_BREAK_SHOWN = "↵"
+# What breaks a line of a row (Qt's delegate and `LinesInTheirOwnDirection` split the item's text there), "\r\n" first
+# so that it is one break, not two.
+_LINE_BREAKS = ("\r\n", "\n", "\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", LINE_SEPARATOR, "\u2029")
+
+
 def isolated(text: str) -> str:
     """`text` as a run of its own direction (Unicode's first-strong isolate), so that a right-to-left name reads
-    right to left and leaves the marks, numbers and words around it where they are."""
+    right to left and leaves the marks, numbers and words around it where they are; on the one line it is put in,
+    its line breaks shown as "↵" (a record's <pre> text broke its row: its later lines stood under it, outside its
+    indent, like rows of their own)."""
+    for line_break in _LINE_BREAKS:
+        text = text.replace(line_break, LINE_BREAK_SHOWN)
     return f"{FIRST_STRONG_ISOLATE}{text}{POP_ISOLATE}" if text else text
 
 
