@@ -175,8 +175,7 @@ class ProposeWorker(BackgroundJob):
         return run_until_cancelled(lambda: extractor.extract(page), self._cancel, late=late)
 
     def _answered(self, project: Project, name: str, extraction: extract.Extraction) -> None:
-        provenance = Provenance.extractor(extraction.method, extraction.version, extraction.input_format or "",
-                                          seed=_seed(extraction))
+        provenance = proposal_provenance(extraction)
         # Proposed first: a paid answer's records reach the page even if the run cannot be written just now
         emit(self.proposed, Proposal(name, extraction.records, provenance, extraction.seconds,
                                      [self.scrub(w) for w in extraction.warnings]))
@@ -210,6 +209,16 @@ class ProposeWorker(BackgroundJob):
     def _stop(self, page: str, reason: str, not_reached: Sequence[str]) -> None:
         left = f"; not reached: {listed(list(not_reached), 8, total=True)}" if not_reached else ""
         self.stopped = self.scrub(f"stopped on page {page}: {reason}{left}")
+
+
+def proposal_provenance(extraction: extract.Extraction) -> Provenance:
+    """Who proposed a page's records: the extractor, its version, and the model file it used by its digest, as a
+    run's parameters name it (`model_digest`: the shipped selector model or a project's own learnt one), so that
+    History and exports tell proposals of two models apart as `recordlens runs` tells their runs apart. The digest
+    goes in the version ("1.0 model 3f2a9c1b5d6e7f80"): a provenance has no field of its own for a model."""
+    digest = extraction.parameters.get("model_digest")
+    version = f"{extraction.version} model {digest}" if isinstance(digest, str) and digest else extraction.version
+    return Provenance.extractor(extraction.method, version, extraction.input_format or "", seed=_seed(extraction))
 
 
 def _seed(extraction: extract.Extraction) -> int | None:
