@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.page import Page
-from ...core.records import TextKeyIndex
+from ...core.records import TEXT_SEPARATOR, TextKeyIndex, texts_of_record
 from ...core.store import Label
 from ...core.text_search import folded
 from ...core.wording import counted
@@ -68,11 +68,11 @@ def record_texts(page: Page | None, keys: TextKeyIndex | None, xpaths: Sequence[
     """A record's first texts in page order, joined and cut at `chars`, and how many text entries it has."""
     if page is None or keys is None:
         return "", 0
-    entries = keys.in_order(keys.expand(xpaths))
-    texts = " · ".join(page.text_map[e] for e in entries[:6])
+    every = texts_of_record(page, keys, xpaths)
+    texts = TEXT_SEPARATOR.join(every[:6])
     if len(texts) > chars:
         texts = texts[:chars - 1] + "…"
-    return texts, len(entries)
+    return texts, len(every)
 
 
 class RecordTexts:
@@ -94,8 +94,8 @@ class RecordTexts:
         """Every text of the record, in page order (what the finder searches; the row shows the first few)."""
         key = (tuple(xpaths), -1)
         if key not in self._known:
-            entries = self.keys.in_order(self.keys.expand(xpaths)) if self.page and self.keys else []
-            self._known[key] = (" ".join(self.page.text_map[e] for e in entries) if self.page else "", len(entries))
+            every = texts_of_record(self.page, self.keys, xpaths) if self.page and self.keys else []
+            self._known[key] = (" ".join(every), len(every))
         return self._known[key][0]
 
 
