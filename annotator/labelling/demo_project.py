@@ -23,7 +23,6 @@ from ...core.store import (
     ImportReport,
     PageSource,
     Project,
-    Provenance,
     find_sources,
     import_page,
     init_project,
@@ -31,6 +30,7 @@ from ...core.store import (
     score_stored_run,
 )
 from ..settings import APP_DIR_NAME, MDR, offline_default_method
+from .propose import proposal_provenance
 
 # Built once and then only opened: a new name whenever what the demo holds changes, so nobody keeps an old one.
 DEMO_FOLDER = "demo-project-3"
@@ -94,5 +94,4 @@ def _fill(project: Project) -> None:
         if method == offline_default_method():
             for name in PROPOSED:
                 found = predictions[name]
-                project.add_records(name, found.records,
-                                    Provenance.extractor(found.method, found.version, found.input_format or ""))
+                project.add_records(name, found.records, proposal_provenance(found))
