@@ -49,11 +49,19 @@ from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
 from .recent import Recent
 from .record_actions import records_named
-from .review_panel import ANNOTATOR, NO_RUN, ReviewPanel, annotator_of, overlay_records, run_started_and_origin
+from .review_panel import (
+    ANNOTATOR,
+    NO_RUN,
+    ReviewPanel,
+    annotator_of,
+    overlay_records,
+    page_counts,
+    run_started_and_origin,
+)
 
 if TYPE_CHECKING:
     from ...core.records import ReviewRecord, TextKeyIndex
-    from ...core.store import Kept, Label
+    from ...core.store import Kept, Label, StoredScore
     from .window_parts import LabellingWindow
 
 WORST_SHOWN = 15
@@ -86,6 +94,11 @@ def _as_held(page: PageAgreement) -> PageAgreement:
         record for record in review.records if record.kind != MATCHED)))
 
 
+def _means(run: RunInfo) -> tuple[object, ...]:
+    """What a run's stored means are: their figures and the pages they are made of."""
+    return run.scored_pages, run.precision, run.recall, run.f1, run.scored_with_prediction, run.f1_with_prediction
+
+
 def _figures(score: object) -> tuple[object, ...]:
     """What a page's score shows and the means are made of (a stored score or one just made)."""
     return tuple(getattr(score, name) for name in ("precision", "recall", "f1", "predicted_records", "true_records"))
@@ -116,10 +129,13 @@ class _Shown:
 class _Decision:
     """One adjudication of one review record: the store change, and what it does in words."""
 
-    kind: str  # "take" (their record added), "accept" (the project's rejected one accepted), "delete", "edit"
+    # "take" (their record added), "accept" (the project's rejected one accepted), "delete", "edit", "keep" (the
+    # project's version kept, as O keeps it: a merge that is the project's record)
+    kind: str
     change: Callable[[], Change]
-    record_id: int | None = None  # the project's record changed, accepted or deleted (None: one added)
-    makes: Sequence[str] = ()  # the XPaths of the record it adds or changes (none: a delete)
+    record_id: int | None = None  # the project's record changed, accepted, deleted or kept (None: one added)
+    makes: Sequence[str] = ()  # the XPaths of the record it adds or changes (none: a delete, a keep)
+    why: str = ""  # why it is a keep: " (bea made none here)"
 
 
 @dataclass(frozen=True)
@@ -159,6 +175,8 @@ class ReviewController:
         self._changes_seen = 0  # the latest label change when the review's labels were read (`_update_review`)
         self._predictions: Recent[object, _RunRead] = Recent(RUNS_READ)  # of the runs reviewed last
         self._run_pages: dict[tuple[int, int], frozenset[str]] = {}  # (run, pages stored) -> the pages it holds
+        # The runs as the review last listed or showed them (None: not yet): what changed elsewhere is told by them
+        self._runs_seen: dict[int, RunInfo] | None = None
         self._remembered: object = NO_RUN  # the run the last session reviewed, until review first opens
         self._restoring = False
         self.agreements: dict[str, Agreement] = {}  # another annotator against the project's labels, all pages
@@ -188,6 +206,7 @@ class ReviewController:
         """Another project: nothing of this one's runs is kept, and the other's last review is taken up."""
         self._predictions.clear()
         self._run_pages.clear()
+        self._runs_seen = None
         self._classed.clear()
         self.agreements.clear()
         self._compared.clear()
@@ -292,17 +311,21 @@ class ReviewController:
         return annotator_of(self.run_id)
 
     def list_runs_again(self) -> None:
-        """The runs' list is opening: runs added meanwhile (`runs --add` while the app is open) are listed."""
-        self._set_runs(self.run_id, self._labelled_once())
+        """The runs' list is opening: runs added meanwhile (`runs --add` while the app is open) are listed, and
+        the run under review, deleted meanwhile, leaves review (`_follow_runs`)."""
+        if not self._follow_runs():
+            self._set_runs(self.run_id, self._labelled_once())
 
     @property
     def _their_pages(self) -> frozenset[str]:
         return frozenset(self._their_stamps)
 
     def follow_changes_elsewhere(self) -> None:
-        """The project changed elsewhere (the command line, another window): an annotator's label set imported
+        """The project changed elsewhere (the command line, another window): the runs deleted, added, scored or
+        given other predictions are shown as they now are (`_follow_runs`); an annotator's label set imported
         again makes the means again, and the page on show is redrawn when their records of it or its true records
         are no longer those the review shows (else the rows chosen in the list stay as they are)."""
+        self._follow_runs()
         other, page = self.annotator(), self.window.page_name
         if other is None:
             return
@@ -310,6 +333,64 @@ class ReviewController:
         self._read_their_set_again(other, labelled)
         if self.active() and page is not None and self._review_outdated(other, page):
             self.draw(labelled)
+
+    def _follow_runs(self) -> bool:
+        """The runs as the project now holds them, when they are no longer those the review last listed or showed
+        (`_runs_seen`): listed again, and the run under review followed (`_run_gone`, `_run_changed`). This
+        window's own changes (a score, the figures kept current) are seen as they are made, and said by what makes
+        them. Whether the runs were listed again."""
+        if self.panel.runs.view().isVisible():
+            return False  # not refilled under the pointer: listed again at the next look, once it is closed
+        runs = {run.id: run for run in self.window.project.runs.all()}
+        seen = self._runs_seen
+        if runs == seen:
+            return False
+        under = self.run_id if self.run_id != NO_RUN and self.annotator() is None else None
+        was = seen.get(under) if seen is not None and under is not None else None
+        labelled = self._labelled_once()
+        if under is not None and under not in runs:
+            self._run_gone(under, was, labelled)
+            return True
+        self._set_runs(self.run_id, labelled)
+        now = runs.get(under) if under is not None else None
+        if now is not None and was is not None:
+            self._run_changed(was, now, labelled)
+        return True
+
+    def _run_gone(self, run_id: object, was: RunInfo | None, labelled: Labelled) -> None:
+        """The run under review was deleted elsewhere: review leaves it, nothing of it stays on show (its rows,
+        its means, its worst pages, its Score button), and that is said."""
+        self._predictions.clear()
+        self._classed.clear()
+        self._choose(NO_RUN, labelled)
+        self._set_runs(NO_RUN, labelled)
+        self._show(labelled)
+        method = f" ({was.method})" if was is not None else ""
+        self.window.message(f"run {run_id}{method} was deleted elsewhere (the command line, or another window): no "
+                            "run is under review now; choose one in the run list", 15000)
+
+    def _run_changed(self, was: RunInfo, now: RunInfo, labelled: Labelled) -> None:
+        """The run under review scored, or given other predictions, elsewhere: shown as it now is, and said."""
+        predicted = (now.predicted_pages, now.failed_pages) != (was.predicted_pages, was.failed_pages)
+        scored = _means(now) != _means(was)
+        if predicted and now.status == "running":
+            # A run going on elsewhere stores a page every few seconds: its means follow, its predictions (some
+            # 20 MB on a project of 1000 pages) are read again once it ends
+            if scored:
+                self.show_run_figures(labelled)
+            return
+        elsewhere = "elsewhere (the command line, or another window)"
+        if predicted or (was.status == "running" and now.status != "running"):
+            self._predictions.clear()  # read again, as they now are
+            self._classed.clear()
+            self._show(labelled)
+            if predicted:
+                self.window.message(f"run {now.id}'s predictions changed {elsewhere}: it holds {page_counts(now)} "
+                                    "now, shown as they are", 15000)
+        elif scored:
+            self._show(labelled)
+            if now.scored_pages:
+                self.window.message(self._scored_words(now.id, f" {elsewhere}"), 15000)
 
     def _theirs_now(self, name: str, page: str) -> Records | None:
         """The annotator's records of the page as the project holds them now (None: they did not label it), their
@@ -327,6 +408,7 @@ class ReviewController:
     def _set_runs(self, current: object, labelled: Labelled) -> None:
         project = self.window.project
         runs = project.runs.all()
+        self._runs_seen = {run.id: run for run in runs}
         self.panel.set_runs(runs, current, project.annotators.names(),
                             missing={run.id: self._missing(run, labelled) for run in runs})
 
@@ -600,9 +682,7 @@ class ReviewController:
             runs.add_scores(self.run_id, DatasetScore([review.score]), changes_seen=self._changes_seen)
             run, scores, stale = self._run_info(), runs.scores(self.run_id), runs.stale_pages(self.run_id)
         # Said again also when only the count of changed pages moved (a page marked labelled).
-        why = runs.why_stale(self.run_id, names=False) if stale else ""
-        self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(stale), scores=scores,
-                            missing=self._missing(run, labelled), why_stale=why)
+        self._show_run(run, scores, stale, labelled)
         return True
 
     def _keep_agreement_current(self, other: str, name: str, review: PageReview, labelled_once: Labelled) -> None:
@@ -641,9 +721,28 @@ class ReviewController:
         run = self._run_info()
         scores = runs.scores(self.run_id) if run else []
         stale = runs.stale_pages(self.run_id) if run else []
-        why = runs.why_stale(self.run_id, names=False) if stale else ""
+        self._show_run(run, scores, stale, labelled or self._labelled_once())
+
+    def _show_run(self, run: RunInfo | None, scores: Sequence[StoredScore], stale: Sequence[str],
+                  labelled: Labelled) -> None:
+        """The run's means as stored, said out of date when they are: pages changed since (`stale`), and the
+        labelled pages they leave out, labelled since it was scored, told from those it scored as empty
+        predictions. The run shown is the run as seen (`_follow_runs`): its figures are this window's doing."""
+        if run is None:
+            self.panel.show_run(None, [])
+            return
+        if self._runs_seen is not None:
+            self._runs_seen[run.id] = run
+        why = self.window.project.runs.why_stale(run.id, names=False) if stale else ""
+        unscored = labelled() - {score.page for score in scores} if run.scored_pages else frozenset()
+        holes = unscored - self._pages_of(run)  # no records, no failure: left out of the means
+        if run.failed_pages and unscored:
+            read = self._predictions.get(run.id)
+            failures = read.errors if read is not None else self.window.project.runs.errors(run.id)
+            holes |= unscored & failures.keys()
         self.panel.show_run(run, worst_pages(scores, WORST_SHOWN), stale=len(stale), scores=scores,
-                            missing=self._missing(run, labelled or self._labelled_once()), why_stale=why)
+                            missing=self._missing(run, labelled), why_stale=why, unscored=len(unscored),
+                            holes_unscored=len(holes))
 
     def on_review_record(self, index: int) -> None:
         if self.review and 0 <= index < len(self.review.records) and self.review.records[index].xpaths:
@@ -698,10 +797,11 @@ class ReviewController:
         the union of both (Shift+T), in one undoable step.
 
         Their record only: added to the project's labels (origin: that annotator; by: the person adjudicating).
-        Both have one (matched, partial): the project's record takes their XPaths, or both sets' XPaths. The
-        project's record only: T deletes it (the other annotator made none there); Shift+T keeps it. Every
-        decision is taken on the annotator's labels as the project holds them at that moment, and is in the page's
-        history."""
+        Both have one (matched, partial): the project's record takes their XPaths, or both sets' XPaths (none that
+        another of them holds). The project's record only: T deletes it (the other annotator made none there).
+        Where Shift+T's merge is the project's record as it is (theirs inside it, or they made none), the project's
+        version is kept as O keeps it, the decision stored. Every decision is taken on the annotator's labels as
+        the project holds them at that moment, and is in the page's history."""
         window = self.window
         decidable = self._chosen_for_a_decision()
         if decidable is None:
@@ -710,13 +810,7 @@ class ReviewController:
         truth = window.project.labels(page, TRUE_LABEL_STATUSES)
         records = [review.records[i] for i in chosen]
         rejected_as = self._rejected_by(page)
-        decisions = [d for d in (self._decision(r, truth, name, merge, rejected_as) for r in records)
-                     if d is not None]
-        kept = len(records) - len(decisions)  # records only the project has, which Shift+T keeps
-        if not decisions:
-            window.message(f"only the project has {'this record' if kept == 1 else 'these records'}: kept ({name} "
-                           "made none here)")
-            return
+        decisions = [self._decision(r, truth, name, merge, rejected_as) for r in records]
         decisions, held = self._not_held(page, decisions)
         if not decisions:
             window.message(f"page {page}: {self._held_words(name, held)}: nothing taken")
@@ -739,8 +833,6 @@ class ReviewController:
                 f"page {page}: {'merged' if merge else 'took'} {name}'s version of "
                 f"{counted(len(decisions), 'record')} ({self._what_decisions_did(decisions)}) as one step"
                 f"{self._overridden_words(decisions)}")
-        if kept:
-            said += f"; kept {counted(kept, 'record')} only the project has"
         if held:
             said += f"; {self._held_words(name, held)}: not taken again"
         touched = [label.id for label in window.labels if label.id not in before] + [
@@ -850,8 +942,8 @@ class ReviewController:
         return lambda xpaths: rejected.get(record_key(xpaths))
 
     def _decision(self, record: ReviewRecord, truth: Sequence[Label], name: str, merge: bool,
-                  rejected_as: RejectedAs) -> _Decision | None:
-        """What T (or Shift+T, `merge`) does with one review record; None where Shift+T keeps the project's."""
+                  rejected_as: RejectedAs) -> _Decision:
+        """What T (or Shift+T, `merge`) does with one review record."""
         project, page, person = self.window.project, self.window.page_name, self.window.person
         assert page is not None
         rejected = rejected_as(record.xpaths) if record.kind == SPURIOUS else None
@@ -863,10 +955,18 @@ class ReviewController:
                                                                 status="accepted", by=person, adjudicated=name),
                              makes=record.xpaths)
         label = truth[record.true or 0]
-        if record.kind == MISSED:
-            return None if merge else _Decision("delete", lambda: project.delete(label.id, person, adjudicated=name),
-                                                label.id)
-        xpaths = list(dict.fromkeys([*label.xpaths, *record.xpaths])) if merge else list(record.xpaths)
+        if record.kind == MISSED and not merge:
+            return _Decision("delete", lambda: project.delete(label.id, person, adjudicated=name), label.id)
+        xpaths = project.adjudication.merged(label.xpaths, record.xpaths) if record.kind != MISSED and merge else (
+            list(record.xpaths))
+        kept = disagreement(record, name) if merge else None
+        if kept is not None and (record.kind == MISSED or record_key(xpaths) == record_key(label.xpaths)):
+            # The merge is the project's record as it stands: kept as O keeps it, the decision stored and the row
+            # listed as kept (nothing to change, and the disagreement no longer open)
+            why = f" ({name} made none here)" if record.kind == MISSED else (
+                f" (it holds all of {name}'s record already)")
+            return _Decision("keep", lambda: project.adjudication.keep(page, name, kept.theirs, kept.ours, person),
+                             label.id, why=why)
         return _Decision("edit", lambda: project.edit(label.id, xpaths, person, adjudicated=name), label.id, xpaths)
 
     def _not_held(self, page: str, decisions: Sequence[_Decision]) -> tuple[list[_Decision], list[int | None]]:
@@ -921,6 +1021,8 @@ class ReviewController:
     def _decision_text(decision: _Decision, name: str, merge: bool) -> str:
         if decision.kind in ("take", "accept"):
             return f"take {name}'s record"
+        if decision.kind == "keep":
+            return f"keep the project's version against {name}'s{decision.why}"
         if decision.kind == "delete":
             return f"delete the record {name} did not make"
         return f"merge {name}'s record into the project's" if merge else f"take {name}'s version of the record"
@@ -928,7 +1030,7 @@ class ReviewController:
     @staticmethod
     def _what_decisions_did(decisions: Sequence[_Decision]) -> str:
         """"2 added, 1 deleted, 1 changed" (the parts that happened)."""
-        words = {"take": "added", "accept": "accepted", "delete": "deleted", "edit": "changed"}
+        words = {"take": "added", "accept": "accepted", "delete": "deleted", "edit": "changed", "keep": "kept"}
         return ", ".join(f"{n} {word}" for kind, word in words.items()
                          if (n := sum(1 for d in decisions if d.kind == kind)))
 
@@ -1117,15 +1219,17 @@ class ReviewController:
         job.done.connect(lambda *_: self._after_scoring(run_id))
         self.window.jobs.start(job, f"scoring run {run_id}", done=lambda: self._scored_words(run_id))
 
-    def _scored_words(self, run_id: int) -> str:
-        """What the status bar says when a run is scored: its figures, not a bare "done"."""
+    def _scored_words(self, run_id: int, where: str = "") -> str:
+        """What the status bar says when a run is scored (`where`: " elsewhere (…)" by another process): its
+        figures, not a bare "done"."""
         try:
             run = self.window.project.runs.get(run_id)
         except RecordLensError:
-            return f"run {run_id} scored"
+            return f"run {run_id} scored{where}"
         figures = (f"P {run.precision:.3f}, R {run.recall:.3f}, F1 {run.f1:.3f}" if run.f1 is not None
                    else "no figures")
-        return f"run {run_id} scored on {counted(run.scored_pages, 'page')}: {figures}"
+        scored = f"run {run_id} was scored{where}" if where else f"run {run_id} scored"
+        return f"{scored} on {counted(run.scored_pages, 'page')}: {figures}"
 
     def _after_scoring(self, run_id: int) -> None:
         labelled = self._labelled_once()

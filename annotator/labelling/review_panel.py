@@ -392,17 +392,25 @@ class ReviewPanel(QWidget):
         return value if annotator_of(value) is not None else int(value)
 
     def show_run(self, run: RunInfo | None, worst: Sequence[tuple[str, float]], stale: int = 0,
-                 scores: Sequence[StoredScore] = (), missing: int = 0, why_stale: str = "") -> None:
+                 scores: Sequence[StoredScore] = (), missing: int = 0, why_stale: str = "", unscored: int = 0,
+                 holes_unscored: int = 0) -> None:
         """The run's means (with its hallucination figures, from its stored `scores`) and worst pages; `stale`
         pages changed since it was scored or scored by an earlier RecordLens, said as `why_stale` (offered: Score
-        again); `missing` labelled pages it holds nothing for."""
-        lines = [_figures(run.precision, run.recall, run.f1) if run else "—"]
+        again); `missing` labelled pages it holds nothing for; `unscored` labelled pages its stored means leave
+        out (labelled since it was scored), `holes_unscored` of them pages it failed on or holds nothing for.
+        Means no longer current say so on their line, where they are read before anything else."""
+        lines = [_figures(run.precision, run.recall, run.f1) + self._out_of_date(run, stale, unscored) if run
+                 else "—"]
         if run and scores:
             lines.append(hallucination_words(scores))
         if run and (run.failed_pages or missing):
-            lines.append(f"⚠ {self._holes(run.failed_pages, missing)}: scored as empty predictions")
-            if run.scored_with_prediction and run.f1_with_prediction is not None:  # as score's "without failed"
-                lines.append(f"without them: F1 {run.f1_with_prediction:.3f} over "
+            lines.append(f"⚠ {self._holes(run.failed_pages, missing)}: "
+                         f"{self._holes_in_means(run, run.failed_pages + missing, holes_unscored)}")
+            # The pages scored without a prediction are what the means count as empty: with none, the means are
+            # those without them already.
+            in_means = run.scored_pages - run.scored_with_prediction
+            if in_means and run.scored_with_prediction and run.f1_with_prediction is not None:
+                lines.append(f"without them: F1 {run.f1_with_prediction:.3f} over "  # as score's "without failed"
                              f"{counted(run.scored_with_prediction, 'page')} it predicted")
         if run and stale:
             lines.append(f"⚠ {why_stale or counted(stale, 'page') + ' changed since it was scored'}")
@@ -414,6 +422,28 @@ class ReviewPanel(QWidget):
             item = QListWidgetItem(f"page {name}   F1 {f1:.3f}")
             item.setData(DATA_ROLE, name)
             self.worst.addItem(item)
+
+    @staticmethod
+    def _out_of_date(run: RunInfo, stale: int, unscored: int) -> str:
+        """" (scored before 36 pages were labelled: Score again)" after means that leave out pages labelled since,
+        " (out of date: Score again)" after means some of whose pages changed since; "" after current means."""
+        if not run.scored_pages:
+            return ""
+        if unscored:
+            return f" (scored before {counted(unscored, 'page')} {'was' if unscored == 1 else 'were'} labelled: " \
+                   "Score again)"
+        return " (out of date: Score again)" if stale else ""
+
+    @staticmethod
+    def _holes_in_means(run: RunInfo, holes: int, unscored: int) -> str:
+        """What the means make of the pages a run failed on or holds nothing for (`holes`), `unscored` of them
+        labelled since it was scored (in no figure yet); before it is scored, what scoring will make of them."""
+        if not run.scored_pages:
+            return "scoring counts them as empty predictions"
+        if not unscored:
+            return "scored as empty predictions"
+        left_out = "not in the mean (labelled since it was scored)"
+        return left_out if unscored >= holes else f"{unscored} {left_out}, the others scored as empty predictions"
 
     @staticmethod
     def _holes(failed: int, missing: int) -> str:

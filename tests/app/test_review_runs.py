@@ -56,7 +56,8 @@ def test_a_page_the_run_failed_on_says_why_and_the_run_list_counts_the_pages_it_
     figures = window.review_panel.page_figures.text()
     assert "⚠ the run failed on this page (not valid JSON (Expecting value: line 1 column 1)); scored as an empty " \
            "prediction" in figures
-    assert "failed on 1 page, nothing for 1 labelled page: scored as empty predictions" in (
+    # not scored yet: what scoring will make of them, not that it did
+    assert "failed on 1 page, nothing for 1 labelled page: scoring counts them as empty predictions" in (
         window.review_panel.run_figures.text())
     runs = window.review_panel.runs
     assert runs.itemText(runs.findData(broken)) == f"#{broken} repeats (finished, 0 pages, 1 failed, 1 missing)"
