@@ -12,6 +12,7 @@ project's record is not so any more (imported again, edited), it names no disagr
 disagreement is open again. Agreement figures never look at decisions: keeping changes no label.
 
     project.adjudication.held_as("151", theirs)       # the project's record that is theirs already, or None
+    project.adjudication.merged(ours, theirs)         # Shift+T's record: both's XPaths, none an ancestor covers
     project.adjudication.decided_since("128", "ben", imported_at)   # what was decided on their labels since then
 
 A decision never adds a record the project has already (`held_as`: the XPaths compared as the scorer normalises
@@ -27,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..records.model import record_key
+from ..records.model import normalise_xpath, record_key
 from ..records.review import MATCHED, MISSED, SPURIOUS, ReviewRecord
 from ..wording import counted
 from .db import Provenance, StoreError, now
@@ -108,6 +109,22 @@ class Adjudication:
 
                 return Change(None, page, now(), by, KEEP, (), (), _detail(decision))
             return project.log_decision(page, by, KEEP, _detail(decision))
+
+    @staticmethod
+    def merged(ours: Sequence[str], theirs: Sequence[str]) -> list[str]:
+        """The record of both versions (Shift+T): the project's XPaths, then theirs, each once (as the scorer
+        normalises them), but those an ancestor XPath of the record already covers. An element inside another of
+        the record adds none of its text (the scorer takes an element's text with its descendants'), and stored
+        beside it would make the record look as if it held more (`li[1]`, `li[1]/b[1]`, `li[1]/span[1]`: 3
+        elements for one)."""
+        xpaths = [*ours, *theirs]
+        keys = {normalise_xpath(x) for x in xpaths}
+        kept: dict[str, str] = {}
+        for xpath in xpaths:
+            key = normalise_xpath(xpath)
+            if key not in kept and not any(key.startswith(other + "/") for other in keys):
+                kept[key] = xpath
+        return list(kept.values())
 
     def held_as(self, page: str, xpaths: Sequence[str], besides: int | None = None) -> Label | None:
         """The project's true record of the page that is already the record `xpaths` (their XPaths as the scorer
