@@ -535,7 +535,7 @@ class MainWindow(QMainWindow):
             self.reload_labels()
             self.tools.refresh_history()
             said.append(f"page {self.page_name} changed")
-        self.reviewing.follow_changes_elsewhere()  # an annotator's labels imported again are read again
+        self.reviewing.follow_changes_elsewhere(say)  # an annotator's labels imported again are read again
         if said and say:
             self.message(f"{', '.join(said)} elsewhere (another window, or the command line): shown as the project "
                          "now is", 10000)

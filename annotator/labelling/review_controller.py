@@ -320,12 +320,13 @@ class ReviewController:
     def _their_pages(self) -> frozenset[str]:
         return frozenset(self._their_stamps)
 
-    def follow_changes_elsewhere(self) -> None:
+    def follow_changes_elsewhere(self, say: bool = True) -> None:
         """The project changed elsewhere (the command line, another window): the runs deleted, added, scored or
         given other predictions are shown as they now are (`_follow_runs`); an annotator's label set imported
         again makes the means again, and the page on show is redrawn when their records of it or its true records
-        are no longer those the review shows (else the rows chosen in the list stay as they are)."""
-        self._follow_runs()
+        are no longer those the review shows (else the rows chosen in the list stay as they are). `say` False: the
+        changes are this window's own job's (a Propose filling the run under review), which says what it did."""
+        self._follow_runs(say)
         other, page = self.annotator(), self.window.page_name
         if other is None:
             return
@@ -334,7 +335,7 @@ class ReviewController:
         if self.active() and page is not None and self._review_outdated(other, page):
             self.draw(labelled)
 
-    def _follow_runs(self) -> bool:
+    def _follow_runs(self, say: bool = True) -> bool:
         """The runs as the project now holds them, when they are no longer those the review last listed or showed
         (`_runs_seen`): listed again, and the run under review followed (`_run_gone`, `_run_changed`). This
         window's own changes (a score, the figures kept current) are seen as they are made, and said by what makes
@@ -349,15 +350,15 @@ class ReviewController:
         was = seen.get(under) if seen is not None and under is not None else None
         labelled = self._labelled_once()
         if under is not None and under not in runs:
-            self._run_gone(under, was, labelled)
+            self._run_gone(under, was, labelled, say)
             return True
         self._set_runs(self.run_id, labelled)
         now = runs.get(under) if under is not None else None
         if now is not None and was is not None:
-            self._run_changed(was, now, labelled)
+            self._run_changed(was, now, labelled, say)
         return True
 
-    def _run_gone(self, run_id: object, was: RunInfo | None, labelled: Labelled) -> None:
+    def _run_gone(self, run_id: object, was: RunInfo | None, labelled: Labelled, say: bool = True) -> None:
         """The run under review was deleted elsewhere: review leaves it, nothing of it stays on show (its rows,
         its means, its worst pages, its Score button), and that is said."""
         self._predictions.clear()
@@ -366,10 +367,11 @@ class ReviewController:
         self._set_runs(NO_RUN, labelled)
         self._show(labelled)
         method = f" ({was.method})" if was is not None else ""
-        self.window.message(f"run {run_id}{method} was deleted elsewhere (the command line, or another window): no "
-                            "run is under review now; choose one in the run list", 15000)
+        if say:
+            self.window.message(f"run {run_id}{method} was deleted elsewhere (the command line, or another window): "
+                                "no run is under review now; choose one in the run list", 15000)
 
-    def _run_changed(self, was: RunInfo, now: RunInfo, labelled: Labelled) -> None:
+    def _run_changed(self, was: RunInfo, now: RunInfo, labelled: Labelled, say: bool = True) -> None:
         """The run under review scored, or given other predictions, elsewhere: shown as it now is, and said."""
         predicted = (now.predicted_pages, now.failed_pages) != (was.predicted_pages, was.failed_pages)
         scored = _means(now) != _means(was)
@@ -384,12 +386,12 @@ class ReviewController:
             self._predictions.clear()  # read again, as they now are
             self._classed.clear()
             self._show(labelled)
-            if predicted:
+            if predicted and say:
                 self.window.message(f"run {now.id}'s predictions changed {elsewhere}: it holds {page_counts(now)} "
                                     "now, shown as they are", 15000)
         elif scored:
             self._show(labelled)
-            if now.scored_pages:
+            if now.scored_pages and say:
                 self.window.message(self._scored_words(now.id, f" {elsewhere}"), 15000)
 
     def _theirs_now(self, name: str, page: str) -> Records | None:

@@ -97,3 +97,17 @@ def test_a_mean_scored_before_pages_were_labelled_says_so_and_not_that_they_were
     assert figures.splitlines()[0] == "P 0.500   R 0.156   F1 0.238", figures
     assert "holds nothing for 1 labelled page: scored as empty predictions" in figures
     assert "without them: F1 0.476 over 1 page it predicted" in figures
+
+
+def test_this_windows_own_job_filling_the_run_under_review_is_not_called_a_change_elsewhere(qtbot, window,
+                                                                                            project_dir):
+    project = window.project
+    run = half_run(project)
+    window.start_review(run)
+    window.page_view.wait_until_drawn()
+    window.message("")
+    with open_project(project_dir) as job:  # the window's own Propose job writes through a connection of its own
+        job.runs.add_predictions(run, {"2": project.true_records("1")[:1]})
+    window.after_own_job(False, None)
+    assert "elsewhere" not in said(window), said(window)
+    assert window.reviewing.run_id == run
