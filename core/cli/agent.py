@@ -514,17 +514,18 @@ def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 
     on this site that counts (a task id is a site's own: site A's reference of t1 is not site B's). The one that
     counts is the task's newest, when recorded for the task as it is now (as agent eval, the tasks report and the
     viewer take it): a task changed since its reference was recorded takes the file's, stored for it as it is now;
-    each case is said, so that a file's reference left out is never a surprise."""
+    each case is said, so that a file's reference left out is never a surprise. One with the very path of the one
+    that counts (the folder given again) is already there: said in a quiet line, only one that differs is warned of."""
     if not references:
         return
-    newest = {t.task_id: row for row, t in project.agent.trajectories(reference=True, site=site)}
+    newest = {t.task_id: (row, t) for row, t in project.agent.trajectories(reference=True, site=site)}
     earlier = project.agent.earlier_versions()
-    fresh, replacing, kept = [], [], []
+    fresh, replacing, kept, already = [], [], [], []
     for task_id, row in rows.items():
         if task_id not in references:
             continue
-        if task_id in newest and newest[task_id] not in earlier:
-            kept.append(task_id)
+        if task_id in newest and newest[task_id][0] not in earlier:
+            (already if _same_path(newest[task_id][1], references[task_id]) else kept).append(task_id)
             continue
         project.agent.add_trajectory(row, references[task_id])
         (replacing if task_id in newest else fresh).append(task_id)
@@ -537,6 +538,9 @@ def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 
               f"{'' if one else 's'} of {'it was' if one else 'them were'} recorded for an earlier version of the "
               f"task{'' if one else 's'} (changed since), and {'is' if one else 'are'} no longer used",
               file=sys.stderr)
+    if already:
+        print(f"the project already holds the reference{'' if len(already) == 1 else 's'} of "
+              f"{listed(already, total=True)} in {origin}", file=sys.stderr)
     if kept:
         one = len(kept) == 1
         warn(f"the reference{'' if one else 's'} of {listed(kept, total=True)} in {origin} "
@@ -544,6 +548,16 @@ def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 
              "is now, the one agent eval compares with (`agent eval --references` compares with the file's "
              "instead; deleting the project's, Agent → Open stored trajectory… in the app, lets the next run "
              "store the file's)")
+
+
+def _same_path(stored: Trajectory, given: Trajectory) -> bool:
+    """Whether two references are one path: the same answer and the same steps (action, target, value, page, and
+    whether each failed). Who recorded it and when, timings, thoughts and screenshots are not the path: a file
+    stored once and given again reads back with its steps' times filled in."""
+    def path(trajectory: Trajectory) -> tuple[object, ...]:
+        return trajectory.answer, [(s.action, s.target, s.value, s.url, s.failed) for s in trajectory.steps]
+
+    return path(stored) == path(given)
 
 
 def cmd_agent_eval(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from recordlens.core.agent.model import Trajectory
 from recordlens.core.agent.tasks import load_tasks, task_digest
 from recordlens.core.cli.command import main
 from recordlens.core.store.project import init_project, open_project
@@ -39,6 +40,12 @@ def references_folder(folder: Path, *task_ids: str, actor: str = "person:file") 
     for task_id in task_ids:
         (folder / f"{task_id}.json").write_text(replace(REFERENCES[task_id], actor=actor).to_json(), "utf-8")
     return folder
+
+
+def with_answer(trajectory: Trajectory, answer: str) -> Trajectory:
+    """The same path ending on another answer."""
+    last = replace(trajectory.steps[-1], value=answer)
+    return replace(trajectory, answer=answer, steps=[*trajectory.steps[:-1], last])
 
 
 def project_with_references(folder: Path) -> None:
@@ -88,6 +95,8 @@ def test_a_files_reference_of_a_task_with_a_reference_of_this_version_is_not_sto
     project = tmp_path / "p"
     project_with_references(project)
     references = references_folder(tmp_path / "refs", "lookup-1", "rules-1", "lookup-2")
+    # the file's rules-1 ends on another answer than ana's (one with her very steps would be hers, already stored)
+    (references / "rules-1.json").write_text(with_answer(REFERENCES["rules-1"], "1920 papers").to_json(), "utf-8")
     capsys.readouterr()
     tasks = tasks_file(tmp_path, EDITED, TASKS["rules-1"], TASKS["lookup-2"])
     assert agent_run(project, tasks, references, "lookup-1", "rules-1", "lookup-2") == 0
@@ -103,11 +112,43 @@ def test_a_files_reference_of_a_task_with_a_reference_of_this_version_is_not_sto
     assert actors == {"lookup-1": ["person:ana", "person:file"], "rules-1": ["person:ana"],
                       "lookup-2": ["person:file"]}
 
-    # Run again with the same folder: every task has a reference of its version now, and each is said once.
+    # Run again with the same folder: lookup-1's and lookup-2's are the ones stored from it, rules-1's still differs.
     capsys.readouterr()
     assert agent_run(project, tasks, references, "lookup-1", "rules-1", "lookup-2") == 0
     said = capsys.readouterr().err
     assert not [line for line in said.splitlines() if line.startswith("stored")]
     assert said.count("not stored") == 1
-    assert (f"warning: the references of lookup-1, rules-1, lookup-2 in {references} are not stored: the project "
-            "holds one of each task as it is now") in said
+    assert (f"warning: the reference of rules-1 in {references} is not stored: the project holds one of the task as "
+            "it is now") in said
+    assert f"the project already holds the references of lookup-1, lookup-2 in {references}\n" in said
+    assert not [line for line in said.splitlines() if "warning" in line and "lookup-" in line]
+
+
+def test_a_folder_given_again_is_already_stored_and_only_a_changed_files_reference_is_warned_about(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = tmp_path / "p"
+    references = references_folder(tmp_path / "refs", "lookup-1", "rules-1", "lookup-2")
+    tasks = tasks_file(tmp_path, TASKS["lookup-1"], TASKS["rules-1"], TASKS["lookup-2"])
+    assert agent_run(project, tasks, references, "lookup-1", "rules-1", "lookup-2") == 0
+    assert f"stored 3 references from {references}: lookup-1, rules-1, lookup-2" in capsys.readouterr().err
+
+    # The same folder again: its references are the project's, nothing to warn about
+    assert agent_run(project, tasks, references, "lookup-1", "rules-1", "lookup-2") == 0
+    said = capsys.readouterr().err
+    assert "warning" not in said
+    assert "not stored" not in said
+    assert f"the project already holds the references of lookup-1, rules-1, lookup-2 in {references}\n" in said
+
+    # One file's answer changed since: that task alone is warned about, and the project's reference stays
+    (references / "rules-1.json").write_text(replace(with_answer(REFERENCES["rules-1"], "1920 papers"),
+                                                     actor="person:file").to_json(), "utf-8")
+    assert agent_run(project, tasks, references, "lookup-1", "rules-1", "lookup-2") == 0
+    said = capsys.readouterr().err
+    warnings = [line for line in said.splitlines() if line.startswith("warning")]
+    assert len(warnings) == 1 and warnings[0].startswith(
+        f"warning: the reference of rules-1 in {references} is not stored: the project holds one of the task as it "
+        "is now")
+    assert f"the project already holds the references of lookup-1, lookup-2 in {references}\n" in said
+    with open_project(project) as opened:
+        stored = opened.agent.trajectories(reference=True, task_id="rules-1")
+    assert [t.answer for _, t in stored] == ["1,920"]
