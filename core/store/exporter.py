@@ -7,20 +7,27 @@
   as if its missing records were absent from the page. With `all_pages`, their snapshots are written too,
   under `OUT/html/` without a `gt/N.json` (pages to label elsewhere); a dataset reader then sees pages
   without ground truth.
-- `jsonl`: `OUT/labels.jsonl`, one line per record of every status, with its provenance, flags and text.
+- `jsonl`: `OUT/labels.jsonl`, one line per record of every status, with its provenance, flags and texts.
 - `csv`: `OUT/labels.csv`, one row per (record, XPath): the shape a spreadsheet or pandas reads directly.
 
 Both name every page of the project: a page with no record (labelled as holding none, or not labelled yet) gets
 one line or row of its own, its record fields empty (JSONL: `record` null, `xpaths` []; CSV: `record` ""), so
 that "labelled, no records" reads apart from "not in the project". A page's status is said in the words the app
-uses (`new`, `in progress`, `labelled`, `reviewed`): `proposed` is a record's status. A record's `text` is its
-page's text entries at or below its XPaths, in page order, joined by " · " (null / "" when its saved page could
-not be read, said as a warning). Both files are UTF-8. The CSV has no byte-order mark: it would become part of
-the first column's name (`\ufeffpage`) for csv.DictReader opened as "utf-8" and for line tools; to open it in
-Excel, use Data > From Text/CSV (UTF-8), as LibreOffice and pandas read it as is. A CSV cell that a spreadsheet
-would run as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return first) is written with a leading
-apostrophe, except the `page` column, written as it is: a page's name is the key a score's JSON and a dataset's
-`N.json` files use (and a page's name is a file's name, which cannot hold the `/` that a link or a command needs).
+uses (`new`, `in progress`, `labelled`, `reviewed`): `proposed` is a record's status. A record's texts are its
+page's text entries at or below its XPaths, in page order: in JSONL the list `texts` (a text may itself hold
+" · ", so a joined string could not tell one text from two; [] for a page's line without a record), in the CSV
+the `text` cell of the record's first row, joined by " · " (its other rows leave it empty, rather than repeat a
+long text once per XPath). When the saved page could not be read they are null / "", said as a warning; when
+it no longer matches its hash (changed by hand) they are read from it as it is, said as the nexteval export
+says it. Both files are UTF-8. The CSV has no byte-order mark: it would become part of the first column's name
+(`\ufeffpage`) for csv.DictReader opened as "utf-8" and for line tools; to open it in Excel, use Data > From
+Text/CSV (UTF-8), as LibreOffice and pandas read it as is. A CSV cell that a spreadsheet would run as a formula
+(`=`, `+`, `-`, `@`, a tab or a carriage return first), or that starts with an apostrophe, is written with a
+leading apostrophe, in every column: the `page` column too, as a page's name is a dataset file's name, which
+may be untrusted and can hold `=HYPERLINK("http:"&CHAR(47)&CHAR(47)&"x","y")`. A plain number (`-5`, `+3`,
+`-2.5`) is written as it is: a spreadsheet reads it as that number and runs nothing. So a tool that joins on
+the `page` column (with a score's JSON or a dataset's `N.json` files) strips one leading `'` where a cell has
+one, and gets the page's name back.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import csv
 import io
 import itertools
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,7 +65,7 @@ class ExportSummary:
     files: tuple[Path, ...]
     unlabelled: tuple[str, ...] = ()   # nexteval: pages not labelled (left out, or html only with all_pages)
     proposals_left_out: int = 0        # nexteval: proposed records of exported pages, not written as truth
-    warnings: tuple[str, ...] = ()     # nexteval: snapshots changed since import; jsonl, csv: pages not read
+    warnings: tuple[str, ...] = ()     # snapshots changed since import; jsonl, csv: pages not read too
     rejected_left_out: int = 0         # nexteval: rejected records of exported pages
 
 
@@ -109,8 +117,7 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
         stem = stems[info.name]
         target = html_dir / f"{stem}{info.suffix}"
         if not _copy_checked(project.snapshot_file(info.name), target, info.snapshot):
-            warnings.append(f"page {info.name}: its saved copy in the project was changed since it was imported "
-                            "(it no longer matches its name, a hash of its bytes): exported as it is now")
+            warnings.append(_changed_since_import(info, "exported as it is now"))
         files.append(target)
         if info.status in TRUE_PAGE_STATUSES:
             truth = project.true_records(info.name)
@@ -156,10 +163,21 @@ def _one_file(name: str) -> str:
 
 def _copy_checked(source: Path, target: Path, digest: str) -> bool:
     """Copy atomically (the stored file is read-only, the exported copy is the user's to change); whether the
-    bytes copied are still those the project stored under their hash."""
+    bytes copied are still those the project stored."""
     data = source.read_bytes()
     atomic.write_bytes(target, data)
+    return _as_stored(data, digest)
+
+
+def _as_stored(data: bytes, digest: str) -> bool:
+    """Whether a saved copy's bytes are still those the project stored under their hash (`digest`, its name)."""
     return content_hash(data) == digest
+
+
+def _changed_since_import(info: PageInfo, outcome: str) -> str:
+    """The warning for a saved copy changed by hand: what an export took from it is not what was labelled."""
+    return (f"page {info.name}: its saved copy in the project was changed since it was imported (it no longer "
+            f"matches its name, a hash of its bytes): {outcome}")
 
 
 def _provenance(who: Provenance | None) -> dict[str, str] | None:
@@ -170,13 +188,13 @@ def _provenance(who: Provenance | None) -> dict[str, str] | None:
 
 @dataclass(frozen=True)
 class _Row:
-    """One record of a page with its 1-based number (the badge the app draws) and text, or a page with no record
-    (number, label and text None)."""
+    """One record of a page with its 1-based number (the badge the app draws) and texts (None: its saved page
+    could not be read), or a page with no record (number and label None, no text)."""
 
     info: PageInfo
     number: int | None = None
     label: Label | None = None
-    text: str | None = None
+    texts: tuple[str, ...] | None = ()
 
 
 def _page_rows(project: Project, info: PageInfo, warnings: list[str]) -> list[_Row]:
@@ -184,19 +202,23 @@ def _page_rows(project: Project, info: PageInfo, warnings: list[str]) -> list[_R
     labels = project.labels(info.name)
     if not labels:
         return [_Row(info)]
-    texts = _record_texts(project, info.name, labels, warnings)
+    texts = _record_texts(project, info, labels, warnings)
     return [_Row(info, number, label, text) for number, (label, text) in enumerate(zip(labels, texts, strict=True), 1)]
 
 
-def _record_texts(project: Project, name: str, labels: Sequence[Label], warnings: list[str]) -> list[str | None]:
+def _record_texts(project: Project, info: PageInfo, labels: Sequence[Label],
+                  warnings: list[str]) -> list[tuple[str, ...] | None]:
     try:
-        page = project.load(name).page
+        page = project.load(info.name).page
+        data = project.snapshot_file(info.name).read_bytes()
     except (OSError, RecordLensError) as error:  # the labels are still worth having: written without texts, said
-        warnings.append(f"page {written(name)}: exported without its records' texts, as its saved copy in the "
+        warnings.append(f"page {written(info.name)}: exported without its records' texts, as its saved copy in the "
                         f"project could not be read: {str(error).rstrip('.')}")
         return [None] * len(labels)
+    if not _as_stored(data, info.snapshot):
+        warnings.append(_changed_since_import(info, "its records' texts are those it holds now"))
     keys = TextKeyIndex(page.text_map)
-    return [TEXT_SEPARATOR.join(texts_of_record(page, keys, label.xpaths)) for label in labels]
+    return [tuple(texts_of_record(page, keys, label.xpaths)) for label in labels]
 
 
 def _record_fields(row: _Row) -> dict[str, object]:
@@ -204,7 +226,8 @@ def _record_fields(row: _Row) -> dict[str, object]:
     fields: dict[str, object] = {
         "page": info.name, "record": row.number, "id": None, "status": None, "xpaths": [], "unresolved": [],
         "origin": None, "changed_by": None, "derived_from": [], "created_at": None, "changed_at": None,
-        "page_status": PAGE_STATUS_WORDS[info.status], "snapshot": info.snapshot, "url": info.url, "text": row.text,
+        "page_status": PAGE_STATUS_WORDS[info.status], "snapshot": info.snapshot, "url": info.url,
+        "texts": None if row.texts is None else list(row.texts),
     }
     if label is not None:
         fields.update(id=label.id, status=label.status, xpaths=list(label.xpaths), unresolved=list(label.unresolved),
@@ -221,13 +244,19 @@ CSV_COLUMNS = ("page", "record", "id", "status", "xpath", "resolves", "origin", 
                "page_status", "url", "text")
 
 
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# What a spreadsheet runs as a formula starting a cell (OWASP's list), and the apostrophe that guards one: a cell
+# starting with an apostrophe of its own gets one too, so that stripping one gives back every cell as it was.
+_GUARDED_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
+# A plain number, which a spreadsheet reads as that number (nothing runs), kept as it is: a page named `-5`.
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
 
 
 def _cell(value: object) -> object:
-    """A text a spreadsheet would run as a formula (`=HYPERLINK(...)` from an untrusted label file) starts with
-    an apostrophe, which the spreadsheet shows as text; JSONL keeps every text verbatim."""
-    return f"'{value}" if isinstance(value, str) and value.startswith(_FORMULA_STARTS) else value
+    """A text a spreadsheet would run as a formula (`=HYPERLINK(...)` from an untrusted label or page file) starts
+    with an apostrophe, which the spreadsheet shows as text; JSONL keeps every text verbatim."""
+    if not isinstance(value, str) or not value.startswith(_GUARDED_STARTS) or _PLAIN_NUMBER.fullmatch(value):
+        return value
+    return f"'{value}"
 
 
 def _csv(rows: Sequence[_Row]) -> str:
@@ -238,13 +267,15 @@ def _csv(rows: Sequence[_Row]) -> str:
         info, label = row.info, row.label
         page_status, url = PAGE_STATUS_WORDS[info.status], info.url or ""
         if label is None:  # the page, named with empty record cells
-            writer.writerow([info.name, *[""] * 8, page_status, _cell(url), ""])
+            writer.writerow([_cell(v) for v in (info.name, *[""] * 8, page_status, url, "")])
             continue
-        tail = [str(label.origin), str(label.changed_by or ""), label.changed_at, page_status, url, row.text or ""]
-        # A record with no XPath still gets its row, so every record is countable in the table.
-        for xpath in label.xpaths or ("",):
+        head = [info.name, row.number, label.id, label.status]
+        tail = [str(label.origin), str(label.changed_by or ""), label.changed_at, page_status, url]
+        text = TEXT_SEPARATOR.join(row.texts or ())
+        # A record with no XPath still gets its row, so every record is countable in the table; its text is on its
+        # first row only (a record of 30 XPaths would otherwise repeat it 30 times)
+        for number, xpath in enumerate(label.xpaths or ("",)):
             resolves = "" if not xpath else int(xpath not in label.unresolved)
-            cells = (row.number, label.id, label.status, xpath, resolves, *tail)
-            # The page's name as it is: the key other outputs (a score's JSON, gt/N.json) join on
-            writer.writerow([info.name, *[_cell(v) for v in cells]])
+            cells = (*head, xpath, resolves, *tail, "" if number else text)
+            writer.writerow([_cell(v) for v in cells])
     return buffer.getvalue()

@@ -1,6 +1,6 @@
 """The JSON Lines and CSV exports name every page of the project (a page with no record gets a row of its own), say a
-page's status in the words the app uses, keep page names as they are (the key other outputs join on), and hold each
-record's text, in UTF-8."""
+page's status in the words the app uses, hold each record's texts (a JSONL list; once a record in the CSV), guard
+every CSV cell a spreadsheet would run, page names too, and say a saved page changed by hand, in UTF-8."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from recordlens.core.store.exporter import CSV_COLUMNS, export_project
 from recordlens.core.store.importer import import_paths
 
 PAGE = ("<html><body><ul><li>café</li><li>=SUM(A1)</li><li>-5</li></ul>"
-        "<p>line one\nline two, \"quoted\"</p></body></html>")
+        "<p>line one\nline two, \"quoted\"</p><p>one · two</p></body></html>")
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_every_page_is_in_the_csv_export_those_with_no_record_on_a_row_of_their_
         project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     said = export(project, "csv", tmp_path / "out", capsys)
     rows = csv_rows(tmp_path / "out")
-    assert {row["page"] for row in rows} == ALL_PAGES
+    assert {row["page"] for row in rows} == ALL_PAGES - {"=cmd"} | {"'=cmd"}  # guarded: see below
     (empty,) = [row for row in rows if row["page"] == "empty"]
     assert empty["page_status"] == "labelled" and empty["record"] == empty["id"] == empty["xpath"] == ""
     assert len({(row["page"], row["record"]) for row in rows if row["record"]}) == 5
@@ -92,30 +92,78 @@ def test_a_page_in_progress_is_said_so_not_with_a_records_word(project: Path, tm
     assert {row["page_status"] for row in csv_rows(tmp_path / "out")} == {"labelled", "new", "in progress"}
 
 
-def test_the_csv_writes_page_names_as_they_are_and_guards_the_page_texts(project: Path, tmp_path: Path,
-                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_csv_guards_every_cell_a_spreadsheet_would_run_page_names_too_but_not_plain_numbers(
+        project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     export(project, "csv", tmp_path / "out", capsys)
-    rows = csv_rows(tmp_path / "out")
-    assert {"-5", "=cmd"} <= {row["page"] for row in rows}  # the key a score's JSON and gt/N.json files use
-    (sum_row,) = [row for row in rows if row["page"] == "1" and row["xpath"] == "/body[1]/ul[1]/li[2]"]
+    pages = {row["page"] for row in csv_rows(tmp_path / "out")}
+    assert {"-5", "'=cmd"} <= pages and "=cmd" not in pages  # a number is read as that number; a formula not run
+    (sum_row,) = [row for row in csv_rows(tmp_path / "out") if row["xpath"] == "/body[1]/ul[1]/li[2]"]
     assert sum_row["text"] == "'=SUM(A1) · -5"  # a text of the page, which a spreadsheet would run: shown, not run
 
 
-def test_each_record_has_its_text_as_the_app_reads_it(project: Path, tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_page_names_from_untrusted_file_names_are_guarded_and_a_joiner_strips_one_apostrophe(tmp_path: Path) -> None:
+    names = ["+3", "-2.5", "-1e5", "@x", "'s-Hertogenbosch", "''", "-5 (copy)",
+             '=HYPERLINK("http:"&CHAR(47)&CHAR(47)&"x","y")', "=1+1"]
+    (tmp_path / "ds" / "html").mkdir(parents=True)
+    for number, name in enumerate(names):
+        (tmp_path / "ds" / "html" / f"{name}.html").write_text(f"<!-- {number} -->{PAGE}", encoding="utf-8")
+    with init_project(tmp_path / "P") as opened:
+        import_paths(opened, [tmp_path / "ds"])
+        assert {info.name for info in opened.pages()} == set(names)
+        export_project(opened, "csv", tmp_path / "out")
+    pages = {row["page"] for row in csv_rows(tmp_path / "out")}
+    assert pages == {"+3", "-2.5", "'-1e5", "'@x", "''s-Hertogenbosch", "'''", "'-5 (copy)",
+                     "'" + '=HYPERLINK("http:"&CHAR(47)&CHAR(47)&"x","y")', "'=1+1"}
+    # Every cell that starts with an apostrophe was given one: stripping one gives back every page's name
+    assert {page.removeprefix("'") for page in pages} == set(names)
+
+
+def test_each_record_has_its_texts_as_the_app_reads_them(project: Path, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    with open_project(project) as opened:  # a text holding the mark the CSV joins texts with
+        opened.add_record("1", ["/body[1]/p[2]", "/body[1]/ul[1]/li[1]"], Provenance.person("ana"))
     export(project, "jsonl", tmp_path / "out", capsys)
     export(project, "csv", tmp_path / "out", capsys)
-    texts = {(line["page"], line["record"]): line["text"] for line in jsonl_lines(tmp_path / "out")}
-    assert texts[("1", 1)] == "café"
-    assert texts[("1", 2)] == "=SUM(A1) · -5"  # JSONL keeps every text verbatim
-    assert texts[("-5", 1)] == 'line one\nline two, "quoted"'
-    assert texts[("guess", 1)] == "café · =SUM(A1) · -5"
-    assert texts[("empty", None)] is None
+    lines = jsonl_lines(tmp_path / "out")
+    assert all("text" not in line for line in lines)
+    texts = {(line["page"], line["record"]): line["texts"] for line in lines}
+    assert texts[("1", 1)] == ["café"]
+    assert texts[("1", 2)] == ["=SUM(A1)", "-5"]  # JSONL keeps every text verbatim
+    assert texts[("1", 3)] == ["café", "one · two"]  # two texts, in page order, one of them holding " · "
+    assert texts[("-5", 1)] == ['line one\nline two, "quoted"']
+    assert texts[("guess", 1)] == ["café", "=SUM(A1)", "-5"]
+    assert texts[("empty", None)] == texts[("fresh", None)] == []  # no record, so no text
     rows = csv_rows(tmp_path / "out")
     assert list(rows[0]) == list(CSV_COLUMNS) and "text" in CSV_COLUMNS
     (quoted,) = [row for row in rows if row["page"] == "-5"]
     assert quoted["text"] == 'line one\nline two, "quoted"'  # a line break and quotes, quoted as CSV quotes them
     assert (tmp_path / "out" / "labels.csv").read_bytes().startswith(b"page,")  # UTF-8, no byte-order mark
+
+
+def test_the_csv_writes_a_records_text_on_its_first_row_only(project: Path, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    export(project, "csv", tmp_path / "out", capsys)
+    rows = csv_rows(tmp_path / "out")
+    record = [(row["xpath"], row["text"]) for row in rows if (row["page"], row["record"]) == ("1", "2")]
+    assert record == [("/body[1]/ul[1]/li[2]", "'=SUM(A1) · -5"), ("/body[1]/ul[1]/li[3]", "")]
+
+
+def test_a_saved_page_changed_by_hand_is_said_as_the_nexteval_export_says_it(tmp_path: Path) -> None:
+    (tmp_path / "ds" / "html").mkdir(parents=True)
+    (tmp_path / "ds" / "gt").mkdir()
+    (tmp_path / "ds" / "html" / "1.html").write_text(PAGE, encoding="utf-8")
+    (tmp_path / "ds" / "gt" / "1.json").write_text('[["/body[1]/ul[1]/li[1]"]]', encoding="utf-8")
+    with init_project(tmp_path / "P") as opened:
+        import_paths(opened, [tmp_path / "ds"])
+        stored = opened.snapshot_file("1")
+        stored.chmod(0o644)
+        stored.write_bytes(stored.read_bytes().replace("café".encode(), b"tea"))  # changed by hand
+        said = {fmt: export_project(opened, fmt, tmp_path / fmt).warnings for fmt in ("jsonl", "csv", "nexteval")}
+    head = ("page 1: its saved copy in the project was changed since it was imported (it no longer matches its "
+            "name, a hash of its bytes): ")
+    assert said["nexteval"] == (head + "exported as it is now",)
+    assert said["jsonl"] == said["csv"] == (head + "its records' texts are those it holds now",)
+    assert jsonl_lines(tmp_path / "jsonl")[0]["texts"] == ["tea"]
 
 
 def test_a_page_whose_saved_copy_is_gone_is_exported_without_texts_and_said(tmp_path: Path) -> None:
@@ -127,7 +175,7 @@ def test_a_page_whose_saved_copy_is_gone_is_exported_without_texts_and_said(tmp_
         import_paths(opened, [tmp_path / "ds"])
         opened.snapshot_file("1").unlink()  # deleted by hand
         summary = export_project(opened, "jsonl", tmp_path / "out")
-    assert summary.records == 1 and jsonl_lines(tmp_path / "out")[0]["text"] is None
+    assert summary.records == 1 and jsonl_lines(tmp_path / "out")[0]["texts"] is None
     (warning,) = summary.warnings  # printed by `export` as a warning
     assert warning.startswith("page '1': exported without its records' texts, as its saved copy in the project "
                               "could not be read: ") and "does not exist" in warning
