@@ -12,7 +12,8 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["NotRegularFile", "TooLarge", "not_a_page_file", "not_regular", "other_kind", "read_regular_file"]
+__all__ = ["NotRegularFile", "TooLarge", "not_a_file", "not_a_page_file", "not_regular", "other_kind",
+           "read_regular_file"]
 
 
 def other_kind(mode: int) -> str | None:
@@ -29,7 +30,6 @@ def other_kind(mode: int) -> str | None:
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
     return "not a regular file"
-
 
 
 def not_regular(mode: int) -> str | None:
@@ -81,8 +81,11 @@ def read_regular_file(path: str | Path, max_bytes: int | None = None) -> bytes:
     return data
 
 
-def not_a_page_file(path: Path) -> str | None:
-    """Why `path` cannot be a page file (a folder, a FIFO, a symlink loop, a dangling link...), or None."""
+def not_a_file(path: Path, what: str) -> str | None:
+    """Why `path` cannot be read as a `what` ("page file", "records file"): "a folder, not a records file", a FIFO,
+    a symlink loop, a dangling link, no such file...; None for a regular file. Only the mode is asked, nothing is
+    opened: a FIFO is not waited on, and a folder is said as such on every system (reading one is refused as
+    "permission denied" on Windows)."""
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -92,5 +95,10 @@ def not_a_page_file(path: Path) -> str | None:
             return "a symbolic link loop"
         return f"cannot be read ({error.strerror or error})"
     if other_kind(mode) == "a folder":
-        return "a folder, not a page file"
+        return f"a folder, not a {what}"
     return not_regular(mode)
+
+
+def not_a_page_file(path: Path) -> str | None:
+    """Why `path` cannot be a page file (a folder, a FIFO, a symlink loop, a dangling link...), or None."""
+    return not_a_file(path, "page file")

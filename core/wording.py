@@ -18,14 +18,23 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
 
 def listed(names: Sequence[str], limit: int = 5, *, total: bool = False, sep: str = ", ") -> str:
     """The first `limit` names, and ", ..." when there are more (a line names some, the count says how many);
-    with `total`, ", … (N in all)" where the line itself gives no count. `sep` parts names that hold commas."""
+    with `total`, ", … (N in all)" where the line itself gives no count. `sep` parts names that hold commas.
+
+    For a list set apart from its sentence (in parentheses, after a colon), and for items that are phrases of
+    their own ("URL failed: why"): the tail after `sep` cannot be read as part of the last item. Where a few short
+    names are read within the sentence itself ("labels of pages 3, 7 and 2 more changed"), `named_and_more`."""
     if len(names) <= limit:
         return sep.join(names)
     return sep.join(names[:limit]) + (f"{sep}… ({len(names):,} in all)" if total else f"{sep}...")
 
 
 def named_and_more(names: Sequence[str], limit: int = 5, *, sep: str = ", ") -> str:
-    """The first `limit` names and how many more, "a, b and 3 more", where a short line names a few of many."""
+    """The first `limit` names and how many more, "a, b and 3 more", where a short line names a few of many.
+
+    For short names (pages, ids) read as part of the sentence ("labels of pages 3, 7 and 2 more changed"). Items
+    that are phrases of their own (a URL and why it failed) would take " and 3 more" as their last words, and a
+    list set apart in parentheses or after a colon reads as a list: `listed` there, with `total` where the line
+    gives no count."""
     more = len(names) - limit
     return sep.join(names[:limit]) + (f" and {more} more" if more > 0 else "")
 

@@ -59,6 +59,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 from .. import atomic, owner_files
 from ..errors import AgentError, RecordLensError
 from ..output_paths import writable_folder
+from ..wording import listed
 from . import axtree
 from .site_files import SAVED_SUFFIX, free_site_file_name, site_file_name
 from .sites import (
@@ -229,11 +230,11 @@ class CaptureSummary:
         said = f"{self.folder} holds no site: no page was saved"
         if self.stopped and self.queued:
             return f"{said}: the capture stopped before its first page; run the same command again to continue it"
-        why = [f"{url} skipped: {reason}" for url, reason in self.skipped[:3]]
-        why += [f"{url} failed: {reason}" for url, reason in self.failed[:3]]
-        more = len(self.skipped) + len(self.failed) - len(why)
-        if why:
-            said += f" ({'; '.join(why)}{f'; {more} more' if more else ''})"
+        skipped = [f"{url} skipped: {reason}" for url, reason in self.skipped]
+        failed = [f"{url} failed: {reason}" for url, reason in self.failed]
+        if skipped or failed:  # up to three of each kind shown, so that many of one do not hide the other
+            why = skipped[:3] + failed[:3] + skipped[3:] + failed[3:]
+            said += f" ({listed(why, len(skipped[:3] + failed[:3]), total=True, sep='; ')})"
         todo = []
         if self.skipped:
             todo.append("capture from the address a root leads to, or with rules that let it in (--include, "

@@ -98,11 +98,12 @@ def record_files(folder: str | Path) -> dict[str, Path]:
     path = Path(folder)
     if not path.is_dir():
         raise DatasetError(not_a_folder(path, "records", "N.json"))
-    # 7.JSON is a page's records too, as 7.HTML is a page; of 7.json and 7.JSON the lower-case one is read.
-    # A folder named so is kept, for its reader to say it is no file (`load_records`): left out, it would read as a
-    # page without labels, or without a prediction. Nothing else that is not a file (a FIFO would block a read).
-    files = sorted((p for p in path.iterdir() if p.suffix.lower() == ".json" and (p.is_file() or p.is_dir())),
-                   key=lambda p: p.suffix != ".json")
+    # 7.JSON is a page's records too, as 7.HTML is a page; of 7.json and 7.JSON the regular file is read, the
+    # lower-case one if both are. Whatever else is named so (a folder, a FIFO, a dangling link) is kept for its
+    # reader to say it is no file (`load_records`, without a blocking read): left out, it would read as a page
+    # without labels, or without a prediction.
+    files = sorted((p for p in path.iterdir() if p.suffix.lower() == ".json"),
+                   key=lambda p: (not p.is_file(), p.suffix != ".json"))
     found: dict[str, Path] = {}
     for file in files:
         found.setdefault(file.stem, file)

@@ -167,11 +167,12 @@ def summarise(checks: Sequence[PageCheck], also: Sequence[PageCheck] = (), *, ch
     """The report of a set of pages already checked: the majority's chrome policy and the pages unlike it.
     `also`: other pages (a project's labelled pages beside the ones just imported) that count towards the
     majority but are not reported; with `checks_vote` False only they count (another annotator's pages weighed
-    against the project's policy), unless there are none."""
-    # A page labelled as holding no record has no chrome policy: it neither votes nor differs from the majority
+    against the project's policy), unless none of them holds a record."""
+    # A page labelled as holding no record has no chrome policy: it neither votes nor differs from the majority.
+    # Left out before the fallback, so `also` made only of such pages is "none" and the checks vote after all.
     checks = list(checks)
-    voters = checks + list(also) if checks_vote or not also else list(also)
-    voters = [c for c in voters if c.records]
+    voting_checks, voting_also = [c for c in checks if c.records], [c for c in also if c.records]
+    voters = voting_checks + voting_also if checks_vote or not voting_also else voting_also
     including = sum(c.includes_chrome for c in voters)
     majority = including * 2 > len(voters)
     outliers = [c.page for c in checks if c.records and c.includes_chrome != majority]

@@ -7,6 +7,7 @@ NEXT-EVAL's `mapResponseToFullXPath` does and expanded to the text-map keys equa
 from __future__ import annotations
 
 import json
+import os
 import re
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from .. import atomic
 from ..errors import DatasetError
+from ..file_kinds import not_a_file
 from ..wording import json_problem
 
 Record = list[str]
@@ -126,12 +128,15 @@ def parse_records(data: object, *, name: str = "records") -> RecordsFile:
 
 def load_records(path: str | Path) -> RecordsFile:
     path = Path(path)
+    # Its kind asked before any read: a folder is said as one on every system (Windows refuses to read it as a
+    # permission), and a FIFO or a dangling link named N.json is said too, without opening it (which would wait
+    # for a writer).
+    if os.path.lexists(path) and (odd := not_a_file(path, "records file")) is not None:
+        raise DatasetError(f"{path}: {odd}")
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark, as Windows editors save it
     except FileNotFoundError:
         raise DatasetError(f"{path}: no such records file") from None
-    except IsADirectoryError:
-        raise DatasetError(f"{path}: a folder, not a records file") from None
     except OSError as error:  # permissions, a failing disk: said per file, so a check of many files goes on
         raise DatasetError(f"{path}: cannot be read ({error.strerror or error})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:

@@ -78,7 +78,8 @@ def _remove_if_empty(root: Path, folder: Path) -> None:
 
 def remove_stale_temporaries(root: Path, older_than_s: float = STALE_TEMPORARY_S) -> int:
     """Remove the temporary files (`.NAME.*.tmp`, see core/atomic) of snapshot writes that never finished: all of
-    them when no write is under way, else those untouched for `older_than_s`; returns how many were removed."""
+    them when no write is under way, else those untouched for `older_than_s`; returns how many were removed (a
+    clock probe a killed cleaning left, see `_folder_now`, is removed too but not counted: it held no snapshot)."""
     if not (root / SNAPSHOTS).is_dir():
         return 0
     with _writers_lock(root, exclusive=True, wait=False) as no_writer:
@@ -90,15 +91,23 @@ def _remove_temporaries(root: Path, older_than_s: float) -> int:
     folder = root / SNAPSHOTS
     # When no write is under way every one goes, whatever its time says (a file from a clock ahead, too).
     now = _folder_now(folder) if older_than_s else math.inf
-    # The top level holds no snapshot, only the clock's probe a cleaning killed in its instant may have left.
-    for temporary in [*folder.glob("*/.*.tmp"), *folder.glob(f"{_PROBE}*.tmp")]:
-        try:
-            if now - temporary.lstat().st_mtime >= older_than_s:
-                temporary.unlink()
-                removed += 1
-        except OSError:
-            continue  # gone already (another import cleaned it), or not ours to remove
+    for temporary in folder.glob("*/.*.tmp"):
+        removed += _remove_if_stale(temporary, now, older_than_s)
+    # The top level holds no snapshot, only the clock's probe a cleaning killed in its instant may have left: it
+    # goes too, uncounted, since the count tells of snapshot writes an import left unfinished.
+    for probe in folder.glob(f"{_PROBE}*.tmp"):
+        _remove_if_stale(probe, now, older_than_s)
     return removed
+
+
+def _remove_if_stale(temporary: Path, now: float, older_than_s: float) -> bool:
+    try:
+        if now - temporary.lstat().st_mtime >= older_than_s:
+            temporary.unlink()
+            return True
+    except OSError:
+        pass  # gone already (another import cleaned it), or not ours to remove
+    return False
 
 
 def _folder_now(folder: Path) -> float:

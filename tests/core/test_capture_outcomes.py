@@ -94,6 +94,16 @@ def test_a_capture_that_saves_no_page_fails_and_says_why_and_what_to_do(tmp_path
     assert json.loads(out.splitlines()[-1])["pages"] == 0 and "holds no site" in err
 
 
+def test_a_capture_that_saves_no_page_names_a_few_of_each_kind_and_counts_them_all() -> None:
+    summary = capture.CaptureSummary("s", skipped=[(f"https://a.example/{n}", "robots.txt") for n in range(5)],
+                                     failed=[("https://a.example/x", "timed out")])
+    said = summary.no_site()
+    assert "https://a.example/2 skipped: robots.txt; https://a.example/x failed: timed out; … (6 in all));" in said
+    assert "https://a.example/3" not in said
+    few = capture.CaptureSummary("s", failed=[("https://a.example/x", "timed out")])
+    assert "(https://a.example/x failed: timed out);" in few.no_site()  # all named: no count
+
+
 def test_a_capture_whose_root_fails_says_to_check_the_site(tmp_path: Path, capsys, monkeypatch) -> None:
     _with_runner(monkeypatch, Web({}))
     assert main(["site", "capture", HERE, "--site", str(tmp_path / "s")]) == capture.CAPTURE_NO_SITE

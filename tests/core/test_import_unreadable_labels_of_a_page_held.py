@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.resource_files import resource_path
-from recordlens.core.store import open_project
+from recordlens.core.store import open_project, status_moved
 from tests.core.cli_runs import run
 
 DEMO = resource_path("demo", "dataset")
@@ -84,4 +84,7 @@ def test_an_empty_list_of_labels_is_a_decision_a_new_page_does_not_hold(tmp_path
     assert run(capsys, "import", str(tmp_path / "data"), "--project", root, "-q", "--replace-labels")[0] == 0
     with open_project(root) as opened:
         assert opened.page("2").status == "labelled"
-        assert [change.action for change in opened.history("2")] != []  # new → labelled: in its history
+        # new → labelled: in its history
+        [change] = opened.history("2")
+        moved = status_moved(change.action, change.detail, change.actor.kind)
+        assert change.action == "status" and (moved["from"], moved["to"]) == ("new", "labelled")

@@ -81,3 +81,13 @@ def test_a_page_labelled_with_no_record_has_no_chrome_policy() -> None:
     report = summarise([chrome, none])  # one page labels chrome, the other labels nothing: no policy to differ from
     assert report.majority_includes_chrome and report.policy_outliers == []
     assert summarise([none], [chrome]).policy_outliers == []  # nor when weighed against a project's pages
+    # pages labelled with no record do not outvote a page that labels chrome: they do not vote at all
+    assert summarise([chrome], [none, none]).policy_outliers == []
+    # another annotator's pages weighed against a project whose only labelled pages hold none: theirs vote instead
+    report = summarise([chrome], [none], checks_vote=False)
+    assert report.majority_includes_chrome and report.policy_outliers == []
+    plain = PageCheck("3", 2)
+    report = summarise([chrome, plain], [none], checks_vote=False)
+    assert not report.majority_includes_chrome and report.policy_outliers == ["1"]  # a tie: no chrome by majority
+    # and a project page that holds records still decides alone
+    assert summarise([chrome], [none, plain], checks_vote=False).policy_outliers == ["1"]

@@ -65,13 +65,21 @@ def test_the_limit_is_kept_to_the_second_as_on_one_machine(snapshots: Path) -> N
     assert nearly.exists() and not just.exists()
 
 
-def test_a_probe_left_by_a_cleaning_that_was_killed_is_removed_as_any_leftover(snapshots: Path) -> None:
+def test_a_probe_left_by_a_cleaning_that_was_killed_is_removed_but_not_counted(snapshots: Path) -> None:
+    """The count is the importer's "N temporary snapshot file(s) left by an import that was stopped": a probe is
+    none of those."""
     probe = snapshots / ".clock.x1y2z3.tmp"
     probe.write_bytes(b"")
     old = time.time() - HOUR
     os.utime(probe, (old, old))
-    assert remove_stale_temporaries(snapshots.parent) == 1
+    assert remove_stale_temporaries(snapshots.parent) == 0
     assert not probe.exists()
+    leftover = snapshots / "ab" / ".ab12.html.k9.tmp"
+    for path in (probe, leftover):
+        path.write_bytes(b"")
+        os.utime(path, (old, old))
+    assert remove_stale_temporaries(snapshots.parent) == 1
+    assert not probe.exists() and not leftover.exists()
 
 
 def test_a_folder_that_takes_no_new_file_is_judged_by_the_local_clock_as_before(
@@ -95,3 +103,18 @@ def test_with_no_write_under_way_a_leftover_stamped_by_a_clock_ahead_goes_too(tm
     os.utime(leftover, (ahead, ahead))
     assert remove_stale_temporaries(tmp_path) == 1
     assert not leftover.exists()
+
+
+def test_an_import_says_nothing_of_a_probe_it_removed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The leftover of a cleaning, not of an import: "temporary snapshot file(s) left by an import" would be untrue."""
+    from recordlens.core.resource_files import resource_path
+    from tests.core.cli_runs import run
+
+    project = tmp_path / "p"
+    assert run(capsys, "project", "init", str(project))[0] == 0
+    (project / SNAPSHOTS).mkdir(exist_ok=True)
+    probe = project / SNAPSHOTS / ".clock.x1y2z3.tmp"
+    probe.write_bytes(b"")
+    code, out, err = run(capsys, "import", str(resource_path("demo", "dataset")), "--project", str(project))
+    assert code == 0 and "temporary snapshot file" not in out + err
+    assert not probe.exists()
