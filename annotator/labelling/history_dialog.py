@@ -46,6 +46,7 @@ _XPATHS_SHOWN = 8
 # Beside a time earlier than a change made before it: the clock was set back between them.
 SET_BACK = "↺"
 _WHEN_WIDTH = 150
+_CELL_MARGINS = 16  # a cell's padding either side of its text, and room to spare
 
 
 def who(actor: Provenance) -> str:
@@ -256,8 +257,11 @@ class HistoryDialog(QDialog):
             if len(step) > 1:  # the step's own changes inside it, newest first, each one a place to restore to
                 item.addChildren([self._entry([change], changes, numbers, times) for change in reversed(step)])
             self.entries.addTopLevelItem(item)
-        # Wide enough for a time that names its zone and is marked (the step's own, inside it, too).
-        self.entries.setColumnWidth(1, max(_WHEN_WIDTH, self.entries.sizeHintForColumn(1)))
+        # Wide enough for a time that names its zone and is marked, the steps' own changes inside them too: measured
+        # on the texts, since the tree's size hint measures only the rows shown (a step's stay folded).
+        metrics = self.entries.fontMetrics()
+        widest = max((metrics.horizontalAdvance(times.text(change)) for change in history), default=0)
+        self.entries.setColumnWidth(1, max(_WHEN_WIDTH, widest + _CELL_MARGINS))
         start = QTreeWidgetItem(["0", "", "", "before any change", ""])
         start.setData(0, ENTRY_ROLE, START)
         self.entries.addTopLevelItem(start)

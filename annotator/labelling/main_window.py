@@ -49,6 +49,7 @@ from ...core.errors import RecordLensError
 from ...core.records import PageReview, click_effect, whole_page
 from ...core.store import (
     PAGE_STATUS_WORDS,
+    REJECTED,
     REMOVED,
     Change,
     Label,
@@ -261,6 +262,10 @@ class MainWindow(QMainWindow):
         # imported elsewhere would be in it before any look said them.
         self._pages_seen: list[str] = []
         self._changes_seen = 0
+        # Page -> the newest of its history entries the window has known (shown, or written itself), kept once the
+        # page is gone: a page put back with that history is told from one imported under its name (`_restored`).
+        # The window's own edits make entries that no look records.
+        self._known_ends: dict[str, int] = {}
         # Pages added elsewhere of the import under way: when the last look found some (time.monotonic), when the
         # first of these looks was (local time, as said) and how many in all (`_added_words`).
         self._arrivals: tuple[float, str, int] | None = None
@@ -524,10 +529,8 @@ class MainWindow(QMainWindow):
         arrived = [n for n in added if n not in set(restored)]
         if arrived and say:  # not this window's own import, nor counted with what arrives from elsewhere
             said.append(self._added_words(arrived))
-        if gone is not None:  # said on its own, last: the status bar tells why another page is on show
-            if said and say:
-                self.message(f"{', '.join(said)} elsewhere (another window, or the command line)", 10000)
-            self._page_gone_elsewhere()
+        if gone is not None:  # the status bar tells first why another page is on show, then the rest
+            self._page_gone_elsewhere(said if say else ())
             return
         if self.page_name is None and names:
             self._open_first_page()
@@ -554,23 +557,40 @@ class MainWindow(QMainWindow):
 
     def _restored(self, added: Sequence[str], changes_known: int) -> list[str]:
         """The pages among `added` (not in the list at the last look) that `recordlens project restore-page` put
-        back: they come back with their labels' history, whose entries keep their ids, none newer than the newest
-        the window had seen at the last look (`changes_known`); a page imported since has only newer ones. A page
-        without labels comes back without history, and cannot be told from one imported, nor can a page removed
-        before the window opened whose entries were the project's newest: those are called added."""
-        return [name for name in added if (last := self.project.last_change_id(name)) is not None
-                and last <= changes_known]
+        back: they come back with their labels' history, whose entries keep their ids. Its oldest entry is one the
+        window had known: no newer than the newest at the last look (`changes_known`), or than the newest of the
+        page's own it knew (`_known_ends`: the window's own edits and removal make entries no look sees). A page
+        imported since has only newer ones (ids are never reused), and the oldest stays old after an edit made
+        to the page put back. A page without labels comes back without history, and cannot be told from one
+        imported, nor can a page removed before the window opened whose entries were the project's newest: those
+        are called added."""
+        restored = []
+        for name in added:
+            history = self.project.history(name)  # a page imported has an entry or two
+            first = history[0].id if history else None
+            if first is not None and first <= max(changes_known, self._known_ends.get(name, 0)):
+                restored.append(name)
+        return restored
+
+    def _know_the_changes_of(self, name: str) -> None:
+        """Remember the newest history entry of page `name` as the window has it now (`_restored`)."""
+        last = self.project.last_change_id(name)
+        if last is not None:
+            self._known_ends[name] = max(last, self._known_ends.get(name, 0))
 
     def _page_state(self) -> tuple[tuple[Label, ...], str]:
         assert self.page_name is not None
         return tuple(self.project.labels(self.page_name)), self.project.page(self.page_name).status
 
-    def _page_gone_elsewhere(self) -> None:
+    def _page_gone_elsewhere(self, also: Sequence[str] = ()) -> None:
         """The page on show was removed elsewhere (`recordlens project remove-page`, another window): its undo
-        steps go with it, and the next page of the list is shown."""
+        steps go with it, and the next page of the list is shown. Said in one message with `also`, the other
+        changes the same look found ("2 pages added (3, 4)")."""
         gone = self.page_name
         after = self.page_list.neighbour(gone, 1) or self.page_list.neighbour(gone, -1)
-        self._forget_page(gone)  # said here: the next look does not say it again
+        # Said here: the next look does not say it again. Found gone by `reload_labels`, before a look, the page is
+        # still among those the last look saw (a look that found it gone has dropped it already)
+        self._forget_page(gone)
         self.record_actions.drop_stacks(gone)
         self.page_name = None
         self.refresh_pages()
@@ -584,7 +604,8 @@ class MainWindow(QMainWindow):
             self._show_no_page()
         self.message(f"page {gone} was removed from the project elsewhere (another window, or `recordlens project "
                      f"remove-page`; `recordlens project restore-page` puts it back)"
-                     + (f": page {after} is shown" if after else ""), 15000)
+                     + (f": page {after} is shown" if after else "")
+                     + (f"; also {', '.join(also)} elsewhere" if also else ""), 15000)
 
     def _forget_page(self, name: str | None) -> None:
         """A page gone that the window has said or did itself is no news for the next look."""
@@ -693,7 +714,7 @@ class MainWindow(QMainWindow):
         if self.page_name in self._positions:
             self.page_view.scroll_to_y(self._positions[self.page_name])
             return
-        first = next((label for label in self.labels if label.status != "rejected" and label.xpaths), None)
+        first = next((label for label in self.labels if label.status != REJECTED and label.xpaths), None)
         if first is not None:
             self.page_view.scroll_to(first.xpaths[0])
 
@@ -728,7 +749,7 @@ class MainWindow(QMainWindow):
             return found
         holder_of: dict[int, int] = {}  # id() of an element a record holds -> the first such record's number
         for k, label in enumerate(self.labels):
-            if label.status == "rejected":
+            if label.status == REJECTED:
                 continue
             held = [e for e in (page.resolve(x) for x in label.xpaths) if e is not None]
             for e in held:
@@ -782,6 +803,7 @@ class MainWindow(QMainWindow):
             return
         keep = self.record_panel.selected_ids() if selected is None else list(selected)
         self.labels = self.project.labels(self.page_name)
+        self._know_the_changes_of(self.page_name)  # the window's own edits among them
         ids = {label.id for label in self.labels}
         self.record_panel.set_rows(rows_for(self.labels, self.page_texts()), [i for i in keep if i in ids])
         self._unsay_a_gone_selection()
@@ -807,8 +829,8 @@ class MainWindow(QMainWindow):
             # A rejected record is drawn only while selected (chosen in the list, it would show nowhere), its
             # badge marked as the list marks it.
             {"xpaths": list(label.xpaths), "colour_index": label.id,
-             "label": f"{k + 1} ✗" if label.status == "rejected" else str(k + 1), "selected": label.id in selected}
-            for k, label in enumerate(self.labels) if label.status != "rejected" or label.id in selected])
+             "label": f"{k + 1} ✗" if label.status == REJECTED else str(k + 1), "selected": label.id in selected}
+            for k, label in enumerate(self.labels) if label.status != REJECTED or label.id in selected])
         self._refresh_click_line()
 
     def select_records(self, ids: Sequence[int], scroll: bool = True) -> None:
@@ -942,7 +964,7 @@ class MainWindow(QMainWindow):
         self.reviewing.forget_runs()
         self.tools.hide_history()
         self.page_name = None
-        self._changes_seen, self._arrivals = 0, None  # another project's: nothing of it carries over
+        self._changes_seen, self._arrivals, self._known_ends = 0, None, {}  # another project's: none carries over
         self._take_stock()
         self.review_panel.set_runs(project.runs.all(), annotators=project.annotators.names())
         self._update_title()
@@ -1014,6 +1036,7 @@ class MainWindow(QMainWindow):
             return
         self.page_list.show_all()  # the page to go to next is the next of the project, not of a search
         after = self.page_list.neighbour(name, 1) or self.page_list.neighbour(name, -1)
+        self._know_the_changes_of(name)  # its history comes back with restore-page: that page is said restored
         try:
             removed = remove_page(self.project, name)
         except RecordLensError as error:

@@ -35,6 +35,7 @@ from ...core.records import (
 )
 from ...core.store import (
     PROJECT_SET,
+    REJECTED,
     TRUE_LABEL_STATUSES,
     TRUE_PAGE_STATUSES,
     Change,
@@ -72,9 +73,26 @@ Stamp = tuple[int, str | None, str]  # a page of a label set: its records' count
 # The pages a run is scored on and an annotator compared on (marked labelled or reviewed), read from the project at
 # the first need of one action and not again within it (`_labelled_once`).
 Labelled = Callable[[], frozenset[str]]
-# The project's rejected record of a page that is a record (its XPaths), None when it rejected none such.
-RejectedAs = Callable[[Sequence[str]], "Label | None"]
-REJECTED = "rejected"  # a record's status that says "not a record" (core's LABEL_STATUSES)
+# The project's rejected records of a page that are a record (its XPaths), in page order; none when it rejected
+# none such.
+RejectedAs = Callable[[Sequence[str]], "Sequence[Label]"]
+
+
+def _rejected_by(labels: Sequence[Label]) -> RejectedAs:
+    """The rejected records among `labels` (a page's) that are the record `xpaths` (their XPaths as the scorer
+    normalises them, `record_key`), in page order. Taking the other annotator's record then accepts the first of
+    them where it is (a rejection says "not a record": the record twice, one rejected and one accepted, would
+    contradict itself)."""
+    rejected: dict[frozenset[str], list[Label]] = {}
+    for label in labels:
+        if label.status == REJECTED:
+            rejected.setdefault(record_key(label.xpaths), []).append(label)
+    return lambda xpaths: rejected.get(record_key(xpaths), ())
+
+
+def _accept_text(name: str) -> str:
+    """What T does to a record the project rejected that `name` made, as undo and History name it."""
+    return f"accept the project's rejected record as {name}'s"
 
 
 def _matcher_imported() -> bool:
@@ -136,6 +154,7 @@ class _Decision:
     record_id: int | None = None  # the project's record changed, accepted, deleted or kept (None: one added)
     makes: Sequence[str] = ()  # the XPaths of the record it adds or changes (none: a delete, a keep)
     why: str = ""  # why it is a keep: " (bea made none here)"
+    copies: int = 0  # an accept's other rejected copies of the record, deleted with it (`_accept_rejected`)
 
 
 @dataclass(frozen=True)
@@ -597,7 +616,8 @@ class ReviewController:
                              kept=self._kept_indices(other, name, self.review) if other is not None else (),
                              failure=failure or "")
         if other is not None:
-            to_take, *left_out = self._to_take(self.review, truth, self._rejected_by(name))
+            # Of the labels just read (a redraw reads nothing more): an action reads them again (`_rejected_in`)
+            to_take, *left_out = self._to_take(self.review, truth, _rejected_by(window.labels))
             self.panel.offer_take_all(other, len(to_take), self._left_out_words(*left_out))
         else:
             self.panel.offer_take_all(None, 0)
@@ -811,7 +831,7 @@ class ReviewController:
         name, review, page, chosen = decidable
         truth = window.project.labels(page, TRUE_LABEL_STATUSES)
         records = [review.records[i] for i in chosen]
-        rejected_as = self._rejected_by(page)
+        rejected_as = self._rejected_in(page)
         decisions = [self._decision(r, truth, name, merge, rejected_as) for r in records]
         decisions, held = self._not_held(page, decisions)
         if not decisions:
@@ -851,7 +871,7 @@ class ReviewController:
         name, review, page = on_show
         if self._changed_underneath(name, page):
             return
-        theirs, *left_out = self._to_take(review, window.project.true_records(page), self._rejected_by(page))
+        theirs, *left_out = self._to_take(review, window.project.true_records(page), self._rejected_in(page))
         if not theirs:
             left = self._left_out_words(*left_out)
             window.message(f"page {page}: nothing left to take of {name}'s records the project lacks: {left}" if left
@@ -883,17 +903,17 @@ class ReviewController:
         held_keys = {record_key(record) for record in truth}  # keyed once: this runs on every redraw
         held = sum(1 for record in open_ if record_key(record) in held_keys)
         repeated = len(open_) - len(fresh) - held
-        taken = [record for record in fresh if rejected_as(record) is None]
+        taken = [record for record in fresh if not rejected_as(record)]
         return taken, len(spurious) - len(open_), held, repeated, len(fresh) - len(taken)
 
     @staticmethod
     def _left_out_words(kept: int, held: int, repeated: int, rejected: int) -> str:
-        """"2 kept (O), 1 in the project already, 1 repeated in their labels, 1 rejected in the project (T
-        accepts it)" (the parts there are)."""
+        """"2 kept (O), 1 in the project already, 1 repeated in their labels, 1 rejected in the project; T
+        accepts it" (the parts there are; the rejected last, which T's words follow)."""
         parts = [f"{kept} kept (O)"] if kept else []
         parts += [f"{held} in the project already"] if held else []
         parts += [f"{repeated} repeated in their labels"] if repeated else []
-        parts += [f"{rejected} rejected in the project (T accepts {'it' if rejected == 1 else 'them'})"
+        parts += [f"{rejected} rejected in the project; T accepts {'it' if rejected == 1 else 'them'}"
                   ] if rejected else []
         return ", ".join(parts)
 
@@ -933,25 +953,20 @@ class ReviewController:
             return None
         return name
 
-    def _rejected_by(self, page: str) -> RejectedAs:
-        """The project's rejected record of the page that is the record `xpaths` (their XPaths as the scorer
-        normalises them, `record_key`), None when it rejected no such record. Taking the other annotator's record
-        then accepts that one, where it is (a rejection says "not a record": the record twice, one rejected and
-        one accepted, would contradict itself)."""
-        rejected: dict[frozenset[str], Label] = {}
-        for label in self.window.project.labels(page, (REJECTED,)):
-            rejected.setdefault(record_key(label.xpaths), label)
-        return lambda xpaths: rejected.get(record_key(xpaths))
+    def _rejected_in(self, page: str) -> RejectedAs:
+        """`_rejected_by` of the page's rejected records as the project holds them now (a decision is taken on
+        the labels as they are)."""
+        return _rejected_by(self.window.project.labels(page, (REJECTED,)))
 
     def _decision(self, record: ReviewRecord, truth: Sequence[Label], name: str, merge: bool,
                   rejected_as: RejectedAs) -> _Decision:
         """What T (or Shift+T, `merge`) does with one review record."""
         project, page, person = self.window.project, self.window.page_name, self.window.person
         assert page is not None
-        rejected = rejected_as(record.xpaths) if record.kind == SPURIOUS else None
-        if rejected is not None:
-            return _Decision("accept", lambda: project.accept(rejected.id, person, adjudicated=name), rejected.id,
-                             makes=record.xpaths)
+        rejected = rejected_as(record.xpaths) if record.kind == SPURIOUS else ()
+        if rejected:
+            return _Decision("accept", lambda: self._accept_rejected(rejected, name), rejected[0].id,
+                             makes=record.xpaths, copies=len(rejected) - 1)
         if record.kind == SPURIOUS:
             return _Decision("take", lambda: project.add_record(page, record.xpaths, Provenance.person(name),
                                                                 status="accepted", by=person, adjudicated=name),
@@ -970,6 +985,18 @@ class ReviewController:
             return _Decision("keep", lambda: project.adjudication.keep(page, name, kept.theirs, kept.ours, person),
                              label.id, why=why)
         return _Decision("edit", lambda: project.edit(label.id, xpaths, person, adjudicated=name), label.id, xpaths)
+
+    def _accept_rejected(self, rejected: Sequence[Label], name: str) -> Change:
+        """The project's first rejected copy of the annotator's record accepted where it is, and its other rejected
+        copies (the same record rejected again: proposed twice) deleted, in one step: left rejected, they would
+        say "not a record" of the record the page now holds as true. The deletes are the person's own, not
+        decisions against `name` (a re-import does not count them as taken)."""
+        project, person = self.window.project, self.window.person
+        with project.one_step(_accept_text(name)):
+            change = project.accept(rejected[0].id, person, adjudicated=name)
+            for copy in rejected[1:]:
+                change = project.delete(copy.id, person)
+        return change
 
     def _not_held(self, page: str, decisions: Sequence[_Decision]) -> tuple[list[_Decision], list[int | None]]:
         """The decisions that would not list a record twice, and the numbers of the project's records the others'
@@ -1007,21 +1034,26 @@ class ReviewController:
         return " and ".join(parts)
 
     def _overridden_words(self, decisions: Sequence[_Decision]) -> str:
-        """": it is record 3, which the project had rejected: now accepted (overrides the project's rejection)"
-        for the records a decision accepted ("" when it accepted none)."""
+        """": record 3, now accepted (overrides the project's rejection)" for the records a decision accepted ("" when
+        it accepted none), and how many other rejected copies of them went with it."""
         window = self.window
         numbers = sorted(window.labels.index(label) + 1 for d in decisions if d.kind == "accept" and d.record_id
                          is not None and (label := window.label(d.record_id)) is not None)
         if not numbers:
             return ""
+        copies = sum(d.copies for d in decisions if d.kind == "accept")
+        deleted = (f"; {counted(copies, 'other rejected copy', 'other rejected copies')} of "
+                   f"{'it' if len(numbers) == 1 else 'them'} deleted") if copies else ""
         if len(decisions) == 1:
-            return (f": it is record {numbers[0]}, which the project had rejected: now accepted (overrides the "
-                    "project's rejection)")
-        return f"; {records_named(numbers)} had been rejected in the project: now accepted (overrides the rejection)"
+            return f": record {numbers[0]}, now accepted (overrides the project's rejection){deleted}"
+        return (f"; {records_named(numbers)} had been rejected in the project: now accepted (overrides the "
+                f"rejection){deleted}")
 
     @staticmethod
     def _decision_text(decision: _Decision, name: str, merge: bool) -> str:
-        if decision.kind in ("take", "accept"):
+        if decision.kind == "accept":
+            return _accept_text(name)
+        if decision.kind == "take":
             return f"take {name}'s record"
         if decision.kind == "keep":
             return f"keep the project's version against {name}'s{decision.why}"

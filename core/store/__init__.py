@@ -38,6 +38,7 @@ from .schema import (
     LABEL_STATUSES,
     PAGE_STATUS_WORDS,
     PAGE_STATUSES,
+    REJECTED,
     TRUE_LABEL_STATUSES,
     TRUE_PAGE_STATUSES,
     SchemaError,
@@ -46,7 +47,7 @@ from .scoring import labelled_page_names, score_stored_run
 
 __all__ = [
     "PROJECT_SET", "Annotators", "label_set", "project_agreement", "Adjudication", "Kept", "disagreement",
-    "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUS_WORDS", "PAGE_STATUSES", "TRUE_LABEL_STATUSES",
+    "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUS_WORDS", "PAGE_STATUSES", "REJECTED", "TRUE_LABEL_STATUSES",
     "TRUE_PAGE_STATUSES", "Change",
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",
     "RunInfo", "method_settings", "run_folder", "run_origin", "run_settings",

@@ -32,7 +32,7 @@ from ..records.model import normalise_xpath, record_key
 from ..records.review import MATCHED, MISSED, SPURIOUS, ReviewRecord
 from ..wording import counted
 from .db import Provenance, StoreError, now
-from .schema import TRUE_LABEL_STATUSES
+from .schema import REJECTED, TRUE_LABEL_STATUSES
 
 if TYPE_CHECKING:
     from .project import Change, Label, Project
@@ -176,7 +176,7 @@ class Adjudication:
                 was = set(change.before[0].xpaths) if change.before else set()
                 (merged if was <= set(change.record.xpaths) else taken).append(numbers[change.record.id])
             elif change.action == "accept" and change.record is not None and still(change.record) \
-                    and now_held[change.record.id].status != "rejected":  # a rejection taken over (T)
+                    and now_held[change.record.id].status != REJECTED:  # a rejection taken over (T)
                 taken.append(numbers[change.record.id])
             elif change.action == "delete":
                 deleted += sum(1 for label in change.before if label.id not in now_held)

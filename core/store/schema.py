@@ -18,7 +18,8 @@ PAGE_STATUSES = ("new", "proposed", "labelled", "reviewed")
 # What a person reads for each page status: "proposed" is a record's word (proposed / accepted / rejected / edited),
 # so a page with proposals but not yet labelled is "in progress". One word, one meaning.
 PAGE_STATUS_WORDS = {"new": "new", "proposed": "in progress", "labelled": "labelled", "reviewed": "reviewed"}
-LABEL_STATUSES = ("proposed", "accepted", "rejected", "edited")
+REJECTED = "rejected"  # a record's status that says "not a record" (a person turned it down, R)
+LABEL_STATUSES = ("proposed", "accepted", REJECTED, "edited")
 # Labels that count as ground truth: a person accepted them as proposed or changed them.
 TRUE_LABEL_STATUSES = ("accepted", "edited")
 # Pages whose true labels are complete: ground truth for export and scoring (new and proposed pages are not).

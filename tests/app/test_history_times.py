@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from recordlens.annotator.labelling.history_dialog import SET_BACK, HistoryDialog
 from recordlens.core.store import Provenance, open_project
@@ -33,18 +35,20 @@ def in_newfoundland(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     time.tzset()
 
 
-def history_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, times: list[str], qtbot
-                 ) -> tuple[HistoryDialog, list[list[str]], list[str]]:
-    """A page imported with one record, then one record added at each of `times` (what the clock said); the
-    History dialog's rows (newest first, the start left out) and their "When" tips. The import is made at a time
-    before them all."""
-    monkeypatch.setattr("recordlens.core.store.project.now", lambda: "2026-01-01T12:00:00.000Z")
-    folder = imported_project(tmp_path, {"html/1.html": PAGE, "gt/1.json": json.dumps([[ITEM.format(1)]])})
+def history_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, times: list[str], qtbot: QtBot, *,
+                 one_step: bool = False) -> tuple[HistoryDialog, list[list[str]], list[str]]:
+    """A page imported with one record, then one record added at each of `times` (what the clock said; all in one
+    step of work with `one_step`); the History dialog's rows (newest first, the start left out) and their "When"
+    tips. The import is made at a time before them all."""
+    # The clock patched only meanwhile (not undone with the fixture's time zone, which the dialog reads in)
+    with monkeypatch.context() as clock:
+        clock.setattr("recordlens.core.store.project.now", lambda: "2026-01-01T12:00:00.000Z")
+        folder = imported_project(tmp_path, {"html/1.html": PAGE, "gt/1.json": json.dumps([[ITEM.format(1)]])})
     with open_project(folder) as project:
-        for k, at in enumerate(times):
-            monkeypatch.setattr("recordlens.core.store.project.now", lambda at=at: at)
-            project.add_record("1", [ITEM.format(k + 2)], PERSON)
-        monkeypatch.undo()
+        with monkeypatch.context() as clock, project.one_step("add records") if one_step else nullcontext():
+            for k, at in enumerate(times):
+                clock.setattr("recordlens.core.store.project.now", lambda at=at: at)
+                project.add_record("1", [ITEM.format(k + 2)], PERSON)
         dialog = HistoryDialog()
         qtbot.addWidget(dialog)
         dialog.show_page(project, "1")
@@ -85,3 +89,16 @@ def test_a_history_in_order_says_nothing_of_clocks(tmp_path, monkeypatch, qtbot,
     dialog, rows, tips = history_rows(tmp_path, monkeypatch, ["2026-12-05T17:10:13.000Z"], qtbot)
     assert SET_BACK not in dialog.heading.text() and not any(SET_BACK in row[1] for row in rows)
     assert not any(tips)
+
+
+def test_the_when_column_is_wide_enough_for_a_time_inside_a_folded_step(tmp_path, monkeypatch, qtbot,
+                                                                        in_newfoundland):
+    # In one step: 14:00, then a summer time the clock set back to (its zone and ↺ beside it), then 14:10. The
+    # step's row shows 14:10; the widest time is in its folded rows.
+    dialog, rows, _ = history_rows(tmp_path, monkeypatch, [
+        "2026-12-05T17:30:00.000Z", "2026-07-05T17:10:13.000Z", "2026-12-05T17:40:00.000Z"], qtbot, one_step=True)
+    step = dialog.entries.topLevelItem(0)
+    assert step.childCount() == 3 and not step.isExpanded()
+    widest = step.child(1).text(1)
+    assert widest == f"2026-07-05 14:40:13 NDT {SET_BACK}"
+    assert dialog.entries.columnWidth(1) > dialog.entries.fontMetrics().horizontalAdvance(widest)
