@@ -31,7 +31,7 @@ from ...core.records import (
     toggle_xpath,
     whole_page,
 )
-from ...core.store import Change, Label, Provenance
+from ...core.store import REJECTED, Change, Label, Provenance
 from ...core.wording import counted, listed
 from ..qt.local_time import local_time
 from .commands import LabelCommand, NotSaved, StatusCommand, push, push_all
@@ -580,9 +580,9 @@ class RecordActions:
             return
         label, page = chosen
         window = self.window
-        existing = [other.xpaths for other in window.labels if other.status != "rejected"]
+        existing = [other.xpaths for other in window.labels if other.status != REJECTED]
         # A rejection says "this is not a record": G makes none there again (as a proposal adds none), and says so.
-        rejected = {record_key(other.xpaths): other.id for other in window.labels if other.status == "rejected"}
+        rejected = {record_key(other.xpaths): other.id for other in window.labels if other.status == REJECTED}
         found = sibling_records(page, label.xpaths, existing)
         records = [record for record in found if record_key(record) not in rejected]
         left_out = [rejected[record_key(record)] for record in found if record_key(record) in rejected]
@@ -613,7 +613,7 @@ class RecordActions:
             return
         found = window.record_panel.found_ids()  # the finder's words narrow "every record" to those it shows
         ids = [label.id for label in window.labels
-               if label.status != "rejected" and (found is None or label.id in found)]
+               if label.status != REJECTED and (found is None or label.id in found)]
         window.select_records(ids, scroll=False)
         which = "" if found is None else f" of those found (“{window.record_panel.finder.text().strip()}”)"
         window.message(f"{counted(len(ids), 'record')}{which} selected: A or R judges "
@@ -634,7 +634,7 @@ class RecordActions:
             window.message(f"record {number} names no element of this page: it stands in no list")
             return
         # The records not rejected, and the chosen one whatever its status (it is what the reviewer points at).
-        shown = [other for other in window.labels if other.status != "rejected" or other.id == label.id]
+        shown = [other for other in window.labels if other.status != REJECTED or other.id == label.id]
         ids = [shown[i].id for i in same_list(page, label.xpaths, [other.xpaths for other in shown])]
         if not [i for i in ids if i != label.id]:
             window.message(f"record {number}'s list holds no other record (G adds its siblings)")

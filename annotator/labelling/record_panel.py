@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from ...core.page import Page
 from ...core.records import TEXT_SEPARATOR, TextKeyIndex, texts_of_record
-from ...core.store import Label
+from ...core.store import REJECTED, Label
 from ...core.text_search import folded
 from ...core.wording import counted
 from ..qt.row_lines import LinesInTheirOwnDirection, isolated
@@ -36,7 +36,7 @@ from ..qt.signals import emit
 from ..qt.widgets import colour_dot, searchable, show_focus
 from .page_view import record_colour
 
-STATUS_MARKS = {"proposed": "?", "accepted": "✓", "edited": "✎", "rejected": "✗"}
+STATUS_MARKS = {"proposed": "?", "accepted": "✓", "edited": "✎", REJECTED: "✗"}
 ID_ROLE = Qt.ItemDataRole.UserRole
 _TEXT_CHARS = 70
 
@@ -125,7 +125,7 @@ def _show_row(item: QListWidgetItem, row: RecordRow) -> None:
     item.setText(row.line)
     item.setData(ID_ROLE, row.id)
     item.setToolTip(f"record {row.number}: {row.status}, by {row.origin}")
-    item.setForeground(QColor("#999999") if row.status == "rejected" else QBrush())
+    item.setForeground(QColor("#999999") if row.status == REJECTED else QBrush())
 
 
 class RecordPanel(QWidget):

@@ -1095,7 +1095,7 @@ class ReviewController:
         parts = []
         for record_id in ids:
             label = window.label(record_id)
-            if label is None or label.status == "rejected":
+            if label is None or label.status == REJECTED:
                 continue
             number = window.labels.index(label) + 1
             found, inside_all = _Overlaps(), bool(label.xpaths)

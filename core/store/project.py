@@ -43,7 +43,16 @@ from .label_checks import LabelChecks
 from .label_sets import Annotators
 from .removed_files import REMOVED, copy_database, stamped
 from .runs import Runs
-from .schema import LABEL_STATUSES, PAGE_STATUSES, SCHEMA_VERSION, TRUE_LABEL_STATUSES, SchemaError, migrate, sql_list
+from .schema import (
+    LABEL_STATUSES,
+    PAGE_STATUSES,
+    REJECTED,
+    SCHEMA_VERSION,
+    TRUE_LABEL_STATUSES,
+    SchemaError,
+    migrate,
+    sql_list,
+)
 
 __all__ = ["Change", "Label", "PageInfo", "Project", "Provenance", "SchemaUpgrade", "StoreError", "history_numbers",
            "init_project", "open_project", "take_upgrades"]
@@ -461,7 +470,7 @@ class Project(Connection):
         return self._change_record(record_id, by, "accept", _adjudication(adjudicated), status="accepted")
 
     def reject(self, record_id: int, by: Provenance) -> Change:
-        return self._change_record(record_id, by, "reject", status="rejected")
+        return self._change_record(record_id, by, "reject", status=REJECTED)
 
     def edit(self, record_id: int, xpaths: Sequence[str], by: Provenance, *,
              unresolved: Sequence[str] = (), adjudicated: str | None = None) -> Change:
