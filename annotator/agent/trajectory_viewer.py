@@ -125,7 +125,8 @@ class _Picture(QLabel):
 
 
 class TrajectoryViewer(QWidget):
-    """Signals: `step_chosen(index)`, `replay_started()`, `replay_finished(result)` (a ReplayResult)."""
+    """Signals: `step_chosen(index)`, `replay_started()`, `replay_finished(result)` (a ReplayResult). `replaying`
+    is True while a replay runs: it spins the event loop, so the window's menus still work meanwhile."""
 
     step_chosen = Signal(int)
     replay_started = Signal()  # the window shows its browser, where the steps run
@@ -137,6 +138,7 @@ class TrajectoryViewer(QWidget):
         self._lookup: ScreenshotLookup | None = None
         self._browser: Browser | None = None
         self._start_url: str | None = None
+        self._replaying = False
 
         self.title = QLabel("No trajectory")
         self.title.setWordWrap(True)
@@ -221,6 +223,11 @@ class TrajectoryViewer(QWidget):
         self._browser = browser
         self._update_buttons()
 
+    @property
+    def replaying(self) -> bool:
+        """A replay is driving the replay browser (the window opens no other site meanwhile)."""
+        return self._replaying
+
     def _update_buttons(self) -> None:
         self.replay_button.setEnabled(self._browser is not None and bool(self.trajectory and self.trajectory.steps))
 
@@ -288,15 +295,17 @@ class TrajectoryViewer(QWidget):
         self._clear_marks()
         self.replay_button.setEnabled(False)
         self.status.setText("replaying…")
-        emit(self.replay_started)
 
         def on_step(index: int, _step: Step) -> None:
             self.select_step(index)
             self.status.setText(f"replaying step {index + 1} of {len(self.trajectory.steps)}…")
 
+        self._replaying = True
         try:
+            emit(self.replay_started)
             result = replay(self.trajectory, self._browser, self._start_url, on_step=on_step)
         finally:
+            self._replaying = False
             self._update_buttons()
         self._show_result(result)
         emit(self.replay_finished, result)
@@ -456,8 +465,9 @@ def _run_tip(run) -> str:  # noqa: ANN001 - a core AgentRun
     return f"Agent run {run.id}: started {local_time(run.started_at, zone=True)}{ended}"
 
 
-def _date(iso: str) -> str:
-    return local_time(iso, seconds=False) if iso else "—"
+def _date(iso: str, *, zone: bool = False) -> str:
+    """When a trajectory was recorded, to the minute (with the zone's name: `zone`); "—" when not known."""
+    return local_time(iso, seconds=False, zone=zone) if iso else "—"
 
 
 def _date_tip(iso: str) -> str:
@@ -556,7 +566,7 @@ class StoredTrajectoryPicker(QDialog):
         answer = QMessageBox.question(
             self, "Delete a reference",
             f"Delete the reference of {entry.trajectory.task_id}{f' (site {entry.site})' if entry.site else ''} "
-            f"recorded {local_time(entry.recorded, seconds=False, zone=True) if entry.recorded else '—'} by "
+            f"recorded {_date(entry.recorded, zone=True)} by "
             f"{entry.trajectory.actor} ({len(entry.trajectory.steps)} steps)? This cannot be undone.")
         return answer == QMessageBox.StandardButton.Yes
 

@@ -128,6 +128,7 @@ class AgentWindow(QMainWindow):
         self.replayer = QtSiteBrowser(browser=self.browser)
         self.viewer.set_replay_browser(self.replayer)
         self._closed = False
+        self._shown_site: str | None = None  # the site the trajectory on show belongs to, by name (None: unknown)
 
         site_tab = side_by_side(self.browser, self.panel, sizes=(1100, 330), stretch=0)
         self.tabs = QTabWidget()
@@ -138,7 +139,9 @@ class AgentWindow(QMainWindow):
         self._build_menu()
         install_capture(self)  # "Capture a site from the web…" and the captured-page view (capture_panel.py)
         self.browser.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        # The page's refused refresh, if any, stays said with its blocked count (and as long as it was alone)
+        # The page's refused refresh, if any, is said with its blocked count in one line (page_note), and for as
+        # long as the refusal alone is (8 s, as `message` above): each blocked request says the line again, and a
+        # bare count's 4 s would cut the refusal short. A bare count is a passing note, so it goes sooner.
         self.browser.blocked_count_changed.connect(
             lambda _: self.statusBar().showMessage(self.browser.page_note(), 8000 if self.browser.stayed else 4000))
         self.recorder.finished.connect(self._on_recorded)
@@ -194,10 +197,12 @@ class AgentWindow(QMainWindow):
         """Open the site in `folder` (and `tasks`, when given); None when the site opened, else why not (said in
         the status bar too; the site open before stays). Another site than the one open clears what belonged to
         the old one (`_forget_the_old_site`); one is not opened while a recording goes on (its steps would mix
-        two sites)."""
+        two sites), nor while a replay goes on (it drives this browser, and the trajectory it replays would go)."""
         before = self.browser.site.root.resolve() if self.browser.site is not None else None
-        if self.recorder.recording and before != Path(folder).resolve():
-            reason = "a recording is going on: stop it (■ Stop) before opening another site"
+        reason = ("a replay is going on: let it end before opening a site" if self.viewer.replaying
+                  else "a recording is going on: stop it (■ Stop) before opening another site"
+                  if self.recorder.recording and before != Path(folder).resolve() else None)
+        if reason is not None:
             self.statusBar().showMessage(reason, 10000)
             return reason
         try:
@@ -206,7 +211,7 @@ class AgentWindow(QMainWindow):
             self.statusBar().showMessage(str(error), 10000)
             return str(error)
         if before is not None and site.root.resolve() != before:
-            self._forget_the_old_site()
+            self._forget_the_old_site(site.name)
         self.task_editor.site = site.name
         message = f"opened the site {site.name}: {counted(len(site.pages), 'page')} ({site.root})"
         if tasks is not None:
@@ -225,10 +230,13 @@ class AgentWindow(QMainWindow):
         self.browser.open((task.start_url if task and task.start_url else None) or start or "", fresh=True)
         return None
 
-    def _forget_the_old_site(self) -> None:
-        """Another site is open: the trajectory on show (its replay starts on the old site's pages, and "Save
-        trajectory…" would save it) and the last recording's steps and status belonged to the old one."""
-        self.viewer.set_trajectory(None)
+    def _forget_the_old_site(self, opened: str) -> None:
+        """Another site, named `opened`, is open: the last recording's steps and status belonged to the old one,
+        and so did the trajectory on show (its replay starts on the old site's pages, and "Save trajectory…" would
+        save it) unless it belongs to the site opened: one picked from the project, whose site the user opens to
+        replay it (as `show_stored` suggests)."""
+        if self._shown_site != opened:
+            self.show_trajectory(None)
         self.panel.steps.clear()
         self.panel.status.setText(" ")
 
@@ -334,8 +342,9 @@ class AgentWindow(QMainWindow):
             self.browser.reload_site()
         else:
             self.open_site(folder)
-        if self.recorder.recording:
-            message += " (not shown: a recording is going on)"
+        busy = "a recording" if self.recorder.recording else "a replay" if self.viewer.replaying else None
+        if busy is not None:  # the page would land among the recorded steps, or in the middle of the replay
+            message += f" (not shown: {busy} is going on)"
         else:
             self.browser.open(url)
             self.tabs.setCurrentIndex(0)
@@ -347,8 +356,12 @@ class AgentWindow(QMainWindow):
 
     # -- trajectories -----------------------------------------------------------------------------------------
 
-    def show_trajectory(self, trajectory: Trajectory, start_url: str | None = None) -> None:
+    def show_trajectory(self, trajectory: Trajectory | None, start_url: str | None = None, *,
+                        site: str | None = None) -> None:
+        """Show `trajectory` (None: none) in the viewer; `site` is the name of the site it belongs to, when known
+        (it stays on show when that site is opened)."""
         lookup = self.project.agent.screenshot_file if self.project is not None else None
+        self._shown_site = site if trajectory is not None else None
         self.viewer.set_trajectory(trajectory, start_url=start_url,
                                    screenshots=(lambda d: _read(lookup(d))) if lookup else None)
 
@@ -356,7 +369,7 @@ class AgentWindow(QMainWindow):
         if trajectory is None or not trajectory.steps:
             return
         task = self.panel.current_task()
-        self.show_trajectory(trajectory)
+        self.show_trajectory(trajectory, site=self.browser.site.name if self.browser.site is not None else None)
         if self.project is not None and task is not None and self.browser.site is not None:
             try:
                 site_id = self.project.agent.site_id(self.browser.site.name, str(self.browser.site.root.resolve()))
@@ -391,7 +404,8 @@ class AgentWindow(QMainWindow):
         trajectory = entry.trajectory
         # A task id is a site's own: the entry's site's task (a run that recorded no site: any site's, as before)
         task = next((t for t in self.project.agent.tasks(site=entry.site) if t.id == trajectory.task_id), None)
-        self.show_trajectory(trajectory, start_url=task.start_url if task and task.start_url else None)
+        self.show_trajectory(trajectory, start_url=task.start_url if task and task.start_url else None,
+                             site=entry.site or (task.site if task else None))
         self.tabs.setCurrentWidget(self.viewer)
         site = self.browser.site
         if task is not None and site is not None and task.site and task.site != site.name:

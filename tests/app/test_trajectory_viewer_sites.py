@@ -1,11 +1,18 @@
 """Open stored trajectory… on a project of two sites that both have a task "t1": a task id is a site's own (as
 `agent eval` and the tasks report take it), so each site's t1 has its own newest reference, judged by its own
 site's task, and replayed from its own start page. The picker and the viewer name the zone of the local times they
-show (in a tip, as the rest of the app does)."""
+show (in a tip, as the rest of the app does). A stored trajectory of a site other than the one open says whose it
+is; opening that site keeps it on show (it used to be cleared with what belonged to the site open before)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from recordlens.annotator.agent.trajectory_viewer import (
     REFERENCES,
@@ -15,6 +22,11 @@ from recordlens.annotator.agent.trajectory_viewer import (
 )
 from recordlens.core.agent.actions import Step
 from recordlens.core.agent.model import Task, Trajectory
+
+if TYPE_CHECKING:
+    from pytestqt.qtbot import QtBot
+
+    from recordlens.core.store.project import Project
 
 pytestmark = pytest.mark.app  # the app's conftest pins TZ=UTC: the zone's name is "UTC"
 
@@ -34,7 +46,7 @@ def reference(site: str, answer: str, at: str = AT) -> Trajectory:
 
 
 @pytest.fixture
-def project(tmp_path):
+def project(tmp_path: Path) -> Iterator[Project]:
     from recordlens.core.store.project import init_project
 
     project = init_project(tmp_path / "project")
@@ -42,16 +54,16 @@ def project(tmp_path):
     project.close()
 
 
-def two_sites(project) -> dict[str, int]:  # noqa: ANN001 - a core Project
+def two_sites(project: Project) -> dict[str, int]:
     """t1 on site-a (gold "North quay") and on site-b (gold "South quay"), one reference each; site-b's stored last."""
-    rows = {}
+    rows: dict[str, int] = {}
     for site, answer in (("site-a", "North quay"), ("site-b", "South quay")):
         row = project.agent.save_task(project.agent.site_id(site), task(site, answer))
         rows[site] = project.agent.add_trajectory(row, reference(site, answer))
     return rows
 
 
-def test_two_sites_tasks_of_one_id_keep_their_references_apart(qtbot, project) -> None:
+def test_two_sites_tasks_of_one_id_keep_their_references_apart(qtbot: QtBot, project: Project) -> None:
     rows = two_sites(project)
     entries = {e.row_id: e for e in stored_trajectories(project) if e.agent_run is None}
     for site, row in rows.items():
@@ -68,8 +80,9 @@ def test_two_sites_tasks_of_one_id_keep_their_references_apart(qtbot, project) -
     picker.close()
 
 
-def test_a_reference_stored_before_answers_were_judged_is_judged_by_its_own_sites_task(qtbot, project) -> None:
-    rows = {}
+def test_a_reference_stored_before_answers_were_judged_is_judged_by_its_own_sites_task(qtbot: QtBot,
+                                                                                        project: Project) -> None:
+    rows: dict[str, int] = {}
     for site, answer in (("site-a", "North quay"), ("site-b", "South quay")):
         row = project.agent.save_task(project.agent.site_id(site), task(site, answer))
         stored = reference(site, answer)
@@ -79,7 +92,8 @@ def test_a_reference_stored_before_answers_were_judged_is_judged_by_its_own_site
     assert [entries[rows[s]].trajectory.success for s in ("site-a", "site-b")] == [True, True]
 
 
-def test_a_reference_opened_from_the_picker_replays_from_its_own_sites_start_page(qapp, project) -> None:
+def test_a_reference_opened_from_the_picker_replays_from_its_own_sites_start_page(qapp: QApplication,
+                                                                                  project: Project) -> None:
     from recordlens.annotator.agent.window import AgentWindow
     from tests.app.agent_helpers import DEMO_SITE, DEMO_TASKS
 
@@ -94,7 +108,32 @@ def test_a_reference_opened_from_the_picker_replays_from_its_own_sites_start_pag
         window.close()
 
 
-def test_the_times_shown_name_their_zone_in_a_tip(qtbot, project) -> None:
+def test_opening_the_site_a_stored_trajectory_belongs_to_keeps_it_on_show(qapp: QApplication, project: Project,
+                                                                         tmp_path: Path) -> None:
+    from recordlens.annotator.agent.window import AgentWindow
+    from tests.app.agent_site import make_site
+
+    rows = two_sites(project)
+    for site in ("site-a", "site-b"):
+        make_site(tmp_path / site)  # a site's name is its folder's
+    window = AgentWindow(project, site=tmp_path / "site-a")
+    try:
+        entry = next(e for e in stored_trajectories(project) if e.row_id == rows["site-b"])
+        window.show_stored(entry)
+        assert "belongs to the site site-b" in window.statusBar().currentMessage()
+
+        assert window.open_site(tmp_path / "site-b") is None  # as the message suggests, to replay it
+        assert window.viewer.trajectory is entry.trajectory and window.viewer.timeline.count() == 2
+        assert window.viewer._start_url == "https://site-b.example/" and window.viewer.replay_button.isEnabled()
+
+        assert window.open_site(tmp_path / "site-a") is None  # a site it does not belong to: it goes
+        assert window.viewer.trajectory is None and window.viewer.timeline.count() == 0
+    finally:
+        window.close()
+
+
+def test_the_times_shown_name_their_zone_in_a_tip(qtbot: QtBot, project: Project,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     row = project.agent.save_task(project.agent.site_id("site-a"), task("site-a", "North quay"))
     project.agent.add_trajectory(row, reference("site-a", "North quay"))
     run = project.agent.add_run("scripted", {"site": "site-a"})
@@ -107,6 +146,11 @@ def test_the_times_shown_name_their_zone_in_a_tip(qtbot, project) -> None:
     assert recorded.text(5) == "2026-01-02 10:00"  # the column stays short
     assert "2026-01-02 10:00:00 UTC" in recorded.toolTip(5)
     assert "UTC" in episodes.toolTip(0) and "started" in episodes.text(0)
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", lambda _parent, _title, text: asked.append(text))
+    picker.select(references.child(0).data(0, Qt.ItemDataRole.UserRole))
+    picker.delete_chosen()
+    assert "recorded 2026-01-02 10:00 UTC by person:ana" in asked[0]  # the column's time, and its zone
     picker.close()
 
     viewer = TrajectoryViewer()
