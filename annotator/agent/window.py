@@ -399,7 +399,7 @@ class AgentWindow(QMainWindow):
 
     def show_stored(self, entry: StoredTrajectory | None) -> None:
         """Show a stored trajectory, with the project's screenshots and its task's start page for replay."""
-        if entry is None or self.project is None:
+        if entry is None or self._replay_goes_on() or self.project is None:
             return
         trajectory = entry.trajectory
         # A task id is a site's own: the entry's site's task (a run that recorded no site: any site's, as before)
@@ -413,14 +413,23 @@ class AgentWindow(QMainWindow):
                                          f"here is {site.name}, so a replay may not find its pages", 10000)
 
     def open_trajectory_dialog(self) -> None:
+        if self._replay_goes_on():
+            return
         name, _ = QFileDialog.getOpenFileName(self, "Open a trajectory", "", "Trajectory (*.json)")
-        if name:
+        if name and not self._replay_goes_on():
             try:
                 self.show_trajectory(load_trajectory_file(name))
             except (AgentError, OSError, json.JSONDecodeError) as error:
                 self.statusBar().showMessage(str(error), 10000)
                 return
             self.tabs.setCurrentWidget(self.viewer)
+
+    def _replay_goes_on(self) -> bool:
+        """Whether a replay goes on, said when it does: the trajectory it replays stays on show until it ends (its
+        steps are counted and its result marked on the timeline on show)."""
+        if self.viewer.replaying:
+            self.statusBar().showMessage("a replay is going on: let it end before opening another trajectory", 10000)
+        return self.viewer.replaying
 
     def save_trajectory_dialog(self) -> None:
         """Save the recording going on, else the trajectory on show (a finished recording is on show: one of a

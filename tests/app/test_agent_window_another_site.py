@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from recordlens.annotator.agent.trajectory_viewer import StoredTrajectory
 from recordlens.annotator.agent.window import AgentWindow, load_trajectory_file
 from tests.app.agent_helpers import DEMO_REFERENCE, DEMO_SITE, DEMO_TASKS, HOME
 from tests.app.agent_site import make_site
@@ -75,12 +76,15 @@ def test_no_site_is_opened_while_a_replay_goes_on(qapp: QApplication, tmp_path: 
         def midway(index: int) -> None:  # the second step: the replay has turned the event loop by now
             if index == 1:
                 reasons.extend([window.open_site(tmp_path / "shop"), window.open_site(DEMO_SITE)])
+                other = load_trajectory_file(DEMO_REFERENCE / "lookup-2.json")  # nothing else goes on show meanwhile
+                window.show_stored(StoredTrajectory(1, "references", None, other))
+                reasons.append(window.statusBar().currentMessage())
                 window._on_saved_from_web({"ok": True, "site": str(DEMO_SITE), "url": saved_url, "message": "saved"})
 
         window.viewer.step_chosen.connect(midway)
         result = window.viewer.replay()
         assert result is not None and result.ok, result and result.message
-        assert len(reasons) == 2 and all(r is not None and "replay" in r for r in reasons), reasons
+        assert len(reasons) == 3 and all(r is not None and "replay" in r for r in reasons), reasons
         assert window.browser.site.root.resolve() == DEMO_SITE.resolve()
         assert window.viewer.trajectory is trajectory and saved_url not in window.browser.history
         assert "not shown: a replay is going on" in window.statusBar().currentMessage()
