@@ -10,6 +10,7 @@ selector --param model=MODEL` (or `extract --model MODEL`); `recordlens inspect 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from itertools import chain
@@ -54,24 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..extract.fit_pool import say_workers_variable_problem
-    from ..extract.training import (
-        check_seed,
-        dataset_pages_to_read,
-        fit,
-        for_training,
-        label_notes,
-        labelled_pages_said,
-        model_in_place,
-        once_each,
-        project_description,
-        project_model_in_place,
-        project_model_path,
-        project_pages_to_read,
-        training_entries,
-        unfit_fold,
-        writable_model_path,
-    )
-    from ..runs.cross_validation import Variants, check_folds
+    from ..extract.training import check_seed, project_model_path, training_the_project, writable_model_path
 
     pages_dirs, gt_dirs = args.pages or [], args.gt or []
     if args.project and (pages_dirs or gt_dirs):
@@ -88,6 +72,35 @@ def run(args: argparse.Namespace) -> int:
         say_workers_variable_problem(warn)
     start = time.perf_counter()
     own = bool(args.project) and args.out == project_model_path(args.project)
+    # One training of the project's own model at a time (the app's Learn too), refused at once, before any work
+    with training_the_project(args.project) if own else contextlib.nullcontext([]) as notes:
+        for note in notes:
+            warn(note)
+        changes_seen = _last_change(args.project)
+        trained = _train(args, own, start)
+        if args.project:  # labels edited while the pages were read or fitted are not in the model: said
+            _say_labels_changed_while_training(args, changes_seen)
+        return trained
+
+
+def _train(args: argparse.Namespace, own: bool, start: float) -> int:
+    from ..extract.training import (
+        dataset_pages_to_read,
+        fit,
+        for_training,
+        label_notes,
+        labelled_pages_said,
+        model_in_place,
+        once_each,
+        project_description,
+        project_model_in_place,
+        project_pages_to_read,
+        training_entries,
+        unfit_fold,
+    )
+    from ..runs.cross_validation import Variants, check_folds
+
+    pages_dirs, gt_dirs = args.pages or [], args.gt or []
     # The model in place already the one these pages give: said at once, no page read (a project remembers its
     # pages' digests), where nothing else is asked of the pages (--cv cross-validates them).
     in_place = None if args.force or args.cv is not None or not args.project else project_model_in_place(
@@ -148,6 +161,38 @@ def run(args: argparse.Namespace) -> int:
     if args.cv is not None:
         _say_cross_validation(examples, args, model, groups)
     return 0
+
+
+def _last_change(project_dir: str | None) -> int | None:
+    """The project's latest label change committed now (0 before any; None without a project): a later one was
+    made while training read the labels."""
+    if not project_dir:
+        return None
+    from ..store import open_project
+
+    with open_project(project_dir) as project:
+        return project.last_change_id() or 0
+
+
+def _say_labels_changed_while_training(args: argparse.Namespace, changes_seen: int | None) -> None:
+    """Labels edited (or pages marked) while training read and fitted the project's pages, as the app's Learn says
+    them: the model is of the labels as they were read, and training again includes the change. Asked only when
+    a change was committed since training began (the pages' digests are then compared: `model_freshness`)."""
+    from ..extract.training import model_freshness
+    from ..store import open_project
+
+    with open_project(args.project) as project:
+        if (project.last_change_id() or 0) <= (changes_seen or 0):
+            return
+        try:
+            fresh = model_freshness(project, args.out)
+        except (RecordLensError, OSError) as error:  # a page that cannot be read now: a note, never a failure
+            warn(f"labels changed while training; whether the model written includes them cannot be told: {error}")
+            return
+    if fresh is not None and not fresh.current:
+        warn(f"{fresh.changes()} while training: the model is learnt from the labels as they were read; train "
+             "again to include the change" + ("s" if len(fresh.changed) + len(fresh.new) + len(fresh.gone) > 1
+                                               else ""))
 
 
 def _synthetic_sources(args: argparse.Namespace) -> list[dict[str, str]]:

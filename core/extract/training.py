@@ -16,8 +16,10 @@ reviewed).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
+import logging
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -26,12 +28,13 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
-from ..errors import DatasetError, full_disk, is_disk_full
+from .. import owner_files
+from ..errors import DatasetError, RecordLensError, full_disk, is_disk_full
 from ..output_paths import writable_file
 from ..page.dom import Element, Page
 from ..records.model import TextKeyIndex
 from ..records.score import score_expanded
-from ..wording import counted, listed
+from ..wording import counted, listed, named_and_more
 from .candidates import Candidate, PageCandidates, feature_matrix, page_candidates
 from .context import _layout as context_layout
 from .context import context_features
@@ -873,6 +876,36 @@ def _source_name(pages_dir: str | Path) -> str:
 
 PROJECT_MODEL = Path("models") / "selector.json"  # a project's own selector model, inside its folder
 FORGOTTEN_MODEL = Path("models") / "selector.forgotten.json"  # the last one set aside, kept rather than deleted
+# Held (`owner_files`) while the project's own model is trained and written: hidden, so a copy of the project
+# leaves it out, and gone once training ends
+TRAINING_LOCK = Path("models") / ".training.lock"
+
+_log = logging.getLogger(__name__)
+
+
+@contextlib.contextmanager
+def training_the_project(project_dir: str | Path) -> Iterator[list[str]]:
+    """Hold the project's training lock while its own model is trained and written (`train --project`, the app's
+    Learn): two at once would each set aside the model the other wrote, and the project's earlier model would be
+    lost, so the second is refused at once, naming who trains. A lock whose holder was killed is taken over; where
+    none can be taken (a file system without locks), training goes on: the notes it yields say so."""
+    path = Path(project_dir) / TRAINING_LOCK
+    try:
+        path.parent.mkdir(exist_ok=True)
+        lock = owner_files.take(path)
+    except owner_files.Held as held:
+        raise RecordLensError(f"the project {project_dir} is being trained by {owner_files.owner_named(held.owner)} "
+                              f"right now ({path}): wait for it to end (or stop it), then train again if its labels "
+                              "changed meanwhile; two trainings of one project at once would each set aside the "
+                              "model the other wrote, and lose the project's earlier model") from None
+    except OSError as error:
+        yield [f"the project's training lock cannot be taken ({error.strerror or error}): a second training of the "
+               "project at once would not be refused"]
+        return
+    try:
+        yield []
+    finally:
+        owner_files.release(lock)
 
 
 def project_model_path(project_dir: str | Path) -> Path:
@@ -1005,21 +1038,37 @@ class ModelFreshness:
                          f"{'is' if len(self.gone) == 1 else 'are'} no longer labelled")
         return "; ".join(parts)
 
+    def changes(self) -> str:
+        """What changed in the labelled pages since the model learnt them, by page: "labels of page 46 changed,
+        page 7 marked labelled" ("" when nothing did): what a training that ends with labels edited meanwhile
+        says it left out."""
+        def pages(names: list[str]) -> str:
+            return f"page{'s' if len(names) > 1 else ''} {named_and_more(names)}"
+
+        parts = [f"labels of {pages(self.changed)} changed"] if self.changed else []
+        if self.new:
+            parts.append(f"{pages(self.new)} marked labelled")
+        if self.gone:
+            parts.append(f"{pages(self.gone)} no longer marked labelled")
+        return ", ".join(parts)
+
 
 def _all(count: int) -> str:
     return "the 1 labelled page" if count == 1 else f"all {counted(count, 'labelled page')}"
 
 
-def model_freshness(project: Project) -> ModelFreshness | None:
-    """Whether the project's learnt model is still the one its labelled pages would give, page by page; None when
-    the project has no model of its own that this version can use. Cheap enough before every Propose: the model
-    is read once per file version (`selector.load_model`), and each page's digest is the one the project
-    remembers beside its label check (a page is parsed only when its labels changed since it was last asked)."""
+def model_freshness(project: Project, path: str | Path | None = None) -> ModelFreshness | None:
+    """Whether the project's learnt model (or the model at `path`, learnt from the project's pages) is still the
+    one its labelled pages would give, page by page; None when the project has no model of its own that this
+    version can use. Cheap enough before every Propose: the model is read once per file version
+    (`selector.load_model`), and each page's digest is the one the project remembers beside its label check (a
+    page is parsed only when its labels changed since it was last asked)."""
     from ..store.scoring import labelled_page_names
     from . import project_model
     from .selector import load_model
 
-    path, _ = project_model(project.root)
+    if path is None:
+        path, _ = project_model(project.root)
     if path is None:
         return None
     model = load_model(path)
@@ -1087,15 +1136,18 @@ def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, 
     seed give the same file. Where it is written and the seed are checked before any work; `check` as in `fit`."""
     path = writable_model_path(out if out is not None else project_model_path(project_dir))
     check_seed(seed)
-    # a page given twice with the same labels once, as `train --project` keeps it: the same model either way
-    labelled = [p.example for p in once_each(list(for_training(project_pages_to_read(project_dir), progress)))[0]]
-    model = fit(labelled, seed=seed, check=check, description=project_description(len(labelled), project_dir))
-    if out is None:  # the project's own: the model it replaces set aside, as `train --project` sets it aside
-        written, kept = save_project_model(model, project_dir)
-        if kept is not None and set_aside is not None:
-            set_aside(kept)
-        return written
-    return save_model(model, path)
+    with training_the_project(project_dir) if out is None else contextlib.nullcontext([]) as notes:
+        for note in notes:
+            _log.warning("%s", note)
+        # a page given twice with the same labels once, as `train --project` keeps it: the same model either way
+        labelled = [p.example for p in once_each(list(for_training(project_pages_to_read(project_dir), progress)))[0]]
+        model = fit(labelled, seed=seed, check=check, description=project_description(len(labelled), project_dir))
+        if out is None:  # the project's own: the model it replaces set aside, as `train --project` sets it aside
+            written, kept = save_project_model(model, project_dir)
+            if kept is not None and set_aside is not None:
+                set_aside(kept)
+            return written
+        return save_model(model, path)
 
 
 @dataclass
