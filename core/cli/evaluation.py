@@ -19,6 +19,7 @@ from ..records.score import DatasetScore
 from ..runs.evaluate import (
     is_left_out,
     is_not_extracted,
+    is_not_given,
     pages_predicted_on_others,
     score_run,
     score_seeds,
@@ -75,7 +76,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         if otherwise:
             warnings.append(other_pages_message(otherwise, "those in " + str(args.pages)))
     if (stored is None and scores.pages and not kept.pages and not read_run_description(args.pred).get(STOPPED)
-            and all(is_not_extracted(reason) or is_left_out(reason) for reason in failed.values())):
+            and all(is_not_extracted(reason) or is_left_out(reason) or is_not_given(reason)
+                    for reason in failed.values())):
         # a run stopped early is scored; one that holds none of these pages (or left them all out) is of others
         raise RecordLensError(f"{args.pred} holds no prediction for any of the {len(scores.pages)} page(s) scored: "
                               "a run of other pages? (--pred is the folder `extract --out` wrote for these pages)")
@@ -197,11 +199,18 @@ def format_failed(kept: DatasetScore, failed: dict[str, str], unreadable: Mappin
         lines += [f"  {name}: {reason[:200]}" for name, reason in left_out.items()]
     failed = {name: reason for name, reason in failed.items() if name not in unreadable and name not in left_out}
     missing = sum(is_not_extracted(reason) for reason in failed.values())
-    kinds = ", ".join(part for part in (f"{len(failed) - missing} failed" if len(failed) > missing else "",
-                                         f"{missing} not extracted" if missing else "") if part)
+    not_given = sum(is_not_given(reason) for reason in failed.values())  # a finished run's: a rerun does nothing
+    tried = len(failed) - missing - not_given
+    kinds = ", ".join(part for part in (f"{tried} failed" if tried else "",
+                                         f"{missing} not extracted" if missing else "",
+                                         f"{not_given} not among the run's pages" if not_given else "") if part)
+    advice = "; ".join(part for part in (
+        "run extract again to retry or finish them" if tried or missing else "",
+        f"the run finished without the {'page' if not_given == 1 else 'pages'} it was not given: a run given "
+        f"{'it' if not_given == 1 else 'them'} predicts {'it' if not_given == 1 else 'them'}" if not_given else "")
+        if part)
     if failed:
-        lines.append(f"pages without a prediction ({kinds}; counted above as empty predictions; run extract again "
-                     "to retry or finish them):")
+        lines.append(f"pages without a prediction ({kinds}; counted above as empty predictions; {advice}):")
         lines += [f"  {name}: {reason[:200]}" for name, reason in failed.items()]
     if kept.pages:
         lines.append(f"{'without failed':<12} {kept.precision:7.4f} {kept.recall:7.4f} {kept.f1:7.4f} "

@@ -21,9 +21,10 @@ from ..records.score import DatasetScore
 from ..runs.evaluate import seed_runs, seeds_asked
 from ..runs.progress import progress
 from ..runs.run_files import OTHER_PAGES, STOPPED, holds_a_single_run, other_pages_message
+from ..runs.runner import check_not_extracting
 from ..store import StoreError, check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
-from ..store.importer import import_paths, import_run_folder
+from ..store.importer import ADD_IT_THEN, import_paths, import_run_folder
 from ..store.label_sets import check_annotator_name
 from ..store.project import init_project, open_project
 from ..store.project_copy import open_to_read
@@ -378,7 +379,10 @@ def cmd_runs(args: argparse.Namespace) -> int:
     left_out = False
     added: dict[int, bool] = {}  # the runs --add stored or found stored already -> whether it stored them now
     with open_project(args.project) as project:
-        for folder in _run_folders(Path(args.add)) if args.add else []:
+        folders = _run_folders(Path(args.add)) if args.add else []
+        for folder in folders:  # every seed's, before any is stored: a run with --seeds is stored whole or not yet
+            check_not_extracting(folder, ADD_IT_THEN)
+        for folder in folders:
             run_id, stored, lacking = _add_run_folder(project, folder, args.method)
             added[run_id], left_out = stored, left_out or lacking
         if args.delete is not None:
@@ -420,9 +424,14 @@ def _add_run_folder(project, folder: Path, method: str | None) -> tuple[int, boo
     # and the exit says it too.
     without = (f" ({counted(len(added.left_out), 'file')} of it not as records: the warnings above say which and "
                "why)" if added.left_out else "")
-    print(f"stored {folder} as run {added.run_id}{without}" if added.stored else
-          f"{folder} is stored already, as run {added.run_id} (same method, parameters and predictions){without}; "
-          "nothing stored", file=sys.stderr)
+    if added.carried_on_from is not None:  # the same run gone on since (resumed): one run, brought up to date
+        print(f"{folder} was stored as run {added.run_id} when its extract had stopped "
+              f"({counted(added.carried_on_from, 'page')}); the extract went on since: run {added.run_id} now holds "
+              f"what the folder holds{without}", file=sys.stderr)
+    else:
+        print(f"stored {folder} as run {added.run_id}{without}" if added.stored else
+              f"{folder} is stored already, as run {added.run_id} (same method, parameters and predictions)"
+              f"{without}; nothing stored", file=sys.stderr)
     return added.run_id, added.stored, bool(added.left_out)
 
 
@@ -536,13 +545,18 @@ SETTINGS_WIDTH = 74  # a run's settings on its own line below its row: the table
 
 
 def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, str] | None = None) -> str:
-    """One row per run (within 80 columns), its origin and settings on the line below it, then notes."""
+    """One row per run (within 80 columns), its origin and settings on the line below it, then notes. `stale`: why
+    a run's stored scores no longer hold (its labels changed since, say), by run: its figures are marked
+    (`STALE_MARK`) where they are, not only in a note below."""
+    stale = {run_id: why for run_id, why in (stale or {}).items() if why}
     lines = [f"{'id':>3} {'method':<8} {'status':<11} {'started':<17} {'pages':>5} {'failed':>6} {'F1 all':>6} "
              f"{'predicted':>9} {'F1 pred':>7}"]
     for run in runs:
+        out_of_date = run.id in stale
         lines.append(f"{run.id:>3} {shortened(run.method, 8):<8} {run.outcome:<11} {started(run):<17} "
-                     f"{run.predicted_pages - run.failed_pages:>5} {run.failed_pages:>6} {_figure(run.f1, 6)} "
-                     f"{_coverage(run):>9} {_figure(run.f1_with_prediction, 7)}")
+                     f"{run.predicted_pages - run.failed_pages:>5} {run.failed_pages:>6} "
+                     f"{_figure(run.f1, 6, out_of_date)} {_coverage(run):>9} "
+                     f"{_figure(run.f1_with_prediction, 7, out_of_date)}")
         settings = settings_line(run.parameters)
         if settings:
             lines.append(f"    {settings}")
@@ -561,10 +575,10 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, st
     if any(run.failed_pages for run in runs):
         lines.append("(pages: pages with a prediction; failed: pages the method failed on, scored as empty "
                      "predictions)")
-    for run_id, why in (stale or {}).items():
-        if why:  # labels changed since, or another page reader: the figures above are of the pages as they were
-            lines.append(f"(run {run_id}: {why}; `recordlens score --project {shlex.quote(project)} --run {run_id}` "
-                         "scores it again)")
+    for run_id, why in stale.items():  # labels changed since, or another page reader: the figures are of the
+        # pages as they were
+        lines.append(f"({STALE_MARK} run {run_id}'s figures are out of date: {why}; `recordlens score --project "
+                     f"{shlex.quote(project)} --run {run_id}` scores it again)")
     unscored = [str(run.id) for run in runs if run.f1 is None]
     if unscored:  # "-" is not a score of nothing: say how a run gets its figures, naming every run that lacks them
         which, run_id = ("", unscored[0]) if len(unscored) == 1 else (
@@ -586,8 +600,15 @@ def settings_line(parameters: dict[str, object]) -> str:
     return "; ".join(part for part in (origin, shortened(settings, room)) if part)
 
 
-def _figure(value: float | None, width: int) -> str:
-    return f"{value:{width}.4f}" if value is not None else f"{'-':>{width}}"
+STALE_MARK = "*"  # after a figure of `runs` scored before the labels (or the page reader) changed
+
+
+def _figure(value: float | None, width: int, out_of_date: bool = False) -> str:
+    """A mean F1 in `width` columns; one `out_of_date` marked, to 3 decimals so that the mark keeps the table in 80
+    columns (the figure is of labels as they were: `score` gives it again, to 4)."""
+    if value is None:
+        return f"{'-':>{width}}"
+    return f"{value:{width - 1}.3f}{STALE_MARK}" if out_of_date else f"{value:{width}.4f}"
 
 
 def _coverage(run: RunInfo) -> str:

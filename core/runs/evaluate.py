@@ -48,7 +48,9 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     files = page_files(pages_dir, warnings)
     jobs: list[_PageJob] = []
     failed = failed_pages(pred_dir)
-    left_out = left_out_pages(read_run_description(pred_dir))
+    described = read_run_description(pred_dir)
+    left_out = left_out_pages(described)
+    finished = ran_to_its_end(described)  # then a page without a prediction is one it was not given
     predictions = record_files(pred_dir)
     unreadable: dict[str, str] = {}
     unscorable: list[str] = []  # every page that cannot be scored, named at once rather than the first alone
@@ -77,15 +79,17 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
             warnings.append(f"page {name}: the run failed on it ({failed[name][:300]}); scored as an empty "
                             "prediction")
             predicted = []
-        elif name in left_out:  # said once for all of them, below: a run of part of a folder leaves many
+        elif name in left_out or finished:  # said once for all of them, below: a run of part of a folder leaves many
             predicted = []
         else:
             warnings.append(f"page {name}: no prediction ({pred_dir / f'{name}.json'} is not there); scored as an "
                             "empty prediction")
             predicted = []
         jobs.append(_PageJob(name, page_file, predicted, true.records))
-    warnings += pages_left_out_messages([job.name for job in jobs if job.name not in predictions
-                                        and job.name not in failed], left_out)
+    without = [job.name for job in jobs if job.name not in predictions and job.name not in failed]
+    warnings += pages_left_out_messages(without, left_out)
+    if finished:
+        warnings += pages_not_given_messages([name for name in without if name not in left_out], "the run")
     ignored = [name for name in predictions if name not in truths]
     if ignored:  # a --gt of other pages than the run's would otherwise pass unseen
         warnings.append(unscored_predictions_message(ignored, str(pred_dir), f"without ground truth in {gt_dir}")
@@ -138,14 +142,25 @@ def not_extracted(stopped: object = None) -> str:
 
 
 LEFT_OUT_BY_THE_RUN = "left out by the run"
+# Why a run that went through every page it was given has no prediction for a page: it was not among them (its
+# pages folder did not hold it). Extracting again into the run would do nothing for it.
+NOT_GIVEN = "not among the run's pages (the run finished without it: it was not given this page)"
 
 
-def why_no_prediction(name: str, described: Mapping[str, object]) -> str:
+def why_no_prediction(name: str, described: Mapping[str, object], *, finished: bool = False) -> str:
     """Why a page that did not fail has no prediction in a run described so (its run.json, or a stored run's
-    cost): the run left it out on purpose (`run_files.LEFT_OUT`, with why), or never extracted it
-    (`not_extracted`)."""
+    cost): the run left it out on purpose (`run_files.LEFT_OUT`, with why), was not given it (a run `finished`
+    through every page it was given: `NOT_GIVEN`), or never extracted it (`not_extracted`)."""
     why = left_out_pages(described).get(name)
-    return f"{LEFT_OUT_BY_THE_RUN}: {why}" if why is not None else not_extracted(described.get(STOPPED))
+    if why is not None:
+        return f"{LEFT_OUT_BY_THE_RUN}: {why}"
+    return NOT_GIVEN if finished else not_extracted(described.get(STOPPED))
+
+
+def ran_to_its_end(described: Mapping[str, object]) -> bool:
+    """Whether a run folder's run.json says the run went through every page it was given: it names its method
+    and no stop (an extract writes its stop, "did not finish" while it runs). A folder without one says nothing."""
+    return bool(described.get("method")) and not described.get(STOPPED)
 
 
 def is_left_out(reason: str) -> bool:
@@ -165,6 +180,18 @@ def pages_left_out_messages(names: Iterable[str], left_out: Mapping[str, str]) -
             for why, pages in by_reason.items()]
 
 
+def pages_not_given_messages(names: Sequence[str], whose: str) -> list[str]:
+    """Of the scored pages without a prediction in a run that went through every page it was given, those it was
+    not given (`NOT_GIVEN`), said at once (none, [])."""
+    if not names:
+        return []
+    one = len(names) == 1
+    return [f"{counted(len(names), 'scored page')} {'was' if one else 'were'} not among the pages {whose} was "
+            f"given ({listed(list(names), 8, total=True)}; it finished without {'it' if one else 'them'}): scored as "
+            f"{'an empty prediction' if one else 'empty predictions'}, and the figures without "
+            f"{'it' if one else 'them'} are given apart"]
+
+
 def unscored_predictions_message(names: list[str], whose: str, why: str) -> str:
     """Predictions a score leaves out because their pages are not part of the truth (`why`), named."""
     return (f"{whose} holds predictions for {counted(len(names), 'page')} {why} ({listed(names, total=True)}): "
@@ -182,6 +209,11 @@ def is_not_extracted(reason: str) -> bool:
     return reason.startswith("not extracted")
 
 
+def is_not_given(reason: str) -> bool:
+    """Whether a page's reason says the run, finished, was not given it (nothing a rerun would change)."""
+    return reason == NOT_GIVEN
+
+
 def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetScore, dict[str, str]]:
     """The scores of the pages the run has a prediction for, and the others (name -> reason) left out: the pages
     it failed on, those it never extracted (a run stopped by its budget) and those it left out on purpose (no
@@ -190,7 +222,8 @@ def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetS
     failed = {name: reason for name, reason in failed_pages(pred_dir).items() if name in scored}
     predicted = record_files(pred_dir)
     described = read_run_description(pred_dir)
-    failed.update({p.page: why_no_prediction(p.page, described) for p in scores.pages
+    finished = ran_to_its_end(described)
+    failed.update({p.page: why_no_prediction(p.page, described, finished=finished) for p in scores.pages
                    if p.page not in failed and p.page not in predicted})
     # a predictions file that cannot be read is no prediction either, as a stored run keeps it (as the page's error);
     # `score_run` found them as it read the files, so none is read again here

@@ -135,14 +135,8 @@ def _run_lock(out: Path, summary: RunSummary) -> Iterator[None]:
     try:
         lock = owner_files.take(out / LOCK_FILE)
     except owner_files.Held as held:
-        owner = held.owner
-        who = owner_files.owner_named(owner)
-        host = owner[0] if owner and owner[1] > 0 else None
-        down = (f"; if {host} is down (a lock of a network folder can outlive its host), delete {out / LOCK_FILE}"
-                if host and host != socket.gethostname() else "")
-        raise RecordLensError(f"{out} is being extracted into by {who} right now ({out / LOCK_FILE}): wait for it "
-                              "to end (or stop it), then run this again to go on where it stopped; two runs into "
-                              f"one folder would extract every page twice{down}") from None
+        raise _busy(out, held.owner, "run this again to go on where it stopped; two runs into one folder would "
+                                     "extract every page twice") from None
     except OSError as error:  # a file system without locks (some network mounts): extract, but say so
         summary.warnings.append(f"the run folder's lock cannot be taken ({error}): a second extract into it "
                                 "would not be refused")
@@ -154,6 +148,24 @@ def _run_lock(out: Path, summary: RunSummary) -> Iterator[None]:
         yield
     finally:
         owner_files.release(lock)
+
+
+def check_not_extracting(folder: str | Path, then: str) -> None:
+    """Refuse a run folder an extract is writing now (it holds the folder's lock, `_run_lock`): what it holds is
+    part of a run, which `runs --add` would store as one that stopped. `then`: what to do once it has ended."""
+    owner = owner_files.holder(Path(folder) / LOCK_FILE)
+    if owner is not False:
+        raise _busy(Path(folder), owner, then)
+
+
+def _busy(out: Path, owner: tuple[str, int] | None, then: str) -> RecordLensError:
+    """An extract into `out` runs now: said with who runs it, and how to go on (`then`) once it has ended."""
+    who = owner_files.owner_named(owner)
+    host = owner[0] if owner and owner[1] > 0 else None
+    down = (f"; if {host} is down (a lock of a network folder can outlive its host), delete {out / LOCK_FILE}"
+            if host and host != socket.gethostname() else "")
+    return RecordLensError(f"{out} is being extracted into by {who} right now ({out / LOCK_FILE}): wait for it to "
+                           f"end (or stop it), then {then}{down}")
 
 
 def _holds_every_page(out: Path, description: dict[str, object], wanted: list[str]) -> bool:

@@ -78,6 +78,7 @@ from ..runs.run_files import (
     summed_cost,
     unnamed_method_message,
 )
+from ..runs.runner import check_not_extracting
 from ..text_forms import not_utf8, same_form, unicode_form, visible, written
 from ..wording import counted, listed, shortened
 from .adjudication import Decided
@@ -85,6 +86,7 @@ from .db import Provenance, database_problem, now, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .label_sets import SetAside, set_aside_by
 from .project import Project
+from .runs import RunInfo
 from .schema import TRUE_PAGE_STATUSES
 
 Progress = Callable[[Sequence["PageSource"]], Iterable["PageSource"]]
@@ -773,6 +775,14 @@ class RunFolderImport:
     stored: bool = True  # False: the same run (method, parameters, folder, predictions) was stored already
     # N.json files not stored as records (no such page, or unreadable): each named in `warnings` already
     left_out: tuple[str, ...] = ()
+    # Stored before as a run that had stopped, with this many pages: the folder's extract has gone on since (it was
+    # resumed), and that run, `run_id`, now holds what the folder holds (None: a run stored now, or found stored)
+    carried_on_from: int | None = None
+
+
+# What `runs --add` of a folder an extract is writing now says to do once it has ended (`check_not_extracting`)
+ADD_IT_THEN = ("add it again; nothing is stored now: what it holds so far would be stored as a run that stopped "
+               "before its last page")
 
 
 def import_run_folder(project: Project, run_dir: Path, method: str | None = None) -> RunFolderImport:
@@ -780,9 +790,13 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     that run is named, and nothing is stored twice); its id and warnings.
 
     Method and parameters come from `RUN_DIR/_run/run.json` when the run wrote one, else from `method`.
-    A malformed `N.json` is stored as that page's error (an empty prediction), not dropped."""
+    A malformed `N.json` is stored as that page's error (an empty prediction), not dropped. A folder an extract
+    is writing now is refused (what it holds is part of a run). A folder stored before as a run that had stopped,
+    whose extract went on since (resumed: the pages it held are held as they were), brings that run up to date
+    rather than storing a second, partial copy beside it."""
     if not run_dir.is_dir():
         raise RecordLensError(not_a_folder(run_dir, "predictions", "N.json"))
+    check_not_extracting(run_dir, ADD_IT_THEN)
     warnings: list[str] = []
     described = read_run_description(run_dir, warnings)
     method = str(described.pop("method", "") or method or "")
@@ -840,6 +854,7 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     same = _same_run(project, method, parameters, predictions, errors)
     if same is not None:
         return RunFolderImport(same, warnings, stored=False, left_out=tuple(left_out))
+    earlier = _stopped_run_gone_on(project, method, parameters, predictions, errors)
     cost, ended = _run_cost(run_dir)
     if stopped:
         cost[STOPPED] = str(stopped)
@@ -850,14 +865,16 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     if otherwise:  # kept with the run, so that every later score of it says so too
         cost[OTHER_PAGES] = otherwise
         warnings.append(other_pages_message(otherwise, "the project's"))
-    started = _timestamp(written) or now()
+    # A run gone on since keeps its start: the folder's run.json is written again as each resume begins
+    started = earlier.started_at if earlier is not None else _timestamp(written) or now()
     if ended is not None and ended < started:  # file times of another clock (a copy, another machine's share)
         ended = started
     with project.writing():  # one transaction: a disk full part way leaves no run "running" for ever
-        run_id = project.runs.add(method, parameters, started_at=started)
-        project.runs.add_predictions(run_id, predictions, errors)
+        run_id = project.runs.add(method, parameters, started_at=started) if earlier is None else earlier.id
+        project.runs.add_predictions(run_id, predictions, errors)  # a page's score goes only if it changed
         project.runs.finish(run_id, cost=cost, ended_at=ended)
-    return RunFolderImport(run_id, warnings, left_out=tuple(left_out))
+    return RunFolderImport(run_id, warnings, left_out=tuple(left_out),
+                           carried_on_from=earlier.predicted_pages if earlier is not None else None)
 
 
 def _seeds_not_run(run_dir: Path) -> str | None:
@@ -885,6 +902,25 @@ def _same_run(project: Project, method: str, parameters: dict[str, object], pred
     for run in project.runs.all():
         if run.method == method and run.parameters == parameters and project.runs.predictions(run.id) == wanted:
             return run.id
+    return None
+
+
+def _stopped_run_gone_on(project: Project, method: str, parameters: dict[str, object],
+                         predictions: dict[str, RecordList], errors: dict[str, str]) -> RunInfo | None:
+    """The run stored from this folder when its extract had stopped, if the folder has gone on from it since (the
+    extract resumed: every page that run holds records for is held with the same records, every page it failed on
+    is held, tried again or failed again); the latest such run, None when there is none. A folder written again
+    with --restart holds other records: stored as a run of its own."""
+    parameters = json.loads(json.dumps(parameters, default=str))  # as stored: through JSON
+    held = {name: [list(record) for record in records] for name, records in predictions.items()}
+    for run in reversed(project.runs.all()):
+        if run.method != method or run.parameters != parameters or run.outcome != "stopped":
+            continue
+        failed = project.runs.errors(run.id)
+        stored = project.runs.predictions(run.id)
+        if all((name in held or name in errors) if name in failed else held.get(name) == records
+               for name, records in stored.items()):
+            return run
     return None
 
 

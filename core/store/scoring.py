@@ -18,7 +18,9 @@ from ..records.model import TextKeyIndex
 from ..records.score import DatasetScore, PageScore, score_page
 from ..runs.evaluate import (
     is_left_out,
+    is_not_given,
     pages_left_out_messages,
+    pages_not_given_messages,
     truth_naming_nothing,
     unscored_predictions_message,
     why_no_prediction,
@@ -56,15 +58,19 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     if otherwise:
         warnings.append(other_pages_message(otherwise, "the project's"))
     left_out: dict[str, str] = {}
+    finished = _ran_to_its_end(run)
     for name in truth_pages:
         if name in errors:
             warnings.append(f"page {name}: run {run_id} ({run.method}) failed on it; scored as an empty prediction")
             left_out[name] = errors[name]
         elif name not in predictions:
-            left_out[name] = why_no_prediction(name, run.cost)
-            if not is_left_out(left_out[name]):  # those the run left out on purpose: said at once, below
+            left_out[name] = why_no_prediction(name, run.cost, finished=finished)
+            # those the run left out on purpose, or was not given: said at once, below
+            if not is_left_out(left_out[name]) and not is_not_given(left_out[name]):
                 warnings.append(f"page {name}: no prediction in run {run_id} ({run.method}); scored as an empty one")
     warnings += pages_left_out_messages(left_out, left_out_pages(run.cost))
+    warnings += pages_not_given_messages([name for name, why in left_out.items() if is_not_given(why)],
+                                         f"run {run_id}")
     kept = _still_scored(project, run, labelled)
     fresh = {}
     for name in progress([name for name in truth_pages if name not in kept]):
@@ -77,6 +83,12 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
         gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
         project.runs.drop_scores(run_id, gone)  # pages no longer labelled leave the means, as they left the truth
     return result, warnings, left_out
+
+
+def _ran_to_its_end(run: RunInfo) -> bool:
+    """Whether the run went through every page it was given: it finished, without a stop, and it says what made
+    it (its method's version: a folder added without its run.json, say, may have been cut short for all it says)."""
+    return run.outcome == "finished" and "version" in run.parameters
 
 
 def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[str, PageScore]:

@@ -100,8 +100,8 @@ def test_runs_says_pages_scored_by_an_earlier_recordlens_as_such(tmp_path: Path,
     as_schema_6(folder)
     capsys.readouterr()
     assert main(["runs", "--project", str(folder)]) == 0
-    assert (f"(run 1: 3 pages scored by an earlier RecordLens (0, 1, 2); `recordlens score --project {folder} "
-            "--run 1` scores it again)") in capsys.readouterr().out
+    assert (f"(* run 1's figures are out of date: 3 pages scored by an earlier RecordLens (0, 1, 2); `recordlens "
+            f"score --project {folder} --run 1` scores it again)") in capsys.readouterr().out
 
 
 def removed_under_schema_6(tmp_path: Path) -> tuple[Path, Path]:

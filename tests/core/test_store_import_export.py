@@ -504,8 +504,8 @@ def test_a_runs_scores_say_which_pages_changed_since_they_were_made(tmp_path: Pa
         assert project.runs.stale_pages(run) == ["1", "2"]
     assert run_cli(["runs", "--project", str(tmp_path / "p")]) == 0
     said = capsys.readouterr().out
-    assert (f"(run {run}: 2 pages labelled, changed or unmarked since it was scored (1, 2); `recordlens score "
-            "--project") in said
+    assert (f"(* run {run}'s figures are out of date: 2 pages labelled, changed or unmarked since it was scored "
+            "(1, 2); `recordlens score --project") in said
     with open_project(tmp_path / "p") as project:
         score_stored_run(project, run)
         assert project.runs.stale_pages(run) == [] and [s.page for s in project.runs.scores(run)] == ["2"]
