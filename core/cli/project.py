@@ -420,10 +420,11 @@ def _add_run_folder(project, folder: Path, method: str | None) -> tuple[int, boo
     added = import_run_folder(project, folder, method)
     for message in added.warnings:
         _warn(message)
-    # Part of the folder not in the run: its files are named in the warnings above, once; this line counts them,
-    # and the exit says it too.
-    without = (f" ({counted(len(added.left_out), 'file')} of it not as records: the warnings above say which and "
-               "why)" if added.left_out else "")
+    # Part of the folder not in the run: its files are named in the warnings above, once (of many files of a
+    # kind, the first few: `listed`); this line counts them, and the exit says it too.
+    which = "which and why" if len(added.left_out) <= 5 else "why, and name the first of them"
+    without = (f" ({counted(len(added.left_out), 'file')} of it not as records: the warnings above say {which})"
+               if added.left_out else "")
     if added.carried_on_from is not None:  # the same run gone on since (resumed): one run, brought up to date
         print(f"{folder} was stored as run {added.run_id} when its extract had stopped "
               f"({counted(added.carried_on_from, 'page')}); the extract went on since: run {added.run_id} now holds "

@@ -169,7 +169,11 @@ class ImportReport:
         if checked is None:
             return []
         counted_too = 0 if annotator else len(checked.pages)  # the project's pages just imported count as its own
-        among = (f", policy against the project's {counted_too + len(self.project_checks)} pages with labels"
+        # A page labelled as holding no record has no policy (`hygiene.summarise`): the pages that vote are said
+        held = [*checked.pages[:counted_too], *self.project_checks]
+        voting = sum(1 for check in held if check.records)
+        policy = f", {voting} with a policy" if voting != len(held) else ""
+        among = (f", policy against the project's {len(held)} pages with labels{policy}"
                  if self.project_checks else "")
         return [f"labels: {line}" for line in checked.findings()] + [
             f"label check of the pages imported with labels{_whose(annotator)}{among}: {checked.summary()}"]

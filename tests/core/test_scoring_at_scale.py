@@ -265,7 +265,8 @@ def test_a_run_folder_of_pages_the_project_lacks_is_said_in_one_line(tmp_path: P
     lines = [line for line in err.splitlines() if "no page" in line]
     assert lines == [f"warning: skipped 28 prediction files of {folder} (2.json, 3.json, 4.json, 5.json, 6.json, "
                      "...): no page of that name in the project"]
-    assert f"stored {folder} as run 1 (28 files of it not as records: the warnings above say which and why)" in err
+    assert (f"stored {folder} as run 1 (28 files of it not as records: the warnings above say why, and name the "
+            "first of them)") in err
 
 
 def test_the_runs_table_names_every_run_not_scored_yet(tmp_path: Path, capsys) -> None:
