@@ -117,13 +117,8 @@ def _changed_while_learning(project: Project, learn_keys: str) -> str:
     fresh = _how_fresh(project)
     if fresh is None or fresh.current:
         return ""
-    parts = [f"labels of {_pages(fresh.changed)} changed"] if fresh.changed else []
-    if fresh.new:
-        parts.append(f"{_pages(fresh.new)} marked labelled")
-    if fresh.gone:
-        parts.append(f"{_pages(fresh.gone)} no longer marked labelled")
     several = len(fresh.changed) + len(fresh.new) + len(fresh.gone) > 1
-    return (f"{', '.join(parts)} while learning: learn again ({learn_keys}) to include the "
+    return (f"{fresh.changes()} while learning: learn again ({learn_keys}) to include the "
             f"change{'s' if several else ''}")
 
 
