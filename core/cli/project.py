@@ -230,13 +230,15 @@ def cmd_project_init(args: argparse.Namespace) -> int:
     return 0
 
 
-ROW_WORDS = {"records": "labels", "label_history": "history entries", "annotator_labels": "other annotators' labels",
-             "predictions": "run predictions", "scores": "run scores"}  # what a removed page held, as said
+# What a removed page held, as said: (one, several) of each table's rows
+ROW_WORDS = {"records": ("label", "labels"), "label_history": ("history entry", "history entries"),
+             "annotator_labels": ("record in another annotator's labels", "records in other annotators' labels"),
+             "predictions": ("run prediction", "run predictions"), "scores": ("run score", "run scores")}
 
 
 def _held(rows: dict[str, int]) -> str:
-    """A removed or restored page's rows, per table, as said ("19 labels, 3 history entries")."""
-    return ", ".join(f"{n} {ROW_WORDS[table]}" for table, n in rows.items() if table in ROW_WORDS) or (
+    """A removed or restored page's rows, per table, as said ("19 labels, 1 history entry")."""
+    return ", ".join(counted(n, *ROW_WORDS[table]) for table, n in rows.items() if table in ROW_WORDS) or (
         "no labels, history or runs")
 
 

@@ -194,3 +194,11 @@ def test_a_page_removed_and_put_back_twice_at_the_same_time_keeps_both_copies(tm
     records = [len(json.loads(path.read_text(encoding="utf-8")).get("records") or [])
                for path in (restored / first.kept.name, put_back.moved_to)]
     assert records[1] == records[0] + 1  # the record accepted in between: two copies, both kept
+
+
+def test_what_a_removed_page_held_is_counted_in_words_that_agree_with_the_count() -> None:
+    from recordlens.core.cli.project import _held
+
+    assert _held({"records": 1, "label_history": 1, "annotator_labels": 2, "scores": 3}) == (
+        "1 label, 1 history entry, 2 records in other annotators' labels, 3 run scores")
+    assert _held({}) == "no labels, history or runs"
