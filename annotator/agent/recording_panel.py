@@ -4,7 +4,8 @@ only calls the recorder; the recorder decides what a step is.
 
 An answer that does not match the task's gold answer is said in red before it is recorded: Answer once more
 records it anyway, and the recording is marked as not matching (its success false), which the viewer and the
-stored-trajectory picker show."""
+stored-trajectory picker show. The warning goes when the recording ends (the note that the reference was saved
+marked "does not match" then follows, when it was) and when a task is chosen."""
 
 from __future__ import annotations
 
@@ -115,6 +116,7 @@ class RecordingPanel(QWidget):
         return self.tasks[index] if 0 <= index < len(self.tasks) else None
 
     def choose(self, task: Task) -> None:
+        self._clear_warning()  # picked again, even the task already shown: a fresh start
         ids = [t.id for t in self.tasks]
         if task.id in ids:
             self.tasks[ids.index(task.id)] = task
@@ -203,6 +205,8 @@ class RecordingPanel(QWidget):
         self.steps.setCurrentRow(min(row, self.steps.count() - 1))
 
     def _on_recording(self, on: bool) -> None:
+        if not on:  # "press Answer again" says nothing of a recording over (a saved mismatch is said after this)
+            self._clear_warning()
         self.record_button.setText("■ Stop" if on else "● Record")
         self.record_button.setAccessibleName("Stop" if on else "Record")  # read without the symbol
         for widget in (self.wait_button, self.answer_button, self.answer_edit):

@@ -7,12 +7,15 @@ takes rule names separated by commas; the answer kind is chosen from core's list
 Editing is the table's own (a double-click, F2 or typing edits a cell); picking a task for recording is a
 separate act, Enter on a row or "Record this task", so that a double-click never leaves the Tasks tab. The editor
 knows whether its rows differ from the file's (`modified()`), so that closing the window or opening another
-file asks Save / Discard / Cancel, as editors do.
+file asks Save / Discard / Cancel, as editors do. Save does not write over a file changed on disk since it was
+read (by another program, or a second window): it asks Reload from disk / Save over it / Cancel, naming the tasks
+that differ there.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from pathlib import Path
 
@@ -35,6 +38,7 @@ from PySide6.QtWidgets import (
 from ...core.agent import ANSWER_KINDS, NORMALISE_RULES, Task, load_tasks, save_tasks, task_from_line
 from ...core.errors import AgentError
 from ...core.resource_files import resource_path
+from ...core.wording import named_and_more
 from ..qt.signals import emit
 from ..qt.widgets import button
 
@@ -47,6 +51,21 @@ HINT = ("Double-click a cell (or F2) to edit it. Enter on a row, or “Record th
 Answer = QMessageBox.StandardButton
 
 
+def ask_about_changed_file(parent: QWidget, path: Path, differ: str) -> str:
+    """"reload", "overwrite" or "cancel", for a tasks file changed on disk since it was read (`differ`: how)."""
+    box = QMessageBox(QMessageBox.Icon.Warning, "Tasks file changed on disk",
+                      f"{path} has changed on disk since it was read here ({differ}).\n\nReload from disk: the "
+                      "table shows the file as it is now, and the edits made here are dropped.\nSave over it: the "
+                      "table is written, and the changes made on disk are lost.", QMessageBox.StandardButton.NoButton,
+                      parent)
+    reload = box.addButton("Reload from disk", QMessageBox.ButtonRole.DestructiveRole)
+    overwrite = box.addButton("Save over it", QMessageBox.ButtonRole.AcceptRole)
+    box.setDefaultButton(box.addButton(QMessageBox.StandardButton.Cancel))
+    box.exec()
+    clicked = box.clickedButton()
+    return "reload" if clicked is reload else "overwrite" if clicked is overwrite else "cancel"
+
+
 def ask_to_save(parent: QWidget, what: str) -> QMessageBox.StandardButton:
     """Save, Discard or Cancel for unsaved task edits, before `what` ("closing the window") loses them."""
     return QMessageBox.question(parent, "Unsaved tasks", f"The task table has changes that are not saved. Save "
@@ -55,7 +74,8 @@ def ask_to_save(parent: QWidget, what: str) -> QMessageBox.StandardButton:
 
 class TaskEditor(QWidget):
     """Signals: `saved(path)`, `loaded(path)`, `task_chosen(task)` (Enter on a row or "Record this task"),
-    `modified_changed(bool)`. `ask` is how unsaved edits are asked about (tests answer it themselves)."""
+    `modified_changed(bool)`. `ask` is how unsaved edits are asked about, `ask_changed` what to do with a file
+    changed on disk since it was read (tests answer both themselves)."""
 
     saved = Signal(str)
     loaded = Signal(str)
@@ -69,6 +89,10 @@ class TaskEditor(QWidget):
         self.site_source = lambda: None  # the open Site (the agent window sets it), for the review's answer check
         self.review = None  # the review queue window, once opened
         self.ask = ask_to_save
+        self.ask_changed = ask_about_changed_file
+        # The file as last read or written here: its bytes' digest, and its tasks (to say which ones differ)
+        self._disk_digest: str | None = None
+        self._disk_tasks: list[Task] = []
         self._clean: list[list[str]] = []  # the rows as last loaded or saved: any difference is unsaved
         self._was_modified = False
         self.table = _TaskTable(0, len(COLUMNS))
@@ -254,12 +278,14 @@ class TaskEditor(QWidget):
 
     def load(self, path: str | Path) -> list[Task]:
         """Read a tasks file; on a bad file the table keeps what it had and the status says why."""
+        digest = file_digest(Path(path))  # before reading: a change made meanwhile is a change since
         try:
             tasks = load_tasks(path)
         except AgentError as error:
             self.status.setText(str(error))
             raise
         self.path = Path(path)
+        self._disk_digest, self._disk_tasks = digest, tasks
         self.site = tasks[0].site if tasks else ""
         self.set_tasks(tasks)  # marks the rows clean
         self.status.setText(f"{len(tasks)} tasks from {self.path}")
@@ -286,16 +312,43 @@ class TaskEditor(QWidget):
         if problems:
             self.status.setText(f"not saved: {len(problems)} bad row(s): " + "; ".join(problems[:3]))
             return None
+        if not self._may_write_over(target):
+            return None
         try:
             save_tasks(target, tasks)
         except (AgentError, OSError) as error:
             self.status.setText(f"not saved: {error}")
             return None
         self.path = target
+        self._disk_digest, self._disk_tasks = file_digest(target), tasks
         self._mark_clean()
         self.status.setText(f"saved {len(tasks)} tasks to {target}")
         emit(self.saved, str(target))
         return target
+
+    def _may_write_over(self, target: Path) -> bool:
+        """Whether Save may write `target`: yes, unless it is the file open here and it changed on disk since it
+        was read or written here; then the user chooses (a reload shows the file's rows, and nothing is saved)."""
+        if self.path is None or self._disk_digest is None or target.resolve() != self.path.resolve():
+            return True
+        now = file_digest(target)
+        if now is None or now == self._disk_digest:  # gone (writing it again loses nothing), or as it was
+            return True
+        differ = differences(self._disk_tasks, target)
+        answer = self.ask_changed(self, target, differ)
+        if answer == "overwrite":
+            return True
+        if answer == "reload":
+            try:
+                self.load(target)
+            except AgentError:  # the status line says why; the table keeps its rows, still unsaved
+                return False
+            self.status.setText(f"not saved: {target} had changed on disk ({differ}): reloaded from it, the edits "
+                                "made here dropped")
+        else:
+            self.status.setText(f"not saved: {target} has changed on disk since it was read ({differ}); Save again "
+                                "to reload it or to save over it")
+        return False
 
     def open_review(self, path: str | Path | None = None):  # noqa: ANN201 - a ReviewQueue
         """Open the review queue for a candidates file (asked for when not given)."""
@@ -321,6 +374,31 @@ class TaskEditor(QWidget):
         return self.save(name) if name else None
 
 
+def file_digest(path: Path) -> str | None:
+    """The SHA-256 of the file's bytes (None: no file to read), to tell a file changed since it was read."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def differences(read: list[Task], path: Path) -> str:
+    """How the tasks file at `path` differs from `read` (its tasks when it was read here), by task id: "lookup-1
+    changed there; lookup-9 added there"; or why it cannot be told."""
+    try:
+        now = {task.id: task for task in load_tasks(path)}
+    except AgentError as error:
+        return f"it no longer reads as a tasks file: {error}"
+    before = {task.id: task for task in read}
+    parts = []
+    for ids, what in (([i for i in now if i in before and now[i] != before[i]], "changed"),
+                      ([i for i in now if i not in before], "added"),
+                      ([i for i in before if i not in now], "removed")):
+        if ids:
+            parts.append(f"{named_and_more(ids, 3)} {what} there")
+    return "; ".join(parts) or "the same tasks, written differently"
+
+
 def is_shipped(path: Path) -> bool:
     """Whether `path` is one of the files RecordLens ships (the demo tasks): those are never written."""
     return path.resolve().is_relative_to(resource_path("agent").resolve())
@@ -336,6 +414,7 @@ def _open_review(editor: TaskEditor, path: str | Path | None = None):  # noqa: A
         editor.review.setWindowFlag(Qt.WindowType.Window)  # its own window, closed with the editor
         editor.review.refined.connect(lambda tasks: _add_refined(editor, tasks))
     editor.review.set_site(editor.site_source())
+    editor.review.set_seeds(editor.tasks()[0])  # the experts' seeds are often the tasks open here
     # Its file chooser starts beside the open tasks file, where a benchmark's candidates usually are
     editor.review.start_folder = editor.path.parent if editor.path is not None else None
     if path is None:

@@ -55,6 +55,7 @@ from .task_editor import TaskEditor, is_shipped
 from .trajectory_viewer import StoredTrajectory, StoredTrajectoryPicker, TrajectoryViewer
 
 SCREENSHOTS_SUFFIX = ".screenshots"  # folder beside a saved trajectory JSON, one PNG per hash
+AGAIN = "record it again, ending with Answer"  # what makes a recording stopped without an answer a reference
 
 
 def demo_site_folder() -> Path:
@@ -369,18 +370,23 @@ class AgentWindow(QMainWindow):
         if trajectory is None or not trajectory.steps:
             return
         task = self.panel.current_task()
+        # Stopped (■ Stop) before an Answer: kept, but a reference is a finished one, so it is said to be none
+        answered = trajectory.answer is not None
         self.show_trajectory(trajectory, site=self.browser.site.name if self.browser.site is not None else None)
         if self.project is not None and task is not None and self.browser.site is not None:
             try:
                 site_id = self.project.agent.site_id(self.browser.site.name, str(self.browser.site.root.resolve()))
                 row = self.project.agent.save_task(site_id, task)
                 self.project.agent.add_trajectory(row, trajectory)
-                self.panel.status.setText(f"{counted(len(trajectory.steps), 'step')} recorded and saved in the project")
+                self.panel.status.setText(f"{counted(len(trajectory.steps), 'step')} recorded and saved in the project"
+                                          + ("" if answered else ", without an answer: not used as the task's "
+                                             f"reference ({AGAIN})"))
             except RecordLensError as error:
                 self.panel.status.setText(f"recorded, but not saved in the project: {error}")
         else:
-            self.panel.status.setText(f"{counted(len(trajectory.steps), 'step')} recorded; save them with "
-                                      "“Save trajectory…”")
+            self.panel.status.setText(f"{counted(len(trajectory.steps), 'step')} recorded"
+                                      + ("" if answered else f", without an answer: no reference ({AGAIN})")
+                                      + "; save them with “Save trajectory…”")
 
     def open_stored_trajectory_dialog(self) -> StoredTrajectoryPicker | None:
         """The picker of the project's trajectories, shown without blocking; the chosen one opens on accept."""
