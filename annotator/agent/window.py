@@ -104,6 +104,9 @@ def remembered_files(settings: Settings) -> tuple[Path, Path | None, list[str]]:
         tasks = demo_tasks_file()
     return site, tasks, notes
 
+# Why no site opens while a replay goes on: it drives this browser, and the trajectory it replays would go
+_REPLAY_BEFORE_A_SITE = "a replay is going on: let it end before opening a site"
+
 
 class AgentWindow(QMainWindow):
     """The window; `project` (a core Project) is where recordings go. Call `shutdown()` before the QApplication
@@ -200,7 +203,7 @@ class AgentWindow(QMainWindow):
         the old one (`_forget_the_old_site`); one is not opened while a recording goes on (its steps would mix
         two sites), nor while a replay goes on (it drives this browser, and the trajectory it replays would go)."""
         before = self.browser.site.root.resolve() if self.browser.site is not None else None
-        reason = ("a replay is going on: let it end before opening a site" if self.viewer.replaying
+        reason = (_REPLAY_BEFORE_A_SITE if self.viewer.replaying
                   else "a recording is going on: stop it (■ Stop) before opening another site"
                   if self.recorder.recording and before != Path(folder).resolve() else None)
         if reason is not None:
@@ -278,6 +281,9 @@ class AgentWindow(QMainWindow):
         self.panel.set_tasks([t for t in tasks if site is None or not t.start_url or site.page(t.start_url)])
 
     def open_site_dialog(self) -> None:
+        if self.viewer.replaying:  # said before a folder is chosen, not after
+            self.statusBar().showMessage(_REPLAY_BEFORE_A_SITE, 10000)
+            return
         folder = QFileDialog.getExistingDirectory(self, "Open a snapshot site", str(self.browser.site.root
                                                                                     if self.browser.site else ""))
         if folder:
@@ -390,6 +396,8 @@ class AgentWindow(QMainWindow):
 
     def open_stored_trajectory_dialog(self) -> StoredTrajectoryPicker | None:
         """The picker of the project's trajectories, shown without blocking; the chosen one opens on accept."""
+        if self._replay_goes_on():  # said before one is chosen (and again if a replay begins while it is open)
+            return None
         if self.project is None:
             self.statusBar().showMessage("no project is open: trajectories are stored in a project", 8000)
             return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from recordlens.annotator.agent.trajectory_viewer import StoredTrajectory
 from recordlens.annotator.agent.window import AgentWindow, load_trajectory_file
@@ -62,7 +62,8 @@ def test_another_site_is_not_opened_while_a_recording_goes_on(qapp: QApplication
         window.close()
 
 
-def test_no_site_is_opened_while_a_replay_goes_on(qapp: QApplication, tmp_path: Path) -> None:
+def test_no_site_is_opened_while_a_replay_goes_on(qapp: QApplication, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     make_site(tmp_path / "shop")
     window = AgentWindow(site=DEMO_SITE, tasks=DEMO_TASKS)
     try:
@@ -76,6 +77,13 @@ def test_no_site_is_opened_while_a_replay_goes_on(qapp: QApplication, tmp_path: 
         def midway(index: int) -> None:  # the second step: the replay has turned the event loop by now
             if index == 1:
                 reasons.extend([window.open_site(tmp_path / "shop"), window.open_site(DEMO_SITE)])
+                asked: list[object] = []  # the dialogs say it before anything is chosen in them
+                monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: asked.append(a) or "")
+                window.open_site_dialog()
+                reasons.append(window.statusBar().currentMessage())
+                assert window.open_stored_trajectory_dialog() is None
+                reasons.append(window.statusBar().currentMessage())
+                assert asked == []
                 other = load_trajectory_file(DEMO_REFERENCE / "lookup-2.json")  # nothing else goes on show meanwhile
                 window.show_stored(StoredTrajectory(1, "references", None, other))
                 reasons.append(window.statusBar().currentMessage())
@@ -84,7 +92,7 @@ def test_no_site_is_opened_while_a_replay_goes_on(qapp: QApplication, tmp_path: 
         window.viewer.step_chosen.connect(midway)
         result = window.viewer.replay()
         assert result is not None and result.ok, result and result.message
-        assert len(reasons) == 3 and all(r is not None and "replay" in r for r in reasons), reasons
+        assert len(reasons) == 5 and all(r is not None and "replay" in r for r in reasons), reasons
         assert window.browser.site.root.resolve() == DEMO_SITE.resolve()
         assert window.viewer.trajectory is trajectory and saved_url not in window.browser.history
         assert "not shown: a replay is going on" in window.statusBar().currentMessage()
