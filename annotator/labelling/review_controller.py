@@ -122,6 +122,34 @@ def _figures(score: object) -> tuple[object, ...]:
     return tuple(getattr(score, name) for name in ("precision", "recall", "f1", "predicted_records", "true_records"))
 
 
+def _runs_named(runs: Sequence[RunInfo]) -> str:
+    """"run 3 (mdr)", "runs 3 (mdr), 4 (handmade)"."""
+    named = ", ".join(f"{run.id} ({run.method})" for run in runs)
+    return f"run {named}" if len(runs) == 1 else f"runs {named}"
+
+
+def _other_runs_news(seen: dict[int, RunInfo] | None, runs: dict[int, RunInfo], under: object) -> str:
+    """What changed elsewhere in the runs other than the one under review (which says its own): "run 3 (mdr) added
+    elsewhere: in the run list", and runs scored (with their F1) or deleted; "" when none, or before the runs were
+    first seen. A run going on elsewhere (pages stored every few seconds) is said once, as it is added."""
+    if seen is None:
+        return ""
+    added = [run for key, run in runs.items() if key not in seen and key != under]
+    scored = [run for key, run in runs.items() if key in seen and key != under and run.scored_pages
+              and _means(run) != _means(seen[key])]
+    deleted = [run for key, run in seen.items() if key not in runs and key != under]
+    parts = [f"{_runs_named(added)} added"] if added else []
+    if scored:
+        f1 = f" (F1 {scored[0].f1:.3f})" if len(scored) == 1 and scored[0].f1 is not None else ""
+        parts.append(f"{_runs_named(scored)} scored{f1}")
+    parts += [f"{_runs_named(deleted)} deleted"] if deleted else []
+    if not parts:
+        return ""
+    where = "no longer in the run list" if not (added or scored) else (
+        "in the run list" if not deleted else "the run list shows them as they now are")
+    return f"{', '.join(parts)} elsewhere: {where}"
+
+
 @dataclass
 class _Basis:
     """What an annotator's comparison with the project's labels was made of: the pages both had labelled and the
@@ -343,11 +371,15 @@ class ReviewController:
         """The project changed elsewhere (the command line, another window): the runs deleted, added, scored or
         given other predictions are shown as they now are (`_follow_runs`); an annotator's label set imported
         again makes the means again, and the page on show is redrawn when their records of it or its true records
-        are no longer those the review shows (else the rows chosen in the list stay as they are). `say` False: the
-        changes are this window's own job's (a Propose filling the run under review), which says what it did."""
+        are no longer those the review shows (else the rows chosen in the list stay as they are). The run under
+        review shows its means as they now stand against the labels: pages labelled or changed elsewhere make them
+        out of date (Score again) at once, not at the next page opened. `say` False: the changes are this window's
+        own job's (a Propose filling the run under review), which says what it did."""
         self._follow_runs(say)
         other, page = self.annotator(), self.window.page_name
         if other is None:
+            if self.run_id != NO_RUN:  # still under review (not deleted elsewhere): its staleness as it now is
+                self.show_run_figures()
             return
         labelled = self._labelled_once()
         self._read_their_set_again(other, labelled)
@@ -375,6 +407,9 @@ class ReviewController:
         now = runs.get(under) if under is not None else None
         if now is not None and was is not None:
             self._run_changed(was, now, labelled, say)
+        news = _other_runs_news(seen, runs, under)
+        if news and say:
+            self.window.message(news, 10000)
         return True
 
     def _run_gone(self, run_id: object, was: RunInfo | None, labelled: Labelled, say: bool = True) -> None:
@@ -606,6 +641,7 @@ class ReviewController:
         if window.project.page(name).status not in TRUE_PAGE_STATUSES:
             notes.append("page not marked labelled: its labels may be incomplete")
         records = self.review.records
+        kept, merged = self._kept_indices(other, name, self.review) if other is not None else ((), ())
         self.panel.show_page(self.review, "; ".join(notes),
                              texts=[texts.of(r.xpaths, 60)[0] for r in records],
                              true_texts=[texts.of(r.true_xpaths, 60)[0] for r in records],
@@ -613,8 +649,7 @@ class ReviewController:
                                            if label.status in TRUE_LABEL_STATUSES],
                              named=[sum(1 for x in r.xpaths if page.resolve(x) is not None) for r in records],
                              entries=[texts.of(r.xpaths, 60)[1] for r in records],
-                             kept=self._kept_indices(other, name, self.review) if other is not None else (),
-                             failure=failure or "")
+                             kept=kept, merged=merged, failure=failure or "")
         if other is not None:
             # Of the labels just read (a redraw reads nothing more): an action reads them again (`_rejected_in`)
             to_take, *left_out = self._to_take(self.review, truth, _rejected_by(window.labels))
@@ -637,11 +672,14 @@ class ReviewController:
         return self._classed.keep(self.run_id, _Classed(name, keys, predicted, truth,
                                                         review_page(predicted, truth, keys, name))).review
 
-    def _kept_indices(self, other: str, name: str, review: PageReview) -> list[int]:
-        """The page's review records whose project's version was kept against the annotator's (O), as the project
-        holds the decisions now: one made on records since changed keeps nothing."""
-        decisions = self.window.project.adjudication.kept(name, other)
-        return [i for i, record in enumerate(review.records) if disagreement(record, other) in decisions]
+    def _kept_indices(self, other: str, name: str, review: PageReview) -> tuple[list[int], list[int]]:
+        """The page's review records decided against the annotator's (O, or a Shift+T that kept or merged), as the
+        project holds the decisions now: one made on records since changed keeps nothing; and those of them a
+        merge decided."""
+        decisions = {d: d for d in self.window.project.adjudication.kept(name, other)}
+        found = [(i, decisions[d]) for i, record in enumerate(review.records)
+                 if (d := disagreement(record, other)) is not None and d in decisions]
+        return [i for i, _ in found], [i for i, d in found if d.merged]
 
     def _run_records(self, name: str) -> Records | None:
         """The run's records of the page (None: it holds none for it), its predictions read once while it is
@@ -984,6 +1022,9 @@ class ReviewController:
                 f" (it holds all of {name}'s record already)")
             return _Decision("keep", lambda: project.adjudication.keep(page, name, kept.theirs, kept.ours, person),
                              label.id, why=why)
+        if merge:  # the pair the merge leaves (their record a small part of it: partial) decided with it
+            return _Decision("edit", lambda: project.adjudication.merge(page, label, name, record.xpaths, person),
+                             label.id, xpaths)
         return _Decision("edit", lambda: project.edit(label.id, xpaths, person, adjudicated=name), label.id, xpaths)
 
     def _accept_rejected(self, rejected: Sequence[Label], name: str) -> Change:

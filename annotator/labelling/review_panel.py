@@ -57,8 +57,8 @@ KIND_MEANINGS = {MATCHED: "matched: a predicted record paired with a true one at
                  SPURIOUS: "spurious: a predicted record left unpaired, or paired with a true record sharing no text "
                            "with it"}
 KEPT = "kept"  # a disagreement whose project's version was kept (O): listed apart, no longer open
-KEPT_MEANING = ("kept: a disagreement decided for the project's version (O), no longer open; the figures still "
-                "count it. Unticked: hidden in the list and on the page")
+KEPT_MEANING = ("kept: a disagreement decided for the project's version (O), or merged into it (Shift+T), no longer "
+                "open; the figures still count it. Unticked: hidden in the list and on the page")
 KEPT_COLOUR = "#868e96"
 PREDICTED_KINDS = (MATCHED, PARTIAL, SPURIOUS)  # the classes whose row shows a predicted record
 DATA_ROLE = Qt.ItemDataRole.UserRole
@@ -211,6 +211,7 @@ class ReviewPanel(QWidget):
         self.kept_toggle.setToolTip(KEPT_MEANING)
         self.kept_toggle.hide()
         self.kept: frozenset[int] = frozenset()  # the page's review records whose project's version was kept
+        self._merged: frozenset[int] = frozenset()  # those of them a merge (Shift+T) decided
         # Two by two, and never wider than the panel: the counts in their texts change from page to page.
         legend = QWidget()
         legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -455,19 +456,20 @@ class ReviewPanel(QWidget):
 
     def show_page(self, review: PageReview | None, note: str = "", texts: Sequence[str] = (),
                   true_texts: Sequence[str] = (), true_numbers: Sequence[int] = (), named: Sequence[int] = (),
-                  entries: Sequence[int] = (), kept: Collection[int] = (), failure: str = "") -> None:
+                  entries: Sequence[int] = (), kept: Collection[int] = (), merged: Collection[int] = (),
+                  failure: str = "") -> None:
         """The page's figures, with `note` (what qualifies them) below, and one row per reviewed record of a shown
         class (`texts[i]`: record i's text, `true_texts[i]`: the text of the true record it is paired with, when
         given: a row's tip shows both; `true_numbers`: the true records' numbers in the Records tab; `named[i]`:
         how many of record i's XPaths name an element of the page; `entries[i]`: how many text entries it holds,
         none making a predicted record hallucinated; `kept`: the records whose project's version was kept, listed
-        apart and counted on their own toggle, not their class's). The rows chosen stay chosen while the page is
-        the same and their records are still there. `failure`: why the run failed on the page, said first, its
-        figures then those of the empty prediction it is scored as (a failure must not lead with NEXT-EVAL's 1 of
-        a page with nothing to find)."""
+        apart and counted on their own toggle, not their class's; `merged`: those of them a merge decided). The
+        rows chosen stay chosen while the page is the same and their records are still there. `failure`: why the
+        run failed on the page, said first, its figures then those of the empty prediction it is scored as (a
+        failure must not lead with NEXT-EVAL's 1 of a page with nothing to find)."""
         chosen = self._chosen()
         self._review, self._texts, self._true_texts, self.true_numbers = review, texts, true_texts, true_numbers
-        self._named, self._entries, self.kept = named, entries, frozenset(kept)
+        self._named, self._entries, self.kept, self._merged = named, entries, frozenset(kept), frozenset(merged)
         records = review.records if review is not None else ()
         for kind, toggle in self.kind_toggles.items():
             toggle.setText(f"{kind} ({sum(1 for i, r in enumerate(records) if r.kind == kind and i not in self.kept)})")
@@ -525,7 +527,8 @@ class ReviewPanel(QWidget):
             # A predicted record with no text on the page is what NEXT-EVAL calls hallucinated
             hallucinated = ", hallucinated" if record.kind in PREDICTED_KINDS and index < len(self._entries) and (
                 not self._entries[index]) else ""
-            decided = f" ({KEPT}: the project's version)" if kept else ""
+            decided = "" if not kept else f" ({KEPT}: merged into the project's)" if index in self._merged else (
+                f" ({KEPT}: the project's version)")
             item = QListWidgetItem(f"■ {review_label(record, self.true_numbers):>4}{paired_with}  {record.kind}"
                                    f"{decided}{hallucinated}{overlap}  {element_words(record.xpaths, named)}"
                                    f"\n        {shown_text}")

@@ -13,7 +13,13 @@ disagreement is open again. Agreement figures never look at decisions: keeping c
 
     project.adjudication.held_as("151", theirs)       # the project's record that is theirs already, or None
     project.adjudication.merged(ours, theirs)         # Shift+T's record: both's XPaths, none an ancestor covers
+    project.adjudication.merge("12", label, "bea", theirs, by=person)   # Shift+T: that record, and decided
     project.adjudication.decided_since("128", "ben", imported_at)   # what was decided on their labels since then
+
+A merge is a decision too: the merged record may still hold their record as a small part of its text (a partial
+pair), which no label change can close, so the merge stores beside its edit the keep of the pair it leaves (noted
+as the merge's, `Kept.merged`), in the same step of work: the review lists the pair as decided, W passes it by, an
+undo takes both back. `decided_since` counts such a merge once, as merged.
 
 A decision never adds a record the project has already (`held_as`: the XPaths compared as the scorer normalises
 them, `record_key`). Their labels imported again leave the decisions taken on the ones replaced as they are; the
@@ -25,7 +31,7 @@ from __future__ import annotations
 import bisect
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..records.model import normalise_xpath, record_key
@@ -38,6 +44,7 @@ if TYPE_CHECKING:
     from .project import Change, Label, Project
 
 KEEP = "keep"  # the history action of a decision to keep the project's version
+MERGED = "merged"  # a keep's note that a merge (Shift+T) made it: the merge's edit is the decision that counts
 _RESTORE = "restore"
 
 
@@ -49,6 +56,9 @@ class Kept:
     annotator: str
     theirs: tuple[str, ...] | None
     ours: tuple[str, ...] | None
+    # Stored with a merge (Shift+T): the project's record is the merge of both. Not part of what the decision
+    # names: a review record's `disagreement` is the same decision, whoever made it
+    merged: bool = field(default=False, compare=False)
 
 
 def disagreement(record: ReviewRecord, annotator: str) -> Kept | None:
@@ -126,6 +136,23 @@ class Adjudication:
                 kept[key] = xpath
         return list(kept.values())
 
+    def merge(self, page: str, ours: Label, annotator: str, theirs: Sequence[str], by: Provenance) -> Change:
+        """Shift+T on a pair: the project's record `ours` takes both versions' XPaths (`merged`), its edit noted as
+        adjudicated with the annotator, and the pair the merged record makes with their record `theirs` is decided
+        as a keep (`MERGED`), one step of work with the edit: a merge that leaves their record a small part of the
+        project's (still partial) is a decision taken, not an open disagreement. The decision's change is
+        returned; the edit's (its id None, nothing stored) when the merge is the record as it stands (keep it
+        instead, as O does)."""
+        project = self._project
+        xpaths = self.merged(ours.xpaths, theirs)
+        with project.writing(), project.one_step(f"merge {annotator}'s record into the project's"):
+            edit = project.edit(ours.id, xpaths, by, adjudicated=annotator)
+            if edit.id is None:
+                return edit
+            decision = Kept(annotator, tuple(theirs), tuple(xpaths), merged=True)
+            self._check(page, decision)  # their record as the project holds it: else nothing is merged either
+            return project.log_decision(page, by, KEEP, _detail(decision))
+
     def held_as(self, page: str, xpaths: Sequence[str], besides: int | None = None) -> Label | None:
         """The project's true record of the page that is already the record `xpaths` (their XPaths as the scorer
         normalises them: order and spelling aside), other than record `besides` (the one a decision changes);
@@ -167,7 +194,7 @@ class Adjudication:
                 continue
             if change.action == KEEP:
                 decision = _decision(change.detail)
-                if decision in in_force:
+                if decision in in_force and not decision.merged:  # a merge's: counted by its edit, as merged
                     kept.add(decision)
             elif change.action == "add":
                 moved = {label.id for label in change.before}  # records moved down to make room: not taken
@@ -257,7 +284,7 @@ def _state_after(ids: list[int], states: list[frozenset[Kept]], entry: int | Non
 def _detail(decision: Kept) -> dict[str, object]:
     return {"adjudicated": decision.annotator, "kept": {
         "theirs": None if decision.theirs is None else list(decision.theirs),
-        "ours": None if decision.ours is None else list(decision.ours)}}
+        "ours": None if decision.ours is None else list(decision.ours)}, **({MERGED: True} if decision.merged else {})}
 
 
 def _decision(detail: dict[str, object]) -> Kept:
@@ -268,4 +295,4 @@ def _decision(detail: dict[str, object]) -> Kept:
         value = sides.get(name)
         return None if value is None else tuple(str(x) for x in value)
 
-    return Kept(str(detail.get("adjudicated", "")), side("theirs"), side("ours"))
+    return Kept(str(detail.get("adjudicated", "")), side("theirs"), side("ours"), merged=detail.get(MERGED) is True)
