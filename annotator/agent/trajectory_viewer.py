@@ -9,9 +9,12 @@ be found is marked in the timeline with the reason.
 `StoredTrajectoryPicker` lists the trajectories a project holds (people's references, then each agent run's
 episodes by task and run index) and gives back the one chosen, to be shown here with the project's screenshots.
 A task id is a site's own (as `agent eval` takes it): references are grouped by site and task, and a project of
-several sites lists each site's references under its own header. A task's newest reference is the one agents are
-compared with, unless it was recorded for an earlier version of the task (changed since: `agent run
---replace-tasks`, or saved again here): then none is, and the row says so. Times are local; a tip names the zone.
+several sites lists each site's references under its own header. The reference agents are compared with is the one
+`choose_references` gives (as `agent eval` and the tasks report take it): the task's newest of its current version
+that ends with an answer. One recorded for an earlier version of the task (changed since: `agent run
+--replace-tasks`, or saved again here) or without an answer (■ Stop before ANSWER) is never used, and its row says
+so; an earlier version's is not judged against the task's gold answer of now (it answered another question). Times
+are local; a tip names the zone.
 An episode is named by its run index as `agent eval` names it (run 0 first), and one that `agent eval` never counts
 says so: a *cut* one (stopped by the model budget or a failing model endpoint: not the agent's doing, so not
 "wrong") and one a resumed run ran again (`latest_episodes`: the last uncut one of a task and run index counts).
@@ -42,7 +45,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.agent import CUT_STOPS, Browser, Step, Trajectory, latest_episodes
+from ...core.agent import (
+    CUT_STOPS,
+    Browser,
+    Reference,
+    Step,
+    Trajectory,
+    choose_references,
+    ends_with_answer,
+    latest_episodes,
+)
 from ..qt.local_time import local_time
 from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
@@ -338,6 +350,8 @@ NOTE = ("A task's newest reference is the one agents are compared with (agreemen
         "“Result” says whether a reference's answer matches the task's gold answer.")
 EARLIER_NOTE = (" A reference recorded for an earlier version of its task (changed since) is not used: record the "
                 "task again.")
+UNANSWERED_NOTE = (" A reference recorded without an answer (stopped before ANSWER) is kept but not used: the "
+                   "task's newest that ends with an answer is.")
 CUT_NOTE = (" A cut episode (stopped by the model budget or a failing model endpoint) is not the agent's failure: "
             "agent eval never counts it, nor one a resumed run ran again (“not counted”).")
 
@@ -352,6 +366,7 @@ class StoredTrajectory:
     counts: bool = True        # a reference: whether it is its task's newest, the one agents are compared with
     several: bool = False      # a reference: whether its task (on its site) has other references
     earlier_version: bool = False  # a reference recorded for an earlier version of its task: never used
+    newest: bool = True        # a reference: whether it is its task's newest (on its site)
     run_again: bool = False    # an episode its resumed run ran again: the later one counts (`latest_episodes`)
     site: str | None = None    # its task's site (an episode of a run that did not record its site: None)
     group_tip: str = ""        # its group header's tip (a run's: when it started and ended, with the zone)
@@ -364,17 +379,29 @@ class StoredTrajectory:
     def label(self) -> str:
         """Task, run index (as agent eval names it) and, where it matters, whether it counts."""
         if self.agent_run is None:
-            used = (" · newest: counts" if self.counts else " · older: not used") if self.several else ""
+            used = (" · newest: counts" if self.newest else " · counts") if self.counts else " · older: not used"
             if self.earlier_version:
                 used = " · recorded for an earlier version: not used"
+            elif self.unanswered:
+                used = " · no answer: not used"
+            elif not self.several:
+                used = ""
             return f"{self.trajectory.task_id}{used}"
         why = ", ".join(["cut"] * self.cut + ["run again"] * self.run_again)
         return f"{self.trajectory.task_id} · run {self.trajectory.run}" + (f" · {why}: not counted" if why else "")
 
     @property
+    def unanswered(self) -> bool:
+        """A reference recorded without an answer (stopped before ANSWER): kept, never used."""
+        return self.agent_run is None and not ends_with_answer(self.trajectory)
+
+    @property
     def result(self) -> str:
-        """A reference's answer against the gold answer; an episode's verdict (a cut one has none: why it was)."""
+        """A reference's answer against the gold answer (not one of an earlier version's: it answered another
+        question, so the gold answer of now says nothing of it); an episode's verdict (a cut one has none: why)."""
         if self.agent_run is None:
+            if self.earlier_version:
+                return "—"
             return {True: "answer matches", False: "answer does NOT match"}.get(self.trajectory.success, "—")
         if self.cut:
             return f"cut ({self.trajectory.stop})"
@@ -388,6 +415,11 @@ class StoredTrajectory:
             return (f"Recorded for an earlier version of task {self.trajectory.task_id}: the task was changed since "
                     "(its instruction, gold answer, rules or start page). Agents are not compared with it, and the "
                     "tasks report does not count it: record the task again.")
+        if self.unanswered:
+            return (f"Recorded without an answer: stopped before ANSWER. It is kept, but agents are not compared "
+                    f"with it and the tasks report does not count it: the newest reference of task "
+                    f"{self.trajectory.task_id} that ends with an answer is used instead, if there is one. Record "
+                    "the task again to its answer.")
         if self.agent_run is None or not (self.cut or self.run_again):
             return ""
         parts = []
@@ -417,22 +449,28 @@ def _references(project, dates: dict[int, str]) -> list[StoredTrajectory]:  # no
     by its own site's task."""
     tasks = {(t.site, t.id): t for t in project.agent.tasks()}
     earlier = project.agent.earlier_versions()
+    versions = project.agent.recorded_versions()
     by_site = {site: sorted(found, key=lambda p: (p[1].task_id, p[0]))
                for site in sorted({site for site, _ in tasks})
                if (found := project.agent.trajectories(reference=True, site=site))}
     out = []
     for site, found in by_site.items():
         group = REFERENCES if len(by_site) == 1 else f"{REFERENCES} · {site}"
-        newest = {t.task_id: row for row, t in found}
+        newest = {t.task_id: row for row, t in sorted(found, key=lambda p: p[0])}
         per_task = Counter(t.task_id for _, t in found)
+        choice = choose_references([t for (s, _), t in tasks.items() if s == site],
+                                   sorted((Reference(t, versions.get(row), row) for row, t in found),
+                                          key=lambda r: r.row or 0))
         for row, trajectory in found:
             task = tasks.get((site, trajectory.task_id))
-            if trajectory.success is None and task is not None and trajectory.answer:
+            if row in earlier:  # it answered another question: the gold answer of now says nothing of it, here
+                trajectory.success = None  # nor in the viewer's title
+            elif trajectory.success is None and task is not None and trajectory.answer:
                 trajectory.success = task.accepts(trajectory.answer)
             out.append(StoredTrajectory(row, group, None, trajectory, dates.get(row, ""),
-                                        counts=newest[trajectory.task_id] == row and row not in earlier,
+                                        counts=choice.counts(Reference(trajectory, row=row)),
                                         several=per_task[trajectory.task_id] > 1, earlier_version=row in earlier,
-                                        site=site))
+                                        newest=newest[trajectory.task_id] == row, site=site))
     return out
 
 
@@ -546,6 +584,7 @@ class StoredTrajectoryPicker(QDialog):
             self.tree.resizeColumnToContents(index)
         self.empty.setVisible(not self.entries)
         self.note.setText(NOTE + (EARLIER_NOTE if any(e.earlier_version for e in self.entries) else "")
+                          + (UNANSWERED_NOTE if any(e.unanswered for e in self.entries) else "")
                           + (CUT_NOTE if any(e.cut for e in self.entries) else ""))
         chosen = self.items.get(keep) if keep is not None else None
         chosen = chosen or next(iter(self.items.values()), None)

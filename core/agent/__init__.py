@@ -24,6 +24,7 @@ from .capture import (
 from .evaluate import latest_episodes
 from .loop import CUT_STOPS
 from .model import ANSWER_KINDS, NORMALISE_RULES, Browser, ModelCall, Observation, Task, Trajectory
+from .references import Reference, ReferenceChoice, choose_references, ends_with_answer
 from .site_files import existing_site_file, free_site_file, site_file_name
 from .sites import INDEX_FILE, Site, SiteError, build_site, load_site, loose_url, normalise_url, not_in_snapshot_html
 from .targets import Target, TargetNotFoundError, find_target, targets_match
@@ -33,10 +34,12 @@ __all__ = [
     "ACTIONS", "ANSWER_KINDS", "CAPTURE_SOME_FAILED", "CAPTURE_VIEWPORT", "CUT_STOPS", "INDEX_FILE",
     "NORMALISE_RULES", "PAGE_TIMEOUT_S", "SCROLL_DIRECTIONS", "STATUSES",
     "STATUS_LABELS", "ActionParseError", "Browser", "Candidate", "CaptureError", "CaptureRules", "CaptureSummary",
-    "ModelCall", "Observation", "PageFailed", "RedirectCheck", "RenderedPage", "Site", "SiteError", "SiteText",
+    "ModelCall", "Observation", "PageFailed", "RedirectCheck", "Reference", "ReferenceChoice", "RenderedPage", "Site",
+    "SiteError", "SiteText",
     "SiteTrees", "Step",
     "Target", "TargetNotFoundError", "Task", "TaskFileError", "Trajectory", "build_site", "capture_site",
-    "existing_site_file", "find_target", "format_action", "format_axtree", "free_site_file", "latest_episodes",
+    "choose_references", "ends_with_answer", "existing_site_file", "find_target", "format_action", "format_axtree",
+    "free_site_file", "latest_episodes",
     "load_candidates", "load_site", "load_tasks", "loose_url", "normalise_url", "not_in_snapshot_html", "parse_action",
     "read_tree",
     "register_browser", "register_capture_runner", "save_candidates", "save_tasks", "site_file_name", "targets_match",

@@ -13,16 +13,20 @@ Definitions (the README publishes them):
   equal after the task's normalisation; otherwise their targets match by identity (`targets_match`: find_target's
   XPath, role and name, text, box, then label rule; or neither has a target), Type also needs the same text (case
   and spacing aside) and Scroll the same direction. A category's agreement is the mean over its episodes that
-  have a reference, and says over how many of its tasks and episodes that is. The reference is one of the task as
-  it is now: one recorded for an earlier version of the task (changed since; a project keeps the version each
-  reference was recorded for) is a path to another question, so no episode is compared with it, and it is named.
-  One whose version is not known (stored before versions were kept, or read from a file) is compared with.
+  have a reference, and says over how many of its tasks and episodes that is. The reference is the one that
+  counts (`references.choose_references`, the rule the tasks report and the app share): the newest reference of
+  the task as it is now that ends with an answer. One recorded for an earlier version of the task (changed since;
+  a project keeps the version each reference was recorded for) is a path to another question, and one recorded
+  without an answer (stopped before ANSWER) is no path to the answer: no episode is compared with either, and
+  each is named. One whose version is not known (stored before versions were kept, or read from a file) is
+  compared with.
 - Complete runs only: a run index is *incomplete* when one of the run's tasks has no episode in it, or one of its
   episodes was cut (by the model budget or a failing model endpoint: `loop.CUT_STOPS`). By default the figures
   are those of the complete run indices, and the incomplete ones are named with their reasons; an agent run
   without an end time (interrupted) is flagged too. Of two episodes of the same task and run index (a resumed
   run), the last uncut one counts. Asked to count the incomplete runs too, it counts their finished episodes;
-  a cut episode is never counted, and an incomplete run's rate is over the tasks it has an episode of.
+  a cut episode is never counted, and an incomplete run's rate is over the tasks it has an episode of. A category
+  none of whose episodes is counted (every one cut, or all in runs left out) has no row: a warning names it.
 - Tasks are those of the run's own site: a task id used on two sites is two tasks (the caller passes the run's).
   They are scored as they are now: a task changed since the run used it (`--replace-tasks`; the run records each
   task's digest) is named.
@@ -43,6 +47,7 @@ from ..wording import counted, listed
 from .actions import Step
 from .loop import CUT_STOPS
 from .model import Task, Trajectory
+from .references import Reference, ReferenceChoice, choose_references
 from .sites import loose_url
 from .targets import folded, targets_match
 from .tasks import is_correct, normalise_answer, same_version
@@ -99,6 +104,11 @@ class Evaluation:
     changed_tasks: list[str] = field(default_factory=list)  # tasks changed since the run used them
     # Tasks of the run whose reference was recorded for an earlier version of them: no agreement with it.
     earlier_version_references: list[str] = field(default_factory=list)
+    # Tasks of the run whose newest reference was recorded without an answer: kept, not used.
+    unanswered_references: list[str] = field(default_factory=list)
+    # Categories of the run's episodes that have no episode counted (every one cut, or in runs left out): not in
+    # the table, and said.
+    categories_left_out: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -110,19 +120,23 @@ class Evaluation:
                 "incomplete_runs": {str(r): reasons for r, reasons in self.incomplete.items()},
                 "included_incomplete": self.included_incomplete, "changed_tasks": self.changed_tasks,
                 "earlier_version_references": self.earlier_version_references,
+                "unanswered_references": self.unanswered_references,
+                "categories_left_out": self.categories_left_out,
                 "episodes": self.episodes,
                 "warnings": self.warnings}
 
 
 def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
-             references: Mapping[str, Trajectory] | None = None, *, plan: RunPlan | None = None,
+             references: Mapping[str, Trajectory] | Sequence[Reference] | None = None, *, plan: RunPlan | None = None,
              include_incomplete: bool = False, recorded_for: Mapping[str, str | None] | None = None) -> Evaluation:
     """Score agent episodes (trajectories with a run index) against their tasks and references; by default
-    only the complete run indices count (see the module notes). `recorded_for`: task id -> the `task_digest` of
-    the task its reference was recorded for (None, or not there: not known)."""
+    only the complete run indices count (see the module notes). `references`: every reference of the tasks, oldest
+    first (the one that counts is chosen here), or one per task id with `recorded_for`: task id -> the
+    `task_digest` of the task it was recorded for (None, or not there: not known)."""
     by_id = {t.id: t for t in tasks}
     plan = plan or RunPlan()
-    references, earlier = _references_of_these_versions(tasks, references or {}, recorded_for or {})
+    choice = _choice(tasks, references or {}, recorded_for or {})
+    references = choice.trajectories()
     episodes: list[dict[str, object]] = []
     warnings: list[str] = []
     for trajectory in latest_episodes(trajectories):
@@ -156,7 +170,9 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
         warnings.append(f"task(s) {listed(changed, total=True)} changed since {run} used them (`--replace-tasks`): "
                         "its episodes of them are scored by the tasks as they are now, not as the run saw them")
     evaluated = {str(e["task"]) for e in episodes} | set(plan.task_ids or ())  # the tasks of the run, no other
-    earlier = [task_id for task_id in earlier if task_id in evaluated]
+    earlier = [task_id for task_id in choice.earlier if task_id in evaluated]
+    unanswered = [task_id for task_id in choice.unanswered if task_id in evaluated]
+    warnings.extend(unanswered_warnings(unanswered, references))
     if earlier:
         one = len(earlier) == 1
         warnings.append(f"reference{'' if one else 's'} of {listed(earlier, total=True)} recorded for an earlier "
@@ -171,19 +187,59 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
     scored = [e for e in episodes if not e["cut"]] if include_incomplete else \
         [e for e in episodes if int(e["run"]) in complete_runs]  # type: ignore[call-overload]
     categories = sorted({str(e["category"]) for e in scored})
+    left_out = sorted({str(e["category"]) for e in episodes} - set(categories))
+    warnings.extend(_left_out_warnings(left_out, episodes, include_incomplete))
     figures = [_figures(c, [e for e in scored if e["category"] == c]) for c in categories]
     return Evaluation(overall=_figures(OVERALL, scored), categories=figures, episodes=episodes, warnings=warnings,
                       incomplete=incomplete, complete_runs=complete_runs, ended=plan.ended,
                       included_incomplete=include_incomplete, changed_tasks=changed,
-                      earlier_version_references=earlier)
+                      earlier_version_references=earlier, unanswered_references=unanswered,
+                      categories_left_out=left_out)
 
 
-def _references_of_these_versions(tasks: Sequence[Task], references: Mapping[str, Trajectory],
-                                  recorded_for: Mapping[str, str | None]) -> tuple[dict[str, Trajectory], list[str]]:
-    """The references recorded for the tasks as they are now (or for a version not known), and the tasks whose
-    reference was recorded for an earlier version of them (`tasks.same_version`)."""
-    earlier = [t.id for t in tasks if t.id in references and not same_version(recorded_for.get(t.id), t)]
-    return {k: v for k, v in references.items() if k not in earlier}, earlier
+def _choice(tasks: Sequence[Task], references: Mapping[str, Trajectory] | Sequence[Reference],
+            recorded_for: Mapping[str, str | None]) -> ReferenceChoice:
+    """The references that count (`choose_references`), from every reference or from one per task id."""
+    if isinstance(references, Mapping):
+        references = [Reference(t, recorded_for.get(task_id)) for task_id, t in references.items()]
+    return choose_references(tasks, references)
+
+
+def unanswered_warnings(unanswered: Sequence[str], counting: Mapping[str, object]) -> list[str]:
+    """What is said of the tasks whose newest reference was recorded without an answer: not used, and what is used
+    instead (an earlier one of the task that ends with an answer, or none)."""
+    instead = [t for t in unanswered if t in counting]
+    alone = [t for t in unanswered if t not in counting]
+    said = []
+    if instead:
+        one = len(instead) == 1
+        said.append(f"reference{'' if one else 's'} of {listed(instead, total=True)} recorded without an answer "
+                    "(stopped before ANSWER): not used; "
+                    + ("the task's earlier reference that ends with an answer is compared with" if one else
+                       "the tasks' earlier references that end with an answer are compared with"))
+    if alone:
+        one = len(alone) == 1
+        said.append(f"reference{'' if one else 's'} of {listed(alone, total=True)} recorded without an answer "
+                    f"(stopped before ANSWER): not used (kept in the project); record {'it' if one else 'them'} "
+                    "again to the answer (no agreement meanwhile)")
+    return said
+
+
+def _left_out_warnings(left_out: Sequence[str], episodes: Sequence[Mapping[str, object]],
+                       include_incomplete: bool) -> list[str]:
+    """A category whose episodes are none of them counted is not in the table: said, with why, so that a row
+    missing is never read as a category the run did not have."""
+    said = []
+    for category in left_out:
+        here = [e for e in episodes if e["category"] == category]
+        if include_incomplete or all(e["cut"] for e in here):
+            cut = [f"{e['task']} run {e['run']} ({e['stop']})" for e in here if e["cut"]]
+            why = f"every episode of it was cut: {', '.join(cut[:5])}" + (" ..." if len(cut) > 5 else "")
+        else:
+            why = ("its episode is" if len(here) == 1 else f"its {len(here)} episodes are") + \
+                " in incomplete runs, left out"
+        said.append(f"category {category!r} is not in the table: {why}")
+    return said
 
 
 def changed_tasks(tasks: Sequence[Task], recorded: Mapping[str, str] | None) -> list[str]:

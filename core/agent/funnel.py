@@ -5,10 +5,14 @@ trajectories of the refined tasks (total and per task). Candidates not reviewed 
 A task a person wrote (a benchmark made by hand: `HAND_MADE` as its model) is counted under "by hand", not
 "generated": the table must not say a model made what an expert wrote.
 
-A reference counts for the task as it is now only: one recorded for another version of the task (edited since:
-another `task_digest`) is a path to another question, so it is not in the GT steps, and the task is named among those
-left to record, as recorded for another version. A project knows the version each reference was recorded for (schema
-9; one stored before counts, judged by the project's copy of its task as before); a references file does not.
+The reference that counts is the one `agent eval` compares with (`references.choose_references`): the newest of
+the task as it is now that ends with an answer. One recorded for another version of the task (edited since: another
+`task_digest`) is a path to another question, and one recorded without an answer (stopped before ANSWER) no path to
+the answer: neither is in the GT steps, and the task is named among those left to record, with why. A project knows
+the version each reference was recorded for (schema 9; one stored before, or a references file's, is not known and
+counts). "As it is now" is also the project's copy of the task when the project holds it (`current`), which agent
+eval judges by: a candidates file holding an earlier version of a task the project changed since (`agent run
+--replace-tasks`) counts no reference of that earlier version, as eval does not, and the difference is said.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from .. import atomic
 from ..wording import listed
 from .candidates import Candidate
 from .model import Task, Trajectory
-from .tasks import same_version, task_digest
+from .references import Reference, choose_references
+from .tasks import task_digest
 
 HAND_MADE = "person"  # a Candidate's model when a person wrote the task (no generation step)
 COLUMNS = ("generated", "similar", "unable", "expired", "refined", "pending")
@@ -66,12 +71,18 @@ class Funnel:
     without_reference_ids: list[str] = field(default_factory=list)
     # Those of them whose only reference was recorded for another version of the task (edited since).
     other_version_ids: list[str] = field(default_factory=list)
+    # Refined tasks whose newest reference was recorded without an answer (kept, not counted).
+    unanswered_ids: list[str] = field(default_factory=list)
+    # Tasks whose version in the counted file differs from the project's copy (references are judged by the latter).
+    differs_from_project_ids: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
         return {"categories": [r.as_dict() for r in self.categories], "total": self.total.as_dict(),
                 "answer_not_found_ids": list(self.answer_not_found_ids),
                 "without_reference_ids": list(self.without_reference_ids),
-                "other_version_ids": list(self.other_version_ids)}
+                "other_version_ids": list(self.other_version_ids),
+                "unanswered_ids": list(self.unanswered_ids),
+                "differs_from_project_ids": list(self.differs_from_project_ids)}
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -80,26 +91,30 @@ class Funnel:
         return ("by_hand", *COLUMNS) if self.total.by_hand else COLUMNS
 
 
-def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory] | None = None, *,
-           recorded_for: Mapping[str, Task | str] | None = None) -> Funnel:
-    """The table for these candidates; `references`: task id -> reference trajectory (a person's); `recorded_for`:
-    task id -> the task its reference was recorded for, or that task's `task_digest` (a project stores each
-    reference's). A reference recorded for another version of the candidate's task does not count; one whose
-    version is not known (a `--references` file) counts."""
-    references = references or {}
-    recorded_for = recorded_for or {}
+def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory] | Sequence[Reference] | None = None,
+           *, recorded_for: Mapping[str, Task | str] | None = None, current: Mapping[str, Task] | None = None
+           ) -> Funnel:
+    """The table for these candidates. `references`: every reference of the tasks, oldest first (a person's, with
+    the version it was recorded for), or task id -> reference trajectory with `recorded_for`: task id -> the task
+    its reference was recorded for, or that task's `task_digest` (not there: not known). `current`: task id -> the
+    task as the project holds it now, which a reference's version is judged against (default: the candidate's)."""
+    current = current or {}
+    if isinstance(references, Mapping):
+        recorded_for = recorded_for or {}
+        references = [Reference(t, _digest(recorded_for.get(task_id))) for task_id, t in references.items()]
+    versions = [current.get(c.id, c.task) for c in candidates]
+    differs = [c.id for c, task in zip(candidates, versions, strict=True) if task_digest(task) != task_digest(c.task)]
+    # A task the file holds otherwise than the project: a reference counts only when of both (agent eval judges by
+    # the project's, the benchmark counted is the file's).
+    choice = choose_references(versions, references or (), also={c.id: c.task for c in candidates if c.id in differs})
     rows: dict[str, FunnelRow] = {}
     total = FunnelRow("all")
     not_found: list[str] = []
     unrecorded: list[str] = []
-    other_version: list[str] = []
     for candidate in candidates:
         row = rows.setdefault(candidate.task.category or "(none)", FunnelRow(candidate.task.category or "(none)"))
-        reference = references.get(candidate.id)
-        if reference is not None and not _same_version(candidate.task, recorded_for.get(candidate.id)):
-            reference = None
-            if candidate.status == "accepted":
-                other_version.append(candidate.id)
+        chosen = choice.counting.get(candidate.id)
+        reference = chosen.trajectory if chosen is not None else None
         if candidate.status == "accepted" and candidate.evidence == "":
             not_found.append(candidate.id)
         if candidate.status == "accepted" and reference is None:
@@ -116,15 +131,15 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
             if reference is not None:
                 target.gt_steps += len(reference.steps)
                 target.with_reference += 1
+    accepted = {c.id for c in candidates if c.status == "accepted"}
     return Funnel(categories=[rows[k] for k in sorted(rows)], total=total, answer_not_found_ids=not_found,
-                  without_reference_ids=unrecorded, other_version_ids=other_version)
+                  without_reference_ids=unrecorded, other_version_ids=[t for t in choice.earlier if t in accepted],
+                  unanswered_ids=[t for t in choice.unanswered if t in accepted], differs_from_project_ids=differs)
 
 
-def _same_version(task: Task, recorded_for: Task | str | None) -> bool:
-    """Whether a reference recorded for `recorded_for` (a task or its digest; None: not known) is one of `task` as it
-    is now: what the task says, not its id or site (`task_digest`)."""
-    digest = task_digest(recorded_for) if isinstance(recorded_for, Task) else recorded_for
-    return same_version(digest, task)
+def _digest(recorded_for: Task | str | None) -> str | None:
+    """The version a reference was recorded for: a task's `task_digest`, or the digest itself (None: not known)."""
+    return task_digest(recorded_for) if isinstance(recorded_for, Task) else recorded_for
 
 
 def format_funnel(table: Funnel) -> str:
@@ -143,7 +158,8 @@ def format_funnel(table: Funnel) -> str:
         notes.append(f"{table.total.answer_not_found} refined task(s) have a gold answer found in no saved page: "
                      f"{listed(table.answer_not_found_ids)}")
     other = set(table.other_version_ids)
-    missing = [task_id for task_id in table.without_reference_ids if task_id not in other]
+    unanswered = set(table.unanswered_ids)
+    missing = [task_id for task_id in table.without_reference_ids if task_id not in other | unanswered]
     if missing:
         notes.append(f"{len(missing)} refined task(s) have no reference trajectory yet (not in the GT steps): "
                      f"{listed(missing, total=True)}")
@@ -151,6 +167,22 @@ def format_funnel(table: Funnel) -> str:
         notes.append(f"{len(other)} refined task(s) have a reference recorded for another version of the task only "
                      f"(the task was edited since; not in the GT steps): {listed(table.other_version_ids, total=True)}"
                      "; record them again")
+    if unanswered:
+        alone = [t for t in table.unanswered_ids if t in table.without_reference_ids]
+        if not alone:
+            then = "; an earlier reference of each that ends with an answer counts instead"
+        elif len(alone) < len(unanswered):
+            then = f"; record {listed(alone)} again (the others have an earlier one that ends with an answer)"
+        else:
+            then = "; record them again"
+        notes.append(f"{len(unanswered)} refined task(s) have a newest reference recorded without an answer (kept, "
+                     f"not used: not in the GT steps): {listed(table.unanswered_ids, total=True)}{then}")
+    if table.differs_from_project_ids:
+        notes.append(f"{len(table.differs_from_project_ids)} task(s) counted differ from the project's copy of them "
+                     "(one of the two was changed since: `agent run --replace-tasks`, the agent window, an edited "
+                     "file): a reference recorded for one of the two does not count here (agent eval judges by the "
+                     "project's); bring them in line and record what is missing: "
+                     f"{listed(table.differs_from_project_ids, total=True)}")
     return "\n".join(lines + [f"note: {n}" for n in notes])
 
 

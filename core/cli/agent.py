@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -29,6 +30,7 @@ from ..agent.loop import (
 )
 from ..agent.memory import Memory, parse_memory
 from ..agent.model import Trajectory, read_references, reference_files
+from ..agent.references import Reference, choose_references
 from ..agent.site_digest import short, site_digest
 from ..agent.sites import Site, build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks, task_digest
@@ -168,7 +170,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             raise AgentError(f"task(s) {', '.join(outside)} start on a page the site {site.name!r} does not hold "
                              "(`recordlens site build` lists its pages)")
         checked = _run_settings(args, site)
-    key = required_api_key()  # before a project is made for a run that could not start
+    key = required_api_key(args.base_url)  # before a project is made for a run that could not start
     digest = site_digest(site)  # the snapshot the run is made on (recorded; a resume is checked against it)
     folder = Path(args.project)
     project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)
@@ -195,7 +197,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                               axtree_for=SiteTrees(site),
                               actor=f"agent:{settings.model}/{memory.name}/{args.browser}{seen}")
         site_id = project.agent.site_id(site.name, str(Path(args.site).resolve()))
-        rows = {t.id: project.agent.save_task(site_id, t, replace=args.replace_tasks) for t in tasks}
+        rows = _save_tasks(project, site_id, tasks, args)
         _store_references(project, site.name, rows, references, args.references)
         earlier: dict[str, object] = {}
         if resumed is not None:
@@ -500,6 +502,36 @@ def _refuse_mixed_versions(project, args: argparse.Namespace, settings: dict[str
                      f"run's settings; --seed {settings.get('seed', 0)} sends the same seeds); {finish}")
 
 
+def _save_tasks(project, site_id: int, tasks: list, args: argparse.Namespace) -> dict[str, int]:  # noqa: ANN001
+    """Store the run's tasks (task id -> row). A task changed since agent runs were scored on it is refused without
+    --replace-tasks (`AgentData.save_task`): every such task is named in one refusal, as `agent tasks --check` names
+    every bad line, so that the tasks file is not mended one task per attempt."""
+    rows: dict[str, int] = {}
+    refused: list[str] = []
+    for task in tasks:
+        try:
+            rows[task.id] = project.agent.save_task(site_id, task, replace=args.replace_tasks)
+        except StoreError as error:
+            refused.append(str(error))
+    if len(refused) == 1:
+        raise AgentError(refused[0])
+    if refused:
+        said, advice = _common_advice(refused)
+        raise AgentError(f"{len(refused)} tasks of {args.tasks} differ from the ones agent runs were scored on "
+                         "(nothing was run):\n  " + "\n  ".join(said) + (f"\n{advice}" if advice else ""))
+    return rows
+
+
+def _common_advice(messages: list[str]) -> tuple[list[str], str]:
+    """Messages that end alike (": give the changed task ...") without their common ending, and that ending once."""
+    ending = os.path.commonprefix([m[::-1] for m in messages])[::-1]
+    start = ending.find(": ")
+    if start < 0:
+        return messages, ""
+    ending = ending[start:]
+    return [m[:-len(ending)] for m in messages], ending[2:]
+
+
 def _finished_episodes(project, run_id: int) -> dict[tuple[str, int], bool]:  # noqa: ANN001
     """(task, run index) -> success of the run's episodes that count (`latest_episodes`: the last uncut one); a
     cut episode is run again, and kept with its model calls (they were made and paid for): `agent eval` counts
@@ -512,23 +544,26 @@ def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 
                       references: dict[str, Trajectory], origin: str = "the references folder") -> None:
     """Store each task's reference (read by _run_references from `origin`) unless the project already has one for it
     on this site that counts (a task id is a site's own: site A's reference of t1 is not site B's). The one that
-    counts is the task's newest, when recorded for the task as it is now (as agent eval, the tasks report and the
-    viewer take it): a task changed since its reference was recorded takes the file's, stored for it as it is now;
-    each case is said, so that a file's reference left out is never a surprise. One with the very path of the one
-    that counts (the folder given again) is already there: said in a quiet line, only one that differs is warned of."""
+    counts is `choose_references`' (as agent eval, the tasks report and the viewer take it): the newest of the task
+    as it is now that ends with an answer. A task whose references are all of an earlier version, or recorded
+    without an answer, takes the file's; each case is said, so that a file's reference left out is never a
+    surprise. One with the very path of the one that counts (the folder given again) is already there: said in a
+    quiet line, only one that differs is warned of."""
     if not references:
         return
-    newest = {t.task_id: (row, t) for row, t in project.agent.trajectories(reference=True, site=site)}
-    earlier = project.agent.earlier_versions()
-    fresh, replacing, kept, already = [], [], [], []
+    versions = project.agent.recorded_versions()
+    held = [Reference(t, versions[row], row) for row, t in project.agent.trajectories(reference=True, site=site)]
+    choice = choose_references(project.agent.tasks(site=site), held)
+    had = {r.task_id for r in held}
+    fresh, replacing, unanswered, kept, already = [], [], [], [], []
     for task_id, row in rows.items():
         if task_id not in references:
             continue
-        if task_id in newest and newest[task_id][0] not in earlier:
-            (already if _same_path(newest[task_id][1], references[task_id]) else kept).append(task_id)
+        if task_id in choice.counting:
+            (already if _same_path(choice.counting[task_id].trajectory, references[task_id]) else kept).append(task_id)
             continue
         project.agent.add_trajectory(row, references[task_id])
-        (replacing if task_id in newest else fresh).append(task_id)
+        (fresh if task_id not in had else unanswered if task_id in choice.unanswered else replacing).append(task_id)
     if fresh:
         print(f"stored {counted(len(fresh), 'reference')} from {origin}: {listed(fresh, total=True)}", file=sys.stderr)
     if replacing:
@@ -538,6 +573,11 @@ def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 
               f"{'' if one else 's'} of {'it was' if one else 'them were'} recorded for an earlier version of the "
               f"task{'' if one else 's'} (changed since), and {'is' if one else 'are'} no longer used",
               file=sys.stderr)
+    if unanswered:
+        one = len(unanswered) == 1
+        print(f"stored the reference{'' if one else 's'} of {listed(unanswered, total=True)} from {origin}: the "
+              f"project's reference{'' if one else 's'} of {'it was' if one else 'them were'} recorded without an "
+              f"answer (kept, not used)", file=sys.stderr)
     if already:
         print(f"the project already holds the reference{'' if len(already) == 1 else 's'} of "
               f"{listed(already, total=True)} in {origin}", file=sys.stderr)
@@ -545,9 +585,9 @@ def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 
         one = len(kept) == 1
         warn(f"the reference{'' if one else 's'} of {listed(kept, total=True)} in {origin} "
              f"{'is' if one else 'are'} not stored: the project holds one of {'the' if one else 'each'} task as it "
-             "is now, the one agent eval compares with (`agent eval --references` compares with the file's "
-             "instead; deleting the project's, Agent → Open stored trajectory… in the app, lets the next run "
-             "store the file's)")
+             "is now, the one agent eval compares with (`agent eval --references` compares with the file's instead; "
+             "deleting the project's, Agent → Open stored trajectory… in the app, lets the next run store the "
+             "file's)")
 
 
 def _same_path(stored: Trajectory, given: Trajectory) -> bool:
@@ -580,14 +620,13 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
         site = run.parameters.get("site")
         site = str(site) if site is not None else None
         tasks = project.agent.tasks(site=site)
-        stored = project.agent.trajectories(reference=True, site=site)  # the newest of a task is its reference
+        # Every reference with the task version it was recorded for, oldest first: `evaluate` takes the one that
+        # counts (`choose_references`, as the tasks report and the app do).
         versions = project.agent.recorded_versions()
-        references = {t.task_id: t for _, t in stored}
-        recorded_for = {t.task_id: versions[row] for row, t in stored}  # the task version each was recorded for
-    if args.references:
-        files = read_references(Path(args.references))
-        references.update(files)
-        recorded_for = {k: v for k, v in recorded_for.items() if k not in files}  # a file's version is not known
+        references = [Reference(t, versions[row], row) for row, t in project.agent.trajectories(reference=True,
+                                                                                                site=site)]
+    if args.references:  # a file's reference is its task's newest; its version is not known
+        references += [Reference(t) for t in read_references(Path(args.references)).values()]
     task_ids = run.parameters.get("task_ids")
     runs_planned = run.parameters.get("runs")
     digests = run.parameters.get("task_digests")
@@ -596,8 +635,7 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
                    ended=run.ended_at is not None and run.status != "failed", run_id=run_id,
                    error=(run.error or "no reason recorded") if run.status == "failed" else None,
                    task_digests=digests if isinstance(digests, dict) else None)
-    result = evaluate(tasks, episodes, references, plan=plan, include_incomplete=args.include_incomplete,
-                      recorded_for=recorded_for)
+    result = evaluate(tasks, episodes, references, plan=plan, include_incomplete=args.include_incomplete)
     other_snapshots = _other_snapshots(runs, run)
     if other_snapshots:
         result.warnings.append(other_snapshots)

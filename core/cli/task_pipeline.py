@@ -17,8 +17,9 @@ from pathlib import Path
 
 from ..agent.candidates import REASONED, STATUSES, Candidate, check_answers, load_candidates, save_candidates
 from ..agent.funnel import HAND_MADE, format_funnel, funnel, write_funnel_chart
-from ..agent.model import Task, Trajectory
+from ..agent.model import Task
 from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, make_embedder
+from ..agent.references import Reference
 from ..agent.sites import load_site
 from ..agent.tasks import load_tasks, save_tasks
 from ..errors import AgentError
@@ -216,8 +217,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     candidates = _checked_candidates(args) if args.candidates else []
     if args.tasks:
         candidates = _hand_made(load_tasks(args.tasks))
-    references: dict[str, Trajectory] = {}
-    recorded_for: dict[str, Task | str] = {}  # task id -> the task (or its digest) its project reference is for
+    references: list[Reference] = []  # every reference of the tasks counted, oldest first
+    current: dict[str, Task] = {}  # task id -> the project's copy of the task, which references are judged by
     if args.project:
         from ..store.project import open_project
 
@@ -226,19 +227,16 @@ def cmd_report(args: argparse.Namespace) -> int:
                 candidates = _hand_made(project.agent.tasks())
                 print(f"counting the {len(candidates)} task(s) of project {args.project} (it holds the tasks recorded "
                       "or run on); --tasks FILE counts every task of a tasks file", file=sys.stderr)
-            held, recorded_for = _project_references(project, candidates)
-            references.update(held)
-    if args.references:
+            references, current = _project_references(project, candidates)
+    if args.references:  # a file's reference is its task's newest; its version is not known
         from ..agent.model import read_references
 
-        files = read_references(Path(args.references))
-        references.update(files)
-        recorded_for = {k: v for k, v in recorded_for.items() if k not in files}  # a file's version is not known
+        references += [Reference(t) for t in read_references(Path(args.references)).values()]
     if not candidates:  # a table of zeros alone reads as a benchmark whose every task was dropped
         where = args.candidates or args.tasks or f"project {args.project}"
         print(f"{where} holds no task: every count below is zero (candidates come from `agent tasks generate`; a "
               "project's tasks from the agent window's Tasks tab, or `agent run --tasks`)", file=sys.stderr)
-    table = funnel(candidates, references, recorded_for=recorded_for)
+    table = funnel(candidates, references, current=current)
     if args.chart:
         write_funnel_chart(table, args.chart)
         print(f"wrote {args.chart}", file=sys.stderr)
@@ -250,25 +248,24 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _project_references(project, candidates: list[Candidate]  # noqa: ANN001
-                        ) -> tuple[dict[str, Trajectory], dict[str, Task | str]]:
-    """The `project`'s references of the tasks counted, each from its task's own site: a task id is a site's own,
-    so site A's reference of t1 does not count for site B's t1. A task naming no site of the project (a tasks file
-    written without one, or naming the site's folder) takes its id's reference from any site, as before. With them,
-    the version of the task each was recorded for (its digest; the project's copy of the task for one recorded
-    before versions were kept): `funnel` counts no reference of another version of a task."""
+                        ) -> tuple[list[Reference], dict[str, Task]]:
+    """The `project`'s references of the tasks counted, oldest first, each from its task's own site (a task id is a
+    site's own, so site A's reference of t1 does not count for site B's t1), with the version of the task each was
+    recorded for; and the project's copy of each task counted, which `funnel` judges a reference's version by, as
+    `agent eval` does (a candidates file may hold a version of the task the project has changed since). A task
+    naming no site of the project (a tasks file written without one, or naming the site's folder) takes its id's
+    references and copy from any site, as before."""
     sites = {task.site for task in project.agent.tasks()}
     versions = project.agent.recorded_versions()
-    references: dict[str, Trajectory] = {}
-    recorded_for: dict[str, Task | str] = {}
+    references: dict[int, Reference] = {}  # by row: oldest first once sorted
+    current: dict[str, Task] = {}
     for site in sorted({c.task.site for c in candidates}):
         where = site if site in sites else None
-        of_site = {t.task_id: (row, t) for row, t in project.agent.trajectories(reference=True, site=where)}
-        stored = {t.id: t for t in project.agent.tasks(site=where)}
-        for candidate in candidates:
-            if candidate.task.site == site and candidate.id in of_site:
-                row, references[candidate.id] = of_site[candidate.id]
-                recorded_for[candidate.id] = versions[row] or stored[candidate.id]
-    return references, recorded_for
+        ids = {c.id for c in candidates if c.task.site == site}
+        references.update({row: Reference(t, versions[row], row) for row, t in
+                           project.agent.trajectories(reference=True, site=where) if t.task_id in ids})
+        current.update({t.id: t for t in project.agent.tasks(site=where) if t.id in ids})
+    return [references[row] for row in sorted(references)], current
 
 
 def _hand_made(tasks: list[Task]) -> list[Candidate]:

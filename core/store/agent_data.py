@@ -93,9 +93,11 @@ class AgentData:
             if row is not None:
                 db.execute("UPDATE tasks SET instruction = ?, category = ?, gold_answer = ?, normalisation = ?, "
                            "start_url = ?, answer_kind = ? WHERE id = ?", (*values, row[0]))
-                judged = db.execute("SELECT id, answer FROM trajectories WHERE task_id = ? AND success IS NOT NULL",
-                                    (row[0],)).fetchall()
-                for ident, answer in judged:
+                judged = db.execute("SELECT id, answer, agent_run_id, task_digest FROM trajectories "
+                                    "WHERE task_id = ? AND success IS NOT NULL", (row[0],)).fetchall()
+                for ident, answer, run, digest in judged:
+                    if run is None and not same_version(digest, task):
+                        continue  # a reference of another version answered another question: its verdict stays
                     db.execute("UPDATE trajectories SET success = ? WHERE id = ?", (is_correct(task, answer), ident))
                 return int(row[0])
             cursor = db.execute("INSERT INTO tasks (instruction, category, gold_answer, normalisation, start_url, "

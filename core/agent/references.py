@@ -1,0 +1,95 @@
+"""Which of a task's reference trajectories counts: one rule for `agent eval` (agreement), `agent tasks report` (the
+GT steps), `agent run --references` (whether a file's reference is stored) and the app's trajectory viewer.
+
+The reference that counts is the newest reference of the task's current version that ends with an answer:
+- one recorded for an earlier version of the task (changed since: another `task_digest`) is a path to another
+  question: kept, never counted;
+- one recorded without an answer (stopped before ANSWER: the agent window's ■ Stop) is not a path to the answer:
+  kept (nothing a person recorded is lost), never counted, and named, so that it is never taken for the task's
+  reference unsaid;
+- one whose version is not known (stored before versions were kept, or read from a references file) is of the task
+  as it is now (`tasks.same_version`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from .model import Task, Trajectory
+from .tasks import same_version
+
+
+def ends_with_answer(trajectory: Trajectory) -> bool:
+    """Whether a reference ends with an answer: its answer, or (a trajectory built without one) an ANSWER last step.
+    One stopped before ANSWER is stored with none."""
+    steps = trajectory.steps
+    return trajectory.answer is not None or bool(steps and steps[-1].action == "answer")
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A person's reference trajectory, with the version of its task it was recorded for and where it is kept."""
+
+    trajectory: Trajectory
+    recorded_for: str | None = None  # the `task_digest` of the task it was recorded for; None: not known
+    row: int | None = None           # its row in a project; None: read from a file
+
+    @property
+    def task_id(self) -> str:
+        return self.trajectory.task_id
+
+    @property
+    def answered(self) -> bool:
+        return ends_with_answer(self.trajectory)
+
+    def of_version(self, task: Task) -> bool:
+        """Whether it was recorded for `task` as it is now (or for a version not known)."""
+        return same_version(self.recorded_for, task)
+
+
+@dataclass
+class ReferenceChoice:
+    """The references that count, by task id, and the tasks whose references are set aside, by why."""
+
+    counting: dict[str, Reference] = field(default_factory=dict)
+    # Tasks with a reference of their current version recorded without an answer, newer than the one that counts
+    # (or with none that counts): the one a person may take for the task's reference, not used.
+    unanswered: list[str] = field(default_factory=list)
+    # Tasks with no reference that counts, and one recorded for an earlier version of the task.
+    earlier: list[str] = field(default_factory=list)
+
+    def trajectories(self) -> dict[str, Trajectory]:
+        """Task id -> the trajectory of the reference that counts."""
+        return {task_id: reference.trajectory for task_id, reference in self.counting.items()}
+
+    def counts(self, reference: Reference) -> bool:
+        chosen = self.counting.get(reference.task_id)
+        return chosen is not None and (chosen is reference or (chosen.row is not None and chosen.row == reference.row))
+
+
+def choose_references(tasks: Iterable[Task], references: Iterable[Reference], *,
+                      also: Mapping[str, Task] | None = None) -> ReferenceChoice:
+    """The reference that counts for each of `tasks` (see the module notes) among `references`, oldest first (a
+    project's in the order stored; a file's after them, as the newest). A reference of a task not in `tasks` is
+    left out. `also`: task id -> another version of the task a reference must be of too (the tasks report counting
+    a file's task that the project holds otherwise: a reference of either version alone is not one of both)."""
+    by_id = {task.id: task for task in tasks}
+    also = also or {}
+    choice = ReferenceChoice()
+    unanswered: set[str] = set()  # tasks whose newest reference of their version so far has no answer
+    earlier: set[str] = set()
+    for reference in references:
+        task = by_id.get(reference.task_id)
+        if task is None:
+            continue
+        if not reference.of_version(task) or (task.id in also and not reference.of_version(also[task.id])):
+            earlier.add(task.id)
+        elif reference.answered:
+            choice.counting[task.id] = reference
+            unanswered.discard(task.id)
+        else:
+            unanswered.add(task.id)
+    choice.unanswered = [task_id for task_id in by_id if task_id in unanswered]
+    choice.earlier = [task_id for task_id in by_id if task_id in earlier and task_id not in choice.counting]
+    return choice
