@@ -206,13 +206,26 @@ class Answer:
         return None
 
 
-def required_api_key() -> str:
-    """The environment's key, or the error that says how to give one (checked before work that needs it)."""
+def required_api_key(base_url: str | None = None) -> str:
+    """The environment's key, or the error that says how to give one (checked before work that needs it). With
+    `base_url` (another endpoint: a local server may need no key), no key is no error: `NO_KEY` is sent in its place,
+    and that is said once."""
     key = api_key_from_environment()
-    if not key:
-        raise NoApiKeyError("no Gemini key: set GEMINI_API_KEY or GOOGLE_API_KEY "
-                            "(the app also takes one in its settings)")
-    return key
+    if key:
+        return key
+    if base_url:
+        if not _said_no_key:
+            _said_no_key.append(base_url)
+            _say_on_stderr(f"recordlens: no Gemini key set (GEMINI_API_KEY, GOOGLE_API_KEY): sending a placeholder "
+                           f"key to --base-url {recorded_base_url(base_url, None)}, which must need none")
+        return NO_KEY
+    raise NoApiKeyError("no Gemini key: set GEMINI_API_KEY or GOOGLE_API_KEY "
+                        "(the app also takes one in its settings; an endpoint of --base-url may need none)")
+
+
+# What is sent as the key to a --base-url endpoint when none is set (the SDK sends some key with every request).
+NO_KEY = "recordlens-no-key"
+_said_no_key: list[str] = []  # said once a process
 
 
 def endpoint_problem(url: str) -> str | None:
@@ -245,7 +258,7 @@ class GeminiCaller:
                  cancel: threading.Event | None = None) -> None:
         self.settings = settings or CallSettings()
         _check(self.settings)
-        self._api_key = api_key or required_api_key()
+        self._api_key = api_key or required_api_key(self.settings.base_url)
         self.budget = budget or Budget()
         self.cancel = cancel or threading.Event()
         self._sleep = sleep or self.cancel.wait  # a wait that a cancel ends at once
@@ -267,7 +280,7 @@ class GeminiCaller:
         return genai.Client(api_key=self._api_key, http_options=options)
 
     def redact(self, text: str) -> str:
-        return text.replace(self._api_key, KEY_MARK) if self._api_key else text
+        return text.replace(self._api_key, KEY_MARK) if self._api_key and self._api_key != NO_KEY else text
 
     @property
     def recorded_base_url(self) -> str | None:
