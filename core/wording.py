@@ -1,5 +1,5 @@
 """How messages word counts and lists of names, in the app and on the command line: "1 record", "2 records";
-"1, 2, 3, 4, 5, ..."; a text a reader cannot see whole, quoted."""
+"1, 2, 3, 4, 5, ..."; "an unable verdict", "a URL"; a text a reader cannot see whole, quoted."""
 
 from __future__ import annotations
 
@@ -8,12 +8,32 @@ from collections.abc import Sequence
 
 from .text_forms import visible, written
 
-__all__ = ["counted", "json_problem", "listed", "named_and_more", "shortened", "shown"]
+__all__ = ["counted", "json_problem", "listed", "named_and_more", "shortened", "shown", "with_article"]
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
     """`count` and the noun, singular for one ("1 record"), else plural (the noun and "s", or `plural`)."""
     return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+
+
+# Where the letter misleads the ear: a vowel read as "you" or "wun", a silent h
+_SAID_WITH_A = ("uni", "use", "usu", "uti", "ure", "euro", "eu", "one", "once", "ubiq")
+_SAID_WITH_AN = ("hour", "honest", "honour", "honor", "heir")
+_LETTERS_SAID_WITH_AN = set("AEFHILMNORSX")  # an acronym read letter by letter: "an HTML page", "a PNG"
+
+
+def with_article(word: str) -> str:
+    """`word` after "a" or "an", by how it sounds: "an unable", "a similar", "a unique", "an hour", "an XPath",
+    "a URL" (a message that puts a variable word after an article: "a {status} verdict" read "a unable")."""
+    first = word.split()[0] if word.split() else word
+    letters = first.rstrip(".,;:")
+    if len(letters) > 1 and letters[:2].isupper():  # read letter by letter (URL, HTML, XPath)
+        sound_an = letters[0] in _LETTERS_SAID_WITH_AN
+    else:
+        lower = letters.lower()
+        sound_an = (lower[:1] in tuple("aeiou") and not lower.startswith(_SAID_WITH_A)
+                    or lower.startswith(_SAID_WITH_AN))
+    return f"{'an' if sound_an else 'a'} {word}"
 
 
 def listed(names: Sequence[str], limit: int = 5, *, total: bool = False, sep: str = ", ") -> str:

@@ -1,6 +1,10 @@
 """The review queue for candidate tasks: one candidate at a time, accepted (as is or edited), or marked similar,
 unable to annotate or expired, with a reason; every verdict is saved to the candidates file at once.
 
+A candidate is shown with its seeds (the expert tasks it was generated from, looked up by id among the tasks open
+in the task editor, or in a seeds file opened with "Open seeds…") and its status in the file's words ("accepted",
+with the funnel's "refined" beside it).
+
 The gold answer is checked against the site (core's `SiteText`: does some saved page's text hold it?) and a
 candidate whose answer no page holds is flagged. Keys: A accept, S similar, U unable, E expired, N next
 candidate not reviewed yet. "Add refined to tasks" hands the accepted tasks to the task editor.
@@ -11,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -28,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.agent import STATUS_LABELS, Candidate, Site, SiteText, load_candidates, save_candidates
+from ...core.agent import STATUS_LABELS, Candidate, Site, SiteText, Task, load_candidates, load_tasks, save_candidates
 from ...core.errors import AgentError
 from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
@@ -52,6 +56,10 @@ class ReviewQueue(QWidget):
         self.path: Path | None = None
         self.start_folder: Path | None = None  # where "Open candidates…" starts before a file is open
         self.candidates: list[Candidate] = []
+        # The seed tasks by id, to show a candidate's seeds themselves: those of a seeds file opened here come
+        # before the task editor's (which may be another file's tasks under the same ids)
+        self.seeds: dict[str, Task] = {}
+        self.seeds_file: dict[str, Task] = {}
         self.site: Site | None = None
         self._text: SiteText | None = None
         self.table = QTableWidget(0, len(COLUMNS))
@@ -68,12 +76,17 @@ class ReviewQueue(QWidget):
         self.reason.setPlaceholderText("why (for similar, unable, expired; or what was refined)")
         self.provenance = QLabel("")
         self.provenance.setWordWrap(True)
+        self.seeds_view = QLabel("")
+        self.seeds_view.setWordWrap(True)
+        self.seeds_view.setTextFormat(Qt.TextFormat.PlainText)  # a task's text is no markup
+        self.seeds_view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.evidence = QLabel("")
         self.evidence.setWordWrap(True)
         form = QFormLayout()
         form.addRow("Instruction", self.instruction)
         form.addRow("Gold answer", self.answer)
         form.addRow("On the site", self.evidence)
+        form.addRow("Seeds", self.seeds_view)
         form.addRow("From", self.provenance)
         form.addRow("Reason", self.reason)
         buttons = QHBoxLayout()
@@ -84,7 +97,8 @@ class ReviewQueue(QWidget):
         buttons.addWidget(button("Next not reviewed (N)", self.next_pending))
         buttons.addStretch(1)
         files = QHBoxLayout()
-        for text, slot in (("Open candidates…", self.open_dialog), ("Add refined to tasks", self.hand_refined)):
+        for text, slot in (("Open candidates…", self.open_dialog), ("Open seeds…", self.open_seeds_dialog),
+                           ("Add refined to tasks", self.hand_refined)):
             files.addWidget(button(text, slot))
         files.addStretch(1)
         self.summary = QLabel("")
@@ -102,6 +116,19 @@ class ReviewQueue(QWidget):
         self.site = site
         self._text = SiteText(site) if site is not None else None
 
+    def set_seeds(self, tasks: list[Task]) -> None:
+        """The tasks open in the task editor, whose text is shown for a candidate's seed of the same id (unless a
+        seeds file opened here has that id)."""
+        self.seeds = {task.id: task for task in tasks}
+        self._show(self.table.currentRow())
+
+    def load_seeds(self, path: str | Path) -> list[Task]:
+        """A seeds file ("Open seeds…"): its tasks are the seeds shown, before the task editor's."""
+        tasks = load_tasks(path)
+        self.seeds_file = {task.id: task for task in tasks}
+        self._show(self.table.currentRow())
+        return tasks
+
     def load(self, path: str | Path) -> list[Candidate]:
         self.candidates = load_candidates(path)
         self.path = Path(path)
@@ -118,7 +145,7 @@ class ReviewQueue(QWidget):
         self._summarise()
 
     def _set_row(self, row: int, candidate: Candidate) -> None:
-        values = (candidate.id, candidate.task.category, STATUS_LABELS[candidate.status], candidate.task.instruction)
+        values = (candidate.id, candidate.task.category, status_shown(candidate.status), candidate.task.instruction)
         flagged = candidate.evidence == ""
         for column, value in enumerate(values):
             item = QTableWidgetItem(value)
@@ -128,9 +155,9 @@ class ReviewQueue(QWidget):
             self.table.setItem(row, column, item)
 
     def _summarise(self) -> None:
-        counts = {label: 0 for label in STATUS_LABELS.values()}
+        counts = {status_shown(status): 0 for status in STATUS_LABELS}
         for candidate in self.candidates:
-            counts[STATUS_LABELS[candidate.status]] += 1
+            counts[status_shown(candidate.status)] += 1
         self.summary.setText(f"{len(self.candidates)} generated · " + " · ".join(f"{n} {k}" for k, n in
                                                                                  counts.items()))
 
@@ -149,8 +176,19 @@ class ReviewQueue(QWidget):
         self.reason.setText(candidate.reason)
         self.evidence.setText(_evidence_text(candidate))
         similar = f"; similar to {candidate.similar_to} ({candidate.similarity:.3f})" if candidate.similar_to else ""
-        self.provenance.setText(f"{candidate.model or 'unknown'}, from seed(s) {', '.join(candidate.seeds) or '-'}"
-                                f"{similar}; now {STATUS_LABELS[candidate.status]}")
+        self.seeds_view.setText(self._seeds_text(candidate))
+        self.provenance.setText(f"{candidate.model or 'unknown'}{similar}; now {status_shown(candidate.status)}")
+
+    def _seeds_text(self, candidate: Candidate) -> str:
+        """Each seed on a line of its own: its instruction and answer, or its id alone and where its text is."""
+        if not candidate.seeds:
+            return "none recorded"
+        lines = []
+        for ident in candidate.seeds:
+            seed = self.seeds_file.get(ident) or self.seeds.get(ident)
+            lines.append(f"{ident}: {seed.instruction} → {seed.answer}" if seed is not None else
+                         f"{ident} (not among the tasks open: “Open seeds…” opens the seeds file to show it)")
+        return "\n".join(lines)
 
     # -- verdicts ---------------------------------------------------------------------------------------------
 
@@ -198,6 +236,15 @@ class ReviewQueue(QWidget):
         tasks = [c.task for c in self.candidates if c.status == "accepted"]
         emit(self.refined, tasks)
 
+    def open_seeds_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Open the seed tasks", str(self.start_folder or self.path or ""),
+                                              "Tasks (*.jsonl);;All (*)")
+        if name:
+            try:
+                self.load_seeds(name)
+            except AgentError as error:
+                self.summary.setText(str(error))
+
     def open_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(self, "Open candidate tasks", str(self.path or self.start_folder or ""),
                                               "Candidates (*.jsonl);;All (*)")
@@ -208,9 +255,16 @@ class ReviewQueue(QWidget):
                 self.summary.setText(str(error))
 
 
+def status_shown(status: str) -> str:
+    """A status in the candidates file's word, with the funnel's where it says another ("accepted (refined)",
+    "candidate (not reviewed)"; "unable to annotate" holds the file's "unable")."""
+    label = STATUS_LABELS[status]
+    return label if label.startswith(status) else f"{status} ({label})"
+
+
 def _evidence_text(candidate: Candidate) -> str:
     if candidate.evidence is None:
         return "not checked (no site open)"
     if candidate.evidence == "":
         return "⚠ the gold answer is in no saved page's text: check it, refine it, or mark the task"
-    return f"found on {candidate.evidence}"
+    return f"found on {candidate.evidence_said}"

@@ -7,7 +7,9 @@ A candidates file is JSONL, one candidate a line: the task's own keys (as in a t
     status       candidate (not reviewed yet) | accepted | similar | unable | expired
     reason       why, for a status a person or the filter gave
     similar_to   the kept task it was too close to, and `similarity` (cosine), when it is similar
-    evidence     the URL of a saved page whose text holds the gold answer ("" when none does: flagged)
+    evidence     the URL of a saved page whose text holds the gold answer ("" when none does: flagged); of several,
+                 the one with the most of the question's words near the answer (`SiteText.locate`)
+    evidence_pages  how many saved pages hold the gold answer (absent: not counted, a file written before)
     original     the instruction and answer as generated, when a reviewer edited them
 
 WebArxiv's funnel reads off the statuses: generated (every line), similar, unable to annotate, expired, and
@@ -25,6 +27,7 @@ from typing import Any
 
 from .. import atomic
 from ..errors import AgentError, RecordLensError
+from ..wording import with_article
 from .model import Task
 from .sites import Site
 from .targets import folded
@@ -33,7 +36,8 @@ from .tasks import OPTIONAL_KEYS, REQUIRED_KEYS, TaskFileError, normalise_answer
 STATUSES = ("candidate", "accepted", "similar", "unable", "expired")
 STATUS_LABELS = {"candidate": "not reviewed", "accepted": "refined", "similar": "similar",
                  "unable": "unable to annotate", "expired": "expired"}
-_EXTRA_KEYS = ("seeds", "model", "status", "reason", "similar_to", "similarity", "evidence", "original")
+_EXTRA_KEYS = ("seeds", "model", "status", "reason", "similar_to", "similarity", "evidence", "evidence_pages",
+               "original")
 
 
 REASONED = ("similar", "unable", "expired")  # verdicts that say why the task is no good (the README's "with a reason")
@@ -50,6 +54,7 @@ class Candidate:
     similarity: float | None = None
     evidence: str | None = None          # None: not checked yet; "": checked, found in no saved page
     original: dict[str, str] | None = None
+    evidence_pages: int | None = None    # how many saved pages hold the answer (None: not counted)
 
     @property
     def id(self) -> str:
@@ -59,11 +64,22 @@ class Candidate:
     def edited(self) -> bool:
         return self.original is not None
 
+    @property
+    def evidence_said(self) -> str:
+        """The evidence as a reviewer reads it: the page, and how many pages hold the answer when several do (a
+        number found on many pages may be on the chosen one for another reason)."""
+        if not self.evidence or not self.evidence_pages or self.evidence_pages < 2:
+            return self.evidence or ""
+        return (f"{self.evidence} (1 of {self.evidence_pages} pages holding the answer: the one with the most of the "
+                "question's words near it)")
+
     def as_dict(self) -> dict[str, Any]:
         out = self.task.as_dict()
         out.update({"seeds": list(self.seeds), "model": self.model, "status": self.status, "reason": self.reason,
                     "similar_to": self.similar_to, "similarity": self.similarity, "evidence": self.evidence,
                     "original": self.original})
+        if self.evidence_pages is not None:
+            out["evidence_pages"] = self.evidence_pages
         return out
 
     @classmethod
@@ -76,7 +92,8 @@ class Candidate:
         return cls(task=task, seeds=tuple(str(s) for s in data.get("seeds") or ()), model=str(data.get("model") or ""),
                    status=status, reason=str(data.get("reason") or ""), similar_to=data.get("similar_to"),
                    similarity=float(similarity) if similarity is not None else None, evidence=data.get("evidence"),
-                   original=dict(data["original"]) if data.get("original") else None)
+                   original=dict(data["original"]) if data.get("original") else None,
+                   evidence_pages=int(data["evidence_pages"]) if data.get("evidence_pages") is not None else None)
 
     def reviewed(self, status: str, reason: str = "", *, instruction: str | None = None,
                  answer: str | None = None) -> Candidate:
@@ -85,7 +102,8 @@ class Candidate:
         if status not in STATUSES:
             raise AgentError(f"status {status!r} is not one of {', '.join(STATUSES)}")
         if status in REASONED and not reason.strip():
-            raise AgentError(f"a {status} verdict needs a reason: why, for the report and the next reviewer")
+            raise AgentError(f"{with_article(status)} verdict needs a reason: why, for the report and the next "
+                             "reviewer")
         task = self.task
         original = self.original
         changed = {k: v for k, v in (("instruction", instruction), ("answer", answer))
@@ -94,8 +112,10 @@ class Candidate:
             original = original or {"instruction": task.instruction, "answer": task.answer}
             task = replace(task, **changed)
             task_from_line(task_line(task))  # the same checks as a tasks file (no empty instruction...)
+        answered = "answer" in changed
         return replace(self, task=task, status=status, reason=reason, original=original,
-                       evidence=None if "answer" in changed else self.evidence)
+                       evidence=None if answered else self.evidence,
+                       evidence_pages=None if answered else self.evidence_pages)
 
 
 def load_candidates(path: str | Path) -> list[Candidate]:
@@ -177,24 +197,40 @@ class SiteText:
                 self._texts[page.url] = folded(written)
         return self._texts
 
-    def find(self, answer: str, rules: Iterable[str] = (), *, first: str = "") -> str:
-        """The URL of the first saved page whose text holds `answer` (folded) as words of its own ("x" is not
-        found in "six"), or "" when none does. With a task's normalisation `rules`, both are compared as the task
-        is scored (`normalise_answer`: "4213" is on a page that says "4,213" under `numbers`); `first`: the URL of
-        the page looked at before the others (a task's start page)."""
+    def find(self, answer: str, rules: Iterable[str] = (), *, first: str = "", question: str = "") -> str:
+        """The URL of the saved page that best shows `answer` (`locate`), or "" when none holds it."""
+        return self.locate(answer, rules, first=first, question=question)[0]
+
+    def locate(self, answer: str, rules: Iterable[str] = (), *, first: str = "", question: str = "") -> tuple[str, int]:
+        """The URL of the saved page that best shows `answer` (folded) as words of its own ("x" is not found in
+        "six"), or "" when none does; and how many pages hold it. With a task's normalisation `rules`, both are
+        compared as the task is scored (`normalise_answer`: "4213" is on a page that says "4,213" under `numbers`).
+        Of several pages, the best is the one with the most of the `question`'s words near an occurrence (a number
+        answer, "30", is on the shipping page's "30 days" and on a vase's "30 cm"); then `first` (a task's start
+        page), then the site's order."""
         rules = tuple(sorted(set(rules)))
         wanted = folded(normalise_answer(answer, rules) if rules else answer)
         if not wanted:
-            return ""
+            return "", 0
         pattern = re.compile(r"(?<!\w)" + re.escape(wanted) + r"(?!\w)")
         texts = self._texts_under(rules)
         start = self.site.page(first) if first else None
         order = [start.url] if start is not None and start.url in texts else []
-        return next((url for url in [*order, *texts] if pattern.search(texts[url])), "")
+        holding = [url for url in dict.fromkeys([*order, *texts]) if pattern.search(texts[url])]
+        if len(holding) > 1 and question:
+            words = _question_words(folded(normalise_answer(question, rules) if rules else question), wanted)
+            nearness = {url: _words_near(texts[url], pattern, words) for url in holding}
+            holding.sort(key=lambda url: -nearness[url])  # stable: the start page, then the site's order, on a tie
+        return (holding[0] if holding else ""), len(holding)
 
     def evidence(self, task: Task) -> str:
-        """The page that shows the task's gold answer as the task scores it, its start page first (`find`)."""
-        return self.find(task.answer, task.normalise, first=task.start_url)
+        """The page that shows the task's gold answer as the task scores it, near the words of its instruction
+        (`locate`)."""
+        return self.evidence_of(task)[0]
+
+    def evidence_of(self, task: Task) -> tuple[str, int]:
+        """`evidence`, and how many saved pages hold the answer."""
+        return self.locate(task.answer, task.normalise, first=task.start_url, question=task.instruction)
 
     def _texts_under(self, rules: tuple[str, ...]) -> dict[str, str]:
         """URL -> the page's text normalised by `rules` (none: folded only), made once per set of rules."""
@@ -206,7 +242,37 @@ class SiteText:
         return self._normalised[rules]
 
 
+# How far from an answer's occurrence a question's word still stands near it, in words, each side.
+NEAR_WORDS = 12
+
+
+def _stem(word: str) -> str:
+    """A word without a plural's "s" ("days" is "day"): enough to meet the question's words in a page's."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _question_words(question: str, answer: str) -> set[str]:
+    """The question's words that can say where an answer stands: three letters or more, not the answer's own."""
+    own = {_stem(w) for w in re.findall(r"\w+", answer)}
+    return {_stem(w) for w in re.findall(r"\w+", question) if len(w) >= 3} - own
+
+
+def _words_near(text: str, pattern: re.Pattern[str], words: set[str]) -> int:
+    """The most of `words` standing within NEAR_WORDS words of one occurrence of `pattern` in `text`."""
+    best = 0
+    for match in pattern.finditer(text):
+        before = re.findall(r"\w+", text[max(0, match.start() - 20 * NEAR_WORDS):match.start()])[-NEAR_WORDS:]
+        after = re.findall(r"\w+", text[match.end():match.end() + 20 * NEAR_WORDS])[:NEAR_WORDS]
+        best = max(best, len(words & {_stem(w) for w in before + after}))
+    return best
+
+
 def check_answers(candidates: Sequence[Candidate], site: Site) -> list[Candidate]:
-    """Each candidate with `evidence`: the page that holds its gold answer, or "" (flagged for the reviewer)."""
+    """Each candidate with `evidence`: the page that best shows its gold answer, or "" (flagged for the reviewer),
+    and how many pages hold it."""
     text = SiteText(site)
-    return [replace(c, evidence=text.evidence(c.task)) for c in candidates]
+    out = []
+    for candidate in candidates:
+        url, pages = text.evidence_of(candidate.task)
+        out.append(replace(candidate, evidence=url, evidence_pages=pages))
+    return out

@@ -123,7 +123,7 @@ def test_the_review_queue_saves_every_verdict_and_hands_over_refined_tasks(qtbot
         assert saved["gen-2"].task.answer == "CC BY 4.0" and saved["gen-2"].original["answer"] == "Nobody Knows"
         assert saved["gen-2"].evidence == "" and saved["gen-1"].evidence
         assert saved["gen-4"].reason == "the site has no deadline"
-        assert "2 refined" in queue.summary.text() and "1 similar" in queue.summary.text()
+        assert "2 accepted (refined)" in queue.summary.text() and "1 similar" in queue.summary.text()
         queue.hand_refined()
         assert editor.table.rowCount() == before + 2
         assert editor.modified()  # handed over, not saved: closing the window asks (it is answered here)
