@@ -23,7 +23,7 @@ if os.name == "nt":  # pragma: no cover - exercised on Windows only
 else:
     import fcntl
 
-__all__ = ["Held", "Lock", "holder", "owner_line", "owner_named", "process_alive", "release", "take"]
+__all__ = ["Held", "Lock", "holder", "owner_line", "owner_named", "process_alive", "release", "take", "taken_over"]
 
 _WINDOWS_BYTE = 1 << 20  # the byte locked on Windows: far from the owner line, which stays readable
 # What the system says when another process holds the lock (flock: EWOULDBLOCK, which is EAGAIN on Linux; EACCES
@@ -53,6 +53,13 @@ def owner_named(owner: tuple[str, int] | None) -> str:
     """The holder of a lock as a message names it: "process 4242 on host", or "another process" when its file
     names none."""
     return f"process {owner[1]} on {owner[0]}" if owner and owner[1] > 0 else "another process"
+
+
+def taken_over(lock: Lock, whose: str) -> list[str]:
+    """What to say of a lock `take` took over from a holder that ended without releasing it (killed), one line
+    per such holder ([] for none): `whose` names its work, "an extract into run" ("... by process 4242 ended ...")."""
+    return [f"{whose} by process {pid} ended without releasing its lock (it was killed); the lock is taken over"
+            for _, pid in lock.stale]
 
 
 def owner_line() -> str:

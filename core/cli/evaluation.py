@@ -17,6 +17,7 @@ from ..page.dataset import record_files, synthetic_sources, unfinished_dataset
 from ..records.hygiene import CheckReport, dataset_labels, summarise
 from ..records.score import DatasetScore
 from ..runs.evaluate import (
+    is_file_missing,
     is_left_out,
     is_not_extracted,
     is_not_given,
@@ -75,9 +76,12 @@ def cmd_score(args: argparse.Namespace) -> int:
         otherwise = pages_predicted_on_others(args.pred, args.pages, [p.page for p in kept.pages])
         if otherwise:
             warnings.append(other_pages_message(otherwise, "those in " + str(args.pages)))
+    # a page recorded done whose file is gone counts too where the folder holds files of other pages (named
+    # otherwise): deleted by hand all alike, they are said missing instead, extract bringing them back
+    elsewhere = stored is None and bool(record_files(args.pred))
     if (stored is None and scores.pages and not kept.pages and not read_run_description(args.pred).get(STOPPED)
             and all(is_not_extracted(reason) or is_left_out(reason) or is_not_given(reason)
-                    for reason in failed.values())):
+                    or (elsewhere and is_file_missing(reason)) for reason in failed.values())):
         # a run stopped early is scored; one that holds none of these pages (or left them all out) is of others
         raise RecordLensError(f"{args.pred} holds no prediction for any of the {len(scores.pages)} page(s) scored: "
                               "a run of other pages? (--pred is the folder `extract --out` wrote for these pages)")
@@ -200,12 +204,15 @@ def format_failed(kept: DatasetScore, failed: dict[str, str], unreadable: Mappin
     failed = {name: reason for name, reason in failed.items() if name not in unreadable and name not in left_out}
     missing = sum(is_not_extracted(reason) for reason in failed.values())
     not_given = sum(is_not_given(reason) for reason in failed.values())  # a finished run's: a rerun does nothing
-    tried = len(failed) - missing - not_given
+    gone = sum(is_file_missing(reason) for reason in failed.values())  # done, its file deleted: a rerun writes it
+    tried = len(failed) - missing - not_given - gone
     kinds = ", ".join(part for part in (f"{tried} failed" if tried else "",
                                          f"{missing} not extracted" if missing else "",
+                                         f"{gone} whose prediction file is missing" if gone else "",
                                          f"{not_given} not among the run's pages" if not_given else "") if part)
     advice = "; ".join(part for part in (
         "run extract again to retry or finish them" if tried or missing else "",
+        f"extract again brings back the missing prediction {'file' if gone == 1 else 'files'}" if gone else "",
         f"the run finished without the {'page' if not_given == 1 else 'pages'} it was not given: a run given "
         f"{'it' if not_given == 1 else 'them'} predicts {'it' if not_given == 1 else 'them'}" if not_given else "")
         if part)

@@ -125,9 +125,19 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if method == "gemini":
         from ..llm.gemini import required_api_key
 
-        required_api_key()  # before an engine starts (a Ray instance takes seconds), not after
+        required_api_key(args.base_url)  # before an engine starts (a Ray instance takes seconds), not after
     with engine_for(args) as engine:  # issue 16: one engine (one Ray instance) for every seed of the run
-        return _extract_seeds(args, method, seeds, llm_options, params, engine)
+        if len(seeds) == 1:
+            return _extract_seeds(args, method, seeds, llm_options, params, engine)
+        from ..runs.runner import run_lock
+
+        notes: list[str] = []
+        # The seeds' folder locked from the first seed to the last: between two seeds no seed-S/ is, and a
+        # `runs --add` then would store the seeds done as the whole run (`check_not_extracting` looks here too)
+        with run_lock(Path(args.out), notes):
+            for note in notes:
+                warn(note)
+            return _extract_seeds(args, method, seeds, llm_options, params, engine)
 
 
 def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None], llm_options: dict[str, object],

@@ -29,7 +29,7 @@ from ..store.label_sets import check_annotator_name
 from ..store.project import init_project, open_project
 from ..store.project_copy import open_to_read
 from ..store.runs import INTERRUPTED, RunInfo, method_settings, run_origin
-from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run
+from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run, why_stale
 from ..text_forms import cell, column_width
 from ..wording import counted, listed, shortened
 from .output import COMMAND_STOPS, Replacing, print_json
@@ -394,7 +394,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
             _delete_run(project, args.delete, args.project)
         runs = project.runs.all()
         stale = {run.id: project.runs.stale_pages(run.id) for run in runs}
-        why = {run.id: project.runs.why_stale(run.id) for run in runs if stale[run.id]}
+        why = {run.id: why_stale(project, run.id) for run in runs if stale[run.id]}
     if args.json and args.add:  # what was added, each run with its id (and whether this command stored it)
         print_json([run_document(run, stale[run.id]) | {"stored_now": added[run.id]} for run in runs
                     if run.id in added])
@@ -430,7 +430,11 @@ def _add_run_folder(project, folder: Path, method: str | None) -> tuple[int, boo
     which = "which and why" if len(added.left_out) <= 5 else "why, and name the first of them"
     without = (f" ({counted(len(added.left_out), 'file')} of it not as records: the warnings above say {which})"
                if added.left_out else "")
-    if added.carried_on_from is not None:  # the same run gone on since (resumed): one run, brought up to date
+    if added.grown:  # the same run, finished, extracted again over more pages: one run, brought up to date
+        print(f"{folder} was stored as run {added.run_id} when it held {counted(added.carried_on_from or 0, 'page')}; "
+              f"it holds more since (extracted again), those unchanged: run {added.run_id} now holds what the folder "
+              f"holds, not a second run beside it (its unchanged pages keep their scores){without}", file=sys.stderr)
+    elif added.carried_on_from is not None:  # the same run gone on since (resumed): one run, brought up to date
         print(f"{folder} was stored as run {added.run_id} when its extract had stopped "
               f"({counted(added.carried_on_from, 'page')}); the extract went on since: run {added.run_id} now holds "
               f"what the folder holds{without}", file=sys.stderr)
@@ -495,7 +499,7 @@ def _score_to_the_labels(project, run: RunInfo, where: str) -> None:  # noqa: AN
     stale = project.runs.stale_pages(run.id)
     if run.scored_pages and not stale:
         return
-    said = (f"{project.runs.why_stale(run.id)}: scored again" if run.scored_pages
+    said = (f"{why_stale(project, run.id)}: scored again" if run.scored_pages
             else "not scored yet: scored now against the project's labels")
     _refuse_a_run_of_other_pages(project, run.id)
     print(f"{describe_run(run)}: {said}, as `recordlens score --project {shlex.quote(where)} --run {run.id}` does",

@@ -902,8 +902,8 @@ def training_the_project(project_dir: str | Path) -> Iterator[list[str]]:
         yield [f"the project's training lock cannot be taken ({error.strerror or error}): a second training of the "
                "project at once would not be refused"]
         return
-    try:
-        yield []
+    try:  # a killed training's lock taken over is said, as extract says it of a run folder's
+        yield owner_files.taken_over(lock, f"a training of the project {project_dir}")
     finally:
         owner_files.release(lock)
 

@@ -68,6 +68,9 @@ class CheckReport:
     pages: list[PageCheck]
     majority_includes_chrome: bool
     policy_outliers: list[str]
+    # The pages that have a chrome policy (hold records) and made the majority: with none, there is no majority to
+    # say (None: not counted, a report made otherwise)
+    voters: int | None = None
 
     @property
     def ceiling(self) -> float:
@@ -111,10 +114,14 @@ class CheckReport:
     def summary(self) -> str:
         if not self.pages:
             return "no page checked"  # a mean over no page would read as perfect labels
-        majority = "labels" if self.majority_includes_chrome else "does not label"
-        return (f"{counted(len(self.pages), 'page')}: {len(self.flagged)} with label problems, "
-                f"{len(self.policy_outliers)} whose policy differs from the majority (majority {majority} page "
-                f"chrome); proposing each distinct true record with text once scores a mean F1 of {self.ceiling:.4f}")
+        if self.voters == 0:  # every page labelled as holding no record: none has a policy, so none is the majority's
+            policy = " (no page has a chrome policy: none holds records)"
+        else:
+            majority = "labels" if self.majority_includes_chrome else "does not label"
+            policy = (f", {len(self.policy_outliers)} whose policy differs from the majority (majority {majority} "
+                      "page chrome)")
+        return (f"{counted(len(self.pages), 'page')}: {len(self.flagged)} with label problems{policy}; proposing "
+                f"each distinct true record with text once scores a mean F1 of {self.ceiling:.4f}")
 
 
 def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageCheck:
@@ -176,7 +183,7 @@ def summarise(checks: Sequence[PageCheck], also: Sequence[PageCheck] = (), *, ch
     including = sum(c.includes_chrome for c in voters)
     majority = including * 2 > len(voters)
     outliers = [c.page for c in checks if c.records and c.includes_chrome != majority]
-    return CheckReport(checks, majority, outliers)
+    return CheckReport(checks, majority, outliers, len(voters))
 
 
 def dataset_labels(pages_dir: str | Path, gt_dir: str | Path, unreadable: list[str] | None = None, *,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +17,9 @@ from .run_files import (
     SEEDS_ASKED,
     STOPPED,
     description_differences,
+    done_without_a_file,
     failed_pages,
+    files_missing,
     left_out_pages,
     predicted_on_other_pages,
     read_run_description,
@@ -51,6 +53,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     described = read_run_description(pred_dir)
     left_out = left_out_pages(described)
     finished = ran_to_its_end(described)  # then a page without a prediction is one it was not given
+    gone = set(done_without_a_file(pred_dir))  # ...unless the run's own record of it says it was done
     predictions = record_files(pred_dir)
     unreadable: dict[str, str] = {}
     unscorable: list[str] = []  # every page that cannot be scored, named at once rather than the first alone
@@ -79,7 +82,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
             warnings.append(f"page {name}: the run failed on it ({failed[name][:300]}); scored as an empty "
                             "prediction")
             predicted = []
-        elif name in left_out or finished:  # said once for all of them, below: a run of part of a folder leaves many
+        elif name in left_out or name in gone or finished:  # said once for all of them, below: they can be many
             predicted = []
         else:
             warnings.append(f"page {name}: no prediction ({pred_dir / f'{name}.json'} is not there); scored as an "
@@ -88,8 +91,11 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
         jobs.append(_PageJob(name, page_file, predicted, true.records))
     without = [job.name for job in jobs if job.name not in predictions and job.name not in failed]
     warnings += pages_left_out_messages(without, left_out)
+    warnings += files_missing_messages([name for name in without if name in gone and name not in left_out],
+                                       "the run")
     if finished:
-        warnings += pages_not_given_messages([name for name in without if name not in left_out], "the run")
+        warnings += pages_not_given_messages([name for name in without if name not in left_out and name not in gone],
+                                             "the run")
     ignored = [name for name in predictions if name not in truths]
     if ignored:  # a --gt of other pages than the run's would otherwise pass unseen
         warnings.append(unscored_predictions_message(ignored, str(pred_dir), f"without ground truth in {gt_dir}")
@@ -145,15 +151,23 @@ LEFT_OUT_BY_THE_RUN = "left out by the run"
 # Why a run that went through every page it was given has no prediction for a page: it was not among them (its
 # pages folder did not hold it). Extracting again into the run would do nothing for it.
 NOT_GIVEN = "not among the run's pages (the run finished without it: it was not given this page)"
+# Why a run has no prediction for a page its own record (`_run/N.json`) says it did: the N.json went (deleted by
+# hand, or a stop between the page's two writes). Extracting again writes it, whether the run finished or not.
+FILE_MISSING = "its prediction file is missing (extract again brings it back)"
 
 
-def why_no_prediction(name: str, described: Mapping[str, object], *, finished: bool = False) -> str:
+def why_no_prediction(name: str, described: Mapping[str, object], *, finished: bool = False,
+                      done: Collection[str] = ()) -> str:
     """Why a page that did not fail has no prediction in a run described so (its run.json, or a stored run's
-    cost): the run left it out on purpose (`run_files.LEFT_OUT`, with why), was not given it (a run `finished`
-    through every page it was given: `NOT_GIVEN`), or never extracted it (`not_extracted`)."""
+    cost): the run left it out on purpose (`run_files.LEFT_OUT`, with why), did it but its prediction file is gone
+    (`done`: the pages its own records say it did, `run_files.done_without_a_file`, or a stored run's cost's
+    `run_files.FILES_MISSING`: `FILE_MISSING`), was not given it (a run `finished` through every page it was given:
+    `NOT_GIVEN`), or never extracted it (`not_extracted`)."""
     why = left_out_pages(described).get(name)
     if why is not None:
         return f"{LEFT_OUT_BY_THE_RUN}: {why}"
+    if name in done or name in files_missing(described):
+        return FILE_MISSING
     return NOT_GIVEN if finished else not_extracted(described.get(STOPPED))
 
 
@@ -192,6 +206,18 @@ def pages_not_given_messages(names: Sequence[str], whose: str) -> list[str]:
             f"{'it' if one else 'them'} are given apart"]
 
 
+def files_missing_messages(names: Sequence[str], whose: str, then: str = "") -> list[str]:
+    """Of the scored pages without a prediction, those `whose` own records say it did (`FILE_MISSING`), said at
+    once with what brings them back (extracting again; `then`: what after, for a stored run) (none, [])."""
+    if not names:
+        return []
+    one = len(names) == 1
+    return [f"{counted(len(names), 'scored page')} ({listed(list(names), 8, total=True)}) {'is' if one else 'are'} "
+            f"recorded done by {whose}, but {'its prediction file is' if one else 'their prediction files are'} "
+            f"missing: scored as {'an empty prediction' if one else 'empty predictions'}, and the figures without "
+            f"{'it' if one else 'them'} are given apart; extract again brings {'it' if one else 'them'} back{then}"]
+
+
 def unscored_predictions_message(names: list[str], whose: str, why: str) -> str:
     """Predictions a score leaves out because their pages are not part of the truth (`why`), named."""
     return (f"{whose} holds predictions for {counted(len(names), 'page')} {why} ({listed(names, total=True)}): "
@@ -214,6 +240,11 @@ def is_not_given(reason: str) -> bool:
     return reason == NOT_GIVEN
 
 
+def is_file_missing(reason: str) -> bool:
+    """Whether a page's reason says the run did it but its prediction file is missing (a rerun brings it back)."""
+    return reason == FILE_MISSING
+
+
 def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetScore, dict[str, str]]:
     """The scores of the pages the run has a prediction for, and the others (name -> reason) left out: the pages
     it failed on, those it never extracted (a run stopped by its budget) and those it left out on purpose (no
@@ -223,7 +254,8 @@ def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetS
     predicted = record_files(pred_dir)
     described = read_run_description(pred_dir)
     finished = ran_to_its_end(described)
-    failed.update({p.page: why_no_prediction(p.page, described, finished=finished) for p in scores.pages
+    done = set(done_without_a_file(pred_dir))
+    failed.update({p.page: why_no_prediction(p.page, described, finished=finished, done=done) for p in scores.pages
                    if p.page not in failed and p.page not in predicted})
     # a predictions file that cannot be read is no prediction either, as a stored run keeps it (as the page's error);
     # `score_run` found them as it read the files, so none is read again here

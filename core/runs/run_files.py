@@ -41,6 +41,9 @@ LEFT_OUT = "left_out"
 # before its last seed is then not taken for a run of fewer seeds (`evaluate.seeds_asked`)
 SEEDS_ASKED = "seeds"
 NO_ANSWERS = "the method has no answers for it"  # why replay leaves a page out: no recorded answer is for it
+# A stored run's cost: the pages its folder's records said were done but whose N.json was gone when it was stored
+# (deleted by hand, or a stop between the page's two writes), so that `score` says so rather than "not given"
+FILES_MISSING = "prediction_files_missing"
 
 
 @dataclass
@@ -250,6 +253,21 @@ def summed_cost(records: Iterable[dict[str, object]]) -> dict[str, object]:
         add_tokens(tokens, paid_tokens(record))
     seconds = sum(float(record.get("seconds") or 0.0) for record in records)  # type: ignore[arg-type]
     return {"pages": len(records), "seconds": round(seconds, 3), **({"tokens": tokens} if tokens else {})}
+
+
+def done_without_a_file(run_dir: str | Path) -> list[str]:
+    """The pages a run's own records (`_run/N.json`) say it did, whose prediction file (`N.json`) is not there:
+    deleted by hand, or never written (a stop between the page's two writes). Extracting again brings them back."""
+    run = Path(run_dir)
+    return [name for name, cost in read_page_costs(run).items()
+            if cost.get("status") == DONE and not (run / f"{name}.json").exists()]
+
+
+def files_missing(described: Mapping[str, object]) -> list[str]:
+    """The pages a stored run's cost records as done by its folder but without their N.json (`FILES_MISSING`);
+    [] when it records none."""
+    missing = described.get(FILES_MISSING)
+    return [str(name) for name in missing] if isinstance(missing, list) else []
 
 
 def failed_pages(run_dir: str | Path) -> dict[str, str]:

@@ -87,7 +87,7 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         skipped = "".join(f"; {warning}" for warning in summary.warnings)  # entries named like pages, skipped
         raise DatasetError(f"no page (N.html or N.mhtml) to extract in {pages_dir}{hint}{skipped}")
     _refuse_a_folder_that_is_no_run(out)
-    with _run_lock(out, summary):
+    with run_lock(out, summary.warnings):
         earlier = _refuse_another_method(out, extractor) if resume else {}
         if resume:
             _refuse_predictions_of_other_pages(out, pages_dir, files, wanted)
@@ -127,10 +127,12 @@ def _requests_counted(extractor: Extractor) -> int | None:
 
 
 @contextlib.contextmanager
-def _run_lock(out: Path, summary: RunSummary) -> Iterator[None]:
+def run_lock(out: Path, warnings: list[str]) -> Iterator[None]:
     """Hold the run folder's lock while extracting into it: two runs into one folder would each extract (and, for
     Gemini, pay for) every page, and remove each other's writes in progress; the second is refused at once. A
-    lock its holder never released (it was killed) is taken over, said in the summary's warnings."""
+    lock its holder never released (it was killed) is taken over, said in `warnings`. A run written with --seeds N
+    holds its folder's lock for every seed, besides each seed-S/'s own while that seed runs: between two seeds no
+    seed's lock is held, and `runs --add` would store the seeds done as the whole run."""
     out.mkdir(parents=True, exist_ok=True)
     try:
         lock = owner_files.take(out / LOCK_FILE)
@@ -138,12 +140,11 @@ def _run_lock(out: Path, summary: RunSummary) -> Iterator[None]:
         raise _busy(out, held.owner, "run this again to go on where it stopped; two runs into one folder would "
                                      "extract every page twice") from None
     except OSError as error:  # a file system without locks (some network mounts): extract, but say so
-        summary.warnings.append(f"the run folder's lock cannot be taken ({error}): a second extract into it "
-                                "would not be refused")
+        warnings.append(f"the run folder's lock cannot be taken ({error}): a second extract into it "
+                        "would not be refused")
         yield
         return
-    summary.warnings.extend(f"an extract into {out} by process {pid} ended without releasing its lock (it was "
-                            "killed); the lock is taken over" for _, pid in lock.stale)
+    warnings += owner_files.taken_over(lock, f"an extract into {out}")
     try:
         yield
     finally:
@@ -151,11 +152,20 @@ def _run_lock(out: Path, summary: RunSummary) -> Iterator[None]:
 
 
 def check_not_extracting(folder: str | Path, then: str) -> None:
-    """Refuse a run folder an extract is writing now (it holds the folder's lock, `_run_lock`): what it holds is
-    part of a run, which `runs --add` would store as one that stopped. `then`: what to do once it has ended."""
-    owner = owner_files.holder(Path(folder) / LOCK_FILE)
-    if owner is not False:
-        raise _busy(Path(folder), owner, then)
+    """Refuse a run folder an extract is writing now (it holds the folder's lock, `run_lock`; for a seed-S/ of a
+    run written with --seeds, the lock of the folder that holds the seeds too, held between seeds): what it holds
+    is part of a run, which `runs --add` would store as one that stopped. `then`: what to do once it has ended."""
+    folder = Path(folder)
+    for locked in (folder, folder.parent) if _a_seed_folder(folder) else (folder,):
+        owner = owner_files.holder(locked / LOCK_FILE)
+        if owner is not False:
+            raise _busy(locked, owner, then)
+
+
+def _a_seed_folder(folder: Path) -> bool:
+    """Whether a folder is named as one seed's of a run written with --seeds N (`seed_dir`: seed-S)."""
+    suffix = folder.name.removeprefix("seed-")
+    return suffix != folder.name and suffix.lstrip("-").isdigit()
 
 
 def _busy(out: Path, owner: tuple[str, int] | None, then: str) -> RecordLensError:

@@ -65,10 +65,12 @@ from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
 from ..records.model import RecordList, load_records
 from ..runs.evaluate import seed_runs, seeds_asked, seeds_not_run_message
 from ..runs.run_files import (
+    FILES_MISSING,
     LEFT_OUT,
     OTHER_PAGES,
     SEEDS_ASKED,
     STOPPED,
+    done_without_a_file,
     failed_pages,
     left_out_pages,
     other_pages_message,
@@ -555,6 +557,7 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
         stored = _labels_are_stored(project, source)
     except RecordLensError as error:  # neither another annotator's labels nor edits: no labels at all to take
         reason = str(error).removeprefix(f"{source.truth}: ")
+        report.unchanged.pop()  # counted once, as not imported (which says it is in the project already), not twice
         report.problems.append(ImportProblem(source.truth, f"{reason}; page {source.name} is already in the project; "
                                                            "its labels there are left as they were"))
         return True
@@ -779,9 +782,11 @@ class RunFolderImport:
     stored: bool = True  # False: the same run (method, parameters, folder, predictions) was stored already
     # N.json files not stored as records (no such page, or unreadable): each named in `warnings` already
     left_out: tuple[str, ...] = ()
-    # Stored before as a run that had stopped, with this many pages: the folder's extract has gone on since (it was
-    # resumed), and that run, `run_id`, now holds what the folder holds (None: a run stored now, or found stored)
+    # Stored before from this folder with this many pages, as a run that had stopped, or had finished (`grown`):
+    # the folder's extract has gone on since (resumed, or run again over a pages folder that grew), and that run,
+    # `run_id`, now holds what the folder holds (None: a run stored now, or found stored)
     carried_on_from: int | None = None
+    grown: bool = False  # the run carried on had finished: its pages folder grew, and the extract ran again
 
 
 # What `runs --add` of a folder an extract is writing now says to do once it has ended (`check_not_extracting`)
@@ -797,7 +802,9 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     A malformed `N.json` is stored as that page's error (an empty prediction), not dropped. A folder an extract
     is writing now is refused (what it holds is part of a run). A folder stored before as a run that had stopped,
     whose extract went on since (resumed: the pages it held are held as they were), brings that run up to date
-    rather than storing a second, partial copy beside it."""
+    rather than storing a second, partial copy beside it; so does a folder stored as a finished run that holds
+    more pages since (its pages folder grew and the extract ran again), the pages it held being held as they
+    were."""
     if not run_dir.is_dir():
         raise RecordLensError(not_a_folder(run_dir, "predictions", "N.json"))
     check_not_extracting(run_dir, ADD_IT_THEN)
@@ -840,9 +847,14 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     on_purpose = left_out_pages(described)  # pages the run left out on purpose: kept with it, not as a parameter
     described.pop(LEFT_OUT, None)
     unanswered = [name for name in labelled_page_names(project) if name not in predictions and name not in errors]
+    # the pages its own records say it did whose N.json is gone (deleted by hand): kept with it, for `score` to say
+    gone = [name for name in done_without_a_file(run_dir) if _a_page_of(project, name) and name not in errors]
     if unanswered:  # a run of part of the project, or one that lost files: its score counts these as empty
         meant = sum(name in on_purpose for name in unanswered)
-        why = f", {meant} of them left out by the run on purpose" if meant else ""
+        lost = sum(name in gone for name in unanswered)
+        why = "".join((f", {meant} of them left out by the run on purpose" if meant else "",
+                       f", {lost} of them recorded done by the run but without their prediction file (extract "
+                       "again brings them back; then add the folder again)" if lost else ""))
         warnings.append(f"the run has no prediction for {counted(len(unanswered), 'labelled page')} of the project "
                         f"({listed(unanswered, 8, total=True)}){why}: its score counts them as empty predictions, "
                         "and names them")
@@ -858,12 +870,14 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     same = _same_run(project, method, parameters, predictions, errors)
     if same is not None:
         return RunFolderImport(same, warnings, stored=False, left_out=tuple(left_out))
-    earlier = _stopped_run_gone_on(project, method, parameters, predictions, errors)
+    earlier = _run_gone_on(project, method, parameters, predictions, errors)
     cost, ended = _run_cost(run_dir)
     if stopped:
         cost[STOPPED] = str(stopped)
     if on_purpose:  # `score` says why these pages have no prediction (`runs.evaluate.why_no_prediction`)
         cost[LEFT_OUT] = on_purpose
+    if gone:
+        cost[FILES_MISSING] = gone
     otherwise = pages_made_otherwise(run_dir, predictions, lambda name: project.page(name).snapshot,
                                      lambda name: project.load(name).page)
     if otherwise:  # kept with the run, so that every later score of it says so too
@@ -878,7 +892,8 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
         project.runs.add_predictions(run_id, predictions, errors)  # a page's score goes only if it changed
         project.runs.finish(run_id, cost=cost, ended_at=ended)
     return RunFolderImport(run_id, warnings, left_out=tuple(left_out),
-                           carried_on_from=earlier.predicted_pages if earlier is not None else None)
+                           carried_on_from=earlier.predicted_pages if earlier is not None else None,
+                           grown=earlier is not None and earlier.outcome != "stopped")
 
 
 def _seeds_not_run(run_dir: Path) -> str | None:
@@ -909,20 +924,29 @@ def _same_run(project: Project, method: str, parameters: dict[str, object], pred
     return None
 
 
-def _stopped_run_gone_on(project: Project, method: str, parameters: dict[str, object],
-                         predictions: dict[str, RecordList], errors: dict[str, str]) -> RunInfo | None:
-    """The run stored from this folder when its extract had stopped, if the folder has gone on from it since (the
-    extract resumed: every page that run holds records for is held with the same records, every page it failed on
-    is held, tried again or failed again); the latest such run, None when there is none. A folder written again
-    with --restart holds other records: stored as a run of its own."""
+# The outcomes of a stored run that a folder gone on since brings up to date (`_run_gone_on`): one still running,
+# or interrupted, is another process's to finish
+CARRIED_ON = ("stopped", "finished")
+
+
+def _run_gone_on(project: Project, method: str, parameters: dict[str, object],
+                 predictions: dict[str, RecordList], errors: dict[str, str]) -> RunInfo | None:
+    """The run stored from this folder (the same method and parameters, its source among them) when it held
+    fewer pages, if the folder has gone on from it since: its extract had stopped and was resumed, or had finished
+    and ran again over a pages folder that grew. Every page that run holds records for is held with the same
+    records; every page it failed on is held, tried again or failed again, by a stopped run (resumed), and failed
+    still by a finished one (a page of it held otherwise since is a change: a file mended, a page extracted again).
+    The latest such run, None when there is none. A folder written again with --restart holds other records:
+    stored as a run of its own."""
     parameters = json.loads(json.dumps(parameters, default=str))  # as stored: through JSON
     held = {name: [list(record) for record in records] for name, records in predictions.items()}
     for run in reversed(project.runs.all()):
-        if run.method != method or run.parameters != parameters or run.outcome != "stopped":
+        if run.method != method or run.parameters != parameters or run.outcome not in CARRIED_ON:
             continue
         failed = project.runs.errors(run.id)
         stored = project.runs.predictions(run.id)
-        if all((name in held or name in errors) if name in failed else held.get(name) == records
+        resumed = run.outcome == "stopped"
+        if all(((name in held and resumed) or name in errors) if name in failed else held.get(name) == records
                for name, records in stored.items()):
             return run
     return None

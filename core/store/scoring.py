@@ -17,6 +17,8 @@ from ..page.dom import Page
 from ..records.model import TextKeyIndex
 from ..records.score import DatasetScore, PageScore, score_page
 from ..runs.evaluate import (
+    files_missing_messages,
+    is_file_missing,
     is_left_out,
     is_not_given,
     pages_left_out_messages,
@@ -26,9 +28,10 @@ from ..runs.evaluate import (
     why_no_prediction,
 )
 from ..runs.run_files import OTHER_PAGES, left_out_pages, other_pages_message
+from ..wording import counted, listed
 from .db import StoreError, now
 from .project import Project
-from .runs import RunInfo, StoredScore
+from .runs import RunInfo, StoredScore, stale_words
 from .schema import TRUE_PAGE_STATUSES
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
@@ -65,12 +68,15 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
             left_out[name] = errors[name]
         elif name not in predictions:
             left_out[name] = why_no_prediction(name, run.cost, finished=finished)
-            # those the run left out on purpose, or was not given: said at once, below
-            if not is_left_out(left_out[name]) and not is_not_given(left_out[name]):
-                warnings.append(f"page {name}: no prediction in run {run_id} ({run.method}); scored as an empty one")
+    # said at once, per reason (a stopped run lacks many pages): left out on purpose, not given, file missing, ...
     warnings += pages_left_out_messages(left_out, left_out_pages(run.cost))
     warnings += pages_not_given_messages([name for name, why in left_out.items() if is_not_given(why)],
                                          f"run {run_id}")
+    warnings += files_missing_messages([name for name, why in left_out.items() if is_file_missing(why)],
+                                       f"run {run_id}'s folder", ", then `runs --add` of the folder stores it")
+    warnings += _without_a_prediction_messages(
+        {name: why for name, why in left_out.items() if name not in errors and not is_left_out(why)
+         and not is_not_given(why) and not is_file_missing(why)}, run)
     kept = _still_scored(project, run, labelled)
     fresh = {}
     for name in progress([name for name in truth_pages if name not in kept]):
@@ -83,6 +89,47 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
         gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
         project.runs.drop_scores(run_id, gone)  # pages no longer labelled leave the means, as they left the truth
     return result, warnings, left_out
+
+
+def _without_a_prediction_messages(reasons: dict[str, str], run: RunInfo) -> list[str]:
+    """The scored pages the run holds no prediction for (it never extracted them: it stopped before them), said
+    once per reason, naming a few, rather than a line each (none, [])."""
+    by_reason: dict[str, list[str]] = {}
+    for name, why in reasons.items():
+        by_reason.setdefault(why, []).append(name)
+    return [f"page {pages[0]}: no prediction in run {run.id} ({run.method}): {why}; scored as an empty one"
+            if len(pages) == 1 else
+            f"{counted(len(pages), 'scored page')} with no prediction in run {run.id} ({run.method}) "
+            f"({listed(pages, 8, total=True)}; why, for each: {why}): scored as empty predictions"
+            for why, pages in by_reason.items()]
+
+
+def why_stale(project: Project, run_id: int, *, names: bool = True) -> str:
+    """Why the run's stored scores no longer hold, in a few words ("" when they do), as `Runs.why_stale` says it,
+    with the pages whose score went because the run's predictions of them changed since (`runs --add` of its
+    folder gone on) said apart from those whose labels changed: no label changed on those."""
+    stale = project.runs.stale_pages(run_id)
+    changed = predictions_changed_since_scored(project, run_id, stale)
+    rest = stale_words([page for page in stale if page not in changed],
+                       project.runs.scored_by_an_earlier_reader(run_id), project.runs.scored_by_a_later_reader(run_id),
+                       names=names)
+    ours = (f"the run's predictions of {counted(len(changed), 'page')} changed since it was scored"
+            + (f" ({listed(changed)})" if names else "")) if changed else ""
+    return "; ".join(part for part in (ours, rest) if part)
+
+
+def predictions_changed_since_scored(project: Project, run_id: int, stale: Sequence[str]) -> list[str]:
+    """Of the run's `stale` pages, those whose score went because the run's predictions of them changed
+    (`Runs.add_predictions` drops it), not their labels: a page without a score whose labels and status have not
+    changed since the run was last scored. Every page then labelled was scored then (a score keeps or makes one for
+    each), so its score went since, with its predictions. A run whose scores do not say which change they saw
+    (made before schema 8) says none."""
+    scores = project.runs.scores(run_id)
+    seen = [s.changes_seen for s in scores if s.changes_seen is not None]
+    if not seen:
+        return []
+    latest, scored = max(seen), {s.page for s in scores}
+    return [page for page in stale if page not in scored and (project.last_change_id(page) or 0) <= latest]
 
 
 def _ran_to_its_end(run: RunInfo) -> bool:
