@@ -29,7 +29,7 @@ from ..store.label_sets import check_annotator_name
 from ..store.project import init_project, open_project
 from ..store.project_copy import open_to_read
 from ..store.runs import INTERRUPTED, RunInfo, method_settings, run_origin
-from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run, why_stale
+from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run
 from ..text_forms import cell, column_width
 from ..wording import counted, listed, shortened
 from .output import COMMAND_STOPS, Replacing, print_json
@@ -394,7 +394,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
             _delete_run(project, args.delete, args.project)
         runs = project.runs.all()
         stale = {run.id: project.runs.stale_pages(run.id) for run in runs}
-        why = {run.id: why_stale(project, run.id) for run in runs if stale[run.id]}
+        why = {run.id: project.runs.why_stale(run.id) for run in runs if stale[run.id]}
     if args.json and args.add:  # what was added, each run with its id (and whether this command stored it)
         print_json([run_document(run, stale[run.id]) | {"stored_now": added[run.id]} for run in runs
                     if run.id in added])
@@ -499,7 +499,7 @@ def _score_to_the_labels(project, run: RunInfo, where: str) -> None:  # noqa: AN
     stale = project.runs.stale_pages(run.id)
     if run.scored_pages and not stale:
         return
-    said = (f"{why_stale(project, run.id)}: scored again" if run.scored_pages
+    said = (f"{project.runs.why_stale(run.id)}: scored again" if run.scored_pages
             else "not scored yet: scored now against the project's labels")
     _refuse_a_run_of_other_pages(project, run.id)
     print(f"{describe_run(run)}: {said}, as `recordlens score --project {shlex.quote(where)} --run {run.id}` does",

@@ -309,11 +309,32 @@ class Runs:
         return [name for (name,) in rows]
 
     def why_stale(self, run_id: int, *, names: bool = True) -> str:
-        """Why the run's stored scores no longer hold, in a few words ("" when they do): pages whose labels or
-        status changed since, pages scored by an earlier RecordLens and pages scored by a later one (another page
-        reader), said apart."""
-        return stale_words(self.stale_pages(run_id), self.scored_by_an_earlier_reader(run_id),
+        """Why the run's stored scores no longer hold, in a few words ("" when they do): pages whose score went
+        because the run's predictions of them changed since (`runs --add` of its folder gone on: no label changed
+        on those), pages whose labels or status changed since, pages scored by an earlier RecordLens and pages
+        scored by a later one (another page reader), said apart."""
+        stale = self.stale_pages(run_id)
+        changed = self.predictions_changed_since_scored(run_id, stale)
+        rest = stale_words([page for page in stale if page not in changed], self.scored_by_an_earlier_reader(run_id),
                            self.scored_by_a_later_reader(run_id), names=names)
+        ours = (f"the run's predictions of {counted(len(changed), 'page')} changed since it was scored"
+                + (f" ({listed(changed)})" if names else "")) if changed else ""
+        return "; ".join(part for part in (ours, rest) if part)
+
+    def predictions_changed_since_scored(self, run_id: int, stale: Sequence[str]) -> list[str]:
+        """Of the run's `stale` pages, those whose score went because the run's predictions of them changed
+        (`add_predictions` drops it), not their labels: a page without a score whose labels and status have not
+        changed since the run was last scored. Every page then labelled was scored then (a score keeps or makes
+        one for each), so its score went since, with its predictions. A run whose scores do not say which change
+        they saw (made before schema 8) says none."""
+        row = self._store.one("SELECT MAX(changes_seen) FROM scores WHERE run_id = ?", (run_id,))
+        if row is None or row[0] is None:
+            return []
+        scored = {name for (name,) in self._store.db.execute(
+            "SELECT p.name FROM scores s JOIN pages p ON p.id = s.page_id WHERE s.run_id = ?", (run_id,))}
+        last_change = dict(self._store.db.execute(
+            "SELECT p.name, MAX(h.id) FROM pages p LEFT JOIN label_history h ON h.page_id = p.id GROUP BY p.id"))
+        return [page for page in stale if page not in scored and (last_change.get(page) or 0) <= row[0]]
 
     def drop_scores(self, run_id: int, pages: Sequence[str]) -> None:
         """Forget the stored scores of these pages (no longer labelled: they leave the run's means)."""

@@ -31,7 +31,7 @@ from ..runs.run_files import OTHER_PAGES, left_out_pages, other_pages_message
 from ..wording import counted, listed
 from .db import StoreError, now
 from .project import Project
-from .runs import RunInfo, StoredScore, stale_words
+from .runs import RunInfo, StoredScore
 from .schema import TRUE_PAGE_STATUSES
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
@@ -102,34 +102,6 @@ def _without_a_prediction_messages(reasons: dict[str, str], run: RunInfo) -> lis
             f"{counted(len(pages), 'scored page')} with no prediction in run {run.id} ({run.method}) "
             f"({listed(pages, 8, total=True)}; why, for each: {why}): scored as empty predictions"
             for why, pages in by_reason.items()]
-
-
-def why_stale(project: Project, run_id: int, *, names: bool = True) -> str:
-    """Why the run's stored scores no longer hold, in a few words ("" when they do), as `Runs.why_stale` says it,
-    with the pages whose score went because the run's predictions of them changed since (`runs --add` of its
-    folder gone on) said apart from those whose labels changed: no label changed on those."""
-    stale = project.runs.stale_pages(run_id)
-    changed = predictions_changed_since_scored(project, run_id, stale)
-    rest = stale_words([page for page in stale if page not in changed],
-                       project.runs.scored_by_an_earlier_reader(run_id), project.runs.scored_by_a_later_reader(run_id),
-                       names=names)
-    ours = (f"the run's predictions of {counted(len(changed), 'page')} changed since it was scored"
-            + (f" ({listed(changed)})" if names else "")) if changed else ""
-    return "; ".join(part for part in (ours, rest) if part)
-
-
-def predictions_changed_since_scored(project: Project, run_id: int, stale: Sequence[str]) -> list[str]:
-    """Of the run's `stale` pages, those whose score went because the run's predictions of them changed
-    (`Runs.add_predictions` drops it), not their labels: a page without a score whose labels and status have not
-    changed since the run was last scored. Every page then labelled was scored then (a score keeps or makes one for
-    each), so its score went since, with its predictions. A run whose scores do not say which change they saw
-    (made before schema 8) says none."""
-    scores = project.runs.scores(run_id)
-    seen = [s.changes_seen for s in scores if s.changes_seen is not None]
-    if not seen:
-        return []
-    latest, scored = max(seen), {s.page for s in scores}
-    return [page for page in stale if page not in scored and (project.last_change_id(page) or 0) <= latest]
 
 
 def _ran_to_its_end(run: RunInfo) -> bool:
