@@ -747,10 +747,8 @@ def _capture_lock(root: Path) -> Iterator[list[str]]:
     except OSError as error:  # a file system without locks (some network mounts): capture, but say so
         yield [f"the folder's lock cannot be taken ({error}): a second capture of it would not be refused"]
         return
-    notes = [f"a capture of this folder by process {pid} ended without releasing its lock (it was killed); the "
-             "lock is taken over" for _, pid in lock.stale]
     try:
-        yield notes
+        yield owner_files.taken_over(lock, "a capture of this folder")
     finally:
         owner_files.release(lock)
 
