@@ -5,8 +5,6 @@ marked and explained, the rows kept in the order the changes were made in."""
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
 
@@ -15,9 +13,11 @@ from pytestqt.qtbot import QtBot
 
 from recordlens.annotator.labelling.history_dialog import SET_BACK, HistoryDialog
 from recordlens.core.store import Provenance, open_project
+from tests.app.test_local_times import in_newfoundland  # noqa: F401 - the fixture, used by pytestmark
 from tests.app.window_helpers import imported_project
 
-pytestmark = pytest.mark.app
+# Every test in a zone with summer time (NST, NDT in July)
+pytestmark = [pytest.mark.app, pytest.mark.usefixtures("in_newfoundland")]
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>List</title></head><body><ul>
 <li><b>Camera</b></li><li><b>Lens</b></li><li><b>Tripod</b></li><li><b>Bag</b></li></ul></body></html>"""
@@ -25,14 +25,6 @@ ITEM = "/body[1]/ul[1]/li[{}]"
 PERSON = Provenance.person("tester")
 
 
-@pytest.fixture
-def in_newfoundland(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """A zone 3.5 hours behind UTC in December (NST), and 2.5 in July (NDT)."""
-    monkeypatch.setenv("TZ", "America/St_Johns")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
 
 
 def history_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, times: list[str], qtbot: QtBot, *,
@@ -56,22 +48,21 @@ def history_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, times: list[st
     return dialog, [[item.text(c) for c in range(2)] for item in top], [item.toolTip(1) for item in top]
 
 
-def test_history_names_the_zone_of_its_times_once(tmp_path, monkeypatch, qtbot, in_newfoundland):
+def test_history_names_the_zone_of_its_times_once(tmp_path, monkeypatch, qtbot):
     dialog, rows, _ = history_rows(tmp_path, monkeypatch, ["2026-12-05T17:10:13.000Z", "2026-12-05T17:12:40.500Z"],
                                    qtbot)
     assert dialog.entries.headerItem().text(1) == "When (NST)"
     assert [row[1] for row in rows[:2]] == ["2026-12-05 13:42:40", "2026-12-05 13:40:13"]
 
 
-def test_a_time_in_another_zone_than_the_newest_names_its_own(tmp_path, monkeypatch, qtbot, in_newfoundland):
+def test_a_time_in_another_zone_than_the_newest_names_its_own(tmp_path, monkeypatch, qtbot):
     dialog, rows, _ = history_rows(tmp_path, monkeypatch, ["2026-07-05T17:10:13.000Z", "2026-12-05T17:12:40.500Z"],
                                    qtbot)
     assert dialog.entries.headerItem().text(1) == "When (NST)"
     assert [row[1] for row in rows[:2]] == ["2026-12-05 13:42:40", "2026-07-05 14:40:13 NDT"]
 
 
-def test_a_time_the_clock_set_back_is_marked_and_explained_in_the_order_made(tmp_path, monkeypatch, qtbot,
-                                                                             in_newfoundland):
+def test_a_time_the_clock_set_back_is_marked_and_explained_in_the_order_made(tmp_path, monkeypatch, qtbot):
     # Changes 2 and 3 at 14:00 and 14:05; the clock is then set back an hour: 4 at 13:06, 5 at 14:06.
     dialog, rows, tips = history_rows(tmp_path, monkeypatch, [
         "2026-12-05T17:30:00.000Z", "2026-12-05T17:35:00.000Z", "2026-12-05T16:36:00.000Z",
@@ -85,14 +76,13 @@ def test_a_time_the_clock_set_back_is_marked_and_explained_in_the_order_made(tmp
     assert f"{SET_BACK} marks a time earlier than a change made before it" in dialog.heading.text()
 
 
-def test_a_history_in_order_says_nothing_of_clocks(tmp_path, monkeypatch, qtbot, in_newfoundland):
+def test_a_history_in_order_says_nothing_of_clocks(tmp_path, monkeypatch, qtbot):
     dialog, rows, tips = history_rows(tmp_path, monkeypatch, ["2026-12-05T17:10:13.000Z"], qtbot)
     assert SET_BACK not in dialog.heading.text() and not any(SET_BACK in row[1] for row in rows)
     assert not any(tips)
 
 
-def test_the_when_column_is_wide_enough_for_a_time_inside_a_folded_step(tmp_path, monkeypatch, qtbot,
-                                                                        in_newfoundland):
+def test_the_when_column_is_wide_enough_for_a_time_inside_a_folded_step(tmp_path, monkeypatch, qtbot):
     # In one step: 14:00, then a summer time the clock set back to (its zone and ↺ beside it), then 14:10. The
     # step's row shows 14:10; the widest time is in its folded rows.
     dialog, rows, _ = history_rows(tmp_path, monkeypatch, [
