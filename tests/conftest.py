@@ -70,6 +70,29 @@ def pytest_sessionstart(session: pytest.Session) -> None:
                     returncode=4)
 
 
+def _gui_thread_collector():  # noqa: ANN202 - a MainThreadCollector, or None where Qt was never loaded
+    """The app's collector when app tests made one (`annotator.qt.main_thread_gc`); core tests load no Qt."""
+    module = sys.modules.get("recordlens.annotator.qt.main_thread_gc")
+    return module.installed() if module is not None else None
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Outside tests/app, automatic collection again: a core test may allocate without ever turning Qt's event
+    loop, which is what collects while the app's collector runs (the garbage left, Qt's among it, is collected
+    here first, in this thread)."""
+    collector = _gui_thread_collector()
+    if collector is not None and collector.active and "app" not in Path(str(item.path)).parent.parts[-1:]:
+        collector.stop()
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """After each test, what the collector would have collected, collected in this (the GUI) thread: a test that
+    never turns the event loop long enough for the collector's timer still leaves no garbage for a job's thread."""
+    collector = _gui_thread_collector()
+    if collector is not None and collector.active:
+        collector.check()
+
+
 _EXIT_STATUS: list[int] = []
 
 

@@ -102,6 +102,9 @@ def create_application(argv: list[str] | None = None):
         args = [sys.argv[0] if sys.argv and sys.argv[0] else "recordlens"]
     app = QApplication(args)
     _give_the_windows_their_icon(app)
+    from .main_thread_gc import collect_in_the_gui_thread
+
+    collect_in_the_gui_thread(app)  # never in a job's thread, where freeing a Qt object crashes the process
     return app
 
 

@@ -40,6 +40,16 @@ def qapp_args() -> list[str]:
     return ["recordlens-tests"]
 
 
+@pytest.fixture(autouse=True)
+def collect_in_the_gui_thread(qapp):
+    """Cycles collected in the GUI thread only, as the app collects them (`create_application`): pytest-qt makes
+    the session's QApplication itself. The root conftest collects after each test and hands collection back for
+    tests outside tests/app."""
+    from recordlens.annotator.qt.main_thread_gc import collect_in_the_gui_thread as collector_of
+
+    collector_of(qapp)
+
+
 @pytest.fixture(scope="module")
 def offline_page(qapp):
     """A page with a view, shared by a module's tests (loading into one view is what the app does)."""
