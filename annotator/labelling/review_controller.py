@@ -128,24 +128,43 @@ def _runs_named(runs: Sequence[RunInfo]) -> str:
     return f"run {named}" if len(runs) == 1 else f"runs {named}"
 
 
+def _scored_since(was: RunInfo, now: RunInfo) -> bool:
+    """Whether the run was scored since it was `was`: more pages scored, or as many scored again (its means moved).
+    A score deleted with the predictions it was made of (`add_predictions` replacing a page's) moves the means
+    too, but scores nothing: fewer pages scored is `_predicted_since`."""
+    return bool(now.scored_pages) and (now.scored_pages > was.scored_pages or (
+        now.scored_pages == was.scored_pages and _means(now) != _means(was)))
+
+
+def _predicted_since(was: RunInfo, now: RunInfo) -> bool:
+    """Whether the run holds other predictions than when it was `was`: pages stored or failed, or a page's records
+    replaced (its score deleted with them: fewer pages scored)."""
+    return ((now.predicted_pages, now.failed_pages) != (was.predicted_pages, was.failed_pages)
+            or now.scored_pages < was.scored_pages)
+
+
 def _other_runs_news(seen: dict[int, RunInfo] | None, runs: dict[int, RunInfo], under: object) -> str:
     """What changed elsewhere in the runs other than the one under review (which says its own): "run 3 (mdr) added
-    elsewhere: in the run list", and runs scored (with their F1) or deleted; "" when none, or before the runs were
-    first seen. A run going on elsewhere (pages stored every few seconds) is said once, as it is added."""
+    elsewhere: in the run list", and runs scored (with their F1), given other predictions or deleted; "" when
+    none, or before the runs were first seen. A run going on elsewhere (pages stored every few seconds) is said
+    once, as it is added."""
     if seen is None:
         return ""
     added = [run for key, run in runs.items() if key not in seen and key != under]
-    scored = [run for key, run in runs.items() if key in seen and key != under and run.scored_pages
-              and _means(run) != _means(seen[key])]
+    kept = [(seen[key], run) for key, run in runs.items() if key in seen and key != under]
+    scored = [now for was, now in kept if _scored_since(was, now)]
+    predicted = [now for was, now in kept if now not in scored and "running" not in (was.status, now.status)
+                 and _predicted_since(was, now)]
     deleted = [run for key, run in seen.items() if key not in runs and key != under]
     parts = [f"{_runs_named(added)} added"] if added else []
     if scored:
         f1 = f" (F1 {scored[0].f1:.3f})" if len(scored) == 1 and scored[0].f1 is not None else ""
         parts.append(f"{_runs_named(scored)} scored{f1}")
+    parts += [f"{_runs_named(predicted)} given other predictions"] if predicted else []
     parts += [f"{_runs_named(deleted)} deleted"] if deleted else []
     if not parts:
         return ""
-    where = "no longer in the run list" if not (added or scored) else (
+    where = "no longer in the run list" if not (added or scored or predicted) else (
         "in the run list" if not deleted else "the run list shows them as they now are")
     return f"{', '.join(parts)} elsewhere: {where}"
 
@@ -378,7 +397,9 @@ class ReviewController:
         self._follow_runs(say)
         other, page = self.annotator(), self.window.page_name
         if other is None:
-            if self.run_id != NO_RUN:  # still under review (not deleted elsewhere): its staleness as it now is
+            # Still under review (not deleted elsewhere): its staleness as it now is. Not while the run list is
+            # open: showing the run would note it as seen, and `_follow_runs`, deferred, would then miss its change
+            if self.run_id != NO_RUN and not self._runs_list_open():
                 self.show_run_figures()
             return
         labelled = self._labelled_once()
@@ -391,7 +412,7 @@ class ReviewController:
         (`_runs_seen`): listed again, and the run under review followed (`_run_gone`, `_run_changed`). This
         window's own changes (a score, the figures kept current) are seen as they are made, and said by what makes
         them. Whether the runs were listed again."""
-        if self.panel.runs.view().isVisible():
+        if self._runs_list_open():
             return False  # not refilled under the pointer: listed again at the next look, once it is closed
         runs = {run.id: run for run in self.window.project.runs.all()}
         seen = self._runs_seen
@@ -400,53 +421,55 @@ class ReviewController:
         under = self.run_id if self.run_id != NO_RUN and self.annotator() is None else None
         was = seen.get(under) if seen is not None and under is not None else None
         labelled = self._labelled_once()
-        if under is not None and under not in runs:
-            self._run_gone(under, was, labelled, say)
-            return True
-        self._set_runs(self.run_id, labelled)
-        now = runs.get(under) if under is not None else None
-        if now is not None and was is not None:
-            self._run_changed(was, now, labelled, say)
         news = _other_runs_news(seen, runs, under)
-        if news and say:
-            self.window.message(news, 10000)
+        if under is not None and under not in runs:
+            own = self._run_gone(under, was, labelled)
+        else:
+            self._set_runs(self.run_id, labelled)
+            now = runs.get(under) if under is not None else None
+            own = self._run_changed(was, now, labelled) if now is not None and was is not None else ""
+        # One message: the run under review's news first (it holds the status bar longer), the other runs' after it
+        words = "; ".join(part for part in (own, news) if part)
+        if words and say:
+            self.window.message(words, 15000 if own else 10000)
         return True
 
-    def _run_gone(self, run_id: object, was: RunInfo | None, labelled: Labelled, say: bool = True) -> None:
+    def _runs_list_open(self) -> bool:
+        return self.panel.runs.view().isVisible()
+
+    def _run_gone(self, run_id: object, was: RunInfo | None, labelled: Labelled) -> str:
         """The run under review was deleted elsewhere: review leaves it, nothing of it stays on show (its rows,
-        its means, its worst pages, its Score button), and that is said."""
+        its means, its worst pages, its Score button). What to say of it."""
         self._predictions.clear()
         self._classed.clear()
         self._choose(NO_RUN, labelled)
         self._set_runs(NO_RUN, labelled)
         self._show(labelled)
         method = f" ({was.method})" if was is not None else ""
-        if say:
-            self.window.message(f"run {run_id}{method} was deleted elsewhere (the command line, or another window): "
-                                "no run is under review now; choose one in the run list", 15000)
+        return (f"run {run_id}{method} was deleted elsewhere (the command line, or another window): no run is under "
+                "review now; choose one in the run list")
 
-    def _run_changed(self, was: RunInfo, now: RunInfo, labelled: Labelled, say: bool = True) -> None:
-        """The run under review scored, or given other predictions, elsewhere: shown as it now is, and said."""
-        predicted = (now.predicted_pages, now.failed_pages) != (was.predicted_pages, was.failed_pages)
-        scored = _means(now) != _means(was)
+    def _run_changed(self, was: RunInfo, now: RunInfo, labelled: Labelled) -> str:
+        """The run under review scored, or given other predictions, elsewhere: shown as it now is. What to say of it
+        ("" when nothing)."""
+        predicted = _predicted_since(was, now)
         if predicted and now.status == "running":
             # A run going on elsewhere stores a page every few seconds: its means follow, its predictions (some
             # 20 MB on a project of 1000 pages) are read again once it ends
-            if scored:
+            if _means(now) != _means(was):
                 self.show_run_figures(labelled)
-            return
+            return ""
         elsewhere = "elsewhere (the command line, or another window)"
         if predicted or (was.status == "running" and now.status != "running"):
             self._predictions.clear()  # read again, as they now are
             self._classed.clear()
             self._show(labelled)
-            if predicted and say:
-                self.window.message(f"run {now.id}'s predictions changed {elsewhere}: it holds {page_counts(now)} "
-                                    "now, shown as they are", 15000)
-        elif scored:
+            return (f"run {now.id}'s predictions changed {elsewhere}: it holds {page_counts(now)} now, shown as they "
+                    "are") if predicted else ""
+        if _means(now) != _means(was):
             self._show(labelled)
-            if now.scored_pages and say:
-                self.window.message(self._scored_words(now.id, f" {elsewhere}"), 15000)
+            return self._scored_words(now.id, f" {elsewhere}") if _scored_since(was, now) else ""
+        return ""
 
     def _theirs_now(self, name: str, page: str) -> Records | None:
         """The annotator's records of the page as the project holds them now (None: they did not label it), their
@@ -1022,9 +1045,10 @@ class ReviewController:
                 f" (it holds all of {name}'s record already)")
             return _Decision("keep", lambda: project.adjudication.keep(page, name, kept.theirs, kept.ours, person),
                              label.id, why=why)
-        if merge:  # the pair the merge leaves (their record a small part of it: partial) decided with it
+        if kept is not None:  # the pair the merge leaves (their record a small part of it: partial) decided with it
             return _Decision("edit", lambda: project.adjudication.merge(page, label, name, record.xpaths, person),
                              label.id, xpaths)
+        # T, or Shift+T on a matched pair (no disagreement to decide: the merge is an edit alone)
         return _Decision("edit", lambda: project.edit(label.id, xpaths, person, adjudicated=name), label.id, xpaths)
 
     def _accept_rejected(self, rejected: Sequence[Label], name: str) -> Change:

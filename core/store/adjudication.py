@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -95,6 +95,19 @@ class Decided:
         return f"{counted(self.count, 'adjudication decision')} made on them: {', '.join(parts)}"
 
 
+def _inside(key: str, keys: Collection[str]) -> bool:
+    """Whether the element of XPath `key` is inside one of `keys`' (all as the scorer normalises them)."""
+    return any(key.startswith(other + "/") for other in keys)
+
+
+def _covers(record: Sequence[str], xpaths: Sequence[str]) -> bool:
+    """Whether the record holds every element of `xpaths`, itself or an ancestor of it (as the scorer normalises
+    XPaths): a merge (`Adjudication.merged`) leaves out the project's XPaths an ancestor covers, and still keeps
+    all of the project's record."""
+    keys = {normalise_xpath(xpath) for xpath in record}
+    return all(key in keys or _inside(key, keys) for key in map(normalise_xpath, xpaths))
+
+
 def _records(numbers: Sequence[int]) -> str:
     return f"record {numbers[0]}" if len(numbers) == 1 else f"records {', '.join(map(str, numbers))}"
 
@@ -132,7 +145,7 @@ class Adjudication:
         kept: dict[str, str] = {}
         for xpath in xpaths:
             key = normalise_xpath(xpath)
-            if key not in kept and not any(key.startswith(other + "/") for other in keys):
+            if key not in kept and not _inside(key, keys):
                 kept[key] = xpath
         return list(kept.values())
 
@@ -173,8 +186,8 @@ class Adjudication:
     def decided_since(self, page: str, annotator: str, since: str) -> Decided:
         """The decisions with the annotator taken on the page since `since` (a time: when their labels of it, now
         being replaced, were imported) that are still in force: a keep still in force, a record taken or merged
-        still there as the decision left it, a record deleted still gone. An edit that kept every XPath of the
-        project's record is a merge (Shift+T), another a take (T)."""
+        still there as the decision left it, a record deleted still gone. An edit that still covers every element
+        of the project's record (itself or an ancestor: `_covers`) is a merge (Shift+T), another a take (T)."""
         project = self._project
         labels = project.labels(page)
         now_held = {label.id: label for label in labels}
@@ -200,8 +213,8 @@ class Adjudication:
                 moved = {label.id for label in change.before}  # records moved down to make room: not taken
                 taken += [numbers[label.id] for label in change.after if label.id not in moved and still(label)]
             elif change.action == "edit" and change.record is not None and still(change.record):
-                was = set(change.before[0].xpaths) if change.before else set()
-                (merged if was <= set(change.record.xpaths) else taken).append(numbers[change.record.id])
+                was = change.before[0].xpaths if change.before else ()
+                (merged if _covers(change.record.xpaths, was) else taken).append(numbers[change.record.id])
             elif change.action == "accept" and change.record is not None and still(change.record) \
                     and now_held[change.record.id].status != REJECTED:  # a rejection taken over (T)
                 taken.append(numbers[change.record.id])
