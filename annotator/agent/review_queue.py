@@ -12,6 +12,7 @@ candidate not reviewed yet. "Add refined to tasks" hands the accepted tasks to t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -58,7 +59,7 @@ class ReviewQueue(QWidget):
         self.candidates: list[Candidate] = []
         # The seed tasks by id, to show a candidate's seeds themselves: those of a seeds file opened here come
         # before the task editor's (which may be another file's tasks under the same ids)
-        self.seeds: dict[str, Task] = {}
+        self._seeds: Callable[[], list[Task]] = list  # the task editor's tasks as they are now (`seeds_from`)
         self.seeds_file: dict[str, Task] = {}
         self.site: Site | None = None
         self._text: SiteText | None = None
@@ -116,11 +117,23 @@ class ReviewQueue(QWidget):
         self.site = site
         self._text = SiteText(site) if site is not None else None
 
-    def set_seeds(self, tasks: list[Task]) -> None:
-        """The tasks open in the task editor, whose text is shown for a candidate's seed of the same id (unless a
-        seeds file opened here has that id)."""
-        self.seeds = {task.id: task for task in tasks}
+    def seeds_from(self, tasks: Callable[[], list[Task]]) -> None:
+        """Where the tasks open in the task editor are read, whose text is shown for a candidate's seed of the same
+        id (unless a seeds file opened here has that id): read each time a candidate's seeds are shown, so that
+        edits made there and another tasks file opened there are followed."""
+        self._seeds = tasks
         self._show(self.table.currentRow())
+
+    def show_seeds_again(self) -> None:
+        """The shown candidate's seeds as the task editor now has them (another tasks file opened there)."""
+        candidate = self.current()
+        if candidate is not None:
+            self.seeds_view.setText(self._seeds_text(candidate))
+
+    def set_seeds(self, tasks: list[Task]) -> None:
+        """Seeds that stay as given (`seeds_from` for tasks that change)."""
+        held = list(tasks)
+        self.seeds_from(lambda: held)
 
     def load_seeds(self, path: str | Path) -> list[Task]:
         """A seeds file ("Open seeds…"): its tasks are the seeds shown, before the task editor's."""
@@ -184,8 +197,9 @@ class ReviewQueue(QWidget):
         if not candidate.seeds:
             return "none recorded"
         lines = []
+        editors = {task.id: task for task in self._seeds()}
         for ident in candidate.seeds:
-            seed = self.seeds_file.get(ident) or self.seeds.get(ident)
+            seed = self.seeds_file.get(ident) or editors.get(ident)
             lines.append(f"{ident}: {seed.instruction} → {seed.answer}" if seed is not None else
                          f"{ident} (not among the tasks open: “Open seeds…” opens the seeds file to show it)")
         return "\n".join(lines)

@@ -228,8 +228,20 @@ class TaskEditor(QWidget):
 
     def tasks(self) -> tuple[list[Task], list[str]]:
         """The good rows as tasks, and one message per bad row (its row is tinted)."""
+        tasks, problems = self._read_rows()
+        for row in range(self.table.rowCount()):
+            self._tint(row, problems.get(row))
+        return tasks, [f"row {row + 1}: {problem}" for row, problem in problems.items()]
+
+    def good_tasks(self) -> list[Task]:
+        """The good rows as tasks, the table left as it is (no row tinted): for what only reads the tasks open
+        here, as the review queue's seeds."""
+        return self._read_rows()[0]
+
+    def _read_rows(self) -> tuple[list[Task], dict[int, str]]:
+        """The good rows as tasks, and what is wrong with each bad row, by row."""
         tasks: list[Task] = []
-        problems: list[str] = []
+        problems: dict[int, str] = {}
         seen: dict[str, int] = {}
         for row in range(self.table.rowCount()):
             problem = None
@@ -242,9 +254,8 @@ class TaskEditor(QWidget):
                     tasks.append(task)
             except AgentError as error:
                 problem = str(error)
-            self._tint(row, problem)
             if problem:
-                problems.append(f"row {row + 1}: {problem}")
+                problems[row] = problem
         return tasks, problems
 
     def _tint(self, row: int, problem: str | None) -> None:
@@ -278,7 +289,9 @@ class TaskEditor(QWidget):
 
     def load(self, path: str | Path) -> list[Task]:
         """Read a tasks file; on a bad file the table keeps what it had and the status says why."""
-        digest = file_digest(Path(path))  # before reading: a change made meanwhile is a change since
+        digest = None  # read before the tasks: a change made meanwhile is a change since
+        with contextlib.suppress(OSError):  # a file that cannot be read fails below, and says why
+            digest = file_digest(Path(path))
         try:
             tasks = load_tasks(path)
         except AgentError as error:
@@ -320,7 +333,9 @@ class TaskEditor(QWidget):
             self.status.setText(f"not saved: {error}")
             return None
         self.path = target
-        self._disk_digest, self._disk_tasks = file_digest(target), tasks
+        self._disk_digest, self._disk_tasks = None, tasks
+        with contextlib.suppress(OSError):  # written, but not readable: the next Save cannot tell, and says so
+            self._disk_digest = file_digest(target)
         self._mark_clean()
         self.status.setText(f"saved {len(tasks)} tasks to {target}")
         emit(self.saved, str(target))
@@ -331,7 +346,12 @@ class TaskEditor(QWidget):
         was read or written here; then the user chooses (a reload shows the file's rows, and nothing is saved)."""
         if self.path is None or self._disk_digest is None or target.resolve() != self.path.resolve():
             return True
-        now = file_digest(target)
+        try:
+            now = file_digest(target)
+        except OSError as error:  # there, but whether it changed cannot be told: never written over unasked
+            self.status.setText(f"not saved: {target} cannot be read ({error}), so whether it changed on disk since "
+                                "it was read cannot be told; make it readable, or save under another name")
+            return False
         if now is None or now == self._disk_digest:  # gone (writing it again loses nothing), or as it was
             return True
         differ = differences(self._disk_tasks, target)
@@ -375,10 +395,11 @@ class TaskEditor(QWidget):
 
 
 def file_digest(path: Path) -> str | None:
-    """The SHA-256 of the file's bytes (None: no file to read), to tell a file changed since it was read."""
+    """The SHA-256 of the file's bytes (None: there is no file), to tell a file changed since it was read. A file
+    that is there but cannot be read raises OSError: whether it changed cannot be told."""
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+    except FileNotFoundError:
         return None
 
 
@@ -413,8 +434,10 @@ def _open_review(editor: TaskEditor, path: str | Path | None = None):  # noqa: A
         editor.review = ReviewQueue(editor)
         editor.review.setWindowFlag(Qt.WindowType.Window)  # its own window, closed with the editor
         editor.review.refined.connect(lambda tasks: _add_refined(editor, tasks))
+        editor.loaded.connect(lambda _: editor.review is not None and editor.review.show_seeds_again())
     editor.review.set_site(editor.site_source())
-    editor.review.set_seeds(editor.tasks()[0])  # the experts' seeds are often the tasks open here
+    # The experts' seeds are often the tasks open here: read as they are each time a candidate's seeds are shown
+    editor.review.seeds_from(editor.good_tasks)
     # Its file chooser starts beside the open tasks file, where a benchmark's candidates usually are
     editor.review.start_folder = editor.path.parent if editor.path is not None else None
     if path is None:

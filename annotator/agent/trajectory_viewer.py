@@ -346,8 +346,8 @@ class TrajectoryViewer(QWidget):
 
 
 REFERENCES = "Reference trajectories"
-NOTE = ("A task's newest reference is the one agents are compared with (agreement); "
-        "“Result” says whether a reference's answer matches the task's gold answer.")
+NOTE = ("The reference agents are compared with (agreement) is the newest of the task's current version that ends "
+        "with an answer; “Result” says whether a reference's answer matches the task's gold answer.")
 EARLIER_NOTE = (" A reference recorded for an earlier version of its task (changed since) is not used: record the "
                 "task again.")
 UNANSWERED_NOTE = (" A reference recorded without an answer (stopped before ANSWER) is kept but not used: the "
@@ -363,7 +363,9 @@ class StoredTrajectory:
     agent_run: int | None      # None for a reference
     trajectory: Trajectory
     recorded: str = ""         # when it began, ISO time
-    counts: bool = True        # a reference: whether it is its task's newest, the one agents are compared with
+    # A reference: whether it is the one agents are compared with (`choose_references`: the newest of its task's
+    # current version that ends with an answer)
+    counts: bool = True
     several: bool = False      # a reference: whether its task (on its site) has other references
     earlier_version: bool = False  # a reference recorded for an earlier version of its task: never used
     newest: bool = True        # a reference: whether it is its task's newest (on its site)

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.agent import Task, TaskFileError, Trajectory
+from ...core.agent import Task, TaskFileError, Trajectory, ends_with_answer
 from ...core.errors import AgentError, RecordLensError
 from ...core.resource_files import resource_path
 from ...core.wording import counted
@@ -132,7 +132,9 @@ class AgentWindow(QMainWindow):
         self.replayer = QtSiteBrowser(browser=self.browser)
         self.viewer.set_replay_browser(self.replayer)
         self._closed = False
-        self._shown_site: str | None = None  # the site the trajectory on show belongs to, by name (None: unknown)
+        # The site the trajectory on show belongs to (None: unknown): its name, and its folder for a recording just
+        # made (None for one stored in the project, which knows sites by name; `_forget_the_old_site`)
+        self._shown_site: tuple[str, Path | None] | None = None
 
         site_tab = side_by_side(self.browser, self.panel, sizes=(1100, 330), stretch=0)
         self.tabs = QTabWidget()
@@ -215,7 +217,7 @@ class AgentWindow(QMainWindow):
             self.statusBar().showMessage(str(error), 10000)
             return str(error)
         if before is not None and site.root.resolve() != before:
-            self._forget_the_old_site(site.name)
+            self._forget_the_old_site(site.name, site.root.resolve())
         self.task_editor.site = site.name
         message = f"opened the site {site.name}: {counted(len(site.pages), 'page')} ({site.root})"
         if tasks is not None:
@@ -234,12 +236,14 @@ class AgentWindow(QMainWindow):
         self.browser.open((task.start_url if task and task.start_url else None) or start or "", fresh=True)
         return None
 
-    def _forget_the_old_site(self, opened: str) -> None:
-        """Another site, named `opened`, is open: the last recording's steps and status belonged to the old one,
-        and so did the trajectory on show (its replay starts on the old site's pages, and "Save trajectory…" would
-        save it) unless it belongs to the site opened: one picked from the project, whose site the user opens to
-        replay it (as `show_stored` suggests)."""
-        if self._shown_site != opened:
+    def _forget_the_old_site(self, opened: str, root: Path) -> None:
+        """Another site, named `opened`, in folder `root`, is open: the last recording's steps and status belonged
+        to the old one, and so did the trajectory on show (its replay starts on the old site's pages, and "Save
+        trajectory…" would save it) unless it belongs to the site opened: one picked from the project, whose site
+        the user opens to replay it (as `show_stored` suggests; the project knows a site by its name), or one just
+        recorded on this very folder (another folder of the same name is another site)."""
+        shown = self._shown_site
+        if shown is None or shown[0] != opened or shown[1] not in (None, root):
             self.show_trajectory(None)
         self.panel.steps.clear()
         self.panel.status.setText(" ")
@@ -345,12 +349,15 @@ class AgentWindow(QMainWindow):
             self.save_result.open()
             return
         folder, url = Path(str(result["site"])), str(result["url"])
+        refused = None
         if self.browser.site is not None and self.browser.site.root.resolve() == folder.resolve():
             self.browser.reload_site()
         else:
-            self.open_site(folder)
+            refused = self.open_site(folder)
         busy = "a recording" if self.recorder.recording else "a replay" if self.viewer.replaying else None
-        if busy is not None:  # the page would land among the recorded steps, or in the middle of the replay
+        if refused is not None:  # its folder's site did not open (a recording or a replay goes on, or no site)
+            message += f" (not shown: its site is not opened: {refused})"
+        elif busy is not None:  # the page would land among the recorded steps, or in the middle of the replay
             message += f" (not shown: {busy} is going on)"
         else:
             self.browser.open(url)
@@ -364,11 +371,12 @@ class AgentWindow(QMainWindow):
     # -- trajectories -----------------------------------------------------------------------------------------
 
     def show_trajectory(self, trajectory: Trajectory | None, start_url: str | None = None, *,
-                        site: str | None = None) -> None:
+                        site: str | None = None, root: Path | None = None) -> None:
         """Show `trajectory` (None: none) in the viewer; `site` is the name of the site it belongs to, when known
-        (it stays on show when that site is opened)."""
+        (it stays on show when that site is opened), `root` its folder, when that is known too (a recording just
+        made: it stays on show when that folder is opened, not another of the same name)."""
         lookup = self.project.agent.screenshot_file if self.project is not None else None
-        self._shown_site = site if trajectory is not None else None
+        self._shown_site = (site, root) if trajectory is not None and site is not None else None
         self.viewer.set_trajectory(trajectory, start_url=start_url,
                                    screenshots=(lambda d: _read(lookup(d))) if lookup else None)
 
@@ -377,8 +385,10 @@ class AgentWindow(QMainWindow):
             return
         task = self.panel.current_task()
         # Stopped (■ Stop) before an Answer: kept, but a reference is a finished one, so it is said to be none
-        answered = trajectory.answer is not None
-        self.show_trajectory(trajectory, site=self.browser.site.name if self.browser.site is not None else None)
+        answered = ends_with_answer(trajectory)
+        site = self.browser.site
+        self.show_trajectory(trajectory, site=site.name if site is not None else None,
+                             root=site.root.resolve() if site is not None else None)
         if self.project is not None and task is not None and self.browser.site is not None:
             try:
                 site_id = self.project.agent.site_id(self.browser.site.name, str(self.browser.site.root.resolve()))

@@ -51,7 +51,8 @@ def test_the_picker_dates_each_reference_says_whether_it_matches_and_which_count
     assert [column(picker, i, 0) for i in range(2)] == ["lookup-1 · older: not used", "lookup-1 · newest: counts"]
     assert [column(picker, i, 4) for i in range(2)] == ["answer matches", "answer does NOT match"]
     assert column(picker, 0, 5).startswith("2026-01-02 10:00")
-    assert "newest reference is the one agents are compared with" in picker.note.text()
+    assert "compared with (agreement) is the newest of the task's current version that ends with an answer" in \
+        picker.note.text()
 
     picker.select(episode)  # an agent's episode belongs to its run: never deleted here
     assert not picker.delete_button.isEnabled() and not picker.delete_chosen()
