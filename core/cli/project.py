@@ -21,7 +21,7 @@ from ..records.score import DatasetScore
 from ..runs.evaluate import seed_runs, seeds_asked
 from ..runs.progress import progress
 from ..runs.run_files import OTHER_PAGES, STOPPED, holds_a_single_run, other_pages_message
-from ..runs.runner import check_not_extracting
+from ..runs.runner import run_folders_held
 from ..store import StoreError, check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
 from ..store.importer import ADD_IT_THEN, import_paths, import_run_folder
@@ -385,11 +385,15 @@ def cmd_runs(args: argparse.Namespace) -> int:
     added: dict[int, bool] = {}  # the runs --add stored or found stored already -> whether it stored them now
     with open_project(args.project) as project:
         folders = _run_folders(Path(args.add)) if args.add else []
-        for folder in folders:  # every seed's, before any is stored: a run with --seeds is stored whole or not yet
-            check_not_extracting(folder, ADD_IT_THEN)
-        for folder in folders:
-            run_id, stored, lacking = _add_run_folder(project, folder, args.method)
-            added[run_id], left_out = stored, left_out or lacking
+        # every seed's lock (and their folder's), before any is stored and until the last is: a run with --seeds is
+        # stored whole or not yet, and an extract started into any of them meanwhile is refused
+        notes: list[str] = []
+        with run_folders_held(folders, ADD_IT_THEN, notes):
+            for note in notes:
+                _warn(note)
+            for folder in folders:
+                run_id, stored, lacking = _add_run_folder(project, folder, args.method)
+                added[run_id], left_out = stored, left_out or lacking
         if args.delete is not None:
             _delete_run(project, args.delete, args.project)
         runs = project.runs.all()
@@ -430,19 +434,36 @@ def _add_run_folder(project, folder: Path, method: str | None) -> tuple[int, boo
     which = "which and why" if len(added.left_out) <= 5 else "why, and name the first of them"
     without = (f" ({counted(len(added.left_out), 'file')} of it not as records: the warnings above say {which})"
                if added.left_out else "")
+    # pages of the folder the project lacked when it was stored, brought in now (not extracted since)
+    brought = added.now_in_project
+    also = (f"; {_pages_named(brought)} {'it' if len(brought) == 1 else 'they'} held then, which the project lacked "
+            "(imported since), are in the run now too" if brought else "")
     if added.grown:  # the same run, finished, extracted again over more pages: one run, brought up to date
         print(f"{folder} was stored as run {added.run_id} when it held {counted(added.carried_on_from or 0, 'page')}; "
               f"it holds more since (extracted again), those unchanged: run {added.run_id} now holds what the folder "
-              f"holds, not a second run beside it (its unchanged pages keep their scores){without}", file=sys.stderr)
-    elif added.carried_on_from is not None:  # the same run gone on since (resumed): one run, brought up to date
+              f"holds, not a second run beside it (its unchanged pages keep their scores){also}{without}",
+              file=sys.stderr)
+    elif brought and not added.was_stopped:  # the folder unchanged: pages the project lacked then, imported since
+        print(f"{folder} was stored as run {added.run_id} when the project lacked {_pages_named(brought)} of it; "
+              f"the project holds {'it' if len(brought) == 1 else 'them'} since: run {added.run_id} now holds "
+              f"{'its prediction' if len(brought) == 1 else 'their predictions'} too (its other pages keep their "
+              f"scores){without}", file=sys.stderr)
+    elif added.carried_on_from is not None and added.was_stopped:  # the same run gone on since (resumed)
         print(f"{folder} was stored as run {added.run_id} when its extract had stopped "
               f"({counted(added.carried_on_from, 'page')}); the extract went on since: run {added.run_id} now holds "
+              f"what the folder holds{also}{without}", file=sys.stderr)
+    elif added.carried_on_from is not None:  # finished, its pages' failures said otherwise since: brought up to date
+        print(f"{folder} was stored as run {added.run_id}; what it holds changed since: run {added.run_id} now holds "
               f"what the folder holds{without}", file=sys.stderr)
     else:
         print(f"stored {folder} as run {added.run_id}{without}" if added.stored else
               f"{folder} is stored already, as run {added.run_id} (same method, parameters and predictions)"
               f"{without}; nothing stored", file=sys.stderr)
     return added.run_id, added.stored, bool(added.left_out)
+
+
+def _pages_named(pages: Sequence[str]) -> str:
+    return f"page {pages[0]}" if len(pages) == 1 else f"pages {listed(list(pages), 8, total=True)}"
 
 
 def _known_run(project, run_id: int, where: str) -> RunInfo:  # noqa: ANN001 - a Project

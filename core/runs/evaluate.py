@@ -21,7 +21,9 @@ from .run_files import (
     failed_pages,
     files_missing,
     left_out_pages,
+    not_in_project,
     predicted_on_other_pages,
+    ran_to_its_end,
     read_run_description,
 )
 
@@ -155,26 +157,28 @@ NOT_GIVEN = "not among the run's pages (the run finished without it: it was not 
 # hand, or a stop between the page's two writes). Extracting again writes it, whether the run finished or not.
 FILE_MISSING = "its prediction file is missing (extract again brings it back)"
 
+# Why a stored run has no prediction for a page its folder did predict: the project held no page of that name when
+# the folder was stored (`run_files.NOT_IN_PROJECT`), so its N.json was left out. Adding the folder again brings it.
+NOT_IN_THE_PROJECT = ("predicted in the folder, but the page was not in the project when the run was added: "
+                      "`runs --add` it again")
+
 
 def why_no_prediction(name: str, described: Mapping[str, object], *, finished: bool = False,
                       done: Collection[str] = ()) -> str:
     """Why a page that did not fail has no prediction in a run described so (its run.json, or a stored run's
     cost): the run left it out on purpose (`run_files.LEFT_OUT`, with why), did it but its prediction file is gone
     (`done`: the pages its own records say it did, `run_files.done_without_a_file`, or a stored run's cost's
-    `run_files.FILES_MISSING`: `FILE_MISSING`), was not given it (a run `finished` through every page it was given:
-    `NOT_GIVEN`), or never extracted it (`not_extracted`)."""
+    `run_files.FILES_MISSING`: `FILE_MISSING`), predicted it in its folder when the project held no such page
+    (a stored run's cost's `run_files.NOT_IN_PROJECT`: `NOT_IN_THE_PROJECT`), was not given it (a run `finished`
+    through every page it was given: `NOT_GIVEN`), or never extracted it (`not_extracted`)."""
     why = left_out_pages(described).get(name)
     if why is not None:
         return f"{LEFT_OUT_BY_THE_RUN}: {why}"
     if name in done or name in files_missing(described):
         return FILE_MISSING
+    if name in not_in_project(described):
+        return NOT_IN_THE_PROJECT
     return NOT_GIVEN if finished else not_extracted(described.get(STOPPED))
-
-
-def ran_to_its_end(described: Mapping[str, object]) -> bool:
-    """Whether a run folder's run.json says the run went through every page it was given: it names its method
-    and no stop (an extract writes its stop, "did not finish" while it runs). A folder without one says nothing."""
-    return bool(described.get("method")) and not described.get(STOPPED)
 
 
 def is_left_out(reason: str) -> bool:

@@ -44,6 +44,10 @@ NO_ANSWERS = "the method has no answers for it"  # why replay leaves a page out:
 # A stored run's cost: the pages its folder's records said were done but whose N.json was gone when it was stored
 # (deleted by hand, or a stop between the page's two writes), so that `score` says so rather than "not given"
 FILES_MISSING = "prediction_files_missing"
+# A stored run's cost: the pages whose N.json its folder held when it was stored but the project did not hold (no
+# page of that name then), left out of it: `score` says so once the page is in the project rather than "not given",
+# and `runs --add` of the folder again brings their predictions in
+NOT_IN_PROJECT = "pages_not_in_the_project"
 
 
 @dataclass
@@ -268,6 +272,31 @@ def files_missing(described: Mapping[str, object]) -> list[str]:
     [] when it records none."""
     missing = described.get(FILES_MISSING)
     return [str(name) for name in missing] if isinstance(missing, list) else []
+
+
+def not_in_project(described: Mapping[str, object]) -> list[str]:
+    """The pages a stored run's cost records as predicted in its folder but left out, the project holding no page
+    of that name when the run was stored (`NOT_IN_PROJECT`); [] when it records none."""
+    lacking = described.get(NOT_IN_PROJECT)
+    return [str(name) for name in lacking] if isinstance(lacking, list) else []
+
+
+def ran_to_its_end(described: Mapping[str, object]) -> bool:
+    """Whether a run went through every page it was given, as its description says (a folder's run.json, or a
+    stored run's method, parameters and stop: `stored_run_description`): it names what made it (its method and the
+    method's version, as an extract writes them) and no stop (an extract writes its stop, "did not finish" while it
+    runs). A folder without a run.json, or with one written by hand that names no version, may have been cut short
+    for all it says. Scoring a folder and scoring it once stored judge it by this one rule."""
+    return bool(described.get("method")) and "version" in described and not described.get(STOPPED)
+
+
+def stored_run_description(method: str, status: str, parameters: Mapping[str, object],
+                           cost: Mapping[str, object]) -> dict[str, object]:
+    """A stored run described as its folder's run.json described it (`import_run_folder` keeps the method apart,
+    the rest as its parameters, and the stop in its cost), for `ran_to_its_end`; a run not "finished" (running,
+    failed, cancelled) is described as stopped."""
+    stopped = cost.get(STOPPED) or (None if status == "finished" else status)
+    return {**parameters, "method": method, **({STOPPED: stopped} if stopped else {})}
 
 
 def failed_pages(run_dir: str | Path) -> dict[str, str]:

@@ -140,14 +140,68 @@ def run_lock(out: Path, warnings: list[str]) -> Iterator[None]:
         raise _busy(out, held.owner, "run this again to go on where it stopped; two runs into one folder would "
                                      "extract every page twice") from None
     except OSError as error:  # a file system without locks (some network mounts): extract, but say so
-        warnings.append(f"the run folder's lock cannot be taken ({error}): a second extract into it "
-                        "would not be refused")
+        warnings.append(f"the run folder's lock cannot be taken ({error}): a second extract into it, or a "
+                        "`runs --add` of it while this runs, would not be refused")
         yield
         return
     warnings += owner_files.taken_over(lock, f"an extract into {out}")
     try:
         yield
     finally:
+        owner_files.release(lock)
+
+
+# The run folders this process holds the lock of for `runs --add` (`run_folders_held`), resolved: a folder taken again
+# inside (each seed of a run, stored by `import_run_folder`, which takes its own) is held already, not refused as
+# another process's (flock refuses a second take even to the process that holds the lock)
+_held_for_adding: set[Path] = set()
+
+
+@contextlib.contextmanager
+def run_folders_held(folders: Sequence[Path], then: str, warnings: list[str]) -> Iterator[None]:
+    """Hold the lock an extract takes (`run_lock`) of each run folder, and of the folder holding the seeds of a
+    seed-S/, while `runs --add` stores them: an extract started into one meanwhile is refused, as an extract under
+    way refuses this (raised, naming its process; `then`: what to do once it has ended). Where a lock cannot be
+    taken (a file system without locks, a folder this user may not write), the folder is looked at once
+    (`check_not_extracting`) and the rest said in `warnings`."""
+    with contextlib.ExitStack() as held:
+        for folder in dict.fromkeys(_with_their_seeds_folder(folders)):
+            held.enter_context(_held_while_adding(folder, then, warnings))
+        yield
+
+
+def _with_their_seeds_folder(folders: Sequence[Path]) -> Iterator[Path]:
+    for folder in folders:
+        folder = Path(folder).resolve()
+        if _a_seed_folder(folder):
+            yield folder.parent
+        yield folder
+
+
+@contextlib.contextmanager
+def _held_while_adding(folder: Path, then: str, warnings: list[str]) -> Iterator[None]:
+    if folder in _held_for_adding:
+        yield
+        return
+    try:
+        lock = owner_files.take(folder / LOCK_FILE)
+    except owner_files.Held as held:
+        raise _busy(folder, held.owner, then) from None
+    except OSError as error:
+        owner = owner_files.holder(folder / LOCK_FILE)  # judged by its line, where one was written
+        if owner is not False:
+            raise _busy(folder, owner, then) from None
+        warnings.append(f"{folder}: its lock cannot be taken ({error.strerror or error}): an extract started into "
+                        "it while it is being added would not be refused, and the run stored could miss its last "
+                        "pages (add the folder again once no extract writes it)")
+        yield
+        return
+    warnings += owner_files.taken_over(lock, f"an extract into {folder} (or a `runs --add` of it)")
+    _held_for_adding.add(folder)
+    try:
+        yield
+    finally:
+        _held_for_adding.discard(folder)
         owner_files.release(lock)
 
 
@@ -174,8 +228,9 @@ def _busy(out: Path, owner: tuple[str, int] | None, then: str) -> RecordLensErro
     host = owner[0] if owner and owner[1] > 0 else None
     down = (f"; if {host} is down (a lock of a network folder can outlive its host), delete {out / LOCK_FILE}"
             if host and host != socket.gethostname() else "")
-    return RecordLensError(f"{out} is being extracted into by {who} right now ({out / LOCK_FILE}): wait for it to "
-                           f"end (or stop it), then {then}{down}")
+    # the lock is an extract's, or a `runs --add`'s storing the folder (`run_folders_held`): its file says only who
+    return RecordLensError(f"{out} is being extracted into (or added to a project) by {who} right now "
+                           f"({out / LOCK_FILE}): wait for it to end (or stop it), then {then}{down}")
 
 
 def _holds_every_page(out: Path, description: dict[str, object], wanted: list[str]) -> bool:

@@ -67,12 +67,14 @@ from ..runs.evaluate import seed_runs, seeds_asked, seeds_not_run_message
 from ..runs.run_files import (
     FILES_MISSING,
     LEFT_OUT,
+    NOT_IN_PROJECT,
     OTHER_PAGES,
     SEEDS_ASKED,
     STOPPED,
     done_without_a_file,
     failed_pages,
     left_out_pages,
+    not_in_project,
     other_pages_message,
     pages_made_otherwise,
     read_page_costs,
@@ -80,7 +82,7 @@ from ..runs.run_files import (
     summed_cost,
     unnamed_method_message,
 )
-from ..runs.runner import check_not_extracting
+from ..runs.runner import run_folders_held
 from ..text_forms import not_utf8, same_form, unicode_form, visible, written
 from ..wording import counted, listed, shortened
 from .adjudication import Decided
@@ -787,6 +789,10 @@ class RunFolderImport:
     # `run_id`, now holds what the folder holds (None: a run stored now, or found stored)
     carried_on_from: int | None = None
     grown: bool = False  # the run carried on had finished: its pages folder grew, and the extract ran again
+    was_stopped: bool = False  # the run carried on had stopped: its extract was resumed since
+    # Of the pages it brings into the run carried on, those whose N.json the folder held already when that run was
+    # stored, the project then lacking the page (`run_files.NOT_IN_PROJECT`): brought in, not extracted since
+    now_in_project: tuple[str, ...] = ()
 
 
 # What `runs --add` of a folder an extract is writing now says to do once it has ended (`check_not_extracting`)
@@ -807,8 +813,14 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     were."""
     if not run_dir.is_dir():
         raise RecordLensError(not_a_folder(run_dir, "predictions", "N.json"))
-    check_not_extracting(run_dir, ADD_IT_THEN)
     warnings: list[str] = []
+    # The folder's lock held from the first file read to the run stored: an extract started meanwhile is refused, as
+    # one under way refuses this (a caller storing seeds holds theirs already, from the first seed to the last)
+    with run_folders_held([run_dir], ADD_IT_THEN, warnings):
+        return _import_run_folder(project, run_dir, method, warnings)
+
+
+def _import_run_folder(project: Project, run_dir: Path, method: str | None, warnings: list[str]) -> RunFolderImport:
     described = read_run_description(run_dir, warnings)
     method = str(described.pop("method", "") or method or "")
     if not method:
@@ -867,13 +879,18 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     if stopped:  # the pages it never reached are not in it: the run is stored as stopped, and scored as it is
         warnings.append(f"{run_dir}: the run stopped before its last page ({stopped}); stored as a stopped run")
     parameters = {**described, "source": str(run_dir.resolve())}
-    same = _same_run(project, method, parameters, predictions, errors)
+    same = _same_run(project, method, parameters, predictions, errors, str(stopped) if stopped else None)
     if same is not None:
         return RunFolderImport(same, warnings, stored=False, left_out=tuple(left_out))
     earlier = _run_gone_on(project, method, parameters, predictions, errors)
     cost, ended = _run_cost(run_dir)
     if stopped:
         cost[STOPPED] = str(stopped)
+    # `score` says of these, once the project holds them, that adding the folder again brings them in (a name in
+    # bytes that are not UTF-8 names no page a project can hold, and cannot be stored)
+    lacking_pages = [name for name in lacking if not not_utf8(name)]
+    if lacking_pages:
+        cost[NOT_IN_PROJECT] = lacking_pages
     if on_purpose:  # `score` says why these pages have no prediction (`runs.evaluate.why_no_prediction`)
         cost[LEFT_OUT] = on_purpose
     if gone:
@@ -887,13 +904,21 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     started = earlier.started_at if earlier is not None else _timestamp(written) or now()
     if ended is not None and ended < started:  # file times of another clock (a copy, another machine's share)
         ended = started
+    # the pages the folder brings into the run carried on, and of those the ones it held already when that run was
+    # stored (the project lacked them then): brought in now, not extracted since
+    held_before = set(project.runs.page_names(earlier.id)) if earlier is not None else set()
+    new = [name for name in [*predictions, *errors] if earlier is not None and name not in held_before]
+    brought_in = tuple(name for name in new if earlier is not None and name in not_in_project(earlier.cost))
     with project.writing():  # one transaction: a disk full part way leaves no run "running" for ever
         run_id = project.runs.add(method, parameters, started_at=started) if earlier is None else earlier.id
         project.runs.add_predictions(run_id, predictions, errors)  # a page's score goes only if it changed
         project.runs.finish(run_id, cost=cost, ended_at=ended)
-    return RunFolderImport(run_id, warnings, left_out=tuple(left_out),
-                           carried_on_from=earlier.predicted_pages if earlier is not None else None,
-                           grown=earlier is not None and earlier.outcome != "stopped")
+    if earlier is None:
+        return RunFolderImport(run_id, warnings, left_out=tuple(left_out))
+    return RunFolderImport(run_id, warnings, left_out=tuple(left_out), carried_on_from=earlier.predicted_pages,
+                           grown=earlier.outcome != "stopped" and any(name not in brought_in for name in new),
+                           was_stopped=earlier.outcome == "stopped",
+                           now_in_project=brought_in)
 
 
 def _seeds_not_run(run_dir: Path) -> str | None:
@@ -913,13 +938,21 @@ def _seeds_not_run(run_dir: Path) -> str | None:
 
 
 def _same_run(project: Project, method: str, parameters: dict[str, object], predictions: dict[str, RecordList],
-              errors: dict[str, str]) -> int | None:
-    """The stored run these predictions of this folder are already, if any (a folder added twice)."""
-    wanted = {**{name: [list(record) for record in records] for name, records in predictions.items()},
-              **{name: [] for name in errors}}
+              errors: dict[str, str], stopped: str | None) -> int | None:
+    """The stored run these predictions of this folder are already, if any (a folder added twice): each page with
+    the same records and the same failure (a failed page is stored with no records: a page failed then, done with
+    none since, is a change), and the same stop (or none). A folder whose run went on since is no such run: it
+    brings that run up to date (`_run_gone_on`)."""
+    wanted = {**{name: ([list(record) for record in records], None) for name, records in predictions.items()},
+              **{name: ([], reason) for name, reason in errors.items()}}
     parameters = json.loads(json.dumps(parameters, default=str))  # as stored: through JSON
     for run in project.runs.all():
-        if run.method == method and run.parameters == parameters and project.runs.predictions(run.id) == wanted:
+        if (run.method != method or run.parameters != parameters
+                or (str(run.cost[STOPPED]) if run.cost.get(STOPPED) else None) != stopped):
+            continue
+        failed = project.runs.errors(run.id)
+        held = {name: (records, failed.get(name)) for name, records in project.runs.predictions(run.id).items()}
+        if held == wanted:
             return run.id
     return None
 

@@ -204,12 +204,17 @@ class Runs:
             for page in dict.fromkeys([*predictions, *errors]):
                 page_id = self._store.page_id(page)
                 row = (dumps([list(record) for record in predictions.get(page, [])]), errors.get(page))
-                held = db.execute("SELECT records, error FROM predictions WHERE run_id = ? AND page_id = ?",
-                                  (run_id, page_id)).fetchone()
-                if held is not None and tuple(held) == row:
+                held = db.execute("SELECT records, error, score_dropped_seen FROM predictions "
+                                  "WHERE run_id = ? AND page_id = ?", (run_id, page_id)).fetchone()
+                if held is not None and tuple(held[:2]) == row:
                     continue
-                db.execute("INSERT OR REPLACE INTO predictions (run_id, page_id, records, error) VALUES (?, ?, ?, ?)",
-                           (run_id, page_id, *row))
+                # The label change the score that goes had seen, kept with the prediction until the page is scored
+                # again (`predictions_changed_since_scored`); one changed twice keeps the first score's
+                scored = db.execute("SELECT COALESCE(changes_seen, 0) FROM scores WHERE run_id = ? AND page_id = ?",
+                                    (run_id, page_id)).fetchone()
+                dropped = scored[0] if scored is not None else held[2] if held is not None else None
+                db.execute("INSERT OR REPLACE INTO predictions (run_id, page_id, records, error, score_dropped_seen) "
+                           "VALUES (?, ?, ?, ?, ?)", (run_id, page_id, *row, dropped))
                 db.execute("DELETE FROM scores WHERE run_id = ? AND page_id = ?", (run_id, page_id))
 
     def errors(self, run_id: int) -> dict[str, str]:
@@ -246,6 +251,8 @@ class Runs:
                            (run_id, self._store.page_id(s.page), s.precision, s.recall, s.f1, s.predicted_records,
                             s.true_records, s.hallucinated_records, dumps(s.warnings), at, PAGE_READER_VERSION,
                             changes_seen))
+                db.execute("UPDATE predictions SET score_dropped_seen = NULL WHERE run_id = ? AND page_id = ?",
+                           (run_id, self._store.page_id(s.page)))  # scored again: its prediction's change is seen
 
     def scores(self, run_id: int) -> list[StoredScore]:
         self._require(run_id)
@@ -323,18 +330,20 @@ class Runs:
 
     def predictions_changed_since_scored(self, run_id: int, stale: Sequence[str]) -> list[str]:
         """Of the run's `stale` pages, those whose score went because the run's predictions of them changed
-        (`add_predictions` drops it), not their labels: a page without a score whose labels and status have not
-        changed since the run was last scored. Every page then labelled was scored then (a score keeps or makes
-        one for each), so its score went since, with its predictions. A run whose scores do not say which change
-        they saw (made before schema 8) says none."""
-        row = self._store.one("SELECT MAX(changes_seen) FROM scores WHERE run_id = ?", (run_id,))
-        if row is None or row[0] is None:
+        (`add_predictions` drops it, keeping with the prediction the label change that score had seen), not their
+        labels: a page without a score whose labels and status have not changed since that score was made. Each
+        page is judged by its own score that went, not by the run's other scores (its latest may be of another
+        page, or be the one that went). A prediction changed before schema 10 says nothing: none."""
+        dropped = dict(self._store.db.execute(
+            "SELECT p.name, d.score_dropped_seen FROM predictions d JOIN pages p ON p.id = d.page_id "
+            "WHERE d.run_id = ? AND d.score_dropped_seen IS NOT NULL "
+            "AND NOT EXISTS (SELECT 1 FROM scores s WHERE s.run_id = d.run_id AND s.page_id = d.page_id)",
+            (run_id,)))
+        if not dropped:
             return []
-        scored = {name for (name,) in self._store.db.execute(
-            "SELECT p.name FROM scores s JOIN pages p ON p.id = s.page_id WHERE s.run_id = ?", (run_id,))}
         last_change = dict(self._store.db.execute(
             "SELECT p.name, MAX(h.id) FROM pages p LEFT JOIN label_history h ON h.page_id = p.id GROUP BY p.id"))
-        return [page for page in stale if page not in scored and (last_change.get(page) or 0) <= row[0]]
+        return [page for page in stale if page in dropped and (last_change.get(page) or 0) <= dropped[page]]
 
     def drop_scores(self, run_id: int, pages: Sequence[str]) -> None:
         """Forget the stored scores of these pages (no longer labelled: they leave the run's means)."""

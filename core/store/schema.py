@@ -332,15 +332,25 @@ _V9 = """
 ALTER TABLE trajectories ADD COLUMN task_digest TEXT;
 """
 
+# Version 10: a run's prediction of a page whose score went because the prediction changed (`runs --add` of its folder
+# gone on since: `Runs.add_predictions`) keeps the label change that score had seen, until the page is scored again:
+# its stale score is then said to be the run's doing, not its labels', whatever other scores of the run were made
+# (the run's latest score of another page, or the one that went, said nothing of this page). A prediction stored
+# before has none (NULL): said as its labels changed, as before when the score that went was the run's latest.
+_V10 = """
+ALTER TABLE predictions ADD COLUMN score_dropped_seen INTEGER;
+"""
+
 
 # A migration is a SQL script or, when SQL alone cannot say it, a function of the connection.
 MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
-    _V1, _V2, _V3, _v4, _V5, _V6, _V7, _V8, _V9)
+    _V1, _V2, _V3, _v4, _V5, _V6, _V7, _V8, _V9, _V10)
 SCHEMA_VERSION = len(MIGRATIONS)
 # A removed page's copy (`page_removal`) written at this schema version or a later one is put back as it is: the
 # migrations since only added tables, and columns its rows may leave empty (v7: a score's page reader; empty, the
 # score is made again; v8: the label change a score saw; empty, it is judged by its time; v9: a trajectory's task
-# version, in a table no page's copy holds). A migration that changes the rows of a table with a page_id moves it to
+# version, in a table no page's copy holds; v10: the label change a prediction's dropped score saw; empty, its stale
+# score is said as its labels' doing). A migration that changes the rows of a table with a page_id moves it to
 # its own version.
 PAGE_COPIES_SINCE = 6
 

@@ -27,7 +27,13 @@ from ..runs.evaluate import (
     unscored_predictions_message,
     why_no_prediction,
 )
-from ..runs.run_files import OTHER_PAGES, left_out_pages, other_pages_message
+from ..runs.run_files import (
+    OTHER_PAGES,
+    left_out_pages,
+    other_pages_message,
+    ran_to_its_end,
+    stored_run_description,
+)
 from ..wording import counted, listed
 from .db import StoreError, now
 from .project import Project
@@ -61,7 +67,7 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     if otherwise:
         warnings.append(other_pages_message(otherwise, "the project's"))
     left_out: dict[str, str] = {}
-    finished = _ran_to_its_end(run)
+    finished = ran_to_its_end(stored_run_description(run.method, run.status, run.parameters, run.cost))
     for name in truth_pages:
         if name in errors:
             warnings.append(f"page {name}: run {run_id} ({run.method}) failed on it; scored as an empty prediction")
@@ -102,12 +108,6 @@ def _without_a_prediction_messages(reasons: dict[str, str], run: RunInfo) -> lis
             f"{counted(len(pages), 'scored page')} with no prediction in run {run.id} ({run.method}) "
             f"({listed(pages, 8, total=True)}; why, for each: {why}): scored as empty predictions"
             for why, pages in by_reason.items()]
-
-
-def _ran_to_its_end(run: RunInfo) -> bool:
-    """Whether the run went through every page it was given: it finished, without a stop, and it says what made
-    it (its method's version: a folder added without its run.json, say, may have been cut short for all it says)."""
-    return run.outcome == "finished" and "version" in run.parameters
 
 
 def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[str, PageScore]:

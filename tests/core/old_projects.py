@@ -24,7 +24,8 @@ def old_project(folder: Path, version: int, *statements: str) -> Path:
 
 
 # The columns each schema version added to tables an earlier one had (a migration that only adds a table needs none)
-ADDED_COLUMNS = {7: ("scores", "page_reader"), 8: ("scores", "changes_seen"), 9: ("trajectories", "task_digest")}
+ADDED_COLUMNS = {7: ("scores", "page_reader"), 8: ("scores", "changes_seen"), 9: ("trajectories", "task_digest"),
+                 10: ("predictions", "score_dropped_seen")}
 
 
 def as_earlier_schema(folder: Path, version: int) -> None:

@@ -64,7 +64,8 @@ def test_a_second_extract_into_a_run_folder_is_refused_while_the_first_runs(
     finally:
         owner_files.release(lock)
     assert code == 2
-    assert f"{out} is being extracted into by process {os.getpid()} on {socket.gethostname()} right now" in err
+    assert (f"{out} is being extracted into (or added to a project) by process {os.getpid()} on "
+            f"{socket.gethostname()} right now") in err
     assert not list(out.glob("*.json"))
 
 

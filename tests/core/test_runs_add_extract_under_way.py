@@ -81,7 +81,7 @@ def test_a_folder_an_extract_is_writing_is_refused_and_stored_whole_once_it_ends
         assert (out / LOCK_FILE).exists() and len(list(out.glob("*.json"))) == 2
         code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(out))
         assert code == 2
-        assert f"{out} is being extracted into by process {child.pid} on " in err, err
+        assert f"{out} is being extracted into (or added to a project) by process {child.pid} on " in err, err
         assert "wait for it to end (or stop it), then add it again; nothing is stored now" in err, err
         assert "stored as a stopped run" not in err
         assert _runs(capsys, project) == []  # nothing stored
