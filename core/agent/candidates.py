@@ -8,7 +8,8 @@ A candidates file is JSONL, one candidate a line: the task's own keys (as in a t
     reason       why, for a status a person or the filter gave
     similar_to   the kept task it was too close to, and `similarity` (cosine), when it is similar
     evidence     the URL of a saved page whose text holds the gold answer ("" when none does: flagged); of several,
-                 the one with the most of the question's words near the answer (`SiteText.locate`)
+                 the one with the most of the question's words near the answer, words rare on the site weighing
+                 more (`SiteText.locate`)
     evidence_pages  how many saved pages hold the gold answer (absent: not counted, a file written before)
     original     the instruction and answer as generated, when a reviewer edited them
 
@@ -19,7 +20,9 @@ refined (accepted: what becomes the benchmark, edited or not).
 from __future__ import annotations
 
 import json
+import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -71,7 +74,7 @@ class Candidate:
         if not self.evidence or not self.evidence_pages or self.evidence_pages < 2:
             return self.evidence or ""
         return (f"{self.evidence} (1 of {self.evidence_pages} pages holding the answer: the one with the most of the "
-                "question's words near it)")
+                "question's words near it, words rare on the site weighing more)")
 
     def as_dict(self) -> dict[str, Any]:
         out = self.task.as_dict()
@@ -175,6 +178,7 @@ class SiteText:
     _texts: dict[str, str] = field(default_factory=dict)
     _written: dict[str, str] = field(default_factory=dict)
     _normalised: dict[tuple[str, ...], dict[str, str]] = field(default_factory=dict)  # rules -> URL -> text
+    _holding: dict[tuple[str, ...], Counter[str]] = field(default_factory=dict)  # rules -> word -> pages holding it
 
     def written(self) -> dict[str, str]:
         """URL -> the page's text as the page writes it (case kept), spacing collapsed."""
@@ -206,8 +210,9 @@ class SiteText:
         "six"), or "" when none does; and how many pages hold it. With a task's normalisation `rules`, both are
         compared as the task is scored (`normalise_answer`: "4213" is on a page that says "4,213" under `numbers`).
         Of several pages, the best is the one with the most of the `question`'s words near an occurrence (a number
-        answer, "30", is on the shipping page's "30 days" and on a vase's "30 cm"); then `first` (a task's start
-        page), then the site's order."""
+        answer, "30", is on the shipping page's "30 days" and on a vase's "30 cm"), each word weighed by how few of
+        the site's pages hold it (`_rarity`: "the" and "for", on most pages, say little of where an answer stands);
+        then `first` (a task's start page), then the site's order."""
         rules = tuple(sorted(set(rules)))
         wanted = folded(normalise_answer(answer, rules) if rules else answer)
         if not wanted:
@@ -219,7 +224,8 @@ class SiteText:
         holding = [url for url in dict.fromkeys([*order, *texts]) if pattern.search(texts[url])]
         if len(holding) > 1 and question:
             words = _question_words(folded(normalise_answer(question, rules) if rules else question), wanted)
-            nearness = {url: _words_near(texts[url], pattern, words) for url in holding}
+            weights = self._rarity(rules, words)
+            nearness = {url: _words_near(texts[url], pattern, weights) for url in holding}
             holding.sort(key=lambda url: -nearness[url])  # stable: the start page, then the site's order, on a tie
         return (holding[0] if holding else ""), len(holding)
 
@@ -231,6 +237,16 @@ class SiteText:
     def evidence_of(self, task: Task) -> tuple[str, int]:
         """`evidence`, and how many saved pages hold the answer."""
         return self.locate(task.answer, task.normalise, first=task.start_url, question=task.instruction)
+
+    def _rarity(self, rules: tuple[str, ...], words: set[str]) -> dict[str, float]:
+        """Each of `words`' weight: how few of the site's pages (their texts under `rules`) hold it, as an inverse
+        document frequency, log((pages + 1) / (pages holding it + 1)): nothing for a word on every page. Read from
+        the site itself, so no list of common words (of one language, one kind of site) is needed."""
+        texts = self._texts_under(rules)
+        if rules not in self._holding:
+            self._holding[rules] = Counter(word for text in texts.values() for word in _words_of(text))
+        holding = self._holding[rules]
+        return {word: math.log((len(texts) + 1) / (holding[word] + 1)) for word in words}
 
     def _texts_under(self, rules: tuple[str, ...]) -> dict[str, str]:
         """URL -> the page's text normalised by `rules` (none: folded only), made once per set of rules."""
@@ -257,13 +273,19 @@ def _question_words(question: str, answer: str) -> set[str]:
     return {_stem(w) for w in re.findall(r"\w+", question) if len(w) >= 3} - own
 
 
-def _words_near(text: str, pattern: re.Pattern[str], words: set[str]) -> int:
-    """The most of `words` standing within NEAR_WORDS words of one occurrence of `pattern` in `text`."""
-    best = 0
+def _words_of(text: str) -> set[str]:
+    """The words a text holds, as `_question_words` takes them (stemmed)."""
+    return {_stem(w) for w in re.findall(r"\w+", text)}
+
+
+def _words_near(text: str, pattern: re.Pattern[str], weights: dict[str, float]) -> float:
+    """The most weight (word -> weight) of words standing within NEAR_WORDS words of one occurrence of `pattern`
+    in `text`."""
+    best = 0.0
     for match in pattern.finditer(text):
         before = re.findall(r"\w+", text[max(0, match.start() - 20 * NEAR_WORDS):match.start()])[-NEAR_WORDS:]
         after = re.findall(r"\w+", text[match.end():match.end() + 20 * NEAR_WORDS])[:NEAR_WORDS]
-        best = max(best, len(words & {_stem(w) for w in before + after}))
+        best = max(best, sum(weights[w] for w in weights.keys() & {_stem(w) for w in before + after}))
     return best
 
 

@@ -26,7 +26,7 @@ from .. import atomic
 from ..wording import listed
 from .candidates import Candidate
 from .model import Task, Trajectory
-from .references import Reference, choose_references
+from .references import Reference, ReferenceChoice, choose_references
 from .tasks import task_digest
 
 HAND_MADE = "person"  # a Candidate's model when a person wrote the task (no generation step)
@@ -92,28 +92,29 @@ class Funnel:
 
 
 def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory] | Sequence[Reference] | None = None,
-           *, recorded_for: Mapping[str, Task | str] | None = None, current: Mapping[str, Task] | None = None
+           *, recorded_for: Mapping[str, Task | str] | None = None,
+           current: Mapping[tuple[str, str], Task] | None = None
            ) -> Funnel:
     """The table for these candidates. `references`: every reference of the tasks, oldest first (a person's, with
-    the version it was recorded for), or task id -> reference trajectory with `recorded_for`: task id -> the task
-    its reference was recorded for, or that task's `task_digest` (not there: not known). `current`: task id -> the
-    task as the project holds it now, which a reference's version is judged against (default: the candidate's)."""
+    the version it was recorded for and its task's site), or task id -> reference trajectory with `recorded_for`:
+    task id -> the task its reference was recorded for, or that task's `task_digest` (not there: not known).
+    `current`: (site, task id) -> the task as the project holds it now, which a reference's version is judged
+    against (default: the candidate's). A task id is a site's own: site A's t1 is judged by A's copy and
+    references only (a reference naming no site, a file's, is any site's)."""
     current = current or {}
     if isinstance(references, Mapping):
         recorded_for = recorded_for or {}
         references = [Reference(t, _digest(recorded_for.get(task_id))) for task_id, t in references.items()]
-    versions = [current.get(c.id, c.task) for c in candidates]
+    versions = [current.get((c.task.site, c.id), c.task) for c in candidates]
     differs = [c.id for c, task in zip(candidates, versions, strict=True) if task_digest(task) != task_digest(c.task)]
-    # A task the file holds otherwise than the project: a reference counts only when of both (agent eval judges by
-    # the project's, the benchmark counted is the file's).
-    choice = choose_references(versions, references or (), also={c.id: c.task for c in candidates if c.id in differs})
+    choices = _choices_per_site(candidates, versions, references or ())
     rows: dict[str, FunnelRow] = {}
     total = FunnelRow("all")
     not_found: list[str] = []
     unrecorded: list[str] = []
     for candidate in candidates:
         row = rows.setdefault(candidate.task.category or "(none)", FunnelRow(candidate.task.category or "(none)"))
-        chosen = choice.counting.get(candidate.id)
+        chosen = choices[candidate.task.site].counting.get(candidate.id)
         reference = chosen.trajectory if chosen is not None else None
         if candidate.status == "accepted" and candidate.evidence == "":
             not_found.append(candidate.id)
@@ -131,10 +132,26 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
             if reference is not None:
                 target.gt_steps += len(reference.steps)
                 target.with_reference += 1
-    accepted = {c.id for c in candidates if c.status == "accepted"}
+    accepted = [c for c in candidates if c.status == "accepted"]
     return Funnel(categories=[rows[k] for k in sorted(rows)], total=total, answer_not_found_ids=not_found,
-                  without_reference_ids=unrecorded, other_version_ids=[t for t in choice.earlier if t in accepted],
-                  unanswered_ids=[t for t in choice.unanswered if t in accepted], differs_from_project_ids=differs)
+                  without_reference_ids=unrecorded,
+                  other_version_ids=[c.id for c in accepted if c.id in choices[c.task.site].earlier],
+                  unanswered_ids=[c.id for c in accepted if c.id in choices[c.task.site].unanswered],
+                  differs_from_project_ids=differs)
+
+
+def _choices_per_site(candidates: Sequence[Candidate], versions: Sequence[Task],
+                      references: Sequence[Reference]) -> dict[str, ReferenceChoice]:
+    """Site -> the references that count for its candidates (`versions`: each candidate's task as it is now), chosen
+    among that site's references and those of no site. A task the file holds otherwise than the project: a
+    reference counts only when of both (agent eval judges by the project's, the benchmark counted is the file's)."""
+    choices: dict[str, ReferenceChoice] = {}
+    for site in dict.fromkeys(c.task.site for c in candidates):
+        pairs = [(c, task) for c, task in zip(candidates, versions, strict=True) if c.task.site == site]
+        differ = {c.id: c.task for c, task in pairs if task_digest(task) != task_digest(c.task)}
+        choices[site] = choose_references([task for _, task in pairs],
+                                          [r for r in references if r.site in (None, site)], also=differ)
+    return choices
 
 
 def _digest(recorded_for: Task | str | None) -> str | None:

@@ -34,6 +34,7 @@ class Reference:
     trajectory: Trajectory
     recorded_for: str | None = None  # the `task_digest` of the task it was recorded for; None: not known
     row: int | None = None           # its row in a project; None: read from a file
+    site: str | None = None          # the site of its task (a task id is a site's own); None: any (a file's)
 
     @property
     def task_id(self) -> str:
@@ -73,7 +74,8 @@ def choose_references(tasks: Iterable[Task], references: Iterable[Reference], *,
     """The reference that counts for each of `tasks` (see the module notes) among `references`, oldest first (a
     project's in the order stored; a file's after them, as the newest). A reference of a task not in `tasks` is
     left out. `also`: task id -> another version of the task a reference must be of too (the tasks report counting
-    a file's task that the project holds otherwise: a reference of either version alone is not one of both)."""
+    a file's task that the project holds otherwise: a reference of either version alone is not one of both). The
+    tasks are one site's (task ids are a site's own): several sites' tasks are chosen for one site at a time."""
     by_id = {task.id: task for task in tasks}
     also = also or {}
     choice = ReferenceChoice()

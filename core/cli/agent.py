@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 from pathlib import Path
@@ -30,16 +29,17 @@ from ..agent.loop import (
 )
 from ..agent.memory import Memory, parse_memory
 from ..agent.model import Trajectory, read_references, reference_files
-from ..agent.references import Reference, choose_references
+from ..agent.references import Reference, choose_references, ends_with_answer
 from ..agent.site_digest import short, site_digest
 from ..agent.sites import Site, build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks, task_digest
 from ..errors import AgentError, RecordLensError
-from ..llm import required_api_key
+from ..llm import api_key_from_environment, required_api_key
 from ..llm.endpoint import KEY_MARK, recorded_base_url
 from ..output_paths import is_chart, writable_file
 from ..runs.engines import ClusterLostError, EngineError
 from ..store import StoreError
+from ..store.agent_data import ChangedTaskError
 from ..wording import counted, listed
 from . import capture as capture_cli
 from . import task_pipeline
@@ -170,9 +170,11 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             raise AgentError(f"task(s) {', '.join(outside)} start on a page the site {site.name!r} does not hold "
                              "(`recordlens site build` lists its pages)")
         checked = _run_settings(args, site)
-    key = required_api_key(args.base_url)  # before a project is made for a run that could not start
+        key = required_api_key(args.base_url)  # before a project is made for a run that could not start
     digest = site_digest(site)  # the snapshot the run is made on (recorded; a resume is checked against it)
     folder = Path(args.project)
+    if args.resume is not None and not (folder / "project.db").exists():  # nothing made for a run not there
+        raise AgentError(f"no agent run {args.resume} in {args.project} to resume: {args.project} is not a project")
     project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)
     browser = None
     try:
@@ -180,7 +182,10 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
         kept: dict[tuple[str, int], bool] = {}
         if resumed is not None:
             tasks = [t for t in tasks if t.id in resumed["task_ids"]]
-            _take_resumed_settings(args, resumed, digest, key, site)
+            _take_resumed_settings(args, resumed, digest, site)
+            # Asked for once the run's own --base-url is known: the resume command a keyless endpoint's run prints
+            # leaves --base-url out (the run records it), and such an endpoint needs no key.
+            key = required_api_key(args.base_url)
             kept = _finished_episodes(project, args.resume)
             if {(t.id, r) for t in tasks for r in range(args.runs)} <= kept.keys():  # before a task is stored
                 raise AgentError(f"agent run {args.resume} is complete: nothing to resume")
@@ -395,7 +400,7 @@ def _check_viewport(settings: dict[str, object], browser: object, run_id: int) -
                          f"{now[0]}x{now[1]}: episodes of one run are laid out alike; start a new run")
 
 
-def _resumed_base_url(given: str | None, settings: dict[str, object], key: str, run_id: int) -> str | None:
+def _resumed_base_url(given: str | None, settings: dict[str, object], key: str | None, run_id: int) -> str | None:
     """The endpoint a resumed run goes on: the run's own. Left out, it is taken from the run; another one is
     refused, since the rest of the run would quietly come from another model server."""
     if "base_url" not in settings:  # a run made before base URLs were recorded: nothing to check against
@@ -414,11 +419,11 @@ def _resumed_base_url(given: str | None, settings: dict[str, object], key: str, 
     return given
 
 
-def _take_resumed_settings(args: argparse.Namespace, resumed: dict[str, object], digest: str, key: str,
-                           site: Site) -> None:
-    """A resumed run goes on with its own settings, seeds and endpoint, on the snapshot it was made on."""
+def _take_resumed_settings(args: argparse.Namespace, resumed: dict[str, object], digest: str, site: Site) -> None:
+    """A resumed run goes on with its own settings, seeds and endpoint, on the snapshot it was made on. Read before
+    the key is asked for: the endpoint taken from the run may need none."""
     _check_snapshot(resumed, digest, args, site)
-    args.base_url = _resumed_base_url(args.base_url, resumed, key, args.resume)
+    args.base_url = _resumed_base_url(args.base_url, resumed, api_key_from_environment(), args.resume)
     for name in ("memory", "runs", "step_budget", "max_failures", "browser", "seed", "model", "temperature",
                  "observation"):
         if name in resumed:
@@ -505,31 +510,27 @@ def _refuse_mixed_versions(project, args: argparse.Namespace, settings: dict[str
 def _save_tasks(project, site_id: int, tasks: list, args: argparse.Namespace) -> dict[str, int]:  # noqa: ANN001
     """Store the run's tasks (task id -> row). A task changed since agent runs were scored on it is refused without
     --replace-tasks (`AgentData.save_task`): every such task is named in one refusal, as `agent tasks --check` names
-    every bad line, so that the tasks file is not mended one task per attempt."""
+    every bad line, so that the tasks file is not mended one task per attempt; the others are stored by then, and
+    the refusal says so."""
     rows: dict[str, int] = {}
-    refused: list[str] = []
+    refused: list[ChangedTaskError] = []
     for task in tasks:
         try:
             rows[task.id] = project.agent.save_task(site_id, task, replace=args.replace_tasks)
-        except StoreError as error:
-            refused.append(str(error))
+        except ChangedTaskError as error:
+            refused.append(error)
+    if not refused:
+        return rows
+    if rows:
+        one = len(rows) == 1
+        done = (f"no episode was run; the run's other {'task' if one else 'tasks'}, {listed(list(rows))}, "
+                f"{'is' if one else 'are'} stored in the project as {args.tasks} gives {'it' if one else 'them'}")
+    else:
+        done = "no episode was run, and no task stored"
     if len(refused) == 1:
-        raise AgentError(refused[0])
-    if refused:
-        said, advice = _common_advice(refused)
-        raise AgentError(f"{len(refused)} tasks of {args.tasks} differ from the ones agent runs were scored on "
-                         "(nothing was run):\n  " + "\n  ".join(said) + (f"\n{advice}" if advice else ""))
-    return rows
-
-
-def _common_advice(messages: list[str]) -> tuple[list[str], str]:
-    """Messages that end alike (": give the changed task ...") without their common ending, and that ending once."""
-    ending = os.path.commonprefix([m[::-1] for m in messages])[::-1]
-    start = ending.find(": ")
-    if start < 0:
-        return messages, ""
-    ending = ending[start:]
-    return [m[:-len(ending)] for m in messages], ending[2:]
+        raise AgentError(f"{refused[0]} ({done})")
+    raise AgentError(f"{len(refused)} tasks of {args.tasks} differ from the ones agent runs were scored on ({done}):"
+                     "\n  " + "\n  ".join(error.changed for error in refused) + f"\n{ChangedTaskError.advice}")
 
 
 def _finished_episodes(project, run_id: int) -> dict[tuple[str, int], bool]:  # noqa: ANN001
@@ -545,8 +546,9 @@ def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 
     """Store each task's reference (read by _run_references from `origin`) unless the project already has one for it
     on this site that counts (a task id is a site's own: site A's reference of t1 is not site B's). The one that
     counts is `choose_references`' (as agent eval, the tasks report and the viewer take it): the newest of the task
-    as it is now that ends with an answer. A task whose references are all of an earlier version, or recorded
-    without an answer, takes the file's; each case is said, so that a file's reference left out is never a
+    as it is now that ends with an answer. A file's reference without an answer never counts: it is not stored
+    (else each run would store one more copy), and said. A task whose references are all of an earlier version, or
+    recorded without an answer, takes the file's; each case is said, so that a file's reference left out is never a
     surprise. One with the very path of the one that counts (the folder given again) is already there: said in a
     quiet line, only one that differs is warned of."""
     if not references:
@@ -555,9 +557,12 @@ def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 
     held = [Reference(t, versions[row], row) for row, t in project.agent.trajectories(reference=True, site=site)]
     choice = choose_references(project.agent.tasks(site=site), held)
     had = {r.task_id for r in held}
-    fresh, replacing, unanswered, kept, already = [], [], [], [], []
+    fresh, replacing, unanswered, kept, already, no_answer = [], [], [], [], [], []
     for task_id, row in rows.items():
         if task_id not in references:
+            continue
+        if not ends_with_answer(references[task_id]):  # never counts: stored, it would be one more copy each run
+            no_answer.append(task_id)
             continue
         if task_id in choice.counting:
             (already if _same_path(choice.counting[task_id].trajectory, references[task_id]) else kept).append(task_id)
@@ -581,6 +586,12 @@ def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 
     if already:
         print(f"the project already holds the reference{'' if len(already) == 1 else 's'} of "
               f"{listed(already, total=True)} in {origin}", file=sys.stderr)
+    if no_answer:
+        one = len(no_answer) == 1
+        warn(f"the reference{'' if one else 's'} of {listed(no_answer, total=True)} in {origin} "
+             f"{'is' if one else 'are'} not stored: {'it ends' if one else 'they end'} without an answer (stopped "
+             "before ANSWER), and a reference without one never counts; record "
+             f"{'it' if one else 'them'} to the answer to store {'it' if one else 'them'}")
     if kept:
         one = len(kept) == 1
         warn(f"the reference{'' if one else 's'} of {listed(kept, total=True)} in {origin} "

@@ -218,7 +218,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.tasks:
         candidates = _hand_made(load_tasks(args.tasks))
     references: list[Reference] = []  # every reference of the tasks counted, oldest first
-    current: dict[str, Task] = {}  # task id -> the project's copy of the task, which references are judged by
+    current: dict[tuple[str, str], Task] = {}  # (site, task id) -> the project's copy, which references are judged by
     if args.project:
         from ..store.project import open_project
 
@@ -248,7 +248,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _project_references(project, candidates: list[Candidate]  # noqa: ANN001
-                        ) -> tuple[list[Reference], dict[str, Task]]:
+                        ) -> tuple[list[Reference], dict[tuple[str, str], Task]]:
     """The `project`'s references of the tasks counted, oldest first, each from its task's own site (a task id is a
     site's own, so site A's reference of t1 does not count for site B's t1), with the version of the task each was
     recorded for; and the project's copy of each task counted, which `funnel` judges a reference's version by, as
@@ -257,15 +257,15 @@ def _project_references(project, candidates: list[Candidate]  # noqa: ANN001
     references and copy from any site, as before."""
     sites = {task.site for task in project.agent.tasks()}
     versions = project.agent.recorded_versions()
-    references: dict[int, Reference] = {}  # by row: oldest first once sorted
-    current: dict[str, Task] = {}
+    references: dict[tuple[int, str], Reference] = {}  # by row and the site counted: oldest first once sorted
+    current: dict[tuple[str, str], Task] = {}  # by the site counted and task id: a task id is a site's own
     for site in sorted({c.task.site for c in candidates}):
         where = site if site in sites else None
         ids = {c.id for c in candidates if c.task.site == site}
-        references.update({row: Reference(t, versions[row], row) for row, t in
+        references.update({(row, site): Reference(t, versions[row], row, site=site) for row, t in
                            project.agent.trajectories(reference=True, site=where) if t.task_id in ids})
-        current.update({t.id: t for t in project.agent.tasks(site=where) if t.id in ids})
-    return [references[row] for row in sorted(references)], current
+        current.update({(site, t.id): t for t in project.agent.tasks(site=where) if t.id in ids})
+    return [references[key] for key in sorted(references)], current
 
 
 def _hand_made(tasks: list[Task]) -> list[Candidate]:

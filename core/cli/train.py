@@ -55,12 +55,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..extract.fit_pool import say_workers_variable_problem
-    from ..extract.training import check_seed, project_model_path, training_the_project, writable_model_path
+    from ..extract.training import (
+        check_project_to_train,
+        check_seed,
+        project_model_path,
+        training_the_project,
+        writable_model_path,
+    )
 
     pages_dirs, gt_dirs = args.pages or [], args.gt or []
     if args.project and (pages_dirs or gt_dirs):
         raise RecordLensError("give either --project DIR or --pages DIR --gt DIR, not both")
-    if not args.project:
+    if args.project:
+        check_project_to_train(args.project)
+    else:
         _check_pairs(pages_dirs, gt_dirs)
     if not args.out and not args.project:
         raise RecordLensError("train --pages ... --gt ... needs --out MODEL")
@@ -71,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is None:
         say_workers_variable_problem(warn)
     start = time.perf_counter()
-    own = bool(args.project) and args.out == project_model_path(args.project)
+    # The project's own model however --out names it (absolute, through `..`): the paths compared resolved
+    own = bool(args.project) and args.out.resolve() == project_model_path(args.project).resolve()
     # One training of the project's own model at a time (the app's Learn too), refused at once, before any work
     with training_the_project(args.project) if own else contextlib.nullcontext([]) as notes:
         for note in notes:

@@ -883,6 +883,15 @@ TRAINING_LOCK = Path("models") / ".training.lock"
 _log = logging.getLogger(__name__)
 
 
+def check_project_to_train(project_dir: str | Path) -> None:
+    """Refuse a folder that is not a project (no project.db: open_project's words) before training takes its lock
+    or writes its model: nothing is made in such a folder, and a folder not there is said as such, not as a lock
+    that cannot be taken."""
+    from ..store.project import open_project
+
+    open_project(project_dir).close()
+
+
 @contextlib.contextmanager
 def training_the_project(project_dir: str | Path) -> Iterator[list[str]]:
     """Hold the project's training lock while its own model is trained and written (`train --project`, the app's
@@ -1134,8 +1143,9 @@ def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, 
     policy, and write it (by default as the project's own, `save_project_model`: the model it replaces is kept as
     `FORGOTTEN_MODEL`, and `set_aside` is told where); the same pages (the project lists them in one order) and
     seed give the same file. Where it is written and the seed are checked before any work; `check` as in `fit`."""
+    check_seed(seed)  # what was asked first, then where: no project is opened for a seed no training takes
+    check_project_to_train(project_dir)
     path = writable_model_path(out if out is not None else project_model_path(project_dir))
-    check_seed(seed)
     with training_the_project(project_dir) if out is None else contextlib.nullcontext([]) as notes:
         for note in notes:
             _log.warning("%s", note)

@@ -296,9 +296,20 @@ def _refuse_a_changed_task(store: Connection, row_id: int, task: Task) -> None:
         "SELECT DISTINCT agent_run_id FROM trajectories WHERE task_id = ? AND agent_run_id IS NOT NULL "
         "ORDER BY agent_run_id", (row_id,))]
     if runs:
-        raise StoreError(f"task {task.id} differs from the one agent run(s) {', '.join(runs)} were scored on "
-                         f"({'; '.join(changed)}): give the changed task an id of its own, or --replace-tasks "
-                         "to score those runs by the new one")
+        raise ChangedTaskError(f"task {task.id} differs from the one agent run(s) {', '.join(runs)} were scored on "
+                               f"({'; '.join(changed)})")
+
+
+class ChangedTaskError(StoreError):
+    """A task changed since agent runs were scored on it, refused (`AgentData.save_task` without `replace`): what
+    changed and what to do are kept apart (`changed`, `advice`), so that several refusals are said with the advice
+    once, never found by cutting their words (an instruction may hold a ": " of its own)."""
+
+    advice = "give the changed task an id of its own, or --replace-tasks to score those runs by the new one"
+
+    def __init__(self, changed: str) -> None:
+        super().__init__(f"{changed}: {self.advice}")
+        self.changed = changed
 
 
 _TASK_COLUMNS = ("t.external_id, t.instruction, t.gold_answer, t.category, t.answer_kind, t.normalisation, "

@@ -33,7 +33,8 @@ def test_every_changed_task_is_named_in_one_refusal(tmp_path: Path, capsys: pyte
     capsys.readouterr()
     assert run(project, edited) != 0
     said = capsys.readouterr().err
-    assert f"2 tasks of {edited} differ from the ones agent runs were scored on (nothing was run)" in said
+    assert (f"2 tasks of {edited} differ from the ones agent runs were scored on (no episode was run, and no task "
+            "stored)") in said
     assert "task lookup-1 differs from the one agent run(s) 1 were scored on (gold answer" in said
     assert "task rules-1 differs from the one agent run(s) 1 were scored on (gold answer" in said
     assert said.count("--replace-tasks to score those runs by the new one") == 1

@@ -41,7 +41,7 @@ def test_the_evidence_is_the_page_where_the_questions_words_stand_near_the_answe
     (checked,) = check_answers([Candidate(RETURNS)], site)
     assert (checked.evidence, checked.evidence_pages) == (SHOP + "shipping.html", 2)
     assert checked.evidence_said == (f"{SHOP}shipping.html (1 of 2 pages holding the answer: the one with the most "
-                                     "of the question's words near it)")
+                                     "of the question's words near it, words rare on the site weighing more)")
     out = save_candidates(tmp_path / "c.jsonl", [checked])
     assert load_candidates(out)[0].evidence_pages == 2
     assert checked.reviewed("accepted", answer="31").evidence_pages is None  # looked for again with the answer

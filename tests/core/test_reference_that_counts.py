@@ -165,6 +165,7 @@ def test_the_report_of_a_file_as_the_project_holds_it_says_nothing_of_versions()
 
     task = Task(id="t", instruction="Q?", answer="a", category="c")
     table = funnel([Candidate(task=task, status="accepted", evidence="x")],
-                   [Reference(Trajectory("t", "person:ana", answer="a"), task_digest(task), 1)], current={"t": task})
+                   [Reference(Trajectory("t", "person:ana", answer="a"), task_digest(task), 1)],
+                   current={("", "t"): task})
     assert table.total.with_reference == 1 and table.differs_from_project_ids == []
     assert "differ from the project's" not in format_funnel(table)

@@ -165,7 +165,9 @@ def test_learning_in_a_project_whose_models_folder_is_a_file_fails_before_any_wo
     every page was read and fitted, and the file is left as it was."""
     from recordlens.core.errors import DatasetError
     from recordlens.core.extract import train_on_project
+    from recordlens.core.store import init_project
 
+    init_project(tmp_path).close()  # a project, whose models folder is a user's file
     (tmp_path / "models").write_text("a user's file", encoding="utf-8")
     read: list[str] = []
     with pytest.raises(DatasetError, match="is a file, not a folder"):
