@@ -566,8 +566,7 @@ class MainWindow(QMainWindow):
         are called added."""
         restored = []
         for name in added:
-            history = self.project.history(name)  # a page imported has an entry or two
-            first = history[0].id if history else None
+            first = self.project.first_change_id(name)
             if first is not None and first <= max(changes_known, self._known_ends.get(name, 0)):
                 restored.append(name)
         return restored

@@ -570,6 +570,12 @@ class Project(Connection):
                else self.one("SELECT MAX(id) FROM label_history WHERE page_id = ?", (self.page_id(page),)))
         return None if row is None else row[0]
 
+    def first_change_id(self, page: str) -> int | None:
+        """The id of the page's oldest history entry (None before any), without reading the history: a page put
+        back by `restore-page` keeps its entries' ids, so its oldest is older than any page imported since."""
+        row = self.one("SELECT MIN(id) FROM label_history WHERE page_id = ?", (self.page_id(page),))
+        return None if row is None else row[0]
+
     def restore(self, page: str, history_id: int | None, by: Provenance, *, why: str | None = None) -> Change:
         """Put the page's labels back as they were right after entry `history_id` (None: before any entry);
         `why` says what the restore is to a person (an undo of "accept"), kept in the entry's detail.
