@@ -1,7 +1,9 @@
 """`recordlens bench --cv K` (core/runs/cross_validation.py) on nine small dev pages in two datasets, K = 3: every
 page is extracted by a model fitted without it, the figures hang together, and the command says what it needs.
 
-The whole 80-page report (`bench/offline_extractor.py`) takes minutes; this takes seconds."""
+The whole 80-page report (`bench/offline_extractor.py`) takes minutes; this takes seconds: every fit here grows few
+boosted trees (`few_trees`), as what is fitted on which pages and how the figures are put together is tested, not how
+well the selector does."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import contextlib
 import io
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,8 +20,17 @@ from recordlens.core.cli.command import main
 from recordlens.core.extract import training
 from recordlens.core.runs.cross_validation import cross_validate_sets
 from tests.conftest import DEV, require_shared
+from tests.core.test_selector import few_trees
 
 K, SEED = 3, 0
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fits_of_few_trees() -> Iterator[None]:
+    """Every fit of this module with few trees (`few_trees`), the module's report included."""
+    with pytest.MonkeyPatch.context() as patch:
+        few_trees(patch)
+        yield
 
 
 @pytest.fixture(scope="module")

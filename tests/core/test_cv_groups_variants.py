@@ -4,12 +4,13 @@ are; without variants the folds are the split they always were (the README's fig
 marks `repeats`' figures on variants of the pages it was tuned on as `score` marks them.
 
 The datasets are the four demo pages and the variants `synth` makes of them (and, for repeats, three small dev
-pages and their variants); every fit has few trees (`quick_fits`): what is fitted on which pages is tested, not how
-well."""
+pages and their variants); every fit has few trees (`quick_fits`), and those recorded one share of the pages (not
+bagged): what is fitted on which pages is tested, not how well."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import shutil
@@ -43,13 +44,14 @@ def source_of(page: str) -> str:
 
 @pytest.fixture
 def recorded_fits(monkeypatch: pytest.MonkeyPatch, quick_fits: None) -> list[set[str]]:
-    """The page names of every fit (each fold's, and a model written), with few trees."""
+    """The page names of every fit (each fold's, and a model written), with few trees and one share of the pages
+    (not bagged): which pages each fit is given is tested, not the members it makes of them."""
     fitted_on: list[set[str]] = []
     quick_fit = training.fit
 
-    def recording_fit(examples, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202 - fit's own
+    def recording_fit(examples, seed=0, config=None, **kwargs):  # noqa: ANN001, ANN003, ANN202 - fit's own
         fitted_on.append({e.name for e in examples})
-        return quick_fit(examples, *args, **kwargs)
+        return quick_fit(examples, seed, dataclasses.replace(config or training.FitConfig(), bags=1), **kwargs)
 
     monkeypatch.setattr(training, "fit", recording_fit)
     return fitted_on

@@ -24,9 +24,21 @@ def examples():
     return prepare(labelled_pages(4, 12, with_secondary=True))
 
 
-def test_stacked_trees_give_what_each_tree_gives(examples) -> None:
+@pytest.fixture(scope="module")
+def blended(examples) -> SelectorModel:
+    """The pages' model of blended stages, fitted once for the tests that read it (none changes it)."""
+    return fit(examples, seed=0, config=BLENDED)
+
+
+@pytest.fixture(scope="module")
+def boosted(examples) -> SelectorModel:
+    """The pages' model of boosted trees only, fitted once for the tests that read it."""
+    return fit(examples, seed=0, config=BOOSTED)
+
+
+def test_stacked_trees_give_what_each_tree_gives(examples, blended: SelectorModel) -> None:
     """Forests and boosted trees are walked all at once (TreeStack), level by level: the same leaves."""
-    model = fit(examples, seed=0, config=BLENDED)
+    model = blended
     for learner in (model.members[0].first.boosted, model.members[0].first.forest):
         x = np.vstack([e.features for e in examples]).astype(np.float32).astype(np.float64)
         one_by_one = np.column_stack([tree.predict(x) for tree in learner.trees])
@@ -58,8 +70,9 @@ def test_the_converted_forest_gives_scikit_learns_probabilities(examples) -> Non
     assert np.allclose(Forest.from_sklearn(forest).predict(x), forest.predict_proba(x)[:, 1], atol=1e-12)
 
 
-def test_a_blended_model_is_both_learners_mean_and_round_trips(tmp_path: Path, examples) -> None:
-    model = fit(examples, seed=0, config=BLENDED)
+def test_a_blended_model_is_both_learners_mean_and_round_trips(tmp_path: Path, examples, blended: SelectorModel
+                                                               ) -> None:
+    model = blended
     stage = model.members[0].first
     assert isinstance(stage, Blend) and isinstance(model.members[0].second, Blend)
     e = examples[0]
@@ -71,9 +84,9 @@ def test_a_blended_model_is_both_learners_mean_and_round_trips(tmp_path: Path, e
     assert fit(examples, seed=0, config=BLENDED).to_json() == model.to_json()  # deterministic
 
 
-def test_models_of_boosted_trees_only_still_load(tmp_path: Path, examples) -> None:
+def test_models_of_boosted_trees_only_still_load(tmp_path: Path, examples, boosted: SelectorModel) -> None:
     """A project's model learnt before forests (format /2) keeps proposing as it did."""
-    model = fit(examples, seed=0, config=BOOSTED)
+    model = boosted
     assert isinstance(model.members[0].first, Ensemble)
     data = json.loads(model.to_json())
     data["format"] = "recordlens-selector/2"
@@ -84,8 +97,8 @@ def test_models_of_boosted_trees_only_still_load(tmp_path: Path, examples) -> No
 
 
 @pytest.mark.parametrize("damage", ["a share above 1", "a negative share", "no trees", "no boosted part"])
-def test_a_damaged_forest_is_refused(tmp_path: Path, examples, damage: str) -> None:
-    data = json.loads(fit(examples, seed=0, config=BLENDED).to_json())
+def test_a_damaged_forest_is_refused(tmp_path: Path, blended: SelectorModel, damage: str) -> None:
+    data = json.loads(blended.to_json())
     stage = data["members"][0]["first"]
     leaf = next(i for i, left in enumerate(stage["forest"]["trees"][0]["left"]) if left < 0)
     if damage == "a share above 1":
@@ -102,9 +115,9 @@ def test_a_damaged_forest_is_refused(tmp_path: Path, examples, damage: str) -> N
         SelectorModel.load(path)
 
 
-def test_a_model_saved_as_gz_is_compressed_the_same_every_time_and_a_cut_one_is_refused(tmp_path: Path,
-                                                                                        examples) -> None:
-    model = fit(examples, seed=0, config=BOOSTED)
+def test_a_model_saved_as_gz_is_compressed_the_same_every_time_and_a_cut_one_is_refused(
+        tmp_path: Path, boosted: SelectorModel) -> None:
+    model = boosted
     packed = model.save(tmp_path / "m.json.gz")
     assert packed.read_bytes()[:2] == b"\x1f\x8b"
     assert model.save(tmp_path / "again.json.gz").read_bytes() == packed.read_bytes()
