@@ -1,7 +1,9 @@
 """A multi-page site on 127.0.0.1 for capture tests: links, a GET search form with result pages, a redirect, a
 404, a slow page, a robots.txt rule, a link cycle, an off-host link, and every page taller than the viewport.
 
-`EXPECTED` is what a capture from "/" with depth 2 must save (paths with their query)."""
+`EXPECTED` is what a capture from "/" with depth 2 must save (paths with their query). `SMALL_PAGES`, served with
+`serve(SMALL_PAGES)`, is a home page and three pages it links to (`SMALL_EXPECTED`), each taller than the viewport
+(and than it is wide): for the app's tests of a capture, where what the site holds is not the point."""
 
 from __future__ import annotations
 
@@ -43,6 +45,15 @@ def _pages(port: int) -> dict[str, bytes]:
         "/slow": _page("Slow page", "<p>It took a while.</p>"),
         "/private/secret": _page("Secret", "<p>Robots may not come here.</p>"),
     }
+
+
+SMALL_PAGES = {
+    "/": _page("Home", '<nav><a href="/a">Page A</a> <a href="/b">Page B</a> <a href="/c">Page C</a></nav>'),
+    "/a": _page("Page A", "<p>Alpha.</p>"),
+    "/b": _page("Page B", "<p>Beta.</p>"),
+    "/c": _page("Page C", "<p>Gamma.</p>"),
+}
+SMALL_EXPECTED = set(SMALL_PAGES)
 
 
 class _Handler(loopback.LoopbackHandler):

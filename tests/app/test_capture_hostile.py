@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -68,11 +69,14 @@ class _Hostile(loopback.LoopbackHandler):
         self.send(200, _page("Posted", "<p>thank you</p>"))
 
 
-def capture(urls: list[str], site: Path, *more: str) -> tuple[dict, str]:
-    """The capture command's summary and stderr; a capture that hangs is killed after a generous time."""
-    done = subprocess.run([sys.executable, "-m", "recordlens.annotator.cli", "site", "capture", *urls, "--site",
-                           str(site), "--json", "--depth", "0", "--ignore-robots", *more],
-                          capture_output=True, text=True, timeout=240)
+def capture(urls: list[str], site: Path, *more: str, before: str = "") -> tuple[dict, str]:
+    """The capture command's summary and stderr; a capture that hangs is killed after a generous time. `before`:
+    Python run in the process before the command (to lower a limit)."""
+    command = ([sys.executable, "-c", f"import sys; {before}; from recordlens.annotator.cli import main; "
+                                      "sys.exit(main(sys.argv[1:]))"]
+               if before else [sys.executable, "-m", "recordlens.annotator.cli"])
+    done = subprocess.run([*command, "site", "capture", *urls, "--site", str(site), "--json", "--depth", "0",
+                           "--ignore-robots", *more], capture_output=True, text=True, timeout=240)
     assert done.stdout.strip(), done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
 
@@ -81,17 +85,29 @@ def path_of(url: str) -> str:
     return urlsplit(url).path
 
 
-def test_dialogs_never_block_a_capture_or_a_save(tmp_path) -> None:
+CAPTURED = ["/dialogs", "/p1", "/worker", "/posts", "/p2"]  # a plain page after each that works against the capture
+
+
+@pytest.fixture(scope="module")
+def captured(tmp_path_factory) -> Iterator[tuple[dict, str, list[str], Path, str]]:
+    """One capture, shared, of the dialogs' page and the service worker's and posting pages, with plain pages after
+    them: (its summary, its stderr, the requests the server got, the site folder, the server's base URL)."""
+    folder = tmp_path_factory.mktemp("hostile") / "site"
     with loopback.serve(_Hostile) as server:
-        summary, stderr = capture([base_url(server) + "/dialogs", base_url(server) + "/p1"], tmp_path / "site",
-                                  "--timeout", "30")
-        saver = subprocess.run([sys.executable, "-m", "recordlens.annotator.agent.site_saver",
-                                base_url(server) + "/dialogs", "--site", str(tmp_path / "saved"), "--json",
-                                "--timeout", "30"], capture_output=True, text=True, timeout=240)
-    assert [path_of(u) for u in summary["saved"]] == ["/dialogs", "/p1"] and not summary["failed"], summary
-    page = load_site(tmp_path / "site").page(base_url(server) + "/dialogs")
-    assert "confirm=false prompt=null" in read_snapshot(tmp_path / "site" / page.file).html  # answered Cancel
-    warning = (f"recordlens: warning: {base_url(server)}/dialogs: its scripts' dialogs were answered without "
+        base = base_url(server)
+        summary, stderr = capture([base + p for p in CAPTURED], folder, "--timeout", "30")
+        yield summary, stderr, list(server.requests), folder, base
+
+
+def test_dialogs_never_block_a_capture_or_a_save(captured, tmp_path) -> None:
+    summary, stderr, _, folder, base = captured
+    saver = subprocess.run([sys.executable, "-m", "recordlens.annotator.agent.site_saver", base + "/dialogs",
+                            "--site", str(tmp_path / "saved"), "--json", "--timeout", "30"],
+                           capture_output=True, text=True, timeout=240)
+    assert [path_of(u) for u in summary["saved"]] == CAPTURED and not summary["failed"], summary
+    page = load_site(folder).page(base + "/dialogs")
+    assert "confirm=false prompt=null" in read_snapshot(folder / page.file).html  # answered Cancel
+    warning = (f"recordlens: warning: {base}/dialogs: its scripts' dialogs were answered without "
                "showing them: alert('Welcome!') ignored; confirm('Accept cookies?') answered Cancel; "
                "prompt('Your name?') answered Cancel")
     assert warning in stderr.splitlines(), stderr[-3000:]
@@ -103,36 +119,36 @@ def test_dialogs_never_block_a_capture_or_a_save(tmp_path) -> None:
 
 def test_a_page_that_never_stops_running_fails_alone(tmp_path) -> None:
     """A page whose script loops while it loads, one whose script loops once loaded, then six plain pages: each
-    looping page fails as its own (its server answered), and every plain page after them is captured."""
+    looping page fails as its own (its server answered), and every plain page after them is captured.
+    Each looping page takes all of its time, so that time is lowered (the --timeout and the capture's margin):
+    still seconds more than a plain page takes to load and to be captured."""
     with loopback.serve(_Hostile) as server:
         urls = [base_url(server) + p for p in ("/loops", "/loops-later", *(f"/p{i}" for i in range(1, 7)))]
-        summary, _ = capture(urls, tmp_path / "site", "--timeout", "8")
+        summary, _ = capture(urls, tmp_path / "site", "--timeout", "3",
+                             before="import recordlens.annotator.agent.site_capture as c; c.CAPTURE_MARGIN_S = 3")
     failed = {path_of(u): why for u, why in summary["failed"]}
     assert failed == {
-        "/loops": "did not finish loading within 8 s: its server answered, but a script of the page kept it busy "
+        "/loops": "did not finish loading within 3 s: its server answered, but a script of the page kept it busy "
                   "(a script that never ends)",
         "/loops-later": "capturing it took too long: reading its links got no answer (a page has the --timeout of "
-                        "8 s to load and 10 s more to be captured)",
+                        "3 s to load and 3 s more to be captured)",
     }, summary
     assert [path_of(u) for u in summary["saved"]] == [f"/p{i}" for i in range(1, 7)], summary
     assert not summary["stopped"] and not any("stopped answering" in n for n in summary["notes"])
 
 
-def test_a_capture_registers_no_service_worker_and_posts_nothing(tmp_path) -> None:
-    with loopback.serve(_Hostile) as server:
-        urls = [base_url(server) + p for p in ("/worker", "/p1", "/posts", "/p2")]
-        summary, stderr = capture(urls, tmp_path / "site", "--timeout", "30")
-        asked = list(server.requests)
-    assert [path_of(u) for u in summary["saved"]] == ["/worker", "/p1", "/posts", "/p2"], summary
+def test_a_capture_registers_no_service_worker_and_posts_nothing(captured) -> None:
+    summary, stderr, asked, folder, base = captured
+    assert [path_of(u) for u in summary["saved"]] == CAPTURED, summary
     methods = Counter(r.split()[0] for r in asked)
     assert methods["POST"] == 0, asked  # neither the form the script submitted nor its fetch
     assert "GET /sw.js" not in asked and "GET /sw-refused" in asked, asked  # never registered...
     assert not [r for r in asked if r.startswith("GET /sw-saw")], asked  # ...so no later load went through it
-    posts = load_site(tmp_path / "site").page(base_url(server) + "/posts")
-    assert "Posts" in read_snapshot(tmp_path / "site" / posts.file).html  # the page as served, not the POST's
+    posts = load_site(folder).page(base + "/posts")
+    assert "Posts" in read_snapshot(folder / posts.file).html  # the page as served, not the POST's
     lines = stderr.splitlines()
-    assert (f"recordlens: warning: {base_url(server)}/worker: its service worker was not registered (its script "
-            f"was blocked): {base_url(server)}/sw.js") in lines, stderr[-3000:]
-    said = [line for line in lines if line.startswith(f"recordlens: warning: {base_url(server)}/posts: ")]
+    assert (f"recordlens: warning: {base}/worker: its service worker was not registered (its script "
+            f"was blocked): {base}/sw.js") in lines, stderr[-3000:]
+    said = [line for line in lines if line.startswith(f"recordlens: warning: {base}/posts: ")]
     assert len(said) == 1 and "requests that send data were blocked" in said[0], stderr[-3000:]
-    assert f"POST {base_url(server)}/posted" in said[0] and f"POST {base_url(server)}/api" in said[0]
+    assert f"POST {base}/posted" in said[0] and f"POST {base}/api" in said[0]

@@ -17,7 +17,7 @@ from recordlens.core.agent.model import Task
 from recordlens.core.agent.sites import load_site
 from recordlens.core.resource_files import resource_path
 from tests.app.agent_helpers import agent_window_on_shop
-from tests.capture_site import EXPECTED, serve
+from tests.capture_site import SMALL_EXPECTED, SMALL_PAGES, serve
 from tests.loopback import base_url
 
 pytestmark = pytest.mark.app
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.app
 def test_a_capture_from_the_window_shows_progress_then_the_stored_parts(qtbot, tmp_path: Path) -> None:
     with agent_window_on_shop(tmp_path / "shop") as window:
         assert not window.captured_view.isVisible()  # a hand-made site: nothing stored beside its pages
-        with serve() as server:
+        with serve(SMALL_PAGES) as server:
             dialog = window.open_capture_dialog()
             dialog.roots.setText(base_url(server) + "/")
             dialog.folder.setText(str(tmp_path / "captured"))
@@ -35,7 +35,7 @@ def test_a_capture_from_the_window_shows_progress_then_the_stored_parts(qtbot, t
             assert dialog.start()
             qtbot.waitUntil(lambda: dialog.result is not None, timeout=240_000)
         assert dialog.result["ok"], dialog.result
-        assert len(dialog.result["saved"]) == len(EXPECTED)
+        assert len(dialog.result["saved"]) == len(SMALL_EXPECTED)
         assert progress[-1][0] == progress[-1][1] and any("saved" in p[2] for p in progress)
         assert dialog.bar.value() == dialog.bar.maximum()
         # The open site stays until the user asks for the captured one; its start page shows the stored parts.
@@ -60,7 +60,7 @@ def test_a_capture_from_the_window_shows_progress_then_the_stored_parts(qtbot, t
 def test_a_cancelled_capture_keeps_its_pages_and_continues(qtbot, tmp_path: Path) -> None:
     window = AgentWindow(site=resource_path("agent", "demo-site"))
     try:
-        with serve() as server:
+        with serve(SMALL_PAGES) as server:
             dialog = window.open_capture_dialog()
             dialog.roots.setText(base_url(server) + "/")
             dialog.folder.setText(str(tmp_path / "site"))
@@ -78,7 +78,7 @@ def test_a_cancelled_capture_keeps_its_pages_and_continues(qtbot, tmp_path: Path
             qtbot.waitUntil(lambda: dialog.result is not None and dialog.result.get("resumed") is not None,
                             timeout=240_000)
         assert dialog.result["ok"] and dialog.result["resumed"] is True, dialog.result
-        assert len(load_site(tmp_path / "site").pages) == len(EXPECTED)
+        assert len(load_site(tmp_path / "site").pages) == len(SMALL_EXPECTED)
         dialog.close()
     finally:
         window.close()

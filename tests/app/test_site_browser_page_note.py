@@ -54,46 +54,69 @@ def _wait_for(condition: Callable[[], bool], timeout_s: float = 30.0) -> bool:
     return condition()
 
 
-@pytest.mark.parametrize("delay", [0, 2])  # the refresh at once, and 2 s after the page's own requests
-def test_the_status_bar_says_both_the_refused_refresh_and_the_blocked_requests(qapp: QApplication, tmp_path: Path,
-                                                                               delay: int) -> None:
+class _Shown:
+    """A window on one refresh page (its own site, browser and status bar), and what its bar said: the bar's whole
+    message (it may draw only its start and "…", and then a new count can change nothing it draws) each time the
+    window has said the page's note, and each time the bar changes ("" when cleared), with when."""
+
+    def __init__(self, root: Path, live_url: str, delay: int) -> None:
+        self.url = f"{BASE}/refresh-{delay}"
+        self.window = AgentWindow(site=_site(root, live_url))
+        self.bar, self.browser = self.window.statusBar(), self.window.browser
+        self.said: list[str] = []
+        self.said_at: list[float] = []
+        self.noted: list[float] = []  # when the window said the page's note: each time restarts the message's timer
+        for signal in (self.browser.message, self.browser.blocked_count_changed):
+            signal.connect(self._note)  # after the window's own slot, connected before
+        self.bar.messageChanged.connect(lambda _shown: self._say())
+
+    def _say(self) -> None:
+        self.said.append(self.bar.currentMessage())
+        self.said_at.append(time.monotonic())
+
+    def _note(self, _: object) -> None:
+        self.noted.append(time.monotonic())
+        self._say()
+
+
+def test_the_status_bar_says_both_the_refused_refresh_and_the_blocked_requests(qapp: QApplication,
+                                                                               tmp_path: Path) -> None:
+    """The refresh at once, and 2 s after the page's own requests: each in a window of its own, side by side (each
+    waits for its message's timer)."""
     with loopback.serve(_Live) as live:
         live_url = loopback.base_url(live)
-        window = AgentWindow(site=_site(tmp_path / "site", live_url))
-        bar, browser = window.statusBar(), window.browser
-        # The bar's whole message (it may draw only its start and "…", and then a new count can change nothing it
-        # draws) each time the window has said the page's note, and each time the bar changes ("" when cleared)
-        said: list[str] = []
-        noted: list[float] = []  # when the window said the page's note: each time restarts the message's timer
-
-        def note(_: object) -> None:  # after the window's own slot, connected before
-            noted.append(time.monotonic())
-            said.append(bar.currentMessage())
-
-        for signal in (browser.message, browser.blocked_count_changed):
-            signal.connect(note)
-        bar.messageChanged.connect(lambda _shown: said.append(bar.currentMessage()))
+        shown = [_Shown(tmp_path / f"site-{delay}", live_url, delay) for delay in (0, 2)]
         try:
-            window.show()
-            browser.open(f"{BASE}/refresh-{delay}", fresh=True)
-            assert browser.wait_until_loaded()
-            assert _wait_for(lambda: bool(said) and REFUSED in said[-1]
-                             and "3 request(s) blocked on this page" in said[-1]), said  # both, in the last line said
-
-            # One more request after the refusal (as an image a hover shows would make): added from outside, since
-            # the page's own scripts are off
-            browser.run_js(f"document.body.appendChild(Object.assign(document.createElement('img'), "
-                           f"{{src: '{live_url}/late.png'}})) && 1")
-            assert _wait_for(lambda: "4 request(s) blocked on this page" in said[-1]), said
-            seen = len(said)
-            assert REFUSED in said[-1], said[-1]
-            # The late event is the message's own timer clearing the bar: until then nothing may replace the line,
-            # and it comes no sooner than the refusal's 8 s (a bare count's 4 s would cut the refusal short).
-            assert _wait_for(lambda: said[-1] == "", timeout_s=30.0), said
-            cleared = time.monotonic()
-            assert all(REFUSED in m for m in said[seen - 1:-1]), said[seen - 1:]
-            assert cleared - noted[-1] >= 6.0, cleared - noted[-1]  # QTimer may fire a little early (coarse)
-            assert browser.url == f"{BASE}/refresh-{delay}"
+            for one in shown:
+                one.window.show()
+                one.browser.open(one.url, fresh=True)
+            for one in shown:
+                assert one.browser.wait_until_loaded(), one.url
+            for one in shown:
+                said = one.said
+                assert _wait_for(lambda said=said: bool(said) and REFUSED in said[-1]
+                                 and "3 request(s) blocked on this page" in said[-1]), said  # both, in the last line
+            seen = []
+            for one in shown:
+                # One more request after the refusal (as an image a hover shows would make): added from outside,
+                # since the page's own scripts are off
+                said = one.said
+                one.browser.run_js(f"document.body.appendChild(Object.assign(document.createElement('img'), "
+                                   f"{{src: '{live_url}/late.png'}})) && 1")
+                assert _wait_for(lambda said=said: "4 request(s) blocked on this page" in said[-1]), said
+                seen.append(len(said))
+                assert REFUSED in said[-1], said[-1]
+            for one, at in zip(shown, seen, strict=True):
+                # The late event is the message's own timer clearing the bar: until then nothing may replace the
+                # line, and it comes no sooner than the refusal's 8 s (a bare count's 4 s would cut the refusal
+                # short). When it came is taken as the bar said it.
+                said = one.said
+                assert _wait_for(lambda said=said: said[-1] == "", timeout_s=30.0), said
+                cleared = one.said_at[-1]
+                assert all(REFUSED in m for m in said[at - 1:-1]), said[at - 1:]
+                assert cleared - one.noted[-1] >= 6.0, cleared - one.noted[-1]  # QTimer may fire a little early
+                assert one.browser.url == one.url
         finally:
-            window.close()
+            for one in shown:
+                one.window.close()
     assert live.requests == []

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -32,22 +33,34 @@ ROOT = Path(__file__).resolve().parents[2]
 DEMO_SITE = ROOT / "resources" / "agent" / "demo-site"
 
 
-def capture_command(url: str, site: Path, *more: str) -> list[str]:
-    return [sys.executable, "-m", "recordlens.annotator.cli", "site", "capture", url, "--site", str(site), "--json",
-            "--timeout", "30", *more]
+# Run before the command where a page's settling time is not the point (the loopback pages have no scripts): the
+# wait after each load (SETTLE_MS) lowered, so that a capture of many pages takes seconds less.
+BRIEF_SETTLE = "import recordlens.annotator.agent.site_capture as capture; capture.SETTLE_MS = 50"
 
 
-def run_capture(url: str, site: Path, *more: str) -> dict:
-    done = subprocess.run(capture_command(url, site, *more), capture_output=True, text=True, timeout=300)
-    summary = json.loads(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else {}
+def capture_command(url: str, site: Path, *more: str, before: str = "") -> list[str]:
+    command = ([sys.executable, "-c", f"import sys; {before}; from recordlens.annotator.cli import main; "
+                                      "sys.exit(main(sys.argv[1:]))"]
+               if before else [sys.executable, "-m", "recordlens.annotator.cli"])
+    return [*command, "site", "capture", url, "--site", str(site), "--json", "--timeout", "30", *more]
+
+
+def checked_summary(returncode: int, stdout: str, stderr: str) -> dict:
+    summary = json.loads(stdout.strip().splitlines()[-1]) if stdout.strip() else {}
     # 1 when a page failed (the loopback site has a missing page), its summary printed all the same
-    assert done.returncode == (1 if summary.get("failed") else 0), done.stderr[-3000:]
+    assert returncode == (1 if summary.get("failed") else 0), stderr[-3000:]
     # A line per URL: Chromium's errors (no D-Bus here), its DevTools server's address and Qt's notes on its GL
     # context are not among them.
-    noise = [line for line in done.stderr.splitlines()
+    noise = [line for line in stderr.splitlines()
              if any(n in line for n in ("Failed to connect to the bus", "QRhi", "DevTools listening on"))]
     assert not noise, noise[:3]
     return summary
+
+
+def run_capture(url: str, site: Path, *more: str, before: str = "") -> dict:
+    done = subprocess.run(capture_command(url, site, *more, before=before), capture_output=True, text=True,
+                          timeout=300)
+    return checked_summary(done.returncode, done.stdout, done.stderr)
 
 
 def path_of(url: str) -> str:
@@ -61,17 +74,38 @@ def png_size(path: Path) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
+@dataclass
+class Refused:
+    """A second capture of the folder, run while the first one held it."""
+
+    done: subprocess.CompletedProcess[str]
+    took: float  # seconds
+    first_pid: int
+    first_returncode: int
+
+
 @pytest.fixture(scope="module")
 def captured(tmp_path_factory):
-    """One capture of the loopback site, shared: (summary, site folder, server)."""
+    """One capture of the loopback site, shared: (summary, site folder, server, the second capture of the same
+    folder run while this one ran)."""
     with serve() as server:
         folder = tmp_path_factory.mktemp("captured") / "site"
-        summary = run_capture(base_url(server) + "/", folder)
-        yield summary, folder, server
+        first = subprocess.Popen(capture_command(base_url(server) + "/", folder, before=BRIEF_SETTLE),
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while not (folder / ".capture.lock").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = time.monotonic()
+        second = subprocess.run(capture_command(base_url(server) + "/", folder), capture_output=True, text=True,
+                                timeout=120)
+        took = time.monotonic() - started
+        out, err = first.communicate(timeout=300)
+        summary = checked_summary(first.returncode, out, err)
+        yield summary, folder, server, Refused(second, took, first.pid, first.returncode)
 
 
 def test_capture_saves_exactly_the_expected_pages(captured) -> None:
-    summary, folder, server = captured
+    summary, folder, server, _ = captured
     assert {path_of(u) for u in summary["saved"]} == EXPECTED
     assert [(path_of(u), why) for u, why in summary["failed"]] == [("/missing", "HTTP 404 Not Found")]
     skipped = {path_of(u): why for u, why in summary["skipped"]}
@@ -105,8 +139,8 @@ def test_capture_saves_exactly_the_expected_pages(captured) -> None:
 def test_killed_capture_resumes_without_duplicates(tmp_path) -> None:
     folder = tmp_path / "site"
     with serve() as server:
-        process = subprocess.Popen(capture_command(base_url(server) + "/", folder), stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(capture_command(base_url(server) + "/", folder, before=BRIEF_SETTLE),
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         state = folder / "capture.json"
         deadline = time.monotonic() + 180
         saved = 0
@@ -126,7 +160,7 @@ def test_killed_capture_resumes_without_duplicates(tmp_path) -> None:
         saved = sum(o["outcome"] == "saved" for o in outcomes)
         assert 3 <= saved < len(EXPECTED)
         first = list(server.requests)
-        summary = run_capture(base_url(server) + "/", folder)
+        summary = run_capture(base_url(server) + "/", folder, before=BRIEF_SETTLE)
         again = server.requests[len(first):]
     assert summary["resumed"] is True
     assert len(summary["saved"]) + saved == len(EXPECTED)  # each page saved once over the two runs
@@ -140,7 +174,7 @@ def test_killed_capture_resumes_without_duplicates(tmp_path) -> None:
 def test_captured_site_replays_offline(captured, qapp) -> None:
     from recordlens.annotator.agent.qt_browser import QtSiteBrowser
 
-    _, folder, server = captured
+    _, folder, server, _ = captured
     site = load_site(folder)
     before = len(server.requests)
     browser = QtSiteBrowser(site)
@@ -219,23 +253,13 @@ def test_each_url_gets_its_own_reason_after_a_page_that_timed_out(tmp_path) -> N
     assert {path_of(u) for u in summary["saved"]} == {"/", "/after"}
 
 
-def test_a_second_capture_of_the_same_folder_is_refused_at_once(tmp_path) -> None:
-    folder = tmp_path / "site"
-    with serve() as server:
-        first = subprocess.Popen(capture_command(base_url(server) + "/", folder), stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 60
-        while not (folder / ".capture.lock").exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        started = time.monotonic()
-        second = subprocess.run(capture_command(base_url(server) + "/", folder), capture_output=True, text=True,
-                                timeout=120)
-        refused_in = time.monotonic() - started
-        out, _ = first.communicate(timeout=300)
+def test_a_second_capture_of_the_same_folder_is_refused_at_once(captured) -> None:
+    summary, folder, server, refused = captured  # the second capture was started once the first held the folder
+    second = refused.done
     assert second.returncode == 2 and not second.stdout
-    assert f"{folder} is being captured by process {first.pid} on " in second.stderr, second.stderr
-    assert refused_in < 10  # before its Chromium started
-    assert first.returncode == 1 and len(json.loads(out.splitlines()[-1])["saved"]) == len(EXPECTED)
+    assert f"{folder} is being captured by process {refused.first_pid} on " in second.stderr, second.stderr
+    assert refused.took < 10  # before its Chromium started
+    assert refused.first_returncode == 1 and len(summary["saved"]) == len(EXPECTED)
     assert Counter(server.requests)["/a"] == 1  # every page loaded once
     assert not (folder / ".capture.lock").exists()
 
@@ -308,8 +332,8 @@ def test_redirects_to_a_dead_other_host_never_stop_the_capture_of_the_site(tmp_p
 
     with loopback.serve(Hub) as server:
         followed = run_capture(base_url(server) + "/", tmp_path / "any", "--depth", "1", "--any-host",
-                               "--ignore-robots")
-        refused = run_capture(base_url(server) + "/", tmp_path / "same", "--depth", "1")
+                               "--ignore-robots", before=BRIEF_SETTLE)
+        refused = run_capture(base_url(server) + "/", tmp_path / "same", "--depth", "1", before=BRIEF_SETTLE)
     for summary in (followed, refused):
         assert {path_of(u) for u in summary["saved"]} == {"/", "/z1", "/z2"}, summary
         assert not summary["queued"] and not any("stopped answering" in n for n in summary["notes"])
