@@ -45,6 +45,15 @@ def dev_page_numbers() -> list[int]:
     return numbers or [-1]
 
 
+@pytest.fixture
+def quick_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every fit with few trees (`quick_training.few_trees`): for tests of what training does and says, not of
+    how well it fits."""
+    from tests.quick_training import few_trees
+
+    few_trees(monkeypatch)
+
+
 @pytest.fixture(autouse=True)
 def no_real_gemini_key(monkeypatch: pytest.MonkeyPatch) -> None:
     """No test may reach Gemini with a developer's real key: tests that need a key set a fake one."""

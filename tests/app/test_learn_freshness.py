@@ -26,15 +26,8 @@ from recordlens.core.extract import model_freshness, project_model_path, train_o
 from recordlens.core.extract.fit_pool import WORKERS_VARIABLE
 from recordlens.core.store import Project, Provenance, labelled_page_names, open_project
 from tests.app.window_helpers import open_window
-from tests.core.test_selector import few_trees
 
-pytestmark = pytest.mark.app
-
-
-@pytest.fixture(autouse=True)
-def fits_of_few_trees(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every fit of Learn here with few trees (`few_trees`): what Learn does and says is tested."""
-    few_trees(monkeypatch)
+pytestmark = [pytest.mark.app, pytest.mark.usefixtures("quick_fits")]
 
 
 LABELLED = 6  # the demo project's first 6 labelled pages stay labelled; the others are set back to in progress

@@ -14,15 +14,8 @@ from recordlens.annotator.settings import SessionKeyStore, Settings
 from recordlens.core.extract import project_model_path, train_on_project
 from recordlens.core.store import open_project
 from tests.app.test_propose_learns import project_with_policy
-from tests.core.test_selector import few_trees
 
-pytestmark = pytest.mark.app
-
-
-@pytest.fixture(autouse=True)
-def fits_of_few_trees(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every fit of Learn here with few trees (`few_trees`): what Learn does and says is tested."""
-    few_trees(monkeypatch)
+pytestmark = [pytest.mark.app, pytest.mark.usefixtures("quick_fits")]
 
 
 def open_window(folder: Path, tmp_path: Path) -> MainWindow:

@@ -18,16 +18,10 @@ from recordlens.core.extract import project_model_path, training
 from recordlens.core.extract.fit_pool import WORKERS_VARIABLE
 from recordlens.core.records import save_records
 from recordlens.core.store import import_paths, init_project, open_project
-from tests.core.test_selector import catalogue, few_trees
+from tests.core.test_selector import catalogue
 
-pytestmark = pytest.mark.app
-
-
-@pytest.fixture(autouse=True)
-def fits_of_few_trees(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every fit of Learn here with few trees (`few_trees`): what Learn does and says is tested, and the made pages'
-    policy, which few trees learn as well."""
-    few_trees(monkeypatch)
+# Every fit of Learn here with few trees: the made pages' policy is learnt as well by them.
+pytestmark = [pytest.mark.app, pytest.mark.usefixtures("quick_fits")]
 
 
 def project_with_policy(folder: Path, *, with_secondary: bool, labelled: int = 8) -> tuple[Path, list[list[str]]]:

@@ -20,7 +20,7 @@ from recordlens.core.cli.command import main
 from recordlens.core.extract import training
 from recordlens.core.runs.cross_validation import cross_validate_sets
 from tests.conftest import DEV, require_shared
-from tests.core.test_selector import few_trees
+from tests.quick_training import few_trees
 
 K, SEED = 3, 0
 

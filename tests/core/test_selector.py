@@ -19,7 +19,7 @@ import pytest
 
 from recordlens.core.cli.command import main as cli_main
 from recordlens.core.errors import DatasetError
-from recordlens.core.extract import create, training
+from recordlens.core.extract import create
 from recordlens.core.extract.candidates import FEATURE_NAMES, feature_matrix, page_candidates
 from recordlens.core.extract.repeats import PageFacts, Parameters, find_regions
 from recordlens.core.extract.selector import DEFAULT_MODEL, SelectorExtractor
@@ -27,33 +27,9 @@ from recordlens.core.extract.selector_model import Ensemble, ModelError, Selecto
 from recordlens.core.extract.training import FitConfig, LabelledPage, _fit_trees, _stack, bags, fit, prepare
 from recordlens.core.page.dom import Page, parse_html
 from recordlens.core.records.model import save_records
+from tests.quick_training import few_trees
 
 SMALL = FitConfig(trees=40, depth=3, bags=4, bag_share=0.8)  # quick to fit; four members are enough to test bagging
-FEW_TREES = 15  # the boosted trees of each fit under `few_trees`: enough for the made pages' policies
-
-
-def few_trees(monkeypatch: pytest.MonkeyPatch, trees: int = FEW_TREES) -> None:
-    """Every fit from now on grows at most `trees` boosted trees, for tests of what training does and says (its
-    members, shares, stages, messages, files and the policy of made pages), not of how well it fits real pages.
-    The fewer trees travel in each fit's task, so worker processes fit them too; the settings asked for are left
-    as they are, so the model's provenance (and whether a model in place is the one a training would give) is
-    what it is without this."""
-    def fewer(build):  # noqa: ANN001, ANN202 - a fit's task builder, and the same with fewer trees
-        def built(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - the builder's own
-            x, y, w, seed, config = build(*args, **kwargs)
-            return x, y, w, seed, dataclasses.replace(config, trees=min(trees, config.trees))
-        return built
-
-    for name in ("_first_stage_task", "_second_stage_task"):
-        monkeypatch.setattr(training, name, fewer(getattr(training, name)))
-
-
-@pytest.fixture
-def quick_trees(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`few_trees` for one test."""
-    few_trees(monkeypatch)
-
-
 def catalogue(rng: random.Random) -> tuple[str, list[list[str]], list[list[str]]]:
     """(html, main records, secondary records) of one generated page."""
     nav = "".join(f'<li><a href="/c{i}">Section {i}</a></li>' for i in range(rng.randint(4, 7)))
@@ -92,7 +68,7 @@ def test_converted_model_gives_scikit_learns_probabilities(examples_with_seconda
     assert np.allclose(converted.predict(x), trees.predict_proba(x)[:, 1], atol=1e-9)
 
 
-def test_training_is_deterministic(examples_with_secondary, caplog, quick_trees: None) -> None:
+def test_training_is_deterministic(examples_with_secondary, caplog, quick_fits: None) -> None:
     first = fit(examples_with_secondary, seed=3, config=SMALL, workers=1).to_json()
     again = fit(prepare(labelled_pages(1, 12, with_secondary=True)), seed=3, config=SMALL, workers=1).to_json()
     assert first == again
@@ -358,7 +334,7 @@ def write_dataset(root: Path, pages: list[LabelledPage], seed: int) -> tuple[Pat
     return root / "html", root / "gt"
 
 
-def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path, quick_trees: None, capsys) -> None:
+def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path, quick_fits: None, capsys) -> None:
     pages_dir, gt_dir = write_dataset(tmp_path / "data", [None] * 8, seed=2)  # type: ignore[list-item]
     model = tmp_path / "model.json"
     assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model)]) == 0
@@ -428,7 +404,7 @@ def test_odd_pages_never_crash(html: str) -> None:
 
 
 def test_a_project_trains_on_its_labelled_pages_and_proposals_follow_its_policy(tmp_path: Path,
-                                                                                 quick_trees: None) -> None:
+                                                                                 quick_fits: None) -> None:
     """`train --project P`: a project whose labels include the secondary list teaches the selector to propose it.
     A page not marked labelled is left out of the training."""
     from recordlens.core.store.db import Provenance
@@ -574,7 +550,7 @@ def test_training_on_labels_that_mark_no_list_says_what_to_do(tmp_path: Path, ca
 
 
 def test_score_says_which_pages_a_selector_run_s_model_was_trained_on(tmp_path: Path, capsys, monkeypatch,
-                                                                     quick_trees: None) -> None:
+                                                                     quick_fits: None) -> None:
     """A figure on pages the model was trained on (same texts, same labels) is in-sample: said, in both forms of
     score; on other pages nothing is said. A run of other pages is refused rather than scored 0."""
     from recordlens.core.store.db import Provenance
