@@ -34,7 +34,10 @@ def named(observation, name: str) -> Target:
     return next(e for e in observation.elements if e.name == name)
 
 
-def test_observe_and_perform_round_trip(agent):
+def test_observe_and_perform_round_trip(agent, monkeypatch):
+    from recordlens.annotator.agent import qt_browser
+
+    monkeypatch.setattr(qt_browser, "WAIT_MS", 200)  # a Wait's second: what it lasts is not this test's point
     assert isinstance(agent, Browser)
     agent.open(HOME)
     seen = agent.observe()

@@ -21,16 +21,17 @@ from tests.fake_gemini import FakeGemini, answer_with
 pytestmark = pytest.mark.app
 
 
-def slow_answer(asked: threading.Event, seconds: float):  # noqa: ANN201 - a fake server's step
+def slow_answer(asked: threading.Event, seconds: float, released: threading.Event | None = None):  # noqa: ANN201
+    """A fake server's step: the answer takes `seconds`, or less once `released` is set."""
     def respond(_body: dict) -> str:
         asked.set()
-        time.sleep(seconds)
+        (released or threading.Event()).wait(seconds)
         return RECORDS
     return answer_with(respond)
 
 
-def quit_while_the_answer_is_on_its_way(qtbot, tmp_path: Path, seconds: float, press_quit_now: bool = False
-                                        ) -> tuple[Path, list[str]]:
+def quit_while_the_answer_is_on_its_way(qtbot, tmp_path: Path, seconds: float, press_quit_now: bool = False,
+                                        released: threading.Event | None = None) -> tuple[Path, list[str]]:
     folder = imported_project(tmp_path, {"html/1.html": PAGE.format(1)})
     window = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
     asked = threading.Event()
@@ -43,7 +44,7 @@ def quit_while_the_answer_is_on_its_way(qtbot, tmp_path: Path, seconds: float, p
                 if press_quit_now:
                     widget.cancel()
 
-    with FakeGemini([slow_answer(asked, seconds)]) as server:
+    with FakeGemini([slow_answer(asked, seconds, released)]) as server:
         with_gemini(window, server)
         window.jobs.propose(["1"])
         qtbot.waitUntil(asked.is_set, timeout=20_000)
@@ -72,6 +73,10 @@ def test_quitting_waits_for_an_answer_on_its_way_and_its_run_keeps_it(qtbot, tmp
 def test_quit_now_does_not_wait(qtbot, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(main_window, "ANSWERS_WAIT_S", 60.0)
     started = time.monotonic()
-    _, shown = quit_while_the_answer_is_on_its_way(qtbot, tmp_path, seconds=8.0, press_quit_now=True)
+    released = threading.Event()
+    _, shown = quit_while_the_answer_is_on_its_way(qtbot, tmp_path, seconds=8.0, press_quit_now=True,
+                                                   released=released)
     assert shown and time.monotonic() - started < 7.0  # the answer would have taken 8 s
+    assert answers_on_their_way() == 1  # the quit did not wait for it: it is still on its way
+    released.set()  # the answer comes now rather than at its 8 s
     qtbot.waitUntil(lambda: answers_on_their_way() == 0, timeout=20_000)  # no call left for the next test

@@ -52,11 +52,21 @@ def open_page(window: MainWindow, name: str) -> None:
     spin(100)
 
 
+def scrolled_to(window: MainWindow, xpath: str) -> None:
+    """Scroll the element into view and wait until the page has done it (its box comes back)."""
+    boxes: list[object] = []
+    window.page_view.scroll_to(xpath, boxes.append)
+    for _ in range(500):
+        if boxes:
+            break
+        spin(20)
+    assert boxes and boxes[0] is not None, f"{xpath} was not scrolled to"
+
+
 def hover(window: MainWindow, xpath: str) -> QPoint:
     """Move the pointer for real onto the element's first line box (from outside it) and wait for the report."""
     view = window.page_view
-    view.scroll_to(xpath)
-    spin(300)
+    scrolled_to(window, xpath)
     x, y = js(view, f"""(() => {{
         const r = __recordlens.resolve({json.dumps(xpath)}).getClientRects()[0];
         return [Math.round(r.left + Math.min(40, r.width / 2)), Math.round(r.top + r.height / 2)];
@@ -143,8 +153,7 @@ def test_a_tall_element_gets_its_tip_inside_the_view_where_its_text_is_not(windo
     tall = "/body[1]/div[1]/div[1]/div[3]/div[2]/ul[1]"  # the list of results: taller than the view
     assert js(window.page_view, f"__recordlens.resolve({json.dumps(tall)}).getBoundingClientRect().height") > 900
     view = window.page_view
-    view.scroll_to(tall)
-    spin(300)
+    scrolled_to(window, tall)
     # Hover the list itself (the gap between two of its items is the list's own area).
     window.page_view.offline.run_js(f"""(() => {{
         const el = __recordlens.resolve({json.dumps(tall)});
@@ -256,7 +265,7 @@ def test_j_on_a_record_taller_than_the_view_brings_its_badge_into_view(window):
     assert max(heights) > view_h
     for index, label in enumerate(window.labels):
         window.select_records([label.id])
-        spin(400)
+        window.page_view.settled_image()  # a frame of the page with the scroll to the record and its badge done
         badge = json.loads(window.page_view.offline.run_js("__recordlens.overlay.badgeRects()"))[index]
         top = badge["rect"][1] - js(window.page_view, "window.scrollY")
         assert 0 <= top <= view_h - badge["rect"][3], (index, heights[index], top)

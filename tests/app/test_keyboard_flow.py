@@ -11,7 +11,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
-from recordlens.annotator.qt.event_loop import spin
 from recordlens.annotator.settings import Settings
 from recordlens.core.store.project import Provenance
 from tests.app import test_main_window as main_tests
@@ -610,9 +609,8 @@ def test_a_record_started_by_a_click_is_numbered_in_page_order(qtbot, window):
     main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels) == 3)
     assert [label.xpaths[0] for label in window.project.labels("2")] == [
         main_tests.ITEM.format(1), f"{main_tests.ITEM.format(2)}/b[1]", main_tests.ITEM.format(3)]
-    spin(300)
-    assert any(m.startswith("new record 2 (the records after it now have numbers 1 higher); U takes")
-               for m in messages), messages
+    qtbot.waitUntil(lambda: any(m.startswith("new record 2 (the records after it now have numbers 1 higher); U "
+                                             "takes") for m in messages), timeout=5_000)
 
 
 def test_a_merge_of_records_far_apart_splits_back_in_page_order(qtbot, window):
@@ -722,6 +720,5 @@ def test_enter_in_the_finder_brings_the_record_found_into_the_lists_view_on_a_lo
     QTest.keyClick(panel.finder, Qt.Key.Key_Return)
     first = panel.selected_ids()[0]
     row = panel._rows_of([first])[0]
-    spin(200)
-    rect = panel.list.visualItemRect(panel.list.item(row))
-    assert panel.list.viewport().rect().contains(rect.center())
+    qtbot.waitUntil(lambda: panel.list.viewport().rect().contains(
+        panel.list.visualItemRect(panel.list.item(row)).center()), timeout=5_000)

@@ -180,17 +180,22 @@ def test_sigterm_to_the_app_process_saves_its_settings_and_exits_0(tmp_path, pro
     settings_file = home / "config" / "recordlens" / "annotator.json"
     # `recordlens-annotator PROJECT` as its script runs it, with the window's watch timer off: a tick of it runs
     # Python, which would also take the signal, without the wakeup socket under test.
+    # The page's records drawn (its last Python callback: the loop idles after it) are told by a file.
+    drawn = tmp_path / "drawn"
     start = ("import sys; from recordlens.annotator.labelling import main_window; main_window.WATCH_MS = 0; "
+             "from recordlens.annotator.labelling.page_view import PageView; told = PageView._announce_drawn; "
+             f"PageView._announce_drawn = lambda self: (told(self), open({str(drawn)!r}, 'w').close()); "
              "from recordlens.annotator.app import main; sys.argv[0] = 'recordlens-annotator'; sys.exit(main())")
     process = subprocess.Popen([sys.executable, "-c", start, str(project_dir)], env=environment,
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         wait_for(settings_file.is_file, "settings file (the window is up)", process)
         wait_for(lambda: catches_sigterm(process.pid), "SIGTERM handler (the loop is about to run)", process)
-        # Time for the page to load: the loop then idles in Qt, where only the wakeup socket brings Python back (a
+        # The page loaded and drawn: the loop then idles in Qt, where only the wakeup socket brings Python back (a
         # signal sent sooner would be taken by the page's own Python callbacks). Not an assertion: sent sooner,
         # the test still passes, it only proves less.
-        time.sleep(3)
+        wait_for(drawn.is_file, "page drawn", process)
+        time.sleep(0.5)  # the callbacks that came with the drawing over
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=60) == 0
     finally:

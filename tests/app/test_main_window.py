@@ -8,6 +8,7 @@ events on the window, so they go through Qt's shortcut map as a user's would.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -40,15 +41,25 @@ LIST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>List</tit
 ITEM = "/body[1]/ul[1]/li[{}]"
 
 
+# The project imported once per test process (in its own temporary folder), copied for each test.
+_IMPORTED: list[Path] = []
+
+
 @pytest.fixture
-def project_dir(tmp_path: Path) -> Path:
-    """Page 1: the demo product grid as MHTML, with its ground truth; page 2: a plain HTML list, no labels."""
-    return imported_project(tmp_path, {
-        "html/1.mhtml": mhtml_bytes((DEMO / "html" / "1.html").read_text(encoding="utf-8"),
-                                    url="https://shop.example.com/kitchen"),
-        "gt/1.json": (DEMO / "gt" / "1.json").read_text(encoding="utf-8"),
-        "html/2.html": LIST_PAGE,
-    })
+def project_dir(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Page 1: the demo product grid as MHTML, with its ground truth; page 2: a plain HTML list, no labels.
+
+    The test's own copy (dataset and project, in `tmp_path`) of one import: every test gets the same fresh project
+    without importing it again."""
+    if not _IMPORTED or not _IMPORTED[0].is_dir():
+        _IMPORTED[:] = [imported_project(tmp_path_factory.mktemp("imported"), {
+            "html/1.mhtml": mhtml_bytes((DEMO / "html" / "1.html").read_text(encoding="utf-8"),
+                                        url="https://shop.example.com/kitchen"),
+            "gt/1.json": (DEMO / "gt" / "1.json").read_text(encoding="utf-8"),
+            "html/2.html": LIST_PAGE,
+        })]
+    shutil.copytree(_IMPORTED[0].parent, tmp_path, dirs_exist_ok=True)
+    return tmp_path / "project"
 
 
 @pytest.fixture

@@ -74,10 +74,16 @@ def kept_in_the_file(settings_file: Path) -> object:
     return json.loads(settings_file.read_text(encoding="utf-8")).get("panel_widths")
 
 
+_FIRST_START: dict[tuple[int, int], list[int]] = {}
+
+
 def default_widths(project_dir: Path, tmp_path: Path, qtbot, size: QSize = SIZE) -> list[int]:
-    """The panels' widths at `size` with no settings file at all (a first start)."""
-    with started(project_dir, tmp_path / "first-start.json", qtbot, size) as window:
-        return panels(window).sizes()
+    """The panels' widths at `size` with no settings file at all (a first start): the same project for every test
+    here, so measured once per test process."""
+    if (size.width(), size.height()) not in _FIRST_START:
+        with started(project_dir, tmp_path / "first-start.json", qtbot, size) as window:
+            _FIRST_START[size.width(), size.height()] = panels(window).sizes()
+    return list(_FIRST_START[size.width(), size.height()])
 
 
 def test_the_widths_dragged_come_back_at_the_next_start_and_stay_until_dragged_again(qtbot, tmp_path, project_dir):

@@ -24,7 +24,17 @@ def browser(qapp):
     yield from shown_browser(DEMO_SITE, (1280, 420))
 
 
-def test_real_input_records_the_expected_steps_and_they_replay(qtbot, browser):
+def short_waits(monkeypatch) -> None:
+    """A Wait a recording or a replay carries out gives the page 0.2 s rather than its second (snapshots do not
+    change): for tests whose point is not how long a Wait lasts."""
+    from recordlens.annotator.agent import qt_browser, recorder
+
+    monkeypatch.setattr(recorder, "WAIT_MS", 200)
+    monkeypatch.setattr(qt_browser, "WAIT_MS", 200)
+
+
+def test_real_input_records_the_expected_steps_and_they_replay(qtbot, browser, monkeypatch):
+    short_waits(monkeypatch)
     task = Task(id="comparison-1", instruction="Which graph paper is newest?", answer=TITLE, start_url=HOME)
     recorder = Recorder(browser, actor="person:test")
     recorder.start(task)
@@ -204,10 +214,11 @@ def recording(qtbot, browser):  # noqa: ANN001, ANN201
     return recorder, panel
 
 
-def test_a_step_is_deleted_with_del_and_comes_back_with_ctrl_z(qtbot, short):
+def test_a_step_is_deleted_with_del_and_comes_back_with_ctrl_z(qtbot, short, monkeypatch):
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
+    short_waits(monkeypatch)
     recorder, panel = recording(qtbot, short)
     click_at(short, "plain")  # not a step
     recorder.wait()

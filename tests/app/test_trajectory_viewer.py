@@ -220,6 +220,7 @@ def test_a_stored_trajectory_opens_from_the_picker_with_the_projects_screenshots
 
         window = AgentWindow(project, site=DEMO_SITE, tasks=DEMO_TASKS)
         try:
+            window.show()  # as the app shows it: a hidden view makes no frame, and each screenshot waits its 5 s out
             picker = window.open_stored_trajectory_dialog()
             assert isinstance(picker, StoredTrajectoryPicker) and picker.isVisible()
             groups = [picker.tree.topLevelItem(i).text(0) for i in range(picker.tree.topLevelItemCount())]
@@ -247,6 +248,8 @@ def test_a_stored_trajectory_opens_from_the_picker_with_the_projects_screenshots
             finished: list[object] = []
             window.viewer.replay_finished.connect(finished.append)
             button = window.viewer.replay_button
+            window.activateWindow()  # the picker gone, a person's click lands in the window, and activates it
+            assert QTest.qWaitForWindowActive(window)
             QTest.mousePress(button, Qt.MouseButton.LeftButton)  # a person's click: a press, then a release later
             QApplication.processEvents()
             QTest.mouseRelease(button, Qt.MouseButton.LeftButton)  # the replay runs in the release
