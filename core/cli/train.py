@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from ..extract.training import (
         check_project_to_train,
         check_seed,
+        is_project_model,
         project_model_path,
         training_the_project,
         writable_model_path,
@@ -79,8 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is None:
         say_workers_variable_problem(warn)
     start = time.perf_counter()
-    # The project's own model however --out names it (absolute, through `..`): the paths compared resolved
-    own = bool(args.project) and args.out.resolve() == project_model_path(args.project).resolve()
+    own = bool(args.project) and is_project_model(args.out, args.project)
     # One training of the project's own model at a time (the app's Learn too), refused at once, before any work
     with training_the_project(args.project) if own else contextlib.nullcontext([]) as notes:
         for note in notes:

@@ -922,6 +922,12 @@ def project_model_path(project_dir: str | Path) -> Path:
     return Path(project_dir) / PROJECT_MODEL
 
 
+def is_project_model(path: str | Path, project_dir: str | Path) -> bool:
+    """Whether `path` names the project's own model however it is written (absolute, relative, through `..`):
+    writing there is training the project's own model, under its lock, with the model it replaces set aside."""
+    return Path(path).resolve() == project_model_path(project_dir).resolve()
+
+
 def forget_project_model(project_dir: str | Path) -> Path | None:
     """Set the project's own model aside (Propose then uses the shipped one again) and return where it now is;
     None when the project has none. It is kept, replacing one set aside before, so that forgetting is undone by
@@ -1146,13 +1152,14 @@ def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, 
     check_seed(seed)  # what was asked first, then where: no project is opened for a seed no training takes
     check_project_to_train(project_dir)
     path = writable_model_path(out if out is not None else project_model_path(project_dir))
-    with training_the_project(project_dir) if out is None else contextlib.nullcontext([]) as notes:
+    own = is_project_model(path, project_dir)
+    with training_the_project(project_dir) if own else contextlib.nullcontext([]) as notes:
         for note in notes:
             _log.warning("%s", note)
         # a page given twice with the same labels once, as `train --project` keeps it: the same model either way
         labelled = [p.example for p in once_each(list(for_training(project_pages_to_read(project_dir), progress)))[0]]
         model = fit(labelled, seed=seed, check=check, description=project_description(len(labelled), project_dir))
-        if out is None:  # the project's own: the model it replaces set aside, as `train --project` sets it aside
+        if own:  # the project's own: the model it replaces set aside, as `train --project` sets it aside
             written, kept = save_project_model(model, project_dir)
             if kept is not None and set_aside is not None:
                 set_aside(kept)

@@ -79,6 +79,8 @@ def test_a_second_training_of_a_project_is_refused_while_one_runs(project_dir: P
         assert "wait for it to end (or stop it), then train again" in err and "kept as" not in err, err
         with pytest.raises(RecordLensError, match=f"being trained by process {child.pid} "):
             train_on_project(project_dir, seed=3)  # the app's Learn
+        with pytest.raises(RecordLensError, match=f"being trained by process {child.pid} "):  # named another way
+            train_on_project(project_dir, seed=3, out=project_dir / "models" / ".." / "models" / "selector.json")
         assert project_model_path(project_dir).read_bytes() == earlier  # nothing written, nothing set aside
         assert not (project_dir / FORGOTTEN_MODEL).exists()
     finally:
