@@ -152,10 +152,13 @@ def parse_snapshot(snapshot: Snapshot) -> Page:
     return parse_html(snapshot.html, mhtml=snapshot.kind == "mhtml")
 
 
-def load_page(path: str | Path, name: str | None = None) -> LoadedPage:
-    """Read a saved page (MHTML or HTML) and parse it: the one way every command opens a page."""
+def load_page(path: str | Path, name: str | None = None, *, data: bytes | None = None) -> LoadedPage:
+    """Read a saved page (MHTML or HTML) and parse it: the one way every command opens a page. `data`: the file's
+    bytes, read already (`snapshot.read_saved_bytes`) by a caller that checks them too (a hash), so that what is
+    parsed is what was checked."""
     path = Path(path)
-    snapshot = read_snapshot(path)
+    snapshot = read_snapshot(path) if data is None else read_snapshot(data, name=str(path))
+    snapshot.source = path
     try:
         page = parse_snapshot(snapshot)
     except RecordLensError as error:  # the parser does not know the file: name it, as read_snapshot does

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,21 @@ def test_a_page_whose_saved_copy_is_gone_is_exported_without_texts_and_said(tmp_
     (warning,) = summary.warnings  # printed by `export` as a warning
     assert warning.startswith("page '1': exported without its records' texts, as its saved copy in the project "
                               "could not be read: ") and "does not exist" in warning
+
+
+def test_a_saved_copy_replaced_by_a_pipe_is_exported_without_texts_and_never_waited_on(tmp_path: Path) -> None:
+    """The bytes whose hash is checked are the bytes parsed, read once, refused by the file's kind before a byte
+    is read: a pipe (nothing ever written to it) put in its place by hand is said, not waited on."""
+    (tmp_path / "ds" / "html").mkdir(parents=True)
+    (tmp_path / "ds" / "gt").mkdir()
+    (tmp_path / "ds" / "html" / "1.html").write_text(PAGE, encoding="utf-8")
+    (tmp_path / "ds" / "gt" / "1.json").write_text('[["/body[1]/ul[1]/li[1]"]]', encoding="utf-8")
+    with init_project(tmp_path / "P") as opened:
+        import_paths(opened, [tmp_path / "ds"])
+        stored = opened.snapshot_file("1")
+        stored.unlink()
+        os.mkfifo(stored)
+        summary = export_project(opened, "jsonl", tmp_path / "out")
+    assert summary.records == 1 and jsonl_lines(tmp_path / "out")[0]["texts"] is None
+    (warning,) = summary.warnings
+    assert "could not be read: " in warning and "pipe" in warning, warning
