@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QEventLoop, QTimer
 
 from recordlens.annotator.qt.page_scripts import browser_dom
+from tests.loopback import SHUTDOWN_POLL_S
 
 pytestmark = pytest.mark.app
 
@@ -45,7 +46,7 @@ class _Handler(BaseHTTPRequestHandler):
 @pytest.fixture
 def trap() -> Iterator[_CountingServer]:
     server = _CountingServer()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(SHUTDOWN_POLL_S,), daemon=True)
     thread.start()
     yield server
     server.shutdown()

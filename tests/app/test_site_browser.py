@@ -4,8 +4,7 @@ page, Back follows the site's history, archived resources load, and no request r
 
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
@@ -14,6 +13,7 @@ from recordlens.core.agent.sites import NOT_IN_SNAPSHOT_TITLE, load_site
 from recordlens.core.page.snapshot import read_snapshot
 from tests.app.agent_helpers import alt_left, click, element, shown_browser, type_text
 from tests.app.agent_site import CHAIR, HOME, LAMP, MISSING, SEARCH_LAMP, make_site
+from tests.loopback import base_url, serve
 
 pytestmark = pytest.mark.app
 
@@ -34,12 +34,8 @@ class _Counting(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def server():
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/", _Counting.hits
-    httpd.shutdown()
-    httpd.server_close()
+    with serve(_Counting) as httpd:
+        yield f"{base_url(httpd)}/", _Counting.hits
 
 
 @pytest.fixture(scope="module")
