@@ -13,15 +13,15 @@ import sys
 import time
 from pathlib import Path
 
-from recordlens.core.store.project import Change, Project, Provenance, open_project
+from recordlens.core.store.project import Change, Label, Project, Provenance, open_project
 
 PERSON = Provenance.person("crash-test")
 EXTRACTOR = Provenance.extractor("random", "1", "flat", seed=0)
 MAX_RECORDS = 40
 
 
-def random_edit(project: Project, page: str, rng: random.Random) -> Change:
-    labels = project.labels(page)
+def random_edit(project: Project, page: str, rng: random.Random, labels: list[Label]) -> Change:
+    """One random edit of the page, whose records are `labels` (as the last change left them)."""
     xpath = f"/body[1]/div[{rng.randint(1, 9)}]/span[{rng.randint(1, 99)}]"
     choices = ["add", "accept", "reject", "edit", "delete", "merge", "split"] if labels else ["add"]
     if len(labels) > MAX_RECORDS:
@@ -55,8 +55,13 @@ def main(argv: list[str]) -> int:
             while not go_file.exists():
                 time.sleep(0.001)
         made = 0
+        # The page's records, kept up to date from each change's before and after (reading them all back after
+        # every edit took most of the child's time; the parent checks the stored records against the history).
+        labels = project.labels(page)
         while made < edits:
-            change = random_edit(project, page, rng)
+            change = random_edit(project, page, rng, labels)
+            gone = {label.id for label in change.before}
+            labels = [label for label in labels if label.id not in gone] + list(change.after)
             if change.id is None:
                 continue  # a no-op (rejecting a rejected record) is not an edit: nothing was stored
             made += 1

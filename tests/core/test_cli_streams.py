@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
 from recordlens.core.runs.run_files import META_DIR, STOPPED
+from recordlens.core.store.project import init_project
 
 DEMO = resource_path("demo", "dataset")
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,8 +74,8 @@ def test_a_stdout_reader_gone_ends_the_command_with_141_and_no_traceback(tmp_pat
 @needs_dev_full
 def test_an_unwritable_stdout_is_said_as_the_output_not_the_project_s_disk(tmp_path: Path) -> None:
     project = tmp_path / "P"
-    subprocess.run([*COMMAND, "project", "init", str(project)], cwd=tmp_path, env=_environment(tmp_path),
-                   check=True, capture_output=True, timeout=120)
+    with init_project(project):  # made here: only the commands below write to /dev/full
+        pass
     for argv in (["runs", "--project", str(project), "--json"], ["extract", "--list"], ["--help"]):
         with open("/dev/full", "w") as full:
             done = subprocess.run([*COMMAND, *argv], cwd=tmp_path, env=_environment(tmp_path), stdout=full,
@@ -89,8 +91,9 @@ def test_json_that_stdout_cannot_encode_is_written_with_escapes(tmp_path: Path) 
         (dataset / kind).mkdir(parents=True)
         shutil.copy(DEMO / kind / f"1{suffix}", dataset / kind / f"café{suffix}")
     environment = _environment(tmp_path, PYTHONIOENCODING="ascii")
-    subprocess.run([*COMMAND, "extract", "--method", "mdr", "--pages", str(dataset / "html"), "--out", "run", "-q"],
-                   cwd=tmp_path, env=environment, check=True, capture_output=True, timeout=120)
+    # the run to score, made in this process: only the scoring writes to the ascii stdout
+    assert main(["extract", "--method", "mdr", "--pages", str(dataset / "html"), "--out", str(tmp_path / "run"),
+                 "-q"]) == 0
     scoring = [*COMMAND, "score", "--pred", "run", "--gt", str(dataset / "gt"), "--pages", str(dataset / "html"), "-q"]
     done = subprocess.run([*scoring, "--json"], cwd=tmp_path, env=environment, capture_output=True, timeout=120)
     assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr

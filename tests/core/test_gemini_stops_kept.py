@@ -62,7 +62,9 @@ def test_an_interrupt_during_a_page_keeps_its_paid_calls_as_not_finished(
     run_dir = tmp_path / "run"
     # page 1's first answer is paid for but unreadable; its retry hangs, and the run is interrupted there
     with FakeGemini([answer("no JSON here, sorry", usage=(300, 40)), hang(300)]) as server:
-        child = subprocess.Popen([sys.executable, "-c", EXTRACT_CHILD, *extract_args(run_dir, server)],
+        # a short backoff before the retry: the interrupt comes during the retry, not during the wait before it
+        child = subprocess.Popen([sys.executable, "-c", EXTRACT_CHILD, *extract_args(run_dir, server),
+                                  "--param", "backoff_s=0.05"],
                                  cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                  env={**os.environ, "HOME": str(tmp_path), "GEMINI_API_KEY": KEY})
         wait_for_requests(server, 2, child)

@@ -87,7 +87,9 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_edit(tmp_path: Path) ->
     acks: dict[int, str] = {}
     kills = runs = 0
     while kills < MIN_KILLS or len(acks) < TOTAL_EDITS:
-        child = spawn(folder, "1", max(TOTAL_EDITS - len(acks), 300), seed=runs)
+        # Enough edits that the child is still writing when the kill comes (a child that ends first is a run
+        # without a kill, and costs another child's start).
+        child = spawn(folder, "1", max(TOTAL_EDITS - len(acks), 5000), seed=runs)
         runs += 1
         lines: list[str] = []
         first_line = threading.Event()
