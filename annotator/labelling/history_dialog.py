@@ -53,9 +53,24 @@ def who(actor: Provenance) -> str:
     return actor.name if actor.is_person else str(actor)
 
 
+def actions(changes: list[Change]) -> list[list[Change]]:
+    """The changes (oldest first: a page's history, or a step of it) as the person's actions, each one entry of
+    the list: a merge's edit and the keep stored with it (`Change.ends_a_merge`) are one, every other change one of
+    its own. Restoring to an entry restores to its last change, so never between a merge's two."""
+    grouped: list[list[Change]] = []
+    for change in changes:
+        if grouped and change.ends_a_merge:
+            grouped[-1].append(change)
+        else:
+            grouped.append([change])
+    return grouped
+
+
 def change_numbers(history: list[Change]) -> dict[int, int]:
-    """History id -> the change's number in the dialog's "#" column (1 is the oldest change of the page)."""
-    return {change.id: k + 1 for k, change in enumerate(history) if change.id is not None}
+    """History id -> the change's number in the dialog's "#" column (1 is the oldest change of the page): the
+    changes of one action (a merge's edit and keep) share its number."""
+    return {change.id: k + 1 for k, action in enumerate(actions(history)) for change in action
+            if change.id is not None}
 
 
 def _moved(status: object) -> str:
@@ -68,6 +83,8 @@ def what(change: Change, numbers: dict[int, int] | None = None) -> str:
     detail = change.detail
     if change.action == "status":
         return f"page {_moved(detail)}"
+    if change.ends_a_merge:  # the merge's last change, named for the whole of it (`action_what`)
+        return _merged(detail)
     if change.action == "restore":
         target = detail.get("to")
         back = ("before any change" if target is None
@@ -99,13 +116,27 @@ def _elements_moved(before: tuple[str, ...], after: tuple[str, ...]) -> str:
     return "reordered" if before != after else "no change"
 
 
+def _merged(detail: dict[str, object]) -> str:
+    return f"merge with {detail.get('adjudicated')}'s record"
+
+
+def action_what(action: list[Change], numbers: dict[int, int] | None = None) -> str:
+    """One action (`actions`) in a few words: a merge as "merge with bea's record (+1 element)",
+    what its edit did to the record said with it; a change alone as `what` says it."""
+    edit, last = action[0], action[-1]
+    if len(action) > 1 and last.ends_a_merge and edit.before and edit.after:
+        return f"{_merged(last.detail)} ({_elements_moved(edit.before[0].xpaths, edit.after[0].xpaths)})"
+    return what(last, numbers)
+
+
 def step_what(step: list[Change], numbers: dict[int, int]) -> str:
     """A step of several changes in a few words: its name and how many ("accept ×240"), and the page status it
-    moved, if it did."""
-    if len(step) == 1:
-        return what(step[0], numbers)
+    moved, if it did. A step of one action (a merge's two changes) is said as that action."""
+    done = actions(step)
+    if len(done) == 1:
+        return action_what(done[0], numbers)
     moved = [m for change in step if (m := status_moved(change.action, change.detail, change.actor.kind))]
-    text = f"{step[0].step[1] if step[0].step else step[0].action} ({len(step)} changes)"
+    text = f"{step[0].step[1] if step[0].step else step[0].action} ({len(done)} changes)"
     if moved:
         text += f"; page {_moved({'from': moved[0]['from'], 'to': moved[-1]['to']})}"
     return text
@@ -240,10 +271,11 @@ class HistoryDialog(QDialog):
         history = project.history(page)
         steps = history_steps(history)
         self.setWindowTitle(f"History of page {page}")
-        grouped = f" in {len(steps)} steps" if len(steps) < len(history) else ""
+        count = len(actions(history))  # a merge's edit and keep: one change, as the person made it
+        grouped = f" in {len(steps)} steps" if len(steps) < count else ""
         changes = change_numbers(history)
         times = Times(history, changes)
-        self.heading.setText(f"{len(history)} change{'s' if len(history) != 1 else ''} to page {page}{grouped}, "
+        self.heading.setText(f"{count} change{'s' if count != 1 else ''} to page {page}{grouped}, "
                              "newest first" + ("; a step of several changes opens with its arrow" if grouped else "")
                              + times.heading())
         self.entries.clear()
@@ -254,8 +286,9 @@ class HistoryDialog(QDialog):
         numbers = dict(zip((c.id for c in history), history_numbers(history), strict=True))
         for step in reversed(steps):
             item = self._entry(step, changes, numbers, times)
-            if len(step) > 1:  # the step's own changes inside it, newest first, each one a place to restore to
-                item.addChildren([self._entry([change], changes, numbers, times) for change in reversed(step)])
+            done = actions(step)
+            if len(done) > 1:  # the step's own actions inside it, newest first, each one a place to restore to
+                item.addChildren([self._entry(action, changes, numbers, times) for action in reversed(done)])
             self.entries.addTopLevelItem(item)
         # Wide enough for a time that names its zone and is marked, the steps' own changes inside them too: measured
         # on the texts, since the tree's size hint measures only the rows shown (a step's stay folded).
@@ -274,10 +307,12 @@ class HistoryDialog(QDialog):
     @staticmethod
     def _entry(step: list[Change], changes: dict[int, int], numbers: dict[int | None, dict[int, int]],
                times: Times) -> QTreeWidgetItem:
-        """One row: a change, or a step of several (restoring to it restores to its last change)."""
+        """One row: a change (a merge's two are one), or a step of several (restoring to it restores to its last
+        change)."""
         first, last = step[0], step[-1]
         records = {k: v for change in step for k, v in numbers[change.id].items()}  # each record's latest number
-        number = str(changes[last.id]) if len(step) == 1 else f"{changes[first.id]}–{changes[last.id]}"
+        number = (str(changes[last.id]) if changes[first.id] == changes[last.id]
+                  else f"{changes[first.id]}–{changes[last.id]}")
         item = QTreeWidgetItem([number, times.text(last), who(last.actor), step_what(step, changes),
                                 records_text(step, records)])
         item.setData(0, ENTRY_ROLE, last.id)

@@ -65,6 +65,7 @@ from ...core.wording import counted, listed
 from ..program import PROG
 from ..qt.event_loop import spin
 from ..qt.jobs import BackgroundJob, answers_on_their_way
+from ..qt.local_time import stored_moment
 from ..qt.message_bar import MessageBar
 from ..qt.proportional_split import Share, dragged_widths, follow_dragged_widths, split_in_proportion
 from ..qt.screen_fit import available_area, first_placement, holds, saved_maximised
@@ -136,8 +137,9 @@ WATCH_MS = 1500
 # How long quitting waits for answers a cancelled Propose already asked for: a Gemini call's default timeout (a
 # cancelled session tries no call again); the dialog's Quit now ends the wait any time.
 ANSWERS_WAIT_S = 300.0
-# Pages added elsewhere that a look finds within this many seconds of the last look that found some are taken as
-# more of the same import: said with the total since the first (an import of 40 pages spans several looks).
+# Pages added elsewhere that a look finds within this many seconds of the last look that found some are counted on:
+# said with the total since the first (an import of 40 pages spans several looks). The project keeps no mark of
+# which import added a page, so two imports within the gap are counted together, and the total says it may be so.
 ARRIVALS_GAP_S = 30.0
 
 
@@ -172,6 +174,14 @@ def _pages_words(names: Sequence[str], what: str, aside: str = "") -> str:
         return f"page {_as_read(names[0])} {what}" + (f" ({aside})" if aside else "")
     return f"{counted(len(names), 'page')} {what} ({listed([_as_read(name) for name in names])}" + (
         f"; {aside})" if aside else ")")
+
+
+def _first_imported(pages: Sequence[PageInfo], names: Sequence[str]) -> str:
+    """When the first of pages `names` was imported, in local time ("12:01:02"): a look finds pages imported
+    before it, so its own time would leave them out of a count "since" it. Now when no time is stored."""
+    named = set(names)
+    moments = [m for info in pages if info.name in named and (m := stored_moment(info.imported_at)) is not None]
+    return min(moments).astimezone().strftime("%H:%M:%S") if moments else time.strftime("%H:%M:%S")
 
 
 def _fingerprint(project: Project) -> str | None:
@@ -266,8 +276,8 @@ class MainWindow(QMainWindow):
         # page is gone: a page put back with that history is told from one imported under its name (`_restored`).
         # The window's own edits make entries that no look records.
         self._known_ends: dict[str, int] = {}
-        # Pages added elsewhere of the import under way: when the last look found some (time.monotonic), when the
-        # first of these looks was (local time, as said) and how many in all (`_added_words`).
+        # Pages added elsewhere that looks keep finding: when the last look found some (time.monotonic), when the
+        # first of them was imported (local time, as said) and how many in all (`_added_words`).
         self._arrivals: tuple[float, str, int] | None = None
         self._follow_a_move()
         self._database_said = False  # the database gone has been said (once; the status bar keeps saying it)
@@ -528,7 +538,7 @@ class MainWindow(QMainWindow):
             ([n for n in before if n not in now_held and n != gone], "removed"), (restored, "restored")) if changed]
         arrived = [n for n in added if n not in set(restored)]
         if arrived and say:  # not this window's own import, nor counted with what arrives from elsewhere
-            said.append(self._added_words(arrived))
+            said.append(self._added_words(arrived, pages))
         if gone is not None:  # the status bar tells first why another page is on show, then the rest
             self._page_gone_elsewhere(said if say else ())
             return
@@ -543,17 +553,20 @@ class MainWindow(QMainWindow):
             self.message(f"{', '.join(said)} elsewhere (another window, or the command line): shown as the project "
                          "now is", 10000)
 
-    def _added_words(self, added: Sequence[str]) -> str:
-        """"3 pages added (…)", and while an import elsewhere goes on (pages found again within ARRIVALS_GAP_S),
-        how many since its first pages were said: "4 pages added (…; 7 in all since 12:01:03)". Each page is named
-        by the look that found it, once; the status bar, which shows the last, does not read as if only they came."""
+    def _added_words(self, added: Sequence[str], pages: Sequence[PageInfo]) -> str:
+        """"3 pages added (…)", and while pages keep arriving from elsewhere (found again within ARRIVALS_GAP_S),
+        how many since the first of them was imported: "4 pages added (…; 7 in all since 12:01:02, by one import or
+        more)". Each page is named by the look that found it, once; the status bar, which shows the last, does not
+        read as if only they came. Nothing tells one import's pages from another's (`ARRIVALS_GAP_S`): the total
+        is of every page added meanwhile, and says so."""
         now = time.monotonic()
         if self._arrivals is not None and now - self._arrivals[0] <= ARRIVALS_GAP_S:
             since, total = self._arrivals[1], self._arrivals[2] + len(added)
         else:
-            since, total = time.strftime("%H:%M:%S"), len(added)
+            since, total = _first_imported(pages, added), len(added)
         self._arrivals = (now, since, total)
-        return _pages_words(added, "added", "" if total == len(added) else f"{total} in all since {since}")
+        return _pages_words(added, "added", "" if total == len(added)
+                            else f"{total} in all since {since}, by one import or more")
 
     def _restored(self, added: Sequence[str], changes_known: int) -> list[str]:
         """The pages among `added` (not in the list at the last look) that `recordlens project restore-page` put

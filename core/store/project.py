@@ -35,7 +35,7 @@ import sqlite_utils
 
 from ..errors import full_disk
 from ..page.dataset import LoadedPage, load_page, natural_key
-from .adjudication import Adjudication
+from .adjudication import KEEP, MERGED, Adjudication
 from .agent_data import AgentData
 from .db import Connection, Provenance, StoreError, connect, dumps, full_or_nearly, now
 from .files import SNAPSHOTS, snapshot_path
@@ -116,6 +116,13 @@ class Change:
         alone."""
         step = self.detail.get("step")
         return (str(step.get("id")), str(step.get("name"))) if isinstance(step, dict) else None
+
+    @property
+    def ends_a_merge(self) -> bool:
+        """Whether the change is the keep a merge (Shift+T, `Adjudication.merge`) stores in one transaction right
+        after its edit: the page's change before it is that edit, and the two are one action of the person's, one
+        entry of a history, which no restore should land between (the record merged, the pair it leaves open)."""
+        return self.action == KEEP and self.detail.get(MERGED) is True
 
 
 @dataclass(frozen=True)
@@ -748,7 +755,8 @@ def history_numbers(history: Sequence[Change]) -> list[dict[int, int]]:
 
 def history_steps(history: Sequence[Change]) -> list[list[Change]]:
     """The changes (oldest first) in steps of work: the changes of one `Project.one_step` that follow each other
-    are one step, every other change a step of its own."""
+    are one step, every other change a step of its own. A merge's edit and keep are one step (a step inside
+    another is the outer one); inside a step of several, they are still one action (`Change.ends_a_merge`)."""
     steps: list[list[Change]] = []
     for change in history:
         if steps and change.step is not None and steps[-1][-1].step == change.step:
