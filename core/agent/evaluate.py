@@ -27,7 +27,8 @@ Definitions (the README publishes them):
   run), the last uncut one counts. Asked to count the incomplete runs too, it counts their finished episodes;
   a cut episode is never counted, and an incomplete run's rate is over the tasks it has an episode of. A category
   none of whose episodes is counted (every one cut, or all in runs left out) has no row: a warning names it.
-- Tasks are those of the run's own site: a task id used on two sites is two tasks (the caller passes the run's).
+- Tasks are those of the run's own site: a task id used on two sites is two tasks (the caller passes the run's;
+  given several sites' tasks sharing an id, a run that recorded no site, the one scored against is said).
   They are scored as they are now: a task changed since the run used it (`--replace-tasks`; the run records each
   task's digest) is named.
 - Figures are rounded half up (0.625 -> "0.63" at two decimals), one rule for every figure printed.
@@ -138,7 +139,7 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
     choice = _choice(tasks, references or {}, recorded_for or {})
     references = choice.trajectories()
     episodes: list[dict[str, object]] = []
-    warnings: list[str] = []
+    warnings: list[str] = shared_id_warnings(tasks)
     for trajectory in latest_episodes(trajectories):
         task = by_id.get(trajectory.task_id)
         if task is None:
@@ -195,6 +196,20 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
                       included_incomplete=include_incomplete, changed_tasks=changed,
                       earlier_version_references=earlier, unanswered_references=unanswered,
                       categories_left_out=left_out)
+
+
+def shared_id_warnings(tasks: Sequence[Task]) -> list[str]:
+    """Said when the tasks scored hold one id on several sites (a run stored without its site, by an older
+    RecordLens, is scored by every site's tasks): an episode names its task by id alone, so it is scored against one
+    of them, the last; which one, and of which sites, is said rather than left to guess."""
+    sites: dict[str, list[str]] = defaultdict(list)
+    for task in tasks:
+        sites[task.id].append(task.site)
+    return [f"task id {task_id!r} is on {len(on)} sites ({', '.join(site or 'no site' for site in on)}) and an "
+            "episode names its task by id alone: its episodes are scored against "
+            + (f"site {on[-1]}'s task" if on[-1] else "the task of no site")
+            + " (a run that recorded its site is scored by that site's tasks only)"
+            for task_id, on in sites.items() if len(on) > 1]
 
 
 def _choice(tasks: Sequence[Task], references: Mapping[str, Trajectory] | Sequence[Reference],

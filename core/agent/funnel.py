@@ -13,12 +13,16 @@ the version each reference was recorded for (schema 9; one stored before, or a r
 counts). "As it is now" is also the project's copy of the task when the project holds it (`current`), which agent
 eval judges by: a candidates file holding an earlier version of a task the project changed since (`agent run
 --replace-tasks`) counts no reference of that earlier version, as eval does not, and the difference is said.
+
+A task id is a site's own (site A's t1 and site B's t1 are two tasks): the tasks the notes list are kept as (site,
+task id), the JSON gives each list's sites beside its ids (`without_reference_sites` beside `without_reference_ids`),
+and the text names each task's site whenever the tasks counted are of more than one site (`named_tasks`).
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -60,35 +64,79 @@ class FunnelRow:
         return asdict(self) | {"steps_per_task": self.steps_per_task}
 
 
+TaskKey = tuple[str, str]  # (site, task id): a task id is a site's own, site A's t1 and site B's t1 are two tasks
+
+
 @dataclass
 class Funnel:
     categories: list[FunnelRow]
     total: FunnelRow
-    # The refined tasks counted in `answer_not_found`, by id: a reviewer needs to know which to look at.
-    answer_not_found_ids: list[str] = field(default_factory=list)
-    # The refined tasks with no reference trajectory of their current version (not in the GT steps), by id: the
-    # ones left to record.
-    without_reference_ids: list[str] = field(default_factory=list)
+    # The tasks the notes name, each as (site, task id), in the candidates' order.
+    # The refined tasks counted in `answer_not_found`: a reviewer needs to know which to look at.
+    answer_not_found: list[TaskKey] = field(default_factory=list)
+    # The refined tasks with no reference trajectory of their current version (not in the GT steps): the ones left
+    # to record.
+    without_reference: list[TaskKey] = field(default_factory=list)
     # Those of them whose only reference was recorded for another version of the task (edited since).
-    other_version_ids: list[str] = field(default_factory=list)
+    other_version: list[TaskKey] = field(default_factory=list)
     # Refined tasks whose newest reference was recorded without an answer (kept, not counted).
-    unanswered_ids: list[str] = field(default_factory=list)
+    unanswered: list[TaskKey] = field(default_factory=list)
     # Tasks whose version in the counted file differs from the project's copy (references are judged by the latter).
-    differs_from_project_ids: list[str] = field(default_factory=list)
+    differs_from_project: list[TaskKey] = field(default_factory=list)
+    sites: list[str] = field(default_factory=list)  # the sites of the tasks counted
+
+    @property
+    def answer_not_found_ids(self) -> list[str]:
+        return _ids(self.answer_not_found)
+
+    @property
+    def without_reference_ids(self) -> list[str]:
+        return _ids(self.without_reference)
+
+    @property
+    def other_version_ids(self) -> list[str]:
+        return _ids(self.other_version)
+
+    @property
+    def unanswered_ids(self) -> list[str]:
+        return _ids(self.unanswered)
+
+    @property
+    def differs_from_project_ids(self) -> list[str]:
+        return _ids(self.differs_from_project)
+
+    def named(self, keys: Sequence[TaskKey]) -> list[str]:
+        """The tasks as the notes name them (`named_tasks`)."""
+        return named_tasks(keys, self.sites)
 
     def as_dict(self) -> dict[str, object]:
+        """Each list of tasks as its ids (`X_ids`, as before) and, in the same order, their sites (`X_sites`)."""
+        lists = {"answer_not_found": self.answer_not_found, "without_reference": self.without_reference,
+                 "other_version": self.other_version, "unanswered": self.unanswered,
+                 "differs_from_project": self.differs_from_project}
         return {"categories": [r.as_dict() for r in self.categories], "total": self.total.as_dict(),
-                "answer_not_found_ids": list(self.answer_not_found_ids),
-                "without_reference_ids": list(self.without_reference_ids),
-                "other_version_ids": list(self.other_version_ids),
-                "unanswered_ids": list(self.unanswered_ids),
-                "differs_from_project_ids": list(self.differs_from_project_ids)}
+                **{f"{name}_ids": _ids(keys) for name, keys in lists.items()},
+                **{f"{name}_sites": [site for site, _ in keys] for name, keys in lists.items()},
+                "sites": list(self.sites)}
 
     @property
     def columns(self) -> tuple[str, ...]:
         """The table's count columns: "by hand" only when a person wrote some of the tasks, so the table of a
         generated benchmark reads as WebArxiv's Table 1."""
         return ("by_hand", *COLUMNS) if self.total.by_hand else COLUMNS
+
+
+def _ids(keys: Sequence[TaskKey]) -> list[str]:
+    return [task_id for _, task_id in keys]
+
+
+def named_tasks(keys: Sequence[TaskKey], sites: Collection[str]) -> list[str]:
+    """Tasks as a report names them, among tasks of `sites`: by id alone when they are all of one site, else each
+    with its site ("t1 (site shop)"), every one, not only the ids two sites share: a bare id in a report over several
+    sites would leave the reader to guess which site's task it is (and which site to open to record it)."""
+    if len(set(sites)) <= 1:
+        return _ids(keys)
+    return [f"{task_id} ({f'site {site}' if site else 'no site'})" for site, task_id in keys]
 
 
 def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory] | Sequence[Reference] | None = None,
@@ -106,20 +154,21 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
         recorded_for = recorded_for or {}
         references = [Reference(t, _digest(recorded_for.get(task_id))) for task_id, t in references.items()]
     versions = [current.get((c.task.site, c.id), c.task) for c in candidates]
-    differs = [c.id for c, task in zip(candidates, versions, strict=True) if task_digest(task) != task_digest(c.task)]
+    differs = [_key(c) for c, task in zip(candidates, versions, strict=True)
+               if task_digest(task) != task_digest(c.task)]
     choices = _choices_per_site(candidates, versions, references or ())
     rows: dict[str, FunnelRow] = {}
     total = FunnelRow("all")
-    not_found: list[str] = []
-    unrecorded: list[str] = []
+    not_found: list[TaskKey] = []
+    unrecorded: list[TaskKey] = []
     for candidate in candidates:
         row = rows.setdefault(candidate.task.category or "(none)", FunnelRow(candidate.task.category or "(none)"))
         chosen = choices[candidate.task.site].counting.get(candidate.id)
         reference = chosen.trajectory if chosen is not None else None
         if candidate.status == "accepted" and candidate.evidence == "":
-            not_found.append(candidate.id)
+            not_found.append(_key(candidate))
         if candidate.status == "accepted" and reference is None:
-            unrecorded.append(candidate.id)
+            unrecorded.append(_key(candidate))
         origin = "by_hand" if candidate.model == HAND_MADE else "generated"
         for target in (row, total):
             setattr(target, origin, getattr(target, origin) + 1)
@@ -133,11 +182,15 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
                 target.gt_steps += len(reference.steps)
                 target.with_reference += 1
     accepted = [c for c in candidates if c.status == "accepted"]
-    return Funnel(categories=[rows[k] for k in sorted(rows)], total=total, answer_not_found_ids=not_found,
-                  without_reference_ids=unrecorded,
-                  other_version_ids=[c.id for c in accepted if c.id in choices[c.task.site].earlier],
-                  unanswered_ids=[c.id for c in accepted if c.id in choices[c.task.site].unanswered],
-                  differs_from_project_ids=differs)
+    return Funnel(categories=[rows[k] for k in sorted(rows)], total=total, answer_not_found=not_found,
+                  without_reference=unrecorded,
+                  other_version=[_key(c) for c in accepted if c.id in choices[c.task.site].earlier],
+                  unanswered=[_key(c) for c in accepted if c.id in choices[c.task.site].unanswered],
+                  differs_from_project=differs, sites=sorted({c.task.site for c in candidates}))
+
+
+def _key(candidate: Candidate) -> TaskKey:
+    return candidate.task.site, candidate.id
 
 
 def _choices_per_site(candidates: Sequence[Candidate], versions: Sequence[Task],
@@ -173,33 +226,35 @@ def format_funnel(table: Funnel) -> str:
         notes.append(f"{table.total.edited} refined task(s) were edited by a reviewer")
     if table.total.answer_not_found:
         notes.append(f"{table.total.answer_not_found} refined task(s) have a gold answer found in no saved page: "
-                     f"{listed(table.answer_not_found_ids)}")
-    other = set(table.other_version_ids)
-    unanswered = set(table.unanswered_ids)
-    missing = [task_id for task_id in table.without_reference_ids if task_id not in other | unanswered]
+                     f"{listed(table.named(table.answer_not_found))}")
+    # By site and id: site A's t1 set aside as of another version says nothing of site B's t1, still to record.
+    other = set(table.other_version)
+    unanswered = set(table.unanswered)
+    missing = [key for key in table.without_reference if key not in other | unanswered]
     if missing:
         notes.append(f"{len(missing)} refined task(s) have no reference trajectory yet (not in the GT steps): "
-                     f"{listed(missing, total=True)}")
+                     f"{listed(table.named(missing), total=True)}")
     if other:
         notes.append(f"{len(other)} refined task(s) have a reference recorded for another version of the task only "
-                     f"(the task was edited since; not in the GT steps): {listed(table.other_version_ids, total=True)}"
-                     "; record them again")
+                     "(the task was edited since; not in the GT steps): "
+                     f"{listed(table.named(table.other_version), total=True)}; record them again")
     if unanswered:
-        alone = [t for t in table.unanswered_ids if t in table.without_reference_ids]
+        alone = [key for key in table.unanswered if key in set(table.without_reference)]
         if not alone:
             then = "; an earlier reference of each that ends with an answer counts instead"
         elif len(alone) < len(unanswered):
-            then = f"; record {listed(alone)} again (the others have an earlier one that ends with an answer)"
+            then = (f"; record {listed(table.named(alone))} again (the others have an earlier one that ends with an "
+                    "answer)")
         else:
             then = "; record them again"
         notes.append(f"{len(unanswered)} refined task(s) have a newest reference recorded without an answer (kept, "
-                     f"not used: not in the GT steps): {listed(table.unanswered_ids, total=True)}{then}")
-    if table.differs_from_project_ids:
-        notes.append(f"{len(table.differs_from_project_ids)} task(s) counted differ from the project's copy of them "
+                     f"not used: not in the GT steps): {listed(table.named(table.unanswered), total=True)}{then}")
+    if table.differs_from_project:
+        notes.append(f"{len(table.differs_from_project)} task(s) counted differ from the project's copy of them "
                      "(one of the two was changed since: `agent run --replace-tasks`, the agent window, an edited "
                      "file): a reference recorded for one of the two does not count here (agent eval judges by the "
                      "project's); bring them in line and record what is missing: "
-                     f"{listed(table.differs_from_project_ids, total=True)}")
+                     f"{listed(table.named(table.differs_from_project), total=True)}")
     return "\n".join(lines + [f"note: {n}" for n in notes])
 
 
