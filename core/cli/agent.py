@@ -659,7 +659,10 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
         snapshot = {k: run.parameters.get(k) for k in ("site", "site_folder", "site_digest")}
         print_json({"run": run_id, "snapshot": snapshot, "cost": _cost_figures(run.cost), **result.as_dict()})
     else:
-        print(f"agent run {run_id}: {counted(result.overall.episodes, 'episode')} over "
+        # the site named: the task ids of the table and of the warnings above are that site's own
+        site = run.parameters.get("site")
+        on_site = f" on site {site}" if site else ""
+        print(f"agent run {run_id}{on_site}: {counted(result.overall.episodes, 'episode')} over "
               f"{counted(result.overall.runs, 'run')}"
               + ("" if result.complete else f" (INCOMPLETE: {_incomplete_summary(result, run.status)})"))
         print(_cost_line(run.cost))

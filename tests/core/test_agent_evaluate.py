@@ -210,6 +210,8 @@ def test_agent_run_then_eval_on_the_demo_site(tmp_path: Path, monkeypatch: pytes
                           ("rules-1", 2, 1.0), ("rules-2", 2, 0.0)]
     assert rules["agreement"] == pytest.approx(3.5 / 6)
     assert chart.read_bytes()[:4] == b"\x89PNG"
+    assert main(["agent", "eval", "--project", str(tmp_path / "p")]) == 0  # the ids below are the site's own
+    assert capsys.readouterr().out.startswith("agent run 1 on site demo-site: 6 episodes over 3 runs")
     with init_project(tmp_path / "q"):
         pass
     assert main(["agent", "eval", "--project", str(tmp_path / "q")]) == 2
