@@ -178,11 +178,13 @@ def test_sigterm_to_the_app_process_saves_its_settings_and_exits_0(tmp_path, pro
                    "XDG_DATA_HOME": str(home / "data"), "QT_QPA_PLATFORM": "offscreen",
                    "QTWEBENGINE_CHROMIUM_FLAGS": "--no-sandbox"}
     settings_file = home / "config" / "recordlens" / "annotator.json"
-    # `recordlens-annotator PROJECT` as its script runs it, with the window's watch timer off: a tick of it runs
-    # Python, which would also take the signal, without the wakeup socket under test.
+    # `recordlens-annotator PROJECT` as its script runs it, with the window's watch timer and the GUI thread's
+    # collector (`main_thread_gc.CHECK_MS`) off: a tick of either runs Python, which would also take the signal,
+    # without the wakeup socket under test (with the collector on, the test passed without the socket).
     # The page's records drawn (its last Python callback: the loop idles after it) are told by a file.
     drawn = tmp_path / "drawn"
     start = ("import sys; from recordlens.annotator.labelling import main_window; main_window.WATCH_MS = 0; "
+             "from recordlens.annotator.qt import main_thread_gc; main_thread_gc.CHECK_MS = 3_600_000; "
              "from recordlens.annotator.labelling.page_view import PageView; told = PageView._announce_drawn; "
              f"PageView._announce_drawn = lambda self: (told(self), open({str(drawn)!r}, 'w').close()); "
              "from recordlens.annotator.app import main; sys.argv[0] = 'recordlens-annotator'; sys.exit(main())")
@@ -197,7 +199,11 @@ def test_sigterm_to_the_app_process_saves_its_settings_and_exits_0(tmp_path, pro
         wait_for(drawn.is_file, "page drawn", process)
         time.sleep(0.5)  # the callbacks that came with the drawing over
         process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=60) == 0
+        try:
+            ended = process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("SIGTERM did not end the idle app: its handler never ran") from None
+        assert ended == 0
     finally:
         if process.poll() is None:
             process.kill()
