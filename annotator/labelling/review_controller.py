@@ -129,18 +129,20 @@ def _runs_named(runs: Sequence[RunInfo]) -> str:
 
 
 def _scored_since(was: RunInfo, now: RunInfo) -> bool:
-    """Whether the run was scored since it was `was`: more pages scored, or as many scored again (its means moved).
-    A score deleted with the predictions it was made of (`add_predictions` replacing a page's) moves the means
-    too, but scores nothing: fewer pages scored is `_predicted_since`."""
+    """Whether the run was scored since it was `was`: more pages scored, or its means moved with no fewer pages
+    scored, or with fewer (pages no longer labelled leave them) while its predictions stayed. A score deleted with
+    the predictions it was made of (`add_predictions` replacing a page's) moves the means too, but scores nothing:
+    that is `_predicted_since`."""
     return bool(now.scored_pages) and (now.scored_pages > was.scored_pages or (
-        now.scored_pages == was.scored_pages and _means(now) != _means(was)))
+        _means(now) != _means(was)
+        and (now.scored_pages == was.scored_pages or not _predicted_since(was, now))))
 
 
 def _predicted_since(was: RunInfo, now: RunInfo) -> bool:
     """Whether the run holds other predictions than when it was `was`: pages stored or failed, or a page's records
-    replaced (its score deleted with them: fewer pages scored)."""
-    return ((now.predicted_pages, now.failed_pages) != (was.predicted_pages, was.failed_pages)
-            or now.scored_pages < was.scored_pages)
+    replaced (stored anew: its `predictions_stamp` moves, the counts the same on a run never scored)."""
+    return ((now.predicted_pages, now.failed_pages, now.predictions_stamp)
+            != (was.predicted_pages, was.failed_pages, was.predictions_stamp))
 
 
 def _other_runs_news(seen: dict[int, RunInfo] | None, runs: dict[int, RunInfo], under: object) -> str:

@@ -858,6 +858,9 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
 
     on_purpose = left_out_pages(described)  # pages the run left out on purpose: kept with it, not as a parameter
     described.pop(LEFT_OUT, None)
+    # a deleted run's copy (`runs.write_run_folder`): the pages its project lacked when it was added, kept with it
+    lacked_before = not_in_project(described)
+    described.pop(NOT_IN_PROJECT, None)
     unanswered = [name for name in labelled_page_names(project) if name not in predictions and name not in errors]
     # the pages its own records say it did whose N.json is gone (deleted by hand): kept with it, for `score` to say
     gone = [name for name in done_without_a_file(run_dir) if _a_page_of(project, name) and name not in errors]
@@ -889,6 +892,8 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     # `score` says of these, once the project holds them, that adding the folder again brings them in (a name in
     # bytes that are not UTF-8 names no page a project can hold, and cannot be stored)
     lacking_pages = [name for name in lacking if not not_utf8(name)]
+    lacking_pages += [name for name in lacked_before
+                      if name not in lacking_pages and name not in predictions and name not in errors]
     if lacking_pages:
         cost[NOT_IN_PROJECT] = lacking_pages
     if on_purpose:  # `score` says why these pages have no prediction (`runs.evaluate.why_no_prediction`)

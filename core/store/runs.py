@@ -17,7 +17,7 @@ from .. import atomic, owner_files
 from ..page.dataset import PAGE_READER_VERSION  # kept with each score (schema 7): another reader's is stale
 from ..records.model import save_records
 from ..records.score import DatasetScore, PageFigures
-from ..runs.run_files import FAILED, LEFT_OUT, META_DIR, STOPPED
+from ..runs.run_files import FAILED, LEFT_OUT, META_DIR, NOT_IN_PROJECT, STOPPED, not_in_project
 from ..wording import counted, listed
 from .db import Connection, StoreError, dumps, now
 from .removed_files import REMOVED, new_folder, safe_name, stamped
@@ -81,6 +81,10 @@ class RunInfo(StoredRun):
     # over them: a run of part of the project reads apart from a bad run (`f1` counts the others as 0).
     scored_with_prediction: int
     f1_with_prediction: float | None
+    # The latest rowid of its predictions: a page's prediction stored or replaced (`add_predictions`) is a new row
+    # with a rowid above every other, so that a run whose records changed reads apart from the run it was, its
+    # counts the same (Review tells runs changed elsewhere by it)
+    predictions_stamp: int
     owner_gone: bool = False  # "running", but no process holds its owner mark: it will never end
 
     @property
@@ -96,6 +100,13 @@ class RunInfo(StoredRun):
 # The scores of run r whose page it holds records for (a prediction stored without an error).
 _PREDICTED = ("JOIN predictions d ON d.run_id = s.run_id AND d.page_id = s.page_id "
               "WHERE s.run_id = r.id AND d.error IS NULL")
+
+
+# A label change (label_history h) that could move its page's truth: a status change, or one that touched a true
+# record before or after (a proposal added or rejected leaves the truth as it was).
+_MOVES_TRUTH = " ".join(("(h.action = 'status'", *(
+    f"OR EXISTS (SELECT 1 FROM json_each(h.{side}) r WHERE json_extract(r.value, '$.status') IN "
+    f"{sql_list(TRUE_LABEL_STATUSES)})" for side in ("before", "after")), ")"))
 
 
 @dataclass(frozen=True)
@@ -274,9 +285,8 @@ class Runs:
         scored = self._store.one("SELECT COUNT(*) FROM scores WHERE run_id = ?", (run_id,))
         if not scored or not scored[0]:
             return []
-        truth, true_labels = sql_list(TRUE_PAGE_STATUSES), sql_list(TRUE_LABEL_STATUSES)
-        # A change after the score counts when it could move the page's truth: a status change, or one that
-        # touched a true record before or after (a proposal added or rejected leaves the truth as it was).
+        truth = sql_list(TRUE_PAGE_STATUSES)
+        # A change after the score counts when it could move the page's truth (`_MOVES_TRUTH`).
         # A change is after the score when its history id is above the latest the score saw (schema 8): ids
         # follow the order of commits, times do not (a transaction begun before the labels were read and
         # committed after; a clock stepped back). A score stored before says none, and is judged by its time.
@@ -290,11 +300,7 @@ class Runs:
                OR EXISTS (SELECT 1 FROM label_history h WHERE h.page_id = p.id
                           AND (CASE WHEN s.changes_seen IS NULL THEN h.at > s.scored_at
                                     ELSE h.id > s.changes_seen END)
-                          AND (h.action = 'status'
-                               OR EXISTS (SELECT 1 FROM json_each(h.before) r
-                                          WHERE json_extract(r.value, '$.status') IN {true_labels})
-                               OR EXISTS (SELECT 1 FROM json_each(h.after) r
-                                          WHERE json_extract(r.value, '$.status') IN {true_labels})))
+                          AND {_MOVES_TRUTH})
             ORDER BY p.id""", (run_id, PAGE_READER_VERSION))
         return [row[0] for row in rows]
 
@@ -318,15 +324,21 @@ class Runs:
     def why_stale(self, run_id: int, *, names: bool = True) -> str:
         """Why the run's stored scores no longer hold, in a few words ("" when they do): pages whose score went
         because the run's predictions of them changed since (`runs --add` of its folder gone on: no label changed
-        on those), pages whose labels or status changed since, pages scored by an earlier RecordLens and pages
-        scored by a later one (another page reader), said apart."""
+        on those), pages whose score may have gone either way before schema 10 said which (`score_dropped_unsaid`),
+        pages whose labels or status changed since, pages scored by an earlier RecordLens and pages scored by a
+        later one (another page reader), said apart."""
         stale = self.stale_pages(run_id)
         changed = self.predictions_changed_since_scored(run_id, stale)
-        rest = stale_words([page for page in stale if page not in changed], self.scored_by_an_earlier_reader(run_id),
-                           self.scored_by_a_later_reader(run_id), names=names)
+        unsaid = [page for page in self.score_dropped_unsaid(run_id, stale) if page not in changed]
+        rest = stale_words([page for page in stale if page not in changed and page not in unsaid],
+                           self.scored_by_an_earlier_reader(run_id), self.scored_by_a_later_reader(run_id),
+                           names=names)
         ours = (f"the run's predictions of {counted(len(changed), 'page')} changed since it was scored"
                 + (f" ({listed(changed)})" if names else "")) if changed else ""
-        return "; ".join(part for part in (ours, rest) if part)
+        either = (f"the labels or the run's predictions of {counted(len(unsaid), 'page')} changed since it was scored"
+                  + (f" ({listed(unsaid)})" if names else "") + " (an earlier RecordLens kept no word of which)"
+                  ) if unsaid else ""
+        return "; ".join(part for part in (ours, either, rest) if part)
 
     def predictions_changed_since_scored(self, run_id: int, stale: Sequence[str]) -> list[str]:
         """Of the run's `stale` pages, those whose score went because the run's predictions of them changed
@@ -344,6 +356,23 @@ class Runs:
         last_change = dict(self._store.db.execute(
             "SELECT p.name, MAX(h.id) FROM pages p LEFT JOIN label_history h ON h.page_id = p.id GROUP BY p.id"))
         return [page for page in stale if page in dropped and (last_change.get(page) or 0) <= dropped[page]]
+
+    def score_dropped_unsaid(self, run_id: int, stale: Sequence[str]) -> list[str]:
+        """Of the run's `stale` pages, those whose score may have gone with a change of their prediction before
+        schema 10 kept the change it had seen (`add_predictions`): a page without a score whose prediction says
+        nothing of one that went, and none of whose label changes that could move its truth came after the run's
+        latest score (so that the page was labelled since cannot be why). Neither its labels nor its prediction
+        can then be said to be why it is stale."""
+        rows = self._store.db.execute(f"""
+            WITH latest AS (SELECT MAX(changes_seen) AS seen, MAX(scored_at) AS at FROM scores WHERE run_id = ?)
+            SELECT p.name FROM predictions d JOIN pages p ON p.id = d.page_id, latest
+            WHERE d.run_id = ? AND d.score_dropped_seen IS NULL
+              AND NOT EXISTS (SELECT 1 FROM scores s WHERE s.run_id = d.run_id AND s.page_id = d.page_id)
+              AND NOT EXISTS (SELECT 1 FROM label_history h WHERE h.page_id = p.id AND {_MOVES_TRUTH}
+                              AND (CASE WHEN latest.seen IS NULL THEN h.at > latest.at ELSE h.id > latest.seen END))
+            """, (run_id, run_id))
+        unsaid = {name for (name,) in rows}
+        return [page for page in stale if page in unsaid]
 
     def drop_scores(self, run_id: int, pages: Sequence[str]) -> None:
         """Forget the stored scores of these pages (no longer labelled: they leave the run's means)."""
@@ -413,7 +442,8 @@ class Runs:
                    (SELECT AVG(recall) FROM scores s WHERE s.run_id = r.id),
                    (SELECT AVG(f1) FROM scores s WHERE s.run_id = r.id),
                    (SELECT COUNT(*) FROM scores s {_PREDICTED}),
-                   (SELECT AVG(s.f1) FROM scores s {_PREDICTED})
+                   (SELECT AVG(s.f1) FROM scores s {_PREDICTED}),
+                   (SELECT COALESCE(MAX(d.rowid), 0) FROM predictions d WHERE d.run_id = r.id)
             FROM runs r {where} ORDER BY r.id""", params).fetchall()
         infos: list[RunInfo] = []
         for row in rows:
@@ -471,8 +501,9 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
                      errors: Mapping[str, str]) -> None:
     """A stored run as a run folder, as an extractor run writes one and `import_run_folder` reads it: `N.json` per
     page it has records for, `_run/N.json` for a page it failed on (its reason), `_run/run.json` with its method,
-    its parameters (the folder it came from aside: the folder read names itself), when it started and why it
-    stopped early, if it did."""
+    its parameters (the folder it came from aside: the folder read names itself), when it started, why it
+    stopped early, if it did, and the pages it left out on purpose or whose prediction the project lacked the page
+    for when it was added."""
     for page, records in predictions.items():
         if page not in errors:
             save_records(folder / f"{page}.json", records)
@@ -491,6 +522,11 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
     for kept_with_the_run in (STOPPED, LEFT_OUT):  # what `runs --add` took from run.json into the cost
         if run.cost.get(kept_with_the_run):
             described[kept_with_the_run] = run.cost[kept_with_the_run]
+    # The pages its folder predicted when the project lacked them: their N.json never came in, so the copy has
+    # none; said in run.json, for `runs --add` of the copy to keep in its cost, and `score` to say (not "not given")
+    lacking = [page for page in not_in_project(run.cost) if page not in predictions and page not in errors]
+    if lacking:
+        described[NOT_IN_PROJECT] = lacking
     atomic.write_text(folder / META_DIR / "run.json", json.dumps(described, ensure_ascii=False, indent=2,
                                                                  default=str))
 

@@ -336,7 +336,8 @@ ALTER TABLE trajectories ADD COLUMN task_digest TEXT;
 # gone on since: `Runs.add_predictions`) keeps the label change that score had seen, until the page is scored again:
 # its stale score is then said to be the run's doing, not its labels', whatever other scores of the run were made
 # (the run's latest score of another page, or the one that went, said nothing of this page). A prediction stored
-# before has none (NULL): said as its labels changed, as before when the score that went was the run's latest.
+# before has none (NULL): said as "labels or predictions changed" (`Runs.score_dropped_unsaid`), unless the page's
+# labels changed after the run's latest score.
 _V10 = """
 ALTER TABLE predictions ADD COLUMN score_dropped_seen INTEGER;
 """

@@ -1,0 +1,59 @@
+"""A deleted run's folder copy (`removed/runs/`) keeps the pages its folder predicted when the project lacked them
+(`run_files.NOT_IN_PROJECT`): added back and scored, such a page is still said "not in the project when the run
+was added", not "not given" (the copy holds no N.json of it: its records never came into the project)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.cli.command import main
+from recordlens.core.runs.evaluate import NOT_IN_THE_PROJECT
+from recordlens.core.runs.run_files import META_DIR, NOT_IN_PROJECT
+from recordlens.core.store.project import open_project
+from tests.core.cli_runs import run
+from tests.core.test_run_folder_import_mends import EXTRACT, _dataset, _project
+
+
+def _deleted_copy(project: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """Run 1 deleted: the folder its predictions were written to first."""
+    code, _, err = run(capsys, "runs", "--project", str(project), "--delete", "1")
+    assert code == 0, err
+    (copy,) = (project / "removed" / "runs").iterdir()
+    return copy
+
+
+def test_a_deleted_runs_copy_added_back_still_says_the_page_was_not_in_the_project(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = _project(tmp_path, _dataset(tmp_path, ("1", "2", "3"), "ds3"))
+    out = tmp_path / "run"
+    assert run(capsys, *EXTRACT, str(out))[0] == 0  # pages 1 to 4: the project lacks page 4
+    assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 1
+    assert main(["import", str(_dataset(tmp_path, ("4",), "ds4")), "--project", str(project), "-q"]) == 0
+    copy = _deleted_copy(project, capsys)
+    assert not (copy / "4.json").exists()
+    described = json.loads((copy / META_DIR / "run.json").read_text(encoding="utf-8"))
+    assert described[NOT_IN_PROJECT] == ["4"]
+
+    code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(copy))
+    assert code == 0, err
+    with open_project(project) as held:
+        (again,) = held.runs.all()
+    _, _, err = run(capsys, "score", "--project", str(project), "--run", str(again.id), "-q")
+    assert NOT_IN_THE_PROJECT in err and "page 4" in err, err
+    assert f"not among the pages run {again.id} was given" not in err, err
+
+
+def test_a_page_brought_in_since_is_not_said_lacking_in_the_copy(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = _project(tmp_path, _dataset(tmp_path, ("1", "2", "3"), "ds3"))
+    out = tmp_path / "run"
+    assert run(capsys, *EXTRACT, str(out))[0] == 0
+    assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 1
+    assert main(["import", str(_dataset(tmp_path, ("4",), "ds4")), "--project", str(project), "-q"]) == 0
+    assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 0  # page 4 brought in
+    copy = _deleted_copy(project, capsys)
+    assert (copy / "4.json").is_file()
+    assert NOT_IN_PROJECT not in json.loads((copy / META_DIR / "run.json").read_text(encoding="utf-8"))
