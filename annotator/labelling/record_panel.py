@@ -246,8 +246,12 @@ class RecordPanel(QWidget):
         self.finder.blockSignals(False)
 
     def leave_finder(self) -> None:
-        """Esc in the finder: its words go, every row is listed again, and the keys go back to the page."""
+        """Esc in the finder: its words go, every row is listed again, and the keys go back to the page. The record
+        chosen while finding stays in view (every row listed again, the list would show its top)."""
         self.finder.clear()
+        chosen = self.list.currentItem()
+        if chosen is not None and chosen.isSelected():
+            self.list.scrollToItem(chosen)
         emit(self.find_done)
 
     def ids(self) -> list[int]:
