@@ -26,6 +26,7 @@ from ...core.store import (
     Label,
     Project,
     Provenance,
+    history_actions,
     history_numbers,
     history_steps,
     status_moved,
@@ -53,23 +54,10 @@ def who(actor: Provenance) -> str:
     return actor.name if actor.is_person else str(actor)
 
 
-def actions(changes: list[Change]) -> list[list[Change]]:
-    """The changes (oldest first: a page's history, or a step of it) as the person's actions, each one entry of
-    the list: a merge's edit and the keep stored with it (`Change.ends_a_merge`) are one, every other change one of
-    its own. Restoring to an entry restores to its last change, so never between a merge's two."""
-    grouped: list[list[Change]] = []
-    for change in changes:
-        if grouped and change.ends_a_merge:
-            grouped[-1].append(change)
-        else:
-            grouped.append([change])
-    return grouped
-
-
 def change_numbers(history: list[Change]) -> dict[int, int]:
     """History id -> the change's number in the dialog's "#" column (1 is the oldest change of the page): the
     changes of one action (a merge's edit and keep) share its number."""
-    return {change.id: k + 1 for k, action in enumerate(actions(history)) for change in action
+    return {change.id: k + 1 for k, action in enumerate(history_actions(history)) for change in action
             if change.id is not None}
 
 
@@ -132,7 +120,7 @@ def action_what(action: list[Change], numbers: dict[int, int] | None = None) -> 
 def step_what(step: list[Change], numbers: dict[int, int]) -> str:
     """A step of several changes in a few words: its name and how many ("accept ×240"), and the page status it
     moved, if it did. A step of one action (a merge's two changes) is said as that action."""
-    done = actions(step)
+    done = history_actions(step)
     if len(done) == 1:
         return action_what(done[0], numbers)
     moved = [m for change in step if (m := status_moved(change.action, change.detail, change.actor.kind))]
@@ -271,7 +259,7 @@ class HistoryDialog(QDialog):
         history = project.history(page)
         steps = history_steps(history)
         self.setWindowTitle(f"History of page {page}")
-        count = len(actions(history))  # a merge's edit and keep: one change, as the person made it
+        count = len(history_actions(history))  # a merge's edit and keep: one change, as the person made it
         grouped = f" in {len(steps)} steps" if len(steps) < count else ""
         changes = change_numbers(history)
         times = Times(history, changes)
@@ -286,7 +274,7 @@ class HistoryDialog(QDialog):
         numbers = dict(zip((c.id for c in history), history_numbers(history), strict=True))
         for step in reversed(steps):
             item = self._entry(step, changes, numbers, times)
-            done = actions(step)
+            done = history_actions(step)
             if len(done) > 1:  # the step's own actions inside it, newest first, each one a place to restore to
                 item.addChildren([self._entry(action, changes, numbers, times) for action in reversed(done)])
             self.entries.addTopLevelItem(item)

@@ -753,6 +753,19 @@ def history_numbers(history: Sequence[Change]) -> list[dict[int, int]]:
     return numbers
 
 
+def history_actions(changes: Sequence[Change]) -> list[list[Change]]:
+    """The changes (oldest first: a page's history, or a step of it) as the person's actions, each one entry of a
+    history: a merge's edit and the keep stored with it (`Change.ends_a_merge`) are one, every other change one of
+    its own. Restoring to an action restores to its last change, so never between a merge's two."""
+    grouped: list[list[Change]] = []
+    for change in changes:
+        if grouped and change.ends_a_merge:
+            grouped[-1].append(change)
+        else:
+            grouped.append([change])
+    return grouped
+
+
 def history_steps(history: Sequence[Change]) -> list[list[Change]]:
     """The changes (oldest first) in steps of work: the changes of one `Project.one_step` that follow each other
     are one step, every other change a step of its own. A merge's edit and keep are one step (a step inside
