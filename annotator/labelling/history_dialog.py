@@ -305,6 +305,8 @@ class HistoryDialog(QDialog):
                                 records_text(step, records)])
         item.setData(0, ENTRY_ROLE, last.id)
         item.setToolTip(1, times.tip(last))
+        for column in (2, 3):  # who and what, cut to their columns' widths: whole in the tip
+            item.setToolTip(column, item.text(column))
         item.setToolTip(4, records_tooltip(step, records))
         return item
 

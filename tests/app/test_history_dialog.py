@@ -136,6 +136,9 @@ def test_history_names_records_and_changes_by_the_numbers_the_user_sees(qtbot, t
         assert texts[0] == "edit (+1 element)", texts
         assert texts[1].startswith("redo: restore to change 3 (") and texts[1].endswith(" (as after change 5)")
         assert texts[2].startswith("undo: restore to change 3 (") and texts[2].endswith(" (as after change 4)")
+        # who and what, cut to their columns' widths, are whole in their tips
+        assert [dialog.entries.topLevelItem(r).toolTip(3) for r in range(3)] == texts
+        assert dialog.entries.topLevelItem(0).toolTip(2) == dialog.entries.topLevelItem(0).text(2) != ""
     finally:
         window.close()
 
