@@ -560,9 +560,11 @@ def format_comparison(comparison: RunComparison, runs: Sequence[RunInfo]) -> str
 def run_document(run: RunInfo, stale: list[str]) -> dict[str, object]:
     """A run as `runs --json` gives it: "status" as the table says it (a run that ended before its last page is
     "stopped"), and its pages counted as the table counts them, each field named for what it counts (the store's
-    `predicted_pages` counts the failed pages too, so it is given as `pages_stored`)."""
+    `predicted_pages` counts the failed pages too, so it is given as `pages_stored`). The store's change stamp
+    (`predictions_stamp`, a row id that moves with every prediction stored) means nothing to a reader: left out."""
     document = vars(run) | {"status": run.outcome, "stored_status": run.status}
     stored = document.pop("predicted_pages")
+    document.pop("predictions_stamp", None)
     return document | {"pages_stored": stored, "pages_with_records": run.predicted_pages - run.failed_pages,
                        "failed_pages": run.failed_pages, "stale_pages": stale}
 

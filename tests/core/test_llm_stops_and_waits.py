@@ -214,7 +214,7 @@ def test_a_stopped_run_is_counted_alike_and_its_reason_given_whole(tmp_path: Pat
     assert run(capsys, "import", str(DEMO), "--project", str(project))[0] == 0
     assert run(capsys, "runs", "--project", str(project), "--add", str(run_dir))[0] == 0
     stored = json.loads(run(capsys, "runs", "--project", str(project), "--json")[1])[0]
-    assert "predicted_pages" not in stored
+    assert "predicted_pages" not in stored and "predictions_stamp" not in stored  # the store's own words
     assert (stored["pages_with_records"], stored["failed_pages"], stored["pages_stored"]) == (2, 1, 3)
     code, out, _ = run(capsys, "runs", "--project", str(project))
     assert out.splitlines()[1].split()[4:6] == ["2", "1"]
