@@ -6,17 +6,14 @@ when the first page it counts was imported (the look that found it came after)."
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 
 from recordlens.annotator.labelling import main_window
 from recordlens.annotator.qt.local_time import stored_moment
-from recordlens.core.store import import_paths, open_project
-from tests.app.test_history_dialog import ITEM
-from tests.app.test_live_project import PAGE, project_dir
+from tests.app.test_live_project import project_dir
+from tests.app.test_pages_added_elsewhere_counted import import_elsewhere
 from tests.app.window_helpers import open_window
 
 pytestmark = pytest.mark.app
@@ -24,28 +21,15 @@ pytestmark = pytest.mark.app
 __all__ = ["project_dir"]
 
 
-def import_from_core(tmp_path: Path, project_dir: Path, names: range) -> None:
-    """One import (core's `import_paths`, through a connection of its own) of pages `names`, each labelled."""
-    dataset = tmp_path / f"import-{names.start}"
-    (dataset / "html").mkdir(parents=True)
-    (dataset / "gt").mkdir()
-    for k in names:
-        (dataset / "html" / f"{k}.html").write_text(PAGE.format(title=f"Page {k}"), encoding="utf-8")
-        (dataset / "gt" / f"{k}.json").write_text(json.dumps([[ITEM.format(1)]]), encoding="utf-8")
-    with open_project(project_dir) as project:
-        report = import_paths(project, [dataset])
-        assert report.imported == [str(k) for k in names] and not report.problems
-
-
 def test_two_imports_within_the_gap_are_totalled_as_what_they_are(qtbot, tmp_path, project_dir, monkeypatch):
     monkeypatch.setattr(main_window, "ARRIVALS_GAP_S", 1e9)  # the two imports within the gap, however slow the machine
     window = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
     try:
-        import_from_core(tmp_path, project_dir, range(3, 5))
+        import_elsewhere(tmp_path, project_dir, range(3, 5))
         window.check_project()
         first = window.statusBar().currentMessage()
         assert first.startswith("2 pages added (3, 4) elsewhere") and "in all" not in first, first
-        import_from_core(tmp_path, project_dir, range(5, 7))  # another import, seconds later
+        import_elsewhere(tmp_path, project_dir, range(5, 7))  # another import, seconds later
         window.check_project()
         message = window.statusBar().currentMessage()
         found = re.search(r"^2 pages added \(5, 6; 4 in all since (\d\d:\d\d:\d\d), by one import or more\) "
