@@ -21,21 +21,6 @@ window = main_tests.window
 pytestmark = pytest.mark.app
 
 
-def test_a_never_scored_run_under_review_with_its_records_replaced_elsewhere_is_said_so(qtbot, window, project_dir):
-    project = window.project
-    under = half_run(project)  # page 1's first 5 records, never scored
-    window.start_review(under)
-    window.page_view.wait_until_drawn()
-    window.message("")
-    with open_project(project_dir) as other:  # as the command line would: one page, others records, not scored
-        other.runs.add_predictions(under, {"1": project.true_records("1")[:2]})
-    window.check_project()
-    assert f"run {under}'s predictions changed elsewhere" in said(window), said(window)
-    assert "scored" not in said(window), said(window)
-    held = window.reviewing._predictions.get(under)
-    assert held is None or len(held.predictions["1"]) == 2
-
-
 def test_another_never_scored_run_with_its_records_replaced_elsewhere_is_said_so(qtbot, window, project_dir):
     project = window.project
     under, other_run = half_run(project), half_run(project)

@@ -60,10 +60,14 @@ def test_predictions_replaced_elsewhere_are_not_said_as_scored(qtbot, window, pr
     assert f"run {added} (mdr) scored (F1 " in said(window), said(window)
 
 
-def test_the_run_under_review_with_its_predictions_replaced_is_said_so_and_read_again(qtbot, window, project_dir):
+@pytest.mark.parametrize("scored", [True, False], ids=["scored", "never-scored"])
+def test_the_run_under_review_with_its_predictions_replaced_is_said_so_and_read_again(qtbot, window, project_dir,
+                                                                                     scored):
+    """Scored or not (a run never scored has no score whose loss would tell it: the predictions' own stamp does)."""
     project = window.project
     under = half_run(project)
-    score_stored_run(project, under)
+    if scored:
+        score_stored_run(project, under)
     window.start_review(under)
     window.page_view.wait_until_drawn()
     with open_project(project_dir) as other:  # as many pages, but page 1's records others: its score deleted
