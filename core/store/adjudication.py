@@ -21,6 +21,17 @@ pair), which no label change can close, so the merge stores beside its edit the 
 as the merge's, `Kept.merged`), in the same step of work: the review lists the pair as decided, W passes it by, an
 undo takes both back. `decided_since` counts such a merge once, as merged.
 
+The decisions in force on a page, record by record, with when and by whom (what an export writes):
+
+    project.adjudication.trace("12")   # Trace(records={41: (Decision("bea", "taken", ...),)}, page=(...))
+
+A take (T: a record of theirs added, a rejected record of the project's accepted, a record edited to theirs) or a
+merge (Shift+T) stays with the record until a change of someone's own touches its XPaths or status (the record is
+theirs then); a later decision adds to it (taken from bea, then merged with ben). A keep (O) is in force as
+`in_force` says, and while it names a disagreement still there (the project's record `ours`, their `theirs`). The
+decisions that concern no record of the project's are the page's: a keep where the project has none, a record
+deleted on their word (T where they made none). A restore puts back those in force right after its entry.
+
 A decision never adds a record the project has already (`held_as`: the XPaths compared as the scorer normalises
 them, `record_key`). Their labels imported again leave the decisions taken on the ones replaced as they are; the
 import names them (`decided_since`), so that the lead can look at them again.
@@ -46,6 +57,8 @@ if TYPE_CHECKING:
 KEEP = "keep"  # the history action of a decision to keep the project's version
 MERGED = "merged"  # a keep's note that a merge (Shift+T) made it: the merge's edit is the decision that counts
 _RESTORE = "restore"
+# What a decision in force did (`Decision.decision`): the words of `Decided` and of the review
+TAKEN, KEPT, DELETED = "taken", "kept", "deleted"  # and MERGED
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,38 @@ class Decided:
                   for what, numbers in (("taken", self.taken), ("merged", self.merged)) if numbers]
         parts += [f"{self.deleted} deleted"] if self.deleted else []
         return f"{counted(self.count, 'adjudication decision')} made on them: {', '.join(parts)}"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An adjudication decision in force (`Adjudication.trace`): with whose record (`annotator`), what it did
+    (taken, merged, kept, deleted), when and by whom (its history entry's). `theirs`: a keep's record of theirs not
+    taken (None: they made none there); `ours`: the project's record a keep kept or a delete deleted."""
+
+    annotator: str
+    decision: str
+    at: str
+    by: Provenance
+    theirs: tuple[str, ...] | None = None
+    ours: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Trace:
+    """The decisions in force on a page: those of each record of the project's (by id, oldest first), and the
+    page's, which concern no record of the project's (a keep where it has none, a record deleted on their word)."""
+
+    records: dict[int, tuple[Decision, ...]] = field(default_factory=dict)
+    page: tuple[Decision, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Walked:
+    """The decisions in force right after a history entry, as `Adjudication.trace` walks the history."""
+
+    records: dict[int, tuple[Decision, ...]] = field(default_factory=dict)
+    deleted: tuple[Decision, ...] = ()
+    kept: dict[Kept, Decision] = field(default_factory=dict)
 
 
 def _inside(key: str, keys: Collection[str]) -> bool:
@@ -222,6 +267,40 @@ class Adjudication:
                 deleted += sum(1 for label in change.before if label.id not in now_held)
         return Decided(len(kept), tuple(sorted(set(taken))), tuple(sorted(set(merged))), deleted)
 
+    def trace(self, page: str) -> Trace:
+        """The decisions in force on the page, record by record (see the module notes); an empty trace, read from
+        no history, for a page where no one adjudicated."""
+        project = self._project
+        page_id = project.page_id(page)
+        if project.one("SELECT 1 FROM label_history WHERE page_id = ? AND detail LIKE ? LIMIT 1",
+                       (page_id, '%"adjudicated"%')) is None:
+            return Trace()
+        walked = _Walked()
+        after: dict[int, _Walked] = {}
+        for change in project.history(page):
+            walked = _walk(walked, change, after)
+            if change.id is not None:
+                after[change.id] = walked
+        labels = project.labels(page)
+        records = {label.id: list(walked.records.get(label.id, ())) for label in labels}
+        page_decisions = list(walked.deleted)
+        true_ids = {tuple(label.xpaths): label.id for label in reversed(labels) if label.is_true}  # the first's
+        in_force = self.in_force(page_id)
+        names = set(project.annotators.names())
+        theirs_held: dict[str, list[list[str]]] = {}
+        for decision, done in walked.kept.items():
+            if decision not in in_force or decision.annotator not in names:
+                continue
+            theirs = theirs_held.setdefault(decision.annotator, project.annotators.records(decision.annotator, page))
+            if decision.theirs is not None and list(decision.theirs) not in theirs:
+                continue  # their record is not so any more (imported again): the decision names no disagreement
+            if decision.ours is None:
+                page_decisions.append(done)
+            elif tuple(decision.ours) in true_ids:
+                records[true_ids[tuple(decision.ours)]].append(done)
+        return Trace({k: tuple(sorted(v, key=_when)) for k, v in records.items() if v},
+                     tuple(sorted(page_decisions, key=_when)))
+
     def kept(self, page: str, annotator: str) -> frozenset[Kept]:
         """The decisions in force on a page for one annotator (those whose records may no longer be there too:
         compare them with the review's, `disagreement`)."""
@@ -283,6 +362,47 @@ class Adjudication:
                 decision.annotator, page):
             raise StoreError(f"{decision.annotator}'s labels of page {page} hold no such record (imported again?): "
                              "nothing kept; review the page again and choose again")
+
+
+def _walk(walked: _Walked, change: Change, after: dict[int, _Walked]) -> _Walked:
+    """The decisions in force right after `change`, from those right before it (`walked`) and those right after
+    each earlier entry (`after`, which a restore puts back)."""
+    if change.action == _RESTORE:
+        to = change.detail.get("to")
+        return after.get(to, _Walked()) if isinstance(to, int) else _Walked()
+    annotator = change.detail.get("adjudicated")
+    before = {label.id: label for label in change.before}
+    still = {label.id for label in change.after}
+    # Records only moved down by an insertion are in the entry as they were and are: not touched
+    touched = [label for label in change.after if label.id not in before or
+               (label.xpaths, label.status) != (before[label.id].xpaths, before[label.id].status)]
+    records = {k: v for k, v in walked.records.items() if k in still or k not in before}
+    if not isinstance(annotator, str) or not annotator:  # a change of someone's own: the records are theirs now
+        for label in touched:
+            records.pop(label.id, None)
+        return _Walked(records, walked.deleted, walked.kept)
+
+    def done(decision: str, theirs: Sequence[str] | None = None, ours: Sequence[str] | None = None) -> Decision:
+        return Decision(annotator, decision, change.at, change.actor, None if theirs is None else tuple(theirs),
+                        None if ours is None else tuple(ours))
+
+    if change.action == KEEP:
+        kept = _decision(change.detail)
+        if kept.merged or kept in walked.kept:  # a merge's: its edit is the decision, said with the record
+            return walked
+        return _Walked(records, walked.deleted, {**walked.kept, kept: done(KEPT, kept.theirs, kept.ours)})
+    for label in touched:
+        was = before.get(label.id)
+        if change.action == "edit" and was is not None and _covers(label.xpaths, was.xpaths):
+            records[label.id] = (*records.get(label.id, ()), done(MERGED))
+        else:  # their record instead of whatever the record was
+            records[label.id] = (done(TAKEN),)
+    deleted = tuple(done(DELETED, ours=label.xpaths) for label in change.before if label.id not in still)
+    return _Walked(records, walked.deleted + deleted, walked.kept)
+
+
+def _when(decision: Decision) -> str:
+    return decision.at
 
 
 def _state_after(ids: list[int], states: list[frozenset[Kept]], entry: int | None) -> frozenset[Kept]:

@@ -28,6 +28,17 @@ may be untrusted and can hold `=HYPERLINK("http:"&CHAR(47)&CHAR(47)&"x","y")`. A
 `-2.5`) is written as it is: a spreadsheet reads it as that number and runs nothing. So a tool that joins on
 the `page` column (with a score's JSON or a dataset's `N.json` files) strips one leading `'` where a cell has
 one, and gets the page's name back.
+
+Both say how adjudication (the app's Review, against another annotator's imported labels) decided each record,
+from the decisions in force (`Adjudication.trace`): in JSONL, a record's `adjudication` lists them, oldest first,
+as {annotator, decision (taken, merged, kept), at, by, theirs (a keep's record of theirs not taken; null: they made
+none there)}; in the CSV, the `adjudication` cell of the record's first row says them in words (`taken from bea;
+merged with ben`, `kept over bea`). The decisions that concern no record exported (the project kept "no record"
+where the annotator had one; a record deleted on their word, `deleted`) are the page's: `page_adjudication` on the
+page's first line or row (in JSONL with `ours`, the record deleted; in the CSV `not taken from bea`, `deleted (bea
+made none)`), so that each decision is written once and the lines stay one per record (a line of its own would
+read as a page without records); the other lines have [] / "". A project with no other annotator's labels has
+them empty everywhere. The nexteval format has no place for them.
 """
 
 from __future__ import annotations
@@ -49,6 +60,7 @@ from ..records.model import TextKeyIndex, save_records
 from ..records.record_text import TEXT_SEPARATOR, texts_of_record
 from ..text_forms import unicode_form, written
 from ..wording import listed
+from .adjudication import DELETED, KEPT, MERGED, TAKEN, Decision
 from .db import Provenance, StoreError
 from .files import SNAPSHOTS, content_hash
 from .project import Label, PageInfo, Project
@@ -196,15 +208,19 @@ class _Row:
     number: int | None = None
     label: Label | None = None
     texts: tuple[str, ...] | None = ()
+    decisions: tuple[Decision, ...] = ()       # the adjudication decisions in force on the record
+    page_decisions: tuple[Decision, ...] = ()  # on the page's first row: those concerning no record of it
 
 
 def _page_rows(project: Project, info: PageInfo, warnings: list[str]) -> list[_Row]:
     """A page's records, its saved page read once for their texts; a page with none, named even so."""
     labels = project.labels(info.name)
+    trace = project.adjudication.trace(info.name)
     if not labels:
-        return [_Row(info)]
+        return [_Row(info, page_decisions=trace.page)]
     texts = _record_texts(project, info, labels, warnings)
-    return [_Row(info, number, label, text) for number, (label, text) in enumerate(zip(labels, texts, strict=True), 1)]
+    return [_Row(info, number, label, text, trace.records.get(label.id, ()), trace.page if number == 1 else ())
+            for number, (label, text) in enumerate(zip(labels, texts, strict=True), 1)]
 
 
 def _record_texts(project: Project, info: PageInfo, labels: Sequence[Label],
@@ -230,6 +246,8 @@ def _record_fields(row: _Row) -> dict[str, object]:
         "origin": None, "changed_by": None, "derived_from": [], "created_at": None, "changed_at": None,
         "page_status": PAGE_STATUS_WORDS[info.status], "snapshot": info.snapshot, "url": info.url,
         "texts": None if row.texts is None else list(row.texts),
+        "adjudication": [_decision_fields(d) for d in row.decisions],
+        "page_adjudication": [{**_decision_fields(d), "ours": _xpaths(d.ours)} for d in row.page_decisions],
     }
     if label is not None:
         fields.update(id=label.id, status=label.status, xpaths=list(label.xpaths), unresolved=list(label.unresolved),
@@ -238,12 +256,32 @@ def _record_fields(row: _Row) -> dict[str, object]:
     return fields
 
 
+def _decision_fields(decision: Decision) -> dict[str, object]:
+    return {"annotator": decision.annotator, "decision": decision.decision, "at": decision.at,
+            "by": _provenance(decision.by), "theirs": _xpaths(decision.theirs)}
+
+
+def _xpaths(xpaths: Sequence[str] | None) -> list[str] | None:
+    return None if xpaths is None else list(xpaths)
+
+
+def _decision_words(decisions: Sequence[Decision]) -> str:
+    """"taken from bea; merged with ben": a CSV cell's words for the decisions of a record or a page."""
+    return "; ".join(_DECISION_WORDS[d.decision, d.ours is None and d.decision == KEPT].format(d.annotator)
+                     for d in decisions)
+
+
+# (decision, a keep where the project has no record) -> words
+_DECISION_WORDS = {(TAKEN, False): "taken from {}", (MERGED, False): "merged with {}", (KEPT, False): "kept over {}",
+                   (KEPT, True): "not taken from {}", (DELETED, False): "deleted ({} made none)"}
+
+
 def _jsonl(rows: Sequence[_Row]) -> str:
     return "".join(json.dumps(_record_fields(row), ensure_ascii=False) + "\n" for row in rows)
 
 
 CSV_COLUMNS = ("page", "record", "id", "status", "xpath", "resolves", "origin", "changed_by", "changed_at",
-               "page_status", "url", "text")
+               "page_status", "url", "text", "adjudication", "page_adjudication")
 
 
 # What a spreadsheet runs as a formula starting a cell (OWASP's list), and the apostrophe that guards one: a cell
@@ -268,16 +306,18 @@ def _csv(rows: Sequence[_Row]) -> str:
     for row in rows:
         info, label = row.info, row.label
         page_status, url = PAGE_STATUS_WORDS[info.status], info.url or ""
+        on_page = _decision_words(row.page_decisions)
         if label is None:  # the page, named with empty record cells
-            writer.writerow([_cell(v) for v in (info.name, *[""] * 8, page_status, url, "")])
+            writer.writerow([_cell(v) for v in (info.name, *[""] * 8, page_status, url, "", "", on_page)])
             continue
         head = [info.name, row.number, label.id, label.status]
         tail = [str(label.origin), str(label.changed_by or ""), label.changed_at, page_status, url]
         text = TEXT_SEPARATOR.join(row.texts or ())
-        # A record with no XPath still gets its row, so every record is countable in the table; its text is on its
-        # first row only (a record of 30 XPaths would otherwise repeat it 30 times)
+        first = (text, _decision_words(row.decisions), on_page)
+        # A record with no XPath still gets its row, so every record is countable in the table; its text and
+        # decisions are on its first row only (a record of 30 XPaths would otherwise repeat them 30 times)
         for number, xpath in enumerate(label.xpaths or ("",)):
             resolves = "" if not xpath else int(xpath not in label.unresolved)
-            cells = (*head, xpath, resolves, *tail, "" if number else text)
+            cells = (*head, xpath, resolves, *tail, *(("", "", "") if number else first))
             writer.writerow([_cell(v) for v in cells])
     return buffer.getvalue()
