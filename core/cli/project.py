@@ -131,8 +131,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "snapshot) and OUT/gt/N.json (their accepted and edited records; proposed and "
                                    "rejected records are left out). Pages still new or in progress are left out and "
                                    "named, unless --all-pages, which writes their snapshots too, without gt. "
-                                   "jsonl / csv: every page, and every record of it with its status, provenance "
-                                   "and texts (a page with no record on a line of its own), in OUT/labels.jsonl or "
+                                   "jsonl / csv: every page, and every record of it with its status, provenance, "
+                                   "texts and the adjudication decisions in force on it (a page with no record on a "
+                                   "line of its own), in OUT/labels.jsonl or "
                                    "OUT/labels.csv (UTF-8; the CSV has no byte-order mark: in Excel use Data > From "
                                    "Text/CSV; a cell a spreadsheet would run as a formula starts with an added '). "
                                    "Files get the mode the umask gives.")
