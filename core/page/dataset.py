@@ -154,7 +154,7 @@ def parse_snapshot(snapshot: Snapshot) -> Page:
 
 def load_page(path: str | Path, name: str | None = None, *, data: bytes | None = None) -> LoadedPage:
     """Read a saved page (MHTML or HTML) and parse it: the one way every command opens a page. `data`: the file's
-    bytes, read already (`snapshot.read_saved_bytes`) by a caller that checks them too (a hash), so that what is
+    bytes, read already (`snapshot.read_file_bytes`) by a caller that checks them too (a hash), so that what is
     parsed is what was checked."""
     path = Path(path)
     snapshot = read_snapshot(path) if data is None else read_snapshot(data, name=str(path))

@@ -188,12 +188,6 @@ def read_file_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, nam
     return _read_file(Path(path), max_bytes, name or str(path))
 
 
-def read_saved_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
-    """A saved page's bytes as `read_snapshot` reads them (refused by the file's kind and size, said as it says
-    it), for a caller that checks the bytes too before they are parsed (`load_page(..., data=)`)."""
-    return _read_file(Path(path), max_bytes, str(path))
-
-
 def _read_file(path: Path, max_bytes: int, label: str) -> bytes:
     """The file's bytes, refused by its kind and size before a single byte is read."""
     try:

@@ -54,8 +54,8 @@ from pathlib import Path
 
 from .. import atomic
 from ..errors import RecordLensError
-from ..page.dataset import UNFINISHED_EXPORT, load_page
-from ..page.snapshot import read_saved_bytes
+from ..page.dataset import UNFINISHED_EXPORT
+from ..page.snapshot import read_file_bytes
 from ..records.model import TextKeyIndex, save_records
 from ..records.record_text import TEXT_SEPARATOR, texts_of_record
 from ..text_forms import unicode_form, written
@@ -226,9 +226,8 @@ def _page_rows(project: Project, info: PageInfo, warnings: list[str]) -> list[_R
 def _record_texts(project: Project, info: PageInfo, labels: Sequence[Label],
                   warnings: list[str]) -> list[tuple[str, ...] | None]:
     try:
-        path = project.snapshot_file(info.name)
-        data = read_saved_bytes(path)
-        page = load_page(path, info.name, data=data).page  # the bytes checked against the hash are those parsed
+        data = read_file_bytes(project.snapshot_file(info.name))
+        page = project.load(info.name, data=data).page  # the bytes checked against the hash are those parsed
     except (OSError, RecordLensError) as error:  # the labels are still worth having: written without texts, said
         warnings.append(f"page {written(info.name)}: exported without its records' texts, as its saved copy in the "
                         f"project could not be read: {str(error).rstrip('.')}")

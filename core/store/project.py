@@ -338,9 +338,10 @@ class Project(Connection):
         info = self.page(name)
         return snapshot_path(self.root, info.snapshot, info.suffix)
 
-    def load(self, name: str) -> LoadedPage:
-        """Read and parse a page's snapshot (the DOM, text map and XPaths labels refer to)."""
-        return load_page(self.snapshot_file(name), name)
+    def load(self, name: str, *, data: bytes | None = None) -> LoadedPage:
+        """Read and parse a page's snapshot (the DOM, text map and XPaths labels refer to); `data`: its bytes, read
+        already by a caller that checks them too (`load_page`)."""
+        return load_page(self.snapshot_file(name), name, data=data)
 
     def add_page(self, name: str, snapshot: str, suffix: str, size: int, *, url: str | None = None,
                  title: str | None = None, charset: str | None = None, source: str | None = None,
