@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.cli.command import main
-from recordlens.core.store import Provenance, init_project, open_project
+from recordlens.core.store import Project, Provenance, init_project, open_project
 from recordlens.core.store.exporter import CSV_COLUMNS, export_project
 from recordlens.core.store.importer import import_paths
 
@@ -149,13 +149,19 @@ def test_the_csv_writes_a_records_text_on_its_first_row_only(project: Path, tmp_
     assert record == [("/body[1]/ul[1]/li[2]", "'=SUM(A1) · -5"), ("/body[1]/ul[1]/li[3]", "")]
 
 
-def test_a_saved_page_changed_by_hand_is_said_as_the_nexteval_export_says_it(tmp_path: Path) -> None:
+def one_labelled_page(tmp_path: Path) -> Project:
+    """A project of page 1 (PAGE) with one true record, imported from a dataset: open, to be used in a `with`."""
     (tmp_path / "ds" / "html").mkdir(parents=True)
     (tmp_path / "ds" / "gt").mkdir()
     (tmp_path / "ds" / "html" / "1.html").write_text(PAGE, encoding="utf-8")
     (tmp_path / "ds" / "gt" / "1.json").write_text('[["/body[1]/ul[1]/li[1]"]]', encoding="utf-8")
-    with init_project(tmp_path / "P") as opened:
-        import_paths(opened, [tmp_path / "ds"])
+    opened = init_project(tmp_path / "P")
+    import_paths(opened, [tmp_path / "ds"])
+    return opened
+
+
+def test_a_saved_page_changed_by_hand_is_said_as_the_nexteval_export_says_it(tmp_path: Path) -> None:
+    with one_labelled_page(tmp_path) as opened:
         stored = opened.snapshot_file("1")
         stored.chmod(0o644)
         stored.write_bytes(stored.read_bytes().replace("café".encode(), b"tea"))  # changed by hand
@@ -168,12 +174,7 @@ def test_a_saved_page_changed_by_hand_is_said_as_the_nexteval_export_says_it(tmp
 
 
 def test_a_page_whose_saved_copy_is_gone_is_exported_without_texts_and_said(tmp_path: Path) -> None:
-    (tmp_path / "ds" / "html").mkdir(parents=True)
-    (tmp_path / "ds" / "gt").mkdir()
-    (tmp_path / "ds" / "html" / "1.html").write_text(PAGE, encoding="utf-8")
-    (tmp_path / "ds" / "gt" / "1.json").write_text('[["/body[1]/ul[1]/li[1]"]]', encoding="utf-8")
-    with init_project(tmp_path / "P") as opened:
-        import_paths(opened, [tmp_path / "ds"])
+    with one_labelled_page(tmp_path) as opened:
         opened.snapshot_file("1").unlink()  # deleted by hand
         summary = export_project(opened, "jsonl", tmp_path / "out")
     assert summary.records == 1 and jsonl_lines(tmp_path / "out")[0]["texts"] is None
@@ -185,12 +186,7 @@ def test_a_page_whose_saved_copy_is_gone_is_exported_without_texts_and_said(tmp_
 def test_a_saved_copy_replaced_by_a_pipe_is_exported_without_texts_and_never_waited_on(tmp_path: Path) -> None:
     """The bytes whose hash is checked are the bytes parsed, read once, refused by the file's kind before a byte
     is read: a pipe (nothing ever written to it) put in its place by hand is said, not waited on."""
-    (tmp_path / "ds" / "html").mkdir(parents=True)
-    (tmp_path / "ds" / "gt").mkdir()
-    (tmp_path / "ds" / "html" / "1.html").write_text(PAGE, encoding="utf-8")
-    (tmp_path / "ds" / "gt" / "1.json").write_text('[["/body[1]/ul[1]/li[1]"]]', encoding="utf-8")
-    with init_project(tmp_path / "P") as opened:
-        import_paths(opened, [tmp_path / "ds"])
+    with one_labelled_page(tmp_path) as opened:
         stored = opened.snapshot_file("1")
         stored.unlink()
         os.mkfifo(stored)
