@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -87,3 +88,20 @@ def serve(pages: dict[str, bytes] | None = None) -> Iterator[ThreadingHTTPServer
     with loopback.serve(_Handler) as httpd:
         httpd.pages = pages if pages is not None else _pages(httpd.server_address[1])  # type: ignore[attr-defined]
         yield httpd
+
+
+def capture_argv(*args: str, **limits: object) -> list[str]:
+    """`recordlens site capture ARGS` as a process of its own, with limits of the capture module
+    (`annotator/agent/site_capture.py`: CAPTURE_MARGIN_S, SETTLE_MS, MAX_TREE_ELEMENTS, ...) set in it first, for
+    tests where waiting out their defaults is not the point. A limit the module does not have fails here, so a
+    renamed one is not set in vain."""
+    if not limits:
+        return [sys.executable, "-m", "recordlens.annotator.cli", "site", "capture", *args]
+    from recordlens.annotator.agent import site_capture
+
+    unknown = [name for name in limits if not hasattr(site_capture, name)]
+    assert not unknown, f"the capture module has no {unknown}"
+    settings = "; ".join(f"capture.{name} = {value!r}" for name, value in limits.items())
+    program = (f"import sys; import recordlens.annotator.agent.site_capture as capture; {settings}; "
+               "from recordlens.annotator.cli import main; sys.exit(main(sys.argv[1:]))")
+    return [sys.executable, "-c", program, "site", "capture", *args]

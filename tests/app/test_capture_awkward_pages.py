@@ -18,6 +18,7 @@ import pytest
 from recordlens.core.agent.axtree import format_axtree, read_tree
 from recordlens.core.agent.sites import load_site
 from tests import loopback
+from tests.capture_site import capture_argv
 from tests.loopback import base_url
 
 pytestmark = pytest.mark.app
@@ -25,14 +26,11 @@ pytestmark = pytest.mark.app
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def capture(url: str, site: Path, *more: str, before: str = "") -> tuple[dict, str, float]:
-    """Run the capture process: (its JSON summary, its stderr, the seconds it took). `before`: Python run in the
-    process before the command (to lower a limit)."""
-    program = (f"import sys; {before}; from recordlens.annotator.cli import main; sys.exit(main(sys.argv[1:]))"
-               if before else None)
-    command = ([sys.executable, "-c", program] if program else [sys.executable, "-m", "recordlens.annotator.cli"])
+def capture(url: str, site: Path, *more: str, **limits: object) -> tuple[dict, str, float]:
+    """Run the capture process: (its JSON summary, its stderr, the seconds it took). `limits`: the capture
+    module's, lowered (`capture_argv`)."""
     started = time.monotonic()
-    done = subprocess.run([*command, "site", "capture", url, "--site", str(site), "--json", *more],
+    done = subprocess.run(capture_argv(url, "--site", str(site), "--json", *more, **limits),
                           capture_output=True, text=True, timeout=300)
     took = time.monotonic() - started
     assert done.stdout.strip(), done.stderr[-3000:]
@@ -175,7 +173,7 @@ def test_a_page_whose_capture_hangs_is_given_up_within_its_timeout_and_the_margi
     with loopback.serve(_Hangs) as server:
         summary, stderr, took = capture(
             base_url(server) + "/", tmp_path / "site", "--depth", "1", "--ignore-robots", "--timeout", "3",
-            before=f"import recordlens.annotator.agent.site_capture as capture; capture.CAPTURE_MARGIN_S = {margin_s}")
+            CAPTURE_MARGIN_S=margin_s)
     reason = failures(summary).get("/hangs.html", "")
     assert reason.startswith("capturing it took too long:") and "--timeout" in reason, (summary, stderr[-2000:])
     assert f"and {margin_s} s more to be captured" in reason, reason  # the margin given, not the default
@@ -194,7 +192,7 @@ def test_a_page_too_large_for_its_tree_is_kept_with_a_note_instead_of_the_tree(t
     with loopback.serve(Large) as server:
         summary, stderr, _ = capture(
             base_url(server) + "/", tmp_path / "site", "--depth", "0", "--ignore-robots", "--timeout", "30",
-            before="import recordlens.annotator.agent.site_capture as capture; capture.MAX_TREE_ELEMENTS = 30")
+            MAX_TREE_ELEMENTS=30)
     assert len(summary["saved"]) == 1, (summary, stderr[-2000:])
     warning = next(line for line in stderr.splitlines() if "warning" in line)
     assert summary["saved"][0] in warning and "accessibility tree" in warning and "30" in warning, warning

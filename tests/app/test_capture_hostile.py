@@ -18,6 +18,7 @@ import pytest
 from recordlens.core.agent.sites import load_site
 from recordlens.core.page.snapshot import read_snapshot
 from tests import loopback
+from tests.capture_site import capture_argv
 from tests.loopback import base_url
 
 pytestmark = pytest.mark.app
@@ -69,14 +70,11 @@ class _Hostile(loopback.LoopbackHandler):
         self.send(200, _page("Posted", "<p>thank you</p>"))
 
 
-def capture(urls: list[str], site: Path, *more: str, before: str = "") -> tuple[dict, str]:
-    """The capture command's summary and stderr; a capture that hangs is killed after a generous time. `before`:
-    Python run in the process before the command (to lower a limit)."""
-    command = ([sys.executable, "-c", f"import sys; {before}; from recordlens.annotator.cli import main; "
-                                      "sys.exit(main(sys.argv[1:]))"]
-               if before else [sys.executable, "-m", "recordlens.annotator.cli"])
-    done = subprocess.run([*command, "site", "capture", *urls, "--site", str(site), "--json", "--depth", "0",
-                           "--ignore-robots", *more], capture_output=True, text=True, timeout=240)
+def capture(urls: list[str], site: Path, *more: str, **limits: object) -> tuple[dict, str]:
+    """The capture command's summary and stderr; a capture that hangs is killed after a generous time. `limits`:
+    the capture module's, lowered (`capture_argv`)."""
+    done = subprocess.run(capture_argv(*urls, "--site", str(site), "--json", "--depth", "0", "--ignore-robots",
+                                       *more, **limits), capture_output=True, text=True, timeout=240)
     assert done.stdout.strip(), done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
 
@@ -124,14 +122,13 @@ def test_a_page_that_never_stops_running_fails_alone(tmp_path) -> None:
     still seconds more than a plain page takes to load and to be captured."""
     with loopback.serve(_Hostile) as server:
         urls = [base_url(server) + p for p in ("/loops", "/loops-later", *(f"/p{i}" for i in range(1, 7)))]
-        summary, _ = capture(urls, tmp_path / "site", "--timeout", "3",
-                             before="import recordlens.annotator.agent.site_capture as c; c.CAPTURE_MARGIN_S = 3")
+        summary, _ = capture(urls, tmp_path / "site", "--timeout", "5", CAPTURE_MARGIN_S=3)
     failed = {path_of(u): why for u, why in summary["failed"]}
     assert failed == {
-        "/loops": "did not finish loading within 3 s: its server answered, but a script of the page kept it busy "
+        "/loops": "did not finish loading within 5 s: its server answered, but a script of the page kept it busy "
                   "(a script that never ends)",
         "/loops-later": "capturing it took too long: reading its links got no answer (a page has the --timeout of "
-                        "3 s to load and 3 s more to be captured)",
+                        "5 s to load and 3 s more to be captured)",
     }, summary
     assert [path_of(u) for u in summary["saved"]] == [f"/p{i}" for i in range(1, 7)], summary
     assert not summary["stopped"] and not any("stopped answering" in n for n in summary["notes"])

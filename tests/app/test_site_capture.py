@@ -24,7 +24,7 @@ from recordlens.core.agent.sites import load_site
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.page.snapshot import read_snapshot
 from tests import loopback
-from tests.capture_site import EXPECTED, ROBOTS_SKIPPED, serve
+from tests.capture_site import EXPECTED, ROBOTS_SKIPPED, capture_argv, serve
 from tests.loopback import base_url
 
 pytestmark = pytest.mark.app
@@ -35,14 +35,11 @@ DEMO_SITE = ROOT / "resources" / "agent" / "demo-site"
 
 # Run before the command where a page's settling time is not the point (the loopback pages have no scripts): the
 # wait after each load (SETTLE_MS) lowered, so that a capture of many pages takes seconds less.
-BRIEF_SETTLE = "import recordlens.annotator.agent.site_capture as capture; capture.SETTLE_MS = 50"
+BRIEF_SETTLE = {"SETTLE_MS": 50}
 
 
-def capture_command(url: str, site: Path, *more: str, before: str = "") -> list[str]:
-    command = ([sys.executable, "-c", f"import sys; {before}; from recordlens.annotator.cli import main; "
-                                      "sys.exit(main(sys.argv[1:]))"]
-               if before else [sys.executable, "-m", "recordlens.annotator.cli"])
-    return [*command, "site", "capture", url, "--site", str(site), "--json", "--timeout", "30", *more]
+def capture_command(url: str, site: Path, *more: str, **limits: object) -> list[str]:
+    return capture_argv(url, "--site", str(site), "--json", "--timeout", "30", *more, **limits)
 
 
 def checked_summary(returncode: int, stdout: str, stderr: str) -> dict:
@@ -57,8 +54,8 @@ def checked_summary(returncode: int, stdout: str, stderr: str) -> dict:
     return summary
 
 
-def run_capture(url: str, site: Path, *more: str, before: str = "") -> dict:
-    done = subprocess.run(capture_command(url, site, *more, before=before), capture_output=True, text=True,
+def run_capture(url: str, site: Path, *more: str, **limits: object) -> dict:
+    done = subprocess.run(capture_command(url, site, *more, **limits), capture_output=True, text=True,
                           timeout=300)
     return checked_summary(done.returncode, done.stdout, done.stderr)
 
@@ -82,30 +79,53 @@ class Refused:
     took: float  # seconds
     first_pid: int
     first_returncode: int
+    lock_seen: bool  # the first capture's lock was there when the second started
+
+
+@dataclass
+class FirstCapture:
+    """The shared capture's process output; its summary checked by the test that reads it, so that a capture gone
+    wrong fails that test, not the set-up of every test sharing it."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def summary(self) -> dict:
+        return checked_summary(self.returncode, self.stdout, self.stderr)
 
 
 @pytest.fixture(scope="module")
 def captured(tmp_path_factory):
-    """One capture of the loopback site, shared: (summary, site folder, server, the second capture of the same
+    """One capture of the loopback site, shared: (its output, site folder, server, the second capture of the same
     folder run while this one ran)."""
     with serve() as server:
         folder = tmp_path_factory.mktemp("captured") / "site"
-        first = subprocess.Popen(capture_command(base_url(server) + "/", folder, before=BRIEF_SETTLE),
+        lock = folder / ".capture.lock"
+        first = subprocess.Popen(capture_command(base_url(server) + "/", folder, **BRIEF_SETTLE),
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 60
-        while not (folder / ".capture.lock").exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        started = time.monotonic()
-        second = subprocess.run(capture_command(base_url(server) + "/", folder), capture_output=True, text=True,
-                                timeout=120)
-        took = time.monotonic() - started
-        out, err = first.communicate(timeout=300)
-        summary = checked_summary(first.returncode, out, err)
-        yield summary, folder, server, Refused(second, took, first.pid, first.returncode)
+        try:
+            deadline = time.monotonic() + 60
+            while not lock.exists() and first.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            lock_seen = lock.exists()
+            started = time.monotonic()
+            second = subprocess.run(capture_command(base_url(server) + "/", folder), capture_output=True,
+                                    text=True, timeout=120)
+            took = time.monotonic() - started
+            out, err = first.communicate(timeout=300)
+        finally:
+            if first.poll() is None:  # a step above timed out: no capture (and its Chromium) left running
+                first.kill()
+                first.communicate()
+        yield (FirstCapture(first.returncode, out, err), folder, server,
+               Refused(second, took, first.pid, first.returncode, lock_seen))
 
 
 def test_capture_saves_exactly_the_expected_pages(captured) -> None:
-    summary, folder, server, _ = captured
+    first, folder, server, _ = captured
+    summary = first.summary
     assert {path_of(u) for u in summary["saved"]} == EXPECTED
     assert [(path_of(u), why) for u, why in summary["failed"]] == [("/missing", "HTTP 404 Not Found")]
     skipped = {path_of(u): why for u, why in summary["skipped"]}
@@ -139,7 +159,7 @@ def test_capture_saves_exactly_the_expected_pages(captured) -> None:
 def test_killed_capture_resumes_without_duplicates(tmp_path) -> None:
     folder = tmp_path / "site"
     with serve() as server:
-        process = subprocess.Popen(capture_command(base_url(server) + "/", folder, before=BRIEF_SETTLE),
+        process = subprocess.Popen(capture_command(base_url(server) + "/", folder, **BRIEF_SETTLE),
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         state = folder / "capture.json"
         deadline = time.monotonic() + 180
@@ -160,7 +180,7 @@ def test_killed_capture_resumes_without_duplicates(tmp_path) -> None:
         saved = sum(o["outcome"] == "saved" for o in outcomes)
         assert 3 <= saved < len(EXPECTED)
         first = list(server.requests)
-        summary = run_capture(base_url(server) + "/", folder, before=BRIEF_SETTLE)
+        summary = run_capture(base_url(server) + "/", folder, **BRIEF_SETTLE)
         again = server.requests[len(first):]
     assert summary["resumed"] is True
     assert len(summary["saved"]) + saved == len(EXPECTED)  # each page saved once over the two runs
@@ -254,8 +274,9 @@ def test_each_url_gets_its_own_reason_after_a_page_that_timed_out(tmp_path) -> N
 
 
 def test_a_second_capture_of_the_same_folder_is_refused_at_once(captured) -> None:
-    summary, folder, server, refused = captured  # the second capture was started once the first held the folder
-    second = refused.done
+    first, folder, server, refused = captured
+    assert refused.lock_seen  # the second capture was started once the first held the folder
+    summary, second = first.summary, refused.done
     assert second.returncode == 2 and not second.stdout
     assert f"{folder} is being captured by process {refused.first_pid} on " in second.stderr, second.stderr
     assert refused.took < 10  # before its Chromium started
@@ -332,8 +353,8 @@ def test_redirects_to_a_dead_other_host_never_stop_the_capture_of_the_site(tmp_p
 
     with loopback.serve(Hub) as server:
         followed = run_capture(base_url(server) + "/", tmp_path / "any", "--depth", "1", "--any-host",
-                               "--ignore-robots", before=BRIEF_SETTLE)
-        refused = run_capture(base_url(server) + "/", tmp_path / "same", "--depth", "1", before=BRIEF_SETTLE)
+                               "--ignore-robots", **BRIEF_SETTLE)
+        refused = run_capture(base_url(server) + "/", tmp_path / "same", "--depth", "1", **BRIEF_SETTLE)
     for summary in (followed, refused):
         assert {path_of(u) for u in summary["saved"]} == {"/", "/z1", "/z2"}, summary
         assert not summary["queued"] and not any("stopped answering" in n for n in summary["notes"])
