@@ -27,8 +27,13 @@ Definitions (the README publishes them):
   run), the last uncut one counts. Asked to count the incomplete runs too, it counts their finished episodes;
   a cut episode is never counted, and an incomplete run's rate is over the tasks it has an episode of. A category
   none of whose episodes is counted (every one cut, or all in runs left out) has no row: a warning names it.
-- Tasks are those of the run's own site: a task id used on two sites is two tasks (the caller passes the run's;
-  given several sites' tasks sharing an id, a run that recorded no site, the one scored against is said).
+- Tasks are those of the run's own site: a task id used on two sites is two tasks, and an episode or a reference is
+  of its own site's task only. The caller passes the run's site's tasks; for a run stored without its site (an
+  older RecordLens) it passes the site of each episode, from the episode's task in the project (`sites`): the run
+  is scored by that site's tasks and references, and a run whose episodes span several sites scores each episode
+  by its own site's task and reference, naming each task with its site ("t1 (site shop)", as the tasks report
+  does). Given several sites' tasks sharing an id and no episode's site, the one scored against is said, for the
+  run's own task ids only.
   They are scored as they are now: a task changed since the run used it (`--replace-tasks`; the run records each
   task's digest) is named.
 - Figures are rounded half up (0.625 -> "0.63" at two decimals), one rule for every figure printed.
@@ -37,8 +42,8 @@ Definitions (the README publishes them):
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from statistics import stdev
@@ -46,9 +51,10 @@ from statistics import stdev
 from ..runs.charts import grouped_bars
 from ..wording import counted, listed
 from .actions import Step
+from .funnel import named_tasks
 from .loop import CUT_STOPS
 from .model import Task, Trajectory
-from .references import Reference, ReferenceChoice, choose_references
+from .references import Reference, choose_references
 from .sites import loose_url
 from .targets import folded, targets_match
 from .tasks import is_correct, normalise_answer, same_version
@@ -129,17 +135,26 @@ class Evaluation:
 
 def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
              references: Mapping[str, Trajectory] | Sequence[Reference] | None = None, *, plan: RunPlan | None = None,
-             include_incomplete: bool = False, recorded_for: Mapping[str, str | None] | None = None) -> Evaluation:
+             include_incomplete: bool = False, recorded_for: Mapping[str, str | None] | None = None,
+             sites: Sequence[str] | None = None) -> Evaluation:
     """Score agent episodes (trajectories with a run index) against their tasks and references; by default
     only the complete run indices count (see the module notes). `references`: every reference of the tasks, oldest
     first (the one that counts is chosen here), or one per task id with `recorded_for`: task id -> the
-    `task_digest` of the task it was recorded for (None, or not there: not known)."""
-    by_id = {t.id: t for t in tasks}
+    `task_digest` of the task it was recorded for (None, or not there: not known). `sites`: the site of each of
+    `trajectories` (a run stored without its site: each episode's task's, from the project), to score each
+    episode by its own site's task and reference among `tasks` of several sites; None: `tasks` are the run's site's."""
     plan = plan or RunPlan()
-    choice = _choice(tasks, references or {}, recorded_for or {})
+    held = _references(references or {}, recorded_for or {})
+    if sites is not None:
+        tasks, trajectories, held, plan = on_their_sites(tasks, trajectories, sites, held, plan)
+    by_id = {t.id: t for t in tasks}
+    # A reference is of its own site's task (a file's, of no site, of the task of its id)
+    choice = choose_references(tasks, [r for r in held if r.site is None or r.task_id not in by_id
+                                       or by_id[r.task_id].site == r.site])
     references = choice.trajectories()
     episodes: list[dict[str, object]] = []
-    warnings: list[str] = shared_id_warnings(tasks)
+    run_ids = {t.task_id for t in trajectories} | set(plan.task_ids or ())
+    warnings: list[str] = shared_id_warnings(tasks, run_ids)
     for trajectory in latest_episodes(trajectories):
         task = by_id.get(trajectory.task_id)
         if task is None:
@@ -148,6 +163,7 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
         reference = references.get(task.id)
         episodes.append({
             "task": task.id,
+            "site": task.site,
             "category": task.category or "(none)",
             "run": trajectory.run if trajectory.run is not None else 0,
             "answer": trajectory.answer,
@@ -198,26 +214,65 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
                       categories_left_out=left_out)
 
 
-def shared_id_warnings(tasks: Sequence[Task]) -> list[str]:
-    """Said when the tasks scored hold one id on several sites (a run stored without its site, by an older
-    RecordLens, is scored by every site's tasks): an episode names its task by id alone, so it is scored against one
-    of them, the last; which one, and of which sites, is said rather than left to guess."""
+def shared_id_warnings(tasks: Sequence[Task], task_ids: Collection[str] | None = None) -> list[str]:
+    """Said when the tasks scored hold one of the run's task ids (`task_ids`; None: every one) on several sites and
+    nothing says which site's task an episode is of (a run stored without its site, none of whose episodes tell):
+    an episode names its task by id alone, so it is scored against one of them, the last, and compared with that
+    task's reference; which one, and of which sites, is said rather than left to guess."""
     sites: dict[str, list[str]] = defaultdict(list)
     for task in tasks:
-        sites[task.id].append(task.site)
-    return [f"task id {task_id!r} is on {len(on)} sites ({', '.join(site or 'no site' for site in on)}) and an "
-            "episode names its task by id alone: its episodes are scored against "
+        if task_ids is None or task.id in task_ids:
+            sites[task.id].append(task.site)
+    return [f"task id {task_id!r} is on {len(on)} sites ({', '.join(site or 'no site' for site in on)}) and "
+            "nothing says which one's the run used: its episodes are scored against "
             + (f"site {on[-1]}'s task" if on[-1] else "the task of no site")
-            + " (a run that recorded its site is scored by that site's tasks only)"
+            + " and compared with that task's reference"
             for task_id, on in sites.items() if len(on) > 1]
 
 
-def _choice(tasks: Sequence[Task], references: Mapping[str, Trajectory] | Sequence[Reference],
-            recorded_for: Mapping[str, str | None]) -> ReferenceChoice:
-    """The references that count (`choose_references`), from every reference or from one per task id."""
+def on_their_sites(tasks: Sequence[Task], trajectories: Sequence[Trajectory], sites: Sequence[str],
+                   references: Sequence[Reference], plan: RunPlan
+                   ) -> tuple[list[Task], list[Trajectory], list[Reference], RunPlan]:
+    """The tasks, episodes, references and plan of a run whose episodes' sites are `sites` (one per trajectory):
+    the tasks and references of those sites only; over several sites, each task named with its site ("t1 (site
+    shop)", `named_tasks`), so that each episode is scored by its own site's task and reference. A run with no
+    episode tells no site: all is kept as given."""
+    on = sorted(set(sites))
+    if not on:
+        return list(tasks), list(trajectories), list(references), plan
+    tasks = [t for t in tasks if t.site in on]
+    references = [r for r in references if r.site is None or r.site in on]
+    if len(on) == 1:
+        return tasks, list(trajectories), references, plan
+
+    def name(site: str, task_id: str) -> str:
+        return named_tasks([(site, task_id)], on)[0]
+
+    episodes = [replace(t, task_id=name(site, t.task_id)) for t, site in zip(trajectories, sites, strict=True)]
+    # A file's reference (of no site) is of the task of its id on each site
+    references = [replace(r, site=site, trajectory=replace(r.trajectory, task_id=name(site, r.task_id)))
+                  for r in references for site in ([r.site] if r.site is not None else on)]
+    named = [replace(t, id=name(t.site, t.id)) for t in tasks]
+    of_id: dict[str, list[Task]] = defaultdict(list)  # a task id as the run names it -> its tasks on those sites
+    for task, as_named in zip(tasks, named, strict=True):
+        of_id[task.id].append(as_named)
+    ran = {t.task_id for t in episodes}
+    # The run's tasks, named by id alone: of an id, the sites' tasks it has an episode of, else every one
+    task_ids = None if plan.task_ids is None else tuple(
+        n for i in plan.task_ids for n in ([t.id for t in of_id[i] if t.id in ran] or [t.id for t in of_id[i]] or [i]))
+    digests = None
+    if plan.task_digests is not None:  # the task a digest is of is the one the run used, if one of them is
+        digests = {t.id: digest for task_id, digest in plan.task_digests.items()
+                   for t in ([t for t in of_id[task_id] if same_version(digest, t)] or of_id[task_id])}
+    return named, episodes, references, replace(plan, task_ids=task_ids, task_digests=digests)
+
+
+def _references(references: Mapping[str, Trajectory] | Sequence[Reference],
+                recorded_for: Mapping[str, str | None]) -> list[Reference]:
+    """Every reference, from every reference or from one per task id."""
     if isinstance(references, Mapping):
-        references = [Reference(t, recorded_for.get(task_id)) for task_id, t in references.items()]
-    return choose_references(tasks, references)
+        return [Reference(t, recorded_for.get(task_id)) for task_id, t in references.items()]
+    return list(references)
 
 
 def unanswered_warnings(unanswered: Sequence[str], counting: Mapping[str, object]) -> list[str]:

@@ -154,7 +154,7 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
         recorded_for = recorded_for or {}
         references = [Reference(t, _digest(recorded_for.get(task_id))) for task_id, t in references.items()]
     versions = [current.get((c.task.site, c.id), c.task) for c in candidates]
-    differs = [_key(c) for c, task in zip(candidates, versions, strict=True)
+    differs = [task_key(c) for c, task in zip(candidates, versions, strict=True)
                if task_digest(task) != task_digest(c.task)]
     choices = _choices_per_site(candidates, versions, references or ())
     rows: dict[str, FunnelRow] = {}
@@ -166,9 +166,9 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
         chosen = choices[candidate.task.site].counting.get(candidate.id)
         reference = chosen.trajectory if chosen is not None else None
         if candidate.status == "accepted" and candidate.evidence == "":
-            not_found.append(_key(candidate))
+            not_found.append(task_key(candidate))
         if candidate.status == "accepted" and reference is None:
-            unrecorded.append(_key(candidate))
+            unrecorded.append(task_key(candidate))
         origin = "by_hand" if candidate.model == HAND_MADE else "generated"
         for target in (row, total):
             setattr(target, origin, getattr(target, origin) + 1)
@@ -184,12 +184,13 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
     accepted = [c for c in candidates if c.status == "accepted"]
     return Funnel(categories=[rows[k] for k in sorted(rows)], total=total, answer_not_found=not_found,
                   without_reference=unrecorded,
-                  other_version=[_key(c) for c in accepted if c.id in choices[c.task.site].earlier],
-                  unanswered=[_key(c) for c in accepted if c.id in choices[c.task.site].unanswered],
+                  other_version=[task_key(c) for c in accepted if c.id in choices[c.task.site].earlier],
+                  unanswered=[task_key(c) for c in accepted if c.id in choices[c.task.site].unanswered],
                   differs_from_project=differs, sites=sorted({c.task.site for c in candidates}))
 
 
-def _key(candidate: Candidate) -> TaskKey:
+def task_key(candidate: Candidate) -> TaskKey:
+    """A candidate's task as (site, task id): a task id is a site's own."""
     return candidate.task.site, candidate.id
 
 

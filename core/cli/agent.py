@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..agent.axtree import SiteTrees
@@ -625,17 +626,20 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
         if run_id not in {r.id for r in runs}:
             raise AgentError(f"no agent run {run_id} in the project (runs: {', '.join(str(r.id) for r in runs)})")
         run = project.agent.run(run_id)
-        episodes = [t for _, t in project.agent.trajectories(agent_run_id=run_id)]
-        # The run's own site's tasks and references: a task id on two sites is two tasks (a run made before runs
-        # recorded their site is scored by every site's, as it was).
+        stored = project.agent.trajectories(agent_run_id=run_id)
+        episodes = [t for _, t in stored]
+        # The run's own site's tasks and references: a task id on two sites is two tasks. A run stored without its
+        # site (an older RecordLens) is scored by the sites of its episodes' tasks, each episode by its own's.
         site = run.parameters.get("site")
         site = str(site) if site is not None else None
+        on_sites = None if site is not None else _episode_sites(project, run_id, [row for row, _ in stored])
         tasks = project.agent.tasks(site=site)
-        # Every reference with the task version it was recorded for, oldest first: `evaluate` takes the one that
-        # counts (`choose_references`, as the tasks report and the app do).
+        # Every reference with the task version it was recorded for and its site, oldest first: `evaluate` takes
+        # the one that counts (`choose_references`, as the tasks report and the app do).
         versions = project.agent.recorded_versions()
-        references = [Reference(t, versions[row], row) for row, t in project.agent.trajectories(reference=True,
-                                                                                                site=site)]
+        references = [Reference(t, versions[row], row, site=of) for of in sorted({t.site for t in tasks})
+                      for row, t in project.agent.trajectories(reference=True, site=of)]
+        references.sort(key=lambda r: r.row or 0)
     if args.references:  # a file's reference is its task's newest; its version is not known
         references += [Reference(t) for t in read_references(Path(args.references)).values()]
     task_ids = run.parameters.get("task_ids")
@@ -646,7 +650,9 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
                    ended=run.ended_at is not None and run.status != "failed", run_id=run_id,
                    error=(run.error or "no reason recorded") if run.status == "failed" else None,
                    task_digests=digests if isinstance(digests, dict) else None)
-    result = evaluate(tasks, episodes, references, plan=plan, include_incomplete=args.include_incomplete)
+    result = evaluate(tasks, episodes, references, plan=plan, include_incomplete=args.include_incomplete,
+                      sites=on_sites)
+    scored_on = [site] if site is not None else sorted(set(on_sites or ()))
     other_snapshots = _other_snapshots(runs, run)
     if other_snapshots:
         result.warnings.append(other_snapshots)
@@ -657,17 +663,28 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
         print(f"wrote {args.chart}", file=sys.stderr)
     if args.json:
         snapshot = {k: run.parameters.get(k) for k in ("site", "site_folder", "site_digest")}
-        print_json({"run": run_id, "snapshot": snapshot, "cost": _cost_figures(run.cost), **result.as_dict()})
+        print_json({"run": run_id, "snapshot": snapshot, "sites": scored_on, "cost": _cost_figures(run.cost),
+                    **result.as_dict()})
     else:
         # the site named: the task ids of the table and of the warnings above are that site's own
-        site = run.parameters.get("site")
-        on_site = f" on site {site}" if site else ""
+        on_site = f" on site{'s' if len(scored_on) > 1 else ''} {', '.join(scored_on)}" if scored_on else ""
+        if scored_on and site is None:
+            on_site += " (the sites of its episodes' tasks: the run recorded none)" if len(scored_on) > 1 else \
+                " (the site of its episodes' tasks: the run recorded none)"
         print(f"agent run {run_id}{on_site}: {counted(result.overall.episodes, 'episode')} over "
               f"{counted(result.overall.runs, 'run')}"
               + ("" if result.complete else f" (INCOMPLETE: {_incomplete_summary(result, run.status)})"))
         print(_cost_line(run.cost))
         print(format_table(result))
     return 0
+
+
+def _episode_sites(project, run_id: int, rows: Sequence[int]) -> list[str]:  # noqa: ANN001 - a Project
+    """The site of each of a run's episodes (by row id, in `rows`' order): its task's in the project, which a run
+    stored without its site (an older RecordLens) leaves to be worked out."""
+    site_of = {row: site for site in sorted({t.site for t in project.agent.tasks()})
+               for row, _ in project.agent.trajectories(agent_run_id=run_id, site=site)}
+    return [site_of[row] for row in rows]
 
 
 def _cost_figures(cost: dict[str, object]) -> dict[str, object]:

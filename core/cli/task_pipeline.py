@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..agent.candidates import REASONED, STATUSES, Candidate, check_answers, load_candidates, save_candidates
-from ..agent.funnel import HAND_MADE, format_funnel, funnel, write_funnel_chart
+from ..agent.funnel import HAND_MADE, format_funnel, funnel, named_tasks, task_key, write_funnel_chart
 from ..agent.model import Task
 from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, make_embedder
 from ..agent.references import Reference
@@ -279,11 +279,13 @@ def _checked_candidates(args: argparse.Namespace) -> list[Candidate]:
     candidates = load_candidates(args.candidates)
     unchecked = [c for c in candidates if c.evidence is None]
     if unchecked and args.site:
-        checked = {c.id: c for c in check_answers(unchecked, load_site(args.site))}
-        return [checked.get(c.id, c) if c.evidence is None else c for c in candidates]
+        # by site and id: site A's t1 and site B's t1 are two tasks, each keeps its own answer's evidence
+        checked = {task_key(c): c for c in check_answers(unchecked, load_site(args.site))}
+        return [checked.get(task_key(c), c) if c.evidence is None else c for c in candidates]
     if unchecked:
-        edited = [c.id for c in unchecked if c.edited]
-        other = [c.id for c in unchecked if not c.edited]
+        sites = {c.task.site for c in unchecked}  # over several, each task named with its site
+        edited = named_tasks([task_key(c) for c in unchecked if c.edited], sites)
+        other = named_tasks([task_key(c) for c in unchecked if not c.edited], sites)
         which = "; ".join(part for part in (f"edited at review: {listed(edited)}" if edited else "",
                                             f"never checked: {listed(other)}" if other else "") if part)
         print(f"{len(unchecked)} candidate(s) of {args.candidates} have an answer no one has looked for on the site "

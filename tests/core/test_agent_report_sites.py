@@ -73,8 +73,12 @@ def test_eval_says_which_sites_task_an_id_on_two_sites_is_scored_against() -> No
     episode = replace(demo_reference(RULES.id), actor="agent:m", run=0)
     result = evaluate([A, B], [episode])
     said = [w for w in result.warnings if "on 2 sites" in w]
-    assert said == ["task id 'rules-1' is on 2 sites (demo-site, other-site) and an episode names its task by id "
-                    "alone: its episodes are scored against site other-site's task (a run that recorded its site is "
-                    "scored by that site's tasks only)"]
+    assert said == ["task id 'rules-1' is on 2 sites (demo-site, other-site) and nothing says which one's the run "
+                    "used: its episodes are scored against site other-site's task and compared with that task's "
+                    "reference"]
     assert result.episodes[0]["success"] is False  # other-site's answer, "different"
     assert not shared_id_warnings([A])
+    assert not shared_id_warnings([A, B], {"lookup-1"})  # an id the run does not have is none of its business
+    # told the episode's site (`agent eval` reads it from the project), it is scored by that site's task, unsaid
+    told = evaluate([A, B], [episode], sites=["demo-site"])
+    assert told.episodes[0]["success"] is True and not [w for w in told.warnings if "sites" in w]
