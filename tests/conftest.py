@@ -55,6 +55,15 @@ def quick_fits(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
+def no_upgrade_left_unsaid() -> None:
+    """The project upgrades said by `take_upgrades` are those of the test that takes them, not of an earlier test
+    of this process (the list is the process's, as the app's is)."""
+    from recordlens.core.store import take_upgrades
+
+    take_upgrades()
+
+
+@pytest.fixture(autouse=True)
 def no_real_gemini_key(monkeypatch: pytest.MonkeyPatch) -> None:
     """No test may reach Gemini with a developer's real key: tests that need a key set a fake one."""
     for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):

@@ -96,3 +96,12 @@ def wait_for(condition, timeout_ms: int = 10_000) -> None:  # noqa: ANN001 - a c
         assert waited < timeout_ms, "timed out"
         spin(20)
         waited += 20
+
+
+def short_waits(monkeypatch) -> None:
+    """A Wait a recording or a replay carries out gives the page 0.2 s rather than its second (snapshots do not
+    change): for tests whose point is not how long a Wait lasts."""
+    from recordlens.annotator.agent import qt_browser, recorder
+
+    monkeypatch.setattr(recorder, "WAIT_MS", 200)
+    monkeypatch.setattr(qt_browser, "WAIT_MS", 200)

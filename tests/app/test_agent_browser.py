@@ -19,7 +19,7 @@ from recordlens.core.agent.sites import build_site, load_site
 from recordlens.core.agent.targets import Target, TargetNotFoundError, find_target
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.page.mhtml_writer import write_mhtml
-from tests.app.agent_helpers import DEMO_REFERENCE, DEMO_SITE, HOME
+from tests.app.agent_helpers import DEMO_REFERENCE, DEMO_SITE, HOME, short_waits
 
 pytestmark = pytest.mark.app
 
@@ -35,9 +35,7 @@ def named(observation, name: str) -> Target:
 
 
 def test_observe_and_perform_round_trip(agent, monkeypatch):
-    from recordlens.annotator.agent import qt_browser
-
-    monkeypatch.setattr(qt_browser, "WAIT_MS", 200)  # a Wait's second: what it lasts is not this test's point
+    short_waits(monkeypatch)  # a Wait's second: what it lasts is not this test's point
     assert isinstance(agent, Browser)
     agent.open(HOME)
     seen = agent.observe()

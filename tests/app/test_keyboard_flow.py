@@ -717,13 +717,16 @@ def test_enter_in_the_finder_brings_the_record_found_into_the_lists_view_on_a_lo
     bar = panel.list.verticalScrollBar()
     bar.setValue(bar.maximum() // 2)
     type_in_the_finder(qtbot, window, "zeta")
-    QTest.keyClick(panel.finder, Qt.Key.Key_Return)
-    first = panel.selected_ids()[0]
+    first = panel.found_ids()[0]
     row = panel._rows_of([first])[0]
+
     def in_view() -> bool:
         panel.list.doItemsLayout()  # the rows just hidden or shown laid out, as the next paint would
         return panel.list.viewport().rect().contains(panel.list.visualItemRect(panel.list.item(row)).center())
 
+    assert not in_view()  # before Enter, the first record found is out of the list's view
+    QTest.keyClick(panel.finder, Qt.Key.Key_Return)
+    assert panel.selected_ids()[0] == first
     qtbot.waitUntil(in_view, timeout=5_000)
     QTest.keyClick(panel.finder, Qt.Key.Key_Escape)  # every record listed again: the one found stays in view
     assert panel.found_ids() is None and panel.selected_ids() == [first]

@@ -10,7 +10,17 @@ from recordlens.annotator.agent.recorder import Recorder
 from recordlens.annotator.agent.trajectory_replay import replay
 from recordlens.core.agent.actions import format_action
 from recordlens.core.agent.model import Task, Trajectory
-from tests.app.agent_helpers import DEMO_SITE, HOME, alt_left, click, element, shown_browser, type_text, wheel
+from tests.app.agent_helpers import (
+    DEMO_SITE,
+    HOME,
+    alt_left,
+    click,
+    element,
+    short_waits,
+    shown_browser,
+    type_text,
+    wheel,
+)
 
 pytestmark = pytest.mark.app
 
@@ -22,15 +32,6 @@ OTHER = "Graph Coarsening for Fast Spectral Clustering"
 def browser(qapp):
     # Short enough that the search page scrolls: a scroll that moves nothing is no step.
     yield from shown_browser(DEMO_SITE, (1280, 420))
-
-
-def short_waits(monkeypatch) -> None:
-    """A Wait a recording or a replay carries out gives the page 0.2 s rather than its second (snapshots do not
-    change): for tests whose point is not how long a Wait lasts."""
-    from recordlens.annotator.agent import qt_browser, recorder
-
-    monkeypatch.setattr(recorder, "WAIT_MS", 200)
-    monkeypatch.setattr(qt_browser, "WAIT_MS", 200)
 
 
 def test_real_input_records_the_expected_steps_and_they_replay(qtbot, browser, monkeypatch):

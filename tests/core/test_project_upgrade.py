@@ -21,10 +21,6 @@ from tests.core.old_projects import old_project
 PAGE = "<html><body><ul><li>a</li><li>b</li></ul></body></html>"
 
 
-@pytest.fixture(autouse=True)
-def _no_upgrade_left_unsaid() -> None:
-    take_upgrades()  # those of other tests of this process
-
 
 def a_version_3_project(folder: Path) -> Path:
     old = old_project(folder, 3, "INSERT INTO snapshots VALUES ('h', '.html', 1, 't')",

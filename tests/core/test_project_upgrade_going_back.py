@@ -16,11 +16,6 @@ from recordlens.core.store import project as project_module
 from tests.core.old_projects import old_project
 
 
-@pytest.fixture(autouse=True)
-def _no_upgrade_left_unsaid() -> None:
-    take_upgrades()  # those of other tests of this process
-
-
 def a_version_6_project(folder: Path) -> Path:
     return old_project(folder, 6, "INSERT INTO snapshots VALUES ('h', '.html', 1, 't')",
                        "INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('7', 'h', 't', 't')")

@@ -16,7 +16,6 @@ from recordlens.core.agent.model import Task, Trajectory
 from recordlens.core.agent.tasks import task_digest
 from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
-from recordlens.core.store import take_upgrades
 from recordlens.core.store.project import init_project, open_project
 from recordlens.core.store.schema import SCHEMA_VERSION
 from tests.core.old_projects import old_project
@@ -36,10 +35,6 @@ def episode_of(task: Task, run: int = 0) -> Trajectory:
     """An agent episode that follows the task's reference step for step."""
     return replace(demo_reference(task.id), actor="agent:scripted", run=run, stop="answer")
 
-
-@pytest.fixture(autouse=True)
-def _no_upgrade_left_unsaid() -> None:
-    take_upgrades()  # those of other tests of this process
 
 
 def test_every_new_trajectory_is_stored_with_its_tasks_version_and_a_changed_task_leaves_it_earlier(

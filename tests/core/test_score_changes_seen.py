@@ -28,10 +28,6 @@ from tests.core.test_scoring_at_scale import dataset
 ME = Provenance("person", "me")
 
 
-@pytest.fixture(autouse=True)
-def _no_upgrade_left_unsaid() -> None:
-    take_upgrades()
-
 
 def reject_a_true_record(project: Project, page: str) -> None:
     first = next(label for label in project.labels(page) if label.is_true)

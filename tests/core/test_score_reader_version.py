@@ -19,18 +19,12 @@ from recordlens.core.store import (
     remove_page,
     restore_page,
     score_stored_run,
-    take_upgrades,
 )
 from recordlens.core.store.db import connect
 from recordlens.core.store.project import Project
 from recordlens.core.store.runs import PAGE_READER_VERSION
 from tests.core.old_projects import as_earlier_schema
 from tests.core.test_scoring_at_scale import dataset, run_folder
-
-
-@pytest.fixture(autouse=True)
-def _no_upgrade_left_unsaid() -> None:
-    take_upgrades()
 
 
 def scored_project(tmp_path: Path) -> Path:

@@ -30,6 +30,8 @@ from recordlens.core.records.model import save_records
 from tests.quick_training import few_trees
 
 SMALL = FitConfig(trees=40, depth=3, bags=4, bag_share=0.8)  # quick to fit; four members are enough to test bagging
+
+
 def catalogue(rng: random.Random) -> tuple[str, list[list[str]], list[list[str]]]:
     """(html, main records, secondary records) of one generated page."""
     nav = "".join(f'<li><a href="/c{i}">Section {i}</a></li>' for i in range(rng.randint(4, 7)))
