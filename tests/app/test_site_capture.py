@@ -27,7 +27,8 @@ from tests import loopback
 from tests.capture_site import EXPECTED, ROBOTS_SKIPPED, capture_argv, serve
 from tests.loopback import base_url
 
-pytestmark = pytest.mark.app
+# one worker runs this module's tests: its shared capture is made once
+pytestmark = [pytest.mark.app, pytest.mark.xdist_group("site_capture")]
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_SITE = ROOT / "resources" / "agent" / "demo-site"
