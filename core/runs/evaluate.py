@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import statistics
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed
 from .engines import Engine, LocalEngine, UnitFailedError
 from .run_files import (
+    ADDED_FROM,
     SEEDS_ASKED,
     STOPPED,
     description_differences,
@@ -158,9 +160,22 @@ NOT_GIVEN = "not among the run's pages (the run finished without it: it was not 
 FILE_MISSING = "its prediction file is missing (extract again brings it back)"
 
 # Why a stored run has no prediction for a page its folder did predict: the project held no page of that name when
-# the folder was stored (`run_files.NOT_IN_PROJECT`), so its N.json was left out. Adding the folder again brings it.
-NOT_IN_THE_PROJECT = ("predicted in the folder, but the page was not in the project when the run was added: "
-                      "`runs --add` it again")
+# the folder was stored (`run_files.NOT_IN_PROJECT`), so its N.json was left out (`not_in_the_project` says what
+# brings it).
+NOT_IN_THE_PROJECT = "predicted in the folder, but the page was not in the project when the run was added"
+
+
+def not_in_the_project(added_from: object = None) -> str:
+    """`NOT_IN_THE_PROJECT`, with what brings the prediction in: adding the run's folder again, or, for a run stored
+    again from its deleted copy (which holds no N.json of the page), adding the folder it was first added from
+    (`run_files.ADDED_FROM`), the only one that holds it (or that folder gone, said)."""
+    if not added_from:
+        return f"{NOT_IN_THE_PROJECT}: `runs --add` it again"
+    first = (f"{NOT_IN_THE_PROJECT} from {added_from}; the run was stored again from its deleted copy, which holds no "
+             "prediction of it")
+    if not Path(str(added_from)).is_dir():
+        return f"{first}, and that folder, the only one that did, is gone"
+    return f"{first}: only that folder does (`runs --add {shlex.quote(str(added_from))}` stores it as a new run)"
 
 
 def why_no_prediction(name: str, described: Mapping[str, object], *, finished: bool = False,
@@ -177,7 +192,7 @@ def why_no_prediction(name: str, described: Mapping[str, object], *, finished: b
     if name in done or name in files_missing(described):
         return FILE_MISSING
     if name in not_in_project(described):
-        return NOT_IN_THE_PROJECT
+        return not_in_the_project(described.get(ADDED_FROM))
     return NOT_GIVEN if finished else not_extracted(described.get(STOPPED))
 
 

@@ -48,6 +48,18 @@ FILES_MISSING = "prediction_files_missing"
 # page of that name then), left out of it: `score` says so once the page is in the project rather than "not given",
 # and `runs --add` of the folder again brings their predictions in
 NOT_IN_PROJECT = "pages_not_in_the_project"
+# A stored run's cost: the folder it was first added from, when it is stored again from its deleted copy (whose
+# `source` is the copy): only that folder holds the predictions of the pages the project lacked (`NOT_IN_PROJECT`)
+ADDED_FROM = "added_from"
+# run.json's key, in a deleted run's copy (`runs.write_run_folder`), for what the run's stored cost held that the
+# copy's files cannot give back (`COPIED_COST`): `runs --add` of the copy takes it into the cost again
+STORED_COST = "stored_cost"
+# The cost keys that travel with a run through its deleted copy and back, taken as they are: what it paid (its pages'
+# count, seconds, tokens, model calls: the copy holds no _run/N.json of a page it did) and where it came from
+COPIED_AS_THEY_ARE = ("pages", "seconds", "tokens", "calls", ADDED_FROM)
+# ... and with them what its folder said of its pages when it was added (pages it predicted on other pages, pages
+# whose N.json was gone, pages the project lacked), each kept for the pages the project holds when it comes back
+COPIED_COST = (*COPIED_AS_THEY_ARE, OTHER_PAGES, FILES_MISSING, NOT_IN_PROJECT)
 
 
 @dataclass
@@ -272,6 +284,20 @@ def files_missing(described: Mapping[str, object]) -> list[str]:
     [] when it records none."""
     missing = described.get(FILES_MISSING)
     return [str(name) for name in missing] if isinstance(missing, list) else []
+
+
+def made_on_other_pages(described: Mapping[str, object]) -> list[str]:
+    """The pages a stored run's cost records as predicted on other pages of their names (`OTHER_PAGES`); [] when it
+    records none."""
+    otherwise = described.get(OTHER_PAGES)
+    return [str(name) for name in otherwise] if isinstance(otherwise, list) else []
+
+
+def stored_cost(described: Mapping[str, object]) -> dict[str, object]:
+    """What a deleted run's copy's run.json (`STORED_COST`) keeps of the run's cost (`COPIED_COST`); {} for any other
+    run folder."""
+    kept = described.get(STORED_COST)
+    return {key: kept[key] for key in COPIED_COST if key in kept} if isinstance(kept, dict) else {}
 
 
 def not_in_project(described: Mapping[str, object]) -> list[str]:

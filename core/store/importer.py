@@ -65,20 +65,25 @@ from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
 from ..records.model import RecordList, load_records
 from ..runs.evaluate import seed_runs, seeds_asked, seeds_not_run_message
 from ..runs.run_files import (
+    COPIED_AS_THEY_ARE,
     FILES_MISSING,
     LEFT_OUT,
     NOT_IN_PROJECT,
     OTHER_PAGES,
     SEEDS_ASKED,
     STOPPED,
+    STORED_COST,
     done_without_a_file,
     failed_pages,
+    files_missing,
     left_out_pages,
+    made_on_other_pages,
     not_in_project,
     other_pages_message,
     pages_made_otherwise,
     read_page_costs,
     read_run_description,
+    stored_cost,
     summed_cost,
     unnamed_method_message,
 )
@@ -858,12 +863,17 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
 
     on_purpose = left_out_pages(described)  # pages the run left out on purpose: kept with it, not as a parameter
     described.pop(LEFT_OUT, None)
-    # a deleted run's copy (`runs.write_run_folder`): the pages its project lacked when it was added, kept with it
-    lacked_before = not_in_project(described)
+    # a deleted run's copy (`runs.write_run_folder`): what the run's cost held that its files cannot say (what it
+    # paid, where it was first added from, what its folder said of its pages), kept with it again
+    copied = stored_cost(described)
+    described.pop(STORED_COST, None)
+    # the pages the project lacked when it was added (a copy written before `STORED_COST` said them on their own)
+    lacked_before = not_in_project(copied) or not_in_project(described)
     described.pop(NOT_IN_PROJECT, None)
     unanswered = [name for name in labelled_page_names(project) if name not in predictions and name not in errors]
     # the pages its own records say it did whose N.json is gone (deleted by hand): kept with it, for `score` to say
-    gone = [name for name in done_without_a_file(run_dir) if _a_page_of(project, name) and name not in errors]
+    gone = [name for name in dict.fromkeys([*done_without_a_file(run_dir), *files_missing(copied)])
+            if _a_page_of(project, name) and name not in predictions and name not in errors]
     if unanswered:  # a run of part of the project, or one that lost files: its score counts these as empty
         meant = sum(name in on_purpose for name in unanswered)
         lost = sum(name in gone for name in unanswered)
@@ -887,6 +897,7 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
         return RunFolderImport(same, warnings, stored=False, left_out=tuple(left_out))
     earlier = _run_gone_on(project, method, parameters, predictions, errors)
     cost, ended = _run_cost(run_dir)
+    cost |= {key: copied[key] for key in COPIED_AS_THEY_ARE if key in copied}  # a copy's files hold no page's cost
     if stopped:
         cost[STOPPED] = str(stopped)
     # `score` says of these, once the project holds them, that adding the folder again brings them in (a name in
@@ -902,6 +913,7 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
         cost[FILES_MISSING] = gone
     otherwise = pages_made_otherwise(run_dir, predictions, lambda name: project.page(name).snapshot,
                                      lambda name: project.load(name).page)
+    otherwise += [name for name in made_on_other_pages(copied) if name in predictions and name not in otherwise]
     if otherwise:  # kept with the run, so that every later score of it says so too
         cost[OTHER_PAGES] = otherwise
         warnings.append(other_pages_message(otherwise, "the project's"))

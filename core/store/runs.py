@@ -17,7 +17,17 @@ from .. import atomic, owner_files
 from ..page.dataset import PAGE_READER_VERSION  # kept with each score (schema 7): another reader's is stale
 from ..records.model import save_records
 from ..records.score import DatasetScore, PageFigures
-from ..runs.run_files import FAILED, LEFT_OUT, META_DIR, NOT_IN_PROJECT, STOPPED, not_in_project
+from ..runs.run_files import (
+    ADDED_FROM,
+    COPIED_COST,
+    FAILED,
+    LEFT_OUT,
+    META_DIR,
+    NOT_IN_PROJECT,
+    STOPPED,
+    STORED_COST,
+    not_in_project,
+)
 from ..wording import counted, listed
 from .db import Connection, StoreError, dumps, now
 from .removed_files import REMOVED, new_folder, safe_name, stamped
@@ -336,7 +346,7 @@ class Runs:
         ours = (f"the run's predictions of {counted(len(changed), 'page')} changed since it was scored"
                 + (f" ({listed(changed)})" if names else "")) if changed else ""
         either = (f"the labels or the run's predictions of {counted(len(unsaid), 'page')} changed since it was scored"
-                  + (f" ({listed(unsaid)})" if names else "") + " (an earlier RecordLens kept no word of which)"
+                  + (f" ({listed(unsaid)})" if names else "") + " (the project kept no word of which)"
                   ) if unsaid else ""
         return "; ".join(part for part in (ours, either, rest) if part)
 
@@ -360,13 +370,18 @@ class Runs:
     def score_dropped_unsaid(self, run_id: int, stale: Sequence[str]) -> list[str]:
         """Of the run's `stale` pages, those whose score may have gone with a change of their prediction before
         schema 10 kept the change it had seen (`add_predictions`): a page without a score whose prediction says
-        nothing of one that went, and none of whose label changes that could move its truth came after the run's
-        latest score (so that the page was labelled since cannot be why). Neither its labels nor its prediction
-        can then be said to be why it is stale."""
+        nothing of one that went, that was in the project when the run was last scored, and none of whose label
+        changes that could move its truth came after that score (so that the page was labelled since cannot be
+        why). Neither its labels nor its prediction can then be said to be why it is stale.
+
+        Nothing the project keeps tells such a prediction stored before the upgrade to schema 10 from one stored
+        since that never had a score to lose (no prediction has a time, and the upgrade leaves none in the
+        database: only its copy of the database as it was, in `removed/`, which may be gone): the words said of
+        these pages (`why_stale`) hold for both."""
         rows = self._store.db.execute(f"""
             WITH latest AS (SELECT MAX(changes_seen) AS seen, MAX(scored_at) AS at FROM scores WHERE run_id = ?)
             SELECT p.name FROM predictions d JOIN pages p ON p.id = d.page_id, latest
-            WHERE d.run_id = ? AND d.score_dropped_seen IS NULL
+            WHERE d.run_id = ? AND d.score_dropped_seen IS NULL AND p.imported_at <= latest.at
               AND NOT EXISTS (SELECT 1 FROM scores s WHERE s.run_id = d.run_id AND s.page_id = d.page_id)
               AND NOT EXISTS (SELECT 1 FROM label_history h WHERE h.page_id = p.id AND {_MOVES_TRUTH}
                               AND (CASE WHEN latest.seen IS NULL THEN h.at > latest.at ELSE h.id > latest.seen END))
@@ -502,8 +517,8 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
     """A stored run as a run folder, as an extractor run writes one and `import_run_folder` reads it: `N.json` per
     page it has records for, `_run/N.json` for a page it failed on (its reason), `_run/run.json` with its method,
     its parameters (the folder it came from aside: the folder read names itself), when it started, why it
-    stopped early, if it did, and the pages it left out on purpose or whose prediction the project lacked the page
-    for when it was added."""
+    stopped early, if it did, the pages it left out on purpose, and what its cost holds that these files cannot
+    say again (`run_files.STORED_COST`)."""
     for page, records in predictions.items():
         if page not in errors:
             save_records(folder / f"{page}.json", records)
@@ -522,11 +537,19 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
     for kept_with_the_run in (STOPPED, LEFT_OUT):  # what `runs --add` took from run.json into the cost
         if run.cost.get(kept_with_the_run):
             described[kept_with_the_run] = run.cost[kept_with_the_run]
-    # The pages its folder predicted when the project lacked them: their N.json never came in, so the copy has
-    # none; said in run.json, for `runs --add` of the copy to keep in its cost, and `score` to say (not "not given")
+    # What its cost holds that these files cannot give back (`run_files.COPIED_COST`): what it paid, where it was
+    # first added from, and what its folder said of its pages (predicted on other pages, N.json gone, pages the
+    # project lacked, whose N.json never came in): for `runs --add` of the copy to keep in its cost, and `score` to
+    # say as it did
+    copied = {key: run.cost[key] for key in COPIED_COST if key in run.cost}
+    if run.parameters.get("source"):
+        copied.setdefault(ADDED_FROM, run.parameters["source"])  # a copy's copy names the first folder still
     lacking = [page for page in not_in_project(run.cost) if page not in predictions and page not in errors]
+    copied.pop(NOT_IN_PROJECT, None)
     if lacking:
-        described[NOT_IN_PROJECT] = lacking
+        copied[NOT_IN_PROJECT] = lacking
+    if copied:
+        described[STORED_COST] = copied
     atomic.write_text(folder / META_DIR / "run.json", json.dumps(described, ensure_ascii=False, indent=2,
                                                                  default=str))
 

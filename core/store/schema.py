@@ -337,7 +337,9 @@ ALTER TABLE trajectories ADD COLUMN task_digest TEXT;
 # its stale score is then said to be the run's doing, not its labels', whatever other scores of the run were made
 # (the run's latest score of another page, or the one that went, said nothing of this page). A prediction stored
 # before has none (NULL): said as "labels or predictions changed" (`Runs.score_dropped_unsaid`), unless the page's
-# labels changed after the run's latest score.
+# labels changed after the run's latest score, or the page came into the project after it. Nothing records which
+# predictions were stored before this upgrade (a prediction has no time; the upgrade leaves only the database as it
+# was, in removed/): one stored since that never had a score to lose has none either, and is said alike.
 _V10 = """
 ALTER TABLE predictions ADD COLUMN score_dropped_seen INTEGER;
 """
@@ -351,8 +353,8 @@ SCHEMA_VERSION = len(MIGRATIONS)
 # migrations since only added tables, and columns its rows may leave empty (v7: a score's page reader; empty, the
 # score is made again; v8: the label change a score saw; empty, it is judged by its time; v9: a trajectory's task
 # version, in a table no page's copy holds; v10: the label change a prediction's dropped score saw; empty, its stale
-# score is said as its labels' doing). A migration that changes the rows of a table with a page_id moves it to
-# its own version.
+# score is said as its labels' or its prediction's doing). A migration that changes the rows of a table with a
+# page_id moves it to its own version.
 PAGE_COPIES_SINCE = 6
 
 
