@@ -86,10 +86,12 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
     """The loop over pages (`page_loop.run_pages`, with its stop rules), here and in order: each page's files
     written atomically as soon as it is done, what happened added to `summary`. An engine runs this same loop on
     one page per unit of work."""
-    def extract(name: str) -> tuple[LoadedPage, Extraction]:
-        loaded = load_page(files[name], name)
+    def extract(name: str) -> tuple[dict[str, str], Extraction]:
+        data = read_file_bytes(files[name])
+        loaded = load_page(files[name], name, data=data)
+        made_on = page_identity(loaded, data)  # of the bytes parsed: a file replaced meanwhile is not named for it
         try:
-            return loaded, extractor.extract(loaded.page)
+            return made_on, extractor.extract(loaded.page)
         except Exception:
             raise
         except BaseException as stop:
@@ -119,11 +121,11 @@ def _not_extracted_before(names: Iterable[str], out: Path, summary: RunSummary, 
             yield name
 
 
-def _keep_extraction(out: Path, summary: RunSummary, name: str, answer: tuple[LoadedPage, Extraction]) -> None:
-    loaded, extraction = answer
+def _keep_extraction(out: Path, summary: RunSummary, name: str, answer: tuple[dict[str, str], Extraction]) -> None:
+    made_on, extraction = answer
     # The records file last: its presence is what a resume takes for done (`extracted_before`), so a stop between
     # the two writes (a full disk) leaves the page to extract again, not done without its cost record for good
-    _write_page_cost(out, name, extraction, page_identity(loaded))
+    _write_page_cost(out, name, extraction, made_on)
     save_records(out / f"{name}.json", extraction.records)
     summary.extracted.append(name)
     summary.warnings.extend(f"page {name}: {w}" for w in extraction.warnings)
@@ -403,10 +405,11 @@ def read_page_costs(run_dir: str | Path) -> dict[str, dict[str, object]]:
     return costs
 
 
-def page_identity(loaded: LoadedPage) -> dict[str, str]:
-    """The page a prediction was made on, as `_run/N.json` keeps it: its file's bytes (a quick test) and its texts
-    (the same page saved in another format or re-encoded has other bytes but the same texts)."""
-    return {"sha256": file_sha256(loaded.path), "texts": loaded.page.text_digest()}
+def page_identity(loaded: LoadedPage, data: bytes) -> dict[str, str]:
+    """The page a prediction was made on, as `_run/N.json` keeps it: its file's bytes (`data`, those parsed into
+    `loaded`; a quick test) and its texts (the same page saved in another format or re-encoded has other bytes
+    but the same texts)."""
+    return {"sha256": hashlib.sha256(data).hexdigest(), "texts": loaded.page.text_digest()}
 
 
 def file_sha256(path: Path) -> str:
