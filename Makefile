@@ -47,12 +47,12 @@ run: system-deps $(VENV)/.installed
 
 # One worker per core (at most 4): app tests spend much of their time waiting on Chromium and on timers, so
 # two workers on a 2-core machine take the suite from about 15 minutes to under 10. Each worker is its own
-# process with its own QApplication; tests use only their own temporary folders and ports. A module whose tests
-# share one costly fixture is one group (pytest.mark.xdist_group), run by one worker, so it is made once.
+# process with its own QApplication; tests use only their own temporary folders and ports. A file's tests run in
+# one worker (loadfile), so a fixture its tests share (a capture, fitted models, parsed inputs) is made once.
 test: system-deps $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q --durations=10 -n auto --maxprocesses=4 --dist loadgroup
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q --durations=10 -n auto --maxprocesses=4 --dist loadfile
 
 # Ray is an optional heavy part: this command installs the extra and runs the Ray engine's tests on a local
 # instance of 2 workers (`make test` skips them while Ray is not installed).

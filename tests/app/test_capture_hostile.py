@@ -21,8 +21,7 @@ from tests import loopback
 from tests.capture_site import capture_argv
 from tests.loopback import base_url
 
-# one worker runs this module's tests: its shared capture is made once
-pytestmark = [pytest.mark.app, pytest.mark.xdist_group("capture_hostile")]
+pytestmark = pytest.mark.app
 
 # A page's script writes what its dialogs answered into the page, so the saved page shows it.
 DIALOGS = """<script>

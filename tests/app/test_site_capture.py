@@ -27,8 +27,7 @@ from tests import loopback
 from tests.capture_site import EXPECTED, ROBOTS_SKIPPED, capture_argv, serve
 from tests.loopback import base_url
 
-# one worker runs this module's tests: its shared capture is made once
-pytestmark = [pytest.mark.app, pytest.mark.xdist_group("site_capture")]
+pytestmark = pytest.mark.app
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_SITE = ROOT / "resources" / "agent" / "demo-site"

@@ -22,9 +22,6 @@ from recordlens.core.runs.cross_validation import cross_validate_sets
 from tests.conftest import DEV, require_shared
 from tests.quick_training import few_trees
 
-# one worker runs this module's tests: its shared report is made once
-pytestmark = pytest.mark.xdist_group("cross_validation")
-
 K, SEED = 3, 0
 
 

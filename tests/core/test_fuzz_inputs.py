@@ -42,9 +42,6 @@ from .fuzz_inputs import (
     seed_text_map,
 )
 
-# one worker runs this module's tests: its built inputs and the 50 MB page's parse are shared
-pytestmark = pytest.mark.xdist_group("fuzz_inputs")
-
 # A hang guard per input, not a speed target (speed is bench/'s job): the 50 MB text node needs about 9 s of
 # work alone on a 2-core machine, so a limit near that fails at random on a busy one. Room of 10x still ends a
 # real hang (or quadratic blow-up) long before CI's own limit.

@@ -15,9 +15,6 @@ from recordlens.core.extract.selector_model import Blend, Ensemble, Forest, Mode
 from recordlens.core.extract.training import _stack, fit, prepare
 from tests.core.test_selector import SMALL, labelled_pages
 
-# one worker runs this module's tests: its shared models are fitted once
-pytestmark = pytest.mark.xdist_group("selector_forest")
-
 BLENDED = dataclasses.replace(SMALL, forest_trees=12)
 BOOSTED = dataclasses.replace(SMALL, forest_trees=0)
 
