@@ -1,9 +1,11 @@
 """A child process for the store's crash and concurrency tests: applies random label edits to one page of a
 project and prints `HISTORY_ID ACTION` for each edit as soon as its transaction has committed.
 
-Usage: python -m tests.core.store_child PROJECT PAGE EDITS SEED [GO_FILE]
+Usage: python -m tests.core.store_child PROJECT PAGE EDITS SEED [GO_FILE [OTHER_PAGE]]
 With GO_FILE it prints `ready` once the project is open and waits for that file before editing, so that
-two children start writing at the same moment.
+two children start writing at the same moment. With OTHER_PAGE too, after its first edit it says so (the file
+GO_FILE.PAGE) and waits for the child editing OTHER_PAGE to say the same: the two children's edits then
+interleave for certain, however the machine schedules them (a child's edits take a fraction of a second).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ def random_edit(project: Project, page: str, rng: random.Random, labels: list[La
 def main(argv: list[str]) -> int:
     folder, page, edits, seed = argv[0], argv[1], int(argv[2]), int(argv[3])
     go_file = Path(argv[4]) if len(argv) > 4 else None
+    other = argv[5] if len(argv) > 5 else None
     rng = random.Random(seed)
     with open_project(folder) as project:
         if go_file is not None:
@@ -67,7 +70,17 @@ def main(argv: list[str]) -> int:
             made += 1
             # Printed only after the commit returned: a line on stdout is an acknowledged edit.
             print(change.id, change.action, flush=True)
+            if made == 1 and go_file is not None and other is not None:
+                _meet(go_file, page, other)
     return 0
+
+
+def _meet(go_file: Path, page: str, other: str, patience_s: float = 120.0) -> None:
+    """Say this child made its first edit, and wait until the other child has made its own."""
+    go_file.with_name(f"{go_file.name}.{page}").touch()
+    deadline = time.monotonic() + patience_s
+    while not go_file.with_name(f"{go_file.name}.{other}").exists() and time.monotonic() < deadline:
+        time.sleep(0.001)
 
 
 if __name__ == "__main__":

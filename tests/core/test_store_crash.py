@@ -33,10 +33,15 @@ def make_project(folder: Path, pages: list[str]) -> None:
             project.add_page(page, digest, ".html", len(data))
 
 
-def spawn(folder: Path, page: str, edits: int, seed: int, go_file: Path | None = None) -> subprocess.Popen[str]:
+def spawn(folder: Path, page: str, edits: int, seed: int, go_file: Path | None = None,
+          other: str | None = None) -> subprocess.Popen[str]:
+    """`store_child` editing `page`; with `go_file`, starting when it exists; with `other` too, going on after its
+    first edit only once the child editing page `other` has made its own (the two interleave)."""
     command = [sys.executable, "-m", "tests.core.store_child", str(folder), page, str(edits), str(seed)]
     if go_file is not None:
         command.append(str(go_file))
+        if other is not None:
+            command.append(other)
     return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             bufsize=1)
 
@@ -129,7 +134,8 @@ def test_two_processes_write_at_once_without_locking_errors(tmp_path: Path) -> N
     folder = tmp_path / "project"
     make_project(folder, ["a", "b"])
     go = tmp_path / "go"
-    children = [spawn(folder, page, 500, seed, go) for seed, page in enumerate(["a", "b"])]
+    children = [spawn(folder, page, 500, seed, go, other)
+                for seed, (page, other) in enumerate([("a", "b"), ("b", "a")])]
     for child in children:
         assert child.stdout.readline().strip() == "ready"
     go.touch()
@@ -141,7 +147,8 @@ def test_two_processes_write_at_once_without_locking_errors(tmp_path: Path) -> N
     with open_project(folder) as project:
         assert project.one("SELECT COUNT(*) FROM label_history")[0] == 1000
         assert project.one("PRAGMA integrity_check")[0] == "ok"
-        # The two writers really interleaved: neither ran all its edits before the other began.
+        # The two writers really interleaved: neither ran all its edits before the other began (each waited, after
+        # its first edit, for the other's first: the edits of one child take a fraction of a second).
         pages = [row[0] for row in project.db.execute("SELECT page_id FROM label_history ORDER BY id")]
         switches = sum(1 for x, y in zip(pages, pages[1:], strict=False) if x != y)
         assert switches > 1
