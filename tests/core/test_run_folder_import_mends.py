@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,6 @@ import pytest
 from recordlens.core import owner_files
 from recordlens.core.cli.command import main
 from recordlens.core.page.dataset import PAGE_READER_VERSION
-from recordlens.core.resource_files import resource_path
 from recordlens.core.runs import runner
 from recordlens.core.runs.evaluate import NOT_IN_THE_PROJECT
 from recordlens.core.runs.runner import LOCK_FILE
@@ -24,24 +22,13 @@ from recordlens.core.store import importer
 from recordlens.core.store.db import Provenance
 from recordlens.core.store.project import open_project
 from tests.core.cli_runs import run
-
-DEMO = resource_path("demo", "dataset")
-EXTRACT = ("extract", "--method", "mdr", "--pages", str(DEMO / "html"), "-q", "--out")
-
-
-def _dataset(tmp_path: Path, names: tuple[str, ...], folder: str) -> Path:
-    """A dataset of some of the demo's pages, with their labels."""
-    for kind, suffix in (("html", ".html"), ("gt", ".json")):
-        (tmp_path / folder / kind).mkdir(parents=True)
-        for name in names:
-            shutil.copy(DEMO / kind / f"{name}{suffix}", tmp_path / folder / kind)
-    return tmp_path / folder
-
-
-def _project(tmp_path: Path, dataset: Path) -> Path:
-    assert main(["project", "init", str(tmp_path / "p")]) == 0
-    assert main(["import", str(dataset), "--project", str(tmp_path / "p"), "-q"]) == 0
-    return tmp_path / "p"
+from tests.core.run_folder_helpers import (
+    DEMO,
+    EXTRACT,
+    added_while_page_4_was_lacking,
+    dataset,
+    project_of,
+)
 
 
 def _edit_json(path: Path, **changes: object) -> None:
@@ -59,7 +46,7 @@ def _edit_json(path: Path, **changes: object) -> None:
 
 def test_a_stopped_run_whose_failed_page_was_done_with_no_records_since_is_brought_up_to_date(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    project = _project(tmp_path, DEMO)
+    project = project_of(tmp_path, DEMO)
     out = tmp_path / "run"
     assert run(capsys, *EXTRACT, str(out))[0] == 0
     # page 3 failed and the endpoint stopped the run
@@ -91,13 +78,13 @@ def test_a_stopped_run_whose_failed_page_was_done_with_no_records_since_is_broug
 
 def test_a_page_the_project_lacked_when_the_run_was_added_is_said_so_and_brought_in(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    project = _project(tmp_path, _dataset(tmp_path, ("1", "2", "3"), "ds3"))
+    project = project_of(tmp_path, dataset(tmp_path, ("1", "2", "3"), "ds3"))
     out = tmp_path / "run"
     assert run(capsys, *EXTRACT, str(out))[0] == 0  # pages 1 to 4
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(out))
     assert code == 1 and "4.json" in err and "no page of that name in the project" in err, err
     assert run(capsys, "score", "--project", str(project), "--run", "1", "-q")[0] == 0
-    assert main(["import", str(_dataset(tmp_path, ("4",), "ds4")), "--project", str(project), "-q"]) == 0
+    assert main(["import", str(dataset(tmp_path, ("4",), "ds4")), "--project", str(project), "-q"]) == 0
     _, _, err = run(capsys, "score", "--project", str(project), "--run", "1", "-q")
     assert NOT_IN_THE_PROJECT in err and "page 4" in err, err
     assert "not among the pages run 1 was given" not in err, err
@@ -115,11 +102,7 @@ def test_a_page_the_project_lacked_when_the_run_was_added_is_said_so_and_brought
 
 def test_a_page_labelled_since_its_score_went_with_its_prediction_is_said_labelled(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    project = _project(tmp_path, _dataset(tmp_path, ("1", "2", "3"), "ds3"))
-    out = tmp_path / "run"
-    assert run(capsys, *EXTRACT, str(out))[0] == 0
-    assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 1
-    assert main(["import", str(_dataset(tmp_path, ("4",), "ds4")), "--project", str(project), "-q"]) == 0
+    project, out = added_while_page_4_was_lacking(tmp_path, capsys)
     assert run(capsys, "score", "--project", str(project), "--run", "1", "-q")[0] == 0
     assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 0
     with open_project(project) as held:
@@ -133,7 +116,7 @@ def test_a_page_labelled_since_its_score_went_with_its_prediction_is_said_labell
 
 def test_an_extract_started_while_runs_add_stores_the_folder_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    project = _project(tmp_path, DEMO)
+    project = project_of(tmp_path, DEMO)
     out = tmp_path / "run"
     assert run(capsys, *EXTRACT, str(out))[0] == 0
     started: list[int] = []
@@ -154,7 +137,7 @@ def test_an_extract_started_while_runs_add_stores_the_folder_is_refused(
 
 def test_runs_add_on_a_file_system_without_locks_says_an_extract_meanwhile_is_not_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    project = _project(tmp_path, DEMO)
+    project = project_of(tmp_path, DEMO)
     out = tmp_path / "run"
     assert run(capsys, *EXTRACT, str(out))[0] == 0
     real = owner_files.take
@@ -177,7 +160,7 @@ def test_runs_add_on_a_file_system_without_locks_says_an_extract_meanwhile_is_no
 @pytest.mark.parametrize("version", [False, True])
 def test_scoring_a_folder_and_scoring_it_stored_judge_its_end_alike(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], version: bool) -> None:
-    project = _project(tmp_path, DEMO)
+    project = project_of(tmp_path, DEMO)
     out = tmp_path / "run"
     assert run(capsys, *EXTRACT, str(out))[0] == 0
     (out / "4.json").unlink()  # a run of pages 1 to 3, say

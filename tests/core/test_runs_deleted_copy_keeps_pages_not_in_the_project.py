@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.cli.command import main
 from recordlens.core.runs.evaluate import NOT_IN_THE_PROJECT
 from recordlens.core.runs.run_files import ADDED_FROM, META_DIR, NOT_IN_PROJECT, stored_cost
 from recordlens.core.store.project import open_project
 from tests.core.cli_runs import run
-from tests.core.test_run_folder_import_mends import EXTRACT, _dataset, _project
+from tests.core.run_folder_helpers import added_while_page_4_was_lacking
 
 
 def _deleted_copy(project: Path, capsys: pytest.CaptureFixture[str]) -> Path:
@@ -29,11 +28,7 @@ def _deleted_copy(project: Path, capsys: pytest.CaptureFixture[str]) -> Path:
 
 def test_a_deleted_runs_copy_added_back_still_says_the_page_was_not_in_the_project(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    project = _project(tmp_path, _dataset(tmp_path, ("1", "2", "3"), "ds3"))
-    out = tmp_path / "run"
-    assert run(capsys, *EXTRACT, str(out))[0] == 0  # pages 1 to 4: the project lacks page 4
-    assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 1
-    assert main(["import", str(_dataset(tmp_path, ("4",), "ds4")), "--project", str(project), "-q"]) == 0
+    project, out = added_while_page_4_was_lacking(tmp_path, capsys)
     copy = _deleted_copy(project, capsys)
     assert not (copy / "4.json").exists()
     kept = stored_cost(json.loads((copy / META_DIR / "run.json").read_text(encoding="utf-8")))
@@ -53,11 +48,7 @@ def test_a_deleted_runs_copy_added_back_still_says_the_page_was_not_in_the_proje
 
 def test_a_copys_copy_names_the_folder_the_run_was_first_added_from(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    project = _project(tmp_path, _dataset(tmp_path, ("1", "2", "3"), "ds3"))
-    out = tmp_path / "run"
-    assert run(capsys, *EXTRACT, str(out))[0] == 0
-    assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 1
-    assert main(["import", str(_dataset(tmp_path, ("4",), "ds4")), "--project", str(project), "-q"]) == 0
+    project, out = added_while_page_4_was_lacking(tmp_path, capsys)
     copy = _deleted_copy(project, capsys)
     assert run(capsys, "runs", "--project", str(project), "--add", str(copy))[0] == 0
     code, _, err = run(capsys, "runs", "--project", str(project), "--delete", "2")
@@ -69,11 +60,7 @@ def test_a_copys_copy_names_the_folder_the_run_was_first_added_from(
 
 def test_a_page_brought_in_since_is_not_said_lacking_in_the_copy(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    project = _project(tmp_path, _dataset(tmp_path, ("1", "2", "3"), "ds3"))
-    out = tmp_path / "run"
-    assert run(capsys, *EXTRACT, str(out))[0] == 0
-    assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 1
-    assert main(["import", str(_dataset(tmp_path, ("4",), "ds4")), "--project", str(project), "-q"]) == 0
+    project, out = added_while_page_4_was_lacking(tmp_path, capsys)
     assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 0  # page 4 brought in
     copy = _deleted_copy(project, capsys)
     assert (copy / "4.json").is_file()
