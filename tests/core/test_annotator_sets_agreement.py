@@ -17,12 +17,13 @@ from recordlens.core.store.project import Provenance, StoreError, init_project, 
 from tests.core.test_agreement import bea, dataset
 
 
-def project_of_ana_and_bea(dev_dir: Path, tmp_path: Path) -> Path:
-    """A project of the dev sample labelled by ana (the project's labels), with bea's label set beside them."""
+def project_of_ana_and_bea(dev_dir: Path, tmp_path: Path, beas_labels=bea) -> Path:  # noqa: ANN001 - as `bea`
+    """A project of the dev sample labelled by ana (the project's labels), with bea's label set beside them (made
+    from ana's by `beas_labels(page, records)`)."""
     folder = tmp_path / "p"
     with init_project(folder) as project:
         import_paths(project, [dataset(dev_dir, tmp_path / "ana")])
-        import_paths(project, [dataset(dev_dir, tmp_path / "bea", bea)], annotator="bea")
+        import_paths(project, [dataset(dev_dir, tmp_path / "bea", beas_labels)], annotator="bea")
     return folder
 
 

@@ -13,6 +13,7 @@ from recordlens.core.store import Provenance, init_project, open_project
 from recordlens.core.store.exporter import CSV_COLUMNS, export_project
 from recordlens.core.store.importer import import_paths
 from tests.core.test_agreement import dataset
+from tests.core.test_annotator_sets_agreement import project_of_ana_and_bea
 from tests.core.test_export_tables import csv_rows, jsonl_lines
 
 ANN = Provenance.person("ann")
@@ -32,11 +33,7 @@ def bea(name: str, records: list) -> list:
 
 @pytest.fixture
 def project_and_bea(dev_dir: Path, tmp_path: Path) -> Path:
-    folder = tmp_path / "p"
-    with init_project(folder) as project:
-        import_paths(project, [dataset(dev_dir, tmp_path / "ana")])
-        import_paths(project, [dataset(dev_dir, tmp_path / "bea", bea)], annotator="bea")
-    return folder
+    return project_of_ana_and_bea(dev_dir, tmp_path, bea)
 
 
 def export(folder: Path, fmt: str, out: Path) -> None:
