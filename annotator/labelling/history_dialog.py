@@ -7,6 +7,8 @@ undo stack, so the restore itself can be undone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
@@ -43,6 +45,7 @@ START = 0
 ENTRY_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ("#", "When", "Who", "What", "Records")
 _IDS_SHOWN = 6
+_TIP_RECORDS = 20  # the records a Records tip lists; "and N more" says the rest (a step can touch hundreds)
 _XPATHS_SHOWN = 8
 # Beside a time earlier than a change made before it: the clock was set back between them.
 SET_BACK = "↺"
@@ -187,19 +190,80 @@ def touched(*changes: Change) -> list[Label]:
     return list(by_id.values())
 
 
+@dataclass(frozen=True)
+class KeptRecord:
+    """What a keep (O: the project's version kept over an annotator's) concerns: the project's record, as it was
+    then, and its number on the page (None, 0: the project held none there, the keep is of their record alone)."""
+
+    annotator: str
+    label: Label | None
+    number: int
+    theirs: tuple[str, ...]
+
+
+def kept_records(history: list[Change]) -> dict[int, KeptRecord]:
+    """History id -> what each keep of the page's history (a merge's aside: its edit names the record) concerns.
+    A keep changes no label, so its record is found among the page's records of the moment, replayed from the first
+    entry on as `history_numbers` numbers them, by the XPaths the keep names (`Adjudication.keep` checks them so)."""
+    current: dict[int, Label] = {}
+    kept: dict[int, KeptRecord] = {}
+    for change in history:
+        for label in change.before:
+            current.pop(label.id, None)
+        current.update((label.id, label) for label in change.after)
+        if change.action != "keep" or change.ends_a_merge or change.id is None:
+            continue
+        sides = change.detail.get("kept")
+        sides = sides if isinstance(sides, dict) else {}
+        ours, theirs = sides.get("ours"), sides.get("theirs") or ()
+        order = sorted(current.values(), key=lambda label: (label.position, label.id))
+        held = next(((label, k + 1) for k, label in enumerate(order)
+                     if ours is not None and label.is_true and list(label.xpaths) == list(ours)), (None, 0))
+        kept[change.id] = KeptRecord(str(change.detail.get("adjudicated", "")), *held, tuple(map(str, theirs)))
+    return kept
+
+
 def _number(label: Label, numbers: dict[int, int]) -> str:
     return str(numbers.get(label.id, "?"))
 
 
-def records_text(changes: Change | list[Change], numbers: dict[int, int]) -> str:
-    """The records a change (or a step's changes) touched by the numbers the list and the badges use
-    (`history_numbers`)."""
-    labels = sorted(touched(*_listed(changes)), key=lambda label: numbers.get(label.id, 0))
-    if not labels:
+def _concerned(changes: Change | list[Change], kept: Mapping[int, KeptRecord]) -> list[Label]:
+    """The records of the project's the changes touched or kept, each once."""
+    labels = {label.id: label for label in touched(*_listed(changes))}
+    for keep in _keeps(changes, kept):
+        if keep.label is not None:
+            labels.setdefault(keep.label.id, keep.label)
+    return list(labels.values())
+
+
+def _keeps(changes: Change | list[Change], kept: Mapping[int, KeptRecord]) -> list[KeptRecord]:
+    return [kept[c.id] for c in _listed(changes) if c.id is not None and c.id in kept]
+
+
+def _theirs_only(changes: Change | list[Change], kept: Mapping[int, KeptRecord]) -> list[KeptRecord]:
+    """The keeps among the changes of an annotator's record where the project held none."""
+    return [keep for keep in _keeps(changes, kept) if keep.label is None]
+
+
+def _not_held(keeps: list[KeptRecord]) -> str:
+    """"bea's record, not in the project", "2 of bea's records, not in the project"."""
+    whose = listed(list(dict.fromkeys(keep.annotator for keep in keeps)))
+    return (f"{whose}'s record" if len(keeps) == 1 else f"{len(keeps)} of {whose}'s records") + ", not in the project"
+
+
+def records_text(changes: Change | list[Change], numbers: dict[int, int],
+                 kept: Mapping[int, KeptRecord] | None = None) -> str:
+    """The records a change (or a step's changes) touched, or kept (`kept_records`), by the numbers the list and
+    the badges use (`history_numbers`); an annotator's record a keep concerns where the project held none, said."""
+    kept = kept or {}
+    labels = sorted(_concerned(changes, kept), key=lambda label: numbers.get(label.id, 0))
+    theirs = _theirs_only(changes, kept)
+    if not labels and not theirs:
         return "0 records" if _adds_no_record(changes) else ""
     # A restore can touch a record twice (the one taken out and the one put back): each number once.
     named = list(dict.fromkeys(_number(label, numbers) for label in labels))
-    return f"{'record' if len(named) == 1 else 'records'} {listed(named, _IDS_SHOWN, total=True)}"
+    parts = [f"{'record' if len(named) == 1 else 'records'} {listed(named, _IDS_SHOWN, total=True)}"] * bool(named)
+    return "; ".join(parts + [_not_held(theirs)] * bool(theirs))
 
 
 def _listed(changes: Change | list[Change]) -> list[Change]:
@@ -213,14 +277,22 @@ def _adds_no_record(changes: Change | list[Change]) -> bool:
     return any(c.action == "add" for c in listed_changes) and not touched(*listed_changes)
 
 
-def records_tooltip(changes: Change | list[Change], numbers: dict[int, int]) -> str:
+def _xpaths(xpaths: tuple[str, ...]) -> str:
+    return "  ".join(list(xpaths[:_XPATHS_SHOWN]) + (["…"] if len(xpaths) > _XPATHS_SHOWN else []))
+
+
+def records_tooltip(changes: Change | list[Change], numbers: dict[int, int],
+                    kept: Mapping[int, KeptRecord] | None = None) -> str:
+    """A line for each record the changes touched or kept (the first `_TIP_RECORDS`, and how many more)."""
     if _adds_no_record(changes):
         return "No record: the page was labelled as holding none"
-    lines = []
-    for label in sorted(touched(*_listed(changes)), key=lambda label: numbers.get(label.id, 0))[:_IDS_SHOWN]:
-        xpaths = list(label.xpaths[:_XPATHS_SHOWN]) + (["…"] if len(label.xpaths) > _XPATHS_SHOWN else [])
-        lines.append(f"record {_number(label, numbers)} {label.status}: " + "  ".join(xpaths))
-    return "\n".join(lines)
+    kept = kept or {}
+    lines = [f"record {_number(label, numbers)} {label.status}: {_xpaths(label.xpaths)}"
+             for label in sorted(_concerned(changes, kept), key=lambda label: numbers.get(label.id, 0))]
+    lines += [f"{keep.annotator}'s record, which the project does not hold: {_xpaths(keep.theirs)}"
+              for keep in _theirs_only(changes, kept)]
+    more = len(lines) - _TIP_RECORDS
+    return "\n".join(lines[:_TIP_RECORDS] + [f"and {more} more"] * (more > 0))
 
 
 class HistoryDialog(QDialog):
@@ -272,11 +344,15 @@ class HistoryDialog(QDialog):
         self.entries.setRootIsDecorated(bool(grouped))
         self.entries.setColumnWidth(0, 110 if grouped else 44)  # "12–251" beside the step's arrow
         numbers = dict(zip((c.id for c in history), history_numbers(history), strict=True))
+        keeps = kept_records(history)
+        for keep_id, keep in keeps.items():  # a keep touches no record: the one it kept numbered as it was then
+            if keep.label is not None:
+                numbers[keep_id] = {keep.label.id: keep.number}
         for step in reversed(steps):
-            item = self._entry(step, changes, numbers, times)
+            item = self._entry(step, changes, numbers, times, keeps)
             done = history_actions(step)
             if len(done) > 1:  # the step's own actions inside it, newest first, each one a place to restore to
-                item.addChildren([self._entry(action, changes, numbers, times) for action in reversed(done)])
+                item.addChildren([self._entry(action, changes, numbers, times, keeps) for action in reversed(done)])
             self.entries.addTopLevelItem(item)
         # Wide enough for a time that names its zone and is marked, the steps' own changes inside them too: measured
         # on the texts, since the tree's size hint measures only the rows shown (a step's stay folded).
@@ -294,7 +370,7 @@ class HistoryDialog(QDialog):
 
     @staticmethod
     def _entry(step: list[Change], changes: dict[int, int], numbers: dict[int | None, dict[int, int]],
-               times: Times) -> QTreeWidgetItem:
+               times: Times, kept: Mapping[int, KeptRecord]) -> QTreeWidgetItem:
         """One row: a change (a merge's two are one), or a step of several (restoring to it restores to its last
         change)."""
         first, last = step[0], step[-1]
@@ -302,12 +378,12 @@ class HistoryDialog(QDialog):
         number = (str(changes[last.id]) if changes[first.id] == changes[last.id]
                   else f"{changes[first.id]}–{changes[last.id]}")
         item = QTreeWidgetItem([number, times.text(last), who(last.actor), step_what(step, changes),
-                                records_text(step, records)])
+                                records_text(step, records, kept)])
         item.setData(0, ENTRY_ROLE, last.id)
         item.setToolTip(1, times.tip(last))
         for column in (2, 3):  # who and what, cut to their columns' widths: whole in the tip
             item.setToolTip(column, item.text(column))
-        item.setToolTip(4, records_tooltip(step, records))
+        item.setToolTip(4, records_tooltip(step, records, kept))
         return item
 
     def chosen(self) -> int | None:

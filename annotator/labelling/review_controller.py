@@ -674,7 +674,7 @@ class ReviewController:
                                            if label.status in TRUE_LABEL_STATUSES],
                              named=[sum(1 for x in r.xpaths if page.resolve(x) is not None) for r in records],
                              entries=[texts.of(r.xpaths, 60)[1] for r in records],
-                             kept=kept, merged=merged, failure=failure or "")
+                             kept=kept, merged=merged, failure=failure or "", whole=texts.whole)
         if other is not None:
             # Of the labels just read (a redraw reads nothing more): an action reads them again (`_rejected_in`)
             to_take, *left_out = self._to_take(self.review, truth, _rejected_by(window.labels))

@@ -6,7 +6,8 @@ hundreds of spurious boxes would otherwise hide the records it missed.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import textwrap
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
@@ -42,7 +43,7 @@ from ...core.store import RunInfo, StoredScore, method_settings, run_origin
 from ...core.wording import counted, shortened
 from ..qt.contrast import readable_on
 from ..qt.local_time import local_time
-from ..qt.row_lines import LinesInTheirOwnDirection, isolated
+from ..qt.row_lines import LINE_SEPARATOR, LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot, show_focus
 from .page_view import STATE_COLOURS
@@ -63,6 +64,8 @@ KEPT_COLOUR = "#868e96"
 PREDICTED_KINDS = (MATCHED, PARTIAL, SPURIOUS)  # the classes whose row shows a predicted record
 DATA_ROLE = Qt.ItemDataRole.UserRole
 FAILURE_WIDTH = 160  # a failure's reason shown beside the page's figures (whole in their tooltip)
+TIP_CHARS = 1000  # of a record's text in its row's tip: a record can be a whole page's text
+TIP_WIDTH = 80  # characters a line of a row's tip wraps at (a plain-text tip is one line however long)
 ANNOTATOR = "annotator:"  # the combo's data for another annotator's label set: "annotator:NAME"
 
 
@@ -132,6 +135,15 @@ def run_started_and_origin(run: RunInfo) -> str:
     started = f"started {local_time(run.started_at, seconds=False)}"
     origin = run_origin(run.parameters)
     return f"{started}, {origin}" if origin else started
+
+
+def _tip_text(text: str) -> str:
+    """A record's text for a tip: its first `TIP_CHARS` ("…" where it goes on), wrapped, each line in its own
+    direction (`isolated`). Wrapped at line separators, not "\\n": a pair's tip is a line for each record."""
+    if not text:
+        return "(no text)"
+    bounded = text if len(text) <= TIP_CHARS else text[:TIP_CHARS - 1] + "…"
+    return LINE_SEPARATOR.join(isolated(line) for line in textwrap.wrap(bounded, TIP_WIDTH)) or isolated(bounded)
 
 
 def overlap_text(overlap: float) -> str:
@@ -226,6 +238,7 @@ class ReviewPanel(QWidget):
         self.true_numbers: Sequence[int] = ()
         self._named: Sequence[int] = ()
         self._entries: Sequence[int] = ()
+        self._whole: Callable[[Sequence[str]], str] | None = None
         self.records = RowsByKeys()
         # Several rows at once (Shift+click, Ctrl+click): T decides them all in one step.
         self.records.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -457,7 +470,7 @@ class ReviewPanel(QWidget):
     def show_page(self, review: PageReview | None, note: str = "", texts: Sequence[str] = (),
                   true_texts: Sequence[str] = (), true_numbers: Sequence[int] = (), named: Sequence[int] = (),
                   entries: Sequence[int] = (), kept: Collection[int] = (), merged: Collection[int] = (),
-                  failure: str = "") -> None:
+                  failure: str = "", whole: Callable[[Sequence[str]], str] | None = None) -> None:
         """The page's figures, with `note` (what qualifies them) below, and one row per reviewed record of a shown
         class (`texts[i]`: record i's text, `true_texts[i]`: the text of the true record it is paired with, when
         given: a row's tip shows both; `true_numbers`: the true records' numbers in the Records tab; `named[i]`:
@@ -466,10 +479,12 @@ class ReviewPanel(QWidget):
         apart and counted on their own toggle, not their class's; `merged`: those of them a merge decided). The
         rows chosen stay chosen while the page is the same and their records are still there. `failure`: why the
         run failed on the page, said first, its figures then those of the empty prediction it is scored as (a
-        failure must not lead with NEXT-EVAL's 1 of a page with nothing to find)."""
+        failure must not lead with NEXT-EVAL's 1 of a page with nothing to find). `whole(xpaths)`: a record's whole
+        text, for its row's tip (the rows' texts are cut); without it the tip holds the row's text."""
         chosen = self._chosen()
         self._review, self._texts, self._true_texts, self.true_numbers = review, texts, true_texts, true_numbers
         self._named, self._entries, self.kept, self._merged = named, entries, frozenset(kept), frozenset(merged)
+        self._whole = whole
         records = review.records if review is not None else ()
         for kind, toggle in self.kind_toggles.items():
             toggle.setText(f"{kind} ({sum(1 for i, r in enumerate(records) if r.kind == kind and i not in self.kept)})")
@@ -533,11 +548,18 @@ class ReviewPanel(QWidget):
                                    f"{decided}{hallucinated}{overlap}  {element_words(record.xpaths, named)}"
                                    f"\n        {shown_text}")
             item.setForeground(colours[KEPT if kept else record.kind])  # dimmed: decided
-            paired = self._true_texts[index] if index < len(self._true_texts) else ""
-            if record.kind in (MATCHED, PARTIAL) and paired:
-                item.setToolTip(f"predicted: {text}\ntrue: {isolated(paired)}")
+            item.setToolTip(self._tip(record, index))
             item.setData(DATA_ROLE, index)
             self.records.addItem(item)
+
+    def _tip(self, record: ReviewRecord, index: int) -> str:
+        """A row's tip: its record's whole text (a pair's, both records'), where the row's is cut."""
+        own = self._whole(record.xpaths) if self._whole else self._texts[index] if index < len(self._texts) else ""
+        if record.kind not in (MATCHED, PARTIAL):
+            return _tip_text(own)
+        paired = (self._whole(record.true_xpaths) if self._whole
+                  else self._true_texts[index] if index < len(self._true_texts) else "")
+        return f"predicted: {_tip_text(own)}\ntrue: {_tip_text(paired)}"
 
     def first_control(self) -> QWidget:
         """Where the keys go when review opens (F6): the review list when it has rows, else the run chooser."""

@@ -258,3 +258,28 @@ def test_a_step_that_moves_the_page_status_says_so_whatever_change_moved_it():
     changes = [Change(1, "1", "", ana, "delete", (), (), dict(step)),
                Change(2, "1", "", ana, "status", (), (), {"from": "reviewed", "to": "labelled", **step})]
     assert step_what(changes, {}) == "labels replaced from gt/1.json (2 changes); page reviewed → labelled"
+
+
+def test_the_records_tip_names_every_record_or_how_many_more(qtbot, tmp_path):
+    """The cell names the first few records and how many in all; its tip stopped at the sixth, saying nothing of
+    the rest."""
+    from recordlens.annotator.labelling.history_dialog import HistoryDialog
+    from recordlens.core.store import open_project
+
+    items = "".join(f"<li>item {k}</li>" for k in range(1, 31))
+    page = f"<!doctype html><html><head><title>Items</title></head><body><ul>{items}</ul></body></html>"
+
+    def tip(count: int) -> str:
+        folder = imported_project(tmp_path / str(count), {
+            "html/1.html": page, "gt/1.json": json.dumps([[ITEM.format(k)] for k in range(1, count + 1)])})
+        with open_project(folder) as project:
+            dialog = HistoryDialog()
+            qtbot.addWidget(dialog)
+            dialog.show_page(project, "1")
+        added = dialog.entries.topLevelItem(0)
+        assert added.text(4) == f"records 1, 2, 3, 4, 5, 6, … ({count} in all)", added.text(4)
+        dialog.close()
+        return added.toolTip(4)
+
+    assert tip(10).splitlines() == [f"record {k} accepted: {ITEM.format(k)}" for k in range(1, 11)]
+    assert tip(30).splitlines()[-2:] == [f"record 20 accepted: {ITEM.format(20)}", "and 10 more"]
