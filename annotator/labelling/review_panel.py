@@ -133,7 +133,7 @@ def run_started_and_origin(run: RunInfo) -> str:
     """When a run started and the folder it was added from: what tells runs of one method apart in the list
     (their settings, mostly the same, are in its tip)."""
     started = f"started {local_time(run.started_at, seconds=False)}"
-    origin = run_origin(run.parameters)
+    origin = run_origin(run.parameters, run.cost)
     return f"{started}, {origin}" if origin else started
 
 

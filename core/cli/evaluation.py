@@ -21,6 +21,7 @@ from ..runs.evaluate import (
     is_left_out,
     is_not_extracted,
     is_not_given,
+    is_not_in_the_project,
     pages_predicted_on_others,
     score_run,
     score_seeds,
@@ -32,6 +33,7 @@ from ..runs.in_sample import LEARNS_FROM_PAGES, InSample, digests_of, in_sample
 from ..runs.progress import progress
 from ..runs.run_files import STOPPED, other_pages_message, read_run_description
 from ..text_forms import cell, column_width
+from ..wording import shortened
 from . import project as project_cli
 from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
@@ -200,25 +202,31 @@ def format_failed(kept: DatasetScore, failed: dict[str, str], unreadable: Mappin
     if left_out:  # on purpose (no answers for them): nothing a rerun would change, so none is advised
         lines.append(f"pages the run left out ({len(left_out)}; counted above as empty predictions, as a page "
                      "without a prediction is; the line below leaves them out):")
-        lines += [f"  {name}: {reason[:200]}" for name, reason in left_out.items()]
+        lines += [f"  {name}: {shortened(reason, 200)}" for name, reason in left_out.items()]
     failed = {name: reason for name, reason in failed.items() if name not in unreadable and name not in left_out}
     missing = sum(is_not_extracted(reason) for reason in failed.values())
     not_given = sum(is_not_given(reason) for reason in failed.values())  # a finished run's: a rerun does nothing
     gone = sum(is_file_missing(reason) for reason in failed.values())  # done, its file deleted: a rerun writes it
-    tried = len(failed) - missing - not_given - gone
+    # predicted in a folder while the project lacked them: a folder added again brings them, not a rerun
+    lacked = sum(is_not_in_the_project(reason) for reason in failed.values())
+    tried = len(failed) - missing - not_given - gone - lacked
     kinds = ", ".join(part for part in (f"{tried} failed" if tried else "",
                                          f"{missing} not extracted" if missing else "",
                                          f"{gone} whose prediction file is missing" if gone else "",
-                                         f"{not_given} not among the run's pages" if not_given else "") if part)
+                                         f"{not_given} not among the run's pages" if not_given else "",
+                                         f"{lacked} not in the project when the run was added" if lacked else "")
+                     if part)
     advice = "; ".join(part for part in (
         "run extract again to retry or finish them" if tried or missing else "",
         f"extract again brings back the missing prediction {'file' if gone == 1 else 'files'}" if gone else "",
         f"the run finished without the {'page' if not_given == 1 else 'pages'} it was not given: a run given "
-        f"{'it' if not_given == 1 else 'them'} predicts {'it' if not_given == 1 else 'them'}" if not_given else "")
+        f"{'it' if not_given == 1 else 'them'} predicts {'it' if not_given == 1 else 'them'}" if not_given else "",
+        f"`runs --add` of the folder that predicted {'it' if lacked == 1 else 'them'} brings "
+        f"{'it' if lacked == 1 else 'them'} in (the reason says which)" if lacked else "")
         if part)
     if failed:
         lines.append(f"pages without a prediction ({kinds}; counted above as empty predictions; {advice}):")
-        lines += [f"  {name}: {reason[:200]}" for name, reason in failed.items()]
+        lines += [f"  {name}: {shortened(reason, 200)}" for name, reason in failed.items()]
     if kept.pages:
         lines.append(f"{'without failed':<12} {kept.precision:7.4f} {kept.recall:7.4f} {kept.f1:7.4f} "
                      f"(pages {len(kept.pages)})")

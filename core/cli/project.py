@@ -490,7 +490,7 @@ def _delete_run(project, run_id: int, where: str) -> None:  # noqa: ANN001 - a P
 
 def describe_run(run: RunInfo) -> str:
     """"run 5 (repeats, from run-other)": a run as a sentence names it."""
-    origin = run_origin(run.parameters)
+    origin = run_origin(run.parameters, run.cost)
     return f"run {run.id} ({run.method}{', ' + origin if origin else ''})"
 
 
@@ -591,7 +591,7 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, st
                      f"{run.predicted_pages - run.failed_pages:>5} {run.failed_pages:>6} "
                      f"{_figure(run.f1, 6, out_of_date)} {_coverage(run):>9} "
                      f"{_figure(run.f1_with_prediction, 7, out_of_date)}")
-        settings = settings_line(run.parameters)
+        settings = settings_line(run.parameters, run.cost)
         if settings:
             lines.append(f"    {settings}")
     if not runs:
@@ -622,10 +622,11 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, st
     return "\n".join(lines)
 
 
-def settings_line(parameters: dict[str, object]) -> str:
+def settings_line(parameters: dict[str, object], cost: dict[str, object] | None = None) -> str:
     """A run's origin and settings in SETTINGS_WIDTH characters (whole in --json): the origin first, as it is
-    what tells runs of one method apart, then as many settings as fit, cut after a word."""
-    origin, settings = run_origin(parameters), method_settings(parameters)
+    what tells runs of one method apart (`cost`: a run stored again from its deleted copy names the folder it was
+    first added from), then as many settings as fit, cut after a word."""
+    origin, settings = run_origin(parameters, cost), method_settings(parameters)
     if len(origin) > SETTINGS_WIDTH:  # a folder name too long for the line keeps its start
         return origin[:SETTINGS_WIDTH - 1] + "…"
     room = SETTINGS_WIDTH - len(origin) - (2 if origin else 0)

@@ -171,11 +171,13 @@ def not_in_the_project(added_from: object = None) -> str:
     (`run_files.ADDED_FROM`), the only one that holds it (or that folder gone, said)."""
     if not added_from:
         return f"{NOT_IN_THE_PROJECT}: `runs --add` it again"
-    first = (f"{NOT_IN_THE_PROJECT} from {added_from}; the run was stored again from its deleted copy, which holds no "
-             "prediction of it")
+    # what to do first, the folder said once: `score`'s list of pages cuts a long reason
+    copy = "the deleted copy the run was stored again from holds none"
     if not Path(str(added_from)).is_dir():
-        return f"{first}, and that folder, the only one that did, is gone"
-    return f"{first}: only that folder does (`runs --add {shlex.quote(str(added_from))}` stores it as a new run)"
+        return (f"{NOT_IN_THE_PROJECT}: only the folder it was first added from held its prediction, {added_from}, "
+                f"which is gone ({copy})")
+    return (f"{NOT_IN_THE_PROJECT}: only the folder it was first added from holds its prediction (`runs --add "
+            f"{shlex.quote(str(added_from))}` stores it as a new run; {copy})")
 
 
 def why_no_prediction(name: str, described: Mapping[str, object], *, finished: bool = False,
@@ -194,6 +196,12 @@ def why_no_prediction(name: str, described: Mapping[str, object], *, finished: b
     if name in not_in_project(described):
         return not_in_the_project(described.get(ADDED_FROM))
     return NOT_GIVEN if finished else not_extracted(described.get(STOPPED))
+
+
+def is_not_in_the_project(reason: str) -> bool:
+    """Whether a page's reason says the run's folder predicted it while the project lacked it (`NOT_IN_THE_PROJECT`):
+    adding a folder again brings it in, extracting again does nothing for it."""
+    return reason.startswith(NOT_IN_THE_PROJECT)
 
 
 def is_left_out(reason: str) -> bool:

@@ -54,6 +54,9 @@ ADDED_FROM = "added_from"
 # run.json's key, in a deleted run's copy (`runs.write_run_folder`), for what the run's stored cost held that the
 # copy's files cannot give back (`COPIED_COST`): `runs --add` of the copy takes it into the cost again
 STORED_COST = "stored_cost"
+# run.json's key, in a deleted run's copy, for when the run ended (the copy's files are written as it is deleted):
+# `runs --add` of the copy keeps it as the run's end
+ENDED = "ended"
 # The cost keys that travel with a run through its deleted copy and back, taken as they are: what it paid (its pages'
 # count, seconds, tokens, model calls: the copy holds no _run/N.json of a page it did) and where it came from
 COPIED_AS_THEY_ARE = ("pages", "seconds", "tokens", "calls", ADDED_FROM)

@@ -66,6 +66,7 @@ from ..records.model import RecordList, load_records
 from ..runs.evaluate import seed_runs, seeds_asked, seeds_not_run_message
 from ..runs.run_files import (
     COPIED_AS_THEY_ARE,
+    ENDED,
     FILES_MISSING,
     LEFT_OUT,
     NOT_IN_PROJECT,
@@ -867,6 +868,7 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     # paid, where it was first added from, what its folder said of its pages), kept with it again
     copied = stored_cost(described)
     described.pop(STORED_COST, None)
+    ended_then = _timestamp(described.pop(ENDED, None))  # a copy's: when the run ended, not when it was deleted
     # the pages the project lacked when it was added (a copy written before `STORED_COST` said them on their own)
     lacked_before = not_in_project(copied) or not_in_project(described)
     described.pop(NOT_IN_PROJECT, None)
@@ -897,6 +899,7 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
         return RunFolderImport(same, warnings, stored=False, left_out=tuple(left_out))
     earlier = _run_gone_on(project, method, parameters, predictions, errors)
     cost, ended = _run_cost(run_dir)
+    ended = ended_then or ended
     cost |= {key: copied[key] for key in COPIED_AS_THEY_ARE if key in copied}  # a copy's files hold no page's cost
     if stopped:
         cost[STOPPED] = str(stopped)

@@ -20,6 +20,7 @@ from ..records.score import DatasetScore, PageFigures
 from ..runs.run_files import (
     ADDED_FROM,
     COPIED_COST,
+    ENDED,
     FAILED,
     LEFT_OUT,
     META_DIR,
@@ -534,6 +535,8 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
                                                                          default=str))
     described = {key: value for key, value in run.parameters.items() if key != "source"}
     described |= {"method": run.method, "written": run.started_at}
+    if run.ended_at:  # the copy's files are written as the run is deleted: their times say that, not its end
+        described[ENDED] = run.ended_at
     for kept_with_the_run in (STOPPED, LEFT_OUT):  # what `runs --add` took from run.json into the cost
         if run.cost.get(kept_with_the_run):
             described[kept_with_the_run] = run.cost[kept_with_the_run]
@@ -586,13 +589,22 @@ def method_settings(parameters: Mapping[str, object]) -> str:
 def run_folder(parameters: Mapping[str, object]) -> str:
     """The folder a run was added from, as a list names it ("run-a", a seed's with its run's: "run-a/seed-1": seed-1
     alone says nothing), or "" for a run made in the project."""
-    if not parameters.get("source"):
+    return _folder_name(parameters.get("source"))
+
+
+def _folder_name(source: object) -> str:
+    if not source:
         return ""
-    source = Path(str(parameters["source"]))
-    return f"{source.parent.name}/{source.name}" if source.name.startswith("seed-") else source.name
+    folder = Path(str(source))
+    return f"{folder.parent.name}/{folder.name}" if folder.name.startswith("seed-") else folder.name
 
 
-def run_origin(parameters: Mapping[str, object]) -> str:
-    """"from FOLDER" for a run added from a folder (`run_folder`), else ""."""
+def run_origin(parameters: Mapping[str, object], cost: Mapping[str, object] | None = None) -> str:
+    """"from FOLDER" for a run added from a folder (`run_folder`), else "". A run stored again from its deleted
+    copy (its `source`, named by the date it was deleted) is named by the folder it was first added from, kept in
+    its `cost` (`run_files.ADDED_FROM`): "from FOLDER (via its deleted copy)"."""
+    first = _folder_name((cost or {}).get(ADDED_FROM))
+    if first:
+        return f"from {first} (via its deleted copy)"
     folder = run_folder(parameters)
     return f"from {folder}" if folder else ""

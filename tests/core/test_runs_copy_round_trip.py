@@ -1,6 +1,7 @@
 """A run added from a folder, deleted (`runs --delete`: its copy in `removed/runs/`) and its copy added back says
 what it said before: what it paid (pages, seconds, tokens), the pages its folder predicted on other pages, the pages
-whose prediction file was missing (not "not extracted"), its failures, and its figures (`run_files.COPIED_COST`)."""
+whose prediction file was missing (not "not extracted"), its failures, its figures (`run_files.COPIED_COST`), and
+when it ended (`run_files.ENDED`)."""
 
 from __future__ import annotations
 
@@ -29,13 +30,12 @@ def _folder(root: Path) -> Path:
 
 
 def _said(capsys: pytest.CaptureFixture[str], project: Path, run_id: int) -> tuple[dict, str, str]:
-    """What `runs --json` says of the run (but its id, its folder and its end), and what `score` of it says, its id
-    as N."""
+    """What `runs --json` says of the run (but its id and its folder: its end too), and what `score` of it says,
+    its id as N."""
     code, out, err = run(capsys, "runs", "--project", str(project), "--json")
     assert code == 0, err
     (document,) = [held for held in json.loads(out) if held["id"] == run_id]
-    for changes in ("id", "ended_at"):  # the copy's files are written when the run is deleted
-        document.pop(changes)
+    document.pop("id")  # ended_at is kept: the copy's run.json says it (its files are written as the run is deleted)
     document["parameters"].pop("source")
     document["cost"].pop(ADDED_FROM, None)
     code, scored, said = run(capsys, "score", "--project", str(project), "--run", str(run_id), "-q")
