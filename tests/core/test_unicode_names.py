@@ -125,7 +125,8 @@ def test_the_agreement_tables_line_up_in_any_script_and_cut_a_long_name() -> Non
 
 
 def test_runs_compare_lines_up_in_any_script() -> None:
-    runs = [SimpleNamespace(id=1, method="mdr", parameters={}), SimpleNamespace(id=2, method="mdr", parameters={})]
+    runs = [SimpleNamespace(id=1, method="mdr", parameters={}, cost={}),
+            SimpleNamespace(id=2, method="mdr", parameters={}, cost={})]
     comparison = RunComparison((1, 2), [PageComparison(name, (0.5, 0.75), (True, True))
                                         for name in ("1", "山田 縦書き", NFD, LONG)], [])
     rows = format_comparison(comparison, runs).splitlines()[2:6]
