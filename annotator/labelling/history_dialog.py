@@ -31,6 +31,7 @@ from ...core.store import (
     history_actions,
     history_numbers,
     history_steps,
+    is_merge,
     status_moved,
 )
 from ...core.wording import listed
@@ -83,14 +84,14 @@ def what(change: Change, numbers: dict[int, int] | None = None) -> str:
         # An undo or redo is a restore underneath: named as the person did it, with where it took the page.
         text = (f"{detail['why']} (as {'before any change' if target is None else f'after {back}'})"
                 if detail.get("why") else f"restore to {back}")
+    elif detail.get("adjudicated"):
+        text = _decided(change, str(detail["adjudicated"]))
     elif change.action == "edit" and change.before and change.after:
         text = f"edit ({_elements_moved(change.before[0].xpaths, change.after[0].xpaths)})"
     else:
         text = change.action
-    if change.action == "add" and change.after:
+    if change.action == "add" and change.after and not detail.get("adjudicated"):
         text += f" ({change.after[0].status})"
-    if detail.get("adjudicated"):
-        text += f", adjudicated with {detail['adjudicated']}"
     status = detail.get("page_status")
     if isinstance(status, dict):
         text += f"; page {_moved(status)}"
@@ -105,6 +106,26 @@ def _elements_moved(before: tuple[str, ...], after: tuple[str, ...]) -> str:
         return ", ".join(parts) + (" element" if added + removed == 1 else " elements")
     # An older RecordLens stored edits that changed nothing; today's refuses them.
     return "reordered" if before != after else "no change"
+
+
+def _decided(change: Change, name: str) -> str:
+    """A decision on another annotator's labels (T, O in the review) named as the person took it, with what it
+    did: "take bea's record (added)", "keep the project's version over bea's" (as a merge is, `_merged`)."""
+    if change.action == "keep":
+        return f"keep the project's version over {name}'s"
+    if change.action == "delete":
+        return f"delete the record {name} did not make"
+    if change.action == "accept":
+        return f"take {name}'s record (accepted in place)"
+    if change.action == "edit" and change.before and change.after:
+        moved = _elements_moved(change.before[0].xpaths, change.after[0].xpaths)
+        if is_merge(change):  # Shift+T on a matched pair: its edit alone, no pair left to keep (as the export says)
+            return f"{_merged(change.detail)} ({moved})"
+        return f"take {name}'s version of the record ({moved})"  # the status bar's words for T on a pair
+    if change.action == "add":
+        added = len(change.after) - len(change.before)  # records an add moved down are in it too, before and after
+        return f"take {name}'s record (added)" if added == 1 else f"take {name}'s records ({added} added)"
+    return f"{change.action}, adjudicated with {name}"
 
 
 def _merged(detail: dict[str, object]) -> str:

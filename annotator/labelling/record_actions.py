@@ -38,6 +38,7 @@ from .commands import LabelCommand, NotSaved, StatusCommand, push, push_all
 from .history_dialog import change_numbers, what, who
 
 if TYPE_CHECKING:
+    from .review_controller import ReviewChoice
     from .window_parts import LabellingWindow, RecordsAt
 
 _WANTED = {"one": "one record", "some": "a record", "two": "two or more records (Ctrl+click)"}
@@ -55,6 +56,16 @@ def _named(page: Page | None, xpath: str) -> str:
         return xpath
     text = " ".join(element.text().split())
     return f"<{element.tag}>" + (f" “{text[:40]}{'…' if len(text) > 40 else ''}”" if text else "")
+
+
+class _Selected(list[int]):
+    """The records selected on the page on show when a step was made or undone, and the Review list's rows chosen
+    then (`ReviewChoice`; None out of review): undo and redo choose both again. The undo commands keep it as the
+    list of records it is."""
+
+    def __init__(self, ids: Sequence[int], review: ReviewChoice | None) -> None:
+        super().__init__(ids)
+        self.review = review
 
 
 def record_to_select(found: RecordsAt) -> int | None:
@@ -125,7 +136,9 @@ class RecordActions:
                             self._selected_on)
 
     def _selected_on(self, page: str) -> list[int] | None:
-        return self.window.record_panel.selected_ids() if page == self.window.page_name else None
+        if page != self.window.page_name:
+            return None
+        return _Selected(self.window.record_panel.selected_ids(), self.window.reviewing.choice())
 
     def _pushed(self, page: str, command: LabelCommand | StatusCommand, failure: str) -> Change | None:
         """Push the command on the page's stack; None, and `failure` with the reason shown, when the store refuses."""
@@ -224,6 +237,9 @@ class RecordActions:
             return
         moved = selected is not None and list(selected) != window.record_panel.selected_ids()
         window.reload_labels(selected)
+        review = selected.review if isinstance(selected, _Selected) else None
+        if review is not None:  # after the redraw, which keeps the rows chosen since (the next open one after T)
+            window.reviewing.choose(review)
         if moved:
             window.scroll_to_selected()
 

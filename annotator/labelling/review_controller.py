@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QItemSelectionModel, QTimer
 
 from ...core.errors import RecordLensError
 from ...core.page import natural_key
@@ -52,6 +52,7 @@ from .recent import Recent
 from .record_actions import records_named
 from .review_panel import (
     ANNOTATOR,
+    DATA_ROLE,
     NO_RUN,
     ReviewPanel,
     annotator_of,
@@ -204,6 +205,16 @@ class _Decision:
     makes: Sequence[str] = ()  # the XPaths of the record it adds or changes (none: a delete, a keep)
     why: str = ""  # why it is a keep: " (bea made none here)"
     copies: int = 0  # an accept's other rejected copies of the record, deleted with it (`_accept_rejected`)
+
+
+@dataclass(frozen=True)
+class ReviewChoice:
+    """The review rows chosen on a page, by their records: what an undo of a decision chooses again (its rows'
+    records are back as they were), where the rows chosen after it (the next open one) would stay chosen."""
+
+    page: str
+    chosen: tuple[ReviewRecord, ...]
+    current: ReviewRecord | None
 
 
 @dataclass(frozen=True)
@@ -832,6 +843,33 @@ class ReviewController:
     def on_review_record(self, index: int) -> None:
         if self.review and 0 <= index < len(self.review.records) and self.review.records[index].xpaths:
             self.window.page_view.scroll_to(self.review.records[index].xpaths[0])
+
+    def choice(self) -> ReviewChoice | None:
+        """The review rows chosen now, by their records; None out of review or with no page under it."""
+        review, page = self.review, self.window.page_name
+        if not self.active() or review is None or page is None:
+            return None
+        current = self.panel.current_index()
+        return ReviewChoice(page, tuple(review.records[i] for i in self.panel.chosen_indices()),
+                            None if current is None else review.records[current])
+
+    def choose(self, choice: ReviewChoice) -> None:
+        """Choose again the rows of a choice (`choice`) whose records the page's review holds (as it is shown now):
+        those alone, the current row the choice's if it is there."""
+        review, records = self.review, self.panel.records
+        if not self.active() or review is None or choice.page != self.window.page_name:
+            return
+        rows = [row for row in range(records.count())
+                if review.records[int(records.item(row).data(DATA_ROLE))] in choice.chosen]
+        current = next((row for row in range(records.count())
+                        if review.records[int(records.item(row).data(DATA_ROLE))] == choice.current), None)
+        if not rows and current is None:
+            return  # none of them is there any more: the rows chosen stay
+        records.clearSelection()
+        if current is not None:
+            records.setCurrentRow(current, QItemSelectionModel.SelectionFlag.NoUpdate)
+        for row in rows:
+            records.item(row).setSelected(True)
 
     # -- adjudication: another annotator's record into the project's labels -------------------------------
 

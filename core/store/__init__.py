@@ -4,7 +4,7 @@
     project = open_project("work/shop")
 """
 
-from .adjudication import Adjudication, Kept, disagreement
+from .adjudication import Adjudication, Kept, disagreement, is_merge
 from .agreement import label_set, project_agreement
 from .db import Provenance, StoreError, database_problem
 from .exporter import FORMATS as EXPORT_FORMATS
@@ -48,6 +48,7 @@ from .scoring import labelled_page_names, score_stored_run
 
 __all__ = [
     "PROJECT_SET", "Annotators", "label_set", "project_agreement", "Adjudication", "Kept", "disagreement",
+    "is_merge",
     "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUS_WORDS", "PAGE_STATUSES", "REJECTED", "TRUE_LABEL_STATUSES",
     "TRUE_PAGE_STATUSES", "Change",
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",

@@ -153,6 +153,13 @@ def _covers(record: Sequence[str], xpaths: Sequence[str]) -> bool:
     return all(key in keys or _inside(key, keys) for key in map(normalise_xpath, xpaths))
 
 
+def is_merge(change: Change) -> bool:
+    """Whether a change is an edit on another annotator's word that kept all of the project's record (Shift+T's
+    merge; also a T whose record holds the project's whole): said as a merge by the history and the export."""
+    return (change.action == "edit" and bool(change.detail.get("adjudicated")) and bool(change.before)
+            and bool(change.after) and _covers(change.after[0].xpaths, change.before[0].xpaths))
+
+
 def _records(numbers: Sequence[int]) -> str:
     return f"record {numbers[0]}" if len(numbers) == 1 else f"records {', '.join(map(str, numbers))}"
 

@@ -30,7 +30,7 @@ def test_a_keep_entry_names_the_record_it_kept_or_bea_s_record_the_project_lacks
         dialog = window.tools.history_dialog
         assert dialog is not None
         not_held, kept = dialog.entries.topLevelItem(0), dialog.entries.topLevelItem(1)
-        assert kept.text(3) == "keep, adjudicated with bea"
+        assert kept.text(3) == "keep the project's version over bea's"
         assert kept.text(4) == "record 2", kept.text(4)
         assert kept.toolTip(4) == f"record 2 accepted: {ITEM.format(2)}", kept.toolTip(4)
         assert not_held.text(4) == "bea's record, not in the project", not_held.text(4)

@@ -106,10 +106,10 @@ def test_a_second_annotator_is_reviewed_against_the_project_and_adjudicated_with
     window.review_panel.records.setCurrentRow(missed)
     key(window, "T")
     assert labels[0].id not in [label.id for label in project.labels("1")]
-    # The history says whose records decided both: the tester made the changes, adjudicated with bea
+    # The history says whose records decided both: the tester made the changes, on bea's records
     from recordlens.annotator.labelling.history_dialog import what
-    assert [what(c) for c in project.history("1")[-2:]] == ["add (accepted), adjudicated with bea",
-                                                           "delete, adjudicated with bea"]
+    assert [what(c) for c in project.history("1")[-2:]] == ["take bea's record (added)",
+                                                           "delete the record bea did not make"]
     key(window, "Ctrl+Z")
     assert labels[0].id in [label.id for label in project.labels("1")]
     key(window, "Ctrl+Z")
