@@ -39,6 +39,7 @@ from ..qt.local_time import local_time, stored_moment, zone_name
 from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
 from ..qt.widgets import closable_window
+from . import decision_words as words
 
 # History ids start at 1 (SQLite rowids), so 0 can stand for "before any change" in an item's data, where
 # None would read the same as "no data".
@@ -112,19 +113,19 @@ def _decided(change: Change, name: str) -> str:
     """A decision on another annotator's labels (T, O in the review) named as the person took it, with what it
     did: "take bea's record (added)", "keep the project's version over bea's" (as a merge is, `_merged`)."""
     if change.action == "keep":
-        return f"keep the project's version over {name}'s"
+        return words.keep(name)
     if change.action == "delete":
-        return f"delete the record {name} did not make"
+        return words.delete(name)
     if change.action == "accept":
-        return f"take {name}'s record (accepted in place)"
+        return f"{words.take(name)} (accepted in place)"
     if change.action == "edit" and change.before and change.after:
         moved = _elements_moved(change.before[0].xpaths, change.after[0].xpaths)
         if is_merge(change):  # Shift+T on a matched pair: its edit alone, no pair left to keep (as the export says)
             return f"{_merged(change.detail)} ({moved})"
-        return f"take {name}'s version of the record ({moved})"  # the status bar's words for T on a pair
+        return f"{words.take_version(name)} ({moved})"
     if change.action == "add":
         added = len(change.after) - len(change.before)  # records an add moved down are in it too, before and after
-        return f"take {name}'s record (added)" if added == 1 else f"take {name}'s records ({added} added)"
+        return f"{words.take(name)} (added)" if added == 1 else f"take {name}'s records ({added} added)"
     return f"{change.action}, adjudicated with {name}"
 
 

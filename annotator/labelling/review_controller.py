@@ -48,6 +48,7 @@ from ...core.store import (
 )
 from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
+from . import decision_words as words
 from .recent import Recent
 from .record_actions import records_named
 from .review_panel import (
@@ -89,11 +90,6 @@ def _rejected_by(labels: Sequence[Label]) -> RejectedAs:
         if label.status == REJECTED:
             rejected.setdefault(record_key(label.xpaths), []).append(label)
     return lambda xpaths: rejected.get(record_key(xpaths), ())
-
-
-def _accept_text(name: str) -> str:
-    """What T does to a record the project rejected that `name` made, as undo and History name it."""
-    return f"accept the project's rejected record as {name}'s"
 
 
 def _matcher_imported() -> bool:
@@ -1035,7 +1031,7 @@ class ReviewController:
                            "(matched, or kept already)")
             return
         project, person, row = window.project, window.person, self.panel.records.currentRow()
-        done = window.edit_each(f"keep the project's version against {name}'s", range(len(decisions)),
+        done = window.edit_each(words.keep(name), range(len(decisions)),
                                 lambda k: project.adjudication.keep(page, name, decisions[k].theirs, decisions[k].ours,
                                                                     person))
         window.reload_labels()
@@ -1097,7 +1093,7 @@ class ReviewController:
         say "not a record" of the record the page now holds as true. The deletes are the person's own, not
         decisions against `name` (a re-import does not count them as taken)."""
         project, person = self.window.project, self.window.person
-        with project.one_step(_accept_text(name)):
+        with project.one_step(words.accept_rejected(name)):
             change = project.accept(rejected[0].id, person, adjudicated=name)
             for copy in rejected[1:]:
                 change = project.delete(copy.id, person)
@@ -1157,14 +1153,14 @@ class ReviewController:
     @staticmethod
     def _decision_text(decision: _Decision, name: str, merge: bool) -> str:
         if decision.kind == "accept":
-            return _accept_text(name)
+            return words.accept_rejected(name)
         if decision.kind == "take":
-            return f"take {name}'s record"
+            return words.take(name)
         if decision.kind == "keep":
-            return f"keep the project's version against {name}'s{decision.why}"
+            return f"{words.keep(name)}{decision.why}"
         if decision.kind == "delete":
-            return f"delete the record {name} did not make"
-        return f"merge {name}'s record into the project's" if merge else f"take {name}'s version of the record"
+            return words.delete(name)
+        return words.merge(name) if merge else words.take_version(name)
 
     @staticmethod
     def _what_decisions_did(decisions: Sequence[_Decision]) -> str:

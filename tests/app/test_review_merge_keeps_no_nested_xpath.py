@@ -47,14 +47,14 @@ def test_shift_t_where_the_merge_is_the_projects_record_keeps_it_as_o_does(qtbot
     choose(window, "missed")  # card 4: only the project has it
     key(window, "Shift+T")
     assert project.labels("1") == before  # no label changed
-    assert "page 1: keep the project's version against bea's (bea made none here)" in said(window), said(window)
+    assert "page 1: keep the project's version over bea's (bea made none here)" in said(window), said(window)
     assert "kept (0)" not in panel.kept_toggle.text() and panel.kept_toggle.text() == "kept (1)"
     assert "missed" not in [k for i, k in enumerate(kinds(window)) if i not in panel.kept]
 
     choose(window, "partial")  # card 3: the project's card holds all of bea's record
     key(window, "Shift+T")
     assert [list(label.xpaths) for label in project.labels("1")] == [list(label.xpaths) for label in before]
-    assert "page 1: keep the project's version against bea's (it holds all of bea's record already)" in said(
+    assert "page 1: keep the project's version over bea's (it holds all of bea's record already)" in said(
         window), said(window)
     assert panel.kept_toggle.text() == "kept (2)"
 

@@ -1,0 +1,34 @@
+"""The words for decisions on another annotator's labels (T, Shift+T and O in the Review tab), one home for
+the status bar, the undo names and History, so that one decision goes by one name everywhere."""
+
+from __future__ import annotations
+
+
+def take(name: str) -> str:
+    """T on a record only they made."""
+    return f"take {name}'s record"
+
+
+def take_version(name: str) -> str:
+    """T on a pair: their version of the project's record."""
+    return f"take {name}'s version of the record"
+
+
+def accept_rejected(name: str) -> str:
+    """T on a record the project had rejected that `name` made."""
+    return f"accept the project's rejected record as {name}'s"
+
+
+def keep(name: str) -> str:
+    """O: the project's version kept over theirs."""
+    return f"keep the project's version over {name}'s"
+
+
+def delete(name: str) -> str:
+    """T on a record only the project made."""
+    return f"delete the record {name} did not make"
+
+
+def merge(name: str) -> str:
+    """Shift+T: their record's elements added to the project's."""
+    return f"merge {name}'s record into the project's"
