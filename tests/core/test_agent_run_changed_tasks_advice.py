@@ -15,13 +15,19 @@ from tests.core.test_agent_run_names_every_changed_task import TASKS, run
 ADVICE = "give the changed task an id of its own, or --replace-tasks to score those runs by the new one"
 
 
-def test_instructions_ending_alike_with_a_colon_are_said_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def scored_on_two_tasks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project (tmp_path/p) with an agent run on lookup-1 and rules-1 as TASKS gives them."""
     monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
     project = tmp_path / "p"
     first = tmp_path / "first.jsonl"
     first.write_text(json.dumps(TASKS["lookup-1"]) + "\n" + json.dumps(TASKS["rules-1"]) + "\n", encoding="utf-8")
     assert run(project, first) == 0
+    return project
+
+
+def test_instructions_ending_alike_with_a_colon_are_said_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    project = scored_on_two_tasks(tmp_path, monkeypatch)
     edited = tmp_path / "tasks.jsonl"
     asked = {t: f"What does {t} ask? Note: answer in days" for t in ("lookup-1", "rules-1")}  # ending alike
     edited.write_text("".join(json.dumps({**TASKS[t], "instruction": asked[t]}) + "\n" for t in asked),
@@ -53,11 +59,7 @@ def test_the_refusal_says_the_other_tasks_were_stored(tmp_path: Path, capsys: py
     from tests.demo_agent import SITE_DIR, respond
     from tests.fake_gemini import FakeGemini, answer_with
 
-    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
-    project = tmp_path / "p"
-    first = tmp_path / "first.jsonl"
-    first.write_text(json.dumps(TASKS["lookup-1"]) + "\n" + json.dumps(TASKS["rules-1"]) + "\n", encoding="utf-8")
-    assert run(project, first) == 0
+    project = scored_on_two_tasks(tmp_path, monkeypatch)
     edited = tmp_path / "tasks.jsonl"
     edited.write_text("".join(json.dumps({**TASKS[t], "answer": "another"}) + "\n" for t in ("lookup-1", "rules-1"))
                       + json.dumps(TASKS["lookup-2"]) + "\n", encoding="utf-8")
