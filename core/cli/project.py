@@ -20,7 +20,7 @@ from ..page.dataset import UNFINISHED_EXPORT
 from ..records.score import DatasetScore
 from ..runs.evaluate import seed_runs, seeds_asked
 from ..runs.progress import progress
-from ..runs.run_files import OTHER_PAGES, STOPPED, holds_a_single_run, other_pages_message
+from ..runs.run_files import STOPPED, holds_a_single_run, made_on_other_pages, other_pages_message
 from ..runs.runner import run_folders_held
 from ..store import StoreError, check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
@@ -502,9 +502,9 @@ def _compare_runs(args: argparse.Namespace) -> int:
         runs = [_known_run(project, run_id, args.project) for run_id in (first, second)]
         for run in runs:
             _score_to_the_labels(project, run, args.project)
-            other = run.cost.get(OTHER_PAGES)
+            other = made_on_other_pages(run.cost)
             if other:  # its predictions of those pages were made on other pages: their difference says nothing
-                said = other_pages_message(list(other), "the project's")
+                said = other_pages_message(other, "the project's")
                 _warn(f"run {run.id}: {said}")
         comparison = compare_stored_runs(project, first, second)
         runs = [project.runs.get(run_id) for run_id in (first, second)]

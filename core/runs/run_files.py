@@ -287,15 +287,13 @@ def done_without_a_file(run_dir: str | Path) -> list[str]:
 def files_missing(described: Mapping[str, object]) -> list[str]:
     """The pages a stored run's cost records as done by its folder but without their N.json (`FILES_MISSING`);
     [] when it records none."""
-    missing = described.get(FILES_MISSING)
-    return [str(name) for name in missing] if isinstance(missing, list) else []
+    return _pages_listed(described, FILES_MISSING)
 
 
 def made_on_other_pages(described: Mapping[str, object]) -> list[str]:
     """The pages a stored run's cost records as predicted on other pages of their names (`OTHER_PAGES`); [] when it
     records none."""
-    otherwise = described.get(OTHER_PAGES)
-    return [str(name) for name in otherwise] if isinstance(otherwise, list) else []
+    return _pages_listed(described, OTHER_PAGES)
 
 
 def stored_cost(described: Mapping[str, object]) -> dict[str, object]:
@@ -308,8 +306,14 @@ def stored_cost(described: Mapping[str, object]) -> dict[str, object]:
 def not_in_project(described: Mapping[str, object]) -> list[str]:
     """The pages a stored run's cost records as predicted in its folder but left out, the project holding no page
     of that name when the run was stored (`NOT_IN_PROJECT`); [] when it records none."""
-    lacking = described.get(NOT_IN_PROJECT)
-    return [str(name) for name in lacking] if isinstance(lacking, list) else []
+    return _pages_listed(described, NOT_IN_PROJECT)
+
+
+def _pages_listed(described: Mapping[str, object], key: str) -> list[str]:
+    """The page names a run's description (or stored cost) lists under `key`; [] when it lists none, or holds
+    something else there (an older run, a file edited by hand)."""
+    names = described.get(key)
+    return [str(name) for name in names] if isinstance(names, list) else []
 
 
 def ran_to_its_end(described: Mapping[str, object]) -> bool:

@@ -28,8 +28,8 @@ from ..runs.evaluate import (
     why_no_prediction,
 )
 from ..runs.run_files import (
-    OTHER_PAGES,
     left_out_pages,
+    made_on_other_pages,
     other_pages_message,
     ran_to_its_end,
     stored_run_description,
@@ -63,7 +63,7 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     not_labelled = [name for name in predictions if name not in labelled]
     warnings = [unscored_predictions_message(not_labelled, f"run {run_id}", "not marked labelled or reviewed")
                 ] if not_labelled else []
-    otherwise = [name for name in run.cost.get(OTHER_PAGES) or [] if name in labelled]
+    otherwise = [name for name in made_on_other_pages(run.cost) if name in labelled]
     if otherwise:
         warnings.append(other_pages_message(otherwise, "the project's"))
     left_out: dict[str, str] = {}
