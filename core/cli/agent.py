@@ -682,8 +682,7 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
 def _episode_sites(project, run_id: int, rows: Sequence[int]) -> list[str]:  # noqa: ANN001 - a Project
     """The site of each of a run's episodes (by row id, in `rows`' order): its task's in the project, which a run
     stored without its site (an older RecordLens) leaves to be worked out."""
-    site_of = {row: site for site in sorted({t.site for t in project.agent.tasks()})
-               for row, _ in project.agent.trajectories(agent_run_id=run_id, site=site)}
+    site_of = project.agent.trajectory_sites(run_id)
     return [site_of[row] for row in rows]
 
 

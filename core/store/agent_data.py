@@ -202,6 +202,12 @@ class AgentData:
                             call.answer, dumps(call.usage), call.seconds, call.error))
             return trajectory_id
 
+    def trajectory_sites(self, agent_run_id: int) -> dict[int, str]:
+        """Row id -> the site of its task, for each trajectory of one agent run (read without their steps)."""
+        return dict(self._store.db.execute(
+            "SELECT tr.id, s.name FROM trajectories tr JOIN tasks t ON t.id = tr.task_id "
+            "JOIN sites s ON s.id = t.site_id WHERE tr.agent_run_id = ?", (agent_run_id,)).fetchall())
+
     def trajectories(self, *, agent_run_id: int | None = None, reference: bool = False,
                      task_id: str | None = None, site: str | None = None) -> list[tuple[int, Trajectory]]:
         """(row id, trajectory) with steps (not model calls: `model_calls` has them), oldest first. By default
