@@ -30,6 +30,7 @@ from ...core.store import (
     Provenance,
     history_actions,
     history_numbers,
+    history_records,
     history_steps,
     is_merge,
     status_moved,
@@ -225,21 +226,16 @@ class KeptRecord:
 
 def kept_records(history: list[Change]) -> dict[int, KeptRecord]:
     """History id -> what each keep of the page's history (a merge's aside: its edit names the record) concerns.
-    A keep changes no label, so its record is found among the page's records of the moment, replayed from the first
-    entry on as `history_numbers` numbers them, by the XPaths the keep names (`Adjudication.keep` checks them so)."""
-    current: dict[int, Label] = {}
+    A keep changes no label, so its record is found among the page's records of the moment (`history_records`, as
+    `history_numbers` numbers them), by the XPaths the keep names (`Adjudication.keep` checks them so)."""
     kept: dict[int, KeptRecord] = {}
-    for change in history:
-        for label in change.before:
-            current.pop(label.id, None)
-        current.update((label.id, label) for label in change.after)
+    for change, records in zip(history, history_records(history), strict=True):
         if change.action != "keep" or change.ends_a_merge or change.id is None:
             continue
         sides = change.detail.get("kept")
         sides = sides if isinstance(sides, dict) else {}
         ours, theirs = sides.get("ours"), sides.get("theirs") or ()
-        order = sorted(current.values(), key=lambda label: (label.position, label.id))
-        held = next(((label, k + 1) for k, label in enumerate(order)
+        held = next(((label, k + 1) for k, label in enumerate(records)
                      if ours is not None and label.is_true and list(label.xpaths) == list(ours)), (None, 0))
         kept[change.id] = KeptRecord(str(change.detail.get("adjudicated", "")), *held, tuple(map(str, theirs)))
     return kept

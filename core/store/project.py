@@ -733,25 +733,27 @@ def history_numbers(history: Sequence[Change]) -> list[dict[int, int]]:
     the page: its 1-based place in display order, the badge and the list's number. A record the change made or
     changed gets its number right after the change, a record it removed the number it had just before it.
 
-    The history holds whole rows, so the page's records are replayed from the first entry on."""
-    current: dict[int, Label] = {}
+    The history holds whole rows, so the page's records are replayed from the first entry on (`history_records`)."""
     numbers: list[dict[int, int]] = []
-
-    def numbered() -> dict[int, int]:
-        order = sorted(current.values(), key=lambda label: (label.position, label.id))
-        return {label.id: k + 1 for k, label in enumerate(order)}
-
-    for change in history:
-        before = numbered()
-        for label in change.before:
-            current.pop(label.id, None)
-        for label in change.after:
-            current[label.id] = label
-        after = numbered()
+    before: dict[int, int] = {}
+    for change, records in zip(history, history_records(history), strict=True):
+        after = {label.id: k + 1 for k, label in enumerate(records)}
         touched = {label.id: before[label.id] for label in change.before if label.id in before}
         touched.update((label.id, after[label.id]) for label in change.after if label.id in after)
         numbers.append(touched)
+        before = after
     return numbers
+
+
+def history_records(history: Sequence[Change]) -> Iterator[list[Label]]:
+    """The page's records in display order (badge and list numbers) right after each change, oldest first: the
+    history holds whole rows, so they are replayed from the first entry on."""
+    current: dict[int, Label] = {}
+    for change in history:
+        for label in change.before:
+            current.pop(label.id, None)
+        current.update((label.id, label) for label in change.after)
+        yield sorted(current.values(), key=lambda label: (label.position, label.id))
 
 
 def history_actions(changes: Sequence[Change]) -> list[list[Change]]:
