@@ -269,12 +269,11 @@ def _stem(word: str) -> str:
 
 def _question_words(question: str, answer: str) -> set[str]:
     """The question's words that can say where an answer stands: three letters or more, not the answer's own."""
-    own = {_stem(w) for w in re.findall(r"\w+", answer)}
-    return {_stem(w) for w in re.findall(r"\w+", question) if len(w) >= 3} - own
+    return {_stem(w) for w in re.findall(r"\w+", question) if len(w) >= 3} - _words_of(answer)
 
 
 def _words_of(text: str) -> set[str]:
-    """The words a text holds, as `_question_words` takes them (stemmed)."""
+    """The words a text holds, stemmed (`_stem`), as a question's and an answer's are taken."""
     return {_stem(w) for w in re.findall(r"\w+", text)}
 
 
