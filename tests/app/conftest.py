@@ -10,8 +10,14 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from recordlens.core.store.project import Project
 
 if not os.environ.get("QT_QPA_PLATFORM"):
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -72,3 +78,28 @@ def page_view(qapp):
     view.show()
     yield view
     view.dispose()
+
+
+@pytest.fixture
+def project_dir(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The test's own copy of the demo project (tests/app/demo_project.py), in `tmp_path`; a module that opens
+    another project defines a `project_dir` of its own."""
+    from tests.app.demo_project import demo_project_in
+
+    return demo_project_in(tmp_path, tmp_path_factory)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path: Path, project_dir: Path) -> Iterator[main_window.MainWindow]:
+    """The main window on `project_dir`, its first page loaded; closed after the test."""
+    from tests.app.window_helpers import open_window
+
+    win = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
+    yield win
+    win.close()
+
+
+@pytest.fixture
+def project(window: main_window.MainWindow) -> Project:
+    """The project the `window` has open."""
+    return window.project

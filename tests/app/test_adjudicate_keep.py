@@ -8,11 +8,7 @@ import pytest
 from PySide6.QtTest import QTest
 
 from recordlens.core.store import open_project
-from tests.app import test_main_window as main_tests
 from tests.app.test_adjudicate_team import HEADER, kinds, review_bea, said
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 

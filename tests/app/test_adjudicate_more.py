@@ -8,12 +8,8 @@ import pytest
 from PySide6.QtTest import QTest
 
 from recordlens.annotator.settings import Settings
-from tests.app import test_main_window as main_tests
 from tests.app.test_adjudicate_team import HEADER, kinds, review_bea, said
 from tests.app.window_helpers import open_window
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 

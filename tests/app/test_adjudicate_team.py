@@ -11,13 +11,9 @@ import pytest
 from PySide6.QtTest import QTest
 
 from recordlens.core.store.project import open_project
-from tests.app import test_main_window as main_tests
-from tests.app.test_main_window import CARDS, ITEM
+from tests.app.demo_project import CARDS, ITEM
 
-# The main window's fixtures: the demo product grid (page 1, labelled, 16 cards) and a plain list (page 2, new).
-project_dir = main_tests.project_dir
-window = main_tests.window
-
+# `window` (tests/app/conftest.py): the demo product grid (page 1, labelled, 16 cards) and a plain list (page 2, new).
 pytestmark = pytest.mark.app
 
 HEADER = "/body[1]/div[1]/header[1]"

@@ -13,13 +13,10 @@ import pytest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.core.store.db import Connection
-from tests.app import test_main_window as main_tests
+from tests.app.demo_project import ITEM
 from tests.app.test_keyboard_flow import MDR, key
 
 pytestmark = pytest.mark.app
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 
 @contextlib.contextmanager
@@ -43,7 +40,7 @@ def four_proposals(window: MainWindow) -> list[int]:
     """Page 2 on show with four proposed records, the first selected."""
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
-    ids = [window.project.add_record("2", [main_tests.ITEM.format(k)], MDR).record.id for k in range(1, 5)]
+    ids = [window.project.add_record("2", [ITEM.format(k)], MDR).record.id for k in range(1, 5)]
     window.reload_labels([ids[0]])
     return ids
 

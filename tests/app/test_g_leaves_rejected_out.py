@@ -8,13 +8,10 @@ import pytest
 from PySide6.QtTest import QTest
 
 from recordlens.core.store.project import Provenance
-from tests.app import test_main_window as main_tests
+from tests.app.demo_project import ITEM
 
 pytestmark = pytest.mark.app
 
-project_dir = main_tests.project_dir
-window = main_tests.window
-ITEM = main_tests.ITEM
 MDR = Provenance.extractor("mdr", "0.3", "html")
 
 

@@ -18,7 +18,6 @@ from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.labelling.shortcuts import SHORTCUTS
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.records import normalise_xpath
-from tests.app import test_main_window as main_tests
 from tests.app.page_helpers import click_element, js
 from tests.app.window_helpers import imported_project, open_window
 
@@ -44,10 +43,6 @@ def shop(qtbot, tmp_path: Path):
     win = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
     yield win
     win.close()
-
-
-window = main_tests.window
-project_dir = main_tests.project_dir
 
 
 def proxy(win: MainWindow) -> QWidget:

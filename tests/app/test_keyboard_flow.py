@@ -13,13 +13,11 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import Settings
 from recordlens.core.store.project import Provenance
-from tests.app import test_main_window as main_tests
-from tests.app.window_helpers import open_window
+from tests.app.demo_project import ITEM
+from tests.app.window_helpers import click, open_window, wait_for_labels
 
 pytestmark = pytest.mark.app
 
-project_dir = main_tests.project_dir
-window = main_tests.window
 MDR = Provenance.extractor("mdr", "0.3", "html")
 
 
@@ -133,7 +131,7 @@ def test_the_runs_list_opened_in_review_lists_a_run_added_from_the_command_line_
 def test_l_on_a_page_with_proposals_says_what_export_does_and_asks_again(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
-    window.project.add_record("2", [main_tests.ITEM.format(1)], MDR)
+    window.project.add_record("2", [ITEM.format(1)], MDR)
     window.reload_labels()
     assert window.project.page("2").status == "proposed"
     assert "page in progress" in window.counts_label.text()  # a page is never "proposed": records are
@@ -201,13 +199,13 @@ def test_delete_says_that_the_numbers_after_it_moved(qtbot, window):
 def test_u_climbs_from_the_clicked_element_to_its_parent_and_shift_u_comes_back(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
-    bold = f"{main_tests.ITEM.format(2)}/b[1]"
+    bold = f"{ITEM.format(2)}/b[1]"
     window._on_hovered(bold)
     assert window.breadcrumb.full_text().startswith("click: new record")
-    main_tests.click(window, bold)
-    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels) == 1)
+    click(window, bold)
+    wait_for_labels(qtbot, window, lambda labels: len(labels) == 1)
     key(window, "U")
-    assert window.project.labels("2")[0].xpaths == (main_tests.ITEM.format(2),)
+    assert window.project.labels("2")[0].xpaths == (ITEM.format(2),)
     key(window, "U")
     assert window.project.labels("2")[0].xpaths == ("/body[1]/ul[1]",)
     key(window, "Shift+U")
@@ -216,16 +214,16 @@ def test_u_climbs_from_the_clicked_element_to_its_parent_and_shift_u_comes_back(
     # Hovering says what a click will do to the selected record, before it is done.
     window._on_hovered(bold)
     assert window.breadcrumb.full_text().startswith("click: remove from record 1")
-    window._on_hovered(f"{main_tests.ITEM.format(3)}/b[1]")
+    window._on_hovered(f"{ITEM.format(3)}/b[1]")
     assert window.breadcrumb.full_text().startswith("click: add to record 1")
 
 
 def test_u_after_an_undo_climbs_from_what_the_record_still_holds_never_down(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
-    bold, item = f"{main_tests.ITEM.format(2)}/b[1]", main_tests.ITEM.format(2)
-    main_tests.click(window, bold)
-    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels) == 1)
+    bold, item = f"{ITEM.format(2)}/b[1]", ITEM.format(2)
+    click(window, bold)
+    wait_for_labels(qtbot, window, lambda labels: len(labels) == 1)
     record = lambda: window.project.labels("2")[0].xpaths  # noqa: E731
     key(window, "U")
     assert record() == (item,)
@@ -234,8 +232,8 @@ def test_u_after_an_undo_climbs_from_what_the_record_still_holds_never_down(qtbo
     key(window, "U")
     assert record() == (item,)
     # An element clicked in, then the click undone: U has nothing it clicked to climb from, and says so.
-    main_tests.click(window, f"{main_tests.ITEM.format(3)}/b[1]")
-    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels[0].xpaths) == 2)
+    click(window, f"{ITEM.format(3)}/b[1]")
+    wait_for_labels(qtbot, window, lambda labels: len(labels[0].xpaths) == 2)
     key(window, "Ctrl+Z")
     assert record() == (item,)
     key(window, "U")
@@ -248,14 +246,14 @@ def test_u_after_an_undo_climbs_from_what_the_record_still_holds_never_down(qtbo
 def test_a_click_on_an_element_holding_other_records_says_so_before_and_after(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
-    first = window.project.add_record("2", [main_tests.ITEM.format(1)], window.person).record.id
+    first = window.project.add_record("2", [ITEM.format(1)], window.person).record.id
     heading = window.project.add_record("2", ["/body[1]/h1[1]"], window.person).record.id
     assert first
     window.reload_labels([heading])
     window._on_hovered("/body[1]/ul[1]")
     assert window.breadcrumb.full_text().startswith("click: add to record 2 (it holds record 1 as well)")
     window.record_actions.on_element_clicked("/body[1]/ul[1]")  # as the overlay reports a click in its margin
-    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels[1].xpaths) == 2)
+    wait_for_labels(qtbot, window, lambda labels: len(labels[1].xpaths) == 2)
     assert "It holds record 1 as well (Ctrl+Z takes it back)" in window.statusBar().currentMessage()
     # With nothing selected, a click there (in the gap between two items, say) makes no record swallowing the
     # others: said before and after; N, then the click, makes one, said before and after too.
@@ -271,7 +269,7 @@ def test_a_click_on_an_element_holding_other_records_says_so_before_and_after(qt
     window._on_hovered("/body[1]/ul[1]")
     assert window.breadcrumb.full_text().startswith("click: new record (it holds record 1)")
     window.record_actions.on_element_clicked("/body[1]/ul[1]")
-    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels) == 3)
+    wait_for_labels(qtbot, window, lambda labels: len(labels) == 3)
     said = window.statusBar().currentMessage()  # numbered first in page order: the item's record is now 2
     assert said.startswith("new record 1 (the records after it") and "It holds record 2 as well" in said
 
@@ -279,40 +277,40 @@ def test_a_click_on_an_element_holding_other_records_says_so_before_and_after(qt
 def test_with_nothing_selected_a_click_on_a_record_or_inside_it_selects_it_and_makes_no_copy(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
-    outer = window.project.add_record("2", [main_tests.ITEM.format(2)], window.person).record.id
+    outer = window.project.add_record("2", [ITEM.format(2)], window.person).record.id
     window.reload_labels([])
-    bold = f"{main_tests.ITEM.format(2)}/b[1]"
-    for xpath in (main_tests.ITEM.format(2), bold):  # its own element; an element inside it (under its badge)
+    bold = f"{ITEM.format(2)}/b[1]"
+    for xpath in (ITEM.format(2), bold):  # its own element; an element inside it (under its badge)
         window.select_records([])
         window._on_hovered(xpath)
         assert window.breadcrumb.full_text().startswith("click: select record 1")
-        main_tests.click(window, xpath)
+        click(window, xpath)
         qtbot.waitUntil(lambda: window.record_panel.selected_ids() == [outer], timeout=5_000)
-        assert [label.xpaths for label in window.project.labels("2")] == [(main_tests.ITEM.format(2),)]
+        assert [label.xpaths for label in window.project.labels("2")] == [(ITEM.format(2),)]
         assert window.statusBar().currentMessage().startswith("record 1 selected: a click now adds to it")
     # Nested records: a click selects the innermost one around the element.
     inner = window.project.add_record("2", [bold], window.person).record.id
     window.reload_labels([])
-    main_tests.click(window, f"{bold}")
+    click(window, f"{bold}")
     qtbot.waitUntil(lambda: window.record_panel.selected_ids() == [inner], timeout=5_000)
     # N first: the click starts a record there, nested as asked, and says so.
     window.select_records([])
     key(window, "N")
     window.record_actions.on_element_clicked(bold)
-    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels) == 3)
+    wait_for_labels(qtbot, window, lambda labels: len(labels) == 3)
     assert "It lies inside record" in window.statusBar().currentMessage()
 
 
 def test_a_click_that_adds_another_records_element_says_the_two_now_share_it(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
-    first = window.project.add_record("2", [main_tests.ITEM.format(1)], window.person).record.id
-    second = window.project.add_record("2", [main_tests.ITEM.format(2)], window.person).record.id
+    first = window.project.add_record("2", [ITEM.format(1)], window.person).record.id
+    second = window.project.add_record("2", [ITEM.format(2)], window.person).record.id
     window.reload_labels([second])
-    window._on_hovered(main_tests.ITEM.format(1))
+    window._on_hovered(ITEM.format(1))
     assert "[record 1]" in window.breadcrumb.full_text()
-    window.record_actions.on_element_clicked(main_tests.ITEM.format(1))
-    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels[1].xpaths) == 2)
+    window.record_actions.on_element_clicked(ITEM.format(1))
+    wait_for_labels(qtbot, window, lambda labels: len(labels[1].xpaths) == 2)
     assert first and ("added to record 2. It is record 1's element too: two records now share it (Ctrl+Z takes it "
                       "back).") in window.statusBar().currentMessage()
 
@@ -414,7 +412,7 @@ def test_clicking_a_records_only_element_again_deletes_it_and_says_so(qtbot, win
 
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
-    item = main_tests.ITEM.format(1)
+    item = ITEM.format(1)
     click_element(window.page_view, item)
     qtbot.waitUntil(lambda: len(window.project.labels("2")) == 1, timeout=5_000)
     click_element(window.page_view, item)  # a double click, or a second thought
@@ -453,7 +451,7 @@ def test_a_count_of_one_is_worded_in_the_singular(qtbot, window):
                                                                                      "1,240 texts")
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
-    window.project.add_record("2", [main_tests.ITEM.format(1)], window.person)
+    window.project.add_record("2", [ITEM.format(1)], window.person)
     window.reload_labels([])
     key(window, "Ctrl+A")
     assert window.statusBar().currentMessage() == "1 record selected: A or R judges it"
@@ -601,14 +599,14 @@ def test_a_record_started_by_a_click_is_numbered_in_page_order(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
     for k in (1, 3):
-        window.project.add_record("2", [main_tests.ITEM.format(k)], window.person)
+        window.project.add_record("2", [ITEM.format(k)], window.person)
     window.reload_labels([])
     messages: list[str] = []
     window.statusBar().messageChanged.connect(messages.append)
-    main_tests.click(window, f"{main_tests.ITEM.format(2)}/b[1]")
-    main_tests.wait_for_labels(qtbot, window, lambda labels: len(labels) == 3)
+    click(window, f"{ITEM.format(2)}/b[1]")
+    wait_for_labels(qtbot, window, lambda labels: len(labels) == 3)
     assert [label.xpaths[0] for label in window.project.labels("2")] == [
-        main_tests.ITEM.format(1), f"{main_tests.ITEM.format(2)}/b[1]", main_tests.ITEM.format(3)]
+        ITEM.format(1), f"{ITEM.format(2)}/b[1]", ITEM.format(3)]
     qtbot.waitUntil(lambda: any(m.startswith("new record 2 (the records after it now have numbers 1 higher); U "
                                              "takes") for m in messages), timeout=5_000)
 
@@ -616,13 +614,13 @@ def test_a_record_started_by_a_click_is_numbered_in_page_order(qtbot, window):
 def test_a_merge_of_records_far_apart_splits_back_in_page_order(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
-    ids = [window.project.add_record("2", [main_tests.ITEM.format(k)], window.person).record.id for k in (1, 2, 3, 4)]
+    ids = [window.project.add_record("2", [ITEM.format(k)], window.person).record.id for k in (1, 2, 3, 4)]
     window.reload_labels([ids[0], ids[3]])
     key(window, "M")
-    assert [label.xpaths for label in window.project.labels("2")][0] == (main_tests.ITEM.format(1),
-                                                                          main_tests.ITEM.format(4))
+    assert [label.xpaths for label in window.project.labels("2")][0] == (ITEM.format(1),
+                                                                          ITEM.format(4))
     key(window, "S")
-    items = [main_tests.ITEM.format(k) for k in (1, 2, 3, 4)]
+    items = [ITEM.format(k) for k in (1, 2, 3, 4)]
     assert [label.xpaths[0] for label in window.project.labels("2")] == items
     assert "numbered 1, 4 in page order" in window.statusBar().currentMessage()
     key(window, "Ctrl+Z")

@@ -6,12 +6,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtTest import QTest
 
-from tests.app import test_main_window as main_tests
+from tests.app.demo_project import PRICE_1
 
-# The main window's fixtures: a project of the demo product grid (page 1, labelled) and a plain list (page 2).
-project_dir = main_tests.project_dir
-window = main_tests.window
-
+# `window` (tests/app/conftest.py): a project of the demo product grid (page 1, labelled) and a plain list (page 2).
 pytestmark = pytest.mark.app
 
 
@@ -37,7 +34,6 @@ def test_rejecting_a_rejected_record_is_no_edit_and_takes_no_undo(qtbot, window)
 
 def test_review_calls_a_low_overlap_pair_partial_in_its_own_colour_and_the_summary_agrees(qtbot, window):
     from recordlens.annotator.labelling.page_view import STATE_COLOURS
-    from tests.app.test_main_window import PRICE_1
 
     truth = window.project.true_records("1")
     run = window.project.runs.add("handmade")

@@ -8,8 +8,6 @@ events on the window, so they go through Qt's shortcut map as a user's would.
 from __future__ import annotations
 
 import json
-import shutil
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -19,73 +17,13 @@ from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.labelling.page_view import PALETTE, STATE_COLOURS
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.annotator.settings import Settings
-from recordlens.core.page.mhtml_writer import mhtml_bytes
 from recordlens.core.store.db import Provenance
-from recordlens.core.store.project import Project, open_project
-from tests.app.page_helpers import click_element, js, viewport_point
-from tests.app.window_helpers import FakeKeyStore, imported_project, open_window
+from recordlens.core.store.project import open_project
+from tests.app.demo_project import CARDS, ITEM, LINK_3, PRICE_1, PRICE_2
+from tests.app.page_helpers import js, viewport_point
+from tests.app.window_helpers import FakeKeyStore, click, imported_project, key, open_window, wait_for_labels
 
 pytestmark = pytest.mark.app
-
-DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
-CARDS = "/body[1]/div[1]/main[1]/div[2]"
-PRICE_1 = f"{CARDS}/div[1]/div[1]/span[1]"
-PRICE_2 = f"{CARDS}/div[2]/div[1]/span[1]"
-LINK_3 = f"{CARDS}/div[3]/h3[1]/a[1]"
-LIST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>List</title>
-<script>document.documentElement.dataset.ran = "yes";</script></head><body>
-<img src="https://images.example.com/banner.png" alt="">
-<h1>Products</h1><ul>
-<li><b>Camera</b> <i>$399</i></li><li><b>Lens</b> <i>$129</i></li><li><b>Tripod</b> <i>$59</i></li>
-<li><b>Bag</b> <i>$35</i></li></ul><p>Prices include VAT.</p></body></html>"""
-ITEM = "/body[1]/ul[1]/li[{}]"
-
-
-# The project imported once per test process (in its own temporary folder), copied for each test.
-_IMPORTED: list[Path] = []
-
-
-@pytest.fixture
-def project_dir(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Page 1: the demo product grid as MHTML, with its ground truth; page 2: a plain HTML list, no labels.
-
-    The test's own copy (dataset and project, in `tmp_path`) of one import: every test gets the same fresh project
-    without importing it again."""
-    if not _IMPORTED or not _IMPORTED[0].is_dir():
-        _IMPORTED[:] = [imported_project(tmp_path_factory.mktemp("imported"), {
-            "html/1.mhtml": mhtml_bytes((DEMO / "html" / "1.html").read_text(encoding="utf-8"),
-                                        url="https://shop.example.com/kitchen"),
-            "gt/1.json": (DEMO / "gt" / "1.json").read_text(encoding="utf-8"),
-            "html/2.html": LIST_PAGE,
-        })]
-    shutil.copytree(_IMPORTED[0].parent, tmp_path, dirs_exist_ok=True)
-    return tmp_path / "project"
-
-
-@pytest.fixture
-def window(qtbot, tmp_path: Path, project_dir: Path):
-    win = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
-    yield win
-    win.close()
-
-
-@pytest.fixture
-def project(window: MainWindow) -> Project:
-    return window.project
-
-
-
-
-def click(window: MainWindow, xpath: str) -> None:
-    click_element(window.page_view, xpath)
-
-
-def key(qtbot, window: MainWindow, sequence: str) -> None:
-    QTest.keySequence(window, sequence)
-
-
-def wait_for_labels(qtbot, window: MainWindow, predicate) -> None:
-    qtbot.waitUntil(lambda: predicate(window.project.labels(window.page_name)), timeout=5_000)
 
 
 def test_a_click_adds_the_cores_xpath_undo_removes_it_and_the_project_keeps_it(qtbot, window, project_dir):

@@ -18,15 +18,14 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.labelling.page_view import PALETTE, STATE_COLOURS, PageView, record_colour
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.page.mhtml_writer import write_mhtml
+from tests.app.demo_project import CARDS, DEMO
 from tests.app.page_helpers import click_element, js, turn_wheel, viewport_point
 
 pytestmark = pytest.mark.app
 
-DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
 DEMO_PAGE = DEMO / "html" / "1.html"
 DEMO_GT = DEMO / "gt" / "1.json"
 
-CARDS = "/body[1]/div[1]/main[1]/div[2]"
 SINGLE_LINE_LINK = f"{CARDS}/div[3]/h3[1]/a[1]"  # "Cast-Iron Skillet 26 cm" fits on one line
 PRICE = f"{CARDS}/div[1]/div[1]/span[1]"
 SVG_CIRCLE = f"{CARDS}/div[1]/a[1]/svg[1]/circle[1]"

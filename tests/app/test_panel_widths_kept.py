@@ -20,12 +20,10 @@ from recordlens.annotator.qt.event_loop import spin
 from recordlens.annotator.qt.proportional_split import Share, shares_of_widths, split_widths
 from recordlens.annotator.settings import Settings
 from recordlens.core.store.project import open_project
-from tests.app import test_main_window as main_tests
 from tests.app.window_helpers import FakeKeyStore
 
 pytestmark = pytest.mark.app
 
-project_dir = main_tests.project_dir
 SIZE = QSize(1400, 800)
 
 

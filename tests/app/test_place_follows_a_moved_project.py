@@ -12,11 +12,8 @@ import pytest
 
 from recordlens.annotator.settings import Settings
 from recordlens.core.store.project import PROJECT_DB
-from tests.app import test_main_window as main_tests
-from tests.app.test_main_window import LIST_PAGE
+from tests.app.demo_project import LIST_PAGE
 from tests.app.window_helpers import imported_project, open_window
-
-project_dir = main_tests.project_dir
 
 pytestmark = pytest.mark.app
 

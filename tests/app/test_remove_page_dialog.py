@@ -8,10 +8,6 @@ import shlex
 import pytest
 
 from recordlens.core.cli.command import main as recordlens
-from tests.app import test_main_window as main_tests
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 

@@ -12,11 +12,8 @@ import pytest
 from recordlens.core.store import Annotators, Project, Provenance, labelled_page_names
 from recordlens.core.store.project import open_project
 from recordlens.core.store.runs import Runs
-from tests.app import test_main_window as main_tests
+from tests.app.demo_project import ITEM
 from tests.app.test_adjudicate_team import HEADER, key, kinds, review_bea, said
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 
@@ -54,7 +51,7 @@ def test_the_rows_chosen_stay_chosen_through_a_change_elsewhere_that_leaves_the_
     # review of page 1 shows changed, so the list is not rebuilt under the adjudicator.
     with open_project(project_dir) as other:
         other.set_status("2", "labelled", Provenance.person("cli"))
-        other.annotators.set_page("bea", "2", [[main_tests.ITEM.format(1)]])
+        other.annotators.set_page("bea", "2", [[ITEM.format(1)]])
     window.check_project()
     assert window.review_panel.chosen_indices() == chosen
     qtbot.waitUntil(lambda: window.job is None, timeout=20_000)  # the means made again, in the background
@@ -104,7 +101,7 @@ def test_a_page_of_an_annotators_review_reads_that_page_of_their_set_not_all_of_
                                                                                    calls):
     project = window.project
     project.annotators.set_page("bea", "1", project.true_records("1")[1:])
-    project.annotators.set_page("bea", "2", [[main_tests.ITEM.format(1)]])
+    project.annotators.set_page("bea", "2", [[ITEM.format(1)]])
     review_bea(qtbot, window)
     calls.clear()
     show(window, "2")

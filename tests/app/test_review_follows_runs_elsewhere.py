@@ -13,10 +13,7 @@ import pytest
 from recordlens.annotator.labelling.review_panel import NO_RUN
 from recordlens.core.cli.command import main as recordlens
 from recordlens.core.store import open_project, score_stored_run
-from tests.app import test_main_window as main_tests
-
-project_dir = main_tests.project_dir
-window = main_tests.window
+from tests.app.demo_project import ITEM
 
 pytestmark = pytest.mark.app
 
@@ -80,7 +77,7 @@ def test_a_mean_scored_before_pages_were_labelled_says_so_and_not_that_they_were
     project = window.project
     run = half_run(project)
     score_stored_run(project, run)  # page 1 only: page 2 is not labelled yet
-    project.add_record("2", [main_tests.ITEM.format(1)], window.person)
+    project.add_record("2", [ITEM.format(1)], window.person)
     project.set_status("2", "labelled", window.person)  # labelled since: the run holds nothing for it
     window.start_review(run)
     window.page_view.wait_until_drawn()

@@ -10,11 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app import test_main_window as main_tests
 from tests.app.test_adjudicate_team import CARD, HEADER, choose, key, kinds, review_bea, said
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 

@@ -11,12 +11,8 @@ from __future__ import annotations
 import pytest
 
 from recordlens.core.store import open_project
-from tests.app import test_main_window as main_tests
 from tests.app.test_review_follows_runs_elsewhere import half_run
 from tests.app.test_review_run_news_said_right import said
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 

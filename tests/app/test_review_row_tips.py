@@ -11,11 +11,7 @@ import pytest
 
 from recordlens.annotator.labelling.review_panel import DATA_ROLE
 from recordlens.annotator.qt.row_lines import FIRST_STRONG_ISOLATE, LINE_SEPARATOR, POP_ISOLATE
-from tests.app import test_main_window as main_tests
 from tests.app.test_adjudicate_team import choose, key, kinds, review_bea
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 

@@ -12,11 +12,8 @@ from __future__ import annotations
 import pytest
 
 from recordlens.core.store import open_project, score_stored_run
-from tests.app import test_main_window as main_tests
+from tests.app.demo_project import ITEM
 from tests.app.test_review_follows_runs_elsewhere import half_run, said
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 
@@ -33,7 +30,7 @@ def test_a_page_labelled_elsewhere_makes_the_run_under_review_say_its_mean_is_ou
     assert not panel.score_button.isVisible()
 
     with open_project(project_dir) as other:  # `recordlens import` of a labelled page, or another window
-        other.add_record("2", [main_tests.ITEM.format(1)], window.person)
+        other.add_record("2", [ITEM.format(1)], window.person)
         other.set_status("2", "labelled", window.person)
     window.check_project()
 

@@ -13,11 +13,8 @@ from __future__ import annotations
 import pytest
 
 from recordlens.core.store import open_project, score_stored_run
-from tests.app import test_main_window as main_tests
+from tests.app.demo_project import ITEM
 from tests.app.test_review_follows_runs_elsewhere import half_run
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 
@@ -30,10 +27,10 @@ def said(window) -> str:
 def scored_run(project_dir, truth, person) -> int:  # noqa: ANN001 - a Path, page 1's true records, who
     """A run of two pages, finished and scored by another process (page 2 labelled there first)."""
     with open_project(project_dir) as other:
-        other.add_record("2", [main_tests.ITEM.format(1)], person)
+        other.add_record("2", [ITEM.format(1)], person)
         other.set_status("2", "labelled", person)
         added = other.runs.add("mdr")
-        other.runs.add_predictions(added, {"1": truth, "2": [[main_tests.ITEM.format(1)]]})
+        other.runs.add_predictions(added, {"1": truth, "2": [[ITEM.format(1)]]})
         other.runs.finish(added)
         score_stored_run(other, added)
     return added
@@ -94,7 +91,7 @@ def test_a_change_made_while_the_run_list_is_open_is_followed_once_it_closes(qtb
     qtbot.waitUntil(lambda: not runs.view().isVisible(), timeout=10_000)
     window.message("")
     with open_project(project_dir) as other:
-        other.add_record("2", [main_tests.ITEM.format(1)], window.person)  # any change: the window looks again
+        other.add_record("2", [ITEM.format(1)], window.person)  # any change: the window looks again
     window.check_project()
     assert f"run {under}'s predictions changed elsewhere" in said(window), said(window)
     held = reviewing._predictions.get(under)

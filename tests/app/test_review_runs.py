@@ -19,11 +19,8 @@ from recordlens.annotator.labelling.review_panel import KIND_MEANINGS
 from recordlens.annotator.settings import Settings
 from recordlens.core.cli.evaluation import format_score_table
 from recordlens.core.store import score_stored_run
-from tests.app import test_main_window as main_tests
+from tests.app.demo_project import ITEM, PRICE_1
 from tests.app.window_helpers import open_window
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 
@@ -38,7 +35,7 @@ def rows(window) -> list[str]:
 
 def label_page_2(window) -> None:
     """Page 2 labelled too, with one record: a second page the runs are scored on."""
-    window.project.add_record("2", [main_tests.ITEM.format(1)], window.person)
+    window.project.add_record("2", [ITEM.format(1)], window.person)
     window.project.set_status("2", "labelled", window.person)
 
 
@@ -98,7 +95,7 @@ def test_review_shows_the_hallucination_figures_and_a_record_that_names_no_eleme
     project = window.project
     truth = project.true_records("1")
     run = project.runs.add("handmade")
-    project.runs.add_predictions(run, {"1": [*truth[:5], [NOWHERE], [main_tests.PRICE_1, NOWHERE]]})
+    project.runs.add_predictions(run, {"1": [*truth[:5], [NOWHERE], [PRICE_1, NOWHERE]]})
     project.runs.finish(run)
     scored = score_stored_run(project, run)[0]  # `recordlens score --project P --run N`
     window.start_review(run)
@@ -152,7 +149,7 @@ def test_the_run_under_review_and_the_classes_shown_come_back_after_a_restart(qt
         made = []
         for method in ("mdr", "repeats"):
             run = project.runs.add(method)
-            project.runs.add_predictions(run, {"1": [*project.true_records("1")[:3], [main_tests.PRICE_1]]})
+            project.runs.add_predictions(run, {"1": [*project.true_records("1")[:3], [PRICE_1]]})
             project.runs.finish(run)
             made.append(run)
         QTest.keySequence(first, "F6")  # the latest, then the older one chosen in the list

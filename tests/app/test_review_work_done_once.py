@@ -14,12 +14,8 @@ from recordlens.annotator.labelling import review_controller
 from recordlens.core.store import Annotators, Project
 from recordlens.core.store.project import open_project
 from recordlens.core.store.runs import Runs
-from tests.app import test_main_window as main_tests
 from tests.app.test_adjudicate_team import HEADER, review_bea, said
 from tests.app.window_helpers import open_window
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 

@@ -11,10 +11,10 @@ from recordlens.annotator.qt.page_scripts import browser_dom
 from recordlens.core.page.dom import parse_html
 from recordlens.core.records.model import load_records
 from recordlens.core.synth.pipeline import SynthOptions, dataset_sources, synthesise_dataset
+from tests.app.demo_project import DEMO
 
 pytestmark = pytest.mark.app
 
-DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
 DEV_SAMPLE = ["1", "50", "100"]  # a table page, a grid of cards, a list with nested records
 
 

@@ -10,11 +10,7 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.core.store import Label, Provenance
-from tests.app import test_main_window as main_tests
 from tests.app.test_adjudicate_team import HEADER, choose, kinds, review_bea, said
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 

@@ -29,12 +29,9 @@ from recordlens.annotator.qt.contrast import READABLE, contrast, readable_on
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.annotator.settings import Settings
 from recordlens.core.store.project import open_project
-from tests.app import test_main_window as main_tests
+from tests.app.demo_project import PRICE_1
 from tests.app.window_helpers import FakeKeyStore
 from tests.child_lines import first_line
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 
@@ -271,7 +268,7 @@ def test_the_review_list_reads_on_a_dark_or_light_base_and_the_page_keeps_its_co
     records.setPalette(palette)
     truth = window.project.true_records("1")
     run = window.project.runs.add("handmade")
-    spurious = [["/body[1]/div[1]/header[1]"], [main_tests.PRICE_1]]
+    spurious = [["/body[1]/div[1]/header[1]"], [PRICE_1]]
     window.project.runs.add_predictions(run, {"1": [*truth[:10], *spurious]})
     window.project.runs.finish(run)
     window.start_review(run)

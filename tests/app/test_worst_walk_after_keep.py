@@ -6,12 +6,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtTest import QTest
 
-from tests.app import test_main_window as main_tests
+from tests.app.demo_project import ITEM
 from tests.app.test_adjudicate_team import HEADER, choose, kinds, review_bea
-from tests.app.test_main_window import ITEM
-
-project_dir = main_tests.project_dir
-window = main_tests.window
 
 pytestmark = pytest.mark.app
 

@@ -11,7 +11,7 @@ from PySide6.QtTest import QTest
 from recordlens.core.store import score_stored_run
 from recordlens.core.store.db import Provenance
 from recordlens.core.store.project import open_project
-from tests.app.test_main_window import ITEM, LIST_PAGE
+from tests.app.demo_project import ITEM, LIST_PAGE
 from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app

@@ -1,15 +1,18 @@
 """The main window as the app tests open it: on a project imported from a few files, with a key store of the
-test's own."""
+test's own; and what the tests do to it: click an element of its page, press keys, wait for its labels."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
 
+from PySide6.QtTest import QTest
+
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import Settings
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.project import init_project, open_project
+from tests.app.page_helpers import click_element
 
 
 def imported_project(folder: Path, files: Mapping[str, str | bytes]) -> Path:
@@ -60,3 +63,18 @@ def open_window(folder: Path, settings_file: Path, *, settings: Settings | None 
         qtbot.waitExposed(window)
     assert window.page_view.wait_until_loaded(timeout_ms)
     return window
+
+
+def click(window: MainWindow, xpath: str) -> None:
+    """A real left click on the element at `xpath` of the window's page."""
+    click_element(window.page_view, xpath)
+
+
+def key(qtbot, window: MainWindow, sequence: str) -> None:
+    """A real key sequence on the window, through Qt's shortcut map as a user's."""
+    QTest.keySequence(window, sequence)
+
+
+def wait_for_labels(qtbot, window: MainWindow, predicate) -> None:
+    """Wait until `predicate` holds of the labels the project keeps for the page on show."""
+    qtbot.waitUntil(lambda: predicate(window.project.labels(window.page_name)), timeout=5_000)
