@@ -1,21 +1,40 @@
-"""The demo agent benchmark the project ships (its site, tasks and reference trajectories), and a fake model that
-walks it: what the agent run tests share."""
+"""The demo agent benchmark the project ships (its site, tasks and reference trajectories), a fake model that
+walks it, and `agent run` on it against that model: what the agent run tests share."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from pathlib import Path
 
 from recordlens.core.agent.actions import format_action
+from recordlens.core.agent.demo.tasks import DEMO_TASKS
 from recordlens.core.agent.model import Trajectory
+from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
+from tests.fake_gemini import FakeGemini, answer_with
 
 SITE_DIR = resource_path("agent", "demo-site")
 TASKS_FILE = resource_path("agent", "demo-tasks.jsonl")
 TASK_IDS = ("lookup-1", "rules-1", "lookup-2")
-REFERENCES = {t: Trajectory.from_json(resource_path("agent", "reference", f"{t}.json").read_text("utf-8"))
-              for t in TASK_IDS}
-INSTRUCTIONS = {json.loads(line)["id"]: json.loads(line)["instruction"]
-                for line in TASKS_FILE.read_text("utf-8").splitlines() if line.strip()}
+# Each task as the tasks file writes it (a JSON object), by id
+TASK_JSON = {json.loads(line)["id"]: json.loads(line) for line in TASKS_FILE.read_text("utf-8").splitlines() if line}
+INSTRUCTIONS = {task_id: task["instruction"] for task_id, task in TASK_JSON.items()}
+RULES = next(task for task in DEMO_TASKS if task.id == "rules-1")
+
+
+def demo_reference(task_id: str) -> Trajectory:
+    """The reference trajectory the demo ships for the task."""
+    return Trajectory.from_json(resource_path("agent", "reference", f"{task_id}.json").read_text("utf-8"))
+
+
+REFERENCES = {t: demo_reference(t) for t in TASK_IDS}
+
+
+def stopped_reference(task_id: str) -> Trajectory:
+    """A reference stopped before ANSWER: its first step only, no answer (as the window stores it)."""
+    full = demo_reference(task_id)
+    return replace(full, steps=full.steps[:1], answer=None, success=None, stop=None, actor="person:bo")
 
 
 def respond(body: dict) -> str:
@@ -26,3 +45,19 @@ def respond(body: dict) -> str:
     if body["generationConfig"]["seed"] % 2:
         return "Thought: a guess.\nAction: ANSWER; nobody"
     return f"Thought: on the path.\nAction: {format_action(REFERENCES[task].steps[step - 1])}"
+
+
+def agent_run(project: Path, server: FakeGemini, *extra: str) -> int:
+    """`agent run` of the demo's three tasks, 2 runs, in the text browser against `server`; its exit status."""
+    tasks = [arg for t in TASK_IDS for arg in ("--task", t)]
+    return main(["agent", "run", "--project", str(project), "--site", str(SITE_DIR), "--tasks", str(TASKS_FILE),
+                 *tasks, "--runs", "2", "--browser", "text", "--base-url", server.url, *extra])
+
+
+def agent_run_of_two_tasks(project: Path, tasks: Path) -> int:
+    """`agent run` of lookup-1 and rules-1 as the file `tasks` gives them, 1 run, in the text browser against a
+    fake model following `respond`; its exit status."""
+    with FakeGemini(default=answer_with(respond)) as server:
+        return main(["agent", "run", "--project", str(project), "--site", str(SITE_DIR), "--tasks", str(tasks),
+                     "--task", "lookup-1", "--task", "rules-1", "--runs", "1", "--browser", "text", "--base-url",
+                     server.url])

@@ -1,4 +1,5 @@
-"""Helpers for the agent-benchmark app tests: the demo site, real input on a SiteBrowser, waiting."""
+"""Helpers for the agent-benchmark app tests: the demo site, real input on a SiteBrowser, waiting, a candidates
+file to review."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.agent.site_browser import SiteBrowser
 from recordlens.annotator.agent.window import AgentWindow
 from recordlens.annotator.qt.event_loop import spin
-from recordlens.core.agent.model import Observation
+from recordlens.core.agent.candidates import Candidate, save_candidates
+from recordlens.core.agent.model import Observation, Task
 from recordlens.core.agent.targets import Target
 from tests.app.agent_site import make_site
 from tests.app.page_helpers import turn_wheel
@@ -96,6 +98,19 @@ def wait_for(condition, timeout_ms: int = 10_000) -> None:  # noqa: ANN001 - a c
         assert waited < timeout_ms, "timed out"
         spin(20)
         waited += 20
+
+
+def candidates_file(tmp_path: Path, *seeds: str) -> Path:
+    """A candidates file (tmp_path/candidates.jsonl) of two tasks made from `seeds`, gen-1 and gen-2, by the model
+    "fake"."""
+    path = tmp_path / "candidates.jsonl"
+    task = Task(id="gen-1", instruction="Who wrote Sparse Lattice Attention first?", answer="Ilse Marrow",
+                category="lookup", start_url="https://papers.example.org/", site="demo-site")
+    other = Task(id="gen-2", instruction="What is the deadline?", answer="never", category="lookup",
+                 start_url="https://papers.example.org/", site="demo-site")
+    save_candidates(path, [Candidate(task=task, seeds=seeds, model="fake"),
+                           Candidate(task=other, seeds=seeds, model="fake")])
+    return path
 
 
 def short_waits(monkeypatch) -> None:

@@ -103,3 +103,13 @@ def window(qtbot, tmp_path: Path, project_dir: Path) -> Iterator[main_window.Mai
 def project(window: main_window.MainWindow) -> Project:
     """The project the `window` has open."""
     return window.project
+
+
+@pytest.fixture
+def in_newfoundland(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The test in a zone 3.5 hours behind UTC in December (NST), and 2.5 in July (NDT); in UTC again after."""
+    monkeypatch.setenv("TZ", "America/St_Johns")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()

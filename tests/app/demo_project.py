@@ -10,12 +10,16 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.page.mhtml_writer import mhtml_bytes
+from recordlens.core.store.project import Provenance
 from tests.app.window_helpers import imported_project
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "dataset"
 
-# Page 1, the demo grid: its cards, the prices of the first two and the link in the third's title.
+# Page 1, the demo grid: its header (no record), its cards (CARD.format(k), k from 1), the prices of the first two
+# and the link in the third's title.
+HEADER = "/body[1]/div[1]/header[1]"
 CARDS = "/body[1]/div[1]/main[1]/div[2]"
+CARD = CARDS + "/div[{}]"
 PRICE_1 = f"{CARDS}/div[1]/div[1]/span[1]"
 PRICE_2 = f"{CARDS}/div[2]/div[1]/span[1]"
 LINK_3 = f"{CARDS}/div[3]/h3[1]/a[1]"
@@ -29,6 +33,9 @@ LIST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>List</tit
 <li><b>Camera</b> <i>$399</i></li><li><b>Lens</b> <i>$129</i></li><li><b>Tripod</b> <i>$59</i></li>
 <li><b>Bag</b> <i>$35</i></li></ul><p>Prices include VAT.</p></body></html>"""
 ITEM = "/body[1]/ul[1]/li[{}]"
+
+# The provenance of the proposals a test puts on the pages: the MDR extractor's, as a run of it stores them.
+MDR = Provenance.extractor("mdr", "0.3", "html")
 
 
 # The project imported once per test process (in its own temporary folder), copied for each test.

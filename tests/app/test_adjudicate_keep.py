@@ -8,7 +8,9 @@ import pytest
 from PySide6.QtTest import QTest
 
 from recordlens.core.store import open_project
-from tests.app.test_adjudicate_team import HEADER, kinds, review_bea, said
+from tests.app.demo_project import HEADER
+from tests.app.review_helpers import kinds, review_bea
+from tests.app.window_helpers import said
 
 pytestmark = pytest.mark.app
 

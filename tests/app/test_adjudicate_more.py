@@ -8,8 +8,9 @@ import pytest
 from PySide6.QtTest import QTest
 
 from recordlens.annotator.settings import Settings
-from tests.app.test_adjudicate_team import HEADER, kinds, review_bea, said
-from tests.app.window_helpers import open_window
+from tests.app.demo_project import HEADER
+from tests.app.review_helpers import kinds, review_bea
+from tests.app.window_helpers import open_window, said
 
 pytestmark = pytest.mark.app
 

@@ -8,41 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtTest import QTest
 
 from recordlens.core.store.project import open_project
-from tests.app.demo_project import CARDS, ITEM
+from tests.app.demo_project import CARD, CARDS, HEADER, ITEM
+from tests.app.review_helpers import choose, kinds, review_bea
+from tests.app.window_helpers import FakeKeyStore, key, said
 
 # `window` (tests/app/conftest.py): the demo product grid (page 1, labelled, 16 cards) and a plain list (page 2, new).
 pytestmark = pytest.mark.app
 
-HEADER = "/body[1]/div[1]/header[1]"
-CARD = CARDS + "/div[{}]"
 PRICE_3 = f"{CARDS}/div[3]/div[1]/span[1]"
-
-
-def key(window, sequence: str) -> None:
-    QTest.keySequence(window, sequence)
-
-
-def review_bea(qtbot, window) -> None:
-    """Review bea against the project's labels, once every page both labelled is compared."""
-    window.start_review("annotator:bea")
-    qtbot.waitUntil(lambda: "bea" in window.reviewing.agreements and window.job is None, timeout=20_000)
-    window.page_view.wait_until_drawn()
-
-
-def kinds(window) -> list[str]:
-    return [r.kind for r in window.review.records]
-
-
-def choose(window, kind: str, nth: int = 0) -> None:
-    """Choose the review row of the nth record of a class (every class is shown: rows are the review's order)."""
-    window.review_panel.records.setCurrentRow([i for i, k in enumerate(kinds(window)) if k == kind][nth])
-
-
-def said(window) -> str:
-    return window.statusBar().currentMessage()
 
 
 def elsewhere(project_dir: Path, page: str, records: list[list[str]]) -> None:
@@ -160,7 +135,6 @@ def test_t_takes_every_chosen_record_and_all_the_project_lacks_in_one_step_each(
 def test_the_settings_warn_when_the_name_is_an_imported_annotators(qtbot):
     from recordlens.annotator.settings import Settings
     from recordlens.annotator.settings_dialog import SettingsDialog
-    from tests.app.window_helpers import FakeKeyStore
 
     dialog = SettingsDialog(Settings(annotator="ann"), FakeKeyStore(), annotators=["bea", "Zoë van Dijk"])
     try:

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QProgressDialog
 from recordlens.annotator.labelling import main_window
 from recordlens.annotator.qt.jobs import answers_on_their_way
 from recordlens.core.store import open_project
-from tests.app.test_gemini_propose_session import PAGE, RECORDS, with_gemini
+from tests.app.gemini_helpers import SHOP_PAGE, SHOP_RECORDS, with_gemini
 from tests.app.window_helpers import imported_project, open_window
 from tests.fake_gemini import FakeGemini, answer_with
 
@@ -26,13 +26,13 @@ def slow_answer(asked: threading.Event, seconds: float, released: threading.Even
     def respond(_body: dict) -> str:
         asked.set()
         (released or threading.Event()).wait(seconds)
-        return RECORDS
+        return SHOP_RECORDS
     return answer_with(respond)
 
 
 def quit_while_the_answer_is_on_its_way(qtbot, tmp_path: Path, seconds: float, press_quit_now: bool = False,
                                         released: threading.Event | None = None) -> tuple[Path, list[str]]:
-    folder = imported_project(tmp_path, {"html/1.html": PAGE.format(1)})
+    folder = imported_project(tmp_path, {"html/1.html": SHOP_PAGE.format(1)})
     window = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
     asked = threading.Event()
     shown: list[str] = []
@@ -66,7 +66,7 @@ def test_quitting_waits_for_an_answer_on_its_way_and_its_run_keeps_it(qtbot, tmp
     with open_project(folder) as project:
         (run,) = project.runs.all()
         assert run.status == "cancelled"
-        assert project.runs.predictions(run.id)["1"] == json.loads(RECORDS)  # the paid answer, kept
+        assert project.runs.predictions(run.id)["1"] == json.loads(SHOP_RECORDS)  # the paid answer, kept
         assert run.cost["page_costs"]["1"]["status"] == "done"
 
 

@@ -13,8 +13,8 @@ import pytest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.core.store.db import Connection
-from tests.app.demo_project import ITEM
-from tests.app.test_keyboard_flow import MDR, key
+from tests.app.demo_project import ITEM, MDR
+from tests.app.window_helpers import key, said
 
 pytestmark = pytest.mark.app
 
@@ -47,10 +47,6 @@ def four_proposals(window: MainWindow) -> list[int]:
 
 def statuses(window: MainWindow) -> list[str]:
     return [label.status for label in window.project.labels("2")]
-
-
-def said(window: MainWindow) -> str:
-    return window.statusBar().currentMessage()
 
 
 def test_an_edit_on_a_full_disk_is_said_not_saved_and_takes_no_undo_step(qtbot, window, monkeypatch):

@@ -7,12 +7,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtTest import QTest
 
-from recordlens.core.store.project import Provenance
-from tests.app.demo_project import ITEM
+from tests.app.demo_project import ITEM, MDR
 
 pytestmark = pytest.mark.app
-
-MDR = Provenance.extractor("mdr", "0.3", "html")
 
 
 def test_g_leaves_out_a_sibling_whose_record_was_rejected_and_says_so(qtbot, window):

@@ -15,6 +15,7 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.cli.command import main
+from tests.app.gemini_helpers import SHOP_PAGE, SHOP_RECORDS, with_gemini
 from tests.app.window_helpers import imported_project, open_window
 from tests.child_lines import first_line
 from tests.conftest import ROOT
@@ -22,14 +23,10 @@ from tests.fake_gemini import FakeGemini, answer, refused, status
 
 pytestmark = pytest.mark.app
 
-PAGE = ("<!doctype html><html><head><meta charset='utf-8'><title>Shop {}</title></head><body><ul>"
-        "<li><b>Camera</b> $399</li><li><b>Lens</b> $129</li><li><b>Tripod</b> $59</li></ul></body></html>")
-RECORDS = json.dumps([[f"/html[1]/body[1]/ul[1]/li[{k}]"] for k in (1, 2, 3)])
-
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path):
-    folder = imported_project(tmp_path, {f"html/{n}.html": PAGE.format(n) for n in (1, 2, 3, 4)})
+    folder = imported_project(tmp_path, {f"html/{n}.html": SHOP_PAGE.format(n) for n in (1, 2, 3, 4)})
     win = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
     messages: list[str] = []
     win.statusBar().messageChanged.connect(messages.append)
@@ -38,19 +35,13 @@ def window(qtbot, tmp_path: Path):
     win.close()
 
 
-def with_gemini(window, server: FakeGemini) -> None:
-    window.keys.set("test-key-not-real-789")
-    window.settings.default_extractor = "gemini"
-    window.settings.gemini_endpoint = server.url
-
-
 def wait_for_the_job(qtbot, window) -> None:
     qtbot.waitUntil(lambda: window.job is None, timeout=20_000)
 
 
 def test_cancel_during_a_wait_sends_no_further_request_and_the_run_keeps_what_was_paid(qtbot, window):
-    with FakeGemini([answer(RECORDS, usage=(300, 40)), status(503, headers={"Retry-After": "30"}),
-                     answer(RECORDS)]) as server:
+    with FakeGemini([answer(SHOP_RECORDS, usage=(300, 40)), status(503, headers={"Retry-After": "30"}),
+                     answer(SHOP_RECORDS)]) as server:
         with_gemini(window, server)
         QTest.keySequence(window, "P")
         wait_for_the_job(qtbot, window)
@@ -65,9 +56,9 @@ def test_cancel_during_a_wait_sends_no_further_request_and_the_run_keeps_what_wa
     assert said.startswith("cancelled: no further Gemini call is made") and "kept as run 2" in said, said
     first, second = window.project.runs.all()
     assert first.status == "finished" and first.cost["tokens"]["total"] == 340
-    assert first.cost["page_costs"]["1"]["raw"]["answers"] == [RECORDS]
+    assert first.cost["page_costs"]["1"]["raw"]["answers"] == [SHOP_RECORDS]
     assert first.parameters["seed"] == 0 and first.parameters["settings"]["base_url"] == server.url
-    assert window.project.runs.predictions(first.id)["1"] == json.loads(RECORDS)
+    assert window.project.runs.predictions(first.id)["1"] == json.loads(SHOP_RECORDS)
     # The cancelled session's paid attempt (the 503) is kept with its page, added when its call ended.
     qtbot.waitUntil(lambda: "1" in window.project.runs.get(second.id).cost["page_costs"], timeout=10_000)
     kept = window.project.runs.get(second.id)
@@ -78,7 +69,7 @@ def test_cancel_during_a_wait_sends_no_further_request_and_the_run_keeps_what_wa
 
 def test_a_refused_page_keeps_its_tokens_and_a_spent_quota_stops_the_session(qtbot, window, capsys):
     quota = status(429, "quota", headers={"Retry-After": "3600"})
-    with FakeGemini([refused("SAFETY"), quota], default=answer(RECORDS)) as server:
+    with FakeGemini([refused("SAFETY"), quota], default=answer(SHOP_RECORDS)) as server:
         with_gemini(window, server)
         QTest.keySequence(window, "Shift+P")
         wait_for_the_job(qtbot, window)

@@ -14,22 +14,17 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.labelling.history_dialog import ENTRY_ROLE, START
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.core.store import Provenance
+from tests.app.demo_project import ITEM
+from tests.app.list_projects import one_list
 from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
-
-PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>List</title></head><body>
-<h1>Products</h1><ul>
-<li><b>Camera</b> <i>$399</i></li><li><b>Lens</b> <i>$129</i></li><li><b>Tripod</b> <i>$59</i></li>
-<li><b>Bag</b> <i>$35</i></li></ul></body></html>"""
-ITEM = "/body[1]/ul[1]/li[{}]"
 
 
 @pytest.fixture
 def project_dir(tmp_path: Path) -> Path:
     """One plain HTML page imported with two true records (items 1 and 2)."""
-    return imported_project(tmp_path, {"html/1.html": PAGE,
-                                       "gt/1.json": json.dumps([[ITEM.format(1)], [ITEM.format(2)]])})
+    return one_list(tmp_path)
 
 
 def items(window: MainWindow) -> list[tuple[str, ...]]:

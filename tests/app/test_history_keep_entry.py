@@ -6,15 +6,21 @@ says it concerns a record of bea's the project does not hold.
 
 from __future__ import annotations
 
-import pytest
-from PySide6.QtTest import QTest
+from pathlib import Path
 
-from tests.app.test_history_dialog import ITEM
-from tests.app.test_history_merge_one_entry import THEIRS, project_dir
-from tests.app.window_helpers import open_window
+import pytest
+
+from tests.app.demo_project import ITEM
+from tests.app.list_projects import BEAS_RECORDS, one_list_and_beas
+from tests.app.window_helpers import key, open_window
 
 pytestmark = pytest.mark.app
-__all__ = ["project_dir"]  # the fixture: page 1 with items 1 and 2, bea's records each one item more
+
+
+@pytest.fixture
+def project_dir(tmp_path: Path) -> Path:
+    """Page 1 with the project's records items 1 and 2, and bea's label set, whose records each hold one more."""
+    return one_list_and_beas(tmp_path)
 
 
 def test_a_keep_entry_names_the_record_it_kept_or_bea_s_record_the_project_lacks(qtbot, tmp_path, project_dir):
@@ -23,10 +29,10 @@ def test_a_keep_entry_names_the_record_it_kept_or_bea_s_record_the_project_lacks
         project = window.project
         ours = project.labels("1")[1]  # record 2, item 2
         window.edit("keep the project's version", lambda: project.adjudication.keep(
-            "1", "bea", THEIRS[1], ours.xpaths, window.person))
+            "1", "bea", BEAS_RECORDS[1], ours.xpaths, window.person))
         window.edit("keep the project's version", lambda: project.adjudication.keep(
-            "1", "bea", THEIRS[0], None, window.person))
-        QTest.keySequence(window, "Ctrl+H")
+            "1", "bea", BEAS_RECORDS[0], None, window.person))
+        key(window, "Ctrl+H")
         dialog = window.tools.history_dialog
         assert dialog is not None
         not_held, kept = dialog.entries.topLevelItem(0), dialog.entries.topLevelItem(1)

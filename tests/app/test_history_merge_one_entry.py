@@ -7,7 +7,6 @@ whole; inside a step of several merges, each merge is one entry too.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -15,28 +14,17 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.history_dialog import ENTRY_ROLE, HistoryDialog
-from recordlens.core.store import import_paths, open_project
-from tests.app.test_history_dialog import ITEM, PAGE
-from tests.app.window_helpers import imported_project, open_window
+from tests.app.demo_project import ITEM
+from tests.app.list_projects import BEAS_RECORDS, one_list_and_beas
+from tests.app.window_helpers import open_window
 
 pytestmark = pytest.mark.app
-
-THEIRS = [[ITEM.format(1), ITEM.format(3)], [ITEM.format(2), ITEM.format(4)]]  # bea's: each of ours and one more
 
 
 @pytest.fixture
 def project_dir(tmp_path: Path) -> Path:
     """Page 1 with the project's records items 1 and 2, and bea's label set, whose records each hold one more."""
-    folder = imported_project(tmp_path, {"html/1.html": PAGE,
-                                         "gt/1.json": json.dumps([[ITEM.format(1)], [ITEM.format(2)]])})
-    bea = tmp_path / "bea"
-    (bea / "html").mkdir(parents=True)
-    (bea / "gt").mkdir()
-    (bea / "html" / "1.html").write_text(PAGE, encoding="utf-8")
-    (bea / "gt" / "1.json").write_text(json.dumps(THEIRS), encoding="utf-8")
-    with open_project(folder) as project:
-        assert not import_paths(project, [bea], annotator="bea").problems
-    return folder
+    return one_list_and_beas(tmp_path)
 
 
 def rows(dialog: HistoryDialog) -> list[list[str]]:
@@ -51,7 +39,7 @@ def test_a_merge_is_one_entry_of_the_history_and_restores_whole(qtbot, tmp_path,
         ours = project.labels("1")[0]
         before = [label.xpaths for label in project.labels("1")]
         change = window.edit("merge bea's version into the project's", lambda: project.adjudication.merge(
-            "1", ours, "bea", THEIRS[0], window.person))
+            "1", ours, "bea", BEAS_RECORDS[0], window.person))
         assert change is not None and change.id is not None and len(project.history("1")) == 3  # edit and keep
         QTest.keySequence(window, "Ctrl+H")
         dialog = window.tools.history_dialog
@@ -86,7 +74,7 @@ def test_merges_made_as_one_step_are_one_entry_each_inside_it(qtbot, tmp_path, p
         project = window.project
         labels = project.labels("1")
         done = window.edit_each("merge bea's versions into the project's", range(2), lambda k: (
-            project.adjudication.merge("1", labels[k], "bea", THEIRS[k], window.person)))
+            project.adjudication.merge("1", labels[k], "bea", BEAS_RECORDS[k], window.person)))
         assert done == 2 and len(project.history("1")) == 5  # two edits, two keeps
         QTest.keySequence(window, "Ctrl+H")
         dialog = window.tools.history_dialog
@@ -107,7 +95,7 @@ def test_merges_made_as_one_step_are_one_entry_each_inside_it(qtbot, tmp_path, p
         assert [label.xpaths for label in project.labels("1")] == [(ITEM.format(1), ITEM.format(3)),
                                                                   (ITEM.format(2),)]
         kept = project.adjudication.kept("1", "bea")
-        assert [(k.theirs, k.merged) for k in kept] == [(tuple(THEIRS[0]), True)]
+        assert [(k.theirs, k.merged) for k in kept] == [(tuple(BEAS_RECORDS[0]), True)]
         dialog.close()
     finally:
         window.close()

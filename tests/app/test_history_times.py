@@ -13,10 +13,9 @@ from pytestqt.qtbot import QtBot
 
 from recordlens.annotator.labelling.history_dialog import SET_BACK, HistoryDialog
 from recordlens.core.store import Provenance, open_project
-from tests.app.test_local_times import in_newfoundland  # noqa: F401 - the fixture, used by pytestmark
 from tests.app.window_helpers import imported_project
 
-# Every test in a zone with summer time (NST, NDT in July)
+# Every test in a zone with summer time (NST, NDT in July: `in_newfoundland` of tests/app/conftest.py)
 pytestmark = [pytest.mark.app, pytest.mark.usefixtures("in_newfoundland")]
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>List</title></head><body><ul>

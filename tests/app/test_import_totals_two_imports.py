@@ -7,18 +7,22 @@ when the first page it counts was imported (the look that found it came after)."
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from recordlens.annotator.labelling import main_window
 from recordlens.annotator.qt.local_time import stored_moment
-from tests.app.test_live_project import project_dir
-from tests.app.test_pages_added_elsewhere_counted import import_elsewhere
+from tests.app.list_projects import import_elsewhere, two_lists
 from tests.app.window_helpers import open_window
 
 pytestmark = pytest.mark.app
 
-__all__ = ["project_dir"]
+
+@pytest.fixture
+def project_dir(tmp_path: Path) -> Path:
+    """Pages 1 and 2, each with two true records (items 1 and 2)."""
+    return two_lists(tmp_path)
 
 
 def test_two_imports_within_the_gap_are_totalled_as_what_they_are(qtbot, tmp_path, project_dir, monkeypatch):

@@ -13,16 +13,10 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import Settings
 from recordlens.core.store.project import Provenance
-from tests.app.demo_project import ITEM
-from tests.app.window_helpers import click, open_window, wait_for_labels
+from tests.app.demo_project import ITEM, MDR
+from tests.app.window_helpers import click, key, open_window, wait_for_labels
 
 pytestmark = pytest.mark.app
-
-MDR = Provenance.extractor("mdr", "0.3", "html")
-
-
-def key(win: MainWindow, sequence: str) -> None:
-    QTest.keySequence(win, sequence)
 
 
 def type_in_the_finder(qtbot, window: MainWindow, text: str) -> None:

@@ -4,16 +4,12 @@ project, real keys and real pointer events."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtTest import QTest
 
 from tests.app.demo_project import PRICE_1
+from tests.app.window_helpers import key
 
 # `window` (tests/app/conftest.py): a project of the demo product grid (page 1, labelled) and a plain list (page 2).
 pytestmark = pytest.mark.app
-
-
-def key(window, sequence: str) -> None:
-    QTest.keySequence(window, sequence)
 
 
 def test_rejecting_a_rejected_record_is_no_edit_and_takes_no_undo(qtbot, window):
@@ -139,7 +135,7 @@ def test_review_of_an_annotator_shows_the_mean_agreement_over_the_pages_both_lab
     window.page_view.wait_until_drawn()
     missed = [r.kind for r in window.review.records].index("missed")
     window.review_panel.records.setCurrentRow(missed)
-    QTest.keySequence(window, "T")
+    key(window, "T")
     assert "mean of 1 page(s) both labelled: P 1.000   R 1.000   F1 1.000" in window.review_panel.run_figures.text()
     assert window.reviewing.agreements["bea"].f1 == 1.0
 

@@ -25,7 +25,7 @@ from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.core.extract import model_freshness, project_model_path, train_on_project, training
 from recordlens.core.extract.fit_pool import WORKERS_VARIABLE
 from recordlens.core.store import Project, Provenance, labelled_page_names, open_project
-from tests.app.window_helpers import open_window
+from tests.app.window_helpers import key, open_window
 
 pytestmark = [pytest.mark.app, pytest.mark.usefixtures("quick_fits")]
 
@@ -49,10 +49,6 @@ def demo_with_six_labelled(tmp_path_factory) -> Path:
 @pytest.fixture
 def folder(demo_with_six_labelled: Path, tmp_path: Path) -> Path:
     return Path(shutil.copytree(demo_with_six_labelled, tmp_path / "project"))
-
-
-def key(window: MainWindow, sequence: str) -> None:
-    QTest.keySequence(window, sequence)
 
 
 def go_to(window: MainWindow, page: str) -> None:

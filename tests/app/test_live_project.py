@@ -17,25 +17,17 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.core.cli.command import main as recordlens
 from recordlens.core.store import Provenance, open_project
-from tests.app.test_history_dialog import ITEM
-from tests.app.test_history_dialog import PAGE as LIST_PAGE
-from tests.app.window_helpers import imported_project, open_window
+from tests.app.demo_project import ITEM
+from tests.app.list_projects import TITLED_LIST, two_lists
+from tests.app.window_helpers import open_window, recent_messages
 
 pytestmark = pytest.mark.app
-
-PAGE = LIST_PAGE.replace("<title>List</title>", "<title>{title}</title>")  # the same list under other titles
 
 
 @pytest.fixture
 def project_dir(tmp_path: Path) -> Path:
     """Pages 1 and 2, each with two true records (items 1 and 2)."""
-    gt = json.dumps([[ITEM.format(1)], [ITEM.format(2)]])
-    return imported_project(tmp_path, {"html/1.html": PAGE.format(title="One"), "gt/1.json": gt,
-                                       "html/2.html": PAGE.format(title="Two"), "gt/2.json": gt})
-
-
-def said(window: MainWindow) -> str:
-    return window.messages.text()
+    return two_lists(tmp_path)
 
 
 def activate(qtbot, window: MainWindow) -> None:
@@ -48,13 +40,13 @@ def test_a_project_open_in_another_window_is_said_until_that_window_closes(qtbot
     first = open_window(project_dir, tmp_path / "first.json", qtbot=qtbot)
     second = third = None
     try:
-        assert "open in another RecordLens window" not in said(first)
+        assert "open in another RecordLens window" not in recent_messages(first)
         second = open_window(project_dir, tmp_path / "second.json", qtbot=qtbot)
-        assert f"{project_dir.name} is open in another RecordLens window too (process " in said(second)
+        assert f"{project_dir.name} is open in another RecordLens window too (process " in recent_messages(second)
         first.close()
         second.check_project()  # the window that had it open is gone: this one takes the mark over
         third = open_window(project_dir, tmp_path / "third.json", qtbot=qtbot)
-        assert "open in another RecordLens window too" in said(third)
+        assert "open in another RecordLens window too" in recent_messages(third)
     finally:
         for window in (third, second, first):
             if window is not None:
@@ -83,7 +75,7 @@ def test_undo_refuses_to_take_back_what_another_window_changed_since(qtbot, tmp_
         QTest.keySequence(first, "Ctrl+Z")
         assert proposal not in [label.id for label in first.project.labels("1")]
         assert "page 1 changed elsewhere since (delete by tester" in first.statusBar().currentMessage()
-        assert "undo refused; the history (Ctrl+H) can restore any earlier state" in said(first)
+        assert "undo refused; the history (Ctrl+H) can restore any earlier state" in recent_messages(first)
         assert proposal not in [label.id for label in first.labels]
         assert not first.undo_group.canUndo()  # its steps went: each would take the delete back too
 
@@ -109,8 +101,8 @@ def test_changes_made_from_the_command_line_reach_the_open_window(qtbot, tmp_pat
         more = tmp_path / "more"
         (more / "html").mkdir(parents=True)
         (more / "gt").mkdir()
-        (more / "html" / "1.html").write_text(PAGE.format(title="One"), encoding="utf-8")  # already there
-        (more / "html" / "3.html").write_text(PAGE.format(title="Three"), encoding="utf-8")
+        (more / "html" / "1.html").write_text(TITLED_LIST.format(title="One"), encoding="utf-8")  # already there
+        (more / "html" / "3.html").write_text(TITLED_LIST.format(title="Three"), encoding="utf-8")
         (more / "gt" / "1.json").write_text(json.dumps([[ITEM.format(4)]]), encoding="utf-8")
         assert recordlens(["import", str(more), "--project", str(project_dir), "--replace-labels"]) == 0
         window.check_project()
@@ -152,7 +144,7 @@ def test_an_edit_after_the_project_folder_was_deleted_is_not_called_saved(qtbot,
         assert "NOT SAVED" in window.windowTitle()
         assert (f"{project_dir / 'project.db'} is no longer the database this window writes to"
                 in window.statusBar().currentMessage())
-        assert "edits are not saved" in said(window)
+        assert "edits are not saved" in recent_messages(window)
         assert [label.status for label in window.labels] == ["rejected", "accepted"]  # the edit was refused
     finally:
         window.close()
@@ -165,7 +157,7 @@ def test_a_database_moved_away_is_said_at_the_next_look_and_again_when_it_is_bac
         project_dir.rename(moved)
         window.check_project()
         assert window.saved_label.text() == "NOT SAVED"
-        assert "open it where it is now (Ctrl+O)" in said(window)
+        assert "open it where it is now (Ctrl+O)" in recent_messages(window)
         moved.rename(project_dir)
         window.check_project()
         assert window.saved_label.text() == "saved" and "NOT SAVED" not in window.windowTitle()

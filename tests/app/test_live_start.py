@@ -219,7 +219,7 @@ def test_a_project_of_an_earlier_schema_is_said_upgraded_in_the_status_bar_and_o
                                                                                          settings_file, capsys):
     """The app brought an older project up to date and said nothing: the RecordLens that made it then refused it."""
     from recordlens.core.store import take_upgrades
-    from tests.core.test_project_upgrade import a_version_3_project
+    from tests.core.old_projects import a_version_3_project
 
     take_upgrades()  # those of other tests of this process
     old = a_version_3_project(tmp_path / "old")
@@ -238,7 +238,7 @@ def test_a_project_of_an_earlier_schema_is_said_upgraded_in_the_status_bar_and_o
 def test_the_notice_that_the_demo_is_open_instead_is_not_hidden_by_an_upgrade(qapp, tmp_path, settings_file, capsys):
     # The status bar showed the notice, then each upgrade over it: "the demo project is open instead" was gone.
     from recordlens.core.store import open_project, take_upgrades
-    from tests.core.test_project_upgrade import a_version_3_project
+    from tests.core.old_projects import a_version_3_project
 
     take_upgrades()  # those of other tests of this process
     open_project(a_version_3_project(tmp_path / "old")).close()  # brought up, not said yet: the window says it

@@ -3,25 +3,11 @@ the run list and its tip said UTC with no zone while History said local time."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from recordlens.annotator.labelling.review_panel import ReviewPanel, run_started_and_origin
 from recordlens.annotator.qt.local_time import local_time
 from recordlens.core.store import init_project
-
-
-@pytest.fixture
-def in_newfoundland(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """A zone 3.5 hours behind UTC in December (NST), and 2.5 in July (NDT)."""
-    monkeypatch.setenv("TZ", "America/St_Johns")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
 
 
 def test_a_stored_time_is_shown_in_the_local_zone(in_newfoundland: None) -> None:

@@ -65,19 +65,19 @@ def test_g_on_a_lone_field_says_how_far_up_its_siblings_are(qtbot, window):
     # A proposal of a title alone, selected from the list: U would not climb from it, so only the fact is said.
     window.project.add_records("2", [[f"{ITEM.format(1)}/b[1]"]], Provenance("extractor", "test"))
     window.reload_labels([window.project.labels("2")[0].id])
-    key(qtbot, window, "G")
+    key(window, "G")
     assert window.statusBar().currentMessage().endswith("; the enclosing li (1 level up) has 3 siblings without a "
                                                         "record")
     window.select_records([])
     # A title alone, clicked: nothing beside it in its item is of its kind, but the item has three siblings.
     click(window, f"{ITEM.format(2)}/b[1]")
     wait_for_labels(qtbot, window, lambda labels: len(labels) == 2)
-    key(qtbot, window, "G")
+    key(window, "G")
     assert len(window.project.labels("2")) == 2
     assert window.statusBar().currentMessage().endswith("; U, then G, would add 3 records, one per sibling of the "
                                                         "enclosing li (1 level up)")
-    key(qtbot, window, "U")
-    key(qtbot, window, "G")
+    key(window, "U")
+    key(window, "G")
     # In page order: item 1 starts before the title inside it (the proposal), items 3 and 4 after item 2
     assert [label.xpaths for label in window.project.labels("2")] == [
         (ITEM.format(1),), (f"{ITEM.format(1)}/b[1]",), *[(ITEM.format(k),) for k in (2, 3, 4)]]
@@ -92,11 +92,11 @@ def test_judging_moves_on_to_the_next_proposal_and_wraps_round(qtbot, window):
     # The first and the last: both accepted, and the next proposal is found round past the end, skipping the
     # first one just judged.
     window.select_records([ids[0], ids[3]])
-    key(qtbot, window, "A")
+    key(window, "A")
     assert window.record_panel.selected_ids() == [ids[1]]
-    key(qtbot, window, "R")
+    key(window, "R")
     assert window.record_panel.selected_ids() == [ids[2]]
-    key(qtbot, window, "A")  # none left: the record judged stays selected
+    key(window, "A")  # none left: the record judged stays selected
     assert window.record_panel.selected_ids() == [ids[2]]
     assert [label.status for label in window.project.labels("2")] == ["accepted", "rejected", "accepted",
                                                                      "accepted"]
@@ -116,7 +116,7 @@ def test_plain_html_runs_no_script_and_counts_blocked_requests(qtbot, window):
     assert window.blocked_label.text() == f"{window.page_view.blocked_count} request blocked"
     asked = len(window.page_view.offline.blocked_urls)
     for keys in ("Ctrl+=", "Ctrl+=", "Ctrl+0"):  # each zoom makes the page ask again for what it was refused
-        key(qtbot, window, keys)
+        key(window, keys)
         spin(300)
     assert window.blocked_label.text() == "1 request blocked"  # the same address, counted once
     assert len(window.page_view.offline.blocked_urls) >= asked
@@ -132,7 +132,7 @@ def test_the_labelling_flow_by_keyboard(qtbot, window):
     assert new.xpaths == (f"{ITEM.format(2)}/b[1]",) and window.record_panel.selected_ids() == [new.id]
     click(window, f"{ITEM.format(2)}/i[1]")
     wait_for_labels(qtbot, window, lambda labels: len(labels[0].xpaths) == 2)
-    key(qtbot, window, "G")
+    key(window, "G")
     labels = window.project.labels("2")
     assert [label.xpaths for label in labels] == [  # numbered in page order: item 1 comes first
         (f"{ITEM.format(k)}/b[1]", f"{ITEM.format(k)}/i[1]") for k in (1, 2, 3, 4)]
@@ -142,32 +142,32 @@ def test_the_labelling_flow_by_keyboard(qtbot, window):
     QTest.keyClick(window.page_view.view.focusProxy(), Qt.Key.Key_J)
     assert window.record_panel.selected_ids() == [labels[2].id]
     window.select_records([labels[2].id, labels[3].id])
-    key(qtbot, window, "M")
+    key(window, "M")
     merged = window.project.labels("2")
     assert len(merged) == 3 and len(merged[2].xpaths) == 4
     assert window.statusBar().currentMessage().startswith("merged records 3, 4 into record 3 (Ctrl+Z takes it")
-    key(qtbot, window, "S")
+    key(window, "S")
     assert [len(label.xpaths) for label in window.project.labels("2")] == [2, 2, 2, 2]
     assert window.statusBar().currentMessage().startswith("split record 3 into 2 records, numbered 3, 4 in page "
                                                           "order (Ctrl+Z")
     assert len(window.record_panel.selected_ids()) == 2  # the parts stay selected
-    key(qtbot, window, "Del")
+    key(window, "Del")
     assert len(window.project.labels("2")) == 2
-    key(qtbot, window, "L")
+    key(window, "L")
     assert window.project.page("2").status == "labelled"
     assert window.page_list.progress_label.text() == "2 / 2 labelled"
     # Ctrl+Z walks back through all of it: status, delete, split, merge, siblings, the two clicks.
     for _ in range(7):
-        key(qtbot, window, "Ctrl+Z")
+        key(window, "Ctrl+Z")
     assert window.project.labels("2") == [] and window.project.page("2").status == "new"
-    key(qtbot, window, "Ctrl+Shift+Z")
+    key(window, "Ctrl+Shift+Z")
     assert len(window.project.labels("2")) == 1
 
 
 def test_proposals_arrive_from_the_worker_and_are_judged_with_one_key(qtbot, window):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
-    key(qtbot, window, "P")
+    key(window, "P")
     qtbot.waitUntil(lambda: window.job is None and bool(window.project.labels("2")), timeout=20_000)
     proposed = window.project.labels("2")
     assert {label.status for label in proposed} == {"proposed"}
@@ -182,11 +182,11 @@ def test_proposals_arrive_from_the_worker_and_are_judged_with_one_key(qtbot, win
     window.record_actions.do_deselect()
     window.undo_group.undo()
     window.select_records([proposed[0].id])
-    key(qtbot, window, "A")
+    key(window, "A")
     assert window.project.labels("2")[0].status == "accepted"
     if len(proposed) > 1:  # accepting moves on to the next proposal
         assert window.record_panel.selected_ids() == [proposed[1].id]
-        key(qtbot, window, "R")
+        key(window, "R")
         assert window.project.labels("2")[1].status == "rejected"
         # The page list counts it too: a rejected record is kept, so it does not vanish from the counts.
         lines = [window.page_list.list.item(i).text() for i in range(window.page_list.list.count())]
@@ -194,7 +194,7 @@ def test_proposals_arrive_from_the_worker_and_are_judged_with_one_key(qtbot, win
         assert any(line.startswith("◐ \u20682\u2069") and "1 rejected" in line for line in lines), lines
     # Proposing again adds nothing already on the page, whatever its status (a rejection is a decision).
     count = len(window.project.labels("2"))
-    key(qtbot, window, "P")
+    key(window, "P")
     qtbot.waitUntil(lambda: window.job is None, timeout=20_000)
     assert len(window.project.labels("2")) == count
     window.undo_group.undo()  # nothing was pushed for the second proposal: this undoes the rejection
@@ -214,11 +214,11 @@ def test_a_list_judged_part_way_before_a_refusal_is_undone_whole_in_one_step(qtb
     window.select_records(ids)
     with open_project(project_dir) as other:  # another process deletes the third meanwhile
         other.delete(ids[2], Provenance.person("someone"))
-    key(qtbot, window, "R")  # the first two are rejected, then the store refuses the third
+    key(window, "R")  # the first two are rejected, then the store refuses the third
     assert [label.status for label in window.project.labels("2")] == ["rejected", "rejected", "proposed"]
-    key(qtbot, window, "Ctrl+Z")  # the two made are one step: both come back at once
+    key(window, "Ctrl+Z")  # the two made are one step: both come back at once
     assert [label.status for label in window.project.labels("2")] == ["proposed"] * 3
-    key(qtbot, window, "Ctrl+Shift+Z")
+    key(window, "Ctrl+Shift+Z")
     assert [label.status for label in window.project.labels("2")] == ["rejected", "rejected", "proposed"]
 
 
@@ -232,7 +232,7 @@ def test_a_judgement_the_store_refuses_part_way_stays_on_its_records(qtbot, wind
     window.select_records([first, second])
     with open_project(project_dir) as other:  # another process deletes the second meanwhile
         other.delete(second, Provenance.person("someone"))
-    key(qtbot, window, "A")
+    key(window, "A")
     assert "accept record" in window.statusBar().currentMessage()
     assert window.project.labels("2")[0].status == "accepted"
     # Not moved on to the third: the selection stays on what was judged (the deleted one is gone).
@@ -243,7 +243,7 @@ def test_a_judgement_the_store_refuses_part_way_stays_on_its_records(qtbot, wind
     window.select_records([third])
     with open_project(project_dir) as other:
         other.delete(third, Provenance.person("someone"))
-    key(qtbot, window, "R")
+    key(window, "R")
     assert "reject record" in window.statusBar().currentMessage() and window.saved_label.text() == ""
 
 
@@ -257,10 +257,10 @@ def test_shift_g_selects_a_proposed_list_whole_and_one_r_rejects_it(qtbot, windo
     window.reload_labels([])
     heading, *items = (label.id for label in window.labels)
     window.select_records([items[1]])
-    key(qtbot, window, "Shift+G")
+    key(window, "Shift+G")
     assert window.record_panel.selected_ids() == items
     assert "4 records of record 3's list selected" in window.statusBar().currentMessage()
-    key(qtbot, window, "R")
+    key(window, "R")
     statuses = {label.id: label.status for label in window.project.labels("2")}
     assert [statuses[i] for i in items] == ["rejected"] * 4 and statuses[heading] == "proposed"
     assert window.statusBar().currentMessage() == "rejected 4 records"
@@ -277,21 +277,21 @@ def test_shift_g_selects_a_proposed_list_whole_and_one_r_rejects_it(qtbot, windo
     # A rejected record selected brings its list along with it.
     window.project.reject(items[0], window.person)
     window.reload_labels([items[0]])
-    key(qtbot, window, "Shift+G")
+    key(window, "Shift+G")
     assert window.record_panel.selected_ids() == items
     # A record alone in its list says so and changes nothing.
     window.select_records([heading])
-    key(qtbot, window, "Shift+G")
+    key(window, "Shift+G")
     assert window.record_panel.selected_ids() == [heading]
     assert "holds no other record" in window.statusBar().currentMessage()
     # Every proposal judged at once: nothing left to select, rather than the last one, judged now.
     window.select_records([heading, *items])  # items[0] is rejected already: counted apart, and not undone
-    key(qtbot, window, "R")
+    key(window, "R")
     assert window.statusBar().currentMessage() == "rejected 4 records (1 already rejected); no proposal left on page 2"
     assert window.record_panel.selected_ids() == []
-    key(qtbot, window, "Ctrl+Z")
+    key(window, "Ctrl+Z")
     assert window.statusBar().currentMessage() == "undone on page 2: reject record ×4"
-    key(qtbot, window, "Ctrl+Shift+Z")
+    key(window, "Ctrl+Shift+Z")
     assert window.statusBar().currentMessage() == "redone on page 2: reject record ×4"
 
 
@@ -428,7 +428,7 @@ def test_review_shows_matched_missed_and_spurious_in_their_colours(qtbot, window
     spin(200)
     assert window.project.labels("1") == before
     # Back to labelling (F6): records in their own colours again.
-    key(qtbot, window, "F6")
+    key(window, "F6")
     window.page_view.wait_until_drawn()
     assert window.page_view._records[1]["colour"] == PALETTE[window.labels[1].id % len(PALETTE)]
 
@@ -489,12 +489,12 @@ def test_review_scores_in_the_background_and_w_jumps_to_the_worst_page(qtbot, wi
     qtbot.waitUntil(lambda: window.statusBar().currentMessage() == f"run {run} scored on 2 pages: P 0.500, R 0.500, "
                     "F1 0.500", timeout=10_000)  # its figures, not a bare "done"
     assert window.review_panel.worst.item(0).text().startswith("page 2")
-    key(qtbot, window, "W")
+    key(window, "W")
     assert window.page_name == "2"
-    key(qtbot, window, "W")  # on to the next worst
+    key(window, "W")  # on to the next worst
     assert window.page_name == "1"
     window.open_page("2")
-    key(qtbot, window, "W")  # after a look elsewhere W goes on after the last page it opened (page 1): round to 2
+    key(window, "W")  # after a look elsewhere W goes on after the last page it opened (page 1): round to 2
     assert window.page_name == "2"
     # The labels change under review: the run's means and worst pages follow, as `recordlens score` would.
     assert window.page_view.wait_until_loaded()
@@ -548,7 +548,7 @@ def test_gemini_proposes_through_its_protocol_when_a_key_is_set(qtbot, window):
     records = [[f"/html[1]{ITEM.format(k)}"] for k in (1, 2, 3, 4)]
     with FakeGemini([answer(json.dumps(records)), status(400, f"bad request for key {secret}")]) as server:
         window.settings.gemini_endpoint = server.url
-        key(qtbot, window, "P")
+        key(window, "P")
         qtbot.waitUntil(lambda: window.job is None, timeout=20_000)
         labels = window.project.labels("2")
         assert [label.xpaths for label in labels] == [tuple(r) for r in records]
@@ -557,7 +557,7 @@ def test_gemini_proposes_through_its_protocol_when_a_key_is_set(qtbot, window):
         # A refused call is a message in the status bar, with the key scrubbed, and nothing is added.
         messages: list[str] = []
         window.statusBar().messageChanged.connect(messages.append)
-        key(qtbot, window, "P")
+        key(window, "P")
         qtbot.waitUntil(lambda: window.job is None, timeout=20_000)
     assert len(window.project.labels("2")) == 4
     assert any("page 2" in m for m in messages) and not any(secret in m for m in messages)
@@ -669,8 +669,8 @@ def test_the_line_above_the_page_refuses_the_whole_page_follows_each_click_and_n
         assert win.breadcrumb.full_text().startswith("click: widen record 1 to this element")
         win.record_actions.on_element_clicked("/body[1]/ul[1]")  # as the overlay reports a click in its margin
         wait_for_labels(qtbot, win, lambda labels: labels[0].xpaths == ("/body[1]/ul[1]",))
-        key(qtbot, win, "Shift+U")  # nothing climbed since the widening
-        key(qtbot, win, "Ctrl+Z")
+        key(win, "Shift+U")  # nothing climbed since the widening
+        key(win, "Ctrl+Z")
         assert win.project.labels("1")[0].xpaths == (f"{other}/b[1]",)
 
         # Another page: the line names nothing of the last one until the pointer moves, not even when the last

@@ -15,7 +15,7 @@ from recordlens.core.page import read_snapshot
 from recordlens.core.page.dom import parse_html
 from recordlens.core.page.mhtml_writer import write_mhtml
 from recordlens.core.page.snapshot import read_html, title_from_html
-from tests.core.test_charset_roundtrip import CYRILLIC, archive
+from tests.core.charset_archives import CYRILLIC, archive
 
 pytestmark = pytest.mark.app
 

@@ -13,18 +13,17 @@ import pytest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.core.cli.command import main as recordlens
-from tests.app.test_history_dialog import ITEM
-from tests.app.test_live_project import PAGE, project_dir
-from tests.app.test_pages_added_elsewhere_counted import import_elsewhere
-from tests.app.window_helpers import imported_project, open_window
+from tests.app.demo_project import ITEM
+from tests.app.list_projects import TITLED_LIST, import_elsewhere, two_lists
+from tests.app.window_helpers import imported_project, open_window, said
 
 pytestmark = pytest.mark.app
 
-__all__ = ["project_dir"]
 
-
-def said(window: MainWindow) -> str:
-    return window.statusBar().currentMessage()
+@pytest.fixture
+def project_dir(tmp_path: Path) -> Path:
+    """Pages 1 and 2, each with two true records (items 1 and 2)."""
+    return two_lists(tmp_path)
 
 
 def label_the_page_on_show(window: MainWindow) -> None:
@@ -84,9 +83,9 @@ def test_a_page_imported_under_the_name_of_one_removed_in_the_window_is_said_add
 def test_a_page_first_labelled_in_the_window_removed_and_restored_elsewhere_is_said_restored(
         qtbot, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Page 2 had no history when the window looked: every entry of it is the window's own."""
-    folder = imported_project(tmp_path, {"html/1.html": PAGE.format(title="One"),
+    folder = imported_project(tmp_path, {"html/1.html": TITLED_LIST.format(title="One"),
                                          "gt/1.json": f'[["{ITEM.format(1)}"]]',
-                                         "html/2.html": PAGE.format(title="Two")})
+                                         "html/2.html": TITLED_LIST.format(title="Two")})
     window = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
     try:
         window.open_page("2")

@@ -5,7 +5,6 @@ several looks are said batch by batch, each batch with the total since the first
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -14,24 +13,16 @@ import pytest
 from recordlens.annotator.labelling import main_window
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.core.cli.command import main as recordlens
-from tests.app.test_history_dialog import ITEM
-from tests.app.test_live_project import PAGE, project_dir
+from tests.app.list_projects import import_elsewhere, two_lists
 from tests.app.window_helpers import open_window
 
 pytestmark = pytest.mark.app
 
-__all__ = ["project_dir"]
 
-
-def import_elsewhere(tmp_path: Path, project_dir: Path, names: range) -> None:
-    """`recordlens import` of pages `names`, each with one true record (so each has its labels' history)."""
-    more = tmp_path / f"more-{names.start}"
-    (more / "html").mkdir(parents=True)
-    (more / "gt").mkdir()
-    for k in names:
-        (more / "html" / f"{k}.html").write_text(PAGE.format(title=f"Page {k}"), encoding="utf-8")
-        (more / "gt" / f"{k}.json").write_text(json.dumps([[ITEM.format(1)]]), encoding="utf-8")
-    assert recordlens(["import", str(more), "--project", str(project_dir)]) == 0
+@pytest.fixture
+def project_dir(tmp_path: Path) -> Path:
+    """Pages 1 and 2, each with two true records (items 1 and 2)."""
+    return two_lists(tmp_path)
 
 
 def added_said(window: MainWindow) -> int:

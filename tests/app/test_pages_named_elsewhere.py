@@ -4,23 +4,21 @@ added, when it comes back with its labels' history."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from recordlens.core.cli.command import main as recordlens
-from tests.app.test_history_dialog import ITEM
-from tests.app.test_live_project import PAGE, project_dir
-from tests.app.window_helpers import open_window
+from tests.app.list_projects import import_elsewhere, two_lists
+from tests.app.window_helpers import open_window, said
 
 pytestmark = pytest.mark.app
 
-__all__ = ["project_dir"]
 
-
-def said(window) -> str:
-    return window.statusBar().currentMessage()
+@pytest.fixture
+def project_dir(tmp_path: Path) -> Path:
+    """Pages 1 and 2, each with two true records (items 1 and 2)."""
+    return two_lists(tmp_path)
 
 
 def test_pages_removed_restored_and_added_elsewhere_are_named(qtbot, tmp_path: Path, project_dir: Path, capsys):
@@ -37,13 +35,7 @@ def test_pages_removed_restored_and_added_elsewhere_are_named(qtbot, tmp_path: P
         assert window.page_list.all_names() == ["1", "2"]
         assert "page 2 restored elsewhere" in said(window)
 
-        more = tmp_path / "more"
-        (more / "html").mkdir(parents=True)
-        (more / "gt").mkdir()
-        for k in range(3, 10):
-            (more / "html" / f"{k}.html").write_text(PAGE.format(title=f"Page {k}"), encoding="utf-8")
-            (more / "gt" / f"{k}.json").write_text(json.dumps([[ITEM.format(1)]]), encoding="utf-8")
-        assert recordlens(["import", str(more), "--project", str(project_dir)]) == 0
+        import_elsewhere(tmp_path, project_dir, range(3, 10))
         window.check_project()
         assert "7 pages added (3, 4, 5, 6, 7, ...) elsewhere" in said(window)
 

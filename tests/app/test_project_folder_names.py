@@ -10,16 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.demo_project import ITEM
+from tests.app.list_projects import PLAIN_LIST
 from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
 
-PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>List</title></head><body>
-<ul><li>Camera $399</li><li>Lens $129</li></ul></body></html>"""
-
 
 def test_a_project_in_a_folder_named_in_bytes_that_are_not_utf8_opens_and_saves(qtbot, tmp_path: Path) -> None:
-    made = imported_project(tmp_path, {"html/1.html": PAGE, "gt/1.json": json.dumps([["/body[1]/ul[1]/li[1]"]])})
+    made = imported_project(tmp_path, {"html/1.html": PLAIN_LIST, "gt/1.json": json.dumps([[ITEM.format(1)]])})
     folder = tmp_path / os.fsdecode(b"proj-\xff\xfe")
     shutil.move(made, folder)
     window = open_window(folder, tmp_path / "settings.json")

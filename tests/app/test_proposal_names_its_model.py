@@ -16,7 +16,7 @@ from recordlens.core.extract import project_model_path
 from recordlens.core.extract.base import Extraction
 from recordlens.core.extract.selector import DEFAULT_MODEL, load_model
 from recordlens.core.store import Provenance
-from tests.app.test_live_project import PAGE
+from tests.app.list_projects import TITLED_LIST
 from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
@@ -48,8 +48,8 @@ def proposed_origins(qtbot, window, page: str) -> set[Provenance]:
 
 @pytest.mark.timeout(300)
 def test_proposals_of_the_shipped_model_and_of_the_projects_own_are_told_apart(qtbot, tmp_path: Path):
-    folder = imported_project(tmp_path, {"html/1.html": PAGE.format(title="One"),
-                                       "html/2.html": PAGE.format(title="Two")})
+    folder = imported_project(tmp_path, {"html/1.html": TITLED_LIST.format(title="One"),
+                                       "html/2.html": TITLED_LIST.format(title="Two")})
     window = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
     try:
         shipped = proposed_origins(qtbot, window, "1")

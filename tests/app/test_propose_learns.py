@@ -5,7 +5,6 @@ never do, they leave it out. The model lives in the project folder and Propose u
 from __future__ import annotations
 
 import logging
-import random
 import threading
 import time
 from pathlib import Path
@@ -16,28 +15,11 @@ from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import SessionKeyStore, Settings
 from recordlens.core.extract import project_model_path, training
 from recordlens.core.extract.fit_pool import WORKERS_VARIABLE
-from recordlens.core.records import save_records
-from recordlens.core.store import import_paths, init_project, open_project
-from tests.core.test_selector import catalogue
+from recordlens.core.store import init_project, open_project
+from tests.core.catalogue_pages import project_with_policy
 
 # Every fit of Learn here with few trees: the made pages' policy is learnt as well by them.
 pytestmark = [pytest.mark.app, pytest.mark.usefixtures("quick_fits")]
-
-
-def project_with_policy(folder: Path, *, with_secondary: bool, labelled: int = 8) -> tuple[Path, list[list[str]]]:
-    """`labelled` labelled pages (their labels with or without the secondary list) and a new page after them;
-    its secondary list."""
-    rng = random.Random(5)
-    data = folder.parent / f"{folder.name}-data"
-    (data / "html").mkdir(parents=True)
-    for k in range(labelled + 1):
-        html, main, secondary = catalogue(rng)
-        (data / "html" / f"{k}.html").write_text(html, encoding="utf-8")
-        if k < labelled:
-            save_records(data / "gt" / f"{k}.json", main + (secondary if with_secondary else []))
-    with init_project(folder) as project:
-        assert not import_paths(project, [data]).problems
-    return folder, secondary
 
 
 def learning_window(tmp_path: Path, folder: Path, settings_name: str = "settings.json", **settings: object

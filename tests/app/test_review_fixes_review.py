@@ -12,8 +12,9 @@ import pytest
 from recordlens.core.store import Annotators, Project, Provenance, labelled_page_names
 from recordlens.core.store.project import open_project
 from recordlens.core.store.runs import Runs
-from tests.app.demo_project import ITEM
-from tests.app.test_adjudicate_team import HEADER, key, kinds, review_bea, said
+from tests.app.demo_project import HEADER, ITEM
+from tests.app.review_helpers import kinds, review_bea
+from tests.app.window_helpers import key, said
 
 pytestmark = pytest.mark.app
 

@@ -9,17 +9,13 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.store import Provenance, open_project
-from tests.app.window_helpers import imported_project, open_window
+from tests.app.window_helpers import imported_project, open_window, recent_messages
 
 pytestmark = pytest.mark.app
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title></head><body><ul>
 <li><b>Camera {title}</b> <i>$399</i></li><li><b>Lens</b> <i>$129</i></li></ul></body></html>"""
 ITEM = "/body[1]/ul[1]/li[{}]"
-
-
-def said(window) -> str:
-    return window.messages.text()
 
 
 def test_pages_the_window_imports_are_not_said_to_come_from_elsewhere(qtbot, tmp_path: Path):
@@ -44,14 +40,14 @@ def test_pages_the_window_imports_are_not_said_to_come_from_elsewhere(qtbot, tmp
         window.check_project()  # and after it
         assert looked
         assert window.page_list.all_names() == ["1", "2", "3", "4", "5", "6"]
-        assert "elsewhere" not in said(window)
-        assert "imported 5 page(s)" in said(window)
+        assert "elsewhere" not in recent_messages(window)
+        assert "imported 5 page(s)" in recent_messages(window)
 
         # A change made elsewhere after the job is still said.
         with open_project(project_dir) as other:
             other.add_record("1", [ITEM.format(2)], Provenance.person("cli"))
         window.check_project()
-        assert "page 1 changed elsewhere (another window, or the command line)" in said(window)
+        assert "page 1 changed elsewhere (another window, or the command line)" in recent_messages(window)
         assert [label.xpaths for label in window.labels] == [(ITEM.format(2),)]
     finally:
         window.close()

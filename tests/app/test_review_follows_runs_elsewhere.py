@@ -14,20 +14,10 @@ from recordlens.annotator.labelling.review_panel import NO_RUN
 from recordlens.core.cli.command import main as recordlens
 from recordlens.core.store import open_project, score_stored_run
 from tests.app.demo_project import ITEM
+from tests.app.review_helpers import half_run
+from tests.app.window_helpers import recent_messages
 
 pytestmark = pytest.mark.app
-
-
-def said(window) -> str:
-    return window.messages.text()
-
-
-def half_run(project) -> int:
-    """A finished run that found the first 5 of page 1's 16 records."""
-    run = project.runs.add("handmade")
-    project.runs.add_predictions(run, {"1": project.true_records("1")[:5]})
-    project.runs.finish(run)
-    return run
 
 
 def test_a_run_deleted_elsewhere_leaves_review_and_is_said(qtbot, window, project_dir):
@@ -42,7 +32,7 @@ def test_a_run_deleted_elsewhere_leaves_review_and_is_said(qtbot, window, projec
     assert recordlens(["runs", "--project", str(project_dir), "--delete", str(deleted)]) == 0
     window.check_project()
 
-    assert f"run {deleted} (handmade) was deleted elsewhere" in said(window), said(window)
+    assert f"run {deleted} (handmade) was deleted elsewhere" in recent_messages(window), recent_messages(window)
     assert window.reviewing.run_id == NO_RUN
     assert panel.runs.findData(deleted) == -1 and panel.runs.findData(kept) != -1
     assert panel.runs.currentData() == NO_RUN
@@ -63,7 +53,7 @@ def test_a_run_scored_elsewhere_shows_its_figures_and_one_added_elsewhere_is_lis
     window.check_project()
 
     assert panel.run_figures.text().startswith("P 1.000   R 0.312   F1 0.476"), panel.run_figures.text()
-    assert f"run {run} was scored elsewhere" in said(window), said(window)
+    assert f"run {run} was scored elsewhere" in recent_messages(window), recent_messages(window)
     assert not panel.score_button.isVisible()
 
     with open_project(project_dir) as other:  # `runs --add` or `extract --project` in another process
@@ -106,5 +96,5 @@ def test_this_windows_own_job_filling_the_run_under_review_is_not_called_a_chang
     with open_project(project_dir) as job:  # the window's own Propose job writes through a connection of its own
         job.runs.add_predictions(run, {"2": project.true_records("1")[:1]})
     window.after_own_job(False, None)
-    assert "elsewhere" not in said(window), said(window)
+    assert "elsewhere" not in recent_messages(window), recent_messages(window)
     assert window.reviewing.run_id == run

@@ -9,9 +9,10 @@ On the main window's project: page 1 the demo product grid (labelled, 16 cards),
 from __future__ import annotations
 
 import pytest
-from PySide6.QtTest import QTest
 
-from tests.app.test_adjudicate_team import CARD, HEADER, choose, key, kinds, review_bea, said
+from tests.app.demo_project import CARD, HEADER
+from tests.app.review_helpers import choose, kinds, review_bea
+from tests.app.window_helpers import key, said
 
 pytestmark = pytest.mark.app
 
@@ -65,5 +66,5 @@ def test_w_does_not_come_back_to_a_page_whose_last_disagreement_was_merged(qtbot
     review_bea(qtbot, window)
     choose(window, "partial")
     key(window, "Shift+T")
-    QTest.keySequence(window, "W")
+    key(window, "W")
     assert "every page's disagreements with bea are kept" in said(window), said(window)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from recordlens.core.store import open_project
-from tests.app.test_review_follows_runs_elsewhere import half_run
-from tests.app.test_review_run_news_said_right import said
+from tests.app.review_helpers import half_run
+from tests.app.window_helpers import said_last
 
 pytestmark = pytest.mark.app
 
@@ -26,5 +26,5 @@ def test_another_never_scored_run_with_its_records_replaced_elsewhere_is_said_so
     with open_project(project_dir) as other:
         other.runs.add_predictions(other_run, {"1": project.true_records("1")[:2]})
     window.check_project()
-    assert f"run {other_run} (handmade) given other predictions elsewhere" in said(window), said(window)
+    assert f"run {other_run} (handmade) given other predictions elsewhere" in said_last(window), said_last(window)
     assert window.reviewing.run_id == under

@@ -5,28 +5,16 @@ at a time with its seeds"), where the queue showed only their ids."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from recordlens.annotator.agent.review_queue import ReviewQueue
-from recordlens.core.agent.candidates import Candidate, load_candidates, save_candidates
+from recordlens.core.agent.candidates import load_candidates
 from recordlens.core.agent.model import Task
 from recordlens.core.agent.tasks import load_tasks, save_tasks
-from tests.app.agent_helpers import DEMO_TASKS
+from tests.app.agent_helpers import DEMO_TASKS, candidates_file
 
 pytestmark = pytest.mark.app
-
-
-def candidates_file(tmp_path: Path, *seeds: str) -> Path:
-    path = tmp_path / "candidates.jsonl"
-    task = Task(id="gen-1", instruction="Who wrote Sparse Lattice Attention first?", answer="Ilse Marrow",
-                category="lookup", start_url="https://papers.example.org/", site="demo-site")
-    other = Task(id="gen-2", instruction="What is the deadline?", answer="never", category="lookup",
-                 start_url="https://papers.example.org/", site="demo-site")
-    save_candidates(path, [Candidate(task=task, seeds=seeds, model="fake"),
-                           Candidate(task=other, seeds=seeds, model="fake")])
-    return path
 
 
 @pytest.fixture

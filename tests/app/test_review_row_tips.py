@@ -11,7 +11,8 @@ import pytest
 
 from recordlens.annotator.labelling.review_panel import DATA_ROLE
 from recordlens.annotator.qt.row_lines import FIRST_STRONG_ISOLATE, LINE_SEPARATOR, POP_ISOLATE
-from tests.app.test_adjudicate_team import choose, key, kinds, review_bea
+from tests.app.review_helpers import choose, kinds, review_bea
+from tests.app.window_helpers import key
 
 pytestmark = pytest.mark.app
 

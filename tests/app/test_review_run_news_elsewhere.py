@@ -13,7 +13,8 @@ import pytest
 
 from recordlens.core.store import open_project, score_stored_run
 from tests.app.demo_project import ITEM
-from tests.app.test_review_follows_runs_elsewhere import half_run, said
+from tests.app.review_helpers import half_run
+from tests.app.window_helpers import recent_messages
 
 pytestmark = pytest.mark.app
 
@@ -49,7 +50,7 @@ def test_a_run_added_or_scored_elsewhere_is_said_in_one_short_message(qtbot, win
     with open_project(project_dir) as other:  # `runs --add` in another process
         added = other.runs.add("mdr")
     window.check_project()
-    assert f"run {added} (mdr) added elsewhere: in the run list" in said(window), said(window)
+    assert f"run {added} (mdr) added elsewhere: in the run list" in recent_messages(window), recent_messages(window)
     assert window.reviewing.run_id == under
 
     with open_project(project_dir) as other:
@@ -57,7 +58,8 @@ def test_a_run_added_or_scored_elsewhere_is_said_in_one_short_message(qtbot, win
         other.runs.finish(added)
         score_stored_run(other, added)
     window.check_project()
-    assert f"run {added} (mdr) scored (F1 1.000) elsewhere: in the run list" in said(window), said(window)
+    said = recent_messages(window)
+    assert f"run {added} (mdr) scored (F1 1.000) elsewhere: in the run list" in said, said
     assert window.reviewing.run_id == under
 
 
@@ -70,4 +72,4 @@ def test_a_run_added_by_this_windows_own_job_is_not_said_as_elsewhere(qtbot, win
     with open_project(project_dir) as job:  # the window's own Propose job writes through a connection of its own
         job.runs.add("gemini")
     window.after_own_job(False, None)
-    assert "elsewhere" not in said(window), said(window)
+    assert "elsewhere" not in recent_messages(window), recent_messages(window)

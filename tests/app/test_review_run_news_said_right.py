@@ -14,14 +14,10 @@ import pytest
 
 from recordlens.core.store import open_project, score_stored_run
 from tests.app.demo_project import ITEM
-from tests.app.test_review_follows_runs_elsewhere import half_run
+from tests.app.review_helpers import half_run
+from tests.app.window_helpers import said_last
 
 pytestmark = pytest.mark.app
-
-
-def said(window) -> str:
-    """The message said last (the message panel lists the earlier ones under it)."""
-    return window.messages.text().splitlines()[0] if window.messages.text() else ""
 
 
 def scored_run(project_dir, truth, person) -> int:  # noqa: ANN001 - a Path, page 1's true records, who
@@ -43,18 +39,18 @@ def test_predictions_replaced_elsewhere_are_not_said_as_scored(qtbot, window, pr
     window.page_view.wait_until_drawn()
     added = scored_run(project_dir, project.true_records("1"), window.person)
     window.check_project()
-    assert f"run {added} (mdr) added elsewhere" in said(window), said(window)
+    assert f"run {added} (mdr) added elsewhere" in said_last(window), said_last(window)
 
     with open_project(project_dir) as other:  # page 1's predictions replaced: its score goes, nothing is scored
         other.runs.add_predictions(added, {"1": project.true_records("1")[:3]})
     window.check_project()
-    assert said(window).endswith(f"  run {added} (mdr) given other predictions elsewhere: in the run list"), said(
-        window)
+    assert said_last(window).endswith(f"  run {added} (mdr) given other predictions elsewhere: in the run list"), \
+        said_last(window)
 
     with open_project(project_dir) as other:  # scored again: as many pages as before it lost one
         score_stored_run(other, added)
     window.check_project()
-    assert f"run {added} (mdr) scored (F1 " in said(window), said(window)
+    assert f"run {added} (mdr) scored (F1 " in said_last(window), said_last(window)
 
 
 @pytest.mark.parametrize("scored", [True, False], ids=["scored", "never-scored"])
@@ -70,8 +66,8 @@ def test_the_run_under_review_with_its_predictions_replaced_is_said_so_and_read_
     with open_project(project_dir) as other:  # as many pages, but page 1's records others: its score deleted
         other.runs.add_predictions(under, {"1": project.true_records("1")[:2]})
     window.check_project()
-    assert f"run {under}'s predictions changed elsewhere" in said(window), said(window)
-    assert "scored" not in said(window), said(window)
+    assert f"run {under}'s predictions changed elsewhere" in said_last(window), said_last(window)
+    assert "scored" not in said_last(window), said_last(window)
     held = window.reviewing._predictions.get(under)
     assert held is None or len(held.predictions["1"]) == 2
 
@@ -93,7 +89,7 @@ def test_a_change_made_while_the_run_list_is_open_is_followed_once_it_closes(qtb
     with open_project(project_dir) as other:
         other.add_record("2", [ITEM.format(1)], window.person)  # any change: the window looks again
     window.check_project()
-    assert f"run {under}'s predictions changed elsewhere" in said(window), said(window)
+    assert f"run {under}'s predictions changed elsewhere" in said_last(window), said_last(window)
     held = reviewing._predictions.get(under)
     assert held is None or len(held.predictions["1"]) == 2, "the old predictions stayed"
 
@@ -107,5 +103,5 @@ def test_the_run_under_review_and_the_other_runs_are_said_in_one_message(qtbot, 
         other.runs.add_predictions(under, {"1": project.true_records("1")[:2]}, errors={"2": "boom"})
         added = other.runs.add("mdr")
     window.check_project()
-    assert f"run {under}'s predictions changed elsewhere" in said(window), said(window)
-    assert f"run {added} (mdr) added elsewhere: in the run list" in said(window), said(window)
+    assert f"run {under}'s predictions changed elsewhere" in said_last(window), said_last(window)
+    assert f"run {added} (mdr) added elsewhere: in the run list" in said_last(window), said_last(window)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app.test_adjudicate_team import HEADER, choose, key, kinds, review_bea, said
+from tests.app.demo_project import HEADER
+from tests.app.review_helpers import choose, kinds, review_bea
+from tests.app.window_helpers import key, said
 
 pytestmark = pytest.mark.app
 

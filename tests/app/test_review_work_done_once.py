@@ -14,8 +14,9 @@ from recordlens.annotator.labelling import review_controller
 from recordlens.core.store import Annotators, Project
 from recordlens.core.store.project import open_project
 from recordlens.core.store.runs import Runs
-from tests.app.test_adjudicate_team import HEADER, review_bea, said
-from tests.app.window_helpers import open_window
+from tests.app.demo_project import HEADER
+from tests.app.review_helpers import review_bea
+from tests.app.window_helpers import open_window, said
 
 pytestmark = pytest.mark.app
 

@@ -18,13 +18,13 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.qt.event_loop import spin
-from recordlens.core.store.project import Provenance, open_project
+from recordlens.core.store.project import open_project
+from tests.app.demo_project import MDR
 from tests.app.page_helpers import js, text_line_boxes
 from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
 
-MDR = Provenance.extractor("mdr", "0.3", "html")
 ARABIC = [("هاتف ذكي سامسونج", "شاشة كبيرة وبطارية تدوم طويلاً", "١٬٢٠٠ ر.س"),
           ("حاسوب محمول", "معالج سريع وذاكرة ١٦ جيجابايت", "٣٬٥٠٠ ر.س"),
           ("سماعات لاسلكية", "صوت نقي وإلغاء الضوضاء", "٤٥٠ ر.س"),

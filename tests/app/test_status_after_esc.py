@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from tests.app.page_helpers import click_element
-from tests.app.window_helpers import imported_project, open_window
+from tests.app.window_helpers import imported_project, open_window, said
 
 pytestmark = pytest.mark.app
 
@@ -32,10 +32,6 @@ def shop(qtbot, tmp_path: Path):
     win.reload_labels([])
     yield win
     win.close()
-
-
-def said(win: MainWindow) -> str:
-    return win.statusBar().currentMessage()
 
 
 def click_to_select_record_1(qtbot, win: MainWindow) -> int:

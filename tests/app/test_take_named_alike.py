@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app.test_adjudicate_team import CARD, HEADER, choose, key, review_bea, said
+from tests.app.demo_project import CARD, HEADER
+from tests.app.review_helpers import choose, review_bea
+from tests.app.window_helpers import key, said
 
 pytestmark = pytest.mark.app
 

@@ -10,7 +10,9 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.core.store import Label, Provenance
-from tests.app.test_adjudicate_team import HEADER, choose, kinds, review_bea, said
+from tests.app.demo_project import HEADER
+from tests.app.review_helpers import choose, kinds, review_bea
+from tests.app.window_helpers import said
 
 pytestmark = pytest.mark.app
 

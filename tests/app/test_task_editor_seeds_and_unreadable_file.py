@@ -14,8 +14,7 @@ from PySide6.QtWidgets import QTableWidgetItem
 
 from recordlens.annotator.agent.task_editor import BAD_ROW, COLUMNS, TaskEditor
 from recordlens.core.agent.tasks import load_tasks, save_tasks
-from tests.app.agent_helpers import DEMO_TASKS
-from tests.app.test_review_queue_words import candidates_file
+from tests.app.agent_helpers import DEMO_TASKS, candidates_file
 
 pytestmark = pytest.mark.app
 

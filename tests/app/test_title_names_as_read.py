@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.test_project_folder_names import PAGE
+from tests.app.list_projects import PLAIN_LIST
 from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
@@ -18,8 +18,8 @@ HIDDEN = "x\u200by"  # a zero-width space inside
 
 
 def test_the_title_shows_a_decomposed_page_name_as_the_page_list_does(qtbot, tmp_path: Path) -> None:
-    folder = imported_project(tmp_path, {f"html/{HIDDEN}.html": PAGE,
-                                         f"html/{DECOMPOSED}.html": PAGE.replace("List", "Zoë")})  # other bytes
+    folder = imported_project(tmp_path, {f"html/{HIDDEN}.html": PLAIN_LIST,
+                                         f"html/{DECOMPOSED}.html": PLAIN_LIST.replace("List", "Zoë")})  # other bytes
     window = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
     try:
         assert DECOMPOSED in window.page_list.all_names()

@@ -13,17 +13,11 @@ import pytest
 from recordlens.annotator.agent.trajectory_viewer import StoredTrajectoryPicker, TrajectoryViewer
 from recordlens.core.cli.command import main
 from recordlens.core.store.project import open_project
-from tests.demo_agent import REFERENCES, SITE_DIR, TASK_IDS, TASKS_FILE, respond
+from tests.demo_agent import REFERENCES, TASK_IDS, agent_run, respond
 from tests.fake_gemini import FakeGemini, answer_with
 
 pytestmark = pytest.mark.app
 
-
-
-def agent_run(project: Path, server: FakeGemini, *extra: str) -> int:
-    chosen = [arg for t in TASK_IDS for arg in ("--task", t)]
-    return main(["agent", "run", "--project", str(project), "--site", str(SITE_DIR), "--tasks", str(TASKS_FILE),
-                 *chosen, "--runs", "2", "--browser", "text", "--base-url", server.url, *extra])
 
 
 def agent_eval(project: Path, capsys: pytest.CaptureFixture[str]) -> dict:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtTest import QTest
 
-from tests.app.demo_project import ITEM
-from tests.app.test_adjudicate_team import HEADER, choose, kinds, review_bea
+from tests.app.demo_project import HEADER, ITEM
+from tests.app.review_helpers import choose, kinds, review_bea
 
 pytestmark = pytest.mark.app
 

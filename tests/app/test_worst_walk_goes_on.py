@@ -6,13 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtTest import QTest
 
 from recordlens.core.store import score_stored_run
 from recordlens.core.store.db import Provenance
 from recordlens.core.store.project import open_project
 from tests.app.demo_project import ITEM, LIST_PAGE
-from tests.app.window_helpers import imported_project, open_window
+from tests.app.window_helpers import imported_project, key, open_window
 
 pytestmark = pytest.mark.app
 
@@ -41,25 +40,26 @@ def run_window(qtbot, tmp_path: Path):
     window.close()
 
 
-def key(window, sequence: str) -> str | None:
-    QTest.keySequence(window, sequence)
+def page_after(window, sequence: str) -> str | None:
+    """The page on show once the key sequence is pressed."""
+    key(window, sequence)
     return window.page_name
 
 
 def test_w_goes_on_from_the_last_page_it_opened_after_a_page_key(run_window):
     window = run_window
-    assert key(window, "W") == "4"
-    assert key(window, "W") == "3"
-    assert key(window, "PgDown") == "4"  # a look at the page after
-    assert key(window, "W") == "2"  # the walk goes on after page 3
-    assert key(window, "PgUp") == "1"
-    assert key(window, "W") == "1"
-    assert key(window, "W") == "4"  # round again from the worst
+    assert page_after(window, "W") == "4"
+    assert page_after(window, "W") == "3"
+    assert page_after(window, "PgDown") == "4"  # a look at the page after
+    assert page_after(window, "W") == "2"  # the walk goes on after page 3
+    assert page_after(window, "PgUp") == "1"
+    assert page_after(window, "W") == "1"
+    assert page_after(window, "W") == "4"  # round again from the worst
 
 
 def test_another_run_starts_the_walk_from_its_worst_page(run_window):
     window = run_window
-    assert key(window, "W") == "4"
-    assert key(window, "W") == "3"
+    assert page_after(window, "W") == "4"
+    assert page_after(window, "W") == "3"
     window.reviewing.on_run_chosen(window.reviewing.run_id)  # chosen again in the Review tab's list
-    assert key(window, "W") == "4"
+    assert page_after(window, "W") == "4"

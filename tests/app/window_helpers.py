@@ -1,5 +1,6 @@
 """The main window as the app tests open it: on a project imported from a few files, with a key store of the
-test's own; and what the tests do to it: click an element of its page, press keys, wait for its labels."""
+test's own; what the tests do to it: click an element of its page, press keys, wait for its labels; and what it
+says: in its status bar and in its recent messages."""
 
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ def click(window: MainWindow, xpath: str) -> None:
     click_element(window.page_view, xpath)
 
 
-def key(qtbot, window: MainWindow, sequence: str) -> None:
+def key(window: MainWindow, sequence: str) -> None:
     """A real key sequence on the window, through Qt's shortcut map as a user's."""
     QTest.keySequence(window, sequence)
 
@@ -78,3 +79,19 @@ def key(qtbot, window: MainWindow, sequence: str) -> None:
 def wait_for_labels(qtbot, window: MainWindow, predicate) -> None:
     """Wait until `predicate` holds of the labels the project keeps for the page on show."""
     qtbot.waitUntil(lambda: predicate(window.project.labels(window.page_name)), timeout=5_000)
+
+
+def said(window: MainWindow) -> str:
+    """What the window's status bar says now."""
+    return window.statusBar().currentMessage()
+
+
+def recent_messages(window: MainWindow) -> str:
+    """What the window said of late (Application → Recent messages), newest first, each after its time."""
+    return window.messages.text()
+
+
+def said_last(window: MainWindow) -> str:
+    """The newest of the window's recent messages, after its time ("" if it said nothing yet)."""
+    lines = recent_messages(window).splitlines()
+    return lines[0] if lines else ""

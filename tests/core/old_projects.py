@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from recordlens.core.store.db import connect
+from recordlens.core.store.files import snapshot_path
 from recordlens.core.store.schema import migrate
 
 
@@ -21,6 +22,16 @@ def old_project(folder: Path, version: int, *statements: str) -> Path:
     db.conn.execute("COMMIT")
     db.close()
     return folder
+
+
+def a_version_3_project(folder: Path) -> Path:
+    """A project of schema 3 in `folder`: page 7, its snapshot a list of two items."""
+    old = old_project(folder, 3, "INSERT INTO snapshots VALUES ('h', '.html', 1, 't')",
+                      "INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('7', 'h', 't', 't')")
+    snapshot_path(old, "h", ".html").parent.mkdir(parents=True, exist_ok=True)
+    snapshot_path(old, "h", ".html").write_text("<html><body><ul><li>a</li><li>b</li></ul></body></html>",
+                                                encoding="utf-8")
+    return old
 
 
 # The columns each schema version added to tables an earlier one had (a migration that only adds a table needs none)

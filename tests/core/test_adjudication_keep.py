@@ -9,10 +9,13 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.store import Kept, StoreError, disagreement, open_project, project_agreement
-from recordlens.core.store.project import Provenance
-from tests.core.test_annotator_sets_agreement import two  # noqa: F401 - the fixture: ana's labels and bea's set
+from tests.core.two_annotators import ANN, project_of_ana_and_bea
 
-ANN = Provenance.person("ann")
+
+@pytest.fixture
+def two(dev_dir: Path, tmp_path: Path) -> Path:
+    """ana's labels of three dev pages (the project's) and bea's label set beside them."""
+    return project_of_ana_and_bea(dev_dir, tmp_path)
 
 
 def missed_first(project) -> list[str]:  # noqa: ANN001 - a Project
@@ -20,7 +23,7 @@ def missed_first(project) -> list[str]:  # noqa: ANN001 - a Project
     return list(project.true_records("1")[0])
 
 
-def test_a_kept_disagreement_is_in_the_history_survives_a_restart_and_changes_no_label(two: Path) -> None:  # noqa: F811
+def test_a_kept_disagreement_is_in_the_history_survives_a_restart_and_changes_no_label(two: Path) -> None:
     with open_project(two) as project:
         labels, figures = project.labels("1"), project_agreement(project, "project", "bea")
         ours = missed_first(project)
@@ -37,7 +40,7 @@ def test_a_kept_disagreement_is_in_the_history_survives_a_restart_and_changes_no
         assert project.history("1")[-1].action == "keep"
 
 
-def test_a_restore_undoes_and_redoes_a_decision_as_one_change(two: Path) -> None:  # noqa: F811
+def test_a_restore_undoes_and_redoes_a_decision_as_one_change(two: Path) -> None:
     with open_project(two) as project:
         before = project.last_change_id("1")
         kept = project.adjudication.keep("1", "bea", None, missed_first(project), ANN)
@@ -63,7 +66,7 @@ def keep_all(project, page: str) -> None:  # noqa: ANN001 - a Project
     assert open_disagreements(project, page) == []
 
 
-def test_a_decision_stops_applying_once_either_record_changed(two: Path) -> None:  # noqa: F811
+def test_a_decision_stops_applying_once_either_record_changed(two: Path) -> None:
     with open_project(two) as project:
         keep_all(project, "7")  # the record bea labelled a level down: hers spurious, the project's missed
         first = project.labels("7")[0]
@@ -78,7 +81,7 @@ def test_a_decision_stops_applying_once_either_record_changed(two: Path) -> None
         assert [d.theirs for d in open_disagreements(project, "7")] == [tuple(changed)]
 
 
-def test_a_decision_names_records_as_the_project_holds_them_now(two: Path) -> None:  # noqa: F811
+def test_a_decision_names_records_as_the_project_holds_them_now(two: Path) -> None:
     with open_project(two) as project:
         with pytest.raises(StoreError, match="page 1 has no such record of the project's"):
             project.adjudication.keep("1", "bea", None, ["/body[1]/nothing[1]"], ANN)

@@ -6,16 +6,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from recordlens.core.store import open_project
 from recordlens.core.store.adjudication import Adjudication
-from recordlens.core.store.project import Provenance
-from tests.core.test_annotator_sets_agreement import two  # noqa: F401 - the fixture: ana's labels and bea's set
-
-ANN = Provenance.person("ann")
-EXTRA = "/body[1]/p[99]"
+from tests.core.two_annotators import ANN, EXTRA, project_of_ana_and_bea
 
 
-def test_a_merge_that_drops_a_nested_xpath_of_the_projects_record_counts_as_merged(two: Path) -> None:  # noqa: F811
+@pytest.fixture
+def two(dev_dir: Path, tmp_path: Path) -> Path:
+    """ana's labels of three dev pages (the project's) and bea's label set beside them."""
+    return project_of_ana_and_bea(dev_dir, tmp_path)
+
+
+def test_a_merge_that_drops_a_nested_xpath_of_the_projects_record_counts_as_merged(two: Path) -> None:
     with open_project(two) as project:
         label = project.labels("1")[0]
         outer = label.xpaths[0]
@@ -32,7 +36,7 @@ def test_a_merge_that_drops_a_nested_xpath_of_the_projects_record_counts_as_merg
             "1 adjudication decision made on them: 1 merged (record 1)")
 
 
-def test_an_edit_that_loses_an_element_of_the_projects_record_is_still_a_take(two: Path) -> None:  # noqa: F811
+def test_an_edit_that_loses_an_element_of_the_projects_record_is_still_a_take(two: Path) -> None:
     with open_project(two) as project:
         label = project.labels("1")[0]
         since = project.history("1")[-1].at if project.history("1") else ""

@@ -7,25 +7,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from recordlens.core.store import Kept, open_project
-from recordlens.core.store.adjudication import Adjudication
-from recordlens.core.store.project import Provenance
-from tests.core.test_annotator_sets_agreement import two  # noqa: F401 - the fixture: ana's labels and bea's set
-
-ANN = Provenance.person("ann")
-EXTRA = "/body[1]/p[99]"  # an element only bea's record names (the merge adds it to the project's)
+from tests.core.two_annotators import ANN, merge_one, project_of_ana_and_bea
 
 
-def merge_one(project):  # noqa: ANN001, ANN201 - a Project; the change, the project's record, theirs, the merge
-    label = project.labels("1")[0]
-    theirs = [*label.xpaths, EXTRA]
-    records = project.annotators.records("bea", "1")
-    project.annotators.set_page("bea", "1", [theirs, *records[1:]])
-    change = project.adjudication.merge("1", label, "bea", theirs, ANN)
-    return change, label, theirs, Adjudication.merged(label.xpaths, theirs)
+@pytest.fixture
+def two(dev_dir: Path, tmp_path: Path) -> Path:
+    """ana's labels of three dev pages (the project's) and bea's label set beside them."""
+    return project_of_ana_and_bea(dev_dir, tmp_path)
 
 
-def test_a_merge_edits_the_record_and_decides_the_pair_in_one_step(two: Path) -> None:  # noqa: F811
+def test_a_merge_edits_the_record_and_decides_the_pair_in_one_step(two: Path) -> None:
     with open_project(two) as project:
         before = project.last_change_id("1")
         change, label, theirs, merged = merge_one(project)
@@ -46,7 +40,7 @@ def test_a_merge_edits_the_record_and_decides_the_pair_in_one_step(two: Path) ->
         assert project.adjudication.kept("1", "bea") == {Kept("bea", tuple(theirs), tuple(merged))}
 
 
-def test_a_merge_that_changes_nothing_stores_nothing(two: Path) -> None:  # noqa: F811
+def test_a_merge_that_changes_nothing_stores_nothing(two: Path) -> None:
     with open_project(two) as project:
         label = project.labels("1")[0]
         history = len(project.history("1"))

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.project import Provenance, open_project
-from tests.core.test_agreement import dataset
-from tests.core.test_annotator_sets_agreement import two  # noqa: F401 - the fixture: ana's labels and bea's set
+from tests.core.two_annotators import ANN, dataset, project_of_ana_and_bea
 
-ANN = Provenance.person("ann")
+
+@pytest.fixture
+def two(dev_dir: Path, tmp_path: Path) -> Path:
+    """ana's labels of three dev pages (the project's) and bea's label set beside them."""
+    return project_of_ana_and_bea(dev_dir, tmp_path)
 
 
 def spelt_otherwise(xpath: str) -> str:
@@ -19,7 +24,7 @@ def spelt_otherwise(xpath: str) -> str:
     return "/html[1]" + xpath.replace("[1]", "")
 
 
-def test_the_projects_record_that_is_theirs_already_is_found_as_the_scorer_normalises(two: Path) -> None:  # noqa: F811
+def test_the_projects_record_that_is_theirs_already_is_found_as_the_scorer_normalises(two: Path) -> None:
     with open_project(two) as project:
         labels = project.labels("1")
         eighth = labels[7]
@@ -32,7 +37,7 @@ def test_the_projects_record_that_is_theirs_already_is_found_as_the_scorer_norma
 
 
 def test_a_re_import_names_the_decisions_taken_on_the_labels_it_replaces_and_leaves_them(
-        two: Path, dev_dir: Path, tmp_path: Path) -> None:  # noqa: F811
+        two: Path, dev_dir: Path, tmp_path: Path) -> None:
     with open_project(two) as project:
         first = project.true_records("1")[0]  # bea left it out: kept
         project.adjudication.keep("1", "bea", None, first, ANN)
@@ -61,7 +66,7 @@ def test_a_re_import_names_the_decisions_taken_on_the_labels_it_replaces_and_lea
 
 
 def test_a_rejection_taken_over_from_an_annotator_is_named_as_taken_on_a_re_import(
-        two: Path, dev_dir: Path, tmp_path: Path) -> None:  # noqa: F811
+        two: Path, dev_dir: Path, tmp_path: Path) -> None:
     with open_project(two) as project:
         second = project.labels("1")[1]
         project.reject(second.id, ANN)

@@ -18,7 +18,7 @@ from recordlens.core.agent.funnel import format_funnel, funnel
 from recordlens.core.agent.references import Reference
 from recordlens.core.cli.command import main
 from recordlens.core.store.project import init_project
-from tests.core.test_reference_that_counts import RULES, SITE, demo_reference
+from tests.demo_agent import RULES, SITE_DIR, demo_reference
 
 A = replace(RULES, site="demo-site")
 B = replace(RULES, site="other-site", answer="different")
@@ -50,7 +50,7 @@ def test_a_report_of_one_site_names_its_tasks_by_id_alone() -> None:
 def test_the_json_gives_each_ids_site_beside_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "p"
     with init_project(folder) as project:
-        row_a = project.agent.save_task(project.agent.site_id("demo-site", str(SITE)), A)
+        row_a = project.agent.save_task(project.agent.site_id("demo-site", str(SITE_DIR)), A)
         project.agent.save_task(project.agent.site_id("other-site", str(tmp_path / "other-site")), B)
         project.agent.add_trajectory(row_a, demo_reference(RULES.id))
     capsys.readouterr()

@@ -10,18 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.test_agent_run_names_every_changed_task import TASKS, run
+from tests.demo_agent import SITE_DIR, TASK_JSON, agent_run_of_two_tasks, respond
 
 ADVICE = "give the changed task an id of its own, or --replace-tasks to score those runs by the new one"
 
 
 def scored_on_two_tasks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A project (tmp_path/p) with an agent run on lookup-1 and rules-1 as TASKS gives them."""
+    """A project (tmp_path/p) with an agent run on lookup-1 and rules-1 as the demo's tasks file gives them."""
     monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
     project = tmp_path / "p"
     first = tmp_path / "first.jsonl"
-    first.write_text(json.dumps(TASKS["lookup-1"]) + "\n" + json.dumps(TASKS["rules-1"]) + "\n", encoding="utf-8")
-    assert run(project, first) == 0
+    first.write_text(json.dumps(TASK_JSON["lookup-1"]) + "\n" + json.dumps(TASK_JSON["rules-1"]) + "\n",
+                     encoding="utf-8")
+    assert agent_run_of_two_tasks(project, first) == 0
     return project
 
 
@@ -30,10 +31,10 @@ def test_instructions_ending_alike_with_a_colon_are_said_whole(tmp_path: Path, c
     project = scored_on_two_tasks(tmp_path, monkeypatch)
     edited = tmp_path / "tasks.jsonl"
     asked = {t: f"What does {t} ask? Note: answer in days" for t in ("lookup-1", "rules-1")}  # ending alike
-    edited.write_text("".join(json.dumps({**TASKS[t], "instruction": asked[t]}) + "\n" for t in asked),
+    edited.write_text("".join(json.dumps({**TASK_JSON[t], "instruction": asked[t]}) + "\n" for t in asked),
                       encoding="utf-8")
     capsys.readouterr()
-    assert run(project, edited) != 0
+    assert agent_run_of_two_tasks(project, edited) != 0
     said = capsys.readouterr().err
     for task_id in ("lookup-1", "rules-1"):
         whole = repr(asked[task_id])
@@ -56,13 +57,12 @@ def test_the_refusal_says_the_other_tasks_were_stored(tmp_path: Path, capsys: py
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     from recordlens.core.cli.command import main
     from recordlens.core.store.project import open_project
-    from tests.demo_agent import SITE_DIR, respond
     from tests.fake_gemini import FakeGemini, answer_with
 
     project = scored_on_two_tasks(tmp_path, monkeypatch)
     edited = tmp_path / "tasks.jsonl"
-    edited.write_text("".join(json.dumps({**TASKS[t], "answer": "another"}) + "\n" for t in ("lookup-1", "rules-1"))
-                      + json.dumps(TASKS["lookup-2"]) + "\n", encoding="utf-8")
+    edited.write_text("".join(json.dumps({**TASK_JSON[t], "answer": "another"}) + "\n" for t in ("lookup-1", "rules-1"))
+                      + json.dumps(TASK_JSON["lookup-2"]) + "\n", encoding="utf-8")
     capsys.readouterr()
     with FakeGemini(default=answer_with(respond)) as server:
         assert main(["agent", "run", "--project", str(project), "--site", str(SITE_DIR), "--tasks", str(edited),

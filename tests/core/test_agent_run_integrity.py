@@ -22,14 +22,8 @@ from recordlens.core.llm.gemini import Budget, CallSettings, GeminiCaller
 from recordlens.core.runs.charts import MISSING_MARK, draw_grouped_bars
 from recordlens.core.store.project import open_project
 from tests.core.old_projects import old_project
-from tests.demo_agent import REFERENCES, SITE_DIR, TASK_IDS, TASKS_FILE, respond
+from tests.demo_agent import REFERENCES, SITE_DIR, TASK_IDS, TASKS_FILE, agent_run, respond
 from tests.fake_gemini import FakeGemini, answer_with, status
-
-
-def agent_run(project: Path, server: FakeGemini, *extra: str) -> int:
-    tasks = [arg for t in TASK_IDS for arg in ("--task", t)]
-    return main(["agent", "run", "--project", str(project), "--site", str(SITE_DIR), "--tasks", str(TASKS_FILE),
-                 *tasks, "--runs", "2", "--browser", "text", "--base-url", server.url, *extra])
 
 
 def agent_eval(project: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> dict:

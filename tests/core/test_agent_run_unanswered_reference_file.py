@@ -10,12 +10,12 @@ from pathlib import Path
 
 from recordlens.core.cli import agent as cli_agent
 from recordlens.core.store.project import init_project
-from tests.core.test_reference_that_counts import RULES, SITE, demo_reference, stopped
+from tests.demo_agent import RULES, SITE_DIR, demo_reference, stopped_reference
 
 
 def store(project, references: dict, origin: str) -> str:  # noqa: ANN001 - a Project
     said = io.StringIO()
-    site = project.agent.site_id("demo-site", str(SITE))
+    site = project.agent.site_id("demo-site", str(SITE_DIR))
     row = project.agent.save_task(site, RULES)
     with contextlib.redirect_stderr(said):
         cli_agent._store_references(project, "demo-site", {RULES.id: row}, references, origin)
@@ -25,7 +25,7 @@ def store(project, references: dict, origin: str) -> str:  # noqa: ANN001 - a Pr
 def test_an_unanswered_file_reference_is_not_stored_and_said_why(tmp_path: Path) -> None:
     with init_project(tmp_path / "p") as project:
         for _ in range(3):
-            said = store(project, {RULES.id: stopped(RULES.id)}, "refs")
+            said = store(project, {RULES.id: stopped_reference(RULES.id)}, "refs")
             assert "stored" not in said.replace("not stored", "")
             assert (f"warning: the reference of {RULES.id} in refs is not stored: it ends without an answer (stopped "
                     "before ANSWER), and a reference without one never counts") in said

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,30 +11,7 @@ from recordlens.core.cli.command import main
 from recordlens.core.store.agreement import project_agreement
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.project import Provenance, StoreError, init_project, open_project
-
-PAGES = ("1", "7", "11")
-
-
-def dataset(dev: Path, root: Path, change=None) -> Path:
-    (root / "html").mkdir(parents=True)
-    (root / "gt").mkdir()
-    for name in PAGES:
-        shutil.copy(dev / "html" / f"{name}.html", root / "html")
-        records = json.loads((dev / "gt" / f"{name}.json").read_text(encoding="utf-8"))
-        if change:
-            records = change(name, records)
-        (root / "gt" / f"{name}.json").write_text(json.dumps(records), encoding="utf-8")
-    return root
-
-
-def bea(name: str, records: list) -> list:
-    """The second annotator: leaves out page 1's first record and labels only half of page 7's first."""
-    if name == "1":
-        return records[1:]
-    if name == "7":
-        first = records[0]
-        return [first[: max(1, len(first) // 2)] if len(first) > 1 else [first[0] + "/*[1]"], *records[1:]]
-    return records
+from tests.core.two_annotators import PAGES, bea, dataset
 
 
 @pytest.fixture

@@ -14,21 +14,12 @@ from recordlens.core.cli.command import main
 from recordlens.core.store.agreement import project_agreement
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.project import Provenance, StoreError, init_project, open_project
-from tests.core.test_agreement import bea, dataset
-
-
-def project_of_ana_and_bea(dev_dir: Path, tmp_path: Path, beas_labels=bea) -> Path:  # noqa: ANN001 - as `bea`
-    """A project of the dev sample labelled by ana (the project's labels), with bea's label set beside them (made
-    from ana's by `beas_labels(page, records)`)."""
-    folder = tmp_path / "p"
-    with init_project(folder) as project:
-        import_paths(project, [dataset(dev_dir, tmp_path / "ana")])
-        import_paths(project, [dataset(dev_dir, tmp_path / "bea", beas_labels)], annotator="bea")
-    return folder
+from tests.core.two_annotators import project_of_ana_and_bea
 
 
 @pytest.fixture
 def two(dev_dir: Path, tmp_path: Path) -> Path:
+    """ana's labels of three dev pages (the project's) and bea's label set beside them."""
     return project_of_ana_and_bea(dev_dir, tmp_path)
 
 

@@ -15,7 +15,7 @@ from recordlens.core.cli.command import main
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.project import init_project, open_project
 from recordlens.core.text_forms import written
-from tests.core.test_agreement import PAGES, bea, dataset
+from tests.core.two_annotators import PAGES, bea, dataset
 
 
 @pytest.fixture

@@ -12,8 +12,7 @@ import pytest
 from recordlens.core.cli.command import main
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.project import open_project
-from tests.core.test_agreement import dataset
-from tests.core.test_annotator_sets_agreement import project_of_ana_and_bea
+from tests.core.two_annotators import dataset, project_of_ana_and_bea
 
 
 @pytest.fixture

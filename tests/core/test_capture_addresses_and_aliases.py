@@ -17,8 +17,7 @@ from recordlens.core.agent.capture import (
 )
 from recordlens.core.agent.sites import SiteError, load_site, normalise_url
 from recordlens.core.cli.command import main
-from tests.core.test_capture_crawl import NO_ROBOTS
-from tests.core.test_capture_outcomes import Web
+from tests.core.canned_web import NO_ROBOTS, Web
 
 # -- IPv6 ---------------------------------------------------------------------------------------------------------
 

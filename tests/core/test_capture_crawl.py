@@ -24,6 +24,7 @@ from recordlens.core.agent.capture import (
 from recordlens.core.agent.sites import build_site, load_site
 from recordlens.core.cli.command import main
 from recordlens.core.page.mhtml_writer import mhtml_bytes
+from tests.core.canned_web import NO_ROBOTS, SAVED_ON
 
 ROOT = "https://site.example/"
 LINKS = {
@@ -36,10 +37,6 @@ REDIRECTS = {"/old": "/new"}
 
 def url(path: str) -> str:
     return path if path.startswith("http") else "https://site.example" + path
-
-
-# one Date header for every canned page: a page rendered twice must give the same bytes, whatever second it is
-SAVED_ON = "Sat, 05 Dec 2026 12:00:00 -0000"
 
 
 class CannedRenderer:
@@ -270,9 +267,6 @@ class TinySite(CannedRenderer):
                             screenshot=b"\x89PNG\r\n\x1a\n" + b"\0" * 16, screenshot_size=(1920, 900),
                             links=[url(link) for link in self.links.get(final, [])], engine="canned",
                             viewport=(1920, 1080), page_height=900)
-
-
-NO_ROBOTS = Robots(lambda _: (404, ""))
 
 
 def test_urls_whose_file_names_would_collide_are_saved_apart_and_dir_and_dir_slash_are_two_pages(

@@ -6,26 +6,15 @@ checks them against the browser itself)."""
 
 from __future__ import annotations
 
-import quopri
-
 import pytest
 
 from recordlens.core.page.charset import meta_declarations
 from recordlens.core.page.dom import parse_html
 from recordlens.core.page.mhtml_writer import mhtml_bytes
 from recordlens.core.page.snapshot import read_html, read_mhtml
+from tests.core.charset_archives import CYRILLIC, archive
 
-CYRILLIC = "Привет мир Ёлка"
 DATE = "Mon, 01 Jan 2024 00:00:00 +0000"
-
-
-def archive(page: bytes, header_charset: str | None) -> bytes:
-    """An MHTML archive of one HTML part, its header stating `header_charset` (or none, as Chromium writes)."""
-    charset = b"" if header_charset is None else b"; charset=" + header_charset.encode()
-    return (b'Content-Type: multipart/related; type="text/html"; boundary="B"\r\n\r\n--B\r\n'
-            b"Content-Type: text/html" + charset + b"\r\nContent-Transfer-Encoding: quoted-printable\r\n"
-            b"Content-Location: http://example.invalid/p.html\r\n\r\n"
-            + quopri.encodestring(page).replace(b"\n", b"\r\n") + b"\r\n--B--\r\n")
 
 
 LEGACY_PAGES = [

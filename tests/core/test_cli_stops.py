@@ -14,13 +14,9 @@ from pathlib import Path
 import pytest
 
 from recordlens.core import owner_files
-from recordlens.core.resource_files import resource_path
 from recordlens.core.runs.run_files import META_DIR, STOPPED
 from recordlens.core.runs.runner import LOCK_FILE
-from tests.core.cli_runs import run
-
-DEMO = resource_path("demo", "dataset")
-EXTRACT = ("extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out")
+from tests.core.cli_runs import DEMO, EXTRACT, run
 
 # `recordlens extract` whose second page written sends the process SIGTERM (as `timeout` or Slurm would)
 TERMINATED_AFTER_TWO = """

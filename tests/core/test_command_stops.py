@@ -27,9 +27,8 @@ from recordlens.core.runs.engines import ClusterLostError, EngineError
 from recordlens.core.runs.run_files import META_DIR
 from recordlens.core.runs.runner import LOCK_FILE
 from recordlens.core.store.project import init_project, open_project
-from tests.core.cli_runs import run
-from tests.core.test_agent_run_integrity import agent_run, respond
-from tests.core.test_cli_stops import DEMO, EXTRACT
+from tests.core.cli_runs import DEMO, EXTRACT, run
+from tests.demo_agent import agent_run, respond
 from tests.fake_gemini import FakeGemini, answer_with
 
 # --- a second SIGTERM -------------------------------------------------------------------------------------------

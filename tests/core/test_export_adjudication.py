@@ -12,9 +12,8 @@ import pytest
 from recordlens.core.store import Provenance, init_project, open_project
 from recordlens.core.store.exporter import CSV_COLUMNS, export_project
 from recordlens.core.store.importer import import_paths
-from tests.core.test_agreement import dataset
-from tests.core.test_annotator_sets_agreement import project_of_ana_and_bea
-from tests.core.test_export_tables import csv_rows, jsonl_lines
+from tests.core.export_files import csv_rows, jsonl_lines
+from tests.core.two_annotators import dataset, project_of_ana_and_bea
 
 ANN = Provenance.person("ann")
 MERGE_EXTRA = "/body[1]/p[99]"    # what bea's version of the project's record 2 adds (merged with Shift+T)

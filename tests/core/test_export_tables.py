@@ -4,7 +4,6 @@ every CSV cell a spreadsheet would run, page names too, and say a saved page cha
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 from pathlib import Path
@@ -15,6 +14,7 @@ from recordlens.core.cli.command import main
 from recordlens.core.store import Project, Provenance, init_project, open_project
 from recordlens.core.store.exporter import CSV_COLUMNS, export_project
 from recordlens.core.store.importer import import_paths
+from tests.core.export_files import csv_rows, jsonl_lines
 
 PAGE = ("<html><body><ul><li>café</li><li>=SUM(A1)</li><li>-5</li></ul>"
         "<p>line one\nline two, \"quoted\"</p><p>one · two</p></body></html>")
@@ -45,15 +45,6 @@ def export(project: Path, fmt: str, out: Path, capsys: pytest.CaptureFixture[str
     capsys.readouterr()
     assert main(["export", "--project", str(project), "--format", fmt, "--out", str(out), "-q"]) == 0
     return capsys.readouterr().out
-
-
-def jsonl_lines(out: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in (out / "labels.jsonl").read_text(encoding="utf-8").splitlines()]
-
-
-def csv_rows(out: Path) -> list[dict[str, str]]:
-    with (out / "labels.csv").open(newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
 
 
 ALL_PAGES = {"1", "-5", "=cmd", "empty", "fresh", "guess"}

@@ -6,12 +6,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from recordlens.core.store import history_steps, open_project
-from tests.core.test_adjudication_merge_decides import ANN, merge_one
-from tests.core.test_annotator_sets_agreement import two  # noqa: F401 - the fixture: ana's labels and bea's set
+from tests.core.two_annotators import ANN, merge_one, project_of_ana_and_bea
 
 
-def test_a_merges_keep_ends_it_and_is_in_its_step_alone_or_inside_another(two: Path) -> None:  # noqa: F811
+@pytest.fixture
+def two(dev_dir: Path, tmp_path: Path) -> Path:
+    """ana's labels of three dev pages (the project's) and bea's label set beside them."""
+    return project_of_ana_and_bea(dev_dir, tmp_path)
+
+
+def test_a_merges_keep_ends_it_and_is_in_its_step_alone_or_inside_another(two: Path) -> None:
     with open_project(two) as project:
         merge_one(project)
         edit, keep = project.history("1")[-2:]

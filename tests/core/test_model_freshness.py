@@ -14,7 +14,7 @@ from recordlens.core.extract.training import ModelFreshness, project_model_path
 from recordlens.core.store import import_paths, init_project
 from recordlens.core.store.db import Provenance
 from recordlens.core.store.project import Project, open_project
-from tests.core.test_selector import write_dataset
+from tests.core.catalogue_pages import write_dataset
 
 ME = Provenance("person", "me")
 

@@ -99,7 +99,7 @@ def test_train_on_a_project_holds_one_parsed_page_at_a_time(tmp_path, monkeypatc
                                                            no_cyclic_collector: None) -> None:
     from recordlens.core.cli.command import main as cli_main
     from recordlens.core.store import import_paths, init_project
-    from tests.core.test_selector import write_dataset
+    from tests.core.catalogue_pages import write_dataset
 
     pages, _ = write_dataset(tmp_path / "data", [None] * 6, seed=1)  # type: ignore[list-item]
     with init_project(tmp_path / "p") as project:
@@ -115,7 +115,7 @@ def test_train_on_datasets_gives_the_model_of_every_page_held(tmp_path, monkeypa
     while one is parsed (records.hygiene.dataset_labels holds it until then)."""
     from recordlens.core.cli.command import main as cli_main
     from recordlens.core.extract import training
-    from tests.core.test_selector import write_dataset
+    from tests.core.catalogue_pages import write_dataset
 
     first = write_dataset(tmp_path / "one", [None] * 5, seed=1)  # type: ignore[list-item]
     second = write_dataset(tmp_path / "two", [None] * 4, seed=2)  # type: ignore[list-item]

@@ -12,22 +12,10 @@ import pytest
 
 from recordlens.core.store import StoreError, open_project, take_upgrades
 from recordlens.core.store import project as project_module
-from recordlens.core.store.files import snapshot_path
 from recordlens.core.store.project_copy import copy_project
 from recordlens.core.store.schema import SCHEMA_VERSION, SchemaError
 from tests.core.cli_runs import run
-from tests.core.old_projects import old_project
-
-PAGE = "<html><body><ul><li>a</li><li>b</li></ul></body></html>"
-
-
-
-def a_version_3_project(folder: Path) -> Path:
-    old = old_project(folder, 3, "INSERT INTO snapshots VALUES ('h', '.html', 1, 't')",
-                      "INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('7', 'h', 't', 't')")
-    snapshot_path(old, "h", ".html").parent.mkdir(parents=True, exist_ok=True)
-    snapshot_path(old, "h", ".html").write_text(PAGE, encoding="utf-8")
-    return old
+from tests.core.old_projects import a_version_3_project
 
 
 def version_of(database: Path) -> int:

@@ -26,6 +26,7 @@ from recordlens.core.llm.gemini import Budget
 from recordlens.core.runs.runner import run_extractor
 from tests import ray_units
 from tests.conftest import SHARED_DATA, require_shared
+from tests.core.ray_helpers import FOLDERS, KEY, require_ray, slow_answer, small_copy
 from tests.fake_gemini import FakeGemini, answer, answer_with, status
 from tests.ray_cluster import (
     Cluster,
@@ -37,23 +38,12 @@ from tests.ray_cluster import (
     recordlens_started,
 )
 
-KEY = "fake-key-ray-7f3a9c"  # what the workers inherit from the environment; must appear in no file of Ray's
-FOLDERS = ("nexteval-synth-dev", "nexteval-synth-more")
-
-
-def _require_ray():  # noqa: ANN202 - the ray module
-    try:
-        import ray
-    except ImportError:
-        pytest.skip("Ray is an optional extra: `make test-ray` installs it and runs these tests")
-    return ray
-
 
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[Path]:
     """One local instance of 2 workers for the module, small object store, no dashboard, no usage stats;
     shut down after. Yields Ray's temp folder (its logs and session files), checked for the key."""
-    ray = _require_ray()
+    ray = require_ray()
     ray.cloudpickle.register_pickle_by_value(ray_units)  # the workers cannot import the tests package
     temp = Path(tempfile.mkdtemp(prefix="rlray-", dir="/tmp"))  # short: Ray's socket paths have a length limit
     saved = {name: os.environ.get(name) for name in ("GEMINI_API_KEY", "RAY_USAGE_STATS_ENABLED")}
@@ -276,21 +266,10 @@ def test_pages_shipped_by_content_give_the_same_files(engine: object, tmp_path: 
     assert cost["method"] == "repeats" and "records" not in cost
 
 
-def _small_copy(folder: Path, count: int = 4) -> Path:
-    """The first `count` pages of the development set and their ground truth, under `folder` (returned)."""
-    data = require_shared(SHARED_DATA / FOLDERS[0])
-    for kind in ("html", "gt"):
-        (folder / kind).mkdir(parents=True)
-    for page in sorted((data / "html").glob("*.html"))[:count]:
-        shutil.copy(page, folder / "html" / page.name)
-        shutil.copy(data / "gt" / f"{page.stem}.json", folder / "gt" / f"{page.stem}.json")
-    return folder
-
-
 def test_relative_paths_name_the_callers_files_not_the_workers_folder(
         engine: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """The workers run in the folder their instance was started from; the command's relative paths are its own."""
-    _small_copy(tmp_path / "data")
+    small_copy(tmp_path / "data")
     monkeypatch.chdir(tmp_path)  # not where the module's instance (and so its workers) started
     common = ["--method", "repeats", "--pages", "data/html", "-q"]
     assert main(["extract", *common, "--out", "runs/local"]) == 0
@@ -308,7 +287,7 @@ def test_relative_paths_name_the_callers_files_not_the_workers_folder(
 
 def test_a_page_error_in_score_on_ray_is_the_local_one_line(engine: object, tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    _small_copy(tmp_path / "data", count=2)
+    small_copy(tmp_path / "data", count=2)
     page = next((tmp_path / "data" / "html").glob("*.html"))
     page.write_text("  \n", encoding="utf-8")  # an empty page: it cannot be read, on either engine
     score = ["score", "--pred", str(tmp_path / "data" / "gt"), "--gt", str(tmp_path / "data" / "gt"),
@@ -328,7 +307,7 @@ def _closed_port() -> int:
 
 def test_an_unreachable_ray_address_fails_at_once_with_the_address(monkeypatch: pytest.MonkeyPatch,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    ray = _require_ray()
+    ray = require_ray()
     monkeypatch.setattr(ray, "is_initialized", lambda: False)  # as a command starts: no Ray in this process yet
     port = _closed_port()
     assert main(["score", "--pred", ".", "--gt", ".", "--pages", ".", "--engine", "ray",
@@ -368,7 +347,7 @@ def test_workers_are_refused_with_a_cluster_given_or_from_ray_address(monkeypatc
 def cluster() -> Iterator[Cluster]:
     """A real cluster of one node (`ray start --head`), joined with --ray-address by commands in processes of
     their own; its workers have no key in their environment."""
-    _require_ray()
+    require_ray()
     with ray_cluster() as joined:
         yield joined
 
@@ -381,7 +360,7 @@ def test_joining_a_cluster_the_key_reaches_the_workers_in_memory_and_no_file_of_
     cluster's folder (its session, the runtime env agent's log) holds it."""
     from recordlens.core.resource_files import resource_path
 
-    data = _small_copy(tmp_path / "data", 4)
+    data = small_copy(tmp_path / "data", 4)
     env = {**cluster_environment(), "GEMINI_API_KEY": KEY}
     joined = ["--engine", "ray", "--ray-address", cluster.address]
     tasks = tmp_path / "tasks.jsonl"
@@ -424,7 +403,7 @@ def test_bench_on_ray_stops_a_method_whose_endpoint_fails_page_after_page(
         engine: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """As locally: after 3 pages in a row (as they finish) the method is asked no more, the other methods go on,
     and bench exits 4; on Ray the pages in flight then also fail (at most 2 × workers)."""
-    data = _small_copy(tmp_path / "data", 16)
+    data = small_copy(tmp_path / "data", 16)
     monkeypatch.setenv("GEMINI_API_KEY", KEY)
     with FakeGemini(default=status(403, "PERMISSION_DENIED")) as server:  # refused for good, at the first try
         code = main(["bench", "--pages", str(data / "html"), "--gt", str(data / "gt"), "--methods", "gemini:flat,mdr",
@@ -462,22 +441,17 @@ def test_agent_run_on_ray_stops_on_a_failing_model_endpoint_as_locally(
     assert asked <= 2 * 2 + 1 < count  # the episodes in flight when the first was cut, not every episode
 
 
-def _slow_answer(body: dict[str, object]) -> str:
-    time.sleep(0.5)  # a page takes a while: the head dies with pages written and pages still to do
-    return '[["/body[1]"]]'
-
-
 def test_a_cluster_whose_head_dies_is_said_in_seconds_and_the_same_command_resumes_on_a_new_one(
         tmp_path: Path) -> None:
     """The head's GCS and raylet killed mid-run: within seconds (not after Ray's 60 s reconnection timeout, which
     ends the process from C++ with exit 1 and Ray's lines only) one RecordLens line says the cluster was lost and
     what to do, the command exits 4 (as on a failed model endpoint: stopped early, to be run again), and the pages
     written are kept; the same command on a new cluster does the rest only."""
-    _require_ray()
-    data = _small_copy(tmp_path / "data", 24)
+    require_ray()
+    data = small_copy(tmp_path / "data", 24)
     out = tmp_path / "run"
     env = {**cluster_environment(), "GEMINI_API_KEY": KEY}
-    with FakeGemini(default=answer_with(_slow_answer)) as server:
+    with FakeGemini(default=answer_with(slow_answer)) as server:
         command = ["extract", "-m", "gemini", "-f", "flat", "--pages", str(data / "html"), "--out", str(out),
                    "--base-url", server.url, "-q", "--engine", "ray"]
         with ray_cluster() as first:

@@ -13,17 +13,17 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.llm.gemini import Budget
-from tests.core.test_ray_engine import KEY, _require_ray, _slow_answer, _small_copy
+from tests.core.ray_helpers import KEY, require_ray, slow_answer, small_copy
 from tests.fake_gemini import FakeGemini, answer_with
 from tests.ray_cluster import cluster_environment, recordlens_started
 
 
 def test_sigterm_stops_a_run_on_a_local_ray_instance_as_it_stops_a_local_run(tmp_path: Path) -> None:
-    _require_ray()
-    data = _small_copy(tmp_path / "data", 24)
+    require_ray()
+    data = small_copy(tmp_path / "data", 24)
     out = tmp_path / "run"
     env = {**cluster_environment(), "GEMINI_API_KEY": KEY}
-    with FakeGemini(default=answer_with(_slow_answer)) as server:
+    with FakeGemini(default=answer_with(slow_answer)) as server:
         running = recordlens_started(["extract", "-m", "gemini", "-f", "flat", "--pages", str(data / "html"), "--out",
                                       str(out), "--base-url", server.url, "-q", "--engine", "ray", "--workers", "1"],
                                      env=env)
@@ -42,7 +42,7 @@ def test_sigterm_stops_a_run_on_a_local_ray_instance_as_it_stops_a_local_run(tmp
 
 
 def test_the_shared_budget_of_a_dead_actor_is_said_in_seconds(tmp_path: Path) -> None:
-    ray = _require_ray()
+    ray = require_ray()
     from recordlens.core.runs.engines import EngineError
     from recordlens.core.runs.ray_engine import RayEngine
 

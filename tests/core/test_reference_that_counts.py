@@ -13,34 +13,20 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.agent.candidates import Candidate, save_candidates
-from recordlens.core.agent.demo.tasks import DEMO_TASKS
 from recordlens.core.agent.model import Task, Trajectory
 from recordlens.core.agent.tasks import task_digest
 from recordlens.core.cli.command import main
-from recordlens.core.resource_files import resource_path
 from recordlens.core.store.project import init_project, open_project
+from tests.demo_agent import RULES, SITE_DIR, demo_reference, stopped_reference
 from tests.fake_gemini import FakeGemini, answer_with
 
-SITE = resource_path("agent", "demo-site")
-TASKS = {t.id: t for t in DEMO_TASKS}
-RULES = TASKS["rules-1"]
 EDITED = replace(RULES, answer="1,920")
-
-
-def demo_reference(task_id: str) -> Trajectory:
-    return Trajectory.from_json(resource_path("agent", "reference", f"{task_id}.json").read_text("utf-8"))
-
-
-def stopped(task_id: str) -> Trajectory:
-    """A reference stopped before ANSWER: its first step only, no answer (as the window stores it)."""
-    full = demo_reference(task_id)
-    return replace(full, steps=full.steps[:1], answer=None, success=None, stop=None, actor="person:bo")
 
 
 def project_with(folder: Path, *references: Trajectory, runs: bool = True) -> None:
     """rules-1 with these references, oldest first, and a finished agent run following its demo reference."""
     with init_project(folder) as project:
-        site = project.agent.site_id("demo-site", str(SITE))
+        site = project.agent.site_id("demo-site", str(SITE_DIR))
         row = project.agent.save_task(site, RULES)
         for reference in references:
             project.agent.add_trajectory(row, reference)
@@ -55,7 +41,8 @@ def project_with(folder: Path, *references: Trajectory, runs: bool = True) -> No
 def test_the_rule_takes_the_newest_of_this_version_that_ends_with_an_answer() -> None:
     from recordlens.core.agent.references import Reference, choose_references
 
-    good, unfinished = Reference(demo_reference(RULES.id), task_digest(RULES), 1), Reference(stopped(RULES.id), None, 2)
+    good = Reference(demo_reference(RULES.id), task_digest(RULES), 1)
+    unfinished = Reference(stopped_reference(RULES.id), None, 2)
     earlier = Reference(demo_reference(RULES.id), task_digest(EDITED), 3)
     choice = choose_references([RULES], [good, unfinished, earlier])
     assert choice.counting == {RULES.id: good} and choice.unanswered == [RULES.id] and choice.earlier == []
@@ -70,7 +57,7 @@ def test_the_rule_takes_the_newest_of_this_version_that_ends_with_an_answer() ->
 def test_eval_compares_with_the_earlier_reference_that_ends_with_an_answer_and_names_the_unfinished_one(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "p"
-    project_with(folder, demo_reference(RULES.id), stopped(RULES.id))
+    project_with(folder, demo_reference(RULES.id), stopped_reference(RULES.id))
     capsys.readouterr()
     assert main(["agent", "eval", "--project", str(folder), "--json"]) == 0
     said = capsys.readouterr()
@@ -84,7 +71,7 @@ def test_eval_compares_with_the_earlier_reference_that_ends_with_an_answer_and_n
 def test_eval_with_only_an_unfinished_reference_has_no_agreement_and_says_why(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "p"
-    project_with(folder, stopped(RULES.id))
+    project_with(folder, stopped_reference(RULES.id))
     capsys.readouterr()
     assert main(["agent", "eval", "--project", str(folder), "--json"]) == 0
     said = capsys.readouterr()
@@ -95,7 +82,7 @@ def test_eval_with_only_an_unfinished_reference_has_no_agreement_and_says_why(
 def test_the_report_counts_the_steps_of_the_reference_that_counts_only(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "p"
-    project_with(folder, demo_reference(RULES.id), stopped(RULES.id), runs=False)
+    project_with(folder, demo_reference(RULES.id), stopped_reference(RULES.id), runs=False)
     capsys.readouterr()
     assert main(["agent", "tasks", "report", "--project", str(folder), "--json"]) == 0
     table = json.loads(capsys.readouterr().out)
@@ -105,7 +92,7 @@ def test_the_report_counts_the_steps_of_the_reference_that_counts_only(
     assert "have a newest reference recorded without an answer (kept, not used" in capsys.readouterr().out
 
     alone = tmp_path / "alone"
-    project_with(alone, stopped(RULES.id), runs=False)
+    project_with(alone, stopped_reference(RULES.id), runs=False)
     capsys.readouterr()
     assert main(["agent", "tasks", "report", "--project", str(alone), "--json"]) == 0
     table = json.loads(capsys.readouterr().out)
@@ -117,7 +104,7 @@ def test_agent_run_stores_a_files_reference_beside_an_unfinished_one(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
     folder = tmp_path / "p"
-    project_with(folder, stopped(RULES.id), runs=False)
+    project_with(folder, stopped_reference(RULES.id), runs=False)
     references = tmp_path / "refs"
     references.mkdir()
     (references / f"{RULES.id}.json").write_text(demo_reference(RULES.id).to_json(), "utf-8")
@@ -125,7 +112,7 @@ def test_agent_run_stores_a_files_reference_beside_an_unfinished_one(
     tasks.write_text(json.dumps(RULES.as_dict()) + "\n", encoding="utf-8")
     capsys.readouterr()
     with FakeGemini(default=answer_with(lambda body: "Thought: a guess.\nAction: ANSWER; nobody")) as server:
-        assert main(["agent", "run", "--project", str(folder), "--site", str(SITE), "--tasks", str(tasks), "--runs",
+        assert main(["agent", "run", "--project", str(folder), "--site", str(SITE_DIR), "--tasks", str(tasks), "--runs",
                      "1", "--browser", "text", "--base-url", server.url, "--references", str(references)]) == 0
     said = capsys.readouterr().err
     assert (f"stored the reference of {RULES.id} from {references}: the project's reference of it was recorded "
@@ -140,7 +127,7 @@ def test_a_candidates_files_earlier_version_counts_no_reference_the_project_no_l
     the report agrees with eval (an earlier version's reference, to record again) and says the versions differ."""
     folder = tmp_path / "p"
     with init_project(folder) as project:
-        site = project.agent.site_id("demo-site", str(SITE))
+        site = project.agent.site_id("demo-site", str(SITE_DIR))
         row = project.agent.save_task(site, RULES)
         project.agent.add_trajectory(row, demo_reference(RULES.id))
         project.agent.save_task(site, EDITED, replace=True)

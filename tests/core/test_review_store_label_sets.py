@@ -15,8 +15,7 @@ from recordlens.core.cli.command import main
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.label_sets import SetAside
 from recordlens.core.store.project import open_project
-from tests.core.test_agreement import dataset
-from tests.core.test_annotator_sets_agreement import project_of_ana_and_bea
+from tests.core.two_annotators import dataset, project_of_ana_and_bea
 
 NFC, NFD = "Zo\u00eb", "Zoe\u0308"  # one name, as two systems write it
 

@@ -28,7 +28,7 @@ from recordlens.core.extract.training import (
     project_model_path,
 )
 from recordlens.core.store import import_paths, init_project
-from tests.core.test_selector import SMALL, labelled_pages, write_dataset
+from tests.core.catalogue_pages import SMALL, labelled_pages, write_dataset
 
 
 def shipped_document() -> dict:

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from recordlens.core.store import import_paths, import_run_folder, init_project
-from tests.core.test_scoring_at_scale import dataset, run_folder
+from tests.core.shop_runs import dataset, run_folder
 
 
 def a_run_folder_written_ahead(root: Path) -> Path:

@@ -17,15 +17,11 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.cli.command import main
-from recordlens.core.resource_files import resource_path
 from recordlens.core.runs.evaluate import NOT_GIVEN
 from recordlens.core.runs.runner import LOCK_FILE
 from recordlens.core.store.db import Provenance
 from recordlens.core.store.project import open_project
-from tests.core.cli_runs import run
-
-DEMO = resource_path("demo", "dataset")
-EXTRACT = ("extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out")
+from tests.core.cli_runs import DEMO, EXTRACT, run
 
 # `recordlens extract` that, its second page written, says so (a file) and goes on only once told to (a file):
 # an extract under way, in a process of its own, holding the run folder's lock

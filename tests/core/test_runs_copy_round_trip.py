@@ -14,7 +14,7 @@ import pytest
 from recordlens.core.runs.evaluate import FILE_MISSING
 from recordlens.core.runs.run_files import ADDED_FROM
 from tests.core.cli_runs import run
-from tests.core.test_scoring_at_scale import dataset, run_folder
+from tests.core.shop_runs import dataset, run_folder
 
 PAID = {"status": "done", "seconds": 2.5, "tokens": {"input": 100, "output": 10}}
 

@@ -11,8 +11,7 @@ from recordlens.core.store import open_project
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.project import Provenance
 from tests.core.old_projects import as_earlier_schema
-from tests.core.test_score_reader_version import scored_project
-from tests.core.test_scoring_at_scale import page_html
+from tests.core.shop_runs import page_html, scored_project
 
 ANA = Provenance.person("ana")
 

@@ -22,8 +22,7 @@ from recordlens.core.store import project as project_module
 from recordlens.core.store import runs as runs_module
 from recordlens.core.store.project import Project, Provenance
 from tests.core.old_projects import as_earlier_schema
-from tests.core.test_score_reader_version import scored_project
-from tests.core.test_scoring_at_scale import dataset
+from tests.core.shop_runs import dataset, scored_project
 
 ME = Provenance("person", "me")
 

@@ -12,9 +12,6 @@ from recordlens.core.cli.command import main
 from recordlens.core.store import (
     Provenance,
     StoreError,
-    import_paths,
-    import_run_folder,
-    init_project,
     open_project,
     remove_page,
     restore_page,
@@ -24,18 +21,7 @@ from recordlens.core.store.db import connect
 from recordlens.core.store.project import Project
 from recordlens.core.store.runs import PAGE_READER_VERSION
 from tests.core.old_projects import as_earlier_schema
-from tests.core.test_scoring_at_scale import dataset, run_folder
-
-
-def scored_project(tmp_path: Path) -> Path:
-    """A project of three labelled pages and one run, scored now."""
-    folder = tmp_path / "p"
-    with init_project(folder) as project:
-        import_paths(project, [dataset(tmp_path / "data", 3)])
-        run_id = import_run_folder(project, run_folder(tmp_path / "run", ["0", "1", "2"])).run_id
-        score_stored_run(project, run_id)
-        assert project.runs.stale_pages(run_id) == []
-    return folder
+from tests.core.shop_runs import scored_project
 
 
 def as_schema_6(folder: Path) -> None:

@@ -21,36 +21,10 @@ from recordlens.core.store.importer import import_paths, import_run_folder, synt
 from recordlens.core.store.project import Project, Provenance, init_project, open_project
 from recordlens.core.store.scoring import score_stored_run
 from tests.core.cli_runs import run
-
-
-def page_html(k: int) -> str:
-    return (f"<html><head><title>Shop {k}</title></head><body><h1>shop {k}</h1><ul><li>a {k}</li><li>b {k}</li>"
-            f"<li>c {k}</li></ul><div></div></body></html>")
-
-
-def dataset(root: Path, pages: int, *, first: int = 0) -> Path:
-    """`pages` pages, each labelled with two records, the first page also with one that names no text."""
-    (root / "html").mkdir(parents=True)
-    (root / "gt").mkdir()
-    for k in range(first, first + pages):
-        (root / "html" / f"{k}.html").write_text(page_html(k), encoding="utf-8")
-        truth = [["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[2]", "/body[1]/ul[1]/li[3]"]]
-        if k == first:
-            truth.append(["/body[1]/div[1]"])  # expands to nothing: counted in empty_true_records
-        (root / "gt" / f"{k}.json").write_text(json.dumps(truth), encoding="utf-8")
-    return root
-
-
-def run_folder(root: Path, names: list[str], method: str = "handmade", parameters: dict | None = None) -> Path:
-    (root / "_run").mkdir(parents=True)
-    (root / "_run" / "run.json").write_text(json.dumps({"method": method, "parameters": parameters or {}}))
-    for k, name in enumerate(names):
-        records = [["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[2]"]] if k % 2 else [["/body[1]/ul[1]"], []]
-        (root / f"{name}.json").write_text(json.dumps(records), encoding="utf-8")
-    return root
-
+from tests.core.shop_runs import dataset, page_html, run_folder
 
 # 1. The in-sample check ------------------------------------------------------------------------------------------
+
 
 def test_the_in_sample_check_keeps_one_parsed_page_alive_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """A run of 1000 pages made `score` hold every parsed page at once (6 GB) only to take their digests."""

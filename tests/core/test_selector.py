@@ -1,7 +1,7 @@
 """The learned offline extractor ("selector"): its model file, determinism, policy learning, CLI and speed.
 
-Pages here are made by the test (a seeded generator of catalogue pages with a navigation bar, a main grid of
-cards and a secondary list beside it), so that label policies can be built by construction.
+Pages here are made by the tests (tests/core/catalogue_pages.py: a seeded generator of catalogue pages with a
+navigation bar, a main grid of cards and a secondary list beside it), so that label policies are built by construction.
 """
 
 from __future__ import annotations
@@ -27,35 +27,8 @@ from recordlens.core.extract.selector_model import Ensemble, ModelError, Selecto
 from recordlens.core.extract.training import FitConfig, LabelledPage, _fit_trees, _stack, bags, fit, prepare
 from recordlens.core.page.dom import Page, parse_html
 from recordlens.core.records.model import save_records
+from tests.core.catalogue_pages import SMALL, catalogue, labelled_pages, write_dataset
 from tests.quick_training import few_trees
-
-SMALL = FitConfig(trees=40, depth=3, bags=4, bag_share=0.8)  # quick to fit; four members are enough to test bagging
-
-
-def catalogue(rng: random.Random) -> tuple[str, list[list[str]], list[list[str]]]:
-    """(html, main records, secondary records) of one generated page."""
-    nav = "".join(f'<li><a href="/c{i}">Section {i}</a></li>' for i in range(rng.randint(4, 7)))
-    cards = rng.randint(5, 12)
-    grid = "".join(
-        f'<div class="card"><h3>Item {i}</h3><span>{rng.randint(1, 99)}.00</span><p>Note {i} about it</p>'
-        f'<a href="/i/{i}">more</a></div>' for i in range(cards))
-    side = rng.randint(3, 6)
-    related = "".join(f'<li><a href="/r/{i}">Related {i}</a><small>{i} views</small></li>' for i in range(side))
-    html = (f"<!DOCTYPE html><html><head><title>t</title></head><body><header><nav><ul>{nav}</ul></nav></header>"
-            f"<main><div class=\"grid\">{grid}</div><aside><h4>See also</h4><ul>{related}</ul></aside></main>"
-            f"<footer><p>Contact</p><p>Terms</p></footer></body></html>")
-    main = [[f"/body[1]/main[1]/div[1]/div[{i + 1}]"] for i in range(cards)]
-    secondary = [[f"/body[1]/main[1]/aside[1]/ul[1]/li[{i + 1}]"] for i in range(side)]
-    return html, main, secondary
-
-
-def labelled_pages(seed: int, count: int, with_secondary: bool) -> list[LabelledPage]:
-    rng = random.Random(seed)
-    pages = []
-    for k in range(count):
-        html, main, secondary = catalogue(rng)
-        pages.append(LabelledPage(str(k), parse_html(html), main + (secondary if with_secondary else [])))
-    return pages
 
 
 @pytest.fixture(scope="module")
@@ -324,16 +297,6 @@ def test_items_of_widgets_are_candidates_marked_as_such_but_never_records_of_rep
     widget = FEATURE_NAMES.index("in_widget"), FEATURE_NAMES.index("widget_item_share")
     assert by_tag["a"].features[widget[0]] == 1.0 and by_tag["option"].features[widget[1]] == 1.0
     assert find_regions(PageFacts(page, 4), Parameters()) == []
-
-
-def write_dataset(root: Path, pages: list[LabelledPage], seed: int) -> tuple[Path, Path]:
-    rng = random.Random(seed)
-    for k in range(len(pages)):
-        html, main, secondary = catalogue(rng)
-        (root / "html").mkdir(parents=True, exist_ok=True)
-        (root / "html" / f"{k}.html").write_text(html, encoding="utf-8")
-        save_records(root / "gt" / f"{k}.json", main)
-    return root / "html", root / "gt"
 
 
 def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path, quick_fits: None, capsys) -> None:

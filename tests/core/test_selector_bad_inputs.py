@@ -14,7 +14,7 @@ from recordlens.core.cli.command import main as cli_main
 from recordlens.core.extract import project_model
 from recordlens.core.extract.selector import DEFAULT_MODEL, SelectorExtractor
 from recordlens.core.extract.selector_model import ModelError, SelectorModel
-from tests.core.test_selector import write_dataset
+from tests.core.catalogue_pages import write_dataset
 
 
 @pytest.fixture(scope="module")

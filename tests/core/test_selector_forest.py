@@ -13,7 +13,7 @@ from sklearn.ensemble import RandomForestClassifier
 
 from recordlens.core.extract.selector_model import Blend, Ensemble, Forest, ModelError, SelectorModel, TreeStack
 from recordlens.core.extract.training import _stack, fit, prepare
-from tests.core.test_selector import SMALL, labelled_pages
+from tests.core.catalogue_pages import SMALL, labelled_pages
 
 BLENDED = dataclasses.replace(SMALL, forest_trees=12)
 BOOSTED = dataclasses.replace(SMALL, forest_trees=0)

@@ -16,7 +16,7 @@ from recordlens.core.agent.references import Reference
 from recordlens.core.agent.tasks import task_digest
 from recordlens.core.cli.command import main
 from recordlens.core.store.project import init_project
-from tests.core.test_reference_that_counts import RULES, SITE, demo_reference
+from tests.demo_agent import RULES, SITE_DIR, demo_reference
 
 A = replace(RULES, site="demo-site")
 B = replace(RULES, site="other-site", answer="different")
@@ -39,7 +39,7 @@ def test_the_tasks_report_of_a_project_with_one_id_on_two_sites(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "p"
     with init_project(folder) as project:
-        site_a = project.agent.site_id("demo-site", str(SITE))
+        site_a = project.agent.site_id("demo-site", str(SITE_DIR))
         site_b = project.agent.site_id("other-site", str(tmp_path / "other-site"))
         row_a = project.agent.save_task(site_a, A)
         project.agent.save_task(site_b, B)

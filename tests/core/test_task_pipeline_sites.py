@@ -13,7 +13,7 @@ import pytest
 from recordlens.core.agent.candidates import Candidate
 from recordlens.core.cli import task_pipeline
 from recordlens.core.cli.command import main
-from tests.core.test_reference_that_counts import RULES, SITE
+from tests.demo_agent import RULES, SITE_DIR
 
 FOUND = replace(RULES, id="t1", site="demo-site")  # its answer is on the demo site
 NOT_FOUND = replace(RULES, id="t1", site="other-site", answer="no such answer anywhere")
@@ -32,7 +32,7 @@ def two_sites_t1(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 def test_each_sites_task_of_one_id_keeps_its_own_answers_evidence(
         two_sites_t1: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["agent", "tasks", "report", "--candidates", str(two_sites_t1), "--site", str(SITE), "--json"]) == 0
+    assert main(["agent", "tasks", "report", "--candidates", str(two_sites_t1), "--site", str(SITE_DIR), "--json"]) == 0
     table = json.loads(capsys.readouterr().out)
     assert (table["answer_not_found_ids"], table["answer_not_found_sites"]) == (["t1"], ["other-site"])
     assert table["total"]["answer_not_found"] == 1

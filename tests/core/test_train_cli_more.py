@@ -26,7 +26,7 @@ from recordlens.core.records.model import save_records
 from recordlens.core.store import import_paths, init_project
 from recordlens.core.store.db import Provenance
 from recordlens.core.store.project import open_project
-from tests.core.test_selector import write_dataset
+from tests.core.catalogue_pages import write_dataset
 
 
 def project_of(tmp_path: Path, pages: int) -> Path:
@@ -92,7 +92,7 @@ def test_a_dataset_trained_again_to_the_same_file_is_not_fitted_again(tmp_path: 
 
 
 def test_a_model_is_fitted_from_its_pages_seed_and_version_only(monkeypatch) -> None:
-    from tests.core.test_selector import labelled_pages
+    from tests.core.catalogue_pages import labelled_pages
 
     examples = prepare(labelled_pages(3, 3, with_secondary=False))  # one stage, unbagged: smaller than asked
     model = fit(examples, seed=2, workers=1, description="three")

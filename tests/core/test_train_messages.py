@@ -16,7 +16,7 @@ from recordlens.core.extract.fit_pool import WORKERS_VARIABLE
 from recordlens.core.extract.selector import DEFAULT_MODEL
 from recordlens.core.extract.selector_model import SelectorModel
 from recordlens.core.extract.training import FitConfig, ModelShape, fit, fold_shapes, planned_shape, prepare
-from tests.core.test_selector import SMALL, labelled_pages, write_dataset
+from tests.core.catalogue_pages import SMALL, labelled_pages, write_dataset
 
 
 def train(tmp_path: Path, pages: int, *more: str, name: str = "m.json") -> Path:

@@ -14,11 +14,10 @@ import pytest
 
 from recordlens.core.errors import RecordLensError
 from recordlens.core.extract.training import FORGOTTEN_MODEL, TRAINING_LOCK, project_model_path, train_on_project
-from recordlens.core.store import import_paths, init_project
 from recordlens.core.store.db import Provenance
 from recordlens.core.store.project import open_project
+from tests.core.catalogue_pages import six_pages_and_page_4_in_progress
 from tests.core.cli_runs import run
-from tests.core.test_selector import write_dataset
 
 # `recordlens train` whose fit, once its pages are read, says so (a file) and goes on only once told to (a file);
 # its fits have few trees, as the `quick_fits` fixture's
@@ -43,11 +42,7 @@ sys.exit(main(sys.argv[3:]))
 @pytest.fixture
 def project_dir(tmp_path: Path) -> Path:
     """Six pages imported with their labels (labelled), page 4 set back to in progress."""
-    pages, _ = write_dataset(tmp_path / "data", [None] * 6, seed=5)  # type: ignore[list-item]
-    with init_project(tmp_path / "p") as project:
-        assert not import_paths(project, [pages.parent]).problems
-        project.set_status("4", "proposed", Provenance.person("ana"))
-    return tmp_path / "p"
+    return six_pages_and_page_4_in_progress(tmp_path)
 
 
 def _paused_training(project_dir: Path, tmp_path: Path, *more: str) -> tuple[subprocess.Popen[str], Path]:

@@ -11,8 +11,8 @@ import pytest
 
 from recordlens.core.extract import training
 from recordlens.core.extract.training import FORGOTTEN_MODEL, project_model_path
+from tests.core.catalogue_pages import six_pages_and_page_4_in_progress
 from tests.core.cli_runs import run
-from tests.core.test_train_one_at_a_time import project_dir  # noqa: F401 - the fixture
 
 NAMED = {
     "absolute": lambda project: str(project_model_path(project).resolve()),
@@ -20,9 +20,15 @@ NAMED = {
 }
 
 
+@pytest.fixture
+def project_dir(tmp_path: Path) -> Path:
+    """Six pages imported with their labels (labelled), page 4 set back to in progress."""
+    return six_pages_and_page_4_in_progress(tmp_path)
+
+
 @pytest.mark.parametrize("named", list(NAMED))
 def test_the_projects_own_model_named_otherwise_is_trained_as_its_own(
-        named: str, project_dir: Path, quick_fits, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        named: str, project_dir: Path, quick_fits, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(project_dir.parent)
     project = Path(os.path.relpath(project_dir))  # relative, as typed

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from recordlens.core.cli.command import main as cli_main
 from recordlens.core.extract.selector import DEFAULT_MODEL
-from tests.core.test_selector import write_dataset
+from tests.core.catalogue_pages import write_dataset
 
 
 def test_resuming_with_the_same_model_from_another_path_keeps_the_first(tmp_path: Path, capsys) -> None:
