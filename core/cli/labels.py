@@ -30,16 +30,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.set_defaults(handler=run)
 
 
-def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreadable: list[str] | None = None
-                 ) -> Iterator[PageCheck]:
+def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreadable: list[str] | None = None,
+                 changed: list[str] | None = None) -> Iterator[PageCheck]:
     """The checks of the labelled pages of `--project` (with `scored_only`, those a run is scored on; else those
     and every page holding records; checks the project remembers are reused) or of `--pages` + `--gt` (`unreadable`: see
-    `dataset_labels`)."""
+    `dataset_labels`). `changed`, with a project: given the pages whose saved copy was changed by hand since it was
+    stored (checked as it is now)."""
     if args.project:
         from ..store.project_copy import open_to_read
 
         with open_to_read(args.project) as project:  # a project on read-only media is checked where it is
             yield from project.label_checks.labelled(scored_only=scored_only)
+            if changed is not None:
+                changed += project.label_checks.changed_by_hand
         return
     if not (args.pages and args.gt):
         raise RecordLensError("labels check needs --pages DIR and --gt DIR, or --project DIR")
@@ -54,11 +57,19 @@ def with_its_exit(unfinished: str, what: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.project and (args.pages or args.gt):  # as synth and train refuse it: checking one would hide the other
+        raise RecordLensError("give either --project DIR or --pages DIR --gt DIR, not both")
     unfinished = None if args.project or not args.pages else unfinished_dataset(Path(args.pages))
     if unfinished is not None:  # as score says it: the findings are of what the stopped export wrote
         warn(with_its_exit(unfinished, "findings"))
     unreadable: list[str] = []  # one bad file is reported with the others' findings, not the end of the check
-    checks = list(label_checks(args, unreadable=unreadable))
+    changed: list[str] = []
+    checks = list(label_checks(args, unreadable=unreadable, changed=changed))
+    if changed:  # as export says it: the findings are of the page as it is, not as it was labelled
+        from ..store.exporter import changed_since_import
+
+        for name in changed:
+            warn(changed_since_import(name, "checked as it is now"))
     gone, in_progress = _project_state(args.project, [c.page for c in checks]) if args.project else ({}, [])
     unreadable += list(gone.values())
     checks = [c for c in checks if c.page not in gone]

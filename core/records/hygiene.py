@@ -3,14 +3,21 @@
 Contract. `check_page(page, records)` reports, for one page's true records:
 - `unresolved`: XPaths that name no element, or an element that holds no text (they expand to nothing);
 - `empty`: records without any XPath (a record begun and never filled: only a prediction of nothing matches it);
+- `whole_page`: records holding `""`, `/` or `/html`, which the reference expands to every text entry of the page
+  (as `score` warns of them);
 - `twice`: pairs of records that cover the same text entries (a wrapper and its only child, or one record
-  listed twice): scoring counts one of them as missed or spurious whatever an extractor does;
-- `nested`: records whose text lies wholly inside another record's (a card and a field of it both labelled);
+  listed twice): scoring counts one of them as missed or spurious whatever an extractor does. They are counted
+  (`twice_pairs`) and grouped (`twice_groups`: records that cover one text, `twice_group_count` such groups), and
+  only the first `LISTED` pairs and groups are listed: a file that repeats a record thousands of times has
+  millions of pairs, which would fill the memory, the project's database and the command's JSON;
+- `nested`: pairs of records whose text lies wholly inside another record's (a card and a field of it both
+  labelled), counted (`nested_pairs`, `nested_records` records inside another) and the first `LISTED` listed;
 the *ceiling* the labels allow an extractor that proposes no record twice (the F1 of predicting each distinct true
 record with text once, NEXT-EVAL's clean oracle; its matching lets a run that proposes a listed-twice record twice
 score above it), and the page's *policy*: whether its labels include records in page chrome (inside `header`, `nav`,
 `footer`, `aside` or a navigation role). `summarise`, over pages already checked, adds `policy_outliers`: the pages
-whose policy differs from the majority of the set (a page labelled as holding no record has none). Nothing is
+whose policy differs from the majority of the set (a page labelled as holding no record has none; with as many
+pages one way as the other there is no majority, and no page is unlike it). Nothing is
 changed; the report only states what it found, in words with `CheckReport.findings` (a line per page with a problem)
 and `CheckReport.summary`.
 
@@ -21,6 +28,8 @@ labelled pages it imported (core/store/importer.py).
 
 from __future__ import annotations
 
+import heapq
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -28,12 +37,26 @@ from pathlib import Path
 from ..errors import DatasetError, RecordLensError
 from ..page.dataset import find_page_file, load_page, not_a_folder, record_files
 from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Page, within
-from ..wording import counted, shown
-from .model import TextKeyIndex, load_records
+from ..wording import counted, listed, shown
+from .model import TextKeyIndex, load_records, matches_everything
 from .score import PageScore, score_expanded
 
 # Bump when `check_page` finds something else in the same labels: checks a project remembers are then made anew.
-CHECK_VERSION = 3  # 2: records without any XPath; 3: pages read as Chromium reads charsets and shadow roots
+# 2: records without any XPath; 3: pages read as Chromium reads charsets and shadow roots; 4: whole-page records,
+# and pairs counted rather than all listed
+CHECK_VERSION = 4
+
+# Of a page's pairs of records (twice, nested) and groups of records alike, the first this many are listed and the
+# rest counted; of a group, its first this many records.
+LISTED = 20
+
+
+@dataclass
+class RecordGroup:
+    """Records that cover the same text: how many, and the 1-based numbers of the first `LISTED` of them."""
+
+    size: int
+    records: list[int]
 
 
 @dataclass
@@ -41,11 +64,17 @@ class PageCheck:
     page: str
     records: int
     unresolved: list[str] = field(default_factory=list)
-    twice: list[tuple[int, int]] = field(default_factory=list)  # 1-based record numbers
-    nested: list[tuple[int, int]] = field(default_factory=list)  # (inner, outer), 1-based
+    twice: list[tuple[int, int]] = field(default_factory=list)  # the first LISTED pairs, 1-based record numbers
+    nested: list[tuple[int, int]] = field(default_factory=list)  # the first LISTED (inner, outer) pairs, 1-based
     chrome_records: int = 0
     ceiling: float = 1.0  # the F1 of predicting each distinct true record with text once (see the module's docstring)
     empty: list[int] = field(default_factory=list)  # 1-based numbers of records without any XPath
+    whole_page: list[int] = field(default_factory=list)  # 1-based numbers of records holding "", "/" or "/html"
+    twice_pairs: int = 0  # every pair of records that cover the same text (`twice` lists the first)
+    twice_groups: list[RecordGroup] = field(default_factory=list)  # the first LISTED groups, by their first record
+    twice_group_count: int = 0  # groups of two or more records that cover the same text
+    nested_pairs: int = 0  # every (inner, outer) pair (`nested` lists the first)
+    nested_records: int = 0  # records inside at least one other
 
     @property
     def includes_chrome(self) -> bool:
@@ -53,20 +82,26 @@ class PageCheck:
 
     @property
     def clean(self) -> bool:
-        return not (self.unresolved or self.empty or self.twice or self.nested)
+        return not (self.unresolved or self.empty or self.whole_page or self.twice or self.nested)
 
     @classmethod
     def from_dict(cls, data: dict) -> PageCheck:
         """The check `asdict` wrote (record pairs come back as tuples)."""
         return cls(str(data["page"]), int(data["records"]), [str(x) for x in data["unresolved"]],
                    [(int(a), int(b)) for a, b in data["twice"]], [(int(a), int(b)) for a, b in data["nested"]],
-                   int(data["chrome_records"]), float(data["ceiling"]), [int(n) for n in data.get("empty", [])])
+                   int(data["chrome_records"]), float(data["ceiling"]), [int(n) for n in data.get("empty", [])],
+                   [int(n) for n in data.get("whole_page", [])], int(data.get("twice_pairs", len(data["twice"]))),
+                   [RecordGroup(int(g["size"]), [int(n) for n in g["records"]]) for g in data.get("twice_groups", [])],
+                   int(data.get("twice_group_count", 0)), int(data.get("nested_pairs", len(data["nested"]))),
+                   int(data.get("nested_records", 0)))
 
 
 @dataclass
 class CheckReport:
     pages: list[PageCheck]
-    majority_includes_chrome: bool
+    # The majority's chrome policy: None where there is none (as many voting pages label page chrome as do not,
+    # or no page votes), and then no page is an outlier
+    majority_includes_chrome: bool | None
     policy_outliers: list[str]
     # The pages that have a chrome policy (hold records) and made the majority: with none, there is no majority to
     # say (None: not counted, a report made otherwise)
@@ -79,7 +114,7 @@ class CheckReport:
 
     @property
     def flagged(self) -> list[str]:
-        """The pages with label problems (unresolved XPaths, records twice, nested records)."""
+        """The pages with label problems (unresolved XPaths, whole-page records, records twice, nested records)."""
         return [p.page for p in self.pages if not p.clean]
 
     def as_dict(self) -> dict[str, object]:
@@ -100,10 +135,14 @@ class CheckReport:
                              f"{shown(c.unresolved[0])})")
             if c.empty:
                 parts.append(f"{len(c.empty)} record(s) without any XPath (first: record {c.empty[0]})")
+            if c.whole_page:  # in the words `score` warns of them with
+                parts.append(f"{len(c.whole_page)} true record(s) hold '', '/' or '/html', which the reference "
+                             f"expands to every text entry of the page (first: record {c.whole_page[0]})")
             if c.twice:
-                parts.append(f"{len(c.twice)} pair(s) of records cover the same text (first: records {c.twice[0]})")
+                parts.append(f"{c.twice_pairs} pair(s) of records cover the same text (first: records {c.twice[0]})"
+                             + _groups_of_many(c))
             if c.nested:
-                parts.append(f"{len(c.nested)} record(s) inside another (first: record {c.nested[0][0]} in "
+                parts.append(f"{c.nested_records} record(s) inside another (first: record {c.nested[0][0]} in "
                              f"{c.nested[0][1]})")
             if c.page in self.policy_outliers:
                 parts.append(("labels page chrome (navigation, header, footer, aside)" if c.includes_chrome
@@ -116,6 +155,9 @@ class CheckReport:
             return "no page checked"  # a mean over no page would read as perfect labels
         if self.voters == 0:  # every page labelled as holding no record: none has a policy, so none is the majority's
             policy = " (no page has a chrome policy: none holds records)"
+        elif self.majority_includes_chrome is None:
+            policy = (" (no chrome policy has a majority: as many pages label page chrome as do not, so no page is "
+                      "flagged as unlike most)")
         else:
             majority = "labels" if self.majority_includes_chrome else "does not label"
             policy = (f", {len(self.policy_outliers)} whose policy differs from the majority (majority {majority} "
@@ -124,42 +166,123 @@ class CheckReport:
                 f"each distinct true record with text once scores a mean F1 of {self.ceiling:.4f}")
 
 
+def _groups_of_many(check: PageCheck) -> str:
+    """Where a text is covered by more than two records, the groups they make, which the count of pairs hides
+    (2,500 copies of a record are 3,123,750 pairs): `, in 4 group(s) of records alike (first: 2500 records, 1, 5,
+    ...)`."""
+    if check.twice_pairs == check.twice_group_count or not check.twice_groups:  # pairs only: the pairs say it all
+        return ""
+    first = check.twice_groups[0]
+    return (f", in {check.twice_group_count} group(s) of records alike (first: {first.size} records, "
+            f"{listed([str(n) for n in first.records])})")
+
+
 def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageCheck:
     keys = TextKeyIndex(page.text_map)
     result = PageCheck(name, len(records))
+    # Each distinct record is read once and each distinct text held once: a file that repeats its records thousands
+    # of times costs little more than one that lists them once.
+    read: dict[tuple[str, ...], _Reading] = {}
+    texts: dict[frozenset[str], frozenset[str]] = {}
     expanded: list[frozenset[str]] = []
     for number, record in enumerate(records, 1):
         if not record:
             result.empty.append(number)
-        for xpath in record:
-            # As the score reads it: an XPath that expands to some text names something, written as it may be
-            # (a trailing "/", say, that no element lookup would accept).
-            if not keys.expand([xpath]):
-                result.unresolved.append(xpath)
-        expanded.append(keys.expand(record))
-        elements = [page.resolve(x) for x in record]
-        if any(e is not None and within(e, CHROME_TAGS, LANDMARK_ROLES) for e in elements):
-            result.chrome_records += 1
+        written = tuple(record)
+        reading = read.get(written)
+        if reading is None:
+            reading = read[written] = _read(record, page, keys, texts)
+        if reading.whole_page:
+            result.whole_page.append(number)
+        result.unresolved += reading.unresolved
+        result.chrome_records += reading.in_chrome
+        expanded.append(reading.keys)
     result.ceiling = ceiling_score(expanded).f1
-    # Records are compared through an index of their keys, so a page of hundreds of records stays fast.
-    owners: dict[str, list[int]] = {}
+    _find_alike(result, expanded)
+    return result
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A record as read against its page: its text keys, its XPaths that expand to no text, whether it lies in
+    page chrome, and whether it holds an XPath the reference expands to the whole page."""
+
+    keys: frozenset[str]
+    unresolved: tuple[str, ...]
+    in_chrome: bool
+    whole_page: bool
+
+
+def _read(record: Sequence[str], page: Page, keys: TextKeyIndex,
+          texts: dict[frozenset[str], frozenset[str]]) -> _Reading:
+    """`texts`: each text set read so far, so that records alike share one."""
+    # As the score reads it: an XPath that expands to some text names something, written as it may be (a trailing
+    # "/", say, that no element lookup would accept).
+    unresolved = tuple(xpath for xpath in record if not keys.expand([xpath]))
+    elements = [page.resolve(x) for x in record]
+    in_chrome = any(e is not None and within(e, CHROME_TAGS, LANDMARK_ROLES) for e in elements)
+    expanded = keys.expand(record)
+    return _Reading(texts.setdefault(expanded, expanded), unresolved, in_chrome,
+                    any(matches_everything(x) for x in record))
+
+
+def _find_alike(result: PageCheck, expanded: Sequence[frozenset[str]]) -> None:
+    """Fill in the records that cover the same text and those inside another. Records are grouped by their text,
+    and groups compared through an index of their keys: memory grows with the page's records and distinct texts,
+    not with the pairs (a text covered by n records makes n(n-1)/2 pairs, counted and the first few listed)."""
+    members: dict[frozenset[str], list[int]] = {}  # each text with text keys -> its records (0-based), in order
     for i, keyset in enumerate(expanded):
-        for key in keyset:
-            owners.setdefault(key, []).append(i)
+        if keyset:
+            members.setdefault(keyset, []).append(i)
+    alike = [group for group in members.values() if len(group) > 1]
+    result.twice_pairs = sum(len(group) * (len(group) - 1) // 2 for group in alike)
+    result.twice_group_count = len(alike)
+    result.twice_groups = [RecordGroup(len(group), [i + 1 for i in group[:LISTED]]) for group in alike[:LISTED]]
+    place = {keyset: 0 for keyset in members}  # how many of its group's records are behind, record by record
     for i, keyset in enumerate(expanded):
+        if len(result.twice) == LISTED:
+            break
         if not keyset:
             continue
-        shared: dict[int, int] = {}
+        after = place[keyset] = place[keyset] + 1
+        result.twice += [(i + 1, j + 1) for j in members[keyset][after:after + LISTED - len(result.twice)]]
+
+    outer = _Containment(list(members))
+    nesting: set[frozenset[str]] = set()  # the texts that lie inside another record's
+    for keyset, group in members.items():
+        outside = sum(len(members[t]) for t in outer.supersets(keyset))
+        result.nested_pairs += len(group) * outside
+        if outside:
+            result.nested_records += len(group)
+            nesting.add(keyset)
+    inside: dict[frozenset[str], list[list[int]]] = {}  # a text listed -> the groups of the records it lies inside
+    for i, keyset in enumerate(expanded):
+        if len(result.nested) == LISTED:
+            break
+        if keyset not in nesting:
+            continue
+        if keyset not in inside:  # worked out again only for the few texts listed (each adds a pair at least)
+            inside[keyset] = [members[t] for t in outer.supersets(keyset)]
+        outers = heapq.merge(*inside[keyset])  # each group in record order: all of them in record order
+        result.nested += [(i + 1, j + 1) for j in itertools.islice(outers, LISTED - len(result.nested))]
+
+
+class _Containment:
+    """Which of a page's distinct record texts hold another wholly, through an index of their keys."""
+
+    def __init__(self, texts: Sequence[frozenset[str]]) -> None:
+        self._owners: dict[str, list[frozenset[str]]] = {}
+        for keyset in texts:
+            for key in keyset:
+                self._owners.setdefault(key, []).append(keyset)
+
+    def supersets(self, keyset: frozenset[str]) -> list[frozenset[str]]:
+        """The texts that hold every key of `keyset` and more, in the order they were given."""
+        shared: dict[frozenset[str], int] = {}
         for key in keyset:
-            for j in owners[key]:
-                if j != i:
-                    shared[j] = shared.get(j, 0) + 1
-        for j, n in shared.items():
-            if n == len(keyset) == len(expanded[j]) and i < j:
-                result.twice.append((i + 1, j + 1))
-            elif n == len(keyset) < len(expanded[j]):
-                result.nested.append((i + 1, j + 1))
-    return result
+            for other in self._owners[key]:
+                shared[other] = shared.get(other, 0) + 1
+        return [other for other, n in shared.items() if n == len(keyset) < len(other)]
 
 
 def ceiling_score(truth: Sequence[frozenset[str]], name: str = "") -> PageScore:
@@ -181,8 +304,9 @@ def summarise(checks: Sequence[PageCheck], also: Sequence[PageCheck] = (), *, ch
     voting_checks, voting_also = [c for c in checks if c.records], [c for c in also if c.records]
     voters = voting_checks + voting_also if checks_vote or not voting_also else voting_also
     including = sum(c.includes_chrome for c in voters)
-    majority = including * 2 > len(voters)
-    outliers = [c.page for c in checks if c.records and c.includes_chrome != majority]
+    # A tie (2 pages against 2, 1 against 1, or no page voting) is no majority: no page is unlike most
+    majority = None if including * 2 == len(voters) else including * 2 > len(voters)
+    outliers = [c.page for c in checks if c.records and c.includes_chrome != majority] if majority is not None else []
     return CheckReport(checks, majority, outliers, len(voters))
 
 

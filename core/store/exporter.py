@@ -19,7 +19,9 @@ page's text entries at or below its XPaths, in page order: in JSONL the list `te
 the `text` cell of the record's first row, joined by " · " (its other rows leave it empty, rather than repeat a
 long text once per XPath). When the saved page could not be read they are null / "", said as a warning; when
 it no longer matches its hash (changed by hand) they are read from it as it is, said as the nexteval export
-says it. Both files are UTF-8. The CSV has no byte-order mark: it would become part of the first column's name
+says it, and so are the XPaths that name no element (JSONL `unresolved`, CSV `resolves` 0), as `labels check`
+reads them then; otherwise they are the flags the record was stored with (an import or the app's edit sets them).
+Both files are UTF-8. The CSV has no byte-order mark: it would become part of the first column's name
 (`\ufeffpage`) for csv.DictReader opened as "utf-8" and for line tools; to open it in Excel, use Data > From
 Text/CSV (UTF-8), as LibreOffice and pandas read it as is. A CSV cell that a spreadsheet would run as a formula
 (`=`, `+`, `-`, `@`, a tab or a carriage return first), or that starts with an apostrophe, is written with a
@@ -130,7 +132,7 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
         stem = stems[info.name]
         target = html_dir / f"{stem}{info.suffix}"
         if not _copy_checked(project.snapshot_file(info.name), target, info.snapshot):
-            warnings.append(_changed_since_import(info, "exported as it is now"))
+            warnings.append(changed_since_import(info.name, "exported as it is now"))
         files.append(target)
         if info.status in TRUE_PAGE_STATUSES:
             truth = project.true_records(info.name)
@@ -187,9 +189,10 @@ def _as_stored(data: bytes, digest: str) -> bool:
     return content_hash(data) == digest
 
 
-def _changed_since_import(info: PageInfo, outcome: str) -> str:
-    """The warning for a saved copy changed by hand: what an export took from it is not what was labelled."""
-    return (f"page {info.name}: its saved copy in the project was changed since it was imported (it no longer "
+def changed_since_import(page: str, outcome: str) -> str:
+    """The warning for a saved copy changed by hand: what an export (or `labels check`) took from it is not what
+    was labelled."""
+    return (f"page {page}: its saved copy in the project was changed since it was imported (it no longer "
             f"matches its name, a hash of its bytes): {outcome}")
 
 
@@ -201,8 +204,9 @@ def _provenance(who: Provenance | None) -> dict[str, str] | None:
 
 @dataclass(frozen=True)
 class _Row:
-    """One record of a page with its 1-based number (the badge the app draws) and texts (None: its saved page
-    could not be read), or a page with no record (number and label None, no text)."""
+    """One record of a page with its 1-based number (the badge the app draws), texts (None: its saved page
+    could not be read) and XPaths that name no element on a saved page changed by hand since it was stored (None:
+    the flags the record was stored with stand), or a page with no record (number and label None, no text)."""
 
     info: PageInfo
     number: int | None = None
@@ -210,6 +214,14 @@ class _Row:
     texts: tuple[str, ...] | None = ()
     decisions: tuple[Decision, ...] = ()       # the adjudication decisions in force on the record
     page_decisions: tuple[Decision, ...] = ()  # on the page's first row: those concerning no record of it
+    unresolved: tuple[str, ...] | None = None
+
+    @property
+    def unresolved_xpaths(self) -> tuple[str, ...]:
+        """The record's XPaths that name no element: on a page changed by hand, as read now; else as stored."""
+        if self.unresolved is not None:
+            return self.unresolved
+        return self.label.unresolved if self.label is not None else ()
 
 
 def _page_rows(project: Project, info: PageInfo, warnings: list[str]) -> list[_Row]:
@@ -218,24 +230,30 @@ def _page_rows(project: Project, info: PageInfo, warnings: list[str]) -> list[_R
     trace = project.adjudication.trace(info.name)
     if not labels:
         return [_Row(info, page_decisions=trace.page)]
-    texts = _record_texts(project, info, labels, warnings)
-    return [_Row(info, number, label, text, trace.records.get(label.id, ()), trace.page if number == 1 else ())
-            for number, (label, text) in enumerate(zip(labels, texts, strict=True), 1)]
+    read = _read_records(project, info, labels, warnings)
+    return [_Row(info, number, label, text, trace.records.get(label.id, ()), trace.page if number == 1 else (),
+                 unresolved) for number, (label, (text, unresolved)) in enumerate(zip(labels, read, strict=True), 1)]
 
 
-def _record_texts(project: Project, info: PageInfo, labels: Sequence[Label],
-                  warnings: list[str]) -> list[tuple[str, ...] | None]:
+def _read_records(project: Project, info: PageInfo, labels: Sequence[Label], warnings: list[str]
+                  ) -> list[tuple[tuple[str, ...] | None, tuple[str, ...] | None]]:
+    """Each record's texts, read from the saved page as it is now ((None, None) each when it cannot be read), and,
+    where the page was changed by hand since it was stored, its XPaths that name no element on it now (it may no
+    longer hold the elements they were flagged against; `labels check` checks it as it is now too)."""
     try:
         data = read_file_bytes(project.snapshot_file(info.name))
         page = project.load(info.name, data=data).page  # the bytes checked against the hash are those parsed
     except (OSError, RecordLensError) as error:  # the labels are still worth having: written without texts, said
         warnings.append(f"page {written(info.name)}: exported without its records' texts, as its saved copy in the "
                         f"project could not be read: {str(error).rstrip('.')}")
-        return [None] * len(labels)
-    if not _as_stored(data, info.snapshot):
-        warnings.append(_changed_since_import(info, "its records' texts are those it holds now"))
+        return [(None, None)] * len(labels)
+    changed = not _as_stored(data, info.snapshot)
+    if changed:
+        warnings.append(changed_since_import(info.name, "its records' texts are those it holds now"))
     keys = TextKeyIndex(page.text_map)
-    return [tuple(texts_of_record(page, keys, label.xpaths)) for label in labels]
+    # Flagged as the import flags them (and `Project.flag_unresolved`): an XPath that names no element
+    return [(tuple(texts_of_record(page, keys, label.xpaths)),
+             tuple(x for x in label.xpaths if page.resolve(x) is None) if changed else None) for label in labels]
 
 
 def _record_fields(row: _Row) -> dict[str, object]:
@@ -249,9 +267,10 @@ def _record_fields(row: _Row) -> dict[str, object]:
         "page_adjudication": [{**_decision_fields(d), "ours": _xpaths(d.ours)} for d in row.page_decisions],
     }
     if label is not None:
-        fields.update(id=label.id, status=label.status, xpaths=list(label.xpaths), unresolved=list(label.unresolved),
-                      origin=_provenance(label.origin), changed_by=_provenance(label.changed_by),
-                      derived_from=list(label.derived_from), created_at=label.created_at, changed_at=label.changed_at)
+        fields.update(id=label.id, status=label.status, xpaths=list(label.xpaths),
+                      unresolved=list(row.unresolved_xpaths), origin=_provenance(label.origin),
+                      changed_by=_provenance(label.changed_by), derived_from=list(label.derived_from),
+                      created_at=label.created_at, changed_at=label.changed_at)
     return fields
 
 
@@ -316,7 +335,7 @@ def _csv(rows: Sequence[_Row]) -> str:
         # A record with no XPath still gets its row, so every record is countable in the table; its text and
         # decisions are on its first row only (a record of 30 XPaths would otherwise repeat them 30 times)
         for number, xpath in enumerate(label.xpaths or ("",)):
-            resolves = "" if not xpath else int(xpath not in label.unresolved)
+            resolves = "" if not xpath else int(xpath not in row.unresolved_xpaths)
             cells = (*head, xpath, resolves, *tail, *(("", "", "") if number else first))
             writer.writerow([_cell(v) for v in cells])
     return buffer.getvalue()

@@ -2,10 +2,13 @@
 
 Checking a page's labels (`records.hygiene.check_page`) parses its snapshot. An import weighs the chrome policy
 of every labelled page of the project, so without a memory each import would parse them all again. A check is
-kept beside a digest of what it was made from (the snapshot, the page's true records, `CHECK_VERSION` and the
-page reader's version, `PAGE_READER_VERSION`); it is
-used while the digest still matches and made anew, then kept again, once one of them changes. A database that
-cannot be written (read-only, or locked past its timeout) only means the check is not remembered.
+kept beside a digest of what it was made from (the snapshot's bytes, the page's true records, `CHECK_VERSION` and
+the page reader's version, `PAGE_READER_VERSION`); it is used while the digest still matches and made anew, then
+kept again, once one of them changes. The snapshot counts by the hash of the bytes its file holds now, not by the
+name it was stored under (the hash of its bytes then): a saved copy changed by hand is checked as it is now, as
+export reads it. A saved copy that cannot be read counts by its name (its check is remembered; `labels check` says
+the copy is missing). A database that cannot be written (read-only, or locked past its timeout) only means the
+check is not remembered.
 """
 
 from __future__ import annotations
@@ -17,9 +20,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
+from ..errors import RecordLensError
 from ..page.dataset import PAGE_READER_VERSION
+from ..page.snapshot import read_file_bytes
 from ..records.hygiene import CHECK_VERSION, PageCheck, check_page
 from .db import dumps
+from .files import content_hash
 
 if TYPE_CHECKING:
     from .project import Project
@@ -30,6 +36,8 @@ TRAINING_DIGEST = "training_digest"  # kept beside a check's fields: the page's 
 class LabelChecks:
     def __init__(self, project: Project) -> None:
         self._project = project
+        # The pages whose saved copy the checks found changed by hand since it was stored (checked as it is now)
+        self.changed_by_hand: dict[str, None] = {}
 
     def check(self, page: str, records: Sequence[Sequence[str]] | None = None) -> PageCheck:
         """The check of the page's true records: the remembered one if nothing it depends on changed. `records`:
@@ -82,9 +90,23 @@ class LabelChecks:
         if row is None:
             self._project.page_id(page)  # raises the store's "no page named" error
         page_id, snapshot, kept_digest, kept = row
-        made_from = dumps([CHECK_VERSION, PAGE_READER_VERSION, snapshot, [list(r) for r in records]])
+        made_from = dumps([CHECK_VERSION, PAGE_READER_VERSION, self._bytes_hash(page, snapshot),
+                           [list(r) for r in records]])
         digest = hashlib.sha256(made_from.encode()).hexdigest()
         return page_id, digest, json.loads(kept) if kept_digest == digest else None
+
+    def _bytes_hash(self, page: str, stored: str) -> str:
+        """The hash of the bytes the page's saved copy holds now: `stored`, its name, unless it was changed by hand
+        since (or `stored` when it cannot be read)."""
+        try:
+            now = content_hash(read_file_bytes(self._project.snapshot_file(page)))
+        except (OSError, RecordLensError):
+            return stored
+        if now != stored:
+            self.changed_by_hand[page] = None
+        else:
+            self.changed_by_hand.pop(page, None)  # put back as it was stored
+        return now
 
     def _keep(self, page_id: int, digest: str, check: PageCheck, training: str | None = None) -> None:
         result = asdict(check) | ({TRAINING_DIGEST: training} if training is not None else {})
