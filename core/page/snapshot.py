@@ -24,6 +24,10 @@ Decisions a caller may need to know:
 - **Quoted-printable line breaks.** A hard line break decodes to `"\\n"` and an encoded `=0D` / `=0A` to itself,
   so that `read_mhtml(mhtml_bytes(html)).html == html` for any text. Chromium's own CRLF breaks therefore read
   as LF, which the HTML parser would have normalised anyway.
+- **Malformed quoted-printable escapes.** An `=` followed by neither two hex digits nor a line break (`=G1`, a cut
+  `=E`) is kept as written together with the two bytes after it, as Chromium keeps it (so `=A=41` reads
+  `=A=41`, not `=AA`), and a warning names the part, how many there are and where the first is: the page opens
+  as the browser shows it, and the text its author did not write is stated.
 - **Duplicates.** When two parts share a Content-Location the later one wins, as in Chromium, with a warning.
 - **Shapes Chromium also opens.** An archive that is one `text/html` part (a page saved without resources) is
   read as that page; a multipart inside a part (the HTML in a `multipart/alternative`) is read as the parts it
@@ -42,6 +46,7 @@ from urllib.parse import unquote
 
 from ..errors import SnapshotError, shortened
 from ..file_kinds import NotRegularFile, TooLarge, read_regular_file
+from ..wording import counted
 from .charset import PRESCAN_BYTES, decode_html, decode_or_replace, decode_windows_1252, resolve_charset
 
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
@@ -455,7 +460,7 @@ def _warn_if_main_part_is_not_the_saved_page(headers: dict[str, str], parts: lis
 
 def _main_html(part: _Part, label: str, warnings: list[str]) -> tuple[str, str]:
     try:
-        raw = _decode_transfer(part.body, part.headers.get("content-transfer-encoding", ""))
+        raw = _decode_transfer(part, warnings)
     except ValueError as error:
         raise _fail(label, f"its HTML {part.describe()} cannot be decoded: {error}.") from None
     charset = _media_type(part.headers.get("content-type", ""))[1].get("charset")
@@ -499,20 +504,24 @@ def _resource(part: _Part, warnings: list[str]) -> Resource | None:
         warnings.append(f"{part.describe().capitalize()} has neither Content-Location nor Content-ID; dropped.")
         return None
     try:
-        data = _decode_transfer(part.body, part.headers.get("content-transfer-encoding", ""))
+        data = _decode_transfer(part, warnings)
     except ValueError as error:
         warnings.append(f"{part.describe().capitalize()} cannot be decoded ({error}); dropped.")
         return None
     return Resource(location, part.content_id, part.headers.get("content-type", ""), data)
 
 
-def _decode_transfer(body: bytes, encoding: str) -> bytes:
-    """Undo a Content-Transfer-Encoding; ValueError says why it cannot be undone."""
-    encoding = encoding.strip().lower()
+def _decode_transfer(part: _Part, warnings: list[str]) -> bytes:
+    """Undo a part's Content-Transfer-Encoding; ValueError says why it cannot be undone, and a warning what was
+    kept as written."""
+    body, encoding = part.body, part.headers.get("content-transfer-encoding", "").strip().lower()
     if encoding in ("", "7bit", "8bit", "binary"):
         return body
     if encoding == "quoted-printable":
-        return _decode_quoted_printable(body)
+        decoded, malformed = _decode_quoted_printable(body)
+        if malformed is not None:
+            warnings.append(_malformed_escapes_said(part, malformed))
+        return decoded
     if encoding == "base64":
         try:
             return binascii.a2b_base64(body)
@@ -524,13 +533,67 @@ def _decode_transfer(body: bytes, encoding: str) -> bytes:
 _TRAILING_BLANKS = re.compile(rb"[ \t]+(?=\n|\Z)")
 
 
-def _decode_quoted_printable(body: bytes) -> bytes:
+# an "=" that starts neither an escape nor a soft line break (an "=" that ends the body ends its last line)
+_MALFORMED_ESCAPE = re.compile(rb"=(?![0-9A-Fa-f]{2}|\n|\Z)")
+
+
+@dataclass(frozen=True)
+class _MalformedEscapes:
+    """The malformed escapes of a quoted-printable body: how many, the first as written, and its line."""
+
+    count: int
+    first: bytes
+    line: int
+
+
+def _decode_quoted_printable(body: bytes) -> tuple[bytes, _MalformedEscapes | None]:
     # A hard line break stands for a text line break, read as "\n"; encoded =0D and =0A stay what they are,
     # which is what lets a written snapshot give back its exact text.
     body = body.replace(b"\r\n", b"\n")
     if b" \n" in body or b"\t\n" in body or body.endswith((b" ", b"\t")):
         body = _TRAILING_BLANKS.sub(b"", body)  # RFC 2045: blanks that end an encoded line came from transport
-    return binascii.a2b_qp(body)
+    decoded = binascii.a2b_qp(body)
+    if _all_escapes_well_formed(body, decoded):
+        return decoded, None
+    positions = _malformed_escape_positions(body)
+    if not positions:
+        return decoded, None
+    # Chromium keeps a malformed escape as written with the two bytes after it, whatever they are (an "=" among
+    # them starts no escape); a2b_qp would read "=A=41" as "=AA", "==41" as "=41", and "=\r" as a soft break
+    pieces: list[bytes] = []
+    start = 0
+    for position in positions:
+        pieces += [binascii.a2b_qp(body[start:position]), body[position : position + 3]]
+        start = position + 3
+    pieces.append(binascii.a2b_qp(body[start:]))
+    first = positions[0]
+    malformed = _MalformedEscapes(len(positions), body[first : first + 3], body.count(b"\n", 0, first) + 1)
+    return b"".join(pieces), malformed
+
+
+def _all_escapes_well_formed(body: bytes, decoded: bytes) -> bool:
+    """Whether every "=" of `body` starts an escape or a soft line break, from the length a2b_qp decoded it to:
+    both take away two bytes per "=" (one for an "=" that ends the body), a2b_qp fewer for a malformed one, and
+    more only for a soft break it reads from "=\\r". Two passes of C code where a regex takes a second on 50 MB."""
+    expected = len(body) - 2 * body.count(b"=") + body.endswith(b"=")
+    return len(decoded) == expected and b"=\r" not in body
+
+
+def _malformed_escape_positions(body: bytes) -> list[int]:
+    """Where each malformed escape starts, read as Chromium reads them: one takes the two bytes after it along."""
+    positions: list[int] = []
+    position = 0
+    while (match := _MALFORMED_ESCAPE.search(body, position)) is not None:
+        positions.append(match.start())
+        position = match.start() + 3
+    return positions
+
+
+def _malformed_escapes_said(part: _Part, malformed: _MalformedEscapes) -> str:
+    kept = "it was" if malformed.count == 1 else "they were"
+    return (f"{part.describe().capitalize()} has {counted(malformed.count, 'malformed quoted-printable escape')} "
+            f"(an '=' followed by neither two hex digits nor a line break); {kept} kept as written, as Chromium "
+            f"does. The first is {repr(malformed.first)[1:]}, on line {malformed.line:,} of the part's body.")
 
 
 # --- URL and title -----------------------------------------------------------------------------------------------
