@@ -40,8 +40,9 @@ answered; a request interceptor would be asked only while the redirect's request
 the capture's rules refuse (another host under --same-host, ...) is never requested, and the page is reported
 as a redirect refused (`PageFailed(..., redirected_to=URL)`), never as loaded.
 
-Progress lines go to stderr as `recordlens: [done/total] text`; SIGTERM stops after the page being loaded (that
-page is dropped, never half-written) and leaves capture.json ready to resume.
+Progress lines go to stderr as `recordlens: [done/total] text`. Ctrl+C and SIGTERM (the app's Cancel too) stop
+the capture at once, as they stop any command (`DeferredInterruption`): the page being captured is dropped, never
+half-written nor said to have failed, and capture.json is left ready to resume.
 """
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ from ...core.agent import (
     normalise_url,
 )
 from ...core.agent import CAPTURE_VIEWPORT as DEFAULT_VIEWPORT
+from ..qt.event_loop import spin
+from ..qt.interruption import DeferredInterruption
 from ..qt.online_page import OnlinePage
 from ..qt.online_process import OnlineProcess
 from ..qt.signals import emit
@@ -94,6 +97,7 @@ MAX_TREE_ELEMENTS = 20_000  # a page of more elements (frames included) keeps a 
 LOGIN_NEEDED = "HTTP 401 Unauthorized (the page needs a login)"
 NO_CONTENT = (204, 205)  # answers that carry no page: Chromium ends their load as aborted
 MAX_SCREENSHOT_HEIGHT = 16384  # Chromium's texture limit; longer pages are cut there (the meta says the size)
+TERMINATED = 128 + signal.SIGTERM  # the command's exit once SIGTERM (the app's Cancel) stopped it
 _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
 
 _LINKS_JS = """(() => {
@@ -141,7 +145,7 @@ class ChromiumRenderer(OnlinePage):
         marker = "about:blank"
         self.page.load(QUrl(marker))
         self._wait(lambda: self._finished is not None, 20)
-        self.devtools = DevToolsSession.for_page(port, marker)
+        self.devtools = DevToolsSession.for_page(port, marker, cancelled=cancelled)
         self.devtools.call("Network.enable")
         self.devtools.call("Page.enable")
         self.frame_id = str(self.devtools.call("Page.getFrameTree")["frameTree"]["frame"]["id"])
@@ -582,30 +586,37 @@ def _run_online(roots: list[str], folder: str | Path, rules: CaptureRules, *, vi
     os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = flags if "--log-level=" in flags else f"{flags} --log-level=3"
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # nothing is ever shown
     port = enable_remote_debugging()
-    import PySide6.QtWebEngineWidgets  # noqa: F401 - before the QApplication, for GL context sharing
-    from PySide6.QtCore import QCoreApplication, Qt, qInstallMessageHandler
+    # From before Qt's web modules load (an interruption raised inside PySide's import can abort the process) to
+    # the end: Ctrl+C and SIGTERM stop the capture where it can stop (DeferredInterruption).
+    with DeferredInterruption() as interruption:
+        import PySide6.QtWebEngineWidgets  # noqa: F401 - before the QApplication, for GL context sharing
+        from PySide6.QtCore import QCoreApplication, Qt, qInstallMessageHandler
 
-    qInstallMessageHandler(_only_critical)
-
-    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
-    app = QApplication([sys.argv[0] or "recordlens-site-capture"])
-    stop = {"now": False}
-    previous = signal.signal(signal.SIGTERM, lambda *_: stop.__setitem__("now", True))
-    try:
-        renderer = ChromiumRenderer(port, viewport=viewport, scripts=scripts, timeout_s=timeout_s,
-                                    cancelled=lambda: stop["now"])
-    except DevToolsError as error:
-        signal.signal(signal.SIGTERM, previous)
-        raise CaptureError(f"Chromium's DevTools could not be reached in this process: {error}") from None
-    try:
-        return capture_site(roots, folder, renderer, rules, progress=progress, cancelled=lambda: stop["now"],
-                            refresh=refresh)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        renderer.close()
-        app.processEvents()
+        qInstallMessageHandler(_only_critical)
+        QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+        app = QApplication([sys.argv[0] or "recordlens-site-capture"])
+        interruption.check()
+        try:
+            renderer = ChromiumRenderer(port, viewport=viewport, scripts=scripts, timeout_s=timeout_s,
+                                        cancelled=interruption.check)
+        except DevToolsError as error:
+            raise CaptureError(f"Chromium's DevTools could not be reached in this process: {error}") from None
+        try:
+            summary = capture_site(roots, folder, renderer, rules, progress=progress, cancelled=interruption.check,
+                                   sleep=lambda seconds: _pause(seconds, interruption.check), refresh=refresh)
+        finally:
+            renderer.close()
+            app.processEvents()
+        interruption.check()  # a signal noted after the last page (while the site was indexed) stops it too
+    return summary
 
 
+def _pause(seconds: float, check: Callable[[], bool]) -> None:
+    """The crawl's --delay between two pages, ended at once by a Ctrl+C (`check`: the DeferredInterruption's)."""
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        check()
+        spin(max(1, int(min(left, 0.05) * 1000)))
 
 
 # -- running it from the app ------------------------------------------------------------------------------------
@@ -616,7 +627,8 @@ class CaptureFromWeb(OnlineProcess):
     `finished(result)` once: the summary as a dict with `ok` True and `message`, or `{"ok": False, "message"}`.
     `note(text)`: a warning about a page as it comes ("warning: URL: its accessibility tree is not kept ...").
 
-    `cancel` stops it after the page being loaded; what was saved stays, and the capture can be resumed."""
+    `cancel` stops it at once (SIGTERM: the command says what it saved, then exits as interrupted); what was saved
+    stays, and the capture can be resumed."""
 
     progress = Signal(int, int, str)
     note = Signal(str)
@@ -644,7 +656,9 @@ class CaptureFromWeb(OnlineProcess):
                 result = json.loads(output[-1])
             except ValueError:
                 result = None
-        if result is not None and code in (0, CAPTURE_SOME_FAILED):  # its summary, also when a page failed
+        # Its summary: also when a page failed, and when cancelled with a site of its pages saved so far.
+        stopped = self._cancelled and code == TERMINATED and bool(result and result.get("pages"))
+        if result is not None and (code in (0, CAPTURE_SOME_FAILED) or stopped):
             if self._cancelled:
                 result["message"] = "cancelled: " + str(result.get("message", ""))
             return {"ok": True, **result}
