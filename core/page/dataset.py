@@ -1,5 +1,6 @@
-"""File layouts shared by every command: a *dataset* is `DIR/html/N.html|.mhtml` plus `DIR/gt/N.json`;
-a *run* (predictions) is `DIR/N.json`. Page names are file stems (`12`, `12_v3`), ordered naturally."""
+"""File layouts shared by every command: a *dataset* is `DIR/html/N.html|.mhtml` (or the `DIR/mhtml/N.mhtml` of
+a synth output) plus `DIR/gt/N.json`; a *run* (predictions) is `DIR/N.json`. Page names are file stems (`12`,
+`12_v3`), ordered naturally."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ _RANK = {suffix: i for i, suffix in enumerate(PAGE_SUFFIXES)}  # the first is th
 NOT_A_PAGE_SUFFIX = "not an MHTML or HTML file (.mhtml, .mht, .html, .htm)"
 SYNTH_MANIFEST = "synth.json"  # what `recordlens synth` writes beside its dataset's html/ and gt/
 UNFINISHED_EXPORT = "EXPORT-UNFINISHED.txt"  # what `recordlens export` keeps beside html/ and gt/ while it writes
+# Where a dataset keeps its pages, in the order read: NEXT-EVAL's `html/` (N.html or N.mhtml), else the `mhtml/`
+# that `synth --formats mhtml` writes beside `gt/` (with both formats, synth writes the same pages to both).
+PAGE_FOLDERS = ("html", "mhtml")
 
 
 def natural_key(name: str) -> tuple[object, ...]:
@@ -35,6 +39,17 @@ def not_a_folder(path: Path, contents: str, files: str) -> str:
     """Why `path` is no folder of `contents` (`files` names what such a folder holds): every reader says it so."""
     return (f"{path} is a file; {contents} are read from a folder of {files}" if path.exists()
             else f"{path}: no such folder of {contents}")
+
+
+def dataset_pages(root: str | Path) -> Path | None:
+    """The folder of a dataset's pages (`PAGE_FOLDERS`): `DIR/html/`, or `DIR/mhtml/` beside `DIR/gt/`; None when
+    `root` holds neither (a folder named `mhtml` with no labels beside it is a folder of pages, not a dataset)."""
+    folder = Path(root)
+    if (folder / "html").is_dir():
+        return folder / "html"
+    if (folder / "mhtml").is_dir() and (folder / "gt").is_dir():
+        return folder / "mhtml"
+    return None
 
 
 def page_files(pages_dir: str | Path, warnings: list[str] | None = None, *, odd_files: bool = True

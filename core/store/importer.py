@@ -1,4 +1,5 @@
-"""Import saved pages into a project: MHTML and HTML files, folders of them, and datasets (`html/` + `gt/`).
+"""Import saved pages into a project: MHTML and HTML files, folders of them, and datasets (`html/` + `gt/`, or the
+`mhtml/` + `gt/` of `synth --formats mhtml`: `page.dataset.dataset_pages`).
 
 Each page goes in whole or not at all: its snapshot file is stored first (content-addressed, so a leftover
 from a failed import is harmless and reused), then the page row, its labels and their history entry are
@@ -50,8 +51,10 @@ from ..errors import DatasetError, RecordLensError, full_disk, is_disk_full
 from ..file_kinds import not_a_page_file
 from ..page.dataset import (
     NOT_A_PAGE_SUFFIX,
+    PAGE_FOLDERS,
     PAGE_SUFFIXES,
     SYNTH_MANIFEST,
+    dataset_pages,
     natural_key,
     not_a_folder,
     page_files,
@@ -320,12 +323,13 @@ def _not_stored(error: OSError, source: Path) -> str:
 
 def find_sources(paths: Sequence[Path], report: ImportReport, labels_onto: Project | None = None
                  ) -> list[PageSource]:
-    """The pages behind command-line paths: a page file, a dataset folder (`html/`), or a folder of pages; with
-    `labels_onto`, a dataset's labels without their page file go onto that project's page of their name."""
+    """The pages behind command-line paths: a page file, a dataset folder (`html/` or `mhtml/`, with `gt/`), or a
+    folder of pages; with `labels_onto`, a dataset's labels without their page file go onto that project's page of
+    their name."""
     sources: list[PageSource] = []
     for path in paths:
-        if path.is_dir() and (path / "html").is_dir():
-            sources += _dataset_sources(path, report, labels_onto)
+        if path.is_dir() and (pages_dir := dataset_pages(path)) is not None:
+            sources += _dataset_sources(path, pages_dir, report, labels_onto)
         elif path.is_dir():
             files = page_files(path, report.warnings, odd_files=False)
             _note_unfinished(path, report)
@@ -375,14 +379,18 @@ def _subfolders(folder: Path) -> list[Path]:
         return []
 
 
-def _not_looked_into(folder: Path, inside: Sequence[Path], joined: str = "") -> str:
+# Why an import leaves a folder's subfolders aside
+_FOLDER_NAMED = "an import takes the pages of the folder named, not of the folders inside it"
+
+
+def _not_looked_into(folder: Path, inside: Sequence[Path], joined: str = "", why: str = _FOLDER_NAMED) -> str:
     """What an import of `folder` left aside in its subfolders, and how to import each kind ('' when none). A
     `gt/` beside no page is left out: the line names a folder of labels already (`find_sources`)."""
     pages_beside = not joined
     inside = [p for p in inside if p.name != "html" and (pages_beside or p.name != "gt")]
     if not inside:
         return ""
-    datasets = [p for p in inside if (p / "html").is_dir()]
+    datasets = [p for p in inside if dataset_pages(p) is not None]
     labels = [p for p in inside if p not in datasets and p.name != "gt" and _labels_only(p)]
     pages = [p for p in inside if p not in datasets and p not in labels and p.name != "gt"]
     hows = []
@@ -399,12 +407,13 @@ def _not_looked_into(folder: Path, inside: Sequence[Path], joined: str = "") -> 
         hows.append(f"labels in gt/ are imported with their pages in html/ beside it (a dataset: {folder}/html/N.html "
                     "and gt/N.json)")
     return (f"{joined}{counted(len(inside), 'subfolder')} not looked into ({listed([p.name for p in inside])}): "
-            f"an import takes the pages of the folder named, not of the folders inside it; {'; '.join(hows)}")
+            f"{why}; {'; '.join(hows)}")
 
 
 def _labels_only(path: Path) -> bool:
-    """A folder of labels without pages: `DIR/gt/` with no `DIR/html/`, or `N.json` files and no page."""
-    if not path.is_dir() or (path / "html").is_dir():
+    """A folder of labels without pages: `DIR/gt/` with no `DIR/html/` (nor synth's `DIR/mhtml/`), or `N.json`
+    files and no page."""
+    if not path.is_dir() or dataset_pages(path) is not None:
         return False
     if (path / "gt").is_dir():
         return True
@@ -441,13 +450,16 @@ def _note_unfinished(pages_dir: Path, report: ImportReport) -> None:
         report.unfinished.append(str(pages_dir.parent))
 
 
-def _dataset_sources(root: Path, report: ImportReport, labels_onto: Project | None = None) -> list[PageSource]:
-    pages = page_files(root / "html", report.warnings, odd_files=False)
-    _note_unfinished(root / "html", report)
-    _report_odd_entries(root / "html", report)
+def _dataset_sources(root: Path, pages_dir: Path, report: ImportReport, labels_onto: Project | None = None
+                     ) -> list[PageSource]:
+    """The pages of a dataset (those of `pages_dir`, its `html/` or `mhtml/`) with their labels in `gt/`."""
+    pages = page_files(pages_dir, report.warnings, odd_files=False)
+    _note_unfinished(pages_dir, report)
+    _report_odd_entries(pages_dir, report)
+    _say_what_the_dataset_left(root, pages_dir, pages, report)
     truths = record_files(root / "gt") if (root / "gt").is_dir() else {}
-    made_from = synthetic_sources(root / "html")
-    _say_pages_without_their_source(root / "html", pages, made_from, report)
+    made_from = synthetic_sources(pages_dir)
+    _say_pages_without_their_source(pages_dir, pages, made_from, report)
     by_form = {unicode_form(page): page for page in pages}
     origin = str((root / "gt").resolve())
     onto: list[PageSource] = []  # labels of the project's own pages, as a folder of labels alone brings them
@@ -459,9 +471,43 @@ def _dataset_sources(root: Path, report: ImportReport, labels_onto: Project | No
         hint = (f" (the page {twin!r} has the same name written in another Unicode form, as some systems save "
                 "file names; rename one to match the other)" if twin else "")
         report.problems.append(ImportProblem(truths[name], f"ground truth for page {name}, but no {name}.html or "
-                                                           f"{name}.mhtml in {root / 'html'}{hint}"))
+                                                           f"{name}.mhtml in {pages_dir}{hint}"))
     return [PageSource(name, file, truths.get(name), origin if name in truths else None, made_from.get(name))
             for name, file in pages.items()] + onto
+
+
+def _say_what_the_dataset_left(root: Path, pages_dir: Path, pages: dict[str, Path], report: ImportReport) -> None:
+    """A dataset's folders an import does not read, said: the other folder of pages (synth writes each page to
+    `html/` and `mhtml/`: the pages are read once, from `pages_dir`), and the folders inside `html/` and `gt/`."""
+    for other in (root / name for name in PAGE_FOLDERS):
+        if other != pages_dir and other.is_dir():
+            report.warnings.append(f"{root}: {_the_other_pages(other, pages_dir, pages)}")
+    why = (f"a dataset's pages and labels are the files of its {pages_dir.name}/ and gt/, not of the folders inside "
+           "them")
+    for folder in (pages_dir, root / "gt"):
+        inside = [p for p in _subfolders(folder) if p.suffix.lower() != ".json"]  # `x.json/`: said as no file
+        if inside:
+            report.warnings.append(f"{folder}: {_not_looked_into(folder, inside, why=why)}")
+
+
+def _the_other_pages(other: Path, taken: Path, pages: dict[str, Path]) -> str:
+    """What a dataset's second folder of pages holds, beside the one read."""
+    try:
+        held = page_files(other, odd_files=False)
+    except (DatasetError, OSError):
+        held = {}
+    read = f"the dataset's pages were read from {taken.name}/"
+    if not held:
+        return f"{read}; {other.name}/ beside it holds no page"
+    if held.keys() == pages.keys():
+        same = ("the same pages (synth writes each page to both)" if (other.parent / SYNTH_MANIFEST).is_file()
+                else f"pages of the same {'name' if len(held) == 1 else 'names'}")
+        return f"{read}; {other.name}/ holds {same}, so it is not imported too"
+    extra = [name for name in held if name not in pages]
+    beyond = f", {counted(len(extra), 'page')} not in {taken.name}/: {listed(extra, 8)}" if extra else ""
+    return (f"{read}; {other.name}/ beside it ({counted(len(held), 'page')}{beyond}) is not looked into: import its "
+            f"pages by naming it, as in `recordlens import {other}`, then their labels with `recordlens import "
+            f"{other.parent} --replace-labels`")
 
 
 def _say_pages_without_their_source(pages_dir: Path, names: Iterable[str], made_from: dict[str, str],

@@ -41,15 +41,15 @@ from ..page.dataset import (
     synthetic_sources,
     unfinished_dataset,
 )
-from ..page.dom import Element, Page, parse_html
-from ..page.formats import serialise
+from ..page.dom import Element, Page, js_trim, parse_html
+from ..page.formats import RAW_TEXT_PARENTS, serialise
 from ..page.mhtml_writer import write_mhtml
 from ..page.snapshot import Snapshot, read_snapshot
 from ..records.model import load_records, save_records
 from ..wording import counted, listed
 from .content import ContentChanger
 from .styles import page_style_sheets, saved_style_sheets
-from .transforms import TRANSFORMS, build_layout, new_element
+from .transforms import TRANSFORMS, build_layout, in_foreign, new_element
 
 STAMP = "data-rl-id"
 CONTENT = "content"
@@ -62,6 +62,15 @@ MHTML_DATE = "Wed, 01 Jan 2025 00:00:00 +0000"
 MHTML_URL = "http://recordlens.invalid/synth/{name}.html"
 # Elements whose text is markup for another parser: their content is dropped rather than carried over.
 OPAQUE_ATTRIBUTES = ("srcdoc",)
+# Written between two texts of one element that the page holds apart (a comment, a script, chrome a transformation
+# removed stood between them): written side by side, they would be parsed as one text, and the text map, which
+# keeps the last text of an element, would read both (NEXT-EVAL-NOTES §2.1: comments go without merging texts).
+TEXT_BREAK = "<!---->"
+# Where the serialiser writes it: no text of a parsed page holds NUL (`parse_html` reads it as U+FFFD), nor does a
+# style sheet put back (`_restore_head`), so the mark is only where it was put.
+_BREAK_MARK = "\x00"
+# Elements whose content is text to the parser, where a comment would be read as text.
+_TEXT_ONLY_PARENTS = RAW_TEXT_PARENTS | {"title", "textarea"}
 
 
 class SynthError(RecordLensError):
@@ -272,7 +281,8 @@ def _restore_head(page: Page, source: Source) -> dict[str, int]:
     charset.attrs["charset"] = "utf-8"
     found = page_style_sheets(source.html, source.styles)
     for sheet in found.sheets:
-        element = new_element("style", dict(sheet.attrs), [sheet.text])
+        # CSS reads NUL as U+FFFD: written so, it cannot be taken for a text break's mark (`_serialise`)
+        element = new_element("style", dict(sheet.attrs), [sheet.text.replace(_BREAK_MARK, "\ufffd")])
         element.parent = head
         head.children.append(element)
     return found.counts()
@@ -280,16 +290,58 @@ def _restore_head(page: Page, source: Source) -> dict[str, int]:
 
 def _write_and_locate(page: Page, stamped: dict[int, tuple[str, Element]]) -> tuple[dict[str, str], Page, str]:
     """Serialise with the stamps, find each stamp's XPath in the parse of that text, then serialise without."""
-    stamped_html = DOCTYPE + serialise(page.root)
+    stamped_html = DOCTYPE + _serialise(page.root)
     stamped_page = parse_html(stamped_html)
     located = {e.attrs[STAMP] or "": e.key for e in stamped_page.elements if STAMP in e.attrs}
     for _, element in stamped.values():
         element.attrs.pop(STAMP, None)
-    final_html = DOCTYPE + serialise(page.root)
+    final_html = DOCTYPE + _serialise(page.root)
     final_page = parse_html(final_html)
     if final_page.element_xpaths() != stamped_page.element_xpaths():
         raise SynthError("removing the stamps changed the element tree (a bug in the synthesiser)")
     return located, final_page, final_html
+
+
+def _serialise(root: Element) -> str:
+    """The tree's HTML, its texts kept apart where the tree holds them apart (`TEXT_BREAK`): parsed again, every
+    element has the texts it had, and the page the text map it had. The tree is left as it was."""
+    marked, marks = _mark_text_breaks(root)
+    try:
+        html = serialise(root)
+    finally:
+        for element in marked:
+            element.children = [child for child in element.children if child != _BREAK_MARK]
+    if not marks:
+        return html
+    if html.count(_BREAK_MARK) != marks:
+        raise SynthError("a text of the page holds the text-break mark (a bug in the synthesiser)")
+    return html.replace(_BREAK_MARK, TEXT_BREAK)
+
+
+def _mark_text_breaks(root: Element) -> tuple[list[Element], int]:
+    """A mark before each text that follows another text of its element with nothing but blank texts between
+    (whitespace alone changes no text); the elements marked, and the marks."""
+    marked: list[Element] = []
+    marks = 0
+    for element in root.iter():
+        children = element.children
+        if len(children) < 2 or (element.tag in _TEXT_ONLY_PARENTS and not in_foreign(element)):
+            continue
+        spaced: list[Element | str] = []
+        after_text = False
+        for child in children:
+            if isinstance(child, Element):
+                after_text = False
+            elif js_trim(child):
+                if after_text:
+                    spaced.append(_BREAK_MARK)
+                after_text = True
+            spaced.append(child)
+        if len(spaced) != len(children):
+            marks += len(spaced) - len(children)
+            element.children = spaced
+            marked.append(element)
+    return marked, marks
 
 
 def _follow(records: list[list[Element]], stamped: dict[int, tuple[str, Element]],
