@@ -2,8 +2,10 @@
 
 It drives a `SiteBrowser` (a snapshot site in a web view, set-of-mark numbers, nothing from the network) the
 way a person would: clicks are real mouse events at the element's centre on the view's input widget, typing is
-real key events (select all, the text, Enter), so pages see what they would see from a user. Scrolling moves
-the window or an element by two thirds of its height, as WebVoyager does.
+real key events (select all, the text, Enter), so pages see what they would see from a user. Typing into an
+element that is no text field (som.js's `isTextField`: a link, a button, a list box) is refused before any key
+is pressed (`NotATextFieldError`, as core's text browser refuses it): Enter on a link would follow it. Scrolling
+moves the window or an element by two thirds of its height, as WebVoyager does.
 
 The agent loop resolves a step's target on the latest observation before `perform`; `locate` also looks
 beyond the viewport, which replay needs when a recorded page was scrolled differently.
@@ -21,7 +23,16 @@ from pathlib import Path
 from PySide6.QtCore import QPoint, Qt, qFormatLogMessage, qInstallMessageHandler
 from PySide6.QtTest import QTest
 
-from ...core.agent import CAPTURE_VIEWPORT, Observation, Site, Step, Target, TargetNotFoundError, find_target
+from ...core.agent import (
+    CAPTURE_VIEWPORT,
+    NotATextFieldError,
+    Observation,
+    Site,
+    Step,
+    Target,
+    TargetNotFoundError,
+    find_target,
+)
 from ..qt.event_loop import spin
 from .site_browser import SiteBrowser
 
@@ -164,6 +175,7 @@ class QtSiteBrowser:
         self._settle()
 
     def _type(self, target: Target, text: str) -> None:
+        self._refuse_unless_text_field(target)
         point = self._point(target)
         widget = self._input()
         QTest.mouseClick(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
@@ -176,6 +188,17 @@ class QtSiteBrowser:
             QTest.keyClick(widget, Qt.Key.Key_Delete)
         QTest.keyClick(widget, Qt.Key.Key_Return)
         self._settle()
+
+    def _refuse_unless_text_field(self, target: Target) -> None:
+        """A Type into an element the page says takes no text is refused, nothing pressed. A target known by its
+        box alone (no XPath) cannot be asked about, and is typed into as before."""
+        if not target.xpath:
+            return
+        found = self.browser.js_json("JSON.stringify((() => { const el = __recordlens.som.resolve("
+                                     f"{json.dumps(target.xpath)}); return el ? __recordlens.som.identities(el) : "
+                                     "null; })())")
+        if isinstance(found, dict) and found.get("field") is False:
+            raise NotATextFieldError.of(replace(target, role=target.role or str(found.get("role") or "")))
 
     def _scroll(self, target: Target | None, direction: str) -> None:
         xpath = json.dumps(target.xpath if target is not None else None)

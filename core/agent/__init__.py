@@ -27,14 +27,15 @@ from .model import ANSWER_KINDS, NORMALISE_RULES, Browser, ModelCall, Observatio
 from .references import Reference, ReferenceChoice, choose_references, ends_with_answer
 from .site_files import existing_site_file, free_site_file, site_file_name
 from .sites import INDEX_FILE, Site, SiteError, build_site, load_site, loose_url, normalise_url, not_in_snapshot_html
-from .targets import Target, TargetNotFoundError, find_target, targets_match
+from .targets import NotATextFieldError, Target, TargetNotFoundError, find_target, targets_match
 from .tasks import TaskFileError, load_tasks, save_tasks, task_from_line
 
 __all__ = [
     "ACTIONS", "ANSWER_KINDS", "CAPTURE_SOME_FAILED", "CAPTURE_VIEWPORT", "CUT_STOPS", "INDEX_FILE",
     "NORMALISE_RULES", "PAGE_TIMEOUT_S", "SCROLL_DIRECTIONS", "STATUSES",
     "STATUS_LABELS", "ActionParseError", "Browser", "Candidate", "CaptureError", "CaptureRules", "CaptureSummary",
-    "ModelCall", "Observation", "PageFailed", "RedirectCheck", "Reference", "ReferenceChoice", "RenderedPage", "Site",
+    "ModelCall", "NotATextFieldError", "Observation", "PageFailed", "RedirectCheck", "Reference", "ReferenceChoice",
+    "RenderedPage", "Site",
     "SiteError", "SiteText",
     "SiteTrees", "Step",
     "Target", "TargetNotFoundError", "Task", "TaskFileError", "Trajectory", "build_site", "capture_site",

@@ -194,3 +194,16 @@ class SiteTrees:
 
     def count(self) -> int:
         return sum(1 for p in self.site.pages if p.side_file("axtree"))
+
+    def unreadable(self) -> list[tuple[str, str]]:
+        """(page URL, why) of each page whose tree site.json names but that cannot be read (deleted by hand since
+        `site build`, or damaged): the agent would be shown none there, as on a page never captured with one."""
+        out = []
+        for page in self.site.pages:
+            name = page.side_file("axtree")
+            if not name or self(page.url) is not None:
+                continue
+            path = self.site.root / name
+            out.append((page.url, f"its tree {name} is gone from the folder" if not path.is_file() else
+                        f"its tree {name} cannot be read"))
+        return out

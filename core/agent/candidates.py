@@ -7,6 +7,13 @@ A candidates file is JSONL, one candidate a line: the task's own keys (as in a t
     status       candidate (not reviewed yet) | accepted | similar | unable | expired
     reason       why, for a status a person or the filter gave
     similar_to   the kept task it was too close to, and `similarity` (cosine), when it is similar
+    filter       when the `similar` status is the near-duplicate filter's mark, not a reviewer's verdict: the
+                 `threshold` it was marked at and the `embedder` (null otherwise). The filter recomputes its own
+                 marks on each run (another --threshold lifts or adds them); a reviewer's verdict, `similar`
+                 included, it never touches, and a verdict given to a marked candidate makes it the reviewer's. In
+                 a file written before the key was (no `filter` key on the line), a `similar` whose reason is the
+                 filter's own wording ("similarity 0.873 to lookup-1 (threshold 0.8)", which it alone writes) is
+                 read as its mark at that threshold, embedder not known; any other `similar` is a reviewer's
     evidence     the URL of a saved page whose text holds the gold answer ("" when none does: flagged); of several,
                  the one with the most of the question's words near the answer, words rare on the site weighing
                  more (`SiteText.locate`)
@@ -40,10 +47,31 @@ STATUSES = ("candidate", "accepted", "similar", "unable", "expired")
 STATUS_LABELS = {"candidate": "not reviewed", "accepted": "refined", "similar": "similar",
                  "unable": "unable to annotate", "expired": "expired"}
 _EXTRA_KEYS = ("seeds", "model", "status", "reason", "similar_to", "similarity", "evidence", "evidence_pages",
-               "original")
+               "original", "filter")
+# The reason the near-duplicate filter writes with its mark (near_duplicates.filter_near_duplicates): how a mark of
+# a file written before `filter` was recorded is told from a reviewer's verdict.
+_FILTER_REASON = re.compile(r"similarity -?\d+(?:\.\d+)? to .+ \(threshold (\d+(?:\.\d+)?(?:e-?\d+)?)\)")
 
 
 REASONED = ("similar", "unable", "expired")  # verdicts that say why the task is no good (the README's "with a reason")
+
+
+@dataclass(frozen=True)
+class FilterMark:
+    """Who marked a candidate `similar` when it was the near-duplicate filter: at which threshold, with which
+    embedder ("": not known, a mark read from a file written before marks were recorded)."""
+
+    threshold: float
+    embedder: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"threshold": self.threshold, "embedder": self.embedder or None}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> FilterMark:
+        if not isinstance(data, dict) or not isinstance(data.get("threshold"), int | float):
+            raise TaskFileError("filter must be null or an object with the threshold the filter marked it at")
+        return cls(threshold=float(data["threshold"]), embedder=str(data.get("embedder") or ""))
 
 
 @dataclass(frozen=True)
@@ -58,6 +86,7 @@ class Candidate:
     evidence: str | None = None          # None: not checked yet; "": checked, found in no saved page
     original: dict[str, str] | None = None
     evidence_pages: int | None = None    # how many saved pages hold the answer (None: not counted)
+    filter: FilterMark | None = None     # the `similar` is the near-duplicate filter's mark (module notes)
 
     @property
     def id(self) -> str:
@@ -80,7 +109,9 @@ class Candidate:
         out = self.task.as_dict()
         out.update({"seeds": list(self.seeds), "model": self.model, "status": self.status, "reason": self.reason,
                     "similar_to": self.similar_to, "similarity": self.similarity, "evidence": self.evidence,
-                    "original": self.original})
+                    "original": self.original,
+                    # written on every line, null too: a line without it is of a file written before (from_dict)
+                    "filter": self.filter.as_dict() if self.filter is not None else None})
         if self.evidence_pages is not None:
             out["evidence_pages"] = self.evidence_pages
         return out
@@ -92,16 +123,25 @@ class Candidate:
         if status not in STATUSES:
             raise TaskFileError(f"status {status!r} is not one of {', '.join(STATUSES)}")
         similarity = data.get("similarity")
+        reason = str(data.get("reason") or "")
         return cls(task=task, seeds=tuple(str(s) for s in data.get("seeds") or ()), model=str(data.get("model") or ""),
-                   status=status, reason=str(data.get("reason") or ""), similar_to=data.get("similar_to"),
+                   status=status, reason=reason, similar_to=data.get("similar_to"),
                    similarity=float(similarity) if similarity is not None else None, evidence=data.get("evidence"),
                    original=dict(data["original"]) if data.get("original") else None,
-                   evidence_pages=int(data["evidence_pages"]) if data.get("evidence_pages") is not None else None)
+                   evidence_pages=int(data["evidence_pages"]) if data.get("evidence_pages") is not None else None,
+                   filter=_filter_mark(data, status, reason))
+
+    def unmarked(self) -> Candidate:
+        """This candidate without the near-duplicate filter's mark: not reviewed yet, as before the filter ran."""
+        if self.filter is None:
+            return self
+        return replace(self, status="candidate", reason="", similar_to=None, similarity=None, filter=None)
 
     def reviewed(self, status: str, reason: str = "", *, instruction: str | None = None,
                  answer: str | None = None) -> Candidate:
         """This candidate with a reviewer's verdict; an edit of instruction or answer keeps the generated text in
-        `original` (once: a second edit does not overwrite what the model wrote)."""
+        `original` (once: a second edit does not overwrite what the model wrote). A filter's mark it had is then
+        the reviewer's verdict (a `similar` confirmed stays as the reviewer gave it when the filter runs again)."""
         if status not in STATUSES:
             raise AgentError(f"status {status!r} is not one of {', '.join(STATUSES)}")
         if status in REASONED and not reason.strip():
@@ -118,7 +158,18 @@ class Candidate:
         answered = "answer" in changed
         return replace(self, task=task, status=status, reason=reason, original=original,
                        evidence=None if answered else self.evidence,
-                       evidence_pages=None if answered else self.evidence_pages)
+                       evidence_pages=None if answered else self.evidence_pages, filter=None)
+
+
+def _filter_mark(data: dict[str, Any], status: str, reason: str) -> FilterMark | None:
+    """The filter's mark a candidates line records (module notes): its `filter`, or, on a line written before that
+    key was, a `similar` with the filter's own reason. Only a `similar` status is a mark."""
+    if status != "similar":
+        return None
+    if "filter" in data:
+        return FilterMark.from_dict(data["filter"]) if data["filter"] is not None else None
+    written = _FILTER_REASON.fullmatch(reason)
+    return FilterMark(threshold=float(written.group(1))) if written else None
 
 
 def load_candidates(path: str | Path) -> list[Candidate]:

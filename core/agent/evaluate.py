@@ -189,7 +189,7 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
     evaluated = {str(e["task"]) for e in episodes} | set(plan.task_ids or ())  # the tasks of the run, no other
     earlier = [task_id for task_id in choice.earlier if task_id in evaluated]
     unanswered = [task_id for task_id in choice.unanswered if task_id in evaluated]
-    warnings.extend(unanswered_warnings(unanswered, references))
+    warnings.extend(unanswered_warnings(unanswered, references, files=choice.unanswered_files))
     if earlier:
         one = len(earlier) == 1
         warnings.append(f"reference{'' if one else 's'} of {listed(earlier, total=True)} recorded for an earlier "
@@ -275,24 +275,39 @@ def _references(references: Mapping[str, Trajectory] | Sequence[Reference],
     return list(references)
 
 
-def unanswered_warnings(unanswered: Sequence[str], counting: Mapping[str, object]) -> list[str]:
+def unanswered_warnings(unanswered: Sequence[str], counting: Mapping[str, object], *,
+                        files: Collection[str] = ()) -> list[str]:
     """What is said of the tasks whose newest reference was recorded without an answer: not used, and what is used
-    instead (an earlier one of the task that ends with an answer, or none)."""
-    instead = [t for t in unanswered if t in counting]
-    alone = [t for t in unanswered if t not in counting]
+    instead (an earlier one of the task that ends with an answer, or none). Those of `files` are files of the
+    references folder given (`--references`), said as such: one is not kept in the project, which may hold none."""
     said = []
-    if instead:
-        one = len(instead) == 1
-        said.append(f"reference{'' if one else 's'} of {listed(instead, total=True)} recorded without an answer "
-                    "(stopped before ANSWER): not used; "
-                    + ("the task's earlier reference that ends with an answer is compared with" if one else
-                       "the tasks' earlier references that end with an answer are compared with"))
-    if alone:
-        one = len(alone) == 1
-        said.append(f"reference{'' if one else 's'} of {listed(alone, total=True)} recorded without an answer "
-                    f"(stopped before ANSWER): not used (kept in the project); record {'it' if one else 'them'} "
-                    "again to the answer (no agreement meanwhile)")
+    for task_ids, kept in (([t for t in unanswered if t not in files], True),
+                           ([t for t in unanswered if t in files], False)):
+        instead = [t for t in task_ids if t in counting]
+        alone = [t for t in task_ids if t not in counting]
+        if instead:
+            one = len(instead) == 1
+            said.append(f"{_unanswered(instead, kept)}: not used; "
+                        + ("the task's earlier reference that ends with an answer is compared with" if one else
+                           "the tasks' earlier references that end with an answer are compared with"))
+        if alone:
+            one = len(alone) == 1
+            said.append(f"{_unanswered(alone, kept)}: not used"
+                        + (" (kept in the project)" if kept else
+                           f", and the project holds no reference of {'the task' if one else 'them'} that ends with "
+                           "one")
+                        + f"; record {'it' if one else 'them'} again to the answer (no agreement meanwhile)")
     return said
+
+
+def _unanswered(task_ids: Sequence[str], kept: bool) -> str:
+    """The references of `task_ids` that end without an answer, as a project's (`kept`) or a references file's."""
+    one = len(task_ids) == 1
+    if kept:
+        return (f"reference{'' if one else 's'} of {listed(task_ids, total=True)} recorded without an answer "
+                "(stopped before ANSWER)")
+    return (f"the --references file{'' if one else 's'} of {listed(task_ids, total=True)} "
+            f"end{'s' if one else ''} without an answer (stopped before ANSWER)")
 
 
 def _left_out_warnings(left_out: Sequence[str], episodes: Sequence[Mapping[str, object]],

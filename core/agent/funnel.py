@@ -84,6 +84,9 @@ class Funnel:
     # Tasks whose version in the counted file differs from the project's copy (references are judged by the latter).
     differs_from_project: list[TaskKey] = field(default_factory=list)
     sites: list[str] = field(default_factory=list)  # the sites of the tasks counted
+    # The `similar` counted that are the near-duplicate filter's marks, not reviewers' verdicts: threshold (as
+    # written, "0.8") -> how many. A run of the filter at another threshold makes them again.
+    similar_by_filter: dict[str, int] = field(default_factory=dict)
 
     @property
     def answer_not_found_ids(self) -> list[str]:
@@ -117,7 +120,7 @@ class Funnel:
         return {"categories": [r.as_dict() for r in self.categories], "total": self.total.as_dict(),
                 **{f"{name}_ids": _ids(keys) for name, keys in lists.items()},
                 **{f"{name}_sites": [site for site, _ in keys] for name, keys in lists.items()},
-                "sites": list(self.sites)}
+                "sites": list(self.sites), "similar_by_filter": dict(self.similar_by_filter)}
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -182,11 +185,17 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
                 target.gt_steps += len(reference.steps)
                 target.with_reference += 1
     accepted = [c for c in candidates if c.status == "accepted"]
+    by_filter: dict[str, int] = {}
+    for candidate in candidates:
+        if candidate.status == "similar" and candidate.filter is not None:
+            threshold = f"{candidate.filter.threshold:g}"
+            by_filter[threshold] = by_filter.get(threshold, 0) + 1
     return Funnel(categories=[rows[k] for k in sorted(rows)], total=total, answer_not_found=not_found,
                   without_reference=unrecorded,
                   other_version=[task_key(c) for c in accepted if c.id in choices[c.task.site].earlier],
                   unanswered=[task_key(c) for c in accepted if c.id in choices[c.task.site].unanswered],
-                  differs_from_project=differs, sites=sorted({c.task.site for c in candidates}))
+                  differs_from_project=differs, sites=sorted({c.task.site for c in candidates}),
+                  similar_by_filter=dict(sorted(by_filter.items(), key=lambda item: float(item[0]))))
 
 
 def task_key(candidate: Candidate) -> TaskKey:
@@ -223,6 +232,14 @@ def format_funnel(table: Funnel) -> str:
         cells = " ".join(f"{getattr(row, c):>{max(len(HEADERS[c]), 7)}}" for c in columns)
         lines.append(f"{row.category:<20} {cells} {row.gt_steps:>8} {per:>8}")
     notes = []
+    if table.similar_by_filter:  # a threshold's figure, not a reviewer's: which threshold is said
+        marks = sum(table.similar_by_filter.values())
+        at = " and ".join(f"{threshold} ({count})" if len(table.similar_by_filter) > 1 else threshold
+                          for threshold, count in table.similar_by_filter.items())
+        reviewers = table.total.similar - marks
+        notes.append(f"{marks} of the {table.total.similar} similar are marks of the near-duplicate filter at "
+                     f"threshold {at}, not reviewers' verdicts" + (f" (the other {reviewers} are)" if reviewers else "")
+                     + "; `agent tasks filter` at another --threshold makes them again")
     if table.total.edited:
         notes.append(f"{table.total.edited} refined task(s) were edited by a reviewer")
     if table.total.answer_not_found:

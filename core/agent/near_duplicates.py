@@ -9,11 +9,13 @@ needs the `sentence-transformers` package and is loaded with the hub offline.
 The filter is deterministic: the tasks it compares against (`kept`: the seeds, by default) come first; then each
 candidate in file order is compared by cosine similarity with every task kept so far (the seeds and the
 candidates kept before it), and dropped as `similar` when its highest similarity reaches the threshold (0.8 by
-default, WebArxiv's "kept below 0.8"), naming the kept task it was closest to and the similarity. Candidates
-a reviewer already judged keep their verdict and are not compared (an accepted one counts as kept). Two tasks
-whose answers are of different specific kinds (a name against a date or a number: "Who founded it?" against
-"In which year was it founded?") ask different things however alike their words, and are not compared; "text"
-is no specific kind, and a number and a date may answer the same question (a year).
+default, WebArxiv's "kept below 0.8"), naming the kept task it was closest to and the similarity, and recording
+that the mark is the filter's, at that threshold, with that embedder (`Candidate.filter`). The filter's own earlier
+marks are not verdicts: they are recomputed on each run, so that another threshold tried on the same file lifts or
+adds marks. Candidates a reviewer already judged keep their verdict and are not compared (an accepted one counts as
+kept). Two tasks whose answers are of different specific kinds (a name against a date or a number: "Who founded
+it?" against "In which year was it founded?") ask different things however alike their words, and are not
+compared; "text" is no specific kind, and a number and a date may answer the same question (a year).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..errors import AgentError
-from .candidates import Candidate
+from .candidates import Candidate, FilterMark
 from .model import Task
 
 DEFAULT_THRESHOLD = 0.8
@@ -103,9 +105,12 @@ def similarity(embedder: Embedder, first: str, second: str) -> float:
 
 def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, *,
                            kept: Sequence[Task] = (), threshold: float = DEFAULT_THRESHOLD) -> list[Candidate]:
-    """The candidates, each unreviewed one either left a candidate or marked `similar` (module notes)."""
+    """The candidates, each one no reviewer judged (not reviewed yet, or marked by an earlier run of the filter)
+    either left a candidate or marked `similar` by this run (module notes)."""
     if not 0 < threshold <= 1:
         raise AgentError(f"the similarity threshold must be in (0, 1], not {threshold}")
+    candidates = [c.unmarked() for c in candidates]  # the filter's own earlier marks are made again, not kept
+    mark = FilterMark(threshold=threshold, embedder=str(getattr(embedder, "name", "") or ""))
     judged = [c for c in candidates if c.status == "candidate"]
     pooled = [*kept, *(c.task for c in candidates if c.status == "accepted")]
     pool_texts = [t.instruction for t in pooled]
@@ -127,7 +132,7 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
                 best_id, best = other_id, score
         if best_id is not None and best >= threshold:
             out.append(replace(candidate, status="similar", similar_to=best_id, similarity=round(best, 4),
-                               reason=f"similarity {best:.3f} to {best_id} (threshold {threshold:g})"))
+                               reason=f"similarity {best:.3f} to {best_id} (threshold {threshold:g})", filter=mark))
         else:
             pool.append((candidate.id, candidate.task.answer_kind, vector))
             out.append(candidate)

@@ -57,6 +57,9 @@ class ReferenceChoice:
     # Tasks with a reference of their current version recorded without an answer, newer than the one that counts
     # (or with none that counts): the one a person may take for the task's reference, not used.
     unanswered: list[str] = field(default_factory=list)
+    # Those of `unanswered` whose reference without an answer is a file's (read from a references folder, not kept
+    # in a project).
+    unanswered_files: list[str] = field(default_factory=list)
     # Tasks with no reference that counts, and one recorded for an earlier version of the task.
     earlier: list[str] = field(default_factory=list)
 
@@ -79,7 +82,7 @@ def choose_references(tasks: Iterable[Task], references: Iterable[Reference], *,
     by_id = {task.id: task for task in tasks}
     also = also or {}
     choice = ReferenceChoice()
-    unanswered: set[str] = set()  # tasks whose newest reference of their version so far has no answer
+    unanswered: dict[str, Reference] = {}  # task -> its newest reference of its version so far, without answer
     earlier: set[str] = set()
     for reference in references:
         task = by_id.get(reference.task_id)
@@ -89,9 +92,10 @@ def choose_references(tasks: Iterable[Task], references: Iterable[Reference], *,
             earlier.add(task.id)
         elif reference.answered:
             choice.counting[task.id] = reference
-            unanswered.discard(task.id)
+            unanswered.pop(task.id, None)
         else:
-            unanswered.add(task.id)
+            unanswered[task.id] = reference
     choice.unanswered = [task_id for task_id in by_id if task_id in unanswered]
+    choice.unanswered_files = [task_id for task_id in choice.unanswered if unanswered[task_id].row is None]
     choice.earlier = [task_id for task_id in by_id if task_id in earlier and task_id not in choice.counting]
     return choice

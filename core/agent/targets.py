@@ -9,12 +9,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import AgentError
+from ..wording import with_article
 
 BBox = tuple[float, float, float, float]  # x, y, width, height in CSS pixels of the viewport
 
 
 class TargetNotFoundError(AgentError):
     """A step's target is not on the current page under any of its identities."""
+
+
+class NotATextFieldError(AgentError):
+    """A Type aimed at an element that takes no typed text (a link, a button, a list box): both browsers refuse it
+    alike, a failed step that says so, where core's browser did nothing and QtWebEngine pressed Enter on the
+    element (following a link), each recorded as a step that worked."""
+
+    @classmethod
+    def of(cls, target: Target) -> NotATextFieldError:
+        """The refusal of a Type into `target` (its number and role say which element), in both browsers' words."""
+        which = f"[{target.label}]" if target.label is not None else repr(target.name or target.text or "?")
+        what = with_article(target.role) if target.role else "an element"
+        return cls(f"element {which} is {what}, not a text field: nothing was typed (Type fills a text box or a "
+                   "search box; a link or a button is clicked)")
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,10 @@ For each category of the seeds file, the model gets the category's description, 
 the seeds start from, and is asked for `per_category` new tasks as a JSON list of objects with `instruction`,
 `answer`, `answer_kind`, `start_url` and `seeds` (the ids of the seeds it followed). Its answer is read
 tolerantly (code fences, prose around the JSON); items that are not usable (no instruction or answer, an
-answer given as true or false, an unknown answer kind) are dropped and counted, never a crash. A number given
+answer given as true or false, an unknown answer kind) are dropped and counted, never a crash. An answer the
+model did not finish (refused: finishReason SAFETY, RECITATION...; cut off: MAX_TOKENS; or empty) is not used at
+all, as `agent run` never acts on one (`Answer.incomplete`): its category is not answered, and is named with
+why; an empty list is an answer, with no task, and said so. A number given
 as the answer is kept as its digits (0 as "0"). A candidate whose `seeds` name no seed of its
 category gets all of them; its normalisation is that of the category's seeds of the same answer kind (or the
 kind's usual rules). Ids are `gen-<category>-<n>`, stable for the same answers.
@@ -59,11 +62,14 @@ class GenerationReport:
     budget: bool = False
     unasked: list[str] = field(default_factory=list)  # the categories not asked after the stop
     refused: list[str] = field(default_factory=list)  # categories whose request the endpoint refused (HTTP 400)
+    # Categories whose answer the model did not finish (refused, cut off, empty: `Answer.incomplete`) -> why.
+    unfinished: dict[str, str] = field(default_factory=dict)
+    empty: list[str] = field(default_factory=list)  # categories the model answered with an empty list of tasks
 
     @property
     def answered(self) -> int:
-        """The categories the model answered (kept candidates or not)."""
-        return self.requests - (1 if self.stopped else 0) - len(self.refused)
+        """The categories the model answered (kept candidates or not; an empty list is an answer)."""
+        return self.requests - (1 if self.stopped else 0) - len(self.refused) - len(self.unfinished)
 
     def shortfall(self) -> str:
         """What was not done, in words ("" when every category was answered)."""
@@ -74,11 +80,15 @@ class GenerationReport:
             said.append(f"stopped at category {self.requests} of {self.categories} ({why}{unasked})")
         if self.refused:
             said.append(f"the request of {listed(self.refused)} was refused")
+        if self.unfinished:
+            said.append("no finished answer for " + "; ".join(f"{category} ({why})"
+                                                               for category, why in self.unfinished.items()))
         return "; ".join(said)
 
     def exit_status(self) -> int:
-        """As `agent run`'s and `extract`'s: 3 a budget, 4 an endpoint that failed, 1 a refused category."""
-        return (3 if self.budget else 4) if self.stopped else 1 if self.refused else 0
+        """As `agent run`'s and `extract`'s: 3 a budget, 4 an endpoint that failed, 1 a refused category or one
+        whose answer the model did not finish."""
+        return (3 if self.budget else 4) if self.stopped else 1 if self.refused or self.unfinished else 0
 
 
 def build_prompt(category: str, description: str, seeds: Sequence[Task], site: Site, excerpts: Mapping[str, str],
@@ -100,8 +110,9 @@ def build_prompt(category: str, description: str, seeds: Sequence[Task], site: S
             "tasks it follows).")
 
 
-def read_items(text: str) -> list[object]:
-    """The JSON list in a model's answer (fences and prose around it tolerated); [] when there is none."""
+def read_items(text: str) -> list[object] | None:
+    """The JSON list in a model's answer (fences and prose around it tolerated); None when there is none (an empty
+    list is the model's answer: no task)."""
     cleaned = re.sub(r"```(?:json)?", "", text)
     for start in [m.start() for m in re.finditer(r"[\[{]", cleaned)]:
         try:
@@ -112,7 +123,7 @@ def read_items(text: str) -> list[object]:
             value = value.get("tasks", [value])
         if isinstance(value, list):
             return value
-    return []
+    return None
 
 
 def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, per_category: int, model: str,
@@ -148,11 +159,21 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
                 break
             report.refused.append(category)
             continue  # this one request was refused (HTTP 400: its prompt, say): the next category may pass
+        unfinished = answer.incomplete
+        if unfinished:  # a refusal or a list cut short is not what the model meant: none of it is used
+            report.unfinished[category] = unfinished
+            hint = "; fewer tasks (--per-category) make a shorter answer" if answer.finish_reason == "MAX_TOKENS" \
+                else ""
+            report.dropped.append(f"{category}: {unfinished}: its answer is not used{hint}")
+            continue
         items = read_items(answer.text)
-        if not items:
+        if items is None:
             report.dropped.append(f"{category}: the answer holds no JSON list of tasks")
+        elif not items:
+            report.empty.append(category)
+            report.dropped.append(f"{category}: the model answered with no task (an empty list)")
         kept = extra = 0
-        for item in items:
+        for item in items or ():
             candidate, why = _candidate(item, category, group, site, model, kept + 1)
             if candidate is None:
                 report.dropped.append(f"{category}: {why}")

@@ -4,7 +4,13 @@ It "renders" core's DOM of each saved page: the numbered elements are the links,
 document order (numbered from 1), with their text, role and accessible name; there is no layout, so no box and
 no real screenshot (a blank PNG stands in). A click on a link opens the saved page for its URL or the "not in
 this snapshot" page; typing into a field fills it and presses Enter, which submits its form as a GET request
-(the only kind a static snapshot can answer); a submit button does the same.
+(the only kind a static snapshot can answer); a submit button does the same. Typing into an element that is no
+text field (a link, a button, a list box) is refused (`NotATextFieldError`), as the Qt browser refuses it.
+
+Roles and accessible names follow the Qt browser's set-of-mark script (resources/js/som.js), so that the two
+browsers show the agent the same elements alike: the name is aria-labelledby's text, else aria-label, else, for
+a field, its label (`<label for=id>`, or the `<label>` around it) or a button's value, for a link or a button its
+text (or its images' alt), else its title, else its placeholder.
 """
 
 from __future__ import annotations
@@ -19,13 +25,16 @@ from ..page.snapshot import read_snapshot
 from .actions import Step
 from .model import MAX_PAGE_TEXT, TEXT_PER_SCREEN, Observation
 from .sites import NOT_IN_SNAPSHOT_TITLE, Site, not_in_snapshot_html
-from .targets import Target, TargetNotFoundError
+from .targets import NotATextFieldError, Target, TargetNotFoundError
 
 VIEWPORT = (1280.0, 800.0)
 _FIELD_TAGS = ("input", "textarea", "select")
 _BUTTON_INPUTS = ("submit", "button", "reset", "image")
 _INPUT_ROLES = {"search": "searchbox", "checkbox": "checkbox", "radio": "radio", "range": "slider",
                 "number": "spinbutton"}
+# The inputs that take typed text (som.js's TEXT_INPUTS): Type fills these, a text area, and a text box by role.
+_TEXT_INPUTS = ("", "text", "search", "email", "url", "tel", "password", "number")
+_LABELABLE = ("input", "select", "textarea", "button", "meter", "output", "progress")
 
 
 def blank_png(width: int = 4, height: int = 3) -> bytes:
@@ -93,6 +102,9 @@ class HtmlSiteBrowser:
         if step.action == "click":
             self._click(element)
         elif step.action == "type":
+            if not _takes_text(element):
+                label = next(i for i, e in enumerate(self._interactive(), 1) if e is element)
+                raise NotATextFieldError.of(Target(label=label, role=_role_of(element), name=self._name_of(element)))
             self._values[element.xpath] = step.value or ""
             self._submit(element, None)
 
@@ -152,20 +164,52 @@ class HtmlSiteBrowser:
         return element.text()
 
     def _name_of(self, element: Element) -> str:
+        """The accessible name, in som.js's order (module notes)."""
         attrs = element.attrs
-        if attrs.get("aria-label"):
-            return attrs["aria-label"] or ""
+        labelled = self._text_of_ids(attrs.get("aria-labelledby") or "")
+        if labelled:
+            return labelled
+        if _squashed(attrs.get("aria-label")):
+            return _squashed(attrs.get("aria-label"))
         if element.tag in _FIELD_TAGS:
-            label = self._label_for(element)
-            return label or attrs.get("placeholder") or attrs.get("title") or ""
-        return element.text() or attrs.get("title") or ""
+            kind = (attrs.get("type") or "").lower()
+            if kind == "image" and _squashed(attrs.get("alt")):
+                return _squashed(attrs.get("alt"))
+            if kind in ("button", "submit", "reset"):
+                return _squashed(attrs.get("value")) or {"submit": "Submit", "reset": "Reset"}.get(kind, "")
+            label = self._label_of(element)
+            if label:
+                return label
+        else:
+            content = _squashed(element.text()) or _squashed(" ".join(
+                e.attrs.get("alt") or "" for e in element.iter() if e.tag == "img"))
+            if content:
+                return content
+        return _squashed(attrs.get("title")) or _squashed(attrs.get("placeholder"))
 
-    def _label_for(self, element: Element) -> str:
-        ident = element.attrs.get("id")
-        if not ident or self._page is None:
+    def _label_of(self, element: Element) -> str:
+        """The text of the field's labels: each `<label for=its id>`, and the `<label>` around it that names no
+        other (`for` absent, and the field its first labelable element), as a browser's `labels` are."""
+        if self._page is None:
             return ""
-        label = next((e for e in self._page.elements if e.tag == "label" and e.attrs.get("for") == ident), None)
-        return label.text() if label else ""
+        ident = element.attrs.get("id")
+        labels = [e for e in self._page.elements if e.tag == "label" and ident and e.attrs.get("for") == ident]
+        node = element.parent
+        while node is not None and node.tag != "label":
+            node = node.parent
+        if node is not None and node.attrs.get("for") is None and node not in labels:
+            first = next((e for e in node.iter() if e is not node and e.tag in _LABELABLE and not (
+                e.tag == "input" and (e.attrs.get("type") or "").lower() == "hidden")), None)
+            if first is element:
+                labels.append(node)
+        return _squashed(" ".join(label.text() for label in labels))
+
+    def _text_of_ids(self, ids: str) -> str:
+        """The texts of the elements with these ids (aria-labelledby's), in the order named."""
+        if not ids.split() or self._page is None:
+            return ""
+        by_id = {e.attrs.get("id"): e for e in reversed(self._page.elements) if e.attrs.get("id")}
+        return _squashed(" ".join(by_id[i].text() for i in ids.split() if i in by_id))
 
     # -- actions --------------------------------------------------------------------------------------------
 
@@ -201,6 +245,21 @@ def _is_interactive(element: Element) -> bool:
     if element.tag == "input":
         return (element.attrs.get("type") or "").lower() != "hidden"
     return element.tag in ("button", "textarea", "select")
+
+
+def _takes_text(element: Element) -> bool:
+    """Whether Type can fill the element (som.js's isTextField): a text area, a text-like input, a text box by role
+    or an editable element."""
+    kind = (element.attrs.get("type") or "").lower()
+    role = _squashed(element.attrs.get("role"))
+    editable = "contenteditable" in element.attrs and \
+        (element.attrs.get("contenteditable") or "").lower() in ("", "true", "plaintext-only")
+    return (element.tag == "textarea" or (element.tag == "input" and kind in _TEXT_INPUTS)
+            or role in ("textbox", "searchbox") or editable)
+
+
+def _squashed(text: str | None) -> str:
+    return " ".join((text or "").split())
 
 
 def _submits(element: Element) -> bool:

@@ -146,6 +146,12 @@ def _run_settings(args: argparse.Namespace, site: Site) -> tuple[Memory, Browser
         raise AgentError(f"--engine {args.engine} runs core's HTML browser only: add --browser text")
     if args.runs < 1 or args.step_budget < 1:
         raise AgentError("--runs and --step-budget must be at least 1")
+    if args.max_failures < 1:  # 0 would end every episode after its first step, a success included, as "failures"
+        if args.resume is not None:  # a run stored before the option was checked: its own setting, not the user's
+            raise AgentError(f"agent run {args.resume} records --max-failures {args.max_failures} (made before values "
+                             "below 1 were refused: its episodes ended after their first step): start a new run")
+        raise AgentError(f"--max-failures must be at least 1, as --runs and --step-budget must (got "
+                         f"{args.max_failures}): it is how many failed steps in a row end an episode")
     kind = browser_kind(args.browser)
     return memory, kind, _observations(args.observation, kind.screenshots, site)
 
@@ -379,11 +385,12 @@ def _run_references(folder: str, tasks: list, tasks_file: str) -> dict[str, Traj
     """--references read before any work (a mistyped folder is refused, not ignored); a reference for a task the
     tasks file does not hold is named, since it would never be stored or compared."""
     found = reference_files(Path(folder))
-    strays = [str(path) for task_id, (path, _) in found.items() if task_id not in {t.id for t in tasks}]
+    held = {t.id for t in tasks}
+    strays = [str(path) for task_id, (path, _) in found.items() if task_id not in held]
     if strays:
         warn(f"{counted(len(strays), 'reference')} for a task id {tasks_file} does not hold, not used: "
              f"{listed(strays)}")
-    return {task_id: trajectory for task_id, (_, trajectory) in found.items()}
+    return {t.id: found[t.id][1] for t in tasks if t.id in found}  # in the tasks file's order
 
 
 def _check_viewport(settings: dict[str, object], browser: object, run_id: int) -> None:
@@ -457,9 +464,14 @@ def _observations(text: str | None, screenshots: bool, site) -> tuple[str, ...] 
         raise AgentError(f"--observation {text!r}: choose from {', '.join(OBSERVATIONS)} (comma-separated)")
     if "screenshot" in kinds and not screenshots:
         raise AgentError("--observation screenshot needs a browser with screenshots (--browser qt)")
-    if "axtree" in kinds and not SiteTrees(site).count():
-        raise AgentError(f"--observation axtree: the site {site.name} has no stored accessibility tree; capture it "
-                         "with `recordlens site capture`")
+    if "axtree" in kinds:
+        trees = SiteTrees(site)
+        if not trees.count():
+            raise AgentError(f"--observation axtree: the site {site.name} has no stored accessibility tree; capture "
+                             "it with `recordlens site capture`")
+        for url, why in trees.unreadable():  # said once per page, before the run: its prompts there show none
+            warn(f"--observation axtree: {url}: {why}, so the agent is shown no tree on that page (its prompt says "
+                 "none is stored); run the same `site capture` again to capture it again")
     return kinds
 
 
@@ -551,7 +563,8 @@ def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 
     (else each run would store one more copy), and said. A task whose references are all of an earlier version, or
     recorded without an answer, takes the file's; each case is said, so that a file's reference left out is never a
     surprise. One with the very path of the one that counts (the folder given again) is already there: said in a
-    quiet line, only one that differs is warned of."""
+    quiet line, only one that differs is warned of. A file's reference of a task the run does not run (--task chose
+    others) is not stored either (the run stores no such task), and said."""
     if not references:
         return
     versions = project.agent.recorded_versions()
@@ -593,6 +606,12 @@ def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 
              f"{'is' if one else 'are'} not stored: {'it ends' if one else 'they end'} without an answer (stopped "
              "before ANSWER), and a reference without one never counts; record "
              f"{'it' if one else 'them'} to the answer to store {'it' if one else 'them'}")
+    not_run = [task_id for task_id in references if task_id not in rows]
+    if not_run:  # the file's other tasks (--task chose some, or the run resumed holds fewer): not stored, said
+        one = len(not_run) == 1
+        print(f"the reference{'' if one else 's'} of {listed(not_run, total=True)} in {origin} {'is' if one else 'are'}"
+              f" not stored: {'its task is' if one else 'their tasks are'} not in this run (a run of "
+              f"{'it' if one else 'them'} with --references stores {'it' if one else 'them'})", file=sys.stderr)
     if kept:
         one = len(kept) == 1
         warn(f"the reference{'' if one else 's'} of {listed(kept, total=True)} in {origin} "

@@ -113,10 +113,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
                          f"{args.out} not written")
     save_candidates(args.out, candidates)
     flagged = sum(c.evidence == "" for c in candidates)
+    with_none = f" ({listed(report.empty)} with no task)" if report.empty else ""
     print(f"{args.out}: {len(candidates)} candidate(s) from {len(seeds)} seed(s), {report.answered} of "
-          f"{report.categories} categories answered; {flagged} with a gold answer found in no saved page (flagged for "
-          "review)")
-    if shortfall:  # partial work: the exit status says why (3 a budget, 4 an endpoint, 1 a refused category)
+          f"{report.categories} categories answered{with_none}; {flagged} with a gold answer found in no saved page "
+          "(flagged for review)")
+    if shortfall:  # partial work: the exit status says why (3 a budget, 4 an endpoint, 1 a refused category or an
+        # answer the model did not finish)
         print(f"warning: {shortfall}; the candidates of the categories answered are written", file=sys.stderr)
     return report.exit_status()
 
@@ -168,15 +170,26 @@ def cmd_filter(args: argparse.Namespace) -> int:
     against_file = args.against or args.seeds
     against = load_tasks(against_file) if against_file else []
     embedder = make_embedder(args.embedder)
+    earlier = {c.id: c.filter for c in candidates if c.filter is not None}  # the filter's marks: made again
     filtered = filter_near_duplicates(candidates, embedder, kept=against, threshold=args.threshold)
-    dropped = [c for c, before in zip(filtered, candidates, strict=True) if c.status != before.status]
+    marked = [c for c in filtered if c.filter is not None]
     out = args.out or args.candidates
     save_candidates(out, filtered)
-    for c in dropped:
+    for c in marked:
         print(f"  similar  {c.id} -> {c.similar_to} ({c.similarity:.3f}): {c.task.instruction}")
     kept = sum(c.status == "candidate" for c in filtered)
-    print(f"{out}: {len(dropped)} near-duplicate(s) marked similar at threshold {args.threshold:g} with "
-          f"{embedder.name}; {kept} candidate(s) left to review")
+    said = [f"{out}: {len(marked)} near-duplicate(s) marked similar at threshold {args.threshold:g} with "
+            f"{embedder.name}"]
+    if earlier:  # marks of an earlier run are not verdicts: said what became of them
+        lifted = [i for i in earlier if i not in {c.id for c in marked}]  # in the file's order
+        at = " and ".join(sorted({f"{mark.threshold:g}" for mark in earlier.values()}, key=float))
+        said[0] += (f" (the {len(earlier)} mark(s) of an earlier run at threshold {at} were made again: "
+                    f"{len(earlier) - len(lifted)} still similar, {len(lifted)} lifted"
+                    + (f": {listed(lifted)}" if lifted else "") + ")")
+    verdicts = sum(c.status == "similar" and c.filter is None for c in filtered)
+    if verdicts:
+        said.append(f"{verdicts} similar verdict(s) of reviewers kept as given")
+    print("; ".join([*said, f"{kept} candidate(s) left to review"]))
     return 0
 
 
