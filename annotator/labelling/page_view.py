@@ -23,7 +23,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPalette, QResi
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QWidget
 from shiboken6 import Shiboken
 
-from ...core.page import LoadedPage, Page, load_page
+from ...core.page import LoadedPage, Page, Snapshot, load_page, mhtml_bytes
 from ..qt.event_loop import run_until_quit, settled_grab
 from ..qt.page_loader import OfflinePage, ScriptBridge, script_slot
 from ..qt.page_scripts import document_script
@@ -98,6 +98,25 @@ def _is_archive(path: Path) -> bool:
     with path.open("rb") as stream:
         head = stream.read(64)
     return not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
+
+
+def _has_bare_line_feeds(path: Path) -> bool:
+    """Whether a line of the file ends in LF alone (an unreadable file: no, Chromium then says what it can)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    return data.count(b"\n") != data.count(b"\r\n")
+
+
+def _archive_as_read(snapshot: Snapshot) -> bytes | None:
+    """The archive as the core read it, in Chromium's layout: its HTML and resources written again (None when a
+    part cannot be: a header value with a line break, say)."""
+    where = {"url": snapshot.url} if snapshot.url else {}
+    try:
+        return mhtml_bytes(snapshot.html, title=snapshot.title, resources=snapshot.resources.values(), **where)
+    except ValueError:
+        return None
 
 
 class ScrollMarks(QWidget):
@@ -233,10 +252,22 @@ class PageView(QWidget):
         # parser-error page, or its XML viewer without the XHTML namespace), while the core and every label read
         # it with the HTML parser. Its archived images are then not shown; its records are.
         if _is_archive(path) and loaded.snapshot.media_type != "application/xhtml+xml":
-            self.offline.load_mhtml(path)
+            self._show_archive(path, loaded.snapshot)
         else:
             # The core's decoded text, served as UTF-8 with the charset stated: page and core read the same.
             self.offline.load_html(loaded.snapshot.html, path.name)
+
+    def _show_archive(self, path: Path, snapshot: Snapshot) -> None:
+        """Chromium splits an archive on CRLF only: one whose lines end in LF alone (written by hand, by a script
+        or by a tool other than a browser) shows as an empty page, while the core reads it. Such an archive is
+        shown as the core read it, written again in Chromium's layout (the core's HTML, so the page's elements and
+        XPaths are the core's; its images and stylesheets kept); one that cannot be, from the core's HTML alone."""
+        if not _has_bare_line_feeds(path):
+            self.offline.load_mhtml(path)
+        elif (archive := _archive_as_read(snapshot)) is not None:
+            self.offline.load_mhtml_bytes(archive, path.name)
+        else:
+            self.offline.load_html(snapshot.html, path.name)
 
     def wait_until_loaded(self, timeout_ms: int = 30_000) -> bool:
         return self.offline.wait_until_loaded(timeout_ms)

@@ -2,8 +2,9 @@
 
 `OfflinePage` owns an off-the-record profile, a page and (optionally) a view. It serves HTML from memory
 through the `recordlens-page:` scheme with its charset stated (setHtml would cap pages at 2 MB and let Chromium
-guess the encoding), opens MHTML files by their file:// URL (Chromium only treats MHTML as an archive there),
-and blocks every other request: the snapshot's remote images, scripts, frames and fetches never leave the
+guess the encoding), opens MHTML files by their file:// URL (Chromium only treats MHTML as an archive there; an
+archive made in memory is written to a private temporary folder of the page's own first), and blocks every
+other request: the snapshot's remote images, scripts, frames and fetches never leave the
 process. Injected JavaScript runs in ApplicationWorld, the only world that works once page scripts are off.
 A saved page never navigates itself away: a `<meta http-equiv=refresh>` (which Chromium follows with scripts
 off), a link or a form may not take the main frame anywhere but the page being shown, and a client redirect
@@ -18,6 +19,8 @@ from __future__ import annotations
 import itertools
 import logging
 import re
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -198,6 +201,7 @@ class OfflinePage(QObject):
         self._load_ok: bool | None = None
         self._wait_loop: QEventLoop | None = None
         self._closed = False
+        self._archive_folder: Path | None = None  # where archives made in memory are written for Chromium
         self.refused_navigations: list[str] = []
         self._refusals_to_absorb = 0
         self.page.loadFinished.connect(self._on_load_finished)
@@ -235,6 +239,19 @@ class OfflinePage(QObject):
         url = QUrl.fromLocalFile(str(Path(path).resolve()))
         self._start(url)
         return url
+
+    def load_mhtml_bytes(self, data: bytes, name: str = "page.mhtml") -> QUrl:
+        """Show an MHTML archive held in memory. Chromium opens an archive only from a file, so it is written to
+        this page's private temporary folder (removed at `close`): a fresh file per load, so Chromium never shows
+        a cached earlier one, the file of the previous load removed."""
+        if self._archive_folder is None:
+            self._archive_folder = Path(tempfile.mkdtemp(prefix="recordlens-archive-"))  # readable by us alone
+        for earlier in self._archive_folder.iterdir():
+            earlier.unlink(missing_ok=True)
+        stem = re.sub(r"[^A-Za-z0-9._-]", "_", Path(name).stem) or "page"
+        path = self._archive_folder / f"{next(_page_numbers)}-{stem}.mhtml"
+        path.write_bytes(data)
+        return self.load_mhtml(path)
 
     def _start(self, url: QUrl) -> None:
         self._refusals_to_absorb = 0
@@ -330,6 +347,8 @@ class OfflinePage(QObject):
         Shiboken.delete(self.profile)
         # The profile is gone, so nothing calls these any more.
         self._kept.clear()
+        if self._archive_folder is not None:
+            shutil.rmtree(self._archive_folder, ignore_errors=True)
 
     def __enter__(self) -> OfflinePage:
         return self
