@@ -61,6 +61,7 @@ from ..errors import AgentError, RecordLensError
 from ..output_paths import writable_folder
 from ..wording import listed
 from . import axtree
+from .page_twins import PageCopy, link_key, page_shape, same_page
 from .site_files import SAVED_SUFFIX, free_site_file_name, site_file_name
 from .sites import (
     CAPTURE_STATE_FILE,
@@ -69,6 +70,7 @@ from .sites import (
     SET_ASIDE_FOLDER,
     SiteError,
     build_site,
+    inside_site,
     load_site,
     normalise_url,
     side_files,
@@ -831,13 +833,15 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
         _alias(root / str(already.get("file", "")), [url, *(str(h.get("url") or "") for h in page.redirects)])
         return f"{url} redirects to {page.final_url}, saved already"
     state.seen.add(final_key)
-    content = _content_digest(page)
+    html = _main_html(page)
+    shape = page_shape(html) if html is not None else ""
     # The same document under another URL (/about, /About, a session id in the query), reaching the same pages: an
     # alias of the page saved, as a redirect is; not a page more (nor one counted against --max-pages), and its
     # links, the saved page's, are not followed again (a link to it shows the saved page, at the saved page's URL).
-    # A page saved by a capture.json of before has no digest (its "content" was the HTML alone): never a twin.
-    twin = next((o for o in state.outcomes.values() if o.get("outcome") == "saved"
-                 and o.get("digest") == content), None) if content else None
+    # Its "digest" is its shape (page_twins), which finds the saved pages to compare it with. A page saved by a
+    # capture.json of before has no digest, or one of another kind, never a shape: never a twin.
+    twin = next((o for o in state.outcomes.values() if o.get("outcome") == "saved" and o.get("digest") == shape
+                 and _same_as_saved(page, str(html), o, state, root)), None) if shape else None
     if twin is not None:
         saved_as = str(twin.get("final_url") or twin.get("url"))
         state.outcomes[key] = {"url": url, "outcome": "duplicate", "final_url": saved_as, "depth": depth,
@@ -866,7 +870,7 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
     atomic.write_bytes(target, page.mhtml)  # last: the page exists only once everything else does
     relative = target.relative_to(root).as_posix()
     state.outcomes[key] = {"url": url, "outcome": "saved", "final_url": page.final_url, "file": relative,
-                           "status": page.status, **({"digest": content} if content else {})}
+                           "status": page.status, **({"digest": shape} if shape else {})}
     summary.saved.append(page.final_url)
     if depth < max_depth:
         _enqueue(page.links, depth + 1, state)
@@ -932,30 +936,35 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _content_digest(page: RenderedPage) -> str:
-    """What two pages must share to be one: the sha256 of the main document's HTML (the MHTML's own headers carry
-    the URL and the time, so they differ between any two) with the pages it links to, or "" when the MHTML cannot
-    be read. The same HTML under /v1/ and /v2/ whose links are relative reaches /v1/… and /v2/…: two pages, each
-    with links to follow. A link to the page itself (#top, a form sent to itself) is the same on every URL of it."""
+def _main_html(page: RenderedPage) -> str | None:
+    """The main document's HTML of a rendered page (the MHTML's own headers carry the URL and the time, so they
+    differ between any two copies), or None when its MHTML cannot be read."""
     from ..page.snapshot import read_snapshot
 
     try:
-        html = read_snapshot(page.mhtml).html
+        return read_snapshot(page.mhtml).html
     except (RecordLensError, ValueError):
-        return ""
-    own = _link_key(page.final_url)
-    reached = sorted({"" if key == own else key for key in map(_link_key, page.links)})
-    return _sha256(json.dumps([html, reached], ensure_ascii=False).encode("utf-8"))
+        return None
 
 
-def _link_key(link: str) -> str:
-    """A link as pages are told apart by where they lead: its normalised URL without the fragment (as written
-    when it cannot be read)."""
-    address = urldefrag(link.strip())[0]
+def _same_as_saved(page: RenderedPage, html: str, saved: dict[str, Any], state: _State, root: Path) -> bool:
+    """Whether the page rendered is the page `saved` under another address (page_twins.same_page), the saved copy
+    read from its file: one gone, unreadable or named outside the folder is no twin."""
+    from ..page.snapshot import read_snapshot
+
+    file = str(saved.get("file", ""))
+    if not inside_site(root, file):
+        return False
     try:
-        return normalise_url(address)
-    except ValueError:
-        return address
+        saved_html = read_snapshot(root / file).html
+    except (RecordLensError, OSError, ValueError):
+        return False
+    saved_at = str(saved.get("final_url") or saved.get("url"))
+    known = tuple(str(o.get("url") or "") for o in state.outcomes.values()  # its URL, its redirects', its aliases'
+                  if link_key(str(o.get("final_url") or "")) == link_key(saved_at))
+    hops = tuple(str(h.get("url") or "") for h in page.redirects)
+    return same_page(PageCopy(html, page.final_url, (page.requested_url, *hops)),
+                     PageCopy(saved_html, saved_at, known))
 
 
 # -- who renders ------------------------------------------------------------------------------------------------

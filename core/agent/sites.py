@@ -196,16 +196,10 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
         if snapshot.url.lower().startswith("file:"):  # run integrity: a local path is no web address
             warnings.append(f"{relative}: saved from a local file ({snapshot.url}), not a web address: links "
                             "on other pages name the web address and will not reach it; save it from the web")
-        found = side_files(path)
-        # Only a capture writes NAME.meta.json: without it, a NAME.png beside a hand-made page is just a file.
-        side = tuple((kind, f.relative_to(root).as_posix()) for kind, f in found.items()
-                     if found["meta"].is_file() and f.is_file())
-        gone = [f.name for f in found.values() if found["meta"].is_file() and not f.is_file()]
-        if gone:
-            warnings.append(f"{relative}: its capture's {' and '.join(gone)} are gone from the folder; run the "
-                            "same `site capture` again to capture it again")
+        side = _side_files_kept(root, path, relative, warnings)
+        meta = dict(side).get("meta")
         pages.append(SitePage(url=snapshot.url, file=relative, title=snapshot.title or "", side=side,
-                              aliases=_redirected_from(found["meta"], snapshot.url) if side else ()))
+                              aliases=_redirected_from(root / meta, snapshot.url) if meta else ()))
     kept = {p.file for p in pages}
     for meta in sorted(root.rglob("*" + SIDE_SUFFIXES["meta"])):  # a capture's page whose MHTML was deleted
         page = meta.with_name(meta.name.removesuffix(SIDE_SUFFIXES["meta"]) + ".mhtml")
@@ -220,6 +214,35 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
     if write:
         _write_index(site)
     return site
+
+
+def _side_files_kept(root: Path, page: Path, relative: str, warnings: list[str]) -> tuple[tuple[str, str], ...]:
+    """The files a capture kept beside the page at `page` that the index names (kind, relative path); each one
+    gone or linking out of the folder is said in `warnings`. One that links out is left out, and not read (its
+    meta.json's aliases are not taken): `load_site` refuses an index naming a file outside the folder."""
+    found = side_files(page)
+    # Only a capture writes NAME.meta.json: without it, a NAME.png beside a hand-made page is just a file.
+    if not found["meta"].is_file():
+        return ()
+    kept: list[tuple[str, str]] = []
+    gone: list[str] = []
+    outside: list[str] = []
+    for kind, file in found.items():
+        named = file.relative_to(root).as_posix()
+        if not file.is_file():
+            gone.append(file.name)
+        elif not inside_site(root, named):
+            outside.append(file.name)
+        else:
+            kept.append((kind, named))
+    if gone:
+        warnings.append(f"{relative}: its capture's {' and '.join(gone)} {'is' if len(gone) == 1 else 'are'} gone "
+                        "from the folder; run the same `site capture` again to capture it again")
+    if outside:
+        one = len(outside) == 1
+        warnings.append(f"{relative}: its capture's {' and '.join(outside)} {'is' if one else 'are'} left out: "
+                        f"{'it links' if one else 'they link'} to a file outside the site folder")
+    return tuple(kept)
 
 
 def _in_removed(root: Path, path: Path) -> bool:

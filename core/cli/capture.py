@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from ..agent.capture import (
@@ -29,6 +30,11 @@ from ..output_paths import writable_folder
 
 DEFAULT_TIMEOUT_S = PAGE_TIMEOUT_S
 BAR = 24
+MIN_VIEWPORT_SIDE = 100
+# Chromium cannot be trusted with a larger view: at 16,384 px a side (its texture limit, where full-page screenshots
+# are cut) a page's screenshot already takes most of its time, and beyond it the capture hangs or the process dies
+# (SIGILL/SIGSEGV, tried). 8,192 px holds an 8K screen (7680x4320) and captures a whole site.
+MAX_VIEWPORT_SIDE = 8192
 
 
 def register(site_sub: argparse._SubParsersAction) -> None:
@@ -56,7 +62,9 @@ def register(site_sub: argparse._SubParsersAction) -> None:
     host.add_argument("--any-host", dest="same_host", action="store_false", help="follow links to other hosts")
     q.add_argument("--delay", type=float, default=0.0, metavar="S", help="seconds between two page loads")
     q.add_argument("--ignore-robots", action="store_true", help="do not honour robots.txt (off by default)")
-    q.add_argument("--viewport", default=f"{DEFAULT_VIEWPORT[0]}x{DEFAULT_VIEWPORT[1]}", metavar="WxH")
+    q.add_argument("--viewport", default=f"{DEFAULT_VIEWPORT[0]}x{DEFAULT_VIEWPORT[1]}", metavar="WxH",
+                   help=f"the browser window the pages are laid out in, each side {MIN_VIEWPORT_SIDE} to "
+                        f"{MAX_VIEWPORT_SIDE:,} px (default {DEFAULT_VIEWPORT[0]}x{DEFAULT_VIEWPORT[1]})")
     q.add_argument("--no-scripts", action="store_true", help="do not run the pages' scripts")
     q.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
                    help=f"per page load (default {DEFAULT_TIMEOUT_S:g})")
@@ -68,10 +76,15 @@ def register(site_sub: argparse._SubParsersAction) -> None:
 
 
 def _viewport(text: str) -> tuple[int, int]:
-    width, _, height = text.lower().partition("x")
-    if not (width.isdigit() and height.isdigit()) or int(width) < 100 or int(height) < 100:
+    """`WIDTHxHEIGHT` as two sizes in px, each side within what the capture can render; else a one-line refusal."""
+    written = re.fullmatch(r"([0-9]+)[xX]([0-9]+)", text.strip())
+    if not written:
         raise CaptureError(f"--viewport {text!r}: write it WIDTHxHEIGHT, e.g. 1920x1080")
-    return int(width), int(height)
+    size = int(written[1]), int(written[2])
+    if not all(MIN_VIEWPORT_SIDE <= side <= MAX_VIEWPORT_SIDE for side in size):
+        raise CaptureError(f"--viewport {text!r}: each side must be at least {MIN_VIEWPORT_SIDE} px and at most "
+                           f"{MAX_VIEWPORT_SIDE:,} px, e.g. 1920x1080")
+    return size
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
@@ -87,6 +100,7 @@ def _check_numbers(args: argparse.Namespace) -> None:
 
 def cmd_site_capture(args: argparse.Namespace) -> int:
     _check_numbers(args)
+    viewport = _viewport(args.viewport)
     rules = CaptureRules(include=tuple(args.include), exclude=tuple(args.exclude), same_host=args.same_host,
                          depth=args.depth, max_pages=args.max_pages, robots=not args.ignore_robots,
                          delay_s=args.delay)
@@ -103,7 +117,7 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
               file=sys.stderr, flush=True)
 
     try:
-        summary = capture_runner()(args.urls, args.site, rules, viewport=_viewport(args.viewport),
+        summary = capture_runner()(args.urls, args.site, rules, viewport=viewport,
                                    scripts=not args.no_scripts, timeout_s=args.timeout, progress=progress,
                                    refresh=args.refresh)
     except KeyboardInterrupt as interruption:  # the pages saved so far are kept (core's crawl indexed them)

@@ -303,7 +303,7 @@ def test_a_capture_run_again_tries_what_failed_and_what_was_deleted(tmp_path: Pa
     assert [u for u, _ in first.failed] == [url("/slow")]
     (tmp_path / load_site(tmp_path).page(url("/a")).side_file("screenshot")).unlink()
     said = build_site(tmp_path, write=False).warnings
-    assert len(said) == 1 and said[0].endswith(".png are gone from the folder; run the same `site capture` again "
+    assert len(said) == 1 and said[0].endswith(".png is gone from the folder; run the same `site capture` again "
                                                "to capture it again"), said
     again_renderer = TinySite(links)
     again = capture_site([ROOT], tmp_path, again_renderer, CaptureRules(depth=1), robots=NO_ROBOTS)
