@@ -12,6 +12,7 @@ from typing import TypeVar
 from ..atomic import write_text
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
+from ..llm.gemini import token_counter
 from ..output_paths import is_chart, is_json_report, marked_report, writable_file
 from ..page.dataset import record_files, synthetic_sources, unfinished_dataset
 from ..records.hygiene import CheckReport, dataset_labels, summarise
@@ -22,6 +23,7 @@ from ..runs.evaluate import (
     is_not_extracted,
     is_not_given,
     is_not_in_the_project,
+    is_record_unreadable,
     pages_predicted_on_others,
     score_run,
     score_seeds,
@@ -39,7 +41,6 @@ from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
 from .labels import label_checks, with_its_exit
 from .output import STDOUT, print_json, warn
-from .pages import token_counter
 
 T = TypeVar("T")
 
@@ -209,15 +210,17 @@ def format_failed(kept: DatasetScore, failed: dict[str, str], unreadable: Mappin
     gone = sum(is_file_missing(reason) for reason in failed.values())  # done, its file deleted: a rerun writes it
     # predicted in a folder while the project lacked them: a folder added again brings them, not a rerun
     lacked = sum(is_not_in_the_project(reason) for reason in failed.values())
-    tried = len(failed) - missing - not_given - gone - lacked
+    unknown = sum(is_record_unreadable(reason) for reason in failed.values())  # done or not: a rerun does it again
+    tried = len(failed) - missing - not_given - gone - lacked - unknown
     kinds = ", ".join(part for part in (f"{tried} failed" if tried else "",
                                          f"{missing} not extracted" if missing else "",
                                          f"{gone} whose prediction file is missing" if gone else "",
+                                         f"{unknown} whose run record cannot be read" if unknown else "",
                                          f"{not_given} not among the run's pages" if not_given else "",
                                          f"{lacked} not in the project when the run was added" if lacked else "")
                      if part)
     advice = "; ".join(part for part in (
-        "run extract again to retry or finish them" if tried or missing else "",
+        "run extract again to retry or finish them" if tried or missing or unknown else "",
         f"extract again brings back the missing prediction {'file' if gone == 1 else 'files'}" if gone else "",
         f"the run finished without the {'page' if not_given == 1 else 'pages'} it was not given: a run given "
         f"{'it' if not_given == 1 else 'them'} predicts {'it' if not_given == 1 else 'them'}" if not_given else "",
@@ -297,9 +300,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if not args.no_chart:
         # before the work, whose results it would lose
         writable_file(args.chart or DEFAULT_CHART, "a chart", replaces=is_chart)
-    counter = token_counter(args) if args.count_tokens else None
+    # counted where a Gemini method could call: with a key, or at an endpoint of --base-url (a placeholder key)
+    counter = token_counter(args.base_url, args.model, warn) if args.count_tokens else None
     if args.count_tokens and counter is None:
-        warn("--count-tokens needs GEMINI_API_KEY (or GOOGLE_API_KEY); tokens shown as n/a")
+        warn("--count-tokens needs GEMINI_API_KEY (or GOOGLE_API_KEY), or an endpoint of --base-url that needs "
+             "none; tokens shown as n/a")
     with engine_for(args) as engine:  # issue 16: one page (every method on it) per unit of work
         result = bench.run_bench(args.pages[0], args.gt[0], specs, answers=answers, count_tokens=counter,
                                  progress=lambda n: progress(n, label="bench", enabled=not args.quiet),
@@ -424,5 +429,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 BENCH_BUDGET = {"--max-requests": "stop after this many requests, counted over every Gemini method together",
                 "--max-tokens": "stop once this many tokens are used, counted over every Gemini method together "
                                 "(the request that crosses the mark is kept)"}
-BUDGET_SHARED = ("; one budget: the methods take turns on each page, so they stop on the same page; a stopped bench "
-                 "does not resume (run again, it asks every page again)")
+BUDGET_SHARED = ("; one budget: the methods take turns on each page, so they stop on the same page, and every row is "
+                 "scored on the pages every method reached; a stopped bench does not resume (run again, it asks "
+                 "every page again)")

@@ -50,16 +50,26 @@ INPUT_PLACEHOLDER = "{input}"
 class PromptTemplate:
     """The words sent around a page: a system instruction (None: none sent) and a user template with `{input}`.
 
-    `source` names where it came from ("shipped" or the file's path) and `sha256` identifies the exact text, so
-    that a run records which prompt made it.
+    `source` names where it came from ("shipped" or the file's path) and `sha256` identifies it, so that a run
+    records which prompt made it: a prompt file by its own bytes (`file_sha256`, what `sha256sum FILE` prints), the
+    shipped prompt, made of several resource files, by its texts (`text_sha256`).
     """
 
     system: str | None
     user: str
     source: str
+    file_sha256: str | None = None  # a prompt file's bytes' SHA-256; None for the shipped prompt
 
     @property
     def sha256(self) -> str:
+        """The prompt's SHA-256 as a run records it (`prompt_sha256`)."""
+        return self.file_sha256 or self.text_sha256
+
+    @property
+    def text_sha256(self) -> str:
+        """The SHA-256 of the texts sent around a page (system instruction and user template, as one JSON object):
+        the shipped prompt's identity, and what runs recorded as a prompt file's `prompt_sha256` before the file's
+        own bytes were hashed (`GeminiExtractor.as_recorded_now` reads such a run as made with this prompt)."""
         text = json.dumps({"system": self.system, "user": self.user}, ensure_ascii=False, sort_keys=True)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -76,14 +86,16 @@ def prompt_from_file(path: str | Path) -> PromptTemplate:
     """A user's prompt: the whole file is the user message, `{input}` replaced by the page (appended after a
     blank line when the file has no `{input}`); no system instruction is sent."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()  # hashed as they are, so that the run's hash is the file's own
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise RecordLensError(f"cannot read the prompt file {path}: {error}") from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # line ends as a text read makes them
     if not text.strip():
         raise RecordLensError(f"the prompt file {path} is empty")
     if INPUT_PLACEHOLDER not in text:
         text = text.rstrip("\n") + "\n\n" + INPUT_PLACEHOLDER
-    return PromptTemplate(None, text, str(path))
+    return PromptTemplate(None, text, str(path), hashlib.sha256(data).hexdigest())
 
 
 def build_prompt(page: Page, input_format: str, template: PromptTemplate | None = None) -> tuple[str | None, str]:
@@ -181,8 +193,13 @@ def _records_of(data: object) -> ParsedAnswer:
             return ParsedAnswer([], [f"record {index} is not a list of XPath strings: "
                                      f"{shown[:80] + '…' if len(shown) > 80 else shown}"], malformed=True)
         xpaths = [x.strip() for x in item if x.strip()]
-        if len(xpaths) != len(item):
-            problems.append(f"record {index}: {len(item) - len(xpaths)} empty XPath(s) dropped")
+        dropped = len(item) - len(xpaths)
+        if not xpaths:  # kept, as answered: the score counts it, and it names nothing
+            problems.append(f"record {index}: " + (f"its {dropped} XPath(s) empty, dropped, so the record is empty"
+                                                   if dropped else "an empty record")
+                            + ": kept as answered, it names nothing on the page and counts as a hallucinated record")
+        elif dropped:
+            problems.append(f"record {index}: {dropped} empty XPath(s) dropped")
         records.append(xpaths)
     return ParsedAnswer(records, problems)
 
@@ -248,6 +265,17 @@ class GeminiExtractor:
                 "input_format": self.input_format, "prompt": self.prompt.source,
                 "prompt_sha256": self.prompt.sha256}
 
+    def as_recorded_now(self, described: dict[str, object]) -> dict[str, object]:
+        """A run's description (its run.json) with its prompt's hash as this extractor records it now: a run made
+        with this very prompt file before a prompt file's own SHA-256 was recorded holds the SHA-256 of its texts
+        (`PromptTemplate.text_sha256`), read here as the file's, so that such a run resumes with the same file; any
+        other hash is left as it is (another prompt, which resuming refuses)."""
+        parameters = described.get("parameters")
+        if (not isinstance(parameters, dict) or self.prompt.file_sha256 is None
+                or parameters.get("prompt_sha256") != self.prompt.text_sha256):
+            return described
+        return {**described, "parameters": {**parameters, "prompt_sha256": self.prompt.sha256}}
+
     @property
     def settings(self) -> dict[str, object]:
         """How the calls were made (recorded with a run; changing them does not change the method)."""
@@ -282,7 +310,8 @@ class GeminiExtractor:
         parsed = ParsedAnswer([], malformed=True)
         for _ in range(1 + self.malformed_retries):
             try:
-                answer = self.caller.generate(user, system=system)
+                answer = self.caller.generate(user, system=system,
+                                              about=f"page {page.name}" if page.name else None)
             except BudgetExceededError as error:
                 if error.log is not None and error.log.statuses:  # attempts of this call were paid for
                     asked.calls.append({**error.log.as_dict(), "error": str(error)})

@@ -20,6 +20,9 @@ from .base import Extraction
 # The recorded answers came from the reference's own pipeline, whose hierarchical JSON is the lossy nesting:
 # their prompts (and token counts) were made on what RecordLens calls `hier-ref`.
 REFERENCE_INPUT = {"hier": "hier-ref"}
+# The answer files' format named by the input they were made on: `--format hier-ref` replays the `hier` answers
+# (one name for one thing, as bench and run.json call them `hier-ref`).
+ANSWERS_MADE_ON = {made_on: named for named, made_on in REFERENCE_INPUT.items()}
 
 
 class ReplayExtractor:
@@ -28,7 +31,6 @@ class ReplayExtractor:
 
     def __init__(self, answers: str | Path, input_format: str = "flat") -> None:
         self.answers = Path(answers)
-        self.input_format = input_format
         index_path = self.answers.parent / "index.json"
         if not self.answers.is_dir():
             raise DatasetError(f"{self.answers}: no such folder of recorded answers")
@@ -42,9 +44,14 @@ class ReplayExtractor:
         suffix = "_content.json"  # answers are SAMPLE_FORMAT_content.json, and a sample's name may hold a _
         recorded = sorted({p.name[len(sample) + 1:-len(suffix)] for sample in set(self.sample_of_page.values())
                            for p in self.answers.glob(f"{glob.escape(sample)}_*{suffix}")})
+        if input_format not in recorded and ANSWERS_MADE_ON.get(input_format) in recorded:
+            input_format = ANSWERS_MADE_ON[input_format]  # hier-ref: the hier answers, the same run as --format hier
         if input_format not in recorded:  # said once, not as a failure on every page
+            has = [f"{named} (made on {REFERENCE_INPUT[named]})" if named in REFERENCE_INPUT else named
+                   for named in recorded]
             raise DatasetError(f"{self.answers} holds no recorded answers in the {input_format} format (it has: "
-                               f"{', '.join(recorded) or 'none'})")
+                               f"{', '.join(has) or 'none'})")
+        self.input_format = input_format
 
     @property
     def parameters(self) -> dict[str, object]:

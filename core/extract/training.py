@@ -326,27 +326,30 @@ def label_notes(pages: Sequence[Labelled]) -> list[str]:
     if holding_none:
         notes.append(f"{len(holding_none)} page(s) are labelled as holding no record ({_named(holding_none)}): the "
                      "model learns that none of their lists is one")
-    if (unlike := _unlike_the_others(checks)) is not None:
+    if (unlike := _unlike_the_others(pages, checks)) is not None:
         notes.append(unlike)
     return notes
 
 
-def _unlike_the_others(checks: Sequence[PageCheck]) -> str | None:
-    """The label problems `labels check` flags that training learns a policy from, counted in one line: pages with
-    records inside others or listed twice, and pages whose policy on page chrome differs from the majority."""
+def _unlike_the_others(pages: Sequence[Labelled], checks: Sequence[PageCheck]) -> str | None:
+    """The label problems `labels check` flags that training learns a policy from (`checks`: the pages' own, in
+    their order), counted and named in one line: pages with records inside others or listed twice, and pages whose
+    policy on page chrome differs from the majority."""
     from ..records.hygiene import summarise
 
-    doubled = sum(1 for check in checks if check.nested or check.twice)
+    doubled = [lp for lp, check in zip(pages, checks, strict=True) if check.nested or check.twice]
     report = summarise(checks)
-    outliers = len(report.policy_outliers)
+    outliers = [lp for lp, check in zip(pages, checks, strict=True) if check.page in report.policy_outliers]
     if not (doubled or outliers):
         return None
     parts = []
     if doubled:
-        parts.append(f"{counted(doubled, 'page')} {'has' if doubled == 1 else 'have'} nested or doubled records")
+        parts.append(f"{counted(len(doubled), 'page')} {'has' if len(doubled) == 1 else 'have'} nested or doubled "
+                     f"records ({_named(doubled)})")
     if outliers:
         chrome = "no page chrome" if report.majority_includes_chrome else "page chrome (navigation, header, footer)"
-        parts.append(f"{outliers} label{'s' if outliers == 1 else ''} {chrome} unlike the others")
+        parts.append(f"{counted(len(outliers), 'page')} label{'s' if len(outliers) == 1 else ''} {chrome} unlike "
+                     f"the others ({_named(outliers)})")
     return (", ".join(parts) + ": the model learns its policy from them as they are; `recordlens labels check` "
             "lists them")
 

@@ -288,8 +288,9 @@ class GeminiCaller:
         return recorded_base_url(self.settings.base_url, self._api_key)
 
     def generate(self, prompt: str, *, system: str | None = None,
-                 images: list[bytes] | None = None) -> Answer:
-        """Send one prompt; retry on 429, 5xx, timeouts and dropped connections with exponential backoff."""
+                 images: list[bytes] | None = None, about: str | None = None) -> Answer:
+        """Send one prompt; retry on 429, 5xx, timeouts and dropped connections with exponential backoff. `about`
+        names what the call is for ("page 111") in what is said of its waits, which would otherwise name no page."""
         from google.genai import types
 
         config = types.GenerateContentConfig(
@@ -304,14 +305,15 @@ class GeminiCaller:
         start = time.monotonic()
         log = CallLog()
         try:
-            return self._attempts(contents, config, log, start)
+            return self._attempts(contents, config, log, start, about)
         except Exception:
             raise
         except BaseException as stop:  # Ctrl+C, SIGTERM: the attempts made so far were paid for
             carry_paid(stop, log)
             raise
 
-    def _attempts(self, contents: list[object], config: object, log: CallLog, start: float) -> Answer:
+    def _attempts(self, contents: list[object], config: object, log: CallLog, start: float,
+                  about: str | None = None) -> Answer:
         """Attempt the request until it is answered, retrying what can be retried; what each attempt met goes to
         `log`."""
         attempt = 0
@@ -335,7 +337,7 @@ class GeminiCaller:
                 if not retryable or attempt >= self.settings.max_attempts:
                     raise GeminiError(self.redact(f"Gemini call failed after {attempt} attempt(s): {reason}"),
                                       log) from None
-                self._wait_before_retry(attempt, error, reason, log)
+                self._wait_before_retry(attempt, error, reason, log, about)
                 continue
             except BaseException as stop:  # Ctrl+C, SIGTERM: the request in flight was sent (reserved)
                 log.statuses.append(0)
@@ -355,7 +357,8 @@ class GeminiCaller:
             raise GeminiError("the countTokens answer holds no totalTokens")
         return int(response.total_tokens)
 
-    def _wait_before_retry(self, attempt: int, error: Exception, reason: str, log: CallLog) -> None:
+    def _wait_before_retry(self, attempt: int, error: Exception, reason: str, log: CallLog,
+                           about: str | None = None) -> None:
         """Sleep before the next attempt, unless that attempt cannot be made: a budget already spent (the wait
         would be for nothing) or a server asking for a wait beyond `max_retry_after_s` both end the call now."""
         spent = self.budget.used_up()
@@ -373,7 +376,7 @@ class GeminiCaller:
             what = f"HTTP {status}" if status and status != 200 else self.redact(reason)
             why = ("as the server asks (Retry-After)" if asked is not None and wait <= asked
                    else f"before attempt {attempt + 1} of {self.settings.max_attempts}")
-            self._notify(f"{what}: waiting {wait:.0f} s {why}")
+            self._notify(f"{about + ': ' if about else ''}{what}: waiting {wait:.0f} s {why}")
         started = time.monotonic()
         try:
             self._sleep(wait)
@@ -500,3 +503,29 @@ def _usage_of(response: object) -> dict[str, int]:
     thinking = {"thinking": int(thoughts)} if thoughts is not None else {}
     total = int(getattr(metadata, "total_token_count", 0) or 0) or prompt + completion + thinking.get("thinking", 0)
     return {"prompt": prompt, "completion": completion, **thinking, "total": total}
+
+
+def token_counter(base_url: str | None = None, model: str | None = None,
+                  say: Callable[[str], None] = _say_on_stderr) -> Callable[[str], int | None] | None:
+    """Gemini's countTokens as a counter of texts, where a model call could be made: a key is set, or `base_url`
+    names another endpoint (which is sent the placeholder key, as every call to it is: `required_api_key`); None
+    otherwise. A failed count is None (shown as n/a), its reason said once through `say`, the key never in it."""
+    if not api_key_from_environment() and not base_url:
+        return None
+    settings = CallSettings(base_url=base_url, max_attempts=2)
+    if model:
+        settings.model = model
+    caller = GeminiCaller(settings)
+    failed: list[str] = []
+
+    def count(text: str) -> int | None:
+        if failed:
+            return None
+        try:
+            return caller.count_tokens(text)
+        except Exception as error:  # noqa: BLE001 - any failure only costs the figure
+            failed.append(caller.redact(f"{type(error).__name__}: {error}")[:200])
+            say(f"countTokens failed ({failed[0]}); tokens shown as n/a")
+            return None
+
+    return count

@@ -19,9 +19,14 @@ reported, kind by kind (prompt, completion, and thinking where reported). bench 
 in its output only, and a bench stopped by its budget starts again from the first page when run again.
 
 --max-requests and --max-tokens are one budget for every Gemini method of a bench: the methods take turns on each
-page, so a shared budget stops them on the same page (the last page reached may be answered by the earlier methods
-only), and the rows compare figures over the same pages; a budget per method would let a method that needs fewer
-retries reach further, and score better for the pages it reached alone.
+page, so a shared budget stops them on the same page; a budget per method would let a method that needs fewer
+retries reach further, and score better for the pages it reached alone. The page the budget runs out on may still
+be answered by the methods before the one it stops: every row of Table 2 is therefore scored on the pages every
+method reached (answered, or failed on: a failure is the method's own, scored as an empty prediction), and a page
+some method never reached is left out of every row and named, with the paid answers on it that are not scored.
+Reserving the budget for every method before any asks on a page cannot work, as a page's requests (retries,
+malformed answers) and tokens are known only once asked; scoring a page not reached as an empty prediction for
+the method stopped alone would lower its figures, and only its, for the budget's order rather than its answers.
 
 A method is written `NAME` or `NAME:FORMAT`: `mdr`, the offline default, `gemini:flat`, `replay:hier`
 (recorded answers; `replay` alone means every format that has answers).
@@ -45,10 +50,10 @@ from ..page import formats as represent
 from ..page.dataset import load_page, page_files, record_files, synthetic_sources
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
-from ..wording import counted, listed
+from ..wording import counted, listed, named_and_more
 from .charts import grouped_bars
 from .engines import Engine, LocalEngine, UnitFailedError
-from .evaluate import truth_naming_nothing
+from .evaluate import truth_naming_nothing, without_pages
 from .in_sample import InSample, in_sample
 from .page_loop import EndpointRow, failed_for_the_endpoint
 from .run_files import add_tokens, exit_status, model_calls
@@ -126,7 +131,7 @@ class Spent:
 class MethodResult:
     spec: MethodSpec
     scores: DatasetScore
-    seconds: list[float] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)  # page -> seconds, on the pages it answered
     prompt_tokens: dict[str, int] = field(default_factory=dict)  # page -> its prompt's tokens, as reported
     token_format: str | None = None  # the input the prompts were made from (replayed answers: the reference's)
     failures: dict[str, str] = field(default_factory=dict)
@@ -143,11 +148,15 @@ class MethodResult:
         s = self.scores
         said = self.in_sample
         spent = self.spent if self.calls_model else None
+        scored = bool(s.pages)  # no page at all (none reached by every method): no figure, rather than 0
+        seconds = [self.seconds[p.page] for p in s.pages if p.page in self.seconds]
         return {
             "method": self.spec.method, "input": self.read_format or read_input(self.spec) or "-",
-            "precision": s.precision, "recall": s.recall, "f1": s.f1,
-            "hallucination_rate": s.hallucination_rate, "hallucinated_record_share": s.hallucinated_record_share,
-            "pages": len(s.pages), "seconds_per_page": statistics.fmean(self.seconds) if self.seconds else None,
+            **{figure: value if scored else None for figure, value in (
+                ("precision", s.precision), ("recall", s.recall), ("f1", s.f1),
+                ("hallucination_rate", s.hallucination_rate),
+                ("hallucinated_record_share", s.hallucinated_record_share))},
+            "pages": len(s.pages), "seconds_per_page": statistics.fmean(seconds) if seconds else None,
             "failed_pages": len(self.failures), "not_reached_pages": len(self.not_reached),
             "stopped": self.stop_said or self.stop.reason,
             "requests": spent.requests if spent else None, "tokens": dict(spent.tokens) if spent else None,
@@ -164,10 +173,14 @@ class BenchResult:
     format_rows: list[dict[str, object]]
     method_rows: list[MethodResult]
     warnings: list[str]
+    # page -> the methods that never reached it (a budget, a failing endpoint stopped them): left out of every row
+    left_out: dict[str, list[str]] = field(default_factory=dict)
+    measured: int = 0  # the pages the methods were run on, those left out included
 
     def as_dict(self) -> dict[str, object]:
         total = self.spent()
         return {"table1": self.format_rows, "table2": [m.row() for m in self.method_rows],
+                "left_out_pages": self.left_out,
                 "spent": total.as_dict() if total else None, "warnings": self.warnings}
 
     def spent(self) -> Spent | None:
@@ -286,31 +299,67 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
                 result.stop.reason = result.stop.reason or measured.stopped
                 continue
             if measured.failure is not None:
-                result.failures[name] = measured.failure
-                warnings.append(f"{measured.label} on page {name}: {measured.failure}; scored as an empty prediction")
+                result.failures[name] = measured.failure  # said below, once it is known whether the page is scored
                 continue
-            result.seconds.append(measured.seconds)
+            result.seconds[name] = measured.seconds
             answered[measured.label].append((name, outcome.digest))
             result.read_format = result.read_format or measured.input_format
+    # every row on the same pages: those some method never reached are left out of all of them (said below)
+    left_out = not_reached_by_some(results.values(), jobs)
+    for result in results.values():
+        result.scores = without_pages(result.scores, left_out)
+    warnings += [f"{label} on page {name}: {failure}; " + ("left out of every row (a method never reached it)"
+                                                           if name in left_out else "scored as an empty prediction")
+                 for name in jobs for label, result in results.items() if (failure := result.failures.get(name))]
     sources = synthetic_sources(pages_dir)
     for spec, extractor in extractors:  # a figure on pages the method learnt from is in-sample: said per method
         result = results[spec.label]
-        result.in_sample = in_sample(spec.method, getattr(extractor, "parameters", {}), answered[spec.label], sources)
+        scored = [(page, digest) for page, digest in answered[spec.label] if page not in left_out]
+        result.in_sample = in_sample(spec.method, getattr(extractor, "parameters", {}), scored, sources)
         if result.in_sample is not None:
             warnings.append(result.in_sample.message())
     sharing = _sharing_a_budget(extractors)
     for result in results.values():
         if result.stop.reason:
             result.stop_said = _stop_words(result, sharing.get(result.spec.label), results)
-            scored_as = ("is scored as an empty prediction" if len(result.not_reached) == 1
-                         else "are scored as empty predictions")
             warnings.append(f"{result.spec.label} stopped: {result.stop_said}; its "
                             f"{counted(len(result.not_reached), 'page')} not reached ({listed(result.not_reached)}) "
-                            f"{scored_as}")
+                            f"{'is' if len(result.not_reached) == 1 else 'are'} left out of every row")
+    if left_out:
+        warnings.append(left_out_message(left_out, results.values(), len(jobs)))
     if any(r.stop.reason and not r.stop.endpoint_failed for r in results.values()):
         warnings.append(NO_RESUME)
     format_rows = _format_rows(chars, counted_tokens, results.values())
-    return BenchResult(format_rows, list(results.values()), warnings)
+    return BenchResult(format_rows, list(results.values()), warnings, left_out, len(jobs))
+
+
+def not_reached_by_some(results: Iterable[MethodResult], pages: list[str]) -> dict[str, list[str]]:
+    """Page -> the methods that never reached it (stopped before it or on it), for the pages some method did not
+    reach, in the pages' order."""
+    results = list(results)
+    return {page: labels for page in pages
+            if (labels := [r.spec.label for r in results if page in r.not_reached])}
+
+
+def left_out_message(left_out: dict[str, list[str]], results: Iterable[MethodResult], measured: int) -> str:
+    """The pages left out of every row because some method never reached them, said at once: grouped by the
+    methods that did not reach them, with the paid model answers on them that are therefore not scored."""
+    kept = measured - len(left_out)
+    by_methods: dict[tuple[str, ...], list[str]] = {}
+    for page, labels in left_out.items():
+        by_methods.setdefault(tuple(labels), []).append(page)
+    groups = "; ".join(f"{listed(pages, 8, total=True)} (not reached by {', '.join(labels)})"
+                       for labels, pages in by_methods.items())
+    many = counted(len(left_out), "page") + " a method never reached"
+    said = (f"{many} {'is' if len(left_out) == 1 else 'are'} left out of every row, so that every method is "
+            f"measured on the same {counted(kept, 'page')}: {groups}" if kept else
+            f"no page was reached by every method: no row is scored ({many}: {groups})")
+    for result in results:  # a model's answers the budget paid for on those pages, which no row counts
+        paid = [page for page in left_out if result.calls_model and page not in result.not_reached]
+        if paid:
+            said += f"; {result.spec.label} was asked on {'page' if len(paid) == 1 else 'pages'} " \
+                    f"{named_and_more(paid, 8)}: paid for, not scored"
+    return said
 
 
 @dataclass
@@ -544,14 +593,15 @@ def format_tables(result: BenchResult) -> str:
         lines.append(f"{row['format']:<10} {row['mean_characters']:12,.0f} {shown}  {row['token_source']}"
                      f"{_token_pages(row)}")
     lines.append("(mean chars: over every page; mean tokens: over the pages whose prompt's tokens are known)")
-    lines += ["", "Table 2: methods",
+    lines += ["", f"Table 2: methods{_over_which_pages(result)}",
               f"{'method':<10} {'input':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>6} {'halluc%':>8} {'s/page':>8} pages"]
     for method in result.method_rows:
         row = method.row()
         seconds = row["seconds_per_page"]
         lines.append(
-            f"{row['method']:<10} {row['input']:<8} {row['precision']:7.4f} {row['recall']:7.4f} {row['f1']:7.4f} "
-            f"{row['hallucination_rate']:6.2f} {100 * row['hallucinated_record_share']:7.1f}% "
+            f"{row['method']:<10} {row['input']:<8} {_figure(row['precision'], 7, '.4f')} "
+            f"{_figure(row['recall'], 7, '.4f')} {_figure(row['f1'], 7, '.4f')} "
+            f"{_figure(row['hallucination_rate'], 6, '.2f')} {_share(row['hallucinated_record_share'])} "
             f"{seconds if seconds is not None else float('nan'):8.3f} {row['pages']}{_unanswered(method)}")
     lines += ["(P, R, F1: means of per-page figures, to 4 decimals; HR: the share of pages with a",
               " hallucinated record; halluc%: hallucinated records over predicted records, pooled over the pages)"]
@@ -559,9 +609,28 @@ def format_tables(result: BenchResult) -> str:
               if m.stop.reason]
     if any(m.stop.reason and not m.stop.endpoint_failed for m in result.method_rows):
         lines.append(f"({NO_RESUME})")
-    if any(m.failures or m.not_reached for m in result.method_rows):
-        lines.append("(pages a method failed on or never reached are scored as empty predictions)")
+    if any(m.failures for m in result.method_rows):
+        lines.append("(pages a method failed on are scored as empty predictions)")
     return "\n".join(lines + _spent_lines(result))
+
+
+def _over_which_pages(result: BenchResult) -> str:
+    """" (on 2 of 4 pages: 2 that a method never reached are left out of every row: 3, 4)" where some were; ""."""
+    if not result.left_out:
+        return ""
+    pages = list(result.left_out)
+    kept = result.measured - len(pages)
+    return (f" (on {kept} of {counted(result.measured, 'page')}: {len(pages)} that a method never reached "
+            f"{'is' if len(pages) == 1 else 'are'} left out of every row: {listed(pages, 8, total=True)})")
+
+
+def _figure(value: object, width: int, form: str) -> str:
+    """A row's figure in its column, "n/a" for none (a row scored on no page)."""
+    return f"{value:{width}{form}}" if isinstance(value, float) else f"{'n/a':>{width}}"
+
+
+def _share(value: object) -> str:
+    return f"{100 * value:7.1f}%" if isinstance(value, float) else f"{'n/a':>8}"
 
 
 def _token_pages(row: dict[str, object]) -> str:
@@ -608,6 +677,13 @@ def write_chart(result: BenchResult, path: str | Path) -> Path:
     names = {"replay": "recorded LLM"}
     labels = [f"{names.get(str(r['method']), r['method'])}\n{r['input']}" if r["input"] != "-" else str(r["method"])
               for r in rows]
-    series = [(name, [float(r[metric]) for r in rows]) for name, metric in (
+    series = [(name, [_or_none(r[metric]) for r in rows]) for name, metric in (
         ("P", "precision"), ("R", "recall"), ("F1", "f1"), ("hallucination rate", "hallucination_rate"))]
-    return grouped_bars(path, labels, series, ylabel="mean over pages")
+    kept = result.measured - len(result.left_out)  # the rows' pages, where some were left out of every row
+    over = f"mean over the same {kept} of {result.measured} pages" if result.left_out else "mean over pages"
+    return grouped_bars(path, labels, series, ylabel=over)
+
+
+def _or_none(value: object) -> float | None:
+    """A row's figure for the chart: None, a row scored on no page, is drawn as missing, not as 0."""
+    return float(value) if isinstance(value, (int, float)) else None  # type: ignore[arg-type]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import statistics
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -16,6 +17,8 @@ from ..wording import counted, listed
 from .engines import Engine, LocalEngine, UnitFailedError
 from .run_files import (
     ADDED_FROM,
+    META_DIR,
+    NOT_FINISHED,
     SEEDS_ASKED,
     STOPPED,
     description_differences,
@@ -26,6 +29,7 @@ from .run_files import (
     not_in_project,
     predicted_on_other_pages,
     ran_to_its_end,
+    read_page_costs,
     read_run_description,
 )
 
@@ -56,8 +60,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     failed = failed_pages(pred_dir)
     described = read_run_description(pred_dir)
     left_out = left_out_pages(described)
-    finished = ran_to_its_end(described)  # then a page without a prediction is one it was not given
-    gone = set(done_without_a_file(pred_dir))  # ...unless the run's own record of it says it was done
+    records = _FolderRecords.of(pred_dir)  # what the run's own records say of the pages it holds no N.json for
     predictions = record_files(pred_dir)
     unreadable: dict[str, str] = {}
     unscorable: list[str] = []  # every page that cannot be scored, named at once rather than the first alone
@@ -86,20 +89,12 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
             warnings.append(f"page {name}: the run failed on it ({failed[name][:300]}); scored as an empty "
                             "prediction")
             predicted = []
-        elif name in left_out or name in gone or finished:  # said once for all of them, below: they can be many
-            predicted = []
-        else:
-            warnings.append(f"page {name}: no prediction ({pred_dir / f'{name}.json'} is not there); scored as an "
-                            "empty prediction")
+        else:  # no prediction: said once for all of them per reason, below (a stopped run lacks many pages)
             predicted = []
         jobs.append(_PageJob(name, page_file, predicted, true.records))
     without = [job.name for job in jobs if job.name not in predictions and job.name not in failed]
-    warnings += pages_left_out_messages(without, left_out)
-    warnings += files_missing_messages([name for name in without if name in gone and name not in left_out],
-                                       "the run")
-    if finished:
-        warnings += pages_not_given_messages([name for name in without if name not in left_out and name not in gone],
-                                             "the run")
+    warnings += no_prediction_messages({name: records.why_no_prediction(name, described) for name in without},
+                                       left_out, "the run", str(pred_dir))
     ignored = [name for name in predictions if name not in truths]
     if ignored:  # a --gt of other pages than the run's would otherwise pass unseen
         warnings.append(unscored_predictions_message(ignored, str(pred_dir), f"without ground truth in {gt_dir}")
@@ -146,8 +141,12 @@ def truth_naming_nothing(score: PageScore) -> str | None:
 NOT_EXTRACTED = "not extracted (no N.json: the run stopped before this page, or was not given it)"
 
 
-def not_extracted(stopped: object = None) -> str:
-    """Why a page has no prediction, with the reason the run recorded for stopping when it stopped early."""
+def not_extracted(stopped: object = None, *, on_it: bool = False) -> str:
+    """Why a page has no prediction, with the reason the run recorded for stopping when it stopped early; `on_it`:
+    the run stopped on this very page, part way (its record says "not finished", the calls it paid for kept)."""
+    if on_it:
+        return (f"not extracted (no N.json): the run stopped on it, part way (the calls it paid for are kept in "
+                f"{META_DIR}/): {stopped or 'it did not finish'}")
     return f"not extracted (no N.json): the run stopped before it: {stopped}" if stopped else NOT_EXTRACTED
 
 
@@ -158,6 +157,17 @@ NOT_GIVEN = "not among the run's pages (the run finished without it: it was not 
 # Why a run has no prediction for a page its own record (`_run/N.json`) says it did: the N.json went (deleted by
 # hand, or a stop between the page's two writes). Extracting again writes it, whether the run finished or not.
 FILE_MISSING = "its prediction file is missing (extract again brings it back)"
+
+# Why a run folder has no prediction for a page whose own record (`_run/N.json`) is there but cannot be read (cut short
+# by a full disk or a hand edit): the run was given the page, but whether it did it cannot be told. Extracting again
+# does it again (and writes its record anew).
+RECORD_UNREADABLE = "no N.json, and the run's record of the page cannot be read"
+
+
+def record_unreadable(why: str) -> str:
+    """`RECORD_UNREADABLE`, with why and what to do."""
+    return f"{RECORD_UNREADABLE} ({why}): whether the run did it is not known; extract again does it again"
+
 
 # Why a stored run has no prediction for a page its folder did predict: the project held no page of that name when
 # the folder was stored (`run_files.NOT_IN_PROJECT`), so its N.json was left out (`not_in_the_project` says what
@@ -181,13 +191,16 @@ def not_in_the_project(added_from: object = None) -> str:
 
 
 def why_no_prediction(name: str, described: Mapping[str, object], *, finished: bool = False,
-                      done: Collection[str] = ()) -> str:
+                      done: Collection[str] = (), stopped_on: Collection[str] = (),
+                      unreadable_records: Mapping[str, str] | None = None) -> str:
     """Why a page that did not fail has no prediction in a run described so (its run.json, or a stored run's
     cost): the run left it out on purpose (`run_files.LEFT_OUT`, with why), did it but its prediction file is gone
     (`done`: the pages its own records say it did, `run_files.done_without_a_file`, or a stored run's cost's
     `run_files.FILES_MISSING`: `FILE_MISSING`), predicted it in its folder when the project held no such page
-    (a stored run's cost's `run_files.NOT_IN_PROJECT`: `NOT_IN_THE_PROJECT`), was not given it (a run `finished`
-    through every page it was given: `NOT_GIVEN`), or never extracted it (`not_extracted`)."""
+    (a stored run's cost's `run_files.NOT_IN_PROJECT`: `NOT_IN_THE_PROJECT`), holds a record of it that cannot be
+    read (`unreadable_records`: name -> why; `record_unreadable`), was not given it (a run `finished` through every
+    page it was given: `NOT_GIVEN`), stopped on it part way (`stopped_on`: its record says not finished), or never
+    extracted it (`not_extracted`)."""
     why = left_out_pages(described).get(name)
     if why is not None:
         return f"{LEFT_OUT_BY_THE_RUN}: {why}"
@@ -195,7 +208,86 @@ def why_no_prediction(name: str, described: Mapping[str, object], *, finished: b
         return FILE_MISSING
     if name in not_in_project(described):
         return not_in_the_project(described.get(ADDED_FROM))
-    return NOT_GIVEN if finished else not_extracted(described.get(STOPPED))
+    if unreadable_records and name in unreadable_records:
+        return record_unreadable(unreadable_records[name])
+    if finished:
+        return NOT_GIVEN
+    return not_extracted(described.get(STOPPED), on_it=name in stopped_on)
+
+
+@dataclass(frozen=True)
+class _FolderRecords:
+    """What a run folder's own page records (`_run/N.json`) say of the pages it holds no `N.json` for: those it did
+    (the file gone since), the one it stopped on part way, and those whose record cannot be read; and whether the
+    run went through every page it was given (its run.json)."""
+
+    finished: bool
+    done: frozenset[str]
+    stopped_on: frozenset[str]
+    unreadable: dict[str, str]
+
+    @classmethod
+    def of(cls, run_dir: str | Path) -> _FolderRecords:
+        run = Path(run_dir)
+        costs = read_page_costs(run)
+        stopped_on = frozenset(name for name, cost in costs.items()
+                               if isinstance(cost, dict) and cost.get("status") == NOT_FINISHED
+                               and not (run / f"{name}.json").exists())
+        unreadable = {name: why for name, why in unreadable_page_records(run).items()
+                      if not (run / f"{name}.json").exists()}
+        return cls(ran_to_its_end(read_run_description(run)), frozenset(done_without_a_file(run)), stopped_on,
+                   unreadable)
+
+    def why_no_prediction(self, name: str, described: Mapping[str, object]) -> str:
+        return why_no_prediction(name, described, finished=self.finished, done=self.done, stopped_on=self.stopped_on,
+                                 unreadable_records=self.unreadable)
+
+
+def unreadable_page_records(run_dir: str | Path) -> dict[str, str]:
+    """Page name -> why, for the pages whose record `_run/N.json` is there but cannot be read as one (cut short by a
+    full disk or a hand edit), which `run_files.read_page_costs` passes over."""
+    meta = Path(run_dir) / META_DIR
+    found: dict[str, str] = {}
+    for path in sorted(meta.glob("*.json")) if meta.is_dir() else []:
+        if path.stem == "run" or path.name.startswith("."):
+            continue
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            found[path.stem] = f"{path}: {error}"
+            continue
+        if not isinstance(record, dict):
+            found[path.stem] = f"{path}: it holds a {type(record).__name__}, not a page's record"
+    return found
+
+
+def no_prediction_messages(reasons: Mapping[str, str], left_out: Mapping[str, str], whose: str,
+                           named: str) -> list[str]:
+    """The scored pages without a prediction (name -> `why_no_prediction`), said at once per reason rather than a
+    line each (a stopped run lacks many): left out on purpose, recorded done with their file gone, not given to a
+    finished run, and any other reason (`whose`: the run as the sentences name it; `named`: as the last names it,
+    the folder or the stored run)."""
+    names = list(reasons)
+    return (pages_left_out_messages(names, left_out)
+            + files_missing_messages([name for name in names if is_file_missing(reasons[name])], whose)
+            + pages_not_given_messages([name for name in names if is_not_given(reasons[name])], whose)
+            + pages_without_a_prediction_messages(
+                {name: why for name, why in reasons.items()
+                 if not (is_left_out(why) or is_file_missing(why) or is_not_given(why))}, named))
+
+
+def pages_without_a_prediction_messages(reasons: Mapping[str, str], whose: str) -> list[str]:
+    """The scored pages a run holds no prediction for, for reasons other than those said on their own (never
+    extracted: it stopped before them; stopped on part way; a record that cannot be read), said once per reason,
+    naming a few, rather than a line each (none, [])."""
+    by_reason: dict[str, list[str]] = {}
+    for name, why in reasons.items():
+        by_reason.setdefault(why, []).append(name)
+    return [f"page {pages[0]}: no prediction in {whose}: {why}; scored as an empty one"
+            if len(pages) == 1 else
+            f"{counted(len(pages), 'scored page')} with no prediction in {whose} "
+            f"({listed(pages, 8, total=True)}; why, for each: {why}): scored as empty predictions"
+            for why, pages in by_reason.items()]
 
 
 def is_not_in_the_project(reason: str) -> bool:
@@ -267,6 +359,12 @@ def is_not_given(reason: str) -> bool:
     return reason == NOT_GIVEN
 
 
+def is_record_unreadable(reason: str) -> bool:
+    """Whether a page's reason says the run's record of it cannot be read, nor its N.json found (a rerun does it
+    again)."""
+    return reason.startswith(RECORD_UNREADABLE)
+
+
 def is_file_missing(reason: str) -> bool:
     """Whether a page's reason says the run did it but its prediction file is missing (a rerun brings it back)."""
     return reason == FILE_MISSING
@@ -280,9 +378,8 @@ def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetS
     failed = {name: reason for name, reason in failed_pages(pred_dir).items() if name in scored}
     predicted = record_files(pred_dir)
     described = read_run_description(pred_dir)
-    finished = ran_to_its_end(described)
-    done = set(done_without_a_file(pred_dir))
-    failed.update({p.page: why_no_prediction(p.page, described, finished=finished, done=done) for p in scores.pages
+    records = _FolderRecords.of(pred_dir)
+    failed.update({p.page: records.why_no_prediction(p.page, described) for p in scores.pages
                    if p.page not in failed and p.page not in predicted})
     # a predictions file that cannot be read is no prediction either, as a stored run keeps it (as the page's error);
     # `score_run` found them as it read the files, so none is read again here

@@ -180,7 +180,8 @@ def test_a_run_stopped_by_its_budget_is_scored_with_the_pages_it_never_extracted
     code, out, err = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
                          str(DEMO / "html"), "-q")
     assert code == 0 and "pages without a prediction (2 not extracted;" in out
-    assert f"page 3: no prediction ({run_dir / '3.json'} is not there)" in err and "None" not in err
+    assert (f"2 scored pages with no prediction in {run_dir} (3, 4; why, for each: not extracted (no N.json): the "
+            "run stopped before it: request budget used up (2 of 2)") in err and "None" not in err
     assert "without failed" in out and "(pages 2)" in out
     project = tmp_path / "project"  # the same, for the run stored in a project
     assert run(capsys, "project", "init", str(project))[0] == 0

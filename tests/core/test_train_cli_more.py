@@ -160,9 +160,9 @@ def test_train_counts_the_nested_or_doubled_records_and_the_pages_of_another_pol
     second = json.loads((gt / "1.json").read_text(encoding="utf-8"))
     save_records(gt / "1.json", [*second, ["/body[1]/header[1]/nav[1]/ul[1]/li[1]"]])  # navigation, unlike most
     assert cli_main(["train", "--pages", str(pages), "--gt", str(gt), "--out", str(tmp_path / "m.json"), "-q"]) == 0
-    assert ("warning: 1 page has nested or doubled records, 1 labels page chrome (navigation, header, footer) "
-            "unlike the others: the model learns its policy from them as they are; `recordlens labels check` lists "
-            "them") in capsys.readouterr().err
+    assert ("warning: 1 page has nested or doubled records (0 of data), 1 page labels page chrome (navigation, "
+            "header, footer) unlike the others (1 of data): the model learns its policy from them as they are; "
+            "`recordlens labels check` lists them") in capsys.readouterr().err
 
 
 # -- E: what is wrong with labels that teach nothing; what --cv's figures are --------------------------------------
