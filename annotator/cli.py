@@ -1,7 +1,10 @@
 """The `recordlens` command as installed: core's commands, plus what only the app can do.
 
 Core's command line (recordlens.core.cli.command) runs without Qt; assembled here, `agent run` also gets the `qt`
-browser. Nothing from Qt is imported until a command actually drives a browser.
+browser. Nothing from Qt is imported until a command actually drives a browser, and then under
+`DeferredInterruption`: a Ctrl+C or SIGTERM raised inside PySide's first import aborts the process ("Fatal Python
+error: libshiboken/signature"), so it is only noted there and handed to the command's handler once the import
+is done (exit 130 or 143, as anywhere else).
 """
 
 from __future__ import annotations
@@ -9,15 +12,21 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from .qt.interruption import DeferredInterruption  # no Qt in it
+
 
 def _qt_site_browser(site):  # noqa: ANN001, ANN202 - types live on the Qt side, imported late on purpose
-    from .agent.qt_browser import QtSiteBrowser
+    with DeferredInterruption() as interruption:
+        from .agent.qt_browser import QtSiteBrowser
+        interruption.check()
 
     return QtSiteBrowser(site)
 
 
 def _chromium_capture(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - run_capture's signature
-    from .agent.site_capture import run_capture
+    with DeferredInterruption() as interruption:
+        from .agent.site_capture import run_capture
+        interruption.check()
 
     return run_capture(*args, **kwargs)
 

@@ -238,7 +238,7 @@ class CaptureDialog(QDialog):
 
     def cancel(self) -> None:
         if self.process.running:
-            self.log.appendPlainText("cancelling after the page being loaded…")
+            self.log.appendPlainText("cancelling…")  # at once: the page under way is dropped (it stays queued)
             self.cancelled = True
             self.process.cancel()
         else:

@@ -97,7 +97,6 @@ MAX_TREE_ELEMENTS = 20_000  # a page of more elements (frames included) keeps a 
 LOGIN_NEEDED = "HTTP 401 Unauthorized (the page needs a login)"
 NO_CONTENT = (204, 205)  # answers that carry no page: Chromium ends their load as aborted
 MAX_SCREENSHOT_HEIGHT = 16384  # Chromium's texture limit; longer pages are cut there (the meta says the size)
-TERMINATED = 128 + signal.SIGTERM  # the command's exit once SIGTERM (the app's Cancel) stopped it
 _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
 
 _LINKS_JS = """(() => {
@@ -656,8 +655,12 @@ class CaptureFromWeb(OnlineProcess):
                 result = json.loads(output[-1])
             except ValueError:
                 result = None
-        # Its summary: also when a page failed, and when cancelled with a site of its pages saved so far.
-        stopped = self._cancelled and code == TERMINATED and bool(result and result.get("pages"))
+        # Imported late: core.cli loads every command's module (about a second), which opening the agent window
+        # (it imports this module) need not wait for.
+        from ...core.cli import Terminated
+
+        # Its summary: also when a page failed, and when cancelled (SIGTERM) with a site of its pages saved so far.
+        stopped = self._cancelled and code == Terminated.status and bool(result and result.get("pages"))
         if result is not None and (code in (0, CAPTURE_SOME_FAILED) or stopped):
             if self._cancelled:
                 result["message"] = "cancelled: " + str(result.get("message", ""))

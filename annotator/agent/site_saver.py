@@ -20,6 +20,11 @@ kept from them.
 Progress and errors go to stderr as lines starting with `recordlens: ` (`recordlens: error: ...` for the one
 that ends the process with code 2); the result goes to stdout, a sentence or (with `--json`) one JSON object.
 Nothing is written unless the save succeeds. `SaveFromWeb` runs this process from the app (QProcess).
+
+Ctrl+C and SIGTERM stop the save at once, as they stop any `recordlens` command: what it began writing is removed,
+and it says `recordlens: interrupted` (exit 130) or `recordlens: interrupted (SIGTERM)` (exit 143), whoever sent
+it (`timeout`, `kill`, or the app's Cancel, which says "cancelled" itself). While Qt's loop turns they are only
+noted (`DeferredInterruption`): raised inside a Qt slot, PySide would drop them.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from ...core.atomic import move_into_place
 from ...core.errors import SnapshotError
 from ...core.page import read_snapshot
 from ..qt import env as qt_env
+from ..qt.interruption import DeferredInterruption
 from ..qt.online_page import OnlinePage
 from ..qt.online_process import ERROR_PREFIX, PREFIX, OnlineProcess
 from ..qt.signals import emit
@@ -125,15 +131,15 @@ class _Saver(OnlinePage):
     """One page loaded and saved in this process's own QApplication (see `main`)."""
 
     def __init__(self, url: str, site: Path, *, scripts: bool, timeout_s: float,
-                 progress: Callable[[str], None]) -> None:
+                 progress: Callable[[str], None], interruption: DeferredInterruption) -> None:
         self.url = url
         self.site = site
         self.timeout_s = timeout_s
         self.progress = progress
-        self.cancelled = False  # set by the SIGTERM handler
         self._info = None  # the last QWebEngineLoadingInfo
         self._save = None
-        super().__init__(viewport=VIEWPORT, scripts=scripts, cancelled=lambda: self.cancelled, error=SaveError)
+        # Every wait's turn hands a Ctrl+C or SIGTERM noted meanwhile to its handler, which raises the interruption
+        super().__init__(viewport=VIEWPORT, scripts=scripts, cancelled=interruption.check, error=SaveError)
         self.page.loadingChanged.connect(self._on_loading_changed)
 
     def _on_loading_changed(self, info) -> None:  # noqa: ANN001 - QWebEngineLoadingInfo
@@ -156,7 +162,7 @@ class _Saver(OnlinePage):
             raise SaveError(f"{self.url} did not finish loading within {self.timeout_s:g} s")
         self._check_loaded()
         self.progress(f"loaded {self.page.url().toString()}")
-        self._wait(lambda: False, SETTLE_MS / 1000)  # a pause that still notices a cancel
+        self._wait(lambda: False, SETTLE_MS / 1000)  # a pause that still notices an interruption
         return self._save_page()
 
     def _check_loaded(self) -> None:
@@ -278,19 +284,22 @@ def save_from_web(url: str, site: str | Path, *, scripts: bool = True, timeout_s
         raise SaveError("saving from the web needs a process of its own (the app's Chromium is offline)")
     os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # nothing is ever shown
-    import PySide6.QtWebEngineWidgets  # noqa: F401 - before the QApplication, for GL context sharing
-    from PySide6.QtCore import QCoreApplication, Qt
+    # From before Qt's web modules load (an interruption raised inside PySide's import can abort the process) to
+    # the end: a signal met once the page is saved is dropped, and the save it would have cut short is reported.
+    with DeferredInterruption() as interruption:
+        import PySide6.QtWebEngineWidgets  # noqa: F401 - before the QApplication, for GL context sharing
+        from PySide6.QtCore import QCoreApplication, Qt
 
-    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
-    app = QApplication([sys.argv[0] or "recordlens-site-saver"])
-    saver = _Saver(url, Path(site), scripts=scripts, timeout_s=timeout_s, progress=progress or (lambda _: None))
-    previous = signal.signal(signal.SIGTERM, lambda *_: setattr(saver, "cancelled", True))
-    try:
-        return saver.run()
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        saver.close()
-        app.processEvents()
+        QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+        app = QApplication([sys.argv[0] or "recordlens-site-saver"])
+        interruption.check()
+        saver = _Saver(url, Path(site), scripts=scripts, timeout_s=timeout_s, progress=progress or (lambda _: None),
+                       interruption=interruption)
+        try:
+            return saver.run()
+        finally:
+            saver.close()
+            app.processEvents()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -310,12 +319,27 @@ def main(argv: list[str] | None = None) -> int:
     def progress(text: str) -> None:
         print(PREFIX + text, file=sys.stderr, flush=True)
 
+    # Imported late: core.cli loads every command's module (about a second), which opening the agent window (it
+    # imports this module) need not wait for.
+    from ...core.cli import Terminated
+
+    def terminate(_signum: int, _frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once: another one would cut the clean-up short
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
     try:
         saved = save_from_web(args.url, args.site, scripts=not args.no_scripts, timeout_s=args.timeout,
                               progress=progress)
     except (SaveError, OSError) as error:
         print(ERROR_PREFIX + str(error), file=sys.stderr, flush=True)
         return EXIT_ERROR
+    except KeyboardInterrupt as interruption:  # Ctrl+C, or SIGTERM: from whoever sent it, not said to be a cancel
+        terminated = isinstance(interruption, Terminated)
+        print(PREFIX + "interrupted" + (" (SIGTERM)" if terminated else ""), file=sys.stderr, flush=True)
+        return Terminated.status if terminated else 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print(json.dumps(asdict(saved) | {"message": saved.message()}) if args.json else saved.message(), flush=True)
     return 0
 
@@ -345,13 +369,14 @@ class SaveFromWeb(OnlineProcess):
         emit(self.progress, text)
 
     def _result(self, code: int, status: QProcess.ExitStatus, output: list[str]) -> dict[str, object]:
-        if self._cancelled:
-            return {"ok": False, "message": "cancelled: nothing was saved"}
+        # Saved: also when the Cancel came too late to stop it (while the site was re-indexed): the page is there.
         if code == 0 and status == QProcess.ExitStatus.NormalExit and output:
             try:
                 return {"ok": True, **json.loads(output[-1])}
             except ValueError:
                 return {"ok": False, "message": f"the saver's answer cannot be read: {output[-1][:200]}"}
+        if self._cancelled:  # its SIGTERM: the saver removed what it began writing, and exited as interrupted
+            return {"ok": False, "message": "cancelled: nothing was saved"}
         return {"ok": False, "message": self._failure(code)}
 
 

@@ -1,5 +1,5 @@
 """The `recordlens` command: one module per command group, and `main` that assembles them."""
 
-from .command import main
+from .command import Terminated, main
 
-__all__ = ["main"]
+__all__ = ["Terminated", "main"]
