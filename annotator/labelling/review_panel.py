@@ -413,9 +413,8 @@ class ReviewPanel(QWidget):
         again); `missing` labelled pages it holds nothing for; `unscored` labelled pages its stored means leave
         out (labelled since it was scored), `holes_unscored` of them pages it failed on or holds nothing for.
         Means no longer current say so on their line, where they are read before anything else."""
-        lines = [_figures(run.precision, run.recall, run.f1) + self._out_of_date(run, stale, unscored) if run
-                 else "—"]
-        if run and scores:
+        lines = [self._means(run, stale, unscored) if run else "—"]
+        if run and scores and not run.scores_dropped:  # of the scores left alone: no more the run's than its means
             lines.append(hallucination_words(scores))
         if run and (run.failed_pages or missing):
             lines.append(f"⚠ {self._holes(run.failed_pages, missing)}: "
@@ -436,6 +435,15 @@ class ReviewPanel(QWidget):
             item = QListWidgetItem(f"page {name}   F1 {f1:.3f}")
             item.setData(DATA_ROLE, name)
             self.worst.addItem(item)
+
+    @classmethod
+    def _means(cls, run: RunInfo, stale: int, unscored: int) -> str:
+        """The run's means, said out of date where they are; none for a run some of whose scores went with its
+        predictions since it was scored (`RunInfo.scores_dropped`): a mean of the scores left would be a figure the
+        run never had."""
+        if run.scores_dropped:
+            return "— (no figures: its predictions changed since it was scored: Score again)"
+        return _figures(run.precision, run.recall, run.f1) + cls._out_of_date(run, stale, unscored)
 
     @staticmethod
     def _out_of_date(run: RunInfo, stale: int, unscored: int) -> str:

@@ -596,7 +596,7 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, st
             lines.append(f"    {settings}")
     if not runs:
         lines.append("(no runs yet)")
-    if any(run.scored_with_prediction < run.scored_pages for run in runs):  # the two means differ: say how
+    if any(run.scored_with_prediction < run.scored_pages and run.f1 is not None for run in runs):  # they differ
         lines.append("(F1 all counts a scored page the run has no prediction for as an empty one; F1 pred is the "
                      "mean over the scored pages it has one for (predicted), `score`'s \"without failed\")")
     for run in runs:
@@ -609,11 +609,18 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, st
     if any(run.failed_pages for run in runs):
         lines.append("(pages: pages with a prediction; failed: pages the method failed on, scored as empty "
                      "predictions)")
+    dropped = {run.id: run.scores_dropped for run in runs if run.scores_dropped}
     for run_id, why in stale.items():  # labels changed since, or another page reader: the figures are of the
         # pages as they were
-        lines.append(f"({STALE_MARK} run {run_id}'s figures are out of date: {why}; `recordlens score --project "
-                     f"{shlex.quote(project)} --run {run_id}` scores it again)")
-    unscored = [str(run.id) for run in runs if run.f1 is None]
+        if run_id not in dropped:
+            lines.append(f"({STALE_MARK} run {run_id}'s figures are out of date: {why}; `recordlens score --project "
+                         f"{shlex.quote(project)} --run {run_id}` scores it again)")
+    for run_id, pages in dropped.items():  # a mean of the scores left would be a figure the run never had: none
+        why = stale.get(run_id) or f"the run's predictions of {counted(pages, 'page')} changed since it was scored"
+        lines.append(f"(run {run_id}'s figures: none until it is scored again: {why}, and a mean of the scores it "
+                     f"still holds would be a figure it never had; `recordlens score --project {shlex.quote(project)} "
+                     f"--run {run_id}` scores it again)")
+    unscored = [str(run.id) for run in runs if run.f1 is None and not run.scores_dropped]
     if unscored:  # "-" is not a score of nothing: say how a run gets its figures, naming every run that lacks them
         which, run_id = ("", unscored[0]) if len(unscored) == 1 else (
             f"runs {listed(unscored, 12, total=True)} ", "ID")
@@ -647,8 +654,9 @@ def _figure(value: float | None, width: int, out_of_date: bool = False) -> str:
 
 
 def _coverage(run: RunInfo) -> str:
-    """"4/5": of the pages scored, those the run has a prediction for ("-" before it is scored)."""
-    return f"{run.scored_with_prediction}/{run.scored_pages}" if run.scored_pages else "-"
+    """"4/5": of the pages scored, those the run has a prediction for ("-" before it is scored, and while some of
+    its scores are gone: `RunInfo.scores_dropped`)."""
+    return f"{run.scored_with_prediction}/{run.scored_pages}" if run.scored_pages and run.f1 is not None else "-"
 
 
 def _warn(message: str) -> None:

@@ -18,7 +18,7 @@ from .. import atomic
 from ..errors import RecordLensError
 from ..extract.base import Extraction, ExtractionFailedError, Extractor
 from ..llm.gemini import BudgetExceededError, paid_carried
-from ..page.dataset import LoadedPage, load_page
+from ..page.dataset import LoadedPage, load_page, record_files
 from ..page.dom import Page
 from ..page.snapshot import read_file_bytes
 from ..records.model import load_records, save_records
@@ -344,7 +344,7 @@ def failed_pages(run_dir: str | Path) -> dict[str, str]:
 def read_run_description(run_dir: str | Path, warnings: list[str] | None = None) -> dict[str, object]:
     """What `RUN/_run/run.json` says made the run (method, version, parameters, ...); {} without one, or when it
     cannot be read (said in `warnings` when given)."""
-    described, problem = _run_description(Path(run_dir))
+    described, problem = run_description_and_problem(run_dir)
     if problem and warnings is not None:
         warnings.append(f"{problem}; the run is stored without its description")
     return described
@@ -363,20 +363,24 @@ def unnamed_method_message(run_dir: str | Path) -> str | None:
     """Why a run folder does not say which method made it, as the sentence that asks for --method; None when its
     `_run/run.json` names the method. A file that is there but cannot be read is said as such, not as missing."""
     path = Path(run_dir) / META_DIR / "run.json"
-    described, problem = _run_description(Path(run_dir))
+    described, problem = run_description_and_problem(run_dir)
     if described.get("method"):
         return None
     why = problem or (f"{path} names no method" if path.is_file() else f"no {META_DIR}/run.json")
     return f"{run_dir} does not say which method made it ({why}); give its name (--method)"
 
 
-def _run_description(run_dir: Path) -> tuple[dict[str, object], str | None]:
-    """`RUN/_run/run.json` as a dict, and why it says nothing when it is there but cannot be read as one."""
-    path = run_dir / META_DIR / "run.json"
+def run_description_and_problem(run_dir: str | Path) -> tuple[dict[str, object], str | None]:
+    """`RUN/_run/run.json` as a dict, and why it says nothing when it is there but cannot be read as one (empty, cut
+    short, edited by hand): ({}, None) when there is none."""
+    path = Path(run_dir) / META_DIR / "run.json"
     if not path.is_file():
         return {}, None
     try:
-        described = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        if not text.strip():
+            return {}, f"{path} cannot be read: it is empty"
+        described = json.loads(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         return {}, f"{path} cannot be read: {error}"
     if not isinstance(described, dict):
@@ -384,19 +388,75 @@ def _run_description(run_dir: Path) -> tuple[dict[str, object], str | None]:
     return described, None
 
 
-def description_differences(before: dict[str, object], now: dict[str, object]) -> list[str]:
-    """What differs between a run's description and the method about to resume it, as `key: old -> new`. A model
-    file is the same model wherever it lies when its digest is the same."""
+# The call settings of a run's description (run.json's `settings`) that only bound the session that wrote it: how
+# long a call is waited for, how often and after what waits it is tried again, how much the session may spend. A
+# page's prediction is the model's answer whatever they were (they decide only whether the session got one before
+# it gave up or stopped), so a run resumed with others (a larger budget, a longer timeout) goes on as the same run.
+# The other settings can change the answers themselves: the endpoint asked (`base_url`), the JSON output mode.
+SESSION_BOUNDS = frozenset({"timeout_s", "max_attempts", "backoff_s", "max_backoff_s", "max_retry_after_s",
+                            "malformed_retries", "max_requests", "max_tokens"})
+
+
+def run_identity(described: Mapping[str, object]) -> dict[str, object]:
+    """What of a run's description (a folder's run.json, or the parameters a project stored it with) makes the run
+    the one it is: the whole description but when it was written, how it ended, and the bounds of its last session
+    (`SESSION_BOUNDS`). Whether a folder holds a run stored before (`runs --add`), and whether a resume has anything
+    to write to its run.json, are judged by this, and nothing else."""
+    kept = {key: value for key, value in described.items() if key not in ("written", STOPPED)}
+    settings = kept.get("settings")
+    if isinstance(settings, dict):
+        kept["settings"] = {key: value for key, value in settings.items() if key not in SESSION_BOUNDS}
+    return json.loads(json.dumps(kept, default=str))  # as run.json and the project hold it: a tuple as a list
+
+
+def identity_differences(before: Mapping[str, object], now: Mapping[str, object]) -> list[str]:
+    """How two runs' descriptions differ in what makes a run the one it is (`run_identity`), as `key: old -> new`;
+    [] for the same run."""
+    old, new = run_identity(before), run_identity(now)
+    return description_differences(old, {key: new.get(key) for key in dict.fromkeys([*old, *new])})
+
+
+def description_differences(before: Mapping[str, object], now: Mapping[str, object]) -> list[str]:
+    """What differs between a run's description and the method about to resume it, as `key: old -> new` (a part
+    that is a dict, its parameters or settings, by each of its keys). A model file is the same model wherever it
+    lies when its digest is the same."""
     said = []
     for key in now:
         old, new = before.get(key), now[key]
-        if key == "parameters" and isinstance(old, dict) and isinstance(new, dict):
+        if isinstance(old, dict) and isinstance(new, dict):
             same_model = old.get("model_digest") is not None and old.get("model_digest") == new.get("model_digest")
             said += [f"{name}: {old.get(name)!r} -> {new.get(name)!r}" for name in sorted({*old, *new})
                      if old.get(name) != new.get(name) and not (name == "model" and same_model)]
         elif old != new:
             said.append(f"{key}: {old!r} -> {new!r}")
     return said
+
+
+def method_said_by_pages(run_dir: str | Path) -> tuple[dict[str, object], str | None]:
+    """The method that made a run's records, as the pages' own records say it (each done page's `_run/N.json`
+    names its method, version and parameters), for a folder whose run.json cannot be read: ({method, version,
+    parameters}, None) when every page with records (N.json) says it and all say the same; else ({}, why not)."""
+    run = Path(run_dir)
+    costs = read_page_costs(run)
+    said: dict[str, dict[str, object]] = {}
+    silent: list[str] = []
+    for name in record_files(run):
+        cost = costs.get(name) or {}
+        if cost.get("status") == DONE and cost.get("method"):
+            said[name] = json.loads(json.dumps({key: cost.get(key) for key in ("method", "version", "parameters")},
+                                               default=str))
+        else:
+            silent.append(name)
+    if silent:
+        one = len(silent) == 1
+        return {}, (f"page {silent[0]} holds records but no readable {META_DIR}/{silent[0]}.json naming their method"
+                    if one else f"{counted(len(silent), 'page')} ({listed(silent, 8, total=True)}) hold records but "
+                    f"no readable {META_DIR}/N.json naming their method")
+    kinds = list({json.dumps(described, sort_keys=True): described for described in said.values()}.values())
+    if len(kinds) > 1:
+        return {}, (f"its pages' records name {len(kinds)} different methods or parameters "
+                    f"({', '.join(sorted({str(kind['method']) for kind in kinds}))})")
+    return (kinds[0], None) if kinds else ({}, "no page holds records")
 
 
 def read_page_costs(run_dir: str | Path) -> dict[str, dict[str, object]]:

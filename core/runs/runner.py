@@ -18,6 +18,7 @@ import json
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -40,8 +41,11 @@ from .run_files import (
     extract_pages,
     extracted_before,
     holds_a_single_run,
+    method_said_by_pages,
     note_not_reached,
     predicted_on_other_pages,
+    run_description_and_problem,
+    run_identity,
 )
 
 LOCK_FILE = ".extract.lock"  # hidden: no page's N.json, and gone once the run ends (`owner_files`)
@@ -88,7 +92,7 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         raise DatasetError(f"no page (N.html or N.mhtml) to extract in {pages_dir}{hint}{skipped}")
     _refuse_a_folder_that_is_no_run(out)
     with run_lock(out, summary.warnings):
-        earlier = _refuse_another_method(out, extractor) if resume else {}
+        earlier = _refuse_another_method(out, extractor, summary.warnings) if resume else {}
         if resume:
             _refuse_predictions_of_other_pages(out, pages_dir, files, wanted)
         _remove_unfinished_writes(out)
@@ -234,16 +238,10 @@ def _busy(out: Path, owner: tuple[str, int] | None, then: str) -> RecordLensErro
 
 
 def _holds_every_page(out: Path, description: dict[str, object], wanted: list[str]) -> bool:
-    """Whether the run folder already holds this run whole: its run.json describes it (but for the date it was
-    written) as finished, and every page's records are there."""
-    try:
-        before = json.loads((out / META_DIR / "run.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return False
-    if not isinstance(before, dict) or STOPPED in before:
-        return False
-    now = json.loads(json.dumps(description, default=str))  # as run.json holds it: a tuple read back as a list
-    if {k: v for k, v in before.items() if k != "written"} != {k: v for k, v in now.items() if k != "written"}:
+    """Whether the run folder already holds this run whole: its run.json describes it as finished and as this run
+    (`run_identity`: a larger budget, a longer timeout is the same run), and every page's records are there."""
+    before, _ = run_description_and_problem(out)
+    if not before or STOPPED in before or run_identity(before) != run_identity(description):
         return False
     return all(extracted_before(out, name, RunSummary(out)) for name in wanted)
 
@@ -269,36 +267,62 @@ def _refuse_a_folder_that_is_no_run(out: Path) -> None:
                            "folder")
 
 
-def _refuse_another_method(out: Path, extractor: Extractor) -> dict[str, object]:
+def _refuse_another_method(out: Path, extractor: Extractor, warnings: list[str]) -> dict[str, object]:
     """Resuming must not mix two methods' records in one run (and then describe them all as the second's); the
-    description of the run resumed ({} when there is none, or no page in it yet)."""
-    before, differences = _run_held(out, extractor)
-    if differences:
+    description of the run resumed ({} when there is none, or no page in it yet). A run.json that cannot be read
+    (emptied, cut short, edited by hand) says nothing: the pages' own records say the method instead when they all
+    name the same (said in `warnings`), and the resume is refused when they do not."""
+    held = _run_held(out, extractor)
+    if held.unknown:
         raise RecordLensError(
-            f"{out} holds a run of {before.get('method')} made with other settings ({'; '.join(differences)}); "
-            "resuming it would mix two methods' records: choose another --out, or --restart to extract every "
-            "page again")
-    return before
+            f"{held.unreadable}, and its pages' own records do not say which method made them ({held.unknown}): "
+            f"resuming {out} with {extractor.name} could mix two methods' records: use --restart to extract every "
+            "page again into it, or choose another --out")
+    if held.differences:
+        raise RecordLensError(
+            f"{out} holds a run of {held.described.get('method')} made with other settings "
+            f"({'; '.join(held.differences)}){_as_pages_say(held)}; resuming it would mix two methods' records: "
+            "choose another --out, or --restart to extract every page again")
+    if held.unreadable:
+        warnings.append(f"{held.unreadable}; its pages' own records ({META_DIR}/N.json) say they were made by "
+                        f"{extractor.name} with the parameters given now: resumed, and its run.json written again")
+    return held.described
+
+
+def _as_pages_say(held: _RunHeld) -> str:
+    return f" (as its pages' own records say: {held.unreadable})" if held.unreadable else ""
 
 
 def settings_of_the_run_held(out: Path, extractor: Extractor) -> list[str]:
     """How the run `out` holds (its pages' description) differs from `extractor`'s: what resuming it with
     `extractor` would mix ([] for none, and for no run or a run of no page yet)."""
-    return _run_held(out, extractor)[1]
+    held = _run_held(out, extractor)
+    return [f"method and settings unknown: {held.unreadable}"] if held.unknown else held.differences
 
 
-def _run_held(out: Path, extractor: Extractor) -> tuple[dict[str, object], list[str]]:
-    """The description of the run `out` holds ({} when there is none, or no page in it yet), and how it differs
-    from `extractor`'s."""
-    try:
-        before = json.loads((out / META_DIR / "run.json").read_text(encoding="utf-8"))
-    except (FileNotFoundError, json.JSONDecodeError):
-        return {}, []
+@dataclass(frozen=True)
+class _RunHeld:
+    """The run a folder holds, as a resume sees it."""
+
+    described: dict[str, object]  # its description ({} when there is none, or no page in it yet)
+    differences: list[str]  # how it differs from the extractor's (`description_differences`)
+    unreadable: str | None = None  # why its run.json cannot be read, when it cannot (its pages' records then say)
+    unknown: str | None = None  # ... and why its pages' own records do not say which method made it either
+
+
+def _run_held(out: Path, extractor: Extractor) -> _RunHeld:
+    """The run `out` holds and how it differs from `extractor`'s; a run.json that cannot be read, by what its
+    pages' own records say (`method_said_by_pages`)."""
+    if not any(out.glob("*.json")):  # no page in it yet: nothing to mix
+        return _RunHeld({}, [])
+    before, unreadable = run_description_and_problem(out)
+    if unreadable:
+        before, unknown = method_said_by_pages(out)
+        if unknown:
+            return _RunHeld({}, [], unreadable, unknown)
     now = method_of(extractor)
     before = _with_shipped_prompt(before, now)
-    if not any(out.glob("*.json")) or not isinstance(before, dict):
-        return {}, []
-    return before, list(description_differences(before, now))
+    return _RunHeld(before, list(description_differences(before, now)) if before else [], unreadable)
 
 
 def _model_named_before(before: dict[str, object], extractor: Extractor, summary: RunSummary) -> str | None:

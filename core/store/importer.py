@@ -38,7 +38,6 @@ labels, of that annotator's pages: their set, with the pages just imported), and
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
 import unicodedata
@@ -80,6 +79,7 @@ from ..runs.run_files import (
     done_without_a_file,
     failed_pages,
     files_missing,
+    identity_differences,
     left_out_pages,
     made_on_other_pages,
     not_in_project,
@@ -87,6 +87,7 @@ from ..runs.run_files import (
     pages_made_otherwise,
     read_page_costs,
     read_run_description,
+    run_identity,
     stored_cost,
     summed_cost,
     unnamed_method_message,
@@ -944,6 +945,10 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     if same is not None:
         return RunFolderImport(same, warnings, stored=False, left_out=tuple(left_out))
     earlier = _run_gone_on(project, method, parameters, predictions, errors)
+    kept_apart = (_earlier_run_kept_apart(project, run_dir, method, parameters, predictions, errors)
+                  if earlier is None else None)
+    if kept_apart:
+        warnings.append(kept_apart)
     cost, ended = _run_cost(run_dir)
     ended = ended_then or ended
     cost |= {key: copied[key] for key in COPIED_AS_THEY_ARE if key in copied}  # a copy's files hold no page's cost
@@ -1011,9 +1016,9 @@ def _same_run(project: Project, method: str, parameters: dict[str, object], pred
     brings that run up to date (`_run_gone_on`)."""
     wanted = {**{name: ([list(record) for record in records], None) for name, records in predictions.items()},
               **{name: ([], reason) for name, reason in errors.items()}}
-    parameters = json.loads(json.dumps(parameters, default=str))  # as stored: through JSON
+    identity = run_identity(parameters)  # a session's bounds (its budget, its timeouts) aside
     for run in project.runs.all():
-        if (run.method != method or run.parameters != parameters
+        if (run.method != method or run_identity(run.parameters) != identity
                 or (str(run.cost[STOPPED]) if run.cost.get(STOPPED) else None) != stopped):
             continue
         failed = project.runs.errors(run.id)
@@ -1037,18 +1042,52 @@ def _run_gone_on(project: Project, method: str, parameters: dict[str, object],
     still by a finished one (a page of it held otherwise since is a change: a file mended, a page extracted again).
     The latest such run, None when there is none. A folder written again with --restart holds other records:
     stored as a run of its own."""
-    parameters = json.loads(json.dumps(parameters, default=str))  # as stored: through JSON
-    held = {name: [list(record) for record in records] for name, records in predictions.items()}
+    identity = run_identity(parameters)  # a session's bounds aside: a resume with a larger budget goes on
     for run in reversed(project.runs.all()):
-        if run.method != method or run.parameters != parameters or run.outcome not in CARRIED_ON:
+        if run.method != method or run_identity(run.parameters) != identity or run.outcome not in CARRIED_ON:
             continue
-        failed = project.runs.errors(run.id)
-        stored = project.runs.predictions(run.id)
-        resumed = run.outcome == "stopped"
-        if all(((name in held and resumed) or name in errors) if name in failed else held.get(name) == records
-               for name, records in stored.items()):
+        if not _held_otherwise(project, run, predictions, errors):
             return run
     return None
+
+
+def _held_otherwise(project: Project, run: RunInfo, predictions: dict[str, RecordList],
+                    errors: dict[str, str]) -> list[str]:
+    """The pages of a stored run that a folder holds otherwise than a folder gone on from it would (`_run_gone_on`):
+    a page it holds records for, held with other records or none; a page it failed on, held by none (a stopped
+    run's) or done since (a finished run's)."""
+    held = {name: [list(record) for record in records] for name, records in predictions.items()}
+    failed = project.runs.errors(run.id)
+    resumed = run.outcome == "stopped"
+    return [name for name, records in project.runs.predictions(run.id).items()
+            if not (((name in held and resumed) or name in errors) if name in failed
+                     else held.get(name) == records)]
+
+
+def _earlier_run_kept_apart(project: Project, run_dir: Path, method: str, parameters: dict[str, object],
+                            predictions: dict[str, RecordList], errors: dict[str, str]) -> str | None:
+    """For a folder stored as a run of its own, the run stored from the same folder before (the latest), which it
+    neither is nor brings up to date, said with why: the folder's run is described otherwise since (another method,
+    endpoint, ...: `identity_differences`; a session's bounds, its budget, never count), or it holds some of that
+    run's pages otherwise (extracted again, with --restart). None when no run was stored from the folder."""
+    runs = [run for run in project.runs.all() if run.parameters.get("source") == parameters.get("source")]
+    if not runs:
+        return None
+    run = runs[-1]
+    differences = [f"method: {run.method!r} -> {method!r}"] if run.method != method else []
+    differences += identity_differences(run.parameters, parameters)
+    otherwise = [] if differences else _held_otherwise(project, run, predictions, errors)
+    if differences:
+        why = f"the folder's run is described otherwise since ({'; '.join(differences)})"
+    elif otherwise:
+        why = (f"the folder holds {'page' if len(otherwise) == 1 else 'pages'} {listed(otherwise, 8, total=True)} "
+               f"of run {run.id} otherwise since (extracted again: --restart)")
+    else:
+        return None
+    return (f"run {run.id} was stored from {run_dir} before ({run.outcome}, "
+            f"{counted(run.predicted_pages, 'page')}): it is kept apart, and the folder is stored as a run of its own "
+            f"rather than bringing run {run.id} up to date, as {why}; `runs --delete {run.id}` takes run {run.id} out "
+            "if it is only an earlier copy of this one")
 
 
 def _timestamp(written: object) -> str | None:

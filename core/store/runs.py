@@ -9,7 +9,7 @@ import logging
 import shutil
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Self
 
@@ -85,7 +85,7 @@ class RunInfo(StoredRun):
     predicted_pages: int               # pages it holds records or a failure for
     failed_pages: int                  # of those, pages it failed on (no records)
     scored_pages: int
-    precision: float | None            # means of the stored per-page scores, None before scoring
+    precision: float | None            # means of the stored per-page scores; None before scoring, or some gone
     recall: float | None
     f1: float | None
     # Of the scored pages, those the run holds records for (not failed on, not left unextracted), and the mean F1
@@ -96,6 +96,11 @@ class RunInfo(StoredRun):
     # with a rowid above every other, so that a run whose records changed reads apart from the run it was, its
     # counts the same (Review tells runs changed elsewhere by it)
     predictions_stamp: int
+    # The labelled pages whose stored score went with a change of the run's prediction of them since it was scored
+    # (`add_predictions`: a stopped run's folder added again once its extract went on). Its means would then be of
+    # the scores left alone, a figure the run never had (one of the pages it held as they were, and of the pages it
+    # had not reached, scored as empty): they are None until it is scored again, its counts those of the scores left.
+    scores_dropped: int
     owner_gone: bool = False  # "running", but no process holds its owner mark: it will never end
 
     @property
@@ -107,6 +112,8 @@ class RunInfo(StoredRun):
             return INTERRUPTED
         return "stopped" if self.status == "finished" and self.cost.get(STOPPED) else self.status
 
+
+_TRUTH = sql_list(TRUE_PAGE_STATUSES)  # the statuses of a page a run is scored on
 
 # The scores of run r whose page it holds records for (a prediction stored without an error).
 _PREDICTED = ("JOIN predictions d ON d.run_id = s.run_id AND d.page_id = s.page_id "
@@ -296,7 +303,6 @@ class Runs:
         scored = self._store.one("SELECT COUNT(*) FROM scores WHERE run_id = ?", (run_id,))
         if not scored or not scored[0]:
             return []
-        truth = sql_list(TRUE_PAGE_STATUSES)
         # A change after the score counts when it could move the page's truth (`_MOVES_TRUTH`).
         # A change is after the score when its history id is above the latest the score saw (schema 8): ids
         # follow the order of commits, times do not (a transaction begun before the labels were read and
@@ -305,8 +311,8 @@ class Runs:
         # changed.
         rows = self._store.db.execute(f"""
             SELECT p.name FROM pages p LEFT JOIN scores s ON s.page_id = p.id AND s.run_id = ?
-            WHERE (s.page_id IS NULL AND p.status IN {truth})
-               OR (s.page_id IS NOT NULL AND p.status NOT IN {truth})
+            WHERE (s.page_id IS NULL AND p.status IN {_TRUTH})
+               OR (s.page_id IS NOT NULL AND p.status NOT IN {_TRUTH})
                OR (s.page_id IS NOT NULL AND s.page_reader IS NOT ?)
                OR EXISTS (SELECT 1 FROM label_history h WHERE h.page_id = p.id
                           AND (CASE WHEN s.changes_seen IS NULL THEN h.at > s.scored_at
@@ -459,20 +465,31 @@ class Runs:
                    (SELECT AVG(f1) FROM scores s WHERE s.run_id = r.id),
                    (SELECT COUNT(*) FROM scores s {_PREDICTED}),
                    (SELECT AVG(s.f1) FROM scores s {_PREDICTED}),
-                   (SELECT COALESCE(MAX(d.rowid), 0) FROM predictions d WHERE d.run_id = r.id)
+                   (SELECT COALESCE(MAX(d.rowid), 0) FROM predictions d WHERE d.run_id = r.id),
+                   (SELECT COUNT(*) FROM predictions d JOIN pages p ON p.id = d.page_id
+                    WHERE d.run_id = r.id AND d.score_dropped_seen IS NOT NULL AND p.status IN {_TRUTH}
+                      AND NOT EXISTS (SELECT 1 FROM scores s WHERE s.run_id = r.id AND s.page_id = d.page_id))
             FROM runs r {where} ORDER BY r.id""", params).fetchall()
         infos: list[RunInfo] = []
         for row in rows:
             run_id, status = row[0], row[3]
             if status != "running" or not self._owner_gone(run_id):
-                infos.append(RunInfo.from_row((*row, False)))
+                infos.append(_without_means_of_a_part(RunInfo.from_row((*row, False))))
             elif self._status(run_id) == "running":  # read again: a mark gone is not enough (below)
-                infos.append(RunInfo.from_row((*row, True)))
+                infos.append(_without_means_of_a_part(RunInfo.from_row((*row, True))))
             else:
                 # Its owner committed its end and released its mark (`finish`, in that order) between the row's
                 # read and the mark's: read again, as it ended (a run deleted meanwhile is left out)
                 infos += self._run_infos("WHERE r.id = ?", (run_id,))
         return infos
+
+
+def _without_means_of_a_part(run: RunInfo) -> RunInfo:
+    """A run some of whose scores went since it was scored (`RunInfo.scores_dropped`) without its means: they would
+    be of the scores left alone, as if they were the run's."""
+    if not run.scores_dropped:
+        return run
+    return replace(run, precision=None, recall=None, f1=None, f1_with_prediction=None)
 
 
 # The owner marks this process holds (a run it carries out), by path, None for a run it carries out unmarked

@@ -2,8 +2,8 @@
 
 - a page a run's `_run/N.json` records done whose `N.json` is gone is said missing, with extract again as the mend
   (not "not among the run's pages"), folder and stored run alike;
-- `runs` says a run's figures are out of date because its predictions changed (a run brought up to date), apart
-  from label changes;
+- `runs` gives no figures for a run whose predictions changed since it was scored (a run brought up to date: a mean
+  of the scores left would be one it never had), saying so apart from label changes;
 - a finished run whose folder holds more pages since (extracted again) is brought up to date by `runs --add`, said;
 - `score --project` of a stopped run says the pages it never reached in one warning, not one a page;
 - an extract with --seeds holds its folder's lock from the first seed to the last, and `runs --add` sees it;
@@ -151,15 +151,18 @@ def test_a_run_brought_up_to_date_is_out_of_date_by_its_predictions_not_its_labe
     assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 0
     code, listing, _ = run(capsys, "runs", "--project", str(project))
     assert code == 0
-    assert "(* run 1's figures are out of date: the run's predictions of 2 pages changed since it was scored (3, 4); " \
-           in listing, listing
-    assert "labelled, changed or unmarked" not in listing, listing
+    # no figure of the scores left (those of pages 1 and 2): one the run never had
+    assert listing.splitlines()[1].split()[-3:] == ["-", "-", "-"], listing
+    assert ("(run 1's figures: none until it is scored again: the run's predictions of 2 pages changed since it was "
+            "scored (3, 4), and a mean of the scores it still holds would be a figure it never had; "
+            ) in listing, listing
+    assert "labelled, changed or unmarked" not in listing and "out of date" not in listing, listing
 
     with open_project(project) as opened:  # a label change too: said apart
         opened.set_status("1", "proposed", Provenance.person("ana"))
     code, listing, _ = run(capsys, "runs", "--project", str(project))
-    assert ("out of date: the run's predictions of 2 pages changed since it was scored (3, 4); 1 page labelled, "
-            "changed or unmarked since it was scored (1); ") in listing, listing
+    assert ("none until it is scored again: the run's predictions of 2 pages changed since it was scored (3, 4); 1 "
+            "page labelled, changed or unmarked since it was scored (1), and a mean") in listing, listing
 
 
 def test_a_finished_run_whose_folder_grew_is_brought_up_to_date(
