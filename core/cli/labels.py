@@ -12,7 +12,7 @@ from ..errors import RecordLensError
 from ..page.dataset import unfinished_dataset
 from ..records.hygiene import PageCheck, check_page, dataset_labels, summarise
 from ..wording import listed
-from .output import print_json, warn
+from .output import print_json, refuse_a_project_with_a_dataset, warn
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,8 +57,7 @@ def with_its_exit(unfinished: str, what: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.project and (args.pages or args.gt):  # as synth and train refuse it: checking one would hide the other
-        raise RecordLensError("give either --project DIR or --pages DIR --gt DIR, not both")
+    refuse_a_project_with_a_dataset(args)
     unfinished = None if args.project or not args.pages else unfinished_dataset(Path(args.pages))
     if unfinished is not None:  # as score says it: the findings are of what the stopped export wrote
         warn(with_its_exit(unfinished, "findings"))

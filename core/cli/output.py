@@ -4,6 +4,7 @@ work; stdout, which holds what the command was asked for, ends the command when 
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import errno
 import json
@@ -13,8 +14,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
+from ..errors import RecordLensError
+
 STDOUT = "-"  # an output path that means stdout (`--out -`, `bench --json -`)
 PIPE_CLOSED_STATUS = 128 + 13  # 128 + SIGPIPE: what a shell reports of a command whose reader went away
+
+
+def refuse_a_project_with_a_dataset(args: argparse.Namespace) -> None:
+    """`--project` given with `--pages`/`--gt` (synth, train, labels check): refused at once, in the same words by
+    each, since one of the two would go unread (and checking one would hide the other)."""
+    if args.project and (args.pages or args.gt):
+        raise RecordLensError("give either --project DIR or --pages DIR --gt DIR, not both")
 
 
 def warn(message: str) -> None:

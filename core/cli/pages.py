@@ -52,40 +52,17 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         count = tokens.get(fmt)
         print(f"{fmt:<10} {chars:>10,}  {f'{count:,}' if count is not None else 'n/a'}")
     if all(count is None for count in tokens.values()):
-        print("(tokens: n/a; they are counted with Gemini's countTokens when GEMINI_API_KEY is set)")
+        print("(tokens: n/a; they are counted with Gemini's countTokens when GEMINI_API_KEY is set, or at an "
+              "endpoint of --base-url)")
     for message in page.warnings:
         warn(message)
     return 0
 
 
-def token_counter(args: argparse.Namespace):  # noqa: ANN202 - Callable[[str], int | None] | None
-    """Gemini's countTokens when a key is set (None without one). A failed count is None (shown as n/a),
-    with the reason given once on stderr; the key never appears in it."""
-    from ..llm.gemini import CallSettings, GeminiCaller, api_key_from_environment
-
-    if not api_key_from_environment():
-        return None
-    settings = CallSettings(base_url=getattr(args, "base_url", None), max_attempts=2)
-    if getattr(args, "model", None):
-        settings.model = args.model
-    caller = GeminiCaller(settings)
-    failed: list[str] = []
-
-    def count(text: str) -> int | None:
-        if failed:
-            return None
-        try:
-            return caller.count_tokens(text)
-        except Exception as error:  # noqa: BLE001 - any failure only costs the figure
-            failed.append(caller.redact(f"{type(error).__name__}: {error}")[:200])
-            warn(f"countTokens failed ({failed[0]}); tokens shown as n/a")
-            return None
-
-    return count
-
-
 def _count_format_tokens(page, args: argparse.Namespace) -> dict[str, int | None]:
-    counter = token_counter(args)
+    from ..llm.gemini import token_counter  # only here: the other commands of this module call no model
+
+    counter = token_counter(args.base_url, args.model, warn)
     return {fmt: counter(formats.represent(page, fmt)) if counter else None for fmt in formats.FORMATS}
 
 

@@ -28,7 +28,7 @@ from ..synth.pipeline import (
 )
 from ..synth.transforms import describe
 from ..wording import counted, listed
-from .output import COMMAND_STOPS
+from .output import COMMAND_STOPS, refuse_a_project_with_a_dataset
 
 DESCRIPTION = (
     "Write K synthetic variants of every labelled page: OUT/html/N_vK.html, OUT/mhtml/N_vK.mhtml and "
@@ -88,8 +88,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         return 0
     if not args.out:
         raise RecordLensError("synth needs --out DIR")
-    if args.project and (args.pages or args.gt):
-        raise RecordLensError("give either --project DIR or --pages DIR --gt DIR, not both")
+    refuse_a_project_with_a_dataset(args)
     if not args.project and not (args.pages and args.gt):
         raise RecordLensError("synth needs --pages DIR and --gt DIR, or --project DIR")
     options = SynthOptions(variants=args.variants, seed=args.seed, transforms=parse_transforms(args.transforms),

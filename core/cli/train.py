@@ -21,7 +21,7 @@ from ..errors import RecordLensError
 from ..page.dataset import unfinished_dataset
 from ..runs.progress import ProgressBar, progress
 from ..wording import counted
-from .output import Replacing, warn
+from .output import Replacing, refuse_a_project_with_a_dataset, warn
 
 if TYPE_CHECKING:
     from ..extract.selector_model import SelectorModel
@@ -64,9 +64,8 @@ def run(args: argparse.Namespace) -> int:
         writable_model_path,
     )
 
+    refuse_a_project_with_a_dataset(args)
     pages_dirs, gt_dirs = args.pages or [], args.gt or []
-    if args.project and (pages_dirs or gt_dirs):
-        raise RecordLensError("give either --project DIR or --pages DIR --gt DIR, not both")
     if args.project:
         check_project_to_train(args.project)
     else:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 import statistics
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -31,6 +30,7 @@ from .run_files import (
     ran_to_its_end,
     read_page_costs,
     read_run_description,
+    unreadable_page_records,
 )
 
 Progress = Callable[[Iterable[str]], Iterable[str]]
@@ -241,24 +241,6 @@ class _FolderRecords:
     def why_no_prediction(self, name: str, described: Mapping[str, object]) -> str:
         return why_no_prediction(name, described, finished=self.finished, done=self.done, stopped_on=self.stopped_on,
                                  unreadable_records=self.unreadable)
-
-
-def unreadable_page_records(run_dir: str | Path) -> dict[str, str]:
-    """Page name -> why, for the pages whose record `_run/N.json` is there but cannot be read as one (cut short by a
-    full disk or a hand edit), which `run_files.read_page_costs` passes over."""
-    meta = Path(run_dir) / META_DIR
-    found: dict[str, str] = {}
-    for path in sorted(meta.glob("*.json")) if meta.is_dir() else []:
-        if path.stem == "run" or path.name.startswith("."):
-            continue
-        try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            found[path.stem] = f"{path}: {error}"
-            continue
-        if not isinstance(record, dict):
-            found[path.stem] = f"{path}: it holds a {type(record).__name__}, not a page's record"
-    return found
 
 
 def no_prediction_messages(reasons: Mapping[str, str], left_out: Mapping[str, str], whose: str,

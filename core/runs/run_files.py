@@ -460,16 +460,33 @@ def method_said_by_pages(run_dir: str | Path) -> tuple[dict[str, object], str | 
 
 
 def read_page_costs(run_dir: str | Path) -> dict[str, dict[str, object]]:
-    """Page name -> the cost record written for it (seconds, tokens, warnings, raw)."""
+    """Page name -> the cost record written for it (seconds, tokens, warnings, raw); a record that cannot be read
+    as one says nothing about its page (`unreadable_page_records` names those)."""
+    return {name: record for name, record, why in _page_records(run_dir) if why is None}
+
+
+def unreadable_page_records(run_dir: str | Path) -> dict[str, str]:
+    """Page name -> why, for the pages whose record `_run/N.json` is there but cannot be read as one (cut short by a
+    full disk, or a hand edit that left JSON but no object), which `read_page_costs` passes over."""
+    return {name: why for name, _, why in _page_records(run_dir) if why}
+
+
+def _page_records(run_dir: str | Path) -> Iterator[tuple[str, dict[str, object], str | None]]:
+    """Each page's record in `_run/` (not run.json, nor a hidden write in progress), with why it cannot be read as
+    one (None when it can: it holds a JSON object; else the record is {})."""
     meta = Path(run_dir) / META_DIR
-    costs: dict[str, dict[str, object]] = {}
     for path in sorted(meta.glob("*.json")) if meta.is_dir() else []:
-        if path.stem != "run" and not path.name.startswith("."):
-            try:
-                costs[path.stem] = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-                continue  # a damaged cost file says nothing about the page
-    return costs
+        if path.stem == "run" or path.name.startswith("."):
+            continue
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            yield path.stem, {}, f"{path}: {error}"
+            continue
+        if isinstance(record, dict):
+            yield path.stem, record, None
+        else:
+            yield path.stem, {}, f"{path}: it holds a {type(record).__name__}, not a page's record"
 
 
 def page_identity(loaded: LoadedPage, data: bytes) -> dict[str, str]:

@@ -25,7 +25,7 @@ from pathlib import Path
 from .. import atomic, owner_files
 from ..errors import DatasetError, RecordLensError
 from ..extract.base import Extractor
-from ..page.dataset import page_files
+from ..page.dataset import dataset_pages, page_files
 from ..wording import counted, listed, named_and_more
 from .engine_runs import extract_on_engine
 from .engines import Engine
@@ -86,8 +86,8 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     if not wanted:  # refused before the run folder is made: a run of nothing is a mistake, not a success
         if files:
             raise DatasetError(f"none of the {len(files)} pages in {pages_dir} is one this method has answers for")
-        inside = Path(pages_dir) / "html"  # a dataset's folder given for its html/ folder
-        hint = f" (a dataset? its pages are in {inside})" if inside.is_dir() else ""
+        inside = dataset_pages(pages_dir)  # a dataset's folder given for its folder of pages
+        hint = f" (a dataset? its pages are in {inside})" if inside is not None else ""
         skipped = "".join(f"; {warning}" for warning in summary.warnings)  # entries named like pages, skipped
         raise DatasetError(f"no page (N.html or N.mhtml) to extract in {pages_dir}{hint}{skipped}")
     _refuse_a_folder_that_is_no_run(out)
@@ -321,7 +321,7 @@ def _run_held(out: Path, extractor: Extractor) -> _RunHeld:
         if unknown:
             return _RunHeld({}, [], unreadable, unknown)
     now = method_of(extractor)
-    before = _with_shipped_prompt(before, now)
+    before = _as_recorded_now(extractor, _with_shipped_prompt(before, now))
     return _RunHeld(before, list(description_differences(before, now)) if before else [], unreadable)
 
 
@@ -358,6 +358,13 @@ def _with_shipped_prompt(before: dict[str, object], now: dict[str, object]) -> d
     if "prompt" in parameters or current.get("prompt") != "shipped":
         return before
     return {**before, "parameters": {**parameters, "prompt": "shipped", "prompt_sha256": current["prompt_sha256"]}}
+
+
+def _as_recorded_now(extractor: Extractor, before: dict[str, object]) -> dict[str, object]:
+    """The run held as `extractor` records a run now, when it reads older records another way (Gemini: a prompt
+    file's run recorded with its texts' hash is read as made with the file's own hash), so that it resumes."""
+    as_recorded_now = getattr(extractor, "as_recorded_now", None)
+    return as_recorded_now(before) if callable(as_recorded_now) and before else before
 
 
 def _refuse_predictions_of_other_pages(out: Path, pages_dir: str | Path, files: dict[str, Path],

@@ -34,7 +34,7 @@ from pathlib import Path
 import sqlite_utils
 
 from ..errors import full_disk
-from ..page.dataset import LoadedPage, load_page, natural_key
+from ..page.dataset import LoadedPage, dataset_pages, load_page, natural_key
 from .adjudication import KEEP, MERGED, Adjudication
 from .agent_data import AgentData
 from .db import Connection, Provenance, StoreError, connect, dumps, full_or_nearly, now
@@ -191,9 +191,10 @@ def init_project(folder: str | Path) -> Project:
 
 def _not_a_project(root: Path) -> str:
     """Why `root` cannot be opened as a project, with what the user most likely meant."""
-    if (root / "html").is_dir() and (root / "gt").is_dir():
+    pages = dataset_pages(root)  # DIR/html/, or DIR/mhtml/ beside DIR/gt/: as the importer takes a dataset
+    if pages is not None and (root / "gt").is_dir():
         return (f"{root} is not a RecordLens project (no {PROJECT_DB}) (a dataset: commands take it as --pages "
-                f"{root / 'html'} --gt {root / 'gt'}, and `recordlens import {root} --project P` brings it into "
+                f"{pages} --gt {root / 'gt'}, and `recordlens import {root} --project P` brings it into "
                 "a project); create one with `recordlens project init DIR`")
     if not root.exists():
         # a mistyped name more likely than a project not made yet: name the projects beside it that it resembles

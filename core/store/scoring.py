@@ -23,6 +23,7 @@ from ..runs.evaluate import (
     is_not_given,
     pages_left_out_messages,
     pages_not_given_messages,
+    pages_without_a_prediction_messages,
     truth_naming_nothing,
     unscored_predictions_message,
     why_no_prediction,
@@ -34,7 +35,6 @@ from ..runs.run_files import (
     ran_to_its_end,
     stored_run_description,
 )
-from ..wording import counted, listed
 from .db import StoreError, now
 from .project import Project
 from .runs import RunInfo, StoredScore
@@ -80,9 +80,9 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
                                          f"run {run_id}")
     warnings += files_missing_messages([name for name, why in left_out.items() if is_file_missing(why)],
                                        f"run {run_id}'s folder", ", then `runs --add` of the folder stores it")
-    warnings += _without_a_prediction_messages(
+    warnings += pages_without_a_prediction_messages(
         {name: why for name, why in left_out.items() if name not in errors and not is_left_out(why)
-         and not is_not_given(why) and not is_file_missing(why)}, run)
+         and not is_not_given(why) and not is_file_missing(why)}, f"run {run.id} ({run.method})")
     kept = _still_scored(project, run, labelled)
     fresh = {}
     for name in progress([name for name in truth_pages if name not in kept]):
@@ -95,19 +95,6 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
         gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
         project.runs.drop_scores(run_id, gone)  # pages no longer labelled leave the means, as they left the truth
     return result, warnings, left_out
-
-
-def _without_a_prediction_messages(reasons: dict[str, str], run: RunInfo) -> list[str]:
-    """The scored pages the run holds no prediction for (it never extracted them: it stopped before them), said
-    once per reason, naming a few, rather than a line each (none, [])."""
-    by_reason: dict[str, list[str]] = {}
-    for name, why in reasons.items():
-        by_reason.setdefault(why, []).append(name)
-    return [f"page {pages[0]}: no prediction in run {run.id} ({run.method}): {why}; scored as an empty one"
-            if len(pages) == 1 else
-            f"{counted(len(pages), 'scored page')} with no prediction in run {run.id} ({run.method}) "
-            f"({listed(pages, 8, total=True)}; why, for each: {why}): scored as empty predictions"
-            for why, pages in by_reason.items()]
 
 
 def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[str, PageScore]:

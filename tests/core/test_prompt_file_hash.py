@@ -52,8 +52,6 @@ def test_a_run_that_recorded_the_prompt_s_texts_hash_is_read_as_made_with_the_sa
     assert shipped.parameters["prompt_sha256"] == shipped.prompt.text_sha256
 
 
-@pytest.mark.xfail(strict=True, reason="needs runner._run_held to read the run held through the extractor's "
-                                       "as_recorded_now (see the fix-helper's report); remove this mark with it")
 def test_a_run_recorded_with_the_texts_hash_resumes_with_the_same_prompt_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", KEY)
