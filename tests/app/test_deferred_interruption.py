@@ -11,11 +11,17 @@ from PySide6.QtCore import QTimer
 
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.annotator.qt.interruption import DeferredInterruption
+from tests.ctrl_c import ctrl_c_raises
 
 pytestmark = pytest.mark.app
 
 
 def test_ctrl_c_in_a_qt_slot_is_raised_at_the_next_check(qapp) -> None:
+    with ctrl_c_raises():
+        ctrl_c_in_a_qt_slot_is_raised_at_the_next_check()
+
+
+def ctrl_c_in_a_qt_slot_is_raised_at_the_next_check() -> None:
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     slot_ended: list[bool] = []
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ctrl_c import with_ctrl_c
+
 pytestmark = pytest.mark.app
 
 # The child: argv[1] is the signal, argv[2] what to run: `capture FOLDER` (`recordlens site capture` of a closed
@@ -61,8 +63,8 @@ STATUS = {"SIGINT": 130, "SIGTERM": 128 + signal.SIGTERM}
 
 
 def run_child(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", SIGNAL_MID_IMPORT, *arguments], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=240, env={**os.environ, "HOME": str(tmp_path)})
+    return subprocess.run(with_ctrl_c([sys.executable, "-c", SIGNAL_MID_IMPORT, *arguments]), cwd=tmp_path,
+                          capture_output=True, text=True, timeout=240, env={**os.environ, "HOME": str(tmp_path)})
 
 
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])

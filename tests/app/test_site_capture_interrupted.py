@@ -21,6 +21,7 @@ import pytest
 from recordlens.core.agent.sites import load_site
 from tests import loopback
 from tests.capture_site import capture_argv
+from tests.ctrl_c import with_ctrl_c
 from tests.loopback import base_url
 
 pytestmark = pytest.mark.app
@@ -80,8 +81,8 @@ class _Handler(loopback.LoopbackHandler):
 
 
 def _capture(url: str, folder: Path) -> list[str]:
-    return capture_argv(url, "--site", str(folder), "--depth", "1", "--json", "--timeout", str(PAGE_TIMEOUT_S),
-                        SETTLE_MS=50)
+    return with_ctrl_c(capture_argv(url, "--site", str(folder), "--depth", "1", "--json", "--timeout",
+                                    str(PAGE_TIMEOUT_S), SETTLE_MS=50))
 
 
 @pytest.mark.parametrize(("signum", "status", "said"), [

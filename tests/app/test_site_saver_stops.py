@@ -19,6 +19,7 @@ from PySide6.QtCore import QProcess
 
 from recordlens.annotator.agent.site_saver import SaveFromWeb
 from recordlens.core.cli import Terminated
+from tests.ctrl_c import with_ctrl_c
 from tests.loopback import LoopbackHandler, base_url, serve
 
 pytestmark = pytest.mark.app
@@ -45,8 +46,8 @@ def slow_server() -> Iterator[ThreadingHTTPServer]:
 
 def saver_stopped_while_loading(url: str, site: Path, signum: int) -> tuple[int, list[str]]:
     """The saver's exit code and stderr lines, sent `signum` once it says it is loading the page."""
-    child = subprocess.Popen([sys.executable, "-m", "recordlens.annotator.agent.site_saver", url, "--site",
-                              str(site), "--json", "--timeout", "90"], stdout=subprocess.PIPE,
+    child = subprocess.Popen(with_ctrl_c([sys.executable, "-m", "recordlens.annotator.agent.site_saver", url,
+                                          "--site", str(site), "--json", "--timeout", "90"]), stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     assert child.stderr is not None
     lines: list[str] = []
