@@ -16,6 +16,7 @@ beyond the viewport, which replay needs when a recorded page was scrolled differ
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -183,7 +184,7 @@ class QtSiteBrowser:
         # The grammar's Type clears the field first: select all, and the first typed key replaces it.
         QTest.keyClick(widget, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
         if text:
-            QTest.keyClicks(widget, text)
+            _key_clicks(widget, text)
         else:
             QTest.keyClick(widget, Qt.Key.Key_Delete)
         QTest.keyClick(widget, Qt.Key.Key_Return)
@@ -215,6 +216,18 @@ def _without_platform_notes(kind, context, message: str) -> None:  # noqa: ANN00
     """Qt's messages as Qt would print them, but the platform's notes (`_PLATFORM_NOTES`)."""
     if message not in _PLATFORM_NOTES:
         print(qFormatLogMessage(kind, context, message), file=sys.stderr, flush=True)
+
+
+def _key_clicks(widget, text: str) -> None:  # noqa: ANN001 - the view's focus proxy (a QWidget)
+    """`text` typed as key events. QTest's keyClicks knows ASCII only (any other character aborts the process in
+    Qt's own assertion): each other character is a key press and release carrying it, as a keyboard layout or an
+    input method sends it."""
+    for run in re.findall(r"[\x00-\x7f]+|[^\x00-\x7f]", text):
+        if run.isascii():
+            QTest.keyClicks(widget, run)
+            continue
+        for action in (QTest.KeyAction.Press, QTest.KeyAction.Release):
+            QTest.sendKeyEvent(action, widget, Qt.Key.Key_unknown, run, Qt.KeyboardModifier.NoModifier)
 
 
 def _name(target: Target) -> str:

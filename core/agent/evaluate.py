@@ -54,7 +54,7 @@ from .actions import Step
 from .funnel import named_tasks
 from .loop import CUT_STOPS
 from .model import Task, Trajectory
-from .references import Reference, choose_references
+from .references import Reference, choose_references, unanswered_said
 from .sites import loose_url
 from .targets import folded, targets_match
 from .tasks import is_correct, normalise_answer, same_version
@@ -287,27 +287,17 @@ def unanswered_warnings(unanswered: Sequence[str], counting: Mapping[str, object
         alone = [t for t in task_ids if t not in counting]
         if instead:
             one = len(instead) == 1
-            said.append(f"{_unanswered(instead, kept)}: not used; "
+            said.append(f"{unanswered_said(instead, kept=kept)}: not used; "
                         + ("the task's earlier reference that ends with an answer is compared with" if one else
                            "the tasks' earlier references that end with an answer are compared with"))
         if alone:
             one = len(alone) == 1
-            said.append(f"{_unanswered(alone, kept)}: not used"
+            said.append(f"{unanswered_said(alone, kept=kept)}: not used"
                         + (" (kept in the project)" if kept else
                            f", and the project holds no reference of {'the task' if one else 'them'} that ends with "
                            "one")
                         + f"; record {'it' if one else 'them'} again to the answer (no agreement meanwhile)")
     return said
-
-
-def _unanswered(task_ids: Sequence[str], kept: bool) -> str:
-    """The references of `task_ids` that end without an answer, as a project's (`kept`) or a references file's."""
-    one = len(task_ids) == 1
-    if kept:
-        return (f"reference{'' if one else 's'} of {listed(task_ids, total=True)} recorded without an answer "
-                "(stopped before ANSWER)")
-    return (f"the --references file{'' if one else 's'} of {listed(task_ids, total=True)} "
-            f"end{'s' if one else ''} without an answer (stopped before ANSWER)")
 
 
 def _left_out_warnings(left_out: Sequence[str], episodes: Sequence[Mapping[str, object]],

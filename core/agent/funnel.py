@@ -30,7 +30,7 @@ from .. import atomic
 from ..wording import listed
 from .candidates import Candidate
 from .model import Task, Trajectory
-from .references import Reference, ReferenceChoice, choose_references
+from .references import Reference, ReferenceChoice, choose_references, unanswered_said
 from .tasks import task_digest
 
 HAND_MADE = "person"  # a Candidate's model when a person wrote the task (no generation step)
@@ -81,6 +81,9 @@ class Funnel:
     other_version: list[TaskKey] = field(default_factory=list)
     # Refined tasks whose newest reference was recorded without an answer (kept, not counted).
     unanswered: list[TaskKey] = field(default_factory=list)
+    # Those of `unanswered` whose newest reference is a file of the references folder given (`--references`), not
+    # one the project keeps.
+    unanswered_files: list[TaskKey] = field(default_factory=list)
     # Tasks whose version in the counted file differs from the project's copy (references are judged by the latter).
     differs_from_project: list[TaskKey] = field(default_factory=list)
     sites: list[str] = field(default_factory=list)  # the sites of the tasks counted
@@ -105,6 +108,10 @@ class Funnel:
         return _ids(self.unanswered)
 
     @property
+    def unanswered_files_ids(self) -> list[str]:
+        return _ids(self.unanswered_files)
+
+    @property
     def differs_from_project_ids(self) -> list[str]:
         return _ids(self.differs_from_project)
 
@@ -116,7 +123,7 @@ class Funnel:
         """Each list of tasks as its ids (`X_ids`, as before) and, in the same order, their sites (`X_sites`)."""
         lists = {"answer_not_found": self.answer_not_found, "without_reference": self.without_reference,
                  "other_version": self.other_version, "unanswered": self.unanswered,
-                 "differs_from_project": self.differs_from_project}
+                 "unanswered_files": self.unanswered_files, "differs_from_project": self.differs_from_project}
         return {"categories": [r.as_dict() for r in self.categories], "total": self.total.as_dict(),
                 **{f"{name}_ids": _ids(keys) for name, keys in lists.items()},
                 **{f"{name}_sites": [site for site, _ in keys] for name, keys in lists.items()},
@@ -194,6 +201,7 @@ def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory]
                   without_reference=unrecorded,
                   other_version=[task_key(c) for c in accepted if c.id in choices[c.task.site].earlier],
                   unanswered=[task_key(c) for c in accepted if c.id in choices[c.task.site].unanswered],
+                  unanswered_files=[task_key(c) for c in accepted if c.id in choices[c.task.site].unanswered_files],
                   differs_from_project=differs, sites=sorted({c.task.site for c in candidates}),
                   similar_by_filter=dict(sorted(by_filter.items(), key=lambda item: float(item[0]))))
 
@@ -256,17 +264,7 @@ def format_funnel(table: Funnel) -> str:
         notes.append(f"{len(other)} refined task(s) have a reference recorded for another version of the task only "
                      "(the task was edited since; not in the GT steps): "
                      f"{listed(table.named(table.other_version), total=True)}; record them again")
-    if unanswered:
-        alone = [key for key in table.unanswered if key in set(table.without_reference)]
-        if not alone:
-            then = "; an earlier reference of each that ends with an answer counts instead"
-        elif len(alone) < len(unanswered):
-            then = (f"; record {listed(table.named(alone))} again (the others have an earlier one that ends with an "
-                    "answer)")
-        else:
-            then = "; record them again"
-        notes.append(f"{len(unanswered)} refined task(s) have a newest reference recorded without an answer (kept, "
-                     f"not used: not in the GT steps): {listed(table.named(table.unanswered), total=True)}{then}")
+    notes.extend(_unanswered_notes(table))
     if table.differs_from_project:
         notes.append(f"{len(table.differs_from_project)} task(s) counted differ from the project's copy of them "
                      "(one of the two was changed since: `agent run --replace-tasks`, the agent window, an edited "
@@ -274,6 +272,41 @@ def format_funnel(table: Funnel) -> str:
                      "project's); bring them in line and record what is missing: "
                      f"{listed(table.named(table.differs_from_project), total=True)}")
     return "\n".join(lines + [f"note: {n}" for n in notes])
+
+
+def _unanswered_notes(table: Funnel) -> list[str]:
+    """What the report says of the tasks whose newest reference ends without an answer: a reference the project keeps
+    (unused), or a file of the --references folder (not kept: said as `agent eval` says it, `unanswered_said`)."""
+    notes = []
+    files = set(table.unanswered_files)
+    without = set(table.without_reference)
+    kept = [key for key in table.unanswered if key not in files]
+    if kept:
+        alone = [key for key in kept if key in without]
+        if not alone:
+            then = "; an earlier reference of each that ends with an answer counts instead"
+        elif len(alone) < len(kept):
+            then = (f"; record {listed(table.named(alone))} again (the others have an earlier one that ends with an "
+                    "answer)")
+        else:
+            then = "; record them again"
+        notes.append(f"{len(kept)} refined task(s) have a newest reference recorded without an answer (kept, "
+                     f"not used: not in the GT steps): {listed(table.named(kept), total=True)}{then}")
+    filed = [key for key in table.unanswered if key in files]
+    if filed:
+        alone = [key for key in filed if key in without]
+        one = len(filed) == 1
+        if not alone:
+            then = (f"; the project's earlier reference of {'the task' if one else 'each'} that ends with an answer "
+                    "counts instead")
+        elif len(alone) < len(filed):
+            then = (f"; record {listed(table.named(alone))} again to the answer (the project holds an earlier "
+                    "reference of each of the others that ends with one)")
+        else:
+            then = (f"; no other reference of {'the task' if one else 'them'} ends with one: record "
+                    f"{'it' if one else 'them'} again to the answer")
+        notes.append(f"{unanswered_said(table.named(filed), kept=False)}: not used (not in the GT steps){then}")
+    return notes
 
 
 def write_funnel_chart(table: Funnel, path: str | Path) -> Path:

@@ -13,9 +13,10 @@ The reference that counts is the newest reference of the task's current version 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..wording import listed
 from .model import Task, Trajectory
 from .tasks import same_version
 
@@ -99,3 +100,15 @@ def choose_references(tasks: Iterable[Task], references: Iterable[Reference], *,
     choice.unanswered_files = [task_id for task_id in choice.unanswered if unanswered[task_id].row is None]
     choice.earlier = [task_id for task_id in by_id if task_id in earlier and task_id not in choice.counting]
     return choice
+
+
+def unanswered_said(names: Sequence[str], *, kept: bool) -> str:
+    """The references of these tasks (as a report names them) that end without an answer, as the project's (`kept`:
+    a reference it keeps, unused) or as files of the references folder given (`--references`: not kept, and the
+    project may hold none): `agent eval` and `agent tasks report` say them alike."""
+    one = len(names) == 1
+    if kept:
+        return (f"reference{'' if one else 's'} of {listed(names, total=True)} recorded without an answer "
+                "(stopped before ANSWER)")
+    return (f"the --references file{'' if one else 's'} of {listed(names, total=True)} "
+            f"end{'s' if one else ''} without an answer (stopped before ANSWER)")

@@ -1,11 +1,14 @@
 """A Qt-free `Browser` over a snapshot site, for tests, the demo's reference trajectories and text-only runs.
 
 It "renders" core's DOM of each saved page: the numbered elements are the links, buttons and form fields in
-document order (numbered from 1), with their text, role and accessible name; there is no layout, so no box and
-no real screenshot (a blank PNG stands in). A click on a link opens the saved page for its URL or the "not in
-this snapshot" page; typing into a field fills it and presses Enter, which submits its form as a GET request
-(the only kind a static snapshot can answer); a submit button does the same. Typing into an element that is no
-text field (a link, a button, a list box) is refused (`NotATextFieldError`), as the Qt browser refuses it.
+document order (numbered from 1; a disabled control is not one), with their text, role and accessible name; there
+is no layout, so no box and no real screenshot (a blank PNG stands in). A field's text is its value, else its
+placeholder; a select's, its chosen option's. A click on a link opens the saved page for its URL (against the
+page's `<base>`) or the "not in this snapshot" page; a link to a place on the page on show, or to a script,
+stays. Typing into a field fills it and presses Enter, which submits its form as Chromium does; a submit button
+submits it, a reset button resets it, a checkbox or radio button is checked by a click (forms.py says what a form
+holds and sends, form_validity.py when it is not sent). Typing into an element that is no text field (a link, a
+button, a list box) is refused (`NotATextFieldError`), as the Qt browser refuses it.
 
 Roles and accessible names follow the Qt browser's set-of-mark script (resources/js/som.js), so that the two
 browsers show the agent the same elements alike: the name is aria-labelledby's text, else aria-label, else, for
@@ -17,12 +20,24 @@ from __future__ import annotations
 
 import struct
 import zlib
-from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit
 
 from ..page.dataset import parse_snapshot
 from ..page.dom import Element, Page, parse_html
 from ..page.snapshot import read_snapshot
 from .actions import Step
+from .form_validity import may_submit
+from .forms import (
+    FormControls,
+    button_kind,
+    display_size,
+    input_type,
+    is_disabled,
+    is_text_field,
+    non_negative,
+    raw_text,
+    selected_options,
+)
 from .model import MAX_PAGE_TEXT, TEXT_PER_SCREEN, Observation
 from .sites import NOT_IN_SNAPSHOT_TITLE, Site, not_in_snapshot_html
 from .targets import NotATextFieldError, Target, TargetNotFoundError
@@ -30,10 +45,9 @@ from .targets import NotATextFieldError, Target, TargetNotFoundError
 VIEWPORT = (1280.0, 800.0)
 _FIELD_TAGS = ("input", "textarea", "select")
 _BUTTON_INPUTS = ("submit", "button", "reset", "image")
-_INPUT_ROLES = {"search": "searchbox", "checkbox": "checkbox", "radio": "radio", "range": "slider",
-                "number": "spinbutton"}
-# The inputs that take typed text (som.js's TEXT_INPUTS): Type fills these, a text area, and a text box by role.
-_TEXT_INPUTS = ("", "text", "search", "email", "url", "tel", "password", "number")
+_INPUT_ROLES = {"checkbox": "checkbox", "radio": "radio", "range": "slider", "number": "spinbutton"}
+# What the Qt browser does not follow (site_browser.py): a script URL never runs, a blank page is no page of a site.
+INERT_SCHEMES = ("javascript", "about", "blob", "data")
 _LABELABLE = ("input", "select", "textarea", "button", "meter", "output", "progress")
 
 
@@ -58,7 +72,9 @@ class HtmlSiteBrowser:
         self._url = ""
         self._page: Page | None = None
         self._title = ""
-        self._values: dict[str, str] = {}
+        self._base = ""  # the URL the page's links and forms are resolved against
+        self._in_site = False  # the page on show is a saved page (not the "not in this snapshot" page)
+        self._controls = FormControls(None)
         self._scroll_y = 0.0
         self.visited: list[str] = []  # every URL loaded, in order, for tests
 
@@ -105,8 +121,11 @@ class HtmlSiteBrowser:
             if not _takes_text(element):
                 label = next(i for i, e in enumerate(self._interactive(), 1) if e is element)
                 raise NotATextFieldError.of(Target(label=label, role=_role_of(element), name=self._name_of(element)))
-            self._values[element.xpath] = step.value or ""
-            self._submit(element, None)
+            self._controls.type_into(element, step.value or "")
+            if element.tag == "input":  # Enter; a text area or an editable element takes it as a new line
+                chosen = self._controls.implicit_submission(element)
+                if chosen is not None:
+                    self._submit(*chosen)
 
     def go_back(self) -> None:
         if self._history:
@@ -130,7 +149,10 @@ class HtmlSiteBrowser:
             page, title = parse_snapshot(snapshot), snapshot.title or ""
             self._cache[key] = (page, title)
         self._url, self._page, self._title = url, page, title
-        self._values = {}
+        base = next((e for e in page.elements if e.tag == "base" and e.attrs.get("href") is not None), None)
+        self._base = urljoin(url, (base.attrs.get("href") or "").strip()) if base is not None else url
+        self._in_site = path is not None
+        self._controls = FormControls(page)
         self._scroll_y = 0.0
         self.visited.append(url)
 
@@ -159,8 +181,16 @@ class HtmlSiteBrowser:
         return found
 
     def _text_of(self, element: Element) -> str:
-        if element.tag in _FIELD_TAGS:
-            return self._values.get(element.xpath, element.attrs.get("value") or "")
+        """What the element shows (som.js's textOf): a field its value, else its placeholder; a button input its
+        value; a select its chosen option."""
+        if element.tag == "select":
+            chosen = selected_options(element)
+            return _squashed(raw_text(chosen[0])) if chosen else ""
+        if element.tag == "textarea" or element.tag == "input":
+            value = _squashed(self._controls.value(element))
+            if (element.attrs.get("type") or "").lower() in ("button", "submit", "reset"):
+                return value
+            return value or _squashed(element.attrs.get("placeholder"))
         return element.text()
 
     def _name_of(self, element: Element) -> str:
@@ -214,78 +244,84 @@ class HtmlSiteBrowser:
     # -- actions --------------------------------------------------------------------------------------------
 
     def _click(self, element: Element) -> None:
-        if element.tag == "a" and element.attrs.get("href") is not None:
-            self._load(urljoin(self._url, element.attrs.get("href") or ""))
-        elif _submits(element):
-            self._submit(element, element)
-
-    def _submit(self, field: Element, button: Element | None) -> None:
-        form = _form_of(field)
-        if form is None:
+        if element.tag == "a":
+            if element.attrs.get("href") is not None:
+                self._navigate(urljoin(self._base, (element.attrs.get("href") or "").strip()))
             return
-        pairs: list[tuple[str, str]] = []
-        for element in form.iter():
-            name = element.attrs.get("name")
-            if element.tag not in (*_FIELD_TAGS, "button") or not name:
-                continue
-            if _submits(element) and element is not button:
-                continue
-            kind = (element.attrs.get("type") or "").lower()
-            if kind in ("checkbox", "radio") and "checked" not in element.attrs:
-                continue
-            pairs.append((name, self._values.get(element.xpath, element.attrs.get("value") or "")))
-        action = urljoin(self._url, form.attrs.get("action") or self._url)
-        scheme, netloc, path, _, _ = urlsplit(action)
-        self._load(urlunsplit((scheme, netloc, path, urlencode(pairs), "")))
+        if element.tag == "input" and input_type(element) in ("checkbox", "radio"):
+            self._controls.click(element)
+            return
+        kind = button_kind(element)
+        form = self._controls.form_owner(element)
+        if form is not None and kind == "submit":
+            self._submit(form, element)
+        elif form is not None and kind == "reset":
+            self._controls.reset(form)
+
+    def _submit(self, form: Element, submitter: Element | None) -> None:
+        """Submit `form` by `submitter` (None: by the form itself, Enter in its only field), unless one of its
+        controls stops it; an image button counts as clicked at its middle, as the Qt browser clicks it."""
+        if not may_submit(self._controls, form, submitter):
+            return
+        click = (0, 0)
+        if submitter is not None and submitter.tag == "input" and input_type(submitter) == "image":
+            click = ((non_negative(submitter.attrs.get("width")) or 0) // 2,
+                     (non_negative(submitter.attrs.get("height")) or 0) // 2)
+        url = self._controls.submission(form, submitter, document_url=self._url, base_url=self._base, click=click)
+        if url is not None:
+            self._navigate(url)
+
+    def _navigate(self, url: str) -> None:
+        """Follow a link or a form to `url` as the Qt browser does: a script's URL goes nowhere, a place on the saved
+        page on show is on it already."""
+        parts = urlsplit(url)
+        if parts.scheme.lower() in INERT_SCHEMES:
+            return
+        if parts.fragment and self._in_site:
+            here = self.site.page(self._url)
+            if here is not None and self.site.page(url) is here:
+                return
+        self._load(url)
 
 
 def _is_interactive(element: Element) -> bool:
     if element.tag == "a":
         return element.attrs.get("href") is not None
     if element.tag == "input":
-        return (element.attrs.get("type") or "").lower() != "hidden"
-    return element.tag in ("button", "textarea", "select")
+        return (element.attrs.get("type") or "").lower() != "hidden" and not is_disabled(element)
+    return element.tag in ("button", "textarea", "select") and not is_disabled(element)
 
 
 def _takes_text(element: Element) -> bool:
     """Whether Type can fill the element (som.js's isTextField): a text area, a text-like input, a text box by role
     or an editable element."""
-    kind = (element.attrs.get("type") or "").lower()
     role = _squashed(element.attrs.get("role"))
     editable = "contenteditable" in element.attrs and \
         (element.attrs.get("contenteditable") or "").lower() in ("", "true", "plaintext-only")
-    return (element.tag == "textarea" or (element.tag == "input" and kind in _TEXT_INPUTS)
-            or role in ("textbox", "searchbox") or editable)
+    return is_text_field(element) or role in ("textbox", "searchbox") or editable
 
 
 def _squashed(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
-def _submits(element: Element) -> bool:
-    kind = (element.attrs.get("type") or "").lower()
-    if element.tag == "button":
-        return kind in ("", "submit")
-    return element.tag == "input" and kind in ("submit", "image")
-
-
 def _role_of(element: Element) -> str:
-    if element.attrs.get("role"):
-        return element.attrs["role"] or ""
+    """The role som.js's roleOf gives: the role attribute's first word, else the element's implicit role."""
+    explicit = _squashed(element.attrs.get("role")).split(" ")[0]
+    if explicit:
+        return explicit
     if element.tag == "a":
         return "link"
     if element.tag == "button":
         return "button"
+    if element.tag == "textarea":
+        return "textbox"
     if element.tag == "select":
-        return "combobox"
-    kind = (element.attrs.get("type") or "text").lower()
-    if element.tag == "input" and kind in _BUTTON_INPUTS:
+        return "listbox" if "multiple" in element.attrs or display_size(element) > 1 else "combobox"
+    kind = (element.attrs.get("type") or "").lower()
+    listed = element.attrs.get("list") is not None
+    if kind in _BUTTON_INPUTS:
         return "button"
-    return _INPUT_ROLES.get(kind, "textbox")
-
-
-def _form_of(element: Element) -> Element | None:
-    node = element.parent
-    while node is not None and node.tag != "form":
-        node = node.parent
-    return node
+    if kind == "search":
+        return "combobox" if listed else "searchbox"
+    return _INPUT_ROLES.get(kind, "combobox" if listed else "textbox")

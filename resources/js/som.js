@@ -48,7 +48,7 @@
 
   const isTextField = (el) =>
     el.localName === "textarea" ||
-    (el.localName === "input" && TEXT_INPUTS.has((el.getAttribute("type") || "").toLowerCase())) ||
+    (el.localName === "input" && TEXT_INPUTS.has(el.type)) || // the type as read: an unknown one is "text"
     ["textbox", "searchbox"].includes(squash(el.getAttribute("role"))) ||
     el.isContentEditable;
 
@@ -166,7 +166,7 @@
     const out = [];
     for (const el of document.querySelectorAll(INTERACTIVE)) {
       if (el.closest(HOST_TAG)) continue;
-      if (el.disabled) continue;
+      if (el.matches(":disabled")) continue; // by its own disabled, or a disabled fieldset's (not `.disabled`)
       if (out.length && out.some((o) => o.el.contains(el))) continue;
       const r = el.getBoundingClientRect();
       if (!shown(el, r)) continue;

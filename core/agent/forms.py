@@ -1,0 +1,471 @@
+"""A page's form controls as a browser holds them, and what a form sends: core's text browser keeps its page's
+forms here, so that it fills and submits them as the Qt browser (Chromium) does. The rules are HTML's form
+submission where Chromium follows it, Chromium's where they part (tests/app/test_qt_browser_forms.py compares):
+
+- a field's value is its sanitized value: what was typed (cut at `maxlength`; a read-only field keeps its own; a
+  number field takes only what can make a number) or its markup's; a text field has no line breaks, an e-mail or
+  URL no surrounding spaces, a number that is no number is empty, a range sits at its middle, a colour is black;
+- a select holds its options marked `selected` (the last only, unless `multiple`), else, as a drop-down, its first
+  option that is not disabled (an option is disabled by its `disabled` or its optgroup's);
+- a checkbox or radio button is checked by `checked` (of a radio group the last so marked) and by clicks;
+- a form sends, in document order, each named control it owns (those inside it, and those naming it by `form=`)
+  but those disabled (by `disabled`, or a disabled fieldset outside its first legend) or in a datalist: a checkbox
+  or radio button only when checked (its value, "on" by default), a select's chosen options that are not disabled,
+  a text area's text, a file field empty, a button only when it is the one used (a submit input without a value
+  as "Submit", Chromium's label; an image as x and y: where it was clicked);
+- Enter in a text field submits as a click on the form's first submit button does (nothing when that button is
+  disabled), and, with no submit button, only when the form has no other text field; a text area takes Enter as
+  a new line;
+- a form whose controls break their constraints (form_validity.py) is not sent, unless `novalidate` or the
+  button's `formnovalidate` says so: Chromium shows a bubble and stays;
+- GET replaces the action URL's query (its fragment stays) with the entries urlencoded (letters, digits and `-._*`
+  kept, a space as +, line breaks as CRLF) in the form's `accept-charset` or UTF-8, the encoding the Qt browser
+  serves every page in; POST goes to the action URL as it is (a snapshot has no answer to a request body, and the
+  Qt browser follows the URL alone); a dialog form goes nowhere.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from decimal import ROUND_FLOOR, Decimal, InvalidOperation
+from urllib.parse import quote_plus, urljoin, urlsplit, urlunsplit
+
+from ..page.dom import Element, Page
+
+# The input types that take typed text (som.js's TEXT_INPUTS), after `input_type`: Enter in one of them submits.
+TEXT_INPUTS = ("text", "search", "email", "url", "tel", "password", "number")
+# The types HTML knows; any other type attribute (or none) is a text field.
+_INPUT_TYPES = frozenset({"hidden", "text", "search", "tel", "url", "email", "password", "date", "month", "week",
+                          "time", "datetime-local", "number", "range", "color", "checkbox", "radio", "file", "submit",
+                          "image", "reset", "button"})
+SUBMITTABLE = ("button", "input", "select", "textarea")
+_LISTED = (*SUBMITTABLE, "fieldset", "object", "output")
+_BUTTON_INPUTS = ("submit", "image", "reset", "button")
+# Where `maxlength` cuts what is typed, and `readonly` keeps the value.
+MAXLENGTH_TYPES = ("text", "search", "url", "tel", "email", "password")
+READONLY_TYPES = (*MAXLENGTH_TYPES, "date", "month", "week", "time", "datetime-local", "number")
+# Chromium's number field lets through only the characters a number may hold.
+_NUMBER_KEYS = frozenset("0123456789+-.eE")
+SUBMIT_LABEL = "Submit"  # what Chromium sends for a submit input without a value
+_ASCII_SPACE = "\t\n\f\r "
+_FLOAT = re.compile(r"-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?")
+_DATES = {"date": r"\d{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])", "month": r"\d{4,}-(0[1-9]|1[0-2])",
+          "week": r"\d{4,}-W(0[1-9]|[1-4]\d|5[0-3])", "time": r"([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?"}
+_DATES["datetime-local"] = _DATES["date"] + "[T ]" + _DATES["time"]
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+# Encoding labels the Encoding Standard reads otherwise than Python: these are windows-1252 (a form's
+# "iso-8859-1" sends € as %80), and a form never sends UTF-16.
+_WINDOWS_1252 = frozenset({"ansi_x3.4-1968", "ascii", "cp1252", "cp819", "csisolatin1", "ibm819", "iso-8859-1",
+                           "iso-ir-100", "iso8859-1", "iso88591", "iso_8859-1", "iso_8859-1:1987", "l1", "latin1",
+                           "us-ascii", "windows-1252", "x-cp1252"})
+_UTF16 = frozenset({"csunicode", "iso-10646-ucs-2", "ucs-2", "unicode", "unicodefeff", "utf-16", "utf-16le",
+                    "utf-16be", "unicodefffe"})
+
+
+def input_type(element: Element) -> str:
+    """An input's type as the browser reads it: its attribute in lower case, or "text" for none or an unknown one."""
+    kind = (element.attrs.get("type") or "").lower()
+    return kind if kind in _INPUT_TYPES else "text"
+
+
+def is_text_field(element: Element) -> bool:
+    """An input that takes typed text, or a text area."""
+    return element.tag == "textarea" or (element.tag == "input" and input_type(element) in TEXT_INPUTS)
+
+
+def is_button(element: Element) -> bool:
+    """A button element of any type, or an input drawn as a button: sent only when it is the one used."""
+    return element.tag == "button" or (element.tag == "input" and input_type(element) in _BUTTON_INPUTS)
+
+
+def button_kind(element: Element) -> str:
+    """What a button does when clicked: "submit", "reset" or "button" ("" for no button). A button element's type
+    defaults to submit, for an unknown value too."""
+    if element.tag == "button":
+        kind = (element.attrs.get("type") or "").lower()
+        return kind if kind in ("reset", "button") else "submit"
+    if element.tag == "input":
+        kind = input_type(element)
+        return "submit" if kind == "image" else kind if kind in _BUTTON_INPUTS else ""
+    return ""
+
+
+def is_disabled(element: Element) -> bool:
+    """Whether a form control is disabled: by its own `disabled`, or by a disabled fieldset around it that it is not in
+    the first legend of. (A link is never disabled.)"""
+    if element.tag not in _LISTED:
+        return False
+    if "disabled" in element.attrs:
+        return True
+    child, node = element, element.parent
+    while node is not None:
+        if node.tag == "fieldset" and "disabled" in node.attrs:
+            legend = next((c for c in node.element_children() if c.tag == "legend"), None)
+            if legend is None or child is not legend:
+                return True
+        child, node = node, node.parent
+    return False
+
+
+def in_datalist(element: Element) -> bool:
+    node = element.parent
+    while node is not None and node.tag != "datalist":
+        node = node.parent
+    return node is not None
+
+
+def option_disabled(option: Element) -> bool:
+    """An option is disabled by its own `disabled` or its optgroup's."""
+    group = option.parent
+    return "disabled" in option.attrs or (group is not None and group.tag == "optgroup" and "disabled" in group.attrs)
+
+
+def options_of(select: Element) -> list[Element]:
+    return [e for e in select.iter() if e.tag == "option"]
+
+
+def non_negative(text: str | None) -> int | None:
+    """HTML's rules for parsing a non-negative integer (leading spaces and a + skipped, what follows the digits
+    ignored); None for no number."""
+    match = re.match(r"[\t\n\f\r ]*\+?(\d+)", text or "")
+    return int(match.group(1)) if match else None
+
+
+def display_size(select: Element) -> int:
+    """Chromium's `size`: the attribute's number, 0 when absent or no number (a drop-down up to 1)."""
+    return non_negative(select.attrs.get("size")) or 0
+
+
+def selected_options(select: Element) -> list[Element]:
+    """The options a select holds as its markup leaves it (see the module notes)."""
+    options = options_of(select)
+    marked = [o for o in options if "selected" in o.attrs]
+    if "multiple" in select.attrs:
+        return marked
+    if marked:
+        return marked[-1:]
+    if display_size(select) <= 1:
+        return [o for o in options if not option_disabled(o)][:1]
+    return []
+
+
+def raw_text(element: Element) -> str:
+    """The element's text content as written, its text nodes joined untrimmed."""
+    parts: list[str] = []
+    stack: list[Element | str] = [element]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+        else:
+            stack.extend(reversed(item.children))
+    return "".join(parts)
+
+
+def _ascii_squashed(text: str) -> str:
+    return " ".join(part for part in re.split("[\t\n\f\r ]+", text) if part)
+
+
+def option_value(option: Element) -> str:
+    value = option.attrs.get("value")
+    return value if value is not None else _ascii_squashed(raw_text(option))
+
+
+def parse_float(text: str | None) -> Decimal | None:
+    """A valid floating-point number of HTML's, or None."""
+    if text is None or not _FLOAT.fullmatch(text):
+        return None
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        return None
+
+
+def _decimal_text(number: Decimal) -> str:
+    text = format(number.normalize(), "f")
+    return "0" if text in ("-0", "") else text
+
+
+def _range_value(element: Element, value: str) -> str:
+    low = parse_float(element.attrs.get("min"))
+    high = parse_float(element.attrs.get("max"))
+    low = Decimal(0) if low is None else low
+    high = Decimal(100) if high is None else high
+    high = max(high, low)
+    number = parse_float(value)
+    number = low + (high - low) / 2 if number is None else min(max(number, low), high)
+    step = step_of(element)
+    if step is not None:  # to the nearest step from the minimum, the upper one of two, within the range
+        steps = ((number - low) / step + Decimal("0.5")).to_integral_value(rounding=ROUND_FLOOR)
+        number = low + steps * step
+        if number > high:
+            number -= step
+    return _decimal_text(number)
+
+
+def step_of(element: Element) -> Decimal | None:
+    """A number or range input's step (1 by default), None for "any"."""
+    step = element.attrs.get("step")
+    if step is not None and step.strip(_ASCII_SPACE).lower() == "any":
+        return None
+    parsed = parse_float(step)
+    return parsed if parsed is not None and parsed > 0 else Decimal(1)
+
+
+def sanitized(element: Element, value: str) -> str:
+    """An input's value as the browser keeps it (HTML's value sanitization)."""
+    kind = input_type(element)
+    if kind in ("text", "search", "tel", "password"):
+        return value.replace("\r", "").replace("\n", "")
+    if kind == "url":
+        return value.replace("\r", "").replace("\n", "").strip(_ASCII_SPACE)
+    if kind == "email":
+        value = value.replace("\r", "").replace("\n", "")
+        if "multiple" in element.attrs:
+            return ",".join(part.strip(_ASCII_SPACE) for part in value.split(","))
+        return value.strip(_ASCII_SPACE)
+    if kind == "number":
+        return value if parse_float(value) is not None else ""
+    if kind == "range":
+        return _range_value(element, value)
+    if kind == "color":
+        return value.lower() if _COLOUR.fullmatch(value) else "#000000"
+    if kind in _DATES:
+        return value if re.fullmatch(_DATES[kind], value) else ""
+    return value
+
+
+def form_encoding(form: Element) -> str:
+    """The encoding a form sends in, by the Encoding Standard's name: the first of its `accept-charset` known, else
+    UTF-8."""
+    for label in (form.attrs.get("accept-charset") or "").lower().split():
+        if label in _WINDOWS_1252:
+            return "windows-1252"
+        if label in _UTF16:
+            return "UTF-8"
+        try:
+            name = codecs.lookup(label).name
+        except LookupError:
+            continue
+        return "UTF-8" if name == "utf-8" else name
+    return "UTF-8"
+
+
+def urlencoded(pairs: list[tuple[str, str]], encoding: str = "UTF-8") -> str:
+    """The entries as a GET form sends them (Chromium's application/x-www-form-urlencoded): line breaks as CRLF,
+    characters the encoding lacks as `&#N;`, letters, digits and `-._*` kept, a space as +, the rest %XX."""
+    codec = "cp1252" if encoding == "windows-1252" else encoding
+
+    def encoded(text: str) -> str:
+        text = re.sub(r"\r\n|\r|\n", "\r\n", text)
+        return quote_plus(text.encode(codec, errors="xmlcharrefreplace"), safe="-._*").replace("~", "%7E")
+
+    return "&".join(f"{encoded(name)}={encoded(value)}" for name, value in pairs)
+
+
+def direction(element: Element) -> str:
+    """"ltr" or "rtl": the element's own or inherited `dir` (for `dir=auto`, its value's first strong letter)."""
+    node: Element | None = element
+    while node is not None:
+        said = (node.attrs.get("dir") or "").lower()
+        if said in ("ltr", "rtl"):
+            return said
+        if said == "auto" and node is element:
+            text = element.attrs.get("value") or ""
+            strong = next((unicodedata.bidirectional(c) for c in text if unicodedata.bidirectional(c) in
+                           ("L", "R", "AL")), "L")
+            return "ltr" if strong == "L" else "rtl"
+        node = node.parent
+    return "ltr"
+
+
+class FormControls:
+    """The state of one page's form controls (what was typed, checked, reset) and what its forms send."""
+
+    def __init__(self, page: Page | None) -> None:
+        self.page = page
+        self._typed: dict[str, str] = {}   # xpath -> the value typed (before sanitizing)
+        self._checked: dict[str, bool] = {}  # xpath -> checkedness changed by a click
+        self._ids: dict[str, Element] | None = None
+
+    # -- what a control holds ----------------------------------------------------------------------------------
+
+    def typed(self, element: Element) -> str | None:
+        """What was typed into the element, as typed (None: nothing)."""
+        return self._typed.get(element.xpath)
+
+    def value(self, element: Element) -> str:
+        """The control's value, as its `value` property reads (a select: its first chosen option's value)."""
+        if element.tag == "textarea":
+            typed = self.typed(element)
+            return typed if typed is not None else raw_text(element)
+        if element.tag == "select":
+            chosen = selected_options(element)
+            return option_value(chosen[0]) if chosen else ""
+        if element.tag == "button":
+            return element.attrs.get("value") or ""
+        if element.tag != "input":
+            return ""
+        kind = input_type(element)
+        if kind in ("checkbox", "radio"):
+            value = element.attrs.get("value")
+            return "on" if value is None else value
+        if kind == "file":
+            return ""
+        if kind in ("hidden", *_BUTTON_INPUTS):
+            return element.attrs.get("value") or ""
+        typed = self.typed(element)
+        return sanitized(element, typed if typed is not None else element.attrs.get("value") or "")
+
+    def checked(self, element: Element) -> bool:
+        if element.xpath in self._checked:
+            return self._checked[element.xpath]
+        if "checked" not in element.attrs:
+            return False
+        if input_type(element) != "radio":
+            return True
+        group = self.radio_group(element)  # of several marked checked, the last is
+        return [e for e in group if "checked" in e.attrs][-1] is element
+
+    def radio_group(self, radio: Element) -> list[Element]:
+        """The radio buttons that share one choice with `radio`: of its form (or none), by its name."""
+        name = radio.attrs.get("name") or ""
+        if not name or self.page is None:
+            return [radio]
+        owner = self.form_owner(radio)
+        return [e for e in self.page.elements if e.tag == "input" and input_type(e) == "radio"
+                and e.attrs.get("name") == name and self.form_owner(e) is owner]
+
+    # -- what a person does ------------------------------------------------------------------------------------
+
+    def type_into(self, element: Element, text: str) -> None:
+        """Select all, type `text` and press Enter, as the Qt browser does: a read-only field keeps its value, a
+        number field takes the characters a number may hold, `maxlength` cuts, a text area takes the Enter too."""
+        kind = input_type(element) if element.tag == "input" else element.tag
+        if "readonly" in element.attrs and (element.tag == "textarea" or kind in READONLY_TYPES):
+            return
+        if kind == "number":
+            text = "".join(c for c in text if c in _NUMBER_KEYS)
+        if element.tag == "textarea":
+            text += "\n"
+        limit = non_negative(element.attrs.get("maxlength"))
+        if limit is not None and (element.tag == "textarea" or kind in MAXLENGTH_TYPES):
+            text = text[:limit]
+        if element.tag == "textarea" or kind in TEXT_INPUTS:
+            self._typed[element.xpath] = text
+
+    def click(self, element: Element) -> None:
+        """A click on a checkbox (toggled) or a radio button (chosen in its group)."""
+        kind = input_type(element) if element.tag == "input" else ""
+        if kind == "checkbox":
+            self._checked[element.xpath] = not self.checked(element)
+        elif kind == "radio":
+            for other in self.radio_group(element):
+                self._checked[other.xpath] = other is element
+
+    def reset(self, form: Element) -> None:
+        """A reset button's click: the form's controls hold their markup's values again."""
+        for element in self.controls(form):
+            self._typed.pop(element.xpath, None)
+            self._checked.pop(element.xpath, None)
+
+    # -- forms -------------------------------------------------------------------------------------------------
+
+    def element_by_id(self, ident: str) -> Element | None:
+        if self._ids is None:
+            self._ids = {}
+            for element in self.page.elements if self.page is not None else ():
+                ident_here = element.attrs.get("id")
+                if ident_here is not None:
+                    self._ids.setdefault(ident_here, element)
+        return self._ids.get(ident)
+
+    def form_owner(self, element: Element) -> Element | None:
+        """The form a control belongs to: the one its `form` attribute names (none if that is no form's id), else
+        the form around it."""
+        if "form" in element.attrs and element.tag in _LISTED:
+            named = self.element_by_id(element.attrs.get("form") or "")
+            return named if named is not None and named.tag == "form" else None
+        node = element.parent
+        while node is not None and node.tag != "form":
+            node = node.parent
+        return node
+
+    def controls(self, form: Element) -> list[Element]:
+        """The controls a form owns, in document order."""
+        if self.page is None:
+            return []
+        return [e for e in self.page.elements if e.tag in _LISTED and self.form_owner(e) is form]
+
+    def default_button(self, form: Element) -> Element | None:
+        return next((e for e in self.controls(form) if button_kind(e) == "submit"), None)
+
+    def entries(self, form: Element, submitter: Element | None, *, encoding: str = "UTF-8",
+                click: tuple[int, int] = (0, 0)) -> list[tuple[str, str]]:
+        """What the form sends, in order (module notes); `click`: where an image button used was clicked."""
+        pairs: list[tuple[str, str]] = []
+        for element in self.controls(form):
+            if element.tag not in SUBMITTABLE or is_disabled(element) or in_datalist(element):
+                continue
+            if is_button(element) and element is not submitter:
+                continue
+            kind = input_type(element) if element.tag == "input" else element.tag
+            if kind in ("checkbox", "radio") and not self.checked(element):
+                continue
+            name = element.attrs.get("name") or ""
+            if kind == "image":
+                prefix = f"{name}." if name else ""
+                pairs += [(f"{prefix}x", str(click[0])), (f"{prefix}y", str(click[1]))]
+                continue
+            if not name:
+                continue
+            if kind == "select":
+                pairs += [(name, option_value(o)) for o in selected_options(element) if not option_disabled(o)]
+                continue
+            if kind == "hidden" and name.lower() == "_charset_":
+                value = encoding
+            elif kind == "submit" and element.attrs.get("value") is None:
+                value = SUBMIT_LABEL
+            else:
+                value = self.value(element)
+            pairs.append((name, value))
+            dirname = element.attrs.get("dirname")
+            if dirname and (kind == "textarea" or kind in TEXT_INPUTS):
+                pairs.append((dirname, direction(element)))
+        return pairs
+
+    def submission(self, form: Element, submitter: Element | None, *, document_url: str, base_url: str,
+                   click: tuple[int, int] = (0, 0)) -> str | None:
+        """The URL submitting `form` with `submitter` (None: the form itself) goes to; None for a dialog form,
+        which goes nowhere. Whether its controls let it go is form_validity's `may_submit`."""
+        method = form.attrs.get("method")
+        action = form.attrs.get("action")
+        if submitter is not None and "formmethod" in submitter.attrs:
+            method = submitter.attrs.get("formmethod")
+        if submitter is not None and "formaction" in submitter.attrs:
+            action = submitter.attrs.get("formaction")
+        method = (method or "").strip(_ASCII_SPACE).lower()
+        if method == "dialog":
+            return None
+        action = (action or "").strip(_ASCII_SPACE)
+        target = urljoin(base_url, action) if action else document_url
+        if method == "post":
+            return target
+        encoding = form_encoding(form)
+        query = urlencoded(self.entries(form, submitter, encoding=encoding, click=click), encoding)
+        scheme, netloc, path, _, fragment = urlsplit(target)
+        return urlunsplit((scheme, netloc, path, "", "")) + "?" + query + (f"#{fragment}" if fragment else "")
+
+    def implicit_submission(self, field: Element) -> tuple[Element, Element | None] | None:
+        """What Enter in `field` submits: its form and the button that does it (None: the form itself); None when
+        Enter submits nothing (module notes)."""
+        form = self.form_owner(field)
+        if form is None:
+            return None
+        button = self.default_button(form)
+        if button is not None:
+            return None if is_disabled(button) else (form, button)
+        fields = [e for e in self.controls(form) if e.tag == "input" and input_type(e) in TEXT_INPUTS]
+        return (form, None) if len(fields) <= 1 else None
