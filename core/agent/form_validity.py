@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from fractions import Fraction
 
 from ..page.dom import Element
 from .forms import (
@@ -38,6 +39,7 @@ _EMAIL = re.compile(r"[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-
                     r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _HOSTED = ("http", "https", "ws", "wss", "ftp")  # URLs that are no URL without a host
+_DOUBLE_STEPS = 2**53  # a double's mantissa: further from the base than this many steps, a step is below its precision
 
 
 def may_submit(controls: FormControls, form: Element, submitter: Element | None) -> bool:
@@ -144,4 +146,8 @@ def _out_of_steps(element: Element, value: str) -> bool:
     if step is None:
         return False
     base = low if low is not None else parse_float(element.attrs.get("value"))
-    return (number - (base if base is not None else 0)) % step != 0
+    distance = abs(Fraction(number) - Fraction(base if base is not None else 0))  # exact: never out of precision
+    steps = Fraction(step)
+    if distance > steps * _DOUBLE_STEPS:  # Chromium's: past a double's precision, no number is off its steps
+        return False
+    return distance % steps != 0

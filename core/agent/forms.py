@@ -26,12 +26,13 @@ submission where Chromium follows it, Chromium's where they part (tests/app/test
 
 from __future__ import annotations
 
-import codecs
+import math
 import re
 import unicodedata
-from decimal import ROUND_FLOOR, Decimal, InvalidOperation
+from decimal import ROUND_FLOOR, Decimal
 from urllib.parse import quote_plus, urljoin, urlsplit, urlunsplit
 
+from ..page.charset import WHITESPACE, resolve_charset
 from ..page.dom import Element, Page
 
 # The input types that take typed text (som.js's TEXT_INPUTS), after `input_type`: Enter in one of them submits.
@@ -55,13 +56,11 @@ _DATES = {"date": r"\d{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])", "month": r"\d
           "week": r"\d{4,}-W(0[1-9]|[1-4]\d|5[0-3])", "time": r"([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?"}
 _DATES["datetime-local"] = _DATES["date"] + "[T ]" + _DATES["time"]
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
-# Encoding labels the Encoding Standard reads otherwise than Python: these are windows-1252 (a form's
-# "iso-8859-1" sends € as %80), and a form never sends UTF-16.
-_WINDOWS_1252 = frozenset({"ansi_x3.4-1968", "ascii", "cp1252", "cp819", "csisolatin1", "ibm819", "iso-8859-1",
-                           "iso-ir-100", "iso8859-1", "iso88591", "iso_8859-1", "iso_8859-1:1987", "l1", "latin1",
-                           "us-ascii", "windows-1252", "x-cp1252"})
-_UTF16 = frozenset({"csunicode", "iso-10646-ucs-2", "ucs-2", "unicode", "unicodefeff", "utf-16", "utf-16le",
-                    "utf-16be", "unicodefffe"})
+# The Encoding Standard's names whose case is not all lower (what `_charset_` sends, as Chromium does); the output
+# encodings a form never sends in are replaced with UTF-8.
+_NAMES = {"utf-8": "UTF-8", "ibm866": "IBM866", "koi8-r": "KOI8-R", "koi8-u": "KOI8-U", "gbk": "GBK", "big5": "Big5",
+          "euc-jp": "EUC-JP", "iso-2022-jp": "ISO-2022-JP", "shift_jis": "Shift_JIS", "euc-kr": "EUC-KR"}
+_NOT_SENT_IN = ("replacement", "utf-16be", "utf-16le")
 
 
 def input_type(element: Element) -> str:
@@ -174,13 +173,12 @@ def option_value(option: Element) -> str:
 
 
 def parse_float(text: str | None) -> Decimal | None:
-    """A valid floating-point number of HTML's, or None."""
+    """A valid floating-point number of HTML's, as Chromium holds it: the double it reads (in its shortest decimal
+    form), or None, for a text that is no number and for one too large for a double (`1e999999`)."""
     if text is None or not _FLOAT.fullmatch(text):
         return None
-    try:
-        return Decimal(text)
-    except InvalidOperation:
-        return None
+    number = float(text)
+    return Decimal(repr(number)) if math.isfinite(number) else None
 
 
 def _decimal_text(number: Decimal) -> str:
@@ -238,43 +236,54 @@ def sanitized(element: Element, value: str) -> str:
 
 
 def form_encoding(form: Element) -> str:
-    """The encoding a form sends in, by the Encoding Standard's name: the first of its `accept-charset` known, else
-    UTF-8."""
-    for label in (form.attrs.get("accept-charset") or "").lower().split():
-        if label in _WINDOWS_1252:
-            return "windows-1252"
-        if label in _UTF16:
-            return "UTF-8"
-        try:
-            name = codecs.lookup(label).name
-        except LookupError:
-            continue
-        return "UTF-8" if name == "utf-8" else name
+    """The encoding a form sends in, by the Encoding Standard's name: the first of its `accept-charset` labels that
+    the standard knows (as Chromium, which knows no other: `utf-7`, `base64` are no label), else UTF-8, the
+    document's; an encoding no form sends in (UTF-16, replacement) is UTF-8 too."""
+    for label in re.split(f"[{WHITESPACE}]+", form.attrs.get("accept-charset") or ""):
+        charset = resolve_charset(label) if label else None
+        if charset is not None:
+            name = "utf-8" if charset[0] in _NOT_SENT_IN else charset[0]
+            return _NAMES.get(name, name.upper() if name.startswith("iso-8859") else name)
     return "UTF-8"
 
 
 def urlencoded(pairs: list[tuple[str, str]], encoding: str = "UTF-8") -> str:
-    """The entries as a GET form sends them (Chromium's application/x-www-form-urlencoded): line breaks as CRLF,
-    characters the encoding lacks as `&#N;`, letters, digits and `-._*` kept, a space as +, the rest %XX."""
-    codec = "cp1252" if encoding == "windows-1252" else encoding
+    """The entries as a GET form sends them (Chromium's application/x-www-form-urlencoded) in `encoding` (a name
+    `form_encoding` gives): line breaks as CRLF, characters the encoding lacks as `&#N;`, letters, digits and `-._*`
+    kept, a space as +, the rest %XX."""
+    charset = resolve_charset(encoding)
+    codec = "utf-8" if charset is None or charset[0] in _NOT_SENT_IN else charset[1]
 
     def encoded(text: str) -> str:
         text = re.sub(r"\r\n|\r|\n", "\r\n", text)
-        return quote_plus(text.encode(codec, errors="xmlcharrefreplace"), safe="-._*").replace("~", "%7E")
+        raw = _user_defined(text) if codec == "x-user-defined" else text.encode(codec, errors="xmlcharrefreplace")
+        return quote_plus(raw, safe="-._*").replace("~", "%7E")
 
     return "&".join(f"{encoded(name)}={encoded(value)}" for name, value in pairs)
 
 
-def direction(element: Element) -> str:
-    """"ltr" or "rtl": the element's own or inherited `dir` (for `dir=auto`, its value's first strong letter)."""
+def _user_defined(text: str) -> bytes:
+    """x-user-defined's encoder (no Python codec has it): ASCII as it is, U+F780-U+F7FF as the bytes 0x80-0xFF, any
+    other character as `&#N;`."""
+    def byte(c: str) -> bytes:
+        code = ord(c)
+        if code < 0x80 or 0xF780 <= code <= 0xF7FF:
+            return bytes([code if code < 0x80 else code - 0xF700])
+        return f"&#{code};".encode("ascii")
+
+    return b"".join(byte(c) for c in text)
+
+
+def direction(element: Element, value: str) -> str:
+    """"ltr" or "rtl": the element's own or inherited `dir` (for `dir=auto`, the first strong letter of `value`, the
+    control's value as it is now: what was typed, else its markup's)."""
     node: Element | None = element
     while node is not None:
         said = (node.attrs.get("dir") or "").lower()
         if said in ("ltr", "rtl"):
             return said
         if said == "auto" and node is element:
-            text = element.attrs.get("value") or ""
-            strong = next((unicodedata.bidirectional(c) for c in text if unicodedata.bidirectional(c) in
+            strong = next((unicodedata.bidirectional(c) for c in value if unicodedata.bidirectional(c) in
                            ("L", "R", "AL")), "L")
             return "ltr" if strong == "L" else "rtl"
         node = node.parent
@@ -433,7 +442,7 @@ class FormControls:
             pairs.append((name, value))
             dirname = element.attrs.get("dirname")
             if dirname and (kind == "textarea" or kind in TEXT_INPUTS):
-                pairs.append((dirname, direction(element)))
+                pairs.append((dirname, direction(element, self.value(element))))
         return pairs
 
     def submission(self, form: Element, submitter: Element | None, *, document_url: str, base_url: str,

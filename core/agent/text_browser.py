@@ -188,7 +188,7 @@ class HtmlSiteBrowser:
             return _squashed(raw_text(chosen[0])) if chosen else ""
         if element.tag == "textarea" or element.tag == "input":
             value = _squashed(self._controls.value(element))
-            if (element.attrs.get("type") or "").lower() in ("button", "submit", "reset"):
+            if element.tag == "input" and input_type(element) in ("button", "submit", "reset"):
                 return value
             return value or _squashed(element.attrs.get("placeholder"))
         return element.text()
@@ -202,7 +202,7 @@ class HtmlSiteBrowser:
         if _squashed(attrs.get("aria-label")):
             return _squashed(attrs.get("aria-label"))
         if element.tag in _FIELD_TAGS:
-            kind = (attrs.get("type") or "").lower()
+            kind = input_type(element) if element.tag == "input" else ""
             if kind == "image" and _squashed(attrs.get("alt")):
                 return _squashed(attrs.get("alt"))
             if kind in ("button", "submit", "reset"):
@@ -229,7 +229,7 @@ class HtmlSiteBrowser:
             node = node.parent
         if node is not None and node.attrs.get("for") is None and node not in labels:
             first = next((e for e in node.iter() if e is not node and e.tag in _LABELABLE and not (
-                e.tag == "input" and (e.attrs.get("type") or "").lower() == "hidden")), None)
+                e.tag == "input" and input_type(e) == "hidden")), None)
             if first is element:
                 labels.append(node)
         return _squashed(" ".join(label.text() for label in labels))
@@ -288,7 +288,7 @@ def _is_interactive(element: Element) -> bool:
     if element.tag == "a":
         return element.attrs.get("href") is not None
     if element.tag == "input":
-        return (element.attrs.get("type") or "").lower() != "hidden" and not is_disabled(element)
+        return input_type(element) != "hidden" and not is_disabled(element)
     return element.tag in ("button", "textarea", "select") and not is_disabled(element)
 
 
@@ -318,7 +318,7 @@ def _role_of(element: Element) -> str:
         return "textbox"
     if element.tag == "select":
         return "listbox" if "multiple" in element.attrs or display_size(element) > 1 else "combobox"
-    kind = (element.attrs.get("type") or "").lower()
+    kind = input_type(element) if element.tag == "input" else ""
     listed = element.attrs.get("list") is not None
     if kind in _BUTTON_INPUTS:
         return "button"
