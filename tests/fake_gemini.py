@@ -88,21 +88,25 @@ class Request:
 
 class FakeGemini:
     def __init__(self, steps: list[Step] | None = None, *, default: Step | None = None,
-                 counts_tokens: bool = True) -> None:
+                 counts_tokens: bool = True, port: int = 0) -> None:
+        """`port`: an earlier server's (`.port`), so a run resumed through this one is asked at the same endpoint."""
         self.steps = list(steps or [])
         self.counts_tokens = counts_tokens  # False: countTokens answers without totalTokens
         self.default = default
         self.requests: list[Request] = []
         self._release = threading.Event()
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), self._handler_class())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, args=(SHUTDOWN_POLL_S,), daemon=True)
 
     @property
+    def port(self) -> int:
+        return self._server.server_address[1]
+
+    @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://127.0.0.1:{self.port}"
 
     def __enter__(self) -> FakeGemini:
         self._thread.start()

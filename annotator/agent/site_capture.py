@@ -68,6 +68,7 @@ from ...core.agent import (
     CAPTURE_SOME_FAILED,
     PAGE_TIMEOUT_S,
     CaptureError,
+    CaptureInterrupted,
     CaptureRules,
     CaptureSummary,
     PageFailed,
@@ -606,7 +607,10 @@ def _run_online(roots: list[str], folder: str | Path, rules: CaptureRules, *, vi
         finally:
             renderer.close()
             app.processEvents()
-        interruption.check()  # a signal noted after the last page (while the site was indexed) stops it too
+        try:
+            interruption.check()  # a signal noted after the last page (while the site was indexed) stops it too
+        except KeyboardInterrupt:  # the user asked to stop (130/143), but what the capture did is said all the same
+            raise CaptureInterrupted(summary) from None
     return summary
 
 

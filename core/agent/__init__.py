@@ -13,6 +13,7 @@ from .capture import (
     CAPTURE_VIEWPORT,
     PAGE_TIMEOUT_S,
     CaptureError,
+    CaptureInterrupted,
     CaptureRules,
     CaptureSummary,
     PageFailed,
@@ -33,7 +34,8 @@ from .tasks import TaskFileError, load_tasks, save_tasks, task_from_line
 __all__ = [
     "ACTIONS", "ANSWER_KINDS", "CAPTURE_SOME_FAILED", "CAPTURE_VIEWPORT", "CUT_STOPS", "INDEX_FILE",
     "NORMALISE_RULES", "PAGE_TIMEOUT_S", "SCROLL_DIRECTIONS", "STATUSES",
-    "STATUS_LABELS", "ActionParseError", "Browser", "Candidate", "CaptureError", "CaptureRules", "CaptureSummary",
+    "STATUS_LABELS", "ActionParseError", "Browser", "Candidate", "CaptureError", "CaptureInterrupted", "CaptureRules",
+    "CaptureSummary",
     "ModelCall", "NotATextFieldError", "Observation", "PageFailed", "RedirectCheck", "Reference", "ReferenceChoice",
     "RenderedPage", "Site",
     "SiteError", "SiteText",

@@ -278,7 +278,8 @@ class GeminiExtractor:
 
     @property
     def settings(self) -> dict[str, object]:
-        """How the calls were made (recorded with a run; changing them does not change the method)."""
+        """How the calls were made (recorded with a run): the endpoint and JSON mode are part of which run it is, the
+        session limits are not (`run_files.run_identity`)."""
         settings = self.caller.settings
         return {"timeout_s": settings.timeout_s, "max_attempts": settings.max_attempts,
                 "backoff_s": settings.backoff_s, "max_backoff_s": settings.max_backoff_s,

@@ -37,10 +37,10 @@ from .run_files import (
     STOPPED,
     UNFINISHED,
     RunSummary,
-    description_differences,
     extract_pages,
     extracted_before,
     holds_a_single_run,
+    identity_differences,
     method_said_by_pages,
     note_not_reached,
     predicted_on_other_pages,
@@ -305,7 +305,7 @@ class _RunHeld:
     """The run a folder holds, as a resume sees it."""
 
     described: dict[str, object]  # its description ({} when there is none, or no page in it yet)
-    differences: list[str]  # how it differs from the extractor's (`description_differences`)
+    differences: list[str]  # how it differs from the extractor's (`identity_differences`)
     unreadable: str | None = None  # why its run.json cannot be read, when it cannot (its pages' records then say)
     unknown: str | None = None  # ... and why its pages' own records do not say which method made it either
 
@@ -320,9 +320,23 @@ def _run_held(out: Path, extractor: Extractor) -> _RunHeld:
         before, unknown = method_said_by_pages(out)
         if unknown:
             return _RunHeld({}, [], unreadable, unknown)
-    now = method_of(extractor)
+    now = _run_description(extractor)
     before = _as_recorded_now(extractor, _with_shipped_prompt(before, now))
-    return _RunHeld(before, list(description_differences(before, now)) if before else [], unreadable)
+    # One rule with `runs --add`'s: what makes a run the one it is (its endpoint too; a larger budget does not)
+    return _RunHeld(before, identity_differences(_as_described_now(before, now), now) if before else [], unreadable)
+
+
+def _as_described_now(before: dict[str, object], now: dict[str, object]) -> dict[str, object]:
+    """The run held, in the parts of a description that say how its records were made (`now`'s: its method and
+    settings; the pages it left out, the seeds it was asked for are no setting of the method). A setting it does
+    not record is read as the one given now, as nothing says it was another: its run.json was written before
+    RecordLens recorded that setting (call settings, the endpoint), or cannot be read and its pages' records name
+    only the method."""
+    kept = {key: before[key] for key in now if key in before}
+    recorded, given = before.get("settings"), now.get("settings")
+    if isinstance(given, dict):
+        kept["settings"] = {**given, **(recorded if isinstance(recorded, dict) else {})}
+    return kept
 
 
 def _model_named_before(before: dict[str, object], extractor: Extractor, summary: RunSummary) -> str | None:

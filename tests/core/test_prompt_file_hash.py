@@ -64,7 +64,7 @@ def test_a_run_recorded_with_the_texts_hash_resumes_with_the_same_prompt_file(
     described = json.loads((run_dir / "_run" / "run.json").read_text(encoding="utf-8"))
     described["parameters"]["prompt_sha256"] = prompt_from_file(prompt).text_sha256  # as an earlier version wrote
     (run_dir / "_run" / "run.json").write_text(json.dumps(described), encoding="utf-8")
-    with FakeGemini(default=answer("[]")) as server:
+    with FakeGemini(default=answer("[]"), port=server.port) as server:
         code, _, err = run(capsys, *extract, "--base-url", server.url)
         asked = len(server.requests)
     assert code == 0 and asked == 3, err  # pages 2, 3, 4

@@ -92,14 +92,15 @@ def test_a_resume_with_nothing_left_and_another_budget_leaves_the_run_descriptio
     assert (out / "_run" / "run.json").read_bytes() == described
 
 
-def test_a_folder_resumed_through_another_endpoint_is_stored_apart_naming_the_run_stored_before(
+def test_a_folder_made_again_through_another_endpoint_is_stored_apart_naming_the_run_stored_before(
         project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
     with FakeGemini(default=answer(ANSWER)) as first:
         assert _extract(capsys, out, first, "--max-requests", "2")[0] == 3
     assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 0
     with FakeGemini(default=answer(ANSWER)) as second:  # another address: its answers may be other ones
-        assert _extract(capsys, out, second)[0] == 0
+        assert _extract(capsys, out, second)[0] == 2  # a resume through it would mix two endpoints' answers
+        assert _extract(capsys, out, second, "--restart")[0] == 0  # the folder's run made again through it
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(out))
     assert code == 0 and f"stored {out} as run 2" in err, err
     assert (f"warning: run 1 was stored from {out} before (stopped, 2 pages): it is kept apart, and the folder is "

@@ -55,7 +55,7 @@ def test_a_seeded_run_stopped_before_its_last_seed_says_which_seeds_were_not_run
     assert "holds a run written with --seeds (2 of the 3 seeds asked)" in err
 
     # the same command runs the seed left, and the run is whole: nothing more is said
-    with FakeGemini(default=answer("[]")) as server:
+    with FakeGemini(default=answer("[]"), port=server.port) as server:
         code, _, err = run(capsys, *extract_seeds(run_dir, server))
     assert code == 0 and "not run" not in err
     _, out, err = run(capsys, *score)
