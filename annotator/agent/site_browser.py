@@ -122,6 +122,7 @@ class SiteBrowser(QWidget):
         self.site: Site | None = None
         self.current: PreparedPage | None = None
         self._url = ""
+        self._served = QUrl()  # the page on show's URL to Chromium, which stands for `_url` (see `_page_url`)
         self._history: list[str] = []
         self._recording = False
         self._framed = 0
@@ -242,14 +243,14 @@ class SiteBrowser(QWidget):
                 _log.warning("cannot show %s: %s", path, error)
                 emit(self.message, f"cannot show {path.name}: {error}")
         if self.current is not None:
-            self.offline.load_html(self.current.html, path.name if path else "page.html")
+            self._served = self.offline.load_html(self.current.html, path.name if path else "page.html")
             # load_html let only the page through; its archived resources are served beside it.
             for served, (data, content_type) in self.current.resources.items():
                 served_url = QUrl(served)
                 self.offline.scheme_handler.put(served_url, data, content_type.encode("ascii", "replace"))
                 self.offline.blocker.allow(served_url)
         else:
-            self.offline.load_html(not_in_snapshot_html(url), "not-in-snapshot.html")
+            self._served = self.offline.load_html(not_in_snapshot_html(url), "not-in-snapshot.html")
         self._update_bar()
         emit(self.navigated, url)
 
@@ -271,15 +272,18 @@ class SiteBrowser(QWidget):
             QTimer.singleShot(0, lambda: self._show(self._url))
         elif kind not in _FOLLOWED:
             self._stay(None if ours else url)  # a refresh or redirect of the page's own: no one asked for it
-        elif not ours:
-            self._follow(url)
+        else:
+            url = self._page_url(url)
+            if url.scheme() != "recordlens-page":
+                self._follow(url)
 
     def _on_new_window(self, request: QWebEngineNewWindowRequest) -> None:
         # One window: a link meant for a new tab opens here, as it would for an agent.
+        url = self._page_url(request.requestedUrl())
         if request.isUserInitiated():
-            self._follow(request.requestedUrl())
+            self._follow(url)
         else:
-            self._stay(request.requestedUrl())
+            self._stay(url)
 
     def _stay(self, url: QUrl | None) -> None:
         """The page on show tried to go to `url` (None: to itself) by itself: it stays, and the status bar says so
@@ -300,6 +304,26 @@ class SiteBrowser(QWidget):
         and the requests refused on it; both in one line, since a later message replaces the one before."""
         blocked = self.offline.blocked_count
         return "; ".join(filter(None, (self._stayed, f"{blocked} request(s) blocked on this page" if blocked else "")))
+
+    def _page_url(self, url: QUrl) -> QUrl:
+        """`url`, or, when it is the served page's own URL with a query or fragment, the page's real URL with them.
+
+        HTML sends a form without an action (or with `action=""`) to the document's URL with the new query, and
+        resolves some references against it; the document's URL here is the served `recordlens-page:` one, which
+        stands for the snapshot page's. A query given replaces the page's (a link's `?q=x` drops its fragment too);
+        a fragment alone keeps it."""
+        plain = QUrl(url)
+        plain.setQuery(None)
+        plain.setFragment(None)
+        if self._served.isEmpty() or plain != self._served:
+            return url
+        real = QUrl(self._url)
+        if url.hasQuery():
+            real.setFragment(None)
+            real.setQuery(url.query(QUrl.ComponentFormattingOption.FullyEncoded))
+        if url.hasFragment():
+            real.setFragment(url.fragment(QUrl.ComponentFormattingOption.FullyEncoded))
+        return real
 
     def _follow(self, url: QUrl) -> None:
         text = url.toString()

@@ -59,7 +59,7 @@ def test_a_get_form_sends_its_bytes_as_chromium_encodes_them(site) -> None:  # n
 
 
 def test_a_form_without_an_action_goes_to_the_page_itself(tmp_path: Path) -> None:
-    """HTML's rule (the Qt browser stays instead: its page's own URL is the served one, which it does not follow)."""
+    """HTML's rule, as the Qt browser follows it too (tests/app/test_qt_browser_own_url.py)."""
     from recordlens.core.agent.sites import build_site
     from recordlens.core.page.mhtml_writer import write_mhtml
 
