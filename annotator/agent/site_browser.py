@@ -38,7 +38,16 @@ from PySide6.QtWebEngineCore import (
 )
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from ...core.agent import Observation, Site, Target, build_site, load_site, loose_url, not_in_snapshot_html
+from ...core.agent import (
+    INERT_SCHEMES,
+    Observation,
+    Site,
+    Target,
+    build_site,
+    load_site,
+    loose_url,
+    not_in_snapshot_html,
+)
 from ...core.page import read_snapshot, write_mhtml
 from ..labelling.page_view import parse_js_result
 from ..qt.event_loop import settled_grab, spin
@@ -55,7 +64,6 @@ FIRST_LABEL = 1  # as core's HtmlSiteBrowser numbers them, so the demo's referen
 _served_numbers = itertools.count(1)
 _NAVIGATION = QWebEngineNavigationRequest.NavigationType
 _FOLLOWED = (_NAVIGATION.LinkClickedNavigation, _NAVIGATION.FormSubmittedNavigation)  # a person's doing
-_INERT_SCHEMES = ("javascript", "about", "blob", "data")
 
 
 class SiteBrowserError(RuntimeError):
@@ -264,7 +272,7 @@ class SiteBrowser(QWidget):
         request.reject()
         if not request.isMainFrame():
             return  # a frame of a saved page: its content was not saved with it, and it never reaches the network
-        if url.scheme() in _INERT_SCHEMES:
+        if url.scheme() in INERT_SCHEMES:
             return  # script URLs never run here, and a blank page is not a page of the site
         if kind == _NAVIGATION.BackForwardNavigation:
             QTimer.singleShot(0, self._on_back_button)  # the view's own Back key: the site's history

@@ -23,7 +23,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPalette, QResi
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QWidget
 from shiboken6 import Shiboken
 
-from ...core.page import LoadedPage, Page, Snapshot, load_page, mhtml_bytes
+from ...core.page import LoadedPage, Page, Snapshot, load_page, mhtml_bytes, read_file_bytes
 from ..qt.event_loop import run_until_quit, settled_grab
 from ..qt.page_loader import OfflinePage, ScriptBridge, script_slot
 from ..qt.page_scripts import document_script
@@ -100,12 +100,8 @@ def _is_archive(path: Path) -> bool:
     return not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
 
 
-def _has_bare_line_feeds(path: Path) -> bool:
-    """Whether a line of the file ends in LF alone (an unreadable file: no, Chromium then says what it can)."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return False
+def _has_bare_line_feeds(data: bytes) -> bool:
+    """Whether a line of the file ends in LF alone."""
     return data.count(b"\n") != data.count(b"\r\n")
 
 
@@ -238,7 +234,8 @@ class PageView(QWidget):
         The file is read and parsed by the core first (`core_page`), so an unreadable file raises the core's
         RecordLensError here and the view keeps showing what it showed."""
         path = Path(path)
-        loaded = load_page(path)
+        data = read_file_bytes(path)  # once: parsed by the core, and looked at for its line ends
+        loaded = load_page(path, data=data)
         self.show_note("")
         self.loaded_page = loaded
         self._is_loaded = False
@@ -252,17 +249,17 @@ class PageView(QWidget):
         # parser-error page, or its XML viewer without the XHTML namespace), while the core and every label read
         # it with the HTML parser. Its archived images are then not shown; its records are.
         if _is_archive(path) and loaded.snapshot.media_type != "application/xhtml+xml":
-            self._show_archive(path, loaded.snapshot)
+            self._show_archive(path, data, loaded.snapshot)
         else:
             # The core's decoded text, served as UTF-8 with the charset stated: page and core read the same.
             self.offline.load_html(loaded.snapshot.html, path.name)
 
-    def _show_archive(self, path: Path, snapshot: Snapshot) -> None:
+    def _show_archive(self, path: Path, data: bytes, snapshot: Snapshot) -> None:
         """Chromium splits an archive on CRLF only: one whose lines end in LF alone (written by hand, by a script
         or by a tool other than a browser) shows as an empty page, while the core reads it. Such an archive is
         shown as the core read it, written again in Chromium's layout (the core's HTML, so the page's elements and
         XPaths are the core's; its images and stylesheets kept); one that cannot be, from the core's HTML alone."""
-        if not _has_bare_line_feeds(path):
+        if not _has_bare_line_feeds(data):
             self.offline.load_mhtml(path)
         elif (archive := _archive_as_read(snapshot)) is not None:
             self.offline.load_mhtml_bytes(archive, path.name)

@@ -21,13 +21,13 @@ from .dataset import (
 from .dom import Element, Page, ParseError, parse_html
 from .formats import FORMATS
 from .mhtml_writer import mhtml_bytes, write_mhtml
-from .snapshot import Resource, Snapshot, read_html, read_mhtml, read_snapshot
+from .snapshot import Resource, Snapshot, read_file_bytes, read_html, read_mhtml, read_snapshot
 
 __all__ = [
     "FORMATS", "MAX_NESTING", "PAGE_READER_VERSION", "PAGE_SUFFIXES", "Element", "LoadedPage", "Page", "ParseError",
     "Resource", "Snapshot",
     "TooManyElementsError",
     "find_page_file", "formats", "load_page", "mhtml_bytes", "natural_key", "page_files", "parse_html",
-    "parse_snapshot", "read_html",
+    "parse_snapshot", "read_file_bytes", "read_html",
     "read_mhtml", "read_snapshot", "record_files", "write_mhtml",
 ]
