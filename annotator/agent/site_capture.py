@@ -78,6 +78,7 @@ from ...core.agent import (
     normalise_url,
 )
 from ...core.agent import CAPTURE_VIEWPORT as DEFAULT_VIEWPORT
+from ...core.interruption import Terminated
 from ..qt.event_loop import spin
 from ..qt.interruption import DeferredInterruption
 from ..qt.online_page import OnlinePage
@@ -659,10 +660,6 @@ class CaptureFromWeb(OnlineProcess):
                 result = json.loads(output[-1])
             except ValueError:
                 result = None
-        # Imported late: core.cli loads every command's module (about a second), which opening the agent window
-        # (it imports this module) need not wait for.
-        from ...core.cli import Terminated
-
         # Its summary: also when a page failed, and when cancelled (SIGTERM) with a site of its pages saved so far.
         stopped = self._cancelled and code == Terminated.status and bool(result and result.get("pages"))
         if result is not None and (code in (0, CAPTURE_SOME_FAILED) or stopped):

@@ -54,6 +54,7 @@ from ...core.agent import (
 )
 from ...core.atomic import move_into_place
 from ...core.errors import SnapshotError
+from ...core.interruption import Terminated
 from ...core.page import read_snapshot
 from ..qt import env as qt_env
 from ..qt.interruption import DeferredInterruption
@@ -318,10 +319,6 @@ def main(argv: list[str] | None = None) -> int:
 
     def progress(text: str) -> None:
         print(PREFIX + text, file=sys.stderr, flush=True)
-
-    # Imported late: core.cli loads every command's module (about a second), which opening the agent window (it
-    # imports this module) need not wait for.
-    from ...core.cli import Terminated
 
     def terminate(_signum: int, _frame: object) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once: another one would cut the clean-up short

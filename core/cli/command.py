@@ -14,6 +14,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ..errors import RecordLensError, full_disk, is_disk_full
+from ..interruption import Terminated
 from ..runs.engines import ClusterLostError
 from ..store import db as store_db
 from ..store import take_upgrades
@@ -40,13 +41,6 @@ def installed_version() -> str:
 
 
 _terminated: list[int] = []  # SIGTERM met while the command runs (Ray's waits re-raise an interruption as Ctrl+C's)
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM (`timeout`, Slurm, cron, `kill`): the same clean stop as Ctrl+C's, wherever the work stands; exit
-    143 (128 + SIGTERM), as shells and schedulers read a terminated command."""
-
-    status = 128 + signal.SIGTERM
 
 
 class _CommandParser(argparse.ArgumentParser):

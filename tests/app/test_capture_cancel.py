@@ -11,7 +11,7 @@ from PySide6.QtCore import QProcess
 
 from recordlens.annotator.agent.capture_panel import CaptureDialog
 from recordlens.annotator.agent.site_capture import CaptureFromWeb
-from recordlens.core.cli import Terminated
+from recordlens.core.interruption import Terminated
 
 pytestmark = pytest.mark.app
 
