@@ -184,7 +184,7 @@ def _with_their_seeds_folder(folders: Sequence[Path]) -> Iterator[Path]:
 
 @contextlib.contextmanager
 def _held_while_adding(folder: Path, then: str, warnings: list[str]) -> Iterator[None]:
-    if folder in _held_for_adding:
+    if folder in _held_for_adding or not folder.is_dir():  # not a folder: refused as such by the caller, lockless
         yield
         return
     try:

@@ -130,9 +130,11 @@ def test_adding_a_run_needs_a_folder_with_predictions_for_the_project(
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(tmp_path / "nope"))
     assert code == 2
     one_line_error(err, "no such folder of predictions")
+    assert len(err.splitlines()) == 1, err  # and no word of a lock it could not take in a folder that is not there
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(a_file), "--method", "mdr")
     assert code == 2
     one_line_error(err, "is a file; predictions are read from a folder of N.json")
+    assert len(err.splitlines()) == 1, err
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     shutil.copy(DEMO / "gt" / "1.json", elsewhere / "77.json")  # a page the project does not have
