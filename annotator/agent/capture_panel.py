@@ -42,6 +42,7 @@ from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
 from ..qt.widgets import button
 from .site_capture import DEFAULT_TIMEOUT_S, CaptureFromWeb
+from .site_page import resaved_note
 
 # The capture's messages name the command's options; the dialog says them as its fields: a user of the window
 # never saw --same-host. (Options it has no field for, such as --refresh, are said as they are.)
@@ -112,7 +113,9 @@ class CapturedPageView(QWidget):
                           f"{'x'.join(str(v) for v in data.get('viewport', []))}; "
                           f"screenshot {pixmap.width()}x{pixmap.height()} px"
                           + (f", cut: the page is {data.get('page_height')} px tall" if data.get("screenshot_cut")
-                             else ""))
+                             else "")
+                          # Saved again from the Site tab: the tree and screenshot shown are not of its file now
+                          + (f". ⚠ {note}" if (note := resaved_note(data)) else ""))
         return True
 
 

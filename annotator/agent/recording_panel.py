@@ -5,7 +5,10 @@ only calls the recorder; the recorder decides what a step is.
 An answer that does not match the task's gold answer is said in red before it is recorded: Answer once more
 records it anyway, and the recording is marked as not matching (its success false), which the viewer and the
 stored-trajectory picker show. The warning goes when the recording ends (the note that the reference was saved
-marked "does not match" then follows, when it was) and when a task is chosen."""
+marked "does not match" then follows, when it was) and when a task is chosen.
+
+The status line speaks of the last action: a step recorded says so, and replaces what was said of an action
+before it ("not recorded: …" would otherwise read as if the latest click had been dropped)."""
 
 from __future__ import annotations
 
@@ -30,6 +33,8 @@ from ...core.errors import RecordLensError
 from ..qt.widgets import button
 from .recorder import Recorder
 from .trajectory_replay import describe
+
+RECORDING = "recording: every action on the page is a step"
 
 
 class RecordingPanel(QWidget):
@@ -154,6 +159,7 @@ class RecordingPanel(QWidget):
             self.warning.setText(f"⚠ {mismatch}. Correct it, or press Answer again to record it anyway: the "
                                  "reference is then saved marked “does not match”.")
             self.warning.show()
+            self.status.setText(RECORDING)  # the last action is this answer: a note on an earlier one is over
             return
         if not mismatch:  # corrected after a warning: the red "does not match" no longer says this answer
             self._clear_warning()
@@ -190,6 +196,7 @@ class RecordingPanel(QWidget):
     def _on_step(self, index: int) -> None:
         self.steps.addItem(self._item(index))
         self.steps.scrollToBottom()
+        self.status.setText(f"recording: step {index + 1} ({describe(self.recorder.steps[index])}) recorded")
 
     def _item(self, index: int) -> QListWidgetItem:
         text = f"{index + 1}. {describe(self.recorder.steps[index])}"
@@ -212,4 +219,4 @@ class RecordingPanel(QWidget):
         for widget in (self.wait_button, self.answer_button, self.answer_edit):
             widget.setEnabled(on)
         self.task_box.setEnabled(not on)
-        self.status.setText("recording: every action on the page is a step" if on else " ")
+        self.status.setText(RECORDING if on else " ")

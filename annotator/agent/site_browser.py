@@ -14,9 +14,11 @@ Set-of-mark (resources/js/som.js) numbers the interactive elements in view; `obs
 screenshot that shows the numbers, and `settled_png()` is that picture. Page events (the user's actions while
 recording, the Back key) arrive as `page_event(dict)`.
 
-"Save this page to the site" re-saves a page of the site as rendered (over its own file). Pages from the web
-are saved by a process of their own (site_saver.py: this process never reaches the network); `reload_site()`
-picks up what it added.
+"Save this page to the site" re-saves a page of the site as rendered (over its own file), without the app's own
+set-of-mark numbers (taken off the page while Chromium writes it, and any left stripped from what it wrote); a
+captured page's meta.json then says its tree and screenshot are still the capture's (`note_resaved`). Pages from
+the web are saved by a process of their own (site_saver.py: this process never reaches the network);
+`reload_site()` picks up what it added.
 """
 
 from __future__ import annotations
@@ -55,7 +57,14 @@ from ..qt.page_loader import OfflinePage, ScriptBridge, script_slot
 from ..qt.page_scripts import document_script
 from ..qt.signals import emit
 from ..qt.widgets import button
-from .site_page import PreparedPage, prepare_page, restore_saved
+from .site_page import (
+    STALE_SIDE_FILES,
+    PreparedPage,
+    note_resaved,
+    prepare_page,
+    resaved_note,
+    restore_saved,
+)
 
 _log = logging.getLogger(__name__)
 SCRIPTS = ("som.js", "site_events.js")
@@ -101,10 +110,12 @@ class SiteBrowser(QWidget):
     """A snapshot site in a web view, with a Back button, the current URL and "save this page to the site".
 
     Signals: `navigated(url)` (a new page was asked for: saved, or missing from the snapshot), `loaded(ok)`,
-    `page_event(dict)` (see site_events.js), `blocked_count_changed(n)`, `message(text)` (for a status bar).
-    Call `dispose()` before the QApplication goes away."""
+    `page_event(dict)` (see site_events.js), `blocked_count_changed(n)`, `message(text)` (for a status bar),
+    `page_saved(path)` (the page on show was written to the site). Call `dispose()` before the QApplication goes
+    away."""
 
     navigated = Signal(str)
+    page_saved = Signal(str)
     loaded = Signal(bool)
     page_event = Signal(object)
     blocked_count_changed = Signal(int)
@@ -138,6 +149,7 @@ class SiteBrowser(QWidget):
         self._stayed = ""  # what the page on show tried to do by itself ("" nothing), said once
         self.navigations = 0  # counts every page asked for, so a caller can tell whether an action navigated
         self._downloads: list[QWebEngineDownloadRequest] = []
+        self.last_saved_meta: dict[str, object] | None = None  # the meta.json the last save rewrote, if any
         self._build()
         if site is not None:
             self.set_site(site)
@@ -480,7 +492,8 @@ class SiteBrowser(QWidget):
         except (SiteBrowserError, OSError, ValueError) as error:
             emit(self.message, f"not saved: {error}")
             return
-        emit(self.message, f"saved {self._url} to {path}")
+        note = resaved_note(self.last_saved_meta)
+        emit(self.message, f"saved {self._url} to {path}" + (f"; {note}" if note else ""))
 
     def save_page(self, path: str | Path | None = None, timeout_ms: int = 30_000) -> Path:
         """Save the page as rendered to MHTML in the site folder (by default over its own file) under its saved
@@ -490,8 +503,38 @@ class SiteBrowser(QWidget):
                                    "save here (this window never loads from the network; use Agent → Save a page "
                                    "from the web…)")
         existing = self.site.resolve(self._url)
+        indexed = self.site.page(self._url)
+        side = dict(indexed.side) if indexed is not None else {}  # its side files (kind -> path), as indexed
         target = Path(path) if path is not None else existing or self.site.root / "saved.mhtml"
         raw = target.with_name(f".{target.name}.chromium.mhtml")
+        # The numbers drawn while recording are the app's, not the page's: off the page while Chromium writes it
+        # (restore_saved strips any drawn meanwhile), back as they were after.
+        try:
+            self.run_js("__recordlens.som.detach()")
+            try:
+                self._chromium_save(raw, timeout_ms)
+            finally:
+                self.run_js("__recordlens.som.attach()")
+            html, resources = restore_saved(read_snapshot(raw), self.current)
+            write_mhtml(target, html, url=self.current.url, title=self.current.title or None, resources=resources)
+        finally:
+            raw.unlink(missing_ok=True)
+        # A captured page's tree and screenshot describe the page as captured, not the file just written.
+        self.last_saved_meta = self._note_resaved(target, side) if target == existing else None
+        self.site = build_site(self.site.root)
+        self._update_bar()
+        emit(self.page_saved, str(target))
+        return target
+
+    def _note_resaved(self, target: Path, side: dict[str, str]) -> dict[str, object] | None:
+        """The page's meta.json told that `target` was saved again (None: a page without one)."""
+        if self.site is None or not side.get("meta"):
+            return None
+        stale = [kind for kind in STALE_SIDE_FILES if side.get(kind)]
+        return note_resaved(target, self.site.root / side["meta"], stale)
+
+    def _chromium_save(self, raw: Path, timeout_ms: int) -> None:
+        """The page on show as Chromium's MHTML writer writes it, to `raw`."""
         self._downloads.clear()
         self.page.save(str(raw.resolve()), QWebEngineDownloadRequest.SavePageFormat.MimeHtmlSaveFormat)
         deadline = time.monotonic() + timeout_ms / 1000
@@ -500,14 +543,6 @@ class SiteBrowser(QWidget):
         completed = QWebEngineDownloadRequest.DownloadState.DownloadCompleted
         if not self._downloads or self._downloads[-1].state() != completed:
             raise SiteBrowserError(f"Chromium did not save the page within {timeout_ms} ms")
-        try:
-            html, resources = restore_saved(read_snapshot(raw), self.current)
-            write_mhtml(target, html, url=self.current.url, title=self.current.title or None, resources=resources)
-        finally:
-            raw.unlink(missing_ok=True)
-        self.site = build_site(self.site.root)
-        self._update_bar()
-        return target
 
     def _on_download(self, request: QWebEngineDownloadRequest) -> None:
         # page.save() starts an accepted download; keeping it lets save_page watch it finish.

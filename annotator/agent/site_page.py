@@ -14,17 +14,24 @@ references resolve against the base and stay blocked unless the archive holds th
 (Chromium writes absolute locations, so its archives are complete).
 
 Plain Python, no Qt: the browser side (site_browser.py) only hands these bytes to the scheme handler, and
-`restore_saved` turns a page Chromium saved back into the site's form.
+`restore_saved` turns a page Chromium saved back into the site's form: without our `<base>`, and without the
+elements the app's scripts draw in (set-of-mark's `<recordlens-som>`, whose closed shadow root Chromium writes out
+as a `<template shadowmode>`), which are no part of the page. `note_resaved` tells a captured page's side files
+that its MHTML was saved again: the tree and the screenshot are still the capture's.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html as html_lib
+import json
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urljoin
 
+from ...core import atomic
 from ...core.page import Resource, Snapshot, read_snapshot
 
 BASE_MARK = "data-recordlens-base"  # our <base> says it is ours, so a re-saved page can drop it
@@ -33,9 +40,13 @@ _HTML = re.compile(r"<html(?:\s[^>]*)?>", re.IGNORECASE)
 _DOCTYPE = re.compile(r"<!doctype[^>]*>", re.IGNORECASE)
 _PAGE_BASE = re.compile(r"<base\s[^>]*?href\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)", re.IGNORECASE)
 _OUR_BASE = re.compile(rf"<base {BASE_MARK}=\"\" href=\"[^\"]*\">")
+# The hosts the app's scripts append to <html> (shadow_host.js: recordlens-som, recordlens-overlay), with the
+# shadow root Chromium serialises inside them; no page's own element has these names.
+_OUR_HOSTS = re.compile(r"<(recordlens-[a-z]+)(?:\s[^>]*)?>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 # A reference ends where a URL cannot go on: quotes, blanks, a closing bracket, srcset's comma.
 _URL_END = r"(?=[\"'\s),>;]|$)"
 _TEXT_TYPES = ("text/", "image/svg", "application/javascript", "application/xml")
+STALE_SIDE_FILES = ("axtree", "screenshot")  # what a re-save leaves describing the page as captured
 
 
 @dataclass
@@ -62,7 +73,8 @@ def prepare_snapshot(snapshot: Snapshot, url: str, served_prefix: str) -> Prepar
         if resource.content_id:
             served.setdefault(f"cid:{resource.content_id}", served[resource.location])
     rewrite = _rewriter(served)
-    text = rewrite(snapshot.html)
+    # A page saved with the app's numbers in it (before they were left out) would show them frozen on top.
+    text = rewrite(without_app_elements(snapshot.html))
     out = PreparedPage(url=url, html=with_base(text, url), title=snapshot.title or "")
     for resource in _resources(snapshot):
         data = resource.data
@@ -132,8 +144,13 @@ def without_base(text: str) -> str:
     return _OUR_BASE.sub("", text, count=1)
 
 
+def without_app_elements(text: str) -> str:
+    """The page without the elements the app's scripts drew in it (set-of-mark's numbers): those are ours."""
+    return _OUR_HOSTS.sub("", text)
+
+
 def restore_saved(saved: Snapshot, page: PreparedPage) -> tuple[str, list[Resource]]:
-    """What Chromium saved from a served page, in the site's form again: our `<base>` gone, every served
+    """What Chromium saved from a served page, in the site's form again: our `<base>` and marks gone, every served
     resource URL back to the location it was saved under (in the HTML, in stylesheets, as Content-Location)."""
     back = _rewriter(page.originals)
     resources: list[Resource] = []
@@ -147,4 +164,38 @@ def restore_saved(saved: Snapshot, page: PreparedPage) -> tuple[str, list[Resour
         if resource.content_type.startswith(_TEXT_TYPES):
             data = back(data.decode("latin-1")).encode("latin-1")
         resources.append(Resource(location, resource.content_id, resource.content_type, data))
-    return without_base(back(saved.html)), resources
+    return without_app_elements(without_base(back(saved.html))), resources
+
+
+def note_resaved(page: Path, meta_file: Path, stale: list[str], *, by: str = "Save this page to the site",
+                 when: datetime | None = None) -> dict[str, object] | None:
+    """Tell a captured page's meta.json (`meta_file`) that its MHTML (`page`) was saved again, here and now: the
+    SHA-256 it gives for the MHTML becomes the new file's, and `resaved` says when, how (`by`), and that the side
+    files named in `stale` (its accessibility tree and screenshot) are still the capture's: a save makes neither
+    (the capture's DevTools did). The meta as written, or None when it cannot be read."""
+    try:
+        meta = json.loads(meta_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(meta, dict):
+        return None
+    at = (when or datetime.now(UTC)).isoformat(timespec="seconds")
+    sums = meta.get("sha256") if isinstance(meta.get("sha256"), dict) else {}
+    meta["sha256"] = {**sums, "mhtml": hashlib.sha256(page.read_bytes()).hexdigest()}
+    names = {"axtree": "accessibility tree", "screenshot": "screenshot"}
+    meta["resaved"] = {
+        "at": at, "by": by, "stale": list(stale),
+        "note": (f"the MHTML was saved again at {at}; the "
+                 f"{' and '.join(names.get(k, k) for k in stale) or 'side files'} beside it "
+                 f"{'are' if len(stale) != 1 else 'is'} still the capture's, of "
+                 f"{meta.get('captured_at') or 'an unknown time'}: capture the page again to refresh "
+                 f"{'them' if len(stale) != 1 else 'it'}"),
+    }
+    atomic.write_text(meta_file, json.dumps(meta, ensure_ascii=False, indent=1) + "\n")
+    return meta
+
+
+def resaved_note(meta: dict[str, object] | None) -> str:
+    """What a re-saved page's meta says is stale, in one sentence ("" for a page not saved again)."""
+    resaved = meta.get("resaved") if isinstance(meta, dict) else None
+    return str(resaved.get("note") or "") if isinstance(resaved, dict) else ""

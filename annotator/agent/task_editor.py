@@ -105,6 +105,8 @@ class TaskEditor(QWidget):
         # Every cell change (tints and tooltips too) would compare the whole table: once per turn of the loop
         self._recheck = QTimer(self, singleShot=True, interval=0)
         self._recheck.timeout.connect(self._note_change)
+        self._recheck.timeout.connect(self._refresh_rows_note)
+        self._rows_note: tuple[str, str] | None = None  # the bad-rows note on show: (its prefix, its text)
         self.table.itemChanged.connect(self._recheck.start)
         self.table.model().rowsInserted.connect(self._recheck.start)
         self.table.model().rowsRemoved.connect(self._recheck.start)
@@ -305,10 +307,30 @@ class TaskEditor(QWidget):
         emit(self.loaded, str(self.path))
         return tasks
 
+    def _say_bad_rows(self, prefix: str, problems: list[str]) -> None:
+        text = f"{prefix}{len(problems)} bad row(s): " + "; ".join(problems[:3])
+        self._rows_note = (prefix, text)
+        self.status.setText(text)
+
+    def _refresh_rows_note(self) -> None:
+        """Keep a bad-rows note on show true as the table changes: a row removed or put right is no longer named
+        (the rows are numbered anew), and once none is bad the note says so. Another message since: left alone."""
+        if self._rows_note is None or self.status.text() != self._rows_note[1]:
+            self._rows_note = None
+            return
+        prefix = self._rows_note[0]
+        tasks, problems = self.tasks()  # the tints follow too
+        if problems:
+            self._say_bad_rows(prefix, problems)
+            return
+        self._rows_note = None
+        unsaved = prefix and self.modified()  # removing the bad rows may leave the file's rows as they were
+        self.status.setText(f"{len(tasks)} tasks, all valid" + ("; not saved yet" if unsaved else ""))
+
     def check(self) -> bool:
         tasks, problems = self.tasks()
         if problems:
-            self.status.setText(f"{len(problems)} bad row(s): " + "; ".join(problems[:3]))
+            self._say_bad_rows("", problems)
             return False
         self.status.setText(f"{len(tasks)} tasks, all valid")
         return True
@@ -323,7 +345,7 @@ class TaskEditor(QWidget):
             return self.save_as_dialog()
         tasks, problems = self.tasks()
         if problems:
-            self.status.setText(f"not saved: {len(problems)} bad row(s): " + "; ".join(problems[:3]))
+            self._say_bad_rows("not saved: ", problems)
             return None
         if not self._may_write_over(target):
             return None

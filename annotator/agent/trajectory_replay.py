@@ -3,16 +3,32 @@
 The loop only needs core's `Browser` protocol; a browser that can also `locate(target)` beyond its latest
 observation (QtSiteBrowser looks at the whole page) is asked that way, otherwise core's `find_target` on the
 latest observation decides. Replay stops at the first step whose target none of its identities can find, or
-that the page refuses, and says which step and why.
+that the page refuses, and says which step and why. A step to be taken on a page the site does not hold (the
+"not in this snapshot" page: the page it was recorded on was not captured, or was removed since) fails too, as
+does a replay whose steps all ran but end on such a page: the reference no longer holds on this site. A GoBack
+there is the exception: it leaves the page, which the recording may have met too.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ...core.agent import Browser, Step, Target, Trajectory, find_target, format_action
+from ...core.agent import (
+    Browser,
+    Observation,
+    Step,
+    Target,
+    Trajectory,
+    find_target,
+    format_action,
+    not_in_snapshot_html,
+)
 from ...core.errors import RecordLensError
+
+# The title of the page every browser of a site shows for a URL it does not hold (core's, the one place it is said)
+MISSING_PAGE_TITLE = re.search(r"<title>([^<]*)</title>", not_in_snapshot_html("")).group(1)  # type: ignore[union-attr]
 
 
 @dataclass
@@ -25,10 +41,11 @@ class ReplayResult:
     message: str = ""
     url_changes: list[tuple[int, str, str]] = field(default_factory=list)  # (step, recorded URL, replayed URL)
     final_url: str = ""
+    ended_outside: bool = False     # every step ran, but the last page is not in the snapshot
 
     @property
     def ok(self) -> bool:
-        return self.failed_step is None and self.done == self.steps
+        return self.failed_step is None and self.done == self.steps and not self.ended_outside
 
 
 def describe(step: Step) -> str:
@@ -69,27 +86,52 @@ def replay(trajectory: Trajectory, browser: Browser, start_url: str | None = Non
             result.done += 1  # a failed agent step did nothing on the page; replay does nothing either
             continue
         try:
-            _carry_out(step, browser)
+            observation = browser.observe()
+            if step.action != "go_back" and not_in_snapshot(observation):
+                raise PageGone(f"the site holds no page for this URL (“not in this snapshot”), so the step cannot "
+                               f"be taken on it{_recorded_on(step, browser.url)}")
+            _carry_out(step, browser, observation)
         except RecordLensError as error:
             result.failed_step = index
             result.message = f"step {index + 1} ({describe(step)}) failed on {browser.url}: {error}"
             break
         result.done += 1
     result.final_url = browser.url
+    if result.failed_step is None and result.done == result.steps and steps:
+        result.ended_outside = not_in_snapshot(browser.observe())
     if result.ok:
         result.message = f"all {result.steps} steps replayed; ended on {result.final_url}"
+    elif result.ended_outside:
+        result.message = (f"all {result.steps} steps replayed, but they end on {result.final_url}, which is not in "
+                          "this snapshot")
     return result
+
+
+def not_in_snapshot(observation: Observation) -> bool:
+    """The page observed is the browser's "not in this snapshot" page (the site holds no page for its URL): the
+    page every browser of a site shows for such a URL, under this title (a saved page of the site never has it:
+    that page cannot be saved)."""
+    return observation.title == MISSING_PAGE_TITLE
+
+
+def _recorded_on(step: Step, url: str) -> str:
+    """Where the step was recorded, when that is another URL than the page it was to be taken on now."""
+    return f"; it was recorded on {step.url}" if step.url and step.url != url else ""
 
 
 class TargetGone(RecordLensError):
     pass
 
 
-def _carry_out(step: Step, browser: Browser) -> None:
+class PageGone(RecordLensError):
+    """The step is to be taken on a page the site does not hold."""
+
+
+def _carry_out(step: Step, browser: Browser, observation: Observation) -> None:
+    """Carry out `step` on the page `observation` (just made) shows."""
     if step.target is not None and step.action in ("click", "type", "scroll"):
-        browser_observation = browser.observe()
         locate = getattr(browser, "locate", None)
-        found = locate(step.target) if callable(locate) else find_target(step.target, browser_observation.elements)
+        found = locate(step.target) if callable(locate) else find_target(step.target, observation.elements)
         if found is None:
             raise TargetGone(f"no element on the page matches the target by any of its identities "
                              f"({identities(step.target)})")

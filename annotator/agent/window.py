@@ -145,6 +145,9 @@ class AgentWindow(QMainWindow):
         self._build_menu()
         install_capture(self)  # "Capture a site from the web…" and the captured-page view (capture_panel.py)
         self.browser.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        # A page saved again: the stored parts beside it say what they are now (their meta says it was re-saved)
+        self.browser.page_saved.connect(
+            lambda _: self.captured_view.show_page(self.browser.site, self.browser.url))
         # The page's refused refresh, if any, is said with its blocked count in one line (page_note), and for as
         # long as the refusal alone is (8 s, as `message` above): each blocked request says the line again, and a
         # bare count's 4 s would cut the refusal short. A bare count is a passing note, so it goes sooner.

@@ -188,10 +188,12 @@
 
   // Where a badge goes. A badge must read as the number of its own element: never over any numbered element's
   // text (its own included: it would hide the first letters of what it labels) nor on another numbered element,
-  // nor on another badge. In a dense list the row above an element is the previous link, so "above" is taken
-  // only when it is free; then to its left (a list's indent), inside its own left padding, below, after its
-  // text on its first line (a block link flush with the page's edge). When none is free, the place covering
-  // least wins, so every element keeps a number.
+  // nor on another badge; and, where it can, on none of the page's other visible text either (a price, a weight:
+  // the screenshot is what an agent reads). In a dense list the row above an element is the previous link, so
+  // "above" is taken only when it is free; then to its left (a list's indent), inside its own left padding,
+  // below, after its text on its first line (a block link flush with the page's edge), to the right of its box,
+  // and above or below its right end. When none is free, the place covering least wins, so every element keeps
+  // a number.
   const GAP = 2;
   const BORDER = 2; // the box's dashed border: a badge's containing block is the padding box inside it
 
@@ -205,6 +207,95 @@
   };
 
   const rect = (left, top, width, height) => ({ left, top, right: left + width, bottom: top + height });
+
+  // The viewport rectangles of the page's visible text, one per line of each text node (the words themselves,
+  // not the blocks around them). Only text in view is looked at: an element whose box lies wholly outside the
+  // view is not entered (on a long page the walk stays near the view; text a positioned child draws elsewhere
+  // is then not seen, and a badge may cover it, as it would without this). Scripts, styles and the app's own
+  // layer hold no page text.
+  const NO_TEXT = new Set(["script", "style", "noscript", "template", "head", "title", HOST_TAG]);
+  const pageTextRects = () => {
+    const out = [];
+    if (!document.body) return out;
+    const range = document.createRange();
+    const stack = [document.body];
+    while (stack.length) {
+      const el = stack.pop();
+      const box = el.getBoundingClientRect();
+      if (box.width > 0 && box.height > 0 && !inViewport(box)) continue;
+      let clip; // what the element lets its text show in (null: nothing), asked once it has text in view
+      for (let child = el.lastChild; child; child = child.previousSibling) {
+        if (child.nodeType === Node.ELEMENT_NODE) {
+          if (!NO_TEXT.has(child.localName)) stack.push(child);
+          continue;
+        }
+        if (child.nodeType !== Node.TEXT_NODE || !/\S/.test(child.data)) continue;
+        range.selectNodeContents(child);
+        for (const b of range.getClientRects()) {
+          if (b.width <= 0 || b.height <= 0 || !inViewport(b)) continue;
+          if (clip === undefined) clip = textClip(el, box);
+          if (clip === null) break;
+          const seen = clipped(rect(b.left, b.top, b.width, b.height), clip);
+          if (seen) out.push(seen);
+        }
+      }
+    }
+    return out;
+  };
+
+  // Where an element's text can show: nowhere (null) when it is invisible, inside its box when it clips what
+  // overflows (a visually hidden label: a 1 px box), anywhere otherwise.
+  const textClip = (el, box) => {
+    const visible = el.checkVisibility
+      ? el.checkVisibility({ opacityProperty: true, visibilityProperty: true })
+      : getComputedStyle(el).visibility === "visible";
+    if (!visible) return null;
+    const style = getComputedStyle(el);
+    return style.overflowX !== "visible" || style.overflowY !== "visible"
+      ? rect(box.left, box.top, box.width, box.height) : false;
+  };
+  const clipped = (b, clip) => {
+    if (!clip) return b;
+    const left = Math.max(b.left, clip.left);
+    const top = Math.max(b.top, clip.top);
+    const right = Math.min(b.right, clip.right);
+    const bottom = Math.min(b.bottom, clip.bottom);
+    return right - left >= 2 && bottom - top >= 2 ? { left, top, right, bottom } : null;
+  };
+
+  // Rectangles by horizontal band, so that what a badge covers is summed over the few in its rows only (a page
+  // of small print has thousands of lines in view).
+  const BAND = 32;
+  const bandsOf = (b) => {
+    const out = [];
+    for (let k = Math.floor(b.top / BAND); k <= Math.floor(b.bottom / BAND); k++) out.push(k);
+    return out;
+  };
+  const banded = (rects) => {
+    const index = new Map();
+    for (const b of rects) {
+      for (const k of bandsOf(b)) {
+        if (!index.has(k)) index.set(k, []);
+        index.get(k).push(b);
+      }
+    }
+    return index;
+  };
+  const coveredIn = (index, b) => {
+    const keys = bandsOf(b);
+    const counted = keys.length > 1 ? new Set() : null; // a rectangle in two of the badge's bands counts once
+    let sum = 0;
+    for (const k of keys) {
+      for (const t of index.get(k) || []) {
+        if (counted) {
+          if (counted.has(t)) continue;
+          counted.add(t);
+        }
+        sum += overlap(b, t);
+      }
+    }
+    return sum;
+  };
   // Overlapping area; half a pixel of subpixel layout is not an overlap (two rows of a list touch).
   const overlap = (a, b) => {
     const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
@@ -231,16 +322,20 @@
       rect(r.left + BORDER, r.top + BORDER, w, h), // inside, at its top left
       rect(r.left, r.bottom, w, h), // below
       rect(first.right + GAP * 2, line, w, h), // after its text
+      rect(r.right + GAP, line, w, h), // right of its box
+      rect(r.right - w, r.top - h, w, h), // above its right end
+      rect(r.right - w, r.bottom, w, h), // below its right end
     ];
   };
 
-  // items: [{r, texts, w, h}] in label order; the chosen viewport rectangle of each badge.
-  const placeBadges = (items) => {
-    const allTexts = items.flatMap((item) => item.texts);
+  // items: [{r, texts, w, h}] in label order; `pageTexts`: the page's visible text (pageTextRects). The chosen
+  // viewport rectangle of each badge.
+  const placeBadges = (items, pageTexts = []) => {
+    const texts = banded([...items.flatMap((item) => item.texts), ...pageTexts]);
     const placed = [];
     return items.map((item, i) => {
       const blocking = (b) =>
-        allTexts.reduce((sum, t) => sum + overlap(b, t), 0) +
+        coveredIn(texts, b) +
         items.reduce((sum, other, j) => sum + (j === i ? 0 : overlap(b, other.r)), 0) +
         placed.reduce((sum, other) => sum + overlap(b, other), 0);
       // Read as its own element's number: no other element's box is as near.
@@ -287,7 +382,7 @@
       const b = tags[i].getBoundingClientRect();
       return { r, texts: textRects(el, r), w: b.width, h: b.height };
     });
-    placeBadges(sized).forEach((b, i) => {
+    placeBadges(sized, sized.length ? pageTextRects() : []).forEach((b, i) => {
       tags[i].style.left = b.left - shownItems[i].r.left - BORDER + "px";
       tags[i].style.top = b.top - shownItems[i].r.top - BORDER + "px";
     });
@@ -323,6 +418,24 @@
   // Marks drawn at viewport positions are wrong once the page scrolls: hide them until the next mark().
   const hide = () => {
     if (layer) layer.replaceChildren();
+  };
+
+  // The layer out of the document and back, as it was (the page is saved without the app's numbers). A mark()
+  // made meanwhile builds a host of its own, and the one taken out stays out.
+  let detached = null;
+  const detach = () => {
+    if (host && host.isConnected) {
+      detached = host;
+      host.remove();
+    }
+    return true;
+  };
+  const attach = () => {
+    if (detached && detached === host && !host.isConnected && document.documentElement) {
+      document.documentElement.appendChild(host);
+    }
+    detached = null;
+    return true;
   };
 
   // The interactive element around `node` (itself included), whether marked or not.
@@ -456,8 +569,13 @@
     mark: (json) => mark(json ? JSON.parse(json) : {}),
     clear: () => (clear(), true),
     hide,
+    detach,
+    attach,
     labelOf,
     labelBoxes,
+    // For tests and audits: where badges go for given rectangles, and the page's text in view (JSON out).
+    placeBadges: (items, pageTexts) => JSON.stringify(placeBadges(items, pageTexts)),
+    pageTextRects: () => JSON.stringify(pageTextRects()),
     interactiveOf,
     identities,
     isTextField,
