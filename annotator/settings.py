@@ -2,7 +2,8 @@
 
 The key is never written to the settings file nor to a project: it goes to the operating system's keyring when
 the optional `keyring` package is installed and finds a working backend, otherwise it is kept in memory for this
-session only. No Qt here, so the rules are testable without a display.
+session only. A credential typed into the Gemini endpoint (`?key=...`, `user:password@`) is used this session and
+saved as `[key]`, as a run records the endpoint. No Qt here, so the rules are testable without a display.
 
 Several windows (each its own process) share the file: each saves only what it changed since it read it, onto
 the file as it is then (`Settings.save`), so one window's save never undoes another's change.
@@ -22,7 +23,7 @@ from typing import Any, Protocol
 import platformdirs
 
 from ..core.atomic import write_text
-from ..core.llm import DEFAULT_MODEL, api_key_from_environment
+from ..core.llm import DEFAULT_MODEL, api_key_from_environment, without_credential
 
 APP_DIR_NAME = "recordlens"
 SETTINGS_FILE = "annotator.json"
@@ -236,6 +237,8 @@ class Settings:
                 continue
             on_disk[name] = (_merged_by_project(on_disk[name], as_read.get(name, ""), value) if name in BY_PROJECT
                              else value)
+        # a credential typed into an address is used this session (it stays in memory), never written
+        on_disk |= {name: without_credential(str(on_disk[name])) for name in ADDRESSES if on_disk.get(name)}
         write_text(target, json.dumps(on_disk, indent=1), durable=False)
         self._as_read, self._file = mine, target
 
@@ -257,6 +260,8 @@ def _names_a_secret(key: str) -> bool:
     return any(word in key.lower() for word in ("key", "token", "secret", "password"))
 
 
+# Settings holding an address, which may hold a credential (?key=..., user:password@): saved without it
+ADDRESSES = ("gemini_endpoint",)
 PLACES = ("last_pages", "last_selections", "zooms", "reviews")  # where the user was in each project
 BY_PROJECT = (*PLACES, "project_files")  # JSON {project folder: value}
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import extract
-from ..core.llm import endpoint_problem
+from ..core.llm import KEY_MARK, endpoint_problem, holds_credential, without_credential
 from ..core.page import FORMATS
 from ..core.store import PROJECT_SET
 from .settings import GEMINI, KeyStore, Settings, offline_default_method
@@ -59,6 +59,10 @@ class SettingsDialog(QDialog):
         self.endpoint = QLineEdit(settings.gemini_endpoint)
         self.endpoint.setPlaceholderText("empty: Google's; or a proxy's http(s):// address")
         self.endpoint.setMinimumWidth(380)
+        self.endpoint_note = QLabel()  # a credential in the address: used this session, never saved
+        self.endpoint_note.setWordWrap(True)
+        self.endpoint_note.hide()
+        self.endpoint.textChanged.connect(self._say_endpoint_credential)
         self.problem = QLabel()  # why OK did not close the dialog
         self.problem.setStyleSheet("color: #b00020")
         self.problem.setWordWrap(True)
@@ -78,6 +82,7 @@ class SettingsDialog(QDialog):
         form.addRow("Gemini model", self.model)
         form.addRow("Gemini input format", self.gemini_format)
         form.addRow("Gemini endpoint", self.endpoint)
+        form.addRow("", self.endpoint_note)
         form.addRow("Default extractor", self.extractor)
         form.addRow("Annotator name", self.annotator)
         form.addRow("", self.name_clash)
@@ -87,6 +92,7 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
         self._say_name_clash()
+        self._say_endpoint_credential()
 
     def _say_name_clash(self) -> None:
         """A warning, as the name is typed, when it is an imported annotator's or `project`: `recordlens agreement`
@@ -107,6 +113,24 @@ class SettingsDialog(QDialog):
         self.name_clash.setVisible(bool(text))
         if text:
             self.adjustSize()  # room for the warning rather than clipping it
+
+    def _say_endpoint_credential(self) -> None:
+        """A note, as the endpoint is typed, when it holds a credential (the settings file keeps none: it is used
+        this session and saved as [key], as runs record it), or holds the mark where one was left out."""
+        endpoint = self.endpoint.text().strip()
+        if KEY_MARK in endpoint:  # the mark a credential was saved as
+            text = (f"{KEY_MARK} stands for the credential of this address, which the settings file does not keep: "
+                    f"replace it with the credential to propose through this endpoint.")
+        elif holds_credential(endpoint):
+            text = (f"The credential in this address is used for this session only: the settings file keeps no "
+                    f"secret, so it saves {without_credential(endpoint)} (give the credential again after a "
+                    "restart).")
+        else:
+            text = ""
+        self.endpoint_note.setText(text)
+        self.endpoint_note.setVisible(bool(text))
+        if text:
+            self.adjustSize()
 
     def _accept_if_valid(self) -> None:
         """OK closes the dialog only on settings that can work: an endpoint is an http(s) address (a bare

@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -24,6 +25,7 @@ from ...core.extract import (
     project_model,
     train_on_project,
 )
+from ...core.llm import KEY_MARK
 from ...core.records import new_records
 from ...core.runs import check_the_endpoint
 from ...core.store import Project, labelled_page_names
@@ -128,6 +130,8 @@ class JobController:
         self.job: BackgroundJob | None = None
         self._done: str | Callable[[], str] = "done"  # what the status bar says when the running job ends well
         self._cancelled: str | Callable[[], str] = "cancelled"  # and when it is cancelled
+        # Project folder -> the runs this window's Propose sessions stored in it (Gemini's): see `own_runs`
+        self._own_runs: dict[Path, set[int]] = {}
         self._what = ""  # the running job's name, as it started
         self._at_quit = ""  # what quitting while it runs loses, asked about first ("": nothing worth a question)
         self.progress_bar = QProgressBar()
@@ -248,6 +252,12 @@ class JobController:
         # Gemini chosen but no key this session (a key kept for the session only is gone after a restart).
         keyless = ("Gemini is the default extractor but no key is set (Settings, Ctrl+,)"
                    if chosen is None and window.settings.default_extractor == GEMINI and method != GEMINI else "")
+        if method == GEMINI and KEY_MARK in window.settings.gemini_endpoint:
+            # saved without its credential (the settings file keeps none): every call would be refused
+            window.message(f"the Gemini endpoint in Settings holds {KEY_MARK} in place of its credential, which the "
+                           "settings file does not keep: give it again in Settings (Ctrl+,) to propose with Gemini",
+                           15000)
+            return None
         params = extractor_params(method, window.settings, key)
         problem, learnt, stale = "", "", ""
         if method == "selector":
@@ -257,6 +267,8 @@ class JobController:
                 learnt = ", as learnt from this project's labels"
                 stale = self._out_of_date()
         worker = ProposeWorker(window.project.root, pages, method, params)
+        root = window.project.root
+        worker.done.connect(lambda *_: self._own_run(root, worker))  # before the window looks at what it wrote
         tally = ProposeTally()
         worker.proposed.connect(lambda proposal: self._on_proposal(proposal, tally))
         worker.failed.connect(tally.fail)
@@ -287,6 +299,18 @@ class JobController:
             return f"cancelled{stopped}{_kept_in(worker)}"
 
         return worker if self.start(worker, what, done, cancelled) else None
+
+    @property
+    def own_runs(self) -> frozenset[int]:
+        """The runs of the open project that this window's Propose sessions stored: one changed after its session
+        ended got the answer that was on its way at Cancel (added when it comes), this window's doing, not a change
+        made elsewhere."""
+        return frozenset(self._own_runs.get(self.window.project.root, ()))
+
+    def _own_run(self, root: Path, worker: ProposeWorker) -> None:
+        """A Propose session in the project at `root` has ended: its run, if it stored one, is this window's."""
+        if worker.stored_run is not None:
+            self._own_runs.setdefault(root, set()).add(worker.stored_run.run_id)
 
     def _action_text(self, name: str) -> str:
         """An action's name as a message names it: its menu text without the note in brackets."""

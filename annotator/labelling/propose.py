@@ -165,8 +165,8 @@ class ProposeWorker(BackgroundJob):
         if end.stopped_on is None:
             self.report(len(self.pages), len(self.pages), "")
             return
-        if not end.endpoint_failed:  # a quota: its page is said failed here (an endpoint's page was, as it failed)
-            self.report_failure(end.stopped_on, end.reason)
+        # A quota's page is no failure (the run keeps it not finished, and the next Propose asks it again, as
+        # `extract` resumes it): the stop names it; an endpoint's page failed, and was said so as it failed.
         self._stop(end.stopped_on, end.reason, self.pages[self.pages.index(end.stopped_on) + 1:])
 
     def _extract(self, project: Project, extractor: extract.Extractor, name: str) -> extract.Extraction:

@@ -11,7 +11,7 @@ import functools
 import importlib
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -142,11 +142,13 @@ def _predicted_since(was: RunInfo, now: RunInfo) -> bool:
             != (was.predicted_pages, was.failed_pages, was.predictions_stamp))
 
 
-def _other_runs_news(seen: dict[int, RunInfo] | None, runs: dict[int, RunInfo], under: object) -> str:
+def _other_runs_news(seen: dict[int, RunInfo] | None, runs: dict[int, RunInfo], under: object,
+                     own: Collection[int] = ()) -> str:
     """What changed elsewhere in the runs other than the one under review (which says its own): "run 3 (mdr) added
     elsewhere: in the run list", and runs scored (with their F1), given other predictions or deleted; "" when
     none, or before the runs were first seen. A run going on elsewhere (pages stored every few seconds) is said
-    once, as it is added."""
+    once, as it is added. The `own` runs (this window's Propose sessions) given other predictions after their
+    session ended got the answer that was on their way at Cancel: said as that, not as a change made elsewhere."""
     if seen is None:
         return ""
     added = [run for key, run in runs.items() if key not in seen and key != under]
@@ -154,6 +156,8 @@ def _other_runs_news(seen: dict[int, RunInfo] | None, runs: dict[int, RunInfo], 
     scored = [now for was, now in kept if _scored_since(was, now)]
     predicted = [now for was, now in kept if now not in scored and "running" not in (was.status, now.status)
                  and _predicted_since(was, now)]
+    late = [run for run in predicted if run.id in own]
+    predicted = [run for run in predicted if run.id not in own]
     deleted = [run for key, run in seen.items() if key not in runs and key != under]
     parts = [f"{_runs_named(added)} added"] if added else []
     if scored:
@@ -161,11 +165,16 @@ def _other_runs_news(seen: dict[int, RunInfo] | None, runs: dict[int, RunInfo], 
         parts.append(f"{_runs_named(scored)} scored{f1}")
     parts += [f"{_runs_named(predicted)} given other predictions"] if predicted else []
     parts += [f"{_runs_named(deleted)} deleted"] if deleted else []
-    if not parts:
-        return ""
-    where = "no longer in the run list" if not (added or scored or predicted) else (
-        "in the run list" if not deleted else "the run list shows them as they now are")
-    return f"{', '.join(parts)} elsewhere: {where}"
+    said = [f"{_runs_named(late)}: {LATE_ANSWER_ADDED}"] if late else []
+    if parts:
+        where = "no longer in the run list" if not (added or scored or predicted) else (
+            "in the run list" if not deleted else "the run list shows them as they now are")
+        said.append(f"{', '.join(parts)} elsewhere: {where}")
+    return "; ".join(said)
+
+
+# What a run of this window's cancelled Propose session is said to get when its late answer is kept
+LATE_ANSWER_ADDED = "the answer on its way when Propose was cancelled is added to it"
 
 
 @dataclass
@@ -430,13 +439,15 @@ class ReviewController:
         under = self.run_id if self.run_id != NO_RUN and self.annotator() is None else None
         was = seen.get(under) if seen is not None and under is not None else None
         labelled = self._labelled_once()
-        news = _other_runs_news(seen, runs, under)
+        sessions = self.window.jobs.own_runs  # this window's Propose sessions: an answer added late is its doing
+        news = _other_runs_news(seen, runs, under, sessions)
         if under is not None and under not in runs:
             own = self._run_gone(under, was, labelled)
         else:
             self._set_runs(self.run_id, labelled)
             now = runs.get(under) if under is not None else None
-            own = self._run_changed(was, now, labelled) if now is not None and was is not None else ""
+            late = now is not None and now.id in sessions
+            own = self._run_changed(was, now, labelled, late) if now is not None and was is not None else ""
         # One message: the run under review's news first (it holds the status bar longer), the other runs' after it
         words = "; ".join(part for part in (own, news) if part)
         if words and say:
@@ -458,9 +469,10 @@ class ReviewController:
         return (f"run {run_id}{method} was deleted elsewhere (the command line, or another window): no run is under "
                 "review now; choose one in the run list")
 
-    def _run_changed(self, was: RunInfo, now: RunInfo, labelled: Labelled) -> str:
+    def _run_changed(self, was: RunInfo, now: RunInfo, labelled: Labelled, late: bool = False) -> str:
         """The run under review scored, or given other predictions, elsewhere: shown as it now is. What to say of it
-        ("" when nothing)."""
+        ("" when nothing). `late`: the run is this window's Propose session's, whose other predictions are the
+        answer that was on its way at Cancel."""
         predicted = _predicted_since(was, now)
         if predicted and now.status == "running":
             # A run going on elsewhere stores a page every few seconds: its means follow, its predictions (some
@@ -473,6 +485,8 @@ class ReviewController:
             self._predictions.clear()  # read again, as they now are
             self._classed.clear()
             self._show(labelled)
+            if predicted and late:
+                return f"run {now.id}: {LATE_ANSWER_ADDED}: it holds {page_counts(now)} now, shown as they are"
             return (f"run {now.id}'s predictions changed {elsewhere}: it holds {page_counts(now)} now, shown as they "
                     "are") if predicted else ""
         if _means(now) != _means(was):

@@ -98,7 +98,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         document = scores.as_dict()
         if failed:
             document["failed_pages"] = failed  # every page without a usable prediction, with why
-            document["without_failed"] = {**kept.mean_dict(), "pages": len(kept.pages)}
+            document["without_failed"] = without_failed_dict(kept)
         if scores.unreadable:
             document["unreadable_pages"] = scores.unreadable  # of those, the prediction files that cannot be read
         if ceiling is not None:
@@ -115,6 +115,15 @@ def cmd_score(args: argparse.Namespace) -> int:
             print(format_ceiling(ceiling, scores.f1))
     # scored, but not all of the run could be read (as `runs --add` exits), or not all of the dataset was there
     return 1 if scores.unreadable or partial else 0
+
+
+def without_failed_dict(kept: DatasetScore) -> dict[str, object]:
+    """The figures without the failed pages as `--json` gives them: with no page left, a mean over none has no value
+    (null, as `runs --json` gives a mean it does not have), never a 0.0 a script would read as a score."""
+    figures: dict[str, object] = dict(kept.mean_dict())
+    if not kept.pages:
+        figures = dict.fromkeys(figures)
+    return {**figures, "pages": len(kept.pages)}
 
 
 def warn_each(messages: Iterable[str]) -> bool:
@@ -253,8 +262,7 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
         document = seeds.as_dict()
         if failures:
             document["failed_pages"] = {str(seed): failed for seed, (_, failed) in failures.items()}
-            document["without_failed"] = {str(seed): {**kept.mean_dict(), "pages": len(kept.pages)}
-                                          for seed, (kept, _) in failures.items()}
+            document["without_failed"] = {str(seed): without_failed_dict(kept) for seed, (kept, _) in failures.items()}
         if unreadable:
             document["unreadable_pages"] = {str(seed): files for seed, files in unreadable.items()}
         if ceiling is not None:

@@ -33,11 +33,13 @@ from ..llm.gemini import (
     GeminiCaller,
     GeminiError,
     carry_paid,
+    counts_missing,
     paid_carried,
 )
 from ..page import formats as represent
 from ..page.dom import Page
 from ..resource_files import read_resource
+from ..wording import counted
 from .base import Extraction, ExtractionFailedError, StoppedOnPageError
 
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
@@ -116,7 +118,8 @@ def parse_answer(text: str) -> ParsedAnswer:
 
     Each top-level bracketed span of the answer is tried in turn (a span that parses, or not, is skipped whole, so
     a list inside a cut-off answer is never taken for it, and a huge answer is read in one pass); of those that are
-    records, a list of records is preferred to a flat list of XPaths (an example in the prose), then the longest.
+    records, a list of records is preferred to a flat list of XPaths (an example in the prose), then the longest;
+    more than one of the shape read is an ambiguous answer, read so and said in `problems` (the run's warnings).
     Without any, the answer is malformed, for the reason of the longest span tried (most likely the answer)."""
     text = text.strip()
     fenced = _FENCE.search(text)
@@ -126,8 +129,9 @@ def parse_answer(text: str) -> ParsedAnswer:
         whole = _records_in(text)
         if not whole.malformed:
             return whole
-    best: tuple[tuple[bool, int], ParsedAnswer] | None = None
+    best: tuple[tuple[bool, int], int, ParsedAnswer] | None = None
     refused: tuple[int, ParsedAnswer] | None = None
+    shapes: list[bool] = []  # of each span that is records: whether it is a list of records (else a flat list)
     for start, end in _bracketed_spans(text):
         candidate = text[start:end]
         parsed = _records_in(candidate)
@@ -135,14 +139,27 @@ def parse_answer(text: str) -> ParsedAnswer:
             if refused is None or end - start > refused[0]:
                 refused = (end - start, parsed)
             continue
-        rank = (_NESTED.match(candidate) is not None, end - start)
+        shapes.append(_NESTED.match(candidate) is not None)
+        rank = (shapes[-1], end - start)
         if best is None or rank > best[0]:
-            best = (rank, parsed)
+            best = (rank, len(shapes), parsed)
     if best is not None:
-        return best[1]
+        (nested, _), kept, chosen = best
+        rivals = shapes.count(nested) - 1  # answers of the same shape; a flat list beside records is an example
+        if rivals:  # which one the model meant cannot be known: the choice is said, not made silently
+            chosen.problems.append(_rivals_said(rivals, shapes[:kept].count(nested), nested))
+        return chosen
     if refused is not None:
         return refused[1]
     return ParsedAnswer([], ["the answer holds no JSON array"], malformed=True)
+
+
+def _rivals_said(rivals: int, kept: int, nested: bool) -> str:
+    """The warning for an answer holding `rivals` more JSON arrays of the shape read (lists of records, or flat
+    lists of XPaths) where the prompt asks for one array; the `kept`-th of them (counted from 1) is the one read."""
+    shape = "lists of records" if nested else "flat lists of XPaths"
+    return (f"the answer holds {rivals + 1} JSON {shape} where one array is asked for: the longest (the first of "
+            f"equal length), list {kept}, is read as the answer, and {counted(rivals, 'other')} ignored")
 
 
 _NESTED = re.compile(r"\[\s*\[")  # a list of records, not a flat list of XPaths
@@ -354,6 +371,11 @@ class GeminiExtractor:
         )
 
 
+# Said of a page whose answer came without token counts, so that its "0 tokens" is not read as a count.
+UNCOUNTED_ANSWER = ("the endpoint reported no token usage for this page's answer (no usageMetadata): its tokens are "
+                    "unknown, not 0")
+
+
 @dataclass
 class _PageCalls:
     """What one page's calls brought and cost so far, kept with the page however its extraction ends: answered,
@@ -373,6 +395,8 @@ class _PageCalls:
         self.calls.append(_call_record(answer))
         for kind, count in answer.usage.items():  # thinking too, when the model reports it
             self.usage[kind] = self.usage.get(kind, 0) + count
+        if counts_missing(answer.usage) and UNCOUNTED_ANSWER not in self.warnings:
+            self.warnings.append(UNCOUNTED_ANSWER)
 
     def raw(self) -> dict[str, object]:
         return {"answers": self.answers, "malformed": self.malformed, "calls": self.calls}

@@ -31,3 +31,22 @@ def recorded_base_url(url: str | None, key: str | None) -> str | None:
                                               for name, field in fields))
     recorded = urlunsplit(parts)
     return recorded.replace(key, KEY_MARK) if key else recorded
+
+
+def holds_credential(url: str | None) -> bool:
+    """Whether an address holds a credential that `recorded_base_url` replaces (a user and password before the
+    host, a query parameter named like a key, token or secret); the API key itself is not looked for here."""
+    if not url:
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # brackets that are no IPv6 host: no address, and nothing read as a credential in it
+        return False
+    names = [field.split("=", 1)[0] for field in parts.query.split("&")] if parts.query else []
+    return bool(parts.username or parts.password or any(_SECRET_PARAMETER.search(name) for name in names))
+
+
+def without_credential(url: str) -> str:
+    """`url` as a file that keeps no secret may hold it: each credential in it replaced by `KEY_MARK`, anything
+    else as written (an address without one is returned unchanged, not rewritten)."""
+    return (recorded_base_url(url, None) or url) if holds_credential(url) else url

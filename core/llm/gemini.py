@@ -9,6 +9,7 @@ or from `GEMINI_API_KEY` / `GOOGLE_API_KEY`; it is never written to a project an
 from __future__ import annotations
 
 import email.utils
+import json
 import os
 import random
 import re
@@ -21,6 +22,7 @@ from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from ..errors import RecordLensError
+from ..wording import counted
 from .endpoint import KEY_MARK, recorded_base_url
 
 KEY_VARIABLES = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
@@ -104,13 +106,25 @@ def api_key_from_environment() -> str | None:
     return None
 
 
-def budget_used_up(max_requests: int | None, requests: int, max_tokens: int | None, tokens: int) -> str | None:
-    """Why caps of `max_requests` and `max_tokens` allow no further request after these counts, or None."""
+def budget_used_up(max_requests: int | None, requests: int, max_tokens: int | None, tokens: int,
+                   uncounted: int = 0) -> str | None:
+    """Why caps of `max_requests` and `max_tokens` allow no further request after these counts, or None.
+    `uncounted` answers came without token counts: a token cap can no longer be held, so it allows no more."""
     if max_requests is not None and requests >= max_requests:
         return f"request budget used up ({requests} of {max_requests})"
     if max_tokens is not None and tokens >= max_tokens:
         return f"token budget used up ({tokens:,} of {max_tokens:,})"
+    if max_tokens is not None and uncounted:
+        return (f"token budget cannot be held ({tokens:,} of {max_tokens:,} counted): the endpoint answered "
+                f"{counted(uncounted, 'request')} without token counts (no usageMetadata), so no further request is "
+                "made under --max-tokens; cap such an endpoint with --max-requests instead")
     return None
+
+
+def counts_missing(usage: dict[str, int]) -> bool:
+    """Whether an answer's usage (`_usage_of`) holds no token count: no usage block, or one of zeros (an answer
+    is never free). Such an answer's tokens are unknown, not 0."""
+    return not usage.get("total")
 
 
 @dataclass
@@ -121,6 +135,7 @@ class Budget:
     max_tokens: int | None = None
     requests: int = 0
     tokens: int = 0
+    uncounted: int = 0  # answers that came without token counts (their tokens are unknown)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def reserve_request(self) -> None:
@@ -132,11 +147,16 @@ class Budget:
 
     def used_up(self) -> str | None:
         """Why no further request may be made (the message a stopped run gives), or None while one may."""
-        return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens)
+        return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens, self.uncounted)
 
     def add_tokens(self, count: int) -> None:
         with self._lock:
             self.tokens += count
+
+    def add_uncounted(self) -> None:
+        """An answer came without token counts: a token cap can no longer be held (`used_up` then says so)."""
+        with self._lock:
+            self.uncounted += 1
 
     def counts(self) -> tuple[int, int]:
         """Requests and tokens counted so far, read together (as a shared budget gives them, in one question)."""
@@ -230,7 +250,10 @@ _said_no_key: list[str] = []  # said once a process
 
 def endpoint_problem(url: str) -> str | None:
     """Why `url` cannot be an endpoint speaking Gemini's protocol (no http(s) address), or None when it can be."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError as error:  # "http://[x]/": brackets that hold no IPv6 address
+        return f"{url!r} is not an address that can be read ({error})"
     if parts.scheme in ("http", "https") and parts.netloc:
         return None
     return f"{url!r} is not an http:// or https:// address (for example http://127.0.0.1:8080)"
@@ -274,6 +297,8 @@ class GeminiCaller:
             timeout=int(self.settings.timeout_s * 1000),
             # Retries are ours (budget, logging, injectable sleep): the SDK makes one attempt per call.
             retry_options=types.HttpRetryOptions(attempts=1),
+            # The SDK reads a 200 holding an error object as an answer with nothing in it: it is named instead.
+            client_args={"event_hooks": {"response": [_refuse_an_error_object]}},
         )
         if self.settings.base_url:
             options.base_url = self.settings.base_url
@@ -345,7 +370,10 @@ class GeminiCaller:
                 raise
             log.statuses.append(200)
             usage = _usage_of(response)
-            self.budget.add_tokens(usage.get("total", 0))
+            if counts_missing(usage):  # its cost is unknown: a token cap is not held by counting it as 0
+                self.budget.add_uncounted()
+            else:
+                self.budget.add_tokens(usage["total"])
             candidates = getattr(response, "candidates", None) or []
             return Answer(text=self.redact(_text_of(response)), usage=usage, attempts=attempt,
                           seconds=time.monotonic() - start, finish_reason=_finish_reason_of(response),
@@ -396,7 +424,7 @@ class GeminiCaller:
     def _classify(self, error: Exception) -> tuple[bool, str]:
         from google.genai import errors
 
-        if isinstance(error, _EmptyBodyError):
+        if isinstance(error, _EmptyBodyError | _ErrorObjectError):
             return True, str(error)
         if isinstance(error, ValueError) and "JSON" in type(error).__name__:
             # A 200 whose body is not JSON: a proxy's or captive portal's page, a cut connection. Transient.
@@ -420,6 +448,28 @@ class _EmptyBodyError(Exception):
     """A 200 that carries nothing at all (no candidates, no usage, no prompt feedback): a broken answer."""
 
 
+class _ErrorObjectError(Exception):
+    """A 200 whose body is an error object (`{"error": {...}}`, as some proxies answer), not an answer."""
+
+
+def _refuse_an_error_object(response: object) -> None:
+    """An HTTP client's response hook: a 200 whose JSON body is an error object raises `_ErrorObjectError` naming
+    it (the SDK would drop the object and leave an answer with nothing in it)."""
+    if getattr(response, "status_code", None) != 200:
+        return
+    body = response.read()  # type: ignore[attr-defined] - read here, as a hook must; the client keeps it
+    if b'"error"' not in body[:200]:  # an answer's body begins with its candidates or usage
+        return
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return  # not JSON: said as such where the SDK reads it
+    if isinstance(data, dict) and "error" in data and not data.get("candidates"):
+        shown = json.dumps(data["error"], ensure_ascii=False)
+        raise _ErrorObjectError(f"HTTP 200 holding an error object, not an answer: "
+                                f"{shown[:300] + '…' if len(shown) > 300 else shown}")
+
+
 def _is_empty_body(response: object) -> bool:
     return not (getattr(response, "candidates", None) or getattr(response, "usage_metadata", None)
                 or getattr(response, "prompt_feedback", None))
@@ -430,7 +480,8 @@ def _status_of(error: Exception) -> int:
 
     if isinstance(error, errors.APIError):
         return int(getattr(error, "code", 0) or 0)
-    if isinstance(error, _EmptyBodyError) or (isinstance(error, ValueError) and "JSON" in type(error).__name__):
+    if isinstance(error, _EmptyBodyError | _ErrorObjectError) or (
+            isinstance(error, ValueError) and "JSON" in type(error).__name__):
         return 200
     return 0
 

@@ -24,12 +24,13 @@ class Limiter:
     `("exceeded", message)` (the run must stop: the same message a local `Budget` gives)."""
 
     def __init__(self, max_requests: int | None = None, max_tokens: int | None = None, *, requests: int = 0,
-                 tokens: int = 0, requests_per_minute: int | None = None) -> None:
+                 tokens: int = 0, uncounted: int = 0, requests_per_minute: int | None = None) -> None:
         self.max_requests = max_requests
         self.max_tokens = max_tokens
         self.requests = requests
         self.tokens = tokens
         self.requests_per_minute = requests_per_minute
+        self.uncounted = uncounted
         self._recent: deque[float] = deque()  # times of the requests of the last minute
 
     def reserve(self, now: float | None = None) -> tuple[str, float | str]:
@@ -49,8 +50,11 @@ class Limiter:
     def add_tokens(self, count: int) -> None:
         self.tokens += count
 
+    def add_uncounted(self) -> None:
+        self.uncounted += 1
+
     def used_up(self) -> str | None:
-        return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens)
+        return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens, self.uncounted)
 
     def counts(self) -> tuple[int, int]:
         return self.requests, self.tokens
@@ -95,6 +99,9 @@ class SharedBudget(CountsAsked):
     def add_tokens(self, count: int) -> None:
         self._actor.add_tokens.remote(count)  # type: ignore[attr-defined] - ordered after this handle's calls
 
+    def add_uncounted(self) -> None:
+        self._actor.add_uncounted.remote()  # type: ignore[attr-defined] - ordered as add_tokens is
+
     def used_up(self) -> str | None:
         import ray
 
@@ -115,7 +122,8 @@ def start_shared_budget(budget: Budget, requests_per_minute: int | None = None) 
 
     actor_class = ray.remote(num_cpus=0)(Limiter)
     actor = actor_class.remote(budget.max_requests, budget.max_tokens, requests=budget.requests,
-                               tokens=budget.tokens, requests_per_minute=requests_per_minute)
+                               tokens=budget.tokens, uncounted=budget.uncounted,
+                               requests_per_minute=requests_per_minute)
     return SharedBudget(actor)
 
 

@@ -879,7 +879,10 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     if not method:
         raise RecordLensError(unnamed_method_message(run_dir) or f"{run_dir}: give the method's name (--method)")
     files = record_files(run_dir)
-    if not files and not failed_pages(run_dir):
+    # A run that stopped (its budget, its endpoint) before it finished any page (one stopped part way keeps only its
+    # paid calls) is stored as stopped still, as one whose every page failed is: one rule for every stopped run
+    nothing_finished = not files and not failed_pages(run_dir)
+    if nothing_finished and not described.get(STOPPED):
         raise RecordLensError(f"{run_dir}: no predictions (N.json)")
     predictions: dict[str, RecordList] = {}
     errors: dict[str, str] = {}
@@ -904,7 +907,7 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
         if _a_page_of(project, name) and name not in predictions and name not in errors:
             errors[name] = reason
             warnings.append(f"page {name}: the run failed on it ({shortened(reason, 160)}); stored as a failed page")
-    if not predictions and not errors:  # a run of nothing would score 0 against the project's labels
+    if not predictions and not errors and not nothing_finished:  # another dataset's pages only
         raise RecordLensError(f"{run_dir}: none of its {len(files)} prediction(s) is for a page of the project; "
                               "nothing stored")
     from .scoring import labelled_page_names
