@@ -8,7 +8,7 @@ undo stack, so the restore itself can be undone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
@@ -204,13 +204,28 @@ class Times:
 
 
 def touched(*changes: Change) -> list[Label]:
-    """The records changes touched, each once (as it was after the last change that touched it, if it still
-    existed)."""
+    """The records changes added, removed or changed, each once (as it was after the last change that touched it,
+    if it still existed); not those they only moved to another number (`changed`)."""
     by_id: dict[int, Label] = {}
     for change in changes:
-        by_id.update((label.id, label) for label in change.before if label.id not in by_id)
-        by_id.update((label.id, label) for label in change.after)
+        before, after = changed(change)
+        by_id.update((label.id, label) for label in before if label.id not in by_id)
+        by_id.update((label.id, label) for label in after)
     return list(by_id.values())
+
+
+def changed(change: Change) -> tuple[list[Label], list[Label]]:
+    """The records a change added, removed or changed, as they were before it and are after it. A record it only
+    moved (an add or a split in front of it moves it down, its undo back up) is in its entry as it was and is, so
+    that a restore puts it back, but nothing of it changed but its number: no record the change is about."""
+    was = {label.id: _unnumbered(label) for label in change.before}
+    moved = {label.id for label in change.after if was.get(label.id) == _unnumbered(label)}
+    return ([label for label in change.before if label.id not in moved],
+            [label for label in change.after if label.id not in moved])
+
+
+def _unnumbered(label: Label) -> Label:
+    return replace(label, position=0)
 
 
 @dataclass(frozen=True)

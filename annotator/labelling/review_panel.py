@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -47,6 +48,7 @@ from ..qt.row_lines import LINE_SEPARATOR, LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot, show_focus
 from .page_view import STATE_COLOURS
+from .shortcuts import SHORTCUTS
 
 NO_RUN = -1
 # As core's review_page classes them: the score's optimal matching may pair records that share no text at all
@@ -66,7 +68,9 @@ DATA_ROLE = Qt.ItemDataRole.UserRole
 FAILURE_WIDTH = 160  # a failure's reason shown beside the page's figures (whole in their tooltip)
 TIP_CHARS = 1000  # of a record's text in its row's tip: a record can be a whole page's text
 TIP_WIDTH = 80  # characters a line of a row's tip wraps at (a plain-text tip is one line however long)
+CHOOSER_CHARACTERS = 24  # the run chooser's least width, in characters: what a long run's or name's line is cut to
 ANNOTATOR = "annotator:"  # the combo's data for another annotator's label set: "annotator:NAME"
+TAKE_ALL_KEYS = next(shortcut.keys[0] for shortcut in SHORTCUTS if shortcut.name == "take_all")
 
 
 @dataclass(frozen=True)
@@ -152,6 +156,14 @@ def overlap_text(overlap: float) -> str:
     return f"{overlap:.2f}" if overlap >= 0.005 else "< 0.01"
 
 
+def wrapped(label: QLabel) -> QLabel:
+    """A label whose text wraps to the panel's width and asks for none of its own: however long what it says (an
+    annotator's name, a run's figures), it never widens the panel, nor the window."""
+    label.setWordWrap(True)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    return label
+
+
 class RunChooser(QComboBox):
     """The runs' list, which says when it is about to open: runs added meanwhile (by the command line, while the
     app is open) are listed before the person chooses."""
@@ -186,7 +198,9 @@ class RowsByKeys(QListWidget):
 
 
 SCORE = "Score this run against the labels"
-SCORE_AGAIN = "Score this run again against the labels as they are now"
+SCORE_AGAIN = "Score this run again"  # short: a button's text is the panel's least width
+SCORE_TIPS = {SCORE: "Score this run against the project's labels", SCORE_AGAIN: "Score this run again against "
+              "the project's labels as they are now"}
 
 
 class ReviewPanel(QWidget):
@@ -209,12 +223,14 @@ class ReviewPanel(QWidget):
         super().__init__(parent)
         self.runs = RunChooser()
         self.runs.opening.connect(self.runs_opening)
-        self.page_figures = QLabel("—")
-        self.run_figures = QLabel("—")
-        for label in (self.page_figures, self.run_figures):
-            # Long figures wrap inside the panel: what a page or a run says never widens the panel.
-            label.setWordWrap(True)
-            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # A run's line says its method, outcome, pages and origin; an annotator's, their name: however long, the
+        # chooser asks for `CHOOSER_CHARACTERS`, cuts the rest (whole in its tip) and lets the panel set its width.
+        self.runs.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.runs.setMinimumContentsLength(CHOOSER_CHARACTERS)
+        self.runs.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        # Long figures wrap inside the panel: what a page or a run says never widens the panel.
+        self.page_figures = wrapped(QLabel("—"))
+        self.run_figures = wrapped(QLabel("—"))
         self.score_button = QPushButton(SCORE)
         self.kind_toggles = {kind: self._kind_toggle(kind) for kind in KINDS}
         self.kept_toggle = QCheckBox(f"{KEPT} (0)")  # apart from the classes: not one of the review's, nor remembered
@@ -245,8 +261,16 @@ class ReviewPanel(QWidget):
         # Each line in its own direction, the page's words isolated in it (an Arabic record's text read right to
         # left, the marks and numbers around it left where they are), cut at its logical end; in the row's colour.
         self.records.setItemDelegate(LinesInTheirOwnDirection(self.records))
+        # What the take-all button takes, said in a label that wraps beside it: a sentence with an annotator's name
+        # and what it leaves out, on the button itself, made its width the panel's and the window's least width.
         self.take_all = QPushButton()
-        self.take_all.hide()
+        self.take_all_words = wrapped(QLabel())
+        self.take_all_offer = QWidget()
+        offer = QHBoxLayout(self.take_all_offer)
+        offer.setContentsMargins(0, 0, 0, 0)
+        offer.addWidget(self.take_all_words, 1)
+        offer.addWidget(self.take_all)
+        self.take_all_offer.hide()
         self.worst = QListWidget()
         form = QFormLayout()
         form.addRow("run", self.runs)
@@ -258,8 +282,8 @@ class ReviewPanel(QWidget):
         layout.addWidget(self.score_button)
         layout.addWidget(legend)
         layout.addWidget(self.records, 2)
-        layout.addWidget(self.take_all)
-        layout.addWidget(QLabel("worst pages (W opens the worst, then the next)"))
+        layout.addWidget(self.take_all_offer)
+        layout.addWidget(wrapped(QLabel("worst pages (W opens the worst, then the next)")))
         layout.addWidget(self.worst, 1)
         self.runs.currentIndexChanged.connect(self._on_run)
         self.worst.itemActivated.connect(lambda item: emit(self.page_chosen, item.data(DATA_ROLE)))
@@ -338,11 +362,14 @@ class ReviewPanel(QWidget):
     def offer_take_all(self, annotator: str | None, count: int, left_out: str = "") -> None:
         """The button that takes every record of the annotator's that the project lacks on the page (`count`),
         shown while there are such records; `left_out` says those it leaves (kept with O, held already)."""
-        self.take_all.setVisible(annotator is not None and count > 0)
+        self.take_all_offer.setVisible(annotator is not None and count > 0)
         if annotator is not None and count:
             left = f" (left out: {left_out})" if left_out else ""
-            self.take_all.setText(f"Take all {count} of {annotator}'s records the project lacks on this page{left}"
-                                  if count > 1 else f"Take {annotator}'s record the project lacks on this page{left}")
+            words = (f"{count} of {annotator}'s records the project lacks on this page{left}" if count > 1
+                     else f"{annotator}'s record the project lacks on this page{left}")
+            self.take_all_words.setText(words)
+            self.take_all.setText(f"Take all {count}" if count > 1 else "Take it")
+            self.take_all.setToolTip(f"Take {'all ' if count > 1 else ''}{words} ({TAKE_ALL_KEYS})")
 
     def _on_kinds(self) -> None:
         self._fill_records(self._chosen())
@@ -378,6 +405,9 @@ class ReviewPanel(QWidget):
                 self.runs.setItemData(self.runs.count() - 1, self._run_tip(run), Qt.ItemDataRole.ToolTipRole)
             for name in annotators:
                 self.runs.addItem(f"annotator {name} against the project's labels", ANNOTATOR + name)
+                # in the tip too: the chooser cuts a long name (a run's tip is its settings, `_tip_the_choice`)
+                self.runs.setItemData(self.runs.count() - 1, self.runs.itemText(self.runs.count() - 1),
+                                      Qt.ItemDataRole.ToolTipRole)
             index = self.runs.findData(current)
             self.runs.setCurrentIndex(max(0, index))
         finally:
@@ -387,8 +417,8 @@ class ReviewPanel(QWidget):
 
     def _tip_the_choice(self) -> None:
         """The chosen line whole in the list's tip: a narrow panel cuts it, and its end tells runs apart."""
-        tip = self.runs.currentData(Qt.ItemDataRole.ToolTipRole)
-        self.runs.setToolTip(f"{self.runs.currentText()}\n{tip}" if tip else "")
+        tip, text = self.runs.currentData(Qt.ItemDataRole.ToolTipRole), self.runs.currentText()
+        self.runs.setToolTip("" if not tip else text if tip == text else f"{text}\n{tip}")
 
     @staticmethod
     def _run_tip(run: RunInfo) -> str:
@@ -430,6 +460,7 @@ class ReviewPanel(QWidget):
         self.run_figures.setText("\n".join(lines))
         self.score_button.setVisible(run is not None and (run.scored_pages == 0 or stale > 0))
         self.score_button.setText(SCORE_AGAIN if run is not None and run.scored_pages else SCORE)
+        self.score_button.setToolTip(SCORE_TIPS[self.score_button.text()])
         self.worst.clear()
         for name, f1 in worst:
             item = QListWidgetItem(f"page {name}   F1 {f1:.3f}")

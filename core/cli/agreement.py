@@ -18,6 +18,10 @@ from ..text_forms import cell, column_width, visible
 
 _SHOWN_XPATHS = 3
 _SHOWN_PAIRS = 3  # matched pairs with other XPaths shown per page
+# What "A3" and "B5" number, said before the records so named: a reader looks for them in the app
+NUMBERS = ("(records are numbered as the app numbers them: the project's labels by their number in its Records tab, "
+           "which counts rejected and proposed records too; an annotator's by their place in their set, as "
+           "Review's P numbers)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -169,6 +173,8 @@ def format_agreement(result: Agreement) -> str:
     if other:
         lines.append("matched records with other XPaths (one record to the score, other labels once exported): "
                      + ", ".join(f"page {visible(name)} ({count})" for name, count in other))
+    if any(page.disagreements or page.other_xpaths for page in result.pages):
+        lines.append(NUMBERS)
     for page in result.pages:
         if not page.disagreements:
             continue

@@ -16,6 +16,10 @@ other labelled its rows: one labelled a level up) is a `Holding`: the list says 
 holds, instead of a "different" pair and a row "only" per record. Containment is read on text keys, as the score
 and the label check's nested records read it. XPaths that name no element of the page (`dead`, given by the
 caller, which has the page) are counted per record, so the list can mark a record that names nothing.
+
+Records are named by number ("A3", "B5"): by default their 1-based place in their side's records of the page; the
+caller gives the numbers the app shows where a side is the project's own labels (`compare_page`'s `a_numbers`,
+`b_numbers`), whose Records tab counts the rejected and proposed records too, so that B5 is record 5 in the app.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ class Disagreement:
     kind: str                        # only A, only B, different (other XPaths: matched, see the notes)
     a: tuple[str, ...]               # A's record (empty for only B)
     b: tuple[str, ...]               # B's record (empty for only A)
-    a_number: int | None             # 1-based place in A's records of the page
+    a_number: int | None             # A's record's number (see the module notes; None for only B)
     b_number: int | None
     overlap: float
     a_named: int | None = None       # how many of A's XPaths name an element of the page (None for only B)
@@ -49,9 +53,9 @@ class Holding:
     """A disagreeing record of one side whose text holds several disagreeing records of the other side."""
 
     side: str                        # "A" or "B": whose record holds the others
-    number: int                      # its 1-based place in that side's records of the page
+    number: int                      # its number (see the module notes)
     xpaths: tuple[str, ...]
-    held: tuple[int, ...]            # the other side's records inside it, 1-based
+    held: tuple[int, ...]            # the numbers of the other side's records inside it
     one_level: bool                  # each held record's XPaths are children of the holder's elements
 
 
@@ -61,6 +65,8 @@ class PageAgreement:
     review: PageReview               # A's records reviewed against B's
     holdings: tuple[Holding, ...] = ()
     dead: frozenset[str] = frozenset()  # the XPaths of either side that name no element of the page
+    a_numbers: tuple[int, ...] = ()  # the number of each of A's records (none given: their 1-based places)
+    b_numbers: tuple[int, ...] = ()
 
     @property
     def precision(self) -> float:
@@ -76,13 +82,16 @@ class PageAgreement:
 
     @property
     def disagreements(self) -> list[Disagreement]:
-        return [_disagreement(r, self.dead) for r in self.review.records if r.kind != MATCHED]
+        return [self._disagreement(r) for r in self.review.records if r.kind != MATCHED]
 
     @property
     def other_xpaths(self) -> list[Disagreement]:
         """The matched pairs whose XPaths differ (normalised, in any order): one record to the score, two labels."""
-        return [_disagreement(r, self.dead) for r in self.review.records
+        return [self._disagreement(r) for r in self.review.records
                 if r.kind == MATCHED and record_key(r.xpaths) != record_key(r.true_xpaths)]
+
+    def _disagreement(self, record: ReviewRecord) -> Disagreement:
+        return _disagreement(record, self.dead, (self.a_numbers, self.b_numbers))
 
     def holding_of(self, d: Disagreement) -> Holding | None:
         """The holding a disagreement is said under: its record is the holder or held, and so is its partner."""
@@ -140,14 +149,20 @@ def _document(d: Disagreement) -> dict[str, object]:
     return vars(d) | {"a": list(d.a), "b": list(d.b)}
 
 
-def _disagreement(record: ReviewRecord, dead: frozenset[str] = frozenset()) -> Disagreement:
+def _disagreement(record: ReviewRecord, dead: frozenset[str], numbers: tuple[Sequence[int], Sequence[int]]
+                  ) -> Disagreement:
     a = record.xpaths if record.kind in (MATCHED, PARTIAL, SPURIOUS) else ()
     b = record.true_xpaths if record.kind in (MATCHED, PARTIAL, MISSED) else ()
     return Disagreement(_MEANING[record.kind], a, b,
-                        None if record.predicted is None else record.predicted + 1,
-                        None if record.true is None else record.true + 1, record.overlap,
+                        None if record.predicted is None else _number(numbers[0], record.predicted),
+                        None if record.true is None else _number(numbers[1], record.true), record.overlap,
                         _named(a, dead) if record.kind != MISSED else None,
                         _named(b, dead) if record.kind != SPURIOUS else None)
+
+
+def _number(numbers: Sequence[int], index: int) -> int:
+    """The number a side's record `index` goes by: the one given, else its 1-based place."""
+    return numbers[index] if index < len(numbers) else index + 1
 
 
 def _named(xpaths: Sequence[str], dead: frozenset[str]) -> int:
@@ -158,9 +173,10 @@ _OTHER = {"A": "B", "B": "A"}
 
 
 def _holdings(review: PageReview, a: Sequence[Sequence[str]], b: Sequence[Sequence[str]],
-              keys: TextKeyIndex) -> tuple[Holding, ...]:
+              keys: TextKeyIndex, numbers: dict[str, Sequence[int]]) -> tuple[Holding, ...]:
     """The disagreeing records that hold (by text) two or more disagreeing records of the other side; the largest
-    first, each record held by one holder at most and a record held not holding in turn."""
+    first, each record held by one holder at most and a record held not holding in turn. Each named by its side's
+    `numbers`."""
     disagreeing = {"A": {r.predicted for r in review.records if r.kind in (PARTIAL, SPURIOUS)},
                    "B": {r.true for r in review.records if r.kind in (PARTIAL, MISSED)}}
     records = {"A": a, "B": b}
@@ -182,15 +198,20 @@ def _holdings(review: PageReview, a: Sequence[Sequence[str]], b: Sequence[Sequen
         holder = tuple(records[side][i])
         parents = {normalise_xpath(x) for x in holder}
         one_level = all(normalise_xpath(x).rpartition("/")[0] in parents for j in inside for x in records[other][j])
-        holdings.append(Holding(side, i + 1, holder, tuple(j + 1 for j in inside), one_level))
+        holdings.append(Holding(side, _number(numbers[side], i), holder,
+                                tuple(_number(numbers[other], j) for j in inside), one_level))
     return tuple(sorted(holdings, key=lambda h: (h.side, h.number)))
 
 
 def compare_page(a: Sequence[Sequence[str]], b: Sequence[Sequence[str]], keys: TextKeyIndex, page: str = "",
-                 threshold: float = MATCH_THRESHOLD, dead: Iterable[str] = ()) -> PageAgreement:
-    """A's records against B's on one page; `dead`: the XPaths of either that name no element of the page."""
+                 threshold: float = MATCH_THRESHOLD, dead: Iterable[str] = (), a_numbers: Sequence[int] = (),
+                 b_numbers: Sequence[int] = ()) -> PageAgreement:
+    """A's records against B's on one page; `dead`: the XPaths of either that name no element of the page;
+    `a_numbers[i]`, `b_numbers[i]`: the number a side's record i goes by (none: its 1-based place), as the app
+    numbers the project's own labels (see the module notes)."""
     review = review_page(a, b, keys, page, threshold)
-    return PageAgreement(page, review, _holdings(review, a, b, keys), frozenset(dead))
+    holdings = _holdings(review, a, b, keys, {"A": a_numbers, "B": b_numbers})
+    return PageAgreement(page, review, holdings, frozenset(dead), tuple(a_numbers), tuple(b_numbers))
 
 
 def agreement(a: str, b: str, pages: Iterable[PageAgreement], only_a: Sequence[str] = (),

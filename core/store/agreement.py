@@ -197,6 +197,13 @@ def every_pair_agreement(project: Project, names: Sequence[str], threshold: floa
     return _agreements(project, sets, pairs, threshold, progress)
 
 
+def app_numbers(project: Project, page: str) -> tuple[int, ...]:
+    """The number each of the page's true records (the project's own label set there, in its order) goes by in
+    the app: its place among all the page's records in the Records tab, which lists the rejected and proposed ones
+    too; so that the agreement's "B5" is the app's record 5."""
+    return tuple(k + 1 for k, label in enumerate(project.labels(page)) if label.is_true)
+
+
 def _check_threshold(threshold: float) -> None:
     """Before any label set is looked for: a threshold out of range is said whatever the names."""
     if not 0 < threshold <= 1:  # an overlap is a share: above 1 no two records could ever be the same one
@@ -210,13 +217,16 @@ def _agreements(project: Project, sets: dict[str, LabelSet], pairs: Sequence[tup
     for page in progress(sorted(wanted, key=natural_key)):
         parsed = project.load(page).page
         keys = TextKeyIndex(parsed.text_map)
+        numbers = app_numbers(project, page) if any(s.projects_own for s in sets.values()) else ()
         for a, b in pairs:
             first, second = sets[a].pages.get(page), sets[b].pages.get(page)
             if first is None or second is None:
                 continue
             dead = {x for records in (first, second) for record in records for x in record
                     if parsed.resolve(x) is None}  # marked in the list, as the app marks them
-            compared[(a, b)].append(compare_page(first, second, keys, page, threshold, dead))
+            compared[(a, b)].append(compare_page(first, second, keys, page, threshold, dead,
+                                                 numbers if sets[a].projects_own else (),
+                                                 numbers if sets[b].projects_own else ()))
         del parsed  # not held while the next page is parsed
     return [agreement(a, b, compared[(a, b)],
                       sorted(sets[a].pages.keys() - sets[b].pages.keys(), key=natural_key),

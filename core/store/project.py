@@ -507,7 +507,7 @@ class Project(Connection):
         if len(set(record_ids)) < 2:
             raise StoreError("merging needs at least two different records")
         with self.writing() as db:
-            rows = [self._row(i) for i in dict.fromkeys(record_ids)]
+            rows = [self._row(i, "a record selected") for i in dict.fromkeys(record_ids)]
             if len({row["page_id"] for row in rows}) > 1:
                 raise StoreError("records on different pages cannot be merged")
             xpaths = list(dict.fromkeys(x for row in rows for x in row["xpaths"]))
@@ -531,8 +531,8 @@ class Project(Connection):
                 raise StoreError("a split needs at least two non-empty parts")
             strays = [x for part in parts for x in part if x not in own]
             if strays:
-                raise StoreError(f"a split can only use the record's own XPaths; not in record {record_id}: "
-                                 f"{strays[0]}")
+                raise StoreError("a split can only use the record's own XPaths (changed meanwhile, in another "
+                                 f"window?); not one of them: {strays[0]}")
             if before is None:  # its place: in front of the record that followed it (None: it was the last)
                 order = list(self._rows(row["page_id"]))
                 following = order[order.index(record_id) + 1] if order.index(record_id) + 1 < len(order) else None
@@ -596,7 +596,9 @@ class Project(Connection):
             page_id = self.page_id(page)
             if history_id is not None and self.one("SELECT 1 FROM label_history WHERE id = ? AND page_id = ?",
                                                    (history_id, page_id)) is None:
-                raise StoreError(f"history entry {history_id} is not a change of page {page!r}")
+                # said without the entry's id, which the history list shows nowhere (it numbers changes 1, 2, …)
+                raise StoreError(f"that change is no longer in page {page}'s history (the page removed and "
+                                 "imported again meanwhile?)")
             current = self._rows(page_id)
             target = dict(current)
             status = self.one("SELECT status FROM pages WHERE id = ?", (page_id,))[0]
@@ -658,10 +660,12 @@ class Project(Connection):
         cursor = self.db.execute(f"{_SELECT_RECORDS} WHERE page_id = ? ORDER BY position, id", (page_id,))
         return {row["id"]: row for row in map(_decode, cursor)}
 
-    def _row(self, record_id: int) -> Row:
+    def _row(self, record_id: int, gone: str = "the record selected") -> Row:
+        """A record's row; where it is gone, `gone` names it in the refusal as the person chose it. Never by its
+        id: a database id is shown nowhere, the person knows a record by its number on the page."""
         found = self.one(f"{_SELECT_RECORDS} WHERE id = ?", (record_id,))
         if found is None:
-            raise StoreError(f"no record {record_id} in the project (deleted meanwhile?)")
+            raise StoreError(f"{gone} is no longer in the project (deleted meanwhile, in another window?)")
         return _decode(found)
 
     def _page_name(self, row: Row) -> str:

@@ -42,8 +42,8 @@ def test_a_record_the_project_has_already_is_never_taken_again(qtbot, window):
         QTest.keySequence(window, keys)
         assert f"page 1: bea's record is already in the project as record {eighth}: nothing taken" in said(window)
         assert project.labels("1") == before
-    assert window.review_panel.take_all.text() == (
-        "Take bea's record the project lacks on this page (left out: 1 in the project already)")
+    assert window.review_panel.take_all_words.text() == (
+        "bea's record the project lacks on this page (left out: 1 in the project already)")
 
     rows.setCurrentRow(spurious[0])  # both chosen: the header alone is taken
     for i in spurious:
@@ -68,11 +68,12 @@ def test_take_all_leaves_out_the_records_kept_with_o(qtbot, window):
     project.annotators.set_page("bea", "1", [*truth, *extra])
     review_bea(qtbot, window)
     panel = window.review_panel
-    assert panel.take_all.text() == "Take all 2 of bea's records the project lacks on this page"
+    assert panel.take_all_words.text() == "2 of bea's records the project lacks on this page"
+    assert panel.take_all.text() == "Take all 2"
     panel.records.setCurrentRow(kinds(window).index("spurious"))
     QTest.keySequence(window, "O")  # the header: the project's version kept
-    assert panel.take_all.text() == (
-        "Take bea's record the project lacks on this page (left out: 1 kept (O))")
+    assert panel.take_all_words.text() == "bea's record the project lacks on this page (left out: 1 kept (O))"
+    assert panel.take_all.text() == "Take it"
     QTest.keySequence(window, "Ctrl+T")
     assert [list(label.xpaths) for label in project.labels("1")][len(truth):] == [extra[1]]
     assert "left out 1 kept (O)" in said(window), said(window)

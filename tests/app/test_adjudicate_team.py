@@ -123,7 +123,7 @@ def test_t_takes_every_chosen_record_and_all_the_project_lacks_in_one_step_each(
     assert len(project.labels("1")) == len(truth)
 
     assert window.review_panel.take_all.isVisible()
-    assert "3 of bea's records" in window.review_panel.take_all.text()
+    assert "3 of bea's records" in window.review_panel.take_all_words.text()
     key(window, "Ctrl+T")  # the button's key
     assert [list(label.xpaths) for label in project.labels("1")][len(truth):] == extra
     assert "page 1: took all 3 of bea's records the project lacked, as one step" in said(window), said(window)

@@ -58,8 +58,8 @@ def test_take_all_leaves_a_record_the_project_rejected_to_t(qtbot, window: MainW
     rejected = reject_the_first(window)
     project.annotators.set_page("bea", "1", [*every, [HEADER]])  # record 1 and a record the project lacks
     review_bea(qtbot, window)
-    assert window.review_panel.take_all.text() == (
-        "Take bea's record the project lacks on this page (left out: 1 rejected in the project; T accepts it)")
+    assert window.review_panel.take_all_words.text() == (
+        "bea's record the project lacks on this page (left out: 1 rejected in the project; T accepts it)")
     count = len(project.labels("1"))
 
     QTest.keySequence(window, "Ctrl+T")
@@ -139,4 +139,4 @@ def test_a_redraw_of_the_review_reads_no_rejected_records_from_the_database(qtbo
     monkeypatch.setattr(project, "labels", counted_labels)
     window.reviewing.draw()
     assert ("rejected",) not in asked
-    assert window.review_panel.take_all.text().endswith("(left out: 1 rejected in the project; T accepts it)")
+    assert window.review_panel.take_all_words.text().endswith("(left out: 1 rejected in the project; T accepts it)")

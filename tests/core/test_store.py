@@ -167,7 +167,7 @@ def test_a_failed_edit_leaves_no_trace(project: Project) -> None:
     entries = len(project.history("12"))
     with pytest.raises(StoreError):
         project.merge([record.id, 999_999], ANA)
-    with pytest.raises(StoreError, match="no record"):
+    with pytest.raises(StoreError, match="no longer in the project"):
         project.accept(999_999, ANA)
     assert len(project.history("12")) == entries
     assert state(project) == [(record.id, ("/a",), "proposed")]
