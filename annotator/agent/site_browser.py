@@ -54,7 +54,7 @@ from ...core.page import read_snapshot, write_mhtml
 from ..labelling.page_view import parse_js_result
 from ..qt.event_loop import settled_grab, spin
 from ..qt.page_loader import OfflinePage, ScriptBridge, script_slot
-from ..qt.page_scripts import document_script
+from ..qt.page_scripts import document_script, read_script
 from ..qt.signals import emit
 from ..qt.widgets import button
 from .site_page import (
@@ -65,6 +65,7 @@ from .site_page import (
     resaved_note,
     restore_saved,
 )
+from .site_saver import KEEP_HIDDEN
 
 _log = logging.getLogger(__name__)
 SCRIPTS = ("som.js", "site_events.js")
@@ -511,6 +512,9 @@ class SiteBrowser(QWidget):
         # (restore_saved strips any drawn meanwhile), back as they were after.
         try:
             self.run_js("__recordlens.som.detach()")
+            # Chromium's MHTML writer drops hidden fields and `hidden` elements: made what it keeps, still hidden
+            # and still sent with their form (keep_hidden.js; a captured page has them so already).
+            self.run_js(read_script(KEEP_HIDDEN))
             try:
                 self._chromium_save(raw, timeout_ms)
             finally:

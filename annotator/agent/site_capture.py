@@ -11,8 +11,11 @@ has loaded and settled, DevTools (on a loopback port of this process only) gives
 `Accessibility.getFullAXTree` and `DOM.getDocument` (the tree and its elements' XPaths),
 `Page.captureScreenshot` with `captureBeyondViewport` (the full page, not just the viewport),
 `Page.captureSnapshot` (the MHTML, Blink's writer, the same the saver uses), and the Network domain's events
-(the HTTP status and every redirect followed). Links and GET forms (submitted with their default values) are
-read by a script in the ApplicationWorld, which runs even with page scripts off.
+(the HTTP status and every redirect followed). Links and GET forms (submitted with their default values, as
+Chromium sends them: hidden fields included) are read by a script in the ApplicationWorld, which runs even with
+page scripts off. The writer leaves out hidden fields and `hidden` elements: after everything else is taken, and
+just before the MHTML is, they are made what it keeps (site_saver.py's `keep_hidden`), so that the saved form
+sends what the capture followed.
 
 Frames of the page's own origin are part of it: their links are followed as the page's are, and each frame's
 tree (`getFullAXTree` with its `frameId`) is kept under its Iframe node, in the same list of nodes, so that the
@@ -85,7 +88,7 @@ from ..qt.online_page import OnlinePage
 from ..qt.online_process import OnlineProcess
 from ..qt.signals import emit
 from .devtools import DevToolsError, DevToolsSession, enable_remote_debugging
-from .site_saver import HTML_TYPES, chromium_flags, explained_network_error, status_phrase
+from .site_saver import HTML_TYPES, chromium_flags, explained_network_error, keep_hidden, status_phrase
 
 DEFAULT_TIMEOUT_S = PAGE_TIMEOUT_S
 SETTLE_MS = 500
@@ -105,10 +108,16 @@ _LINKS_JS = """(() => {
   const out = [];
   for (const a of document.querySelectorAll('a[href], area[href]')) out.push(a.href);
   for (const form of document.querySelectorAll('form')) {
-    if ((form.getAttribute('method') || 'get').toLowerCase() !== 'get') continue;
+    // The form's own properties (a field named "action" or "method" hides them on the form).
+    const property = (name) => Object.getOwnPropertyDescriptor(HTMLFormElement.prototype, name).get.call(form);
+    if (property('method') !== 'get') continue;  // a missing or unknown method is GET; POST is never sent
     try {
-      const target = new URL(form.getAttribute('action') || document.baseURI, document.baseURI);
-      target.search = new URLSearchParams(new FormData(form)).toString();
+      const target = new URL(property('action'));  // resolved; the document's own URL for none
+      // As Chromium sends a form: line breaks as CRLF, a file field by its file's name (none: empty).
+      const crlf = (text) => text.replace(/\\r\\n|\\r|\\n/g, '\\r\\n');
+      const entries = [...new FormData(form)].map(([name, value]) =>
+        [crlf(name), crlf(typeof value === 'string' ? value : value.name)]);
+      target.search = new URLSearchParams(entries).toString();
       out.push(target.href);
     } catch (e) { /* a form that cannot be serialised is not followed */ }
   }
@@ -387,6 +396,8 @@ class ChromiumRenderer(OnlinePage):
             timeout_s=self._left())
         png = base64.b64decode(shot["data"])
         size = struct.unpack(">II", png[16:24]) if png[:8] == b"\x89PNG\r\n\x1a\n" else (0, 0)
+        # Last: the tree, DOM and screenshot above are of the page as served, the MHTML keeps its hidden fields.
+        keep_hidden(self.page, self._wait, lambda: min(10.0, self._left()))
         mhtml = self.devtools.call("Page.captureSnapshot", {"format": "mhtml"}, timeout_s=self._left())["data"]
         # Said once the page is captured: a page that fails after has its failure said instead.
         for warning in [note] * bool(note) + self.guarded_notes():

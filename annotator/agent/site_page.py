@@ -7,9 +7,12 @@ site page is therefore served as HTML through the `recordlens-page:` scheme, wit
 - a `<base href>` set to the page's saved URL, so that links, forms and relative references resolve exactly as
   on the saved site (navigation is then intercepted and mapped back onto the site), and
 - every reference to an archived resource rewritten to a URL the scheme serves from memory: Chromium refuses
-  interceptor redirects from http(s) to a local scheme or to data:, so the reference itself has to change.
+  interceptor redirects from http(s) to a local scheme or to data:, so the reference itself has to change, and
+- the hidden form fields and `hidden` elements the capture kept (core/agent/hidden_fields.py) as they were on
+  the live page (`as_served_live`): Chromium then labels, styles and sends them as it did there. The site
+  browser marks them again before it saves the page (keep_hidden.js), as the capture did.
 
-Only attribute values change (and one `<base>` joins <head>), so every body element keeps its XPath. Relative
+Only attributes change (and one `<base>` joins <head>), so every body element keeps its XPath. Relative
 references resolve against the base and stay blocked unless the archive holds them under that absolute URL
 (Chromium writes absolute locations, so its archives are complete).
 
@@ -32,6 +35,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from ...core import atomic
+from ...core.agent import as_served_live
 from ...core.page import Resource, Snapshot, read_snapshot
 
 BASE_MARK = "data-recordlens-base"  # our <base> says it is ours, so a re-saved page can drop it
@@ -74,7 +78,8 @@ def prepare_snapshot(snapshot: Snapshot, url: str, served_prefix: str) -> Prepar
             served.setdefault(f"cid:{resource.content_id}", served[resource.location])
     rewrite = _rewriter(served)
     # A page saved with the app's numbers in it (before they were left out) would show them frozen on top.
-    text = rewrite(without_app_elements(snapshot.html))
+    # The hidden fields and elements the capture kept, as they were on the live page.
+    text = as_served_live(rewrite(without_app_elements(snapshot.html)))
     out = PreparedPage(url=url, html=with_base(text, url), title=snapshot.title or "")
     for resource in _resources(snapshot):
         data = resource.data

@@ -9,6 +9,8 @@ started with the same Chromium flags minus the offline proxy (a proxy the user s
 an off-the-record profile (no cookie, cache or storage outlives it, nothing of the app's leaks in), waits for the
 load, saves the page with Chromium's MHTML writer into the site folder and re-indexes the site with core's
 `build_site`. A URL the site already holds is saved over its file; a new one gets a file named after the URL.
+The writer leaves out hidden form fields and elements with the `hidden` attribute: `keep_hidden` first makes them
+what it keeps, still hidden and still sent with their form (resources/js/keep_hidden.js, core's hidden_fields.py).
 
 Page scripts run, by default: many sites build their content with scripts, and an archive is the page's DOM as
 rendered when it is saved (half a second after the load), so saving what a reader saw needs them. Chromium's
@@ -56,20 +58,24 @@ from ...core.atomic import move_into_place
 from ...core.errors import SnapshotError
 from ...core.interruption import Terminated
 from ...core.page import read_snapshot
+from ...core.resource_files import read_resource
 from ..qt import env as qt_env
 from ..qt.interruption import DeferredInterruption
 from ..qt.online_page import OnlinePage
 from ..qt.online_process import ERROR_PREFIX, PREFIX, OnlineProcess
 from ..qt.signals import emit
+from .site_page import STALE_SIDE_FILES, note_resaved, resaved_note
 
 EXIT_ERROR = 2
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 DEFAULT_TIMEOUT_S = PAGE_TIMEOUT_S
 SAVE_TIMEOUT_S = 60.0
 SETTLE_MS = 500  # after the load, for what scripts render right after it
+SCRIPT_WAIT_S = 10.0  # what one of the app's scripts in the page may take to answer
 VIEWPORT = (1280, 900)
 # The flags that make the app offline (qt_env's closed-port proxy); everything else of qt_env's is kept.
 OFFLINE_FLAGS = tuple(f for f in qt_env.chromium_flags("").split() if f.startswith("--proxy-"))
+KEEP_HIDDEN = "keep_hidden.js"  # resources/js: run in every frame just before Chromium's MHTML writer
 # Chromium's network errors a reader should recognise, by its name for them.
 _NETWORK_ERRORS = {
     "ERR_CONNECTION_REFUSED": "the connection was refused, nothing listens there",
@@ -187,6 +193,7 @@ class _Saver(OnlinePage):
         partial = self.site / f".{site_file_name(self.url)}.{os.getpid()}.part"  # not a page suffix: never indexed
         try:
             self.progress("saving the page as MHTML")
+            keep_hidden(self.page, self._wait, lambda: SCRIPT_WAIT_S)
             self.page.save(str(partial.resolve()), QWebEngineDownloadRequest.SavePageFormat.MimeHtmlSaveFormat)
             state = QWebEngineDownloadRequest.DownloadState
             if not self._wait(lambda: self._save is not None and self._save.isFinished(), SAVE_TIMEOUT_S):
@@ -223,10 +230,49 @@ class _Saver(OnlinePage):
                 _reindex_quietly(self.site)
             why = "; ".join(site.warnings) or "the index does not list it"
             raise SaveError(f"the site left the saved page out: {why}")
+        stale = _note_resaved(site, saved_url, target) if existing is not None else ""
         return SavedPage(url=saved_url, requested=self.url, file=target.relative_to(self.site).as_posix(),
                          site=str(self.site), title=snapshot.title or "", bytes=size,
                          resources=len(snapshot.resources), pages=len(site.pages), replaced=existing is not None,
-                         warnings=tuple(self.guarded_notes()))
+                         warnings=(*self.guarded_notes(), *([stale] if stale else [])))
+
+
+def _note_resaved(site, url: str, target: Path) -> str:  # noqa: ANN001 - a core Site
+    """A captured page saved over: its meta.json says so, and that its tree and screenshot are the capture's
+    (site_page.note_resaved); what it says, or "" for a page without side files."""
+    page = site.page(url)
+    side = dict(page.side) if page is not None else {}
+    if not side.get("meta"):
+        return ""
+    stale = [kind for kind in STALE_SIDE_FILES if side.get(kind)]
+    return resaved_note(note_resaved(target, site.root / side["meta"], stale, by="Save a page from the web"))
+
+
+def keep_hidden(page, wait: Callable[[Callable[[], bool], float], bool],  # noqa: ANN001 - a QWebEnginePage
+                time_left: Callable[[], float]) -> None:
+    """Make `page`'s hidden form fields and `hidden` elements, in every frame, what Chromium's MHTML writer keeps
+    (resources/js/keep_hidden.js; the writer leaves them out, and a saved form would send without them). Just
+    before the page is saved: the page is changed for it. `wait(condition, seconds)` spins the event loop (an
+    OnlinePage's `_wait`), for each frame's answer at most `time_left()` seconds. (Qt before 6.8 has no frames
+    API: the main frame alone.)"""
+    from PySide6.QtWebEngineCore import QWebEngineScript
+
+    code = read_resource("js", KEEP_HIDDEN)
+    world = QWebEngineScript.ScriptWorldId.ApplicationWorld
+    if not hasattr(page, "mainFrame"):
+        box: list[object] = []
+        page.runJavaScript(code, world, box.append)
+        wait(lambda: bool(box), time_left())
+        return
+    frames = [page.mainFrame()]
+    while frames:
+        frame = frames.pop(0)
+        if not frame.isValid():
+            continue  # gone meanwhile
+        answered: list[object] = []
+        frame.runJavaScript(code, int(world.value), answered.append)
+        wait(lambda: bool(answered), time_left())  # noqa: B023 - waited for before the next frame's
+        frames += list(frame.children())
 
 
 def _load_error(url: str, info) -> str:  # noqa: ANN001 - QWebEngineLoadingInfo or None

@@ -23,6 +23,7 @@ from .capture import (
     register_capture_runner,
 )
 from .evaluate import latest_episodes
+from .hidden_fields import as_served_live
 from .loop import CUT_STOPS
 from .model import ANSWER_KINDS, NORMALISE_RULES, Browser, ModelCall, Observation, Task, Trajectory
 from .references import Reference, ReferenceChoice, choose_references, ends_with_answer
@@ -41,7 +42,8 @@ __all__ = [
     "RenderedPage", "Site",
     "SiteError", "SiteText",
     "SiteTrees", "Step",
-    "Target", "TargetNotFoundError", "Task", "TaskFileError", "Trajectory", "build_site", "capture_site",
+    "Target", "TargetNotFoundError", "Task", "TaskFileError", "Trajectory", "as_served_live",
+    "build_site", "capture_site",
     "choose_references", "ends_with_answer", "existing_site_file", "find_target", "format_action", "format_axtree",
     "free_site_file", "latest_episodes",
     "load_candidates", "load_site", "load_tasks", "loose_url", "normalise_url", "not_in_snapshot_html", "parse_action",

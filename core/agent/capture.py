@@ -803,17 +803,24 @@ def _queue_again(state: _State, settled: list[tuple[str, dict[str, Any]]], max_d
 
 
 def _saved_links(page_file: Path, url: str) -> list[str]:
-    """The links (a and area hrefs) of a saved page, resolved against its URL."""
+    """The links (a and area hrefs) of a saved page, resolved against its URL, and its GET forms as submitted with
+    their default values (hidden fields kept by the capture included): what the renderer follows on a live page,
+    as the site's browsers send it (forms.py)."""
     from ..page.dataset import parse_snapshot
     from ..page.snapshot import read_snapshot
+    from .forms import FormControls, form_method
 
     try:
         page = parse_snapshot(read_snapshot(page_file))
     except (RecordLensError, OSError, ValueError):
         return []
     body = page.body
-    return [urljoin(url, str(e.attrs["href"])) for e in (body.iter() if body is not None else ())
-            if e.tag in ("a", "area") and e.attrs.get("href")]
+    elements = list(body.iter()) if body is not None else []
+    controls = FormControls(page)
+    forms = [controls.submission(e, None, document_url=url, base_url=url) for e in elements
+             if e.tag == "form" and form_method(e) == "get"]
+    return [urljoin(url, str(e.attrs["href"])) for e in elements
+            if e.tag in ("a", "area") and e.attrs.get("href")] + [form for form in forms if form is not None]
 
 
 def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, state: _State,

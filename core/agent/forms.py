@@ -8,6 +8,7 @@ submission where Chromium follows it, Chromium's where they part (tests/app/test
 - a select holds its options marked `selected` (the last only, unless `multiple`), else, as a drop-down, its first
   option that is not disabled (an option is disabled by its `disabled` or its optgroup's);
 - a checkbox or radio button is checked by `checked` (of a radio group the last so marked) and by clicks;
+- a hidden field the capture kept as a checkbox (hidden_fields.py) is the hidden field it was;
 - a form sends, in document order, each named control it owns (those inside it, and those naming it by `form=`)
   but those disabled (by `disabled`, or a disabled fieldset outside its first legend) or in a datalist: a checkbox
   or radio button only when checked (its value, "on" by default), a select's chosen options that are not disabled,
@@ -34,6 +35,7 @@ from urllib.parse import quote_plus, urljoin, urlsplit, urlunsplit
 
 from ..page.charset import WHITESPACE, resolve_charset
 from ..page.dom import Element, Page
+from .hidden_fields import is_kept_hidden_field
 
 # The input types that take typed text (som.js's TEXT_INPUTS), after `input_type`: Enter in one of them submits.
 TEXT_INPUTS = ("text", "search", "email", "url", "tel", "password", "number")
@@ -64,7 +66,10 @@ _NOT_SENT_IN = ("replacement", "utf-16be", "utf-16le")
 
 
 def input_type(element: Element) -> str:
-    """An input's type as the browser reads it: its attribute in lower case, or "text" for none or an unknown one."""
+    """An input's type as the browser reads it: its attribute in lower case, or "text" for none or an unknown one;
+    "hidden" for a hidden field the capture kept as a checkbox (hidden_fields.py)."""
+    if is_kept_hidden_field(element):
+        return "hidden"
     kind = (element.attrs.get("type") or "").lower()
     return kind if kind in _INPUT_TYPES else "text"
 
@@ -245,6 +250,16 @@ def form_encoding(form: Element) -> str:
             name = "utf-8" if charset[0] in _NOT_SENT_IN else charset[0]
             return _NAMES.get(name, name.upper() if name.startswith("iso-8859") else name)
     return "UTF-8"
+
+
+def form_method(form: Element, submitter: Element | None = None) -> str:
+    """How submitting `form` by `submitter` (None: by the form itself) sends it: "post", "dialog" or "get" (for no
+    method, or an unknown one)."""
+    method = form.attrs.get("method")
+    if submitter is not None and "formmethod" in submitter.attrs:
+        method = submitter.attrs.get("formmethod")
+    method = (method or "").strip(_ASCII_SPACE).lower()
+    return method if method in ("post", "dialog") else "get"
 
 
 def urlencoded(pairs: list[tuple[str, str]], encoding: str = "UTF-8") -> str:
@@ -449,13 +464,10 @@ class FormControls:
                    click: tuple[int, int] = (0, 0)) -> str | None:
         """The URL submitting `form` with `submitter` (None: the form itself) goes to; None for a dialog form,
         which goes nowhere. Whether its controls let it go is form_validity's `may_submit`."""
-        method = form.attrs.get("method")
         action = form.attrs.get("action")
-        if submitter is not None and "formmethod" in submitter.attrs:
-            method = submitter.attrs.get("formmethod")
         if submitter is not None and "formaction" in submitter.attrs:
             action = submitter.attrs.get("formaction")
-        method = (method or "").strip(_ASCII_SPACE).lower()
+        method = form_method(form, submitter)
         if method == "dialog":
             return None
         action = (action or "").strip(_ASCII_SPACE)

@@ -2,13 +2,15 @@
 
 It "renders" core's DOM of each saved page: the numbered elements are the links, buttons and form fields in
 document order (numbered from 1; a disabled control is not one), with their text, role and accessible name; there
-is no layout, so no box and no real screenshot (a blank PNG stands in). A field's text is its value, else its
-placeholder; a select's, its chosen option's. A click on a link opens the saved page for its URL (against the
-page's `<base>`) or the "not in this snapshot" page; a link to a place on the page on show, or to a script,
-stays. Typing into a field fills it and presses Enter, which submits its form as Chromium does; a submit button
-submits it, a reset button resets it, a checkbox or radio button is checked by a click (forms.py says what a form
-holds and sends, form_validity.py when it is not sent). Typing into an element that is no text field (a link, a
-button, a list box) is refused (`NotATextFieldError`), as the Qt browser refuses it.
+is no layout, so no box and no real screenshot (a blank PNG stands in). An element with `hidden` (or kept hidden
+by the capture, hidden_fields.py) is not on show: neither it nor what it holds is numbered or in the page's text.
+A field's text is its value, else its placeholder; a select's, its chosen option's. A click on a link opens the
+saved page for its URL (against the page's `<base>`) or the "not in this snapshot" page; a link to a place on the
+page on show, or to a script, stays. Typing into a field fills it and presses Enter, which submits its form as
+Chromium does; a submit button submits it, a reset button resets it, a checkbox or radio button is checked by a
+click (forms.py says what a form holds and sends, form_validity.py when it is not sent). Typing into an element
+that is no text field (a link, a button, a list box) is refused (`NotATextFieldError`), as the Qt browser refuses
+it.
 
 Roles and accessible names follow the Qt browser's set-of-mark script (resources/js/som.js), so that the two
 browsers show the agent the same elements alike: the name is aria-labelledby's text, else aria-label, else, for
@@ -38,6 +40,7 @@ from .forms import (
     raw_text,
     selected_options,
 )
+from .hidden_fields import is_hidden, shown_text
 from .model import MAX_PAGE_TEXT, TEXT_PER_SCREEN, Observation
 from .sites import NOT_IN_SNAPSHOT_TITLE, Site, not_in_snapshot_html
 from .targets import NotATextFieldError, Target, TargetNotFoundError
@@ -48,6 +51,7 @@ _BUTTON_INPUTS = ("submit", "button", "reset", "image")
 _INPUT_ROLES = {"checkbox": "checkbox", "radio": "radio", "range": "slider", "number": "spinbutton"}
 # What the Qt browser does not follow (site_browser.py): a script URL never runs, a blank page is no page of a site.
 INERT_SCHEMES = ("javascript", "about", "blob", "data")
+_INTERACTIVE_TAGS = ("a", "input", "button", "textarea", "select")
 _LABELABLE = ("input", "select", "textarea", "button", "meter", "output", "progress")
 
 
@@ -96,7 +100,7 @@ class HtmlSiteBrowser:
 
     def _text(self) -> str:
         body = self._page.body if self._page is not None else None
-        return body.text("\n") if body is not None else ""
+        return shown_text(body, "\n") if body is not None else ""
 
     @staticmethod
     def _page_height(text: str) -> float:
@@ -191,7 +195,7 @@ class HtmlSiteBrowser:
             if element.tag == "input" and input_type(element) in ("button", "submit", "reset"):
                 return value
             return value or _squashed(element.attrs.get("placeholder"))
-        return element.text()
+        return shown_text(element)  # innerText's: not what is hidden in it
 
     def _name_of(self, element: Element) -> str:
         """The accessible name, in som.js's order (module notes)."""
@@ -211,7 +215,7 @@ class HtmlSiteBrowser:
             if label:
                 return label
         else:
-            content = _squashed(element.text()) or _squashed(" ".join(
+            content = _squashed(shown_text(element)) or _squashed(" ".join(
                 e.attrs.get("alt") or "" for e in element.iter() if e.tag == "img"))
             if content:
                 return content
@@ -285,6 +289,8 @@ class HtmlSiteBrowser:
 
 
 def _is_interactive(element: Element) -> bool:
+    if element.tag not in _INTERACTIVE_TAGS or is_hidden(element):
+        return False
     if element.tag == "a":
         return element.attrs.get("href") is not None
     if element.tag == "input":
