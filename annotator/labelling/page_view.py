@@ -79,6 +79,27 @@ class DrawSummary:
     generation: int
     marks: tuple[float | None, ...] = ()  # where each record starts, as a fraction of the page's height
     built: int = 0  # records whose boxes were made anew (the others were drawn before and kept theirs)
+    unseen: tuple[str | None, ...] = ()  # per record: None when it has a box, else why not (`unseen_words`)
+
+
+# Why a record has no box on the page, as overlay.js tells it, said of its element(s) ("its element is …").
+_UNSEEN_WORDS = {
+    "none": "hidden (display: none)",
+    "head": "in the page's <head>, which is never shown",
+    "details": "inside a closed <details>",
+    "contents": "without a box of its own (display: contents)",
+    "size": "of no size on the page (0 × 0 px)",
+}
+
+
+def unseen_words(why: str, elements: int = 1) -> str:
+    """What keeps a record off the page, as a sentence's end: "its element is hidden (display: none on an
+    enclosing <div>)". `why` is overlay.js's reason (DrawSummary.unseen); `elements`: how many the record has."""
+    if why == "unresolved":
+        return "no XPath of it names an element of the page as shown"
+    tag = why.partition(":")[2]
+    said = f"hidden (display: none on an enclosing <{tag}>)" if tag else _UNSEEN_WORDS.get(why, "not rendered")
+    return f"its elements are {said}" if elements > 1 else f"its element is {said}"
 
 
 def parse_js_result(raw: Any) -> Any:
@@ -350,6 +371,7 @@ class PageView(QWidget):
         if "error" in data or data.get("generation") != self._generation:
             return
         data["marks"] = tuple(data.get("marks") or ())
+        data["unseen"] = tuple(data.get("unseen") or ())
         self.last_summary = DrawSummary(**data)
         self.scroll_marks.set_marks([(m, r["colour"]) for m, r in zip(self.last_summary.marks, self._records,
                                                                         strict=False) if m is not None])
@@ -366,6 +388,15 @@ class PageView(QWidget):
         if self._waiting is not None:
             self._waiting.quit()
         emit(self.overlays_drawn, self.last_summary.boxes)
+
+    def unseen_records(self) -> dict[tuple[str, ...], str]:
+        """The records of the last drawing (by their XPaths), each with why it has no box on the page ("" for one
+        that has): a record selected with nothing drawn is said, and marked in the record list. Empty until the
+        drawing's answer has come."""
+        summary = self.last_summary
+        if summary is None or summary.generation != self._generation:
+            return {}
+        return {tuple(record["xpaths"]): why or "" for record, why in zip(self._records, summary.unseen, strict=False)}
 
     def overlays_ready(self) -> bool:
         """True once the records last given are on screen."""

@@ -36,6 +36,8 @@ from ...core.wording import counted, listed
 from ..qt.local_time import local_time
 from .commands import LabelCommand, NotSaved, StatusCommand, push, push_all
 from .history_dialog import change_numbers, what, who
+from .page_view import unseen_words
+from .record_panel import HIDDEN_MARK
 
 if TYPE_CHECKING:
     from .review_controller import ReviewChoice
@@ -112,6 +114,49 @@ class RecordActions:
         self._stacks: dict[str, QUndoStack] = {}
         # page -> the newest history entry this window wrote there (through its undo steps)
         self._newest_own_change: dict[str, int] = {}
+        # The selection last said to be undisplayed, and which of it (`_say_unseen`): said once, not per drawing.
+        self._unseen_said: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        window.page_view.overlays_drawn.connect(self._on_drawn)
+
+    # -- records the page does not display --------------------------------------------------------------------
+
+    def _on_drawn(self, _boxes: int) -> None:
+        """The page's records are on screen: the record list marks those the page displays nothing of (hidden with
+        display: none, of no size), and a selection of such records is said, as nothing is drawn for them."""
+        window = self.window
+        if window.page_name is None or window.reviewing.active():  # review draws a run's records, not these
+            return
+        drawn = window.page_view.unseen_records()
+        unseen = {label.id: unseen_words(why, len(label.xpaths)) if why else ""
+                  for label in window.labels if (why := drawn.get(tuple(label.xpaths))) is not None}
+        window.record_panel.mark_unseen(unseen)
+        self._say_unseen({i: why for i, why in unseen.items() if why})
+
+    def _say_unseen(self, unseen: dict[int, str]) -> None:
+        """Say that the record selected (or some of those selected) is not displayed on the page: selected, it
+        shows no box, no badge and no mark beside the scroll bar, and accepting it is accepting what nobody sees
+        there. Said once per selection: a drawing again after an edit says nothing new."""
+        window = self.window
+        selected = window.record_panel.selected_ids()
+        hidden = [i for i in selected if i in unseen]
+        said = (tuple(selected), tuple(hidden))
+        if not hidden or said == self._unseen_said:
+            self._unseen_said = said if hidden else None
+            return
+        self._unseen_said = said
+        if len(selected) == 1:
+            text = (f"record {self._numbers(hidden)[0]} is not displayed on the page: {unseen[hidden[0]]}; its "
+                    "texts are in the record list")
+        else:
+            # After the words of what selected them ("12 records selected: A or R judges them all"), which it
+            # qualifies; else on its own.
+            before = window.statusBar().currentMessage()
+            after = before.startswith(counted(len(selected), "record"))
+            which = "of them" if after else f"of the {len(selected)} records selected"
+            text = (f"{len(hidden)} {which} {'is' if len(hidden) == 1 else 'are'} not displayed on the page "
+                    f"({records_named(self._numbers(hidden))}, marked “{HIDDEN_MARK}” in the list)")
+            text = f"{before}; {text}" if after else text
+        window.message(text, 15000, of_selection=True)
 
     # -- undo stacks ---------------------------------------------------------------------------------------------
 
@@ -817,7 +862,8 @@ def _all_siblings_rejected(numbers: Sequence[int]) -> str:
 def _no_siblings_message(page: Page, xpaths: Sequence[str], existing: Sequence[Sequence[str]],
                          just_clicked: bool) -> str:
     """Why G added nothing and, when the element sits alone inside a repeated block (a link in its list item, a
-    title in its card), the level whose siblings G would find: reached with U when the element was just clicked
+    title in its card), the level whose siblings G would make the most records of (`siblings_above`: the card,
+    not a wrapper of the title inside it that has one sibling): reached with U when the element was just clicked
     into the record (U climbs from the element clicked)."""
     said = "G adds nothing: no sibling of the same structure without a record already"
     above = siblings_above(page, xpaths, existing)

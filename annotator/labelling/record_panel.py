@@ -8,8 +8,8 @@ are: after an accept or a reject on a page of hundreds of records, one row is re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor
@@ -38,6 +38,7 @@ from .page_view import record_colour
 
 STATUS_MARKS = {"proposed": "?", "accepted": "✓", "edited": "✎", REJECTED: "✗"}
 ID_ROLE = Qt.ItemDataRole.UserRole
+HIDDEN_MARK = "⊘ hidden"  # a record the page shows nothing of (the finder finds them by "hidden")
 _TEXT_CHARS = 70
 
 
@@ -53,14 +54,17 @@ class RecordRow:
     origin: str
     flagged: bool
     whole: str = field(default="", compare=False, repr=False)  # every text of the record, for the finder
+    unseen: str = ""  # why the page shows nothing of it ("its element is hidden (display: none)"), else ""
 
     @property
     def line(self) -> str:
         size = f"{self.elements} el · {counted(self.text_entries, 'text')}"
         flag = "  ⚠ unresolved XPath" if self.flagged else ""
+        # Not displayed on the page: accepting it is accepting what nobody sees, so the row says it.
+        hidden = f"  {HIDDEN_MARK}" if self.unseen else ""
         texts = isolated(self.texts) or "(no text)"  # the page's words, in their own direction
         return f"{self.number:>2}  {STATUS_MARKS.get(self.status, '?')}  {texts}\n" \
-               f"      {size} · {self.status}{flag}"
+               f"      {size} · {self.status}{flag}{hidden}"
 
 
 def record_texts(page: Page | None, keys: TextKeyIndex | None, xpaths: Sequence[str],
@@ -102,11 +106,12 @@ class RecordTexts:
 def found(row: RecordRow, query: str, records: int | None = None) -> bool:
     """Whether a row answers the finder: a number is the record of that number (one beyond the page's
     `records` is searched as a text, a price or a year); words must all stand in its texts, status or origin,
-    folded as every search folds them (any case, accents, Unicode form: "resume" finds "Résumé")."""
+    or be "hidden" for a record the page does not display, folded as every search folds them (any case, accents,
+    Unicode form: "resume" finds "Résumé")."""
     query = query.strip()
     if query.isdecimal() and (records is None or 1 <= int(query) <= records):  # "²" is a digit, not decimal
         return row.number == int(query)
-    haystack = folded(f"{row.whole or row.texts} {row.status} {row.origin}")
+    haystack = folded(f"{row.whole or row.texts} {row.status} {row.origin}{' hidden' if row.unseen else ''}")
     return all(word in haystack for word in folded(query).split())
 
 
@@ -124,7 +129,8 @@ def _show_row(item: QListWidgetItem, row: RecordRow) -> None:
     item.setIcon(colour_dot(row.colour))
     item.setText(row.line)
     item.setData(ID_ROLE, row.id)
-    item.setToolTip(f"record {row.number}: {row.status}, by {row.origin}")
+    unseen = f"\nnot displayed on the page: {row.unseen}" if row.unseen else ""
+    item.setToolTip(f"record {row.number}: {row.status}, by {row.origin}{unseen}")
     item.setForeground(QColor("#999999") if row.status == REJECTED else QBrush())
 
 
@@ -163,6 +169,7 @@ class RecordPanel(QWidget):
         layout.addWidget(self.list, 1)
         layout.addLayout(self.buttons)
         self._rows: list[RecordRow] = []
+        self._unseen: dict[int, str] = {}  # record id -> why the page shows nothing of it (`mark_unseen`)
         self.list.itemSelectionChanged.connect(self._on_selection)
 
     def add_button(self, action, row: int, column: int) -> QPushButton:  # noqa: ANN001 - a QAction
@@ -175,6 +182,8 @@ class RecordPanel(QWidget):
         return button
 
     def set_rows(self, rows: Sequence[RecordRow], selected: Sequence[int]) -> None:
+        # Rows are made from the labels alone: whether the page shows a record is known from its drawing.
+        rows = [replace(row, unseen=self._unseen.get(row.id, "")) for row in rows]
         before, self._rows = self._rows, list(rows)
         self.list.blockSignals(True)
         try:
@@ -198,6 +207,20 @@ class RecordPanel(QWidget):
             self.list.blockSignals(False)
         self._show_found()
         self.select_ids(selected)
+
+    def mark_unseen(self, unseen: Mapping[int, str]) -> None:
+        """Say in the rows of these records (id -> why the page shows nothing of it, "" for one it shows) whether
+        they are displayed; the marks stay with the records until a drawing says otherwise."""
+        self._unseen.update(unseen)
+        changed = False
+        for index, row in enumerate(self._rows):
+            why = self._unseen.get(row.id, "")
+            if why != row.unseen:
+                self._rows[index] = replace(row, unseen=why)
+                _show_row(self.list.item(index), self._rows[index])
+                changed = True
+        if changed and self.finder.text().strip():
+            self._show_found()  # "hidden" in the finder: the rows found follow
 
     def _show_found(self) -> None:
         """Hide the rows the finder does not find (none when it is empty), and say how many it shows."""

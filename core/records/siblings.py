@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..page.dom import Element, Page, common_ancestor
 from .model import normalise_xpath
@@ -186,25 +187,45 @@ def same_list(page: Page, xpaths: Sequence[str], records: Sequence[Sequence[str]
 CLIMB_LOOKED = 4  # levels above a one-element record searched for siblings when it has none of its own
 
 
-def siblings_above(page: Page, xpaths: Sequence[str], existing: Iterable[Sequence[str]] = ()
-                   ) -> tuple[int, Element, int] | None:
-    """For a one-element record without siblings of its own (a link alone in its list item): the nearest
-    ancestor, at most `CLIMB_LOOKED` levels up, whose siblings `sibling_records` would find, as (levels up,
-    the ancestor, how many siblings); None when there is none, when the record has several elements, or when it
-    has siblings of its own that already have records (climbing would then record something else)."""
+SIBLINGS_CLIMB = 16  # levels above a one-element record looked at for the level G's hint names
+
+
+class LevelAbove(NamedTuple):
+    """An ancestor of a one-element record whose siblings `sibling_records` would find: how many levels up it is
+    (U presses from the element), the ancestor, and how many records its siblings would make."""
+
+    levels: int
+    ancestor: Element
+    records: int
+
+
+def levels_above(page: Page, xpaths: Sequence[str], existing: Iterable[Sequence[str]] = ()) -> list[LevelAbove]:
+    """For a one-element record without siblings of its own (a title alone in its card, a link in its list item):
+    every ancestor, at most `SIBLINGS_CLIMB` levels up and below `<body>`, whose siblings `sibling_records` would
+    find, nearest first. Empty when there is none, when the record has several elements, or when it has siblings
+    of its own (G finds those; climbing would then record something else)."""
     elements = _resolved(page, xpaths)
     if len(elements) != 1 or sibling_records(page, xpaths):
-        return None
+        return []
     existing = list(existing)
+    found = []
     node = elements[0].parent
-    for levels in range(1, CLIMB_LOOKED + 1):
+    for levels in range(1, SIBLINGS_CLIMB + 1):
         if node is None or node.parent is None or node.tag == "body":
-            return None
-        found = sibling_records(page, [node.key], existing)
-        if found:
-            return levels, node, len(found)
+            break
+        count = len(sibling_records(page, [node.key], existing))
+        if count:
+            found.append(LevelAbove(levels, node, count))
         node = node.parent
-    return None
+    return found
+
+
+def siblings_above(page: Page, xpaths: Sequence[str], existing: Iterable[Sequence[str]] = ()) -> LevelAbove | None:
+    """The level a labeller who clicked a field most likely wants G at (`levels_above`): the one whose siblings
+    make the most records, the nearest of those on a tie. The nearest level with a sibling is often a wrapper
+    inside the item (a title's `div` beside the item's other `div`, one record), eight levels below the list's
+    `li` that makes the page's 249. None when there is no such level."""
+    return max(levels_above(page, xpaths, existing), key=lambda level: level.records, default=None)
 
 
 def split_parts(page: Page, xpaths: Sequence[str]) -> list[list[str]]:

@@ -190,41 +190,56 @@
     return out;
   };
 
-  // Rectangles bucketed on a coarse grid, so "does this spot cover any of them" is cheap on large pages.
+  // Rectangles bucketed on a coarse grid, so "does this spot cover any of them" is cheap on large pages. A cell's
+  // key is a number (columns and rows offset to stay positive): no string is made per look-up.
   const CELL = 96;
+  const cellOf = (v) => Math.floor(v / CELL) + 32768;
   const grid = () => {
     const cells = new Map();
-    const keys = (r) => {
-      const out = [];
-      for (let gx = Math.floor(r[0] / CELL); gx <= Math.floor((r[0] + r[2]) / CELL); gx++)
-        for (let gy = Math.floor(r[1] / CELL); gy <= Math.floor((r[1] + r[3]) / CELL); gy++) out.push(gx + "," + gy);
-      return out;
+    const add = (r) => {
+      for (let gx = cellOf(r[0]); gx <= cellOf(r[0] + r[2]); gx++) {
+        for (let gy = cellOf(r[1]); gy <= cellOf(r[1] + r[3]); gy++) {
+          const k = gx * 65536 + gy;
+          const cell = cells.get(k);
+          if (cell) cell.push(r);
+          else cells.set(k, [r]);
+        }
+      }
     };
-    // A rectangle may carry a fifth item, its owner: `hits(r, owner)` then ignores the owner's own.
-    return {
-      add: (r) => keys(r).forEach((k) => (cells.get(k) || cells.set(k, []).get(k)).push(r)),
-      hits: (r, owner) => keys(r).some((k) => (cells.get(k) || [])
-        .some((other) => (owner === undefined || other[4] !== owner) && overlaps(r, other))),
+    // `hits(r, counts)` looks only at the rectangles `counts` accepts (a rectangle may carry a fifth item, its
+    // owner, to be told apart by).
+    const hits = (r, counts) => {
+      for (let gx = cellOf(r[0]); gx <= cellOf(r[0] + r[2]); gx++) {
+        for (let gy = cellOf(r[1]); gy <= cellOf(r[1] + r[3]); gy++) {
+          const cell = cells.get(gx * 65536 + gy);
+          if (cell && cell.some((other) => overlaps(r, other) && (counts === undefined || counts(other)))) return true;
+        }
+      }
+      return false;
     };
+    return { add, hits };
   };
 
   // ---- badges ----------------------------------------------------------------------------------------
 
-  // Where a record's badge goes, tried in this order: left of its top-left corner, above it, right of the
-  // record, inside its top-right corner, inside its top-left corner, below it; for a record that reads right to
-  // left, the mirror of that (its text starts at its top-right corner, the first place inside otherwise, where
-  // the badge covered its first letter). A spot must lie inside the document and, across, inside the view (a
-  // badge cut by an edge is unreadable), cover no record's text, no other badge and no other record's box (in
-  // the row above, a badge reads as that row's). When no spot is free
-  // of all of them, staying out of other records' boxes comes first: a badge over its own record's text is read
-  // as that record's, one in the next row is read as the next row's (and a key then acts on the wrong record).
-  // Then text; last, the first spot inside those bounds.
-  // A badge never goes on another one: records too close together for a badge each (rows a few pixels high,
-  // zoomed far out) show the badges that have room, in the records' order, and the others are left out rather
-  // than heaped into an unreadable pile. A record left out still has its `spot`, where its badge shows while it
-  // is selected (over the others: it is the one looked at). A record out of view across (a wide table, a
-  // vertical page scrolled sideways) has none, selected or not: a badge kept at the view's edge would lie on the
-  // neighbour's text there, and the badges of every record selected out of view (Ctrl+A) in one heap on it.
+  // Where a record's badge goes. First beside it, in this order: left of its top-left corner, above it, right of
+  // the record, inside its top-right corner, inside its top-left corner, below it; for a record that reads right
+  // to left, the mirror of that (its text starts at its top-right corner). Then inside its box where its own text
+  // leaves room: at the end of a line, in the gap between two columns, under its last line, the places nearest
+  // the corner its text starts from first. The record's box is taken as far as the view shows it across: on a
+  // record that runs past the view's right edge, its right-hand corner is the view's.
+  // A spot must lie inside the document and, across, inside the view (a badge cut by an edge is unreadable), and
+  // cover no record's text (its own included: a badge on a record's first letters hides what the record is), no
+  // other badge and no other record's box (in the row above, a badge reads as that row's; a record the badge's
+  // own record lies in is no other record there: a nested record's badge is inside it whatever its spot). Of such
+  // spots, one on no text of the page at all (a date between two rows) is taken first.
+  // Where no spot is free, the badge is left out rather than put where it misleads or hides: records too close
+  // together for a badge each (rows a few pixels high, zoomed far out, a list whose rows touch and fill the view)
+  // show the badges that have room, in the records' order. A record left out still has its `spot`, where its
+  // badge shows while it is selected (over the others: it is the one looked at). A record out of view across (a
+  // wide table, a vertical page scrolled sideways) has none, selected or not: a badge kept at the view's edge
+  // would lie on the neighbour's text there, and the badges of every record selected out of view (Ctrl+A) in one
+  // heap on it.
   const GAP = 2;
   const spots = ([l, t, r, b], [w, h], rightToLeft) => (rightToLeft ? [
     [r + GAP * scale, t], [r - w, t - h - GAP * scale], [l - w - GAP * scale, t], [l, t], [r - w, t],
@@ -234,6 +249,29 @@
     [l, b + GAP * scale],
   ]).map(([x, y]) => [x, y, w, h]);
 
+  // The record's own lines looked at for room inside its box: the first ones, where a badge is read as the
+  // record's (and a bound on the work on a record of long text).
+  const LINES_LOOKED = 12;
+
+  // Spots inside the box [l, t, r, b] beside its text's first lines (`own`: [x, y, w, h] each): after a line's
+  // end or before its start across, level with a line, just under one or at the box's top or bottom; nearest
+  // the corner where the text starts (top left, or top right when it reads right to left) first.
+  const roomInside = ([l, t, r, b], [w, h], own, rightToLeft) => {
+    const g = GAP * scale;
+    const lines = own.slice(0, LINES_LOOKED);
+    const across = [l + g, r - w - g, ...lines.flatMap((x) => [x[0] + x[2] + g, x[0] - w - g])]
+      .filter((x) => x >= l && x + w <= r);
+    const down = [t + g, b - h - g, ...lines.flatMap((x) => [x[1], x[1] + x[3] + g])]
+      .filter((y) => y >= t && y + h <= b);
+    const xs = [...new Set(across)].sort((a, c) => (rightToLeft ? c - a : a - c));
+    const ys = [...new Set(down)].sort((a, c) => a - c);
+    return ys.flatMap((y) => xs.map((x) => [x, y, w, h]));
+  };
+
+  // Whether the box a = [x, y, w, h] lies within b (half a pixel's rounding allowed).
+  const within = (a, b) => a[0] >= b[0] - 0.5 && a[1] >= b[1] - 0.5 && a[0] + a[2] <= b[0] + b[2] + 0.5
+    && a[1] + a[3] <= b[1] + b[3] + 0.5;
+
   // Whether a record's text runs right to left across (Arabic, Hebrew: its first line starts at the right).
   const readsRightToLeft = (el) => {
     if (!el) return false;
@@ -241,29 +279,61 @@
     return style.direction === "rtl" && style.writingMode.startsWith("horizontal");
   };
 
-  // Per record: {spot, crowded} (crowded: no spot off every other badge; spot null: out of view across), or null
-  // for a record without a box.
-  const placeBadges = (boxesByRecord, texts, bounds) => {
+  // Per record: {spot, crowded} (crowded: no free spot, the badge shows only while its record is selected; spot
+  // null: out of view across), or null for a record without a box. `texts`: every record's text; `ownTexts`: each
+  // record's own lines, in page order; `pageTexts`: the page's text (records' and the rest).
+  const placeBadges = (boxesByRecord, texts, ownTexts, pageTexts, bounds) => {
     const placed = grid();
     const owned = grid();
-    boxesByRecord.forEach((box, i) => box && owned.add([box[0], box[1], box[2] - box[0], box[3] - box[1], i]));
+    const asRect = (box) => [box[0], box[1], box[2] - box[0], box[3] - box[1]];
+    boxesByRecord.forEach((box, i) => box && owned.add([...asRect(box), i]));
     const inside = (s) => s[0] >= bounds[0] && s[1] >= bounds[1] && s[0] + s[2] <= bounds[2];
     return boxesByRecord.map((box, i) => {
       if (!box) return null;
-      const size = records[i].badgeSize || [18 * scale, 18 * scale];
-      const edge = [Math.max(bounds[0], box[0]), Math.max(bounds[1], box[1]), ...size];
       if (box[2] <= bounds[0] || box[0] >= bounds[2]) return { spot: null, crowded: true }; // out of view across
-      const candidates = spots(box, size, records[i].rightToLeft).filter(inside);
-      if (!candidates.length) candidates.push(edge);
-      const alone = (c) => !placed.hits(c);
-      const chosen = candidates.find((c) => alone(c) && !texts.hits(c) && !owned.hits(c, i))
-        || candidates.find((c) => alone(c) && !owned.hits(c, i)) || candidates.find((c) => alone(c) && !texts.hits(c))
-        || candidates.find(alone);
+      const size = records[i].badgeSize || [18 * scale, 18 * scale];
+      const rightToLeft = records[i].rightToLeft;
+      const shown = [Math.max(bounds[0], box[0]), box[1], Math.min(bounds[2], box[2]), box[3]];
+      const mine = asRect(box);
+      const foreign = (c) => owned.hits(c, (other) => other[4] !== i && !within(mine, other));
+      const free = (c) => !placed.hits(c) && !texts.hits(c) && !foreign(c);
+      const clear = (c) => free(c) && !pageTexts.hits(c);
+      // The spots beside the record first; those inside its box are worked out only when none of them is clear.
+      const beside = spots(shown, size, rightToLeft).filter(inside);
+      let chosen = beside.find(clear);
+      let candidates = beside;
+      if (!chosen) {
+        candidates = [...beside, ...roomInside(shown, size, ownTexts[i], rightToLeft).filter(inside)];
+        chosen = candidates.find(clear) || candidates.find(free);
+      }
       if (chosen) {
         placed.add(chosen);
         return { spot: chosen, crowded: false };
       }
-      return { spot: candidates.find((c) => !owned.hits(c, i)) || candidates[0], crowded: true };
+      const edge = [shown[0], Math.max(bounds[1], shown[1]), ...size];
+      return { spot: candidates.find((c) => !foreign(c)) || candidates[0] || edge, crowded: true };
+    });
+  };
+
+  // A badge's size as drawn, fractions of a pixel included (offsetWidth rounds them away: a badge placed by its
+  // rounded width against the view's edge ran past it by a third of a pixel).
+  const badgeSize = (badge) => {
+    const r = badge.getBoundingClientRect();
+    return [r.width || 18 * scale, r.height || 18 * scale];
+  };
+
+  // Every badge of `list` (records) measured, those left out too: shown unseen for the while, all written before
+  // any is read (one layout). A badge left out at one zoom is placed at the next by its size at that one.
+  const measureBadges = (list) => {
+    const hidden = list.filter((r) => r.badge.style.display === "none");
+    hidden.forEach((r) => {
+      r.badge.style.visibility = "hidden";
+      r.badge.style.display = "";
+    });
+    list.forEach((r) => (r.badgeSize = badgeSize(r.badge)));
+    hidden.forEach((r) => {
+      r.badge.style.display = "none";
+      r.badge.style.visibility = "";
     });
   };
 
@@ -284,6 +354,39 @@
   let textCache = new Map();
   let marks = [];
 
+  // The page's text, every line box of it in a grid (host coordinates): the first `PAGE_TEXT_NODES` text nodes in
+  // page order (some 25 ms for the 3,500 of a 2 MB page). A badge keeps off it where it can.
+  const PAGE_TEXT_NODES = 20000;
+  const pageTextGrid = (o) => {
+    const found = grid();
+    if (document.body) textRects(document.body, o, PAGE_TEXT_NODES).forEach(found.add);
+    return found;
+  };
+
+  // The records' texts (`textCache`) in a grid, and each record's own lines.
+  const recordTexts = (unions, o) => {
+    const texts = grid();
+    const own = records.map((record, i) => {
+      const key = unions[i] ? unions[i].join(",") : "";
+      let cached = textCache.get(record.textKey);
+      const same = cached && cached.key === key && cached.elements.length === record.elements.length
+        && cached.elements.every((el, j) => el === record.elements[j]);
+      if (!same) {
+        cached = { key, elements: record.elements,
+          rects: key ? record.elements.flatMap((el) => (el ? textRects(el, o) : [])) : [] };
+        textCache.set(record.textKey, cached);
+      }
+      cached.rects.forEach(texts.add);
+      return cached.rects;
+    });
+    return [texts, own];
+  };
+
+  // Where the badges went, and what that was worked out from (every record's box, badge size and direction, the
+  // view across, the page's size): a scroll down the page changes none of it, so a frame of a scroll places no
+  // badge again, and measures no text. The page's text is measured again only when its layout changed.
+  let placement = { key: null, badges: [], pageKey: null, pageTexts: null };
+
   // Reads every rectangle first, then writes every position: interleaving them would force a layout per box.
   // Returns the number of boxes drawn (resolved elements that have a rendered box).
   const layout = () => {
@@ -301,27 +404,27 @@
       }
       return box;
     });
-    const texts = grid();
-    records.forEach((record, i) => {
+    records.forEach((record) => {
       if (record.rightToLeft === undefined) record.rightToLeft = readsRightToLeft(record.elements.find(Boolean));
-      const key = unions[i] ? unions[i].join(",") : "";
-      let cached = textCache.get(record.textKey);
-      const same = cached && cached.key === key && cached.elements.length === record.elements.length
-        && cached.elements.every((el, j) => el === record.elements[j]);
-      if (!same) {
-        cached = { key, elements: record.elements,
-          rects: key ? record.elements.flatMap((el) => (el ? textRects(el, o) : [])) : [] };
-        textCache.set(record.textKey, cached);
-      }
-      cached.rects.forEach(texts.add);
     });
     const root = document.documentElement;
     const left = -window.scrollX - o[0];
     const top = -window.scrollY - o[1];
     // Across, a badge stays within what the view shows of the page: on a page wider than the view, a badge beside
-    // a record that reaches the view's right edge would be out of sight (badges are placed again on every scroll).
+    // a record that reaches the view's right edge would be out of sight (badges are placed again on a scroll
+    // sideways).
     const shownLeft = left + window.scrollX;
-    const badges = placeBadges(unions, texts, [shownLeft, top, shownLeft + root.clientWidth]);
+    const bounds = [shownLeft, top, shownLeft + root.clientWidth];
+    const body = document.body ? rectOf(document.body, o).join(",") : "";
+    const pageKey = [root.scrollWidth, root.scrollHeight, root.clientWidth, scale, left, top, body].join("|");
+    const key = [pageKey, bounds.join(","), unions.map((u) => (u ? u.join(",") : "")).join(";"),
+      records.map((r) => `${r.badgeSize}${r.rightToLeft ? "r" : ""}`).join(";")].join("|");
+    if (placement.key !== key) {
+      const pageTexts = placement.pageKey === pageKey ? placement.pageTexts : pageTextGrid(o);
+      const [texts, own] = recordTexts(unions, o);
+      placement = { key, badges: placeBadges(unions, texts, own, pageTexts, bounds), pageKey, pageTexts };
+    }
+    const badges = placement.badges;
     // Where each record starts, as a fraction of the document's height: the scroll bar's marks.
     const height = Math.max(root.scrollHeight, 1);
     marks = unions.map((u) => (u ? Math.max(0, Math.min(1, (u[1] - top) / height)) : null));
@@ -335,6 +438,7 @@
         place(box, rect);
         drawn += 1;
       });
+      record.seen = !!unions[i];
       record.spot = badges[i] && badges[i].spot;
       record.crowded = !!badges[i] && badges[i].crowded;
       showBadge(record);
@@ -381,7 +485,8 @@
   };
 
   // spec: {records: [{xpaths: [...], colour: "#rrggbb", label: "1", selected: bool}], generation: n}.
-  // Returns JSON {records, xpaths, resolved, boxes, generation, marks, built}; "painted" is reported once the
+  // Returns JSON {records, xpaths, resolved, boxes, generation, marks, built, unseen (per record: null, or why it
+  // has no box: whyUnseen)}; "painted" is reported once the
   // frame is out. A record drawn before with the same XPaths (resolving to the same elements), colour and label keeps its
   // boxes and badge: after an accept or a reject only what changed is built, and no badge is measured again.
   const show = (spec) => {
@@ -454,9 +559,7 @@
     }
     layer.appendChild(pending);
     // One read of every new badge's size (one layout), before layout() places them without further reads.
-    records.forEach((r) => {
-      if (r.badge && !r.badgeSize) r.badgeSize = [r.badge.offsetWidth || 18 * scale, r.badge.offsetHeight || 18 * scale];
-    });
+    measureBadges(records.filter((r) => r.badge && !r.badgeSize));
     const shown = new Set(records.map((r) => r.textKey));
     for (const key of [...textCache.keys()]) if (!shown.has(key)) textCache.delete(key);
     applySelection();
@@ -466,7 +569,22 @@
     // Two frames: the first commits the new boxes, the second runs once that frame has been produced.
     requestAnimationFrame(() => requestAnimationFrame(() => report("painted", current)));
     return JSON.stringify({ records: records.length, xpaths: xpathCount, resolved, boxes: drawn, generation: current,
-      marks, built });
+      marks, built, unseen: records.map((r) => (r.seen ? null : whyUnseen(r))) });
+  };
+
+  // Why a record has no box on the page (its first element that resolves tells): "unresolved" (no XPath of it
+  // names an element here), "none" (display: none on the element), "none:TAG" (on an enclosing TAG), "head" (in
+  // the page's <head>), "details" (inside a closed <details>), "contents" (display: contents: no box of its own)
+  // or "size" (a box 0 by 0 px). What a labeller is told of a record selected with nothing to see.
+  const whyUnseen = (record) => {
+    const el = record.elements.find(Boolean);
+    if (!el) return "unresolved";
+    for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
+      if (e.localName === "head") return "head";
+      if (getComputedStyle(e).display === "none") return e === el ? "none" : `none:${e.localName}`;
+      if (e !== el && e.localName === "details" && !e.open) return "details";
+    }
+    return getComputedStyle(el).display === "contents" ? "contents" : "size";
   };
 
   const select = (index) => {
@@ -868,9 +986,7 @@
     scale = value > 0 && Number.isFinite(value) ? value : 1;
     if (!ensureHost()) return scale;
     host.style.setProperty("--s", String(scale));
-    records.forEach((r) => {
-      if (r.badge) r.badgeSize = [r.badge.offsetWidth || 18 * scale, r.badge.offsetHeight || 18 * scale];
-    });
+    measureBadges(records.filter((r) => r.badge));
     layout();
     hoverUnderPointer();
     return scale;

@@ -186,9 +186,9 @@ def test_badges_are_inside_the_page_out_of_other_records_and_their_text_and_apar
     crossing = [(i, j) for i, a in enumerate(drawn) for j, b in enumerate(drawn) if i < j and overlap(a, b)]
     assert not crossing, crossing[:5]
     # Nor in another record's box (in a table, a badge in the row above reads as that row's), unless its own
-    # record lies inside that one (nested labels), where no spot can avoid it. A row whose every spot outside
-    # the others' boxes covers text goes over its own record's text: on page 25's table, a few of its 240 rows
-    # (before: every row in the next row's box, then 5 of them).
+    # record lies inside that one (nested labels), where no spot can avoid it. Nor on its own record's text: a
+    # row whose every spot beside it is taken has its badge inside its box where its text leaves room (on page
+    # 25's table, a few of its 240 rows went over their own first letters before).
     boxes = js(window.page_view, f"""{json.dumps(gt)}.map((record) => {{
         const rects = record.map((x) => __recordlens.resolve(x)).filter(Boolean).map((el) => el.getBoundingClientRect())
             .filter((r) => r.width || r.height);
@@ -210,7 +210,7 @@ def test_badges_are_inside_the_page_out_of_other_records_and_their_text_and_apar
     own_text = [i for i, b in enumerate(badges) if b and any(overlap(b["rect"], t) for t in texts[i])]
     assert not astray, astray[:5]
     assert not others_text, others_text[:5]
-    assert len(own_text) <= len(drawn) // 20, (len(own_text), own_text[:5])
+    assert not own_text, (len(own_text), own_text[:5])
 
 
 def first_record_top(window: MainWindow) -> float:

@@ -31,8 +31,10 @@ def overlap(a, b) -> bool:
 # ---- badges zoomed far out ------------------------------------------------------------------------------------
 
 ROWS = 60
-# Rows 20 px tall, as wide as the page: at 33 % each is 7 px on screen, under badges that stay 18 px.
-LIST = ("<!doctype html><html><head><meta charset='utf-8'><title>Rows</title></head><body style='margin:0'>"
+# Rows 20 px tall, as wide as the page but for a margin on the left (where a badge is in no row's box): at 33 %
+# each is 7 px on screen, under badges that stay 18 px.
+LIST = ("<!doctype html><html><head><meta charset='utf-8'><title>Rows</title></head>"
+        "<body style='margin:0 0 0 80px'>"
         + "".join(f"<p style='height:20px;margin:0'>Row {k} <i>${k}</i></p>" for k in range(1, ROWS + 1))
         + "</body></html>")
 LIST_TRUTH = json.dumps([[f"/body[1]/p[{k}]"] for k in range(1, ROWS + 1)])
@@ -64,6 +66,11 @@ def test_zoomed_far_out_badges_never_pile_up_and_the_selected_ones_stays(qtbot, 
         crossing = [(i, j) for i, a in enumerate(shown) for j, b in enumerate(shown) if i < j and overlap(a, b)]
         assert not crossing, crossing[:5]  # no heap: a badge that has no room of its own is left out
         assert badges[0] is not None and len(shown) >= ROWS // 4, len(shown)
+        rows = js(window.page_view, "[...document.querySelectorAll('p')].map((p) => { const r = "
+                  "p.getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; })")
+        astray = [(i, j) for i, b in enumerate(badges) if b for j, row in enumerate(rows)
+                  if j != i and overlap(b["rect"], row)]
+        assert not astray, astray[:5]  # (badge, row): none in another row's box, which it would be read as
         labels = [b["label"] for b in badges if b]
         assert labels == sorted(labels, key=int)  # those shown are the records' own numbers, in order
 
