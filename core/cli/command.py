@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..errors import RecordLensError, full_disk, is_disk_full
 from ..interruption import Terminated
+from ..lazy_import import interruption_behind
 from ..runs.engines import ClusterLostError
 from ..store import db as store_db
 from ..store import take_upgrades
@@ -155,6 +156,14 @@ def _handled(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt as interruption:
         return _interrupted(interruption)
+    except ImportError as error:
+        # A module loaded part way through the command (not through `lazy_import.load`) that a Ctrl+C or SIGTERM
+        # met while it loaded: the extension's loader made the stop an ImportError, which it is not. A SIGTERM is
+        # remembered (`_terminated`) even where a loader kept no trace of it.
+        stop = interruption_behind(error) or (Terminated() if _terminated else None)
+        if stop is None:
+            raise
+        return _interrupted(stop)
 
 
 def _write_failed(error: OSError, args: argparse.Namespace) -> str:

@@ -300,6 +300,11 @@ T = TypeVar("T")
 def _import_stopped(reached: _Reached, annotator: str | None) -> str:
     """What a stopped import did, and what running it again does."""
     stopped = f"import stopped after {reached.done} of {reached.total} pages"
+    if annotator is None and reached.total and reached.done == reached.total:
+        # Stopped in its closing steps (the check of the project's labels): "imports the rest" would promise work
+        # that is not there
+        return (f"import stopped after its last page ({reached.done} of {reached.total} pages): no page is left to "
+                "import (running the same command again only says what the project holds of them)")
     if annotator is None:
         return (f"{stopped}; running the same command again imports the rest (the pages already in the project "
                 "are left as they are)")

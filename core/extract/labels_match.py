@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..records.model import TextKeyIndex
-from ..records.score import score_expanded
+from ..records.score import optimal_matching, score_expanded
 from .candidates import Claims, PageCandidates
 
 
@@ -72,13 +72,11 @@ def matched_overlap(records: Sequence[frozenset[str]], truth: Sequence[frozenset
     columns = {j: c for c, j in enumerate(sorted({j for f in found for j in f}))}
     if not columns:
         return 0.0
-    from scipy.optimize import linear_sum_assignment
-
     overlap = np.zeros((len(records), len(columns)))
     for i, f in enumerate(found):
         for j, value in f.items():
             overlap[i, columns[j]] = value
-    rows, cols = linear_sum_assignment(overlap, maximize=True)
+    rows, cols = optimal_matching(overlap, maximize=True)  # SciPy loaded then, a Ctrl+C while it loads kept
     return float(overlap[rows, cols].sum())
 
 

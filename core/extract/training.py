@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
-from .. import owner_files
+from .. import atomic, owner_files
 from ..errors import DatasetError, RecordLensError, full_disk, is_disk_full
+from ..lazy_import import load
 from ..output_paths import writable_file
 from ..page.dom import Element, Page
 from ..records.model import TextKeyIndex
@@ -390,13 +391,12 @@ def _stack(examples: Sequence[Example], matrices: Sequence[np.ndarray], weightin
 
 
 def _fit_trees(x: np.ndarray, y: np.ndarray, w: np.ndarray, seed: int, config: FitConfig) -> Any:
-    from sklearn.ensemble import GradientBoostingClassifier
-
     if len(set(y.tolist())) < 2:
         raise DatasetError("the training labels need both regions that are records and regions that are not")
-    model = GradientBoostingClassifier(n_estimators=config.trees, max_depth=config.depth,
-                                       learning_rate=config.rate, min_samples_leaf=config.min_leaf,
-                                       subsample=config.subsample, random_state=seed)
+    # scikit-learn loaded now (it loads SciPy's optimiser): a Ctrl+C met while it loads stays a Ctrl+C
+    model = load("sklearn.ensemble").GradientBoostingClassifier(
+        n_estimators=config.trees, max_depth=config.depth, learning_rate=config.rate, min_samples_leaf=config.min_leaf,
+        subsample=config.subsample, random_state=seed)
     model.fit(x, y, sample_weight=w)
     return model
 
@@ -405,10 +405,9 @@ def _fit_learner(x: np.ndarray, y: np.ndarray, w: np.ndarray, seed: int, config:
     boosted = Ensemble.from_sklearn(_fit_trees(x, y, w, seed, config))
     if not config.forest_trees:
         return boosted
-    from sklearn.ensemble import RandomForestClassifier
-
-    forest = RandomForestClassifier(n_estimators=config.forest_trees, min_samples_leaf=config.forest_leaf,
-                                    max_depth=config.forest_depth, max_features="sqrt", random_state=seed, n_jobs=1)
+    forest = load("sklearn.ensemble").RandomForestClassifier(
+        n_estimators=config.forest_trees, min_samples_leaf=config.forest_leaf, max_depth=config.forest_depth,
+        max_features="sqrt", random_state=seed, n_jobs=1)
     # float32, as the trees compare features at prediction (selector_model rounds the same way)
     forest.fit(np.asarray(x, dtype=np.float32), y, sample_weight=w)
     return Blend(boosted, Forest.from_sklearn(forest))
@@ -1124,24 +1123,31 @@ def save_model(model: SelectorModel, path: str | Path, *, named: str | Path | No
 def save_project_model(model: SelectorModel, project_dir: str | Path) -> tuple[Path, Path | None]:
     """Write `model` as the project's own, the one it replaces set aside as Forget sets it aside; returns where the
     model is and where the earlier one is kept (None: there was none). The new model is written whole first, under
-    a hidden name beside it, and only then does the earlier one move: a write that fails (a full disk) leaves the
-    project's models as they were, where setting the old one aside first left the project with none. The model
-    the project has already (the same pages, labels and seed) is not written again: setting it aside would push out
-    the one set aside before."""
+    a hidden name beside it; the earlier one is then copied to where Forget sets it aside, and the new one renamed
+    over it: at every instant, a kill or a power cut included, the project has a model, the earlier or the new
+    (moving the earlier one aside first left it with none until the new one was renamed into place). A write that
+    fails (a full disk) leaves the project's own model as it was. The model the project has already (the same
+    pages, labels and seed) is not written again: setting it aside would push out the one set aside before."""
     path = project_model_path(project_dir)
     if path.is_file() and path.read_bytes() == model.to_json().encode("utf-8"):
         return path, None
     written = save_model(model, path.with_name(f".{path.name}.new"), named=path)
-    kept = None
     try:
-        kept = forget_project_model(project_dir)
-        written.replace(path)
+        kept = _copy_set_aside(project_dir)
+        atomic.move_into_place(written, path)  # one rename over the earlier model
     except BaseException:
         written.unlink(missing_ok=True)
-        if kept is not None and not path.exists():  # the project keeps the model it had
-            kept.replace(path)
         raise
     return path, kept
+
+
+def _copy_set_aside(project_dir: str | Path) -> Path | None:
+    """A copy of the project's own model where Forget sets it aside (`FORGOTTEN_MODEL`, replacing the one set aside
+    before, written atomically), the model itself left in place; None when the project has none."""
+    path = project_model_path(project_dir)
+    if not path.is_file():
+        return None
+    return atomic.copy_file(path, Path(project_dir) / FORGOTTEN_MODEL)
 
 
 def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, seed: int = 0,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..lazy_import import load
 from .model import TextKeyIndex, matches_everything
 
 
@@ -96,6 +97,14 @@ def match_costs(predicted: Sequence[frozenset[str]], true: Sequence[frozenset[st
     return cost
 
 
+def optimal_matching(cost: np.ndarray, *, maximize: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The rows and columns of the one-to-one matching that minimises (or, `maximize`, maximises) the summed
+    `cost`: SciPy's `linear_sum_assignment`. SciPy is loaded here, the first time a page is matched: scipy.optimize
+    costs about 0.5 s to import, which every start of the app would pay; a Ctrl+C met while it loads stays a
+    Ctrl+C (`lazy_import.load`)."""
+    return load("scipy.optimize").linear_sum_assignment(cost, maximize=maximize)
+
+
 def score_expanded(predicted: Sequence[frozenset[str]], true: Sequence[frozenset[str]],
                    page: str = "") -> PageScore:
     """Score records already expanded to text keys (calculateEvaluationMetrics)."""
@@ -106,10 +115,7 @@ def score_expanded(predicted: Sequence[frozenset[str]], true: Sequence[frozenset
         value = 1.0 if m == n else 0.0
         return PageScore(page, value, value, value, m, n, [], hallucinated, empty_true)
     cost = match_costs(predicted, true)
-    # Imported here: scipy.optimize costs about 0.5 s to import, which every start of the app would pay.
-    from scipy.optimize import linear_sum_assignment
-
-    rows, cols = linear_sum_assignment(cost)
+    rows, cols = optimal_matching(cost)
     # The reference recovers each overlap as 1 - cost and sums in row order: same bits here.
     matches = [Match(int(i), int(j), 1.0 - float(cost[i, j])) for i, j in zip(rows, cols, strict=True)]
     total = 0.0

@@ -48,6 +48,7 @@ from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError, full_disk, is_disk_full
 from ..file_kinds import not_a_page_file
+from ..lazy_import import stop_if_interrupted
 from ..page.dataset import (
     NOT_A_PAGE_SUFFIX,
     PAGE_FOLDERS,
@@ -280,6 +281,7 @@ def import_paths(project: Project, paths: Iterable[str | Path],
             else:
                 pending += import_annotator_page(project, source, annotator, report)
         except Exception as error:  # noqa: BLE001 - one odd file must not stop a batch; the reason is reported
+            stop_if_interrupted(error)  # a Ctrl+C a library's loader made an ImportError: the batch stops
             report.problems.append(ImportProblem(source.path, _not_imported(error, source.path)))
     if annotator is not None and pending:
         store_annotator_pages(project, annotator, pending, report)

@@ -49,22 +49,23 @@ def new_folder(parent: Path, stem: str) -> Path:
 
 def write_new(folder: Path, stem: str, text: str) -> Path:
     """`text` in a new file `stem[-K].json` of `folder`, written through to the disk and never replacing a file;
-    OSError when it cannot be written (a file cut short is removed), FileExistsError when every name is taken."""
+    OSError when it cannot be written, FileExistsError when every name is taken. As `copy_database`'s copy, it is
+    written under a hidden name first and given its own name only when whole: a process killed part way (or a
+    power cut) leaves no empty or cut-short file under a name that looks kept (the hidden file it leaves is removed
+    by the next copy into `folder` made on the same machine)."""
     folder.mkdir(parents=True, exist_ok=True)
-    for name in _names(stem, ".json"):
-        path = folder / name
-        try:
-            with open(path, "x", encoding="utf-8") as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-        except FileExistsError:
-            continue
-        except BaseException:
-            path.unlink(missing_ok=True)  # a copy cut short is no copy
-            raise
-        return path
-    raise FileExistsError(f"{folder} holds too many files named {stem}")
+    _remove_partials_left(folder)
+    partial = _new_partial(folder, stem)
+    try:
+        with open(partial, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        path = _name_taken_by(partial, folder, stem, ".json")
+        sync_folder(folder)  # its name too survives a power loss
+    finally:
+        partial.unlink(missing_ok=True)  # linked to its name (or renamed there), or a copy cut short
+    return path
 
 
 def copy_database(database: Path, folder: Path, stem: str) -> Path:

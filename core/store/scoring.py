@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..page.dom import Page
+from ..page.snapshot import read_file_bytes
 from ..records.model import TextKeyIndex
 from ..records.score import DatasetScore, PageScore, score_page
 from ..runs.evaluate import (
@@ -36,6 +37,8 @@ from ..runs.run_files import (
     stored_run_description,
 )
 from .db import StoreError, now
+from .exporter import changed_since_import
+from .files import content_hash
 from .project import Project
 from .runs import RunInfo, StoredScore
 from .schema import TRUE_PAGE_STATUSES
@@ -84,10 +87,12 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
         {name: why for name, why in left_out.items() if name not in errors and not is_left_out(why)
          and not is_not_given(why) and not is_file_missing(why)}, f"run {run.id} ({run.method})")
     kept = _still_scored(project, run, labelled)
-    fresh = {}
+    fresh, changed = {}, []
     for name in progress([name for name in truth_pages if name not in kept]):
-        keys = TextKeyIndex(project.load(name).page.text_map)
+        keys = TextKeyIndex(_page_as_it_is(project, name, changed).text_map)
         fresh[name] = score_page(predictions.get(name, []), project.true_records(name), keys, name)
+    # as `labels check` and `export` say it: the figures are of the page as it is, not as it was labelled
+    warnings += [changed_since_import(name, "scored as it is now") for name in changed]
     result = DatasetScore([fresh[name] if name in fresh else kept[name] for name in truth_pages])
     warnings += [said for said in map(truth_naming_nothing, result.pages) if said]  # as `score` of folders says
     with project.writing():  # the new scores and the old ones dropped, at once
@@ -99,8 +104,9 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
 
 def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[str, PageScore]:
     """The stored scores of the run that still say what scoring the page again would: the labels and mark of
-    the page unchanged since (`stale_pages`); a page whose predictions changed since has none (`add_predictions`
-    drops it). A run still running may add some while this reads them: scored again whole."""
+    the page unchanged since (`stale_pages`), and its saved copy still the bytes it was stored as; a page whose
+    predictions changed since has none (`add_predictions` drops it). A run still running may add some while this
+    reads them: scored again whole."""
     # The labels, the run and the page reader that made the score are looked at, not how records were matched: a
     # change to how a page is read (its element tree, its texts) must move `runs.PAGE_READER_VERSION`, and one to
     # how records are matched must come with a migration that deletes the stored scores, or a run's means mix
@@ -110,9 +116,13 @@ def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[st
     stale = set(project.runs.stale_pages(run.id))
     # A score that says no label change comes back with a removed page's copy made before schema 8, when a change
     # of predictions did not drop it: it holds only if made after the run's end
-    return {s.page: _as_scored(project, s) for s in project.runs.scores(run.id)
-            if s.page in labelled and s.page not in stale
-            and (s.changes_seen is not None or s.scored_at >= run.ended_at)}
+    scores = {s.page: _as_scored(project, s) for s in project.runs.scores(run.id)
+              if s.page in labelled and s.page not in stale
+              and (s.changes_seen is not None or s.scored_at >= run.ended_at)}
+    # A saved copy changed by hand (its bytes no longer those its name hashes, as the label check `_as_scored` read
+    # finds it, and as export finds it): the score stored may be of the copy as it was, and the page is scored
+    # again as it is now, and said, as `labels check` and `export` take it
+    return {page: score for page, score in scores.items() if page not in project.label_checks.changed_by_hand}
 
 
 def _as_scored(project: Project, stored: StoredScore) -> PageScore:
@@ -124,6 +134,15 @@ def _as_scored(project: Project, stored: StoredScore) -> PageScore:
     empty_true = sum(1 for record in true_records if all(x in unresolved for x in record))
     return PageScore(stored.page, stored.precision, stored.recall, stored.f1, stored.predicted_records,
                      stored.true_records, [], stored.hallucinated_records, empty_true, list(stored.warnings))
+
+
+def _page_as_it_is(project: Project, name: str, changed: list[str]) -> Page:
+    """The page's saved copy, parsed as it is now; `name` added to `changed` when the copy was changed by hand since
+    it was stored (its bytes no longer those its name hashes: the rule of `label_checks` and `export`)."""
+    data = read_file_bytes(project.snapshot_file(name))
+    if content_hash(data) != project.page(name).snapshot:
+        changed.append(name)
+    return project.load(name, data=data).page  # the bytes hashed are the bytes scored
 
 
 def _scored_pages(project: Project) -> list[str]:

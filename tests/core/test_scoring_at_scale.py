@@ -104,7 +104,8 @@ def test_a_selector_runs_in_sample_check_in_a_project_parses_each_page_once_for_
     said = "1 of the 3 pages scored with a prediction (1) are pages the shipped selector model was trained on"
     loads: list[str] = []
     real = Project.load
-    monkeypatch.setattr(Project, "load", lambda project, name: loads.append(name) or real(project, name))
+    monkeypatch.setattr(Project, "load",
+                        lambda project, name, **given: loads.append(name) or real(project, name, **given))
     code, _, err = run(capsys, "score", "--project", str(tmp_path / "p"), "--run", "1", "-q")
     assert code == 0 and said in err
     loads.clear()
@@ -133,9 +134,9 @@ def loads_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     loaded: list[str] = []
     load = Project.load
 
-    def counted(self: Project, name: str):  # noqa: ANN202
+    def counted(self: Project, name: str, **given):  # noqa: ANN202, ANN003
         loaded.append(name)
-        return load(self, name)
+        return load(self, name, **given)
 
     monkeypatch.setattr(Project, "load", counted)
     return loaded
