@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from ..page.dom import Element, js_trim
+from ..page.dom import Element
 
 TYPE_MARK = "data-recordlens-type"
 HIDDEN_MARK = "data-recordlens-hidden"
@@ -56,19 +56,13 @@ def is_hidden(element: Element) -> bool:
 
 
 def shown_text(element: Element, separator: str = " ") -> str:
-    """`Element.text` as the page shows it (its innerText's words): the trimmed, non-empty texts at or below the
-    element, in document order, joined, but those of hidden elements; `hidden=until-found` keeps its text, as
-    Chromium reads it."""
-    parts: list[str] = []
-    stack: list[Element | str] = [element]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if text := js_trim(item):
-                parts.append(text)
-        elif (hidden := hidden_as(item)) is None or hidden.lower() == UNTIL_FOUND:
-            stack.extend(reversed(item.children))
-    return separator.join(parts)
+    """`Element.text` as the page shows it (its innerText's words): the texts of hidden elements left out;
+    `hidden=until-found` keeps its text, as Chromium reads it."""
+    return element.text(separator, shown=_shown)
+
+
+def _shown(element: Element) -> bool:
+    return (hidden := hidden_as(element)) is None or hidden.lower() == UNTIL_FOUND
 
 
 # A start tag as Chromium's writer spells it (every value quoted; a `>` may be inside one), and one attribute of it.

@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -110,8 +110,9 @@ class Element:
     def own_texts(self) -> list[str]:
         return [t for c in self.children if isinstance(c, str) and (t := js_trim(c))]
 
-    def text(self, separator: str = " ") -> str:
-        """All trimmed, non-empty texts at or below this element, in document order, joined."""
+    def text(self, separator: str = " ", *, shown: Callable[[Element], bool] | None = None) -> str:
+        """All trimmed, non-empty texts at or below this element, in document order, joined; with `shown`, only
+        those of elements it keeps (an element it leaves out is left out with all below it)."""
         parts: list[str] = []
         stack: list[Element | str] = [self]
         while stack:
@@ -119,7 +120,7 @@ class Element:
             if isinstance(item, str):
                 if text := js_trim(item):
                     parts.append(text)
-            else:
+            elif shown is None or shown(item):
                 stack.extend(reversed(item.children))
         return separator.join(parts)
 
