@@ -16,10 +16,12 @@ from pathlib import Path
 
 from .. import atomic
 from ..extract.base import Extractor
+from ..llm.gemini import Budget
 from .engines import Engine, UnitFailedError, worker_name
 from .page_loop import ENDPOINT_FAILURES_IN_A_ROW, EndpointRow
 from .run_files import (
     META_DIR,
+    RESUME_FROM,
     RunSummary,
     add_tokens,
     earlier_records,
@@ -27,6 +29,7 @@ from .run_files import (
     extracted_before,
     record_failure,
     stop_for_the_endpoint,
+    stop_said,
 )
 
 
@@ -57,10 +60,9 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
             else:
                 part = result
             parts[name] = part
-            # The budget is shared: no page starts after the first stop; the pages in flight finish (their
-            # requests are paid for) or meet the same limit. The first stop's message is the run's.
-            summary.stopped = summary.stopped or part.stopped
-            summary.stopped_on = summary.stopped_on or part.stopped_on
+    # The budget is shared: no page starts after the first stop; the pages in flight finish (their requests are
+    # paid for) or meet the same limit. The run's stop is said once they all have, as a local run says it.
+    _note_the_stop(summary, todo, parts, _budget_of(extractor))
     if watch.row.failures >= ENDPOINT_FAILURES_IN_A_ROW and not summary.stopped:
         summary.endpoint_failures = watch.row.failures
         stop_for_the_endpoint(summary, watch.row.stop())
@@ -73,6 +75,32 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
         summary.failed.update(part.failed)
         summary.warnings.extend(part.warnings)
         add_tokens(summary.tokens, part.tokens)
+
+
+def _note_the_stop(summary: RunSummary, todo: list[str], parts: dict[str, RunSummary], budget: object) -> None:
+    """The run's stop, said as a local run says it, whichever of its pages finished first: the page to resume from
+    is the first of the run's order not done (its pages in flight finish in any order), the count is what the
+    whole run spent (pages in flight went on paying after the first of them met the cap), and the page stopped
+    on part way is the first in order of those (each keeps its paid calls in its `_run/N.json`)."""
+    stops = [name for name in todo if name in parts and parts[name].stopped]
+    if not stops:
+        return
+    first = stops[0]
+    resume_from = next(name for name in todo if not _done(parts.get(name), name))
+    spent = budget.used_up() if isinstance(budget, Budget) else None
+    reason = spent or str(parts[first].stopped).removesuffix(f"{RESUME_FROM}{first}")
+    summary.stopped = stop_said(reason, resume_from)
+    summary.stopped_on = next((name for name in todo if name in parts and parts[name].stopped_on), None)
+
+
+def _done(part: RunSummary | None, name: str) -> bool:
+    """Whether page `name` was extracted or failed (a failed page is done with, as the local loop passes it)."""
+    return part is not None and (name in part.extracted or name in part.failed)
+
+
+def _budget_of(extractor: Extractor) -> object:
+    """The model budget of a model-calling extractor, holding what every worker counted once the run is back."""
+    return getattr(getattr(extractor, "caller", None), "budget", None)
 
 
 def extract_one_page(extractor: Extractor, files: dict[str, Path], out: Path, resume: bool,

@@ -21,6 +21,9 @@ Imported only for `--engine ray` (Ray is the optional extra `recordlens[ray]`). 
   here, for every unit of every command): a worker runs in the folder its instance or node was started from.
 - **Stdout is the command's.** Ray's own error reports (a worker that died, a task to retry), which it prints on
   stdout, are off while the engine is open: RecordLens reports each unit's failure itself.
+- **Waits are said.** Ray's workers' stderr stays in its session folder (`log_to_driver=False`: Ray's own lines
+  would come with it), so what a worker says of its waits (before a retry, for `--requests-per-minute`) goes to
+  a small actor of the engine's, and the driver prints it on stderr as the local engine does, naming the page.
 - **Own instance, own shutdown.** A Ray already initialised in this process (a test fixture, a notebook) is
   used as it is and left running; one this engine started is shut down by `close()`.
 - **A lost cluster is said.** When a joined cluster's head dies, Ray's C++ code waits 60 s for its GCS and then
@@ -35,13 +38,14 @@ import os
 import signal
 import socket
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TypeVar
 
 from ..errors import RecordLensError
-from ..llm.gemini import Budget, GeminiCaller
+from ..llm.gemini import WAIT_NOTICE_S, Answer, Budget, GeminiCaller
 from ..llm.shared_budget import CountsAsked, SharedBudget, copy_counts, start_shared_budget
 from .engines import ClusterLostError, CompletedNames, EngineError, Progress, UnitFailedError, absolute_path
 
@@ -53,6 +57,8 @@ PROBE_TIMEOUT_S = 2.0  # a head that is up accepts a connection at once (its ker
 LOST_AFTER = 2  # refusals in a row that mean the head is gone, well before Ray's own 60 s (one may be a blip)
 COUNTS_TIMEOUT_S = 10.0  # a live actor answers in milliseconds; one gone would keep the driver waiting 60 s
 OBJECT_STORE_BYTES = 200 * 1024 * 1024  # results are small; Ray's default (30% of RAM) would be wasted here
+NOTICES_EVERY_S = 0.5  # how often the driver asks for what the workers said: a wait is said as it begins
+NOTICE_TIMEOUT_S = 5.0  # the notices' actor answers in milliseconds; a run never waits on it longer
 
 
 class RayEngine:
@@ -71,6 +77,8 @@ class RayEngine:
         # A cluster joined (not an instance of this process's own) is watched: its head may die under the run.
         self.head_address = _head_address(watches_head) if owns_instance and watches_head else None
         self.lost = False  # its head stopped answering: Ray must not be asked anything more (it would hang)
+        self._notices: object | None = None  # the actor the workers tell their waits to, started with a first map
+        self._notices_asked = 0.0  # when the driver last asked it
         _register_serializers()
         self._ray_prints = _quiet_ray_prints(True)
 
@@ -84,8 +92,9 @@ class RayEngine:
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage report leaves the machine
         if address:
             _check_reachable(address)  # Ray itself retries an unreachable address for many minutes
+            _check_token_accepted(address)  # and a cluster that refuses this process's token for 20 s
         try:
-            with _sigterm_kept():
+            with _signals_held():
                 if address:
                     ray.init(address=address, log_to_driver=False, logging_level="WARNING")  # no runtime_env: the key
                 else:
@@ -98,6 +107,10 @@ class RayEngine:
                     from None
             raise EngineError(f"could not connect to Ray at {address}: {type(error).__name__}: {error}"
                               f"{_connection_hint(address, error)}") from None
+        except BaseException:  # Ctrl+C or SIGTERM, held until Ray had started: no instance outlives the command
+            if ray.is_initialized():
+                ray.shutdown()
+            raise
         return cls(owns_instance=True, watches_head=address, **options)  # type: ignore[arg-type]
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
@@ -140,6 +153,32 @@ class RayEngine:
                 except EngineError as error:  # the driver's budget keeps what it held: the command says so
                     print(f"warning: {error}; the model calls of this run are not counted back", file=sys.stderr)
 
+    def notices(self) -> object:
+        """The actor the workers tell what they say of their waits (`_say_to_the_driver`), started the first time a
+        unit that calls Gemini is shipped (a process of Ray's: a run without a model call starts none)."""
+        import ray
+
+        if self._notices is None:
+            self._notices = ray.remote(num_cpus=0)(_Notices).remote()
+        return self._notices
+
+    def say_notices(self, *, now: bool = True) -> None:
+        """Print on stderr what the workers said since last asked (all of it when `now`, else at most every
+        NOTICES_EVERY_S), as the local engine says it. An actor that does not answer costs a notice, never the
+        run."""
+        import ray
+
+        if self._notices is None or self.lost or (not now and time.monotonic() - self._notices_asked
+                                                   < NOTICES_EVERY_S):
+            return
+        self._notices_asked = time.monotonic()
+        try:
+            said = ray.get(self._notices.take.remote(), timeout=NOTICE_TIMEOUT_S)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - a notice is not worth a Ray traceback (a head gone is watched apart)
+            return
+        for message in said:
+            _say_on_stderr(message)
+
     def head_answers(self) -> bool:
         """Whether the joined cluster's head still accepts a connection (always so for an instance not watched)."""
         host, port = _host_and_port(self.head_address or "")
@@ -156,6 +195,10 @@ class RayEngine:
 
         # A lost head: shutting down waits some seconds on it (Ray's exit handler does so once the command
         # has said why it stopped, and the process then exits as the command says, long before Ray's 60 s).
+        if self._notices is not None and ray.is_initialized() and not self.lost:
+            with suppress(Exception):  # a Ray this engine joined (a notebook's) keeps no idle actor of the run's
+                ray.kill(self._notices)
+            self._notices = None
         if self._owns_instance and ray.is_initialized() and not self.lost:
             ray.shutdown()
         _quiet_ray_prints(not self._ray_prints)
@@ -176,27 +219,38 @@ class _Completions:
 
         if self._engine.lost:  # a later map of the command (bench's next method): Ray would wait for its 60 s
             raise ClusterLostError(self._engine.head_address or "?", 0)
-        task = ray.remote(num_cpus=1, max_retries=self._engine.max_retries)(_run_unit)
+        engine = self._engine
+        task = ray.remote(num_cpus=1, max_retries=engine.max_retries)(_run_unit)
         with _keys_of_callers() as keys:
             fn_box = [ray.put(self._fn)]  # shipped once, not once per page; boxed: the task reads it with the keys
         keys_arg = _Keys(tuple(keys))
+        notices = engine.notices() if keys else None  # only a unit with a Gemini caller has waits to say
+
+        def submit(item: T) -> None:
+            self.pending[task.remote(fn_box, keys_arg, notices, self._key(item), item)] = item
+
         queue = iter(self._items)
-        limit = 2 * self._engine.workers
+        limit = 2 * engine.workers
         for item in queue:
-            self.pending[task.remote(fn_box, keys_arg, item)] = item
+            submit(item)
             if len(self.pending) >= limit:
                 break
         stopping = False
         finished = refusals = 0
+        idle_since = time.monotonic()
         while self.pending:
-            ready, _ = ray.wait(list(self.pending), num_returns=1, timeout=WAIT_S)
-            if not ready:  # nothing finished meanwhile: a slow page, or a head gone
-                refusals = 0 if self._engine.head_answers() else refusals + 1
-                if refusals >= LOST_AFTER:
-                    self._engine.lost = True
-                    raise ClusterLostError(self._engine.head_address or "?", finished)
+            ready, _ = ray.wait(list(self.pending), num_returns=1, timeout=NOTICES_EVERY_S)
+            if not ready:  # nothing finished meanwhile: a slow page (its waits said), or a head gone
+                if time.monotonic() - idle_since >= WAIT_S:
+                    idle_since = time.monotonic()
+                    refusals = 0 if engine.head_answers() else refusals + 1
+                    if refusals >= LOST_AFTER:
+                        engine.lost = True
+                        raise ClusterLostError(engine.head_address or "?", finished)
+                if not refusals:  # a head that does not answer is asked nothing else
+                    engine.say_notices()
                 continue
-            refusals = 0
+            refusals, idle_since = 0, time.monotonic()
             item = self.pending.pop(ready[0])
             result = _result_of(ready[0])
             finished += not isinstance(result, UnitFailedError)  # a unit whose worker died wrote nothing
@@ -204,7 +258,8 @@ class _Completions:
             stopping = stopping or (not isinstance(result, UnitFailedError) and self._stop_when(result))
             following = None if stopping else next(queue, None)
             if following is not None:
-                self.pending[task.remote(fn_box, keys_arg, following)] = following
+                submit(following)
+            engine.say_notices(now=not self.pending)  # the last unit's waits before its result is read
             yield self._key(item)
 
 
@@ -221,7 +276,8 @@ class _DriverBudget(CountsAsked):
         return getattr(self._shared, name)
 
     def __reduce__(self) -> tuple[object, ...]:
-        return self._shared.__reduce__()
+        _, args = self._shared.__reduce__()[:2]
+        return _budget_on_a_worker, args
 
     def counts(self) -> tuple[int, int]:
         from ray import exceptions
@@ -234,19 +290,44 @@ class _DriverBudget(CountsAsked):
 
 
 @contextmanager
-def _sigterm_kept() -> Iterator[None]:
-    """SIGTERM handled as before `ray.init`, which puts in its own (an exit at once): the command's (a clean stop
-    that keeps and says what was done, `core/cli/command.py`) stays."""
+def _signals_held() -> Iterator[None]:
+    """Ctrl+C and SIGTERM held while `ray.init` starts or joins Ray, and met as the command handles them once it
+    has. Met part way through, a Ctrl+C could be raised inside one of Ray's C++ callbacks, which prints it and
+    drops it (the run then went on to its end, exit 0) or leaves Ray half started for its exit handler to shut
+    down (a segmentation fault, once). SIGTERM stays the command's (a clean stop that keeps and says what was
+    done, `core/cli/command.py`): Ray's own handler, an exit at once, is not put in."""
+    held: list[int] = []
     try:
-        before = signal.getsignal(signal.SIGTERM)
-    except ValueError:
-        before = None
+        before = {number: signal.signal(number, lambda number, frame: held.append(number))
+                  for number in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:  # not the main thread: no handler runs here, and Ray puts in none either
+        yield
+        return
+    try:
+        with _ray_sigterm_handler_left_out():
+            yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+        if held:  # the first one met, now the command's (Ctrl+C: KeyboardInterrupt; SIGTERM: Terminated)
+            signal.raise_signal(held[0])
+
+
+@contextmanager
+def _ray_sigterm_handler_left_out() -> Iterator[None]:
+    """`ray.init` without the SIGTERM handler it puts in (an exit at once, even half started). (Ray's hook for it
+    is private: without it, a SIGTERM is still held until Ray puts its handler in.)"""
+    import ray._private.utils as ray_utils
+
+    put_in = getattr(ray_utils, "set_sigterm_handler", None)
+    if put_in is None:
+        yield
+        return
+    ray_utils.set_sigterm_handler = lambda handler: None
     try:
         yield
     finally:
-        if before is not None and signal.getsignal(signal.SIGTERM) is not before:
-            with suppress(ValueError):  # not the main thread: Ray put in nothing there either
-                signal.signal(signal.SIGTERM, before)
+        ray_utils.set_sigterm_handler = put_in
 
 
 def _result_of(ref: object) -> object:
@@ -312,6 +393,51 @@ def _check_reachable(address: str) -> None:
                           "cluster is running (ray status on one of its machines)") from None
 
 
+def _check_token_accepted(address: str) -> None:
+    """Fail at once when the cluster at `address` (host:port) asks for Ray's authentication token and refuses
+    this process's (none set, or another one): `ray.init` would ask again every second for about 20 s, each time
+    printing a warning of Ray's C++ code. One question to the cluster's GCS, with Ray's own client, whose one
+    warning is kept off the terminal; any other answer is `ray.init`'s to meet, as before. (Ray's client for
+    this is private: without it, nothing changes.)"""
+    if _host_and_port(address)[0] is None or address.startswith("ray://"):
+        return
+    import ray._raylet as raylet
+    from ray import exceptions
+
+    refused = getattr(exceptions, "AuthenticationError", None)
+    ask = getattr(getattr(raylet, "InnerGcsClient", None), "standalone", None)
+    if refused is None or ask is None:
+        return
+    try:
+        with _native_stderr_muted():
+            ask(address, None, int(CONNECT_TIMEOUT_S * 1000))
+    except refused:
+        raise EngineError(f"could not connect to Ray at {address}: the cluster asks for its authentication token "
+                          f"and refused this process's (none set, or another){_TOKEN_ADVICE}") from None
+    except Exception:  # noqa: BLE001 - not a refused token: ray.init says what it is
+        return
+
+
+@contextmanager
+def _native_stderr_muted() -> Iterator[None]:
+    """This process's file descriptor 2 sent to /dev/null for the time of a call whose C++ code writes its own
+    warnings there (what the call meets is said by the caller, in one line)."""
+    try:
+        if sys.stderr is not None:
+            sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def _host_and_port(address: str) -> tuple[str | None, int]:
     """`host:port` of an address (`ray://` or not); (None, 0) for `auto`, `local` and forms Ray reads itself."""
     rest = address.removeprefix("ray://")
@@ -334,18 +460,108 @@ def _connection_hint(address: str, error: Exception) -> str:
     """What to try when the port answers but Ray would not let this process join."""
     if _host_and_port(address)[0] is None or not isinstance(error, ConnectionError):
         return ""
-    return ("; the port answers, so the cluster may ask for its authentication token: "
-            "run on a machine of the cluster with --ray-address auto, or set RAY_AUTH_MODE=token and the "
-            "cluster's token (RAY_AUTH_TOKEN, or ~/.ray/auth_token)")
+    return f"; the port answers, so the cluster may ask for its authentication token{_TOKEN_ADVICE}"
 
 
-def _run_unit(fn_box: list[object], keys: _Keys, item: T) -> R:
-    """One task: the unit of work read from the object store with the keys its callers need, then run on `item`."""
+# What to do about a cluster that asks for Ray's authentication token
+_TOKEN_ADVICE = (": run on a machine of the cluster with --ray-address auto, or set RAY_AUTH_MODE=token and the "
+                 "cluster's token (RAY_AUTH_TOKEN, or ~/.ray/auth_token)")
+
+
+def _run_unit(fn_box: list[object], keys: _Keys, notices: object, name: str, item: T) -> R:
+    """One task: the unit of work read from the object store with the keys its callers need, then run on `item`;
+    what it says of its waits goes to `notices` (the driver prints it)."""
     import ray
 
+    global _told
     with _keys_for_callers(keys.values):
         fn: Callable[[T], R] = ray.get(fn_box[0])
-    return fn(item)
+    _told = _Told(notices, name)
+    try:
+        return fn(item)
+    finally:
+        _told = None
+
+
+class _Notices:
+    """The actor a run's workers tell what they say of their waits, in the order said, until the driver takes it."""
+
+    def __init__(self) -> None:
+        self._said: list[str] = []
+
+    def say(self, message: str) -> None:
+        self._said.append(message)
+
+    def take(self) -> list[str]:
+        said, self._said = self._said, []
+        return said
+
+
+class _Told:
+    """Where a worker's notices go while it runs a unit (a worker runs one task at a time), and the unit's name."""
+
+    def __init__(self, notices: object, unit: str) -> None:
+        self.notices = notices
+        self.unit = unit
+        self.about: str | None = None  # what the model call under way is for ("page 12"), as its caller names it
+
+
+_told: _Told | None = None
+
+
+def _say_to_the_driver(message: str) -> None:
+    """A worker's notice, printed by the driver on its stderr; here, when there is no driver to tell (a caller
+    used outside a unit) or it cannot be told (the message then stays in Ray's log of the worker)."""
+    told = _told
+    if told is not None and told.notices is not None:
+        import ray
+
+        try:
+            # waited for: the notice is the actor's before the unit's result is the driver's
+            ray.get(told.notices.say.remote(message), timeout=NOTICE_TIMEOUT_S)  # type: ignore[attr-defined]
+            return
+        except Exception:  # noqa: BLE001 - a notice is not worth failing a page for
+            pass
+    _say_on_stderr(message)
+
+
+def _say_on_stderr(message: str) -> None:
+    """A notice on stderr; a stderr that is closed or cannot be written drops it, and the work goes on."""
+    if sys.stderr is None:
+        return
+    with suppress(OSError, ValueError):
+        print(message, file=sys.stderr, flush=True)
+
+
+def _wait_for_the_rate_limit(seconds: float) -> None:
+    """The wait `--requests-per-minute` asks of a worker, said as a wait to retry is when it is long, naming the
+    page (the call's `about`, "page 12", else the unit's name: an `agent run` episode's)."""
+    if seconds > WAIT_NOTICE_S:
+        told = _told
+        about = (told.about or told.unit) if told is not None else None
+        _say_to_the_driver(f"{about + ': ' if about else ''}waiting {seconds:.0f} s for --requests-per-minute "
+                           "(one limit for all workers)")
+    time.sleep(seconds)
+
+
+def _budget_on_a_worker(*args: object) -> SharedBudget:
+    """The shared budget as a worker gets it: its waits for `--requests-per-minute` are said."""
+    return SharedBudget(*args, sleep=_wait_for_the_rate_limit)  # type: ignore[arg-type]
+
+
+class _CallerOnAWorker(GeminiCaller):
+    """A `GeminiCaller` as a worker rebuilds it: what it says of its waits goes to the driver, and the call it
+    makes is named (`about`) for a wait its shared budget asks."""
+
+    def generate(self, prompt: str, *, about: str | None = None, **options: object) -> Answer:
+        told = _told
+        if told is not None:
+            told.about = about
+        try:
+            return super().generate(prompt, about=about, **options)  # type: ignore[arg-type]
+        finally:
+            if told is not None:
+                told.about = None
 
 
 class _Keys:
@@ -419,4 +635,5 @@ def _caller_from_parts(parts: tuple[object, object, int]) -> GeminiCaller:
     settings, budget, slot = parts
     if _keys is None or slot >= len(_keys):
         raise EngineError("a Gemini caller arrived on a Ray worker without its key")
-    return GeminiCaller(settings, api_key=_keys[slot], budget=budget)  # type: ignore[arg-type]
+    return _CallerOnAWorker(settings, api_key=_keys[slot], budget=budget,  # type: ignore[arg-type]
+                            notify=_say_to_the_driver)

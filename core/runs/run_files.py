@@ -112,7 +112,15 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
     if end.endpoint_failed:
         stop_for_the_endpoint(summary, end.reason)
     elif end.stopped_on is not None:
-        summary.stopped = f"{end.reason}; run again to resume from page {end.stopped_on}"
+        summary.stopped = stop_said(end.reason, end.stopped_on)
+
+
+RESUME_FROM = "; run again to resume from page "
+
+
+def stop_said(reason: str, resume_from: str) -> str:
+    """A stopped run's stop as its summary and `run.json` say it: why, and the page running it again begins at."""
+    return f"{reason}{RESUME_FROM}{resume_from}"
 
 
 def _not_extracted_before(names: Iterable[str], out: Path, summary: RunSummary, resume: bool) -> Iterator[str]:

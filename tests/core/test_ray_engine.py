@@ -183,9 +183,10 @@ def test_one_gemini_budget_holds_across_workers_and_the_key_stays_out_of_files(
               if p.is_file() and not p.is_symlink() and _contains(p, KEY.encode())]
     assert leaked == []
 
-    # The rest of the run resumes on the local engine, with a budget of its own.
+    # The rest of the run resumes on the local engine, with a budget of its own, at the same endpoint (another
+    # --base-url would be another run, which a resume refuses to mix in).
     monkeypatch.setenv("GEMINI_API_KEY", KEY)
-    with FakeGemini(default=answer('[["/body[1]"]]')) as server:
+    with FakeGemini(default=answer('[["/body[1]"]]'), port=server.port) as server:
         rest = run_extractor(create("gemini", input_format="flat", base_url=server.url), pages, tmp_path / "run")
     assert len(rest.extracted) == 7 and len(rest.skipped) == 5
 
