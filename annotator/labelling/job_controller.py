@@ -24,6 +24,7 @@ from ...core.extract import (
     model_freshness,
     project_model,
     train_on_project,
+    unusable_said,
 )
 from ...core.llm import KEY_MARK
 from ...core.records import new_records
@@ -371,7 +372,8 @@ class JobController:
         learnt_from = counted(len(pages), "labelled page")
         forget = self._forget_text()
         # Cancelled, nothing is written: whatever Propose used before, it still uses.
-        learnt_before = project_model(self.window.project.root)[0] is not None
+        in_place, unusable = project_model(self.window.project.root)
+        learnt_before = in_place is not None
         earlier = "this project's earlier learnt model" if learnt_before else "the shipped model"
         cancelled = f"learning cancelled: no model written; Propose still uses {earlier}"
 
@@ -389,7 +391,9 @@ class JobController:
             and by the extractor Propose uses (only the selector reads a model)."""
             window = self.window
             method = proposal_method(window.settings, has_key=bool(gemini_key(window.keys)))
-            replaced = f"; the earlier learnt model is kept as {learnt['replaced']}" if learnt.get("replaced") else ""
+            # a damaged one too: the project's model path is the project's, so Learn sets it aside and replaces it
+            replaced = (f"; the earlier learnt model{unusable_said(unusable)} is kept as {learnt['replaced']}"
+                        if learnt.get("replaced") else "")
             if method != "selector":
                 return (f"learned from {learnt_from}, but Propose uses {method} (Settings): choose the offline "
                         f"selector there for Propose to follow this project's labels{replaced}")
@@ -411,7 +415,11 @@ class JobController:
         """Propose with the shipped model again: the project's learnt model is set aside (kept, not deleted)."""
         if self.busy():
             return
-        kept = forget_project_model(self.window.project.root)
+        try:
+            kept = forget_project_model(self.window.project.root)
+        except RecordLensError as error:  # models/ cannot be written: the model stays, and Propose still uses it
+            self.window.message(f"the learnt model cannot be set aside: {error}; Propose still uses it", 30000)
+            return
         if kept is None:
             self.window.message("this project has learnt no model: Propose already uses the shipped one")
             return

@@ -31,7 +31,7 @@ from ..runs.evaluate import (
     without_failed,
     without_pages,
 )
-from ..runs.in_sample import LEARNS_FROM_PAGES, InSample, digests_of, in_sample
+from ..runs.in_sample import LEARNS_FROM_PAGES, InSample, in_sample, page_digests_of
 from ..runs.progress import progress
 from ..runs.run_files import STOPPED, other_pages_message, read_run_description
 from ..text_forms import cell, column_width
@@ -106,6 +106,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         if inside is not None:
             document["in_sample_pages"] = inside.pages
             document["variants_of_training_pages"] = inside.variants
+            document["training_pages_under_other_labels"] = inside.relabelled
         print_json(document)
     else:
         print(format_score_table(scores))
@@ -166,7 +167,8 @@ def _in_sample(args: argparse.Namespace) -> InSample | None:
         return None
     predicted = set(record_files(args.pred))
     return in_sample(str(method), _inner(described),
-                     digests_of(p for p in dataset_labels(args.pages, args.gt, unreadable=[]) if p[0] in predicted),
+                     page_digests_of(p for p in dataset_labels(args.pages, args.gt, unreadable=[])
+                                     if p[0] in predicted),
                      synthetic_sources(args.pages))
 
 

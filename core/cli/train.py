@@ -72,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
         _check_pairs(pages_dirs, gt_dirs)
     if not args.out and not args.project:
         raise RecordLensError("train --pages ... --gt ... needs --out MODEL")
-    args.out = writable_model_path(args.out or project_model_path(args.project))
+    # the project's own model path belongs to it: a damaged file there is set aside and replaced, not refused
+    args.out = writable_model_path(args.out or project_model_path(args.project), args.project)
     check_seed(args.seed)
     if args.workers is not None and args.workers < 1:
         raise RecordLensError(f"--workers must be at least 1 (got {args.workers})")
@@ -221,10 +222,12 @@ def _write(model: SelectorModel, args: argparse.Namespace, own: bool, what: str,
     """Write the model fitted and say where, what and how long training took. The project's own model replaced is
     set aside as the app's Forget sets it aside, not lost; the same model again (same pages, labels and seed) is
     not (`save_project_model`), which is said."""
+    from ..extract import project_model, unusable_said
     from ..extract.training import FORGOTTEN_MODEL, save_model, save_project_model
 
     same = own and args.out.is_file() and args.out.read_bytes() == model.to_json().encode("utf-8")
     pushed_out = own and not same and (Path(args.project) / FORGOTTEN_MODEL).is_file()
+    unusable = project_model(args.project)[1] if own and not same else ""  # a damaged or older file, replaced
     replacing = Replacing(args.out)
     # the same model found already (its bytes read once, here): nothing to write
     out, kept = (args.out, None) if same else save_project_model(model, args.project) if own else (
@@ -232,8 +235,8 @@ def _write(model: SelectorModel, args: argparse.Namespace, own: bool, what: str,
     size = out.stat().st_size
     print(f"{out}: {what}, {size / 1e3:.0f} kB, trained in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     if kept is not None:
-        print(f"the project's earlier model is kept as {kept}" + (" (in place of the one set aside there before)"
-                                                                  if pushed_out else ""), file=sys.stderr)
+        print(f"the project's earlier model{unusable_said(unusable)} is kept as {kept}"
+              + (" (in place of the one set aside there before)" if pushed_out else ""), file=sys.stderr)
     elif same:
         print("the project's model is the one it had (the same pages, labels and seed)", file=sys.stderr)
     if not same and kept is None:  # an earlier model of the project's own is said as kept, above

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "project_model",
     "forget_project_model", "model_freshness", "model_stages", "project_model_path", "register",
-    "train_on_project",
+    "train_on_project", "unusable_said",
 ]
 
 DEFAULT_METHOD = "selector"  # what `extract` and the app's Propose use: offline, deterministic, a small shipped model
@@ -133,6 +133,13 @@ def project_model(project_dir: str | Path) -> tuple[Path | None, str]:
     except ModelError as error:
         return None, str(error).removeprefix(f"{path}: ")  # the path is the project's own, known to the caller
     return path, ""
+
+
+def unusable_said(why: str) -> str:
+    """Said after "the project's earlier model" where a new one replaced it and it was set aside, when it could not
+    be used (`project_model`'s reason: damaged, cut short, of older features): the file kept is no model to go
+    back to as it is. "" for a usable one."""
+    return f", which was unusable ({why})," if why else ""
 
 
 def model_freshness(project: Project) -> ModelFreshness | None:

@@ -31,7 +31,7 @@ import numpy as np
 from .. import atomic, owner_files
 from ..errors import DatasetError, RecordLensError, full_disk, is_disk_full
 from ..lazy_import import load
-from ..output_paths import writable_file
+from ..output_paths import OutputPathError, writable_file
 from ..page.dom import Element, Page
 from ..records.model import TextKeyIndex
 from ..records.score import score_expanded
@@ -178,6 +178,7 @@ class Example:
     source: str = ""
     digest: str = ""
     matched: np.ndarray | None = field(default=None, repr=False)  # worked out when a fit asks for it
+    text_digest: str = ""  # its texts alone (`page_digest(page, [])`): how a page relabelled is known
 
     def target(self, kind: str) -> np.ndarray:
         """Per candidate, its target of this kind (FitConfig.targets)."""
@@ -209,7 +210,8 @@ def _example(lp: LabelledPage) -> Example:
     truth = keys.expand_all(lp.truth)
     expanded = expanded_records(pc, keys)
     targets = np.asarray(region_targets(expanded, truth), dtype=np.float64)
-    return Example(lp.name, pc, feature_matrix(pc), targets, truth, expanded, lp.source, lp.digest)
+    return Example(lp.name, pc, feature_matrix(pc), targets, truth, expanded, lp.source, lp.digest,
+                   text_digest=lp.text_digest)
 
 
 @dataclass
@@ -236,7 +238,7 @@ def for_training(pages: Iterable[LabelledPage], progress: Callable[[str], None] 
         if progress:
             progress(lp.name)
         example = _example(lp)
-        kept = TrainingPage(lp.name, lp.truth, lp.source, example.digest, lp.text_digest, lp.check,
+        kept = TrainingPage(lp.name, lp.truth, lp.source, example.digest, example.text_digest, lp.check,
                             example if keep_pages else without_page(example))
         del lp, example  # let go of the parse before the next page is read
         if progress:
@@ -748,17 +750,19 @@ def fold_shapes(examples: Sequence[Example], k: int, seed: int = 0, config: FitC
     return shapes
 
 
-def weaker_folds_note(folds_made: Sequence[ModelShape], written: ModelShape) -> str | None:
+def weaker_folds_note(folds_made: Sequence[ModelShape], written: ModelShape, made: str = "written") -> str | None:
     """When a cross-validation's fold models are smaller than the model written (fewer pages each: one stage, or
-    not bagged), what each of them is, said beside its figure; None when every fold's model is as the written one."""
+    not bagged), what each of them is, said beside its figure; None when every fold's model is as the written one.
+    `made`: how that model is named, "written" (`train --cv`), or "trained on all these pages" where none is
+    written (`bench --cv`, whose figure is the same one, said with the same caveat)."""
     if not any(shape.weaker_than(written) for shape in folds_made):
         return None
     kinds: dict[str, list[tuple[int, int]]] = {}
     for number, shape in enumerate(folds_made, 1):
         kinds.setdefault(str(shape), []).append((number, shape.pages))
     said = "; ".join(f"{_folds_said(held)}: {kind}" for kind, held in kinds.items())
-    return (f"the cross-validated figure is of models weaker than the one written ({written}), each fitted on "
-            f"fewer pages: {said}. It likely understates the model written")
+    return (f"the cross-validated figure is of models weaker than the one {made} ({written}), each fitted on "
+            f"fewer pages: {said}. It likely understates the model {made}")
 
 
 def _folds_said(held: Sequence[tuple[int, int]]) -> str:
@@ -933,12 +937,18 @@ def is_project_model(path: str | Path, project_dir: str | Path) -> bool:
 def forget_project_model(project_dir: str | Path) -> Path | None:
     """Set the project's own model aside (Propose then uses the shipped one again) and return where it now is;
     None when the project has none. It is kept, replacing one set aside before, so that forgetting is undone by
-    moving it back."""
+    moving it back. Where it cannot be set aside (a read-only folder, no permission) an OutputPathError says why,
+    and the model is left in place."""
     path = project_model_path(project_dir)
     if not path.is_file():
         return None
-    kept = Path(project_dir) / FORGOTTEN_MODEL
-    path.replace(kept)
+    # Where it goes checked first, in the words a failed Learn uses for its model (a read-only folder, no
+    # permission, a folder in the way): the model stays in place, and Propose goes on using it.
+    kept = writable_file(Path(project_dir) / FORGOTTEN_MODEL, "the learnt model set aside")
+    try:
+        path.replace(kept)
+    except OSError as error:  # changed since the check (permissions, the disk gone)
+        raise OutputPathError(f"cannot write {kept}: {error.strerror or error}") from None
     return kept
 
 
@@ -1103,10 +1113,14 @@ def model_freshness(project: Project, path: str | Path | None = None) -> ModelFr
     return ModelFreshness(len(now), len(learnt), new, changed, gone, version if version != _version() else "")
 
 
-def writable_model_path(path: str | Path) -> Path:
+def writable_model_path(path: str | Path, project_dir: str | Path | None = None) -> Path:
     """`path` if a model file can be written there (nothing, or a model written before by any version, even one
-    this version refuses to load and says to train again): checked before the training work rather than after it."""
-    return writable_file(path, "a selector model", replaces=is_model_file)
+    this version refuses to load and says to train again): checked before the training work rather than after it.
+    The project's own model path (`project_dir` given) belongs to the project: whatever file is there, a model cut
+    short or damaged included, is set aside as an older model is (`save_project_model`), not refused; any other
+    path keeps a file that is not a model (a mistyped --out must not destroy it)."""
+    own = project_dir is not None and is_project_model(path, project_dir)
+    return writable_file(path, "a selector model", replaces=None if own else is_model_file)
 
 
 def save_model(model: SelectorModel, path: str | Path, *, named: str | Path | None = None) -> Path:
@@ -1160,7 +1174,7 @@ def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, 
     seed give the same file. Where it is written and the seed are checked before any work; `check` as in `fit`."""
     check_seed(seed)  # what was asked first, then where: no project is opened for a seed no training takes
     check_project_to_train(project_dir)
-    path = writable_model_path(out if out is not None else project_model_path(project_dir))
+    path = writable_model_path(out if out is not None else project_model_path(project_dir), project_dir)
     own = is_project_model(path, project_dir)
     with training_the_project(project_dir) if own else contextlib.nullcontext([]) as notes:
         for note in notes:

@@ -54,7 +54,7 @@ from ..wording import counted, listed, named_and_more
 from .charts import grouped_bars
 from .engines import Engine, LocalEngine, UnitFailedError
 from .evaluate import truth_naming_nothing, without_pages
-from .in_sample import InSample, in_sample
+from .in_sample import InSample, PageDigests, in_sample
 from .page_loop import EndpointRow, failed_for_the_endpoint
 from .run_files import add_tokens, exit_status, model_calls
 from .runner import method_of  # what made a run, as its run.json says it
@@ -258,7 +258,7 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         else:
             jobs.append(name)
     engine = engine or LocalEngine()
-    answered: dict[str, list[tuple[str, str]]] = {spec.label: [] for spec in specs}  # (page, digest) it answered on
+    answered: dict[str, list[PageDigests]] = {spec.label: [] for spec in specs}  # the pages it answered on
     if count_tokens is not None and engine.name != "local":
         raise RecordLensError("--count-tokens counts in this process: use it with --engine local")
     # Issue 16: each page (all methods on it) is a unit of work for the engine; folded here in the pages' order.
@@ -302,7 +302,7 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
                 result.failures[name] = measured.failure  # said below, once it is known whether the page is scored
                 continue
             result.seconds[name] = measured.seconds
-            answered[measured.label].append((name, outcome.digest))
+            answered[measured.label].append(PageDigests(name, outcome.digest, outcome.text_digest))
             result.read_format = result.read_format or measured.input_format
     # every row on the same pages: those some method never reached are left out of all of them (said below)
     left_out = not_reached_by_some(results.values(), jobs)
@@ -314,7 +314,7 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
     sources = synthetic_sources(pages_dir)
     for spec, extractor in extractors:  # a figure on pages the method learnt from is in-sample: said per method
         result = results[spec.label]
-        scored = [(page, digest) for page, digest in answered[spec.label] if page not in left_out]
+        scored = [page for page in answered[spec.label] if page.name not in left_out]
         result.in_sample = in_sample(spec.method, getattr(extractor, "parameters", {}), scored, sources)
         if result.in_sample is not None:
             warnings.append(result.in_sample.message())
@@ -402,6 +402,7 @@ class PageBench:
     counted: dict[str, int]
     methods: list[MethodOnPage]
     digest: str = ""  # the page's identity in a model's provenance (`training.page_digest`)
+    text_digest: str = ""  # its texts alone: a page a model was trained on under other labels (`in_sample`)
 
 
 @dataclass(frozen=True)
@@ -471,7 +472,7 @@ def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, 
 
     keys = TextKeyIndex(loaded.page.text_map)
     truth = load_records(truths[name]).records
-    digest = page_digest(loaded.page, truth)
+    digest, text_digest = page_digest(loaded.page, truth), page_digest(loaded.page, [])
     methods: list[MethodOnPage] = []
     for spec, extractor in extractors:
         stop = stops[spec.label]
@@ -495,7 +496,7 @@ def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, 
                                 seconds=extraction.seconds, input_format=extraction.input_format)
         methods.append(measured.cost_from(extraction.raw, extraction.tokens,
                                           extraction.input_format or spec.input_format))
-    return PageBench(chars, counted, methods, digest)
+    return PageBench(chars, counted, methods, digest, text_digest)
 
 
 def _paid_for(measured: MethodOnPage, spec: MethodSpec, error: Exception) -> MethodOnPage:

@@ -27,7 +27,9 @@ Every page is scored with NEXT-EVAL's metric (`score_expanded`). A row gives P, 
 figures), HR (the share of pages with a hallucinated record), records proposed per true record (pooled: the sum
 over the pages of the proposed records over the sum of the true ones) and "spam": pages whose number of proposed
 records lies outside [0.5x, 2x] the true number. `format_report` is the table `bench/offline_extractor.py` and
-`recordlens bench --cv K` print; `CrossValidation.as_dict` is its JSON.
+`recordlens bench --cv K` print; `CrossValidation.as_dict` is its JSON. Under it, where the folds' models are
+smaller than the one all the pages would give (one stage, or not bagged: too few pages each), that is said in the
+words `train --cv` says it (`training.weaker_folds_note`): the figure likely understates such a model.
 
 With `splits=R` the whole cross-validation is repeated over R fold splits (seeds `seed` to `seed + R - 1`), and
 the selector's headline row is the mean over all of them. On 80 pages one split's mean F1 moves by several
@@ -38,6 +40,7 @@ selector; the per-split figures are printed beside the mean. The other rows do n
 from __future__ import annotations
 
 import statistics
+import textwrap
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -58,16 +61,20 @@ from ..extract.training import (
     LabelledPage,
     cross_validate,
     dataset_pages,
+    fold_shapes,
     once_each,
+    planned_shape,
     prepare,
+    weaker_folds_note,
 )
 from ..page.dataset import synthetic_sources
 from ..records.hygiene import ceiling_score
 from ..records.model import TextKeyIndex
 from ..records.score import PageScore, score_expanded
-from .in_sample import tuned_on
+from .in_sample import InSample, PageDigests, trained_on, tuned_on
 
 KINDS = ("selector", "repeats", "oracle", "main_oracle", "ceiling")
+NOTE_WIDTH = 100  # the notes under the table, as wide as its own lines
 CHROME_COLUMNS = [FEATURE_NAMES.index("chrome_tag"), FEATURE_NAMES.index("chrome_role")]
 
 Wrap = Callable[[Sequence[LabelledPage]], Iterable[LabelledPage]]
@@ -176,6 +183,7 @@ class CrossValidation:
     seconds: dict[str, float] = field(default_factory=dict)
     more_splits: list[list[PageScore]] = field(default_factory=list)  # the selector's in splits 2..R, page order
     groups: int | None = None  # the pages' groups in the folds (a page with its variants); None: one per page
+    weaker_folds: str | None = None  # the folds' models smaller than one of all the pages, said (`weaker_folds`)
 
     @property
     def fold_groups(self) -> int:
@@ -237,6 +245,7 @@ class CrossValidation:
             # The selector's page figures in splits 2..R (seeds seed+1..), so that every row can be recomputed.
             "more_splits": [[{"dataset": p.dataset, "page": p.page, **_page_figures(score)}
                              for p, score in zip(self.pages, split, strict=True)] for split in self.more_splits],
+            "weaker_folds": self.weaker_folds,
             "seconds": self.seconds,
         }
 
@@ -315,7 +324,16 @@ def cross_validate_sets(sets: Sequence[tuple[str | Path, str | Path]], k: int = 
                "scoring": time.perf_counter() - fitted}
     datasets = list(dict.fromkeys(lp.source for lp in labelled))
     return CrossValidation(k, seed, config, datasets, figures, {key: round(s, 3) for key, s in seconds.items()},
-                           more_splits, len(set(groups)))
+                           more_splits, len(set(groups)), weaker_folds(examples, k, seed, config, groups))
+
+
+def weaker_folds(examples: Sequence[Example], k: int, seed: int, config: FitConfig, groups: Sequence[str]
+                 ) -> str | None:
+    """The caveat `train --cv` gives its figure, for `bench --cv`'s: the folds' models (of the first split; fewer
+    pages each: one stage, or not bagged) beside the model all these pages would give, worked out without fitting
+    it; None when every fold's model is as that one."""
+    return weaker_folds_note(fold_shapes(examples, k, seed, config, groups), planned_shape(examples, seed, config),
+                             made="trained on all these pages")
 
 
 def repeats_tuning(examples: Sequence[Example], variants: Variants) -> list[tuple[bool, bool]]:
@@ -346,13 +364,15 @@ def check_folds(k: int, pages: int, groups: int | None = None) -> None:
 class TrainingCheck:
     """How good a model trained with these settings on these pages is likely to be elsewhere: the settings
     cross-validated on the pages (page-grouped, fitted on training folds only), beside the shipped model on the
-    same pages, whose figure is in-sample on the pages it was trained on."""
+    same pages, whose figure is in-sample on the pages it was trained on (as `score` finds them: `in_sample`)."""
 
     k: int
     seed: int
     trained: Row
     shipped: Row
-    shipped_in_sample: int  # of the pages, how many the shipped model was trained on (same texts and labels)
+    # of the pages, those the shipped model was trained on (same texts and labels, or the same texts under other
+    # labels); None when none
+    shipped_seen: InSample | None
     groups: int | None = None  # the pages' groups in the folds (a page with its variants); None: one per page
 
     def lines(self) -> list[str]:
@@ -362,13 +382,25 @@ class TrainingCheck:
                     f"  spam {_count(f['spam'])}/{f['pages']}")
 
         pages = self.trained.figures()["pages"]
-        inside = self.shipped_in_sample
-        note = (f" (in-sample on {inside} of them: it was trained on them)" if inside
-                else " (it was not trained on any of them)")
+        note = shipped_seen_said(self.shipped_seen)
         grouped = grouped_said(pages, pages if self.groups is None else self.groups)
         return [f"these settings, {self.k}-fold cross-validated on these {pages} pages (seed {self.seed}"
                 f"{'' if grouped is None else f'; {grouped}'}): {said(self.trained)}",
                 f"the shipped model on the same pages{note}: {said(self.shipped)}", FIGURES_KEY]
+
+
+def shipped_seen_said(seen: InSample | None) -> str:
+    """Which of the pages the shipped model was trained on, said beside its figure on them: with their labels
+    (in-sample), or under other labels (pages it has seen all the same), or none."""
+    if seen is None:
+        return " (it was not trained on any of them)"
+    said = []
+    if seen.pages:
+        said.append(f"in-sample on {len(seen.pages)} of them: it was trained on them")
+    if seen.relabelled:
+        which = "all" if len(seen.relabelled) == seen.scored else str(len(seen.relabelled))
+        said.append(f"it was trained on {which} of them, under other labels: not pages it never saw")
+    return f" ({'; '.join(said)})" if said else " (it was not trained on any of them)"
 
 
 # What `TrainingCheck.lines`' figures are, said under them
@@ -388,10 +420,13 @@ def check_training(examples: Sequence[Example], k: int, seed: int = 0, config: F
     shipped = load_model()
     shipped_scores = [_selector_score(FoldResult(e, shipped.predict(e.candidates, e.features), shipped.threshold, -1))
                       for e in examples]
-    known = shipped.trained_digests()
+    # found as `score` finds them of a run of the shipped model; each page by its place (two datasets may name
+    # pages alike)
+    seen = trained_on({"model": "default", "model_digest": shipped.digest},
+                      [PageDigests(str(i), e.digest, e.text_digest) for i, e in enumerate(examples)])
     return TrainingCheck(k, seed, Row("cross-validated", "selector", None, trained),
-                         Row("shipped", "selector", None, shipped_scores),
-                         sum(1 for e in examples if e.digest in known), None if groups is None else len(set(groups)))
+                         Row("shipped", "selector", None, shipped_scores), seen,
+                         None if groups is None else len(set(groups)))
 
 
 def in_chrome(e: Example) -> np.ndarray:
@@ -460,6 +495,8 @@ def format_report(cv: CrossValidation, per_page: bool = False) -> str:
                   " pages, rewritten), an honest one elsewhere)"]
     else:
         lines.append(" their folder: a development figure there, an honest one elsewhere)")
+    if cv.weaker_folds is not None:  # as `train --cv` says it of the same figure, wrapped as the notes around it
+        lines += textwrap.wrap(f"({cv.weaker_folds})", NOTE_WIDTH, subsequent_indent=" ")
     lines += ["(P, R, F1: means of per-page figures, to 4 decimals; HR: the share of pages with a hallucinated",
               " record; pred/true: proposed records over true records, pooled over the pages)"]
     return "\n".join(lines)
