@@ -28,7 +28,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     loaded = load_page_file(args.page)
     page, snapshot = loaded.page, loaded.snapshot
     sizes = {s.format: s.characters for s in formats.format_sizes(page)}
-    tokens = _count_format_tokens(page, args) if not args.no_tokens else {fmt: None for fmt in sizes}
+    counted = None if args.no_tokens else _count_format_tokens(page, args)
+    tokens = counted if counted is not None else {fmt: None for fmt in sizes}
     info = {
         "page": str(loaded.path),
         "title": snapshot.title,
@@ -51,7 +52,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     for fmt, chars in sizes.items():
         count = tokens.get(fmt)
         print(f"{fmt:<10} {chars:>10,}  {f'{count:,}' if count is not None else 'n/a'}")
-    if all(count is None for count in tokens.values()):
+    # How to get the figures, only to whom could not count them: --no-tokens asked for none, and a failed count
+    # said its own reason
+    if counted is None and not args.no_tokens:
         print("(tokens: n/a; they are counted with Gemini's countTokens when GEMINI_API_KEY is set, or at an "
               "endpoint of --base-url)")
     for message in page.warnings:
@@ -59,11 +62,14 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
-def _count_format_tokens(page, args: argparse.Namespace) -> dict[str, int | None]:
+def _count_format_tokens(page, args: argparse.Namespace) -> dict[str, int | None] | None:
+    """Each format's tokens (None where a count failed); None when no model could be asked (no key, no --base-url)."""
     from ..llm.gemini import token_counter  # only here: the other commands of this module call no model
 
     counter = token_counter(args.base_url, args.model, warn)
-    return {fmt: counter(formats.represent(page, fmt)) if counter else None for fmt in formats.FORMATS}
+    if counter is None:
+        return None
+    return {fmt: counter(formats.represent(page, fmt)) for fmt in formats.FORMATS}
 
 
 def register(sub: argparse._SubParsersAction) -> None:

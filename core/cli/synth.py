@@ -25,14 +25,17 @@ from ..synth.pipeline import (
     dataset_sources,
     project_sources,
     synthesise_dataset,
+    variant_prefix,
 )
 from ..synth.transforms import describe
 from ..wording import counted, listed
-from .output import COMMAND_STOPS, refuse_a_project_with_a_dataset
+from .output import COMMAND_STOPS, print_json, refuse_a_project_with_a_dataset
 
 DESCRIPTION = (
     "Write K synthetic variants of every labelled page: OUT/html/N_vK.html, OUT/mhtml/N_vK.mhtml and "
-    "OUT/gt/N_vK.json, with OUT/synth.json recording what was done to each page. Each variant draws every selected "
+    "OUT/gt/N_vK.json (N_sS_vK at a seed S other than 0, so that datasets of two seeds can go into one project; "
+    "with --project, K continues past the variants the project holds), with OUT/synth.json recording what was "
+    "done to each page. Each variant draws every selected "
     "structural transformation with probability RATE (at 0, none), then replaces every text by one of the same "
     "kind (unless --no-content). A variant keeps its page's style sheets (inline ones, and linked ones saved with "
     "the page), inlined in its <head>; images, fonts and scripts are left out. The labels follow the records: every "
@@ -51,15 +54,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", "-o", metavar="DIR", help="the dataset to write (new, empty, or an earlier synth output)")
     p.add_argument("--variants", "-k", type=int, default=2, metavar="K",
                    help=f"variants per page (default 2, at most {MAX_VARIANTS:,})")
-    p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="the seed (default 0)")
+    p.add_argument("--seed", "-s", type=int, default=0, metavar="S",
+                   help="the seed (default 0; another one is in the page names, N_sS_vK)")
     p.add_argument("--transforms", "-t", default="all", metavar="LIST",
                    help="comma-separated transformations, 'all' (default) or 'none'; see --list")
     p.add_argument("--rate", type=float, default=0.5,
                    help="chance that each selected transformation is applied to a variant (default 0.5; 1: all; 0: "
                         "none, the content changes alone)")
     p.add_argument("--at-least-one", action="store_true",
-                   help="a variant that drew no transformation gets one of them at random (every variant's "
-                        "structure changes; then --rate is no longer each transformation's chance alone)")
+                   help="a variant that drew no transformation, or none that applies to its page (no table to "
+                        "turn, say), gets another at random that applies, so that its structure changes; a page to "
+                        "which none applies is said (then --rate is no longer each transformation's chance alone)")
     p.add_argument("--no-content", action="store_true", help="keep the texts (structural changes only)")
     p.add_argument("--formats", default=",".join(FORMATS), help="html, mhtml or both (default html,mhtml)")
     p.add_argument("--list", action="store_true", help="list the transformations and exit")
@@ -77,14 +82,26 @@ def parse_transforms(text: str) -> tuple[str, ...]:
         return TRANSFORM_NAMES
     if items == ["none"]:
         return ()
+    alone = [item for item in items if item in ("all", "none")]
+    if alone:  # valid words, only not inside a list: said so, rather than called unknown
+        raise RecordLensError(f"--transforms: '{alone[0]}' stands alone, not in a list; give '{alone[0]}', or a "
+                              "comma-separated list of transformations (see --list)")
     return tuple(items)
+
+
+def transformation_list() -> dict[str, str]:
+    """What --list shows: each transformation and the content change, with what it does."""
+    return {**{name: describe(name) for name in TRANSFORM_NAMES},
+            CONTENT: "every text replaced by one of the same kind (switch off with --no-content)"}
 
 
 def cmd_synth(args: argparse.Namespace) -> int:
     if args.list:
-        for name in TRANSFORM_NAMES:
-            print(f"{name:<17} {describe(name)}")
-        print(f"{CONTENT:<17} every text replaced by one of the same kind (switch off with --no-content)")
+        if args.json:
+            print_json(transformation_list())
+            return 0
+        for name, what in transformation_list().items():
+            print(f"{name:<17} {what}")
         return 0
     if not args.out:
         raise RecordLensError("synth needs --out DIR")
@@ -118,6 +135,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
         print(f"warning: {counted(len(empty), 'page')} of the dataset {'holds' if one else 'hold'} no record though "
               f"{whose} labels hold some ({listed(empty, total=True)}): the labels' XPaths name nothing in the page "
               f"(said above); leave {'it' if one else 'them'} out of scoring or fix the labels", file=sys.stderr)
+    if report.renumbered:  # said, not a fault: the names the user may expect are taken
+        print(f"note: {renumbered_line(report.renumbered, options.seed)}", file=sys.stderr)
     styles = style_sheets_line(report.pages)
     if styles:
         print(f"note: {styles}", file=sys.stderr)
@@ -127,6 +146,9 @@ def cmd_synth(args: argparse.Namespace) -> int:
         "dropped_records": sum(p.dropped_records for p in report.pages),
         "seconds": round(report.seconds, 3), "pages_per_second": round(report.pages_per_second, 2),
         "replaced_files": report.replaced,
+        # what the text says on stderr, for a script: the pages left out whole, and every problem
+        "left_out": report.left_out, "renumbered": report.renumbered, "problems": report.problems,
+        "without_records": empty,
     }
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -154,6 +176,15 @@ def page_lines(pages: list[WrittenPage]) -> list[str]:
                          f"its variant{'s' if len(made) > 1 else ''} ({listed([p.name for p in made], total=True)})")
         lines += [f"warning: page {page.name}: {message}" for page in made for message in page.warnings]
     return lines
+
+
+def renumbered_line(sources: list[str], seed: int) -> str:
+    """The pages whose variants are numbered past the variants of the project that were there already."""
+    one = len(sources) == 1
+    return (f"the project already holds variants of {counted(len(sources), 'page')} ({listed(sources, total=True)}) "
+            f"named as this seed names them ({variant_prefix('N', seed)}K): "
+            f"{'its' if one else 'their'} new variants are numbered after those, so that `import` takes them as new "
+            "pages")
 
 
 def style_sheets_line(pages: list[WrittenPage]) -> str | None:

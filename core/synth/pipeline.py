@@ -49,7 +49,7 @@ from ..records.model import load_records, save_records
 from ..wording import counted, listed
 from .content import ContentChanger
 from .styles import page_style_sheets, saved_style_sheets
-from .transforms import TRANSFORMS, build_layout, in_foreign, new_element
+from .transforms import TRANSFORMS, Layout, build_layout, in_foreign, new_element
 
 STAMP = "data-rl-id"
 CONTENT = "content"
@@ -90,8 +90,9 @@ class SynthOptions:
     rate: float = 0.5  # the chance that each selected transformation is drawn for a variant, alone
     content: bool = True
     formats: tuple[str, ...] = FORMATS
-    # a variant that drew no transformation gets one of them at random (every variant's structure changes);
-    # off by default, so that a variant draws each transformation with probability `rate` and nothing else
+    # a variant that drew no transformation, or none that applies to its page, gets another one at random that
+    # applies (its structure changes, unless none of them applies to the page: said); off by default, so that a
+    # variant draws each transformation with probability `rate` and nothing else
     at_least_one: bool = False
 
     def __post_init__(self) -> None:
@@ -163,8 +164,26 @@ def variant_seed(seed: int, source: str, variant: int, purpose: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def output_name(source: str, variant: int) -> str:
-    return f"{source}_v{variant}"
+def output_name(source: str, variant: int, seed: int = 0) -> str:
+    """`N_vK`; at another seed than the default `N_sS_vK`: two datasets made with different seeds can go into one
+    project side by side (the names of the default seed are the ones the demo and every earlier dataset use)."""
+    return f"{variant_prefix(source, seed)}{variant}"
+
+
+def variant_prefix(source: str, seed: int) -> str:
+    return f"{source}_v" if seed == 0 else f"{source}_s{seed}_v"
+
+
+def first_variant(source: str, seed: int, taken: Iterable[str]) -> int:
+    """The number of a page's first variant: past those of its variants at this seed already `taken` (a project's
+    pages), so that a new variant never takes the name of a page that is there (1 where none is)."""
+    prefix = variant_prefix(source, seed)
+    numbers = [int(name[len(prefix):]) for name in taken
+               if name.startswith(prefix) and _VARIANT_NUMBER.fullmatch(name[len(prefix):])]
+    return max(numbers, default=0) + 1
+
+
+_VARIANT_NUMBER = re.compile(r"[1-9][0-9]*")  # as `output_name` writes K (ASCII, no leading zero)
 
 
 # -- one page ------------------------------------------------------------------------------------------------
@@ -175,7 +194,7 @@ def synthesise_page(source: Source, variant: int, options: SynthOptions,
     """Variant `variant` of a labelled page. `chosen` forces the transformations (else they are drawn)."""
     from ..extract.training import page_digest
 
-    name = output_name(source.name, variant)
+    name = output_name(source.name, variant, options.seed)
     page = parse_html(source.html)
     input_digest = page_digest(page, source.records)
     records, dropped_xpaths, dropped_records = _resolve(page, source.records)
@@ -183,11 +202,13 @@ def synthesise_page(source: Source, variant: int, options: SynthOptions,
     layout = build_layout(page.root, records, protected=[STAMP])
     rng = random.Random(variant_seed(options.seed, source.name, variant, "structure"))
     names = list(chosen) if chosen is not None else _draw(options, rng)
-    applied = []
-    for transform in TRANSFORM_NAMES:
-        if transform in names:
-            change = TRANSFORMS[transform](layout, rng)
-            applied.append({"name": transform, "count": change.count, "detail": change.detail})
+    applied = [_apply(transform, layout, rng) for transform in TRANSFORM_NAMES if transform in names]
+    unchanged: list[str] = []
+    if options.at_least_one and chosen is None and not _changed(applied):
+        applied += _apply_one_that_changes(options, names, layout, rng)
+        if not _changed(applied):
+            unchanged.append(f"no selected transformation applies to this page ({', '.join(options.transforms)}): "
+                             "the variant's structure is its page's (--at-least-one)")
     content = None
     if options.content:
         changer = ContentChanger(variant_seed(options.seed, source.name, variant, CONTENT))
@@ -197,7 +218,7 @@ def synthesise_page(source: Source, variant: int, options: SynthOptions,
     located, final_page, final_html = _write_and_locate(page, stamped)
     out_records, warnings = _follow(records, stamped, located)
     result = SynthPage(name, source.name, variant, final_html, out_records, applied, content, dropped_xpaths,
-                       dropped_records, [*page.warnings, *warnings],  # a cut nesting changes the output too
+                       dropped_records, [*page.warnings, *warnings, *unchanged],  # a cut nesting changes it too
                        style_sheets, source.made_from or input_digest, input_digest if source.made_from else "")
     _check(result, final_page)
     return result
@@ -209,6 +230,29 @@ def _draw(options: SynthOptions, rng: random.Random) -> list[str]:
     if not names and options.at_least_one and options.transforms:
         names = [rng.choice(options.transforms)]  # asked for: every variant changes the structure somehow
     return names
+
+
+def _apply(transform: str, layout: Layout, rng: random.Random) -> dict[str, object]:
+    """The transformation applied, as the manifest says it: how many places it changed (0: none)."""
+    change = TRANSFORMS[transform](layout, rng)
+    return {"name": transform, "count": change.count, "detail": change.detail}
+
+
+def _changed(applied: list[dict[str, object]]) -> bool:
+    return any(a["count"] for a in applied)
+
+
+def _apply_one_that_changes(options: SynthOptions, tried: list[str], layout: Layout,
+                            rng: random.Random) -> list[dict[str, object]]:
+    """--at-least-one, where what was drawn changed nothing (no table to turn, no container to rename): the other
+    selected transformations in random order, until one changes the page; each one tried, as applied."""
+    others = [t for t in options.transforms if t not in tried]
+    applied: list[dict[str, object]] = []
+    for transform in rng.sample(others, len(others)):
+        applied.append(_apply(transform, layout, rng))
+        if _changed(applied):
+            break
+    return applied
 
 
 def _resolve(page: Page, records: Sequence[Sequence[str]]) -> tuple[list[list[Element]], list[str], list[int]]:
@@ -381,6 +425,10 @@ class Sources:
 
     loaders: list[tuple[str, Callable[[], Source]]]
     problems: list[str] = field(default_factory=list)
+    # the folders the pages are read from (a dataset's pages and labels, a project): no output may overlap them
+    folders: tuple[Path, ...] = ()
+    left_out: list[str] = field(default_factory=list)  # pages found but not to be made variants of
+    taken: frozenset[str] = frozenset()  # page names the variants must not take (a project's own pages)
 
     @property
     def count(self) -> int:
@@ -427,7 +475,8 @@ def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[s
                         f" no ground truth in {gt_dir} ({listed(unlabelled, 8, total=True)}); left out")
     if not loaders:
         raise DatasetError(f"no page with ground truth in {pages_dir} and {gt_dir}")
-    return Sources(loaders, problems)
+    left_out = [name for name in truths if name not in dict(loaders)] + unlabelled
+    return Sources(loaders, problems, (Path(pages_dir), Path(gt_dir)), left_out)
 
 
 def project_sources(project_dir: str | Path) -> Sources:
@@ -441,6 +490,7 @@ def project_sources(project_dir: str | Path) -> Sources:
     loaders: list[tuple[str, Callable[[], Source]]] = []
     unlabelled: list[str] = []
     with open_project(project_dir) as project:
+        names = project.page_names()
         for info in project.pages():
             records = project.true_records(info.name)
             if not records and info.status not in TRUE_PAGE_STATUSES:
@@ -460,7 +510,7 @@ def project_sources(project_dir: str | Path) -> Sources:
     # one line for them all: a project's pages not labelled yet may be most of its pages
     problems = [f"{counted(len(unlabelled), 'page')} of the project {'has' if len(unlabelled) == 1 else 'have'} no "
                 f"accepted labels ({listed(unlabelled, 8, total=True)}); left out"] if unlabelled else []
-    return Sources(loaders, problems)
+    return Sources(loaders, problems, (Path(project_dir),), unlabelled, frozenset(names))
 
 
 # -- a dataset -----------------------------------------------------------------------------------------------------
@@ -497,6 +547,8 @@ class SynthReport:
     planned: int = 0  # the pages it is to write: every variant of every labelled page
     files_per_page: int = 0  # its formats and its ground truth
     files: int = 0  # the files written so far
+    left_out: list[str] = field(default_factory=list)  # source pages of which no variant was made (`problems` say why)
+    renumbered: list[str] = field(default_factory=list)  # source pages whose variants are numbered past the taken
 
     @property
     def dropped_xpaths(self) -> int:
@@ -522,8 +574,10 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
     report = report if report is not None else SynthReport(target)
     report.out = target
     report.problems[:] = sources.problems
+    report.left_out[:] = sources.left_out
     report.planned = sources.count * options.variants
     report.files_per_page = len(options.formats) + 1
+    refuse_own_input(target, sources.folders)
     manifest = _Manifest(target / MANIFEST, options)
     # Written first, marked unfinished (before an earlier dataset's files go, too): a run stopped part way leaves a
     # folder that says so, and that the same command replaces, rather than pages that look like a whole dataset
@@ -534,7 +588,7 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
     loaders = dict(sources.loaders)
     try:
         for name in progress(list(loaders)):
-            _synthesise_source(name, loaders[name], target, options, manifest, report)
+            _synthesise_source(name, loaders[name], target, options, manifest, report, sources.taken)
     except BaseException:  # Ctrl+C, SIGTERM, a disk full: the pages written are described, and said unfinished
         report.seconds = time.perf_counter() - started
         with contextlib.suppress(OSError):
@@ -546,23 +600,28 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
 
 
 def _synthesise_source(name: str, load: Callable[[], Source], target: Path, options: SynthOptions,
-                       manifest: _Manifest, report: SynthReport) -> None:
+                       manifest: _Manifest, report: SynthReport, taken: frozenset[str] = frozenset()) -> None:
     """Every variant of one labelled page, written. One unreadable page or one failed variant is reported and
     skipped; the rest of the dataset is made."""
     try:
         source = load()
     except RecordLensError as error:
         report.problems.append(f"page {name}: {error}; left out")
+        report.left_out.append(name)
         return
     named = False
-    for variant in range(1, options.variants + 1):
+    first = first_variant(name, options.seed, taken)
+    if first > 1:
+        report.renumbered.append(name)
+    numbers = range(first, first + options.variants)
+    for variant in numbers:
         try:
             result = synthesise_page(source, variant, options)
         except SynthError as error:
             report.problems.append(f"page {name} variant {variant}: {error}")
             continue
         if not named:  # before the page's first file: its source's digest is known from the first variant made
-            manifest.name(result, range(variant, options.variants + 1), report.problems)
+            manifest.name(result, range(variant, numbers.stop), report.problems)
             named = True
         manifest.describe(result)
         written = report.files
@@ -573,6 +632,8 @@ def _synthesise_source(name: str, load: Callable[[], Source], target: Path, opti
                 manifest.forget(result.name)
             raise
         report.pages.append(WrittenPage.of(result))
+    if not named:  # every variant failed (each said)
+        report.left_out.append(name)
 
 
 class _Manifest:
@@ -591,8 +652,9 @@ class _Manifest:
     def name(self, page: SynthPage, variants: Iterable[int], problems: list[str]) -> None:
         """Name these variants of the page's source, and write the manifest so."""
         for variant in variants:
-            entry: dict[str, object] = {"name": output_name(page.source, variant), "source": page.source,
-                                        "variant": variant, "source_digest": page.source_digest}
+            entry: dict[str, object] = {"name": output_name(page.source, variant, self.options.seed),
+                                        "source": page.source, "variant": variant,
+                                        "source_digest": page.source_digest}
             if page.input_digest:
                 entry["input_digest"] = page.input_digest
             self.named[str(entry["name"])] = "  " + json.dumps(entry, ensure_ascii=False)
@@ -612,8 +674,23 @@ class _Manifest:
         atomic.write_text(self.path, _manifest(self.options, self.entries, problems, complete))
 
 
-_VARIANT_FILE = re.compile(r".+_v\d+\.(html|mhtml|json)")  # what `output_name` names, and only that
+_VARIANT_FILE = re.compile(r".+_v\d+\.(html|mhtml|json)")  # what `output_name` names (N_vK, N_sS_vK), and only that
 _UNFINISHED_WRITE = re.compile(r"\..+\.tmp")  # atomic's temporary beside the file it writes
+
+
+def refuse_own_input(target: Path, inputs: Iterable[Path]) -> None:
+    """Refused before anything is touched: an output folder that is an input folder, holds one, or lies inside one.
+    An earlier dataset in `target` is replaced whole, so a synth output given as its own --out would be deleted
+    before it is read (and the new dataset left empty); and pages written inside an input would become its pages.
+    Compared as resolved paths, so that a symbolic link or `..` does not hide the overlap."""
+    out = target.resolve()
+    for folder in inputs:
+        source = folder.resolve()
+        if out == source or out in source.parents or source in out.parents:
+            where = ("is" if out == source else "holds" if out in source.parents else "lies inside")
+            raise SynthError(f"--out {target} {where} the input folder {folder}"
+                             f"{f' ({source})' if source != folder.absolute() else ''}: synth replaces its --out "
+                             "whole, and would delete or mix with the pages it reads; choose another --out")
 
 
 def _prepare_output(target: Path, mark_unfinished: Callable[[], None]) -> int:

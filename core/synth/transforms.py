@@ -271,24 +271,55 @@ def _table_to_cards(table: Element) -> None:
             element.attrs.pop(name, None)
 
 
+# What the HTML parser leaves where it stands between table rows and cells (any other text it moves out of the table)
+_HTML_SPACE = " \t\n\f\r"
+
+
 def _cards_to_table(container: Element, unit_roots: set[int]) -> None:
-    """The container becomes a table with one body; each record root a row, each of its children a cell."""
+    """The container becomes a table with one body; each record root a row, each of its child elements a cell.
+    The loose texts of a row (or of the container) share one cell, where the first of them stood: the text map
+    reads only an element's last text, so a row names the texts its card named, and no text its card hid (one
+    cell each, `<div>A<!---->B<span>S</span>C</div>` would name A and B too)."""
     body = new_element("tbody")
-    for child in container.children:
-        if isinstance(child, str) and not child.strip():
-            append(body, child)
-        elif isinstance(child, Element) and id(child) in unit_roots:
-            child.tag = "tr"
-            cells = list(child.children)
-            child.children = []
-            for cell in cells:
-                append(child, cell if isinstance(cell, str) and not cell.strip() else new_element("td", {}, [cell]))
-            append(body, child)
+    for part in _grouped(container.children, lambda child: id(child) in unit_roots):
+        if isinstance(part, list):
+            append(body, new_element("tr", {}, [new_element("td", {}, part)]))
         else:
-            append(body, new_element("tr", {}, [new_element("td", {}, [child])]))
+            if isinstance(part, Element):
+                _card_to_row(part)
+            append(body, part)
     container.tag = "table"
     container.children = []
     append(container, body)
+
+
+def _card_to_row(card: Element) -> None:
+    parts = _grouped(card.children, lambda child: False)
+    card.tag = "tr"
+    card.children = []
+    for part in parts:
+        append(card, new_element("td", {}, part) if isinstance(part, list) else part)
+
+
+Cell = list[Element | str]  # a table cell's content, before the cell is made
+
+
+def _grouped(children: list[Element | str], kept: Callable[[Element], bool]) -> list[Element | str | Cell]:
+    """The children as a table holds them: the parser's spaces and the `kept` elements as they are, every other
+    element alone in a list (a cell's content), and all the texts together in one list where the first text was."""
+    parts: list[Element | str | Cell] = []
+    texts: Cell | None = None
+    for child in children:
+        if isinstance(child, Element):
+            parts.append(child if kept(child) else [child])
+        elif not child.strip(_HTML_SPACE):
+            parts.append(child)
+        elif texts is None:
+            texts = [child]
+            parts.append(texts)
+        else:
+            texts.append(child)
+    return parts
 
 
 def rename_container(layout: Layout, rng: random.Random) -> Applied:
