@@ -27,6 +27,7 @@ import itertools
 import json
 import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ from ...core.page import read_snapshot, write_mhtml
 from ..labelling.page_view import parse_js_result
 from ..qt.event_loop import settled_grab, spin
 from ..qt.page_loader import OfflinePage, ScriptBridge, script_slot
-from ..qt.page_scripts import document_script, read_script
+from ..qt.page_scripts import document_script
 from ..qt.signals import emit
 from ..qt.widgets import button
 from .site_page import (
@@ -65,7 +66,7 @@ from .site_page import (
     resaved_note,
     restore_saved,
 )
-from .site_saver import KEEP_HIDDEN
+from .site_saver import SCRIPT_WAIT_S, keep_hidden
 
 _log = logging.getLogger(__name__)
 SCRIPTS = ("som.js", "site_events.js")
@@ -88,6 +89,16 @@ def png_bytes(image: QImage) -> bytes:
     image.save(buffer, "PNG")
     buffer.close()
     return bytes(data)
+
+
+def _spin_until(condition: Callable[[], bool], seconds: float) -> bool:
+    """Run the event loop until `condition()` (True) or `seconds` have passed (False): a page's answer."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() >= deadline:
+            return False
+        spin(20)
+    return True
 
 
 def target_from_json(data: dict[str, Any]) -> Target:
@@ -508,17 +519,8 @@ class SiteBrowser(QWidget):
         side = dict(indexed.side) if indexed is not None else {}  # its side files (kind -> path), as indexed
         target = Path(path) if path is not None else existing or self.site.root / "saved.mhtml"
         raw = target.with_name(f".{target.name}.chromium.mhtml")
-        # The numbers drawn while recording are the app's, not the page's: off the page while Chromium writes it
-        # (restore_saved strips any drawn meanwhile), back as they were after.
         try:
-            self.run_js("__recordlens.som.detach()")
-            # Chromium's MHTML writer drops hidden fields and `hidden` elements: made what it keeps, still hidden
-            # and still sent with their form (keep_hidden.js; a captured page has them so already).
-            self.run_js(read_script(KEEP_HIDDEN))
-            try:
-                self._chromium_save(raw, timeout_ms)
-            finally:
-                self.run_js("__recordlens.som.attach()")
+            self._save_marked(raw, timeout_ms)
             html, resources = restore_saved(read_snapshot(raw), self.current)
             write_mhtml(target, html, url=self.current.url, title=self.current.title or None, resources=resources)
         finally:
@@ -536,6 +538,19 @@ class SiteBrowser(QWidget):
             return None
         stale = [kind for kind in STALE_SIDE_FILES if side.get(kind)]
         return note_resaved(target, self.site.root / side["meta"], stale)
+
+    def _save_marked(self, raw: Path, timeout_ms: int) -> None:
+        """The page on show written by Chromium to `raw`, as the capture and the web saver write theirs. The numbers
+        drawn while recording are the app's, not the page's: off the page while it is written (restore_saved
+        strips any drawn meanwhile), and back as they were after, whatever fails. Chromium's MHTML writer drops
+        hidden fields and `hidden` elements: in every frame, made what it keeps, still hidden and still sent
+        with their form (site_saver's `keep_hidden`; a captured page has them so already)."""
+        try:
+            self.run_js("__recordlens.som.detach()")
+            keep_hidden(self.page, _spin_until, lambda: SCRIPT_WAIT_S)
+            self._chromium_save(raw, timeout_ms)
+        finally:
+            self.run_js("__recordlens.som.attach()")
 
     def _chromium_save(self, raw: Path, timeout_ms: int) -> None:
         """The page on show as Chromium's MHTML writer writes it, to `raw`."""

@@ -19,7 +19,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -102,7 +102,7 @@ class TaskEditor(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(COLUMNS.index("instruction"), QHeaderView.ResizeMode.Stretch)
         self.table.itemChanged.connect(_show_whole_text)
-        # Every cell change (tints and tooltips too) would compare the whole table: once per turn of the loop
+        # Every cell change would compare the whole table: once per turn of the loop (tints set none: `_tint`)
         self._recheck = QTimer(self, singleShot=True, interval=0)
         self._recheck.timeout.connect(self._note_change)
         self._recheck.timeout.connect(self._refresh_rows_note)
@@ -261,12 +261,21 @@ class TaskEditor(QWidget):
         return tasks, problems
 
     def _tint(self, row: int, problem: str | None) -> None:
+        """A bad row tinted, its problem as every cell's tooltip; a good row plain, each tooltip the cell's whole
+        text (as `_show_whole_text` keeps it). Only what differs is set, and with the table's signals blocked:
+        every set emits itemChanged, which asks for the table to be checked again, and a note on show tints
+        again on each check, so the UI thread re-validated the table without end. The view still repaints."""
         brush = QBrush(BAD_ROW) if problem else QBrush()
-        for column in range(self.table.columnCount()):
-            item = self.table.item(row, column)
-            if item is not None:
-                item.setBackground(brush)
-                item.setToolTip(problem or "")
+        with QSignalBlocker(self.table):
+            for column in range(self.table.columnCount()):
+                item = self.table.item(row, column)
+                if item is None:
+                    continue
+                if item.background() != brush:
+                    item.setBackground(brush)
+                tip = problem or item.text()
+                if item.toolTip() != tip:
+                    item.setToolTip(tip)
 
     def current_task(self) -> Task | None:
         row = self.table.currentRow()

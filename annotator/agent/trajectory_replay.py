@@ -86,11 +86,10 @@ def replay(trajectory: Trajectory, browser: Browser, start_url: str | None = Non
             result.done += 1  # a failed agent step did nothing on the page; replay does nothing either
             continue
         try:
-            observation = browser.observe()
-            if step.action != "go_back" and not_in_snapshot(observation):
+            if step.action != "go_back" and shows_missing_page(browser):
                 raise PageGone(f"the site holds no page for this URL (“not in this snapshot”), so the step cannot "
                                f"be taken on it{_recorded_on(step, browser.url)}")
-            _carry_out(step, browser, observation)
+            _carry_out(step, browser)
         except RecordLensError as error:
             result.failed_step = index
             result.message = f"step {index + 1} ({describe(step)}) failed on {browser.url}: {error}"
@@ -98,7 +97,7 @@ def replay(trajectory: Trajectory, browser: Browser, start_url: str | None = Non
         result.done += 1
     result.final_url = browser.url
     if result.failed_step is None and result.done == result.steps and steps:
-        result.ended_outside = not_in_snapshot(browser.observe())
+        result.ended_outside = shows_missing_page(browser)
     if result.ok:
         result.message = f"all {result.steps} steps replayed; ended on {result.final_url}"
     elif result.ended_outside:
@@ -114,6 +113,17 @@ def not_in_snapshot(observation: Observation) -> bool:
     return observation.title == MISSING_PAGE_TITLE
 
 
+def shows_missing_page(browser: Browser) -> bool:
+    """Whether `browser` shows its "not in this snapshot" page, told as cheaply as it can be: the app's browser
+    says whether its page is one of the site's (`in_site`), where an observation numbers the page, draws the
+    numbers and takes a screenshot, only for its title to be read. Another browser is observed."""
+    shown = getattr(browser, "browser", browser)  # QtSiteBrowser drives a SiteBrowser, which knows
+    in_site = getattr(shown, "in_site", None)
+    if isinstance(in_site, bool):
+        return not in_site
+    return not_in_snapshot(browser.observe())
+
+
 def _recorded_on(step: Step, url: str) -> str:
     """Where the step was recorded, when that is another URL than the page it was to be taken on now."""
     return f"; it was recorded on {step.url}" if step.url and step.url != url else ""
@@ -127,9 +137,10 @@ class PageGone(RecordLensError):
     """The step is to be taken on a page the site does not hold."""
 
 
-def _carry_out(step: Step, browser: Browser, observation: Observation) -> None:
-    """Carry out `step` on the page `observation` (just made) shows."""
+def _carry_out(step: Step, browser: Browser) -> None:
+    """Carry out `step` on the page on show; only a step with a target observes the page, to find it there."""
     if step.target is not None and step.action in ("click", "type", "scroll"):
+        observation = browser.observe()
         locate = getattr(browser, "locate", None)
         found = locate(step.target) if callable(locate) else find_target(step.target, observation.elements)
         if found is None:

@@ -328,23 +328,34 @@
     ];
   };
 
+  // The first of `spots` with the least of `keys[0]`, of those the least of `keys[1]`, and so on.
+  const leastBy = (spots, keys) =>
+    keys.reduce((left, key) => {
+      const low = Math.min(...left.map(key));
+      return left.filter((b) => key(b) === low);
+    }, spots)[0];
+
   // items: [{r, texts, w, h}] in label order; `pageTexts`: the page's visible text (pageTextRects). The chosen
-  // viewport rectangle of each badge.
+  // viewport rectangle of each badge. In tiers, as overlay.js does: a place clear of every numbered element's
+  // text, of the other elements' boxes and of the badges placed, and read as its own element's, comes first;
+  // page text only ranks such places (least hidden first). Summed with the boxes, text all around an element (a
+  // table cell) weighed as much as the next row's link, and the badge went into that link's box.
   const placeBadges = (items, pageTexts = []) => {
-    const texts = banded([...items.flatMap((item) => item.texts), ...pageTexts]);
+    const numbered = banded(items.flatMap((item) => item.texts));
+    const page = banded(pageTexts);
     const placed = [];
     return items.map((item, i) => {
       const blocking = (b) =>
-        coveredIn(texts, b) +
+        coveredIn(numbered, b) +
         items.reduce((sum, other, j) => sum + (j === i ? 0 : overlap(b, other.r)), 0) +
         placed.reduce((sum, other) => sum + overlap(b, other), 0);
       // Read as its own element's number: no other element's box is as near.
-      const own = (b) => items.every((other, j) => j === i || apart(b, other.r) > apart(b, item.r));
+      const notOwn = (b) => (items.every((other, j) => j === i || apart(b, other.r) > apart(b, item.r)) ? 0 : 1);
+      const hidden = (b) => coveredIn(page, b);
+      const cost = (b) => blocking(b) + (inView(b) ? 0 : 1e9);
       const options = places(item.r, item.texts, item.w, item.h);
       const unblocked = options.filter((b) => inView(b) && blocking(b) === 0);
-      const free = unblocked.find(own) || unblocked[0];
-      const cost = (b) => blocking(b) + (inView(b) ? 0 : 1e9);
-      const best = free || options.reduce((a, b) => (cost(b) < cost(a) ? b : a));
+      const best = unblocked.length ? leastBy(unblocked, [notOwn, hidden]) : leastBy(options, [cost, notOwn, hidden]);
       placed.push(best);
       return best;
     });

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QPushButton, QTableWidgetItem
 
 from recordlens.annotator.agent.recorder import Recorder
 from recordlens.annotator.agent.recording_panel import RecordingPanel
-from recordlens.annotator.agent.task_editor import COLUMNS, TaskEditor
+from recordlens.annotator.agent.task_editor import BAD_ROW, COLUMNS, TaskEditor
 from recordlens.core.agent.model import Task
 from recordlens.core.agent.tasks import save_tasks
 from tests.app.agent_helpers import click, element, shown_browser, wait_for
@@ -112,3 +112,30 @@ def test_the_tasks_tabs_bad_rows_note_follows_the_rows_removed_or_put_right(qtbo
     editor.table.setItem(2, COLUMNS.index("answer"), QTableWidgetItem("nothing at all"))
     settle(qtbot)
     assert editor.status.text() == "3 tasks, all valid"
+
+
+@pytest.mark.timeout(120)
+def test_a_bad_rows_note_on_show_leaves_the_ui_thread_idle(qtbot) -> None:
+    """Tinting a row emits itemChanged, which asked for the table to be checked again, which tinted again: the
+    table was re-validated without end for as long as the note stayed."""
+    editor = TaskEditor()
+    qtbot.addWidget(editor)
+    editor.show()
+    editor.set_tasks([Task(id=f"t{n}", instruction="x", answer="x", start_url=HOME) for n in range(20)])
+    editor.table.setItem(0, COLUMNS.index("id"), QTableWidgetItem(""))
+    settle(qtbot)
+    rechecks = []
+    editor._recheck.timeout.connect(lambda: rechecks.append(1))
+
+    press(editor, "Check")  # row 1 is bad
+    qtbot.wait(500)
+    assert len(rechecks) < 5, f"{len(rechecks)} re-checks in 500 ms after Check alone"
+    assert editor.status.text().startswith("1 bad row(s): row 1: "), editor.status.text()
+    bad, good = editor.table.item(0, 0), editor.table.item(1, COLUMNS.index("instruction"))
+    assert bad.background().color() == BAD_ROW and bad.toolTip()  # the problem, on the bad row
+    assert good.toolTip() == "x"  # a good cell's tooltip is still its whole text
+
+    editor.table.setItem(0, COLUMNS.index("id"), QTableWidgetItem("t0"))  # put right: the note still follows
+    settle(qtbot)
+    assert editor.status.text() == "20 tasks, all valid", editor.status.text()  # the file's rows again
+    assert editor.table.item(0, 1).background().style() == Qt.BrushStyle.NoBrush

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from recordlens.annotator.agent import site_browser
 from recordlens.annotator.agent.site_browser import SiteBrowser
 from recordlens.core.agent.sites import build_site
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
@@ -40,3 +41,55 @@ def test_a_re_saved_page_keeps_its_hidden_fields(qtbot, tmp_path: Path) -> None:
     text.open(URL)
     assert [e.name for e in text.observe().elements] == ["Add to cart"]
     assert "Voucher" not in text.observe().text
+
+
+
+BASKET = "https://shop.example.org/basket"
+# A frame of the page's own origin (a srcdoc one: the site browser loads no frame from an address) with a form.
+FRAMED = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>Basket</title></head><body><h1>Basket</h1>
+<iframe srcdoc='<form action="/order"><input type="hidden" name="basket" value="B-9021"><button>Order</button></form>'
+ width="400" height="200"></iframe></body></html>"""
+HOST_TAG = "recordlens-som"  # the set-of-mark layer's element
+
+
+def layers_on_page(browser: SiteBrowser) -> int:
+    return browser.js_json(f"JSON.stringify(document.getElementsByTagName('{HOST_TAG}').length)")
+
+
+def test_a_re_saved_page_keeps_the_hidden_fields_of_its_frames(qtbot, tmp_path: Path) -> None:
+    """The site browser marked the main frame only: a same-origin frame's form lost its hidden field."""
+    write_mhtml(tmp_path / "basket.mhtml", FRAMED, url=BASKET)
+    browser = SiteBrowser(build_site(tmp_path))
+    qtbot.addWidget(browser)
+    try:
+        browser.open(BASKET)
+        assert browser.wait_until_loaded()
+        browser.mark()  # the numbers drawn, as while recording
+        saved = browser.save_page()
+        assert layers_on_page(browser) == 1  # back after the save
+    finally:
+        browser.dispose()
+    frames = [r.data.decode("latin-1") for r in read_snapshot(saved).resources.values() if b"Order" in r.data]
+    assert len(frames) == 1
+    assert 'data-recordlens-type="hidden"' in frames[0] and "B-9021" in frames[0]
+
+
+def test_the_numbers_come_back_when_marking_the_hidden_fields_fails(qtbot, tmp_path: Path, monkeypatch) -> None:
+    write_mhtml(tmp_path / "basket.mhtml", FRAMED, url=BASKET)
+    browser = SiteBrowser(build_site(tmp_path))
+    qtbot.addWidget(browser)
+
+    def no_answer(*_: object) -> None:
+        raise TimeoutError("JavaScript did not answer within 10000 ms")
+
+    monkeypatch.setattr(site_browser, "keep_hidden", no_answer)
+    try:
+        browser.open(BASKET)
+        assert browser.wait_until_loaded()
+        browser.mark()
+        assert layers_on_page(browser) == 1
+        with pytest.raises(TimeoutError):
+            browser.save_page()
+        assert layers_on_page(browser) == 1  # the recording's numbers are not left off the page
+    finally:
+        browser.dispose()

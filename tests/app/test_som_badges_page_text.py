@@ -100,3 +100,26 @@ def test_where_every_place_holds_text_the_one_hiding_least_wins_and_always_the_s
     free = [t for t in page if t["left"] != 261]
     chosen = browser.browser.js_json(f"__recordlens.som.placeBadges({json.dumps([item])}, {json.dumps(free)})")
     assert chosen == [{"left": 264, "top": 202, "right": 284, "bottom": 218}]  # after its text, on its line
+
+
+def box(left: float, top: float, width: float, height: float) -> dict[str, float]:
+    """A rectangle as som.js reads a DOMRect."""
+    return {"left": left, "top": top, "right": left + width, "bottom": top + height, "width": width, "height": height}
+
+
+@pytest.mark.timeout(120)
+def test_page_text_all_around_never_puts_a_badge_in_the_next_elements_box(browser) -> None:
+    """Page text is avoided second: a link in a table cell, with text left and right of it and a header row above,
+    had every place touch some text, and its badge was put 11 px into the next row's link, to be read as its."""
+    a = {"r": box(100, 100, 100, 20), "texts": [box(100, 100, 100, 20)], "w": 16, "h": 16}
+    b = {"r": box(100, 125, 100, 20), "texts": [box(100, 125, 40, 20)], "w": 16, "h": 16}
+    page = [box(0, 80, 400, 20),  # the header row
+            box(0, 100, 99, 20), box(201, 100, 199, 20),  # the cells left and right of A
+            box(0, 125, 99, 20), box(201, 125, 199, 20)]  # and of B
+    call = f"__recordlens.som.placeBadges({json.dumps([a, b])}, {json.dumps(page)})"
+    badge_a, badge_b = browser.browser.js_json(call)
+    assert badge_a == {"left": 100, "top": 84, "right": 116, "bottom": 100}  # above A, over the header's text
+    for badge, other in ((badge_a, b), (badge_b, a)):
+        corners = [badge["left"], badge["top"], badge["right"] - badge["left"], badge["bottom"] - badge["top"]]
+        theirs = other["r"]
+        assert overlap(corners, [theirs["left"], theirs["top"], theirs["width"], theirs["height"]]) == 0
