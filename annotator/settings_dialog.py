@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import extract
-from ..core.llm import KEY_MARK, endpoint_problem, holds_credential, without_credential
+from ..core.llm import KEY_MARK, USERINFO_MARK, endpoint_problem, holds_credential, holds_key_mark, without_credential
 from ..core.page import FORMATS
 from ..core.store import PROJECT_SET
 from .settings import GEMINI, KeyStore, Settings, offline_default_method
@@ -116,10 +116,11 @@ class SettingsDialog(QDialog):
 
     def _say_endpoint_credential(self) -> None:
         """A note, as the endpoint is typed, when it holds a credential (the settings file keeps none: it is used
-        this session and saved as [key], as runs record it), or holds the mark where one was left out."""
+        this session and saved as [key], or %5Bkey%5D before the host), or holds the mark where one was left out."""
         endpoint = self.endpoint.text().strip()
-        if KEY_MARK in endpoint:  # the mark a credential was saved as
-            text = (f"{KEY_MARK} stands for the credential of this address, which the settings file does not keep: "
+        if holds_key_mark(endpoint):  # the mark a credential was saved as, named as the address writes it
+            mark = USERINFO_MARK if USERINFO_MARK in endpoint else KEY_MARK
+            text = (f"{mark} stands for the credential of this address, which the settings file does not keep: "
                     f"replace it with the credential to propose through this endpoint.")
         elif holds_credential(endpoint):
             text = (f"The credential in this address is used for this session only: the settings file keeps no "
@@ -137,6 +138,8 @@ class SettingsDialog(QDialog):
         host:port would fail every Propose after its retries)."""
         endpoint = self.endpoint.text().strip()
         problem = endpoint_problem(endpoint) if endpoint else None
+        if problem and holds_key_mark(endpoint):  # the bracketed mark before the host, as a previous version saved
+            problem = f"holds {KEY_MARK} in place of its credential: replace the mark with the credential"
         if problem:
             self.problem.setText(f"The Gemini endpoint {problem}.")
             self.problem.show()

@@ -26,7 +26,7 @@ from ...core.extract import (
     train_on_project,
     unusable_said,
 )
-from ...core.llm import KEY_MARK
+from ...core.llm import KEY_MARK, holds_key_mark
 from ...core.records import new_records
 from ...core.runs import check_the_endpoint
 from ...core.store import Project, labelled_page_names
@@ -253,7 +253,7 @@ class JobController:
         # Gemini chosen but no key this session (a key kept for the session only is gone after a restart).
         keyless = ("Gemini is the default extractor but no key is set (Settings, Ctrl+,)"
                    if chosen is None and window.settings.default_extractor == GEMINI and method != GEMINI else "")
-        if method == GEMINI and KEY_MARK in window.settings.gemini_endpoint:
+        if method == GEMINI and holds_key_mark(window.settings.gemini_endpoint):
             # saved without its credential (the settings file keeps none): every call would be refused
             window.message(f"the Gemini endpoint in Settings holds {KEY_MARK} in place of its credential, which the "
                            "settings file does not keep: give it again in Settings (Ctrl+,) to propose with Gemini",

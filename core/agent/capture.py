@@ -805,7 +805,8 @@ def _queue_again(state: _State, settled: list[tuple[str, dict[str, Any]]], max_d
 def _saved_links(page_file: Path, url: str) -> list[str]:
     """The links (a and area hrefs) of a saved page, resolved against its URL, and its GET forms as submitted with
     their default values (hidden fields kept by the capture included): what the renderer follows on a live page,
-    as the site's browsers send it (forms.py)."""
+    as the site's browsers send it (forms.py). A link or a form action that is no URL is not followed, as on a
+    live page (`_unseen`, and `submission`'s None)."""
     from ..page.dataset import parse_snapshot
     from ..page.snapshot import read_snapshot
     from .forms import FormControls, form_method
@@ -819,8 +820,16 @@ def _saved_links(page_file: Path, url: str) -> list[str]:
     controls = FormControls(page)
     forms = [controls.submission(e, None, document_url=url, base_url=url) for e in elements
              if e.tag == "form" and form_method(e) == "get"]
-    return [urljoin(url, str(e.attrs["href"])) for e in elements
-            if e.tag in ("a", "area") and e.attrs.get("href")] + [form for form in forms if form is not None]
+    links = [_resolved(url, str(e.attrs["href"])) for e in elements if e.tag in ("a", "area") and e.attrs.get("href")]
+    return [target for target in [*links, *forms] if target is not None]
+
+
+def _resolved(url: str, href: str) -> str | None:
+    """`href` resolved against `url`; None for an href that is no URL ("http://[x/": brackets holding no host)."""
+    try:
+        return urljoin(url, href)
+    except ValueError:
+        return None
 
 
 def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, state: _State,
@@ -926,10 +935,10 @@ def _unseen(links: Iterable[str], state: _State) -> dict[str, str]:
     found: dict[str, str] = {}
     keys: set[str] = set()
     for link in links:
-        link = urldefrag(link.strip())[0]
-        if urlsplit(link).scheme.lower() not in ("http", "https"):
-            continue
-        try:
+        try:  # a link that is no URL ("http://[x/", which a browser gives as written) is not followed
+            link = urldefrag(link.strip())[0]
+            if urlsplit(link).scheme.lower() not in ("http", "https"):
+                continue
             key = normalise_url(link)
         except ValueError:
             continue

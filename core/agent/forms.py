@@ -463,7 +463,8 @@ class FormControls:
     def submission(self, form: Element, submitter: Element | None, *, document_url: str, base_url: str,
                    click: tuple[int, int] = (0, 0)) -> str | None:
         """The URL submitting `form` with `submitter` (None: the form itself) goes to; None for a dialog form,
-        which goes nowhere. Whether its controls let it go is form_validity's `may_submit`."""
+        which goes nowhere, and for an action that is no URL ("http://[x/"), where the standard's form submission
+        ends without going anywhere. Whether its controls let it go is form_validity's `may_submit`."""
         action = form.attrs.get("action")
         if submitter is not None and "formaction" in submitter.attrs:
             action = submitter.attrs.get("formaction")
@@ -471,12 +472,15 @@ class FormControls:
         if method == "dialog":
             return None
         action = (action or "").strip(_ASCII_SPACE)
-        target = urljoin(base_url, action) if action else document_url
+        try:
+            target = urljoin(base_url, action) if action else document_url
+            scheme, netloc, path, _, fragment = urlsplit(target)
+        except ValueError:  # brackets that hold no IPv6 host: the action cannot be parsed
+            return None
         if method == "post":
             return target
         encoding = form_encoding(form)
         query = urlencoded(self.entries(form, submitter, encoding=encoding, click=click), encoding)
-        scheme, netloc, path, _, fragment = urlsplit(target)
         return urlunsplit((scheme, netloc, path, "", "")) + "?" + query + (f"#{fragment}" if fragment else "")
 
     def implicit_submission(self, field: Element) -> tuple[Element, Element | None] | None:

@@ -1,7 +1,7 @@
 """The Gemini client: the key, one request with retries and backoff, a budget, token usage and counts.
 google-genai itself is imported only when a request is made."""
 
-from .endpoint import KEY_MARK, holds_credential, without_credential
+from .endpoint import KEY_MARK, USERINFO_MARK, holds_credential, holds_key_mark, without_credential
 from .gemini import (
     DEFAULT_MODEL,
     Answer,
@@ -19,6 +19,6 @@ from .gemini import (
 
 __all__ = [
     "DEFAULT_MODEL", "Answer", "Budget", "BudgetExceededError", "CallLog", "CallSettings", "GeminiCaller",
-    "GeminiError", "KEY_MARK", "NoApiKeyError", "api_key_from_environment", "endpoint_problem", "holds_credential",
-    "required_api_key", "without_credential",
+    "GeminiError", "KEY_MARK", "NoApiKeyError", "USERINFO_MARK", "api_key_from_environment", "endpoint_problem",
+    "holds_credential", "holds_key_mark", "required_api_key", "without_credential",
 ]

@@ -56,14 +56,15 @@ class Limiter:
     def used_up(self) -> str | None:
         return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens, self.uncounted)
 
-    def counts(self) -> tuple[int, int]:
-        return self.requests, self.tokens
+    def counts(self) -> tuple[int, int, int]:
+        """Requests, tokens, and answers without token counts: all three, since a token cap is held by each."""
+        return self.requests, self.tokens, self.uncounted
 
 
 class CountsAsked:
     """A budget whose counts are asked for (of an actor, in one question): `requests` and `tokens` read `counts`."""
 
-    def counts(self) -> tuple[int, int]:
+    def counts(self) -> tuple[int, int, int]:
         raise NotImplementedError
 
     @property
@@ -107,13 +108,14 @@ class SharedBudget(CountsAsked):
 
         return ray.get(self._actor.used_up.remote())  # type: ignore[attr-defined]
 
-    def counts(self, timeout: float | None = None) -> tuple[int, int]:
-        """Requests and tokens counted so far; with `timeout`, an actor that does not answer within it raises
-        Ray's GetTimeoutError (a TimeoutError) instead of being waited for."""
+    def counts(self, timeout: float | None = None) -> tuple[int, int, int]:
+        """Requests, tokens and answers without token counts so far (`Limiter.counts`); with `timeout`, an actor
+        that does not answer within it raises Ray's GetTimeoutError (a TimeoutError) instead of being waited for."""
         import ray
 
-        requests, tokens = ray.get(self._actor.counts.remote(), timeout=timeout)  # type: ignore[attr-defined]
-        return int(requests), int(tokens)
+        requests, tokens, uncounted = ray.get(self._actor.counts.remote(),  # type: ignore[attr-defined]
+                                              timeout=timeout)
+        return int(requests), int(tokens), int(uncounted)
 
 
 def start_shared_budget(budget: Budget, requests_per_minute: int | None = None) -> SharedBudget:
@@ -128,5 +130,7 @@ def start_shared_budget(budget: Budget, requests_per_minute: int | None = None) 
 
 
 def copy_counts(shared: SharedBudget, budget: Budget) -> None:
-    """What the workers counted, into the driver's `budget` (which the command reports and later seeds use)."""
-    budget.requests, budget.tokens = shared.counts()
+    """What the workers counted, into the driver's `budget` (which the command reports and later seeds use).
+    The answers without token counts come back too: a later shipping of `budget` seeds its actor with them, so
+    under a token cap the run still stops after the first such answer, not the first of each shipping."""
+    budget.requests, budget.tokens, budget.uncounted = shared.counts()

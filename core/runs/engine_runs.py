@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .. import atomic
 from ..extract.base import Extractor
-from ..llm.gemini import Budget
+from ..llm.gemini import Budget, budget_used_up
 from .engines import Engine, UnitFailedError, worker_name
 from .page_loop import ENDPOINT_FAILURES_IN_A_ROW, EndpointRow
 from .run_files import (
@@ -81,16 +81,29 @@ def _note_the_stop(summary: RunSummary, todo: list[str], parts: dict[str, RunSum
     """The run's stop, said as a local run says it, whichever of its pages finished first: the page to resume from
     is the first of the run's order not done (its pages in flight finish in any order), the count is what the
     whole run spent (pages in flight went on paying after the first of them met the cap), and the page stopped
-    on part way is the first in order of those (each keeps its paid calls in its `_run/N.json`)."""
+    on part way is the first in order of those (each keeps its paid calls in its `_run/N.json`). A first stop of
+    another kind (a quota the server asks to wait out) keeps its own words, though pages in flight may have spent
+    the budget since: raising the budget would not cure it."""
     stops = [name for name in todo if name in parts and parts[name].stopped]
     if not stops:
         return
     first = stops[0]
     resume_from = next(name for name in todo if not _done(parts.get(name), name))
-    spent = budget.used_up() if isinstance(budget, Budget) else None
-    reason = spent or str(parts[first].stopped).removesuffix(f"{RESUME_FROM}{first}")
-    summary.stopped = stop_said(reason, resume_from)
+    reason = str(parts[first].stopped).removesuffix(f"{RESUME_FROM}{first}")
+    spent = budget.used_up() if isinstance(budget, Budget) and _a_budget_stop(reason) else None
+    summary.stopped = stop_said(spent or reason, resume_from)
     summary.stopped_on = next((name for name in todo if name in parts and parts[name].stopped_on), None)
+
+
+# The openings of a spent budget's words, as `budget_used_up` says them (its request cap, its token cap, a token cap
+# that cannot be held), taken from it so that they follow its wording.
+_BUDGET_STOPS = tuple(str(said).split(" (", 1)[0] for said in (
+    budget_used_up(0, 0, None, 0), budget_used_up(None, 0, 0, 0), budget_used_up(None, 0, 1, 0, uncounted=1)))
+
+
+def _a_budget_stop(reason: str) -> bool:
+    """Whether a page stopped because the run's budget was spent, rather than on a quota or a cancel."""
+    return reason.startswith(_BUDGET_STOPS)
 
 
 def _done(part: RunSummary | None, name: str) -> bool:

@@ -279,7 +279,7 @@ class _DriverBudget(CountsAsked):
         _, args = self._shared.__reduce__()[:2]
         return _budget_on_a_worker, args
 
-    def counts(self) -> tuple[int, int]:
+    def counts(self) -> tuple[int, int, int]:  # requests, tokens, answers without token counts
         from ray import exceptions
 
         try:

@@ -64,7 +64,7 @@ def test_a_password_put_in_the_settings_file_by_hand_is_not_written_back(tmp_pat
     settings.zooms = "{}"
     settings.save(path)
     kept = json.loads(path.read_text(encoding="utf-8"))["gemini_endpoint"]
-    assert kept == "http://[key]@proxy.test/v1" and "pa55word" not in path.read_text(encoding="utf-8")
+    assert kept == "http://%5Bkey%5D@proxy.test/v1" and "pa55word" not in path.read_text(encoding="utf-8")
 
 
 def test_an_endpoint_saved_without_its_credential_is_said_in_the_dialog_and_at_propose(qtbot, window) -> None:
@@ -77,6 +77,15 @@ def test_an_endpoint_saved_without_its_credential_is_said_in_the_dialog_and_at_p
         QTest.keySequence(window, "P")
         assert window.job is None and not server.requests
     assert "holds [key] in place of its credential" in window.statusBar().currentMessage()
+
+
+def test_an_endpoint_saved_without_its_user_and_password_is_refused_at_propose(qtbot, window) -> None:
+    with FakeGemini(default=answer(SHOP_RECORDS)) as server:
+        with_gemini(window, server)
+        window.settings.gemini_endpoint = server.url.replace("//", "//%5Bkey%5D@", 1)  # as the settings file saves it
+        QTest.keySequence(window, "P")
+        assert window.job is None and not server.requests
+    assert "in place of its credential" in window.statusBar().currentMessage()
 
 
 # 3. a quota stop's page

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from recordlens.core.extract.base import Extraction
-from recordlens.core.llm.gemini import Budget
+from recordlens.core.llm.gemini import Budget, QuotaWaitError
 from recordlens.core.page.dom import Page
 from recordlens.core.runs.engine_runs import extract_on_engine
 from recordlens.core.runs.run_files import RunSummary, extract_pages
@@ -101,3 +101,30 @@ def test_the_stop_line_counts_what_the_run_spent_with_its_pages_in_flight(tmp_pa
 
     assert budget.tokens == 480
     assert summary.stopped == "token budget used up (480 of 250); run again to resume from page 1"
+
+
+QUOTA = ("HTTP 429: quota; the server asks to wait 3,600 s (Retry-After: a quota), more than the 300 s a call "
+         "waits; run again after that wait")
+
+
+class _QuotaOnPageOne(_Metered):
+    """Page 1's call is paid for, then the server asks to wait out its quota: the run stops there."""
+
+    def extract(self, page: Page) -> Extraction:
+        if page.name == "1":
+            self.caller.budget.reserve_request()
+            raise QuotaWaitError(QUOTA)
+        return super().extract(page)
+
+
+def test_a_quota_stop_keeps_its_words_though_pages_in_flight_spent_the_budget(tmp_path: Path) -> None:
+    files = _pages(tmp_path / "html", 6)
+    budget = Budget(max_requests=4)
+    summary = RunSummary(tmp_path / "run")
+    # Pages 4, 3 and 2 are paid, then page 1 takes the last request and meets the quota: the budget is spent
+    # as the run ends, but raising it (--max-requests) is not what resuming this run needs.
+    extract_on_engine(_LastFirst(window=4), _QuotaOnPageOne(budget), files, list(files), tmp_path / "run",
+                      summary, resume=True)
+
+    assert budget.used_up() == "request budget used up (4 of 4)"
+    assert summary.stopped == f"{QUOTA}; run again to resume from page 1"

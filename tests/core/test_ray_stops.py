@@ -61,11 +61,12 @@ def test_the_shared_budget_of_a_dead_actor_is_said_in_seconds(tmp_path: Path) ->
         local = unit.caller.budget
         with engine.shipping(unit):
             shared = unit.caller.budget
-            assert shared.counts() == (1, 10)  # one question
+            assert shared.counts() == (1, 10, 0)  # one question
             ray.kill(shared._actor)
             started = time.monotonic()
             with pytest.raises(EngineError, match="does not answer"):
-                shared.counts()
+                while time.monotonic() - started < 30:  # ray.kill is asynchronous: the actor may answer once more
+                    shared.counts()
             assert time.monotonic() - started < 30
         assert (local.requests, local.tokens) == (1, 10)  # nothing copied back, and no Ray traceback
     finally:

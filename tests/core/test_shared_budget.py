@@ -1,10 +1,14 @@
 """The limiter every Ray worker shares (core/llm/shared_budget.py), as plain state: caps and requests per
-minute. Across real workers it is tested in test_ray_engine.py."""
+minute, and what comes back to the driver's budget when a run ends (`copy_counts`). Across real workers it is
+tested in test_ray_engine.py; the one test here that needs Ray skips where it is not installed."""
 
 from __future__ import annotations
 
+import pytest
+
 from recordlens.core.llm.gemini import Budget
-from recordlens.core.llm.shared_budget import Limiter
+from recordlens.core.llm.shared_budget import CountsAsked, Limiter, copy_counts
+from tests.core.ray_helpers import require_ray
 
 
 def test_the_request_cap_gives_the_local_budgets_message() -> None:
@@ -24,7 +28,7 @@ def test_the_token_cap_counts_what_was_added() -> None:
     assert limiter.reserve(0.0)[0] == "ok"
     limiter.add_tokens(60)
     assert limiter.reserve(0.0) == ("exceeded", "token budget used up (100 of 100)")
-    assert limiter.counts() == (1, 100)
+    assert limiter.counts() == (1, 100, 0)
 
 
 def test_requests_per_minute_wait_for_the_oldest_to_leave_the_window_and_count_nothing_meanwhile() -> None:
@@ -36,3 +40,48 @@ def test_requests_per_minute_wait_for_the_oldest_to_leave_the_window_and_count_n
     assert limiter.requests == 2  # a wait is not a request
     assert limiter.reserve(60.0) == ("ok", 0.0)  # the first left the window
     assert limiter.reserve(65.0)[0] == "wait"
+
+
+class LimiterAsked(CountsAsked):
+    """The shared budget as `copy_counts` meets it, with the actor's `Limiter` asked in place of the actor."""
+
+    def __init__(self, limiter: Limiter) -> None:
+        self.limiter = limiter
+
+    def counts(self) -> tuple[int, int, int]:
+        return self.limiter.counts()
+
+
+def test_an_answer_without_token_counts_comes_back_to_the_drivers_budget() -> None:
+    budget = Budget(max_tokens=1000)
+    limiter = Limiter(budget.max_requests, budget.max_tokens)  # as start_shared_budget seeds the actor
+    assert limiter.reserve(0.0)[0] == "ok"
+    limiter.add_uncounted()  # a worker's answer came without usageMetadata
+    copy_counts(LimiterAsked(limiter), budget)  # type: ignore[arg-type] - the actor's answer, without the actor
+    assert (budget.requests, budget.tokens, budget.uncounted) == (1, 0, 1)
+    assert (budget.used_up() or "").startswith("token budget cannot be held")  # as the workers' limiter says
+
+
+def test_a_later_shipping_of_the_same_budget_still_allows_no_request_under_max_tokens() -> None:
+    ray = require_ray()
+    from recordlens.core.runs.ray_engine import RayEngine
+
+    if ray.is_initialized():
+        pytest.skip("needs a Ray instance of its own")
+    engine = RayEngine.connect(workers=1)
+    try:
+        class Unit:
+            caller = type("Caller", (), {})()
+
+        unit = Unit()
+        local = Budget(max_tokens=1000)
+        unit.caller.budget = local
+        with engine.shipping(unit):
+            unit.caller.budget.reserve_request()
+            unit.caller.budget.add_uncounted()  # ordered before the counts asked as the shipping ends
+        assert (local.requests, local.uncounted) == (1, 1)
+        with engine.shipping(unit):  # a later seed or bench method: a new actor, seeded from `local`
+            assert (unit.caller.budget.used_up() or "").startswith("token budget cannot be held")
+    finally:
+        engine.close()
+        ray.shutdown()
