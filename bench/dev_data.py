@@ -3,6 +3,7 @@ as `python bench/NAME.py`, so this folder is on sys.path)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -17,3 +18,16 @@ def development_sets() -> list[tuple[Path, Path]]:
     if missing:
         sys.exit(f"missing data: {', '.join(missing)} under {DATA}")
     return [(DATA / s / "html", DATA / s / "gt") for s in DEVELOPMENT]
+
+
+def write_or_check(shipped: Path, document: dict, *, check: bool) -> int:
+    """Write a file the project ships that is made from the development pages, or, with `check`, say whether the
+    shipped one is what they give (exit status 1 when it differs)."""
+    text = json.dumps(document, indent=1) + "\n"
+    if check:
+        same = shipped.is_file() and shipped.read_text(encoding="utf-8") == text
+        print(f"{shipped}: {'as made' if same else 'DIFFERS from what the development pages give'}")
+        return 0 if same else 1
+    shipped.write_text(text, encoding="utf-8")
+    print(f"wrote {shipped}")
+    return 0

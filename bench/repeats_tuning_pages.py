@@ -8,11 +8,10 @@ Usage: python bench/repeats_tuning_pages.py [--check]   (--check: exit 1 when th
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from dev_data import DEV
+from dev_data import DEV, write_or_check
 
 from recordlens.core.records.hygiene import dataset_labels
 from recordlens.core.runs.in_sample import REPEATS_TUNING_PAGES, digests_of
@@ -34,15 +33,7 @@ def main() -> int:
     args = parser.parse_args()
     if not (DEV / "html").is_dir():
         sys.exit(f"missing data: {DEV}")
-    text = json.dumps(tuning_document(DEV / "html", DEV / "gt"), indent=1) + "\n"
-    if args.check:
-        same = SHIPPED.is_file() and SHIPPED.read_text(encoding="utf-8") == text
-        print(f"{SHIPPED}: {'as made' if same else 'DIFFERS from what the dev pages give'}")
-        return 0 if same else 1
-    SHIPPED.write_text(text, encoding="utf-8")
-    print(f"wrote {SHIPPED}")
-    return 0
-
+    return write_or_check(SHIPPED, tuning_document(DEV / "html", DEV / "gt"), check=args.check)
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -12,11 +12,10 @@ Usage: python bench/selector_training_texts.py [--check]   (--check: exit 1 when
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from dev_data import development_sets
+from dev_data import development_sets, write_or_check
 
 from recordlens.core.extract.selector import load_model
 from recordlens.core.records.hygiene import dataset_labels
@@ -47,15 +46,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="compare with the shipped file instead of writing it")
     args = parser.parse_args()
-    text = json.dumps(texts_document(development_sets()), indent=1) + "\n"
-    if args.check:
-        same = SHIPPED.is_file() and SHIPPED.read_text(encoding="utf-8") == text
-        print(f"{SHIPPED}: {'as made' if same else 'DIFFERS from what the development pages give'}")
-        return 0 if same else 1
-    SHIPPED.write_text(text, encoding="utf-8")
-    print(f"wrote {SHIPPED}")
-    return 0
-
+    return write_or_check(SHIPPED, texts_document(development_sets()), check=args.check)
 
 if __name__ == "__main__":
     sys.exit(main())
