@@ -6,13 +6,16 @@ intercepted. A person's (a link clicked, a form submitted, a new-window link, th
 URL the site holds loads that saved page, any other URL shows the "not in this snapshot" page naming it. One the
 page makes by itself (a `<meta http-equiv=refresh>`, a redirect) is not: the page stays, and the status bar says
 so once. No request leaves the process: the loader's blocker refuses and counts every one that is not the page or
-one of its archived resources; the count is the page's on show, started again with each page. `page_note()` says
-both in one line, so that neither replaces the other in a status bar.
+one of its archived resources; the count is the page's on show, started again with each page. A frame loads what
+the snapshot holds: a captured page's frames are parts of its MHTML (`cid:` frames, served beside the page like
+its other resources), and a `srcdoc` or `data:` frame is the page's own; a frame of the live web stays empty, and
+is counted. `page_note()` says all of it in one line, so that nothing in it replaces the rest in a status bar.
 
 The browser keeps its own history of site URLs (the page's history only knows served URLs), for GoBack.
 Set-of-mark (resources/js/som.js) numbers the interactive elements in view; `observe()` returns them with a
-screenshot that shows the numbers, and `settled_png()` is that picture. Page events (the user's actions while
-recording, the Back key) arrive as `page_event(dict)`.
+screenshot that shows the numbers, and `settled_png()` is that picture. Its text ends with each loaded frame's
+(`frame_texts`): set-of-mark reads the page alone, so a frame's links and fields get no number. Page events (the
+user's actions while recording, the Back key) arrive as `page_event(dict)`.
 
 "Save this page to the site" re-saves a page of the site as rendered (over its own file), without the app's own
 set-of-mark numbers (taken off the page while Chromium writes it, and any left stripped from what it wrote); a
@@ -35,6 +38,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer, QUrl, Sig
 from PySide6.QtGui import QImage
 from PySide6.QtWebEngineCore import (
     QWebEngineDownloadRequest,
+    QWebEngineFrame,
     QWebEngineNavigationRequest,
     QWebEngineNewWindowRequest,
     QWebEngineSettings,
@@ -54,7 +58,7 @@ from ...core.agent import (
 from ...core.page import read_snapshot, write_mhtml
 from ..labelling.page_view import parse_js_result
 from ..qt.event_loop import settled_grab, spin
-from ..qt.page_loader import OfflinePage, ScriptBridge, script_slot
+from ..qt.page_loader import APPLICATION_WORLD, OfflinePage, ScriptBridge, script_slot
 from ..qt.page_scripts import document_script
 from ..qt.signals import emit
 from ..qt.widgets import button
@@ -75,6 +79,9 @@ FIRST_LABEL = 1  # as core's HtmlSiteBrowser numbers them, so the demo's referen
 _served_numbers = itertools.count(1)
 _NAVIGATION = QWebEngineNavigationRequest.NavigationType
 _FOLLOWED = (_NAVIGATION.LinkClickedNavigation, _NAVIGATION.FormSubmittedNavigation)  # a person's doing
+# A frame's visible text, asked of the frame itself: a `data:` frame's document is of another origin than the page.
+_FRAME_TEXT = "document.body ? document.body.innerText.trim() : ''"
+FRAME_TEXT_WAIT_S = 10.0  # a frame that has not answered by then has no text to give
 
 
 class SiteBrowserError(RuntimeError):
@@ -99,6 +106,15 @@ def _spin_until(condition: Callable[[], bool], seconds: float) -> bool:
             return False
         spin(20)
     return True
+
+
+def _shown_frames(frame: QWebEngineFrame) -> list[QWebEngineFrame]:
+    """The frames inside `frame`, each followed by its own, that take room on the page."""
+    shown: list[QWebEngineFrame] = []
+    for child in frame.children():
+        if child.isValid() and not child.size().isEmpty():
+            shown += [child, *_shown_frames(child)]
+    return shown
 
 
 def target_from_json(data: dict[str, Any]) -> Target:
@@ -159,6 +175,7 @@ class SiteBrowser(QWidget):
         self._framed = 0
         self._frame_token = 0
         self._stayed = ""  # what the page on show tried to do by itself ("" nothing), said once
+        self._empty_frames: set[str] = set()  # the page on show's frames from the live web, left empty
         self.navigations = 0  # counts every page asked for, so a caller can tell whether an action navigated
         self._downloads: list[QWebEngineDownloadRequest] = []
         self.last_saved_meta: dict[str, object] | None = None  # the meta.json the last save rewrote, if any
@@ -267,6 +284,7 @@ class SiteBrowser(QWidget):
         path = self.site.resolve(url)
         self.current = None
         self._stayed = ""
+        self._empty_frames.clear()
         self.offline.reset_blocked()  # the count said is the page's on show
         if path is not None:
             try:
@@ -293,9 +311,10 @@ class SiteBrowser(QWidget):
         if ours and kind == _NAVIGATION.TypedNavigation:
             request.accept()  # a page this browser asked for
             return
-        request.reject()
         if not request.isMainFrame():
-            return  # a frame of a saved page: its content was not saved with it, and it never reaches the network
+            self._on_frame_navigation(request)
+            return
+        request.reject()
         if url.scheme() in INERT_SCHEMES:
             return  # script URLs never run here, and a blank page is not a page of the site
         if kind == _NAVIGATION.BackForwardNavigation:
@@ -308,6 +327,20 @@ class SiteBrowser(QWidget):
             url = self._page_url(url)
             if url.scheme() != "recordlens-page":
                 self._follow(url)
+
+    def _on_frame_navigation(self, request: QWebEngineNavigationRequest) -> None:
+        """A frame of the page on show loads what the snapshot holds: a part of its archive (served beside the
+        page, as its `cid:` frames are) or a `data:` URL, whose bytes are in the page (a `srcdoc` frame never
+        asks). Any other URL is the live web: the frame stays empty, and the status bar says so (`page_note`)."""
+        url = request.url()
+        if self.offline.blocker.allows(url) or url.scheme() == "data":
+            request.accept()
+            return
+        request.reject()
+        if url.scheme() in INERT_SCHEMES:
+            return  # a script URL never runs here
+        self._empty_frames.add(url.toString())
+        emit(self.message, self.page_note())
 
     def _on_new_window(self, request: QWebEngineNewWindowRequest) -> None:
         # One window: a link meant for a new tab opens here, as it would for an agent.
@@ -333,9 +366,13 @@ class SiteBrowser(QWidget):
 
     def page_note(self) -> str:
         """What the status bar says of the page on show: a refresh or redirect of its own that was not followed,
-        and the requests refused on it; both in one line, since a later message replaces the one before."""
+        its frames of the live web left empty, and the requests refused on it; in one line, since a later message
+        replaces the one before."""
         blocked = self.offline.blocked_count
-        return "; ".join(filter(None, (self._stayed, f"{blocked} request(s) blocked on this page" if blocked else "")))
+        frames = len(self._empty_frames)
+        empty = f"{frames} frame(s) not in this snapshot left empty" if frames else ""
+        return "; ".join(filter(None, (self._stayed, empty,
+                                       f"{blocked} request(s) blocked on this page" if blocked else "")))
 
     def _page_url(self, url: QUrl) -> QUrl:
         """`url`, or, when it is the served page's own URL with a query or fragment, the page's real URL with them.
@@ -446,9 +483,21 @@ class SiteBrowser(QWidget):
         """The numbered elements in view and a screenshot showing their numbers."""
         observation = self.mark()
         text = self.run_js("__recordlens.som.pageText()")
+        text = "\n".join(filter(None, (text if isinstance(text, str) else "", *self.frame_texts())))
         return Observation(url=observation.url, title=observation.title, screenshot=self.settled_png(),
                            elements=observation.elements, scroll=observation.scroll, viewport=observation.viewport,
-                           text=text if isinstance(text, str) else "", page_height=observation.page_height)
+                           text=text, page_height=observation.page_height)
+
+    def frame_texts(self) -> list[str]:
+        """The text of each frame on show that the snapshot held (frames inside frames too), in the order of the
+        frame tree: set-of-mark's page text stops at a frame's border. A frame left empty or not shown (no size)
+        has none."""
+        frames = _shown_frames(self.page.mainFrame())
+        texts: dict[int, object] = {}
+        for i, frame in enumerate(frames):
+            frame.runJavaScript(_FRAME_TEXT, APPLICATION_WORLD, lambda text, i=i: texts.__setitem__(i, text))
+        _spin_until(lambda: len(texts) == len(frames), FRAME_TEXT_WAIT_S)
+        return [text for _, text in sorted(texts.items()) if isinstance(text, str) and text]
 
     def settled_image(self, timeout_ms: int = 5_000, interval_ms: int = 40) -> QImage:
         """What the view shows once the page produced a frame and three grabs `interval_ms` apart agree (the
