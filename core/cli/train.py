@@ -226,7 +226,7 @@ def _write(model: SelectorModel, args: argparse.Namespace, own: bool, what: str,
     from ..extract.training import FORGOTTEN_MODEL, save_model, save_project_model
 
     same = own and args.out.is_file() and args.out.read_bytes() == model.to_json().encode("utf-8")
-    pushed_out = own and not same and (Path(args.project) / FORGOTTEN_MODEL).is_file()
+    set_aside_before = own and not same and (Path(args.project) / FORGOTTEN_MODEL).is_file()
     unusable = project_model(args.project)[1] if own and not same else ""  # a damaged or older file, replaced
     replacing = Replacing(args.out)
     # the same model found already (its bytes read once, here): nothing to write
@@ -236,7 +236,8 @@ def _write(model: SelectorModel, args: argparse.Namespace, own: bool, what: str,
     print(f"{out}: {what}, {size / 1e3:.0f} kB, trained in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     if kept is not None:
         print(f"the project's earlier model{unusable_said(unusable)} is kept as {kept}"
-              + (" (in place of the one set aside there before)" if pushed_out else ""), file=sys.stderr)
+              + (" (in place of the one set aside there before)" if set_aside_before and kept.name ==
+                 FORGOTTEN_MODEL.name else ""), file=sys.stderr)
     elif same:
         print("the project's model is the one it had (the same pages, labels and seed)", file=sys.stderr)
     if not same and kept is None:  # an earlier model of the project's own is said as kept, above

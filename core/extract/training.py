@@ -882,6 +882,10 @@ def _source_name(pages_dir: str | Path) -> str:
 
 PROJECT_MODEL = Path("models") / "selector.json"  # a project's own selector model, inside its folder
 FORGOTTEN_MODEL = Path("models") / "selector.forgotten.json"  # the last one set aside, kept rather than deleted
+# A project model file that is no model at all (damaged, cut short), replaced: kept here rather than over
+# FORGOTTEN_MODEL, which may hold the only copy of a usable model set aside before (a model of older features still
+# goes there: it is a model, to be trained again)
+UNUSABLE_MODEL = Path("models") / "selector.unusable.json"
 # Held (`owner_files`) while the project's own model is trained and written: hidden, so a copy of the project
 # leaves it out, and gone once training ends
 TRAINING_LOCK = Path("models") / ".training.lock"
@@ -1157,11 +1161,13 @@ def save_project_model(model: SelectorModel, project_dir: str | Path) -> tuple[P
 
 def _copy_set_aside(project_dir: str | Path) -> Path | None:
     """A copy of the project's own model where Forget sets it aside (`FORGOTTEN_MODEL`, replacing the one set aside
-    before, written atomically), the model itself left in place; None when the project has none."""
+    before, written atomically), the model itself left in place; a file that is no model (damaged, cut short) is
+    copied to `UNUSABLE_MODEL` instead, never over a model set aside; None when the project has none."""
     path = project_model_path(project_dir)
     if not path.is_file():
         return None
-    return atomic.copy_file(path, Path(project_dir) / FORGOTTEN_MODEL)
+    kept = FORGOTTEN_MODEL if is_model_file(path) else UNUSABLE_MODEL
+    return atomic.copy_file(path, Path(project_dir) / kept)
 
 
 def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, seed: int = 0,

@@ -40,9 +40,9 @@ def test_learn_sets_a_damaged_model_aside_and_replaces_it(qtbot, tmp_path: Path)
         message = window.statusBar().currentMessage()
         assert "failed" not in message, message
         assert project_model(folder) == (model, "")  # learnt again: Propose uses it
-        assert (folder / "models" / "selector.forgotten.json").read_bytes() == CUT_SHORT
+        assert (folder / "models" / "selector.unusable.json").read_bytes() == CUT_SHORT
         assert "; the earlier learnt model, which was unusable (not a selector model" in message, message
-        assert message.endswith("), is kept as models/selector.forgotten.json"), message
+        assert message.endswith("), is kept as models/selector.unusable.json"), message
     finally:
         window.close()
         window.shutdown()

@@ -17,6 +17,7 @@ from recordlens.core.extract import project_model
 from recordlens.core.extract.selector_model import SelectorModel
 from recordlens.core.extract.training import (
     FORGOTTEN_MODEL,
+    UNUSABLE_MODEL,
     forget_project_model,
     project_model_path,
     writable_model_path,
@@ -59,9 +60,21 @@ def test_train_project_sets_a_damaged_model_aside_and_says_so(project_dir: Path,
     code, _, err = run(capsys, "train", "--project", str(project_dir), "-q", "--workers", "1")
     assert code == 0, err
     assert project_model(project_dir) == (own, "")  # a usable model now
-    assert (project_dir / FORGOTTEN_MODEL).read_bytes() == CUT_SHORT  # kept, not lost
+    assert (project_dir / UNUSABLE_MODEL).read_bytes() == CUT_SHORT  # kept, not lost
     assert "the project's earlier model, which was unusable (not a selector model" in err, err
-    assert f"is kept as {project_dir / FORGOTTEN_MODEL}" in err, err
+    assert f"is kept as {project_dir / UNUSABLE_MODEL}" in err and "in place of" not in err, err
+
+
+def test_a_damaged_model_replaced_never_pushes_out_a_usable_one_set_aside(project_dir: Path, quick_fits,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "train", "--project", str(project_dir), "-q", "--workers", "1")[0] == 0
+    usable = project_model_path(project_dir).read_bytes()
+    (project_dir / FORGOTTEN_MODEL).write_bytes(usable)  # set aside by "Propose with the shipped model again"
+    with_damaged_model(project_dir)
+    code, _, err = run(capsys, "train", "--project", str(project_dir), "-q", "--workers", "1", "--force")
+    assert code == 0, err
+    assert (project_dir / FORGOTTEN_MODEL).read_bytes() == usable  # the usable one set aside is still there
+    assert (project_dir / UNUSABLE_MODEL).read_bytes() == CUT_SHORT
 
 
 def test_train_out_elsewhere_keeps_refusing_a_file_that_is_not_a_model(project_dir: Path, tmp_path: Path,
