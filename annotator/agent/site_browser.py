@@ -38,7 +38,6 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer, QUrl, Sig
 from PySide6.QtGui import QImage
 from PySide6.QtWebEngineCore import (
     QWebEngineDownloadRequest,
-    QWebEngineFrame,
     QWebEngineNavigationRequest,
     QWebEngineNewWindowRequest,
     QWebEngineSettings,
@@ -108,9 +107,9 @@ def _spin_until(condition: Callable[[], bool], seconds: float) -> bool:
     return True
 
 
-def _shown_frames(frame: QWebEngineFrame) -> list[QWebEngineFrame]:
+def _shown_frames(frame: Any) -> list[Any]:  # noqa: ANN401 - QWebEngineFrame, which PySide6 6.7 lacks
     """The frames inside `frame`, each followed by its own, that take room on the page."""
-    shown: list[QWebEngineFrame] = []
+    shown: list[Any] = []
     for child in frame.children():
         if child.isValid() and not child.size().isEmpty():
             shown += [child, *_shown_frames(child)]
@@ -491,7 +490,9 @@ class SiteBrowser(QWidget):
     def frame_texts(self) -> list[str]:
         """The text of each frame on show that the snapshot held (frames inside frames too), in the order of the
         frame tree: set-of-mark's page text stops at a frame's border. A frame left empty or not shown (no size)
-        has none."""
+        has none (so every frame with PySide6 6.7, which has no frame API, as site_saver.keep_hidden)."""
+        if not hasattr(self.page, "mainFrame"):
+            return []
         frames = _shown_frames(self.page.mainFrame())
         texts: dict[int, object] = {}
         for i, frame in enumerate(frames):

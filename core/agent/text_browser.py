@@ -16,17 +16,26 @@ Roles and accessible names follow the Qt browser's set-of-mark script (resources
 browsers show the agent the same elements alike: the name is aria-labelledby's text, else aria-label, else, for
 a field, its label (`<label for=id>`, or the `<label>` around it) or a button's value, for a link or a button its
 text (or its images' alt), else its title, else its placeholder.
+
+The page's text ends with its frames' (`frame_texts`), as the Qt browser's does: each frame on show whose document
+the snapshot holds (a part of its MHTML, a `srcdoc`, a `data:` URL; core/page/frames.py), frames inside frames
+after their own, in document order. A frame of the live web has no text, and nothing is fetched for it; as in the
+Qt browser, no element inside a frame is numbered.
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Iterator
+from itertools import islice
 from urllib.parse import urljoin, urlsplit
 
+from ..errors import RecordLensError
 from ..page.dataset import parse_snapshot
 from ..page.dom import Element, Page, parse_html
-from ..page.snapshot import read_snapshot
+from ..page.frames import FRAME_TAGS, frame_document
+from ..page.snapshot import Snapshot, read_snapshot
 from .actions import Step
 from .form_validity import may_submit
 from .forms import (
@@ -53,6 +62,7 @@ _INPUT_ROLES = {"checkbox": "checkbox", "radio": "radio", "range": "slider", "nu
 INERT_SCHEMES = ("javascript", "about", "blob", "data")
 _INTERACTIVE_TAGS = ("a", "input", "button", "textarea", "select")
 _LABELABLE = ("input", "select", "textarea", "button", "meter", "output", "progress")
+MAX_FRAMES = 1000  # frames read on one page at most: Chromium's own limit (kMaxNumberOfFrames)
 
 
 def blank_png(width: int = 4, height: int = 3) -> bytes:
@@ -71,10 +81,11 @@ class HtmlSiteBrowser:
     def __init__(self, site: Site, *, screenshot: bytes | None = None) -> None:
         self.site = site
         self._screenshot = blank_png() if screenshot is None else screenshot
-        self._cache: dict[str, tuple[Page, str]] = {}
+        self._cache: dict[str, tuple[Page, str, tuple[str, ...]]] = {}
         self._history: list[str] = []
         self._url = ""
         self._page: Page | None = None
+        self._frame_texts: tuple[str, ...] = ()  # the page on show's frames' texts (they never change here)
         self._title = ""
         self._base = ""  # the URL the page's links and forms are resolved against
         self._in_site = False  # the page on show is a saved page (not the "not in this snapshot" page)
@@ -99,8 +110,8 @@ class HtmlSiteBrowser:
                            text=text, page_height=self._page_height(text))
 
     def _text(self) -> str:
-        body = self._page.body if self._page is not None else None
-        return shown_text(body, "\n") if body is not None else ""
+        """The page's shown text, then each frame's: joined as the Qt browser joins them (site_browser.py)."""
+        return "\n".join(filter(None, (_page_text(self._page), *self._frame_texts)))
 
     @staticmethod
     def _page_height(text: str) -> float:
@@ -145,16 +156,16 @@ class HtmlSiteBrowser:
         path = self.site.resolve(url)
         key = str(path) if path else ""
         if path is None:
-            page, title = parse_html(not_in_snapshot_html(url)), NOT_IN_SNAPSHOT_TITLE
+            page, title, frames = parse_html(not_in_snapshot_html(url)), NOT_IN_SNAPSHOT_TITLE, ()
         elif key in self._cache:
-            page, title = self._cache[key]
+            page, title, frames = self._cache[key]
         else:
             snapshot = read_snapshot(path)
             page, title = parse_snapshot(snapshot), snapshot.title or ""
-            self._cache[key] = (page, title)
-        self._url, self._page, self._title = url, page, title
-        base = next((e for e in page.elements if e.tag == "base" and e.attrs.get("href") is not None), None)
-        self._base = urljoin(url, (base.attrs.get("href") or "").strip()) if base is not None else url
+            frames = tuple(frame_texts(snapshot, page, _base_url(page, url)))
+            self._cache[key] = (page, title, frames)
+        self._url, self._page, self._title, self._frame_texts = url, page, title, frames
+        self._base = _base_url(page, url)
         self._in_site = path is not None
         self._controls = FormControls(page)
         self._scroll_y = 0.0
@@ -286,6 +297,48 @@ class HtmlSiteBrowser:
             if here is not None and self.site.page(url) is here:
                 return
         self._load(url)
+
+
+def _base_url(page: Page, url: str) -> str:
+    """What the links, forms and frames of `page`, shown at `url`, resolve against: its `<base href>`, else `url`."""
+    base = next((e for e in page.elements if e.tag == "base" and e.attrs.get("href") is not None), None)
+    return urljoin(url, (base.attrs.get("href") or "").strip()) if base is not None else url
+
+
+def frame_texts(snapshot: Snapshot, page: Page, base: str) -> list[str]:
+    """The shown text of each frame on show of `page` (a page of `snapshot`, resolved against `base`) whose document
+    the snapshot holds, frames inside frames after their own, as the Qt browser lists them (`_shown_frames`); a
+    frame without text is left out, as there."""
+    texts: list[str] = []
+    for frame in islice(_frame_pages(snapshot, page, base, ()), MAX_FRAMES):
+        if text := _page_text(frame):
+            texts.append(text)
+    return texts
+
+
+def _frame_pages(snapshot: Snapshot, page: Page, base: str, ancestors: tuple[str, ...]) -> Iterator[Page]:
+    """The parsed documents of `page`'s frames, each followed by its own frames'. A hidden frame takes no room
+    (the Qt browser skips a frame of no size). A frame may show what a frame around it shows once, not twice:
+    Chromium allows one level of self-reference (some sites depend on it), which ends a frame that names itself."""
+    for element in page.elements:
+        if element.tag not in FRAME_TAGS or is_hidden(element):
+            continue
+        document = frame_document(snapshot, element, base)
+        if document is None or (document.source and ancestors.count(document.source) > 1):
+            continue
+        try:
+            frame = parse_html(document.html, mhtml=snapshot.kind == "mhtml")
+        except RecordLensError:
+            continue  # a frame too large to read gives no text; the page around it still reads
+        yield frame
+        yield from _frame_pages(snapshot, frame, _base_url(frame, document.url),
+                                (*ancestors, document.source))
+
+
+def _page_text(page: Page | None) -> str:
+    """A document's text as shown (innerText's words), one text a line."""
+    body = page.body if page is not None else None
+    return shown_text(body, "\n") if body is not None else ""
 
 
 def _is_interactive(element: Element) -> bool:
