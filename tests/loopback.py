@@ -52,3 +52,12 @@ def serve(handler: type[BaseHTTPRequestHandler], address: str = "127.0.0.1") -> 
 
 def base_url(server: ThreadingHTTPServer) -> str:
     return f"http://127.0.0.1:{server.server_address[1]}"
+
+
+class CountedHandler(LoopbackHandler):
+    """Answers every GET with a small page and notes its path in `server.requests`: a page of "the live web" that a
+    test asserts is never reached."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        self.server.requests.append(self.path)  # type: ignore[attr-defined]
+        self.send(200, b"<p>live frame</p>")

@@ -31,15 +31,9 @@ TEXTS = ["Main words", "After the frames", "Größe der Stühle", "A frame in th
          "Words of a data frame", "Wörter eines base64-Rahmens"]
 
 
-class _Live(loopback.LoopbackHandler):
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        self.server.requests.append(self.path)  # type: ignore[attr-defined]
-        self.send(200, b"<p>live frame</p>")
-
-
 @pytest.fixture
 def live() -> Iterator[ThreadingHTTPServer]:
-    with loopback.serve(_Live) as server:
+    with loopback.serve(loopback.CountedHandler) as server:
         yield server
 
 

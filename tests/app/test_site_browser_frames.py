@@ -34,15 +34,9 @@ FRAME_HTML = (f'<!DOCTYPE html><html><head><meta http-equiv="Content-Type" conte
               f"</head><body><p>{FRAME_TEXT}</p></body></html>")
 
 
-class _Live(loopback.LoopbackHandler):
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        self.server.requests.append(self.path)  # type: ignore[attr-defined]
-        self.send(200, b"<p>live frame</p>")
-
-
 @pytest.fixture
 def live() -> Iterator[ThreadingHTTPServer]:
-    with loopback.serve(_Live) as server:
+    with loopback.serve(loopback.CountedHandler) as server:
         yield server
 
 
