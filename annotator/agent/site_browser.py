@@ -58,7 +58,7 @@ from ...core.page import read_snapshot, write_mhtml
 from ..labelling.page_view import parse_js_result
 from ..qt.event_loop import settled_grab, spin
 from ..qt.page_loader import APPLICATION_WORLD, OfflinePage, ScriptBridge, script_slot
-from ..qt.page_scripts import document_script
+from ..qt.page_scripts import document_script, read_script
 from ..qt.signals import emit
 from ..qt.widgets import button
 from .site_page import (
@@ -72,14 +72,13 @@ from .site_page import (
 from .site_saver import SCRIPT_WAIT_S, keep_hidden
 
 _log = logging.getLogger(__name__)
-SCRIPTS = ("som.js", "site_events.js")
+SOM = "som.js"
+SCRIPTS = (SOM, "site_events.js")
 CHANNEL_OBJECT = "recordlens_site"  # the name site_events.js looks the bridge up by
 FIRST_LABEL = 1  # as core's HtmlSiteBrowser numbers them, so the demo's reference labels mean the same here
 _served_numbers = itertools.count(1)
 _NAVIGATION = QWebEngineNavigationRequest.NavigationType
 _FOLLOWED = (_NAVIGATION.LinkClickedNavigation, _NAVIGATION.FormSubmittedNavigation)  # a person's doing
-# A frame's visible text, asked of the frame itself: a `data:` frame's document is of another origin than the page.
-_FRAME_TEXT = "document.body ? document.body.innerText.trim() : ''"
 FRAME_TEXT_WAIT_S = 10.0  # a frame that has not answered by then has no text to give
 
 
@@ -105,6 +104,13 @@ def _spin_until(condition: Callable[[], bool], seconds: float) -> bool:
             return False
         spin(20)
     return True
+
+
+def _frame_text_script() -> str:
+    """A frame's shown text, asked of the frame itself (a `data:` frame's document is of another origin than the
+    page), by the main page's line rules (som.js pageText), as core's text browser reads a frame. The app's scripts
+    run in the main frame alone, so som.js comes along: it only defines until asked, and a frame keeps it."""
+    return f"{read_script(SOM)};\n__recordlens.som.pageText()"
 
 
 def _shown_frames(frame: Any) -> list[Any]:  # noqa: ANN401 - QWebEngineFrame, which PySide6 6.7 lacks
@@ -495,8 +501,9 @@ class SiteBrowser(QWidget):
             return []
         frames = _shown_frames(self.page.mainFrame())
         texts: dict[int, object] = {}
+        script = _frame_text_script()
         for i, frame in enumerate(frames):
-            frame.runJavaScript(_FRAME_TEXT, APPLICATION_WORLD, lambda text, i=i: texts.__setitem__(i, text))
+            frame.runJavaScript(script, APPLICATION_WORLD, lambda text, i=i: texts.__setitem__(i, text))
         _spin_until(lambda: len(texts) == len(frames), FRAME_TEXT_WAIT_S)
         return [text for _, text in sorted(texts.items()) if isinstance(text, str) and text]
 

@@ -2,7 +2,10 @@
 browser give the same observation text on one page whose frames are a `cid:` part of its MHTML (holding a frame of
 its own, and one naming itself), a `srcdoc`, `data:` URLs, a hidden frame and a frame of the live web. The text
 browser used to read no frame, so an agent run with `--browser text` saw only the main page's words. Neither
-browser asks the live web for anything (a 127.0.0.1 server counts the requests)."""
+browser asks the live web for anything (a 127.0.0.1 server counts the requests).
+
+A frame of several blocks (a heading, paragraphs, a list, a table) reads with the main page's line rules in both:
+the Qt browser once read a frame by innerText, which puts a blank line between paragraphs."""
 
 from __future__ import annotations
 
@@ -71,3 +74,32 @@ def test_both_browsers_give_the_same_text_with_the_frames(qapp, tmp_path, live):
     main, after, framed, inner, *in_the_page = TEXTS  # the frame naming itself shows once more, in both
     assert rendered.splitlines() == [main, after, framed, inner, framed, inner, *in_the_page]
     assert live.requests == []  # type: ignore[attr-defined]
+
+
+BLOCKS = ["Delivery", "Orders ship within two days.", "Returns are free.", "Chairs", "Tables",
+          "Opening hours", "Monday to Friday", "Saturday"]
+BLOCKS_HTML = ("<h2>{}</h2><p>{}</p><p>{}</p><ul><li>{}</li><li>{}</li></ul>"
+               "<table><caption>{}</caption><tr><td>{}</td></tr><tr><td>{}</td></tr></table>").format(*BLOCKS)
+
+
+def _site_with_blocks(root: Path) -> Path:
+    html = (f"<!DOCTYPE html><html><head><title>Shop</title></head><body><h1>{TEXTS[0]}</h1>"
+            f'<iframe src="cid:{FRAME_ID}"></iframe><iframe srcdoc="{BLOCKS_HTML}"></iframe>'
+            f"<p>{TEXTS[1]}</p></body></html>")
+    root.mkdir(parents=True)
+    frame_html = f"<html><body>{BLOCKS_HTML}</body></html>"
+    write_mhtml(root / "shop.mhtml", html, url=PAGE,
+                resources=[Resource(f"{BASE}/frame.html", FRAME_ID, "text/html", frame_html.encode())])
+    build_site(root)
+    return root
+
+
+def test_a_frame_of_several_blocks_reads_one_line_a_text_in_both(qapp, tmp_path):
+    root = _site_with_blocks(tmp_path / "site")
+    with QtSiteBrowser(root) as qt:
+        qt.open(PAGE)
+        rendered = qt.observe().text
+    text = HtmlSiteBrowser(build_site(root))
+    text.open(PAGE)
+    assert text.observe().text == rendered
+    assert rendered.splitlines() == [*TEXTS[:2], *BLOCKS, *BLOCKS]  # the part's frame, then the srcdoc's
