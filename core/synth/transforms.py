@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..page.dom import Element
+from ..page.dom import Element, js_trim
 
 TABLE_PARTS = frozenset({"table", "caption", "colgroup", "col", "thead", "tbody", "tfoot", "tr", "td", "th"})
 # Parents whose children the parser constrains: a div there would be moved or dropped.
@@ -461,7 +461,8 @@ def _block_chrome(rng: random.Random) -> Element:
 
 
 def shuffle_records(layout: Layout, rng: random.Random) -> Applied:
-    """Records swap places within their container; what lies between them stays where it was."""
+    """Records swap places within their container; what lies between them stays where it was.
+    Not where the container would then end on another text: the text map names an element's last text only."""
     shuffled = 0
     for container, found in separable_units(layout, minimum=2):
         order = _changed_permutation(len(found), rng)
@@ -471,9 +472,17 @@ def shuffle_records(layout: Layout, rng: random.Random) -> Applied:
         for (start, end, _), index in zip(found, order, strict=True):
             children += container.children[previous:start] + pieces[index]
             previous = end
-        container.children = children + container.children[previous:]
+        children += container.children[previous:]
+        if _last_text(children) != _last_text(container.children):
+            continue  # the container would name another of its texts (a record's, where it lies in one)
+        container.children = children
         shuffled += 1
     return Applied(shuffled, f"records shuffled in {shuffled} container(s)")
+
+
+def _last_text(children: list[Element | str]) -> str:
+    """The loose text the text map names for an element with these children: its last one that is not blank."""
+    return next((text for child in reversed(children) if isinstance(child, str) and (text := js_trim(child))), "")
 
 
 def nest_records(layout: Layout, rng: random.Random) -> Applied:
@@ -495,17 +504,27 @@ def _nestable(element: Element) -> bool:
 
 
 def wrap_records(layout: Layout, rng: random.Random) -> Applied:
-    """Each record gets its own wrapper element (div, section or article; a span inside phrasing content)."""
+    """Each record gets its own wrapper element (div, section or article; a span inside phrasing content).
+    Not a record with a text loose between its elements: the wrapper would name it, or hide one its container named."""
     wrapped = 0
     for container, found in separable_units(layout):
         if not takes_block_children(container):
             continue
         tag = wrapper_tag(container, rng)
         attrs = {"class": rng.choice(CLASS_WORDS)}
-        for _, _, unit in found:
+        # which spans hold a text, read before the first wrap shifts the positions
+        plain = [unit for start, end, unit in found if not _names_a_text(container.children[start:end])]
+        for unit in plain:
             unit.nodes = [wrap(unit.nodes, new_element(tag, attrs))]
             wrapped += 1
     return Applied(wrapped, f"{wrapped} records wrapped")
+
+
+def _names_a_text(children: list[Element | str]) -> bool:
+    """True if a text the text map reads lies loose among these children. The map names only an element's last
+    text: a wrapper around `<h3>T</h3>mid<p>P</p>` would name `mid`, hidden in its container (and the container
+    would name an earlier text it hid, where `mid` was its last)."""
+    return any(isinstance(child, str) and js_trim(child) for child in children)
 
 
 def wrap_container(layout: Layout, rng: random.Random) -> Applied:
