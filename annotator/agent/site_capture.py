@@ -11,11 +11,11 @@ has loaded and settled, DevTools (on a loopback port of this process only) gives
 `Accessibility.getFullAXTree` and `DOM.getDocument` (the tree and its elements' XPaths),
 `Page.captureScreenshot` with `captureBeyondViewport` (the full page, not just the viewport),
 `Page.captureSnapshot` (the MHTML, Blink's writer, the same the saver uses), and the Network domain's events
-(the HTTP status and every redirect followed). Links and GET forms (submitted with their default values, as
-Chromium sends them: hidden fields included) are read by a script in the ApplicationWorld, which runs even with
-page scripts off. The writer leaves out hidden fields and `hidden` elements: after everything else is taken, and
-just before the MHTML is, they are made what it keeps (site_saver.py's `keep_hidden`), so that the saved form
-sends what the capture followed.
+(the HTTP status and every redirect followed). Links are read by a script in the ApplicationWorld, which runs
+even with page scripts off; GET forms are read by the crawl from the MHTML (core's `form_targets`: each submitted
+by a click on its default button, with the very code the site's browsers submit it with offline). The writer leaves
+out hidden fields and `hidden` elements: after everything else is taken, and just before the MHTML is, they are made
+what it keeps (site_saver.py's `keep_hidden`), so that the saved form sends what the live one would.
 
 Frames of the page's own origin are part of it: their links are followed as the page's are, and each frame's
 tree (`getFullAXTree` with its `frameId`) is kept under its Iframe node, in the same list of nodes, so that the
@@ -107,20 +107,8 @@ _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
 _LINKS_JS = """(() => {
   const out = [];
   for (const a of document.querySelectorAll('a[href], area[href]')) out.push(a.href);
-  for (const form of document.querySelectorAll('form')) {
-    // The form's own properties (a field named "action" or "method" hides them on the form).
-    const property = (name) => Object.getOwnPropertyDescriptor(HTMLFormElement.prototype, name).get.call(form);
-    if (property('method') !== 'get') continue;  // a missing or unknown method is GET; POST is never sent
-    try {
-      const target = new URL(property('action'));  // resolved; the document's own URL for none
-      // As Chromium sends a form: line breaks as CRLF, a file field by its file's name (none: empty).
-      const crlf = (text) => text.replace(/\\r\\n|\\r|\\n/g, '\\r\\n');
-      const entries = [...new FormData(form)].map(([name, value]) =>
-        [crlf(name), crlf(typeof value === 'string' ? value : value.name)]);
-      target.search = new URLSearchParams(entries).toString();
-      out.push(target.href);
-    } catch (e) { /* a form that cannot be serialised is not followed */ }
-  }
+  // GET forms are not read here: the crawl reads them from the saved page (core's capture.py, form_targets), as
+  // the site's browsers submit them offline.
   return JSON.stringify({links: out, title: document.title, contentType: document.contentType,
                          origin: self.origin, elements: document.getElementsByTagName('*').length});
 })()"""

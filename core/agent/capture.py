@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from .. import atomic, owner_files
@@ -75,6 +75,10 @@ from .sites import (
     normalise_url,
     side_files,
 )
+
+if TYPE_CHECKING:
+    from ..page.dom import Page
+    from ..page.snapshot import Snapshot
 
 STATE_FILE = CAPTURE_STATE_FILE
 LOCK_FILE = ".capture.lock"  # hidden: not part of the site, and gone once the capture ends
@@ -164,7 +168,9 @@ class RenderedPage:
     dom: dict[str, Any] | None       # DOM.getDocument(depth=-1)'s root, for the nodes' XPaths
     screenshot: bytes                # full-page PNG
     screenshot_size: tuple[int, int]
-    links: list[str]                 # absolute URLs of links and GET form submissions on the page
+    links: list[str]                 # absolute URLs of the page's links (and its frames'): its GET forms are read
+                                     # from `mhtml` by the crawl itself (`form_targets`), as the offline browsers
+                                     # submit them
     engine: str
     viewport: tuple[int, int]
     page_height: int = 0             # the page's full height in CSS pixels (0: unknown); a taller page than the
@@ -803,25 +809,65 @@ def _queue_again(state: _State, settled: list[tuple[str, dict[str, Any]]], max_d
 
 
 def _saved_links(page_file: Path, url: str) -> list[str]:
-    """The links (a and area hrefs) of a saved page, resolved against its URL, and its GET forms as submitted with
-    their default values (hidden fields kept by the capture included): what the renderer follows on a live page,
-    as the site's browsers send it (forms.py). A link or a form action that is no URL is not followed, as on a
-    live page (`_unseen`, and `submission`'s None)."""
+    """The links (a and area hrefs) of a saved page, resolved against its URL, and its GET forms (`form_targets`):
+    what the renderer and the crawl follow on a live page. A link that is no URL is not followed, as on a live page
+    (`_unseen`)."""
     from ..page.dataset import parse_snapshot
     from ..page.snapshot import read_snapshot
-    from .forms import FormControls, form_method
 
     try:
-        page = parse_snapshot(read_snapshot(page_file))
+        snapshot = read_snapshot(page_file)
+        page = parse_snapshot(snapshot)
     except (RecordLensError, OSError, ValueError):
         return []
     body = page.body
     elements = list(body.iter()) if body is not None else []
-    controls = FormControls(page)
-    forms = [controls.submission(e, None, document_url=url, base_url=url) for e in elements
-             if e.tag == "form" and form_method(e) == "get"]
     links = [_resolved(url, str(e.attrs["href"])) for e in elements if e.tag in ("a", "area") and e.attrs.get("href")]
-    return [target for target in [*links, *forms] if target is not None]
+    return [target for target in links if target is not None] + form_targets(snapshot, url)
+
+
+def form_targets(snapshot: Snapshot, url: str) -> list[str]:
+    """Where the GET forms of a captured page (its document at `url`, and the documents of its frames of the same
+    origin that the snapshot holds) go, each submitted by a click on its default button with its default values
+    (hidden fields kept by the capture included): forms.py's `default_submission`, the very code with which the
+    site's browsers submit that click offline, so that what the capture follows is what the agent reaches. Read from
+    the saved snapshot, not the live page: a value a script gave a field that the snapshot does not keep is not
+    sent offline either."""
+    from ..page.dataset import parse_snapshot
+
+    try:
+        page = parse_snapshot(snapshot)
+    except (RecordLensError, ValueError):
+        return []
+    return _document_forms(snapshot, page, url, _origin(url), ())
+
+
+def _document_forms(snapshot: Snapshot, page: Page, url: str, origin: str, ancestors: tuple[str, ...]) -> list[str]:
+    """`form_targets` of one document shown at `url`, then of its frames of `origin` (each document once on the
+    way down: a frame that shows a frame around it is not read again)."""
+    from ..page.dataset import parse_html
+    from ..page.frames import FRAME_TAGS, frame_document
+    from .forms import FormControls, base_url_of
+
+    controls, base = FormControls(page), base_url_of(page, url)
+    targets = [controls.default_submission(e, document_url=url, base_url=base) for e in page.elements
+               if e.tag == "form"]
+    found = [target for target in targets if target is not None]
+    for element in page.elements:
+        document = frame_document(snapshot, element, base) if element.tag in FRAME_TAGS else None
+        if document is None or _origin(document.url) != origin or document.source in ancestors:
+            continue
+        try:
+            frame = parse_html(document.html, mhtml=snapshot.kind == "mhtml")
+        except RecordLensError:
+            continue
+        found += _document_forms(snapshot, frame, document.url, origin, (*ancestors, document.source or url))
+    return found
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
 
 
 def _resolved(url: str, href: str) -> str | None:
@@ -888,10 +934,11 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
     state.outcomes[key] = {"url": url, "outcome": "saved", "final_url": page.final_url, "file": relative,
                            "status": page.status, **({"digest": shape} if shape else {})}
     summary.saved.append(page.final_url)
+    links = [*page.links, *_rendered_forms(page)]
     if depth < max_depth:
-        _enqueue(page.links, depth + 1, state)
+        _enqueue(links, depth + 1, state)
     else:
-        summary.beyond_depth += len(_unseen(page.links, state))
+        summary.beyond_depth += len(_unseen(links, state))
     return f"saved {page.final_url} as {relative}"
 
 
@@ -961,6 +1008,16 @@ def _main_html(page: RenderedPage) -> str | None:
         return read_snapshot(page.mhtml).html
     except (RecordLensError, ValueError):
         return None
+
+
+def _rendered_forms(page: RenderedPage) -> list[str]:
+    """`form_targets` of a rendered page, none when its MHTML cannot be read."""
+    from ..page.snapshot import read_snapshot
+
+    try:
+        return form_targets(read_snapshot(page.mhtml), page.final_url)
+    except (RecordLensError, ValueError):
+        return []
 
 
 def _same_as_saved(page: RenderedPage, html: str, saved: dict[str, Any], state: _State, root: Path) -> bool:

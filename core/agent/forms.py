@@ -17,6 +17,8 @@ submission where Chromium follows it, Chromium's where they part (tests/app/test
 - Enter in a text field submits as a click on the form's first submit button does (nothing when that button is
   disabled), and, with no submit button, only when the form has no other text field; a text area takes Enter as
   a new line;
+- a site capture follows a GET form as a click on its default button sends it (`default_submission`): the
+  URL an agent's click reaches offline, so the capture holds that page;
 - a form whose controls break their constraints (form_validity.py) is not sent, unless `novalidate` or the
   button's `formnovalidate` says so: Chromium shows a bubble and stays;
 - GET replaces the action URL's query (its fragment stays) with the entries urlencoded (letters, digits and `-._*`
@@ -289,6 +291,20 @@ def _user_defined(text: str) -> bytes:
     return b"".join(byte(c) for c in text)
 
 
+def base_url_of(page: Page, url: str) -> str:
+    """What the links, forms and frames of `page`, shown at `url`, resolve against: its `<base href>`, else `url`."""
+    base = next((e for e in page.elements if e.tag == "base" and e.attrs.get("href") is not None), None)
+    return urljoin(url, (base.attrs.get("href") or "").strip()) if base is not None else url
+
+
+def image_click(button: Element | None) -> tuple[int, int]:
+    """Where a click on `button` lands, when it is an image button: at its middle (by its width and height), as the
+    Qt browser clicks it; (0, 0) for any other button."""
+    if button is None or button.tag != "input" or input_type(button) != "image":
+        return (0, 0)
+    return ((non_negative(button.attrs.get("width")) or 0) // 2, (non_negative(button.attrs.get("height")) or 0) // 2)
+
+
 def direction(element: Element, value: str) -> str:
     """"ltr" or "rtl": the element's own or inherited `dir` (for `dir=auto`, the first strong letter of `value`, the
     control's value as it is now: what was typed, else its markup's)."""
@@ -482,6 +498,17 @@ class FormControls:
         encoding = form_encoding(form)
         query = urlencoded(self.entries(form, submitter, encoding=encoding, click=click), encoding)
         return urlunsplit((scheme, netloc, path, "", "")) + "?" + query + (f"#{fragment}" if fragment else "")
+
+    def default_submission(self, form: Element, *, document_url: str, base_url: str) -> str | None:
+        """The URL a GET form goes to when its default button (its first submit button) is clicked, that button's
+        name and value sent with the rest; with no submit button, the form's own, as Enter submits it. This is what
+        a site capture follows for a form "with its default values": the click an agent makes offline, so both reach
+        the same page. None when that click sends no GET (POST, a dialog, a `formmethod` that says so) or goes
+        nowhere. (Of several submit buttons only the default is followed: a second may be any action at all.)"""
+        button = self.default_button(form)
+        if form_method(form, button) != "get":
+            return None
+        return self.submission(form, button, document_url=document_url, base_url=base_url, click=image_click(button))
 
     def implicit_submission(self, field: Element) -> tuple[Element, Element | None] | None:
         """What Enter in `field` submits: its form and the button that does it (None: the form itself); None when
