@@ -17,10 +17,12 @@ browsers show the agent the same elements alike: the name is aria-labelledby's t
 a field, its label (`<label for=id>`, or the `<label>` around it) or a button's value, for a link or a button its
 text (or its images' alt), else its title, else its placeholder.
 
-The page's text ends with its frames' (`frame_texts`), as the Qt browser's does: each frame on show whose document
-the snapshot holds (a part of its MHTML, a `srcdoc`, a `data:` URL; core/page/frames.py), frames inside frames
-after their own, in document order. A frame of the live web has no text, and nothing is fetched for it; as in the
-Qt browser, no element inside a frame is numbered.
+The page's text reads line by line as the Qt browser's does (page_text.py: a block a line; a table row's cells, a
+paragraph's inline elements and a form's fields on one line, as Chromium's default styles lay them out). It ends
+with its frames' (`frame_texts`), as the Qt browser's does: each frame on show whose document the snapshot holds
+(a part of its MHTML, a `srcdoc`, a `data:` URL; core/page/frames.py), frames inside frames after their own, in
+document order, each read by the same rules. A frame of the live web has no text, and nothing is fetched for it;
+as in the Qt browser, no element inside a frame is numbered.
 """
 
 from __future__ import annotations
@@ -40,17 +42,19 @@ from .actions import Step
 from .form_validity import may_submit
 from .forms import (
     FormControls,
+    base_url_of,
     button_kind,
     display_size,
+    image_click,
     input_type,
     is_disabled,
     is_text_field,
-    non_negative,
     raw_text,
     selected_options,
 )
 from .hidden_fields import is_hidden, shown_text
 from .model import MAX_PAGE_TEXT, TEXT_PER_SCREEN, Observation
+from .page_text import page_text
 from .sites import NOT_IN_SNAPSHOT_TITLE, Site, not_in_snapshot_html
 from .targets import NotATextFieldError, Target, TargetNotFoundError
 
@@ -110,8 +114,9 @@ class HtmlSiteBrowser:
                            text=text, page_height=self._page_height(text))
 
     def _text(self) -> str:
-        """The page's shown text, then each frame's: joined as the Qt browser joins them (site_browser.py)."""
-        return "\n".join(filter(None, (_page_text(self._page), *self._frame_texts)))
+        """The page's shown text (its text areas as typed into), then each frame's: joined as the Qt browser joins
+        them (site_browser.py)."""
+        return "\n".join(filter(None, (page_text(self._page, self._controls), *self._frame_texts)))
 
     @staticmethod
     def _page_height(text: str) -> float:
@@ -162,10 +167,10 @@ class HtmlSiteBrowser:
         else:
             snapshot = read_snapshot(path)
             page, title = parse_snapshot(snapshot), snapshot.title or ""
-            frames = tuple(frame_texts(snapshot, page, _base_url(page, url)))
+            frames = tuple(frame_texts(snapshot, page, base_url_of(page, url)))
             self._cache[key] = (page, title, frames)
         self._url, self._page, self._title, self._frame_texts = url, page, title, frames
-        self._base = _base_url(page, url)
+        self._base = base_url_of(page, url)
         self._in_site = path is not None
         self._controls = FormControls(page)
         self._scroll_y = 0.0
@@ -275,14 +280,12 @@ class HtmlSiteBrowser:
 
     def _submit(self, form: Element, submitter: Element | None) -> None:
         """Submit `form` by `submitter` (None: by the form itself, Enter in its only field), unless one of its
-        controls stops it; an image button counts as clicked at its middle, as the Qt browser clicks it."""
+        controls stops it; an image button counts as clicked at its middle, as the Qt browser clicks it (forms.py's
+        `image_click`, where the site capture clicks it too)."""
         if not may_submit(self._controls, form, submitter):
             return
-        click = (0, 0)
-        if submitter is not None and submitter.tag == "input" and input_type(submitter) == "image":
-            click = ((non_negative(submitter.attrs.get("width")) or 0) // 2,
-                     (non_negative(submitter.attrs.get("height")) or 0) // 2)
-        url = self._controls.submission(form, submitter, document_url=self._url, base_url=self._base, click=click)
+        url = self._controls.submission(form, submitter, document_url=self._url, base_url=self._base,
+                                        click=image_click(submitter))
         if url is not None:
             self._navigate(url)
 
@@ -299,19 +302,13 @@ class HtmlSiteBrowser:
         self._load(url)
 
 
-def _base_url(page: Page, url: str) -> str:
-    """What the links, forms and frames of `page`, shown at `url`, resolve against: its `<base href>`, else `url`."""
-    base = next((e for e in page.elements if e.tag == "base" and e.attrs.get("href") is not None), None)
-    return urljoin(url, (base.attrs.get("href") or "").strip()) if base is not None else url
-
-
 def frame_texts(snapshot: Snapshot, page: Page, base: str) -> list[str]:
     """The shown text of each frame on show of `page` (a page of `snapshot`, resolved against `base`) whose document
     the snapshot holds, frames inside frames after their own, as the Qt browser lists them (`_shown_frames`); a
     frame without text is left out, as there."""
     texts: list[str] = []
     for frame in islice(_frame_pages(snapshot, page, base, ()), MAX_FRAMES):
-        if text := _page_text(frame):
+        if text := page_text(frame):
             texts.append(text)
     return texts
 
@@ -331,14 +328,8 @@ def _frame_pages(snapshot: Snapshot, page: Page, base: str, ancestors: tuple[str
         except RecordLensError:
             continue  # a frame too large to read gives no text; the page around it still reads
         yield frame
-        yield from _frame_pages(snapshot, frame, _base_url(frame, document.url),
+        yield from _frame_pages(snapshot, frame, base_url_of(frame, document.url),
                                 (*ancestors, document.source))
-
-
-def _page_text(page: Page | None) -> str:
-    """A document's text as shown (innerText's words), one text a line."""
-    body = page.body if page is not None else None
-    return shown_text(body, "\n") if body is not None else ""
 
 
 def _is_interactive(element: Element) -> bool:

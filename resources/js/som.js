@@ -515,8 +515,10 @@
   // padding or a border separated by a space ("Paperfield Computation and Language", not
   // "PaperfieldComputation and Language"), and inline runs kept whole ("Hel<b>lo</b>" is "Hello"). Hidden
   // text, scripts, styles and images are left out; a text area shows its text and a list its chosen option;
-  // <pre> keeps its lines. Core's text browser (no CSS) gives one line per text node: on a page with nothing
-  // hidden and no list or field, the two give the same words in the same order.
+  // <pre> keeps its lines. Core's text browser follows these rules (core/agent/page_text.py) with Chromium's
+  // default styles and each element's own style attribute, no style sheet: where the page's style sheets change no
+  // display, margin or visibility, the two give the same lines (but two links side by side, which it sets apart by
+  // a space, as a page's style always does).
   const SKIPPED = new Set(["script", "style", "noscript", "template", "head", "iframe", "object", "embed",
                            "canvas", "video", "audio", "img", "svg", "math", HOST_TAG]);
   const spacedInline = (style) =>
