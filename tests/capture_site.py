@@ -7,13 +7,17 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import ThreadingHTTPServer
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from recordlens.core.agent import Site, load_site
 from tests import loopback
 
 SLOW_S = 2.0
@@ -105,3 +109,13 @@ def capture_argv(*args: str, **limits: object) -> list[str]:
     program = (f"import sys; import recordlens.annotator.agent.site_capture as capture; {settings}; "
                "from recordlens.annotator.cli import main; sys.exit(main(sys.argv[1:]))")
     return [sys.executable, "-c", program, "site", "capture", *args]
+
+
+def captured_with_depth_1(url: str, folder: Path) -> Site:
+    """The site a quick capture of `url` (depth 1, no delay, short settle) writes into `folder`, every page saved."""
+    done = subprocess.run(capture_argv(url, "--site", str(folder), "--json", "--timeout", "30", "--depth", "1",
+                                       "--delay", "0", SETTLE_MS=50), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert not summary["failed"], done.stderr[-3000:]
+    return load_site(folder)

@@ -6,7 +6,6 @@ core's text browser and in the Qt browser, reaches the page the capture saved fo
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,7 +19,7 @@ from recordlens.annotator.agent.qt_browser import QtSiteBrowser
 from recordlens.core.agent.sites import Site, load_site
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.page.snapshot import read_snapshot
-from tests.capture_site import capture_argv
+from tests.capture_site import captured_with_depth_1
 from tests.core.forms_page import steps
 from tests.loopback import LoopbackHandler, base_url, serve
 
@@ -67,14 +66,7 @@ def server() -> Iterator[ThreadingHTTPServer]:
 
 @pytest.fixture(scope="module")
 def captured(server: ThreadingHTTPServer, tmp_path_factory: pytest.TempPathFactory) -> Site:
-    folder = tmp_path_factory.mktemp("capture") / "shop"
-    done = subprocess.run(capture_argv(base_url(server) + "/", "--site", str(folder), "--json", "--timeout", "30",
-                                       "--depth", "1", "--delay", "0", SETTLE_MS=50),
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    summary = json.loads(done.stdout.strip().splitlines()[-1])
-    assert not summary["failed"], done.stderr[-3000:]
-    return load_site(folder)
+    return captured_with_depth_1(base_url(server) + "/", tmp_path_factory.mktemp("capture") / "shop")
 
 
 def _html_of(site: Site, url: str) -> str:
