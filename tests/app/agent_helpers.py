@@ -120,3 +120,17 @@ def short_waits(monkeypatch) -> None:
 
     monkeypatch.setattr(recorder, "WAIT_MS", 200)
     monkeypatch.setattr(qt_browser, "WAIT_MS", 200)
+
+
+def texts_of_both_browsers(site_root: Path, url: str) -> tuple[str, str]:
+    """The observation text of `url` in the Qt browser and in the text browser, in that order."""
+    from recordlens.annotator.agent.qt_browser import QtSiteBrowser
+    from recordlens.core.agent.sites import build_site
+    from recordlens.core.agent.text_browser import HtmlSiteBrowser
+
+    with QtSiteBrowser(site_root) as qt:
+        qt.open(url)
+        rendered = qt.observe().text
+    text = HtmlSiteBrowser(build_site(site_root))
+    text.open(url)
+    return rendered, text.observe().text

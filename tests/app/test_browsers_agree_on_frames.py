@@ -17,12 +17,11 @@ from urllib.parse import quote
 
 import pytest
 
-from recordlens.annotator.agent.qt_browser import QtSiteBrowser
 from recordlens.core.agent.sites import build_site
-from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.page.mhtml_writer import write_mhtml
 from recordlens.core.page.snapshot import Resource
 from tests import loopback
+from tests.app.agent_helpers import texts_of_both_browsers
 
 pytestmark = pytest.mark.app
 
@@ -64,13 +63,8 @@ def _site(root: Path, live_url: str) -> Path:
 
 
 def test_both_browsers_give_the_same_text_with_the_frames(qapp, tmp_path, live):
-    root = _site(tmp_path / "site", loopback.base_url(live))
-    with QtSiteBrowser(root) as qt:
-        qt.open(PAGE)
-        rendered = qt.observe().text
-    text = HtmlSiteBrowser(build_site(root))
-    text.open(PAGE)
-    assert text.observe().text == rendered
+    rendered, read = texts_of_both_browsers(_site(tmp_path / "site", loopback.base_url(live)), PAGE)
+    assert read == rendered
     main, after, framed, inner, *in_the_page = TEXTS  # the frame naming itself shows once more, in both
     assert rendered.splitlines() == [main, after, framed, inner, framed, inner, *in_the_page]
     assert live.requests == []  # type: ignore[attr-defined]
@@ -95,11 +89,6 @@ def _site_with_blocks(root: Path) -> Path:
 
 
 def test_a_frame_of_several_blocks_reads_one_line_a_text_in_both(qapp, tmp_path):
-    root = _site_with_blocks(tmp_path / "site")
-    with QtSiteBrowser(root) as qt:
-        qt.open(PAGE)
-        rendered = qt.observe().text
-    text = HtmlSiteBrowser(build_site(root))
-    text.open(PAGE)
-    assert text.observe().text == rendered
+    rendered, read = texts_of_both_browsers(_site_with_blocks(tmp_path / "site"), PAGE)
+    assert read == rendered
     assert rendered.splitlines() == [*TEXTS[:2], *BLOCKS, *BLOCKS]  # the part's frame, then the srcdoc's

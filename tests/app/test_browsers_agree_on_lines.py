@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.annotator.agent.qt_browser import QtSiteBrowser
 from recordlens.core.agent.sites import build_site
-from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.page.mhtml_writer import write_mhtml
+from tests.app.agent_helpers import texts_of_both_browsers
 
 pytestmark = pytest.mark.app
 
@@ -44,11 +43,6 @@ def _site(root: Path) -> Path:
 
 
 def test_both_browsers_give_the_same_lines(qapp, tmp_path):
-    root = _site(tmp_path / "site")
-    with QtSiteBrowser(root) as qt:
-        qt.open(PAGE)
-        rendered = qt.observe().text
-    text = HtmlSiteBrowser(build_site(root))
-    text.open(PAGE)
-    assert text.observe().text.splitlines() == rendered.splitlines()
+    rendered, read = texts_of_both_browsers(_site(tmp_path / "site"), PAGE)
+    assert read.splitlines() == rendered.splitlines()
     assert rendered.splitlines() == LINES
