@@ -11,11 +11,11 @@ there is the exception: it leaves the page, which the recording may have met too
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ...core.agent import (
+    NOT_IN_SNAPSHOT_TITLE,
     Browser,
     Observation,
     Step,
@@ -23,12 +23,8 @@ from ...core.agent import (
     Trajectory,
     find_target,
     format_action,
-    not_in_snapshot_html,
 )
 from ...core.errors import RecordLensError
-
-# The title of the page every browser of a site shows for a URL it does not hold (core's, the one place it is said)
-MISSING_PAGE_TITLE = re.search(r"<title>([^<]*)</title>", not_in_snapshot_html("")).group(1)  # type: ignore[union-attr]
 
 
 @dataclass
@@ -110,7 +106,7 @@ def not_in_snapshot(observation: Observation) -> bool:
     """The page observed is the browser's "not in this snapshot" page (the site holds no page for its URL): the
     page every browser of a site shows for such a URL, under this title (a saved page of the site never has it:
     that page cannot be saved)."""
-    return observation.title == MISSING_PAGE_TITLE
+    return observation.title == NOT_IN_SNAPSHOT_TITLE
 
 
 def shows_missing_page(browser: Browser) -> bool:

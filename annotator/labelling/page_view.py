@@ -112,13 +112,12 @@ def parse_js_result(raw: Any) -> Any:
         return None
 
 
-def _is_archive(path: Path) -> bool:
-    """Chromium opens MHTML as an archive only from a file named so; a misnamed file is shown as HTML instead."""
+def _is_archive(path: Path, data: bytes) -> bool:
+    """Chromium opens MHTML as an archive only from a file named so; a misnamed file is shown as HTML instead.
+    `data`: the file's bytes, read once by the caller."""
     if path.suffix.lower() not in _MHTML_SUFFIXES:
         return False
-    with path.open("rb") as stream:
-        head = stream.read(64)
-    return not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
+    return not data[:64].lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
 
 
 def _has_bare_line_feeds(data: bytes) -> bool:
@@ -269,7 +268,7 @@ class PageView(QWidget):
         # An archive of an XHTML page is shown from the core's text too: Chromium would parse it as XML (a
         # parser-error page, or its XML viewer without the XHTML namespace), while the core and every label read
         # it with the HTML parser. Its archived images are then not shown; its records are.
-        if _is_archive(path) and loaded.snapshot.media_type != "application/xhtml+xml":
+        if _is_archive(path, data) and loaded.snapshot.media_type != "application/xhtml+xml":
             self._show_archive(path, data, loaded.snapshot)
         else:
             # The core's decoded text, served as UTF-8 with the charset stated: page and core read the same.

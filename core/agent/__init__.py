@@ -28,14 +28,24 @@ from .loop import CUT_STOPS
 from .model import ANSWER_KINDS, NORMALISE_RULES, Browser, ModelCall, Observation, Task, Trajectory
 from .references import Reference, ReferenceChoice, choose_references, ends_with_answer
 from .site_files import existing_site_file, free_site_file, site_file_name
-from .sites import INDEX_FILE, Site, SiteError, build_site, load_site, loose_url, normalise_url, not_in_snapshot_html
+from .sites import (
+    INDEX_FILE,
+    NOT_IN_SNAPSHOT_TITLE,
+    Site,
+    SiteError,
+    build_site,
+    load_site,
+    loose_url,
+    normalise_url,
+    not_in_snapshot_html,
+)
 from .targets import NotATextFieldError, Target, TargetNotFoundError, find_target, targets_match
 from .tasks import TaskFileError, load_tasks, save_tasks, task_from_line
 from .text_browser import INERT_SCHEMES
 
 __all__ = [
     "ACTIONS", "ANSWER_KINDS", "CAPTURE_SOME_FAILED", "CAPTURE_VIEWPORT", "CUT_STOPS", "INDEX_FILE", "INERT_SCHEMES",
-    "NORMALISE_RULES", "PAGE_TIMEOUT_S", "SCROLL_DIRECTIONS", "STATUSES",
+    "NORMALISE_RULES", "NOT_IN_SNAPSHOT_TITLE", "PAGE_TIMEOUT_S", "SCROLL_DIRECTIONS", "STATUSES",
     "STATUS_LABELS", "ActionParseError", "Browser", "Candidate", "CaptureError", "CaptureInterrupted", "CaptureRules",
     "CaptureSummary",
     "ModelCall", "NotATextFieldError", "Observation", "PageFailed", "RedirectCheck", "Reference", "ReferenceChoice",
