@@ -823,10 +823,10 @@ def _saved_links(page_file: Path, url: str) -> list[str]:
     body = page.body
     elements = list(body.iter()) if body is not None else []
     links = [_resolved(url, str(e.attrs["href"])) for e in elements if e.tag in ("a", "area") and e.attrs.get("href")]
-    return [target for target in links if target is not None] + form_targets(snapshot, url)
+    return [target for target in links if target is not None] + form_targets(snapshot, url, page=page)
 
 
-def form_targets(snapshot: Snapshot, url: str) -> list[str]:
+def form_targets(snapshot: Snapshot, url: str, *, page: Page | None = None) -> list[str]:
     """Where the GET forms of a captured page (its document at `url`, and the documents of its frames of the same
     origin that the snapshot holds) go, each submitted by a click on its default button with its default values
     (hidden fields kept by the capture included): forms.py's `default_submission`, the very code with which the
@@ -835,10 +835,11 @@ def form_targets(snapshot: Snapshot, url: str) -> list[str]:
     sent offline either."""
     from ..page.dataset import parse_snapshot
 
-    try:
-        page = parse_snapshot(snapshot)
-    except (RecordLensError, ValueError):
-        return []
+    if page is None:  # `page`: the snapshot parsed already by the caller
+        try:
+            page = parse_snapshot(snapshot)
+        except (RecordLensError, ValueError):
+            return []
     return _document_forms(snapshot, page, url, _origin(url), ())
 
 
@@ -895,7 +896,8 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
         _alias(root / str(already.get("file", "")), [url, *(str(h.get("url") or "") for h in page.redirects)])
         return f"{url} redirects to {page.final_url}, saved already"
     state.seen.add(final_key)
-    html = _main_html(page)
+    snapshot = _rendered_snapshot(page)
+    html = snapshot.html if snapshot is not None else None
     shape = page_shape(html) if html is not None else ""
     # The same document under another URL (/about, /About, a session id in the query), reaching the same pages: an
     # alias of the page saved, as a redirect is; not a page more (nor one counted against --max-pages), and its
@@ -934,7 +936,7 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
     state.outcomes[key] = {"url": url, "outcome": "saved", "final_url": page.final_url, "file": relative,
                            "status": page.status, **({"digest": shape} if shape else {})}
     summary.saved.append(page.final_url)
-    links = [*page.links, *_rendered_forms(page)]
+    links = [*page.links, *(form_targets(snapshot, page.final_url) if snapshot is not None else [])]
     if depth < max_depth:
         _enqueue(links, depth + 1, state)
     else:
@@ -999,25 +1001,16 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _main_html(page: RenderedPage) -> str | None:
-    """The main document's HTML of a rendered page (the MHTML's own headers carry the URL and the time, so they
-    differ between any two copies), or None when its MHTML cannot be read."""
+def _rendered_snapshot(page: RenderedPage) -> Snapshot | None:
+    """A rendered page's MHTML read once (its main document's HTML, whose shape finds its copies: the MHTML's own
+    headers carry the URL and the time, so they differ between any two; and its forms), or None when it cannot be
+    read."""
     from ..page.snapshot import read_snapshot
 
     try:
-        return read_snapshot(page.mhtml).html
+        return read_snapshot(page.mhtml)
     except (RecordLensError, ValueError):
         return None
-
-
-def _rendered_forms(page: RenderedPage) -> list[str]:
-    """`form_targets` of a rendered page, none when its MHTML cannot be read."""
-    from ..page.snapshot import read_snapshot
-
-    try:
-        return form_targets(read_snapshot(page.mhtml), page.final_url)
-    except (RecordLensError, ValueError):
-        return []
 
 
 def _same_as_saved(page: RenderedPage, html: str, saved: dict[str, Any], state: _State, root: Path) -> bool:
