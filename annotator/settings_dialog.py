@@ -109,10 +109,7 @@ class SettingsDialog(QDialog):
                     "name avoids that.")
         else:
             text = ""
-        self.name_clash.setText(text)
-        self.name_clash.setVisible(bool(text))
-        if text:
-            self.adjustSize()  # room for the warning rather than clipping it
+        self._show_note(self.name_clash, text)
 
     def _say_endpoint_credential(self) -> None:
         """A note, as the endpoint is typed, when it holds a credential (the settings file keeps none: it is used
@@ -128,10 +125,13 @@ class SettingsDialog(QDialog):
                     "restart).")
         else:
             text = ""
-        self.endpoint_note.setText(text)
-        self.endpoint_note.setVisible(bool(text))
+        self._show_note(self.endpoint_note, text)
+
+    def _show_note(self, label: QLabel, text: str) -> None:
+        label.setText(text)
+        label.setVisible(bool(text))
         if text:
-            self.adjustSize()
+            self.adjustSize()  # room for the note rather than clipping it
 
     def _accept_if_valid(self) -> None:
         """OK closes the dialog only on settings that can work: an endpoint is an http(s) address (a bare

@@ -183,7 +183,7 @@ class RecordPanel(QWidget):
 
     def set_rows(self, rows: Sequence[RecordRow], selected: Sequence[int]) -> None:
         # Rows are made from the labels alone: whether the page shows a record is known from its drawing.
-        rows = [replace(row, unseen=self._unseen.get(row.id, "")) for row in rows]
+        rows = [self._with_unseen(row) for row in rows]
         before, self._rows = self._rows, list(rows)
         self.list.blockSignals(True)
         try:
@@ -214,13 +214,18 @@ class RecordPanel(QWidget):
         self._unseen.update(unseen)
         changed = False
         for index, row in enumerate(self._rows):
-            why = self._unseen.get(row.id, "")
-            if why != row.unseen:
-                self._rows[index] = replace(row, unseen=why)
-                _show_row(self.list.item(index), self._rows[index])
+            marked = self._with_unseen(row)
+            if marked is not row:
+                self._rows[index] = marked
+                _show_row(self.list.item(index), marked)
                 changed = True
         if changed and self.finder.text().strip():
             self._show_found()  # "hidden" in the finder: the rows found follow
+
+    def _with_unseen(self, row: RecordRow) -> RecordRow:
+        """The row with the mark its drawing gave its record (itself when it has that mark already: no copy)."""
+        why = self._unseen.get(row.id, "")
+        return row if why == row.unseen else replace(row, unseen=why)
 
     def _show_found(self) -> None:
         """Hide the rows the finder does not find (none when it is empty), and say how many it shows."""

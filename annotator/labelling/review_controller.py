@@ -485,10 +485,8 @@ class ReviewController:
             self._predictions.clear()  # read again, as they now are
             self._classed.clear()
             self._show(labelled)
-            if predicted and late:
-                return f"run {now.id}: {LATE_ANSWER_ADDED}: it holds {page_counts(now)} now, shown as they are"
-            return (f"run {now.id}'s predictions changed {elsewhere}: it holds {page_counts(now)} now, shown as they "
-                    "are") if predicted else ""
+            said = f"run {now.id}: {LATE_ANSWER_ADDED}" if late else f"run {now.id}'s predictions changed {elsewhere}"
+            return f"{said}: it holds {page_counts(now)} now, shown as they are" if predicted else ""
         if _means(now) != _means(was):
             self._show(labelled)
             return self._scored_words(now.id, f" {elsewhere}") if _scored_since(was, now) else ""
