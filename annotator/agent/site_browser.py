@@ -62,9 +62,8 @@ from ..qt.page_scripts import document_script, read_script
 from ..qt.signals import emit
 from ..qt.widgets import button
 from .site_page import (
-    STALE_SIDE_FILES,
     PreparedPage,
-    note_resaved,
+    note_page_resaved,
     prepare_page,
     resaved_note,
     restore_saved,
@@ -572,8 +571,6 @@ class SiteBrowser(QWidget):
                                    "save here (this window never loads from the network; use Agent → Save a page "
                                    "from the web…)")
         existing = self.site.resolve(self._url)
-        indexed = self.site.page(self._url)
-        side = dict(indexed.side) if indexed is not None else {}  # its side files (kind -> path), as indexed
         target = Path(path) if path is not None else existing or self.site.root / "saved.mhtml"
         raw = target.with_name(f".{target.name}.chromium.mhtml")
         try:
@@ -583,18 +580,11 @@ class SiteBrowser(QWidget):
         finally:
             raw.unlink(missing_ok=True)
         # A captured page's tree and screenshot describe the page as captured, not the file just written.
-        self.last_saved_meta = self._note_resaved(target, side) if target == existing else None
+        self.last_saved_meta = note_page_resaved(self.site, self._url, target) if target == existing else None
         self.site = build_site(self.site.root)
         self._update_bar()
         emit(self.page_saved, str(target))
         return target
-
-    def _note_resaved(self, target: Path, side: dict[str, str]) -> dict[str, object] | None:
-        """The page's meta.json told that `target` was saved again (None: a page without one)."""
-        if self.site is None or not side.get("meta"):
-            return None
-        stale = [kind for kind in STALE_SIDE_FILES if side.get(kind)]
-        return note_resaved(target, self.site.root / side["meta"], stale)
 
     def _save_marked(self, raw: Path, timeout_ms: int) -> None:
         """The page on show written by Chromium to `raw`, as the capture and the web saver write theirs. The numbers

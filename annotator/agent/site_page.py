@@ -35,7 +35,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from ...core import atomic
-from ...core.agent import as_served_live
+from ...core.agent import Site, as_served_live
 from ...core.page import Resource, Snapshot, read_snapshot
 
 BASE_MARK = "data-recordlens-base"  # our <base> says it is ours, so a re-saved page can drop it
@@ -170,6 +170,18 @@ def restore_saved(saved: Snapshot, page: PreparedPage) -> tuple[str, list[Resour
             data = back(data.decode("latin-1")).encode("latin-1")
         resources.append(Resource(location, resource.content_id, resource.content_type, data))
     return without_app_elements(without_base(back(saved.html))), resources
+
+
+def note_page_resaved(site: Site, url: str, target: Path, *, by: str = "Save this page to the site",
+                      ) -> dict[str, object] | None:
+    """`note_resaved` for the site's page at `url`, saved again as `target`: its side files as `site` indexes them
+    (the index read before the save); None for a page without a meta.json."""
+    page = site.page(url)
+    side = dict(page.side) if page is not None else {}
+    if not side.get("meta"):
+        return None
+    return note_resaved(target, site.root / side["meta"], [kind for kind in STALE_SIDE_FILES if side.get(kind)],
+                        by=by)
 
 
 def note_resaved(page: Path, meta_file: Path, stale: list[str], *, by: str = "Save this page to the site",

@@ -64,7 +64,7 @@ from ..qt.interruption import DeferredInterruption
 from ..qt.online_page import OnlinePage
 from ..qt.online_process import ERROR_PREFIX, PREFIX, OnlineProcess
 from ..qt.signals import emit
-from .site_page import STALE_SIDE_FILES, note_resaved, resaved_note
+from .site_page import note_page_resaved, resaved_note
 
 EXIT_ERROR = 2
 HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -230,22 +230,13 @@ class _Saver(OnlinePage):
                 _reindex_quietly(self.site)
             why = "; ".join(site.warnings) or "the index does not list it"
             raise SaveError(f"the site left the saved page out: {why}")
-        stale = _note_resaved(site, saved_url, target) if existing is not None else ""
+        # a captured page saved over: its meta.json says so, and that its tree and screenshot are the capture's
+        stale = resaved_note(note_page_resaved(site, saved_url, target, by="Save a page from the web")
+                             ) if existing is not None else ""
         return SavedPage(url=saved_url, requested=self.url, file=target.relative_to(self.site).as_posix(),
                          site=str(self.site), title=snapshot.title or "", bytes=size,
                          resources=len(snapshot.resources), pages=len(site.pages), replaced=existing is not None,
                          warnings=(*self.guarded_notes(), *([stale] if stale else [])))
-
-
-def _note_resaved(site, url: str, target: Path) -> str:  # noqa: ANN001 - a core Site
-    """A captured page saved over: its meta.json says so, and that its tree and screenshot are the capture's
-    (site_page.note_resaved); what it says, or "" for a page without side files."""
-    page = site.page(url)
-    side = dict(page.side) if page is not None else {}
-    if not side.get("meta"):
-        return ""
-    stale = [kind for kind in STALE_SIDE_FILES if side.get(kind)]
-    return resaved_note(note_resaved(target, site.root / side["meta"], stale, by="Save a page from the web"))
 
 
 def keep_hidden(page, wait: Callable[[Callable[[], bool], float], bool],  # noqa: ANN001 - a QWebEnginePage
