@@ -75,7 +75,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     else:
         with engine_for(args) as engine:  # issue 16: pages parsed and scored on the engine
             scores, warnings = score_run(args.pred, args.gt, args.pages, progress=bar, engine=engine)
-        kept, failed = without_failed(scores, args.pred)
+        kept, failed = without_failed(scores)
         otherwise = pages_predicted_on_others(args.pred, args.pages, [p.page for p in kept.pages])
         if otherwise:
             warnings.append(other_pages_message(otherwise, "those in " + str(args.pages)))
@@ -256,8 +256,7 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
         seeds, warnings = score_seeds(args.pred, args.gt, args.pages, progress=bar, engine=engine)
     partial = _say_warnings(args, warnings)
     ceiling = _label_check(args) if args.ceiling else None
-    folders = seed_runs(args.pred)
-    failures = {seed: without_failed(scores, folders[seed]) for seed, scores in seeds.seeds.items()}
+    failures = {seed: without_failed(scores) for seed, scores in seeds.seeds.items()}
     failures = {seed: (kept, failed) for seed, (kept, failed) in failures.items() if failed}
     unreadable = {seed: scores.unreadable for seed, scores in seeds.seeds.items() if scores.unreadable}
     if args.json:

@@ -155,8 +155,11 @@ def score_raw(predicted: Sequence[Sequence[str]], true: Sequence[Sequence[str]])
 class DatasetScore:
     pages: list[PageScore]
     # Pages whose predictions file could not be read (name -> why), scored as empty predictions: kept here so
-    # that leaving them out (`runs.evaluate.without_failed`) needs no second read of the files.
+    # that `score` can name them apart from the pages the run failed on.
     unreadable: dict[str, str] = field(default_factory=dict)
+    # Every page scored as an empty prediction for want of a usable one (name -> why: failed, never extracted,
+    # left out, its file unreadable), as the run's folder said when it was scored.
+    without_prediction: dict[str, str] = field(default_factory=dict)
 
     def _mean(self, values: list[float]) -> float:
         return sum(values) / len(values) if values else 0.0

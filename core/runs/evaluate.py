@@ -92,9 +92,9 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
         else:  # no prediction: said once for all of them per reason, below (a stopped run lacks many pages)
             predicted = []
         jobs.append(_PageJob(name, page_file, predicted, true.records))
-    without = [job.name for job in jobs if job.name not in predictions and job.name not in failed]
-    warnings += no_prediction_messages({name: records.why_no_prediction(name, described) for name in without},
-                                       left_out, "the run", str(pred_dir))
+    without = {job.name: records.why_no_prediction(job.name, described) for job in jobs
+               if job.name not in predictions and job.name not in failed}
+    warnings += no_prediction_messages(without, left_out, "the run", str(pred_dir))
     ignored = [name for name in predictions if name not in truths]
     if ignored:  # a --gt of other pages than the run's would otherwise pass unseen
         warnings.append(unscored_predictions_message(ignored, str(pred_dir), f"without ground truth in {gt_dir}")
@@ -111,7 +111,19 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     pages: list[PageScore] = [scored[job.name] for job in jobs]  # type: ignore[misc]
     # --- end engine dispatch ---
     warnings += [said for said in map(truth_naming_nothing, pages) if said]
-    return DatasetScore(pages, unreadable), warnings
+    return DatasetScore(pages, unreadable, _without_prediction(jobs, failed, without, unreadable)), warnings
+
+
+def _without_prediction(jobs: list[_PageJob], failed: dict[str, str], never_predicted: dict[str, str],
+                        unreadable: dict[str, str]) -> dict[str, str]:
+    """Every scored page with no usable prediction (name -> why), in the order `score` lists them: those the run
+    failed on, those it has no file for, then those whose file cannot be read."""
+    scored = {job.name for job in jobs}
+    reasons = {name: reason for name, reason in failed.items() if name in scored}
+    reasons.update(never_predicted)
+    reasons.update({name: f"its predictions file cannot be read: {why}" for name, why in unreadable.items()
+                    if name not in reasons})
+    return reasons
 
 
 def truth_naming_nothing(score: PageScore) -> str | None:
@@ -352,22 +364,12 @@ def is_file_missing(reason: str) -> bool:
     return reason == FILE_MISSING
 
 
-def without_failed(scores: DatasetScore, pred_dir: str | Path) -> tuple[DatasetScore, dict[str, str]]:
+def without_failed(scores: DatasetScore) -> tuple[DatasetScore, dict[str, str]]:
     """The scores of the pages the run has a prediction for, and the others (name -> reason) left out: the pages
-    it failed on, those it never extracted (a run stopped by its budget) and those it left out on purpose (no
-    answers for them), which the table counts as empty predictions."""
-    scored = {p.page for p in scores.pages}
-    failed = {name: reason for name, reason in failed_pages(pred_dir).items() if name in scored}
-    predicted = record_files(pred_dir)
-    described = read_run_description(pred_dir)
-    records = _FolderRecords.of(pred_dir)
-    failed.update({p.page: records.why_no_prediction(p.page, described) for p in scores.pages
-                   if p.page not in failed and p.page not in predicted})
-    # a predictions file that cannot be read is no prediction either, as a stored run keeps it (as the page's error);
-    # `score_run` found them as it read the files, so none is read again here
-    failed.update({name: f"its predictions file cannot be read: {why}" for name, why in scores.unreadable.items()
-                   if name in scored and name not in failed})
-    return without_pages(scores, failed), failed
+    it failed on, those it never extracted (a run stopped by its budget), those it left out on purpose (no
+    answers for them) and those whose predictions file cannot be read, which the table counts as empty
+    predictions. `score_run` found them as it read the run, so nothing is read again here."""
+    return without_pages(scores, scores.without_prediction), dict(scores.without_prediction)
 
 
 def without_pages(scores: DatasetScore, left_out: Iterable[str]) -> DatasetScore:
