@@ -256,14 +256,16 @@ class _FolderRecords:
 
 
 def no_prediction_messages(reasons: Mapping[str, str], left_out: Mapping[str, str], whose: str,
-                           named: str) -> list[str]:
+                           named: str, *, files_of: str | None = None, then: str = "") -> list[str]:
     """The scored pages without a prediction (name -> `why_no_prediction`), said at once per reason rather than a
     line each (a stopped run lacks many): left out on purpose, recorded done with their file gone, not given to a
     finished run, and any other reason (`whose`: the run as the sentences name it; `named`: as the last names it,
-    the folder or the stored run)."""
+    the folder or the stored run; `files_of` and `then`: whose files are missing, and what brings them back after
+    extracting again, for a stored run)."""
     names = list(reasons)
     return (pages_left_out_messages(names, left_out)
-            + files_missing_messages([name for name in names if is_file_missing(reasons[name])], whose)
+            + files_missing_messages([name for name in names if is_file_missing(reasons[name])], files_of or whose,
+                                     then)
             + pages_not_given_messages([name for name in names if is_not_given(reasons[name])], whose)
             + pages_without_a_prediction_messages(
                 {name: why for name, why in reasons.items()

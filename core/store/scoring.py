@@ -18,13 +18,7 @@ from ..page.snapshot import read_file_bytes
 from ..records.model import TextKeyIndex
 from ..records.score import DatasetScore, PageScore, score_page
 from ..runs.evaluate import (
-    files_missing_messages,
-    is_file_missing,
-    is_left_out,
-    is_not_given,
-    pages_left_out_messages,
-    pages_not_given_messages,
-    pages_without_a_prediction_messages,
+    no_prediction_messages,
     truth_naming_nothing,
     unscored_predictions_message,
     why_no_prediction,
@@ -77,15 +71,11 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
             left_out[name] = errors[name]
         elif name not in predictions:
             left_out[name] = why_no_prediction(name, run.cost, finished=finished)
-    # said at once, per reason (a stopped run lacks many pages): left out on purpose, not given, file missing, ...
-    warnings += pages_left_out_messages(left_out, left_out_pages(run.cost))
-    warnings += pages_not_given_messages([name for name, why in left_out.items() if is_not_given(why)],
-                                         f"run {run_id}")
-    warnings += files_missing_messages([name for name, why in left_out.items() if is_file_missing(why)],
-                                       f"run {run_id}'s folder", ", then `runs --add` of the folder stores it")
-    warnings += pages_without_a_prediction_messages(
-        {name: why for name, why in left_out.items() if name not in errors and not is_left_out(why)
-         and not is_not_given(why) and not is_file_missing(why)}, f"run {run.id} ({run.method})")
+    # said at once, per reason (a stopped run lacks many pages), as `score` of a folder says them
+    warnings += no_prediction_messages({name: why for name, why in left_out.items() if name not in errors},
+                                       left_out_pages(run.cost), f"run {run_id}", f"run {run.id} ({run.method})",
+                                       files_of=f"run {run_id}'s folder",
+                                       then=", then `runs --add` of the folder stores it")
     kept = _still_scored(project, run, labelled)
     fresh, changed = {}, []
     for name in progress([name for name in truth_pages if name not in kept]):
