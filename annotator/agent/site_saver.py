@@ -58,11 +58,11 @@ from ...core.atomic import move_into_place
 from ...core.errors import SnapshotError
 from ...core.interruption import Terminated
 from ...core.page import read_snapshot
-from ...core.resource_files import read_resource
 from ..qt import env as qt_env
 from ..qt.interruption import DeferredInterruption
 from ..qt.online_page import OnlinePage
 from ..qt.online_process import ERROR_PREFIX, PREFIX, OnlineProcess
+from ..qt.page_scripts import read_script
 from ..qt.signals import emit
 from .site_page import note_page_resaved, resaved_note
 
@@ -248,7 +248,7 @@ def keep_hidden(page, wait: Callable[[Callable[[], bool], float], bool],  # noqa
     API: the main frame alone.)"""
     from PySide6.QtWebEngineCore import QWebEngineScript
 
-    code = read_resource("js", KEEP_HIDDEN)
+    code = read_script(KEEP_HIDDEN)
     world = QWebEngineScript.ScriptWorldId.ApplicationWorld
     if not hasattr(page, "mainFrame"):
         box: list[object] = []

@@ -276,14 +276,19 @@ def pages_without_a_prediction_messages(reasons: Mapping[str, str], whose: str) 
     """The scored pages a run holds no prediction for, for reasons other than those said on their own (never
     extracted: it stopped before them; stopped on part way; a record that cannot be read), said once per reason,
     naming a few, rather than a line each (none, [])."""
-    by_reason: dict[str, list[str]] = {}
-    for name, why in reasons.items():
-        by_reason.setdefault(why, []).append(name)
     return [f"page {pages[0]}: no prediction in {whose}: {why}; scored as an empty one"
             if len(pages) == 1 else
             f"{counted(len(pages), 'scored page')} with no prediction in {whose} "
             f"({listed(pages, 8, total=True)}; why, for each: {why}): scored as empty predictions"
-            for why, pages in by_reason.items()]
+            for why, pages in pages_by_reason(reasons).items()]
+
+
+def pages_by_reason(reasons: Mapping[str, str]) -> dict[str, list[str]]:
+    """Pages (name -> why) grouped by why, each group in the pages' order, to say each reason once."""
+    grouped: dict[str, list[str]] = {}
+    for name, why in reasons.items():
+        grouped.setdefault(why, []).append(name)
+    return grouped
 
 
 def is_not_in_the_project(reason: str) -> bool:
@@ -300,13 +305,10 @@ def is_left_out(reason: str) -> bool:
 def pages_left_out_messages(names: Iterable[str], left_out: Mapping[str, str]) -> list[str]:
     """Of the scored pages `names` without a prediction, those the run left out on purpose, said at once, per
     reason (none, [])."""
-    by_reason: dict[str, list[str]] = {}
-    for name in names:
-        if name in left_out:
-            by_reason.setdefault(left_out[name], []).append(name)
+    reasons = {name: left_out[name] for name in names if name in left_out}
     return [f"{counted(len(pages), 'page')} left out by the run ({listed(pages, 8)}; why, for each: {why}): "
             "scored as empty predictions, and the figures without them are given apart"
-            for why, pages in by_reason.items()]
+            for why, pages in pages_by_reason(reasons).items()]
 
 
 def pages_not_given_messages(names: Sequence[str], whose: str) -> list[str]:
