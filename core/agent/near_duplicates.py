@@ -15,7 +15,11 @@ marks are not verdicts: they are recomputed on each run, so that another thresho
 adds marks. Candidates a reviewer already judged keep their verdict and are not compared (an accepted one counts as
 kept). Two tasks whose answers are of different specific kinds (a name against a date or a number: "Who founded
 it?" against "In which year was it founded?") ask different things however alike their words, and are not
-compared; "text" is no specific kind, and a number and a date may answer the same question (a year).
+compared; "text" is no specific kind, and a number and a date may answer the same question (a year). Nor are two
+tasks whose gold answers differ once both went through every normalisation rule (`answers_differ`): a task has one
+exact answer, so two questions with different answers are two questions, however alike their words ("How many
+litres does the Alder Kettle hold?", 1.7, against "What is the price of the Alder Kettle?", $24.50); all five
+rules, whatever each task's own, so that only answers no rule makes equal keep two tasks apart.
 """
 
 from __future__ import annotations
@@ -23,12 +27,14 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
 from ..errors import AgentError
 from .candidates import Candidate, FilterMark
-from .model import Task
+from .model import NORMALISE_RULES, Task
+from .tasks import normalise_answer
 
 DEFAULT_THRESHOLD = 0.8
 WORDLLAMA_CONFIG = "l2_supercat"
@@ -115,7 +121,7 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
     pooled = [*kept, *(c.task for c in candidates if c.status == "accepted")]
     pool_texts = [t.instruction for t in pooled]
     vectors = embedder.embed(pool_texts + [c.task.instruction for c in judged]) if (pool_texts or judged) else []
-    pool = [(t.id, t.answer_kind, v) for t, v in zip(pooled, vectors[:len(pool_texts)], strict=True)]
+    pool = [(t, v) for t, v in zip(pooled, vectors[:len(pool_texts)], strict=True)]
     mine = dict(zip([c.id for c in judged], vectors[len(pool_texts):], strict=True))
     out: list[Candidate] = []
     for candidate in candidates:
@@ -124,23 +130,39 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
             continue
         vector = mine[candidate.id]
         best_id, best = None, -1.0
-        for other_id, kind, other in pool:
-            if _kinds_differ(candidate.task.answer_kind, kind):
+        for other_task, other in pool:
+            if _asks_otherwise(candidate.task, other_task):
                 continue
             score = _cosine(vector, other)
             if score > best:  # strictly greater: the earlier of two equally close tasks is named
-                best_id, best = other_id, score
+                best_id, best = other_task.id, score
         if best_id is not None and best >= threshold:
             out.append(replace(candidate, status="similar", similar_to=best_id, similarity=round(best, 4),
                                reason=f"similarity {best:.3f} to {best_id} (threshold {threshold:g})", filter=mark))
         else:
-            pool.append((candidate.id, candidate.task.answer_kind, vector))
+            pool.append((candidate.task, vector))
             out.append(candidate)
     return out
 
 
 # Kinds that can answer the same question: a year is a number or a date, as a task's author chose.
 _KIND_GROUPS = {"number": "quantity", "date": "quantity", "name": "name", "title": "title"}
+
+
+def _asks_otherwise(task: Task, other: Task) -> bool:
+    """Whether two tasks ask different things whatever their words' similarity (module notes)."""
+    return _kinds_differ(task.answer_kind, other.answer_kind) or answers_differ(task.answer, other.answer)
+
+
+def answers_differ(answer: str, other: str) -> bool:
+    """Whether two gold answers stay different after every normalisation rule (`3.50` and `$3.5` differ, `Ada
+    Smith` and `ada smith.` do not)."""
+    return _as_compared(answer) != _as_compared(other)
+
+
+@lru_cache(maxsize=4096)  # each task's answer is compared with every task kept: normalised once
+def _as_compared(answer: str) -> str:
+    return normalise_answer(answer, NORMALISE_RULES)
 
 
 def _kinds_differ(a: str, b: str) -> bool:

@@ -8,7 +8,11 @@ tolerantly (code fences, prose around the JSON); items that are not usable (no i
 answer given as true or false, an unknown answer kind) are dropped and counted, never a crash. An answer the
 model did not finish (refused: finishReason SAFETY, RECITATION...; cut off: MAX_TOKENS; or empty) is not used at
 all, as `agent run` never acts on one (`Answer.incomplete`): its category is not answered, and is named with
-why; an empty list is an answer, with no task, and said so. A number given
+why; an empty list is an answer, with no task, and said so. A finished answer that holds no usable list (prose
+alone, or a JSON list that is cut short or does not read as JSON) is not used either, not even the whole items
+before the cut: its category is named with why and not answered (`read_items`). Ctrl+C or SIGTERM
+stops the generation as a failed endpoint does: the categories answered so far are kept in the report, the one
+asked when it came is not (`GenerationReport.interrupted`). A number given
 as the answer is kept as its digits (0 as "0"). A candidate whose `seeds` name no seed of its
 category gets all of them; its normalisation is that of the category's seeds of the same answer kind (or the
 kind's usual rules). Ids are `gen-<category>-<n>`, stable for the same answers.
@@ -20,8 +24,10 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..errors import AgentError
+from ..interruption import Terminated
 from ..llm.gemini import BudgetExceededError, GeminiError
 from ..wording import listed
 from .candidates import Candidate, SiteText
@@ -65,17 +71,24 @@ class GenerationReport:
     # Categories whose answer the model did not finish (refused, cut off, empty: `Answer.incomplete`) -> why.
     unfinished: dict[str, str] = field(default_factory=dict)
     empty: list[str] = field(default_factory=list)  # categories the model answered with an empty list of tasks
+    # Categories whose finished answer holds no usable list of tasks (prose alone, a list cut short) -> why.
+    unusable: dict[str, str] = field(default_factory=dict)
+    # The Ctrl+C or SIGTERM that stopped the generation (`stopped` says so too): the command keeps what was answered
+    # before it, then stops as interrupted.
+    interrupted: KeyboardInterrupt | None = None
 
     @property
     def answered(self) -> int:
         """The categories the model answered (kept candidates or not; an empty list is an answer)."""
-        return self.requests - (1 if self.stopped else 0) - len(self.refused) - len(self.unfinished)
+        return (self.requests - (1 if self.stopped else 0) - len(self.refused) - len(self.unfinished)
+                - len(self.unusable))
 
     def shortfall(self) -> str:
         """What was not done, in words ("" when every category was answered)."""
         said = []
         if self.stopped:
-            why = "the request budget ran out" if self.budget else "the model endpoint failed"
+            why = self.stopped if self.interrupted else "the request budget ran out" if self.budget \
+                else "the model endpoint failed"
             unasked = f"; not asked: {listed(self.unasked)}" if self.unasked else ""
             said.append(f"stopped at category {self.requests} of {self.categories} ({why}{unasked})")
         if self.refused:
@@ -83,12 +96,18 @@ class GenerationReport:
         if self.unfinished:
             said.append("no finished answer for " + "; ".join(f"{category} ({why})"
                                                                for category, why in self.unfinished.items()))
+        if self.unusable:
+            said.append("no usable answer for " + "; ".join(f"{category} ({why})"
+                                                             for category, why in self.unusable.items()))
         return "; ".join(said)
 
     def exit_status(self) -> int:
         """As `agent run`'s and `extract`'s: 3 a budget, 4 an endpoint that failed, 1 a refused category or one
-        whose answer the model did not finish."""
-        return (3 if self.budget else 4) if self.stopped else 1 if self.refused or self.unfinished else 0
+        whose answer the model did not finish or that holds no usable list. An interrupted generation is not said
+        by a status: the command raises `interrupted` once it has kept what was answered."""
+        if self.stopped:
+            return 3 if self.budget else 4
+        return 1 if self.refused or self.unfinished or self.unusable else 0
 
 
 def build_prompt(category: str, description: str, seeds: Sequence[Task], site: Site, excerpts: Mapping[str, str],
@@ -110,20 +129,55 @@ def build_prompt(category: str, description: str, seeds: Sequence[Task], site: S
             "tasks it follows).")
 
 
-def read_items(text: str) -> list[object] | None:
-    """The JSON list in a model's answer (fences and prose around it tolerated); None when there is none (an empty
-    list is the model's answer: no task)."""
+class NoTaskList(ValueError):
+    """A model's answer that holds no usable list of tasks; the message says why (none, cut short, unreadable)."""
+
+
+# Where JSON of tasks begins: a list of objects (or an empty one), or an object with a key. A bracket of prose
+# ("[see below]") is none.
+_JSON_START = re.compile(r"\[\s*[{\]]|\{\s*\"")
+
+
+def read_items(text: str) -> list[object]:
+    """The JSON list in a model's answer (fences and prose around it tolerated; an empty list is the model's answer:
+    no task). `NoTaskList` when there is none, or when the JSON the answer begins does not read: a list cut short
+    (it never closes) or broken, whose whole items are not the list the model meant (never kept one by one)."""
     cleaned = re.sub(r"```(?:json)?", "", text)
     for start in [m.start() for m in re.finditer(r"[\[{]", cleaned)]:
         try:
             value, _ = json.JSONDecoder().raw_decode(cleaned[start:])
-        except ValueError:
+        except ValueError as error:
+            if _JSON_START.match(cleaned, start):  # the answer's JSON: what follows is inside it, not another list
+                raise NoTaskList(_unread_list(cleaned[start:], error)) from None
             continue
         if isinstance(value, dict):
             value = value.get("tasks", [value])
         if isinstance(value, list):
             return value
-    return None
+    raise NoTaskList("the answer holds no JSON list of tasks")
+
+
+def _unread_list(json_text: str, error: ValueError) -> str:
+    if _never_closes(json_text):
+        return "its JSON list of tasks is cut short: it never closes"
+    return f"its JSON list of tasks does not read as JSON: {getattr(error, 'msg', error)}"
+
+
+def _never_closes(json_text: str) -> bool:
+    """Whether the bracket `json_text` begins with is still open at the text's end (strings read as JSON's)."""
+    depth, in_string, escaped = 0, False, False
+    for char in json_text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+            if depth == 0:
+                return False
+    return True
 
 
 def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, per_category: int, model: str,
@@ -141,52 +195,95 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
     for seed in seeds:
         by_category.setdefault(seed.category or "(none)", []).append(seed)
     report.categories = len(by_category)
+    names = list(by_category)
     for category, group in by_category.items():
-        starts = list(dict.fromkeys(s.start_url for s in group if s.start_url))
-        excerpts = {url: text.written().get(_page_url(site, url), "")[:MAX_EXCERPT] for url in starts}
-        prompt = build_prompt(category, described.get(category, ""), group, site, excerpts, per_category)
-        if progress:
-            progress(f"asking for {per_category} {category} task(s)")
         report.requests += 1
-        try:
-            answer = caller.generate(prompt, system=SYSTEM)
-        except GeminiError as error:
-            report.dropped.append(f"{category}: the model call failed: {error}")
-            if isinstance(error, BudgetExceededError) or error.endpoint_failed:
-                report.stopped, report.budget = str(error), isinstance(error, BudgetExceededError)
-                names = list(by_category)
-                report.unasked = names[names.index(category) + 1:]
-                break
-            report.refused.append(category)
-            continue  # this one request was refused (HTTP 400: its prompt, say): the next category may pass
-        unfinished = answer.incomplete
-        if unfinished:  # a refusal or a list cut short is not what the model meant: none of it is used
-            report.unfinished[category] = unfinished
-            hint = "; fewer tasks (--per-category) make a shorter answer" if answer.finish_reason == "MAX_TOKENS" \
-                else ""
-            report.dropped.append(f"{category}: {unfinished}: its answer is not used{hint}")
-            continue
-        items = read_items(answer.text)
-        if items is None:
-            report.dropped.append(f"{category}: the answer holds no JSON list of tasks")
-        elif not items:
-            report.empty.append(category)
-            report.dropped.append(f"{category}: the model answered with no task (an empty list)")
-        kept = extra = 0
-        for item in items or ():
-            candidate, why = _candidate(item, category, group, site, model, kept + 1)
-            if candidate is None:
-                report.dropped.append(f"{category}: {why}")
-            elif kept >= per_category:
-                extra += 1
-            else:
-                report.candidates.append(candidate)
-                kept += 1
-                if why:  # kept, with a change the reviewer should know of
-                    report.dropped.append(f"{category}: {why}")
-        if extra:
-            report.dropped.append(f"{category}: {extra} task(s) beyond the {per_category} asked for, left out")
+        ask = partial(_asked, category, group, site, text, caller, report, per_category=per_category, model=model,
+                      description=described.get(category, ""), progress=progress)
+        if not _unless_interrupted(ask, category, report):  # the endpoint, the budget or Ctrl+C stopped it
+            report.unasked = names[names.index(category) + 1:]
+            break
     return report
+
+
+def _unless_interrupted(ask: Callable[[], bool], category: str, report: GenerationReport) -> bool:
+    """`ask()`; on Ctrl+C or SIGTERM, False with the interruption in `report` and nothing of this category kept:
+    what it got so far is not its answer (the categories answered before stay, to be written)."""
+    kept_before, said_before = len(report.candidates), len(report.dropped)
+    try:
+        return ask()
+    except KeyboardInterrupt as stop:
+        del report.candidates[kept_before:], report.dropped[said_before:]
+        _forget(report, category)
+        report.stopped = f"interrupted by {'SIGTERM' if isinstance(stop, Terminated) else 'Ctrl+C'}"
+        report.interrupted = stop
+        return False
+
+
+def _forget(report: GenerationReport, category: str) -> None:
+    """Whatever the category's answer was said to be, unsaid."""
+    report.unfinished.pop(category, None)
+    report.unusable.pop(category, None)
+    report.refused[:] = [c for c in report.refused if c != category]
+    report.empty[:] = [c for c in report.empty if c != category]
+
+
+def _asked(category: str, group: Sequence[Task], site: Site, text: SiteText, caller: Caller,
+           report: GenerationReport, *, per_category: int, model: str, description: str,
+           progress: Callable[[str], None] | None) -> bool:
+    """Ask the model for one category's candidates and add its answer to `report`; False when the call failed so
+    that the generation stops (the endpoint, the budget)."""
+    starts = list(dict.fromkeys(s.start_url for s in group if s.start_url))
+    excerpts = {url: text.written().get(_page_url(site, url), "")[:MAX_EXCERPT] for url in starts}
+    prompt = build_prompt(category, description, group, site, excerpts, per_category)
+    if progress:
+        progress(f"asking for {per_category} {category} task(s)")
+    try:
+        answer = caller.generate(prompt, system=SYSTEM)
+    except GeminiError as error:
+        report.dropped.append(f"{category}: the model call failed: {error}")
+        if isinstance(error, BudgetExceededError) or error.endpoint_failed:
+            report.stopped, report.budget = str(error), isinstance(error, BudgetExceededError)
+            return False
+        report.refused.append(category)
+        return True  # this one request was refused (HTTP 400: its prompt, say): the next category may pass
+    unfinished = answer.incomplete
+    if unfinished:  # a refusal or a list cut short is not what the model meant: none of it is used
+        report.unfinished[category] = unfinished
+        hint = "; fewer tasks (--per-category) make a shorter answer" if answer.finish_reason == "MAX_TOKENS" \
+            else ""
+        report.dropped.append(f"{category}: {unfinished}: its answer is not used{hint}")
+        return True
+    try:
+        items = read_items(answer.text)
+    except NoTaskList as why:  # prose, or a list cut short though the model said it finished: none of it is used
+        report.unusable[category] = str(why)
+        report.dropped.append(f"{category}: {why}: its answer is not used")
+        return True
+    if not items:
+        report.empty.append(category)
+        report.dropped.append(f"{category}: the model answered with no task (an empty list)")
+    _keep(items, category, group, site, report, per_category=per_category, model=model)
+    return True
+
+
+def _keep(items: Sequence[object], category: str, group: Sequence[Task], site: Site, report: GenerationReport, *,
+          per_category: int, model: str) -> None:
+    """The usable items of a category's answer as candidates, up to `per_category`; the others said why."""
+    kept = extra = 0
+    for item in items:
+        candidate, why = _candidate(item, category, group, site, model, kept + 1)
+        if candidate is None:
+            report.dropped.append(f"{category}: {why}")
+        elif kept >= per_category:
+            extra += 1
+        else:
+            report.candidates.append(candidate)
+            kept += 1
+            if why:  # kept, with a change the reviewer should know of
+                report.dropped.append(f"{category}: {why}")
+    if extra:
+        report.dropped.append(f"{category}: {extra} task(s) beyond the {per_category} asked for, left out")
 
 
 def _page_url(site: Site, url: str) -> str:

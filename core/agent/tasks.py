@@ -77,15 +77,20 @@ def parse_tasks(text: str, *, source: str = "the tasks file", strict: bool = Fal
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        said: list[str] = []  # this line's problems, all of them: its own and a repeated id
+        task = None
         try:
             task = task_from_line(line, strict=strict)
         except TaskFileError as error:
-            problems.append(f"line {number}: {error}")
+            said.append(str(error))
+        ident = task.id if task is not None else _readable_id(line)
+        if ident is not None and ident in seen:
+            said.append(f"task id {ident!r} was already used on line {seen[ident]}")
+        elif ident is not None:  # a bad line's id is taken too: fixing its other problems makes no duplicate
+            seen[ident] = number
+        if task is None or said:
+            problems.append(f"line {number}: " + "; ".join(said))
             continue
-        if task.id in seen:
-            problems.append(f"line {number}: task id {task.id!r} was already used on line {seen[task.id]}")
-            continue
-        seen[task.id] = number
         tasks.append(task)
     if problems:
         shown = problems[:MAX_REPORTED_PROBLEMS]
@@ -95,6 +100,15 @@ def parse_tasks(text: str, *, source: str = "the tasks file", strict: bool = Fal
     if not tasks:
         raise TaskFileError(f"{source} holds no tasks")
     return tasks
+
+
+def _readable_id(line: str) -> str | None:
+    """The id a bad line gives, when it gives a good one, so that a repeated id is said with its other problems."""
+    try:
+        data = json.loads(line)
+        return _id_of(data["id"]) if isinstance(data, dict) and "id" in data else None
+    except (json.JSONDecodeError, TaskFileError):
+        return None
 
 
 # How each key is read and checked; a required key is checked when present (its absence is said once, as
@@ -306,7 +320,9 @@ _NUMBER_WORD = re.compile(
     r"\b(?:(" + "|".join(_TENS) + r")(?:[\s-]+(" + "|".join(_SMALL[1:10]) + r"))?|(" + "|".join(_SMALL) + r"))\b",
     re.IGNORECASE)
 _GROUPED = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?=(?:\.\d+)?(?![\d,]|\.\d))")
-_DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)(?![\d.])")
+# A point after the digits that no digit follows ends a sentence ("$24.50."), as for `_GROUPED`: the number is still
+# a decimal; one that a digit follows makes a version or an address (`1.2.3`), no decimal.
+_DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)(?!\d|\.\d)")
 
 
 def _number_word(match: re.Match[str]) -> str:

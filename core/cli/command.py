@@ -67,7 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    with command_streams(), _sigterm_as_interruption():
+    # No argv: the process's own command line (the installed `recordlens`), which the process ends with
+    with command_streams(), _sigterm_as_interruption(process_ends=argv is None):
         try:
             return _flushed(_parsed_and_run(argv))
         except OutputLost as lost:  # `--help` or `--version` into a closed pipe or onto a full disk
@@ -97,13 +98,17 @@ def _flushed(status: int) -> int:
 
 
 @contextlib.contextmanager
-def _sigterm_as_interruption() -> Iterator[None]:
+def _sigterm_as_interruption(*, process_ends: bool = False) -> Iterator[None]:
     """SIGTERM raises `Terminated` while the command runs, so that it stops as on Ctrl+C (what was done is kept
     and said) instead of dying without a word. Once: further SIGTERMs (a scheduler's, an impatient `kill` again)
     are ignored until the command ends, since one raised inside the clean-up (an `except`, a `finally`) would
-    skip the rest of it: a lock left behind, a cost not recorded, the lines that say what to do next."""
+    skip the rest of it: a lock left behind, a cost not recorded, the lines that say what to do next. When the
+    process ends with the command (`process_ends`), they stay ignored after a SIGTERM: the interpreter's own end
+    (its threads joined, its modules let go) takes some 0.2 s, and a SIGTERM met there, with the handler given
+    back, killed the process by the signal instead of the exit 143 the command said. A caller that goes on (a
+    test, an embedding program) gets its handler back."""
     def stop(signum: int, frame: object) -> None:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # put back as it was when the command ends (below)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # until the command ends, or its process (below)
         _terminated.append(signum)  # remembered: a library's own handler may raise a plain KeyboardInterrupt again
         raise Terminated
 
@@ -117,7 +122,7 @@ def _sigterm_as_interruption() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, before)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN if process_ends and _terminated else before)
 
 
 def _interrupted(interruption: KeyboardInterrupt) -> int:

@@ -106,6 +106,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     candidates = check_answers(report.candidates, site)
     shortfall = report.shortfall()
     if not candidates:  # every answer unusable: nothing written, an earlier file of candidates stays as it was
+        if report.interrupted:  # said, then the stop goes on as an interruption (exit 130, 143)
+            print(f"recordlens: no candidate task: {shortfall}; {args.out} not written", file=sys.stderr)
+            raise report.interrupted
         if shortfall:  # the exit status says why, as for a partial generation
             print(f"recordlens: error: no candidate task: {shortfall}; {args.out} not written", file=sys.stderr)
             return report.exit_status()
@@ -118,8 +121,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
           f"{report.categories} categories answered{with_none}; {flagged} with a gold answer found in no saved page "
           "(flagged for review)")
     if shortfall:  # partial work: the exit status says why (3 a budget, 4 an endpoint, 1 a refused category or an
-        # answer the model did not finish)
+        # answer the model did not finish or that holds no usable list; Ctrl+C, SIGTERM: 130, 143)
         print(f"warning: {shortfall}; the candidates of the categories answered are written", file=sys.stderr)
+    if report.interrupted:  # the answers paid for are written: now the command stops as interrupted
+        raise report.interrupted
     return report.exit_status()
 
 
