@@ -12,6 +12,7 @@ from pathlib import Path
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
 from ..extract.base import SET_BY_RECORDLENS
+from ..llm.gemini import answers_without_counts, uncounted_said
 from ..output_paths import writable_folder
 from ..page import formats
 from ..runs.engines import Engine
@@ -211,12 +212,16 @@ def end_of_run_line(summary: RunSummary) -> str:
 
 def tokens_said(tokens: dict[str, int]) -> str:
     """", 7,600 tokens (3,376 prompt, 224 completion, 4,000 thinking)": a run's tokens with their kinds (thinking,
-    billed as output but not in the completion, is named when the model reported it); "" for none."""
+    billed as output but not in the completion, is named when the model reported it); "" for none. Answers that came
+    without token counts are said beside the tokens counted, never summed into them as 0 (", 0 tokens counted, and
+    5 answers without token counts (their tokens unknown, not 0)")."""
     if not tokens:
         return ""
     total = tokens.get("total", 0)
     kinds = ", ".join(f"{tokens[kind]:,} {kind}" for kind in ("prompt", "completion", "thinking") if kind in tokens)
-    return f", {total:,} tokens" + (f" ({kinds})" if kinds and total else "")
+    said = f", {total:,} tokens" + (f" ({kinds})" if kinds and total else "")
+    uncounted = answers_without_counts(tokens)
+    return said + (f" counted, and {uncounted_said(uncounted)}" if uncounted else "")
 
 
 def _stopped_part_way(name: str) -> str:

@@ -16,7 +16,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
@@ -121,10 +121,35 @@ def budget_used_up(max_requests: int | None, requests: int, max_tokens: int | No
     return None
 
 
-def counts_missing(usage: dict[str, int]) -> bool:
+def counts_missing(usage: Mapping[str, object]) -> bool:
     """Whether an answer's usage (`_usage_of`) holds no token count: no usage block, or one of zeros (an answer
     is never free). Such an answer's tokens are unknown, not 0."""
     return not usage.get("total")
+
+
+# The kind of token account (beside prompt, completion, thinking, total) that counts the answers which came without
+# token counts: summed kind by kind like the others, an account of a page, a run or a bench method then says how
+# many of its answers its token figures leave out, rather than take them for answers that cost 0.
+UNCOUNTED = "uncounted"
+
+
+def answers_without_counts(tokens: Mapping[str, object]) -> int:
+    """How many answers an account of tokens (an answer's usage, or a page's, a run's or a method's sum) holds
+    whose tokens are unknown."""
+    return int(tokens.get(UNCOUNTED) or 0)  # type: ignore[call-overload]
+
+
+def tokens_as_kept(tokens: Mapping[str, int]) -> dict[str, int]:
+    """An account of tokens as a run keeps it: when none of its answers came with counts, the zeros summed for
+    them are no counts and are left out ({"uncounted": 2}, not a total of 0 beside it); else as it is."""
+    if answers_without_counts(tokens) and not tokens.get("total"):
+        return {UNCOUNTED: answers_without_counts(tokens)}
+    return dict(tokens)
+
+
+def uncounted_said(count: int) -> str:
+    """"2 answers without token counts (their tokens unknown, not 0)", as a summary of tokens adds it."""
+    return f"{counted(count, 'answer')} without token counts (their tokens unknown, not 0)"
 
 
 @dataclass
@@ -544,16 +569,18 @@ def _finish_reason_of(response: object) -> str | None:
 def _usage_of(response: object) -> dict[str, int]:
     """The tokens an answer was billed: prompt, completion and total, and `thinking` when the model reports its
     thoughts (`thoughtsTokenCount`: billed as output, counted in the total, not in the completion), so that the
-    gap between the total and prompt + completion is named."""
+    gap between the total and prompt + completion is named. An answer without counts (no usage block, or one of
+    zeros) is {"uncounted": 1}: its tokens are unknown, and every sum it goes into says so."""
     metadata = getattr(response, "usage_metadata", None)
     if metadata is None:
-        return {}
+        return {UNCOUNTED: 1}
     prompt = int(getattr(metadata, "prompt_token_count", 0) or 0)
     completion = int(getattr(metadata, "candidates_token_count", 0) or 0)
     thoughts = getattr(metadata, "thoughts_token_count", None)
     thinking = {"thinking": int(thoughts)} if thoughts is not None else {}
     total = int(getattr(metadata, "total_token_count", 0) or 0) or prompt + completion + thinking.get("thinking", 0)
-    return {"prompt": prompt, "completion": completion, **thinking, "total": total}
+    usage = {"prompt": prompt, "completion": completion, **thinking, "total": total}
+    return {UNCOUNTED: 1} if counts_missing(usage) else usage
 
 
 def token_counter(base_url: str | None = None, model: str | None = None,

@@ -17,7 +17,7 @@ from pathlib import Path
 from .. import atomic
 from ..errors import RecordLensError
 from ..extract.base import Extraction, ExtractionFailedError, Extractor
-from ..llm.gemini import BudgetExceededError, paid_carried
+from ..llm.gemini import UNCOUNTED, BudgetExceededError, counts_missing, paid_carried, tokens_as_kept
 from ..page.dataset import LoadedPage, load_page, record_files
 from ..page.dom import Page
 from ..page.snapshot import read_file_bytes
@@ -203,6 +203,8 @@ def extracted_before(out: Path, name: str, summary: RunSummary) -> bool:
 def _write_page_cost(out: Path, name: str, extraction: Extraction, made_on: dict[str, str]) -> None:
     cost = {"status": DONE, MADE_ON: made_on, **asdict(extraction), **earlier_records(out, name)}
     cost.pop("records")
+    if extraction.tokens:  # answers without token counts kept as such, not as 0 tokens
+        cost["tokens"] = tokens_as_kept(extraction.tokens)
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(cost, indent=1, default=str))
 
 
@@ -211,7 +213,7 @@ def _record_stop(out: Path, name: str, reason: str, details: dict[str, object], 
     not finished, and no `N.json` (the next run asks the page again, keeping these calls under "earlier")."""
     earlier = earlier_records(out, name)  # before its records go: a --restart's page done before paid no more
     (out / f"{name}.json").unlink(missing_ok=True)
-    record = {"status": NOT_FINISHED, **details, "reason": reason, **earlier,
+    record = {"status": NOT_FINISHED, **_tokens_kept(details), "reason": reason, **earlier,
               "stopped": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
     summary.stopped_on = name
@@ -244,20 +246,40 @@ def record_failure(out: Path, name: str, reason: str, details: dict[str, object]
     for this run's answer)."""
     earlier = earlier_records(out, name)  # before its records go: a --restart's page done before paid no more
     (out / f"{name}.json").unlink(missing_ok=True)
-    record = {"status": FAILED, **details, "reason": reason, **earlier,
+    record = {"status": FAILED, **_tokens_kept(details), "reason": reason, **earlier,
               "failed": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
     summary.failed[name] = reason
     add_tokens(summary.tokens, details.get("tokens") or {})  # type: ignore[arg-type] # a refused answer is paid for too
 
 
+def _tokens_kept(details: dict[str, object]) -> dict[str, object]:
+    """A failed or stopped page's details with their tokens as a run keeps them (`tokens_as_kept`)."""
+    tokens = details.get("tokens")
+    return {**details, "tokens": tokens_as_kept(tokens)} if isinstance(tokens, dict) and tokens else details
+
+
 def paid_tokens(cost: dict[str, object]) -> dict[str, int]:
-    """The tokens a page's record says were paid for: this run's and every earlier attempt's (`earlier`)."""
+    """The tokens a page's record says were paid for: this run's and every earlier attempt's (`earlier`), with the
+    answers that came without token counts (`UNCOUNTED`) among them."""
     tokens: dict[str, int] = {}
     for record in [cost, *(cost.get("earlier") or [])]:  # type: ignore[list-item]
         if isinstance(record, dict):
-            add_tokens(tokens, record.get("tokens") or {})
+            add_tokens(tokens, record_tokens(record))
     return tokens
+
+
+def record_tokens(record: Mapping[str, object]) -> dict[str, int]:
+    """The tokens of one page's record (not its earlier ones). A record written before answers without token
+    counts were kept as such holds 0s for them: they are found by its calls (an answer's call record holds its
+    usage, {} without counts), so that an older run's cost does not read them as free either."""
+    tokens = record.get("tokens")
+    kept = dict(tokens) if isinstance(tokens, dict) else {}
+    if UNCOUNTED not in kept:
+        answers = [call.get("tokens") for call in model_calls(record.get("raw"))]
+        if uncounted := sum(1 for usage in answers if isinstance(usage, dict) and counts_missing(usage)):
+            kept = tokens_as_kept({**kept, UNCOUNTED: uncounted})
+    return kept
 
 
 def model_calls(raw: object) -> list[dict[str, object]]:

@@ -108,6 +108,10 @@ class SynthOptions:
                              "again with another --seed into another --out")
         if not 0.0 <= self.rate <= 1.0:
             raise SynthError("--rate must be between 0 and 1")
+        if self.at_least_one and not self.transforms:  # contradictory: refused, not said once per page
+            raise SynthError("--at-least-one has nothing to choose from: --transforms none selects no "
+                             "transformation; give transformations to choose from (see --list), or leave out "
+                             "--at-least-one")
         bad = [f for f in self.formats if f not in FORMATS]
         if bad or not self.formats:
             raise SynthError(f"formats must be among {', '.join(FORMATS)}")
