@@ -371,7 +371,7 @@ class GeminiExtractor:
         )
 
 
-# Said of a page whose answer came without token counts, so that its "0 tokens" is not read as a count.
+# Said of a page whose answer came without token counts (kept as "uncounted", not as 0 tokens).
 UNCOUNTED_ANSWER = ("the endpoint reported no token usage for this page's answer (no usageMetadata): its tokens are "
                     "unknown, not 0")
 
@@ -386,7 +386,7 @@ class _PageCalls:
     parameters: dict[str, object]
     answers: list[str] = field(default_factory=list)
     calls: list[dict[str, object]] = field(default_factory=list)
-    usage: dict[str, int] = field(default_factory=lambda: {"prompt": 0, "completion": 0, "total": 0})
+    usage: dict[str, int] = field(default_factory=dict)  # summed over its answers: counted kinds, or "uncounted"
     warnings: list[str] = field(default_factory=list)
     malformed: int = 0
 
