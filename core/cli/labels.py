@@ -18,8 +18,9 @@ from .output import print_json, refuse_a_project_with_a_dataset, warn
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("labels", help="label hygiene (labels check)")
     labels_sub = p.add_subparsers(dest="labels_command", metavar="ACTION", required=True)
-    c = labels_sub.add_parser("check", help="flag records listed twice, nested records, XPaths that resolve to "
-                                            "nothing, and pages whose label policy differs from the majority")
+    c = labels_sub.add_parser("check", help="flag records listed twice, nested records, records that share an "
+                                            "element, XPaths that resolve to nothing, and pages whose label policy "
+                                            "differs from the majority")
     c.add_argument("--pages", metavar="DIR", help="folder of N.html / N.mhtml")
     c.add_argument("--gt", metavar="DIR", help="folder of ground-truth N.json")
     c.add_argument("--project", metavar="DIR", help="a project: every page marked labelled or reviewed (one "
@@ -31,11 +32,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreadable: list[str] | None = None,
-                 changed: list[str] | None = None) -> Iterator[PageCheck]:
+                 changed: list[str] | None = None, warnings: list[str] | None = None) -> Iterator[PageCheck]:
     """The checks of the labelled pages of `--project` (with `scored_only`, those a run is scored on; else those
     and every page holding records; checks the project remembers are reused) or of `--pages` + `--gt` (`unreadable`: see
     `dataset_labels`). `changed`, with a project: given the pages whose saved copy was changed by hand since it was
-    stored (checked as it is now)."""
+    stored (checked as it is now). `warnings`, with a dataset: given what import would say of the same files
+    (`dataset_labels`)."""
     if args.project:
         from ..store.project_copy import open_to_read
 
@@ -46,7 +48,7 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreada
         return
     if not (args.pages and args.gt):
         raise RecordLensError("labels check needs --pages DIR and --gt DIR, or --project DIR")
-    for name, page, records in dataset_labels(args.pages, args.gt, unreadable):
+    for name, page, records in dataset_labels(args.pages, args.gt, unreadable, warnings=warnings):
         yield check_page(name, page, records)
 
 
@@ -63,7 +65,10 @@ def run(args: argparse.Namespace) -> int:
         warn(with_its_exit(unfinished, "findings"))
     unreadable: list[str] = []  # one bad file is reported with the others' findings, not the end of the check
     changed: list[str] = []
-    checks = list(label_checks(args, unreadable=unreadable, changed=changed))
+    said: list[str] = []  # as import says them of the same files: the file read of a page saved twice, and so on
+    checks = list(label_checks(args, unreadable=unreadable, changed=changed, warnings=said))
+    for line in said:
+        warn(line)
     if changed:  # as export says it: the findings are of the page as it is, not as it was labelled
         from ..store.exporter import changed_since_import
 

@@ -12,6 +12,10 @@ Contract. `check_page(page, records)` reports, for one page's true records:
   millions of pairs, which would fill the memory, the project's database and the command's JSON;
 - `nested`: pairs of records whose text lies wholly inside another record's (a card and a field of it both
   labelled), counted (`nested_pairs`, `nested_records` records inside another) and the first `LISTED` listed;
+- `overlapping`: pairs of records that share an element (some text) while neither holds the other (`[li1, li2]`
+  and `[li2, li3]`): a text of the page that belongs to two records at once; counted (`overlapping_pairs`) and the
+  first `LISTED` listed (the app's review warns of a record taken that shares an element with another, and
+  sends the user here);
 the *ceiling* the labels allow an extractor that proposes no record twice (the F1 of predicting each distinct true
 record with text once, NEXT-EVAL's clean oracle; its matching lets a run that proposes a listed-twice record twice
 score above it), and the page's *policy*: whether its labels include records in page chrome (inside `header`, `nav`,
@@ -30,21 +34,22 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
-from ..page.dataset import find_page_file, load_page, not_a_folder, record_files
+from ..page.dataset import load_page, not_a_folder, page_files, record_files, unfinished_dataset
 from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Page, within
+from ..text_forms import unicode_form
 from ..wording import counted, listed, shown
 from .model import TextKeyIndex, load_records, matches_everything
 from .score import PageScore, score_expanded
 
 # Bump when `check_page` finds something else in the same labels: checks a project remembers are then made anew.
 # 2: records without any XPath; 3: pages read as Chromium reads charsets and shadow roots; 4: whole-page records,
-# and pairs counted rather than all listed
-CHECK_VERSION = 4
+# and pairs counted rather than all listed; 5: records that share an element (overlapping)
+CHECK_VERSION = 5
 
 # Of a page's pairs of records (twice, nested) and groups of records alike, the first this many are listed and the
 # rest counted; of a group, its first this many records.
@@ -75,6 +80,8 @@ class PageCheck:
     twice_group_count: int = 0  # groups of two or more records that cover the same text
     nested_pairs: int = 0  # every (inner, outer) pair (`nested` lists the first)
     nested_records: int = 0  # records inside at least one other
+    overlapping: list[tuple[int, int]] = field(default_factory=list)  # the first LISTED pairs sharing an element
+    overlapping_pairs: int = 0  # every pair of records that share some text, neither holding the other
 
     @property
     def includes_chrome(self) -> bool:
@@ -82,7 +89,8 @@ class PageCheck:
 
     @property
     def clean(self) -> bool:
-        return not (self.unresolved or self.empty or self.whole_page or self.twice or self.nested)
+        return not (self.unresolved or self.empty or self.whole_page or self.twice or self.nested
+                    or self.overlapping)
 
     @classmethod
     def from_dict(cls, data: dict) -> PageCheck:
@@ -93,7 +101,8 @@ class PageCheck:
                    [int(n) for n in data.get("whole_page", [])], int(data.get("twice_pairs", len(data["twice"]))),
                    [RecordGroup(int(g["size"]), [int(n) for n in g["records"]]) for g in data.get("twice_groups", [])],
                    int(data.get("twice_group_count", 0)), int(data.get("nested_pairs", len(data["nested"]))),
-                   int(data.get("nested_records", 0)))
+                   int(data.get("nested_records", 0)), [(int(a), int(b)) for a, b in data.get("overlapping", [])],
+                   int(data.get("overlapping_pairs", 0)))
 
 
 @dataclass
@@ -114,7 +123,8 @@ class CheckReport:
 
     @property
     def flagged(self) -> list[str]:
-        """The pages with label problems (unresolved XPaths, whole-page records, records twice, nested records)."""
+        """The pages with label problems (unresolved XPaths, whole-page records, records twice, nested records,
+        records that share an element)."""
         return [p.page for p in self.pages if not p.clean]
 
     def as_dict(self) -> dict[str, object]:
@@ -144,6 +154,10 @@ class CheckReport:
             if c.nested:
                 parts.append(f"{c.nested_records} record(s) inside another (first: record {c.nested[0][0]} in "
                              f"{c.nested[0][1]})")
+            if c.overlapping:
+                first = c.overlapping[0]
+                parts.append(f"{c.overlapping_pairs} pair(s) of records share an element, neither holding the other "
+                             f"(first: records {first[0]} and {first[1]})")
             if c.page in self.policy_outliers:
                 parts.append(("labels page chrome (navigation, header, footer, aside)" if c.includes_chrome
                               else "labels no page chrome") + ", unlike most pages")
@@ -218,12 +232,18 @@ def _read(record: Sequence[str], page: Page, keys: TextKeyIndex,
     """`texts`: each text set read so far, so that records alike share one."""
     # As the score reads it: an XPath that expands to some text names something, written as it may be (a trailing
     # "/", say, that no element lookup would accept).
-    unresolved = tuple(xpath for xpath in record if not keys.expand([xpath]))
+    unresolved = xpaths_without_text(record, keys)
     elements = [page.resolve(x) for x in record]
     in_chrome = any(e is not None and within(e, CHROME_TAGS, LANDMARK_ROLES) for e in elements)
     expanded = keys.expand(record)
     return _Reading(texts.setdefault(expanded, expanded), unresolved, in_chrome,
                     any(matches_everything(x) for x in record))
+
+
+def xpaths_without_text(record: Sequence[str], keys: TextKeyIndex) -> tuple[str, ...]:
+    """The XPaths of a record that name no element or one without text: they expand to no text, so the score reads
+    them as empty. What `labels check` flags as unresolved, and what the exports mark as not resolving."""
+    return tuple(xpath for xpath in record if not keys.expand([xpath]))
 
 
 def _find_alike(result: PageCheck, expanded: Sequence[frozenset[str]]) -> None:
@@ -249,12 +269,19 @@ def _find_alike(result: PageCheck, expanded: Sequence[frozenset[str]]) -> None:
 
     outer = _Containment(list(members))
     nesting: set[frozenset[str]] = set()  # the texts that lie inside another record's
+    overlapping: set[frozenset[str]] = set()  # the texts that share some text with another, neither holding it
+    order = {keyset: n for n, keyset in enumerate(members)}
     for keyset, group in members.items():
-        outside = sum(len(members[t]) for t in outer.supersets(keyset))
+        holding, sharing = outer.around(keyset)  # one look at the index for both
+        outside = sum(len(members[t]) for t in holding)
         result.nested_pairs += len(group) * outside
         if outside:
             result.nested_records += len(group)
             nesting.add(keyset)
+        # each pair once: counted from the text given first
+        result.overlapping_pairs += len(group) * sum(len(members[t]) for t in sharing if order[t] > order[keyset])
+        if sharing:
+            overlapping.add(keyset)
     inside: dict[frozenset[str], list[list[int]]] = {}  # a text listed -> the groups of the records it lies inside
     for i, keyset in enumerate(expanded):
         if len(result.nested) == LISTED:
@@ -265,6 +292,20 @@ def _find_alike(result: PageCheck, expanded: Sequence[frozenset[str]]) -> None:
             inside[keyset] = [members[t] for t in outer.supersets(keyset)]
         outers = heapq.merge(*inside[keyset])  # each group in record order: all of them in record order
         result.nested += [(i + 1, j + 1) for j in itertools.islice(outers, LISTED - len(result.nested))]
+    _list_overlapping(result, expanded, members, outer, overlapping)
+
+
+def _list_overlapping(result: PageCheck, expanded: Sequence[frozenset[str]], members: dict[frozenset[str], list[int]],
+                      texts: _Containment, overlapping: set[frozenset[str]]) -> None:
+    """List the first pairs of records that share some text while neither holds the other (each pair once, the
+    earlier record first); the texts each overlaps are worked out again only for the few records listed."""
+    for i, keyset in enumerate(expanded):
+        if len(result.overlapping) == LISTED:
+            break
+        if keyset not in overlapping:
+            continue
+        later = (j for j in heapq.merge(*(members[t] for t in texts.around(keyset)[1])) if j > i)
+        result.overlapping += [(i + 1, j + 1) for j in itertools.islice(later, LISTED - len(result.overlapping))]
 
 
 class _Containment:
@@ -278,11 +319,22 @@ class _Containment:
 
     def supersets(self, keyset: frozenset[str]) -> list[frozenset[str]]:
         """The texts that hold every key of `keyset` and more, in the order they were given."""
+        return self.around(keyset)[0]
+
+    def around(self, keyset: frozenset[str]) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+        """The texts that hold `keyset` (every key of it and more), and those that share some key with it while
+        neither holds the other, each in the order they were given."""
+        shared = self._shared(keyset)
+        return ([other for other, n in shared.items() if n == len(keyset) < len(other)],
+                [other for other, n in shared.items() if n < len(keyset) and n < len(other)])
+
+    def _shared(self, keyset: frozenset[str]) -> dict[frozenset[str], int]:
+        """Each text that shares a key with `keyset` (itself too), and how many keys it shares."""
         shared: dict[frozenset[str], int] = {}
         for key in keyset:
             for other in self._owners[key]:
                 shared[other] = shared.get(other, 0) + 1
-        return [other for other, n in shared.items() if n == len(keyset) < len(other)]
+        return shared
 
 
 def ceiling_score(truth: Sequence[frozenset[str]], name: str = "") -> PageScore:
@@ -311,25 +363,29 @@ def summarise(checks: Sequence[PageCheck], also: Sequence[PageCheck] = (), *, ch
 
 
 def dataset_labels(pages_dir: str | Path, gt_dir: str | Path, unreadable: list[str] | None = None, *,
-                   skip: Callable[[str, RecordLensError], None] | None = None
+                   skip: Callable[[str, RecordLensError], None] | None = None, warnings: list[str] | None = None
                    ) -> Iterator[tuple[str, Page, list[list[str]]]]:
     """`(name, page, true records)` of every page of a dataset with ground truth and a page file, for
     `check_page`, in the ground truth's order. A page whose labels or page file cannot be read stops the walk
     with its error, unless `unreadable` is given: then the error is added to it and the walk goes on; or unless
     `skip` is: then it is told the page's name and the error, and the walk goes on (a label file without its
     page is passed over: training says those apart). A pages folder that is not there is refused as every
-    command refuses it (not a missing page per label file)."""
+    command refuses it (not a missing page per label file). `warnings`, when given, gets what `import` says of
+    the same files: which of `N.html` and `N.mhtml` is read, what the labels file's reader noted (a record written
+    as a string), and what the page's reader noted (an `.mhtml` that holds plain HTML, bytes replaced)."""
     if not Path(pages_dir).is_dir():
         raise DatasetError(not_a_folder(Path(pages_dir), "pages", "N.html / N.mhtml"))
+    files = _page_files_said(Path(pages_dir), warnings)
     for name, truth in record_files(gt_dir).items():
-        page_file = find_page_file(pages_dir, name)
+        page_file = files.get(name)
         if page_file is None:  # labels without their page: said, as score says it (it refuses them)
             if unreadable is not None:
-                unreadable.append(f"page {name}: cannot be checked: {truth} has no page {name} in {pages_dir}")
+                unreadable.append(f"page {name}: cannot be checked: {truth} has no page {name} in {pages_dir}"
+                                  f"{same_name_in_another_form(name, files)}")
             continue
         try:
-            records = load_records(truth).records
-            page = load_page(page_file, name).page
+            loaded = load_records(truth)
+            read = load_page(page_file, name)
         except RecordLensError as error:
             if skip is not None:
                 skip(name, error)
@@ -338,5 +394,27 @@ def dataset_labels(pages_dir: str | Path, gt_dir: str | Path, unreadable: list[s
                 raise
             unreadable.append(f"page {name}: cannot be checked: {error}")
             continue
-        yield name, page, records
-        del page  # not held while the next page is parsed
+        if warnings is not None:  # in import's words (`importer._import_page`, `importer._truth`)
+            warnings += [*loaded.warnings, *(f"page {name}: {w}" for w in read.snapshot.warnings)]
+        yield name, read.page, loaded.records
+        del read  # not held while the next page is parsed
+
+
+def _page_files_said(pages_dir: Path, warnings: list[str] | None) -> dict[str, Path]:
+    """The dataset's page files as every reader chooses them (`page_files`: the MHTML of a page saved twice, said in
+    `warnings`), but for the note of an unfinished dataset, which `labels check` says with its exit status."""
+    said: list[str] = []
+    files = page_files(pages_dir, said)
+    if warnings is not None:
+        unfinished = unfinished_dataset(pages_dir)
+        warnings += [line for line in said if line != unfinished]
+    return files
+
+
+def same_name_in_another_form(name: str, pages: Iterable[str]) -> str:
+    """For labels of page `name` that no page file has: ` (the page 'X' has the same name written in another
+    Unicode form, ...)` when one of `pages` (their folder's) is that, as some systems save file names; else "".
+    The words of `import` and `labels check` alike."""
+    twin = next((page for page in pages if page != name and unicode_form(page) == unicode_form(name)), None)
+    return (f" (the page {twin!r} has the same name written in another Unicode form, as some systems save file "
+            "names; rename one to match the other)" if twin is not None else "")

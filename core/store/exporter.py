@@ -19,8 +19,10 @@ page's text entries at or below its XPaths, in page order: in JSONL the list `te
 the `text` cell of the record's first row, joined by " · " (its other rows leave it empty, rather than repeat a
 long text once per XPath). When the saved page could not be read they are null / "", said as a warning; when
 it no longer matches its hash (changed by hand) they are read from it as it is, said as the nexteval export
-says it, and so are the XPaths that name no element (JSONL `unresolved`, CSV `resolves` 0), as `labels check`
-reads them then; otherwise they are the flags the record was stored with (an import or the app's edit sets them).
+says it. The XPaths JSONL lists in `unresolved` and the CSV marks `resolves` 0 are those `labels check` flags: an
+XPath that names no element or one without text (it expands to no text, so the score reads it as empty), read from
+the saved page as it is; when the page cannot be read, the flags the record was stored with (an XPath that named no
+element when an import or the app's edit stored it).
 Both files are UTF-8. The CSV has no byte-order mark: it would become part of the first column's name
 (`\ufeffpage`) for csv.DictReader opened as "utf-8" and for line tools; to open it in Excel, use Data > From
 Text/CSV (UTF-8), as LibreOffice and pandas read it as is. A CSV cell that a spreadsheet would run as a formula
@@ -58,6 +60,7 @@ from .. import atomic
 from ..errors import RecordLensError
 from ..page.dataset import UNFINISHED_EXPORT
 from ..page.snapshot import read_file_bytes
+from ..records.hygiene import xpaths_without_text
 from ..records.model import TextKeyIndex, save_records
 from ..records.record_text import TEXT_SEPARATOR, texts_of_record
 from ..text_forms import unicode_form, written
@@ -116,9 +119,7 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
     chosen = [info for info in pages if all_pages or info.status in TRUE_PAGE_STATUSES]
     missing = [info.name for info in chosen if not project.snapshot_file(info.name).is_file()]
     if missing:  # before anything is written: half a dataset is worse than none
-        raise StoreError(f"the project's saved copy of page(s) {listed(missing)} is missing from "
-                         f"{project.root / SNAPSHOTS} (deleted by hand?): nothing exported. Put the file(s) back, "
-                         "or take the page(s) out of the project (recordlens project remove-page)")
+        raise StoreError(saved_copies_missing(project, missing, "nothing exported"))
     # Until the last file is written, the folder says it is unfinished: a stop part way leaves a dataset that
     # every reader names as such, not one that looks whole with pages or labels missing
     atomic.write_text(marker, "This export did not finish: pages or their labels may be missing. Export the "
@@ -189,6 +190,14 @@ def _as_stored(data: bytes, digest: str) -> bool:
     return content_hash(data) == digest
 
 
+def saved_copies_missing(project: Project, missing: Sequence[str], outcome: str) -> str:
+    """Why an export or a score of the project stops before it writes anything (`outcome`: "nothing exported"):
+    the saved copies of pages it needs are gone from `snapshots/`, and how to go on."""
+    return (f"the project's saved copy of page(s) {listed(missing)} is missing from {project.root / SNAPSHOTS} "
+            f"(deleted by hand?): {outcome}. Put the file(s) back, or take the page(s) out of the project "
+            "(recordlens project remove-page)")
+
+
 def changed_since_import(page: str, outcome: str) -> str:
     """The warning for a saved copy changed by hand: what an export (or `labels check`) took from it is not what
     was labelled."""
@@ -218,7 +227,8 @@ class _Row:
 
     @property
     def unresolved_xpaths(self) -> tuple[str, ...]:
-        """The record's XPaths that name no element: on a page changed by hand, as read now; else as stored."""
+        """The record's XPaths that name no element or one without text, as `labels check` flags them on the page as
+    it is now; as stored when the page could not be read."""
         if self.unresolved is not None:
             return self.unresolved
         return self.label.unresolved if self.label is not None else ()
@@ -237,9 +247,9 @@ def _page_rows(project: Project, info: PageInfo, warnings: list[str]) -> list[_R
 
 def _read_records(project: Project, info: PageInfo, labels: Sequence[Label], warnings: list[str]
                   ) -> list[tuple[tuple[str, ...] | None, tuple[str, ...] | None]]:
-    """Each record's texts, read from the saved page as it is now ((None, None) each when it cannot be read), and,
-    where the page was changed by hand since it was stored, its XPaths that name no element on it now (it may no
-    longer hold the elements they were flagged against; `labels check` checks it as it is now too)."""
+    """Each record's texts, read from the saved page as it is now ((None, None) each when it cannot be read), and
+    its XPaths that expand to no text on it (`xpaths_without_text`): what `labels check` flags, an element without
+    text too, and on a page changed by hand since it was stored, as it is now, as `labels check` checks it."""
     try:
         data = read_file_bytes(project.snapshot_file(info.name))
         page = project.load(info.name, data=data).page  # the bytes checked against the hash are those parsed
@@ -247,13 +257,11 @@ def _read_records(project: Project, info: PageInfo, labels: Sequence[Label], war
         warnings.append(f"page {written(info.name)}: exported without its records' texts, as its saved copy in the "
                         f"project could not be read: {str(error).rstrip('.')}")
         return [(None, None)] * len(labels)
-    changed = not _as_stored(data, info.snapshot)
-    if changed:
+    if not _as_stored(data, info.snapshot):
         warnings.append(changed_since_import(info.name, "its records' texts are those it holds now"))
     keys = TextKeyIndex(page.text_map)
-    # Flagged as the import flags them (and `Project.flag_unresolved`): an XPath that names no element
-    return [(tuple(texts_of_record(page, keys, label.xpaths)),
-             tuple(x for x in label.xpaths if page.resolve(x) is None) if changed else None) for label in labels]
+    return [(tuple(texts_of_record(page, keys, label.xpaths)), xpaths_without_text(label.xpaths, keys))
+            for label in labels]
 
 
 def _record_fields(row: _Row) -> dict[str, object]:

@@ -14,6 +14,11 @@ unlabelled page of one snapshot would come back in training, proposals and expor
 dataset's page that comes with labels of its own is its own page even so (the dataset stays whole, as it is
 scored), and the report names the page of the same bytes.
 
+A folder of pages may hold each page's labels beside it (`N.html` with `N.json`): they are that page's labels, as a
+dataset's `gt/N.json` are. A project's folder (or its `snapshots/`), and a dataset whose `html` or `gt` is there but
+is no folder (a link to a folder moved away), are refused whole, said (`import_layout`); a folder's files that are
+no page are named in one line.
+
 A page name holding a control character (a line break, a tab) is refused: it would break every list and message
 that names the page; the file is renamed to import it.
 
@@ -64,7 +69,7 @@ from ..page.dataset import (
     unfinished_dataset,
 )
 from ..page.snapshot import Snapshot, read_file_bytes, read_snapshot
-from ..records.hygiene import CheckReport, PageCheck, check_page, summarise
+from ..records.hygiene import CheckReport, PageCheck, check_page, same_name_in_another_form, summarise
 from ..records.model import RecordList, load_records
 from ..runs.evaluate import seed_runs, seeds_asked, seeds_not_run_message
 from ..runs.run_files import (
@@ -99,6 +104,16 @@ from ..wording import counted, listed, shortened
 from .adjudication import Decided
 from .db import Provenance, database_problem, now, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
+from .import_layout import (
+    a_project_refused,
+    broken_dataset_folder,
+    files_not_pages,
+    files_not_pages_line,
+    labels_without_pages_line,
+    not_a_folder_there,
+    project_folder_of,
+    project_of_a_saved_copy,
+)
 from .label_sets import SetAside, set_aside_by
 from .project import Project
 from .runs import RunInfo
@@ -327,31 +342,42 @@ def _not_stored(error: OSError, source: Path) -> str:
 def find_sources(paths: Sequence[Path], report: ImportReport, labels_onto: Project | None = None
                  ) -> list[PageSource]:
     """The pages behind command-line paths: a page file, a dataset folder (`html/` or `mhtml/`, with `gt/`), or a
-    folder of pages; with `labels_onto`, a dataset's labels without their page file go onto that project's page of
-    their name."""
+    folder of pages (with the `N.json` labels beside them, as a dataset's); with `labels_onto`, a dataset's labels
+    without their page file go onto that project's page of their name. A project's folder, and a dataset whose
+    `html/` is there but is no folder, are refused (`import_layout`)."""
     sources: list[PageSource] = []
     for path in paths:
-        if path.is_dir() and (pages_dir := dataset_pages(path)) is not None:
+        if path.is_dir() and (project := project_folder_of(path)) is not None:
+            report.problems.append(ImportProblem(path, a_project_refused(path, project)))
+        elif path.is_dir() and not_a_folder_there(path / "html") and dataset_pages(path) is None:
+            report.problems.append(ImportProblem(path, broken_dataset_folder(path, "html", "pages")))
+        elif path.is_dir() and (pages_dir := dataset_pages(path)) is not None:
             sources += _dataset_sources(path, pages_dir, report, labels_onto)
         elif path.is_dir():
             files = page_files(path, report.warnings, odd_files=False)
             _note_unfinished(path, report)
             made_from = synthetic_sources(path)  # the html/ of a dataset `synth` made, named alone
             _say_pages_without_their_source(path, files, made_from, report)
-            found = [PageSource(name, file, made_from=made_from.get(name)) for name, file in files.items()]
+            found = _pages_and_labels_beside(path, files, report, labels_onto, made_from) if files else []
             sources += found
             _report_odd_entries(path, report)
+            if others := files_not_pages(path):  # never skipped without a word
+                report.warnings.append(files_not_pages_line(path, others))
             inside = _subfolders(path)
             if not found:  # an empty folder, or one of labels: said, not "imported 0 page(s)" and success
+                gt_broken = not_a_folder_there(path / "gt")
                 labels = (" (a folder of labels? they go onto the project's pages of their names with "
                           "--annotator NAME, or with --replace-labels as the project's own)") if any(
-                    path.glob("*.json")) or (path / "gt").is_dir() else ""
+                    path.glob("*.json")) or (path / "gt").is_dir() else (
+                    f" (its gt is {gt_broken})" if gt_broken else "")
                 export = f" ({_EXPORT_HOLDS_NO_PAGE})" if any(
                     any(path.glob(f"*{suffix}")) for suffix in _EXPORT_SUFFIXES) else ""
                 report.problems.append(ImportProblem(path, f"no page (.mhtml, .mht, .html, .htm) in this folder"
                                                            f"{labels}{export}{_not_looked_into(path, inside, '; ')}"))
             elif inside:
                 report.warnings.append(f"{path}: {_not_looked_into(path, inside)}")
+        elif path.is_file() and (project := project_of_a_saved_copy(path)) is not None:
+            report.problems.append(ImportProblem(path, a_project_refused(path, project)))
         elif path.is_file() and path.suffix.lower() in PAGE_SUFFIXES:
             sources.append(PageSource(path.stem, path))
         elif (odd := not_a_page_file(path)) is not None:
@@ -425,6 +451,9 @@ def _labels_only(path: Path) -> bool:
 
 def _sources_in_the_project(project: Project, folder: Path, report: ImportReport) -> list[PageSource]:
     """The labels of a folder without pages, each for the project's own page of its name."""
+    if not_a_folder_there(folder / "gt"):  # nothing of it, rather than the N.json files beside a gt that broke
+        report.problems.append(ImportProblem(folder, broken_dataset_folder(folder, "gt", "labels (N.json)")))
+        return []
     gt = folder / "gt" if (folder / "gt").is_dir() else folder
     origin = str(gt.resolve())
     sources = []
@@ -455,26 +484,51 @@ def _note_unfinished(pages_dir: Path, report: ImportReport) -> None:
 
 def _dataset_sources(root: Path, pages_dir: Path, report: ImportReport, labels_onto: Project | None = None
                      ) -> list[PageSource]:
-    """The pages of a dataset (those of `pages_dir`, its `html/` or `mhtml/`) with their labels in `gt/`."""
+    """The pages of a dataset (those of `pages_dir`, its `html/` or `mhtml/`) with their labels in `gt/`; none of
+    them when its `gt` is there but is no folder (a link to a folder moved away): said, rather than every page
+    imported without its labels."""
+    if not_a_folder_there(root / "gt"):
+        report.problems.append(ImportProblem(root, broken_dataset_folder(root, "gt", "labels (N.json)")))
+        return []
     pages = page_files(pages_dir, report.warnings, odd_files=False)
     _note_unfinished(pages_dir, report)
     _report_odd_entries(pages_dir, report)
+    if others := files_not_pages(pages_dir):
+        report.warnings.append(files_not_pages_line(pages_dir, others))
     _say_what_the_dataset_left(root, pages_dir, pages, report)
-    truths = record_files(root / "gt") if (root / "gt").is_dir() else {}
     made_from = synthetic_sources(pages_dir)
     _say_pages_without_their_source(pages_dir, pages, made_from, report)
-    by_form = {unicode_form(page): page for page in pages}
-    origin = str((root / "gt").resolve())
+    truths = record_files(root / "gt") if (root / "gt").is_dir() else {}
+    return _with_their_labels(pages_dir, pages, truths, str((root / "gt").resolve()), report, labels_onto, made_from)
+
+
+def _pages_and_labels_beside(folder: Path, pages: dict[str, Path], report: ImportReport, labels_onto: Project | None,
+                             made_from: dict[str, str]) -> list[PageSource]:
+    """The pages of a folder with the labels beside them (`N.html` + `N.json`), as a dataset's with its gt/: each
+    page's, and (`labels_onto`) the project's pages'. Another `.json` there (a capture's `N.axtree.json`, a
+    `site.json`) is no page's labels: named in one line, not refused."""
+    truths = record_files(folder)
+    theirs = {name: file for name, file in truths.items()
+              if name in pages or (labels_onto is not None and labels_onto.has_page(name))}
+    others = [file.name for name, file in truths.items() if name not in theirs]
+    if others:
+        report.warnings.append(labels_without_pages_line(folder, others, onto=labels_onto is not None))
+    return _with_their_labels(folder, pages, theirs, str(folder.resolve()), report, labels_onto, made_from)
+
+
+def _with_their_labels(pages_dir: Path, pages: dict[str, Path], truths: dict[str, Path], origin: str,
+                       report: ImportReport, labels_onto: Project | None, made_from: dict[str, str]
+                       ) -> list[PageSource]:
+    """The pages of a folder, each with its labels of `truths` (where they come from: `origin`); labels without
+    their page go onto `labels_onto`'s page of their name, or are said not imported."""
     onto: list[PageSource] = []  # labels of the project's own pages, as a folder of labels alone brings them
     for name in sorted(truths.keys() - pages.keys(), key=natural_key):
         if labels_onto is not None and labels_onto.has_page(name):
             onto.append(PageSource(name, labels_onto.snapshot_file(name), truths[name], origin))
             continue
-        twin = by_form.get(unicode_form(name))
-        hint = (f" (the page {twin!r} has the same name written in another Unicode form, as some systems save "
-                "file names; rename one to match the other)" if twin else "")
         report.problems.append(ImportProblem(truths[name], f"ground truth for page {name}, but no {name}.html or "
-                                                           f"{name}.mhtml in {pages_dir}{hint}"))
+                                                           f"{name}.mhtml in {pages_dir}"
+                                                           f"{same_name_in_another_form(name, pages)}"))
     return [PageSource(name, file, truths.get(name), origin if name in truths else None, made_from.get(name))
             for name, file in pages.items()] + onto
 

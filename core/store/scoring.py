@@ -31,7 +31,7 @@ from ..runs.run_files import (
     stored_run_description,
 )
 from .db import StoreError, now
-from .exporter import changed_since_import
+from .exporter import changed_since_import, saved_copies_missing
 from .files import content_hash
 from .project import Project
 from .runs import RunInfo, StoredScore
@@ -46,14 +46,19 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     the scored pages the run holds no records for (page -> why: it failed on them, or never extracted them),
     which the scores count as empty predictions.
 
-    A page whose stored score still holds (`_still_scored`) keeps it, unparsed: after labels changed on a few
-    pages of a thousand, those few are scored again, with the figures a score of every page gives."""
+    A page whose saved copy is gone from `snapshots/` stops the score before anything is stored, named, as it
+    stops an export. A page whose stored score still holds (`_still_scored`) keeps it, unparsed: after labels
+    changed on a few pages of a thousand, those few are scored again, with the figures a score of every page
+    gives."""
     run = project.runs.get(run_id)
     # Before any label is read: an edit committed while this runs leaves its page stale
     started, changes_seen = now(), project.last_change_id() or 0
     truth_pages = _scored_pages(project)
     if not truth_pages:
         raise StoreError(f"the project {project.root} has no page marked labelled or reviewed to score against")
+    missing = [name for name in truth_pages if not project.snapshot_file(name).is_file()]
+    if missing:  # as export stops: a stored score of the page kept would pass for one of a page still there
+        raise StoreError(saved_copies_missing(project, missing, "nothing scored"))
     predictions = project.runs.predictions(run_id)
     errors = project.runs.errors(run_id)
     labelled = set(truth_pages)

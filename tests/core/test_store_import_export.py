@@ -330,7 +330,7 @@ def test_jsonl_and_csv_exports_carry_status_and_provenance(tmp_path: Path) -> No
         rows = list(csv.DictReader(handle))
     assert [(r["record"], r["xpath"]) for r in rows[:2]] == [("1", "/body[1]/ul[1]/li[1]"),
                                                              ("1", "/body[1]/ul[1]/li[7]")]
-    assert rows[1]["resolves"] == "1"  # flags are computed at import; an app edit passes its own
+    assert rows[1]["resolves"] == "0"  # li[7] names nothing: marked as `labels check` flags it, whatever was stored
     assert rows[-2]["origin"] == "extractor mdr 0.3 (html)"
     assert rows[-1]["xpath"] == "'=HYPERLINK(\"http://x.example\")"  # a spreadsheet shows it, does not run it
     with init_project(tmp_path / "again") as again:  # a way out of a project, not back in: said so
