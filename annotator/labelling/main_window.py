@@ -701,28 +701,37 @@ class MainWindow(QMainWindow):
         self.page_loaded = ok
         if not ok:
             self.message(f"page {self.page_name} did not load in the browser", 15000)
-        elif self.reviewing.active():
+            return
+        if not self._selection_restored and self._restore_the_last_quit():
+            return
+        if self.reviewing.active():
             self.reviewing.show_first_error()
         else:
             self._show_where_the_records_are()
 
+    def _restore_the_last_quit(self) -> bool:
+        """The first page after a start as it was at the last quit: its records selected then, scrolled as it was
+        (else to the first of them). In Review too, which a start reopens when it was quit in Review: the page
+        shows the run's records, and the selection is there again on going back to labelling. Done once, so that
+        from now on the quit saves this session's selection and scroll (`_remember_selection`). Whether the page
+        was placed (else it opens as any page does)."""
+        self._selection_restored = True
+        ids = {label.id for label in self.labels}
+        kept = [i for i in self.settings.last_selection(self.project_key(), self.page_name or "") if i in ids]
+        scroll_y = self.settings.last_scroll(self.project_key(), self.page_name or "")
+        if kept:
+            self.select_records(kept, scroll=False)
+        shown = next((label for label in self.labels if label.id in kept and label.xpaths), None)
+        if scroll_y is not None:  # the page as it was left, not re-centred on the selection
+            self.page_view.scroll_to_y(scroll_y)
+            return True
+        if shown is not None:  # the first of them: several selected have no one current record
+            self.page_view.scroll_to(shown.xpaths[0])
+            return True
+        return False
+
     def _show_where_the_records_are(self) -> None:
-        """A page opens where the user last was on it; the first page after a start as it was at the last quit
-        (its records selected then, scrolled as it was); else at its first record."""
-        if not self._selection_restored:
-            self._selection_restored = True
-            ids = {label.id for label in self.labels}
-            kept = [i for i in self.settings.last_selection(self.project_key(), self.page_name or "") if i in ids]
-            scroll_y = self.settings.last_scroll(self.project_key(), self.page_name or "")
-            if kept:
-                self.select_records(kept, scroll=False)
-            shown = next((label for label in self.labels if label.id in kept and label.xpaths), None)
-            if scroll_y is not None:  # the page as it was left, not re-centred on the selection
-                self.page_view.scroll_to_y(scroll_y)
-                return
-            if shown is not None:  # the first of them: several selected have no one current record
-                self.page_view.scroll_to(shown.xpaths[0])
-                return
+        """A page opens where the user last was on it this session; else at its first record."""
         if self.page_name in self._positions:
             self.page_view.scroll_to_y(self._positions[self.page_name])
             return
@@ -1146,7 +1155,7 @@ class MainWindow(QMainWindow):
             dialog.deleteLater()
 
     def _remember_selection(self) -> None:
-        """The records selected at quit, so that the next start selects them again (`_show_where_the_records_are`),
+        """The records selected at quit, so that the next start selects them again (`_restore_the_last_quit`),
         and the window's place (and its panels' widths, once dragged). The selection not before the first page has
         been shown: what the last quit remembered would be lost unseen."""
         if self.page_name is not None and self._selection_restored:

@@ -312,9 +312,6 @@ class RecordActions:
         page = window.page_view.core_page
         element = page.resolve(xpath) if page is not None else None
         textless = element is not None and not element.text().strip()
-        # labels check names a record without text as unresolved, not as nested: said only of one with text.
-        nested = (f" It lies inside record {', '.join(map(str, around))}"
-                  + ("." if textless else ": labels check flags records nested in others.")) if around else ""
         if current is None:
             # Numbered in page order among the records there, as G numbers the records it adds.
             place = places_in_page_order(page, [(label.id, label.xpaths) for label in window.labels],
@@ -330,10 +327,13 @@ class RecordActions:
                 # What matters most first: a status bar cuts a long message at its end.
                 head = f"new record {window.labels.index(window.label(made.id)) + 1}" + (
                     " (the records after it now have numbers 1 higher)" if place is not None else "")
-                # Numbered again after the record was placed: the records it holds, by their numbers now.
-                held = [n for n in window.records_at(xpath).within if window.labels[n - 1].id != made.id]
+                # Numbered again after the record was placed: the records it holds and those it lies inside, by
+                # their numbers now (a record holding it comes after it when placed in front: one number higher).
+                now = window.records_at(xpath)
+                held = [n for n in now.within if window.labels[n - 1].id != made.id]
                 holds = (f" It holds {records_named(held)} as well ({window.keys_for('undo')} takes it "
                          "back).") if held else ""
+                nested = _nesting_words([n for n in now.around if window.labels[n - 1].id != made.id], textless)
                 # The warnings before the keys: a status bar too narrow for the whole line cuts its end.
                 if textless:
                     # A record without text expands to nothing: it can never match a true record.
@@ -362,14 +362,21 @@ class RecordActions:
         unresolved = [x for x in current.unresolved if x in xpaths]
         made = self.edit(f"{verb} record", lambda: project.edit(current.id, xpaths, person, unresolved=unresolved))
         window.reload_labels([current.id])
+        if made is None:  # refused: the refusal's message stays
+            return
         held = [n for n in found.within if n != number] if adding else []
         shared = [n for n in found.holders if n != number] if adding else []
-        if made is not None and verb == "add to" and (around or held or shared):  # a refusal's message stays
+        if verb == "add to" and (around or held or shared):
             undo = window.keys_for("undo")
             holds = f" It holds {records_named(held)} as well ({undo} takes it back)." if held else ""
             also = (f" It is {records_named(shared)}'s element too: two records now share it ({undo} takes it "
                     "back).") if shared else ""
-            window.message(f"added to record {number}." + also + nested + holds)
+            # An edit numbers nothing again: the records around it keep the numbers found before it.
+            window.message(f"added to record {number}." + also + _nesting_words(around, textless) + holds)
+            return
+        # Said as every other click is: the status bar would still tell the step before (the hover line only
+        # said what the click would do).
+        window.message(_toggled_words(adding, number, _named(page, xpath), len(xpaths)))
 
     def _select_instead(self, found: RecordsAt) -> bool:
         """With nothing selected (and no N before it), a click on a record's element or inside a record selects
@@ -849,6 +856,25 @@ class RecordActions:
         # The page too: under Recent messages a line of a page left since would not say which one it was
         where = f" on page {self.window.page_name}" if self.window.page_name else ""
         self.window.message(f"{done}{where}: {text}" if text else f"nothing to {done.removesuffix('ne')}")
+
+
+def _nesting_words(around: Sequence[int], textless: bool) -> str:
+    """" It lies inside record 3: …": the records (by their numbers now) that hold an ancestor of the element a
+    record was made of or given. labels check names a record without text as unresolved, not as nested: of one,
+    the nesting is said, no more."""
+    if not around:
+        return ""
+    return (f" It lies inside record {', '.join(map(str, around))}"
+            + ("." if textless else ": labels check flags records nested in others."))
+
+
+def _toggled_words(adding: bool, number: int, element: str, elements: int) -> str:
+    """"added to record 1: <li> “DeFi” (2 elements)", or "removed from record 1: <li> “DeFi” (1 element left)": a
+    click that gave the selected record an element or took one from it (`elements`: how many it holds now)."""
+    count = counted(elements, "element")
+    if adding:
+        return f"added to record {number}: {element} ({count})"
+    return f"removed from record {number}: {element} ({count} left)"
 
 
 def _all_siblings_rejected(numbers: Sequence[int]) -> str:

@@ -563,7 +563,9 @@ class ReviewController:
     def on_tab(self) -> None:
         window = self.window
         if window.tabs.currentWidget() is self.panel:
-            self._labelling_place = (window.page_name, window.page_view.scroll_y)
+            # Not of a page still loading (a start that reopens in Review): its scroll is not yet the one the
+            # window restores, and going back to labelling then leaves the page where it is.
+            self._labelling_place = (window.page_name, window.page_view.scroll_y) if window.page_loaded else None
             remembered = self._remembered_run() if self.run_id == NO_RUN else NO_RUN
             if remembered != NO_RUN:  # the run the last session was reviewing
                 self.start_review(remembered)

@@ -150,6 +150,26 @@
 
   const visible = (rect) => rect[2] > 0 || rect[3] > 0;
 
+  // Whether the closed <details> `details` keeps its child `child` out of sight: all but its first <summary>.
+  const shutAway = (details, child) => details.localName === "details" && !details.open
+    && child !== details.querySelector(":scope > summary");
+
+  // Whether `el` lies in the hidden part of a closed <details>. Chromium (140) hides that part with
+  // content-visibility on the details' content slot, and still lays its elements out: they report a box, the
+  // width of the page, below the summary, where nothing is painted. So the box alone does not tell.
+  const inClosedDetails = (el) => {
+    for (let child = el, e = el.parentElement; e; child = e, e = e.parentElement) {
+      if (shutAway(e, child)) return true;
+    }
+    return false;
+  };
+
+  // The element's box, or null when the page shows nothing of it although it has one (closed <details>).
+  // `closedOnPage`: whether the page has a closed <details> at all (most have none: no walk up then).
+  const shownRectOf = (el, o, closedOnPage) => (closedOnPage && inClosedDetails(el) ? null : rectOf(el, o));
+
+  const hasClosedDetails = () => document.querySelector("details:not([open])") !== null;
+
   // ---- records ---------------------------------------------------------------------------------------
 
   // Each entry: {xpaths, colour, label, selected, elements: [el|null], boxes: [div|null], badge: div|null,
@@ -393,7 +413,8 @@
     if (!records.length || !ensureHost()) return 0;
     let drawn = 0;
     const o = origin();
-    const rects = records.map((r) => r.elements.map((el) => (el ? rectOf(el, o) : null)));
+    const closed = hasClosedDetails();
+    const rects = records.map((r) => r.elements.map((el) => (el ? shownRectOf(el, o, closed) : null)));
     const unions = rects.map((list) => {
       let box = null;
       for (const rect of list) {
@@ -431,8 +452,8 @@
     records.forEach((record, i) => {
       record.boxes.forEach((box, j) => {
         const rect = rects[i][j];
-        if (!box || !rect) return;
-        const shown = visible(rect);
+        if (!box) return;
+        const shown = !!rect && visible(rect);  // none: inside a closed <details> (closed since last drawn, too)
         box.style.display = shown ? "" : "none";
         if (!shown) return;
         place(box, rect);
@@ -579,10 +600,10 @@
   const whyUnseen = (record) => {
     const el = record.elements.find(Boolean);
     if (!el) return "unresolved";
-    for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
+    for (let child = null, e = el; e && e !== document.documentElement; child = e, e = e.parentElement) {
       if (e.localName === "head") return "head";
       if (getComputedStyle(e).display === "none") return e === el ? "none" : `none:${e.localName}`;
-      if (e !== el && e.localName === "details" && !e.open) return "details";
+      if (child && shutAway(e, child)) return "details";
     }
     return getComputedStyle(el).display === "contents" ? "contents" : "size";
   };
@@ -594,11 +615,14 @@
   };
 
   // For every XPath: whether it resolved, the resolved element's own XPath, and its box in document
-  // coordinates (null when it did not resolve); `visible` is false for elements without a rendered box.
-  const describe = (xpath, element, o) => {
+  // coordinates (null when it did not resolve); `visible` is false for elements without a rendered box, and for
+  // those a closed <details> keeps out of sight (their box is where nothing is painted).
+  // `closed`: hasClosedDetails(), asked once for all.
+  const describe = (xpath, element, o, closed) => {
     if (!element) return { xpath, resolved: false, path: null, rect: null, visible: false };
     const rect = rectOf(element, o);
-    return { xpath, resolved: true, path: rl.xpathOf(element), rect, visible: visible(rect) };
+    const shown = visible(rect) && !(closed && inClosedDetails(element));
+    return { xpath, resolved: true, path: rl.xpathOf(element), rect, visible: shown };
   };
 
   const locate = (xpaths) => {
@@ -606,7 +630,8 @@
     ensureHost();
     const o = host ? origin() : [0, 0];
     const memo = new Map();
-    return JSON.stringify(xpaths.map((x) => describe(x, rl.resolve(String(x), memo), o)));
+    const closed = hasClosedDetails();
+    return JSON.stringify(xpaths.map((x) => describe(x, rl.resolve(String(x), memo), o, closed)));
   };
 
   // Every record's badge: its label and its rendered box in document coordinates (null when not drawn). Tests.
@@ -619,7 +644,8 @@
   const boxes = () => {
     if (!records.length) return "[]";
     const o = origin();
-    return JSON.stringify(records.map((r) => r.xpaths.map((x, j) => describe(x, r.elements[j], o))));
+    const closed = hasClosedDetails();
+    return JSON.stringify(records.map((r) => r.xpaths.map((x, j) => describe(x, r.elements[j], o, closed))));
   };
 
   // The element's box relative to the viewport, after scrolling it into view (null if it does not resolve).
