@@ -152,9 +152,14 @@ def read_items(text: str) -> list[object]:
             continue
         if isinstance(value, dict):
             value = value.get("tasks", [value])
-        if isinstance(value, list):
+        if isinstance(value, list) and not _a_reference(value):
             return value
     raise NoTaskList("the answer holds no JSON list of tasks")
+
+
+def _a_reference(value: list[object]) -> bool:
+    """Whether a list in the answer is numbers alone: a reference in its prose ("see [1] below"), not the tasks."""
+    return bool(value) and all(isinstance(item, int | float) and not isinstance(item, bool) for item in value)
 
 
 def _unread_list(json_text: str, error: ValueError) -> str:

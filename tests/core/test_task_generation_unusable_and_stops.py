@@ -162,3 +162,8 @@ def test_a_stop_before_any_answer_writes_nothing_and_says_so(tmp_path: Path,
     err = capsys.readouterr().err
     assert code == 130 and out.read_text(encoding="utf-8") == "kept\n"
     assert "recordlens: no candidate task: stopped at category 1 of 6 (interrupted by Ctrl+C; not asked: " in err
+
+
+def test_a_numbered_reference_in_the_prose_is_not_taken_for_the_list_of_tasks() -> None:
+    answer = 'As [1] and [2, 3] show, here they are: [{"instruction": "Find the price", "answer": "3"}]'
+    assert read_items(answer) == [{"instruction": "Find the price", "answer": "3"}]
