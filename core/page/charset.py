@@ -1,5 +1,6 @@
-"""Decoding a page as a browser does: byte order marks, declared charsets (the part's header, then `<meta>`),
-WHATWG label mapping, and the U+FFFD replacement of undecodable bytes with a warning that says where."""
+"""Decoding a page as a browser does: byte order marks, the `<meta>` charset, else the charset detected in its
+bytes (an MHTML part's header charset is ignored, as Chromium ignores it), WHATWG label mapping, and the U+FFFD
+replacement of undecodable bytes with a warning that says where."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import shortened
+from .charset_detection import detect_charset
 
 PRESCAN_BYTES = 1024  # the HTML standard's limit for finding a <meta> charset (Chromium looks on within <head>)
 
@@ -141,26 +143,68 @@ def resolve_charset(label: str) -> tuple[str, str] | None:
 
 
 def decode_html(raw: bytes, declared: str | None, warnings: list[str]) -> tuple[str, str]:
-    """The page's text and the charset it was decoded with: BOM, the page's <meta>, the charset its part's header
-    declares (`declared`), else UTF-8 or windows-1252.
+    """The page's text and the charset it was decoded with, as Chromium finds it: its BOM, else the first <meta>
+    its prescan honours, else the charset its bytes are detected in (`detect_charset`).
 
-    The <meta> before the header is Chromium's order for a part of an MHTML archive (checked in QtWebEngine: a
-    part declared utf-8 whose page says windows-1251 shows as windows-1251); a page served over HTTP is the other
-    way round, but the app never shows a page so (it serves the core's text with utf-8 both declared and used)."""
-    for bom, name in _BOMS:
-        if raw.startswith(bom):
-            return decode_or_replace(raw[len(bom) :], (name, name), "the page", warnings), name
+    `declared`, the charset an MHTML part's Content-Type header names, does not decide: Chromium ignores it
+    (checked in QtWebEngine: a part declared utf-8 whose page says windows-1251 shows as windows-1251, one
+    declared shift_jis or koi8-r without a <meta> shows as its bytes read, UTF-8 or windows-1252...). Where it
+    would have given the page another text, a warning says so. A page served over HTTP is another matter (its
+    header comes before the <meta>), but the app never shows a page so (it serves the core's text with utf-8
+    both declared and used)."""
+    by_bom = _decoded_by_bom(raw, warnings)
+    if by_bom is not None:
+        return by_bom
     meta = _meta_charset(raw, warnings)
     if meta is not None:
         decoded = _decoded_as_declared(raw, meta, f"{meta[0]!r} (from its <meta> tag)", warnings)
         if decoded is not None:
             return decoded
-    header = _declared_charset(declared, "its Content-Type header", warnings)
-    if header is not None:
-        decoded = _decoded_as_declared(raw, header, f"{declared.strip()!r} (from its Content-Type header)", warnings)
+    header = resolve_charset(declared) if declared else None
+    text, charset = _decode_undeclared(raw, header, warnings)
+    _say_an_ignored_header(raw, declared, (text, charset), warnings)
+    return text, charset
+
+
+def decode_served_html(raw: bytes, declared: str | None, warnings: list[str]) -> tuple[str, str]:
+    """A document whose transport declares its charset (a `data:` URL's charset parameter, as an HTTP header
+    would): its BOM, then that charset when a browser knows it and it fits the bytes, then as `decode_html` (the
+    HTML standard's order, where the transport's charset comes before the <meta>; an MHTML part's header is no
+    such transport: Chromium ignores it)."""
+    by_bom = _decoded_by_bom(raw, warnings)
+    if by_bom is not None:
+        return by_bom
+    charset = _declared_charset(declared, "its Content-Type", warnings)
+    if charset is not None and declared is not None:
+        decoded = _decoded_as_declared(raw, charset, f"{declared.strip()!r} (from its Content-Type)", warnings)
         if decoded is not None:
             return decoded
-    return _decode_undeclared(raw, warnings)
+    return decode_html(raw, None, warnings)
+
+
+def _decoded_by_bom(raw: bytes, warnings: list[str]) -> tuple[str, str] | None:
+    for bom, name in _BOMS:
+        if raw.startswith(bom):
+            return decode_or_replace(raw[len(bom) :], (name, name), "the page", warnings), name
+    return None
+
+
+def _say_an_ignored_header(raw: bytes, declared: str | None, decoded: tuple[str, str], warnings: list[str]
+                           ) -> None:
+    """Warn of an MHTML part's header charset that would have given the page another text than the one it was
+    decoded to (Chromium ignores such a header, and so does the core): unknown, unfit for its bytes (the markup
+    lost), or simply another."""
+    header = _declared_charset(declared, "its Content-Type header", warnings)
+    if header is None:
+        return
+    label = f"{declared.strip()!r} (from its Content-Type header)"  # type: ignore[union-attr]
+    said: list[str] = []
+    as_declared = _decoded_as_declared(raw, header, label, said)
+    if as_declared is None:
+        warnings += said  # its markup would be gone
+    elif as_declared[0] != decoded[0]:
+        warnings.append(f"The page's charset {shortened(label, 100)} was ignored, as Chromium ignores an archive "
+                        f"part's header: the page was read as {decoded[1]}, which gives it another text.")
 
 
 def _decoded_as_declared(raw: bytes, charset: tuple[str, str], declared: str, warnings: list[str]
@@ -365,14 +409,25 @@ def _decode_as_browsers_do(raw: bytes, codec: str, name: str, what: str, warning
     return raw.decode(codec, replace)
 
 
-def _decode_undeclared(raw: bytes, warnings: list[str]) -> tuple[str, str]:
-    try:
-        return raw.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError as error:
+def _decode_undeclared(raw: bytes, header: tuple[str, str] | None, warnings: list[str]) -> tuple[str, str]:
+    """A page that declares no charset (or none a browser honours), decoded in the one its bytes are detected in;
+    a guess other than UTF-8 is said, with where the bytes stop being UTF-8, unless its part's `header` names
+    the same charset (the guess then only confirms it)."""
+    charset = detect_charset(raw)
+    if charset[0] == "utf-8":
+        return decode_or_replace(raw, charset, "the page", warnings), "utf-8"
+    if not raw.isascii() and (header is None or header[0] != charset[0]):
         warnings.append(
-            f"The page declares no charset and is not valid UTF-8 (the first bad byte is at {error.start}); "
-            "it was decoded as windows-1252."
+            f"The page declares no charset and is not valid UTF-8 (the first bad byte is at "
+            f"{_first_bad_utf_8_byte(raw)}); "
+            f"its bytes were detected as {charset[0]}, as Chromium detects a page's charset (a guess)."
         )
-        return decode_windows_1252(raw), "windows-1252"
+    return decode_or_replace(raw, charset, "the page", warnings), charset[0]
 
 
+def _first_bad_utf_8_byte(raw: bytes) -> int:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.start
+    return len(raw)

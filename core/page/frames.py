@@ -6,10 +6,11 @@ document in the page itself. Any other frame showed the live web: the snapshot h
 fetches it (there is no way to). This is what the Qt site browser loads into a frame (a part of the archive, a
 `data:` URL, a `srcdoc`), and core's text browser reads the same documents.
 
-A frame's part is decoded as the archive's page is (`decode_html`: a byte order mark, its <meta>, its part's
-Content-Type charset, in Chromium's order); a `data:` URL as the Fetch standard reads one (percent-decoded, then
-base64 when it says so), with its own charset parameter. Only HTML documents are read: a frame showing an image or
-plain text has no page to parse.
+A frame's part is decoded as the archive's page is (`decode_html`: a byte order mark, its <meta>, else the
+charset detected in its bytes; its part's Content-Type charset decides nothing, as in Chromium); a `data:` URL as
+the Fetch standard reads one (percent-decoded, then base64 when it says so), its own charset parameter first
+(`decode_served_html`: a transport's charset comes before the <meta>). Only HTML documents are read: a frame
+showing an image or plain text has no page to parse.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote_to_bytes, urljoin
 
-from .charset import decode_html
+from .charset import decode_html, decode_served_html
 from .dom import Element
 from .snapshot import _HTML_TYPES as HTML_TYPES  # the archive reader's own: what it reads as a page
 from .snapshot import Snapshot
@@ -81,5 +82,5 @@ def _data_document(url: str) -> FrameDocument | None:
     kind, parameters = media_type(header or "text/plain")
     if kind not in HTML_TYPES:
         return None
-    html, _ = decode_html(data, parameters.get("charset"), [])
+    html, _ = decode_served_html(data, parameters.get("charset"), [])
     return FrameDocument(html, url, url)

@@ -6,37 +6,15 @@ charset, XPaths, text map and title are compared with the browser's."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from recordlens.annotator.qt.page_scripts import browser_dom
-from recordlens.core.page import read_snapshot
 from recordlens.core.page.dom import parse_html
 from recordlens.core.page.mhtml_writer import write_mhtml
 from recordlens.core.page.snapshot import read_html, title_from_html
+from tests.app.charset_conformance import assert_core_reads_as_shown, shown
 from tests.core.charset_archives import CYRILLIC, archive
 
 pytestmark = pytest.mark.app
-
-
-
-def shown(offline_page, path: Path) -> tuple[str, list[str], list[tuple[str, str]]]:
-    """The charset QtWebEngine read an archive in, and its XPaths and text map (dom_rules.js)."""
-    offline_page.load_mhtml(path)
-    assert offline_page.wait_until_loaded(60_000), f"{path.name} failed to load"
-    charset = offline_page.run_js("document.characterSet")
-    browser = browser_dom(offline_page)
-    return charset.lower(), browser.xpaths, list(browser.text_map.items())
-
-
-def assert_core_reads_as_shown(offline_page, path: Path) -> None:
-    charset, xpaths, text = shown(offline_page, path)
-    snapshot = read_snapshot(path)
-    core = parse_html(snapshot.html)
-    assert snapshot.charset == charset
-    assert core.element_xpaths() == xpaths
-    assert list(core.text_map.items()) == text
 
 
 @pytest.mark.parametrize(

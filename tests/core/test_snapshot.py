@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recordlens.core.errors import SnapshotError
+from recordlens.core.page.charset import decode_or_replace, resolve_charset
 from recordlens.core.page.mhtml_writer import mhtml_bytes, write_mhtml
 from recordlens.core.page.snapshot import DEFAULT_URL, Resource, Snapshot, read_html, read_mhtml, read_snapshot
 
@@ -360,19 +361,29 @@ def test_a_python_codec_no_browser_knows_is_an_unknown_charset(label: str) -> No
 
 
 def test_an_encoding_browsers_refuse_to_decode_reads_as_one_replacement_character() -> None:
-    part = "Content-Type: text/html; charset=iso-2022-kr\n\n<p>hidden</p>"
+    part = 'Content-Type: text/html\n\n<meta charset="iso-2022-kr"><p>hidden</p>'
     snapshot = read_mhtml(mhtml(part))
 
     assert snapshot.html == "\ufffd" and snapshot.charset == "replacement"
     assert "browsers do not decode" in snapshot.warnings[0]
 
 
+def test_a_part_header_naming_such_an_encoding_is_ignored_as_chromium_ignores_it() -> None:
+    snapshot = read_mhtml(mhtml("Content-Type: text/html; charset=iso-2022-kr\n\n<p>hidden</p>"))
+
+    assert snapshot.html == "<p>hidden</p>" and snapshot.charset == "windows-1252"  # its bytes are ASCII
+    assert "'iso-2022-kr' (from its Content-Type header) was ignored" in snapshot.warnings[0]
+
+
 def test_x_user_defined_maps_high_bytes_to_private_use_characters() -> None:
+    charset = resolve_charset("x-user-defined")
+    assert charset is not None
+    assert decode_or_replace(b"<p>a\x80\xff</p>", charset, "the page", []) == "<p>a\uf780\uf7ff</p>"
+    # a part's header naming it decides nothing (Chromium ignores the header): the bytes are read as detected
     body = base64.b64encode(b"<p>a\x80\xff</p>").decode()
     snapshot = read_mhtml(mhtml(f"Content-Type: text/html; charset=x-user-defined\n"
                                 f"Content-Transfer-Encoding: base64\n\n{body}"))
-
-    assert (snapshot.charset, snapshot.html, snapshot.warnings) == ("x-user-defined", "<p>a\uf780\uf7ff</p>", [])
+    assert snapshot.charset != "x-user-defined" and "\uf780" not in snapshot.html
 
 
 def test_bytes_invalid_in_the_declared_charset_become_u_fffd_with_a_warning() -> None:

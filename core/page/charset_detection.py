@@ -1,0 +1,260 @@
+"""The charset of a page that declares none (no byte order mark, no <meta> a browser honours), guessed from its
+bytes as Chromium guesses it.
+
+Chromium reads such a page by content detection (its Compact Encoding Detector), and it does so for a part of
+an MHTML archive too, whatever charset the part's Content-Type header names (checked in QtWebEngine: on none of
+121 archives was a header used, even one naming UTF-16 or x-user-defined). That detector is statistical and ships
+with Chromium only, so this is a smaller one that agrees with it on what decides most pages (on 113 of those
+121; the others are five texts of two to four letters, a Hebrew sentence read as Cyrillic, and two pages
+Chromium itself shows as mojibake: Czech in ISO-8859-2 read as windows-1250, Japanese in EUC-JP read as GBK):
+
+- bytes without a byte above 0x7F read the same in every candidate; Chromium calls them windows-1252;
+- bytes that are UTF-8 (all, or with a few bad bytes among many good sequences) are UTF-8;
+- else each legacy encoding a browser detects decodes the first `SAMPLE_BYTES`, and the one whose text reads
+  most plausibly wins (`implausibility`), the earlier in `CANDIDATES` on a tie (windows-1252, the default, first).
+
+Text "reads plausibly" when its words are written in one script (`Cafй` mixes Latin and Cyrillic), its letters
+take their case as words do (`пРИВЕТ` is Windows-1251 read as KOI8-R), a word's accented letters belong to one
+language's alphabet (`Pøíliš kùò` is Czech read as windows-1252), and it holds no control character, no private
+or unassigned code point, no symbol between two letters (`gę¶lą`), no rare ideograph and no kana in an encoding
+of Chinese or Korean. Where Chromium's statistics differ from these rules (a short or mixed text), the two may
+not agree; the page's warning says the charset was guessed.
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import re
+import unicodedata
+from collections import Counter
+
+SAMPLE_BYTES = 16 * 1024  # enough text to tell, and a guess takes ~0.1 s
+
+# The encodings a guess chooses among, in the order that breaks a tie (a browser's name, the Python codec that
+# decodes it). Each is one Chromium's detector gives for a page in it (checked in QtWebEngine).
+CANDIDATES: tuple[tuple[str, str], ...] = (
+    ("windows-1252", "cp1252"),
+    ("iso-8859-15", "iso8859-15"),
+    ("windows-1251", "cp1251"),
+    ("windows-1250", "cp1250"),
+    ("iso-8859-2", "iso8859-2"),
+    ("windows-1257", "cp1257"),
+    ("windows-1254", "cp1254"),
+    ("iso-8859-7", "iso8859-7"),
+    ("windows-1253", "cp1253"),
+    ("shift_jis", "cp932"),
+    ("euc-kr", "cp949"),
+    ("gbk", "gb18030"),
+    ("euc-jp", "euc-jp"),
+    ("big5", "big5hkscs"),
+    ("windows-1255", "cp1255"),
+    ("windows-1256", "cp1256"),
+    ("windows-874", "cp874"),
+    ("koi8-r", "koi8-r"),
+    ("iso-8859-5", "iso8859-5"),
+    ("ibm866", "cp866"),
+)
+_JAPANESE = frozenset({"shift_jis", "euc-jp"})
+
+# Punctuation and signs that sit in ordinary text (typographic quotes and dashes, currency, the CJK full stops)
+_TYPOGRAPHIC = frozenset("\u00a0“”‘’‚„–—…«»‹›·•€£¥¢©®™°№§¡¿†‡\u200b\u200c\u200d\u2009\u202f")
+# The letters beyond a-z that each language written in a Latin or Cyrillic alphabet uses (lower case)
+_ALPHABETS = tuple(frozenset(letters) for letters in (
+    "àâæçéèêëîïôœùûüÿ",  # French
+    "äöüß",  # German
+    "áéíóúñü",  # Spanish
+    "áâãàçéêíóôõú",  # Portuguese
+    "àèéìíîòóùú",  # Italian
+    "áéèëïíóöúü",  # Dutch
+    "æøåé",  # Danish, Norwegian
+    "åäöé",  # Swedish
+    "åäöšž",  # Finnish
+    "áéíóúýþæöð",  # Icelandic
+    "àçèéíïòóúü",  # Catalan
+    "áčďéěíňóřšťúůýž",  # Czech
+    "áäčďéíĺľňóôŕšťúýž",  # Slovak
+    "ąćęłńóśźż",  # Polish
+    "áéíóöőúüű",  # Hungarian
+    "ăâîșțşţ",  # Romanian
+    "čćđšž",  # Croatian, Bosnian, Slovene
+    "çğıöşü",  # Turkish
+    "äõöüšž",  # Estonian
+    "āčēģīķļņšūž",  # Latvian
+    "ąčęėįšųūž",  # Lithuanian
+    "çë",  # Albanian
+    "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",  # Russian
+    "абвгґдеєжзиіїйклмнопрстуфхцчшщьюя",  # Ukrainian
+    "абвгдеёжзійклмнопрстуўфхцчшыьэюя",  # Belarusian
+    "абвгдђежзијклљмнњопрстћуфхцчџш",  # Serbian
+    "абвгдѓежзѕијклљмнњопрстќуфхцчџш",  # Macedonian
+    "абвгдежзийклмнопрстуфхцчшщъьюя",  # Bulgarian
+))
+_WORD = re.compile(r"[A-Za-z]*[^\x00-\x7f\s][^\x00-\x40\x5b-\x60\x7b-\x7f\s]*")  # a run holding a non-ASCII
+
+
+def detect_charset(raw: bytes) -> tuple[str, str]:
+    """(the encoding's name, the Python codec that decodes it) for a page that declares no charset."""
+    if raw.isascii():
+        return "windows-1252", "cp1252"
+    if _reads_as_utf_8(raw):
+        return "utf-8", "utf-8"
+    # from the start of the word that holds the first byte above 0x7F: the ASCII markup before it reads the same
+    # in every candidate, and the page's whole length would take seconds
+    first = re.search(rb"[\x80-\xff]", raw)
+    start = 0 if first is None else max(raw.rfind(b">", 0, first.start()), *(raw.rfind(space, 0, first.start())
+                                                                              for space in (b" ", b"\n")), 0)
+    sample = raw[start : start + SAMPLE_BYTES]
+    return min(CANDIDATES, key=lambda candidate: implausibility(sample, candidate[0], candidate[1]))
+
+
+def _reads_as_utf_8(raw: bytes) -> bool:
+    """Whether the bytes are UTF-8: all of them, or with a bad byte here and there among twice as many good
+    sequences (a page in UTF-8 with a stray byte; a legacy page holds next to no valid sequence)."""
+    text = raw.decode("utf-8", "replace")
+    bad = text.count("\ufffd")
+    good = sum(1 for c in text if c > "\x7f") - bad
+    return good >= 2 * bad
+
+
+def implausibility(sample: bytes, name: str, codec: str) -> int:
+    """How unlike text `sample` reads when decoded as `name` (0: nothing odd). A byte the encoding has no
+    character for costs the most."""
+    decoder = codecs.getincrementaldecoder(codec)("replace")
+    text = decoder.decode(sample, final=False)  # a sample cut inside a character ends at the last whole one
+    cost = 10 * text.count("\ufffd")
+    cost += sum(_word_cost(word, name) for word in _WORD.findall(text))
+    if name not in _JAPANESE:  # kana are Japanese: in an encoding of Chinese or Korean they are another text
+        cost += 2 * len(_KANA.findall(text))
+    elif len(_IDEOGRAPH.findall(text)) >= _FEW_IDEOGRAPHS and not _KANA.search(text):
+        cost += 1  # Japanese text of some length without a kana: Korean or Chinese bytes that read as kanji too
+    return cost
+
+
+_KANA = re.compile(r"[\u3041-\u30ff]")
+_IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_FEW_IDEOGRAPHS = 4
+
+
+@functools.lru_cache(maxsize=65536)  # words recur: each is weighed once per encoding
+def _word_cost(word: str, name: str) -> int:
+    letters = [c for c in word if c.isalpha()]
+    return (sum(_character_cost(c, name) for c in word) + _sign_cost(word) + _script_cost(letters)
+            + _case_cost(letters) + _alphabet_cost(letters))
+
+
+def _sign_cost(word: str) -> int:
+    """Signs inside the word, and a combining mark that has no letter to combine with."""
+    cost = sum(_inner_cost(before, c, after) for before, c, after in zip(word, word[1:], word[2:], strict=False))
+    cost += sum(1 for c, letter in zip(word, word[1:], strict=False)
+                if _is_sign(c) and letter.isalpha() and letter > "\x7f")  # `’λφα`: a sign glued to a letter
+    return cost + (2 if unicodedata.category(word[0]).startswith("M") else 0)
+
+
+def _script_cost(letters: list[str]) -> int:
+    """One word in two scripts (`Cafй`); a Greek final sigma inside a word."""
+    scripts = {_script(c) for c in letters if c > "\x7f"}
+    mixed = len(scripts) > 1 or bool(scripts & _ALPHABETIC_SCRIPTS and any(c.isascii() for c in letters))
+    return (5 if mixed else 0) + (2 if "ς" in letters[:-1] else 0)
+
+
+_ALPHABETIC_SCRIPTS = frozenset({"CYRILLIC", "GREEK", "HEBREW", "ARABIC", "THAI"})  # never in a word with a-z
+
+
+def _case_cost(letters: list[str]) -> int:
+    """Capitals where words have none: inside a lower-case word (`пРИВЕТ`: Windows-1251 read as KOI8-R, which
+    swaps the cases), a whole word (text is mostly in lower case), capitals running into lower case."""
+    pairs = list(zip(letters, letters[1:], strict=False))
+    if any(a.islower() and b.isupper() and (a > "\x7f" or b > "\x7f") for a, b in pairs):
+        cost = 3
+    else:
+        cased = [c for c in letters if not _is_cjk(c)]
+        cost = int(len(letters) >= 2 and all(c.isupper() for c in cased) and any(c > "\x7f" for c in cased))
+    runs = zip(letters, letters[1:], letters[2:], strict=False)
+    return cost + int(any(a.isupper() and b.isupper() and c.islower() and c > "\x7f" for a, b, c in runs))
+
+
+def _alphabet_cost(letters: list[str]) -> int:
+    """The word's accented letters that the language whose alphabet holds most of them has not (`Pøíliš`), and
+    a Latin word of accented letters alone (`Ïðèâåò`: Windows-1251 read as windows-1252)."""
+    # İ lower-cases to an i and a dot: its first character is the letter
+    accented = Counter(c.lower()[0] for c in letters if c > "\x7f" and _script(c) in ("LATIN", "CYRILLIC"))
+    if not accented:
+        return 0
+    cost = min(sum(n for c, n in accented.items() if c not in alphabet and c > "\x7f") for alphabet in _ALPHABETS)
+    return cost + (3 if len(letters) >= 3 and all(c > "\x7f" and _script(c) == "LATIN" for c in letters) else 0)
+
+
+def _inner_cost(before: str, c: str, after: str) -> int:
+    """A sign inside a word: a symbol between two letters is another letter read wrongly (`gę¶lą`); a
+    typographic sign there (`l’été`) is a little odd."""
+    if not _is_sign(c):
+        return 0
+    if c in _TYPOGRAPHIC:
+        return 1
+    return 3 if before.isalpha() and after.isalpha() else 1
+
+
+def _is_sign(c: str) -> bool:
+    """A character that is neither ASCII, nor a letter or combining mark, nor CJK punctuation."""
+    return c > "\x7f" and not c.isalpha() and not unicodedata.category(c).startswith("M") and not _is_cjk(c)
+
+
+@functools.lru_cache(maxsize=65536)
+def _character_cost(c: str, name: str) -> int:
+    if c.isascii() or c in _TYPOGRAPHIC or c.isalpha() and not _is_cjk(c) and not _is_rare_letter(c):
+        return 0
+    category = unicodedata.category(c)
+    if category in ("Cc", "Co", "Cn", "Cs"):
+        return 10  # a C1 control (a byte a code page leaves undefined), a private or unassigned code point
+    if _is_cjk(c):
+        return 0 if _is_common_cjk(c, name) else 2
+    return 2 if category[0] == "L" else 1  # a rare letter; a sign or symbol
+
+
+def _is_rare_letter(c: str) -> bool:
+    """Letters that ordinary text next to never holds: half-width katakana and lone Hangul jamo."""
+    return "\uff61" <= c <= "\uff9f" or "\u3130" <= c <= "\u318f"
+
+
+def _is_cjk(c: str) -> bool:
+    return ("\u3000" <= c <= "\u30ff" or "\u3400" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7a3"
+            or "\uf900" <= c <= "\ufaff" or "\uff00" <= c <= "\uff60")
+
+
+def _is_common_cjk(c: str, name: str) -> bool:
+    """Kana, Hangul syllables, CJK punctuation and full-width forms, and the ideographs the national standard of
+    the encoding `name` counts among its frequent ones (GB 2312's level 1, Big5's frequent set, JIS X 0208's
+    level 1; Korean text writes few); of the Hangul syllables, the 2,350 of KS X 1001 (EUC-KR's own: the others,
+    which Windows' code page 949 adds, are what other bytes read as)."""
+    if "\uac00" <= c <= "\ud7a3":
+        return _lead_byte(c, "euc-kr") is not None
+    if not _IDEOGRAPH.match(c):
+        return True
+    codec, leads = _FREQUENT_IDEOGRAPHS.get(name, ("", range(0)))
+    return _lead_byte(c, codec) in leads if codec else False
+
+
+_FREQUENT_IDEOGRAPHS = {
+    "gbk": ("gb2312", range(0xB0, 0xD8)),
+    "big5": ("big5", range(0xA4, 0xC7)),
+    "shift_jis": ("euc-jp", range(0xB0, 0xD0)),
+    "euc-jp": ("euc-jp", range(0xB0, 0xD0)),
+}
+
+
+def _lead_byte(c: str, codec: str) -> int | None:
+    try:
+        encoded = c.encode(codec)
+    except UnicodeEncodeError:
+        return None
+    return encoded[0] if len(encoded) == 2 else None
+
+
+@functools.lru_cache(maxsize=65536)
+def _script(c: str) -> str:
+    """The script of a letter, as the first word of its Unicode name says it; the scripts of Chinese, Japanese
+    and Korean text that mix in one word (ideographs, kana) are one."""
+    first = unicodedata.name(c, "UNKNOWN").split()[0]
+    return "CJK" if first in ("CJK", "HIRAGANA", "KATAKANA", "FULLWIDTH", "HALFWIDTH", "IDEOGRAPHIC") else first
+

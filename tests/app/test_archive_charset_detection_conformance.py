@@ -1,0 +1,80 @@
+"""An MHTML part's Content-Type charset decides nothing in Chromium: a page without a byte order mark or a <meta>
+it honours is read in the charset its bytes are detected in, whatever the part's header says (a header that
+contradicts the bytes, names UTF-16 or an encoding browsers refuse). Each archive is shown as the app shows it
+(Chromium decoding it from its file), and the core's charset, XPaths and text map are compared with the
+browser's."""
+
+from __future__ import annotations
+
+import pytest
+
+from recordlens.core.page import read_snapshot
+from tests.app.charset_conformance import assert_core_reads_as_shown, shown
+from tests.core.charset_archives import CYRILLIC, archive
+
+pytestmark = pytest.mark.app
+
+FRENCH = "Café crème brûlée naïve"
+JAPANESE = "東京の天気は晴れです。今日は公園に行きましょう"
+
+
+def page(text: str, codec: str, head: str = "") -> bytes:
+    """A page of two items; in windows-1252 or UTF-8, each ends in a no-break space: trimmed as JavaScript trims,
+    it keys nothing when read as windows-1252, and reads as U+FFFD (kept, so keyed) when read as UTF-8 (the
+    score difference the review found)."""
+    space = "<span>\u00a0</span>" if codec in ("cp1252", "utf-8") else ""
+    return (f"<html><head>{head}<title>t</title></head><body><ul><li>{text}{space}</li>"
+            f"<li>two{space}</li></ul></body></html>").encode(codec)
+
+
+@pytest.mark.parametrize(
+    ("text", "codec", "header", "head"),
+    [
+        # a header that contradicts the bytes, no <meta>: the bytes decide
+        (FRENCH, "cp1252", "utf-8", ""),
+        (FRENCH, "cp1252", "shift_jis", ""),
+        (FRENCH, "utf-8", "windows-1252", ""),
+        (FRENCH, "utf-8", "koi8-r", ""),
+        (CYRILLIC, "cp1251", "koi8-r", ""),
+        (CYRILLIC, "koi8-r", "windows-1251", ""),
+        (JAPANESE, "cp932", "windows-1252", ""),
+        (JAPANESE, "cp932", "euc-jp", ""),
+        ("Zażółć gęślą jaźń", "cp1250", "iso-8859-2", ""),
+        # no header at all: detected just the same
+        (CYRILLIC, "cp1251", None, ""),
+        (JAPANESE, "cp932", None, ""),
+        ("北京今天的天气很好，我们去公园散步吧", "gbk", None, ""),
+        ("안녕하세요 세계 오늘 날씨", "euc-kr", None, ""),
+        ("Καλημέρα κόσμε", "iso8859-7", None, ""),
+        ("Labas rytas, pasaulį ūsai ščė", "cp1257", None, ""),
+        ("Günaydın dünya, şimdi İstanbul ğ", "cp1254", None, ""),
+        # only ASCII: windows-1252, whatever the header
+        ("plain text", "ascii", "utf-8", ""),
+        ("plain text", "ascii", "iso-2022-kr", ""),
+        ("plain text", "ascii", "x-user-defined", ""),
+        # a <meta> decides before the bytes do, whatever the header
+        (FRENCH, "cp1252", "utf-8", '<meta charset="windows-1251">'),
+        (FRENCH, "utf-8", "windows-1252", '<meta charset="utf-8">'),
+    ],
+)
+def test_an_archive_part_s_header_charset_decides_nothing(offline_page, tmp_path, text, codec, header, head):
+    path = tmp_path / "page.mhtml"
+    path.write_bytes(archive(page(text, codec, head), header))
+    assert_core_reads_as_shown(offline_page, path)
+
+
+@pytest.mark.parametrize("header", ["windows-1252", "shift_jis", "utf-16"])
+def test_a_byte_order_mark_decides_before_the_header(offline_page, tmp_path, header):
+    path = tmp_path / "page.mhtml"
+    path.write_bytes(archive(b"\xef\xbb\xbf" + page(FRENCH + " 東京", "utf-8"), header))
+    assert_core_reads_as_shown(offline_page, path)
+
+
+def test_utf_16_without_a_byte_order_mark_is_not_read_as_its_header_says(offline_page, tmp_path):
+    path = tmp_path / "page.mhtml"
+    path.write_bytes(archive(page(CYRILLIC, "utf-16-le"), "utf-16"))
+    charset, _, _ = shown(offline_page, path)
+    snapshot = read_snapshot(path)
+    # its bytes are all below 0x80: windows-1252 (the zero bytes then parse as the HTML parsers parse them)
+    assert snapshot.charset == charset == "windows-1252"
+    assert CYRILLIC not in snapshot.html
