@@ -91,7 +91,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     # the pages' own warnings (the reference's blind spots), both ways: a stored score keeps them too
     partial = (_say_warnings(args, warnings + scores.warnings) if stored is None
                else warn_each(warnings + scores.warnings))
-    inside = _in_sample(args)
+    inside = _in_sample(args, scores.unreadable)
     if inside is not None:
         warn(inside.message())
     if args.json:
@@ -143,9 +143,10 @@ def _say_warnings(args: argparse.Namespace, messages: list[str]) -> bool:
     return unfinished is not None
 
 
-def _in_sample(args: argparse.Namespace) -> InSample | None:
+def _in_sample(args: argparse.Namespace, unreadable: Mapping[str, str]) -> InSample | None:
     """The scored pages a selector run's model was trained on, or a repeats run's rules were tuned on (their
-    figures are in-sample), for either form."""
+    figures are in-sample), for either form. A page whose prediction file cannot be read (`unreadable`) was
+    scored as predicting nothing: it is no page scored with a prediction."""
     if args.project:
         from ..store import open_project
         from ..store.importer import synthetic_sources_of
@@ -165,7 +166,7 @@ def _in_sample(args: argparse.Namespace) -> InSample | None:
     method = described.get("method")
     if method not in LEARNS_FROM_PAGES:
         return None
-    predicted = set(record_files(args.pred))
+    predicted = set(record_files(args.pred)) - set(unreadable)
     return in_sample(str(method), _inner(described),
                      page_digests_of(p for p in dataset_labels(args.pages, args.gt, unreadable=[])
                                      if p[0] in predicted),
@@ -271,13 +272,13 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
         print_json(document)
         return 1 if unreadable or partial else 0
     mean, sd = seeds.mean_dict(), seeds.sd_dict()
-    print(f"{'seed':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>6}")
+    print(f"{'seed':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>7}")
     for seed, scores in seeds.seeds.items():
         print(f"{seed:<8} {scores.precision:7.4f} {scores.recall:7.4f} {scores.f1:7.4f} "
-              f"{scores.hallucination_rate:6.2f}")
+              f"{scores.hallucination_rate:7.4f}")
     print(f"{'mean':<8} {mean['precision']:7.4f} {mean['recall']:7.4f} {mean['f1']:7.4f} "
-          f"{mean['hallucination_rate']:6.2f}")
-    print(f"{'sd':<8} {sd['precision']:7.4f} {sd['recall']:7.4f} {sd['f1']:7.4f} {sd['hallucination_rate']:6.2f}")
+          f"{mean['hallucination_rate']:7.4f}")
+    print(f"{'sd':<8} {sd['precision']:7.4f} {sd['recall']:7.4f} {sd['f1']:7.4f} {sd['hallucination_rate']:7.4f}")
     held = (f"{len(seeds.seeds)} of the {len(seeds.asked)} seeds asked" if len(seeds.asked) > len(seeds.seeds)
             else f"{len(seeds.seeds)} seeds")
     print(f"{held}, {len(next(iter(seeds.seeds.values())).pages)} pages each")
@@ -319,14 +320,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
                                  progress=lambda n: progress(n, label="bench", enabled=not args.quiet),
                                  llm_options=gemini_options(args), engine=engine,
                                  selector_model=args.selector_model)
+    unfinished = unfinished_dataset(Path(args.pages[0]))  # as score says it: figures of part of a dataset, exit 1
     for message in result.warnings:  # a method's figures on pages it learnt from among them: in-sample
-        warn(message)
+        warn(with_its_exit(message, "figures") if message == unfinished else message)
     chart = args.chart or DEFAULT_CHART
     if not args.no_chart:
         bench.write_chart(result, chart)
         print(f"wrote {chart}", file=sys.stderr)
     _print_report(args.json, marked_report("bench", result.as_dict()), lambda: bench.format_tables(result))
-    return result.exit_code  # as extract's: 1 failed pages, 3 a budget, 4 a failing endpoint
+    # as extract's: 1 failed pages, 3 a budget, 4 a failing endpoint; as score's: 1 on an unfinished dataset
+    return result.exit_code or (1 if unfinished is not None else 0)
 
 
 DEFAULT_CHART = "bench-chart.png"

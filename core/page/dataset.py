@@ -52,6 +52,26 @@ def dataset_pages(root: str | Path) -> Path | None:
     return None
 
 
+def dataset_hint(folder: str | Path, of: str = "pages") -> str:
+    """What a message about a folder without pages (`of="pages"`) or labels (`of="labels"`) adds when that folder
+    is a dataset's, given for its folder of them: " (a dataset? its pages are in DIR/html)"; "" otherwise."""
+    root = Path(folder)
+    pages = dataset_pages(root)
+    inside = pages if of == "pages" else (root / "gt" if pages is not None and (root / "gt").is_dir() else None)
+    return "" if inside is None else f" (a dataset? its {of} are in {inside})"
+
+
+def no_page_file(name: str, pages_dir: str | Path) -> str:
+    """Why page `name` has no file in `pages_dir` (a folder) to read, for a message: an entry named like the page
+    that is no regular file (a folder, a FIFO) is named for what it is, as `page_files` skips it; else none is
+    named so."""
+    folder = Path(pages_dir)
+    for path in sorted(p for p in folder.iterdir() if p.stem == name and p.suffix.lower() in _RANK):
+        if (odd := not_a_page_file(path)) is not None:
+            return f"{path.name} in {folder}: {odd}; no page"
+    return f"no page {name}.html or {name}.mhtml in {folder}"
+
+
 def page_files(pages_dir: str | Path, warnings: list[str] | None = None, *, odd_files: bool = True
                ) -> dict[str, Path]:
     """Page name -> file, for every saved page in a folder; a name saved twice (12.html and 12.mhtml) takes

@@ -23,7 +23,9 @@ from ..wording import json_problem
 Record = list[str]
 RecordList = list[Record]
 
-_INDEXED_STEP = re.compile(r"\[\d+\]$")
+# The reference's JavaScript `/\[\d+\]$/`: its `\d` is ASCII only and its `$` the end of the step alone (Python's
+# `\d` takes any Unicode digit, `p[٣]`, and its `$` also matches before a trailing newline)
+_INDEXED_STEP = re.compile(r"\[[0-9]+\]\Z")
 
 
 def normalise_xpath(xpath: str) -> str:

@@ -45,7 +45,7 @@ from pathlib import Path
 from ..errors import DatasetError, RecordLensError
 from ..extract import create
 from ..extract.base import Extractor
-from ..llm.gemini import Budget, BudgetExceededError
+from ..llm.gemini import Budget, BudgetExceededError, answers_without_counts
 from ..page import formats as represent
 from ..page.dataset import load_page, page_files, record_files, synthetic_sources
 from ..records.model import TextKeyIndex, load_records
@@ -240,6 +240,10 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         names = [n for n in truths if all(n in r for r in replayed)]
         without = [n for n in truths if not all(n in r for r in replayed)]
     wanted = [n for n in (names if names is not None else truths) if n in truths]
+    if not wanted and without:  # there is ground truth: the recorded answers are for other pages
+        raise DatasetError(f"the recorded answers in {answers} cover none of the pages with ground truth in {gt_dir} "
+                           f"({counted(len(without), 'page')}: {listed(without)}): nothing to measure; check --answers "
+                           "(the answers of other pages?) and --pages, --gt")
     if not wanted:
         raise DatasetError(f"no page with ground truth in {gt_dir} to measure")
     results = {spec.label: MethodResult(spec, DatasetScore([]), described=_provenance(ex),
@@ -595,17 +599,17 @@ def format_tables(result: BenchResult) -> str:
                      f"{_token_pages(row)}")
     lines.append("(mean chars: over every page; mean tokens: over the pages whose prompt's tokens are known)")
     lines += ["", f"Table 2: methods{_over_which_pages(result)}",
-              f"{'method':<10} {'input':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>6} {'halluc%':>8} {'s/page':>8} pages"]
+              f"{'method':<10} {'input':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>7} {'halluc%':>8} {'s/page':>8} pages"]
     for method in result.method_rows:
         row = method.row()
         seconds = row["seconds_per_page"]
         lines.append(
             f"{row['method']:<10} {row['input']:<8} {_figure(row['precision'], 7, '.4f')} "
             f"{_figure(row['recall'], 7, '.4f')} {_figure(row['f1'], 7, '.4f')} "
-            f"{_figure(row['hallucination_rate'], 6, '.2f')} {_share(row['hallucinated_record_share'])} "
+            f"{_figure(row['hallucination_rate'], 7, '.4f')} {_share(row['hallucinated_record_share'])} "
             f"{seconds if seconds is not None else float('nan'):8.3f} {row['pages']}{_unanswered(method)}")
-    lines += ["(P, R, F1: means of per-page figures, to 4 decimals; HR: the share of pages with a",
-              " hallucinated record; halluc%: hallucinated records over predicted records, pooled over the pages)"]
+    lines += ["(P, R, F1: means of per-page figures; HR: the share of pages with a hallucinated record; all four",
+              " to 4 decimals; halluc%: hallucinated records over predicted records, pooled over the pages)"]
     lines += [f"({m.spec.label} stopped: {m.stop_said or m.stop.reason})" for m in result.method_rows
               if m.stop.reason]
     if any(m.stop.reason and not m.stop.endpoint_failed for m in result.method_rows):
@@ -659,10 +663,24 @@ def _spent_lines(result: BenchResult) -> list[str]:
     lines = ["", "Spent on model calls (requests: every attempt, retries included; tokens as the provider "
                  "reported them)",
              f"{'method':<{width}} {'requests':>9} " + " ".join(f"{kind:>11}" for kind in kinds)]
+    uncounted = answers_without_counts(total.tokens)
+    if uncounted:  # answers without token counts: counted apart, never as 0 tokens
+        lines[-1] += f" {'uncounted':>10}"
     for label, spent in rows:
-        lines.append(f"{label:<{width}} {spent.requests:9,} " + " ".join(
-            f"{spent.tokens.get(kind, 0):11,}" for kind in kinds))
+        lines.append(f"{label:<{width}} {spent.requests:9,} " + " ".join(_token_cell(spent, kind) for kind in kinds)
+                     + (f" {answers_without_counts(spent.tokens):10,}" if uncounted else ""))
+    if uncounted:
+        lines += ["(uncounted: answers that came without token counts, no usageMetadata: their tokens are unknown",
+                  " and not in the token columns; n/a: none of the row's answers came with counts)"]
     return lines
+
+
+def _token_cell(spent: Spent, kind: str) -> str:
+    """A kind of token a method spent, in its column; "n/a" when none of its answers came with token counts (its
+    tokens are unknown, not 0)."""
+    if answers_without_counts(spent.tokens) and not spent.tokens.get("total"):
+        return f"{'n/a':>11}"
+    return f"{spent.tokens.get(kind, 0):11,}"
 
 
 def _unanswered(method: MethodResult) -> str:

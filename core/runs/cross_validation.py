@@ -475,12 +475,12 @@ def format_report(cv: CrossValidation, per_page: bool = False) -> str:
         lines.append("")
     rows = cv.rows()
     width = max(34, *(len(r.label) + 1 for r in rows))
-    lines.append(f"{'method (pages)':<{width}} {'pages':>5} {'P':>7} {'R':>7} {'F1':>7} {'HR':>5} "
+    lines.append(f"{'method (pages)':<{width}} {'pages':>5} {'P':>7} {'R':>7} {'F1':>7} {'HR':>7} "
                  f"{'pred/true':>8} spam")
     for r in rows:
         f = r.figures()
         lines.append(f"{r.label:<{width}} {f['pages']:>5} {f['precision']:7.4f} {f['recall']:7.4f} "
-                     f"{f['f1']:7.4f} {f['hallucination_rate']:5.2f} {f['predicted_per_true']:8.2f} "
+                     f"{f['f1']:7.4f} {f['hallucination_rate']:7.4f} {f['predicted_per_true']:8.2f} "
                      f"{_count(f['spam']):>4}/{f['pages']}")
     if cv.splits > 1:
         lines.append("selector F1 by split: " + ", ".join(
@@ -497,6 +497,6 @@ def format_report(cv: CrossValidation, per_page: bool = False) -> str:
         lines.append(" their folder: a development figure there, an honest one elsewhere)")
     if cv.weaker_folds is not None:  # as `train --cv` says it of the same figure, wrapped as the notes around it
         lines += textwrap.wrap(f"({cv.weaker_folds})", NOTE_WIDTH, subsequent_indent=" ")
-    lines += ["(P, R, F1: means of per-page figures, to 4 decimals; HR: the share of pages with a hallucinated",
-              " record; pred/true: proposed records over true records, pooled over the pages)"]
+    lines += ["(P, R, F1: means of per-page figures; HR: the share of pages with a hallucinated record; all four",
+              " to 4 decimals; pred/true: proposed records over true records, pooled over the pages)"]
     return "\n".join(lines)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
-from ..page.dataset import load_page, not_a_folder, page_files, record_files
+from ..page.dataset import dataset_hint, load_page, no_page_file, not_a_folder, page_files, record_files
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed
@@ -51,11 +51,13 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     pred_dir, pages_dir = Path(pred_dir), Path(pages_dir)
     truths = record_files(gt_dir)
     if not truths:
-        raise DatasetError(f"{gt_dir}: no ground-truth files (N.json)")
+        raise DatasetError(f"{gt_dir}: no ground-truth files (N.json){dataset_hint(gt_dir, 'labels')}")
     if not pred_dir.is_dir():
         raise DatasetError(not_a_folder(pred_dir, "predictions", "N.json"))
     warnings: list[str] = []
     files = page_files(pages_dir, warnings)
+    if not files and (hint := dataset_hint(pages_dir)):  # one message for a dataset's folder, not one per page
+        raise DatasetError(f"no page (N.html or N.mhtml) to score in {pages_dir}{hint}")
     jobs: list[_PageJob] = []
     failed = failed_pages(pred_dir)
     described = read_run_description(pred_dir)
@@ -67,7 +69,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     for name in list(truths):
         page_file = files.get(name)
         if page_file is None:
-            unscorable.append(f"no page {name}.html or {name}.mhtml in {pages_dir} for ground truth {name}.json")
+            unscorable.append(f"{no_page_file(name, pages_dir)} for ground truth {name}.json")
             continue
         try:
             true = load_records(truths[name])

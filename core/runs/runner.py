@@ -25,7 +25,7 @@ from pathlib import Path
 from .. import atomic, owner_files
 from ..errors import DatasetError, RecordLensError
 from ..extract.base import Extractor
-from ..page.dataset import dataset_pages, page_files
+from ..page.dataset import dataset_hint, page_files
 from ..wording import counted, listed, named_and_more
 from .engine_runs import extract_on_engine
 from .engines import Engine
@@ -86,8 +86,7 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     if not wanted:  # refused before the run folder is made: a run of nothing is a mistake, not a success
         if files:
             raise DatasetError(f"none of the {len(files)} pages in {pages_dir} is one this method has answers for")
-        inside = dataset_pages(pages_dir)  # a dataset's folder given for its folder of pages
-        hint = f" (a dataset? its pages are in {inside})" if inside is not None else ""
+        hint = dataset_hint(pages_dir)  # a dataset's folder given for its folder of pages
         skipped = "".join(f"; {warning}" for warning in summary.warnings)  # entries named like pages, skipped
         raise DatasetError(f"no page (N.html or N.mhtml) to extract in {pages_dir}{hint}{skipped}")
     _refuse_a_folder_that_is_no_run(out)
