@@ -178,7 +178,8 @@ class LoadedPage:
 # The version of how core reads a saved page (its element tree, its texts): move it with every such change, and
 # what was made from pages read another way (stored scores, remembered label checks) is made again.
 # 1: the charset of an archive as Chromium finds it; declarative shadow roots; SVG and MathML templates' children.
-PAGE_READER_VERSION = 1
+# 2: an archive part's declared charset ignored and the bytes' own detected, as Chromium does; base64 read strictly.
+PAGE_READER_VERSION = 2
 
 
 def parse_snapshot(snapshot: Snapshot) -> Page:
