@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from ...core.store import PAGE_STATUS_WORDS, PAGE_STATUSES, TRUE_PAGE_STATUSES, PageInfo
 from ...core.text_search import folded
+from ..qt.combo_keys import keeps_its_own_keys
 from ..qt.row_lines import LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
 from ..qt.widgets import searchable, show_focus
@@ -66,6 +67,7 @@ class PageList(QWidget):
         for status in PAGE_STATUSES:
             self.status_filter.addItem(PAGE_STATUS_WORDS[status], status)
         self.status_filter.setAccessibleName("show pages")  # its label, not the value it shows
+        keeps_its_own_keys(self.status_filter)  # Alt+Down opens it, not the window's Shift+U
         self.search = QLineEdit()
         self.search.setPlaceholderText("search name, title, URL (Ctrl+F)")
         searchable(self.search, "search pages", "clear the page search")

@@ -92,6 +92,31 @@ def _rejected_by(labels: Sequence[Label]) -> RejectedAs:
     return lambda xpaths: rejected.get(record_key(xpaths), ())
 
 
+def not_compared(annotator: str) -> str:
+    """What the Review tab says of a page the annotator did not label, in the words of `recordlens agreement`."""
+    return (f"not compared: annotator {annotator} did not label this page (`recordlens agreement` lists it as "
+            f"labelled by the project only). T, Shift+T and O take nothing here: {annotator} left out no record "
+            "of a page they never labelled")
+
+
+def open_disagreements(page: PageAgreement, annotator: str, kept: Collection[Kept]) -> set[Kept]:
+    """The page's disagreements with the annotator (those `recordlens agreement` counts: a record only one made,
+    or a pair below the match overlap) that no decision kept for the project's version (O, or a merge)."""
+    return {d for record in page.review.records if (d := disagreement(record, annotator)) is not None} - set(kept)
+
+
+def _disagreeing_words(disagree: int, still: int) -> str:
+    """How many of the pages compared disagree (`disagree`), and how many of those still hold a disagreement to
+    decide (`still`); W is pointed at only while there is one."""
+    if not disagree:
+        return "they agree on every one"
+    if still == disagree:
+        return f"they disagree on {disagree} of them (W opens the worst)"
+    if still:
+        return f"they disagree on {disagree} of them, {still} with a disagreement still open (W opens the worst)"
+    return f"they disagree on {disagree} of them, every disagreement kept (the project's version): nothing to decide"
+
+
 def _matcher_imported() -> bool:
     return MATCHER in sys.modules
 
@@ -271,6 +296,7 @@ class ReviewController:
         self._last_page: str | None = None  # the page last reviewed: on another, the annotator's set is read again
         self._worst_order: list[str] = []  # the ranking W goes through, and where in it W last was
         self._worst_at = 0
+        self._choose_first_open = False  # W opened the page: its first open disagreement's row chosen once shown
         self._labelling_place: tuple[str | None, int] | None = None  # (page, scroll) when review was entered
         # The page on show's review, by run (or annotator) chosen on it, of the runs reviewed last.
         self._classed: Recent[object, _Classed] = Recent(RUNS_READ)
@@ -638,12 +664,31 @@ class ReviewController:
             self.show_first_error()
 
     def show_first_error(self) -> None:
-        """What the run got wrong is what a reviewer looks for: bring the first such record into view."""
+        """What the run got wrong is what a reviewer looks for: bring the first such record into view. A page W
+        opened in an annotator's review: its first open disagreement's row chosen too, so that T, Shift+T and O
+        decide it at once (as the next open row is chosen after a decision)."""
+        choosing, self._choose_first_open = self._choose_first_open, False
+        if choosing and self._choose_the_first_open_row():
+            return
         shown = self.panel.shown_kinds()
         wrong = [r for r in self.review.records if r.kind != MATCHED and r.kind in shown and r.xpaths
                  ] if self.review else []
         if wrong:
             self.window.page_view.scroll_to(wrong[0].xpaths[0])
+
+    def _choose_the_first_open_row(self) -> bool:
+        """The review list's first open disagreement chosen and brought into view on the page; whether there was
+        one."""
+        review, panel = self.review, self.panel
+        if review is None or not self.active():
+            return False
+        panel.choose_open_row(0)
+        index = panel.current_index()
+        if index is None or review.records[index].kind == MATCHED or index in panel.kept:
+            return False
+        if review.records[index].xpaths:
+            self.window.page_view.scroll_to(review.records[index].xpaths[0])
+        return True
 
     def draw(self, labelled: Labelled | None = None) -> bool:
         """Class the page's records against the run's and draw them over the page; whether that showed the run's
@@ -673,9 +718,11 @@ class ReviewController:
         # Before the labels are read: the page's score stored from this review says which changes it saw
         self._changes_seen = window.project.last_change_id() or 0
         truth = window.project.true_records(name)
+        self._shown = _Shown(name, predicted, truth) if other is not None else None
+        if other is not None and predicted is None:
+            return self._show_not_compared(other, name, labelled)
         texts = window.page_texts()
         self.review = self._classed_review(name, predicted or [], truth, texts.keys)
-        self._shown = _Shown(name, predicted, truth) if other is not None else None
         # Said beside the page's figures, which they qualify, for as long as the page is under review (a status
         # message would outlive the review or vanish before it).
         notes = []
@@ -704,6 +751,17 @@ class ReviewController:
             self.panel.offer_take_all(None, 0)
         self.panel.offer_keep(other)
         return self._keep_figures_current(name, labelled)
+
+    def _show_not_compared(self, other: str, name: str, labelled: Labelled) -> bool:
+        """A page the annotator did not label is not compared, as `recordlens agreement` lists it ("labelled by
+        project only"): no rows, no figures, nothing drawn over it. Their absence is no record they left out, so
+        nothing on it is offered to T (which would delete the project's records), Shift+T or O."""
+        self.review = None
+        self.panel.show_page(None, not_compared(other))
+        self.panel.offer_take_all(None, 0)
+        self.panel.offer_keep(other)
+        self._keep_agreement_current(other, name, None, labelled)
+        return False
 
     def _classed_review(self, name: str, predicted: Records, truth: Records, keys: TextKeyIndex | None
                         ) -> PageReview:
@@ -791,7 +849,8 @@ class ReviewController:
         self._show_run(run, scores, stale, labelled)
         return True
 
-    def _keep_agreement_current(self, other: str, name: str, review: PageReview, labelled_once: Labelled) -> None:
+    def _keep_agreement_current(self, other: str, name: str, review: PageReview | None,
+                                labelled_once: Labelled) -> None:
         """The annotator's means follow the page on show: its figures as they now are, and the page taken in or
         left out as it is marked labelled or taken back (the pages compared are those both labelled). Pages that
         came or went elsewhere make the means again, in the background."""
@@ -811,11 +870,12 @@ class ReviewController:
         else:
             basis.stamps.pop(name, None)
         was = next((p for p in found.pages if p.page == name), None)
-        if (was is not None) == (name in both) and (was is None or _figures(was.review.score) == _figures(
-                review.score)):
+        compared = review if name in both else None  # a page they did not label has no review to hold
+        if (was is not None) == (compared is not None) and (was is None or compared is None or _figures(
+                was.review.score) == _figures(compared.score)):
             return
-        pages = [p for p in found.pages if p.page != name] + ([_as_held(PageAgreement(name, review))]
-                                                              if name in both else [])
+        pages = [p for p in found.pages if p.page != name] + ([_as_held(PageAgreement(name, compared))]
+                                                              if compared is not None else [])
         self._after_comparing(other, [replace(
             found, pages=tuple(sorted(pages, key=lambda p: natural_key(p.page))),
             only_a_pages=tuple(sorted(self._their_pages - labelled, key=natural_key)),
@@ -912,10 +972,24 @@ class ReviewController:
         if name is None:
             return None
         review, page = self.review, self.window.page_name
+        if review is None and page is not None and self._not_compared(name, page):
+            return None
         if review is None or page is None:
             self.window.message(no_page)
             return None
         return name, review, page
+
+    def _not_compared(self, name: str, page: str) -> bool:
+        """Whether the page on show is one the annotator did not label (said, and nothing decided): their labels
+        imported for it meanwhile, the review is made again from them instead (`_changed_underneath`)."""
+        shown = self._shown
+        if shown is None or shown.page != page or shown.their is not None:
+            return False
+        if not self._changed_underneath(name, page):
+            self.window.message(f"page {page}: {name} did not label this page, so it is not compared: nothing to "
+                                f"decide here (T, Shift+T and O take nothing; {name} left out no record of it)",
+                                15000)
+        return True
 
     def _say_taken(self, said: str, taken: Sequence[int], undo: bool, row: int) -> None:
         """What a decision did, and what the records it took or changed (`taken`) now overlap, with how to undo it
@@ -1249,10 +1323,9 @@ class ReviewController:
             return
         scores = self.agreements[other].pages if other is not None else window.project.runs.scores(self.run_id)
         kept = window.project.adjudication.kept_pages(other) if other is not None else {}
-        ranked = [name for name, _ in worst_pages(scores) if not self._all_kept(other, name, kept.get(name))]
-        if not ranked and scores:
-            window.message(f"every page's disagreements with {other} are kept (the project's version): no page left "
-                           "to open")
+        ranked = [name for name, _ in worst_pages(scores) if not self._nothing_open(other, name, kept.get(name))]
+        if not ranked and other is not None and scores:
+            window.message(self._nothing_open_words(other), 15000)
             return
         if not ranked:
             window.message("this run is not scored yet")
@@ -1266,7 +1339,16 @@ class ReviewController:
             self._worst_order, self._worst_at = self._walk_again(ranked)
         else:
             self._worst_at = (self._worst_at + 1) % len(self._worst_order)
+        # T, Shift+T and O then decide the first open disagreement at once, as after a decision
+        self._choose_first_open = other is not None
         window.jump_to_page(self._worst_order[self._worst_at])
+
+    def _nothing_open_words(self, other: str) -> str:
+        """What W says when no page holds an open disagreement with the annotator."""
+        if not any(page.disagreements for page in self.agreements[other].pages):
+            return f"no disagreement with {other}: every page both labelled agrees, so there is no page to open"
+        return (f"no open disagreement with {other} left: every page's disagreements with {other} are kept (the "
+                "project's version, with O or a merge) and the other pages agree: no page left to open")
 
     def _walk_again(self, ranked: list[str]) -> tuple[list[str], int]:
         """W's order under way with the pages it now passes by taken out and those it no longer passes by put at
@@ -1278,14 +1360,14 @@ class ReviewController:
         following = before[at + 1:] + before[:at + 1]  # from the page after the last opened round to it
         return order, order.index(next((name for name in following if name in walked), order[0]))
 
-    def _all_kept(self, other: str | None, page: str, kept: frozenset[Kept] | None) -> bool:
-        """Whether every disagreement of the annotator's on a page was decided for the project's version (O,
-        `kept`: the page's decisions): W then passes the page by, its figures as low as they were."""
-        if other is None or not kept:
+    def _nothing_open(self, other: str | None, page: str, kept: frozenset[Kept] | None) -> bool:
+        """Whether the annotator's page holds no disagreement left to decide: none at all (they agree, whatever
+        the overlaps of their pairs), or every one decided for the project's version (O, `kept`: the page's
+        decisions). W then passes the page by, its figures as low as they were. Never so of a run's page."""
+        if other is None:
             return False
         found = next((p for p in self.agreements[other].pages if p.page == page), None)
-        disagreements = {disagreement(record, other) for record in found.review.records} - {None} if found else set()
-        return bool(disagreements) and disagreements <= kept
+        return found is None or not open_disagreements(found, other, kept or ())
 
     def _compare_all(self, name: str, labelled: Labelled) -> None:
         """The annotator against the project's labels on every page both labelled, in the background: the means
@@ -1303,26 +1385,35 @@ class ReviewController:
         job = BackgroundJob(window.project.root, work)
         job.done.connect(lambda *_: self._after_comparing_job(name, found))
         if window.jobs.start(job, f"comparing {name} with the project's labels",
-                             done=lambda: self._compared_words(name, found),
+                             done=lambda: self._compared_words(name, found, self._kept_pages(name)),
                              cancelled=f"comparing {name} with the project's labels cancelled: choose {name} in the "
                                        "Review tab again to compare"):
             self._comparing.add(name)
         else:
             basis.stale = True  # made once the job running ends
 
+    def _kept_pages(self, name: str) -> dict[str, frozenset[Kept]]:
+        """The annotator's decisions in force, page by page (none when the project cannot be read now)."""
+        try:
+            return self.window.project.adjudication.kept_pages(name)
+        except RecordLensError:
+            return {}
+
     @staticmethod
-    def _compared_words(name: str, found: list[Agreement]) -> str:
+    def _compared_words(name: str, found: list[Agreement], kept: dict[str, frozenset[Kept]]) -> str:
         """What the status bar says when a comparison ends: its means and how many pages disagree, not a bare
-        "done"."""
+        "done". A page disagrees as `recordlens agreement` counts it (a record only one made, or a pair below the
+        match overlap), decided or not; those still open to decide (not kept with O or a merge) are said apart."""
         if not found:
             return f"compared {name}'s labels with the project's"
         result = found[0]
         if not result.pages:
             return f"compared {name}'s labels with the project's: no page labelled by both"
-        disagree = sum(1 for page in result.pages if page.f1 < 1)
-        which = f"they disagree on {disagree} of them (W opens the worst)" if disagree else "they agree on every one"
+        disagree = [page for page in result.pages if page.disagreements]
+        still = sum(1 for page in disagree if open_disagreements(page, name, kept.get(page.page, ())))
         return (f"compared {name}'s labels with the project's on {counted(len(result.pages), 'page')} both "
-                f"labelled: P {result.precision:.3f}, R {result.recall:.3f}, F1 {result.f1:.3f}; {which}")
+                f"labelled: P {result.precision:.3f}, R {result.recall:.3f}, F1 {result.f1:.3f}; "
+                f"{_disagreeing_words(len(disagree), still)}")
 
     def _compare_again(self, name: str, labelled: Labelled) -> None:
         """The means made again, now or (another job running) at a redraw after it ends."""

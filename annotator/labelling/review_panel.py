@@ -42,6 +42,7 @@ from ...core.records import (
 )
 from ...core.store import RunInfo, StoredScore, method_settings, run_origin
 from ...core.wording import counted, shortened
+from ..qt.combo_keys import keeps_its_own_keys
 from ..qt.contrast import readable_on
 from ..qt.local_time import local_time
 from ..qt.row_lines import LINE_SEPARATOR, LinesInTheirOwnDirection, isolated
@@ -223,6 +224,7 @@ class ReviewPanel(QWidget):
         super().__init__(parent)
         self.runs = RunChooser()
         self.runs.opening.connect(self.runs_opening)
+        keeps_its_own_keys(self.runs)  # Alt+Down opens it, not the window's Shift+U
         # A run's line says its method, outcome, pages and origin; an annotator's, their name: however long, the
         # chooser asks for `CHOOSER_CHARACTERS`, cuts the rest (whole in its tip) and lets the panel set its width.
         self.runs.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

@@ -85,20 +85,43 @@ def _made_by(label: Label, person: str, taken: set[int], decided: set[int]) -> b
 
 def _adjudicated(history: Sequence[Change]) -> tuple[set[int], set[int]]:
     """The records an adjudication added (their origin is the other annotator, not a person of the app), and
-    those whose last change was an adjudication (who changed them decided between sets, not labelled)."""
-    taken: set[int] = set()
-    decided: set[int] = set()
+    those whose last change was an adjudication (who changed them decided between sets, not labelled).
+
+    A restore (an undo, a redo, "Restore to here", the undo of one) puts records back as they were right after an
+    earlier entry: they are then made as they were made then, so a redone adjudication stays one."""
+    restored_to = {change.detail.get("to") for change in history if change.action == "restore"}
+    made: dict[int, _Made] = {}
+    after: dict[object, dict[int, _Made]] = {None: {}}  # what the records were right after the entries restored to
     for change in history:
         before = {label.id: label for label in change.before}
         touched = {label.id for label in change.after if label.id not in before or
                    _what(before[label.id]) != _what(label)}  # records only moved down by an insertion aside
-        if change.detail.get("adjudicated"):
-            decided |= touched
-            if change.action == "add":
-                taken |= touched - set(before)
-        else:
-            decided -= touched
-    return taken, decided
+        if change.action == "restore":
+            then = after.get(change.detail.get("to"), {})
+            made.update({record: then.get(record, _LABELLED) for record in touched})
+        elif change.detail.get("adjudicated"):
+            added = touched - set(before) if change.action == "add" else set()
+            made.update({record: _Made(record in added or made.get(record, _LABELLED).taken, decided=True)
+                         for record in touched})
+        else:  # labelling: a record added now is the person's, whatever an earlier record of its id was
+            made.update({record: _Made(record in before and made.get(record, _LABELLED).taken, decided=False)
+                         for record in touched})
+        if change.id in restored_to:
+            after[change.id] = dict(made)
+    return ({record for record, how in made.items() if how.taken},
+            {record for record, how in made.items() if how.decided})
+
+
+@dataclass(frozen=True)
+class _Made:
+    """How a record came to be as it is: taken from another annotator's set by an adjudication (its origin is
+    theirs), and whether its last change was an adjudication's."""
+
+    taken: bool
+    decided: bool
+
+
+_LABELLED = _Made(taken=False, decided=False)
 
 
 def _what(label: Label) -> tuple[object, ...]:
