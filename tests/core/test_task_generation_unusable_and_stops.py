@@ -20,6 +20,7 @@ from recordlens.core.agent.demo.tasks import DEMO_TASKS
 from recordlens.core.agent.task_generation import NoTaskList, read_items
 from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
+from tests.ctrl_c import ctrl_c_raises
 from tests.fake_gemini import FakeGemini, Step, answer_with, hang
 
 SITE = resource_path("agent", "demo-site")
@@ -136,7 +137,7 @@ def test_a_stop_writes_the_categories_answered_and_says_so(tmp_path: Path, capsy
         return two_tasks(category)
 
     out = tmp_path / "candidates.jsonl"
-    with FakeGemini(default=answer_with(model)) as server:
+    with FakeGemini(default=answer_with(model)) as server, ctrl_c_raises():  # a suite run in the background ignores it
         code = generate(server, out)
         asked = len(server.requests)
     said = capsys.readouterr()
@@ -156,7 +157,7 @@ def test_a_stop_before_any_answer_writes_nothing_and_says_so(tmp_path: Path,
 
     out = tmp_path / "candidates.jsonl"
     out.write_text("kept\n", encoding="utf-8")  # an earlier file of candidates
-    with FakeGemini(default=answer_with(model)) as server:
+    with FakeGemini(default=answer_with(model)) as server, ctrl_c_raises():
         code = main(["agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--model",
                      "fake-model", "--out", str(out), "--base-url", server.url, "--replace"])
     err = capsys.readouterr().err
