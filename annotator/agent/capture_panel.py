@@ -115,8 +115,16 @@ class CapturedPageView(QWidget):
                           + (f", cut: the page is {data.get('page_height')} px tall" if data.get("screenshot_cut")
                              else "")
                           # Saved again from the Site tab: the tree and screenshot shown are not of its file now
-                          + (f". ⚠ {note}" if (note := resaved_note(data)) else ""))
+                          + (f". ⚠ {note}" if (note := resaved_note(data)) else "")
+                          # What the capture said of the page: a request still pending, a page that kept changing
+                          + "".join(f". ⚠ {warning}" for warning in _warnings(data)))
         return True
+
+
+def _warnings(meta: dict[str, object]) -> list[str]:
+    """The warnings a captured page's meta.json keeps (none in a page captured before they were kept)."""
+    found = meta.get("warnings")
+    return [str(w) for w in found] if isinstance(found, list) else []
 
 
 def _in_dialog_terms(text: str) -> str:

@@ -22,12 +22,25 @@ tree (`getFullAXTree` with its `frameId`) is kept under its Iframe node, in the 
 tree says what the screenshot shows. Their nodes have no XPath (core's XPaths address the page's own document).
 Frames of another origin are left out of both (Chromium may render them in another process, as another target).
 
+Once the page has settled, its timers, animation frames and idle callbacks are stopped (in its own script world,
+its frames of its origin too) before anything is read, so that its links, tree, DOM, screenshot and MHTML are of
+one moment of a page that keeps changing (a ticker, a clock, a carousel); its markup is compared before the tree and
+after the screenshot, and a page that changed all the same (what it loads or is sent) is kept with a warning that
+says its files may show different moments. A navigation that the page's script or meta refresh starts while it
+settles is checked by the rules as a redirect is, followed (up to `MAX_CLIENT_HOPS` in a row, within the page's
+--timeout), and recorded among its redirects with `"kind": "script or meta refresh"`; one to the page itself is
+refused. A page that `history.pushState`d another URL is kept under the URL it was served from (put back with
+`history.replaceState` before it is read), with a warning.
+
 A page has its `--timeout` to load, and everything after (settling, reading its links, every DevTools call) must
 end within `CAPTURE_MARGIN_S` more: a page whose capture hangs fails then ("capturing it took too long"). A load
 that does not finish in time is the server's failure only when its document got no answer (five of a host's in a
-row stop the capture: "the site stopped answering"); once the server answered, it is the page's own (a script
-that never ends, a resource that never comes), and its renderer is ended, as it is whenever a page's capture runs
-out of time: a script that loops holds it for good, and the next page would load in it.
+row stop the capture: "the site stopped answering"); once the server answered, it is the page's own. When the
+page's document came whole and its renderer answers, what did not come is something it loads (an image or a
+tracker of another server that hangs): the load is stopped and the page kept as it was then, with a warning that
+names the requests still pending (also in its meta.json's `warnings`). Otherwise (a script that never ends, a
+document cut short) it fails, and its renderer is ended, as it is whenever a page's capture runs out of time: a
+script that loops holds it for good, and the next page would load in it.
 
 The page's scripts run, but within online_guards.py's limits: their dialogs never wait (alert ignored, confirm
 and prompt answered Cancel), no service worker registers, and no request sends data (a form posted by a script
@@ -82,6 +95,7 @@ from ...core.agent import (
 )
 from ...core.agent import CAPTURE_VIEWPORT as DEFAULT_VIEWPORT
 from ...core.interruption import Terminated
+from ...core.wording import named_and_more
 from ..qt.event_loop import spin
 from ..qt.interruption import DeferredInterruption
 from ..qt.online_page import OnlinePage
@@ -101,6 +115,7 @@ CAPTURE_MARGIN_S = 10.0  # what a page may take beyond its --timeout: a page loa
 MAX_TREE_ELEMENTS = 20_000  # a page of more elements (frames included) keeps a note instead of its tree
 LOGIN_NEEDED = "HTTP 401 Unauthorized (the page needs a login)"
 NO_CONTENT = (204, 205)  # answers that carry no page: Chromium ends their load as aborted
+MAX_CLIENT_HOPS = 5  # navigations a page's script or meta refresh starts while it settles, followed in a row
 MAX_SCREENSHOT_HEIGHT = 16384  # Chromium's texture limit; longer pages are cut there (the meta says the size)
 _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
 
@@ -109,8 +124,40 @@ _LINKS_JS = """(() => {
   for (const a of document.querySelectorAll('a[href], area[href]')) out.push(a.href);
   // GET forms are not read here: the crawl reads them from the saved page (core's capture.py, form_targets), as
   // the site's browsers submit them offline.
+  // What the page holds, for a warning when it came as HTML but is empty or binary (a PDF sent as text/html)
+  const body = document.body, text = body ? body.textContent : '';
+  const shown = document.querySelector('img, svg, canvas, video, iframe, frame, embed, object, input, button, '
+                                       + 'select, textarea');
   return JSON.stringify({links: out, title: document.title, contentType: document.contentType,
-                         origin: self.origin, elements: document.getElementsByTagName('*').length});
+                         origin: self.origin, elements: document.getElementsByTagName('*').length,
+                         empty: !text.trim() && !shown, textStart: text.trimStart().slice(0, 400),
+                         refresh: (document.querySelector('meta[http-equiv="refresh" i]') || {}).content || ''});
+})()"""
+
+# Stops the page's timers, animation frames and idle callbacks, and keeps it from starting more (the ids a page
+# is given count up: every timer of it is below a new one's), in its frames of its origin too: run in the page's
+# own world, where its timers are, once it has settled.
+_FREEZE_JS = """(() => {
+  const freeze = (w) => {
+    try {
+      const timer = w.setTimeout(() => {}, 0), frame = w.requestAnimationFrame(() => {});
+      // (the last million at most: a page that made more has long since ended the first)
+      for (let id = Math.max(0, timer - 1e6); id <= timer; id++) { w.clearTimeout(id); w.clearInterval(id); }
+      for (let id = Math.max(0, frame - 1e6); id <= frame; id++) w.cancelAnimationFrame(id);
+      w.setTimeout = w.setInterval = w.requestAnimationFrame = () => 0;
+      if (w.requestIdleCallback) w.requestIdleCallback = () => 0;
+      for (let i = 0; i < w.frames.length; i++) freeze(w.frames[i]);
+    } catch (e) { /* another origin's frame: not this page's */ }
+  };
+  freeze(window);
+  return true;
+})()"""
+
+_FINGERPRINT_JS = """(() => {
+  const html = document.documentElement ? document.documentElement.outerHTML : '';
+  let hash = 0;
+  for (let i = 0; i < html.length; i += html.length > 4000000 ? 7 : 1) hash = (hash * 31 + html.charCodeAt(i)) | 0;
+  return html.length + ':' + hash;
 })()"""
 
 
@@ -130,7 +177,9 @@ class ChromiumRenderer(OnlinePage):
         from PySide6.QtCore import QUrl
 
         self.viewport = viewport
+        self.scripts = scripts
         self.timeout_s = timeout_s
+        self._load_deadline = 0.0  # time.monotonic() by which this page's load ends (its --timeout)
         self.cancelled = cancelled
         self._downloads: list[tuple[str, str]] = []  # (URL, MIME type) of the downloads asked for this page
         self._login_asked = False
@@ -186,61 +235,146 @@ class ChromiumRenderer(OnlinePage):
         self._finished = None
         self._downloads = []
         self._login_asked = False
-        self._deadline = time.monotonic() + self.timeout_s + CAPTURE_MARGIN_S
+        self._load_deadline = time.monotonic() + self.timeout_s
+        self._deadline = self._load_deadline + CAPTURE_MARGIN_S
         self.forget_guarded()
         self.devtools.events.clear()
         self.devtools.results.clear()  # late answers to the calls of a page that took too long
-        self.guard.watch(url, refuse_redirect)
+        self.guard.watch(url, refuse_redirect, current=lambda: self.page.url().toString(), on_leave=self._on_leave,
+                         loaded=lambda: self._finished is not None)
         try:
             self.page.load(QUrl(url))
-            loaded = self._wait_for_load(lambda: self._finished is not None or bool(self._download_of(url))
-                                         or self.guard.refused is not None, self.timeout_s)
-        finally:
-            refused = self.guard.refused
-            self.guard.watch("", None)  # what the page does once loaded is no navigation of this capture
-        if refused is not None:
-            if self._finished is None:
+            pending = self._loaded(url)
+            hops = 0
+            # A navigation its script or meta refresh starts while it settles ("Redirecting…") is followed as a
+            # redirect is: checked by the rules first, then loaded and settled in turn (within the --timeout).
+            while self._leaves_while_settling() and hops < MAX_CLIENT_HOPS:
+                hops += 1
+                pending = self._loaded(url)
+            if self._finished is None:  # still going on after MAX_CLIENT_HOPS: kept where it is
                 self._stop()
-            raise PageFailed(refused[1], redirected_to=refused[0])
-        if not loaded:
-            raise self._unfinished()
-        if self._login_asked:
-            raise PageFailed(LOGIN_NEEDED)
-        redirects, status, failure, failed_at = self._navigation()
-        if status in NO_CONTENT:
-            raise PageFailed(f"HTTP {status}{status_phrase(status)} (nothing to save)")
-        download = self._download_of(url)
-        if not self._finished and not download and (not failure or ABORTED in failure):
-            # A response turned into a download ends the load as failed (net::ERR_ABORTED, when the network's
-            # events say it first); its download request may come after.
-            self._wait(lambda: bool(self._download_of(url)), DOWNLOAD_GRACE_S)
-            download = self._download_of(url)
-        if download:
-            raise PageFailed(f"not an HTML page (the server sent {download} to download)")
-        if failure:
-            raise PageFailed(failure, at=failed_at if not _same_url(failed_at, [url]) else "")
-        if status is not None and status >= 400:
-            raise PageFailed(f"HTTP {status}{status_phrase(status)}")
-        if not self._finished:
-            raise PageFailed("the page failed to load")
-        self._wait(lambda: False, min(SETTLE_MS / 1000, self._left()))  # what scripts render right after the load
+        finally:
+            self.guard.watch("", None)  # what the page does once settled is no navigation of this capture
+        redirects, status, _, _ = self._navigation()
+        frozen = self._freeze()  # from here on, what is read and kept is of one moment of the page
+        moved = self._back_to_served_url()
         found = self._read_frames()
         if found is None:  # the page's script keeps its renderer busy: nothing in it answers
             raise self._too_long("reading its links got no answer")
         content_type = str(found.get("contentType") or "")
         if content_type not in HTML_TYPES:
             raise PageFailed(f"not an HTML page (it is {content_type or 'of an unknown type'})")
+        warnings = ([f"it was saved as it was when its --timeout of {self.timeout_s:g} s ran out: "
+                     f"{_requests_said(pending)} it made had not finished, and what they bring is missing (a larger "
+                     "--timeout waits longer for them)"] if pending else []) + _content_warnings(found)
+        if moved:
+            warnings.append(f"its script made the address it shows {moved} (history.pushState), which was never "
+                            "requested: it is kept under the address it was served from")
         try:
-            return self._capture(url, redirects, status, content_type, found)
+            return self._capture(url, redirects, status, content_type, found, warnings, frozen)
         except DevToolsError as error:
             if time.monotonic() >= self._deadline - 0.1:
                 raise self._too_long(str(error)) from None
             raise PageFailed(f"DevTools could not capture it: {error}") from None
 
+    def _on_leave(self) -> None:
+        """The guard let the page go to another document after its load: that load is waited for in turn."""
+        if self._finished is not None:
+            self._finished = None
+
+    def _leaves_while_settling(self) -> bool:
+        """Wait for what scripts render right after the load; True when the page began to go elsewhere meanwhile
+        (or its navigation was refused: `_loaded` says so)."""
+        self._wait(lambda: self._finished is None or self.guard.refused is not None,
+                   min(SETTLE_MS / 1000, self._left()))
+        return self._finished is None or self.guard.refused is not None
+
+    def _loaded(self, url: str) -> list[str]:
+        """Wait for the page's load (within what is left of its --timeout) and check it: a PageFailed when it
+        cannot be kept; else the requests still pending when the --timeout ran out ([]: it loaded whole), stopped
+        so that the page is kept as it was then (`_cut_short`)."""
+        time_left = max(0.05, self._load_deadline - time.monotonic())
+        loaded = self._wait_for_load(lambda: self._finished is not None or bool(self._download_of(url))
+                                     or self.guard.refused is not None, time_left)
+        refused = self.guard.refused
+        if refused is not None:
+            if self._finished is None:
+                self._stop()
+            raise PageFailed(refused[1], redirected_to=refused[0])
+        pending = [] if loaded else self._cut_short()
+        if self._login_asked:
+            raise PageFailed(LOGIN_NEEDED)
+        redirects, status, failure, failed_at = self._navigation()
+        if status in NO_CONTENT:
+            raise PageFailed(f"HTTP {status}{status_phrase(status)} (nothing to save)")
+        download = self._download_of(url)
+        if not self._finished and not pending and not download and (not failure or ABORTED in failure):
+            # A response turned into a download ends the load as failed (net::ERR_ABORTED, when the network's
+            # events say it first); its download request may come after.
+            self._wait(lambda: bool(self._download_of(url)), DOWNLOAD_GRACE_S)
+            download = self._download_of(url)
+        if download in HTML_TYPES:  # an HTML page sent with Content-Disposition: attachment
+            raise PageFailed("the server sent the page as a file to download (Content-Disposition: attachment), "
+                             "not as a page to show")
+        if download:
+            raise PageFailed(f"not an HTML page (the server sent {download} to download)")
+        retry_after = self._retry_after(status) if status is not None else None
+        if failure:  # (an error status with no body fails as ERR_HTTP_RESPONSE_CODE_FAILURE)
+            raise PageFailed(failure, at=failed_at if not _same_url(failed_at, [url]) else "", retry_after=retry_after)
+        if status is not None and status >= 400:
+            raise PageFailed(f"HTTP {status}{status_phrase(status)}", retry_after=retry_after)
+        if not self._finished and not pending:
+            raise PageFailed("the page failed to load")
+        return pending
+
+    def _cut_short(self) -> list[str]:
+        """A load that did not finish in its time: the page is kept as it is then when its own document came whole
+        and its renderer answers (what is missing is what it loads besides: a tracker, an image of another server
+        that hangs): the requests still pending, named in the page's warning, are stopped. Else the page fails
+        (`_unfinished`)."""
+        pending = self._pending()
+        if self._navigation()[1] is None or pending is None:
+            raise self._unfinished()
+        if self._js("0", RENDERER_PROBE_S) is None:  # a script that never ends holds the renderer's only thread
+            raise self._unfinished()
+        self._stop()
+        return pending or ["(the page's own load, which Chromium did not end)"]
+
+    def _pending(self) -> list[str] | None:
+        """The URLs of the requests of this page that had not finished (from the Network events), or None when its
+        main-frame document itself had not come whole."""
+        asked: dict[str, str] = {}
+        documents = {e["params"].get("requestId") for e in self._documents()}
+        for event in self.devtools.events:
+            params = event.get("params", {})
+            method = event.get("method")
+            if method == "Network.requestWillBeSent":
+                asked[params.get("requestId")] = str(params.get("request", {}).get("url") or "")
+            elif method in ("Network.loadingFinished", "Network.loadingFailed"):
+                asked.pop(params.get("requestId"), None)
+        if documents & set(asked):
+            return None
+        return list(dict.fromkeys(u for u in asked.values() if u and not u.startswith("data:")))
+
+    def _retry_after(self, status: int) -> float | None:
+        """The seconds a 429 or 503 of the page's document asks to wait before it is asked again (its Retry-After,
+        in seconds or as a date), None when it asks nothing."""
+        if status not in (429, 503):
+            return None
+        documents = {e["params"].get("requestId") for e in self._documents()}
+        headers: dict[str, Any] = {}
+        for event in self.devtools.events:
+            params = event.get("params", {})
+            if event.get("method") == "Network.responseReceived" and params.get("requestId") in documents:
+                headers = dict(params.get("response", {}).get("headers") or {})
+        value = next((str(v) for k, v in headers.items() if k.lower() == "retry-after"), "").strip()
+        return _seconds_from(value)
+
     def _unfinished(self) -> PageFailed:
-        """The failure of a page whose load did not finish in its time, once the load is stopped. A page whose
-        server answered is the page's own failure, not its server's (never counted as "the site stopped
-        answering"), and its renderer is ended (`_end_renderer`): the page's script may keep it busy for good."""
+        """The failure of a page whose load did not finish in its time and cannot be kept as it is (`_cut_short`),
+        once the load is stopped. A page whose server answered is the page's own failure, not its server's (never
+        counted as "the site stopped answering"), and its renderer is ended (`_end_renderer`): the page's script
+        may keep it busy for good."""
         within = f"did not finish loading within {self.timeout_s:g} s"
         if self._navigation()[1] is None:  # no answer to its document's request: its server did not answer
             self._stop()
@@ -251,7 +385,7 @@ class ChromiumRenderer(OnlinePage):
         if busy:
             return PageFailed(f"{within}: its server answered, but a script of the page kept it busy (a script "
                               f"that never ends)", unreachable=False)
-        return PageFailed(f"{within}: its server answered, but not all that the page loads came",
+        return PageFailed(f"{within}: its server answered, but did not send the whole page in that time",
                           unreachable=False)
 
     def _too_long(self, what: str) -> PageFailed:
@@ -342,6 +476,13 @@ class ChromiumRenderer(OnlinePage):
             method = event.get("method")
             if params.get("requestId") not in documents:
                 continue
+            if method == "Network.requestWillBeSent" and not params.get("redirectResponse") and asked \
+                    and params["requestId"] not in asked:
+                # Another document of the main frame: the page went on by its script or a meta refresh
+                before = list(asked.values())[-1]
+                redirects.append({"url": before, "status": status, "location": params.get("request", {}).get("url"),
+                                  "kind": "script or meta refresh"})
+                failure = failed_at = ""  # the page left before: what its load did is not this page's
             if method == "Network.requestWillBeSent":
                 asked[params["requestId"]] = str(params.get("request", {}).get("url") or "")
             if method == "Network.requestWillBeSent" and params.get("redirectResponse"):
@@ -359,8 +500,9 @@ class ChromiumRenderer(OnlinePage):
         return redirects, status, failure, failed_at
 
     def _capture(self, url: str, redirects: list[dict[str, Any]], status: int | None, content_type: str,
-                 found: dict[str, Any]) -> RenderedPage:
-        final_url = self.page.url().toString()
+                 found: dict[str, Any], warnings: list[str], frozen: bool) -> RenderedPage:
+        final_url = self._served_url()
+        before = self._fingerprint()
         title = str(found.get("title") or self.page.title() or "")
         elements = int(found.get("elements") or 0)
         note = ""
@@ -384,18 +526,64 @@ class ChromiumRenderer(OnlinePage):
             timeout_s=self._left())
         png = base64.b64decode(shot["data"])
         size = struct.unpack(">II", png[16:24]) if png[:8] == b"\x89PNG\r\n\x1a\n" else (0, 0)
+        if before is not None and self._fingerprint() != before:
+            warnings = [*warnings, "the page changed while it was captured" + (
+                " although its timers were stopped (what it loads or is sent kept changing it)" if frozen else
+                "") + ": its tree, screenshot and saved page may show it at different moments"]
         # Last: the tree, DOM and screenshot above are of the page as served, the MHTML keeps its hidden fields.
         keep_hidden(self.page, self._wait, lambda: min(10.0, self._left()))
         mhtml = self.devtools.call("Page.captureSnapshot", {"format": "mhtml"}, timeout_s=self._left())["data"]
         # Said once the page is captured: a page that fails after has its failure said instead.
-        for warning in [note] * bool(note) + self.guarded_notes():
+        warnings = [note] * bool(note) + warnings + self.guarded_notes()
+        for warning in warnings:
             print(f"recordlens: warning: {final_url}: {warning}", file=sys.stderr, flush=True)
         return RenderedPage(
             requested_url=url, final_url=final_url, status=status, redirects=redirects,
             content_type=content_type, title=title,
             mhtml=mhtml.encode("utf-8"), ax_nodes=ax_nodes, dom=dom, screenshot=png,
             screenshot_size=(int(size[0]), int(size[1])), links=[str(u) for u in found.get("links") or []],
-            engine=self.engine, viewport=self.viewport, page_height=page_height)
+            engine=self.engine, viewport=self.viewport, page_height=page_height, warnings=warnings)
+
+    def _back_to_served_url(self) -> str:
+        """When the page's script made it show another URL than it was served from (history.pushState, which
+        requests nothing and passes no rule), put the served one back (`history.replaceState`), so that the page
+        is kept, and its relative links read, at the address it was served from: the URL it showed, else ""."""
+        shown, served = self.page.url().toString(), self._served_url()
+        if _same_url(shown, [served]):
+            return ""
+        self._js(f"history.replaceState(history.state, '', {json.dumps(served)}); location.href",
+                 min(RENDERER_PROBE_S, self._left()))
+        return shown
+
+    def _served_url(self) -> str:
+        """The URL the page was served from: its last main-frame document request's (after redirects and the
+        navigations of its script), not what a script made it show (history.pushState); the view's URL when the
+        Network events say none."""
+        shown = self.page.url().toString()
+        documents = self._documents()
+        if not documents:
+            return shown
+        served = str(documents[-1]["params"].get("request", {}).get("url") or "")  # a redirect's hop is one too
+        return shown if not served or _same_url(shown, [served]) else served
+
+    def _freeze(self) -> bool:
+        """Stop the page's timers and animation frames (its own and its frames' of its origin), so that the tree,
+        the screenshot and the saved page show one moment of a page that keeps changing (a ticker, a clock, a
+        carousel); True when done (the page's scripts run: else nothing of theirs changes it)."""
+        if not self.scripts:
+            return False
+        from PySide6.QtWebEngineCore import QWebEngineScript
+
+        box: list[Any] = []
+        self.page.runJavaScript(_FREEZE_JS, QWebEngineScript.ScriptWorldId.MainWorld, box.append)
+        self._wait(lambda: bool(box), min(RENDERER_PROBE_S, self._left()))
+        return bool(box and box[0])
+
+    def _fingerprint(self) -> str | None:
+        """What the page's document is now, in a few characters (its markup's length and hash): taken before and
+        after the tree and screenshot, to tell whether the page changed meanwhile. None when the page gave none."""
+        answer = self._js(_FINGERPRINT_JS, min(RENDERER_PROBE_S * 5, self._left()))
+        return str(answer) if answer else None
 
     def _frame_trees(self, page_nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The accessibility trees of the page's frames of its own origin (nested ones too), each hung under its
@@ -458,8 +646,14 @@ class _NavigationGuard:
     def __init__(self) -> None:
         self.watch("", None)
 
-    def watch(self, url: str, check: RedirectCheck | None) -> None:
+    def watch(self, url: str, check: RedirectCheck | None, *, current: Callable[[], str] = lambda: "",
+              on_leave: Callable[[], None] = lambda: None, loaded: Callable[[], bool] = lambda: False) -> None:
+        """Judge the navigations of the page loading `url` with `check`. Once `loaded()`, a navigation to another
+        document calls `on_leave()`, whether `check` lets it through (its load is waited for) or not (the end of
+        the load it started is), and one to the page itself (`url`, or the `current()` URL it shows: a reload, a
+        jump within it) is rejected: the page is kept as it is."""
         self.url, self.check = url, check
+        self.current, self.on_leave, self.loaded = current, on_leave, loaded
         self.refused: tuple[str, str] | None = None
         self.asked: list[str] = []
 
@@ -472,13 +666,59 @@ class _NavigationGuard:
             if self.url == "" and not target.startswith("about:"):
                 request.reject()
             return
-        if _same_url(target, [self.url]):
+        after_load = self.loaded()
+        if _same_url(target, [self.url, *([self.current()] if after_load else [])]):
+            if after_load:
+                request.reject()
             return
         reason = self.check(target)
         if reason is not None:
             request.reject()
             if self.refused is None:
                 self.refused = (target, reason)
+        if after_load:  # (a navigation rejected ends as a load that failed, waited for before the next page)
+            self.on_leave()
+
+
+def _requests_said(urls: list[str]) -> str:
+    """"2 request(s) (A; B)": the requests a page was still waiting for, the first few named."""
+    return f"{len(urls)} request(s) ({named_and_more(urls, 3, sep='; ')})"
+
+
+def _content_warnings(found: dict[str, Any]) -> list[str]:
+    """What a page that came as HTML holds that is no page (nothing at all, or a file's bytes: a PDF sent as
+    text/html), and a meta refresh it was saved before."""
+    start = str(found.get("textStart") or "")
+    refresh = str(found.get("refresh") or "")
+    odd = sum(1 for c in start if c == "\ufffd" or (ord(c) < 32 and c not in "\t\n\r\f"))
+    warnings = []
+    if re.search(r"url\s*=", refresh, re.IGNORECASE):  # one due at once would have been followed while it settled
+        warnings.append(f"it has a meta refresh ({refresh.strip()!r}) due after it settled, which was not waited "
+                        "for: it is kept as it was before it")
+    if found.get("empty"):
+        warnings.append("it came as an HTML page but holds nothing (no text, no image, no field): it is saved as a "
+                        "blank page")
+    elif start.startswith("%PDF") or (start and odd > len(start) // 10):
+        warnings.append(f"it came as an HTML page (text/html) but looks like a file's bytes ({start[:20]!r}…): its "
+                        "server may send a file under the wrong type; it is saved as the text it shows")
+    return warnings
+
+
+def _seconds_from(value: str) -> float | None:
+    """A Retry-After header's seconds: a number of them, or an HTTP date from now; None for none or nonsense."""
+    if not value:
+        return None
+    if value.isdigit():
+        return float(value)
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    from datetime import UTC, datetime
+
+    return max(0.0, (when - datetime.now(UTC)).total_seconds()) if when.tzinfo else None
 
 
 def _by_backend_id(nodes: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
@@ -602,8 +842,10 @@ def _run_online(roots: list[str], folder: str | Path, rules: CaptureRules, *, vi
         except DevToolsError as error:
             raise CaptureError(f"Chromium's DevTools could not be reached in this process: {error}") from None
         try:
+            # robots.txt is given the page --timeout too, and a Ctrl+C ends its wait at once (`cancelled`)
             summary = capture_site(roots, folder, renderer, rules, progress=progress, cancelled=interruption.check,
-                                   sleep=lambda seconds: _pause(seconds, interruption.check), refresh=refresh)
+                                   sleep=lambda seconds: _pause(seconds, interruption.check), refresh=refresh,
+                                   timeout_s=timeout_s)
         finally:
             renderer.close()
             app.processEvents()

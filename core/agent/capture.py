@@ -9,7 +9,9 @@ Rules, in the order they are checked for a discovered URL (the first that refuse
   - `same_host` (default on): the host (and port) of one of the roots;
   - `include`: when given, the URL must match one of the regular expressions (re.search); the roots need not;
   - `exclude`: the URL must match none;
-  - robots.txt of its host (user agent "RecordLens"), unless `robots` is off;
+  - robots.txt of its host (user agent "RecordLens", read as RFC 9309 says: robots.py), unless `robots` is off;
+    a robots.txt that cannot be fetched (5xx, no answer within the --timeout) disallows every page of its host,
+    and those pages fail (not skipped), so that the next run tries them again;
   - `depth`: links are followed that many levels below a root (roots are depth 0);
   - `max_pages`: no more pages are saved once that many are.
 A redirect is checked before it is followed, on every hop (the renderer asks `refuse_redirect(target)` before it
@@ -27,12 +29,20 @@ every page: a stopped capture started again with the same folder continues where
 was being written when it stopped is captured again under the same names, never twice. Run again with other
 rules, the new rules replace the stored ones, and the summary's notes name each that changed (old → new).
 
+The pace: --delay between two pages, or the `Crawl-delay` of the host's robots.txt when it is longer (at most
+`MAX_WAIT_S`); a page answered 429 or 503 with a Retry-After of at most `MAX_WAIT_S` is tried once more after it.
+Pages of a root's host that get no answer within the --timeout, five in a row, stop the crawl ("the site stopped
+answering") unless the host still answers (`probe`, the renderer's: its robots.txt fetched again): then they are
+slower than --timeout, said once, and the crawl goes on.
+
 A capture whose crawl is complete, run again, loads nothing (its queue is empty) and says so, with when it was
 completed: the site keeps the pages captured then. `refresh` (`--refresh`) captures every page again: the old
 capture (`pages/` and `capture.json`, with a copy of `site.json`) is first moved to `removed/capture.TIME/` in the
 site folder (the project's way of keeping what was replaced; a site's index leaves `removed/` out), then the
 crawl starts over from the roots. A refresh that saves no page (the site is down, its root leads elsewhere now, it
 was stopped at once) puts the old capture back as it was and says so: the site keeps the pages captured before.
+A refresh that was stopped (Ctrl+C, a kill) is noted in capture.json (`refreshing`: where the old capture is
+kept) until its crawl is complete: the same command, --refresh and all, goes on with it rather than start over.
 
 One capture at a time per folder: `.capture.lock` (created with O_EXCL) holds the host and pid of the capture
 running; another is refused at once, and a lock whose process is gone (killed) is taken over with a note.
@@ -46,9 +56,6 @@ import json
 import re
 import shutil
 import time
-import urllib.error
-import urllib.request
-import urllib.robotparser
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -62,6 +69,7 @@ from ..output_paths import writable_folder
 from ..wording import listed
 from . import axtree
 from .page_twins import PageCopy, link_key, page_shape, same_page
+from .robots import ROBOTS_TIMEOUT_S, Robots, RobotsCancelled
 from .site_files import SAVED_SUFFIX, free_site_file_name, site_file_name
 from .sites import (
     CAPTURE_STATE_FILE,
@@ -83,7 +91,6 @@ if TYPE_CHECKING:
 STATE_FILE = CAPTURE_STATE_FILE
 LOCK_FILE = ".capture.lock"  # hidden: not part of the site, and gone once the capture ends
 PAGES_FOLDER = "pages"
-USER_AGENT = "RecordLens"
 DEFAULT_VIEWPORT = (1920, 1080)
 CAPTURE_VIEWPORT = DEFAULT_VIEWPORT  # the name the package exports
 # How long a page may take to load, by default, wherever one is loaded from the web (`site capture`, its dialog,
@@ -103,6 +110,11 @@ DEFAULT_DEPTH = 2
 UNREACHABLE_IN_A_ROW = 5
 _UNREACHABLE = re.compile(r"ERR_(CONNECTION_[A-Z_]+|NAME_NOT_RESOLVED|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|"
                           r"NETWORK_CHANGED|TIMED_OUT|EMPTY_RESPONSE|PROXY_CONNECTION_FAILED)")
+# "No answer within --timeout" (Chromium's own or the renderer's): a slow page, or a server that hangs.
+_TIMED_OUT = re.compile(r"within [0-9.]+ s|ERR_(CONNECTION_)?TIMED_OUT")
+# The longest a site's Crawl-delay or Retry-After is waited for: a longer one is not (a Retry-After page fails, and
+# is tried again when the capture runs again; a Crawl-delay is cut to it, said in a note).
+MAX_WAIT_S = 30.0
 DEFAULT_MAX_PAGES = 50
 STATE_VERSION = 1
 
@@ -126,14 +138,16 @@ class PageFailed(Exception):  # noqa: N818 - an outcome more than an error: the 
     to answering with an error; left None, it is read from Chromium's error code in the message. `at`: the URL
     that failed when it is not the one asked for (a redirect's target): whose server did not answer.
     `redirected_to`: the redirect target that `refuse_redirect` refused, never requested (the message is the
-    refusal's reason): the page is skipped, not failed."""
+    refusal's reason): the page is skipped, not failed. `retry_after`: the seconds a 429 or 503 asked to wait
+    (its Retry-After), None when it asked nothing."""
 
     def __init__(self, reason: str, *, unreachable: bool | None = None, at: str = "",
-                 redirected_to: str = "") -> None:
+                 redirected_to: str = "", retry_after: float | None = None) -> None:
         super().__init__(reason)
         self.unreachable = bool(_UNREACHABLE.search(reason)) if unreachable is None else unreachable
         self.at = at
         self.redirected_to = redirected_to
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)
@@ -175,6 +189,8 @@ class RenderedPage:
     viewport: tuple[int, int]
     page_height: int = 0             # the page's full height in CSS pixels (0: unknown); a taller page than the
                                      # screenshot was cut
+    warnings: list[str] = field(default_factory=list)  # what the saved page lacks or may not show as it was (a
+                                     # request still pending, a page that changed while captured): meta.json keeps them
 
 
 # Asked before a redirect is followed, with the URL it leads to: why the capture refuses it, or None to follow it.
@@ -263,48 +279,6 @@ def page_stem(url: str) -> str:
     return site_file_name(url).removesuffix(SAVED_SUFFIX)
 
 
-# -- robots.txt ---------------------------------------------------------------------------------------------------
-
-
-class Robots:
-    """robots.txt per host, fetched once. A missing file (4xx) allows everything; one that cannot be fetched
-    (network error, 5xx) allows everything too, and says so once in `notes`."""
-
-    def __init__(self, fetch: Callable[[str], tuple[int, str]] | None = None) -> None:
-        self._fetch = fetch or _fetch_text
-        self._parsers: dict[str, urllib.robotparser.RobotFileParser | None] = {}
-        self.notes: list[str] = []
-
-    def allowed(self, url: str) -> bool:
-        parts = urlsplit(url)
-        origin = f"{parts.scheme}://{parts.netloc}"
-        if origin not in self._parsers:
-            self._parsers[origin] = self._load(origin)
-        parser = self._parsers[origin]
-        return True if parser is None else parser.can_fetch(USER_AGENT, url)
-
-    def _load(self, origin: str) -> urllib.robotparser.RobotFileParser | None:
-        try:
-            status, text = self._fetch(origin + "/robots.txt")
-        except OSError as error:
-            self.notes.append(f"{origin}/robots.txt could not be fetched ({error}); everything allowed")
-            return None
-        if status >= 400:
-            return None
-        parser = urllib.robotparser.RobotFileParser()
-        parser.parse(text.splitlines())
-        return parser
-
-
-def _fetch_text(url: str) -> tuple[int, str]:
-    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-    try:
-        with urllib.request.urlopen(request, timeout=20) as response:  # noqa: S310 - http(s) only, checked
-            return response.status, response.read(1_000_000).decode("utf-8", "replace")
-    except urllib.error.HTTPError as error:
-        return error.code, ""
-
-
 # -- the crawl ----------------------------------------------------------------------------------------------------
 
 
@@ -327,6 +301,7 @@ class _State:
         self.roots: list[str] = []
         self.rules: dict[str, Any] = {}  # the rules of the capture so far (capture.json)
         self.completed_at = ""  # when a run last ended with nothing queued (UTC, ISO 8601)
+        self.refreshing = ""  # a --refresh under way: where the capture before it is kept (until it is complete)
         self.resumed = False
         if self.path.exists():
             try:
@@ -337,6 +312,7 @@ class _State:
                 self.roots = list(data.get("roots") or [])
                 self.rules = dict(data.get("rules") or {})
                 self.completed_at = str(data.get("completed_at") or "")
+                self.refreshing = str(data.get("refreshing") or "")
             except (OSError, ValueError, KeyError, TypeError) as error:
                 raise CaptureError(f"cannot read the capture state {self.path}: {error}; remove it to start "
                                    "the capture over") from None
@@ -362,7 +338,8 @@ class _State:
     def save(self, rules: CaptureRules) -> None:
         data = {"version": STATE_VERSION, "roots": self.roots, "rules": asdict(rules), "queue": self.queue,
                 "seen": sorted(self.seen), "outcomes": self.outcomes,
-                **({"completed_at": self.completed_at} if self.completed_at else {})}
+                **({"completed_at": self.completed_at} if self.completed_at else {}),
+                **({"refreshing": self.refreshing} if self.refreshing else {})}
         atomic.write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
     def saved_count(self) -> int:
@@ -386,22 +363,35 @@ def same_site(url: str, other: str) -> bool:
 def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, rules: CaptureRules | None = None,
                  *, progress: Callable[[int, int, str], None] | None = None,
                  cancelled: Callable[[], bool] = lambda: False, robots: Robots | None = None,
-                 sleep: Callable[[float], None] = time.sleep, refresh: bool = False) -> CaptureSummary:
+                 sleep: Callable[[float], None] = time.sleep, refresh: bool = False,
+                 probe: Callable[[str], bool] | None = None, timeout_s: float | None = None) -> CaptureSummary:
     """Crawl from `roots` into the site folder (module notes), then index the site (`site.json`).
 
     `progress(done, total, text)` after every URL (done: URLs settled, total: settled + queued). Resumes the
     folder's capture.json when there is one (its queue first; new roots are added to it); with `refresh`, the
-    old capture is set aside first and every page is captured again."""
+    old capture is set aside first and every page is captured again (a refresh that was stopped goes on).
+    `probe(url)`: whether the server of `url` answers now, asked when its pages in a row got no answer within the
+    --timeout: a site that answers is slow on those pages, and the crawl goes on. Without `robots`, robots.txt is
+    fetched from the web, within `timeout_s` (the page --timeout) and ended by `cancelled`, and `probe` is its
+    `Robots.answers` unless given; a `robots` given (a canned web's) probes nothing unless `probe` is given."""
     rules = rules or CaptureRules()
     patterns = rules.compiled()  # a bad --include or --exclude pattern is refused before the folder is made
     checked = [check_root(u) for u in roots]  # before anything is made: a wrong address leaves no folder
     root = writable_folder(folder, "the site")
     root.mkdir(parents=True, exist_ok=True)
     with _capture_lock(root) as taken_over:
-        kept, set_aside = _set_aside(root) if refresh else (None, [])
+        under_way = _refresh_under_way(root) if refresh else ""
+        if under_way:  # a refresh that was stopped: the same command goes on with it, not over from the roots
+            kept, set_aside = None, [f"--refresh: the refresh stopped before goes on where it stopped (the pages "
+                                     f"captured before it are kept in {under_way})"]
+        else:
+            kept, set_aside = _set_aside(root) if refresh else (None, [])
+        if robots is None:
+            robots = Robots(timeout_s=timeout_s or ROBOTS_TIMEOUT_S, cancelled=cancelled)
+            probe = probe or robots.answers
         try:
             summary = _crawl(checked, root, renderer, rules, patterns, progress=progress, cancelled=cancelled,
-                             robots=robots or Robots(), sleep=sleep)
+                             robots=robots, sleep=sleep, refreshing=str(kept or ""), probe=probe)
         except BaseException as error:
             # Ctrl+C, a renderer that broke: a refresh that saved nothing leaves the old site as it was.
             if kept is not None and not _holds_a_page(root):
@@ -438,6 +428,17 @@ def _set_aside(root: Path) -> tuple[Path | None, list[str]]:
     return kept, [f"--refresh: every page is captured again; the pages captured before are kept in {kept}"]
 
 
+def _refresh_under_way(root: Path) -> str:
+    """Where the capture before a refresh that was stopped (Ctrl+C, a kill) is kept, "" when no refresh is under
+    way in the folder: its capture.json says so until the refresh's crawl is complete."""
+    try:
+        data = json.loads((root / STATE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    under_way = str(data.get("refreshing") or "") if isinstance(data, dict) else ""
+    return under_way if under_way and Path(under_way).is_dir() else ""
+
+
 def _holds_a_page(root: Path) -> bool:
     """Whether the capture saved a page (its MHTML is written last: a page exists only whole)."""
     return next((root / PAGES_FOLDER).glob("*.mhtml"), None) is not None
@@ -472,12 +473,14 @@ def _page_count(root: Path) -> int:
 def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRules,
            patterns: tuple[list[re.Pattern[str]], list[re.Pattern[str]]], *,
            progress: Callable[[int, int, str], None] | None, cancelled: Callable[[], bool], robots: Robots,
-           sleep: Callable[[float], None]) -> CaptureSummary:
+           sleep: Callable[[float], None], refreshing: str = "",
+           probe: Callable[[str], bool] | None = None) -> CaptureSummary:
     """`capture_site`'s crawl, in a folder it holds the lock of (`patterns`: the rules' compiled include and
-    exclude)."""
+    exclude; `refreshing`: where a refresh starting now set the capture before aside)."""
     include, exclude = patterns
     (root / PAGES_FOLDER).mkdir(exist_ok=True)
     state = _State(root)
+    state.refreshing = refreshing or state.refreshing
     summary = CaptureSummary(folder=str(root), resumed=state.resumed)
     report = progress or (lambda done, total, text: None)
     if state.resumed and state.rules:
@@ -506,9 +509,14 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
     def on_hosts(url: str) -> bool:
         return urlsplit(url).netloc.lower() in hosts or urlsplit(normalise_url(url)).netloc in hosts
 
-    def refuse(url: str, *, host_checked: bool = False, kept: bool = True) -> str | None:
+    def refuse(url: str, *, host_checked: bool = False, kept: bool = True, cancellable: bool = True,
+               fetch: bool = True) -> str | None:
         """Why `url` is not captured (None: it is). `kept`: whether it is where a page ends (--include chooses
-        among those); a redirect's hop on the way is checked with `kept` False."""
+        among those); a redirect's hop on the way is checked with `kept` False, and not `cancellable` (a Ctrl+C
+        raised in the renderer's check would be lost). `fetch` False: no robots.txt is fetched to answer."""
+        parts = urlsplit(url)
+        if (parts.username is not None or parts.password is not None) and not on_hosts(url):
+            return "its address holds a login (user:password@), which the capture does not send"
         if rules.same_host and not host_checked and not on_hosts(url):
             return "another host (--same-host)"
         # A root is asked for by name: --include chooses among the links found, not the roots themselves.
@@ -516,8 +524,12 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
             return "matches no --include pattern"
         if any(p.search(url) for p in exclude):
             return "matches an --exclude pattern"
-        if rules.robots and not robots.allowed(url):
-            return "disallowed by robots.txt"
+        if rules.robots:
+            down = robots.unreachable(url, cancellable=cancellable, fetch=fetch)
+            if down:
+                return down
+            if not robots.allowed(url, cancellable=cancellable, fetch=fetch):
+                return "disallowed by robots.txt"
         return None
 
     def refuse_root_leaving(url: str, depth: int, target: str) -> tuple[bool, str | None]:
@@ -537,7 +549,7 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                 if normalise_url(target) == normalise_url(url):
                     return None
                 stays, leaving = refuse_root_leaving(url, depth, target)
-                return leaving or refuse(target, host_checked=stays, kept=False)
+                return leaving or refuse(target, host_checked=stays, kept=False, cancellable=False)
             except ValueError:
                 return "not a valid address"
         return check
@@ -546,6 +558,58 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
         state.outcomes[normalise_url(url)] = {"url": url, "outcome": "skipped", "reason": why, "depth": depth}
         summary.skipped.append((url, why))
         return f"skipped {url}: {why}"
+
+    def fail(url: str, depth: int, why: str) -> str:
+        state.outcomes[normalise_url(url)] = {"url": url, "outcome": "failed", "reason": why, "depth": depth}
+        summary.failed.append((url, why))
+        return f"failed {url}: {why}"
+
+    said: set[str] = set()  # the notes said once per run (a host's Crawl-delay, its slow pages)
+
+    def note_once(what: str, text: str) -> None:
+        if what not in said:
+            said.add(what)
+            summary.notes.append(text)
+
+    def pause(url: str) -> None:
+        """The wait before a page: --delay, or the Crawl-delay its robots.txt asks for (up to MAX_WAIT_S), the
+        longer."""
+        asked = robots.crawl_delay(url) if rules.robots else None
+        wait = max(rules.delay_s, min(asked or 0.0, MAX_WAIT_S))
+        if asked and asked > rules.delay_s:
+            host = urlsplit(url).netloc
+            note_once(f"delay {host}", f"the robots.txt of {host} asks for a Crawl-delay of {asked:g} s: its pages "
+                                       f"are loaded {wait:g} s apart" + (f" (at most {MAX_WAIT_S:g} s)"
+                                                                          if asked > MAX_WAIT_S else ""))
+        if wait > 0:
+            sleep(wait)
+
+    def render(url: str, depth: int) -> RenderedPage:
+        """The renderer's page; a page answered "come back later" (429, 503 with Retry-After of up to MAX_WAIT_S)
+        is tried once more after that wait."""
+        try:
+            return renderer.render(url, refuse_redirect(url, depth))
+        except PageFailed as failure:
+            wait = failure.retry_after
+            if wait is None or wait > MAX_WAIT_S or cancelled():
+                raise
+            note_once(f"retry {url}", f"{url} answered {failure} with Retry-After: {wait:g} s: it was tried again "
+                                      "after that wait")
+            sleep(wait)
+            return renderer.render(url, refuse_redirect(url, depth))
+
+    def site_answers(url: str, failure: PageFailed) -> bool:
+        """Whether a host whose pages in a row timed out still answers (its robots.txt, fetched again): then
+        those pages are slower than --timeout, and the crawl goes on."""
+        if probe is None or not _TIMED_OUT.search(str(failure)) or not probe(url):
+            return False
+        host = urlsplit(url).netloc
+        note_once(f"slow {host}", f"{UNREACHABLE_IN_A_ROW} pages of {host} in a row got no answer within the "
+                                  f"--timeout ({failure}), yet the site answers: they are slower than --timeout, "
+                                  "not down; the capture went on. A larger --timeout captures them (run the same "
+                                  "command again with it: the pages that failed are tried again), or --exclude "
+                                  "them")
+        return True
 
     unreachable: dict[str, int] = {}  # per host: its last pages in a row that could not be reached
     try:
@@ -556,19 +620,25 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                 break
             url, depth = state.queue[0]
             key = normalise_url(url)
-            why = refuse(url)
+            try:
+                why = refuse(url)
+            except RobotsCancelled:  # cancelled while its robots.txt was fetched: the URL stays queued
+                summary.stopped = True
+                break
             if why is None and state.saved_count() >= rules.max_pages:
                 summary.stopped = True
                 summary.limit = rules.max_pages
                 break
-            if why is not None:
+            if why is not None and rules.robots and why == robots.unreachable(url, fetch=False):
+                text = fail(url, depth, why)  # not a rule's choice: tried again when the capture runs again
+            elif why is not None:
                 text = skip(url, depth, why)
             else:
-                if not first and rules.delay_s > 0:
-                    sleep(rules.delay_s)
+                if not first:
+                    pause(url)
                 first = False
                 try:
-                    page = renderer.render(url, refuse_redirect(url, depth))
+                    page = render(url, depth)
                 except PageFailed as failure:
                     if cancelled():
                         summary.stopped = True
@@ -577,10 +647,7 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                         unreachable[urlsplit(key).netloc] = 0
                         text = skip(url, depth, f"redirects to {failure.redirected_to}: {failure}")
                     else:
-                        state.outcomes[key] = {"url": url, "outcome": "failed", "reason": str(failure),
-                                               "depth": depth}
-                        summary.failed.append((url, str(failure)))
-                        text = f"failed {url}: {failure}"
+                        text = fail(url, depth, str(failure))
                         # Charged to the server that did not answer (a redirect's target is not the site's own).
                         own = urlsplit(key).netloc
                         host = urlsplit(normalise_url(failure.at)).netloc if failure.at else own
@@ -590,11 +657,14 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                         # An old failure tried again stops the run only once no page it has not tried is queued.
                         if host in hosts and unreachable[host] >= UNREACHABLE_IN_A_ROW and (
                                 key not in retried or all(normalise_url(u) in retried for u, _ in state.queue[1:])):
-                            summary.stopped = True
-                            summary.notes.append(
-                                f"the site stopped answering ({unreachable[host]} of its pages in a row could not "
-                                f"be reached, the last: {failure}): the capture stopped; run the same command "
-                                "again when it answers, and the pages that failed are tried again")
+                            if site_answers(failure.at or url, failure):
+                                unreachable[host] = 0
+                            else:
+                                summary.stopped = True
+                                summary.notes.append(
+                                    f"the site stopped answering ({unreachable[host]} of its pages in a row could "
+                                    f"not be reached, the last: {failure}): the capture stopped; run the same "
+                                    "command again when it answers, and the pages that failed are tried again")
                 else:
                     unreachable[urlsplit(key).netloc] = 0
                     if cancelled():  # a page finished while cancelling is still kept: it is whole
@@ -614,7 +684,8 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                     if left is not None:
                         text = skip(url, depth, f"redirects to {page.final_url}: {left}")
                     else:
-                        text = _keep(page, url, depth, rules.depth, root, state, summary)
+                        text = _keep(page, url, depth, rules.depth, root, state, summary,
+                                     follows=lambda link: refuse(link, fetch=False) is None)
             state.queue.pop(0)
             state.save(rules)
             report(len(state.outcomes), len(state.outcomes) + len(state.queue), text)
@@ -631,6 +702,7 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
         summary.stopped = True
     if not summary.stopped and not summary.complete_since:
         state.completed_at = datetime.now(UTC).isoformat(timespec="seconds")
+        state.refreshing = ""  # the refresh is done: --refresh now starts another
     state.save(rules)
     summary.notes.extend(robots.notes)
     try:
@@ -880,8 +952,10 @@ def _resolved(url: str, href: str) -> str | None:
 
 
 def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, state: _State,
-          summary: CaptureSummary) -> str:
-    """Write one rendered page (its side files, then the MHTML) and queue its links."""
+          summary: CaptureSummary, follows: Callable[[str], bool] = lambda _: True) -> str:
+    """Write one rendered page (its side files, then the MHTML) and queue its links. `follows(link)`: whether the
+    rules would follow a link, so that the links beyond --depth are counted as a larger --depth would follow
+    them."""
     key = normalise_url(url)
     final_key = normalise_url(page.final_url)
     for hop in page.redirects:
@@ -923,7 +997,7 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
         "captured_at": datetime.now(UTC).isoformat(timespec="seconds"), "engine": page.engine,
         "viewport": list(page.viewport), "screenshot_size": list(page.screenshot_size),
         "page_height": page.page_height or None, "screenshot_cut": page.page_height > page.screenshot_size[1],
-        "depth": depth,
+        "depth": depth, **({"warnings": list(page.warnings)} if page.warnings else {}),
         "sha256": {"mhtml": _sha256(page.mhtml), "screenshot": _sha256(page.screenshot),
                    "axtree": _sha256(json.dumps(tree, sort_keys=True).encode("utf-8"))},
         "files": {"mhtml": target.name, **{k: p.name for k, p in files.items()}},
@@ -940,7 +1014,7 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
     if depth < max_depth:
         _enqueue(links, depth + 1, state)
     else:
-        summary.beyond_depth += len(_unseen(links, state))
+        summary.beyond_depth += sum(1 for link in _unseen(links, state) if follows(link))
     return f"saved {page.final_url} as {relative}"
 
 

@@ -70,7 +70,8 @@ def register(site_sub: argparse._SubParsersAction) -> None:
                    help=f"per page load (default {DEFAULT_TIMEOUT_S:g})")
     q.add_argument("--refresh", action="store_true",
                    help="capture every page again (the site changed); the old capture is kept in DIR/removed/, or "
-                        "put back when no page could be captured")
+                        "put back when no page could be captured; a refresh that was stopped goes on where it "
+                        "stopped when run again")
     q.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     q.set_defaults(handler=cmd_site_capture)
 

@@ -1,0 +1,250 @@
+"""robots.txt as RFC 9309 reads it, for `site capture` (user agent "RecordLens").
+
+The rules of the group for our user agent apply (every group that names "RecordLens", joined; else every group of
+`*`; else none). Of the rules whose path pattern matches the start of a URL's path and query, the longest pattern
+wins, and of two as long, Allow wins; `*` matches any run of characters and a final `$` the end of the URL
+(stdlib's `urllib.robotparser` takes the first matching line in file order and reads `*` literally, so "Allow: /"
+written first would allow every page the site disallows). `/robots.txt` itself is always allowed.
+
+What the fetch of robots.txt answers decides the rest (RFC 9309 §2.3.1):
+  - 2xx: its rules;
+  - 4xx (none there, or forbidden): everything allowed;
+  - 5xx, a network error, or no answer within the page `--timeout`: the file is "unreachable", and everything
+    is disallowed: a server that is failing or overloaded is not crawled at full speed. Each page of that host
+    then fails (it is tried again when the capture runs again), with that reason and how to go on; and a note
+    says it once per host.
+`Crawl-delay` (not in RFC 9309, but widely written) is read from the same group, for the crawl to wait between
+pages (within a bound it sets).
+
+The fetch is made in a thread of its own, so that it is bounded by the page `--timeout` and a Ctrl+C (`cancelled`)
+ends the wait at once.
+"""
+
+from __future__ import annotations
+
+import http.client
+import re
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import quote, urlsplit
+
+USER_AGENT = "RecordLens"
+ROBOTS_TIMEOUT_S = 20.0   # a robots.txt fetch's bound when none is given (the capture gives its --timeout)
+MAX_ROBOTS_BYTES = 500_000  # RFC 9309 §2.5: at least 500 KiB must be read; what follows is ignored
+_POLL_S = 0.05            # how often a fetch in progress checks for a Ctrl+C
+
+Fetch = Callable[[str], tuple[int, str]]
+
+
+class RobotsCancelled(Exception):  # noqa: N818 - a stop asked for, not an error
+    """The capture was cancelled while a robots.txt was being fetched."""
+
+
+@dataclass
+class _Rule:
+    allow: bool
+    pattern: str        # as written, percent-encoded alike (`_encoded`)
+    matcher: re.Pattern[str]
+
+
+@dataclass
+class RobotsFile:
+    """The rules of one robots.txt that apply to our user agent."""
+
+    rules: list[_Rule] = field(default_factory=list)
+    crawl_delay: float | None = None
+
+    def allowed(self, url: str) -> bool:
+        parts = urlsplit(url)
+        target = _encoded((parts.path or "/") + (f"?{parts.query}" if parts.query else ""))
+        if target == "/robots.txt":
+            return True
+        best: _Rule | None = None
+        for rule in self.rules:
+            if rule.matcher.match(target) and (best is None or _stronger(rule, best)):
+                best = rule
+        return best is None or best.allow
+
+
+def _stronger(rule: _Rule, other: _Rule) -> bool:
+    """Whether `rule` beats `other`, both matching: the longer pattern, and of two as long the Allow."""
+    return len(rule.pattern) > len(other.pattern) or (len(rule.pattern) == len(other.pattern) and rule.allow
+                                                      and not other.allow)
+
+
+def parse_robots(text: str, agent: str = USER_AGENT) -> RobotsFile:
+    """The rules of `text` for `agent`: its own groups joined, else the `*` groups joined (RFC 9309 §2.2.1)."""
+    groups: list[tuple[list[str], list[tuple[str, str]]]] = []
+    agents: list[str] = []
+    lines: list[tuple[str, str]] = []
+    for raw in text.splitlines():
+        name, sep, value = raw.split("#", 1)[0].partition(":")
+        if not sep:
+            continue
+        name, value = name.strip().lower(), value.strip()
+        if name == "user-agent":
+            if lines:  # a user-agent line after rules starts another group
+                groups.append((agents, lines))
+                agents, lines = [], []
+            agents.append(value.split("/")[0].strip().lower())
+        elif agents and name in ("allow", "disallow", "crawl-delay"):
+            lines.append((name, value))
+    if agents:
+        groups.append((agents, lines))
+    own = [lines for names, lines in groups if agent.lower() in names]
+    chosen = own or [lines for names, lines in groups if "*" in names]
+    found = RobotsFile()
+    for name, value in (line for lines in chosen for line in lines):
+        if name == "crawl-delay":
+            found.crawl_delay = _seconds(value) if found.crawl_delay is None else found.crawl_delay
+        elif value:  # an empty Disallow disallows nothing, an empty Allow allows nothing more
+            pattern = _encoded(value if value.startswith(("/", "*")) else "/" + value)
+            found.rules.append(_Rule(name == "allow", pattern, _matcher(pattern)))
+    return found
+
+
+def _seconds(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if value >= 0 else None
+
+
+def _matcher(pattern: str) -> re.Pattern[str]:
+    """`*`: any run of characters; `$` at the end: the URL ends there; matched from the path's start."""
+    anchored = pattern.endswith("$")
+    body = pattern[:-1] if anchored else pattern
+    return re.compile(".*".join(re.escape(piece) for piece in body.split("*")) + (r"\Z" if anchored else ""))
+
+
+_ESCAPE = re.compile(r"%[0-9a-fA-F]{2}")
+
+
+def _encoded(text: str) -> str:
+    """Paths and patterns compared alike: non-ASCII characters percent-encoded (UTF-8), escapes in upper case."""
+    return _ESCAPE.sub(lambda m: m.group(0).upper(), quote(text, safe="/?*$=&;:@!'(),+~%-._[]"))
+
+
+class Robots:
+    """robots.txt per origin, fetched once (module notes): `allowed(url)`, `unreachable(url)` (why its robots.txt
+    could not be read, which disallows everything), `crawl_delay(url)`; `notes` say once per host what the
+    capture should know (a robots.txt unreachable)."""
+
+    def __init__(self, fetch: Fetch | None = None, *, timeout_s: float = ROBOTS_TIMEOUT_S,
+                 cancelled: Callable[[], bool] = lambda: False) -> None:
+        self._fetch = fetch or (lambda url: fetch_text(url, timeout_s))
+        self.timeout_s = timeout_s
+        self.cancelled = cancelled
+        self._files: dict[str, RobotsFile | str] = {}  # origin -> its rules, or why it is unreachable
+        self.notes: list[str] = []
+
+    def allowed(self, url: str, *, cancellable: bool = True, fetch: bool = True) -> bool:
+        """Whether `url` may be loaded. `fetch` False: a host whose robots.txt was not read yet is not asked (and
+        taken as allowing it); `cancellable` False: a Ctrl+C does not end the fetch's wait (it is made where an
+        exception cannot stop the capture: a renderer's check of a redirect)."""
+        found = self._file(url, cancellable, fetch)
+        return found is None or (isinstance(found, RobotsFile) and found.allowed(url))
+
+    def unreachable(self, url: str, *, cancellable: bool = True, fetch: bool = True) -> str:
+        """Why the robots.txt of `url`'s host could not be read ("" when it could, or was not read and `fetch` is
+        False): every page of it is refused."""
+        found = self._file(url, cancellable, fetch)
+        return found if isinstance(found, str) else ""
+
+    def crawl_delay(self, url: str) -> float | None:
+        """The `Crawl-delay` of `url`'s host for us, once its robots.txt was read (None: none, or not read)."""
+        found = self._files.get(_origin(url))
+        return found.crawl_delay if isinstance(found, RobotsFile) else None
+
+    def answers(self, url: str) -> bool:
+        """Whether `url`'s server answers at all now (any HTTP status of its robots.txt, fetched again): a site
+        whose pages time out but that answers is slow on those pages, not down."""
+        try:
+            self._fetched(_origin(url) + "/robots.txt", True)
+        except OSError:
+            return False
+        return True
+
+    def _file(self, url: str, cancellable: bool, fetch: bool = True) -> RobotsFile | str | None:
+        origin = _origin(url)
+        if origin not in self._files:
+            if not fetch:
+                return None
+            self._files[origin] = self._load(origin, cancellable)
+        return self._files[origin]
+
+    def _load(self, origin: str, cancellable: bool) -> RobotsFile | str:
+        address = origin + "/robots.txt"
+        try:
+            status, text = self._fetched(address, cancellable)
+        except OSError as error:
+            return self._unreachable(address, _said(error))
+        if 400 <= status < 500:  # none there (or forbidden): everything allowed (RFC 9309 §2.3.1.3)
+            return RobotsFile()
+        if status >= 500 or status < 200:
+            return self._unreachable(address, f"HTTP {status}")
+        return parse_robots(text)
+
+    def _fetched(self, address: str, cancellable: bool) -> tuple[int, str]:
+        """The fetch, in a thread, waited for at most `timeout_s` (and a little: its own socket timeout ends it
+        first), and given up at once when cancelled."""
+        box: list[tuple[int, str] | BaseException] = []
+
+        def run() -> None:
+            try:
+                box.append(self._fetch(address))
+            except BaseException as error:  # noqa: BLE001 - handed to the waiting thread as it is
+                box.append(error)
+
+        worker = threading.Thread(target=run, daemon=True, name="robots.txt")
+        worker.start()
+        deadline = time.monotonic() + self.timeout_s + 1.0
+        while not box:
+            if cancellable and self.cancelled():
+                raise RobotsCancelled(address)
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"no answer within {self.timeout_s:g} s")
+            worker.join(_POLL_S)
+        if isinstance(box[0], BaseException):
+            raise box[0]
+        return box[0]
+
+    def _unreachable(self, address: str, why: str) -> str:
+        reason = (f"its host's robots.txt could not be fetched ({why}), which RFC 9309 reads as disallowing every "
+                  "page: run the same command again when it answers (these pages are tried again), or give "
+                  "--ignore-robots")
+        self.notes.append(f"{address} could not be fetched ({why}): no page of its host was loaded (RFC 9309 reads "
+                          "an unreachable robots.txt as disallowing everything); run the same command again when "
+                          "it answers, or give --ignore-robots")
+        return reason
+
+
+def fetch_text(url: str, timeout_s: float = ROBOTS_TIMEOUT_S) -> tuple[int, str]:
+    """GET `url` as RecordLens: (status, its text); an HTTP error's status with no text."""
+    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_s) as response:  # noqa: S310 - http(s) only, checked
+            return response.status, response.read(MAX_ROBOTS_BYTES).decode("utf-8", "replace")
+    except urllib.error.HTTPError as error:
+        return error.code, ""
+    except http.client.HTTPException as error:  # no HTTP answer (a garbled status line): as a network error
+        raise OSError(f"no valid HTTP answer ({type(error).__name__})") from None
+
+
+def _said(error: OSError) -> str:
+    if isinstance(error, TimeoutError) or "timed out" in str(error):
+        return "timed out" if not str(error) or str(error) == "timed out" else str(error)
+    reason = getattr(error, "reason", None)
+    return str(reason or error)
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+
+
