@@ -18,8 +18,11 @@ it?" against "In which year was it founded?") ask different things however alike
 compared; "text" is no specific kind, and a number and a date may answer the same question (a year). Nor are two
 tasks whose gold answers differ once both went through every normalisation rule (`answers_differ`): a task has one
 exact answer, so two questions with different answers are two questions, however alike their words ("How many
-litres does the Alder Kettle hold?", 1.7, against "What is the price of the Alder Kettle?", $24.50); all five
-rules, whatever each task's own, so that only answers no rule makes equal keep two tasks apart.
+litres does the Alder Kettle hold?", 1.7, against "What is the price of the Alder Kettle?", $24.50, cosine 0.83);
+all five rules, whatever each task's own, so that only answers no rule makes equal keep two tasks apart. But not
+from `SAME_WORDING` up: there the question is asked again, and two answers to it mean that one of them is probably
+wrong ("Who founded Alder?", Ada, against "Which person founded Alder?", Ada Smith): the later is marked `similar`,
+its reason naming both answers, for the review to settle.
 """
 
 from __future__ import annotations
@@ -37,6 +40,9 @@ from .model import NORMALISE_RULES, Task
 from .tasks import normalise_answer
 
 DEFAULT_THRESHOLD = 0.8
+# From this similarity two tasks ask the same question whatever their gold answers (module notes); paraphrases score
+# 0.85-0.97, questions about another property of the same item 0.8-0.85.
+SAME_WORDING = 0.9
 WORDLLAMA_CONFIG = "l2_supercat"
 WORDLLAMA_DIM = 256
 
@@ -129,16 +135,14 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
             out.append(candidate)
             continue
         vector = mine[candidate.id]
-        best_id, best = None, -1.0
+        closest, best = None, -1.0
         for other_task, other in pool:
-            if _asks_otherwise(candidate.task, other_task):
-                continue
             score = _cosine(vector, other)
-            if score > best:  # strictly greater: the earlier of two equally close tasks is named
-                best_id, best = other_task.id, score
-        if best_id is not None and best >= threshold:
-            out.append(replace(candidate, status="similar", similar_to=best_id, similarity=round(best, 4),
-                               reason=f"similarity {best:.3f} to {best_id} (threshold {threshold:g})", filter=mark))
+            if score > best and not _asks_otherwise(candidate.task, other_task, score):
+                closest, best = other_task, score  # strictly greater: the earlier of two equally close is named
+        if closest is not None and best >= threshold:
+            out.append(replace(candidate, status="similar", similar_to=closest.id, similarity=round(best, 4),
+                               reason=_similar_reason(candidate.task, closest, best, threshold), filter=mark))
         else:
             pool.append((candidate.task, vector))
             out.append(candidate)
@@ -149,9 +153,17 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
 _KIND_GROUPS = {"number": "quantity", "date": "quantity", "name": "name", "title": "title"}
 
 
-def _asks_otherwise(task: Task, other: Task) -> bool:
-    """Whether two tasks ask different things whatever their words' similarity (module notes)."""
-    return _kinds_differ(task.answer_kind, other.answer_kind) or answers_differ(task.answer, other.answer)
+def _asks_otherwise(task: Task, other: Task, similar: float) -> bool:
+    """Whether two tasks, their words `similar` so, ask different things (module notes)."""
+    return _kinds_differ(task.answer_kind, other.answer_kind) or (
+        similar < SAME_WORDING and answers_differ(task.answer, other.answer))
+
+
+def _similar_reason(task: Task, other: Task, similar: float, threshold: float) -> str:
+    said = f"similarity {similar:.3f} to {other.id} (threshold {threshold:g})"
+    if answers_differ(task.answer, other.answer):  # asked again, answered otherwise: one answer is probably wrong
+        said += f"; the same question with another answer ({task.answer!r} against {other.answer!r}): check both"
+    return said
 
 
 def answers_differ(answer: str, other: str) -> bool:

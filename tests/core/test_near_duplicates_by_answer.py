@@ -45,6 +45,20 @@ def test_answers_equal_after_the_rules_are_one_answer(embedder: WordLlamaEmbedde
 
 def test_candidates_with_different_answers_are_not_compared_with_each_other(embedder: WordLlamaEmbedder) -> None:
     first = number_task("a", PRICE, "$24.50")
-    other_item = number_task("b", PRICE, "$18.00")  # same words, another answer: the reviewer sees both
-    out = filter_near_duplicates([Candidate(first), Candidate(other_item)], embedder)
+    volume = number_task("b", VOLUME, "1.7")
+    out = filter_near_duplicates([Candidate(first), Candidate(volume)], embedder)
     assert [c.status for c in out] == ["candidate", "candidate"]
+
+
+def test_the_same_question_asked_again_with_another_answer_is_marked_for_the_review(
+        embedder: WordLlamaEmbedder) -> None:
+    # A rewording (cosine 0.93, from SAME_WORDING up) answered otherwise: one of the two answers is probably wrong
+    seed = Task(id="lookup-1", instruction="Who founded Alder?", answer="Ada", category="lookup", answer_kind="name")
+    again = Task(id="c1", instruction="Which person founded Alder?", answer="Ada Smith", category="lookup",
+                 answer_kind="name")
+    marked = filter_near_duplicates([Candidate(again)], embedder, kept=[seed])[0]
+    assert marked.status == "similar" and marked.similar_to == "lookup-1"
+    assert "the same question with another answer ('Ada Smith' against 'Ada'): check both" in marked.reason
+    same_words = filter_near_duplicates([Candidate(number_task("c2", PRICE, "$18.00"))], embedder,
+                                        kept=[number_task("lookup-2", PRICE, "$24.50")])[0]
+    assert same_words.status == "similar" and "another answer" in same_words.reason
