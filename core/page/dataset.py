@@ -7,6 +7,7 @@ from __future__ import annotations
 import glob
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,14 +63,36 @@ def dataset_hint(folder: str | Path, of: str = "pages") -> str:
 
 
 def no_page_file(name: str, pages_dir: str | Path) -> str:
-    """Why page `name` has no file in `pages_dir` (a folder) to read, for a message: an entry named like the page
-    that is no regular file (a folder, a FIFO) is named for what it is, as `page_files` skips it; else none is
-    named so."""
+    """Why page `name` has no file in `pages_dir` (a folder) to read, for a message about one page; for many, ask
+    `why_no_page_file`, which lists the folder once."""
+    return why_no_page_file(pages_dir)(name)
+
+
+def why_no_page_file(pages_dir: str | Path) -> Callable[[str], str]:
+    """Why a page has no file in `pages_dir` (a folder) to read, for a message: an entry named like the page that
+    is no regular file (a folder, a FIFO) is named for what it is, as `page_files` skips it; else none is named
+    so. The folder is listed once, at the first page asked about, however many pages lack a file (labels for
+    thousands of pages scored against another folder would list it thousands of times)."""
     folder = Path(pages_dir)
-    for path in sorted(p for p in folder.iterdir() if p.stem == name and p.suffix.lower() in _RANK):
-        if (odd := not_a_page_file(path)) is not None:
-            return f"{path.name} in {folder}: {odd}; no page"
-    return f"no page {name}.html or {name}.mhtml in {folder}"
+    odd: dict[str, str] | None = None
+
+    def why(name: str) -> str:
+        nonlocal odd
+        if odd is None:
+            odd = _odd_page_entries(folder)
+        return odd.get(name, f"no page {name}.html or {name}.mhtml in {folder}")
+
+    return why
+
+
+def _odd_page_entries(folder: Path) -> dict[str, str]:
+    """Page name -> what the first entry named like it (by name) is, for the names whose entries include one that
+    is no regular file."""
+    odd: dict[str, str] = {}
+    for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in _RANK):
+        if path.stem not in odd and (what := not_a_page_file(path)) is not None:
+            odd[path.stem] = f"{path.name} in {folder}: {what}; no page"
+    return odd
 
 
 def page_files(pages_dir: str | Path, warnings: list[str] | None = None, *, odd_files: bool = True

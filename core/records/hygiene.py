@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -376,12 +376,14 @@ def dataset_labels(pages_dir: str | Path, gt_dir: str | Path, unreadable: list[s
     if not Path(pages_dir).is_dir():
         raise DatasetError(not_a_folder(Path(pages_dir), "pages", "N.html / N.mhtml"))
     files = _page_files_said(Path(pages_dir), warnings)
+    forms: dict[str, str] | None = None  # the pages' names by form, built at the first label file without its page
     for name, truth in record_files(gt_dir).items():
         page_file = files.get(name)
         if page_file is None:  # labels without their page: said, as score says it (it refuses them)
             if unreadable is not None:
+                forms = names_by_form(files) if forms is None else forms
                 unreadable.append(f"page {name}: cannot be checked: {truth} has no page {name} in {pages_dir}"
-                                  f"{same_name_in_another_form(name, files)}")
+                                  f"{same_name_in_another_form(name, forms)}")
             continue
         try:
             loaded = load_records(truth)
@@ -411,10 +413,20 @@ def _page_files_said(pages_dir: Path, warnings: list[str] | None) -> dict[str, P
     return files
 
 
-def same_name_in_another_form(name: str, pages: Iterable[str]) -> str:
+def names_by_form(pages: Iterable[str]) -> dict[str, str]:
+    """Each Unicode form (`unicode_form`) of the names `pages` -> the first of them written in it: built once for
+    a folder, and each label file without its page looked up in it (`same_name_in_another_form`), so that a
+    folder of thousands of such files is not scanned once per file."""
+    forms: dict[str, str] = {}
+    for page in pages:
+        forms.setdefault(unicode_form(page), page)
+    return forms
+
+
+def same_name_in_another_form(name: str, forms: Mapping[str, str]) -> str:
     """For labels of page `name` that no page file has: ` (the page 'X' has the same name written in another
-    Unicode form, ...)` when one of `pages` (their folder's) is that, as some systems save file names; else "".
-    The words of `import` and `labels check` alike."""
-    twin = next((page for page in pages if page != name and unicode_form(page) == unicode_form(name)), None)
+    Unicode form, ...)` when a page of their folder (`forms`: its `names_by_form`) is that, as some systems save
+    file names; else "". The words of `import` and `labels check` alike."""
+    twin = forms.get(unicode_form(name))
     return (f" (the page {twin!r} has the same name written in another Unicode form, as some systems save file "
-            "names; rename one to match the other)" if twin is not None else "")
+            "names; rename one to match the other)" if twin is not None and twin != name else "")

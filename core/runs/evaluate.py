@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
-from ..page.dataset import dataset_hint, load_page, no_page_file, not_a_folder, page_files, record_files
+from ..page.dataset import dataset_hint, load_page, not_a_folder, page_files, record_files, why_no_page_file
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed
@@ -66,10 +66,11 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     predictions = record_files(pred_dir)
     unreadable: dict[str, str] = {}
     unscorable: list[str] = []  # every page that cannot be scored, named at once rather than the first alone
+    no_page = why_no_page_file(pages_dir)  # the folder listed once for all the pages it lacks
     for name in list(truths):
         page_file = files.get(name)
         if page_file is None:
-            unscorable.append(f"{no_page_file(name, pages_dir)} for ground truth {name}.json")
+            unscorable.append(f"{no_page(name)} for ground truth {name}.json")
             continue
         try:
             true = load_records(truths[name])

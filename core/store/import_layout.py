@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
+from ..agent.sites import CAPTURE_STATE_FILE, INDEX_FILE, SIDE_SUFFIXES
 from ..file_kinds import other_kind
 from ..page.dataset import PAGE_SUFFIXES, natural_key
 from ..wording import counted, listed
@@ -89,13 +91,31 @@ def broken_dataset_folder(root: Path, name: str, holds: str) -> str:
 
 def files_not_pages(folder: Path) -> list[str]:
     """The names of a folder's files that an import of it does not read: not pages (`PAGE_SUFFIXES`), not label
-    files (`N.json`), not hidden."""
+    files (`N.json`), not hidden, not a snapshot site's own (`site_files`)."""
     try:
         entries = list(folder.iterdir())
     except OSError:
         return []
+    pages = [p.stem for p in entries if p.suffix.lower() in PAGE_SUFFIXES]
+    own = site_files((p.name for p in entries), pages)
     return sorted((p.name for p in entries if not p.name.startswith(".") and p.suffix.lower() not in PAGE_SUFFIXES
-                   and p.suffix.lower() != ".json" and not p.is_dir()), key=natural_key)
+                   and p.suffix.lower() != ".json" and p.name not in own and not p.is_dir()), key=natural_key)
+
+
+def site_files(names: Iterable[str], pages: Iterable[str]) -> set[str]:
+    """Of a folder's file names, those a snapshot site keeps beside its pages (`pages`: their names), which an
+    import neither reads nor needs to name: the site's index and a capture's state (`site.json`, `capture.json`),
+    and the files a capture keeps beside each page (`NAME.axtree.json`, `NAME.png`, `NAME.meta.json`), of a page
+    in the folder or one whose `NAME.meta.json` (only a capture writes it) says it was captured."""
+    names = set(names)
+    meta = SIDE_SUFFIXES["meta"]
+    captured = {*pages, *(name.removesuffix(meta) for name in names if name.endswith(meta))}
+    return {name for name in names if name in (INDEX_FILE, CAPTURE_STATE_FILE) or _beside(name, captured)}
+
+
+def _beside(name: str, pages: set[str]) -> bool:
+    """Whether `name` is a file a capture keeps beside one of `pages` (`NAME.png`...)."""
+    return any(name.endswith(suffix) and name.removesuffix(suffix) in pages for suffix in SIDE_SUFFIXES.values())
 
 
 def files_not_pages_line(folder: Path, names: list[str]) -> str:

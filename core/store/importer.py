@@ -69,7 +69,14 @@ from ..page.dataset import (
     unfinished_dataset,
 )
 from ..page.snapshot import Snapshot, read_file_bytes, read_snapshot
-from ..records.hygiene import CheckReport, PageCheck, check_page, same_name_in_another_form, summarise
+from ..records.hygiene import (
+    CheckReport,
+    PageCheck,
+    check_page,
+    names_by_form,
+    same_name_in_another_form,
+    summarise,
+)
 from ..records.model import RecordList, load_records
 from ..runs.evaluate import seed_runs, seeds_asked, seeds_not_run_message
 from ..runs.run_files import (
@@ -113,6 +120,7 @@ from .import_layout import (
     not_a_folder_there,
     project_folder_of,
     project_of_a_saved_copy,
+    site_files,
 )
 from .label_sets import SetAside, set_aside_by
 from .project import Project
@@ -367,8 +375,8 @@ def find_sources(paths: Sequence[Path], report: ImportReport, labels_onto: Proje
             if not found:  # an empty folder, or one of labels: said, not "imported 0 page(s)" and success
                 gt_broken = not_a_folder_there(path / "gt")
                 labels = (" (a folder of labels? they go onto the project's pages of their names with "
-                          "--annotator NAME, or with --replace-labels as the project's own)") if any(
-                    path.glob("*.json")) or (path / "gt").is_dir() else (
+                          "--annotator NAME, or with --replace-labels as the project's own)") if _labels_there(
+                    path) or (path / "gt").is_dir() else (
                     f" (its gt is {gt_broken})" if gt_broken else "")
                 export = f" ({_EXPORT_HOLDS_NO_PAGE})" if any(
                     any(path.glob(f"*{suffix}")) for suffix in _EXPORT_SUFFIXES) else ""
@@ -387,6 +395,12 @@ def find_sources(paths: Sequence[Path], report: ImportReport, labels_onto: Proje
         else:
             report.problems.append(ImportProblem(path, NOT_A_PAGE_SUFFIX))
     return sources
+
+
+def _labels_there(folder: Path) -> bool:
+    """Whether a folder without pages holds `.json` files that may be labels (a site's `site.json` is none)."""
+    names = [path.name for path in folder.glob("*.json")]
+    return bool(set(names) - site_files(names, ()))
 
 
 # What `export` writes in JSON Lines or CSV holds no page (a digest of each): a way out of a project, not back in.
@@ -505,12 +519,14 @@ def _dataset_sources(root: Path, pages_dir: Path, report: ImportReport, labels_o
 def _pages_and_labels_beside(folder: Path, pages: dict[str, Path], report: ImportReport, labels_onto: Project | None,
                              made_from: dict[str, str]) -> list[PageSource]:
     """The pages of a folder with the labels beside them (`N.html` + `N.json`), as a dataset's with its gt/: each
-    page's, and (`labels_onto`) the project's pages'. Another `.json` there (a capture's `N.axtree.json`, a
-    `site.json`) is no page's labels: named in one line, not refused."""
+    page's, and (`labels_onto`) the project's pages'. Another `.json` there is no page's labels: named in one line,
+    not refused; but not a snapshot site's own (`site_files`: a capture's `N.axtree.json`, its `site.json`), which
+    every import of a captured site would name."""
     truths = record_files(folder)
     theirs = {name: file for name, file in truths.items()
               if name in pages or (labels_onto is not None and labels_onto.has_page(name))}
-    others = [file.name for name, file in truths.items() if name not in theirs]
+    own = site_files((file.name for file in truths.values()), pages)  # a capture's: no labels, and not said
+    others = [file.name for name, file in truths.items() if name not in theirs and file.name not in own]
     if others:
         report.warnings.append(labels_without_pages_line(folder, others, onto=labels_onto is not None))
     return _with_their_labels(folder, pages, theirs, str(folder.resolve()), report, labels_onto, made_from)
@@ -522,13 +538,15 @@ def _with_their_labels(pages_dir: Path, pages: dict[str, Path], truths: dict[str
     """The pages of a folder, each with its labels of `truths` (where they come from: `origin`); labels without
     their page go onto `labels_onto`'s page of their name, or are said not imported."""
     onto: list[PageSource] = []  # labels of the project's own pages, as a folder of labels alone brings them
-    for name in sorted(truths.keys() - pages.keys(), key=natural_key):
+    without_page = sorted(truths.keys() - pages.keys(), key=natural_key)
+    forms = names_by_form(pages) if without_page else {}  # once for the folder, not once per label file
+    for name in without_page:
         if labels_onto is not None and labels_onto.has_page(name):
             onto.append(PageSource(name, labels_onto.snapshot_file(name), truths[name], origin))
             continue
         report.problems.append(ImportProblem(truths[name], f"ground truth for page {name}, but no {name}.html or "
                                                            f"{name}.mhtml in {pages_dir}"
-                                                           f"{same_name_in_another_form(name, pages)}"))
+                                                           f"{same_name_in_another_form(name, forms)}"))
     return [PageSource(name, file, truths.get(name), origin if name in truths else None, made_from.get(name))
             for name, file in pages.items()] + onto
 

@@ -68,14 +68,15 @@ def test_an_annotator_s_folder_of_labels_and_one_new_page_brings_every_label(tmp
 
 
 def test_json_files_beside_pages_that_are_no_page_s_labels_are_named_not_refused(tmp_path: Path) -> None:
-    write_page(tmp_path / "site", "home", records=ITEMS)  # a capture keeps NAME.axtree.json and site.json beside
-    (tmp_path / "site" / "home.axtree.json").write_text("{}", encoding="utf-8")
-    (tmp_path / "site" / "site.json").write_text("{}", encoding="utf-8")
+    # (a capture's own NAME.axtree.json and site.json are not named: tests/core/test_import_of_a_captured_site.py)
+    write_page(tmp_path / "site", "home", records=ITEMS)
+    (tmp_path / "site" / "home.notes.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "site" / "settings.json").write_text("{}", encoding="utf-8")
     with init_project(tmp_path / "p") as project:
         report = import_paths(project, [tmp_path / "site"])
     assert not report.problems and report.imported == ["home"] and report.labels == 3
     said = [line for line in report.warning_lines() if "JSON file" in line]
-    assert len(said) == 1 and "2 JSON files not imported" in said[0] and "home.axtree.json, site.json" in said[0]
+    assert len(said) == 1 and "2 JSON files not imported" in said[0] and "home.notes.json, settings.json" in said[0]
 
 
 # --- a dataset whose gt/ or html/ is there but is no folder ----------------------------------------------------------
