@@ -5,8 +5,6 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -21,10 +19,8 @@ from ..core import extract
 from ..core.llm import KEY_MARK, USERINFO_MARK, endpoint_problem, holds_credential, holds_key_mark, without_credential
 from ..core.page import FORMATS
 from ..core.store import PROJECT_SET
-from .qt.contrast import readable_on
+from .qt.contrast import keep_as_warning
 from .settings import GEMINI, KeyStore, Settings, offline_default_method
-
-WARNING_RED = "#b00020"  # on a light background; made lighter where it must be (`_colour_warnings`)
 
 # Extractors that need more than a page (recorded answers) cannot propose.
 _NOT_PROPOSERS = frozenset({"replay"})
@@ -94,21 +90,10 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self._accept_if_valid)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
-        self._colour_warnings()
+        for warning in (self.problem, self.name_clash):  # red that reads on a dark theme too, and after a switch
+            keep_as_warning(warning)
         self._say_name_clash()
         self._say_endpoint_credential()
-
-    def _colour_warnings(self) -> None:
-        """The warnings in red, in the shade that reads on the dialog's background: a dark theme's too (the red
-        chosen on white is about 1.6:1 on a dark grey)."""
-        red = readable_on(WARNING_RED, self.palette().color(QPalette.ColorRole.Window)).name()
-        for warning in (self.problem, self.name_clash):
-            warning.setStyleSheet(f"color: {red}")
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange:  # the theme changed while the dialog is open
-            self._colour_warnings()
 
     def _say_name_clash(self) -> None:
         """A warning, as the name is typed, when it is an imported annotator's or `project`: `recordlens agreement`

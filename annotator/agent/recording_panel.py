@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from ...core.agent import Task, Trajectory
 from ...core.errors import RecordLensError
+from ..qt.contrast import keep_as_warning
 from ..qt.widgets import button
 from .recorder import Recorder
 from .trajectory_replay import describe
@@ -59,7 +60,6 @@ class RecordingPanel(QWidget):
         self.steps.setAccessibleName("steps")
         self.warning = QLabel()  # a wrong answer; kept apart from `status`, which the window writes to
         self.warning.setWordWrap(True)
-        self.warning.setStyleSheet("color: #c92a2a; font-weight: bold;")
         self.warning.hide()
         self._answer_confirmed: str | None = None  # the mismatching answer the user was warned about
         self.save_button = QPushButton("Save trajectory…")
@@ -79,6 +79,7 @@ class RecordingPanel(QWidget):
         answer.addWidget(self.answer_button)
         layout.addLayout(answer)
         layout.addWidget(self.warning)
+        keep_as_warning(self.warning, bold=True)  # on the panel: red that reads on a dark theme too
         layout.addWidget(QLabel("<b>Steps</b>"))
         layout.addWidget(self.steps, 1)
         layout.addWidget(self.save_button)

@@ -63,6 +63,7 @@ from ...core.store import (
 from ...core.text_forms import unicode_form, visible
 from ...core.wording import counted, listed
 from ..program import PROG
+from ..qt.contrast import warning_style
 from ..qt.event_loop import spin
 from ..qt.jobs import BackgroundJob, answers_on_their_way
 from ..qt.local_time import stored_moment
@@ -890,7 +891,7 @@ class MainWindow(QMainWindow):
         """Where "saved" is: NOT SAVED while the database is gone (which says more, and for as long as it lasts), or
         while the last change is one the database refused; else `saved`. Why in its tip."""
         why = self._database_gone_text() if self._database_said else self._refused
-        self.saved_label.setStyleSheet("color: #c00000; font-weight: bold" if why else "")
+        self.saved_label.setStyleSheet(warning_style(self, bold=True) if why else "")  # readable on a dark theme
         self.saved_label.setText(saved if why is None else "NOT SAVED" if self._database_said
                                  else "last edit NOT SAVED")
         self.saved_label.setToolTip(why or "")

@@ -296,13 +296,16 @@ class ReviewController:
         self._last_page: str | None = None  # the page last reviewed: on another, the annotator's set is read again
         self._worst_order: list[str] = []  # the ranking W goes through, and where in it W last was
         self._worst_at = 0
-        self._choose_first_open = False  # W opened the page: its first open disagreement's row chosen once shown
+        # The page W opened, whose first open disagreement's row is chosen once it is shown: that page's alone, so
+        # forgotten when it fails to load, and not taken up by another page opened by hand meanwhile
+        self._choose_first_open: str | None = None
         self._labelling_place: tuple[str | None, int] | None = None  # (page, scroll) when review was entered
         # The page on show's review, by run (or annotator) chosen on it, of the runs reviewed last.
         self._classed: Recent[object, _Classed] = Recent(RUNS_READ)
         self.panel.kinds_changed.connect(self._remember)
         self.panel.take_all_requested.connect(self.do_take_all)
         self.panel.runs_listed.connect(self._import_the_matcher_meanwhile)
+        self.window.page_view.loaded.connect(self._forget_a_choice_not_shown)
         self._take_up_last_review()
 
     @property
@@ -667,14 +670,20 @@ class ReviewController:
         """What the run got wrong is what a reviewer looks for: bring the first such record into view. A page W
         opened in an annotator's review: its first open disagreement's row chosen too, so that T, Shift+T and O
         decide it at once (as the next open row is chosen after a decision)."""
-        choosing, self._choose_first_open = self._choose_first_open, False
-        if choosing and self._choose_the_first_open_row():
+        choosing, self._choose_first_open = self._choose_first_open, None
+        if choosing == self.window.page_name and self._choose_the_first_open_row():
             return
         shown = self.panel.shown_kinds()
         wrong = [r for r in self.review.records if r.kind != MATCHED and r.kind in shown and r.xpaths
                  ] if self.review else []
         if wrong:
             self.window.page_view.scroll_to(wrong[0].xpaths[0])
+
+    def _forget_a_choice_not_shown(self, ok: bool) -> None:
+        """A page that failed to load is not shown (`show_first_error` is not reached): W's choice for it goes, so
+        that the page opened next, even that one again by hand, opens as any page does."""
+        if not ok:
+            self._choose_first_open = None
 
     def _choose_the_first_open_row(self) -> bool:
         """The review list's first open disagreement chosen and brought into view on the page; whether there was
@@ -1340,8 +1349,9 @@ class ReviewController:
         else:
             self._worst_at = (self._worst_at + 1) % len(self._worst_order)
         # T, Shift+T and O then decide the first open disagreement at once, as after a decision
-        self._choose_first_open = other is not None
-        window.jump_to_page(self._worst_order[self._worst_at])
+        target = self._worst_order[self._worst_at]
+        self._choose_first_open = target if other is not None else None
+        window.jump_to_page(target)
 
     def _nothing_open_words(self, other: str) -> str:
         """What W says when no page holds an open disagreement with the annotator."""

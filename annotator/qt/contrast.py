@@ -1,11 +1,15 @@
 """Text colours readable on the background they are drawn on: a colour chosen on white (the page's boxes) is
-made lighter on a dark palette's base, or darker on a light one, until it reads at WCAG's 4.5:1 for text."""
+made lighter on a dark palette's base, or darker on a light one, until it reads at WCAG's 4.5:1 for text. The
+app's warning text is red in this way (`keep_as_warning`, `warning_style`), whatever the theme."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QWidget
 
 READABLE = 4.5  # WCAG 2's least contrast ratio for body text
+WARNING_RED = "#b00020"  # a warning's text on a light background; lighter on a dark one (about 1.6:1 there as is)
 
 
 def _luminance(colour: QColor) -> float:
@@ -34,3 +38,38 @@ def readable_on(colour: str | QColor, base: QColor) -> QColor:
         lightness = min(1.0, lightness + 0.02) if towards_white else max(0.0, lightness - 0.02)
         shade = QColor.fromHslF(hue, saturation, lightness, alpha)
     return shade
+
+
+def warning_style(background: QWidget, *, bold: bool = False) -> str:
+    """The style sheet of warning text drawn on `background` (a window, a dialog, a panel: not the styled label
+    itself, whose palette a style sheet fixes): the warning red in the shade that reads on it."""
+    red = readable_on(WARNING_RED, background.palette().color(QPalette.ColorRole.Window)).name()
+    return f"color: {red}" + ("; font-weight: bold" if bold else "")
+
+
+def keep_as_warning(label: QWidget, *, bold: bool = False) -> None:
+    """Show `label`'s text as a warning on its parent's background (`warning_style`), now and whenever that
+    background's palette changes: the theme switched while it is on screen. `label` is in its parent already."""
+    _WarningColour(label, bold=bold)
+
+
+class _WarningColour(QObject):
+    """Recolours its label (its parent, so it lives as long) when the palette of the widget it is drawn on
+    changes: the label's own palette, once a style sheet is set, no longer follows the theme."""
+
+    def __init__(self, label: QWidget, *, bold: bool) -> None:
+        super().__init__(label)
+        self._label, self._bold = label, bold
+        self._background = label.parentWidget() or label
+        self._background.installEventFilter(self)
+        self._colour()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._colour()
+        return False
+
+    def _colour(self) -> None:
+        style = warning_style(self._background, bold=self._bold)
+        if self._label.styleSheet() != style:
+            self._label.setStyleSheet(style)
