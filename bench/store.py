@@ -1,6 +1,8 @@
 """Project store timings: importing the 40 dev pages (snapshots stored, ground truth checked and labelled), then,
-with the project grown to 12,000 records, reading one page's labels for display and applying one label edit.
-Usage: python bench/store.py [DATASET_DIR] [--records N] [--repeat N]"""
+with the project grown to 12,000 records, reading one page's labels for display and applying one label edit;
+last, a page of 10,000 proposals judged at once (Ctrl+A, then A: one step of one change per record, as the app's
+`edit_each` makes it) and that page's history read and numbered as Ctrl+H shows it.
+Usage: python bench/store.py [DATASET_DIR] [--records N] [--repeat N] [--judged N]"""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pathlib import Path
 from dev_data import DEV
 
 from recordlens.core.store.importer import import_paths
-from recordlens.core.store.project import Provenance, init_project
+from recordlens.core.store.project import Provenance, history_numbers, init_project
 
 DEFAULT_DATASET = DEV
 ANNOTATOR = Provenance.person("bench")
@@ -35,6 +37,7 @@ def main() -> int:
     parser.add_argument("dataset", nargs="?", default=str(DEFAULT_DATASET))
     parser.add_argument("--records", type=int, default=12_000, help="records in the project for the read timing")
     parser.add_argument("--repeat", type=int, default=200)
+    parser.add_argument("--judged", type=int, default=10_000, help="proposals of one page accepted at once")
     args = parser.parse_args()
     if not (Path(args.dataset) / "html").is_dir():
         print(f"no dataset (html/ + gt/) at {args.dataset}", file=sys.stderr)
@@ -63,6 +66,7 @@ def main() -> int:
         flip = iter(range(10**9))
         edit_ms = median_ms(args.repeat, lambda: (project.accept if next(flip) % 2 else project.reject)(
             target.id, ANNOTATOR))
+        judge_s, history_s, changes = judge_a_page(project, pages[-1].name, args.judged)
     megabytes = sum(f.stat().st_size for f in (Path(args.dataset) / "html").iterdir()) / 1e6
     print(f"import {len(report.imported)} pages ({megabytes:.1f} MB, {report.labels} labels): "
           f"{import_seconds:.2f} s")
@@ -70,7 +74,26 @@ def main() -> int:
     print(f"  labels of one page for display ({shown} records, page {busiest.name}): {read_ms:.2f} ms")
     print(f"  page list with label counts ({len(pages)} pages): {list_ms:.2f} ms")
     print(f"  one label edit (accept/reject, with its history entry, committed): {edit_ms:.2f} ms")
+    print(f"  {args.judged:,} proposals of one page accepted as one step (Ctrl+A, A): {judge_s:.2f} s")
+    print(f"  that page's history read and numbered ({changes:,} changes, Ctrl+H): {history_s:.2f} s")
     return 0
+
+
+def judge_a_page(project, page: str, count: int) -> tuple[float, float, int]:  # noqa: ANN001 - a Project
+    """Seconds to accept `count` new proposals of `page` as the app's one step does (the page's newest change read
+    before each change, as each undo command reads it), and to read and number the page's history for Ctrl+H."""
+    project.add_records(page, [[f"/body[1]/ol[1]/li[{k}]"] for k in range(1, count + 1)], EXTRACTOR)
+    proposed = [label.id for label in project.labels(page, ["proposed"])]
+    start = time.perf_counter()
+    with project.one_step("accept record"):
+        for record in proposed:
+            project.last_change_id(page)
+            project.accept(record, ANNOTATOR)
+    judged = time.perf_counter() - start
+    start = time.perf_counter()
+    history = project.history(page)
+    history_numbers(history)
+    return judged, time.perf_counter() - start, len(history)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ agent folds with `core/agent/targets.folded` (compatibility form, case, spacing;
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -24,6 +25,15 @@ __all__ = ["folded"]
 _ACCENTS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0xFE20, 0xFE2F))
 
 
+# The characters a page may hold that show nothing, which a browser's find passes over (Unicode's
+# Default_Ignorable_Code_Point): a soft hyphen ("Donau\xaddampf" is found by "donaudampf"), zero-width spaces and
+# joiners, the word joiner, direction marks and controls, variation selectors, a byte-order mark, tags. The record
+# list shows "Zero\u200bwidth" as "Zerowidth": typed so, it is found.
+_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+                        "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+                        "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
+
+
 def _is_accent(char: str) -> bool:
     code = ord(char)
     return any(low <= code <= high for low, high in _ACCENTS)
@@ -32,11 +42,12 @@ def _is_accent(char: str) -> bool:
 @lru_cache(maxsize=4096)  # a finder folds the same records' texts again at every key typed
 def folded(text: str) -> str:
     """`text` in the form searches compare: compatibility-normalised (NFKD: "ﬁ" is "fi", a full-width "Ａ" an
-    "a"), case-folded ("ß" is "ss"), without accents ("é" is "e", "İ" is "i"), and composed again (NFC).
+    "a"), case-folded ("ß" is "ss"), without accents ("é" is "e", "İ" is "i") or characters that show nothing
+    (a soft hyphen, a zero-width space: `_INVISIBLE`), and composed again (NFC).
     Search a folded query in a folded text; lengths change, so an index in one is no index in the other."""
     if text.isascii():
         return text.lower()  # nothing to decompose, and casefold is lower for ASCII
     # Case-folded before ("İ" folds to "i" and a dot, which goes as an accent) and after ("ℌ" decomposes to "H").
-    decomposed = unicodedata.normalize("NFKD", text.casefold()).casefold()
+    decomposed = unicodedata.normalize("NFKD", _INVISIBLE.sub("", text).casefold()).casefold()
     bare = "".join(char for char in decomposed if not _is_accent(char))
     return unicodedata.normalize("NFC", bare)

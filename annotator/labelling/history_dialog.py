@@ -8,7 +8,7 @@ undo stack, so the restore itself can be undone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from datetime import datetime
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
@@ -218,14 +218,19 @@ def changed(change: Change) -> tuple[list[Label], list[Label]]:
     """The records a change added, removed or changed, as they were before it and are after it. A record it only
     moved (an add or a split in front of it moves it down, its undo back up) is in its entry as it was and is, so
     that a restore puts it back, but nothing of it changed but its number: no record the change is about."""
-    was = {label.id: _unnumbered(label) for label in change.before}
-    moved = {label.id for label in change.after if was.get(label.id) == _unnumbered(label)}
+    was = {label.id: label for label in change.before}
+    moved = {label.id for label in change.after if label.id in was and _same_but_number(was[label.id], label)}
     return ([label for label in change.before if label.id not in moved],
             [label for label in change.after if label.id not in moved])
 
 
-def _unnumbered(label: Label) -> Label:
-    return replace(label, position=0)
+def _same_but_number(one: Label, other: Label) -> bool:
+    """Whether two versions of a record differ at most in their place (compared field by field: a copy of each
+    made per record cost seconds for a step of 10,000 records)."""
+    return all(getattr(one, name) == getattr(other, name) for name in _UNNUMBERED_FIELDS)
+
+
+_UNNUMBERED_FIELDS = tuple(f.name for f in fields(Label) if f.name != "position")
 
 
 @dataclass(frozen=True)
@@ -244,6 +249,8 @@ def kept_records(history: list[Change]) -> dict[int, KeptRecord]:
     A keep changes no label, so its record is found among the page's records of the moment (`history_records`, as
     `history_numbers` numbers them), by the XPaths the keep names (`Adjudication.keep` checks them so)."""
     kept: dict[int, KeptRecord] = {}
+    if not any(change.action == "keep" for change in history):
+        return kept  # not replayed for nothing: the page of 10,000 records judged is sorted 20,000 times
     for change, records in zip(history, history_records(history), strict=True):
         if change.action != "keep" or change.ends_a_merge or change.id is None:
             continue

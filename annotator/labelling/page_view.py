@@ -89,6 +89,16 @@ _UNSEEN_WORDS = {
     "details": "inside a closed <details>",
     "contents": "without a box of its own (display: contents)",
     "size": "of no size on the page (0 × 0 px)",
+    "visibility": "hidden (visibility: hidden)",
+    "opacity": "transparent (opacity: 0)",
+    "offpage": "placed wholly off the page, where no scrolling reaches",
+    "clipped": "cut to no height or width on the page (overflow: hidden)",
+}
+# A reason set on an element around the record's ("none:div"): what that element has, said with its tag.
+_UNSEEN_AROUND = {
+    "none": "hidden (display: none on an enclosing <{tag}>)",
+    "visibility": "hidden (visibility: hidden on an enclosing <{tag}>)",
+    "opacity": "transparent (opacity: 0 on an enclosing <{tag}>)",
 }
 
 
@@ -97,8 +107,9 @@ def unseen_words(why: str, elements: int = 1) -> str:
     enclosing <div>)". `why` is overlay.js's reason (DrawSummary.unseen); `elements`: how many the record has."""
     if why == "unresolved":
         return "no XPath of it names an element of the page as shown"
-    tag = why.partition(":")[2]
-    said = f"hidden (display: none on an enclosing <{tag}>)" if tag else _UNSEEN_WORDS.get(why, "not rendered")
+    kind, _, tag = why.partition(":")
+    around = _UNSEEN_AROUND.get(kind) if tag else None
+    said = around.format(tag=tag) if around else _UNSEEN_WORDS.get(why, "not rendered")
     return f"its elements are {said}" if elements > 1 else f"its element is {said}"
 
 

@@ -44,6 +44,12 @@ if TYPE_CHECKING:
     from .window_parts import LabellingWindow, RecordsAt
 
 _WANTED = {"one": "one record", "some": "a record", "two": "two or more records (Ctrl+click)"}
+# A click the overlay reports on what RecordLens does not address, its XPath after these (overlay.js's IN_FRAME
+# and IN_SHADOW): inside a frame of the page (or on the frame), on what a shadow root of the element shows.
+IN_FRAME = "frame:"
+IN_SHADOW = "shadow:"
+_FRAMES_NOT_LABELLED = ("what a frame shows cannot be labelled: RecordLens reads the page's own document, not the "
+                        "documents of its frames")
 
 
 def records_named(numbers: Sequence[int | str]) -> str:
@@ -68,6 +74,26 @@ class _Selected(list[int]):
     def __init__(self, ids: Sequence[int], review: ReviewChoice | None) -> None:
         super().__init__(ids)
         self.review = review
+
+
+class _ReadOnce:
+    """The selection of a page as the commands of one step read it when they are made: read once for all of
+    them, then (`read_live`) as it is when read. 10,000 records judged at once are 10,000 commands, and each
+    reading a selection of 10,000 rows froze the window for a minute."""
+
+    def __init__(self, read: Callable[[str], list[int] | None]) -> None:
+        self._read = read
+        self._held: dict[str, list[int] | None] | None = {}
+
+    def __call__(self, page: str) -> list[int] | None:
+        if self._held is None:
+            return self._read(page)
+        if page not in self._held:
+            self._held[page] = self._read(page)
+        return self._held[page]
+
+    def read_live(self) -> None:
+        self._held = None
 
 
 def record_to_select(found: RecordsAt) -> int | None:
@@ -176,9 +202,10 @@ class RecordActions:
             if stack is not None:
                 self.window.undo_group.removeStack(stack)
 
-    def _command(self, page: str, text: str, change: Callable[[], Change]) -> LabelCommand:
+    def _command(self, page: str, text: str, change: Callable[[], Change],
+                 selection: Callable[[str], list[int] | None] | None = None) -> LabelCommand:
         return LabelCommand(self.window.project, page, text, change, self.window.person, self._on_store_changed,
-                            self._selected_on)
+                            selection or self._selected_on)
 
     def _selected_on(self, page: str) -> list[int] | None:
         if page != self.window.page_name:
@@ -248,7 +275,9 @@ class RecordActions:
         not), or None (and a message) when the store refused one of them."""
         page = self.window.page_name
         assert page is not None
-        commands = [self._command(page, text, lambda i=i: change(i)) for i in ids]
+        selection = _ReadOnce(self._selected_on)
+        commands = [self._command(page, text, lambda i=i: change(i), selection) for i in ids]
+        selection.read_live()  # what undo selects again is read when undone, not kept from now
         changes = self._pushed_as_one_step(page, commands, f"{text}: ", text)
         return None if changes is None else sum(1 for c in changes if c.id is not None)
 
@@ -297,6 +326,12 @@ class RecordActions:
         if window.reviewing.active():
             window.message("review mode: switch to the Records tab (F6) to edit")
             return
+        if xpath.startswith(IN_FRAME):  # the overlay is not in frames: what was clicked there is not known
+            window.message(f"no record made: that click was in a frame of the page, and {_FRAMES_NOT_LABELLED}")
+            return
+        shadow, xpath = xpath.startswith(IN_SHADOW), xpath.removeprefix(IN_SHADOW)
+        if shadow and self._refused_shadow(xpath):
+            return
         if whole_page(xpath):  # a click in a margin lands on <body> or <html>
             window.message("the whole page is no record: click an element inside it")
             return
@@ -326,7 +361,8 @@ class RecordActions:
                 window.reload_labels([made.id])
                 # What matters most first: a status bar cuts a long message at its end.
                 head = f"new record {window.labels.index(window.label(made.id)) + 1}" + (
-                    " (the records after it now have numbers 1 higher)" if place is not None else "")
+                    " (the records after it now have numbers 1 higher)" if place is not None else "") + (
+                    " of its own text alone: the text its shadow root shows is not read" if shadow else "")
                 # Numbered again after the record was placed: the records it holds and those it lies inside, by
                 # their numbers now (a record holding it comes after it when placed in front: one number higher).
                 now = window.records_at(xpath)
@@ -377,6 +413,19 @@ class RecordActions:
         # Said as every other click is: the status bar would still tell the step before (the hover line only
         # said what the click would do).
         window.message(_toggled_words(adding, number, _named(page, xpath), len(xpaths)))
+
+    def _refused_shadow(self, xpath: str) -> bool:
+        """A click on text a shadow root shows (a web component's card) makes no record of its host when the host
+        holds no text of the page's own: the core reads no shadow root (as no extractor does), so the record would
+        hold nothing, and its parent (U) nothing more of the shadow's text either."""
+        page = self.window.page_view.core_page
+        element = page.resolve(xpath) if page is not None else None
+        if element is None or element.text().strip():
+            return False
+        self.window.message(f"no record made: the text shown there is inside a shadow root of {_named(page, xpath)}, "
+                            "and RecordLens reads no shadow root (the page's own elements hold no text there), so a "
+                            "record of it would hold nothing")
+        return True
 
     def _select_instead(self, found: RecordsAt) -> bool:
         """With nothing selected (and no N before it), a click on a record's element or inside a record selects
@@ -538,8 +587,8 @@ class RecordActions:
             return
         xpath = window.page_view.focused_xpath()
         if xpath is None and window.page_view.focus_in_frame():  # as a click there: the overlay is not in frames
-            window.message("the element in focus is inside a frame of the page, and what is in a frame cannot be "
-                           "labelled (a click on it does nothing either): Tab moves on out of the frame")
+            window.message(f"the element in focus is inside a frame of the page, and {_FRAMES_NOT_LABELLED} (a "
+                           "click there makes no record either): Tab moves on out of the frame")
         elif xpath is None:
             window.message(f"no element of the page has the keys: {window.keys_for('go_to_page')} goes to the page, "
                            "Tab then moves to its links and fields, and E acts on the one in focus as a click does")
@@ -588,8 +637,8 @@ class RecordActions:
 
     def _numbers(self, ids: Sequence[int]) -> list[int]:
         """The records' numbers (their places in the list), in order."""
-        order = [label.id for label in self.window.labels]
-        return sorted(order.index(i) + 1 for i in ids if i in order)
+        place = {label.id: k + 1 for k, label in enumerate(self.window.labels)}
+        return sorted(place[i] for i in ids if i in place)
 
     def _one_on_page(self) -> tuple[Label, Page] | None:
         """The one selected record and the page it is on, for the edits that look at the page's structure."""

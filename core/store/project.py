@@ -20,6 +20,7 @@ changed. Each such upgrade is said once to the user: `take_upgrades` gives those
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import json
 import shlex
@@ -738,16 +739,46 @@ def history_numbers(history: Sequence[Change]) -> list[dict[int, int]]:
     the page: its 1-based place in display order, the badge and the list's number. A record the change made or
     changed gets its number right after the change, a record it removed the number it had just before it.
 
-    The history holds whole rows, so the page's records are replayed from the first entry on (`history_records`)."""
+    The history holds whole rows, so the page's records are replayed from the first entry on (as
+    `history_records` does), keeping their order as a sorted list of keys: sorting the whole page again after
+    each change took half a minute for a page of 10,000 records accepted one by one (20,000 changes)."""
     numbers: list[dict[int, int]] = []
-    before: dict[int, int] = {}
-    for change, records in zip(history, history_records(history), strict=True):
-        after = {label.id: k + 1 for k, label in enumerate(records)}
-        touched = {label.id: before[label.id] for label in change.before if label.id in before}
-        touched.update((label.id, after[label.id]) for label in change.after if label.id in after)
+    order = _DisplayOrder()
+    for change in history:
+        touched = {label.id: number for label in change.before if (number := order.number(label.id)) is not None}
+        order.replace(change.before, change.after)
+        touched.update((label.id, number) for label in change.after if (number := order.number(label.id)) is not None)
         numbers.append(touched)
-        before = after
     return numbers
+
+
+class _DisplayOrder:
+    """The page's records in display order (position, then id) while a history is replayed: a record's number is
+    its place among them, found by bisection; a change moves only the records it holds."""
+
+    def __init__(self) -> None:
+        self._keys: list[tuple[int, int]] = []  # (position, id), sorted
+        self._key_of: dict[int, tuple[int, int]] = {}
+
+    def number(self, record_id: int) -> int | None:
+        key = self._key_of.get(record_id)
+        return None if key is None else bisect.bisect_left(self._keys, key) + 1
+
+    def replace(self, before: Sequence[Label], after: Sequence[Label]) -> None:
+        """The records of a change's `before` out of the page, those of its `after` in."""
+        gone = [key for label in before if (key := self._key_of.pop(label.id, None)) is not None]
+        come = [(label.position, label.id) for label in after]
+        for key in come:
+            if (old := self._key_of.get(key[1])) is not None:
+                gone.append(old)
+            self._key_of[key[1]] = key
+        if len(gone) + len(come) > 64:  # a change of many records (a restore, 10,000 proposals): sorted again
+            self._keys = sorted(self._key_of.values())
+            return
+        for key in gone:
+            del self._keys[bisect.bisect_left(self._keys, key)]
+        for key in come:
+            bisect.insort(self._keys, key)
 
 
 def history_records(history: Sequence[Change]) -> Iterator[list[Label]]:

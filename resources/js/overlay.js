@@ -13,7 +13,10 @@
 
   const HOST_TAG = "recordlens-overlay";
   const TIP_CHARS = 80;
-  const STEP = /^([^[\]/]+)\[(\d+)\]$/;
+  // A step of an XPath: the element's tag, then its [k]. The tag is all before the step's last [k], as the core
+  // keys an element (core/page/dom.py: tag + "[k]"): HTML makes an element named "item[2]" of <item[2]>, so a
+  // tag may hold brackets (som.js reads steps by this same rule).
+  const STEP = /^(.+)\[(\d+)\]$/;
   const INDEXED = /\[\d+\]$/;
 
   // The overlay's own element is no page content: keep it out of the addressing rules. dom_rules.js may be run
@@ -157,16 +160,86 @@
   // Whether `el` lies in the hidden part of a closed <details>. Chromium (140) hides that part with
   // content-visibility on the details' content slot, and still lays its elements out: they report a box, the
   // width of the page, below the summary, where nothing is painted. So the box alone does not tell.
+  // Asked of every record's elements at every drawing: the closed <details> around it are found natively
+  // (`closest`), not by a walk up every ancestor in script (ten times the time on a large page).
+  const CLOSED = "details:not([open])";
   const inClosedDetails = (el) => {
-    for (let child = el, e = el.parentElement; e; child = e, e = e.parentElement) {
-      if (shutAway(e, child)) return true;
+    for (let d = el.parentElement && el.parentElement.closest(CLOSED); d;
+         d = d.parentElement && d.parentElement.closest(CLOSED)) {
+      const summary = d.querySelector(":scope > summary");
+      if (!summary || !summary.contains(el)) return true;  // not in its first summary: in its hidden part
     }
     return false;
   };
 
-  // The element's box, or null when the page shows nothing of it although it has one (closed <details>).
-  // `closedOnPage`: whether the page has a closed <details> at all (most have none: no walk up then).
-  const shownRectOf = (el, o, closedOnPage) => (closedOnPage && inClosedDetails(el) ? null : rectOf(el, o));
+  // Whether `el` or an element around it is drawn wholly transparent (opacity: 0): the element enclosing it
+  // that is, or null. Asked of every record's elements at every drawing, so each element's answer is kept for
+  // the drawing (`concealment`): a page's style changes under no script.
+  let concealment = new WeakMap();
+  const transparentBy = (el) => {
+    const chain = [];
+    let found = null;
+    for (let e = el; e; e = e.parentElement) {
+      const known = concealment.get(e);
+      if (known !== undefined) {
+        found = known;
+        break;
+      }
+      chain.push(e);
+      if (Number(getComputedStyle(e).opacity) === 0) {
+        found = e;
+        break;
+      }
+    }
+    chain.forEach((e) => concealment.set(e, found));
+    return found;
+  };
+
+  // Whether the page paints nothing of `el` though it is laid out with a box: hidden by visibility (its own,
+  // inherited or not), transparent, or cut to no area (a height of 0 with its overflow hidden).
+  const CLIPS = new Set(["hidden", "clip", "scroll", "auto"]);
+  let ownStyles = new WeakMap(); // el -> [hidden, clips], kept for the drawing as `concealment` is
+  const ownStyle = (el) => {
+    let known = ownStyles.get(el);
+    if (known === undefined) {
+      const style = getComputedStyle(el);
+      known = [style.visibility !== "visible", CLIPS.has(style.overflowX) || CLIPS.has(style.overflowY)];
+      ownStyles.set(el, known);
+    }
+    return known;
+  };
+  const concealed = (el, rect) => {
+    const [hidden, clips] = ownStyle(el);
+    return hidden || !!transparentBy(el) || ((rect[2] === 0 || rect[3] === 0) && clips);
+  };
+
+  // Whether the box [x, y, w, h] (host coordinates) lies wholly off the page, where no scrolling brings it: left
+  // of or above the document (left: -9999px), or right of or below all that can be scrolled to.
+  // The page's edges [left, top, right, bottom] in host coordinates, read once for all the boxes of a drawing.
+  // A page whose lines run right to left (or stack leftwards, vertical-rl) scrolls leftwards from its origin, and
+  // one whose vertical lines run upwards scrolls up: its edge is on that side (the body's writing mode is the
+  // page's, CSS Writing Modes' principal one).
+  const pageEdges = (o) => {
+    const root = document.documentElement;
+    const style = getComputedStyle(document.body || root);
+    const vertical = !style.writingMode.startsWith("horizontal");
+    const upward = vertical && (style.writingMode === "sideways-lr") === (style.direction === "ltr");
+    const leftward = vertical ? style.writingMode.endsWith("-rl") : style.direction === "rtl";
+    const left = -window.scrollX - o[0] - (leftward ? root.scrollWidth - root.clientWidth : 0);
+    const top = -window.scrollY - o[1] - (upward ? root.scrollHeight - root.clientHeight : 0);
+    return [left, top, left + root.scrollWidth, top + root.scrollHeight];
+  };
+  const offPage = (rect, [left, top, right, bottom]) => rect[0] + rect[2] <= left || rect[1] + rect[3] <= top
+    || rect[0] >= right || rect[1] >= bottom;
+
+  // The element's box, or null when the page shows nothing of it although it has one (closed <details>, hidden,
+  // transparent, cut to nothing or off the page: whyUnseen tells which). `closedOnPage`: whether the page has a
+  // closed <details> at all (most have none: no walk up then); `edges`: pageEdges(o).
+  const shownRectOf = (el, o, closedOnPage, edges) => {
+    if (closedOnPage && inClosedDetails(el)) return null;
+    const rect = rectOf(el, o);
+    return visible(rect) && (concealed(el, rect) || offPage(rect, edges)) ? null : rect;
+  };
 
   const hasClosedDetails = () => document.querySelector("details:not([open])") !== null;
 
@@ -414,7 +487,8 @@
     let drawn = 0;
     const o = origin();
     const closed = hasClosedDetails();
-    const rects = records.map((r) => r.elements.map((el) => (el ? shownRectOf(el, o, closed) : null)));
+    const edges = pageEdges(o);
+    const rects = records.map((r) => r.elements.map((el) => (el ? shownRectOf(el, o, closed, edges) : null)));
     const unions = rects.map((list) => {
       let box = null;
       for (const rect of list) {
@@ -520,6 +594,8 @@
       drawnBefore.get(key).push(r);
     }
     const memo = new Map();
+    concealment = new WeakMap(); // styles read again at each drawing, once
+    ownStyles = new WeakMap();
     let xpathCount = 0;
     let resolved = 0;
     let built = 0;
@@ -597,6 +673,9 @@
   // names an element here), "none" (display: none on the element), "none:TAG" (on an enclosing TAG), "head" (in
   // the page's <head>), "details" (inside a closed <details>), "contents" (display: contents: no box of its own)
   // or "size" (a box 0 by 0 px). What a labeller is told of a record selected with nothing to see.
+  // "visibility" (visibility: hidden on the element; "visibility:TAG": inherited from an enclosing TAG), "opacity"
+  // (opacity: 0; "opacity:TAG" on an enclosing TAG), "offpage" (placed wholly outside the page), "clipped" (no
+  // height or width, its overflow hidden).
   const whyUnseen = (record) => {
     const el = record.elements.find(Boolean);
     if (!el) return "unresolved";
@@ -605,7 +684,24 @@
       if (getComputedStyle(e).display === "none") return e === el ? "none" : `none:${e.localName}`;
       if (child && shutAway(e, child)) return "details";
     }
-    return getComputedStyle(el).display === "contents" ? "contents" : "size";
+    return whyPaintedNot(el) || (getComputedStyle(el).display === "contents" ? "contents" : "size");
+  };
+
+  // Why an element laid out with a box shows nothing there (`concealed`, `offPage`), or null.
+  const whyPaintedNot = (el) => {
+    if (getComputedStyle(el).visibility !== "visible") {
+      let from = el; // the element that set it: the outermost of those hidden around it
+      const hiddenToo = (e) => e && getComputedStyle(e).visibility !== "visible";
+      while (hiddenToo(from.parentElement)) from = from.parentElement;
+      return from === el ? "visibility" : `visibility:${from.localName}`;
+    }
+    const clear = transparentBy(el);
+    if (clear) return clear === el ? "opacity" : `opacity:${clear.localName}`;
+    const o = ensureHost() ? origin() : [0, 0];
+    const rect = rectOf(el, o);
+    if (!visible(rect)) return null;
+    if (offPage(rect, pageEdges(o))) return "offpage";
+    return concealed(el, rect) ? "clipped" : null;
   };
 
   const select = (index) => {
@@ -616,12 +712,12 @@
 
   // For every XPath: whether it resolved, the resolved element's own XPath, and its box in document
   // coordinates (null when it did not resolve); `visible` is false for elements without a rendered box, and for
-  // those a closed <details> keeps out of sight (their box is where nothing is painted).
-  // `closed`: hasClosedDetails(), asked once for all.
-  const describe = (xpath, element, o, closed) => {
+  // those whose box shows nothing (`shownRectOf`: in a closed <details>, hidden, transparent, off the page), as
+  // the drawing has it. `closed`: hasClosedDetails(), `edges`: pageEdges(o), asked once for all.
+  const describe = (xpath, element, o, closed, edges) => {
     if (!element) return { xpath, resolved: false, path: null, rect: null, visible: false };
     const rect = rectOf(element, o);
-    const shown = visible(rect) && !(closed && inClosedDetails(element));
+    const shown = visible(rect) && shownRectOf(element, o, closed, edges) !== null;
     return { xpath, resolved: true, path: rl.xpathOf(element), rect, visible: shown };
   };
 
@@ -631,7 +727,8 @@
     const o = host ? origin() : [0, 0];
     const memo = new Map();
     const closed = hasClosedDetails();
-    return JSON.stringify(xpaths.map((x) => describe(x, rl.resolve(String(x), memo), o, closed)));
+    const edges = pageEdges(o);
+    return JSON.stringify(xpaths.map((x) => describe(x, rl.resolve(String(x), memo), o, closed, edges)));
   };
 
   // Every record's badge: its label and its rendered box in document coordinates (null when not drawn). Tests.
@@ -645,7 +742,8 @@
     if (!records.length) return "[]";
     const o = origin();
     const closed = hasClosedDetails();
-    return JSON.stringify(records.map((r) => r.xpaths.map((x, j) => describe(x, r.elements[j], o, closed))));
+    const edges = pageEdges(o);
+    return JSON.stringify(records.map((r) => r.xpaths.map((x, j) => describe(x, r.elements[j], o, closed, edges))));
   };
 
   // The element's box relative to the viewport, after scrolling it into view (null if it does not resolve).
@@ -809,13 +907,15 @@
   const hideHover = () => {
     if (hoverBox) hoverBox.style.display = "none";
     if (tip) tip.style.display = "none";
-    if (hovered) report("hovered", "");
+    if (hovered || frameHovered) report("hovered", "");
     hovered = null;
+    frameHovered = null;
   };
 
   // An empty box laid over the content (a page's background or backdrop, positioned: without the page's style
-  // sheets nothing keeps it beneath) would take every hover and click meant for what shows through it, and a
-  // click would make a record of nothing. The pointer looks through such boxes to the first element beneath
+  // sheets nothing keeps it beneath), or a see-through backdrop over the whole view holding a dialog (`isBackdrop`),
+  // would take every hover and click meant for what shows through it, and a click would make a record of nothing
+  // (or of the banner). The pointer looks through such boxes to the first element beneath
   // that holds something. A box that shows something of its own is no veil though it holds nothing: a picture
   // drawn as its background, a badge whose words are generated (::before, ::after). Nor is the page itself
   // what lies beneath: a veil over nothing else is what the pointer is on.
@@ -823,10 +923,30 @@
                                 "iframe", "object", "embed", "hr"]);
   const generates = (el, pseudo) => !["none", "normal"].includes(getComputedStyle(el, pseudo).content);
   const isVeil = (el) => {
-    if (el.childElementCount || SHOWS_ITSELF.has(el.localName) || (el.textContent || "").trim()) return false;
+    if (SHOWS_ITSELF.has(el.localName)) return false;
+    const empty = !el.childElementCount && !(el.textContent || "").trim();
+    if (!empty && !mayBeBackdrop(el)) return false;
     const style = getComputedStyle(el);
     if (style.position !== "absolute" && style.position !== "fixed") return false;
-    return style.backgroundImage === "none" && !generates(el, "::before") && !generates(el, "::after");
+    if (style.backgroundImage !== "none" || generates(el, "::before") || generates(el, "::after")) return false;
+    return empty || isBackdrop(el, style);
+  };
+
+  // A backdrop holding a dialog (a cookie banner's): a positioned box over the whole view, see-through (its
+  // colour or itself not opaque), with no text of its own, only what its children show. Where the pointer is on
+  // it and on none of them, what shows through it is what the pointer is on. Not a box smaller than the view (a
+  // card placed absolutely: its padding is the card's), nor an opaque one (what lies beneath is not seen).
+  const mayBeBackdrop = (el) => ![...el.childNodes].some((n) => n.nodeType === 3 && n.data.trim());
+  const seeThrough = (style) => {
+    const alpha = /^rgba\(.*,\s*([\d.]+)\)$/.exec(style.backgroundColor);
+    return Number(style.opacity) < 1 || (alpha !== null && Number(alpha[1]) < 1);
+  };
+  const isBackdrop = (el, style) => {
+    if (!seeThrough(style)) return false;
+    const r = el.getBoundingClientRect();
+    const root = document.documentElement;
+    return r.left <= 0 && r.top <= 0 && r.right >= (root.clientWidth || innerWidth)
+      && r.bottom >= (root.clientHeight || innerHeight);
   };
   const isPage = (el) => el === document.documentElement || el === document.body;
   const beneathVeils = (el, x, y) => {
@@ -837,9 +957,11 @@
 
   const hover = (el) => {
     if (!(el instanceof Element) || el === hovered) return;
+    if (holdsADocument(el)) return hoverFrame(el);
     guardRules();
     const path = rl.xpathOf(el);
     if (path === null || !ensureHost()) return hideHover();
+    frameHovered = null;
     hovered = el;
     tip.replaceChildren(path);
     const text = shortText(el);
@@ -890,6 +1012,90 @@
 
   const focusInFrame = () => holdsADocument(document.activeElement);
 
+  // ---- frames and shadow roots: what a click cannot label -------------------------------------------------
+
+  // A click is reported as the element's XPath; one on what RecordLens does not address carries what that is in
+  // front of the XPath, which always starts with "/" (record_actions reads these, IN_FRAME and IN_SHADOW there):
+  // "frame:" and the frame's XPath for a click inside a frame of the page (or on the frame itself); "shadow:" and
+  // the element's for a click on what a shadow root of the element shows.
+  const IN_FRAME = "frame:";
+  const IN_SHADOW = "shadow:";
+  // What the line above the page says while the pointer is over a frame (an XPath names nothing there).
+  const FRAME_SAYS = "a frame of the page: a click there makes no record, as what a frame shows cannot be labelled "
+    + "(RecordLens reads the page's own document, not its frames)";
+
+  // The pointer is over a frame: what was hovered is no longer, and the line above the page says the frame's
+  // content cannot be labelled (it would otherwise go on promising what a click did on the last element hovered:
+  // the page gets no pointer event from inside a frame).
+  let frameHovered = null;
+  const hoverFrame = (frame) => {
+    if (frameHovered === frame && !hovered) return;
+    hideHover();
+    frameHovered = frame;
+    report("hovered", FRAME_SAYS);
+  };
+
+  // A frame whose document is the page's own origin (a srcdoc frame) tells when the pointer moves in it; others
+  // do not, and the frame is said once it takes a click (the page's window loses the focus to it).
+  const watchFrame = (frame) => {
+    let inner = null;
+    try {
+      inner = frame.contentDocument;
+    } catch (e) {
+      inner = null;
+    }
+    if (!inner || watchedFrames.has(inner)) return;
+    watchedFrames.add(inner);
+    inner.addEventListener("mousemove", () => hoverFrame(frame), { capture: true, passive: true });
+  };
+  const watchedFrames = new WeakSet();
+  const FRAMES = "iframe, frame, object";
+  const watchFrames = () => {
+    for (const frame of document.querySelectorAll(FRAMES)) {
+      if (!holdsADocument(frame) && !(frame instanceof HTMLObjectElement)) continue;
+      watchFrame(frame);
+      frame.addEventListener("load", () => watchFrame(frame));
+    }
+  };
+
+  // The page's window gives the focus to a frame: a click inside it (a press of Tab moves the keys there too,
+  // which is no click: E says that case, and the keys stay in the frame).
+  let tabbedAt = -Infinity;
+  const onBlur = () => {
+    const frame = document.activeElement;
+    if (!annotating || !holdsADocument(frame) || performance.now() - tabbedAt < 500) return;
+    guardRules();
+    const path = rl.xpathOf(frame);
+    hoverFrame(frame);
+    if (path !== null) report("clicked", IN_FRAME + path);
+    // The focus back on the page, so that the next click in the frame is told too (a frame that kept it would
+    // take further clicks unseen); at the next frame, as the page's timers do not run here (a saved page's
+    // scripts are off).
+    requestAnimationFrame(() => {
+      frame.blur();
+      window.focus();
+    });
+  };
+
+  // Elements that may hold a shadow root (HTML's "attach a shadow root", as core/page/dom.py's SHADOW_HOST_TAGS),
+  // and custom elements.
+  const SHADOW_HOSTS = new Set(["article", "aside", "blockquote", "body", "div", "footer", "h1", "h2", "h3", "h4",
+                                "h5", "h6", "header", "main", "nav", "p", "section", "span"]);
+  const mayHostShadow = (el) => el.namespaceURI === "http://www.w3.org/1999/xhtml"
+    && (SHADOW_HOSTS.has(el.localName) || el.localName.includes("-"));
+
+  // Whether the point (x, y) on `el` shows what a shadow root of `el` holds. An open one is there to see; of a
+  // closed one, the caret at the point is put beside `el` in its parent: the text there is in no node of the
+  // document's (on an empty box, or on the element's own text, the caret is inside it).
+  const showsShadowAt = (el, x, y) => {
+    if (!mayHostShadow(el) || el === document.body) return false;
+    if (el.shadowRoot) return true;
+    const at = document.caretPositionFromPoint ? document.caretPositionFromPoint(x, y) : null;
+    if (!at || !el.parentNode || at.offsetNode !== el.parentNode) return false;
+    const index = Array.prototype.indexOf.call(el.parentNode.childNodes, el);
+    return at.offset === index || at.offset === index + 1;
+  };
+
   // The element the keyboard is on in the page (Tab moved it there), as an XPath; null when none is (the page
   // itself, an element inside a frame, or something the addressing rules leave out).
   const focusedPath = () => {
@@ -929,11 +1135,17 @@
     if (!(el instanceof Element)) return;
     guardRules();
     const path = rl.xpathOf(el);
-    if (path !== null) report("clicked", path);
+    if (path === null) return;
+    if (holdsADocument(el)) report("clicked", IN_FRAME + path);
+    else report("clicked", (showsShadowAt(el, event.clientX, event.clientY) ? IN_SHADOW : "") + path);
   };
 
   // Capture phase on window: runs before any handler of the page's own.
   window.addEventListener("click", onClick, true);
+  window.addEventListener("blur", onBlur);
+  window.addEventListener("keydown", (e) => {
+    if (e.key === "Tab") tabbedAt = performance.now();
+  }, true);
   window.addEventListener("auxclick", (e) => annotating && !e.altKey && e.preventDefault(), true);
   document.addEventListener("mousemove", onMove, { capture: true, passive: true });
   document.addEventListener("mouseleave", onLeave, true);
@@ -998,8 +1210,10 @@
   if (document.readyState === "complete") judgeSvgsFromNowOn();
   else window.addEventListener("load", judgeSvgsFromNowOn);
 
+  window.addEventListener("load", watchFrames);
   document.addEventListener("DOMContentLoaded", () => {
     unlockThePage();
+    watchFrames();
     connect();
     if (typeof ResizeObserver !== "undefined" && document.body) {
       new ResizeObserver(scheduleLayout).observe(document.body);

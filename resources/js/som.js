@@ -462,7 +462,8 @@
     if (typeof xpath !== "string" || !xpath.startsWith("/")) return null;
     let node = document.documentElement;
     for (const step of xpath.split("/").slice(1)) {
-      const match = /^([^[\]/]+)\[(\d+)\]$/.exec(step);
+      // The tag is all before the step's last [k]: overlay.js's STEP, the core's keys (a tag may hold brackets).
+      const match = /^(.+)\[(\d+)\]$/.exec(step);
       if (!match || !node) return null;
       let k = 0;
       let found = null;
