@@ -393,8 +393,8 @@ class RecordActions:
                                f"({window.keys_for('undo')} brings it back)")
             window.reload_labels([])
             return
-        verb = "add to" if len(xpaths) > len(current.xpaths) else "remove from"
-        self.picked = (current.id, xpath) if verb == "add to" else None
+        verb = "add to" if adding else "remove from"
+        self.picked = (current.id, xpath) if adding else None
         unresolved = [x for x in current.unresolved if x in xpaths]
         made = self.edit(f"{verb} record", lambda: project.edit(current.id, xpaths, person, unresolved=unresolved))
         window.reload_labels([current.id])
@@ -402,7 +402,7 @@ class RecordActions:
             return
         held = [n for n in found.within if n != number] if adding else []
         shared = [n for n in found.holders if n != number] if adding else []
-        if verb == "add to" and (around or held or shared):
+        if adding and (around or held or shared):
             undo = window.keys_for("undo")
             holds = f" It holds {records_named(held)} as well ({undo} takes it back)." if held else ""
             also = (f" It is {records_named(shared)}'s element too: two records now share it ({undo} takes it "
