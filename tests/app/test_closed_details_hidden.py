@@ -13,7 +13,7 @@ import pytest
 
 from recordlens.annotator.labelling.record_panel import HIDDEN_MARK
 from tests.app.page_helpers import js
-from tests.app.window_helpers import imported_project, open_window, said
+from tests.app.window_helpers import record_rows, said, window_on_page
 
 pytestmark = pytest.mark.app
 
@@ -34,16 +34,8 @@ HIDDEN = {2: "its element is hidden (display: none on an enclosing <div>)", 3: I
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path):
-    folder = imported_project(tmp_path, {"html/2.html": PAGE, "gt/2.json": json.dumps(TRUTH)})
-    win = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
-    win.wait_until_drawn()
-    yield win
-    win.close()
-
-
-def row_lines(window) -> list[str]:
-    rows = window.record_panel.list
-    return [rows.item(k).text() for k in range(rows.count())]
+    with window_on_page(qtbot, tmp_path, PAGE, TRUTH, name='2') as win:
+        yield win
 
 
 def test_chromium_gives_closed_details_content_a_box_which_the_overlay_does_not_take_for_shown(window):
@@ -58,8 +50,8 @@ def test_chromium_gives_closed_details_content_a_box_which_the_overlay_does_not_
 
 
 def test_a_record_in_a_closed_details_is_marked_hidden_drawn_nowhere_and_said_when_selected(qtbot, window):
-    qtbot.waitUntil(lambda: sum(HIDDEN_MARK in line for line in row_lines(window)) == len(HIDDEN), timeout=10_000)
-    assert [k + 1 for k, line in enumerate(row_lines(window)) if HIDDEN_MARK in line] == sorted(HIDDEN)
+    qtbot.waitUntil(lambda: sum(HIDDEN_MARK in line for line in record_rows(window)) == len(HIDDEN), timeout=10_000)
+    assert [k + 1 for k, line in enumerate(record_rows(window)) if HIDDEN_MARK in line] == sorted(HIDDEN)
     assert "not displayed on the page: " + IN_CLOSED_DETAILS in window.record_panel.list.item(2).toolTip()
     summary = window.page_view.wait_until_drawn()
     assert summary.unseen[2] == "details" and summary.unseen[4] == "details"

@@ -4,13 +4,12 @@ nothing drawn: the status bar says so and why, and the record list marks such re
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from recordlens.annotator.labelling.record_panel import HIDDEN_MARK
-from tests.app.window_helpers import imported_project, key, open_window, said
+from tests.app.window_helpers import key, record_rows, said, window_on_page
 
 pytestmark = pytest.mark.app
 
@@ -30,21 +29,13 @@ HIDDEN = {2: "its element is hidden (display: none)",
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path):
-    folder = imported_project(tmp_path, {"html/1.html": PAGE, "gt/1.json": json.dumps(TRUTH)})
-    win = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
-    win.wait_until_drawn()
-    yield win
-    win.close()
-
-
-def row_lines(window) -> list[str]:
-    panel = window.record_panel.list
-    return [panel.item(k).text() for k in range(panel.count())]
+    with window_on_page(qtbot, tmp_path, PAGE, TRUTH) as win:
+        yield win
 
 
 def test_the_record_list_marks_the_records_the_page_does_not_display(qtbot, window):
-    qtbot.waitUntil(lambda: sum(HIDDEN_MARK in line for line in row_lines(window)) == len(HIDDEN), timeout=10_000)
-    lines = row_lines(window)
+    qtbot.waitUntil(lambda: sum(HIDDEN_MARK in line for line in record_rows(window)) == len(HIDDEN), timeout=10_000)
+    lines = record_rows(window)
     assert [k + 1 for k, line in enumerate(lines) if HIDDEN_MARK in line] == sorted(HIDDEN)
     assert all(HIDDEN_MARK in line.splitlines()[1] for line in lines if HIDDEN_MARK in line)  # the second line
     tip = window.record_panel.list.item(2).toolTip()

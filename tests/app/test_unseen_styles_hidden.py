@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from recordlens.annotator.labelling.record_panel import HIDDEN_MARK
-from tests.app.window_helpers import imported_project, open_window, said
+from tests.app.window_helpers import record_rows, said, window_on_page
 
 pytestmark = pytest.mark.app
 
@@ -35,16 +35,8 @@ REASONS = [None, "visibility", "visibility:section", "opacity", "opacity:section
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path):
-    folder = imported_project(tmp_path, {"html/1.html": PAGE, "gt/1.json": json.dumps(TRUTH)})
-    win = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
-    win.wait_until_drawn()
-    yield win
-    win.close()
-
-
-def row_lines(window) -> list[str]:
-    rows = window.record_panel.list
-    return [rows.item(k).text() for k in range(rows.count())]
+    with window_on_page(qtbot, tmp_path, PAGE, TRUTH) as win:
+        yield win
 
 
 def test_records_painted_nowhere_are_marked_hidden_with_their_reason_and_drawn_nowhere(qtbot, window):
@@ -52,7 +44,7 @@ def test_records_painted_nowhere_are_marked_hidden_with_their_reason_and_drawn_n
     assert list(summary.unseen) == REASONS
     assert summary.boxes == 2  # the shown card and the faint one: no empty box where nothing is painted
     hidden = [k for k, why in enumerate(REASONS) if why]
-    qtbot.waitUntil(lambda: [k for k, line in enumerate(row_lines(window)) if HIDDEN_MARK in line] == hidden,
+    qtbot.waitUntil(lambda: [k for k, line in enumerate(record_rows(window)) if HIDDEN_MARK in line] == hidden,
                     timeout=10_000)
     badges = json.loads(window.page_view.offline.run_js("__recordlens.overlay.badgeRects()"))
     assert [k for k, badge in enumerate(badges) if badge is None] == hidden

@@ -4,7 +4,9 @@ says: in its status bar and in its recent messages."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtTest import QTest
@@ -64,6 +66,25 @@ def open_window(folder: Path, settings_file: Path, *, settings: Settings | None 
         qtbot.waitExposed(window)
     assert window.page_view.wait_until_loaded(timeout_ms)
     return window
+
+
+@contextmanager
+def window_on_page(qtbot, folder: Path, page: str, truth: Sequence[Sequence[str]], name: str = "1"
+                   ) -> Iterator[MainWindow]:
+    """The main window on a project of one page (`page`'s HTML, labelled `truth`), its records drawn; closed after."""
+    project = imported_project(folder, {f"html/{name}.html": page, f"gt/{name}.json": json.dumps(truth)})
+    window = open_window(project, folder / "settings.json", qtbot=qtbot)
+    window.wait_until_drawn()
+    try:
+        yield window
+    finally:
+        window.close()
+
+
+def record_rows(window: MainWindow) -> list[str]:
+    """The lines of the record list, one entry per record row."""
+    rows = window.record_panel.list
+    return [rows.item(k).text() for k in range(rows.count())]
 
 
 def click(window: MainWindow, xpath: str) -> None:
