@@ -131,6 +131,9 @@ def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 -
     return args.screenshot
 
 
+# What a start with no screen to show the window on is told (see `qt.env.display_problem`).
+NO_DISPLAY_ADVICE = ("the window needs a screen: run it on the desktop (or over `ssh -X`), or save a picture of "
+                     f"the window with `{PROG} [PROJECT] --screenshot FILE` (`xvfb-run -a` gives it a virtual one)")
 HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc")  # Qt platforms no person looks at on this machine
 START_ERROR_MS = 120_000  # a start error's dialog closes itself after this: a run nobody answers still ends
 
@@ -219,6 +222,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format=f"{PROG}: %(levelname)s: %(message)s")
     from .qt import env as qt_env
 
+    problem = qt_env.display_problem(headless_allowed=bool(args.screenshot))
+    if problem is not None:
+        print(f"{PROG}: error: {problem}: {NO_DISPLAY_ADVICE}", file=sys.stderr)
+        return 2
     app = qt_env.create_application([sys.argv[0] if sys.argv and sys.argv[0] else PROG])
     try:
         window = open_window(args)

@@ -91,6 +91,14 @@ from .zoom import ZoomControl
 _BUTTONS = (("accept", "Accept"), ("reject", "Reject"), ("new_record", "New"), ("siblings", "Siblings"),
             ("merge", "Merge"), ("split", "Split"), ("delete", "Delete"), ("propose", "Propose"))
 
+# The shortcuts that act on the page on show (its records, its status, its history): with no page open they say
+# how to open one rather than nothing at all.
+OF_THE_PAGE_ON_SHOW = frozenset({
+    "accept", "reject", "new_record", "merge", "split", "delete", "siblings", "select_list", "select_all",
+    "parent_element", "child_element", "next_record", "previous_record", "focused_element",
+    "history", "propose", "mark_labelled", "mark_reviewed", "remove_page",
+})
+
 
 class Breadcrumb(QLabel):
     """The hovered element's XPath, text and records on one line above the page.
@@ -366,13 +374,30 @@ class MainWindow(QMainWindow):
         self.actions_by_name["cancel_job"].setEnabled(False)
 
     def _handler(self, name: str) -> Callable[[], None]:
-        """What a shortcut's action does: `do_NAME` of the window or of the controller it belongs to."""
+        """What a shortcut's action does: `do_NAME` of the window or of the controller it belongs to; one that acts
+        on the page on show says, with no page open, how to get one (it did nothing, and said nothing)."""
         for owner in (self, self.record_actions, self.reviewing, self.jobs, self.tools, self.zoom,
                       self.importing):
             handler = getattr(owner, f"do_{name}", None)
             if handler is not None:
-                return handler
+                return self._on_a_page(handler) if name in OF_THE_PAGE_ON_SHOW else handler
         raise LookupError(f"nothing does shortcut {name!r}")
+
+    def _on_a_page(self, handler: Callable[[], None]) -> Callable[[], None]:
+        def with_a_page() -> None:
+            if self.page_name is None:
+                self.message(self.no_page_words())
+            else:
+                handler()
+
+        return with_a_page
+
+    def no_page_words(self) -> str:
+        """What a key that needs a page says while none is open: a project with no pages says how to import some."""
+        if self.project.pages():
+            return f"no page open: open one from the page list first ({self.keys_for('go_to_pages')}, then Enter)"
+        return (f"no page open: this project has no pages yet; import saved pages first "
+                f"({self.keys_for('import_pages')}, or a folder with {self.keys_for('import_folder')})")
 
     def _grey_when_nothing_to(self, can_changed: SignalInstance, name: str) -> None:
         """Undo or redo greyed out while there is nothing to take back, and its keys then answering why rather

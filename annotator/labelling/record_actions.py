@@ -521,6 +521,10 @@ class RecordActions:
         ids = self.window.record_panel.selected_ids()
         if self.window.page_name is None or self.window.reviewing.active():
             return None
+        if not self.window.labels:  # nothing that J / K or a click on a row could select
+            self.window.message(f"{self._no_records_words()}: {self.window.keys_for('propose')} proposes some, or a "
+                                "click on an element of the page starts one")
+            return None
         if (count == "one" and len(ids) != 1) or (count == "some" and not ids) or (count == "two" and len(ids) < 2):
             self.window.message(f"select {_WANTED[count]} first (J / K, or click its row)")
             return None
@@ -766,6 +770,11 @@ class RecordActions:
         window = self.window
         ids = window.record_panel.shown_ids()  # with words in the finder, the records found
         selected = [i for i in window.record_panel.selected_ids() if i in ids]
+        if not ids and step < 0:  # K: no record to go back to, and not the next page to offer
+            self.offered_next = False
+            before = window.page_list.neighbour(window.page_name, -1)
+            window.message(self._no_records_words() + (f"; PgUp opens page {before}" if before is not None else ""))
+            return
         at_end = not ids or (step > 0 and bool(selected) and selected[-1] == ids[-1])
         if at_end:
             following = window.page_list.neighbour(window.page_name, 1)
@@ -775,8 +784,10 @@ class RecordActions:
                 window.message(f"page {following}")  # not the offer, still in the status bar, to open it
                 return
             self.offered_next = following is not None
-            window.message(f"last record of page {window.page_name}: J again opens page {following} (PgDn)"
-                           if following is not None else f"last record of the last page ({window.page_name})")
+            where = f"last record of page {window.page_name}" if ids else self._no_records_words()
+            window.message(f"{where}: J again opens page {following} (PgDn)" if following is not None
+                           else f"last record of the last page ({window.page_name})" if ids
+                           else f"{where}, the last page")
             return
         self.offered_next = False
         if step < 0 and selected == ids[:1]:
@@ -786,6 +797,13 @@ class RecordActions:
             return
         index = ids.index(selected[-1 if step > 0 else 0]) + step if selected else (0 if step > 0 else len(ids) - 1)
         window.select_records([ids[max(0, min(len(ids) - 1, index))]])
+
+    def _no_records_words(self) -> str:
+        """A page with no record to select: none at all, or none that the finder's words find."""
+        window = self.window
+        if window.record_panel.found_ids() is not None and window.labels:
+            return f"no record found on page {window.page_name} (Esc lists every record)"
+        return f"no records on page {window.page_name}"
 
     def do_next_record(self) -> None:
         self._step_record(1)

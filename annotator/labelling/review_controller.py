@@ -362,9 +362,12 @@ class ReviewController:
             if chosen != NO_RUN:
                 self.start_review(chosen)
                 return
-            self.window.message("nothing to review yet: a run (Propose, or `recordlens extract` then `runs --add`) "
-                                "or another annotator's labels (`recordlens import --annotator NAME`) is reviewed "
-                                "here", 15000)
+            # Only a Propose with Gemini is stored as a run: the offline one (the default) gives the page records
+            # to judge, and a user who has just pressed P must not be sent to press it again.
+            self.window.message("nothing to review yet: a run is reviewed here, and only Propose with Gemini stores "
+                                "one (an offline Propose gives the page records to judge with A / R, not a run); "
+                                "or `recordlens extract` then `runs --add`, or another annotator's labels "
+                                "(`recordlens import --annotator NAME`)", 15000)
         tabs.setCurrentWidget(self.panel)
 
     def _take_up_last_review(self) -> None:

@@ -7,8 +7,11 @@ point (the app, the tests) goes through `create_application()` or calls `prepare
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import sys
+from collections.abc import Mapping
 
 # The scheme that serves page HTML from memory with its charset stated (see page_loader).
 PAGE_SCHEME = b"recordlens-page"
@@ -59,7 +62,8 @@ def prepare() -> None:
     if _prepared:
         return
     os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
-    # A user's explicit platform choice wins; only a machine with no display at all gets offscreen.
+    # A user's explicit platform choice wins; only a machine with no display at all gets offscreen (a program with
+    # no window to show, a screenshot: the annotator's window refuses first, see `display_problem`).
     if not os.environ.get("QT_QPA_PLATFORM") and not (
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     ):
@@ -71,6 +75,42 @@ def prepare() -> None:
 
     QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
     _prepared = True
+
+
+def display_problem(environ: Mapping[str, str] = os.environ, *, headless_allowed: bool = False) -> str | None:
+    """Why a window cannot be shown here, said before Qt is asked (None: it can). With no display Qt would fall
+    back to its offscreen platform (see `prepare`) and an interactive app would wait for ever for keys nobody can
+    press; with an X display it cannot reach, Qt aborts with advice to reinstall. A platform chosen explicitly
+    (QT_QPA_PLATFORM: the tests', a CI's) is left to Qt, and `headless_allowed` (a screenshot) takes offscreen."""
+    if environ.get("QT_QPA_PLATFORM") or sys.platform in ("darwin", "win32"):  # those have their screen
+        return None
+    display, wayland = environ.get("DISPLAY"), environ.get("WAYLAND_DISPLAY")
+    if not (display or wayland):
+        return None if headless_allowed else "no display (DISPLAY is not set)"
+    if display and not wayland and not _x_display_reachable(display):
+        return f"cannot connect to display {display} (a stale DISPLAY, or an `ssh -X` session that has ended?)"
+    return None
+
+
+def _x_display_reachable(display: str) -> bool:
+    """Whether an X connection to `display` opens, asked of libxcb as Qt's xcb platform asks it (its address,
+    its authorisation). Without libxcb nothing can be told: Qt is left to say what it says."""
+    library = ctypes.util.find_library("xcb")
+    if library is None:
+        return True
+    try:
+        xcb = ctypes.CDLL(library)
+    except OSError:
+        return True
+    xcb.xcb_connect.restype = ctypes.c_void_p
+    xcb.xcb_connect.argtypes = (ctypes.c_char_p, ctypes.c_void_p)
+    xcb.xcb_connection_has_error.argtypes = (ctypes.c_void_p,)
+    xcb.xcb_disconnect.argtypes = (ctypes.c_void_p,)
+    connection = xcb.xcb_connect(display.encode(), None)
+    try:
+        return xcb.xcb_connection_has_error(connection) == 0
+    finally:
+        xcb.xcb_disconnect(connection)  # an error connection is freed the same way
 
 
 def _register_page_scheme() -> None:

@@ -54,6 +54,50 @@ def _without_fragment(url: QUrl) -> str:
     return url.toString().partition("#")[0]
 
 
+_SRCSET_URL = re.compile(r"[\s,]*(\S+)")  # a candidate's URL: no blank in it (commas ending it are not of it)
+_DESCRIPTORS = re.compile(r"(?:[^,(]|\([^)]*\))*")  # up to the comma that ends the candidate
+
+
+def srcset_urls(value: str) -> list[str]:
+    """The URLs of a `srcset`'s candidates, read as the HTML standard reads them (their descriptors skipped)."""
+    urls: list[str] = []
+    at = 0
+    while (match := _SRCSET_URL.match(value, at)) is not None:
+        url, at = match.group(1), match.end()
+        if url.endswith(","):  # "a.jpg, b.jpg": the comma ends the candidate, it has no descriptors
+            url = url.rstrip(",")
+        else:
+            at = _DESCRIPTORS.match(value, at).end()  # type: ignore[union-attr] - it matches "" at worst
+        if url:
+            urls.append(url)
+    return urls
+
+
+def responsive_images(html: str, page_url: QUrl) -> dict[str, str]:
+    """Each address a responsive image may be fetched from (a `<picture>`'s sources and image, an `<img
+    srcset>`'s candidates) -> the image's first one, as absolute URLs. Chromium picks a candidate for the width
+    the view has when it reads the element, and a page opened in a fresh renderer is sometimes read before the
+    view's width reaches it: it then fetches a second candidate once it does. The blocked count takes the image
+    once, however many of its candidates were asked for."""
+    if "srcset" not in html:  # no responsive image (the common page): not parsed again
+        return {}
+    from selectolax.lexbor import LexborHTMLParser
+
+    tree = LexborHTMLParser(html)
+    base = tree.css_first("base[href]")
+    base_url = page_url.resolved(QUrl(base.attributes.get("href") or "")) if base is not None else page_url
+    images = [[*picture.css("source[srcset]"), *picture.css("img")] for picture in tree.css("picture")]
+    images += [[img] for img in tree.css("img[srcset]") if img.parent is None or img.parent.tag != "picture"]
+    firsts: dict[str, str] = {}
+    for elements in images:
+        urls = [_without_fragment(base_url.resolved(QUrl(url))) for element in elements
+                for url in [*srcset_urls(element.attributes.get("srcset") or ""), element.attributes.get("src")]
+                if url and not url.startswith("data:")]
+        for url in urls:
+            firsts.setdefault(url, urls[0])
+    return firsts
+
+
 class RequestBlocker(QWebEngineUrlRequestInterceptor):
     """Lets through only the URLs of the page being shown; records everything else it blocks."""
 
@@ -203,6 +247,7 @@ class OfflinePage(QObject):
         self._closed = False
         self._archive_folder: Path | None = None  # where archives made in memory are written for Chromium
         self.refused_navigations: list[str] = []
+        self._image_of: dict[str, str] = {}  # a responsive image's addresses -> its first (see `blocked_count`)
         self._refusals_to_absorb = 0
         self.page.loadFinished.connect(self._on_load_finished)
         self.page.navigationRequested.connect(self._guard_navigation)
@@ -215,8 +260,10 @@ class OfflinePage(QObject):
 
     @property
     def blocked_count(self) -> int:
-        """Distinct addresses blocked: a page asking again for the same one (it does at every zoom) is counted once."""
-        return len(set(self.blocker.blocked_urls))
+        """Distinct addresses blocked: a page asking again for the same one (it does at every zoom) is counted once,
+        and so is a responsive image whatever candidates of it were asked for (`responsive_images`): the count of
+        one page is the same at every opening."""
+        return len({self._image_of.get(url, url) for url in self.blocker.blocked_urls})
 
     def reset_blocked(self) -> None:
         self.blocker.blocked_urls.clear()
@@ -231,12 +278,14 @@ class OfflinePage(QObject):
         # Only the page on show is kept: a 10 MB page per visit would otherwise pile up.
         self.scheme_handler.clear()
         self.scheme_handler.put(url, html.encode("utf-8", errors="surrogatepass"), HTML_CONTENT_TYPE)
+        self._image_of = responsive_images(html, url)
         self._start(url)
         return url
 
     def load_mhtml(self, path: str | Path) -> QUrl:
         """Show an MHTML snapshot; its own parts load from the archive, nothing else loads."""
         url = QUrl.fromLocalFile(str(Path(path).resolve()))
+        self._image_of = {}  # Chromium drops an archive's requests for what it does not hold: none is counted
         self._start(url)
         return url
 

@@ -355,7 +355,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         except COMMAND_STOPS:  # Ctrl+C, SIGTERM, stdout gone
             print(_export_stopped(reached, args.out, replacing), file=sys.stderr)
             raise
-    print(f"exported {_exported(summary, args.format, args.all_pages)} as {args.format} to {args.out}")
+    # The file itself for jsonl and csv: --out is the folder it goes in, which a name like labels.jsonl hides
+    written = args.out if replacing is None else replacing.path
+    print(f"exported {_exported(summary, args.format, args.all_pages)} as {args.format} to {written}")
     if replacing is not None:
         replacing.said()
     if summary.unlabelled:

@@ -35,7 +35,7 @@ from pathlib import Path
 import sqlite_utils
 
 from ..errors import full_disk
-from ..page.dataset import LoadedPage, dataset_pages, load_page, natural_key
+from ..page.dataset import PAGE_SUFFIXES, LoadedPage, dataset_pages, load_page, natural_key
 from .adjudication import KEEP, MERGED, Adjudication
 from .agent_data import AgentData
 from .db import Connection, Provenance, StoreError, connect, dumps, full_or_nearly, now
@@ -185,7 +185,7 @@ def init_project(folder: str | Path) -> Project:
     if (root / PROJECT_DB).exists():
         raise StoreError(f"{root} is already a RecordLens project")
     if root.exists() and not root.is_dir():
-        raise StoreError(f"{root} exists and is not a folder")
+        raise StoreError(f"{root} exists and is not a folder{_a_saved_page(root)}")
     (root / SNAPSHOTS).mkdir(parents=True, exist_ok=True)
     return _open(root)
 
@@ -204,8 +204,19 @@ def _not_a_project(root: Path) -> str:
             return f"there is no folder {root}; did you mean {' or '.join(str(p) for p in near)}?"
         return (f"there is no folder {root}; create a project there with "
                 f"`recordlens project init {shlex.quote(str(root))}`")
+    if not root.is_dir():  # `project init` of a file would be refused: a project is a folder
+        return (f"{root} is a file, not a RecordLens project (a folder holding {PROJECT_DB})"
+                f"{_a_saved_page(root) or '; create one with `recordlens project init DIR`'}")
     return (f"{root} is not a RecordLens project (no {PROJECT_DB}); create one with "
             f"`recordlens project init {shlex.quote(str(root))}`")
+
+
+def _a_saved_page(path: Path) -> str:
+    """For a saved page given where a project folder goes, how to make a project of it; "" for another file."""
+    if path.suffix.lower() not in PAGE_SUFFIXES:
+        return ""
+    return (f" (a saved page: `recordlens project init P` creates a project P, then "
+            f"`recordlens import {shlex.quote(str(path))} --project P` brings the page into it)")
 
 
 def _projects_named_like(root: Path) -> list[Path]:
