@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -105,7 +106,7 @@ class QtSiteBrowser:
         if action == "click":
             self._click(self._need(step))
         elif action == "type":
-            self._type(self._need(step), step.value or "")
+            self._type(self._need(step), step.value or "", submit=step.submit)
         elif action == "scroll":
             self._scroll(step.target, step.value or "down")
         elif action == "wait":
@@ -123,17 +124,26 @@ class QtSiteBrowser:
     # -- beyond the protocol ----------------------------------------------------------------------------------
 
     def locate(self, target: Target) -> Target | None:
-        """The element `target` names by core's identity rule: among the numbered elements in view first, then
-        among every interactive element of the page (a recording may have scrolled differently)."""
+        """The element `target` names by core's identity rule, its XPath first over the whole page: among the
+        numbered elements in view, then among every interactive element of the page (a recording may have
+        scrolled differently). Only then its other identities, in view first. An XPath out of view must win
+        over whatever now sits at the recorded box in view (another row of a long list)."""
         observation = self.last or self.observe()
-        found = find_target(target, observation.elements)
-        if found is None:
-            whole = self.browser.mark(whole_page=True, draw=False)
-            found = find_target(target, whole.elements)
+        whole: list[Target] | None = None
+
+        def whole_page() -> list[Target]:
+            nonlocal whole
+            if whole is None:
+                whole = [replace(e, label=None) for e in self.browser.mark(whole_page=True, draw=False).elements]
+                self.browser.mark()  # the marks shown again are the viewport's
+            return whole
+
+        if target.xpath:
+            found = _by_xpath(target.xpath, observation.elements) or _by_xpath(target.xpath, whole_page())
             if found is not None:
-                found = replace(found, label=None)  # not a number on any screenshot
-            self.browser.mark()  # the marks shown again are the viewport's
-        return found
+                return found
+        # Numbers are per screenshot: an element beyond the view has none (`label=None`).
+        return find_target(target, observation.elements) or find_target(target, whole_page())
 
     def close(self) -> None:
         if self._owned:
@@ -175,7 +185,7 @@ class QtSiteBrowser:
         QTest.mouseClick(self._input(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
         self._settle()
 
-    def _type(self, target: Target, text: str) -> None:
+    def _type(self, target: Target, text: str, *, submit: bool = True) -> None:
         self._refuse_unless_text_field(target)
         point = self._point(target)
         widget = self._input()
@@ -187,7 +197,10 @@ class QtSiteBrowser:
             _key_clicks(widget, text)
         else:
             QTest.keyClick(widget, Qt.Key.Key_Delete)
-        QTest.keyClick(widget, Qt.Key.Key_Return)
+        if submit:  # the grammar's Type; a person's typing committed by leaving the field pressed no Enter
+            QTest.keyClick(widget, Qt.Key.Key_Return)
+        # Not left by script: a blur run as JavaScript can overtake the keys on their way to the page. The next
+        # step's click leaves the field, as the person's did.
         self._settle()
 
     def _refuse_unless_text_field(self, target: Target) -> None:
@@ -228,6 +241,10 @@ def _key_clicks(widget, text: str) -> None:  # noqa: ANN001 - the view's focus p
             continue
         for action in (QTest.KeyAction.Press, QTest.KeyAction.Release):
             QTest.sendKeyEvent(action, widget, Qt.Key.Key_unknown, run, Qt.KeyboardModifier.NoModifier)
+
+
+def _by_xpath(xpath: str, elements: Sequence[Target]) -> Target | None:
+    return next((e for e in elements if e.xpath == xpath), None)
 
 
 def _name(target: Target) -> str:

@@ -195,7 +195,10 @@ class Recorder(QObject):
         if kind == "click":
             step = replace(step, action="click", target=self._target(data))
         elif kind == "type":
-            step = replace(step, action="type", target=self._target(data), value=str(data.get("value") or ""))
+            # Enter pressed, or the field left (Tab, a click elsewhere, a Wait, an answer, Stop): replay presses
+            # Enter only where the person did, so that it submits no form the person did not
+            step = replace(step, action="type", target=self._target(data), value=str(data.get("value") or ""),
+                           submit=data.get("submit") is True)
         elif kind == "scroll":
             direction = data.get("direction")
             step = replace(step, action="scroll", value=direction if direction in SCROLL_DIRECTIONS else "down")
@@ -217,15 +220,30 @@ class Recorder(QObject):
             return
         else:
             return
-        before = self.observation
+        if kind == "type" and self._click_follows():
+            # Typing committed by the click on the form's button (leaving the field): the page may be loading the
+            # result already. The click is a step on the page as it was, with its number and screenshot there,
+            # so the Type's "after" is that page too, observed before the typing.
+            self._append(replace(step, screenshot_after=self._shot), came_at)
+            return
+        before, before_shot = self.observation, self._shot
         self.browser.settle()
         self._observe()  # also numbers the page again where a scroll hid the numbers, moved or not
+        if kind == "type" and self._click_follows():
+            # The click came while the Type was handled: what was observed may be the click's next page.
+            self.observation, self._shot = before, before_shot
+            self._append(replace(step, screenshot_after=before_shot), came_at)
+            return
         # As the agent loop judges it: a scroll that loaded more of the page in place moved it.
         if kind == "scroll" and self.observation.moved_since(before) is False:
             emit(self.message, f"not recorded: the scroll {step.value} moved nothing (the page is at its "
                                f"{'end' if step.value == 'down' else 'top'} or does not scroll)")
             return
         self._append(replace(step, screenshot_after=self._shot), came_at)
+
+    def _click_follows(self) -> bool:
+        """Whether the next report waiting is a click on an element (one that may be navigating away)."""
+        return bool(self._queue) and self._queue[0][1].get("kind") == "click" and bool(self._queue[0][1].get("target"))
 
     def _append(self, step: Step, came_at: float) -> None:
         assert self.trajectory is not None

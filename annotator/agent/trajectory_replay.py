@@ -25,6 +25,7 @@ from ...core.agent import (
     format_action,
 )
 from ...core.errors import RecordLensError
+from ...core.wording import counted
 
 
 @dataclass
@@ -33,6 +34,7 @@ class ReplayResult:
 
     steps: int                      # steps in the trajectory
     done: int = 0                   # steps carried out
+    skipped: list[int] = field(default_factory=list)  # an agent's failed steps: they did nothing, nor does replay
     failed_step: int | None = None
     message: str = ""
     url_changes: list[tuple[int, str, str]] = field(default_factory=list)  # (step, recorded URL, replayed URL)
@@ -40,15 +42,32 @@ class ReplayResult:
     ended_outside: bool = False     # every step ran, but the last page is not in the snapshot
 
     @property
+    def reached(self) -> int:
+        """Steps replay went through: carried out, or skipped as failed."""
+        return self.done + len(self.skipped)
+
+    @property
     def ok(self) -> bool:
-        return self.failed_step is None and self.done == self.steps and not self.ended_outside
+        return self.failed_step is None and self.reached == self.steps and not self.ended_outside
+
+    @property
+    def replayed(self) -> str:
+        """How many steps ran: "all N steps replayed", or how many did and how many failed ones were skipped (an
+        agent's failed step is no step replayed)."""
+        if not self.skipped:
+            return f"all {self.steps} steps replayed"
+        return (f"{counted(self.done, 'step')} replayed, {counted(len(self.skipped), 'failed step')} of the agent "
+                "skipped (they did nothing on the page)")
 
 
 def describe(step: Step) -> str:
+    """The step in the grammar, as the panel, the viewer and replay's messages show it; a Type a person committed
+    by leaving the field says it pressed no Enter (the grammar's Type does)."""
     try:
-        return format_action(step)
+        said = format_action(step)
     except RecordLensError:
         return step.action or "(no action)"
+    return f"{said} (no Enter)" if step.action == "type" and not step.submit else said
 
 
 def identities(target: Target | None) -> str:
@@ -79,7 +98,7 @@ def replay(trajectory: Trajectory, browser: Browser, start_url: str | None = Non
         if step.url and step.url != browser.url:
             result.url_changes.append((index, step.url, browser.url))
         if step.failed or not step.action:
-            result.done += 1  # a failed agent step did nothing on the page; replay does nothing either
+            result.skipped.append(index)  # a failed agent step did nothing on the page; replay does nothing either
             continue
         try:
             if step.action != "go_back" and shows_missing_page(browser):
@@ -92,13 +111,12 @@ def replay(trajectory: Trajectory, browser: Browser, start_url: str | None = Non
             break
         result.done += 1
     result.final_url = browser.url
-    if result.failed_step is None and result.done == result.steps and steps:
+    if result.failed_step is None and result.reached == result.steps and steps:
         result.ended_outside = shows_missing_page(browser)
     if result.ok:
-        result.message = f"all {result.steps} steps replayed; ended on {result.final_url}"
+        result.message = f"{result.replayed}; ended on {result.final_url}"
     elif result.ended_outside:
-        result.message = (f"all {result.steps} steps replayed, but they end on {result.final_url}, which is not in "
-                          "this snapshot")
+        result.message = (f"{result.replayed}, but they end on {result.final_url}, which is not in this snapshot")
     return result
 
 

@@ -23,6 +23,7 @@ says so: a *cut* one (stopped by the model budget or a failing model endpoint: n
 from __future__ import annotations
 
 import html
+import struct
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -136,6 +137,18 @@ class _Picture(QLabel):
                                            Qt.TransformationMode.SmoothTransformation))
 
 
+STAND_IN_PX = 16  # a "screenshot" this small on both sides is a placeholder, never a picture of a page
+
+
+def is_stand_in(png: bytes) -> bool:
+    """Whether a PNG is a placeholder for a screenshot not taken (`--browser text` stores a 4×3 white one): its
+    width and height, read from its header, both under STAND_IN_PX."""
+    if len(png) < 24 or png[12:16] != b"IHDR":
+        return False
+    width, height = struct.unpack(">II", png[16:24])
+    return width < STAND_IN_PX and height < STAND_IN_PX
+
+
 class TrajectoryViewer(QWidget):
     """Signals: `step_chosen(index)`, `replay_started()`, `replay_finished(result)` (a ReplayResult). `replaying`
     is True while a replay runs: it spins the event loop, so the window's menus still work meanwhile."""
@@ -244,12 +257,26 @@ class TrajectoryViewer(QWidget):
         self.replay_button.setEnabled(self._browser is not None and bool(self.trajectory and self.trajectory.steps))
 
     def screenshot(self, digest: str | None) -> bytes | None:
+        """The PNG of `digest`, or None where there is none to show: also the stand-in a text-browser episode
+        stores for every step (a few white pixels), which scaled up looked like a grey page."""
         if not digest or self.trajectory is None:
             return None
-        own = self.trajectory.screenshots.get(digest)
-        if own is not None:
-            return own
-        return self._lookup(digest) if self._lookup is not None else None
+        png = self.trajectory.screenshots.get(digest)
+        if png is None and self._lookup is not None:
+            png = self._lookup(digest)
+        return None if png is None or is_stand_in(png) else png
+
+    def with_screenshots(self) -> Trajectory | None:
+        """The trajectory on show holding every screenshot its steps name (one stored in the project shows them
+        from there, and held none of them itself), as Save trajectory… writes it beside the JSON."""
+        if self.trajectory is None:
+            return None
+        digests = {d for s in self.trajectory.steps for d in (s.screenshot_before, s.screenshot_after) if d}
+        for digest in sorted(digests - set(self.trajectory.screenshots)):
+            png = self._lookup(digest) if self._lookup is not None else None
+            if png is not None:
+                self.trajectory.screenshots[digest] = png
+        return self.trajectory
 
     def select_step(self, index: int) -> None:
         self.timeline.setCurrentRow(index)
@@ -328,8 +355,9 @@ class TrajectoryViewer(QWidget):
             self.timeline.item(row).setBackground(QBrush())
 
     def _show_result(self, result: ReplayResult) -> None:
-        for row in range(min(result.done, self.timeline.count())):
-            self.timeline.item(row).setBackground(QBrush(REPLAYED_BACKGROUND))
+        for row in range(min(result.reached, self.timeline.count())):
+            if row not in result.skipped:  # a failed step skipped keeps its own colour: it was not replayed
+                self.timeline.item(row).setBackground(QBrush(REPLAYED_BACKGROUND))
         if result.ok:
             moved = f"; {len(result.url_changes)} step(s) began on another URL than recorded" \
                 if result.url_changes else ""
@@ -352,6 +380,8 @@ EARLIER_NOTE = (" A reference recorded for an earlier version of its task (chang
                 "task again.")
 UNANSWERED_NOTE = (" A reference recorded without an answer (stopped before ANSWER) is kept but not used: the "
                    "task's newest that ends with an answer is.")
+UNFINISHED_NOTE = (" An unfinished recording (the app ended during it) keeps every step it said was recorded, but "
+                   "is not used.")
 CUT_NOTE = (" A cut episode (stopped by the model budget or a failing model endpoint) is not the agent's failure: "
             "agent eval never counts it, nor one a resumed run ran again (“not counted”).")
 
@@ -372,6 +402,9 @@ class StoredTrajectory:
     run_again: bool = False    # an episode its resumed run ran again: the later one counts (`latest_episodes`)
     site: str | None = None    # its task's site (an episode of a run that did not record its site: None)
     group_tip: str = ""        # its group header's tip (a run's: when it started and ended, with the zone)
+    # A reference stored step by step whose recording never ended (the app was killed during it): its steps up to
+    # the last one acknowledged, never used
+    unfinished: bool = False
 
     @property
     def cut(self) -> bool:
@@ -384,6 +417,8 @@ class StoredTrajectory:
             used = (" · newest: counts" if self.newest else " · counts") if self.counts else " · older: not used"
             if self.earlier_version:
                 used = " · recorded for an earlier version: not used"
+            elif self.unfinished:
+                used = " · unfinished recording: not used"
             elif self.unanswered:
                 used = " · no answer: not used"
             elif not self.several:
@@ -417,6 +452,10 @@ class StoredTrajectory:
             return (f"Recorded for an earlier version of task {self.trajectory.task_id}: the task was changed since "
                     "(its instruction, gold answer, rules or start page). Agents are not compared with it, and the "
                     "tasks report does not count it: record the task again.")
+        if self.unfinished:
+            return (f"An unfinished recording: the app ended while it went on (or it goes on in an agent window "
+                    f"now). Every step it said was recorded is kept, but it has no answer: agents are not compared "
+                    f"with it. Record task {self.trajectory.task_id} again, ending with Answer.")
         if self.unanswered:
             return (f"Recorded without an answer: stopped before ANSWER. It is kept, but agents are not compared "
                     f"with it and the tasks report does not count it: the newest reference of task "
@@ -451,6 +490,7 @@ def _references(project, dates: dict[int, str]) -> list[StoredTrajectory]:  # no
     by its own site's task."""
     tasks = {(t.site, t.id): t for t in project.agent.tasks()}
     earlier = project.agent.earlier_versions()
+    unfinished = set(project.agent.unfinished_recordings())
     versions = project.agent.recorded_versions()
     by_site = {site: sorted(found, key=lambda p: (p[1].task_id, p[0]))
                for site in sorted({site for site, _ in tasks})
@@ -472,7 +512,8 @@ def _references(project, dates: dict[int, str]) -> list[StoredTrajectory]:  # no
             out.append(StoredTrajectory(row, group, None, trajectory, dates.get(row, ""),
                                         counts=choice.counts(Reference(trajectory, row=row)),
                                         several=per_task[trajectory.task_id] > 1, earlier_version=row in earlier,
-                                        newest=newest[trajectory.task_id] == row, site=site))
+                                        newest=newest[trajectory.task_id] == row, site=site,
+                                        unfinished=row in unfinished))
     return out
 
 
@@ -586,7 +627,8 @@ class StoredTrajectoryPicker(QDialog):
             self.tree.resizeColumnToContents(index)
         self.empty.setVisible(not self.entries)
         self.note.setText(NOTE + (EARLIER_NOTE if any(e.earlier_version for e in self.entries) else "")
-                          + (UNANSWERED_NOTE if any(e.unanswered for e in self.entries) else "")
+                          + (UNANSWERED_NOTE if any(e.unanswered and not e.unfinished for e in self.entries) else "")
+                          + (UNFINISHED_NOTE if any(e.unfinished for e in self.entries) else "")
                           + (CUT_NOTE if any(e.cut for e in self.entries) else ""))
         chosen = self.items.get(keep) if keep is not None else None
         chosen = chosen or next(iter(self.items.values()), None)

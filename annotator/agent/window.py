@@ -56,6 +56,9 @@ from .trajectory_viewer import StoredTrajectory, StoredTrajectoryPicker, Traject
 
 SCREENSHOTS_SUFFIX = ".screenshots"  # folder beside a saved trajectory JSON, one PNG per hash
 AGAIN = "record it again, ending with Answer"  # what makes a recording stopped without an answer a reference
+# What a recording of a task changed since runs were scored on it can do here (the project keeps the task as scored)
+CHANGED_TASK_ADVICE = ("give the changed task an id of its own on the Tasks tab, save the tasks file and record it "
+                       "again")
 
 
 def demo_site_folder() -> Path:
@@ -154,6 +157,12 @@ class AgentWindow(QMainWindow):
         self.browser.blocked_count_changed.connect(
             lambda _: self.statusBar().showMessage(self.browser.page_note(), 8000 if self.browser.stayed else 4000))
         self.recorder.finished.connect(self._on_recorded)
+        # Every step the panel says was recorded is in the project at once, the recording marked unfinished until
+        # it ends: a killed app loses none of them (`_keep_recording`)
+        self._kept_row: int | None = None  # the recording going on, as stored so far
+        self.recorder.recording_changed.connect(self._on_recording_changed)
+        self.recorder.step_recorded.connect(lambda _index: self._keep_recording())
+        self.recorder.steps_changed.connect(self._keep_recording)
         self.panel.save_button.clicked.connect(self.save_trajectory_dialog)
         self.task_editor.task_chosen.connect(self._record_task)
         self.task_editor.loaded.connect(self._on_tasks_file)
@@ -179,6 +188,7 @@ class AgentWindow(QMainWindow):
             # tasks, and each later open tried the same path again. The demo's open, which forgets the path
             notes.append(f"the site last open, {site}, cannot be opened ({failed}): the shipped demo site is open")
             self.open_site(demo_site_folder(), demo_tasks_file())
+        notes.extend(self._unfinished_recordings())
         if notes:  # after open_site's own message, which would hide them
             self.statusBar().showMessage("; ".join(notes), 15000)
 
@@ -383,25 +393,67 @@ class AgentWindow(QMainWindow):
         self.viewer.set_trajectory(trajectory, start_url=start_url,
                                    screenshots=(lambda d: _read(lookup(d))) if lookup else None)
 
+    def _unfinished_recordings(self) -> list[str]:
+        """What is said at the start of recordings the app ended during (killed, crashed): kept, never lost."""
+        found = self.project.agent.unfinished_recordings() if self.project is not None else []
+        if not found:
+            return []
+        return [f"{counted(len(found), 'recording')} ended with the app, unfinished: the steps recorded are kept in "
+                "the project, without an answer (Agent → Open stored trajectory…, “unfinished recording”)"]
+
+    def _on_recording_changed(self, on: bool) -> None:
+        if on:
+            self._kept_row = None  # a new recording: stored as a new trajectory at its first step
+
+    def _store_recording(self, trajectory: Trajectory, *, unfinished: bool) -> int | str | None:
+        """Store the recording under the chosen task (over what was stored of it so far): its row id, why it could
+        not be stored, or None without a project, a task or a site to store it under."""
+        task = self.panel.current_task()
+        site = self.browser.site
+        if self.project is None or task is None or site is None:
+            return None
+        try:
+            site_id = self.project.agent.site_id(site.name, str(site.root.resolve()))
+            row = self.project.agent.save_task(site_id, task)
+            self._kept_row = self.project.agent.add_trajectory(row, trajectory, replacing=self._kept_row,
+                                                               unfinished=unfinished)
+        except RecordLensError as error:
+            # A task changed since agent runs were scored on it (core's ChangedTaskError): its advice names the
+            # command line's --replace-tasks, which this window has no counterpart of
+            changed = getattr(error, "changed", None)
+            return f"{changed}: {CHANGED_TASK_ADVICE}" if isinstance(changed, str) else str(error)
+        return self._kept_row
+
+    def _keep_recording(self) -> None:
+        """The recording as it stands goes into the project, marked unfinished until it ends."""
+        trajectory = self.recorder.trajectory
+        if not self.recorder.recording or trajectory is None or (not trajectory.steps and self._kept_row is None):
+            return
+        stored = self._store_recording(trajectory, unfinished=True)
+        if isinstance(stored, str):
+            self.panel.status.setText(f"recording, but not saved in the project: {stored}; “Save trajectory…” "
+                                      "keeps it in a file")
+
     def _on_recorded(self, trajectory: Trajectory | None) -> None:
         if trajectory is None or not trajectory.steps:
+            if self._kept_row is not None and self.project is not None:  # every step stored so far was deleted
+                self.project.agent.delete_trajectory(self._kept_row)
+            self._kept_row = None
             return
-        task = self.panel.current_task()
         # Stopped (■ Stop) before an Answer: kept, but a reference is a finished one, so it is said to be none
         answered = ends_with_answer(trajectory)
         site = self.browser.site
         self.show_trajectory(trajectory, site=site.name if site is not None else None,
                              root=site.root.resolve() if site is not None else None)
-        if self.project is not None and task is not None and self.browser.site is not None:
-            try:
-                site_id = self.project.agent.site_id(self.browser.site.name, str(self.browser.site.root.resolve()))
-                row = self.project.agent.save_task(site_id, task)
-                self.project.agent.add_trajectory(row, trajectory)
-                self.panel.status.setText(f"{counted(len(trajectory.steps), 'step')} recorded and saved in the project"
-                                          + ("" if answered else ", without an answer: not used as the task's "
-                                             f"reference ({AGAIN})"))
-            except RecordLensError as error:
-                self.panel.status.setText(f"recorded, but not saved in the project: {error}")
+        stored = self._store_recording(trajectory, unfinished=False)
+        self._kept_row = None
+        if isinstance(stored, int):
+            self.panel.status.setText(f"{counted(len(trajectory.steps), 'step')} recorded and saved in the project"
+                                      + ("" if answered else ", without an answer: not used as the task's "
+                                         f"reference ({AGAIN})"))
+        elif stored is not None:
+            self.panel.status.setText(f"recorded, but not saved in the project: {stored}; “Save trajectory…” keeps "
+                                      "it in a file")
         else:
             self.panel.status.setText(f"{counted(len(trajectory.steps), 'step')} recorded"
                                       + ("" if answered else f", without an answer: no reference ({AGAIN})")
@@ -461,7 +513,8 @@ class AgentWindow(QMainWindow):
     def save_trajectory_dialog(self) -> None:
         """Save the recording going on, else the trajectory on show (a finished recording is on show: one of a
         site opened before is not)."""
-        trajectory = self.recorder.trajectory if self.recorder.recording else self.viewer.trajectory
+        # A stored trajectory on show holds none of its screenshots itself: they are gathered for the file
+        trajectory = self.recorder.trajectory if self.recorder.recording else self.viewer.with_screenshots()
         if trajectory is None:
             self.statusBar().showMessage("nothing recorded yet", 6000)
             return

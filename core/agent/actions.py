@@ -51,6 +51,9 @@ class Step:
     raw: str | None = None             # the model's whole answer
     error: str | None = None           # why the step failed; None for a step that was carried out
     at: str | None = None              # ISO timestamp
+    # A Type: Enter pressed after the text, which submits the field's form (the grammar's Type, an agent's always).
+    # False: a person's typing committed by leaving the field (Tab, a click elsewhere): replay presses no Enter.
+    submit: bool = True
 
     @property
     def failed(self) -> bool:
@@ -68,6 +71,8 @@ class Step:
             value = getattr(self, key)
             if value is not None and value != "":
                 out[key] = value
+        if not self.submit:
+            out["submit"] = False
         return out
 
     @classmethod
@@ -90,7 +95,7 @@ class Step:
         return replace(base, url=str(data.get("url") or ""), screenshot_before=data.get("screenshot_before"),
                        screenshot_after=data.get("screenshot_after"),
                        seconds=float(seconds) if seconds is not None else None, raw=data.get("raw", base.raw),
-                       error=data.get("error"), at=data.get("at"))
+                       error=data.get("error"), at=data.get("at"), submit=data.get("submit") is not False)
 
 
 

@@ -81,7 +81,10 @@ def find_target(target: Target, elements: Sequence[Target]) -> Target | None:
       1. XPath, exactly;
       2. role and accessible name, both equal (case and spacing ignored);
       3. text, equal (case and spacing ignored);
-      4. bounding box, intersection over union at least 0.5 (the largest wins);
+      4. bounding box, intersection over union at least 0.5 (the largest wins), only to choose among the
+         elements an identity above matched, or for a target known by its box alone: a box is a place in the
+         viewport, and after another scroll or in another viewport an unrelated element sits there (a replay
+         clicked row 106 of a list for row 120 when its XPath was out of view);
       5. label (the set-of-mark number), only for a target that has none of the identities above (what a model
          gives): numbers are per screenshot, so on a page where nothing else matches a label names some other
          element.
@@ -92,6 +95,8 @@ def find_target(target: Target, elements: Sequence[Target]) -> Target | None:
     for applies, matches in _IDENTITIES:
         if not applies(target):
             continue
+        if matches is _by_box and not narrowed and _has_words(target):
+            break  # the box alone never names an element the target's XPath, name and text did not find
         hits = matches(target, pool)
         if len(hits) == 1:
             return hits[0]
@@ -105,10 +110,31 @@ def find_target(target: Target, elements: Sequence[Target]) -> Target | None:
 
 
 def targets_match(a: Target | None, b: Target | None) -> bool:
-    """Two steps aim at the same element: both have no target, or `find_target(a, [b])` finds b."""
+    """Two steps aim at the same element: both have no target; or both have the same XPath; or, where the XPaths
+    differ or one is unknown (a page's layout drifted between snapshots), the same text and accessible name (and
+    role, where both have one). Boxes never decide between targets with other identities: they are viewport
+    positions, and after different scrolls or in different viewports unrelated rows of a list share them. A
+    target with no XPath, text or name is matched as `find_target(a, [b])` finds it (by box, or by label)."""
     if a is None or b is None:
         return a is None and b is None
+    if a.xpath and b.xpath and a.xpath == b.xpath:
+        return True
+    if _has_words(a) or _has_words(b):
+        return _same_words(a, b)
     return find_target(a, [b]) is not None
+
+
+def _has_words(target: Target) -> bool:
+    """Whether the target has an identity besides its box and label: an XPath, a text or a name."""
+    return bool(target.xpath or target.text.strip() or target.name.strip())
+
+
+def _same_words(a: Target, b: Target) -> bool:
+    """The same visible text and accessible name (one of them not empty), and the same role where both say."""
+    if not (a.text.strip() or a.name.strip()):
+        return False
+    roles_agree = not (a.role and b.role) or folded(a.role) == folded(b.role)
+    return roles_agree and folded(a.text) == folded(b.text) and folded(a.name) == folded(b.name)
 
 
 def folded(text: str | None) -> str:

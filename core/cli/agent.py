@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import shlex
 import sys
 from collections.abc import Sequence
@@ -390,7 +391,36 @@ def _run_references(folder: str, tasks: list, tasks_file: str) -> dict[str, Traj
     if strays:
         warn(f"{counted(len(strays), 'reference')} for a task id {tasks_file} does not hold, not used: "
              f"{listed(strays)}")
-    return {t.id: found[t.id][1] for t in tasks if t.id in found}  # in the tasks file's order
+    return {t.id: _with_screenshots(*found[t.id]) for t in tasks if t.id in found}  # in the tasks file's order
+
+
+# The folder of PNGs beside a trajectory file, `NAME.screenshots/HASH.png`, as the agent window saves one
+# (annotator/agent/window.py: save_trajectory_file)
+SCREENSHOTS_SUFFIX = ".screenshots"
+
+
+def _with_screenshots(path: Path, trajectory: Trajectory) -> Trajectory:
+    """The reference read from `path` with the screenshots its steps name from the folder beside it, so that the
+    project stores them with its steps. A PNG whose content is not its name's hash is left out, and said: stored,
+    a step would show another picture than the one it names."""
+    folder = path.with_name(path.stem + SCREENSHOTS_SUFFIX)
+    named = {h for s in trajectory.steps for h in (s.screenshot_before, s.screenshot_after) if h}
+    if not folder.is_dir() or not named:
+        return trajectory
+    wrong = []
+    for digest in sorted(named):
+        png = folder / f"{digest}.png"
+        if not png.is_file():
+            continue
+        data = png.read_bytes()
+        if hashlib.sha256(data).hexdigest() == digest:
+            trajectory.screenshots[digest] = data
+        else:
+            wrong.append(png.name)
+    if wrong:
+        warn(f"{folder}: {counted(len(wrong), 'screenshot')} whose content is not the hash in its name, not "
+             f"stored: {listed(wrong)}")
+    return trajectory
 
 
 def _check_viewport(settings: dict[str, object], browser: object, run_id: int) -> None:

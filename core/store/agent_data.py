@@ -10,6 +10,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..agent.actions import ACTIONS, Step
 from ..agent.model import ModelCall, Task, Trajectory
@@ -19,7 +20,13 @@ from .db import Connection, Provenance, StoreError, dumps, now
 from .files import snapshot_path, store_snapshot
 from .runs import StoredRun
 
+if TYPE_CHECKING:
+    import sqlite_utils
+
 SCREENSHOT_SUFFIX = ".png"
+# The `stop` of a recording stored step by step while it goes on: one that keeps it after a restart was cut short
+# (the app was killed or crashed). It never ends with an answer, so it is never a task's reference.
+UNFINISHED = "recording"
 
 
 @dataclass(frozen=True)
@@ -163,10 +170,16 @@ class AgentData:
 
     # -- trajectories ---------------------------------------------------------------------------------------
 
-    def add_trajectory(self, task_row_id: int, trajectory: Trajectory, *, agent_run_id: int | None = None) -> int:
+    def add_trajectory(self, task_row_id: int, trajectory: Trajectory, *, agent_run_id: int | None = None,
+                       replacing: int | None = None, unfinished: bool = False) -> int:
         """Store a whole trajectory, its steps, screenshots and model calls in one transaction (a reference
         one when `agent_run_id` is None), with the version of its task it is for: the `task_digest` of the task as
-        the project holds it now (saved just before, by whoever recorded or ran it)."""
+        the project holds it now (saved just before, by whoever recorded or ran it).
+
+        `replacing` is the row id of the same trajectory stored before, with fewer steps (a recording is stored at
+        each step it acknowledges, so that a crash loses none): its row and steps are written anew, in one
+        transaction, and keep their id. `unfinished`: the recording goes on (stored with `stop` UNFINISHED, which
+        `unfinished_recordings` finds after a crash)."""
         bad = [s.action for s in trajectory.steps if s.action and s.action not in ACTIONS]
         if bad:
             raise StoreError(f"unknown step action {bad[0]!r}; expected one of {', '.join(ACTIONS)}")
@@ -180,27 +193,31 @@ class AgentData:
             task = self._store.one(f"{_SELECT_TASKS} WHERE t.id = ?", (task_row_id,))
             if task is None:
                 raise StoreError(f"no task row {task_row_id} in the project")
-            cursor = db.execute(
-                "INSERT INTO trajectories (task_id, actor_id, agent_run_id, answer, success, started_at, ended_at, "
-                "run_index, stop, task_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (task_row_id, self._store.provenance_id(provenance_of(trajectory.actor)), agent_run_id,
-                 trajectory.answer, trajectory.success, started, at, trajectory.run, trajectory.stop,
-                 task_digest(_task(task))))
-            trajectory_id = int(cursor.lastrowid)
+            row = (task_row_id, self._store.provenance_id(provenance_of(trajectory.actor)), agent_run_id,
+                   trajectory.answer, trajectory.success, started, at, trajectory.run,
+                   UNFINISHED if unfinished else trajectory.stop, task_digest(_task(task)))
+            trajectory_id = _write_trajectory_row(db, row, replacing)
             for position, step in enumerate(steps, 1):
                 db.execute("INSERT INTO steps (trajectory_id, position, action, target, value, url, screenshot, "
-                           "screenshot_after, thought, seconds, raw, error, at) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           "screenshot_after, thought, seconds, raw, error, at, submit) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            (trajectory_id, position, step.action or None,
                             dumps(step.target.as_dict() if step.target else None), step.value, step.url,
                             step.screenshot_before, step.screenshot_after, step.thought, step.seconds, step.raw,
-                            step.error, step.at or at))
+                            step.error, step.at or at, None if step.submit else 0))
             for ordinal, call in enumerate(trajectory.calls, 1):
                 db.execute("INSERT INTO model_calls (trajectory_id, ordinal, position, system, prompt, images, "
                            "answer, usage, seconds, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            (trajectory_id, ordinal, call.position, call.system, call.prompt, call.images,
                             call.answer, dumps(call.usage), call.seconds, call.error))
             return trajectory_id
+
+    def unfinished_recordings(self) -> list[int]:
+        """The row ids of recordings stored step by step whose recording never ended (the app was killed or
+        crashed during it): kept, with every step recorded up to then, marked `stop` = UNFINISHED."""
+        rows = self._store.db.execute("SELECT id FROM trajectories WHERE agent_run_id IS NULL AND stop = ? "
+                                      "ORDER BY id", (UNFINISHED,)).fetchall()
+        return [int(row_id) for row_id, in rows]
 
     def trajectory_sites(self, agent_run_id: int) -> dict[int, str]:
         """Row id -> the site of its task, for each trajectory of one agent run (read without their steps)."""
@@ -266,14 +283,15 @@ class AgentData:
 
     def steps(self, trajectory_id: int) -> list[Step]:
         rows = self._store.db.execute("SELECT action, target, value, url, screenshot, screenshot_after, thought, "
-                                      "seconds, raw, error, at FROM steps WHERE trajectory_id = ? ORDER BY position",
-                               (trajectory_id,))
+                                      "seconds, raw, error, at, submit FROM steps WHERE trajectory_id = ? "
+                                      "ORDER BY position", (trajectory_id,))
         steps = []
-        for action, target, value, url, before, after, thought, seconds, raw, error, at in rows:
+        for action, target, value, url, before, after, thought, seconds, raw, error, at, submit in rows:
             identity = json.loads(target) if target else None
             steps.append(Step(action=action or "", target=Target.from_dict(identity) if identity else None,
                               value=value, url=url, screenshot_before=before, screenshot_after=after,
-                              thought=thought, seconds=seconds, raw=raw, error=error, at=at))
+                              thought=thought, seconds=seconds, raw=raw, error=error, at=at,
+                              submit=submit != 0))  # NULL (stored before v11): Enter, as every Type was
         return steps
 
     def model_calls(self, trajectory_id: int) -> list[ModelCall]:
@@ -287,6 +305,26 @@ class AgentData:
         """The stored PNG a step's screenshot hash names, or None when it is not in the project."""
         path = snapshot_path(self._store.root, digest, SCREENSHOT_SUFFIX)
         return path if path.is_file() else None
+
+
+_TRAJECTORY_COLUMNS = ("task_id", "actor_id", "agent_run_id", "answer", "success", "started_at", "ended_at",
+                       "run_index", "stop", "task_digest")
+
+
+def _write_trajectory_row(db: sqlite_utils.Database, row: tuple[object, ...], replacing: int | None) -> int:
+    """Insert a trajectory's row, or write the row `replacing` anew (its steps and model calls removed, to be
+    written again): its id either way."""
+    if replacing is None:
+        cursor = db.execute(f"INSERT INTO trajectories ({', '.join(_TRAJECTORY_COLUMNS)}) "
+                            f"VALUES ({', '.join('?' * len(row))})", row)
+        return int(cursor.lastrowid)
+    updated = db.execute(f"UPDATE trajectories SET {', '.join(f'{c} = ?' for c in _TRAJECTORY_COLUMNS)} "
+                         "WHERE id = ?", (*row, replacing))
+    if updated.rowcount != 1:
+        raise StoreError(f"no trajectory {replacing} in the project to store again")
+    db.execute("DELETE FROM steps WHERE trajectory_id = ?", (replacing,))
+    db.execute("DELETE FROM model_calls WHERE trajectory_id = ?", (replacing,))
+    return replacing
 
 
 def _refuse_a_changed_task(store: Connection, row_id: int, task: Task) -> None:

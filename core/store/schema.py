@@ -345,9 +345,17 @@ ALTER TABLE predictions ADD COLUMN score_dropped_seen INTEGER;
 """
 
 
+# Version 11: whether a Type step pressed Enter after its text (`Step.submit`): a person's typing committed by leaving
+# the field did not, and replay must not submit its form. A step stored before has none (NULL): Enter, as the
+# grammar's Type always was.
+_V11 = """
+ALTER TABLE steps ADD COLUMN submit INTEGER;
+"""
+
+
 # A migration is a SQL script or, when SQL alone cannot say it, a function of the connection.
 MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
-    _V1, _V2, _V3, _v4, _V5, _V6, _V7, _V8, _V9, _V10)
+    _V1, _V2, _V3, _v4, _V5, _V6, _V7, _V8, _V9, _V10, _V11)
 SCHEMA_VERSION = len(MIGRATIONS)
 # A removed page's copy (`page_removal`) written at this schema version or a later one is put back as it is: the
 # migrations since only added tables, and columns its rows may leave empty (v7: a score's page reader; empty, the

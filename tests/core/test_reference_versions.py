@@ -82,7 +82,7 @@ def test_a_schema_8_project_opens_with_its_trajectories_recorded_before_versions
         "VALUES (1, 1, 'answer', 'Ilse Marrow', 'https://a.org/', 't')")
     assert main(["agent", "tasks", "report", "--project", str(folder), "--json"]) == 0
     said = capsys.readouterr()
-    assert SCHEMA_VERSION == 10
+    assert SCHEMA_VERSION == 11
     assert f"project brought up from schema 8 to {SCHEMA_VERSION}" in said.err
     (kept,) = sorted((folder / "removed").glob("project-schema-8*.db"))
     assert str(kept) in said.err
