@@ -61,14 +61,7 @@ def test_the_settings_warnings_read_on_a_dark_theme(qtbot):
 def test_alt_down_opens_the_focused_run_list(qtbot, window):
     window.project.annotators.set_page("bea", "1", window.project.true_records("1")[1:])
     review_bea(qtbot, window)
-    runs = window.review_panel.runs
-    runs.setFocus()
-    qtbot.waitUntil(runs.hasFocus, timeout=5_000)
-    QTest.keyClick(runs, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
-    try:
-        qtbot.waitUntil(runs.view().isVisible, timeout=5_000)
-    finally:
-        runs.hidePopup()
+    alt_down_opens(qtbot, window.review_panel.runs)
     assert "nothing to go back down to" not in said(window)
     window.page_view.setFocus()
     QTest.keySequence(window, "Alt+Down")  # elsewhere it is still the window's Shift+U
@@ -76,12 +69,16 @@ def test_alt_down_opens_the_focused_run_list(qtbot, window):
 
 
 def test_alt_down_opens_the_focused_page_status_filter(qtbot, window):
-    shown = window.page_list.status_filter
-    shown.setFocus()
-    qtbot.waitUntil(shown.hasFocus, timeout=5_000)
-    QTest.keyClick(shown, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
-    try:
-        qtbot.waitUntil(shown.view().isVisible, timeout=5_000)
-    finally:
-        shown.hidePopup()
+    alt_down_opens(qtbot, window.page_list.status_filter)
     assert "nothing to go back down to" not in said(window)
+
+
+def alt_down_opens(qtbot, combo) -> None:
+    """Alt+Down on the focused combo box opens its list (closed again after)."""
+    combo.setFocus()
+    qtbot.waitUntil(combo.hasFocus, timeout=5_000)
+    QTest.keyClick(combo, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+    try:
+        qtbot.waitUntil(combo.view().isVisible, timeout=5_000)
+    finally:
+        combo.hidePopup()
