@@ -227,10 +227,14 @@
     const leftward = vertical ? style.writingMode.endsWith("-rl") : style.direction === "rtl";
     const left = -window.scrollX - o[0] - (leftward ? root.scrollWidth - root.clientWidth : 0);
     const top = -window.scrollY - o[1] - (upward ? root.scrollHeight - root.clientHeight : 0);
-    return [left, top, left + root.scrollWidth, top + root.scrollHeight];
+    return [left, top, left + root.scrollWidth, top + root.scrollHeight, leftward, upward];
   };
-  const offPage = (rect, [left, top, right, bottom]) => rect[0] + rect[2] <= left || rect[1] + rect[3] <= top
-    || rect[0] >= right || rect[1] >= bottom;
+  // Off the page on the side where the page begins (left, or right on a right-to-left page; top, or bottom on an
+  // upward one), where no scrolling reaches. Past the far side an element may still be reached: a page that
+  // scrolls inside a container of its own (html and body overflow hidden) is longer than the root measures.
+  const offPage = (rect, [left, top, right, bottom, leftward, upward]) =>
+    (leftward ? rect[0] >= right : rect[0] + rect[2] <= left)
+    || (upward ? rect[1] >= bottom : rect[1] + rect[3] <= top);
 
   // The element's box, or null when the page shows nothing of it although it has one (closed <details>, hidden,
   // transparent, cut to nothing or off the page: whyUnseen tells which). `closedOnPage`: whether the page has a
