@@ -64,7 +64,7 @@ def prepare() -> None:
     os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
     # A user's explicit platform choice wins; only a machine with no display at all gets offscreen (a program with
     # no window to show, a screenshot: the annotator's window refuses first, see `display_problem`).
-    if not os.environ.get("QT_QPA_PLATFORM") and not (
+    if not os.environ.get("QT_QPA_PLATFORM") and not has_its_own_screen() and not (
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     ):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -77,12 +77,17 @@ def prepare() -> None:
     _prepared = True
 
 
+def has_its_own_screen() -> bool:
+    """Whether the system shows windows without DISPLAY or WAYLAND_DISPLAY naming a server (macOS, Windows)."""
+    return sys.platform in ("darwin", "win32")
+
+
 def display_problem(environ: Mapping[str, str] = os.environ, *, headless_allowed: bool = False) -> str | None:
     """Why a window cannot be shown here, said before Qt is asked (None: it can). With no display Qt would fall
     back to its offscreen platform (see `prepare`) and an interactive app would wait for ever for keys nobody can
     press; with an X display it cannot reach, Qt aborts with advice to reinstall. A platform chosen explicitly
     (QT_QPA_PLATFORM: the tests', a CI's) is left to Qt, and `headless_allowed` (a screenshot) takes offscreen."""
-    if environ.get("QT_QPA_PLATFORM") or sys.platform in ("darwin", "win32"):  # those have their screen
+    if environ.get("QT_QPA_PLATFORM") or has_its_own_screen():
         return None
     display, wayland = environ.get("DISPLAY"), environ.get("WAYLAND_DISPLAY")
     if not (display or wayland):

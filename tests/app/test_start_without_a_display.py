@@ -5,7 +5,9 @@ explicitly (QT_QPA_PLATFORM, as the tests and CI set it) and a --screenshot keep
 
 from __future__ import annotations
 
+import ctypes.util
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,17 @@ def test_no_display_is_a_problem_for_the_window_only() -> None:
     assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}) is None  # Qt's own to try
 
 
+# Without libxcb no X display can be asked for, and the annotator leaves it to Qt (which would abort the run)
+NEEDS_XCB = pytest.mark.skipif(ctypes.util.find_library("xcb") is None, reason="libxcb is not installed")
+
+
+def test_macos_and_windows_show_windows_with_no_display_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    for platform in ("darwin", "win32"):
+        monkeypatch.setattr(sys, "platform", platform)
+        assert display_problem({}) is None
+
+
+@NEEDS_XCB
 def test_an_x_display_nobody_serves_is_said_before_qt_aborts() -> None:
     display = _unserved()
     for headless_allowed in (False, True):  # a screenshot needs the display it is given as much as a window
@@ -38,6 +51,7 @@ def test_an_x_display_nobody_serves_is_said_before_qt_aborts() -> None:
     assert display_problem({"DISPLAY": display, "QT_QPA_PLATFORM": "xcb"}) is None  # explicit: Qt says it
 
 
+@NEEDS_XCB
 @pytest.mark.parametrize("environment", [{}, {"DISPLAY": UNSERVED}])
 def test_the_annotator_says_it_needs_a_screen_and_exits_2(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
