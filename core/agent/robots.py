@@ -34,7 +34,7 @@ from urllib.parse import quote, urlsplit
 
 USER_AGENT = "RecordLens"
 ROBOTS_TIMEOUT_S = 20.0   # a robots.txt fetch's bound when none is given (the capture gives its --timeout)
-MAX_ROBOTS_BYTES = 500_000  # RFC 9309 §2.5: at least 500 KiB must be read; what follows is ignored
+MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309 §2.5: at least 500 KiB must be read; what follows is ignored
 _POLL_S = 0.05            # how often a fetch in progress checks for a Ctrl+C
 
 Fetch = Callable[[str], tuple[int, str]]
@@ -81,7 +81,7 @@ def parse_robots(text: str, agent: str = USER_AGENT) -> RobotsFile:
     groups: list[tuple[list[str], list[tuple[str, str]]]] = []
     agents: list[str] = []
     lines: list[tuple[str, str]] = []
-    for raw in text.splitlines():
+    for raw in text.removeprefix("\ufeff").splitlines():  # a byte order mark is no part of the first line's name
         name, sep, value = raw.split("#", 1)[0].partition(":")
         if not sep:
             continue

@@ -33,6 +33,10 @@ def test_the_longest_matching_rule_wins_whatever_its_place_in_the_file() -> None
     assert allowed(text, "/shop?page=1") and allowed(text, "/")
 
 
+def test_a_byte_order_mark_does_not_hide_the_first_group() -> None:
+    assert not allowed("\ufeffUser-agent: *\nDisallow: /private/\n", "/private/a")
+
+
 def test_allow_wins_a_tie_and_dollar_anchors_the_end() -> None:
     text = "User-agent: *\nDisallow: /page\nAllow: /page\nDisallow: /*.pdf$\nAllow: /private/open\nDisallow: /private\n"
     assert allowed(text, "/page")
