@@ -657,7 +657,12 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                         # An old failure tried again stops the run only once no page it has not tried is queued.
                         if host in hosts and unreachable[host] >= UNREACHABLE_IN_A_ROW and (
                                 key not in retried or all(normalise_url(u) in retried for u, _ in state.queue[1:])):
-                            if site_answers(failure.at or url, failure):
+                            try:
+                                answers = site_answers(failure.at or url, failure)
+                            except RobotsCancelled:  # cancelled while the site was asked again: stopped there
+                                summary.stopped = True
+                                break
+                            if answers:
                                 unreachable[host] = 0
                             else:
                                 summary.stopped = True
@@ -680,7 +685,8 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                             # join the roots'; --exclude and robots.txt still apply to it.
                             state.roots.append(page.final_url)
                             hosts.add(urlsplit(normalise_url(page.final_url)).netloc)
-                    left = left or (refuse(page.final_url) if moved else None)
+                    # Not cancellable: the page is rendered and whole, and a stop now would lose it
+                    left = left or (refuse(page.final_url, cancellable=False) if moved else None)
                     if left is not None:
                         text = skip(url, depth, f"redirects to {page.final_url}: {left}")
                     else:

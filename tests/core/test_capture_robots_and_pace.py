@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.agent.capture import CaptureInterrupted, CaptureRules, PageFailed, RenderedPage, capture_site
-from recordlens.core.agent.robots import Robots, parse_robots
+from recordlens.core.agent.robots import Robots, RobotsCancelled, parse_robots
 from tests.core.canned_web import NO_ROBOTS, Web
 
 SITE = "http://site.example"
@@ -175,6 +175,15 @@ def test_slow_pages_of_a_site_that_answers_do_not_stop_the_capture(tmp_path: Pat
     down = capture_site([ROOT], tmp_path / "b", Slow(slow_site()), CaptureRules(depth=1), robots=NO_ROBOTS,
                         probe=lambda url: False)
     assert down.stopped and any("the site stopped answering" in n for n in down.notes)
+
+
+def test_a_stop_while_the_site_is_asked_again_stops_the_capture_as_a_stop(tmp_path: Path) -> None:
+    def cancelled_meanwhile(url: str) -> bool:
+        raise RobotsCancelled  # what a cancel during the robots.txt fetch of `Robots.answers` raises
+
+    summary = capture_site([ROOT], tmp_path, Slow(slow_site()), CaptureRules(depth=1), robots=NO_ROBOTS,
+                           probe=cancelled_meanwhile)
+    assert summary.stopped and summary.queued and not any("stopped answering" in n for n in summary.notes)
 
 
 def test_a_stopped_refresh_run_again_goes_on_instead_of_starting_over(tmp_path: Path) -> None:
