@@ -126,8 +126,17 @@ _ESCAPE = re.compile(r"%[0-9a-fA-F]{2}")
 
 
 def _encoded(text: str) -> str:
-    """Paths and patterns compared alike: non-ASCII characters percent-encoded (UTF-8), escapes in upper case."""
-    return _ESCAPE.sub(lambda m: m.group(0).upper(), quote(text, safe="/?*$=&;:@!'(),+~%-._[]"))
+    """Paths and patterns compared alike: non-ASCII characters percent-encoded (UTF-8), escapes in upper case, and
+    an escaped unreserved character (`%7E`, `%41`) written as itself, as RFC 9309 §2.2.2 compares them."""
+    return _ESCAPE.sub(_escape_read, quote(text, safe="/?*$=&;:@!'(),+~%-._[]"))
+
+
+def _escape_read(found: re.Match[str]) -> str:
+    character = chr(int(found.group(0)[1:], 16))
+    return character if character in _UNRESERVED else found.group(0).upper()
+
+
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
 class Robots:

@@ -37,6 +37,12 @@ def test_a_byte_order_mark_does_not_hide_the_first_group() -> None:
     assert not allowed("\ufeffUser-agent: *\nDisallow: /private/\n", "/private/a")
 
 
+def test_an_escaped_unreserved_character_is_the_character_itself() -> None:
+    assert not allowed("User-agent: *\nDisallow: /%7Eann/\n", "/~ann/notes")
+    assert not allowed("User-agent: *\nDisallow: /~bob/\n", "/%7ebob/notes")
+    assert allowed("User-agent: *\nDisallow: /a%2Fb\n", "/a/b")  # a reserved one stays an escape
+
+
 def test_allow_wins_a_tie_and_dollar_anchors_the_end() -> None:
     text = "User-agent: *\nDisallow: /page\nAllow: /page\nDisallow: /*.pdf$\nAllow: /private/open\nDisallow: /private\n"
     assert allowed(text, "/page")
