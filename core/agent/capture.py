@@ -69,7 +69,7 @@ from ..output_paths import writable_folder
 from ..wording import listed
 from . import axtree
 from .page_twins import PageCopy, link_key, page_shape, same_page
-from .robots import ROBOTS_TIMEOUT_S, Robots, RobotsCancelled
+from .robots import ROBOTS_TIMEOUT_S, Robots, RobotsCancelled, origin_of
 from .site_files import SAVED_SUFFIX, free_site_file_name, site_file_name
 from .sites import (
     CAPTURE_STATE_FILE,
@@ -918,7 +918,7 @@ def form_targets(snapshot: Snapshot, url: str, *, page: Page | None = None) -> l
             page = parse_snapshot(snapshot)
         except (RecordLensError, ValueError):
             return []
-    return _document_forms(snapshot, page, url, _origin(url), ())
+    return _document_forms(snapshot, page, url, origin_of(url), ())
 
 
 def _document_forms(snapshot: Snapshot, page: Page, url: str, origin: str, ancestors: tuple[str, ...]) -> list[str]:
@@ -934,7 +934,7 @@ def _document_forms(snapshot: Snapshot, page: Page, url: str, origin: str, ances
     found = [target for target in targets if target is not None]
     for element in page.elements:
         document = frame_document(snapshot, element, base) if element.tag in FRAME_TAGS else None
-        if document is None or _origin(document.url) != origin or document.source in ancestors:
+        if document is None or origin_of(document.url) != origin or document.source in ancestors:
             continue
         try:
             frame = parse_html(document.html, mhtml=snapshot.kind == "mhtml")
@@ -942,11 +942,6 @@ def _document_forms(snapshot: Snapshot, page: Page, url: str, origin: str, ances
             continue
         found += _document_forms(snapshot, frame, document.url, origin, (*ancestors, document.source or url))
     return found
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
 
 
 def _resolved(url: str, href: str) -> str | None:

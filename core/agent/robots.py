@@ -167,20 +167,20 @@ class Robots:
 
     def crawl_delay(self, url: str) -> float | None:
         """The `Crawl-delay` of `url`'s host for us, once its robots.txt was read (None: none, or not read)."""
-        found = self._files.get(_origin(url))
+        found = self._files.get(origin_of(url))
         return found.crawl_delay if isinstance(found, RobotsFile) else None
 
     def answers(self, url: str) -> bool:
         """Whether `url`'s server answers at all now (any HTTP status of its robots.txt, fetched again): a site
         whose pages time out but that answers is slow on those pages, not down."""
         try:
-            self._fetched(_origin(url) + "/robots.txt", True)
+            self._fetched(origin_of(url) + "/robots.txt", True)
         except OSError:
             return False
         return True
 
     def _file(self, url: str, cancellable: bool, fetch: bool = True) -> RobotsFile | str | None:
-        origin = _origin(url)
+        origin = origin_of(url)
         if origin not in self._files:
             if not fetch:
                 return None
@@ -252,7 +252,9 @@ def _said(error: OSError) -> str:
     return str(reason or error)
 
 
-def _origin(url: str) -> str:
+def origin_of(url: str) -> str:
+    """The scheme and host (with its port) of `url`, in lower case: what one robots.txt, and one site's frames,
+    are of."""
     parts = urlsplit(url)
     return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
 
