@@ -183,9 +183,12 @@ class AgentData:
         bad = [s.action for s in trajectory.steps if s.action and s.action not in ACTIONS]
         if bad:
             raise StoreError(f"unknown step action {bad[0]!r}; expected one of {', '.join(ACTIONS)}")
-        # Screenshot files first: content-addressed, so a rolled-back transaction leaves only harmless files.
-        for png in trajectory.screenshots.values():
-            store_snapshot(self._store.root, png, SCREENSHOT_SUFFIX)
+        # Screenshot files first: content-addressed, so a rolled-back transaction leaves only harmless files. A
+        # recording stored again at each step (`replacing`) stored its earlier ones already, under the names its
+        # steps give them: they are not hashed again at every step.
+        for digest, png in trajectory.screenshots.items():
+            if replacing is None or not snapshot_path(self._store.root, digest, SCREENSHOT_SUFFIX).is_file():
+                store_snapshot(self._store.root, png, SCREENSHOT_SUFFIX)
         at = now()
         steps = trajectory.steps
         started = steps[0].at if steps and steps[0].at else at
