@@ -28,6 +28,7 @@ from functools import partial
 
 from ..errors import AgentError
 from ..interruption import Terminated
+from ..llm.answer_json import closing_bracket
 from ..llm.gemini import BudgetExceededError, GeminiError
 from ..wording import listed
 from .candidates import Candidate, SiteText
@@ -163,26 +164,9 @@ def _a_reference(value: list[object]) -> bool:
 
 
 def _unread_list(json_text: str, error: ValueError) -> str:
-    if _never_closes(json_text):
+    if closing_bracket(json_text, 0, "[{", "]}") is None:  # the list or object it begins never closes
         return "its JSON list of tasks is cut short: it never closes"
     return f"its JSON list of tasks does not read as JSON: {getattr(error, 'msg', error)}"
-
-
-def _never_closes(json_text: str) -> bool:
-    """Whether the bracket `json_text` begins with is still open at the text's end (strings read as JSON's)."""
-    depth, in_string, escaped = 0, False, False
-    for char in json_text:
-        if in_string:
-            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-        elif char in "]}":
-            depth -= 1
-            if depth == 0:
-                return False
-    return True
 
 
 def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, per_category: int, model: str,

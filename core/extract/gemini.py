@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import RecordLensError
+from ..llm.answer_json import closing_bracket
 from ..llm.gemini import (
     Answer,
     Budget,
@@ -172,7 +173,7 @@ def _bracketed_spans(text: str) -> Iterator[tuple[int, int]]:
     linear time."""
     position = text.find("[")
     while position >= 0:
-        closing = _matching_bracket(text, position)
+        closing = closing_bracket(text, position)
         if closing is None:
             yield position, len(text)
             return
@@ -219,29 +220,6 @@ def _records_of(data: object) -> ParsedAnswer:
             problems.append(f"record {index}: {dropped} empty XPath(s) dropped")
         records.append(xpaths)
     return ParsedAnswer(records, problems)
-
-
-def _matching_bracket(text: str, start: int) -> int | None:
-    depth = 0
-    in_string = escaped = False
-    for position in range(start, len(text)):
-        char = text[position]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char == "[":
-            depth += 1
-        elif char == "]":
-            depth -= 1
-            if depth == 0:
-                return position
-    return None
 
 
 class GeminiExtractor:
