@@ -31,7 +31,7 @@ order, whatever order the task lists them in:
    except one that may be a thousands separator (`1.000` stays: it is one thousand where `.` groups thousands);
    a decimal point with no digit before it gets a 0 (`.5` = `0.5`), and a minus sign is `-` (`−3` = `-3`), as
    is a dash that begins a number (`–3` = `-3`; `10–12` is a range, its dash no sign).
-   A decimal comma is left as written (`2,50` is not `2.50`).
+   A decimal comma is left as written (`2,50` is not `2.50`): no rule makes two different numbers equal.
 2. `units`: the space between a number and its unit goes (`5 km` = `5km`, `40 %` = `40%`), and spelled-out
    units after a number become their symbols (`5 kilometres` = `5km`, `40 percent` = `40%`); known units:
    %, km, m, cm, mm, kg, g, s, min, h, MB, GB.

@@ -92,6 +92,13 @@ def test_rules_apply_in_the_published_order_whatever_the_task_lists() -> None:
         assert f"`{rule}`" in RULES_TEXT
 
 
+def test_the_readme_publishes_the_rules_text_word_for_word() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Answer normalisation"):readme.index("### Building an agent benchmark")]
+    published = section.removeprefix("### Answer normalisation").strip()
+    assert published.split() == RULES_TEXT.split()
+
+
 def test_is_correct_needs_an_answer() -> None:
     task = Task("t", "How many?", "1,920", normalise=("numbers",))
     assert is_correct(task, "1920") and not is_correct(task, None) and not is_correct(task, "192")
