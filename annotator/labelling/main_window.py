@@ -79,7 +79,7 @@ from .page_import import PageImport, dropped_paths
 from .page_list import PageList
 from .page_view import PageView
 from .propose import ProposeWorker
-from .record_actions import RecordActions, click_new_record, click_on_record
+from .record_actions import IN_SHADOW, SHADOW_SAYS, RecordActions, click_new_record, click_on_record
 from .record_panel import RecordPanel, RecordTexts, rows_for
 from .review_controller import ReviewController
 from .review_panel import ReviewPanel
@@ -772,6 +772,7 @@ class MainWindow(QMainWindow):
         if not self.page_loaded:  # the last page's overlay, still there while the next one loads
             return
         self._hovered = xpath
+        shadow, xpath = xpath.startswith(IN_SHADOW), xpath.removeprefix(IN_SHADOW)
         page = self.page_view.core_page
         element = page.resolve(xpath) if page and xpath else None
         if element is None:
@@ -783,7 +784,8 @@ class MainWindow(QMainWindow):
         owner = f"   [record {', '.join(map(str, found.holders))}]" if found.holders else ""
         owner += f"   [inside record {', '.join(map(str, found.around))}]" if found.around else ""
         # Whose element it is before the element's own text, which can be long enough to push it out of sight.
-        self.breadcrumb.setText(f"{self._click_says(xpath, found)}{owner}   {element.key}   “{text}”")
+        says = SHADOW_SAYS if shadow and not text.strip() else self._click_says(xpath, found)
+        self.breadcrumb.setText(f"{says}{owner}   {element.key}   “{text}”")
 
     def records_at(self, xpath: str) -> RecordsAt:
         """The records that hold the element, one of its ancestors (a click there nests a record in those, which

@@ -48,6 +48,9 @@ _WANTED = {"one": "one record", "some": "a record", "two": "two or more records 
 # and IN_SHADOW): inside a frame of the page (or on the frame), on what a shadow root of the element shows.
 IN_FRAME = "frame:"
 IN_SHADOW = "shadow:"
+# What the line above the page says over a shadow root's text whose host holds no text of the page's own (a click
+# there makes no record: `_refused_shadow`).
+SHADOW_SAYS = "click: nothing (the text shown there is inside a shadow root, which RecordLens does not read)"
 _FRAMES_NOT_LABELLED = ("what a frame shows cannot be labelled: RecordLens reads the page's own document, not the "
                         "documents of its frames")
 

@@ -959,14 +959,20 @@
     return beneath && !isPage(beneath) ? beneath : el;
   };
 
-  const hover = (el) => {
-    if (!(el instanceof Element) || el === hovered) return;
+  // (x, y): the pointer, where what the element shows may be a shadow root's (the line above the page says a
+  // click there makes no record, as the click then does).
+  let hoveredShadow = false;
+  const hover = (el, x, y) => {
+    if (!(el instanceof Element)) return;
+    const shadow = !holdsADocument(el) && showsShadowAt(el, x, y);
+    if (el === hovered && shadow === hoveredShadow) return;
     if (holdsADocument(el)) return hoverFrame(el);
     guardRules();
     const path = rl.xpathOf(el);
     if (path === null || !ensureHost()) return hideHover();
     frameHovered = null;
     hovered = el;
+    hoveredShadow = shadow;
     tip.replaceChildren(path);
     const text = shortText(el);
     if (text) {
@@ -977,7 +983,7 @@
       tip.appendChild(line);
     }
     placeHover(el);
-    report("hovered", path);
+    report("hovered", (shadow ? IN_SHADOW : "") + path);
   };
 
   // Where the pointer is in the view, in the view's own pixels (CSS pixels times the zoom), so that it stays
@@ -986,7 +992,7 @@
 
   const onMove = (event) => {
     pointer = [event.clientX / scale, event.clientY / scale]; // scale is 1 / the zoom
-    hover(beneathVeils(event.target, event.clientX, event.clientY));
+    hover(beneathVeils(event.target, event.clientX, event.clientY), event.clientX, event.clientY);
   };
 
   // Leaving an element for another is followed by a move onto it; only leaving the page ends the hover (the
@@ -1003,7 +1009,7 @@
   const hoverUnderPointer = () => {
     if (!pointer) return;
     const [x, y] = [pointer[0] * scale, pointer[1] * scale];
-    hover(beneathVeils(document.elementFromPoint(x, y), x, y));
+    hover(beneathVeils(document.elementFromPoint(x, y), x, y), x, y);
   };
 
   // ---- keyboard focus ----------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
   and the line above the page went on promising "click: new record" for the element hovered before the frame;
 - on a web component's text held in a shadow root, which the core does not read: the click made an accepted
   record of the host holding no text, said to be "an image or an icon", with U advised (its parent holds none
-  of that text either).
+  of that text either); and the line above the page, while hovering it, went on promising "click: new record".
 """
 
 from __future__ import annotations
@@ -98,6 +98,21 @@ def test_a_click_on_a_closed_shadow_roots_text_names_the_shadow_root(qtbot, wind
                                                     "of <div>"), timeout=10_000)
     assert "an image or an icon" not in said(window)
     assert window.project.labels("1") == []
+
+
+def test_the_hover_line_says_a_click_on_a_shadow_roots_text_makes_nothing(qtbot, window):
+    point = js(window.page_view, f"""(() => {{
+        const r = __recordlens.resolve({json.dumps(CLOSED_HOST)}).getBoundingClientRect();
+        return [Math.round(r.left + 30), Math.round(r.top + 12)]; }})()""")
+    heading = js(window.page_view, """(() => { const r = document.querySelector('h1').getBoundingClientRect();
+        return [Math.round(r.left + 20), Math.round(r.top + r.height / 2)]; })()""")
+    zoom = window.page_view.view.zoomFactor()
+    move_to(window, QPoint(round(heading[0] * zoom), round(heading[1] * zoom)))
+    qtbot.waitUntil(lambda: window.breadcrumb.text().startswith("click: new record"), timeout=10_000)
+    move_to(window, QPoint(round(point[0] * zoom), round(point[1] * zoom)))
+    qtbot.waitUntil(lambda: window.breadcrumb.text().startswith("click: nothing (the text shown there is inside a "
+                                                                "shadow root"), timeout=10_000)
+    assert CLOSED_HOST in window.breadcrumb.text()
 
 
 def test_elements_of_the_pages_own_text_still_make_records(qtbot, window):
