@@ -5,7 +5,10 @@
 2. Robustness: mean F1 of MDR and of the offline extractor ("repeats") on the original pages, then on variants:
    written back without any change, made with one transformation at a time (structure only, texts kept), with the
    content changes alone, and with everything at once. "pages changed" counts the pages a transformation applied
-   to; the others are scored as they come out, so every row averages over the same pages.
+   to; the others are scored as they come out, so every row averages over the same pages. Each row's variants are
+   the pages `recordlens synth --pages D/html --gt D/gt --out OUT --variants K --seed S --rate 1 -t NAME
+   --no-content` writes (`-t none` for "written back" and, without --no-content, "content only"; `-t all` without
+   --no-content for "all"), so that another extractor can be scored on them.
 
 Usage: python bench/synth.py [DATASET_DIR] [--seed S] [--variants K] [--limit N]"""
 
@@ -63,12 +66,13 @@ def robustness_rows(sources: list[Source], seed: int, variants: int) -> list[tup
     settings += [(name, [name], False) for name in TRANSFORM_NAMES]
     settings += [("content only", [], True), ("all (rate 1) + content", list(TRANSFORM_NAMES), True)]
     for label, chosen, content in settings:
-        options = SynthOptions(seed=seed, content=content)
+        # the variants `recordlens synth --rate 1 -t NAME [--no-content]` writes (`-t none` for no transformation)
+        options = SynthOptions(seed=seed, transforms=tuple(chosen), rate=1.0, content=content)
         scores: list[dict[str, float]] = []
         changed = 0
         for source in sources:
             for variant in range(1, variants + 1):
-                result = synthesise_page(source, variant, options, chosen=chosen)
+                result = synthesise_page(source, variant, options)
                 changed += bool(any(t["count"] for t in result.transforms) or content)
                 scores.append(f1_scores(result.html, result.records, result.name, extractors))
         rows.append((label, changed, {m: statistics.fmean(s[m] for s in scores) for m in METHODS}))

@@ -36,7 +36,8 @@ DESCRIPTION = (
     "OUT/gt/N_vK.json (N_sS_vK at a seed S other than 0, so that datasets of two seeds can go into one project; "
     "with --project, K continues past the variants the project holds), with OUT/synth.json recording what was "
     "done to each page. Each variant draws every selected "
-    "structural transformation with probability RATE (at 0, none), then replaces every text by one of the same "
+    "structural transformation with probability RATE (at 0, none; at 1, all: the robustness bench's variants), then "
+    "replaces every text by one of the same "
     "kind (unless --no-content). A variant keeps its page's style sheets (inline ones, and linked ones saved with "
     "the page), inlined in its <head>; images, fonts and scripts are left out. The labels follow the records: every "
     "output XPath resolves in the output page; input XPaths that resolve to nothing are dropped and reported. The "
@@ -121,20 +122,14 @@ def cmd_synth(args: argparse.Namespace) -> int:
         raise
     if report.replaced:
         print(f"{report.out}: replaced an earlier synthetic dataset ({report.replaced} file(s))", file=sys.stderr)
-    for problem in report.problems:
-        print(f"warning: {problem}", file=sys.stderr)
-    for line in page_lines(report.pages):
-        print(line, file=sys.stderr)
-    # A variant that lost every record its page's labels hold has an answer key of no record: any prediction on
-    # it would score as nothing but false positives. (A page labelled as holding none gives such variants too,
-    # rightly: said apart, not a failure.)
     empty = [page.name for page in report.pages if page.records_in and not page.records_out]
-    if empty:
-        one = len(empty) == 1
-        whose = "its source page's" if one else "their source pages'"
-        print(f"warning: {counted(len(empty), 'page')} of the dataset {'holds' if one else 'hold'} no record though "
-              f"{whose} labels hold some ({listed(empty, total=True)}): the labels' XPaths name nothing in the page "
-              f"(said above); leave {'it' if one else 'them'} out of scoring or fix the labels", file=sys.stderr)
+    # Every warning, said on stderr and listed in --json's `problems` alike: the pages left out, what each source
+    # page's labels lack and each variant's own, and the variants left without a record.
+    warnings = [*report.problems, *page_warnings(report.pages), *([without_records_line(empty)] if empty else [])]
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    for line in without_labelled_records_lines(report.pages):
+        print(line, file=sys.stderr)
     if report.renumbered:  # said, not a fault: the names the user may expect are taken
         print(f"note: {renumbered_line(report.renumbered, options.seed)}", file=sys.stderr)
     styles = style_sheets_line(report.pages)
@@ -146,8 +141,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
         "dropped_records": sum(p.dropped_records for p in report.pages),
         "seconds": round(report.seconds, 3), "pages_per_second": round(report.pages_per_second, 2),
         "replaced_files": report.replaced,
-        # what the text says on stderr, for a script: the pages left out whole, and every problem
-        "left_out": report.left_out, "renumbered": report.renumbered, "problems": report.problems,
+        # what the text says on stderr, for a script: the pages left out whole, and every warning
+        "left_out": report.left_out, "renumbered": report.renumbered, "problems": warnings,
         "without_records": empty,
     }
     if args.json:
@@ -156,26 +151,49 @@ def cmd_synth(args: argparse.Namespace) -> int:
         print(f"{report.out}: {summary['pages']} pages ({options.variants} variant(s) of {sources.count}), "
               f"{summary['records']} records, {summary['dropped_xpaths']} XPath(s) dropped, "
               f"{report.seconds:.1f} s ({report.pages_per_second:.1f} pages/s)", file=sys.stderr)
-    return 1 if report.problems or empty else 0  # as import: a command that did part of its work says so
+    # As import: a command that did part of its work says so. A label dropped, or a variant whose structure is its
+    # page's, is a warning of a dataset made whole (every variant written, its labels resolving): exit 0.
+    return 1 if report.problems or empty else 0
 
 
-def page_lines(pages: list[WrittenPage]) -> list[str]:
-    """What is to be said of the pages written: once per source page what its labels lack (not once per
-    variant), each variant's own warnings, and the pages labelled as holding no record."""
-    lines: list[str] = []
+def page_warnings(pages: list[WrittenPage]) -> list[str]:
+    """The warnings of the pages written: once per source page what its labels lack (not once per variant), and
+    each variant's own."""
+    warnings: list[str] = []
+    for source, made in variants_by_source(pages).items():
+        first = made[0]  # the source's labels, resolved on the source page: alike in every variant
+        if first.dropped_xpaths:
+            # a record whose every XPath names nothing goes with them: its variants hold fewer records than it
+            records = (f"; so {'was' if first.dropped_records == 1 else 'were'} {first.dropped_records} of its "
+                       f"{first.records_in} records, which named nothing else") if first.dropped_records else ""
+            warnings.append(f"page {source}: {len(first.dropped_xpaths)} XPath(s) resolve to nothing and were "
+                            f"dropped (first: {first.dropped_xpaths[0]}){records}")
+        warnings += [f"page {page.name}: {message}" for page in made for message in page.warnings]
+    return warnings
+
+
+def without_labelled_records_lines(pages: list[WrittenPage]) -> list[str]:
+    """The source pages labelled as holding no record, whose variants hold none either: said, not a problem."""
+    return [f"page {source} is labelled as holding no record; so {'is' if len(made) == 1 else 'are'} its "
+            f"variant{'s' if len(made) > 1 else ''} ({listed([p.name for p in made], total=True)})"
+            for source, made in variants_by_source(pages).items() if not made[0].records_in]
+
+
+def without_records_line(empty: list[str]) -> str:
+    """The variants that lost every record their page's labels hold: an answer key of no record, which would score
+    any prediction on them as nothing but false positives."""
+    one = len(empty) == 1
+    whose = "its source page's" if one else "their source pages'"
+    return (f"{counted(len(empty), 'page')} of the dataset {'holds' if one else 'hold'} no record though {whose} "
+            f"labels hold some ({listed(empty, total=True)}): the labels' XPaths name nothing in the page (said "
+            f"above); leave {'it' if one else 'them'} out of scoring or fix the labels")
+
+
+def variants_by_source(pages: list[WrittenPage]) -> dict[str, list[WrittenPage]]:
     variants: dict[str, list[WrittenPage]] = {}
     for page in pages:
         variants.setdefault(page.source, []).append(page)
-    for source, made in variants.items():
-        dropped = made[0].dropped_xpaths  # the source's labels, resolved on the source page: alike in every variant
-        if dropped:
-            lines.append(f"warning: page {source}: {len(dropped)} XPath(s) resolve to nothing and were dropped "
-                         f"(first: {dropped[0]})")
-        if not made[0].records_in:
-            lines.append(f"page {source} is labelled as holding no record; so {'is' if len(made) == 1 else 'are'} "
-                         f"its variant{'s' if len(made) > 1 else ''} ({listed([p.name for p in made], total=True)})")
-        lines += [f"warning: page {page.name}: {message}" for page in made for message in page.warnings]
-    return lines
+    return variants
 
 
 def renumbered_line(sources: list[str], seed: int) -> str:

@@ -9,7 +9,8 @@ is the stamped one and that every output XPath resolves. The page's style sheets
 (`styles`), so that a variant looks like a page of the same site.
 
 A variant's source page is named by its digest (`training.page_digest`): the page it was made from, or, for a
-variant of a variant, the original page (`Source.made_from`), the one a model may have been trained on.
+variant of a variant, the original page (`Source.made_from`), the one a model may have been trained on. A variant
+of a variant names that original page too (`Source.original`), besides the variant it was made from (`source`).
 
 The same seed gives byte-identical files: every random choice comes from generators seeded by (seed, page,
 variant), and the MHTML's Date header is fixed.
@@ -27,6 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import atomic
 from ..errors import DatasetError, RecordLensError
@@ -50,6 +52,9 @@ from ..wording import counted, listed
 from .content import ContentChanger
 from .styles import page_style_sheets, saved_style_sheets
 from .transforms import TRANSFORMS, Layout, build_layout, in_foreign, new_element
+
+if TYPE_CHECKING:
+    from ..store.project import Project
 
 STAMP = "data-rl-id"
 CONTENT = "content"
@@ -129,6 +134,9 @@ class Source:
     # of a page `synth` made itself, the digest of the page it was made from (its synth.json, its project page's
     # source): its variants name that page, the one a model may have been trained on, not the variant
     made_from: str | None = None
+    # of such a page, the name of the page it was made from, where known (its synth.json, its project's page of
+    # that digest): the original page a variant of it names
+    original: str | None = None
 
 
 @dataclass
@@ -151,12 +159,15 @@ class SynthPage:
     # original page's (`Source.made_from`); the page it was made from is then `input_digest`.
     source_digest: str = ""
     input_digest: str = ""
+    original: str = ""  # of a variant of a variant, the original page's name where known (its digest: source_digest)
 
     def manifest_entry(self) -> dict[str, object]:
         entry = asdict(self)
         del entry["html"], entry["records"]
         if not self.input_digest:  # the source page is the input page
             del entry["input_digest"]
+        if not self.original:  # the source page is the original, or the original's name is not known
+            del entry["original"]
         entry["records_in"] = len(self.records) + len(self.dropped_records)
         entry["records_out"] = len(self.records)
         return entry
@@ -223,13 +234,18 @@ def synthesise_page(source: Source, variant: int, options: SynthOptions,
     out_records, warnings = _follow(records, stamped, located)
     result = SynthPage(name, source.name, variant, final_html, out_records, applied, content, dropped_xpaths,
                        dropped_records, [*page.warnings, *warnings, *unchanged],  # a cut nesting changes it too
-                       style_sheets, source.made_from or input_digest, input_digest if source.made_from else "")
+                       style_sheets, source.made_from or input_digest, input_digest if source.made_from else "",
+                       (source.original or "") if source.made_from else "")
     _check(result, final_page)
     return result
 
 
 def _draw(options: SynthOptions, rng: random.Random) -> list[str]:
-    """Each selected transformation with probability `rate`: at rate 0, none (the content changes alone)."""
+    """Each selected transformation with probability `rate`: at rate 0, none (the content changes alone); at rate 1,
+    every one, with no random draw, so that `--rate 1 -t NAME` makes the variants that forcing NAME (`chosen`) makes,
+    the robustness bench's (bench/synth.py)."""
+    if options.rate >= 1.0:
+        return list(options.transforms)
     names = [t for t in options.transforms if rng.random() < options.rate]
     if not names and options.at_least_one and options.transforms:
         names = [rng.choice(options.transforms)]  # asked for: every variant changes the structure somehow
@@ -442,10 +458,29 @@ class Sources:
         return [load() for _, load in self.loaders]
 
 
-def read_source(name: str, page_file: Path, records: list[list[str]], made_from: str | None = None) -> Source:
+def read_source(name: str, page_file: Path, records: list[list[str]], made_from: str | None = None,
+                original: str | None = None) -> Source:
     """A labelled page as synth reads it: its HTML and the style sheets saved with it (not its images)."""
     snapshot = read_snapshot(page_file)
-    return Source(name, snapshot.html, records, saved_style_sheets(snapshot), made_from)
+    return Source(name, snapshot.html, records, saved_style_sheets(snapshot), made_from, original)
+
+
+def synthetic_originals(pages_dir: str | Path) -> dict[str, str]:
+    """Of a dataset `recordlens synth` made, each page's original page as its manifest names it (page name -> the
+    name): the page it was made from, or that page's own original (a variant of a variant); {} for any other
+    folder. Its digest is `page.dataset.synthetic_sources`'."""
+    manifest = Path(pages_dir).parent / MANIFEST
+    try:
+        document = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
+    except (OSError, ValueError):
+        return {}
+    entries = document.get("pages") if isinstance(document, dict) else None
+    found: dict[str, str] = {}
+    for entry in entries if isinstance(entries, list) else []:
+        original = (entry.get("original") or entry.get("source")) if isinstance(entry, dict) else None
+        if isinstance(original, str) and isinstance(entry.get("name"), str):
+            found[entry["name"]] = original
+    return found
 
 
 def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[str] | None = None) -> Sources:
@@ -460,6 +495,7 @@ def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[s
         truths = {name: path for name, path in truths.items() if name in wanted}
         pages = {name: path for name, path in pages.items() if name in wanted}
     made_from = synthetic_sources(pages_dir)
+    originals = synthetic_originals(pages_dir) if made_from else {}
     unfinished = unfinished_dataset(Path(pages_dir))
     problems: list[str] = [unfinished] if unfinished else []
     loaders: list[tuple[str, Callable[[], Source]]] = []
@@ -470,7 +506,7 @@ def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[s
             continue
 
         def load(name: str = name, page_file: Path = page_file, truth: Path = truth) -> Source:
-            return read_source(name, page_file, load_records(truth).records, made_from.get(name))
+            return read_source(name, page_file, load_records(truth).records, made_from.get(name), originals.get(name))
 
         loaders.append((name, load))
     unlabelled = [name for name in pages if name not in truths]
@@ -495,26 +531,42 @@ def project_sources(project_dir: str | Path) -> Sources:
     unlabelled: list[str] = []
     with open_project(project_dir) as project:
         names = project.page_names()
+        labelled: list[tuple[str, list[list[str]], str | None]] = []  # name, true records, made from
         for info in project.pages():
             records = project.true_records(info.name)
-            if not records and info.status not in TRUE_PAGE_STATUSES:
+            if records or info.status in TRUE_PAGE_STATUSES:
+                labelled.append((info.name, records, synthetic_source(info.source)))
+            else:
                 unlabelled.append(info.name)
-                continue
+        originals = _originals_in(project, labelled)
+        for name, records, made_from in labelled:
+            snapshot = project.snapshot_file(name)
 
-            snapshot = project.snapshot_file(info.name)
-            made_from = synthetic_source(info.source)
-
-            def load(name: str = info.name, records: list[list[str]] = records, snapshot: Path = snapshot,
+            def load(name: str = name, records: list[list[str]] = records, snapshot: Path = snapshot,
                      made_from: str | None = made_from) -> Source:
-                return read_source(name, snapshot, records, made_from)
+                return read_source(name, snapshot, records, made_from, originals.get(made_from or ""))
 
-            loaders.append((info.name, load))
+            loaders.append((name, load))
     if not loaders:
         raise DatasetError(f"no page with accepted labels in the project {project_dir}")
     # one line for them all: a project's pages not labelled yet may be most of its pages
     problems = [f"{counted(len(unlabelled), 'page')} of the project {'has' if len(unlabelled) == 1 else 'have'} no "
                 f"accepted labels ({listed(unlabelled, 8, total=True)}); left out"] if unlabelled else []
     return Sources(loaders, problems, (Path(project_dir),), unlabelled, frozenset(names))
+
+
+def _originals_in(project: Project, labelled: list[tuple[str, list[list[str]], str | None]]) -> dict[str, str]:
+    """The project's pages that its variants were made from (digest -> page name): its labelled pages that are no
+    variant, matched by their identity in a model's provenance (as `score` matches them), looked for only while a
+    variant's original is not found (each digest is remembered by the project once made)."""
+    wanted = {made_from for _, _, made_from in labelled if made_from}
+    found: dict[str, str] = {}
+    for name, _, made_from in labelled:
+        if wanted <= found.keys():
+            break
+        if made_from is None:
+            found.setdefault(project.label_checks.training_digest(name), name)
+    return {digest: name for digest, name in found.items() if digest in wanted}
 
 
 # -- a dataset -----------------------------------------------------------------------------------------------------
@@ -661,6 +713,8 @@ class _Manifest:
                                         "source_digest": page.source_digest}
             if page.input_digest:
                 entry["input_digest"] = page.input_digest
+            if page.original:
+                entry["original"] = page.original
             self.named[str(entry["name"])] = "  " + json.dumps(entry, ensure_ascii=False)
         self.write_named(problems)
 
