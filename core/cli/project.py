@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from pathlib import Path
 from typing import TypeVar
 
@@ -24,11 +24,12 @@ from ..runs.run_files import STOPPED, holds_a_single_run, made_on_other_pages, o
 from ..runs.runner import run_folders_held
 from ..store import StoreError, check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
-from ..store.importer import ADD_IT_THEN, import_paths, import_run_folder
+from ..store.importer import ADD_IT_THEN, RunFolderImport, import_paths, import_run_folder
 from ..store.label_sets import check_annotator_name
 from ..store.project import init_project, open_project
 from ..store.project_copy import open_to_read
-from ..store.runs import INTERRUPTED, RunInfo, method_settings, run_origin
+from ..store.run_matching import MATCHING_ONLY
+from ..store.runs import INTERRUPTED, RunInfo, folders_told_apart, method_settings, run_origin
 from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run
 from ..text_forms import cell, column_width
 from ..wording import counted, listed, shortened
@@ -446,28 +447,46 @@ def _add_run_folder(project, folder: Path, method: str | None) -> tuple[int, boo
     brought = added.now_in_project
     also = (f"; {_pages_named(brought)} {'it' if len(brought) == 1 else 'they'} held then, which the project lacked "
             "(imported since), are in the run now too" if brought else "")
+    stored_as = _stored_as(folder, added)
     if added.grown:  # the same run, finished, extracted again over more pages: one run, brought up to date
-        print(f"{folder} was stored as run {added.run_id} when it held {counted(added.carried_on_from or 0, 'page')}; "
+        print(f"{stored_as} when it held {counted(added.carried_on_from or 0, 'page')}; "
               f"it holds more since (extracted again), those unchanged: run {added.run_id} now holds what the folder "
               f"holds, not a second run beside it (its unchanged pages keep their scores){also}{without}",
               file=sys.stderr)
     elif brought and not added.was_stopped:  # the folder unchanged: pages the project lacked then, imported since
-        print(f"{folder} was stored as run {added.run_id} when the project lacked {_pages_named(brought)} of it; "
+        print(f"{stored_as} when the project lacked {_pages_named(brought)} of it; "
               f"the project holds {'it' if len(brought) == 1 else 'them'} since: run {added.run_id} now holds "
               f"{'its prediction' if len(brought) == 1 else 'their predictions'} too (its other pages keep their "
               f"scores){without}", file=sys.stderr)
     elif added.carried_on_from is not None and added.was_stopped:  # the same run gone on since (resumed)
-        print(f"{folder} was stored as run {added.run_id} when its extract had stopped "
+        print(f"{stored_as} when its extract had stopped "
               f"({counted(added.carried_on_from, 'page')}); the extract went on since: run {added.run_id} now holds "
               f"what the folder holds{also}{without}", file=sys.stderr)
     elif added.carried_on_from is not None:  # finished, its pages' failures said otherwise since: brought up to date
-        print(f"{folder} was stored as run {added.run_id}; what it holds changed since: run {added.run_id} now holds "
+        print(f"{stored_as}; what it holds changed since: run {added.run_id} now holds "
               f"what the folder holds{without}", file=sys.stderr)
     else:
         print(f"stored {folder} as run {added.run_id}{without}" if added.stored else
-              f"{folder} is stored already, as run {added.run_id} (same method, parameters and predictions)"
-              f"{without}; nothing stored", file=sys.stderr)
+              f"{folder} is stored already, as run {added.run_id} ({_the_same_run(added)}same method, parameters "
+              f"and predictions){without}; nothing stored", file=sys.stderr)
     return added.run_id, added.stored, bool(added.left_out)
+
+
+def _stored_as(folder: Path, added: RunFolderImport) -> str:
+    """"FOLDER was stored as run N", or for a folder moved (or copied) since "FOLDER holds run N, stored from
+    WHERE": the run is known by its pages' records, wherever its folder lies."""
+    if added.stored_from:
+        return f"{folder} holds run {added.run_id}, stored from {added.stored_from}"
+    return f"{folder} was stored as run {added.run_id}"
+
+
+def _the_same_run(added: RunFolderImport) -> str:
+    """For a folder found stored: where it was added from, when that is another folder (moved or copied since),
+    and its files changed by hand since, which the run keeps its own predictions of."""
+    where = (f"added from {added.stored_from}, the same run by its pages' records in _run/: " if added.stored_from
+             else "")
+    return where + (f"its prediction file{'s' if len(added.changed_by_hand) > 1 else ''} changed by hand aside, as "
+                    "said above: " if added.changed_by_hand else "")
 
 
 def _pages_named(pages: Sequence[str]) -> str:
@@ -570,7 +589,8 @@ def run_document(run: RunInfo, stale: list[str]) -> dict[str, object]:
     "stopped"), and its pages counted as the table counts them, each field named for what it counts (the store's
     `predicted_pages` counts the failed pages too, so it is given as `pages_stored`). The store's change stamp
     (`predictions_stamp`, a row id that moves with every prediction stored) means nothing to a reader: left out."""
-    document = vars(run) | {"status": run.outcome, "stored_status": run.status}
+    document = vars(run) | {"status": run.outcome, "stored_status": run.status,
+                            "cost": {key: value for key, value in run.cost.items() if key not in MATCHING_ONLY}}
     stored = document.pop("predicted_pages")
     document.pop("predictions_stamp", None)
     return document | {"pages_stored": stored, "pages_with_records": run.predicted_pages - run.failed_pages,
@@ -590,6 +610,7 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, st
     a run's stored scores no longer hold (its labels changed since, say), by run: its figures are marked
     (`STALE_MARK`) where they are, not only in a note below."""
     stale = {run_id: why for run_id, why in (stale or {}).items() if why}
+    named = folders_told_apart(runs)  # two folders of one name, each with the folder above it
     lines = [f"{'id':>3} {'method':<8} {'status':<11} {'started':<17} {'pages':>5} {'failed':>6} {'F1 all':>6} "
              f"{'predicted':>9} {'F1 pred':>7}"]
     for run in runs:
@@ -598,7 +619,7 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, st
                      f"{run.predicted_pages - run.failed_pages:>5} {run.failed_pages:>6} "
                      f"{_figure(run.f1, 6, out_of_date)} {_coverage(run):>9} "
                      f"{_figure(run.f1_with_prediction, 7, out_of_date)}")
-        settings = settings_line(run.parameters, run.cost)
+        settings = settings_line(run.parameters, run.cost, named)
         if settings:
             lines.append(f"    {settings}")
     if not runs:
@@ -636,11 +657,13 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, st
     return "\n".join(lines)
 
 
-def settings_line(parameters: dict[str, object], cost: dict[str, object] | None = None) -> str:
+def settings_line(parameters: dict[str, object], cost: dict[str, object] | None = None,
+                  named: Mapping[str, str] | None = None) -> str:
     """A run's origin and settings in SETTINGS_WIDTH characters (whole in --json): the origin first, as it is
     what tells runs of one method apart (`cost`: a run stored again from its deleted copy names the folder it was
-    first added from), then as many settings as fit, cut after a word."""
-    origin, settings = run_origin(parameters, cost), method_settings(parameters)
+    first added from; `named`: the list's folders told apart, `runs.folders_told_apart`), then as many settings as
+    fit, cut after a word."""
+    origin, settings = run_origin(parameters, cost, named), method_settings(parameters)
     if len(origin) > SETTINGS_WIDTH:  # a folder name too long for the line keeps its start
         return origin[:SETTINGS_WIDTH - 1] + "…"
     room = SETTINGS_WIDTH - len(origin) - (2 if origin else 0)

@@ -100,7 +100,6 @@ from ..runs.run_files import (
     pages_made_otherwise,
     read_page_costs,
     read_run_description,
-    run_identity,
     stored_cost,
     summed_cost,
     unnamed_method_message,
@@ -124,6 +123,21 @@ from .import_layout import (
 )
 from .label_sets import SetAside, set_aside_by
 from .project import Project
+from .run_matching import (
+    RECORDS_KEPT,
+    STOPPED_ON,
+    ChangedByHand,
+    changed_by_hand,
+    extracted_again,
+    first_folder,
+    kept_for_adding,
+    kept_records,
+    pages_stopped_on,
+    record_digests,
+    runs_of_the_folder,
+    without_folder,
+)
+from .run_matching import stopped_on as stopped_on_pages
 from .runs import RunInfo
 from .schema import TRUE_PAGE_STATUSES
 
@@ -908,7 +922,7 @@ def _count_labels(report: ImportReport, name: str, unresolved: Sequence[Sequence
 class RunFolderImport:
     run_id: int
     warnings: list[str]
-    stored: bool = True  # False: the same run (method, parameters, folder, predictions) was stored already
+    stored: bool = True  # False: the same run (method, parameters, pages' records, predictions) was stored already
     # N.json files not stored as records (no such page, or unreadable): each named in `warnings` already
     left_out: tuple[str, ...] = ()
     # Stored before from this folder with this many pages, as a run that had stopped, or had finished (`grown`):
@@ -920,6 +934,12 @@ class RunFolderImport:
     # Of the pages it brings into the run carried on, those whose N.json the folder held already when that run was
     # stored, the project then lacking the page (`run_files.NOT_IN_PROJECT`): brought in, not extracted since
     now_in_project: tuple[str, ...] = ()
+    # The folder the run found stored, or carried on, was added from, when it is not this one (the folder moved
+    # since, or this is a copy of it): the run is known by its records, wherever its folder lies (`run_matching`)
+    stored_from: str | None = None
+    # The pages of the run found stored, or carried on, whose prediction file was deleted or edited by hand since it
+    # was stored (said in `warnings`): the run keeps its own predictions of them
+    changed_by_hand: tuple[str, ...] = ()
 
 
 # What `runs --add` of a folder an extract is writing now says to do once it has ended (`check_not_extracting`)
@@ -937,7 +957,8 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
     whose extract went on since (resumed: the pages it held are held as they were), brings that run up to date
     rather than storing a second, partial copy beside it; so does a folder stored as a finished run that holds
     more pages since (its pages folder grew and the extract ran again), the pages it held being held as they
-    were."""
+    were. A run is known by its description and its pages' own records, wherever its folder lies now (moved, or
+    copied: `run_matching`); a prediction file deleted or edited by hand since is said, the run keeping its own."""
     if not run_dir.is_dir():
         raise RecordLensError(not_a_folder(run_dir, "predictions", "N.json"))
     warnings: list[str] = []
@@ -990,12 +1011,25 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     described.pop(LEFT_OUT, None)
     # a deleted run's copy (`runs.write_run_folder`): what the run's cost held that its files cannot say (what it
     # paid, where it was first added from, what its folder said of its pages), kept with it again
-    copied = stored_cost(described)
+    copied = stored_cost(described) | kept_for_adding(described)
     described.pop(STORED_COST, None)
     ended_then = _timestamp(described.pop(ENDED, None))  # a copy's: when the run ended, not when it was deleted
     # the pages the project lacked when it was added (a copy written before `STORED_COST` said them on their own)
     lacked_before = not_in_project(copied) or not_in_project(described)
     described.pop(NOT_IN_PROJECT, None)
+    written = described.pop("written", None)
+    stopped = described.pop(STOPPED, None)
+    described.pop(SEEDS_ASKED, None)  # the whole run's, not this seed's: said once, with the run's first seed
+    parameters = {**described, "source": str(run_dir.resolve())}
+    # the run known by its pages' own records, wherever the folder lies now (a deleted run's copy holds none of a
+    # page it did, and only a stand-in of a page it failed on: it brings those the run was stored with)
+    made = record_digests(run_dir, [*predictions, *errors, *done_without_a_file(run_dir)]) | kept_records(copied)
+    ours = runs_of_the_folder(project.runs.all(), method, parameters, made)
+    by_hand = _changed_by_hand(project, ours, made, predictions, errors)
+    if by_hand:  # the run's own predictions of these pages, as it was stored with them: said
+        warnings.append(by_hand.message(run_dir))
+        predictions |= {page: project.runs.predictions(by_hand.run.id)[page]
+                        for page in (*by_hand.deleted, *by_hand.edited)}
     unanswered = [name for name in labelled_page_names(project) if name not in predictions and name not in errors]
     # the pages its own records say it did whose N.json is gone (deleted by hand): kept with it, for `score` to say
     gone = [name for name in dict.fromkeys([*done_without_a_file(run_dir), *files_missing(copied)])
@@ -1009,20 +1043,19 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
         warnings.append(f"the run has no prediction for {counted(len(unanswered), 'labelled page')} of the project "
                         f"({listed(unanswered, 8, total=True)}){why}: its score counts them as empty predictions, "
                         "and names them")
-    written = described.pop("written", None)
-    stopped = described.pop(STOPPED, None)
-    described.pop(SEEDS_ASKED, None)  # the whole run's, not this seed's: said once, with the run's first seed
     said = _seeds_not_run(run_dir)
     if said:
         warnings.append(said)
     if stopped:  # the pages it never reached are not in it: the run is stored as stopped, and scored as it is
         warnings.append(f"{run_dir}: the run stopped before its last page ({stopped}); stored as a stopped run")
-    parameters = {**described, "source": str(run_dir.resolve())}
-    same = _same_run(project, method, parameters, predictions, errors, str(stopped) if stopped else None)
+    same = _same_run(project, ours, predictions, errors, str(stopped) if stopped else None)
     if same is not None:
-        return RunFolderImport(same, warnings, stored=False, left_out=tuple(left_out))
-    earlier = _run_gone_on(project, method, parameters, predictions, errors)
-    kept_apart = (_earlier_run_kept_apart(project, run_dir, method, parameters, predictions, errors)
+        _keep_what_tells_it(project, same, made, stopped_on_pages(copied) or pages_stopped_on(run_dir))
+        return RunFolderImport(same.id, warnings, stored=False, left_out=tuple(left_out),
+                               stored_from=_moved_from(same, parameters),
+                               changed_by_hand=by_hand.pages if by_hand else ())
+    earlier = _run_gone_on(project, ours, predictions, errors)
+    kept_apart = (_earlier_run_kept_apart(project, run_dir, method, parameters, predictions, errors, ours, made)
                   if earlier is None else None)
     if kept_apart:
         warnings.append(kept_apart)
@@ -1042,6 +1075,11 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
         cost[LEFT_OUT] = on_purpose
     if gone:
         cost[FILES_MISSING] = gone
+    if made:  # what tells the run's folder, wherever it lies, when it is added again (`run_matching`)
+        cost[RECORDS_KEPT] = made
+    stopped_on = stopped_on_pages(copied) or pages_stopped_on(run_dir)
+    if stopped and stopped_on:  # `score --project P --run ID` says it stopped on it, as `score --pred` does
+        cost[STOPPED_ON] = stopped_on
     otherwise = pages_made_otherwise(run_dir, predictions, lambda name: project.page(name).snapshot,
                                      lambda name: project.load(name).page)
     otherwise += [name for name in made_on_other_pages(copied) if name in predictions and name not in otherwise]
@@ -1066,7 +1104,7 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     return RunFolderImport(run_id, warnings, left_out=tuple(left_out), carried_on_from=earlier.predicted_pages,
                            grown=earlier.outcome != "stopped" and any(name not in brought_in for name in new),
                            was_stopped=earlier.outcome == "stopped",
-                           now_in_project=brought_in)
+                           now_in_project=brought_in, stored_from=_moved_from(earlier, parameters))
 
 
 def _seeds_not_run(run_dir: Path) -> str | None:
@@ -1085,23 +1123,22 @@ def _seeds_not_run(run_dir: Path) -> str | None:
             "runs the rest")
 
 
-def _same_run(project: Project, method: str, parameters: dict[str, object], predictions: dict[str, RecordList],
-              errors: dict[str, str], stopped: str | None) -> int | None:
-    """The stored run these predictions of this folder are already, if any (a folder added twice): each page with
-    the same records and the same failure (a failed page is stored with no records: a page failed then, done with
-    none since, is a change), and the same stop (or none). A folder whose run went on since is no such run: it
-    brings that run up to date (`_run_gone_on`)."""
+def _same_run(project: Project, ours: Sequence[RunInfo], predictions: dict[str, RecordList],
+              errors: dict[str, str], stopped: str | None) -> RunInfo | None:
+    """The stored run, of those the folder holds (`run_matching.runs_of_the_folder`), these predictions are already,
+    if any (a folder added twice, moved or copied since): each page with the same records and the same failure (a
+    failed page is stored with no records: a page failed then, done with none since, is a change), and the same
+    stop (or none). A folder whose run went on since is no such run: it brings that run up to date
+    (`_run_gone_on`)."""
     wanted = {**{name: ([list(record) for record in records], None) for name, records in predictions.items()},
               **{name: ([], reason) for name, reason in errors.items()}}
-    identity = run_identity(parameters)  # a session's bounds (its budget, its timeouts) aside
-    for run in project.runs.all():
-        if (run.method != method or run_identity(run.parameters) != identity
-                or (str(run.cost[STOPPED]) if run.cost.get(STOPPED) else None) != stopped):
+    for run in ours:
+        if (str(run.cost[STOPPED]) if run.cost.get(STOPPED) else None) != stopped:
             continue
         failed = project.runs.errors(run.id)
         held = {name: (records, failed.get(name)) for name, records in project.runs.predictions(run.id).items()}
         if held == wanted:
-            return run.id
+            return run
     return None
 
 
@@ -1110,22 +1147,48 @@ def _same_run(project: Project, method: str, parameters: dict[str, object], pred
 CARRIED_ON = ("stopped", "finished")
 
 
-def _run_gone_on(project: Project, method: str, parameters: dict[str, object],
-                 predictions: dict[str, RecordList], errors: dict[str, str]) -> RunInfo | None:
-    """The run stored from this folder (the same method and parameters, its source among them) when it held
-    fewer pages, if the folder has gone on from it since: its extract had stopped and was resumed, or had finished
-    and ran again over a pages folder that grew. Every page that run holds records for is held with the same
-    records; every page it failed on is held, tried again or failed again, by a stopped run (resumed), and failed
-    still by a finished one (a page of it held otherwise since is a change: a file mended, a page extracted again).
-    The latest such run, None when there is none. A folder written again with --restart holds other records:
-    stored as a run of its own."""
-    identity = run_identity(parameters)  # a session's bounds aside: a resume with a larger budget goes on
-    for run in reversed(project.runs.all()):
-        if run.method != method or run_identity(run.parameters) != identity or run.outcome not in CARRIED_ON:
-            continue
-        if not _held_otherwise(project, run, predictions, errors):
+def _run_gone_on(project: Project, ours: Sequence[RunInfo], predictions: dict[str, RecordList],
+                 errors: dict[str, str]) -> RunInfo | None:
+    """The run stored from this folder (of those it holds: `run_matching.runs_of_the_folder`, its description the
+    same, a session's bounds aside: a resume with a larger budget goes on) when it held fewer pages, if the folder
+    has gone on from it since: its extract had stopped and was resumed, or had finished and ran again over a pages
+    folder that grew. Every page that run holds records for is held with the same records; every page it failed on
+    is held, tried again or failed again, by a stopped run (resumed), and failed still by a finished one (a page of
+    it held otherwise since is a change: a file mended, a page extracted again). The latest such run, None when
+    there is none. A folder written again with --restart holds other records: stored as a run of its own."""
+    for run in reversed(ours):
+        if run.outcome in CARRIED_ON and not _held_otherwise(project, run, predictions, errors):
             return run
     return None
+
+
+def _keep_what_tells_it(project: Project, run: RunInfo, made: dict[str, str], stopped_on: list[str]) -> None:
+    """A run stored by an earlier RecordLens, found stored again from its folder, keeps what this one keeps with a
+    run it stores: its pages' records' digests (the run is then known wherever its folder goes) and the page it
+    stopped on part way (said by `score --project`). Nothing else of it changes."""
+    missing = {**({RECORDS_KEPT: made} if made and RECORDS_KEPT not in run.cost else {}),
+               **({STOPPED_ON: stopped_on} if stopped_on and run.cost.get(STOPPED) and STOPPED_ON not in run.cost
+                  else {})}
+    if missing:
+        project.runs.keep_cost(run.id, {**run.cost, **missing})
+
+
+def _moved_from(run: RunInfo, parameters: dict[str, object]) -> str | None:
+    """The folder a stored run was added from, when the folder now added holding it is another one."""
+    first = first_folder(run)
+    return first if first and first != parameters.get("source") else None
+
+
+def _changed_by_hand(project: Project, ours: Sequence[RunInfo], made: dict[str, str],
+                     predictions: dict[str, RecordList], errors: dict[str, str]) -> ChangedByHand | None:
+    """The pages of the latest run the folder holds whose prediction file was deleted or edited by hand since it
+    was stored (`run_matching.changed_by_hand`), None when there are none."""
+    if not ours:
+        return None
+    run = ours[-1]
+    changed = changed_by_hand(run, project.runs.predictions(run.id), project.runs.errors(run.id), made,
+                              predictions, errors)
+    return changed or None
 
 
 def _held_otherwise(project: Project, run: RunInfo, predictions: dict[str, RecordList],
@@ -1142,26 +1205,33 @@ def _held_otherwise(project: Project, run: RunInfo, predictions: dict[str, Recor
 
 
 def _earlier_run_kept_apart(project: Project, run_dir: Path, method: str, parameters: dict[str, object],
-                            predictions: dict[str, RecordList], errors: dict[str, str]) -> str | None:
-    """For a folder stored as a run of its own, the run stored from the same folder before (the latest), which it
-    neither is nor brings up to date, said with why: the folder's run is described otherwise since (another method,
-    endpoint, ...: `identity_differences`; a session's bounds, its budget, never count), or it holds some of that
-    run's pages otherwise (extracted again, with --restart). None when no run was stored from the folder."""
-    runs = [run for run in project.runs.all() if run.parameters.get("source") == parameters.get("source")]
+                            predictions: dict[str, RecordList], errors: dict[str, str], ours: Sequence[RunInfo],
+                            made: dict[str, str]) -> str | None:
+    """For a folder stored as a run of its own, the run stored before that it held (the latest: known by its pages'
+    records, `run_matching.runs_of_the_folder`, or else the latest stored from the same folder), which it neither
+    is nor brings up to date, said with why: the folder's run is described otherwise since (another method,
+    endpoint, ...: `identity_differences`; a session's bounds, its budget, never count), its pages' records are all
+    new ones (extracted again, --restart), or it holds some of that run's pages otherwise (extracted again). None
+    when the folder holds no run stored before."""
+    source = parameters.get("source")
+    runs = [*ours] or [run for run in project.runs.all()
+                       if run.parameters.get("source") == source or first_folder(run) == source]
     if not runs:
         return None
     run = runs[-1]
     differences = [f"method: {run.method!r} -> {method!r}"] if run.method != method else []
-    differences += identity_differences(run.parameters, parameters)
-    otherwise = [] if differences else _held_otherwise(project, run, predictions, errors)
+    differences += identity_differences(without_folder(run.parameters), without_folder(parameters))
+    otherwise = [] if differences or run not in ours else _held_otherwise(project, run, predictions, errors)
     if differences:
         why = f"the folder's run is described otherwise since ({'; '.join(differences)})"
+    elif run not in ours:
+        why = "its pages' records in _run/ are all new ones since (every page extracted again)"
     elif otherwise:
         why = (f"the folder holds {'page' if len(otherwise) == 1 else 'pages'} {listed(otherwise, 8, total=True)} "
-               f"of run {run.id} otherwise since (extracted again: --restart)")
+               f"of run {run.id} otherwise ({extracted_again(run, otherwise, made)})")
     else:
         return None
-    return (f"run {run.id} was stored from {run_dir} before ({run.outcome}, "
+    return (f"run {run.id} was stored from {first_folder(run) or run_dir} before ({run.outcome}, "
             f"{counted(run.predicted_pages, 'page')}): it is kept apart, and the folder is stored as a run of its own "
             f"rather than bringing run {run.id} up to date, as {why}; `runs --delete {run.id}` takes run {run.id} out "
             "if it is only an earlier copy of this one")

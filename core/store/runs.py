@@ -32,6 +32,7 @@ from ..runs.run_files import (
 from ..wording import counted, listed
 from .db import Connection, StoreError, dumps, now
 from .removed_files import REMOVED, new_folder, safe_name, stamped
+from .run_matching import KEPT_FOR_ADDING
 from .schema import TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, sql_list
 
 RUN_STATUSES = ("running", "finished", "failed", "cancelled")
@@ -561,7 +562,7 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
     # first added from, and what its folder said of its pages (predicted on other pages, N.json gone, pages the
     # project lacked, whose N.json never came in): for `runs --add` of the copy to keep in its cost, and `score` to
     # say as it did
-    copied = {key: run.cost[key] for key in COPIED_COST if key in run.cost}
+    copied = {key: run.cost[key] for key in (*COPIED_COST, *KEPT_FOR_ADDING) if key in run.cost}
     if run.parameters.get("source"):
         copied.setdefault(ADDED_FROM, run.parameters["source"])  # a copy's copy names the first folder still
     lacking = [page for page in not_in_project(run.cost) if page not in predictions and page not in errors]
@@ -616,12 +617,33 @@ def _folder_name(source: object) -> str:
     return f"{folder.parent.name}/{folder.name}" if folder.name.startswith("seed-") else folder.name
 
 
-def run_origin(parameters: Mapping[str, object], cost: Mapping[str, object] | None = None) -> str:
+def run_origin(parameters: Mapping[str, object], cost: Mapping[str, object] | None = None,
+               named: Mapping[str, str] | None = None) -> str:
     """"from FOLDER" for a run added from a folder (`run_folder`), else "". A run stored again from its deleted
     copy (its `source`, named by the date it was deleted) is named by the folder it was first added from, kept in
-    its `cost` (`run_files.ADDED_FROM`): "from FOLDER (via its deleted copy)"."""
-    first = _folder_name((cost or {}).get(ADDED_FROM))
+    its `cost` (`run_files.ADDED_FROM`): "from FOLDER (via its deleted copy)". `named`: a folder -> its name told
+    apart from the other folders of a list (`folders_told_apart`)."""
+    first = (cost or {}).get(ADDED_FROM)
     if first:
-        return f"from {first} (via its deleted copy)"
-    folder = run_folder(parameters)
+        return f"from {(named or {}).get(str(first)) or _folder_name(first)} (via its deleted copy)"
+    source = parameters.get("source")
+    folder = (named or {}).get(str(source)) if source else None
+    folder = folder or run_folder(parameters)
     return f"from {folder}" if folder else ""
+
+
+def folders_told_apart(runs: Sequence[StoredRun]) -> dict[str, str]:
+    """The folders runs were added from -> their names as a list of them shows them: a folder's name
+    (`run_folder`), with as many of the folders above it as tell it from another folder of the same name (two runs
+    "from run" are two folders' runs: "from a/run" and "from b/run")."""
+    paths = {str(folder): Path(str(folder)) for run in runs
+             for folder in (run.cost.get(ADDED_FROM) or run.parameters.get("source"),) if folder}
+    named = {folder: _folder_name(folder) for folder in paths}
+    for depth in range(2, max((len(path.parts) for path in paths.values()), default=0) + 1):
+        clashing = [folder for folder in paths if sum(named[other] == named[folder] for other in paths) > 1]
+        if not clashing:
+            break
+        for folder in clashing:
+            parts = paths[folder].parts
+            named[folder] = str(Path(*parts[-max(depth, len(Path(named[folder]).parts)):]))
+    return named

@@ -34,6 +34,7 @@ from .db import StoreError, now
 from .exporter import changed_since_import, saved_copies_missing
 from .files import content_hash
 from .project import Project
+from .run_matching import stopped_on as stopped_on_pages
 from .runs import RunInfo, StoredScore
 from .schema import TRUE_PAGE_STATUSES
 
@@ -70,12 +71,13 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
         warnings.append(other_pages_message(otherwise, "the project's"))
     left_out: dict[str, str] = {}
     finished = ran_to_its_end(stored_run_description(run.method, run.status, run.parameters, run.cost))
+    stopped_on = stopped_on_pages(run.cost)  # the page it stopped on part way: said so, as of its folder
     for name in truth_pages:
         if name in errors:
             warnings.append(f"page {name}: run {run_id} ({run.method}) failed on it; scored as an empty prediction")
             left_out[name] = errors[name]
         elif name not in predictions:
-            left_out[name] = why_no_prediction(name, run.cost, finished=finished)
+            left_out[name] = why_no_prediction(name, run.cost, finished=finished, stopped_on=stopped_on)
     # said at once, per reason (a stopped run lacks many pages), as `score` of a folder says them
     warnings += no_prediction_messages({name: why for name, why in left_out.items() if name not in errors},
                                        left_out_pages(run.cost), f"run {run_id}", f"run {run.id} ({run.method})",

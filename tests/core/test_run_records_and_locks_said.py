@@ -198,7 +198,11 @@ def test_a_finished_run_whose_records_changed_stays_a_run_of_its_own(
     assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 0
     _pages(tmp_path, ("3",))
     assert run(capsys, *EXTRACT, str(out), "--pages", str(pages), "-q")[0] == 0
-    (out / "1.json").write_text("[]", encoding="utf-8")  # page 1 held otherwise: not the run stored, grown
+    # page 1 held otherwise, extracted again (its record in _run/ a new one): not the run stored, grown (an N.json
+    # changed while its record is the one stored is a hand edit, which the run keeps its own prediction over)
+    (out / "1.json").write_text("[]", encoding="utf-8")
+    record = json.loads((out / "_run" / "1.json").read_text(encoding="utf-8"))
+    (out / "_run" / "1.json").write_text(json.dumps({**record, "seconds": 9.5}), encoding="utf-8")
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(out))
     assert code == 0 and f"stored {out} as run 2" in err and "was stored as run 1" not in err, err
     assert [r["pages_with_records"] for r in _runs(capsys, project)] == [2, 3]

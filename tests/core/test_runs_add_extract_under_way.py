@@ -131,7 +131,10 @@ def test_a_folder_written_again_with_other_records_is_a_run_of_its_own(
     (out / "4.json").unlink()
     assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 0  # stopped, 3 pages
     (out / "4.json").write_bytes(kept)
-    (out / "1.json").write_text("[]", encoding="utf-8")  # page 1 predicted otherwise: not the run stored, gone on
+    # page 1 predicted otherwise, extracted again (its record in _run/ a new one): not the run stored, gone on
+    (out / "1.json").write_text("[]", encoding="utf-8")
+    record = json.loads((out / "_run" / "1.json").read_text(encoding="utf-8"))
+    (out / "_run" / "1.json").write_text(json.dumps({**record, "seconds": 9.5}), encoding="utf-8")
     (out / "_run" / "run.json").write_text(json.dumps(finished), encoding="utf-8")
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(out))
     assert code == 0 and f"stored {out} as run 2" in err, err

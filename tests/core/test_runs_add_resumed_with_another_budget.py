@@ -120,10 +120,14 @@ def test_a_stopped_folder_whose_records_were_written_again_names_the_run_it_is_k
     (out / "4.json").unlink()
     assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 0  # stopped, 3 pages
     (out / "4.json").write_bytes(kept)
-    (out / "1.json").write_text("[]", encoding="utf-8")  # page 1 predicted otherwise since
+    # page 1 extracted again since, into other records: its record in _run/ is a new one too (an N.json changed
+    # while its record is the one stored is a hand edit, which the run keeps its own prediction over)
+    (out / "1.json").write_text("[]", encoding="utf-8")
+    record = json.loads((out / "_run" / "1.json").read_text(encoding="utf-8"))
+    (out / "_run" / "1.json").write_text(json.dumps({**record, "seconds": 9.5}), encoding="utf-8")
     (out / "_run" / "run.json").write_text(json.dumps(described), encoding="utf-8")
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(out))
     assert code == 0 and f"stored {out} as run 2" in err, err
     assert (f"run 1 was stored from {out} before (stopped, 3 pages): it is kept apart, and the folder is stored as a "
             "run of its own rather than bringing run 1 up to date, as the folder holds page 1 of run 1 otherwise "
-            "since (extracted again: --restart)") in err, err
+            "(extracted again since: its record in _run/ is a new one)") in err, err

@@ -1,0 +1,179 @@
+"""Which stored run a run folder holds, for `runs --add`: a run is known by what makes it that run, not by where
+its folder lies now. What makes it that run is its description (`run_files.run_identity`, the folder's path
+aside) and its pages' own records (`_run/N.json`: each page's calls, answers and times, written once as the page is
+done and never again by a resume). A stored run keeps a digest of each of its pages' records (`RECORDS_KEPT`); a
+folder holding one of those very records holds that run (moved, copied, or gone on since), and one whose records
+are all new ones was extracted again. A run stored before the digests were kept, or from a folder without page
+records, is known by the folder it was added from, as before.
+
+Knowing the run, a page whose record is the one the run was stored with but whose prediction file is gone or says
+other records was deleted or edited by hand since (no extract writes a prediction without its record): the stored
+run keeps the prediction its method made, and the folder is not taken for another run for it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..records.model import RecordList
+from ..runs.run_files import ADDED_FROM, NOT_FINISHED, STORED_COST, read_page_costs, run_identity
+from ..wording import listed
+
+if TYPE_CHECKING:  # `runs` keeps these keys with a deleted run's copy: it imports this module
+    from .runs import RunInfo
+
+# A stored run's cost: page -> a digest of the record (`_run/N.json`) its folder held for it when stored, which
+# tells the run's folder wherever it lies (`runs_of_the_folder`)
+RECORDS_KEPT = "page_records"
+# A stored run's cost: the page it stopped on part way (its record "not finished", its paid calls kept), which
+# `score --project P --run ID` says as stopped on, as `score --pred FOLDER` does
+STOPPED_ON = "stopped_on"
+# What a stored run's cost keeps for `runs --add` alone: no figure of the run, left out of `runs --json`
+MATCHING_ONLY = (RECORDS_KEPT,)
+# ... and what a deleted run's copy (`runs.write_run_folder`) keeps of them in its run.json (`STORED_COST`): the copy
+# holds no record of a page it did, nor of the page it stopped on, and `runs --add` of it takes these back
+KEPT_FOR_ADDING = (RECORDS_KEPT, STOPPED_ON)
+
+
+def kept_for_adding(described: Mapping[str, object]) -> dict[str, object]:
+    """What a deleted run's copy's run.json keeps of these keys of the run's cost (`KEPT_FOR_ADDING`); {} for any
+    other run folder."""
+    kept = described.get(STORED_COST)
+    return {key: kept[key] for key in KEPT_FOR_ADDING if key in kept} if isinstance(kept, dict) else {}
+
+
+def record_digests(run_dir: Path, names: Sequence[str]) -> dict[str, str]:
+    """Page -> a digest of the page's record in the folder (`_run/N.json`, read as JSON: its layout aside), for
+    the pages named that have a readable one."""
+    costs = read_page_costs(run_dir)
+    return {name: _digest(costs[name]) for name in names if name in costs}
+
+
+def _digest(record: Mapping[str, object]) -> str:
+    text = json.dumps(record, sort_keys=True, default=str)  # ASCII: a name's bytes that are not UTF-8 too
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:20]
+
+
+def pages_stopped_on(run_dir: Path) -> list[str]:
+    """The pages a folder's run stopped on part way: its record says not finished, and it has no prediction file
+    (as `score --pred FOLDER` finds it: `evaluate._FolderRecords`)."""
+    return [name for name, cost in read_page_costs(run_dir).items()
+            if cost.get("status") == NOT_FINISHED and not (run_dir / f"{name}.json").exists()]
+
+
+def stopped_on(cost: Mapping[str, object]) -> list[str]:
+    """The pages a stored run stopped on part way (`STOPPED_ON`), [] for a run stored before it was kept."""
+    pages = cost.get(STOPPED_ON)
+    return [str(page) for page in pages] if isinstance(pages, list) else []
+
+
+def kept_records(cost: Mapping[str, object]) -> dict[str, str]:
+    """Page -> the digest of its record when the run was stored (`RECORDS_KEPT`); {} for a run stored before they
+    were kept, or from a folder without page records."""
+    kept = cost.get(RECORDS_KEPT)
+    return {str(page): str(digest) for page, digest in kept.items()} if isinstance(kept, dict) else {}
+
+
+def placeless(parameters: Mapping[str, object]) -> dict[str, object]:
+    """What makes a run the one it is (`run_identity`), the folder it was added from aside: a folder moved holds
+    the same run."""
+    return run_identity(without_folder(parameters))
+
+
+def without_folder(parameters: Mapping[str, object]) -> dict[str, object]:
+    """A stored run's parameters (or a folder's, as `runs --add` reads them) without the folder it came from."""
+    return {key: value for key, value in parameters.items() if key != "source"}
+
+
+def first_folder(run: RunInfo) -> str | None:
+    """The folder a stored run was first added from (a run stored again from its deleted copy names it in its
+    cost: `ADDED_FROM`)."""
+    source = run.cost.get(ADDED_FROM) or run.parameters.get("source")
+    return str(source) if source else None
+
+
+def holds_the_run(run: RunInfo, source: str, made: Mapping[str, str]) -> bool:
+    """Whether a folder (`source`, its pages' records' digests `made`) holds stored run `run` (its description
+    aside): one of its pages' records is one the run was stored with; or, where either says no page record, it
+    is the folder the run was added from."""
+    kept = kept_records(run.cost)
+    if kept and made:
+        return any(made.get(page) == digest for page, digest in kept.items())
+    return first_folder(run) == source or run.parameters.get("source") == source
+
+
+def runs_of_the_folder(runs: Sequence[RunInfo], method: str, parameters: Mapping[str, object],
+                       made: Mapping[str, str]) -> list[RunInfo]:
+    """The stored runs, in the order stored, that a folder described so (its `source` among its parameters) holds:
+    the same method and description (`placeless`), and its pages' records (`holds_the_run`)."""
+    identity, source = placeless(parameters), str(parameters.get("source"))
+    return [run for run in runs if run.method == method and placeless(run.parameters) == identity
+            and holds_the_run(run, source, made)]
+
+
+@dataclass(frozen=True)
+class ChangedByHand:
+    """The pages of a stored run whose record in its folder is the one it was stored with, but whose prediction
+    file is gone (`deleted`) or says other records (`edited`) since: changed by hand, not by its method."""
+
+    run: RunInfo
+    deleted: tuple[str, ...]
+    edited: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.deleted or self.edited)
+
+    @property
+    def pages(self) -> tuple[str, ...]:
+        return (*self.deleted, *self.edited)
+
+    def message(self, run_dir: Path) -> str:
+        """Said by `runs --add`: what changed, how that is known, and what the run keeps."""
+        changes = [_changed(pages, done, first=not (self.deleted and done == "edited"))
+                   for pages, done in ((self.deleted, "deleted"), (self.edited, "edited")) if pages]
+        many = len(self.deleted) + len(self.edited) > 1
+        return (f"{run_dir} holds run {self.run.id}, stored before; since then {' and '.join(changes)} (by hand: "
+                f"{'their records' if many else 'its record'} in _run/ "
+                f"{'are' if many else 'is'} still the one{'s' if many else ''} run {self.run.id} was stored with, "
+                f"so no extract changed {'them' if many else 'it'}): run {self.run.id} keeps the "
+                f"prediction{'s' if many else ''} its method made, and the folder is not taken for another run for "
+                f"{'them' if many else 'it'}")
+
+
+def _changed(pages: Sequence[str], done: str, *, first: bool) -> str:
+    """"the prediction file of page 3 was deleted", "those of pages 4, 5 were edited" (`first`: the file named)."""
+    one = len(pages) == 1
+    what = ("the prediction file" if one else "the prediction files") if first else ("that" if one else "those")
+    return f"{what} of {_pages(pages)} {'was' if one else 'were'} {done}"
+
+
+def _pages(names: Sequence[str]) -> str:
+    return f"page {names[0]}" if len(names) == 1 else f"pages {listed(list(names), 8, total=True)}"
+
+
+def changed_by_hand(run: RunInfo, held: Mapping[str, RecordList], failed: Mapping[str, str],
+                    made: Mapping[str, str], predictions: Mapping[str, RecordList],
+                    errors: Mapping[str, str]) -> ChangedByHand:
+    """Of the pages stored run `run` holds records for (`held`; `failed`: those it failed on), those the folder's
+    prediction files say otherwise while their record (`made`) is the one the run was stored with."""
+    kept = kept_records(run.cost)
+    unchanged = [page for page, records in held.items()
+                 if page not in failed and page in kept and made.get(page) == kept[page]]
+    deleted = tuple(page for page in unchanged if page not in predictions and page not in errors)
+    edited = tuple(page for page in unchanged if page in predictions
+                   and [list(record) for record in predictions[page]] != [list(r) for r in held[page]])
+    return ChangedByHand(run, deleted, edited)
+
+
+def extracted_again(run: RunInfo, pages: Sequence[str], made: Mapping[str, str]) -> str:
+    """How a folder came to hold these pages of a stored run otherwise, as far as the records tell: extracted again
+    (their records new ones since), or, where the run kept no record to tell by, extracted again or changed."""
+    kept = kept_records(run.cost)
+    if kept and all(page in kept and made.get(page) != kept[page] for page in pages):
+        return ("extracted again since: " + ("their records in _run/ are new ones" if len(pages) > 1
+                                              else "its record in _run/ is a new one"))
+    return "extracted again, or changed, since"
