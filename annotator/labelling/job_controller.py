@@ -361,7 +361,12 @@ class JobController:
                 job.check()
                 job.report(done, total, f"fit {done + 1} of {total}")
 
-            model = train_on_project(project.root, progress=progress, check=fitting,
+            started = time.perf_counter()
+
+            def already_there(said: str) -> None:  # the model Learn would write is in place: nothing fitted
+                learnt["in_place"] = f"{said}: not trained again (checked in {time.perf_counter() - started:.1f} s)"
+
+            model = train_on_project(project.root, progress=progress, check=fitting, in_place=already_there,
                                      set_aside=lambda kept: learnt.update(replaced=str(kept.relative_to(project.root))))
             learnt["caution"] = caution_of(create("selector", model=str(model)))  # as Propose with it will say
             # Each labelled page's digest made here, off the interface thread, and remembered in the project: what
@@ -391,6 +396,8 @@ class JobController:
             and by the extractor Propose uses (only the selector reads a model)."""
             window = self.window
             method = proposal_method(window.settings, has_key=bool(gemini_key(window.keys)))
+            if learnt.get("in_place"):
+                return kept_said(method)
             # a damaged one too: the project's model path is the project's, so Learn sets it aside and replaces it
             replaced = (f"; the earlier learnt model{unusable_said(unusable)} is kept as {learnt['replaced']}"
                         if learnt.get("replaced") else "")
@@ -403,6 +410,18 @@ class JobController:
             # status bar cuts.
             return (f"learned {learnt['caution']}; Propose → {forget} goes back to the shipped model, or label more "
                     f"pages and learn again{replaced}")
+
+        def kept_said(method: str) -> str:
+            """The model in place is the one Learn would write again (the same pages, labels and seed): said as
+            `train --project` says it, nothing set aside, then what Propose does with it."""
+            said = learnt["in_place"]
+            if method != "selector":
+                return (f"{said}; Propose uses {method} (Settings): choose the offline selector there for Propose to "
+                        "follow this project's labels")
+            if learnt.get("caution"):
+                return (f"{said}; it is of {learnt['caution']}; Propose → {forget} goes back to the shipped model, or "
+                        "label more pages and learn again")
+            return f"{said}; Propose follows this project's labels"
 
         job = BackgroundJob(self.window.project.root, work)
         # Said through start(): a message of its own would be overwritten by the job's end as soon as it showed.

@@ -248,13 +248,11 @@ def _write(model: SelectorModel, args: argparse.Namespace, own: bool, what: str,
 def _say_in_place(out: Path, model: SelectorModel, own: bool, start: float) -> None:
     """The model at `out` is the one training would write again (`training.fitted_from`): said, with what makes
     it so and how to train anyway, in place of the fits."""
-    provenance = model.provenance
-    pages = [p for p in provenance.get("pages", []) if isinstance(p, dict)]
-    which = "the project's model is the one it had" if own else "the model there is the one these pages give"
+    from ..extract.training import in_place_said
+
     checked = time.perf_counter() - start
-    print(f"{out}: {which} (the same {counted(len(pages), 'labelled page')} and labels, seed {provenance.get('seed')}, "
-          f"RecordLens {provenance.get('recordlens')}): not trained again (checked in {checked:.1f} s); --force "
-          "trains it anyway", file=sys.stderr)
+    print(f"{out}: {in_place_said(model, own)}: not trained again (checked in {checked:.1f} s); --force trains it "
+          "anyway", file=sys.stderr)
     _warn_few_pages(model, "The model there")
 
 

@@ -49,9 +49,19 @@ def load_model(path: str | Path | None = None) -> SelectorModel:
     except OSError:
         return SelectorModel.load(path)  # the clear error, not remembered: a missing file may appear
     model = _read_model(str(path), mtime)
-    if isinstance(model, ModelError):
-        raise ModelError(str(model))
+    if isinstance(model, ModelError):  # raised anew, of its own kind (another version's model, or a damaged file)
+        raise type(model)(str(model))
     return model
+
+
+def caution_before_a_run(extractor: object) -> str | None:
+    """What `extract` says once, before its pages, when it proposes with a selector model of one stage (trained on
+    too few pages): in the words `train` says as it writes such a model and the app's Propose each time it uses
+    one, with the way to a better one; None for any other extractor or model (the shipped one)."""
+    if not isinstance(extractor, SelectorExtractor) or not (caution := extractor.caution):
+        return None
+    return (f"the model {extractor.model_name} is of {caution}; train it on more labelled pages (`recordlens "
+            "train`), or check its proposals against labels (`recordlens score`) before relying on them")
 
 
 def select(pc: PageCandidates, probabilities: np.ndarray, threshold: float) -> list[Region]:

@@ -44,6 +44,12 @@ class ModelError(RecordLensError):
     pass
 
 
+class OtherVersionModel(ModelError):
+    """A selector model that another version of RecordLens wrote (another format, or other candidate features):
+    still a model, to be trained again, unlike a damaged file (one that names a format this version reads but
+    lacks what a model holds), which no version can use."""
+
+
 @dataclass
 class Tree:
     """One regression tree: node arrays as scikit-learn keeps them (-1 children mark a leaf)."""
@@ -389,13 +395,15 @@ class SelectorModel:
         if not isinstance(data, dict) or data.get("format") not in FORMATS:
             named = data.get("format") if isinstance(data, dict) else None
             if isinstance(named, str) and named.startswith(FORMAT_FAMILY):
-                raise ModelError(f"{source}: a selector model of format {named!r}, written by another version of "
-                                 f"RecordLens (this one reads {', '.join(map(repr, FORMATS))}); train it again "
-                                 "with `recordlens train`")
+                raise OtherVersionModel(f"{source}: a selector model of format {named!r}, written by another "
+                                        f"version of RecordLens (this one reads {', '.join(map(repr, FORMATS))}); "
+                                        "train it again with `recordlens train`")
             raise ModelError(f"{source}: not a selector model (expected format {FORMAT!r})")
-        if data.get("features") != {k: list(v) for k, v in FEATURES.items()}:
-            raise ModelError(f"{source}: the model was trained on other candidate features than this version "
-                             "computes; train it again with `recordlens train`")
+        if (problem := _features_problem(data)) is not None:
+            raise ModelError(f"{source}: a damaged selector model ({problem})")
+        if data["features"] != {k: list(v) for k, v in FEATURES.items()}:
+            raise OtherVersionModel(f"{source}: the model was trained on other candidate features than this "
+                                    "version computes; train it again with `recordlens train`")
         try:
             members = _members(data["members"]) if data["format"] != FORMATS[0] else [Stages.from_dict(data)]
             if not members:
@@ -427,6 +435,18 @@ class SelectorModel:
         model = cls.from_json(text, str(path))
         model.digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
         return model
+
+
+def _features_problem(data: dict[str, Any]) -> str | None:
+    """Why a model's "features" entry is damaged (missing, or not stage names each with its list of feature names),
+    None when it is whole: every version wrote it so, so only a whole one that differs from this version's is a
+    model of other features, to be trained again, rather than a damaged file."""
+    if "features" not in data:
+        return "it has no 'features' entry"
+    features = data["features"]
+    whole = isinstance(features, dict) and bool(features) and all(
+        isinstance(names, list) and all(isinstance(name, str) for name in names) for names in features.values())
+    return None if whole else "its 'features' entry is not the feature names of each stage"
 
 
 def _model_bytes(path: str | Path) -> bytes:

@@ -41,8 +41,19 @@ from .context import _layout as context_layout
 from .context import context_features
 from .fit_pool import map_fits, requested_workers
 from .labels_match import expanded_records, matched_targets, region_targets
-from .selector import select
-from .selector_model import FEATURES, Blend, Ensemble, Forest, Learner, SelectorModel, Stages, is_model_file
+from .selector import load_model, select
+from .selector_model import (
+    FEATURES,
+    Blend,
+    Ensemble,
+    Forest,
+    Learner,
+    ModelError,
+    OtherVersionModel,
+    SelectorModel,
+    Stages,
+    is_model_file,
+)
 
 if TYPE_CHECKING:
     from ..records.hygiene import PageCheck
@@ -970,14 +981,22 @@ def project_pages_to_read(project_dir: str | Path) -> PagesToRead:
 
     def read() -> Iterator[LabelledPage]:
         with open_project(project_dir) as project:
-            yield from _labelled(labelled_pages(project), str(project.root))
+            yield from _labelled(labelled_pages(project), project_source(project.root))
 
     return PagesToRead(count, read)
 
 
+def project_source(project_dir: str | Path) -> str:
+    """The project as a model learnt from it names it: its full path, however it was typed (`P`, `.`, absolute,
+    through `..` or a link), so that the same pages, labels and seed give the same model bytes from the CLI and
+    the app alike, and a model already in place is known as such."""
+    return str(Path(project_dir).resolve())
+
+
 def project_description(count: int, project_dir: str | Path) -> str:
-    """What a model learnt from a project's labelled pages says it was trained on."""
-    return f"{labelled_pages_said(count)} of the project {Path(project_dir).name}"
+    """What a model learnt from a project's labelled pages says it was trained on (the folder's own name: `.` has
+    none)."""
+    return f"{labelled_pages_said(count)} of the project {Path(project_source(project_dir)).name}"
 
 
 def project_training_entries(project: Project) -> list[dict[str, str]]:
@@ -991,7 +1010,7 @@ def project_training_entries(project: Project) -> list[dict[str, str]]:
         digest = project.label_checks.training_digest(name)
         if digest not in seen:
             seen.add(digest)
-            entries.append(training_entry(name, str(project.root), digest))
+            entries.append(training_entry(name, project_source(project.root), digest))
     return entries
 
 
@@ -1161,23 +1180,51 @@ def save_project_model(model: SelectorModel, project_dir: str | Path) -> tuple[P
 
 def _copy_set_aside(project_dir: str | Path) -> Path | None:
     """A copy of the project's own model where Forget sets it aside (`FORGOTTEN_MODEL`, replacing the one set aside
-    before, written atomically), the model itself left in place; a file that is no model (damaged, cut short) is
-    copied to `UNUSABLE_MODEL` instead, never over a model set aside; None when the project has none."""
+    before, written atomically), the model itself left in place; a file that no version can use (cut short, or
+    damaged inside: a member or the feature names missing) is copied to `UNUSABLE_MODEL` instead, never over a
+    model set aside; None when the project has none."""
     path = project_model_path(project_dir)
     if not path.is_file():
         return None
-    kept = FORGOTTEN_MODEL if is_model_file(path) else UNUSABLE_MODEL
+    kept = FORGOTTEN_MODEL if _is_a_model_to_keep(path) else UNUSABLE_MODEL
     return atomic.copy_file(path, Path(project_dir) / kept)
+
+
+def _is_a_model_to_keep(path: Path) -> bool:
+    """Whether the file is a model worth keeping where Forget sets one aside: one this version uses, or one another
+    version wrote (trained again to be used here). Whether it is JSON naming a model's format is not enough: a
+    damaged model names it too, and set aside there it would push out a usable model kept before."""
+    try:
+        load_model(path)
+    except OtherVersionModel:
+        return True
+    except ModelError:
+        return False
+    return True
+
+
+def in_place_said(model: SelectorModel, own: bool) -> str:
+    """"the project's model is the one it had (the same 12 labelled pages and labels, seed 0, RecordLens 1.0)":
+    what `train` and the app's Learn say of a model already in place that training would write again (`own`: the
+    project's own), before "not trained again"."""
+    provenance = model.provenance
+    pages = [p for p in provenance.get("pages", []) if isinstance(p, dict)]
+    which = "the project's model is the one it had" if own else "the model there is the one these pages give"
+    return (f"{which} (the same {counted(len(pages), 'labelled page')} and labels, seed {provenance.get('seed')}, "
+            f"RecordLens {provenance.get('recordlens')})")
 
 
 def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, seed: int = 0,
                      progress: Callable[[str], None] | None = None,
                      check: Callable[[int, int], None] | None = None,
-                     set_aside: Callable[[Path], None] | None = None) -> Path:
+                     set_aside: Callable[[Path], None] | None = None,
+                     in_place: Callable[[str], None] | None = None) -> Path:
     """Fit the selector on the project's labelled pages, so that proposals follow the project's own labelling
     policy, and write it (by default as the project's own, `save_project_model`: the model it replaces is kept as
     `FORGOTTEN_MODEL`, and `set_aside` is told where); the same pages (the project lists them in one order) and
-    seed give the same file. Where it is written and the seed are checked before any work; `check` as in `fit`."""
+    seed give the same file. Where it is written and the seed are checked before any work; `check` as in `fit`.
+    A model already there that this training would write again (`project_model_in_place`, as `train --project`
+    checks it) is kept, nothing is read or fitted, and `in_place` is told so in `train`'s words (`in_place_said`)."""
     check_seed(seed)  # what was asked first, then where: no project is opened for a seed no training takes
     check_project_to_train(project_dir)
     path = writable_model_path(out if out is not None else project_model_path(project_dir), project_dir)
@@ -1185,6 +1232,10 @@ def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, 
     with training_the_project(project_dir) if own else contextlib.nullcontext([]) as notes:
         for note in notes:
             _log.warning("%s", note)
+        if (current := project_model_in_place(project_dir, path, seed)) is not None:  # the same bytes again
+            if in_place is not None:
+                in_place(in_place_said(current, own))
+            return path
         # a page given twice with the same labels once, as `train --project` keeps it: the same model either way
         labelled = [p.example for p in once_each(list(for_training(project_pages_to_read(project_dir), progress)))[0]]
         model = fit(labelled, seed=seed, check=check, description=project_description(len(labelled), project_dir))

@@ -1,5 +1,6 @@
 """The project's own model path belongs to the project. A damaged file there (a model cut short) is set aside as
-`selector.forgotten.json` and replaced by `train --project`, as a model of an older format is, and that is said:
+`selector.unusable.json` (a model of an older format as `selector.forgotten.json`) and replaced by `train --project`,
+and that is said:
 it used to be refused as "not a selector model … choose another path", though the app's Propose sent the user to
 Learn to replace it. `train --out PATH` elsewhere still keeps a file that is not a model.
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.extract.selector_model import SelectorModel
+from recordlens.core.extract.selector_model import Ensemble, SelectorModel, Stages, Tree
 from recordlens.core.extract.training import FORGOTTEN_MODEL, PROJECT_MODEL, save_project_model
 
 # Saves a new model as the project's own, killed (no clean-up of any kind: os._exit) as it is about to make its
-# KILL_AT-th rename; exit 0 when it made every rename first.
+# KILL_AT-th rename; exit 0 when it made every rename first. The new model is given as its JSON.
 _KILLED_AT_A_RENAME = """
 import os, sys
 from pathlib import Path
@@ -32,12 +32,16 @@ def renaming(*args, **kwargs):
     return rename(*args, **kwargs)
 
 os.replace = renaming
-save_project_model(SelectorModel([], provenance={"trained_on": "new"}), Path(sys.argv[1]))
+save_project_model(SelectorModel.from_json(sys.argv[3]), Path(sys.argv[1]))
 """
 
 
 def a_model(said: str) -> SelectorModel:
-    return SelectorModel([], provenance={"trained_on": said})
+    """A model this version loads (one member: one tree of one leaf), set aside where Forget sets one aside (one
+    that cannot be loaded goes to `selector.unusable.json`, never over a model kept there)."""
+    leaf = {"left": [-1], "right": [-1], "feature": [-2], "threshold": [-2.0], "value": [0.0]}
+    member = Stages(Ensemble(base=0.0, rate=1.0, trees=[Tree.from_dict(leaf, features=1)]))
+    return SelectorModel([member], provenance={"trained_on": said})
 
 
 def a_project_with_its_model(folder: Path) -> bytes:
@@ -52,7 +56,7 @@ def test_a_training_killed_at_any_rename_leaves_the_project_a_model(tmp_path: Pa
     for kill_at in range(1, 10):
         folder = tmp_path / f"killed-at-{kill_at}"
         old = a_project_with_its_model(folder)
-        killed = subprocess.run([sys.executable, "-c", _KILLED_AT_A_RENAME, str(folder), str(kill_at)],
+        killed = subprocess.run([sys.executable, "-c", _KILLED_AT_A_RENAME, str(folder), str(kill_at), new.decode()],
                                 check=False, timeout=120)
         model = folder / PROJECT_MODEL
         assert model.is_file(), f"killed at rename {kill_at}: the project has no model"
