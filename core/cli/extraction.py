@@ -86,6 +86,15 @@ def _create_extractor(method: str, params: dict[str, object]):  # noqa: ANN202 -
         raise RecordLensError(f"method {method!r}: {error}") from None
 
 
+def _say_caution(extractor: object) -> None:
+    """A selector model of one stage (trained on too few pages) said once, before the pages, as `train` said it as
+    it wrote the model and the app's Propose says it each time it uses one."""
+    from ..extract.selector import caution_before_a_run
+
+    if (caution := caution_before_a_run(extractor)) is not None:
+        warn(caution)
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
     from ..extract import available
 
@@ -130,19 +139,25 @@ def cmd_extract(args: argparse.Namespace) -> int:
     with engine_for(args) as engine:  # issue 16: one engine (one Ray instance) for every seed of the run
         if len(seeds) == 1:
             return _extract_seeds(args, method, seeds, llm_options, params, engine)
-        from ..runs.runner import run_lock
+        from ..runs.runner import record_seeds_asked, run_lock, seeds_of_the_run
 
         notes: list[str] = []
         # The seeds' folder locked from the first seed to the last: between two seeds no seed-S/ is, and a
         # `runs --add` then would store the seeds done as the whole run (`check_not_extracting` looks here too)
         with run_lock(Path(args.out), notes):
+            asked = seeds_of_the_run(Path(args.out), [seed for seed in seeds if seed is not None], notes)
             for note in notes:
                 warn(note)
-            return _extract_seeds(args, method, seeds, llm_options, params, engine)
+            try:
+                return _extract_seeds(args, method, seeds, llm_options, params, engine, asked)
+            finally:  # the run's seeds asked said alike by each seed-S/, the seeds this command did not run too
+                record_seeds_asked(Path(args.out), asked)
 
 
 def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None], llm_options: dict[str, object],
-                   params: dict[str, object], engine: Engine) -> int:
+                   params: dict[str, object], engine: Engine, asked: list[int] | None = None) -> int:
+    """Run each seed of `seeds` into its folder; `asked`: for a run written with --seeds N, every seed the run asks
+    (those given, and those its folder held before: `runner.seeds_of_the_run`), recorded in each seed's run.json."""
     from ..extract import create
     from ..runs.evaluate import seeds_not_run_message
     from ..runs.runner import run_extractor, seed_dir, settings_of_the_run_held
@@ -161,6 +176,7 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
         else:
             extractor = _create_extractor(method, params)
             names = None
+            _say_caution(extractor)
         out = seed_dir(Path(args.out), seed, len(seeds))
         new_folder = not out.exists()
         summary = RunSummary(out)
@@ -169,7 +185,7 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
         try:
             run_extractor(extractor, args.pages, out, names=names, resume=not args.restart,
                           progress=lambda n: progress(n, label=f"{method}", enabled=not args.quiet),
-                          engine=engine, summary=summary, seeds=seeds if len(seeds) > 1 else None)
+                          engine=engine, summary=summary, seeds=asked)
         except COMMAND_STOPS:  # Ctrl+C, SIGTERM, stdout gone: what the folder holds now, and how to go on
             if summary.wanted:
                 print(interrupted_line(summary, over), file=sys.stderr)
@@ -188,10 +204,12 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
             print(end_of_run_line(summary), file=sys.stderr)
         failed += len(summary.failed)
         if summary.stopped:  # 3: the budget ran out; 4: the model endpoint failed (as `agent run`)
-            asked = [s for s in seeds if s is not None]
-            # the seeds it never came to (this one too when it stopped before it began)
-            later = asked[asked.index(seed) + (0 if never_began else 1):] if seed is not None else []
-            not_run = f"; {seeds_not_run_message(asked, later)}" if later else ""
+            given = [s for s in seeds if s is not None]
+            # the seeds it never came to (this one too when it stopped before it began), and those of the run it
+            # was not given that never ran either
+            later = given[given.index(seed) + (0 if never_began else 1):] if seed is not None else []
+            later += [s for s in asked or [] if s not in given and not seed_dir(Path(args.out), s, 2).is_dir()]
+            not_run = f"; {seeds_not_run_message(asked or given, sorted(later))}" if later else ""
             print(f"recordlens: stopped: {summary.stopped}{not_run}", file=sys.stderr)
             return exit_status(stopped=True, endpoint_failed=summary.endpoint_failed)
     return exit_status(failed=bool(failed))

@@ -47,6 +47,9 @@ _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
 
 
 INPUT_PLACEHOLDER = "{input}"
+# A run's parameters' keys for its prompt: where it came from ("shipped", or the file as given: for people) and its
+# SHA-256 (what tells one prompt from another: `run_files.run_identity`)
+PROMPT_SOURCE, PROMPT_SHA256 = "prompt", "prompt_sha256"
 
 
 @dataclass(frozen=True)
@@ -257,8 +260,8 @@ class GeminiExtractor:
         """What decides the answers: a resumed run must have the same (the runner compares them)."""
         settings = self.caller.settings
         return {"model": settings.model, "temperature": settings.temperature, "seed": settings.seed,
-                "input_format": self.input_format, "prompt": self.prompt.source,
-                "prompt_sha256": self.prompt.sha256}
+                "input_format": self.input_format, PROMPT_SOURCE: self.prompt.source,
+                PROMPT_SHA256: self.prompt.sha256}
 
     def as_recorded_now(self, described: dict[str, object]) -> dict[str, object]:
         """A run's description (its run.json) with its prompt's hash as this extractor records it now: a run made
@@ -267,9 +270,9 @@ class GeminiExtractor:
         other hash is left as it is (another prompt, which resuming refuses)."""
         parameters = described.get("parameters")
         if (not isinstance(parameters, dict) or self.prompt.file_sha256 is None
-                or parameters.get("prompt_sha256") != self.prompt.text_sha256):
+                or parameters.get(PROMPT_SHA256) != self.prompt.text_sha256):
             return described
-        return {**described, "parameters": {**parameters, "prompt_sha256": self.prompt.sha256}}
+        return {**described, "parameters": {**parameters, PROMPT_SHA256: self.prompt.sha256}}
 
     @property
     def settings(self) -> dict[str, object]:

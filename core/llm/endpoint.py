@@ -66,3 +66,19 @@ def holds_key_mark(url: str) -> bool:
     """Whether an address holds the mark of a credential left out of it (`KEY_MARK`, as written or escaped):
     every call through it would be refused until the credential is given again in its place."""
     return KEY_MARK in unquote(url)
+
+
+def endpoint_identity(url: str | None) -> str | None:
+    """A recorded --base-url as the endpoint it names, for telling one run's endpoint from another's: one slash
+    ending its path left out, as the client leaves it out when it asks the endpoint (`http://host:8080/` and
+    `http://host:8080` are asked alike). Anything else stays as written: `localhost` and `127.0.0.1` may be two
+    servers (a name can resolve elsewhere), and a run's answers must be one endpoint's."""
+    if not url:
+        return url
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # no address to read: compared as written
+        return url
+    if not parts.path.endswith("/"):
+        return url
+    return urlunsplit(parts._replace(path=parts.path[:-1]))

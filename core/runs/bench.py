@@ -602,12 +602,11 @@ def format_tables(result: BenchResult) -> str:
               f"{'method':<10} {'input':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>7} {'halluc%':>8} {'s/page':>8} pages"]
     for method in result.method_rows:
         row = method.row()
-        seconds = row["seconds_per_page"]
         lines.append(
             f"{row['method']:<10} {row['input']:<8} {_figure(row['precision'], 7, '.4f')} "
             f"{_figure(row['recall'], 7, '.4f')} {_figure(row['f1'], 7, '.4f')} "
             f"{_figure(row['hallucination_rate'], 7, '.4f')} {_share(row['hallucinated_record_share'])} "
-            f"{seconds if seconds is not None else float('nan'):8.3f} {row['pages']}{_unanswered(method)}")
+            f"{_figure(row['seconds_per_page'], 8, '.3f')} {row['pages']}{_unanswered(method)}")
     lines += ["(P, R, F1: means of per-page figures; HR: the share of pages with a hallucinated record; all four",
               " to 4 decimals; halluc%: hallucinated records over predicted records, pooled over the pages)"]
     lines += [f"({m.spec.label} stopped: {m.stop_said or m.stop.reason})" for m in result.method_rows
@@ -630,7 +629,8 @@ def _over_which_pages(result: BenchResult) -> str:
 
 
 def _figure(value: object, width: int, form: str) -> str:
-    """A row's figure in its column, "n/a" for none (a row scored on no page)."""
+    """A row's figure in its column, "n/a" for none (a row scored on no page; its s/page when no page of it was
+    answered: every one failed)."""
     return f"{value:{width}{form}}" if isinstance(value, float) else f"{'n/a':>{width}}"
 
 

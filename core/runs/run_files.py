@@ -17,6 +17,8 @@ from pathlib import Path
 from .. import atomic
 from ..errors import RecordLensError
 from ..extract.base import Extraction, ExtractionFailedError, Extractor
+from ..extract.gemini import PROMPT_SHA256, PROMPT_SOURCE
+from ..llm.endpoint import endpoint_identity
 from ..llm.gemini import UNCOUNTED, BudgetExceededError, counts_missing, paid_carried, tokens_as_kept
 from ..page.dataset import LoadedPage, load_page, record_files
 from ..page.dom import Page
@@ -40,6 +42,9 @@ LEFT_OUT = "left_out"
 # run.json's key, in each seed-S/ of a run written with --seeds N, for every seed the command asked: a run stopped
 # before its last seed is then not taken for a run of fewer seeds (`evaluate.seeds_asked`)
 SEEDS_ASKED = "seeds"
+# run.json's key for the call settings (`Extractor.settings`); a done page's _run/N.json keeps, under it, those that
+# can change its answer (`settings_said_by_pages`)
+SETTINGS = "settings"
 NO_ANSWERS = "the method has no answers for it"  # why replay leaves a page out: no recorded answer is for it
 # A stored run's cost: the pages its folder's records said were done but whose N.json was gone when it was stored
 # (deleted by hand, or a stop between the page's two writes), so that `score` says so rather than "not given"
@@ -104,8 +109,10 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
                 _record_stop(out, name, str(paid.get("reason") or "interrupted"), paid, summary)
             raise
 
+    # kept with each page's answer: a run.json that cannot be read then still has pages that say their endpoint
+    made_with = settings_said_by_pages(getattr(extractor, "settings", None) or {})
     end = run_pages(_not_extracted_before(progress(wanted), out, summary, resume), extract,
-                    answered=functools.partial(_keep_extraction, out, summary),
+                    answered=functools.partial(_keep_extraction, out, summary, made_with),
                     failed=functools.partial(_keep_failure, out, summary),
                     stopped=functools.partial(_keep_stop, out, summary))
     summary.endpoint_failures = end.endpoint_failures
@@ -132,11 +139,12 @@ def _not_extracted_before(names: Iterable[str], out: Path, summary: RunSummary, 
             yield name
 
 
-def _keep_extraction(out: Path, summary: RunSummary, name: str, answer: tuple[dict[str, str], Extraction]) -> None:
+def _keep_extraction(out: Path, summary: RunSummary, made_with: dict[str, object], name: str,
+                     answer: tuple[dict[str, str], Extraction]) -> None:
     made_on, extraction = answer
     # The records file last: its presence is what a resume takes for done (`extracted_before`), so a stop between
     # the two writes (a full disk) leaves the page to extract again, not done without its cost record for good
-    _write_page_cost(out, name, extraction, made_on)
+    _write_page_cost(out, name, extraction, made_on, made_with)
     save_records(out / f"{name}.json", extraction.records)
     summary.extracted.append(name)
     summary.warnings.extend(f"page {name}: {w}" for w in extraction.warnings)
@@ -200,8 +208,12 @@ def extracted_before(out: Path, name: str, summary: RunSummary) -> bool:
     return True
 
 
-def _write_page_cost(out: Path, name: str, extraction: Extraction, made_on: dict[str, str]) -> None:
-    cost = {"status": DONE, MADE_ON: made_on, **asdict(extraction), **earlier_records(out, name)}
+def _write_page_cost(out: Path, name: str, extraction: Extraction, made_on: dict[str, str],
+                     made_with: dict[str, object]) -> None:
+    """A page's record: `made_with`, the call settings that made its answer (`settings_said_by_pages`), beside its
+    method and parameters, so that the page says what made it without its run.json (`method_said_by_pages`)."""
+    cost = {"status": DONE, MADE_ON: made_on, **asdict(extraction), **({SETTINGS: made_with} if made_with else {}),
+            **earlier_records(out, name)}
     cost.pop("records")
     if extraction.tokens:  # answers without token counts kept as such, not as 0 tokens
         cost["tokens"] = tokens_as_kept(extraction.tokens)
@@ -430,33 +442,77 @@ SESSION_BOUNDS = frozenset({"timeout_s", "max_attempts", "backoff_s", "max_backo
 def run_identity(described: Mapping[str, object]) -> dict[str, object]:
     """What of a run's description (a folder's run.json, or the parameters a project stored it with) makes the run
     the one it is: the whole description but when it was written, how it ended, and the bounds of its last session
-    (`SESSION_BOUNDS`). Whether a folder holds a run stored before (`runs --add`), and whether a resume has anything
-    to write to its run.json, are judged by this, and nothing else."""
+    (`SESSION_BOUNDS`); its endpoint as the endpoint it names (`endpoint_identity`: a slash ending the address is no
+    other endpoint), and its prompt by its SHA-256 where it records one (the same bytes read from another path, or
+    from another folder, are the same prompt: its source is for people). Whether a folder holds a run stored before
+    (`runs --add`), and whether a resume has anything to write to its run.json, are judged by this, and nothing
+    else."""
     kept = {key: value for key, value in described.items() if key not in ("written", STOPPED)}
     settings = kept.get("settings")
     if isinstance(settings, dict):
-        kept["settings"] = {key: value for key, value in settings.items() if key not in SESSION_BOUNDS}
+        kept["settings"] = _settings_identity(settings)
+    parameters = kept.get("parameters")
+    if isinstance(parameters, dict) and parameters.get(PROMPT_SHA256) is not None:
+        kept["parameters"] = {key: value for key, value in parameters.items() if key != PROMPT_SOURCE}
     return json.loads(json.dumps(kept, default=str))  # as run.json and the project hold it: a tuple as a list
+
+
+def _settings_identity(settings: Mapping[str, object]) -> dict[str, object]:
+    """The call settings that can change a run's answers (all but `SESSION_BOUNDS`), its endpoint as the endpoint
+    it names."""
+    kept = {key: value for key, value in settings.items() if key not in SESSION_BOUNDS}
+    if isinstance(kept.get("base_url"), str):
+        kept["base_url"] = endpoint_identity(str(kept["base_url"]))
+    return kept
+
+
+def settings_said_by_pages(settings: Mapping[str, object]) -> dict[str, object]:
+    """What a page's record (`_run/N.json`) keeps of its run's call settings (`settings`: the extractor's, as run.json
+    records them): those that can change its answer (the endpoint, the JSON output mode), so that a run.json that
+    cannot be read is not needed to tell which endpoint answered; {} for a method that calls none."""
+    return {key: value for key, value in settings.items() if key not in SESSION_BOUNDS}
 
 
 def identity_differences(before: Mapping[str, object], now: Mapping[str, object]) -> list[str]:
     """How two runs' descriptions differ in what makes a run the one it is (`run_identity`), as `key: old -> new`;
     [] for the same run."""
     old, new = run_identity(before), run_identity(now)
-    return description_differences(old, {key: new.get(key) for key in dict.fromkeys([*old, *new])})
+    said = description_differences(old, {key: new.get(key) for key in dict.fromkeys([*old, *new])})
+    # said as each description records it (the address as given, the prompt with its source), not as compared
+    return [_as_recorded(line, before, now) for line in said]
+
+
+def _as_recorded(difference: str, before: Mapping[str, object], now: Mapping[str, object]) -> str:
+    """A difference of two runs' identities (`description_differences`' `key: old -> new`) in the words of their
+    descriptions: the endpoint as each records it, a prompt by its source and hash."""
+    key = difference.split(":", 1)[0]
+    if key == "base_url":
+        return f"base_url: {_part(before, 'settings').get(key)!r} -> {_part(now, 'settings').get(key)!r}"
+    if key == PROMPT_SHA256:
+        old, new = _part(before, "parameters"), _part(now, "parameters")
+        return (f"prompt: {old.get(PROMPT_SOURCE)!r} (SHA-256 {old.get(PROMPT_SHA256)}) -> "
+                f"{new.get(PROMPT_SOURCE)!r} (SHA-256 {new.get(PROMPT_SHA256)})")
+    return difference
+
+
+def _part(described: Mapping[str, object], key: str) -> Mapping[str, object]:
+    part = described.get(key)
+    return part if isinstance(part, dict) else {}
 
 
 def description_differences(before: Mapping[str, object], now: Mapping[str, object]) -> list[str]:
     """What differs between a run's description and the method about to resume it, as `key: old -> new` (a part
     that is a dict, its parameters or settings, by each of its keys). A model file is the same model wherever it
-    lies when its digest is the same."""
+    lies when its digest is the same, and a prompt file the same prompt when its SHA-256 is."""
     said = []
     for key in now:
         old, new = before.get(key), now[key]
         if isinstance(old, dict) and isinstance(new, dict):
             same_model = old.get("model_digest") is not None and old.get("model_digest") == new.get("model_digest")
+            same_prompt = old.get(PROMPT_SHA256) is not None and old.get(PROMPT_SHA256) == new.get(PROMPT_SHA256)
             said += [f"{name}: {old.get(name)!r} -> {new.get(name)!r}" for name in sorted({*old, *new})
-                     if old.get(name) != new.get(name) and not (name == "model" and same_model)]
+                     if old.get(name) != new.get(name) and not (name == "model" and same_model)
+                     and not (name == PROMPT_SOURCE and same_prompt)]
         elif old != new:
             said.append(f"{key}: {old!r} -> {new!r}")
     return said
@@ -464,8 +520,10 @@ def description_differences(before: Mapping[str, object], now: Mapping[str, obje
 
 def method_said_by_pages(run_dir: str | Path) -> tuple[dict[str, object], str | None]:
     """The method that made a run's records, as the pages' own records say it (each done page's `_run/N.json`
-    names its method, version and parameters), for a folder whose run.json cannot be read: ({method, version,
-    parameters}, None) when every page with records (N.json) says it and all say the same; else ({}, why not)."""
+    names its method, version and parameters, and, since RecordLens kept them there, the call settings that made
+    its answer: `SETTINGS`), for a folder whose run.json cannot be read: ({method, version, parameters[, settings]},
+    None) when every page with records (N.json) says it and all say the same (the settings only when every page
+    says them); else ({}, why not)."""
     run = Path(run_dir)
     costs = read_page_costs(run)
     said: dict[str, dict[str, object]] = {}
@@ -473,18 +531,24 @@ def method_said_by_pages(run_dir: str | Path) -> tuple[dict[str, object], str | 
     for name in record_files(run):
         cost = costs.get(name) or {}
         if cost.get("status") == DONE and cost.get("method"):
-            said[name] = json.loads(json.dumps({key: cost.get(key) for key in ("method", "version", "parameters")},
-                                               default=str))
+            said[name] = json.loads(json.dumps({key: cost[key] for key in ("method", "version", "parameters",
+                                                                           SETTINGS) if key in cost}, default=str))
         else:
             silent.append(name)
+    if said and not all(SETTINGS in described for described in said.values()):
+        # a page of before the settings were kept with it says nothing of them, which no other page can say for it
+        said = {name: {key: value for key, value in described.items() if key != SETTINGS}
+                for name, described in said.items()}
     if silent:
         one = len(silent) == 1
         return {}, (f"page {silent[0]} holds records but no readable {META_DIR}/{silent[0]}.json naming their method"
                     if one else f"{counted(len(silent), 'page')} ({listed(silent, 8, total=True)}) hold records but "
                     f"no readable {META_DIR}/N.json naming their method")
-    kinds = list({json.dumps(described, sort_keys=True): described for described in said.values()}.values())
+    # alike as runs are alike (`run_identity`: the same endpoint however its address ends, the same prompt file)
+    kinds = list({json.dumps(run_identity(described), sort_keys=True): described
+                  for described in said.values()}.values())
     if len(kinds) > 1:
-        return {}, (f"its pages' records name {len(kinds)} different methods or parameters "
+        return {}, (f"its pages' records name {len(kinds)} different methods, parameters or endpoints "
                     f"({', '.join(sorted({str(kind['method']) for kind in kinds}))})")
     return (kinds[0], None) if kinds else ({}, "no page holds records")
 

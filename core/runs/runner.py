@@ -25,6 +25,7 @@ from pathlib import Path
 from .. import atomic, owner_files
 from ..errors import DatasetError, RecordLensError
 from ..extract.base import Extractor
+from ..extract.gemini import PROMPT_SHA256, PROMPT_SOURCE
 from ..page.dataset import dataset_hint, page_files
 from ..wording import counted, listed, named_and_more
 from .engine_runs import extract_on_engine
@@ -34,6 +35,7 @@ from .run_files import (
     META_DIR,
     NO_ANSWERS,
     SEEDS_ASKED,
+    SETTINGS,
     STOPPED,
     UNFINISHED,
     RunSummary,
@@ -53,6 +55,58 @@ LOCK_FILE = ".extract.lock"  # hidden: no page's N.json, and gone once the run e
 
 def seed_dir(out_dir: Path, seed: int | None, seeds: int) -> Path:
     return out_dir / f"seed-{seed}" if seeds > 1 else out_dir
+
+
+def seeds_of_the_run(out_dir: Path, given: Sequence[int], notes: list[str]) -> list[int]:
+    """Every seed the run in `out_dir` asks once `--seeds` has given `given` (a run written with --seeds N): the seeds
+    it held before (its seed-S/ folders, and the seeds their run.json say were asked: `evaluate.seeds_asked`) and
+    those given. Fewer seeds than the folder holds run those given and leave the others as they are, still the
+    run's (a command never takes a seed out of a run: its folder stays, and `score` reads it); said in `notes`, as
+    are seeds added to a run. Each seed-S/ of the run records these (`record_seeds_asked`), so that they all say
+    one thing."""
+    from .evaluate import seed_runs, seeds_asked
+
+    held = seeds_asked(out_dir)
+    asked = sorted({*held, *given})
+    if not held or asked == held == sorted(given):
+        return asked
+    run = f"{out_dir} holds a run of {counted(len(held), 'seed')} asked ({_seeds_said(held)})"
+    added = [seed for seed in given if seed not in held]
+    if added:
+        notes.append(f"{run}: {_seeds_said(added, 'seed')} added to it (the run asks {_seeds_said(asked)})")
+        return asked
+    folders = seed_runs(out_dir)
+    kept = [seed for seed in held if seed not in given and seed in folders]
+    unrun = [seed for seed in held if seed not in given and seed not in folders]
+    notes.append(f"{run}: --seeds gives {_seeds_said(given, 'seed')}, run now; the run still asks "
+                 f"{_seeds_said(asked)}"
+                 + (f", {_seeds_said(kept, 'seed')} left as {'it is' if len(kept) == 1 else 'they are'}" if kept
+                    else "")
+                 + (f", {_seeds_said(unrun, 'seed')} not run" if unrun else "")
+                 + " (choose another --out for a run of fewer seeds)")
+    return asked
+
+
+def _seeds_said(seeds: Sequence[int], noun: str = "") -> str:
+    """"0, 1, 2", or with `noun`, "seeds 0, 1, 2" ("seed 2" for one)."""
+    listed_ = ", ".join(map(str, seeds))
+    return f"{noun}{'' if len(seeds) == 1 else 's'} {listed_}" if noun else listed_
+
+
+def record_seeds_asked(out_dir: Path, asked: list[int]) -> None:
+    """Each seed-S/ of the run in `out_dir` that does not yet record `asked` as its seeds asked (a seed this command
+    did not run, or stopped before) records them, once a seed of the run does: the seeds' folders then say one
+    thing. Nothing is written when none does (the command was refused before it ran any seed), nor to a run.json
+    that cannot be read (its seed's next run writes it again)."""
+    from .evaluate import seed_runs
+
+    descriptions = {folder: run_description_and_problem(folder)[0] for folder in seed_runs(out_dir).values()}
+    if not any(described.get(SEEDS_ASKED) == asked for described in descriptions.values()):
+        return
+    for folder, described in descriptions.items():
+        if described and described.get(SEEDS_ASKED) != asked:
+            atomic.write_text(folder / META_DIR / "run.json", json.dumps({**described, SEEDS_ASKED: asked},
+                                                                         indent=2, default=str))
 
 
 def refuse_seeds_beside_a_run(out_dir: Path) -> None:
@@ -272,6 +326,12 @@ def _refuse_another_method(out: Path, extractor: Extractor, warnings: list[str])
     (emptied, cut short, edited by hand) says nothing: the pages' own records say the method instead when they all
     name the same (said in `warnings`), and the resume is refused when they do not."""
     held = _run_held(out, extractor)
+    if held.unknown and held.endpoint_unknown:
+        raise RecordLensError(
+            f"{held.unreadable}, and its pages' own records name the method but not the endpoint (--base-url) and "
+            f"JSON output mode that answered them ({held.unknown}): resuming {out} through "
+            f"{_endpoint_said(extractor)} could mix two endpoints' answers in one run: put its run.json back (from a "
+            "copy) to resume it, or use --restart to extract every page again into it, or choose another --out")
     if held.unknown:
         raise RecordLensError(
             f"{held.unreadable}, and its pages' own records do not say which method made them ({held.unknown}): "
@@ -280,12 +340,39 @@ def _refuse_another_method(out: Path, extractor: Extractor, warnings: list[str])
     if held.differences:
         raise RecordLensError(
             f"{out} holds a run of {held.described.get('method')} made with other settings "
-            f"({'; '.join(held.differences)}){_as_pages_say(held)}; resuming it would mix two methods' records: "
+            f"({'; '.join(held.differences)}){_as_pages_say(held)}; resuming it would mix {_mixed(held)}: "
             "choose another --out, or --restart to extract every page again")
     if held.unreadable:
+        endpoint = " and endpoint" if SETTINGS in held.described else ""
         warnings.append(f"{held.unreadable}; its pages' own records ({META_DIR}/N.json) say they were made by "
-                        f"{extractor.name} with the parameters given now: resumed, and its run.json written again")
+                        f"{extractor.name} with the parameters{endpoint} given now: resumed, and its run.json written "
+                        "again")
+    warnings += _prompt_found_elsewhere(held.described, extractor)
     return held.described
+
+
+def _endpoint_said(extractor: Extractor) -> str:
+    """The endpoint a resume would ask, as a run records it (Google's own when no --base-url is given)."""
+    base_url = (getattr(extractor, "settings", None) or {}).get("base_url")
+    return str(base_url) if base_url else "Google's endpoint"
+
+
+def _prompt_found_elsewhere(before: dict[str, object], extractor: Extractor) -> list[str]:
+    """The prompt file given now read from another path than the run recorded (the same bytes: the same prompt,
+    `run_identity`), said, as the run names it from now on."""
+    old, new = before.get("parameters"), getattr(extractor, "parameters", {})
+    if not isinstance(old, dict) or old.get(PROMPT_SOURCE) in (None, new.get(PROMPT_SOURCE)):
+        return []
+    if old.get(PROMPT_SHA256) is None or old.get(PROMPT_SHA256) != new.get(PROMPT_SHA256):
+        return []
+    return [f"the prompt file {new.get(PROMPT_SOURCE)} is the run's prompt, recorded as {old.get(PROMPT_SOURCE)} "
+            f"(the same SHA-256, {new.get(PROMPT_SHA256)}): resumed with it"]
+
+
+def _mixed(held: _RunHeld) -> str:
+    """What resuming a run made otherwise would mix: two endpoints' answers when only its endpoint differs."""
+    endpoint_only = all(difference.startswith("base_url:") for difference in held.differences)
+    return "two endpoints' answers" if endpoint_only else "two methods' records"
 
 
 def _as_pages_say(held: _RunHeld) -> str:
@@ -307,6 +394,7 @@ class _RunHeld:
     differences: list[str]  # how it differs from the extractor's (`identity_differences`)
     unreadable: str | None = None  # why its run.json cannot be read, when it cannot (its pages' records then say)
     unknown: str | None = None  # ... and why its pages' own records do not say which method made it either
+    endpoint_unknown: bool = False  # ... they name the method, but not the endpoint and JSON mode that answered
 
 
 def _run_held(out: Path, extractor: Extractor) -> _RunHeld:
@@ -315,14 +403,24 @@ def _run_held(out: Path, extractor: Extractor) -> _RunHeld:
     if not any(out.glob("*.json")):  # no page in it yet: nothing to mix
         return _RunHeld({}, [])
     before, unreadable = run_description_and_problem(out)
+    now = _run_description(extractor)
     if unreadable:
         before, unknown = method_said_by_pages(out)
         if unknown:
             return _RunHeld({}, [], unreadable, unknown)
-    now = _run_description(extractor)
+        if SETTINGS not in before and run_identity(now).get(SETTINGS):
+            # pages of before their endpoint was kept with them: taking the endpoint given now for theirs would
+            # skip the one check that keeps two endpoints' answers out of one run, and write it into run.json
+            return _RunHeld({}, [], unreadable, _endpoint_not_said(out), endpoint_unknown=True)
     before = _as_recorded_now(extractor, _with_shipped_prompt(before, now))
     # One rule with `runs --add`'s: what makes a run the one it is (its endpoint too; a larger budget does not)
     return _RunHeld(before, identity_differences(_as_described_now(before, now), now) if before else [], unreadable)
+
+
+def _endpoint_not_said(out: Path) -> str:
+    """Why the pages of `out`, which name their method, do not say which endpoint answered them."""
+    return (f"not every page's {META_DIR}/N.json in {out} says it: written before RecordLens kept it with each "
+            "page")
 
 
 def _as_described_now(before: dict[str, object], now: dict[str, object]) -> dict[str, object]:
@@ -330,7 +428,7 @@ def _as_described_now(before: dict[str, object], now: dict[str, object]) -> dict
     settings; the pages it left out, the seeds it was asked for are no setting of the method). A setting it does
     not record is read as the one given now, as nothing says it was another: its run.json was written before
     RecordLens recorded that setting (call settings, the endpoint), or cannot be read and its pages' records name
-    only the method."""
+    the method and the settings that can change an answer, not the bounds of a session."""
     kept = {key: before[key] for key in now if key in before}
     recorded, given = before.get("settings"), now.get("settings")
     if isinstance(given, dict):
@@ -366,11 +464,11 @@ def _with_shipped_prompt(before: dict[str, object], now: dict[str, object]) -> d
     it so, so that such a run resumes with the shipped prompt and refuses a prompt file."""
     parameters = before.get("parameters")
     current = now.get("parameters")
-    if not isinstance(parameters, dict) or not isinstance(current, dict) or "prompt_sha256" not in current:
+    if not isinstance(parameters, dict) or not isinstance(current, dict) or PROMPT_SHA256 not in current:
         return before
-    if "prompt" in parameters or current.get("prompt") != "shipped":
+    if PROMPT_SOURCE in parameters or current.get(PROMPT_SOURCE) != "shipped":
         return before
-    return {**before, "parameters": {**parameters, "prompt": "shipped", "prompt_sha256": current["prompt_sha256"]}}
+    return {**before, "parameters": {**parameters, PROMPT_SOURCE: "shipped", PROMPT_SHA256: current[PROMPT_SHA256]}}
 
 
 def _as_recorded_now(extractor: Extractor, before: dict[str, object]) -> dict[str, object]:
