@@ -138,10 +138,13 @@ _LEAD = re.compile(r"^[\s>*#_`'\"\-•.\d)]*?(?=[A-Za-z])")  # bullets, quotes, 
 _VERB = re.compile(r"(?i)^(click|type|scroll|wait|go[\s_-]*back|answer)\b")
 
 _LABEL = r"\[?\s*(\d+)\s*\]?"
+# Each action's forms. Beside the grammar's own: "Click on [2]"; "Type [6] graph" (the text after a bracketed
+# number, with no ';': the bracket ends the number, so nothing is ambiguous; "Type 6 graph" stays refused);
+# "Scroll down" (no target: the window).
 _PATTERNS: dict[str, re.Pattern[str]] = {
-    "click": re.compile(rf"(?i)^click\s*{_LABEL}\s*[.;]?\s*$"),
-    "type": re.compile(rf"(?i)^type\s*{_LABEL}\s*[;:,]\s*(.*)$"),
-    "scroll": re.compile(r"(?i)^scroll\s*\[?\s*(window|\d+)\s*\]?\s*[;:,]?\s*(up|down)\b\s*[.;]?\s*$"),
+    "click": re.compile(rf"(?i)^click\s*(?:on\s+)?{_LABEL}\s*[.;]?\s*$"),
+    "type": re.compile(rf"(?i)^type\s*(?:{_LABEL}\s*[;:,]|\[\s*(\d+)\s*\]\s)\s*(.*)$"),
+    "scroll": re.compile(r"(?i)^scroll(?:\s*\[?\s*(window|\d+)\s*\]?)?\s*[;:,]?\s*(up|down)\b\s*[.;]?\s*$"),
     "wait": re.compile(r"(?i)^wait\s*[.;]?\s*$"),
     "go_back": re.compile(r"(?i)^go[\s_-]*back\s*[.;]?\s*$"),
     "answer": re.compile(r"(?i)^answer\s*[;:]\s*(.*)$"),
@@ -159,9 +162,12 @@ _EXPECTED = {
 def parse_action(text: str) -> Step:
     """Read one action from a model's answer; raise `ActionParseError` saying what was wrong.
 
-    Tolerated: any case and spacing, code fences, a JSON object {"thought": ..., "action": ...}, the
-    "Thought: ... Action: ..." form, and prose around the action line. With an "Action:" marker the action is
-    read after the last marker; without one, the last line that begins with an action verb is taken."""
+    Tolerated: any case and spacing, code fences, a JSON object {"thought": ..., "action": ...} (or an "action"
+    that is a verb alone with its arguments under "answer"/"text", "element"/"label", "direction"), the
+    "Thought: ... Action: ..." form, prose around the action line, "Click on [n]", "Type [n] text", "Scroll down".
+    With an "Action:" marker the action is read after the last marker; without one, the last line that begins with
+    an action verb, or that gives a whole action after prose ending with a colon ("Final answer: ANSWER; 12") when
+    that prose holds no action (nor a "Thought"), is taken."""
     if text is None or not str(text).strip():
         raise ActionParseError("the model's answer is empty; expected one action: " + GRAMMAR_HELP)
     body = _unfenced(str(text))
@@ -194,7 +200,44 @@ def _from_json(body: str) -> tuple[str, list[str]] | None:
     if not isinstance(action, str):
         return None
     thought = lowered.get("thought")
-    return (thought if isinstance(thought, str) else ""), [action.strip()]
+    return (thought if isinstance(thought, str) else ""), [_json_command(action.strip(), lowered)]
+
+
+# A JSON answer whose "action" is a verb alone may give its arguments under keys of their own
+# ({"action": "ANSWER", "answer": "12"}, {"action": "Click", "element": 2}): these keys, per argument.
+_JSON_TEXT_KEYS = ("answer", "text", "value")
+_JSON_LABEL_KEYS = ("element", "label", "target", "index", "number", "id")
+_JSON_DIRECTION_KEYS = ("direction", "value")
+
+
+def _json_command(action: str, data: Mapping[str, Any]) -> str:
+    """The action of a JSON answer as one command: the "action" itself, or a verb alone with the arguments its
+    other keys give. Two keys that give one argument differently leave the verb alone (refused as malformed):
+    which one was meant is not clear."""
+    verb = _VERB.match(action)
+    if verb is None or action[verb.end():].strip(" .;:"):
+        return action
+    kind = re.sub(r"[\s_-]+", "", verb.group(1).lower())
+    text, label = _json_argument(data, _JSON_TEXT_KEYS), _json_argument(data, _JSON_LABEL_KEYS)
+    if kind == "answer" and text is not None:
+        return f"ANSWER; {text}"
+    if kind == "click" and label is not None:
+        return f"Click [{label}]"
+    if kind == "type" and label is not None and text is not None:
+        return f"Type [{label}]; {text}"
+    direction = _json_argument(data, _JSON_DIRECTION_KEYS)
+    if kind == "scroll" and direction is not None:
+        return f"Scroll [{label if label is not None else 'WINDOW'}]; {direction}"
+    return action
+
+
+def _json_argument(data: Mapping[str, Any], keys: Sequence[str]) -> str | None:
+    """The one value `keys` give (a string or a number; a label's brackets dropped), or None: none, or two that
+    differ."""
+    values = {str(data[k]).strip().strip("[]").strip() for k in keys
+              if isinstance(data.get(k), (str, int, float)) and not isinstance(data.get(k), bool)}
+    values.discard("")
+    return values.pop() if len(values) == 1 else None
 
 
 def _from_markers(body: str) -> tuple[str, list[str]]:
@@ -205,8 +248,34 @@ def _from_markers(body: str) -> tuple[str, list[str]]:
         after = body[marks[-1].end():]
         lines = [ln for ln in after.splitlines() if ln.strip()]
         return thought, lines[:1]
-    lines = [ln for ln in body.splitlines() if _VERB.match(_strip_lead(ln))]
-    return thought, lines[-1:]
+    lines = [ln for ln in body.splitlines() if _VERB.match(_strip_lead(ln)) or _after_prose(ln)]
+    return thought, [ln if _VERB.match(_strip_lead(ln)) else str(_after_prose(ln)) for ln in lines[-1:]]
+
+
+_COLON = re.compile(r"[:：]")
+# An action written in prose ("I will Click [5]", "I cannot answer; ..."), or the thought: prose before a colon that
+# holds one leaves the action after it unclear.
+_ACTION_IN_PROSE = re.compile(r"(?i)\b(?:click|type|scroll)\s*(?:on\s+)?\[|\banswer\s*;|\bthought\b")
+
+
+def _after_prose(line: str) -> str | None:
+    """The action a line gives after prose that ends with a colon ("Final answer: ANSWER; 12"), when the action
+    reads whole and the prose holds no action (else which one is meant is not clear); None otherwise."""
+    for colon in _COLON.finditer(line):
+        if _ACTION_IN_PROSE.search(line[:colon.start()]):
+            return None
+        rest = line[colon.end():].strip()  # its lead (`, **) is _choose_line's to strip, as any action line's
+        if _VERB.match(_strip_lead(rest)) and _reads(_choose_line([rest]) or ""):
+            return rest
+    return None
+
+
+def _reads(line: str) -> bool:
+    try:
+        _parse_line(line)
+    except ActionParseError:
+        return False
+    return True
 
 
 def _choose_line(candidates: Sequence[str]) -> str | None:
@@ -245,14 +314,14 @@ def _unquoted(value: str) -> str:
 
 
 def _typed(match: re.Match[str]) -> Step:
-    text = _unquoted(match.group(2))
+    text = _unquoted(match.group(3))
     if not text:
         raise ActionParseError("malformed type action: no text after the ';'; expected Type [n]; text")
-    return Step("type", Target(label=int(match.group(1))), text)
+    return Step("type", Target(label=int(match.group(1) or match.group(2))), text)
 
 
 def _scrolled(match: re.Match[str]) -> Step:
-    where = match.group(1)
+    where = match.group(1) or "window"
     target = None if where.lower() == "window" else Target(label=int(where))
     return Step("scroll", target, match.group(2).lower())
 

@@ -41,6 +41,7 @@ Definitions (the README publishes them):
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -50,7 +51,7 @@ from statistics import stdev
 
 from ..runs.charts import grouped_bars
 from ..wording import counted, listed
-from .actions import Step
+from .actions import ACTIONS, GRAMMAR_HELP, Step, format_action
 from .funnel import named_tasks
 from .loop import CUT_STOPS
 from .model import Task, Trajectory
@@ -172,6 +173,9 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
             "agreement": agreement(task, reference, trajectory) if reference is not None else None,
             "stop": trajectory.stop,
             "cut": trajectory.stop in CUT_STOPS,
+            "reason": why_it_ended(trajectory, is_correct(task, trajectory.answer)),
+            "failed_steps": sum(step.failed for step in trajectory.steps),
+            "refusals": len(_refusals(trajectory.steps)),
         })
     incomplete = _incomplete_runs(episodes, plan)
     complete_runs = sorted({int(e["run"]) for e in episodes} - set(incomplete))  # type: ignore[call-overload]
@@ -389,6 +393,77 @@ def _incomplete_runs(episodes: Sequence[Mapping[str, object]], plan: RunPlan) ->
     return incomplete
 
 
+# --- why an episode ended: its stop, with what its failed steps say (stored in steps.error) ---
+
+# A model answer refused or cut off is a failed step whose error is `Answer.incomplete`'s: "no candidates in the
+# answer (prompt blocked: SAFETY)", "the model did not finish (finishReason SAFETY)". MAX_TOKENS is a cut-off
+# answer, not a refusal.
+_FINISH_REASON = re.compile(r"finishReason (\w+)|prompt blocked: (\w+)")
+_NO_CANDIDATES, _NOT_FINISHED = "no candidates in the answer", "the model did not finish"
+ERROR_SHOWN = 160  # characters of a step's error in a reason
+
+
+def why_it_ended(trajectory: Trajectory, success: bool) -> str:
+    """Why an episode ended, in a line: its stop said in words ("answered right", "the step budget ran out",
+    "3 failed steps in a row", "cut (model error)"), then, when steps failed, how many, how many of them the model
+    refused (with its finish reasons) and the last one's error: a refusal, prose with no action, a click on a
+    missing element and an unreadable answer each say themselves. Said by `agent eval` and `agent run`."""
+    steps, stop = trajectory.steps, trajectory.stop
+    failed = [s for s in steps if s.failed]
+    if stop == "answer":
+        said = "answered right" if success else "answered otherwise than the gold answer"
+    elif stop == "budget":  # what the agent kept doing: its last step, when that was carried out
+        last = steps[-1] if steps else None
+        taken = f"; the last: {format_action(last)}" if last and last.action in ACTIONS and not last.failed else ""
+        said = f"the step budget ran out ({counted(len(steps), 'step')}{taken})"
+    elif stop == "failures":
+        said = f"{counted(_failed_at_end(steps), 'failed step')} in a row"
+    elif stop in CUT_STOPS:
+        said = f"cut ({stop}): not scored"
+    else:
+        said = f"stopped ({stop or 'no stop recorded'})"
+    if not failed:
+        return said
+    notes = [] if stop == "failures" and len(failed) == _failed_at_end(steps) else \
+        [f"{counted(len(failed), 'failed step')} in all"]
+    refused = _refusals(failed)
+    if refused:
+        notes.append(f"{len(refused)} refused by the model ({', '.join(sorted(set(refused)))})")
+    notes.append(f"last: {short_error(failed[-1].error or '')}")
+    return f"{said}; {'; '.join(notes)}"
+
+
+def short_error(error: str) -> str:
+    """A step's error as a reason shows it: without the grammar every unreadable answer's error ends with, cut to
+    ERROR_SHOWN characters."""
+    error = " ".join(error.removesuffix(f"; expected one of: {GRAMMAR_HELP}").split())
+    return error if len(error) <= ERROR_SHOWN else error[:ERROR_SHOWN - 1] + "…"
+
+
+def _failed_at_end(steps: Sequence[Step]) -> int:
+    count = 0
+    for step in reversed(steps):
+        if not step.failed:
+            break
+        count += 1
+    return count
+
+
+def _refusals(steps: Sequence[Step]) -> list[str]:
+    """The finish reason of each of `steps` the model refused (finishReason SAFETY, RECITATION…, or a prompt
+    blocked: "no candidates"), from the errors the loop stores; a cut-off one (MAX_TOKENS) is no refusal."""
+    reasons = []
+    for step in steps:
+        error = step.error or ""
+        if not error.startswith((_NO_CANDIDATES, _NOT_FINISHED)):
+            continue
+        found = _FINISH_REASON.search(error)
+        reason = (found.group(1) or found.group(2)) if found else "no candidates"
+        if reason != "MAX_TOKENS":
+            reasons.append(reason)
+    return reasons
+
+
 def agreement(task: Task, reference: Trajectory, episode: Trajectory) -> float:
     wanted = [s for s in reference.steps if not s.failed]
     taken = [s for s in episode.steps if not s.failed]
@@ -533,15 +608,46 @@ def _table_notes(evaluation: Evaluation, columns: list[int] | None) -> list[str]
     return [f"note: {n}" for n in notes]
 
 
+# Past this many, the episodes that did not succeed are counted, not each given a line (--json has every one).
+ENDINGS_SHOWN = 20
+
+
+def format_endings(evaluation: Evaluation, limit: int = ENDINGS_SHOWN) -> list[str]:
+    """A line per episode that did not succeed (wrong, or cut), saying why it ended (`why_it_ended`), so that a
+    refusal, prose with no action, a missing element or an unreadable answer are told apart; at most `limit`, then
+    how many more. The figures are the table's: this only says what the episodes' steps recorded."""
+    missed = [e for e in evaluation.episodes if not e["success"]]
+    if not missed:
+        return []
+    lines = [f"why the {counted(len(missed), 'episode')} not answered right ended (`reason` in --json):"]
+    for e in missed[:limit]:
+        verdict = "cut" if e["cut"] else "wrong"
+        answered = f" (answer {e['answer']!r})" if e["answer"] is not None else ""
+        lines.append(f"  run {e['run']} {e['task']}: {verdict} in {counted(int(e['steps']), 'step')}{answered} — "  # type: ignore[call-overload]
+                     f"{e['reason']}")
+    if len(missed) > limit:
+        lines.append(f"  … and {len(missed) - limit} more")
+    return lines
+
+
 def write_chart(evaluation: Evaluation, path: str | Path) -> Path:
-    """Bars of success rate and agreement per category and overall; an agreement taken over only some of a
-    row's tasks (those with a reference) says so above its bar ("1/8 tasks"), overall as each category."""
+    """Bars of success rate and agreement per category and overall. Over several runs a success bar carries the
+    spread of the runs' rates (a whisker from the lowest to the highest, the range the table gives); an agreement
+    taken over only some of a row's tasks (those with a reference) says so above its bar ("1/8 tasks"), overall as
+    each category; a value of 0 is drawn as a flat bar marked "0.0" (`show_zero`), a missing one as "n/a"."""
     rows = [*evaluation.categories, evaluation.overall]
+    spread = any(success_spread(f) is not None for f in rows)
     # An agreement of None (no reference) or a success rate of None (no complete run) is drawn as missing, not 0.
     return grouped_bars(path, [f.category.replace(" ", "\n") for f in rows], [
-        ("success (mean over runs)", [f.success_rate for f in rows]),
+        ("success (mean over runs; whisker: lowest-highest run)" if spread else "success (mean over runs)",
+         [f.success_rate for f in rows]),
         ("agreement with reference", [f.agreement for f in rows]),
-    ], marks={1: [agreement_mark(f) for f in rows]})
+    ], marks={1: [agreement_mark(f) for f in rows]}, spreads={0: [success_spread(f) for f in rows]}, show_zero=True)
+
+
+def success_spread(f: Figures) -> tuple[float, float] | None:
+    """The lowest and highest of a row's per-run success rates (its whisker), over two runs or more."""
+    return (min(f.per_run.values()), max(f.per_run.values())) if len(f.per_run) > 1 else None
 
 
 def agreement_mark(f: Figures) -> str | None:

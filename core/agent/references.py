@@ -102,6 +102,51 @@ def choose_references(tasks: Iterable[Task], references: Iterable[Reference], *,
     return choice
 
 
+def same_path(stored: Trajectory, given: Trajectory) -> bool:
+    """Whether two references are one path: the same answer and the same steps (action, target, value, page, and
+    whether each failed). Who recorded it and when, timings, thoughts and screenshots are not the path: a file
+    stored once and given again reads back with its steps' times filled in."""
+    def path(trajectory: Trajectory) -> tuple[object, ...]:
+        return trajectory.answer, [(s.action, s.target, s.value, s.url, s.failed) for s in trajectory.steps]
+
+    return path(stored) == path(given)
+
+
+@dataclass
+class FileReferences:
+    """Of a run's tasks, those whose reference that counts is a references folder's file (`agent eval
+    --references`), and of these, those for which the project holds a reference that counts which differs."""
+
+    taken: list[Task] = field(default_factory=list)
+    over_project: list[Task] = field(default_factory=list)  # the project's reference that counts differs
+    project_has_none: list[Task] = field(default_factory=list)  # the project holds no reference that counts
+
+
+def file_references(tasks: Sequence[Task], held: Sequence[Reference], files: Sequence[Reference]) -> FileReferences:
+    """Which of `tasks` (of one site or several) are compared with a file's reference among `files` (of no site:
+    each is of the task of its id on every site) rather than with the project's `held` (each of its site), as
+    `choose_references` takes them: a file's is the newest. A file's identical to the project's one (the same path)
+    replaces nothing; one that differs is in `over_project`, so that it is said, as `agent run --references` says
+    the file's reference it leaves out; one of a task the project holds no reference of that counts is in
+    `project_has_none`."""
+    found = FileReferences()
+    for site in sorted({task.site for task in tasks}):
+        of_site = [task for task in tasks if task.site == site]
+        own = [r for r in held if r.site is None or r.site == site]
+        project = choose_references(of_site, own).counting
+        counting = choose_references(of_site, [*own, *files]).counting
+        for task in of_site:
+            chosen = counting.get(task.id)
+            if chosen is None or chosen.row is not None:
+                continue
+            found.taken.append(task)
+            if task.id not in project:
+                found.project_has_none.append(task)
+            elif not same_path(project[task.id].trajectory, chosen.trajectory):
+                found.over_project.append(task)
+    return found
+
+
 def unanswered_said(names: Sequence[str], *, kept: bool) -> str:
     """The references of these tasks (as a report names them) that end without an answer, as the project's (`kept`:
     a reference it keeps, unused) or as files of the references folder given (`--references`: not kept, and the

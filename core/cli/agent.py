@@ -11,12 +11,24 @@ import hashlib
 import shlex
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..agent.axtree import SiteTrees
 from ..agent.browsers import BrowserKind, browser_kind, browser_names, default_browser, rendered_viewport
 from ..agent.engine_runs import run_agent_on_engine
-from ..agent.evaluate import RunPlan, changed_tasks, evaluate, format_table, latest_episodes, runs_named, write_chart
+from ..agent.evaluate import (
+    RunPlan,
+    changed_tasks,
+    evaluate,
+    format_endings,
+    format_table,
+    latest_episodes,
+    runs_named,
+    why_it_ended,
+    write_chart,
+)
+from ..agent.funnel import named_tasks
 from ..agent.loop import (
     CUT_STOPS,
     DEFAULT_MAX_FAILURES,
@@ -30,8 +42,15 @@ from ..agent.loop import (
     run_seed,
 )
 from ..agent.memory import Memory, parse_memory
-from ..agent.model import Trajectory, read_references, reference_files
-from ..agent.references import Reference, choose_references, ends_with_answer
+from ..agent.model import Task, Trajectory, read_references, reference_files
+from ..agent.references import (
+    FileReferences,
+    Reference,
+    choose_references,
+    ends_with_answer,
+    file_references,
+    same_path,
+)
 from ..agent.site_digest import short, site_digest
 from ..agent.sites import Site, build_site, load_site
 from ..agent.tasks import RULES_TEXT, load_tasks, task_digest
@@ -47,6 +66,21 @@ from . import capture as capture_cli
 from . import task_pipeline
 from .engine_options import add_engine_arguments, engine_for
 from .output import COMMAND_STOPS, print_json, warn
+
+
+class _Given(argparse.Action):
+    """Stores an option's value as `store` does, and notes that it was given (`args.given`): a resumed run goes on
+    with its own settings, and one given that differs from them is refused rather than silently ignored."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.given = {*getattr(namespace, "given", ()), self.dest}
+
+
+# The settings a run records and a resume takes from it (the options of the same names, `_Given`).
+KEPT_ON_RESUME = ("memory", "runs", "step_budget", "max_failures", "browser", "seed", "model", "temperature",
+                  "observation")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -67,15 +101,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--site", required=True, help="snapshot site folder")
     q.add_argument("--tasks", required=True, help="tasks JSONL file")
     q.add_argument("--task", action="append", help="run only this task id (repeatable)")
-    q.add_argument("--model", default=None, help="Gemini model (default gemini-2.5-pro)")
-    q.add_argument("--runs", type=int, default=3, help="independent runs of every task (default 3)")
-    q.add_argument("--memory", default="window:3", help="window:N (last N steps) or dynamic[:K]")
-    q.add_argument("--step-budget", type=int, default=DEFAULT_STEP_BUDGET)
-    q.add_argument("--max-failures", type=int, default=DEFAULT_MAX_FAILURES,
+    # The run's own settings (recorded with it): `_Given` notes each one given, so that a resume can refuse one that
+    # differs from the run's (KEPT_ON_RESUME).
+    q.add_argument("--model", default=None, action=_Given, help="Gemini model (default gemini-2.5-pro)")
+    q.add_argument("--runs", type=int, default=3, action=_Given, help="independent runs of every task (default 3)")
+    q.add_argument("--memory", default="window:3", action=_Given, help="window:N (last N steps) or dynamic[:K]")
+    q.add_argument("--step-budget", type=int, default=DEFAULT_STEP_BUDGET, action=_Given)
+    q.add_argument("--max-failures", type=int, default=DEFAULT_MAX_FAILURES, action=_Given,
                    help="failed steps in a row that end an episode")
-    q.add_argument("--browser", choices=browser_names(), default=default_browser(),
+    q.add_argument("--browser", choices=browser_names(), default=default_browser(), action=_Given,
                    help="; ".join(f"{name}: {browser_kind(name).description}" for name in browser_names()))
-    q.add_argument("--observation", metavar="KINDS",
+    q.add_argument("--observation", metavar="KINDS", action=_Given,
                    help="what the agent observes besides the numbered elements, comma-separated: screenshot, "
                         "axtree (the page's stored accessibility tree, from `site capture`), text (default: the "
                         "browser's screenshot if it has one, and the page text)")
@@ -84,22 +120,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--replace-tasks", action="store_true",
                    help="store tasks changed since earlier runs used them (those runs are then scored by the new)")
     q.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
-    q.add_argument("--temperature", type=float)
+    q.add_argument("--temperature", type=float, action=_Given)
     q.add_argument("--max-requests", type=int, help="stop after this many model requests")
     q.add_argument("--timeout-s", dest="timeout_s", type=float,
                    help="seconds to wait for one model answer before a retry (default 300)")
     # --- run integrity: independent seeded runs, and resuming an interrupted run ---
-    q.add_argument("--seed", type=int, default=0, help="seed of run 0; run r sends seed + r (recorded)")
+    q.add_argument("--seed", type=int, default=0, action=_Given, help="seed of run 0; run r sends seed + r (recorded)")
     q.add_argument("--resume", type=int, metavar="RUN",
                    help="finish agent run RUN of the project: episodes done are kept, missing and cut ones run "
-                        "(with the run's own settings and seeds)")
+                        "(with the run's own settings and seeds: --runs, --memory, --step-budget, --max-failures, "
+                        "--browser, --seed, --model, --temperature or --observation given otherwise is refused)")
     add_engine_arguments(q, unit="episode")
     q.set_defaults(handler=cmd_agent_run)
 
     q = agent_sub.add_parser("eval", help="success per category over runs, steps, agreement with references")
     q.add_argument("--project", required=True)
     q.add_argument("--run", type=int, help="agent run id (default: the latest)")
-    q.add_argument("--references", help="folder of <task id>.json references (default: the project's)")
+    q.add_argument("--references", help="folder of <task id>.json references, compared with instead of the "
+                   "project's (default: the project's); the tasks whose reference it gives are said, and warned of "
+                   "where the project's differs")
     q.add_argument("--json", action="store_true")
     q.add_argument("--chart", help="write a PNG chart here")
     q.add_argument("--include-incomplete", action="store_true",
@@ -240,7 +279,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             # A cut episode (model budget, failing endpoint) says nothing about the agent: not "wrong".
             verdict = "cut" if trajectory.stop in CUT_STOPS else "ok" if trajectory.success else "wrong"
             print(f"run {trajectory.run} {trajectory.task_id}: {verdict} in {counted(len(trajectory.steps), 'step')} "
-                  f"({trajectory.stop}); answer {trajectory.answer!r}", file=sys.stderr)
+                  f"({trajectory.stop}); answer {trajectory.answer!r}{_why(trajectory)}", file=sys.stderr)
 
         try:
             # --- engine dispatch (issue 16): one episode per unit of work, stored here as each arrives ---
@@ -287,6 +326,14 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
               f"{_resume_command(args, run_id, key)}", file=sys.stderr)
         return 3
     return 0
+
+
+def _why(trajectory: Trajectory) -> str:
+    """Why an episode that did not succeed ended (`why_it_ended`), after its line; nothing for a success, or for a
+    wrong answer given with no failed step (the line says it all)."""
+    if trajectory.success or (trajectory.stop == "answer" and not any(s.failed for s in trajectory.steps)):
+        return ""
+    return f" — {why_it_ended(trajectory, bool(trajectory.success))}"
 
 
 def _succeeded(done: list[Trajectory], kept: dict[tuple[str, int], bool], planned: int) -> str:
@@ -462,12 +509,52 @@ def _take_resumed_settings(args: argparse.Namespace, resumed: dict[str, object],
     the key is asked for: the endpoint taken from the run may need none."""
     _check_snapshot(resumed, digest, args, site)
     args.base_url = _resumed_base_url(args.base_url, resumed, api_key_from_environment(), args.resume)
-    for name in ("memory", "runs", "step_budget", "max_failures", "browser", "seed", "model", "temperature",
-                 "observation"):
+    _refuse_other_settings(args, resumed)
+    for name in KEPT_ON_RESUME:
         if name in resumed:
             setattr(args, name, resumed[name])
     if isinstance(args.observation, list):  # stored as a list, read as --observation's text
         args.observation = ",".join(args.observation)
+
+
+def _refuse_other_settings(args: argparse.Namespace, settings: dict[str, object]) -> None:
+    """A resumed run goes on with its own settings and seeds (one run, one setting): an option given with --resume
+    that differs from the run's is refused, each named with what the run keeps, before any request; one given the
+    same as the run's is no conflict. (A setting the run does not record, made by an older RecordLens, is taken from
+    the command line as before.)"""
+    given = getattr(args, "given", set())
+    differing = [f"--{name.replace('_', '-')} {_setting_text(name, getattr(args, name))} (the run keeps "
+                 f"{_setting_text(name, settings[name])})"
+                 for name in KEPT_ON_RESUME if name in given and name in settings
+                 and _setting(name, getattr(args, name)) != _setting(name, settings[name])]
+    if differing:
+        one = len(differing) == 1
+        raise AgentError(f"agent run {args.resume} is resumed with its own settings and seeds, and "
+                         f"{'this option differs' if one else 'these options differ'} from them: "
+                         f"{'; '.join(differing)}. Leave {'it' if one else 'them'} out to finish run {args.resume} "
+                         f"as it began, or start a new run with {'it' if one else 'them'} (`agent run` without "
+                         "--resume)")
+
+
+def _setting(name: str, value: object) -> object:
+    """A setting as it is compared: --memory as its name (window:3), --observation as its kinds, numbers as numbers."""
+    if value is None:
+        return None
+    if name == "memory":
+        return parse_memory(str(value)).name
+    if name == "observation":
+        kinds = value if isinstance(value, list) else str(value).split(",")
+        return tuple(dict.fromkeys(str(k).strip().lower() for k in kinds if str(k).strip()))
+    if name == "temperature":
+        return float(value)  # type: ignore[arg-type]
+    return value
+
+
+def _setting_text(name: str, value: object) -> str:
+    if value is None:  # not set when the run began
+        return "the browser's default (no --observation)" if name == "observation" else "the model's default"
+    setting = _setting(name, value)
+    return ",".join(setting) if isinstance(setting, tuple) else str(setting)  # type: ignore[arg-type]
 
 
 def _check_snapshot(settings: dict[str, object], digest: str, args: argparse.Namespace, site: Site) -> None:
@@ -609,7 +696,7 @@ def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 
             no_answer.append(task_id)
             continue
         if task_id in choice.counting:
-            (already if _same_path(choice.counting[task_id].trajectory, references[task_id]) else kept).append(task_id)
+            (already if same_path(choice.counting[task_id].trajectory, references[task_id]) else kept).append(task_id)
             continue
         project.agent.add_trajectory(row, references[task_id])
         (fresh if task_id not in had else unanswered if task_id in choice.unanswered else replacing).append(task_id)
@@ -651,16 +738,6 @@ def _store_references(project, site: str, rows: dict[str, int],  # noqa: ANN001 
              "file's)")
 
 
-def _same_path(stored: Trajectory, given: Trajectory) -> bool:
-    """Whether two references are one path: the same answer and the same steps (action, target, value, page, and
-    whether each failed). Who recorded it and when, timings, thoughts and screenshots are not the path: a file
-    stored once and given again reads back with its steps' times filled in."""
-    def path(trajectory: Trajectory) -> tuple[object, ...]:
-        return trajectory.answer, [(s.action, s.target, s.value, s.url, s.failed) for s in trajectory.steps]
-
-    return path(stored) == path(given)
-
-
 def cmd_agent_eval(args: argparse.Namespace) -> int:
     from ..store.project import open_project
 
@@ -689,8 +766,10 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
         references = [Reference(t, versions[row], row, site=of) for of in sorted({t.site for t in tasks})
                       for row, t in project.agent.trajectories(reference=True, site=of)]
         references.sort(key=lambda r: r.row or 0)
-    if args.references:  # a file's reference is its task's newest; its version is not known
-        references += [Reference(t) for t in read_references(Path(args.references)).values()]
+    files = [Reference(t) for t in read_references(Path(args.references)).values()] if args.references else []
+    # a file's reference is its task's newest (it counts over the project's); its version is not known
+    from_files = file_references(_run_tasks(tasks, run, episodes, on_sites), references, files)
+    references += files
     task_ids = run.parameters.get("task_ids")
     runs_planned = run.parameters.get("runs")
     digests = run.parameters.get("task_digests")
@@ -705,6 +784,11 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
     other_snapshots = _other_snapshots(runs, run)
     if other_snapshots:
         result.warnings.append(other_snapshots)
+    taken_said = _file_references_said(from_files, args.references, tasks)
+    if taken_said.over:
+        result.warnings.append(taken_said.over)
+    if taken_said.taken:
+        print(taken_said.taken, file=sys.stderr)
     for message in result.warnings:
         print(f"warning: {message}", file=sys.stderr)
     if args.chart:
@@ -713,7 +797,8 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
     if args.json:
         snapshot = {k: run.parameters.get(k) for k in ("site", "site_folder", "site_digest")}
         print_json({"run": run_id, "snapshot": snapshot, "sites": scored_on, "cost": _cost_figures(run.cost),
-                    **result.as_dict()})
+                    **result.as_dict(), "file_references": taken_said.taken_names,
+                    "file_references_over_project": taken_said.over_names})
     else:
         # the site named: the task ids of the table and of the warnings above are that site's own
         on_site = f" on site{'s' if len(scored_on) > 1 else ''} {', '.join(scored_on)}" if scored_on else ""
@@ -725,7 +810,52 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
               + ("" if result.complete else f" (INCOMPLETE: {_incomplete_summary(result, run.status)})"))
         print(_cost_line(run.cost))
         print(format_table(result))
+        for line in format_endings(result):
+            print(line)
     return 0
+
+
+def _run_tasks(tasks: Sequence[Task], run, episodes: Sequence[Trajectory],  # noqa: ANN001 - an AgentRun
+               on_sites: Sequence[str] | None) -> list[Task]:
+    """The tasks `agent eval` scores a run by: its own (the ids it records, else its episodes'), of its episodes'
+    sites when it recorded none (`on_sites`)."""
+    task_ids = run.parameters.get("task_ids")
+    ids = set(task_ids) if isinstance(task_ids, list) else {t.task_id for t in episodes}
+    return [t for t in tasks if t.id in ids and (on_sites is None or t.site in on_sites)]
+
+
+@dataclass
+class _FileReferencesSaid:
+    taken: str | None = None  # said on stderr: the tasks compared with a file's reference, the project holding none
+    over: str | None = None   # a warning: those compared with a file's instead of the project's, which differs
+    taken_names: list[str] = field(default_factory=list)  # every task compared with a file's reference
+    over_names: list[str] = field(default_factory=list)
+
+
+def _file_references_said(found: FileReferences, folder: str | None, tasks: Sequence[Task]) -> _FileReferencesSaid:
+    """What `agent eval --references` says of the references it took from the folder, as `agent run --references`
+    says what it stores and leaves out: a file's reference is compared with instead of the project's (it is the
+    newest), and one that differs from the project's is warned of, since agreement then differs from the run's
+    figures without --references."""
+    sites = {t.site for t in tasks}
+
+    def names(of: Sequence[Task]) -> list[str]:
+        return named_tasks([(t.site, t.id) for t in of], sites)
+
+    said = _FileReferencesSaid(taken_names=names(found.taken), over_names=names(found.over_project))
+    fresh = names(found.project_has_none)  # a file's identical to the project's is not said: nothing changes
+    if said.over_names:
+        one = len(said.over_names) == 1
+        said.over = (f"the reference{'' if one else 's'} of {listed(said.over_names, total=True)} in {folder} "
+                     f"differ{'s' if one else ''} from the project's: agreement is measured against the "
+                     f"file{'' if one else 's'} here, not against the project's reference{'' if one else 's'} "
+                     "(which agent eval compares with without --references)")
+    if fresh:
+        one = len(fresh) == 1
+        said.taken = (f"agreement of {listed(fresh, total=True)} is measured against the reference"
+                      f"{'' if one else 's'} in {folder} (the project holds none of {'the task' if one else 'them'} "
+                      f"as {'it is' if one else 'they are'} now)")
+    return said
 
 
 def _episode_sites(project, run_id: int, rows: Sequence[int]) -> list[str]:  # noqa: ANN001 - a Project

@@ -68,7 +68,9 @@ REFERENCE_PATHS: dict[str, list[tuple[str, ...]]] = {
     "rules-1": [("click", "About"), ("answer", "1,920")],
     "rules-2": [("click", "About"), ("answer", "50 MB")],
     "retrieval-1": [("click", "Computer Vision"), ("answer", "Tiled Diffusion for Satellite Mosaics")],
-    "retrieval-2": [("click", "Machine Learning"), ("click", "Next page"), ("scroll", "down"),
+    # Page 2 fits the agent's 1920x1080 view: a Scroll there moves nothing, and an agent's is a failed step (the
+    # loop's rule), so a reference holding one could never be repeated step for step.
+    "retrieval-2": [("click", "Machine Learning"), ("click", "Next page"),
                     ("answer", "On the Stability of Optimiser Warm Restarts")],
     "filtered-1": [("type", "Search papers", "graph"), ("click", "Machine Learning (2)"), ("answer", "2")],
     "filtered-2": [("type", "Search papers", "speech"), ("click", "2024 (1)"), ("answer", "2402.00031")],
@@ -84,7 +86,9 @@ REFERENCE_PATHS: dict[str, list[tuple[str, ...]]] = {
 
 
 def record_path(browser: HtmlSiteBrowser, task: Task, path: list[tuple[str, ...]]) -> Trajectory:
-    """Play a path on the browser and record it as a person's trajectory with full target identities."""
+    """Play a path on the browser and record it as a person's trajectory with full target identities. A Scroll or
+    GoBack that moves nothing is refused: the recorder does not record one, and an agent's is a failed step, so a
+    reference holding one could not be repeated (an agent copying it would agree less than 1.0)."""
     browser.open(task.start_url)
     steps: list[Step] = []
     for move in path:
@@ -102,6 +106,9 @@ def record_path(browser: HtmlSiteBrowser, task: Task, path: list[tuple[str, ...]
         else:
             step = Step(kind)
         browser.perform(step)
+        if kind in ("scroll", "go_back") and browser.observe().moved_since(observation) is False:
+            raise AgentError(f"task {task.id}: {kind.replace('_', ' ')} on {observation.url} moves nothing (the page "
+                             "fits the view, or is at its end): an agent could not repeat it")
         steps.append(replace(step, url=observation.url))
     answer = steps[-1].value if steps and steps[-1].action == "answer" else None
     return Trajectory(task_id=task.id, actor=REFERENCE_ACTOR, steps=steps, answer=answer)
