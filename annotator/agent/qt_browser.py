@@ -5,7 +5,9 @@ way a person would: clicks are real mouse events at the element's centre on the 
 real key events (select all, the text, Enter), so pages see what they would see from a user. Typing into an
 element that is no text field (som.js's `isTextField`: a link, a button, a list box) is refused before any key
 is pressed (`NotATextFieldError`, as core's text browser refuses it): Enter on a link would follow it. Scrolling
-moves the window or an element by two thirds of its height, as WebVoyager does.
+moves the window or an element by two thirds of its height, as WebVoyager does. Only the elements in view are
+numbered (a set-of-mark screenshot shows the view); an observation says how many more lie above and below it
+(`elements_out_of_view`), so that the agent can be told a Scroll reaches them.
 
 The agent loop resolves a step's target on the latest observation before `perform`; `locate` also looks
 beyond the viewport, which replay needs when a recorded page was scrolled differently.
@@ -98,8 +100,16 @@ class QtSiteBrowser:
         self._settle()
 
     def observe(self) -> Observation:
-        self.last = self.browser.observe()
+        """The numbered elements in view, with how many more lie above and below the view (the agent is told: a
+        Scroll brings them in), the screenshot and the page's text."""
+        observation = self.browser.observe()
+        self.last = replace(observation, elements_out_of_view=self._out_of_view())
         return self.last
+
+    def _out_of_view(self) -> tuple[int, int] | None:
+        """How many elements the view's marks left out above and below it (som.js `outOfView`)."""
+        counts = self.browser.js_json("__recordlens.som.outOfView()")
+        return (int(counts[0]), int(counts[1])) if isinstance(counts, list) and len(counts) == 2 else None
 
     def perform(self, step: Step) -> None:
         action = step.action

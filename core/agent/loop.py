@@ -22,6 +22,7 @@ from typing import Protocol
 from ..errors import AgentError, RecordLensError
 from ..llm.gemini import Answer, BudgetExceededError, GeminiError
 from ..resource_files import read_resource
+from ..wording import counted
 from .actions import ActionParseError, Step, parse_action
 from .axtree import format_axtree
 from .memory import Memory, WindowMemory, render
@@ -34,10 +35,13 @@ DEFAULT_MAX_FAILURES = 3
 # What an agent can observe besides the numbered elements (`--observation`, combinable).
 OBSERVATIONS = ("screenshot", "axtree", "text")
 
-# What the loop does that a run records with its settings (beside max_failures), so that runs made before a rule
-# came, whose settings lack its key, can be told apart: an episode fails a window Scroll that moves nothing, and a
-# GoBack that moves nothing (no earlier page); a refused or cut-off answer is a failed step, never acted on.
-LOOP_RULES = {"fails_unmoved_scroll": True, "fails_unmoved_go_back": True, "fails_incomplete_answer": True}
+# What the loop and its browsers do that a run records with its settings (beside max_failures), so that runs made
+# before a rule came, whose settings lack its key, can be told apart: an episode fails a window Scroll that moves
+# nothing, and a GoBack that moves nothing (no earlier page); a refused or cut-off answer is a failed step, never
+# acted on; a browser that numbers the view only has its prompt say so, with how many elements lie above and below
+# it; a label names a field it wraps by its own text alone (not the field's content: a list's options).
+LOOP_RULES = {"fails_unmoved_scroll": True, "fails_unmoved_go_back": True, "fails_incomplete_answer": True,
+              "counts_elements_out_of_view": True, "omits_labelled_field_from_label": True}
 
 # Stops that cut an episode short for reasons outside the agent: such an episode is not a result.
 CUT_STOPS = ("model budget", "model error")
@@ -246,7 +250,7 @@ def _take_step(caller: Caller, browser: Browser, prompt: str, system: str, image
     if step.target is not None:
         found = find_target(step.target, observation.elements)
         if found is None:
-            return replace(step, error=f"no element [{step.target.label}] on this page"), None
+            return replace(step, error=f"no element [{step.target.label}] {numbered_where(observation)}"), None
         step = replace(step, target=found)
     if step.action == "answer":
         return step, None
@@ -265,7 +269,8 @@ def build_prompt(template: str, task: Task, observation: Observation, steps: Seq
         "budget": str(settings.step_budget),
         "title": observation.title or "(no title)",
         "url": observation.url,
-        "elements": describe_elements(observation.elements),
+        "elements_where": numbered_where(observation),
+        "elements": describe_numbered(observation),
         "memory": render(settings.memory, steps, task.instruction, observation),
         "page_text": (_page_text(observation) if settings.observes("text") else "")
                      + (_axtree_text(observation, settings) if settings.observes("axtree") else ""),
@@ -317,6 +322,29 @@ def _axtree_text(observation: Observation, settings: AgentSettings) -> str:
         return "\nAccessibility tree of the page: (none stored for this page)\n"
     labels = {e.xpath: e.label for e in observation.elements if e.xpath and e.label is not None}
     return f"\nAccessibility tree of the page ([n] = element n above):\n{format_axtree(tree, labels)}\n"
+
+
+def numbered_where(observation: Observation) -> str:
+    """Where the numbered elements are from, as the prompt and a missing number's error say it."""
+    return "on this page" if observation.elements_out_of_view is None else "in view"
+
+
+def describe_numbered(observation: Observation) -> str:
+    """The numbered elements, one a line. A browser that numbers the view only (the Qt browser's set-of-mark) has
+    them between how many more lie above and below the view, as the page text says what lies beyond its part: else
+    an agent never learns that a Scroll reaches a link further down (the text browser numbers the whole page)."""
+    if observation.elements_out_of_view is None:
+        return describe_elements(observation.elements)
+    above, below = observation.elements_out_of_view
+    listed = describe_elements(observation.elements) if observation.elements else "(none in view)"
+    return "\n".join(filter(None, (_out_of_view(above, "above", "up"), listed, _out_of_view(below, "below", "down"))))
+
+
+def _out_of_view(count: int, where: str, direction: str) -> str:
+    if count <= 0:
+        return ""
+    return (f"[… {counted(count, 'more element')} {where} the view, numbered once in view: Scroll {direction} to "
+            f"reach {'it' if count == 1 else 'them'}]")
 
 
 def describe_elements(elements: Sequence[Target]) -> str:

@@ -136,6 +136,9 @@ class Observation:
     viewport: tuple[float, float] | None = None       # width, height in CSS pixels
     text: str = ""    # the page's visible text, optional: it lets a text-only run read what the screenshot shows
     page_height: float | None = None  # the whole page's height in CSS pixels, when the browser knows it
+    # When the elements are those in view only (the Qt browser's set-of-mark), how many more lie above and below
+    # the view, numbered once scrolled into it; None: the elements are the whole page's (the text browser).
+    elements_out_of_view: tuple[int, int] | None = None
 
     def element(self, label: int) -> Target | None:
         return next((e for e in self.elements if e.label == label), None)

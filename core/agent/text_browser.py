@@ -15,7 +15,8 @@ it.
 Roles and accessible names follow the Qt browser's set-of-mark script (resources/js/som.js), so that the two
 browsers show the agent the same elements alike: the name is aria-labelledby's text, else aria-label, else, for
 a field, its label (`<label for=id>`, or the `<label>` around it) or a button's value, for a link or a button its
-text (or its images' alt), else its title, else its placeholder.
+text (or its images' alt), else its title, else its placeholder. A label names a field it wraps by its own text
+alone, as Chromium does ("Colour", not the list's options too); another field inside it gives its value.
 
 The page's text reads line by line as the Qt browser's does (page_text.py: a block a line; a table row's cells, a
 paragraph's inline elements and a form's fields on one line, as Chromium's default styles lay them out). It ends
@@ -54,7 +55,7 @@ from .forms import (
 )
 from .hidden_fields import is_hidden, shown_text
 from .model import MAX_PAGE_TEXT, TEXT_PER_SCREEN, Observation
-from .page_text import page_text
+from .page_text import display_kind, page_text
 from .sites import NOT_IN_SNAPSHOT_TITLE, Site, not_in_snapshot_html
 from .targets import NotATextFieldError, Target, TargetNotFoundError
 
@@ -66,6 +67,8 @@ _INPUT_ROLES = {"checkbox": "checkbox", "radio": "radio", "range": "slider", "nu
 INERT_SCHEMES = ("javascript", "about", "blob", "data")
 _INTERACTIVE_TAGS = ("a", "input", "button", "textarea", "select")
 _LABELABLE = ("input", "select", "textarea", "button", "meter", "output", "progress")
+# Not displayed by Chromium's default styles, which page_text's walk never enters: no label's text is theirs.
+_UNDISPLAYED = frozenset({"script", "style", "noscript", "template"})
 MAX_FRAMES = 1000  # frames read on one page at most: Chromium's own limit (kMaxNumberOfFrames)
 
 
@@ -252,7 +255,35 @@ class HtmlSiteBrowser:
                 e.tag == "input" and input_type(e) == "hidden")), None)
             if first is element:
                 labels.append(node)
-        return _squashed(" ".join(label.text() for label in labels))
+        return _squashed(" ".join(self._label_text(label, element) for label in labels))
+
+    def _label_text(self, label: Element, field: Element) -> str:
+        """The label's text as Chromium names `field` by it (som.js `labelContent`): its text nodes joined as
+        written; `field` itself, when the label wraps it, adds nothing (a list's options are no part of its name:
+        "Colour", not "Colour Red Blue"), another field in it adds its value (a list its chosen option), and what is
+        not displayed adds nothing."""
+        parts: list[str] = []
+        stack: list[Element | str] = list(reversed(label.children))
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                parts.append(item)
+            elif item is not field and item.tag not in _UNDISPLAYED and display_kind(item) is not None:
+                value = self._embedded_value(item)
+                if value is None:
+                    stack.extend(reversed(item.children))
+                else:
+                    parts.append(value)
+        return "".join(parts)
+
+    def _embedded_value(self, element: Element) -> str | None:
+        """What a field inside a label adds to the label's text: a list its chosen option, a text field its value,
+        any other input nothing; None for an element that is no field (its content is read)."""
+        if element.tag == "select":
+            return self._text_of(element)
+        if is_text_field(element):
+            return self._controls.value(element)
+        return "" if element.tag == "input" else None
 
     def _text_of_ids(self, ids: str) -> str:
         """The texts of the elements with these ids (aria-labelledby's), in the order named."""

@@ -3,7 +3,8 @@
 // Injected after dom_rules.js, so identities use the core's XPath rules (`__recordlens.xpathOf`). Defines
 // `__recordlens.som`; Python calls `mark({all})`, which draws a numbered box on every interactive element in
 // the viewport (or, with all, on the whole page) and returns JSON describing each: label, xpath, text, role,
-// accessible name, bbox (viewport CSS pixels), plus the scroll position and the viewport size.
+// accessible name, bbox (viewport CSS pixels), plus the scroll position, the viewport size and, of the view, how
+// many elements it left out above and below (`out_of_view`, also `outOfView()`: a Scroll brings them in).
 //
 // The marks live in the closed shadow root of one fixed <recordlens-som> element appended to <html> (by
 // shadow_host.js): page CSS cannot reach them, pointer-events: none lets every click fall through to the page,
@@ -76,9 +77,29 @@
         .join(" "),
     );
 
+  // A label's text as Chromium names the field by it: the field itself, when the label wraps it, adds nothing (a
+  // list's options are no part of its name: "Colour", not "Colour RedBlue"), another field in it adds its value
+  // (a list its chosen option), and what is not displayed adds nothing. Core's text browser reads labels alike
+  // (text_browser.py `_label_text`).
+  const labelContent = (node, field) => {
+    let out = "";
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === Node.TEXT_NODE) out += child.data;
+      if (child.nodeType !== Node.ELEMENT_NODE || child === field) continue;
+      if (getComputedStyle(child).display === "none") continue;
+      const value = embeddedValue(child);
+      out += value !== null ? value : labelContent(child, field);
+    }
+    return out;
+  };
+  const embeddedValue = (el) => {
+    if (el.localName === "select") return textOf(el);
+    if (el.localName === "textarea" || (el.localName === "input" && TEXT_INPUTS.has(el.type))) return el.value;
+    return el.localName === "input" ? "" : null;
+  };
   const labelText = (el) => {
     const parts = [];
-    if (el.labels) for (const label of el.labels) parts.push(label.textContent);
+    if (el.labels) for (const label of el.labels) parts.push(labelContent(label, el));
     return squash(parts.join(" "));
   };
 
@@ -139,6 +160,7 @@
   let layer = null;
   let marked = []; // the elements of the last mark(), in label order
   let firstLabel = 0;
+  let outOfView = null; // [above, below]: what the last mark() of the view left out (null: none made yet)
 
   const ensureHost = () => {
     if (host && host.isConnected) return true;
@@ -161,16 +183,27 @@
   };
 
   // Candidates in document order; one inside another marked element is left to the outer one (a span with
-  // role=button inside a link is the link).
-  const candidates = (all) => {
+  // role=button inside a link is the link). Of the view only, also how many would be numbered above and below
+  // it (`beyond`: the elements a window Scroll brings into view, by the same rules; one beside the view, or in
+  // view but covered, is in neither).
+  const candidates = (all, beyond = { above: 0, below: 0 }) => {
     const out = [];
+    let outside = null; // the last element counted beyond the view: what lies inside it is its own
     for (const el of document.querySelectorAll(INTERACTIVE)) {
       if (el.closest(HOST_TAG)) continue;
       if (el.matches(":disabled")) continue; // by its own disabled, or a disabled fieldset's (not `.disabled`)
       if (out.length && out.some((o) => o.el.contains(el))) continue;
       const r = el.getBoundingClientRect();
       if (!shown(el, r)) continue;
-      if (!all && (!inViewport(r) || !reachable(el, r))) continue;
+      if (!all && !inViewport(r)) {
+        if (outside && outside.contains(el)) continue;
+        if (r.bottom <= 0 || r.top >= innerHeight) {
+          beyond[r.bottom <= 0 ? "above" : "below"] += 1;
+          outside = el;
+        }
+        continue;
+      }
+      if (!all && !reachable(el, r)) continue;
       out.push({ el, r });
     }
     return out;
@@ -404,9 +437,11 @@
     const opts = options || {};
     const first = Number.isInteger(opts.first) ? opts.first : 0;
     clear();
-    const found = candidates(!!opts.all).map(({ el, r }, i) => ({ el, r, label: first + i }));
+    const beyond = { above: 0, below: 0 };
+    const found = candidates(!!opts.all, beyond).map(({ el, r }, i) => ({ el, r, label: first + i }));
     marked = found.map((f) => f.el);
     firstLabel = first;
+    if (!opts.all) outOfView = [beyond.above, beyond.below];
     if (opts.draw !== false) draw(found);
     return JSON.stringify({
       url: document.baseURI,
@@ -415,7 +450,14 @@
       viewport: [innerWidth, innerHeight],
       page_height: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0),
       elements: found.map(({ el, r, label }) => describe(el, r, label)),
+      out_of_view: opts.all ? null : outOfView,
     });
+  };
+
+  const beyondView = () => {
+    const beyond = { above: 0, below: 0 };
+    candidates(false, beyond);
+    return [beyond.above, beyond.below];
   };
 
   // The label of the marked element that holds `node` (the event target of a click), or null.
@@ -587,6 +629,9 @@
     attach,
     labelOf,
     labelBoxes,
+    // How many elements the last mark() of the view left out above and below it (JSON [above, below]); counted
+    // now on a document not marked yet (a page that replaced the marked one meanwhile).
+    outOfView: () => JSON.stringify(outOfView || beyondView()),
     // For tests and audits: where badges go for given rectangles, and the page's text in view (JSON out).
     placeBadges: (items, pageTexts) => JSON.stringify(placeBadges(items, pageTexts)),
     pageTextRects: () => JSON.stringify(pageTextRects()),

@@ -1,0 +1,27 @@
+"""A field inside its <label> is named as Chromium names it, and as the text browser names it: a list was "Colour
+RedBlue" here and "Colour Red Blue" there, where Chromium's accessibility tree says "Colour" (tests/core/labels_page.py
+has the names Chromium gave, captured)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recordlens.annotator.agent.qt_browser import QtSiteBrowser
+from recordlens.core.agent.text_browser import HtmlSiteBrowser
+from tests.core.labels_page import HOME, NAMES, labels_site
+
+pytestmark = pytest.mark.app
+
+
+def test_a_label_names_the_field_it_wraps_as_chromium_and_the_text_browser_do(qapp, tmp_path: Path) -> None:
+    site = labels_site(tmp_path)
+    with QtSiteBrowser(site) as browser:
+        browser.open(HOME)
+        seen = browser.observe()
+    text = HtmlSiteBrowser(site)
+    text.open(HOME)
+    assert [(e.role, e.name) for e in seen.elements] == NAMES
+    assert [(e.role, e.name, e.text) for e in seen.elements] == [(e.role, e.name, e.text)
+                                                                for e in text.observe().elements]
