@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,26 @@ def quick_fits(monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.quick_training import few_trees
 
     few_trees(monkeypatch)
+
+
+def _shipped_files() -> dict[Path, tuple[int, int]]:
+    return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in (ROOT / "resources").rglob("*") if p.is_file()}
+
+
+_SHIPPED = _shipped_files()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def shipped_files_left_as_they_are() -> Iterator[None]:
+    """No test writes into the files RecordLens ships (the demo tasks, say): the next tests, and the next run,
+    would read them changed. Checked after each module, which is then named."""
+    yield
+    now = _shipped_files()
+    changed = sorted(str(p.relative_to(ROOT)) for p in _SHIPPED.keys() | now.keys() if _SHIPPED.get(p) != now.get(p))
+    if changed:
+        _SHIPPED.clear()
+        _SHIPPED.update(now)  # said once, not again by every module after it
+        pytest.fail(f"this module changed files RecordLens ships: {', '.join(changed)} (git checkout them)")
 
 
 @pytest.fixture(autouse=True)
