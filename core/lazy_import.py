@@ -8,6 +8,13 @@ half-registered module, "type ... is already registered"), and a command without
 traceback. Raised again as the interruption it was, it stops the command as a Ctrl+C anywhere else does.
 
 Loading the module earlier would only move the moment: a Ctrl+C can land while it loads wherever that is.
+
+A module loaded by name is one that a bundler following imports cannot see: the desktop package lists each one
+among its hidden imports (packaging/recordlens.spec; a test fails when one is missing there). One left out is not
+always an ImportError: the package's folder holds the library's data files, so the import finds the module's folder
+and makes an empty namespace package of it, and the first attribute asked of it failed with an AttributeError
+(`module 'sklearn.ensemble' has no attribute ...`), shown as a traceback. `load` says either case in one line
+(`MissingModuleError`, a RecordLensError): the installation lacks the module.
 """
 
 from __future__ import annotations
@@ -15,15 +22,38 @@ from __future__ import annotations
 from importlib import import_module
 from types import ModuleType
 
+from .errors import RecordLensError
+
+
+class MissingModuleError(RecordLensError, ModuleNotFoundError):
+    """A module RecordLens loads by name is not part of this installation (a ModuleNotFoundError too, for callers
+    that catch one)."""
+
 
 def load(name: str) -> ModuleType:
-    """The module `name`, imported now if it is not yet (cheap once it is); an ImportError that a Ctrl+C or a
-    SIGTERM caused while it loaded is raised as that interruption (`interruption_behind`)."""
+    """The module `name` (a regular module, never a namespace package), imported now if it is not yet (cheap once
+    it is); an ImportError that a Ctrl+C or a SIGTERM caused while it loaded is raised as that interruption
+    (`interruption_behind`), any other, or an empty folder found in the module's place, as a `MissingModuleError`."""
     try:
-        return import_module(name)
+        module = import_module(name)
     except ImportError as error:
         stop_if_interrupted(error)
-        raise
+        raise MissingModuleError(_missing(name, str(error)), name=name) from error
+    if _is_empty_folder(module):
+        raise MissingModuleError(_missing(name, "only its folder was found, not its code"), name=name)
+    return module
+
+
+def _is_empty_folder(module: ModuleType) -> bool:
+    """Whether `module` is a namespace package: what the import makes of a folder with no __init__.py, such as a
+    library's folder of data files in a bundle that lacks the library's code."""
+    spec = module.__spec__
+    return spec is not None and spec.origin in (None, "namespace") and spec.submodule_search_locations is not None
+
+
+def _missing(name: str, why: str) -> str:
+    return (f"{name}, which RecordLens needs here, is missing from this installation ({why}); install RecordLens "
+            "again (pip install recordlens), or, in the desktop package, report it: the package was built without it")
 
 
 def stop_if_interrupted(error: BaseException) -> None:

@@ -22,3 +22,8 @@ def resource_path(*parts: str) -> Path:
 
 def read_resource(*parts: str) -> str:
     return resource_path(*parts).read_text(encoding="utf-8")
+
+
+def is_shipped(path: str | Path) -> bool:
+    """Whether `path` is one of the files RecordLens ships (the demo tasks, say): those are never written."""
+    return Path(path).resolve().is_relative_to(_resources_folder())

@@ -9,7 +9,9 @@ platform and, where the kernel allows it, no network at all (`unshare --net`: a 
 interface up). As root, the app adds Chromium's --no-sandbox itself (annotator's qt_env), as it does anywhere.
 
 Checks: `recordlens --help`, `recordlens demo` (its demo pages must come from the installed copy, not from this
-source tree), `recordlens agent tasks filter` (the shipped sentence embeddings must load), then
+source tree), `recordlens train` on those pages with two fit workers (scikit-learn's ensembles, which RecordLens
+loads by name, must be there, and the program must start its workers), `recordlens agent tasks filter` (the
+shipped sentence embeddings must load), then
 `recordlens-annotator --screenshot` twice on the demo project (the first start builds it in the fresh HOME, the
 second only opens it); each must exit 0 within the time limit, the screenshot must show a drawn page with record
 overlays, and no stderr line may say that a part of QtWebEngine is missing. Exit status 0 when every check
@@ -135,6 +137,15 @@ def screenshot_problems(path: Path, size: tuple[int, int] = SCREENSHOT_SIZE) -> 
     return problems
 
 
+def _is_model(path: Path) -> bool:
+    """Whether `path` holds a selector model file (JSON with the trees' members)."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(document, dict) and bool(document.get("members"))
+
+
 def _run(name: str, command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> tuple[Step, str, str]:
     start = time.monotonic()
     # A session of its own: on a timeout the whole group goes, QtWebEngine's helper processes included.
@@ -180,6 +191,7 @@ def run_smoke(programs: Programs, installed_root: Path, workdir: Path, timeout: 
     if help_step.returncode == 0 and "usage" not in out.lower():
         help_step.problems.append("no usage text")
     demo_step, out = step("recordlens demo", "demo")
+    demo_dataset = None
     if demo_step.returncode == 0:
         # "RecordLens demo: 4 pages written by the project (PATH)": PATH must be the installed copy.
         shown = re.search(r"RecordLens demo: .*?\((.+?)\)", out)
@@ -187,6 +199,20 @@ def run_smoke(programs: Programs, installed_root: Path, workdir: Path, timeout: 
             demo_step.problems.append(f"unexpected output: {out[:200]!r}")
         elif not Path(shown.group(1)).resolve().is_relative_to(installed_root.resolve()):
             demo_step.problems.append(f"the demo pages came from {shown.group(1)}, not from {installed_root}")
+        else:
+            demo_dataset = Path(shown.group(1))
+    # Training loads scikit-learn's ensembles by name (core/lazy_import.load), which a frozen build carries only
+    # when its spec lists them; two fit workers also start the program again as `-m` modules. The demo's four
+    # small labelled pages train in a few seconds.
+    model = cwd / "smoke-model.json"
+    if demo_dataset is None:
+        report.steps.append(Step("recordlens train", 0.0, None, ["not run: `recordlens demo` did not say where "
+                                                                "the installed demo pages are"]))
+    else:
+        train_step, _ = step("recordlens train", "train", "--pages", str(demo_dataset / "html"), "--gt",
+                             str(demo_dataset / "gt"), "--out", str(model), "--workers", "2", "--quiet")
+        if train_step.returncode == 0 and not _is_model(model):
+            train_step.problems.append(f"exit status 0 but no selector model at {model}")
     # The near-duplicate filter loads WordLlama's weights, data files that a frozen build must carry along
     seeds, candidates = cwd / "seeds.jsonl", cwd / "candidates.jsonl"
     task = {"category": "lookup", "answer": "x", "answer_kind": "text", "normalise": ["case"],

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from ...core.agent import ANSWER_KINDS, NORMALISE_RULES, Task, load_tasks, save_tasks, task_from_line
 from ...core.errors import AgentError
-from ...core.resource_files import resource_path
+from ...core.resource_files import is_shipped
 from ...core.wording import named_and_more
 from ..qt.signals import emit
 from ..qt.widgets import button
@@ -449,11 +449,6 @@ def differences(read: list[Task], path: Path) -> str:
         if ids:
             parts.append(f"{named_and_more(ids, 3)} {what} there")
     return "; ".join(parts) or "the same tasks, written differently"
-
-
-def is_shipped(path: Path) -> bool:
-    """Whether `path` is one of the files RecordLens ships (the demo tasks): those are never written."""
-    return path.resolve().is_relative_to(resource_path("agent").resolve())
 
 
 def _open_review(editor: TaskEditor, path: str | Path | None = None):  # noqa: ANN202 - a ReviewQueue

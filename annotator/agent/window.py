@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 
 from ...core.agent import Task, TaskFileError, Trajectory, ends_with_answer
 from ...core.errors import AgentError, RecordLensError
-from ...core.resource_files import resource_path
+from ...core.resource_files import is_shipped, resource_path
 from ...core.wording import counted
 from ..qt.message_bar import MessageBar
 from ..qt.screen_fit import resize_to_fit
@@ -51,7 +51,7 @@ from .recorder import Recorder
 from .recording_panel import RecordingPanel
 from .site_browser import SiteBrowser
 from .site_saver import SaveFromWeb
-from .task_editor import TaskEditor, is_shipped
+from .task_editor import TaskEditor
 from .trajectory_viewer import StoredTrajectory, StoredTrajectoryPicker, TrajectoryViewer
 
 SCREENSHOTS_SUFFIX = ".screenshots"  # folder beside a saved trajectory JSON, one PNG per hash

@@ -23,6 +23,9 @@ all five rules, whatever each task's own, so that only answers no rule makes equ
 from `SAME_WORDING` up: there the question is asked again, and two answers to it mean that one of them is probably
 wrong ("Who founded Alder?", Ada, against "Which person founded Alder?", Ada Smith): the later is marked `similar`,
 its reason naming both answers, for the review to settle.
+
+A candidate that is itself among the tasks compared with (the same site, id and instruction: the seeds given as the
+candidates file itself, or a copy of it) is refused, not marked: no task is a near-duplicate of itself.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..errors import AgentError
+from ..wording import counted, listed
 from .candidates import Candidate, FilterMark
 from .model import NORMALISE_RULES, Task
 from .tasks import normalise_answer
@@ -121,6 +125,7 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
     either left a candidate or marked `similar` by this run (module notes)."""
     if not 0 < threshold <= 1:
         raise AgentError(f"the similarity threshold must be in (0, 1], not {threshold}")
+    _refuse_tasks_compared_with_themselves(candidates, kept)
     candidates = [c.unmarked() for c in candidates]  # the filter's own earlier marks are made again, not kept
     mark = FilterMark(threshold=threshold, embedder=str(getattr(embedder, "name", "") or ""))
     judged = [c for c in candidates if c.status == "candidate"]
@@ -147,6 +152,20 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
             pool.append((candidate.task, vector))
             out.append(candidate)
     return out
+
+
+def _refuse_tasks_compared_with_themselves(candidates: Sequence[Candidate], kept: Sequence[Task]) -> None:
+    """Refuse candidates that are among the tasks they are compared with (the same site, id and instruction: the
+    same task, as when the seeds are the candidates file itself or a copy of it): each would be found a
+    near-duplicate of itself at similarity 1 and the whole file marked."""
+    kept_tasks = {(t.site, t.id, t.instruction) for t in kept}
+    themselves = [c.id for c in candidates if (c.task.site, c.id, c.task.instruction) in kept_tasks]
+    if themselves:
+        are = "is" if len(themselves) == 1 else "are"
+        raise AgentError(f"{counted(len(themselves), 'candidate')} ({listed(themselves)}) {are} also among the tasks "
+                         "compared with (the same site, id and instruction): a task is no near-duplicate of itself. "
+                         "Compare the candidates with seeds that are not the candidates themselves, or with none, to "
+                         "compare them with one another")
 
 
 # Kinds that can answer the same question: a year is a number or a date, as a task's author chose.

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +26,7 @@ from ..agent.sites import load_site
 from ..agent.tasks import load_tasks, save_tasks
 from ..errors import AgentError
 from ..output_paths import is_chart, writable_file
+from ..resource_files import is_shipped
 from ..wording import listed
 from .output import Replacing, print_json
 
@@ -91,6 +94,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from ..agent.task_generation import generate_candidates
     from .extraction import gemini_caller
 
+    refuse_shipped(args.out)
     writable_file(args.out, "the candidates")
     _refuse_to_write_over(args.out, args.replace, _reviewed(args.out))
     site = load_site(args.site)
@@ -126,6 +130,23 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if report.interrupted:  # the answers paid for are written: now the command stops as interrupted
         raise report.interrupted
     return report.exit_status()
+
+
+def refuse_shipped(path: str | Path) -> None:
+    """A file RecordLens ships (the demo tasks: under its resources folder, inside the desktop package or the
+    installed package) is never written, as the agent window never writes it: the next user, and the tests that
+    compare the shipped files, would find it changed. Said before any work."""
+    if is_shipped(path):
+        raise AgentError(f"{path} is one of the files RecordLens ships, which are never changed: copy it first "
+                         f"(cp {shlex.quote(str(path))} my-tasks.jsonl) and give the copy")
+
+
+def _same_file(path: str | Path, other: str | Path) -> bool:
+    """Whether two paths name one file (through links, or another spelling of the path)."""
+    try:
+        return os.path.samefile(path, other)
+    except OSError:  # one is not there: the load that follows says so
+        return Path(path).resolve() == Path(other).resolve()
 
 
 def _refuse_to_write_over(out: str, replace: bool, holding: str = "") -> None:
@@ -170,15 +191,21 @@ def _descriptions(path: str) -> dict[str, str]:
 
 
 def cmd_filter(args: argparse.Namespace) -> int:
-    writable_file(args.out or args.candidates, "the candidates")
-    candidates = load_candidates(args.candidates)
+    out = args.out or args.candidates
+    refuse_shipped(out)
+    writable_file(out, "the candidates")
     against_file = args.against or args.seeds
+    if against_file and _same_file(against_file, args.candidates):
+        option = "--against" if args.against else "--seeds"
+        raise AgentError(f"{option} {against_file} is the candidates file itself: each task would be found a "
+                         f"near-duplicate of itself. Leave {option} out to compare the candidates with one another, "
+                         "or give the seeds in a file of their own")
+    candidates = load_candidates(args.candidates)
     against = load_tasks(against_file) if against_file else []
     embedder = make_embedder(args.embedder)
     earlier = {c.id: c.filter for c in candidates if c.filter is not None}  # the filter's marks: made again
     filtered = filter_near_duplicates(candidates, embedder, kept=against, threshold=args.threshold)
     marked = [c for c in filtered if c.filter is not None]
-    out = args.out or args.candidates
     save_candidates(out, filtered)
     for c in marked:
         print(f"  similar  {c.id} -> {c.similar_to} ({c.similarity:.3f}): {c.task.instruction}")
@@ -201,6 +228,7 @@ def cmd_filter(args: argparse.Namespace) -> int:
 def cmd_review(args: argparse.Namespace) -> int:
     if args.status in REASONED and not args.reason.strip():  # said in the option's name, before the file is read
         raise AgentError(f"--status {args.status} needs --reason: why, for the report and the next reviewer")
+    refuse_shipped(args.candidates)
     candidates = load_candidates(args.candidates)
     index = next((i for i, c in enumerate(candidates) if c.id == args.task_id), None)
     if index is None:
@@ -213,6 +241,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    refuse_shipped(args.out)
     writable_file(args.out, "the tasks")
     _refuse_to_write_over(args.out, args.replace, _tasks_held(args.out))
     tasks = [c.task for c in load_candidates(args.candidates) if c.status == "accepted"]

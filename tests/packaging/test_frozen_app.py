@@ -25,7 +25,8 @@ pytestmark = pytest.mark.skipif(not (FROZEN_FOLDER / "recordlens-annotator").is_
 def test_the_frozen_folder_starts_offline_and_draws_the_demo_project(tmp_path: Path) -> None:
     report = smoke.run_smoke(smoke.Programs.in_folder(FROZEN_FOLDER), FROZEN_FOLDER, tmp_path)
     assert report.problems == []
-    assert [s.name for s in report.steps] == ["recordlens --help", "recordlens demo", "recordlens agent tasks filter",
+    assert [s.name for s in report.steps] == ["recordlens --help", "recordlens demo", "recordlens train",
+                                              "recordlens agent tasks filter",
                                               "annotator first start",
                                               "annotator second start"]
     assert (tmp_path / "cwd" / "annotator-second-start.png").is_file()

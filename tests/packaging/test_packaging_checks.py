@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import configparser
 import os
+import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -124,3 +126,94 @@ def test_the_desktop_entry_is_valid_where_the_validator_is_installed() -> None:
         pytest.skip("desktop-file-validate not installed")
     done = subprocess.run([validator, str(PACKAGING / "recordlens.desktop")], capture_output=True, text=True)
     assert done.returncode == 0 and not done.stdout.strip(), done.stdout
+
+
+def _folder_to_install(tmp_path: Path, name: str) -> Path:
+    """A built folder's desktop files in a folder named `name`, with a stand-in program that writes down how it
+    was started (`ran.txt` beside the folder)."""
+    folder = tmp_path / name
+    folder.mkdir()
+    for file in ("install-desktop-entry.sh", "recordlens.desktop"):
+        shutil.copy(PACKAGING / file, folder / file)
+    shutil.copy(PACKAGING.parent / "resources" / "icons" / "recordlens.png", folder / "recordlens.png")
+    program = folder / "recordlens-annotator"
+    program.write_text(f'#!/bin/sh\nprintf "%s\\n" "$0" "$@" > "{tmp_path}/ran.txt"\n', encoding="utf-8")
+    program.chmod(0o755)
+    return folder
+
+
+def _installed_exec(tmp_path: Path, folder: Path) -> str:
+    """The Exec value install-desktop-entry.sh writes from `folder`, as written."""
+    data = tmp_path / "share"
+    done = subprocess.run(["sh", str(folder / "install-desktop-entry.sh")], capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_DATA_HOME": str(data)})
+    assert done.returncode == 0, done.stderr
+    lines = (data / "applications" / "recordlens.desktop").read_text(encoding="utf-8").splitlines()
+    return next(line.removeprefix("Exec=") for line in lines if line.startswith("Exec="))
+
+
+_STRING_ESCAPES = {"s": " ", "n": "\n", "t": "\t", "r": "\r", "\\": "\\"}
+
+
+def exec_arguments(value: str) -> list[str]:
+    """An Exec value's arguments as the Desktop Entry Specification reads them: the value's string escapes first,
+    then the quoting (inside double quotes a backslash takes " ` $ \\ literally), and %% as %."""
+    text = re.sub(r"\\(.)", lambda m: _STRING_ESCAPES.get(m[1], "\\" + m[1]), value)
+    arguments: list[str] = []
+    current: str | None = None
+    quoted = False
+    characters = iter(text)
+    for c in characters:
+        if quoted and c == "\\":
+            following = next(characters, "")
+            current = (current or "") + (following if following in '"`$\\' else "\\" + following)
+        elif c == '"':
+            quoted, current = not quoted, current or ""
+        elif c == " " and not quoted:
+            if current is not None:
+                arguments.append(current)
+            current = None
+        else:
+            current = (current or "") + c
+    assert not quoted, f"unbalanced quotes in {value!r}"
+    return [*arguments, *([current] if current is not None else [])]
+
+
+def test_the_exec_line_is_escaped_by_the_desktop_entry_rules(tmp_path: Path) -> None:
+    folder = _folder_to_install(tmp_path, 'Apps "new" `x` $HOME \\ 5 & | y')  # each character Exec reserves
+    written = _installed_exec(tmp_path, folder)
+    assert exec_arguments(written) == [str(folder / "recordlens-annotator"), "%f"]
+    assert "\\\\$HOME" in written and "\\\\\\\\ 5" in written  # the spec's own examples: \\$ and four backslashes
+
+
+def test_a_folder_whose_path_holds_a_percent_sign_is_run_through_a_link(tmp_path: Path) -> None:
+    """The spec writes a % as %%, but GLib refuses an entry whose program's path holds one however written."""
+    folder = _folder_to_install(tmp_path, "Apps 100%")
+    program, field = exec_arguments(_installed_exec(tmp_path, folder))
+    assert "%" not in program and field == "%f"
+    assert Path(program).is_symlink() and Path(program).resolve() == (folder / "recordlens-annotator").resolve()
+    # moved to a folder without one and installed again: the link, now unused, goes
+    plain = folder.rename(tmp_path / "Apps")
+    assert exec_arguments(_installed_exec(tmp_path, plain)) == [str(plain / "recordlens-annotator"), "%f"]
+    assert not Path(program).is_symlink()
+
+
+@pytest.mark.parametrize("name", ['Apps 100%', 'Apps "new" `x` $HOME \\ 5 & | y'])
+def test_the_desktop_launcher_starts_the_program_from_any_folder(tmp_path: Path, name: str) -> None:
+    gio = shutil.which("gio")  # GLib's launcher, as GNOME's menu launches; not a required package
+    if gio is None:
+        pytest.skip("gio not installed")
+    folder = _folder_to_install(tmp_path, name)
+    _installed_exec(tmp_path, folder)
+    entry = tmp_path / "share" / "applications" / "recordlens.desktop"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "share")}
+    done = subprocess.run([gio, "launch", str(entry), str(tmp_path / "a project")], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    ran = tmp_path / "ran.txt"
+    deadline = time.monotonic() + 30  # gio launch returns once the program is started, not ended
+    while not (ran.is_file() and ran.read_text(encoding="utf-8").endswith("\n")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    started, *arguments = ran.read_text(encoding="utf-8").splitlines()
+    assert Path(started).resolve() == (folder / "recordlens-annotator").resolve()
+    assert arguments == [str(tmp_path / "a project")]
