@@ -104,6 +104,11 @@ def prompt_from_file(path: str | Path) -> PromptTemplate:
     return PromptTemplate(None, text, str(path), hashlib.sha256(data).hexdigest())
 
 
+def prompt_for(input_format: str, prompt_file: str | Path | None = None) -> PromptTemplate:
+    """The prompt a Gemini run in `input_format` sends: a user's prompt file, or the shipped prompt."""
+    return prompt_from_file(prompt_file) if prompt_file else shipped_prompt(input_format)
+
+
 def build_prompt(page: Page, input_format: str, template: PromptTemplate | None = None) -> tuple[str | None, str]:
     """(system instruction, user prompt) for one page in one input format."""
     return (template or shipped_prompt(input_format)).fill(represent.represent(page, input_format))
@@ -124,7 +129,9 @@ def parse_answer(text: str) -> ParsedAnswer:
     a list inside a cut-off answer is never taken for it, and a huge answer is read in one pass); of those that are
     records, a list of records is preferred to a flat list of XPaths (an example in the prose), then the longest;
     more than one of the shape read is an ambiguous answer, read so and said in `problems` (the run's warnings).
-    Without any, the answer is malformed, for the reason of the longest span tried (most likely the answer)."""
+    A JSON object is not `string[][]` (the reference's zod check refuses it): a list inside one (`{"records":
+    [[…]]}`, `{"error": "… [policy 3]"}`) is never read as the answer. Without any records, the answer is malformed,
+    for the reason of the longest span tried (most likely the answer): an object's is that it is an object."""
     text = text.strip()
     fenced = _FENCE.search(text)
     if fenced:
@@ -133,10 +140,12 @@ def parse_answer(text: str) -> ParsedAnswer:
         whole = _records_in(text)
         if not whole.malformed:
             return whole
+    objects = list(_json_objects(text))
     best: tuple[tuple[bool, int], int, ParsedAnswer] | None = None
-    refused: tuple[int, ParsedAnswer] | None = None
+    refused: tuple[int, ParsedAnswer] | None = max(
+        ((end - start, _object_refused(data)) for start, end, data in objects), default=None, key=lambda r: r[0])
     shapes: list[bool] = []  # of each span that is records: whether it is a list of records (else a flat list)
-    for start, end in _bracketed_spans(text):
+    for start, end in _bracketed_spans(text, [(start, end) for start, end, _ in objects]):
         candidate = text[start:end]
         parsed = _records_in(candidate)
         if parsed.malformed:
@@ -169,19 +178,55 @@ def _rivals_said(rivals: int, kept: int, nested: bool) -> str:
 _NESTED = re.compile(r"\[\s*\[")  # a list of records, not a flat list of XPaths
 
 
-def _bracketed_spans(text: str) -> Iterator[tuple[int, int]]:
-    """(start, end) of each top-level span of `text` from a "[" to its closing bracket, in order; one never closed
-    (a cut-off answer) runs to the end and is the last. Each character is walked once, and each span parsed on its
-    own (a parse error's cost is its span's), so that a huge answer, or one with many brackets, is read in
-    linear time."""
+def _bracketed_spans(text: str, objects: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """(start, end) of each top-level span of `text` from a "[" to its closing bracket, in order, leaving out those
+    inside the JSON `objects` (their (start, end), in order): a list in an object is the object's, not the answer;
+    one never closed (a cut-off answer) runs to the end and is the last. Each character is walked once, and each
+    span parsed on its own (a parse error's cost is its span's), so that a huge answer, or one with many brackets,
+    is read in linear time."""
     position = text.find("[")
+    inside = iter(objects)
+    current = next(inside, None)
     while position >= 0:
+        while current is not None and current[1] <= position:
+            current = next(inside, None)
+        if current is not None and current[0] < position:  # within an object: go on after it
+            position = text.find("[", current[1])
+            continue
         closing = closing_bracket(text, position)
         if closing is None:
             yield position, len(text)
             return
         yield position, closing + 1
         position = text.find("[", closing + 1)
+
+
+def _json_objects(text: str) -> Iterator[tuple[int, int, dict[str, object]]]:
+    """(start, end, value) of each top-level span of `text` from a "{" to its closing brace that is a JSON object,
+    in order. Braces that are prose ("{see below}") are passed over whole; one never closed ends the search. Each
+    character is walked once and each span parsed once, as for brackets."""
+    position = text.find("{")
+    while position >= 0:
+        closing = closing_bracket(text, position, "{", "}")
+        if closing is None:
+            return
+        try:
+            data = json.loads(text[position:closing + 1])
+        except (json.JSONDecodeError, RecursionError):
+            data = None
+        if isinstance(data, dict):
+            yield position, closing + 1, data
+        position = text.find("{", closing + 1)
+
+
+def _object_refused(data: dict[str, object]) -> ParsedAnswer:
+    """An answer that is a JSON object, refused as the reference's `string[][]` check refuses it, naming its keys
+    (a list of records under "records" is still an object, not the array asked for)."""
+    keys = list(data)
+    shown = ", ".join(json.dumps(key, ensure_ascii=False)[:40] for key in keys[:3]) + (", …" if len(keys) > 3 else "")
+    holding = f"with {'key' if len(keys) == 1 else 'keys'} {shown}" if keys else "empty"
+    return ParsedAnswer([], [f"the answer is a JSON object ({holding}), not the array of records (string[][]) "
+                             "asked for"], malformed=True)
 
 
 def _records_in(candidate: str) -> ParsedAnswer:
@@ -241,7 +286,7 @@ class GeminiExtractor:
             raise ValueError(f"unknown input format {input_format!r}; choose one of {', '.join(represent.FORMATS)}")
         self.input_format = input_format
         self.malformed_retries = malformed_retries
-        self.prompt = prompt_from_file(prompt_file) if prompt_file else shipped_prompt(input_format)
+        self.prompt = prompt_for(input_format, prompt_file)
         if caller is None:
             settings = CallSettings(temperature=temperature, seed=seed, base_url=base_url)
             if model:

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from ..errors import RecordLensError
@@ -404,8 +405,13 @@ class GeminiCaller:
                           seconds=time.monotonic() - start, finish_reason=_finish_reason_of(response),
                           log=log, block_reason=_block_reason_of(response), candidates=len(candidates))
 
-    def count_tokens(self, text: str) -> int:
-        response = self._client.models.count_tokens(model=self.settings.model, contents=text)
+    def count_tokens(self, text: str, system: str | None = None) -> int:
+        """The tokens of `text`, or of a whole prompt: `system` (a system instruction) and `text` (the user
+        message), as `generate` would send them. The Gemini API's countTokens takes no system instruction (the SDK
+        refuses one outside Vertex), so it is sent as the message's first part: the same texts, counted within
+        the few tokens that frame a system instruction."""
+        contents: str | list[str] = [system, text] if system else text
+        response = self._client.models.count_tokens(model=self.settings.model, contents=contents)
         if response.total_tokens is None:  # an answer without the count is no count of 0
             raise GeminiError("the countTokens answer holds no totalTokens")
         return int(response.total_tokens)
@@ -583,11 +589,19 @@ def _usage_of(response: object) -> dict[str, int]:
     return {UNCOUNTED: 1} if counts_missing(usage) else usage
 
 
+class TokenCounter(Protocol):
+    """Counts a text's tokens, or a whole prompt's (`system` instruction and the user message `text`); None: the
+    count failed (shown as n/a)."""
+
+    def __call__(self, text: str, system: str | None = None) -> int | None: ...
+
+
 def token_counter(base_url: str | None = None, model: str | None = None,
-                  say: Callable[[str], None] = _say_on_stderr) -> Callable[[str], int | None] | None:
-    """Gemini's countTokens as a counter of texts, where a model call could be made: a key is set, or `base_url`
-    names another endpoint (which is sent the placeholder key, as every call to it is: `required_api_key`); None
-    otherwise. A failed count is None (shown as n/a), its reason said once through `say`, the key never in it."""
+                  say: Callable[[str], None] = _say_on_stderr) -> TokenCounter | None:
+    """Gemini's countTokens as a counter of texts and prompts, where a model call could be made: a key is set, or
+    `base_url` names another endpoint (which is sent the placeholder key, as every call to it is:
+    `required_api_key`); None otherwise. A failed count is None (shown as n/a), its reason said once through `say`,
+    the key never in it."""
     if not api_key_from_environment() and not base_url:
         return None
     settings = CallSettings(base_url=base_url, max_attempts=2)
@@ -596,11 +610,11 @@ def token_counter(base_url: str | None = None, model: str | None = None,
     caller = GeminiCaller(settings)
     failed: list[str] = []
 
-    def count(text: str) -> int | None:
+    def count(text: str, system: str | None = None) -> int | None:
         if failed:
             return None
         try:
-            return caller.count_tokens(text)
+            return caller.count_tokens(text, system)
         except Exception as error:  # noqa: BLE001 - any failure only costs the figure
             failed.append(caller.redact(f"{type(error).__name__}: {error}")[:200])
             say(f"countTokens failed ({failed[0]}); tokens shown as n/a")

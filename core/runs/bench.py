@@ -4,6 +4,10 @@ Table 1: per input format, the mean size in characters over the pages and the me
 provider's recorded usage where an answer carries it, a refused one too, from Gemini's countTokens when asked and a
 key is set, otherwise "n/a"); the tokens' mean is over the pages with a count, and where those are fewer than every
 page, the table says how many and their mean size in characters, so that the two columns can be read together.
+Either way the tokens are a whole prompt's, one quantity whatever its source: the system instruction, the words
+around the page and the page, as a run sends them. Recorded usage is that of the prompt the answers were made with
+(replayed answers: the reference's own); countTokens is sent the prompt a Gemini run of the format would send (the
+shipped prompt, or --prompt-file's), never the page alone.
 Table 2: per method and input format, mean P, R, F1 (means of per-page figures), the
 page hallucination rate, the share of hallucinated records (pooled: their sum over the predicted records' sum), and
 seconds per page. A method's input is what its extractions say they read: replayed answers recorded on the
@@ -45,7 +49,7 @@ from pathlib import Path
 from ..errors import DatasetError, RecordLensError
 from ..extract import create
 from ..extract.base import Extractor
-from ..llm.gemini import Budget, BudgetExceededError, answers_without_counts
+from ..llm.gemini import Budget, BudgetExceededError, TokenCounter, answers_without_counts
 from ..page import formats as represent
 from ..page.dataset import load_page, page_files, record_files, synthetic_sources
 from ..records.model import TextKeyIndex, load_records
@@ -226,7 +230,7 @@ class MethodStop:
 
 
 def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec], *, answers: Path | None = None,
-              count_tokens: Callable[[str], int | None] | None = None, names: Iterable[str] | None = None,
+              count_tokens: TokenCounter | None = None, names: Iterable[str] | None = None,
               progress: Callable[[list[str]], Iterable[str]] = lambda names: names,
               llm_options: dict[str, object] | None = None, engine: Engine | None = None,
               selector_model: str | None = None) -> BenchResult:
@@ -273,7 +277,9 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         # method whose endpoint failed on pages in a row (as they finished) is stopped by the pages handed out
         # after, which carry the stops the driver has made by then.
         stops = {spec.label: results[spec.label].stop for spec in specs}
-        unit = functools.partial(bench_page, shipped, files, truths, count_tokens, stops)
+        counter = (prompt_counter(count_tokens, (llm_options or {}).get("prompt_file")) if count_tokens is not None
+                   else None)
+        unit = functools.partial(bench_page, shipped, files, truths, counter, stops)
         watch = _EndpointWatch(stops)
         outcomes = {job.name: outcome for job, outcome in engine.map(unit, _PageJobs(jobs, stops), key=_job_name,
                                                                      progress=progress, stop_when=watch)}
@@ -455,11 +461,31 @@ class _EndpointWatch:
         return False
 
 
+# The tokens of the prompt a Gemini run in a format (first) sends with a page's representation (second).
+PromptCounter = Callable[[str, str], int | None]
+
+
+def prompt_counter(count_tokens: TokenCounter, prompt_file: object = None) -> PromptCounter:
+    """Counts, for a format and a page's representation in it, the whole prompt a Gemini run of that format sends
+    (system instruction and user message: the shipped prompt, or `prompt_file`'s), so that a count is of the same
+    thing as a recorded usage (a prompt's), not of the page alone."""
+    from ..extract.gemini import prompt_for  # on use: only a bench that counts tokens needs the prompts
+
+    prompts = {fmt: prompt_for(fmt, prompt_file if isinstance(prompt_file, (str, Path)) else None)
+               for fmt in represent.FORMATS}
+
+    def count(input_format: str, text: str) -> int | None:
+        system, user = prompts[input_format].fill(text)
+        return count_tokens(user, system)
+
+    return count
+
+
 def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, Path], truths: dict[str, Path],
-               count_tokens: Callable[[str], int | None] | None, stops: dict[str, MethodStop],
+               count_tokens: PromptCounter | None, stops: dict[str, MethodStop],
                job: PageJob) -> PageBench:
-    """One unit of work: the job's page parsed once, its formats measured, every method not stopped run on it
-    and scored."""
+    """One unit of work: the job's page parsed once, its formats measured (sizes; with `count_tokens`, each
+    format's whole prompt counted), every method not stopped run on it and scored."""
     name = job.name
     for label, reason in job.stopped:  # stopped by the driver after this unit's copy of the stops was made
         stops[label].reason = stops[label].reason or reason
@@ -469,7 +495,7 @@ def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, 
     for fmt in represent.FORMATS:
         text = represent.represent(loaded.page, fmt)
         chars[fmt] = len(text)
-        tokens = count_tokens(text) if count_tokens is not None else None
+        tokens = count_tokens(fmt, text) if count_tokens is not None else None
         if tokens is not None:
             counted[fmt] = tokens
     from ..extract.training import page_digest  # on use: it brings the learner's modules, as `digests_of` does
@@ -597,7 +623,8 @@ def format_tables(result: BenchResult) -> str:
         shown = f"{tokens:12,.0f}" if isinstance(tokens, float) else f"{'n/a':>12}"
         lines.append(f"{row['format']:<10} {row['mean_characters']:12,.0f} {shown}  {row['token_source']}"
                      f"{_token_pages(row)}")
-    lines.append("(mean chars: over every page; mean tokens: over the pages whose prompt's tokens are known)")
+    lines += ["(mean chars: over every page; mean tokens: over the pages whose prompt's tokens are known)",
+              "(tokens: of the whole prompt, as sent: system instruction, the words around the page, and the page)"]
     lines += ["", f"Table 2: methods{_over_which_pages(result)}",
               f"{'method':<10} {'input':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>7} {'halluc%':>8} {'s/page':>8} pages"]
     for method in result.method_rows:
