@@ -3,7 +3,8 @@
 Every file RecordLens writes for the user (runs, exports, datasets, task files, site indexes, snapshots) goes
 through here: a temporary file in the same folder, written and fsynced, given the mode a plain `open()` would
 give it (0666 less the umask, not `mkstemp`'s 0600), renamed over the target, and the folder fsynced so that
-the rename itself survives a power cut.
+the rename itself survives a power cut. (What the project's `removed/` keeps is placed otherwise, on purpose:
+`store/removed_files.py` links a finished file under a name of its own, which fails where a rename would replace.)
 """
 
 from __future__ import annotations

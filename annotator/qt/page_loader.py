@@ -170,7 +170,11 @@ def _lock_down(settings: QWebEngineSettings) -> None:
         # Served pages count as local content. Refused here, remote loads would fail silently in the
         # renderer; allowed, each one reaches RequestBlocker, which blocks it too but also counts it.
         ("LocalContentCanAccessRemoteUrls", True),
-        ("LocalContentCanAccessFileUrls", False),
+        # The same for "local URLs": file:// and the page scheme itself (a relative reference of a page saved
+        # without its files, a protocol-relative `//host/x` of a page with no host). Refused here, Chromium
+        # drops them before RequestBlocker sees them and the count leaves them out; allowed, RequestBlocker
+        # refuses each one (it lets through only the page on show) and counts it.
+        ("LocalContentCanAccessFileUrls", True),
         ("PluginsEnabled", False),
         ("PdfViewerEnabled", False),
         ("DnsPrefetchEnabled", False),

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
+from .. import atomic
 from ..errors import RecordLensError
 
 STDOUT = "-"  # an output path that means stdout (`--out -`, `bench --json -`)
@@ -53,8 +54,7 @@ class Replacing:
 def write_document(text: str, out: str | None) -> None:
     """`text` into the file `out`, or on stdout without one (or with `-`)."""
     if out and out != STDOUT:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        Path(out).write_text(text, encoding="utf-8")
+        atomic.write_text(out, text)  # as every file a command writes: a killed run leaves no half of one
         print(f"wrote {out} ({len(text):,} characters)", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from recordlens.core import atomic
 from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
 from tests.core.cli_runs import run
@@ -147,10 +148,10 @@ def test_adding_a_run_needs_a_folder_with_predictions_for_the_project(
 
 def test_a_write_that_fails_anyway_is_one_line_not_a_traceback(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    def disk_full(self: Path, *args: object, **kwargs: object) -> int:
-        raise OSError(28, "No space left on device", str(self))
+    def disk_full(written: Path, into: Path, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device", str(written), None, str(into))  # a rename names both files
 
-    monkeypatch.setattr(Path, "write_text", disk_full)
+    monkeypatch.setattr(atomic, "move_into_place", disk_full)  # represent --out writes atomically
     code, out, err = run(capsys, "represent", str(DEMO / "html" / "1.html"), "--out", str(tmp_path / "x.json"))
     assert code == 2 and out == ""
     one_line_error(err, f"{tmp_path / 'x.json'}: No space left on device")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from recordlens.core import atomic
 from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
 from recordlens.core.runs import run_files
@@ -173,16 +174,18 @@ def test_a_capture_stopped_by_a_full_disk_names_the_site_folder_and_says_running
 def test_a_full_disk_at_a_named_file_keeps_the_file_and_says_what_to_do(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "x.json"
+    target.write_text("the earlier document", encoding="utf-8")
 
-    def full(self: Path, *args: object, **kwargs: object) -> int:
-        raise no_space(str(self))
+    def full(written: Path, into: Path, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, NO_SPACE, str(written), None, str(into))  # a rename names both files
 
-    monkeypatch.setattr(Path, "write_text", full)
+    monkeypatch.setattr(atomic, "move_into_place", full)  # represent --out writes atomically, as every command
     code, _, err = run(capsys, "represent", str(DEMO / "html" / "1.html"), "--out", str(target))
     line = error_line(err)
     assert code == 2
     assert f"{target}: {NO_SPACE}; the disk that holds {tmp_path} is full; free space and run the command again" \
         in line
+    assert target.read_text(encoding="utf-8") == "the earlier document"
 
 
 # C. A page counts done on resume only with its cost record: the records file is written last
