@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core import atomic
 from ...core.agent import Task, TaskFileError, Trajectory, ends_with_answer
 from ...core.errors import AgentError, RecordLensError
 from ...core.resource_files import is_shipped, resource_path
@@ -72,12 +73,12 @@ def demo_tasks_file() -> Path:
 def save_trajectory_file(trajectory: Trajectory, path: str | Path) -> Path:
     """The trajectory as JSON, and its PNGs in `NAME.screenshots/HASH.png` beside it."""
     target = Path(path)
-    target.write_text(trajectory.to_json(), encoding="utf-8")
+    # Atomic, as every file written for the user: the PNGs first, so that the JSON that names them appears last.
     if trajectory.screenshots:
         folder = target.with_name(target.stem + SCREENSHOTS_SUFFIX)
-        folder.mkdir(exist_ok=True)
         for digest, png in trajectory.screenshots.items():
-            (folder / f"{digest}.png").write_bytes(png)
+            atomic.write_bytes(folder / f"{digest}.png", png)
+    atomic.write_text(target, trajectory.to_json())
     return target
 
 
