@@ -115,6 +115,22 @@ def test_a_trajectory_file_keeps_its_screenshots(tmp_path, episode):
     assert again.steps == episode.steps and again.screenshots == episode.screenshots
 
 
+def test_a_trajectory_saved_again_and_cut_short_leaves_the_earlier_file_whole(tmp_path, episode, monkeypatch):
+    from recordlens.core import atomic
+
+    path = save_trajectory_file(episode, tmp_path / "comparison-1.json")
+    before = path.read_bytes()
+
+    def killed_before_it_is_in_place(*_args: object, **_kwargs: object) -> None:  # the new bytes written, not moved
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(atomic, "move_into_place", killed_before_it_is_in_place)
+    with pytest.raises(KeyboardInterrupt):
+        save_trajectory_file(episode, path)
+    assert path.read_bytes() == before and load_trajectory_file(path).steps == episode.steps
+    assert not [p for p in path.parent.rglob("*.tmp")]  # nothing half-written left beside it
+
+
 def test_task_editor_round_trip_and_validation(qapp, tmp_path):
     editor = TaskEditor()
     tasks = editor.load(DEMO_TASKS)
