@@ -8,6 +8,7 @@ from pathlib import Path
 
 from recordlens.core.extract import create
 from recordlens.core.extract.base import Extraction
+from recordlens.core.extract.gemini import GeminiExtractor
 from recordlens.core.page.dom import Page
 
 
@@ -29,6 +30,22 @@ class KillingExtractor:
             os._exit(17)  # no cleanup, no exception: the process is gone
         return self._inner.extract(page)
 
+
+class PaidThenKilledExtractor(GeminiExtractor):
+    """Gemini's extractor, except that the worker process dies on page `victim` right after its model call (paid
+    for, its answer lost with the worker) while `flag` exists; the flag goes first, so the page's second run lives."""
+
+    def __init__(self, victim: str, flag: Path, **options: object) -> None:
+        super().__init__(**options)  # type: ignore[arg-type]
+        self.victim = victim
+        self.flag = flag
+
+    def extract(self, page: Page) -> Extraction:
+        extraction = super().extract(page)
+        if page.name == self.victim and self.flag.exists():
+            self.flag.unlink()
+            os._exit(17)  # no cleanup, no exception: the process is gone, and the answer it was paid for
+        return extraction
 
 
 def reserve_twice(shared: object) -> list[str]:

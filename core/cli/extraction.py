@@ -104,7 +104,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         return 0
     if not args.pages or not args.out:
         raise RecordLensError("extract needs --pages DIR and --out DIR (or --list)")
-    writable_folder(args.out, "a run")
+    _refuse_a_run_folder_that_takes_no_file(Path(args.out))
     method = args.method or DEFAULT_METHOD
     if args.seeds < 1:
         raise RecordLensError(f"--seeds {args.seeds}: a run needs at least one seed")
@@ -152,6 +152,16 @@ def cmd_extract(args: argparse.Namespace) -> int:
                 return _extract_seeds(args, method, seeds, llm_options, params, engine, asked)
             finally:  # the run's seeds asked said alike by each seed-S/, the seeds this command did not run too
                 record_seeds_asked(Path(args.out), asked)
+
+
+def _refuse_a_run_folder_that_takes_no_file(out: Path) -> None:
+    """The run folder and the folders of it a run writes (its records' `_run/`; with --seeds each `seed-S/` and its
+    `_run/`), asked before any work, on either engine: one that takes no file (a read-only mount) would fail the run
+    at its first page, after a Ray instance had started, with the OS's words on a temporary file."""
+    writable_folder(out, "a run")
+    for inner in (out / META_DIR, *sorted(out.glob("seed-*")), *sorted(out.glob(f"seed-*/{META_DIR}"))):
+        if inner.is_dir():
+            writable_folder(inner, "a run")
 
 
 def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None], llm_options: dict[str, object],
@@ -282,7 +292,7 @@ def interrupted_line(summary: RunSummary, restarted: Restarted | None = None) ->
 # words them itself (`budget_help`)
 RUN_BUDGET = {"--max-requests": "stop the run after this many requests",
               "--max-tokens": "stop the run once this many tokens are used (the request that crosses the mark is "
-                              "kept, so a run may end a little over)"}
+                              "kept, so a run may end a little over; on Ray, up to one request per worker over)"}
 
 
 def add_llm_arguments(p: argparse.ArgumentParser, *, selector_model: bool = False,

@@ -12,22 +12,27 @@ import json
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import atomic
 from ..extract.base import Extractor
-from ..llm.gemini import Budget, budget_used_up
-from .engines import Engine, UnitFailedError, worker_name
+from ..llm.gemini import UNCOUNTED, Budget, budget_used_up
+from .engines import ClusterLostError, Engine, UnitFailedError, worker_name
 from .page_loop import ENDPOINT_FAILURES_IN_A_ROW, EndpointRow
 from .run_files import (
+    DONE,
     META_DIR,
+    NOT_FINISHED,
     RESUME_FROM,
     RunSummary,
     add_tokens,
     earlier_records,
     extract_pages,
     extracted_before,
+    model_calls,
     record_failure,
+    record_tokens,
     stop_for_the_endpoint,
     stop_said,
 )
@@ -42,7 +47,14 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
     summary.skipped.extend(name for name in wanted if name in done)
     parts: dict[str, RunSummary] = {}
     by_content = getattr(engine, "ships_content", False)
-    with engine.shipping(extractor) as shipped:
+    written_before = _page_files_now(out, todo)
+    # An engine whose units may die alone (Ray's) tells of their lost calls, and counts from the pages' records when
+    # its shared budget is lost with them; one that says nothing of it is asked as before
+    tells = getattr(engine, "tells_lost_calls", False)
+    kept_lost = functools.partial(_keep_calls_lost_with_a_worker, out, resume)
+    told = {"retried": lambda item, reason, lost: kept_lost(_name_of(item), reason, lost)} if tells else {}
+    recorded = (functools.partial(_calls_recorded, out, parts),) if tells else ()
+    with engine.shipping(extractor, *recorded) as shipped:
         if by_content:  # no shared storage: the page goes as bytes, its files come back as bytes
             unit = functools.partial(extract_one_shipped_page, shipped)
             items: Sequence[object] = _ShippedPages(todo, files)
@@ -50,16 +62,19 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
             unit = functools.partial(extract_one_page, shipped, files, out, resume)
             items = todo
         watch = _EndpointWatch()
-        for item, result in engine.map(unit, items, key=_name_of, progress=progress, stop_when=watch):
-            name = _name_of(item)
-            if isinstance(result, UnitFailedError):  # its worker died: failed as a page that raised is
-                part = RunSummary(out)
-                record_failure(out, name, str(result), {}, part)
-            elif by_content:
-                part = _write_shipped(out, name, *result)
-            else:
-                part = result
-            parts[name] = part
+        try:
+            for item, result in engine.map(unit, items, key=_name_of, progress=progress, stop_when=watch, **told):
+                name = _name_of(item)
+                if isinstance(result, UnitFailedError):  # its worker died: failed as a page that raised is
+                    part = RunSummary(out)
+                    record_failure(out, name, str(result), {}, part)
+                elif by_content:
+                    part = _write_shipped(out, name, *result)
+                else:
+                    part = result
+                parts[name] = part
+        except ClusterLostError as lost:  # the pages its workers wrote, whether or not their results came back
+            raise ClusterLostError(lost.address, _pages_written_since(out, written_before)) from None
     # The budget is shared: no page starts after the first stop; the pages in flight finish (their requests are
     # paid for) or meet the same limit. The run's stop is said once they all have, as a local run says it.
     _note_the_stop(summary, todo, parts, _budget_of(extractor))
@@ -75,6 +90,67 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
         summary.failed.update(part.failed)
         summary.warnings.extend(part.warnings)
         add_tokens(summary.tokens, part.tokens)
+
+
+def _page_files_now(out: Path, names: list[str]) -> dict[str, tuple[int, int] | None]:
+    """Each page's N.json as it is now (its inode and modification time), None where there is none: a page written
+    from now on (atomically: a new file) differs."""
+    now: dict[str, tuple[int, int] | None] = {}
+    for name in names:
+        try:
+            stat = (out / f"{name}.json").stat()
+        except OSError:
+            now[name] = None
+            continue
+        now[name] = (stat.st_ino, stat.st_mtime_ns)
+    return now
+
+
+def _pages_written_since(out: Path, before: dict[str, tuple[int, int] | None]) -> int:
+    """How many of the pages of `before` have had their N.json written since."""
+    after = _page_files_now(out, list(before))
+    return sum(1 for name, was in before.items() if after[name] is not None and after[name] != was)
+
+
+def _calls_recorded(out: Path, parts: dict[str, RunSummary]) -> tuple[int, int, int]:
+    """The model requests, tokens and answers without token counts that the records (`_run/N.json`) of the pages
+    this run did (extracted, failed, stopped on) hold of their own calls; what earlier runs paid (their `earlier`)
+    is not this run's."""
+    requests = tokens = uncounted = 0
+    for name, part in parts.items():
+        if name not in part.extracted and name not in part.failed and part.stopped_on != name:
+            continue
+        record = _record_of(out, name)
+        requests += sum(int(call.get("attempts") or 0) for call in model_calls(record.get("raw")))
+        kept = record_tokens(record)
+        tokens += int(kept.get("total") or 0)
+        uncounted += int(kept.get(UNCOUNTED) or 0)
+    return requests, tokens, uncounted
+
+
+def _record_of(out: Path, name: str) -> dict[str, object]:
+    """Page `name`'s record, {} when it cannot be read."""
+    try:
+        record = json.loads((out / META_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def _keep_calls_lost_with_a_worker(out: Path, resume: bool, name: str, reason: str, requests: int | None) -> None:
+    """The model requests a Ray worker that died on page `name` had made, paid for and lost with it, kept in the
+    page's record as a page stopped part way keeps its calls (not finished; the next record of the page keeps it
+    under "earlier"), before the page runs again. A page whose worker wrote it whole before it died is not
+    touched (it is skipped when run again, as written)."""
+    if not requests:
+        return
+    if resume and (out / f"{name}.json").exists() and _record_of(out, name).get("status") == DONE:
+        return
+    earlier = earlier_records(out, name)
+    call = {"attempts": requests, "statuses": [0] * requests, "errors": [reason] * requests}
+    record = {"status": NOT_FINISHED, "reason": reason, "raw": {"calls": [call]}, **earlier,
+              "stopped": datetime.now(UTC).isoformat(timespec="seconds")}
+    atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
 
 
 def _note_the_stop(summary: RunSummary, todo: list[str], parts: dict[str, RunSummary], budget: object) -> None:

@@ -25,6 +25,11 @@ T = TypeVar("T")
 R = TypeVar("R")
 ENGINES = ("local", "ray")
 Progress = Callable[[Iterable[str]], Iterable[str]]
+# Told of a unit whose worker died, before it runs again: the item, why, and the model requests the dead worker
+# reserved for it (paid for, their answers lost with it; None when they cannot be told)
+Retried = Callable[[T, str, int | None], None]
+# What a run's units recorded of their model calls: requests, tokens, answers without token counts
+Recorded = Callable[[], tuple[int, int, int]]
 
 
 class EngineError(RecordLensError):
@@ -62,21 +67,28 @@ class EngineOptions:
 
 
 class Engine(Protocol):
+    """`retried` and `recorded` are heeded by an engine whose units may die alone (Ray's), which says so with
+    `tells_lost_calls = True`; a caller passes them only to such an engine (an engine of a test's may not take them)."""
+
     name: str
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
             progress: Progress = lambda names: names,
-            stop_when: Callable[[R], bool] = lambda result: False) -> Iterator[tuple[T, R | UnitFailedError]]:
+            stop_when: Callable[[R], bool] = lambda result: False,
+            retried: Retried = lambda item, reason, requests: None) -> Iterator[tuple[T, R | UnitFailedError]]:
         """Yield `(item, fn(item))` for every item, in completion order; `progress` sees `key(item)` as each
-        completes. A unit that died where it ran yields a `UnitFailedError` instead of its result; an
-        exception `fn` raises is raised here. Once a result meets `stop_when` (a used-up budget), no further
-        item is started, and the units already running are waited for and yielded (their work, and the
-        requests it paid for, are kept)."""
+        completes. A unit that died where it ran is run again (once, on Ray: said on stderr), `retried` told first
+        (`Retried`); one that dies again yields a `UnitFailedError` instead of its result; an exception `fn`
+        raises is raised here. Once a result meets `stop_when` (a used-up budget), no further item is started,
+        and the units already running are waited for and yielded (their work, and the requests it paid for, are
+        kept)."""
         ...
 
-    def shipping(self, extractor: T) -> AbstractContextManager[T]:
+    def shipping(self, extractor: T, recorded: Recorded | None = None) -> AbstractContextManager[T]:
         """The extractor as the units of work get it, for the time of a run: on Ray its Gemini budget is
-        swapped for one that every worker shares, and the counts come back into the local budget after."""
+        swapped for one that every worker shares, and the counts come back into the local budget after; when
+        they cannot (the shared budget's actor was lost with the cluster's head), `recorded` counts them from
+        what the units recorded."""
         ...
 
     def close(self) -> None: ...
@@ -89,8 +101,9 @@ class LocalEngine:
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
             progress: Progress = lambda names: names,
-            stop_when: Callable[[R], bool] = lambda result: False) -> Iterator[tuple[T, R | UnitFailedError]]:
-        by_key = {key(item): item for item in items}
+            stop_when: Callable[[R], bool] = lambda result: False,
+            retried: Retried = lambda item, reason, requests: None) -> Iterator[tuple[T, R | UnitFailedError]]:
+        by_key = {key(item): item for item in items}  # in this process: no unit dies alone, none is run again
         for name in progress(list(by_key)):
             item = by_key[name]
             result = fn(item)
@@ -98,7 +111,7 @@ class LocalEngine:
             if stop_when(result):
                 return
 
-    def shipping(self, extractor: T) -> AbstractContextManager[T]:
+    def shipping(self, extractor: T, recorded: Recorded | None = None) -> AbstractContextManager[T]:
         return nullcontext(extractor)
 
     def close(self) -> None:

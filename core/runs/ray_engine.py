@@ -4,8 +4,10 @@ Imported only for `--engine ray` (Ray is the optional extra `recordlens[ray]`). 
 
 - **Same results.** A task runs the very function the local engine runs (one page of the runner's loop, one
   page's score), which writes its files through `core/atomic.py` before it returns; the driver only folds the
-  small results. A task whose worker dies is retried once (`max_retries`); a page whose retry dies too is
-  reported as failed, by page and with the worker's death, and the finished pages stay as written.
+  small results. A task whose worker dies is run again once (`max_retries`), said on stderr, and the caller
+  told first (`retried`) of the model requests the dead worker had reserved for it (paid for, their answers lost
+  with it: a run keeps them in the page's record); a page whose second run dies too is reported as failed, by
+  page and with the worker's death, and the finished pages stay as written.
 - **Bounded.** At most `2 × workers` tasks are in flight (so the object store holds a few small results, not
   the run). By default a task gets a page *path* (the storage is shared: one machine, or a cluster's shared
   folder) and parses the page itself, so no page travels through the object store; with `ships_content`
@@ -47,7 +49,17 @@ from typing import TypeVar
 from ..errors import RecordLensError
 from ..llm.gemini import WAIT_NOTICE_S, Answer, Budget, GeminiCaller
 from ..llm.shared_budget import CountsAsked, SharedBudget, copy_counts, start_shared_budget
-from .engines import ClusterLostError, CompletedNames, EngineError, Progress, UnitFailedError, absolute_path
+from ..wording import counted
+from .engines import (
+    ClusterLostError,
+    CompletedNames,
+    EngineError,
+    Progress,
+    Recorded,
+    Retried,
+    UnitFailedError,
+    absolute_path,
+)
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -63,6 +75,7 @@ NOTICE_TIMEOUT_S = 5.0  # the notices' actor answers in milliseconds; a run neve
 
 class RayEngine:
     name = "ray"
+    tells_lost_calls = True  # map's `retried` and shipping's `recorded` are heeded (`engines.Engine`)
 
     def __init__(self, *, owns_instance: bool, max_retries: int = 1, requests_per_minute: int | None = None,
                  ships_content: bool = False, watches_head: str | None = None) -> None:
@@ -79,6 +92,7 @@ class RayEngine:
         self.lost = False  # its head stopped answering: Ray must not be asked anything more (it would hang)
         self._notices: object | None = None  # the actor the workers tell their waits to, started with a first map
         self._notices_asked = 0.0  # when the driver last asked it
+        self._requests_told: dict[str, int] = {}  # unit -> its requests told lost with a worker, so far
         _register_serializers()
         self._ray_prints = _quiet_ray_prints(True)
 
@@ -115,9 +129,10 @@ class RayEngine:
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
             progress: Progress = lambda names: names,
-            stop_when: Callable[[R], bool] = lambda result: False) -> Iterator[tuple[T, R | UnitFailedError]]:
+            stop_when: Callable[[R], bool] = lambda result: False,
+            retried: Retried = lambda item, reason, requests: None) -> Iterator[tuple[T, R | UnitFailedError]]:
         done: dict[str, tuple[T, R | UnitFailedError]] = {}
-        finished = _Completions(self, fn, items, key, done, stop_when)
+        finished = _Completions(self, fn, items, key, done, stop_when, retried)
         # The caller may stop reading (an error, Ctrl+C): the tasks in flight are left, not cancelled. Ray's cancel
         # races a task that is finishing and can end this process with a check failure of Ray's own; the tasks
         # left end with the job (`close()`: Ray kills a finished job's workers; with a Ray this process did not
@@ -127,9 +142,10 @@ class RayEngine:
             yield done.pop(name)
 
     @contextmanager
-    def shipping(self, extractor: T) -> Iterator[T]:
+    def shipping(self, extractor: T, recorded: Recorded | None = None) -> Iterator[T]:
         """Swap a Gemini extractor's budget for one actor that every worker shares, for the time of a run.
-        Extractors that share a budget locally (bench's Gemini formats) share one actor."""
+        Extractors that share a budget locally (bench's Gemini formats) share one actor. When the actor's counts
+        cannot be had at the end (its node or the cluster's head died), what the units `recorded` is counted."""
         caller = getattr(extractor, "caller", None)
         budget = getattr(caller, "budget", None)
         if not isinstance(budget, Budget):
@@ -147,11 +163,25 @@ class RayEngine:
             shared, users = self._shared.pop(id(budget))
             if users > 1:
                 self._shared[id(budget)] = (shared, users - 1)
-            elif not self.lost:  # the actor died with the head: asking it would wait for Ray's 60 s
-                try:
-                    copy_counts(shared, budget)
-                except EngineError as error:  # the driver's budget keeps what it held: the command says so
-                    print(f"warning: {error}; the model calls of this run are not counted back", file=sys.stderr)
+            else:
+                _count_back(shared, budget, recorded, asked=not self.lost)
+
+    def requests_lost_with(self, unit: str) -> int | None:
+        """The model requests the workers reserved for `unit` that no result has come back with (a worker that died
+        on it paid for them): what they told the notices' actor, less what was told lost before; None when it does
+        not answer."""
+        import ray
+
+        if self._notices is None:  # no unit with a Gemini caller was shipped: no request was made
+            return 0
+        try:
+            reserved = int(ray.get(self._notices.requests_of.remote(unit),  # type: ignore[attr-defined]
+                                   timeout=NOTICE_TIMEOUT_S))
+        except Exception:  # noqa: BLE001 - a count not had is said as unknown, never a Ray traceback
+            return None
+        lost = reserved - self._requests_told.get(unit, 0)
+        self._requests_told[unit] = reserved
+        return lost
 
     def notices(self) -> object:
         """The actor the workers tell what they say of their waits (`_say_to_the_driver`), started the first time a
@@ -209,10 +239,12 @@ class _Completions:
     (its result is put in `done`); after a result that meets `stop_when`, only drains the tasks in flight."""
 
     def __init__(self, engine: RayEngine, fn: Callable[[T], R], items: Sequence[T], key: Callable[[T], str],
-                 done: dict[str, tuple[T, R | UnitFailedError]], stop_when: Callable[[R], bool]) -> None:
+                 done: dict[str, tuple[T, R | UnitFailedError]], stop_when: Callable[[R], bool],
+                 retried: Retried) -> None:
         self._engine, self._items, self._key, self._done = engine, items, key, done  # read lazily
-        self._fn, self._stop_when = fn, stop_when
+        self._fn, self._stop_when, self._retried = fn, stop_when, retried
         self.pending: dict[object, T] = {}
+        self._runs: dict[str, int] = {}  # unit -> the times it was run again after its worker died
 
     def __iter__(self) -> Iterator[str]:
         import ray
@@ -220,7 +252,9 @@ class _Completions:
         if self._engine.lost:  # a later map of the command (bench's next method): Ray would wait for its 60 s
             raise ClusterLostError(self._engine.head_address or "?", 0)
         engine = self._engine
-        task = ray.remote(num_cpus=1, max_retries=engine.max_retries)(_run_unit)
+        # A worker's death is met here, not by Ray's own retry (which is silent, and would run the unit again before
+        # the requests its dead worker paid for are told): said, told to the caller, then run again
+        task = ray.remote(num_cpus=1, max_retries=0)(_run_unit)
         with _keys_of_callers() as keys:
             fn_box = [ray.put(self._fn)]  # shipped once, not once per page; boxed: the task reads it with the keys
         keys_arg = _Keys(tuple(keys))
@@ -253,6 +287,9 @@ class _Completions:
             refusals, idle_since = 0, time.monotonic()
             item = self.pending.pop(ready[0])
             result = _result_of(ready[0])
+            if isinstance(result, UnitFailedError) and self._run_again(item, result):
+                submit(item)
+                continue
             finished += not isinstance(result, UnitFailedError)  # a unit whose worker died wrote nothing
             self._done[self._key(item)] = (item, result)
             stopping = stopping or (not isinstance(result, UnitFailedError) and self._stop_when(result))
@@ -261,6 +298,52 @@ class _Completions:
                 submit(following)
             engine.say_notices(now=not self.pending)  # the last unit's waits before its result is read
             yield self._key(item)
+
+
+    def _run_again(self, item: T, death: UnitFailedError) -> bool:
+        """Whether `item`, whose worker died, is to run again (once, as `max_retries` says); if so it is said on
+        stderr, with the requests its dead worker paid for, and the caller told (`retried`) before it does. A unit
+        whose death is final is told too (its requests are lost either way)."""
+        name = self._key(item)
+        lost = self._engine.requests_lost_with(name)
+        again = self._runs.get(name, 0) < self._engine.max_retries
+        self._retried(item, str(death), lost)
+        if not again:
+            return False
+        self._runs[name] = self._runs.get(name, 0) + 1
+        paid = f"; the worker had made {counted(lost, 'model request')} on it (paid for, lost with it)" if lost else ""
+        _say_on_stderr(f"{_unit_said(name)}: {death}{paid}; running it again")
+        return True
+
+
+def _unit_said(name: str) -> str:
+    """A unit as a notice names it: a page by its name alone (extract, score, bench), said as the local engine
+    names pages; an agent's episode key says what it is ("task-3 (run 0)")."""
+    return name if " " in name else f"page {name}"
+
+
+def _count_back(shared: _DriverBudget, budget: Budget, recorded: Recorded | None, *, asked: bool) -> None:
+    """What the workers counted, into the driver's `budget`. When the shared budget's actor does not answer, what
+    the units `recorded` instead (their records hold no request of a worker that died), said; without records,
+    said as not counted. An actor not `asked` (it died with the cluster's head: asking would keep the driver
+    waiting Ray's 60 s) is not said: the command says the cluster was lost."""
+    if asked:
+        try:
+            copy_counts(shared, budget)
+            return
+        except EngineError as error:  # the driver's budget keeps what it held, or takes the records'
+            lost = str(error)
+    if recorded is None:
+        if asked:
+            print(f"warning: {lost}; the model calls of this run are not counted back", file=sys.stderr)
+        return
+    requests, tokens, uncounted = recorded()
+    budget.requests += requests
+    budget.tokens += tokens
+    budget.uncounted += uncounted
+    if asked:
+        print(f"warning: {lost}; the model calls of this run are counted from its pages' records "
+              f"({counted(requests, 'request')}; a call of a Ray worker that died is in no record)", file=sys.stderr)
 
 
 class _DriverBudget(CountsAsked):
@@ -375,30 +458,82 @@ def _head_address(given: str) -> str | None:
 
 
 def _check_reachable(address: str) -> None:
-    """Fail at once, rather than after Ray's many minutes of retries, when nothing answers at `address`'s
-    host:port (`auto` and other forms are Ray's to read)."""
+    """Fail at once, rather than after Ray's many minutes of retries (during which no Ctrl+C nor SIGTERM is met),
+    when nothing answers at `address`'s host:port, or something that is not Ray does (a web server, the
+    dashboard's port: Ray's GCS and its Ray Client server speak gRPC). `auto` and other forms are Ray's to read."""
     host, port = _host_and_port(address)
     if address.startswith("ray://") and not _has_ray_client():
         raise EngineError(f"{address} is a Ray Client address, which needs pip install 'ray[client]'; or give "
                           "--ray-address auto (or the cluster's host:port) on a machine of the cluster")
     if host is None:
         return
+    if not 0 < port <= MAX_PORT:
+        raise EngineError(f"cannot reach Ray at {address}: {port} is not a port number (they go from 1 to "
+                          f"{MAX_PORT}): check the address")
     try:
-        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S).close()
+        connection = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S)
     except OSError as error:
         reason = error.strerror or type(error).__name__
         if isinstance(error, TimeoutError):
             reason = f"no answer in {CONNECT_TIMEOUT_S:g} s"
         raise EngineError(f"cannot reach Ray at {host}:{port} ({reason}): check the address and that the "
                           "cluster is running (ray status on one of its machines)") from None
+    with connection:
+        answered = None if _tls_asked() else _not_grpc(connection)  # TLS: Ray's own check below meets it
+    if answered is not None:
+        raise EngineError(f"cannot reach Ray at {host}:{port}: something else answers there ({answered}): "
+                          f"{_PORT_ADVICE}")
+
+
+def _not_grpc(connection: socket.socket) -> str | None:
+    """What the server at the other end of `connection` does instead of answering as gRPC's servers do (Ray's GCS
+    and its Ray Client server: HTTP/2, its SETTINGS frame first), said for the person; None when it answers so."""
+    connection.settimeout(PROBE_TIMEOUT_S)
+    try:
+        connection.sendall(_GRPC_GREETING)
+        first = b""
+        while len(first) < _FRAME_HEADER_BYTES:
+            more = connection.recv(64)
+            if not more:
+                break
+            first += more
+    except TimeoutError:
+        return f"no answer to a gRPC greeting in {PROBE_TIMEOUT_S:g} s"
+    except OSError as error:
+        return f"it closed the connection ({error.strerror or type(error).__name__})"
+    if len(first) >= _FRAME_HEADER_BYTES and first[3] == _SETTINGS_FRAME:
+        return None
+    if not first:
+        return "it closed the connection at a gRPC greeting"
+    line = first.split(b"\n", 1)[0].strip()
+    if line.isascii() and line.decode().isprintable():
+        return f"it answered {line.decode()[:40]!r}"
+    return "its answer is not gRPC's"
+
+
+def _tls_asked() -> bool:
+    """Whether Ray speaks TLS here (`RAY_USE_TLS`, as Ray reads it): a plain gRPC greeting would then be refused."""
+    return os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true")
+
+
+MAX_PORT = 65535
+# HTTP/2's client preface, then an empty SETTINGS frame: a gRPC server answers with its own SETTINGS frame first
+_GRPC_GREETING = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes((0, 0, 0, 4, 0, 0, 0, 0, 0))
+_FRAME_HEADER_BYTES = 9  # length (3), type (1), flags (1), stream (4)
+_SETTINGS_FRAME = 4
+_GRPC_UNIMPLEMENTED = 12  # gRPC's status for a service the server does not have
+# What to check when the port answers but not as Ray
+_PORT_ADVICE = ("check the port: --ray-address takes the cluster head's GCS port (6379, unless ray start --port gave "
+                "another), or ray://host:10001 for Ray Client; 8265 is the dashboard's")
 
 
 def _check_token_accepted(address: str) -> None:
     """Fail at once when the cluster at `address` (host:port) asks for Ray's authentication token and refuses
     this process's (none set, or another one): `ray.init` would ask again every second for about 20 s, each time
-    printing a warning of Ray's C++ code. One question to the cluster's GCS, with Ray's own client, whose one
-    warning is kept off the terminal; any other answer is `ray.init`'s to meet, as before. (Ray's client for
-    this is private: without it, nothing changes.)"""
+    printing a warning of Ray's C++ code; or when no Ray GCS answers there in time (a gRPC server that is not
+    Ray's, one of TLS not asked for): `ray.init` would retry for many minutes. One question to the cluster's GCS,
+    with Ray's own client, whose warnings are kept off the terminal; any other answer is `ray.init`'s to meet, as
+    before. (Ray's client for this is private: without it, nothing changes.)"""
     if _host_and_port(address)[0] is None or address.startswith("ray://"):
         return
     import ray._raylet as raylet
@@ -408,13 +543,40 @@ def _check_token_accepted(address: str) -> None:
     ask = getattr(getattr(raylet, "InnerGcsClient", None), "standalone", None)
     if refused is None or ask is None:
         return
+    _check_token_set(refused, address)
     try:
         with _native_stderr_muted():
             ask(address, None, int(CONNECT_TIMEOUT_S * 1000))
     except refused:
         raise EngineError(f"could not connect to Ray at {address}: the cluster asks for its authentication token "
                           f"and refused this process's (none set, or another){_TOKEN_ADVICE}") from None
+    except exceptions.RpcError as error:
+        timed_out = "timed out" in str(error).lower()
+        if not timed_out and getattr(error, "rpc_code", None) != _GRPC_UNIMPLEMENTED:
+            return  # neither no answer nor another gRPC service (a node's raylet): ray.init says what it is
+        said = "no answer" if timed_out else "a gRPC server without Ray's GCS service, a node's raylet maybe"
+        raise EngineError(f"cannot reach Ray at {address}: its port answers, but no Ray GCS does ({said}): "
+                          f"{_PORT_ADVICE}") from None
     except Exception:  # noqa: BLE001 - not a refused token: ray.init says what it is
+        return
+
+
+def _check_token_set(refused: type[Exception], address: str) -> None:
+    """Fail at once when `RAY_AUTH_MODE=token` is set but no token is: Ray's client then ends this process from its
+    C++ code (exit 1, its words only). Ray's own check, as `ray.init` makes it first (private: without it, nothing
+    changes)."""
+    try:
+        from ray._private.authentication.authentication_token_setup import ensure_token_if_auth_enabled
+    except ImportError:
+        return
+    try:
+        ensure_token_if_auth_enabled(None, create_token_if_missing=False)
+    except refused:
+        raise EngineError(f"could not connect to Ray at {address}: RAY_AUTH_MODE=token asks for the cluster's "
+                          "token, and none is set here: set RAY_AUTH_TOKEN to it, or put it in ~/.ray/auth_token (or "
+                          "in a file RAY_AUTH_TOKEN_PATH names); or run on a machine of the cluster with --ray-address "
+                          "auto") from None
+    except Exception:  # noqa: BLE001 - anything else is ray.init's to meet
         return
 
 
@@ -484,10 +646,18 @@ def _run_unit(fn_box: list[object], keys: _Keys, notices: object, name: str, ite
 
 
 class _Notices:
-    """The actor a run's workers tell what they say of their waits, in the order said, until the driver takes it."""
+    """The actor a run's workers tell what they say of their waits, in the order said, until the driver takes it;
+    and each model request they reserve, by unit (so that the requests of a worker that died are known)."""
 
     def __init__(self) -> None:
         self._said: list[str] = []
+        self._requests: dict[str, int] = {}
+
+    def reserved(self, unit: str) -> None:
+        self._requests[unit] = self._requests.get(unit, 0) + 1
+
+    def requests_of(self, unit: str) -> int:
+        return self._requests.get(unit, 0)
 
     def say(self, message: str) -> None:
         self._said.append(message)
@@ -545,8 +715,29 @@ def _wait_for_the_rate_limit(seconds: float) -> None:
 
 
 def _budget_on_a_worker(*args: object) -> SharedBudget:
-    """The shared budget as a worker gets it: its waits for `--requests-per-minute` are said."""
-    return SharedBudget(*args, sleep=_wait_for_the_rate_limit)  # type: ignore[arg-type]
+    """The shared budget as a worker gets it: its waits for `--requests-per-minute` are said, and each request it
+    reserves is told to the driver's notices' actor, by unit."""
+    return _BudgetOnAWorker(*args, sleep=_wait_for_the_rate_limit)  # type: ignore[arg-type]
+
+
+class _BudgetOnAWorker(SharedBudget):
+    """The shared budget whose every request reserved is told (`_tell_the_request`) before it is made."""
+
+    def reserve_request(self) -> None:
+        super().reserve_request()
+        _tell_the_request()
+
+
+def _tell_the_request() -> None:
+    """A request reserved for the unit this worker runs, told before it is made (waited for: a worker killed as it
+    makes it has told it), so that a worker's death says what it had paid for; untold, it costs the count only."""
+    told = _told
+    if told is None or told.notices is None:
+        return
+    import ray
+
+    with suppress(Exception):
+        ray.get(told.notices.reserved.remote(told.unit), timeout=NOTICE_TIMEOUT_S)  # type: ignore[attr-defined]
 
 
 class _CallerOnAWorker(GeminiCaller):
