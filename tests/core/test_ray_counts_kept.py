@@ -10,9 +10,6 @@ skips where Ray is not installed (`make test-ray` installs it)."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -26,7 +23,7 @@ from recordlens.core.runs import ray_engine
 from recordlens.core.runs.engines import ClusterLostError, EngineError, LocalEngine
 from recordlens.core.runs.runner import run_extractor
 from tests import ray_units
-from tests.core.ray_helpers import KEY, require_ray
+from tests.core.ray_helpers import KEY, local_ray_instance
 from tests.fake_gemini import FakeGemini, answer
 
 DEMO_PAGES = resource_path("demo", "dataset", "html")  # 4 pages
@@ -109,17 +106,8 @@ def test_requests_are_counted_from_the_records_when_the_shared_budget_is_lost(
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[None]:
     """One local instance of 2 workers for the module, shut down after."""
-    ray = require_ray()
-    ray.cloudpickle.register_pickle_by_value(ray_units)  # the workers cannot import the tests package
-    temp = Path(tempfile.mkdtemp(prefix="rlcount-", dir="/tmp"))  # short: Ray's socket paths have a length limit
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(address="local", num_cpus=2, object_store_memory=200 * 1024 * 1024, include_dashboard=False,
-             log_to_driver=False, logging_level="WARNING", _temp_dir=str(temp))
-    try:
+    with local_ray_instance("rlcount-", ray_units):
         yield
-    finally:
-        ray.shutdown()
-        shutil.rmtree(temp, ignore_errors=True)
 
 
 def test_a_worker_killed_after_its_model_call_is_said_and_its_paid_request_kept_and_counted(

@@ -9,11 +9,9 @@ where Ray is not installed, and `make test-ray` installs the extra and runs them
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import socket
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +24,7 @@ from recordlens.core.llm.gemini import Budget
 from recordlens.core.runs.runner import run_extractor
 from tests import ray_units
 from tests.conftest import SHARED_DATA, require_shared
-from tests.core.ray_helpers import FOLDERS, KEY, require_ray, slow_answer, small_copy
+from tests.core.ray_helpers import FOLDERS, KEY, local_ray_instance, require_ray, slow_answer, small_copy
 from tests.fake_gemini import FakeGemini, answer, answer_with, status
 from tests.ray_cluster import (
     Cluster,
@@ -41,28 +39,9 @@ from tests.ray_cluster import (
 
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[Path]:
-    """One local instance of 2 workers for the module, small object store, no dashboard, no usage stats;
-    shut down after. Yields Ray's temp folder (its logs and session files), checked for the key."""
-    ray = require_ray()
-    ray.cloudpickle.register_pickle_by_value(ray_units)  # the workers cannot import the tests package
-    temp = Path(tempfile.mkdtemp(prefix="rlray-", dir="/tmp"))  # short: Ray's socket paths have a length limit
-    saved = {name: os.environ.get(name) for name in ("GEMINI_API_KEY", "RAY_USAGE_STATS_ENABLED")}
-    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    os.environ["GEMINI_API_KEY"] = KEY  # the job's environment: the workers start with it
-    try:
-        ray.init(address="local", num_cpus=2, object_store_memory=200 * 1024 * 1024, include_dashboard=False,
-                 log_to_driver=False, logging_level="WARNING", _temp_dir=str(temp))
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-    try:
+    """One local instance of 2 workers for the module; yields Ray's temp folder, checked for the key."""
+    with local_ray_instance("rlray-", ray_units, {"GEMINI_API_KEY": KEY}) as temp:  # the workers start with it
         yield temp
-    finally:
-        ray.shutdown()
-        shutil.rmtree(temp, ignore_errors=True)
 
 
 @pytest.fixture

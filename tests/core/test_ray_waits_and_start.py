@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,24 +20,15 @@ import pytest
 
 from recordlens.core.extract import create
 from recordlens.core.runs.runner import run_extractor
-from tests.core.ray_helpers import KEY, require_ray, small_copy
+from tests.core.ray_helpers import KEY, local_ray_instance, require_ray, small_copy
 from tests.fake_gemini import FakeGemini, answer, status
 
 
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[None]:
     """One local instance of 2 workers for the module, shut down after."""
-    ray = require_ray()
-    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import the tests package
-    temp = Path(tempfile.mkdtemp(prefix="rlwait-", dir="/tmp"))  # short: Ray's socket paths have a length limit
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(address="local", num_cpus=2, object_store_memory=200 * 1024 * 1024, include_dashboard=False,
-             log_to_driver=False, logging_level="WARNING", _temp_dir=str(temp))
-    try:
+    with local_ray_instance("rlwait-", sys.modules[__name__]):
         yield
-    finally:
-        ray.shutdown()
-        shutil.rmtree(temp, ignore_errors=True)
 
 
 @pytest.fixture
