@@ -8,7 +8,9 @@ changing. Targets: 1.5 s, 600 MB.
 
 Memory is read from /proc (no psutil): the RSS of this process plus every descendant (QtWebEngineProcess, its
 zygote and renderers), sampled every 25 ms while pages open; shared pages count once per process there, so the
-proportional set size (PSS, /proc/PID/smaps_rollup) at the end of each page is printed beside it.
+proportional set size (PSS, /proc/PID/smaps_rollup) at the end of each page is printed beside it. The baseline,
+printed first, is the same view with a one-line page open: the app and QtWebEngine's processes started, no heavy
+page yet; what the heavy pages add is the difference.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ import json
 import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from qt_bench import DEV, PeakRss, process_tree, pss_mb, running_app
+from qt_bench import DEV, PeakRss, process_tree, pss_mb, rss_mb, running_app
 
 RUNS = 3
 TARGET_SECONDS = 1.5
@@ -37,6 +40,17 @@ def heaviest_pages(dev: Path) -> list[tuple[str, Path, list]]:
         (f"largest ({largest.stat().st_size / 1e6:.1f} MB)", largest, gt[largest.stem]),
         (f"most records ({len(gt[most.stem])})", most, gt[most.stem]),
     ]
+
+
+def baseline_memory(view: Any) -> tuple[float, float]:
+    """Summed RSS and PSS (MB) with a one-line page open in `view`: the memory the heavy pages are measured over."""
+    with tempfile.TemporaryDirectory() as folder:
+        page = Path(folder) / "baseline.html"
+        page.write_text("<html><body><p>baseline</p></body></html>", encoding="utf-8")
+        view.open(page)
+        if not view.wait_until_loaded(60_000):
+            raise RuntimeError("the one-line baseline page did not load")
+    return rss_mb(), pss_mb()
 
 
 def main() -> int:
@@ -63,6 +77,9 @@ def measure(app: Any, peak: PeakRss) -> int:  # noqa: ARG001 (the app must live 
         return drawn, time.perf_counter() - start, summary.boxes
 
     try:
+        base_rss, base_pss = baseline_memory(view)
+        print(f"baseline, the view with a one-line page open: summed RSS {base_rss:.0f} MB over "
+              f"{len(process_tree(os.getpid()))} processes, PSS {base_pss:.0f} MB")
         pages = heaviest_pages(DEV)
         print(f"{'page':<28} {'first open':>10} {'drawn s':>8} {'max':>6} {'on screen s':>11} {'boxes':>6} "
               f"{'peak RSS MB':>11} {'PSS MB':>7}")
@@ -85,7 +102,8 @@ def measure(app: Any, peak: PeakRss) -> int:  # noqa: ARG001 (the app must live 
         print(f"time target (drawn <= {TARGET_SECONDS} s): {verdict(worst <= TARGET_SECONDS)}, worst {worst:.2f} s")
         print(f"memory target ({TARGET_MB} MB): peak RSS summed over {len(process_tree(os.getpid()))} processes "
               f"{peak.mb:.0f} MB, {verdict(peak.mb <= TARGET_MB)} (shared libraries counted once per process); "
-              f"PSS at the end {final_pss:.0f} MB, {verdict(final_pss <= TARGET_MB)}")
+              f"PSS at the end {final_pss:.0f} MB, {verdict(final_pss <= TARGET_MB)}; over the baseline: "
+              f"peak RSS +{peak.mb - base_rss:.0f} MB, PSS +{final_pss - base_pss:.0f} MB")
         return 0
     finally:
         view.dispose()

@@ -5,7 +5,8 @@
 2. Quality: MDR against the ground truth on the 40 dev pages and on the 20 samples (published: 0.167 Rust,
    0.166 paper TS, NEXT-EVAL-NOTES §7).
 3. Speed: seconds per page (parse, slim, re-parse, MDR), the best of `--repeat` runs (default 3) of each page, the
-   largest page singled out.
+   largest page singled out; beside each time, its ratio to a bare lxml.html parse of the same page(s) in the same
+   run (the best of at least ten runs: one page's parse takes milliseconds), which the machine's load moves alike.
 
     .venv/bin/python bench/mdr_vs_reference.py [--data ../shared/data] [--similarity levenshtein|lcs] [--repeat N]
 """
@@ -16,8 +17,9 @@ import argparse
 import json
 from pathlib import Path
 
+import lxml.html
 from dev_data import DATA
-from timing import best_time
+from timing import BASELINE_RUNS, best_time
 
 from recordlens.core.extract.mdr import MdrExtractor
 from recordlens.core.page.dom import Page, parse_html
@@ -36,6 +38,17 @@ def timed_extraction(extractor: MdrExtractor, text: str, repeat: int) -> tuple[P
 
     seconds = best_time(repeat, parse_and_extract)
     return (*made[-1], seconds)
+
+
+def lxml_parse_time(file: Path, repeat: int) -> float:
+    """The best of `repeat` (at least BASELINE_RUNS) bare lxml.html parses of the page: the baseline its MDR time
+    is shown against."""
+    text = file.read_text(encoding="utf-8")
+    return best_time(max(repeat, BASELINE_RUNS), lambda: lxml.html.document_fromstring(text))
+
+
+def against_lxml(seconds: float, baseline: float) -> str:
+    return f"{seconds:.2f} s = {seconds / baseline:.1f}x a bare lxml.html parse ({baseline:.3f} s)"
 
 
 def main() -> None:
@@ -80,10 +93,12 @@ def main() -> None:
     sizes = {n: (dev / "html" / f"{n}.html").stat().st_size for n in runs}
     largest = max(sizes, key=lambda n: sizes[n])
     total = sum(r[1] for r in runs.values())
-    print(f"  largest page {largest}.html ({sizes[largest] / 1e6:.2f} MB): {runs[largest][1]:.2f} s")
+    lxml_times = {n: lxml_parse_time(dev / "html" / f"{n}.html", args.repeat) for n in runs}
+    print(f"  largest page {largest}.html ({sizes[largest] / 1e6:.2f} MB): "
+          f"{against_lxml(runs[largest][1], lxml_times[largest])}")
     slowest = max(runs, key=lambda n: runs[n][1])
-    print(f"  slowest page {slowest}.html: {runs[slowest][1]:.2f} s")
-    print(f"  all {len(runs)} pages: {total:.2f} s, mean {total / len(runs):.3f} s")
+    print(f"  slowest page {slowest}.html: {against_lxml(runs[slowest][1], lxml_times[slowest])}")
+    print(f"  all {len(runs)} pages: {against_lxml(total, sum(lxml_times.values()))}, mean {total / len(runs):.3f} s")
 
 
 if __name__ == "__main__":

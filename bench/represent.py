@@ -1,6 +1,9 @@
 """Time to produce every LLM input format for the 40 dev pages, against a bare lxml.html parse of the same
 pages in the same run (target ratio <= 2), and the median size of each format (target: outline <= 40% of
-Flat JSON). Usage: python bench/represent.py [PAGES_DIR] [--repeat N]"""
+Flat JSON). The baseline and the work are timed in turn, round after round (`--rounds`, default 5); each
+ratio printed is the median of the rounds' ratios, with their range.
+
+Usage: python bench/represent.py [PAGES_DIR] [--rounds N]"""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from pathlib import Path
 
 import lxml.html
 from dev_data import DEV
-from timing import best_time
+from timing import interleaved_times, median_ratio, round_ratios
 
 from recordlens.core.page import formats as represent
 from recordlens.core.page.dom import parse_html
@@ -19,10 +22,17 @@ from recordlens.core.page.dom import parse_html
 DEFAULT_PAGES = DEV / "html"
 
 
+def ratio_row(label: str, work: list[float], baseline: list[float]) -> str:
+    """One row: the work's median seconds, the median of its rounds' ratios to the baseline, and their range."""
+    ratios = round_ratios(work, baseline)
+    return (f"{label:<40} {statistics.median(work):8.3f} {median_ratio(work, baseline):7.2f} "
+            f" {min(ratios):.2f}-{max(ratios):.2f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("pages", nargs="?", default=str(DEFAULT_PAGES))
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of baseline and work timed in turn")
     args = parser.parse_args()
     files = sorted(Path(args.pages).glob("*.html"))
     if not files:
@@ -45,15 +55,15 @@ def main() -> int:
             for fmt in represent.FORMATS:
                 represent.represent(page, fmt)
 
-    baseline = best_time(args.repeat, lxml_parse)
-    parse_time = best_time(args.repeat, parse_only)
-    formats_time = best_time(args.repeat, all_formats)
-    print(f"{len(files)} pages, {megabytes:.1f} MB; best of {args.repeat} runs")
-    print(f"{'work':<40} {'seconds':>8} {'x lxml':>7}")
-    print(f"{'lxml.html parse (baseline)':<40} {baseline:8.3f} {1.0:7.2f}")
-    print(f"{'parse + clean + XPaths + text map':<40} {parse_time:8.3f} {parse_time / baseline:7.2f}")
-    print(f"{'... + all ' + str(len(represent.FORMATS)) + ' formats':<40} {formats_time:8.3f} "
-          f"{formats_time / baseline:7.2f}   (target <= 2)")
+    times = interleaved_times(args.rounds, {"lxml": lxml_parse, "parse": parse_only, "formats": all_formats})
+    print(f"{len(files)} pages, {megabytes:.1f} MB; {args.rounds} rounds, baseline and work timed in turn: "
+          "median seconds, median of the rounds' ratios")
+    print(f"{'work':<40} {'seconds':>8} {'x lxml':>7}  rounds' range")
+    print(f"{'lxml.html parse (baseline)':<40} {statistics.median(times['lxml']):8.3f} {1.0:7.2f}")
+    formats_label = f"... + all {len(represent.FORMATS)} formats"
+    for key, label, note in (("parse", "parse + clean + XPaths + text map", ""),
+                             ("formats", formats_label, "   (target <= 2)")):
+        print(ratio_row(label, times[key], times["lxml"]) + note)
 
     sizes: dict[str, list[int]] = {fmt: [] for fmt in represent.FORMATS}
     ratios = []

@@ -1,7 +1,8 @@
 """Project store timings: importing the 40 dev pages (snapshots stored, ground truth checked and labelled), then,
 with the project grown to 12,000 records, reading one page's labels for display and applying one label edit;
 last, a page of 10,000 proposals judged at once (Ctrl+A, then A: one step of one change per record, as the app's
-`edit_each` makes it) and that page's history read and numbered as Ctrl+H shows it.
+`edit_each` makes it) and that page's history read and numbered as Ctrl+H shows it. The import is also shown
+against a bare lxml.html parse of the same pages in the same run.
 Usage: python bench/store.py [DATASET_DIR] [--records N] [--repeat N] [--judged N]"""
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import tempfile
 import time
 from pathlib import Path
 
+import lxml.html
 from dev_data import DEV
+from timing import BASELINE_RUNS, best_time
 
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.project import Provenance, history_numbers, init_project
@@ -32,6 +35,18 @@ def median_ms(repeat: int, work) -> float:
     return statistics.median(times) * 1000
 
 
+def lxml_parse_time(html_folder: Path) -> float:
+    """The best of BASELINE_RUNS bare lxml.html parses of the folder's pages: the baseline the import is shown
+    against, so that its figure can be compared across days of different load."""
+    texts = [f.read_text(encoding="utf-8") for f in sorted(html_folder.glob("*.html"))]
+
+    def parse_each() -> None:  # each tree let go before the next, as bench/represent.py's baseline
+        for text in texts:
+            lxml.html.document_fromstring(text)
+
+    return best_time(BASELINE_RUNS, parse_each)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("dataset", nargs="?", default=str(DEFAULT_DATASET))
@@ -42,6 +57,7 @@ def main() -> int:
     if not (Path(args.dataset) / "html").is_dir():
         print(f"no dataset (html/ + gt/) at {args.dataset}", file=sys.stderr)
         return 1
+    baseline = lxml_parse_time(Path(args.dataset) / "html")
     with tempfile.TemporaryDirectory() as tmp, init_project(Path(tmp) / "bench") as project:
         start = time.perf_counter()
         report = import_paths(project, [args.dataset])
@@ -69,7 +85,8 @@ def main() -> int:
         judge_s, history_s, changes = judge_a_page(project, pages[-1].name, args.judged)
     megabytes = sum(f.stat().st_size for f in (Path(args.dataset) / "html").iterdir()) / 1e6
     print(f"import {len(report.imported)} pages ({megabytes:.1f} MB, {report.labels} labels): "
-          f"{import_seconds:.2f} s")
+          f"{import_seconds:.2f} s = {import_seconds / baseline:.1f}x a bare lxml.html parse of the same pages "
+          f"({baseline:.3f} s, best of {BASELINE_RUNS}, same run)")
     print(f"project with {total:,} records, median of {args.repeat}:")
     print(f"  labels of one page for display ({shown} records, page {busiest.name}): {read_ms:.2f} ms")
     print(f"  page list with label counts ({len(pages)} pages): {list_ms:.2f} ms")
