@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from collections.abc import Iterator
@@ -59,20 +60,31 @@ def _shipped_files() -> dict[Path, tuple[int, int]]:
     return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in (ROOT / "resources").rglob("*") if p.is_file()}
 
 
-_SHIPPED = _shipped_files()
+def _content(path: Path) -> bytes | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).digest()
+    except OSError:
+        return None
+
+
+_SHIPPED = _shipped_files()  # cheap to compare after every module: a file whose stamp moved is then read
+_SHIPPED_CONTENT = {path: _content(path) for path in _SHIPPED}
 
 
 @pytest.fixture(autouse=True, scope="module")
 def shipped_files_left_as_they_are() -> Iterator[None]:
     """No test writes into the files RecordLens ships (the demo tasks, say): the next tests, and the next run,
-    would read them changed. Checked after each module, which is then named."""
+    would read them changed. Checked after each module, by content where a file's time or size moved."""
     yield
     now = _shipped_files()
-    changed = sorted(str(p.relative_to(ROOT)) for p in _SHIPPED.keys() | now.keys() if _SHIPPED.get(p) != now.get(p))
+    moved = [p for p in _SHIPPED.keys() | now.keys() if _SHIPPED.get(p) != now.get(p)]
+    changed = sorted(str(p.relative_to(ROOT)) for p in moved if _content(p) != _SHIPPED_CONTENT.get(p))
+    _SHIPPED.clear()
+    _SHIPPED.update(now)  # each change said once, not again by every module after it
+    _SHIPPED_CONTENT.update({p: _content(p) for p in moved})
     if changed:
-        _SHIPPED.clear()
-        _SHIPPED.update(now)  # said once, not again by every module after it
-        pytest.fail(f"this module changed files RecordLens ships: {', '.join(changed)} (git checkout them)")
+        pytest.fail(f"files RecordLens ships changed while this module ran: {', '.join(changed)} (a test of it "
+                    "wrote them, or another process did meanwhile: see `git diff resources/`)")
 
 
 @pytest.fixture(autouse=True)
