@@ -784,7 +784,7 @@ class MainWindow(QMainWindow):
         owner = f"   [record {', '.join(map(str, found.holders))}]" if found.holders else ""
         owner += f"   [inside record {', '.join(map(str, found.around))}]" if found.around else ""
         # Whose element it is before the element's own text, which can be long enough to push it out of sight.
-        says = SHADOW_SAYS if shadow and not text.strip() else self._click_says(xpath, found)
+        says = self._click_says(xpath, found, shadow_only=shadow and not text.strip())
         self.breadcrumb.setText(f"{says}{owner}   {element.key}   “{text}”")
 
     def records_at(self, xpath: str) -> RecordsAt:
@@ -820,11 +820,14 @@ class MainWindow(QMainWindow):
         if self._hovered:
             self._on_hovered(self._hovered)
 
-    def _click_says(self, xpath: str, found: RecordsAt) -> str:
+    def _click_says(self, xpath: str, found: RecordsAt, *, shadow_only: bool = False) -> str:
         """What a click on the hovered element (`found`: the records it touches) will do, said before it is
-        done."""
+        done. `shadow_only`: the pointer is on what a shadow root shows, its host holding no text of the page's
+        own (a click there makes no record)."""
         if self.reviewing.active():
             return "review: a click edits nothing"
+        if shadow_only:
+            return SHADOW_SAYS
         if whole_page(xpath):
             return "click: nothing (the whole page is no record)"
         current = None if self.record_actions.arm_new else self.current_label()

@@ -115,6 +115,16 @@ def test_the_hover_line_says_a_click_on_a_shadow_roots_text_makes_nothing(qtbot,
     assert CLOSED_HOST in window.breadcrumb.text()
 
 
+def test_in_review_the_hover_line_over_a_shadow_roots_text_says_a_click_edits_nothing(qtbot, window, monkeypatch):
+    monkeypatch.setattr(window.reviewing, "active", lambda: True)  # as in the Review tab, where no click edits
+    point = js(window.page_view, f"""(() => {{
+        const r = __recordlens.resolve({json.dumps(CLOSED_HOST)}).getBoundingClientRect();
+        return [Math.round(r.left + 30), Math.round(r.top + 12)]; }})()""")
+    zoom = window.page_view.view.zoomFactor()
+    move_to(window, QPoint(round(point[0] * zoom), round(point[1] * zoom)))
+    qtbot.waitUntil(lambda: window.breadcrumb.text().startswith("review: a click edits nothing"), timeout=10_000)
+
+
 def test_elements_of_the_pages_own_text_still_make_records(qtbot, window):
     click_element(window.page_view, "/body[1]/p[1]")
     qtbot.waitUntil(lambda: [label.xpaths for label in window.project.labels("1")] == [("/body[1]/p[1]",)],
