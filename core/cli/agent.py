@@ -238,6 +238,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                 raise AgentError(f"agent run {args.resume} is complete: nothing to resume")
             _refuse_mixed_versions(project, args, resumed, tasks, kept, site)
         memory, kind, observations = checked or _run_settings(args, site)
+        if resumed is not None:
+            _refuse_other_rules(args, resumed, tasks, kept)
         caller = gemini_caller(args, json_output=False)
         settings = caller.settings
         browser = kind.factory(site)
@@ -635,6 +637,28 @@ def _refuse_mixed_versions(project, args: argparse.Namespace, settings: dict[str
                      "left of them on the new version beside those finished on the old (one run, two versions of a "
                      "task). Start a new run for the tasks as they are now (`agent run` without --resume, with the "
                      f"run's settings; --seed {settings.get('seed', 0)} sends the same seeds); {finish}")
+
+
+def _refuse_other_rules(args: argparse.Namespace, settings: dict[str, object], tasks: list,
+                        kept: dict[tuple[str, int], bool]) -> None:
+    """A resumed run goes on under the rules of the agent's loop it began under: a run made before a rule came
+    (its settings lack the rule's key, `LOOP_RULES`) would run the episodes left under it beside those finished
+    without it, one run measuring two prompts or two ways of naming elements, while its record named none. Refused,
+    naming the rules, before any task is stored or any request made; a new run with the run's seed is the way on."""
+    predates = [name for name, value in LOOP_RULES.items() if settings.get(name) != value]
+    if not predates:
+        return
+    planned = [(t.id, r) for t in tasks for r in range(args.runs)]
+    finished = sum(episode in kept for episode in planned)
+    one = len(predates) == 1
+    them = "it" if one else "them"
+    raise AgentError(f"agent run {args.resume} was made before {'this rule' if one else 'these rules'} of the "
+                     f"agent's loop, which its settings do not record: {', '.join(predates)} (the README's agent "
+                     "section says what each does). Resuming it would run the "
+                     f"{counted(len(planned) - finished, 'episode')} left under {them} beside the "
+                     f"{counted(finished, 'episode')} finished without {them} (one run, two sets of rules). Start a "
+                     "new run (`agent run` without --resume, with the run's settings; "
+                     f"--seed {settings.get('seed', 0)} sends the same seeds)")
 
 
 def _save_tasks(project, site_id: int, tasks: list, args: argparse.Namespace) -> dict[str, int]:  # noqa: ANN001

@@ -31,6 +31,7 @@ from .run_files import (
     extract_pages,
     extracted_before,
     model_calls,
+    page_record,
     record_failure,
     record_tokens,
     stop_for_the_endpoint,
@@ -120,21 +121,12 @@ def _calls_recorded(out: Path, parts: dict[str, RunSummary]) -> tuple[int, int, 
     for name, part in parts.items():
         if name not in part.extracted and name not in part.failed and part.stopped_on != name:
             continue
-        record = _record_of(out, name)
+        record = page_record(out, name)
         requests += sum(int(call.get("attempts") or 0) for call in model_calls(record.get("raw")))
         kept = record_tokens(record)
         tokens += int(kept.get("total") or 0)
         uncounted += int(kept.get(UNCOUNTED) or 0)
     return requests, tokens, uncounted
-
-
-def _record_of(out: Path, name: str) -> dict[str, object]:
-    """Page `name`'s record, {} when it cannot be read."""
-    try:
-        record = json.loads((out / META_DIR / f"{name}.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return {}
-    return record if isinstance(record, dict) else {}
 
 
 def _keep_calls_lost_with_a_worker(out: Path, resume: bool, name: str, reason: str, requests: int | None) -> None:
@@ -144,7 +136,7 @@ def _keep_calls_lost_with_a_worker(out: Path, resume: bool, name: str, reason: s
     touched (it is skipped when run again, as written)."""
     if not requests:
         return
-    if resume and (out / f"{name}.json").exists() and _record_of(out, name).get("status") == DONE:
+    if resume and (out / f"{name}.json").exists() and page_record(out, name).get("status") == DONE:
         return
     earlier = earlier_records(out, name)
     call = {"attempts": requests, "statuses": [0] * requests, "errors": [reason] * requests}

@@ -63,6 +63,9 @@ from .engines import (
 
 T = TypeVar("T")
 R = TypeVar("R")
+# What a unit's model requests are counted by: the number of its map (`RayEngine.next_map`) and its name, as one
+# engine runs the same pages in several maps (each seed of `extract --seeds N`)
+Tally = tuple[int, str]
 CONNECT_TIMEOUT_S = 5.0  # a cluster's port answers at once; a wrong host or a firewall would not
 WAIT_S = 2.0  # how long the driver waits for a task before it asks whether the cluster's head still answers
 PROBE_TIMEOUT_S = 2.0  # a head that is up accepts a connection at once (its kernel does, however busy it is)
@@ -92,7 +95,10 @@ class RayEngine:
         self.lost = False  # its head stopped answering: Ray must not be asked anything more (it would hang)
         self._notices: object | None = None  # the actor the workers tell their waits to, started with a first map
         self._notices_asked = 0.0  # when the driver last asked it
-        self._requests_told: dict[str, int] = {}  # unit -> its requests told lost with a worker, so far
+        # (map, unit) -> its requests told lost with a worker, so far: an engine lives for every map of a command
+        # (each seed of `extract --seeds N`), and a page of one map is no page of another
+        self._requests_told: dict[Tally, int] = {}
+        self._maps = 0  # the maps begun, which number them
         _register_serializers()
         self._ray_prints = _quiet_ray_prints(True)
 
@@ -166,10 +172,15 @@ class RayEngine:
             else:
                 _count_back(shared, budget, recorded, asked=not self.lost)
 
-    def requests_lost_with(self, unit: str) -> int | None:
-        """The model requests the workers reserved for `unit` that no result has come back with (a worker that died
-        on it paid for them): what they told the notices' actor, less what was told lost before; None when it does
-        not answer."""
+    def next_map(self) -> int:
+        """A number for a map begun, that its units' requests are counted by (`Tally`)."""
+        self._maps += 1
+        return self._maps
+
+    def requests_lost_with(self, unit: Tally) -> int | None:
+        """The model requests the workers reserved for `unit` (a map's number and a unit's name) that no result has
+        come back with (a worker that died on it paid for them): what they told the notices' actor, less what was
+        told lost before; None when it does not answer."""
         import ray
 
         if self._notices is None:  # no unit with a Gemini caller was shipped: no request was made
@@ -245,6 +256,7 @@ class _Completions:
         self._fn, self._stop_when, self._retried = fn, stop_when, retried
         self.pending: dict[object, T] = {}
         self._runs: dict[str, int] = {}  # unit -> the times it was run again after its worker died
+        self._map = engine.next_map()  # its units' requests counted apart from another map's of the same pages
 
     def __iter__(self) -> Iterator[str]:
         import ray
@@ -261,7 +273,7 @@ class _Completions:
         notices = engine.notices() if keys else None  # only a unit with a Gemini caller has waits to say
 
         def submit(item: T) -> None:
-            self.pending[task.remote(fn_box, keys_arg, notices, self._key(item), item)] = item
+            self.pending[task.remote(fn_box, keys_arg, notices, (self._map, self._key(item)), item)] = item
 
         queue = iter(self._items)
         limit = 2 * engine.workers
@@ -305,7 +317,7 @@ class _Completions:
         stderr, with the requests its dead worker paid for, and the caller told (`retried`) before it does. A unit
         whose death is final is told too (its requests are lost either way)."""
         name = self._key(item)
-        lost = self._engine.requests_lost_with(name)
+        lost = self._engine.requests_lost_with((self._map, name))
         again = self._runs.get(name, 0) < self._engine.max_retries
         self._retried(item, str(death), lost)
         if not again:
@@ -630,15 +642,16 @@ _TOKEN_ADVICE = (": run on a machine of the cluster with --ray-address auto, or 
                  "cluster's token (RAY_AUTH_TOKEN, or ~/.ray/auth_token)")
 
 
-def _run_unit(fn_box: list[object], keys: _Keys, notices: object, name: str, item: T) -> R:
+def _run_unit(fn_box: list[object], keys: _Keys, notices: object, unit: Tally, item: T) -> R:
     """One task: the unit of work read from the object store with the keys its callers need, then run on `item`;
-    what it says of its waits goes to `notices` (the driver prints it)."""
+    what it says of its waits goes to `notices` (the driver prints it), and each request it reserves is told there
+    as `unit`'s (its map's number and its name)."""
     import ray
 
     global _told
     with _keys_for_callers(keys.values):
         fn: Callable[[T], R] = ray.get(fn_box[0])
-    _told = _Told(notices, name)
+    _told = _Told(notices, unit)
     try:
         return fn(item)
     finally:
@@ -647,16 +660,16 @@ def _run_unit(fn_box: list[object], keys: _Keys, notices: object, name: str, ite
 
 class _Notices:
     """The actor a run's workers tell what they say of their waits, in the order said, until the driver takes it;
-    and each model request they reserve, by unit (so that the requests of a worker that died are known)."""
+    and each model request they reserve, by map and unit (so that the requests of a worker that died are known)."""
 
     def __init__(self) -> None:
         self._said: list[str] = []
-        self._requests: dict[str, int] = {}
+        self._requests: dict[Tally, int] = {}
 
-    def reserved(self, unit: str) -> None:
+    def reserved(self, unit: Tally) -> None:
         self._requests[unit] = self._requests.get(unit, 0) + 1
 
-    def requests_of(self, unit: str) -> int:
+    def requests_of(self, unit: Tally) -> int:
         return self._requests.get(unit, 0)
 
     def say(self, message: str) -> None:
@@ -668,11 +681,13 @@ class _Notices:
 
 
 class _Told:
-    """Where a worker's notices go while it runs a unit (a worker runs one task at a time), and the unit's name."""
+    """Where a worker's notices go while it runs a unit (a worker runs one task at a time), the unit's name, and
+    what its requests are counted as (`Tally`)."""
 
-    def __init__(self, notices: object, unit: str) -> None:
+    def __init__(self, notices: object, tally: Tally) -> None:
         self.notices = notices
-        self.unit = unit
+        self.tally = tally
+        self.unit = tally[1]
         self.about: str | None = None  # what the model call under way is for ("page 12"), as its caller names it
 
 
@@ -737,7 +752,7 @@ def _tell_the_request() -> None:
     import ray
 
     with suppress(Exception):
-        ray.get(told.notices.reserved.remote(told.unit), timeout=NOTICE_TIMEOUT_S)  # type: ignore[attr-defined]
+        ray.get(told.notices.reserved.remote(told.tally), timeout=NOTICE_TIMEOUT_S)  # type: ignore[attr-defined]
 
 
 class _CallerOnAWorker(GeminiCaller):

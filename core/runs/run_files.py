@@ -236,11 +236,8 @@ def earlier_records(out: Path, name: str) -> dict[str, object]:
     """What earlier runs of this folder paid for on this page (a page a budget stopped part way, one that failed:
     a refused answer is paid for too, or one whose records file a stop kept from being written), to keep beside
     this run's record of the page: {"earlier": [...]}, or {} when there was none."""
-    try:
-        before = json.loads((out / META_DIR / f"{name}.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return {}
-    if not isinstance(before, dict) or not _paid_but_not_kept(out, name, before):
+    before = page_record(out, name)
+    if not _paid_but_not_kept(out, name, before):
         return {}
     older = before.pop("earlier", [])
     return {"earlier": [*(older if isinstance(older, list) else []), before]}
@@ -460,7 +457,7 @@ def run_identity(described: Mapping[str, object]) -> dict[str, object]:
 def _settings_identity(settings: Mapping[str, object]) -> dict[str, object]:
     """The call settings that can change a run's answers (all but `SESSION_BOUNDS`), its endpoint as the endpoint
     it names."""
-    kept = {key: value for key, value in settings.items() if key not in SESSION_BOUNDS}
+    kept = settings_said_by_pages(settings)
     if isinstance(kept.get("base_url"), str):
         kept["base_url"] = endpoint_identity(str(kept["base_url"]))
     return kept
@@ -565,22 +562,31 @@ def unreadable_page_records(run_dir: str | Path) -> dict[str, str]:
     return {name: why for name, _, why in _page_records(run_dir) if why}
 
 
+def page_record(run_dir: str | Path, name: str) -> dict[str, object]:
+    """Page `name`'s record (`_run/N.json`), {} when there is none or it cannot be read as one."""
+    return _read_page_record(Path(run_dir) / META_DIR / f"{name}.json")[0]
+
+
 def _page_records(run_dir: str | Path) -> Iterator[tuple[str, dict[str, object], str | None]]:
     """Each page's record in `_run/` (not run.json, nor a hidden write in progress), with why it cannot be read as
-    one (None when it can: it holds a JSON object; else the record is {})."""
+    one (`_read_page_record`)."""
     meta = Path(run_dir) / META_DIR
     for path in sorted(meta.glob("*.json")) if meta.is_dir() else []:
         if path.stem == "run" or path.name.startswith("."):
             continue
-        try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            yield path.stem, {}, f"{path}: {error}"
-            continue
-        if isinstance(record, dict):
-            yield path.stem, record, None
-        else:
-            yield path.stem, {}, f"{path}: it holds a {type(record).__name__}, not a page's record"
+        yield path.stem, *_read_page_record(path)
+
+
+def _read_page_record(path: Path) -> tuple[dict[str, object], str | None]:
+    """A page's record file read, with why it cannot be read as one (None when it can: it holds a JSON object;
+    else the record is {})."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        return {}, f"{path}: {error}"
+    if isinstance(record, dict):
+        return record, None
+    return {}, f"{path}: it holds a {type(record).__name__}, not a page's record"
 
 
 def page_identity(loaded: LoadedPage, data: bytes) -> dict[str, str]:

@@ -128,6 +128,7 @@ from .run_matching import (
     STOPPED_ON,
     ChangedByHand,
     changed_by_hand,
+    earlier_digests,
     extracted_again,
     first_folder,
     kept_for_adding,
@@ -1023,8 +1024,10 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     parameters = {**described, "source": str(run_dir.resolve())}
     # the run known by its pages' own records, wherever the folder lies now (a deleted run's copy holds none of a
     # page it did, and only a stand-in of a page it failed on: it brings those the run was stored with)
-    made = record_digests(run_dir, [*predictions, *errors, *done_without_a_file(run_dir)]) | kept_records(copied)
-    ours = runs_of_the_folder(project.runs.all(), method, parameters, made)
+    pages = [*predictions, *errors, *done_without_a_file(run_dir)]
+    made = record_digests(run_dir, pages) | kept_records(copied)
+    # ... and by those a resume kept under "earlier" (a page asked again: every page of a run whose pages all failed)
+    ours = runs_of_the_folder(project.runs.all(), method, parameters, made, earlier_digests(run_dir, pages))
     by_hand = _changed_by_hand(project, ours, made, predictions, errors)
     if by_hand:  # the run's own predictions of these pages, as it was stored with them: said
         warnings.append(by_hand.message(run_dir))
@@ -1210,9 +1213,9 @@ def _earlier_run_kept_apart(project: Project, run_dir: Path, method: str, parame
     """For a folder stored as a run of its own, the run stored before that it held (the latest: known by its pages'
     records, `run_matching.runs_of_the_folder`, or else the latest stored from the same folder), which it neither
     is nor brings up to date, said with why: the folder's run is described otherwise since (another method,
-    endpoint, ...: `identity_differences`; a session's bounds, its budget, never count), its pages' records are all
-    new ones (extracted again, --restart), or it holds some of that run's pages otherwise (extracted again). None
-    when the folder holds no run stored before."""
+    endpoint, ...: `identity_differences`; a session's bounds, its budget, never count), none of the records it was
+    stored with is in the folder, nor kept under "earlier" by a resume (extracted again, --restart), or it holds
+    some of that run's pages otherwise (extracted again). None when the folder holds no run stored before."""
     source = parameters.get("source")
     runs = [*ours] or [run for run in project.runs.all()
                        if run.parameters.get("source") == source or first_folder(run) == source]
@@ -1225,7 +1228,8 @@ def _earlier_run_kept_apart(project: Project, run_dir: Path, method: str, parame
     if differences:
         why = f"the folder's run is described otherwise since ({'; '.join(differences)})"
     elif run not in ours:
-        why = "its pages' records in _run/ are all new ones since (every page extracted again)"
+        why = ("none of the records in _run/ it was stored with is in the folder now, as a page's record or kept "
+               "under \"earlier\" by a resume (its pages extracted again since, as --restart does)")
     elif otherwise:
         why = (f"the folder holds {'page' if len(otherwise) == 1 else 'pages'} {listed(otherwise, 8, total=True)} "
                f"of run {run.id} otherwise ({extracted_again(run, otherwise, made)})")

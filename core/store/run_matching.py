@@ -1,9 +1,10 @@
 """Which stored run a run folder holds, for `runs --add`: a run is known by what makes it that run, not by where
 its folder lies now. What makes it that run is its description (`run_files.run_identity`, the folder's path
 aside) and its pages' own records (`_run/N.json`: each page's calls, answers and times, written once as the page is
-done and never again by a resume). A stored run keeps a digest of each of its pages' records (`RECORDS_KEPT`); a
-folder holding one of those very records holds that run (moved, copied, or gone on since), and one whose records
-are all new ones was extracted again. A run stored before the digests were kept, or from a folder without page
+done; a resume that asks a page again, one failed or stopped part way, keeps its old record under the new one's
+"earlier"). A stored run keeps a digest of each of its pages' records (`RECORDS_KEPT`); a folder holding one of those
+very records, as a page's record or kept under "earlier", holds that run (moved, copied, or gone on since), and one
+holding none of them was extracted again. A run stored before the digests were kept, or from a folder without page
 records, is known by the folder it was added from, as before.
 
 Knowing the run, a page whose record is the one the run was stored with but whose prediction file is gone or says
@@ -53,6 +54,24 @@ def record_digests(run_dir: Path, names: Sequence[str]) -> dict[str, str]:
     return {name: _digest(costs[name]) for name in names if name in costs}
 
 
+def earlier_digests(run_dir: Path, names: Sequence[str]) -> dict[str, list[str]]:
+    """Page -> digests of the records kept under its record's "earlier" (`run_files.earlier_records`), each as it
+    was written before a resume moved it there, for the pages named that have any: a run stored then (its pages
+    failed, say, and it stopped) was stored with those very records."""
+    costs = read_page_costs(run_dir)
+    chains = {name: [_digest(record) for record in _as_written(costs[name].get("earlier"))]
+              for name in names if name in costs}
+    return {name: chain for name, chain in chains.items() if chain}
+
+
+def _as_written(earlier: object) -> list[Mapping[str, object]]:
+    """A record's earlier ones as each was written: a resume kept each without its own "earlier", which was the
+    list of those before it (none for the first)."""
+    chain = earlier if isinstance(earlier, list) else []
+    return [{**record, **({"earlier": chain[:index]} if index else {})}
+            for index, record in enumerate(chain) if isinstance(record, dict)]
+
+
 def _digest(record: Mapping[str, object]) -> str:
     text = json.dumps(record, sort_keys=True, default=str)  # ASCII: a name's bytes that are not UTF-8 too
     return hashlib.sha256(text.encode("ascii")).hexdigest()[:20]
@@ -96,23 +115,25 @@ def first_folder(run: RunInfo) -> str | None:
     return str(source) if source else None
 
 
-def holds_the_run(run: RunInfo, source: str, made: Mapping[str, str]) -> bool:
-    """Whether a folder (`source`, its pages' records' digests `made`) holds stored run `run` (its description
-    aside): one of its pages' records is one the run was stored with; or, where either says no page record, it
-    is the folder the run was added from."""
-    kept = kept_records(run.cost)
+def holds_the_run(run: RunInfo, source: str, made: Mapping[str, str],
+                  earlier: Mapping[str, Sequence[str]] | None = None) -> bool:
+    """Whether a folder (`source`, its pages' records' digests `made`, and those of the records kept under their
+    "earlier", `earlier_digests`) holds stored run `run` (its description aside): one of its pages' records, or
+    one a resume kept under a page's record, is one the run was stored with; or, where either says no page record,
+    it is the folder the run was added from."""
+    kept, before = kept_records(run.cost), earlier or {}
     if kept and made:
-        return any(made.get(page) == digest for page, digest in kept.items())
+        return any(made.get(page) == digest or digest in before.get(page, ()) for page, digest in kept.items())
     return first_folder(run) == source or run.parameters.get("source") == source
 
 
 def runs_of_the_folder(runs: Sequence[RunInfo], method: str, parameters: Mapping[str, object],
-                       made: Mapping[str, str]) -> list[RunInfo]:
+                       made: Mapping[str, str], earlier: Mapping[str, Sequence[str]] | None = None) -> list[RunInfo]:
     """The stored runs, in the order stored, that a folder described so (its `source` among its parameters) holds:
     the same method and description (`placeless`), and its pages' records (`holds_the_run`)."""
     identity, source = placeless(parameters), str(parameters.get("source"))
     return [run for run in runs if run.method == method and placeless(run.parameters) == identity
-            and holds_the_run(run, source, made)]
+            and holds_the_run(run, source, made, earlier)]
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,13 @@
 """`agent run --resume` goes on with the run's own settings and seeds: an option given with it that differs from
 the run's (--runs, --browser, --step-budget, --seed, --memory, ...) is refused, each named with what the run keeps,
-before any request; one given the same as the run's is no conflict."""
+before any request; one given the same as the run's is no conflict. A run made before a rule of the agent's loop
+(its settings lack the rule's key) is not resumed under it: refused, naming the rules, before any request."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -48,3 +52,27 @@ def test_a_resume_refuses_settings_other_than_the_runs_and_takes_the_same_ones(
         assert resume(project, server, "--runs", "2", "--browser", "text", "--seed", "0", "--memory", "WINDOW:3",
                       "--step-budget", "15", "--temperature", "1") == 0
         assert {r.body["generationConfig"]["seed"] for r in server.requests} == {1}  # run 1's seed, kept
+
+
+def test_a_run_made_before_the_loops_rules_is_not_resumed_under_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
+    project = tmp_path / "p"
+    run0_requests = sum(len(REFERENCES[t].steps) for t in TASK_IDS)
+    with FakeGemini(default=answer_with(respond)) as server:
+        assert agent_run(project, server, "--max-requests", str(run0_requests + 1)) == 3
+        with closing(sqlite3.connect(project / "project.db")) as conn, conn:  # as a run made before the two rules
+            (text,) = conn.execute("SELECT parameters FROM agent_runs WHERE id = 1").fetchone()
+            parameters = {key: value for key, value in json.loads(text).items()
+                          if key not in ("counts_elements_out_of_view", "omits_labelled_field_from_label")}
+            conn.execute("UPDATE agent_runs SET parameters = ? WHERE id = 1", (json.dumps(parameters),))
+        server.requests.clear()
+        capsys.readouterr()
+        assert resume(project, server) == 2
+        said = capsys.readouterr().err
+        assert server.requests == []  # refused before any request
+    assert ("agent run 1 was made before these rules of the agent's loop, which its settings do not record: "
+            "counts_elements_out_of_view, omits_labelled_field_from_label (the README's agent section says what each "
+            "does). Resuming it would run the 2 episodes left under them beside the 4 episodes finished without them "
+            "(one run, two sets of rules). Start a new run (`agent run` without --resume, with the run's settings; "
+            "--seed 0 sends the same seeds)") in said, said

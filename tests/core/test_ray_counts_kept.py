@@ -144,3 +144,32 @@ def test_a_worker_killed_after_its_model_call_is_said_and_its_paid_request_kept_
     paid = sum(call["attempts"] for record in records for kept in [record, *record.get("earlier", [])]
                for call in kept["raw"]["calls"])
     assert paid == 5  # every request paid for is in a page's record
+
+
+def test_a_worker_killed_in_a_later_pass_says_and_keeps_the_requests_of_that_pass_alone(
+        ray_instance: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One engine runs every seed of `extract --seeds N`: the requests a dead worker paid for on page 2 in the
+    second pass are that pass's, not the first pass's too."""
+    from recordlens.core.runs.ray_engine import RayEngine
+
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    flag = tmp_path / "kill-once"  # absent: the first pass runs whole
+    engine = RayEngine.connect()
+    try:
+        with FakeGemini(default=answer('[["/body[1]"]]', usage=(100, 20))) as server:
+            for seed in (0, 1):
+                if seed == 1:
+                    flag.touch()  # the second pass's worker dies on page 2, after its one request
+                extractor = ray_units.PaidThenKilledExtractor("2", flag, input_format="flat", base_url=server.url,
+                                                              timeout_s=60.0, backoff_s=0.01)
+                run_extractor(extractor, DEMO_PAGES, tmp_path / f"seed-{seed}", engine=engine)
+            served = len(server.requests)
+    finally:
+        engine.close()
+
+    assert not flag.exists() and served == 4 + 5
+    said = capsys.readouterr().err
+    assert "; the worker had made 1 model request on it (paid for, lost with it); running it again\n" in said, said
+    [lost] = json.loads((tmp_path / "seed-1" / "_run" / "2.json").read_text())["earlier"]
+    assert [call["attempts"] for call in lost["raw"]["calls"]] == [1]

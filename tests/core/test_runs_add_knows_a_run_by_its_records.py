@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from recordlens.core.runs.run_files import RunSummary, record_failure
 from recordlens.core.store.project import open_project
+from recordlens.core.store.run_matching import earlier_digests, record_digests
 from tests.core.cli_runs import DEMO, EXTRACT, run
 from tests.fake_gemini import FakeGemini, answer
 
@@ -160,3 +162,45 @@ def test_a_run_stored_by_an_earlier_recordlens_keeps_what_tells_it_once_its_fold
         assert _gemini(capsys, moved, server) == 0
     assert f"{moved} holds run 1, stored from {out.resolve()}" in _add(capsys, project, moved)
     assert len(_runs(capsys, project)) == 1
+
+
+def test_a_stopped_run_whose_pages_all_failed_resumed_brings_the_stored_run_up_to_date(
+        project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # an endpoint that answers nothing readable: the first pages fail and the budget stops the run; resumed once it
+    # answers, every page the stored run holds gets a new record, its old one kept under "earlier"
+    out = tmp_path / "run"
+    with FakeGemini(default=answer("no records here, sorry")) as server:
+        assert _gemini(capsys, out, server, "--max-requests", "6") == 3
+        assert f"stored {out} as run 1" in _add(capsys, project, out)
+        (stored,) = _runs(capsys, project)
+        assert stored["status"] == "stopped" and stored["pages_with_records"] == 0, stored
+        server.default = answer(ANSWER)
+        assert _gemini(capsys, out, server) == 0
+    err = _add(capsys, project, out)
+    assert "went on since: run 1 now holds what the folder holds" in err, err
+    assert "kept apart" not in err and "extracted again" not in err, err
+    (stored,) = _runs(capsys, project)
+    assert (stored["id"], stored["status"], stored["pages_with_records"]) == (1, "finished", 4)
+
+
+def test_a_folder_written_again_with_restart_is_a_run_of_its_own_said_so(
+        project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert run(capsys, *EXTRACT, str(out), "-q")[0] == 0
+    _add(capsys, project, out)
+    assert run(capsys, *EXTRACT, str(out), "-q", "--restart")[0] == 0
+    err = _add(capsys, project, out)
+    assert f"stored {out} as run 2" in err, err
+    assert ("as none of the records in _run/ it was stored with is in the folder now, as a page's record or kept "
+            'under "earlier" by a resume (its pages extracted again since, as --restart does)') in err, err
+
+
+def test_each_record_kept_under_earlier_is_known_as_it_was_written(tmp_path: Path) -> None:
+    # a page failed three times over three sessions: each record it had, the digest a run stored then kept
+    summary, held = RunSummary(tmp_path), []
+    (tmp_path / "_run").mkdir()
+    for attempt in range(3):
+        record_failure(tmp_path, "1", f"unreadable answer {attempt}", {"tokens": {"total": attempt}}, summary)
+        held += record_digests(tmp_path, ["1"]).values()
+    assert earlier_digests(tmp_path, ["1", "2"]) == {"1": held[:2]}
+    assert record_digests(tmp_path, ["1"]) == {"1": held[2]}
