@@ -74,6 +74,71 @@ class Candidate:
 
 
 @dataclass
+class SameTemplate:
+    """Per candidate, the other candidates of its template, held as shared blocks rather than a list per candidate.
+
+    Each row of a long table is a candidate of one template (the row's cells): a list of the others per row grew
+    with the square of the rows (3000 rows: 9 million entries, 400 MB). A block is the candidates of one record-tag
+    sequence and one template that have three or more records; a candidate's kin are the blocks whose templates
+    are alike to its own (`groups[key]`), itself left out. Counts and bests read the blocks' top two values."""
+
+    key: list[int]  # per candidate: its (record tags, template) key
+    own: list[int]  # per candidate: the block it belongs to, or -1 (fewer than three records)
+    groups: list[list[int]]  # per key: the blocks alike to it
+    blocks: list[list[int]] = field(default_factory=list)  # candidate indices of one key, three or more records
+    counts: list[int] = field(init=False)  # per candidate: how many kin it has
+
+    def __post_init__(self) -> None:
+        sizes = [len(b) for b in self.blocks]
+        group_sizes = [sum(sizes[b] for b in g) for g in self.groups]
+        self.counts = [group_sizes[k] - (b >= 0) for k, b in zip(self.key, self.own, strict=True)]
+        # The blocks and groups as flat (owner, member) arrays, for `best` to read in a few numpy steps.
+        self._members = np.asarray([i for b in self.blocks for i in b], dtype=np.int64)
+        self._block_of = np.repeat(np.arange(len(self.blocks)), sizes)
+        self._group_blocks = np.asarray([b for g in self.groups for b in g], dtype=np.int64)
+        self._group_of = np.repeat(np.arange(len(self.groups)), [len(g) for g in self.groups])
+
+    def best(self, values: np.ndarray) -> np.ndarray:
+        """Per candidate, the highest value among its kin (NaN ignored); -inf when it has none."""
+        if not self.key:
+            return np.zeros(0)
+        values = np.asarray(values, dtype=np.float64)
+        values = np.where(np.isnan(values), -np.inf, values)
+        top, top_at, second = _top_two(self._block_of, values[self._members], self._members, len(self.blocks))
+        g_top, g_top_at, g_second = _top_two(self._group_of, top[self._group_blocks], self._group_blocks,
+                                             len(self.groups))
+        key = np.asarray(self.key, dtype=np.int64)
+        own = np.asarray(self.own, dtype=np.int64)
+        best = g_top[key]
+        in_block = own >= 0
+        # A candidate in a block: the best of the other blocks, and of its own block without it.
+        k, b, i = key[in_block], own[in_block], np.flatnonzero(in_block)
+        others = np.where(g_top_at[k] == b, g_second[k], g_top[k])
+        mine = np.where(top_at[b] == i, second[b], top[b])
+        best[in_block] = np.maximum(others, mine)
+        return best
+
+
+def _top_two(owner: np.ndarray, values: np.ndarray, ids: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
+    """Per owner (0..n-1, `owner` sorted): its highest value and that value's id, and its second highest value
+    (-inf where there is none)."""
+    top, second = np.full(n, -np.inf), np.full(n, -np.inf)
+    top_at = np.full(n, -1, dtype=np.int64)
+    if not len(owner):
+        return top, top_at, second
+    order = np.lexsort((-values, owner))  # by owner, then highest value first
+    starts = np.flatnonzero(np.r_[True, owner[order][1:] != owner[order][:-1]])
+    first = order[starts]
+    top[owner[first]] = values[first]
+    top_at[owner[first]] = ids[first]
+    ends = np.r_[starts[1:], len(order)]
+    pairs = starts + 1 < ends
+    nxt = order[starts[pairs] + 1]
+    second[owner[nxt]] = values[nxt]
+    return top, top_at, second
+
+
+@dataclass
 class PageCandidates:
     """A page's candidates (document order of their first record, then generation order) and its facts."""
 
@@ -83,7 +148,7 @@ class PageCandidates:
     ends: list[int]  # per element order: the order of its last descendant (subtree = [order, end])
     inner: list[list[int]] = field(default_factory=list)  # per candidate: candidates inside its records
     outer: list[list[int]] = field(default_factory=list)  # per candidate: candidates whose records hold it
-    same: list[list[int]] = field(default_factory=list)  # per candidate: other candidates of its template
+    same: SameTemplate = field(default_factory=lambda: SameTemplate([], [], []))  # per candidate: its template's others
     # What later steps work out once per page and reuse (the second stage's layout, shared by a model's members)
     cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
@@ -219,23 +284,38 @@ class _Featurizer:
         for i, t in enumerate(tags):
             by_tags.setdefault(t, []).append(i)
         parents_by_tags = {t: len({regions[i].parent.order for i in idx}) for t, idx in by_tags.items()}
-        # Regions of one template mostly share identical templates: compare each distinct template once.
-        alike: dict[tuple[tuple[str, ...], frozenset[str]], list[int]] = {}
-        for t, idx in by_tags.items():
-            distinct = list(dict.fromkeys(templates[i] for i in idx))
-            members: dict[frozenset[str], list[int]] = {}
-            for i in idx:
-                if regions[i].count >= 3:
-                    members.setdefault(templates[i], []).append(i)
-            for a in distinct:
-                alike[(t, a)] = [j for b in distinct if b in members and jaccard(a, b) >= 0.5 for j in members[b]]
+        pc.same = same = self._same_template(regions, tags, templates, by_tags)
+        same_best = same.best(np.asarray([r.score for r in regions], dtype=np.float64))
         for i, candidate in enumerate(self.candidates):
             region = regions[i]
-            same = [j for j in alike[(tags[i], templates[i])] if j != i]
+            best = float(same_best[i]) if same.counts[i] else 0.0
             candidate.features = self._features(region, regions, max_score, max_mass, ranks[id(region)],
-                                                inner[i], outer[i], same, parents_by_tags[tags[i]])
-            pc.same.append(same)
+                                                inner[i], outer[i], same.counts[i], best, parents_by_tags[tags[i]])
         pc.inner, pc.outer = inner, outer
+
+    @staticmethod
+    def _same_template(regions: Sequence[Region], tags: list[tuple[str, ...]], templates: list[frozenset[str]],
+                       by_tags: dict[tuple[str, ...], list[int]]) -> SameTemplate:
+        """Regions of one template mostly share identical templates: each distinct template is compared once."""
+        keys: dict[tuple[tuple[str, ...], frozenset[str]], int] = {}
+        key = [keys.setdefault((t, a), len(keys)) for t, a in zip(tags, templates, strict=True)]
+        block_of_key: dict[int, int] = {}
+        blocks: list[list[int]] = []
+        own = [-1] * len(regions)
+        for i, region in enumerate(regions):
+            if region.count >= 3:  # only regions of three or more records are anyone's kin
+                if key[i] not in block_of_key:
+                    block_of_key[key[i]] = len(blocks)
+                    blocks.append([])
+                own[i] = block_of_key[key[i]]
+                blocks[own[i]].append(i)
+        groups: list[list[int]] = [[] for _ in keys]
+        for t, idx in by_tags.items():
+            distinct = list(dict.fromkeys(templates[i] for i in idx))
+            with_block = [(b, block_of_key[keys[(t, b)]]) for b in distinct if keys[(t, b)] in block_of_key]
+            for a in distinct:  # a block alike to a template: all its members are kin of that template's regions
+                groups[keys[(t, a)]] = [block for b, block in with_block if jaccard(a, b) >= 0.5]
+        return SameTemplate(key, own, groups, blocks)
 
     def _template(self, region: Region) -> frozenset[str]:
         paths: set[str] = set()
@@ -245,7 +325,8 @@ class _Featurizer:
         return frozenset(paths)
 
     def _features(self, region: Region, regions: Sequence[Region], max_score: float, max_mass: int, rank: int,
-                  inner: list[int], outer: list[int], same: list[int], tag_parents: int) -> list[float]:
+                  inner: list[int], outer: list[int], same_count: int, same_best: float,
+                  tag_parents: int) -> list[float]:
         facts = self.facts
         count = region.count
         sizes = region.sizes
@@ -287,7 +368,6 @@ class _Featurizer:
         if outer:
             j = max(outer, key=lambda k: (regions[k].score, -k))
             outer_one_each = min(count, regions[j].count) / max(count, regions[j].count)
-        same_best = max((regions[j].score for j in same), default=0.0)
         score = region.score or 1e-9
 
         features = [
@@ -300,7 +380,7 @@ class _Featurizer:
             chrome_tag, chrome_role, chrome_word, in_main, in_form, in_cell, in_widget, widget_items, own_text,
             _log(len(inner)), inner_list_share, inner_best / score, inner_count / count,
             _log(len(outer)), outer_best / score, outer_count / count, outer_one_each,
-            _log(len(same)), same_best / score, float(len(same) > 0), _log(tag_parents),
+            _log(same_count), same_best / score, float(same_count > 0), _log(tag_parents),
         ]
         record_tag = region.records[0][0].tag
         features.extend(float(record_tag == t) for t in RECORD_TAGS)

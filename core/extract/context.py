@@ -30,7 +30,7 @@ class _Layout:
     """What `context_features` reads of a page that does not depend on the first stage: worked out once per page
     and shared by every member of a bagged model (each rates the same candidates)."""
 
-    segments: dict[str, tuple[np.ndarray, np.ndarray]]  # inner/outer/same as (candidate index, other index)
+    segments: dict[str, tuple[np.ndarray, np.ndarray]]  # inner/outer as (candidate index, other index)
     chains: list[list[int]]  # per candidate: the orders of its parent and everything above it
     masses: np.ndarray
     counts: np.ndarray
@@ -48,7 +48,7 @@ def _layout(pc: PageCandidates) -> _Layout:
             return owner, np.asarray([j for js in lists for j in js], dtype=np.int64)
 
         cached = pc.cache["context"] = _Layout(
-            {"inner": segments(pc.inner), "outer": segments(pc.outer), "same": segments(pc.same)},
+            {"inner": segments(pc.inner), "outer": segments(pc.outer)},
             [[a.order for a in _ancestors(r.parent)] for r in regions],
             np.asarray([sum(r.sizes) for r in regions], dtype=np.float64),
             np.asarray([r.count for r in regions], dtype=np.float64),
@@ -109,7 +109,7 @@ def context_features(pc: PageCandidates, p1: np.ndarray, base: np.ndarray) -> np
     out[:, 2] = np.asarray([math.log1p(r) for r in rank.tolist()])  # as the models were trained (numpy's may differ)
     out[:, 3] = _best_of(layout.segments["inner"], p1, n)
     out[:, 4] = outer
-    out[:, 5] = _best_of(layout.segments["same"], p1, n)
+    out[:, 5] = np.fmax(0.0, pc.same.best(p1))  # as `_best_of`: 0 when none (or only NaN ratings)
     out[:, 6] = math.log1p(likely)
     out[:, 7] = _nearness(layout, top)
     out[:, 8] = layout.masses / (layout.masses[top] or 1)

@@ -183,6 +183,19 @@ class PageFacts:
         signature = self._signatures[element.order] = frozenset(paths)
         return signature
 
+    def arrangement(self, element: Element) -> tuple[str, ...]:
+        """The relative tag paths of the element's texts in document order, one per text (to the signature's
+        depth): unlike the signature (a set), it tells how many texts lie at a path and in which order."""
+        paths: list[str] = []
+        stack: list[tuple[Element, str, int]] = [(element, "", 0)]
+        while stack:  # depth first, children pushed last-first so that they are visited in document order
+            node, path, depth = stack.pop()
+            if self.has_text[node.order]:
+                paths.append(path)
+            if depth < self.signature_depth:
+                stack.extend((c, path + "/" + c.tag, depth + 1) for c in reversed(self._text_children[node.order]))
+        return tuple(paths)
+
     def core(self, element: Element) -> Element:
         """The element itself, or what it wraps when it only wraps one child that holds all of its text."""
         while not self.has_text[element.order]:
@@ -263,7 +276,7 @@ def find_regions(facts: PageFacts, params: Parameters) -> list[Region]:
     for parent in facts.page.elements:
         if parent.tag in never or (not params.widgets and within(parent, FORM_TAGS, WIDGET_ROLES)):
             continue
-        children = [c for c in facts.text_children(parent) if c.tag not in never and not _is_heading_row(c)]
+        children = _without_heading_rows([c for c in facts.text_children(parent) if c.tag not in never])
         if len(children) < 2:
             continue
         looks = [_look_of(child, facts) for child in children]
@@ -278,8 +291,16 @@ def find_regions(facts: PageFacts, params: Parameters) -> list[Region]:
     return regions
 
 
+def _without_heading_rows(children: list[Element]) -> list[Element]:
+    """The children less the table rows that their class names a (sub-)header, when other rows beside them are not
+    so named: they head those rows. Where every row is so named (an inbox's `msg-header` rows), they are the rows."""
+    heading = [c for c in children if _is_heading_row(c)]
+    if not heading or len(heading) == sum(1 for c in children if c.tag == "tr"):
+        return children
+    return [c for c in children if not _is_heading_row(c)]
+
+
 def _is_heading_row(element: Element) -> bool:
-    """A table row that its class names a (sub-)header: it heads the rows below it, it is not one of them."""
     return element.tag == "tr" and bool(class_words(element) & HEADING_WORDS)
 
 
@@ -366,9 +387,11 @@ def _row_groups(parent: Element, children: list[Element], looks: list[_Look], fa
 
 
 def _mostly_alike_items(records: list[list[Element]], facts: PageFacts) -> bool:
-    """Whether most records' items have the same arrangement of texts (they differ by class only)."""
+    """Whether most records' items have the same arrangement of texts (they differ by class only). The texts'
+    paths are compared in order and with their counts: a title row (rank, link, site) and its details row
+    (points, user, age, comments) may reach their texts by the same set of paths and still differ."""
     alike = sum(1 for record in records
-                if any(facts.signature(a) == facts.signature(b) for a, b in zip(record, record[1:], strict=False)))
+                if any(facts.arrangement(a) == facts.arrangement(b) for a, b in zip(record, record[1:], strict=False)))
     return alike * 2 >= len(records)
 
 
