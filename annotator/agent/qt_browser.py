@@ -101,15 +101,9 @@ class QtSiteBrowser:
 
     def observe(self) -> Observation:
         """The numbered elements in view, with how many more lie above and below the view (the agent is told: a
-        Scroll brings them in), the screenshot and the page's text."""
-        observation = self.browser.observe()
-        self.last = replace(observation, elements_out_of_view=self._out_of_view())
+        Scroll brings them in), counted by the marking that numbered them; the screenshot and the page's text."""
+        self.last = self.browser.observe()
         return self.last
-
-    def _out_of_view(self) -> tuple[int, int] | None:
-        """How many elements the view's marks left out above and below it (som.js `outOfView`)."""
-        counts = self.browser.js_json("__recordlens.som.outOfView()")
-        return (int(counts[0]), int(counts[1])) if isinstance(counts, list) and len(counts) == 2 else None
 
     def perform(self, step: Step) -> None:
         action = step.action

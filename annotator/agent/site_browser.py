@@ -112,6 +112,11 @@ def _frame_text_script() -> str:
     return f"{read_script(SOM)};\n__recordlens.som.pageText()"
 
 
+def _counts(value: object) -> tuple[int, int] | None:
+    """som.js's [above, below] as a pair of counts; None when it gave none (a whole page's marking)."""
+    return (int(value[0]), int(value[1])) if isinstance(value, list) and len(value) == 2 else None
+
+
 def _shown_frames(frame: Any) -> list[Any]:  # noqa: ANN401 - QWebEngineFrame, which PySide6 6.7 lacks
     """The frames inside `frame`, each followed by its own, that take room on the page."""
     shown: list[Any] = []
@@ -470,7 +475,8 @@ class SiteBrowser(QWidget):
 
     def mark(self, *, whole_page: bool = False, draw: bool = True) -> Observation:
         """Number the interactive elements (in view, or on the whole page) and draw the numbers; the
-        observation without its screenshot."""
+        observation without its screenshot. Of the view, it says how many elements the numbering left out above
+        and below it, counted by the same marking (som.js `out_of_view`)."""
         options = json.dumps({"all": whole_page, "first": FIRST_LABEL, "draw": draw})
         data = self.js_json(f"__recordlens.som.mark({json.dumps(options)})")
         if data is None:
@@ -478,7 +484,8 @@ class SiteBrowser(QWidget):
         return Observation(url=self._url, title=str(data.get("title") or ""),
                            elements=tuple(target_from_json(e) for e in data["elements"]),
                            scroll=tuple(data["scroll"]), viewport=tuple(data["viewport"]),  # type: ignore[arg-type]
-                           page_height=float(data["page_height"]) if data.get("page_height") else None)
+                           page_height=float(data["page_height"]) if data.get("page_height") else None,
+                           elements_out_of_view=_counts(data.get("out_of_view")))
 
     def clear_marks(self) -> None:
         self.run_js("__recordlens.som.clear()")
@@ -490,7 +497,8 @@ class SiteBrowser(QWidget):
         text = "\n".join(filter(None, (text if isinstance(text, str) else "", *self.frame_texts())))
         return Observation(url=observation.url, title=observation.title, screenshot=self.settled_png(),
                            elements=observation.elements, scroll=observation.scroll, viewport=observation.viewport,
-                           text=text, page_height=observation.page_height)
+                           text=text, page_height=observation.page_height,
+                           elements_out_of_view=observation.elements_out_of_view)
 
     def frame_texts(self) -> list[str]:
         """The text of each frame on show that the snapshot held (frames inside frames too), in the order of the

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from ..page.dom import JS_WHITESPACE, Element, Page, js_trim
 from .forms import FormControls, input_type, raw_text, selected_options
 from .hidden_fields import UNTIL_FOUND, hidden_as
+from .inline_style import inline_style
 
 INLINE, SPACED, BLOCK = 0, 1, 2  # what an element puts around its text: nothing, a space, a new line
 LINK_END = -1  # on the walk's stack: a link ends here
@@ -91,18 +92,9 @@ def display_kind(element: Element) -> int | None:
 
 
 def _inline_display(element: Element) -> str | None:
-    """The `display` its own `style` attribute gives the element (the last one said), None for none: what the page's
-    style sheets say is beyond this reader, but a style attribute wins over them."""
-    style = element.attrs.get("style")
-    if not style or "display" not in style.lower():
-        return None
-    found = None
-    for declaration in style.split(";"):
-        name, colon, value = declaration.partition(":")
-        if colon and name.strip().lower() == "display":
-            value = value.lower().replace("!important", "").strip()
-            found = value or found
-    return found
+    """The `display` its own `style` attribute gives the element, None for none: what the page's style sheets say is
+    beyond this reader, but a style attribute wins over them."""
+    return inline_style(element, "display")
 
 
 def field_text(element: Element, controls: FormControls) -> str:

@@ -16,7 +16,9 @@ Roles and accessible names follow the Qt browser's set-of-mark script (resources
 browsers show the agent the same elements alike: the name is aria-labelledby's text, else aria-label, else, for
 a field, its label (`<label for=id>`, or the `<label>` around it) or a button's value, for a link or a button its
 text (or its images' alt), else its title, else its placeholder. A label names a field it wraps by its own text
-alone, as Chromium does ("Colour", not the list's options too); another field inside it gives its value.
+alone, as Chromium does ("Colour", not the list's options too); another field inside it gives its value, and
+hidden text inside it (as far as the markup tells: `hidden`, aria-hidden, its own style's display or visibility)
+gives nothing. A password field's value is never read out: Chromium's bullets stand for it, one a character.
 
 The page's text reads line by line as the Qt browser's does (page_text.py: a block a line; a table row's cells, a
 paragraph's inline elements and a form's fields on one line, as Chromium's default styles lay them out). It ends
@@ -54,6 +56,7 @@ from .forms import (
     selected_options,
 )
 from .hidden_fields import is_hidden, shown_text
+from .inline_style import inline_style
 from .model import MAX_PAGE_TEXT, TEXT_PER_SCREEN, Observation
 from .page_text import display_kind, page_text
 from .sites import NOT_IN_SNAPSHOT_TITLE, Site, not_in_snapshot_html
@@ -69,6 +72,7 @@ _INTERACTIVE_TAGS = ("a", "input", "button", "textarea", "select")
 _LABELABLE = ("input", "select", "textarea", "button", "meter", "output", "progress")
 # Not displayed by Chromium's default styles, which page_text's walk never enters: no label's text is theirs.
 _UNDISPLAYED = frozenset({"script", "style", "noscript", "template"})
+PASSWORD_BULLET = "\u2022"  # what Chromium reads out for each character of a password field's value
 MAX_FRAMES = 1000  # frames read on one page at most: Chromium's own limit (kMaxNumberOfFrames)
 
 
@@ -210,10 +214,9 @@ class HtmlSiteBrowser:
             chosen = selected_options(element)
             return _squashed(raw_text(chosen[0])) if chosen else ""
         if element.tag == "textarea" or element.tag == "input":
-            value = _squashed(self._controls.value(element))
             if element.tag == "input" and input_type(element) in ("button", "submit", "reset"):
-                return value
-            return value or _squashed(element.attrs.get("placeholder"))
+                return _squashed(self._controls.value(element))
+            return _squashed(self._value_of(element)) or _squashed(element.attrs.get("placeholder"))
         return shown_text(element)  # innerText's: not what is hidden in it
 
     def _name_of(self, element: Element) -> str:
@@ -255,20 +258,21 @@ class HtmlSiteBrowser:
                 e.tag == "input" and input_type(e) == "hidden")), None)
             if first is element:
                 labels.append(node)
-        return _squashed(" ".join(self._label_text(label, element) for label in labels))
+        return _squashed(" ".join(self._label_text(label, element) for label in labels
+                                  if not _hidden_from_name(label)))
 
     def _label_text(self, label: Element, field: Element) -> str:
         """The label's text as Chromium names `field` by it (som.js `labelContent`): its text nodes joined as
         written; `field` itself, when the label wraps it, adds nothing (a list's options are no part of its name:
-        "Colour", not "Colour Red Blue"), another field in it adds its value (a list its chosen option), and what is
-        not displayed adds nothing."""
+        "Colour", not "Colour Red Blue"), another field in it adds its value (a list its chosen option, a password
+        field its bullets), and what is hidden adds nothing (`_hidden_from_name`)."""
         parts: list[str] = []
         stack: list[Element | str] = list(reversed(label.children))
         while stack:
             item = stack.pop()
             if isinstance(item, str):
                 parts.append(item)
-            elif item is not field and item.tag not in _UNDISPLAYED and display_kind(item) is not None:
+            elif item is not field and not _hidden_from_name(item):
                 value = self._embedded_value(item)
                 if value is None:
                     stack.extend(reversed(item.children))
@@ -277,13 +281,23 @@ class HtmlSiteBrowser:
         return "".join(parts)
 
     def _embedded_value(self, element: Element) -> str | None:
-        """What a field inside a label adds to the label's text: a list its chosen option, a text field its value,
-        any other input nothing; None for an element that is no field (its content is read)."""
+        """What a field inside a label adds to the label's text: a list its chosen option, a text field its value
+        (a password field's as bullets), any other input nothing; None for an element that is no field (its
+        content is read)."""
         if element.tag == "select":
             return self._text_of(element)
         if is_text_field(element):
-            return self._controls.value(element)
+            return self._value_of(element)
         return "" if element.tag == "input" else None
+
+    def _value_of(self, element: Element) -> str:
+        """A field's value as Chromium reads it out (som.js `valueOf`): a password field's is a bullet for each
+        character (each UTF-16 unit, as Chromium counts them), never the characters, which go into no text or
+        name sent anywhere."""
+        value = self._controls.value(element)
+        if element.tag == "input" and input_type(element) == "password":
+            return PASSWORD_BULLET * (len(value.encode("utf-16-le")) // 2)
+        return value
 
     def _text_of_ids(self, ids: str) -> str:
         """The texts of the elements with these ids (aria-labelledby's), in the order named."""
@@ -380,6 +394,16 @@ def _takes_text(element: Element) -> bool:
     editable = "contenteditable" in element.attrs and \
         (element.attrs.get("contenteditable") or "").lower() in ("", "true", "plaintext-only")
     return is_text_field(element) or role in ("textbox", "searchbox") or editable
+
+
+def _hidden_from_name(element: Element) -> bool:
+    """Whether the element adds nothing to a name, with all it holds (som.js `hiddenFromName`), as far as its
+    markup tells: not displayed (`hidden`, its own style's display: none, a script), invisible (its own style's
+    visibility: hidden or collapse; the page's style sheets are beyond this reader) or aria-hidden."""
+    if (element.attrs.get("aria-hidden") or "").lower() == "true":
+        return True
+    return element.tag in _UNDISPLAYED or display_kind(element) is None or \
+        inline_style(element, "visibility") in ("hidden", "collapse")
 
 
 def _squashed(text: str | None) -> str:

@@ -53,12 +53,17 @@
     ["textbox", "searchbox"].includes(squash(el.getAttribute("role"))) ||
     el.isContentEditable;
 
+  // A field's value as Chromium reads it out: a password field's is a bullet for each character it holds (UTF-16
+  // units, as Chromium counts them), never the characters, which go into no text or name sent anywhere.
+  const valueOf = (el) => (el.localName === "input" && el.type === "password" ? "\u2022".repeat(el.value.length)
+    : el.value);
+
   // Visible text as the reader sees it; a field shows its value, or its placeholder when empty.
   const textOf = (el) => {
     if (el.localName === "input" || el.localName === "textarea") {
       const type = (el.getAttribute("type") || "").toLowerCase();
       if (["button", "submit", "reset"].includes(type)) return cut(squash(el.value));
-      return cut(squash(el.value) || squash(el.getAttribute("placeholder")));
+      return cut(squash(valueOf(el)) || squash(el.getAttribute("placeholder")));
     }
     if (el.localName === "select") {
       const option = el.selectedOptions && el.selectedOptions[0];
@@ -79,27 +84,34 @@
 
   // A label's text as Chromium names the field by it: the field itself, when the label wraps it, adds nothing (a
   // list's options are no part of its name: "Colour", not "Colour RedBlue"), another field in it adds its value
-  // (a list its chosen option), and what is not displayed adds nothing. Core's text browser reads labels alike
-  // (text_browser.py `_label_text`).
+  // (a list its chosen option, a password field its bullets: `valueOf`), and what is hidden adds nothing
+  // (`hiddenFromName`; a hidden label names nothing). Core's text browser reads labels alike (text_browser.py
+  // `_label_text`).
   const labelContent = (node, field) => {
     let out = "";
     for (let child = node.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === Node.TEXT_NODE) out += child.data;
-      if (child.nodeType !== Node.ELEMENT_NODE || child === field) continue;
-      if (getComputedStyle(child).display === "none") continue;
+      if (child.nodeType !== Node.ELEMENT_NODE || child === field || hiddenFromName(child)) continue;
       const value = embeddedValue(child);
       out += value !== null ? value : labelContent(child, field);
     }
     return out;
   };
+  // An element that adds nothing to a name, with all it holds: not displayed, invisible (visibility hidden or
+  // collapse; Chromium reads nothing inside it again, though a child be visible) or aria-hidden.
+  const hiddenFromName = (el) => {
+    if ((el.getAttribute("aria-hidden") || "").toLowerCase() === "true") return true;
+    const style = getComputedStyle(el);
+    return style.display === "none" || style.visibility !== "visible";
+  };
   const embeddedValue = (el) => {
     if (el.localName === "select") return textOf(el);
-    if (el.localName === "textarea" || (el.localName === "input" && TEXT_INPUTS.has(el.type))) return el.value;
+    if (el.localName === "textarea" || (el.localName === "input" && TEXT_INPUTS.has(el.type))) return valueOf(el);
     return el.localName === "input" ? "" : null;
   };
   const labelText = (el) => {
     const parts = [];
-    if (el.labels) for (const label of el.labels) parts.push(labelContent(label, el));
+    if (el.labels) for (const label of el.labels) if (!hiddenFromName(label)) parts.push(labelContent(label, el));
     return squash(parts.join(" "));
   };
 
@@ -156,6 +168,111 @@
     return false;
   };
 
+  // Whether a window Scroll can bring an element out of view (box r, above or below the view) into the view and
+  // numbering would then number it, asked of one marking (what it looks up is kept for the next element):
+  // - the window scrolls up and down only, as far as the page goes: an element beside the view's columns (a skip
+  //   link at left:-9999px), or above the page's top (one at top:-40px), never comes in;
+  // - an element in a fixed layer (an off-canvas menu) does not move with the window;
+  // - one clipped away by a box that clips its content (a long list in an overflow:auto box) shows only when that
+  //   box scrolls, and the box has no number to scroll by: only its part that the box shows counts;
+  // - one that a fixed layer covers wherever the window can put it (a consent wall over the whole page) is never
+  //   numbered (`reachable` leaves it out in view). What a fixed layer covers is the same at every scroll: the
+  //   layers are found by hit-testing a few points of the view (`COVER_PROBES`, its edges and middle lines, where
+  //   walls, headers, footers and side bars lie), and each element's points are tried where a Scroll could put
+  //   them, every CELL pixels. A fixed layer no probe hits (a small chat button) is not known; one that small
+  //   seldom covers every place an element can land. A hit-test takes up to a millisecond on a long page, so the
+  //   probes are few.
+  // A sticky layer moves until it sticks: it is taken as moving.
+  const CELL = 40;
+  const COVER_PROBES = [0.01, 0.25, 0.5, 0.75, 0.99];
+  const windowReach = () => {
+    const page = document.scrollingElement || document.documentElement;
+    const down = Math.max(0, page.scrollHeight - page.clientHeight - scrollY); // how far the window can still go
+    const up = scrollY;
+    const clipMemo = new Map();
+    let covers = null; // the fixed layers' rectangles, found once asked
+    // The fixed layer an element is in, or null: the chain of its offset parents (positioned ancestors: short)
+    // ends at a fixed element, not at the body. An SVG element has none: its nearest HTML element's is asked.
+    const pinned = (el) => {
+      let node = el;
+      while (node && node.offsetParent === undefined) node = node.parentElement;
+      if (!node) return null;
+      while (node.offsetParent) node = node.offsetParent;
+      const fixed = node !== document.body && node !== document.documentElement &&
+        getComputedStyle(node).position === "fixed";
+      return fixed ? node : null;
+    };
+    // The viewport rectangle a box shows its content in (null: it clips nothing, or the page does).
+    const ownClip = (node) => {
+      if (node === page || node === document.documentElement || node === document.body) return null;
+      const style = getComputedStyle(node);
+      if (style.overflowX === "visible" && style.overflowY === "visible") return null;
+      if (style.display === "contents" || style.display === "inline") return null; // no box of its own to clip by
+      const b = node.getBoundingClientRect();
+      return { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+    };
+    const meet = (a, b) => (!a ? b : !b ? a : {
+      left: Math.max(a.left, b.left), top: Math.max(a.top, b.top),
+      right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom),
+    });
+    // What clips an element's box: its ancestors' clips met, each ancestor's asked once a marking.
+    const clipOf = (el) => {
+      const chain = [];
+      let node = el.parentElement;
+      while (node && !clipMemo.has(node)) {
+        chain.push(node);
+        node = node.parentElement;
+      }
+      let clip = node ? clipMemo.get(node) : null;
+      for (let i = chain.length - 1; i >= 0; i--) {
+        clip = meet(clip, ownClip(chain[i]));
+        clipMemo.set(chain[i], clip);
+      }
+      return clip;
+    };
+    // The rectangles of the fixed layers the probes hit: what each probe hit, and the layer's whole box unless the
+    // layer lets pointers through (a dialog in a full-view wrapper with pointer-events: none covers only itself).
+    const fixedLayers = () => {
+      const seen = new Set();
+      for (const fx of COVER_PROBES) {
+        for (const fy of COVER_PROBES) {
+          const hit = document.elementFromPoint(innerWidth * fx, innerHeight * fy);
+          const layer = hit ? pinned(hit) : null;
+          if (!layer) continue;
+          seen.add(hit);
+          if (getComputedStyle(layer).pointerEvents !== "none") seen.add(layer);
+        }
+      }
+      return [...seen].map((el) => el.getBoundingClientRect());
+    };
+    const free = (x, y) => !covers.some((b) => x >= b.left && x < b.right && y >= b.top && y < b.bottom);
+    // Some point of the box (as `reachable` tries them) lands, at some scroll, where no fixed layer is.
+    const lands = (b) => {
+      const width = b.right - b.left;
+      const height = b.bottom - b.top;
+      const ys = [0.25, 0.5, 0.75].map((f) => b.top + height * f);
+      const low = Math.max(0, Math.min(...ys) - down);
+      const high = Math.min(innerHeight - 1, Math.max(...ys) + up);
+      if (low > high) return false;
+      covers = covers || fixedLayers();
+      if (!covers.length) return true;
+      const xs = [0.5, 0.25, 0.75].map((f) => Math.min(Math.max(b.left + width * f, 0), innerWidth - 1));
+      for (const x of xs) {
+        for (let y = low; y < high + CELL; y += CELL) {
+          if (free(x, Math.min(y, high))) return true;
+        }
+      }
+      return false;
+    };
+    const brings = (el, r) => {
+      if (r.bottom > 0 && r.top < innerHeight) return false; // beside the view: no Scroll moves it sideways
+      if (r.right <= 0 || r.left >= innerWidth || pinned(el)) return false;
+      const seen = clipped(r, clipOf(el));
+      return !!seen && seen.right > 0 && seen.left < innerWidth && lands(seen);
+    };
+    return { brings };
+  };
+
   let host = null;
   let layer = null;
   let marked = []; // the elements of the last mark(), in label order
@@ -184,10 +301,11 @@
 
   // Candidates in document order; one inside another marked element is left to the outer one (a span with
   // role=button inside a link is the link). Of the view only, also how many would be numbered above and below
-  // it (`beyond`: the elements a window Scroll brings into view, by the same rules; one beside the view, or in
-  // view but covered, is in neither).
+  // it (`beyond`: the elements a window Scroll brings into view and numbering would then number, `windowReach`;
+  // one beside the view, or in view but covered, is in neither).
   const candidates = (all, beyond = { above: 0, below: 0 }) => {
     const out = [];
+    const reach = all ? null : windowReach();
     let outside = null; // the last element counted beyond the view: what lies inside it is its own
     for (const el of document.querySelectorAll(INTERACTIVE)) {
       if (el.closest(HOST_TAG)) continue;
@@ -197,7 +315,7 @@
       if (!shown(el, r)) continue;
       if (!all && !inViewport(r)) {
         if (outside && outside.contains(el)) continue;
-        if (r.bottom <= 0 || r.top >= innerHeight) {
+        if (reach.brings(el, r)) {
           beyond[r.bottom <= 0 ? "above" : "below"] += 1;
           outside = el;
         }

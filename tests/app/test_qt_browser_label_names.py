@@ -10,7 +10,7 @@ import pytest
 
 from recordlens.annotator.agent.qt_browser import QtSiteBrowser
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
-from tests.core.labels_page import HOME, NAMES, labels_site
+from tests.core.labels_page import HOME, NAMES, PASSWORD_TEXTS, PASSWORDS, labels_site
 
 pytestmark = pytest.mark.app
 
@@ -25,3 +25,15 @@ def test_a_label_names_the_field_it_wraps_as_chromium_and_the_text_browser_do(qa
     assert [(e.role, e.name) for e in seen.elements] == NAMES
     assert [(e.role, e.name, e.text) for e in seen.elements] == [(e.role, e.name, e.text)
                                                                 for e in text.observe().elements]
+
+
+def test_a_password_s_value_is_in_no_name_or_text(qapp, tmp_path: Path) -> None:
+    """A password field's value inside another field's label was that field's name ("Word secret99"), and the
+    field's own text was its value: Chromium reads a bullet for each character, and so does set-of-mark now.
+    Hidden text in a label (visibility: hidden, aria-hidden) and a hidden label add nothing (NAMES)."""
+    with QtSiteBrowser(labels_site(tmp_path)) as browser:
+        browser.open(HOME)
+        seen = browser.observe()
+    assert [e.text for e in seen.elements if e.text.startswith("\u2022")] == list(PASSWORD_TEXTS)
+    assert not [secret for secret in PASSWORDS if secret in seen.text or any(
+        secret in e.name or secret in e.text for e in seen.elements)]

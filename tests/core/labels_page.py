@@ -22,14 +22,27 @@ PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>Labels</title>
 </label></p>
 <p><label>Pick <select name="m" multiple size="3"><option>One</option><option selected>Two</option></select></label></p>
 <p><label>Hidden <span hidden>secret</span> word <input name="h"></label></p>
+<p><label>Password <input type="password" name="pw" value="hunter2"></label></p>
+<p><label for="w">Word <input type="password" name="pw2" value="secret99"></label><input id="w" name="w"></p>
+<p><label>First <span style="visibility: hidden">x</span> name <input name="f"></label></p>
+<p><label>Amount <span aria-hidden="true">*</span><input name="a"></label></p>
+<p><label for="g" style="visibility: hidden">Ghost</label><input id="g" name="g"></p>
 </body></html>"""
+PASSWORDS = ("hunter2", "secret99")  # the password fields' values: in no name or text the agent is shown
 # The roles and names of its elements, in order, as Chromium's accessibility tree of this page (captured by
 # `recordlens site capture`) names them: a label names the field it wraps by its own text, without the field's
-# content (a list's options, a text area's text); another field inside it gives its value ("Qty lb"); hidden text
-# and inline markup add no words ("Col<b>our</b>" is "Colour"). The second list of "Qty" is labelled by nothing.
+# content (a list's options, a text area's text); another field inside it gives its value ("Qty lb"), a password
+# field a bullet for each character ("Word ••••••••"); hidden text (`hidden`, visibility: hidden, aria-hidden) and
+# inline markup add no words ("Col<b>our</b>" is "Colour"), and a hidden label names nothing. The second list of
+# "Qty" and the password field in "Word"'s label are labelled by nothing. The names from "Password" on were read
+# from Chromium's tree by DevTools' Accessibility.getFullAXTree, as the capture reads it.
 NAMES = [("combobox", "Colour"), ("textbox", "Name"), ("textbox", "Notes"), ("combobox", "Shade"),
          ("textbox", "Size cm"), ("combobox", "Colour two"), ("checkbox", "Remember me"), ("textbox", "Qty lb"),
-         ("combobox", ""), ("listbox", "Pick"), ("textbox", "Hidden word")]
+         ("combobox", ""), ("listbox", "Pick"), ("textbox", "Hidden word"), ("textbox", "Password"), ("textbox", ""),
+         ("textbox", "Word \u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022"), ("textbox", "First name"),
+         ("textbox", "Amount"), ("textbox", "")]
+# What a password field shows as its text: Chromium's bullets, one a character ("hunter2": seven).
+PASSWORD_TEXTS = ("\u2022" * 7, "\u2022" * 8)
 
 
 def labels_site(folder: Path) -> Site:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from recordlens.core.agent.loop import LOOP_RULES, describe_elements
+from recordlens.core.agent.loop import LOOP_RULES, AgentSettings, describe_elements, run_episode
+from recordlens.core.agent.model import Task
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
-from tests.core.labels_page import HOME, NAMES, labels_site
+from recordlens.core.llm.gemini import Answer
+from tests.core.labels_page import HOME, NAMES, PASSWORD_TEXTS, PASSWORDS, labels_site
 
 
 def test_a_label_names_the_field_it_wraps_without_the_fields_content(tmp_path: Path) -> None:
@@ -25,3 +27,39 @@ def test_a_label_names_the_field_it_wraps_without_the_fields_content(tmp_path: P
 
 def test_runs_record_the_rule() -> None:
     assert LOOP_RULES["omits_labelled_field_from_label"] is True
+
+
+class Answers:
+    """The model: answers at once, keeping the prompts it was given."""
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+
+    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer:
+        self.prompts.append(prompt)
+        return Answer(text="Action: ANSWER; done", usage={}, attempts=1, seconds=0.0, finish_reason="STOP")
+
+
+def test_a_password_s_value_is_in_no_name_text_or_prompt(tmp_path: Path) -> None:
+    """A password field's value inside another field's label became that field's name ("Word secret99"), and the
+    field's own text was its value: both went into the prompt sent to the model. Chromium reads a bullet for each
+    character, and so do both browsers now."""
+    browser = HtmlSiteBrowser(labels_site(tmp_path))
+    browser.open(HOME)
+    elements = browser.observe().elements
+    assert [e.text for e in elements if e.text.startswith("\u2022")] == list(PASSWORD_TEXTS)
+    model = Answers()
+    run_episode(Task(id="t", instruction="Sign in.", answer="done", start_url=HOME), browser, model,
+                AgentSettings(step_budget=1, send_screenshot=False))
+    assert "Word \u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022" in model.prompts[0]
+    assert not [secret for secret in PASSWORDS if secret in model.prompts[0] or any(
+        secret in e.name or secret in e.text for e in elements)]
+
+
+def test_hidden_text_in_a_label_adds_nothing(tmp_path: Path) -> None:
+    """As the markup tells it: `hidden`, an own style's visibility: hidden, aria-hidden; a hidden label names
+    nothing (Chromium: "First name", "Amount", "")."""
+    browser = HtmlSiteBrowser(labels_site(tmp_path))
+    browser.open(HOME)
+    names = [e.name for e in browser.observe().elements]
+    assert names[-3:] == ["First name", "Amount", ""]
