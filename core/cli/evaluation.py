@@ -35,7 +35,7 @@ from ..runs.in_sample import LEARNS_FROM_PAGES, InSample, in_sample, page_digest
 from ..runs.progress import progress
 from ..runs.run_files import STOPPED, other_pages_message, read_run_description
 from ..text_forms import cell, column_width
-from ..wording import shortened
+from ..wording import counted, shortened
 from . import project as project_cli
 from .engine_options import add_engine_arguments, engine_for
 from .extraction import add_llm_arguments, gemini_options
@@ -68,7 +68,6 @@ def cmd_score(args: argparse.Namespace) -> int:
     stored = project_cli.score_project_run(args, progress=bar)
     if stored is None and args.pred and seed_runs(args.pred) and not any(Path(args.pred).glob("*.json")):
         return _score_seeds(args, bar)
-    ceiling = _label_check(args) if args.ceiling else None
     if stored is not None:
         scores, warnings, failed = stored
         kept = without_pages(scores, failed)
@@ -79,6 +78,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         otherwise = pages_predicted_on_others(args.pred, args.pages, [p.page for p in kept.pages])
         if otherwise:
             warnings.append(other_pages_message(otherwise, "those in " + str(args.pages)))
+    # after the score, whose refusal of labels it cannot read says that no page is scored (the check would stop at the
+    # first such file with the reader's bare words)
+    ceiling = _label_check(args) if args.ceiling else None
     # a page recorded done whose file is gone counts too where the folder holds files of other pages (named
     # otherwise): deleted by hand all alike, they are said missing instead, extract bringing them back
     elsewhere = stored is None and bool(record_files(args.pred))
@@ -189,7 +191,8 @@ def _label_check(args: argparse.Namespace) -> CheckReport:
 
 
 def _ceiling_dict(report: CheckReport) -> dict[str, object]:
-    return {"f1": report.ceiling, "pages": {c.page: c.ceiling for c in report.pages}}
+    return {"f1": report.ceiling if report.pages else None,  # null: no page checked (not perfect labels)
+            "pages": {c.page: c.ceiling for c in report.pages}}
 
 
 def format_ceiling(report: CheckReport, f1: float, what: str = "this run's mean F1") -> str:
@@ -198,7 +201,7 @@ def format_ceiling(report: CheckReport, f1: float, what: str = "this run's mean 
     share = f" ({f1 / report.ceiling:.1%} of it)" if report.ceiling else ""
     below = [c for c in report.pages if c.ceiling < 1.0]
     return (f"ceiling of the labels (each distinct true record with text predicted once): mean F1 {report.ceiling:.4f} "
-            f"over {len(report.pages)} pages, {len(below)} of them below 1; {what} {f1:.4f}{share}")
+            f"over {counted(len(report.pages), 'page')}, {len(below)} of them below 1; {what} {f1:.4f}{share}")
 
 
 def format_failed(kept: DatasetScore, failed: dict[str, str], unreadable: Mapping[str, str] | None = None) -> str:

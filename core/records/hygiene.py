@@ -1,7 +1,10 @@
 """Label hygiene: what in a set of labelled pages makes their figures or their training signal unreliable.
 
 Contract. `check_page(page, records)` reports, for one page's true records:
-- `unresolved`: XPaths that name no element, or an element that holds no text (they expand to nothing);
+- `unresolved`: XPaths that name no element, or an element that holds no text (they expand to nothing), with
+  their records (`unresolved_in`, the first `LISTED` (record, XPath) pairs; `unresolved_records`), and apart from
+  them the records none of whose XPaths names any text (`naming_nothing`, `naming_nothing_count`), which lower
+  the ceiling where a record with one dead XPath beside live ones does not;
 - `empty`: records without any XPath (a record begun and never filled: only a prediction of nothing matches it);
 - `whole_page`: records holding `""`, `/` or `/html`, which the reference expands to every text entry of the page
   (as `score` warns of them);
@@ -18,12 +21,14 @@ Contract. `check_page(page, records)` reports, for one page's true records:
   sends the user here);
 the *ceiling* the labels allow an extractor that proposes no record twice (the F1 of predicting each distinct true
 record with text once, NEXT-EVAL's clean oracle; its matching lets a run that proposes a listed-twice record twice
-score above it), and the page's *policy*: whether its labels include records in page chrome (inside `header`, `nav`,
-`footer`, `aside` or a navigation role). `summarise`, over pages already checked, adds `policy_outliers`: the pages
-whose policy differs from the majority of the set (a page labelled as holding no record has none; with as many
-pages one way as the other there is no majority, and no page is unlike it). Nothing is
-changed; the report only states what it found, in words with `CheckReport.findings` (a line per page with a problem)
-and `CheckReport.summary`.
+score above it), and the page's *policy*: whether its labels include records in page chrome (`in_chrome`, the first
+`LISTED` of them): inside `nav`, `aside`, an element of role navigation, banner or contentinfo, or a `header` or
+`footer` of the page's own (one inside an article, section, main, nav or aside is that section's, as HTML's banner
+and contentinfo roles say; judged by tags alone). `summarise`, over pages already checked, adds `policy_outliers`:
+the pages whose policy differs from the majority of the set (a page labelled as holding no record has none; with as
+many pages one way as the other there is no majority, and no page is unlike it). Nothing is changed; the report
+only states what it found, in words with `CheckReport.findings` (a line per page with a problem) and
+`CheckReport.summary`.
 
 `recordlens labels check` (core/cli/labels.py) prints it for a dataset (`dataset_labels`) or a project;
 `recordlens score --ceiling` prints the ceiling beside a run's F1, and `recordlens import` the report of the
@@ -40,7 +45,7 @@ from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
 from ..page.dataset import load_page, not_a_folder, page_files, record_files, unfinished_dataset
-from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Page, within
+from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Element, Page, within
 from ..text_forms import unicode_form
 from ..wording import counted, listed, shown
 from .model import TextKeyIndex, load_records, matches_everything
@@ -48,8 +53,9 @@ from .score import PageScore, score_expanded
 
 # Bump when `check_page` finds something else in the same labels: checks a project remembers are then made anew.
 # 2: records without any XPath; 3: pages read as Chromium reads charsets and shadow roots; 4: whole-page records,
-# and pairs counted rather than all listed; 5: records that share an element (overlapping)
-CHECK_VERSION = 5
+# and pairs counted rather than all listed; 5: records that share an element (overlapping); 6: an article's own
+# header or footer is not page chrome, and XPaths naming nothing and records in chrome are tied to their records
+CHECK_VERSION = 6
 
 # Of a page's pairs of records (twice, nested) and groups of records alike, the first this many are listed and the
 # rest counted; of a group, its first this many records.
@@ -82,6 +88,14 @@ class PageCheck:
     nested_records: int = 0  # records inside at least one other
     overlapping: list[tuple[int, int]] = field(default_factory=list)  # the first LISTED pairs sharing an element
     overlapping_pairs: int = 0  # every pair of records that share some text, neither holding the other
+    # Of `unresolved`, the first LISTED (record, XPath) pairs, so a finding can be traced to its record
+    unresolved_in: list[tuple[int, str]] = field(default_factory=list)
+    unresolved_records: int = 0  # records with an XPath that expands to no text
+    # Records with XPaths none of which expands to any text (they lower the ceiling; a record with one dead XPath
+    # beside live ones does not): the first LISTED, and how many
+    naming_nothing: list[int] = field(default_factory=list)
+    naming_nothing_count: int = 0
+    in_chrome: list[int] = field(default_factory=list)  # the first LISTED of the `chrome_records` records
 
     @property
     def includes_chrome(self) -> bool:
@@ -102,7 +116,10 @@ class PageCheck:
                    [RecordGroup(int(g["size"]), [int(n) for n in g["records"]]) for g in data.get("twice_groups", [])],
                    int(data.get("twice_group_count", 0)), int(data.get("nested_pairs", len(data["nested"]))),
                    int(data.get("nested_records", 0)), [(int(a), int(b)) for a, b in data.get("overlapping", [])],
-                   int(data.get("overlapping_pairs", 0)))
+                   int(data.get("overlapping_pairs", 0)),
+                   [(int(n), str(x)) for n, x in data.get("unresolved_in", [])],
+                   int(data.get("unresolved_records", 0)), [int(n) for n in data.get("naming_nothing", [])],
+                   int(data.get("naming_nothing_count", 0)), [int(n) for n in data.get("in_chrome", [])])
 
 
 @dataclass
@@ -118,7 +135,8 @@ class CheckReport:
 
     @property
     def ceiling(self) -> float:
-        """The mean per-page F1 the labels allow (NEXT-EVAL's metric, each distinct true record with text once)."""
+        """The mean per-page F1 the labels allow (NEXT-EVAL's metric, each distinct true record with text once);
+        1.0 over no page, which `summary` and `as_dict` do not show as a figure (it would read as perfect labels)."""
         return sum(p.ceiling for p in self.pages) / len(self.pages) if self.pages else 1.0
 
     @property
@@ -130,7 +148,8 @@ class CheckReport:
     def as_dict(self) -> dict[str, object]:
         return {"pages": [asdict(p) | {"includes_chrome": p.includes_chrome} for p in self.pages],
                 "majority_includes_chrome": self.majority_includes_chrome, "policy_outliers": self.policy_outliers,
-                "ceiling": self.ceiling}
+                # null over no page, as `summary` says "no page checked"; `voters` 0: no page holds records
+                "ceiling": self.ceiling if self.pages else None, "voters": self.voters}
 
     def findings(self) -> list[str]:
         """A line per page with a label problem or a policy unlike the majority's: `page N: what was found`."""
@@ -140,9 +159,7 @@ class CheckReport:
                 continue
             parts = []
             if c.unresolved:
-                # "nothing" would read as no element; an element without text is as empty to the score
-                parts.append(f"{len(c.unresolved)} XPath(s) name no element or one without text (first: "
-                             f"{shown(c.unresolved[0])})")
+                parts.append(_unresolved_words(c))
             if c.empty:
                 parts.append(f"{len(c.empty)} record(s) without any XPath (first: record {c.empty[0]})")
             if c.whole_page:  # in the words `score` warns of them with
@@ -159,8 +176,8 @@ class CheckReport:
                 parts.append(f"{c.overlapping_pairs} pair(s) of records share an element, neither holding the other "
                              f"(first: records {first[0]} and {first[1]})")
             if c.page in self.policy_outliers:
-                parts.append(("labels page chrome (navigation, header, footer, aside)" if c.includes_chrome
-                              else "labels no page chrome") + ", unlike most pages")
+                parts.append("labels page chrome (navigation, header, footer, aside), unlike most pages: "
+                             + _chrome_records(c) if c.includes_chrome else "labels no page chrome, unlike most pages")
             lines.append(f"page {c.page}: " + "; ".join(parts))
         return lines
 
@@ -178,6 +195,29 @@ class CheckReport:
                       "page chrome)")
         return (f"{counted(len(self.pages), 'page')}: {len(self.flagged)} with label problems{policy}; proposing "
                 f"each distinct true record with text once scores a mean F1 of {self.ceiling:.4f}")
+
+
+def _unresolved_words(check: PageCheck) -> str:
+    """The XPaths that expand to no text and their records, those that name nothing at all (which lower the
+    ceiling: only an empty prediction matches them) said apart from those with a dead XPath beside live ones:
+    `7 XPath(s) name no element or one without text (first: X), in 6 records (5, 10, 63, ...); 5 of them name
+    nothing at all (5, 63, ...)`."""
+    # "nothing" would read as no element; an element without text is as empty to the score
+    said = f"{len(check.unresolved)} XPath(s) name no element or one without text (first: {shown(check.unresolved[0])})"
+    if check.unresolved_records:  # a check remembered before records were counted has none
+        numbers = [str(n) for n in dict.fromkeys(n for n, _ in check.unresolved_in)]
+        said += f", in {counted(check.unresolved_records, 'record')} ({listed(numbers)})"
+        if check.naming_nothing_count:
+            verb = "names" if check.naming_nothing_count == 1 else "name"
+            said += (f"; {check.naming_nothing_count:,} of them {verb} nothing at all ("
+                     f"{listed([str(n) for n in check.naming_nothing])})")
+    return said
+
+
+def _chrome_records(check: PageCheck) -> str:
+    """`42 of 75 records (1, 2, 3, 4, 5, ...)`: the records in page chrome, by number."""
+    return (f"{check.chrome_records:,} of {counted(check.records, 'record')}"
+            + (f" ({listed([str(n) for n in check.in_chrome])})" if check.in_chrome else ""))
 
 
 def _groups_of_many(check: PageCheck) -> str:
@@ -208,12 +248,28 @@ def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageC
             reading = read[written] = _read(record, page, keys, texts)
         if reading.whole_page:
             result.whole_page.append(number)
-        result.unresolved += reading.unresolved
-        result.chrome_records += reading.in_chrome
+        _count_unresolved(result, number, reading)
+        if reading.in_chrome:
+            result.chrome_records += 1
+            if len(result.in_chrome) < LISTED:
+                result.in_chrome.append(number)
         expanded.append(reading.keys)
     result.ceiling = ceiling_score(expanded).f1
     _find_alike(result, expanded)
     return result
+
+
+def _count_unresolved(result: PageCheck, number: int, reading: _Reading) -> None:
+    """Add record `number`'s XPaths that expand to no text, tied to it."""
+    if not reading.unresolved:
+        return
+    result.unresolved += reading.unresolved
+    result.unresolved_records += 1
+    result.unresolved_in += [(number, x) for x in reading.unresolved[:LISTED - len(result.unresolved_in)]]
+    if not reading.keys:  # every XPath of it dead: a record that names nothing at all
+        result.naming_nothing_count += 1
+        if len(result.naming_nothing) < LISTED:
+            result.naming_nothing.append(number)
 
 
 @dataclass(frozen=True)
@@ -234,10 +290,29 @@ def _read(record: Sequence[str], page: Page, keys: TextKeyIndex,
     # "/", say, that no element lookup would accept).
     unresolved = xpaths_without_text(record, keys)
     elements = [page.resolve(x) for x in record]
-    in_chrome = any(e is not None and within(e, CHROME_TAGS, LANDMARK_ROLES) for e in elements)
+    in_chrome = any(e is not None and in_page_chrome(e) for e in elements)
     expanded = keys.expand(record)
     return _Reading(texts.setdefault(expanded, expanded), unresolved, in_chrome,
                     any(matches_everything(x) for x in record))
+
+
+# HTML's sectioning content and `main`: a header or footer inside one of them is that section's (an article's title
+# block), not the page's banner or contentinfo, as HTML's implicit ARIA roles say
+_SECTIONING = frozenset({"article", "aside", "main", "nav", "section"})
+_PAGE_WIDE_ONLY = frozenset({"header", "footer"})
+
+
+def in_page_chrome(element: Element) -> bool:
+    """True when `element` lies in page chrome: inside a `nav` or `aside` or an element of a chrome landmark role,
+    or inside a `header` or `footer` that belongs to the page (not to an article, section, main, nav or aside)."""
+    node: Element | None = element
+    while node is not None:
+        if (node.attrs.get("role") or "") in LANDMARK_ROLES:
+            return True
+        if node.tag in CHROME_TAGS and (node.tag not in _PAGE_WIDE_ONLY or not within(node.parent, _SECTIONING)):
+            return True
+        node = node.parent
+    return False
 
 
 def xpaths_without_text(record: Sequence[str], keys: TextKeyIndex) -> tuple[str, ...]:
@@ -267,21 +342,20 @@ def _find_alike(result: PageCheck, expanded: Sequence[frozenset[str]]) -> None:
         after = place[keyset] = place[keyset] + 1
         result.twice += [(i + 1, j + 1) for j in members[keyset][after:after + LISTED - len(result.twice)]]
 
-    outer = _Containment(list(members))
+    outer = _Containment(list(members), [len(group) for group in members.values()])
     nesting: set[frozenset[str]] = set()  # the texts that lie inside another record's
     overlapping: set[frozenset[str]] = set()  # the texts that share some text with another, neither holding it
-    order = {keyset: n for n, keyset in enumerate(members)}
-    for keyset, group in members.items():
-        holding, sharing = outer.around(keyset)  # one look at the index for both
-        outside = sum(len(members[t]) for t in holding)
-        result.nested_pairs += len(group) * outside
+    shared_pairs = 0  # every pair counted from both of its records
+    for keyset, outside, sharing in outer.weights():
+        group = len(members[keyset])
+        result.nested_pairs += group * outside
         if outside:
-            result.nested_records += len(group)
+            result.nested_records += group
             nesting.add(keyset)
-        # each pair once: counted from the text given first
-        result.overlapping_pairs += len(group) * sum(len(members[t]) for t in sharing if order[t] > order[keyset])
+        shared_pairs += group * sharing
         if sharing:
             overlapping.add(keyset)
+    result.overlapping_pairs = shared_pairs // 2
     inside: dict[frozenset[str], list[list[int]]] = {}  # a text listed -> the groups of the records it lies inside
     for i, keyset in enumerate(expanded):
         if len(result.nested) == LISTED:
@@ -309,38 +383,132 @@ def _list_overlapping(result: PageCheck, expanded: Sequence[frozenset[str]], mem
 
 
 class _Containment:
-    """Which of a page's distinct record texts hold another wholly, through an index of their keys."""
+    """Which of a page's distinct record texts hold another wholly, or share some of it, through an index of keys.
 
-    def __init__(self, texts: Sequence[frozenset[str]]) -> None:
-        self._owners: dict[str, list[frozenset[str]]] = {}
-        for keyset in texts:
+    Keys held by the same texts are indexed as one (a class), weighed by how many they are: many records that each
+    list one large shared element (a list of 119 texts) are walked once per element, not once per text of it.
+    And texts that hold keys of their own (no other text holds them) and the same shared classes are walked as one
+    unit: none of them lies inside another text, each shares some text with every other of them (if they hold a
+    shared class at all), and they stand alike towards every other text, so 3,000 records that list one shared
+    element and a leaf of their own are one walk, not 3,000 of 3,000 texts each (which made the check take minutes).
+    Texts without keys of their own (a record that is also part of another) are walked one by one, as before."""
+
+    def __init__(self, texts: Sequence[frozenset[str]], weights: Sequence[int] | None = None) -> None:
+        """`weights`: each text's number of records (1 each by default), which `weights()` counts pairs of."""
+        self._texts = list(texts)
+        self._weights = list(weights) if weights is not None else [1] * len(self._texts)
+        self._number = {keyset: n for n, keyset in enumerate(self._texts)}
+        holders: dict[str, list[int]] = {}
+        for n, keyset in enumerate(self._texts):
             for key in keyset:
-                self._owners.setdefault(key, []).append(keyset)
+                holders.setdefault(key, []).append(n)
+        classes: dict[tuple[int, ...], int] = {}  # the texts holding a key -> the class of keys they hold alike
+        self._size: list[int] = []  # class -> its number of keys
+        for owners in holders.values():
+            cls = classes.setdefault(tuple(owners), len(classes))
+            if cls == len(self._size):
+                self._size.append(0)
+            self._size[cls] += 1
+        owners_of = list(classes)  # class -> the texts holding it
+        self._units, self._twins, self._unit_of = self._made_units(owners_of)
+        # each class held by two texts or more -> the units holding it, once each
+        self._unit_owners = {cls: list(dict.fromkeys(self._unit_of[n] for n in owners))
+                             for cls, owners in enumerate(owners_of) if len(owners) > 1}
+        self._unit_weight = [sum(self._weights[n] for n in unit) for unit in self._units]
+
+    def _made_units(self, owners_of: Sequence[tuple[int, ...]]
+                    ) -> tuple[list[list[int]], list[bool], list[int]]:
+        """The texts grouped into units: those with keys of their own by the shared classes they hold (`twins`), each
+        other text alone; each unit's texts, whether it is of twins, and each text's unit."""
+        own = [False] * len(self._texts)
+        self._public: list[list[int]] = [[] for _ in self._texts]  # text -> the classes it shares with others
+        for cls, owners in enumerate(owners_of):
+            if len(owners) == 1:
+                own[owners[0]] = True
+            else:
+                for n in owners:
+                    self._public[n].append(cls)
+        units: list[list[int]] = []
+        twins: list[bool] = []
+        by_shared: dict[tuple[int, ...], int] = {}
+        unit_of = [0] * len(self._texts)
+        for n in range(len(self._texts)):
+            u = by_shared.get(tuple(self._public[n]), -1) if own[n] else -1
+            if u < 0:
+                u = len(units)
+                units.append([])
+                twins.append(own[n])
+                if own[n]:
+                    by_shared[tuple(self._public[n])] = u
+            units[u].append(n)
+            unit_of[n] = u
+        return units, twins, unit_of
+
+    def _shared(self, u: int) -> dict[int, int]:
+        """Each unit that shares a class with unit `u` (itself too, when it shares any), and how many keys each of
+        its texts shares with each text of `u` (the same for all of them)."""
+        shared: dict[int, int] = {}
+        for cls in self._public[self._units[u][0]]:
+            size = self._size[cls]
+            for v in self._unit_owners[cls]:
+                shared[v] = shared.get(v, 0) + size
+        return shared
+
+    def weights(self) -> Iterator[tuple[frozenset[str], int, int]]:
+        """Each text, the records (weights) of the texts that hold it and more, and of those that share some of it
+        while neither holds the other: pairs counted without listing them."""
+        lengths = [len(keyset) for keyset in self._texts]
+        for u, unit in enumerate(self._units):
+            shared = self._shared(u)
+            if self._twins[u]:  # none holds another; each shares with the other twins (when they share a class)
+                sharing = sum(self._unit_weight[v] if self._twins[v] else self._weights[self._units[v][0]]
+                              for v, common in shared.items()
+                              if self._twins[v] or common < lengths[self._units[v][0]])
+                for n in unit:
+                    yield self._texts[n], 0, sharing - (self._weights[n] if u in shared else 0)
+                continue
+            n = unit[0]
+            holding = sharing = 0
+            for v, common in shared.items():
+                if v == u:
+                    continue
+                if self._twins[v]:  # each holds keys of its own: it holds n, or shares with it
+                    if common == lengths[n]:
+                        holding += self._unit_weight[v]
+                    else:
+                        sharing += self._unit_weight[v]
+                    continue
+                m = self._units[v][0]
+                if common == lengths[n] < lengths[m]:
+                    holding += self._weights[m]
+                elif common < lengths[n] and common < lengths[m]:
+                    sharing += self._weights[m]
+            yield self._texts[n], holding, sharing
 
     def supersets(self, keyset: frozenset[str]) -> list[frozenset[str]]:
         """The texts that hold every key of `keyset` and more, in the order they were given."""
         return self.around(keyset)[0]
 
     def around(self, keyset: frozenset[str]) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
-        """The texts that hold `keyset` (every key of it and more), and those that share some key with it while
-        neither holds the other, each in the order they were given."""
-        shared = self._shared(keyset)
-        return ([other for other, n in shared.items() if n == len(keyset) < len(other)],
-                [other for other, n in shared.items() if n < len(keyset) and n < len(other)])
-
-    def _shared(self, keyset: frozenset[str]) -> dict[frozenset[str], int]:
-        """Each text that shares a key with `keyset` (itself too), and how many keys it shares."""
-        shared: dict[frozenset[str], int] = {}
-        for key in keyset:
-            for other in self._owners[key]:
-                shared[other] = shared.get(other, 0) + 1
-        return shared
+        """The texts that hold `keyset` (one of the texts: every key of it and more), and those that share some key
+        with it while neither holds the other, each in the order they were given."""
+        n = self._number[keyset]
+        common_with: dict[int, int] = {}
+        for v, common in self._shared(self._unit_of[n]).items():
+            for m in self._units[v]:
+                common_with[m] = common
+        texts, length = self._texts, len(keyset)
+        shared = sorted(common_with.items())
+        return ([texts[m] for m, common in shared if common == length < len(texts[m])],
+                [texts[m] for m, common in shared if m != n and common < length and common < len(texts[m])])
 
 
 def ceiling_score(truth: Sequence[frozenset[str]], name: str = "") -> PageScore:
     """The score of predicting each distinct non-empty expanded true record once (NEXT-EVAL's "clean oracle"): the
     labels' ceiling for an extractor that proposes no record twice and no record without text. A true record that
-    names nothing can be matched only by an empty prediction, which is a hallucination, so it lowers the ceiling."""
+    names nothing can be matched only by an empty prediction, which is a hallucination, so it lowers the ceiling.
+    Each prediction has its copy among the true records, so `score_expanded` scores it without a cost matrix
+    (`identical_matching`): P = 1, R = D/N for D distinct texts among N true records."""
     return score_expanded([record for record in dict.fromkeys(truth) if record], truth, name)
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from .. import atomic
 from ..errors import DatasetError
 from ..file_kinds import not_a_file
-from ..wording import json_problem
+from ..wording import json_problem, listed
 
 Record = list[str]
 RecordList = list[Record]
@@ -113,19 +113,29 @@ def parse_records(data: object, *, name: str = "records") -> RecordsFile:
     A lone string record is accepted as a one-XPath record and a flat list of strings as one XPath per
     record (both are common in model answers), with a warning; anything else is a DatasetError.
     """
-    warnings: list[str] = []
     if not isinstance(data, list):
         raise DatasetError(f"{name}: expected a list of records, found {type(data).__name__}")
     records: RecordList = []
+    strings: list[int] = []  # the records written as a lone string, 1-based
     for i, item in enumerate(data):
         if isinstance(item, str):
-            warnings.append(f"{name}: record {i + 1} is a string, read as a one-XPath record")
+            strings.append(i + 1)
             records.append([item])
         elif isinstance(item, list) and all(isinstance(x, str) for x in item):
             records.append(list(item))
         else:
             raise DatasetError(f"{name}: record {i + 1} is not a list of XPath strings: {str(item)[:80]}")
-    return RecordsFile(records, tuple(warnings))
+    return RecordsFile(records, _strings_said(name, strings))
+
+
+def _strings_said(name: str, strings: Sequence[int]) -> tuple[str, ...]:
+    """One warning for a file's records written as strings, however many (a model's flat list of thousands of
+    strings would otherwise fill the screen with a line each)."""
+    if not strings:
+        return ()
+    said = f"{name}: record {strings[0]} is a string, read as a one-XPath record"
+    return (said if len(strings) == 1
+            else f"{said}, and so are {len(strings) - 1:,} more (records {listed([str(n) for n in strings[1:]])})",)
 
 
 def load_records(path: str | Path) -> RecordsFile:

@@ -653,6 +653,8 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
             reason = str(error).removeprefix(f"{source.truth}: ")
             report.problems.append(ImportProblem(source.truth, f"{reason}; page {source.name} not imported"))
             return
+    if labelled:  # said once its labels are read: a page whose labels cannot be is not imported at all
+        _say_same_bytes_as(project, source, data, report)
     # The stored suffix tells the browser (and the next read) how to open the file: what the reader found, not a
     # guess from the first byte (HTML may start with a UTF-16 byte order mark, or with text).
     suffix = snapshot.suffix
@@ -661,7 +663,7 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
         # Looked at again inside the transaction: another import of the same pages, running at the same time,
         # may have added it since (the same page is then unchanged, not a failure)
         if _in_the_project_already(project, source, data, report) or _same_page_named_otherwise(
-                project, source, data, report, labelled=labelled, said=True):
+                project, source, data, report, labelled=labelled):
             return
         project.add_page(source.name, digest, suffix, len(data), url=snapshot.url, title=snapshot.title,
                          charset=snapshot.charset, source=_source_text(source), warnings=snapshot.warnings,
@@ -716,23 +718,31 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
 
 
 def _same_page_named_otherwise(project: Project, source: PageSource, data: bytes, report: ImportReport, *,
-                               labelled: bool, said: bool = False) -> bool:
+                               labelled: bool) -> bool:
     """Whether the file is not imported because the project holds its bytes as a page of another name (a copy or
     a link of a page imported already), said naming both; a `labelled` page (one with labels of its own) is
-    imported even so, and the page of the same bytes named (unless `said` already)."""
-    row = project.one("SELECT name FROM pages WHERE snapshot = ? ORDER BY id LIMIT 1", (content_hash(data),))
-    if row is None:
-        return False
-    page = str(row[0])
-    if labelled:
-        if not said:
-            labels = f" ({source.truth})" if source.truth is not None else ""
-            report.warnings.append(f"page {source.name}: the same bytes as page {page}, already in the project; "
-                                   f"imported as a page of its own, for the labels that came with it{labels}")
+    imported even so (`_say_same_bytes_as` names the page of the same bytes, once its labels are read)."""
+    page = _page_of_the_same_bytes(project, data)
+    if page is None or labelled:
         return False
     report.same_as.append(f"{source.path}: the same page (the same bytes) as page {page}, already in the project; "
                           f"not imported again as page {source.name}")
     return True
+
+
+def _page_of_the_same_bytes(project: Project, data: bytes) -> str | None:
+    """The first page of the project whose saved copy holds `data`, if any."""
+    row = project.one("SELECT name FROM pages WHERE snapshot = ? ORDER BY id LIMIT 1", (content_hash(data),))
+    return None if row is None else str(row[0])
+
+
+def _say_same_bytes_as(project: Project, source: PageSource, data: bytes, report: ImportReport) -> None:
+    """Warn that a labelled page about to be imported has the bytes of a page of another name in the project."""
+    page = _page_of_the_same_bytes(project, data)
+    if page is not None:
+        labels = f" ({source.truth})" if source.truth is not None else ""
+        report.warnings.append(f"page {source.name}: the same bytes as page {page}, already in the project; "
+                               f"imported as a page of its own, for the labels that came with it{labels}")
 
 
 def _source_text(source: PageSource) -> str:

@@ -405,8 +405,9 @@ def test_the_import_report_states_the_label_hygiene_of_the_imported_pages(tmp_pa
     capsys.readouterr()
     assert run_cli(["import", str(data), "--project", str(project_dir), "-q"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == ("labels: page 2: 1 XPath(s) name no element or one without text (first: /body[1]/div[4]); "
-                      "1 pair(s) of records cover the same text (first: records (1, 3))")
+    assert out[0] == ("labels: page 2: 1 XPath(s) name no element or one without text (first: /body[1]/div[4]), in 1 "
+                      "record (4); 1 of them names nothing at all (4); 1 pair(s) of records cover the same text "
+                      "(first: records (1, 3))")
     ceiling = (1 + 2 * (2 / 4) / (1 + 2 / 4)) / 2  # page 2: 2 distinct records with text, 4 listed
     assert out[1] == ("label check of the pages imported with labels: 2 pages: 1 with label problems, 0 whose "
                       "policy differs from the majority (majority does not label page chrome); proposing each "
@@ -438,7 +439,8 @@ def test_an_imported_page_s_label_policy_is_judged_against_the_project_s_pages(t
     assert run_cli(["import", str(second), "--project", str(project_dir), "-q"]) == 0
     out = capsys.readouterr().out.splitlines()
     # Alone, page 4 would be its own majority; against the project's four pages it is the one unlike them.
-    assert "labels: page 4: labels page chrome (navigation, header, footer, aside), unlike most pages" in out
+    assert ("labels: page 4: labels page chrome (navigation, header, footer, aside), unlike most pages: 1 of 2 "
+            "records (1)") in out
     summary = next(line for line in out if line.startswith("label check"))
     assert summary.startswith("label check of the pages imported with labels, policy against the project's 4 "
                               "pages with labels: 1 page: 0 with label problems, 1 whose policy differs")
