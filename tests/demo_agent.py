@@ -1,5 +1,6 @@
 """The demo agent benchmark the project ships (its site, tasks and reference trajectories), a fake model that
-walks it, and `agent run` on it against that model: what the agent run tests share."""
+walks it, and `agent run` on it against that model: what the agent run tests share. Also a model that answers at
+once and keeps the prompts it was given (`PromptsKept`), for tests of what an agent is shown."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from recordlens.core.agent.actions import format_action
 from recordlens.core.agent.demo.tasks import DEMO_TASKS
 from recordlens.core.agent.model import Trajectory
 from recordlens.core.cli.command import main
+from recordlens.core.llm.gemini import Answer
 from recordlens.core.resource_files import resource_path
 from tests.fake_gemini import FakeGemini, answer_with
 
@@ -61,3 +63,14 @@ def agent_run_of_two_tasks(project: Path, tasks: Path) -> int:
         return main(["agent", "run", "--project", str(project), "--site", str(SITE_DIR), "--tasks", str(tasks),
                      "--task", "lookup-1", "--task", "rules-1", "--runs", "1", "--browser", "text", "--base-url",
                      server.url])
+
+
+class PromptsKept:
+    """The model: answers at once, keeping the prompts it was given."""
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+
+    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer:
+        self.prompts.append(prompt)
+        return Answer(text="Action: ANSWER; done", usage={}, attempts=1, seconds=0.0, finish_reason="STOP")

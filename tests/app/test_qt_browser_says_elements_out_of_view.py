@@ -14,8 +14,8 @@ from recordlens.core.agent.actions import Step
 from recordlens.core.agent.loop import AgentSettings, run_episode
 from recordlens.core.agent.model import Observation, Task
 from recordlens.core.agent.sites import build_site
-from recordlens.core.llm.gemini import Answer
 from recordlens.core.page.mhtml_writer import write_mhtml
+from tests.demo_agent import PromptsKept
 
 pytestmark = pytest.mark.app
 
@@ -24,17 +24,6 @@ BLOCK = '<p style="height: 1500px">Text</p>'
 PAGE = f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>Long</title></head><body>
 <a href="/">Top</a>{BLOCK}<a href="/">Middle</a>{BLOCK}<a href="/">Back home</a> <button>Foot</button>
 </body></html>"""
-
-
-class Answers:
-    """The model: answers at once, keeping the prompts it was given."""
-
-    def __init__(self) -> None:
-        self.prompts: list[str] = []
-
-    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer:
-        self.prompts.append(prompt)
-        return Answer(text="Action: ANSWER; done", usage={}, attempts=1, seconds=0.0, finish_reason="STOP")
 
 
 def long_site(folder: Path):
@@ -56,7 +45,7 @@ def test_the_view_says_how_many_elements_lie_above_and_below_it(qapp, tmp_path: 
         assert [e.name for e in foot.elements] == ["Back home", "Foot"]
         assert foot.elements_out_of_view == (2, 0)
 
-        model = Answers()
+        model = PromptsKept()
         run_episode(Task(id="t", instruction="Go home.", answer="done", start_url=LONG), browser, model,
                     AgentSettings(step_budget=1, send_screenshot=False))
         assert ("Numbered elements in view (number, role, text):\n[1] link: Top\n"

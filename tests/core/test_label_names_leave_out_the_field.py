@@ -11,8 +11,8 @@ from pathlib import Path
 from recordlens.core.agent.loop import LOOP_RULES, AgentSettings, describe_elements, run_episode
 from recordlens.core.agent.model import Task
 from recordlens.core.agent.text_browser import HtmlSiteBrowser
-from recordlens.core.llm.gemini import Answer
 from tests.core.labels_page import HOME, NAMES, PASSWORD_TEXTS, PASSWORDS, labels_site
+from tests.demo_agent import PromptsKept
 
 
 def test_a_label_names_the_field_it_wraps_without_the_fields_content(tmp_path: Path) -> None:
@@ -29,17 +29,6 @@ def test_runs_record_the_rule() -> None:
     assert LOOP_RULES["omits_labelled_field_from_label"] is True
 
 
-class Answers:
-    """The model: answers at once, keeping the prompts it was given."""
-
-    def __init__(self) -> None:
-        self.prompts: list[str] = []
-
-    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer:
-        self.prompts.append(prompt)
-        return Answer(text="Action: ANSWER; done", usage={}, attempts=1, seconds=0.0, finish_reason="STOP")
-
-
 def test_a_password_s_value_is_in_no_name_text_or_prompt(tmp_path: Path) -> None:
     """A password field's value inside another field's label became that field's name ("Word secret99"), and the
     field's own text was its value: both went into the prompt sent to the model. Chromium reads a bullet for each
@@ -48,7 +37,7 @@ def test_a_password_s_value_is_in_no_name_text_or_prompt(tmp_path: Path) -> None
     browser.open(HOME)
     elements = browser.observe().elements
     assert [e.text for e in elements if e.text.startswith("\u2022")] == list(PASSWORD_TEXTS)
-    model = Answers()
+    model = PromptsKept()
     run_episode(Task(id="t", instruction="Sign in.", answer="done", start_url=HOME), browser, model,
                 AgentSettings(step_budget=1, send_screenshot=False))
     assert "Word \u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022" in model.prompts[0]
