@@ -142,13 +142,18 @@ def _folder_to_install(tmp_path: Path, name: str) -> Path:
     return folder
 
 
+def _install(tmp_path: Path, folder: Path, data: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """install-desktop-entry.sh run from `folder`, writing into `data` (tmp_path/share unless given)."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_DATA_HOME": str(data or tmp_path / "share")}
+    return subprocess.run(["sh", str(folder / "install-desktop-entry.sh")], capture_output=True, text=True,
+                          errors="surrogateescape", env=env)
+
+
 def _installed_exec(tmp_path: Path, folder: Path) -> str:
     """The Exec value install-desktop-entry.sh writes from `folder`, as written."""
-    data = tmp_path / "share"
-    done = subprocess.run(["sh", str(folder / "install-desktop-entry.sh")], capture_output=True, text=True,
-                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_DATA_HOME": str(data)})
+    done = _install(tmp_path, folder)
     assert done.returncode == 0, done.stderr
-    lines = (data / "applications" / "recordlens.desktop").read_text(encoding="utf-8").splitlines()
+    lines = (tmp_path / "share" / "applications" / "recordlens.desktop").read_text(encoding="utf-8").splitlines()
     return next(line.removeprefix("Exec=") for line in lines if line.startswith("Exec="))
 
 
@@ -198,7 +203,27 @@ def test_a_folder_whose_path_holds_a_percent_sign_is_run_through_a_link(tmp_path
     assert not Path(program).is_symlink()
 
 
-@pytest.mark.parametrize("name", ['Apps 100%', 'Apps "new" `x` $HOME \\ 5 & | y'])
+NOT_UTF8 = os.fsdecode(b"latin\xe9")  # a folder named in Latin-1; GLib drops an Exec that is not UTF-8
+
+
+def test_a_folder_whose_path_is_not_utf8_is_run_through_a_link(tmp_path: Path) -> None:
+    folder = _folder_to_install(tmp_path, NOT_UTF8)
+    program, field = exec_arguments(_installed_exec(tmp_path, folder))
+    assert program.isprintable() and field == "%f"  # read back as UTF-8: the path written is valid
+    assert Path(program).is_symlink() and Path(program).resolve() == (folder / "recordlens-annotator").resolve()
+
+
+@pytest.mark.parametrize("data", ["share 5%", os.fsdecode(b"share \xe9")])
+def test_no_entry_is_added_when_neither_the_folder_nor_the_link_can_be_launched(tmp_path: Path, data: str) -> None:
+    """XDG_DATA_HOME, where the stand-in link goes, as unlaunchable as the folder: refused, saying what to do."""
+    folder = _folder_to_install(tmp_path, "Apps 100%")
+    done = _install(tmp_path, folder, tmp_path / data)
+    assert done.returncode != 0 and "added" not in done.stdout
+    assert "XDG_DATA_HOME" in done.stderr and "move this folder" in done.stderr
+    assert not (tmp_path / data / "applications" / "recordlens.desktop").exists()
+
+
+@pytest.mark.parametrize("name", ['Apps 100%', 'Apps "new" `x` $HOME \\ 5 & | y', NOT_UTF8])
 def test_the_desktop_launcher_starts_the_program_from_any_folder(tmp_path: Path, name: str) -> None:
     gio = shutil.which("gio")  # GLib's launcher, as GNOME's menu launches; not a required package
     if gio is None:
