@@ -1,24 +1,28 @@
 """A Qt-free `Browser` over a snapshot site, for tests, the demo's reference trajectories and text-only runs.
 
-It "renders" core's DOM of each saved page: the numbered elements are the links, buttons and form fields in
-document order (numbered from 1; a disabled control is not one), with their text, role and accessible name; there
-is no layout, so no box and no real screenshot (a blank PNG stands in). An element with `hidden` (or kept hidden
-by the capture, hidden_fields.py) is not on show: neither it nor what it holds is numbered or in the page's text.
-A field's text is its value, else its placeholder; a select's, its chosen option's. A click on a link opens the
-saved page for its URL (against the page's `<base>`) or the "not in this snapshot" page; a link to a place on the
-page on show, or to a script, stays. Typing into a field fills it and presses Enter, which submits its form as
-Chromium does; a submit button submits it, a reset button resets it, a checkbox or radio button is checked by a
-click (forms.py says what a form holds and sends, form_validity.py when it is not sent). Typing into an element
-that is no text field (a link, a button, a list box) is refused (`NotATextFieldError`), as the Qt browser refuses
-it.
+It "renders" core's DOM of each saved page: the numbered elements are the links, buttons and form fields in document
+order (numbered from 1; a disabled control is not one), with their text, role and accessible name; there is no
+layout, so no box and no real screenshot (a blank PNG stands in). An element with `hidden` (or kept hidden by the
+capture, hidden_fields.py) is not on show: neither it nor what it holds is numbered or in the page's text. Nor is an
+element numbered that its markup keeps from view, as the Qt browser does not number it: inside an element not
+displayed (its own style's display: none, a closed dialog), invisible by the nearest own style's visibility (hidden,
+collapse) around it, or of its own style's opacity 0 (`_RenderedByMarkup`); aria-hidden hides nothing from view. A
+field's text is its value, else its placeholder; a select's, its chosen option's. A click on a link opens the saved
+page for its URL (against the page's `<base>`) or the "not in this snapshot" page; a link to a place on the page on
+show, or to a script, stays. Typing into a field fills it and presses Enter, which submits its form as Chromium
+does; a submit button submits it, a reset button resets it, a checkbox or radio button is checked by a click
+(forms.py says what a form holds and sends, form_validity.py when it is not sent). Typing into an element that is no
+text field (a link, a button, a list box) is refused (`NotATextFieldError`), as the Qt browser refuses it.
 
 Roles and accessible names follow the Qt browser's set-of-mark script (resources/js/som.js), so that the two
-browsers show the agent the same elements alike: the name is aria-labelledby's text, else aria-label, else, for
-a field, its label (`<label for=id>`, or the `<label>` around it) or a button's value, for a link or a button its
-text (or its images' alt), else its title, else its placeholder. A label names a field it wraps by its own text
-alone, as Chromium does ("Colour", not the list's options too); another field inside it gives its value, and
-hidden text inside it (as far as the markup tells: `hidden`, aria-hidden, its own style's display or visibility)
-gives nothing. A password field's value is never read out: Chromium's bullets stand for it, one a character.
+browsers show the agent the same elements alike: the name is aria-labelledby's text, else aria-label, else, for a
+field, its label (`<label for=id>`, or the `<label>` around it) or a button's value, for a link or a button its text
+(or its images' alt), else its title, else its placeholder. An element aria-labelledby names is read as a label is,
+its hidden parts left out, unless it is hidden itself: then all of it is read, as Chromium does. A label names a
+field it wraps by its own text alone, as Chromium does ("Colour", not the list's options too); another field inside
+it gives its value, and hidden text inside it (as far as the markup tells: `hidden`, aria-hidden, its own style's
+display or visibility) gives nothing. A password field's value is never read out: Chromium's bullets stand for it,
+one a character.
 
 The page's text reads line by line as the Qt browser's does (page_text.py: a block a line; a table row's cells, a
 paragraph's inline elements and a form's fields on one line, as Chromium's default styles lay them out). It ends
@@ -55,7 +59,7 @@ from .forms import (
     raw_text,
     selected_options,
 )
-from .hidden_fields import is_hidden, shown_text
+from .hidden_fields import hidden_as, is_hidden, shown_text
 from .inline_style import inline_style
 from .model import MAX_PAGE_TEXT, TEXT_PER_SCREEN, Observation
 from .page_text import display_kind, page_text
@@ -186,7 +190,8 @@ class HtmlSiteBrowser:
     def _interactive(self) -> list[Element]:
         if self._page is None:
             return []
-        return [e for e in self._page.elements if _is_interactive(e)]
+        rendered = _RenderedByMarkup()
+        return [e for e in self._page.elements if _is_interactive(e) and rendered(e) and not _transparent(e)]
 
     def _elements(self) -> list[Target]:
         return [Target(label=i, xpath=e.xpath, text=self._text_of(e), role=_role_of(e), name=self._name_of(e))
@@ -222,7 +227,7 @@ class HtmlSiteBrowser:
     def _name_of(self, element: Element) -> str:
         """The accessible name, in som.js's order (module notes)."""
         attrs = element.attrs
-        labelled = self._text_of_ids(attrs.get("aria-labelledby") or "")
+        labelled = self._text_of_ids(attrs.get("aria-labelledby") or "", element)
         if labelled:
             return labelled
         if _squashed(attrs.get("aria-label")):
@@ -261,18 +266,19 @@ class HtmlSiteBrowser:
         return _squashed(" ".join(self._label_text(label, element) for label in labels
                                   if not _hidden_from_name(label)))
 
-    def _label_text(self, label: Element, field: Element) -> str:
+    def _label_text(self, label: Element, field: Element, *, keep_hidden: bool = False) -> str:
         """The label's text as Chromium names `field` by it (som.js `labelContent`): its text nodes joined as
         written; `field` itself, when the label wraps it, adds nothing (a list's options are no part of its name:
         "Colour", not "Colour Red Blue"), another field in it adds its value (a list its chosen option, a password
-        field its bullets), and what is hidden adds nothing (`_hidden_from_name`)."""
+        field its bullets), and what is hidden adds nothing (`_hidden_from_name`), unless `keep_hidden` (the
+        whole of a hidden element aria-labelledby names is read)."""
         parts: list[str] = []
         stack: list[Element | str] = list(reversed(label.children))
         while stack:
             item = stack.pop()
             if isinstance(item, str):
                 parts.append(item)
-            elif item is not field and not _hidden_from_name(item):
+            elif item is not field and (keep_hidden or not _hidden_from_name(item)) and item.tag not in _UNDISPLAYED:
                 value = self._embedded_value(item)
                 if value is None:
                     stack.extend(reversed(item.children))
@@ -299,12 +305,18 @@ class HtmlSiteBrowser:
             return PASSWORD_BULLET * (len(value.encode("utf-16-le")) // 2)
         return value
 
-    def _text_of_ids(self, ids: str) -> str:
-        """The texts of the elements with these ids (aria-labelledby's), in the order named."""
+    def _text_of_ids(self, ids: str, field: Element) -> str:
+        """The texts of the elements with these ids (aria-labelledby's), in the order named, as Chromium names
+        `field` by them (som.js `byIds`): a named element on show is read as a label is, its hidden parts left out;
+        one that is hidden itself (or inside a hidden element) is still read, and then all of it, as Chromium reads
+        it (accname: a hidden subtree named directly counts whole)."""
         if not ids.split() or self._page is None:
             return ""
         by_id = {e.attrs.get("id"): e for e in reversed(self._page.elements) if e.attrs.get("id")}
-        return _squashed(" ".join(by_id[i].text() for i in ids.split() if i in by_id))
+        rendered = _RenderedByMarkup()
+        return _squashed(" ".join(
+            self._label_text(by_id[i], field, keep_hidden=not rendered(by_id[i]) or _in_aria_hidden(by_id[i]))
+            for i in ids.split() if i in by_id))
 
     # -- actions --------------------------------------------------------------------------------------------
 
@@ -385,6 +397,58 @@ def _is_interactive(element: Element) -> bool:
     if element.tag == "input":
         return input_type(element) != "hidden" and not is_disabled(element)
     return element.tag in ("button", "textarea", "select") and not is_disabled(element)
+
+
+class _RenderedByMarkup:
+    """Whether an element is rendered, as far as its markup tells (the page's style sheets are beyond this reader):
+    neither it nor an element around it is displayed none (`hidden`, a closed dialog, its own style's display:
+    none: `display_kind`), and its visibility, its own style's or else the nearest one around it (visibility is
+    inherited), is not hidden or collapse. What the Qt browser leaves unnumbered (som.js `shown`: no box, or not
+    visible). aria-hidden hides nothing from view: both browsers number what it holds. Each element's answer is
+    kept for the next: one walk up the tree at most for all of a page's elements."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[bool, bool]] = {}  # id(element): (displayed, visible)
+
+    def __call__(self, element: Element) -> bool:
+        displayed, visible = self._state(element)
+        return displayed and visible
+
+    def _state(self, element: Element) -> tuple[bool, bool]:
+        chain: list[Element] = []
+        node: Element | None = element
+        while node is not None and id(node) not in self._known:
+            chain.append(node)
+            node = node.parent
+        displayed, visible = self._known[id(node)] if node is not None else (True, True)
+        for item in reversed(chain):
+            displayed = displayed and hidden_as(item) is None and display_kind(item) is not None
+            own = inline_style(item, "visibility")
+            visible = own == "visible" if own in ("visible", "hidden", "collapse") else visible
+            self._known[id(item)] = (displayed, visible)
+        return displayed, visible
+
+
+def _transparent(element: Element) -> bool:
+    """Whether its own style gives the element opacity 0 (som.js `shown` leaves it unnumbered; opacity is not
+    inherited, so only the element's own counts there)."""
+    value = inline_style(element, "opacity")
+    if not value:
+        return False
+    try:
+        return float(value[:-1]) / 100 == 0 if value.endswith("%") else float(value) == 0
+    except ValueError:
+        return False
+
+
+def _in_aria_hidden(element: Element) -> bool:
+    """Whether the element, or one around it, is aria-hidden."""
+    node: Element | None = element
+    while node is not None:
+        if (node.attrs.get("aria-hidden") or "").lower() == "true":
+            return True
+        node = node.parent
+    return False
 
 
 def _takes_text(element: Element) -> bool:

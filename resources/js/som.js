@@ -72,13 +72,22 @@
     return cut(squash(el.innerText !== undefined ? el.innerText : el.textContent));
   };
 
-  const byIds = (ids) =>
+  // The texts of the elements aria-labelledby names, as Chromium names `field` by them: one on show is read as a
+  // label is, its hidden parts left out; one hidden itself (or inside something hidden) is still read, and then all
+  // of it (accname: a hidden subtree named directly counts whole). Core's text browser reads them alike
+  // (text_browser.py `_text_of_ids`).
+  const hiddenRoot = (el) => {
+    if (el.closest('[aria-hidden="true" i]') || getComputedStyle(el).visibility !== "visible") return true;
+    for (let node = el; node; node = node.parentElement) if (getComputedStyle(node).display === "none") return true;
+    return false;
+  };
+  const byIds = (ids, field) =>
     squash(
       ids
         .split(/\s+/)
         .map((id) => document.getElementById(id))
         .filter(Boolean)
-        .map((n) => n.textContent)
+        .map((n) => labelContent(n, field, hiddenRoot(n)))
         .join(" "),
     );
 
@@ -87,13 +96,15 @@
   // (a list its chosen option, a password field its bullets: `valueOf`), and what is hidden adds nothing
   // (`hiddenFromName`; a hidden label names nothing). Core's text browser reads labels alike (text_browser.py
   // `_label_text`).
-  const labelContent = (node, field) => {
+  const UNREAD = new Set(["script", "style", "noscript", "template"]);
+  const labelContent = (node, field, keepHidden = false) => {
     let out = "";
     for (let child = node.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === Node.TEXT_NODE) out += child.data;
-      if (child.nodeType !== Node.ELEMENT_NODE || child === field || hiddenFromName(child)) continue;
+      if (child.nodeType !== Node.ELEMENT_NODE || child === field || UNREAD.has(child.localName)) continue;
+      if (!keepHidden && hiddenFromName(child)) continue;
       const value = embeddedValue(child);
-      out += value !== null ? value : labelContent(child, field);
+      out += value !== null ? value : labelContent(child, field, keepHidden);
     }
     return out;
   };
@@ -123,7 +134,8 @@
   // placeholder.
   const nameOf = (el) => {
     const labelledby = el.getAttribute("aria-labelledby");
-    if (labelledby && byIds(labelledby)) return cut(byIds(labelledby));
+    const labelled = labelledby ? byIds(labelledby, el) : "";
+    if (labelled) return cut(labelled);
     const aria = squash(el.getAttribute("aria-label"));
     if (aria) return cut(aria);
     const tag = el.localName;
@@ -147,7 +159,8 @@
   const shown = (el, r) => {
     if (r.width <= 0 || r.height <= 0) return false;
     const style = getComputedStyle(el);
-    return style.visibility !== "hidden" && style.display !== "none" && Number(style.opacity) !== 0;
+    // visibility: collapse hides an element as hidden does (core's text browser leaves both unnumbered)
+    return style.visibility === "visible" && style.display !== "none" && Number(style.opacity) !== 0;
   };
 
   const inViewport = (r) => r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;

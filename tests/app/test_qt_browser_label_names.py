@@ -1,6 +1,8 @@
 """A field inside its <label> is named as Chromium names it, and as the text browser names it: a list was "Colour
 RedBlue" here and "Colour Red Blue" there, where Chromium's accessibility tree says "Colour" (tests/core/labels_page.py
-has the names Chromium gave, captured)."""
+has the names Chromium gave, captured). aria-labelledby's element gave all its text, hidden parts too ("Full x * y
+name"), where Chromium leaves out the hidden parts of an element on show ("Full name"); and the text browser numbered
+links the markup keeps from view that this browser does not number: both now name and number alike."""
 
 from __future__ import annotations
 

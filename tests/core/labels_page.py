@@ -27,6 +27,14 @@ PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>Labels</title>
 <p><label>First <span style="visibility: hidden">x</span> name <input name="f"></label></p>
 <p><label>Amount <span aria-hidden="true">*</span><input name="a"></label></p>
 <p><label for="g" style="visibility: hidden">Ghost</label><input id="g" name="g"></p>
+<p><span id="full">Full <span style="visibility: hidden">x</span> <span aria-hidden="true">*</span>
+<span style="display: none">y</span> name</span><input name="l1" aria-labelledby="full"></p>
+<p><span id="secret" hidden>Secret <b>bold</b> <span style="display: none">z</span></span>
+<input name="l2" aria-labelledby="secret"></p>
+<p><a href="/h1" style="visibility: hidden">H1</a> <span style="display: none"><a href="/h2">H2</a></span>
+<label style="display: none">Lab <input name="l3"></label> <span style="visibility: hidden"><a href="/h4">H4</a>
+<a href="/shown" style="visibility: visible">Shown</a></span> <a href="/h6" style="opacity: 0">H6</a>
+<a href="/h7" style="visibility: collapse">H7</a> <dialog><a href="/h8">H8</a></dialog></p>
 </body></html>"""
 PASSWORDS = ("hunter2", "secret99")  # the password fields' values: in no name or text the agent is shown
 # The roles and names of its elements, in order, as Chromium's accessibility tree of this page (captured by
@@ -35,12 +43,18 @@ PASSWORDS = ("hunter2", "secret99")  # the password fields' values: in no name o
 # field a bullet for each character ("Word ••••••••"); hidden text (`hidden`, visibility: hidden, aria-hidden) and
 # inline markup add no words ("Col<b>our</b>" is "Colour"), and a hidden label names nothing. The second list of
 # "Qty" and the password field in "Word"'s label are labelled by nothing. The names from "Password" on were read
-# from Chromium's tree by DevTools' Accessibility.getFullAXTree, as the capture reads it.
+# from Chromium's tree by DevTools' Accessibility.getFullAXTree, as the capture reads it. So were the last three:
+# aria-labelledby's element on show gives its text without its hidden parts ("Full name"), a hidden one all its
+# text, hidden parts too ("Secret bold z"). Of the links and fields the page's markup keeps from view (an own
+# style's visibility: hidden or collapse; inside an element of display: none, or of visibility: hidden, or a closed
+# dialog) only "Shown", visible again inside an invisible element, is in the tree. The link of opacity 0 ("H6") is
+# in the tree too, but neither browser numbers it: the Qt browser's set-of-mark leaves a transparent element out.
 NAMES = [("combobox", "Colour"), ("textbox", "Name"), ("textbox", "Notes"), ("combobox", "Shade"),
          ("textbox", "Size cm"), ("combobox", "Colour two"), ("checkbox", "Remember me"), ("textbox", "Qty lb"),
          ("combobox", ""), ("listbox", "Pick"), ("textbox", "Hidden word"), ("textbox", "Password"), ("textbox", ""),
          ("textbox", "Word \u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022"), ("textbox", "First name"),
-         ("textbox", "Amount"), ("textbox", "")]
+         ("textbox", "Amount"), ("textbox", ""), ("textbox", "Full name"), ("textbox", "Secret bold z"),
+         ("link", "Shown")]
 # What a password field shows as its text: Chromium's bullets, one a character ("hunter2": seven).
 PASSWORD_TEXTS = ("\u2022" * 7, "\u2022" * 8)
 

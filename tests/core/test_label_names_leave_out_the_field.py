@@ -51,4 +51,23 @@ def test_hidden_text_in_a_label_adds_nothing(tmp_path: Path) -> None:
     browser = HtmlSiteBrowser(labels_site(tmp_path))
     browser.open(HOME)
     names = [e.name for e in browser.observe().elements]
-    assert names[-3:] == ["First name", "Amount", ""]
+    assert names[14:17] == ["First name", "Amount", ""]
+
+
+def test_aria_labelledby_leaves_out_the_hidden_parts_of_an_element_on_show(tmp_path: Path) -> None:
+    """Its text was the element's every word ("Full x * y name"); Chromium says "Full name". An element that is
+    hidden itself is read whole, hidden parts too, as Chromium reads it ("Secret bold z")."""
+    browser = HtmlSiteBrowser(labels_site(tmp_path))
+    browser.open(HOME)
+    names = [e.name for e in browser.observe().elements]
+    assert names[17:19] == ["Full name", "Secret bold z"]
+
+
+def test_what_the_markup_keeps_from_view_is_not_numbered(tmp_path: Path) -> None:
+    """Links and fields hidden by their own style (visibility: hidden or collapse, opacity 0) or inside an element
+    the markup hides (display: none, visibility: hidden, a closed dialog) were numbered here, where the Qt browser
+    numbers none of them; a link visible again inside an invisible element is numbered by both."""
+    browser = HtmlSiteBrowser(labels_site(tmp_path))
+    browser.open(HOME)
+    links = [e.name for e in browser.observe().elements if e.role == "link"]
+    assert links == ["Shown"]
