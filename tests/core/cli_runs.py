@@ -1,7 +1,10 @@
-"""The `recordlens` command as the core tests run it: in this process, its exit status and what it printed; and
-the demo dataset, with the command that extracts its pages."""
+"""The `recordlens` command as the core tests run it: in this process, its exit status and what it printed; the
+demo dataset, with the command that extracts its pages; and a run folder's files as they are, to tell a command
+left them untouched."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -17,3 +20,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def folder_files(run_dir: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under the folder, by its relative path: its bytes and time (equal again: nothing written)."""
+    return {str(path.relative_to(run_dir)): (path.read_bytes(), path.stat().st_mtime_ns)
+            for path in sorted(run_dir.rglob("*")) if path.is_file()}

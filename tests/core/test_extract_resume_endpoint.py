@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.cli_runs import DEMO, run
+from tests.core.cli_runs import DEMO, folder_files, run
 from tests.fake_gemini import FakeGemini, answer
 
 KEY = "test-key-not-real-789"
@@ -21,11 +21,6 @@ def _extract(capsys: pytest.CaptureFixture[str], run_dir: Path, server: FakeGemi
              *more: str) -> tuple[int, str, str]:
     return run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out", str(run_dir),
                "--base-url", server.url, "-q", *more)
-
-
-def _folder(run_dir: Path) -> dict[str, tuple[bytes, int]]:
-    return {str(path.relative_to(run_dir)): (path.read_bytes(), path.stat().st_mtime_ns)
-            for path in sorted(run_dir.rglob("*")) if path.is_file()}
 
 
 def _half_run(capsys: pytest.CaptureFixture[str], run_dir: Path, server: FakeGemini) -> None:
@@ -42,7 +37,7 @@ def test_a_run_is_not_resumed_against_another_endpoint_and_is_against_its_own(
     run_dir = tmp_path / "run"
     with FakeGemini(default=answer("[]")) as first, FakeGemini(default=answer("[]")) as other:
         _half_run(capsys, run_dir, first)
-        held = _folder(run_dir)
+        held = folder_files(run_dir)
 
         code, _, err = _extract(capsys, run_dir, other)
         assert code != 0
@@ -50,7 +45,7 @@ def test_a_run_is_not_resumed_against_another_endpoint_and_is_against_its_own(
         assert f"base_url: {first.url!r} -> {other.url!r}" in err, err
         assert "choose another --out, or --restart" in err, err
         assert other.requests == []  # nothing asked of the other endpoint
-        assert _folder(run_dir) == held  # nor anything written: its run.json still names the first endpoint
+        assert folder_files(run_dir) == held  # nor anything written: its run.json still names the first endpoint
 
         code, _, err = _extract(capsys, run_dir, first, "--max-requests", "10")  # a larger budget: the same run
         assert code == 0, err

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.cli_runs import DEMO, run
+from tests.core.cli_runs import DEMO, folder_files, run
 from tests.fake_gemini import FakeGemini, answer
 
 KEY = "test-key-not-real-321"
@@ -22,11 +22,6 @@ def _extract(capsys: pytest.CaptureFixture[str], run_dir: Path, server: FakeGemi
     code, _, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
                        str(run_dir), "--base-url", server.url, "-q", *more)
     return code, err
-
-
-def _folder(run_dir: Path) -> dict[str, tuple[bytes, int]]:
-    return {str(path.relative_to(run_dir)): (path.read_bytes(), path.stat().st_mtime_ns)
-            for path in sorted(run_dir.rglob("*")) if path.is_file()}
 
 
 def _damaged(capsys: pytest.CaptureFixture[str], run_dir: Path, server: FakeGemini) -> None:
@@ -52,12 +47,12 @@ def test_an_unreadable_run_description_is_not_resumed_through_another_endpoint(
     run_dir = tmp_path / "run"
     with FakeGemini(default=answer("[]")) as first, FakeGemini(default=answer("[]")) as other:
         _damaged(capsys, run_dir, first)
-        held = _folder(run_dir)
+        held = folder_files(run_dir)
         code, err = _extract(capsys, run_dir, other)
         assert code == 2, err
         assert f"base_url: {first.url!r} -> {other.url!r}" in err, err
         assert "as its pages' own records say" in err and "would mix two endpoints' answers" in err, err
-        assert other.requests == [] and _folder(run_dir) == held  # nothing asked, nothing written
+        assert other.requests == [] and folder_files(run_dir) == held  # nothing asked, nothing written
 
         code, err = _extract(capsys, run_dir, first, "--max-requests", "5")  # its own endpoint: resumed
         assert code == 0, err
@@ -76,7 +71,7 @@ def test_pages_that_do_not_say_their_endpoint_refuse_the_resume_and_say_what_to_
             record = json.loads(path.read_text(encoding="utf-8"))
             del record["settings"]
             path.write_text(json.dumps(record), encoding="utf-8")
-        held = _folder(run_dir)
+        held = folder_files(run_dir)
         for server in (other, first):  # nothing says which one answered: neither is taken for it
             code, err = _extract(capsys, run_dir, server)
             assert code == 2, err
@@ -84,7 +79,7 @@ def test_pages_that_do_not_say_their_endpoint_refuse_the_resume_and_say_what_to_
                     "that answered them") in err, err
             assert f"resuming {run_dir} through {server.url} could mix two endpoints' answers" in err, err
             assert "put its run.json back (from a copy) to resume it, or use --restart" in err, err
-        assert other.requests == [] and len(first.requests) == 4 and _folder(run_dir) == held
+        assert other.requests == [] and len(first.requests) == 4 and folder_files(run_dir) == held
 
         code, err = _extract(capsys, run_dir, other, "--restart")  # the way out it names
         assert code == 0 and "4 extracted, 0 already there" in err, err
