@@ -26,3 +26,10 @@ def folder_files(run_dir: Path) -> dict[str, tuple[bytes, int]]:
     """Every file under the folder, by its relative path: its bytes and time (equal again: nothing written)."""
     return {str(path.relative_to(run_dir)): (path.read_bytes(), path.stat().st_mtime_ns)
             for path in sorted(run_dir.rglob("*")) if path.is_file()}
+
+
+def demo_project(capsys: pytest.CaptureFixture[str], folder: Path) -> Path:
+    """A new project at `folder` holding the demo dataset's pages and labels."""
+    assert run(capsys, "project", "init", str(folder))[0] == 0
+    assert run(capsys, "import", str(DEMO), "--project", str(folder), "-q")[0] == 0
+    return folder

@@ -14,7 +14,7 @@ from recordlens.core.page.dataset import load_page
 from recordlens.core.resource_files import resource_path
 from recordlens.core.store.db import Provenance
 from recordlens.core.store.project import open_project
-from tests.core.cli_runs import run
+from tests.core.cli_runs import demo_project, run
 from tests.fake_gemini import FakeGemini, answer_with
 
 DEMO = resource_path("demo", "dataset")
@@ -40,9 +40,7 @@ def _extract(capsys: pytest.CaptureFixture[str], out: Path, server: FakeGemini, 
 
 @pytest.fixture
 def project(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    assert run(capsys, "project", "init", str(tmp_path / "p"))[0] == 0
-    assert run(capsys, "import", str(DEMO), "--project", str(tmp_path / "p"), "-q")[0] == 0
-    return tmp_path / "p"
+    return demo_project(capsys, tmp_path / "p")
 
 
 def test_a_stopped_run_brought_up_to_date_has_no_means_until_it_is_scored_again(

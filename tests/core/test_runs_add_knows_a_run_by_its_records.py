@@ -16,7 +16,7 @@ import pytest
 from recordlens.core.runs.run_files import RunSummary, record_failure
 from recordlens.core.store.project import open_project
 from recordlens.core.store.run_matching import earlier_digests, record_digests
-from tests.core.cli_runs import DEMO, EXTRACT, run
+from tests.core.cli_runs import DEMO, EXTRACT, demo_project, run
 from tests.fake_gemini import FakeGemini, answer
 
 KEY = "test-key-not-real-records"
@@ -33,9 +33,7 @@ def _key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def project(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    assert run(capsys, "project", "init", str(tmp_path / "p"))[0] == 0
-    assert run(capsys, "import", str(DEMO), "--project", str(tmp_path / "p"), "-q")[0] == 0
-    return tmp_path / "p"
+    return demo_project(capsys, tmp_path / "p")
 
 
 def _gemini(capsys: pytest.CaptureFixture[str], out: Path, server: FakeGemini, *more: str) -> int:

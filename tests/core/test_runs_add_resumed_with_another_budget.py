@@ -13,7 +13,7 @@ import pytest
 
 from recordlens.core.resource_files import resource_path
 from recordlens.core.runs.run_files import SESSION_BOUNDS, identity_differences, run_identity
-from tests.core.cli_runs import run
+from tests.core.cli_runs import demo_project, run
 from tests.fake_gemini import FakeGemini, answer
 
 DEMO = resource_path("demo", "dataset")
@@ -28,9 +28,7 @@ def _key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def project(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    assert run(capsys, "project", "init", str(tmp_path / "p"))[0] == 0
-    assert run(capsys, "import", str(DEMO), "--project", str(tmp_path / "p"), "-q")[0] == 0
-    return tmp_path / "p"
+    return demo_project(capsys, tmp_path / "p")
 
 
 def _extract(capsys: pytest.CaptureFixture[str], out: Path, server: FakeGemini, *more: str) -> tuple[int, str]:
