@@ -141,14 +141,31 @@ def unfinished_dataset(pages_dir: Path) -> str | None:
 def synthetic_sources(pages_dir: str | Path) -> dict[str, str]:
     """Of a dataset `recordlens synth` made, each page's source page as its manifest identifies it (page name ->
     the source's digest); {} for any other folder or a manifest that does not say."""
+    return {str(e["name"]): e["source_digest"] for e in _synth_manifest_pages(pages_dir) if "name" in e
+            and isinstance(e.get("source_digest"), str) and e["source_digest"]}
+
+
+def synthetic_originals(pages_dir: str | Path) -> dict[str, str]:
+    """Of a dataset `recordlens synth` made, each page's original page as its manifest names it (page name -> the
+    name): the page it was made from, or that page's own original (a variant of a variant); {} for any other
+    folder. Its digest is `synthetic_sources`'."""
+    found: dict[str, str] = {}
+    for entry in _synth_manifest_pages(pages_dir):
+        original = entry.get("original") or entry.get("source")
+        if isinstance(original, str) and isinstance(entry.get("name"), str):
+            found[entry["name"]] = original
+    return found
+
+
+def _synth_manifest_pages(pages_dir: str | Path) -> list[dict]:
+    """The page entries of the synth.json beside a dataset's pages folder; [] where there is none to read."""
     manifest = Path(pages_dir).parent / SYNTH_MANIFEST
     try:
         document = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
     except (OSError, ValueError):
-        return {}
+        return []
     entries = document.get("pages") if isinstance(document, dict) else None
-    return {str(e["name"]): e["source_digest"] for e in entries or [] if isinstance(e, dict) and "name" in e
-            and isinstance(e.get("source_digest"), str) and e["source_digest"]}
+    return [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
 
 
 def record_files(folder: str | Path) -> dict[str, Path]:

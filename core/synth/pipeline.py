@@ -40,6 +40,7 @@ from ..page.dataset import (
     not_a_folder,
     page_files,
     record_files,
+    synthetic_originals,
     synthetic_sources,
     unfinished_dataset,
 )
@@ -463,24 +464,6 @@ def read_source(name: str, page_file: Path, records: list[list[str]], made_from:
     """A labelled page as synth reads it: its HTML and the style sheets saved with it (not its images)."""
     snapshot = read_snapshot(page_file)
     return Source(name, snapshot.html, records, saved_style_sheets(snapshot), made_from, original)
-
-
-def synthetic_originals(pages_dir: str | Path) -> dict[str, str]:
-    """Of a dataset `recordlens synth` made, each page's original page as its manifest names it (page name -> the
-    name): the page it was made from, or that page's own original (a variant of a variant); {} for any other
-    folder. Its digest is `page.dataset.synthetic_sources`'."""
-    manifest = Path(pages_dir).parent / MANIFEST
-    try:
-        document = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
-    except (OSError, ValueError):
-        return {}
-    entries = document.get("pages") if isinstance(document, dict) else None
-    found: dict[str, str] = {}
-    for entry in entries if isinstance(entries, list) else []:
-        original = (entry.get("original") or entry.get("source")) if isinstance(entry, dict) else None
-        if isinstance(original, str) and isinstance(entry.get("name"), str):
-            found[entry["name"]] = original
-    return found
 
 
 def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[str] | None = None) -> Sources:
