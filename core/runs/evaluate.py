@@ -17,7 +17,6 @@ from .engines import Engine, LocalEngine, UnitFailedError
 from .run_files import (
     ADDED_FROM,
     META_DIR,
-    NOT_FINISHED,
     SEEDS_ASKED,
     STOPPED,
     description_differences,
@@ -28,8 +27,8 @@ from .run_files import (
     not_in_project,
     predicted_on_other_pages,
     ran_to_its_end,
-    read_page_costs,
     read_run_description,
+    stopped_part_way,
     unreadable_page_records,
 )
 
@@ -244,10 +243,7 @@ class _FolderRecords:
     @classmethod
     def of(cls, run_dir: str | Path) -> _FolderRecords:
         run = Path(run_dir)
-        costs = read_page_costs(run)
-        stopped_on = frozenset(name for name, cost in costs.items()
-                               if isinstance(cost, dict) and cost.get("status") == NOT_FINISHED
-                               and not (run / f"{name}.json").exists())
+        stopped_on = frozenset(stopped_part_way(run))
         unreadable = {name: why for name, why in unreadable_page_records(run).items()
                       if not (run / f"{name}.json").exists()}
         return cls(ran_to_its_end(read_run_description(run)), frozenset(done_without_a_file(run)), stopped_on,

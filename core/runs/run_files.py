@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -323,6 +323,14 @@ def done_without_a_file(run_dir: str | Path) -> list[str]:
             if cost.get("status") == DONE and not (run / f"{name}.json").exists()]
 
 
+def stopped_part_way(run_dir: str | Path) -> list[str]:
+    """The pages a run stopped on part way: their records (`_run/N.json`) say not finished, their paid calls kept,
+    and no prediction file (`N.json`) is there."""
+    run = Path(run_dir)
+    return [name for name, cost in read_page_costs(run).items()
+            if cost.get("status") == NOT_FINISHED and not (run / f"{name}.json").exists()]
+
+
 def files_missing(described: Mapping[str, object]) -> list[str]:
     """The pages a stored run's cost records as done by its folder but without their N.json (`FILES_MISSING`);
     [] when it records none."""
@@ -335,11 +343,11 @@ def made_on_other_pages(described: Mapping[str, object]) -> list[str]:
     return _pages_listed(described, OTHER_PAGES)
 
 
-def stored_cost(described: Mapping[str, object]) -> dict[str, object]:
-    """What a deleted run's copy's run.json (`STORED_COST`) keeps of the run's cost (`COPIED_COST`); {} for any other
-    run folder."""
+def stored_cost(described: Mapping[str, object], keys: Sequence[str] = COPIED_COST) -> dict[str, object]:
+    """What a deleted run's copy's run.json (`STORED_COST`) keeps of the run's cost (`keys` of it: `COPIED_COST`
+    unless said); {} for any other run folder."""
     kept = described.get(STORED_COST)
-    return {key: kept[key] for key in COPIED_COST if key in kept} if isinstance(kept, dict) else {}
+    return {key: kept[key] for key in keys if key in kept} if isinstance(kept, dict) else {}
 
 
 def not_in_project(described: Mapping[str, object]) -> list[str]:

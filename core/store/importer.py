@@ -100,6 +100,7 @@ from ..runs.run_files import (
     pages_made_otherwise,
     read_page_costs,
     read_run_description,
+    stopped_part_way,
     stored_cost,
     summed_cost,
     unnamed_method_message,
@@ -133,7 +134,6 @@ from .run_matching import (
     first_folder,
     kept_for_adding,
     kept_records,
-    pages_stopped_on,
     record_digests,
     runs_of_the_folder,
     without_folder,
@@ -1034,7 +1034,8 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     parameters = {**described, "source": str(run_dir.resolve())}
     # the run known by its pages' own records, wherever the folder lies now (a deleted run's copy holds none of a
     # page it did, and only a stand-in of a page it failed on: it brings those the run was stored with)
-    pages = [*predictions, *errors, *done_without_a_file(run_dir)]
+    without_a_file, stopped_here = done_without_a_file(run_dir), stopped_part_way(run_dir)
+    pages = [*predictions, *errors, *without_a_file]
     made = record_digests(run_dir, pages) | kept_records(copied)
     # ... and by those a resume kept under "earlier" (a page asked again: every page of a run whose pages all failed)
     ours = runs_of_the_folder(project.runs.all(), method, parameters, made, earlier_digests(run_dir, pages))
@@ -1045,7 +1046,7 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
                         for page in (*by_hand.deleted, *by_hand.edited)}
     unanswered = [name for name in labelled_page_names(project) if name not in predictions and name not in errors]
     # the pages its own records say it did whose N.json is gone (deleted by hand): kept with it, for `score` to say
-    gone = [name for name in dict.fromkeys([*done_without_a_file(run_dir), *files_missing(copied)])
+    gone = [name for name in dict.fromkeys([*without_a_file, *files_missing(copied)])
             if _a_page_of(project, name) and name not in predictions and name not in errors]
     if unanswered:  # a run of part of the project, or one that lost files: its score counts these as empty
         meant = sum(name in on_purpose for name in unanswered)
@@ -1063,7 +1064,7 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
         warnings.append(f"{run_dir}: the run stopped before its last page ({stopped}); stored as a stopped run")
     same = _same_run(project, ours, predictions, errors, str(stopped) if stopped else None)
     if same is not None:
-        _keep_what_tells_it(project, same, made, stopped_on_pages(copied) or pages_stopped_on(run_dir))
+        _keep_what_tells_it(project, same, made, stopped_on_pages(copied) or stopped_here)
         return RunFolderImport(same.id, warnings, stored=False, left_out=tuple(left_out),
                                stored_from=_moved_from(same, parameters),
                                changed_by_hand=by_hand.pages if by_hand else ())
@@ -1090,7 +1091,7 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
         cost[FILES_MISSING] = gone
     if made:  # what tells the run's folder, wherever it lies, when it is added again (`run_matching`)
         cost[RECORDS_KEPT] = made
-    stopped_on = stopped_on_pages(copied) or pages_stopped_on(run_dir)
+    stopped_on = stopped_on_pages(copied) or stopped_here
     if stopped and stopped_on:  # `score --project P --run ID` says it stopped on it, as `score --pred` does
         cost[STOPPED_ON] = stopped_on
     otherwise = pages_made_otherwise(run_dir, predictions, lambda name: project.page(name).snapshot,

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..records.model import RecordList
-from ..runs.run_files import ADDED_FROM, NOT_FINISHED, STORED_COST, read_page_costs, run_identity
+from ..runs.run_files import ADDED_FROM, read_page_costs, run_identity, stored_cost
 from ..wording import listed
 
 if TYPE_CHECKING:  # `runs` keeps these keys with a deleted run's copy: it imports this module
@@ -43,8 +43,7 @@ KEPT_FOR_ADDING = (RECORDS_KEPT, STOPPED_ON)
 def kept_for_adding(described: Mapping[str, object]) -> dict[str, object]:
     """What a deleted run's copy's run.json keeps of these keys of the run's cost (`KEPT_FOR_ADDING`); {} for any
     other run folder."""
-    kept = described.get(STORED_COST)
-    return {key: kept[key] for key in KEPT_FOR_ADDING if key in kept} if isinstance(kept, dict) else {}
+    return stored_cost(described, KEPT_FOR_ADDING)
 
 
 def record_digests(run_dir: Path, names: Sequence[str]) -> dict[str, str]:
@@ -75,13 +74,6 @@ def _as_written(earlier: object) -> list[Mapping[str, object]]:
 def _digest(record: Mapping[str, object]) -> str:
     text = json.dumps(record, sort_keys=True, default=str)  # ASCII: a name's bytes that are not UTF-8 too
     return hashlib.sha256(text.encode("ascii")).hexdigest()[:20]
-
-
-def pages_stopped_on(run_dir: Path) -> list[str]:
-    """The pages a folder's run stopped on part way: its record says not finished, and it has no prediction file
-    (as `score --pred FOLDER` finds it: `evaluate._FolderRecords`)."""
-    return [name for name, cost in read_page_costs(run_dir).items()
-            if cost.get("status") == NOT_FINISHED and not (run_dir / f"{name}.json").exists()]
 
 
 def stopped_on(cost: Mapping[str, object]) -> list[str]:
