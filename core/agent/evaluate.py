@@ -49,6 +49,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from statistics import stdev
 
+from ..llm.gemini import INCOMPLETE_NO_CANDIDATES, INCOMPLETE_UNFINISHED
 from ..runs.charts import grouped_bars
 from ..wording import counted, listed
 from .actions import ACTIONS, GRAMMAR_HELP, Step, format_action
@@ -399,7 +400,6 @@ def _incomplete_runs(episodes: Sequence[Mapping[str, object]], plan: RunPlan) ->
 # answer (prompt blocked: SAFETY)", "the model did not finish (finishReason SAFETY)". MAX_TOKENS is a cut-off
 # answer, not a refusal.
 _FINISH_REASON = re.compile(r"finishReason (\w+)|prompt blocked: (\w+)")
-_NO_CANDIDATES, _NOT_FINISHED = "no candidates in the answer", "the model did not finish"
 ERROR_SHOWN = 160  # characters of a step's error in a reason
 
 
@@ -455,7 +455,7 @@ def _refusals(steps: Sequence[Step]) -> list[str]:
     reasons = []
     for step in steps:
         error = step.error or ""
-        if not error.startswith((_NO_CANDIDATES, _NOT_FINISHED)):
+        if not error.startswith((INCOMPLETE_NO_CANDIDATES, INCOMPLETE_UNFINISHED)):
             continue
         found = _FINISH_REASON.search(error)
         reason = (found.group(1) or found.group(2)) if found else "no candidates"

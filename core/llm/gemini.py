@@ -225,6 +225,12 @@ class CallLog:
                 "waited_s": round(self.waited_s, 3)}
 
 
+# How `Answer.incomplete` begins for a refused or cut-off answer: what reads a stored step's error as one (the
+# agent's `why_it_ended`) matches these.
+INCOMPLETE_NO_CANDIDATES = "no candidates in the answer"
+INCOMPLETE_UNFINISHED = "the model did not finish"
+
+
 @dataclass
 class Answer:
     """A 200 answer. `finish_reason` is the model's (STOP, SAFETY, MAX_TOKENS...); None with no candidate,
@@ -243,10 +249,9 @@ class Answer:
     def incomplete(self) -> str | None:
         """Why this answer is not a finished one (refused, cut off, empty), or None for a finished answer."""
         if self.candidates == 0:
-            return "no candidates in the answer" + (f" (prompt blocked: {self.block_reason})"
-                                                     if self.block_reason else "")
+            return INCOMPLETE_NO_CANDIDATES + (f" (prompt blocked: {self.block_reason})" if self.block_reason else "")
         if self.finish_reason not in (None, "STOP"):
-            return f"the model did not finish (finishReason {self.finish_reason})"
+            return f"{INCOMPLETE_UNFINISHED} (finishReason {self.finish_reason})"
         if not self.text.strip():
             return "the answer's text is empty"
         return None
