@@ -12,7 +12,6 @@ import json
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import atomic
@@ -23,7 +22,6 @@ from .page_loop import ENDPOINT_FAILURES_IN_A_ROW, EndpointRow
 from .run_files import (
     DONE,
     META_DIR,
-    NOT_FINISHED,
     RESUME_FROM,
     RunSummary,
     add_tokens,
@@ -36,6 +34,7 @@ from .run_files import (
     record_tokens,
     stop_for_the_endpoint,
     stop_said,
+    write_unfinished_record,
 )
 
 
@@ -138,11 +137,8 @@ def _keep_calls_lost_with_a_worker(out: Path, resume: bool, name: str, reason: s
         return
     if resume and (out / f"{name}.json").exists() and page_record(out, name).get("status") == DONE:
         return
-    earlier = earlier_records(out, name)
     call = {"attempts": requests, "statuses": [0] * requests, "errors": [reason] * requests}
-    record = {"status": NOT_FINISHED, "reason": reason, "raw": {"calls": [call]}, **earlier,
-              "stopped": datetime.now(UTC).isoformat(timespec="seconds")}
-    atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
+    write_unfinished_record(out, name, reason, earlier_records(out, name), {"raw": {"calls": [call]}})
 
 
 def _note_the_stop(summary: RunSummary, todo: list[str], parts: dict[str, RunSummary], budget: object) -> None:

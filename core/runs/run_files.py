@@ -225,11 +225,18 @@ def _record_stop(out: Path, name: str, reason: str, details: dict[str, object], 
     not finished, and no `N.json` (the next run asks the page again, keeping these calls under "earlier")."""
     earlier = earlier_records(out, name)  # before its records go: a --restart's page done before paid no more
     (out / f"{name}.json").unlink(missing_ok=True)
-    record = {"status": NOT_FINISHED, **_tokens_kept(details), "reason": reason, **earlier,
-              "stopped": datetime.now(UTC).isoformat(timespec="seconds")}
-    atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
+    write_unfinished_record(out, name, reason, earlier, _tokens_kept(details))
     summary.stopped_on = name
     add_tokens(summary.tokens, details.get("tokens") or {})  # type: ignore[arg-type]
+
+
+def write_unfinished_record(out: Path, name: str, reason: str, earlier: Mapping[str, object],
+                            kept: Mapping[str, object]) -> None:
+    """A page's record of calls paid for that gave no answer kept (a budget's stop part way, a Ray worker that
+    died): not finished, with what is `kept` of them (tokens, calls), the `earlier` records of the page, and when."""
+    record = {"status": NOT_FINISHED, **kept, "reason": reason, **earlier,
+              "stopped": datetime.now(UTC).isoformat(timespec="seconds")}
+    atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
 
 
 def earlier_records(out: Path, name: str) -> dict[str, object]:
