@@ -128,6 +128,7 @@ from .run_matching import (
     RECORDS_KEPT,
     STOPPED_ON,
     ChangedByHand,
+    added_from,
     changed_by_hand,
     earlier_digests,
     extracted_again,
@@ -1229,7 +1230,7 @@ def _earlier_run_kept_apart(project: Project, run_dir: Path, method: str, parame
     some of that run's pages otherwise (extracted again). None when the folder holds no run stored before."""
     source = parameters.get("source")
     runs = [*ours] or [run for run in project.runs.all()
-                       if run.parameters.get("source") == source or first_folder(run) == source]
+                       if added_from(run, source)]
     if not runs:
         return None
     run = runs[-1]

@@ -25,7 +25,7 @@ from ..runs.run_files import ADDED_FROM, read_page_costs, run_identity, stored_c
 from ..wording import listed
 
 if TYPE_CHECKING:  # `runs` keeps these keys with a deleted run's copy: it imports this module
-    from .runs import RunInfo
+    from .runs import RunInfo, StoredRun
 
 # A stored run's cost: page -> a digest of the record (`_run/N.json`) its folder held for it when stored, which
 # tells the run's folder wherever it lies (`runs_of_the_folder`)
@@ -100,7 +100,7 @@ def without_folder(parameters: Mapping[str, object]) -> dict[str, object]:
     return {key: value for key, value in parameters.items() if key != "source"}
 
 
-def first_folder(run: RunInfo) -> str | None:
+def first_folder(run: StoredRun) -> str | None:
     """The folder a stored run was first added from (a run stored again from its deleted copy names it in its
     cost: `ADDED_FROM`)."""
     source = run.cost.get(ADDED_FROM) or run.parameters.get("source")
@@ -116,6 +116,11 @@ def holds_the_run(run: RunInfo, source: str, made: Mapping[str, str],
     kept, before = kept_records(run.cost), earlier or {}
     if kept and made:
         return any(made.get(page) == digest or digest in before.get(page, ()) for page, digest in kept.items())
+    return added_from(run, source)
+
+
+def added_from(run: StoredRun, source: str | None) -> bool:
+    """Whether stored run `run` was added from the folder `source`: first (`first_folder`), or last."""
     return first_folder(run) == source or run.parameters.get("source") == source
 
 

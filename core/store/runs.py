@@ -32,7 +32,7 @@ from ..runs.run_files import (
 from ..wording import counted, listed
 from .db import Connection, StoreError, dumps, now
 from .removed_files import REMOVED, new_folder, safe_name, stamped
-from .run_matching import KEPT_FOR_ADDING
+from .run_matching import KEPT_FOR_ADDING, first_folder
 from .schema import TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, sql_list
 
 RUN_STATUSES = ("running", "finished", "failed", "cancelled")
@@ -637,7 +637,7 @@ def folders_told_apart(runs: Sequence[StoredRun]) -> dict[str, str]:
     (`run_folder`), with as many of the folders above it as tell it from another folder of the same name (two runs
     "from run" are two folders' runs: "from a/run" and "from b/run")."""
     paths = {str(folder): Path(str(folder)) for run in runs
-             for folder in (run.cost.get(ADDED_FROM) or run.parameters.get("source"),) if folder}
+             for folder in (first_folder(run),) if folder}
     named = {folder: _folder_name(folder) for folder in paths}
     for depth in range(2, max((len(path.parts) for path in paths.values()), default=0) + 1):
         clashing = [folder for folder in paths if sum(named[other] == named[folder] for other in paths) > 1]
