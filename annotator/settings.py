@@ -50,6 +50,59 @@ def _default_person() -> str:
         return "annotator"
 
 
+RowKey = tuple[str, tuple[str, ...], tuple[str, ...]]  # a review row's record: kind, XPaths, the true record's XPaths
+
+
+@dataclass(frozen=True)
+class ReviewRows:
+    """The rows the Review list had chosen (selected, and the current one) on a page under review of a run (an id)
+    or an annotator ("annotator:NAME"), each by its record (`RowKey`, as a redraw finds a row again): what a start
+    chooses again, as it selects the records selected in labelling at the last quit."""
+
+    run: int | str
+    page: str
+    chosen: tuple[RowKey, ...]
+    current: RowKey | None
+
+    def written(self) -> dict[str, object]:
+        """As the settings file holds it (JSON: lists)."""
+        return {"run": self.run, "page": self.page, "chosen": [_written_key(key) for key in self.chosen],
+                "current": None if self.current is None else _written_key(self.current)}
+
+    @classmethod
+    def read(cls, value: object) -> ReviewRows | None:
+        """The rows as `written` wrote them; None for anything else (a damaged or hand-edited file)."""
+        if not isinstance(value, dict):
+            return None
+        run, page, chosen, current = (value.get(k) for k in ("run", "page", "chosen", "current"))
+        if isinstance(run, bool) or not isinstance(run, int | str) or not isinstance(page, str) or not isinstance(
+                chosen, list):
+            return None
+        keys = [_read_key(key) for key in chosen]
+        now = None if current is None else _read_key(current)
+        if any(key is None for key in keys) or (current is not None and now is None):
+            return None
+        return cls(run, page, tuple(key for key in keys if key is not None), now)
+
+
+def _written_key(key: RowKey) -> list[object]:
+    kind, xpaths, true_xpaths = key
+    return [kind, list(xpaths), list(true_xpaths)]
+
+
+def _read_key(value: object) -> RowKey | None:
+    if not isinstance(value, list) or len(value) != 3:
+        return None
+    kind, xpaths, true_xpaths = value
+    if not isinstance(kind, str) or not _strings(xpaths) or not _strings(true_xpaths):
+        return None
+    return kind, tuple(xpaths), tuple(true_xpaths)
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
 @dataclass
 class Settings:
     model: str = DEFAULT_MODEL
@@ -62,7 +115,9 @@ class Settings:
     last_selections: str = ""     # JSON {project folder: {"page": name, "records": [ids]}}: selected at quit
     zooms: str = ""               # JSON {project folder: the page view's zoom factor}
     reviews: str = ""             # JSON {project folder: {"run": id or "annotator:NAME", "shown": [classes],
-    #                               "on_show": the Review tab was}}
+    #                               "on_show": the Review tab was, "rows": the Review list's rows chosen at quit
+    #                               (`ReviewRows`: {"run", "page", "chosen": [[kind, [xpaths], [true xpaths]]],
+    #                               "current": [kind, [xpaths], [true xpaths]] or null})}}
     project_files: str = ""       # JSON {project folder: {"file": its database file, "DEVICE:INODE", "project": its
                                   # fingerprint}}: moved, a project is known by both, and takes what was remembered
                                   # under its old folder (`follow_move`)
@@ -138,8 +193,23 @@ class Settings:
 
     def remember_review(self, project: str, run: int | str | None, shown: Sequence[str], on_show: bool = False
                         ) -> None:
-        """What the Review tab was on: the run (None: none chosen), the classes shown, and whether it was on show."""
-        self.reviews = _with_project(self.reviews, project, {"run": run, "shown": list(shown), "on_show": on_show})
+        """What the Review tab was on: the run (None: none chosen), the classes shown, and whether it was on show.
+        The rows chosen at the last quit stay (they name their run and page: `review_rows`)."""
+        value = _by_project(self.reviews).get(project)
+        rows = value.get("rows") if isinstance(value, dict) else None
+        self.reviews = _with_project(self.reviews, project, {"run": run, "shown": list(shown), "on_show": on_show,
+                                                             **({"rows": rows} if rows is not None else {})})
+
+    def review_rows(self, project: str) -> ReviewRows | None:
+        """The rows the Review list had chosen when the project was last quit in Review; None: none kept (or the
+        value kept is damaged)."""
+        value = _by_project(self.reviews).get(project)
+        return ReviewRows.read(value.get("rows")) if isinstance(value, dict) else None
+
+    def remember_review_rows(self, project: str, rows: ReviewRows) -> None:
+        value = _by_project(self.reviews).get(project)
+        self.reviews = _with_project(self.reviews, project, {**(value if isinstance(value, dict) else {}),
+                                                             "rows": rows.written()})
 
     def follow_move(self, project: str, database: str | None, fingerprint: str | None,
                     database_at: Callable[[str], str | None]) -> None:

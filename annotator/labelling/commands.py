@@ -8,12 +8,14 @@ outside the label history, so status changes (and the new -> proposed move that 
 setting the old status again.
 
 Nothing moves on the stack before the store has the write. A command runs its change *before* it is pushed
-(`perform`), so a change the store refuses raises where the caller can report it and never reaches the stack;
-the stack's first `redo()` call then does nothing. Undo and redo go through `EditGroup`, which writes the step's
-restore first (`take_back`, `make_again`) and moves the stack only once it is stored: a QUndoStack moves its
-index even when a command's undo() raises (Qt only prints the error), and the next Ctrl+Z would then take back
-the step before as well as the one never undone. A write the database refuses (a full disk) raises `NotSaved`,
-and the window is told (`EditGroup`'s `refused`), so that it stops calling the project saved.
+(`perform`), so a change the store refuses raises where the caller can report it and never reaches the stack; the
+stack's first `redo()` call then does nothing. The changes of one step (`push_all`: 700 proposals accepted at
+once) are one transaction, so one the store refuses part way leaves none of them stored. Undo and redo go through
+`EditGroup`, which writes the step's restore first (`take_back`, `make_again`) and moves the stack only once it
+is stored: a QUndoStack moves its index even when a command's undo() raises (Qt only prints the error), and the
+next Ctrl+Z would then take back the step before as well as the one never undone. A write the database refuses (a
+full disk) raises `NotSaved`, and the window is told (`EditGroup`'s `refused`), so that it stops calling the
+project saved.
 
 Each undo and redo tells the window the newest history entry it wrote: a restore is only right while the page's
 newest entry is the one this window's steps left (record_actions refuses it once another window or the command
@@ -328,33 +330,35 @@ def push(stack: QUndoStack, command: LabelCommand | StatusCommand) -> Change:
 
 
 def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand]) -> list[Change]:
-    """Several changes as one undo step; those already made stay made (and undoable) if a later one fails.
+    """Several changes as one undo step, stored as one step of work (`Project.one_step`): in one transaction, all
+    of them or none. A change the store refuses part way (a record deleted meanwhile, a full disk) raises, with
+    none of the changes before it stored and nothing pushed: the stack and the project still agree.
 
     Changes that change nothing (rejecting a rejected record) are left off the stack, and a step of no change
     at all is not pushed: it would take a Ctrl+Z that does nothing. The step is named `text ×N`, N the changes
     made."""
-    changes: list[Change] = []
-    made: list[LabelCommand] = []
     if not commands:
-        return changes
+        return []
     try:
-        with commands[0]._project.one_step(text):  # the history shows them as one step, as the undo stack does
-            for command in commands:
-                change = command.perform()
-                changes.append(change)
-                if change.id is not None:
-                    made.append(command)
+        # the history shows them as one step, as the undo stack does; a refused COMMIT is said as a refused edit
+        with _saved_or_refused(), commands[0]._project.one_step(text):
+            changes = [command.perform() for command in commands]
     except NotSaved as error:
         _tell_refused(stack, error)
         raise
-    finally:
-        if len(made) == 1:
-            stack.push(made[0])
-        elif made and len({command._page for command in made}) == 1:
-            stack.push(BatchCommand(f"{text} ×{len(made)}", made))
-        elif made:
-            stack.beginMacro(f"{text} ×{len(made)}")
-            for command in made:
-                stack.push(command)
-            stack.endMacro()
+    _push_as_one(stack, text, [command for command, change in zip(commands, changes, strict=True)
+                               if change.id is not None])
     return changes
+
+
+def _push_as_one(stack: QUndoStack, text: str, made: list[LabelCommand]) -> None:
+    """The commands made (their changes stored) on the stack as one undo step, named `text ×N`."""
+    if len(made) == 1:
+        stack.push(made[0])
+    elif made and len({command._page for command in made}) == 1:
+        stack.push(BatchCommand(f"{text} ×{len(made)}", made))
+    elif made:
+        stack.beginMacro(f"{text} ×{len(made)}")
+        for command in made:
+            stack.push(command)
+        stack.endMacro()

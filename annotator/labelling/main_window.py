@@ -1187,8 +1187,9 @@ class MainWindow(QMainWindow):
 
     def _remember_selection(self) -> None:
         """The records selected at quit, so that the next start selects them again (`_restore_the_last_quit`),
-        and the window's place (and its panels' widths, once dragged). The selection not before the first page has
-        been shown: what the last quit remembered would be lost unseen."""
+        the rows chosen in the Review list likewise, and the window's place (and its panels' widths, once
+        dragged). The selection not before the first page has been shown: what the last quit remembered would be
+        lost unseen."""
         if self.page_name is not None and self._selection_restored:
             self.settings.remember_selection(self.project_key(), self.page_name, self.record_panel.selected_ids(),
                                              self.page_view.scroll_y if self.page_loaded else None)
@@ -1198,6 +1199,7 @@ class MainWindow(QMainWindow):
         widths = dragged_widths(self.panels)
         if widths is not None:  # dragged in this session (else what an earlier one kept stays, unchanged)
             self.settings.remember_panel_widths(widths)
+        self.reviewing.remember_rows()
         self.save_where_the_user_was()
 
     def restore_geometry(self) -> bool:

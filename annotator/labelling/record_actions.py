@@ -34,7 +34,7 @@ from ...core.records import (
 from ...core.store import REJECTED, Change, Label, Provenance
 from ...core.wording import counted, listed
 from ..qt.local_time import local_time
-from .commands import LabelCommand, NotSaved, StatusCommand, push, push_all
+from .commands import LabelCommand, StatusCommand, push, push_all
 from .history_dialog import change_numbers, what, who
 from .page_view import unseen_words
 from .record_panel import HIDDEN_MARK
@@ -222,9 +222,9 @@ class RecordActions:
 
     def _pushed_as_one_step(self, page: str, commands: Sequence[LabelCommand | StatusCommand], failure: str,
                             step: str = "") -> list[Change] | None:
-        """The commands on the page's stack as one undo step (named `step` when there are several), unless the
-        project's database is gone or the store refuses one of them: then None, `failure` with the reason shown,
-        and those made before it kept (stored)."""
+        """The commands on the page's stack as one undo step (named `step` when there are several), stored in one
+        transaction, unless the project's database is gone or the store refuses one of them: then None, `failure`
+        with the reason shown, and none of them stored (those made before the refusal rolled back with it)."""
         if self._refused_unsaved():
             return None
         self._forget_steps_overtaken(page)
@@ -232,11 +232,8 @@ class RecordActions:
             changes = [push(self.stack(page), commands[0])] if len(commands) == 1 else \
                 push_all(self.stack(page), step, list(commands))  # type: ignore[arg-type]
         except RecordLensError as error:
-            self.window.message(f"{failure}{error}", 10000)
-            made = [getattr(c, "result", None) for c in commands]
-            self._wrote(page, made)
-            if any(c is not None and c.id is not None for c in made) and not isinstance(error, NotSaved):
-                self.window.saved()  # those made before the refusal are stored (a refused write stays said)
+            none = f" (none of the {len(commands)} changes stored)" if len(commands) > 1 else ""
+            self.window.message(f"{failure}{error}{none}", 10000)
             return None
         self._wrote(page, changes)
         self.window.saved()

@@ -48,6 +48,7 @@ from ...core.store import (
 )
 from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
+from ..settings import ReviewRows
 from . import decision_words as words
 from .recent import Recent
 from .record_actions import records_named
@@ -287,6 +288,7 @@ class ReviewController:
         # The runs as the review last listed or showed them (None: not yet): what changed elsewhere is told by them
         self._runs_seen: dict[int, RunInfo] | None = None
         self._remembered: object = NO_RUN  # the run the last session reviewed, until review first opens
+        self._kept_rows: ReviewRows | None = None  # the rows the last quit had chosen, until its review is drawn
         self._restoring = False
         self.agreements: dict[str, Agreement] = {}  # another annotator against the project's labels, all pages
         self._compared: dict[str, _Basis] = {}  # what each annotator's agreement was made of
@@ -377,6 +379,8 @@ class ReviewController:
         key = window.project_key()
         run = window.settings.review_run(key)
         self._remembered = NO_RUN if run is None else run
+        # Not for a screenshot either, which shows the rows it is asked for
+        self._kept_rows = window.settings.review_rows(key) if window.saves_settings else None
         if run is not None and window.saves_settings and window.settings.review_on_show(key):
             # Left in Review (on a run or an annotator's comparison): it opens there again, once the window has
             # opened the page. Not for a screenshot, which shows the tab it is asked for (--review)
@@ -706,8 +710,30 @@ class ReviewController:
         """Class the page's records against the run's and draw them over the page; whether that showed the run's
         figures (a page on show, the run still stored)."""
         figures_shown = self._update_review(labelled or self._labelled_once())
+        self._choose_the_kept_rows()
         self.draw_shown()
         return figures_shown
+
+    def _choose_the_kept_rows(self) -> None:
+        """The first page's review drawn after a start: the rows the last quit had chosen on it, in that run's (or
+        annotator's) review, chosen again, as labelling selects the records selected then. Taken up once: a review
+        of another run or page drawn first forgets them."""
+        kept = self._kept_rows
+        if kept is None or self.review is None or not self.active():
+            return
+        self._kept_rows = None
+        if (kept.run, kept.page) == (self.run_id, self.window.page_name):
+            self.panel.choose_rows(kept.page, kept.chosen, kept.current)
+
+    def remember_rows(self) -> None:
+        """At quit: the rows chosen in the Review list, for the next start (`_choose_the_kept_rows`). Only in
+        Review, and not before the rows the last quit kept were chosen again: they would be lost unseen."""
+        rows = self.panel.chosen_rows()
+        if rows is None or not self.active() or self._kept_rows is not None or not isinstance(self.run_id, int | str):
+            return
+        page, chosen, current = rows
+        self.window.settings.remember_review_rows(self.window.project_key(),
+                                                  ReviewRows(self.run_id, page, tuple(chosen), current))
 
     def draw_shown(self) -> None:
         """Draw the page's review as it stands, with the classes the panel shows (their toggles)."""

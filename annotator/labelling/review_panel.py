@@ -48,6 +48,7 @@ from ..qt.local_time import local_time
 from ..qt.row_lines import LINE_SEPARATOR, LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot, show_focus
+from ..settings import RowKey
 from .page_view import STATE_COLOURS
 from .shortcuts import SHORTCUTS
 
@@ -77,15 +78,17 @@ TAKE_ALL_KEYS = next(shortcut.keys[0] for shortcut in SHORTCUTS if shortcut.name
 @dataclass(frozen=True)
 class _Chosen:
     """The review rows chosen (selected, and the current one) by what their records are, on one page: kept across
-    a refill of the list (a redraw, a class shown or hidden) as long as those records are still there."""
+    a refill of the list (a redraw, a class shown or hidden) as long as those records are still there, and across
+    a restart (`ReviewRows`)."""
 
     page: str
-    selected: frozenset[tuple[object, ...]]
-    current: tuple[object, ...] | None
+    selected: frozenset[RowKey]
+    current: RowKey | None
 
 
-def _identity(record: ReviewRecord) -> tuple[object, ...]:
-    """A review record as a redraw finds it again (its index may change when other records come or go)."""
+def row_key(record: ReviewRecord) -> RowKey:
+    """A review record as a redraw, or the next start, finds it again (its index may change when other records
+    come or go)."""
     return record.kind, record.xpaths, record.true_xpaths
 
 
@@ -377,14 +380,29 @@ class ReviewPanel(QWidget):
         self._fill_records(self._chosen())
         emit(self.kinds_changed)
 
+    def chosen_rows(self) -> tuple[str, list[RowKey], RowKey | None] | None:
+        """The page under review, the keys of its rows chosen (sorted: the same choice is always written alike)
+        and the current row's; None without a page's review."""
+        chosen = self._chosen()
+        return None if chosen is None else (chosen.page, sorted(chosen.selected), chosen.current)
+
+    def choose_rows(self, page: str, selected: Collection[RowKey], current: RowKey | None) -> None:
+        """These rows alone chosen (those of them the list holds), the current one `current` if it is there: the
+        rows a restart chooses again. Nothing for another page's."""
+        review = self._review
+        if review is None or review.score.page != page:
+            return
+        self.records.clearSelection()
+        self._choose_again(review, _Chosen(page, frozenset(selected), current))
+
     def _chosen(self) -> _Chosen | None:
         review = self._review
         if review is None:
             return None
         records = review.records
         current = self.current_index()
-        selected = frozenset(_identity(records[int(item.data(DATA_ROLE))]) for item in self.records.selectedItems())
-        return _Chosen(review.score.page, selected, None if current is None else _identity(records[current]))
+        selected = frozenset(row_key(records[int(item.data(DATA_ROLE))]) for item in self.records.selectedItems())
+        return _Chosen(review.score.page, selected, None if current is None else row_key(records[current]))
 
     def set_runs(self, runs: Sequence[RunInfo], current: object = NO_RUN, annotators: Sequence[str] = (),
                  missing: Mapping[int, int] | None = None) -> None:
@@ -560,7 +578,7 @@ class ReviewPanel(QWidget):
     def _choose_again(self, review: PageReview, chosen: _Chosen) -> None:
         for row in range(self.records.count()):
             item = self.records.item(row)
-            identity = _identity(review.records[int(item.data(DATA_ROLE))])
+            identity = row_key(review.records[int(item.data(DATA_ROLE))])
             if identity == chosen.current:
                 self.records.setCurrentItem(item, QItemSelectionModel.SelectionFlag.NoUpdate)
             if identity in chosen.selected:

@@ -7,7 +7,8 @@
     project.restore("12", project.history("12")[-2].id, by=...)   # undo the last change
 
 Every label change is one transaction that also writes its history entry, so after any crash the labels and
-their history agree. A change returns a `Change`: the affected records before and after. The history can
+their history agree; the changes of one step of work (`one_step`: 700 proposals accepted at once) are one
+transaction together. A change returns a `Change`: the affected records before and after. The history can
 rebuild the page's labels as they were after any entry; `restore` does that and is itself a change.
 
 A `Project` holds one SQLite connection: use it from one thread, and open another `Project` on the same folder
@@ -273,11 +274,16 @@ class Project(Connection):
     @contextmanager
     def one_step(self, name: str) -> Iterator[None]:
         """The changes made inside are one step of the person's work (accept 240 proposals at once): their history
-        entries say so, and the history shows them as one (`history_steps`). A step inside a step is the outer one."""
+        entries say so, and the history shows them as one (`history_steps`). A step inside a step is the outer one.
+
+        A step is one write transaction, all of its changes or none: one that fails part way (a record deleted
+        meanwhile, a full disk, the process killed) leaves none of them stored, so that the page never holds half
+        a step that no undo step stands for; and 700 changes are one commit, not 700."""
         outer = self._step
         self._step = outer or {"id": uuid.uuid4().hex[:12], "name": name}
         try:
-            yield
+            with self.writing():
+                yield
         finally:
             self._step = outer
 

@@ -204,7 +204,7 @@ def test_proposals_arrive_from_the_worker_and_are_judged_with_one_key(qtbot, win
     assert window.project.labels("2") == [] and window.project.page("2").status == "new"
 
 
-def test_a_list_judged_part_way_before_a_refusal_is_undone_whole_in_one_step(qtbot, window, project_dir):
+def test_a_list_refused_part_way_is_judged_not_at_all_and_takes_no_undo_step(qtbot, window, project_dir):
     window.open_page("2")
     assert window.page_view.wait_until_loaded()
     for k in (1, 2, 3, 4):
@@ -214,12 +214,17 @@ def test_a_list_judged_part_way_before_a_refusal_is_undone_whole_in_one_step(qtb
     window.select_records(ids)
     with open_project(project_dir) as other:  # another process deletes the third meanwhile
         other.delete(ids[2], Provenance.person("someone"))
-    key(window, "R")  # the first two are rejected, then the store refuses the third
-    assert [label.status for label in window.project.labels("2")] == ["rejected", "rejected", "proposed"]
-    key(window, "Ctrl+Z")  # the two made are one step: both come back at once
+    key(window, "R")  # the store refuses the third: the step is one transaction, so the first two are not rejected
+    assert [label.status for label in window.project.labels("2")] == ["proposed"] * 3
+    assert "(none of the 4 changes stored)" in window.statusBar().currentMessage()
+    assert not window.undo_group.canUndo()  # no step stands for changes the project does not hold
+    window.select_records([label.id for label in window.labels])
+    key(window, "R")  # the three still there, judged again: all of them, one step
+    assert [label.status for label in window.project.labels("2")] == ["rejected"] * 3
+    key(window, "Ctrl+Z")
     assert [label.status for label in window.project.labels("2")] == ["proposed"] * 3
     key(window, "Ctrl+Shift+Z")
-    assert [label.status for label in window.project.labels("2")] == ["rejected", "rejected", "proposed"]
+    assert [label.status for label in window.project.labels("2")] == ["rejected"] * 3
 
 
 def test_a_judgement_the_store_refuses_part_way_stays_on_its_records(qtbot, window, project_dir):
@@ -234,7 +239,8 @@ def test_a_judgement_the_store_refuses_part_way_stays_on_its_records(qtbot, wind
         other.delete(second, Provenance.person("someone"))
     key(window, "A")
     assert "accept record" in window.statusBar().currentMessage()
-    assert window.project.labels("2")[0].status == "accepted"
+    # The step is one transaction: the first is not accepted without the second.
+    assert window.project.labels("2")[0].status == "proposed"
     # Not moved on to the third: the selection stays on what was judged (the deleted one is gone).
     assert window.record_panel.selected_ids() == [first]
     assert window.project.labels("2")[-1].id == third and window.project.labels("2")[-1].status == "proposed"
