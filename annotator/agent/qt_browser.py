@@ -127,6 +127,17 @@ class QtSiteBrowser:
 
     # -- beyond the protocol ----------------------------------------------------------------------------------
 
+    def is_password_field(self, target: Target) -> bool:
+        """Whether `target` is a password field of the page on show, found by its XPath: the agent loop keeps what
+        is typed into one masked (core's `masked_password`); the field gets the real keys. A target known by its
+        box alone cannot be asked about (the loop's targets all have an XPath)."""
+        if not target.xpath:
+            return False
+        found = self.browser.js_json("JSON.stringify((() => { const el = __recordlens.som.resolve("
+                                     f"{json.dumps(target.xpath)}); return !!el && el.localName === 'input' && "
+                                     "el.type === 'password'; })())")
+        return found is True
+
     def locate(self, target: Target) -> Target | None:
         """The element `target` names by core's identity rule, its XPath first over the whole page: among the
         numbered elements in view, then among every interactive element of the page (a recording may have

@@ -3,7 +3,8 @@
 The page reports what the user does (resources/js/site_events.js): a click, a field typed into and committed
 (Enter, change or leaving it), a burst of scrolling, Back. The recorder turns each report into a core `Step`
 with the target's identities, the URL, the set-of-mark screenshot the user saw before the action and the one
-after it, and the time since the step before it. Wait and ANSWER come from the recording panel's buttons.
+after it, and the time since the step before it. Wait and ANSWER come from the recording panel's buttons. What is
+typed into a password field is recorded masked, a bullet for each character (core's actions.masked_password).
 
 Not every report is a step: a click on text or empty space (no element an agent could click: it has no number)
 and a scroll that moved nothing are said in `message` and left out, since no agent could take such a step and a
@@ -24,7 +25,16 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ...core.agent import SCROLL_DIRECTIONS, Observation, Step, Target, Task, Trajectory
+from ...core.agent import (
+    SCROLL_DIRECTIONS,
+    Observation,
+    Step,
+    Target,
+    Task,
+    Trajectory,
+    masked_password,
+    shows_as_password,
+)
 from ..qt.event_loop import spin
 from ..qt.signals import emit
 from .site_browser import SiteBrowser, target_from_json
@@ -197,8 +207,8 @@ class Recorder(QObject):
         elif kind == "type":
             # Enter pressed, or the field left (Tab, a click elsewhere, a Wait, an answer, Stop): replay presses
             # Enter only where the person did, so that it submits no form the person did not
-            step = replace(step, action="type", target=self._target(data), value=str(data.get("value") or ""),
-                           submit=data.get("submit") is True)
+            step = _kept_typing(replace(step, action="type", target=self._target(data),
+                                        value=str(data.get("value") or ""), submit=data.get("submit") is True), data)
         elif kind == "scroll":
             direction = data.get("direction")
             step = replace(step, action="scroll", value=direction if direction in SCROLL_DIRECTIONS else "down")
@@ -269,6 +279,14 @@ class Recorder(QObject):
         if shot:
             self._shot = hashlib.sha256(shot).hexdigest()
             self.trajectory.screenshots.setdefault(self._shot, shot)
+
+
+def _kept_typing(step: Step, data: dict[str, Any]) -> Step:
+    """The Type step as it is recorded: typed into a password field, its password masked (core's `masked_password`).
+    The report tells: the field's text, taken as the value was, shows the value's bullets. Asked of the report, not
+    of the page, which a submitted form may have replaced by the time the report is handled."""
+    shown = target_from_json(data.get("target") or {}).text
+    return masked_password(step) if shows_as_password(shown, step.value or "") else step
 
 
 def _added(seconds: float | None, more: float | None) -> float | None:

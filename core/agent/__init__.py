@@ -4,7 +4,16 @@ loop and its memory, the browsers it drives, evaluation, and the demo site.
     from recordlens.core.agent import load_site, load_tasks, run_agent
 """
 
-from .actions import ACTIONS, SCROLL_DIRECTIONS, ActionParseError, Step, format_action, parse_action
+from .actions import (
+    ACTIONS,
+    SCROLL_DIRECTIONS,
+    ActionParseError,
+    Step,
+    format_action,
+    masked_password,
+    parse_action,
+    shows_as_password,
+)
 from .axtree import SiteTrees, format_axtree, read_tree
 from .browsers import register_browser
 from .candidates import STATUS_LABELS, STATUSES, Candidate, SiteText, load_candidates, save_candidates
@@ -56,8 +65,10 @@ __all__ = [
     "build_site", "capture_site",
     "choose_references", "ends_with_answer", "existing_site_file", "find_target", "format_action", "format_axtree",
     "free_site_file", "latest_episodes",
-    "load_candidates", "load_site", "load_tasks", "loose_url", "normalise_url", "not_in_snapshot_html", "parse_action",
+    "load_candidates", "load_site", "load_tasks", "loose_url", "masked_password", "normalise_url",
+    "not_in_snapshot_html", "parse_action",
     "read_tree",
-    "register_browser", "register_capture_runner", "save_candidates", "save_tasks", "site_file_name", "targets_match",
+    "register_browser", "register_capture_runner", "save_candidates", "save_tasks", "shows_as_password",
+    "site_file_name", "targets_match",
     "task_from_line",
 ]

@@ -11,6 +11,15 @@ The grammar (one action per answer, WebVoyager's set):
     ANSWER; text            end the episode with this answer
 
 Step values are single-line: newlines in typed text or answers become spaces when an action is written.
+
+A password is kept only as Chromium shows it: a Type into a password field (`<input type=password>`) gives the
+browser the real text, but the step that did it is kept with its value masked (`masked_password`), in every history,
+record and prompt after it: the trajectory's steps (so its JSON on disk, its command `Type [5]; •••••••`, the memory
+of later prompts), the model's own answer and thought that wrote it, and the raw model call kept with the run. The
+mask is what the page itself shows (and what both browsers read out as the field's text): one bullet for each
+character, so a step still says how long the typed text was. Only what says what was typed is masked: the task's
+instruction, a URL a form sent the password in (a `method=get` form's next page) and the snapshot's own pages are
+beyond this. A replayed or copied step therefore types the bullets: a password cannot be typed again from a record.
 """
 
 from __future__ import annotations
@@ -26,6 +35,8 @@ from .targets import Target
 
 ACTIONS = ("click", "type", "scroll", "wait", "go_back", "answer")
 SCROLL_DIRECTIONS = ("up", "down")
+PASSWORD_BULLET = "\u2022"  # what Chromium shows, and reads out, for each character of a password field's value
+SHOWN_CHARS = 200  # set-of-mark cuts an element's text at this many characters (som.js TEXT_CHARS)
 
 
 class ActionParseError(AgentError):
@@ -99,6 +110,39 @@ class Step:
 
 
 
+
+
+def password_bullets(value: str) -> str:
+    """A password field's value as Chromium shows it: a bullet for each character (each UTF-16 unit, as Chromium
+    counts them: an emoji outside the basic plane is two)."""
+    return PASSWORD_BULLET * (len(value.encode("utf-16-le")) // 2)
+
+
+def shows_as_password(shown: str, value: str) -> bool:
+    """Whether a field holding `value` that shows `shown` as its text (set-of-mark's text of it, taken with the value)
+    is a password field: it shows the value's bullets, not the value. A value of bullets only is its own mask, so
+    no field is taken for a password field wrongly where that would change what is kept."""
+    return bool(value) and shown == password_bullets(value)[:SHOWN_CHARS] != value[:SHOWN_CHARS]
+
+
+def masked_password(step: Step) -> Step:
+    """The Type `step`, which typed its value into a password field, as it is kept: its value as bullets, and the
+    password masked wherever the model's answer, its thought or an error says it (module notes)."""
+    secret = step.value or ""
+    if step.action != "type" or not secret:
+        return step
+    return replace(step, value=password_bullets(secret), raw=masked(step.raw, secret),
+                   thought=masked(step.thought, secret), error=masked(step.error, secret))
+
+
+def masked(text: str | None, secret: str) -> str | None:
+    """`text` with each occurrence of `secret` replaced by its bullets: as written, and as JSON writes it inside a
+    string (a model's JSON answer escapes a quote or a backslash in it)."""
+    if not text or not secret:
+        return text
+    for form in dict.fromkeys((json.dumps(secret, ensure_ascii=False)[1:-1], json.dumps(secret)[1:-1], secret)):
+        text = text.replace(form, password_bullets(secret))
+    return text
 
 
 def format_action(step: Step) -> str:

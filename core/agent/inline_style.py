@@ -19,3 +19,14 @@ def inline_style(element: Element, name: str) -> str | None:
             value = value.lower().replace("!important", "").strip()
             found = value or found
     return found
+
+
+# What an element's own `visibility` may say: shown, or kept from view (its box stays, nothing of it is painted).
+_VISIBILITY = {"visible": True, "initial": True, "hidden": False, "collapse": False}
+
+
+def visible_by_style(element: Element, inherited: bool) -> bool:
+    """Whether the element is visible by CSS `visibility` as far as its own style attribute tells: its own value
+    when it gives one, else what it inherits from the element around it (`inherited`). Visibility is inherited,
+    and a child may be made visible again inside an invisible element, as Chromium shows it."""
+    return _VISIBILITY.get(inline_style(element, "visibility") or "", inherited)

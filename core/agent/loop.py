@@ -6,7 +6,8 @@ episode goes on. It ends at ANSWER, at the step budget (failed steps count), aft
 in a row, when the model budget is used up ("model budget") or when the model endpoint fails for good after its
 retries ("model error"). The last two *cut* the episode: it says nothing about the agent, and `run_agent` stops
 the run (a failing endpoint raises ModelEndpointError, after the cut episode is handed to `on_trajectory`).
-Every step and every raw model call is kept in the trajectory.
+Every step and every raw model call is kept in the trajectory; a password typed into a password field is kept
+masked in both, and so never shown again in a later prompt (actions.masked_password).
 
 Each run index of `run_agent` is an independent draw: run r calls the model with seed `seed + r`.
 """
@@ -23,7 +24,7 @@ from ..errors import AgentError, RecordLensError
 from ..llm.gemini import Answer, BudgetExceededError, GeminiError
 from ..resource_files import read_resource
 from ..wording import counted
-from .actions import ActionParseError, Step, parse_action
+from .actions import ActionParseError, Step, masked, masked_password, parse_action
 from .axtree import format_axtree
 from .memory import Memory, WindowMemory, render
 from .model import MAX_PAGE_TEXT, TEXT_PER_SCREEN, Browser, ModelCall, Observation, Task, Trajectory
@@ -40,8 +41,12 @@ OBSERVATIONS = ("screenshot", "axtree", "text")
 # nothing, and a GoBack that moves nothing (no earlier page); a refused or cut-off answer is a failed step, never
 # acted on; a browser that numbers the view only has its prompt say so, with how many elements lie above and below
 # it; a label names a field it wraps by its own text alone (not the field's content: a list's options).
+# A password typed is kept masked, and so later prompts show its bullets (actions.masked_password); the text
+# browser leaves invisible text (visibility: hidden) out of the page's text, and numbers the summary of a closed
+# <details> but nothing else in it, as the Qt browser does.
 LOOP_RULES = {"fails_unmoved_scroll": True, "fails_unmoved_go_back": True, "fails_incomplete_answer": True,
-              "counts_elements_out_of_view": True, "omits_labelled_field_from_label": True}
+              "counts_elements_out_of_view": True, "omits_labelled_field_from_label": True,
+              "masks_typed_passwords": True, "text_leaves_invisible_out": True, "numbers_closed_details_summary": True}
 
 # Stops that cut an episode short for reasons outside the agent: such an episode is not a result.
 CUT_STOPS = ("model budget", "model error")
@@ -254,11 +259,24 @@ def _take_step(caller: Caller, browser: Browser, prompt: str, system: str, image
         step = replace(step, target=found)
     if step.action == "answer":
         return step, None
+    password = types_a_password(browser, step)  # asked before the page moves on (Enter submits the form)
     try:
         browser.perform(step)
     except RecordLensError as error:  # the browser's refusals are RecordLensErrors; anything else is a bug
-        return replace(step, error=str(error)), None
+        step = replace(step, error=str(error))
+    if password:  # the browser had the real text; what is kept of it, and shown in later prompts, is masked
+        # The answer that typed it holds it too (its prompt came before it, and holds none).
+        call = trajectory.calls[-1]
+        trajectory.calls[-1] = replace(call, answer=masked(call.answer, step.value or ""))
+        step = masked_password(step)
     return step, None
+
+
+def types_a_password(browser: Browser, step: Step) -> bool:
+    """Whether `step` types into a password field of the page on show, as the browser says (`is_password_field`,
+    which both browsers have; a browser without it, a test's, cannot say: no)."""
+    says = getattr(browser, "is_password_field", None)
+    return step.action == "type" and step.target is not None and callable(says) and bool(says(step.target))
 
 
 def build_prompt(template: str, task: Task, observation: Observation, steps: Sequence[Step],

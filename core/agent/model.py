@@ -160,7 +160,11 @@ class Browser(Protocol):
     `perform` receives a step whose target (if any) is one of the latest observation's elements: callers
     resolve recorded or model-given targets with `find_target` first. It raises `TargetNotFoundError` when the
     element is gone. Navigation never leaves the snapshot site: a link to an unsaved page shows a "not in this
-    snapshot" page at that URL."""
+    snapshot" page at that URL.
+
+    Beyond the protocol, a browser may say `is_password_field(target) -> bool` of an element of its latest
+    observation (both browsers do): the agent loop asks it before a Type, and keeps what was typed into a password
+    field masked (actions.masked_password). A browser without it (a test's) has nothing masked."""
 
     @property
     def url(self) -> str: ...

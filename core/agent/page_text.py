@@ -16,6 +16,12 @@ link, with no text between, is set apart by a space (Chromium's defaults would r
 "HomeAbout", but a page's style always sets its links apart, by a margin as the demo site's header does, or as the
 items of a flex row), so that both browsers give the same words.
 
+Text that is invisible by `visibility` (hidden or collapse) is left out, as the Qt browser leaves out text whose
+computed visibility is not `visible`: here as far as the elements' own `style` attributes say. Visibility is
+inherited, so all an invisible element holds is left out, but for a part of it made visible again (`visibility:
+visible` on an element inside it); an invisible element still sets its text apart as its display says, and an
+invisible list box or text area adds nothing.
+
 An element that is not displayed by default is left out with all it holds: one with `hidden` (but
 `hidden=until-found`, whose text Chromium reads), a hidden field, a closed `<dialog>`, a popover (never open in a
 saved page), `<title>`, `<datalist>`, `<rp>` and the like.
@@ -31,7 +37,7 @@ from dataclasses import dataclass, field
 from ..page.dom import JS_WHITESPACE, Element, Page, js_trim
 from .forms import FormControls, input_type, raw_text, selected_options
 from .hidden_fields import UNTIL_FOUND, hidden_as
-from .inline_style import inline_style
+from .inline_style import inline_style, visible_by_style
 
 INLINE, SPACED, BLOCK = 0, 1, 2  # what an element puts around its text: nothing, a space, a new line
 LINK_END = -1  # on the walk's stack: a link ends here
@@ -122,8 +128,13 @@ class _Lines:
     after_link: bool = False  # a link has ended, and no text followed it yet
 
     def walk(self, body: Element) -> list[str]:
-        # An int on the stack closes an element: what it puts after its text; LINK_END closes a link.
-        stack: list[tuple[Element | str, bool] | int] = [(child, False) for child in reversed(body.children)]
+        # An int on the stack closes an element: what it puts after its text; LINK_END closes a link. An element's
+        # entry carries whether what it holds is preformatted and whether it is visible (visibility is inherited:
+        # an invisible element's text is left out, but for a part of it made visible again).
+        around = body.parent
+        shown = visible_by_style(body, around is None or visible_by_style(around, True))
+        stack: list[tuple[Element | str, bool, bool] | int] = [(child, False, shown)
+                                                               for child in reversed(body.children)]
         while stack:
             item = stack.pop()
             if item == LINK_END:
@@ -132,9 +143,10 @@ class _Lines:
             if isinstance(item, int):
                 self.gap = max(self.gap, item)
                 continue
-            node, pre = item
+            node, pre, visible = item
             if isinstance(node, str):
-                self.text(node, pre)
+                if visible:  # invisible text adds nothing, not even the spaces around it (som.js `text`)
+                    self.text(node, pre)
                 continue
             if node.tag in SKIPPED:
                 continue
@@ -147,13 +159,15 @@ class _Lines:
             if node.tag == "a" and self.after_link:  # links side by side: set apart (module notes)
                 kind = max(kind, SPACED)
             self.gap = max(self.gap, kind)
+            visible = visible_by_style(node, visible)
             if node.tag in ("select", "textarea"):
-                self.field(node)
+                if visible:
+                    self.field(node)
                 self.gap = max(self.gap, kind)
             elif node.tag != "input":  # a field's value is in its element's text, not the page's
                 stack.extend((LINK_END, kind) if node.tag == "a" else (kind,))
                 inner = pre or node.tag in PRE_TAGS
-                stack.extend((child, inner) for child in reversed(node.children))
+                stack.extend((child, inner, visible) for child in reversed(node.children))
         if self.line:
             self.lines.append(self.line)
         return self.lines

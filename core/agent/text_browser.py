@@ -1,15 +1,17 @@
 """A Qt-free `Browser` over a snapshot site, for tests, the demo's reference trajectories and text-only runs.
 
-It "renders" core's DOM of each saved page: the numbered elements are the links, buttons and form fields in document
-order (numbered from 1; a disabled control is not one), with their text, role and accessible name; there is no
-layout, so no box and no real screenshot (a blank PNG stands in). An element with `hidden` (or kept hidden by the
-capture, hidden_fields.py) is not on show: neither it nor what it holds is numbered or in the page's text. Nor is an
-element numbered that its markup keeps from view, as the Qt browser does not number it: inside an element not
-displayed (its own style's display: none, a closed dialog), invisible by the nearest own style's visibility (hidden,
-collapse) around it, or of its own style's opacity 0 (`_RenderedByMarkup`); aria-hidden hides nothing from view. A
-field's text is its value, else its placeholder; a select's, its chosen option's. A click on a link opens the saved
-page for its URL (against the page's `<base>`) or the "not in this snapshot" page; a link to a place on the page on
-show, or to a script, stays. Typing into a field fills it and presses Enter, which submits its form as Chromium
+It "renders" core's DOM of each saved page: the numbered elements are the links, buttons, form fields and
+`<summary>` elements in document order (numbered from 1; a disabled control is not one), with their text, role and
+accessible name; there is no layout, so no box and no real screenshot (a blank PNG stands in). An element with
+`hidden` (or kept hidden by the capture, hidden_fields.py) is not on show: neither it nor what it holds is numbered
+or in the page's text. Nor is an element numbered that its markup keeps from view, as the Qt browser does not number
+it: inside an element not displayed (its own style's display: none, a closed dialog), in a closed `<details>` but
+for its summary, invisible by the nearest own style's visibility (hidden, collapse) around it, or of its own style's
+opacity 0 (`_RenderedByMarkup`); aria-hidden hides nothing from view. A click on a `<details>`' summary opens it (and
+closes it again), as in Chromium; the page keeps what was opened until another page is loaded. A field's text is
+its value, else its placeholder; a select's, its chosen option's. A click on a link opens the saved page for its URL
+(against the page's `<base>`) or the "not in this snapshot" page; a link to a place on the page on show, or to a
+script, stays. Typing into a field fills it and presses Enter, which submits its form as Chromium
 does; a submit button submits it, a reset button resets it, a checkbox or radio button is checked by a click
 (forms.py says what a form holds and sends, form_validity.py when it is not sent). Typing into an element that is no
 text field (a link, a button, a list box) is refused (`NotATextFieldError`), as the Qt browser refuses it.
@@ -36,7 +38,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from urllib.parse import urljoin, urlsplit
 
@@ -45,7 +47,7 @@ from ..page.dataset import parse_snapshot
 from ..page.dom import Element, Page, parse_html
 from ..page.frames import FRAME_TAGS, frame_document
 from ..page.snapshot import Snapshot, read_snapshot
-from .actions import Step
+from .actions import Step, password_bullets
 from .form_validity import may_submit
 from .forms import (
     FormControls,
@@ -60,7 +62,7 @@ from .forms import (
     selected_options,
 )
 from .hidden_fields import hidden_as, is_hidden, shown_text
-from .inline_style import inline_style
+from .inline_style import inline_style, visible_by_style
 from .model import MAX_PAGE_TEXT, TEXT_PER_SCREEN, Observation
 from .page_text import display_kind, page_text
 from .sites import NOT_IN_SNAPSHOT_TITLE, Site, not_in_snapshot_html
@@ -72,11 +74,10 @@ _BUTTON_INPUTS = ("submit", "button", "reset", "image")
 _INPUT_ROLES = {"checkbox": "checkbox", "radio": "radio", "range": "slider", "number": "spinbutton"}
 # What the Qt browser does not follow (site_browser.py): a script URL never runs, a blank page is no page of a site.
 INERT_SCHEMES = ("javascript", "about", "blob", "data")
-_INTERACTIVE_TAGS = ("a", "input", "button", "textarea", "select")
+_INTERACTIVE_TAGS = ("a", "input", "button", "textarea", "select", "summary")
 _LABELABLE = ("input", "select", "textarea", "button", "meter", "output", "progress")
 # Not displayed by Chromium's default styles, which page_text's walk never enters: no label's text is theirs.
 _UNDISPLAYED = frozenset({"script", "style", "noscript", "template"})
-PASSWORD_BULLET = "\u2022"  # what Chromium reads out for each character of a password field's value
 MAX_FRAMES = 1000  # frames read on one page at most: Chromium's own limit (kMaxNumberOfFrames)
 
 
@@ -105,6 +106,7 @@ class HtmlSiteBrowser:
         self._base = ""  # the URL the page's links and forms are resolved against
         self._in_site = False  # the page on show is a saved page (not the "not in this snapshot" page)
         self._controls = FormControls(None)
+        self._toggled: set[int] = set()  # id() of each <details> of the page on show whose summary was clicked
         self._scroll_y = 0.0
         self.visited: list[str] = []  # every URL loaded, in order, for tests
 
@@ -184,14 +186,31 @@ class HtmlSiteBrowser:
         self._base = base_url_of(page, url)
         self._in_site = path is not None
         self._controls = FormControls(page)
+        self._toggled = set()
         self._scroll_y = 0.0
         self.visited.append(url)
 
     def _interactive(self) -> list[Element]:
         if self._page is None:
             return []
-        rendered = _RenderedByMarkup()
-        return [e for e in self._page.elements if _is_interactive(e) and rendered(e) and not _transparent(e)]
+        rendered = self._rendered()
+        numbered: list[Element] = []
+        end = -1  # the place in document order of the last element inside the last numbered one
+        for element in self._page.elements:
+            # What lies inside a numbered element is left to it, as set-of-mark leaves it (a link inside a
+            # `<summary>` is the summary): the elements come in document order, so inside the last one numbered.
+            if element.order > end and _is_interactive(element) and rendered(element) and not _transparent(element):
+                numbered.append(element)
+                end = _last_inside(element).order
+        return numbered
+
+    def _rendered(self) -> _RenderedByMarkup:
+        """Whether an element of the page on show is rendered, its `<details>` open or closed as clicked."""
+        return _RenderedByMarkup(self._is_open)
+
+    def _is_open(self, details: Element) -> bool:
+        """Whether the `<details>` is open: as its markup says, unless a click on its summary toggled it."""
+        return ("open" in details.attrs) != (id(details) in self._toggled)
 
     def _elements(self) -> list[Target]:
         return [Target(label=i, xpath=e.xpath, text=self._text_of(e), role=_role_of(e), name=self._name_of(e))
@@ -301,9 +320,15 @@ class HtmlSiteBrowser:
         character (each UTF-16 unit, as Chromium counts them), never the characters, which go into no text or
         name sent anywhere."""
         value = self._controls.value(element)
-        if element.tag == "input" and input_type(element) == "password":
-            return PASSWORD_BULLET * (len(value.encode("utf-16-le")) // 2)
-        return value
+        return password_bullets(value) if _is_password_field(element) else value
+
+    def is_password_field(self, target: Target) -> bool:
+        """Whether `target` is a password field of the page on show (an element of its latest observation): what is
+        typed into it is kept masked (actions.masked_password), while the field gets the real text."""
+        try:
+            return _is_password_field(self._element_of(target))
+        except TargetNotFoundError:
+            return False
 
     def _text_of_ids(self, ids: str, field: Element) -> str:
         """The texts of the elements with these ids (aria-labelledby's), in the order named, as Chromium names
@@ -313,7 +338,7 @@ class HtmlSiteBrowser:
         if not ids.split() or self._page is None:
             return ""
         by_id = {e.attrs.get("id"): e for e in reversed(self._page.elements) if e.attrs.get("id")}
-        rendered = _RenderedByMarkup()
+        rendered = self._rendered()
         return _squashed(" ".join(
             self._label_text(by_id[i], field, keep_hidden=not rendered(by_id[i]) or _in_aria_hidden(by_id[i]))
             for i in ids.split() if i in by_id))
@@ -327,6 +352,11 @@ class HtmlSiteBrowser:
             return
         if element.tag == "input" and input_type(element) in ("checkbox", "radio"):
             self._controls.click(element)
+            return
+        if element.tag == "summary":  # its <details>' own summary opens or closes it; any other does nothing
+            details = element.parent
+            if details is not None and _summary_of(details) is element:
+                self._toggled ^= {id(details)}
             return
         kind = button_kind(element)
         form = self._controls.form_owner(element)
@@ -396,19 +426,25 @@ def _is_interactive(element: Element) -> bool:
         return element.attrs.get("href") is not None
     if element.tag == "input":
         return input_type(element) != "hidden" and not is_disabled(element)
+    if element.tag == "summary":
+        return True
     return element.tag in ("button", "textarea", "select") and not is_disabled(element)
 
 
 class _RenderedByMarkup:
     """Whether an element is rendered, as far as its markup tells (the page's style sheets are beyond this reader):
     neither it nor an element around it is displayed none (`hidden`, a closed dialog, its own style's display:
-    none: `display_kind`), and its visibility, its own style's or else the nearest one around it (visibility is
-    inherited), is not hidden or collapse. What the Qt browser leaves unnumbered (som.js `shown`: no box, or not
-    visible). aria-hidden hides nothing from view: both browsers number what it holds. Each element's answer is
-    kept for the next: one walk up the tree at most for all of a page's elements."""
+    none: `display_kind`) or in the part of a closed `<details>` that is not shown (all but its summary, its first
+    `<summary>` child: Chromium lays that part out but shows nothing of it, and the Qt browser's set-of-mark, whose
+    hit test never reaches it, leaves it unnumbered), and its visibility, its own style's or else the nearest one
+    around it (visibility is inherited), is not hidden or collapse. What the Qt browser leaves unnumbered (som.js
+    `shown`: no box, or not visible). aria-hidden hides nothing from view: both browsers number what it holds.
+    Each element's answer is kept for the next: one walk up the tree at most for all of a page's elements.
+    `is_open` says whether a `<details>` is open (the browser's own state after a click on its summary)."""
 
-    def __init__(self) -> None:
+    def __init__(self, is_open: Callable[[Element], bool] = lambda details: "open" in details.attrs) -> None:
         self._known: dict[int, tuple[bool, bool]] = {}  # id(element): (displayed, visible)
+        self._is_open = is_open
 
     def __call__(self, element: Element) -> bool:
         displayed, visible = self._state(element)
@@ -422,11 +458,29 @@ class _RenderedByMarkup:
             node = node.parent
         displayed, visible = self._known[id(node)] if node is not None else (True, True)
         for item in reversed(chain):
-            displayed = displayed and hidden_as(item) is None and display_kind(item) is not None
-            own = inline_style(item, "visibility")
-            visible = own == "visible" if own in ("visible", "hidden", "collapse") else visible
+            displayed = displayed and hidden_as(item) is None and display_kind(item) is not None \
+                and not self._shut_away(item)
+            visible = visible_by_style(item, visible)
             self._known[id(item)] = (displayed, visible)
         return displayed, visible
+
+    def _shut_away(self, element: Element) -> bool:
+        """Whether the element is a child of a closed `<details>` other than its summary."""
+        details = element.parent
+        return details is not None and details.tag == "details" and not self._is_open(details) \
+            and _summary_of(details) is not element
+
+
+def _last_inside(element: Element) -> Element:
+    """The last element inside `element` in document order (itself when it holds none)."""
+    while children := element.element_children():
+        element = children[-1]
+    return element
+
+
+def _summary_of(details: Element) -> Element | None:
+    """The summary of a `<details>`: its first `<summary>` child, the part shown while it is closed."""
+    return next((child for child in details.element_children() if child.tag == "summary"), None)
 
 
 def _transparent(element: Element) -> bool:
@@ -449,6 +503,10 @@ def _in_aria_hidden(element: Element) -> bool:
             return True
         node = node.parent
     return False
+
+
+def _is_password_field(element: Element) -> bool:
+    return element.tag == "input" and input_type(element) == "password"
 
 
 def _takes_text(element: Element) -> bool:
@@ -481,7 +539,7 @@ def _role_of(element: Element) -> str:
         return explicit
     if element.tag == "a":
         return "link"
-    if element.tag == "button":
+    if element.tag in ("button", "summary"):
         return "button"
     if element.tag == "textarea":
         return "textbox"
