@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..runs.engines import Engine, UnitFailedError
+from ..runs.engines import Engine, LostWithWorkers, UnitFailedError, told_of_lost_calls
 from .loop import AgentSettings, Caller, ModelEndpointError, run_episode, run_seed, seed_caller
 from .model import Browser, Task, Trajectory
 from .sites import Site
@@ -46,9 +46,12 @@ def run_agent_on_engine(engine: Engine, tasks: Sequence[Task], site: Site,
                         browser_factory: Callable[[Site], Browser], caller: Caller, *, runs: int,
                         settings: AgentSettings, on_trajectory: Callable[[Trajectory], None],
                         on_failure: Callable[[str, str], None], seed: int | None = None,
-                        done_already: Callable[[Task, int], bool] = lambda task, run: False) -> list[Trajectory]:
+                        done_already: Callable[[Task, int], bool] = lambda task, run: False,
+                        lost: LostWithWorkers | None = None) -> list[Trajectory]:
     """Every task `runs` times on `engine`; `on_trajectory` sees them, and they are returned, in the local loop's
-    (run-major) order. An episode whose worker died is reported to `on_failure(episode, reason)` and left out."""
+    (run-major) order. An episode whose worker died is reported to `on_failure(episode, reason)` and left out.
+    `lost` is told, by episode, of the model requests a worker that died had paid for (their answers lost with it),
+    as the engine tells them, before the episode runs again."""
     episodes: list[Episode] = [(run, task) for run in range(runs) for task in tasks if not done_already(task, run)]
     finished: dict[str, Trajectory | None] = {}  # None: the episode's worker died
     stored: list[Trajectory] = []
@@ -66,8 +69,10 @@ def run_agent_on_engine(engine: Engine, tasks: Sequence[Task], site: Site,
 
     unit = EpisodeUnit(caller, site, browser_factory, settings, seed)
     with engine.shipping(unit) as shipped:
+        told = {} if lost is None else told_of_lost_calls(
+            engine, lambda episode, reason, requests: lost.told(episode_key(episode), requests))
         for episode, result in engine.map(shipped, list(episodes), key=episode_key,
-                                          stop_when=lambda t: t.stop in ("model budget", "model error")):
+                                          stop_when=lambda t: t.stop in ("model budget", "model error"), **told):
             if isinstance(result, UnitFailedError):
                 on_failure(episode_key(episode), str(result))
                 finished[episode_key(episode)] = None

@@ -58,7 +58,7 @@ from ..errors import AgentError, RecordLensError
 from ..llm import api_key_from_environment, required_api_key
 from ..llm.endpoint import KEY_MARK, recorded_base_url
 from ..output_paths import is_chart, writable_file
-from ..runs.engines import ClusterLostError, EngineError
+from ..runs.engines import ClusterLostError, EngineError, LostWithWorkers
 from ..store import StoreError
 from ..store.agent_data import ChangedTaskError
 from ..wording import counted, listed
@@ -291,7 +291,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                         engine, tasks, site, kind.factory, caller, runs=args.runs, settings=agent,
                         on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept,
                         on_failure=lambda episode, reason: print(f"episode {episode} failed: {reason}",
-                                                                 file=sys.stderr))
+                                                                 file=sys.stderr), lost=spent.lost)
             else:
                 done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent,
                                  on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept)
@@ -354,16 +354,29 @@ def _succeeded(done: list[Trajectory], kept: dict[tuple[str, int], bool], planne
     return f"{whole} ({', '.join(notes)})" if notes else whole
 
 
-def _run_cost(earlier: dict[str, object], requests: int, tokens: int) -> dict[str, object]:
+# A run's cost's key (and each session's) for the model requests, among its requests, paid for on episodes whose Ray
+# worker died (their answers lost with it): a session's by episode (`LostWithWorkers.as_dict`), the run's their sum
+LOST_REQUESTS, LOST_WITH_WORKERS = "lost_requests", "lost_with_workers"
+
+
+def _run_cost(earlier: dict[str, object], requests: int, tokens: int,
+              lost: LostWithWorkers | None = None) -> dict[str, object]:
     """A run's cost: this session's model requests and tokens added to what the run had cost before (a resumed
-    run), with each session's own in `sessions`, so that the stored figures cover the whole run."""
+    run), with each session's own in `sessions`, so that the stored figures cover the whole run. The requests of
+    `lost` (paid for on episodes whose Ray worker died, among `requests`: the shared budget counted them) are said
+    apart, by episode, in the session's, and counted in the run's (`LOST_REQUESTS`)."""
     sessions = earlier.get("sessions")
     if not isinstance(sessions, list):  # a run stored before sessions were kept: its one figure is its first
         sessions = [{"requests": earlier.get("requests", 0), "tokens": earlier.get("tokens", 0)}] \
             if "requests" in earlier or "tokens" in earlier else []
-    sessions = [*sessions, {"requests": requests, "tokens": tokens}]
-    return {"requests": sum(int(s.get("requests") or 0) for s in sessions),
-            "tokens": sum(int(s.get("tokens") or 0) for s in sessions), "sessions": sessions}
+    sessions = [*sessions, {"requests": requests, "tokens": tokens,
+                            **({LOST_WITH_WORKERS: lost.as_dict()} if lost else {})}]
+    cost: dict[str, object] = {"requests": sum(int(s.get("requests") or 0) for s in sessions),
+                               "tokens": sum(int(s.get("tokens") or 0) for s in sessions), "sessions": sessions}
+    lost_said = [s[LOST_WITH_WORKERS] for s in sessions if isinstance(s.get(LOST_WITH_WORKERS), dict)]
+    if lost_said:
+        cost[LOST_REQUESTS] = sum(int(said.get("requests") or 0) for said in lost_said)
+    return cost
 
 
 class _SessionCost:
@@ -375,6 +388,7 @@ class _SessionCost:
 
     def __init__(self, caller: object, earlier: dict[str, object]) -> None:
         self._caller, self._earlier = caller, earlier
+        self.lost = LostWithWorkers()  # told by the engine as its workers die (`run_agent_on_engine`)
         self._counts = (0, 0)
         self._unreadable = False
         self._written: dict[str, object] | None = None
@@ -383,7 +397,7 @@ class _SessionCost:
         counts = self._read()
         if counts is not None:
             self._counts = (max(self._counts[0], counts[0]), max(self._counts[1], counts[1]))
-        return _run_cost(self._earlier, *self._counts)
+        return _run_cost(self._earlier, *self._counts, self.lost)
 
     def record(self, project, run_id: int) -> None:  # noqa: ANN001 - a Project
         """Store the run's cost, when it differs from what was stored last."""
@@ -890,9 +904,11 @@ def _episode_sites(project, run_id: int, rows: Sequence[int]) -> list[str]:  # n
 
 
 def _cost_figures(cost: dict[str, object]) -> dict[str, object]:
-    """The model requests and tokens a run has cost (all its sessions; None: not recorded, an older run)."""
+    """The model requests and tokens a run has cost (all its sessions; None: not recorded, an older run), and of
+    the requests those lost with Ray workers that died, where some were (`LOST_REQUESTS`)."""
     return {"requests": cost.get("requests"), "tokens": cost.get("tokens"), "sessions": len(cost.get("sessions") or
-                                                                                          ([cost] if cost else []))}
+                                                                                          ([cost] if cost else [])),
+            **({LOST_REQUESTS: cost[LOST_REQUESTS]} if LOST_REQUESTS in cost else {})}
 
 
 def _cost_line(cost: dict[str, object]) -> str:
@@ -901,8 +917,11 @@ def _cost_line(cost: dict[str, object]) -> str:
         return "cost: not recorded (a run stored by an older RecordLens, or one stopped before its first episode)"
     sessions = int(figures["sessions"])  # type: ignore[call-overload]
     requests, tokens = int(figures["requests"]), int(figures["tokens"] or 0)  # type: ignore[call-overload]
-    return (f"cost: {counted(requests, 'model request')}, {counted(tokens, 'token')}"
-            + (f" (over {sessions} sessions: resumed)" if sessions > 1 else ""))
+    lost = int(figures.get(LOST_REQUESTS) or 0)  # type: ignore[call-overload]
+    return (f"cost: {counted(requests, 'model request')}"
+            + (f" ({lost} of them paid for on episodes whose Ray worker died, their answers lost with it)"
+               if lost else "")
+            + f", {counted(tokens, 'token')}" + (f" (over {sessions} sessions: resumed)" if sessions > 1 else ""))
 
 
 def _other_snapshots(runs, run) -> str | None:  # noqa: ANN001 - AgentRuns

@@ -56,7 +56,7 @@ from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed, named_and_more
 from .charts import grouped_bars
-from .engines import Engine, LocalEngine, UnitFailedError
+from .engines import Engine, LocalEngine, LostWithWorkers, UnitFailedError, told_of_lost_calls
 from .evaluate import truth_naming_nothing, without_pages
 from .in_sample import InSample, PageDigests, in_sample
 from .page_loop import EndpointRow, failed_for_the_endpoint
@@ -180,19 +180,24 @@ class BenchResult:
     # page -> the methods that never reached it (a budget, a failing endpoint stopped them): left out of every row
     left_out: dict[str, list[str]] = field(default_factory=dict)
     measured: int = 0  # the pages the methods were run on, those left out included
+    # the model requests paid for on pages whose Ray worker died, by page (their answers, and which method asked,
+    # lost with it): in what the bench spent, said apart as lost
+    lost: LostWithWorkers = field(default_factory=LostWithWorkers)
 
     def as_dict(self) -> dict[str, object]:
         total = self.spent()
         return {"table1": self.format_rows, "table2": [m.row() for m in self.method_rows],
                 "left_out_pages": self.left_out,
-                "spent": total.as_dict() if total else None, "warnings": self.warnings}
+                "spent": total.as_dict() if total else None,
+                "lost_with_workers": _lost_by_page(self.lost) if self.lost else None, "warnings": self.warnings}
 
     def spent(self) -> Spent | None:
-        """What every method that calls a model spent together; None when none calls one."""
+        """What every method that calls a model spent together, with the requests lost with Ray workers that died
+        (`lost`); None when none calls one."""
         paying = [m for m in self.method_rows if m.calls_model]
         if not paying:
             return None
-        total = Spent()
+        total = Spent(self.lost.total)
         for method in paying:
             total.add(method.spent)
         return total
@@ -281,12 +286,15 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
                    else None)
         unit = functools.partial(bench_page, shipped, files, truths, counter, stops)
         watch = _EndpointWatch(stops)
+        lost = LostWithWorkers()  # a page's requests lost with its worker, told before the page runs again
+        told = told_of_lost_calls(engine, lambda job, reason, requests: lost.told(job.name, requests))
         outcomes = {job.name: outcome for job, outcome in engine.map(unit, _PageJobs(jobs, stops), key=_job_name,
-                                                                     progress=progress, stop_when=watch)}
+                                                                     progress=progress, stop_when=watch, **told)}
     for name in jobs:
         outcome = outcomes[name]
         if isinstance(outcome, UnitFailedError):
-            raise RecordLensError(f"bench stopped: page {name}: {outcome}; run it again")
+            paid = f" ({lost.said(_page)})" if lost else ""
+            raise RecordLensError(f"bench stopped: page {name}: {outcome}{paid}; run it again")
         for fmt, size in outcome.chars.items():
             chars[fmt][name] = size
         for fmt, tokens in outcome.counted.items():
@@ -339,8 +347,20 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         warnings.append(left_out_message(left_out, results.values(), len(jobs)))
     if any(r.stop.reason and not r.stop.endpoint_failed for r in results.values()):
         warnings.append(NO_RESUME)
+    if lost:  # paid for, in what the bench spent, though no method's row can count them
+        warnings.append(f"{lost.said(_page)}: in what the bench spent (\"lost\"), in no method's row")
     format_rows = _format_rows(chars, counted_tokens, results.values())
-    return BenchResult(format_rows, list(results.values()), warnings, left_out, len(jobs))
+    return BenchResult(format_rows, list(results.values()), warnings, left_out, len(jobs), lost)
+
+
+def _page(name: str) -> str:
+    return f"page {name}"
+
+
+def _lost_by_page(lost: LostWithWorkers) -> dict[str, object]:
+    """The requests lost with Ray workers, as bench's JSON says them: how many, by page, and the pages whose
+    count is unknown."""
+    return {"requests": lost.total, "pages": dict(lost.requests), "unknown_pages": list(lost.unknown)}
 
 
 def not_reached_by_some(results: Iterable[MethodResult], pages: list[str]) -> dict[str, list[str]]:
@@ -674,6 +694,7 @@ def _token_pages(row: dict[str, object]) -> str:
 
 
 TOKEN_KINDS = ("prompt", "completion", "thinking", "total")
+LOST = "lost"  # the row of the requests lost with Ray workers that died (`BenchResult.lost`)
 
 
 def _spent_lines(result: BenchResult) -> list[str]:
@@ -686,7 +707,9 @@ def _spent_lines(result: BenchResult) -> list[str]:
     # kind it reports is in the JSON
     kinds = [kind for kind in TOKEN_KINDS if kind != "thinking" or total.tokens.get(kind)]
     width = max(12, *(len(m.spec.label) for m in paying))
-    rows = [(m.spec.label, m.spent) for m in paying] + ([("all", total)] if len(paying) > 1 else [])
+    # the requests lost with Ray workers that died: a row of their own (which method asked them is lost too)
+    rows = [(m.spec.label, m.spent) for m in paying] + ([(LOST, Spent(result.lost.total))] if result.lost else [])
+    rows += [("all", total)] if len(rows) > 1 else []
     lines = ["", "Spent on model calls (requests: every attempt, retries included; tokens as the provider "
                  "reported them)",
              f"{'method':<{width}} {'requests':>9} " + " ".join(f"{kind:>11}" for kind in kinds)]
@@ -694,11 +717,14 @@ def _spent_lines(result: BenchResult) -> list[str]:
     if uncounted:  # answers without token counts: counted apart, never as 0 tokens
         lines[-1] += f" {'uncounted':>10}"
     for label, spent in rows:
-        lines.append(f"{label:<{width}} {spent.requests:9,} " + " ".join(_token_cell(spent, kind) for kind in kinds)
+        cells = [f"{'n/a':>11}"] * len(kinds) if label == LOST else [_token_cell(spent, kind) for kind in kinds]
+        lines.append(f"{label:<{width}} {spent.requests:9,} " + " ".join(cells)
                      + (f" {answers_without_counts(spent.tokens):10,}" if uncounted else ""))
     if uncounted:
         lines += ["(uncounted: answers that came without token counts, no usageMetadata: their tokens are unknown",
                   " and not in the token columns; n/a: none of the row's answers came with counts)"]
+    if result.lost:
+        lines += [f"({LOST}: {result.lost.said(_page)}; their answers' tokens are unknown, in no token column)"]
     return lines
 
 

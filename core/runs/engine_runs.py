@@ -17,7 +17,7 @@ from pathlib import Path
 from .. import atomic
 from ..extract.base import Extractor
 from ..llm.gemini import UNCOUNTED, Budget, budget_used_up
-from .engines import ClusterLostError, Engine, UnitFailedError, worker_name
+from .engines import ClusterLostError, Engine, UnitFailedError, told_of_lost_calls, worker_name
 from .page_loop import ENDPOINT_FAILURES_IN_A_ROW, EndpointRow
 from .run_files import (
     DONE,
@@ -52,7 +52,7 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
     # its shared budget is lost with them; one that says nothing of it is asked as before
     tells = getattr(engine, "tells_lost_calls", False)
     kept_lost = functools.partial(_keep_calls_lost_with_a_worker, out, resume)
-    told = {"retried": lambda item, reason, lost: kept_lost(_name_of(item), reason, lost)} if tells else {}
+    told = told_of_lost_calls(engine, lambda item, reason, lost: kept_lost(_name_of(item), reason, lost))
     recorded = (functools.partial(_calls_recorded, out, parts),) if tells else ()
     with engine.shipping(extractor, *recorded) as shipped:
         if by_content:  # no shared storage: the page goes as bytes, its files come back as bytes

@@ -15,11 +15,12 @@ import os
 import socket
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Protocol, TypeVar
 
 from ..errors import RecordLensError
+from ..wording import counted
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -30,6 +31,50 @@ Progress = Callable[[Iterable[str]], Iterable[str]]
 Retried = Callable[[T, str, int | None], None]
 # What a run's units recorded of their model calls: requests, tokens, answers without token counts
 Recorded = Callable[[], tuple[int, int, int]]
+
+
+@dataclass
+class LostWithWorkers:
+    """The model requests paid for on units whose worker died (their answers lost with it), by unit, as an engine
+    that tells them (`Engine.tells_lost_calls`: Ray's) tells them to `retried` (`told_of_lost_calls`): what a
+    command that keeps no page record of them (bench, agent run) counts them by, said apart as lost, as an
+    extraction keeps them in the page's record (`run_files.write_unfinished_record`). A unit whose count could not
+    be had is named as unknown."""
+
+    requests: dict[str, int] = field(default_factory=dict)
+    unknown: list[str] = field(default_factory=list)
+
+    def told(self, unit: str, requests: int | None) -> None:
+        if requests is None:
+            self.unknown += [unit] if unit not in self.unknown else []
+        elif requests:
+            self.requests[unit] = self.requests.get(unit, 0) + requests
+
+    @property
+    def total(self) -> int:
+        return sum(self.requests.values())
+
+    def __bool__(self) -> bool:
+        return bool(self.requests or self.unknown)
+
+    def said(self, unit: Callable[[str], str] = str) -> str:
+        """"2 model requests paid for on pages whose Ray worker died, lost with it (page 2: 1; page 4: 1)", each
+        unit named by `unit`; those whose count is unknown said after."""
+        parts = [f"{counted(self.total, 'model request')} paid for and lost with Ray workers that died ("
+                 + "; ".join(f"{unit(name)}: {requests}" for name, requests in self.requests.items()) + ")"
+                 ] if self.requests else []
+        if self.unknown:
+            parts.append(f"an unknown number lost with the workers that died on {', '.join(map(unit, self.unknown))}")
+        return "; ".join(parts)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"requests": self.total, "units": dict(self.requests), "unknown": list(self.unknown)}
+
+
+def told_of_lost_calls(engine: object, retried: Retried) -> dict[str, Retried]:
+    """`retried` as `Engine.map`'s keyword, for an engine that tells of the calls lost with a unit's worker
+    (`tells_lost_calls`: Ray's); {} for one that does not (an engine of a test's may not take it)."""
+    return {"retried": retried} if getattr(engine, "tells_lost_calls", False) else {}
 
 
 class EngineError(RecordLensError):

@@ -27,6 +27,9 @@ from ..records.model import load_records, save_records
 from ..wording import counted, listed
 from .page_loop import run_pages
 
+# A run folder's page records as `read_page_costs` reads them, page -> its `_run/N.json`
+PageCosts = Mapping[str, Mapping[str, object]]
+
 META_DIR = "_run"
 DONE, FAILED = "done", "failed"
 NOT_FINISHED = "not finished"  # _run/N.json of a page its run stopped on, after calls on it were paid for
@@ -322,20 +325,27 @@ def summed_cost(records: Iterable[dict[str, object]]) -> dict[str, object]:
     return {"pages": len(records), "seconds": round(seconds, 3), **({"tokens": tokens} if tokens else {})}
 
 
-def done_without_a_file(run_dir: str | Path) -> list[str]:
+def done_without_a_file(run_dir: str | Path, costs: PageCosts | None = None) -> list[str]:
     """The pages a run's own records (`_run/N.json`) say it did, whose prediction file (`N.json`) is not there:
-    deleted by hand, or never written (a stop between the page's two writes). Extracting again brings them back."""
+    deleted by hand, or never written (a stop between the page's two writes). Extracting again brings them back.
+    `costs`: the folder's records already read (`read_page_costs`), else read here."""
     run = Path(run_dir)
-    return [name for name, cost in read_page_costs(run).items()
+    return [name for name, cost in _costs_of(run, costs).items()
             if cost.get("status") == DONE and not (run / f"{name}.json").exists()]
 
 
-def stopped_part_way(run_dir: str | Path) -> list[str]:
+def stopped_part_way(run_dir: str | Path, costs: PageCosts | None = None) -> list[str]:
     """The pages a run stopped on part way: their records (`_run/N.json`) say not finished, their paid calls kept,
-    and no prediction file (`N.json`) is there."""
+    and no prediction file (`N.json`) is there. `costs`: the folder's records already read, else read here."""
     run = Path(run_dir)
-    return [name for name, cost in read_page_costs(run).items()
+    return [name for name, cost in _costs_of(run, costs).items()
             if cost.get("status") == NOT_FINISHED and not (run / f"{name}.json").exists()]
+
+
+def _costs_of(run_dir: str | Path, costs: PageCosts | None) -> PageCosts:
+    """The folder's page records: `costs` when its caller read them already (`runs --add` reads each once and asks
+    many questions of them), else read now."""
+    return read_page_costs(run_dir) if costs is None else costs
 
 
 def files_missing(described: Mapping[str, object]) -> list[str]:
@@ -388,10 +398,11 @@ def stored_run_description(method: str, status: str, parameters: Mapping[str, ob
     return {**parameters, "method": method, **({STOPPED: stopped} if stopped else {})}
 
 
-def failed_pages(run_dir: str | Path) -> dict[str, str]:
-    """Page name -> reason, for the pages of a run that failed and have no prediction since."""
+def failed_pages(run_dir: str | Path, costs: PageCosts | None = None) -> dict[str, str]:
+    """Page name -> reason, for the pages of a run that failed and have no prediction since. `costs`: the
+    folder's records already read, else read here."""
     run = Path(run_dir)
-    return {name: str(cost.get("reason") or "failed") for name, cost in read_page_costs(run).items()
+    return {name: str(cost.get("reason") or "failed") for name, cost in _costs_of(run, costs).items()
             if cost.get("status") == FAILED and not (run / f"{name}.json").exists()}
 
 
@@ -617,12 +628,12 @@ def file_sha256(path: Path) -> str:
 
 
 def pages_made_otherwise(run_dir: str | Path, names: Iterable[str], sha256_of: Callable[[str], str | None],
-                         page_of: Callable[[str], Page | None]) -> list[str]:
+                         page_of: Callable[[str], Page | None], costs: PageCosts | None = None) -> list[str]:
     """Of `names`, the pages whose prediction the run made on another page of that name (its texts differ from
     the page scored now: a page saved again, or another page under the name). A page the run does not describe
     (a folder written by hand, or by an older RecordLens) is taken as the same; `page_of` is asked only when the
-    bytes differ."""
-    costs = read_page_costs(run_dir)
+    bytes differ. `costs`: the folder's records already read, else read here."""
+    costs = _costs_of(run_dir, costs)
     differing = []
     for name in names:
         made_on = (costs.get(name) or {}).get(MADE_ON)

@@ -89,6 +89,7 @@ from ..runs.run_files import (
     SEEDS_ASKED,
     STOPPED,
     STORED_COST,
+    PageCosts,
     done_without_a_file,
     failed_pages,
     files_missing,
@@ -986,9 +987,11 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     if not method:
         raise RecordLensError(unnamed_method_message(run_dir) or f"{run_dir}: give the method's name (--method)")
     files = record_files(run_dir)
+    costs = read_page_costs(run_dir)  # each page's record read once, for every question asked of them below
+    failed = failed_pages(run_dir, costs)
     # A run that stopped (its budget, its endpoint) before it finished any page (one stopped part way keeps only its
     # paid calls) is stored as stopped still, as one whose every page failed is: one rule for every stopped run
-    nothing_finished = not files and not failed_pages(run_dir)
+    nothing_finished = not files and not failed
     if nothing_finished and not described.get(STOPPED):
         raise RecordLensError(f"{run_dir}: no predictions (N.json)")
     predictions: dict[str, RecordList] = {}
@@ -1010,7 +1013,7 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
             errors[name] = str(error)
             left_out.append(path.name)
             warnings.append(f"{error}; stored as a page the run failed on (no records), with this reason")
-    for name, reason in failed_pages(run_dir).items():  # failed, with no N.json: kept as the run's failures
+    for name, reason in failed.items():  # failed, with no N.json: kept as the run's failures
         if _a_page_of(project, name) and name not in predictions and name not in errors:
             errors[name] = reason
             warnings.append(f"page {name}: the run failed on it ({shortened(reason, 160)}); stored as a failed page")
@@ -1035,11 +1038,11 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     parameters = {**described, "source": str(run_dir.resolve())}
     # the run known by its pages' own records, wherever the folder lies now (a deleted run's copy holds none of a
     # page it did, and only a stand-in of a page it failed on: it brings those the run was stored with)
-    without_a_file, stopped_here = done_without_a_file(run_dir), stopped_part_way(run_dir)
+    without_a_file, stopped_here = done_without_a_file(run_dir, costs), stopped_part_way(run_dir, costs)
     pages = [*predictions, *errors, *without_a_file]
-    made = record_digests(run_dir, pages) | kept_records(copied)
+    made = record_digests(run_dir, pages, costs) | kept_records(copied)
     # ... and by those a resume kept under "earlier" (a page asked again: every page of a run whose pages all failed)
-    ours = runs_of_the_folder(project.runs.all(), method, parameters, made, earlier_digests(run_dir, pages))
+    ours = runs_of_the_folder(project.runs.all(), method, parameters, made, earlier_digests(run_dir, pages, costs))
     by_hand = _changed_by_hand(project, ours, made, predictions, errors)
     if by_hand:  # the run's own predictions of these pages, as it was stored with them: said
         warnings.append(by_hand.message(run_dir))
@@ -1074,7 +1077,7 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
                   if earlier is None else None)
     if kept_apart:
         warnings.append(kept_apart)
-    cost, ended = _run_cost(run_dir)
+    cost, ended = _run_cost(run_dir, costs)
     ended = ended_then or ended
     cost |= {key: copied[key] for key in COPIED_AS_THEY_ARE if key in copied}  # a copy's files hold no page's cost
     if stopped:
@@ -1096,7 +1099,7 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     if stopped and stopped_on:  # `score --project P --run ID` says it stopped on it, as `score --pred` does
         cost[STOPPED_ON] = stopped_on
     otherwise = pages_made_otherwise(run_dir, predictions, lambda name: project.page(name).snapshot,
-                                     lambda name: project.load(name).page)
+                                     lambda name: project.load(name).page, costs)
     otherwise += [name for name in made_on_other_pages(copied) if name in predictions and name not in otherwise]
     if otherwise:  # kept with the run, so that every later score of it says so too
         cost[OTHER_PAGES] = otherwise
@@ -1262,9 +1265,9 @@ def _timestamp(written: object) -> str | None:
         return None
 
 
-def _run_cost(run_dir: Path) -> tuple[dict[str, object], str | None]:
-    """What `recordlens extract` noted per page (seconds, tokens), summed, and when its last page was done."""
-    costs = read_page_costs(run_dir)
+def _run_cost(run_dir: Path, costs: PageCosts) -> tuple[dict[str, object], str | None]:
+    """What `recordlens extract` noted per page (seconds, tokens; `costs`: its pages' records, `read_page_costs`),
+    summed, and when its last page was done."""
     if not costs:
         return {}, None
     last = max((run_dir / "_run" / f"{name}.json").stat().st_mtime for name in costs)

@@ -1,11 +1,12 @@
 """Which stored run a run folder holds, for `runs --add`: a run is known by what makes it that run, not by where
 its folder lies now. What makes it that run is its description (`run_files.run_identity`, the folder's path
 aside) and its pages' own records (`_run/N.json`: each page's calls, answers and times, written once as the page is
-done; a resume that asks a page again, one failed or stopped part way, keeps its old record under the new one's
-"earlier"). A stored run keeps a digest of each of its pages' records (`RECORDS_KEPT`); a folder holding one of those
-very records, as a page's record or kept under "earlier", holds that run (moved, copied, or gone on since), and one
-holding none of them was extracted again. A run stored before the digests were kept, or from a folder without page
-records, is known by the folder it was added from, as before.
+done, or as the run stops on it part way, its paid calls kept; a resume that asks a page again, one failed or
+stopped part way, keeps its old record under the new one's "earlier"). A stored run keeps a digest of each of its
+pages' records (`RECORDS_KEPT`); a folder holding one of those very records, as a page's record or kept under
+"earlier", holds that run (moved, copied, or gone on since), and one holding none of them was extracted again. A
+run stored before the digests were kept, or from a folder without page records, is known by the folder it was
+added from, as before.
 
 Knowing the run, a page whose record is the one the run was stored with but whose prediction file is gone or says
 other records was deleted or edited by hand since (no extract writes a prediction without its record): the stored
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..records.model import RecordList
-from ..runs.run_files import ADDED_FROM, read_page_costs, run_identity, stored_cost
+from ..runs.run_files import ADDED_FROM, PageCosts, read_page_costs, run_identity, stopped_part_way, stored_cost
 from ..wording import listed
 
 if TYPE_CHECKING:  # `runs` keeps these keys with a deleted run's copy: it imports this module
@@ -46,21 +47,30 @@ def kept_for_adding(described: Mapping[str, object]) -> dict[str, object]:
     return stored_cost(described, KEPT_FOR_ADDING)
 
 
-def record_digests(run_dir: Path, names: Sequence[str]) -> dict[str, str]:
+def record_digests(run_dir: Path, names: Sequence[str], costs: PageCosts | None = None) -> dict[str, str]:
     """Page -> a digest of the page's record in the folder (`_run/N.json`, read as JSON: its layout aside), for
-    the pages named that have a readable one."""
-    costs = read_page_costs(run_dir)
-    return {name: _digest(costs[name]) for name in names if name in costs}
+    the pages named that have a readable one, and the pages the run stopped on part way (`_with_pages_stopped_on`).
+    `costs`: the folder's records already read (`read_page_costs`), else read here."""
+    costs = read_page_costs(run_dir) if costs is None else costs
+    return {name: _digest(costs[name]) for name in _with_pages_stopped_on(run_dir, names, costs) if name in costs}
 
 
-def earlier_digests(run_dir: Path, names: Sequence[str]) -> dict[str, list[str]]:
+def earlier_digests(run_dir: Path, names: Sequence[str], costs: PageCosts | None = None) -> dict[str, list[str]]:
     """Page -> digests of the records kept under its record's "earlier" (`run_files.earlier_records`), each as it
-    was written before a resume moved it there, for the pages named that have any: a run stored then (its pages
-    failed, say, and it stopped) was stored with those very records."""
-    costs = read_page_costs(run_dir)
+    was written before a resume moved it there, for the pages named that have any, and the pages the run stopped
+    on part way: a run stored then (its pages failed, say, and it stopped) was stored with those very records.
+    `costs`: the folder's records already read, else read here."""
+    costs = read_page_costs(run_dir) if costs is None else costs
     chains = {name: [_digest(record) for record in _as_written(costs[name].get("earlier"))]
-              for name in names if name in costs}
+              for name in _with_pages_stopped_on(run_dir, names, costs) if name in costs}
     return {name: chain for name, chain in chains.items() if chain}
+
+
+def _with_pages_stopped_on(run_dir: Path, names: Sequence[str], costs: PageCosts) -> list[str]:
+    """`names`, and the pages the run stopped on part way (`run_files.stopped_part_way`), whose records of calls
+    paid for tell the run as a page's answer does: a run stopped before it finished its first page holds no other
+    record, and is known by that one wherever its folder goes (resumed, the record is kept under "earlier")."""
+    return list(dict.fromkeys([*names, *stopped_part_way(run_dir, costs)]))
 
 
 def _as_written(earlier: object) -> list[Mapping[str, object]]:

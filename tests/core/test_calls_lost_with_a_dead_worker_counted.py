@@ -1,0 +1,126 @@
+"""`bench` and `agent run` on Ray count the model requests a worker that died had paid for (their answers lost with
+it), as an extraction keeps them in the page's record: bench's spent figures hold them in a row of their own,
+"lost", with the pages they were lost on, and an agent run's stored cost says them among its requests, by episode,
+and `agent eval`'s cost line says them. A dead worker is simulated by an engine of the test's own that tells of it
+as Ray's does (`retried`, before the unit runs again), so no Ray is needed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass
+
+import pytest
+
+from recordlens.core.agent.engine_runs import episode_key, run_agent_on_engine
+from recordlens.core.cli.agent import _cost_line, _run_cost
+from recordlens.core.extract.base import Extraction
+from recordlens.core.resource_files import resource_path
+from recordlens.core.runs import bench
+from recordlens.core.runs.engines import LostWithWorkers
+
+DEMO = resource_path("demo", "dataset")
+DEATH = "its Ray worker died (ActorDiedError: the worker process exited)"
+
+
+class _WorkerDiesOnce:
+    """An engine whose worker dies once on the unit keyed `victim`, after paying for `requests` model requests:
+    told to `retried` as Ray's engine tells it, and the unit run again."""
+
+    name = "ray"
+    tells_lost_calls = True
+
+    def __init__(self, victim: str, requests: int | None) -> None:
+        self.victim, self.requests = victim, requests
+
+    def shipping(self, extractor: object, recorded: object = None) -> nullcontext[object]:
+        return nullcontext(extractor)
+
+    def map(self, fn: Callable[[object], object], items: Sequence[object], *, key: Callable[[object], str] = str,
+            retried: Callable[[object, str, int | None], None], **_: object) -> Iterator[tuple[object, object]]:
+        for item in items:
+            if key(item) == self.victim:
+                retried(item, DEATH, self.requests)
+            yield item, fn(item)
+
+    def close(self) -> None:
+        return None
+
+
+class _Paying:
+    """An extractor whose every page costs one request of 10 prompt and 2 completion tokens."""
+
+    name, version, input_format = "paying-test", "1", "flat"
+
+    def extract(self, page: object) -> Extraction:
+        tokens = {"prompt": 10, "completion": 2, "total": 12}
+        return Extraction([], self.name, self.version, {}, 0.0, input_format="flat", tokens=tokens,
+                          raw={"calls": [{"attempts": 1, "statuses": [200], "tokens": tokens}]})
+
+
+def test_bench_counts_the_requests_lost_with_a_dead_worker_said_as_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench, "make_extractor", lambda spec, *args, **kwargs: _Paying())
+    result = bench.run_bench(DEMO / "html", DEMO / "gt", [bench.MethodSpec("paying-test")],
+                             engine=_WorkerDiesOnce("2", 2))  # type: ignore[arg-type]
+    document = result.as_dict()
+    assert document["spent"] == {"requests": 4 + 2, "tokens": {"prompt": 40, "completion": 8, "total": 48}}
+    assert document["lost_with_workers"] == {"requests": 2, "pages": {"2": 2}, "unknown_pages": []}
+    [row] = document["table2"]
+    assert row["requests"] == 4  # the method's own: which method asked the lost requests is lost with the worker
+    assert any("2 model requests paid for and lost with Ray workers that died (page 2: 2)" in warning
+               for warning in result.warnings), result.warnings
+    spent = bench.format_tables(result).split("Spent on model calls")[1].splitlines()
+    assert spent[2].split() == ["paying-test", "4", "40", "8", "48"]
+    assert spent[3].split() == ["lost", "2", "n/a", "n/a", "n/a"]
+    assert spent[4].split() == ["all", "6", "40", "8", "48"]
+    assert spent[5].startswith("(lost: 2 model requests paid for and lost with Ray workers that died (page 2: 2)")
+
+
+def test_bench_without_a_dead_worker_says_nothing_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench, "make_extractor", lambda spec, *args, **kwargs: _Paying())
+    result = bench.run_bench(DEMO / "html", DEMO / "gt", [bench.MethodSpec("paying-test")],
+                             engine=_WorkerDiesOnce("none", 2))  # type: ignore[arg-type]
+    assert result.as_dict()["lost_with_workers"] is None
+    assert "lost" not in bench.format_tables(result).split("Spent on model calls")[1]
+
+
+@dataclass
+class _Task:
+    id: str
+
+
+@dataclass
+class _Trajectory:
+    task_id: str
+    run: int
+    stop: str = "answer"
+
+
+class _Episodes(_WorkerDiesOnce):
+    """The dying engine, its units' results made here (no episode is run)."""
+
+    def map(self, fn: Callable[[object], object], items: Sequence[object], **options: object
+            ) -> Iterator[tuple[object, object]]:
+        def trajectory(episode: object) -> _Trajectory:
+            run, task = episode  # type: ignore[misc]
+            return _Trajectory(task.id, run)
+
+        return super().map(trajectory, items, **options)  # type: ignore[arg-type]
+
+
+def test_an_agent_run_s_cost_says_the_requests_lost_with_a_dead_worker() -> None:
+    lost, stored = LostWithWorkers(), []
+    tasks = [_Task("t1"), _Task("t2")]
+    victim = episode_key((0, tasks[1]))  # type: ignore[arg-type]
+    run_agent_on_engine(_Episodes(victim, 3), tasks, object(), lambda site: object(), object(),  # type: ignore[arg-type]
+                        runs=1, settings=object(), on_trajectory=stored.append,  # type: ignore[arg-type]
+                        on_failure=lambda episode, reason: None, lost=lost)
+    assert [t.task_id for t in stored] == ["t1", "t2"]
+    assert lost.requests == {"t2 (run 0)": 3}
+    # the shared budget counted the dead worker's requests among the session's 8: said apart, by episode
+    cost = _run_cost({"requests": 2, "tokens": 100}, 8, 900, lost)
+    assert cost["requests"] == 10 and cost["lost_requests"] == 3
+    assert cost["sessions"][-1]["lost_with_workers"] == {"requests": 3, "units": {"t2 (run 0)": 3}, "unknown": []}
+    assert _cost_line(cost) == ("cost: 10 model requests (3 of them paid for on episodes whose Ray worker died, "
+                                "their answers lost with it), 1,000 tokens (over 2 sessions: resumed)")
+    assert "lost" not in _cost_line(_run_cost({}, 8, 900, LostWithWorkers()))
