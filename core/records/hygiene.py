@@ -22,13 +22,14 @@ Contract. `check_page(page, records)` reports, for one page's true records:
 the *ceiling* the labels allow an extractor that proposes no record twice (the F1 of predicting each distinct true
 record with text once, NEXT-EVAL's clean oracle; its matching lets a run that proposes a listed-twice record twice
 score above it), and the page's *policy*: whether its labels include records in page chrome (`in_chrome`, the first
-`LISTED` of them): inside `nav`, `aside`, an element of role navigation, banner or contentinfo, or a `header` or
-`footer` of the page's own (one inside an article, section, main, nav or aside is that section's, as HTML's banner
-and contentinfo roles say; judged by tags alone). `summarise`, over pages already checked, adds `policy_outliers`:
-the pages whose policy differs from the majority of the set (a page labelled as holding no record has none; with as
-many pages one way as the other there is no majority, and no page is unlike it). Nothing is changed; the report
-only states what it found, in words with `CheckReport.findings` (a line per page with a problem) and
-`CheckReport.summary`.
+`LISTED` of them): records more than half of whose text lies in page chrome as `page.chrome` judges it, by
+structure (`nav`, `aside`, the landmark roles, the page's own `header` and `footer`, and blocks of the layout
+beside the main content that are mostly links; never by class words), so that one incidental element (an image
+in a menu) makes neither a record nor its page chrome. `summarise`, over pages already checked, adds
+`policy_outliers`: the pages whose policy differs from the majority of the set (a page labelled as holding no
+record has none; with as many pages one way as the other there is no majority, and no page is unlike it).
+Nothing is changed; the report only states what it found, in words with `CheckReport.findings` (a line per page
+with a problem) and `CheckReport.summary`.
 
 `recordlens labels check` (core/cli/labels.py) prints it for a dataset (`dataset_labels`) or a project;
 `recordlens score --ceiling` prints the ceiling beside a run's F1, and `recordlens import` the report of the
@@ -44,8 +45,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
+from ..page.chrome import PageChrome
 from ..page.dataset import load_page, not_a_folder, page_files, record_files, unfinished_dataset
-from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Element, Page, within
+from ..page.dom import Page
 from ..text_forms import unicode_form
 from ..wording import counted, listed, shown
 from .model import TextKeyIndex, load_records, matches_everything
@@ -54,8 +56,10 @@ from .score import PageScore, score_expanded
 # Bump when `check_page` finds something else in the same labels: checks a project remembers are then made anew.
 # 2: records without any XPath; 3: pages read as Chromium reads charsets and shadow roots; 4: whole-page records,
 # and pairs counted rather than all listed; 5: records that share an element (overlapping); 6: an article's own
-# header or footer is not page chrome, and XPaths naming nothing and records in chrome are tied to their records
-CHECK_VERSION = 6
+# header or footer is not page chrome, and XPaths naming nothing and records in chrome are tied to their records;
+# 7: page chrome judged by structure (blocks beside the main content that are mostly links) and a record in it by
+# the share of its text (`page.chrome`)
+CHECK_VERSION = 7
 
 # Of a page's pairs of records (twice, nested) and groups of records alike, the first this many are listed and the
 # rest counted; of a group, its first this many records.
@@ -233,6 +237,7 @@ def _groups_of_many(check: PageCheck) -> str:
 
 def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageCheck:
     keys = TextKeyIndex(page.text_map)
+    chrome = PageChrome(page)
     result = PageCheck(name, len(records))
     # Each distinct record is read once and each distinct text held once: a file that repeats its records thousands
     # of times costs little more than one that lists them once.
@@ -245,7 +250,7 @@ def check_page(name: str, page: Page, records: Sequence[Sequence[str]]) -> PageC
         written = tuple(record)
         reading = read.get(written)
         if reading is None:
-            reading = read[written] = _read(record, page, keys, texts)
+            reading = read[written] = _read(record, chrome, keys, texts)
         if reading.whole_page:
             result.whole_page.append(number)
         _count_unresolved(result, number, reading)
@@ -283,36 +288,17 @@ class _Reading:
     whole_page: bool
 
 
-def _read(record: Sequence[str], page: Page, keys: TextKeyIndex,
+def _read(record: Sequence[str], chrome: PageChrome, keys: TextKeyIndex,
           texts: dict[frozenset[str], frozenset[str]]) -> _Reading:
     """`texts`: each text set read so far, so that records alike share one."""
     # As the score reads it: an XPath that expands to some text names something, written as it may be (a trailing
     # "/", say, that no element lookup would accept).
     unresolved = xpaths_without_text(record, keys)
-    elements = [page.resolve(x) for x in record]
-    in_chrome = any(e is not None and in_page_chrome(e) for e in elements)
     expanded = keys.expand(record)
+    # By the record's text, as the score reads it: an image or a link of a menu beside a card's texts is incidental
+    in_chrome = not chrome.keys.isdisjoint(expanded) and chrome.holds(expanded)
     return _Reading(texts.setdefault(expanded, expanded), unresolved, in_chrome,
                     any(matches_everything(x) for x in record))
-
-
-# HTML's sectioning content and `main`: a header or footer inside one of them is that section's (an article's title
-# block), not the page's banner or contentinfo, as HTML's implicit ARIA roles say
-_SECTIONING = frozenset({"article", "aside", "main", "nav", "section"})
-_PAGE_WIDE_ONLY = frozenset({"header", "footer"})
-
-
-def in_page_chrome(element: Element) -> bool:
-    """True when `element` lies in page chrome: inside a `nav` or `aside` or an element of a chrome landmark role,
-    or inside a `header` or `footer` that belongs to the page (not to an article, section, main, nav or aside)."""
-    node: Element | None = element
-    while node is not None:
-        if (node.attrs.get("role") or "") in LANDMARK_ROLES:
-            return True
-        if node.tag in CHROME_TAGS and (node.tag not in _PAGE_WIDE_ONLY or not within(node.parent, _SECTIONING)):
-            return True
-        node = node.parent
-    return False
 
 
 def xpaths_without_text(record: Sequence[str], keys: TextKeyIndex) -> tuple[str, ...]:
