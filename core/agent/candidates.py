@@ -19,6 +19,9 @@ A candidates file is JSONL, one candidate a line: the task's own keys (as in a t
                  more (`SiteText.locate`)
     evidence_pages  how many saved pages hold the gold answer (absent: not counted, a file written before)
     original     the instruction and answer as generated, when a reviewer edited them
+    generator    how a model generated it (absent: not recorded, a file written before, or written by hand):
+                 `endpoint` (--base-url, any key in it replaced by [key]; null: Google's Gemini API) and
+                 `temperature`
 
 WebArxiv's funnel reads off the statuses: generated (every line), similar, unable to annotate, expired, and
 refined (accepted: what becomes the benchmark, edited or not).
@@ -47,7 +50,7 @@ STATUSES = ("candidate", "accepted", "similar", "unable", "expired")
 STATUS_LABELS = {"candidate": "not reviewed", "accepted": "refined", "similar": "similar",
                  "unable": "unable to annotate", "expired": "expired"}
 _EXTRA_KEYS = ("seeds", "model", "status", "reason", "similar_to", "similarity", "evidence", "evidence_pages",
-               "original", "filter")
+               "original", "filter", "generator")
 # The reason the near-duplicate filter writes with its mark (near_duplicates.filter_near_duplicates): how a mark of
 # a file written before `filter` was recorded is told from a reviewer's verdict.
 _FILTER_REASON = re.compile(r"similarity -?\d+(?:\.\d+)? to .+ \(threshold (\d+(?:\.\d+)?(?:e-?\d+)?)\)")
@@ -87,6 +90,7 @@ class Candidate:
     original: dict[str, str] | None = None
     evidence_pages: int | None = None    # how many saved pages hold the answer (None: not counted)
     filter: FilterMark | None = None     # the `similar` is the near-duplicate filter's mark (module notes)
+    generator: dict[str, Any] | None = None  # the endpoint and temperature that generated it (module notes)
 
     @property
     def id(self) -> str:
@@ -114,6 +118,8 @@ class Candidate:
                     "filter": self.filter.as_dict() if self.filter is not None else None})
         if self.evidence_pages is not None:
             out["evidence_pages"] = self.evidence_pages
+        if self.generator is not None:
+            out["generator"] = self.generator
         return out
 
     @classmethod
@@ -129,7 +135,8 @@ class Candidate:
                    similarity=float(similarity) if similarity is not None else None, evidence=data.get("evidence"),
                    original=dict(data["original"]) if data.get("original") else None,
                    evidence_pages=int(data["evidence_pages"]) if data.get("evidence_pages") is not None else None,
-                   filter=_filter_mark(data, status, reason))
+                   filter=_filter_mark(data, status, reason),
+                   generator=dict(data["generator"]) if isinstance(data.get("generator"), dict) else None)
 
     def unmarked(self) -> Candidate:
         """This candidate without the near-duplicate filter's mark: not reviewed yet, as before the filter ran."""
@@ -221,7 +228,9 @@ def accepted_tasks(candidates: Iterable[Candidate]) -> list[Task]:
 
 @dataclass
 class SiteText:
-    """Every saved page's visible text, read once: as written (spacing collapsed), for a prompt to quote, and
+    """Every saved page's visible text, read once, as the agent's browsers read it (`page_text`: no hidden element,
+    nothing `display: none`; an answer no agent can see is not on the site): as written (spacing collapsed), for a
+    prompt to quote, and
     folded (`targets.folded`: NFKC, case, spacing; accents kept, as answers are scored), where answers are looked
     for."""
 
@@ -240,14 +249,14 @@ class SiteText:
         if not self._texts:
             from ..page.dataset import parse_snapshot
             from ..page.snapshot import read_snapshot
+            from .page_text import page_text
 
             for page in self.site.pages:
                 try:
                     parsed = parse_snapshot(read_snapshot(self.site.root / page.file))
                 except (RecordLensError, OSError, ValueError) as error:
                     raise AgentError(f"cannot read {page.file} of the site: {error}") from None
-                body = parsed.body
-                written = " ".join((body.text(" ") if body is not None else "").split())
+                written = " ".join(page_text(parsed).split())
                 self._written[page.url] = written
                 self._texts[page.url] = folded(written)
         return self._texts
@@ -268,7 +277,7 @@ class SiteText:
         wanted = folded(normalise_answer(answer, rules) if rules else answer)
         if not wanted:
             return "", 0
-        pattern = re.compile(r"(?<!\w)" + re.escape(wanted) + r"(?!\w)")
+        pattern = _as_words(wanted)
         texts = self._texts_under(rules)
         start = self.site.page(first) if first else None
         order = [start.url] if start is not None and start.url in texts else []
@@ -307,6 +316,15 @@ class SiteText:
             self._normalised[rules] = {url: folded(normalise_answer(text, rules))
                                        for url, text in self.written().items()}
         return self._normalised[rules]
+
+
+def _as_words(wanted: str) -> re.Pattern[str]:
+    """`wanted` standing as words of its own: no letter or digit touching it, and a number not part of a longer one
+    ("5" is not in "24.5", nor "1" in "1.7" or "4" in "4,213": a decimal point or a thousands comma between digits
+    joins them)."""
+    before = r"(?<!\w)" + (r"(?<!\d[.,])" if wanted[0].isdigit() else "")
+    after = r"(?!\w)" + (r"(?![.,]\d)" if wanted[-1].isdigit() else "")
+    return re.compile(before + re.escape(wanted) + after)
 
 
 # How far from an answer's occurrence a question's word still stands near it, in words, each side.

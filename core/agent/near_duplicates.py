@@ -15,7 +15,9 @@ marks are not verdicts: they are recomputed on each run, so that another thresho
 adds marks. Candidates a reviewer already judged keep their verdict and are not compared (an accepted one counts as
 kept). Two tasks whose answers are of different specific kinds (a name against a date or a number: "Who founded
 it?" against "In which year was it founded?") ask different things however alike their words, and are not
-compared; "text" is no specific kind, and a number and a date may answer the same question (a year). Nor are two
+compared; "text" is no specific kind, and a number and a date may answer the same question (a year). But from
+`SAME_WORDING` up, two tasks with the same gold answer are compared whatever kinds they were labelled with: the
+same question with the same answer is a duplicate, and a model labels one "title" and the next "name". Nor are two
 tasks whose gold answers differ once both went through every normalisation rule (`answers_differ`): a task has one
 exact answer, so two questions with different answers are two questions, however alike their words ("How many
 litres does the Alder Kettle hold?", 1.7, against "What is the price of the Alder Kettle?", $24.50, cosine 0.83);
@@ -24,8 +26,11 @@ from `SAME_WORDING` up: there the question is asked again, and two answers to it
 wrong ("Who founded Alder?", Ada, against "Which person founded Alder?", Ada Smith): the later is marked `similar`,
 its reason naming both answers, for the review to settle.
 
-A candidate that is itself among the tasks compared with (the same site, id and instruction: the seeds given as the
-candidates file itself, or a copy of it) is refused, not marked: no task is a near-duplicate of itself.
+A candidate that is itself among the tasks compared with (the same site, id and instruction) is no near-duplicate of
+itself: when every candidate judged is (the seeds given as a copy of the candidates file), the filter is refused.
+When only some are, they are a later generation's repeats of a task compared with (ids restart at `gen-<category>-1`
+in each generation, so round 2's gen-lookup-1 asking round 1's gen-lookup-1 again has its id too): each is marked
+`similar` to that task at similarity 1, and that task is not compared with itself.
 """
 
 from __future__ import annotations
@@ -125,8 +130,8 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
     either left a candidate or marked `similar` by this run (module notes)."""
     if not 0 < threshold <= 1:
         raise AgentError(f"the similarity threshold must be in (0, 1], not {threshold}")
-    _refuse_tasks_compared_with_themselves(candidates, kept)
     candidates = [c.unmarked() for c in candidates]  # the filter's own earlier marks are made again, not kept
+    repeats = _refuse_tasks_compared_with_themselves(candidates, kept)
     mark = FilterMark(threshold=threshold, embedder=str(getattr(embedder, "name", "") or ""))
     judged = [c for c in candidates if c.status == "candidate"]
     pooled = [*kept, *(c.task for c in candidates if c.status == "accepted")]
@@ -138,6 +143,11 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
     for candidate in candidates:
         if candidate.status != "candidate":
             out.append(candidate)
+            continue
+        if candidate.id in repeats:  # a later round asking a task compared with again, under the same id
+            task = repeats[candidate.id]
+            out.append(replace(candidate, status="similar", similar_to=task.id, similarity=1.0,
+                               reason=_similar_reason(candidate.task, task, 1.0, threshold), filter=mark))
             continue
         vector = mine[candidate.id]
         closest, best = None, -1.0
@@ -154,18 +164,22 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
     return out
 
 
-def _refuse_tasks_compared_with_themselves(candidates: Sequence[Candidate], kept: Sequence[Task]) -> None:
-    """Refuse candidates that are among the tasks they are compared with (the same site, id and instruction: the
-    same task, as when the seeds are the candidates file itself or a copy of it): each would be found a
+def _refuse_tasks_compared_with_themselves(candidates: Sequence[Candidate], kept: Sequence[Task]) -> dict[str, Task]:
+    """The candidates judged that are among the tasks they are compared with (the same site, id and instruction), by
+    id, with that task: a later generation's repeats, marked similar to it (module notes). Refused when every
+    candidate judged is one (the seeds given as a copy of the candidates file): each would be found a
     near-duplicate of itself at similarity 1 and the whole file marked."""
-    kept_tasks = {(t.site, t.id, t.instruction) for t in kept}
-    themselves = [c.id for c in candidates if (c.task.site, c.id, c.task.instruction) in kept_tasks]
-    if themselves:
+    kept_tasks = {(t.site, t.id, t.instruction): t for t in kept}
+    judged = [c for c in candidates if c.status == "candidate"]
+    themselves = {c.id: kept_tasks[key] for c in judged
+                  if (key := (c.task.site, c.id, c.task.instruction)) in kept_tasks}
+    if themselves and len(themselves) == len(judged):
         are = "is" if len(themselves) == 1 else "are"
-        raise AgentError(f"{counted(len(themselves), 'candidate')} ({listed(themselves)}) {are} also among the tasks "
-                         "compared with (the same site, id and instruction): a task is no near-duplicate of itself. "
-                         "Compare the candidates with seeds that are not the candidates themselves, or with none, to "
-                         "compare them with one another")
+        raise AgentError(f"{counted(len(themselves), 'candidate')} ({listed(list(themselves))}) {are} also among the "
+                         "tasks compared with (the same site, id and instruction): a task is no near-duplicate of "
+                         "itself. Compare the candidates with seeds that are not the candidates themselves, or with "
+                         "none, to compare them with one another")
+    return themselves
 
 
 # Kinds that can answer the same question: a year is a number or a date, as a task's author chose.
@@ -174,8 +188,10 @@ _KIND_GROUPS = {"number": "quantity", "date": "quantity", "name": "name", "title
 
 def _asks_otherwise(task: Task, other: Task, similar: float) -> bool:
     """Whether two tasks, their words `similar` so, ask different things (module notes)."""
-    return _kinds_differ(task.answer_kind, other.answer_kind) or (
-        similar < SAME_WORDING and answers_differ(task.answer, other.answer))
+    if similar < SAME_WORDING:
+        return _kinds_differ(task.answer_kind, other.answer_kind) or answers_differ(task.answer, other.answer)
+    # the same question: its kind label alone ("title" or "name") does not make it another when the answer is the same
+    return _kinds_differ(task.answer_kind, other.answer_kind) and answers_differ(task.answer, other.answer)
 
 
 def _similar_reason(task: Task, other: Task, similar: float, threshold: float) -> str:

@@ -15,7 +15,14 @@ stops the generation as a failed endpoint does: the categories answered so far a
 asked when it came is not (`GenerationReport.interrupted`). A number given
 as the answer is kept as its digits (0 as "0"). A candidate whose `seeds` name no seed of its
 category gets all of them; its normalisation is that of the category's seeds of the same answer kind (or the
-kind's usual rules). Ids are `gen-<category>-<n>`, stable for the same answers.
+kind's usual rules). Ids are `gen-<category>-<n>`, stable for the same answers; two categories that would give
+the same ids ("Lookup" and "lookup", "filtered search" and "filtered-search") are refused before any request
+(`clashing_categories`), as are seeds that start on a page the snapshot does not hold or are for another site
+(`seeds_off_the_site`). A field of an item of the wrong type (a `seeds` that is a number, an instruction that is a
+list) drops that item, or for `seeds` and `start_url` falls back to the category's seeds and their start page, with a
+warning. A category whose every item was dropped is not answered (`unusable`), as an answer with no usable list. The
+categories answered are handed to `answered` one by one as they come, so that the command can keep them (a partial
+file) and a later `--resume` asks only the others (`resumed`).
 """
 
 from __future__ import annotations
@@ -25,11 +32,12 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from urllib.parse import urljoin
 
 from ..errors import AgentError
 from ..interruption import Terminated
 from ..llm.answer_json import closing_bracket
-from ..llm.gemini import BudgetExceededError, GeminiError
+from ..llm.gemini import BudgetExceededError, GeminiError, QuotaWaitError
 from ..wording import listed
 from .candidates import Candidate, SiteText
 from .loop import Caller
@@ -67,6 +75,10 @@ class GenerationReport:
     # categories are not asked, since they would fail the same way after as many retries.
     stopped: str = ""
     budget: bool = False
+    quota: bool = False  # the budget stop was the server's quota (a long Retry-After), not --max-requests
+    stopped_at: int = 0  # the stopping category's place among the seeds' categories (1 the first)
+    resumed: list[str] = field(default_factory=list)  # categories answered by an earlier, stopped run (not asked)
+    all_dropped: list[str] = field(default_factory=list)  # the `unusable` categories whose every item was dropped
     unasked: list[str] = field(default_factory=list)  # the categories not asked after the stop
     refused: list[str] = field(default_factory=list)  # categories whose request the endpoint refused (HTTP 400)
     # Categories whose answer the model did not finish (refused, cut off, empty: `Answer.incomplete`) -> why.
@@ -81,17 +93,15 @@ class GenerationReport:
     @property
     def answered(self) -> int:
         """The categories the model answered (kept candidates or not; an empty list is an answer)."""
-        return (self.requests - (1 if self.stopped else 0) - len(self.refused) - len(self.unfinished)
-                - len(self.unusable))
+        return (len(self.resumed) + self.requests - (1 if self.stopped else 0) - len(self.refused)
+                - len(self.unfinished) - len(self.unusable))
 
     def shortfall(self) -> str:
         """What was not done, in words ("" when every category was answered)."""
         said = []
         if self.stopped:
-            why = self.stopped if self.interrupted else "the request budget ran out" if self.budget \
-                else "the model endpoint failed"
             unasked = f"; not asked: {listed(self.unasked)}" if self.unasked else ""
-            said.append(f"stopped at category {self.requests} of {self.categories} ({why}{unasked})")
+            said.append(f"stopped at category {self.stopped_at} of {self.categories} ({self._stop_reason()}{unasked})")
         if self.refused:
             said.append(f"the request of {listed(self.refused)} was refused")
         if self.unfinished:
@@ -101,6 +111,19 @@ class GenerationReport:
             said.append("no usable answer for " + "; ".join(f"{category} ({why})"
                                                              for category, why in self.unusable.items()))
         return "; ".join(said)
+
+    @property
+    def items_alone_dropped(self) -> bool:
+        """Whether what was not answered is only categories whose every item was dropped (each said why above)."""
+        return bool(self.all_dropped) and not (self.stopped or self.refused or self.unfinished) and \
+            set(self.unusable) == set(self.all_dropped)
+
+    def _stop_reason(self) -> str:
+        if self.interrupted:
+            return self.stopped
+        if self.quota:  # the server's quota, not the user's --max-requests: the warning above gives its wait
+            return "the server's quota ran out: it asks to wait longer than a call waits"
+        return "the request budget ran out" if self.budget else "the model endpoint failed"
 
     def exit_status(self) -> int:
         """As `agent run`'s and `extract`'s: 3 a budget, 4 an endpoint that failed, 1 a refused category or one
@@ -169,14 +192,83 @@ def _unread_list(json_text: str, error: ValueError) -> str:
     return f"its JSON list of tasks does not read as JSON: {getattr(error, 'msg', error)}"
 
 
+def category_slug(category: str) -> str:
+    """The category as candidate ids write it (`gen-<slug>-<n>`): lower case, runs of other characters one "-"."""
+    return re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-") or "task"
+
+
+def clashing_categories(seeds: Sequence[Task]) -> list[list[str]]:
+    """Groups of the seeds' categories that give the same candidate ids ("Lookup" and "lookup"): a typo, most often,
+    which would make generated ids collide after the requests were paid for."""
+    by_slug: dict[str, list[str]] = {}
+    for category in dict.fromkeys(seed.category or "(none)" for seed in seeds):
+        by_slug.setdefault(category_slug(category), []).append(category)
+    return [names for names in by_slug.values() if len(names) > 1]
+
+
+def clash_said(groups: Sequence[Sequence[str]]) -> str:
+    """The clashing categories in words, with the remedy."""
+    pairs = "; ".join(" and ".join(repr(c) for c in group) + f" (gen-{category_slug(group[0])}-<n>)"
+                      for group in groups)
+    return (f"the categories {pairs} would give the same candidate ids: write each category one way in the seeds "
+            "file (they differ only in case or separators)")
+
+
+def seeds_off_the_site(seeds: Sequence[Task], site: Site) -> list[str]:
+    """What makes seeds unusable on `site`, one line a problem: a start page the snapshot does not hold (a task
+    starting there ends at once, and `agent run` refuses it), a site name that is not this site's."""
+    problems = []
+    unstarted = [s.id for s in seeds if not s.start_url]
+    if unstarted:  # as `agent run`, which needs a start page for every task
+        problems.append(f"seed(s) {listed(unstarted)} give no start_url")
+    outside = [s.id for s in seeds if s.start_url and site.page(s.start_url) is None]
+    if outside:
+        problems.append(f"seed(s) {listed(outside)} start on a page the site {site.name!r} does not hold "
+                        "(`recordlens site build` lists its pages)")
+    others = sorted({s.site for s in seeds if s.site and s.site not in (site.name, site.root.name)})
+    if others:
+        named = [s.id for s in seeds if s.site in others]
+        problems.append(f"seed(s) {listed(named)} are for the site(s) {', '.join(map(repr, others))}, not "
+                        f"{site.name!r}")
+    return problems
+
+
+def categories_without_seeds(seeds: Sequence[Task], descriptions: Mapping[str, str]) -> list[str]:
+    """Categories described (--categories) that no seed is of: generation asks a category from its seeds, so these
+    are not asked."""
+    seeded = {seed.category or "(none)" for seed in seeds}
+    return [category for category in descriptions if category not in seeded]
+
+
+def check_seeds(seeds: Sequence[Task], site: Site) -> None:
+    """Refuse seeds generation cannot use, before any request: categories whose candidates' ids would collide (nothing
+    could be saved), seeds off the snapshot (every candidate would inherit the seed's start page or site)."""
+    clashes = clashing_categories(seeds)
+    if clashes:
+        raise AgentError(clash_said(clashes))
+    off = seeds_off_the_site(seeds, site)
+    if off:
+        raise AgentError("; ".join(off) + ": fix the seeds, or give --site the folder they were written for")
+
+
+# A category answered: its candidates and the warnings its answer gave, as the command keeps them to resume.
+Answered = Callable[[str, list[Candidate], list[str]], None]
+
+
 def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, per_category: int, model: str,
                         descriptions: Mapping[str, str] | None = None,
-                        progress: Callable[[str], None] | None = None) -> GenerationReport:
-    """Candidates for every category of the seeds (module notes), in the seeds' category order."""
+                        progress: Callable[[str], None] | None = None,
+                        resumed: Mapping[str, tuple[Sequence[Candidate], Sequence[str]]] | None = None,
+                        answered: Answered | None = None,
+                        generator: Mapping[str, object] | None = None) -> GenerationReport:
+    """Candidates for every category of the seeds (module notes), in the seeds' category order. The categories in
+    `resumed` (candidates, warnings) were answered by an earlier run and are not asked again; each category answered
+    now is handed to `answered`. `generator` is recorded in every candidate (the endpoint, the temperature)."""
     if per_category < 1:
         raise AgentError("--per-category must be at least 1")
     if not seeds:
         raise AgentError("no seed tasks to generate from")
+    check_seeds(seeds, site)
     described = {**CATEGORY_DESCRIPTIONS, **(descriptions or {})}
     report = GenerationReport()
     text = SiteText(site)
@@ -185,14 +277,28 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
         by_category.setdefault(seed.category or "(none)", []).append(seed)
     report.categories = len(by_category)
     names = list(by_category)
+    earlier = resumed or {}
     for category, group in by_category.items():
+        if category in earlier:  # paid for by the stopped run: kept as it answered
+            report.candidates.extend(earlier[category][0])
+            report.dropped.extend(earlier[category][1])
+            report.resumed.append(category)
+            continue
         report.requests += 1
+        kept_before, said_before = len(report.candidates), len(report.dropped)
         ask = partial(_asked, category, group, site, text, caller, report, per_category=per_category, model=model,
-                      description=described.get(category, ""), progress=progress)
+                      description=described.get(category, ""), progress=progress, generator=generator)
         if not _unless_interrupted(ask, category, report):  # the endpoint, the budget or Ctrl+C stopped it
-            report.unasked = names[names.index(category) + 1:]
+            report.stopped_at = names.index(category) + 1
+            report.unasked = [c for c in names[names.index(category) + 1:] if c not in earlier]
             break
+        if answered is not None and _was_answered(report, category):
+            answered(category, report.candidates[kept_before:], report.dropped[said_before:])
     return report
+
+
+def _was_answered(report: GenerationReport, category: str) -> bool:
+    return not (category in report.refused or category in report.unfinished or category in report.unusable)
 
 
 def _unless_interrupted(ask: Callable[[], bool], category: str, report: GenerationReport) -> bool:
@@ -213,13 +319,14 @@ def _forget(report: GenerationReport, category: str) -> None:
     """Whatever the category's answer was said to be, unsaid."""
     report.unfinished.pop(category, None)
     report.unusable.pop(category, None)
+    report.all_dropped[:] = [c for c in report.all_dropped if c != category]
     report.refused[:] = [c for c in report.refused if c != category]
     report.empty[:] = [c for c in report.empty if c != category]
 
 
 def _asked(category: str, group: Sequence[Task], site: Site, text: SiteText, caller: Caller,
            report: GenerationReport, *, per_category: int, model: str, description: str,
-           progress: Callable[[str], None] | None) -> bool:
+           progress: Callable[[str], None] | None, generator: Mapping[str, object] | None = None) -> bool:
     """Ask the model for one category's candidates and add its answer to `report`; False when the call failed so
     that the generation stops (the endpoint, the budget)."""
     starts = list(dict.fromkeys(s.start_url for s in group if s.start_url))
@@ -233,6 +340,7 @@ def _asked(category: str, group: Sequence[Task], site: Site, text: SiteText, cal
         report.dropped.append(f"{category}: the model call failed: {error}")
         if isinstance(error, BudgetExceededError) or error.endpoint_failed:
             report.stopped, report.budget = str(error), isinstance(error, BudgetExceededError)
+            report.quota = isinstance(error, QuotaWaitError)
             return False
         report.refused.append(category)
         return True  # this one request was refused (HTTP 400: its prompt, say): the next category may pass
@@ -252,16 +360,17 @@ def _asked(category: str, group: Sequence[Task], site: Site, text: SiteText, cal
     if not items:
         report.empty.append(category)
         report.dropped.append(f"{category}: the model answered with no task (an empty list)")
-    _keep(items, category, group, site, report, per_category=per_category, model=model)
+    _keep(items, category, group, site, report, per_category=per_category, model=model, generator=generator)
     return True
 
 
 def _keep(items: Sequence[object], category: str, group: Sequence[Task], site: Site, report: GenerationReport, *,
-          per_category: int, model: str) -> None:
-    """The usable items of a category's answer as candidates, up to `per_category`; the others said why."""
+          per_category: int, model: str, generator: Mapping[str, object] | None = None) -> None:
+    """The usable items of a category's answer as candidates, up to `per_category`; the others said why. A list none
+    of whose items is usable leaves the category unanswered (`unusable`)."""
     kept = extra = 0
     for item in items:
-        candidate, why = _candidate(item, category, group, site, model, kept + 1)
+        candidate, why = _candidate(item, category, group, site, model, kept + 1, generator)
         if candidate is None:
             report.dropped.append(f"{category}: {why}")
         elif kept >= per_category:
@@ -273,6 +382,9 @@ def _keep(items: Sequence[object], category: str, group: Sequence[Task], site: S
                 report.dropped.append(f"{category}: {why}")
     if extra:
         report.dropped.append(f"{category}: {extra} task(s) beyond the {per_category} asked for, left out")
+    if items and not kept:  # as empty as an empty list, but not what the model meant: said, and asked again
+        report.unusable[category] = f"none of its {len(items)} task(s) could be kept"
+        report.all_dropped.append(category)
 
 
 def _page_url(site: Site, url: str) -> str:
@@ -280,11 +392,50 @@ def _page_url(site: Site, url: str) -> str:
     return page.url if page is not None else url
 
 
+def _text_field(item: dict, key: str) -> str | None:
+    """An item's text field, spacing collapsed ("" when absent or null); None when it is of another type (a list, an
+    object, a number: not words the model meant)."""
+    value = item.get(key)
+    if value is None:
+        return ""
+    return " ".join(value.split()) if isinstance(value, str) else None
+
+
+def _followed(item: dict, seeds: Sequence[Task]) -> tuple[tuple[str, ...], str]:
+    """The ids of the category's seeds the item names it followed (all of them when it names none), and a note when
+    its `seeds` is not a list (a number, true): read as naming none."""
+    given = item.get("seeds")
+    ids = {s.id for s in seeds}
+    every = tuple(s.id for s in seeds)
+    if given is None:
+        return every, ""
+    if not isinstance(given, list):
+        return every, f"its seeds {json.dumps(given)[:40]} are not a list of seed ids: all the category's seeds instead"
+    named = [str(s) for s in given if isinstance(s, str | int) and not isinstance(s, bool) and str(s) in ids]
+    return tuple(dict.fromkeys(named)) or every, ""
+
+
+def _start(given: str, seed: Task, site: Site) -> tuple[str, str]:
+    """The candidate's start page: the item's `start_url` when the site holds it (one relative to the seed's start
+    page resolved against it), else the seed's (a page of the site: `seeds_off_the_site`), with a note."""
+    for url in (given, urljoin(seed.start_url, given)) if given else ():
+        page = site.page(url)
+        if page is not None:
+            return page.url, ""
+    # A start page the site does not hold would end every episode at once: the seed's instead, and said.
+    note = f"start_url {given!r} is no page of the site; the seed's {seed.start_url} instead" if given else ""
+    return seed.start_url, note
+
+
 def _candidate(item: object, category: str, seeds: Sequence[Task], site: Site, model: str,
-               number: int) -> tuple[Candidate | None, str]:
+               number: int, generator: Mapping[str, object] | None = None) -> tuple[Candidate | None, str]:
     if not isinstance(item, dict):
         return None, f"an item that is not an object ({str(item)[:60]!r})"
-    instruction = " ".join(str(item.get("instruction") or "").split())
+    instruction, kind_given, start_given = (_text_field(item, key) for key in ("instruction", "answer_kind",
+                                                                                 "start_url"))
+    wrong = [key for key, value in (("instruction", instruction), ("answer_kind", kind_given)) if value is None]
+    if wrong:
+        return None, f"an item whose {' and '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not text"
     given = item.get("answer")
     if isinstance(given, bool):  # JSON true/false: a yes/no question whose answer's words are unknown
         return None, "an item whose answer is true or false, not the answer's words"
@@ -292,22 +443,18 @@ def _candidate(item: object, category: str, seeds: Sequence[Task], site: Site, m
     answer = " ".join((str(given) if isinstance(given, str | int | float) else "").split())
     if not instruction or not answer:
         return None, "an item without an instruction or an answer"
-    kind = str(item.get("answer_kind") or "text").strip().lower()
+    kind = (kind_given or "text").lower()
     if kind not in ANSWER_KINDS:
         return None, f"answer kind {kind!r} is not one of {', '.join(ANSWER_KINDS)}"
-    ids = {s.id for s in seeds}
-    named = [str(s) for s in item.get("seeds") or () if str(s) in ids]
-    followed = tuple(named) or tuple(s.id for s in seeds)
+    followed, seeds_note = _followed(item, seeds)
     same_kind = [s for s in seeds if s.answer_kind == kind]
     rules = same_kind[0].normalise if same_kind else _DEFAULT_RULES[kind]
-    start = str(item.get("start_url") or "")
-    note = ""
-    if not start or site.page(start) is None:
-        # A start page the site does not hold would end every episode at once: the seed's instead, and said.
-        note = (f"gen-... {instruction[:50]!r}: start_url {start!r} is no page of the site; the seed's "
-                f"{seeds[0].start_url} instead") if start else ""
-        start = seeds[0].start_url
-    slug = re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-") or "task"
-    task = Task(id=f"gen-{slug}-{number}", instruction=instruction, answer=answer, category=category,
-                answer_kind=kind, normalise=tuple(rules), start_url=start, site=seeds[0].site or site.name)
-    return Candidate(task=task, seeds=followed, model=model), note.replace("gen-...", task.id)
+    start, start_note = _start(start_given or "", seeds[0], site)
+    if start_given is None:
+        start_note = f"its start_url is not text; the seed's {seeds[0].start_url} instead"
+    task = Task(id=f"gen-{category_slug(category)}-{number}", instruction=instruction, answer=answer,
+                category=category, answer_kind=kind, normalise=tuple(rules), start_url=start,
+                site=seeds[0].site or site.name)
+    notes = [note for note in (start_note, seeds_note) if note]
+    said = f"{task.id} {instruction[:50]!r}: " + "; ".join(notes) if notes else ""
+    return Candidate(task=task, seeds=followed, model=model, generator=dict(generator) if generator else None), said

@@ -1,6 +1,8 @@
 """`recordlens agent tasks generate | filter | review | export | report`: building a benchmark's tasks.
 
-generate  a model expands expert seed tasks per category into candidates (core/agent/task_generation.py)
+generate  a model expands expert seed tasks per category into candidates (core/agent/task_generation.py); each
+          category answered is kept in <out>.partial at once, and --resume asks only the categories a stopped
+          generation did not answer (`GenerationPartial`)
 filter    near-duplicates are marked `similar`, offline (core/agent/near_duplicates.py)
 review    one candidate's verdict from the shell (the app's task editor has the review queue)
 export    the refined (accepted) candidates as a tasks file for `agent run`
@@ -17,6 +19,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from .. import atomic
 from ..agent.candidates import REASONED, STATUSES, Candidate, check_answers, load_candidates, save_candidates
 from ..agent.funnel import HAND_MADE, format_funnel, funnel, named_tasks, task_key, write_funnel_chart
 from ..agent.model import Task
@@ -45,7 +48,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--timeout-s", dest="timeout_s", type=float,
                    help="seconds to wait for one model answer before a retry (default 300)")
     q.add_argument("--replace", action="store_true",
-                   help="write over an existing --out file (its review verdicts are lost)")
+                   help="write over an existing --out file (its review verdicts are lost), and start a stopped "
+                        "generation over")
+    q.add_argument("--resume", action="store_true",
+                   help="go on with a generation that stopped part-way: the categories it answered (kept in "
+                        "<out>.partial) are not asked again")
     q.set_defaults(handler=cmd_generate)
 
     q = sub.add_parser("filter", help="mark near-duplicate candidates as similar (offline sentence embeddings)")
@@ -91,45 +98,134 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from ..agent.task_generation import generate_candidates
-    from .extraction import gemini_caller
+    from ..agent.task_generation import categories_without_seeds, check_seeds, generate_candidates
 
     refuse_shipped(args.out)
     writable_file(args.out, "the candidates")
-    _refuse_to_write_over(args.out, args.replace, _reviewed(args.out))
+    if args.resume and args.replace:
+        raise AgentError("give --resume (go on with a stopped generation) or --replace (start over), not both")
     site = load_site(args.site)
     seeds = load_tasks(args.seeds)
+    check_seeds(seeds, site)  # before the key is looked for: the seeds alone are wrong
     descriptions = _descriptions(args.categories) if args.categories else None
-    caller = gemini_caller(args, json_output=True)
+    for category in categories_without_seeds(seeds, descriptions or {}):  # said before any request
+        print(f"warning: {category}: described in {args.categories}, but no seed of {args.seeds} is of this "
+              "category: not asked (a category is asked with its seeds)", file=sys.stderr)
+    caller = _generation_caller(args)
     settings = caller.settings
+    partial = GenerationPartial(args.out, {"site": site.name, "model": settings.model,
+                                           "per_category": args.per_category})
+    resumed = _resuming(args, partial, seeds) if args.resume else _starting_over(args, partial)
+    generator = {"endpoint": caller.recorded_base_url, "temperature": settings.temperature}
     report = generate_candidates(seeds, site, caller, per_category=args.per_category, model=settings.model,
                                  descriptions=descriptions,
-                                 progress=lambda text: print(f"recordlens: {text}", file=sys.stderr, flush=True))
+                                 progress=lambda text: print(f"recordlens: {text}", file=sys.stderr, flush=True),
+                                 resumed=resumed, answered=partial.keep, generator=generator)
     for why in report.dropped:
         print(f"warning: {why}", file=sys.stderr)
     candidates = check_answers(report.candidates, site)
     shortfall = report.shortfall()
+    finish = f"; {partial.how_to_finish()}" if shortfall else ""
     if not candidates:  # every answer unusable: nothing written, an earlier file of candidates stays as it was
         if report.interrupted:  # said, then the stop goes on as an interruption (exit 130, 143)
-            print(f"recordlens: no candidate task: {shortfall}; {args.out} not written", file=sys.stderr)
+            print(f"recordlens: no candidate task: {shortfall}; {args.out} not written{finish}", file=sys.stderr)
             raise report.interrupted
-        if shortfall:  # the exit status says why, as for a partial generation
-            print(f"recordlens: error: no candidate task: {shortfall}; {args.out} not written", file=sys.stderr)
+        if shortfall and not report.items_alone_dropped:  # the exit status says why, as for a partial generation
+            print(f"recordlens: error: no candidate task: {shortfall}; {args.out} not written{finish}",
+                  file=sys.stderr)
             return report.exit_status()
         raise AgentError(f"no candidate task: none of the answers could be kept (warnings above); "
-                         f"{args.out} not written")
+                         f"{args.out} not written{finish}")
     save_candidates(args.out, candidates)
-    flagged = sum(c.evidence == "" for c in candidates)
+    flagged = [c.id for c in candidates if c.evidence == ""]  # named: the reviewer looks at these first
     with_none = f" ({listed(report.empty)} with no task)" if report.empty else ""
+    earlier = f", {len(report.resumed)} of them by the run resumed" if report.resumed else ""
     print(f"{args.out}: {len(candidates)} candidate(s) from {len(seeds)} seed(s), {report.answered} of "
-          f"{report.categories} categories answered{with_none}; {flagged} with a gold answer found in no saved page "
-          "(flagged for review)")
+          f"{report.categories} categories answered{earlier}{with_none}; {len(flagged)} with a gold answer found in "
+          "no saved page (flagged for review" + (f": {listed(flagged)})" if flagged else ")"))
     if shortfall:  # partial work: the exit status says why (3 a budget, 4 an endpoint, 1 a refused category or an
         # answer the model did not finish or that holds no usable list; Ctrl+C, SIGTERM: 130, 143)
-        print(f"warning: {shortfall}; the candidates of the categories answered are written", file=sys.stderr)
+        print(f"warning: {shortfall}; the candidates of the categories answered are written{finish}",
+              file=sys.stderr)
+    else:
+        partial.remove()  # every category answered: nothing left to resume
     if report.interrupted:  # the answers paid for are written: now the command stops as interrupted
         raise report.interrupted
     return report.exit_status()
+
+
+def _generation_caller(args: argparse.Namespace):  # noqa: ANN202 - a GeminiCaller
+    from .extraction import gemini_caller
+
+    return gemini_caller(args, json_output=True)
+
+
+def _resuming(args: argparse.Namespace, partial: GenerationPartial, seeds: list[Task]) -> dict:
+    """The stopped generation's answered categories; its --out, written at the stop, is written again with them and
+    the others, unless a reviewer has judged some of it (those verdicts would be lost)."""
+    reviewed = _reviewed(args.out)
+    if reviewed:
+        raise AgentError(f"{args.out} exists{reviewed}: resume into another --out, or give --replace to start over")
+    return partial.resumed(seeds)
+
+
+def _starting_over(args: argparse.Namespace, partial: GenerationPartial) -> dict:
+    """A generation from the first category: refused over an existing --out or a stopped generation's answers unless
+    --replace (which drops them). Said before any model request."""
+    if partial.path.exists() and not args.replace:
+        raise AgentError(f"a generation into {args.out} stopped part-way ({partial.path} keeps the categories it "
+                         "answered): --resume asks only the others, --replace starts over and asks every category "
+                         "again")
+    _refuse_to_write_over(args.out, args.replace, _reviewed(args.out))
+    partial.remove()
+    return {}
+
+
+class GenerationPartial:
+    """The categories a generation has answered so far (`<out>.partial`, JSON), written as each is answered, so
+    that the answers paid for survive a stop of any kind and `--resume` asks only the other categories. Removed once
+    every category is answered. It records the site, model and --per-category: a resume with others is refused."""
+
+    def __init__(self, out: str, settings: dict[str, object]) -> None:
+        self.path = Path(f"{out}.partial")
+        self.settings = settings
+        self.categories: dict[str, dict[str, list]] = {}
+
+    def resumed(self, seeds: list[Task]) -> dict[str, tuple[list[Candidate], list[str]]]:
+        """The categories answered by the stopped run (refused when there is none, or it was made otherwise)."""
+        if not self.path.exists():
+            raise AgentError(f"no stopped generation to resume: {self.path} is not there (a generation that "
+                             "answered every category leaves none)")
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            recorded, categories = data["settings"], dict(data["categories"])
+            kept = {category: ([Candidate.from_dict(c) for c in part["candidates"]], [str(w) for w in part["dropped"]])
+                    for category, part in categories.items()}
+        except (OSError, ValueError, KeyError, TypeError, AgentError) as error:
+            raise AgentError(f"cannot read {self.path} to resume: {error}") from None
+        changed = [f"{key} {recorded.get(key)!r} (now {value!r})" for key, value in self.settings.items()
+                   if recorded.get(key) != value]
+        if changed:
+            raise AgentError(f"{self.path} was made with another " + ", ".join(changed) +
+                             ": give the same options to resume, or --replace to start over")
+        seeded = {seed.category or "(none)" for seed in seeds}
+        self.categories = {category: part for category, part in categories.items() if category in seeded}
+        return {category: kept[category] for category in self.categories}
+
+    def keep(self, category: str, candidates: list[Candidate], dropped: list[str]) -> None:
+        self.categories[category] = {"candidates": [c.as_dict() for c in candidates], "dropped": list(dropped)}
+        atomic.write_text(self.path, json.dumps({"settings": self.settings, "categories": self.categories},
+                                                ensure_ascii=False) + "\n")
+
+    def remove(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+    def how_to_finish(self) -> str:
+        """The command that asks only the categories not answered."""
+        if not self.path.exists():
+            return "run the same command again to ask every category"
+        return (f"the categories answered are kept in {self.path}: the same command with --resume asks only the "
+                "others")
 
 
 def refuse_shipped(path: str | Path) -> None:
