@@ -175,13 +175,11 @@ class LabelCommand(_PageStep):
         self._page_status: dict[str, str] | None = None
         self._performed = False
         self._skip_redo = False
-        self.result: Change | None = None
 
     def perform(self) -> Change:
         self._before = self._project.last_change_id(self._page)
         with _saved_or_refused():
             change = self._change()
-        self.result = change
         self._after = change.id
         status = change.detail.get("page_status")
         self._page_status = status if isinstance(status, dict) else None

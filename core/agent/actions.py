@@ -13,30 +13,37 @@ The grammar (one action per answer, WebVoyager's set):
 Step values are single-line: newlines in typed text or answers become spaces when an action is written.
 
 A password is kept only as Chromium shows it: a Type into a password field (`<input type=password>`) gives the
-browser the real text, but the step that did it is kept with its value masked (`masked_password`), in every history,
-record and prompt after it: the trajectory's steps (so its JSON on disk, its command `Type [5]; •••••••`, the memory
-of later prompts), the model's own answer and thought that wrote it, and the raw model call kept with the run. The
-mask is what the page itself shows (and what both browsers read out as the field's text): one bullet for each
-character, so a step still says how long the typed text was. Only what says what was typed is masked: the task's
-instruction, a URL a form sent the password in (a `method=get` form's next page) and the snapshot's own pages are
-beyond this. A replayed or copied step therefore types the bullets: a password cannot be typed again from a record.
+browser the real text, but what is kept of it is masked, one bullet for each character, as the page itself shows
+the field (and both browsers read it out), so a step still says how long the typed text was. The typed text is a
+secret of its whole episode (`masked_step`): every Type of it keeps its bullets, and no step's raw answer, thought or
+error, and no stored model call, says it, before or after the Type that reached the field (agent.loop masks the
+records made before it once it is known). Where it is masked: an action's typed text always (it stands apart, after
+`; ` or in quotes); in free text a password of at least 4 characters wherever it occurs, a shorter one only as a
+word of its own ("1" in "field 1", not in "12"); an element's number (`[1]`) never, so the record still says which
+element was typed into. Beyond the mask: the task's instruction and gold answer (as the task holds them, and as
+each prompt sends the instruction: only a stored prompt is masked whole), an ANSWER's value (what the episode is
+scored on), the URL of a step a form sent the password in (a `method=get` form's next page), and the snapshot's
+own pages. A replayed or copied step therefore types the bullets: a password cannot be typed again from a record.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import AgentError
+from .page_text import TEXT_CHARS
 from .targets import Target
 
 ACTIONS = ("click", "type", "scroll", "wait", "go_back", "answer")
 SCROLL_DIRECTIONS = ("up", "down")
 PASSWORD_BULLET = "\u2022"  # what Chromium shows, and reads out, for each character of a password field's value
-SHOWN_CHARS = 200  # set-of-mark cuts an element's text at this many characters (som.js TEXT_CHARS)
+# A password shorter than this is masked in free text only where it is a word of its own (module notes).
+MASKED_ANYWHERE_FROM = 4
+_ELEMENT_NUMBER = re.compile(r"\[\s*\d+\s*\]")  # "[12]": which element, never what was typed
 
 
 class ActionParseError(AgentError):
@@ -119,30 +126,66 @@ def password_bullets(value: str) -> str:
 
 
 def shows_as_password(shown: str, value: str) -> bool:
-    """Whether a field holding `value` that shows `shown` as its text (set-of-mark's text of it, taken with the value)
-    is a password field: it shows the value's bullets, not the value. A value of bullets only is its own mask, so
-    no field is taken for a password field wrongly where that would change what is kept."""
-    return bool(value) and shown == password_bullets(value)[:SHOWN_CHARS] != value[:SHOWN_CHARS]
+    """Whether a field holding `value` that shows `shown` as its text (set-of-mark's text of it, taken with the value,
+    cut as som.js cuts it: page_text.TEXT_CHARS) is a password field: it shows the value's bullets, not the value. A
+    value of bullets only is its own mask, so no field is taken for a password field wrongly where that would change
+    what is kept."""
+    return bool(value) and shown == password_bullets(value)[:TEXT_CHARS] != value[:TEXT_CHARS]
+
+
+def is_password_mask(value: str | None) -> bool:
+    """Whether a typed `value` is a password's mask, bullets only: what is kept of a Type into a password field."""
+    return bool(value) and set(value or "") == {PASSWORD_BULLET}
 
 
 def masked_password(step: Step) -> Step:
     """The Type `step`, which typed its value into a password field, as it is kept: its value as bullets, and the
-    password masked wherever the model's answer, its thought or an error says it (module notes)."""
-    secret = step.value or ""
-    if step.action != "type" or not secret:
+    password masked wherever the model's answer, its thought or an error says it (`masked_step`)."""
+    if step.action != "type" or not step.value:
         return step
-    return replace(step, value=password_bullets(secret), raw=masked(step.raw, secret),
-                   thought=masked(step.thought, secret), error=masked(step.error, secret))
+    return masked_step(step, (step.value,))
+
+
+def masked_step(step: Step, secrets: Collection[str]) -> Step:
+    """`step` as it is kept in an episode whose passwords typed are `secrets` (module notes): a Type of one of them
+    keeps its bullets, whether it reached the field or failed; no raw answer, thought, error or other Type's text
+    says one. An ANSWER's value is left as answered: it is what the episode is scored on."""
+    if not secrets:
+        return step
+    value = step.value
+    if step.action == "type" and value in secrets:
+        value = password_bullets(value or "")
+    elif step.action == "type":
+        value = masked_all(value, secrets)
+    return replace(step, value=value, raw=masked_all(step.raw, secrets), thought=masked_all(step.thought, secrets),
+                   error=masked_all(step.error, secrets))
+
+
+def masked_all(text: str | None, secrets: Collection[str]) -> str | None:
+    """`text` saying none of `secrets` (`masked`), the longest masked first: one may hold another."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        text = masked(text, secret)
+    return text
 
 
 def masked(text: str | None, secret: str) -> str | None:
-    """`text` with each occurrence of `secret` replaced by its bullets: as written, and as JSON writes it inside a
-    string (a model's JSON answer escapes a quote or a backslash in it)."""
+    """`text` with the password `secret` replaced by its bullets where it says it (module notes): as written, and as
+    JSON writes it inside a string (a model's JSON answer escapes a quote or a backslash in it). A secret shorter
+    than MASKED_ANYWHERE_FROM only where no letter, digit or underscore touches it; never inside an element's
+    number."""
     if not text or not secret:
         return text
-    for form in dict.fromkeys((json.dumps(secret, ensure_ascii=False)[1:-1], json.dumps(secret)[1:-1], secret)):
-        text = text.replace(form, password_bullets(secret))
-    return text
+    forms = dict.fromkeys((json.dumps(secret, ensure_ascii=False)[1:-1], json.dumps(secret)[1:-1], secret))
+    found = "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
+    pattern = re.compile(found if len(secret) >= MASKED_ANYWHERE_FROM else rf"(?<!\w)(?:{found})(?!\w)")
+    numbers = [span.span() for span in _ELEMENT_NUMBER.finditer(text)]
+    bullets = password_bullets(secret)
+
+    def mask(match: re.Match[str]) -> str:
+        inside_a_number = any(start <= match.start() and match.end() <= end for start, end in numbers)
+        return match.group() if inside_a_number else bullets
+
+    return pattern.sub(mask, text)
 
 
 def format_action(step: Step) -> str:

@@ -52,7 +52,7 @@ from statistics import stdev
 from ..llm.gemini import INCOMPLETE_NO_CANDIDATES, INCOMPLETE_UNFINISHED
 from ..runs.charts import grouped_bars
 from ..wording import counted, listed
-from .actions import ACTIONS, GRAMMAR_HELP, Step, format_action
+from .actions import ACTIONS, GRAMMAR_HELP, Step, format_action, is_password_mask
 from .funnel import named_tasks
 from .loop import CUT_STOPS
 from .model import Task, Trajectory
@@ -473,16 +473,26 @@ def agreement(task: Task, reference: Trajectory, episode: Trajectory) -> float:
 
 
 def steps_match(task: Task, reference: Step, taken: Step) -> bool:
+    """Whether an agent's step `taken` is the reference's step: the same action on the same page, a Type of the same
+    text (`same_typing`), a Scroll the same way, an ANSWER the same normalised answer, and the same target."""
     if reference.action != taken.action or not _same_page(reference.url, taken.url):
         return False
     if reference.action == "answer":
         return normalise_answer(reference.value or "", task.normalise) == normalise_answer(taken.value or "",
                                                                                           task.normalise)
-    if reference.action == "type" and folded(reference.value) != folded(taken.value):
+    if reference.action == "type" and not same_typing(reference.value, taken.value):
         return False
     if reference.action == "scroll" and (reference.value or "down") != (taken.value or "down"):
         return False
     return targets_match(reference.target, taken.target)
+
+
+def same_typing(reference: str | None, taken: str | None) -> bool:
+    """Whether two Types typed the same: the same text, but for a password kept masked on either side (its bullets,
+    actions.is_password_mask), which agrees with any text: the bullets say only its length, and a reference
+    recorded in clear before passwords were masked says what an agent's masked step cannot. Such a Type agrees by
+    its field alone (steps_match's target)."""
+    return is_password_mask(reference) or is_password_mask(taken) or folded(reference) == folded(taken)
 
 
 def _common_subsequence(wanted: Sequence[Step], taken: Sequence[Step], task: Task) -> int:

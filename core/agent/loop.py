@@ -6,8 +6,13 @@ episode goes on. It ends at ANSWER, at the step budget (failed steps count), aft
 in a row, when the model budget is used up ("model budget") or when the model endpoint fails for good after its
 retries ("model error"). The last two *cut* the episode: it says nothing about the agent, and `run_agent` stops
 the run (a failing endpoint raises ModelEndpointError, after the cut episode is handed to `on_trajectory`).
-Every step and every raw model call is kept in the trajectory; a password typed into a password field is kept
-masked in both, and so never shown again in a later prompt (actions.masked_password).
+Every step and every raw model call is kept in the trajectory. A password typed into a password field is a secret
+of the episode (actions.masked_step): once a Type reaches such a field, its text is masked in every step and stored
+call of the episode, those before it (a failed attempt, `Type [7]; pw` on a number the page has not) as well as
+those after it (a thought that says it again), so no later prompt shows it. A Type that fails before its field is
+known (a number the page has not) cannot tell whether it aimed at a password field: its text is kept as typed
+until the same text reaches a password field in the episode; a prompt already sent with it in its memory is then
+masked as stored, though the model did see it.
 
 Each run index of `run_agent` is an independent draw: run r calls the model with seed `seed + r`.
 """
@@ -24,7 +29,7 @@ from ..errors import AgentError, RecordLensError
 from ..llm.gemini import Answer, BudgetExceededError, GeminiError
 from ..resource_files import read_resource
 from ..wording import counted
-from .actions import ActionParseError, Step, masked, masked_password, parse_action
+from .actions import ActionParseError, Step, masked_all, masked_step, parse_action
 from .axtree import format_axtree
 from .memory import Memory, WindowMemory, render
 from .model import MAX_PAGE_TEXT, TEXT_PER_SCREEN, Browser, ModelCall, Observation, Task, Trajectory
@@ -41,7 +46,9 @@ OBSERVATIONS = ("screenshot", "axtree", "text")
 # nothing, and a GoBack that moves nothing (no earlier page); a refused or cut-off answer is a failed step, never
 # acted on; a browser that numbers the view only has its prompt say so, with how many elements lie above and below
 # it; a label names a field it wraps by its own text alone (not the field's content: a list's options).
-# A password typed is kept masked, and so later prompts show its bullets (actions.masked_password); the text
+# A password typed is kept masked, in the episode's every step and stored call, before and after, and so later
+# prompts show its bullets (actions.masked_step); agreement with a reference compares a masked Type by its field
+# alone, not by its bullets (evaluate.steps_match); the text
 # browser leaves invisible text (visibility: hidden) out of the page's text, and numbers the summary of a closed
 # <details> but nothing else in it, as the Qt browser does.
 LOOP_RULES = {"fails_unmoved_scroll": True, "fails_unmoved_go_back": True, "fails_incomplete_answer": True,
@@ -175,6 +182,7 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
     template = read_resource("prompts", "agent-user.md")
     browser.open(task.start_url)
     failures = 0
+    secrets: list[str] = []  # the passwords typed into password fields so far (module notes)
     observation = browser.observe()
     while True:
         if len(trajectory.steps) >= settings.step_budget:
@@ -185,7 +193,7 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
         before = _keep_screenshot(trajectory, observation)
         prompt = build_prompt(template, task, observation, trajectory.steps, settings, position)
         images = [observation.screenshot] if settings.observes("screenshot") and observation.screenshot else []
-        step, stop = _take_step(caller, browser, prompt, system, images, observation, trajectory, position)
+        step, stop = _take_step(caller, browser, prompt, system, images, observation, trajectory, position, secrets)
         if stop is None and step.action != "answer":
             seen, observation = observation, browser.observe()
             step = _failed_if_unmoved(step, seen, observation)
@@ -193,6 +201,8 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
         step = replace(step, url=step.url or observation.url, screenshot_before=before, screenshot_after=after,
                        seconds=round(time.monotonic() - started, 3))
         trajectory.steps.append(step)
+        _keep_secrets(trajectory, secrets)
+        step = trajectory.steps[-1]
         if stop is not None:
             trajectory.stop = stop
             break
@@ -227,9 +237,22 @@ def _failed_if_unmoved(step: Step, before: Observation, after: Observation) -> S
     return replace(step, error=f"the page did not move: it is already at its {where} (no more to scroll {direction})")
 
 
+def _keep_secrets(trajectory: Trajectory, secrets: Sequence[str]) -> None:
+    """Mask the episode's `secrets` in all it has kept so far (module notes): a secret found at the last step is
+    masked in the steps and calls before it too. Masking is idempotent, so the records are masked again whole."""
+    if not secrets:
+        return
+    trajectory.steps[:] = [masked_step(step, secrets) for step in trajectory.steps]
+    trajectory.calls[:] = [replace(call, prompt=masked_all(call.prompt, secrets) or "",
+                                   answer=masked_all(call.answer, secrets), error=masked_all(call.error, secrets))
+                           for call in trajectory.calls]
+
+
 def _take_step(caller: Caller, browser: Browser, prompt: str, system: str, images: list[bytes],
-               observation: Observation, trajectory: Trajectory, position: int) -> tuple[Step, str | None]:
-    """One model call and the action it asks for: (the step, why the episode must stop or None)."""
+               observation: Observation, trajectory: Trajectory, position: int,
+               secrets: list[str]) -> tuple[Step, str | None]:
+    """One model call and the action it asks for: (the step, why the episode must stop or None). A Type into a
+    password field adds its text to `secrets`; the step comes back in clear, for run_episode to mask."""
     url = observation.url
     try:
         answer = caller.generate(prompt, system=system, images=images or None)
@@ -259,16 +282,12 @@ def _take_step(caller: Caller, browser: Browser, prompt: str, system: str, image
         step = replace(step, target=found)
     if step.action == "answer":
         return step, None
-    password = types_a_password(browser, step)  # asked before the page moves on (Enter submits the form)
+    if types_a_password(browser, step) and step.value not in secrets:  # asked before Enter moves the page on
+        secrets.append(step.value or "")
     try:
         browser.perform(step)
     except RecordLensError as error:  # the browser's refusals are RecordLensErrors; anything else is a bug
         step = replace(step, error=str(error))
-    if password:  # the browser had the real text; what is kept of it, and shown in later prompts, is masked
-        # The answer that typed it holds it too (its prompt came before it, and holds none).
-        call = trajectory.calls[-1]
-        trajectory.calls[-1] = replace(call, answer=masked(call.answer, step.value or ""))
-        step = masked_password(step)
     return step, None
 
 

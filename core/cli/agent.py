@@ -53,6 +53,7 @@ from ..agent.references import (
 )
 from ..agent.site_digest import short, site_digest
 from ..agent.sites import Site, build_site, load_site
+from ..agent.task_generation import clash_said, clashing_categories
 from ..agent.tasks import RULES_TEXT, load_tasks, task_digest
 from ..errors import AgentError, RecordLensError
 from ..llm import api_key_from_environment, required_api_key
@@ -173,6 +174,9 @@ def cmd_agent_tasks(args: argparse.Namespace) -> int:
         for task in tasks:
             categories[task.category or "(none)"] = categories.get(task.category or "(none)", 0) + 1
         print(f"{args.check}: {len(tasks)} tasks; " + ", ".join(f"{c} {n}" for c, n in sorted(categories.items())))
+        clashes = clashing_categories(tasks)
+        if clashes:  # a valid tasks file, but not seeds `agent tasks generate` can use: said before any request
+            print(f"warning: {clash_said(clashes)}; `agent tasks generate` refuses these seeds", file=sys.stderr)
     if not args.rules and not args.check:
         raise RecordLensError("agent tasks needs --check FILE, --rules or a subcommand (generate, filter, review, "
                               "export, report)")
@@ -354,9 +358,10 @@ def _succeeded(done: list[Trajectory], kept: dict[tuple[str, int], bool], planne
     return f"{whole} ({', '.join(notes)})" if notes else whole
 
 
-# A run's cost's key (and each session's) for the model requests, among its requests, paid for on episodes whose Ray
-# worker died (their answers lost with it): a session's by episode (`LostWithWorkers.as_dict`), the run's their sum
-LOST_REQUESTS, LOST_WITH_WORKERS = "lost_requests", "lost_with_workers"
+# A run's cost's keys (and each session's) for the model requests, among its requests, paid for on episodes whose
+# Ray worker died (their answers lost with it): a session's by episode (`LostWithWorkers.as_dict`), the run's their
+# sum, when there were some, and the episodes whose count is unknown, when there were some
+LOST_REQUESTS, LOST_UNKNOWN, LOST_WITH_WORKERS = "lost_requests", "lost_unknown", "lost_with_workers"
 
 
 def _run_cost(earlier: dict[str, object], requests: int, tokens: int,
@@ -364,7 +369,8 @@ def _run_cost(earlier: dict[str, object], requests: int, tokens: int,
     """A run's cost: this session's model requests and tokens added to what the run had cost before (a resumed
     run), with each session's own in `sessions`, so that the stored figures cover the whole run. The requests of
     `lost` (paid for on episodes whose Ray worker died, among `requests`: the shared budget counted them) are said
-    apart, by episode, in the session's, and counted in the run's (`LOST_REQUESTS`)."""
+    apart, by episode, in the session's, and counted in the run's (`LOST_REQUESTS`, when there were some), with the
+    episodes whose count could not be had (`LOST_UNKNOWN`)."""
     sessions = earlier.get("sessions")
     if not isinstance(sessions, list):  # a run stored before sessions were kept: its one figure is its first
         sessions = [{"requests": earlier.get("requests", 0), "tokens": earlier.get("tokens", 0)}] \
@@ -373,9 +379,12 @@ def _run_cost(earlier: dict[str, object], requests: int, tokens: int,
                             **({LOST_WITH_WORKERS: lost.as_dict()} if lost else {})}]
     cost: dict[str, object] = {"requests": sum(int(s.get("requests") or 0) for s in sessions),
                                "tokens": sum(int(s.get("tokens") or 0) for s in sessions), "sessions": sessions}
-    lost_said = [s[LOST_WITH_WORKERS] for s in sessions if isinstance(s.get(LOST_WITH_WORKERS), dict)]
-    if lost_said:
-        cost[LOST_REQUESTS] = sum(int(said.get("requests") or 0) for said in lost_said)
+    lost_all = LostWithWorkers.summed(LostWithWorkers.from_dict(s[LOST_WITH_WORKERS]) for s in sessions
+                                      if isinstance(s.get(LOST_WITH_WORKERS), dict))
+    if lost_all.total:
+        cost[LOST_REQUESTS] = lost_all.total
+    if lost_all.unknown:
+        cost[LOST_UNKNOWN] = lost_all.unknown
     return cost
 
 
@@ -905,10 +914,12 @@ def _episode_sites(project, run_id: int, rows: Sequence[int]) -> list[str]:  # n
 
 def _cost_figures(cost: dict[str, object]) -> dict[str, object]:
     """The model requests and tokens a run has cost (all its sessions; None: not recorded, an older run), and of
-    the requests those lost with Ray workers that died, where some were (`LOST_REQUESTS`)."""
+    the requests those lost with Ray workers that died, where some were (`LOST_REQUESTS`; a run stored with a 0
+    there says none), and the episodes whose lost count is unknown, where some were (`LOST_UNKNOWN`)."""
+    lost = {key: cost[key] for key in (LOST_REQUESTS, LOST_UNKNOWN) if cost.get(key)}
     return {"requests": cost.get("requests"), "tokens": cost.get("tokens"), "sessions": len(cost.get("sessions") or
                                                                                           ([cost] if cost else [])),
-            **({LOST_REQUESTS: cost[LOST_REQUESTS]} if LOST_REQUESTS in cost else {})}
+            **lost}
 
 
 def _cost_line(cost: dict[str, object]) -> str:
@@ -917,11 +928,24 @@ def _cost_line(cost: dict[str, object]) -> str:
         return "cost: not recorded (a run stored by an older RecordLens, or one stopped before its first episode)"
     sessions = int(figures["sessions"])  # type: ignore[call-overload]
     requests, tokens = int(figures["requests"]), int(figures["tokens"] or 0)  # type: ignore[call-overload]
-    lost = int(figures.get(LOST_REQUESTS) or 0)  # type: ignore[call-overload]
-    return (f"cost: {counted(requests, 'model request')}"
-            + (f" ({lost} of them paid for on episodes whose Ray worker died, their answers lost with it)"
-               if lost else "")
+    return (f"cost: {counted(requests, 'model request')}{_lost_said(figures)}"
             + f", {counted(tokens, 'token')}" + (f" (over {sessions} sessions: resumed)" if sessions > 1 else ""))
+
+
+def _lost_said(figures: dict[str, object]) -> str:
+    """The requests lost with Ray workers that died, as the cost line says them after the requests: how many, and
+    on how many episodes their count is unknown; "" when none were lost."""
+    lost = int(figures.get(LOST_REQUESTS) or 0)  # type: ignore[call-overload]
+    unknown = len(figures.get(LOST_UNKNOWN) or ())  # type: ignore[arg-type]
+    if lost and unknown:
+        which = f"{lost} of them, and an unknown number on {counted(unknown, 'episode')},"
+    elif lost:
+        which = f"{lost} of them"
+    elif unknown:
+        which = f"an unknown number of them, on {counted(unknown, 'episode')},"
+    else:
+        return ""
+    return f" ({which} paid for on episodes whose Ray worker died, their answers lost with it)"
 
 
 def _other_snapshots(runs, run) -> str | None:  # noqa: ANN001 - AgentRuns

@@ -189,7 +189,7 @@ class BenchResult:
         return {"table1": self.format_rows, "table2": [m.row() for m in self.method_rows],
                 "left_out_pages": self.left_out,
                 "spent": total.as_dict() if total else None,
-                "lost_with_workers": _lost_by_page(self.lost) if self.lost else None, "warnings": self.warnings}
+                "lost_with_workers": self.lost.as_dict() if self.lost else None, "warnings": self.warnings}
 
     def spent(self) -> Spent | None:
         """What every method that calls a model spent together, with the requests lost with Ray workers that died
@@ -293,8 +293,8 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
     for name in jobs:
         outcome = outcomes[name]
         if isinstance(outcome, UnitFailedError):
-            paid = f" ({lost.said(_page)})" if lost else ""
-            raise RecordLensError(f"bench stopped: page {name}: {outcome}{paid}; run it again")
+            raise RecordLensError(f"bench stopped: page {name}: {outcome}{_lost_said_apart(lost, name)}; "
+                                  "run it again")
         for fmt, size in outcome.chars.items():
             chars[fmt][name] = size
         for fmt, tokens in outcome.counted.items():
@@ -357,10 +357,11 @@ def _page(name: str) -> str:
     return f"page {name}"
 
 
-def _lost_by_page(lost: LostWithWorkers) -> dict[str, object]:
-    """The requests lost with Ray workers, as bench's JSON says them: how many, by page, and the pages whose
-    count is unknown."""
-    return {"requests": lost.total, "pages": dict(lost.requests), "unknown_pages": list(lost.unknown)}
+def _lost_said_apart(lost: LostWithWorkers, page: str) -> str:
+    """The requests lost with Ray workers, as a bench stopped on `page` says them: the page's own, then the other
+    pages' (no warning or spent table says those once the bench has stopped)."""
+    own, others = lost.only(page), lost.without(page)
+    return (f" ({own.said(_page)})" if own else "") + (f"; and {others.said(_page)}" if others else "")
 
 
 def not_reached_by_some(results: Iterable[MethodResult], pages: list[str]) -> dict[str, list[str]]:

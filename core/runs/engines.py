@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -39,7 +39,7 @@ class LostWithWorkers:
     that tells them (`Engine.tells_lost_calls`: Ray's) tells them to `retried` (`told_of_lost_calls`): what a
     command that keeps no page record of them (bench, agent run) counts them by, said apart as lost, as an
     extraction keeps them in the page's record (`run_files.write_unfinished_record`). A unit whose count could not
-    be had is named as unknown."""
+    be had is named as unknown. Both commands write it in one JSON shape (`as_dict`, read back by `from_dict`)."""
 
     requests: dict[str, int] = field(default_factory=dict)
     unknown: list[str] = field(default_factory=list)
@@ -67,8 +67,44 @@ class LostWithWorkers:
             parts.append(f"an unknown number lost with the workers that died on {', '.join(map(unit, self.unknown))}")
         return "; ".join(parts)
 
+    def only(self, unit: str) -> LostWithWorkers:
+        """What was lost on `unit` alone."""
+        return LostWithWorkers({u: n for u, n in self.requests.items() if u == unit},
+                               [u for u in self.unknown if u == unit])
+
+    def without(self, unit: str) -> LostWithWorkers:
+        """What was lost on the units but `unit`."""
+        return LostWithWorkers({u: n for u, n in self.requests.items() if u != unit},
+                               [u for u in self.unknown if u != unit])
+
     def as_dict(self) -> dict[str, object]:
+        """The JSON shape of lost requests, wherever they are written (bench's `lost_with_workers`, an agent run's
+        sessions'): how many in all, by unit (a page's name, an episode's key), and the units whose count is
+        unknown."""
         return {"requests": self.total, "units": dict(self.requests), "unknown": list(self.unknown)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> LostWithWorkers:
+        """Read `as_dict`'s shape back (what is not of it is left out)."""
+        units, unknown = data.get("units"), data.get("unknown")
+        lost = cls()
+        for unit, requests in (units.items() if isinstance(units, Mapping) else ()):
+            if isinstance(requests, int):
+                lost.told(str(unit), requests)
+        for unit in (unknown if isinstance(unknown, list) else ()):
+            lost.told(str(unit), None)
+        return lost
+
+    @classmethod
+    def summed(cls, said: Iterable[LostWithWorkers]) -> LostWithWorkers:
+        """All of `said` as one (a resumed run's sessions'): a unit's requests added up, an unknown one named once."""
+        lost = cls()
+        for part in said:
+            for unit, requests in part.requests.items():
+                lost.told(unit, requests)
+            for unit in part.unknown:
+                lost.told(unit, None)
+        return lost
 
 
 def told_of_lost_calls(engine: object, retried: Retried) -> dict[str, Retried]:

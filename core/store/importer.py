@@ -1039,7 +1039,9 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     # the run known by its pages' own records, wherever the folder lies now (a deleted run's copy holds none of a
     # page it did, and only a stand-in of a page it failed on: it brings those the run was stored with)
     without_a_file, stopped_here = done_without_a_file(run_dir, costs), stopped_part_way(run_dir, costs)
-    pages = [*predictions, *errors, *without_a_file]
+    # the pages whose records tell it: those it did or failed on, and those it stopped on part way, whose records of
+    # calls paid for tell it as an answer does (a run stopped before it finished its first page holds no other)
+    pages = list(dict.fromkeys([*predictions, *errors, *without_a_file, *stopped_here]))
     made = record_digests(run_dir, pages, costs) | kept_records(copied)
     # ... and by those a resume kept under "earlier" (a page asked again: every page of a run whose pages all failed)
     ours = runs_of_the_folder(project.runs.all(), method, parameters, made, earlier_digests(run_dir, pages, costs))

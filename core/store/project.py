@@ -29,7 +29,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -256,6 +256,22 @@ def _open(root: Path) -> Project:
     return project
 
 
+@contextmanager
+def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
+    """What is written inside, all or none within the write transaction open on `conn`."""
+    name = f"step_{uuid.uuid4().hex}"
+    conn.execute(f"SAVEPOINT {name}")
+    try:
+        yield
+    except BaseException:
+        # A full disk may have rolled the whole transaction back already: then there is nothing to take back.
+        if conn.in_transaction:
+            conn.execute(f"ROLLBACK TO {name}")
+            conn.execute(f"RELEASE {name}")
+        raise
+    conn.execute(f"RELEASE {name}")
+
+
 class Project(Connection):
     """The Python API over one project folder (see the module notes): pages, labels and their history here;
     extractor runs in `project.runs`, agent-benchmark data in `project.agent`, other annotators' label sets in
@@ -278,11 +294,14 @@ class Project(Connection):
 
         A step is one write transaction, all of its changes or none: one that fails part way (a record deleted
         meanwhile, a full disk, the process killed) leaves none of them stored, so that the page never holds half
-        a step that no undo step stands for; and 700 changes are one commit, not 700."""
+        a step that no undo step stands for; and 700 changes are one commit, not 700. A step begun inside a write
+        transaction already open (another step's, an import's) is a savepoint of it: failing, it takes back its
+        own changes, even when its caller catches the error and the outer transaction goes on to commit."""
         outer = self._step
         self._step = outer or {"id": uuid.uuid4().hex[:12], "name": name}
         try:
-            with self.writing():
+            joined = self.db.conn.in_transaction  # another step's, or an import's: this one is a savepoint of it
+            with self.writing(), (_savepoint(self.db.conn) if joined else nullcontext()):
                 yield
         finally:
             self._step = outer

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..records.model import RecordList
-from ..runs.run_files import ADDED_FROM, PageCosts, read_page_costs, run_identity, stopped_part_way, stored_cost
+from ..runs.run_files import ADDED_FROM, PageCosts, read_page_costs, run_identity, stored_cost
 from ..wording import listed
 
 if TYPE_CHECKING:  # `runs` keeps these keys with a deleted run's copy: it imports this module
@@ -49,28 +49,22 @@ def kept_for_adding(described: Mapping[str, object]) -> dict[str, object]:
 
 def record_digests(run_dir: Path, names: Sequence[str], costs: PageCosts | None = None) -> dict[str, str]:
     """Page -> a digest of the page's record in the folder (`_run/N.json`, read as JSON: its layout aside), for
-    the pages named that have a readable one, and the pages the run stopped on part way (`_with_pages_stopped_on`).
-    `costs`: the folder's records already read (`read_page_costs`), else read here."""
+    the pages named that have a readable one. The caller names the pages whose records tell the run (the
+    importer: those it did, failed, and stopped on part way). `costs`: the folder's records already read
+    (`read_page_costs`), else read here."""
     costs = read_page_costs(run_dir) if costs is None else costs
-    return {name: _digest(costs[name]) for name in _with_pages_stopped_on(run_dir, names, costs) if name in costs}
+    return {name: _digest(costs[name]) for name in names if name in costs}
 
 
 def earlier_digests(run_dir: Path, names: Sequence[str], costs: PageCosts | None = None) -> dict[str, list[str]]:
     """Page -> digests of the records kept under its record's "earlier" (`run_files.earlier_records`), each as it
-    was written before a resume moved it there, for the pages named that have any, and the pages the run stopped
-    on part way: a run stored then (its pages failed, say, and it stopped) was stored with those very records.
-    `costs`: the folder's records already read, else read here."""
+    was written before a resume moved it there, for the pages named that have any: a run stored then (its pages
+    failed, say, and it stopped) was stored with those very records. `costs`: the folder's records already read,
+    else read here."""
     costs = read_page_costs(run_dir) if costs is None else costs
     chains = {name: [_digest(record) for record in _as_written(costs[name].get("earlier"))]
-              for name in _with_pages_stopped_on(run_dir, names, costs) if name in costs}
+              for name in names if name in costs}
     return {name: chain for name, chain in chains.items() if chain}
-
-
-def _with_pages_stopped_on(run_dir: Path, names: Sequence[str], costs: PageCosts) -> list[str]:
-    """`names`, and the pages the run stopped on part way (`run_files.stopped_part_way`), whose records of calls
-    paid for tell the run as a page's answer does: a run stopped before it finished its first page holds no other
-    record, and is known by that one wherever its folder goes (resumed, the record is kept under "earlier")."""
-    return list(dict.fromkeys([*names, *stopped_part_way(run_dir, costs)]))
 
 
 def _as_written(earlier: object) -> list[Mapping[str, object]]:

@@ -64,7 +64,7 @@ def test_bench_counts_the_requests_lost_with_a_dead_worker_said_as_lost(monkeypa
                              engine=_WorkerDiesOnce("2", 2))  # type: ignore[arg-type]
     document = result.as_dict()
     assert document["spent"] == {"requests": 4 + 2, "tokens": {"prompt": 40, "completion": 8, "total": 48}}
-    assert document["lost_with_workers"] == {"requests": 2, "pages": {"2": 2}, "unknown_pages": []}
+    assert document["lost_with_workers"] == {"requests": 2, "units": {"2": 2}, "unknown": []}  # as an agent run's
     [row] = document["table2"]
     assert row["requests"] == 4  # the method's own: which method asked the lost requests is lost with the worker
     assert any("2 model requests paid for and lost with Ray workers that died (page 2: 2)" in warning
