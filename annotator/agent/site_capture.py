@@ -28,8 +28,15 @@ one moment of a page that keeps changing (a ticker, a clock, a carousel); its ma
 after the screenshot, and a page that changed all the same (what it loads or is sent) is kept with a warning that
 says its files may show different moments. A navigation that the page's script or meta refresh starts while it
 settles is checked by the rules as a redirect is, followed (up to `MAX_CLIENT_HOPS` in a row, within the page's
---timeout), and recorded among its redirects with `"kind": "script or meta refresh"`; one to the page itself is
-refused. A page that `history.pushState`d another URL is kept under the URL it was served from (put back with
+--timeout), and recorded among its redirects with `"kind": "script or meta refresh"`; one to the page itself too
+(a check page that reloads itself once its cookie is set). A loop fails as one, on every run, whatever the timing:
+a navigation that would request a URL of the page's chain (its redirects, meta refreshes, scripts' navigations) a
+third time is rejected when it is asked for ("it redirects in a loop (/a → /b → /a) …"), and so is a page whose
+chain came back to an address and still goes on after `MAX_CLIENT_HOPS`; a chain of that many other pages that
+still goes on fails too ("… more than 5 times in a row …"): the page it stopped at is a "Redirecting…" page, no
+page to save. An HTTP redirect loop is said so too (at its third request, before Chromium's 20 hops would end it
+as net::ERR_TOO_MANY_REDIRECTS).
+A page that `history.pushState`d another URL is kept under the URL it was served from (put back with
 `history.replaceState` before it is read), with a warning.
 
 A page has its `--timeout` to load, and everything after (settling, reading its links, every DevTools call) must
@@ -49,6 +56,9 @@ is refused before it is sent, and the page stays as served). A captured page's w
 A page of more than `MAX_TREE_ELEMENTS` elements (its frames' included) keeps no tree: asking Chromium for it
 takes longer than the rest of the capture and gives hundreds of megabytes no agent reads (a 30 MB page: 450,000
 nodes, 133 MB). Its stored tree is its root with a note saying so, and a warning line names the page.
+A full-page screenshot is at most `MAX_SCREENSHOT_HEIGHT` px tall (Chromium's texture limit): a taller page's is
+its top that many px, said in a warning (what share of the page it shows) and in its meta.json
+(`screenshot_cut_at`). It is not tiled: a page of 276,000 px would make a PNG of half a billion pixels.
 
 Every main-frame navigation (each redirect's hop, a script's or meta refresh's navigation) is put to the crawl's
 `refuse_redirect` before it is followed (the page's `navigationRequested`: Chromium holds a redirect until it is
@@ -76,7 +86,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urldefrag
+from urllib.parse import urldefrag, urlsplit, urlunsplit
 
 from PySide6.QtCore import QProcess, Signal
 
@@ -116,6 +126,7 @@ MAX_TREE_ELEMENTS = 20_000  # a page of more elements (frames included) keeps a 
 LOGIN_NEEDED = "HTTP 401 Unauthorized (the page needs a login)"
 NO_CONTENT = (204, 205)  # answers that carry no page: Chromium ends their load as aborted
 MAX_CLIENT_HOPS = 5  # navigations a page's script or meta refresh starts while it settles, followed in a row
+LOOP_REQUESTS = 2  # times a page's chain (redirects, meta refreshes, scripts) may request one URL: more is a loop
 MAX_SCREENSHOT_HEIGHT = 16384  # Chromium's texture limit; longer pages are cut there (the meta says the size)
 _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
 
@@ -232,6 +243,7 @@ class ChromiumRenderer(OnlinePage):
     def render(self, url: str, refuse_redirect: RedirectCheck | None = None) -> RenderedPage:
         from PySide6.QtCore import QUrl
 
+        self._end_last_load()
         self._finished = None
         self._downloads = []
         self._login_asked = False
@@ -240,19 +252,18 @@ class ChromiumRenderer(OnlinePage):
         self.forget_guarded()
         self.devtools.events.clear()
         self.devtools.results.clear()  # late answers to the calls of a page that took too long
-        self.guard.watch(url, refuse_redirect, current=lambda: self.page.url().toString(), on_leave=self._on_leave,
-                         loaded=lambda: self._finished is not None)
+        self.guard.watch(url, refuse_redirect, on_leave=self._on_leave, loaded=lambda: self._finished is not None)
         try:
             self.page.load(QUrl(url))
             pending = self._loaded(url)
             hops = 0
             # A navigation its script or meta refresh starts while it settles ("Redirecting…") is followed as a
             # redirect is: checked by the rules first, then loaded and settled in turn (within the --timeout).
-            while self._leaves_while_settling() and hops < MAX_CLIENT_HOPS:
+            while self._leaves_while_settling():
+                if hops == MAX_CLIENT_HOPS and not self.guard.halted:
+                    raise self._never_settled()
                 hops += 1
                 pending = self._loaded(url)
-            if self._finished is None:  # still going on after MAX_CLIENT_HOPS: kept where it is
-                self._stop()
         finally:
             self.guard.watch("", None)  # what the page does once settled is no navigation of this capture
         redirects, status, _, _ = self._navigation()
@@ -277,6 +288,15 @@ class ChromiumRenderer(OnlinePage):
                 raise self._too_long(str(error)) from None
             raise PageFailed(f"DevTools could not capture it: {error}") from None
 
+    def _end_last_load(self) -> None:
+        """Let a load of the page before that is still going (a navigation the guard rejected as it failed, a loop's
+        last) end, and its loadFinished come now: Qt sends it late (from a timer), and arriving once this page's
+        load began, it would end this page's wait with that one's failure ("the page failed to load")."""
+        if self.page.isLoading():
+            self.page.triggerAction(self.page.WebAction.Stop)
+            self._wait(lambda: not self.page.isLoading(), STOP_WAIT_S)
+        spin(20)  # (the queued signals of the load that ended)
+
     def _on_leave(self) -> None:
         """The guard let the page go to another document after its load: that load is waited for in turn."""
         if self._finished is not None:
@@ -285,9 +305,30 @@ class ChromiumRenderer(OnlinePage):
     def _leaves_while_settling(self) -> bool:
         """Wait for what scripts render right after the load; True when the page began to go elsewhere meanwhile
         (or its navigation was refused: `_loaded` says so)."""
-        self._wait(lambda: self._finished is None or self.guard.refused is not None,
-                   min(SETTLE_MS / 1000, self._left()))
-        return self._finished is None or self.guard.refused is not None
+        self._wait(lambda: self._finished is None or self.guard.halted, min(SETTLE_MS / 1000, self._left()))
+        return self._finished is None or self.guard.halted
+
+    def _halted(self) -> PageFailed:
+        """The failure of a page whose navigation the guard rejected: one the rules refuse (a redirect refused,
+        never requested), or one that closed a loop."""
+        if self.guard.refused is not None:
+            target, reason = self.guard.refused
+            return PageFailed(reason, redirected_to=target)
+        return PageFailed(f"it redirects in a loop ({self.guard.loop}): its redirects, meta refresh or script lead "
+                          "back to an address it came from, so it never settles on a page to save")
+
+    def _never_settled(self) -> PageFailed:
+        """The failure of a page that still goes elsewhere after MAX_CLIENT_HOPS navigations of its script or meta
+        refresh, its last one stopped: a loop when its chain came back to an address, else a chain too long."""
+        if self._finished is None:
+            self._stop()
+        chain = self.guard.asked
+        if len({_url_key(url) for url in chain}) < len(chain):
+            self.guard.loop = _loop_said(chain)
+            return self._halted()
+        return PageFailed(f"its script or meta refresh sent it on to another page more than {MAX_CLIENT_HOPS} "
+                          f"times in a row ({' → '.join(chain)}): it never settled on a page to save, and is not "
+                          "followed further")
 
     def _loaded(self, url: str) -> list[str]:
         """Wait for the page's load (within what is left of its --timeout) and check it: a PageFailed when it
@@ -295,12 +336,11 @@ class ChromiumRenderer(OnlinePage):
         so that the page is kept as it was then (`_cut_short`)."""
         time_left = max(0.05, self._load_deadline - time.monotonic())
         loaded = self._wait_for_load(lambda: self._finished is not None or bool(self._download_of(url))
-                                     or self.guard.refused is not None, time_left)
-        refused = self.guard.refused
-        if refused is not None:
+                                     or self.guard.halted, time_left)
+        if self.guard.halted:
             if self._finished is None:
                 self._stop()
-            raise PageFailed(refused[1], redirected_to=refused[0])
+            raise self._halted()
         pending = [] if loaded else self._cut_short()
         if self._login_asked:
             raise PageFailed(LOGIN_NEEDED)
@@ -508,7 +548,7 @@ class ChromiumRenderer(OnlinePage):
         note = ""
         if elements > MAX_TREE_ELEMENTS:
             note = (f"its accessibility tree is not kept: the page has {elements} elements, more than "
-                    f"{MAX_TREE_ELEMENTS}; the page, its screenshot and its links are")
+                    f"{MAX_TREE_ELEMENTS}; the page, its screenshot and its links are kept")
             ax_nodes, dom = _noted_tree(title, final_url, f"[RecordLens: this page's accessibility tree was not "
                                                           f"kept: it has {elements} elements, more than "
                                                           f"{MAX_TREE_ELEMENTS}]"), None
@@ -526,6 +566,8 @@ class ChromiumRenderer(OnlinePage):
             timeout_s=self._left())
         png = base64.b64decode(shot["data"])
         size = struct.unpack(">II", png[16:24]) if png[:8] == b"\x89PNG\r\n\x1a\n" else (0, 0)
+        if page_height > height:
+            warnings = [*warnings, _screenshot_cut(page_height, height)]
         if before is not None and self._fingerprint() != before:
             warnings = [*warnings, "the page changed while it was captured" + (
                 " although its timers were stopped (what it loads or is sent kept changing it)" if frozen else
@@ -639,45 +681,75 @@ class _NavigationGuard:
     """Asks `check` about every main-frame navigation of the page (its `navigationRequested`, which Chromium's
     navigation throttle emits before a redirect is followed, the request held until it is answered) but the
     page's own, and rejects those refused. `refused`: (URL, reason) of the first it rejected since `watch`;
-    `asked`: every main-frame navigation's URL since then, in order.
+    `asked`: every main-frame navigation's URL since then, in order; `loop`: the addresses of the loop it
+    stopped ("" when none): a navigation that would request a URL of the page's chain a third time (a redirect,
+    meta refresh or script that leads back to where the page came from, the page refreshing itself) is rejected
+    then, whenever it comes, so that a loop is said as one on every run, never saved as one of its pages. (Twice is
+    let through: a page may come back once, its cookie set, as a check page does.)
     Between two pages (`watch("", None)`) every navigation but about:blank is rejected: what a page does once it
     was captured is no page of the capture's."""
 
     def __init__(self) -> None:
         self.watch("", None)
 
-    def watch(self, url: str, check: RedirectCheck | None, *, current: Callable[[], str] = lambda: "",
-              on_leave: Callable[[], None] = lambda: None, loaded: Callable[[], bool] = lambda: False) -> None:
+    def watch(self, url: str, check: RedirectCheck | None, *, on_leave: Callable[[], None] = lambda: None,
+              loaded: Callable[[], bool] = lambda: False) -> None:
         """Judge the navigations of the page loading `url` with `check`. Once `loaded()`, a navigation to another
         document calls `on_leave()`, whether `check` lets it through (its load is waited for) or not (the end of
-        the load it started is), and one to the page itself (`url`, or the `current()` URL it shows: a reload, a
-        jump within it) is rejected: the page is kept as it is."""
+        the load it started is)."""
         self.url, self.check = url, check
-        self.current, self.on_leave, self.loaded = current, on_leave, loaded
+        self.on_leave, self.loaded = on_leave, loaded
         self.refused: tuple[str, str] | None = None
         self.asked: list[str] = []
+        self.loop = ""
+
+    @property
+    def halted(self) -> bool:
+        """Whether it rejected a navigation that ends the page's capture (refused by the rules, or a loop)."""
+        return self.refused is not None or bool(self.loop)
 
     def on_navigation(self, request) -> None:  # noqa: ANN001 - QWebEngineNavigationRequest
         if not request.isMainFrame():
             return  # the page's frames: part of the page, wherever they come from
         target = request.url().toString()
-        self.asked.append(target)
         if self.check is None:
+            self.asked.append(target)
             if self.url == "" and not target.startswith("about:"):
                 request.reject()
             return
-        after_load = self.loaded()
-        if _same_url(target, [self.url, *([self.current()] if after_load else [])]):
-            if after_load:
-                request.reject()
+        if not self.asked and _same_url(target, [self.url]):
+            self.asked.append(target)  # the page's own load
             return
-        reason = self.check(target)
-        if reason is not None:
+        after_load = self.loaded()
+        self.asked.append(target)
+        if self.loop or sum(_same_url(target, [asked]) for asked in self.asked) > LOOP_REQUESTS:
+            request.reject()
+            self.loop = self.loop or _loop_said(self.asked)
+        elif (reason := self.check(target)) is not None:
             request.reject()
             if self.refused is None:
                 self.refused = (target, reason)
         if after_load:  # (a navigation rejected ends as a load that failed, waited for before the next page)
             self.on_leave()
+
+
+def _loop_said(chain: list[str]) -> str:
+    """"/a → /b → /a": the first loop of `chain` (a list of URLs), from the first URL it comes back to until it
+    does, said in paths when all are of the first's origin."""
+    keys = [_url_key(url) for url in chain]
+    end = next(i for i, key in enumerate(keys) if key in keys[:i])
+    loop = chain[keys.index(keys[end]):end + 1]
+    origins = {urlsplit(url)[:2] for url in loop}
+    shown = [urlunsplit(("", "", *urlsplit(url)[2:4], "")) or "/" for url in loop] if len(origins) == 1 else loop
+    return " → ".join(shown)
+
+
+def _screenshot_cut(page_height: int, height: int) -> str:
+    """The warning of a page taller than a screenshot can be: what part of it its screenshot shows."""
+    share = max(1, round(100 * height / page_height))
+    return (f"its screenshot shows only its top {height} px of {page_height} px (about {share}% of the page): "
+            f"Chromium takes no taller screenshot ({MAX_SCREENSHOT_HEIGHT} px at most); its saved page and its links "
+            "are of the whole page")
 
 
 def _requests_said(urls: list[str]) -> str:
@@ -692,9 +764,11 @@ def _content_warnings(found: dict[str, Any]) -> list[str]:
     refresh = str(found.get("refresh") or "")
     odd = sum(1 for c in start if c == "\ufffd" or (ord(c) < 32 and c not in "\t\n\r\f"))
     warnings = []
-    if re.search(r"url\s*=", refresh, re.IGNORECASE):  # one due at once would have been followed while it settled
-        warnings.append(f"it has a meta refresh ({refresh.strip()!r}) due after it settled, which was not waited "
-                        "for: it is kept as it was before it")
+    if re.search(r"url\s*=", refresh, re.IGNORECASE):
+        delay = re.match(r"\s*(\d+(?:\.\d*)?)", refresh)
+        due = ("due after it settled, which was not waited for" if delay and float(delay.group(1)) * 1000 > SETTLE_MS
+               else "due at once, which had not gone when it was captured")  # (a renderer slower than its settling)
+        warnings.append(f"it has a meta refresh ({refresh.strip()!r}) {due}: it is kept as it was before it")
     if found.get("empty"):
         warnings.append("it came as an HTML page but holds nothing (no text, no image, no field): it is saved as a "
                         "blank page")
@@ -737,10 +811,15 @@ def _noted_tree(title: str, url: str, note: str) -> list[dict[str, Any]]:
 
 def _same_url(url: str, chain: list[str]) -> bool:
     """Whether `url` is one of `chain`'s, compared as the crawl compares URLs (Chromium writes them its way)."""
+    return _url_key(url) in {_url_key(u) for u in chain}
+
+
+def _url_key(url: str) -> str:
+    """`url` as the crawl compares URLs (its fragment dropped, normalised); one it cannot read stays as written."""
     try:
-        return normalise_url(urldefrag(url)[0]) in {normalise_url(urldefrag(u)[0]) for u in chain}
+        return normalise_url(urldefrag(url)[0])
     except ValueError:
-        return False
+        return "\0" + url  # (never equal to a URL that could be read)
 
 
 def _network_error(text: str) -> str:

@@ -998,6 +998,8 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
         "captured_at": datetime.now(UTC).isoformat(timespec="seconds"), "engine": page.engine,
         "viewport": list(page.viewport), "screenshot_size": list(page.screenshot_size),
         "page_height": page.page_height or None, "screenshot_cut": page.page_height > page.screenshot_size[1],
+        # (where it was cut: its first screenshot_cut_at px, the rest of the page is in no screenshot)
+        **({"screenshot_cut_at": page.screenshot_size[1]} if page.page_height > page.screenshot_size[1] else {}),
         "depth": depth, **({"warnings": list(page.warnings)} if page.warnings else {}),
         "sha256": {"mhtml": _sha256(page.mhtml), "screenshot": _sha256(page.screenshot),
                    "axtree": _sha256(json.dumps(tree, sort_keys=True).encode("utf-8"))},
