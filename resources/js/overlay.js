@@ -153,9 +153,13 @@
 
   const visible = (rect) => rect[2] > 0 || rect[3] > 0;
 
-  // Whether the closed <details> `details` keeps its child `child` out of sight: all but its first <summary>.
-  const shutAway = (details, child) => details.localName === "details" && !details.open
-    && child !== details.querySelector(":scope > summary");
+  // Whether the <details> `details` keeps `el`, an element inside it, out of sight: it is closed and `el` is not in
+  // its first <summary>, the one part a closed <details> shows.
+  const shutAway = (details, el) => {
+    if (details.localName !== "details" || details.open) return false;
+    const summary = details.querySelector(":scope > summary");
+    return !summary || !summary.contains(el);
+  };
 
   // Whether `el` lies in the hidden part of a closed <details>. Chromium (140) hides that part with
   // content-visibility on the details' content slot, and still lays its elements out: they report a box, the
@@ -166,8 +170,7 @@
   const inClosedDetails = (el) => {
     for (let d = el.parentElement && el.parentElement.closest(CLOSED); d;
          d = d.parentElement && d.parentElement.closest(CLOSED)) {
-      const summary = d.querySelector(":scope > summary");
-      if (!summary || !summary.contains(el)) return true;  // not in its first summary: in its hidden part
+      if (shutAway(d, el)) return true;
     }
     return false;
   };
