@@ -10,32 +10,15 @@ did not say which endpoint made them. Each is now kept apart, refused before any
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 
 from recordlens.core.agent.candidates import load_candidates
 from recordlens.core.agent.demo.tasks import DEMO_TASKS
-from recordlens.core.resource_files import resource_path
 from tests.core.cli_runs import run
+from tests.core.generation_answers import SEEDS, SITE, category_of, task_items
 from tests.fake_gemini import FakeGemini, Step, answer_with, status
-
-SITE = resource_path("agent", "demo-site")
-SEEDS = resource_path("agent", "demo-tasks.jsonl")
-FIRST_SEED = {}
-for _task in DEMO_TASKS:
-    FIRST_SEED.setdefault(_task.category, _task)
-
-
-def two_tasks(category: str, **changed: object) -> list[dict]:
-    seed = FIRST_SEED[category]
-    return [{"instruction": f"A new {category} question number {n}?", "answer": seed.answer,
-             "answer_kind": seed.answer_kind, "start_url": seed.start_url, **changed} for n in (1, 2)]
-
-
-def category_of(body: dict) -> str:
-    return re.search(r"^Category: (.+)$", body["contents"][0]["parts"][0]["text"], re.M).group(1)
 
 
 def generate(capsys: pytest.CaptureFixture[str], server: FakeGemini, out: Path, seeds: Path = SEEDS,
@@ -62,7 +45,7 @@ def test_an_item_whose_seeds_is_no_list_follows_every_seed_and_nothing_is_lost(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], seeds: object) -> None:
     def model(body: dict) -> str:
         category = category_of(body)
-        items = two_tasks(category, seeds=seeds) if category == "comparison" else two_tasks(category)
+        items = task_items(category, seeds=seeds) if category == "comparison" else task_items(category)
         if category == "rules":  # an instruction that is a list: that item alone is dropped
             items[1]["instruction"] = ["How", "many?"]
         return json.dumps(items)
@@ -90,7 +73,7 @@ def test_categories_giving_the_same_ids_are_refused_before_any_request_and_said_
     assert f"warning: the categories {categories[0]!r} and {categories[1]!r}" in err
     assert "`agent tasks generate` refuses these seeds" in err
     out = tmp_path / "candidates.jsonl"
-    with FakeGemini(default=answer_with(lambda body: json.dumps(two_tasks("rules")))) as server:
+    with FakeGemini(default=answer_with(lambda body: json.dumps(task_items("rules")))) as server:
         code, said, err = generate(capsys, server, out, seeds)
         asked = len(server.requests)
     assert (code, asked) == (2, 0) and not out.exists()
@@ -105,7 +88,7 @@ def test_seeds_off_the_snapshot_are_refused_before_any_request(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], change: dict, words: str) -> None:
     seeds = seeds_file(tmp_path, {"lookup-2": change})
     out = tmp_path / "candidates.jsonl"
-    with FakeGemini(default=answer_with(lambda body: json.dumps(two_tasks("rules")))) as server:
+    with FakeGemini(default=answer_with(lambda body: json.dumps(task_items("rules")))) as server:
         code, said, err = generate(capsys, server, out, seeds)
         asked = len(server.requests)
     assert (code, asked) == (2, 0) and not out.exists()
@@ -114,7 +97,7 @@ def test_seeds_off_the_snapshot_are_refused_before_any_request(
 
 def test_a_relative_start_url_is_resolved_against_the_site(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def model(body: dict) -> str:
-        return json.dumps(two_tasks(category_of(body), start_url="/about"))
+        return json.dumps(task_items(category_of(body), start_url="/about"))
 
     out = tmp_path / "candidates.jsonl"
     with FakeGemini(default=answer_with(model)) as server:
@@ -128,7 +111,7 @@ def test_a_described_category_without_seeds_is_named_before_any_request(
     described = tmp_path / "categories.json"
     described.write_text(json.dumps({"navigation": "reach a page", "lookup": "find a fact"}), "utf-8")
     out = tmp_path / "candidates.jsonl"
-    with FakeGemini(default=answer_with(lambda body: json.dumps(two_tasks(category_of(body))))) as server:
+    with FakeGemini(default=answer_with(lambda body: json.dumps(task_items(category_of(body))))) as server:
         code, said, err = generate(capsys, server, out, SEEDS, "--categories", str(described))
     assert code == 0
     warning = f"warning: navigation: described in {described}, but no seed of {SEEDS} is of this category: not asked"
@@ -140,7 +123,7 @@ def test_a_quota_stop_is_called_a_quota_not_the_request_budget(
     def model(body: dict) -> str | Step:
         category = category_of(body)
         return status(429, "quota", {"Retry-After": "3600"}) if category == "retrieval" \
-            else json.dumps(two_tasks(category))
+            else json.dumps(task_items(category))
 
     out = tmp_path / "candidates.jsonl"
     with FakeGemini(default=answer_with(model)) as server:
@@ -152,7 +135,7 @@ def test_a_quota_stop_is_called_a_quota_not_the_request_budget(
 
 def test_candidates_record_the_endpoint_and_temperature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "candidates.jsonl"
-    with FakeGemini(default=answer_with(lambda body: json.dumps(two_tasks(category_of(body))))) as server:
+    with FakeGemini(default=answer_with(lambda body: json.dumps(task_items(category_of(body))))) as server:
         code, said, err = generate(capsys, server, out, SEEDS, "--temperature", "0.3")
         url = server.url
     assert code == 0
@@ -168,7 +151,7 @@ def test_a_category_whose_every_item_was_dropped_is_not_answered(
         if category == "rules":
             return json.dumps([{"instruction": "Yes?", "answer": True}, {"instruction": "Q?", "answer": "1",
                                                                           "answer_kind": "currency"}])
-        return json.dumps(two_tasks(category))
+        return json.dumps(task_items(category))
 
     out = tmp_path / "candidates.jsonl"
     with FakeGemini(default=answer_with(model)) as server:
@@ -182,7 +165,7 @@ def test_a_category_whose_every_item_was_dropped_is_not_answered(
 def test_the_summary_names_the_candidates_whose_answer_is_on_no_page(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def model(body: dict) -> str:
-        items = two_tasks(category_of(body))
+        items = task_items(category_of(body))
         if category_of(body) == "lookup":
             items[1]["answer"] = "Juniper Sofa"  # on no saved page
         return json.dumps(items)

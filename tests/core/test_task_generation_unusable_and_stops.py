@@ -9,36 +9,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 from pathlib import Path
 
 import pytest
 
 from recordlens.core.agent.candidates import load_candidates
-from recordlens.core.agent.demo.tasks import DEMO_TASKS
 from recordlens.core.agent.task_generation import NoTaskList, read_items
 from recordlens.core.cli.command import main
-from recordlens.core.resource_files import resource_path
+from tests.core.generation_answers import SEEDS, SITE, category_of, two_tasks
 from tests.ctrl_c import ctrl_c_raises
 from tests.fake_gemini import FakeGemini, Step, answer_with, hang
-
-SITE = resource_path("agent", "demo-site")
-SEEDS = resource_path("agent", "demo-tasks.jsonl")
-FIRST_SEED = {}
-for _task in DEMO_TASKS:
-    FIRST_SEED.setdefault(_task.category, _task)
-CATEGORIES = list(FIRST_SEED)  # lookup, rules, retrieval, filtered search, content extraction, comparison
-
-
-def two_tasks(category: str) -> str:
-    seed = FIRST_SEED[category]
-    return json.dumps([{"instruction": f"A new {category} question number {n}?", "answer": seed.answer,
-                        "answer_kind": seed.answer_kind, "start_url": seed.start_url} for n in (1, 2)])
-
-
-def category_of(body: dict) -> str:
-    return re.search(r"^Category: (.+)$", body["contents"][0]["parts"][0]["text"], re.M).group(1)
 
 
 def generate(server: FakeGemini, out: Path, seeds: Path = SEEDS) -> int:

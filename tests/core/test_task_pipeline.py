@@ -16,13 +16,9 @@ from recordlens.core.agent.model import Task
 from recordlens.core.agent.near_duplicates import WordLlamaEmbedder, filter_near_duplicates
 from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
+from tests.core.generation_answers import FIRST_SEED, SEEDS, SITE
 from tests.fake_gemini import FakeGemini, answer_with
 
-SITE = resource_path("agent", "demo-site")
-SEEDS = resource_path("agent", "demo-tasks.jsonl")
-FIRST_SEED = {}
-for _task in DEMO_TASKS:
-    FIRST_SEED.setdefault(_task.category, _task)
 DISTINCT = {
     "lookup": ("Which licence is paper 2311.00457 released under?", "Nobody Knows"),
     "rules": ("How many days does Paperfield take to moderate a new submission?", "3"),

@@ -1,0 +1,36 @@
+"""What a fake model answers `agent tasks generate` with, for the tests of task generation: the demo site and its
+seeds, the first seed of each category, new tasks modelled on it, and the category a request asks about."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from recordlens.core.agent.demo.tasks import DEMO_TASKS
+from recordlens.core.agent.model import Task
+from recordlens.core.resource_files import resource_path
+
+SITE = resource_path("agent", "demo-site")
+SEEDS = resource_path("agent", "demo-tasks.jsonl")
+FIRST_SEED: dict[str, Task] = {}
+for _task in DEMO_TASKS:
+    FIRST_SEED.setdefault(_task.category, _task)
+CATEGORIES = list(FIRST_SEED)  # lookup, rules, retrieval, filtered search, content extraction, comparison
+
+
+def task_items(category: str, **changed: object) -> list[dict]:
+    """Two new tasks of `category`, each asking for its first seed's answer from its start page (`changed` keys
+    replacing theirs)."""
+    seed = FIRST_SEED[category]
+    return [{"instruction": f"A new {category} question number {n}?", "answer": seed.answer,
+             "answer_kind": seed.answer_kind, "start_url": seed.start_url, **changed} for n in (1, 2)]
+
+
+def two_tasks(category: str) -> str:
+    """`task_items` as the model's JSON answer."""
+    return json.dumps(task_items(category))
+
+
+def category_of(body: dict) -> str:
+    """The category a generateContent request asks tasks of."""
+    return re.search(r"^Category: (.+)$", body["contents"][0]["parts"][0]["text"], re.M).group(1)
