@@ -357,6 +357,14 @@ class Project(Connection):
         infos = self._page_rows(where, params)
         return sorted(infos, key=lambda info: natural_key(info.name))
 
+    def pages_changed_since(self, change_id: int) -> list[PageInfo]:
+        """The pages with a history entry newer than `change_id` (a `last_change_id`), as `pages` gives them: what
+        a list read at that entry shows anew after an edit, without reading every page's counts. A page removed
+        since is not among them (its entries went with it), nor one put back by `restore-page` (its keep their
+        older ids)."""
+        infos = self._page_rows("WHERE p.id IN (SELECT page_id FROM label_history WHERE id > ?)", (change_id,))
+        return sorted(infos, key=lambda info: natural_key(info.name))
+
     def page_names(self, statuses: tuple[str, ...] | None = None) -> list[str]:
         """Every page's name (or those of pages with one of `statuses`), in natural name order, as `pages` lists
         them: none of their label counts made (a query per page each)."""
