@@ -13,11 +13,11 @@ import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["file_mode", "move_into_place", "sync_folder", "write_bytes", "write_text", "copy_file"]
+__all__ = ["file_mode", "move_into_place", "sync_folder", "write_bytes", "write_text", "write_text_pieces", "copy_file"]
 
 
 def write_bytes(path: str | Path, data: bytes, *, mode: int | None = None, durable: bool = True) -> Path:
@@ -31,6 +31,14 @@ def write_bytes(path: str | Path, data: bytes, *, mode: int | None = None, durab
 
 def write_text(path: str | Path, text: str, *, mode: int | None = None, durable: bool = True) -> Path:
     return write_bytes(path, text.encode("utf-8"), mode=mode, durable=durable)
+
+
+def write_text_pieces(path: str | Path, pieces: Iterable[str], *, mode: int | None = None) -> Path:
+    """Write the text `pieces` to `path` atomically, each encoded (UTF-8) and written as it comes: a file too
+    large to hold whole in memory (an export of a large project) is written in the memory of one piece. A process
+    stopped part way leaves the old file or none, never part of the new one (its temporary file is removed, but
+    for a kill -9, which leaves it hidden beside the target: `.NAME.*.tmp`)."""
+    return _write_with(Path(path), lambda handle: handle.writelines(piece.encode("utf-8") for piece in pieces), mode)
 
 
 def copy_file(source: str | Path, path: str | Path, *, mode: int | None = None) -> Path:

@@ -330,8 +330,9 @@ class _Reached:
 
 
 def _export_stopped(reached: _Reached, out: str, replacing: Replacing | None) -> str:
-    """What a stopped export left: a jsonl or csv export writes its one file at the end, whole, so nothing (an
-    earlier file stays as it was); a nexteval export writes page by page, its folder marked unfinished."""
+    """What a stopped export left: a jsonl or csv export streams its one file into a hidden temporary file that
+    replaces the target only once whole (removed when stopped), so nothing (an earlier file stays as it was); a
+    nexteval export writes page by page, its folder marked unfinished."""
     stopped = f"export stopped after {reached.done} of {reached.total} pages"
     if replacing is not None:
         kept = f"; the earlier {replacing.path} is left as it was" if replacing.existed else ""

@@ -23,6 +23,8 @@ says it. The XPaths JSONL lists in `unresolved` and the CSV marks `resolves` 0 a
 XPath that names no element or one without text (it expands to no text, so the score reads it as empty), read from
 the saved page as it is; when the page cannot be read, the flags the record was stored with (an XPath that named no
 element when an import or the app's edit stored it).
+Both are streamed, a page at a time, into a hidden file beside the target that replaces it once whole: memory stays
+that of one page however large the project, and a stop part way leaves the earlier file or none, never part of one.
 Both files are UTF-8. The CSV has no byte-order mark: it would become part of the first column's name
 (`\ufeffpage`) for csv.DictReader opened as "utf-8" and for line tools; to open it in Excel, use Data > From
 Text/CSV (UTF-8), as LibreOffice and pandas read it as is. A CSV cell that a spreadsheet would run as a formula
@@ -52,7 +54,7 @@ import io
 import itertools
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,10 +98,25 @@ def export_project(project: Project, fmt: str, out: str | Path,
     if fmt == "nexteval":
         return export_nexteval(project, pages, out, progress, all_pages=all_pages)
     warnings: list[str] = []
-    rows = [row for info in progress(pages) for row in _page_rows(project, info, warnings)]
+    records = _RecordCount()
+    # Streamed, page by page, into the hidden file renamed over the target at the end: memory stays that of one
+    # page however large the project, and a stop part way still leaves the earlier file or none
+    rows = records.counting(row for info in progress(pages) for row in _page_rows(project, info, warnings))
     path = export_file(out, fmt)
-    atomic.write_text(path, _jsonl(rows) if fmt == "jsonl" else _csv(rows))
-    return ExportSummary(len(pages), sum(row.label is not None for row in rows), (path,), warnings=tuple(warnings))
+    atomic.write_text_pieces(path, _jsonl(rows) if fmt == "jsonl" else _csv(rows))
+    return ExportSummary(len(pages), records.records, (path,), warnings=tuple(warnings))
+
+
+class _RecordCount:
+    """How many records the rows streamed through `counting` held (a page's row without a record is not one)."""
+
+    def __init__(self) -> None:
+        self.records = 0
+
+    def counting(self, rows: Iterable[_Row]) -> Iterator[_Row]:
+        for row in rows:
+            self.records += row.label is not None
+            yield row
 
 
 def export_file(out: str | Path, fmt: str) -> Path:
@@ -302,8 +319,9 @@ _DECISION_WORDS = {(TAKEN, False): "taken from {}", (MERGED, False): "merged wit
                    (KEPT, True): "not taken from {}", (DELETED, False): "deleted ({} made none)"}
 
 
-def _jsonl(rows: Sequence[_Row]) -> str:
-    return "".join(json.dumps(_record_fields(row), ensure_ascii=False) + "\n" for row in rows)
+def _jsonl(rows: Iterable[_Row]) -> Iterator[str]:
+    for row in rows:
+        yield json.dumps(_record_fields(row), ensure_ascii=False) + "\n"
 
 
 CSV_COLUMNS = ("page", "record", "id", "status", "xpath", "resolves", "origin", "changed_by", "changed_at",
@@ -325,25 +343,40 @@ def _cell(value: object) -> object:
     return f"'{value}"
 
 
-def _csv(rows: Sequence[_Row]) -> str:
+def _csv(rows: Iterable[_Row]) -> Iterator[str]:
+    """The CSV's lines, a record's (or a page's without records) at a time."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
+    yield _taken(buffer)
     for row in rows:
-        info, label = row.info, row.label
-        page_status, url = PAGE_STATUS_WORDS[info.status], info.url or ""
-        on_page = _decision_words(row.page_decisions)
-        if label is None:  # the page, named with empty record cells
-            writer.writerow([_cell(v) for v in (info.name, *[""] * 8, page_status, url, "", "", on_page)])
-            continue
-        head = [info.name, row.number, label.id, label.status]
-        tail = [str(label.origin), str(label.changed_by or ""), label.changed_at, page_status, url]
-        text = TEXT_SEPARATOR.join(row.texts or ())
-        first = (text, _decision_words(row.decisions), on_page)
-        # A record with no XPath still gets its row, so every record is countable in the table; its text and
-        # decisions are on its first row only (a record of 30 XPaths would otherwise repeat them 30 times)
-        for number, xpath in enumerate(label.xpaths or ("",)):
-            resolves = "" if not xpath else int(xpath not in row.unresolved_xpaths)
-            cells = (*head, xpath, resolves, *tail, *(("", "", "") if number else first))
-            writer.writerow([_cell(v) for v in cells])
-    return buffer.getvalue()
+        writer.writerows(_csv_rows(row))
+        yield _taken(buffer)
+
+
+def _taken(buffer: io.StringIO) -> str:
+    """What `buffer` holds, which it then no longer does."""
+    text = buffer.getvalue()
+    buffer.seek(0)
+    buffer.truncate()
+    return text
+
+
+def _csv_rows(row: _Row) -> Iterator[list[object]]:
+    """A record's rows, one per XPath, or a page's one row without a record."""
+    info, label = row.info, row.label
+    page_status, url = PAGE_STATUS_WORDS[info.status], info.url or ""
+    on_page = _decision_words(row.page_decisions)
+    if label is None:  # the page, named with empty record cells
+        yield [_cell(v) for v in (info.name, *[""] * 8, page_status, url, "", "", on_page)]
+        return
+    head = [info.name, row.number, label.id, label.status]
+    tail = [str(label.origin), str(label.changed_by or ""), label.changed_at, page_status, url]
+    text = TEXT_SEPARATOR.join(row.texts or ())
+    first = (text, _decision_words(row.decisions), on_page)
+    # A record with no XPath still gets its row, so every record is countable in the table; its text and
+    # decisions are on its first row only (a record of 30 XPaths would otherwise repeat them 30 times)
+    for number, xpath in enumerate(label.xpaths or ("",)):
+        resolves = "" if not xpath else int(xpath not in row.unresolved_xpaths)
+        cells = (*head, xpath, resolves, *tail, *(("", "", "") if number else first))
+        yield [_cell(v) for v in cells]
