@@ -8,13 +8,14 @@ undo stack, so the restore itself can be undone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
+    QDialogButtonBox,
     QLabel,
     QPushButton,
     QTreeWidget,
@@ -154,6 +155,34 @@ def step_what(step: list[Change], numbers: dict[int, int]) -> str:
     if moved:
         text += f"; page {_moved({'from': moved[0]['from'], 'to': moved[-1]['to']})}"
     return text
+
+
+def step_numbers(steps: list[list[Change]]) -> list[dict[int, int]]:
+    """For each step of a page's history (`history_steps`), the number each record it touched had as the person
+    saw the step: a record it left on the page by its number after the whole step, one it removed by its number
+    just before it. Numbered change by change, records 5 and 6 deleted together were both "record 5" (the second
+    was 5 once the first had gone): so a step is numbered as the one change it was to the person."""
+    return history_numbers([_as_one_change(step) for step in steps])
+
+
+def _as_one_change(step: list[Change]) -> Change:
+    """A step's changes as one: the records they touched as they were before the step (not those it made), and
+    those it left on the page as they are after it."""
+    if len(step) == 1:
+        return step[0]
+    before: dict[int, Label] = {}
+    after: dict[int, Label] = {}
+    made_here: set[int] = set()
+    for change in step:
+        for label in change.before:
+            if label.id not in made_here:
+                before.setdefault(label.id, label)
+            after.pop(label.id, None)
+        for label in change.after:
+            after[label.id] = label
+            if label.id not in before:
+                made_here.add(label.id)
+    return replace(step[-1], before=tuple(before.values()), after=tuple(after.values()))
 
 
 def clock_set_back(history: list[Change]) -> dict[int, Change]:
@@ -358,10 +387,21 @@ class HistoryDialog(QDialog):
         self.entries.itemSelectionChanged.connect(self._update_button)
         self.restore_button = QPushButton("Restore to here")
         self.restore_button.setToolTip("Bring the page's labels, and its status, back to how they were right "
-                                       "after this change (undoable with Ctrl+Z)")
+                                       "after this change (Enter on the chosen row; undoable with Ctrl+Z)")
         self.restore_button.clicked.connect(self._restore)
-        closable_window(self, self.heading, (self.entries, 1), actions=[self.restore_button])
+        buttons = closable_window(self, self.heading, (self.entries, 1), actions=[self.restore_button])
+        self._keys_restore(buttons.button(QDialogButtonBox.StandardButton.Close))
         self._update_button()
+
+    def _keys_restore(self, close: QPushButton) -> None:
+        """Enter restores to the chosen row, and Tab goes from the list to Restore, then to Close: Close, made
+        first, came first in the tab order and was the dialog's default button, so Enter on a chosen row shut the
+        dialog and dropped the choice. The list passes Enter on to the dialog, which presses its default button
+        (none while nothing can be restored: Enter then does nothing); Close is pressed by Enter only with the
+        keys on it (a button's own Enter), or by Esc."""
+        self.restore_button.setDefault(True)
+        QWidget.setTabOrder(self.entries, self.restore_button)
+        QWidget.setTabOrder(self.restore_button, close)
 
     def show_page(self, project: Project, page: str, *, keep_choice: bool = True) -> None:
         """Fill the list from the store, newest first, keeping the chosen entry chosen if it is still there (and
@@ -388,11 +428,12 @@ class HistoryDialog(QDialog):
         for keep_id, keep in keeps.items():  # a keep touches no record: the one it kept numbered as it was then
             if keep.label is not None:
                 numbers[keep_id] = {keep.label.id: keep.number}
-        for step in reversed(steps):
-            item = self._entry(step, changes, numbers, times, keeps)
+        for step, seen in zip(reversed(steps), reversed(step_numbers(steps)), strict=True):
+            item = self._entry(step, changes, numbers, times, keeps, seen)
             done = history_actions(step)
             if len(done) > 1:  # the step's own actions inside it, newest first, each one a place to restore to
-                item.addChildren([self._entry(action, changes, numbers, times, keeps) for action in reversed(done)])
+                item.addChildren([self._entry(action, changes, numbers, times, keeps, seen)
+                                  for action in reversed(done)])
             self.entries.addTopLevelItem(item)
         # Wide enough for a time that names its zone and is marked, the steps' own changes inside them too: measured
         # on the texts, since the tree's size hint measures only the rows shown (a step's stay folded).
@@ -410,11 +451,12 @@ class HistoryDialog(QDialog):
 
     @staticmethod
     def _entry(step: list[Change], changes: dict[int, int], numbers: dict[int | None, dict[int, int]],
-               times: Times, kept: Mapping[int, KeptRecord]) -> QTreeWidgetItem:
+               times: Times, kept: Mapping[int, KeptRecord], seen: Mapping[int, int]) -> QTreeWidgetItem:
         """One row: a change (a merge's two are one), or a step of several (restoring to it restores to its last
-        change)."""
+        change). Its records are numbered as the person saw the step they are part of (`seen`, `step_numbers`)."""
         first, last = step[0], step[-1]
         records = {k: v for change in step for k, v in numbers[change.id].items()}  # each record's latest number
+        records.update(seen)  # a record the step made and took out again is not in it: its own change numbers it
         number = (str(changes[last.id]) if changes[first.id] == changes[last.id]
                   else f"{changes[first.id]}–{changes[last.id]}")
         item = QTreeWidgetItem([number, times.text(last), who(last.actor), step_what(step, changes),
