@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelection, QItemSelectionModel, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -31,6 +31,7 @@ from ...core.records import TEXT_SEPARATOR, TextKeyIndex, texts_of_record
 from ...core.store import REJECTED, Label
 from ...core.text_search import folded
 from ...core.wording import counted
+from ..qt.contrast import readable_on_rows
 from ..qt.row_lines import LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot, searchable, show_focus
@@ -38,6 +39,9 @@ from .page_view import record_colour
 
 STATUS_MARKS = {"proposed": "?", "accepted": "✓", "edited": "✎", REJECTED: "✗"}
 ID_ROLE = Qt.ItemDataRole.UserRole
+# A rejected record's row is grey (besides its ✗ and the word "rejected"), in the shade that reads on the list's
+# rows at WCAG's 4.5:1: this grey itself reads at 2.85:1 on white.
+REJECTED_GREY = "#999999"
 HIDDEN_MARK = "⊘ hidden"  # a record the page shows nothing of (the finder finds them by "hidden")
 _TEXT_CHARS = 70
 
@@ -125,13 +129,23 @@ def rows_for(labels: Sequence[Label], texts: RecordTexts) -> list[RecordRow]:
     return rows
 
 
-def _show_row(item: QListWidgetItem, row: RecordRow) -> None:
+def _show_row(item: QListWidgetItem, row: RecordRow, rejected_ink: QColor) -> None:
     item.setIcon(colour_dot(row.colour))
     item.setText(row.line)
     item.setData(ID_ROLE, row.id)
     unseen = f"\nnot displayed on the page: {row.unseen}" if row.unseen else ""
     item.setToolTip(f"record {row.number}: {row.status}, by {row.origin}{unseen}")
-    item.setForeground(QColor("#999999") if row.status == REJECTED else QBrush())
+    item.setForeground(rejected_ink if row.status == REJECTED else QBrush())
+
+
+class _RecordList(QListWidget):
+    """The record list, where Space selects the current row (Ctrl+Space toggles it) as in any list. Qt feeds
+    Space to the type-ahead search as well, and every row's text begins with a space (its number is aligned
+    right), so the search moved the selection on to the next row."""
+
+    def keyboardSearch(self, search: str) -> None:  # noqa: N802 (Qt override)
+        if search.strip():
+            super().keyboardSearch(search)
 
 
 class RecordPanel(QWidget):
@@ -141,6 +155,9 @@ class RecordPanel(QWidget):
 
     selection_changed = Signal()
     find_done = Signal()  # Enter or Esc in the finder: the keys go back to the page
+    # Which record the keys just selected (Enter in the finder, J / K: `announce_selection`), for the status bar:
+    # a click says what it selected, and the status bar is what a screen reader reads out.
+    announced = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -155,12 +172,14 @@ class RecordPanel(QWidget):
         # A longer summary ("· 1 edited") wraps instead of widening the panel and moving the splitter.
         self.summary.setWordWrap(True)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.list = QListWidget()
+        self.list = _RecordList()
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setAlternatingRowColors(True)
         self.list.setItemDelegate(LinesInTheirOwnDirection(self.list))
         self.list.setAccessibleName("records")
         show_focus(self.list)
+        self._rejected_ink = readable_on_rows(REJECTED_GREY, self.list.palette())
+        self.list.installEventFilter(self)  # a theme switched: the grey follows
         self.buttons = QGridLayout()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -174,7 +193,7 @@ class RecordPanel(QWidget):
 
     def add_button(self, action, row: int, column: int) -> QPushButton:  # noqa: ANN001 - a QAction
         button = QPushButton(action.iconText())
-        button.setToolTip(f"{action.text().replace('&', '')} ({action.shortcut().toString()})")
+        button.setToolTip(action.toolTip())  # the action's text and every one of its keys
         button.clicked.connect(action.trigger)
         action.enabledChanged.connect(button.setEnabled)
         button.setEnabled(action.isEnabled())
@@ -190,13 +209,13 @@ class RecordPanel(QWidget):
             if [row.id for row in before] == [row.id for row in rows]:
                 for index, (old, row) in enumerate(zip(before, rows, strict=True)):
                     if old != row:
-                        _show_row(self.list.item(index), row)
+                        _show_row(self.list.item(index), row, self._rejected_ink)
             else:
                 scrolled = self.list.verticalScrollBar().value()
                 self.list.clear()
                 for row in rows:
                     item = QListWidgetItem()
-                    _show_row(item, row)
+                    _show_row(item, row, self._rejected_ink)
                     self.list.addItem(item)
                 if not {row.id for row in before} & {row.id for row in rows}:
                     self.list.scrollToTop()  # another page's records: not where the last page's list was left
@@ -217,10 +236,25 @@ class RecordPanel(QWidget):
             marked = self._with_unseen(row)
             if marked is not row:
                 self._rows[index] = marked
-                _show_row(self.list.item(index), marked)
+                _show_row(self.list.item(index), marked, self._rejected_ink)
                 changed = True
         if changed and self.finder.text().strip():
             self._show_found()  # "hidden" in the finder: the rows found follow
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if watched is self.list and event.type() == QEvent.Type.PaletteChange:
+            self._grey_for_the_theme()
+        return False
+
+    def _grey_for_the_theme(self) -> None:
+        """The list's palette changed (another theme): rejected rows in the grey that reads on its rows now."""
+        ink = readable_on_rows(REJECTED_GREY, self.list.palette())
+        if ink == self._rejected_ink:
+            return
+        self._rejected_ink = ink
+        for index, row in enumerate(self._rows):
+            if row.status == REJECTED:
+                _show_row(self.list.item(index), row, ink)
 
     def _with_unseen(self, row: RecordRow) -> RecordRow:
         """The row with the mark its drawing gave its record (itself when it has that mark already: no copy)."""
@@ -253,6 +287,7 @@ class RecordPanel(QWidget):
             emit(self.selection_changed)
             self.list.doItemsLayout()  # the rows just hidden: the row found is where the list shows it now
             self.scroll_to_id(first)
+            self.announce_selection()
         emit(self.find_done)
 
     def found_ids(self) -> list[int] | None:
@@ -289,6 +324,23 @@ class RecordPanel(QWidget):
         """Selected records in display order."""
         chosen = {item.data(ID_ROLE) for item in self.list.selectedItems()}
         return [i for i in self.ids() if i in chosen]
+
+    def selection_words(self) -> str:
+        """Which records are selected, for the status bar: one by its number, status and first texts ("record 4
+        selected, proposed: Cast-Iron Skillet 26 cm · $39"), several by their numbers; "" with none."""
+        chosen = set(self.selected_ids())
+        rows = [row for row in self._rows if row.id in chosen]
+        if len(rows) == 1:
+            row = rows[0]
+            return f"record {row.number} selected, {row.status}: {isolated(row.texts) or '(no text)'}"
+        numbers = ", ".join(str(row.number) for row in rows)
+        return f"records {numbers} selected" if rows else ""
+
+    def announce_selection(self) -> None:
+        """Say which records are selected (`announced`): the keys selected them, and nothing else tells."""
+        words = self.selection_words()
+        if words:
+            emit(self.announced, words)
 
     def current_id(self) -> int | None:
         """The record clicks edit: the one selected, when exactly one is."""

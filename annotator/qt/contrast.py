@@ -40,6 +40,14 @@ def readable_on(colour: str | QColor, base: QColor) -> QColor:
     return shade
 
 
+def readable_on_rows(colour: str | QColor, palette: QPalette) -> QColor:
+    """`colour` in the shade that reads at `READABLE` on a list's rows in `palette`: on its base, and on its
+    alternate base too (every other row of a list with alternating row colours, a little darker on a light theme).
+    Both lie on the same side of mid-grey in any usable theme, so the second step only goes on in the first's way."""
+    on_base = readable_on(colour, palette.color(QPalette.ColorRole.Base))
+    return readable_on(on_base, palette.color(QPalette.ColorRole.AlternateBase))
+
+
 def warning_style(background: QWidget, *, bold: bool = False) -> str:
     """The style sheet of warning text drawn on `background` (a window, a dialog, a panel: not the styled label
     itself, whose palette a style sheet fixes): the warning red in the shade that reads on it."""

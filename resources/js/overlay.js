@@ -106,7 +106,7 @@
     .layer.has-selection .box:not(.selected) { opacity: 0.55; }
     .badge { position: absolute; min-width: calc(18px * var(--s, 1)); height: calc(18px * var(--s, 1));
              padding: 0 calc(4px * var(--s, 1)); box-sizing: border-box; border-radius: calc(9px * var(--s, 1));
-             background: var(--c); color: #fff; font: bold calc(11px * var(--s, 1)) / calc(18px * var(--s, 1))
+             background: var(--c); color: var(--ink, #fff); font: bold calc(11px * var(--s, 1)) / calc(18px * var(--s, 1))
              system-ui, sans-serif; text-align: center; white-space: nowrap;
              box-shadow: 0 0 0 calc(1px * var(--s, 1)) #fff; z-index: 3; }
     .badge.selected { box-shadow: 0 0 0 calc(2px * var(--s, 1)) #fff, 0 0 0 calc(3px * var(--s, 1)) var(--c);
@@ -121,6 +121,24 @@
            overflow-wrap: anywhere; direction: ltr; unicode-bidi: isolate; text-align: left; }
     .tip .text { font-family: system-ui, sans-serif; color: #e8eaed; overflow-wrap: break-word; text-align: start; }
   `;
+
+  // A badge's number in white or black, whichever reads better on the badge's colour by WCAG's contrast (as
+  // annotator/qt/contrast.py works it out): white reads at only 2 to 3.4:1 on the palette's light colours (#bcbd22,
+  // #17becf, #ff7f0e, #e377c2, #2ca02c), under the 4.5:1 small text needs, and of white and black one always
+  // reads at 4.58:1 or more. The badge keeps its record's colour: the colours stay as far apart as they are.
+  const luminance = (colour) => {
+    const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour);
+    if (!hex) return null;
+    const digits = hex[1].length === 3 ? [...hex[1]].map((d) => d + d).join("") : hex[1];
+    const linear = (c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    const [r, g, b] = [0, 2, 4].map((i) => linear(parseInt(digits.slice(i, i + 2), 16) / 255));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const inkOn = (colour) => {
+    const l = luminance(colour);
+    if (l === null) return "#fff"; // a colour not given as #rgb or #rrggbb (the app gives none)
+    return 1.05 / (l + 0.05) >= (l + 0.05) / 0.05 ? "#fff" : "#000";
+  };
 
   let host = null;
   let scale = 1; // 1 / the page's zoom (setScale)
@@ -637,6 +655,7 @@
         badge = document.createElement("div");
         badge.className = "badge";
         badge.style.setProperty("--c", colour);
+        badge.style.setProperty("--ink", inkOn(colour));
         badge.textContent = label;
         fresh.push(badge);
       }
@@ -743,6 +762,14 @@
     if (!r.badge || r.badge.style.display === "none") return null;
     const b = r.badge.getBoundingClientRect();
     return { label: r.badge.textContent, rect: [b.left + window.scrollX, b.top + window.scrollY, b.width, b.height] };
+  }));
+
+  // Each record's badge as drawn, shown or not: its label, its number's colour and its fill (computed), or null
+  // for a record with no badge. What a test reads the badges' contrast from.
+  const badgeColours = () => JSON.stringify(records.map((r) => {
+    if (!r.badge) return null;
+    const style = getComputedStyle(r.badge);
+    return { label: r.badge.textContent, ink: style.color, fill: style.backgroundColor };
   }));
 
   const boxes = () => {
@@ -1288,6 +1315,7 @@
     locate: (xpathsJson) => locate(JSON.parse(xpathsJson)),
     boxes,
     badgeRects,
+    badgeColours,
     hoverTip: () => hoverTip(),
     scrollTo,
     setAnnotating: (on) => ((annotating = !!on), annotating),
