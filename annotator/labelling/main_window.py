@@ -15,6 +15,7 @@ as it now is without calling that a change made elsewhere.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import shlex
 import socket
@@ -42,7 +43,9 @@ from PySide6.QtWidgets import (
     QProgressDialog,
     QSizePolicy,
     QTabWidget,
+    QWidget,
 )
+from shiboken6 import Shiboken
 
 from ...core import owner_files
 from ...core.errors import RecordLensError
@@ -69,7 +72,14 @@ from ..qt.jobs import BackgroundJob, answers_on_their_way
 from ..qt.local_time import stored_moment
 from ..qt.message_bar import MessageBar
 from ..qt.proportional_split import Share, dragged_widths, follow_dragged_widths, split_in_proportion
-from ..qt.screen_fit import available_area, first_placement, holds, saved_maximised
+from ..qt.screen_fit import (
+    available_area,
+    first_placement,
+    holds,
+    kept_within,
+    saved_maximised,
+    saved_normal_size,
+)
 from ..qt.widgets import column, side_by_side
 from ..settings import KeyStore, Settings, default_key_store, settings_path
 from .commands import EditGroup, NotSaved
@@ -83,7 +93,7 @@ from .record_actions import IN_SHADOW, SHADOW_SAYS, RecordActions, click_new_rec
 from .record_panel import RecordPanel, RecordTexts, rows_for
 from .review_controller import ReviewController
 from .review_panel import ReviewPanel
-from .shortcuts import MENU_TITLES, SHORTCUTS, key_sequences, menu_texts
+from .shortcuts import MENU_TITLES, SHORTCUTS, key_sequences, menu_texts, tip
 from .tool_windows import ToolWindows
 from .window_parts import RecordsAt
 from .zoom import ZoomControl
@@ -134,7 +144,10 @@ class Breadcrumb(QLabel):
         super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width))
 
 
-PAGE_MIN_WIDTH = 400  # px of page a window keeps when it is made small
+# px of page a window keeps when it is made small. With the side panels' least widths (the page list's ~104, the
+# right panel's buttons ~350) the window's least width is ~762 px: at 200 % a 1600-px screen has 800 (400 here
+# made it 862, and a maximised window spilled its right panel and its saved mark off the screen).
+PAGE_MIN_WIDTH = 300
 DEFAULT_SIZE = QSize(1530, 920)  # the first window's, on a screen that holds it (else maximised)
 # The page list's and the right panel's widths as a share of the window's (the page takes the rest) until the
 # person drags a divider: not a third of a small window, nor a sliver of a wide one.
@@ -330,6 +343,7 @@ class MainWindow(QMainWindow):
         if WATCH_MS > 0:
             self._watch_timer.start()
         self._say_if_open_elsewhere()
+        self._order_the_tab_chain()
         # The keys start in the page list (not in the filter above it, where Down changed the filter unseen), and
         # come back there, or to the record list, whenever the window gets them back with nowhere to go.
         self.page_list.list.setFocus()
@@ -358,20 +372,22 @@ class MainWindow(QMainWindow):
         for shortcut in SHORTCUTS:
             action = QAction(texts[shortcut.name], self)
             action.setShortcuts(key_sequences(shortcut))
+            action.setToolTip(tip(shortcut))  # every key: a menu shows only the first (Del, not Backspace)
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             action.triggered.connect(self._handler(shortcut.name))
             self.addAction(action)  # shortcuts work with the menu bar hidden too
             if shortcut.group not in menus:
-                menus[shortcut.group] = self.menuBar().addMenu(MENU_TITLES[shortcut.group])
+                menus[shortcut.group] = menu = self.menuBar().addMenu(MENU_TITLES[shortcut.group])
+                menu.setToolTipsVisible(True)  # an item's tip names all its keys
             menus[shortcut.group].addAction(action)  # type: ignore[attr-defined]
             self.actions_by_name[shortcut.name] = action
         for position, (name, short) in enumerate(_BUTTONS):
             action = self.actions_by_name[name]
             action.setIconText(short)
-            self.record_panel.add_button(action, position // 4, position % 4)
+            self.record_panel.add_button(action, position // 4, position % 4).setToolTip(action.toolTip())
         # The agent-benchmark tools live in their own window, built only when first asked for.
         agent = self.menuBar().addMenu(MENU_TITLES["Agent"])
-        agent.addAction("Agent benchmarks…").triggered.connect(self.tools.open_agent_tools)
+        agent.addAction("&Agent benchmarks…").triggered.connect(self.tools.open_agent_tools)
         self._grey_when_nothing_to(self.undo_group.canUndoChanged, "undo")
         self._grey_when_nothing_to(self.undo_group.canRedoChanged, "redo")
         self.actions_by_name["cancel_job"].setEnabled(False)
@@ -437,6 +453,7 @@ class MainWindow(QMainWindow):
         self.page_view.blocked_count_changed.connect(self._on_blocked)
         self.page_view.loaded.connect(self._on_loaded)
         self.record_panel.selection_changed.connect(self._on_record_selection)
+        self.record_panel.announced.connect(lambda words: self.message(words, of_selection=True))
         self.tabs.currentChanged.connect(lambda _: self.reviewing.on_tab())
         self.review_panel.run_chosen.connect(self.reviewing.on_run_chosen)
         self.review_panel.runs_opening.connect(self.reviewing.list_runs_again)
@@ -979,6 +996,28 @@ class MainWindow(QMainWindow):
         else:
             self.record_panel.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    def _order_the_tab_chain(self) -> None:
+        """Tab goes through the window as it is laid out: the page filter, the page search, the page list, the
+        page, then the right panel (its tabs, the record finder, the records, the buttons). The widget that takes
+        the page's keys is Chromium's, made anew as pages load, and a new one joins the chain at its end (after
+        the buttons, before the filter): put back in place before each move (`focusNextPrevChild`)."""
+        pages, view = self.page_list, self.page_view.view
+        page = [view.focusProxy() or view] if view is not None and Shiboken.isValid(view) else []  # not once shut
+        for first, second in itertools.pairwise((pages.status_filter, pages.search, pages.list, *page, self.tabs)):
+            QWidget.setTabOrder(first, second)
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 (Qt override)
+        """Tab and Shift+Tab, and the page handing the keys on past its first or last element (Chromium's own
+        Tab, no key event of Qt's): Qt draws a button's focus ring only in a window it knows the keys moved in
+        by the keyboard, so the keys passed on by the page went to the Propose button unseen, and Space ran it.
+        Said after the move: Qt unsays it for a move it did not see a Tab key make."""
+        self._order_the_tab_chain()
+        moved = super().focusNextPrevChild(next)
+        self.setAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange)
+        if (focus := self.focusWidget()) is not None:
+            focus.update()  # drawn again, with its focus ring
+        return moved
+
     def do_review(self) -> None:
         """F6 switches between labelling and review, and the keys go along: to the review's list (or its run
         chooser), or back to the record list."""
@@ -1228,15 +1267,19 @@ class MainWindow(QMainWindow):
         window takes its first place, maximised if it was. Qt itself keeps a restored window within the available
         area of the screen it was saved on (of the main screen when that one is gone), and the window's screen is
         that one from then on (the main one before: not where a window saved on a second screen goes). A screen
-        narrower or lower than the window's least size gets it maximised, as at a first start: shown at its
-        restored size, the window would grow past the screen's edge."""
+        narrower or lower than the window's least size, or than the window was, gets it maximised, as at a first
+        start: shown at its restored size, the window would grow past the screen's edge. On one that holds both,
+        a window its least size grows past an edge is moved back in."""
         kept = self.settings.window_geometry
         saved = bytes(QByteArray.fromBase64(kept.encode("ascii")).data()) if kept else b""
         if saved and self.restoreGeometry(QByteArray(saved)):
-            least = self.minimumSizeHint().expandedTo(self.minimumSize())
-            if not holds(available_area(self), least):
+            least, area = self.minimumSizeHint().expandedTo(self.minimumSize()), available_area(self)
+            normal = saved_normal_size(saved)
+            if not holds(area, least) or (normal is not None and not holds(area, normal)):
                 self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
                 self._maximised_to_fit = not saved_maximised(saved)  # this screen's need, not the person's choice
+            elif not self.isMaximized():
+                self.setGeometry(kept_within(self.geometry(), least, area))
             return True
         placement = first_placement(DEFAULT_SIZE, available_area(self))
         self.setGeometry(placement.geometry)

@@ -30,26 +30,41 @@ ALL = "all pages"
 NAME_ROLE = Qt.ItemDataRole.UserRole
 
 
+def _records_words(info: PageInfo) -> str:
+    """The page's records by status, in the words the record panel uses ("labelled" is a page status)."""
+    accepted = info.true_labels - info.edited
+    counts = ((accepted, "accepted"), (info.edited, "edited"), (info.proposed, "proposed"),
+              (info.rejected, "rejected"), (info.flagged, "flagged"))
+    return " · ".join(f"{n} {word}" for n, word in counts if n) or "no records"
+
+
 def page_line(info: PageInfo) -> str:
     """The page's row: its mark, name and title (each read in its own direction, a Hebrew name included), and
-    its records by status, in the words the record panel uses ("labelled" is a page status)."""
-    accepted = info.true_labels - info.edited
-    counts = [f"{n} {word}" for n, word in ((accepted, "accepted"), (info.edited, "edited")) if n]
-    if info.proposed:
-        counts.append(f"{info.proposed} proposed")
-    if info.rejected:
-        counts.append(f"{info.rejected} rejected")
-    if info.flagged:
-        counts.append(f"{info.flagged} flagged")
+    its records by status."""
     title = f"  {isolated(info.title[:40])}" if info.title else ""
     mark = STATUS_MARKS.get(info.status, "?")
-    return f"{mark} {isolated(info.name)}{title}\n      {' · '.join(counts) or 'no records'}"
+    return f"{mark} {isolated(info.name)}{title}\n      {_records_words(info)}"
+
+
+def page_spoken(info: PageInfo) -> str:
+    """The row as a screen reader says it: the page's status in words (the row shows it as a mark), its whole
+    title (the row cuts it at 40 characters), and its records."""
+    status = PAGE_STATUS_WORDS.get(info.status, info.status)
+    title = f", {info.title}" if info.title else ""
+    return f"page {info.name}, {status}{title}; {_records_words(info)}"
 
 
 def page_tip(info: PageInfo) -> str:
     """The row's tooltip: the page's status in words, where it came from, and what its import warned of."""
     return "\n".join(x for x in (f"page {PAGE_STATUS_WORDS.get(info.status, info.status)}", info.url, info.source,
                                  *info.warnings) if x)
+
+
+def show_page_row(item: QListWidgetItem, info: PageInfo) -> None:
+    """`item` as the row of page `info`: its lines, its tooltip, and what a screen reader says of it."""
+    item.setText(page_line(info))
+    item.setToolTip(page_tip(info))
+    item.setData(Qt.ItemDataRole.AccessibleTextRole, page_spoken(info))
 
 
 def matches(info: PageInfo, status: str, search: str) -> bool:
@@ -94,6 +109,10 @@ class PageList(QWidget):
         for status in PAGE_STATUSES:
             self.status_filter.addItem(PAGE_STATUS_WORDS[status], status)
         self.status_filter.setAccessibleName("show pages")  # its label, not the value it shows
+        # On Linux a screen reader names a combo box by its value ("all pages") and by the label it is the buddy
+        # of: the label says what the value chooses.
+        self.filter_label = QLabel("show pages")
+        self.filter_label.setBuddy(self.status_filter)
         keeps_its_own_keys(self.status_filter)  # Alt+Down opens it, not the window's Shift+U
         self.search = QLineEdit()
         self.search.setPlaceholderText("search name, title, URL (Ctrl+F)")
@@ -111,7 +130,8 @@ class PageList(QWidget):
         self.progress_bar.setAccessibleName("pages labelled")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        for widget in (self.status_filter, self.search, self.list, self.progress_label, self.progress_bar):
+        for widget in (self.filter_label, self.status_filter, self.search, self.list, self.progress_label,
+                       self.progress_bar):
             layout.addWidget(widget)
         self._pages: list[PageInfo] = []
         self._index: dict[str, int] = {}  # page name -> its place in `_pages`
@@ -148,8 +168,7 @@ class PageList(QWidget):
             return True
         for info in changed:
             if (row := self._rows.get(info.name)) is not None:
-                row.setText(page_line(info))
-                row.setToolTip(page_tip(info))
+                show_page_row(row, info)
                 self._note_kept(info)
         if current != self.current_name():
             self.select(current)
@@ -237,9 +256,9 @@ class PageList(QWidget):
             for info in self._pages:
                 matched = matches(info, status, search)
                 if matched or info.name == keep:
-                    item = QListWidgetItem(page_line(info))
+                    item = QListWidgetItem()
+                    show_page_row(item, info)
                     item.setData(NAME_ROLE, info.name)
-                    item.setToolTip(page_tip(info))
                     self.list.addItem(item)
                     self._rows[info.name] = item
                     self._kept = self._kept if matched else info.name

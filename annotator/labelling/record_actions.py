@@ -484,7 +484,10 @@ class RecordActions:
         window = self.window
         label = window.current_label()
         if self.picked is None or label is None or label.id != self.picked[0]:
-            window.message("click an element into the selected record first; U then climbs to its parent")
+            # E is the keyboard's click (the only way to pick an element without a mouse): named as well
+            window.message("click an element into the selected record first (from the keyboard: "
+                           f"{window.keys_for('go_to_page')}, Tab to the element, then "
+                           f"{window.keys_for('focused_element')}); U then climbs to its parent")
             return
         old = self.picked[1]
         xpaths = replace_xpath(label.xpaths, old, new)
@@ -797,6 +800,7 @@ class RecordActions:
             return
         index = ids.index(selected[-1 if step > 0 else 0]) + step if selected else (0 if step > 0 else len(ids) - 1)
         window.select_records([ids[max(0, min(len(ids) - 1, index))]])
+        window.record_panel.announce_selection()  # as a click says it: the list's selection says nothing aloud
 
     def _no_records_words(self) -> str:
         """A page with no record to select: none at all, or none that the finder's words find."""

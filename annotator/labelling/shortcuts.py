@@ -20,7 +20,7 @@ from ..qt.widgets import closable_window
 @dataclass(frozen=True)
 class Shortcut:
     name: str               # the window's action name
-    keys: tuple[str, ...]   # QKeySequence strings, the first one shown first
+    keys: tuple[str, ...]   # QKeySequence strings, the first one shown first (a menu shows only it)
     text: str               # the menu text
     group: str
 
@@ -42,8 +42,8 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("select_list", ("Shift+G",), "Select every record in the selected one’s list (then A or R judges them all)"),
         ("select_all", ("Ctrl+A",),
          "Select every record of the page not rejected, or every one found (then A or R judges them all)"),
-        ("parent_element", ("Alt+Up", "U"), "The element just clicked: take its parent instead"),
-        ("child_element", ("Alt+Down", "Shift+U"), "Back down to the element climbed from"),
+        ("parent_element", ("U", "Alt+Up"), "The element just clicked: take its parent instead"),
+        ("child_element", ("Shift+U", "Alt+Down"), "Back down to the element climbed from"),
         ("next_record", ("J",), "Next record"),
         ("previous_record", ("K",), "Previous record"),
         ("find_record", ("/",), "Find a record by its number or words (Enter selects the first found)"),
@@ -130,6 +130,18 @@ def key_sequences(shortcut: Shortcut) -> list[QKeySequence]:
     return [QKeySequence(k) for k in shortcut.keys]
 
 
+def shown_keys(shortcut: Shortcut) -> list[str]:
+    """Every key of `shortcut`, as this system writes them ("Ctrl+Shift+Z", "Ctrl+Y"), the first first."""
+    return [QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText) for k in shortcut.keys]
+
+
+def tip(shortcut: Shortcut) -> str:
+    """`shortcut`'s text with every one of its keys, for a tooltip or a status tip: a menu shows only the first
+    key of an action with several ("Delete the selected records (Del or Backspace)")."""
+    keys = " or ".join(shown_keys(shortcut))
+    return f"{shortcut.text} ({keys})" if keys else shortcut.text
+
+
 def help_html() -> str:
     rows: list[str] = []
     group = None
@@ -137,16 +149,16 @@ def help_html() -> str:
         if s.group != group:
             group = s.group
             rows.append(f"<tr><th colspan=2 align=left><br>{html.escape(group)}</th></tr>")
-        keys = " or ".join(
-            f"<b>{html.escape(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText))}</b>" for k in s.keys
-        ) or f"<i>{html.escape(group)} menu</i>"
+        keys = " or ".join(f"<b>{html.escape(k)}</b>" for k in shown_keys(s)) or f"<i>{html.escape(group)} menu</i>"
         rows.append(f"<tr><td width=140>{keys}</td><td>{html.escape(s.text)}</td></tr>")
     mouse = ("<p><b>Click</b> an element: add it to the selected record, or remove it if the record holds it; "
              "with no record selected, start a new one. <b>Alt+click</b> reaches the page itself. "
              "Hover an element to see its XPath and text.</p>"
              "<p><b>Several records at once</b>: Ctrl+click rows of the record list to add or remove one, "
-             "Shift+click for a range, Ctrl+A for all; A, R and Del then act on every selected record, and M "
-             "merges them. <b>Esc</b> leaves the search box. "
+             "Shift+click for a range, Ctrl+A for all; from the keyboard, in the record list (Ctrl+3), "
+             "<b>Shift+Down</b> / <b>Shift+Up</b> select a range, and <b>Ctrl+Down</b> / <b>Ctrl+Up</b> move "
+             "without changing the selection, then <b>Ctrl+Space</b> adds or removes the row. A, R and Del then "
+             "act on every selected record, and M merges them. <b>Esc</b> leaves the search box. "
              "<b>Without a mouse</b>: Ctrl+1, Ctrl+2 and Ctrl+3 go to the page list, the page and the record list "
              "(a frame shows which has the keys); in the page, Tab moves through its links and fields (Enter and "
              "Space there edit nothing), <b>E</b> does to the element in focus what a click on it does, then U, "

@@ -42,6 +42,16 @@ def holds(area: QRect, size: QSize) -> bool:
     return size.width() <= area.width() and size.height() <= area.height()
 
 
+def kept_within(geometry: QRect, least: QSize, area: QRect) -> QRect:
+    """`geometry` grown to `least`, moved back into `area` where that took it past an edge (`area` must hold
+    `least`): Qt keeps a restored window on its screen at the size it was saved with, which the window's least
+    size may then grow past the screen's edge."""
+    size = geometry.size().expandedTo(least)
+    left = max(area.left(), min(geometry.left(), area.left() + area.width() - size.width()))
+    top = max(area.top(), min(geometry.top(), area.top() + area.height() - size.height()))
+    return QRect(left, top, size.width(), size.height())
+
+
 def resize_to_fit(widget: QWidget, width: int, height: int) -> None:
     """Give `widget` (a window or a dialog, before it is shown) the size `width` x `height`, or what of it its
     screen holds."""
@@ -61,6 +71,15 @@ def first_placement(wanted: QSize, area: QRect) -> Placement:
 # for "maximised" (big-endian, QDataStream's default).
 _GEOMETRY_HEAD = struct.Struct(">IHH4i4iiB")
 _GEOMETRY_MAGIC = 0x1D9D0CB
+
+
+def saved_normal_size(saved: bytes) -> QSize | None:
+    """The un-maximised size kept in Qt's saved geometry `saved` (None when it is not Qt's)."""
+    if len(saved) < _GEOMETRY_HEAD.size:
+        return None
+    fields = _GEOMETRY_HEAD.unpack_from(saved)
+    left, top, right, bottom = fields[7:11]
+    return QSize(right - left + 1, bottom - top + 1) if fields[0] == _GEOMETRY_MAGIC else None
 
 
 def saved_maximised(saved: bytes) -> bool:

@@ -118,9 +118,9 @@ def test_a_window_saved_maximised_on_a_wide_screen_comes_back_maximised_on_a_sma
 
 @pytest.mark.parametrize("normal", [QRect(10, 10, 2295, 1379), QRect(5000, 3000, 600, 500)])  # larger; off it
 def test_a_restored_window_is_never_larger_than_the_screen_nor_off_it(qtbot, unshown, normal):
-    # Saved on a screen of this one's width (800 px), Qt restores it within the screen; but this screen is
-    # narrower than the window's least width (862 px): shown at its restored size, it grew past the right edge.
-    # It comes back maximised, as at a first start. (A screen that holds it: the two-screen test below.)
+    # Saved on a screen of this one's width (800 px), Qt restores it within the screen, at the size it was saved
+    # with: larger than the screen, it comes back maximised, as at a first start; smaller than the window's least
+    # width (762 px), it grew past the right edge, and is moved back in. (Another screen: the two-screen test.)
     kept = qt_saved_geometry(normal, maximised=False, screen_width=800)
     win = unshown(Settings(annotator="tester", window_geometry=kept))
     assert win.restore_geometry()
@@ -131,9 +131,9 @@ def test_a_restored_window_is_never_larger_than_the_screen_nor_off_it(qtbot, uns
 def test_a_window_maximised_to_fit_a_small_screen_keeps_its_place_for_a_larger_one(qtbot, unshown):
     """One start on a small screen (the window maximised to fit) saved "maximised" at quit: back on the large screen
     the window came up maximised, not at the size and place the person had given it."""
-    kept = qt_saved_geometry(QRect(10, 10, 700, 500), maximised=False, screen_width=800)
+    kept = qt_saved_geometry(QRect(10, 10, 1200, 900), maximised=False, screen_width=800)
     win = unshown(Settings(annotator="tester", window_geometry=kept))
-    assert win.restore_geometry() and win.isMaximized()  # the screen is narrower than the window's least width
+    assert win.restore_geometry() and win.isMaximized()  # the screen is smaller than the window was
     shown_on_the_screen(qtbot, win)
     win.close()  # a quit saves where the window was
     assert win.settings.window_geometry == kept
