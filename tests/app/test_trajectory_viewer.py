@@ -199,7 +199,7 @@ def test_the_main_window_opens_the_agent_tools_and_recordings_go_into_its_projec
                         settings_file=tmp_path / "settings.json", key_store=FakeKeyStore())
     try:
         menus = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions() if a.menu()}
-        [open_tools] = [a for a in menus["Agent"].actions() if a.text() == "Agent benchmarks…"]
+        [open_tools] = [a for a in menus["Agent"].actions() if a.text().replace("&", "") == "Agent benchmarks…"]
         open_tools.trigger()
         tools = window.tools.agent_window
         assert tools is not None and tools.isVisible() and tools.recorder.actor == "person:ana"
