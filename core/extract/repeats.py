@@ -32,8 +32,9 @@ lists are reported only when they are comparable with its main one. Finally, reg
 template as a kept region (same record tag, signatures overlapping by `template_similarity`, at least three
 records) are added whatever their size: a page that shows several tables or carousels of one kind shows
 records in all of them. A kept table whose rows line up with a one-column table close by (the frozen first
-column of a table drawn as two tables) is joined with it: row k of both tables is one record. Table rows whose
-class names them a (sub-)header head a group of rows and are not records.
+column of a table drawn as two tables) is joined with it: row k of both tables is one record. Table rows that
+head the rows below them are not records; they are known by structure (a table head's rows, rows of header cells
+only, a first row unlike all the rows after it), never by the words of their class or id.
 
 Every output XPath is an element of the page that holds text, so no record is ever hallucinated. The method
 is deterministic, needs no network and no model, and runs in well under a second on a 1.6 MB page.
@@ -77,8 +78,6 @@ CHROME_WORDS = frozenset({
 })
 # Lists whose items, when they are links, make a link group (a menu column, a footer column).
 LINK_LIST_PARENTS = frozenset({"ul", "ol", "menu"})
-# Class words of a table row that heads a group of rows (`subgroup-headers`, `Table__sub-header`).
-HEADING_WORDS = frozenset({"header", "headers", "heading", "headings", "subheader", "subheading"})
 # How far above two tables their common ancestor may lie for them to be the two halves of one split table.
 SPLIT_TABLE_REACH = 4
 PERIODS = (2, 3)
@@ -276,7 +275,8 @@ def find_regions(facts: PageFacts, params: Parameters) -> list[Region]:
     for parent in facts.page.elements:
         if parent.tag in never or (not params.widgets and within(parent, FORM_TAGS, WIDGET_ROLES)):
             continue
-        children = _without_heading_rows([c for c in facts.text_children(parent) if c.tag not in never])
+        children = _without_heading_rows([c for c in facts.text_children(parent) if c.tag not in never], facts,
+                                         params.similarity)
         if len(children) < 2:
             continue
         looks = [_look_of(child, facts) for child in children]
@@ -291,17 +291,26 @@ def find_regions(facts: PageFacts, params: Parameters) -> list[Region]:
     return regions
 
 
-def _without_heading_rows(children: list[Element]) -> list[Element]:
-    """The children less the table rows that their class names a (sub-)header, when other rows beside them are not
-    so named: they head those rows. Where every row is so named (an inbox's `msg-header` rows), they are the rows."""
-    heading = [c for c in children if _is_heading_row(c)]
-    if not heading or len(heading) == sum(1 for c in children if c.tag == "tr"):
-        return children
-    return [c for c in children if not _is_heading_row(c)]
+def _without_heading_rows(children: list[Element], facts: PageFacts, similarity: float) -> list[Element]:
+    """The children less the table rows that head the rows below them, judged by structure, never by class or id
+    words (an inbox's `msg-header` rows are its records): a row of a table head, a row whose texts all lie in
+    header cells, and a first row unlike all the rows after it while those are alike (column labels over data)."""
+    heading = {c.order for c in children if c.tag == "tr" and (c.parent.tag == "thead" or _header_cells_only(c, facts))}
+    rows = [c for c in children if c.tag == "tr" and c.order not in heading]
+    if len(rows) >= 3 and rows[0] is children[0] and _first_unlike_the_rest(rows, facts, similarity):
+        heading.add(rows[0].order)
+    return [c for c in children if c.order not in heading]
 
 
-def _is_heading_row(element: Element) -> bool:
-    return element.tag == "tr" and bool(class_words(element) & HEADING_WORDS)
+def _header_cells_only(row: Element, facts: PageFacts) -> bool:
+    cells = facts.text_children(row)
+    return bool(cells) and all(cell.tag == "th" for cell in cells)
+
+
+def _first_unlike_the_rest(rows: list[Element], facts: PageFacts, similarity: float) -> bool:
+    first, rest = facts.signature(rows[0]), [facts.signature(r) for r in rows[1:]]
+    return (all(jaccard(first, s) < similarity for s in rest)
+            and all(jaccard(rest[0], s) >= similarity for s in rest[1:]))
 
 
 def _kinds_of(looks: list[_Look], alike: Callable[[_Look, _Look], bool], gather: bool = True) -> list[int]:

@@ -115,8 +115,8 @@ def test_a_heading_over_a_list_of_links_is_a_link_group_whose_records_are_the_li
 
 def test_a_table_drawn_as_a_frozen_column_beside_a_body_gives_one_record_per_row_of_both() -> None:
     def rows(cells) -> str:
-        out = '<tr class="sub-header"><td>Group A</td></tr>' if cells == 1 else (
-            '<tr class="sub-header">' + "".join(f"<td>H{c}</td>" for c in range(cells)) + "</tr>")
+        out = '<tr><th>Group A</th></tr>' if cells == 1 else (
+            '<tr>' + "".join(f"<th>H{c}</th>" for c in range(cells)) + "</tr>")
         for i in range(1, 6):
             out += "<tr>" + "".join(f"<td>Team {i} value {c}</td>" for c in range(cells)) + "</tr>"
         return f"<table><tbody>{out}</tbody></table>"
