@@ -21,6 +21,7 @@ import pytest
 from recordlens.core.extract import create
 from recordlens.core.runs.runner import run_extractor
 from tests.core.ray_helpers import KEY, local_ray_instance, require_ray, small_copy
+from tests.ctrl_c import ctrl_c_raises
 from tests.fake_gemini import FakeGemini, answer, status
 
 
@@ -112,12 +113,13 @@ def test_ctrl_c_while_ray_starts_is_met_once_ray_has_started(monkeypatch: pytest
 
     monkeypatch.setattr(ray, "is_initialized", lambda: False)  # whether or not this module's instance is up
     monkeypatch.setattr(ray, "init", init)
-    with pytest.raises(KeyboardInterrupt):
-        RayEngine.connect(workers=1)
+    with ctrl_c_raises():  # also in a suite started in the background, which ignores SIGINT
+        with pytest.raises(KeyboardInterrupt):
+            RayEngine.connect(workers=1)
 
-    assert steps == ["started"]  # not cut part way
-    assert signal.getsignal(signal.SIGTERM) is command_sigterm  # Ray's exit at once never put in
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert steps == ["started"]  # not cut part way
+        assert signal.getsignal(signal.SIGTERM) is command_sigterm  # Ray's exit at once never put in
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 TOKEN = "0123456789abcdef0123456789abcdef"  # the test cluster's own, given in its environment only
