@@ -294,12 +294,27 @@ def find_regions(facts: PageFacts, params: Parameters) -> list[Region]:
 def _without_heading_rows(children: list[Element], facts: PageFacts, similarity: float) -> list[Element]:
     """The children less the table rows that head the rows below them, judged by structure, never by class or id
     words (an inbox's `msg-header` rows are its records): a row of a table head, a row whose texts all lie in
-    header cells, and a first row unlike all the rows after it while those are alike (column labels over data)."""
-    heading = {c.order for c in children if c.tag == "tr" and (c.parent.tag == "thead" or _header_cells_only(c, facts))}
-    rows = [c for c in children if c.tag == "tr" and c.order not in heading]
-    if len(rows) >= 3 and rows[0] is children[0] and _first_unlike_the_rest(rows, facts, similarity):
-        heading.add(rows[0].order)
+    header cells beside rows that are not so (where every row is, a table drawn in header cells, they are the
+    rows), and, in a table with no such heading, a first row unlike all the rows after it while those are alike
+    (column labels over data; a table that has its heading keeps a first row unlike the rest: a featured record)."""
+    rows = [c for c in children if c.tag == "tr"]
+    heading = {c.order for c in rows if c.parent.tag == "thead"}
+    in_header_cells = {c.order for c in rows if c.order not in heading and _header_cells_only(c, facts)}
+    if len(in_header_cells) < len(rows) - len(heading):
+        heading |= in_header_cells
+    rest = [c for c in rows if c.order not in heading]
+    if (len(rest) >= 3 and rest[0] is children[0] and not heading and not _has_table_head(rest[0])
+            and _first_unlike_the_rest(rest, facts, similarity)):
+        heading.add(rest[0].order)
     return [c for c in children if c.order not in heading]
+
+
+def _has_table_head(row: Element) -> bool:
+    """Whether the table that holds this child has a head (`thead`)."""
+    table = row.parent
+    while table is not None and table.tag != "table":
+        table = table.parent
+    return table is not None and any(child.tag == "thead" for child in table.element_children())
 
 
 def _header_cells_only(row: Element, facts: PageFacts) -> bool:

@@ -42,3 +42,19 @@ def test_a_sub_header_row_of_header_cells_among_other_rows_heads_them() -> None:
     group = "<tr><th>Group {g}</th><th>Total</th><th>Date</th></tr>"
     rows = "".join(group.format(g=g) + "".join(ROW.format(css="row", k=k) for k in range(4)) for g in range(3))
     assert 12 in _row_regions(_table("", rows)) and 15 not in _row_regions(_table("", rows))
+
+
+def test_a_table_drawn_in_header_cells_keeps_its_rows() -> None:
+    rows = "".join(f'<tr><th><a href="/m/{k}">Sender {k}</a></th><th>Subject line {k}</th><th>{k} May</th></tr>'
+                   for k in range(8))
+    assert 8 in _row_regions(_table("", rows))
+
+
+def test_a_table_with_its_head_keeps_a_first_row_unlike_the_rest() -> None:
+    labels = "<thead><tr><th>From</th><th>Subject</th><th>Date</th></tr></thead>"
+    featured = ('<tr><td colspan="3"><img src="x.png" alt=""><h3><a href="/m/top">Pinned message</a></h3>'
+                "<p>Read this first: the notes of the week</p></td></tr>")
+    rows = featured + "".join(ROW.format(css="row", k=k) for k in range(7))
+    page = parse_html(_table(labels, rows))
+    counts = [r.count for r in find_regions(PageFacts(page, 4), Parameters()) if r.records[0][0].tag == "tr"]
+    assert 8 in counts, counts
