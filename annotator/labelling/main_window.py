@@ -384,7 +384,7 @@ class MainWindow(QMainWindow):
         for position, (name, short) in enumerate(_BUTTONS):
             action = self.actions_by_name[name]
             action.setIconText(short)
-            self.record_panel.add_button(action, position // 4, position % 4).setToolTip(action.toolTip())
+            self.record_panel.add_button(action, position // 4, position % 4)
         # The agent-benchmark tools live in their own window, built only when first asked for.
         agent = self.menuBar().addMenu(MENU_TITLES["Agent"])
         agent.addAction("&Agent benchmarks…").triggered.connect(self.tools.open_agent_tools)

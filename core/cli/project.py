@@ -336,7 +336,7 @@ def _export_stopped(reached: _Reached, out: str, replacing: Replacing | None) ->
     stopped = f"export stopped after {reached.done} of {reached.total} pages"
     if replacing is not None:
         kept = f"; the earlier {replacing.path} is left as it was" if replacing.existed else ""
-        return (f"{stopped}; nothing was written (the file is written whole at the end){kept}: run the same "
+        return (f"{stopped}; nothing was written (the file replaces the target only once whole){kept}: run the same "
                 "command again")
     if not (Path(out) / UNFINISHED_EXPORT).exists():  # stopped before its first file
         return f"{stopped}; nothing was written: run the same command again"

@@ -202,8 +202,8 @@ def test_a_stop_after_the_last_page_counts_every_page_and_a_file_export_says_not
     monkeypatch.setattr(project_cli, "progress", every_page_then_stopped)
     code, _, err = run(capsys, "export", "--project", str(project), "--format", "jsonl", "--out", str(out))
     assert code == 130
-    assert (f"export stopped after 4 of 4 pages; nothing was written (the file is written whole at the end); the "
-            f"earlier {out / 'labels.jsonl'} is left as it was: run the same command again") in err, err
+    assert (f"export stopped after 4 of 4 pages; nothing was written (the file replaces the target only once "
+            f"whole); the earlier {out / 'labels.jsonl'} is left as it was: run the same command again") in err, err
     assert (out / "labels.jsonl").read_bytes() == earlier
 
 
