@@ -17,13 +17,17 @@ browser the real text, but what is kept of it is masked, one bullet for each cha
 the field (and both browsers read it out), so a step still says how long the typed text was. The typed text is a
 secret of its whole episode (`masked_step`): every Type of it keeps its bullets, and no step's raw answer, thought or
 error, and no stored model call, says it, before or after the Type that reached the field (agent.loop masks the
-records made before it once it is known). Where it is masked: an action's typed text always (it stands apart, after
-`; ` or in quotes); in free text a password of at least 4 characters wherever it occurs, a shorter one only as a
-word of its own ("1" in "field 1", not in "12"); an element's number (`[1]`) never, so the record still says which
-element was typed into. Beyond the mask: the task's instruction and gold answer (as the task holds them, and as
-each prompt sends the instruction: only a stored prompt is masked whole), an ANSWER's value (what the episode is
-scored on), the URL of a step a form sent the password in (a `method=get` form's next page), and the snapshot's
-own pages. A replayed or copied step therefore types the bullets: a password cannot be typed again from a record.
+records made before it once it is known). Where it is masked: a Type's typed value always, whatever it is; in free
+text (the model's answer and thought, an error, a stored prompt, another Type's text) wherever it stands apart from
+letters and digits, whatever its length: its neighbours are neither (a space, punctuation, `_`, the text's start or
+end, or the escape before it in a JSON answer, `\\n`), so "1" in "field 1" or "xy1_ok", not in "12"; and never in an
+element's number (`[1]`), so the record still says which element was typed into. The trade-off: a password that is a
+common word ("page") leaves the words that hold it as they are ("homepage"), so the records stay readable, and a
+password written glued to letters or digits in free text ("pagex") is not masked there. Beyond the mask: the task's
+instruction and gold answer (as the task holds them, and as each prompt sends the instruction: only a stored prompt
+is masked whole), an ANSWER's value (what the episode is scored on), the URL of a step a form sent the password in
+(a `method=get` form's next page), and the snapshot's own pages. A replayed or copied step therefore types the
+bullets: a password cannot be typed again from a record.
 """
 
 from __future__ import annotations
@@ -41,8 +45,10 @@ from .targets import Target
 ACTIONS = ("click", "type", "scroll", "wait", "go_back", "answer")
 SCROLL_DIRECTIONS = ("up", "down")
 PASSWORD_BULLET = "\u2022"  # what Chromium shows, and reads out, for each character of a password field's value
-# A password shorter than this is masked in free text only where it is a word of its own (module notes).
-MASKED_ANYWHERE_FROM = 4
+# A password is masked in free text only where it stands apart from letters and digits (module notes): neither
+# neighbour is one (`_` sets it apart), or the one before is the letter of an escape in a JSON answer (\n, \u00e9).
+_APART_BEFORE = r"(?:(?<![^\W_])|(?<=\\[nrtbf])|(?<=\\u[0-9a-fA-F]{4}))"
+_APART_AFTER = r"(?![^\W_])"
 _ELEMENT_NUMBER = re.compile(r"\[\s*\d+\s*\]")  # "[12]": which element, never what was typed
 
 
@@ -170,14 +176,14 @@ def masked_all(text: str | None, secrets: Collection[str]) -> str | None:
 
 def masked(text: str | None, secret: str) -> str | None:
     """`text` with the password `secret` replaced by its bullets where it says it (module notes): as written, and as
-    JSON writes it inside a string (a model's JSON answer escapes a quote or a backslash in it). A secret shorter
-    than MASKED_ANYWHERE_FROM only where no letter, digit or underscore touches it; never inside an element's
-    number."""
+    JSON writes it inside a string (a model's JSON answer escapes a quote or a backslash in it). Only where it stands
+    apart from letters and digits (_APART_BEFORE, _APART_AFTER), whatever its length, so a password that is a common
+    word leaves the words that hold it; never inside an element's number."""
     if not text or not secret:
         return text
     forms = dict.fromkeys((json.dumps(secret, ensure_ascii=False)[1:-1], json.dumps(secret)[1:-1], secret))
     found = "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
-    pattern = re.compile(found if len(secret) >= MASKED_ANYWHERE_FROM else rf"(?<!\w)(?:{found})(?!\w)")
+    pattern = re.compile(rf"{_APART_BEFORE}(?:{found}){_APART_AFTER}")
     numbers = [span.span() for span in _ELEMENT_NUMBER.finditer(text)]
     bullets = password_bullets(secret)
 

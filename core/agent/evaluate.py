@@ -52,7 +52,7 @@ from statistics import stdev
 from ..llm.gemini import INCOMPLETE_NO_CANDIDATES, INCOMPLETE_UNFINISHED
 from ..runs.charts import grouped_bars
 from ..wording import counted, listed
-from .actions import ACTIONS, GRAMMAR_HELP, Step, format_action, is_password_mask
+from .actions import ACTIONS, GRAMMAR_HELP, Step, format_action, is_password_mask, password_bullets
 from .funnel import named_tasks
 from .loop import CUT_STOPS
 from .model import Task, Trajectory
@@ -489,10 +489,13 @@ def steps_match(task: Task, reference: Step, taken: Step) -> bool:
 
 def same_typing(reference: str | None, taken: str | None) -> bool:
     """Whether two Types typed the same: the same text, but for a password kept masked on either side (its bullets,
-    actions.is_password_mask), which agrees with any text: the bullets say only its length, and a reference
+    actions.is_password_mask), which agrees with any text of its length: the bullets say only that, and a reference
     recorded in clear before passwords were masked says what an agent's masked step cannot. Such a Type agrees by
-    its field alone (steps_match's target)."""
-    return is_password_mask(reference) or is_password_mask(taken) or folded(reference) == folded(taken)
+    its field (steps_match's target) and its length, counted as Chromium counts a field's characters (the other
+    side's own bullets, actions.password_bullets), so the username typed into the password field does not agree."""
+    if is_password_mask(reference) or is_password_mask(taken):
+        return password_bullets(reference or "") == password_bullets(taken or "")
+    return folded(reference) == folded(taken)
 
 
 def _common_subsequence(wanted: Sequence[Step], taken: Sequence[Step], task: Task) -> int:

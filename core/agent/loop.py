@@ -48,7 +48,7 @@ OBSERVATIONS = ("screenshot", "axtree", "text")
 # it; a label names a field it wraps by its own text alone (not the field's content: a list's options).
 # A password typed is kept masked, in the episode's every step and stored call, before and after, and so later
 # prompts show its bullets (actions.masked_step); agreement with a reference compares a masked Type by its field
-# alone, not by its bullets (evaluate.steps_match); the text
+# and its length, not by its bullets (evaluate.steps_match); the text
 # browser leaves invisible text (visibility: hidden) out of the page's text, and numbers the summary of a closed
 # <details> but nothing else in it, as the Qt browser does.
 LOOP_RULES = {"fails_unmoved_scroll": True, "fails_unmoved_go_back": True, "fails_incomplete_answer": True,

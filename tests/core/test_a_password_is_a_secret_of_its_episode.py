@@ -3,7 +3,9 @@ step's own call: a failed attempt before it (`Type [9]; pw`, a number the page h
 stored answer and the memory of every later prompt, and a later thought that said it again kept it too. The
 password is now a secret of its whole episode (core/agent/actions.py `masked_step`, core/agent/loop.py). Masking
 replaced the secret as a plain substring, so a short password garbled element numbers and other words; and
-agreement with a reference compared a masked Type's bullets (core/agent/evaluate.py `same_typing`)."""
+agreement with a reference compared a masked Type's bullets (core/agent/evaluate.py `same_typing`). (Later: a
+password is masked in free text as a word only, whatever its length, and a masked Type agrees only with a Type of
+its length: tests/core/test_passwords_masked_as_words_and_by_length.py.)"""
 
 from __future__ import annotations
 
@@ -58,18 +60,18 @@ def test_a_type_that_never_reaches_a_password_field_keeps_its_text(tmp_path: Pat
     assert [step.value for step in trajectory.steps] == [PASSWORD, PASSWORD, "done"]
 
 
-def test_a_short_password_is_masked_where_it_was_typed_and_as_a_word_only() -> None:
+def test_a_password_is_masked_where_it_was_typed_and_as_a_word_only() -> None:
     raw = "Thought: field 1 of 12 is it.\nAction: Type [1]; 1"
     step = masked_password(Step("type", Target(label=1), "1", raw=raw, thought="field 1 of 12 is it"))
     assert step.raw == "Thought: field \u2022 of 12 is it.\nAction: Type [1]; \u2022"  # not "[\u2022]", "\u20222"
     assert step.thought == "field \u2022 of 12 is it"
     assert masked('{"action": "Type [3]; e", "thought": "the field e here"}', "e") == \
         '{"action": "Type [3]; \u2022", "thought": "the field \u2022 here"}'
-    four = "\u2022" * 4  # a longer password is masked anywhere, but in an element's number
-    assert masked("Type [1234]; 1234 (1234567)", "1234") == f"Type [1234]; {four} ({four}567)"
+    four = "\u2022" * 4  # a longer password too is masked as a word only, and never in an element's number
+    assert masked("Type [1234]; 1234 (1234567)", "1234") == f"Type [1234]; {four} (1234567)"
 
 
-def test_a_masked_type_agrees_with_a_reference_by_its_field_alone() -> None:
+def test_a_masked_type_agrees_with_a_reference_by_its_field_and_length() -> None:
     task = Task(id="login", instruction="Log in.", answer="done", start_url=LOGIN_HOME)
     field = Target(label=2, xpath="/html[1]/body[1]/form[1]/label[2]/input[1]")
     other = Target(label=1, xpath="/html[1]/body[1]/form[1]/label[1]/input[1]")
@@ -79,7 +81,8 @@ def test_a_masked_type_agrees_with_a_reference_by_its_field_alone() -> None:
 
     agent = masked_password(typed(field, PASSWORD))
     assert steps_match(task, typed(field, PASSWORD), agent)  # a reference recorded in clear, before masking
-    assert steps_match(task, masked_password(typed(field, "other")), agent)  # the bullets' length says nothing
+    assert steps_match(task, masked_password(typed(field, "others22")), agent)  # bullets of its length
+    assert not steps_match(task, masked_password(typed(field, "other")), agent)  # of another length
     assert not steps_match(task, masked_password(typed(other, PASSWORD)), agent)  # another field
     assert not steps_match(task, typed(field, "wrong one"), typed(field, PASSWORD))  # in clear: the text counts
 
