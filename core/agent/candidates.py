@@ -318,12 +318,21 @@ class SiteText:
         return self._normalised[rules]
 
 
+# Three digits and then no digit: what follows a comma that groups thousands ("4,213"), not one that lists numbers
+# ("38,39,40").
+_GROUP = r"\d{3}(?!\d)"
+
+
 def _as_words(wanted: str) -> re.Pattern[str]:
     """`wanted` standing as words of its own: no letter or digit touching it, and a number not part of a longer one
-    ("5" is not in "24.5", nor "1" in "1.7" or "4" in "4,213": a decimal point or a thousands comma between digits
-    joins them)."""
-    before = r"(?<!\w)" + (r"(?<!\d[.,])" if wanted[0].isdigit() else "")
-    after = r"(?!\w)" + (r"(?![.,]\d)" if wanted[-1].isdigit() else "")
+    ("5" is not in "24.5", nor "1" in "1.7" or "4" or "213" in "4,213": a decimal point, or a comma before exactly
+    three digits, between digits joins them). Another comma between digits lists numbers: "39" is in "38,39,40"."""
+    before = r"(?<!\w)"
+    if wanted[0].isdigit():  # not after a decimal point, nor the three digits after a thousands comma
+        before += r"(?<!\d\.)(?!(?<=\d,)" + _GROUP + ")"
+    after = r"(?!\w)"
+    if wanted[-1].isdigit():  # not before a decimal point and digit, nor before a thousands comma
+        after += r"(?!\.\d)(?!," + _GROUP + ")"
     return re.compile(before + re.escape(wanted) + after)
 
 

@@ -22,11 +22,14 @@ the same ids ("Lookup" and "lookup", "filtered search" and "filtered-search") ar
 list) drops that item, or for `seeds` and `start_url` falls back to the category's seeds and their start page, with a
 warning. A category whose every item was dropped is not answered (`unusable`), as an answer with no usable list. The
 categories answered are handed to `answered` one by one as they come, so that the command can keep them (a partial
-file) and a later `--resume` asks only the others (`resumed`).
+file) and a later `--resume` asks only the others (`resumed`). That hand-over is not cut in two by a stop: Ctrl+C or
+SIGTERM met while it runs (the partial file's write) is held until it is done (`signals_held`), and then stops the
+generation after that category, which is answered and kept like those before it (`GenerationReport.stopped_after`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -38,6 +41,7 @@ from ..errors import AgentError
 from ..interruption import Terminated
 from ..llm.answer_json import closing_bracket
 from ..llm.gemini import BudgetExceededError, GeminiError, QuotaWaitError
+from ..signals_held import signals_held
 from ..wording import listed
 from .candidates import Candidate, SiteText
 from .loop import Caller
@@ -77,6 +81,9 @@ class GenerationReport:
     budget: bool = False
     quota: bool = False  # the budget stop was the server's quota (a long Retry-After), not --max-requests
     stopped_at: int = 0  # the stopping category's place among the seeds' categories (1 the first)
+    # The stop came once `stopped_at`'s category was answered (Ctrl+C while its answer was being kept): that one is
+    # answered, those after it are not asked.
+    stopped_after: bool = False
     resumed: list[str] = field(default_factory=list)  # categories answered by an earlier, stopped run (not asked)
     all_dropped: list[str] = field(default_factory=list)  # the `unusable` categories whose every item was dropped
     unasked: list[str] = field(default_factory=list)  # the categories not asked after the stop
@@ -93,7 +100,8 @@ class GenerationReport:
     @property
     def answered(self) -> int:
         """The categories the model answered (kept candidates or not; an empty list is an answer)."""
-        return (len(self.resumed) + self.requests - (1 if self.stopped else 0) - len(self.refused)
+        return (len(self.resumed) + self.requests - (1 if self.stopped and not self.stopped_after else 0)
+                - len(self.refused)
                 - len(self.unfinished) - len(self.unusable))
 
     def shortfall(self) -> str:
@@ -101,7 +109,9 @@ class GenerationReport:
         said = []
         if self.stopped:
             unasked = f"; not asked: {listed(self.unasked)}" if self.unasked else ""
-            said.append(f"stopped at category {self.stopped_at} of {self.categories} ({self._stop_reason()}{unasked})")
+            where = "after" if self.stopped_after else "at"
+            said.append(f"stopped {where} category {self.stopped_at} of {self.categories} "
+                        f"({self._stop_reason()}{unasked})")
         if self.refused:
             said.append(f"the request of {listed(self.refused)} was refused")
         if self.unfinished:
@@ -251,6 +261,35 @@ def check_seeds(seeds: Sequence[Task], site: Site) -> None:
         raise AgentError("; ".join(off) + ": fix the seeds, or give --site the folder they were written for")
 
 
+def _described(descriptions: Mapping[str, str] | None) -> dict[str, str]:
+    """Each category's description for the model: the built-in ones, and those given (--categories) over them."""
+    return {**CATEGORY_DESCRIPTIONS, **(descriptions or {})}
+
+
+def _by_category(seeds: Sequence[Task]) -> dict[str, list[Task]]:
+    """The seeds by category, in the order the seeds first name each (a seed of none: "(none)")."""
+    groups: dict[str, list[Task]] = {}
+    for seed in seeds:
+        groups.setdefault(seed.category or "(none)", []).append(seed)
+    return groups
+
+
+def asked_from(seeds: Sequence[Task], descriptions: Mapping[str, str] | None = None) -> dict[str, dict[str, str]]:
+    """Each category's digests of what its request and candidates are made from: `seeds`, every field of each of its
+    seeds in order (ids, instructions, answers, kinds, rules, start pages, site: the prompt quotes them, the candidates
+    take their rules and site), and `description`, the one the model is given. A partial file records them with the
+    category's answer, so that a resume tells a category whose seeds or description changed since it was answered,
+    and asks it again rather than keep candidates made from seeds that are no more."""
+    described = _described(descriptions)
+    return {category: {"seeds": _digest([seed.as_dict() for seed in group]),
+                       "description": _digest(described.get(category, ""))}
+            for category, group in _by_category(seeds).items()}
+
+
+def _digest(value: object) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
+
+
 # A category answered: its candidates and the warnings its answer gave, as the command keeps them to resume.
 Answered = Callable[[str, list[Candidate], list[str]], None]
 
@@ -269,12 +308,10 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
     if not seeds:
         raise AgentError("no seed tasks to generate from")
     check_seeds(seeds, site)
-    described = {**CATEGORY_DESCRIPTIONS, **(descriptions or {})}
+    described = _described(descriptions)
     report = GenerationReport()
     text = SiteText(site)
-    by_category: dict[str, list[Task]] = {}
-    for seed in seeds:
-        by_category.setdefault(seed.category or "(none)", []).append(seed)
+    by_category = _by_category(seeds)
     report.categories = len(by_category)
     names = list(by_category)
     earlier = resumed or {}
@@ -289,12 +326,23 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
         ask = partial(_asked, category, group, site, text, caller, report, per_category=per_category, model=model,
                       description=described.get(category, ""), progress=progress, generator=generator)
         if not _unless_interrupted(ask, category, report):  # the endpoint, the budget or Ctrl+C stopped it
-            report.stopped_at = names.index(category) + 1
-            report.unasked = [c for c in names[names.index(category) + 1:] if c not in earlier]
+            _stopped(report, names, category, earlier)
             break
-        if answered is not None and _was_answered(report, category):
-            answered(category, report.candidates[kept_before:], report.dropped[said_before:])
+        if answered is None or not _was_answered(report, category):
+            continue
+        keep = partial(answered, category, report.candidates[kept_before:], report.dropped[said_before:])
+        if not _kept_whole(keep, report):  # Ctrl+C or SIGTERM while it was kept: the stop comes after it
+            _stopped(report, names, category, earlier, after=True)
+            break
     return report
+
+
+def _stopped(report: GenerationReport, names: list[str], category: str, earlier: Mapping[str, object], *,
+             after: bool = False) -> None:
+    """Where the generation stopped: at `category` (not answered), or just `after` it; the categories left."""
+    at = names.index(category)
+    report.stopped_at, report.stopped_after = at + 1, after
+    report.unasked = [c for c in names[at + 1:] if c not in earlier]
 
 
 def _was_answered(report: GenerationReport, category: str) -> bool:
@@ -310,9 +358,27 @@ def _unless_interrupted(ask: Callable[[], bool], category: str, report: Generati
     except KeyboardInterrupt as stop:
         del report.candidates[kept_before:], report.dropped[said_before:]
         _forget(report, category)
-        report.stopped = f"interrupted by {'SIGTERM' if isinstance(stop, Terminated) else 'Ctrl+C'}"
-        report.interrupted = stop
+        _interrupted(report, stop)
         return False
+
+
+def _kept_whole(keep: Callable[[], None], report: GenerationReport) -> bool:
+    """`keep()` (the command's write of a category just answered, paid for) with Ctrl+C and SIGTERM held until it
+    is done; False, with the interruption in `report`, when one came meanwhile: raised once the write is done, it
+    stops the generation after this category, which stays answered (in the report, so in --out, and in the file
+    written)."""
+    try:
+        with signals_held():
+            keep()
+    except KeyboardInterrupt as stop:
+        _interrupted(report, stop)
+        return False
+    return True
+
+
+def _interrupted(report: GenerationReport, stop: KeyboardInterrupt) -> None:
+    report.stopped = f"interrupted by {'SIGTERM' if isinstance(stop, Terminated) else 'Ctrl+C'}"
+    report.interrupted = stop
 
 
 def _forget(report: GenerationReport, category: str) -> None:

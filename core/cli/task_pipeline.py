@@ -30,6 +30,7 @@ from ..agent.tasks import load_tasks, save_tasks
 from ..errors import AgentError
 from ..output_paths import is_chart, writable_file
 from ..resource_files import is_shipped
+from ..signals_held import signals_held
 from ..wording import listed
 from .output import Replacing, print_json
 
@@ -52,7 +53,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "generation over")
     q.add_argument("--resume", action="store_true",
                    help="go on with a generation that stopped part-way: the categories it answered (kept in "
-                        "<out>.partial) are not asked again")
+                        "<out>.partial) are not asked again, unless their seeds or description changed since (their "
+                        "answers then set aside in <out>.set-aside.jsonl)")
     q.set_defaults(handler=cmd_generate)
 
     q = sub.add_parser("filter", help="mark near-duplicate candidates as similar (offline sentence embeddings)")
@@ -98,7 +100,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from ..agent.task_generation import categories_without_seeds, check_seeds, generate_candidates
+    from ..agent.task_generation import asked_from, categories_without_seeds, check_seeds, generate_candidates
 
     refuse_shipped(args.out)
     writable_file(args.out, "the candidates")
@@ -114,8 +116,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     caller = _generation_caller(args)
     settings = caller.settings
     partial = GenerationPartial(args.out, {"site": site.name, "model": settings.model,
-                                           "per_category": args.per_category})
-    resumed = _resuming(args, partial, seeds) if args.resume else _starting_over(args, partial)
+                                           "per_category": args.per_category}, asked_from(seeds, descriptions))
+    resumed = _resuming(args, partial) if args.resume else _starting_over(args, partial)
     generator = {"endpoint": caller.recorded_base_url, "temperature": settings.temperature}
     report = generate_candidates(seeds, site, caller, per_category=args.per_category, model=settings.model,
                                  descriptions=descriptions,
@@ -160,13 +162,17 @@ def _generation_caller(args: argparse.Namespace):  # noqa: ANN202 - a GeminiCall
     return gemini_caller(args, json_output=True)
 
 
-def _resuming(args: argparse.Namespace, partial: GenerationPartial, seeds: list[Task]) -> dict:
+def _resuming(args: argparse.Namespace, partial: GenerationPartial) -> dict:
     """The stopped generation's answered categories; its --out, written at the stop, is written again with them and
-    the others, unless a reviewer has judged some of it (those verdicts would be lost)."""
+    the others, unless a reviewer has judged some of it (those verdicts would be lost). What it answered that is not
+    used (a category whose seeds or description changed, or that no seed has now) is said, before any request."""
     reviewed = _reviewed(args.out)
     if reviewed:
         raise AgentError(f"{args.out} exists{reviewed}: resume into another --out, or give --replace to start over")
-    return partial.resumed(seeds)
+    resumed = partial.resumed()
+    for said in partial.set_aside_said:
+        print(f"warning: {said}", file=sys.stderr)
+    return resumed
 
 
 def _starting_over(args: argparse.Namespace, partial: GenerationPartial) -> dict:
@@ -184,15 +190,23 @@ def _starting_over(args: argparse.Namespace, partial: GenerationPartial) -> dict
 class GenerationPartial:
     """The categories a generation has answered so far (`<out>.partial`, JSON), written as each is answered, so
     that the answers paid for survive a stop of any kind and `--resume` asks only the other categories. Removed once
-    every category is answered. It records the site, model and --per-category: a resume with others is refused."""
+    every category is answered. It records the site, model and --per-category: a resume with others is refused. With
+    each category it records what its request was made from (`asked_from`: digests of its seeds and description): a
+    category whose seeds or description changed since is asked again. The stopped run's answers that a resume does not
+    use (such a category's, or a category's that no seed has now) are not lost: before any request they are added
+    to `<out>.set-aside.jsonl` (one line a category: why, its candidates and warnings), which nothing removes."""
 
-    def __init__(self, out: str, settings: dict[str, object]) -> None:
+    def __init__(self, out: str, settings: dict[str, object], asked_from: dict[str, dict[str, str]]) -> None:
         self.path = Path(f"{out}.partial")
+        self.set_aside_path = Path(f"{out}.set-aside.jsonl")
         self.settings = settings
-        self.categories: dict[str, dict[str, list]] = {}
+        self.asked_from = asked_from  # this run's categories: what each is asked from (digests)
+        self.categories: dict[str, dict[str, object]] = {}
+        self.set_aside_said: list[str] = []  # what `resumed` did not use, in words
 
-    def resumed(self, seeds: list[Task]) -> dict[str, tuple[list[Candidate], list[str]]]:
-        """The categories answered by the stopped run (refused when there is none, or it was made otherwise)."""
+    def resumed(self) -> dict[str, tuple[list[Candidate], list[str]]]:
+        """The categories answered by the stopped run that this run asks from the same seeds and description (refused
+        when there is none, or it was made otherwise); the others set aside, and said (`set_aside_said`)."""
         if not self.path.exists():
             raise AgentError(f"no stopped generation to resume: {self.path} is not there (a generation that "
                              "answered every category leaves none)")
@@ -208,12 +222,45 @@ class GenerationPartial:
         if changed:
             raise AgentError(f"{self.path} was made with another " + ", ".join(changed) +
                              ": give the same options to resume, or --replace to start over")
-        seeded = {seed.category or "(none)" for seed in seeds}
-        self.categories = {category: part for category, part in categories.items() if category in seeded}
+        unused = {category: why for category, part in categories.items()
+                  if (why := self._not_used_because(category, part))}
+        self.categories = {category: part for category, part in categories.items() if category not in unused}
+        if unused:  # moved, not copied (a stop waits for both writes): a later resume does not set them aside again
+            with signals_held():
+                self._set_aside({category: (why, kept[category]) for category, why in unused.items()})
+                self._write()
         return {category: kept[category] for category in self.categories}
 
+    def _not_used_because(self, category: str, part: dict) -> str:
+        """Why the stopped run's answer of `category` is not used now ("" when it is): no seed is of the category now,
+        or what it was asked from is not what this run would ask from."""
+        now = self.asked_from.get(category)
+        if now is None:
+            return "no seed is of this category now: dropped from the generation"
+        then = {key: part.get(key) for key in now}
+        if None in then.values():  # a partial file written before they were recorded: what it was asked from is
+            return "asked again: the partial file does not record its seeds"  # not known
+        differ = [what for what in ("seeds", "description") if then[what] != now[what]]
+        return f"asked again: its {' and '.join(differ)} changed" if differ else ""
+
+    def _set_aside(self, unused: dict[str, tuple[str, tuple[list[Candidate], list[str]]]]) -> None:
+        """Add the answers not used to the set-aside file (before the partial file is written without them), and say
+        where they are."""
+        lines = [json.dumps({"category": category, "why": why, "settings": self.settings,
+                             "candidates": [c.as_dict() for c in candidates], "dropped": dropped},
+                            ensure_ascii=False) + "\n" for category, (why, (candidates, dropped)) in unused.items()]
+        earlier = self.set_aside_path.read_text(encoding="utf-8") if self.set_aside_path.exists() else ""
+        atomic.write_text(self.set_aside_path, earlier + "".join(lines))
+        self.set_aside_said = [f"{category}: answered by the stopped generation, {why}; its {len(candidates)} "
+                               f"candidate(s) are kept in {self.set_aside_path}, not in the candidates written"
+                               for category, (why, (candidates, _)) in unused.items()]
+
     def keep(self, category: str, candidates: list[Candidate], dropped: list[str]) -> None:
-        self.categories[category] = {"candidates": [c.as_dict() for c in candidates], "dropped": list(dropped)}
+        self.categories[category] = {"candidates": [c.as_dict() for c in candidates], "dropped": list(dropped),
+                                     **self.asked_from.get(category, {})}
+        self._write()
+
+    def _write(self) -> None:
         atomic.write_text(self.path, json.dumps({"settings": self.settings, "categories": self.categories},
                                                 ensure_ascii=False) + "\n")
 

@@ -37,7 +37,6 @@ Imported only for `--engine ray` (Ray is the optional extra `recordlens[ray]`). 
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import sys
 import time
@@ -49,6 +48,7 @@ from typing import TypeVar
 from ..errors import RecordLensError
 from ..llm.gemini import WAIT_NOTICE_S, Answer, Budget, GeminiCaller
 from ..llm.shared_budget import CountsAsked, SharedBudget, copy_counts, start_shared_budget
+from ..signals_held import signals_held
 from ..wording import counted
 from .engines import (
     ClusterLostError,
@@ -387,25 +387,12 @@ class _DriverBudget(CountsAsked):
 @contextmanager
 def _signals_held() -> Iterator[None]:
     """Ctrl+C and SIGTERM held while `ray.init` starts or joins Ray, and met as the command handles them once it
-    has. Met part way through, a Ctrl+C could be raised inside one of Ray's C++ callbacks, which prints it and
-    drops it (the run then went on to its end, exit 0) or leaves Ray half started for its exit handler to shut
-    down (a segmentation fault, once). SIGTERM stays the command's (a clean stop that keeps and says what was
+    has (`signals_held`). Met part way through, a Ctrl+C could be raised inside one of Ray's C++ callbacks, which
+    prints it and drops it (the run then went on to its end, exit 0) or leaves Ray half started for its exit handler
+    to shut down (a segmentation fault, once). SIGTERM stays the command's (a clean stop that keeps and says what was
     done, `core/cli/command.py`): Ray's own handler, an exit at once, is not put in."""
-    held: list[int] = []
-    try:
-        before = {number: signal.signal(number, lambda number, frame: held.append(number))
-                  for number in (signal.SIGINT, signal.SIGTERM)}
-    except ValueError:  # not the main thread: no handler runs here, and Ray puts in none either
+    with signals_held(), _ray_sigterm_handler_left_out():
         yield
-        return
-    try:
-        with _ray_sigterm_handler_left_out():
-            yield
-    finally:
-        for number, handler in before.items():
-            signal.signal(number, handler)
-        if held:  # the first one met, now the command's (Ctrl+C: KeyboardInterrupt; SIGTERM: Terminated)
-            signal.raise_signal(held[0])
 
 
 @contextmanager

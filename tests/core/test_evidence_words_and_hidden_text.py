@@ -42,3 +42,20 @@ def test_text_the_page_hides_is_not_on_the_site(tmp_path: Path) -> None:
     text = SiteText(_site(tmp_path))
     assert text.locate("4242") == ("", 0) and text.locate("777") == ("", 0)
     assert text.written()[HIDDEN] == "Welcome."  # what a prompt quotes of the page
+
+
+SIZES = "http://shop.example/product/2"
+
+
+def test_a_comma_groups_thousands_only_before_exactly_three_digits(tmp_path: Path) -> None:
+    """ "38,39,40" lists three numbers: "39" is on the page. "4,213" and "12,345,678" are each one number."""
+    body = "<h1>Boot</h1><p>Sizes 38,39,40. Packs of 1,2,3. Sold 4,213 times; 12,345,678 views.</p>"
+    (tmp_path / "a-boot.mhtml").write_bytes(mhtml_bytes(f"<html><body>{body}</body></html>", url=SIZES))
+    text = SiteText(build_site(tmp_path))
+    for listed_number in ("38", "39", "40", "1", "2", "3"):
+        assert text.locate(listed_number, ()) == (SIZES, 1), listed_number
+        assert text.locate(listed_number, NUMBERS) == (SIZES, 1), listed_number
+    for grouped_part in ("4", "213", "12", "345", "678"):  # parts of one number, as written
+        assert text.locate(grouped_part, ()) == ("", 0), grouped_part
+    assert text.locate("4,213", ()) == (SIZES, 1)
+    assert text.locate("12345678", NUMBERS) == (SIZES, 1)

@@ -7,6 +7,8 @@ asks only the categories not answered."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -75,3 +77,92 @@ def test_a_resume_with_other_options_or_nothing_to_resume_is_refused(
         code, said, err = generate(capsys, server, tmp_path / "other.jsonl", "--resume")
         assert (code, len(server.requests)) == (2, 0)
         assert "no stopped generation to resume" in err
+
+
+def _seeds_copy(folder: Path) -> Path:
+    seeds = folder / "seeds.jsonl"
+    seeds.write_text(Path(SEEDS).read_text(encoding="utf-8"), encoding="utf-8")
+    return seeds
+
+
+def _rewrite_seeds(seeds: Path, change: Callable[[dict], dict | None]) -> None:
+    """Each seed through `change` (None: left out)."""
+    lines = [json.loads(line) for line in seeds.read_text(encoding="utf-8").splitlines() if line.strip()]
+    seeds.write_text("".join(json.dumps(d) + "\n" for d in map(change, lines) if d is not None), encoding="utf-8")
+
+
+def _stopped_at_retrieval(capsys: pytest.CaptureFixture[str], out: Path, seeds: Path) -> None:
+    """A first generation that answers lookup and rules, then stops (the endpoint fails at retrieval)."""
+    def failing(body: dict) -> str | Step:
+        category = category_of(body)
+        return status(500, "down") if category == "retrieval" else two_tasks(category)
+
+    with FakeGemini(default=answer_with(failing)) as server:
+        assert generate(capsys, server, out, "--seeds", str(seeds))[0] == 4
+
+
+def test_a_resume_asks_again_a_category_whose_seeds_changed_and_sets_its_old_answers_aside(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The expert rewrote the lookup seeds after the stop (new ids, another answer kind): the candidates the stopped
+    run made from the old ones named seeds that are no more, with their rules. Now lookup is asked again, said so,
+    and its old answers are kept apart, not lost."""
+    out, seeds = tmp_path / "candidates.jsonl", _seeds_copy(tmp_path)
+    _stopped_at_retrieval(capsys, out, seeds)
+    _rewrite_seeds(seeds, lambda d: {**d, "id": f"L-{d['id']}", "answer_kind": "number"}
+                   if d["category"] == "lookup" else d)
+    with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server:
+        code, said, err = generate(capsys, server, out, "--seeds", str(seeds), "--resume")
+        asked = [category_of(r.body) for r in server.requests]
+    assert code == 0, err
+    assert asked == ["lookup", "retrieval", "filtered search", "content extraction", "comparison"]  # not rules
+    set_aside = tmp_path / "candidates.jsonl.set-aside.jsonl"
+    assert (f"warning: lookup: answered by the stopped generation, asked again: its seeds changed; its 2 "
+            f"candidate(s) are kept in {set_aside}, not in the candidates written") in err, err
+    lookup_ids = {json.loads(line)["id"] for line in seeds.read_text().splitlines() if '"lookup"' in line}
+    lookups = [c for c in load_candidates(out) if c.task.category == "lookup"]
+    assert len(lookups) == 2 and all(set(c.seeds) <= lookup_ids for c in lookups)
+    [kept] = [json.loads(line) for line in set_aside.read_text(encoding="utf-8").splitlines()]
+    assert (kept["category"], len(kept["candidates"])) == ("lookup", 2)
+    assert "asked again: its seeds changed" in kept["why"]
+
+
+def test_a_resume_asks_again_a_category_whose_description_changed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, seeds = tmp_path / "candidates.jsonl", _seeds_copy(tmp_path)
+    _stopped_at_retrieval(capsys, out, seeds)
+    described = tmp_path / "categories.json"
+    described.write_text(json.dumps({"rules": "answer from the site's terms of use only"}), encoding="utf-8")
+    with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server:
+        code, said, err = generate(capsys, server, out, "--seeds", str(seeds), "--categories", str(described),
+                                   "--resume")
+        asked = [category_of(r.body) for r in server.requests]
+    assert code == 0, err
+    assert asked[0] == "rules" and "lookup" not in asked
+    assert "rules: answered by the stopped generation, asked again: its description changed" in err
+
+
+def test_a_category_no_seed_has_now_is_said_dropped_and_its_answers_are_kept_apart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The stopped run's rules answers, once its seeds are gone, were left out of the partial file at the next write
+    without a word."""
+    out, seeds = tmp_path / "candidates.jsonl", _seeds_copy(tmp_path)
+    partial = tmp_path / "candidates.jsonl.partial"
+    _stopped_at_retrieval(capsys, out, seeds)
+    _rewrite_seeds(seeds, lambda d: None if d["category"] == "rules" else d)
+
+    def failing(body: dict) -> str | Step:  # stops again: the partial file is written again, without rules
+        category = category_of(body)
+        return status(500, "down") if category == "content extraction" else two_tasks(category)
+
+    with FakeGemini(default=answer_with(failing)) as server:
+        code, said, err = generate(capsys, server, out, "--seeds", str(seeds), "--resume")
+        asked = [category_of(r.body) for r in server.requests]
+    assert code == 4, err
+    assert list(dict.fromkeys(asked)) == ["retrieval", "filtered search", "content extraction"]  # with retries
+    set_aside = tmp_path / "candidates.jsonl.set-aside.jsonl"
+    assert ("warning: rules: answered by the stopped generation, no seed is of this category now: dropped from the "
+            f"generation; its 2 candidate(s) are kept in {set_aside}") in err, err
+    assert list(json.loads(partial.read_text(encoding="utf-8"))["categories"]) == ["lookup", "retrieval",
+                                                                                  "filtered search"]
+    [kept] = [json.loads(line) for line in set_aside.read_text(encoding="utf-8").splitlines()]
+    assert [c["id"] for c in kept["candidates"]] == ["gen-rules-1", "gen-rules-2"]
