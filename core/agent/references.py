@@ -9,16 +9,27 @@ The reference that counts is the newest reference of the task's current version 
   reference unsaid;
 - one whose version is not known (stored before versions were kept, or read from a references file) is of the task
   as it is now (`tasks.same_version`).
+
+A reference file recorded before passwords were masked holds the text typed into a password field in clear. Before
+such a file is stored (`agent run --references`), each Type in clear is looked at on the snapshot's page it was
+typed on (`PasswordFields`, the text browser's `is_password_field`): one into an `<input type=password>` is masked
+there and in the rest of the reference as the recorder masks it (`actions.masked_step`: its bullets, so agreement,
+which needs only its length, is unchanged), and said. A Type whose page the snapshot lacks, or whose element the
+saved page has not (a field a script made), cannot be told: stored as typed, and said (`masked_reference`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..wording import listed
+from .actions import Step, is_password_mask, masked_step
 from .model import Task, Trajectory
+from .sites import Site
+from .targets import find_target
 from .tasks import same_version
+from .text_browser import HtmlSiteBrowser
 
 
 def ends_with_answer(trajectory: Trajectory) -> bool:
@@ -157,3 +168,44 @@ def unanswered_said(names: Sequence[str], *, kept: bool) -> str:
                 "(stopped before ANSWER)")
     return (f"the --references file{'' if one else 's'} of {listed(names, total=True)} "
             f"end{'s' if one else ''} without an answer (stopped before ANSWER)")
+
+
+class PasswordFields:
+    """Whether a step's target is a password field of the snapshot's page it was taken on, as the text browser reads
+    that page: True or False, or None when it cannot be told (the site does not hold the page, or its saved page has
+    no such element)."""
+
+    def __init__(self, site: Site) -> None:
+        self.site = site
+        self._browser = HtmlSiteBrowser(site)
+
+    def __call__(self, step: Step) -> bool | None:
+        if step.target is None or self.site.page(step.url) is None:
+            return None
+        self._browser.open(step.url)
+        found = find_target(step.target, self._browser.observe().elements)
+        return None if found is None else self._browser.is_password_field(found)
+
+
+@dataclass(frozen=True)
+class MaskedReference:
+    """A reference as it is stored: its passwords masked. `masked` and `unknown` are step numbers (1 the first):
+    Types found to be into a password field (now masked), and Types in clear whose field could not be told."""
+
+    trajectory: Trajectory
+    masked: list[int] = field(default_factory=list)
+    unknown: list[int] = field(default_factory=list)
+
+
+def masked_reference(trajectory: Trajectory, is_password_field: PasswordFields) -> MaskedReference:
+    """`trajectory` (a reference file's) with each text it typed into a password field masked wherever it says it,
+    as the recorder keeps it (module notes)."""
+    typed = [(number, step) for number, step in enumerate(trajectory.steps, 1)
+             if step.action == "type" and step.value and not is_password_mask(step.value)]
+    verdicts = {number: is_password_field(step) for number, step in typed}
+    masked = [number for number, verdict in verdicts.items() if verdict]
+    unknown = [number for number, verdict in verdicts.items() if verdict is None]
+    secrets = {trajectory.steps[number - 1].value or "" for number in masked}
+    if secrets:
+        trajectory = replace(trajectory, steps=[masked_step(step, secrets) for step in trajectory.steps])
+    return MaskedReference(trajectory, masked, unknown)

@@ -81,6 +81,7 @@ class GenerationReport:
     budget: bool = False
     quota: bool = False  # the budget stop was the server's quota (a long Retry-After), not --max-requests
     stopped_at: int = 0  # the stopping category's place among the seeds' categories (1 the first)
+    stopped_category: str = ""  # its name: said with its place, so the one whose answer was awaited is named
     # The stop came once `stopped_at`'s category was answered (Ctrl+C while its answer was being kept): that one is
     # answered, those after it are not asked.
     stopped_after: bool = False
@@ -109,8 +110,10 @@ class GenerationReport:
         said = []
         if self.stopped:
             unasked = f"; not asked: {listed(self.unasked)}" if self.unasked else ""
+            # "at": the category then asked (its answer awaited) is named, not answered: at the last one, no other is
             where = "after" if self.stopped_after else "at"
-            said.append(f"stopped {where} category {self.stopped_at} of {self.categories} "
+            which = "" if self.stopped_after else f", {self.stopped_category}, not answered"
+            said.append(f"stopped {where} category {self.stopped_at} of {self.categories}{which} "
                         f"({self._stop_reason()}{unasked})")
         if self.refused:
             said.append(f"the request of {listed(self.refused)} was refused")
@@ -341,7 +344,7 @@ def _stopped(report: GenerationReport, names: list[str], category: str, earlier:
              after: bool = False) -> None:
     """Where the generation stopped: at `category` (not answered), or just `after` it; the categories left."""
     at = names.index(category)
-    report.stopped_at, report.stopped_after = at + 1, after
+    report.stopped_at, report.stopped_after, report.stopped_category = at + 1, after, category
     report.unasked = [c for c in names[at + 1:] if c not in earlier]
 
 

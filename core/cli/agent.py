@@ -45,10 +45,12 @@ from ..agent.memory import Memory, parse_memory
 from ..agent.model import Task, Trajectory, read_references, reference_files
 from ..agent.references import (
     FileReferences,
+    PasswordFields,
     Reference,
     choose_references,
     ends_with_answer,
     file_references,
+    masked_reference,
     same_path,
 )
 from ..agent.site_digest import short, site_digest
@@ -207,7 +209,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     site = load_site(args.site)
     in_file = load_tasks(args.tasks)
     tasks = _chosen_tasks(args, in_file)
-    references = _run_references(args.references, in_file, args.tasks) if args.references else {}
+    references = _run_references(args.references, in_file, args.tasks, site) if args.references else {}
     checked = None
     if args.resume is None:  # what the command line says is checked before the key is asked for (a resumed
         # run's own settings and tasks are read from the project, below)
@@ -454,16 +456,42 @@ def _chosen_tasks(args: argparse.Namespace, tasks: list) -> list:  # noqa: ANN00
     return tasks
 
 
-def _run_references(folder: str, tasks: list, tasks_file: str) -> dict[str, Trajectory]:  # noqa: ANN001
+def _run_references(folder: str, tasks: list[Task], tasks_file: str, site: Site) -> dict[str, Trajectory]:
     """--references read before any work (a mistyped folder is refused, not ignored); a reference for a task the
-    tasks file does not hold is named, since it would never be stored or compared."""
+    tasks file does not hold is named, since it would never be stored or compared. Each is stored with its passwords
+    masked (`_passwords_masked`)."""
     found = reference_files(Path(folder))
     held = {t.id for t in tasks}
     strays = [str(path) for task_id, (path, _) in found.items() if task_id not in held]
     if strays:
         warn(f"{counted(len(strays), 'reference')} for a task id {tasks_file} does not hold, not used: "
              f"{listed(strays)}")
-    return {t.id: _with_screenshots(*found[t.id]) for t in tasks if t.id in found}  # in the tasks file's order
+    fields = PasswordFields(site)
+    return {t.id: _passwords_masked(found[t.id][0], _with_screenshots(*found[t.id]), fields)
+            for t in tasks if t.id in found}  # in the tasks file's order
+
+
+def _passwords_masked(path: Path, trajectory: Trajectory, fields: PasswordFields) -> Trajectory:
+    """A reference file recorded before passwords were masked holds a password typed in clear: masked before it is
+    stored, as the recorder masks one, and said; a Type whose field cannot be told on the snapshot is stored as typed,
+    and said with how to have it masked (references.masked_reference)."""
+    found = masked_reference(trajectory, fields)
+    if found.masked:
+        warn(f"{path}: {_steps_said(found.masked)} typed a password in clear into a password field (recorded "
+             "before passwords were masked): stored masked, a bullet for each character, as a recording keeps it; "
+             "the file itself still holds it in clear")
+    if found.unknown:
+        warn(f"{path}: whether {_steps_said(found.unknown)} typed into a password field cannot be told (the site "
+             "does not hold its page, or its saved page lacks the field): stored as typed. A reference recorded "
+             "before passwords were masked may hold a password in clear: record it again (the app's Agent → Agent "
+             "benchmarks…, ● Record, then Save trajectory…) to have it masked")
+    return found.trajectory
+
+
+def _steps_said(numbers: list[int]) -> str:
+    """"the Type of step 2", "the Types of steps 2, 5"."""
+    one = len(numbers) == 1
+    return f"the Type{'' if one else 's'} of step{'' if one else 's'} {listed([str(n) for n in numbers], total=True)}"
 
 
 # The folder of PNGs beside a trajectory file, `NAME.screenshots/HASH.png`, as the agent window saves one

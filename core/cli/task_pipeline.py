@@ -55,6 +55,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="go on with a generation that stopped part-way: the categories it answered (kept in "
                         "<out>.partial) are not asked again, unless their seeds or description changed since (their "
                         "answers then set aside in <out>.set-aside.jsonl)")
+    q.add_argument("--resume-from", dest="resume_from", metavar="STOPPED_OUT",
+                   help="--resume a generation that stopped part-way writing STOPPED_OUT, into --out instead: for a "
+                        "STOPPED_OUT already reviewed, whose verdicts stay as they are (its answers kept so far move "
+                        "from STOPPED_OUT.partial to <out>.partial)")
     q.set_defaults(handler=cmd_generate)
 
     q = sub.add_parser("filter", help="mark near-duplicate candidates as similar (offline sentence embeddings)")
@@ -104,6 +108,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     refuse_shipped(args.out)
     writable_file(args.out, "the candidates")
+    args.resume = args.resume or bool(args.resume_from)
     if args.resume and args.replace:
         raise AgentError("give --resume (go on with a stopped generation) or --replace (start over), not both")
     site = load_site(args.site)
@@ -116,7 +121,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     caller = _generation_caller(args)
     settings = caller.settings
     partial = GenerationPartial(args.out, {"site": site.name, "model": settings.model,
-                                           "per_category": args.per_category}, asked_from(seeds, descriptions))
+                                           "per_category": args.per_category}, asked_from(seeds, descriptions),
+                                resume_from=args.resume_from)
     resumed = _resuming(args, partial) if args.resume else _starting_over(args, partial)
     generator = {"endpoint": caller.recorded_base_url, "temperature": settings.temperature}
     report = generate_candidates(seeds, site, caller, per_category=args.per_category, model=settings.model,
@@ -168,7 +174,10 @@ def _resuming(args: argparse.Namespace, partial: GenerationPartial) -> dict:
     used (a category whose seeds or description changed, or that no seed has now) is said, before any request."""
     reviewed = _reviewed(args.out)
     if reviewed:
-        raise AgentError(f"{args.out} exists{reviewed}: resume into another --out, or give --replace to start over")
+        stopped = args.resume_from or args.out
+        raise AgentError(f"{args.out} exists{reviewed}: give --resume-from {shlex.quote(stopped)} --out OTHER.jsonl "
+                         f"(in place of --resume) to resume into another file, leaving {args.out} and its verdicts "
+                         "as they are, or --replace to start over")
     resumed = partial.resumed()
     for said in partial.set_aside_said:
         print(f"warning: {said}", file=sys.stderr)
@@ -190,14 +199,19 @@ def _starting_over(args: argparse.Namespace, partial: GenerationPartial) -> dict
 class GenerationPartial:
     """The categories a generation has answered so far (`<out>.partial`, JSON), written as each is answered, so
     that the answers paid for survive a stop of any kind and `--resume` asks only the other categories. Removed once
-    every category is answered. It records the site, model and --per-category: a resume with others is refused. With
-    each category it records what its request was made from (`asked_from`: digests of its seeds and description): a
-    category whose seeds or description changed since is asked again. The stopped run's answers that a resume does not
+    every category is answered. `--resume-from STOPPED_OUT` resumes the generation into STOPPED_OUT into another --out
+    (STOPPED_OUT reviewed meanwhile): its answers are read from `STOPPED_OUT.partial` and moved to `<out>.partial`,
+    so that a stop of this run is resumed with --resume, and STOPPED_OUT is left to its verdicts. It records the
+    site, model and --per-category: a resume with others is refused. With each category it records what its request
+    was made from (`asked_from`: digests of its seeds and description): a category whose seeds or description
+    changed since is asked again. The stopped run's answers that a resume does not
     use (such a category's, or a category's that no seed has now) are not lost: before any request they are added
     to `<out>.set-aside.jsonl` (one line a category: why, its candidates and warnings), which nothing removes."""
 
-    def __init__(self, out: str, settings: dict[str, object], asked_from: dict[str, dict[str, str]]) -> None:
+    def __init__(self, out: str, settings: dict[str, object], asked_from: dict[str, dict[str, str]], *,
+                 resume_from: str | None = None) -> None:
         self.path = Path(f"{out}.partial")
+        self.source = Path(f"{resume_from}.partial") if resume_from else self.path  # what --resume reads
         self.set_aside_path = Path(f"{out}.set-aside.jsonl")
         self.settings = settings
         self.asked_from = asked_from  # this run's categories: what each is asked from (digests)
@@ -207,29 +221,40 @@ class GenerationPartial:
     def resumed(self) -> dict[str, tuple[list[Candidate], list[str]]]:
         """The categories answered by the stopped run that this run asks from the same seeds and description (refused
         when there is none, or it was made otherwise); the others set aside, and said (`set_aside_said`)."""
-        if not self.path.exists():
-            raise AgentError(f"no stopped generation to resume: {self.path} is not there (a generation that "
+        self._refuse_two_stopped()
+        if not self.source.exists():
+            raise AgentError(f"no stopped generation to resume: {self.source} is not there (a generation that "
                              "answered every category leaves none)")
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(self.source.read_text(encoding="utf-8"))
             recorded, categories = data["settings"], dict(data["categories"])
             kept = {category: ([Candidate.from_dict(c) for c in part["candidates"]], [str(w) for w in part["dropped"]])
                     for category, part in categories.items()}
         except (OSError, ValueError, KeyError, TypeError, AgentError) as error:
-            raise AgentError(f"cannot read {self.path} to resume: {error}") from None
+            raise AgentError(f"cannot read {self.source} to resume: {error}") from None
         changed = [f"{key} {recorded.get(key)!r} (now {value!r})" for key, value in self.settings.items()
                    if recorded.get(key) != value]
         if changed:
-            raise AgentError(f"{self.path} was made with another " + ", ".join(changed) +
+            raise AgentError(f"{self.source} was made with another " + ", ".join(changed) +
                              ": give the same options to resume, or --replace to start over")
         unused = {category: why for category, part in categories.items()
                   if (why := self._not_used_because(category, part))}
         self.categories = {category: part for category, part in categories.items() if category not in unused}
-        if unused:  # moved, not copied (a stop waits for both writes): a later resume does not set them aside again
-            with signals_held():
+        moving = self.source != self.path
+        if unused or moving:  # moved, not copied (a stop waits for every write): a later resume does not set them
+            with signals_held():  # aside again, nor finds them in two partial files
                 self._set_aside({category: (why, kept[category]) for category, why in unused.items()})
                 self._write()
+                if moving:
+                    self.source.unlink(missing_ok=True)
         return {category: kept[category] for category in self.categories}
+
+    def _refuse_two_stopped(self) -> None:
+        """--resume-from into an --out that has a stopped generation of its own: which one to go on with is not
+        known, and moving the other's answers there would lose its own."""
+        if self.source != self.path and self.path.exists():
+            raise AgentError(f"a generation into this --out stopped part-way too ({self.path} keeps its answers): "
+                             "--resume (without --resume-from) goes on with it, or give another --out")
 
     def _not_used_because(self, category: str, part: dict) -> str:
         """Why the stopped run's answer of `category` is not used now ("" when it is): no seed is of the category now,
@@ -246,6 +271,8 @@ class GenerationPartial:
     def _set_aside(self, unused: dict[str, tuple[str, tuple[list[Candidate], list[str]]]]) -> None:
         """Add the answers not used to the set-aside file (before the partial file is written without them), and say
         where they are."""
+        if not unused:
+            return
         lines = [json.dumps({"category": category, "why": why, "settings": self.settings,
                              "candidates": [c.as_dict() for c in candidates], "dropped": dropped},
                             ensure_ascii=False) + "\n" for category, (why, (candidates, dropped)) in unused.items()]
@@ -271,8 +298,8 @@ class GenerationPartial:
         """The command that asks only the categories not answered."""
         if not self.path.exists():
             return "run the same command again to ask every category"
-        return (f"the categories answered are kept in {self.path}: the same command with --resume asks only the "
-                "others")
+        again = "with --resume in place of --resume-from" if self.source != self.path else "with --resume"
+        return (f"the categories answered are kept in {self.path}: the same command {again} asks only the others")
 
 
 def refuse_shipped(path: str | Path) -> None:

@@ -129,7 +129,7 @@ def test_a_quota_stop_is_called_a_quota_not_the_request_budget(
     with FakeGemini(default=answer_with(model)) as server:
         code, said, err = generate(capsys, server, out)
     assert code == 3
-    assert "stopped at category 3 of 6 (the server's quota ran out" in err, err
+    assert "stopped at category 3 of 6, retrieval, not answered (the server's quota ran out" in err, err
     assert "request budget" not in err
 
 

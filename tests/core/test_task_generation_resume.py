@@ -98,7 +98,9 @@ def _stopped_at_retrieval(capsys: pytest.CaptureFixture[str], out: Path, seeds: 
         return status(500, "down") if category == "retrieval" else two_tasks(category)
 
     with FakeGemini(default=answer_with(failing)) as server:
-        assert generate(capsys, server, out, "--seeds", str(seeds))[0] == 4
+        code, said, err = generate(capsys, server, out, "--seeds", str(seeds))
+    assert code == 4
+    assert "stopped at category 3 of 6, retrieval, not answered (the model endpoint failed; not asked: " in err, err
 
 
 def test_a_resume_asks_again_a_category_whose_seeds_changed_and_sets_its_old_answers_aside(
@@ -166,3 +168,62 @@ def test_a_category_no_seed_has_now_is_said_dropped_and_its_answers_are_kept_apa
                                                                                   "filtered search"]
     [kept] = [json.loads(line) for line in set_aside.read_text(encoding="utf-8").splitlines()]
     assert [c["id"] for c in kept["candidates"]] == ["gen-rules-1", "gen-rules-2"]
+
+
+def test_a_generation_stopped_into_a_reviewed_file_resumes_into_another_as_the_refusal_says(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The refusal over a reviewed --out said "resume into another --out", and that other --out then had no stopped
+    generation to resume. Now it gives the options that do: --resume-from the stopped file into another --out, whose
+    partial file then holds the answers (a further stop there resumes with --resume), the reviewed file untouched."""
+    out, seeds = tmp_path / "candidates.jsonl", _seeds_copy(tmp_path)
+    other, other_partial = tmp_path / "rest.jsonl", tmp_path / "rest.jsonl.partial"
+    _stopped_at_retrieval(capsys, out, seeds)
+    assert run(capsys, "agent", "tasks", "review", "--candidates", str(out), "--id", "gen-lookup-1",
+               "--status", "accepted")[0] == 0
+    reviewed = out.read_text(encoding="utf-8")
+
+    def failing(body: dict) -> str | Step:  # stops again, in the resumed run
+        category = category_of(body)
+        return status(500, "down") if category == "content extraction" else two_tasks(category)
+
+    with FakeGemini(default=answer_with(failing)) as server:
+        code, said, err = generate(capsys, server, out, "--seeds", str(seeds), "--resume")
+        assert (code, len(server.requests)) == (2, 0)
+        assert (f"{out} exists with 1 reviewed candidate(s): give --resume-from {out} --out OTHER.jsonl (in place "
+                f"of --resume) to resume into another file, leaving {out} and its verdicts as they are") in err, err
+        code, said, err = generate(capsys, server, other, "--seeds", str(seeds), "--resume-from", str(out))
+        asked = [category_of(r.body) for r in server.requests]
+    assert code == 4, err
+    assert list(dict.fromkeys(asked)) == ["retrieval", "filtered search", "content extraction"]  # not lookup, rules
+    assert out.read_text(encoding="utf-8") == reviewed and not Path(f"{out}.partial").exists()  # moved, not copied
+    assert list(json.loads(other_partial.read_text(encoding="utf-8"))["categories"]) == [
+        "lookup", "rules", "retrieval", "filtered search"]
+    assert "the same command with --resume in place of --resume-from asks only the others" in err, err
+
+    with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server:
+        code, said, err = generate(capsys, server, other, "--seeds", str(seeds), "--resume-from", str(out))
+        assert (code, len(server.requests)) == (2, 0)  # its answers are in rest.jsonl.partial now: said which
+        assert "a generation into this --out stopped part-way too" in err, err
+        code, said, err = generate(capsys, server, other, "--seeds", str(seeds), "--resume")
+        asked = [category_of(r.body) for r in server.requests]
+    assert code == 0, err
+    assert asked == ["content extraction", "comparison"]
+    assert "6 of 6 categories answered, 4 of them by the run resumed" in said
+    assert [c.task.category for c in load_candidates(other)] == [c for c in CATEGORIES for _ in (1, 2)]
+    assert not other_partial.exists() and out.read_text(encoding="utf-8") == reviewed
+
+
+def test_a_stop_names_the_category_it_was_asking(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """"stopped at category 3 of 6 (the model endpoint failed; …)" named the categories not asked, not the one asked
+    and not answered (and at the last category, none at all)."""
+    out, seeds = tmp_path / "candidates.jsonl", _seeds_copy(tmp_path)
+    _stopped_at_retrieval(capsys, out, seeds)
+
+    def failing_last(body: dict) -> str | Step:
+        category = category_of(body)
+        return status(500, "down") if category == "comparison" else two_tasks(category)
+
+    with FakeGemini(default=answer_with(failing_last)) as server:
+        code, said, err = generate(capsys, server, out, "--seeds", str(seeds), "--resume")
+    assert code == 4, err
+    assert "stopped at category 6 of 6, comparison, not answered (the model endpoint failed)" in err, err

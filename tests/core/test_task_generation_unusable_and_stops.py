@@ -124,8 +124,9 @@ def test_a_stop_writes_the_categories_answered_and_says_so(tmp_path: Path, capsy
     said = capsys.readouterr()
     assert code == status and asked == 3
     assert "2 of 6 categories answered" in said.out
-    assert (f"warning: stopped at category 3 of 6 (interrupted by {by}; not asked: filtered search, content "
-            "extraction, comparison); the candidates of the categories answered are written") in said.err
+    assert (f"warning: stopped at category 3 of 6, retrieval, not answered (interrupted by {by}; not asked: "
+            "filtered search, content extraction, comparison); the candidates of the categories answered are "
+            "written") in said.err
     assert said.err.rstrip().endswith("recordlens: interrupted" + (" (SIGTERM)" if by == "SIGTERM" else ""))
     assert [c.task.category for c in load_candidates(out)] == ["lookup"] * 2 + ["rules"] * 2
 
@@ -143,7 +144,8 @@ def test_a_stop_before_any_answer_writes_nothing_and_says_so(tmp_path: Path,
                      "fake-model", "--out", str(out), "--base-url", server.url, "--replace"])
     err = capsys.readouterr().err
     assert code == 130 and out.read_text(encoding="utf-8") == "kept\n"
-    assert "recordlens: no candidate task: stopped at category 1 of 6 (interrupted by Ctrl+C; not asked: " in err
+    assert ("recordlens: no candidate task: stopped at category 1 of 6, lookup, not answered (interrupted by Ctrl+C; "
+            "not asked: ") in err
 
 
 def test_a_numbered_reference_in_the_prose_is_not_taken_for_the_list_of_tasks() -> None:

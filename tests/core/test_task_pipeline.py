@@ -299,7 +299,7 @@ def test_generate_stops_at_a_failing_endpoint_keeps_what_it_has_and_says_so(
     said = capsys.readouterr()
     assert code == 4 and asked == 1 + 5  # the first category, then one category's five attempts: no more
     assert "1 of 6 categories answered" in said.out
-    assert "stopped at category 2 of 6 (the model endpoint failed; not asked: " in said.err
+    assert "stopped at category 2 of 6, rules, not answered (the model endpoint failed; not asked: " in said.err
     assert len(load_candidates(out)) == 2
     # A budget that runs out before anything is kept: exit 3, nothing written, the categories named.
     with FakeGemini(default=answer_with(respond)) as server:
