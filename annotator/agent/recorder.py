@@ -12,6 +12,13 @@ reference holding one fails its own replay. A step recorded by mistake can be de
 
 Reports are queued and handled one at a time outside the web channel's callback: handling one waits for the
 page to settle and takes a screenshot, which runs the event loop, and another report must not start meanwhile.
+
+The page reports a Type only when it is committed. Committed by a click on the form's button, the click may be
+sending the page away already, too late for a picture of the filled field. So the recorder hears the key presses
+typed into the browser itself (Qt's, not the page's) and, once the typing pauses for TYPED_PAUSE_MS, observes the
+page with what was typed: that picture is the Type's "after" and the click's "before". A key pressed again drops
+it (the next pause takes another). Without one (the click came within the pause) the "after" is the picture before
+the typing. A Type committed otherwise (Tab, Enter, a Wait) gets the page observed after it, as every step does.
 """
 
 from __future__ import annotations
@@ -23,7 +30,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 
 from ...core.agent import (
     SCROLL_DIRECTIONS,
@@ -41,6 +49,10 @@ from .site_browser import SiteBrowser, target_from_json
 from .trajectory_replay import describe
 
 WAIT_MS = 1000  # a recorded Wait gives the page this long, as replay does
+TYPED_PAUSE_MS = 300  # typing paused this long: the page is observed with what was typed (see the module's text)
+_COMMITTING_KEYS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+_MODIFIER_KEYS = (Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta, Qt.Key.Key_AltGr)
+_FIELD_FOCUSED_JS = "(() => { const el = document.activeElement; return !!el && __recordlens.som.isTextField(el); })()"
 
 
 def now_iso() -> str:
@@ -72,6 +84,10 @@ class Recorder(QObject):
         # the user goes on, and a step's time is the user's, not the time it waited in this queue.
         self._queue: deque[tuple[float, dict[str, Any]]] = deque()
         self._busy = False
+        # The page as it showed what was typed, observed once the typing paused (None: no such picture now).
+        self._typed: tuple[Observation, str | None] | None = None
+        self._presses_heard = 0  # key and mouse presses so far: one during the typed picture makes it stale
+        self._typed_timer = QTimer(self, singleShot=True, interval=TYPED_PAUSE_MS, timeout=self._observe_typed)
         browser.page_event.connect(self._on_page_event)
 
     @property
@@ -93,6 +109,7 @@ class Recorder(QObject):
         self.task = task
         self._queue.clear()
         self._deleted.clear()
+        self._forget_typed()
         self.browser.set_recording(True)
         self.browser.open(url, fresh=True)
         self.browser.settle()
@@ -106,6 +123,7 @@ class Recorder(QObject):
             return self.trajectory
         self._commit_typing()
         self._drain()
+        self._forget_typed()
         self.browser.set_recording(False)
         self.browser.clear_marks()
         emit(self.recording_changed, False)
@@ -171,6 +189,60 @@ class Recorder(QObject):
             self.browser.commit_typing()
             spin(30)  # the report travels through the web channel; it must be queued before what follows
 
+    # -- typing heard from the keyboard --------------------------------------------------------------------------
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        """Only listens: a key pressed in the browser (typing, a paste, a Backspace) drops the typed picture and
+        restarts the pause before the next; a click or a committing key ends the pause (the picture taken stays for
+        the Type they commit)."""
+        if self.recording and event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress):
+            self._presses_heard += 1
+            key = event.key() if isinstance(event, QKeyEvent) else None
+            if key is None or key in _COMMITTING_KEYS:
+                self._typed_timer.stop()
+            elif key not in _MODIFIER_KEYS:
+                self._forget_typed()
+                self._typed_timer.start()
+        return False
+
+    def _listen_to_keys(self) -> None:
+        """Hear the keys typed into the page: they reach the view's focus proxy, which a new page may replace
+        (installing the filter again on the same widget keeps one)."""
+        view = self.browser.view
+        proxy = view.focusProxy() if view is not None else None
+        if proxy is not None:
+            proxy.installEventFilter(self)
+
+    def _forget_typed(self) -> None:
+        self._typed_timer.stop()
+        self._typed = None
+
+    def _observe_typed(self) -> None:
+        """The page with what was typed, kept for a Type the form's button commits. Not while a report waits or is
+        handled (the page may be changing), nor when no text field has the focus (keys that scroll)."""
+        if not self.recording or self._busy or self._queue or self.trajectory is None:
+            return
+        self._busy = True  # observing runs the event loop: reports coming meanwhile wait for it
+        try:
+            navigations, presses = self.browser.navigations, self._presses_heard
+            if self.browser.run_js(_FIELD_FOCUSED_JS) is True:
+                observation = self.browser.observe()
+                # A report, a page load, a key or a click meanwhile: the picture may be of the page changing.
+                if not self._queue and (navigations, presses) == (self.browser.navigations, self._presses_heard) \
+                        and not self.browser.loading:
+                    shot = observation.screenshot
+                    self._typed = (observation, hashlib.sha256(shot).hexdigest() if shot else None)
+        finally:
+            self._busy = False
+        self._drain()
+
+    def _look_at(self, seen: tuple[Observation, str | None]) -> None:
+        """`seen` (an observation and its screenshot's hash) is the page the user is looking at now."""
+        assert self.trajectory is not None
+        self.observation, self._shot = seen
+        if self._shot and self.observation.screenshot:
+            self.trajectory.screenshots.setdefault(self._shot, self.observation.screenshot)
+
     # -- reports from the page --------------------------------------------------------------------------------
 
     def _on_page_event(self, data: dict[str, Any]) -> None:
@@ -199,6 +271,8 @@ class Recorder(QObject):
         assert self.observation is not None and self.trajectory is not None
         step = Step(action="", url=self.observation.url, screenshot_before=self._shot,
                     seconds=round(max(came_at - self._last_at, 0.0), 3), at=now_iso())
+        typed, self._typed = self._typed, None  # a picture of typing is for this report only
+        self._typed_timer.stop()
         if kind == "click" and not data.get("target"):
             emit(self.message, f"not recorded: {_missed(data)} is no element an agent can click")
             return
@@ -232,8 +306,9 @@ class Recorder(QObject):
             return
         if kind == "type" and self._click_follows():
             # Typing committed by the click on the form's button (leaving the field): the page may be loading the
-            # result already. The click is a step on the page as it was, with its number and screenshot there,
-            # so the Type's "after" is that page too, observed before the typing.
+            # result already. The click is a step on the page as it was, with its number and screenshot there:
+            # the page observed when the typing paused, else (no pause before the click) the one before the typing.
+            self._look_at(typed or (self.observation, self._shot))
             self._append(replace(step, screenshot_after=self._shot), came_at)
             return
         before, before_shot = self.observation, self._shot
@@ -241,8 +316,8 @@ class Recorder(QObject):
         self._observe()  # also numbers the page again where a scroll hid the numbers, moved or not
         if kind == "type" and self._click_follows():
             # The click came while the Type was handled: what was observed may be the click's next page.
-            self.observation, self._shot = before, before_shot
-            self._append(replace(step, screenshot_after=before_shot), came_at)
+            self._look_at(typed or (before, before_shot))
+            self._append(replace(step, screenshot_after=self._shot), came_at)
             return
         # As the agent loop judges it: a scroll that loaded more of the page in place moved it.
         if kind == "scroll" and self.observation.moved_since(before) is False:
@@ -273,6 +348,7 @@ class Recorder(QObject):
 
     def _observe(self) -> None:
         assert self.trajectory is not None
+        self._listen_to_keys()
         self.observation = self.browser.observe()
         shot = self.observation.screenshot
         self._shot = None

@@ -1,0 +1,82 @@
+"""A Type committed by a click on the form's button (the usual login: a password typed, then Sign in) was stored
+with its "after" taken before the typing: the password field empty in both its pictures and in the click's
+"before". The recorder now observes the page once the typing pauses, and that picture, showing the password's
+bullets, is the Type's "after" and the Sign-in click's "before". A Type committed by Tab still gets the page after
+it. A click within the pause keeps the picture from before the typing
+(tests/app/test_recorder_type_then_submit_button.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+from PySide6.QtTest import QTest
+
+from recordlens.annotator.agent.recorder import TYPED_PAUSE_MS, Recorder
+from recordlens.annotator.qt.event_loop import spin
+from recordlens.core.agent.actions import format_action
+from recordlens.core.agent.model import Task
+from recordlens.core.agent.sites import build_site
+from recordlens.core.agent.targets import Target
+from recordlens.core.page.mhtml_writer import write_mhtml
+from tests.app.agent_helpers import click, element, shown_browser, type_text
+
+pytestmark = pytest.mark.app
+
+LOGIN = "https://bank.example.com/login"
+
+
+def _make_login_site(root: Path) -> None:
+    html = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Sign in</title></head>"
+            "<body style='font:18px sans-serif;margin:24px'><h1>Sign in</h1>"
+            "<form action='/account/' method='get'>"
+            "<p><input aria-label='Username' style='font-size:18px'></p>"
+            "<p><input type='password' aria-label='Password' style='font-size:18px'></p>"
+            "<button type='submit'>Sign in</button></form></body></html>")
+    root.mkdir(parents=True, exist_ok=True)
+    write_mhtml(root / "login.mhtml", html, url=LOGIN, resources=[])
+    build_site(root)
+
+
+@pytest.fixture
+def browser(qapp, tmp_path):
+    _make_login_site(tmp_path / "site")
+    yield from shown_browser(tmp_path / "site", (900, 600))
+
+
+def _field_pixels(png: bytes, field: Target) -> QImage:
+    assert field.bbox is not None
+    x, y, w, h = (round(v) for v in field.bbox)
+    return QImage.fromData(png).copy(x, y, w, h)
+
+
+@pytest.mark.timeout(180)
+def test_a_password_committed_by_sign_in_has_an_after_with_its_bullets(qtbot, browser) -> None:
+    recorder = Recorder(browser, actor="person:test")
+    recorder.start(Task(id="login", instruction="Sign in", answer="x", start_url=LOGIN))
+    user, password, sign_in = (element(recorder.observation, name) for name in ("Username", "Password", "Sign in"))
+    type_text(browser, user, "alice", enter=False)
+    QTest.keyClick(browser.view.focusProxy(), Qt.Key.Key_Tab)  # commits alice; the focus goes to Password
+    qtbot.waitUntil(lambda: len(recorder.steps) >= 1, timeout=10_000)
+    QTest.keyClicks(browser.view.focusProxy(), "Hunter2xQ9")
+    spin(TYPED_PAUSE_MS + 1500)  # a person pausing before the button
+    click(browser, sign_in)
+    qtbot.waitUntil(lambda: len(recorder.steps) >= 3, timeout=10_000)
+    recorder.stop()
+
+    by_tab, typed, clicked = recorder.steps
+    shots = recorder.trajectory.screenshots
+    assert format_action(typed) == f"Type [{password.label}]; ••••••••••" and typed.submit is False
+    assert format_action(clicked) == f"Click [{sign_in.label}]"
+    # Committed by Tab: the page after it shows alice, as before the fix.
+    assert by_tab.screenshot_after != by_tab.screenshot_before
+    assert _field_pixels(shots[by_tab.screenshot_after], user) != _field_pixels(shots[by_tab.screenshot_before], user)
+    # Committed by the click: the "after" is a picture of its own, the password field filled in it ...
+    assert typed.screenshot_after and typed.screenshot_after != typed.screenshot_before
+    assert _field_pixels(shots[typed.screenshot_after], password) \
+        != _field_pixels(shots[typed.screenshot_before], password)
+    # ... and the click was made on that page.
+    assert clicked.screenshot_before == typed.screenshot_after
+    assert clicked.url == LOGIN and clicked.target.xpath == sign_in.xpath
