@@ -22,7 +22,7 @@ from ...core.agent import (
     Target,
     Trajectory,
     find_target,
-    format_action,
+    said_action,
 )
 from ...core.errors import RecordLensError
 from ...core.wording import counted
@@ -61,13 +61,13 @@ class ReplayResult:
 
 
 def describe(step: Step) -> str:
-    """The step in the grammar, as the panel, the viewer and replay's messages show it; a Type a person committed
-    by leaving the field says it pressed no Enter (the grammar's Type does)."""
+    """The step as the panel, the viewer and replay's messages show it: as its trajectory's JSON says it
+    (`said_action`: a Type a person committed by leaving the field says it pressed no Enter), or its action alone
+    where it names none of the grammar's."""
     try:
-        said = format_action(step)
+        return said_action(step)
     except RecordLensError:
         return step.action or "(no action)"
-    return f"{said} (no Enter)" if step.action == "type" and not step.submit else said
 
 
 def identities(target: Target | None) -> str:

@@ -12,6 +12,7 @@ from .actions import (
     format_action,
     masked_password,
     parse_action,
+    said_action,
     shows_as_password,
 )
 from .axtree import SiteTrees, format_axtree, read_tree
@@ -68,7 +69,7 @@ __all__ = [
     "load_candidates", "load_site", "load_tasks", "loose_url", "masked_password", "normalise_url",
     "not_in_snapshot_html", "parse_action",
     "read_tree",
-    "register_browser", "register_capture_runner", "save_candidates", "save_tasks", "shows_as_password",
+    "register_browser", "register_capture_runner", "said_action", "save_candidates", "save_tasks", "shows_as_password",
     "site_file_name", "targets_match",
     "task_from_line",
 ]

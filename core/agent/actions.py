@@ -44,6 +44,7 @@ from .targets import Target
 
 ACTIONS = ("click", "type", "scroll", "wait", "go_back", "answer")
 SCROLL_DIRECTIONS = ("up", "down")
+NO_ENTER = " (no Enter)"  # said after a Type a person committed by leaving the field (`said_action`)
 PASSWORD_BULLET = "\u2022"  # what Chromium shows, and reads out, for each character of a password field's value
 # A password is masked in free text only where it stands apart from letters and digits (module notes): neither
 # neighbour is one (`_` sets it apart), or the one before is the letter of an escape in a JSON answer (\n, \u00e9).
@@ -84,10 +85,10 @@ class Step:
         return self.error is not None
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON form: `command` is the step in the grammar, for people; the other keys are authoritative."""
+        """JSON form: `command` is the step as people read it (`said_action`); the other keys are authoritative."""
         out: dict[str, Any] = {"action": self.action}
         if self.action in ACTIONS and not self.failed:
-            out["command"] = format_action(self)
+            out["command"] = said_action(self)
         if self.target is not None:
             out["target"] = self.target.as_dict()
         for key in ("value", "url", "screenshot_before", "screenshot_after", "thought", "seconds", "raw", "error",
@@ -104,7 +105,7 @@ class Step:
         """Read `as_dict`'s form, or a hand-written one where `command` ("Click [3]") stands for action, value
         and label, and `target` adds the other identities."""
         if "action" not in data and "command" in data:
-            parsed = parse_action(str(data["command"]))
+            parsed = _without_no_enter(parse_action(str(data["command"])))
             target = parsed.target
             if target is not None and data.get("target"):
                 target = replace(Target.from_dict(data["target"]), label=target.label)
@@ -119,7 +120,8 @@ class Step:
         return replace(base, url=str(data.get("url") or ""), screenshot_before=data.get("screenshot_before"),
                        screenshot_after=data.get("screenshot_after"),
                        seconds=float(seconds) if seconds is not None else None, raw=data.get("raw", base.raw),
-                       error=data.get("error"), at=data.get("at"), submit=data.get("submit") is not False)
+                       error=data.get("error"), at=data.get("at"),
+                       submit=base.submit and data.get("submit") is not False)
 
 
 
@@ -212,6 +214,24 @@ def format_action(step: Step) -> str:
     if action == "answer":
         return f"ANSWER; {_one_line(step.value)}"
     raise AgentError(f"unknown step action {action!r}; expected one of {', '.join(ACTIONS)}")
+
+
+def said_action(step: Step) -> str:
+    """The step as people read it (a trajectory's JSON `command`, the recording panel, the viewer, replay's
+    messages): in the grammar (`format_action`), and a Type a person committed by leaving the field says it pressed
+    no Enter, "Type [1]; alice (no Enter)". The grammar's Type always presses Enter, so a model's action never says
+    it, and what a model may answer is unchanged."""
+    said = format_action(step)
+    return f"{said}{NO_ENTER}" if step.action == "type" and not step.submit else said
+
+
+def _without_no_enter(step: Step) -> Step:
+    """A step read from a hand-written `command` as `said_action` writes it: "Type [1]; alice (no Enter)" types
+    "alice" and presses no Enter (the words are no part of what was typed)."""
+    value = step.value or ""
+    if step.action != "type" or not (value == NO_ENTER.strip() or value.endswith(NO_ENTER)):
+        return step
+    return replace(step, value=value.removesuffix(NO_ENTER.strip()).rstrip(), submit=False)
 
 
 def _label_text(target: Target | None) -> str:

@@ -27,10 +27,11 @@ wrong ("Who founded Alder?", Ada, against "Which person founded Alder?", Ada Smi
 its reason naming both answers, for the review to settle.
 
 A candidate that is itself among the tasks compared with (the same site, id and instruction) is no near-duplicate of
-itself: when every candidate judged is (the seeds given as a copy of the candidates file), the filter is refused.
-When only some are, they are a later generation's repeats of a task compared with (ids restart at `gen-<category>-1`
-in each generation, so round 2's gen-lookup-1 asking round 1's gen-lookup-1 again has its id too): each is marked
-`similar` to that task at similarity 1, and that task is not compared with itself.
+itself: when every candidate of the file is, reviewed or not (the seeds given as a copy of the candidates file), the
+filter is refused. When only some are, they are a later generation's repeats of a task compared with (ids restart
+at `gen-<category>-1` in each generation, so round 2's gen-lookup-1 asking round 1's gen-lookup-1 again has its id
+too): each one not reviewed yet is marked `similar` to that task at similarity 1, even when it is all the review
+left (the reviewer accepted the rest), and that task is not compared with itself.
 """
 
 from __future__ import annotations
@@ -167,19 +168,19 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
 def _refuse_tasks_compared_with_themselves(candidates: Sequence[Candidate], kept: Sequence[Task]) -> dict[str, Task]:
     """The candidates judged that are among the tasks they are compared with (the same site, id and instruction), by
     id, with that task: a later generation's repeats, marked similar to it (module notes). Refused when every
-    candidate judged is one (the seeds given as a copy of the candidates file): each would be found a
-    near-duplicate of itself at similarity 1 and the whole file marked."""
+    candidate of the file is one, reviewed or not (the seeds given as a copy of the candidates file): each would be
+    found a near-duplicate of itself at similarity 1 and the whole file marked. Only the file decides: a later round
+    whose reviewer accepted its new tasks leaves repeats alone unreviewed, and they are marked."""
     kept_tasks = {(t.site, t.id, t.instruction): t for t in kept}
-    judged = [c for c in candidates if c.status == "candidate"]
-    themselves = {c.id: kept_tasks[key] for c in judged
+    themselves = {c.id: kept_tasks[key] for c in candidates
                   if (key := (c.task.site, c.id, c.task.instruction)) in kept_tasks}
-    if themselves and len(themselves) == len(judged):
+    if themselves and len(themselves) == len(candidates):
         are = "is" if len(themselves) == 1 else "are"
         raise AgentError(f"{counted(len(themselves), 'candidate')} ({listed(list(themselves))}) {are} also among the "
                          "tasks compared with (the same site, id and instruction): a task is no near-duplicate of "
                          "itself. Compare the candidates with seeds that are not the candidates themselves, or with "
                          "none, to compare them with one another")
-    return themselves
+    return {c.id: themselves[c.id] for c in candidates if c.status == "candidate" and c.id in themselves}
 
 
 # Kinds that can answer the same question: a year is a number or a date, as a task's author chose.

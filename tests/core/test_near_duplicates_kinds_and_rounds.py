@@ -52,3 +52,18 @@ def test_a_later_round_repeating_a_task_is_marked_similar_not_refused() -> None:
     assert (out[0].similar_to, out[0].similarity) == ("gen-lookup-1", 1.0)
     with pytest.raises(AgentError, match="a task is no near-duplicate of itself"):  # a copy of the file: refused
         filter_near_duplicates([repeat], _ByWords(), kept=round_one)
+
+
+def test_a_later_round_whose_only_unreviewed_candidates_repeat_is_marked_not_refused() -> None:
+    """The reviewer accepted round 2's new task: its repeat of round 1 is the only candidate left unreviewed, and the
+    file is no copy of round 1, so the repeat is marked as when other candidates are left too."""
+    round_one = [task("gen-lookup-1", "Who wrote the about page?", "Ada"), task("gen-lookup-2", VASE, "Iris Vase")]
+    repeat = Candidate(task("gen-lookup-1", "Who wrote the about page?", "Ada"))
+    new = Candidate(task("gen-lookup-2", "How many vases are for sale?", "3")).reviewed("accepted")
+    out = filter_near_duplicates([repeat, new], _ByWords(), kept=round_one)
+    assert [c.status for c in out] == ["similar", "accepted"]
+    assert (out[0].similar_to, out[0].similarity) == ("gen-lookup-1", 1.0)
+    # a copy of round 1 stays refused however much of it was reviewed
+    copy = [Candidate(round_one[0]), Candidate(round_one[1]).reviewed("accepted")]
+    with pytest.raises(AgentError, match="a task is no near-duplicate of itself"):
+        filter_near_duplicates(copy, _ByWords(), kept=round_one)
