@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["file_mode", "move_into_place", "sync_folder", "write_bytes", "write_text", "write_text_pieces", "copy_file"]
+__all__ = ["file_mode", "move_into_place", "sync_folder", "temporaries_of", "write_bytes", "write_text",
+           "write_text_pieces", "copy_file"]
 
 
 def write_bytes(path: str | Path, data: bytes, *, mode: int | None = None, durable: bool = True) -> Path:
@@ -37,7 +39,7 @@ def write_text_pieces(path: str | Path, pieces: Iterable[str], *, mode: int | No
     """Write the text `pieces` to `path` atomically, each encoded (UTF-8) and written as it comes: a file too
     large to hold whole in memory (an export of a large project) is written in the memory of one piece. A process
     stopped part way leaves the old file or none, never part of the new one (its temporary file is removed, but
-    for a kill -9, which leaves it hidden beside the target: `.NAME.*.tmp`)."""
+    for a kill -9, which leaves it hidden beside the target: `.NAME.*.tmp`, found by `temporaries_of`)."""
     return _write_with(Path(path), lambda handle: handle.writelines(piece.encode("utf-8") for piece in pieces), mode)
 
 
@@ -49,7 +51,7 @@ def copy_file(source: str | Path, path: str | Path, *, mode: int | None = None) 
 
 def _write_with(target: Path, write: Callable[[BinaryIO], object], mode: int | None, durable: bool = True) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{_short_enough(target.name)}.", suffix=".tmp", dir=target.parent)
+    fd, temporary = tempfile.mkstemp(prefix=_temporary_prefix(target), suffix=_TEMPORARY_SUFFIX, dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             write(handle)
@@ -61,6 +63,29 @@ def _write_with(target: Path, write: Callable[[BinaryIO], object], mode: int | N
         Path(temporary).unlink(missing_ok=True)
         raise
     return target
+
+
+_TEMPORARY_SUFFIX = ".tmp"
+# mkstemp's random part: 8 characters of this set (Python's tempfile, unchanged since 3.0)
+_RANDOM_PART = "[a-z0-9_]{8}"
+
+
+def _temporary_prefix(target: Path) -> str:
+    return f".{_short_enough(target.name)}."
+
+
+def temporaries_of(target: str | Path) -> list[Path]:
+    """The temporary files beside `target` that writes of it made and did not finish (a kill -9 leaves them):
+    the regular files named exactly as `_write_with` names them for `target` (`.NAME.RANDOM.tmp`), and no other,
+    not even those of a target whose name starts with this one's (`.labels.jsonl.old.RANDOM.tmp`)."""
+    target = Path(target)
+    pattern = re.compile(re.escape(_temporary_prefix(target)) + _RANDOM_PART + re.escape(_TEMPORARY_SUFFIX))
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:  # no folder yet (nothing was written there), or not ours to read
+        return []
+    return sorted(Path(entry.path) for entry in entries
+                  if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False))
 
 
 _NAME_BYTES = 255  # the longest file name most file systems take (ext4, btrfs, xfs, tmpfs), in bytes

@@ -362,6 +362,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     print(f"exported {_exported(summary, args.format, args.all_pages)} as {args.format} to {written}")
     if replacing is not None:
         replacing.said()
+        _say_leftovers_removed(summary, replacing.path)
     if summary.unlabelled:
         names = ", ".join(summary.unlabelled[:10]) + (" …" if len(summary.unlabelled) > 10 else "")
         what = "html only, no gt" if args.all_pages else "left out"
@@ -378,6 +379,23 @@ def cmd_export(args: argparse.Namespace) -> int:
     for message in summary.warnings:
         _warn(message)
     return 0
+
+
+def _say_leftovers_removed(summary: ExportSummary, target: Path) -> None:
+    """Name the hidden files that earlier exports of `target`, killed part way, had left and this one removed:
+    disk space given back, and files the user may have seen, which are no longer there."""
+    removed = summary.leftovers_removed
+    if removed.files:
+        print(f"removed {counted(removed.files, 'hidden file')} ({_size(removed.size)}) beside {target}, left by "
+              "earlier exports killed part way (kill -9)", file=sys.stderr)
+
+
+def _size(size: int) -> str:
+    """A size in bytes as a reader takes it in: "312 bytes", "4.2 MB"."""
+    for unit, step in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= step:
+            return f"{size / step:.1f} {unit}"
+    return counted(size, "byte")
 
 
 def _exported(summary: ExportSummary, fmt: str, all_pages: bool) -> str:

@@ -69,7 +69,7 @@ from ..text_forms import unicode_form, written
 from ..wording import listed
 from .adjudication import DELETED, KEPT, MERGED, TAKEN, Decision
 from .db import Provenance, StoreError
-from .files import SNAPSHOTS, content_hash
+from .files import SNAPSHOTS, Removed, content_hash, remove_stale_files
 from .project import Label, PageInfo, Project
 from .schema import PAGE_STATUS_WORDS, TRUE_PAGE_STATUSES
 
@@ -87,6 +87,7 @@ class ExportSummary:
     proposals_left_out: int = 0        # nexteval: proposed records of exported pages, not written as truth
     warnings: tuple[str, ...] = ()     # snapshots changed since import; jsonl, csv: pages not read too
     rejected_left_out: int = 0         # nexteval: rejected records of exported pages
+    leftovers_removed: Removed = Removed(0, 0)  # jsonl, csv: hidden files of earlier exports killed part way
 
 
 def export_project(project: Project, fmt: str, out: str | Path,
@@ -99,12 +100,21 @@ def export_project(project: Project, fmt: str, out: str | Path,
         return export_nexteval(project, pages, out, progress, all_pages=all_pages)
     warnings: list[str] = []
     records = _RecordCount()
+    path = export_file(out, fmt)
+    leftovers = _remove_killed_exports(path)
     # Streamed, page by page, into the hidden file renamed over the target at the end: memory stays that of one
     # page however large the project, and a stop part way still leaves the earlier file or none
     rows = records.counting(row for info in progress(pages) for row in _page_rows(project, info, warnings))
-    path = export_file(out, fmt)
     atomic.write_text_pieces(path, _jsonl(rows) if fmt == "jsonl" else _csv(rows))
-    return ExportSummary(len(pages), records.records, (path,), warnings=tuple(warnings))
+    return ExportSummary(len(pages), records.records, (path,), warnings=tuple(warnings), leftovers_removed=leftovers)
+
+
+def _remove_killed_exports(path: Path) -> Removed:
+    """Remove the hidden files that earlier exports of `path` killed part way (kill -9) left beside it, which
+    nothing else removes and which can be as large as the export: only those of this very file, and only those
+    untouched for minutes by the folder's clock, as an export running now (of this file, from another process)
+    streams into its own and keeps it fresh."""
+    return remove_stale_files(atomic.temporaries_of(path), path.parent)
 
 
 class _RecordCount:

@@ -10,7 +10,8 @@ moment and, when no write holds it, removes every leftover at once. Where the lo
 writing now, or a file system without such locks) only leftovers untouched for minutes are removed, their age
 judged on the folder's own clock: on a network share two machines use, a file's times are the server's, and
 this machine's clock minutes off it must neither remove the other machine's write in flight nor keep a
-leftover for ever.
+leftover for ever. The same age, on the same clock, judges the leftovers of a killed JSONL or CSV export
+(`remove_stale_files`), which the next export of that file removes.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ import os
 import stat
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 try:
     import fcntl
@@ -92,7 +94,7 @@ def _remove_temporaries(root: Path, older_than_s: float) -> int:
     # When no write is under way every one goes, whatever its time says (a file from a clock ahead, too).
     now = _folder_now(folder) if older_than_s else math.inf
     for temporary in folder.glob("*/.*.tmp"):
-        removed += _remove_if_stale(temporary, now, older_than_s)
+        removed += _remove_if_stale(temporary, now, older_than_s) is not None
     # The top level holds no snapshot, only the clock's probe a cleaning killed in its instant may have left: it
     # goes too, uncounted, since the count tells of snapshot writes an import left unfinished.
     for probe in folder.glob(f"{_PROBE}*.tmp"):
@@ -100,14 +102,34 @@ def _remove_temporaries(root: Path, older_than_s: float) -> int:
     return removed
 
 
-def _remove_if_stale(temporary: Path, now: float, older_than_s: float) -> bool:
+class Removed(NamedTuple):
+    """What a cleaning removed: how many files, and their size in bytes."""
+
+    files: int
+    size: int
+
+
+def remove_stale_files(paths: Sequence[Path], folder: Path, older_than_s: float = STALE_TEMPORARY_S) -> Removed:
+    """Remove those of `paths` (temporary files in `folder`, which a write running now may be streaming into)
+    untouched for `older_than_s`, their age judged on `folder`'s own clock as the snapshots' leftovers are (see
+    the module notes): a write in flight touches its file as it goes and is left alone."""
+    if not paths:
+        return Removed(0, 0)  # nothing to judge: no clock probe made in the folder
+    now = _folder_now(folder)
+    sizes = [size for path in paths if (size := _remove_if_stale(path, now, older_than_s)) is not None]
+    return Removed(len(sizes), sum(sizes))
+
+
+def _remove_if_stale(temporary: Path, now: float, older_than_s: float) -> int | None:
+    """Remove `temporary` if untouched for `older_than_s` by the time `now`; its size if removed, else None."""
     try:
-        if now - temporary.lstat().st_mtime >= older_than_s:
+        found = temporary.lstat()
+        if now - found.st_mtime >= older_than_s:
             temporary.unlink()
-            return True
+            return found.st_size
     except OSError:
-        pass  # gone already (another import cleaned it), or not ours to remove
-    return False
+        pass  # gone already (another import cleaned it, or its write finished), or not ours to remove
+    return None
 
 
 def _folder_now(folder: Path) -> float:
