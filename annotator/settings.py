@@ -201,15 +201,18 @@ class Settings:
                                                              **({"rows": rows} if rows is not None else {})})
 
     def review_rows(self, project: str) -> ReviewRows | None:
-        """The rows the Review list had chosen when the project was last quit in Review; None: none kept (or the
-        value kept is damaged)."""
+        """The rows the Review list had chosen when the project was last quit with a page's review drawn; None:
+        none kept (or the value kept is damaged)."""
         value = _by_project(self.reviews).get(project)
         return ReviewRows.read(value.get("rows")) if isinstance(value, dict) else None
 
-    def remember_review_rows(self, project: str, rows: ReviewRows) -> None:
+    def remember_review_rows(self, project: str, rows: ReviewRows | None) -> None:
+        """The rows chosen at quit; None: none (those an earlier quit kept go)."""
         value = _by_project(self.reviews).get(project)
-        self.reviews = _with_project(self.reviews, project, {**(value if isinstance(value, dict) else {}),
-                                                             "rows": rows.written()})
+        review = {k: v for k, v in value.items() if k != "rows"} if isinstance(value, dict) else {}
+        if rows is None and review == (value if isinstance(value, dict) else {}):
+            return  # nothing kept, nothing to forget: no entry made for a project never reviewed
+        self.reviews = _with_project(self.reviews, project, review | ({"rows": rows.written()} if rows else {}))
 
     def follow_move(self, project: str, database: str | None, fingerprint: str | None,
                     database_at: Callable[[str], str | None]) -> None:

@@ -15,7 +15,6 @@ from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
-    QDialogButtonBox,
     QLabel,
     QPushButton,
     QTreeWidget,
@@ -389,19 +388,9 @@ class HistoryDialog(QDialog):
         self.restore_button.setToolTip("Bring the page's labels, and its status, back to how they were right "
                                        "after this change (Enter on the chosen row; undoable with Ctrl+Z)")
         self.restore_button.clicked.connect(self._restore)
-        buttons = closable_window(self, self.heading, (self.entries, 1), actions=[self.restore_button])
-        self._keys_restore(buttons.button(QDialogButtonBox.StandardButton.Close))
+        # Enter on a chosen row restores to it (the list passes Enter on to the dialog's default button)
+        closable_window(self, self.heading, (self.entries, 1), actions=[self.restore_button])
         self._update_button()
-
-    def _keys_restore(self, close: QPushButton) -> None:
-        """Enter restores to the chosen row, and Tab goes from the list to Restore, then to Close: Close, made
-        first, came first in the tab order and was the dialog's default button, so Enter on a chosen row shut the
-        dialog and dropped the choice. The list passes Enter on to the dialog, which presses its default button
-        (none while nothing can be restored: Enter then does nothing); Close is pressed by Enter only with the
-        keys on it (a button's own Enter), or by Esc."""
-        self.restore_button.setDefault(True)
-        QWidget.setTabOrder(self.entries, self.restore_button)
-        QWidget.setTabOrder(self.restore_button, close)
 
     def show_page(self, project: Project, page: str, *, keep_choice: bool = True) -> None:
         """Fill the list from the store, newest first, keeping the chosen entry chosen if it is still there (and

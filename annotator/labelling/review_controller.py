@@ -726,14 +726,14 @@ class ReviewController:
             self.panel.choose_rows(kept.page, kept.chosen, kept.current)
 
     def remember_rows(self) -> None:
-        """At quit: the rows chosen in the Review list, for the next start (`_choose_the_kept_rows`). Only in
-        Review, and not before the rows the last quit kept were chosen again: they would be lost unseen."""
-        rows = self.panel.chosen_rows()
-        if rows is None or not self.active() or self._kept_rows is not None or not isinstance(self.run_id, int | str):
-            return
-        page, chosen, current = rows
-        self.window.settings.remember_review_rows(self.window.project_key(),
-                                                  ReviewRows(self.run_id, page, tuple(chosen), current))
+        """At quit: the rows chosen in the Review list, for the next start (`_choose_the_kept_rows`), when a page's
+        review is drawn there, in Review or left for labelling; else none, so that no quit keeps the rows an
+        earlier session chose (they would come back at a start after a session that chose others)."""
+        rows, kept = self.panel.chosen_rows(), None
+        if rows is not None and self.run_id != NO_RUN and isinstance(self.run_id, int | str):
+            page, chosen, current = rows
+            kept = ReviewRows(self.run_id, page, tuple(chosen), current)
+        self.window.settings.remember_review_rows(self.window.project_key(), kept)
 
     def draw_shown(self) -> None:
         """Draw the page's review as it stands, with the classes the panel shows (their toggles)."""

@@ -103,14 +103,29 @@ def searchable(field: QLineEdit, name: str, clear: str) -> None:
         action.setToolTip(clear)
 
 
-def closable_window(dialog: QDialog, *parts: Part, actions: Sequence[QPushButton] = ()) -> QDialogButtonBox:
+def closable_window(dialog: QDialog, *parts: Part, actions: Sequence[QPushButton] = (),
+                    default: QPushButton | None = None) -> QDialogButtonBox:
     """Lay `parts` out top to bottom in `dialog` above a Close button (and `actions` beside it), and let the
-    rest of the app stay usable while it is open: a window to read beside the work, not a question to answer."""
+    rest of the app stay usable while it is open: a window to read beside the work, not a question to answer.
+    With `actions`, Enter presses `default` (the first action unless named; none while it is disabled) wherever
+    the keys are but on another button, and Tab goes from the parts to the actions, then to Close (`_keys_to`)."""
     layout = _stacked(QVBoxLayout(dialog), parts)
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
     for action in actions:
         buttons.addButton(action, QDialogButtonBox.ButtonRole.ActionRole)
     buttons.rejected.connect(dialog.reject)
     layout.addWidget(buttons)
+    if actions:
+        _keys_to(buttons.button(QDialogButtonBox.StandardButton.Close), actions, default or actions[0])
     dialog.setWindowModality(Qt.WindowModality.NonModal)
     return buttons
+
+
+def _keys_to(close: QPushButton, actions: Sequence[QPushButton], default: QPushButton) -> None:
+    """Enter does `default`, not Close: Close, made first, came first in the tab order, and a dialog shown without a
+    default button makes the first button in that order its default, so Enter on a list's chosen row shut the
+    window and dropped the choice. The default set here (once the buttons are in the dialog, whose default it is)
+    is never replaced; Close stays pressed by Enter with the keys on it (a button's own Enter), and by Esc."""
+    default.setDefault(True)
+    for before, after in zip([*actions], [*actions[1:], close], strict=True):
+        QWidget.setTabOrder(before, after)  # `after` moved to just after `before`: the parts come first still

@@ -107,6 +107,66 @@ def test_the_review_rows_chosen_at_quit_are_chosen_again_at_the_next_start(qtbot
         fourth.close()
 
 
+def reviewed(qtbot, window: MainWindow) -> MainWindow:
+    """`window`, started in labelling, in Review on the run, its page's review drawn."""
+    assert not window.reviewing.active()
+    window.start_review(1)
+    qtbot.waitUntil(lambda: window.reviewing.active() and window.review is not None, timeout=20_000)
+    window.page_view.wait_until_drawn()
+    return window
+
+
+def choose_row(window: MainWindow, row: int) -> tuple[list[tuple[str, tuple[str, ...]]],
+                                                      tuple[str, tuple[str, ...]] | None]:
+    """That row alone chosen in the Review list: what is chosen then."""
+    records = window.review_panel.records
+    records.setCurrentRow(row, records.selectionModel().SelectionFlag.ClearAndSelect)
+    return chosen(window)
+
+
+def test_a_quit_keeps_the_rows_of_a_review_left_for_labelling_and_forgets_them_with_none_drawn(
+        qtbot, tmp_path, project_dir):
+    """Rows chosen, then Review left for labelling before the quit: those the next start chooses, not what an
+    earlier session chose. A session that draws no review forgets them: no later start chooses them again."""
+    settings_file = tmp_path / "settings.json"
+    first = open_window(project_dir, settings_file, qtbot=qtbot)
+    try:
+        reviewed(qtbot, first)
+        fresh = chosen(first)  # what Review chooses of itself, nothing kept
+        key = first.project_key()
+        earlier = choose_row(first, rows_of(first, MISSED)[0])
+    finally:
+        first.close()  # in Review: its rows kept
+
+    second = restarted(qtbot, project_dir, settings_file)
+    try:
+        assert chosen(second) == earlier
+        later = choose_row(second, rows_of(second, MATCHED)[4])
+        assert later not in (earlier, fresh)
+        second.tabs.setCurrentWidget(second.record_panel)  # back to labelling, the review's rows still chosen
+        assert not second.reviewing.active()
+    finally:
+        second.close()
+    assert Settings.load(settings_file).review_rows(key) is not None
+
+    third = open_window(project_dir, settings_file, settings=Settings.load(settings_file), qtbot=qtbot)
+    try:
+        assert chosen(reviewed(qtbot, third)) == later  # not the rows the first session chose
+        third.tabs.setCurrentWidget(third.record_panel)
+    finally:
+        third.close()
+
+    fourth = open_window(project_dir, settings_file, settings=Settings.load(settings_file), qtbot=qtbot)
+    fourth.close()  # no review drawn: no rows kept
+    assert Settings.load(settings_file).review_rows(key) is None
+
+    fifth = open_window(project_dir, settings_file, settings=Settings.load(settings_file), qtbot=qtbot)
+    try:
+        assert chosen(reviewed(qtbot, fifth)) == fresh
+    finally:
+        fifth.close()
+
+
 def test_kept_review_rows_read_from_a_damaged_or_foreign_value_are_none(tmp_path):
     settings = Settings()
     project = str(tmp_path)
