@@ -6,8 +6,6 @@ keeps it fresh), and says so; the hidden files of any other name are left alone.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,8 +17,8 @@ from recordlens.core.cli.command import main
 from recordlens.core.store import open_project
 from recordlens.core.store.exporter import export_file, export_project
 from recordlens.core.store.files import STALE_TEMPORARY_S, Removed
-from tests.child_lines import first_line
 from tests.core.cli_runs import demo_project
+from tests.core.stalled_exports import export_stalled_at_its_last_page
 
 EARLIER = b"the earlier export\n"
 HALF = b'{"page": "half an export"}\n' * 10  # 270 bytes
@@ -88,35 +86,10 @@ def test_temporaries_of_finds_the_file_a_write_of_that_target_is_streaming_into(
     assert atomic.temporaries_of(tmp_path / "no folder" / name) == []
 
 
-# The export in a child process, which says when its hidden file holds the first pages and then waits to be killed
-STALLING_EXPORT = """
-import sys, time
-from recordlens.core.store import open_project
-from recordlens.core.store.exporter import export_project
-
-def stalling(pages):
-    for number, info in enumerate(pages, 1):
-        if number == len(pages):
-            print("at the last page", flush=True)
-            time.sleep(600)
-        yield info
-
-with open_project(sys.argv[1]) as project:
-    export_project(project, sys.argv[2], sys.argv[3], stalling)
-"""
-
-
 def killed_export(project: Path, fmt: str, out: Path) -> Path:
     """Run an export in a child process, kill -9 it part way; the hidden file it left."""
-    child = subprocess.Popen([sys.executable, "-c", STALLING_EXPORT, str(project), fmt, str(out)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert first_line(child) == "at the last page\n"
-    finally:
-        child.kill()
-        child.wait(timeout=60)
-        child.stdout.close()  # type: ignore[union-attr]
-        child.stderr.close()  # type: ignore[union-attr]
+    with export_stalled_at_its_last_page(project, fmt, out):
+        pass
     [leftover] = atomic.temporaries_of(export_file(out, fmt))
     return leftover
 

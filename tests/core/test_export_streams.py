@@ -8,8 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -19,8 +17,8 @@ from recordlens.core.cli.command import main
 from recordlens.core.store import open_project
 from recordlens.core.store.exporter import export_file, export_project
 from recordlens.core.store.project import PageInfo
-from tests.child_lines import first_line
 from tests.core.cli_runs import DEMO, demo_project
+from tests.core.stalled_exports import export_stalled_at_its_last_page
 
 # Longer than a file's write buffer (a few KiB): each record's line reaches the hidden file as it is made
 LONG_TEXT = "word " * 3000
@@ -94,24 +92,6 @@ def test_an_export_stopped_part_way_removes_its_hidden_file_and_leaves_the_earli
     assert target.read_bytes() == EARLIER
 
 
-# The export in a child process, which says when it reaches the last page and then waits to be killed
-STALLING_EXPORT = """
-import sys, time
-from recordlens.core.store import open_project
-from recordlens.core.store.exporter import export_project
-
-def stalling(pages):
-    for number, info in enumerate(pages, 1):
-        if number == len(pages):
-            print("at the last page", flush=True)
-            time.sleep(600)
-        yield info
-
-with open_project(sys.argv[1]) as project:
-    export_project(project, sys.argv[2], sys.argv[3], stalling)
-"""
-
-
 @pytest.mark.parametrize(("fmt", "earlier"), [("jsonl", EARLIER), ("csv", None)])
 def test_an_export_killed_part_way_leaves_the_earlier_file_or_none_never_part_of_the_new_one(
         project: Path, tmp_path: Path, fmt: str, earlier: bytes | None) -> None:
@@ -120,17 +100,9 @@ def test_an_export_killed_part_way_leaves_the_earlier_file_or_none_never_part_of
     out.mkdir()
     if earlier is not None:
         target.write_bytes(earlier)
-    child = subprocess.Popen([sys.executable, "-c", STALLING_EXPORT, str(project), fmt, str(out)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert first_line(child) == "at the last page\n"
+    with export_stalled_at_its_last_page(project, fmt, out):
         [unfinished] = hidden_files(target)
         assert unfinished.stat().st_size > 0  # the new file was under way: three pages' lines written
-    finally:
-        child.kill()
-        child.wait(timeout=60)
-        child.stdout.close()  # type: ignore[union-attr]
-        child.stderr.close()  # type: ignore[union-attr]
     if earlier is None:
         assert not target.exists()
     else:
