@@ -24,14 +24,19 @@ def resume(project: Path, server: FakeGemini, *extra: str) -> int:
                  *tasks, "--base-url", server.url, "--resume", "1", *extra])
 
 
+def run_cut_in_its_second_run(project: Path, server: FakeGemini) -> None:
+    """Agent run 1 of the demo's three tasks, made with --runs 2 --browser text (the helper's), seed 0 and the
+    default budget and memory, its request budget spent one request into run 1 (exit 3)."""
+    run0_requests = sum(len(REFERENCES[t].steps) for t in TASK_IDS)
+    assert agent_run(project, server, "--max-requests", str(run0_requests + 1)) == 3
+
+
 def test_a_resume_refuses_settings_other_than_the_runs_and_takes_the_same_ones(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
     project = tmp_path / "p"
-    run0_requests = sum(len(REFERENCES[t].steps) for t in TASK_IDS)
     with FakeGemini(default=answer_with(respond)) as server:
-        # Made with --runs 2 --browser text (the helper's), seed 0 and the default budget and memory; cut in run 1.
-        assert agent_run(project, server, "--max-requests", str(run0_requests + 1)) == 3
+        run_cut_in_its_second_run(project, server)
         server.requests.clear()
         capsys.readouterr()
         # (--browser qt is the app's: core's parser knows only text, so it is not among them here)
@@ -58,9 +63,8 @@ def test_a_run_made_before_the_loops_rules_is_not_resumed_under_them(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
     project = tmp_path / "p"
-    run0_requests = sum(len(REFERENCES[t].steps) for t in TASK_IDS)
     with FakeGemini(default=answer_with(respond)) as server:
-        assert agent_run(project, server, "--max-requests", str(run0_requests + 1)) == 3
+        run_cut_in_its_second_run(project, server)
         with closing(sqlite3.connect(project / "project.db")) as conn, conn:  # as a run made before the two rules
             (text,) = conn.execute("SELECT parameters FROM agent_runs WHERE id = 1").fetchone()
             parameters = {key: value for key, value in json.loads(text).items()

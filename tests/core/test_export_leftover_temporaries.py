@@ -32,14 +32,20 @@ def aged(path: Path, data: bytes, age_s: float) -> Path:
     return path
 
 
-@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
-def test_the_next_export_removes_its_own_stale_leftovers_only_and_says_so(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+def earlier_export(capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str) -> tuple[Path, Path, Path]:
+    """The demo project, an export folder, and in it the target of a `fmt` export holding an earlier export."""
     project = demo_project(capsys, tmp_path / "P")
     out = tmp_path / "out"
     out.mkdir()
     target = export_file(out, fmt)
     target.write_bytes(EARLIER)
+    return project, out, target
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_the_next_export_removes_its_own_stale_leftovers_only_and_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    project, out, target = earlier_export(capsys, tmp_path, fmt)
     other = "csv" if fmt == "jsonl" else "jsonl"
     stale = aged(out / f".labels.{fmt}.k1ll3d_x.tmp", HALF, STALE_TEMPORARY_S + 60)
     kept = [
@@ -97,11 +103,7 @@ def killed_export(project: Path, fmt: str, out: Path) -> Path:
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
 def test_the_leftover_of_a_killed_export_is_removed_by_a_later_export_once_stale(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
-    project = demo_project(capsys, tmp_path / "P")
-    out = tmp_path / "out"
-    out.mkdir()
-    target = export_file(out, fmt)
-    target.write_bytes(EARLIER)
+    project, out, target = earlier_export(capsys, tmp_path, fmt)
     leftover = killed_export(project, fmt, out)
     size = leftover.stat().st_size
     assert size > 0 and target.read_bytes() == EARLIER
