@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
 from functools import partial
 
-from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Element, Page, common_ancestor, within
+from ..page.dom import CHROME_TAGS, LANDMARK_ROLES, Element, Page, common_ancestor, inside_links, within
 from ..records.score import jaccard
 from .base import Extraction, refuse_unknown_parameters
 
@@ -122,11 +122,7 @@ class PageFacts:
         keyed = set(page.text_map)
         self.has_text = [e.key in keyed for e in page.elements]
         self.texts = [0] * len(page.elements)
-        # Texts that are (inside) a link: document order visits every element after its ancestors.
-        in_link = [False] * len(page.elements)
-        for element in page.elements:
-            in_link[element.order] = element.tag == "a" or (
-                element.parent is not None and in_link[element.parent.order])
+        in_link = inside_links(page)  # texts that are (inside) a link
         self.link_texts = [0] * len(page.elements)
         # Per element, the order of its last descendant: its subtree is the orders from its own to that one.
         self.ends = list(range(len(page.elements)))

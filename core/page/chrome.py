@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .dom import CHROME_TAGS, LANDMARK_ROLES, Element, Page, within
+from .dom import CHROME_TAGS, LANDMARK_ROLES, Element, Page, inside_links, within
 
 # HTML's sectioning content and `main`: a header or footer inside one of them is that section's (an article's title
 # block), not the page's banner or contentinfo, as HTML's implicit ARIA roles say; and one inside an item of a list
@@ -81,10 +81,7 @@ class PageChrome:
 def _text_sizes(page: Page) -> tuple[list[int], list[int]]:
     """Per element (by `order`): the characters of the text-map entries at or below it, and of those inside a link."""
     count = len(page.elements)
-    text, links, in_link = [0] * count, [0] * count, [False] * count
-    for element in page.elements:  # parents before children
-        parent = element.parent
-        in_link[element.order] = element.tag == "a" or (parent is not None and in_link[parent.order])
+    text, links, in_link = [0] * count, [0] * count, inside_links(page)
     for element in reversed(page.elements):  # children before parents
         own = len(page.text_map.get(element.key, ""))
         text[element.order] += own

@@ -204,6 +204,14 @@ def within(element: Element | None, tags: frozenset[str] = frozenset(), roles: f
     return False
 
 
+def inside_links(page: Page) -> list[bool]:
+    """Per element (by `order`): whether it is a link (`a`) or lies inside one."""
+    inside = [False] * len(page.elements)
+    for element in page.elements:  # document order: every element after its ancestors
+        inside[element.order] = element.tag == "a" or (element.parent is not None and inside[element.parent.order])
+    return inside
+
+
 def common_ancestor(elements: Sequence[Element], reach: int | None = None) -> Element | None:
     """The deepest element at or above every one of `elements`. With `reach`, only one at most that many levels
     above each of them (else None): nearby elements share a container, distant ones only the page."""
