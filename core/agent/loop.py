@@ -23,7 +23,7 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from ..errors import AgentError, RecordLensError
 from ..llm.gemini import Answer, BudgetExceededError, GeminiError
@@ -193,6 +193,7 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
         before = _keep_screenshot(trajectory, observation)
         prompt = build_prompt(template, task, observation, trajectory.steps, settings, position)
         images = [observation.screenshot] if settings.observes("screenshot") and observation.screenshot else []
+        kept = _Kept(len(trajectory.steps), len(trajectory.calls), len(secrets))
         step, stop = _take_step(caller, browser, prompt, system, images, observation, trajectory, position, secrets)
         if stop is None and step.action != "answer":
             seen, observation = observation, browser.observe()
@@ -201,7 +202,7 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
         step = replace(step, url=step.url or observation.url, screenshot_before=before, screenshot_after=after,
                        seconds=round(time.monotonic() - started, 3))
         trajectory.steps.append(step)
-        _keep_secrets(trajectory, secrets)
+        _keep_secrets(trajectory, secrets, kept)
         step = trajectory.steps[-1]
         if stop is not None:
             trajectory.stop = stop
@@ -237,15 +238,26 @@ def _failed_if_unmoved(step: Step, before: Observation, after: Observation) -> S
     return replace(step, error=f"the page did not move: it is already at its {where} (no more to scroll {direction})")
 
 
-def _keep_secrets(trajectory: Trajectory, secrets: Sequence[str]) -> None:
-    """Mask the episode's `secrets` in all it has kept so far (module notes): a secret found at the last step is
-    masked in the steps and calls before it too. Masking is idempotent, so the records are masked again whole."""
+class _Kept(NamedTuple):
+    """How much of an episode was kept, and masked, before a step: its steps, its calls and its secrets then."""
+
+    steps: int
+    calls: int
+    secrets: int
+
+
+def _keep_secrets(trajectory: Trajectory, secrets: Sequence[str], kept: _Kept) -> None:
+    """Mask the episode's `secrets` in what the step after `kept` added (module notes); where that step found a new
+    secret, in all the episode has kept, so that it is masked in the steps and calls before it too. What came
+    before was masked with the secrets it knew, which a step that found none leaves the same."""
     if not secrets:
         return
-    trajectory.steps[:] = [masked_step(step, secrets) for step in trajectory.steps]
-    trajectory.calls[:] = [replace(call, prompt=masked_all(call.prompt, secrets) or "",
-                                   answer=masked_all(call.answer, secrets), error=masked_all(call.error, secrets))
-                           for call in trajectory.calls]
+    new_secret = len(secrets) > kept.secrets
+    steps, calls = (0, 0) if new_secret else (kept.steps, kept.calls)
+    trajectory.steps[steps:] = [masked_step(step, secrets) for step in trajectory.steps[steps:]]
+    trajectory.calls[calls:] = [replace(call, prompt=masked_all(call.prompt, secrets) or "",
+                                        answer=masked_all(call.answer, secrets), error=masked_all(call.error, secrets))
+                                for call in trajectory.calls[calls:]]
 
 
 def _take_step(caller: Caller, browser: Browser, prompt: str, system: str, images: list[bytes],
