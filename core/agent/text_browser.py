@@ -524,8 +524,7 @@ def _hidden_from_name(element: Element) -> bool:
     visibility: hidden or collapse; the page's style sheets are beyond this reader) or aria-hidden."""
     if (element.attrs.get("aria-hidden") or "").lower() == "true":
         return True
-    return element.tag in _UNDISPLAYED or display_kind(element) is None or \
-        inline_style(element, "visibility") in ("hidden", "collapse")
+    return element.tag in _UNDISPLAYED or display_kind(element) is None or not visible_by_style(element, True)
 
 
 def _squashed(text: str | None) -> str:

@@ -27,6 +27,7 @@ from .run_files import (
     not_in_project,
     predicted_on_other_pages,
     ran_to_its_end,
+    read_page_costs,
     read_run_description,
     stopped_part_way,
     unreadable_page_records,
@@ -243,10 +244,11 @@ class _FolderRecords:
     @classmethod
     def of(cls, run_dir: str | Path) -> _FolderRecords:
         run = Path(run_dir)
-        stopped_on = frozenset(stopped_part_way(run))
+        costs = read_page_costs(run)  # read once, for both
+        stopped_on = frozenset(stopped_part_way(run, costs))
         unreadable = {name: why for name, why in unreadable_page_records(run).items()
                       if not (run / f"{name}.json").exists()}
-        return cls(ran_to_its_end(read_run_description(run)), frozenset(done_without_a_file(run)), stopped_on,
+        return cls(ran_to_its_end(read_run_description(run)), frozenset(done_without_a_file(run, costs)), stopped_on,
                    unreadable)
 
     def why_no_prediction(self, name: str, described: Mapping[str, object]) -> str:
