@@ -724,8 +724,10 @@ def _same_page_named_otherwise(project: Project, source: PageSource, data: bytes
     """Whether the file is not imported because the project holds its bytes as a page of another name (a copy or
     a link of a page imported already), said naming both; a `labelled` page (one with labels of its own) is
     imported even so (`_say_same_bytes_as` names the page of the same bytes, once its labels are read)."""
+    if labelled:
+        return False
     page = _page_of_the_same_bytes(project, data)
-    if page is None or labelled:
+    if page is None:
         return False
     report.same_as.append(f"{source.path}: the same page (the same bytes) as page {page}, already in the project; "
                           f"not imported again as page {source.name}")
