@@ -230,8 +230,7 @@ class Recorder(QObject):
                 # A report, a page load, a key or a click meanwhile: the picture may be of the page changing.
                 if not self._queue and (navigations, presses) == (self.browser.navigations, self._presses_heard) \
                         and not self.browser.loading:
-                    shot = observation.screenshot
-                    self._typed = (observation, hashlib.sha256(shot).hexdigest() if shot else None)
+                    self._typed = _seen(observation)
         finally:
             self._busy = False
         self._drain()
@@ -349,12 +348,13 @@ class Recorder(QObject):
     def _observe(self) -> None:
         assert self.trajectory is not None
         self._listen_to_keys()
-        self.observation = self.browser.observe()
-        shot = self.observation.screenshot
-        self._shot = None
-        if shot:
-            self._shot = hashlib.sha256(shot).hexdigest()
-            self.trajectory.screenshots.setdefault(self._shot, shot)
+        self._look_at(_seen(self.browser.observe()))
+
+
+def _seen(observation: Observation) -> tuple[Observation, str | None]:
+    """An observation with its screenshot's hash (None: it has none), as the recorder keeps the page looked at."""
+    shot = observation.screenshot
+    return observation, hashlib.sha256(shot).hexdigest() if shot else None
 
 
 def _kept_typing(step: Step, data: dict[str, Any]) -> Step:
