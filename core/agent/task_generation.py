@@ -214,7 +214,7 @@ def clashing_categories(seeds: Sequence[Task]) -> list[list[str]]:
     """Groups of the seeds' categories that give the same candidate ids ("Lookup" and "lookup"): a typo, most often,
     which would make generated ids collide after the requests were paid for."""
     by_slug: dict[str, list[str]] = {}
-    for category in dict.fromkeys(seed.category or "(none)" for seed in seeds):
+    for category in _by_category(seeds):
         by_slug.setdefault(category_slug(category), []).append(category)
     return [names for names in by_slug.values() if len(names) > 1]
 
@@ -249,7 +249,7 @@ def seeds_off_the_site(seeds: Sequence[Task], site: Site) -> list[str]:
 def categories_without_seeds(seeds: Sequence[Task], descriptions: Mapping[str, str]) -> list[str]:
     """Categories described (--categories) that no seed is of: generation asks a category from its seeds, so these
     are not asked."""
-    seeded = {seed.category or "(none)" for seed in seeds}
+    seeded = _by_category(seeds)
     return [category for category in descriptions if category not in seeded]
 
 
