@@ -97,6 +97,8 @@ class SameTemplate:
         self._block_of = np.repeat(np.arange(len(self.blocks)), sizes)
         self._group_blocks = np.asarray([b for g in self.groups for b in g], dtype=np.int64)
         self._group_of = np.repeat(np.arange(len(self.groups)), [len(g) for g in self.groups])
+        self._key = np.asarray(self.key, dtype=np.int64)
+        self._own = np.asarray(self.own, dtype=np.int64)
 
     def best(self, values: np.ndarray) -> np.ndarray:
         """Per candidate, the highest value among its kin (NaN ignored); -inf when it has none."""
@@ -107,8 +109,7 @@ class SameTemplate:
         top, top_at, second = _top_two(self._block_of, values[self._members], self._members, len(self.blocks))
         g_top, g_top_at, g_second = _top_two(self._group_of, top[self._group_blocks], self._group_blocks,
                                              len(self.groups))
-        key = np.asarray(self.key, dtype=np.int64)
-        own = np.asarray(self.own, dtype=np.int64)
+        key, own = self._key, self._own
         best = g_top[key]
         in_block = own >= 0
         # A candidate in a block: the best of the other blocks, and of its own block without it.
