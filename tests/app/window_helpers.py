@@ -55,11 +55,15 @@ class FakeKeyStore:
 
 
 def open_window(folder: Path, settings_file: Path, *, settings: Settings | None = None, qtbot=None,
-                timeout_ms: int = 30_000) -> MainWindow:
+                timeout_ms: int = 30_000, restored: bool = False) -> MainWindow:
     """The main window on the project in `folder` (by default as annotator "tester"), shown and active, once its
-    first page has loaded; with `qtbot`, once it is exposed on screen too."""
+    first page has loaded; with `qtbot`, once it is exposed on screen too. `restored`: put where the last quit
+    left it before it is shown, as a start of the app does (a size that reached the page after it was scrolled
+    back would move it: the browser keeps what is in view in place when a resize reflows the text)."""
     window = MainWindow(open_project(folder), settings=settings or Settings(annotator="tester"),
                         settings_file=settings_file, key_store=FakeKeyStore())
+    if restored:
+        assert window.restore_geometry(), "no place kept by the last quit"
     window.show()
     window.activateWindow()
     if qtbot is not None:
