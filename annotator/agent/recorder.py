@@ -17,8 +17,14 @@ The page reports a Type only when it is committed. Committed by a click on the f
 sending the page away already, too late for a picture of the filled field. So the recorder hears the key presses
 typed into the browser itself (Qt's, not the page's) and, once the typing pauses for TYPED_PAUSE_MS, observes the
 page with what was typed: that picture is the Type's "after" and the click's "before". A key pressed again drops
-it (the next pause takes another). Without one (the click came within the pause) the "after" is the picture before
-the typing. A Type committed otherwise (Tab, Enter, a Wait) gets the page observed after it, as every step does.
+it (the next pause takes another). A press that comes within the pause (no picture of the typing yet) is held back
+from the page, with whatever input follows it, until the page is pictured with what was typed, and then let through
+in order: the person's click lands a moment later, but the step it makes (and the Type it commits) is stored on a
+picture that shows what it depends on, not on the one from before the typing. That is what a researcher reading
+the trajectory needs (a model trained or judged on it sees the filled field it clicks after); a mark saying the
+picture is stale would only say the step cannot be trusted. Only where no such picture can be had (a report still
+being handled after HOLD_LIMIT_MS, the page changing while it was taken) is the "after" the picture before the
+typing. A Type committed otherwise (Tab, Enter, a Wait) gets the page observed after it, as every step does.
 """
 
 from __future__ import annotations
@@ -30,7 +36,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 
 from ...core.agent import (
@@ -51,6 +58,13 @@ from .trajectory_replay import describe
 WAIT_MS = 1000  # a recorded Wait gives the page this long, as replay does
 TYPED_PAUSE_MS = 300  # typing paused this long: the page is observed with what was typed (see the module's text)
 _COMMITTING_KEYS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+# A press held back for the picture of the typing waits at most this long for a report being handled (a page loading)
+# before it is let through without one: a person's click is never lost, nor held for long.
+HOLD_LIMIT_MS = 5000
+# Input to the page held back, with the press, while the typing is pictured: all of it reaches the page afterwards,
+# in the order it came (a release before its press, or a key before the click, would be another action).
+_HELD_INPUT = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick,
+               QEvent.Type.MouseMove, QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.Wheel)
 _MODIFIER_KEYS = (Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta, Qt.Key.Key_AltGr)
 _FIELD_FOCUSED_JS = "(() => { const el = document.activeElement; return !!el && __recordlens.som.isTextField(el); })()"
 
@@ -88,6 +102,9 @@ class Recorder(QObject):
         self._typed: tuple[Observation, str | None] | None = None
         self._presses_heard = 0  # key and mouse presses so far: one during the typed picture makes it stale
         self._typed_timer = QTimer(self, singleShot=True, interval=TYPED_PAUSE_MS, timeout=self._observe_typed)
+        # Input held back from the page (the widget it was for, a copy of the event) while the typing is pictured.
+        self._held: list[tuple[QObject, QEvent]] | None = None
+        self._held_since = 0.0
         browser.page_event.connect(self._on_page_event)
 
     @property
@@ -192,9 +209,16 @@ class Recorder(QObject):
     # -- typing heard from the keyboard --------------------------------------------------------------------------
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        """Only listens: a key pressed in the browser (typing, a paste, a Backspace) drops the typed picture and
-        restarts the pause before the next; a click or a committing key ends the pause (the picture taken stays for
-        the Type they commit)."""
+        """Listens: a key pressed in the browser (typing, a paste, a Backspace) drops the typed picture and restarts
+        the pause before the next; a click or a committing key ends the pause (the picture taken stays for the Type
+        they commit). Holds back only a press within the pause, and the input after it, until the typing is
+        pictured (see the module's text)."""
+        if self._held is not None and event.type() in _HELD_INPUT:
+            self._held.append((watched, event.clone()))
+            return True
+        if self.recording and event.type() == QEvent.Type.MouseButtonPress and self._typed_timer.isActive():
+            self._hold(watched, event)
+            return True
         if self.recording and event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress):
             self._presses_heard += 1
             key = event.key() if isinstance(event, QKeyEvent) else None
@@ -218,9 +242,48 @@ class Recorder(QObject):
         self._typed = None
 
     def _observe_typed(self) -> None:
-        """The page with what was typed, kept for a Type the form's button commits. Not while a report waits or is
-        handled (the page may be changing), nor when no text field has the focus (keys that scroll)."""
-        if not self.recording or self._busy or self._queue or self.trajectory is None:
+        """The typing paused: picture it (`_picture_typing`). While a report waits or is handled (the page may be
+        changing) the pause starts again, so that typing done meanwhile is pictured once the report is handled."""
+        if not self.recording or self.trajectory is None:
+            return
+        if self._busy or self._queue:
+            self._typed_timer.start()
+            return
+        self._picture_typing()
+        self._drain()
+
+    def _hold(self, watched: QObject, press: QEvent) -> None:
+        """Hold `press` (and the input after it) back from the page until the typing before it is pictured."""
+        self._typed_timer.stop()
+        self._held = [(watched, press.clone())]
+        self._held_since = time.monotonic()
+        QTimer.singleShot(0, self._picture_held_typing)  # not inside the event's delivery: picturing runs the loop
+
+    def _picture_held_typing(self) -> None:
+        """Picture the typing a held press follows, once no report is being handled; then let the input through."""
+        waited_ms = (time.monotonic() - self._held_since) * 1000
+        if self._busy and self.recording and waited_ms < HOLD_LIMIT_MS:
+            QTimer.singleShot(20, self._picture_held_typing)  # a report is being handled: the page may be changing
+            return
+        try:
+            if self.recording and not self._busy:
+                self._drain()  # reports of what came before the press: the typing is pictured after them
+                self._picture_typing()
+        finally:
+            self._let_held_through()
+
+    def _let_held_through(self) -> None:
+        """The held input reaches the page, in the order it came (to the widget each was for, where it still is)."""
+        held, self._held = self._held or [], None
+        for watched, event in held:
+            if shiboken6.isValid(watched):
+                QCoreApplication.sendEvent(watched, event)
+        QTimer.singleShot(0, self._drain)
+
+    def _picture_typing(self) -> None:
+        """The page with what was typed, kept for a Type the form's button commits. Not when no text field has the
+        focus (keys that scroll), nor when the page changed while it was observed."""
+        if not self.recording or self.trajectory is None:
             return
         self._busy = True  # observing runs the event loop: reports coming meanwhile wait for it
         try:
@@ -233,7 +296,6 @@ class Recorder(QObject):
                     self._typed = _seen(observation)
         finally:
             self._busy = False
-        self._drain()
 
     def _look_at(self, seen: tuple[Observation, str | None]) -> None:
         """`seen` (an observation and its screenshot's hash) is the page the user is looking at now."""
@@ -306,7 +368,8 @@ class Recorder(QObject):
         if kind == "type" and self._click_follows():
             # Typing committed by the click on the form's button (leaving the field): the page may be loading the
             # result already. The click is a step on the page as it was, with its number and screenshot there:
-            # the page observed when the typing paused, else (no pause before the click) the one before the typing.
+            # the page observed when the typing paused or the click was held for it (`_hold`), else (no text field
+            # had the focus, or the page changed meanwhile) the one before the typing.
             self._look_at(typed or (self.observation, self._shot))
             self._append(replace(step, screenshot_after=self._shot), came_at)
             return

@@ -2,8 +2,8 @@
 with its "after" taken before the typing: the password field empty in both its pictures and in the click's
 "before". The recorder now observes the page once the typing pauses, and that picture, showing the password's
 bullets, is the Type's "after" and the Sign-in click's "before". A Type committed by Tab still gets the page after
-it. A click within the pause keeps the picture from before the typing
-(tests/app/test_recorder_type_then_submit_button.py)."""
+it. A click within the pause is held until that picture is taken
+(tests/app/test_recorder_click_right_after_typing.py)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,78 @@
+"""A click on the form's button within 0.3 s of the last key (TYPED_PAUSE_MS: no pause to picture the page with
+what was typed) stored the screenshot from before the typing, unmarked, as the Type's "after" and the click's
+"before": the password field empty in the picture of the very step that signs in with it. The recorder now holds
+such a press until the page is pictured with what was typed, then lets it through: both are that picture, as
+after a pause (tests/app/test_recorder_typed_picture_before_sign_in.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+from PySide6.QtTest import QTest
+
+from recordlens.annotator.agent.recorder import Recorder
+from recordlens.core.agent.actions import format_action
+from recordlens.core.agent.model import Task
+from recordlens.core.agent.sites import build_site
+from recordlens.core.agent.targets import Target
+from recordlens.core.page.mhtml_writer import write_mhtml
+from tests.app.agent_helpers import click, element, shown_browser
+
+pytestmark = pytest.mark.app
+
+LOGIN = "https://bank.example.com/login"
+ACCOUNT = "https://bank.example.com/account/"
+
+
+def _make_login_site(root: Path) -> None:
+    form = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Sign in</title></head>"
+            "<body style='font:18px sans-serif;margin:24px'><h1>Sign in</h1>"
+            "<form action='/account/' method='get'>"
+            "<p><input type='password' aria-label='Password' style='font-size:18px'></p>"
+            "<button type='submit'>Sign in</button></form></body></html>")
+    account = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Account</title></head>"
+               "<body style='font:18px sans-serif;margin:24px'><h1>Your account</h1></body></html>")
+    root.mkdir(parents=True, exist_ok=True)
+    write_mhtml(root / "login.mhtml", form, url=LOGIN, resources=[])
+    write_mhtml(root / "account.mhtml", account, url=ACCOUNT, resources=[])
+    build_site(root)
+
+
+@pytest.fixture
+def browser(qapp, tmp_path):
+    _make_login_site(tmp_path / "site")
+    yield from shown_browser(tmp_path / "site", (900, 600))
+
+
+def _field_pixels(png: bytes, field: Target) -> QImage:
+    assert field.bbox is not None
+    x, y, w, h = (round(v) for v in field.bbox)
+    return QImage.fromData(png).copy(x, y, w, h)
+
+
+@pytest.mark.timeout(180)
+def test_a_click_right_after_the_last_key_is_stored_on_the_page_showing_what_was_typed(qtbot, browser) -> None:
+    recorder = Recorder(browser, actor="person:test")
+    recorder.start(Task(id="login", instruction="Sign in", answer="x", start_url=LOGIN))
+    password, sign_in = (element(recorder.observation, name) for name in ("Password", "Sign in"))
+    click(browser, password)  # only focuses it: no step
+    QTest.keyClicks(browser.view.focusProxy(), "Hunter2xQ9")
+    click(browser, sign_in)  # at once: well within the pause that would picture the typing
+    qtbot.waitUntil(lambda: len(recorder.steps) >= 2, timeout=10_000)
+    qtbot.waitUntil(lambda: browser.url.startswith(ACCOUNT), timeout=10_000)  # the click still signs in
+    recorder.stop()
+
+    typed, clicked = recorder.steps
+    shots = recorder.trajectory.screenshots
+    assert format_action(typed) == f"Type [{password.label}]; ••••••••••" and typed.submit is False
+    assert format_action(clicked) == f"Click [{sign_in.label}]"
+    assert clicked.url == LOGIN and clicked.target.xpath == sign_in.xpath
+    # The Type's "after" is a picture of its own, the password's bullets in the field ...
+    assert typed.screenshot_after and typed.screenshot_after != typed.screenshot_before
+    assert _field_pixels(shots[typed.screenshot_after], password) \
+        != _field_pixels(shots[typed.screenshot_before], password)
+    # ... and the click was made on that page; its "after" is the account page.
+    assert clicked.screenshot_before == typed.screenshot_after
+    assert clicked.screenshot_after and clicked.screenshot_after != clicked.screenshot_before
