@@ -20,8 +20,9 @@ A candidates file is JSONL, one candidate a line: the task's own keys (as in a t
     evidence_pages  how many saved pages hold the gold answer (absent: not counted, a file written before)
     original     the instruction and answer as generated, when a reviewer edited them
     generator    how a model generated it (absent: not recorded, a file written before, or written by hand):
-                 `endpoint` (--base-url, any key in it replaced by [key]; null: Google's Gemini API) and
-                 `temperature`
+                 `endpoint` (--base-url, any key in it replaced by [key]; null: Google's Gemini API),
+                 `temperature`, and `round`, the tag of the generation round its id carries (`gen-<round>-...`;
+                 absent on a line written before rounds were, whose id is `gen-<category>-<n>`)
 
 WebArxiv's funnel reads off the statuses: generated (every line), similar, unable to annotate, expired, and
 refined (accepted: what becomes the benchmark, edited or not).
@@ -33,7 +34,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -90,7 +91,7 @@ class Candidate:
     original: dict[str, str] | None = None
     evidence_pages: int | None = None    # how many saved pages hold the answer (None: not counted)
     filter: FilterMark | None = None     # the `similar` is the near-duplicate filter's mark (module notes)
-    generator: dict[str, Any] | None = None  # the endpoint and temperature that generated it (module notes)
+    generator: dict[str, Any] | None = None  # the endpoint, temperature and round that generated it (notes)
 
     @property
     def id(self) -> str:
@@ -281,7 +282,8 @@ class SiteText:
         texts = self._texts_under(rules)
         start = self.site.page(first) if first else None
         order = [start.url] if start is not None and start.url in texts else []
-        holding = [url for url in dict.fromkeys([*order, *texts]) if pattern.search(texts[url])]
+        holding = [url for url in dict.fromkeys([*order, *texts])
+                   if next(_occurrences(pattern, texts[url]), None) is not None]
         if len(holding) > 1 and question:
             words = _question_words(folded(normalise_answer(question, rules) if rules else question), wanted)
             weights = self._rarity(rules, words)
@@ -318,22 +320,60 @@ class SiteText:
         return self._normalised[rules]
 
 
-# Three digits and then no digit: what follows a comma that groups thousands ("4,213"), not one that lists numbers
-# ("38,39,40").
-_GROUP = r"\d{3}(?!\d)"
-
-
 def _as_words(wanted: str) -> re.Pattern[str]:
-    """`wanted` standing as words of its own: no letter or digit touching it, and a number not part of a longer one
-    ("5" is not in "24.5", nor "1" in "1.7" or "4" or "213" in "4,213": a decimal point, or a comma before exactly
-    three digits, between digits joins them). Another comma between digits lists numbers: "39" is in "38,39,40"."""
-    before = r"(?<!\w)"
-    if wanted[0].isdigit():  # not after a decimal point, nor the three digits after a thousands comma
-        before += r"(?<!\d\.)(?!(?<=\d,)" + _GROUP + ")"
-    after = r"(?!\w)"
-    if wanted[-1].isdigit():  # not before a decimal point and digit, nor before a thousands comma
-        after += r"(?!\.\d)(?!," + _GROUP + ")"
-    return re.compile(before + re.escape(wanted) + after)
+    """`wanted` standing as words of its own: no letter or digit touching it. Whether a number stands whole, the
+    pattern cannot say (a comma's meaning depends on the whole run of digits around it): `_occurrences` does."""
+    return re.compile(r"(?<!\w)" + re.escape(wanted) + r"(?!\w)")
+
+
+def _occurrences(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """The matches of `pattern` (`_as_words`) in `text` that cut no number in two: "5" is not in "24.5" nor in
+    "2,5", nor "4" or "213" in "4,213" (`_joins`). Searched from each rejected match's next character, so that a
+    rejected match hides no occurrence after it."""
+    position = 0
+    while (match := pattern.search(text, position)) is not None:
+        if _cuts_a_number(text, match.start(), match.end()):
+            position = match.start() + 1
+            continue
+        yield match
+        position = max(match.end(), match.start() + 1)
+
+
+def _cuts_a_number(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] begins or ends inside a number: a separator that joins digits (`_joins`) right
+    before its first digit or right after its last."""
+    return (_is_separator_between_digits(text, start - 1) and _joins(text, start - 1)) or \
+        (_is_separator_between_digits(text, end) and _joins(text, end))
+
+
+def _is_separator_between_digits(text: str, index: int) -> bool:
+    return 0 < index < len(text) - 1 and text[index] in ".," and text[index - 1].isdecimal() \
+        and text[index + 1].isdecimal()
+
+
+def _joins(text: str, index: int) -> bool:
+    """Whether the point or comma at `index`, between two digits, makes them one number, as a careful reader takes
+    it: a point always does (a decimal point, "24.5"; a version's, "1.2.3"); a comma before exactly three digits
+    and then no digit groups thousands ("4,213"); any other comma is a decimal comma ("2,5", "1.234,5") when it is
+    its number's only comma, and lists numbers when there are more ("38,39,40"; no number has two decimal
+    commas)."""
+    if text[index] == ".":
+        return True
+    if re.match(r"\d{3}(?!\d)", text[index + 1:index + 5]):
+        return True
+    start, end = _number_run(text, index)
+    return text.count(",", start, end) == 1
+
+
+def _number_run(text: str, index: int) -> tuple[int, int]:
+    """The span of the run of digits, with points and commas each between two digits, around `index`."""
+    start = index
+    while start > 0 and (text[start - 1].isdecimal() or _is_separator_between_digits(text, start - 1)):
+        start -= 1
+    end = index + 1
+    while end < len(text) and (text[end].isdecimal() or _is_separator_between_digits(text, end)):
+        end += 1
+    return start, end
 
 
 # How far from an answer's occurrence a question's word still stands near it, in words, each side.
@@ -359,7 +399,7 @@ def _words_near(text: str, pattern: re.Pattern[str], weights: dict[str, float]) 
     """The most weight (word -> weight) of words standing within NEAR_WORDS words of one occurrence of `pattern`
     in `text`."""
     best = 0.0
-    for match in pattern.finditer(text):
+    for match in _occurrences(pattern, text):
         before = re.findall(r"\w+", text[max(0, match.start() - 20 * NEAR_WORDS):match.start()])[-NEAR_WORDS:]
         after = re.findall(r"\w+", text[match.end():match.end() + 20 * NEAR_WORDS])[:NEAR_WORDS]
         best = max(best, sum(weights[w] for w in weights.keys() & {_stem(w) for w in before + after}))
