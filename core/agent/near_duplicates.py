@@ -28,10 +28,11 @@ its reason naming both answers, for the review to settle.
 
 A candidate that is itself among the tasks compared with (the same site, id and instruction) is no near-duplicate of
 itself: when every candidate of the file is, reviewed or not (the seeds given as a copy of the candidates file), the
-filter is refused. When only some are, they are a later generation's repeats of a task compared with (ids restart
-at `gen-<category>-1` in each generation, so round 2's gen-lookup-1 asking round 1's gen-lookup-1 again has its id
-too): each one not reviewed yet is marked `similar` to that task at similarity 1, even when it is all the review
-left (the reviewer accepted the rest), and that task is not compared with itself.
+filter is refused. When only some are, they are a later generation's repeats of a task compared with (in files
+made before ids carried their round, ids restarted at `gen-<category>-1` in each generation, so round 2's
+gen-lookup-1 asking round 1's gen-lookup-1 again had its id too; a repeat of a round of today has an id of its own
+and is found by its words): each one not reviewed yet is marked `similar` to that task at similarity 1, even
+when it is all the review left (the reviewer accepted the rest), and that task is not compared with itself.
 """
 
 from __future__ import annotations

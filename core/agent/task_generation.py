@@ -15,8 +15,12 @@ stops the generation as a failed endpoint does: the categories answered so far a
 asked when it came is not (`GenerationReport.interrupted`). A number given
 as the answer is kept as its digits (0 as "0"). A candidate whose `seeds` name no seed of its
 category gets all of them; its normalisation is that of the category's seeds of the same answer kind (or the
-kind's usual rules). Ids are `gen-<category>-<n>`, stable for the same answers; two categories that would give
-the same ids ("Lookup" and "lookup", "filtered search" and "filtered-search") are refused before any request
+kind's usual rules). Ids are `gen-<round>-<category>-<n>`: `<round>` is the generation round's tag, five letters
+and digits drawn when a generation starts (`new_round_tag`) and recorded in each candidate's `generator`, so that the
+tasks of two rounds, exported and put in one file (or their reference trajectories, `<task id>.json`, in one
+folder), never share an id; a resumed generation goes on with the round of the candidates it resumes
+(`round_of`), so its ids are those of the stopped run. Two categories that would give the same ids ("Lookup" and
+"lookup", "filtered search" and "filtered-search") are refused before any request
 (`clashing_categories`), as are seeds that start on a page the snapshot does not hold or are for another site
 (`seeds_off_the_site`). A field of an item of the wrong type (a `seeds` that is a number, an instruction that is a
 list) drops that item, or for `seeds` and `start_url` falls back to the category's seeds and their start page, with a
@@ -32,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -206,8 +211,38 @@ def _unread_list(json_text: str, error: ValueError) -> str:
 
 
 def category_slug(category: str) -> str:
-    """The category as candidate ids write it (`gen-<slug>-<n>`): lower case, runs of other characters one "-"."""
+    """The category as candidate ids write it (`gen-<round>-<slug>-<n>`): lower case, runs of other characters one
+    "-"."""
     return re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-") or "task"
+
+
+# A round's tag: lower-case letters and digits that are not read one for another (no i, l, o, 0, 1); five of them,
+# so that two rounds draw the same tag about once in 29 million.
+ROUND_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+ROUND_LENGTH = 5
+
+
+def new_round_tag() -> str:
+    """A new generation round's tag (module notes): drawn, not counted, since no file knows how many rounds were
+    generated before, nor where their tasks went."""
+    return "".join(secrets.choice(ROUND_ALPHABET) for _ in range(ROUND_LENGTH))
+
+
+def round_of(resumed: Mapping[str, tuple[Sequence[Candidate], Sequence[str]]]) -> str:
+    """The round of the candidates a generation resumes (recorded in their `generator`), "" when none records one
+    (none kept, or kept by a generation made before rounds were)."""
+    for candidates, _ in resumed.values():
+        for candidate in candidates:
+            tag = (candidate.generator or {}).get("round")
+            if isinstance(tag, str) and tag:
+                return tag
+    return ""
+
+
+def candidate_id(round_tag: str, category: str, number: int) -> str:
+    """The id of the round's `number`th candidate of `category`."""
+    return f"gen-{round_tag}-{category_slug(category)}-{number}" if round_tag else \
+        f"gen-{category_slug(category)}-{number}"
 
 
 def clashing_categories(seeds: Sequence[Task]) -> list[list[str]]:
@@ -221,7 +256,7 @@ def clashing_categories(seeds: Sequence[Task]) -> list[list[str]]:
 
 def clash_said(groups: Sequence[Sequence[str]]) -> str:
     """The clashing categories in words, with the remedy."""
-    pairs = "; ".join(" and ".join(repr(c) for c in group) + f" (gen-{category_slug(group[0])}-<n>)"
+    pairs = "; ".join(" and ".join(repr(c) for c in group) + f" (gen-<round>-{category_slug(group[0])}-<n>)"
                       for group in groups)
     return (f"the categories {pairs} would give the same candidate ids: write each category one way in the seeds "
             "file (they differ only in case or separators)")
@@ -302,10 +337,12 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
                         progress: Callable[[str], None] | None = None,
                         resumed: Mapping[str, tuple[Sequence[Candidate], Sequence[str]]] | None = None,
                         answered: Answered | None = None,
-                        generator: Mapping[str, object] | None = None) -> GenerationReport:
+                        generator: Mapping[str, object] | None = None,
+                        round_tag: str | None = None) -> GenerationReport:
     """Candidates for every category of the seeds (module notes), in the seeds' category order. The categories in
     `resumed` (candidates, warnings) were answered by an earlier run and are not asked again; each category answered
-    now is handed to `answered`. `generator` is recorded in every candidate (the endpoint, the temperature)."""
+    now is handed to `answered`. `generator` is recorded in every candidate (the endpoint, the temperature), with
+    the `round` whose tag its id carries: `round_tag`, else the round of the candidates resumed, else a new one."""
     if per_category < 1:
         raise AgentError("--per-category must be at least 1")
     if not seeds:
@@ -318,6 +355,7 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
     report.categories = len(by_category)
     names = list(by_category)
     earlier = resumed or {}
+    generator = {**(generator or {}), "round": round_tag or round_of(earlier) or new_round_tag()}
     for category, group in by_category.items():
         if category in earlier:  # paid for by the stopped run: kept as it answered
             report.candidates.extend(earlier[category][0])
@@ -521,7 +559,8 @@ def _candidate(item: object, category: str, seeds: Sequence[Task], site: Site, m
     start, start_note = _start(start_given or "", seeds[0], site)
     if start_given is None:
         start_note = f"its start_url is not text; the seed's {seeds[0].start_url} instead"
-    task = Task(id=f"gen-{category_slug(category)}-{number}", instruction=instruction, answer=answer,
+    task = Task(id=candidate_id(str((generator or {}).get("round") or ""), category, number),
+                instruction=instruction, answer=answer,
                 category=category, answer_kind=kind, normalise=tuple(rules), start_url=start,
                 site=seeds[0].site or site.name)
     notes = [note for note in (start_note, seeds_note) if note]

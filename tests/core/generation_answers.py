@@ -34,3 +34,9 @@ def two_tasks(category: str) -> str:
 def category_of(body: dict) -> str:
     """The category a generateContent request asks tasks of."""
     return re.search(r"^Category: (.+)$", body["contents"][0]["parts"][0]["text"], re.M).group(1)
+
+
+def without_round(task_id: str) -> str:
+    """A generated candidate's id without its round's tag (`gen-<round>-<category>-<n>` as `gen-<category>-<n>`):
+    what a test that knows no round's tag (drawn) names it by."""
+    return re.sub(r"^gen-[a-z0-9]{5}-", "gen-", task_id)

@@ -17,7 +17,7 @@ import pytest
 from recordlens.core.agent.candidates import load_candidates
 from recordlens.core.agent.demo.tasks import DEMO_TASKS
 from tests.core.cli_runs import run
-from tests.core.generation_answers import SEEDS, SITE, category_of, task_items
+from tests.core.generation_answers import SEEDS, SITE, category_of, task_items, without_round
 from tests.fake_gemini import FakeGemini, Step, answer_with, status
 
 
@@ -59,7 +59,8 @@ def test_an_item_whose_seeds_is_no_list_follows_every_seed_and_nothing_is_lost(
     comparison = [c for c in candidates if c.task.category == "comparison"]
     every = tuple(t.id for t in DEMO_TASKS if t.category == "comparison")
     assert [c.seeds for c in comparison] == [every, every]
-    assert "gen-comparison-1 'A new comparison question number 1?': its seeds" in err
+    assert f"{comparison[0].id} 'A new comparison question number 1?': its seeds" in err
+    assert without_round(comparison[0].id) == "gen-comparison-1"
     assert "are not a list of seed ids: all the category's seeds instead" in err
     assert "warning: rules: an item whose instruction is not text" in err
 
@@ -139,8 +140,11 @@ def test_candidates_record_the_endpoint_and_temperature(tmp_path: Path, capsys: 
         code, said, err = generate(capsys, server, out, SEEDS, "--temperature", "0.3")
         url = server.url
     assert code == 0
-    assert {json.dumps(c.generator) for c in load_candidates(out)} == {
-        json.dumps({"endpoint": url, "temperature": 0.3})}
+    candidates = load_candidates(out)
+    round_tag = candidates[0].generator["round"]
+    assert {json.dumps(c.generator) for c in candidates} == {
+        json.dumps({"endpoint": url, "temperature": 0.3, "round": round_tag})}
+    assert all(c.id.startswith(f"gen-{round_tag}-") for c in candidates)
     assert all(json.loads(line)["generator"]["endpoint"] == url for line in out.read_text("utf-8").splitlines())
 
 
@@ -174,4 +178,6 @@ def test_the_summary_names_the_candidates_whose_answer_is_on_no_page(
     with FakeGemini(default=answer_with(model)) as server:
         code, said, err = generate(capsys, server, out)
     assert code == 0
-    assert "1 with a gold answer found in no saved page (flagged for review: gen-lookup-2)" in said
+    [flagged] = [c.id for c in load_candidates(out) if c.evidence == ""]
+    assert without_round(flagged) == "gen-lookup-2"
+    assert f"1 with a gold answer found in no saved page (flagged for review: {flagged})" in said

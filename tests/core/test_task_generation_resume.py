@@ -16,7 +16,7 @@ import pytest
 from recordlens.core.agent.candidates import load_candidates
 from recordlens.core.llm.gemini import GeminiCaller
 from tests.core.cli_runs import run
-from tests.core.generation_answers import CATEGORIES, SEEDS, SITE, category_of, two_tasks
+from tests.core.generation_answers import CATEGORIES, SEEDS, SITE, category_of, two_tasks, without_round
 from tests.fake_gemini import FakeGemini, Step, answer_with, status
 
 
@@ -167,7 +167,7 @@ def test_a_category_no_seed_has_now_is_said_dropped_and_its_answers_are_kept_apa
     assert list(json.loads(partial.read_text(encoding="utf-8"))["categories"]) == ["lookup", "retrieval",
                                                                                   "filtered search"]
     [kept] = [json.loads(line) for line in set_aside.read_text(encoding="utf-8").splitlines()]
-    assert [c["id"] for c in kept["candidates"]] == ["gen-rules-1", "gen-rules-2"]
+    assert [without_round(c["id"]) for c in kept["candidates"]] == ["gen-rules-1", "gen-rules-2"]
 
 
 def test_a_generation_stopped_into_a_reviewed_file_resumes_into_another_as_the_refusal_says(
@@ -178,7 +178,8 @@ def test_a_generation_stopped_into_a_reviewed_file_resumes_into_another_as_the_r
     out, seeds = tmp_path / "candidates.jsonl", _seeds_copy(tmp_path)
     other, other_partial = tmp_path / "rest.jsonl", tmp_path / "rest.jsonl.partial"
     _stopped_at_retrieval(capsys, out, seeds)
-    assert run(capsys, "agent", "tasks", "review", "--candidates", str(out), "--id", "gen-lookup-1",
+    [first] = [c.id for c in load_candidates(out) if without_round(c.id) == "gen-lookup-1"]
+    assert run(capsys, "agent", "tasks", "review", "--candidates", str(out), "--id", first,
                "--status", "accepted")[0] == 0
     reviewed = out.read_text(encoding="utf-8")
 
@@ -211,6 +212,10 @@ def test_a_generation_stopped_into_a_reviewed_file_resumes_into_another_as_the_r
     assert "6 of 6 categories answered, 4 of them by the run resumed" in said
     assert [c.task.category for c in load_candidates(other)] == [c for c in CATEGORIES for _ in (1, 2)]
     assert not other_partial.exists() and out.read_text(encoding="utf-8") == reviewed
+    # Resumed twice, one round: the stopped run's, in every id (those it kept, and those asked since).
+    stopped_round = first.split("-")[1]
+    assert {c.generator["round"] for c in load_candidates(other)} == {stopped_round}
+    assert first in {c.id for c in load_candidates(other)}
 
 
 def test_a_stop_names_the_category_it_was_asking(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,7 +16,7 @@ from recordlens.core.agent.model import Task
 from recordlens.core.agent.near_duplicates import WordLlamaEmbedder, filter_near_duplicates
 from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
-from tests.core.generation_answers import FIRST_SEED, SEEDS, SITE
+from tests.core.generation_answers import FIRST_SEED, SEEDS, SITE, without_round
 from tests.fake_gemini import FakeGemini, answer_with
 
 DISTINCT = {
@@ -136,11 +136,12 @@ def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monk
     assert lookup[1].task.start_url == FIRST_SEED["lookup"].start_url  # not a page of the site: the seed's
     assert lookup[0].evidence and lookup[1].evidence == ""  # the seed's answer is on the site; the made-up is not
     assert "no instruction" not in out.read_text(encoding="utf-8")
+    ident = {without_round(c.id): c.id for c in candidates}  # gen-lookup-2 -> its id, round tag and all
 
     assert main(["agent", "tasks", "filter", "--candidates", str(out), "--seeds", str(SEEDS)]) == 0
     text = capsys.readouterr().out
     assert "6 near-duplicate(s) marked similar at threshold 0.8 with wordllama" in text
-    filtered = {c.id: c for c in load_candidates(out)}
+    filtered = {without_round(c.id): c for c in load_candidates(out)}
     assert {i for i, c in filtered.items() if c.status == "similar"} == {f"gen-{c}-1" for c in
                                                                          ("lookup", "rules", "retrieval",
                                                                           "filtered-search", "content-extraction",
@@ -152,10 +153,10 @@ def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monk
                 ("gen-retrieval-2", "expired", "the paper was withdrawn", []),
                 ("gen-filtered-search-2", "accepted", "", []), ("gen-comparison-2", "accepted", "", [])]
     # A verdict that says the task is no good says why (the README's "with a reason").
-    assert main(["agent", "tasks", "review", "--candidates", str(out), "--id", "gen-rules-2", "--status",
+    assert main(["agent", "tasks", "review", "--candidates", str(out), "--id", ident["gen-rules-2"], "--status",
                  "unable"]) == 2
-    for ident, status, reason, more in verdicts:
-        assert main(["agent", "tasks", "review", "--candidates", str(out), "--id", ident, "--status", status,
+    for short, status, reason, more in verdicts:
+        assert main(["agent", "tasks", "review", "--candidates", str(out), "--id", ident[short], "--status", status,
                      "--reason", reason, *more]) == 0
     # Generating again into the reviewed file is refused before any request: the verdicts would be lost.
     before = out.read_bytes()
@@ -165,22 +166,23 @@ def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monk
         assert server.requests == []
     assert "with 11 reviewed candidate(s): give another --out, or --replace" in capsys.readouterr().err
     assert out.read_bytes() == before
-    reviewed = {c.id: c for c in load_candidates(out)}
+    reviewed = {without_round(c.id): c for c in load_candidates(out)}
     assert reviewed["gen-lookup-2"].task.answer == "CC BY 4.0" and reviewed["gen-lookup-2"].edited
     assert reviewed["gen-lookup-2"].original["answer"] == "Nobody Knows"
 
     references = tmp_path / "references"
     references.mkdir()
     reference = json.loads(resource_path("agent", "reference", "lookup-1.json").read_text("utf-8"))
-    reference["task"] = "gen-lookup-2"
-    (references / "gen-lookup-2.json").write_text(json.dumps(reference), encoding="utf-8")
+    reference["task"] = ident["gen-lookup-2"]
+    (references / f"{ident['gen-lookup-2']}.json").write_text(json.dumps(reference), encoding="utf-8")
     capsys.readouterr()
     chart = tmp_path / "funnel.png"
     assert main(["agent", "tasks", "report", "--candidates", str(out), "--references", str(references), "--json",
                  "--chart", str(chart)]) == 0
     printed = capsys.readouterr()
     table = json.loads(printed.out)
-    assert "have an answer no one has looked for on the site (edited at review: gen-lookup-2)" in printed.err
+    edited = ident["gen-lookup-2"]
+    assert f"have an answer no one has looked for on the site (edited at review: {edited})" in printed.err
     total = table["total"]
     assert (total["generated"], total["similar"], total["unable"], total["expired"], total["refined"],
             total["pending"]) == (12, 6, 1, 1, 3, 1)
@@ -189,7 +191,7 @@ def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monk
     checked = capsys.readouterr()
     assert "no one has looked for" not in checked.err
     assert json.loads(checked.out)["total"]["answer_not_found"] == total["answer_not_found"] + 1
-    assert "gen-lookup-2" in json.loads(checked.out)["answer_not_found_ids"]
+    assert ident["gen-lookup-2"] in json.loads(checked.out)["answer_not_found_ids"]
     # The table's note names the tasks whose gold answer is on no saved page, for the reviewer to look at.
     assert main(["agent", "tasks", "report", "--candidates", str(out), "--site", str(SITE)]) == 0
     note = next(line for line in capsys.readouterr().out.splitlines() if "found in no saved page" in line)
