@@ -30,12 +30,14 @@ says its files may show different moments. A navigation that the page's script o
 settles is checked by the rules as a redirect is, followed (up to `MAX_CLIENT_HOPS` in a row, within the page's
 --timeout), and recorded among its redirects with `"kind": "script or meta refresh"`; one to the page itself too
 (a check page that reloads itself once its cookie is set). A loop fails as one, on every run, whatever the timing:
-a navigation that would request a URL of the page's chain (its redirects, meta refreshes, scripts' navigations) a
-third time is rejected when it is asked for ("it redirects in a loop (/a → /b → /a) …"), and so is a page whose
-chain came back to an address and still goes on after `MAX_CLIENT_HOPS`; a chain of that many other pages that
-still goes on fails too ("… more than 5 times in a row …"): the page it stopped at is a "Redirecting…" page, no
-page to save. An HTTP redirect loop is said so too (at its third request, before Chromium's 20 hops would end it
-as net::ERR_TOO_MANY_REDIRECTS).
+a navigation that goes round the page's chain (its redirects, meta refreshes, scripts' navigations) again is
+rejected when it is asked for ("it redirects in a loop (/a → /b → /a) …"): one that would request a URL of the
+chain a third time, or that leaves an address the chain came back to by the way it left it the first time (/a →
+/b → /a → /b). A chain that came back to an address once and went elsewhere from it is no loop (a check page: the
+page sends the browser to /check, which sends it back, and the page, its cookie set, goes on to /welcome). A chain
+that still goes on after `MAX_CLIENT_HOPS` fails too ("… more than 5 times in a row …"): the page it stopped at is a
+"Redirecting…" page, no page to save. An HTTP redirect loop is said so too (when it goes round again, before
+Chromium's 20 hops would end it as net::ERR_TOO_MANY_REDIRECTS).
 A page that `history.pushState`d another URL is kept under the URL it was served from (put back with
 `history.replaceState` before it is read), with a warning.
 
@@ -127,6 +129,7 @@ LOGIN_NEEDED = "HTTP 401 Unauthorized (the page needs a login)"
 NO_CONTENT = (204, 205)  # answers that carry no page: Chromium ends their load as aborted
 MAX_CLIENT_HOPS = 5  # navigations a page's script or meta refresh starts while it settles, followed in a row
 LOOP_REQUESTS = 2  # times a page's chain (redirects, meta refreshes, scripts) may request one URL: more is a loop
+                   # (twice: a check page sends the page back once), and so is taking one step of it again
 MAX_SCREENSHOT_HEIGHT = 16384  # Chromium's texture limit; longer pages are cut there (the meta says the size)
 _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
 
@@ -319,12 +322,14 @@ class ChromiumRenderer(OnlinePage):
 
     def _never_settled(self) -> PageFailed:
         """The failure of a page that still goes elsewhere after MAX_CLIENT_HOPS navigations of its script or meta
-        refresh, its last one stopped: a loop when its chain came back to an address, else a chain too long."""
+        refresh, its last one stopped: a loop when its chain went round (`_loop_closed`; the guard rejects such a
+        navigation as it comes, so this is only said of one it did not see), else a chain too long."""
         if self._finished is None:
             self._stop()
         chain = self.guard.asked
-        if len({_url_key(url) for url in chain}) < len(chain):
-            self.guard.loop = _loop_said(chain)
+        loop = next((found for end in range(1, len(chain) + 1) if (found := _loop_closed(chain[:end]))), [])
+        if loop:
+            self.guard.loop = _loop_said(loop)
             return self._halted()
         return PageFailed(f"its script or meta refresh sent it on to another page more than {MAX_CLIENT_HOPS} "
                           f"times in a row ({' → '.join(chain)}): it never settled on a page to save, and is not "
@@ -682,10 +687,11 @@ class _NavigationGuard:
     navigation throttle emits before a redirect is followed, the request held until it is answered) but the
     page's own, and rejects those refused. `refused`: (URL, reason) of the first it rejected since `watch`;
     `asked`: every main-frame navigation's URL since then, in order; `loop`: the addresses of the loop it
-    stopped ("" when none): a navigation that would request a URL of the page's chain a third time (a redirect,
-    meta refresh or script that leads back to where the page came from, the page refreshing itself) is rejected
-    then, whenever it comes, so that a loop is said as one on every run, never saved as one of its pages. (Twice is
-    let through: a page may come back once, its cookie set, as a check page does.)
+    stopped ("" when none): a navigation that goes round the page's chain again (`_loop_closed`: a redirect, meta
+    refresh or script that leads back to where the page came from and on again the same way, the page refreshing
+    itself twice) is rejected then, whenever it comes, so that a loop is said as one on every run, never saved as
+    one of its pages. (Coming back once is let through: a page may come back, its cookie set, as a check page sends
+    it, and go on elsewhere.)
     Between two pages (`watch("", None)`) every navigation but about:blank is rejected: what a page does once it
     was captured is no page of the capture's."""
 
@@ -722,9 +728,10 @@ class _NavigationGuard:
             return
         after_load = self.loaded()
         self.asked.append(target)
-        if self.loop or sum(_same_url(target, [asked]) for asked in self.asked) > LOOP_REQUESTS:
+        loop = _loop_closed(self.asked)
+        if self.loop or loop:
             request.reject()
-            self.loop = self.loop or _loop_said(self.asked)
+            self.loop = self.loop or _loop_said(loop)
         elif (reason := self.check(target)) is not None:
             request.reject()
             if self.refused is None:
@@ -733,12 +740,26 @@ class _NavigationGuard:
             self.on_leave()
 
 
-def _loop_said(chain: list[str]) -> str:
-    """"/a → /b → /a": the first loop of `chain` (a list of URLs), from the first URL it comes back to until it
-    does, said in paths when all are of the first's origin."""
+def _loop_closed(chain: list[str]) -> list[str]:
+    """The loop that the last navigation of `chain` (a page's URLs requested, in order) closes, as the addresses it
+    goes round ([] when it closes none): when it leaves an address the chain came back to by the way it left it
+    before (…, /a, /b, …, /a, /b: the loop /a → /b → … → /a), or requests a URL a third time (…, /a, …, /a, …, /a:
+    from its first request to this one). A URL come back to once and left another way (a check page's /a → /check →
+    /a → /welcome) closes none."""
     keys = [_url_key(url) for url in chain]
-    end = next(i for i, key in enumerate(keys) if key in keys[:i])
-    loop = chain[keys.index(keys[end]):end + 1]
+    if not keys:
+        return []
+    step = keys[-2:]
+    before = next((i for i in range(len(keys) - 2) if keys[i:i + 2] == step), None) if len(step) == 2 else None
+    if before is not None:  # the same step again: from the first time it left there to the latest time
+        return chain[before:len(chain) - 1]
+    if keys.count(keys[-1]) > LOOP_REQUESTS:
+        return chain[keys.index(keys[-1]):]
+    return []
+
+
+def _loop_said(loop: list[str]) -> str:
+    """"/a → /b → /a": the addresses of a loop (`_loop_closed`), in paths when all are of the first's origin."""
     origins = {urlsplit(url)[:2] for url in loop}
     shown = [urlunsplit(("", "", *urlsplit(url)[2:4], "")) or "/" for url in loop] if len(origins) == 1 else loop
     return " → ".join(shown)

@@ -1,0 +1,154 @@
+"""A page whose chain came back to an address once and then moved on (a check page: the page sends the browser to
+an interstitial once, which sets a cookie and sends it back, and the page then goes on) failed as "it redirects in
+a loop (/gate → /check → /gate)" whenever its chain went on past `MAX_CLIENT_HOPS`, though it never went round
+again: any address met twice was taken for a loop. A loop is now a chain that goes round: an address requested a
+third time, or one come back to that the chain leaves again as it did the first time (by the same next address);
+a chain that came back once and went elsewhere is no loop: saved where it ends, or, when it goes on past
+`MAX_CLIENT_HOPS`, said as a chain too long. Served on 127.0.0.1 and captured with the real command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+
+from recordlens.annotator.agent.site_capture import _loop_closed, _NavigationGuard
+from tests import loopback
+from tests.capture_site import capture_argv
+from tests.loopback import base_url
+
+pytestmark = pytest.mark.app
+
+
+def _refresh(target: str, text: str, cookie: str = "") -> bytes:
+    script = f"<script>document.cookie = '{cookie}=1; path=/';</script>" if cookie else ""
+    return (f'<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0; url={target}"><title>Redirecting'
+            f"</title>{script}</head><body>{text}</body></html>").encode()
+
+
+def _sent_on(target: str, text: str) -> bytes:
+    """A page whose script sends it on once it has loaded: a navigation while it settles, one of MAX_CLIENT_HOPS."""
+    return (f"<!DOCTYPE html><html><head><title>Redirecting</title><script>addEventListener('load', function () "
+            f"{{ setTimeout(function () {{ location.href = '{target}'; }}, 300); }});</script></head>"
+            f"<body>{text}</body></html>").encode()
+
+
+def _real(title: str) -> bytes:
+    return f"<!DOCTYPE html><html><head><title>{title}</title></head><body>{title}</body></html>".encode()
+
+
+# How long a page settles: its script's navigation (300 ms after its load) comes well within it, so that each is one
+# of the capture's MAX_CLIENT_HOPS, whatever the machine's load.
+SETTLE_MS = 3000
+ON = [f"/on-{n}" for n in range(1, 7)]  # where the long chain goes on to, each a page not met before
+PAGES = {
+    "/check-back": _refresh("/gate-back", "checking", cookie="back"),
+    "/check-on": _sent_on("/gate-on", "<script>document.cookie = 'on=1; path=/';</script>checking"),
+    **{page: _sent_on(after, f"step {n}")
+       for n, (page, after) in enumerate(zip(ON, [*ON[1:], "/on-end"], strict=True), 1)},
+    "/on-end": _real("The end"),
+    **{f"/round-{a}": _refresh(f"/round-{b}", a) for a, b in zip("abcd", "bcda", strict=True)},  # four pages round
+}
+
+
+class _Site(loopback.LoopbackHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        path, cookies = urlsplit(self.path).path, self.headers.get("Cookie") or ""
+        if path == "/gate-back":  # to the check page once; with its cookie, the page itself
+            if "back=1" in cookies:
+                self.send(200, _real("Real page"))
+            else:
+                self.redirect("/check-back")
+        elif path == "/gate-on":  # to the check page once; with its cookie, on and on to other pages
+            self.redirect("/on-1" if "on=1" in cookies else "/check-on")
+        elif path in PAGES:
+            self.send(200, PAGES[path])
+        else:
+            self.send(404, b"<p>no such page</p>")
+
+
+@pytest.fixture(scope="module")
+def captured(tmp_path_factory) -> Iterator[tuple[dict, str, str]]:
+    """(the summary, the capture's stderr, the server's base URL), each root captured in a profile of its own."""
+    with loopback.serve(_Site) as server:
+        base = base_url(server)
+        folder = tmp_path_factory.mktemp("checks") / "site"
+        done = subprocess.run(capture_argv(*[base + root for root in ("/gate-back", "/gate-on", "/round-a")],
+                                           "--site", str(folder), "--json", "--depth", "0", "--ignore-robots",
+                                           "--delay", "0", "--timeout", "30", SETTLE_MS=SETTLE_MS),
+                              capture_output=True, text=True, timeout=600)
+        assert done.stdout.strip(), done.stderr[-3000:]
+        yield json.loads(done.stdout.strip().splitlines()[-1]), done.stderr, base
+
+
+def test_a_check_page_that_sends_the_page_back_once_is_no_loop(captured) -> None:
+    summary, stderr, base = captured
+    assert base + "/gate-back" in summary["saved"], (summary, stderr[-3000:])
+
+
+def test_a_chain_that_came_back_once_and_went_on_is_too_long_not_a_loop(captured) -> None:
+    summary, stderr, base = captured
+    failed = dict(summary["failed"])
+    reason = failed[base + "/gate-on"]
+    assert "loop" not in reason, reason
+    assert reason.startswith("its script or meta refresh sent it on to another page more than 5 times in a row"), \
+        reason
+
+
+def test_a_chain_that_goes_round_again_is_still_a_loop(captured) -> None:
+    summary, stderr, base = captured
+    failed = dict(summary["failed"])
+    assert failed[base + "/round-a"].startswith(
+        "it redirects in a loop (/round-a → /round-b → /round-c → /round-d → /round-a): "), failed[base + "/round-a"]
+
+
+class _Request:
+    """A main-frame navigation as the guard is asked about it (QWebEngineNavigationRequest's part it reads)."""
+
+    def __init__(self, url: str) -> None:
+        self.address, self.rejected = url, False
+
+    def isMainFrame(self) -> bool:  # noqa: N802 (Qt's name)
+        return True
+
+    def url(self) -> _Request:
+        return self
+
+    def toString(self) -> str:  # noqa: N802 (Qt's name)
+        return self.address
+
+    def reject(self) -> None:
+        self.rejected = True
+
+
+def _rejected(paths: str) -> list[bool]:
+    """Whether the guard rejects each navigation of a page loading the first of `paths`, the others asked in turn."""
+    guard = _NavigationGuard()
+    first, *rest = [f"http://site.test{path}" for path in paths.split()]
+    guard.watch(first, lambda target: None)
+    requests = [_Request(url) for url in (first, *rest)]
+    for request in requests:
+        guard.on_navigation(request)
+    return [request.rejected for request in requests]
+
+
+def test_the_guard_stops_a_chain_only_when_it_goes_round() -> None:
+    assert not any(_rejected("/gate /check /gate /welcome /on /more"))  # back once, then elsewhere
+    assert not any(_rejected("/page /page /next"))  # a page that reloads itself once, then goes on
+    assert _rejected("/a /b /a /b") == [False, False, False, True]  # /a → /b again
+    assert _rejected("/a /b /c /d /a /b") == [False] * 5 + [True]
+    assert _rejected("/a /b /a /c /a") == [False] * 4 + [True]  # /a a third time: back twice
+    assert _rejected("/s /s /s") == [False, False, True]
+
+
+def test_a_loop_is_said_from_where_it_began_to_where_it_came_back() -> None:
+    def said(paths: str) -> list[str]:
+        return [url.removeprefix("http://site.test") for url in _loop_closed([f"http://site.test{p}"
+                                                                              for p in paths.split()])]
+    assert said("/a /b /c /a /b") == ["/a", "/b", "/c", "/a"]
+    assert said("/s /s /s") == ["/s", "/s"]
+    assert said("/a /b /a /c /a") == ["/a", "/b", "/a", "/c", "/a"]
+    assert said("/gate /check /gate /welcome") == []
