@@ -122,6 +122,7 @@ STOP_WAIT_S = 5.0        # how long a stopped load may take to say it ended
 RENDERER_PROBE_S = 1.0   # how long a renderer that is not busy takes at most to answer a script
 ABORTED = "net::ERR_ABORTED"  # how a load that turned into a download fails
 DOWNLOAD_GRACE_S = 1.0   # how long after a failed load its download request may still come
+EVENTS_GRACE_S = 5.0     # how long after a failed load the network's events of its answer may still come
 CAPTURE_MARGIN_S = 10.0  # what a page may take beyond its --timeout: a page loaded at the end of its time is
                          # still settled, read and captured (a large page's full-page screenshot takes seconds)
 MAX_TREE_ELEMENTS = 20_000  # a page of more elements (frames included) keeps a note instead of its tree
@@ -349,6 +350,10 @@ class ChromiumRenderer(OnlinePage):
         pending = [] if loaded else self._cut_short()
         if self._login_asked:
             raise PageFailed(LOGIN_NEEDED)
+        if not self._finished:
+            # A load ended as failed (a 204 ends as aborted) may come before the network's events of its answer,
+            # which reach us on another channel, late on a busy machine: its status is read once they are here.
+            self._wait(self._answer_heard, EVENTS_GRACE_S)
         redirects, status, failure, failed_at = self._navigation()
         if status in NO_CONTENT:
             raise PageFailed(f"HTTP {status}{status_phrase(status)} (nothing to save)")
@@ -506,6 +511,11 @@ class ChromiumRenderer(OnlinePage):
         return [e for e in self.devtools.events if e.get("method") == "Network.requestWillBeSent"
                 and e.get("params", {}).get("type") == "Document"
                 and e["params"].get("frameId") in (None, self.frame_id)]
+
+    def _answer_heard(self) -> bool:
+        """Whether the network's events hold the page's answer: a status, or a failure."""
+        _redirects, status, failure, _failed_at = self._navigation()
+        return status is not None or bool(failure)
 
     def _navigation(self) -> tuple[list[dict[str, Any]], int | None, str, str]:
         """The main frame's redirects, final status, network failure and the URL that failed (a redirect's
