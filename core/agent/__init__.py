@@ -15,6 +15,7 @@ from .actions import (
     said_action,
     shows_as_password,
 )
+from .answers import NORMALISE_RULES
 from .axtree import SiteTrees, format_axtree, read_tree
 from .browsers import register_browser
 from .candidates import STATUS_LABELS, STATUSES, Candidate, SiteText, load_candidates, save_candidates
@@ -35,7 +36,7 @@ from .capture import (
 from .evaluate import latest_episodes
 from .hidden_fields import as_served_live
 from .loop import CUT_STOPS
-from .model import ANSWER_KINDS, NORMALISE_RULES, Browser, ModelCall, Observation, Task, Trajectory
+from .model import ANSWER_KINDS, Browser, ModelCall, Observation, Task, Trajectory
 from .references import Reference, ReferenceChoice, choose_references, ends_with_answer
 from .site_files import existing_site_file, free_site_file, site_file_name
 from .sites import (

@@ -42,10 +42,11 @@ from typing import Any
 from .. import atomic
 from ..errors import AgentError, RecordLensError
 from ..wording import with_article
+from .answers import normalise_answer
 from .model import Task
 from .sites import Site
 from .targets import folded
-from .tasks import OPTIONAL_KEYS, REQUIRED_KEYS, TaskFileError, normalise_answer, task_from_line, task_line
+from .tasks import OPTIONAL_KEYS, REQUIRED_KEYS, TaskFileError, task_from_line, task_line
 
 STATUSES = ("candidate", "accepted", "similar", "unable", "expired")
 STATUS_LABELS = {"candidate": "not reviewed", "accepted": "refined", "similar": "similar",

@@ -2,7 +2,7 @@
 
 Definitions (the README publishes them):
 - An episode succeeds when its answer equals the task's gold answer after the task's normalisation
-  (`tasks.is_correct`); it is judged again here, so a corrected task re-scores stored runs. No answer fails.
+  (`answers.is_correct`); it is judged again here, so a corrected task re-scores stored runs. No answer fails.
 - Success rate of a set of tasks (a category, or all): for each run index, the share of the set's episodes in
   that run that succeeded; then the mean over the runs that have episodes of the set.
 - Average steps: the mean number of steps (failed ones included) over all episodes, and over successful ones.
@@ -53,13 +53,14 @@ from ..llm.gemini import INCOMPLETE_NO_CANDIDATES, INCOMPLETE_UNFINISHED
 from ..runs.charts import grouped_bars
 from ..wording import counted, listed
 from .actions import ACTIONS, GRAMMAR_HELP, Step, format_action, is_password_mask, password_bullets
+from .answers import is_correct, normalise_answer
 from .funnel import named_tasks
 from .loop import CUT_STOPS
 from .model import Task, Trajectory
 from .references import Reference, choose_references, unanswered_said
 from .sites import loose_url
 from .targets import folded, targets_match
-from .tasks import is_correct, normalise_answer, same_version
+from .tasks import same_version
 
 OVERALL = "overall"
 

@@ -30,11 +30,11 @@ from ..llm.gemini import Answer, BudgetExceededError, GeminiError
 from ..resource_files import read_resource
 from ..wording import counted
 from .actions import ActionParseError, Step, masked_all, masked_step, parse_action
+from .answers import is_correct
 from .axtree import format_axtree
 from .memory import Memory, WindowMemory, render
 from .model import MAX_PAGE_TEXT, TEXT_PER_SCREEN, Browser, ModelCall, Observation, Task, Trajectory
 from .targets import Target, find_target, folded
-from .tasks import is_correct
 
 DEFAULT_STEP_BUDGET = 15
 DEFAULT_MAX_FAILURES = 3

@@ -12,10 +12,10 @@ from typing import Any, Protocol, runtime_checkable
 from ..errors import AgentError
 from ..wording import json_problem
 from .actions import Step
+from .answers import is_correct
 from .targets import Target
 
 # Normalisation rules a task may name, applied in this order (core/agent/tasks.py implements them).
-NORMALISE_RULES = ("numbers", "units", "punctuation", "whitespace", "case")
 ANSWER_KINDS = ("text", "number", "title", "name", "date")
 
 
@@ -38,9 +38,7 @@ class Task:
                 "site": self.site}
 
     def accepts(self, answer: str | None) -> bool:
-        """Whether `answer` equals the gold answer under this task's normalisation (tasks.is_correct)."""
-        from .tasks import is_correct  # tasks imports this module: imported here, when first asked
-
+        """Whether `answer` equals the gold answer under this task's normalisation (`answers.is_correct`)."""
         return is_correct(self, answer)
 
 

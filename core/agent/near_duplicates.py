@@ -46,9 +46,9 @@ from typing import Protocol
 
 from ..errors import AgentError
 from ..wording import counted, listed
+from .answers import NORMALISE_RULES, normalise_answer
 from .candidates import Candidate, FilterMark
-from .model import NORMALISE_RULES, Task
-from .tasks import normalise_answer
+from .model import Task
 
 DEFAULT_THRESHOLD = 0.8
 # From this similarity two tasks ask the same question whatever their gold answers (module notes); paraphrases score

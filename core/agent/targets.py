@@ -143,7 +143,7 @@ def folded(text: str | None) -> str:
     element's name or text, a typed value, and a gold answer with a page's text (`candidates.SiteText`).
 
     Accents are kept, unlike a search's `text_search.folded`: an answer is scored with its accents (no rule of
-    `tasks.normalise_answer` drops them), so its evidence must keep them too, and "resume" typed into a search
+    `answers.normalise_answer` drops them), so its evidence must keep them too, and "resume" typed into a search
     box is not "résumé"."""
     return " ".join(unicodedata.normalize("NFKC", text or "").casefold().split())
 

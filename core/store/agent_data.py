@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..agent.actions import ACTIONS, Step
+from ..agent.answers import is_correct
 from ..agent.model import ModelCall, Task, Trajectory
 from ..agent.targets import Target
-from ..agent.tasks import is_correct, same_version, task_digest
+from ..agent.tasks import same_version, task_digest
 from .db import Connection, Provenance, StoreError, dumps, now
 from .files import snapshot_path, store_snapshot
 from .runs import StoredRun

@@ -220,7 +220,8 @@ def test_the_charts_agreement_bars_say_over_how_many_tasks_overall_too(tmp_path:
 def test_the_rules_text_names_exactly_the_ascii_characters_punctuation_makes_a_space() -> None:
     import string
 
-    from recordlens.core.agent.tasks import RULES_TEXT, normalise_answer
+    from recordlens.core.agent.answers import normalise_answer
+    from recordlens.core.agent.tasks import RULES_TEXT
 
     rule = RULES_TEXT[RULES_TEXT.index("3. `punctuation`"):RULES_TEXT.index("4. `whitespace`")]
     named = rule.split("in ASCII `", 1)[1].split("`)", 1)[0].split()

@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.agent.model import NORMALISE_RULES, Task
+from recordlens.core.agent.answers import NORMALISE_RULES, is_correct, normalise_answer
+from recordlens.core.agent.model import Task
 from recordlens.core.agent.tasks import (
     RULES_TEXT,
     TaskFileError,
-    is_correct,
     load_tasks,
-    normalise_answer,
     save_tasks,
 )
 from recordlens.core.cli.command import main

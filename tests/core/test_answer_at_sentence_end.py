@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from recordlens.core.agent.model import NORMALISE_RULES, Task
-from recordlens.core.agent.tasks import is_correct, normalise_answer
+from recordlens.core.agent.answers import NORMALISE_RULES, is_correct, normalise_answer
+from recordlens.core.agent.model import Task
 
 ALL = NORMALISE_RULES
 
