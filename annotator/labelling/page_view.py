@@ -353,7 +353,8 @@ class PageView(QWidget):
     # -- records --------------------------------------------------------------------------------------------
 
     def show_records(self, records: Sequence[dict[str, Any]]) -> None:
-        """Draw `records` (each: xpaths, and optionally colour_index, label, state, selected), replacing any.
+        """Draw `records` (each: xpaths, and optionally colour_index, label, state, selected, outline: "true" for
+        a review pair's true record, drawn dashed and unfilled beside the predicted one), replacing any.
 
         Before the page has loaded they are kept and drawn when it has; `overlays_drawn` follows either way."""
         self._records = [
@@ -362,6 +363,7 @@ class PageView(QWidget):
                 "colour": record_colour(int(r.get("colour_index", i)), r.get("state")),
                 "label": str(r.get("label", i + 1)),
                 "selected": bool(r.get("selected", False)),
+                "outline": str(r.get("outline", "")),
             }
             for i, r in enumerate(records)
         ]

@@ -71,16 +71,44 @@ class RecordRow:
                f"      {size} · {self.status}{flag}{hidden}"
 
 
+_OPENERS, _CLOSERS = "([{", ")]}"
+_LEAST_SHOWN = 8  # characters of a text cut at a line's end: fewer, and the line ends after the text before it
+
+
+def _as_read(texts: Sequence[str]) -> list[str]:
+    """A record's texts with a bracket's texts read as one, as the page shows them: a reference's "[", "7", "]"
+    (three texts) is "[7]", not "[ · 7 · ]", and a line cut after its first texts never ends on a lone "[" that
+    reads as a cut gone wrong."""
+    read: list[str] = []
+    glued = False  # the text before opened a bracket: the next one belongs to it
+    for text in texts:
+        if read and (glued or text[:1] in _CLOSERS):
+            read[-1] += text
+        else:
+            read.append(text)
+        glued = text[-1:] in _OPENERS
+    return read
+
+
+def _cut(line: str, chars: int) -> str:
+    """`line` cut at `chars` ("…" where it goes on): after its last whole text when the cut would leave only the
+    first few characters of the next one (a "[" or "Pr" reads as a cut gone wrong), else within that text."""
+    if len(line) <= chars:
+        return line
+    cut = line[:chars - 1]
+    last = cut.rfind(TEXT_SEPARATOR)
+    if last >= 0 and len(cut) - (last + len(TEXT_SEPARATOR)) < _LEAST_SHOWN:
+        cut = cut[:last + len(TEXT_SEPARATOR)]
+    return cut + "…"
+
+
 def record_texts(page: Page | None, keys: TextKeyIndex | None, xpaths: Sequence[str],
                  chars: int = _TEXT_CHARS) -> tuple[str, int]:
     """A record's first texts in page order, joined and cut at `chars`, and how many text entries it has."""
     if page is None or keys is None:
         return "", 0
     every = texts_of_record(page, keys, xpaths)
-    texts = TEXT_SEPARATOR.join(every[:6])
-    if len(texts) > chars:
-        texts = texts[:chars - 1] + "…"
-    return texts, len(every)
+    return _cut(TEXT_SEPARATOR.join(_as_read(every)[:6]), chars), len(every)
 
 
 class RecordTexts:

@@ -304,6 +304,15 @@ class ReviewController:
         self._labelling_place: tuple[str | None, int] | None = None  # (page, scroll) when review was entered
         # The page on show's review, by run (or annotator) chosen on it, of the runs reviewed last.
         self._classed: Recent[object, _Classed] = Recent(RUNS_READ)
+        # The rows chosen in the list are drawn selected on the page: once for a burst of changes (a refill of the
+        # list chooses its rows again one by one), after it
+        self._drawn_chosen: frozenset[int] = frozenset()
+        self._choice_changed = QTimer(self.panel)
+        self._choice_changed.setSingleShot(True)
+        self._choice_changed.setInterval(0)
+        self._choice_changed.timeout.connect(self._draw_the_choice)
+        self.panel.records.itemSelectionChanged.connect(self._choice_changed.start)
+        self.panel.records.currentItemChanged.connect(self._choice_changed.start)
         self.panel.kinds_changed.connect(self._remember)
         self.panel.take_all_requested.connect(self.do_take_all)
         self.panel.runs_listed.connect(self._import_the_matcher_meanwhile)
@@ -321,7 +330,7 @@ class ReviewController:
         """Another project: nothing of this one's runs is kept, and the other's last review is taken up."""
         self._predictions.clear()
         self._run_pages.clear()
-        self._runs_seen = None
+        self._runs_seen = self.panel.listed_runs = None  # the next project's, once the window lists them
         self._classed.clear()
         self.agreements.clear()
         self._compared.clear()
@@ -469,7 +478,9 @@ class ReviewController:
         if self._runs_list_open():
             return False  # not refilled under the pointer: listed again at the next look, once it is closed
         runs = {run.id: run for run in self.window.project.runs.all()}
-        seen = self._runs_seen
+        # Before the review first looked at them: as the window listed them when the project opened, so that the
+        # first run added elsewhere in a session is said as every later one is
+        seen = self._runs_seen if self._runs_seen is not None else self.panel.listed_runs
         if runs == seen:
             return False
         under = self.run_id if self.run_id != NO_RUN and self.annotator() is None else None
@@ -674,17 +685,19 @@ class ReviewController:
             self.show_first_error()
 
     def show_first_error(self) -> None:
-        """What the run got wrong is what a reviewer looks for: bring the first such record into view. A page W
-        opened in an annotator's review: its first open disagreement's row chosen too, so that T, Shift+T and O
-        decide it at once (as the next open row is chosen after a decision)."""
+        """What the run got wrong is what a reviewer looks for: bring the first such record into view; on a page
+        it got all right, its first record shown (a page opens at its first record: its top may hold none of
+        them, and an empty-looking view under "240 matched" reads as nothing drawn). A page W opened in an
+        annotator's review: its first open disagreement's row chosen too, so that T, Shift+T and O decide it at
+        once (as the next open row is chosen after a decision)."""
         choosing, self._choose_first_open = self._choose_first_open, None
         if choosing == self.window.page_name and self._choose_the_first_open_row():
             return
         shown = self.panel.shown_kinds()
-        wrong = [r for r in self.review.records if r.kind != MATCHED and r.kind in shown and r.xpaths
-                 ] if self.review else []
-        if wrong:
-            self.window.page_view.scroll_to(wrong[0].xpaths[0])
+        drawn = [r for r in self.review.records if r.kind in shown and r.xpaths] if self.review else []
+        first = next((r for r in drawn if r.kind != MATCHED), drawn[0] if drawn else None)
+        if first is not None:
+            self.window.page_view.scroll_to(first.xpaths[0])
 
     def _forget_a_choice_not_shown(self, ok: bool) -> None:
         """A page that failed to load is not shown (`show_first_error` is not reached): W's choice for it goes, so
@@ -738,10 +751,19 @@ class ReviewController:
     def draw_shown(self) -> None:
         """Draw the page's review as it stands, with the classes the panel shows (their toggles)."""
         if self.active():
-            shown = self.panel.shown_kinds()
-            self.window.page_view.show_records(overlay_records(self.review, shown, self.panel.true_numbers,
-                                                               self.panel.kept, self.panel.shows_kept())
+            panel = self.panel
+            self._drawn_chosen = frozenset(panel.chosen_indices()) if self.review else frozenset()
+            self.window.page_view.show_records(overlay_records(self.review, panel.shown_kinds(), panel.true_numbers,
+                                                               panel.kept, panel.shows_kept(), self._drawn_chosen)
                                                if self.review else [])
+
+    def _draw_the_choice(self) -> None:
+        """The rows chosen in the list changed (a click, the arrow keys, Shift+click, the next open row after a
+        decision): their records drawn selected, when they are not so already."""
+        if self.window.closed:  # a refill of the list as the window closed: no page left to draw on
+            return
+        if self.active() and self.review is not None and frozenset(self.panel.chosen_indices()) != self._drawn_chosen:
+            self.draw_shown()
 
     def _update_review(self, labelled: Labelled) -> bool:
         window = self.window
@@ -1513,4 +1535,9 @@ class ReviewController:
     def _after_scoring(self, run_id: int) -> None:
         labelled = self._labelled_once()
         self._set_runs(run_id, labelled)
-        self.on_run_chosen(run_id, labelled)
+        if run_id != self.run_id:
+            self.on_run_chosen(run_id, labelled)
+            return
+        # Scoring changes the means and the worst pages, not the page: the reviewer's place on it stays
+        self._worst_order = []  # W starts from the worst page of the new scores
+        self._show(labelled)

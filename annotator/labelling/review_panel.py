@@ -39,6 +39,7 @@ from ...core.records import (
     PageScore,
     ReviewRecord,
     element_words,
+    record_key,
 )
 from ...core.store import RunInfo, StoredScore, method_settings, run_origin
 from ...core.wording import counted, shortened
@@ -65,6 +66,7 @@ KEPT = "kept"  # a disagreement whose project's version was kept (O): listed apa
 KEPT_MEANING = ("kept: a disagreement decided for the project's version (O), or merged into it (Shift+T), no longer "
                 "open; the figures still count it. Unticked: hidden in the list and on the page")
 KEPT_COLOUR = "#868e96"
+TRUE_OUTLINE = "true"  # how the overlay draws a pair's true record apart from its predicted one (dashed)
 PREDICTED_KINDS = (MATCHED, PARTIAL, SPURIOUS)  # the classes whose row shows a predicted record
 DATA_ROLE = Qt.ItemDataRole.UserRole
 FAILURE_WIDTH = 160  # a failure's reason shown beside the page's figures (whole in their tooltip)
@@ -108,13 +110,30 @@ def review_label(record: ReviewRecord, true_numbers: Sequence[int] = ()) -> str:
 
 def overlay_records(review: PageReview, kinds: frozenset[str] = frozenset(KINDS),
                     true_numbers: Sequence[int] = (), kept: Collection[int] = (),
-                    show_kept: bool = False) -> list[dict[str, object]]:
+                    show_kept: bool = False, chosen: Collection[int] = ()) -> list[dict[str, object]]:
     """What PageView.show_records draws in review mode: the records of the classes in `kinds`, each in its
-    class's colour; the disagreements whose project's version was kept (`kept`: their indices) apart, only with
-    `show_kept`, their badge saying so."""
-    return [{"xpaths": list(r.xpaths), "colour_index": i, "state": r.kind,
-             "label": review_label(r, true_numbers) + (" kept" if i in kept else "")}
-            for i, r in enumerate(review.records) if (show_kept if i in kept else r.kind in kinds)]
+    class's colour (a pair's true record beside its predicted one: `_drawn`); the disagreements whose project's
+    version was kept (`kept`: their indices) apart, only with `show_kept`, their badge saying so. The records of
+    the rows chosen in the list (`chosen`: their indices) are drawn selected, as labelling draws its selected
+    record: with touching records, a scroll alone does not say which one the row is."""
+    return [drawn for i, r in enumerate(review.records) if (show_kept if i in kept else r.kind in kinds)
+            for drawn in _drawn(r, i, true_numbers, kept=i in kept, chosen=i in chosen)]
+
+
+def _drawn(record: ReviewRecord, index: int, true_numbers: Sequence[int], *, kept: bool, chosen: bool
+           ) -> list[dict[str, object]]:
+    """A review record as drawn: its extent under its row's badge. A pair whose true record holds other elements
+    than the predicted one is two drawings in the class's colour: the true record outlined (dashed, unfilled:
+    `TRUE_OUTLINE`) under its T badge, first (a larger true record lies under what was predicted inside it), and
+    the predicted record filled under its P badge: the reviewer sees what the run missed and what it added, not
+    a T badge on the predicted extent."""
+    mark = " kept" if kept else ""
+    own = {"xpaths": list(record.xpaths), "colour_index": index, "state": record.kind, "selected": chosen,
+           "label": review_label(record, true_numbers) + mark}
+    if record.kind not in (MATCHED, PARTIAL) or record_key(record.true_xpaths) == record_key(record.xpaths):
+        return [own]
+    true = {**own, "xpaths": list(record.true_xpaths), "outline": TRUE_OUTLINE}
+    return [true, {**own, "label": f"P{(record.predicted or 0) + 1}{mark}"}]
 
 
 def _figures(p: float | None, r: float | None, f: float | None) -> str:
@@ -253,6 +272,8 @@ class ReviewPanel(QWidget):
         for k, toggle in enumerate(self.kind_toggles.values()):
             grid.addWidget(toggle, k // 2, k % 2)
         grid.addWidget(self.kept_toggle, len(KINDS) // 2, 0)
+        # The runs as last listed (None: not yet): what the first change seen elsewhere is told against
+        self.listed_runs: dict[int, RunInfo] | None = None
         self._review: PageReview | None = None
         self._texts: Sequence[str] = ()
         self._true_texts: Sequence[str] = ()
@@ -410,6 +431,7 @@ class ReviewPanel(QWidget):
         `missing`: run id -> how many labelled pages it holds nothing for. A run that shares its method with
         another says when it started and where it came from."""
         missing = missing or {}
+        self.listed_runs = {run.id: run for run in runs}
         methods = [run.method for run in runs]
         self.runs.blockSignals(True)
         try:

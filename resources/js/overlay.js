@@ -104,6 +104,10 @@
                     box-shadow: 0 0 0 calc(2px * var(--s, 1)) #fff, 0 0 0 calc(4px * var(--s, 1)) var(--c);
                     z-index: 2; }
     .layer.has-selection .box:not(.selected) { opacity: 0.55; }
+    /* Review: the true record of a pair, where it covers other elements than the predicted one: dashed, unfilled,
+       beside the predicted record's filled box in the same class colour. */
+    .box.outline-true { border-style: dashed; background: transparent; }
+    .box.outline-true.selected { background: color-mix(in srgb, var(--c) 10%, transparent); }
     .badge { position: absolute; min-width: calc(18px * var(--s, 1)); height: calc(18px * var(--s, 1));
              padding: 0 calc(4px * var(--s, 1)); box-sizing: border-box; border-radius: calc(9px * var(--s, 1));
              background: var(--c); color: var(--ink, #fff); font: bold calc(11px * var(--s, 1)) / calc(18px * var(--s, 1))
@@ -604,7 +608,8 @@
     layer.classList.toggle("has-selection", any);
   };
 
-  // spec: {records: [{xpaths: [...], colour: "#rrggbb", label: "1", selected: bool}], generation: n}.
+  // spec: {records: [{xpaths: [...], colour: "#rrggbb", label: "1", selected: bool, outline: "" or "true"}],
+  // generation: n}.
   // Returns JSON {records, xpaths, resolved, boxes, generation, marks, built, unseen (per record: null, or why it
   // has no box: whyUnseen)}; "painted" is reported once the
   // frame is out. A record drawn before with the same XPaths (resolving to the same elements), colour and label keeps its
@@ -614,7 +619,7 @@
     if (!ensureHost()) return JSON.stringify({ error: "no document" });
     const drawnBefore = new Map();
     for (const r of records) {
-      const key = `${r.textKey}\u0000${r.colour}\u0000${r.label}`;
+      const key = `${r.textKey}\u0000${r.colour}\u0000${r.label}\u0000${r.outline}`;
       if (!drawnBefore.has(key)) drawnBefore.set(key, []);
       drawnBefore.get(key).push(r);
     }
@@ -628,11 +633,12 @@
       const colour = String(r.colour || "#1f77b4");
       const xpaths = (r.xpaths || []).map(String);
       const label = String(r.label ?? "");
+      const outline = String(r.outline || ""); // "true": a pair's true record, drawn apart in review
       const textKey = xpaths.join("\n");
       const elements = xpaths.map((x) => rl.resolve(x, memo));
       xpathCount += xpaths.length;
       resolved += elements.filter(Boolean).length;
-      const same = drawnBefore.get(`${textKey}\u0000${colour}\u0000${label}`) || [];
+      const same = drawnBefore.get(`${textKey}\u0000${colour}\u0000${label}\u0000${outline}`) || [];
       const k = same.findIndex((old) => old.elements.every((el, j) => el === elements[j])
         && [...old.boxes, old.badge].every((div) => !div || div.parentNode === layer));
       if (k >= 0) {
@@ -645,7 +651,7 @@
       const boxes = elements.map((el) => {
         if (!el) return null;
         const box = document.createElement("div");
-        box.className = "box";
+        box.className = outline ? `box outline-${outline}` : "box";
         box.style.setProperty("--c", colour);
         fresh.push(box);
         return box;
@@ -659,7 +665,8 @@
         badge.textContent = label;
         fresh.push(badge);
       }
-      return { xpaths, colour, label, selected: !!r.selected, elements, boxes, badge, textKey, badgeSize: null, fresh };
+      return { xpaths, colour, label, outline, selected: !!r.selected, elements, boxes, badge, textKey, badgeSize: null,
+        fresh };
     });
     for (const left of drawnBefore.values()) {
       for (const old of left) for (const div of [...old.boxes, old.badge]) if (div) div.remove();
@@ -770,6 +777,14 @@
     if (!r.badge) return null;
     const style = getComputedStyle(r.badge);
     return { label: r.badge.textContent, ink: style.color, fill: style.backgroundColor };
+  }));
+
+  // Each record's first box as drawn: its label, its border's style and whether it is drawn selected (computed),
+  // or null for a record with no box. What a test reads a review's drawing from (a pair's dashed true record).
+  const boxStyles = () => JSON.stringify(records.map((r) => {
+    const box = r.boxes.find(Boolean);
+    if (!box) return null;
+    return { label: r.label, border: getComputedStyle(box).borderTopStyle, selected: box.classList.contains("selected") };
   }));
 
   const boxes = () => {
@@ -1316,6 +1331,7 @@
     boxes,
     badgeRects,
     badgeColours,
+    boxStyles,
     hoverTip: () => hoverTip(),
     scrollTo,
     setAnnotating: (on) => ((annotating = !!on), annotating),

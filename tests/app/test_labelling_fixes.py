@@ -41,7 +41,8 @@ def test_review_calls_a_low_overlap_pair_partial_in_its_own_colour_and_the_summa
     kinds = [r.kind for r in review.records]
     assert kinds == ["partial"] + ["matched"] * 9 + ["missed"] * (len(truth) - 10)
     assert 0 < review.records[0].overlap < 0.5
-    assert [r["colour"] for r in window.page_view._records] == [STATE_COLOURS[k] for k in kinds]
+    # The partial pair is drawn twice in its colour: its true record (outlined apart) and the predicted one
+    assert [r["colour"] for r in window.page_view._records] == [STATE_COLOURS[k] for k in ["partial", *kinds]]
     assert len(set(STATE_COLOURS.values())) == 4
     figures = window.review_panel.page_figures.text()
     assert f"9 matched · 1 partial · {len(truth) - 10} missed · 0 spurious" in figures
